@@ -1,0 +1,179 @@
+/* attention.c - the attention kernels (see attention.h for the math and the
+ * dimension legend T, C, H, D). Plain reference loops: clear first, fast
+ * enough for T <= 512. */
+#include "attention.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ----------------------------------------------------------------------------
+ * positions */
+
+void sinusoidal_forward(float *pe, int T, int C) {
+    // pe is (T, C)
+    for (int t = 0; t < T; t++) {
+        float *pe_t = pe + (size_t)t * C;
+        for (int c = 0; c < C; c++) {
+            int two_i = c & ~1;  /* 2i for both members of the pair */
+            double angle = (double)t / pow(10000.0, (double)two_i / (double)C);
+            pe_t[c] = (float)((c & 1) ? cos(angle) : sin(angle));
+        }
+    }
+}
+
+void rope_forward(float *x, int H, int T, int D, av_rope_style style, double base, int pos0) {
+    // x is (H, T, D); pairs are (2i, 2i+1) or (i, i + D/2)
+    int half = D / 2;
+    for (int h = 0; h < H; h++) {
+        for (int t = 0; t < T; t++) {
+            float *x_ht = x + ((size_t)h * T + t) * D;
+            double pos = (double)(pos0 + t);
+            for (int i = 0; i < half; i++) {
+                double theta = pow(base, -2.0 * i / (double)D);
+                double a = pos * theta, c = cos(a), s = sin(a);
+                int i0 = style == AV_ROPE_INTERLEAVED ? 2 * i : i;
+                int i1 = style == AV_ROPE_INTERLEAVED ? 2 * i + 1 : i + half;
+                double x0 = x_ht[i0], x1 = x_ht[i1];
+                x_ht[i0] = (float)(x0 * c - x1 * s);
+                x_ht[i1] = (float)(x0 * s + x1 * c);
+            }
+        }
+    }
+}
+
+/* ----------------------------------------------------------------------------
+ * projections and head reshapes */
+
+void matmul_forward(float *out, const float *inp, const float *w, int T, int C, int OC) {
+    // inp is (T, C), w is (C, OC), out is (T, OC)
+    for (int t = 0; t < T; t++) {
+        const float *inp_t = inp + (size_t)t * C;
+        float *out_t = out + (size_t)t * OC;
+        for (int o = 0; o < OC; o++) {
+            double acc = 0.0;
+            for (int c = 0; c < C; c++) acc += (double)inp_t[c] * (double)w[(size_t)c * OC + o];
+            out_t[o] = (float)acc;
+        }
+    }
+}
+
+void split_heads_forward(float *out, const float *inp, int T, int C, int H) {
+    // inp is (T, C) viewed as (T, H, D); out is (H, T, D)
+    int D = C / H;
+    for (int h = 0; h < H; h++)
+        for (int t = 0; t < T; t++)
+            memcpy(out + ((size_t)h * T + t) * D, inp + (size_t)t * C + (size_t)h * D,
+                   (size_t)D * sizeof(float));
+}
+
+void merge_heads_forward(float *out, const float *inp, int T, int C, int H) {
+    // inp is (H, T, D); out is (T, C) viewed as (T, H, D)
+    int D = C / H;
+    for (int h = 0; h < H; h++)
+        for (int t = 0; t < T; t++)
+            memcpy(out + (size_t)t * C + (size_t)h * D, inp + ((size_t)h * T + t) * D,
+                   (size_t)D * sizeof(float));
+}
+
+/* ----------------------------------------------------------------------------
+ * scores, mask, softmax, weighted sum */
+
+void scores_forward(float *scores, const float *q, const float *k, int H, int T, int D, double scale) {
+    // q, k are (H, T, D); scores is (H, T, T)
+    for (int h = 0; h < H; h++) {
+        for (int i = 0; i < T; i++) {
+            const float *q_hi = q + ((size_t)h * T + i) * D;
+            float *s_hi = scores + ((size_t)h * T + i) * T;
+            for (int j = 0; j < T; j++) {
+                const float *k_hj = k + ((size_t)h * T + j) * D;
+                double dot = 0.0;
+                for (int d = 0; d < D; d++) dot += (double)q_hi[d] * (double)k_hj[d];
+                s_hi[j] = (float)(dot * scale);
+            }
+        }
+    }
+}
+
+size_t mask_forward(unsigned char *mask, int T, int causal, int n_real, const unsigned char *user) {
+    // mask is (T, T): row = query i, column = key j, 1 = masked
+    size_t count = 0;
+    for (int i = 0; i < T; i++) {
+        for (int j = 0; j < T; j++) {
+            int m = (causal && j > i) || (j >= n_real) || (user && user[(size_t)i * T + j]);
+            mask[(size_t)i * T + j] = (unsigned char)m;
+            count += (size_t)m;
+        }
+    }
+    return count;
+}
+
+int softmax_forward(float *att, const float *scores, const unsigned char *mask, int H, int T,
+                    double *worst_dev) {
+    // scores, att are (H, T, T); mask is (T, T) or NULL
+    int fully_masked = 0;
+    double worst = 0.0;
+    for (int h = 0; h < H; h++) {
+        for (int i = 0; i < T; i++) {
+            const float *s_hi = scores + ((size_t)h * T + i) * T;
+            const unsigned char *m_i = mask ? mask + (size_t)i * T : NULL;
+            float *a_hi = att + ((size_t)h * T + i) * T;
+            /* pass 1: max over the visible keys (masked keys are −∞) */
+            double maxv = -INFINITY;
+            for (int j = 0; j < T; j++)
+                if (!(m_i && m_i[j]) && s_hi[j] > maxv) maxv = s_hi[j];
+            if (maxv == -INFINITY) {
+                /* every key is masked: softmax of all −∞ is undefined (0/0);
+                 * the rule is all-zero weights, so the output row is zero */
+                for (int j = 0; j < T; j++) a_hi[j] = 0.0f;
+                fully_masked++;
+                continue;
+            }
+            /* pass 2: exp(s − max) and the sum; exp(−∞) = 0 for masked keys */
+            double sum = 0.0;
+            double e[T > 0 ? T : 1];
+            for (int j = 0; j < T; j++) {
+                e[j] = (m_i && m_i[j]) ? 0.0 : exp((double)s_hi[j] - maxv);
+                sum += e[j];
+            }
+            /* pass 3: normalise (sum >= 1 because the max term is exp(0)) */
+            double check = 0.0;
+            for (int j = 0; j < T; j++) {
+                a_hi[j] = (float)(e[j] / sum);
+                check += a_hi[j];
+            }
+            if (fabs(check - 1.0) > worst) worst = fabs(check - 1.0);
+        }
+    }
+    if (worst_dev) *worst_dev = worst;
+    return fully_masked;
+}
+
+void weighted_sum_forward(float *out, const float *att, const float *v, int H, int T, int D) {
+    // att is (H, T, T), v is (H, T, D), out is (H, T, D)
+    for (int h = 0; h < H; h++) {
+        for (int i = 0; i < T; i++) {
+            const float *a_hi = att + ((size_t)h * T + i) * T;
+            float *o_hi = out + ((size_t)h * T + i) * D;
+            for (int d = 0; d < D; d++) {
+                double acc = 0.0;
+                for (int j = 0; j < T; j++) acc += (double)a_hi[j] * (double)v[((size_t)h * T + j) * D + d];
+                o_hi[d] = (float)acc;
+            }
+        }
+    }
+}
+
+void stats_forward(const float *x, size_t n, double *mean, double *var) {
+    double m = 0.0, v = 0.0;
+    for (size_t i = 0; i < n; i++) m += x[i];
+    m = n ? m / (double)n : 0.0;
+    for (size_t i = 0; i < n; i++) v += (x[i] - m) * (x[i] - m);
+    *mean = m;
+    *var = n ? v / (double)n : 0.0;
+}
+
+int all_finite(const float *x, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i])) return 0;
+    return 1;
+}

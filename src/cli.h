@@ -1,0 +1,59 @@
+/* cli.h - command-line options (getopt_long). One table in cli.c is the
+ * source of both the parser and --help.
+ *
+ * av_parse_args never exits and never prints: it fills av_options or returns
+ * AV_EUSAGE with a message that names the offending value and what is allowed
+ * ("--heads 'abc' is not a whole number", "--positions 'x': expected none,
+ * sinusoidal or rope"). It can be called repeatedly (it resets getopt), which
+ * the option fuzz target relies on.
+ */
+#ifndef AV_CLI_H
+#define AV_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "attention.h"
+#include "common.h"
+
+typedef enum { AV_COLOR_AUTO, AV_COLOR_ALWAYS, AV_COLOR_NEVER } av_color;
+
+#define AV_DEFAULT_D_MODEL 512
+#define AV_DEFAULT_HEADS 1
+#define AV_DEFAULT_SEED 42
+#define AV_DEFAULT_OUTDIR "attnviz-out"
+#define AV_DEFAULT_PRECISION 4
+
+typedef struct {
+    int d_model, heads;
+    uint64_t seed;
+    av_positions positions;
+    av_rope_style rope_style;
+    double rope_base;
+    int causal;
+    int no_scale;
+    int pad_to;              /* 0 = no padding */
+    const char *attn_mask;   /* .npy (T, T) bool, True = masked, or NULL */
+    const char *outdir;
+    int no_plot;
+    const char *dump_dir;    /* NULL = no dump */
+    const char *weights_dir; /* NULL = seeded weights */
+    const char *file;        /* -f FILE or "-" for stdin, or NULL */
+    int verbose, quiet, precision;
+    av_color color;
+    int help, version;
+    char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
+} av_options;
+
+/* Parse argv into o (defaults first). Errors: AV_EUSAGE with a message. The
+ * caller frees with av_options_free. */
+av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err);
+void av_options_free(av_options *o);
+
+/* Print the usage table (the --help text) to f. */
+void av_print_help(FILE *f);
+
+const char *av_positions_name(av_positions p);
+const char *av_rope_style_name(av_rope_style s);
+
+#endif

@@ -1,0 +1,87 @@
+/* model.h - one multi-head attention layer run end to end on a sentence,
+ * keeping every intermediate tensor so the trace, the figures and --dump can
+ * show it. Legend: T tokens, C = d_model, H heads, D = d_k = C/H.
+ *
+ * Usage:
+ *   av_model m; av_config cfg = {...};
+ *   av_model_init(&m, &cfg, &err);          // checks limits, allocates
+ *   ... fill m.X (T, C) and m.W_Q/W_K/W_V/W_O (C, C), e.g. av_model_seed()
+ *   av_model_forward(&m, &err);             // runs stages 3..9
+ *   av_model_free(&m);
+ *
+ * Stages (numbers as in the trace):
+ *   3 positions  Xp = X + PE (sinusoidal) or Xp = X (none, rope)
+ *   4 project    Q = Xp·W_Q, K = Xp·W_K, V = Xp·W_V          (T, C)
+ *   5 split      (T, C) -> (H, T, D); RoPE rotates Q and K here when on
+ *   6 scores     S = Q·Kᵀ · scale, scale = 1/√D (or 1 with --no-scale)   (H, T, T)
+ *   7 mask       causal / key padding / user mask, −∞ before softmax
+ *   8 softmax    A = softmax(S) row-wise                      (H, T, T)
+ *   9 output     O_h = A_h·V_h (H, T, D), concat (T, C), Y = concat·W_O (T, C)
+ */
+#ifndef AV_MODEL_H
+#define AV_MODEL_H
+
+#include <stdint.h>
+
+#include "attention.h"
+#include "common.h"
+
+typedef struct {
+    int T;                   /* tokens including <pad> */
+    int n_real;              /* tokens before padding (keys >= n_real are masked) */
+    int C;                   /* d_model */
+    int H;                   /* heads */
+    av_positions positions;
+    av_rope_style rope_style;
+    double rope_base;        /* θ, default 10000 */
+    int causal;              /* 1 = causal mask */
+    int scale;               /* 1 = divide scores by √d_k (default), 0 = --no-scale */
+    uint64_t seed;
+} av_config;
+
+typedef struct {
+    av_config cfg;
+    int D;                   /* d_k = C / H */
+    float *X;                /* (T, C) token embeddings, before positions */
+    float *PE;               /* (T, C) sinusoidal encoding, NULL unless sinusoidal */
+    float *Xp;               /* (T, C) input to the projections: X + PE, or X */
+    float *W_Q, *W_K, *W_V, *W_O; /* (C, C) each */
+    float *q_proj, *k_proj, *v_proj; /* (T, C) X·W before the head split */
+    float *Q_norope, *K_norope;      /* (H, T, D) before RoPE (equal to Q, K without RoPE) */
+    float *Q, *K, *V;        /* (H, T, D), Q and K after RoPE when on */
+    float *scores;           /* (H, T, T) Q·Kᵀ·scale, before the mask */
+    unsigned char *mask;     /* (T, T) 1 = masked */
+    unsigned char *user_mask;/* (T, T) optional user attn_mask (1 = masked), or NULL */
+    float *att;              /* (H, T, T) attention weights */
+    float *ctx_heads;        /* (H, T, D) per-head outputs A_h·V_h */
+    float *context;          /* (T, C) heads concatenated */
+    float *out;              /* (T, C) context·W_O */
+    /* checks measured by av_model_forward */
+    double var_q, var_k;     /* variance of Q and K components (before RoPE) */
+    double var_raw;          /* variance of Q·Kᵀ over all H·T·T entries (unscaled) */
+    double var_scaled;       /* variance of Q·Kᵀ/√d_k */
+    double worst_row_dev;    /* max |Σ_j A[h,i,j] − 1| over rows not fully masked */
+    int fully_masked_rows;   /* over all heads */
+    size_t masked_count;     /* masked (i, j) entries in the (T, T) mask */
+} av_model;
+
+/* Check d_model, heads, RoPE's even d_k and θ against the limits (T is not
+ * looked at). Errors: AV_EUSAGE naming the value and the allowed range. */
+av_status av_config_check(const av_config *cfg, av_err *err);
+
+/* Check sizes against the limits and allocate every buffer (zeroed).
+ * Errors: AV_EUSAGE naming the value and the allowed range ("--heads 7 does
+ * not divide d_model 512", "RoPE needs an even d_k; d_k = 5"), AV_ERUNTIME on
+ * out of memory. */
+av_status av_model_init(av_model *m, const av_config *cfg, av_err *err);
+
+/* Fill X from the tokens (embed.h) and the four weight matrices from the seed. */
+void av_model_seed(av_model *m, const char *const *tokens);
+
+/* Run stages 3..9. Errors: AV_ERUNTIME if a value overflows float32 (only
+ * possible with huge user-supplied weights); NaN never escapes. */
+av_status av_model_forward(av_model *m, av_err *err);
+
+void av_model_free(av_model *m);
+
+#endif

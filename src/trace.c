@@ -1,0 +1,185 @@
+/* trace.c - the step-by-step trace (see trace.h). */
+#include "trace.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *B(const av_trace *t) { return t->color ? "\033[1m" : ""; }
+static const char *G(const av_trace *t) { return t->color ? "\033[32m" : ""; }
+static const char *Y(const av_trace *t) { return t->color ? "\033[33m" : ""; }
+static const char *R(const av_trace *t) { return t->color ? "\033[0m" : ""; }
+
+/* "[n] name" in a fixed-width column, bold on colour. */
+static void stage(const av_trace *t, int n, const char *name) {
+    char num[16];
+    snprintf(num, sizeof num, "[%d]", n);
+    fprintf(t->f, "%s%4s %-13s%s ", B(t), num, name, R(t));
+}
+
+void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask) {
+    int pads = c->T - c->n_real;
+    char pad[64] = "";
+    if (pads > 0) snprintf(pad, sizeof pad, "key padding (%d <pad>)", pads);
+    snprintf(buf, n, "%s%s%s%s%s", c->causal ? "causal" : "", c->causal && pads ? " + " : "", pad,
+             (c->causal || pads) && has_user_mask ? " + " : "", has_user_mask ? "attn_mask file" : "");
+    if (!*buf) snprintf(buf, n, "none");
+}
+
+static void print_row(FILE *f, const float *row, int cols, int precision, const unsigned char *masked) {
+    int edge = cols > 8 ? 3 : cols;
+    fputc('[', f);
+    for (int j = 0; j < cols; j++) {
+        if (cols > 8 && j == edge) { fputs(" ...", f); j = cols - edge; }
+        if (j > 0) fputc(' ', f);
+        if (masked && masked[j]) fprintf(f, "%*s", precision + 4, "-inf");
+        else fprintf(f, "% *.*f", precision + 4, precision, (double)row[j]);
+    }
+    fputc(']', f);
+}
+
+void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int cols, int precision,
+                     const unsigned char *masked) {
+    fprintf(f, "      %s =\n      [", name);
+    int edge = rows > 8 ? 3 : rows;
+    for (int i = 0; i < rows; i++) {
+        if (rows > 8 && i == edge) { fprintf(f, "\n        ..."); i = rows - edge; }
+        if (i > 0) fprintf(f, "\n       ");
+        print_row(f, a + (size_t)i * cols, cols, precision, masked ? masked + (size_t)i * cols : NULL);
+    }
+    fprintf(f, "]\n");
+}
+
+static void print_tokens(FILE *f, const av_tokens *toks) {
+    for (int i = 0; i < toks->n; i++) fprintf(f, "%s[%s]", i ? " " : "", toks->tok[i]);
+}
+
+void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_options *o,
+                    const char *weights_note) {
+    FILE *f = tr->f;
+    const av_config *c = &m->cfg;
+    int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
+    char mask[128];
+    av_mask_desc(mask, sizeof mask, c, m->user_mask != NULL);
+
+    fprintf(f, "%sattnviz %s%s: scaled dot-product attention, softmax(Q·Kᵀ/√d_k)·V, step by step\n",
+            B(tr), AV_VERSION, R(tr));
+    fprintf(f, "  tokens     ");
+    print_tokens(f, toks);
+    fprintf(f, "\n  T = %d", T);
+    if (T != c->n_real) fprintf(f, " (%d real + %d <pad>)", c->n_real, T - c->n_real);
+    fprintf(f, "   d_model = %d   heads H = %d   d_k = d_model/H = %d/%d = %d\n", C, H, C, H, Dk);
+    if (c->positions == AV_POS_SINUSOIDAL)
+        fprintf(f, "  positions  sinusoidal, added to X; sin/cos interleaved (dims 2i, 2i+1), Vaswani et al. 2017 §3.5\n");
+    else if (c->positions == AV_POS_ROPE)
+        fprintf(f, "  positions  RoPE, %s pairs %s, base θ = %g; rotates Q and K per head (RoFormer eq. 34%s)\n",
+                av_rope_style_name(c->rope_style), c->rope_style == AV_ROPE_HALF ? "(i, i+d_k/2)" : "(2i, 2i+1)",
+                c->rope_base, c->rope_style == AV_ROPE_HALF ? "; rotate-half as in GPT-NeoX" : "");
+    else
+        fprintf(f, "  positions  none: attention alone cannot tell word order\n");
+    fprintf(f, "  mask       %s", mask);
+    if (strcmp(mask, "none")) fprintf(f, "  (masked score = −∞ before softmax → weight 0%s)",
+                                      c->causal ? "; causal hides keys j > i" : "");
+    fprintf(f, "\n  scale      %s\n", c->scale ? "1/√d_k" : "OFF (--no-scale): scores are raw Q·Kᵀ");
+    fprintf(f, "  seed       %llu   X and W: %s\n", (unsigned long long)c->seed, weights_note);
+    fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
+
+    int n = 1;
+    const char *ind = "                   "; /* continuation indent under the formula column */
+    stage(tr, n++, "tokenize");
+    fprintf(f, "UTF-8 text → %d tokens (whitespace, punctuation split, one per CJK ideograph)\n", c->n_real);
+    if (T != c->n_real) fprintf(f, "%s+ %d <pad> tokens up to --pad-to %d → T = %d\n", ind, T - c->n_real, T, T);
+
+    stage(tr, n++, "embed");
+    fprintf(f, "X = E[token]                      (%d, %d)   one N(0,1) vector per token text\n", T, C);
+    fprintf(f, "%sthe same word gets the same row wherever it appears%s\n", ind,
+            c->positions == AV_POS_NONE ? " (positions are off, so repeated words have identical rows)" : "");
+    if (tr->verbose) av_print_matrix(f, "X", m->X, T, C, P, NULL);
+
+    if (c->positions == AV_POS_SINUSOIDAL) {
+        stage(tr, n++, "positions");
+        fprintf(f, "X ← X + PE                        (%d, %d) + (%d, %d) → (%d, %d)\n", T, C, T, C, T, C);
+        fprintf(f, "%sPE(pos,2i) = sin(pos/10000^(2i/d_model)),  PE(pos,2i+1) = cos(pos/10000^(2i/d_model))\n", ind);
+        if (tr->verbose) av_print_matrix(f, "PE", m->PE, T, C, P, NULL);
+    } else if (c->positions == AV_POS_ROPE) {
+        stage(tr, n, "positions");
+        fprintf(f, "nothing added to X; RoPE rotates Q and K after the head split (step %d)\n", n + 3);
+        n++;
+    } else {
+        stage(tr, n++, "positions");
+        fprintf(f, "none: X is used as is, so shuffling the words only permutes the weights\n");
+    }
+
+    stage(tr, n++, "project");
+    fprintf(f, "Q = X·W_Q,  K = X·W_K,  V = X·W_V  (%d, %d)·(%d, %d) → (%d, %d) each\n", T, C, C, C, T, C);
+    fprintf(f, "%sW ~ N(0, 1/d_model) unless loaded; measured var(Q) = %.3f, var(K) = %.3f%s\n", ind, m->var_q,
+            m->var_k, c->positions == AV_POS_SINUSOIDAL ? " (PE adds ≈ 0.5 to var(X))" : "");
+    if (tr->verbose) {
+        av_print_matrix(f, "W_Q", m->W_Q, C, C, P, NULL);
+        av_print_matrix(f, "Q = X·W_Q", m->q_proj, T, C, P, NULL);
+    }
+
+    stage(tr, n++, "split heads");
+    fprintf(f, "(%d, %d) → (%d, %d, %d) → (%d, %d, %d)   head h takes columns h·%d … h·%d+%d\n", T, C, T, H, Dk, H, T,
+            Dk, Dk, Dk, Dk - 1);
+    if (c->positions == AV_POS_ROPE) {
+        stage(tr, n++, "RoPE");
+        fprintf(f, "rotate Q_h, K_h: pair i at position m turns by m·θ^(−2i/d_k)   (%d, %d, %d)\n", H, T, Dk);
+        fprintf(f, "%s%s pairs; rotation keeps norms, and q_m·k_n depends only on m − n\n", ind,
+                c->rope_style == AV_ROPE_HALF ? "rotate-half (i, i+d_k/2)" : "interleaved (2i, 2i+1)");
+    }
+    if (tr->verbose)
+        for (int h = 0; h < H && h < 2; h++) {
+            char name[64];
+            snprintf(name, sizeof name, "Q[head %d]", h);
+            av_print_matrix(f, name, m->Q + (size_t)h * T * Dk, T, Dk, P, NULL);
+        }
+
+    stage(tr, n++, "scores");
+    if (c->scale)
+        fprintf(f, "S = Q·Kᵀ/√d_k = Q·Kᵀ/√%d = Q·Kᵀ × %.6g   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n", Dk,
+                1.0 / sqrt((double)Dk), H, T, Dk, H, Dk, T, H, T, T);
+    else
+        fprintf(f, "S = Q·Kᵀ  %s(scale OFF, --no-scale: no ÷√d_k)%s   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n",
+                Y(tr), R(tr), H, T, Dk, H, Dk, T, H, T, T);
+    fprintf(f, "%smeasured var(Q·Kᵀ) = %.2f ≈ d_k·var(q)·var(k) = %.2f  (grows with d_k)\n", ind, m->var_raw,
+            Dk * m->var_q * m->var_k);
+    fprintf(f, "%smeasured var(Q·Kᵀ/√d_k) = %.3f ≈ var(q)·var(k) = %.3f  (1 for unit-variance q, k)%s\n", ind,
+            m->var_scaled, m->var_q * m->var_k, c->scale ? "" : "  ← what scaling would give");
+    if (tr->verbose)
+        for (int h = 0; h < H && h < 2; h++) {
+            char name[64];
+            snprintf(name, sizeof name, "S[head %d] (masked entries shown as -inf)", h);
+            av_print_matrix(f, name, m->scores + (size_t)h * T * T, T, T, P, m->mask);
+        }
+
+    size_t TT = (size_t)T * T;
+    stage(tr, n++, "mask");
+    if (m->masked_count == 0)
+        fprintf(f, "none: every query sees every key\n");
+    else
+        fprintf(f, "%s: S[i,j] = −∞ where masked; %zu of %zu (query, key) pairs masked\n", mask, m->masked_count, TT);
+    if (m->fully_masked_rows)
+        fprintf(f, "%s%s%d row(s) have every key masked: their weights are all 0 and their output row is 0 (no NaN)%s\n",
+                ind, Y(tr), m->fully_masked_rows, R(tr));
+
+    stage(tr, n++, "softmax");
+    fprintf(f, "A = softmax(S) along keys = exp(S − row max) / Σ   (%d, %d, %d)\n", H, T, T);
+    int rows = H * T - m->fully_masked_rows;
+    fprintf(f, "%s%s✓%s every unmasked row sums to 1: worst |Σ_j A[i,j] − 1| = %.2e over %d rows\n", ind, G(tr),
+            R(tr), m->worst_row_dev, rows);
+    if (tr->verbose)
+        for (int h = 0; h < H; h++) {
+            char name[64];
+            snprintf(name, sizeof name, "A[head %d]", h);
+            av_print_matrix(f, name, m->att + (size_t)h * TT, T, T, P, NULL);
+        }
+
+    stage(tr, n++, "weighted sum");
+    fprintf(f, "O_h = A_h·V_h                     (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n", H, T, T, H, T, Dk, H, T, Dk);
+    stage(tr, n++, "concat");
+    fprintf(f, "(%d, %d, %d) → (%d, %d, %d) → (%d, %d)   heads side by side again\n", H, T, Dk, T, H, Dk, T, C);
+    stage(tr, n++, "output");
+    fprintf(f, "Y = concat·W_O                    (%d, %d)·(%d, %d) → (%d, %d)\n", T, C, C, C, T, C);
+    if (tr->verbose) av_print_matrix(f, "Y", m->out, T, C, P, NULL);
+    (void)o;
+}

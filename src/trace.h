@@ -1,0 +1,40 @@
+/* trace.h - the step-by-step explanation printed on stdout.
+ *
+ * One numbered line per stage with its name, formula and real shapes
+ * ("(4, 512)·(512, 512) → (4, 512)"), followed by the measured checks
+ * (variances, row sums, masked counts). With verbose, the small matrices are
+ * printed numpy-style (edge items, "..." for the middle) with `precision`
+ * digits after the point. Colour (bold stage names, green checks) only when
+ * the caller says so.
+ */
+#ifndef AV_TRACE_H
+#define AV_TRACE_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "model.h"
+#include "tokenize.h"
+
+typedef struct {
+    FILE *f;
+    int color;     /* ANSI colour on */
+    int verbose;   /* print matrices */
+    int precision; /* digits after the point for matrices */
+} av_trace;
+
+/* Print the header and every stage of a finished forward pass. toks has m->cfg.T
+ * entries; weights_note says where X and W came from ("seeded" or a folder). */
+void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_options *o,
+                    const char *weights_note);
+
+/* numpy-style print of a (rows, cols) matrix: at most 3 edge rows/columns when
+ * larger than 8, −inf shown where masked[i*cols+j] is set (masked may be NULL). */
+void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int cols, int precision,
+                     const unsigned char *masked);
+
+/* Short mask description used in the trace and in figure titles, e.g.
+ * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)". */
+void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# run_tests.sh BUILD BIN - run every cmocka test binary in BUILD/tests, each even
+# if an earlier one failed, then print one summary line "N passed, N failed".
+BUILD=$1
+ATTNVIZ_BIN=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+export ATTNVIZ_BIN
+ATTNVIZ_SRCDIR=$(pwd)
+export ATTNVIZ_SRCDIR
+pass=0; fail=0; crashed=""
+log=$(mktemp)
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    "$t" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    if [ $rc -ne 0 ] && [ -z "$f" ]; then crashed="$crashed $(basename "$t")"; fail=$((fail + 1)); fi
+done
+rm -f "$log"
+[ -n "$crashed" ] && echo "crashed or aborted:$crashed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

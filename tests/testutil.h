@@ -1,0 +1,153 @@
+/* testutil.h - helpers shared by the cmocka tests (header-only, static).
+ *
+ *   run_attnviz(&r, stdin_text, "--heads", "2", "hello", NULL)
+ *       runs the real binary ($ATTNVIZ_BIN) and captures exit code, stdout and
+ *       stderr (each truncated to 1 MiB).
+ *   make_tmpdir()  a fresh folder under $TMPDIR, removed by rm_rf().
+ *   src_path("tests/ref/...")  a path inside the source tree ($ATTNVIZ_SRCDIR).
+ */
+#ifndef AV_TESTUTIL_H
+#define AV_TESTUTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TU_CAP (1u << 20)
+
+typedef struct {
+    int code;   /* exit code, or 128+signal when killed */
+    char *out;  /* stdout, NUL-terminated */
+    char *err;  /* stderr, NUL-terminated */
+} tu_result;
+
+static inline const char *tu_bin(void) {
+    const char *b = getenv("ATTNVIZ_BIN");
+    return b ? b : "./attnviz";
+}
+
+static inline const char *src_path(const char *rel) {
+    static char buf[8][4096];
+    static int slot;
+    const char *root = getenv("ATTNVIZ_SRCDIR");
+    char *p = buf[slot++ % 8];
+    snprintf(p, 4096, "%s/%s", root ? root : ".", rel);
+    return p;
+}
+
+static inline void tu_free(tu_result *r) {
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+static inline char *tu_slurp_fd(int fd) {
+    char *buf = malloc(TU_CAP + 1);
+    size_t n = 0;
+    for (;;) {
+        char tmp[8192];
+        ssize_t k = read(fd, tmp, sizeof tmp);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        size_t take = (size_t)k;
+        if (n + take > TU_CAP) take = TU_CAP - n;
+        memcpy(buf + n, tmp, take);
+        n += take;
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+/* Run argv (NULL-terminated, argv[0] excluded) with optional stdin text and
+ * extra environment "NAME=VALUE" strings in env_extra (NULL-terminated or NULL). */
+static inline void tu_runv(tu_result *r, const char *stdin_text, const char *const *env_extra,
+                           const char *const *args) {
+    char outf[] = "/tmp/tu_outXXXXXX", errf[] = "/tmp/tu_errXXXXXX", inf[] = "/tmp/tu_inXXXXXX";
+    int fo = mkstemp(outf), fe = mkstemp(errf), fi = mkstemp(inf);
+    if (stdin_text) {
+        size_t len = strlen(stdin_text);
+        if (write(fi, stdin_text, len) != (ssize_t)len) abort();
+        lseek(fi, 0, SEEK_SET);
+    }
+    const char *argv[256];
+    int n = 0;
+    argv[n++] = tu_bin();
+    for (int i = 0; args[i] && n < 255; i++) argv[n++] = args[i];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        unsetenv("NO_COLOR");
+        if (env_extra)
+            for (int i = 0; env_extra[i]; i++) putenv((char *)env_extra[i]);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    lseek(fo, 0, SEEK_SET);
+    lseek(fe, 0, SEEK_SET);
+    r->out = tu_slurp_fd(fo);
+    r->err = tu_slurp_fd(fe);
+    close(fo); close(fe); close(fi);
+    unlink(outf); unlink(errf); unlink(inf);
+}
+
+/* Variadic form: run_attnviz(&r, stdin_or_NULL, arg1, arg2, ..., NULL). */
+static inline void run_attnviz(tu_result *r, const char *stdin_text, ...) {
+    const char *args[250];
+    int n = 0;
+    va_list ap;
+    va_start(ap, stdin_text);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) != NULL && n < 249) args[n++] = a;
+    va_end(ap);
+    args[n] = NULL;
+    tu_runv(r, stdin_text, NULL, args);
+}
+
+static inline char *make_tmpdir(void) {
+    const char *base = getenv("TMPDIR");
+    char *p = malloc(4096);
+    snprintf(p, 4096, "%s/attnviz_testXXXXXX", base ? base : "/tmp");
+    if (!mkdtemp(p)) abort();
+    return p;
+}
+
+static inline void rm_rf(char *dir) {
+    if (!dir) return;
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) {}
+    free(dir);
+}
+
+static inline int file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Number of entries in dir (excluding . and ..), -1 if it cannot be opened. */
+static inline int count_entries(const char *dir) {
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' 2>/dev/null | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1) n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+#endif
