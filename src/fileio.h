@@ -27,23 +27,37 @@ typedef struct {
     char tmp[4096];  /* temporary name in the same folder */
 } av_afile;
 
-/* Create a temporary file next to path. Errors: AV_ERUNTIME naming path
- * and strerror (unwritable folder, folder is a file, ...). */
+/* Create the temporary "<dir>/.<base>.tmpXXXXXX" (mkstemp) next to path and
+ * open f->fp on it for binary writing; its mode is 0644 minus the umask.
+ * f is fully initialised either way, so av_afile_abort is always safe.
+ * Errors: AV_ERUNTIME naming path: "cannot write 'out/a.png': folder 'out'
+ * does not exist", "...: 'out' is not a folder", "...: Permission denied";
+ * AV_EUSAGE for an empty name, a name ending in '/', or one longer than
+ * about 4 KiB. */
 av_status av_afile_open(av_afile *f, const char *path, av_err *err);
-/* Flush, check write errors (e.g. ENOSPC on /dev/full-like devices), close
- * and rename the temporary over path. On failure the temporary is removed. */
+/* Flush, check write errors (ferror, and fflush/fclose errno: ENOSPC, EFBIG,
+ * EIO), close and rename the temporary over path. f->fp is closed either way.
+ * Errors: AV_ERUNTIME "cannot write 'out/head0.png': No space left on device"
+ * (or "...: an earlier write failed" when only the stream's error flag says
+ * so); the temporary is removed and an existing file at path is untouched. */
 av_status av_afile_commit(av_afile *f, av_err *err);
-/* Close and remove the temporary; safe to call on a closed/zeroed handle. */
+/* Close and remove the temporary; safe to call on a zeroed handle, after a
+ * failed open, after commit (then it does nothing), twice, or with NULL. */
 void av_afile_abort(av_afile *f);
 
-/* Create directory dir (and missing parents, like mkdir -p).
- * Errors: AV_ERUNTIME if it exists as a non-directory or cannot be created. */
+/* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
+ * the umask. An existing folder is fine; doubled and trailing '/' are fine.
+ * Errors: AV_ERUNTIME "cannot create folder 'a/b/c': 'a/b' exists and is not
+ * a folder", or naming dir and strerror; AV_EUSAGE for an empty name. */
 av_status av_mkdir_p(const char *dir, av_err *err);
 
 /* Read a whole file (or stdin when path is "-") into a NUL-terminated buffer
- * of at most max_bytes. *len receives the byte count (embedded NULs are kept,
- * so callers can reject them). Errors: AV_ERUNTIME for I/O, AV_EUSAGE when the
- * file is larger than max_bytes. Caller frees *out. */
+ * of at most max_bytes (plus the NUL). *len receives the byte count (embedded
+ * NULs are kept, so callers can reject them). On error *out is NULL and *len 0.
+ * Errors: AV_ERUNTIME "cannot read 'x': No such file or directory" (also
+ * "Is a directory", read errors); AV_EUSAGE "input file 'x' is larger than the
+ * 1048576-byte limit" ("standard input is larger than ..." for "-").
+ * stdin is not closed. Caller frees *out. */
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
 #endif

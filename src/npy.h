@@ -9,7 +9,17 @@
  * expects, a data length matching the shape exactly (no truncation, no
  * trailing bytes), and every value finite.
  *
- * Non-goals: object arrays, structured dtypes, .npz archives.
+ * Writing produces exactly the bytes np.save (numpy 1.24) writes for the same
+ * float32 or bool array: header "{'descr': '<f4', 'fortran_order': False,
+ * 'shape': (4, 8), }" padded with spaces to a 64-byte boundary, then the data
+ * as little-endian float32 whatever the host's byte order.
+ *
+ * Reading limits: at most AV_NPY_MAX_NDIM dimensions, each at most 1<<24, a
+ * header of at most 64 KiB, a file of at most 256 MiB + 64 KiB (a 4096 x 4096
+ * float64 matrix is 128 MiB). Every message starts with the file name.
+ *
+ * Non-goals: object arrays, structured dtypes, big-endian or integer dtypes
+ * other than '|u1', Fortran order, .npz archives, memory mapping.
  */
 #ifndef AV_NPY_H
 #define AV_NPY_H
@@ -20,37 +30,62 @@
 
 #define AV_NPY_MAX_NDIM 4
 
-/* Write data (shape[0] x ... x shape[ndim-1] floats, C order) to path atomically.
- * Errors: AV_ERUNTIME naming path on any I/O failure; the old file survives. */
+/* Write data (shape[0] x ... x shape[ndim-1] floats, C order, e.g. W_Q as
+ * (C, C) or attention weights as (H, T, T)) to path atomically as '<f4'.
+ * ndim is 0..AV_NPY_MAX_NDIM (0 = a scalar, one float); a 0 dimension writes
+ * an empty array. Errors: AV_ERUNTIME naming path on any I/O failure (the old
+ * file survives, no temporary is left); AV_EUSAGE for ndim out of range or a
+ * shape whose size overflows. */
 av_status av_npy_write(const char *path, const float *data, int ndim, const size_t *shape, av_err *err);
 
-/* Write a uint8 boolean array ('|b1') e.g. a mask, same contract as above. */
+/* Write a boolean array ('|b1'), e.g. a (T, T) causal mask with 1 = masked.
+ * Any nonzero byte is written as 1. Same contract and errors as above. */
 av_status av_npy_write_bool(const char *path, const unsigned char *data, int ndim, const size_t *shape, av_err *err);
 
-/* Parsed array. data is float32 (converted from f8 when needed) or, for bool
- * or u1 files, 0/1 bytes in `bytes`. */
+/* Parsed array, C order. Exactly one of data/bytes is set after a successful
+ * parse (even for an empty array), both are NULL after a failed one. */
 typedef struct {
-    int ndim;
-    size_t shape[AV_NPY_MAX_NDIM];
-    char descr[16];       /* as found in the header, e.g. "<f4" */
-    float *data;          /* float arrays, else NULL */
-    unsigned char *bytes; /* '|b1' / '|u1' arrays, else NULL */
+    int ndim;                      /* 0..AV_NPY_MAX_NDIM */
+    size_t shape[AV_NPY_MAX_NDIM]; /* shape[0..ndim-1], each <= 1<<24 */
+    char descr[16];                /* as found in the header: "<f4", "<f8", "|b1" or "|u1" */
+    float *data;                   /* '<f4' / '<f8' (converted), all finite; else NULL */
+    unsigned char *bytes;          /* '|b1' (0 or 1) / '|u1' (raw 0..255); else NULL */
 } av_npy;
 
-/* Parse an in-memory .npy image (used by the fuzz target). Errors are AV_EUSAGE
- * with a message naming `name` and what is wrong: "bad magic", "truncated
- * data: header says (4, 8) = 128 bytes, file has 100", "dtype '>i8' is not
- * supported (want '<f4')", "fortran_order True is not supported", "value NaN at
- * index 5". On success the caller frees with av_npy_free. */
+/* Parse an in-memory .npy image of len bytes (buf is not modified and need
+ * not be NUL-terminated; it is fuzzed by tests/fuzz/fuzz_npy.c). Header
+ * versions 1.0 (2-byte length), 2.0 and 3.0 (4-byte length); the dict may use
+ * either quote, any key order, a trailing comma, "()" for 0-d and "(5,)" for
+ * 1-d. `name` (e.g. "W_Q.npy") starts every message. Errors, all AV_EUSAGE
+ * except out-of-memory (AV_ERUNTIME):
+ *   "W_Q.npy: not a .npy file (bad magic; ...)", "W_Q.npy: truncated header ...",
+ *   "W_Q.npy: .npy format version 4.0 is not supported ...",
+ *   "W_Q.npy: truncated header: header length 255 points past the end of the file (71 bytes)",
+ *   "W_Q.npy: malformed .npy header: <what> at byte N of the header dict",
+ *   "W_Q.npy: dtype '>i8' is not supported; use float32 ('<f4')",
+ *   "W_Q.npy: fortran_order True is not supported; ...",
+ *   "W_Q.npy: shape dimension 99999999999 is larger than the 16777216 limit",
+ *   "W_Q.npy: shape (...) is too large (its size overflows)",
+ *   "W_Q.npy: truncated: header says shape (4, 8) = 128 bytes of data, file has 100",
+ *   "W_Q.npy: 4 trailing bytes: header says shape (4, 8) = 128 bytes of data, file has 132",
+ *   "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite"
+ *   (the first bad value; also +Inf, -Inf, and '<f8' values beyond float32's range),
+ *   "W_Q.npy: bool value 2 at index 2 (row 1, column 0) is not 0 or 1".
+ * No allocation larger than 2 x len happens. *out is zeroed first; on success
+ * the caller frees with av_npy_free (calling it after a failure is harmless). */
 av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const char *name, av_err *err);
 
-/* Read path and parse it (file read errors are AV_ERUNTIME). */
+/* Read path (see av_read_file) and parse it, naming path in messages. File
+ * errors are AV_ERUNTIME ("cannot read 'W_Q.npy': No such file or directory"),
+ * a file over the size limit and content errors are AV_EUSAGE. */
 av_status av_npy_read(av_npy *out, const char *path, av_err *err);
 
-/* Check that a parsed array is float and has exactly the expected shape.
- * Errors: AV_EUSAGE "W_Q.npy has shape (4, 8), expected (8, 8)". */
+/* Check that a parsed array is float and has exactly the expected shape
+ * shape[0..ndim-1]. Errors: AV_EUSAGE "W_Q.npy has shape (4, 8); expected
+ * (8, 8)" or "mask.npy has dtype '|b1'; expected float32 ('<f4')". */
 av_status av_npy_expect_shape(const av_npy *a, const char *name, int ndim, const size_t *shape, av_err *err);
 
+/* Free data/bytes and zero *a; safe on a zeroed array, twice, or with NULL. */
 void av_npy_free(av_npy *a);
 
 #endif

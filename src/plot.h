@@ -1,54 +1,109 @@
-/* plot.h - attention heat-map figures (PNG now; SVG from the same layout).
+/* plot.h - attention heat-map figures (PNG, or SVG from the same layout).
  *
  * How to use: fill an av_heatmap per head (weights are (n_q, n_k) row-major,
  * rows = queries, columns = keys), then call av_plot_head / av_plot_grid.
- * Files are written atomically (temporary name, then rename), so a failed run
- * never leaves a half-written figure and an older figure survives untouched.
+ * A path ending in ".svg" (any case) gets SVG, anything else PNG. Files are
+ * written atomically (temporary name, then rename), so a failed run never
+ * leaves a half-written figure and an older figure survives untouched.
  *
- * Layout is computed once into a display list (rectangles, lines, text runs
- * with anchor and rotation); back ends rasterize it (FreeType + fontconfig
- * into an RGB buffer, then libpng) or serialise it (SVG). Text uses
- * fontconfig to pick, per character, a font that has the glyph, so Latin,
- * accented, CJK tokens all render; characters no installed font has are drawn
- * as a visible box and reported as a warning.
+ * What a figure shows: cells coloured by a perceptually uniform colour map
+ * (viridis unless meta->cmap says otherwise) over 0..1, token labels on both
+ * axes (thinned to every k-th when cells are smaller than the text, rotated
+ * 90 degrees when they do not fit across a column, cut with "…" beyond a
+ * fixed width), axis titles "query (row)" and "key (column)", the title, a
+ * colour bar with ticks 0, 0.2, ..., 1.0, each cell's value ("0.32", in black
+ * or white, whichever contrasts more) when cells are large enough, and masked
+ * cells (score −∞; also any non-finite weight) as light grey with diagonal
+ * hatching, explained by a legend entry "masked (−∞)". Values are clamped to
+ * the colour range, so no NaN reaches a pixel. Sizes: a head figure is about
+ * 600-700 px wide for T = 4 and at most ~2400 px for T = 512; label text is
+ * 15 px (11 pt at 100 dpi), larger than matplotlib's default 10 pt.
+ *
+ * Layout is computed once into a display list (raster.h: rectangles, hatch
+ * boxes, heat maps, text runs with anchor and rotation); back ends rasterize
+ * it (FreeType + fontconfig into an RGB buffer, then libpng) or serialise it
+ * (SVG). Text uses fontconfig to pick, per character, a font that has the
+ * glyph (DejaVu Sans first, as matplotlib, then Noto Sans CJK SC, then any
+ * installed font), so Latin, accented and CJK tokens all render; characters
+ * no installed font has (e.g. emoji without an emoji font) are drawn as a
+ * visible box and counted for av_plot_missing_glyphs().
+ *
+ * PNG files are deterministic (same inputs → same bytes; no tIME chunk) and
+ * carry tEXt (or iTXt, when not Latin-1) chunks Software, Title and
+ * Description, plus pHYs (meta->dpi, default 100) and sRGB.
  *
  * Non-goals: general text layout (no bidi shaping, no line breaking beyond
- * labels), general plotting.
+ * splitting a long title at " · "), general plotting.
  */
 #ifndef AV_PLOT_H
 #define AV_PLOT_H
 
+#include "colormap.h"
 #include "common.h"
+#include "raster.h"
 
 typedef struct {
     const char *title;              /* e.g. "head 0 of 8 · positions: sinusoidal · mask: causal" */
-    int n_q, n_k;                   /* rows (queries) and columns (keys) */
-    const char *const *q_labels;    /* n_q UTF-8 token labels */
-    const char *const *k_labels;    /* n_k UTF-8 token labels */
+    int n_q, n_k;                   /* rows (queries) and columns (keys), 1..AV_MAX_TOKENS */
+    const char *const *q_labels;    /* n_q UTF-8 token labels, or NULL for "0", "1", ... */
+    const char *const *k_labels;    /* n_k UTF-8 token labels, or NULL for "0", "1", ... */
     const float *w;                 /* (n_q, n_k) attention weights in [0, 1] */
     const unsigned char *masked;    /* (n_q, n_k) 1 = masked (-inf before softmax), or NULL */
 } av_heatmap;
 
+/* Metadata and rendering options. Every field may be left zero / NULL for
+ * the default, so `av_plot_meta m = {.software = ..., .description = ...}`
+ * gives the standard figure. */
 typedef struct {
     const char *software;    /* PNG tEXt Software, e.g. "attnviz 0.1.0" */
     const char *description; /* PNG tEXt Description: exact command line and seed */
+    int dpi;                 /* pHYs resolution, pixels per inch; 0 = 100 */
+    av_cmap cmap;            /* colour map; 0 = AV_CMAP_VIRIDIS */
+    float vmin, vmax;        /* value range of the colour bar; both 0 = [0, 1] */
+    const char *value_label; /* colour bar title; NULL = "attention weight" */
 } av_plot_meta;
 
-/* One head's heat-map: value cells (viridis, 0..1), token labels on both
- * axes, axis titles "query (row)" / "key (column)", the title, a 0..1 colour
- * bar with ticks, cell values printed when cells are large enough, masked
- * cells drawn distinctly from a weight of 0 (with a legend entry).
- * Errors: AV_ERUNTIME naming path on I/O failure. */
+/* One head's heat-map: value cells, token labels on both axes, axis titles
+ * "query (row)" / "key (column)", the title (hm->title), a colour bar with
+ * ticks, cell values printed when cells are large enough, masked cells
+ * drawn distinctly from a weight of 0 (with a legend entry).
+ * Shapes: hm->w and hm->masked are (n_q, n_k). meta may be NULL.
+ * Errors: AV_ERUNTIME naming path on I/O failure, bad shapes (n_q or n_k
+ * outside 1..AV_MAX_TOKENS, NULL weights) or out of memory; AV_EUSAGE when
+ * fileio rejects the path itself (empty, ends in '/'). */
 av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 
-/* All heads in one grid figure with a shared colour bar and "head h" over
- * each panel; title is the figure title. */
+/* All n heads (hms[0..n-1], same n_q and n_k) in one grid figure: 4 columns
+ * for 5..16 heads, ceil(sqrt(n)) beyond, "head h" over each panel, shared
+ * axes (query labels on the left column, key labels under the bottom panel
+ * of each column), one shared colour bar, `title` as the figure title. Cell
+ * values are printed only while cells stay large (about T <= 8); the figure
+ * stays within ~2400 x 2400 px, averaging cells when panels are smaller
+ * than T pixels. The per-head hms[h].title is not drawn.
+ * Errors: as av_plot_head; also AV_ERUNTIME when n < 1 or heads differ in
+ * shape. */
 av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const char *title,
                        const av_plot_meta *meta, av_err *err);
 
-/* Number of characters that no font could render in the last plot calls
- * (so main can warn once). Reset by av_plot_reset_missing(). */
+/* Number of characters that no font could render in the figures written
+ * since the last reset (so main can warn once). Reset by
+ * av_plot_reset_missing(). */
 int av_plot_missing_glyphs(void);
 void av_plot_reset_missing(void);
+
+/* ------------------------------------------------------------ layout (tests, other back ends) */
+
+/* Lay out a head figure / grid figure into dl (initialised here; free with
+ * av_dl_free, also after an error). The HEAT items appear in head order, so
+ * the p-th HEAT item of the list is panel p (0 for a head figure); use
+ * av_plot_panel to find it and av_dl_cell_box for a cell's pixels.
+ * Adds the figure's missing-glyph count to av_plot_missing_glyphs().
+ * Errors: AV_ERUNTIME for bad shapes or out of memory. */
+av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
+av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
+                              const av_plot_meta *meta, av_err *err);
+
+/* The HEAT item of panel p in dl, or NULL. */
+const av_dl_item *av_plot_panel(const av_dlist *dl, int p);
 
 #endif

@@ -1,0 +1,239 @@
+/* fileio.c - atomic file output (temporary + rename), mkdir -p, whole-file read.
+ *
+ * Every error message names the path the user gave and the reason (strerror,
+ * or a plainer sentence for the common cases: missing folder, folder that is
+ * a file). Nothing here exits or prints.
+ *
+ * Non-goals: fsync of the file or its folder, cross-filesystem moves, Windows.
+ */
+#include "fileio.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------- */
+/* helpers */
+
+/* Copy the folder part of path ("out" for "out/a.png", "." for "a.png", "/"
+ * for "/a.png") into buf. */
+static void folder_of(char *buf, size_t cap, const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(buf, cap, ".");
+    } else if (slash == path) {
+        snprintf(buf, cap, "/");
+    } else {
+        snprintf(buf, cap, "%.*s", (int)(slash - path), path);
+    }
+}
+
+/* Explain why a file could not be created inside path's folder. e is errno
+ * from mkstemp/open. */
+static av_status create_error(av_err *err, const char *path, int e) {
+    char dir[4096];
+    folder_of(dir, sizeof dir, path);
+    if (e == ENOENT)
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not exist", path, dir);
+    if (e == ENOTDIR)
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': '%s' is not a folder", path, dir);
+    return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
+}
+
+/* ------------------------------------------------------------------------- */
+/* atomic writer */
+
+av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
+    memset(f, 0, sizeof *f);
+    if (!path || !path[0]) return av_fail(err, AV_EUSAGE, "cannot write '': empty file name");
+    size_t n = strlen(path);
+    if (path[n - 1] == '/') return av_fail(err, AV_EUSAGE, "cannot write '%s': name ends in '/'", path);
+
+    /* tmp = "<dir>/.<base>.tmpXXXXXX" (or ".<base>.tmpXXXXXX" with no dir),
+     * in the same folder so that rename(2) stays on one filesystem. */
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0; /* includes the '/' */
+    const char *base = path + dirlen;
+    int k = snprintf(f->tmp, sizeof f->tmp, "%.*s.%s.tmpXXXXXX", (int)dirlen, path, base);
+    if (n >= sizeof f->path || k < 0 || (size_t)k >= sizeof f->tmp) {
+        f->tmp[0] = 0;
+        return av_fail(err, AV_EUSAGE, "cannot write '%.200s...': path is longer than %zu bytes", path,
+                       sizeof f->tmp - 20);
+    }
+    memcpy(f->path, path, n + 1);
+
+    int fd = mkstemp(f->tmp);
+    if (fd < 0) {
+        int e = errno;
+        f->tmp[0] = 0;
+        return create_error(err, path, e);
+    }
+    /* mkstemp creates 0600; give the file the mode a plain fopen would,
+     * limited to 0644 and honouring the umask (read back without changing
+     * it; attnviz is single-threaded). */
+    mode_t mask = umask(022);
+    umask(mask);
+    if (fchmod(fd, (mode_t)(0644 & ~mask)) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(f->tmp);
+        f->tmp[0] = 0;
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
+    }
+    f->fp = fdopen(fd, "wb");
+    if (!f->fp) {
+        int e = errno;
+        close(fd);
+        unlink(f->tmp);
+        f->tmp[0] = 0;
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
+    }
+    return AV_OK;
+}
+
+av_status av_afile_commit(av_afile *f, av_err *err) {
+    if (!f->fp || !f->tmp[0]) {
+        av_afile_abort(f);
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': file is not open", f->path);
+    }
+    /* Collect the first error: fflush pushes the buffered tail (ENOSPC/EFBIG
+     * usually shows here), ferror catches an earlier failed fwrite whose errno
+     * is gone, and fclose reports what the kernel says on the final write. */
+    int e = 0;
+    const char *why = NULL;
+    if (fflush(f->fp) != 0) e = errno;
+    if (!e && ferror(f->fp)) why = "an earlier write failed";
+    if (fclose(f->fp) != 0 && !e && !why) e = errno;
+    f->fp = NULL;
+    if (e || why) {
+        unlink(f->tmp);
+        f->tmp[0] = 0;
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, why ? why : strerror(e));
+    }
+    if (rename(f->tmp, f->path) != 0) {
+        e = errno;
+        unlink(f->tmp);
+        f->tmp[0] = 0;
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, strerror(e));
+    }
+    f->tmp[0] = 0;
+    return AV_OK;
+}
+
+void av_afile_abort(av_afile *f) {
+    if (!f) return;
+    if (f->fp) fclose(f->fp);
+    f->fp = NULL;
+    if (f->tmp[0]) unlink(f->tmp);
+    f->tmp[0] = 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* mkdir -p */
+
+/* Make one component; an existing folder is fine. */
+static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
+    if (mkdir(part, 0755) == 0) return AV_OK;
+    int e = errno;
+    struct stat st;
+    if (stat(part, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return AV_OK;
+        return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': '%s' exists and is not a folder", dir,
+                       part);
+    }
+    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': %s", dir, strerror(e));
+    return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': '%s': %s", dir, part, strerror(e));
+}
+
+av_status av_mkdir_p(const char *dir, av_err *err) {
+    if (!dir || !dir[0]) return av_fail(err, AV_EUSAGE, "cannot create folder '': empty name");
+    char buf[4096];
+    size_t n = strlen(dir);
+    if (n >= sizeof buf) return av_fail(err, AV_EUSAGE, "cannot create folder '%.200s...': name is too long", dir);
+    memcpy(buf, dir, n + 1);
+    /* Create each prefix ending before a '/', then the whole name. */
+    for (size_t i = 1; i < n; i++) {
+        if (buf[i] != '/' || buf[i - 1] == '/') continue;
+        buf[i] = 0;
+        av_status s = mkdir_one(dir, buf, err);
+        buf[i] = '/';
+        if (s) return s;
+    }
+    return mkdir_one(dir, buf, err);
+}
+
+/* ------------------------------------------------------------------------- */
+/* whole-file read */
+
+static av_status too_large(av_err *err, const char *path, size_t max_bytes) {
+    if (strcmp(path, "-") == 0)
+        return av_fail(err, AV_EUSAGE, "standard input is larger than the %zu-byte limit", max_bytes);
+    return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", path, max_bytes);
+}
+
+av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err) {
+    *out = NULL;
+    *len = 0;
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *shown = is_stdin ? "standard input" : path; /* for I/O messages */
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(errno));
+
+    /* A regular file's size is a good first guess (and an early "too large");
+     * stdin, pipes and files that grow while we read are handled by the loop. */
+    size_t cap = 64 * 1024;
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+        /* (stdin may be a file read from an offset: no early verdict there) */
+        if (!is_stdin && (uintmax_t)st.st_size > (uintmax_t)max_bytes) {
+            fclose(fp);
+            return too_large(err, path, max_bytes);
+        }
+        if ((uintmax_t)st.st_size < (uintmax_t)max_bytes)
+            cap = (size_t)st.st_size + 1; /* +1 so EOF is seen without a regrow */
+    }
+    if (cap > max_bytes && max_bytes < SIZE_MAX) cap = max_bytes + 1;
+    if (cap == 0) cap = 1;
+
+    char *buf = malloc(cap + 1); /* +1 for the terminating NUL */
+    if (!buf) {
+        if (!is_stdin) fclose(fp);
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': out of memory", shown);
+    }
+    size_t n = 0;
+    av_status s = AV_OK;
+    for (;;) {
+        if (n == cap) {
+            if (n > max_bytes) break; /* already past the limit */
+            size_t ncap = cap < SIZE_MAX / 2 ? cap * 2 : SIZE_MAX - 1;
+            if (max_bytes < SIZE_MAX && ncap > max_bytes + 1) ncap = max_bytes + 1;
+            char *nb = realloc(buf, ncap + 1);
+            if (!nb) {
+                s = av_fail(err, AV_ERUNTIME, "cannot read '%s': out of memory", shown);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t k = fread(buf + n, 1, cap - n, fp);
+        n += k;
+        if (k == 0 || n < cap) {
+            if (ferror(fp)) s = av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", shown, strerror(errno));
+            if (feof(fp) || ferror(fp)) break;
+        }
+    }
+    if (is_stdin) clearerr(fp);
+    else fclose(fp);
+    if (s == AV_OK && n > max_bytes) s = too_large(err, path, max_bytes);
+    if (s) {
+        free(buf);
+        return s;
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return AV_OK;
+}

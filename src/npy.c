@@ -1,0 +1,490 @@
+/* npy.c - NumPy .npy writer (format 1.0, byte-identical to numpy's np.save)
+ * and a strict reader that is safe on arbitrary bytes (it is fuzzed by
+ * tests/fuzz/fuzz_npy.c).
+ *
+ * File layout (numpy.lib.format, NEP 1):
+ *   "\x93NUMPY" major minor  hlen  header-dict  data
+ *   6 bytes     1     1      2 (v1.0) or 4 (v2.0, v3.0) bytes, little-endian
+ * The header dict is a Python literal such as
+ *   {'descr': '<f4', 'fortran_order': False, 'shape': (4, 8), }
+ * padded with spaces and ended by '\n' so that data starts on a 64-byte
+ * boundary. Data is the C-order array, nothing after it.
+ *
+ * Non-goals: a general Python literal parser, byte-swapped or integer dtypes,
+ * Fortran order, .npz archives, memory mapping.
+ */
+#include "npy.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+#define NPY_ALIGN 64             /* numpy's ARRAY_ALIGN */
+#define NPY_GROWTH_DIGITS 21     /* numpy's GROWTH_AXIS_MAX_DIGITS */
+#define NPY_MAX_HEADER 65536u    /* longer headers are rejected before parsing */
+#define NPY_MAX_DIM (1u << 24)   /* largest single dimension accepted */
+/* Largest .npy file av_npy_read loads: a 4096 x 4096 float64 weight matrix is
+ * 128 MiB; allow twice that plus the header. */
+#define NPY_MAX_FILE ((size_t)256 * 1024 * 1024 + NPY_MAX_HEADER + 16)
+
+/* ------------------------------------------------------------------------- */
+/* shared helpers */
+
+/* "(5,)", "()", "(4, 8)" - the shape as Python prints a tuple. */
+static void fmt_shape(char *buf, size_t cap, int ndim, const size_t *shape) {
+    size_t n = 0;
+    int k = snprintf(buf, cap, "(");
+    n = k > 0 ? (size_t)k : 0;
+    for (int i = 0; i < ndim && n < cap; i++) {
+        k = snprintf(buf + n, cap - n, i ? ", %zu" : "%zu", shape[i]);
+        if (k > 0) n += (size_t)k;
+    }
+    if (n < cap) snprintf(buf + n, cap - n, ndim == 1 ? ",)" : ")");
+}
+
+static const char *name_or_default(const char *name) { return name && name[0] ? name : "<npy>"; }
+
+/* ------------------------------------------------------------------------- */
+/* writer */
+
+/* Build the full header (magic .. '\n') as numpy 1.24 writes it for a C-order
+ * array of the given descr and shape. Returns its length, 0 if it does not fit. */
+static size_t build_header(unsigned char *out, size_t cap, const char *descr, int ndim, const size_t *shape) {
+    char dict[512], shp[256];
+    fmt_shape(shp, sizeof shp, ndim, shape);
+    int k = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shp);
+    if (k < 0 || (size_t)k >= sizeof dict) return 0;
+    size_t dlen = (size_t)k;
+    /* numpy leaves room to grow axis 0 in place: 21 - len(repr(shape[0])) spaces. */
+    if (ndim > 0) {
+        char d0[32];
+        int w = snprintf(d0, sizeof d0, "%zu", shape[0]);
+        size_t spare = w < NPY_GROWTH_DIGITS ? (size_t)(NPY_GROWTH_DIGITS - w) : 0;
+        if (dlen + spare >= sizeof dict) return 0;
+        memset(dict + dlen, ' ', spare);
+        dlen += spare;
+    }
+    /* hlen counts the dict, the padding and the final '\n'; padlen is never 0
+     * (numpy: ARRAY_ALIGN - (10 + hlen) % ARRAY_ALIGN). */
+    size_t hlen = dlen + 1;
+    size_t padlen = NPY_ALIGN - (NPY_MAGIC_LEN + 2 + 2 + hlen) % NPY_ALIGN;
+    size_t total = NPY_MAGIC_LEN + 2 + 2 + hlen + padlen;
+    if (total > cap || hlen + padlen > 0xffff) return 0;
+    memcpy(out, NPY_MAGIC, NPY_MAGIC_LEN);
+    out[6] = 1; /* version 1.0 */
+    out[7] = 0;
+    out[8] = (unsigned char)((hlen + padlen) & 0xff);
+    out[9] = (unsigned char)((hlen + padlen) >> 8);
+    memcpy(out + 10, dict, dlen);
+    memset(out + 10 + dlen, ' ', padlen);
+    out[total - 1] = '\n';
+    return total;
+}
+
+/* Write header + data (n elements of `kind` 'f' = float32, 'b' = bool). */
+static av_status write_npy(const char *path, const void *data, char kind, int ndim, const size_t *shape,
+                           av_err *err) {
+    if (ndim < 0 || ndim > AV_NPY_MAX_NDIM)
+        return av_fail(err, AV_EUSAGE, "cannot write '%s': %d dimensions (at most %d)", path, ndim, AV_NPY_MAX_NDIM);
+    size_t n = 1;
+    for (int i = 0; i < ndim; i++)
+        if (av_mul_size(&n, n, shape[i]) != 0)
+            return av_fail(err, AV_EUSAGE, "cannot write '%s': shape is too large", path);
+    if (n > 0 && !data) return av_fail(err, AV_EUSAGE, "cannot write '%s': no data", path);
+
+    unsigned char head[1024];
+    size_t hl = build_header(head, sizeof head, kind == 'f' ? "<f4" : "|b1", ndim, shape);
+    if (hl == 0) return av_fail(err, AV_EUSAGE, "cannot write '%s': header does not fit", path);
+
+    av_afile f;
+    av_status s = av_afile_open(&f, path, err);
+    if (s) return s;
+    fwrite(head, 1, hl, f.fp);
+    /* Convert in chunks to explicit little-endian bytes so a big-endian host
+     * writes the same file. Write errors are collected by ferror in commit. */
+    unsigned char chunk[4096];
+    size_t fill = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kind == 'f') {
+            uint32_t u;
+            memcpy(&u, (const float *)data + i, 4);
+            chunk[fill++] = (unsigned char)(u & 0xff);
+            chunk[fill++] = (unsigned char)((u >> 8) & 0xff);
+            chunk[fill++] = (unsigned char)((u >> 16) & 0xff);
+            chunk[fill++] = (unsigned char)(u >> 24);
+        } else {
+            chunk[fill++] = ((const unsigned char *)data)[i] ? 1 : 0;
+        }
+        if (fill + 4 > sizeof chunk) {
+            fwrite(chunk, 1, fill, f.fp);
+            fill = 0;
+        }
+    }
+    if (fill) fwrite(chunk, 1, fill, f.fp);
+    return av_afile_commit(&f, err);
+}
+
+av_status av_npy_write(const char *path, const float *data, int ndim, const size_t *shape, av_err *err) {
+    return write_npy(path, data, 'f', ndim, shape, err);
+}
+
+av_status av_npy_write_bool(const char *path, const unsigned char *data, int ndim, const size_t *shape,
+                            av_err *err) {
+    return write_npy(path, data, 'b', ndim, shape, err);
+}
+
+/* ------------------------------------------------------------------------- */
+/* header dict parser: a bounded cursor over the header bytes */
+
+typedef struct {
+    const unsigned char *p, *end, *start;
+    const char *name; /* file name for messages */
+    av_err *err;
+} cursor;
+
+static void skip_ws(cursor *c) {
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')) c->p++;
+}
+
+static av_status syntax(cursor *c, const char *what) {
+    return av_fail(c->err, AV_EUSAGE, "%s: malformed .npy header: %s at byte %zu of the header dict", c->name, what,
+                   (size_t)(c->p - c->start));
+}
+
+/* A Python string literal in ' or " quotes, no escapes, at most cap-1 bytes,
+ * printable ASCII. */
+static av_status parse_string(cursor *c, char *out, size_t cap) {
+    if (c->p >= c->end || (*c->p != '\'' && *c->p != '"')) return syntax(c, "expected a quoted string");
+    unsigned char q = *c->p++;
+    size_t n = 0;
+    while (c->p < c->end && *c->p != q) {
+        unsigned char ch = *c->p;
+        if (ch == '\\' || ch < 0x20 || ch > 0x7e) return syntax(c, "unsupported character in a string");
+        if (n + 1 >= cap) return syntax(c, "string is too long");
+        out[n++] = (char)ch;
+        c->p++;
+    }
+    if (c->p >= c->end) return syntax(c, "unterminated string");
+    c->p++; /* closing quote */
+    out[n] = 0;
+    return AV_OK;
+}
+
+static int match_word(cursor *c, const char *w) {
+    size_t n = strlen(w);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n) != 0) return 0;
+    /* the word must end here: "Falsely" is not False */
+    if ((size_t)(c->end - c->p) > n) {
+        unsigned char nx = c->p[n];
+        if ((nx >= 'a' && nx <= 'z') || (nx >= 'A' && nx <= 'Z') || (nx >= '0' && nx <= '9') || nx == '_') return 0;
+    }
+    c->p += n;
+    return 1;
+}
+
+/* "(4, 8)", "(5,)", "()" and numpy's older "(4L, 8L)". Dimensions above
+ * NPY_MAX_DIM and more than AV_NPY_MAX_NDIM of them are rejected here. */
+static av_status parse_shape(cursor *c, int *ndim, size_t *shape) {
+    if (c->p >= c->end || *c->p != '(') {
+        if (c->p < c->end && *c->p == '[') return syntax(c, "shape must be a tuple like (4, 8), not a list");
+        return syntax(c, "expected a shape tuple like (4, 8)");
+    }
+    c->p++;
+    int n = 0, trailing_comma = 0;
+    skip_ws(c);
+    while (c->p < c->end && *c->p != ')') {
+        if (*c->p == '-')
+            return av_fail(c->err, AV_EUSAGE, "%s: shape has a negative dimension", c->name);
+        if (*c->p < '0' || *c->p > '9') return syntax(c, "expected a dimension (a whole number)");
+        const unsigned char *digits = c->p;
+        uint64_t v = 0;
+        int big = 0;
+        while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+            if (!big) {
+                v = v * 10 + (uint64_t)(*c->p - '0');
+                if (v > NPY_MAX_DIM) big = 1;
+            }
+            c->p++;
+        }
+        if (c->p - digits > 1 && digits[0] == '0') return syntax(c, "dimension with a leading zero");
+        if (big) {
+            size_t nd = (size_t)(c->p - digits);
+            return av_fail(c->err, AV_EUSAGE, "%s: shape dimension %.*s%s is larger than the %u limit", c->name,
+                           (int)(nd > 40 ? 40 : nd), (const char *)digits, nd > 40 ? "..." : "", NPY_MAX_DIM);
+        }
+        if (c->p < c->end && *c->p == 'L') c->p++; /* Python 2 long suffix */
+        if (n == AV_NPY_MAX_NDIM)
+            return av_fail(c->err, AV_EUSAGE, "%s: array has more than %d dimensions; at most %d are supported",
+                           c->name, AV_NPY_MAX_NDIM, AV_NPY_MAX_NDIM);
+        shape[n++] = (size_t)v;
+        skip_ws(c);
+        trailing_comma = 0;
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            trailing_comma = 1;
+            skip_ws(c);
+        } else if (c->p < c->end && *c->p != ')') {
+            return syntax(c, "expected ',' or ')' in the shape");
+        }
+    }
+    if (c->p >= c->end) return syntax(c, "unterminated shape tuple");
+    /* Python: "(5)" is the integer 5, not a tuple. */
+    if (n == 1 && !trailing_comma) return syntax(c, "a 1-D shape needs a trailing comma, like (5,)");
+    c->p++; /* ')' */
+    *ndim = n;
+    return AV_OK;
+}
+
+typedef struct {
+    char descr[16];
+    int fortran;
+    int ndim;
+    size_t shape[AV_NPY_MAX_NDIM];
+} header_info;
+
+/* {'descr': ..., 'fortran_order': ..., 'shape': ...} with keys in any order,
+ * each exactly once, optional trailing comma, then only whitespace. */
+static av_status parse_dict(cursor *c, header_info *h) {
+    int seen_descr = 0, seen_fortran = 0, seen_shape = 0;
+    av_status s;
+    skip_ws(c);
+    if (c->p >= c->end || *c->p != '{') return syntax(c, "expected '{'");
+    c->p++;
+    skip_ws(c);
+    while (c->p < c->end && *c->p != '}') {
+        char key[32];
+        if ((s = parse_string(c, key, sizeof key))) return s;
+        skip_ws(c);
+        if (c->p >= c->end || *c->p != ':') return syntax(c, "expected ':' after a key");
+        c->p++;
+        skip_ws(c);
+        if (strcmp(key, "descr") == 0) {
+            if (seen_descr++) return syntax(c, "key 'descr' appears twice");
+            if (c->p < c->end && *c->p == '[')
+                return av_fail(c->err, AV_EUSAGE,
+                               "%s: structured dtypes are not supported; use float32 ('<f4')", c->name);
+            if ((s = parse_string(c, h->descr, sizeof h->descr))) return s;
+        } else if (strcmp(key, "fortran_order") == 0) {
+            if (seen_fortran++) return syntax(c, "key 'fortran_order' appears twice");
+            if (match_word(c, "True")) h->fortran = 1;
+            else if (match_word(c, "False")) h->fortran = 0;
+            else return syntax(c, "fortran_order must be True or False");
+        } else if (strcmp(key, "shape") == 0) {
+            if (seen_shape++) return syntax(c, "key 'shape' appears twice");
+            if ((s = parse_shape(c, &h->ndim, h->shape))) return s;
+        } else {
+            return av_fail(c->err, AV_EUSAGE, "%s: unexpected key '%s' in the .npy header", c->name, key);
+        }
+        skip_ws(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            skip_ws(c);
+        } else if (c->p < c->end && *c->p != '}') {
+            return syntax(c, "expected ',' or '}'");
+        }
+    }
+    if (c->p >= c->end) return syntax(c, "unterminated dict (no '}')");
+    c->p++;
+    skip_ws(c);
+    if (c->p != c->end) return syntax(c, "unexpected text after the dict");
+    if (!seen_descr || !seen_fortran || !seen_shape)
+        return av_fail(c->err, AV_EUSAGE, "%s: .npy header lacks the key '%s'", c->name,
+                       !seen_descr ? "descr" : !seen_fortran ? "fortran_order" : "shape");
+    return AV_OK;
+}
+
+/* ------------------------------------------------------------------------- */
+/* reader */
+
+static uint32_t le32(const unsigned char *b) {
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *b) { return (uint64_t)le32(b) | (uint64_t)le32(b + 4) << 32; }
+
+/* Name the element at flat index i: "index 5 (row 0, column 5)" for 2-D,
+ * "index 5 (position [0, 1, 1])" for 3-D and 4-D, "index 5" otherwise. */
+static void fmt_index(char *buf, size_t cap, size_t i, int ndim, const size_t *shape) {
+    int k = snprintf(buf, cap, "index %zu", i);
+    size_t n = k > 0 ? (size_t)k : 0;
+    if (ndim < 2 || n >= cap) return;
+    size_t idx[AV_NPY_MAX_NDIM], rest = i;
+    for (int d = ndim - 1; d >= 0; d--) {
+        idx[d] = shape[d] ? rest % shape[d] : 0;
+        rest = shape[d] ? rest / shape[d] : 0;
+    }
+    if (ndim == 2) {
+        snprintf(buf + n, cap - n, " (row %zu, column %zu)", idx[0], idx[1]);
+        return;
+    }
+    char pos[128];
+    size_t m = 0;
+    for (int d = 0; d < ndim && m < sizeof pos; d++) {
+        k = snprintf(pos + m, sizeof pos - m, d ? ", %zu" : "%zu", idx[d]);
+        if (k > 0) m += (size_t)k;
+    }
+    snprintf(buf + n, cap - n, " (position [%s])", pos);
+}
+
+static av_status not_finite(av_err *err, const char *name, double v, size_t i, int ndim, const size_t *shape) {
+    char where[192];
+    fmt_index(where, sizeof where, i, ndim, shape);
+    const char *what = isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
+    return av_fail(err, AV_EUSAGE, "%s contains %s at %s; every value must be finite", name, what, where);
+}
+
+av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const char *name, av_err *err) {
+    memset(out, 0, sizeof *out);
+    name = name_or_default(name);
+    if (!buf) len = 0;
+
+    /* 1. magic and version */
+    if (len < NPY_MAGIC_LEN || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+        return av_fail(err, AV_EUSAGE, "%s: not a .npy file (bad magic; expected \\x93NUMPY at the start)", name);
+    if (len < 8) return av_fail(err, AV_EUSAGE, "%s: truncated header (%zu bytes, no version)", name, len);
+    unsigned major = buf[6], minor = buf[7];
+    size_t lenbytes;
+    if (major == 1 && minor == 0) lenbytes = 2;
+    else if ((major == 2 || major == 3) && minor == 0) lenbytes = 4;
+    else
+        return av_fail(err, AV_EUSAGE, "%s: .npy format version %u.%u is not supported (want 1.0, 2.0 or 3.0)", name,
+                       major, minor);
+    size_t prefix = 8 + lenbytes;
+    if (len < prefix)
+        return av_fail(err, AV_EUSAGE, "%s: truncated header (%zu bytes, the header length needs %zu)", name, len,
+                       prefix);
+
+    /* 2. header length: sane and inside the buffer */
+    uint32_t hlen = lenbytes == 2 ? (uint32_t)buf[8] | (uint32_t)buf[9] << 8 : le32(buf + 8);
+    if (hlen > NPY_MAX_HEADER)
+        return av_fail(err, AV_EUSAGE, "%s: header length %lu is larger than the %u-byte limit", name,
+                       (unsigned long)hlen, NPY_MAX_HEADER);
+    if (hlen > len - prefix)
+        return av_fail(err, AV_EUSAGE,
+                       "%s: truncated header: header length %lu points past the end of the file (%zu bytes)", name,
+                       (unsigned long)hlen, len);
+
+    /* 3. the dict */
+    header_info h;
+    memset(&h, 0, sizeof h);
+    cursor c = {buf + prefix, buf + prefix + hlen, buf + prefix, name, err};
+    av_status s = parse_dict(&c, &h);
+    if (s) return s;
+
+    size_t item;
+    if (strcmp(h.descr, "<f4") == 0) item = 4;
+    else if (strcmp(h.descr, "<f8") == 0) item = 8;
+    else if (strcmp(h.descr, "|b1") == 0 || strcmp(h.descr, "|u1") == 0) item = 1;
+    else
+        return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported; use float32 ('<f4')", name, h.descr);
+    if (h.fortran)
+        return av_fail(err, AV_EUSAGE,
+                       "%s: fortran_order True is not supported; save a C-order array (np.ascontiguousarray)", name);
+
+    /* 4. data length must match the shape exactly */
+    char shp[160];
+    fmt_shape(shp, sizeof shp, h.ndim, h.shape);
+    size_t count = 1, need;
+    for (int i = 0; i < h.ndim; i++)
+        if (h.shape[i] == 0) count = 0; /* (0, big, big, big) is empty, not an overflow */
+    for (int i = 0; i < h.ndim && count; i++)
+        if (av_mul_size(&count, count, h.shape[i]) != 0)
+            return av_fail(err, AV_EUSAGE, "%s: shape %s is too large (its size overflows)", name, shp);
+    if (av_mul_size(&need, count, item) != 0)
+        return av_fail(err, AV_EUSAGE, "%s: shape %s is too large (its size overflows)", name, shp);
+    size_t have = len - prefix - hlen;
+    if (have < need)
+        return av_fail(err, AV_EUSAGE, "%s: truncated: header says shape %s = %zu bytes of data, file has %zu", name,
+                       shp, need, have);
+    if (have > need)
+        return av_fail(err, AV_EUSAGE,
+                       "%s: %zu trailing bytes: header says shape %s = %zu bytes of data, file has %zu", name,
+                       have - need, shp, need, have);
+
+    /* 5. convert; floats must be finite, bools 0 or 1 */
+    const unsigned char *d = buf + prefix + hlen;
+    if (item == 1) {
+        out->bytes = malloc(count ? count : 1);
+        if (!out->bytes) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
+        if (h.descr[1] == 'b')
+            for (size_t i = 0; i < count; i++)
+                if (d[i] > 1) {
+                    char where[192];
+                    fmt_index(where, sizeof where, i, h.ndim, h.shape);
+                    free(out->bytes);
+                    out->bytes = NULL;
+                    return av_fail(err, AV_EUSAGE, "%s: bool value %u at %s is not 0 or 1", name, d[i], where);
+                }
+        if (count) memcpy(out->bytes, d, count);
+    } else {
+        float *f = malloc(count ? count * sizeof(float) : 1);
+        if (!f) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
+        for (size_t i = 0; i < count; i++) {
+            double v;
+            if (item == 4) {
+                uint32_t u = le32(d + 4 * i);
+                float x;
+                memcpy(&x, &u, 4);
+                v = x;
+            } else {
+                uint64_t u = le64(d + 8 * i);
+                memcpy(&v, &u, 8);
+            }
+            if (!isfinite(v)) {
+                free(f);
+                return not_finite(err, name, v, i, h.ndim, h.shape);
+            }
+            if (fabs(v) > (double)FLT_MAX) {
+                char where[192];
+                fmt_index(where, sizeof where, i, h.ndim, h.shape);
+                free(f);
+                return av_fail(err, AV_EUSAGE, "%s: value %g at %s does not fit in float32", name, v, where);
+            }
+            f[i] = (float)v;
+        }
+        out->data = f;
+    }
+    out->ndim = h.ndim;
+    memcpy(out->shape, h.shape, sizeof h.shape);
+    memcpy(out->descr, h.descr, sizeof out->descr);
+    return AV_OK;
+}
+
+av_status av_npy_read(av_npy *out, const char *path, av_err *err) {
+    memset(out, 0, sizeof *out);
+    char *buf;
+    size_t len;
+    av_status s = av_read_file(path, NPY_MAX_FILE, &buf, &len, err);
+    if (s) return s;
+    s = av_npy_parse(out, (const unsigned char *)buf, len, path, err);
+    free(buf);
+    return s;
+}
+
+av_status av_npy_expect_shape(const av_npy *a, const char *name, int ndim, const size_t *shape, av_err *err) {
+    name = name_or_default(name);
+    if (!a->data)
+        return av_fail(err, AV_EUSAGE, "%s has dtype '%s'; expected float32 ('<f4')", name, a->descr);
+    int same = a->ndim == ndim;
+    for (int i = 0; same && i < ndim; i++) same = a->shape[i] == shape[i];
+    if (same) return AV_OK;
+    char got[160], want[160];
+    fmt_shape(got, sizeof got, a->ndim, a->shape);
+    if (ndim < 0 || ndim > AV_NPY_MAX_NDIM) snprintf(want, sizeof want, "%d dimensions", ndim);
+    else fmt_shape(want, sizeof want, ndim, shape);
+    return av_fail(err, AV_EUSAGE, "%s has shape %s; expected %s", name, got, want);
+}
+
+void av_npy_free(av_npy *a) {
+    if (!a) return;
+    free(a->data);
+    free(a->bytes);
+    memset(a, 0, sizeof *a);
+}

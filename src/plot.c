@@ -1,0 +1,720 @@
+/* plot.c - figure layout: attention weights → display list → PNG or SVG.
+ *
+ * All geometry is in figure pixels (origin top-left, y down). A head figure
+ * is, left to right: margin, y-axis title, query labels, ticks, the heat map,
+ * a gap, the colour bar with its ticks, tick labels and title, and the
+ * "masked" legend under the colour bar; top to bottom: margin, title lines,
+ * the heat map, ticks, key labels, x-axis title, margin. The grid figure
+ * repeats the heat map in panels that share axes and one colour bar.
+ *
+ * Text vertical placement uses fixed fractions of the font size (DejaVu Sans
+ * metrics: capitals reach 0.73 em, descenders 0.24 em), so layout never
+ * depends on the exact glyphs a font has.
+ *
+ * Non-goals: see plot.h.
+ */
+#include "plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pngout.h"
+#include "svgout.h"
+
+/* ---------------------------------------------------------------- style */
+
+#define FIG_MAX 2400        /* figure width and height bound, px */
+#define MARGIN 18           /* outer margin, px */
+#define TICK 5              /* tick length, px */
+#define TICK_PAD 4          /* tick → label, px */
+#define LABEL_MAX_W 150.0f  /* token labels longer than this are cut with "…" */
+#define CBAR_GAP 30         /* heat map → colour bar, px */
+#define CBAR_W 22           /* colour bar width, px */
+#define MID 0.36f           /* baseline sits MID*size below a run's visual middle */
+#define ASC 0.76f           /* baseline sits ASC*size below a run's top */
+#define LINE 1.25f          /* line height, in font sizes */
+
+static const av_rgb WHITE = {255, 255, 255};
+static const av_rgb BLACK = {0, 0, 0};
+static const av_rgb INK = {0x22, 0x22, 0x22};  /* labels and titles */
+static const av_rgb FRAME = {0x33, 0x33, 0x33}; /* spines and ticks */
+
+typedef struct {
+    float tick, axis, title, cbar, panel; /* font sizes, px */
+} font_sizes;
+
+static const font_sizes HEAD_FS = {15, 16, 18, 14, 16};
+static const font_sizes GRID_FS = {13, 16, 20, 14, 15};
+
+static int missing_glyphs;
+
+int av_plot_missing_glyphs(void) {
+    return missing_glyphs;
+}
+
+void av_plot_reset_missing(void) {
+    missing_glyphs = 0;
+}
+
+/* ---------------------------------------------------------------- text helpers */
+
+static float text_w(const char *s, float size, int bold) {
+    av_text_metrics m;
+    av_text_measure(s, size, bold, &m);
+    return m.width;
+}
+
+/* Bytes of the UTF-8 sequence starting at s (1 for stray bytes). */
+static size_t utf8_len(const unsigned char *s) {
+    if (*s < 0x80) return 1;
+    size_t n = (*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3 : (*s & 0xF8) == 0xF0 ? 4 : 1;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xC0) != 0x80) return 1;
+    return n;
+}
+
+/* A malloc'd copy of s that fits max_w px at size: s itself, or its longest
+ * prefix (whole code points) followed by "…". NULL on OOM. */
+static char *fit_text(const char *s, float size, int bold, float max_w) {
+    size_t len = strlen(s);
+    char *out = malloc(len + 4);
+    if (!out) return NULL;
+    memcpy(out, s, len + 1);
+    if (text_w(s, size, bold) <= max_w) return out;
+    /* Keep whole code points: collect boundaries, then shrink. */
+    size_t cut = 0, best = 0;
+    while (cut < len) {
+        size_t next = cut + utf8_len((const unsigned char *)s + cut);
+        memcpy(out, s, next);
+        memcpy(out + next, "\xE2\x80\xA6", 4); /* U+2026 … */
+        if (text_w(out, size, bold) > max_w) break;
+        best = next;
+        cut = next;
+    }
+    memcpy(out, s, best);
+    memcpy(out + best, "\xE2\x80\xA6", 4);
+    return out;
+}
+
+/* Black or white, whichever has the higher WCAG contrast against c. */
+static av_rgb contrast_ink(av_rgb c) {
+    double ch[3] = {c.r / 255.0, c.g / 255.0, c.b / 255.0};
+    for (int k = 0; k < 3; k++) ch[k] = ch[k] <= 0.04045 ? ch[k] / 12.92 : pow((ch[k] + 0.055) / 1.055, 2.4);
+    double L = 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+    return (L + 0.05) / 0.05 > 1.05 / (L + 0.05) ? BLACK : WHITE;
+}
+
+static int imin(int a, int b) {
+    return a < b ? a : b;
+}
+
+static int imax(int a, int b) {
+    return a > b ? a : b;
+}
+
+/* ---------------------------------------------------------------- axis labels */
+
+typedef struct {
+    int n;          /* labels (tokens) */
+    char **s;       /* fitted label text */
+    float *w;       /* width of each fitted label, px */
+    int step;       /* draw every step-th label */
+    float max_w;    /* widest drawn label, px */
+    int rot90;      /* x axis only: labels turned 90 degrees */
+    float size;     /* font size, px */
+} axis_labels;
+
+static void labels_free(axis_labels *a) {
+    if (a->s)
+        for (int k = 0; k < a->n; k++) free(a->s[k]);
+    free(a->s);
+    free(a->w);
+    memset(a, 0, sizeof *a);
+}
+
+/* Fit labels (or "0", "1", ... when src is NULL). Returns 0 or -1 (OOM). */
+static int labels_make(axis_labels *a, const char *const *src, int n, float size) {
+    memset(a, 0, sizeof *a);
+    a->n = n;
+    a->size = size;
+    a->s = calloc((size_t)n, sizeof *a->s);
+    a->w = calloc((size_t)n, sizeof *a->w);
+    if (!a->s || !a->w) return -1;
+    for (int k = 0; k < n; k++) {
+        char num[16];
+        const char *t = src && src[k] ? src[k] : NULL;
+        if (!t) {
+            snprintf(num, sizeof num, "%d", k);
+            t = num;
+        }
+        a->s[k] = fit_text(t, size, 0, LABEL_MAX_W);
+        if (!a->s[k]) return -1;
+        a->w[k] = text_w(a->s[k], size, 0);
+    }
+    return 0;
+}
+
+/* Choose the step so that labels at `cell` px pitch do not overlap, given
+ * how much room one label needs along the axis. */
+static int label_step(float need, float cell) {
+    if (cell <= 0) return 1;
+    int k = (int)ceilf(need / cell);
+    if (k < 1) k = 1;
+    /* Round up to 1, 2, 5, 10, 20, 50, ... so ticks land on round indices. */
+    int base = 1;
+    for (;;) {
+        if (k <= base) return base;
+        if (k <= 2 * base) return 2 * base;
+        if (k <= 5 * base) return 5 * base;
+        base *= 10;
+    }
+}
+
+static float labels_max_w(const axis_labels *a) {
+    float m = 0;
+    for (int k = 0; k < a->n; k += a->step)
+        if (a->w[k] > m) m = a->w[k];
+    return m;
+}
+
+/* y axis: step from the line height. */
+static void labels_plan_y(axis_labels *a, float cell) {
+    a->step = label_step(a->size * LINE, cell);
+    a->rot90 = 0;
+    a->max_w = labels_max_w(a);
+}
+
+/* x axis: horizontal when every label fits across its column, else rotated. */
+static void labels_plan_x(axis_labels *a, float cell) {
+    a->step = 1;
+    a->rot90 = 0;
+    if (labels_max_w(a) + 8 <= cell) {
+        a->max_w = labels_max_w(a);
+        return;
+    }
+    a->rot90 = 1;
+    a->step = label_step(a->size * LINE, cell);
+    a->max_w = labels_max_w(a);
+}
+
+/* Height of the x label band below the ticks. */
+static float labels_x_band(const axis_labels *a) {
+    return a->rot90 ? a->max_w : a->size * LINE;
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+/* 1 px frame just outside box [x0, x1) x [y0, y1). */
+static void frame_box(av_dlist *dl, int x0, int y0, int x1, int y1) {
+    av_dl_rect(dl, x0 - 1, y0 - 1, x1 + 1, y0, FRAME);
+    av_dl_rect(dl, x0 - 1, y1, x1 + 1, y1 + 1, FRAME);
+    av_dl_rect(dl, x0 - 1, y0, x0, y1, FRAME);
+    av_dl_rect(dl, x1, y0, x1 + 1, y1, FRAME);
+}
+
+static int is_masked(const av_heatmap *hm, int i, int j) {
+    size_t at = (size_t)i * (size_t)hm->n_k + (size_t)j;
+    return (hm->masked && hm->masked[at]) || !isfinite(hm->w[at]);
+}
+
+static int any_masked(const av_heatmap *hm) {
+    for (int i = 0; i < hm->n_q; i++)
+        for (int j = 0; j < hm->n_k; j++)
+            if (is_masked(hm, i, j)) return 1;
+    return 0;
+}
+
+typedef struct {
+    av_cmap cmap;
+    float vmin, vmax;
+    const char *value_label;
+} color_range;
+
+static color_range range_of(const av_plot_meta *meta) {
+    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight"};
+    if (!meta) return r;
+    if ((int)meta->cmap > 0 && meta->cmap < AV_CMAP_COUNT) r.cmap = meta->cmap;
+    if (isfinite(meta->vmin) && isfinite(meta->vmax) && meta->vmax > meta->vmin) {
+        r.vmin = meta->vmin;
+        r.vmax = meta->vmax;
+    }
+    if (meta->value_label) r.value_label = meta->value_label;
+    return r;
+}
+
+/* Font size for cell values, or 0 when values do not fit in `cell` px. */
+static float value_font(float cell) {
+    float fs = cell * 0.24f;
+    if (fs > 16) fs = 16;
+    if (fs < 10) return 0;
+    if (text_w("0.00", fs, 0) + 6 > cell || fs * 1.1f + 4 > cell) return 0;
+    return fs;
+}
+
+/* The heat map of one panel at (x0, y0) with cells of `cell` px (or a box of
+ * bw x bh px when cells are averaged), its frame, and (optionally) values. */
+static const av_dl_item *emit_heat(av_dlist *dl, const av_heatmap *hm, const color_range *cr, int x0, int y0,
+                                   int bw, int bh, float cell) {
+    av_dl_heat heat = {hm->w, hm->masked, hm->n_q, hm->n_k, cr->vmin, cr->vmax, cr->cmap};
+    av_dl_heatmap(dl, x0, y0, x0 + bw, y0 + bh, &heat);
+    size_t at = dl->n - 1;
+    frame_box(dl, x0, y0, x0 + bw, y0 + bh);
+    if (dl->oom || dl->items[at].kind != AV_DL_HEAT) return NULL;
+    float fs = value_font(cell);
+    if (fs > 0) {
+        for (int i = 0; i < hm->n_q; i++) {
+            for (int j = 0; j < hm->n_k; j++) {
+                int b[4];
+                av_rgb c;
+                av_dl_cell_box(&dl->items[at], i, j, b);
+                float cx = (b[0] + b[2]) * 0.5f, cy = (b[1] + b[3]) * 0.5f;
+                if (av_heat_cell_color(&dl->items[at].heat, i, j, &c)) continue;
+                char num[32];
+                float v = hm->w[(size_t)i * (size_t)hm->n_k + (size_t)j];
+                snprintf(num, sizeof num, "%.2f", (double)v);
+                if (strcmp(num, "-0.00") == 0) snprintf(num, sizeof num, "0.00");
+                av_dl_text_run(dl, num, cx, cy + MID * fs, fs, AV_ANCHOR_MIDDLE, 0, 0, contrast_ink(c));
+            }
+        }
+    }
+    return &dl->items[at];
+}
+
+/* Query labels right-aligned left of the heat item, with ticks. */
+static void emit_y_labels(av_dlist *dl, const av_dl_item *heat, const axis_labels *a) {
+    int x = heat->x0 - 1;
+    av_dl_item h = *heat; /* copy: dl->items may move while we append */
+    for (int i = 0; i < a->n; i += a->step) {
+        int b[4];
+        av_dl_cell_box(&h, i, 0, b);
+        int cy = (b[1] + b[3]) / 2;
+        av_dl_rect(dl, x - TICK, cy, x, cy + 1, FRAME);
+        av_dl_text_run(dl, a->s[i], (float)(x - TICK - TICK_PAD), cy + 0.5f + MID * a->size, a->size,
+                       AV_ANCHOR_END, 0, 0, INK);
+    }
+}
+
+/* Key labels under the heat item, with ticks; horizontal or rotated. */
+static void emit_x_labels(av_dlist *dl, const av_dl_item *heat, const axis_labels *a) {
+    int y = heat->y1 + 1;
+    av_dl_item h = *heat;
+    for (int j = 0; j < a->n; j += a->step) {
+        int b[4];
+        av_dl_cell_box(&h, 0, j, b);
+        int cx = (b[0] + b[2]) / 2;
+        av_dl_rect(dl, cx, y, cx + 1, y + TICK, FRAME);
+        if (a->rot90)
+            av_dl_text_run(dl, a->s[j], cx + 0.5f + MID * a->size, (float)(y + TICK + TICK_PAD), a->size,
+                           AV_ANCHOR_END, 1, 0, INK);
+        else
+            av_dl_text_run(dl, a->s[j], cx + 0.5f, y + TICK + TICK_PAD + ASC * a->size, a->size,
+                           AV_ANCHOR_MIDDLE, 0, 0, INK);
+    }
+}
+
+/* Tick step for the colour bar: 0.2 for [0, 1], else a 1-2-5 step giving
+ * 4..10 ticks; *decimals receives the digits to print. */
+static double cbar_step(double lo, double hi, int *decimals) {
+    double span = hi - lo, raw = span / 5.0;
+    double p = pow(10.0, floor(log10(raw)));
+    double m = raw / p, step = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10;
+    step *= p;
+    int d = (int)ceil(-log10(step) - 1e-9);
+    *decimals = d < 1 ? 1 : d;
+    return step;
+}
+
+/* Widest colour-bar tick label, px. */
+static float cbar_labels_w(const color_range *cr, float size) {
+    int dec;
+    double step = cbar_step(cr->vmin, cr->vmax, &dec);
+    float m = 0;
+    for (double v = ceil(cr->vmin / step - 1e-9) * step; v <= cr->vmax + step * 1e-6; v += step) {
+        char num[48];
+        snprintf(num, sizeof num, "%.*f", dec, fabs(v) < step * 1e-6 ? 0.0 : v);
+        float w = text_w(num, size, 0);
+        if (w > m) m = w;
+    }
+    return m;
+}
+
+/* Colour bar at x0, spanning rows [y0, y1): one rect per pixel row (value at
+ * the row centre), frame, ticks with labels, and the rotated title. Returns
+ * the x just right of everything drawn. */
+static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1, float fs) {
+    int h = y1 - y0;
+    for (int y = 0; y < h; y++) {
+        double t = 1.0 - (y + 0.5) / h;
+        unsigned char c[3];
+        av_cmap_rgb(cr->cmap, t, c);
+        av_dl_rect(dl, x0, y0 + y, x0 + CBAR_W, y0 + y + 1, (av_rgb){c[0], c[1], c[2]});
+    }
+    frame_box(dl, x0, y0, x0 + CBAR_W, y1);
+    int dec;
+    double step = cbar_step(cr->vmin, cr->vmax, &dec);
+    int xt = x0 + CBAR_W + 1;
+    for (double v = ceil(cr->vmin / step - 1e-9) * step; v <= cr->vmax + step * 1e-6; v += step) {
+        double t = (v - cr->vmin) / (cr->vmax - cr->vmin);
+        int y = y0 + (int)lrint((1.0 - t) * (h - 1));
+        char num[48];
+        snprintf(num, sizeof num, "%.*f", dec, fabs(v) < step * 1e-6 ? 0.0 : v);
+        av_dl_rect(dl, xt, y, xt + TICK, y + 1, FRAME);
+        av_dl_text_run(dl, num, (float)(xt + TICK + TICK_PAD), y + 0.5f + MID * fs, fs, AV_ANCHOR_START, 0, 0,
+                       INK);
+    }
+    int xl = xt + TICK + TICK_PAD + (int)ceilf(cbar_labels_w(cr, fs)) + 10;
+    av_dl_text_run(dl, cr->value_label, xl + ASC * fs, (y0 + y1) * 0.5f, fs, AV_ANCHOR_MIDDLE, 1, 0, INK);
+    return xl + (int)ceilf(fs * LINE);
+}
+
+/* Width of the colour bar block (from its left edge). */
+static int cbar_block_w(const color_range *cr, float fs) {
+    return CBAR_W + 1 + TICK + TICK_PAD + (int)ceilf(cbar_labels_w(cr, fs)) + 10 + (int)ceilf(fs * LINE);
+}
+
+#define LEGEND_TEXT "masked (\xE2\x88\x92\xE2\x88\x9E)" /* masked (−∞) */
+#define LEGEND_H 18
+
+static int legend_w(float fs) {
+    return CBAR_W + 8 + (int)ceilf(text_w(LEGEND_TEXT, fs, 0));
+}
+
+/* Legend: a hatched swatch the width of the colour bar, then the text. */
+static void emit_legend(av_dlist *dl, int x0, int y0, float fs) {
+    av_dl_hatch(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H);
+    frame_box(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H);
+    av_dl_text_run(dl, LEGEND_TEXT, (float)(x0 + CBAR_W + 8), y0 + LEGEND_H * 0.5f + MID * fs, fs,
+                   AV_ANCHOR_START, 0, 0, INK);
+}
+
+/* ---------------------------------------------------------------- title lines */
+
+#define MAX_TITLE_LINES 8
+
+typedef struct {
+    char *line[MAX_TITLE_LINES];
+    int n;
+    float w; /* widest line, px */
+} title_lines;
+
+static void title_free(title_lines *t) {
+    for (int k = 0; k < t->n; k++) free(t->line[k]);
+    memset(t, 0, sizeof *t);
+}
+
+/* Split title at " · " so that lines fit max_w where possible; a piece that
+ * is still too wide is cut with "…". Returns 0 or -1 (OOM). */
+static int title_make(title_lines *t, const char *title, float size, float max_w) {
+    static const char SEP[] = " \xC2\xB7 "; /* " · " */
+    memset(t, 0, sizeof *t);
+    if (!title || !*title) return 0;
+    const char *p = title;
+    while (*p && t->n < MAX_TITLE_LINES) {
+        /* Greedy: extend the line piece by piece while it fits. */
+        const char *end = strstr(p, SEP);
+        const char *best = end ? end : p + strlen(p);
+        while (end) {
+            const char *next = strstr(end + strlen(SEP), SEP);
+            const char *cand = next ? next : end + strlen(end);
+            char *tmp = malloc((size_t)(cand - p) + 1);
+            if (!tmp) return -1;
+            memcpy(tmp, p, (size_t)(cand - p));
+            tmp[cand - p] = 0;
+            float w = text_w(tmp, size, 1);
+            free(tmp);
+            if (w > max_w) break;
+            best = cand;
+            end = next;
+        }
+        if (t->n == MAX_TITLE_LINES - 1) best = p + strlen(p);
+        char *piece = malloc((size_t)(best - p) + 1);
+        if (!piece) return -1;
+        memcpy(piece, p, (size_t)(best - p));
+        piece[best - p] = 0;
+        char *fitted = fit_text(piece, size, 1, max_w);
+        free(piece);
+        if (!fitted) return -1;
+        t->line[t->n++] = fitted;
+        float w = text_w(fitted, size, 1);
+        if (w > t->w) t->w = w;
+        p = *best ? best + strlen(SEP) : best;
+    }
+    return 0;
+}
+
+static int title_h(const title_lines *t, float size) {
+    return t->n ? (int)ceilf(t->n * size * LINE) : 0;
+}
+
+static void emit_title(av_dlist *dl, const title_lines *t, float cx, int y0, float size) {
+    for (int k = 0; k < t->n; k++)
+        av_dl_text_run(dl, t->line[k], cx, y0 + k * size * LINE + ASC * size, size, AV_ANCHOR_MIDDLE, 0, 1, BLACK);
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static av_status check_hm(const av_heatmap *hm, av_err *err) {
+    if (!hm || !hm->w) return av_fail(err, AV_ERUNTIME, "cannot plot: no attention weights given");
+    if (hm->n_q < 1 || hm->n_k < 1 || hm->n_q > AV_MAX_TOKENS || hm->n_k > AV_MAX_TOKENS)
+        return av_fail(err, AV_ERUNTIME, "cannot plot a %d x %d attention map (allowed 1..%d per side)", hm->n_q,
+                       hm->n_k, AV_MAX_TOKENS);
+    return AV_OK;
+}
+
+/* Count the characters no font has in every text item of dl. */
+static void count_missing(const av_dlist *dl) {
+    for (size_t k = 0; k < dl->n; k++) {
+        if (dl->items[k].kind != AV_DL_TEXT) continue;
+        av_text_metrics m;
+        av_text_measure(dl->items[k].text.utf8, dl->items[k].text.size, dl->items[k].text.bold, &m);
+        missing_glyphs += m.missing;
+    }
+}
+
+const av_dl_item *av_plot_panel(const av_dlist *dl, int p) {
+    for (size_t k = 0; k < dl->n; k++)
+        if (dl->items[k].kind == AV_DL_HEAT && p-- == 0) return &dl->items[k];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- head figure */
+
+av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+    av_dl_init(dl, 0, 0, WHITE);
+    av_status st = check_hm(hm, err);
+    if (st) return st;
+    const font_sizes fs = HEAD_FS;
+    color_range cr = range_of(meta);
+
+    /* Cells: square, 96 px for short sentences, shrinking so the map stays
+     * near 800 px, never under 3 px (T = 512 → 1536 px). */
+    int nmax = imax(hm->n_q, hm->n_k);
+    int cell = imin(96, imax(3, 800 / nmax));
+    if (cell * nmax < 240) cell = 240 / nmax; /* T = 1, 2: keep the map >= 240 px */
+    int hw = cell * hm->n_k, hh = cell * hm->n_q;
+
+    axis_labels yl, xl;
+    title_lines tl = {0};
+    if (labels_make(&yl, hm->q_labels, hm->n_q, fs.tick) != 0 || labels_make(&xl, hm->k_labels, hm->n_k, fs.tick) != 0) {
+        labels_free(&yl);
+        labels_free(&xl);
+        return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    }
+    labels_plan_y(&yl, (float)cell);
+    labels_plan_x(&xl, (float)cell);
+    int masked = any_masked(hm);
+
+    /* Horizontal extents. */
+    int axis_band = (int)ceilf(fs.axis * LINE);
+    int hx0 = MARGIN + axis_band + 6 + (int)ceilf(yl.max_w) + TICK_PAD + TICK + 1;
+    int cbx = hx0 + hw + CBAR_GAP;
+    int right = cbx + cbar_block_w(&cr, fs.cbar);
+    if (masked) right = imax(right, cbx + legend_w(fs.cbar));
+    int width = right + MARGIN;
+
+    /* Title: wrap to the content width, widening the figure for one long
+     * piece up to FIG_MAX. */
+    if (title_make(&tl, hm->title, fs.title, (float)(width - 2 * MARGIN)) != 0) goto oom;
+    if (tl.w > width - 2 * MARGIN) width = imin(FIG_MAX, (int)ceilf(tl.w) + 2 * MARGIN);
+
+    /* Vertical extents. */
+    int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1;
+    int below = 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(&xl)) + 10 + axis_band;
+    int bottom = hy0 + hh + below;
+    if (masked) bottom = imax(bottom, hy0 + hh + 26 + LEGEND_H);
+    int height = bottom + MARGIN;
+    dl->width = width;
+    dl->height = height;
+
+    const av_dl_item *heat = emit_heat(dl, hm, &cr, hx0, hy0, hw, hh, (float)cell);
+    if (!heat) goto oom;
+    av_dl_item h = *heat;
+    emit_y_labels(dl, &h, &yl);
+    emit_x_labels(dl, &h, &xl);
+    av_dl_text_run(dl, "query (row)", MARGIN + ASC * fs.axis, hy0 + hh * 0.5f, fs.axis, AV_ANCHOR_MIDDLE, 1, 0,
+                   INK);
+    av_dl_text_run(dl, "key (column)", hx0 + hw * 0.5f, (float)(hy0 + hh + below - axis_band) + ASC * fs.axis,
+                   fs.axis, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    emit_cbar(dl, &cr, cbx, hy0, hy0 + hh, fs.cbar);
+    if (masked) emit_legend(dl, cbx, hy0 + hh + 26, fs.cbar);
+    /* Centre the title over the heat map when it fits there, else over the figure. */
+    float cx = hx0 + hw * 0.5f;
+    if (cx - tl.w / 2 < MARGIN || cx + tl.w / 2 > width - MARGIN) cx = width * 0.5f;
+    emit_title(dl, &tl, cx, MARGIN, fs.title);
+
+    labels_free(&yl);
+    labels_free(&xl);
+    title_free(&tl);
+    if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    count_missing(dl);
+    return AV_OK;
+oom:
+    labels_free(&yl);
+    labels_free(&xl);
+    title_free(&tl);
+    return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+}
+
+/* ---------------------------------------------------------------- grid figure */
+
+av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
+                              const av_plot_meta *meta, av_err *err) {
+    av_dl_init(dl, 0, 0, WHITE);
+    if (n < 1 || n > AV_MAX_HEADS || !hms)
+        return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d heads (allowed 1..%d)", n, AV_MAX_HEADS);
+    for (int p = 0; p < n; p++) {
+        av_status st = check_hm(&hms[p], err);
+        if (st) return st;
+        if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
+            return av_fail(err, AV_ERUNTIME, "cannot plot heads of different shapes in one grid (%dx%d vs %dx%d)",
+                           hms[p].n_q, hms[p].n_k, hms[0].n_q, hms[0].n_k);
+    }
+    const font_sizes fs = GRID_FS;
+    color_range cr = range_of(meta);
+    int n_q = hms[0].n_q, n_k = hms[0].n_k, nmax = imax(n_q, n_k);
+    int cols = n <= 4 ? n : n <= 16 ? 4 : (int)ceil(sqrt((double)n));
+    int rows = (n + cols - 1) / cols;
+
+    axis_labels yl, xl;
+    title_lines tl = {0};
+    if (labels_make(&yl, hms[0].q_labels, n_q, fs.tick) != 0 || labels_make(&xl, hms[0].k_labels, n_k, fs.tick) != 0)
+        goto oom;
+    int masked = 0;
+    for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
+
+    /* Panel size: cells of 260/T px (at least 1), then shrink (averaging
+     * cells if need be) until the figure fits FIG_MAX. Label bands depend on
+     * the cell size, so plan with the first guess and re-plan after. */
+    float cell = floorf(260.0f / nmax);
+    if (cell < 1) cell = 1;
+    int axis_band = (int)ceilf(fs.axis * LINE);
+    int panel_title = (int)ceilf(fs.panel * LINE) + 4;
+    int gap_x = 28, gap_y = 20;
+    int pw = 0, ph = 0, left = 0, below = 0, cbw = cbar_block_w(&cr, fs.cbar);
+    for (int pass = 0; pass < 3; pass++) {
+        labels_plan_y(&yl, cell);
+        labels_plan_x(&xl, cell);
+        left = MARGIN + axis_band + 6 + (int)ceilf(yl.max_w) + TICK_PAD + TICK + 1;
+        below = 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(&xl)) + 10 + axis_band;
+        int fixed_w = left + CBAR_GAP + imax(cbw, masked ? legend_w(fs.cbar) : 0) + MARGIN - gap_x;
+        int fixed_h = MARGIN + (int)ceilf(2 * fs.title * LINE) + 14 + below + MARGIN - gap_y;
+        int room_w = (FIG_MAX - fixed_w) / cols - gap_x;
+        int room_h = (FIG_MAX - fixed_h) / rows - gap_y - panel_title;
+        int side = imin(room_w, room_h); /* largest square panel that fits */
+        if (side < 16) side = 16;
+        float want = cell * nmax;
+        if (want <= side) break;
+        cell = floorf((float)side / nmax);
+        if (cell < 1) cell = (float)side / nmax; /* < 1 px: cells get averaged */
+    }
+    if (cell >= 1) {
+        pw = (int)cell * n_k;
+        ph = (int)cell * n_q;
+    } else {
+        pw = (int)lrintf(cell * n_k);
+        ph = (int)lrintf(cell * n_q);
+    }
+    if (pw < 1) pw = 1;
+    if (ph < 1) ph = 1;
+
+    /* Rows whose panels lack a panel below get an x label band. */
+    int row_y[AV_MAX_HEADS + 1];
+    int hx0 = left;
+    int y = 0;
+    int width = hx0 + cols * pw + (cols - 1) * gap_x + CBAR_GAP + imax(cbw, masked ? legend_w(fs.cbar) : 0) + MARGIN;
+    if (title_make(&tl, title, fs.title, (float)(width - 2 * MARGIN)) != 0) goto oom;
+    if (tl.w > width - 2 * MARGIN) width = imin(FIG_MAX, (int)ceilf(tl.w) + 2 * MARGIN);
+    y = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0);
+    for (int r = 0; r < rows; r++) {
+        row_y[r] = y + panel_title;
+        y = row_y[r] + ph + 1;
+        int last = imin(n, (r + 1) * cols) - 1;   /* last panel of row r */
+        int needs_labels = last + cols >= n;        /* it has no panel below */
+        if (r < rows - 1) y += needs_labels ? below : gap_y;
+    }
+    int heat_bottom = row_y[rows - 1] + ph;
+    int height = heat_bottom + below;
+    if (masked) height = imax(height, heat_bottom + 26 + LEGEND_H);
+    height += MARGIN;
+    dl->width = width;
+    dl->height = height;
+
+    for (int p = 0; p < n; p++) {
+        int r = p / cols, c = p % cols;
+        int x0 = hx0 + c * (pw + gap_x), y0 = row_y[r];
+        const av_dl_item *heat = emit_heat(dl, &hms[p], &cr, x0, y0, pw, ph, cell);
+        if (!heat) goto oom;
+        av_dl_item h = *heat;
+        char name[32];
+        snprintf(name, sizeof name, "head %d", p);
+        av_dl_text_run(dl, name, x0 + pw * 0.5f, (float)(y0 - 1 - 6), fs.panel, AV_ANCHOR_MIDDLE, 0, 0, BLACK);
+        if (c == 0) emit_y_labels(dl, &h, &yl);
+        if (p + cols >= n) emit_x_labels(dl, &h, &xl);
+    }
+    int grid_right = hx0 + cols * pw + (cols - 1) * gap_x;
+    av_dl_text_run(dl, "query (row)", MARGIN + ASC * fs.axis, (row_y[0] + heat_bottom) * 0.5f, fs.axis,
+                   AV_ANCHOR_MIDDLE, 1, 0, INK);
+    av_dl_text_run(dl, "key (column)", (hx0 + grid_right) * 0.5f,
+                   (float)(heat_bottom + below - axis_band) + ASC * fs.axis, fs.axis, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    int cbx = grid_right + CBAR_GAP;
+    emit_cbar(dl, &cr, cbx, row_y[0], heat_bottom, fs.cbar);
+    if (masked) emit_legend(dl, cbx, heat_bottom + 26, fs.cbar);
+    float cx = (hx0 + grid_right) * 0.5f;
+    if (cx - tl.w / 2 < MARGIN || cx + tl.w / 2 > width - MARGIN) cx = width * 0.5f;
+    emit_title(dl, &tl, cx, MARGIN, fs.title);
+
+    labels_free(&yl);
+    labels_free(&xl);
+    title_free(&tl);
+    if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    count_missing(dl);
+    return AV_OK;
+oom:
+    labels_free(&yl);
+    labels_free(&xl);
+    title_free(&tl);
+    return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+}
+
+/* ---------------------------------------------------------------- output */
+
+static int ends_with_svg(const char *path) {
+    size_t n = strlen(path);
+    if (n < 4) return 0;
+    const char *e = path + n - 4;
+    return e[0] == '.' && (e[1] | 0x20) == 's' && (e[2] | 0x20) == 'v' && (e[3] | 0x20) == 'g';
+}
+
+static av_status write_figure(const char *path, const av_dlist *dl, const char *title, const av_plot_meta *meta,
+                              av_err *err) {
+    const char *software = meta && meta->software ? meta->software : "attnviz " AV_VERSION;
+    const char *desc = meta ? meta->description : NULL;
+    if (ends_with_svg(path)) return av_svg_write(path, dl, title, desc, err);
+    unsigned char *rgb;
+    size_t stride;
+    av_status st = av_raster_render(dl, &rgb, &stride, err);
+    if (st) return st;
+    av_png_text texts[3] = {{"Title", title}, {"Software", software}, {"Description", desc}};
+    st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 3, meta ? meta->dpi : 0, err);
+    free(rgb);
+    return st;
+}
+
+av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+    av_dlist dl;
+    av_status st = av_plot_layout_head(&dl, hm, meta, err);
+    if (st == AV_OK) st = write_figure(path, &dl, hm->title, meta, err);
+    av_dl_free(&dl);
+    return st;
+}
+
+av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const char *title,
+                       const av_plot_meta *meta, av_err *err) {
+    av_dlist dl;
+    av_status st = av_plot_layout_grid(&dl, hms, n, title, meta, err);
+    if (st == AV_OK) st = write_figure(path, &dl, title, meta, err);
+    av_dl_free(&dl);
+    return st;
+}

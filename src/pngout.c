@@ -1,0 +1,332 @@
+/* pngout.c - PNG writing (libpng full write API, for tEXt/iTXt and pHYs) and
+ * reading for tests. All libpng error handling (setjmp/longjmp) is in this
+ * file: each entry point sets one jump buffer and turns a libpng error into
+ * an av_err naming the path.
+ *
+ * Non-goals: see pngout.h.
+ */
+#include "pngout.h"
+
+#include <math.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+
+/* ---------------------------------------------------------------- errors */
+
+typedef struct {
+    char msg[256]; /* libpng's message, set before the longjmp */
+} png_ctx;
+
+static void on_error(png_structp png, png_const_charp msg) {
+    png_ctx *c = png_get_error_ptr(png);
+    if (c) snprintf(c->msg, sizeof c->msg, "%s", msg ? msg : "libpng error");
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp msg) {
+    (void)png;
+    (void)msg; /* warnings do not change the file; stay quiet */
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* If utf8 is valid UTF-8 whose code points are all <= U+00FF, write its
+ * Latin-1 form to a malloc'd *out and return 1; else return 0 (also 0 with
+ * *out = NULL on OOM). */
+static int to_latin1(const char *utf8, char **out) {
+    const unsigned char *s = (const unsigned char *)utf8;
+    size_t n = strlen(utf8);
+    *out = NULL;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] < 0x80) continue;
+        if ((s[k] == 0xC2 || s[k] == 0xC3) && k + 1 < n && (s[k + 1] & 0xC0) == 0x80) {
+            k++;
+            continue;
+        }
+        return 0;
+    }
+    char *o = malloc(n + 1);
+    if (!o) return 0;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] < 0x80) o[m++] = (char)s[k];
+        else {
+            o[m++] = (char)(((s[k] & 0x03) << 6) | (s[k + 1] & 0x3F));
+            k++;
+        }
+    }
+    o[m] = 0;
+    *out = o;
+    return 1;
+}
+
+/* Latin-1 → UTF-8 (malloc'd), for reading tEXt back. */
+static char *from_latin1(const char *s, size_t n) {
+    char *o = malloc(2 * n + 1);
+    if (!o) return NULL;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c < 0x80) o[m++] = (char)c;
+        else {
+            o[m++] = (char)(0xC0 | (c >> 6));
+            o[m++] = (char)(0x80 | (c & 0x3F));
+        }
+    }
+    o[m] = 0;
+    return o;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+typedef struct {
+    unsigned char *buf;
+    size_t len, cap;
+} mem_sink;
+
+static void mem_write(png_structp png, png_bytep data, png_size_t n) {
+    mem_sink *m = png_get_io_ptr(png);
+    if (m->len + n > m->cap) {
+        size_t cap = m->cap ? m->cap : 4096;
+        while (cap < m->len + n) cap *= 2;
+        unsigned char *p = realloc(m->buf, cap);
+        if (!p) png_error(png, "out of memory");
+        m->buf = p;
+        m->cap = cap;
+    }
+    memcpy(m->buf + m->len, data, n);
+    m->len += n;
+}
+
+static void mem_flush(png_structp png) {
+    (void)png;
+}
+
+/* Encode into fp (when sink is NULL) or into sink. Returns 0, or -1 with
+ * ctx->msg set. Text conversions are owned by `conv` (freed by the caller). */
+static int encode(FILE *fp, mem_sink *sink, png_ctx *ctx, const unsigned char *rgb, int width, int height,
+                  size_t stride, const av_png_text *texts, int n_texts, int dpi, char **conv,
+                  png_text *chunks) {
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
+    if (!png) {
+        snprintf(ctx->msg, sizeof ctx->msg, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(ctx->msg, sizeof ctx->msg, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return -1;
+    }
+    if (sink) png_set_write_fn(png, sink, mem_write, mem_flush);
+    else png_init_io(png, fp);
+
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 6);
+    png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_uint_32 ppm = (png_uint_32)lrint((dpi > 0 ? dpi : 100) / 0.0254);
+    png_set_pHYs(png, info, ppm, ppm, PNG_RESOLUTION_METER);
+
+    int n = 0;
+    for (int k = 0; k < n_texts; k++) {
+        if (!texts[k].value || !texts[k].key) continue;
+        png_text *t = &chunks[n];
+        memset(t, 0, sizeof *t);
+        t->key = (png_charp)texts[k].key;
+        if (to_latin1(texts[k].value, &conv[k])) {
+            t->compression = PNG_TEXT_COMPRESSION_NONE;
+            t->text = conv[k];
+            t->text_length = strlen(conv[k]);
+        } else {
+            t->compression = PNG_ITXT_COMPRESSION_NONE;
+            t->text = (png_charp)texts[k].value;
+            t->itxt_length = strlen(texts[k].value);
+            t->lang = (png_charp) "";
+            t->lang_key = (png_charp) "";
+        }
+        n++;
+    }
+    if (n) png_set_text(png, info, chunks, n);
+
+    png_write_info(png, info);
+    for (int y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rgb + (size_t)y * stride));
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    return 0;
+}
+
+/* encode() plus the bookkeeping for converted text values. */
+static int encode_with_texts(FILE *fp, mem_sink *sink, png_ctx *ctx, const unsigned char *rgb, int width,
+                             int height, size_t stride, const av_png_text *texts, int n_texts, int dpi) {
+    if (n_texts < 0) n_texts = 0;
+    char **conv = calloc((size_t)n_texts + 1, sizeof *conv);
+    png_text *chunks = calloc((size_t)n_texts + 1, sizeof *chunks);
+    int rc = -1;
+    if (!conv || !chunks) snprintf(ctx->msg, sizeof ctx->msg, "out of memory");
+    else rc = encode(fp, sink, ctx, rgb, width, height, stride, texts, n_texts, dpi, conv, chunks);
+    if (conv)
+        for (int k = 0; k < n_texts; k++) free(conv[k]);
+    free(conv);
+    free(chunks);
+    return rc;
+}
+
+static av_status check_args(const char *what, const unsigned char *rgb, int width, int height, size_t stride,
+                            av_err *err) {
+    if (!rgb || width <= 0 || height <= 0 || stride < (size_t)width * 3 || width > 1000000 || height > 1000000)
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': bad image %dx%d (stride %zu)", what, width,
+                       height, stride);
+    return AV_OK;
+}
+
+av_status av_png_write(const char *path, const unsigned char *rgb, int width, int height, size_t stride,
+                       const av_png_text *texts, int n_texts, int dpi, av_err *err) {
+    av_status st = check_args(path, rgb, width, height, stride, err);
+    if (st) return st;
+    av_afile f;
+    st = av_afile_open(&f, path, err);
+    if (st) return st;
+    png_ctx ctx = {{0}};
+    if (encode_with_texts(f.fp, NULL, &ctx, rgb, width, height, stride, texts, n_texts, dpi) != 0) {
+        av_afile_abort(&f);
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, ctx.msg);
+    }
+    return av_afile_commit(&f, err);
+}
+
+av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *rgb, int width, int height,
+                        size_t stride, const av_png_text *texts, int n_texts, int dpi, av_err *err) {
+    *out = NULL;
+    *len = 0;
+    av_status st = check_args("(memory)", rgb, width, height, stride, err);
+    if (st) return st;
+    mem_sink sink = {0};
+    png_ctx ctx = {{0}};
+    if (encode_with_texts(NULL, &sink, &ctx, rgb, width, height, stride, texts, n_texts, dpi) != 0) {
+        free(sink.buf);
+        return av_fail(err, AV_ERUNTIME, "cannot encode PNG: %s", ctx.msg);
+    }
+    *out = sink.buf;
+    *len = sink.len;
+    return AV_OK;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+void av_png_image_free(av_png_image *img) {
+    free(img->rgb);
+    for (int k = 0; k < img->n_texts; k++) {
+        free(img->keys[k]);
+        free(img->values[k]);
+    }
+    free(img->keys);
+    free(img->values);
+    memset(img, 0, sizeof *img);
+}
+
+const char *av_png_image_text(const av_png_image *img, const char *key) {
+    for (int k = 0; k < img->n_texts; k++)
+        if (strcmp(img->keys[k], key) == 0) return img->values[k];
+    return NULL;
+}
+
+/* Copy the text chunks of info into img (UTF-8). Returns 0 or -1 on OOM. */
+static int collect_texts(png_structp png, png_infop info, av_png_image *img) {
+    png_textp t;
+    int n = 0;
+    png_get_text(png, info, &t, &n);
+    if (n <= 0) return 0;
+    char **keys = realloc(img->keys, (size_t)(img->n_texts + n) * sizeof *keys);
+    if (!keys) return -1;
+    img->keys = keys;
+    char **values = realloc(img->values, (size_t)(img->n_texts + n) * sizeof *values);
+    if (!values) return -1;
+    img->values = values;
+    for (int k = 0; k < n; k++) {
+        int utf8 = t[k].compression == PNG_ITXT_COMPRESSION_NONE || t[k].compression == PNG_ITXT_COMPRESSION_zTXt;
+        size_t vlen = utf8 ? t[k].itxt_length : t[k].text_length;
+        char *key = from_latin1(t[k].key, strlen(t[k].key));
+        char *val = utf8 ? malloc(vlen + 1) : from_latin1(t[k].text, vlen);
+        if (!key || !val) {
+            free(key);
+            free(val);
+            return -1;
+        }
+        if (utf8) {
+            memcpy(val, t[k].text, vlen);
+            val[vlen] = 0;
+        }
+        img->keys[img->n_texts] = key;
+        img->values[img->n_texts] = val;
+        img->n_texts++;
+    }
+    return 0;
+}
+
+/* The setjmp part of av_png_read; img->rgb is owned by img throughout. */
+static int decode(FILE *fp, png_ctx *ctx, av_png_image *img, png_bytep *volatile *rows_out) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
+    if (!png) return -1;
+    png_infop info = png_create_info_struct(png);
+    png_infop end = png_create_info_struct(png);
+    if (!info || !end) {
+        png_destroy_read_struct(&png, &info, &end);
+        snprintf(ctx->msg, sizeof ctx->msg, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, &end);
+        return -1;
+    }
+    png_init_io(png, fp);
+    png_read_info(png, info);
+    png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if (w == 0 || h == 0 || w > 100000 || h > 100000) png_error(png, "image size out of range");
+    png_set_expand(png);
+    png_set_strip_16(png);
+    png_set_strip_alpha(png);
+    png_set_gray_to_rgb(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)w * 3) png_error(png, "unexpected row size");
+    img->width = (int)w;
+    img->height = (int)h;
+    img->rgb = malloc((size_t)w * h * 3);
+    png_bytep *rows = malloc(h * sizeof *rows);
+    *rows_out = rows;
+    if (!img->rgb || !rows) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < h; y++) rows[y] = img->rgb + (size_t)y * w * 3;
+    png_read_image(png, rows);
+    png_read_end(png, end);
+    if (collect_texts(png, info, img) != 0 || collect_texts(png, end, img) != 0) png_error(png, "out of memory");
+    png_uint_32 rx, ry;
+    int unit;
+    if (png_get_pHYs(png, info, &rx, &ry, &unit) && unit == PNG_RESOLUTION_METER) img->dpi = rx * 0.0254;
+    img->has_time = png_get_valid(png, info, PNG_INFO_tIME) || png_get_valid(png, end, PNG_INFO_tIME);
+    png_destroy_read_struct(&png, &info, &end);
+    return 0;
+}
+
+av_status av_png_read(const char *path, av_png_image *img, av_err *err) {
+    memset(img, 0, sizeof *img);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read '%s'", path);
+    png_ctx ctx = {{0}};
+    png_bytep *volatile rows = NULL;
+    int rc = decode(fp, &ctx, img, &rows);
+    free(rows);
+    fclose(fp);
+    if (rc != 0) {
+        av_png_image_free(img);
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, ctx.msg[0] ? ctx.msg : "not a PNG");
+    }
+    return AV_OK;
+}

@@ -1,0 +1,61 @@
+/* pngout.h - RGB8 buffer → PNG file (atomic), and back for tests.
+ *
+ * The only module that includes <png.h>; libpng's setjmp error handling stays
+ * inside pngout.c. Files are deterministic: no tIME chunk, fixed compression
+ * settings, text chunks in the order given. A text value that is pure ASCII
+ * or fits Latin-1 is written as tEXt (converted to Latin-1, as the PNG spec
+ * requires); anything else (e.g. Chinese tokens in a command line) as an
+ * uncompressed iTXt chunk holding the UTF-8 unchanged.
+ *
+ * Data contract: rgb is (height, width, 3) bytes, top row first, `stride`
+ * bytes per row. Text keys are 1-79 Latin-1 characters ("Software", "Title",
+ * "Description", ...); values are UTF-8 (NULL values are skipped).
+ *
+ * Non-goals: alpha, palettes, 16-bit, interlacing, reading anything but the
+ * 8-bit images tests need.
+ */
+#ifndef AV_PNGOUT_H
+#define AV_PNGOUT_H
+
+#include <stddef.h>
+
+#include "common.h"
+
+typedef struct {
+    const char *key;   /* e.g. "Software" */
+    const char *value; /* UTF-8; NULL = skip */
+} av_png_text;
+
+/* Write a PNG with the given text chunks and a pHYs chunk of `dpi` pixels per
+ * inch (<= 0 means 100). Goes through av_afile (temporary name in the target
+ * folder, then rename): on any error nothing new is left behind and an older
+ * file at path is untouched. Errors: AV_ERUNTIME naming path (folder missing,
+ * path is a folder, write error, libpng error); AV_EUSAGE for a path fileio
+ * rejects as malformed (empty, ends in '/'). */
+av_status av_png_write(const char *path, const unsigned char *rgb, int width, int height, size_t stride,
+                       const av_png_text *texts, int n_texts, int dpi, av_err *err);
+
+/* Encode the same PNG into memory (for the SVG back end's embedded images).
+ * *out is malloc'd, *len its size; caller frees. Errors: AV_ERUNTIME. */
+av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *rgb, int width, int height,
+                        size_t stride, const av_png_text *texts, int n_texts, int dpi, av_err *err);
+
+/* A decoded PNG, for tests and tools. */
+typedef struct {
+    int width, height;
+    unsigned char *rgb;   /* (height, width, 3), stride 3 * width; alpha dropped */
+    int n_texts;
+    char **keys, **values; /* text chunks (tEXt as UTF-8, zTXt, iTXt), in file order */
+    double dpi;           /* from pHYs (pixels per metre * 0.0254), 0 if absent */
+    int has_time;         /* 1 if a tIME chunk was present */
+} av_png_image;
+
+/* Read an 8-bit (or any depth, converted) PNG into img. Caller calls
+ * av_png_image_free. Errors: AV_ERUNTIME naming path. */
+av_status av_png_read(const char *path, av_png_image *img, av_err *err);
+void av_png_image_free(av_png_image *img);
+
+/* Value of text chunk key in img, or NULL. */
+const char *av_png_image_text(const av_png_image *img, const char *key);
+
+#endif

@@ -1,0 +1,616 @@
+/* raster.c - display list → RGB8 buffer; FreeType + fontconfig text.
+ *
+ * Sections: display list building, UTF-8 and font selection, text runs
+ * (measure and draw share one walk, so measured widths are drawn widths),
+ * item painters, entry points.
+ *
+ * Non-goals: shaping, arbitrary rotation, sub-pixel box edges.
+ */
+#include "raster.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+
+/* ---------------------------------------------------------------- display list */
+
+void av_dl_init(av_dlist *dl, int width, int height, av_rgb background) {
+    memset(dl, 0, sizeof *dl);
+    dl->width = width;
+    dl->height = height;
+    dl->background = background;
+}
+
+void av_dl_free(av_dlist *dl) {
+    for (size_t k = 0; k < dl->n; k++)
+        if (dl->items[k].kind == AV_DL_TEXT) free(dl->items[k].text.utf8);
+    free(dl->items);
+    dl->items = NULL;
+    dl->n = dl->cap = 0;
+}
+
+/* Reserve one item; NULL (and dl->oom set) when out of memory. */
+static av_dl_item *dl_push(av_dlist *dl, av_dl_kind kind) {
+    if (dl->n == dl->cap) {
+        size_t cap = dl->cap ? dl->cap * 2 : 64;
+        av_dl_item *p = realloc(dl->items, cap * sizeof *p);
+        if (!p) {
+            dl->oom = 1;
+            return NULL;
+        }
+        dl->items = p;
+        dl->cap = cap;
+    }
+    av_dl_item *it = &dl->items[dl->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    return it;
+}
+
+static void set_box(av_dl_item *it, int x0, int y0, int x1, int y1) {
+    it->x0 = x0;
+    it->y0 = y0;
+    it->x1 = x1;
+    it->y1 = y1;
+}
+
+void av_dl_rect(av_dlist *dl, int x0, int y0, int x1, int y1, av_rgb fill) {
+    av_dl_item *it = dl_push(dl, AV_DL_RECT);
+    if (!it) return;
+    set_box(it, x0, y0, x1, y1);
+    it->color = fill;
+}
+
+void av_dl_hatch(av_dlist *dl, int x0, int y0, int x1, int y1) {
+    av_dl_item *it = dl_push(dl, AV_DL_HATCH);
+    if (!it) return;
+    set_box(it, x0, y0, x1, y1);
+    it->color = AV_HATCH_INK;
+}
+
+void av_dl_heatmap(av_dlist *dl, int x0, int y0, int x1, int y1, const av_dl_heat *heat) {
+    av_dl_item *it = dl_push(dl, AV_DL_HEAT);
+    if (!it) return;
+    set_box(it, x0, y0, x1, y1);
+    it->heat = *heat;
+}
+
+void av_dl_text_run(av_dlist *dl, const char *utf8, float x, float y, float size, av_anchor anchor,
+                    int rot90, int bold, av_rgb ink) {
+    size_t len = strlen(utf8);
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        dl->oom = 1;
+        return;
+    }
+    memcpy(copy, utf8, len + 1);
+    av_dl_item *it = dl_push(dl, AV_DL_TEXT);
+    if (!it) {
+        free(copy);
+        return;
+    }
+    it->color = ink;
+    it->text = (av_dl_text){copy, x, y, size, anchor, rot90 ? 1 : 0, bold ? 1 : 0};
+}
+
+int av_dl_cell_box(const av_dl_item *item, int i, int j, int box[4]) {
+    if (item->kind != AV_DL_HEAT) return -1;
+    const av_dl_heat *h = &item->heat;
+    if (i < 0 || j < 0 || i >= h->n_q || j >= h->n_k) return -1;
+    long long bw = item->x1 - item->x0, bh = item->y1 - item->y0;
+    box[0] = item->x0 + (int)(j * bw / h->n_k);
+    box[1] = item->y0 + (int)(i * bh / h->n_q);
+    box[2] = item->x0 + (int)((j + 1) * bw / h->n_k);
+    box[3] = item->y0 + (int)((i + 1) * bh / h->n_q);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- UTF-8 */
+
+/* Decode one code point at *s (advancing it). Malformed, overlong, surrogate
+ * or out-of-range sequences yield U+FFFD and consume one byte. */
+static unsigned utf8_next(const unsigned char **s) {
+    const unsigned char *p = *s;
+    unsigned c = p[0];
+    int n;
+    unsigned cp, min;
+    if (c < 0x80) {
+        *s = p + 1;
+        return c;
+    } else if ((c & 0xE0) == 0xC0) {
+        n = 1, cp = c & 0x1F, min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 2, cp = c & 0x0F, min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 3, cp = c & 0x07, min = 0x10000;
+    } else {
+        *s = p + 1;
+        return 0xFFFD;
+    }
+    for (int k = 1; k <= n; k++) {
+        if ((p[k] & 0xC0) != 0x80) {
+            *s = p + 1;
+            return 0xFFFD;
+        }
+        cp = (cp << 6) | (p[k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        *s = p + 1;
+        return 0xFFFD;
+    }
+    *s = p + n + 1;
+    return cp;
+}
+
+/* Unicode default-ignorable code points: drawn as nothing, never as a box. */
+static int is_ignorable(unsigned c) {
+    return c == 0x00AD || c == 0x034F || c == 0x061C || (c >= 0x115F && c <= 0x1160) ||
+           (c >= 0x17B4 && c <= 0x17B5) || (c >= 0x180B && c <= 0x180F) || (c >= 0x200B && c <= 0x200F) ||
+           (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0x3164 ||
+           (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFFF0 && c <= 0xFFF8) ||
+           (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE0FFF);
+}
+
+/* ---------------------------------------------------------------- fonts */
+
+#define MAX_FACES 32
+#define CP_CACHE 4096 /* open-addressed code point → face slot cache, per weight */
+
+typedef struct {
+    FT_Face face;
+    FT_F26Dot6 size; /* current char size in 26.6, 0 = unset */
+} face_slot;
+
+typedef struct {
+    unsigned cp;  /* code point + 1; 0 = empty */
+    short slot;   /* face slot, -1 = no font has it */
+} cp_entry;
+
+static struct {
+    int tried, ok;
+    FT_Library ft;
+    FcConfig *fc;
+    FcFontSet *sorted[2]; /* [bold] */
+    face_slot faces[MAX_FACES];
+    char *face_key[MAX_FACES]; /* "file\nindex" */
+    int n_faces;
+    cp_entry cache[2][CP_CACHE];
+} T;
+
+void av_text_shutdown(void) {
+    for (int k = 0; k < T.n_faces; k++) {
+        FT_Done_Face(T.faces[k].face);
+        free(T.face_key[k]);
+    }
+    if (T.ft) FT_Done_FreeType(T.ft);
+    for (int b = 0; b < 2; b++)
+        if (T.sorted[b]) FcFontSetDestroy(T.sorted[b]);
+    if (T.fc) {
+        FcConfigDestroy(T.fc);
+        FcFini();
+    }
+    memset(&T, 0, sizeof T);
+}
+
+static void text_init(void) {
+    static int registered;
+    if (T.tried) return;
+    T.tried = 1;
+    if (!registered) {
+        atexit(av_text_shutdown);
+        registered = 1;
+    }
+    if (FT_Init_FreeType(&T.ft) != 0) {
+        T.ft = NULL;
+        return;
+    }
+    T.fc = FcInitLoadConfigAndFonts();
+    if (!T.fc) return;
+    for (int b = 0; b < 2; b++) {
+        FcPattern *pat = FcNameParse((const FcChar8 *)"DejaVu Sans,Noto Sans CJK SC,sans-serif");
+        if (!pat) continue;
+        FcPatternAddInteger(pat, FC_WEIGHT, b ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
+        FcPatternAddInteger(pat, FC_SLANT, FC_SLANT_ROMAN);
+        FcConfigSubstitute(T.fc, pat, FcMatchPattern);
+        FcDefaultSubstitute(pat);
+        FcResult res;
+        T.sorted[b] = FcFontSort(T.fc, pat, FcFalse, NULL, &res);
+        FcPatternDestroy(pat);
+    }
+    T.ok = T.sorted[0] != NULL;
+}
+
+/* Face slot for a font file + index, loading it on first use; -1 on failure. */
+static int face_slot_for(const char *file, int index) {
+    char key[4200];
+    snprintf(key, sizeof key, "%s\n%d", file, index);
+    for (int k = 0; k < T.n_faces; k++)
+        if (strcmp(T.face_key[k], key) == 0) return k;
+    if (T.n_faces == MAX_FACES) return -1;
+    FT_Face face;
+    if (FT_New_Face(T.ft, file, index, &face) != 0) return -1;
+    if (!FT_IS_SCALABLE(face)) {
+        FT_Done_Face(face);
+        return -1;
+    }
+    char *copy = malloc(strlen(key) + 1);
+    if (!copy) {
+        FT_Done_Face(face);
+        return -1;
+    }
+    strcpy(copy, key);
+    T.faces[T.n_faces] = (face_slot){face, 0};
+    T.face_key[T.n_faces] = copy;
+    return T.n_faces++;
+}
+
+/* First upright outline font in the sorted list that has cp; -1 if none. */
+static int find_face(unsigned cp, int bold) {
+    FcFontSet *fs = T.sorted[bold];
+    if (!fs) fs = T.sorted[0];
+    if (!fs) return -1;
+    for (int k = 0; k < fs->nfont; k++) {
+        FcPattern *p = fs->fonts[k];
+        FcCharSet *cs;
+        FcBool outline = FcTrue;
+        int slant = FC_SLANT_ROMAN, index = 0;
+        FcChar8 *file;
+        if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch) continue;
+        if (!FcCharSetHasChar(cs, cp)) continue;
+        FcPatternGetBool(p, FC_OUTLINE, 0, &outline);
+        FcPatternGetInteger(p, FC_SLANT, 0, &slant);
+        if (!outline || slant != FC_SLANT_ROMAN) continue;
+        if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch) continue;
+        FcPatternGetInteger(p, FC_INDEX, 0, &index);
+        int slot = face_slot_for((const char *)file, index);
+        if (slot >= 0 && FT_Get_Char_Index(T.faces[slot].face, cp) != 0) return slot;
+    }
+    return -1;
+}
+
+/* Cached find_face. */
+static int face_for(unsigned cp, int bold) {
+    text_init();
+    if (!T.ok) return -1;
+    cp_entry *tab = T.cache[bold ? 1 : 0];
+    unsigned h = (cp * 2654435761u) % CP_CACHE;
+    for (int probe = 0; probe < 16; probe++) {
+        cp_entry *e = &tab[(h + (unsigned)probe) % CP_CACHE];
+        if (e->cp == cp + 1) return e->slot;
+        if (e->cp == 0) {
+            int slot = find_face(cp, bold ? 1 : 0);
+            e->cp = cp + 1;
+            e->slot = (short)slot;
+            return slot;
+        }
+    }
+    return find_face(cp, bold ? 1 : 0);
+}
+
+int av_text_has_glyph(unsigned cp) {
+    return face_for(cp, 0) >= 0;
+}
+
+static FT_Face sized_face(int slot, float size) {
+    face_slot *fsl = &T.faces[slot];
+    FT_F26Dot6 s = (FT_F26Dot6)lrintf(size * 64.0f);
+    if (s < 64) s = 64;
+    if (fsl->size != s) {
+        FT_Set_Char_Size(fsl->face, 0, s, 72, 72); /* 72 dpi: 1 pt = 1 px */
+        fsl->size = s;
+    }
+    return fsl->face;
+}
+
+/* ---------------------------------------------------------------- text runs */
+
+typedef struct {
+    int slot;        /* face slot, -1 = box */
+    FT_UInt gindex;
+    FT_Pos pen;      /* pen position along the baseline, 26.6 */
+} placed_glyph;
+
+typedef struct {
+    placed_glyph *g;
+    int n;
+    FT_Pos width; /* 26.6 */
+    int missing, chars;
+} run_layout;
+
+#define LOAD_FLAGS (FT_LOAD_TARGET_LIGHT)
+
+/* Width of the box drawn for a missing character, 26.6. */
+static FT_Pos box_advance(float size) {
+    return ((FT_Pos)lrintf(size * 0.62f)) << 6;
+}
+
+/* Lay out a run: one placed glyph per drawable code point. Returns 0, or -1
+ * when out of memory (then r is empty). */
+static int run_lay(const char *utf8, float size, int bold, run_layout *r) {
+    memset(r, 0, sizeof *r);
+    size_t len = strlen(utf8);
+    r->g = malloc((len + 1) * sizeof *r->g);
+    if (!r->g) return -1;
+    const unsigned char *s = (const unsigned char *)utf8;
+    FT_Pos pen = 0;
+    int prev_slot = -1;
+    FT_UInt prev_g = 0;
+    while (*s) {
+        unsigned cp = utf8_next(&s);
+        if (is_ignorable(cp)) continue;
+        r->chars++;
+        int slot = face_for(cp, bold);
+        placed_glyph *pg = &r->g[r->n++];
+        if (slot < 0) {
+            r->missing++;
+            pg->slot = -1;
+            pg->gindex = 0;
+            pg->pen = pen;
+            pen += box_advance(size);
+            prev_slot = -1;
+            continue;
+        }
+        FT_Face face = sized_face(slot, size);
+        FT_UInt gi = FT_Get_Char_Index(face, cp);
+        if (slot == prev_slot && FT_HAS_KERNING(face)) {
+            FT_Vector k;
+            if (FT_Get_Kerning(face, prev_g, gi, FT_KERNING_DEFAULT, &k) == 0) pen += k.x;
+        }
+        pg->slot = slot;
+        pg->gindex = gi;
+        pg->pen = pen;
+        if (FT_Load_Glyph(face, gi, LOAD_FLAGS) == 0) pen += face->glyph->advance.x;
+        prev_slot = slot;
+        prev_g = gi;
+    }
+    r->width = pen;
+    return 0;
+}
+
+void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m) {
+    run_layout r;
+    memset(m, 0, sizeof *m);
+    if (run_lay(utf8, size, bold, &r) != 0) return;
+    m->width = (float)r.width / 64.0f;
+    m->missing = r.missing;
+    m->chars = r.chars;
+    free(r.g);
+}
+
+/* ---------------------------------------------------------------- painting */
+
+typedef struct {
+    unsigned char *rgb;
+    size_t stride;
+    int w, h;
+} canvas;
+
+/* Blend ink over the pixel with coverage a (0..255). */
+static void blend(const canvas *cv, int x, int y, av_rgb ink, int a) {
+    if (a <= 0 || x < 0 || y < 0 || x >= cv->w || y >= cv->h) return;
+    unsigned char *p = cv->rgb + (size_t)y * cv->stride + (size_t)x * 3;
+    if (a >= 255) {
+        p[0] = ink.r, p[1] = ink.g, p[2] = ink.b;
+        return;
+    }
+    p[0] = (unsigned char)((ink.r * a + p[0] * (255 - a) + 127) / 255);
+    p[1] = (unsigned char)((ink.g * a + p[1] * (255 - a) + 127) / 255);
+    p[2] = (unsigned char)((ink.b * a + p[2] * (255 - a) + 127) / 255);
+}
+
+/* Clip a box to the canvas; 0 if nothing is left. */
+static int clip_box(const canvas *cv, int *x0, int *y0, int *x1, int *y1) {
+    if (*x0 < 0) *x0 = 0;
+    if (*y0 < 0) *y0 = 0;
+    if (*x1 > cv->w) *x1 = cv->w;
+    if (*y1 > cv->h) *y1 = cv->h;
+    return *x0 < *x1 && *y0 < *y1;
+}
+
+static void fill_box(const canvas *cv, int x0, int y0, int x1, int y1, av_rgb c) {
+    if (!clip_box(cv, &x0, &y0, &x1, &y1)) return;
+    for (int y = y0; y < y1; y++) {
+        unsigned char *p = cv->rgb + (size_t)y * cv->stride + (size_t)x0 * 3;
+        for (int x = x0; x < x1; x++, p += 3) p[0] = c.r, p[1] = c.g, p[2] = c.b;
+    }
+}
+
+/* Coverage (0..1) of the hatch lines x + y = k * PERIOD at pixel (x, y),
+ * sampled at the pixel centre: lines run bottom-left to top-right ("/"). */
+static float hatch_coverage(int x, int y) {
+    int s = (x + y + 1) % AV_HATCH_PERIOD; /* pixel centres: x+0.5 + y+0.5 */
+    if (s < 0) s += AV_HATCH_PERIOD;
+    int along = s < AV_HATCH_PERIOD - s ? s : AV_HATCH_PERIOD - s;
+    float d = (float)along * 0.70710678f; /* perpendicular distance */
+    float c = AV_HATCH_WIDTH * 0.5f + 0.5f - d;
+    return c < 0 ? 0 : (c > 1 ? 1 : c);
+}
+
+static av_rgb hatch_color(int x, int y) {
+    av_rgb bg = AV_HATCH_BG, ink = AV_HATCH_INK;
+    float a = hatch_coverage(x, y);
+    av_rgb o;
+    o.r = (unsigned char)lrintf((float)bg.r + ((float)ink.r - (float)bg.r) * a);
+    o.g = (unsigned char)lrintf((float)bg.g + ((float)ink.g - (float)bg.g) * a);
+    o.b = (unsigned char)lrintf((float)bg.b + ((float)ink.b - (float)bg.b) * a);
+    return o;
+}
+
+static void paint_hatch(const canvas *cv, int x0, int y0, int x1, int y1) {
+    if (!clip_box(cv, &x0, &y0, &x1, &y1)) return;
+    for (int y = y0; y < y1; y++) {
+        unsigned char *p = cv->rgb + (size_t)y * cv->stride + (size_t)x0 * 3;
+        for (int x = x0; x < x1; x++, p += 3) {
+            av_rgb c = hatch_color(x, y);
+            p[0] = c.r, p[1] = c.g, p[2] = c.b;
+        }
+    }
+}
+
+int av_heat_cell_color(const av_dl_heat *h, int i, int j, av_rgb *out) {
+    float v = h->w[(size_t)i * (size_t)h->n_k + (size_t)j];
+    if ((h->masked && h->masked[(size_t)i * (size_t)h->n_k + (size_t)j]) || !isfinite(v)) {
+        *out = AV_HATCH_BG;
+        return 1;
+    }
+    double span = (double)h->vmax - (double)h->vmin;
+    double t = span > 0 ? ((double)v - (double)h->vmin) / span : 0.0;
+    if (!(t >= 0.0)) t = 0.0; /* also catches NaN from a bad range */
+    if (t > 1.0) t = 1.0;
+    unsigned char c[3];
+    av_cmap_rgb(h->cmap, t, c);
+    *out = (av_rgb){c[0], c[1], c[2]};
+    return 0;
+}
+
+/* Cells on whole pixels: cell i spans rows y0 + floor(i*h/n_q) ... */
+static void paint_heat_exact(const canvas *cv, const av_dl_item *it) {
+    const av_dl_heat *hm = &it->heat;
+    for (int i = 0; i < hm->n_q; i++) {
+        for (int j = 0; j < hm->n_k; j++) {
+            int b[4];
+            av_rgb c;
+            av_dl_cell_box(it, i, j, b);
+            if (av_heat_cell_color(hm, i, j, &c)) paint_hatch(cv, b[0], b[1], b[2], b[3]);
+            else fill_box(cv, b[0], b[1], b[2], b[3], c);
+        }
+    }
+}
+
+/* Box smaller than the matrix: each pixel is the area-weighted mean colour of
+ * the cells it covers (masked cells contribute their hatch colour there). */
+static void paint_heat_average(const canvas *cv, const av_dl_item *it) {
+    const av_dl_heat *hm = &it->heat;
+    int bw = it->x1 - it->x0, bh = it->y1 - it->y0;
+    int x0 = it->x0, y0 = it->y0, x1 = it->x1, y1 = it->y1;
+    if (!clip_box(cv, &x0, &y0, &x1, &y1)) return;
+    double sy = (double)hm->n_q / bh, sx = (double)hm->n_k / bw;
+    for (int y = y0; y < y1; y++) {
+        double fy0 = (y - it->y0) * sy, fy1 = (y - it->y0 + 1) * sy;
+        int ia = (int)fy0, ib = (int)ceil(fy1);
+        if (ib > hm->n_q) ib = hm->n_q;
+        for (int x = x0; x < x1; x++) {
+            double fx0 = (x - it->x0) * sx, fx1 = (x - it->x0 + 1) * sx;
+            int ja = (int)fx0, jb = (int)ceil(fx1);
+            if (jb > hm->n_k) jb = hm->n_k;
+            double acc[3] = {0, 0, 0}, tot = 0;
+            av_rgb hc = hatch_color(x, y);
+            for (int i = ia; i < ib; i++) {
+                double wy = fmin(fy1, i + 1.0) - fmax(fy0, (double)i);
+                for (int j = ja; j < jb; j++) {
+                    double wgt = wy * (fmin(fx1, j + 1.0) - fmax(fx0, (double)j));
+                    av_rgb c;
+                    if (av_heat_cell_color(hm, i, j, &c)) c = hc;
+                    acc[0] += wgt * c.r, acc[1] += wgt * c.g, acc[2] += wgt * c.b;
+                    tot += wgt;
+                }
+            }
+            if (tot <= 0) continue;
+            unsigned char *p = cv->rgb + (size_t)y * cv->stride + (size_t)x * 3;
+            for (int k = 0; k < 3; k++) p[k] = (unsigned char)lrint(acc[k] / tot);
+        }
+    }
+}
+
+static void paint_heat(const canvas *cv, const av_dl_item *it) {
+    const av_dl_heat *hm = &it->heat;
+    int bw = it->x1 - it->x0, bh = it->y1 - it->y0;
+    if (hm->n_q <= 0 || hm->n_k <= 0 || bw <= 0 || bh <= 0 || !hm->w) return;
+    if (bw >= hm->n_k && bh >= hm->n_q) paint_heat_exact(cv, it);
+    else paint_heat_average(cv, it);
+}
+
+/* Blit a coverage bitmap (rows x cols, pitch bytes per row) whose top-left is
+ * at text-local (u, v) (u along the baseline, v downwards) relative to the
+ * origin (ox, oy); rot90 turns text-local axes counter-clockwise. */
+static void blit_coverage(const canvas *cv, const unsigned char *bits, int rows, int cols, int pitch, int u,
+                          int v, int ox, int oy, int rot90, av_rgb ink) {
+    for (int r = 0; r < rows; r++) {
+        const unsigned char *row = bits + (ptrdiff_t)r * pitch;
+        for (int c = 0; c < cols; c++) {
+            int a = row[c];
+            if (!a) continue;
+            int lu = u + c, lv = v + r;
+            if (rot90) blend(cv, ox + lv, oy - lu - 1, ink, a);
+            else blend(cv, ox + lu, oy + lv, ink, a);
+        }
+    }
+}
+
+/* The outlined box drawn for a character no font has. */
+static void draw_missing_box(const canvas *cv, float size, int pen, int ox, int oy, int rot90, av_rgb ink) {
+    int bw = (int)lrintf(size * 0.46f), bh = (int)lrintf(size * 0.70f);
+    int t = (int)lrintf(size / 16.0f);
+    if (bw < 3) bw = 3;
+    if (bh < 4) bh = 4;
+    if (t < 1) t = 1;
+    unsigned char *bits = calloc((size_t)bw * (size_t)bh, 1);
+    if (!bits) return;
+    for (int r = 0; r < bh; r++)
+        for (int c = 0; c < bw; c++)
+            if (r < t || r >= bh - t || c < t || c >= bw - t) bits[r * bw + c] = 255;
+    int u = pen + (int)lrintf(size * 0.08f);
+    blit_coverage(cv, bits, bh, bw, bw, u, -bh, ox, oy, rot90, ink);
+    free(bits);
+}
+
+static void paint_text(const canvas *cv, const av_dl_item *it) {
+    const av_dl_text *tx = &it->text;
+    run_layout r;
+    if (run_lay(tx->utf8, tx->size, tx->bold, &r) != 0) return;
+    FT_Pos start = 0;
+    if (tx->anchor == AV_ANCHOR_MIDDLE) start = -r.width / 2;
+    else if (tx->anchor == AV_ANCHOR_END) start = -r.width;
+    int ox = (int)lrintf(tx->x), oy = (int)lrintf(tx->y);
+    for (int k = 0; k < r.n; k++) {
+        const placed_glyph *pg = &r.g[k];
+        int pen = (int)((start + pg->pen + 32) >> 6);
+        if (pg->slot < 0) {
+            draw_missing_box(cv, tx->size, pen, ox, oy, tx->rot90, it->color);
+            continue;
+        }
+        FT_Face face = sized_face(pg->slot, tx->size);
+        if (FT_Load_Glyph(face, pg->gindex, LOAD_FLAGS) != 0) continue;
+        if (FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL) != 0) continue;
+        FT_GlyphSlot gs = face->glyph;
+        if (gs->bitmap.pixel_mode != FT_PIXEL_MODE_GRAY) continue;
+        blit_coverage(cv, gs->bitmap.buffer, (int)gs->bitmap.rows, (int)gs->bitmap.width, gs->bitmap.pitch,
+                      pen + gs->bitmap_left, -gs->bitmap_top, ox, oy, tx->rot90, it->color);
+    }
+    free(r.g);
+}
+
+/* ---------------------------------------------------------------- entry points */
+
+void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride) {
+    canvas cv = {rgb, stride, dl->width, dl->height};
+    fill_box(&cv, 0, 0, dl->width, dl->height, dl->background);
+    for (size_t k = 0; k < dl->n; k++) {
+        const av_dl_item *it = &dl->items[k];
+        switch (it->kind) {
+        case AV_DL_RECT: fill_box(&cv, it->x0, it->y0, it->x1, it->y1, it->color); break;
+        case AV_DL_HATCH: paint_hatch(&cv, it->x0, it->y0, it->x1, it->y1); break;
+        case AV_DL_HEAT: paint_heat(&cv, it); break;
+        case AV_DL_TEXT: paint_text(&cv, it); break;
+        }
+    }
+}
+
+av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stride, av_err *err) {
+    *out = NULL;
+    if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    if (dl->width <= 0 || dl->height <= 0)
+        return av_fail(err, AV_ERUNTIME, "figure size %dx%d is empty", dl->width, dl->height);
+    size_t row = (size_t)dl->width * 3;
+    unsigned char *buf = av_calloc(row, (size_t)dl->height);
+    if (!buf)
+        return av_fail(err, AV_ERUNTIME, "out of memory for a %dx%d figure", dl->width, dl->height);
+    av_raster_draw(dl, buf, row);
+    *out = buf;
+    *stride = row;
+    return AV_OK;
+}

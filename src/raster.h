@@ -1,0 +1,147 @@
+/* raster.h - the figure display list, its rasterizer, and text measurement.
+ *
+ * How to use: the layout (plot.c) fills an av_dlist with items in figure
+ * pixel coordinates (origin top-left, x right, y down, integer pixel edges:
+ * a box [x0, x1) x [y0, y1) covers x1 - x0 columns). Back ends consume the
+ * same list: av_raster_draw paints it into a caller-owned RGB8 buffer
+ * (row-major, 3 bytes per pixel, `stride` bytes per row, top row first),
+ * svgout.c serialises it.
+ *
+ * Items, painted in list order (later items on top):
+ *   RECT   a filled box;
+ *   HATCH  a box filled with the "masked" pattern (light grey with diagonal
+ *          lines anchored to the figure origin, so neighbouring hatched
+ *          boxes join seamlessly);
+ *   HEAT   an (n_q, n_k) matrix of values drawn through a colour map into a
+ *          box: cell (i, j) covers rows y0 + i*h/n_q .. and columns
+ *          x0 + j*w/n_k ..; masked or non-finite cells are hatched. When the
+ *          box is smaller than the matrix, each pixel is the area average of
+ *          the cells it covers. The item points at the caller's arrays (not
+ *          copied): they must outlive the list;
+ *   TEXT   a UTF-8 run with a pixel size, an anchor point on the baseline
+ *          (start / middle / end), rotation 0 or 90 degrees counter-clockwise
+ *          (reads bottom to top, like matplotlib's rotated tick labels) and
+ *          an optional bold weight. The string is copied.
+ *
+ * Text: fontconfig picks, per character, the first font in the sorted list
+ * for "DejaVu Sans, Noto Sans CJK SC, sans-serif" (upright, outline fonts
+ * only) whose charset has it; FreeType renders it anti-aliased (light
+ * hinting). A character no font has is drawn as an outlined box; default-
+ * ignorable characters (ZWJ, variation selectors, ...) are skipped. Fonts are
+ * loaded on first use and released at exit (or by av_text_shutdown).
+ *
+ * Non-goals: shaping (no ligatures, no bidi, no complex scripts), arbitrary
+ * rotation, anti-aliased rectangle edges (boxes are on whole pixels).
+ */
+#ifndef AV_RASTER_H
+#define AV_RASTER_H
+
+#include <stddef.h>
+
+#include "colormap.h"
+#include "common.h"
+
+typedef struct {
+    unsigned char r, g, b;
+} av_rgb;
+
+/* The "masked" pattern, shared by the raster and SVG back ends. */
+#define AV_HATCH_BG ((av_rgb){0xE4, 0xE4, 0xE4})  /* light grey ground */
+#define AV_HATCH_INK ((av_rgb){0x8C, 0x8C, 0x8C}) /* darker grey lines */
+#define AV_HATCH_PERIOD 8                         /* px between lines, along x */
+#define AV_HATCH_WIDTH 1.5f                       /* line width, px */
+
+typedef enum { AV_DL_RECT, AV_DL_HATCH, AV_DL_HEAT, AV_DL_TEXT } av_dl_kind;
+
+typedef enum { AV_ANCHOR_START = 0, AV_ANCHOR_MIDDLE, AV_ANCHOR_END } av_anchor;
+
+typedef struct {
+    const float *w;              /* (n_q, n_k) values, row-major */
+    const unsigned char *masked; /* (n_q, n_k) 1 = masked, or NULL */
+    int n_q, n_k;
+    float vmin, vmax;            /* value range mapped to the colour map's 0..1 */
+    av_cmap cmap;
+} av_dl_heat;
+
+typedef struct {
+    char *utf8;       /* owned copy */
+    float x, y;       /* anchor point on the baseline, px */
+    float size;       /* font size, px (the em) */
+    av_anchor anchor; /* which point of the run sits at x (before rotation) */
+    int rot90;        /* 1 = rotated 90 degrees counter-clockwise */
+    int bold;
+} av_dl_text;
+
+typedef struct {
+    av_dl_kind kind;
+    int x0, y0, x1, y1; /* box for RECT, HATCH, HEAT (unused for TEXT) */
+    av_rgb color;       /* RECT fill, TEXT ink */
+    av_dl_heat heat;    /* HEAT only */
+    av_dl_text text;    /* TEXT only */
+} av_dl_item;
+
+typedef struct {
+    int width, height; /* figure size, px */
+    av_rgb background;
+    av_dl_item *items;
+    size_t n, cap;
+    int oom; /* set when an append failed; the list is then incomplete */
+} av_dlist;
+
+/* ------------------------------------------------------------ display list */
+
+/* Start an empty list for a width x height figure with a background colour. */
+void av_dl_init(av_dlist *dl, int width, int height, av_rgb background);
+/* Free the items and copied strings; the list becomes empty. */
+void av_dl_free(av_dlist *dl);
+
+/* Append items. Boxes are clipped to the figure when drawn. On allocation
+ * failure the item is dropped and dl->oom is set (checked by the back ends,
+ * which then fail with AV_ERUNTIME). */
+void av_dl_rect(av_dlist *dl, int x0, int y0, int x1, int y1, av_rgb fill);
+void av_dl_hatch(av_dlist *dl, int x0, int y0, int x1, int y1);
+void av_dl_heatmap(av_dlist *dl, int x0, int y0, int x1, int y1, const av_dl_heat *heat);
+void av_dl_text_run(av_dlist *dl, const char *utf8, float x, float y, float size, av_anchor anchor,
+                    int rot90, int bold, av_rgb ink);
+
+/* Box [box[0], box[2]) x [box[1], box[3]) of cell (i, j) of the HEAT item
+ * `item` (the exact split the rasterizer uses). Returns 0, or -1 when item is
+ * not a HEAT item or (i, j) is out of range. */
+int av_dl_cell_box(const av_dl_item *item, int i, int j, int box[4]);
+
+/* ------------------------------------------------------------ rasterizer */
+
+/* Paint the whole list into rgb, a (height, width, 3) buffer with `stride`
+ * bytes per row (stride >= 3 * width); width and height must be the list's.
+ * Never fails: characters without a font become boxes. */
+void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride);
+
+/* Allocate a (dl->height, dl->width, 3) buffer with stride 3 * width and draw
+ * into it. Caller frees *out. Errors: AV_ERUNTIME when out of memory or when
+ * the list is incomplete (dl->oom). */
+av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stride, av_err *err);
+
+/* Colour of a HEAT cell value: the colour map for (v - vmin) / (vmax - vmin)
+ * clamped to 0..1. Returns 0, or 1 when the cell must be drawn masked
+ * (masked flag set, or v not finite). */
+int av_heat_cell_color(const av_dl_heat *h, int i, int j, av_rgb *out);
+
+/* ------------------------------------------------------------ text */
+
+typedef struct {
+    float width;   /* advance width of the run, px */
+    int missing;   /* characters drawn as boxes (no font has them) */
+    int chars;     /* characters (code points) in the run, ignorable ones excluded */
+} av_text_metrics;
+
+/* Measure a UTF-8 run at `size` px (invalid bytes count as U+FFFD). */
+void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m);
+
+/* 1 if some installed font has code point cp (0 if none, or no fontconfig). */
+int av_text_has_glyph(unsigned cp);
+
+/* Release fonts and fontconfig state (also registered with atexit on first
+ * use, so leak checkers stay quiet). Safe to call more than once. */
+void av_text_shutdown(void);
+
+#endif

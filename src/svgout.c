@@ -1,0 +1,223 @@
+/* svgout.c - serialise a display list as SVG 1.1.
+ *
+ * Same coordinates as the raster: boxes become <rect> on whole pixels
+ * (shape-rendering crispEdges), text becomes <text> anchored at the same
+ * baseline point. Heat maps with more than AV_SVG_MAX_RECTS cells in the
+ * whole figure are rasterized per panel and embedded as base64 PNG.
+ *
+ * Non-goals: see svgout.h.
+ */
+#include "svgout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "pngout.h"
+
+#define FONT_FAMILY "'DejaVu Sans', 'Noto Sans CJK SC', sans-serif"
+
+/* ---------------------------------------------------------------- escaping */
+
+/* Length of a valid UTF-8 sequence at s that XML 1.0 allows, or 0. */
+static size_t xml_char_len(const unsigned char *s) {
+    unsigned c = s[0], cp;
+    size_t n;
+    if (c < 0x80) return (c >= 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) ? 1 : 0;
+    if ((c & 0xE0) == 0xC0) n = 2, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0) n = 3, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0) n = 4, cp = c & 0x07;
+    else return 0;
+    for (size_t k = 1; k < n; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    static const unsigned min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) return 0;
+    return n;
+}
+
+/* Write s as XML character data / attribute text: &, <, >, " escaped;
+ * bytes that are not valid XML characters become U+FFFD. */
+static void put_escaped(FILE *fp, const char *s) {
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        size_t n = xml_char_len(p);
+        if (n == 0) {
+            fputs("\xEF\xBF\xBD", fp);
+            p++;
+            continue;
+        }
+        switch (*p) {
+        case '&': fputs("&amp;", fp); break;
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        case '\n': fputs("&#10;", fp); break;
+        case '\r': fputs("&#13;", fp); break;
+        case '\t': fputs("&#9;", fp); break;
+        default: fwrite(p, 1, n, fp);
+        }
+        p += n;
+    }
+}
+
+static void put_base64(FILE *fp, const unsigned char *d, size_t n) {
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t k = 0; k < n; k += 3) {
+        unsigned v = (unsigned)d[k] << 16;
+        if (k + 1 < n) v |= (unsigned)d[k + 1] << 8;
+        if (k + 2 < n) v |= d[k + 2];
+        char o[4] = {tab[(v >> 18) & 63], tab[(v >> 12) & 63], k + 1 < n ? tab[(v >> 6) & 63] : '=',
+                     k + 2 < n ? tab[v & 63] : '='};
+        fwrite(o, 1, 4, fp);
+    }
+}
+
+/* ---------------------------------------------------------------- items */
+
+static void put_rect(FILE *fp, int x0, int y0, int x1, int y1, const char *fill) {
+    if (x1 <= x0 || y1 <= y0) return;
+    fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x0, y0, x1 - x0, y1 - y0,
+            fill);
+}
+
+static void hex(char out[8], av_rgb c) {
+    snprintf(out, 8, "#%02x%02x%02x", c.r, c.g, c.b);
+}
+
+static void put_heat_rects(FILE *fp, const av_dl_item *it) {
+    for (int i = 0; i < it->heat.n_q; i++) {
+        for (int j = 0; j < it->heat.n_k; j++) {
+            int b[4];
+            av_rgb c;
+            char col[8];
+            av_dl_cell_box(it, i, j, b);
+            if (av_heat_cell_color(&it->heat, i, j, &c)) put_rect(fp, b[0], b[1], b[2], b[3], "url(#hatch)");
+            else {
+                hex(col, c);
+                put_rect(fp, b[0], b[1], b[2], b[3], col);
+            }
+        }
+    }
+}
+
+/* Rasterize one heat item on its own and embed it as a PNG <image>. */
+static int put_heat_image(FILE *fp, const av_dl_item *it, av_err *err) {
+    int w = it->x1 - it->x0, h = it->y1 - it->y0;
+    if (w <= 0 || h <= 0) return 0;
+    av_dlist one;
+    av_dl_init(&one, w, h, (av_rgb){255, 255, 255});
+    av_dl_heatmap(&one, 0, 0, w, h, &it->heat);
+    unsigned char *rgb = NULL, *png = NULL;
+    size_t stride, len;
+    av_status st = av_raster_render(&one, &rgb, &stride, err);
+    av_dl_free(&one);
+    if (st == AV_OK) st = av_png_encode(&png, &len, rgb, w, h, stride, NULL, 0, 0, err);
+    free(rgb);
+    if (st) return -1;
+    fprintf(fp,
+            "<image x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" preserveAspectRatio=\"none\" "
+            "style=\"image-rendering:pixelated\" xlink:href=\"data:image/png;base64,",
+            it->x0, it->y0, w, h);
+    put_base64(fp, png, len);
+    fputs("\"/>\n", fp);
+    free(png);
+    return 0;
+}
+
+static void put_text(FILE *fp, const av_dl_item *it) {
+    const av_dl_text *t = &it->text;
+    static const char *anchors[] = {"start", "middle", "end"};
+    char col[8];
+    hex(col, it->color);
+    fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"%s\" fill=\"%s\"", (double)t->x,
+            (double)t->y, (double)t->size, anchors[t->anchor <= AV_ANCHOR_END ? t->anchor : 0], col);
+    if (t->bold) fputs(" font-weight=\"bold\"", fp);
+    if (t->rot90) fprintf(fp, " transform=\"rotate(-90 %.2f %.2f)\"", (double)t->x, (double)t->y);
+    fputs(">", fp);
+    put_escaped(fp, t->utf8);
+    fputs("</text>\n", fp);
+}
+
+/* ---------------------------------------------------------------- document */
+
+static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char *desc, av_err *err) {
+    size_t cells = 0;
+    for (size_t k = 0; k < dl->n; k++)
+        if (dl->items[k].kind == AV_DL_HEAT) cells += (size_t)dl->items[k].heat.n_q * (size_t)dl->items[k].heat.n_k;
+    int embed = cells > AV_SVG_MAX_RECTS;
+    char col[8];
+    av_rgb hb = AV_HATCH_BG, hi = AV_HATCH_INK;
+
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+    fprintf(fp,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+            "version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+            dl->width, dl->height, dl->width, dl->height);
+    if (title) {
+        fputs("<title>", fp);
+        put_escaped(fp, title);
+        fputs("</title>\n", fp);
+    }
+    if (desc) {
+        fputs("<desc>", fp);
+        put_escaped(fp, desc);
+        fputs("</desc>\n", fp);
+    }
+    /* The masked pattern: lines x + y = 8k, as the raster draws them. */
+    hex(col, hb);
+    fprintf(fp,
+            "<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"%d\" height=\"%d\">"
+            "<rect width=\"%d\" height=\"%d\" fill=\"%s\"/>",
+            AV_HATCH_PERIOD, AV_HATCH_PERIOD, AV_HATCH_PERIOD, AV_HATCH_PERIOD, col);
+    hex(col, hi);
+    fprintf(fp, "<path d=\"M-2,2 L2,-2 M0,%d L%d,0 M%d,%d L%d,%d\" stroke=\"%s\" stroke-width=\"%.2f\"/>",
+            AV_HATCH_PERIOD, AV_HATCH_PERIOD, AV_HATCH_PERIOD - 2, AV_HATCH_PERIOD + 2, AV_HATCH_PERIOD + 2,
+            AV_HATCH_PERIOD - 2, col, (double)AV_HATCH_WIDTH);
+    fputs("</pattern></defs>\n", fp);
+    hex(col, dl->background);
+    fprintf(fp, "<g shape-rendering=\"crispEdges\">\n");
+    put_rect(fp, 0, 0, dl->width, dl->height, col);
+    fprintf(fp, "</g>\n<g font-family=\"%s\">\n", FONT_FAMILY);
+    for (size_t k = 0; k < dl->n; k++) {
+        const av_dl_item *it = &dl->items[k];
+        switch (it->kind) {
+        case AV_DL_RECT:
+            hex(col, it->color);
+            fputs("<g shape-rendering=\"crispEdges\">", fp);
+            put_rect(fp, it->x0, it->y0, it->x1, it->y1, col);
+            fputs("</g>\n", fp);
+            break;
+        case AV_DL_HATCH: put_rect(fp, it->x0, it->y0, it->x1, it->y1, "url(#hatch)"); break;
+        case AV_DL_HEAT:
+            if (embed) {
+                if (put_heat_image(fp, it, err) != 0) return -1;
+            } else {
+                fputs("<g shape-rendering=\"crispEdges\">\n", fp);
+                put_heat_rects(fp, it);
+                fputs("</g>\n", fp);
+            }
+            break;
+        case AV_DL_TEXT: put_text(fp, it); break;
+        }
+    }
+    fputs("</g>\n</svg>\n", fp);
+    return 0;
+}
+
+av_status av_svg_write(const char *path, const av_dlist *dl, const char *title, const char *description,
+                       av_err *err) {
+    if (dl->oom) return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory while laying out", path);
+    av_afile f;
+    av_status st = av_afile_open(&f, path, err);
+    if (st) return st;
+    if (write_doc(f.fp, dl, title, description, err) != 0) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err ? err->msg : "");
+        av_afile_abort(&f);
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, why);
+    }
+    return av_afile_commit(&f, err);
+}

@@ -1,0 +1,27 @@
+/* svgout.h - display list → SVG file (atomic), with real <text> elements.
+ *
+ * How to use: av_svg_write(path, &dl, title, description, err) after the
+ * layout filled dl. Text is emitted as <text> with XML-escaped content, the
+ * font-family list "DejaVu Sans", "Noto Sans CJK SC", sans-serif, the same
+ * anchor (text-anchor) and baseline point as the raster, and rotation as
+ * transform="rotate(-90 x y)". Heat maps become one <rect> per cell (masked
+ * cells filled with the shared hatch <pattern>); beyond AV_SVG_MAX_RECTS
+ * cells in a figure they are embedded as PNG images instead, so the file
+ * stays small. <title> and <desc> carry the figure title and description.
+ *
+ * Non-goals: CSS styling, fonts embedding, interactivity.
+ */
+#ifndef AV_SVGOUT_H
+#define AV_SVGOUT_H
+
+#include "common.h"
+#include "raster.h"
+
+#define AV_SVG_MAX_RECTS 65536
+
+/* Write dl as SVG to path through av_afile (temporary + rename). title and
+ * description may be NULL. Errors: AV_ERUNTIME naming path (I/O, OOM). */
+av_status av_svg_write(const char *path, const av_dlist *dl, const char *title, const char *description,
+                       av_err *err);
+
+#endif

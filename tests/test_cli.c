@@ -1,0 +1,207 @@
+/* test_cli.c - option parsing (av_parse_args) and the real binary's
+ * --help/--version, trace content and exit codes for the main paths. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cli.h"
+#include "npy.h"
+#include "testutil.h"
+
+static av_status parse(av_options *o, av_err *err, const char *const *args) {
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "attnviz";
+    for (int i = 0; args[i]; i++) argv[argc++] = (char *)args[i];
+    argv[argc] = NULL;
+    return av_parse_args(o, argc, argv, err);
+}
+
+static void expect_usage(const char *const *args, const char *msg_part) {
+    av_options o;
+    av_err err = {{0}};
+    assert_int_equal(parse(&o, &err, args), AV_EUSAGE);
+    if (!strstr(err.msg, msg_part)) print_message("message was: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, msg_part));
+    av_options_free(&o);
+}
+
+static void test_defaults_and_joining(void **state) {
+    (void)state;
+    av_options o;
+    av_err err = {{0}};
+    assert_int_equal(parse(&o, &err, (const char *[]){"I", "love", "deep learning", NULL}), AV_OK);
+    assert_string_equal(o.sentence, "I love deep learning");
+    assert_int_equal(o.d_model, 512);
+    assert_int_equal(o.heads, 1);
+    assert_int_equal(o.positions, AV_POS_SINUSOIDAL);
+    assert_int_equal(o.rope_style, AV_ROPE_INTERLEAVED);
+    assert_true(o.rope_base == 10000.0);
+    av_options_free(&o);
+    /* parsing twice works (getopt state is reset) */
+    assert_int_equal(parse(&o, &err, (const char *[]){"--heads", "8", "-p", "rope", "--rope-style=half", "x", NULL}), AV_OK);
+    assert_int_equal(o.heads, 8);
+    assert_int_equal(o.positions, AV_POS_ROPE);
+    assert_int_equal(o.rope_style, AV_ROPE_HALF);
+    av_options_free(&o);
+}
+
+static void test_bad_numbers_name_the_value(void **state) {
+    (void)state;
+    expect_usage((const char *[]){"--heads", "abc", "x", NULL}, "--heads 'abc' is not a whole number");
+    expect_usage((const char *[]){"--heads", "0", "x", NULL}, "--heads 0 is outside the allowed range 1..64");
+    expect_usage((const char *[]){"--heads", "-1", "x", NULL}, "--heads -1 is outside");
+    expect_usage((const char *[]){"--heads", "99999999999", "x", NULL}, "--heads 99999999999 is outside");
+    expect_usage((const char *[]){"--d-model", "0", "x", NULL}, "--d-model 0 is outside the allowed range 1..4096");
+    expect_usage((const char *[]){"--rope-base", "0", "x", NULL}, "--rope-base 0");
+    expect_usage((const char *[]){"--rope-base", "-5", "x", NULL}, "--rope-base -5");
+    expect_usage((const char *[]){"--rope-base", "nan", "x", NULL}, "--rope-base nan");
+    expect_usage((const char *[]){"--positions", "learned", "x", NULL}, "expected none, sinusoidal or rope");
+    expect_usage((const char *[]){"--color", "sometimes", "x", NULL}, "expected auto, always or never");
+}
+
+static void test_unknown_and_missing(void **state) {
+    (void)state;
+    expect_usage((const char *[]){"--frobnicate", "x", NULL}, "unknown option '--frobnicate'");
+    expect_usage((const char *[]){"-Z", "x", NULL}, "unknown option '-Z'");
+    expect_usage((const char *[]){"x", "--heads", NULL}, "needs a value");
+    expect_usage((const char *[]){NULL}, "no sentence given");
+    expect_usage((const char *[]){"-f", "a.txt", "x", NULL}, "not both");
+}
+
+/* ---------------------------------------------------------------------------- */
+
+static void test_help_and_version_exit_0(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "Usage: attnviz"));
+    assert_non_null(strstr(r.out, "--heads"));
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--version", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "attnviz " AV_VERSION));
+    tu_free(&r);
+}
+
+static void test_usage_errors_exit_2_on_stderr(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--heads", "7", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --heads 7 does not divide d_model 512"));
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--d-model", "10", "--heads", "2", "--positions", "rope", "a b", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "d_k"));
+    assert_non_null(strstr(r.err, "= 5"));
+    tu_free(&r);
+}
+
+static void test_trace_shows_every_stage(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "--heads", "8", "--no-plot", "--color", "never", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    const char *want[] = {"T = 4", "d_model = 512", "heads H = 8", "d_k = d_model/H = 512/8 = 64",
+                          "interleaved", "§3.5", "seed       42", "(4, 512)·(512, 512) → (4, 512)",
+                          "(4, 512) → (4, 8, 64) → (8, 4, 64)", "Q·Kᵀ/√64", "(8, 4, 64)·(8, 64, 4) → (8, 4, 4)",
+                          "measured var(Q·Kᵀ)", "measured var(Q·Kᵀ/√d_k)", "every unmasked row sums to 1",
+                          "Y = concat·W_O", "nn.Linear stores weight = W_Qᵀ"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (!strstr(r.out, want[i])) print_message("missing: %s\n", want[i]);
+        assert_non_null(strstr(r.out, want[i]));
+    }
+    assert_null(strstr(r.out, "\033[")); /* --color never */
+    assert_null(strstr(r.out, "nan"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "--color", "always", "hi", NULL);
+    assert_non_null(strstr(r.out, "\033["));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "hi", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    rm_rf(dir);
+}
+
+static void test_same_word_same_row_without_positions(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "--positions", "none", "--no-plot", "--d-model", "16", "--dump", dir,
+                "the cat sat on the mat", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "identical rows"));
+    char path[4200];
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    av_npy x;
+    av_err err;
+    assert_int_equal(av_npy_read(&x, path, &err), AV_OK);
+    assert_int_equal(x.shape[0], 6);
+    assert_memory_equal(x.data + 0 * 16, x.data + 4 * 16, 16 * sizeof(float)); /* "the" twice */
+    assert_memory_not_equal(x.data + 0 * 16, x.data + 1 * 16, 16 * sizeof(float));
+    av_npy_free(&x);
+    /* and so the output rows of the two "the" are identical too */
+    snprintf(path, sizeof path, "%s/output.npy", dir);
+    assert_int_equal(av_npy_read(&x, path, &err), AV_OK);
+    assert_memory_equal(x.data + 0 * 16, x.data + 4 * 16, 16 * sizeof(float));
+    av_npy_free(&x);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
+static void test_same_command_same_numbers(void **state) {
+    (void)state;
+    tu_result a, b, c;
+    run_attnviz(&a, NULL, "--heads", "2", "--no-plot", "-v", "--color", "never", "我爱深度学习", NULL);
+    run_attnviz(&b, NULL, "--heads", "2", "--no-plot", "-v", "--color", "never", "我爱深度学习", NULL);
+    run_attnviz(&c, NULL, "--heads", "2", "--no-plot", "-v", "--color", "never", "--seed", "7", "我爱深度学习", NULL);
+    assert_int_equal(a.code, 0);
+    assert_string_equal(a.out, b.out);
+    assert_string_not_equal(a.out, c.out);
+    tu_free(&a);
+    tu_free(&b);
+    tu_free(&c);
+}
+
+static void test_sentence_from_file_and_stdin(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/s.txt", dir);
+    FILE *f = fopen(path, "w");
+    fputs("我爱深度学习\n", f);
+    fclose(f);
+    tu_result r;
+    run_attnviz(&r, NULL, "-f", path, "--no-plot", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "[我] [爱] [深] [度] [学] [习]"));
+    tu_free(&r);
+    run_attnviz(&r, "I love you\n", "-f", "-", "--no-plot", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "[I] [love] [you]"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_and_joining),
+        cmocka_unit_test(test_bad_numbers_name_the_value),
+        cmocka_unit_test(test_unknown_and_missing),
+        cmocka_unit_test(test_help_and_version_exit_0),
+        cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
+        cmocka_unit_test(test_trace_shows_every_stage),
+        cmocka_unit_test(test_same_word_same_row_without_positions),
+        cmocka_unit_test(test_same_command_same_numbers),
+        cmocka_unit_test(test_sentence_from_file_and_stdin),
+    };
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

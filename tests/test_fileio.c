@@ -1,0 +1,537 @@
+/* test_fileio.c - atomic writer, mkdir -p, whole-file read.
+ *
+ * Every failure test also lists the folder afterwards: no ".tmp" file may be
+ * left behind and an existing target must still hold its old bytes.
+ *
+ * How write failures are produced (the tests run as root in CI, where a
+ * read-only folder does not stop writes, so chmod alone proves nothing):
+ *   - ENOSPC: after av_afile_open, the handle's FILE* is pointed at /dev/full.
+ *     The temporary file really exists in the folder; commit then meets a real
+ *     kernel ENOSPC in fflush and must report it and remove the temporary.
+ *     (A target path cannot simply be /dev/full: the writer would create its
+ *     temporary in /dev and rename it over the device.)
+ *   - EFBIG: RLIMIT_FSIZE is lowered to 4 KiB (SIGXFSZ ignored) while 64 KiB
+ *     are written through the unmodified handle, so the real temporary file
+ *     hits the limit, as it would hit a full disk.
+ *   - rename failure: the target is a non-empty folder.
+ *   - unwritable folder: as root, a forked child drops to uid 65534 first.
+ * Making the folder read-only between open and commit is not used: rename
+ * would fail, but so would unlinking the temporary, which is then left behind
+ * by design of the file system, not by a bug in the writer.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "fileio.h"
+
+/* ------------------------------------------------------------------------- */
+/* helpers */
+
+typedef struct {
+    char *dir;
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    f->dir = make_tmpdir();
+    umask(022);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    rm_rf(f->dir);
+    free(f);
+    return 0;
+}
+
+static const char *in_dir(const fixture *f, const char *name) {
+    static char buf[4][4096];
+    static int slot;
+    char *p = buf[slot++ % 4];
+    snprintf(p, 4096, "%s/%s", f->dir, name);
+    return p;
+}
+
+/* Number of entries in dir whose name contains ".tmp". */
+static int count_tmp(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp")) n++;
+    closedir(d);
+    return n;
+}
+
+static void put_file(const char *path, const char *text) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputs(text, fp);
+    assert_int_equal(fclose(fp), 0);
+}
+
+static void assert_file_text(const char *path, const char *text) {
+    char *buf = NULL;
+    size_t len = 0;
+    av_err err = {{0}};
+    if (av_read_file(path, 1u << 20, &buf, &len, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(len, strlen(text));
+    assert_memory_equal(buf, text, len);
+    free(buf);
+}
+
+/* ------------------------------------------------------------------------- */
+/* atomic writer: success */
+
+static void test_commit_renames_into_place(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "head0.txt");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    /* the temporary lives in the same folder as ".head0.txt.tmpXXXXXX" */
+    assert_int_equal(strncmp(a.tmp, in_dir(f, ".head0.txt.tmp"), strlen(in_dir(f, ".head0.txt.tmp"))), 0);
+    assert_true(file_exists(a.tmp));
+    assert_false(file_exists(p)); /* nothing visible under the final name yet */
+    fputs("hello\n", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_OK);
+    assert_file_text(p, "hello\n");
+    struct stat st;
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0644);
+    assert_int_equal(count_entries(f->dir), 1);
+    assert_int_equal(count_tmp(f->dir), 0);
+    av_afile_abort(&a); /* harmless after commit; must not remove the file */
+    assert_file_text(p, "hello\n");
+}
+
+static void test_commit_replaces_existing_file(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "out.txt");
+    put_file(p, "old contents");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    fputs("new", a.fp);
+    fflush(a.fp);
+    assert_file_text(p, "old contents"); /* readers see the old file until commit */
+    assert_int_equal(av_afile_commit(&a, &err), AV_OK);
+    assert_file_text(p, "new");
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
+static void test_relative_name_without_folder(void **state) {
+    fixture *f = *state;
+    char old[4096];
+    assert_non_null(getcwd(old, sizeof old));
+    assert_int_equal(chdir(f->dir), 0);
+    av_afile a;
+    av_err err = {{0}};
+    av_status s = av_afile_open(&a, "plain.txt", &err);
+    if (s == AV_OK) {
+        fputs("x", a.fp);
+        s = av_afile_commit(&a, &err);
+    }
+    assert_int_equal(chdir(old), 0);
+    assert_int_equal(s, AV_OK);
+    assert_file_text(in_dir(f, "plain.txt"), "x");
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
+static void test_umask_is_honoured(void **state) {
+    fixture *f = *state;
+    mode_t old = umask(077);
+    av_afile a;
+    av_err err = {{0}};
+    av_status s = av_afile_open(&a, in_dir(f, "private.txt"), &err);
+    if (s == AV_OK) s = av_afile_commit(&a, &err);
+    umask(old);
+    assert_int_equal(s, AV_OK);
+    struct stat st;
+    assert_int_equal(stat(in_dir(f, "private.txt"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+}
+
+/* ------------------------------------------------------------------------- */
+/* atomic writer: abort and failures */
+
+static void test_abort_leaves_no_temp_and_old_file_survives(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "keep.txt");
+    put_file(p, "precious");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    fputs("half-writ", a.fp);
+    av_afile_abort(&a);
+    assert_null(a.fp);
+    assert_file_text(p, "precious");
+    assert_int_equal(count_entries(f->dir), 1);
+    assert_int_equal(count_tmp(f->dir), 0);
+}
+
+static void test_abort_is_safe_twice_and_on_zeroed_handle(void **state) {
+    (void)state;
+    av_afile a;
+    memset(&a, 0, sizeof a);
+    av_afile_abort(&a);
+    av_afile_abort(&a);
+    av_afile_abort(NULL);
+    /* commit on a handle that was never opened is an error, not a crash */
+    av_err err = {{0}};
+    assert_int_equal(av_afile_commit(&a, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, "not open"));
+}
+
+static void test_open_into_missing_folder_names_it(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "out/head0.png");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, p));
+    assert_non_null(strstr(err.msg, "does not exist"));
+    assert_null(a.fp);
+    av_afile_abort(&a); /* safe after a failed open */
+    assert_int_equal(count_entries(f->dir), 0);
+}
+
+static void test_open_into_folder_that_is_a_file(void **state) {
+    fixture *f = *state;
+    put_file(in_dir(f, "out"), "I am a file");
+    const char *p = in_dir(f, "out/head0.png");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, p));
+    assert_non_null(strstr(err.msg, "is not a folder"));
+    assert_file_text(in_dir(f, "out"), "I am a file");
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
+static void test_open_with_empty_or_folder_name_is_usage_error(void **state) {
+    fixture *f = *state;
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, "", &err), AV_EUSAGE);
+    char p[4096];
+    snprintf(p, sizeof p, "%s/", f->dir);
+    assert_int_equal(av_afile_open(&a, p, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "ends in '/'"));
+    char longp[5000];
+    memset(longp, 'a', sizeof longp - 1);
+    longp[sizeof longp - 1] = 0;
+    assert_int_equal(av_afile_open(&a, longp, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "longer than"));
+    assert_int_equal(count_entries(f->dir), 0);
+}
+
+static void test_open_into_unwritable_folder(void **state) {
+    fixture *f = *state;
+    const char *ro = in_dir(f, "ro");
+    assert_int_equal(mkdir(ro, 0555), 0);
+    assert_int_equal(chmod(ro, 0555), 0);
+    assert_int_equal(chmod(f->dir, 0755), 0); /* let uid 65534 reach ro/ */
+    const char *p = in_dir(f, "ro/x.png");
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        /* root ignores permission bits, so drop to "nobody" first */
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
+        av_afile a;
+        av_err err = {{0}};
+        av_status s = av_afile_open(&a, p, &err);
+        if (write(fds[1], err.msg, strlen(err.msg)) < 0) _exit(4);
+        av_afile_abort(&a);
+        _exit(s == AV_ERUNTIME ? 0 : 1);
+    }
+    close(fds[1]);
+    char msg[600] = {0};
+    ssize_t k = read(fds[0], msg, sizeof msg - 1);
+    (void)k;
+    close(fds[0]);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) != 0) fail_msg("child exit %d, message \"%s\"", WEXITSTATUS(st), msg);
+    assert_non_null(strstr(msg, p));
+    assert_non_null(strstr(msg, "Permission denied"));
+    assert_int_equal(count_entries(ro), 0);
+}
+
+static void test_commit_catches_enospc_on_dev_full(void **state) {
+    fixture *f = *state;
+    if (!file_exists("/dev/full")) skip();
+    const char *p = in_dir(f, "head0.png");
+    put_file(p, "old image");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    assert_int_equal(count_tmp(f->dir), 1);
+    /* Point the stream at a device whose every write fails with ENOSPC (see
+     * the file comment); the temporary stays in the folder for commit to remove. */
+    fclose(a.fp);
+    a.fp = fopen("/dev/full", "wb");
+    assert_non_null(a.fp);
+    fputs("new image bytes", a.fp); /* buffered: the error shows in fflush */
+    assert_int_equal(av_afile_commit(&a, &err), AV_ERUNTIME);
+    char want[4200];
+    snprintf(want, sizeof want, "cannot write '%s': No space left on device", p);
+    assert_string_equal(err.msg, want);
+    assert_null(a.fp);
+    assert_file_text(p, "old image");
+    assert_int_equal(count_tmp(f->dir), 0);
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
+static void test_commit_catches_file_size_limit(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "big.bin");
+    put_file(p, "old");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 4096;
+    void (*old_sig)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    static char block[65536];
+    memset(block, 'x', sizeof block);
+    size_t wrote = fwrite(block, 1, sizeof block, a.fp); /* fails part way */
+    av_status s = av_afile_commit(&a, &err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, old_sig);
+
+    assert_true(wrote < sizeof block);
+    assert_int_equal(s, AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, p));
+    /* glibc reports either the failed flush (EFBIG) or, when fwrite already
+     * failed and emptied its buffer, the sticky stream error. */
+    if (!strstr(err.msg, "File too large") && !strstr(err.msg, "an earlier write failed"))
+        fail_msg("unexpected message: %s", err.msg);
+    assert_file_text(p, "old");
+    assert_int_equal(count_tmp(f->dir), 0);
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
+static void test_commit_rename_failure_removes_temp(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "taken");
+    assert_int_equal(mkdir(p, 0755), 0);
+    put_file(in_dir(f, "taken/inside"), "stay");
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    fputs("data", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, p));
+    assert_non_null(strstr(err.msg, "Is a directory"));
+    assert_file_text(in_dir(f, "taken/inside"), "stay");
+    assert_int_equal(count_tmp(f->dir), 0);
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
+/* ------------------------------------------------------------------------- */
+/* mkdir -p */
+
+static void test_mkdir_p_creates_parents(void **state) {
+    fixture *f = *state;
+    av_err err = {{0}};
+    assert_int_equal(av_mkdir_p(in_dir(f, "a/b/c"), &err), AV_OK);
+    struct stat st;
+    assert_int_equal(stat(in_dir(f, "a/b/c"), &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    /* existing folders, doubled and trailing slashes are fine */
+    assert_int_equal(av_mkdir_p(in_dir(f, "a/b/c"), &err), AV_OK);
+    assert_int_equal(av_mkdir_p(in_dir(f, "a//b/d/"), &err), AV_OK);
+    assert_int_equal(stat(in_dir(f, "a/b/d"), &st), 0);
+    assert_int_equal(av_mkdir_p(f->dir, &err), AV_OK);
+}
+
+static void test_mkdir_p_on_existing_file_names_it(void **state) {
+    fixture *f = *state;
+    put_file(in_dir(f, "file"), "x");
+    av_err err = {{0}};
+    const char *p = in_dir(f, "file");
+    assert_int_equal(av_mkdir_p(p, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, p));
+    assert_non_null(strstr(err.msg, "exists and is not a folder"));
+    /* a file in the middle of the path */
+    const char *q = in_dir(f, "file/sub/dir");
+    assert_int_equal(av_mkdir_p(q, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, q));
+    assert_non_null(strstr(err.msg, "is not a folder"));
+    assert_int_equal(av_mkdir_p("", &err), AV_EUSAGE);
+}
+
+/* ------------------------------------------------------------------------- */
+/* whole-file read */
+
+static void test_read_file_keeps_embedded_nul(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "nul.txt");
+    FILE *fp = fopen(p, "wb");
+    fwrite("ab\0cd", 1, 5, fp);
+    fclose(fp);
+    char *buf = NULL;
+    size_t len = 0;
+    av_err err = {{0}};
+    assert_int_equal(av_read_file(p, 100, &buf, &len, &err), AV_OK);
+    assert_int_equal(len, 5);
+    assert_memory_equal(buf, "ab\0cd", 5);
+    assert_int_equal(buf[5], 0); /* NUL-terminated too */
+    free(buf);
+}
+
+static void test_read_file_limit(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "big.txt");
+    put_file(p, "0123456789");
+    char *buf = NULL;
+    size_t len = 0;
+    av_err err = {{0}};
+    assert_int_equal(av_read_file(p, 10, &buf, &len, &err), AV_OK); /* exactly at the limit */
+    assert_int_equal(len, 10);
+    free(buf);
+    assert_int_equal(av_read_file(p, 9, &buf, &len, &err), AV_EUSAGE);
+    char want[4200];
+    snprintf(want, sizeof want, "input file '%s' is larger than the 9-byte limit", p);
+    assert_string_equal(err.msg, want);
+    assert_null(buf);
+    assert_int_equal(av_read_file(p, 1048576, &buf, &len, &err), AV_OK);
+    free(buf);
+}
+
+static void test_read_empty_file(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "empty");
+    put_file(p, "");
+    char *buf = NULL;
+    size_t len = 99;
+    av_err err = {{0}};
+    assert_int_equal(av_read_file(p, 0, &buf, &len, &err), AV_OK);
+    assert_int_equal(len, 0);
+    assert_non_null(buf);
+    assert_int_equal(buf[0], 0);
+    free(buf);
+}
+
+static void test_read_missing_file_and_folder(void **state) {
+    fixture *f = *state;
+    char *buf = NULL;
+    size_t len = 0;
+    av_err err = {{0}};
+    const char *p = in_dir(f, "absent.txt");
+    assert_int_equal(av_read_file(p, 100, &buf, &len, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, p));
+    assert_non_null(strstr(err.msg, "No such file or directory"));
+    assert_int_equal(av_read_file(f->dir, 100, &buf, &len, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, f->dir));
+    assert_non_null(strstr(err.msg, "Is a directory"));
+    assert_null(buf);
+}
+
+/* Run av_read_file("-") with stdin replaced by fd; returns status. */
+static av_status read_stdin_from(int fd, size_t max, char **buf, size_t *len, av_err *err) {
+    int saved = dup(0);
+    dup2(fd, 0);
+    clearerr(stdin);
+    av_status s = av_read_file("-", max, buf, len, err);
+    dup2(saved, 0);
+    close(saved);
+    clearerr(stdin);
+    return s;
+}
+
+static void test_read_stdin_through_a_pipe(void **state) {
+    (void)state;
+    /* 200 000 bytes through a pipe: more than the first 64 KiB buffer */
+    const size_t n = 200000;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        char chunk[1000];
+        for (size_t i = 0; i < n; i += sizeof chunk) {
+            for (size_t j = 0; j < sizeof chunk; j++) chunk[j] = (char)('a' + (i + j) % 26);
+            if (write(fds[1], chunk, sizeof chunk) != (ssize_t)sizeof chunk) _exit(1);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    char *buf = NULL;
+    size_t len = 0;
+    av_err err = {{0}};
+    av_status s = read_stdin_from(fds[0], 1u << 20, &buf, &len, &err);
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    if (s) fail_msg("%s", err.msg);
+    assert_int_equal(len, n);
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] != (char)('a' + i % 26)) fail_msg("byte %zu differs", i);
+    free(buf);
+}
+
+static void test_read_stdin_over_limit(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "stdin.txt");
+    put_file(p, "too long for the limit");
+    int fd = open(p, O_RDONLY);
+    assert_true(fd >= 0);
+    char *buf = NULL;
+    size_t len = 0;
+    av_err err = {{0}};
+    assert_int_equal(read_stdin_from(fd, 5, &buf, &len, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "standard input is larger than the 5-byte limit");
+    lseek(fd, 0, SEEK_SET);
+    assert_int_equal(read_stdin_from(fd, 100, &buf, &len, &err), AV_OK);
+    assert_int_equal(len, 22);
+    free(buf);
+    close(fd);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_commit_renames_into_place, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_replaces_existing_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_relative_name_without_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_umask_is_honoured, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_abort_leaves_no_temp_and_old_file_survives, setup, teardown),
+        cmocka_unit_test(test_abort_is_safe_twice_and_on_zeroed_handle),
+        cmocka_unit_test_setup_teardown(test_open_into_missing_folder_names_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_into_folder_that_is_a_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_with_empty_or_folder_name_is_usage_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_into_unwritable_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_catches_enospc_on_dev_full, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_catches_file_size_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_rename_failure_removes_temp, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mkdir_p_creates_parents, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mkdir_p_on_existing_file_names_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_file_keeps_embedded_nul, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_file_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_empty_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_missing_file_and_folder, setup, teardown),
+        cmocka_unit_test(test_read_stdin_through_a_pipe),
+        cmocka_unit_test_setup_teardown(test_read_stdin_over_limit, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("fileio", tests, NULL, NULL);
+}
