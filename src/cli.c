@@ -9,7 +9,7 @@
 
 enum {
     OPT_ROPE_STYLE = 256, OPT_ROPE_BASE, OPT_NO_SCALE, OPT_PAD_TO, OPT_ATTN_MASK, OPT_NO_PLOT,
-    OPT_DUMP, OPT_PRECISION, OPT_COLOR,
+    OPT_DUMP, OPT_PRECISION, OPT_COLOR, OPT_EXPLAIN, OPT_HEAD, OPT_SHOW, OPT_COMPARE,
 };
 
 typedef struct {
@@ -41,6 +41,10 @@ static const av_optdef kOpts[] = {
     {"quiet", 0, 'q', NULL, "print only errors"},
     {"precision", 1, OPT_PRECISION, "N", "digits after the point with -v (default 4; 0..10)"},
     {"color", 1, OPT_COLOR, "WHEN", "auto (TTY and NO_COLOR unset; default) | always | never"},
+    {"explain", 1, OPT_EXPLAIN, "Q,K", "walk through one cell: query Q, key K (indices or token text)"},
+    {"head", 1, OPT_HEAD, "N", "head for --explain and --compare figures (default 0)"},
+    {"show", 0, OPT_SHOW, NULL, "draw each head's weights in the terminal (colour on a TTY)"},
+    {"compare", 1, OPT_COMPARE, "WHAT", "scale | positions | rope-style | order: rerun under each setting"},
     {"help", 0, 'h', NULL, "show this help and exit"},
     {"version", 0, 'V', NULL, "show the version and exit"},
 };
@@ -138,6 +142,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     static const av_positions kPosVal[] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
     static const char *const kStyle[] = {"interleaved", "half"};
     static const char *const kColor[] = {"auto", "always", "never"};
+    static const char *const kCompare[] = {"scale", "positions", "rope-style", "order"};
 
     optind = 0; /* GNU: full re-initialisation, so the parser can run again */
     opterr = 0;
@@ -211,6 +216,16 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             if ((st = parse_choice("color", optarg, kColor, 3, &choice, err))) return st;
             o->color = (av_color)choice;
             break;
+        case OPT_EXPLAIN: o->explain = optarg; break;
+        case OPT_HEAD:
+            if ((st = parse_int("head", optarg, 0, AV_MAX_HEADS - 1, &v, err))) return st;
+            o->head = (int)v;
+            break;
+        case OPT_SHOW: o->show = 1; break;
+        case OPT_COMPARE:
+            if ((st = parse_choice("compare", optarg, kCompare, 4, &choice, err))) return st;
+            o->compare = choice + 1; /* av_compare_kind: AV_CMP_SCALE = 1, ... */
+            break;
         case 'h': o->help = 1; break;
         case 'V': o->version = 1; break;
         case ':': {
@@ -226,6 +241,8 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         }
     }
     if (o->help || o->version) return AV_OK;
+    if (o->head >= o->heads)
+        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there are %d heads)", o->head, o->heads - 1, o->heads);
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
 
     /* positional words form the sentence, joined by single spaces */

@@ -41,6 +41,10 @@ typedef struct {
     const char *file;        /* -f FILE or "-" for stdin, or NULL */
     int verbose, quiet, precision;
     av_color color;
+    const char *explain;     /* "QUERY,KEY" for --explain, or NULL */
+    int head;                /* head for --explain and --compare figures (default 0) */
+    int show;                /* --show: terminal heat-map of every head */
+    int compare;             /* av_compare_kind (teach.h), 0 = none */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
 } av_options;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "model.h"
 #include "npy.h"
 #include "plot.h"
+#include "teach.h"
 #include "tokenize.h"
 #include "trace.h"
 
@@ -153,7 +155,7 @@ static av_status plot_all(const av_model *m, const av_tokens *toks, const av_opt
     else
         snprintf(pos, sizeof pos, "%s", av_positions_name(m->cfg.positions));
     snprintf(desc, sizeof desc, "%s (seed %llu)", cmdline, (unsigned long long)m->cfg.seed);
-    av_plot_meta meta = {"attnviz " AV_VERSION, desc};
+    av_plot_meta meta = {.software = "attnviz " AV_VERSION, .description = desc};
 
     av_heatmap *hms = calloc((size_t)H, sizeof *hms);
     char (*titles)[512] = calloc((size_t)H, sizeof *titles);
@@ -193,6 +195,21 @@ static int use_color(av_color c) {
     const char *nc = getenv("NO_COLOR");
     if (nc && *nc) return 0;
     return isatty(STDOUT_FILENO);
+}
+
+static int term_width(void) {
+    const char *cols = getenv("COLUMNS");
+    if (cols && atoi(cols) > 0) return atoi(cols);
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    return 80;
+}
+
+static av_term_mode term_mode(int color) {
+    if (!color) return AV_TERM_PLAIN;
+    const char *ct = getenv("COLORTERM");
+    if (ct && (strstr(ct, "truecolor") || strstr(ct, "24bit"))) return AV_TERM_TRUECOLOR;
+    return AV_TERM_256;
 }
 
 static int finish(int code) {
@@ -272,11 +289,32 @@ int main(int argc, char **argv) {
     if (!st && o.weights_dir) st = load_weights(&m, o.weights_dir, note, sizeof note, &err);
     if (!st && o.attn_mask) st = load_attn_mask(&m, o.attn_mask, &err);
     if (!st) st = av_model_forward(&m, &err);
+    int qi = 0, kj = 0;
+    if (!st && o.explain) st = av_explain_parse(o.explain, &toks, &qi, &kj, &err);
+    int color = use_color(o.color);
     if (!st && !o.quiet) {
-        av_trace tr = {stdout, use_color(o.color), o.verbose, o.precision};
+        av_trace tr = {stdout, color, o.verbose, o.precision};
         av_trace_print(&tr, &m, &toks, &o, note);
+        if (o.explain) av_explain(stdout, &m, &toks, o.head, qi, kj, o.precision, color);
+        if (o.show)
+            for (int h = 0; h < m.cfg.H; h++) av_term_heatmap(stdout, &m, &toks, h, term_mode(color), term_width());
     }
     if (!st) cmd = command_line(argc, argv);
+    if (!st && o.compare) {
+        char path[4096], name[64], desc[8192];
+        const char *what[] = {"", "scale", "positions", "rope-style", "order"};
+        snprintf(name, sizeof name, "compare_%s.png", what[o.compare]);
+        join_path(path, sizeof path, o.outdir, name);
+        snprintf(desc, sizeof desc, "%s (seed %llu)", cmd ? cmd : "attnviz", (unsigned long long)m.cfg.seed);
+        av_plot_meta meta = {.software = "attnviz " AV_VERSION, .description = desc};
+        int fig = !o.no_plot && o.compare != AV_CMP_ORDER;
+        if (fig) st = av_mkdir_p(o.outdir, &err);
+        FILE *out = o.quiet ? fopen("/dev/null", "w") : stdout;
+        if (!out) out = stdout;
+        if (!st) st = av_compare(out, &m, &toks, (av_compare_kind)o.compare, o.head, fig ? path : NULL, &meta, color, &err);
+        if (out != stdout) fclose(out);
+        if (!st && fig) note_written(&w, path);
+    }
     if (!st && o.dump_dir) st = dump_all(&m, &toks, o.dump_dir, &w, &err);
     if (!st && !o.no_plot) st = plot_all(&m, &toks, &o, cmd ? cmd : "attnviz", &w, &err);
     if (!st && !o.quiet && w.n) {

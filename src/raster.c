@@ -325,7 +325,7 @@ typedef struct {
 
 /* Width of the box drawn for a missing character, 26.6. */
 static FT_Pos box_advance(float size) {
-    return ((FT_Pos)lrintf(size * 0.62f)) << 6;
+    return ((FT_Pos)lrintf(size * 0.72f)) << 6;
 }
 
 /* Lay out a run: one placed glyph per drawable code point. Returns 0, or -1
@@ -543,7 +543,7 @@ static void blit_coverage(const canvas *cv, const unsigned char *bits, int rows,
 
 /* The outlined box drawn for a character no font has. */
 static void draw_missing_box(const canvas *cv, float size, int pen, int ox, int oy, int rot90, av_rgb ink) {
-    int bw = (int)lrintf(size * 0.46f), bh = (int)lrintf(size * 0.70f);
+    int bw = (int)lrintf(size * 0.56f), bh = (int)lrintf(size * 0.76f);
     int t = (int)lrintf(size / 16.0f);
     if (bw < 3) bw = 3;
     if (bh < 4) bh = 4;

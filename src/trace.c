@@ -1,6 +1,8 @@
 /* trace.c - the step-by-step trace (see trace.h). */
 #include "trace.h"
 
+#include "teach.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -126,6 +128,13 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
         fprintf(f, "rotate Q_h, K_h: pair i at position m turns by m·θ^(−2i/d_k)   (%d, %d, %d)\n", H, T, Dk);
         fprintf(f, "%s%s pairs; rotation keeps norms, and q_m·k_n depends only on m − n\n", ind,
                 c->rope_style == AV_ROPE_HALF ? "rotate-half (i, i+d_k/2)" : "interleaved (2i, 2i+1)");
+        double d_rope = 0, d_sin = 0;
+        av_err e;
+        if (av_shift_check(m, AV_SHIFT_K, &d_rope, &d_sin, &e) == AV_OK) {
+            fprintf(f, "%sevidence: shift every position by +%d and the scores move by at most %.2e with RoPE,\n", ind,
+                    AV_SHIFT_K, d_rope);
+            fprintf(f, "%sbut by up to %.3g with sinusoidal PE added to the same X (absolute positions)\n", ind, d_sin);
+        }
     }
     if (tr->verbose)
         for (int h = 0; h < H && h < 2; h++) {
@@ -167,6 +176,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     int rows = H * T - m->fully_masked_rows;
     fprintf(f, "%s%s✓%s every unmasked row sums to 1: worst |Σ_j A[i,j] − 1| = %.2e over %d rows\n", ind, G(tr),
             R(tr), m->worst_row_dev, rows);
+    if (!c->scale || tr->verbose) av_print_saturation(f, m, tr->color);
     if (tr->verbose)
         for (int h = 0; h < H; h++) {
             char name[64];

@@ -5,7 +5,10 @@ Run from the source root with Debian's system Python, which has python3-torch
 and python3-numpy (the pyenv python3 on PATH has neither):
 
     /usr/bin/python3 tests/gen_reference.py            # rewrite tests/ref/
-    /usr/bin/python3 tests/gen_reference.py --check    # regenerate in memory, compare
+    /usr/bin/python3 tests/gen_reference.py --check    # regenerate in a temp folder, compare
+
+(--check is byte-exact; it holds with the same torch/numpy on the same kind of
+machine, and a different BLAS may move a float32 last bit elsewhere.)
 
 The outputs are committed under tests/ref/, so `make test` never needs Python.
 Generated with torch 1.13 and numpy 1.24; the inputs come from

@@ -78,12 +78,16 @@ static void bad(report *r, const char *fmt, ...) {
     r->failures++;
 }
 
+/* out = "a/b"; a path longer than n fails the test (no silent truncation). */
+static char *path2(char *out, size_t n, const char *a, const char *b) {
+    if (snprintf(out, n, "%s/%s", a, b) >= (int)n) fail_msg("path too long: %s/%s", a, b);
+    return out;
+}
+
 static const char *join(const char *dir, const char *name) {
     static char buf[8][4096];
     static int slot;
-    char *p = buf[slot++ % 8];
-    snprintf(p, 4096, "%s/%s", dir, name);
-    return p;
+    return path2(buf[slot++ % 8], 4096, dir, name);
 }
 
 static char *read_text(const char *path) {
@@ -126,6 +130,22 @@ static int same_shape(report *r, const av_npy *got, const av_npy *want, const ch
     return same;
 }
 
+/* "[h, i, j]" for flat index k of a C-order array. */
+static const char *where(const av_npy *a, size_t k) {
+    static char buf[2][96];
+    static int slot;
+    char *p = buf[slot++ % 2];
+    size_t idx[AV_NPY_MAX_NDIM];
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        idx[d] = a->shape[d] ? k % a->shape[d] : 0;
+        k = a->shape[d] ? k / a->shape[d] : 0;
+    }
+    p[0] = 0;
+    for (int d = 0; d < a->ndim; d++)
+        snprintf(p + strlen(p), 96 - strlen(p), "%s%zu%s", d ? ", " : "[", idx[d], d + 1 == a->ndim ? "]" : "");
+    return p;
+}
+
 /* ------------------------------------------------------------------------- */
 /* the checks */
 
@@ -153,10 +173,10 @@ static void check_close(report *r, const char *dump, const char *expect, const c
         }
         add(r, " %s %.1e", name, worst);
         if (nbad)
-            bad(r, "%s: %zu of %zu values differ by more than %g*max(1,|ref|); first at flat index %zu "
-                   "(attnviz %.9g, torch %.9g); worst |diff| %.3g at flat index %zu",
-                file, nbad, n, REL_TOL, first_bad, (double)got.data[first_bad], (double)want.data[first_bad],
-                worst, worst_at);
+            bad(r, "%s: %zu of %zu values differ by more than %g*max(1,|ref|); first at %s "
+                   "(attnviz %.9g, torch %.9g); worst |diff| %.3g at %s",
+                file, nbad, n, REL_TOL, where(&want, first_bad), (double)got.data[first_bad],
+                (double)want.data[first_bad], worst, where(&want, worst_at));
     } else {
         add(r, " %s FAIL", name);
     }
@@ -185,8 +205,8 @@ static void check_mask(report *r, const char *dump, const char *expect) {
             size_t T = want.shape[1];
             for (size_t k = 0; k < count(&want); k++)
                 if ((got.bytes[k] != 0) != (want.bytes[k] != 0)) {
-                    bad(r, "mask.npy[%zu, %zu] (query %zu, key %zu) is %d, the reference has %d", k / T, k % T,
-                        k / T, k % T, got.bytes[k] != 0, want.bytes[k] != 0);
+                    bad(r, "mask.npy[%zu, %zu] (query %zu, key %zu) is %s, the reference has %s", k / T, k % T,
+                        k / T, k % T, got.bytes[k] ? "True" : "False", want.bytes[k] ? "True" : "False");
                     break;
                 }
         }
@@ -236,7 +256,8 @@ static int synth_inputs(report *r, const char *in, const char *tmp_in) {
     char *text = read_text(join(in, "synth.txt"));
     float *w = malloc(C * C * sizeof *w);
     int made = 0;
-    for (char *line = text ? strtok(text, "\n") : NULL; ok && line; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; ok && line; line = strtok_r(NULL, "\n", &save)) {
         char name[32];
         unsigned long long salt;
         double first, last, sum_want;
@@ -278,19 +299,19 @@ static void test_config(void **state) {
     const ref_case *rc = *state;
     report r = {rc->name, 0, ""};
     char cfg[4096], in[4096], expect[4096];
-    snprintf(cfg, sizeof cfg, "%s/%s", src_path("tests/ref"), rc->name);
-    snprintf(in, sizeof in, "%s/in", cfg);
-    snprintf(expect, sizeof expect, "%s/expect", cfg);
+    path2(cfg, sizeof cfg, src_path("tests/ref"), rc->name);
+    path2(in, sizeof in, cfg, "in");
+    path2(expect, sizeof expect, cfg, "expect");
     char *args_text = read_text(join(cfg, "args.txt"));
     if (!args_text) fail_msg("%s: cannot read %s", rc->name, join(cfg, "args.txt"));
     char *tmp = make_tmpdir();
     char dump[4096], weights[4096], mask_arg[4096];
-    snprintf(dump, sizeof dump, "%s/dump", tmp);
-    snprintf(weights, sizeof weights, "%s", in);
+    path2(dump, sizeof dump, tmp, "dump");
+    memcpy(weights, in, sizeof weights);
     const char *argv[2 * MAX_ARGS];
     int n = 0;
     if (file_exists(join(in, "synth.txt"))) {
-        snprintf(weights, sizeof weights, "%s/in", tmp);
+        path2(weights, sizeof weights, tmp, "in");
         if (mkdir(weights, 0755) != 0 || !synth_inputs(&r, in, weights)) {
             rm_rf(tmp);
             free(args_text);
@@ -300,7 +321,7 @@ static void test_config(void **state) {
     argv[n++] = "--weights";
     argv[n++] = weights;
     if (file_exists(join(in, "attn_mask.npy"))) {
-        snprintf(mask_arg, sizeof mask_arg, "%s", join(in, "attn_mask.npy"));
+        path2(mask_arg, sizeof mask_arg, in, "attn_mask.npy");
         argv[n++] = "--attn-mask";
         argv[n++] = mask_arg;
     }
@@ -308,9 +329,15 @@ static void test_config(void **state) {
     argv[n++] = dump;
     argv[n++] = "--no-plot";
     argv[n++] = "-q";
-    for (char *line = strtok(args_text, "\n"); line && n < 2 * MAX_ARGS - 1; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = strtok_r(args_text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         size_t len = strlen(line);
         if (len && line[len - 1] == '\r') line[len - 1] = 0;
+        if (n == 2 * MAX_ARGS - 1) {
+            rm_rf(tmp);
+            free(args_text);
+            fail_msg("%s: args.txt has more than %d lines", rc->name, MAX_ARGS);
+        }
         argv[n++] = line;
     }
     argv[n] = NULL;
@@ -353,7 +380,7 @@ static int n_cases;
 static int is_config(const struct dirent *e) {
     if (e->d_name[0] == '.') return 0;
     char p[4096];
-    snprintf(p, sizeof p, "%s/%s/args.txt", src_path("tests/ref"), e->d_name);
+    if (snprintf(p, sizeof p, "%s/%s/args.txt", src_path("tests/ref"), e->d_name) >= (int)sizeof p) return 0;
     return file_exists(p);
 }
 
@@ -364,7 +391,8 @@ static void test_configs_match_index(void **state) {
     char *text = read_text(src_path("tests/ref/configs.txt"));
     if (!text) fail_msg("cannot read %s", src_path("tests/ref/configs.txt"));
     int listed = 0, missing = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         int found = 0;
         for (int i = 0; i < n_cases; i++) found |= strcmp(cases[i].name, line) == 0;
         if (!found) { print_error("tests/ref/%s is listed in configs.txt but has no args.txt\n", line); missing++; }

@@ -1,0 +1,535 @@
+/* teach.c - teaching mode (see teach.h). */
+#include "teach.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention.h"
+#include "cli.h"
+#include "colormap.h"
+
+static const char *B(int c) { return c ? "\033[1m" : ""; }
+static const char *Y(int c) { return c ? "\033[33m" : ""; }
+static const char *R(int c) { return c ? "\033[0m" : ""; }
+
+/* ----------------------------------------------------------------------------
+ * --explain */
+
+static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
+    char *end = NULL;
+    long v = strtol(part, &end, 10);
+    if (*part && end && *end == 0) {
+        if (v < 0 || v >= toks->n)
+            return av_fail(err, AV_EUSAGE, "--explain %s index %s is outside 0..%d (T = %d tokens)", what, part,
+                           toks->n - 1, toks->n);
+        *out = (int)v;
+        return AV_OK;
+    }
+    for (int i = 0; i < toks->n; i++)
+        if (strcmp(toks->tok[i], part) == 0) { *out = i; return AV_OK; }
+    return av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d", what,
+                   part, toks->n - 1);
+}
+
+av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
+    const char *comma = strchr(spec, ',');
+    if (!comma || comma == spec || !comma[1])
+        return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning", spec);
+    char q[256];
+    size_t n = (size_t)(comma - spec);
+    if (n >= sizeof q) return av_fail(err, AV_EUSAGE, "--explain '%s': the query part is too long", spec);
+    memcpy(q, spec, n);
+    q[n] = 0;
+    av_status st = resolve(q, toks, "query", qi, err);
+    if (st) return st;
+    return resolve(comma + 1, toks, "key", kj, err);
+}
+
+static void print_vec(FILE *f, const float *v, int n, int precision) {
+    int show = n > 6 ? 4 : n;
+    fputc('[', f);
+    for (int d = 0; d < show; d++) fprintf(f, "%s% .*f", d ? " " : "", precision, (double)v[d]);
+    if (show < n) fprintf(f, " … % .*f", precision, (double)v[n - 1]);
+    fputc(']', f);
+}
+
+void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color) {
+    const av_config *c = &m->cfg;
+    int T = c->T, D = m->D;
+    const float *q = m->Q + ((size_t)h * T + qi) * D;
+    const float *k = m->K + ((size_t)h * T + kj) * D;
+    const float *v = m->V + ((size_t)h * T + kj) * D;
+    const float *s_row = m->scores + ((size_t)h * T + qi) * T;
+    const float *a_row = m->att + ((size_t)h * T + qi) * T;
+    const unsigned char *m_row = m->mask + (size_t)qi * T;
+
+    fprintf(f, "\n%s--explain: head %d, query %d \"%s\" → key %d \"%s\"%s   (d_k = %d)\n", B(color), h, qi,
+            toks->tok[qi], kj, toks->tok[kj], R(color), D);
+    fprintf(f, "  q_%d = Q[%d, %d, :] = ", qi, h, qi);
+    print_vec(f, q, D, precision);
+    fprintf(f, "   (%d numbers%s)\n", D, c->positions == AV_POS_ROPE ? ", after RoPE" : "");
+    fprintf(f, "  k_%d = K[%d, %d, :] = ", kj, h, kj);
+    print_vec(f, k, D, precision);
+    fprintf(f, "\n");
+
+    /* 1. the dot product, with partial sums at powers of two */
+    double dot = 0.0;
+    fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
+    for (int d = 0; d < D && d < 3; d++)
+        fprintf(f, "%s(%.*f)(%.*f)", d ? " + " : "", precision, (double)q[d], precision, (double)k[d]);
+    if (D > 3) fprintf(f, " + …");
+    fprintf(f, "\n        partial sums:");
+    int next = 1;
+    for (int d = 0; d < D; d++) {
+        dot += (double)q[d] * (double)k[d];
+        if (d + 1 == next || d + 1 == D) {
+            fprintf(f, "  d<%d: %.*f", d + 1, precision, dot);
+            next *= 2;
+        }
+    }
+    fprintf(f, "\n        = %.9g\n", dot);
+
+    /* 2. the scale */
+    if (c->scale)
+        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g   (= scores.npy[%d, %d, %d])\n", dot, D, dot, sqrt((double)D),
+                (double)s_row[kj], h, qi, kj);
+    else
+        fprintf(f, "  no ÷√d_k (--no-scale): S = q·k = %.9g   (= scores.npy[%d, %d, %d])\n", (double)s_row[kj], h, qi, kj);
+
+    /* 3. the row: mask, max, exp, sum */
+    double maxv = -INFINITY, sum = 0.0;
+    for (int j = 0; j < T; j++)
+        if (!m_row[j] && s_row[j] > maxv) maxv = s_row[j];
+    fprintf(f, "  the whole row %d of S (query \"%s\") and its softmax:\n", qi, toks->tok[qi]);
+    fprintf(f, "      %-4s %-12s %12s %12s %12s %12s\n", "j", "key", "S[i,j]", "S − max", "exp(S − max)", "A[i,j]");
+    for (int j = 0; j < T; j++) {
+        char key[64];
+        snprintf(key, sizeof key, "%.12s", toks->tok[j]);
+        const char *mark = j == kj ? "→" : " ";
+        if (m_row[j]) {
+            fprintf(f, "    %s %-4d %-12s %12s %12s %12s %12s\n", mark, j, key, "−∞ (masked)", "−∞", "0", "0");
+            continue;
+        }
+        double e = exp((double)s_row[j] - maxv);
+        sum += e;
+        fprintf(f, "    %s %-4d %-12s %12.6f %12.6f %12.6f %12.6f\n", mark, j, key, (double)s_row[j],
+                (double)s_row[j] - maxv, e, (double)a_row[j]);
+    }
+    if (maxv == -INFINITY) {
+        fprintf(f, "  every key of this row is masked: softmax of all −∞ is undefined, so the rule gives\n"
+                   "  all-zero weights and a zero output row (never NaN).\n");
+        return;
+    }
+    fprintf(f, "      row max = %.9g   row sum Σ_j exp(S − max) = %.9g\n", maxv, sum);
+
+    /* 4. this cell */
+    if (m_row[kj]) {
+        const char *why = (c->causal && kj > qi) ? "the causal mask hides keys after the query (j > i)"
+                          : (kj >= c->n_real) ? "this key is <pad> (key padding mask)"
+                                              : "the --attn-mask file masks this pair";
+        fprintf(f, "  %sthis cell is masked%s: %s, so S = −∞, exp(−∞) = 0 and A[%d, %d, %d] = 0.\n", Y(color), R(color),
+                why, h, qi, kj);
+        fprintf(f, "  key %d contributes nothing to the output of query %d.\n", kj, qi);
+        return;
+    }
+    double w = a_row[kj];
+    fprintf(f, "  A[%d, %d, %d] = exp(%.6f) / %.6f = %.9g   (= weights.npy[%d, %d, %d])\n", h, qi, kj,
+            (double)s_row[kj] - maxv, sum, w, h, qi, kj);
+    fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.6f × ", qi, kj, w);
+    print_vec(f, v, D, precision);
+    fprintf(f, "\n                                        = ");
+    float contrib[8] = {0};
+    int show = D > 6 ? 4 : D;
+    for (int d = 0; d < show; d++) contrib[d] = (float)(w * v[d]);
+    print_vec(f, contrib, show, precision);
+    fprintf(f, "%s\n", show < D ? " …" : "");
+    fprintf(f, "  so key \"%s\" supplies %.1f%% of query \"%s\"'s output in head %d.\n", toks->tok[kj], 100.0 * w,
+            toks->tok[qi], h);
+}
+
+/* ----------------------------------------------------------------------------
+ * terminal heat-map */
+
+/* xterm 256-colour index nearest to an sRGB colour (6x6x6 cube). */
+static int xterm256(const unsigned char rgb[3]) {
+    int idx[3];
+    for (int i = 0; i < 3; i++) idx[i] = rgb[i] < 48 ? 0 : rgb[i] < 115 ? 1 : (rgb[i] - 35) / 40;
+    return 16 + 36 * idx[0] + 6 * idx[1] + idx[2];
+}
+
+static void set_bg(FILE *f, av_term_mode mode, double t) {
+    unsigned char rgb[3];
+    av_cmap_rgb(AV_CMAP_VIRIDIS, t, rgb);
+    int light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 128;
+    if (mode == AV_TERM_TRUECOLOR) fprintf(f, "\033[48;2;%d;%d;%dm", rgb[0], rgb[1], rgb[2]);
+    else fprintf(f, "\033[48;5;%dm", xterm256(rgb));
+    fprintf(f, light ? "\033[30m" : "\033[97m");
+}
+
+/* Print s cut or padded to exactly w terminal columns. */
+static void print_cell_text(FILE *f, const char *s, int w) {
+    int used = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+        char ch[5] = {0};
+        for (int i = 0; i < len && p[i]; i++) ch[i] = (char)p[i];
+        int cw = av_utf8_width(ch);
+        if (used + cw > w - (p[len] ? 1 : 0) && p[len] && used + cw > w - 1) {
+            if (used < w) { fputs("…", f); used++; }
+            break;
+        }
+        if (used + cw > w) break;
+        fputs(ch, f);
+        used += cw;
+        p += len;
+        if (!*p) break;
+    }
+    for (; used < w; used++) fputc(' ', f);
+}
+
+void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, int width) {
+    int T = m->cfg.T;
+    if (width < 40) width = 40;
+    int labw = 0;
+    for (int i = 0; i < T; i++) {
+        int w = av_utf8_width(toks->tok[i]);
+        if (w > labw) labw = w;
+    }
+    if (labw > 12) labw = 12;
+    int idxw = T > 100 ? 3 : T > 10 ? 2 : 1;
+    int left = idxw + 1 + labw + 1;
+    /* cell width: numbers need 5 ("0.64 "), colour blocks alone need 2 */
+    int cellw = 5;
+    if (left + T * cellw > width) cellw = mode == AV_TERM_PLAIN ? 4 : 2;
+    if (left + T * cellw > width && mode != AV_TERM_PLAIN) cellw = 1;
+    int ncols = (width - left) / cellw;
+    if (ncols > T) ncols = T;
+    int nrows = T > 48 ? 48 : T;
+    const float *A = m->att + (size_t)h * T * T;
+
+    fprintf(f, "\nhead %d of %d: attention weights (rows = queries, columns = keys)\n", h, m->cfg.H);
+    /* column header: key indices (only when the cells are wide enough) */
+    fprintf(f, "%*s", left, "");
+    for (int j = 0; j < ncols; j++) {
+        if (cellw >= 4) fprintf(f, "%-*d", cellw, j);
+        else if (cellw >= 2 && j % 5 == 0) fprintf(f, "%-*d", cellw * (j + 5 <= ncols ? 5 : ncols - j), j), j += 4;
+        else if (cellw == 1 && j % 10 == 0) fprintf(f, "%-*d", j + 10 <= ncols ? 10 : ncols - j, j), j += 9;
+    }
+    fputc('\n', f);
+    for (int i = 0; i < nrows; i++) {
+        fprintf(f, "%*d ", idxw, i);
+        print_cell_text(f, toks->tok[i], labw);
+        fputc(' ', f);
+        for (int j = 0; j < ncols; j++) {
+            double a = A[(size_t)i * T + j];
+            int masked = m->mask[(size_t)i * T + j];
+            char num[16];
+            if (cellw >= 5) snprintf(num, sizeof num, "%4.2f ", a);
+            else if (cellw == 4) snprintf(num, sizeof num, a >= 0.995 ? "1.0 " : "%3.0f ", a * 100); /* percent */
+            else snprintf(num, sizeof num, "%*s", cellw, "");
+            if (cellw == 4 && a < 0.995) {
+                /* ".64" style: two digits after the point */
+                snprintf(num, sizeof num, ".%02d ", (int)lround(a * 100) > 99 ? 99 : (int)lround(a * 100));
+            }
+            if (masked) {
+                if (mode == AV_TERM_PLAIN) fprintf(f, "%*s ", cellw - 1, cellw >= 4 ? "-∞" : "·");
+                else fprintf(f, "\033[48;5;250m\033[30m%*s\033[0m", cellw, cellw >= 4 ? "·  " : "·");
+                if (mode == AV_TERM_PLAIN && cellw >= 4) fprintf(f, "%*s", 0, "");
+                continue;
+            }
+            if (mode == AV_TERM_PLAIN) fputs(num, f);
+            else {
+                set_bg(f, mode, a);
+                fputs(num, f);
+                fputs("\033[0m", f);
+            }
+        }
+        fputc('\n', f);
+    }
+    if (ncols < T || nrows < T)
+        fprintf(f, "(showing %d of %d queries and %d of %d keys; the PNG has them all)\n", nrows, T, ncols, T);
+    /* key legend and colour legend */
+    fprintf(f, "keys:");
+    int col = 5;
+    for (int j = 0; j < ncols && j < 40; j++) {
+        int w = av_utf8_width(toks->tok[j]) + 4 + (j > 9);
+        if (col + w > width) { fputs("\n     ", f); col = 5; }
+        fprintf(f, " %d=%s", j, toks->tok[j]);
+        col += w;
+    }
+    if (ncols > 40) fputs(" …", f);
+    fputc('\n', f);
+    if (mode == AV_TERM_PLAIN) {
+        fprintf(f, "legend: numbers are attention weights (each row sums to 1); -∞ = masked key%s\n",
+                cellw == 4 ? "; .64 = 0.64" : "");
+    } else {
+        fprintf(f, "legend: 0 ");
+        for (int i = 0; i <= 10; i++) {
+            set_bg(f, mode, i / 10.0);
+            fputs("  ", f);
+        }
+        fprintf(f, "\033[0m 1   \033[48;5;250m\033[30m · \033[0m masked (−∞)\n");
+    }
+}
+
+/* ----------------------------------------------------------------------------
+ * saturation */
+
+void av_row_stats(const av_model *m, int h, double *max_w, double *ent) {
+    int T = m->cfg.T;
+    for (int i = 0; i < T; i++) {
+        const float *a = m->att + ((size_t)h * T + i) * T;
+        double mx = 0, e = 0;
+        for (int j = 0; j < T; j++) {
+            if (a[j] > mx) mx = a[j];
+            if (a[j] > 0) e -= (double)a[j] * log((double)a[j]);
+        }
+        max_w[i] = mx;
+        ent[i] = e;
+    }
+}
+
+void av_print_saturation(FILE *f, const av_model *m, int color) {
+    int T = m->cfg.T, H = m->cfg.H;
+    double *mx = calloc((size_t)T, sizeof *mx), *en = calloc((size_t)T, sizeof *en);
+    if (!mx || !en) { free(mx); free(en); return; }
+    int rows = 0, peaked = 0;
+    fprintf(f, "                   per row: max weight / entropy in nats (uniform over n keys = ln n; one-hot = 0)\n");
+    for (int h = 0; h < H; h++) {
+        av_row_stats(m, h, mx, en);
+        if (h < 8) fprintf(f, "                   head %d:", h);
+        for (int i = 0; i < T; i++) {
+            int visible = 0;
+            for (int j = 0; j < T; j++) visible += !m->mask[(size_t)i * T + j];
+            if (!visible) continue;
+            rows++;
+            peaked += mx[i] > 0.9;
+            if (h < 8 && i < 8) fprintf(f, " %.2f/%.2f", mx[i], en[i]);
+        }
+        if (h < 8) fprintf(f, "%s\n", T > 8 ? " …" : "");
+    }
+    if (H > 8) fprintf(f, "                   (%d more heads)\n", H - 8);
+    if (rows && 2 * peaked >= rows)
+        fprintf(f, "                   %sverdict: softmax is saturated: %d of %d rows are nearly one-hot (max weight > 0.9)%s\n",
+                Y(color), peaked, rows, R(color));
+    else
+        fprintf(f, "                   verdict: not saturated: %d of %d rows are nearly one-hot (max weight > 0.9)\n",
+                peaked, rows);
+    free(mx);
+    free(en);
+}
+
+/* ----------------------------------------------------------------------------
+ * RoPE shift check */
+
+/* scores (H, T, T) from Xin (T, C) with positions shifted by k. */
+static void scores_at(float *scores, const av_model *m, const float *Xin, av_positions pos, int k, float *tmp_tc,
+                      float *q, float *kk, float *proj) {
+    const av_config *c = &m->cfg;
+    int T = c->T, C = c->C, H = c->H, D = m->D;
+    size_t TC = (size_t)T * C;
+    memcpy(tmp_tc, Xin, TC * sizeof(float));
+    if (pos == AV_POS_SINUSOIDAL) {
+        float *pe = malloc(((size_t)T + (size_t)k) * C * sizeof(float));
+        if (!pe) return;
+        sinusoidal_forward(pe, T + k, C);
+        for (size_t i = 0; i < TC; i++) tmp_tc[i] += pe[(size_t)k * C + i];
+        free(pe);
+    }
+    matmul_forward(proj, tmp_tc, m->W_Q, T, C, C);
+    split_heads_forward(q, proj, T, C, H);
+    matmul_forward(proj, tmp_tc, m->W_K, T, C, C);
+    split_heads_forward(kk, proj, T, C, H);
+    if (pos == AV_POS_ROPE) {
+        rope_forward(q, H, T, D, c->rope_style, c->rope_base > 1 ? c->rope_base : 10000.0, k);
+        rope_forward(kk, H, T, D, c->rope_style, c->rope_base > 1 ? c->rope_base : 10000.0, k);
+    }
+    scores_forward(scores, q, kk, H, T, D, 1.0 / sqrt((double)D));
+}
+
+av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin, av_err *err) {
+    const av_config *c = &m->cfg;
+    size_t TC = (size_t)c->T * c->C, HTT = (size_t)c->H * c->T * c->T;
+    float *tmp = malloc(TC * sizeof(float)), *q = malloc(TC * sizeof(float)), *kk = malloc(TC * sizeof(float)),
+          *proj = malloc(TC * sizeof(float)), *s0 = malloc(HTT * sizeof(float)), *s1 = malloc(HTT * sizeof(float));
+    av_status st = AV_OK;
+    if (!tmp || !q || !kk || !proj || !s0 || !s1) {
+        st = av_fail(err, AV_ERUNTIME, "out of memory in the shift check");
+        goto out;
+    }
+    for (int p = 0; p < 2; p++) {
+        av_positions pos = p == 0 ? AV_POS_ROPE : AV_POS_SINUSOIDAL;
+        scores_at(s0, m, m->X, pos, 0, tmp, q, kk, proj);
+        scores_at(s1, m, m->X, pos, k, tmp, q, kk, proj);
+        double worst = 0;
+        for (size_t i = 0; i < HTT; i++) {
+            double d = fabs((double)s1[i] - (double)s0[i]);
+            if (d > worst) worst = d;
+        }
+        *(p == 0 ? d_rope : d_sin) = worst;
+    }
+out:
+    free(tmp); free(q); free(kk); free(proj); free(s0); free(s1);
+    return st;
+}
+
+/* ----------------------------------------------------------------------------
+ * comparisons */
+
+static av_status run_variant(av_model *out, const av_model *base, const av_config *cfg, const int *perm, av_err *err) {
+    av_status st = av_model_init(out, cfg, err);
+    if (st) return st;
+    int T = cfg->T, C = cfg->C;
+    for (int t = 0; t < T; t++)
+        memcpy(out->X + (size_t)(perm ? perm[t] : t) * C, base->X + (size_t)t * C, (size_t)C * sizeof(float));
+    size_t CC = (size_t)C * C;
+    memcpy(out->W_Q, base->W_Q, CC * sizeof(float));
+    memcpy(out->W_K, base->W_K, CC * sizeof(float));
+    memcpy(out->W_V, base->W_V, CC * sizeof(float));
+    memcpy(out->W_O, base->W_O, CC * sizeof(float));
+    if (base->user_mask && !perm) {
+        out->user_mask = malloc((size_t)T * T);
+        if (!out->user_mask) return av_fail(err, AV_ERUNTIME, "out of memory");
+        memcpy(out->user_mask, base->user_mask, (size_t)T * T);
+    }
+    return av_model_forward(out, err);
+}
+
+static void summary_stats(const av_model *m, double *mean_max, double *mean_ent) {
+    int T = m->cfg.T, H = m->cfg.H, rows = 0;
+    double sm = 0, se = 0;
+    double *mx = calloc((size_t)T, sizeof *mx), *en = calloc((size_t)T, sizeof *en);
+    if (!mx || !en) { free(mx); free(en); *mean_max = *mean_ent = 0; return; }
+    for (int h = 0; h < H; h++) {
+        av_row_stats(m, h, mx, en);
+        for (int i = 0; i < T; i++) {
+            if (mx[i] == 0) continue; /* fully masked */
+            sm += mx[i];
+            se += en[i];
+            rows++;
+        }
+    }
+    free(mx);
+    free(en);
+    *mean_max = rows ? sm / rows : 0;
+    *mean_ent = rows ? se / rows : 0;
+}
+
+static double max_abs_diff(const float *a, const float *b, size_t n) {
+    double w = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)a[i] - (double)b[i]);
+        if (d > w) w = d;
+    }
+    return w;
+}
+
+static av_status compare_order(FILE *f, const av_model *m, const av_tokens *toks, int color, av_err *err) {
+    int T = m->cfg.T, H = m->cfg.H;
+    if (T < 2) return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last tokens, so it needs at least 2 tokens");
+    int *perm = malloc((size_t)T * sizeof *perm);
+    if (!perm) return av_fail(err, AV_ERUNTIME, "out of memory");
+    for (int t = 0; t < T; t++) perm[t] = t;
+    perm[0] = T - 1;
+    perm[T - 1] = 0;
+    fprintf(f, "\n%s--compare order%s: swap token 0 \"%s\" and token %d \"%s\" (same embeddings and weights)\n", B(color),
+            R(color), toks->tok[0], T - 1, toks->tok[T - 1]);
+    fprintf(f, "  check: max over heads, i, j of |A_swapped[π(i), π(j)] − A[i, j]|  (0 = the weights only permute)\n");
+    av_status st = AV_OK;
+    const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
+    for (int p = 0; p < 3 && !st; p++) {
+        av_config cfg = m->cfg;
+        cfg.positions = all[p];
+        if (all[p] == AV_POS_ROPE && (m->D % 2)) continue;
+        if (cfg.causal || cfg.n_real != T) cfg.causal = 0, cfg.n_real = T; /* masks are positional: compare unmasked */
+        av_model a, b;
+        memset(&b, 0, sizeof b);
+        if ((st = run_variant(&a, m, &cfg, NULL, err))) { av_model_free(&a); break; }
+        if ((st = run_variant(&b, m, &cfg, perm, err))) { av_model_free(&a); av_model_free(&b); break; }
+        double worst = 0;
+        for (int h = 0; h < H; h++)
+            for (int i = 0; i < T; i++)
+                for (int j = 0; j < T; j++) {
+                    double d = fabs((double)b.att[((size_t)h * T + perm[i]) * T + perm[j]] -
+                                    (double)a.att[((size_t)h * T + i) * T + j]);
+                    if (d > worst) worst = d;
+                }
+        fprintf(f, "  positions %-11s max difference = %-10.3g %s\n", av_positions_name(all[p]), worst,
+                worst == 0 ? "exactly a permutation: attention alone is blind to word order"
+                           : "order matters: positions make the weights depend on where a word is");
+        av_model_free(&a);
+        av_model_free(&b);
+    }
+    if (m->cfg.causal || m->cfg.n_real != T) fprintf(f, "  (masks depend on position, so this comparison runs without them)\n");
+    free(perm);
+    return st;
+}
+
+av_status av_compare(FILE *f, const av_model *m, const av_tokens *toks, av_compare_kind kind, int h,
+                     const char *fig_path, const av_plot_meta *meta, int color, av_err *err) {
+    if (kind == AV_CMP_ORDER) return compare_order(f, m, toks, color, err);
+    av_config cfgs[3];
+    char names[3][64];
+    int n = 0;
+    const av_config *c0 = &m->cfg;
+    const char *what = kind == AV_CMP_SCALE ? "scale" : kind == AV_CMP_POSITIONS ? "positions" : "rope-style";
+    if (kind == AV_CMP_SCALE) {
+        cfgs[0] = *c0; cfgs[0].scale = 1; snprintf(names[0], 64, "scaled ÷√d_k");
+        cfgs[1] = *c0; cfgs[1].scale = 0; snprintf(names[1], 64, "no scale");
+        n = 2;
+    } else if (kind == AV_CMP_POSITIONS) {
+        const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
+        for (int p = 0; p < 3; p++) {
+            if (all[p] == AV_POS_ROPE && m->D % 2) continue;
+            cfgs[n] = *c0;
+            cfgs[n].positions = all[p];
+            snprintf(names[n], 64, "%s", all[p] == AV_POS_ROPE ? "RoPE" : av_positions_name(all[p]));
+            n++;
+        }
+    } else {
+        if (m->D % 2) return av_fail(err, AV_EUSAGE, "--compare rope-style needs an even d_k; d_k = %d", m->D);
+        for (int s = 0; s < 2; s++) {
+            cfgs[n] = *c0;
+            cfgs[n].positions = AV_POS_ROPE;
+            cfgs[n].rope_style = s ? AV_ROPE_HALF : AV_ROPE_INTERLEAVED;
+            if (!(cfgs[n].rope_base > 1)) cfgs[n].rope_base = 10000;
+            snprintf(names[n], 64, "RoPE %s", s ? "half" : "interleaved");
+            n++;
+        }
+    }
+    av_model ms[3];
+    memset(ms, 0, sizeof ms);
+    av_status st = AV_OK;
+    for (int i = 0; i < n && !st; i++) st = run_variant(&ms[i], m, &cfgs[i], NULL, err);
+    if (!st) {
+        int T = c0->T;
+        size_t HTT = (size_t)c0->H * T * T;
+        fprintf(f, "\n%s--compare %s%s: same sentence, same X and weights, all %d heads\n", B(color), what, R(color), c0->H);
+        fprintf(f, "  %-18s %15s %20s %22s\n", "setting", "mean max weight", "mean entropy (nats)", "max |ΔA| vs first");
+        for (int i = 0; i < n; i++) {
+            double mm, me;
+            summary_stats(&ms[i], &mm, &me);
+            char diff[32] = "—";
+            if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(ms[i].att, ms[0].att, HTT));
+            fprintf(f, "  %-18s %15.4f %20.4f %22s\n", names[i], mm, me, diff);
+        }
+        fprintf(f, "  (a higher max weight and lower entropy mean sharper, more one-hot rows; ln(%d) = %.3f is uniform)\n", T,
+                log((double)T));
+        if (fig_path) {
+            av_heatmap hms[3];
+            char titles[3][256];
+            for (int i = 0; i < n; i++) {
+                snprintf(titles[i], sizeof titles[i], "%s (head %d)", names[i], h);
+                hms[i] = (av_heatmap){titles[i], T, T, (const char *const *)toks->tok, (const char *const *)toks->tok,
+                                      ms[i].att + (size_t)h * T * T, ms[i].mask};
+            }
+            char title[256];
+            snprintf(title, sizeof title, "--compare %s: head %d under each setting", what, h);
+            st = av_plot_grid(fig_path, hms, n, title, meta, err);
+        }
+    }
+    for (int i = 0; i < n; i++) av_model_free(&ms[i]);
+    return st;
+}

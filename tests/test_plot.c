@@ -1,0 +1,733 @@
+/* test_plot.c - figures end to end: layout, PNG and SVG files.
+ *
+ * These tests check structure, never one font's pixels: figure sizes, the
+ * colour at the centre of a cell (away from any printed value), masked cells
+ * against weight-0 cells, text chunks, byte-identical reruns, atomic writes
+ * on failure, SVG well-formedness and its <text> content.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include <cmocka.h>
+
+#include "colormap.h"
+#include "plot.h"
+#include "pngout.h"
+#include "raster.h"
+#include "testutil.h"
+
+/* ---------------------------------------------------------------- fixtures */
+
+typedef struct {
+    char *dir;
+    int n;
+    float *w;
+    unsigned char *masked;
+    char **labels;
+    av_heatmap hm;
+    av_plot_meta meta;
+} fixture;
+
+static unsigned long long rng_state;
+
+static double rnd(void) {
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* Row-stochastic random-looking weights; causal sets the upper triangle masked. */
+static void fill(fixture *f, int n, int causal) {
+    free(f->w);
+    free(f->masked);
+    if (f->labels)
+        for (int k = 0; k < f->n; k++) free(f->labels[k]);
+    free(f->labels);
+    f->n = n;
+    f->w = calloc((size_t)n * n, sizeof *f->w);
+    f->masked = calloc((size_t)n * n, 1);
+    f->labels = calloc((size_t)n, sizeof *f->labels);
+    static const char *words[] = {"I", "love", "deep", "learning", "the", "cat", "sat", "on", "mat"};
+    rng_state = 42;
+    for (int i = 0; i < n; i++) {
+        f->labels[i] = malloc(32);
+        snprintf(f->labels[i], 32, "%s", words[i % 9]);
+        double tot = 0;
+        for (int j = 0; j < n; j++) {
+            f->masked[i * n + j] = causal && j > i;
+            double e = f->masked[i * n + j] ? 0 : exp(2.0 * rnd());
+            f->w[i * n + j] = (float)e;
+            tot += e;
+        }
+        for (int j = 0; j < n; j++) f->w[i * n + j] = (float)(f->w[i * n + j] / tot);
+    }
+    f->hm = (av_heatmap){"head 0 of 1 \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none", n, n,
+                         (const char *const *)f->labels, (const char *const *)f->labels, f->w, f->masked};
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    f->dir = make_tmpdir();
+    f->meta = (av_plot_meta){.software = "attnviz 0.1.0", .description = "attnviz --heads 1 \"I love deep learning\""};
+    fill(f, 4, 0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    rm_rf(f->dir);
+    free(f->w);
+    free(f->masked);
+    for (int k = 0; k < f->n; k++) free(f->labels[k]);
+    free(f->labels);
+    free(f);
+    return 0;
+}
+
+static const char *in_dir(const fixture *f, const char *name) {
+    static char buf[4][4200];
+    static int slot;
+    char *p = buf[slot++ % 4];
+    snprintf(p, 4200, "%s/%s", f->dir, name);
+    return p;
+}
+
+static void read_png(const char *path, av_png_image *img) {
+    av_err e = {{0}};
+    assert_int_equal(av_png_read(path, img, &e), AV_OK);
+}
+
+static void pixel(const av_png_image *img, int x, int y, unsigned char out[3]) {
+    assert_true(x >= 0 && y >= 0 && x < img->width && y < img->height);
+    memcpy(out, img->rgb + ((size_t)y * img->width + x) * 3, 3);
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (fread(buf, 1, (size_t)n, fp) != (size_t)n) n = 0;
+    buf[n] = 0;
+    fclose(fp);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* ---------------------------------------------------------------- sizes */
+
+static void figure_size(fixture *f, int n, int *w, int *h) {
+    fill(f, n, 0);
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    *w = dl.width;
+    *h = dl.height;
+    av_dl_free(&dl);
+}
+
+static void test_size_grows_with_tokens_and_stays_bounded(void **state) {
+    fixture *f = *state;
+    static const int ns[] = {1, 2, 4, 6, 40, 200, 512};
+    int pw = 0, ph = 0;
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        int w, h;
+        figure_size(f, ns[k], &w, &h);
+        assert_true(w >= 300 && h >= 300);
+        assert_true(w <= 2400 && h <= 2400);
+        if (ns[k] >= 4) {
+            assert_true(w >= pw);
+            assert_true(h >= ph);
+        }
+        if (ns[k] == 4) assert_true(w >= 500 && w <= 800); /* like the matplotlib reference, a bit larger */
+        pw = w, ph = h;
+    }
+}
+
+static void test_png_dimensions_match_layout(void **state) {
+    fixture *f = *state;
+    const char *path = in_dir(f, "h.png");
+    av_err e;
+    assert_int_equal(av_plot_head(path, &f->hm, &f->meta, &e), AV_OK);
+    av_dlist dl;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    av_png_image img;
+    read_png(path, &img);
+    assert_int_equal(img.width, dl.width);
+    assert_int_equal(img.height, dl.height);
+    av_png_image_free(&img);
+    av_dl_free(&dl);
+}
+
+/* ---------------------------------------------------------------- colours */
+
+/* Pixel at (x, y) of a freshly written head figure of f. */
+static void cell_pixel_check(fixture *f, int corner) {
+    const char *path = in_dir(f, "c.png");
+    av_err e;
+    assert_int_equal(av_plot_head(path, &f->hm, &f->meta, &e), AV_OK);
+    av_dlist dl;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const av_dl_item *panel = av_plot_panel(&dl, 0);
+    assert_non_null(panel);
+    assert_null(av_plot_panel(&dl, 1));
+    av_png_image img;
+    read_png(path, &img);
+    int checked = 0;
+    for (int i = 0; i < f->n; i += 3) {
+        for (int j = 0; j < f->n; j += 3) {
+            if (f->masked[i * f->n + j]) continue;
+            int b[4];
+            assert_int_equal(av_dl_cell_box(panel, i, j, b), 0);
+            /* Centre when no value is printed; else 3 px inside the corner. */
+            int x = corner ? b[0] + 3 : (b[0] + b[2]) / 2, y = corner ? b[1] + 3 : (b[1] + b[3]) / 2;
+            unsigned char got[3], want[3];
+            pixel(&img, x, y, got);
+            av_cmap_rgb(AV_CMAP_VIRIDIS, f->w[i * f->n + j], want);
+            assert_memory_equal(got, want, 3);
+            checked++;
+        }
+    }
+    assert_true(checked > 0);
+    av_png_image_free(&img);
+    av_dl_free(&dl);
+}
+
+static void test_cell_centre_is_viridis_of_weight_t40(void **state) {
+    fixture *f = *state;
+    fill(f, 40, 0);
+    cell_pixel_check(f, 0);
+}
+
+static void test_cell_corner_is_viridis_of_weight_t4(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 0);
+    cell_pixel_check(f, 1);
+}
+
+static void test_cell_colour_t200_and_causal(void **state) {
+    fixture *f = *state;
+    fill(f, 200, 1);
+    cell_pixel_check(f, 0);
+}
+
+/* Masked cells are light grey with hatching: never the colour of weight 0. */
+static void test_masked_cell_differs_from_zero_weight(void **state) {
+    fixture *f = *state;
+    fill(f, 40, 1);
+    f->w[1 * 40 + 0] = 0.0f; /* an unmasked zero weight at (1, 0) */
+    const char *path = in_dir(f, "m.png");
+    av_err e;
+    assert_int_equal(av_plot_head(path, &f->hm, &f->meta, &e), AV_OK);
+    av_dlist dl;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const av_dl_item *panel = av_plot_panel(&dl, 0);
+    av_png_image img;
+    read_png(path, &img);
+    int b0[4], bm[4];
+    av_dl_cell_box(panel, 1, 0, b0);
+    av_dl_cell_box(panel, 1, 30, bm);
+    unsigned char zero[3], want0[3];
+    pixel(&img, (b0[0] + b0[2]) / 2, (b0[1] + b0[3]) / 2, zero);
+    av_cmap_rgb(AV_CMAP_VIRIDIS, 0.0, want0);
+    assert_memory_equal(zero, want0, 3);
+    /* Every pixel of the masked cell is grey (r = g = b) and light-ish. */
+    for (int y = bm[1]; y < bm[3]; y++) {
+        for (int x = bm[0]; x < bm[2]; x++) {
+            unsigned char m[3];
+            pixel(&img, x, y, m);
+            assert_int_equal(m[0], m[1]);
+            assert_int_equal(m[1], m[2]);
+            assert_true(m[0] >= 0x80);
+            assert_memory_not_equal(m, zero, 3);
+        }
+    }
+    /* The legend entry is there. */
+    int legend = 0;
+    for (size_t k = 0; k < dl.n; k++)
+        if (dl.items[k].kind == AV_DL_TEXT && strstr(dl.items[k].text.utf8, "masked (\xE2\x88\x92\xE2\x88\x9E)"))
+            legend = 1;
+    assert_true(legend);
+    av_png_image_free(&img);
+    av_dl_free(&dl);
+}
+
+/* No legend when nothing is masked. */
+static void test_no_legend_without_mask(void **state) {
+    fixture *f = *state;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    for (size_t k = 0; k < dl.n; k++)
+        if (dl.items[k].kind == AV_DL_TEXT) assert_null(strstr(dl.items[k].text.utf8, "masked"));
+    av_dl_free(&dl);
+}
+
+/* NaN / Inf are drawn masked, out-of-range values clamp to the ends. */
+static void test_nonfinite_and_out_of_range_values(void **state) {
+    fixture *f = *state;
+    fill(f, 40, 0);
+    f->w[0] = NAN;
+    f->w[1] = INFINITY;
+    f->w[2] = -0.5f;
+    f->w[3] = 2.0f;
+    const char *path = in_dir(f, "nan.png");
+    av_err e;
+    assert_int_equal(av_plot_head(path, &f->hm, &f->meta, &e), AV_OK);
+    av_dlist dl;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const av_dl_item *panel = av_plot_panel(&dl, 0);
+    av_png_image img;
+    read_png(path, &img);
+    unsigned char px[4][3], lo[3], hi[3];
+    for (int j = 0; j < 4; j++) {
+        int b[4];
+        av_dl_cell_box(panel, 0, j, b);
+        pixel(&img, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, px[j]);
+    }
+    av_cmap_rgb(AV_CMAP_VIRIDIS, 0.0, lo);
+    av_cmap_rgb(AV_CMAP_VIRIDIS, 1.0, hi);
+    for (int j = 0; j < 2; j++) {
+        assert_int_equal(px[j][0], px[j][1]);
+        assert_int_equal(px[j][1], px[j][2]);
+        assert_true(px[j][0] >= 0x80);
+    }
+    assert_memory_equal(px[2], lo, 3);
+    assert_memory_equal(px[3], hi, 3);
+    av_png_image_free(&img);
+    av_dl_free(&dl);
+}
+
+/* A row whose keys are all masked is drawn masked, like any masked cell. */
+static void test_fully_masked_row_is_masked(void **state) {
+    fixture *f = *state;
+    fill(f, 40, 0);
+    for (int j = 0; j < 40; j++) {
+        f->masked[5 * 40 + j] = 1;
+        f->w[5 * 40 + j] = 0.0f;
+    }
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const av_dl_item *panel = av_plot_panel(&dl, 0);
+    for (int j = 0; j < 40; j++) {
+        av_rgb c;
+        assert_int_equal(av_heat_cell_color(&panel->heat, 5, j, &c), 1);
+    }
+    av_dl_free(&dl);
+}
+
+/* ---------------------------------------------------------------- text */
+
+static int count_text(const av_dlist *dl, const char *s) {
+    int n = 0;
+    for (size_t k = 0; k < dl->n; k++)
+        if (dl->items[k].kind == AV_DL_TEXT && strcmp(dl->items[k].text.utf8, s) == 0) n++;
+    return n;
+}
+
+static void test_axis_titles_labels_and_values(void **state) {
+    fixture *f = *state;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    assert_int_equal(count_text(&dl, "query (row)"), 1);
+    assert_int_equal(count_text(&dl, "key (column)"), 1);
+    assert_int_equal(count_text(&dl, "love"), 2); /* once per axis */
+    assert_int_equal(count_text(&dl, "learning"), 2);
+    for (int t = 0; t <= 10; t += 2) {
+        char num[8];
+        snprintf(num, sizeof num, "%.1f", t / 10.0);
+        assert_int_equal(count_text(&dl, num), 1); /* colour bar ticks */
+    }
+    /* T = 4: every cell's value is printed, in the ink that contrasts. */
+    int values = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        const av_dl_item *it = &dl.items[k];
+        if (it->kind != AV_DL_TEXT || strlen(it->text.utf8) != 4 || it->text.utf8[1] != '.') continue;
+        if (it->text.x > av_plot_panel(&dl, 0)->x1) continue; /* colour bar tick */
+        values++;
+    }
+    assert_int_equal(values, 16);
+    av_dl_free(&dl);
+
+    fill(f, 40, 0);
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    char v[8];
+    snprintf(v, sizeof v, "%.2f", (double)f->w[0]);
+    assert_int_equal(count_text(&dl, v), 0); /* cells too small for values */
+    av_dl_free(&dl);
+}
+
+/* Labels never overlap: drawn labels on each axis are at least one line
+ * apart (rotated x labels) or one label width apart (horizontal). */
+static void test_labels_thinned_without_overlap(void **state) {
+    fixture *f = *state;
+    static const int ns[] = {4, 40, 100, 200, 512};
+    for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+        fill(f, ns[c], 0);
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+        const av_dl_item *panel = av_plot_panel(&dl, 0);
+        float last_y = -1e9f, last_x = -1e9f, last_w = 0;
+        int ny = 0, nx = 0;
+        for (size_t k = 0; k < dl.n; k++) {
+            const av_dl_item *it = &dl.items[k];
+            if (it->kind != AV_DL_TEXT) continue;
+            av_text_metrics m;
+            av_text_measure(it->text.utf8, it->text.size, 0, &m);
+            if (it->text.x < panel->x0 && !it->text.rot90) { /* query label */
+                assert_true(it->text.y - last_y >= it->text.size * 1.1f);
+                last_y = it->text.y;
+                ny++;
+            } else if (it->text.y > panel->y1 && it->text.y < panel->y1 + 20) { /* key label */
+                if (it->text.rot90) assert_true(it->text.x - last_x >= it->text.size * 1.1f);
+                else assert_true(it->text.x - last_x >= (m.width + last_w) / 2);
+                last_x = it->text.x;
+                last_w = m.width;
+                nx++;
+            }
+        }
+        assert_true(ny >= 4 && nx >= 4);
+        assert_true(ny <= ns[c] && nx <= ns[c]);
+        av_dl_free(&dl);
+    }
+}
+
+static void test_long_label_cut_with_ellipsis(void **state) {
+    fixture *f = *state;
+    free(f->labels[2]);
+    f->labels[2] = strdup("supercalifragilisticexpialidocious_and_then_some_more");
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    int cut = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        const av_dl_item *it = &dl.items[k];
+        if (it->kind != AV_DL_TEXT || strncmp(it->text.utf8, "supercali", 9) != 0) continue;
+        size_t n = strlen(it->text.utf8);
+        assert_true(n >= 3 && strcmp(it->text.utf8 + n - 3, "\xE2\x80\xA6") == 0);
+        av_text_metrics m;
+        av_text_measure(it->text.utf8, it->text.size, 0, &m);
+        assert_true(m.width <= 151.0f);
+        cut++;
+    }
+    assert_int_equal(cut, 2);
+    assert_true(dl.width <= 1000);
+    av_dl_free(&dl);
+}
+
+static void test_long_title_wraps_inside_figure(void **state) {
+    fixture *f = *state;
+    f->hm.title = "head 0 of 8 \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: causal \xC2\xB7 "
+                  "d_model = 512 \xC2\xB7 seed 1234 \xC2\xB7 temperature 1.0 \xC2\xB7 a rather long note";
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    int lines = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        const av_dl_item *it = &dl.items[k];
+        if (it->kind != AV_DL_TEXT || !it->text.bold) continue;
+        av_text_metrics m;
+        av_text_measure(it->text.utf8, it->text.size, 1, &m);
+        assert_true(it->text.x - m.width / 2 >= 0 && it->text.x + m.width / 2 <= dl.width);
+        lines++;
+    }
+    assert_true(lines >= 2);
+    av_dl_free(&dl);
+}
+
+/* CJK tokens render with an installed CJK font; characters no font has are
+ * counted (they are drawn as boxes). */
+static void test_missing_glyphs_counted(void **state) {
+    fixture *f = *state;
+    static const char *zh[] = {"我", "爱", "深", "度", "学", "习"};
+    float w[36];
+    for (int k = 0; k < 36; k++) w[k] = 1.0f / 6;
+    av_heatmap hm = {"zh", 6, 6, zh, zh, w, NULL};
+    av_err e;
+    av_plot_reset_missing();
+    assert_int_equal(av_plot_head(in_dir(f, "zh.png"), &hm, &f->meta, &e), AV_OK);
+    if (av_text_has_glyph(0x6211)) assert_int_equal(av_plot_missing_glyphs(), 0);
+    else assert_int_equal(av_plot_missing_glyphs(), 12);
+
+    /* U+10FFFD (plane 16 private use) is in no ordinary font. */
+    static const char *odd[] = {"a", "\xF4\x8F\xBF\xBD", "\xF0\x9F\x99\x82"};
+    float w3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    av_heatmap h3 = {"odd", 3, 3, odd, odd, w3, NULL};
+    av_plot_reset_missing();
+    assert_int_equal(av_plot_head(in_dir(f, "odd.png"), &h3, &f->meta, &e), AV_OK);
+    int want = 0;
+    if (!av_text_has_glyph(0x10FFFD)) want += 2;
+    if (!av_text_has_glyph(0x1F642)) want += 2;
+    assert_int_equal(av_plot_missing_glyphs(), want);
+    av_plot_reset_missing();
+    assert_int_equal(av_plot_missing_glyphs(), 0);
+}
+
+/* ---------------------------------------------------------------- PNG file */
+
+static void test_png_text_chunks_round_trip(void **state) {
+    fixture *f = *state;
+    const char *path = in_dir(f, "t.png");
+    av_plot_meta meta = f->meta;
+    meta.description = "attnviz --heads 2 \"我爱深度学习\" --seed 7";
+    av_err e;
+    assert_int_equal(av_plot_head(path, &f->hm, &meta, &e), AV_OK);
+    av_png_image img;
+    read_png(path, &img);
+    assert_string_equal(av_png_image_text(&img, "Software"), "attnviz 0.1.0");
+    assert_string_equal(av_png_image_text(&img, "Title"), f->hm.title); /* Latin-1 "·" → tEXt */
+    assert_string_equal(av_png_image_text(&img, "Description"), meta.description); /* CJK → iTXt */
+    assert_int_equal(img.has_time, 0);
+    assert_true(fabs(img.dpi - 100.0) < 0.05);
+    av_png_image_free(&img);
+
+    meta.dpi = 300;
+    assert_int_equal(av_plot_head(path, &f->hm, &meta, &e), AV_OK);
+    read_png(path, &img);
+    assert_true(fabs(img.dpi - 300.0) < 0.05);
+    av_png_image_free(&img);
+}
+
+static void test_rerun_is_byte_identical(void **state) {
+    fixture *f = *state;
+    fill(f, 6, 1);
+    const char *a = in_dir(f, "a.png"), *b = in_dir(f, "b.png");
+    av_err e;
+    assert_int_equal(av_plot_head(a, &f->hm, &f->meta, &e), AV_OK);
+    assert_int_equal(av_plot_head(b, &f->hm, &f->meta, &e), AV_OK);
+    size_t la, lb;
+    char *da = slurp(a, &la), *db = slurp(b, &lb);
+    assert_true(la > 1000);
+    assert_int_equal(la, lb);
+    assert_memory_equal(da, db, la);
+    free(da);
+    free(db);
+}
+
+static void test_missing_folder_fails_cleanly(void **state) {
+    fixture *f = *state;
+    const char *path = in_dir(f, "no/such/folder/h.png");
+    av_err e = {{0}};
+    assert_int_equal(av_plot_head(path, &f->hm, &f->meta, &e), AV_ERUNTIME);
+    assert_non_null(strstr(e.msg, path));
+    assert_int_equal(count_entries(f->dir), 0);
+}
+
+static void test_path_that_is_a_folder_fails_cleanly(void **state) {
+    fixture *f = *state;
+    const char *path = in_dir(f, "sub");
+    assert_int_equal(mkdir(path, 0755), 0);
+    av_err e = {{0}};
+    assert_int_equal(av_plot_head(path, &f->hm, &f->meta, &e), AV_ERUNTIME);
+    assert_non_null(strstr(e.msg, path));
+    assert_int_equal(count_entries(f->dir), 1); /* only "sub" */
+    assert_int_equal(count_entries(path), 0);
+    const char *svg = in_dir(f, "sub.svg");
+    assert_int_equal(mkdir(svg, 0755), 0);
+    assert_int_equal(av_plot_head(svg, &f->hm, &f->meta, &e), AV_ERUNTIME);
+    assert_int_equal(count_entries(f->dir), 2);
+}
+
+/* A write that fails half-way (file size limit → EFBIG) leaves the older
+ * figure untouched and no temporary behind. Runs in a child process. */
+static void test_existing_file_survives_failed_write(void **state) {
+    fixture *f = *state;
+    const char *path = in_dir(f, "keep.png");
+    FILE *fp = fopen(path, "wb");
+    fputs("old figure", fp);
+    fclose(fp);
+    fill(f, 200, 0); /* a PNG of well over 4 KiB */
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {4096, 4096};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        av_err e = {{0}};
+        av_status st = av_plot_head(path, &f->hm, &f->meta, &e);
+        _exit(st == AV_ERUNTIME && strstr(e.msg, path) ? 0 : 1);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    size_t len;
+    char *data = slurp(path, &len);
+    assert_string_equal(data, "old figure");
+    free(data);
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
+static void test_bad_shapes_are_errors(void **state) {
+    fixture *f = *state;
+    av_heatmap hm = f->hm;
+    av_err e;
+    hm.n_q = 0;
+    assert_int_equal(av_plot_head(in_dir(f, "x.png"), &hm, &f->meta, &e), AV_ERUNTIME);
+    hm = f->hm;
+    hm.w = NULL;
+    assert_int_equal(av_plot_head(in_dir(f, "x.png"), &hm, &f->meta, &e), AV_ERUNTIME);
+    assert_int_equal(av_plot_grid(in_dir(f, "x.png"), &f->hm, 0, "t", &f->meta, &e), AV_ERUNTIME);
+    assert_int_equal(count_entries(f->dir), 0);
+}
+
+/* ---------------------------------------------------------------- grid */
+
+static void test_grid_panels_in_four_columns(void **state) {
+    fixture *f = *state;
+    av_heatmap hms[8];
+    for (int h = 0; h < 8; h++) hms[h] = f->hm;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, 8, "8 heads", &f->meta, &e), AV_OK);
+    for (int p = 0; p < 8; p++) {
+        const av_dl_item *a = av_plot_panel(&dl, p);
+        assert_non_null(a);
+        if (p % 4) assert_true(a->x0 > av_plot_panel(&dl, p - 1)->x1); /* right of its neighbour */
+        if (p >= 4) {
+            assert_int_equal(a->x0, av_plot_panel(&dl, p - 4)->x0); /* under the panel above */
+            assert_true(a->y0 > av_plot_panel(&dl, p - 4)->y1);
+        }
+        char name[16];
+        snprintf(name, sizeof name, "head %d", p);
+        assert_int_equal(count_text(&dl, name), 1);
+    }
+    assert_null(av_plot_panel(&dl, 8));
+    assert_int_equal(count_text(&dl, "1.0"), 1); /* one shared colour bar */
+    assert_true(dl.width > dl.height);
+    av_dl_free(&dl);
+
+    const char *path = in_dir(f, "grid.png");
+    assert_int_equal(av_plot_grid(path, hms, 8, "8 heads", &f->meta, &e), AV_OK);
+    av_png_image img;
+    read_png(path, &img);
+    assert_string_equal(av_png_image_text(&img, "Title"), "8 heads");
+    av_png_image_free(&img);
+}
+
+static void test_grid_many_heads_many_tokens_bounded(void **state) {
+    fixture *f = *state;
+    fill(f, 512, 1);
+    av_heatmap hms[64];
+    for (int h = 0; h < 64; h++) hms[h] = f->hm;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, 64, "64 heads", &f->meta, &e), AV_OK);
+    assert_true(dl.width <= 2400 && dl.height <= 2400);
+    assert_non_null(av_plot_panel(&dl, 63));
+    av_dl_free(&dl);
+
+    av_heatmap two[2] = {f->hm, f->hm};
+    two[1].n_k = 3;
+    assert_int_equal(av_plot_layout_grid(&dl, two, 2, "x", &f->meta, &e), AV_ERUNTIME);
+    av_dl_free(&dl);
+}
+
+/* Grid with T = 40: cells are too small for values; colours still exact. */
+static void test_grid_cell_colour(void **state) {
+    fixture *f = *state;
+    fill(f, 40, 0);
+    av_heatmap hms[3] = {f->hm, f->hm, f->hm};
+    const char *path = in_dir(f, "g3.png");
+    av_err e;
+    assert_int_equal(av_plot_grid(path, hms, 3, "three", &f->meta, &e), AV_OK);
+    av_dlist dl;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, 3, "three", &f->meta, &e), AV_OK);
+    av_png_image img;
+    read_png(path, &img);
+    const av_dl_item *panel = av_plot_panel(&dl, 2);
+    int b[4];
+    av_dl_cell_box(panel, 7, 9, b);
+    unsigned char got[3], want[3];
+    pixel(&img, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, got);
+    av_cmap_rgb(AV_CMAP_VIRIDIS, f->w[7 * 40 + 9], want);
+    assert_memory_equal(got, want, 3);
+    av_png_image_free(&img);
+    av_dl_free(&dl);
+}
+
+/* ---------------------------------------------------------------- SVG */
+
+static void test_svg_well_formed_with_text(void **state) {
+    fixture *f = *state;
+    static const char *labels[] = {"我", "naïve", "a<b&c", "\"q\""};
+    fill(f, 4, 1);
+    f->hm.q_labels = labels;
+    f->hm.k_labels = labels;
+    const char *path = in_dir(f, "fig.svg");
+    av_err e;
+    assert_int_equal(av_plot_head(path, &f->hm, &f->meta, &e), AV_OK);
+    size_t len;
+    char *svg = slurp(path, &len);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "<svg"));
+    assert_non_null(strstr(svg, ">我</text>"));
+    assert_non_null(strstr(svg, ">naïve</text>"));
+    assert_non_null(strstr(svg, ">a&lt;b&amp;c</text>"));
+    assert_non_null(strstr(svg, ">&quot;q&quot;</text>"));
+    assert_non_null(strstr(svg, ">query (row)</text>"));
+    assert_non_null(strstr(svg, "DejaVu Sans"));
+    assert_non_null(strstr(svg, "Noto Sans CJK SC"));
+    assert_non_null(strstr(svg, "url(#hatch)"));
+    assert_non_null(strstr(svg, "rotate(-90"));
+    free(svg);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0) {
+        char cmd[4400];
+        snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", path);
+        assert_int_equal(system(cmd), 0);
+    }
+    /* Grid SVG too; and a large one embeds images instead of 500k rects. */
+    av_heatmap hms[2] = {f->hm, f->hm};
+    assert_int_equal(av_plot_grid(in_dir(f, "g.svg"), hms, 2, "grid <2>", &f->meta, &e), AV_OK);
+    fill(f, 512, 1);
+    assert_int_equal(av_plot_head(in_dir(f, "big.svg"), &f->hm, &f->meta, &e), AV_OK);
+    svg = slurp(in_dir(f, "big.svg"), &len);
+    assert_non_null(strstr(svg, "data:image/png;base64,"));
+    assert_true(len < 4u << 20);
+    free(svg);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0) {
+        char cmd[4400];
+        snprintf(cmd, sizeof cmd, "xmllint --noout '%s' '%s'", in_dir(f, "g.svg"), in_dir(f, "big.svg"));
+        assert_int_equal(system(cmd), 0);
+    }
+    assert_int_equal(count_entries(f->dir), 3);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_size_grows_with_tokens_and_stays_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_png_dimensions_match_layout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cell_centre_is_viridis_of_weight_t40, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cell_corner_is_viridis_of_weight_t4, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cell_colour_t200_and_causal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_legend_without_mask, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nonfinite_and_out_of_range_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fully_masked_row_is_masked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_axis_titles_labels_and_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_labels_thinned_without_overlap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_label_cut_with_ellipsis, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_title_wraps_inside_figure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_glyphs_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_png_text_chunks_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rerun_is_byte_identical, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_folder_fails_cleanly, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_path_that_is_a_folder_fails_cleanly, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_existing_file_survives_failed_write, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_shapes_are_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_panels_in_four_columns, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_many_heads_many_tokens_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_cell_colour, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_svg_well_formed_with_text, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
+}
