@@ -2,7 +2,11 @@
 #   make          build ./attnviz (pkg-config, warnings on, never -ffast-math)
 #   make demo     install missing packages, build, run the demo sentence
 #   make test     install missing packages, build, run every test
-#   make test SANITIZE=1   the same under -fsanitize=address,undefined
+#   make test SANITIZE=1   the same under -fsanitize=address,undefined (build/san);
+#                 any sanitizer report, also from a child attnviz, fails the run
+#   make fuzz     build the libFuzzer targets (clang) and run each FUZZ_SECONDS
+#                 (default 60) over its corpus in tests/fuzz/; FUZZ_SECONDS=0 replays
+#   make memcheck valgrind on the demo and on error paths (scripts/memcheck.sh)
 #   make bench    print speed and memory figures
 
 CC      ?= cc
@@ -36,7 +40,7 @@ else
   BIN := attnviz
 endif
 
-.PHONY: all deps demo test check bench clean figures memcheck fuzz
+.PHONY: all deps demo test check bench clean figures memcheck fuzz fuzz-build
 all: $(BIN)
 
 $(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)
@@ -65,9 +69,57 @@ demo: deps
 # Every test binary runs even if an earlier one fails; the summary line counts them.
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TEST_BINS)
-	@sh tests/run_tests.sh $(BUILD) $(BIN)
+	@$(RUN_TESTS)
 
 check: test
+
+# ---------------------------------------------------------------------------- sanitizers
+# With SANITIZE=1 every process of the suite (test binaries and the attnviz
+# they start) logs sanitizer reports into $(SAN_LOGS) and exits 86, so a report
+# cannot pass as the expected exit code 1 of a runtime-failure test; the run
+# fails if any report was written.
+SAN_LOGS := $(CURDIR)/$(BUILD)/sanitizer-logs
+SAN_ENV  := ASAN_OPTIONS=detect_leaks=1:exitcode=86:log_path=$(SAN_LOGS)/asan:strict_string_checks=1:detect_stack_use_after_return=1 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=86:log_path=$(SAN_LOGS)/ubsan \
+            LSAN_OPTIONS=exitcode=86
+ifeq ($(SANITIZE),1)
+  RUN_TESTS = rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS) && \
+      { $(SAN_ENV) sh tests/run_tests.sh $(BUILD) $(BIN); rc=$$?; \
+        if [ -n "$$(ls -A $(SAN_LOGS))" ]; then \
+          echo "sanitizer reports in $(SAN_LOGS):"; cat $(SAN_LOGS)/*; rc=1; \
+        else echo "sanitizers: no reports"; fi; exit $$rc; }
+else
+  RUN_TESTS = sh tests/run_tests.sh $(BUILD) $(BIN)
+endif
+
+# ---------------------------------------------------------------------------- fuzzing
+# libFuzzer targets, always clang with address+undefined; sources per target.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= tokenize args npy
+FUZZ_DIR     := build/fuzz
+FUZZ_CFLAGS  := $(CSTD) -g -O1 -fno-omit-frame-pointer $(FPFLAGS) \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+
+$(FUZZ_DIR)/fuzz_tokenize: src/tokenize.c src/common.c
+$(FUZZ_DIR)/fuzz_args: src/cli.c src/common.c
+$(FUZZ_DIR)/fuzz_npy: src/npy.c src/fileio.c src/common.c
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*.h)
+	@mkdir -p $(FUZZ_DIR)
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "attnviz: error: make fuzz needs clang with libFuzzer; run: sh scripts/install-deps.sh fuzz" >&2; exit 1; }
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) -o $@ $(filter %.c,$^) -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---------------------------------------------------------------------------- valgrind
+# The release build (-O2 -g) under valgrind: demo and error paths.
+memcheck: deps
+	@$(MAKE) --no-print-directory attnviz
+	@sh scripts/memcheck.sh ./attnviz
 
 clean:
 	rm -rf build attnviz

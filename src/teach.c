@@ -234,9 +234,11 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
                 snprintf(num, sizeof num, ".%02d ", (int)lround(a * 100) > 99 ? 99 : (int)lround(a * 100));
             }
             if (masked) {
-                if (mode == AV_TERM_PLAIN) fprintf(f, "%*s ", cellw - 1, cellw >= 4 ? "-∞" : "·");
-                else fprintf(f, "\033[48;5;250m\033[30m%*s\033[0m", cellw, cellw >= 4 ? "·  " : "·");
-                if (mode == AV_TERM_PLAIN && cellw >= 4) fprintf(f, "%*s", 0, "");
+                const char *sym = mode == AV_TERM_PLAIN ? (cellw >= 4 ? "-∞" : "·") : "·";
+                if (mode != AV_TERM_PLAIN) fputs("\033[48;5;250m\033[30m", f);
+                fputs(sym, f);
+                for (int k = av_utf8_width(sym); k < cellw; k++) fputc(' ', f);
+                if (mode != AV_TERM_PLAIN) fputs("\033[0m", f);
                 continue;
             }
             if (mode == AV_TERM_PLAIN) fputs(num, f);
@@ -262,7 +264,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     if (ncols > 40) fputs(" …", f);
     fputc('\n', f);
     if (mode == AV_TERM_PLAIN) {
-        fprintf(f, "legend: numbers are attention weights (each row sums to 1); -∞ = masked key%s\n",
+        fprintf(f, "legend: attention weights, each row sums to 1; -∞ = masked key%s\n",
                 cellw == 4 ? "; .64 = 0.64" : "");
     } else {
         fprintf(f, "legend: 0 ");
