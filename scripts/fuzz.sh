@@ -61,16 +61,16 @@ for t in $TARGETS; do
     if [ $rc -ne 0 ]; then
         status=1
         echo "fuzz: $t: FINDING (exit $rc); see $log" >&2
-        grep -E "ERROR: |runtime error|SUMMARY|Test unit written|deadly signal|ALARM|LEAK" "$log" | head -n 12 >&2
+        grep -aE "ERROR: |runtime error|SUMMARY|Test unit written|deadly signal|ALARM|LEAK" "$log" | head -n 12 >&2
         ls -l "$crashes" >&2
     else
         if [ "$SECONDS_EACH" -eq 0 ]; then
-            echo "fuzz: $t: $(grep -c "^Executed " "$log") inputs replayed, no findings"
+            echo "fuzz: $t: $(grep -ac "^Executed " "$log") inputs replayed, no findings"
             continue
         fi
-        grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb" "$log" |
+        grep -aE "stat::number_of_executed_units|stat::peak_rss_mb" "$log" |
             sed "s/^/fuzz: $t: /"
-        cov=$(grep -Eo "cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+" "$log" | tail -n 1)
+        cov=$(grep -aEo "cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+" "$log" | tail -n 1)
         [ -n "$cov" ] && echo "fuzz: $t: final $cov"
     fi
 done

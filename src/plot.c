@@ -48,6 +48,10 @@ typedef struct {
 static const font_sizes HEAD_FS = {15, 16, 18, 14, 16};
 static const font_sizes GRID_FS = {14, 16, 20, 14, 15};
 
+/* Distinct code points without a font since the last reset. The first
+ * MISSING_SET are remembered; beyond that every further one counts as new. */
+#define MISSING_SET 256
+static unsigned missing_cps[MISSING_SET];
 static int missing_glyphs;
 
 int av_plot_missing_glyphs(void) {
@@ -56,6 +60,14 @@ int av_plot_missing_glyphs(void) {
 
 void av_plot_reset_missing(void) {
     missing_glyphs = 0;
+}
+
+static void note_missing(unsigned cp) {
+    int known = missing_glyphs < MISSING_SET ? missing_glyphs : MISSING_SET;
+    for (int k = 0; k < known; k++)
+        if (missing_cps[k] == cp) return;
+    if (missing_glyphs < MISSING_SET) missing_cps[missing_glyphs] = cp;
+    missing_glyphs++;
 }
 
 /* ---------------------------------------------------------------- text helpers */
@@ -250,9 +262,9 @@ static color_range range_of(const av_plot_meta *meta) {
 
 /* Font size for cell values, or 0 when values do not fit in `cell` px. */
 static float value_font(float cell) {
-    float fs = cell * 0.24f;
+    float fs = cell * 0.3f;
     if (fs > 16) fs = 16;
-    if (fs < 10) return 0;
+    if (fs < 10) fs = 10;
     if (text_w("0.00", fs, 0) + 6 > cell || fs * 1.1f + 4 > cell) return 0;
     return fs;
 }
@@ -467,13 +479,13 @@ static av_status check_hm(const av_heatmap *hm, av_err *err) {
     return AV_OK;
 }
 
-/* Count the characters no font has in every text item of dl. */
+/* Note the characters no font has in every text item of dl. */
 static void count_missing(const av_dlist *dl) {
     for (size_t k = 0; k < dl->n; k++) {
         if (dl->items[k].kind != AV_DL_TEXT) continue;
-        av_text_metrics m;
-        av_text_measure(dl->items[k].text.utf8, dl->items[k].text.size, dl->items[k].text.bold, &m);
-        missing_glyphs += m.missing;
+        unsigned cps[64];
+        int n = av_text_missing_codepoints(dl->items[k].text.utf8, dl->items[k].text.bold, cps, 64);
+        for (int c = 0; c < n && c < 64; c++) note_missing(cps[c]);
     }
 }
 

@@ -32,6 +32,9 @@
  * carry tEXt (or iTXt, when not Latin-1) chunks Software, Title and
  * Description, plus pHYs (meta->dpi, default 100) and sRGB.
  *
+ * Not thread-safe: the font cache and the missing-glyph count are
+ * process-wide.
+ *
  * Non-goals: general text layout (no bidi shaping, no line breaking beyond
  * splitting a long title at " · "), general plotting.
  */
@@ -85,9 +88,10 @@ av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_met
 av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const char *title,
                        const av_plot_meta *meta, av_err *err);
 
-/* Number of characters that no font could render in the figures written
- * since the last reset (so main can warn once). Reset by
- * av_plot_reset_missing(). */
+/* Number of distinct characters (code points) that no font could render in
+ * the figures laid out since the last reset, so main can warn once: "2
+ * characters have no glyph" for two emoji, however often they are drawn.
+ * Reset by av_plot_reset_missing(). */
 int av_plot_missing_glyphs(void);
 void av_plot_reset_missing(void);
 

@@ -291,6 +291,18 @@ static int face_for(unsigned cp, int bold) {
     return find_face(cp, bold ? 1 : 0);
 }
 
+int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap) {
+    const unsigned char *s = (const unsigned char *)utf8;
+    int n = 0;
+    while (*s) {
+        unsigned cp = utf8_next(&s);
+        if (is_ignorable(cp) || face_for(cp, bold) >= 0) continue;
+        if (n < cap) out[n] = cp;
+        n++;
+    }
+    return n;
+}
+
 int av_text_has_glyph(unsigned cp) {
     return face_for(cp, 0) >= 0;
 }

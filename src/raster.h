@@ -137,6 +137,10 @@ typedef struct {
 /* Measure a UTF-8 run at `size` px (invalid bytes count as U+FFFD). */
 void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m);
 
+/* Code points of utf8 that no font has (drawn as boxes), in order and with
+ * repeats, into out[0 .. cap-1]. Returns how many there are (may exceed cap). */
+int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap);
+
 /* 1 if some installed font has code point cp (0 if none, or no fontconfig). */
 int av_text_has_glyph(unsigned cp);
 

@@ -181,14 +181,19 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
     fprintf(fp, "<g shape-rendering=\"crispEdges\">\n");
     put_rect(fp, 0, 0, dl->width, dl->height, col);
     fprintf(fp, "</g>\n<g font-family=\"%s\">\n", FONT_FAMILY);
+    int in_rects = 0; /* inside a <g> of consecutive RECT items */
     for (size_t k = 0; k < dl->n; k++) {
         const av_dl_item *it = &dl->items[k];
+        if (in_rects && it->kind != AV_DL_RECT) {
+            fputs("</g>\n", fp);
+            in_rects = 0;
+        }
         switch (it->kind) {
         case AV_DL_RECT:
+            if (!in_rects) fputs("<g shape-rendering=\"crispEdges\">\n", fp);
+            in_rects = 1;
             hex(col, it->color);
-            fputs("<g shape-rendering=\"crispEdges\">", fp);
             put_rect(fp, it->x0, it->y0, it->x1, it->y1, col);
-            fputs("</g>\n", fp);
             break;
         case AV_DL_HATCH: put_rect(fp, it->x0, it->y0, it->x1, it->y1, "url(#hatch)"); break;
         case AV_DL_HEAT:
@@ -203,6 +208,7 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
         case AV_DL_TEXT: put_text(fp, it); break;
         }
     }
+    if (in_rects) fputs("</g>\n", fp);
     fputs("</g>\n</svg>\n", fp);
     return 0;
 }

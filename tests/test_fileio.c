@@ -267,6 +267,7 @@ static void test_open_into_unwritable_folder(void **state) {
     int st = 0;
     assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) == 3) skip(); /* root without CAP_SETUID: cannot test this here */
     if (WEXITSTATUS(st) != 0) fail_msg("child exit %d, message \"%s\"", WEXITSTATUS(st), msg);
     assert_non_null(strstr(msg, p));
     assert_non_null(strstr(msg, "Permission denied"));
@@ -448,8 +449,11 @@ static void test_read_missing_file_and_folder(void **state) {
     assert_null(buf);
 }
 
-/* Run av_read_file("-") with stdin replaced by fd; returns status. */
+/* Run av_read_file("-") with stdin replaced by fd; returns status. stdin is
+ * made unbuffered so that bytes read ahead from one fd cannot leak into the
+ * next call (a real run reads stdin once). */
 static av_status read_stdin_from(int fd, size_t max, char **buf, size_t *len, av_err *err) {
+    setvbuf(stdin, NULL, _IONBF, 0);
     int saved = dup(0);
     dup2(fd, 0);
     clearerr(stdin);

@@ -60,15 +60,29 @@ static void free_args(args *a) {
     a->argc = 0;
 }
 
-/* Parse a fresh copy; return the status and fill o (the string fields that
- * point into argv are copied into the snapshot before argv is freed). */
+/* The string options point into argv; they are copied here before argv is
+ * freed, so two parses can be compared. */
+#define STRING_FIELDS(X) X(file) X(outdir) X(dump_dir) X(weights_dir) X(attn_mask) X(explain)
+#define SCALAR_FIELDS(X)                                                                              \
+    X(d_model) X(heads) X(seed) X(positions) X(rope_style) X(rope_base) X(causal) X(no_scale) X(pad_to) \
+    X(no_plot) X(verbose) X(quiet) X(precision) X(color) X(head) X(show) X(compare) X(help) X(version)
+
 typedef struct {
     av_status st;
     char msg[sizeof(((av_err *)0)->msg)];
-    av_options o;
+    av_options o; /* string fields cleared */
     char *sentence;
-    int has_file, has_outdir, has_dump, has_weights, has_mask;
+#define DECL(f) char *f;
+    STRING_FIELDS(DECL)
+#undef DECL
 } snapshot;
+
+static char *dup_or_null(const char *s) {
+    if (!s) return NULL;
+    char *d = strdup(s);
+    if (!d) abort();
+    return d;
+}
 
 static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
     args a;
@@ -82,11 +96,9 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
     if (!memchr(snap->msg, 0, sizeof snap->msg)) abort();
     snap->sentence = snap->o.sentence; /* owned: keep it */
     snap->o.sentence = NULL;
-    snap->has_file = snap->o.file != NULL;
-    snap->has_outdir = snap->o.outdir != NULL && snap->o.outdir[0] != 0;
-    snap->has_dump = snap->o.dump_dir != NULL;
-    snap->has_weights = snap->o.weights_dir != NULL;
-    snap->has_mask = snap->o.attn_mask != NULL;
+#define COPY(f) snap->f = dup_or_null(snap->o.f);
+    STRING_FIELDS(COPY)
+#undef COPY
     if (snap->st == AV_OK && !snap->o.help && !snap->o.version) {
         const av_options *o = &snap->o;
         if ((snap->sentence != NULL) == (o->file != NULL)) abort();
@@ -94,9 +106,10 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
         if (o->heads < 1 || o->heads > AV_MAX_HEADS) abort();
         if (o->pad_to < 0 || o->pad_to > AV_MAX_TOKENS) abort();
         if (o->precision < 0 || o->precision > 10) abort();
+        if (o->head < 0) abort();
         if (!isfinite(o->rope_base) || !(o->rope_base > 1.0)) abort();
         if (o->verbose && o->quiet) abort();
-        if (!snap->has_outdir) abort();
+        if (!o->outdir || !o->outdir[0]) abort();
         if (o->file && !o->file[0]) abort();
         if (o->dump_dir && !o->dump_dir[0]) abort();
         if (o->weights_dir && !o->weights_dir[0]) abort();
@@ -106,8 +119,23 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
         if (snap->st != AV_EUSAGE || snap->msg[0] == 0) abort();
     }
     /* the pointers into argv die here */
-    snap->o.file = snap->o.outdir = snap->o.dump_dir = snap->o.weights_dir = snap->o.attn_mask = NULL;
+#define CLEAR(f) snap->o.f = NULL;
+    STRING_FIELDS(CLEAR)
+#undef CLEAR
     free_args(&a);
+}
+
+static int same_str(const char *a, const char *b) {
+    if (!a || !b) return a == b;
+    return strcmp(a, b) == 0;
+}
+
+static void free_snapshot(snapshot *s) {
+    free(s->sentence);
+#define FREE(f) free(s->f);
+    STRING_FIELDS(FREE)
+#undef FREE
+    av_options_free(&s->o); /* sentence already taken: frees nothing, must not crash */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -115,18 +143,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     parse_once(&a, data, size);
     parse_once(&b, data, size);
     if (a.st != b.st || strcmp(a.msg, b.msg) != 0) abort();
-    if ((a.sentence == NULL) != (b.sentence == NULL)) abort();
-    if (a.sentence && strcmp(a.sentence, b.sentence) != 0) abort();
+    if (!same_str(a.sentence, b.sentence)) abort();
     if (a.st == AV_OK) {
-        if (memcmp(&a.o, &b.o, sizeof a.o) != 0) abort(); /* pointers were cleared, padding zeroed by memset */
-        if (a.has_file != b.has_file || a.has_dump != b.has_dump || a.has_weights != b.has_weights ||
-            a.has_mask != b.has_mask)
-            abort();
+#define SAME_SCALAR(f) if (a.o.f != b.o.f) abort();
+        SCALAR_FIELDS(SAME_SCALAR)
+#undef SAME_SCALAR
+#define SAME_STRING(f) if (!same_str(a.f, b.f)) abort();
+        STRING_FIELDS(SAME_STRING)
+#undef SAME_STRING
     }
-    free(a.sentence);
-    free(b.sentence);
-    a.o.sentence = b.o.sentence = NULL;
-    av_options_free(&a.o);
-    av_options_free(&b.o);
+    free_snapshot(&a);
+    free_snapshot(&b);
     return 0;
 }

@@ -1,12 +1,13 @@
 /* fuzz_npy.c - libFuzzer target for the .npy reader (av_npy_parse).
  *
- * Build and run from the source root (seed corpus: tests/fuzz/npy_corpus/):
+ * Run: make fuzz FUZZ_TARGETS=npy FUZZ_SECONDS=180 (scripts/fuzz.sh; seeds in
+ * tests/fuzz/npy_corpus/, header tokens in tests/fuzz/npy.dict). By hand:
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
  *       tests/fuzz/fuzz_npy.c src/npy.c src/fileio.c src/common.c -lm -o build/fuzz_npy
  *   mkdir -p build/fuzz_npy_work
- *   build/fuzz_npy -max_total_time=180 build/fuzz_npy_work tests/fuzz/npy_corpus
- * (the first folder collects new inputs, so the committed corpus stays small;
- * a -dict= file of header tokens such as 'descr', '<f4', (4, 8) speeds it up).
+ *   build/fuzz_npy -max_total_time=180 -dict=tests/fuzz/npy.dict \
+ *       build/fuzz_npy_work tests/fuzz/npy_corpus
+ * (the first folder collects new inputs, so the committed corpus stays small).
  *
  * Property checked beyond "no crash, no leak, no out-of-bounds read": a
  * successful parse returns a consistent array (ndim in range, exactly one of
