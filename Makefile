@@ -121,5 +121,21 @@ memcheck: deps
 	@$(MAKE) --no-print-directory attnviz
 	@sh scripts/memcheck.sh ./attnviz
 
+# ---------------------------------------------------------------------------- docs and figures
+# Regenerates docs/figures/ and the command outputs embedded in README.md and
+# docs/tutorial*.md (scripts/excerpts.sh), with the release build.
+figures: deps
+	@$(MAKE) --no-print-directory attnviz
+	@sh scripts/figures.sh
+
+# ---------------------------------------------------------------------------- benchmark
+# Prints speed and memory figures; judges nothing (no timed tests).
+$(BUILD)/bench: bench/bench.c $(BUILD)/libattnviz.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
+
+bench: deps
+	@$(MAKE) --no-print-directory attnviz $(BUILD)/bench
+	@$(BUILD)/bench ./attnviz
+
 clean:
 	rm -rf build attnviz

@@ -44,7 +44,7 @@ for t in $TARGETS; do
     dict=""
     [ -f "$SEEDS/$t.dict" ] && dict="-dict=$SEEDS/$t.dict"
     # leaks are findings too; a sanitizer report aborts the run
-    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=64}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     if [ "$SECONDS_EACH" -eq 0 ]; then
         echo "fuzz: $t: replaying $(ls "$seeds" | wc -l) seeds from $seeds"

@@ -7,7 +7,20 @@
 #   tests:  cmocka, xmllint (SVG well-formedness)
 #   fonts:  DejaVu Sans (Latin, matplotlib's default face) and Noto CJK (Chinese,
 #           Japanese, Korean labels)
+#
+#   sh scripts/install-deps.sh fuzz   also the robustness tools (make fuzz,
+#           make memcheck): clang with its libFuzzer runtime (libclang-rt-N-dev)
+#           and valgrind. gcc's -fsanitize=address,undefined (make test
+#           SANITIZE=1) needs nothing extra on Debian.
 set -eu
+
+want_fuzz=0
+for a in "$@"; do
+    case $a in
+    fuzz) want_fuzz=1 ;;
+    *) echo "attnviz: error: install-deps.sh: unknown argument '$a' (allowed: fuzz)" >&2; exit 2 ;;
+    esac
+done
 
 need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
@@ -23,22 +36,49 @@ have_pc cmocka || need="$need libcmocka-dev"
 have_cmd xmllint || need="$need libxml2-utils"
 if ! have_cmd fc-list || [ -z "$(fc-list 'DejaVu Sans' 2>/dev/null)" ]; then need="$need fonts-dejavu-core fontconfig"; fi
 if ! have_cmd fc-list || [ -z "$(fc-list :lang=zh-cn 2>/dev/null)" ]; then need="$need fonts-noto-cjk"; fi
-
-[ -z "$need" ] && exit 0
-
-echo "attnviz: installing missing packages:$need"
-if ! have_cmd apt-get; then
-    echo "attnviz: error: no apt-get here; install the equivalents of:$need" >&2
-    exit 1
+if [ $want_fuzz -eq 1 ]; then
+    have_cmd clang || need="$need clang"
+    have_cmd valgrind || need="$need valgrind"
 fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-    if have_cmd sudo; then SUDO="sudo"; else
-        echo "attnviz: error: need root (or sudo) to install:$need" >&2
+
+updated=0
+apt_install() {
+    [ -z "$1" ] && return 0
+    echo "attnviz: installing missing packages:$1"
+    if ! have_cmd apt-get; then
+        echo "attnviz: error: no apt-get here; install the equivalents of:$1" >&2
         exit 1
     fi
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if have_cmd sudo; then SUDO="sudo"; else
+            echo "attnviz: error: need root (or sudo) to install:$1" >&2
+            exit 1
+        fi
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    [ $updated -eq 1 ] || $SUDO apt-get update -qq
+    updated=1
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y -qq --no-install-recommends $1
+}
+
+apt_install "$need"
+
+# libFuzzer ships apart from clang on Debian 12 (libclang-rt-14-dev): link a
+# one-line target to find out, and install the runtime for this clang's major
+# version when it is missing.
+if [ $want_fuzz -eq 1 ]; then
+    probe_dir=$(mktemp -d)
+    printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe_dir/p.c"
+    if ! clang -fsanitize=fuzzer,address,undefined "$probe_dir/p.c" -o "$probe_dir/p" >/dev/null 2>&1; then
+        major=$(clang -dumpversion | cut -d. -f1)
+        apt_install "libclang-rt-$major-dev"
+        if ! clang -fsanitize=fuzzer,address,undefined "$probe_dir/p.c" -o "$probe_dir/p" >/dev/null 2>&1; then
+            rm -rf "$probe_dir"
+            echo "attnviz: error: clang $major still cannot link -fsanitize=fuzzer (libFuzzer runtime missing)" >&2
+            exit 1
+        fi
+    fi
+    rm -rf "$probe_dir"
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $need

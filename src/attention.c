@@ -4,6 +4,7 @@
 #include "attention.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ----------------------------------------------------------------------------
@@ -46,15 +47,31 @@ void rope_forward(float *x, int H, int T, int D, av_rope_style style, double bas
 
 void matmul_forward(float *out, const float *inp, const float *w, int T, int C, int OC) {
     // inp is (T, C), w is (C, OC), out is (T, OC)
+    // Loop order t, c, o: w is read row by row (contiguous); each out[t, o] still
+    // sums its C products in increasing c, in double, and is rounded once.
+    double acc_stack[512];
+    double *acc = OC <= 512 ? acc_stack : malloc((size_t)OC * sizeof(double));
+    if (!acc) { /* out of memory: the plain dot-product order, same sums */
+        for (int t = 0; t < T; t++)
+            for (int o = 0; o < OC; o++) {
+                double a = 0.0;
+                for (int c = 0; c < C; c++) a += (double)inp[(size_t)t * C + c] * (double)w[(size_t)c * OC + o];
+                out[(size_t)t * OC + o] = (float)a;
+            }
+        return;
+    }
     for (int t = 0; t < T; t++) {
         const float *inp_t = inp + (size_t)t * C;
         float *out_t = out + (size_t)t * OC;
-        for (int o = 0; o < OC; o++) {
-            double acc = 0.0;
-            for (int c = 0; c < C; c++) acc += (double)inp_t[c] * (double)w[(size_t)c * OC + o];
-            out_t[o] = (float)acc;
+        for (int o = 0; o < OC; o++) acc[o] = 0.0;
+        for (int c = 0; c < C; c++) {
+            const float *w_c = w + (size_t)c * OC;
+            double x = inp_t[c];
+            for (int o = 0; o < OC; o++) acc[o] += x * (double)w_c[o];
         }
+        for (int o = 0; o < OC; o++) out_t[o] = (float)acc[o];
     }
+    if (acc != acc_stack) free(acc);
 }
 
 void split_heads_forward(float *out, const float *inp, int T, int C, int H) {
@@ -150,17 +167,32 @@ int softmax_forward(float *att, const float *scores, const unsigned char *mask, 
 
 void weighted_sum_forward(float *out, const float *att, const float *v, int H, int T, int D) {
     // att is (H, T, T), v is (H, T, D), out is (H, T, D)
+    // Loop order h, i, j, d: v rows are read contiguously; each out[h, i, d] sums
+    // over j in increasing order, in double, rounded once.
+    double acc_stack[512];
+    double *acc = D <= 512 ? acc_stack : malloc((size_t)D * sizeof(double));
     for (int h = 0; h < H; h++) {
         for (int i = 0; i < T; i++) {
             const float *a_hi = att + ((size_t)h * T + i) * T;
             float *o_hi = out + ((size_t)h * T + i) * D;
-            for (int d = 0; d < D; d++) {
-                double acc = 0.0;
-                for (int j = 0; j < T; j++) acc += (double)a_hi[j] * (double)v[((size_t)h * T + j) * D + d];
-                o_hi[d] = (float)acc;
+            if (!acc) { /* out of memory: the plain order, same sums */
+                for (int d = 0; d < D; d++) {
+                    double a = 0.0;
+                    for (int j = 0; j < T; j++) a += (double)a_hi[j] * (double)v[((size_t)h * T + j) * D + d];
+                    o_hi[d] = (float)a;
+                }
+                continue;
             }
+            for (int d = 0; d < D; d++) acc[d] = 0.0;
+            for (int j = 0; j < T; j++) {
+                const float *v_hj = v + ((size_t)h * T + j) * D;
+                double a = a_hi[j];
+                for (int d = 0; d < D; d++) acc[d] += a * (double)v_hj[d];
+            }
+            for (int d = 0; d < D; d++) o_hi[d] = (float)acc[d];
         }
     }
+    if (acc && acc != acc_stack) free(acc);
 }
 
 void stats_forward(const float *x, size_t n, double *mean, double *var) {

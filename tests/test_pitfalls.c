@@ -840,6 +840,42 @@ static void test_P2_every_row_masked(void **state) {
     free(X);
 }
 
+/* The same fully masked row with figures on: every figure is still written.
+ * Whether the row is DRAWN as masked (not as weight 0) and whether any pixel
+ * came from a NaN cannot be read back through the CLI; that belongs to the
+ * figure module's own tests (it is given the mask with each heat-map). */
+static int is_png(const char *path) {
+    unsigned char sig[8] = {0};
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = fread(sig, 1, 8, fp);
+    fclose(fp);
+    return n == 8 && memcmp(sig, "\x89PNG\r\n\x1a\n", 8) == 0;
+}
+
+static void test_P2_fully_masked_row_figure_written(void **state) {
+    fixture *f = *state;
+    int T = 3, C = 4, H = 2;
+    rng_seed(25);
+    float *X = rand_mat((size_t)T * C, 1.0);
+    unsigned char M[9] = {0, 0, 0, 1, 1, 1, 0, 1, 0}; /* query 1 fully masked */
+    job j = {.T = T, .C = C, .H = H, .causal = 1, .X = X, .attn_mask = M, .trace = 1, .plot_to_outdir = 1};
+    run_t run;
+    dump_t d;
+    run_and_check(f, &j, &run, &d, 1);
+    assert_int_equal(check_rows(&d, run.desc), 1);
+    expect_trace_says_fully_masked(&run, 1);
+    const char *names[3] = {"head0.png", "head1.png", "heads.png"};
+    for (int i = 0; i < 3; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", run.outdir, names[i]);
+        if (!is_png(path)) fail_msg("[%s] %s was not written as a PNG", run.desc, path);
+    }
+    free_dump(&d);
+    tu_free(&run.r);
+    free(X);
+}
+
 /* ========================================================================= */
 /* P3 / P4. Mask polarity and the causal mask's orientation. Scores are made
  * all 0 by W_Q = 0 (so Q = 0), so each visible key gets the same weight. */
@@ -1432,6 +1468,30 @@ static void test_P9_large_scores_no_nan(void **state) {
     tu_free(&run.r);
 }
 
+/* Scaled scores just under FLT_MAX must work: X row 0 = [1e19] x 4, identity
+ * weights, d_k = 4, so Q·Kᵀ = 4e38 (not a float32) but Q·Kᵀ/sqrt(d_k) = 2e38
+ * (a float32), and scores.npy holds the scaled value.
+ * KNOWN BUG (reported with this test): av_model_forward checks the UNSCALED
+ * Q·Kᵀ, which it keeps only for the trace's variance line, and exits 1 with
+ * "the scores Q·Kᵀ overflowed float32". Skipped until that is fixed; remove
+ * the skip() to turn it into a regression test. */
+static void test_P9_scaled_scores_near_float_max(void **state) {
+    fixture *f = *state;
+    skip(); /* known bug: unscaled Q·Kᵀ overflow check, see above */
+    int T = 2, C = 4;
+    float *X = zeros((size_t)T * C), *I = eye(C);
+    for (int c = 0; c < C; c++) X[c] = 1e19f;
+    job j = {.T = T, .C = C, .H = 1, .X = X, .W_Q = I, .W_K = I, .W_V = I, .W_O = I};
+    run_t run;
+    dump_t d;
+    run_and_check(f, &j, &run, &d, 1);
+    const double want[2] = {1.0, 0.0};
+    expect_row(&d, 0, 0, want, 1e-6, run.desc);
+    free_dump(&d);
+    tu_free(&run.r);
+    free(X); free(I);
+}
+
 /* ========================================================================= */
 /* P10. Per-head weights are kept per head, never averaged.
  * TODO(issue 4): a mean-over-heads figure does not exist yet. When it is
@@ -1568,6 +1628,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_P2_fully_masked_row_with_causal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P2_fully_masked_row_with_padding, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P2_every_row_masked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_P2_fully_masked_row_figure_written, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P3_mask_polarity_causal_example, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P3_attn_mask_polarity_true_is_masked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P4_causal_uniform_T1_to_16, setup, teardown),
@@ -1585,6 +1646,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_P8_odd_dk_rope_is_usage_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P9_stable_softmax_example, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P9_large_scores_no_nan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_P9_scaled_scores_near_float_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_per_head_weights_not_averaged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_nan_inf_sweep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_nan_inf_overflow_is_error, setup, teardown),

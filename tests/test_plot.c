@@ -600,7 +600,7 @@ static void test_grid_panels_in_four_columns(void **state) {
             assert_int_equal(a->x0, av_plot_panel(&dl, p - 4)->x0); /* under the panel above */
             assert_true(a->y0 > av_plot_panel(&dl, p - 4)->y1);
         }
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "head %d", p);
         assert_int_equal(count_text(&dl, name), 1);
     }

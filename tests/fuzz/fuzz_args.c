@@ -106,7 +106,7 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
         if (o->heads < 1 || o->heads > AV_MAX_HEADS) abort();
         if (o->pad_to < 0 || o->pad_to > AV_MAX_TOKENS) abort();
         if (o->precision < 0 || o->precision > 10) abort();
-        if (o->head < 0) abort();
+        if (o->head < 0 || o->head >= o->heads) abort();
         if (!isfinite(o->rope_base) || !(o->rope_base > 1.0)) abort();
         if (o->verbose && o->quiet) abort();
         if (!o->outdir || !o->outdir[0]) abort();
