@@ -79,9 +79,12 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     else
         fprintf(f, "  positions  none: attention alone cannot tell word order\n");
     fprintf(f, "  mask       %s", mask);
-    if (strcmp(mask, "none")) fprintf(f, "  (masked score = −∞ before softmax → weight 0%s)",
-                                      c->causal ? "; causal hides keys j > i" : "");
+    if (strcmp(mask, "none")) {
+        fprintf(f, "  (masked = −∞ added before softmax → weight 0%s)\n", c->causal ? "; causal hides keys j > i" : "");
+        fprintf(f, "             a row with every key masked gets all-zero weights and a zero output (never NaN)");
+    }
     fprintf(f, "\n  scale      %s\n", c->scale ? "1/√d_k" : "OFF (--no-scale): scores are raw Q·Kᵀ");
+    if (H > 1) fprintf(f, "  heads      each head is computed and drawn on its own; nothing is averaged over heads\n");
     fprintf(f, "  seed       %llu   X and W: %s\n", (unsigned long long)c->seed, weights_note);
     fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
 
