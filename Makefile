@@ -3,7 +3,7 @@
 #   make demo     install missing packages, build, run the demo sentence
 #   make test     install missing packages, build, run every test
 #   make test SANITIZE=1   the same under -fsanitize=address,undefined (build/san);
-#                 any sanitizer report, also from a child attnviz, fails the run
+#                 a sanitizer report fails the run (see "sanitizers" below)
 #   make fuzz     build the libFuzzer targets (clang) and run each FUZZ_SECONDS
 #                 (default 60) over its corpus in tests/fuzz/; FUZZ_SECONDS=0 replays
 #   make memcheck valgrind on the demo and on error paths (scripts/memcheck.sh)
@@ -75,9 +75,12 @@ check: test
 
 # ---------------------------------------------------------------------------- sanitizers
 # With SANITIZE=1 every process of the suite (test binaries and the attnviz
-# they start) logs sanitizer reports into $(SAN_LOGS) and exits 86, so a report
-# cannot pass as the expected exit code 1 of a runtime-failure test; the run
-# fails if any report was written.
+# they start) exits 86 on a sanitizer report, so a report cannot pass as the
+# expected exit code 1 or 2 of an error-path test. AddressSanitizer and
+# LeakSanitizer reports also go to files in $(SAN_LOGS), and the run fails if
+# any was written, whatever the test checked. (UBSan reports stay on stderr:
+# gcc's combined asan+ubsan runtime ignores log_path for them; exit 86 and
+# the test binary's own log still show them.)
 SAN_LOGS := $(CURDIR)/$(BUILD)/sanitizer-logs
 SAN_ENV  := ASAN_OPTIONS=detect_leaks=1:exitcode=86:log_path=$(SAN_LOGS)/asan:strict_string_checks=1:detect_stack_use_after_return=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=86:log_path=$(SAN_LOGS)/ubsan \

@@ -69,7 +69,7 @@ void av_model_seed(av_model *m, const char *const *tokens) {
 static av_status check(const float *x, size_t n, const char *what, av_err *err) {
     if (all_finite(x, n)) return AV_OK;
     return av_fail(err, AV_ERUNTIME,
-                   "%s overflowed float32 (a value became infinite); the input or weights are too large",
+                   "%s overflowed float32 (a value became infinite or NaN); the input or weights are too large",
                    what);
 }
 
@@ -109,13 +109,20 @@ av_status av_model_forward(av_model *m, av_err *err) {
         rope_forward(m->K, H, T, D, c->rope_style, c->rope_base, 0);
     }
 
-    /* 6. scores: measure the variance both unscaled and scaled */
+    /* 6. scores: measure the variance both unscaled and scaled. Only the scores
+     * actually used must fit in float32: Q·Kᵀ may overflow where Q·Kᵀ/√d_k does not. */
     scores_forward(m->scores, m->Q, m->K, H, T, D, 1.0);
-    if ((st = check(m->scores, HTT, "the scores Q·Kᵀ", err))) return st;
-    stats_forward(m->scores, HTT, &mean, &m->var_raw);
-    scores_forward(m->scores, m->Q, m->K, H, T, D, 1.0 / sqrt((double)D));
-    stats_forward(m->scores, HTT, &mean, &m->var_scaled);
-    if (!c->scale) scores_forward(m->scores, m->Q, m->K, H, T, D, 1.0); /* --no-scale: keep Q·Kᵀ */
+    int raw_finite = all_finite(m->scores, HTT);
+    if (raw_finite) stats_forward(m->scores, HTT, &mean, &m->var_raw);
+    if (c->scale) {
+        scores_forward(m->scores, m->Q, m->K, H, T, D, 1.0 / sqrt((double)D));
+        if ((st = check(m->scores, HTT, "the scores Q·Kᵀ/√d_k", err))) return st;
+        stats_forward(m->scores, HTT, &mean, &m->var_scaled);
+        if (!raw_finite) m->var_raw = m->var_scaled * (double)D; /* var(√D·S) = D·var(S) */
+    } else {
+        if ((st = check(m->scores, HTT, "the scores Q·Kᵀ (--no-scale)", err))) return st;
+        m->var_scaled = m->var_raw / (double)D;
+    }
 
     /* 7. mask */
     m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask);

@@ -81,7 +81,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     fprintf(f, "  mask       %s", mask);
     if (strcmp(mask, "none")) {
         fprintf(f, "  (masked = −∞ added before softmax → weight 0%s)\n", c->causal ? "; causal hides keys j > i" : "");
-        fprintf(f, "             a row with every key masked gets all-zero weights and a zero output (never NaN)");
+        fprintf(f, "             rule: a query whose keys are all masked gets all-zero weights and a zero output (never NaN)");
     }
     fprintf(f, "\n  scale      %s\n", c->scale ? "1/√d_k" : "OFF (--no-scale): scores are raw Q·Kᵀ");
     if (H > 1) fprintf(f, "  heads      each head is computed and drawn on its own; nothing is averaged over heads\n");

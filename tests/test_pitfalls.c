@@ -1471,13 +1471,10 @@ static void test_P9_large_scores_no_nan(void **state) {
 /* Scaled scores just under FLT_MAX must work: X row 0 = [1e19] x 4, identity
  * weights, d_k = 4, so Q·Kᵀ = 4e38 (not a float32) but Q·Kᵀ/sqrt(d_k) = 2e38
  * (a float32), and scores.npy holds the scaled value.
- * KNOWN BUG (reported with this test): av_model_forward checks the UNSCALED
- * Q·Kᵀ, which it keeps only for the trace's variance line, and exits 1 with
- * "the scores Q·Kᵀ overflowed float32". Skipped until that is fixed; remove
- * the skip() to turn it into a regression test. */
+ * Regression: av_model_forward used to check the UNSCALED Q·Kᵀ (kept only for
+ * the trace's variance line) and exit 1 with "the scores Q·Kᵀ overflowed". */
 static void test_P9_scaled_scores_near_float_max(void **state) {
     fixture *f = *state;
-    skip(); /* known bug: unscaled Q·Kᵀ overflow check, see above */
     int T = 2, C = 4;
     float *X = zeros((size_t)T * C), *I = eye(C);
     for (int c = 0; c < C; c++) X[c] = 1e19f;
