@@ -1,6 +1,13 @@
 #!/bin/sh
 # figures.sh - regenerate docs/figures/ (the example figures) and the trace
 # excerpts in README.md and the tutorials. Run by `make figures`.
+#
+# The four cases of issue 4 get every figure type (--figures all) as PNG and
+# SVG: love/, zh_rope_causal/, padded/, paragraph/. The 200-token paragraph's
+# per-head SVGs are left out (each embeds its 200 x 200 map as an image and
+# adds little over the PNG; the PNGs, the grid, pe and mask SVGs stay).
+# The tutorial-only folders keep just the files README.md and docs/*.md
+# show, so the committed set stays small (`du -sh docs/figures`).
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD:$PATH"
@@ -8,22 +15,54 @@ export PATH
 out=docs/figures
 mkdir -p "$out"
 
+# Start each case from an empty folder, so figures no longer drawn go away.
+fresh() { rm -rf "${out:?}/$1"; }
+
+# --- the four cases: every figure type, PNG and SVG
 # "I love deep learning", 8 heads (the demo)
-attnviz -q --heads 8 -o "$out/love" "I love deep learning"
+fresh love
+attnviz -q --heads 8 --figures all --format both -o "$out/love" "I love deep learning"
 # a Chinese sentence with RoPE and a causal mask
-attnviz -q --heads 2 --positions rope --causal -o "$out/zh_rope_causal" "我爱深度学习"
-# for the Chinese tutorial
-attnviz -q --heads 8 -o "$out/zh_heads" "我爱深度学习"
-attnviz -q --pad-to 8 --causal -o "$out/zh_padded" "我爱深度学习"
+fresh zh_rope_causal
+attnviz -q --heads 2 --positions rope --causal --figures all --format both -o "$out/zh_rope_causal" "我爱深度学习"
 # a padded batch case: key padding mask, plus causal
-attnviz -q --heads 2 --pad-to 8 --causal -o "$out/padded" "I love you"
-# ablations for the tutorial
-attnviz -q --heads 8 --compare scale -o "$out/compare8" "I love deep learning"
-attnviz -q --heads 2 --compare positions -o "$out/compare" "I love deep learning"
+fresh padded
+attnviz -q --heads 2 --pad-to 8 --causal --figures all --format both -o "$out/padded" "I love you"
 # a 200-token paragraph
+fresh paragraph
 para=""
 for w in $(seq 1 20); do para="$para The model reads every word and weighs the others."; done
-attnviz -q --d-model 64 --heads 4 -o "$out/paragraph" "$para"
+attnviz -q --d-model 64 --heads 4 --figures all -o "$out/paragraph" "$para"
+attnviz -q --d-model 64 --heads 4 --figures grid,pe,mask --format svg -o "$out/paragraph" "$para"
+
+# --- for the tutorials (only the files they show are kept, below)
+for d in zh_heads zh_padded compare8 compare compare8_zh compare_zh; do fresh "$d"; done
+attnviz -q --heads 8 -o "$out/zh_heads" "我爱深度学习"
+attnviz -q --pad-to 8 --causal -o "$out/zh_padded" "我爱深度学习"
+attnviz -q --heads 8 --compare scale -o "$out/compare8" "I love deep learning"
+attnviz -q --heads 2 --compare positions -o "$out/compare" "I love deep learning"
 
 sh scripts/excerpts.sh README.md docs/tutorial.md docs/tutorial.zh.md
-echo "figures in $out; excerpts refreshed in README.md docs/tutorial.md docs/tutorial.zh.md"
+
+# Prune the tutorial-only folders to what the Markdown files reference.
+for d in zh_heads zh_padded compare8 compare compare8_zh compare_zh; do
+    [ -d "$out/$d" ] || continue
+    for f in "$out/$d"/*; do
+        [ -e "$f" ] || continue
+        rel=${f#docs/}
+        if ! grep -q -F -e "$f" -e "$rel" README.md docs/*.md; then rm -f "$f"; fi
+    done
+done
+
+# Every SVG must open: well-formed XML, and rsvg renders it without a message.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in "$out"/*/*.svg; do
+    if command -v xmllint >/dev/null 2>&1; then xmllint --noout "$f"; fi
+    if command -v rsvg-convert >/dev/null 2>&1; then
+        msg=$(rsvg-convert "$f" -o "$tmp/r.png" 2>&1) || { echo "figures.sh: rsvg-convert failed on $f: $msg" >&2; exit 1; }
+        [ -z "$msg" ] || { echo "figures.sh: rsvg-convert warns on $f: $msg" >&2; exit 1; }
+    fi
+done
+
+echo "figures in $out ($(du -sh "$out" | cut -f1)); excerpts refreshed in README.md docs/tutorial.md docs/tutorial.zh.md"

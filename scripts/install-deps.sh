@@ -4,9 +4,13 @@
 # Elsewhere it names the packages and stops.
 #
 #   build:  pkg-config, a C compiler, libpng, FreeType, fontconfig
-#   tests:  cmocka, xmllint (SVG well-formedness)
-#   fonts:  DejaVu Sans (Latin, matplotlib's default face) and Noto CJK (Chinese,
-#           Japanese, Korean labels)
+#   tests:  cmocka, xmllint (SVG well-formedness), rsvg-convert (renders every
+#           SVG figure, proving it opens without errors)
+#   fonts:  DejaVu Sans (Latin, matplotlib's default face), Noto CJK (Chinese,
+#           Japanese, Korean labels) and Symbola (a monochrome outline font
+#           with emoji such as U+1F642, so emoji tokens render instead of
+#           falling back to a box; colour bitmap emoji fonts such as Noto
+#           Color Emoji cannot be drawn by the FreeType outline renderer)
 #
 #   sh scripts/install-deps.sh fuzz   also the robustness tools (make fuzz,
 #           make memcheck): clang with its libFuzzer runtime (libclang-rt-N-dev)
@@ -34,8 +38,10 @@ have_pc freetype2 || need="$need libfreetype-dev"
 have_pc fontconfig || need="$need libfontconfig-dev"
 have_pc cmocka || need="$need libcmocka-dev"
 have_cmd xmllint || need="$need libxml2-utils"
+have_cmd rsvg-convert || need="$need librsvg2-bin"
 if ! have_cmd fc-list || [ -z "$(fc-list 'DejaVu Sans' 2>/dev/null)" ]; then need="$need fonts-dejavu-core fontconfig"; fi
 if ! have_cmd fc-list || [ -z "$(fc-list :lang=zh-cn 2>/dev/null)" ]; then need="$need fonts-noto-cjk"; fi
+if ! have_cmd fc-list || [ -z "$(fc-list ':outline=true:charset=1f642' 2>/dev/null)" ]; then need="$need fonts-symbola"; fi
 if [ $want_fuzz -eq 1 ]; then
     have_cmd clang || need="$need clang"
     have_cmd valgrind || need="$need valgrind"

@@ -67,6 +67,7 @@ printf 'not a mask' >"$WORK/bad_mask.npy"
 run demo 0 --heads 8 "I love deep learning"
 run demo_dump_teach 0 --d-model 64 --heads 4 -p rope --causal --pad-to 6 --dump dump -v --explain love,learning \
     --show --compare scale "I love deep learning"
+run figures_all_formats 0 --d-model 16 --heads 2 --figures all --format both -o figs "我爱深度学习 😀"
 run weights_ok 0 --d-model 8 --heads 2 --weights "$WORK/good" --no-plot "I love deep learning"
 STDIN_FILE=$WORK/nul.txt run stdin_nul 2 -f -
 run help 0 --help

@@ -6,10 +6,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum {
     OPT_ROPE_STYLE = 256, OPT_ROPE_BASE, OPT_NO_SCALE, OPT_PAD_TO, OPT_ATTN_MASK, OPT_NO_PLOT,
     OPT_DUMP, OPT_PRECISION, OPT_COLOR, OPT_EXPLAIN, OPT_HEAD, OPT_SHOW, OPT_COMPARE,
+    OPT_FIGURES, OPT_CMAP, OPT_DPI, OPT_SCALE, OPT_FORMAT,
 };
 
 typedef struct {
@@ -32,8 +34,13 @@ static const av_optdef kOpts[] = {
     {"pad-to", 1, OPT_PAD_TO, "N", "append <pad> tokens up to N and mask them as keys (key padding mask)"},
     {"attn-mask", 1, OPT_ATTN_MASK, "FILE", "extra (T, T) bool .npy mask, True = masked (PyTorch attn_mask)"},
     {"no-scale", 0, OPT_NO_SCALE, NULL, "skip the ÷√d_k (see softmax saturate)"},
-    {"outdir", 1, 'o', "DIR", "folder for heat-map PNGs (default ./attnviz-out, created if missing)"},
+    {"outdir", 1, 'o', "DIR", "folder for the figures (default ./attnviz-out, created if missing)"},
     {"no-plot", 0, OPT_NO_PLOT, NULL, "write no figures"},
+    {"figures", 1, OPT_FIGURES, "LIST", "figures to write, comma-separated: heads, grid, mean, scores, pe, mask, all (default heads,grid)"},
+    {"format", 1, OPT_FORMAT, "FMT", "png | svg | both (default png); SVG is drawn from the same layout"},
+    {"cmap", 1, OPT_CMAP, "NAME", "colour map for weights: viridis (default), magma, inferno, plasma, cividis, gray, RdBu_r"},
+    {"dpi", 1, OPT_DPI, "N", "PNG resolution, 50..600 (default 100); pixels grow with N, printed size stays"},
+    {"scale", 1, OPT_SCALE, "F", "multiply every size by F, 0.5..4 (default 1), for slides and projectors"},
     {"dump", 1, OPT_DUMP, "DIR", "write every tensor as .npy (float32, C order) into DIR"},
     {"weights", 1, 'w', "DIR", "load X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy found in DIR"},
     {"file", 1, 'f', "FILE", "read the sentence from FILE ('-' = standard input)"},
@@ -52,6 +59,15 @@ static const av_optdef kOpts[] = {
 
 const char *av_positions_name(av_positions p) {
     return p == AV_POS_NONE ? "none" : p == AV_POS_ROPE ? "rope" : "sinusoidal";
+}
+
+/* --cmap names in av_cmap order (colormap.h; cli.c stays free of the
+ * colour tables so the option fuzz target links without them). */
+static const char *const kCmap[] = {"viridis", "magma", "inferno", "plasma", "cividis", "gray", "RdBu_r"};
+#define N_CMAP ((int)(sizeof kCmap / sizeof kCmap[0]))
+
+const char *av_cli_cmap_name(int cmap) {
+    return cmap >= 0 && cmap < N_CMAP ? kCmap[cmap] : "?";
 }
 
 const char *av_rope_style_name(av_rope_style s) {
@@ -107,6 +123,38 @@ static av_status parse_choice(const char *opt, const char *s, const char *const 
     return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed; expected %s", opt, s, allowed);
 }
 
+/* --figures LIST: comma-separated names, each one of kFig; "all" selects
+ * every figure. */
+static av_status parse_figures(const char *s, av_options *o, av_err *err) {
+    static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "all"};
+    static const char allowed[] = "heads, grid, mean, scores, pe, mask or all";
+    unsigned bits = 0;
+    o->figures_all = 0;
+    const char *p = s;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0)
+            return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
+                           s, allowed);
+        int k = 0;
+        while (k < 7 && !(strlen(kFig[k]) == len && strncmp(p, kFig[k], len) == 0)) k++;
+        if (k == 7)
+            return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure; expected a comma-separated list of %s",
+                           s, (int)(len > 64 ? 64 : len), p, allowed);
+        if (k == 6) {
+            bits |= AV_FIG_ALL;
+            o->figures_all = 1;
+        } else {
+            bits |= 1u << k;
+        }
+        if (!end) break;
+        p = end + 1;
+    }
+    o->figures = bits;
+    return AV_OK;
+}
+
 void av_options_free(av_options *o) {
     free(o->sentence);
     o->sentence = NULL;
@@ -123,6 +171,10 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     o->outdir = AV_DEFAULT_OUTDIR;
     o->precision = AV_DEFAULT_PRECISION;
     o->color = AV_COLOR_AUTO;
+    o->figures = AV_FIG_DEFAULT;
+    o->dpi = AV_DEFAULT_DPI;
+    o->scale = 1.0;
+    o->format = AV_FMT_PNG;
 
     struct option longopts[N_OPTS + 1];
     char shortopts[2 * N_OPTS + 2];
@@ -143,6 +195,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     static const char *const kStyle[] = {"interleaved", "half"};
     static const char *const kColor[] = {"auto", "always", "never"};
     static const char *const kCompare[] = {"scale", "positions", "rope-style", "order"};
+    static const char *const kFormat[] = {"png", "svg", "both"};
 
     optind = 0; /* GNU: full re-initialisation, so the parser can run again */
     opterr = 0;
@@ -226,6 +279,39 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             if ((st = parse_choice("compare", optarg, kCompare, 4, &choice, err))) return st;
             o->compare = choice + 1; /* av_compare_kind: AV_CMP_SCALE = 1, ... */
             break;
+        case OPT_FIGURES:
+            if ((st = parse_figures(optarg, o, err))) return st;
+            break;
+        case OPT_FORMAT:
+            if ((st = parse_choice("format", optarg, kFormat, 3, &choice, err))) return st;
+            o->format = (av_format)(choice + 1);
+            break;
+        case OPT_CMAP: {
+            int k = 0;
+            while (k < N_CMAP && strcasecmp(optarg, kCmap[k]) != 0) k++;
+            if (k == N_CMAP)
+                return av_fail(err, AV_EUSAGE, "--cmap '%s' is not a colour map; expected viridis, magma, inferno, plasma, "
+                               "cividis, gray or RdBu_r", optarg);
+            o->cmap = k;
+            break;
+        }
+        case OPT_DPI:
+            if ((st = parse_int("dpi", optarg, AV_MIN_DPI, AV_MAX_DPI, &v, err))) return st;
+            o->dpi = (int)v;
+            break;
+        case OPT_SCALE: {
+            char *end = NULL;
+            errno = 0;
+            double f = strtod(optarg, &end);
+            if (end == optarg || *end != 0)
+                return av_fail(err, AV_EUSAGE, "--scale '%s' is not a number; allowed: %g..%g", optarg, AV_MIN_SCALE,
+                               AV_MAX_SCALE);
+            if (!isfinite(f) || errno == ERANGE || f < AV_MIN_SCALE || f > AV_MAX_SCALE)
+                return av_fail(err, AV_EUSAGE, "--scale %s is outside the allowed range %g..%g", optarg, AV_MIN_SCALE,
+                               AV_MAX_SCALE);
+            o->scale = f;
+            break;
+        }
         case 'h': o->help = 1; break;
         case 'V': o->version = 1; break;
         case ':': {
@@ -244,6 +330,11 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     if (o->head >= o->heads)
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there are %d heads)", o->head, o->heads - 1, o->heads);
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
+    if (o->scale * o->dpi / 100.0 > AV_MAX_SIZE_FACTOR + 1e-9)
+        return av_fail(err, AV_EUSAGE,
+                       "--scale %g with --dpi %d draws figures %g times their 100-dpi size; scale x dpi / 100 must be "
+                       "at most %g",
+                       o->scale, o->dpi, o->scale * o->dpi / 100.0, AV_MAX_SIZE_FACTOR);
 
     /* positional words form the sentence, joined by single spaces */
     if (optind < argc) {

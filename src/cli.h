@@ -18,6 +18,27 @@
 
 typedef enum { AV_COLOR_AUTO, AV_COLOR_ALWAYS, AV_COLOR_NEVER } av_color;
 
+/* --figures: which figures plot_all writes (bits). */
+enum {
+    AV_FIG_HEADS = 1 << 0,  /* head0 ... one attention-weight map per head */
+    AV_FIG_GRID = 1 << 1,   /* heads: all heads in one figure (when H > 1) */
+    AV_FIG_MEAN = 1 << 2,   /* mean: the mean over heads, titled as the mean */
+    AV_FIG_SCORES = 1 << 3, /* scores_head0 ..., scores: Q·Kᵀ/√d_k before softmax */
+    AV_FIG_PE = 1 << 4,     /* pe: the positional encoding (sinusoidal PE, RoPE angles) */
+    AV_FIG_MASK = 1 << 5,   /* mask: which query sees which key */
+    AV_FIG_ALL = (1 << 6) - 1,
+    AV_FIG_DEFAULT = AV_FIG_HEADS | AV_FIG_GRID
+};
+
+typedef enum { AV_FMT_PNG = 1, AV_FMT_SVG = 2, AV_FMT_BOTH = 3 } av_format;
+
+#define AV_DEFAULT_DPI 100
+#define AV_MIN_DPI 50
+#define AV_MAX_DPI 600
+#define AV_MIN_SCALE 0.5
+#define AV_MAX_SCALE 4.0
+#define AV_MAX_SIZE_FACTOR 8.0 /* scale × dpi / 100 */
+
 #define AV_DEFAULT_D_MODEL 512
 #define AV_DEFAULT_HEADS 1
 #define AV_DEFAULT_SEED 42
@@ -45,6 +66,12 @@ typedef struct {
     int head;                /* head for --explain and --compare figures (default 0) */
     int show;                /* --show: terminal heat-map of every head */
     int compare;             /* av_compare_kind (teach.h), 0 = none */
+    unsigned figures;        /* AV_FIG_* bits (default AV_FIG_DEFAULT) */
+    int figures_all;         /* 1 = --figures included "all" */
+    int cmap;                /* av_cmap (colormap.h) for attention weights; 0 = viridis */
+    int dpi;                 /* --dpi, pixels per inch (default 100) */
+    double scale;            /* --scale, size multiplier (default 1) */
+    av_format format;        /* --format png | svg | both (default png) */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
 } av_options;
@@ -58,6 +85,8 @@ void av_options_free(av_options *o);
 void av_print_help(FILE *f);
 
 const char *av_positions_name(av_positions p);
+/* Canonical --cmap name of an av_cmap value ("viridis", ...). */
+const char *av_cli_cmap_name(int cmap);
 const char *av_rope_style_name(av_rope_style s);
 
 #endif

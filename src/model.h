@@ -78,7 +78,7 @@ av_status av_model_init(av_model *m, const av_config *cfg, av_err *err);
 /* Fill X from the tokens (embed.h) and the four weight matrices from the seed. */
 void av_model_seed(av_model *m, const char *const *tokens);
 
-/* Run stages 3..9. Errors: AV_ERUNTIME if a value overflows float32 (only
+/* Run stages 3..9. Errors: AV_EUSAGE (bad input) if a value overflows float32 (only
  * possible with huge user-supplied weights); NaN never escapes. */
 av_status av_model_forward(av_model *m, av_err *err);
 

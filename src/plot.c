@@ -7,6 +7,13 @@
  * the heat map, ticks, key labels, x-axis title, margin. The grid figure
  * repeats the heat map in panels that share axes and one colour bar.
  *
+ * The matrix figure (PE, RoPE angles) and the mask figure are the head
+ * figure with other cell sizes and another key (a two-entry legend instead
+ * of the colour bar). Every layout is done at 100 dpi, scale 1, within
+ * fig_max px a side; dl_finish then multiplies every coordinate, font size
+ * and the hatch by f = scale × dpi / 100, so a scaled figure is the same
+ * figure, bigger.
+ *
  * Text vertical placement uses fixed fractions of the font size (DejaVu Sans
  * metrics: capitals reach 0.73 em, descenders 0.24 em), so layout never
  * depends on the exact glyphs a font has.
@@ -47,6 +54,27 @@ typedef struct {
 
 static const font_sizes HEAD_FS = {15, 16, 18, 14, 16};
 static const font_sizes GRID_FS = {14, 16, 20, 14, 15};
+
+#define MASK_T 0.35 /* mask figure: visible cells get the colour map at this value */
+#define MATRIX_W 768 /* matrix figure: target map width, px */
+#define MATRIX_H 600 /* matrix figure: target map height, px */
+
+/* Pixel factor and the bound the unscaled layout must keep. */
+typedef struct {
+    double f;    /* scale × dpi / 100, clamped to 0.25..8 */
+    int fig_max; /* each side of the unscaled layout stays within this, px */
+} sizing;
+
+static sizing sizing_of(const av_plot_meta *meta) {
+    double scale = meta && meta->scale > 0 && isfinite(meta->scale) ? meta->scale : 1.0;
+    int dpi = meta && meta->dpi > 0 ? meta->dpi : 100;
+    double f = scale * dpi / 100.0;
+    if (f < 0.25) f = 0.25;
+    if (f > 8) f = 8;
+    sizing sz = {f, FIG_MAX};
+    if (FIG_MAX * f > AV_PLOT_MAX_PX) sz.fig_max = (int)floor(AV_PLOT_MAX_PX / f);
+    return sz;
+}
 
 /* Distinct code points without a font since the last reset. The first
  * MISSING_SET are remembered; beyond that every further one counts as new. */
@@ -122,6 +150,17 @@ static av_rgb contrast_ink(av_rgb c) {
     return L > 0.25 ? BLACK : WHITE;
 }
 
+/* v with dec decimals and a true minus sign (U+2212); "0.00", never
+ * "−0.00". */
+static void fmt_num(char out[48], size_t n, double v, int dec) {
+    char digits[40];
+    snprintf(digits, sizeof digits, "%.*f", dec, fabs(v));
+    int zero = 1;
+    for (const char *c = digits; *c; c++)
+        if (*c >= '1' && *c <= '9') zero = 0;
+    snprintf(out, n, "%s%s", v < 0 && !zero ? "\xE2\x88\x92" : "", digits);
+}
+
 static int imin(int a, int b) {
     return a < b ? a : b;
 }
@@ -133,13 +172,16 @@ static int imax(int a, int b) {
 /* ---------------------------------------------------------------- axis labels */
 
 typedef struct {
-    int n;          /* labels (tokens) */
-    char **s;       /* fitted label text */
-    float *w;       /* width of each fitted label, px */
-    int step;       /* draw every step-th label */
-    float max_w;    /* widest drawn label, px */
-    int rot90;      /* x axis only: labels turned 90 degrees */
-    float size;     /* font size, px */
+    int n;                   /* labels (tokens) */
+    const char *const *src;  /* token labels, or NULL for plain indices */
+    int always_index;        /* rows are positions: "k label" even when not thinned */
+    int indexed;             /* the strings in s carry their index, "15 model" */
+    char **s;                /* fitted label text */
+    float *w;                /* width of each fitted label, px */
+    int step;                /* draw every step-th label */
+    float max_w;             /* widest drawn label, px */
+    int rot90;               /* x axis only: labels turned 90 degrees */
+    float size;              /* font size, px */
 } axis_labels;
 
 static void labels_free(axis_labels *a) {
@@ -150,26 +192,52 @@ static void labels_free(axis_labels *a) {
     memset(a, 0, sizeof *a);
 }
 
-/* Fit labels (or "0", "1", ... when src is NULL). Returns 0 or -1 (OOM). */
-static int labels_make(axis_labels *a, const char *const *src, int n, float size) {
-    memset(a, 0, sizeof *a);
-    a->n = n;
-    a->size = size;
-    a->s = calloc((size_t)n, sizeof *a->s);
-    a->w = calloc((size_t)n, sizeof *a->w);
-    if (!a->s || !a->w) return -1;
-    for (int k = 0; k < n; k++) {
+/* (Re)build the fitted strings: "label", "k label" (indexed) or "k" (no
+ * labels). Returns 0 or -1 (OOM). */
+static int labels_build(axis_labels *a, int indexed) {
+    for (int k = 0; k < a->n; k++) {
         char num[16];
-        const char *t = src && src[k] ? src[k] : NULL;
+        const char *t = a->src && a->src[k] ? a->src[k] : NULL;
+        char *text = NULL;
         if (!t) {
             snprintf(num, sizeof num, "%d", k);
             t = num;
+        } else if (indexed) {
+            size_t len = strlen(t) + 16;
+            text = malloc(len);
+            if (!text) return -1;
+            snprintf(text, len, "%d %s", k, t);
+            t = text;
         }
-        a->s[k] = fit_text(t, size, 0, LABEL_MAX_W);
+        free(a->s[k]);
+        a->s[k] = fit_text(t, a->size, 0, LABEL_MAX_W);
+        free(text);
         if (!a->s[k]) return -1;
-        a->w[k] = text_w(a->s[k], size, 0);
+        a->w[k] = text_w(a->s[k], a->size, 0);
     }
+    a->indexed = indexed;
     return 0;
+}
+
+/* Fit labels (or "0", "1", ... when src is NULL). Returns 0 or -1 (OOM). */
+static int labels_make(axis_labels *a, const char *const *src, int n, float size, int always_index) {
+    memset(a, 0, sizeof *a);
+    a->n = n;
+    a->size = size;
+    a->src = src;
+    a->always_index = src && always_index;
+    a->step = 1;
+    a->s = calloc((size_t)n, sizeof *a->s);
+    a->w = calloc((size_t)n, sizeof *a->w);
+    if (!a->s || !a->w) return -1;
+    return labels_build(a, a->always_index);
+}
+
+/* Token labels carry their index exactly when they are thinned (or always
+ * for positions), so a reader can find row 15 among every fifth label. */
+static int labels_sync_index(axis_labels *a) {
+    int want = a->src && (a->always_index || a->step > 1);
+    return want != a->indexed ? labels_build(a, want) : 0;
 }
 
 /* Choose the step so that labels at `cell` px pitch do not overlap, given
@@ -195,24 +263,37 @@ static float labels_max_w(const axis_labels *a) {
     return m;
 }
 
-/* y axis: step from the line height. */
-static void labels_plan_y(axis_labels *a, float cell) {
+/* y axis: step from the line height. Returns 0 or -1 (OOM). */
+static int labels_plan_y(axis_labels *a, float cell) {
     a->step = label_step(a->size * LINE, cell);
     a->rot90 = 0;
+    if (labels_sync_index(a) != 0) return -1;
     a->max_w = labels_max_w(a);
+    return 0;
 }
 
-/* x axis: horizontal when every label fits across its column, else rotated. */
-static void labels_plan_x(axis_labels *a, float cell) {
+/* x axis: horizontal when every label fits across its column; plain indices
+ * stay horizontal, thinned to round steps; token labels are rotated (and
+ * thinned by the line height). Returns 0 or -1 (OOM). */
+static int labels_plan_x(axis_labels *a, float cell) {
     a->step = 1;
     a->rot90 = 0;
-    if (labels_max_w(a) + 8 <= cell) {
+    if (labels_sync_index(a) != 0) return -1;
+    float all = labels_max_w(a);
+    if (all + 8 <= cell) {
+        a->max_w = all;
+        return 0;
+    }
+    if (!a->src) {
+        a->step = label_step(all + 12, cell);
         a->max_w = labels_max_w(a);
-        return;
+        return 0;
     }
     a->rot90 = 1;
     a->step = label_step(a->size * LINE, cell);
+    if (labels_sync_index(a) != 0) return -1;
     a->max_w = labels_max_w(a);
+    return 0;
 }
 
 /* Height of the x label band below the ticks. */
@@ -260,25 +341,43 @@ static color_range range_of(const av_plot_meta *meta) {
     return r;
 }
 
-/* Font size for cell values, or 0 when values do not fit in `cell` px. */
-static float value_font(float cell) {
-    float fs = cell * 0.3f;
+/* Decimals for values in the colour range: 2 while |v| < 10, then 1, then 0. */
+static int value_decimals(const color_range *cr) {
+    double a = fmax(fabs((double)cr->vmin), fabs((double)cr->vmax));
+    return a < 10 ? 2 : a < 100 ? 1 : 0;
+}
+
+/* Font size for cell values, or 0 when values do not fit cells of cw x ch
+ * px. The widest value is the range's end with the longer text. */
+static float value_font(const color_range *cr, float cw, float ch) {
+    float fs = fminf(cw, ch) * 0.3f;
     if (fs > 16) fs = 16;
     if (fs < 10) fs = 10;
-    if (text_w("0.00", fs, 0) + 6 > cell || fs * 1.1f + 4 > cell) return 0;
+    int dec = value_decimals(cr);
+    char lo[48], hi[48];
+    fmt_num(lo, sizeof lo, cr->vmin, dec);
+    fmt_num(hi, sizeof hi, cr->vmax, dec);
+    float w = fmaxf(text_w(lo, fs, 0), text_w(hi, fs, 0));
+    if (w + 6 > cw || fs * 1.1f + 4 > ch) return 0;
     return fs;
 }
 
-/* The heat map of one panel at (x0, y0) with cells of `cell` px (or a box of
- * bw x bh px when cells are averaged), its frame, and (optionally) values. */
+#define NEG_INF "\xE2\x88\x92\xE2\x88\x9E" /* −∞ */
+
+/* The heat map of one panel at (x0, y0), bw x bh px, cells of cw x ch px
+ * (fractional when cells are averaged), its frame, and values (when
+ * `values` and they fit);
+ * masked cells get "−∞" on a small plate when hm->neg_inf_cells. */
 static const av_dl_item *emit_heat(av_dlist *dl, const av_heatmap *hm, const color_range *cr, int x0, int y0,
-                                   int bw, int bh, float cell) {
-    av_dl_heat heat = {hm->w, hm->masked, hm->n_q, hm->n_k, cr->vmin, cr->vmax, cr->cmap};
+                                   int bw, int bh, float cw, float ch, int values) {
+    av_dl_heat heat = {.w = hm->w, .masked = hm->masked, .n_q = hm->n_q, .n_k = hm->n_k, .vmin = cr->vmin,
+                       .vmax = cr->vmax, .cmap = cr->cmap};
     av_dl_heatmap(dl, x0, y0, x0 + bw, y0 + bh, &heat);
     size_t at = dl->n - 1;
     frame_box(dl, x0, y0, x0 + bw, y0 + bh);
     if (dl->oom || dl->items[at].kind != AV_DL_HEAT) return NULL;
-    float fs = value_font(cell);
+    float fs = values ? value_font(cr, cw, ch) : 0.0f;
+    int dec = value_decimals(cr);
     if (fs > 0) {
         for (int i = 0; i < hm->n_q; i++) {
             for (int j = 0; j < hm->n_k; j++) {
@@ -286,16 +385,37 @@ static const av_dl_item *emit_heat(av_dlist *dl, const av_heatmap *hm, const col
                 av_rgb c;
                 av_dl_cell_box(&dl->items[at], i, j, b);
                 float cx = (b[0] + b[2]) * 0.5f, cy = (b[1] + b[3]) * 0.5f;
-                if (av_heat_cell_color(&dl->items[at].heat, i, j, &c)) continue;
-                char num[32];
-                float v = hm->w[(size_t)i * (size_t)hm->n_k + (size_t)j];
-                snprintf(num, sizeof num, "%.2f", (double)v);
-                if (strcmp(num, "-0.00") == 0) snprintf(num, sizeof num, "0.00");
+                if (av_heat_cell_color(&dl->items[at].heat, i, j, &c)) {
+                    if (!hm->neg_inf_cells) continue;
+                    float tw = text_w(NEG_INF, fs, 0);
+                    int px0 = (int)floorf(cx - tw * 0.5f) - 3, px1 = (int)ceilf(cx + tw * 0.5f) + 3;
+                    int py0 = (int)floorf(cy - fs * 0.6f), py1 = (int)ceilf(cy + fs * 0.6f);
+                    av_dl_rect(dl, px0, py0, px1, py1, AV_HATCH_BG);
+                    av_dl_text_run(dl, NEG_INF, cx, cy + MID * fs, fs, AV_ANCHOR_MIDDLE, 0, 0, INK);
+                    continue;
+                }
+                char num[48];
+                fmt_num(num, sizeof num, hm->w[(size_t)i * (size_t)hm->n_k + (size_t)j], dec);
                 av_dl_text_run(dl, num, cx, cy + MID * fs, fs, AV_ANCHOR_MIDDLE, 0, 0, contrast_ink(c));
             }
         }
     }
     return &dl->items[at];
+}
+
+/* White 1 px lines between the cells of a heat item (the mask figure, so
+ * single cells can be counted). */
+static void emit_cell_lines(av_dlist *dl, const av_dl_item *heat) {
+    for (int j = 1; j < heat->heat.n_k; j++) {
+        int b[4];
+        av_dl_cell_box(heat, 0, j, b);
+        av_dl_rect(dl, b[0], heat->y0, b[0] + 1, heat->y1, WHITE);
+    }
+    for (int i = 1; i < heat->heat.n_q; i++) {
+        int b[4];
+        av_dl_cell_box(heat, i, 0, b);
+        av_dl_rect(dl, heat->x0, b[1], heat->x1, b[1] + 1, WHITE);
+    }
 }
 
 /* Query labels right-aligned left of the heat item, with ticks. */
@@ -330,10 +450,11 @@ static void emit_x_labels(av_dlist *dl, const av_dl_item *heat, const axis_label
     }
 }
 
-/* Tick step for the colour bar: 0.2 for [0, 1], else a 1-2-5 step giving
- * 4..10 ticks; *decimals receives the digits to print. */
+/* Tick step for the colour bar: 0.2 for [0, 1], 0.5 for [−1, 1], else the
+ * 1-2-5 step giving about 4..8 ticks (±3.5 → 1); *decimals receives the
+ * digits to print. */
 static double cbar_step(double lo, double hi, int *decimals) {
-    double span = hi - lo, raw = span / 5.0;
+    double span = hi - lo, raw = span / 7.0;
     double p = pow(10.0, floor(log10(raw)));
     double m = raw / p, step = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10;
     step *= p;
@@ -349,7 +470,7 @@ static float cbar_labels_w(const color_range *cr, float size) {
     float m = 0;
     for (double v = ceil(cr->vmin / step - 1e-9) * step; v <= cr->vmax + step * 1e-6; v += step) {
         char num[48];
-        snprintf(num, sizeof num, "%.*f", dec, fabs(v) < step * 1e-6 ? 0.0 : v);
+        fmt_num(num, sizeof num, fabs(v) < step * 1e-6 ? 0.0 : v, dec);
         float w = text_w(num, size, 0);
         if (w > m) m = w;
     }
@@ -361,11 +482,13 @@ static float cbar_labels_w(const color_range *cr, float size) {
  * the x just right of everything drawn. */
 static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1, float fs) {
     int h = y1 - y0;
-    for (int y = 0; y < h; y++) {
-        double t = 1.0 - (y + 0.5) / h;
-        unsigned char c[3];
-        av_cmap_rgb(cr->cmap, t, c);
-        av_dl_rect(dl, x0, y0 + y, x0 + CBAR_W, y0 + y + 1, (av_rgb){c[0], c[1], c[2]});
+    /* The ramp: one value per pixel row (t at the row centre), as a HEAT
+     * item marked ramp (the list owns the values). */
+    float *ramp = av_dl_alloc(dl, (size_t)(h > 0 ? h : 1) * sizeof *ramp);
+    if (ramp && h > 0) {
+        for (int y = 0; y < h; y++) ramp[y] = (float)(1.0 - (y + 0.5) / h);
+        av_dl_heat heat = {.w = ramp, .n_q = h, .n_k = 1, .vmin = 0.0f, .vmax = 1.0f, .cmap = cr->cmap, .ramp = 1};
+        av_dl_heatmap(dl, x0, y0, x0 + CBAR_W, y1, &heat);
     }
     frame_box(dl, x0, y0, x0 + CBAR_W, y1);
     int dec;
@@ -375,7 +498,7 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
         double t = (v - cr->vmin) / (cr->vmax - cr->vmin);
         int y = y0 + (int)lrint((1.0 - t) * (h - 1));
         char num[48];
-        snprintf(num, sizeof num, "%.*f", dec, fabs(v) < step * 1e-6 ? 0.0 : v);
+        fmt_num(num, sizeof num, fabs(v) < step * 1e-6 ? 0.0 : v, dec);
         av_dl_rect(dl, xt, y, xt + TICK, y + 1, FRAME);
         av_dl_text_run(dl, num, (float)(xt + TICK + TICK_PAD), y + 0.5f + MID * fs, fs, AV_ANCHOR_START, 0, 0,
                        INK);
@@ -403,6 +526,23 @@ static void emit_legend(av_dlist *dl, int x0, int y0, float fs) {
     frame_box(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H);
     av_dl_text_run(dl, LEGEND_TEXT, (float)(x0 + CBAR_W + 8), y0 + LEGEND_H * 0.5f + MID * fs, fs,
                    AV_ANCHOR_START, 0, 0, INK);
+}
+
+#define SEES_TEXT "query sees key"
+
+static int mask_legend_w(float fs) {
+    return CBAR_W + 8 + (int)ceilf(fmaxf(text_w(SEES_TEXT, fs, 0), text_w(LEGEND_TEXT, fs, 0)));
+}
+
+/* The mask figure's key: a swatch of the "visible" colour, then the
+ * hatched "masked" entry under it. Returns the y under both. */
+static int emit_mask_legend(av_dlist *dl, int x0, int y0, float fs, av_rgb visible) {
+    av_dl_rect(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H, visible);
+    frame_box(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H);
+    av_dl_text_run(dl, SEES_TEXT, (float)(x0 + CBAR_W + 8), y0 + LEGEND_H * 0.5f + MID * fs, fs, AV_ANCHOR_START,
+                   0, 0, INK);
+    emit_legend(dl, x0, y0 + LEGEND_H + 12, fs);
+    return y0 + 2 * LEGEND_H + 12;
 }
 
 /* ---------------------------------------------------------------- title lines */
@@ -460,6 +600,26 @@ static int title_make(title_lines *t, const char *title, float size, float max_w
     return 0;
 }
 
+/* Width of the widest " · "-separated piece of title (bold, px), so a
+ * figure can widen (up to its bound) instead of cutting a piece. */
+static float title_widest_piece(const char *title, float size) {
+    static const char SEP[] = " \xC2\xB7 ";
+    float m = 0;
+    if (!title) return 0;
+    for (const char *p = title; *p;) {
+        const char *end = strstr(p, SEP);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char *piece = malloc(len + 1);
+        if (!piece) return m;
+        memcpy(piece, p, len);
+        piece[len] = 0;
+        m = fmaxf(m, text_w(piece, size, 1));
+        free(piece);
+        p = end ? end + strlen(SEP) : p + len;
+    }
+    return m;
+}
+
 static int title_h(const title_lines *t, float size) {
     return t->n ? (int)ceilf(t->n * size * LINE) : 0;
 }
@@ -471,11 +631,11 @@ static void emit_title(av_dlist *dl, const title_lines *t, float cx, int y0, flo
 
 /* ---------------------------------------------------------------- checks */
 
-static av_status check_hm(const av_heatmap *hm, av_err *err) {
-    if (!hm || !hm->w) return av_fail(err, AV_ERUNTIME, "cannot plot: no attention weights given");
-    if (hm->n_q < 1 || hm->n_k < 1 || hm->n_q > AV_MAX_TOKENS || hm->n_k > AV_MAX_TOKENS)
-        return av_fail(err, AV_ERUNTIME, "cannot plot a %d x %d attention map (allowed 1..%d per side)", hm->n_q,
-                       hm->n_k, AV_MAX_TOKENS);
+static av_status check_hm(const av_heatmap *hm, int max_cols, int need_w, av_err *err) {
+    if (!hm || (need_w && !hm->w)) return av_fail(err, AV_ERUNTIME, "cannot plot: no attention weights given");
+    if (hm->n_q < 1 || hm->n_k < 1 || hm->n_q > AV_MAX_TOKENS || hm->n_k > max_cols)
+        return av_fail(err, AV_ERUNTIME, "cannot plot a %d x %d matrix (allowed 1..%d rows, 1..%d columns)", hm->n_q,
+                       hm->n_k, AV_MAX_TOKENS, max_cols);
     return AV_OK;
 }
 
@@ -491,72 +651,190 @@ static void count_missing(const av_dlist *dl) {
 
 const av_dl_item *av_plot_panel(const av_dlist *dl, int p) {
     for (size_t k = 0; k < dl->n; k++)
-        if (dl->items[k].kind == AV_DL_HEAT && p-- == 0) return &dl->items[k];
+        if (dl->items[k].kind == AV_DL_HEAT && !dl->items[k].heat.ramp && p-- == 0) return &dl->items[k];
     return NULL;
 }
 
-/* ---------------------------------------------------------------- head figure */
+/* ---------------------------------------------------------------- scaling */
 
-av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+/* An edge at v px of the unscaled layout, at factor f. */
+static int scaled(int v, double f) {
+    return (int)lrint(v * f);
+}
+
+/* Multiply every coordinate, font size and the hatch by sz->f (edges are
+ * rounded, so boxes that touch still touch; a 1 px line stays >= 1 px), and
+ * record the dpi for the SVG back end. Counts missing glyphs first. */
+static void dl_finish(av_dlist *dl, const sizing *sz, const av_plot_meta *meta) {
+    count_missing(dl);
+    dl->dpi = meta && meta->dpi > 0 ? meta->dpi : 100;
+    double f = sz->f;
+    if (f == 1.0) return;
+    for (size_t k = 0; k < dl->n; k++) {
+        av_dl_item *it = &dl->items[k];
+        if (it->kind == AV_DL_TEXT) {
+            it->text.x = (float)(it->text.x * f);
+            it->text.y = (float)(it->text.y * f);
+            it->text.size = (float)(it->text.size * f);
+            continue;
+        }
+        int x0 = scaled(it->x0, f), x1 = scaled(it->x1, f), y0 = scaled(it->y0, f), y1 = scaled(it->y1, f);
+        if (it->x1 > it->x0 && x1 <= x0) x1 = x0 + 1;
+        if (it->y1 > it->y0 && y1 <= y0) y1 = y0 + 1;
+        it->x0 = x0, it->x1 = x1, it->y0 = y0, it->y1 = y1;
+    }
+    dl->width = scaled(dl->width, f);
+    dl->height = scaled(dl->height, f);
+    dl->hatch_period = imax(4, scaled(AV_HATCH_PERIOD, f));
+    dl->hatch_width = (float)(AV_HATCH_WIDTH * f);
+}
+
+/* ---------------------------------------------------------------- single-panel figures */
+
+typedef enum { FIG_HEAD, FIG_MATRIX, FIG_MASK } fig_kind;
+
+static int clampi(int v, int lo, int hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Head, matrix and mask figures: n heat maps side by side (n > 1 only for
+ * matrix figures; same shape, sharing the y labels), with labels, axis
+ * titles (each panel's k_title under it), panel titles when given, the title
+ * and a key (colour bar, or the mask legend). */
+static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
+                               const av_plot_meta *meta, fig_kind kind, av_err *err) {
     av_dl_init(dl, 0, 0, WHITE);
-    av_status st = check_hm(hm, err);
-    if (st) return st;
+    if (n < 1 || n > 8 || !hms) return av_fail(err, AV_ERUNTIME, "cannot plot %d panels side by side (allowed 1..8)", n);
+    for (int p = 0; p < n; p++) {
+        av_status st = check_hm(&hms[p], kind == FIG_MATRIX ? AV_PLOT_MAX_COLS : AV_MAX_TOKENS, kind != FIG_MASK, err);
+        if (st) return st;
+        if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
+            return av_fail(err, AV_ERUNTIME, "cannot plot panels of different shapes side by side (%dx%d vs %dx%d)",
+                           hms[p].n_q, hms[p].n_k, hms[0].n_q, hms[0].n_k);
+    }
+    av_heatmap hmv = hms[0];
+    const av_heatmap *hm = &hmv;
     const font_sizes fs = HEAD_FS;
+    sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
+    if (kind == FIG_MASK) {
+        /* Every visible cell has the value MASK_T; the list owns the values. */
+        float *v = av_dl_alloc(dl, (size_t)hm->n_q * (size_t)hm->n_k * sizeof *v);
+        if (!v) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+        for (size_t k = 0; k < (size_t)hm->n_q * (size_t)hm->n_k; k++) v[k] = (float)MASK_T;
+        hmv.w = v;
+        hmv.neg_inf_cells = 0;
+        cr.vmin = 0.0f;
+        cr.vmax = 1.0f;
+    }
+    int masked = 0, titled = 0;
+    for (int p = 0; p < n; p++) {
+        masked |= any_masked(p ? &hms[p] : hm);
+        titled |= hms[p].panel_title != NULL;
+    }
 
-    /* Cells: square, 96 px for short sentences, shrinking so the map stays
-     * near 800 px, never under 3 px (T = 512 → 1536 px). */
-    int nmax = imax(hm->n_q, hm->n_k);
-    int cell = imin(96, imax(3, 800 / nmax));
-    if (cell * nmax < 240) cell = 240 / nmax; /* T = 1, 2: keep the map >= 240 px */
-    int hw = cell * hm->n_k, hh = cell * hm->n_q;
+    /* Cells. Head and mask: square, 96 px for short sentences, shrinking so
+     * the map stays near 800 px, never under 3 px (T = 512 → 1536 px).
+     * Matrix: per axis, the maps together about MATRIX_W x MATRIX_H px,
+     * cells 1..96 px, columns beyond that width averaged. */
+    int cw, ch, hw, hh;
+    if (kind == FIG_MATRIX) {
+        int mw = MATRIX_W / n;
+        cw = clampi(mw / hm->n_k, 1, 96);
+        ch = clampi(MATRIX_H / hm->n_q, 1, 96);
+        hw = hm->n_k > mw ? mw : cw * hm->n_k;
+        hh = ch * hm->n_q;
+    } else {
+        int nmax = imax(hm->n_q, hm->n_k);
+        int cell = imin(96, imax(3, 800 / nmax));
+        if (cell * nmax < 240) cell = 240 / nmax; /* T = 1, 2: keep the map >= 240 px */
+        cw = ch = cell;
+        hw = cell * hm->n_k;
+        hh = cell * hm->n_q;
+    }
+    float fcw = (float)hw / hm->n_k, fch = (float)hh / hm->n_q;
 
     axis_labels yl, xl;
     title_lines tl = {0};
-    if (labels_make(&yl, hm->q_labels, hm->n_q, fs.tick) != 0 || labels_make(&xl, hm->k_labels, hm->n_k, fs.tick) != 0) {
-        labels_free(&yl);
-        labels_free(&xl);
-        return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-    }
-    labels_plan_y(&yl, (float)cell);
-    labels_plan_x(&xl, (float)cell);
-    int masked = any_masked(hm);
+    memset(&xl, 0, sizeof xl);
+    if (labels_make(&yl, hm->q_labels, hm->n_q, fs.tick, kind == FIG_MATRIX) != 0 ||
+        labels_make(&xl, hm->k_labels, hm->n_k, fs.tick, 0) != 0)
+        goto oom;
 
-    /* Horizontal extents. */
+    /* The key right of the maps. */
+    int key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar) : cbar_block_w(&cr, fs.cbar);
+    if (kind != FIG_MASK && masked) key_w = imax(key_w, legend_w(fs.cbar));
+    int gap_x = 28, panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
+
+    /* Fit within fig_max: label bands depend on the cell size, so plan,
+     * measure, shrink the maps (averaging cells below 1 px) and plan again. */
     int axis_band = (int)ceilf(fs.axis * LINE);
-    int hx0 = MARGIN + axis_band + 6 + (int)ceilf(yl.max_w) + TICK_PAD + TICK + 1;
-    int cbx = hx0 + hw + CBAR_GAP;
-    int right = cbx + cbar_block_w(&cr, fs.cbar);
-    if (masked) right = imax(right, cbx + legend_w(fs.cbar));
-    int width = right + MARGIN;
+    int hx0 = 0, below = 0, width = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        if (labels_plan_y(&yl, fch) != 0 || labels_plan_x(&xl, fcw) != 0) goto oom;
+        hx0 = MARGIN + axis_band + 6 + (int)ceilf(yl.max_w) + TICK_PAD + TICK + 1;
+        below = 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(&xl)) + 10 + axis_band;
+        int fixed_w = hx0 + (n - 1) * gap_x + CBAR_GAP + key_w + MARGIN;
+        int fixed_h = MARGIN + (int)ceilf(2 * fs.title * LINE) + 15 + panel_band + below + MARGIN;
+        int room_w = imax(16, (sz.fig_max - fixed_w) / n), room_h = imax(16, sz.fig_max - fixed_h);
+        if (hw <= room_w && hh <= room_h) break;
+        if (kind == FIG_MATRIX) {
+            hw = imin(hw, room_w);
+            hh = imin(hh, room_h);
+        } else { /* keep cells square */
+            double k = fmin((double)room_w / hw, (double)room_h / hh);
+            hw = imax(1, (int)floor(hw * k));
+            hh = imax(1, (int)floor(hh * k));
+        }
+        if (hw >= hm->n_k) hw = hw / hm->n_k * hm->n_k; /* whole-pixel cells while they are >= 1 px */
+        if (hh >= hm->n_q) hh = hh / hm->n_q * hm->n_q;
+        fcw = (float)hw / hm->n_k;
+        fch = (float)hh / hm->n_q;
+    }
+    int maps_right = hx0 + n * hw + (n - 1) * gap_x;
+    int cbx = maps_right + CBAR_GAP;
+    width = cbx + key_w + MARGIN;
 
-    /* Title: wrap to the content width, widening the figure for one long
-     * piece up to FIG_MAX. */
-    if (title_make(&tl, hm->title, fs.title, (float)(width - 2 * MARGIN)) != 0) goto oom;
-    if (tl.w > width - 2 * MARGIN) width = imin(FIG_MAX, (int)ceilf(tl.w) + 2 * MARGIN);
+    /* Title: wrap to the content width at " · ", widening the figure for
+     * one long piece up to fig_max (beyond that the piece is cut with "…"). */
+    width = imax(width, imin(sz.fig_max, (int)ceilf(title_widest_piece(title, fs.title)) + 2 * MARGIN));
+    if (title_make(&tl, title, fs.title, (float)(width - 2 * MARGIN)) != 0) goto oom;
 
     /* Vertical extents. */
-    int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1;
-    int below = 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(&xl)) + 10 + axis_band;
+    int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1 + panel_band;
     int bottom = hy0 + hh + below;
-    if (masked) bottom = imax(bottom, hy0 + hh + 26 + LEGEND_H);
-    int height = bottom + MARGIN;
+    if (kind == FIG_MASK) bottom = imax(bottom, hy0 + 2 * LEGEND_H + 12);
+    else if (masked) bottom = imax(bottom, hy0 + hh + 26 + LEGEND_H);
     dl->width = width;
-    dl->height = height;
+    dl->height = bottom + MARGIN;
 
-    const av_dl_item *heat = emit_heat(dl, hm, &cr, hx0, hy0, hw, hh, (float)cell);
-    if (!heat) goto oom;
-    av_dl_item h = *heat;
-    emit_y_labels(dl, &h, &yl);
-    emit_x_labels(dl, &h, &xl);
-    av_dl_text_run(dl, "query (row)", MARGIN + ASC * fs.axis, hy0 + hh * 0.5f, fs.axis, AV_ANCHOR_MIDDLE, 1, 0,
-                   INK);
-    av_dl_text_run(dl, "key (column)", hx0 + hw * 0.5f, (float)(hy0 + hh + below - axis_band) + ASC * fs.axis,
-                   fs.axis, AV_ANCHOR_MIDDLE, 0, 0, INK);
-    emit_cbar(dl, &cr, cbx, hy0, hy0 + hh, fs.cbar);
-    if (masked) emit_legend(dl, cbx, hy0 + hh + 26, fs.cbar);
-    /* Centre the title over the heat map when it fits there, else over the figure. */
-    float cx = hx0 + hw * 0.5f;
+    for (int p = 0; p < n; p++) {
+        const av_heatmap *hp = p ? &hms[p] : hm;
+        int x0 = hx0 + p * (hw + gap_x);
+        const av_dl_item *heat = emit_heat(dl, hp, &cr, x0, hy0, hw, hh, fcw, fch, kind != FIG_MASK);
+        if (!heat) goto oom;
+        av_dl_item h = *heat;
+        if (kind == FIG_MASK && fcw >= 8 && fch >= 8) emit_cell_lines(dl, &h);
+        if (p == 0) emit_y_labels(dl, &h, &yl);
+        emit_x_labels(dl, &h, &xl);
+        av_dl_text_run(dl, hp->k_title ? hp->k_title : "key (column)", x0 + hw * 0.5f,
+                       (float)(hy0 + hh + below - axis_band) + ASC * fs.axis, fs.axis, AV_ANCHOR_MIDDLE, 0, 0, INK);
+        if (hp->panel_title)
+            av_dl_text_run(dl, hp->panel_title, x0 + hw * 0.5f, (float)(hy0 - 1 - 6), fs.panel, AV_ANCHOR_MIDDLE, 0,
+                           0, BLACK);
+    }
+    av_dl_text_run(dl, hm->q_title ? hm->q_title : "query (row)", MARGIN + ASC * fs.axis, hy0 + hh * 0.5f, fs.axis,
+                   AV_ANCHOR_MIDDLE, 1, 0, INK);
+    if (kind == FIG_MASK) {
+        unsigned char c[3];
+        av_cmap_rgb(cr.cmap, MASK_T, c);
+        emit_mask_legend(dl, cbx, hy0, fs.cbar, (av_rgb){c[0], c[1], c[2]});
+    } else {
+        emit_cbar(dl, &cr, cbx, hy0, hy0 + hh, fs.cbar);
+        if (masked) emit_legend(dl, cbx, hy0 + hh + 26, fs.cbar);
+    }
+    /* Centre the title over the maps when it fits there, else over the figure. */
+    float cx = (hx0 + maps_right) * 0.5f;
     if (cx - tl.w / 2 < MARGIN || cx + tl.w / 2 > width - MARGIN) cx = width * 0.5f;
     emit_title(dl, &tl, cx, MARGIN, fs.title);
 
@@ -564,13 +842,26 @@ av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_
     labels_free(&xl);
     title_free(&tl);
     if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-    count_missing(dl);
+    dl_finish(dl, &sz, meta);
     return AV_OK;
 oom:
     labels_free(&yl);
     labels_free(&xl);
     title_free(&tl);
     return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+}
+
+av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+    return layout_single(dl, hm, 1, hm ? hm->title : NULL, meta, FIG_HEAD, err);
+}
+
+av_status av_plot_layout_matrix(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
+                                const av_plot_meta *meta, av_err *err) {
+    return layout_single(dl, hms, n, title, meta, FIG_MATRIX, err);
+}
+
+av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+    return layout_single(dl, hm, 1, hm ? hm->title : NULL, meta, FIG_MASK, err);
 }
 
 /* ---------------------------------------------------------------- grid figure */
@@ -581,13 +872,14 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     if (n < 1 || n > AV_MAX_HEADS || !hms)
         return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d heads (allowed 1..%d)", n, AV_MAX_HEADS);
     for (int p = 0; p < n; p++) {
-        av_status st = check_hm(&hms[p], err);
+        av_status st = check_hm(&hms[p], AV_MAX_TOKENS, 1, err);
         if (st) return st;
         if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
             return av_fail(err, AV_ERUNTIME, "cannot plot heads of different shapes in one grid (%dx%d vs %dx%d)",
                            hms[p].n_q, hms[p].n_k, hms[0].n_q, hms[0].n_k);
     }
     const font_sizes fs = GRID_FS;
+    sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
     int n_q = hms[0].n_q, n_k = hms[0].n_k, nmax = imax(n_q, n_k);
     int cols = n <= 4 ? n : n <= 16 ? 4 : (int)ceil(sqrt((double)n));
@@ -595,13 +887,15 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
 
     axis_labels yl, xl;
     title_lines tl = {0};
-    if (labels_make(&yl, hms[0].q_labels, n_q, fs.tick) != 0 || labels_make(&xl, hms[0].k_labels, n_k, fs.tick) != 0)
+    memset(&xl, 0, sizeof xl);
+    if (labels_make(&yl, hms[0].q_labels, n_q, fs.tick, 0) != 0 ||
+        labels_make(&xl, hms[0].k_labels, n_k, fs.tick, 0) != 0)
         goto oom;
     int masked = 0;
     for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
 
     /* Panel size: cells of 260/T px (at least 1), then shrink (averaging
-     * cells if need be) until the figure fits FIG_MAX. Label bands depend on
+     * cells if need be) until the figure fits fig_max. Label bands depend on
      * the cell size, so plan with the first guess and re-plan after. */
     float cell = floorf(260.0f / nmax);
     if (cell < 1) cell = 1;
@@ -610,14 +904,13 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     int gap_x = 28, gap_y = 20;
     int pw = 0, ph = 0, left = 0, below = 0, cbw = cbar_block_w(&cr, fs.cbar);
     for (int pass = 0; pass < 3; pass++) {
-        labels_plan_y(&yl, cell);
-        labels_plan_x(&xl, cell);
+        if (labels_plan_y(&yl, cell) != 0 || labels_plan_x(&xl, cell) != 0) goto oom;
         left = MARGIN + axis_band + 6 + (int)ceilf(yl.max_w) + TICK_PAD + TICK + 1;
         below = 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(&xl)) + 10 + axis_band;
         int fixed_w = left + CBAR_GAP + imax(cbw, masked ? legend_w(fs.cbar) : 0) + MARGIN - gap_x;
         int fixed_h = MARGIN + (int)ceilf(2 * fs.title * LINE) + 14 + below + MARGIN - gap_y;
-        int room_w = (FIG_MAX - fixed_w) / cols - gap_x;
-        int room_h = (FIG_MAX - fixed_h) / rows - gap_y - panel_title;
+        int room_w = (sz.fig_max - fixed_w) / cols - gap_x;
+        int room_h = (sz.fig_max - fixed_h) / rows - gap_y - panel_title;
         int side = imin(room_w, room_h); /* largest square panel that fits */
         if (side < 16) side = 16;
         float want = cell * nmax;
@@ -640,8 +933,8 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     int hx0 = left;
     int y = 0;
     int width = hx0 + cols * pw + (cols - 1) * gap_x + CBAR_GAP + imax(cbw, masked ? legend_w(fs.cbar) : 0) + MARGIN;
+    width = imax(width, imin(sz.fig_max, (int)ceilf(title_widest_piece(title, fs.title)) + 2 * MARGIN));
     if (title_make(&tl, title, fs.title, (float)(width - 2 * MARGIN)) != 0) goto oom;
-    if (tl.w > width - 2 * MARGIN) width = imin(FIG_MAX, (int)ceilf(tl.w) + 2 * MARGIN);
     y = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0);
     for (int r = 0; r < rows; r++) {
         row_y[r] = y + panel_title;
@@ -660,19 +953,21 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     for (int p = 0; p < n; p++) {
         int r = p / cols, c = p % cols;
         int x0 = hx0 + c * (pw + gap_x), y0 = row_y[r];
-        const av_dl_item *heat = emit_heat(dl, &hms[p], &cr, x0, y0, pw, ph, cell);
+        float pcw = (float)pw / n_k, pch = (float)ph / n_q;
+        const av_dl_item *heat = emit_heat(dl, &hms[p], &cr, x0, y0, pw, ph, pcw, pch, 1);
         if (!heat) goto oom;
         av_dl_item h = *heat;
         char name[32];
         snprintf(name, sizeof name, "head %d", p);
-        av_dl_text_run(dl, name, x0 + pw * 0.5f, (float)(y0 - 1 - 6), fs.panel, AV_ANCHOR_MIDDLE, 0, 0, BLACK);
+        av_dl_text_run(dl, hms[p].panel_title ? hms[p].panel_title : name, x0 + pw * 0.5f, (float)(y0 - 1 - 6),
+                       fs.panel, AV_ANCHOR_MIDDLE, 0, 0, BLACK);
         if (c == 0) emit_y_labels(dl, &h, &yl);
         if (p + cols >= n) emit_x_labels(dl, &h, &xl);
     }
     int grid_right = hx0 + cols * pw + (cols - 1) * gap_x;
-    av_dl_text_run(dl, "query (row)", MARGIN + ASC * fs.axis, (row_y[0] + heat_bottom) * 0.5f, fs.axis,
-                   AV_ANCHOR_MIDDLE, 1, 0, INK);
-    av_dl_text_run(dl, "key (column)", (hx0 + grid_right) * 0.5f,
+    av_dl_text_run(dl, hms[0].q_title ? hms[0].q_title : "query (row)", MARGIN + ASC * fs.axis,
+                   (row_y[0] + heat_bottom) * 0.5f, fs.axis, AV_ANCHOR_MIDDLE, 1, 0, INK);
+    av_dl_text_run(dl, hms[0].k_title ? hms[0].k_title : "key (column)", (hx0 + grid_right) * 0.5f,
                    (float)(heat_bottom + below - axis_band) + ASC * fs.axis, fs.axis, AV_ANCHOR_MIDDLE, 0, 0, INK);
     int cbx = grid_right + CBAR_GAP;
     emit_cbar(dl, &cr, cbx, row_y[0], heat_bottom, fs.cbar);
@@ -685,13 +980,36 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     labels_free(&xl);
     title_free(&tl);
     if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-    count_missing(dl);
+    dl_finish(dl, &sz, meta);
     return AV_OK;
 oom:
     labels_free(&yl);
     labels_free(&xl);
     title_free(&tl);
     return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+}
+
+/* ---------------------------------------------------------------- data helpers */
+
+void av_plot_mean_heads(float *out, const float *att, int H, int n_q, int n_k) {
+    size_t cells = (size_t)n_q * (size_t)n_k;
+    for (size_t c = 0; c < cells; c++) {
+        double acc = 0;
+        for (int h = 0; h < H; h++) acc += att[(size_t)h * cells + c];
+        out[c] = H > 0 ? (float)(acc / H) : 0.0f;
+    }
+}
+
+float av_plot_abs_max(const float *v, const unsigned char *masked, int n, int n_q, int n_k) {
+    size_t cells = (size_t)n_q * (size_t)n_k;
+    float m = 0;
+    for (int p = 0; p < n; p++)
+        for (size_t c = 0; c < cells; c++) {
+            float a = fabsf(v[(size_t)p * cells + c]);
+            if ((masked && masked[c]) || !isfinite(a)) continue;
+            if (a > m) m = a;
+        }
+    return m > 0 ? m : 1.0f;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -718,12 +1036,32 @@ static av_status write_figure(const char *path, const av_dlist *dl, const char *
     return st;
 }
 
-av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+typedef av_status (*layout_fn)(av_dlist *, const av_heatmap *, const av_plot_meta *, av_err *);
+
+static av_status plot_one(layout_fn layout, const char *path, const av_heatmap *hm, const av_plot_meta *meta,
+                          av_err *err) {
     av_dlist dl;
-    av_status st = av_plot_layout_head(&dl, hm, meta, err);
+    av_status st = layout(&dl, hm, meta, err);
     if (st == AV_OK) st = write_figure(path, &dl, hm->title, meta, err);
     av_dl_free(&dl);
     return st;
+}
+
+av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+    return plot_one(av_plot_layout_head, path, hm, meta, err);
+}
+
+av_status av_plot_matrix(const char *path, const av_heatmap *hms, int n, const char *title,
+                         const av_plot_meta *meta, av_err *err) {
+    av_dlist dl;
+    av_status st = av_plot_layout_matrix(&dl, hms, n, title, meta, err);
+    if (st == AV_OK) st = write_figure(path, &dl, title, meta, err);
+    av_dl_free(&dl);
+    return st;
+}
+
+av_status av_plot_mask(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
+    return plot_one(av_plot_layout_mask, path, hm, meta, err);
 }
 
 av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const char *title,

@@ -28,6 +28,16 @@
  * no installed font has (e.g. emoji without an emoji font) are drawn as a
  * visible box and counted for av_plot_missing_glyphs().
  *
+ * Other figures from the same pieces: av_plot_matrix draws any (rows, cols)
+ * matrix with per-axis cell sizes (the positional-encoding matrix, the RoPE
+ * angles), av_plot_mask the two-colour "which query sees which key" matrix.
+ * Numbers in cells and on colour bars use a true minus sign (U+2212).
+ *
+ * When labels are thinned (every k-th drawn), token labels carry their
+ * position, "15 model", so a reader can find a row; plain index labels
+ * (labels NULL) stay numbers and are drawn horizontally, thinned to round
+ * steps.
+ *
  * PNG files are deterministic (same inputs → same bytes; no tIME chunk) and
  * carry tEXt (or iTXt, when not Latin-1) chunks Software, Title and
  * Description, plus pHYs (meta->dpi, default 100) and sRGB.
@@ -47,16 +57,34 @@
 
 typedef struct {
     const char *title;              /* e.g. "head 0 of 8 · positions: sinusoidal · mask: causal" */
-    int n_q, n_k;                   /* rows (queries) and columns (keys), 1..AV_MAX_TOKENS */
+    int n_q, n_k;                   /* rows (queries) and columns (keys), 1..AV_MAX_TOKENS
+                                     * (av_plot_matrix: columns 1..AV_PLOT_MAX_COLS) */
     const char *const *q_labels;    /* n_q UTF-8 token labels, or NULL for "0", "1", ... */
     const char *const *k_labels;    /* n_k UTF-8 token labels, or NULL for "0", "1", ... */
-    const float *w;                 /* (n_q, n_k) attention weights in [0, 1] */
+    const float *w;                 /* (n_q, n_k) attention weights in [0, 1] (or the values
+                                     * of the meta's range); unused by av_plot_mask */
     const unsigned char *masked;    /* (n_q, n_k) 1 = masked (-inf before softmax), or NULL */
+    /* Optional; zero / NULL gives the default. */
+    const char *panel_title;        /* grid: text over this panel; NULL = "head p" */
+    const char *q_title;            /* y-axis title; NULL = "query (row)" */
+    const char *k_title;            /* x-axis title; NULL = "key (column)" */
+    int neg_inf_cells;              /* 1 = masked cells print "−∞" where values are printed
+                                     * (scores before the softmax) */
 } av_heatmap;
+
+#define AV_PLOT_MAX_COLS 4096 /* av_plot_matrix: e.g. the (T, d_model) PE matrix */
 
 /* Metadata and rendering options. Every field may be left zero / NULL for
  * the default, so `av_plot_meta m = {.software = ..., .description = ...}`
- * gives the standard figure. */
+ * gives the standard figure.
+ *
+ * Size: every length (fonts, cells, margins, lines, the hatch) is multiplied
+ * by f = scale × dpi / 100, so `dpi` keeps the printed size (a 640 px figure
+ * at 100 dpi is 6.4 in wide, and 1920 px at 300 dpi) and `scale` makes the
+ * figure itself larger (slides, projectors). f is clamped to 0.25..8, and
+ * the layout shrinks the maps (averaging cells) so that no side exceeds
+ * AV_PLOT_MAX_PX pixels. An SVG's width/height attributes are the figure at
+ * f = scale (the viewBox holds the pixel layout), so SVG size ignores dpi. */
 typedef struct {
     const char *software;    /* PNG tEXt Software, e.g. "attnviz 0.1.0" */
     const char *description; /* PNG tEXt Description: exact command line and seed */
@@ -64,7 +92,10 @@ typedef struct {
     av_cmap cmap;            /* colour map; 0 = AV_CMAP_VIRIDIS */
     float vmin, vmax;        /* value range of the colour bar; both 0 = [0, 1] */
     const char *value_label; /* colour bar title; NULL = "attention weight" */
+    float scale;             /* size multiplier; 0 = 1 */
 } av_plot_meta;
+
+#define AV_PLOT_MAX_PX 6000 /* no figure side is longer, whatever scale and dpi */
 
 /* One head's heat-map: value cells, token labels on both axes, axis titles
  * "query (row)" / "key (column)", the title (hm->title), a colour bar with
@@ -77,7 +108,8 @@ typedef struct {
 av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 
 /* All n heads (hms[0..n-1], same n_q and n_k) in one grid figure: 4 columns
- * for 5..16 heads, ceil(sqrt(n)) beyond, "head h" over each panel, shared
+ * for 5..16 heads, ceil(sqrt(n)) beyond, hms[p].panel_title (default
+ * "head p") over each panel, shared
  * axes (query labels on the left column, key labels under the bottom panel
  * of each column), one shared colour bar, `title` as the figure title. Cell
  * values are printed only while cells stay large (about T <= 8); the figure
@@ -88,6 +120,36 @@ av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_met
 av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const char *title,
                        const av_plot_meta *meta, av_err *err);
 
+/* General (n_q rows, n_k columns) matrices, n of them (1..8, same shape)
+ * side by side sharing the row labels, e.g. the sinusoidal PE split into
+ * its sin and cos dimensions: cells sized per axis (the maps together about
+ * 770 px wide, up to 600 px tall; beyond that columns are area-averaged),
+ * row labels always "index label" (rows are positions), column labels from
+ * k_labels or plain indices, the row axis title from hms[0].q_title, each
+ * panel's hms[p].k_title under it and hms[p].panel_title over it; values
+ * and colour bar from meta (e.g. −1..1 with AV_CMAP_RDBU_R); `title` over
+ * the figure. Errors: as av_plot_grid, with n_k allowed up to
+ * AV_PLOT_MAX_COLS. */
+av_status av_plot_matrix(const char *path, const av_heatmap *hms, int n, const char *title,
+                         const av_plot_meta *meta, av_err *err);
+
+/* The mask as a two-colour matrix: cells a query may attend to are filled
+ * with meta's colour map at 0.35, masked cells are hatched (as in every
+ * other figure), with a two-entry legend in place of the colour bar.
+ * hm->w is ignored (may be NULL); hm->masked NULL means nothing is masked.
+ * Errors: as av_plot_head. */
+av_status av_plot_mask(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
+
+/* out[i, j] = mean over the H heads of att[h, i, j] (summed in double).
+ * Shapes: att is (H, n_q, n_k), out is (n_q, n_k). For the "mean over heads"
+ * figure, which must be titled as a mean (pitfall P10). */
+void av_plot_mean_heads(float *out, const float *att, int H, int n_q, int n_k);
+
+/* Largest |v| over the unmasked entries of n matrices (n, n_q, n_k) sharing
+ * one (n_q, n_k) mask (NULL = none); 1 when there is none or it is 0, so
+ * [−a, a] is always a usable symmetric colour range (scores). */
+float av_plot_abs_max(const float *v, const unsigned char *masked, int n, int n_q, int n_k);
+
 /* Number of distinct characters (code points) that no font could render in
  * the figures laid out since the last reset, so main can warn once: "2
  * characters have no glyph" for two emoji, however often they are drawn.
@@ -97,17 +159,22 @@ void av_plot_reset_missing(void);
 
 /* ------------------------------------------------------------ layout (tests, other back ends) */
 
-/* Lay out a head figure / grid figure into dl (initialised here; free with
- * av_dl_free, also after an error). The HEAT items appear in head order, so
- * the p-th HEAT item of the list is panel p (0 for a head figure); use
- * av_plot_panel to find it and av_dl_cell_box for a cell's pixels.
+/* Lay out a head / grid / matrix / mask figure into dl (initialised here;
+ * free with av_dl_free, also after an error), at its final pixel size (scale
+ * and dpi applied). The data HEAT items appear in panel order, so the p-th
+ * of them is panel p (0 for a head figure; the colour bar's ramp is a HEAT
+ * item marked `ramp` and is not counted); use av_plot_panel to find it and
+ * av_dl_cell_box for a cell's pixels.
  * Adds the figure's missing-glyph count to av_plot_missing_glyphs().
  * Errors: AV_ERUNTIME for bad shapes or out of memory. */
 av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
                               const av_plot_meta *meta, av_err *err);
+av_status av_plot_layout_matrix(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
+                                const av_plot_meta *meta, av_err *err);
+av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 
-/* The HEAT item of panel p in dl, or NULL. */
+/* The HEAT item of panel p in dl (colour-bar ramps skipped), or NULL. */
 const av_dl_item *av_plot_panel(const av_dlist *dl, int p);
 
 #endif

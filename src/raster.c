@@ -31,6 +31,26 @@ void av_dl_free(av_dlist *dl) {
     free(dl->items);
     dl->items = NULL;
     dl->n = dl->cap = 0;
+    for (size_t k = 0; k < dl->n_owned; k++) free(dl->owned[k]);
+    free(dl->owned);
+    dl->owned = NULL;
+    dl->n_owned = 0;
+}
+
+void *av_dl_alloc(av_dlist *dl, size_t size) {
+    void **list = realloc(dl->owned, (dl->n_owned + 1) * sizeof *list);
+    if (!list) {
+        dl->oom = 1;
+        return NULL;
+    }
+    dl->owned = list;
+    void *p = calloc(1, size ? size : 1);
+    if (!p) {
+        dl->oom = 1;
+        return NULL;
+    }
+    dl->owned[dl->n_owned++] = p;
+    return p;
 }
 
 /* Reserve one item; NULL (and dl->oom set) when out of memory. */
@@ -399,6 +419,8 @@ typedef struct {
     unsigned char *rgb;
     size_t stride;
     int w, h;
+    int period;        /* hatch line spacing along x, px */
+    float line_width;  /* hatch line width, px */
 } canvas;
 
 /* Blend ink over the pixel with coverage a (0..255). */
@@ -431,20 +453,21 @@ static void fill_box(const canvas *cv, int x0, int y0, int x1, int y1, av_rgb c)
     }
 }
 
-/* Coverage (0..1) of the hatch lines x + y = k * PERIOD at pixel (x, y),
+/* Coverage (0..1) of the hatch lines x + y = k * period at pixel (x, y),
  * sampled at the pixel centre: lines run bottom-left to top-right ("/"). */
-static float hatch_coverage(int x, int y) {
-    int s = (x + y + 1) % AV_HATCH_PERIOD; /* pixel centres: x+0.5 + y+0.5 */
-    if (s < 0) s += AV_HATCH_PERIOD;
-    int along = s < AV_HATCH_PERIOD - s ? s : AV_HATCH_PERIOD - s;
+static float hatch_coverage(const canvas *cv, int x, int y) {
+    int P = cv->period;
+    int s = (x + y + 1) % P; /* pixel centres: x+0.5 + y+0.5 */
+    if (s < 0) s += P;
+    int along = s < P - s ? s : P - s;
     float d = (float)along * 0.70710678f; /* perpendicular distance */
-    float c = AV_HATCH_WIDTH * 0.5f + 0.5f - d;
+    float c = cv->line_width * 0.5f + 0.5f - d;
     return c < 0 ? 0 : (c > 1 ? 1 : c);
 }
 
-static av_rgb hatch_color(int x, int y) {
+static av_rgb hatch_color(const canvas *cv, int x, int y) {
     av_rgb bg = AV_HATCH_BG, ink = AV_HATCH_INK;
-    float a = hatch_coverage(x, y);
+    float a = hatch_coverage(cv, x, y);
     av_rgb o;
     o.r = (unsigned char)lrintf((float)bg.r + ((float)ink.r - (float)bg.r) * a);
     o.g = (unsigned char)lrintf((float)bg.g + ((float)ink.g - (float)bg.g) * a);
@@ -457,7 +480,7 @@ static void paint_hatch(const canvas *cv, int x0, int y0, int x1, int y1) {
     for (int y = y0; y < y1; y++) {
         unsigned char *p = cv->rgb + (size_t)y * cv->stride + (size_t)x0 * 3;
         for (int x = x0; x < x1; x++, p += 3) {
-            av_rgb c = hatch_color(x, y);
+            av_rgb c = hatch_color(cv, x, y);
             p[0] = c.r, p[1] = c.g, p[2] = c.b;
         }
     }
@@ -510,7 +533,7 @@ static void paint_heat_average(const canvas *cv, const av_dl_item *it) {
             int ja = (int)fx0, jb = (int)ceil(fx1);
             if (jb > hm->n_k) jb = hm->n_k;
             double acc[3] = {0, 0, 0}, tot = 0;
-            av_rgb hc = hatch_color(x, y);
+            av_rgb hc = hatch_color(cv, x, y);
             for (int i = ia; i < ib; i++) {
                 double wy = fmin(fy1, i + 1.0) - fmax(fy0, (double)i);
                 for (int j = ja; j < jb; j++) {
@@ -599,7 +622,8 @@ static void paint_text(const canvas *cv, const av_dl_item *it) {
 /* ---------------------------------------------------------------- entry points */
 
 void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride) {
-    canvas cv = {rgb, stride, dl->width, dl->height};
+    canvas cv = {rgb, stride, dl->width, dl->height, dl->hatch_period > 1 ? dl->hatch_period : AV_HATCH_PERIOD,
+                 dl->hatch_width > 0 ? dl->hatch_width : AV_HATCH_WIDTH};
     fill_box(&cv, 0, 0, dl->width, dl->height, dl->background);
     for (size_t k = 0; k < dl->n; k++) {
         const av_dl_item *it = &dl->items[k];

@@ -11,7 +11,8 @@
  *   RECT   a filled box;
  *   HATCH  a box filled with the "masked" pattern (light grey with diagonal
  *          lines anchored to the figure origin, so neighbouring hatched
- *          boxes join seamlessly);
+ *          boxes join seamlessly; line spacing and width from the list,
+ *          so a scaled figure has a scaled pattern);
  *   HEAT   an (n_q, n_k) matrix of values drawn through a colour map into a
  *          box: cell (i, j) covers rows y0 + i*h/n_q .. and columns
  *          x0 + j*w/n_k ..; masked or non-finite cells are hatched. When the
@@ -61,6 +62,9 @@ typedef struct {
     int n_q, n_k;
     float vmin, vmax;            /* value range mapped to the colour map's 0..1 */
     av_cmap cmap;
+    int ramp;                    /* 1 = a colour bar's ramp, not a data panel: the SVG
+                                  * back end embeds it as one PNG image (as matplotlib
+                                  * does) instead of a <rect> per value */
 } av_dl_heat;
 
 typedef struct {
@@ -85,7 +89,14 @@ typedef struct {
     av_rgb background;
     av_dl_item *items;
     size_t n, cap;
-    int oom; /* set when an append failed; the list is then incomplete */
+    int oom;           /* set when an append failed; the list is then incomplete */
+    int hatch_period;  /* px between hatch lines along x; 0 = AV_HATCH_PERIOD */
+    float hatch_width; /* hatch line width, px; 0 = AV_HATCH_WIDTH */
+    int dpi;           /* pixels per inch the list was laid out for; 0 = 100. The
+                        * SVG back end writes width/height as px * 100 / dpi,
+                        * so an SVG's size does not grow with --dpi */
+    void **owned;      /* blocks from av_dl_alloc, freed with the list */
+    size_t n_owned;
 } av_dlist;
 
 /* ------------------------------------------------------------ display list */
@@ -103,6 +114,11 @@ void av_dl_hatch(av_dlist *dl, int x0, int y0, int x1, int y1);
 void av_dl_heatmap(av_dlist *dl, int x0, int y0, int x1, int y1, const av_dl_heat *heat);
 void av_dl_text_run(av_dlist *dl, const char *utf8, float x, float y, float size, av_anchor anchor,
                     int rot90, int bold, av_rgb ink);
+
+/* size bytes (zeroed) owned by the list and freed by av_dl_free: for data
+ * a HEAT item points at that the caller does not keep (e.g. a constant
+ * matrix). NULL (and dl->oom set) when out of memory. */
+void *av_dl_alloc(av_dlist *dl, size_t size);
 
 /* Box [box[0], box[2]) x [box[1], box[3]) of cell (i, j) of the HEAT item
  * `item` (the exact split the rasterizer uses). Returns 0, or -1 when item is

@@ -3,7 +3,8 @@
  * Same coordinates as the raster: boxes become <rect> on whole pixels
  * (shape-rendering crispEdges), text becomes <text> anchored at the same
  * baseline point. Heat maps with more than AV_SVG_MAX_RECTS cells in the
- * whole figure are rasterized per panel and embedded as base64 PNG.
+ * whole figure, and colour-bar ramps, are rasterized per item and embedded
+ * as base64 PNG.
  *
  * Non-goals: see svgout.h.
  */
@@ -87,28 +88,42 @@ static void hex(char out[8], av_rgb c) {
     snprintf(out, 8, "#%02x%02x%02x", c.r, c.g, c.b);
 }
 
+/* One <rect> per run of equal cells along a row (same colour, or both
+ * masked), so flat regions (masks, slow PE frequencies) stay small. */
 static void put_heat_rects(FILE *fp, const av_dl_item *it) {
     for (int i = 0; i < it->heat.n_q; i++) {
-        for (int j = 0; j < it->heat.n_k; j++) {
-            int b[4];
-            av_rgb c;
-            char col[8];
+        int j = 0;
+        while (j < it->heat.n_k) {
+            int b[4], e[4];
+            av_rgb c, d;
             av_dl_cell_box(it, i, j, b);
-            if (av_heat_cell_color(&it->heat, i, j, &c)) put_rect(fp, b[0], b[1], b[2], b[3], "url(#hatch)");
+            int hatched = av_heat_cell_color(&it->heat, i, j, &c);
+            int end = j + 1;
+            while (end < it->heat.n_k) {
+                int dh = av_heat_cell_color(&it->heat, i, end, &d);
+                if (dh != hatched || (!hatched && (d.r != c.r || d.g != c.g || d.b != c.b))) break;
+                end++;
+            }
+            av_dl_cell_box(it, i, end - 1, e);
+            char col[8];
+            if (hatched) put_rect(fp, b[0], b[1], e[2], b[3], "url(#hatch)");
             else {
                 hex(col, c);
-                put_rect(fp, b[0], b[1], b[2], b[3], col);
+                put_rect(fp, b[0], b[1], e[2], b[3], col);
             }
+            j = end;
         }
     }
 }
 
 /* Rasterize one heat item on its own and embed it as a PNG <image>. */
-static int put_heat_image(FILE *fp, const av_dl_item *it, av_err *err) {
+static int put_heat_image(FILE *fp, const av_dlist *dl, const av_dl_item *it, av_err *err) {
     int w = it->x1 - it->x0, h = it->y1 - it->y0;
     if (w <= 0 || h <= 0) return 0;
     av_dlist one;
     av_dl_init(&one, w, h, (av_rgb){255, 255, 255});
+    one.hatch_period = dl->hatch_period;
+    one.hatch_width = dl->hatch_width;
     av_dl_heatmap(&one, 0, 0, w, h, &it->heat);
     unsigned char *rgb = NULL, *png = NULL;
     size_t stride, len;
@@ -146,16 +161,21 @@ static void put_text(FILE *fp, const av_dl_item *it) {
 static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char *desc, av_err *err) {
     size_t cells = 0;
     for (size_t k = 0; k < dl->n; k++)
-        if (dl->items[k].kind == AV_DL_HEAT) cells += (size_t)dl->items[k].heat.n_q * (size_t)dl->items[k].heat.n_k;
+        if (dl->items[k].kind == AV_DL_HEAT && !dl->items[k].heat.ramp)
+            cells += (size_t)dl->items[k].heat.n_q * (size_t)dl->items[k].heat.n_k;
     int embed = cells > AV_SVG_MAX_RECTS;
     char col[8];
     av_rgb hb = AV_HATCH_BG, hi = AV_HATCH_INK;
 
+    int P = dl->hatch_period > 1 ? dl->hatch_period : AV_HATCH_PERIOD;
+    double lw = dl->hatch_width > 0 ? dl->hatch_width : AV_HATCH_WIDTH;
+    double px = dl->dpi > 0 ? 100.0 / dl->dpi : 1.0; /* display px per layout px */
+
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
     fprintf(fp,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
-            "version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
-            dl->width, dl->height, dl->width, dl->height);
+            "version=\"1.1\" width=\"%.6g\" height=\"%.6g\" viewBox=\"0 0 %d %d\">\n",
+            dl->width * px, dl->height * px, dl->width, dl->height);
     if (title) {
         fputs("<title>", fp);
         put_escaped(fp, title);
@@ -166,16 +186,17 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
         put_escaped(fp, desc);
         fputs("</desc>\n", fp);
     }
-    /* The masked pattern: lines x + y = 8k, as the raster draws them. */
+    /* The masked pattern: lines x + y = P k, as the raster draws them. */
     hex(col, hb);
     fprintf(fp,
             "<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"%d\" height=\"%d\">"
             "<rect width=\"%d\" height=\"%d\" fill=\"%s\"/>",
-            AV_HATCH_PERIOD, AV_HATCH_PERIOD, AV_HATCH_PERIOD, AV_HATCH_PERIOD, col);
+            P, P, P, P, col);
     hex(col, hi);
-    fprintf(fp, "<path d=\"M-2,2 L2,-2 M0,%d L%d,0 M%d,%d L%d,%d\" stroke=\"%s\" stroke-width=\"%.2f\"/>",
-            AV_HATCH_PERIOD, AV_HATCH_PERIOD, AV_HATCH_PERIOD - 2, AV_HATCH_PERIOD + 2, AV_HATCH_PERIOD + 2,
-            AV_HATCH_PERIOD - 2, col, (double)AV_HATCH_WIDTH);
+    int a = lw > 2 ? (int)lw + 1 : 2; /* overshoot past the tile so the butt ends are clipped away */
+    fprintf(fp,
+            "<path d=\"M%d,%d L%d,%d M%d,%d L%d,%d M%d,%d L%d,%d\" stroke=\"%s\" stroke-width=\"%.2f\"/>",
+            -a, a, a, -a, -a, P + a, P + a, -a, P - a, P + a, P + a, P - a, col, lw);
     fputs("</pattern></defs>\n", fp);
     hex(col, dl->background);
     fprintf(fp, "<g shape-rendering=\"crispEdges\">\n");
@@ -197,8 +218,8 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
             break;
         case AV_DL_HATCH: put_rect(fp, it->x0, it->y0, it->x1, it->y1, "url(#hatch)"); break;
         case AV_DL_HEAT:
-            if (embed) {
-                if (put_heat_image(fp, it, err) != 0) return -1;
+            if (embed || it->heat.ramp) {
+                if (put_heat_image(fp, dl, it, err) != 0) return -1;
             } else {
                 fputs("<g shape-rendering=\"crispEdges\">\n", fp);
                 put_heat_rects(fp, it);

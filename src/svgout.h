@@ -4,8 +4,9 @@
  * layout filled dl. Text is emitted as <text> with XML-escaped content, the
  * font-family list "DejaVu Sans", "Noto Sans CJK SC", sans-serif, the same
  * anchor (text-anchor) and baseline point as the raster, and rotation as
- * transform="rotate(-90 x y)". Heat maps become one <rect> per cell (masked
- * cells filled with the shared hatch <pattern>); beyond AV_SVG_MAX_RECTS
+ * transform="rotate(-90 x y)". Heat maps become one <rect> per cell, or per
+ * run of equal cells along a row (masked cells filled with the shared hatch
+ * <pattern>); colour-bar ramps, and beyond AV_SVG_MAX_RECTS
  * cells in a figure they are embedded as PNG images instead, so the file
  * stays small. <title> and <desc> carry the figure title and description.
  *
@@ -17,7 +18,7 @@
 #include "common.h"
 #include "raster.h"
 
-#define AV_SVG_MAX_RECTS 65536
+#define AV_SVG_MAX_RECTS 10000 /* cells; about 65 bytes each as <rect> */
 
 /* Write dl as SVG to path through av_afile (temporary + rename). title and
  * description may be NULL. Errors: AV_ERUNTIME naming path (I/O, OOM). */

@@ -13,6 +13,38 @@ static const char *B(int c) { return c ? "\033[1m" : ""; }
 static const char *Y(int c) { return c ? "\033[33m" : ""; }
 static const char *R(int c) { return c ? "\033[0m" : ""; }
 
+/* Print s padded (or cut with "…") to exactly w terminal columns, counting
+ * CJK and emoji as 2 columns and never splitting a UTF-8 sequence. */
+static void put_width(FILE *f, const char *s, int w, int right_align) {
+    char buf[256];
+    size_t at = 0;
+    int used = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && at + 5 < sizeof buf) {
+        int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+        char ch[5] = {0};
+        for (int i = 0; i < len; i++) {
+            if (!p[i]) { len = i; break; }
+            ch[i] = (char)p[i];
+        }
+        if (len == 0) break;
+        int cw = av_utf8_width(ch);
+        int rest = p[len] != 0; /* more characters follow */
+        if (used + cw > w - (rest ? 1 : 0) && (rest || used + cw > w)) {
+            if (used < w) { memcpy(buf + at, "…", 3); at += 3; used++; }
+            break;
+        }
+        memcpy(buf + at, ch, (size_t)len);
+        at += (size_t)len;
+        used += cw;
+        p += len;
+    }
+    buf[at] = 0;
+    if (right_align) for (int k = used; k < w; k++) fputc(' ', f);
+    fputs(buf, f);
+    if (!right_align) for (int k = used; k < w; k++) fputc(' ', f);
+}
+
 /* ----------------------------------------------------------------------------
  * --explain */
 
@@ -102,19 +134,23 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     for (int j = 0; j < T; j++)
         if (!m_row[j] && s_row[j] > maxv) maxv = s_row[j];
     fprintf(f, "  the whole row %d of S (query \"%s\") and its softmax:\n", qi, toks->tok[qi]);
-    fprintf(f, "      %-4s %-12s %12s %12s %12s %12s\n", "j", "key", "S[i,j]", "S − max", "exp(S − max)", "A[i,j]");
+    fprintf(f, "      %-4s ", "j");
+    put_width(f, "key", 12, 0);
+    const char *heads[] = {"S[i,j]", "S − max", "exp(S − max)", "A[i,j]"};
+    for (int col = 0; col < 4; col++) { fputc(' ', f); put_width(f, heads[col], 12, 1); }
+    fputc('\n', f);
     for (int j = 0; j < T; j++) {
-        char key[64];
-        snprintf(key, sizeof key, "%.12s", toks->tok[j]);
-        const char *mark = j == kj ? "→" : " ";
+        fprintf(f, "    %s %-4d ", j == kj ? "→" : " ", j);
+        put_width(f, toks->tok[j], 12, 0);
         if (m_row[j]) {
-            fprintf(f, "    %s %-4d %-12s %12s %12s %12s %12s\n", mark, j, key, "−∞ (masked)", "−∞", "0", "0");
+            const char *cells[] = {"−∞ (masked)", "−∞", "0", "0"};
+            for (int col = 0; col < 4; col++) { fputc(' ', f); put_width(f, cells[col], 12, 1); }
+            fputc('\n', f);
             continue;
         }
         double e = exp((double)s_row[j] - maxv);
         sum += e;
-        fprintf(f, "    %s %-4d %-12s %12.6f %12.6f %12.6f %12.6f\n", mark, j, key, (double)s_row[j],
-                (double)s_row[j] - maxv, e, (double)a_row[j]);
+        fprintf(f, " %12.6f %12.6f %12.6f %12.6f\n", (double)s_row[j], (double)s_row[j] - maxv, e, (double)a_row[j]);
     }
     if (maxv == -INFINITY) {
         fprintf(f, "  every key of this row is masked: softmax of all −∞ is undefined, so the rule gives\n"
@@ -234,7 +270,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
                 snprintf(num, sizeof num, ".%02d ", (int)lround(a * 100) > 99 ? 99 : (int)lround(a * 100));
             }
             if (masked) {
-                const char *sym = mode == AV_TERM_PLAIN ? (cellw >= 4 ? "-∞" : "·") : "·";
+                const char *sym = "·"; /* weight 0 because the score was −∞ */
                 if (mode != AV_TERM_PLAIN) fputs("\033[48;5;250m\033[30m", f);
                 fputs(sym, f);
                 for (int k = av_utf8_width(sym); k < cellw; k++) fputc(' ', f);
@@ -251,7 +287,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
         fputc('\n', f);
     }
     if (ncols < T || nrows < T)
-        fprintf(f, "(showing %d of %d queries and %d of %d keys; the PNG has them all)\n", nrows, T, ncols, T);
+        fprintf(f, "(showing %d of %d queries, %d of %d keys; the figures and --dump have all)\n", nrows, T, ncols, T);
     /* key legend and colour legend */
     fprintf(f, "keys:");
     int col = 5;
@@ -264,7 +300,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     if (ncols > 40) fputs(" …", f);
     fputc('\n', f);
     if (mode == AV_TERM_PLAIN) {
-        fprintf(f, "legend: attention weights, each row sums to 1; -∞ = masked key%s\n",
+        fprintf(f, "legend: weights (unmasked rows sum to 1); · = masked (score −∞)%s\n",
                 cellw == 4 ? "; .64 = 0.64" : "");
     } else {
         fprintf(f, "legend: 0 ");
@@ -380,7 +416,8 @@ out:
 /* ----------------------------------------------------------------------------
  * comparisons */
 
-static av_status run_variant(av_model *out, const av_model *base, const av_config *cfg, const int *perm, av_err *err) {
+static av_status run_variant(av_model *out, const av_model *base, const av_config *cfg, const int *perm,
+                             int keep_user_mask, av_err *err) {
     av_status st = av_model_init(out, cfg, err);
     if (st) return st;
     int T = cfg->T, C = cfg->C;
@@ -391,7 +428,7 @@ static av_status run_variant(av_model *out, const av_model *base, const av_confi
     memcpy(out->W_K, base->W_K, CC * sizeof(float));
     memcpy(out->W_V, base->W_V, CC * sizeof(float));
     memcpy(out->W_O, base->W_O, CC * sizeof(float));
-    if (base->user_mask && !perm) {
+    if (base->user_mask && keep_user_mask) {
         out->user_mask = malloc((size_t)T * T);
         if (!out->user_mask) return av_fail(err, AV_ERUNTIME, "out of memory");
         memcpy(out->user_mask, base->user_mask, (size_t)T * T);
@@ -429,15 +466,16 @@ static double max_abs_diff(const float *a, const float *b, size_t n) {
 }
 
 static av_status compare_order(FILE *f, const av_model *m, const av_tokens *toks, int color, av_err *err) {
-    int T = m->cfg.T, H = m->cfg.H;
-    if (T < 2) return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last tokens, so it needs at least 2 tokens");
+    int T = m->cfg.T, H = m->cfg.H, last = m->cfg.n_real - 1;
+    if (last < 1)
+        return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens");
     int *perm = malloc((size_t)T * sizeof *perm);
     if (!perm) return av_fail(err, AV_ERUNTIME, "out of memory");
     for (int t = 0; t < T; t++) perm[t] = t;
-    perm[0] = T - 1;
-    perm[T - 1] = 0;
+    perm[0] = last;
+    perm[last] = 0;
     fprintf(f, "\n%s--compare order%s: swap token 0 \"%s\" and token %d \"%s\" (same embeddings and weights)\n", B(color),
-            R(color), toks->tok[0], T - 1, toks->tok[T - 1]);
+            R(color), toks->tok[0], last, toks->tok[last]);
     fprintf(f, "  check: max over heads, i, j of |A_swapped[π(i), π(j)] − A[i, j]|  (0 = the weights only permute)\n");
     av_status st = AV_OK;
     const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
@@ -445,11 +483,11 @@ static av_status compare_order(FILE *f, const av_model *m, const av_tokens *toks
         av_config cfg = m->cfg;
         cfg.positions = all[p];
         if (all[p] == AV_POS_ROPE && (m->D % 2)) continue;
-        if (cfg.causal || cfg.n_real != T) cfg.causal = 0, cfg.n_real = T; /* masks are positional: compare unmasked */
+        cfg.causal = 0; /* the causal mask depends on position: compare without it (padding stays at the end) */
         av_model a, b;
         memset(&b, 0, sizeof b);
-        if ((st = run_variant(&a, m, &cfg, NULL, err))) { av_model_free(&a); break; }
-        if ((st = run_variant(&b, m, &cfg, perm, err))) { av_model_free(&a); av_model_free(&b); break; }
+        if ((st = run_variant(&a, m, &cfg, NULL, 0, err))) { av_model_free(&a); break; }
+        if ((st = run_variant(&b, m, &cfg, perm, 0, err))) { av_model_free(&a); av_model_free(&b); break; }
         double worst = 0;
         for (int h = 0; h < H; h++)
             for (int i = 0; i < T; i++)
@@ -464,7 +502,8 @@ static av_status compare_order(FILE *f, const av_model *m, const av_tokens *toks
         av_model_free(&a);
         av_model_free(&b);
     }
-    if (m->cfg.causal || m->cfg.n_real != T) fprintf(f, "  (masks depend on position, so this comparison runs without them)\n");
+    if (m->cfg.causal || m->user_mask)
+        fprintf(f, "  (the causal mask and --attn-mask depend on position, so this comparison runs without them)\n");
     free(perm);
     return st;
 }
@@ -504,7 +543,7 @@ av_status av_compare(FILE *f, const av_model *m, const av_tokens *toks, av_compa
     av_model ms[3];
     memset(ms, 0, sizeof ms);
     av_status st = AV_OK;
-    for (int i = 0; i < n && !st; i++) st = run_variant(&ms[i], m, &cfgs[i], NULL, err);
+    for (int i = 0; i < n && !st; i++) st = run_variant(&ms[i], m, &cfgs[i], NULL, 1, err);
     if (!st) {
         int T = c0->T;
         size_t HTT = (size_t)c0->H * T * T;
@@ -515,7 +554,11 @@ av_status av_compare(FILE *f, const av_model *m, const av_tokens *toks, av_compa
             summary_stats(&ms[i], &mm, &me);
             char diff[32] = "—";
             if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(ms[i].att, ms[0].att, HTT));
-            fprintf(f, "  %-18s %15.4f %20.4f %22s\n", names[i], mm, me, diff);
+            fputs("  ", f);
+            put_width(f, names[i], 18, 0);
+            fprintf(f, " %15.4f %20.4f ", mm, me);
+            put_width(f, diff, 22, 1);
+            fputc('\n', f);
         }
         fprintf(f, "  (a higher max weight and lower entropy mean sharper, more one-hot rows; ln(%d) = %.3f is uniform)\n", T,
                 log((double)T));
@@ -524,8 +567,9 @@ av_status av_compare(FILE *f, const av_model *m, const av_tokens *toks, av_compa
             char titles[3][256];
             for (int i = 0; i < n; i++) {
                 snprintf(titles[i], sizeof titles[i], "%s (head %d)", names[i], h);
-                hms[i] = (av_heatmap){titles[i], T, T, (const char *const *)toks->tok, (const char *const *)toks->tok,
-                                      ms[i].att + (size_t)h * T * T, ms[i].mask};
+                hms[i] = (av_heatmap){.title = titles[i], .n_q = T, .n_k = T, .q_labels = (const char *const *)toks->tok,
+                                      .k_labels = (const char *const *)toks->tok, .w = ms[i].att + (size_t)h * T * T,
+                                      .masked = ms[i].mask, .panel_title = names[i]};
             }
             char title[256];
             snprintf(title, sizeof title, "--compare %s: head %d under each setting", what, h);

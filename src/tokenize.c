@@ -39,7 +39,11 @@ static int in(unsigned c, unsigned lo, unsigned hi) { return c >= lo && c <= hi;
 static int is_space(unsigned c) {
     return c <= 0x20 || c == 0x7F || in(c, 0x80, 0x9F) || c == 0xA0 || c == 0x1680 ||
            in(c, 0x2000, 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-           c == 0x3000 || c == 0xFEFF;
+           c == 0x3000 || c == 0xFEFF ||
+           /* invisible format characters (zero-width space, bidi controls, word
+            * joiner): separators, so they never make invisible tokens */
+           c == 0x200B || c == 0x200E || c == 0x200F || in(c, 0x202A, 0x202E) || in(c, 0x2060, 0x2064) ||
+           in(c, 0x2066, 0x2069);
 }
 
 /* ASCII punctuation/symbols (as BERT), then Unicode general category P*. */
@@ -170,7 +174,13 @@ av_status av_tokenize(av_tokens *out, const char *text, size_t len, int max_toke
         cls c = classify(cp);
         if (c == CL_MARK) {
             /* extends the open token; a stray mark after a space stands alone as a word */
-            if (!open) { start = i; open = 1; open_cls = CL_WORD; }
+            if (!open) {
+                /* a joiner or variation selector with nothing to join: drop it */
+                if (cp == 0x200D || cp == 0x200C || in(cp, 0xFE00, 0xFE0F)) { i += (size_t)k; continue; }
+                start = i;
+                open = 1;
+                open_cls = CL_WORD;
+            }
             joiner = (cp == 0x200D && open_cls == CL_EMOJI);
             i += (size_t)k;
             continue;

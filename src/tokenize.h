@@ -2,7 +2,8 @@
  *
  * Rules (BERT's BasicTokenizer, Devlin et al. 2018, without lower-casing or
  * accent stripping, plus an emoji rule):
- *   - Unicode whitespace (and C0 control characters) separates tokens.
+ *   - Unicode whitespace, C0/C1 control characters and invisible format
+ *     characters (zero-width space, bidi controls) separate tokens.
  *   - Every punctuation character (ASCII !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ and
  *     Unicode punctuation, e.g. 。，、“”—) is a token of its own, so
  *     "didn't" -> didn ' t.

@@ -73,7 +73,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     if (c->positions == AV_POS_SINUSOIDAL)
         fprintf(f, "  positions  sinusoidal, added to X; sin/cos interleaved (dims 2i, 2i+1), Vaswani et al. 2017 §3.5\n");
     else if (c->positions == AV_POS_ROPE)
-        fprintf(f, "  positions  RoPE, %s pairs %s, base θ = %g; rotates Q and K per head (RoFormer eq. 34%s)\n",
+        fprintf(f, "  positions  RoPE, %s pairs %s, base θ = %.10g; rotates Q and K per head (RoFormer eq. 34%s)\n",
                 av_rope_style_name(c->rope_style), c->rope_style == AV_ROPE_HALF ? "(i, i+d_k/2)" : "(2i, 2i+1)",
                 c->rope_base, c->rope_style == AV_ROPE_HALF ? "; rotate-half as in GPT-NeoX" : "");
     else
@@ -91,7 +91,8 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     int n = 1;
     const char *ind = "                   "; /* continuation indent under the formula column */
     stage(tr, n++, "tokenize");
-    fprintf(f, "UTF-8 text → %d tokens (whitespace, punctuation split, one per CJK ideograph)\n", c->n_real);
+    fprintf(f, "UTF-8 text → %d token%s (whitespace, punctuation split, one per CJK character)\n", c->n_real,
+            c->n_real == 1 ? "" : "s");
     if (T != c->n_real) fprintf(f, "%s+ %d <pad> tokens up to --pad-to %d → T = %d\n", ind, T - c->n_real, T, T);
 
     stage(tr, n++, "embed");
@@ -117,7 +118,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     stage(tr, n++, "project");
     fprintf(f, "Q = X·W_Q,  K = X·W_K,  V = X·W_V  (%d, %d)·(%d, %d) → (%d, %d) each\n", T, C, C, C, T, C);
     fprintf(f, "%sW ~ N(0, 1/d_model) unless loaded; measured var(Q) = %.3f, var(K) = %.3f%s\n", ind, m->var_q,
-            m->var_k, c->positions == AV_POS_SINUSOIDAL ? " (PE adds ≈ 0.5 to var(X))" : "");
+            m->var_k, c->positions == AV_POS_SINUSOIDAL ? " (of X + PE, so not exactly 1)" : "");
     if (tr->verbose) {
         av_print_matrix(f, "W_Q", m->W_Q, C, C, P, NULL);
         av_print_matrix(f, "Q = X·W_Q", m->q_proj, T, C, P, NULL);
@@ -153,10 +154,15 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     else
         fprintf(f, "S = Q·Kᵀ  %s(scale OFF, --no-scale: no ÷√d_k)%s   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n",
                 Y(tr), R(tr), H, T, Dk, H, Dk, T, H, T, T);
-    fprintf(f, "%smeasured var(Q·Kᵀ) = %.2f ≈ d_k·var(q)·var(k) = %.2f  (grows with d_k)\n", ind, m->var_raw,
-            Dk * m->var_q * m->var_k);
-    fprintf(f, "%smeasured var(Q·Kᵀ/√d_k) = %.3f ≈ var(q)·var(k) = %.3f  (1 for unit-variance q, k)%s\n", ind,
-            m->var_scaled, m->var_q * m->var_k, c->scale ? "" : "  ← what scaling would give");
+    size_t n_scores = (size_t)H * T * T;
+    if (n_scores < 2) {
+        fprintf(f, "%sonly %zu score: too few to measure a variance (use more tokens or heads)\n", ind, n_scores);
+    } else {
+        fprintf(f, "%smeasured over all %zu scores: var(Q·Kᵀ) = %.4g,  var(Q·Kᵀ/√d_k) = %.4g (= %.4g / %d)%s\n", ind,
+                n_scores, m->var_raw, m->var_scaled, m->var_raw, Dk, c->scale ? "" : " ← what scaling would give");
+        fprintf(f, "%stheory for independent zero-mean q, k of unit variance: var(q·k) = d_k = %d, and 1 after ÷√d_k\n",
+                ind, Dk);
+    }
     if (tr->verbose)
         for (int h = 0; h < H && h < 2; h++) {
             char name[64];
@@ -171,7 +177,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     else
         fprintf(f, "%s: S[i,j] = −∞ where masked; %zu of %zu (query, key) pairs masked\n", mask, m->masked_count, TT);
     if (m->fully_masked_rows)
-        fprintf(f, "%s%s%d row(s) have every key masked: their weights are all 0 and their output row is 0 (no NaN)%s\n",
+        fprintf(f, "%s%s%d row(s), counted over all heads, have every key masked: weights all 0, output row 0 (no NaN)%s\n",
                 ind, Y(tr), m->fully_masked_rows, R(tr));
 
     stage(tr, n++, "softmax");

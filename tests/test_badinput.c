@@ -501,15 +501,15 @@ static const bad_case kCases[] = {
     {"weights_fortran_order", 2, "W_Q.npy: fortran_order True is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_fortran, 0, NULL, 0},
     {"weights_nan", 2, "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},
     {"weights_inf", 2, "W_K.npy contains -Inf at index 9 (row 1, column 1)", {W8, "--weights", "@/in/w", S4}, prep_w_inf, 0, NULL, 0},
-    {"weights_overflow_float32", 1, "overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},
+    {"weights_overflow_float32", 2, "overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},
     {"weights_not_npy", 2, "W_Q.npy: not a .npy file (bad magic", {W8, "--weights", "@/in/w", S4}, prep_w_not_npy, 0, NULL, 0},
     {"weights_folder_empty", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy", {W8, "--weights", "@/in/w", S4}, prep_w_empty, 0, NULL, 0},
-    {"weights_is_a_file", 2, "is not a folder", {W8, "--weights", "@/in/afile", S4}, NULL, 0, NULL, 0},
+    {"weights_is_a_file", 1, "is not a folder", {W8, "--weights", "@/in/afile", S4}, NULL, 0, NULL, 0},
     {"weights_missing", 1, "No such file or directory", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
     /* --attn-mask */
-    {"mask_wrong_shape", 2, "must be a bool (T, T) = (4, 4) array", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
-    {"mask_wrong_dtype", 2, "must be a bool (T, T) = (4, 4) array (True = masked); got dtype <f4", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
-    {"mask_1d", 2, "must be a bool (T, T) = (4, 4) array", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_1d, 0, NULL, 0},
+    {"mask_wrong_shape", 2, "shape (3, 3); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
+    {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
+    {"mask_1d", 2, "shape (16,); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_1d, 0, NULL, 0},
     {"mask_bool_value_2", 2, "bool value 2 at index 6 (row 1, column 2) is not 0 or 1", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_value, 0, NULL, 0},
     {"mask_truncated", 2, "truncated: header says shape (4, 4) = 16 bytes of data, file has 10", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_truncated, 0, NULL, 0},
     {"mask_missing", 1, "No such file or directory", {W8, "--attn-mask", "@/in/none.npy", S4}, NULL, 0, NULL, 0},
@@ -519,7 +519,7 @@ static const bad_case kCases[] = {
     {"outdir_unwritable", 1, "Permission denied", {W8, S4}, prep_out_readonly, F_NO_AUTO_DUMP | F_TRACE_OK | F_NEEDS_NONROOT, NULL, 0},
     {"dump_parent_is_a_file", 1, "cannot create folder", {W8, "--dump", "@/in/afile/d", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
     {"dump_is_a_file", 1, "exists and is not a folder", {W8, "--dump", "@/in/afile", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
-    {"dump_into_dev_full", 1, "exists and is not a folder", {W8, "--dump", "/dev/full", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
+    {"dump_is_a_device_dev_full", 1, "exists and is not a folder", {W8, "--dump", "/dev/full", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
 };
 #define N_CASES (sizeof kCases / sizeof kCases[0])
 

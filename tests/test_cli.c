@@ -112,7 +112,7 @@ static void test_trace_shows_every_stage(void **state) {
     const char *want[] = {"T = 4", "d_model = 512", "heads H = 8", "d_k = d_model/H = 512/8 = 64",
                           "interleaved", "§3.5", "seed       42", "(4, 512)·(512, 512) → (4, 512)",
                           "(4, 512) → (4, 8, 64) → (8, 4, 64)", "Q·Kᵀ/√64", "(8, 4, 64)·(8, 64, 4) → (8, 4, 4)",
-                          "measured var(Q·Kᵀ)", "measured var(Q·Kᵀ/√d_k)", "every unmasked row sums to 1",
+                          "var(Q·Kᵀ) = ", "var(Q·Kᵀ/√d_k) = ", "every unmasked row sums to 1",
                           "Y = concat·W_O", "nn.Linear stores weight = W_Qᵀ"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         if (!strstr(r.out, want[i])) print_message("missing: %s\n", want[i]);

@@ -1589,8 +1589,9 @@ static void test_no_nan_inf_overflow_is_error(void **state) {
     job j = {.T = T, .C = C, .H = 1, .X = X, .W_Q = I, .W_K = I, .trace = 1};
     run_t run;
     run_job(f, &j, &run);
-    if (run.r.code != 1 || !strstr(run.r.err, "overflow") || prints_nonfinite(run.r.out, 0) || prints_nonfinite(run.r.err, 0))
-        fail_msg("[%s] want exit 1 and an overflow message, got exit %d: %s", run.desc, run.r.code, run.r.err);
+    /* overflow caused by the supplied values is bad input: exit 2 */
+    if (run.r.code != 2 || !strstr(run.r.err, "overflow") || prints_nonfinite(run.r.out, 0) || prints_nonfinite(run.r.err, 0))
+        fail_msg("[%s] want exit 2 and an overflow message, got exit %d: %s", run.desc, run.r.code, run.r.err);
     if (file_exists(run.dump)) check_dump_dir(run.dump, 0);
     tu_free(&run.r);
 

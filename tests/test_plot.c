@@ -65,8 +65,9 @@ static void fill(fixture *f, int n, int causal) {
         }
         for (int j = 0; j < n; j++) f->w[i * n + j] = (float)(f->w[i * n + j] / tot);
     }
-    f->hm = (av_heatmap){"head 0 of 1 \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none", n, n,
-                         (const char *const *)f->labels, (const char *const *)f->labels, f->w, f->masked};
+    f->hm = (av_heatmap){.title = "head 0 of 1 \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none", .n_q = n, .n_k = n,
+                         .q_labels = (const char *const *)f->labels, .k_labels = (const char *const *)f->labels,
+                         .w = f->w, .masked = f->masked};
 }
 
 static int setup(void **state) {
@@ -452,7 +453,7 @@ static void test_missing_glyphs_counted(void **state) {
     static const char *zh[] = {"我", "爱", "深", "度", "学", "习"};
     float w[36];
     for (int k = 0; k < 36; k++) w[k] = 1.0f / 6;
-    av_heatmap hm = {"zh", 6, 6, zh, zh, w, NULL};
+    av_heatmap hm = {.title = "zh", .n_q = 6, .n_k = 6, .q_labels = zh, .k_labels = zh, .w = w};
     av_err e;
     av_plot_reset_missing();
     assert_int_equal(av_plot_head(in_dir(f, "zh.png"), &hm, &f->meta, &e), AV_OK);
@@ -462,7 +463,7 @@ static void test_missing_glyphs_counted(void **state) {
     /* U+10FFFD (plane 16 private use) is in no ordinary font. */
     static const char *odd[] = {"a", "\xF4\x8F\xBF\xBD", "\xF0\x9F\x99\x82"};
     float w3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    av_heatmap h3 = {"odd", 3, 3, odd, odd, w3, NULL};
+    av_heatmap h3 = {.title = "odd", .n_q = 3, .n_k = 3, .q_labels = odd, .k_labels = odd, .w = w3};
     av_plot_reset_missing();
     assert_int_equal(av_plot_head(in_dir(f, "odd.png"), &h3, &f->meta, &e), AV_OK);
     int want = 0;
@@ -705,6 +706,310 @@ static void test_svg_well_formed_with_text(void **state) {
     assert_int_equal(count_entries(f->dir), 3);
 }
 
+/* ---------------------------------------------------------------- labels with positions */
+
+/* Thinned token labels carry their index ("2 deep"), so a reader can find a
+ * row; labels that are all drawn stay plain. */
+static void test_thinned_labels_carry_their_index(void **state) {
+    fixture *f = *state;
+    static const char *words[] = {"I", "love", "deep", "learning", "the", "cat", "sat", "on", "mat"};
+    static const int ns[] = {60, 200, 512};
+    for (size_t c = 0; c < 3; c++) {
+        fill(f, ns[c], 0);
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+        const av_dl_item *panel = av_plot_panel(&dl, 0);
+        int seen = 0;
+        for (size_t k = 0; k < dl.n; k++) {
+            const av_dl_item *it = &dl.items[k];
+            if (it->kind != AV_DL_TEXT || it->text.rot90 || it->text.x >= panel->x0) continue;
+            if (it->text.y < panel->y0 || it->text.y > panel->y1 + 20) continue; /* query labels only */
+            char want[64];
+            int idx = atoi(it->text.utf8);
+            snprintf(want, sizeof want, "%d %s", idx, words[idx % 9]);
+            assert_string_equal(it->text.utf8, want);
+            seen++;
+        }
+        assert_true(seen >= 4 && seen < ns[c]);
+        av_dl_free(&dl);
+    }
+    fill(f, 60, 0);
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    assert_int_equal(count_text(&dl, "2 deep"), 2); /* both axes thinned to every 2nd */
+    assert_int_equal(count_text(&dl, "deep"), 0);
+    assert_int_equal(count_text(&dl, "1 love"), 0);
+    av_dl_free(&dl);
+}
+
+/* ---------------------------------------------------------------- panel titles */
+
+static void test_grid_panel_titles(void **state) {
+    fixture *f = *state;
+    av_heatmap hms[2] = {f->hm, f->hm};
+    hms[0].panel_title = "scaled \xC3\xB7\xE2\x88\x9A" "d_k";
+    hms[1].panel_title = "no scale";
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, 2, "--compare scale", &f->meta, &e), AV_OK);
+    assert_int_equal(count_text(&dl, "scaled \xC3\xB7\xE2\x88\x9A" "d_k"), 1);
+    assert_int_equal(count_text(&dl, "no scale"), 1);
+    assert_int_equal(count_text(&dl, "head 0"), 0);
+    assert_int_equal(count_text(&dl, "head 1"), 0);
+    av_dl_free(&dl);
+    hms[1].panel_title = NULL; /* NULL keeps "head p" */
+    assert_int_equal(av_plot_layout_grid(&dl, hms, 2, "t", &f->meta, &e), AV_OK);
+    assert_int_equal(count_text(&dl, "head 1"), 1);
+    av_dl_free(&dl);
+}
+
+/* ---------------------------------------------------------------- scores */
+
+#define MINUS "\xE2\x88\x92"
+
+/* Corner pixel (3 px inside) of cell (i, j) of panel p. */
+static void cell_corner(const av_png_image *img, const av_dlist *dl, int p, int i, int j, unsigned char out[3]) {
+    int b[4];
+    assert_int_equal(av_dl_cell_box(av_plot_panel(dl, p), i, j, b), 0);
+    pixel(img, b[0] + 3, b[1] + 3, out);
+}
+
+/* Scores: diverging RdBu_r centred on 0 (0 is white-ish, + red, − blue),
+ * masked entries hatched and labelled "−∞", numbers with a true minus. */
+static void test_scores_diverging_and_neg_inf(void **state) {
+    fixture *f = *state;
+    static const char *lab[] = {"a", "b", "c"};
+    float s[9] = {0, 2, 5, -2, 0.5f, -0.5f, 1, -1, 0};
+    unsigned char m[9] = {0, 0, 1, 0, 0, 0, 0, 0, 0};
+    av_heatmap hm = {.title = "scores", .n_q = 3, .n_k = 3, .q_labels = lab, .k_labels = lab, .w = s, .masked = m,
+                     .neg_inf_cells = 1};
+    assert_true(fabsf(av_plot_abs_max(s, m, 1, 3, 3) - 2.0f) < 1e-6f); /* the masked 5 is left out */
+    av_plot_meta meta = f->meta;
+    meta.cmap = AV_CMAP_RDBU_R;
+    meta.vmin = -2;
+    meta.vmax = 2;
+    meta.value_label = "score";
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &hm, &meta, &e), AV_OK);
+    assert_int_equal(count_text(&dl, MINUS "\xE2\x88\x9E"), 1); /* −∞ in the masked cell */
+    assert_int_equal(count_text(&dl, "score"), 1);
+    assert_int_equal(count_text(&dl, MINUS "2.00"), 1);       /* cell value */
+    assert_int_equal(count_text(&dl, MINUS "2.0"), 1);        /* colour bar tick */
+    assert_int_equal(count_text(&dl, "-2.0"), 0);             /* never an ASCII hyphen */
+    assert_int_equal(count_text(&dl, "0.00"), 2);             /* never "−0.00" */
+    assert_int_equal(count_text(&dl, "masked (" MINUS "\xE2\x88\x9E)"), 1);
+    const char *path = in_dir(f, "s.png");
+    assert_int_equal(av_plot_head(path, &hm, &meta, &e), AV_OK);
+    av_png_image img;
+    read_png(path, &img);
+    unsigned char zero[3], pos[3], neg[3], masked[3];
+    cell_corner(&img, &dl, 0, 0, 0, zero);
+    cell_corner(&img, &dl, 0, 0, 1, pos);
+    cell_corner(&img, &dl, 0, 1, 0, neg);
+    cell_corner(&img, &dl, 0, 0, 2, masked);
+    for (int k = 0; k < 3; k++) assert_true(zero[k] >= 235); /* RdBu_r centre: white-ish */
+    assert_true(pos[0] > pos[2] + 50 && pos[0] > pos[1] + 50); /* + is red */
+    assert_true(neg[2] > neg[0] + 50 && neg[2] > neg[1] + 30); /* − is blue */
+    unsigned char want[3];
+    av_cmap_rgb(AV_CMAP_RDBU_R, 0.5, want);
+    assert_memory_equal(zero, want, 3);
+    /* The masked cell is the grey hatch, not a colour of the map. */
+    assert_true(masked[0] == masked[1] && masked[1] == masked[2]);
+    assert_true(memcmp(masked, zero, 3) != 0);
+    av_png_image_free(&img);
+    av_dl_free(&dl);
+}
+
+/* ---------------------------------------------------------------- mean (P10) */
+
+/* P10: 2 heads, 2 tokens; query 0 is [1, 0] in head 0 and [0, 1] in head 1.
+ * The mean is [0.5, 0.5], and a mean figure shows it. */
+static void test_mean_heads_P10(void **state) {
+    fixture *f = *state;
+    const float att[8] = {1, 0, 0.5f, 0.5f, /* head 0 */ 0, 1, 0.5f, 0.5f /* head 1 */};
+    float mean[4];
+    av_plot_mean_heads(mean, att, 2, 2, 2);
+    for (int k = 0; k < 4; k++) assert_true(fabsf(mean[k] - 0.5f) < 1e-7f);
+    static const char *lab[] = {"I", "you"};
+    av_heatmap hm = {.title = "mean over 2 heads", .n_q = 2, .n_k = 2, .q_labels = lab, .k_labels = lab, .w = mean};
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &hm, &f->meta, &e), AV_OK);
+    assert_int_equal(count_text(&dl, "0.50"), 4);
+    av_dl_free(&dl);
+    float zeros[4] = {0};
+    assert_true(av_plot_abs_max(zeros, NULL, 1, 2, 2) == 1.0f); /* a usable range even for all zeros */
+}
+
+/* ---------------------------------------------------------------- matrix figure */
+
+/* Two (4, 256) panels side by side (the PE split into sin and cos): row
+ * labels "index token" once, numeric column labels horizontal and thinned,
+ * panel and axis titles, and columns up to AV_PLOT_MAX_COLS. */
+static void test_matrix_two_panels(void **state) {
+    fixture *f = *state;
+    static const char *lab[] = {"I", "love", "deep", "learning"};
+    int T = 4, P = 256;
+    float *v = calloc((size_t)2 * T * AV_PLOT_MAX_COLS + 1, sizeof *v);
+    for (int k = 0; k < 2 * T * P; k++) v[k] = (float)sin(k * 0.01);
+    av_heatmap hm[2] = {{.n_q = T, .n_k = P, .q_labels = lab, .w = v, .q_title = "position", .k_title = "i (2i)",
+                         .panel_title = "sin"},
+                        {.n_q = T, .n_k = P, .q_labels = lab, .w = v + T * P, .k_title = "i (2i+1)",
+                         .panel_title = "cos"}};
+    av_plot_meta meta = f->meta;
+    meta.cmap = AV_CMAP_RDBU_R;
+    meta.vmin = -1;
+    meta.vmax = 1;
+    meta.value_label = "PE value";
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_matrix(&dl, hm, 2, "PE", &meta, &e), AV_OK);
+    const av_dl_item *a = av_plot_panel(&dl, 0), *b = av_plot_panel(&dl, 1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_null(av_plot_panel(&dl, 2));
+    assert_int_equal(a->y0, b->y0);
+    assert_true(b->x0 > a->x1);
+    assert_true(a->x1 - a->x0 >= P); /* at least 1 px per column */
+    assert_int_equal(count_text(&dl, "0 I"), 1);
+    assert_int_equal(count_text(&dl, "3 learning"), 1);
+    assert_int_equal(count_text(&dl, "position"), 1);
+    assert_int_equal(count_text(&dl, "i (2i)"), 1);
+    assert_int_equal(count_text(&dl, "i (2i+1)"), 1);
+    assert_int_equal(count_text(&dl, "sin"), 1);
+    assert_int_equal(count_text(&dl, "cos"), 1);
+    assert_int_equal(count_text(&dl, "PE value"), 1);
+    int numeric = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        const av_dl_item *it = &dl.items[k];
+        if (it->kind != AV_DL_TEXT || it->text.y < a->y1 || it->text.y > a->y1 + 40) continue;
+        assert_int_equal(it->text.rot90, 0);
+        numeric++;
+    }
+    assert_true(numeric >= 6 && numeric <= 40); /* thinned: not 512 labels */
+    assert_true(dl.width <= 2400 && dl.height <= 2400);
+    av_dl_free(&dl);
+    /* d_model 4096 in one panel: averaged into the target width. */
+    hm[0].n_k = AV_PLOT_MAX_COLS;
+    assert_int_equal(av_plot_layout_matrix(&dl, hm, 1, "wide", &meta, &e), AV_OK);
+    assert_true(av_plot_panel(&dl, 0)->x1 - av_plot_panel(&dl, 0)->x0 < AV_PLOT_MAX_COLS);
+    av_dl_free(&dl);
+    assert_int_equal(av_plot_matrix(in_dir(f, "m.png"), hm, 1, "wide", &meta, &e), AV_OK);
+    hm[0].n_k = AV_PLOT_MAX_COLS + 1;
+    assert_int_equal(av_plot_layout_matrix(&dl, hm, 1, "too wide", &meta, &e), AV_ERUNTIME);
+    av_dl_free(&dl);
+    free(v);
+}
+
+/* ---------------------------------------------------------------- mask figure */
+
+static void test_mask_two_colours_with_legend(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 1); /* causal */
+    av_heatmap hm = f->hm;
+    hm.w = NULL; /* the mask figure draws no values */
+    for (int c = 0; c < 2; c++) {
+        av_plot_meta meta = f->meta;
+        meta.cmap = c ? AV_CMAP_GRAY : AV_CMAP_VIRIDIS;
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_mask(&dl, &hm, &meta, &e), AV_OK);
+        assert_int_equal(count_text(&dl, "query sees key"), 1);
+        assert_int_equal(count_text(&dl, "masked (" MINUS "\xE2\x88\x9E)"), 1);
+        for (size_t k = 0; k < dl.n; k++)
+            if (dl.items[k].kind == AV_DL_TEXT) assert_null(strchr(dl.items[k].text.utf8, '.')); /* no values */
+        const char *path = in_dir(f, "mask.png");
+        assert_int_equal(av_plot_mask(path, &hm, &meta, &e), AV_OK);
+        av_png_image img;
+        read_png(path, &img);
+        assert_int_equal(img.width, dl.width);
+        unsigned char vis[3], hid[3], want[3];
+        cell_corner(&img, &dl, 0, 2, 1, vis); /* key 1 <= query 2: visible */
+        cell_corner(&img, &dl, 0, 1, 2, hid); /* key 2 > query 1: masked */
+        av_cmap_rgb(meta.cmap, 0.35, want);
+        assert_memory_equal(vis, want, 3);
+        assert_true(hid[0] == hid[1] && hid[1] == hid[2] && hid[0] > 0x80); /* light grey hatch */
+        assert_true(memcmp(vis, hid, 3) != 0);
+        av_png_image_free(&img);
+        av_dl_free(&dl);
+    }
+}
+
+/* ---------------------------------------------------------------- sizes: --scale, --dpi */
+
+static void layout_dims(const av_heatmap *hm, const av_plot_meta *meta, int *w, int *h, float *axis_size) {
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, hm, meta, &e), AV_OK);
+    *w = dl.width;
+    *h = dl.height;
+    for (size_t k = 0; k < dl.n; k++)
+        if (dl.items[k].kind == AV_DL_TEXT && strcmp(dl.items[k].text.utf8, "query (row)") == 0)
+            *axis_size = dl.items[k].text.size;
+    av_dl_free(&dl);
+}
+
+/* Every size scales by scale × dpi / 100; the figure stays within
+ * AV_PLOT_MAX_PX whatever the factor. */
+static void test_scale_and_dpi_multiply_sizes(void **state) {
+    fixture *f = *state;
+    int w1, h1, w, h;
+    float s1 = 0, s = 0;
+    layout_dims(&f->hm, &f->meta, &w1, &h1, &s1);
+    static const struct { float scale; int dpi; double k; } cases[] = {{2, 0, 2}, {0.5f, 0, 0.5}, {0, 300, 3},
+                                                                         {1.5f, 200, 3}};
+    for (size_t c = 0; c < 4; c++) {
+        av_plot_meta meta = f->meta;
+        meta.scale = cases[c].scale;
+        meta.dpi = cases[c].dpi;
+        layout_dims(&f->hm, &meta, &w, &h, &s);
+        assert_true(abs(w - (int)lrint(w1 * cases[c].k)) <= 1);
+        assert_true(abs(h - (int)lrint(h1 * cases[c].k)) <= 1);
+        assert_true(fabs(s - s1 * cases[c].k) < 1e-3);
+    }
+    /* Bounded: T = 512 at 600 dpi, a head figure and a 64-head grid. */
+    fill(f, 512, 1);
+    av_plot_meta meta = f->meta;
+    meta.dpi = 600;
+    layout_dims(&f->hm, &meta, &w, &h, &s);
+    assert_true(w <= AV_PLOT_MAX_PX && h <= AV_PLOT_MAX_PX && w > 2400);
+    static av_heatmap hms[64];
+    for (int p = 0; p < 64; p++) hms[p] = f->hm;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, 64, "64 heads", &meta, &e), AV_OK);
+    assert_true(dl.width <= AV_PLOT_MAX_PX && dl.height <= AV_PLOT_MAX_PX);
+    assert_int_equal(dl.hatch_period, 6 * AV_HATCH_PERIOD); /* the hatch scales too */
+    av_dl_free(&dl);
+}
+
+/* An SVG's width/height follow --scale, not --dpi (the viewBox holds the
+ * pixel layout). */
+static void test_svg_size_ignores_dpi(void **state) {
+    fixture *f = *state;
+    av_err e;
+    int wd[3];
+    static const int dpis[3] = {100, 300, 100};
+    static const float scales[3] = {1, 1, 2};
+    for (int c = 0; c < 3; c++) {
+        av_plot_meta meta = f->meta;
+        meta.dpi = dpis[c];
+        meta.scale = scales[c];
+        assert_int_equal(av_plot_head(in_dir(f, "d.svg"), &f->hm, &meta, &e), AV_OK);
+        size_t len;
+        char *svg = slurp(in_dir(f, "d.svg"), &len);
+        const char *at = strstr(svg, " width=\"");
+        assert_non_null(at);
+        wd[c] = (int)lrint(atof(at + 8));
+        free(svg);
+    }
+    assert_true(abs(wd[0] - wd[1]) <= 1);
+    assert_true(abs(wd[2] - 2 * wd[0]) <= 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_size_grows_with_tokens_and_stays_bounded, setup, teardown),
@@ -731,6 +1036,14 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_grid_many_heads_many_tokens_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_cell_colour, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_well_formed_with_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_thinned_labels_carry_their_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_panel_titles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scores_diverging_and_neg_inf, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mean_heads_P10, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_matrix_two_panels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mask_two_colours_with_legend, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scale_and_dpi_multiply_sizes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_svg_size_ignores_dpi, setup, teardown),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

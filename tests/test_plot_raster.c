@@ -192,7 +192,7 @@ static void test_heat_cells_exact_and_masked(void **state) {
     (void)state;
     const float w[6] = {0.0f, 0.5f, 1.0f, NAN, 0.25f, 0.75f};
     const unsigned char m[6] = {0, 0, 0, 0, 1, 0};
-    av_dl_heat heat = {w, m, 2, 3, 0.0f, 1.0f, AV_CMAP_VIRIDIS};
+    av_dl_heat heat = {.w = w, .masked = m, .n_q = 2, .n_k = 3, .vmin = 0.0f, .vmax = 1.0f, .cmap = AV_CMAP_VIRIDIS};
     av_dlist dl;
     av_dl_init(&dl, 40, 30, (av_rgb){255, 255, 255});
     av_dl_heatmap(&dl, 5, 5, 35, 25, &heat); /* cells 10 x 10 */

@@ -83,6 +83,8 @@ static void test_other_scripts(void **state) {
     expect_tokens("مرحبا بالعالم", (const char *[]){"مرحبا", "بالعالم", NULL});
     expect_tokens("안녕하세요 세계", (const char *[]){"안녕하세요", "세계", NULL});
     expect_tokens("a\xC2\xA0" "b\xE3\x80\x80" "c", (const char *[]){"a", "b", "c", NULL}); /* NBSP, ideographic space */
+    /* zero-width space, bidi override and a stray ZWJ make no invisible tokens */
+    expect_tokens("a\xE2\x80\x8B" "b \xE2\x80\xAE c \xE2\x80\x8D d", (const char *[]){"a", "b", "c", "d", NULL});
 }
 
 static void test_empty_and_whitespace(void **state) {

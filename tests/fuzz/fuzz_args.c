@@ -65,7 +65,13 @@ static void free_args(args *a) {
 #define STRING_FIELDS(X) X(file) X(outdir) X(dump_dir) X(weights_dir) X(attn_mask) X(explain)
 #define SCALAR_FIELDS(X)                                                                              \
     X(d_model) X(heads) X(seed) X(positions) X(rope_style) X(rope_base) X(causal) X(no_scale) X(pad_to) \
-    X(no_plot) X(verbose) X(quiet) X(precision) X(color) X(head) X(show) X(compare) X(help) X(version)
+    X(no_plot) X(verbose) X(quiet) X(precision) X(color) X(head) X(show) X(compare) X(help) X(version) \
+    FIGURE_FIELDS(X)
+#ifdef AV_MIN_DPI
+#define FIGURE_FIELDS(X) X(figures) X(figures_all) X(cmap) X(dpi) X(scale) X(format)
+#else
+#define FIGURE_FIELDS(X)
+#endif
 
 typedef struct {
     av_status st;
@@ -115,6 +121,13 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
         if (o->weights_dir && !o->weights_dir[0]) abort();
         if (snap->sentence && strlen(snap->sentence) > AV_MAX_INPUT_BYTES) abort();
         if ((unsigned)o->color > AV_COLOR_NEVER) abort();
+#ifdef AV_MIN_DPI /* figure options (--figures, --format, --cmap, --dpi, --scale) */
+        if (o->dpi < AV_MIN_DPI || o->dpi > AV_MAX_DPI) abort();
+        if (!isfinite(o->scale) || o->scale < AV_MIN_SCALE || o->scale > AV_MAX_SCALE) abort();
+        if (o->scale * o->dpi / 100.0 > AV_MAX_SIZE_FACTOR + 1e-9) abort();
+        if (o->figures == 0 || (o->figures & ~(unsigned)AV_FIG_ALL) != 0) abort();
+        if (o->format < AV_FMT_PNG || o->format > AV_FMT_BOTH) abort();
+#endif
     } else if (snap->st != AV_OK) {
         if (snap->st != AV_EUSAGE || snap->msg[0] == 0) abort();
     }

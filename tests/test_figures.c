@@ -1,0 +1,759 @@
+/* test_figures.c - the figure set through the real binary (issue 4).
+ *
+ * Drives ./attnviz ($ATTNVIZ_BIN) with --figures, --format, --cmap, --dpi and
+ * --scale and checks the files it writes: which files exist, image sizes,
+ * text chunks and pHYs read back with libpng, labels as SVG <text>, the
+ * colour at known cells, masked cells against zero-weight cells, the mean
+ * over heads (pitfall P10), scores with −∞, byte-identical reruns, and usage
+ * errors that write nothing. SVGs are checked with xmllint and rendered with
+ * rsvg-convert when those tools are installed (skipped with a message
+ * otherwise). Nothing here depends on one font's pixels: cell colours are
+ * sampled 3 px inside a cell corner, found by laying the same figure out
+ * in-process (the PNG's Title chunk gives the exact title) and checking that
+ * the layout's size equals the PNG's.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "colormap.h"
+#include "npy.h"
+#include "plot.h"
+#include "pngout.h"
+#include "raster.h"
+#include "testutil.h"
+
+#define MINUS "\xE2\x88\x92"
+#define NEG_INF MINUS "\xE2\x88\x9E"
+
+/* ---------------------------------------------------------------- fixture */
+
+typedef struct {
+    char *dir;
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    f->dir = make_tmpdir();
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    rm_rf(f->dir);
+    free(f);
+    return 0;
+}
+
+/* f->dir/rel (a few rotating buffers). */
+static const char *in(const fixture *f, const char *rel) {
+    static char buf[8][4200];
+    static int slot;
+    char *p = buf[slot++ % 8];
+    snprintf(p, 4200, "%s/%s", f->dir, rel);
+    return p;
+}
+
+/* Run attnviz with a NULL-terminated argument list. */
+#define RUN(r, ...) tu_runv((r), NULL, NULL, (const char *const[]){__VA_ARGS__, NULL})
+
+static void expect_ok(const tu_result *r) {
+    if (r->code != 0) fail_msg("attnviz exited %d: %s", r->code, r->err);
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (fread(buf, 1, (size_t)n, fp) != (size_t)n) n = 0;
+    buf[n] = 0;
+    fclose(fp);
+    if (len) *len = (size_t)n;
+    return buf;
+}
+
+static int count_str(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle)) n++;
+    return n;
+}
+
+static void read_png(const char *path, av_png_image *img) {
+    av_err e = {{0}};
+    if (av_png_read(path, img, &e) != AV_OK) fail_msg("cannot read %s: %s", path, e.msg);
+}
+
+static int have_tool(const char *name) {
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", name);
+    return system(cmd) == 0;
+}
+
+/* xmllint --noout and rsvg-convert on one SVG (each skipped with a message
+ * when the tool is missing). */
+static void check_svg_opens(const fixture *f, const char *svg) {
+    static int warned_x, warned_r;
+    char cmd[9000];
+    if (have_tool("xmllint")) {
+        snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", svg);
+        if (system(cmd) != 0) fail_msg("xmllint rejects %s", svg);
+    } else if (!warned_x++) {
+        print_message("xmllint not installed: SVG well-formedness not checked (sh scripts/install-deps.sh)\n");
+    }
+    if (have_tool("rsvg-convert")) {
+        snprintf(cmd, sizeof cmd, "rsvg-convert '%s' -o '%s' 2>'%s'", svg, in(f, "rsvg.png"), in(f, "rsvg.err"));
+        int rc = system(cmd);
+        size_t n = 0;
+        char *msg = slurp(in(f, "rsvg.err"), &n);
+        if (rc != 0 || n > 0) fail_msg("rsvg-convert failed on %s: %s", svg, msg ? msg : "");
+        free(msg);
+        av_png_image img;
+        read_png(in(f, "rsvg.png"), &img);
+        assert_true(img.width > 100 && img.height > 100);
+        av_png_image_free(&img);
+        unlink(in(f, "rsvg.png"));
+        unlink(in(f, "rsvg.err"));
+    } else if (!warned_r++) {
+        print_message("rsvg-convert not installed: SVG rendering not checked (apt-get install librsvg2-bin)\n");
+    }
+}
+
+/* ---------------------------------------------------------------- inputs */
+
+static void write_mat(const char *path, const float *data, size_t rows, size_t cols) {
+    size_t shape[2] = {rows, cols};
+    av_err e = {{0}};
+    if (av_npy_write(path, data, 2, shape, &e)) fail_msg("writing %s: %s", path, e.msg);
+}
+
+/* Pitfall P10's input in f->dir/p10: 2 heads, 2 tokens, d_model 4, d_k 2.
+ * Token t's slice of X is e_t in every head, W_K = I, and W_Q's row 0 is
+ * 50·e_h in head h's columns: query 0 attends key 0 in head 0 and key 1 in
+ * head 1 (one-hot within 1e-15); query 1 is 0 (uniform rows). Use with
+ * --d-model 4 --heads 2 --positions none and a 2-token sentence. */
+static const char *p10_weights(const fixture *f) {
+    const char *dir = in(f, "p10");
+    mkdir(dir, 0755);
+    enum { T = 2, H = 2, D = 2, C = 4 };
+    float X[T * C] = {0}, WQ[C * C] = {0}, I[C * C] = {0};
+    for (int t = 0; t < T; t++)
+        for (int h = 0; h < H; h++) X[t * C + h * D + t] = 1;
+    for (int h = 0; h < H; h++) WQ[h * D + h] = 50;
+    for (int k = 0; k < C; k++) I[k * C + k] = 1;
+    char p[4300];
+    snprintf(p, sizeof p, "%s/X.npy", dir);
+    write_mat(p, X, T, C);
+    snprintf(p, sizeof p, "%s/W_Q.npy", dir);
+    write_mat(p, WQ, C, C);
+    snprintf(p, sizeof p, "%s/W_K.npy", dir);
+    write_mat(p, I, C, C);
+    snprintf(p, sizeof p, "%s/W_V.npy", dir);
+    write_mat(p, I, C, C);
+    snprintf(p, sizeof p, "%s/W_O.npy", dir);
+    write_mat(p, I, C, C);
+    return dir;
+}
+
+/* A (H, T, T) tensor from a dump, checked for shape. Caller frees. */
+static float *load3(const char *path, int H, int T) {
+    av_npy a;
+    av_err e = {{0}};
+    if (av_npy_read(&a, path, &e)) fail_msg("reading %s: %s", path, e.msg);
+    assert_int_equal(a.ndim, 3);
+    assert_true(a.shape[0] == (size_t)H && a.shape[1] == (size_t)T && a.shape[2] == (size_t)T);
+    float *v = malloc(sizeof(float) * (size_t)H * T * T);
+    memcpy(v, a.data, sizeof(float) * (size_t)H * T * T);
+    av_npy_free(&a);
+    return v;
+}
+
+/* ---------------------------------------------------------------- cells */
+
+/* Lay out hm (its title replaced by the PNG's Title chunk) and compare the
+ * PNG's cell (i, j), 3 px inside the cell's top-left corner, with want. The
+ * layout must have the PNG's size, so it is the figure the binary drew. */
+static void cell_rgb(const char *png, av_heatmap hm, const av_plot_meta *meta, int i, int j, unsigned char out[3]) {
+    av_png_image img;
+    read_png(png, &img);
+    hm.title = av_png_image_text(&img, "Title");
+    assert_non_null(hm.title);
+    av_dlist dl;
+    av_err e = {{0}};
+    assert_int_equal(av_plot_layout_head(&dl, &hm, meta, &e), AV_OK);
+    assert_int_equal(dl.width, img.width);
+    assert_int_equal(dl.height, img.height);
+    int b[4];
+    assert_int_equal(av_dl_cell_box(av_plot_panel(&dl, 0), i, j, b), 0);
+    memcpy(out, img.rgb + ((size_t)(b[1] + 3) * img.width + (size_t)(b[0] + 3)) * 3, 3);
+    av_dl_free(&dl);
+    av_png_image_free(&img);
+}
+
+static void cmap_rgb(av_cmap c, double t, unsigned char out[3]) {
+    av_cmap_rgb(c, t, out);
+}
+
+static int is_grey(const unsigned char c[3]) {
+    return c[0] == c[1] && c[1] == c[2];
+}
+
+/* ---------------------------------------------------------------- tests: the set */
+
+static const char *const ALL_FILES[] = {"head0", "head1", "heads", "mean", "scores_head0", "scores_head1",
+                                        "scores", "pe", "mask"};
+#define N_ALL ((int)(sizeof ALL_FILES / sizeof ALL_FILES[0]))
+
+/* Default: head0..head{H-1} and heads (H > 1); nothing else. */
+static void test_default_set_is_heads_and_grid(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "-o", in(f, "two"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_int_equal(count_entries(in(f, "two")), 3);
+    assert_true(file_exists(in(f, "two/head0.png")) && file_exists(in(f, "two/head1.png")));
+    assert_true(file_exists(in(f, "two/heads.png")));
+    RUN(&r, "-q", "-o", in(f, "one"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_int_equal(count_entries(in(f, "one")), 1);
+    assert_true(file_exists(in(f, "one/head0.png")));
+    RUN(&r, "-q", "--heads", "2", "--figures", "heads", "-o", in(f, "h"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_int_equal(count_entries(in(f, "h")), 2);
+}
+
+/* --figures all --format both: every figure type in both formats, sized
+ * sensibly, with text chunks; every SVG well-formed and renderable. */
+static void test_all_figures_in_png_and_svg(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "--heads", "2", "--causal", "--pad-to", "5", "--figures", "all", "--format", "both", "-o", in(f, "all"),
+        "I love you");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "wrote 18 file(s)"));
+    tu_free(&r);
+    assert_int_equal(count_entries(in(f, "all")), 2 * N_ALL);
+    for (int k = 0; k < N_ALL; k++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "all/%s.png", ALL_FILES[k]);
+        av_png_image img;
+        read_png(in(f, rel), &img);
+        if (img.width < 240 || img.height < 200 || img.width > 2400 || img.height > 2400)
+            fail_msg("%s is %d x %d px", rel, img.width, img.height);
+        assert_non_null(av_png_image_text(&img, "Title"));
+        assert_string_equal(av_png_image_text(&img, "Software"), "attnviz " AV_VERSION);
+        assert_non_null(strstr(av_png_image_text(&img, "Description"), "--figures all"));
+        av_png_image_free(&img);
+        snprintf(rel, sizeof rel, "all/%s.svg", ALL_FILES[k]);
+        size_t len;
+        char *svg = slurp(in(f, rel), &len);
+        assert_non_null(svg);
+        assert_non_null(strstr(svg, "<svg"));
+        assert_true(count_str(svg, "</text>") >= 5);
+        free(svg);
+        check_svg_opens(f, in(f, rel));
+    }
+}
+
+/* Labels are real text, found in the SVG from the same layout. */
+static void test_labels_and_titles_as_svg_text(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--causal", "--figures", "all", "--format", "svg", "-o", in(f, "s"),
+        "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "s/head0.svg"), NULL);
+    assert_int_equal(count_str(svg, ">love</text>"), 2);
+    assert_int_equal(count_str(svg, ">query (row)</text>"), 1);
+    assert_int_equal(count_str(svg, ">key (column)</text>"), 1);
+    assert_int_equal(count_str(svg, ">attention weight</text>"), 1);
+    assert_int_equal(count_str(svg, ">masked (" NEG_INF ")</text>"), 1);
+    free(svg);
+    svg = slurp(in(f, "s/heads.svg"), NULL);
+    assert_int_equal(count_str(svg, ">head 1</text>"), 1);
+    free(svg);
+    svg = slurp(in(f, "s/scores_head0.svg"), NULL);
+    assert_int_equal(count_str(svg, ">" NEG_INF "</text>"), 6); /* T = 4 causal: 6 hidden keys */
+    assert_int_equal(count_str(svg, ">score</text>"), 1);
+    assert_non_null(strstr(svg, "before the softmax"));
+    free(svg);
+    svg = slurp(in(f, "s/mean.svg"), NULL);
+    assert_non_null(strstr(svg, "<title>mean over 2 heads"));
+    assert_int_equal(count_str(svg, ">mean over 2 heads</text>"), 1);
+    assert_int_equal(count_str(svg, ">mean attention weight</text>"), 1);
+    free(svg);
+    svg = slurp(in(f, "s/pe.svg"), NULL);
+    assert_int_equal(count_str(svg, ">sin: even dimensions 2i</text>"), 1);
+    assert_int_equal(count_str(svg, ">cos: odd dimensions 2i+1</text>"), 1);
+    assert_int_equal(count_str(svg, ">0 I</text>"), 1);
+    assert_int_equal(count_str(svg, ">3 learning</text>"), 1);
+    free(svg);
+    svg = slurp(in(f, "s/mask.svg"), NULL);
+    assert_int_equal(count_str(svg, ">query sees key</text>"), 1);
+    assert_non_null(strstr(svg, "mask: causal"));
+    free(svg);
+}
+
+/* ---------------------------------------------------------------- P10: mean over heads */
+
+/* P10: query 0 is [1, 0] in head 0 and [0, 1] in head 1; the mean figure
+ * is titled as the mean and shows [0.5, 0.5]; each head keeps its row. */
+static void test_P10_mean_figure_is_the_mean(void **state) {
+    fixture *f = *state;
+    const char *w = p10_weights(f);
+    tu_result r;
+    RUN(&r, "-q", "--d-model", "4", "--heads", "2", "--positions", "none", "--weights", w, "--figures",
+        "heads,mean", "--format", "both", "--dump", in(f, "dump"), "-o", in(f, "m"), "I you");
+    expect_ok(&r);
+    tu_free(&r);
+    float *att = load3(in(f, "dump/weights.npy"), 2, 2);
+    assert_true(fabsf(att[0] - 1) < 1e-6f && fabsf(att[1]) < 1e-6f); /* head 0, query 0: [1, 0] */
+    assert_true(fabsf(att[4]) < 1e-6f && fabsf(att[5] - 1) < 1e-6f); /* head 1, query 0: [0, 1] */
+    float mean[4];
+    av_plot_mean_heads(mean, att, 2, 2, 2);
+    for (int k = 0; k < 4; k++) assert_true(fabsf(mean[k] - 0.5f) < 1e-6f);
+
+    av_png_image img;
+    read_png(in(f, "m/mean.png"), &img);
+    const char *title = av_png_image_text(&img, "Title");
+    assert_true(strncmp(title, "mean over 2 heads", 17) == 0);
+    assert_null(strstr(title, "head 0"));
+    av_png_image_free(&img);
+
+    static const char *tok[] = {"I", "you"};
+    av_plot_meta meta = {.value_label = "mean attention weight"};
+    av_heatmap hm = {.n_q = 2, .n_k = 2, .q_labels = tok, .k_labels = tok, .w = mean};
+    unsigned char got[3], want[3];
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            cell_rgb(in(f, "m/mean.png"), hm, &meta, i, j, got);
+            cmap_rgb(AV_CMAP_VIRIDIS, mean[i * 2 + j], want);
+            assert_memory_equal(got, want, 3);
+        }
+    /* head 0 keeps [1, 0] in its own figure */
+    av_plot_meta hmeta = {0};
+    av_heatmap h0 = {.n_q = 2, .n_k = 2, .q_labels = tok, .k_labels = tok, .w = att};
+    cell_rgb(in(f, "m/head0.png"), h0, &hmeta, 0, 0, got);
+    cmap_rgb(AV_CMAP_VIRIDIS, 1.0, want);
+    assert_memory_equal(got, want, 3);
+    cell_rgb(in(f, "m/head0.png"), h0, &hmeta, 0, 1, got);
+    cmap_rgb(AV_CMAP_VIRIDIS, 0.0, want);
+    assert_memory_equal(got, want, 3);
+
+    /* The SVG has the same cells, viridis(0.5): each row is one run of
+     * equal cells, so one <rect> spans both cells of the row. */
+    av_png_image mi;
+    read_png(in(f, "m/mean.png"), &mi);
+    hm.title = av_png_image_text(&mi, "Title");
+    av_dlist dl;
+    av_err e = {{0}};
+    assert_int_equal(av_plot_layout_head(&dl, &hm, &meta, &e), AV_OK);
+    char *svg = slurp(in(f, "m/mean.svg"), NULL);
+    cmap_rgb(AV_CMAP_VIRIDIS, 0.5, want);
+    for (int i = 0; i < 2; i++) {
+        int b[4], e2[4];
+        char rect[160];
+        assert_int_equal(av_dl_cell_box(av_plot_panel(&dl, 0), i, 0, b), 0);
+        assert_int_equal(av_dl_cell_box(av_plot_panel(&dl, 0), i, 1, e2), 0);
+        snprintf(rect, sizeof rect, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%02x%02x%02x\"/>",
+                 b[0], b[1], e2[2] - b[0], b[3] - b[1], want[0], want[1], want[2]);
+        if (!strstr(svg, rect)) fail_msg("mean.svg lacks the cells of row %d: %s", i, rect);
+    }
+    av_dl_free(&dl);
+    av_png_image_free(&mi);
+    assert_int_equal(count_str(svg, ">0.50</text>"), 4);
+    free(svg);
+    svg = slurp(in(f, "m/head0.svg"), NULL);
+    assert_int_equal(count_str(svg, ">1.00</text>"), 1);
+    assert_int_equal(count_str(svg, ">0.00</text>"), 1);
+    assert_int_equal(count_str(svg, ">0.50</text>"), 2);
+    free(svg);
+    free(att);
+}
+
+/* ---------------------------------------------------------------- masked vs zero */
+
+/* Cell (query 0, key 1) of head 0 has weight 0 in the P10 input; with
+ * --causal it is masked. The two must look different: viridis(0) versus
+ * the grey hatch. */
+static void test_masked_cell_differs_from_zero_weight(void **state) {
+    fixture *f = *state;
+    const char *w = p10_weights(f);
+    static const char *tok[] = {"I", "you"};
+    unsigned char zero[3], masked[3], want[3];
+    for (int causal = 0; causal < 2; causal++) {
+        tu_result r;
+        const char *dir = in(f, causal ? "c" : "n");
+        if (causal)
+            RUN(&r, "-q", "--d-model", "4", "--heads", "2", "--positions", "none", "--weights", w, "--causal",
+                "--dump", in(f, "dc"), "-o", dir, "I you");
+        else
+            RUN(&r, "-q", "--d-model", "4", "--heads", "2", "--positions", "none", "--weights", w, "--dump",
+                in(f, "dn"), "-o", dir, "I you");
+        expect_ok(&r);
+        tu_free(&r);
+        float *att = load3(in(f, causal ? "dc/weights.npy" : "dn/weights.npy"), 2, 2);
+        unsigned char m[4] = {0, (unsigned char)causal, 0, 0};
+        av_heatmap hm = {.n_q = 2, .n_k = 2, .q_labels = tok, .k_labels = tok, .w = att, .masked = m};
+        char png[4300];
+        snprintf(png, sizeof png, "%s/head0.png", dir);
+        av_plot_meta meta = {0};
+        cell_rgb(png, hm, &meta, 0, 1, causal ? masked : zero);
+        assert_true(att[1] < 1e-6f); /* weight 0 either way */
+        free(att);
+    }
+    cmap_rgb(AV_CMAP_VIRIDIS, 0.0, want);
+    assert_memory_equal(zero, want, 3);
+    assert_true(is_grey(masked));
+    assert_true(memcmp(zero, masked, 3) != 0);
+}
+
+/* ---------------------------------------------------------------- scores */
+
+/* W_Q = 0 makes every score 0: cells are RdBu_r's white-ish centre, masked
+ * keys are hatched and say −∞, the colour bar is "score", symmetric. */
+static void test_scores_centre_white_masked_neg_inf(void **state) {
+    fixture *f = *state;
+    const char *dir = in(f, "wq0");
+    mkdir(dir, 0755);
+    float zeros[16] = {0};
+    char p[4300];
+    snprintf(p, sizeof p, "%s/W_Q.npy", dir);
+    write_mat(p, zeros, 4, 4);
+    tu_result r;
+    RUN(&r, "-q", "--d-model", "4", "--heads", "2", "--causal", "--weights", dir, "--figures", "scores", "--format",
+        "both", "--dump", in(f, "d"), "-o", in(f, "s"), "a b c");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_int_equal(count_entries(in(f, "s")), 6); /* scores_head0, scores_head1, scores; png + svg */
+    float *S = load3(in(f, "d/scores.npy"), 2, 3);
+    for (int k = 0; k < 18; k++) assert_true(S[k] == 0.0f);
+    static const char *tok[] = {"a", "b", "c"};
+    unsigned char m[9] = {0, 1, 1, 0, 0, 1, 0, 0, 0};
+    av_heatmap hm = {.n_q = 3, .n_k = 3, .q_labels = tok, .k_labels = tok, .w = S, .masked = m, .neg_inf_cells = 1};
+    av_plot_meta meta = {.cmap = AV_CMAP_RDBU_R, .vmin = -1, .vmax = 1, .value_label = "score"};
+    unsigned char got[3], want[3];
+    cmap_rgb(AV_CMAP_RDBU_R, 0.5, want);
+    for (int k = 0; k < 3; k++) assert_true(want[k] >= 235);
+    cell_rgb(in(f, "s/scores_head0.png"), hm, &meta, 2, 0, got);
+    assert_memory_equal(got, want, 3);
+    cell_rgb(in(f, "s/scores_head0.png"), hm, &meta, 0, 2, got);
+    assert_true(is_grey(got) && memcmp(got, want, 3) != 0);
+    char *svg = slurp(in(f, "s/scores_head0.svg"), NULL);
+    assert_int_equal(count_str(svg, ">" NEG_INF "</text>"), 3);
+    assert_int_equal(count_str(svg, ">score</text>"), 1);
+    assert_int_equal(count_str(svg, ">" MINUS "1.0</text>"), 1); /* symmetric range, true minus */
+    assert_int_equal(count_str(svg, ">1.0</text>"), 1);
+    free(svg);
+    free(S);
+}
+
+/* ---------------------------------------------------------------- metadata */
+
+/* tEXt chunks read back with libpng: Software, Title, Description (the
+ * exact command line and the seed); pHYs equals --dpi; no tIME; --dpi 300
+ * triples the pixels. */
+static void test_png_text_chunks_and_phys(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--seed", "7", "--dpi", "300", "-o", in(f, "d300"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "--seed", "7", "-o", in(f, "d100"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    av_png_image a, b;
+    read_png(in(f, "d300/head0.png"), &a);
+    read_png(in(f, "d100/head0.png"), &b);
+    assert_string_equal(av_png_image_text(&a, "Software"), "attnviz " AV_VERSION);
+    assert_string_equal(av_png_image_text(&a, "Title"), "head 0 of 1 \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none");
+    char want[8400];
+    snprintf(want, sizeof want, "attnviz -q --seed 7 --dpi 300 -o %s 'I love you' (seed 7)", in(f, "d300"));
+    assert_string_equal(av_png_image_text(&a, "Description"), want);
+    assert_non_null(strstr(av_png_image_text(&a, "Description"), "seed"));
+    assert_true(fabs(a.dpi - 300) < 0.05);
+    assert_true(fabs(b.dpi - 100) < 0.05);
+    assert_int_equal(a.has_time, 0);
+    assert_true(abs(a.width - 3 * b.width) <= 1 && abs(a.height - 3 * b.height) <= 1);
+    av_png_image_free(&a);
+    av_png_image_free(&b);
+    /* A Chinese command line goes into iTXt, unchanged. */
+    RUN(&r, "-q", "-o", in(f, "zh"), "我爱你");
+    expect_ok(&r);
+    tu_free(&r);
+    read_png(in(f, "zh/head0.png"), &a);
+    assert_non_null(strstr(av_png_image_text(&a, "Description"), "我爱你"));
+    av_png_image_free(&a);
+}
+
+/* --scale multiplies PNG pixels and the SVG size; --dpi leaves the SVG size. */
+static void test_scale_and_dpi_sizes(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--format", "both", "-o", in(f, "a"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "--format", "both", "--scale", "2", "-o", in(f, "b"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "--format", "both", "--dpi", "200", "-o", in(f, "c"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    av_png_image a, b;
+    read_png(in(f, "a/head0.png"), &a);
+    read_png(in(f, "b/head0.png"), &b);
+    assert_true(abs(b.width - 2 * a.width) <= 1 && abs(b.height - 2 * a.height) <= 1);
+    assert_true(fabs(b.dpi - 100) < 0.05);
+    av_png_image_free(&a);
+    av_png_image_free(&b);
+    double w[3];
+    const char *svgs[3] = {"a/head0.svg", "b/head0.svg", "c/head0.svg"};
+    for (int k = 0; k < 3; k++) {
+        char *svg = slurp(in(f, svgs[k]), NULL);
+        const char *at = strstr(svg, " width=\"");
+        assert_non_null(at);
+        w[k] = atof(at + 8);
+        free(svg);
+    }
+    assert_true(fabs(w[1] - 2 * w[0]) <= 2);
+    assert_true(fabs(w[2] - w[0]) <= 1);
+}
+
+/* ---------------------------------------------------------------- determinism, formats */
+
+/* The same command twice gives the same bytes, PNG and SVG. */
+static void test_reruns_are_byte_identical(void **state) {
+    fixture *f = *state;
+    char *first[2 * N_ALL];
+    size_t len[2 * N_ALL];
+    for (int run = 0; run < 2; run++) {
+        tu_result r;
+        RUN(&r, "-q", "--heads", "2", "--pad-to", "6", "--causal", "--figures", "all", "--format", "both", "-o",
+            in(f, "x"), "我爱 naïve you");
+        expect_ok(&r);
+        tu_free(&r);
+        for (int k = 0; k < 2 * N_ALL; k++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "x/%s.%s", ALL_FILES[k / 2], k % 2 ? "svg" : "png");
+            size_t n;
+            char *data = slurp(in(f, rel), &n);
+            assert_non_null(data);
+            if (run == 0) {
+                first[k] = data;
+                len[k] = n;
+                unlink(in(f, rel));
+                continue;
+            }
+            if (n != len[k] || memcmp(data, first[k], n) != 0) fail_msg("%s differs between two runs", rel);
+            free(data);
+            free(first[k]);
+        }
+    }
+}
+
+static void test_format_selects_files(void **state) {
+    fixture *f = *state;
+    static const char *fmts[3] = {"png", "svg", "both"};
+    for (int k = 0; k < 3; k++) {
+        char dir[64];
+        snprintf(dir, sizeof dir, "f_%s", fmts[k]);
+        tu_result r;
+        RUN(&r, "-q", "--heads", "2", "--format", fmts[k], "-o", in(f, dir), "I love you");
+        expect_ok(&r);
+        tu_free(&r);
+        char p[128];
+        snprintf(p, sizeof p, "%s/head0.png", dir);
+        assert_int_equal(file_exists(in(f, p)), k != 1);
+        snprintf(p, sizeof p, "%s/heads.svg", dir);
+        assert_int_equal(file_exists(in(f, p)), k != 0);
+        assert_int_equal(count_entries(in(f, dir)), k == 2 ? 6 : 3);
+    }
+}
+
+/* ---------------------------------------------------------------- options */
+
+/* Each bad value: exit 2, a message naming it and the allowed values, and no
+ * output folder. */
+static void test_bad_values_exit_2_and_write_nothing(void **state) {
+    fixture *f = *state;
+    static const struct {
+        const char *opt, *val, *says;
+    } bad[] = {
+        {"--cmap", "jet", "viridis, magma"},      {"--cmap", "", "viridis"},
+        {"--dpi", "0", "50..600"},                {"--dpi", "601", "50..600"},
+        {"--dpi", "72.5", "50..600"},             {"--scale", "0", "0.5..4"},
+        {"--scale", "4.5", "0.5..4"},             {"--scale", "nan", "0.5..4"},
+        {"--scale", "2x", "0.5..4"},              {"--format", "jpg", "png, svg or both"},
+        {"--format", "PNG", "png, svg or both"},  {"--figures", "heads,foo", "heads, grid, mean"},
+        {"--figures", "", "empty"},               {"--figures", "heads,", "empty"},
+        {"--figures", "attention", "scores, pe, mask or all"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        tu_result r;
+        const char *out = in(f, "never");
+        RUN(&r, "--heads", "2", bad[k].opt, bad[k].val, "-o", out, "I love you");
+        if (r.code != 2) fail_msg("%s '%s': exit %d, want 2", bad[k].opt, bad[k].val, r.code);
+        char name[64];
+        snprintf(name, sizeof name, "%s '%s'", bad[k].opt, bad[k].val);
+        if (!strstr(r.err, "attnviz: error: ") || !strstr(r.err, bad[k].says) ||
+            (bad[k].val[0] && !strstr(r.err, bad[k].val)))
+            fail_msg("%s: message does not name the value and the allowed set: %s", name, r.err);
+        assert_false(file_exists(out));
+        assert_int_equal(r.out[0], 0);
+        tu_free(&r);
+    }
+    /* scale × dpi / 100 over 8 */
+    tu_result r;
+    RUN(&r, "--dpi", "600", "--scale", "2", "-o", in(f, "never"), "I love you");
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--dpi 600"));
+    assert_false(file_exists(in(f, "never")));
+    tu_free(&r);
+}
+
+/* Every colour map the module has is a --cmap name (any case), and the
+ * cells use it. */
+static void test_cmap_names_and_cell_colour(void **state) {
+    fixture *f = *state;
+    for (int c = 0; c < AV_CMAP_COUNT; c++) {
+        tu_result r;
+        RUN(&r, "-q", "--no-plot", "--cmap", av_cmap_name((av_cmap)c), "hi");
+        if (r.code != 0) fail_msg("--cmap %s: exit %d: %s", av_cmap_name((av_cmap)c), r.code, r.err);
+        tu_free(&r);
+    }
+    tu_result r;
+    RUN(&r, "-q", "--no-plot", "--cmap", "MAGMA", "hi");
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    RUN(&r, "-q", "--cmap", "magma", "--dump", in(f, "d"), "-o", in(f, "m"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    float *att = load3(in(f, "d/weights.npy"), 1, 3);
+    static const char *tok[] = {"I", "love", "you"};
+    av_plot_meta meta = {.cmap = AV_CMAP_MAGMA};
+    av_heatmap hm = {.n_q = 3, .n_k = 3, .q_labels = tok, .k_labels = tok, .w = att};
+    unsigned char got[3], want[3];
+    for (int i = 0; i < 3; i++) {
+        cell_rgb(in(f, "m/head0.png"), hm, &meta, i, (i + 1) % 3, got);
+        cmap_rgb(AV_CMAP_MAGMA, att[i * 3 + (i + 1) % 3], want);
+        assert_memory_equal(got, want, 3);
+    }
+    free(att);
+}
+
+/* pe: sinusoidal PE, RoPE angles, and a note (no file) for none. */
+static void test_pe_figure_follows_positions(void **state) {
+    fixture *f = *state;
+    static const struct {
+        const char *pos, *title;
+    } cases[] = {{"sinusoidal", "sinusoidal positional encoding"}, {"rope", "RoPE"}, {"none", NULL}};
+    for (int k = 0; k < 3; k++) {
+        char dir[64];
+        snprintf(dir, sizeof dir, "pe_%s", cases[k].pos);
+        tu_result r;
+        RUN(&r, "--d-model", "64", "--positions", cases[k].pos, "--figures", "pe", "-o", in(f, dir), "I love you");
+        expect_ok(&r);
+        char p[128];
+        snprintf(p, sizeof p, "%s/pe.png", dir);
+        if (!cases[k].title) {
+            assert_false(file_exists(in(f, p)));
+            assert_non_null(strstr(r.err, "note"));
+            assert_non_null(strstr(r.err, "--positions none"));
+        } else {
+            av_png_image img;
+            read_png(in(f, p), &img);
+            assert_non_null(strstr(av_png_image_text(&img, "Title"), cases[k].title));
+            av_png_image_free(&img);
+        }
+        tu_free(&r);
+    }
+}
+
+/* 60 tokens: labels are thinned and carry their position, "2 w2". */
+static void test_thinned_labels_show_positions(void **state) {
+    fixture *f = *state;
+    char sentence[1024] = "";
+    for (int k = 0; k < 60; k++) {
+        size_t at = strlen(sentence);
+        snprintf(sentence + at, sizeof sentence - at, "%sw%d", k ? " " : "", k);
+    }
+    tu_result r;
+    RUN(&r, "-q", "--format", "svg", "-o", in(f, "t"), sentence);
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "t/head0.svg"), NULL);
+    assert_int_equal(count_str(svg, ">2 w2</text>"), 2);
+    assert_int_equal(count_str(svg, ">58 w58</text>"), 2);
+    assert_int_equal(count_str(svg, ">w2</text>"), 0);
+    assert_int_equal(count_str(svg, ">1 w1</text>"), 0);
+    free(svg);
+}
+
+/* --compare's panels are named by the setting, not "head 0", "head 1". */
+static void test_compare_panels_named_by_setting(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--compare", "scale", "--format", "both", "-o", in(f, "c"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_true(file_exists(in(f, "c/compare_scale.png")));
+    char *svg = slurp(in(f, "c/compare_scale.svg"), NULL);
+    assert_non_null(svg);
+    assert_int_equal(count_str(svg, ">no scale</text>"), 1);
+    assert_int_equal(count_str(svg, ">scaled \xC3\xB7\xE2\x88\x9A" "d_k</text>"), 1);
+    assert_int_equal(count_str(svg, ">head 0</text>"), 0);
+    assert_int_equal(count_str(svg, ">head 1</text>"), 0);
+    free(svg);
+}
+
+/* Chinese, accented and emoji tokens are drawn as text; a character no
+ * installed font has is drawn as a box and warned about. */
+static void test_cjk_accents_and_emoji(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "--format", "both", "-o", in(f, "u"), "我 café \xF0\x9F\x99\x82");
+    expect_ok(&r);
+    char *svg = slurp(in(f, "u/head0.svg"), NULL);
+    assert_int_equal(count_str(svg, ">我</text>"), 2);
+    assert_int_equal(count_str(svg, ">café</text>"), 2);
+    assert_int_equal(count_str(svg, ">\xF0\x9F\x99\x82</text>"), 2);
+    free(svg);
+    int warn = strstr(r.err, "have no glyph") != NULL;
+    int expect = !av_text_has_glyph(0x1F642) || !av_text_has_glyph(0x6211);
+    if (warn != expect) fail_msg("glyph warning %s but expected %s: %s", warn ? "shown" : "absent", expect ? "one" : "none", r.err);
+    if (expect) print_message("note: no installed font has U+1F642 (install fonts-symbola); drawn as a box\n");
+    tu_free(&r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scores_centre_white_masked_neg_inf, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_png_text_chunks_and_phys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scale_and_dpi_sizes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reruns_are_byte_identical, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format_selects_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_values_exit_2_and_write_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cmap_names_and_cell_colour, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pe_figure_follows_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
+}
