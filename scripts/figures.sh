@@ -32,8 +32,8 @@ attnviz -q --heads 2 --pad-to 8 --causal --figures all --format both -o "$out/pa
 fresh paragraph
 para=""
 for w in $(seq 1 20); do para="$para The model reads every word and weighs the others."; done
-attnviz -q --d-model 64 --heads 4 --figures all -o "$out/paragraph" "$para"
-attnviz -q --d-model 64 --heads 4 --figures grid,pe,mask --format svg -o "$out/paragraph" "$para"
+attnviz -q --d-model 64 --heads 2 --figures all -o "$out/paragraph" "$para"
+attnviz -q --d-model 64 --heads 2 --figures grid,pe,mask --format svg -o "$out/paragraph" "$para"
 
 # --- for the tutorials (only the files they show are kept, below)
 for d in zh_heads zh_padded compare8 compare compare8_zh compare_zh; do fresh "$d"; done

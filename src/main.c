@@ -145,7 +145,14 @@ static av_status dump_all(const av_model *m, const av_tokens *toks, const char *
         {"output.npy", m->out, 2, {T, C, 0}},
     };
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
-        if (!items[i].data) continue; /* PE only with sinusoidal */
+        if (!items[i].data) {
+            /* PE only with sinusoidal: a PE.npy left by an earlier sinusoidal
+             * dump would describe another run, so it goes */
+            join_path(path, sizeof path, dir, items[i].name);
+            if (unlink(path) != 0 && errno != ENOENT)
+                return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", path, strerror(errno));
+            continue;
+        }
         join_path(path, sizeof path, dir, items[i].name);
         if ((s = av_npy_write(path, items[i].data, items[i].ndim, items[i].shape, err))) return s;
         note_written(w, path);
