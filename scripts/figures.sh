@@ -28,12 +28,12 @@ attnviz -q --heads 2 --positions rope --causal --figures all --format both -o "$
 # a padded batch case: key padding mask, plus causal
 fresh padded
 attnviz -q --heads 2 --pad-to 8 --causal --figures all --format both -o "$out/padded" "I love you"
-# a 200-token paragraph
+# a 200-token paragraph, causal (as a decoder reads it)
 fresh paragraph
 para=""
 for w in $(seq 1 20); do para="$para The model reads every word and weighs the others."; done
-attnviz -q --d-model 64 --heads 2 --figures all -o "$out/paragraph" "$para"
-attnviz -q --d-model 64 --heads 2 --figures grid,pe,mask --format svg -o "$out/paragraph" "$para"
+attnviz -q --d-model 64 --heads 2 --causal --figures all -o "$out/paragraph" "$para"
+attnviz -q --d-model 64 --heads 2 --causal --figures grid,pe,mask --format svg -o "$out/paragraph" "$para"
 
 # --- for the tutorials (only the files they show are kept, below)
 for d in zh_heads zh_padded compare8 compare compare8_zh compare_zh; do fresh "$d"; done

@@ -323,9 +323,10 @@ static av_status plot_all(const av_model *m, const av_tokens *toks, const av_opt
         sm.vmax = a;
         sm.value_label = "score";
         const char *what = m->cfg.scale ? "scores S = Q·Kᵀ/√d_k" : "scores S = Q·Kᵀ (no ÷√d_k)";
+        const char *neg = m->masked_count ? " · masked keys get −∞" : "";
         for (int h = 0; h < H; h++) {
-            snprintf(titles[h], sizeof titles[h], "head %d of %d · %s before the softmax · masked keys get −∞"
-                     " · positions: %s · mask: %s", h, H, what, pos, mask);
+            snprintf(titles[h], sizeof titles[h], "%s before the softmax · head %d of %d%s · positions: %s · mask: %s",
+                     what, h, H, neg, pos, mask);
             hms[h].title = titles[h];
             hms[h].w = m->scores + (size_t)h * TT;
             hms[h].neg_inf_cells = 1;
@@ -335,8 +336,8 @@ static av_status plot_all(const av_model *m, const av_tokens *toks, const av_opt
             s = write_fig(&fo, stem, FIG_HEAD, &hms[h], 1, NULL, &sm, err);
         }
         if (!s && H > 1) {
-            snprintf(title, sizeof title, "all %d heads · %s before the softmax · masked keys get −∞"
-                     " · positions: %s · mask: %s", H, what, pos, mask);
+            snprintf(title, sizeof title, "%s before the softmax · all %d heads%s · positions: %s · mask: %s", what,
+                     H, neg, pos, mask);
             s = write_fig(&fo, "scores", FIG_GRID, hms, H, title, &sm, err);
         }
     }

@@ -1,7 +1,9 @@
 /* plot.h - attention heat-map figures (PNG, or SVG from the same layout).
  *
  * How to use: fill an av_heatmap per head (weights are (n_q, n_k) row-major,
- * rows = queries, columns = keys), then call av_plot_head / av_plot_grid.
+ * rows = queries, columns = keys), then call av_plot_head / av_plot_grid
+ * (or av_plot_matrix / av_plot_mask, below). The arrays are read, not
+ * copied or freed; they must stay valid during the call.
  * A path ending in ".svg" (any case) gets SVG, anything else PNG. Files are
  * written atomically (temporary name, then rename), so a failed run never
  * leaves a half-written figure and an older figure survives untouched.
@@ -15,9 +17,11 @@
  * or white, whichever contrasts more) when cells are large enough, and masked
  * cells (score −∞; also any non-finite weight) as light grey with diagonal
  * hatching, explained by a legend entry "masked (−∞)". Values are clamped to
- * the colour range, so no NaN reaches a pixel. Sizes: a head figure is about
- * 600-700 px wide for T = 4 and at most ~2400 px for T = 512; label text is
- * 15 px (11 pt at 100 dpi), larger than matplotlib's default 10 pt.
+ * the colour range, so no NaN reaches a pixel. Sizes (scale 1, 100 dpi): a
+ * head figure is about 600-700 px wide for T = 4 and at most 2400 px for
+ * T = 512; label text is 15 px (11 pt at 100 dpi), larger than matplotlib's
+ * default 10 pt. meta->scale and meta->dpi multiply every size (see
+ * av_plot_meta).
  *
  * Layout is computed once into a display list (raster.h: rectangles, hatch
  * boxes, heat maps, text runs with anchor and rotation); back ends rasterize

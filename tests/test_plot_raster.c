@@ -230,7 +230,7 @@ static void test_heat_downsampling_averages(void **state) {
     (void)state;
     float w[16];
     for (int k = 0; k < 16; k++) w[k] = (float)(((k / 4) + (k % 4)) % 2);
-    av_dl_heat heat = {w, NULL, 4, 4, 0.0f, 1.0f, AV_CMAP_GRAY};
+    av_dl_heat heat = {.w = w, .n_q = 4, .n_k = 4, .vmin = 0.0f, .vmax = 1.0f, .cmap = AV_CMAP_GRAY};
     av_dlist dl;
     av_dl_init(&dl, 2, 2, (av_rgb){255, 255, 255});
     av_dl_heatmap(&dl, 0, 0, 2, 2, &heat);
