@@ -494,6 +494,10 @@ int main(int argc, char **argv) {
             for (int h = 0; h < m.cfg.H; h++) av_term_heatmap(stdout, &m, &toks, h, term_mode(color), term_width());
     }
     if (!st) cmd = command_line(argc, argv);
+    /* Make (or check) every output folder before writing any file, so a bad
+     * -o does not leave a dump from this run next to figures from an older one. */
+    if (!st && !o.no_plot) st = av_mkdir_p(o.outdir, &err);
+    if (!st && o.dump_dir) st = av_mkdir_p(o.dump_dir, &err);
     if (!st && o.compare) {
         char path[4096], name[64], desc[8192];
         const char *what[] = {"", "scale", "positions", "rope-style", "order"};
