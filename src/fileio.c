@@ -9,6 +9,7 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,6 +46,35 @@ static av_status create_error(av_err *err, const char *path, int e) {
 
 /* ------------------------------------------------------------------------- */
 /* atomic writer */
+
+/* The temporary file being written, so that Ctrl-C (SIGINT), SIGTERM or
+ * SIGHUP does not leave it behind: the handler unlinks it (unlink is
+ * async-signal-safe), restores the default action and re-raises. attnviz
+ * writes one file at a time, so one slot is enough. */
+static char g_tmp[4096];
+
+static void on_signal(int sig) {
+    if (g_tmp[0]) unlink(g_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void track_tmp(const char *tmp) {
+    static int installed;
+    if (!installed) {
+        installed = 1;
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGHUP, on_signal);
+    }
+    snprintf(g_tmp, sizeof g_tmp, "%s", tmp ? tmp : "");
+}
+
+size_t av_afile_write(av_afile *f, const void *buf, size_t n) {
+    size_t k = fwrite(buf, 1, n, f->fp);
+    if (k != n && !f->werr) f->werr = errno ? errno : EIO;
+    return k;
+}
 
 av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     memset(f, 0, sizeof *f);
@@ -91,6 +121,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         f->tmp[0] = 0;
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
     }
+    track_tmp(f->tmp);
     return AV_OK;
 }
 
@@ -105,21 +136,25 @@ av_status av_afile_commit(av_afile *f, av_err *err) {
     int e = 0;
     const char *why = NULL;
     if (fflush(f->fp) != 0) e = errno;
+    if (!e && f->werr) e = f->werr; /* a failed av_afile_write kept its errno */
     if (!e && ferror(f->fp)) why = "an earlier write failed";
     if (fclose(f->fp) != 0 && !e && !why) e = errno;
     f->fp = NULL;
     if (e || why) {
         unlink(f->tmp);
         f->tmp[0] = 0;
+        track_tmp(NULL);
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, why ? why : strerror(e));
     }
     if (rename(f->tmp, f->path) != 0) {
         e = errno;
         unlink(f->tmp);
         f->tmp[0] = 0;
+        track_tmp(NULL);
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, strerror(e));
     }
     f->tmp[0] = 0;
+    track_tmp(NULL);
     return AV_OK;
 }
 
@@ -129,6 +164,7 @@ void av_afile_abort(av_afile *f) {
     f->fp = NULL;
     if (f->tmp[0]) unlink(f->tmp);
     f->tmp[0] = 0;
+    track_tmp(NULL);
 }
 
 /* ------------------------------------------------------------------------- */

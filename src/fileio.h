@@ -25,6 +25,7 @@ typedef struct {
     FILE *fp;
     char path[4096]; /* final name */
     char tmp[4096];  /* temporary name in the same folder */
+    int werr;        /* errno of the first failed av_afile_write, or 0 */
 } av_afile;
 
 /* Create the temporary "<dir>/.<base>.tmpXXXXXX" (mkstemp) next to path and
@@ -35,6 +36,10 @@ typedef struct {
  * AV_EUSAGE for an empty name, a name ending in '/', or one longer than
  * about 4 KiB. */
 av_status av_afile_open(av_afile *f, const char *path, av_err *err);
+/* fwrite n bytes to f->fp, remembering the errno of the first failure so
+ * commit can name the cause (ENOSPC, EFBIG). Returns the count written. */
+size_t av_afile_write(av_afile *f, const void *buf, size_t n);
+
 /* Flush, check write errors (ferror, and fflush/fclose errno: ENOSPC, EFBIG,
  * EIO), close and rename the temporary over path. f->fp is closed either way.
  * Errors: AV_ERUNTIME "cannot write 'out/head0.png': No space left on device"

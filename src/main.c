@@ -43,7 +43,13 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     char path[4096];
     join_path(path, sizeof path, dir, name);
     struct stat st;
-    if (stat(path, &st) != 0) return AV_OK; /* not there: keep the seeded tensor */
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) return AV_OK; /* not there: keep the seeded tensor */
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(errno));
+    }
+    if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s (a broken link?)", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return av_fail(err, AV_EUSAGE, "'%s' is not a regular file", path);
     av_npy a;
     av_status s = av_npy_read(&a, path, err);
     if (s) return s;
@@ -493,6 +499,9 @@ int main(int argc, char **argv) {
         if (o.show)
             for (int h = 0; h < m.cfg.H; h++) av_term_heatmap(stdout, &m, &toks, h, term_mode(color), term_width());
     }
+    /* the trace must have reached stdout before any file is written */
+    if (!st && fflush(stdout) != 0)
+        st = av_fail(&err, AV_ERUNTIME, "cannot write the trace to standard output: %s", strerror(errno));
     if (!st) cmd = command_line(argc, argv);
     /* Make (or check) every output folder before writing any file, so a bad
      * -o does not leave a dump from this run next to figures from an older one. */

@@ -106,7 +106,7 @@ static av_status write_npy(const char *path, const void *data, char kind, int nd
     av_afile f;
     av_status s = av_afile_open(&f, path, err);
     if (s) return s;
-    fwrite(head, 1, hl, f.fp);
+    av_afile_write(&f, head, hl);
     /* Convert in chunks to explicit little-endian bytes so a big-endian host
      * writes the same file. Write errors are collected by ferror in commit. */
     unsigned char chunk[4096];
@@ -123,11 +123,11 @@ static av_status write_npy(const char *path, const void *data, char kind, int nd
             chunk[fill++] = ((const unsigned char *)data)[i] ? 1 : 0;
         }
         if (fill + 4 > sizeof chunk) {
-            fwrite(chunk, 1, fill, f.fp);
+            av_afile_write(&f, chunk, fill);
             fill = 0;
         }
     }
-    if (fill) fwrite(chunk, 1, fill, f.fp);
+    if (fill) av_afile_write(&f, chunk, fill);
     return av_afile_commit(&f, err);
 }
 

@@ -363,7 +363,7 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
  * RoPE shift check */
 
 /* scores (H, T, T) from Xin (T, C) with positions shifted by k. */
-static void scores_at(float *scores, const av_model *m, const float *Xin, av_positions pos, int k, float *tmp_tc,
+static int scores_at(float *scores, const av_model *m, const float *Xin, av_positions pos, int k, float *tmp_tc,
                       float *q, float *kk, float *proj) {
     const av_config *c = &m->cfg;
     int T = c->T, C = c->C, H = c->H, D = m->D;
@@ -371,7 +371,7 @@ static void scores_at(float *scores, const av_model *m, const float *Xin, av_pos
     memcpy(tmp_tc, Xin, TC * sizeof(float));
     if (pos == AV_POS_SINUSOIDAL) {
         float *pe = malloc(((size_t)T + (size_t)k) * C * sizeof(float));
-        if (!pe) return;
+        if (!pe) return -1;
         sinusoidal_forward(pe, T + k, C);
         for (size_t i = 0; i < TC; i++) tmp_tc[i] += pe[(size_t)k * C + i];
         free(pe);
@@ -385,6 +385,7 @@ static void scores_at(float *scores, const av_model *m, const float *Xin, av_pos
         rope_forward(kk, H, T, D, c->rope_style, c->rope_base > 1 ? c->rope_base : 10000.0, k);
     }
     scores_forward(scores, q, kk, H, T, D, 1.0 / sqrt((double)D));
+    return 0;
 }
 
 av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin, av_err *err) {
@@ -399,8 +400,10 @@ av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin
     }
     for (int p = 0; p < 2; p++) {
         av_positions pos = p == 0 ? AV_POS_ROPE : AV_POS_SINUSOIDAL;
-        scores_at(s0, m, m->X, pos, 0, tmp, q, kk, proj);
-        scores_at(s1, m, m->X, pos, k, tmp, q, kk, proj);
+        if (scores_at(s0, m, m->X, pos, 0, tmp, q, kk, proj) || scores_at(s1, m, m->X, pos, k, tmp, q, kk, proj)) {
+            st = av_fail(err, AV_ERUNTIME, "out of memory in the shift check");
+            goto out;
+        }
         double worst = 0;
         for (size_t i = 0; i < HTT; i++) {
             double d = fabs((double)s1[i] - (double)s0[i]);
