@@ -32,32 +32,10 @@
 
 /* ---------------------------------------------------------------- fixture */
 
-typedef struct {
-    char *dir;
-} fixture;
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = make_tmpdir();
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rm_rf(f->dir);
-    free(f);
-    return 0;
-}
-
-/* f->dir/rel (a few rotating buffers). */
-static const char *in(const fixture *f, const char *rel) {
-    static char buf[8][4200];
-    static int slot;
-    char *p = buf[slot++ % 8];
-    snprintf(p, 4200, "%s/%s", f->dir, rel);
-    return p;
-}
+typedef tu_fixture fixture;
+#define setup tu_setup_tmpdir
+#define teardown tu_teardown_tmpdir
+#define in tu_in
 
 /* Run attnviz with a NULL-terminated argument list. */
 #define RUN(r, ...) tu_runv((r), NULL, NULL, (const char *const[]){__VA_ARGS__, NULL})

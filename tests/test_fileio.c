@@ -35,31 +35,13 @@
 /* ------------------------------------------------------------------------- */
 /* helpers */
 
-typedef struct {
-    char *dir;
-} fixture;
+typedef tu_fixture fixture;
+#define teardown tu_teardown_tmpdir
+#define in_dir tu_in
 
 static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = make_tmpdir();
-    umask(022);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rm_rf(f->dir);
-    free(f);
-    return 0;
-}
-
-static const char *in_dir(const fixture *f, const char *name) {
-    static char buf[4][4096];
-    static int slot;
-    char *p = buf[slot++ % 4];
-    snprintf(p, 4096, "%s/%s", f->dir, name);
-    return p;
+    umask(022); /* the mode tests expect 0644 */
+    return tu_setup_tmpdir(state);
 }
 
 /* Number of entries in dir whose name contains ".tmp". */

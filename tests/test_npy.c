@@ -24,31 +24,10 @@
 /* ------------------------------------------------------------------------- */
 /* helpers */
 
-typedef struct {
-    char *dir;
-} fixture;
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = make_tmpdir();
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rm_rf(f->dir);
-    free(f);
-    return 0;
-}
-
-static const char *in_dir(const fixture *f, const char *name) {
-    static char buf[4][4096];
-    static int slot;
-    char *p = buf[slot++ % 4];
-    snprintf(p, 4096, "%s/%s", f->dir, name);
-    return p;
-}
+typedef tu_fixture fixture;
+#define setup tu_setup_tmpdir
+#define teardown tu_teardown_tmpdir
+#define in_dir tu_in
 
 /* value at flat index k is k * 0.25 - 3, as in gen_npy_fixtures.py */
 static float *grid(size_t n) {

@@ -132,6 +132,37 @@ static inline void rm_rf(char *dir) {
     free(dir);
 }
 
+/* A fresh temporary folder per test, for cmocka_unit_test_setup_teardown:
+ *   cmocka_unit_test_setup_teardown(test_x, tu_setup_tmpdir, tu_teardown_tmpdir)
+ * and in the test: tu_fixture *f = *state; tu_in(f, "a.npy") is f->dir/a.npy. */
+typedef struct {
+    char *dir;
+    int runs; /* free for the test file's own numbering */
+} tu_fixture;
+
+static inline int tu_setup_tmpdir(void **state) {
+    tu_fixture *f = calloc(1, sizeof *f);
+    f->dir = make_tmpdir();
+    *state = f;
+    return 0;
+}
+
+static inline int tu_teardown_tmpdir(void **state) {
+    tu_fixture *f = *state;
+    rm_rf(f->dir);
+    free(f);
+    return 0;
+}
+
+/* f->dir/rel, in one of 8 rotating buffers. */
+static inline const char *tu_in(const tu_fixture *f, const char *rel) {
+    static char buf[8][4200];
+    static int slot;
+    char *p = buf[slot++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", f->dir, rel);
+    return p;
+}
+
 static inline int file_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;
