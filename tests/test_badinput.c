@@ -38,55 +38,8 @@
 /* ------------------------------------------------------------------------- */
 /* runner */
 
-typedef struct {
-    const char *cwd;   /* chdir here in the child */
-    int stdout_fd;     /* -1: capture into r->out; else this fd becomes stdout */
-    long fsize_limit;  /* > 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored (writes fail with EFBIG) */
-} run_opts;
-
-static void run_ex(tu_result *r, const run_opts *ro, const char *in, size_t in_len, const char *const *args) {
-    char outf[] = "/tmp/tu_outXXXXXX", errf[] = "/tmp/tu_errXXXXXX", inf[] = "/tmp/tu_inXXXXXX";
-    int fo = mkstemp(outf), fe = mkstemp(errf), fi = mkstemp(inf);
-    if (fo < 0 || fe < 0 || fi < 0) abort();
-    if (in && in_len) {
-        size_t done = 0;
-        while (done < in_len) {
-            ssize_t k = write(fi, in + done, in_len - done);
-            if (k <= 0) abort();
-            done += (size_t)k;
-        }
-        lseek(fi, 0, SEEK_SET);
-    }
-    const char *argv[256];
-    int n = 0;
-    argv[n++] = tu_bin();
-    for (int i = 0; args[i] && n < 255; i++) argv[n++] = args[i];
-    argv[n] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fi, 0);
-        dup2(ro && ro->stdout_fd >= 0 ? ro->stdout_fd : fo, 1);
-        dup2(fe, 2);
-        unsetenv("NO_COLOR");
-        if (ro && ro->cwd && chdir(ro->cwd) != 0) _exit(126);
-        if (ro && ro->fsize_limit > 0) {
-            signal(SIGXFSZ, SIG_IGN); /* stays ignored across exec */
-            struct rlimit rl = {(rlim_t)ro->fsize_limit, (rlim_t)ro->fsize_limit};
-            if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(125);
-        }
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    lseek(fo, 0, SEEK_SET);
-    lseek(fe, 0, SEEK_SET);
-    r->out = tu_slurp_fd(fo);
-    r->err = tu_slurp_fd(fe);
-    close(fo); close(fe); close(fi);
-    unlink(outf); unlink(errf); unlink(inf);
-}
+typedef tu_run_opts run_opts; /* cwd, stdout_fd, fsize_limit (testutil.h) */
+#define run_ex tu_run_ex
 
 /* ------------------------------------------------------------------------- */
 /* folder snapshots: one line per entry, "path mode size fnv1a", sorted */
@@ -569,7 +522,7 @@ static int run_case(const bad_case *c) {
     const char *args[40];
     char store[8][4200];
     build_args(fx, c, args, store);
-    run_opts ro = {fx->root, -1, 0};
+    run_opts ro = {fx->root, -1, 0, NULL};
     tu_result r;
     run_ex(&r, &ro, c->in, c->in_len, args);
 
@@ -635,7 +588,7 @@ static void test_argv_longer_than_1mib(void **state) {
     }
     args[n] = NULL;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 0};
+    run_opts ro = {fx->root, -1, 0, NULL};
     tu_result r;
     run_ex(&r, &ro, NULL, 0, args);
     assert_int_equal(r.code, 2);
@@ -652,7 +605,7 @@ static void test_512_tokens_boundary(void **state) {
     static char words[513 * 2 + 1];
     for (int i = 0; i < 513; i++) { words[2 * i] = 'a' + (char)(i % 26); words[2 * i + 1] = ' '; }
     words[512 * 2 - 1] = 0; /* 512 tokens */
-    run_opts ro = {fx->root, -1, 0};
+    run_opts ro = {fx->root, -1, 0, NULL};
     tu_result r;
     const char *ok[] = {"--d-model", "8", "--heads", "2", "--no-plot", "-q", words, NULL};
     run_ex(&r, &ro, NULL, 0, ok);
@@ -679,7 +632,7 @@ static void test_stdout_on_full_disk(void **state) {
     int full = open("/dev/full", O_WRONLY);
     if (full < 0) skip();
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, full, 0};
+    run_opts ro = {fx->root, full, 0, NULL};
     tu_result r;
     const char *args[] = {"--d-model", "8", "--heads", "2", "--no-plot", S4, NULL};
     run_ex(&r, &ro, NULL, 0, args);
@@ -698,7 +651,7 @@ static void test_stdout_on_full_disk(void **state) {
 static void test_figure_on_full_disk(void **state) {
     fixture *fx = *state;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 4096};
+    run_opts ro = {fx->root, -1, 4096, NULL};
     tu_result r;
     const char *args[] = {"-o", at(fx, "out"), "--d-model", "8", "--heads", "2", "-q", S4, NULL};
     run_ex(&r, &ro, NULL, 0, args);
@@ -729,7 +682,7 @@ static void test_figure_on_full_disk(void **state) {
 static void test_earlier_figures_survive_failed_runs(void **state) {
     fixture *fx = *state;
     const char *fig = at(fx, "fig");
-    run_opts ro = {fx->root, -1, 0};
+    run_opts ro = {fx->root, -1, 0, NULL};
     tu_result r;
     const char *good[] = {"-o", fig, "--d-model", "16", "--heads", "2", "-q", S4, NULL};
     run_ex(&r, &ro, NULL, 0, good);
@@ -755,7 +708,7 @@ static void test_earlier_figures_survive_failed_runs(void **state) {
         assert_tree_unchanged(before, fx->root, "earlier_figures_survive");
     }
     /* a full disk while re-drawing the same figures with another seed */
-    run_opts full = {fx->root, -1, 2048};
+    run_opts full = {fx->root, -1, 2048, NULL};
     const char *reseed[] = {"-o", fig, "--d-model", "16", "--heads", "2", "--seed", "7", "-q", S4, NULL};
     run_ex(&r, &full, NULL, 0, reseed);
     assert_int_equal(r.code, 1);
@@ -770,7 +723,7 @@ static void test_earlier_figures_survive_failed_runs(void **state) {
 static void test_failed_plot_leaves_dump_untouched(void **state) {
     fixture *fx = *state;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 0};
+    run_opts ro = {fx->root, -1, 0, NULL};
     tu_result r;
     const char *args[] = {"--dump", at(fx, "dump"), "-o", at(fx, "in/afile"), "--d-model", "8", "--heads", "2", "-q",
                           S4, NULL};

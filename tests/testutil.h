@@ -11,10 +11,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -65,17 +67,27 @@ static inline char *tu_slurp_fd(int fd) {
     return buf;
 }
 
-/* Run argv (NULL-terminated, argv[0] excluded) with optional stdin text and
- * extra environment "NAME=VALUE" strings in env_extra (NULL-terminated or NULL). */
-static inline void tu_runv(tu_result *r, const char *stdin_text, const char *const *env_extra,
-                           const char *const *args) {
+/* How to start the binary: all fields may be zero/NULL/-1 for "as usual". */
+typedef struct {
+    const char *cwd;               /* chdir here in the child, or NULL */
+    int stdout_fd;                 /* -1: capture into r->out; else this fd becomes stdout */
+    long fsize_limit;              /* > 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored (writes fail with EFBIG) */
+    const char *const *env_extra;  /* "NAME=VALUE" strings (NULL-terminated), or NULL */
+} tu_run_opts;
+
+/* Run the binary with args (NULL-terminated, argv[0] excluded), in_len bytes
+ * of stdin from in (may hold NULs), and the options in ro (may be NULL). */
+static inline void tu_run_ex(tu_result *r, const tu_run_opts *ro, const char *in, size_t in_len,
+                             const char *const *args) {
     char outf[] = "/tmp/tu_outXXXXXX", errf[] = "/tmp/tu_errXXXXXX", inf[] = "/tmp/tu_inXXXXXX";
     int fo = mkstemp(outf), fe = mkstemp(errf), fi = mkstemp(inf);
-    if (stdin_text) {
-        size_t len = strlen(stdin_text);
-        if (write(fi, stdin_text, len) != (ssize_t)len) abort();
-        lseek(fi, 0, SEEK_SET);
+    if (fo < 0 || fe < 0 || fi < 0) abort();
+    for (size_t done = 0; in && done < in_len;) {
+        ssize_t k = write(fi, in + done, in_len - done);
+        if (k <= 0) abort();
+        done += (size_t)k;
     }
+    lseek(fi, 0, SEEK_SET);
     const char *argv[256];
     int n = 0;
     argv[n++] = tu_bin();
@@ -84,11 +96,17 @@ static inline void tu_runv(tu_result *r, const char *stdin_text, const char *con
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fi, 0);
-        dup2(fo, 1);
+        dup2(ro && ro->stdout_fd >= 0 ? ro->stdout_fd : fo, 1);
         dup2(fe, 2);
         unsetenv("NO_COLOR");
-        if (env_extra)
-            for (int i = 0; env_extra[i]; i++) putenv((char *)env_extra[i]);
+        if (ro && ro->env_extra)
+            for (int i = 0; ro->env_extra[i]; i++) putenv((char *)ro->env_extra[i]);
+        if (ro && ro->cwd && chdir(ro->cwd) != 0) _exit(126);
+        if (ro && ro->fsize_limit > 0) {
+            signal(SIGXFSZ, SIG_IGN); /* stays ignored across exec */
+            struct rlimit rl = {(rlim_t)ro->fsize_limit, (rlim_t)ro->fsize_limit};
+            if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(125);
+        }
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -101,6 +119,14 @@ static inline void tu_runv(tu_result *r, const char *stdin_text, const char *con
     r->err = tu_slurp_fd(fe);
     close(fo); close(fe); close(fi);
     unlink(outf); unlink(errf); unlink(inf);
+}
+
+/* Run argv (NULL-terminated, argv[0] excluded) with optional stdin text and
+ * extra environment "NAME=VALUE" strings in env_extra (NULL-terminated or NULL). */
+static inline void tu_runv(tu_result *r, const char *stdin_text, const char *const *env_extra,
+                           const char *const *args) {
+    tu_run_opts ro = {NULL, -1, 0, env_extra};
+    tu_run_ex(r, &ro, stdin_text, stdin_text ? strlen(stdin_text) : 0, args);
 }
 
 /* Variadic form: run_attnviz(&r, stdin_or_NULL, arg1, arg2, ..., NULL). */
