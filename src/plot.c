@@ -689,6 +689,18 @@ static void dl_finish(av_dlist *dl, const sizing *sz, const av_plot_meta *meta) 
     dl->hatch_width = (float)(AV_HATCH_WIDTH * f);
 }
 
+/* End of a layout: free the label and title scratch, then either report an
+ * out-of-memory (oom set, or the display list ran out) or finish dl. */
+static av_status layout_done(av_dlist *dl, axis_labels *yl, axis_labels *xl, title_lines *tl, const sizing *sz,
+                             const av_plot_meta *meta, int oom, av_err *err) {
+    labels_free(yl);
+    labels_free(xl);
+    title_free(tl);
+    if (oom || dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    dl_finish(dl, sz, meta);
+    return AV_OK;
+}
+
 /* ---------------------------------------------------------------- single-panel figures */
 
 typedef enum { FIG_HEAD, FIG_MATRIX, FIG_MASK } fig_kind;
@@ -838,17 +850,9 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     if (cx - tl.w / 2 < MARGIN || cx + tl.w / 2 > width - MARGIN) cx = width * 0.5f;
     emit_title(dl, &tl, cx, MARGIN, fs.title);
 
-    labels_free(&yl);
-    labels_free(&xl);
-    title_free(&tl);
-    if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-    dl_finish(dl, &sz, meta);
-    return AV_OK;
+    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
 oom:
-    labels_free(&yl);
-    labels_free(&xl);
-    title_free(&tl);
-    return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
 }
 
 av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
@@ -976,17 +980,9 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     if (cx - tl.w / 2 < MARGIN || cx + tl.w / 2 > width - MARGIN) cx = width * 0.5f;
     emit_title(dl, &tl, cx, MARGIN, fs.title);
 
-    labels_free(&yl);
-    labels_free(&xl);
-    title_free(&tl);
-    if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-    dl_finish(dl, &sz, meta);
-    return AV_OK;
+    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
 oom:
-    labels_free(&yl);
-    labels_free(&xl);
-    title_free(&tl);
-    return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
 }
 
 /* ---------------------------------------------------------------- data helpers */
