@@ -322,6 +322,20 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             const char *name = argv[optind - 1];
             if (optopt && optopt < 256 && optopt != '?')
                 return av_fail(err, AV_EUSAGE, "unknown option '-%c' (try --help)", optopt);
+            if (name && name[0] == '-' && name[1] == '-') {
+                /* an abbreviation that fits several long options */
+                size_t len = strcspn(name + 2, "=");
+                char which[256] = "";
+                int hits = 0;
+                for (int i = 0; i < N_OPTS; i++)
+                    if (len && strncmp(kOpts[i].name, name + 2, len) == 0) {
+                        hits++;
+                        snprintf(which + strlen(which), sizeof which - strlen(which), " --%s", kOpts[i].name);
+                    }
+                if (hits > 1)
+                    return av_fail(err, AV_EUSAGE, "option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, name,
+                                   which);
+            }
             return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
         }
         }

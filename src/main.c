@@ -55,6 +55,11 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     if (s) return s;
     size_t shape[2] = {rows, cols};
     if ((s = av_npy_expect_shape(&a, name, 2, shape, err))) {
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        av_fail(err, s, "--weights %.200s: %.200s (%s)", dir, inner,
+                strcmp(name, "X.npy") == 0 ? "X is (T, d_model); T counts every token, <pad> included"
+                                           : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q");
         av_npy_free(&a);
         return s;
     }

@@ -8,6 +8,7 @@
 #include "pngout.h"
 
 #include <math.h>
+#include <errno.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,8 +196,13 @@ av_status av_png_write(const char *path, const unsigned char *rgb, int width, in
     st = av_afile_open(&f, path, err);
     if (st) return st;
     png_ctx ctx = {{0}};
+    errno = 0;
     if (encode_with_texts(f.fp, NULL, &ctx, rgb, width, height, stride, texts, n_texts, dpi) != 0) {
+        /* libpng says only "Write Error"; the failed fwrite left the cause in errno */
+        int e = errno;
+        int io = ferror(f.fp) && e;
         av_afile_abort(&f);
+        if (io) return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, ctx.msg);
     }
     return av_afile_commit(&f, err);

@@ -59,7 +59,15 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         return AV_OK;
     }
     for (int i = 0; i < toks->n; i++)
-        if (strcmp(toks->tok[i], part) == 0) { *out = i; return AV_OK; }
+        if (strcmp(toks->tok[i], part) == 0) {
+            int more = 0;
+            for (int j = i + 1; j < toks->n; j++) more += strcmp(toks->tok[j], part) == 0;
+            if (more)
+                fprintf(stderr, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
+                                "give an index to pick another\n", what, part, more + 1, i);
+            *out = i;
+            return AV_OK;
+        }
     return av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d", what,
                    part, toks->n - 1);
 }
@@ -446,7 +454,7 @@ static void summary_stats(const av_model *m, double *mean_max, double *mean_ent)
     if (!mx || !en) { free(mx); free(en); *mean_max = *mean_ent = 0; return; }
     for (int h = 0; h < H; h++) {
         av_row_stats(m, h, mx, en);
-        for (int i = 0; i < T; i++) {
+        for (int i = 0; i < m->cfg.n_real; i++) { /* <pad> queries are not part of the sentence */
             if (mx[i] == 0) continue; /* fully masked */
             sm += mx[i];
             se += en[i];
@@ -563,8 +571,9 @@ av_status av_compare(FILE *f, const av_model *m, const av_tokens *toks, av_compa
             put_width(f, diff, 22, 1);
             fputc('\n', f);
         }
-        fprintf(f, "  (a higher max weight and lower entropy mean sharper, more one-hot rows; ln(%d) = %.3f is uniform)\n", T,
-                log((double)T));
+        fprintf(f, "  (over the %d real query rows of every head; a higher max weight and lower entropy mean sharper,\n"
+                   "  more one-hot rows; uniform over all %d keys would be ln(%d) = %.3f)\n",
+                c0->n_real, T, T, log((double)T));
         if (fig_path) {
             av_heatmap hms[3];
             char titles[3][256];
