@@ -44,19 +44,7 @@ static void expect_ok(const tu_result *r) {
     if (r->code != 0) fail_msg("attnviz exited %d: %s", r->code, r->err);
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, fp) != (size_t)n) n = 0;
-    buf[n] = 0;
-    fclose(fp);
-    if (len) *len = (size_t)n;
-    return buf;
-}
+#define slurp tu_slurp_file
 
 static int count_str(const char *hay, const char *needle) {
     int n = 0;
@@ -524,7 +512,7 @@ static void test_reruns_are_byte_identical(void **state) {
         for (int k = 0; k < 2 * N_ALL; k++) {
             char rel[64];
             snprintf(rel, sizeof rel, "x/%s.%s", ALL_FILES[k / 2], k % 2 ? "svg" : "png");
-            size_t n;
+            size_t n = 0;
             char *data = slurp(in(f, rel), &n);
             assert_non_null(data);
             if (run == 0) {

@@ -108,19 +108,7 @@ static void pixel(const av_png_image *img, int x, int y, unsigned char out[3]) {
     memcpy(out, img->rgb + ((size_t)y * img->width + x) * 3, 3);
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, fp) != (size_t)n) n = 0;
-    buf[n] = 0;
-    fclose(fp);
-    *len = (size_t)n;
-    return buf;
-}
+#define slurp tu_slurp_file
 
 /* ---------------------------------------------------------------- sizes */
 

@@ -189,6 +189,22 @@ static inline const char *tu_in(const tu_fixture *f, const char *rel) {
     return p;
 }
 
+/* Whole file as a NUL-terminated buffer (caller frees), or NULL if it cannot
+ * be opened; *len (may be NULL) gets the byte count. */
+static inline char *tu_slurp_file(const char *path, size_t *len) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)(n > 0 ? n : 0) + 1);
+    if (n < 0 || fread(buf, 1, (size_t)n, fp) != (size_t)n) n = 0;
+    buf[n] = 0;
+    fclose(fp);
+    if (len) *len = (size_t)n;
+    return buf;
+}
+
 static inline int file_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;
