@@ -30,8 +30,11 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT) $(FPFLAGS) $(SAN) $(PKG_CFLAGS) -Isrc
 LDLIBS  += $(PKG_LIBS) -lm
 LDFLAGS += $(SAN)
 
-LIB_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c))
+# src/ is layered (see src/README.md): base, io, text, nn, render, app.
+LAYERS    := base io text nn render app
+LIB_SRCS  := $(filter-out src/app/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+DEPS       = $(LIB_OBJS:.o=.d) $(BUILD)/app/main.d $(TEST_BINS:=.d)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),1)
@@ -43,20 +46,24 @@ endif
 .PHONY: all deps demo test check bench clean figures memcheck fuzz fuzz-build
 all: $(BIN)
 
-$(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)
-	$(CC) $(CFLAGS) -c $< -o $@
+# -MMD -MP: each object depends on the headers it really includes.
+$(BUILD)/%.o: src/%.c | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(DEPS)
 
 $(BUILD)/libattnviz.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/main.o $(BUILD)/libattnviz.a
+$(BIN): $(BUILD)/app/main.o $(BUILD)/libattnviz.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
 	mkdir -p $(BUILD)/tests
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libattnviz.a | $(BUILD)
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) -Itests -o $@ $< $(BUILD)/libattnviz.a \
+	$(CC) $(CFLAGS) -MMD -MP $(shell pkg-config --cflags cmocka 2>/dev/null) -Itests -o $@ $< $(BUILD)/libattnviz.a \
 	    $(LDFLAGS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka) $(LDLIBS)
 
 deps:
@@ -68,6 +75,7 @@ demo: deps
 
 # Every test binary runs even if an earlier one fails; the summary line counts them.
 test: deps
+	@sh scripts/check-layers.sh
 	@$(MAKE) --no-print-directory $(BIN) $(TEST_BINS)
 	@$(RUN_TESTS)
 
@@ -105,10 +113,10 @@ FUZZ_CFLAGS  := $(CSTD) -g -O1 -fno-omit-frame-pointer $(FPFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
-$(FUZZ_DIR)/fuzz_tokenize: src/tokenize.c src/common.c
-$(FUZZ_DIR)/fuzz_args: src/cli.c src/common.c
-$(FUZZ_DIR)/fuzz_npy: src/npy.c src/fileio.c src/common.c
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*.h)
+$(FUZZ_DIR)/fuzz_tokenize: src/text/tokenize.c src/base/common.c
+$(FUZZ_DIR)/fuzz_args: src/app/cli.c src/base/common.c
+$(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/common.c
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "attnviz: error: make fuzz needs clang with libFuzzer; run: sh scripts/install-deps.sh fuzz" >&2; exit 1; }
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) -o $@ $(filter %.c,$^) -lm

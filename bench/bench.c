@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model.h"
+#include "nn/model.h"
 
 static double now_ms(void) {
     struct timespec ts;

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "attention.h"
-#include "embed.h"
+#include "nn/attention.h"
+#include "nn/embed.h"
 
 #define TOL6 1e-6 /* the pitfall values are rounded to 6 places */
 

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cli.h"
-#include "npy.h"
+#include "app/cli.h"
+#include "io/npy.h"
 #include "testutil.h"
 
 static av_status parse(av_options *o, av_err *err, const char *const *args) {

@@ -20,11 +20,11 @@
 
 #include <cmocka.h>
 
-#include "colormap.h"
-#include "npy.h"
-#include "plot.h"
-#include "pngout.h"
-#include "raster.h"
+#include "render/colormap.h"
+#include "io/npy.h"
+#include "render/plot.h"
+#include "render/pngout.h"
+#include "render/raster.h"
 #include "testutil.h"
 
 #define MINUS "\xE2\x88\x92"

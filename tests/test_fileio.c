@@ -30,7 +30,7 @@
 
 #include "testutil.h"
 
-#include "fileio.h"
+#include "io/fileio.h"
 
 /* ------------------------------------------------------------------------- */
 /* helpers */

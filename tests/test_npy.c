@@ -18,8 +18,8 @@
 
 #include "testutil.h"
 
-#include "fileio.h"
-#include "npy.h"
+#include "io/fileio.h"
+#include "io/npy.h"
 
 /* ------------------------------------------------------------------------- */
 /* helpers */

@@ -38,7 +38,7 @@
 
 #include "testutil.h"
 
-#include "npy.h"
+#include "io/npy.h"
 
 /* ------------------------------------------------------------------------- */
 /* fixture: one scratch folder per test */

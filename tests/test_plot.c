@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "colormap.h"
-#include "plot.h"
-#include "pngout.h"
-#include "raster.h"
+#include "render/colormap.h"
+#include "render/plot.h"
+#include "render/pngout.h"
+#include "render/raster.h"
 #include "testutil.h"
 
 /* ---------------------------------------------------------------- fixtures */

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "colormap.h"
-#include "raster.h"
+#include "render/colormap.h"
+#include "render/raster.h"
 
 /* ---------------------------------------------------------------- colour maps */
 

@@ -9,9 +9,9 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "npy.h"
+#include "io/npy.h"
 #include "testutil.h"
-#include "tokenize.h"
+#include "text/tokenize.h"
 
 /* Sentences from tests/data/sentences.txt (comments skipped). */
 static int load_sentences(char lines[][256], int max) {

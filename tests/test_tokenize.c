@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "tokenize.h"
+#include "text/tokenize.h"
 
 /* Tokenize s and compare with the expected tokens (NULL-terminated). */
 static void expect_tokens(const char *s, const char *const *want) {

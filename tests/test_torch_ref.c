@@ -37,8 +37,8 @@
 
 #include "testutil.h"
 
-#include "fileio.h"
-#include "npy.h"
+#include "io/fileio.h"
+#include "io/npy.h"
 
 #define REL_TOL 1e-5
 #define MAX_CONFIGS 256

@@ -1,5 +1,5 @@
 /* cli.c - getopt_long parsing and the --help text, from one table. */
-#include "cli.h"
+#include "app/cli.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -6,7 +6,7 @@
  *
  * Non-goals: fsync of the file or its folder, cross-filesystem moves, Windows.
  */
-#include "fileio.h"
+#include "io/fileio.h"
 
 #include <errno.h>
 #include <signal.h>

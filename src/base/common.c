@@ -1,5 +1,5 @@
 /* common.c - error formatting and checked size arithmetic. */
-#include "common.h"
+#include "base/common.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* embed.c - portable PRNG, token embeddings and weight initialisation. */
-#include "embed.h"
+#include "nn/embed.h"
 
 #include <math.h>
 

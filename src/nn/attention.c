@@ -1,7 +1,7 @@
 /* attention.c - the attention kernels (see attention.h for the math and the
  * dimension legend T, C, H, D). Plain reference loops: clear first, fast
  * enough for T <= 512. */
-#include "attention.h"
+#include "nn/attention.h"
 
 #include <math.h>
 #include <stdlib.h>

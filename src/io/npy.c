@@ -13,7 +13,7 @@
  * Non-goals: a general Python literal parser, byte-swapped or integer dtypes,
  * Fortran order, .npz archives, memory mapping.
  */
-#include "npy.h"
+#include "io/npy.h"
 
 #include <float.h>
 #include <math.h>
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
+#include "io/fileio.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6

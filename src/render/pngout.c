@@ -5,7 +5,7 @@
  *
  * Non-goals: see pngout.h.
  */
-#include "pngout.h"
+#include "render/pngout.h"
 
 #include <math.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
+#include "io/fileio.h"
 
 /* ---------------------------------------------------------------- errors */
 

@@ -12,9 +12,9 @@
 
 #include <stdio.h>
 
-#include "cli.h"
-#include "model.h"
-#include "tokenize.h"
+#include "app/cli.h"
+#include "nn/model.h"
+#include "text/tokenize.h"
 
 typedef struct {
     FILE *f;

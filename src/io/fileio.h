@@ -19,7 +19,7 @@
 
 #include <stdio.h>
 
-#include "common.h"
+#include "base/common.h"
 
 typedef struct {
     FILE *fp;

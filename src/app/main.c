@@ -11,14 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "fileio.h"
-#include "model.h"
-#include "npy.h"
-#include "plot.h"
-#include "teach.h"
-#include "tokenize.h"
-#include "trace.h"
+#include "app/cli.h"
+#include "io/fileio.h"
+#include "nn/model.h"
+#include "io/npy.h"
+#include "render/plot.h"
+#include "app/teach.h"
+#include "text/tokenize.h"
+#include "app/trace.h"
 
 #define MAX_WRITTEN 1024
 

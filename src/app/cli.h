@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "attention.h"
-#include "common.h"
+#include "nn/attention.h"
+#include "base/common.h"
 
 typedef enum { AV_COLOR_AUTO, AV_COLOR_ALWAYS, AV_COLOR_NEVER } av_color;
 

@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "common.h"
+#include "base/common.h"
 
 #define AV_NPY_MAX_NDIM 4
 

@@ -22,9 +22,9 @@
 
 #include <stdio.h>
 
-#include "model.h"
-#include "plot.h"
-#include "tokenize.h"
+#include "nn/model.h"
+#include "render/plot.h"
+#include "text/tokenize.h"
 
 /* Resolve "QUERY,KEY" (each a 0-based token index or a token's text, first
  * occurrence) against toks. Errors: AV_EUSAGE naming the part that matches

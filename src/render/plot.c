@@ -20,15 +20,15 @@
  *
  * Non-goals: see plot.h.
  */
-#include "plot.h"
+#include "render/plot.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pngout.h"
-#include "svgout.h"
+#include "render/pngout.h"
+#include "render/svgout.h"
 
 /* ---------------------------------------------------------------- style */
 

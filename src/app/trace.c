@@ -1,7 +1,7 @@
 /* trace.c - the step-by-step trace (see trace.h). */
-#include "trace.h"
+#include "app/trace.h"
 
-#include "teach.h"
+#include "app/teach.h"
 
 #include <math.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "common.h"
+#include "base/common.h"
 
 typedef struct {
     const char *key;   /* e.g. "Software" */

@@ -7,7 +7,7 @@
  * for i = 0..255, i.e. float * 255 truncated. A pixel attnviz draws for a
  * weight therefore equals matplotlib's pixel for the same weight.
  */
-#include "colormap.h"
+#include "render/colormap.h"
 
 #include <ctype.h>
 #include <math.h>

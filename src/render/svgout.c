@@ -8,14 +8,14 @@
  *
  * Non-goals: see svgout.h.
  */
-#include "svgout.h"
+#include "render/svgout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
-#include "pngout.h"
+#include "io/fileio.h"
+#include "render/pngout.h"
 
 #define FONT_FAMILY "'DejaVu Sans', 'Noto Sans CJK SC', sans-serif"
 

@@ -1,13 +1,13 @@
 /* teach.c - teaching mode (see teach.h). */
-#include "teach.h"
+#include "app/teach.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
-#include "cli.h"
-#include "colormap.h"
+#include "nn/attention.h"
+#include "app/cli.h"
+#include "render/colormap.h"
 
 static const char *B(int c) { return c ? "\033[1m" : ""; }
 static const char *Y(int c) { return c ? "\033[33m" : ""; }

@@ -1,11 +1,11 @@
 /* model.c - allocation and the end-to-end forward pass (see model.h). */
-#include "model.h"
+#include "nn/model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "embed.h"
+#include "nn/embed.h"
 
 av_status av_config_check(const av_config *cfg, av_err *err) {
     int C = cfg->C, H = cfg->H;

@@ -39,8 +39,8 @@
 
 #include <stddef.h>
 
-#include "colormap.h"
-#include "common.h"
+#include "render/colormap.h"
+#include "base/common.h"
 
 typedef struct {
     unsigned char r, g, b;

@@ -15,8 +15,8 @@
 #ifndef AV_SVGOUT_H
 #define AV_SVGOUT_H
 
-#include "common.h"
-#include "raster.h"
+#include "base/common.h"
+#include "render/raster.h"
 
 #define AV_SVG_MAX_RECTS 10000 /* cells; about 65 bytes each as <rect> */
 

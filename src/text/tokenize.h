@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "common.h"
+#include "base/common.h"
 
 typedef struct {
     int n;       /* number of tokens T */

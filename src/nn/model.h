@@ -23,8 +23,8 @@
 
 #include <stdint.h>
 
-#include "attention.h"
-#include "common.h"
+#include "nn/attention.h"
+#include "base/common.h"
 
 typedef struct {
     int T;                   /* tokens including <pad> */

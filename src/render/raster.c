@@ -6,7 +6,7 @@
  *
  * Non-goals: shaping, arbitrary rotation, sub-pixel box edges.
  */
-#include "raster.h"
+#include "render/raster.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* tokenize.c - UTF-8 decoding and the BERT-style basic tokenizer (see tokenize.h). */
-#include "tokenize.h"
+#include "text/tokenize.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -55,9 +55,9 @@
 #ifndef AV_PLOT_H
 #define AV_PLOT_H
 
-#include "colormap.h"
-#include "common.h"
-#include "raster.h"
+#include "render/colormap.h"
+#include "base/common.h"
+#include "render/raster.h"
 
 typedef struct {
     const char *title;              /* e.g. "head 0 of 8 · positions: sinusoidal · mask: causal" */
