@@ -10,7 +10,7 @@
 #   make bench    print speed and memory figures
 
 CC      ?= cc
-PKGS    := libpng freetype2 fontconfig
+PKGS    := libpng freetype2 fontconfig openblas libutf8proc libcjson libpcre2-8 harfbuzz fribidi raqm
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-overlength-strings
 OPT     ?= -O2 -g
@@ -27,7 +27,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(CSTD) $(WARN) $(OPT) $(FPFLAGS) $(SAN) $(PKG_CFLAGS) -Isrc
-LDLIBS  += $(PKG_LIBS) -lm
+LDLIBS  += $(PKG_LIBS) -lgif -lm
 LDFLAGS += $(SAN)
 
 # src/ is layered (see src/README.md): base, io, text, nn, render, app.

@@ -3,7 +3,11 @@
 # is missing. On Debian/Ubuntu this uses apt-get (as root, or through sudo).
 # Elsewhere it names the packages and stops.
 #
-#   build:  pkg-config, a C compiler, libpng, FreeType, fontconfig
+#   build:  pkg-config, a C compiler, libpng, FreeType, fontconfig, OpenBLAS
+#           (CBLAS), utf8proc (Unicode properties), cJSON (JSON headers of
+#           safetensors, config.json, tokenizer files), PCRE2 (GPT-2's
+#           pre-tokenizer regex with Unicode classes), HarfBuzz, FriBidi and
+#           libraqm (shaping and bidi of labels), giflib (animated GIFs)
 #   tests:  cmocka, xmllint (SVG well-formedness), rsvg-convert (renders every
 #           SVG figure, proving it opens without errors)
 #   fonts:  DejaVu Sans (Latin, matplotlib's default face), Noto CJK (Chinese,
@@ -36,6 +40,14 @@ have_cmd pkg-config || need="$need pkg-config"
 have_pc libpng || need="$need libpng-dev"
 have_pc freetype2 || need="$need libfreetype-dev"
 have_pc fontconfig || need="$need libfontconfig-dev"
+have_pc openblas || need="$need libopenblas-dev"
+have_pc libutf8proc || need="$need libutf8proc-dev"
+have_pc libcjson || need="$need libcjson-dev"
+have_pc libpcre2-8 || need="$need libpcre2-dev"
+have_pc harfbuzz || need="$need libharfbuzz-dev"
+have_pc fribidi || need="$need libfribidi-dev"
+have_pc raqm || need="$need libraqm-dev"
+[ -f /usr/include/gif_lib.h ] || need="$need libgif-dev"
 have_pc cmocka || need="$need libcmocka-dev"
 have_cmd xmllint || need="$need libxml2-utils"
 have_cmd rsvg-convert || need="$need librsvg2-bin"
