@@ -58,7 +58,7 @@ static const av_optdef kOpts[] = {
 #define N_OPTS ((int)(sizeof kOpts / sizeof kOpts[0]))
 
 const char *av_positions_name(av_positions p) {
-    return p == AV_POS_NONE ? "none" : p == AV_POS_ROPE ? "rope" : "sinusoidal";
+    return p == AV_POS_NONE ? "none" : p == AV_POS_ROPE ? "rope" : p == AV_POS_LEARNED ? "learned" : "sinusoidal";
 }
 
 /* --cmap names in av_cmap order (colormap.h; cli.c stays free of the

@@ -27,7 +27,8 @@
 
 #include <stddef.h>
 
-typedef enum { AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE } av_positions;
+/* AV_POS_LEARNED: a trained position-embedding table (GPT-2's wpe); only models have it. */
+typedef enum { AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE, AV_POS_LEARNED } av_positions;
 typedef enum { AV_ROPE_INTERLEAVED, AV_ROPE_HALF } av_rope_style;
 
 /* pe (T, C) = sinusoidal positional encoding, paper §3.5, interleaved:

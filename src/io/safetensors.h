@@ -1,0 +1,127 @@
+/* safetensors.h - read and write safetensors files, the format Hugging Face
+ * checkpoints use (https://github.com/huggingface/safetensors, "Format"):
+ *
+ *   bytes 0..7    N, the header length, unsigned 64-bit little-endian
+ *   bytes 8..8+N  a JSON object (UTF-8, may be padded with trailing spaces):
+ *                   {"wte.weight": {"dtype": "F32", "shape": [50257, 768],
+ *                                   "data_offsets": [BEGIN, END]}, ...,
+ *                    "__metadata__": {"format": "pt"}}
+ *   the rest      the data; BEGIN and END are byte offsets into it,
+ *                 little-endian, C order
+ *
+ * Reading maps the file read-only (mmap) and validates everything before any
+ * tensor is used: the header length is at least 2 and at most 100 MB and
+ * inside the file; the header is a JSON object (parsed with cJSON); each
+ * entry has a known dtype, a shape of at most AV_ST_MAX_NDIM whole numbers,
+ * and data_offsets with BEGIN <= END <= data length and END − BEGIN equal to
+ * the shape's size times the dtype's; no two tensors overlap; no name repeats.
+ * F32, F16 and BF16 convert to float32; F32 whose data is 4-byte aligned in
+ * the mapping is used in place (no copy).
+ *
+ * Writing produces: the 8-byte length, the compact JSON header
+ * {"name":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]},...} with the
+ * tensors in the order given and packed back to back, padded with spaces to a
+ * multiple of 8 bytes, then the data. tests/gen_gpt2_ref.py writes the same
+ * bytes. The write is atomic (io/fileio.h).
+ *
+ * Non-goals: writing __metadata__, dtypes other than F32/F16/BF16 as data
+ * (others parse, so ignored tensors may have them, but do not convert),
+ * big-endian hosts.
+ */
+#ifndef AV_SAFETENSORS_H
+#define AV_SAFETENSORS_H
+
+#include <stddef.h>
+
+#include "base/common.h"
+
+#define AV_ST_MAX_NDIM 8
+#define AV_ST_MAX_HEADER (100u * 1000u * 1000u) /* the reference library's limit */
+
+typedef enum {
+    AV_ST_F32, AV_ST_F16, AV_ST_BF16, /* convertible to float32 */
+    AV_ST_F64, AV_ST_I64, AV_ST_I32, AV_ST_I16, AV_ST_I8, AV_ST_U8, AV_ST_BOOL, /* known, not converted */
+    AV_ST_U16, AV_ST_U32, AV_ST_U64, AV_ST_F8_E4M3, AV_ST_F8_E5M2,
+} av_st_dtype;
+
+typedef struct {
+    char *name;                        /* as in the header (owned by the file struct) */
+    av_st_dtype dtype;
+    int ndim;
+    size_t shape[AV_ST_MAX_NDIM];
+    size_t numel;                      /* product of shape (1 for a scalar) */
+    size_t begin, end;                 /* byte offsets into the data section */
+    const unsigned char *data;         /* begin's address in the mapping */
+} av_st_tensor;
+
+typedef struct {
+    av_st_tensor *tensors;             /* n entries, in header order */
+    int n;
+    const unsigned char *buf;          /* whole file (mapping, or the caller's buffer) */
+    size_t len;                        /* its length */
+    size_t header_len;                 /* N */
+    int mapped;                        /* 1 if buf is our mmap */
+    char name[256];                    /* file name for messages */
+} av_safetensors;
+
+/* Name of a dtype as in the header ("F32"). */
+const char *av_st_dtype_name(av_st_dtype d);
+/* Bytes per element of a dtype. */
+size_t av_st_dtype_size(av_st_dtype d);
+
+/* Parse and validate an in-memory file of len bytes (not copied: buf must
+ * outlive st). `name` starts every message. Errors, AV_EUSAGE:
+ *   "model.safetensors: truncated: 5 bytes, fewer than the 8-byte header length",
+ *   "model.safetensors: header length 4096 is larger than the file (100 bytes)",
+ *   "model.safetensors: header is not valid JSON (near byte 17 of the header)",
+ *   "model.safetensors: tensor \"wte.weight\": unknown dtype \"F99\" (known: F32, F16, BF16, ...)",
+ *   "model.safetensors: tensor \"wte.weight\": data_offsets [0, 100] hold 100 bytes; shape (5, 6) F32 needs 120",
+ *   "model.safetensors: tensor \"b\": data_offsets [0, 24] overlap tensor \"a\" [16, 40]",
+ *   "model.safetensors: tensor \"a\": data_offsets end 400 is past the end of the data (240 bytes; file truncated?)";
+ * AV_ERUNTIME on out of memory. On error st is zeroed. */
+av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, size_t len, const char *name,
+                               av_err *err);
+
+/* mmap path read-only and parse it. Errors: AV_ERUNTIME "cannot read 'x':
+ * No such file or directory" (open, fstat, mmap); AV_EUSAGE as parse, and for
+ * a folder or an empty file. Close with av_safetensors_close. */
+av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err);
+
+/* Unmap (if mapped), free the table, zero st; safe on a zeroed struct. */
+void av_safetensors_close(av_safetensors *st);
+
+/* The tensor called name, or NULL. */
+const av_st_tensor *av_safetensors_find(const av_safetensors *st, const char *name);
+
+/* A float32 view of t: *out points into the mapping (F32, aligned; *owned =
+ * NULL) or to a new converted copy (*owned = the same pointer; caller frees).
+ * F16 (IEEE binary16, subnormals included) and BF16 convert exactly; every
+ * value must be finite. Errors: AV_EUSAGE "model.safetensors: tensor \"x\"
+ * has dtype I64; expected F32, F16 or BF16", "... contains NaN at index 5";
+ * AV_ERUNTIME on OOM. */
+av_status av_safetensors_f32(const float **out, float **owned, const av_safetensors *st,
+                             const av_st_tensor *t, av_err *err);
+
+/* One tensor to write: float32 data of shape[0..ndim-1], stored as dtype
+ * (F32, F16 round-to-nearest-even, or BF16 round-to-nearest-even). */
+typedef struct {
+    const char *name;
+    av_st_dtype dtype;
+    int ndim;
+    size_t shape[AV_ST_MAX_NDIM];
+    const float *data;
+} av_st_write_tensor;
+
+/* Write n tensors to path atomically in the layout above. Errors: AV_EUSAGE
+ * for a dtype other than F32/F16/BF16, ndim out of range, a name with '"' or
+ * '\\' or a control character, a repeated name; AV_ERUNTIME naming path on
+ * I/O failure or OOM. */
+av_status av_safetensors_write(const char *path, const av_st_write_tensor *t, int n, av_err *err);
+
+/* float32 <-> binary16 / bfloat16 (round to nearest even on the way down). */
+float av_f16_to_f32(uint16_t h);
+uint16_t av_f32_to_f16(float f);
+float av_bf16_to_f32(uint16_t h);
+uint16_t av_f32_to_bf16(float f);
+
+#endif
