@@ -114,7 +114,7 @@ FUZZ_CFLAGS  := $(CSTD) -g -O1 -fno-omit-frame-pointer $(FPFLAGS) \
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
 $(FUZZ_DIR)/fuzz_tokenize: src/text/tokenize.c src/base/common.c
-$(FUZZ_DIR)/fuzz_args: src/app/cli.c src/base/common.c
+$(FUZZ_DIR)/fuzz_args: src/app/cli.c src/render/colormap.c src/base/common.c
 $(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/common.c
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*/*.h)
 	@mkdir -p $(FUZZ_DIR)

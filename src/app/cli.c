@@ -1,4 +1,8 @@
-/* cli.c - getopt_long parsing and the --help text, from one table. */
+/* cli.c - getopt_long parsing and the --help text, from one table (kOpts).
+ *
+ * The parser is a loop: getopt_long finds the row, the row's kind says how
+ * its argument is read, the row's offset says which av_options field gets it.
+ * The same rows print --help. */
 #include "app/cli.h"
 
 #include <errno.h>
@@ -8,71 +12,123 @@
 #include <string.h>
 #include <strings.h>
 
-enum {
-    OPT_ROPE_STYLE = 256, OPT_ROPE_BASE, OPT_NO_SCALE, OPT_PAD_TO, OPT_ATTN_MASK, OPT_NO_PLOT,
-    OPT_DUMP, OPT_PRECISION, OPT_COLOR, OPT_EXPLAIN, OPT_HEAD, OPT_SHOW, OPT_COMPARE,
-    OPT_FIGURES, OPT_CMAP, OPT_DPI, OPT_SCALE, OPT_FORMAT,
-};
+#include "app/compare.h"
+#include "render/colormap.h"
+
+/* How a row's argument is read and stored. */
+typedef enum {
+    OPT_FLAG,   /* no argument: the int field becomes 1 */
+    OPT_INT,    /* whole number in lo..hi into an int field */
+    OPT_U64,    /* whole number in lo..hi into a uint64_t field */
+    OPT_DOUBLE, /* finite number in min..max into a double field (min excluded with `open`) */
+    OPT_STRING, /* the argument itself (it points into argv) into a const char * field */
+    OPT_CHOICE, /* one of name(lo) .. name(hi) into an int (or enum) field: the value */
+    OPT_CALL,   /* parse(o, arg, err) does it (lists, several fields) */
+} opt_kind;
 
 typedef struct {
-    const char *name;
-    int has_arg;
-    int val;
-    const char *arg;   /* metavariable for --help, or NULL */
+    const char *name; /* long name, without the dashes */
+    char short_name;  /* 'd' for -d, or 0 */
+    opt_kind kind;
+    size_t offset;                    /* offsetof(av_options, field) */
+    long long lo, hi;                 /* OPT_INT, OPT_U64: range; OPT_CHOICE: first and last value */
+    double min, max;                  /* OPT_DOUBLE: range (max may be INFINITY) */
+    int open;                         /* OPT_DOUBLE: min itself is not allowed */
+    const char *(*choice_name)(int);  /* OPT_CHOICE: name of each value lo..hi */
+    int nocase;                       /* OPT_CHOICE: names match in any case */
+    const char *noun;                 /* OPT_CHOICE: "'x' is not a <noun>" (default "'x' is not allowed") */
+    const char *if_empty;             /* OPT_STRING: "" is an error, and this is what to give instead */
+    av_status (*parse)(av_options *o, const char *arg, av_err *err); /* OPT_CALL */
+    const char *arg;                  /* metavariable for --help, or NULL for no argument */
     const char *help;
-} av_optdef;
+} optdef;
 
-/* The one usage table: parser and --help both come from here. */
-static const av_optdef kOpts[] = {
-    {"d-model", 1, 'd', "N", "model width d_model (default 512, the paper's base model; 1..4096)"},
-    {"heads", 1, 'H', "N", "number of heads H; must divide d_model, d_k = d_model/H (default 1; 1..64)"},
-    {"seed", 1, 's', "N", "seed for embeddings and weights (default 42); same seed, same numbers"},
-    {"positions", 1, 'p', "KIND", "none | sinusoidal | rope (default sinusoidal)"},
-    {"rope-style", 1, OPT_ROPE_STYLE, "S", "interleaved (RoFormer, LLaMA; default) | half (GPT-NeoX, HF)"},
-    {"rope-base", 1, OPT_ROPE_BASE, "THETA", "RoPE base θ (default 10000; > 1)"},
-    {"causal", 0, 'c', NULL, "causal mask: query i sees keys j <= i"},
-    {"pad-to", 1, OPT_PAD_TO, "N", "append <pad> tokens up to N and mask them as keys (key padding mask)"},
-    {"attn-mask", 1, OPT_ATTN_MASK, "FILE", "extra (T, T) bool .npy mask, True = masked (PyTorch attn_mask)"},
-    {"no-scale", 0, OPT_NO_SCALE, NULL, "skip the ÷√d_k (see softmax saturate)"},
-    {"outdir", 1, 'o', "DIR", "folder for the figures (default ./attnviz-out, created if missing)"},
-    {"no-plot", 0, OPT_NO_PLOT, NULL, "write no figures"},
-    {"figures", 1, OPT_FIGURES, "LIST", "heads,grid,mean,scores,pe,mask or all, comma-separated (default heads,grid)"},
-    {"format", 1, OPT_FORMAT, "FMT", "png | svg | both (default png); SVG from the same layout"},
-    {"cmap", 1, OPT_CMAP, "NAME", "viridis (default) | magma | inferno | plasma | cividis | gray | RdBu_r"},
-    {"dpi", 1, OPT_DPI, "N", "PNG resolution 50..600 (default 100): more pixels, same printed size"},
-    {"scale", 1, OPT_SCALE, "F", "multiply every size by F, 0.5..4 (default 1), for slides"},
-    {"dump", 1, OPT_DUMP, "DIR", "write every tensor as .npy (float32, C order) into DIR"},
-    {"weights", 1, 'w', "DIR", "load X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy found in DIR"},
-    {"file", 1, 'f', "FILE", "read the sentence from FILE ('-' = standard input)"},
-    {"verbose", 0, 'v', NULL, "also print the small matrices (numpy-style, truncated)"},
-    {"quiet", 0, 'q', NULL, "print only errors"},
-    {"precision", 1, OPT_PRECISION, "N", "digits after the point with -v (default 4; 0..10)"},
-    {"color", 1, OPT_COLOR, "WHEN", "auto (TTY and NO_COLOR unset; default) | always | never"},
-    {"explain", 1, OPT_EXPLAIN, "Q,K", "walk through one cell: query Q, key K (indices or token text)"},
-    {"head", 1, OPT_HEAD, "N", "head for --explain and --compare figures (default 0)"},
-    {"show", 0, OPT_SHOW, NULL, "draw each head's weights in the terminal (colour on a TTY)"},
-    {"compare", 1, OPT_COMPARE, "WHAT", "scale | positions | rope-style | order: rerun under each setting"},
-    {"help", 0, 'h', NULL, "show this help and exit"},
-    {"version", 0, 'V', NULL, "show the version and exit"},
+static av_status parse_figures(av_options *o, const char *s, av_err *err);
+static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
+
+#define AT(field) offsetof(av_options, field)
+
+/* OPT_CHOICE stores through an int *: every enum field it fills is int-sized. */
+_Static_assert(sizeof(av_positions) == sizeof(int) && sizeof(av_rope_style) == sizeof(int) &&
+                   sizeof(av_color) == sizeof(int) && sizeof(av_format) == sizeof(int),
+               "choice fields are int-sized");
+
+/* The one usage table: parser and --help both come from here, in this order. */
+static const optdef kOpts[] = {
+    {"d-model", 'd', OPT_INT, AT(d_model), .lo = 1, .hi = AV_MAX_D_MODEL, .arg = "N",
+     .help = "model width d_model (default 512, the paper's base model; 1..4096)"},
+    {"heads", 'H', OPT_INT, AT(heads), .lo = 1, .hi = AV_MAX_HEADS, .arg = "N",
+     .help = "number of heads H; must divide d_model, d_k = d_model/H (default 1; 1..64)"},
+    {"seed", 's', OPT_U64, AT(seed), .lo = 0, .hi = INT64_MAX, .arg = "N",
+     .help = "seed for embeddings and weights (default 42); same seed, same numbers"},
+    {"positions", 'p', OPT_CHOICE, AT(positions), .lo = AV_POS_NONE, .hi = AV_POS_ROPE,
+     .choice_name = av_positions_name, .arg = "KIND", .help = "none | sinusoidal | rope (default sinusoidal)"},
+    {"rope-style", 0, OPT_CHOICE, AT(rope_style), .lo = AV_ROPE_INTERLEAVED, .hi = AV_ROPE_HALF,
+     .choice_name = av_rope_style_name, .arg = "S",
+     .help = "interleaved (RoFormer, LLaMA; default) | half (GPT-NeoX, HF)"},
+    {"rope-base", 0, OPT_DOUBLE, AT(rope_base), .min = 1.0, .max = INFINITY, .open = 1, .arg = "THETA",
+     .help = "RoPE base θ (default 10000; > 1)"},
+    {"causal", 'c', OPT_FLAG, AT(causal), .help = "causal mask: query i sees keys j <= i"},
+    {"pad-to", 0, OPT_INT, AT(pad_to), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
+     .help = "append <pad> tokens up to N and mask them as keys (key padding mask)"},
+    {"attn-mask", 0, OPT_STRING, AT(attn_mask), .arg = "FILE",
+     .help = "extra (T, T) bool .npy mask, True = masked (PyTorch attn_mask)"},
+    {"no-scale", 0, OPT_FLAG, AT(no_scale), .help = "skip the ÷√d_k (see softmax saturate)"},
+    {"outdir", 'o', OPT_STRING, AT(outdir), .if_empty = "give a folder name", .arg = "DIR",
+     .help = "folder for the figures (default ./attnviz-out, created if missing)"},
+    {"no-plot", 0, OPT_FLAG, AT(no_plot), .help = "write no figures"},
+    {"figures", 0, OPT_CALL, 0, .parse = parse_figures, .arg = "LIST",
+     .help = "heads,grid,mean,scores,pe,mask or all, comma-separated (default heads,grid)"},
+    {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,
+     .arg = "FMT", .help = "png | svg | both (default png); SVG from the same layout"},
+    {"cmap", 0, OPT_CHOICE, AT(cmap), .lo = 0, .hi = AV_CMAP_COUNT - 1, .choice_name = cmap_name, .nocase = 1,
+     .noun = "colour map", .arg = "NAME",
+     .help = "viridis (default) | magma | inferno | plasma | cividis | gray | RdBu_r"},
+    {"dpi", 0, OPT_INT, AT(dpi), .lo = AV_MIN_DPI, .hi = AV_MAX_DPI, .arg = "N",
+     .help = "PNG resolution 50..600 (default 100): more pixels, same printed size"},
+    {"scale", 0, OPT_DOUBLE, AT(scale), .min = AV_MIN_SCALE, .max = AV_MAX_SCALE, .arg = "F",
+     .help = "multiply every size by F, 0.5..4 (default 1), for slides"},
+    {"dump", 0, OPT_STRING, AT(dump_dir), .if_empty = "give a folder name", .arg = "DIR",
+     .help = "write every tensor as .npy (float32, C order) into DIR"},
+    {"weights", 'w', OPT_STRING, AT(weights_dir), .if_empty = "give a folder name", .arg = "DIR",
+     .help = "load X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy found in DIR"},
+    {"file", 'f', OPT_STRING, AT(file), .if_empty = "give a file name or '-'", .arg = "FILE",
+     .help = "read the sentence from FILE ('-' = standard input)"},
+    {"verbose", 'v', OPT_FLAG, AT(verbose), .help = "also print the small matrices (numpy-style, truncated)"},
+    {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "print only errors"},
+    {"precision", 0, OPT_INT, AT(precision), .lo = 0, .hi = 10, .arg = "N",
+     .help = "digits after the point with -v (default 4; 0..10)"},
+    {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
+     .arg = "WHEN", .help = "auto (TTY and NO_COLOR unset; default) | always | never"},
+    {"explain", 0, OPT_STRING, AT(explain), .arg = "Q,K",
+     .help = "walk through one cell: query Q, key K (indices or token text)"},
+    {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .arg = "N",
+     .help = "head for --explain and --compare figures (default 0)"},
+    {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
+    {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_ORDER, .choice_name = av_compare_name,
+     .arg = "WHAT", .help = "scale | positions | rope-style | order: rerun under each setting"},
+    {"help", 'h', OPT_FLAG, AT(help), .help = "show this help and exit"},
+    {"version", 'V', OPT_FLAG, AT(version), .help = "show the version and exit"},
 };
 #define N_OPTS ((int)(sizeof kOpts / sizeof kOpts[0]))
+#define LONG_ONLY 256 /* getopt_long returns LONG_ONLY + row for a row without a short name */
 
-const char *av_positions_name(av_positions p) {
-    return p == AV_POS_NONE ? "none" : p == AV_POS_ROPE ? "rope" : p == AV_POS_LEARNED ? "learned" : "sinusoidal";
-}
-
-/* --cmap names in av_cmap order (colormap.h; cli.c stays free of the
- * colour tables so the option fuzz target links without them). */
-static const char *const kCmap[] = {"viridis", "magma", "inferno", "plasma", "cividis", "gray", "RdBu_r"};
-#define N_CMAP ((int)(sizeof kCmap / sizeof kCmap[0]))
-
-const char *av_cli_cmap_name(int cmap) {
-    return cmap >= 0 && cmap < N_CMAP ? kCmap[cmap] : "?";
-}
-
-const char *av_rope_style_name(av_rope_style s) {
-    return s == AV_ROPE_HALF ? "half" : "interleaved";
-}
+/* Every field whose default is not 0 / NULL. */
+static const av_options kDefaults = {
+    .d_model = AV_DEFAULT_D_MODEL,
+    .heads = AV_DEFAULT_HEADS,
+    .seed = AV_DEFAULT_SEED,
+    .positions = AV_POS_SINUSOIDAL,
+    .rope_style = AV_ROPE_INTERLEAVED,
+    .rope_base = 10000.0,
+    .outdir = AV_DEFAULT_OUTDIR,
+    .precision = AV_DEFAULT_PRECISION,
+    .color = AV_COLOR_AUTO,
+    .figures = AV_FIG_DEFAULT,
+    .dpi = AV_DEFAULT_DPI,
+    .scale = 1.0,
+    .format = AV_FMT_PNG,
+};
 
 void av_print_help(FILE *f) {
     fprintf(f,
@@ -85,7 +141,7 @@ void av_print_help(FILE *f) {
     for (int i = 0; i < N_OPTS; i++) {
         char left[64];
         char shortf[8] = "    ";
-        if (kOpts[i].val < 256) snprintf(shortf, sizeof shortf, "-%c, ", kOpts[i].val);
+        if (kOpts[i].short_name) snprintf(shortf, sizeof shortf, "-%c, ", kOpts[i].short_name);
         snprintf(left, sizeof left, "%s--%s%s%s", shortf, kOpts[i].name, kOpts[i].arg ? " " : "",
                  kOpts[i].arg ? kOpts[i].arg : "");
         fprintf(f, "  %-26s %s\n", left, kOpts[i].help);
@@ -97,35 +153,89 @@ void av_print_help(FILE *f) {
             AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES);
 }
 
-/* Parse a whole decimal integer in [lo, hi]. */
-static av_status parse_int(const char *opt, const char *s, long long lo, long long hi, long long *out,
-                           av_err *err) {
+/* ---------------------------------------------------------------------------- one argument */
+
+/* A whole decimal number in [d->lo, d->hi]. */
+static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (end == s || *end != 0)
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number; allowed: %lld..%lld", opt, s, lo, hi);
-    if (errno == ERANGE || v < lo || v > hi)
-        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", opt, s, lo, hi);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number; allowed: %lld..%lld", d->name, s, d->lo,
+                       d->hi);
+    if (errno == ERANGE || v < d->lo || v > d->hi)
+        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, s, d->lo, d->hi);
     *out = v;
     return AV_OK;
 }
 
-static av_status parse_choice(const char *opt, const char *s, const char *const *names, int n, int *out,
-                              av_err *err) {
-    for (int i = 0; i < n; i++)
-        if (strcmp(s, names[i]) == 0) { *out = i; return AV_OK; }
-    char allowed[128] = "";
-    for (int i = 0; i < n; i++) {
-        strncat(allowed, names[i], sizeof allowed - strlen(allowed) - 1);
-        if (i + 1 < n) strncat(allowed, i + 2 == n ? " or " : ", ", sizeof allowed - strlen(allowed) - 1);
+/* A finite number in [d->min, d->max] (d->min excluded when d->open). */
+static av_status read_number(const optdef *d, const char *s, double *out, av_err *err) {
+    char range[64];
+    if (isinf(d->max)) snprintf(range, sizeof range, "a finite number %s %g", d->open ? ">" : ">=", d->min);
+    else snprintf(range, sizeof range, "%g..%g", d->min, d->max);
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != 0)
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
+    int below = d->open ? !(v > d->min) : !(v >= d->min);
+    if (!isfinite(v) || errno == ERANGE || below || v > d->max) {
+        if (isinf(d->max))
+            return av_fail(err, AV_EUSAGE, "--%s %s is not allowed; it must be %s", d->name, s, range);
+        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %s", d->name, s, range);
     }
-    return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed; expected %s", opt, s, allowed);
+    *out = v;
+    return AV_OK;
+}
+
+/* One of the names d->choice_name(d->lo .. d->hi). */
+static av_status read_choice(const optdef *d, const char *s, int *out, av_err *err) {
+    for (long long v = d->lo; v <= d->hi; v++) {
+        const char *name = d->choice_name((int)v);
+        if (d->nocase ? strcasecmp(s, name) == 0 : strcmp(s, name) == 0) {
+            *out = (int)v;
+            return AV_OK;
+        }
+    }
+    char allowed[256] = "";
+    for (long long v = d->lo; v <= d->hi; v++) {
+        size_t at = strlen(allowed);
+        snprintf(allowed + at, sizeof allowed - at, "%s%s", v == d->lo ? "" : v == d->hi ? " or " : ", ",
+                 d->choice_name((int)v));
+    }
+    if (d->noun)
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s; expected %s", d->name, s, d->noun, allowed);
+    return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed; expected %s", d->name, s, allowed);
+}
+
+/* Store the argument of row d into o. */
+static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *err) {
+    char *field = (char *)o + d->offset;
+    av_status st = AV_OK;
+    long long whole;
+    switch (d->kind) {
+    case OPT_FLAG: *(int *)field = 1; break;
+    case OPT_INT:
+        if (!(st = read_whole(d, arg, &whole, err))) *(int *)field = (int)whole;
+        break;
+    case OPT_U64:
+        if (!(st = read_whole(d, arg, &whole, err))) *(uint64_t *)field = (uint64_t)whole;
+        break;
+    case OPT_DOUBLE: st = read_number(d, arg, (double *)field, err); break;
+    case OPT_STRING:
+        if (!*arg && d->if_empty) return av_fail(err, AV_EUSAGE, "--%s '' is empty; %s", d->name, d->if_empty);
+        *(const char **)field = arg;
+        break;
+    case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
+    case OPT_CALL: st = d->parse(o, arg, err); break;
+    }
+    return st;
 }
 
 /* --figures LIST: comma-separated names, each one of kFig; "all" selects
- * every figure. */
-static av_status parse_figures(const char *s, av_options *o, av_err *err) {
+ * every figure. Sets o->figures and o->figures_all. */
+static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "all"};
     static const char allowed[] = "heads, grid, mean, scores, pe, mask or all";
     unsigned bits = 0;
@@ -155,192 +265,32 @@ static av_status parse_figures(const char *s, av_options *o, av_err *err) {
     return AV_OK;
 }
 
-void av_options_free(av_options *o) {
-    free(o->sentence);
-    o->sentence = NULL;
+/* ---------------------------------------------------------------------------- errors and checks */
+
+/* getopt_long returned '?' (unknown or ambiguous) or ':' (no value). */
+static av_status bad_option(int ch, char **argv, av_err *err) {
+    const char *name = argv[optind - 1];
+    if (ch == ':') return av_fail(err, AV_EUSAGE, "option '%s' needs a value (try --help)", name ? name : "?");
+    if (optopt && optopt < LONG_ONLY && optopt != '?')
+        return av_fail(err, AV_EUSAGE, "unknown option '-%c' (try --help)", optopt);
+    if (name && name[0] == '-' && name[1] == '-') {
+        /* an abbreviation that fits several long options */
+        size_t len = strcspn(name + 2, "=");
+        char which[256] = "";
+        int hits = 0;
+        for (int i = 0; i < N_OPTS; i++)
+            if (len && strncmp(kOpts[i].name, name + 2, len) == 0) {
+                hits++;
+                snprintf(which + strlen(which), sizeof which - strlen(which), " --%s", kOpts[i].name);
+            }
+        if (hits > 1)
+            return av_fail(err, AV_EUSAGE, "option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, name, which);
+    }
+    return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
 }
 
-av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
-    memset(o, 0, sizeof *o);
-    o->d_model = AV_DEFAULT_D_MODEL;
-    o->heads = AV_DEFAULT_HEADS;
-    o->seed = AV_DEFAULT_SEED;
-    o->positions = AV_POS_SINUSOIDAL;
-    o->rope_style = AV_ROPE_INTERLEAVED;
-    o->rope_base = 10000.0;
-    o->outdir = AV_DEFAULT_OUTDIR;
-    o->precision = AV_DEFAULT_PRECISION;
-    o->color = AV_COLOR_AUTO;
-    o->figures = AV_FIG_DEFAULT;
-    o->dpi = AV_DEFAULT_DPI;
-    o->scale = 1.0;
-    o->format = AV_FMT_PNG;
-
-    struct option longopts[N_OPTS + 1];
-    char shortopts[2 * N_OPTS + 2];
-    int ns = 0;
-    shortopts[ns++] = ':'; /* report a missing argument as ':' */
-    for (int i = 0; i < N_OPTS; i++) {
-        longopts[i] = (struct option){kOpts[i].name, kOpts[i].has_arg, NULL, kOpts[i].val};
-        if (kOpts[i].val < 256) {
-            shortopts[ns++] = (char)kOpts[i].val;
-            if (kOpts[i].has_arg) shortopts[ns++] = ':';
-        }
-    }
-    shortopts[ns] = 0;
-    memset(&longopts[N_OPTS], 0, sizeof longopts[N_OPTS]);
-
-    static const char *const kPos[] = {"none", "sinusoidal", "rope"};
-    static const av_positions kPosVal[] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
-    static const char *const kStyle[] = {"interleaved", "half"};
-    static const char *const kColor[] = {"auto", "always", "never"};
-    static const char *const kCompare[] = {"scale", "positions", "rope-style", "order"};
-    static const char *const kFormat[] = {"png", "svg", "both"};
-
-    optind = 0; /* GNU: full re-initialisation, so the parser can run again */
-    opterr = 0;
-    av_status st = AV_OK;
-    long long v;
-    int ch, idx = 0, choice;
-    while ((ch = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
-        switch (ch) {
-        case 'd':
-            if ((st = parse_int("d-model", optarg, 1, AV_MAX_D_MODEL, &v, err))) return st;
-            o->d_model = (int)v;
-            break;
-        case 'H':
-            if ((st = parse_int("heads", optarg, 1, AV_MAX_HEADS, &v, err))) return st;
-            o->heads = (int)v;
-            break;
-        case 's':
-            if ((st = parse_int("seed", optarg, 0, INT64_MAX, &v, err))) return st;
-            o->seed = (uint64_t)v;
-            break;
-        case 'p':
-            if ((st = parse_choice("positions", optarg, kPos, 3, &choice, err))) return st;
-            o->positions = kPosVal[choice];
-            break;
-        case OPT_ROPE_STYLE:
-            if ((st = parse_choice("rope-style", optarg, kStyle, 2, &choice, err))) return st;
-            o->rope_style = choice ? AV_ROPE_HALF : AV_ROPE_INTERLEAVED;
-            break;
-        case OPT_ROPE_BASE: {
-            char *end = NULL;
-            errno = 0;
-            double b = strtod(optarg, &end);
-            if (end == optarg || *end != 0)
-                return av_fail(err, AV_EUSAGE, "--rope-base '%s' is not a number; allowed: a finite number > 1", optarg);
-            if (!isfinite(b) || !(b > 1.0) || errno == ERANGE)
-                return av_fail(err, AV_EUSAGE, "--rope-base %s is not allowed; it must be a finite number > 1 (default 10000)", optarg);
-            o->rope_base = b;
-            break;
-        }
-        case 'c': o->causal = 1; break;
-        case OPT_PAD_TO:
-            if ((st = parse_int("pad-to", optarg, 1, AV_MAX_TOKENS, &v, err))) return st;
-            o->pad_to = (int)v;
-            break;
-        case OPT_ATTN_MASK: o->attn_mask = optarg; break;
-        case OPT_NO_SCALE: o->no_scale = 1; break;
-        case 'o':
-            if (!*optarg) return av_fail(err, AV_EUSAGE, "--outdir '' is empty; give a folder name");
-            o->outdir = optarg;
-            break;
-        case OPT_NO_PLOT: o->no_plot = 1; break;
-        case OPT_DUMP:
-            if (!*optarg) return av_fail(err, AV_EUSAGE, "--dump '' is empty; give a folder name");
-            o->dump_dir = optarg;
-            break;
-        case 'w':
-            if (!*optarg) return av_fail(err, AV_EUSAGE, "--weights '' is empty; give a folder name");
-            o->weights_dir = optarg;
-            break;
-        case 'f':
-            if (!*optarg) return av_fail(err, AV_EUSAGE, "--file '' is empty; give a file name or '-'");
-            o->file = optarg;
-            break;
-        case 'v': o->verbose = 1; break;
-        case 'q': o->quiet = 1; break;
-        case OPT_PRECISION:
-            if ((st = parse_int("precision", optarg, 0, 10, &v, err))) return st;
-            o->precision = (int)v;
-            break;
-        case OPT_COLOR:
-            if ((st = parse_choice("color", optarg, kColor, 3, &choice, err))) return st;
-            o->color = (av_color)choice;
-            break;
-        case OPT_EXPLAIN: o->explain = optarg; break;
-        case OPT_HEAD:
-            if ((st = parse_int("head", optarg, 0, AV_MAX_HEADS - 1, &v, err))) return st;
-            o->head = (int)v;
-            break;
-        case OPT_SHOW: o->show = 1; break;
-        case OPT_COMPARE:
-            if ((st = parse_choice("compare", optarg, kCompare, 4, &choice, err))) return st;
-            o->compare = choice + 1; /* av_compare_kind: AV_CMP_SCALE = 1, ... */
-            break;
-        case OPT_FIGURES:
-            if ((st = parse_figures(optarg, o, err))) return st;
-            break;
-        case OPT_FORMAT:
-            if ((st = parse_choice("format", optarg, kFormat, 3, &choice, err))) return st;
-            o->format = (av_format)(choice + 1);
-            break;
-        case OPT_CMAP: {
-            int k = 0;
-            while (k < N_CMAP && strcasecmp(optarg, kCmap[k]) != 0) k++;
-            if (k == N_CMAP)
-                return av_fail(err, AV_EUSAGE, "--cmap '%s' is not a colour map; expected viridis, magma, inferno, plasma, "
-                               "cividis, gray or RdBu_r", optarg);
-            o->cmap = k;
-            break;
-        }
-        case OPT_DPI:
-            if ((st = parse_int("dpi", optarg, AV_MIN_DPI, AV_MAX_DPI, &v, err))) return st;
-            o->dpi = (int)v;
-            break;
-        case OPT_SCALE: {
-            char *end = NULL;
-            errno = 0;
-            double f = strtod(optarg, &end);
-            if (end == optarg || *end != 0)
-                return av_fail(err, AV_EUSAGE, "--scale '%s' is not a number; allowed: %g..%g", optarg, AV_MIN_SCALE,
-                               AV_MAX_SCALE);
-            if (!isfinite(f) || errno == ERANGE || f < AV_MIN_SCALE || f > AV_MAX_SCALE)
-                return av_fail(err, AV_EUSAGE, "--scale %s is outside the allowed range %g..%g", optarg, AV_MIN_SCALE,
-                               AV_MAX_SCALE);
-            o->scale = f;
-            break;
-        }
-        case 'h': o->help = 1; break;
-        case 'V': o->version = 1; break;
-        case ':': {
-            const char *name = argv[optind - 1];
-            return av_fail(err, AV_EUSAGE, "option '%s' needs a value (try --help)", name ? name : "?");
-        }
-        default: {
-            const char *name = argv[optind - 1];
-            if (optopt && optopt < 256 && optopt != '?')
-                return av_fail(err, AV_EUSAGE, "unknown option '-%c' (try --help)", optopt);
-            if (name && name[0] == '-' && name[1] == '-') {
-                /* an abbreviation that fits several long options */
-                size_t len = strcspn(name + 2, "=");
-                char which[256] = "";
-                int hits = 0;
-                for (int i = 0; i < N_OPTS; i++)
-                    if (len && strncmp(kOpts[i].name, name + 2, len) == 0) {
-                        hits++;
-                        snprintf(which + strlen(which), sizeof which - strlen(which), " --%s", kOpts[i].name);
-                    }
-                if (hits > 1)
-                    return av_fail(err, AV_EUSAGE, "option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, name,
-                                   which);
-            }
-            return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
-        }
-        }
-    }
-    if (o->help || o->version) return AV_OK;
+/* Rules that involve more than one option. */
+static av_status check_combinations(const av_options *o, av_err *err) {
     if (o->head >= o->heads)
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there are %d heads)", o->head, o->heads - 1, o->heads);
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
@@ -349,31 +299,74 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
                        "--scale %g with --dpi %d draws figures %g times their 100-dpi size; scale x dpi / 100 must be "
                        "at most %g",
                        o->scale, o->dpi, o->scale * o->dpi / 100.0, AV_MAX_SIZE_FACTOR);
+    return AV_OK;
+}
 
-    /* positional words form the sentence, joined by single spaces */
-    if (optind < argc) {
-        if (o->file)
-            return av_fail(err, AV_EUSAGE, "give the sentence either as arguments or with -f FILE, not both");
-        size_t total = 1;
-        for (int i = optind; i < argc; i++) {
-            total += strlen(argv[i]) + 1;
-            if (total > AV_MAX_INPUT_BYTES + 1)
-                return av_fail(err, AV_EUSAGE, "the sentence is longer than the %u-byte limit", AV_MAX_INPUT_BYTES);
-        }
-        o->sentence = malloc(total);
-        if (!o->sentence) return av_fail(err, AV_ERUNTIME, "out of memory");
-        o->sentence[0] = 0;
-        size_t at = 0;
-        for (int i = optind; i < argc; i++) {
-            size_t n = strlen(argv[i]);
-            memcpy(o->sentence + at, argv[i], n);
-            at += n;
-            if (i + 1 < argc) o->sentence[at++] = ' ';
-        }
-        o->sentence[at] = 0;
-    } else if (!o->file) {
+/* The positional words argv[first..argc-1] joined by single spaces into
+ * o->sentence (owned), or -f, but not both and not neither. */
+static av_status join_sentence(av_options *o, int first, int argc, char **argv, av_err *err) {
+    if (first >= argc) {
+        if (o->file) return AV_OK;
         return av_fail(err, AV_EUSAGE,
                        "no sentence given; try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or -f - for stdin)");
     }
+    if (o->file) return av_fail(err, AV_EUSAGE, "give the sentence either as arguments or with -f FILE, not both");
+    size_t total = 1;
+    for (int i = first; i < argc; i++) {
+        total += strlen(argv[i]) + 1;
+        if (total > AV_MAX_INPUT_BYTES + 1)
+            return av_fail(err, AV_EUSAGE, "the sentence is longer than the %u-byte limit", AV_MAX_INPUT_BYTES);
+    }
+    o->sentence = malloc(total);
+    if (!o->sentence) return av_fail(err, AV_ERUNTIME, "out of memory");
+    size_t at = 0;
+    for (int i = first; i < argc; i++) {
+        size_t n = strlen(argv[i]);
+        memcpy(o->sentence + at, argv[i], n);
+        at += n;
+        if (i + 1 < argc) o->sentence[at++] = ' ';
+    }
+    o->sentence[at] = 0;
     return AV_OK;
+}
+
+/* ---------------------------------------------------------------------------- the parser */
+
+void av_options_free(av_options *o) {
+    free(o->sentence);
+    o->sentence = NULL;
+}
+
+av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
+    *o = kDefaults;
+    struct option longopts[N_OPTS + 1];
+    char shortopts[2 * N_OPTS + 2];
+    int ns = 0;
+    shortopts[ns++] = ':'; /* report a missing argument as ':' */
+    for (int i = 0; i < N_OPTS; i++) {
+        int has_arg = kOpts[i].arg != NULL;
+        int val = kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i;
+        longopts[i] = (struct option){kOpts[i].name, has_arg, NULL, val};
+        if (kOpts[i].short_name) {
+            shortopts[ns++] = kOpts[i].short_name;
+            if (has_arg) shortopts[ns++] = ':';
+        }
+    }
+    shortopts[ns] = 0;
+    memset(&longopts[N_OPTS], 0, sizeof longopts[N_OPTS]);
+
+    optind = 0; /* GNU: full re-initialisation, so the parser can run again */
+    opterr = 0;
+    av_status st;
+    int ch;
+    while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
+        for (int i = 0; row < 0 && i < N_OPTS; i++)
+            if (kOpts[i].short_name == ch) row = i;
+        if (row < 0) return bad_option(ch, argv, err);
+        if ((st = apply(&kOpts[row], o, optarg, err))) return st;
+    }
+    if (o->help || o->version) return AV_OK;
+    if ((st = check_combinations(o, err))) return st;
+    return join_sentence(o, optind, argc, argv, err);
 }

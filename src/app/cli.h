@@ -1,5 +1,13 @@
 /* cli.h - command-line options (getopt_long). One table in cli.c is the
- * source of both the parser and --help.
+ * source of both the parser and --help, in the manner of git's
+ * parse-options: each row names the option, its kind (flag, whole number,
+ * number, string, choice, or a parse function), the av_options field it
+ * fills (offsetof), its range or its choices, and its help line.
+ *
+ * Adding an option = one field in av_options (and its default in
+ * kDefaults in cli.c when that is not 0) + one row in kOpts in cli.c + one
+ * entry in docs/attnviz.1. Checks that involve two options go in
+ * check_combinations (cli.c).
  *
  * av_parse_args never exits and never prints: it fills av_options or returns
  * AV_EUSAGE with a message that names the offending value and what is allowed
@@ -13,10 +21,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nn/attention.h"
 #include "base/common.h"
+#include "nn/attention.h"
 
 typedef enum { AV_COLOR_AUTO, AV_COLOR_ALWAYS, AV_COLOR_NEVER } av_color;
+
+/* --color names, indexed by av_color. */
+static inline const char *av_color_name(int c) {
+    static const char *const names[] = {"auto", "always", "never"};
+    return c >= 0 && c <= AV_COLOR_NEVER ? names[c] : "?";
+}
 
 /* --figures: which figures plot_all writes (bits). */
 enum {
@@ -31,6 +45,12 @@ enum {
 };
 
 typedef enum { AV_FMT_PNG = 1, AV_FMT_SVG = 2, AV_FMT_BOTH = 3 } av_format;
+
+/* --format names, indexed by av_format (the bits say which files). */
+static inline const char *av_format_name(int f) {
+    static const char *const names[] = {"?", "png", "svg", "both"};
+    return f >= AV_FMT_PNG && f <= AV_FMT_BOTH ? names[f] : "?";
+}
 
 #define AV_DEFAULT_DPI 100
 #define AV_MIN_DPI 50
@@ -65,7 +85,7 @@ typedef struct {
     const char *explain;     /* "QUERY,KEY" for --explain, or NULL */
     int head;                /* head for --explain and --compare figures (default 0) */
     int show;                /* --show: terminal heat-map of every head */
-    int compare;             /* av_compare_kind (teach.h), 0 = none */
+    int compare;             /* av_compare_kind (compare.h), 0 = none */
     unsigned figures;        /* AV_FIG_* bits (default AV_FIG_DEFAULT) */
     int figures_all;         /* 1 = --figures included "all" */
     int cmap;                /* av_cmap (colormap.h) for attention weights; 0 = viridis */
@@ -83,10 +103,5 @@ void av_options_free(av_options *o);
 
 /* Print the usage table (the --help text) to f. */
 void av_print_help(FILE *f);
-
-const char *av_positions_name(av_positions p);
-/* Canonical --cmap name of an av_cmap value ("viridis", ...). */
-const char *av_cli_cmap_name(int cmap);
-const char *av_rope_style_name(av_rope_style s);
 
 #endif

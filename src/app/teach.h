@@ -22,6 +22,7 @@
 
 #include <stdio.h>
 
+#include "app/compare.h"
 #include "nn/model.h"
 #include "render/plot.h"
 #include "text/tokenize.h"
@@ -62,8 +63,6 @@ void av_print_saturation(FILE *f, const av_model *m, int color);
  * recomputed from m->X and m->W_*: *d_rope with RoPE (m's style and base),
  * *d_sin with sinusoidal PE added to X. Errors: AV_ERUNTIME on OOM. */
 av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin, av_err *err);
-
-typedef enum { AV_CMP_NONE = 0, AV_CMP_SCALE, AV_CMP_POSITIONS, AV_CMP_ROPE_STYLE, AV_CMP_ORDER } av_compare_kind;
 
 /* Run m's sentence and weights under each setting of kind, print a summary
  * (mean max weight, mean entropy, max |ΔA| against the first setting), and,

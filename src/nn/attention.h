@@ -31,6 +31,16 @@
 typedef enum { AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE, AV_POS_LEARNED } av_positions;
 typedef enum { AV_ROPE_INTERLEAVED, AV_ROPE_HALF } av_rope_style;
 
+/* Names as --positions and --rope-style spell them ("?" for other values). */
+static inline const char *av_positions_name(int p) {
+    static const char *const names[] = {"none", "sinusoidal", "rope", "learned"};
+    return p >= AV_POS_NONE && p <= AV_POS_LEARNED ? names[p] : "?";
+}
+static inline const char *av_rope_style_name(int s) {
+    static const char *const names[] = {"interleaved", "half"};
+    return s >= AV_ROPE_INTERLEAVED && s <= AV_ROPE_HALF ? names[s] : "?";
+}
+
 /* pe (T, C) = sinusoidal positional encoding, paper §3.5, interleaved:
  *   PE(pos, 2i)   = sin(pos / 10000^(2i/C))
  *   PE(pos, 2i+1) = cos(pos / 10000^(2i/C))
