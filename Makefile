@@ -113,13 +113,15 @@ FUZZ_CFLAGS  := $(CSTD) -g -O1 -fno-omit-frame-pointer $(FPFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
-$(FUZZ_DIR)/fuzz_tokenize: src/text/tokenize.c src/base/common.c
+# Per-target libraries: FUZZ_LIBS_<target>.
+$(FUZZ_DIR)/fuzz_tokenize: src/text/tokenize.c src/base/utf8.c src/base/common.c
+FUZZ_LIBS_tokenize := $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc)
 $(FUZZ_DIR)/fuzz_args: src/app/cli.c src/render/colormap.c src/base/common.c
 $(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/common.c
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "attnviz: error: make fuzz needs clang with libFuzzer; run: sh scripts/install-deps.sh fuzz" >&2; exit 1; }
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) -o $@ $(filter %.c,$^) -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) -o $@ $(filter %.c,$^) $(FUZZ_LIBS_$*) -lm
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <utf8proc.h>
 
+#include "base/utf8.h"
 #include "io/npy.h"
 #include "testutil.h"
 #include "text/tokenize.h"
@@ -212,6 +214,57 @@ static int widest_line(const char *s) {
     return widest;
 }
 
+/* Columns of a line by utf8proc_charwidth per code point (the library,
+ * not attnviz's cluster rule: the tokens below are single code points). */
+static int library_width(const char *s, size_t n) {
+    int w = 0;
+    for (size_t at = 0; at < n;) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + at, (utf8proc_ssize_t)(n - at), &cp);
+        assert_true(k > 0);
+        w += utf8proc_charwidth(cp);
+        at += (size_t)k;
+    }
+    return w;
+}
+
+/* The nrows lines after the line holding header all have the same library
+ * width (trailing spaces aside); returns it. */
+static int rows_same_width(const char *out, const char *header, int nrows) {
+    const char *p = strstr(out, header);
+    assert_non_null(p);
+    p += strcspn(p, "\n") + 1; /* the rows start on the line after the header */
+    int w0 = -1;
+    for (int i = 0; i < nrows; i++) {
+        size_t n = strcspn(p, "\n");
+        while (n > 0 && p[n - 1] == ' ') n--; /* trailing padding */
+        int w = library_width(p, n);
+        if (w0 < 0) w0 = w;
+        if (w != w0) print_message("row %d is %d columns, row 0 is %d:\n%.*s\n", i, w, w0, (int)n, p);
+        assert_int_equal(w, w0);
+        p += strcspn(p, "\n") + 1;
+    }
+    return w0;
+}
+
+/* → and ✓ are one column (wcwidth, utf8proc); the rows of --show and of the
+ * --explain table line up when measured by the library. Wide, fullwidth,
+ * halfwidth, ambiguous and combining-free letters from several scripts. */
+static void test_show_and_explain_columns_agree_with_the_library(void **state) {
+    (void)state;
+    const char *sentences[] = {"go → up ✓ ok", "我 ✓ → é ∑ ① ｗ ｱ ሰላም ✅ ꙮ 𝔸"};
+    const int ntok[] = {5, 12};
+    for (int k = 0; k < 2; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-d", "8", "--no-plot", "--show", "--color", "never", "--explain", "1,0",
+                    sentences[k], NULL);
+        assert_int_equal(r.code, 0);
+        rows_same_width(r.out, "     0    1    2", ntok[k]);  /* --show's column numbers */
+        rows_same_width(r.out, "      j    key", ntok[k]); /* --explain's row table */
+        tu_free(&r);
+    }
+}
+
 static void test_terminal_heatmap_colour_rules(void **state) {
     (void)state;
     const char *sentence = "I love deep learning";
@@ -322,6 +375,7 @@ int main(void) {
         cmocka_unit_test(test_rope_shift_evidence),
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
+        cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
     };

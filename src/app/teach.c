@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "nn/attention.h"
 #include "app/cli.h"
 #include "render/colormap.h"
@@ -14,30 +15,22 @@ static const char *Y(int c) { return c ? "\033[33m" : ""; }
 static const char *R(int c) { return c ? "\033[0m" : ""; }
 
 /* Print s padded (or cut with "…") to exactly w terminal columns, counting
- * CJK and emoji as 2 columns and never splitting a UTF-8 sequence. */
+ * columns as base/utf8.h does and never splitting a grapheme cluster. */
 static void put_width(FILE *f, const char *s, int w, int right_align) {
     char buf[256];
-    size_t at = 0;
+    size_t at = 0, len = strlen(s);
     int used = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && at + 5 < sizeof buf) {
-        int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
-        char ch[5] = {0};
-        for (int i = 0; i < len; i++) {
-            if (!p[i]) { len = i; break; }
-            ch[i] = (char)p[i];
-        }
-        if (len == 0) break;
-        int cw = av_utf8_width(ch);
-        int rest = p[len] != 0; /* more characters follow */
-        if (used + cw > w - (rest ? 1 : 0) && (rest || used + cw > w)) {
+    for (size_t p = 0, n; p < len; p += n) { /* whole grapheme clusters */
+        n = av_utf8_cluster_len(s + p, len - p);
+        int cw = av_utf8_cluster_width(s + p, n);
+        int rest = p + n < len; /* more characters follow */
+        if (at + n + 4 > sizeof buf || (used + cw > w - (rest ? 1 : 0) && (rest || used + cw > w))) {
             if (used < w) { memcpy(buf + at, "…", 3); at += 3; used++; }
             break;
         }
-        memcpy(buf + at, ch, (size_t)len);
-        at += (size_t)len;
+        memcpy(buf + at, s + p, n);
+        at += n;
         used += cw;
-        p += len;
     }
     buf[at] = 0;
     if (right_align) for (int k = used; k < w; k++) fputc(' ', f);
@@ -214,21 +207,17 @@ static void set_bg(FILE *f, av_term_mode mode, double t) {
 /* Print s cut or padded to exactly w terminal columns. */
 static void print_cell_text(FILE *f, const char *s, int w) {
     int used = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
-        char ch[5] = {0};
-        for (int i = 0; i < len && p[i]; i++) ch[i] = (char)p[i];
-        int cw = av_utf8_width(ch);
-        if (used + cw > w - (p[len] ? 1 : 0) && p[len] && used + cw > w - 1) {
+    size_t len = strlen(s);
+    for (size_t p = 0, n; p < len; p += n) { /* whole grapheme clusters */
+        n = av_utf8_cluster_len(s + p, len - p);
+        int cw = av_utf8_cluster_width(s + p, n);
+        if (p + n < len && used + cw > w - 1) {
             if (used < w) { fputs("…", f); used++; }
             break;
         }
         if (used + cw > w) break;
-        fputs(ch, f);
+        fwrite(s + p, 1, n, f);
         used += cw;
-        p += len;
-        if (!*p) break;
     }
     for (; used < w; used++) fputc(' ', f);
 }

@@ -91,7 +91,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     int n = 1;
     const char *ind = "                   "; /* continuation indent under the formula column */
     stage(tr, n++, "tokenize");
-    fprintf(f, "UTF-8 text → %d token%s (whitespace, punctuation split, one per CJK character)\n", c->n_real,
+    fprintf(f, "UTF-8 text → %d token%s (spaces and punctuation split; one per Han or kana character)\n", c->n_real,
             c->n_real == 1 ? "" : "s");
     if (T != c->n_real) fprintf(f, "%s+ %d <pad> tokens up to --pad-to %d → T = %d\n", ind, T - c->n_real, T, T);
 

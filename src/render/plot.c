@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "render/pngout.h"
 #include "render/svgout.h"
 
@@ -106,27 +107,18 @@ static float text_w(const char *s, float size, int bold) {
     return m.width;
 }
 
-/* Bytes of the UTF-8 sequence starting at s (1 for stray bytes). */
-static size_t utf8_len(const unsigned char *s) {
-    if (*s < 0x80) return 1;
-    size_t n = (*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3 : (*s & 0xF8) == 0xF0 ? 4 : 1;
-    for (size_t k = 1; k < n; k++)
-        if ((s[k] & 0xC0) != 0x80) return 1;
-    return n;
-}
-
 /* A malloc'd copy of s that fits max_w px at size: s itself, or its longest
- * prefix (whole code points) followed by "…". NULL on OOM. */
+ * prefix (whole grapheme clusters) followed by "…". NULL on OOM. */
 static char *fit_text(const char *s, float size, int bold, float max_w) {
     size_t len = strlen(s);
     char *out = malloc(len + 4);
     if (!out) return NULL;
     memcpy(out, s, len + 1);
     if (text_w(s, size, bold) <= max_w) return out;
-    /* Keep whole code points: collect boundaries, then shrink. */
+    /* Keep whole grapheme clusters: collect boundaries, then shrink. */
     size_t cut = 0, best = 0;
     while (cut < len) {
-        size_t next = cut + utf8_len((const unsigned char *)s + cut);
+        size_t next = cut + av_utf8_cluster_len(s + cut, len - cut);
         memcpy(out, s, next);
         memcpy(out + next, "\xE2\x80\xA6", 4); /* U+2026 … */
         if (text_w(out, size, bold) > max_w) break;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 
 /* ---------------------------------------------------------------- errors */
@@ -39,25 +40,17 @@ static void on_warning(png_structp png, png_const_charp msg) {
  * *out = NULL on OOM). */
 static int to_latin1(const char *utf8, char **out) {
     const unsigned char *s = (const unsigned char *)utf8;
-    size_t n = strlen(utf8);
+    size_t n = strlen(utf8), m = 0;
     *out = NULL;
-    for (size_t k = 0; k < n; k++) {
-        if (s[k] < 0x80) continue;
-        if ((s[k] == 0xC2 || s[k] == 0xC3) && k + 1 < n && (s[k + 1] & 0xC0) == 0x80) {
-            k++;
-            continue;
-        }
-        return 0;
-    }
     char *o = malloc(n + 1);
     if (!o) return 0;
-    size_t m = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (s[k] < 0x80) o[m++] = (char)s[k];
-        else {
-            o[m++] = (char)(((s[k] & 0x03) << 6) | (s[k + 1] & 0x3F));
-            k++;
-        }
+    for (size_t k = 0; k < n;) {
+        unsigned cp;
+        const char *why;
+        int used = av_utf8_decode(s + k, n - k, &cp, &why);
+        if (used == 0 || cp > 0xFF) { free(o); return 0; }
+        o[m++] = (char)cp;
+        k += (size_t)used;
     }
     o[m] = 0;
     *out = o;
@@ -69,14 +62,7 @@ static char *from_latin1(const char *s, size_t n) {
     char *o = malloc(2 * n + 1);
     if (!o) return NULL;
     size_t m = 0;
-    for (size_t k = 0; k < n; k++) {
-        unsigned char c = (unsigned char)s[k];
-        if (c < 0x80) o[m++] = (char)c;
-        else {
-            o[m++] = (char)(0xC0 | (c >> 6));
-            o[m++] = (char)(0x80 | (c & 0x3F));
-        }
-    }
+    for (size_t k = 0; k < n; k++) m += (size_t)av_utf8_encode((unsigned char)s[k], o + m);
     o[m] = 0;
     return o;
 }

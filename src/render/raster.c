@@ -16,6 +16,8 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 
+#include "base/utf8.h"
+
 /* ---------------------------------------------------------------- display list */
 
 void av_dl_init(av_dlist *dl, int width, int height, av_rgb background) {
@@ -127,52 +129,6 @@ int av_dl_cell_box(const av_dl_item *item, int i, int j, int box[4]) {
     box[2] = item->x0 + (int)((j + 1) * bw / h->n_k);
     box[3] = item->y0 + (int)((i + 1) * bh / h->n_q);
     return 0;
-}
-
-/* ---------------------------------------------------------------- UTF-8 */
-
-/* Decode one code point at *s (advancing it). Malformed, overlong, surrogate
- * or out-of-range sequences yield U+FFFD and consume one byte. */
-static unsigned utf8_next(const unsigned char **s) {
-    const unsigned char *p = *s;
-    unsigned c = p[0];
-    int n;
-    unsigned cp, min;
-    if (c < 0x80) {
-        *s = p + 1;
-        return c;
-    } else if ((c & 0xE0) == 0xC0) {
-        n = 1, cp = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        n = 2, cp = c & 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        n = 3, cp = c & 0x07, min = 0x10000;
-    } else {
-        *s = p + 1;
-        return 0xFFFD;
-    }
-    for (int k = 1; k <= n; k++) {
-        if ((p[k] & 0xC0) != 0x80) {
-            *s = p + 1;
-            return 0xFFFD;
-        }
-        cp = (cp << 6) | (p[k] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        *s = p + 1;
-        return 0xFFFD;
-    }
-    *s = p + n + 1;
-    return cp;
-}
-
-/* Unicode default-ignorable code points: drawn as nothing, never as a box. */
-static int is_ignorable(unsigned c) {
-    return c == 0x00AD || c == 0x034F || c == 0x061C || (c >= 0x115F && c <= 0x1160) ||
-           (c >= 0x17B4 && c <= 0x17B5) || (c >= 0x180B && c <= 0x180F) || (c >= 0x200B && c <= 0x200F) ||
-           (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0x3164 ||
-           (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFFF0 && c <= 0xFFF8) ||
-           (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE0FFF);
 }
 
 /* ---------------------------------------------------------------- fonts */
@@ -315,8 +271,8 @@ int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int ca
     const unsigned char *s = (const unsigned char *)utf8;
     int n = 0;
     while (*s) {
-        unsigned cp = utf8_next(&s);
-        if (is_ignorable(cp) || face_for(cp, bold) >= 0) continue;
+        unsigned cp = av_utf8_next(&s);
+        if (av_utf8_is_ignorable(cp) || face_for(cp, bold) >= 0) continue;
         if (n < cap) out[n] = cp;
         n++;
     }
@@ -372,8 +328,8 @@ static int run_lay(const char *utf8, float size, int bold, run_layout *r) {
     int prev_slot = -1;
     FT_UInt prev_g = 0;
     while (*s) {
-        unsigned cp = utf8_next(&s);
-        if (is_ignorable(cp)) continue;
+        unsigned cp = av_utf8_next(&s);
+        if (av_utf8_is_ignorable(cp)) continue;
         r->chars++;
         int slot = face_for(cp, bold);
         placed_glyph *pg = &r->g[r->n++];

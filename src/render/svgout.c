@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "render/pngout.h"
 
@@ -21,22 +22,15 @@
 
 /* ---------------------------------------------------------------- escaping */
 
-/* Length of a valid UTF-8 sequence at s that XML 1.0 allows, or 0. */
+/* Length of a valid UTF-8 sequence at s (NUL-terminated) that XML 1.0
+ * allows, or 0. */
 static size_t xml_char_len(const unsigned char *s) {
-    unsigned c = s[0], cp;
-    size_t n;
-    if (c < 0x80) return (c >= 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) ? 1 : 0;
-    if ((c & 0xE0) == 0xC0) n = 2, cp = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0) n = 3, cp = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0) n = 4, cp = c & 0x07;
-    else return 0;
-    for (size_t k = 1; k < n; k++) {
-        if ((s[k] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[k] & 0x3F);
-    }
-    static const unsigned min[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) return 0;
-    return n;
+    unsigned cp;
+    const char *why;
+    int n = av_utf8_decode(s, strnlen((const char *)s, 4), &cp, &why);
+    if (n == 0 || cp == 0xFFFE || cp == 0xFFFF) return 0;
+    if (cp < 0x20 && cp != 0x09 && cp != 0x0A && cp != 0x0D) return 0;
+    return (size_t)n;
 }
 
 /* Write s as XML character data / attribute text: &, <, >, " escaped;

@@ -1,25 +1,36 @@
 /* tokenize.h - split a UTF-8 sentence into word, punctuation and CJK tokens.
  *
- * Rules (BERT's BasicTokenizer, Devlin et al. 2018, without lower-casing or
- * accent stripping, plus an emoji rule):
- *   - Unicode whitespace, C0/C1 control characters and invisible format
- *     characters (zero-width space, bidi controls) separate tokens.
- *   - Every punctuation character (ASCII !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ and
- *     Unicode punctuation, e.g. 。，、“”—) is a token of its own, so
- *     "didn't" -> didn ' t.
- *   - Every CJK ideograph (and Japanese kana) is a token of its own, so
- *     "我爱深度学习" -> 我 爱 深 度 学 习 (6 tokens).
- *   - An emoji (with its skin-tone, variation-selector and ZWJ sequence) is a
- *     token of its own.
- *   - Combining marks stay with the character before them ("nai\u0308ve").
- *   - Anything else (letters of any script, digits) forms words.
+ * Rules: BERT's BasicTokenizer (Devlin et al. 2018, tokenization.py), without
+ * lower-casing or accent stripping, stated over Unicode properties from
+ * base/utf8.h (utf8proc) and applied to extended grapheme clusters (UAX #29),
+ * so a token never splits a user-perceived character. A cluster is classed by
+ * its first code point that is not a format character (Cf) or default-
+ * ignorable:
+ *   - Z* (spaces, line/paragraph separators) and Cc (controls) separate
+ *     tokens and are dropped; so is a cluster made only of Cf / default-
+ *     ignorable code points (bidi controls such as U+200F and U+061C, zero-
+ *     width space, word joiner, BOM, soft hyphen, a stray ZWJ or selector).
+ *     Cf inside a cluster (ZWJ in an emoji sequence, ZWNJ inside a Persian
+ *     word) stays in it.
+ *   - P* (all punctuation) and the ASCII symbols $+<=>^`|~ : a token each,
+ *     so "didn't" -> didn ' t and "ሰላም።" -> ሰላም ።.
+ *   - A cluster with emoji presentation (UTS #51: 🙂, ✅, ✓️, 👍🏽, 👨‍👩‍👧, 🇨🇳):
+ *     a token each. Text-presentation symbols (→ ✓ € ©) are word characters,
+ *     as in BERT, so "a→b" is one token.
+ *   - Letters of the scripts written without spaces, as wide (East Asian
+ *     width 2) letters Lo/Lm/Nl: Han, Hiragana, Katakana, Bopomofo, Yi,
+ *     Tangut, ...: a token each, so "我爱深度学习" -> 6 tokens. Hangul is wide but
+ *     Korean separates words with spaces, so a Korean word stays whole.
+ *   - Everything else (letters, marks, digits, other symbols, private use,
+ *     unassigned) joins its neighbours into words.
  *
  * Errors (all AV_EUSAGE): invalid UTF-8 (overlong, surrogate, > U+10FFFF,
  * lone continuation byte, truncated sequence) naming the byte offset; a NUL
- * byte; no tokens at all; more than max_tokens tokens; a token longer than
- * AV_MAX_TOKEN_BYTES bytes.
+ * byte; no tokens at all; more than max_tokens tokens (saying how many); a
+ * token longer than AV_MAX_TOKEN_BYTES bytes.
  *
- * Non-goals: subword (BPE/WordPiece) tokenization, normalisation (NFC/NFKC).
+ * Non-goals: subword (BPE/WordPiece) tokenization, normalisation (NFC/NFKC),
+ * dictionary word segmentation (Thai, Lao, Khmer, Burmese runs stay whole).
  */
 #ifndef AV_TOKENIZE_H
 #define AV_TOKENIZE_H
@@ -41,14 +52,5 @@ av_status av_tokenize(av_tokens *out, const char *text, size_t len, int max_toke
 av_status av_tokens_push(av_tokens *t, const char *s, av_err *err);
 
 void av_tokens_free(av_tokens *t);
-
-/* Decode one UTF-8 code point from s[0..len). Returns the number of bytes
- * used (1..4) and stores the code point, or 0 for an invalid or truncated
- * sequence (then *why says which). Strict: rejects overlong forms,
- * surrogates D800-DFFF and values above U+10FFFF (RFC 3629). */
-int av_utf8_decode(const unsigned char *s, size_t len, unsigned *cp, const char **why);
-
-/* Display width of a UTF-8 string in terminal columns (CJK and emoji count 2). */
-int av_utf8_width(const char *s);
 
 #endif

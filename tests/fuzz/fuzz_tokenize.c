@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "text/tokenize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

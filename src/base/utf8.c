@@ -1,0 +1,161 @@
+/* utf8.c - UTF-8 bytes and Unicode properties from utf8proc (see utf8.h). */
+#include "base/utf8.h"
+
+#include <string.h>
+#include <utf8proc.h>
+
+_Static_assert((int)AV_UC_CO == (int)UTF8PROC_CATEGORY_CO && (int)AV_UC_PO == (int)UTF8PROC_CATEGORY_PO &&
+                   (int)AV_UC_CF == (int)UTF8PROC_CATEGORY_CF,
+               "av_ucat follows utf8proc's category order");
+
+/* ---------------------------------------------------------------- bytes */
+
+int av_utf8_decode(const unsigned char *s, size_t len, unsigned *cp, const char **why) {
+    static const char *const kTrunc = "truncated multi-byte sequence";
+    unsigned c = s[0];
+    int n;
+    unsigned min;
+    if (c < 0x80) { *cp = c; return 1; }
+    if (c < 0xC0) { *why = "unexpected continuation byte"; return 0; }
+    if (c < 0xE0) { n = 2; c &= 0x1F; min = 0x80; }
+    else if (c < 0xF0) { n = 3; c &= 0x0F; min = 0x800; }
+    else if (c < 0xF8) { n = 4; c &= 0x07; min = 0x10000; }
+    else { *why = "byte is never valid in UTF-8"; return 0; }
+    for (int i = 1; i < n; i++) {
+        if ((size_t)i >= len || (s[i] & 0xC0) != 0x80) { *why = kTrunc; return 0; }
+        c = (c << 6) | (s[i] & 0x3F);
+    }
+    if (c < min) { *why = "overlong encoding"; return 0; }
+    if (c >= 0xD800 && c <= 0xDFFF) { *why = "UTF-16 surrogate code point"; return 0; }
+    if (c > 0x10FFFF) { *why = "code point above U+10FFFF"; return 0; }
+    *cp = c;
+    return n;
+}
+
+/* Lenient decode of s[0..len): 0xFFFD and one byte for an invalid sequence. */
+static unsigned decode_lenient(const unsigned char *s, size_t len, size_t *used) {
+    unsigned cp;
+    const char *why;
+    int k = av_utf8_decode(s, len, &cp, &why);
+    if (k == 0) { *used = 1; return 0xFFFD; }
+    *used = (size_t)k;
+    return cp;
+}
+
+unsigned av_utf8_next(const unsigned char **s) {
+    size_t used;
+    /* a NUL byte ends the string, so a sequence never reads past it */
+    unsigned cp = decode_lenient(*s, strnlen((const char *)*s, 4), &used);
+    *s += used;
+    return cp;
+}
+
+int av_utf8_encode(unsigned cp, char out[4]) {
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return (int)utf8proc_encode_char((utf8proc_int32_t)cp, (utf8proc_uint8_t *)out);
+}
+
+av_status av_utf8_check(const char *s, size_t len, av_err *err) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned cp;
+        const char *why = "";
+        int k = av_utf8_decode(u + i, len - i, &cp, &why);
+        if (k == 0)
+            return av_fail(err, AV_EUSAGE, "invalid UTF-8 at byte offset %zu (byte 0x%02X): %s", i, u[i], why);
+        i += (size_t)k;
+    }
+    return AV_OK;
+}
+
+/* ---------------------------------------------------------------- properties of one code point */
+
+const char *av_utf8_unicode_version(void) { return utf8proc_unicode_version(); }
+
+av_ucat av_utf8_category(unsigned cp) {
+    if (cp > 0x10FFFF) return AV_UC_CN;
+    return (av_ucat)utf8proc_category((utf8proc_int32_t)cp);
+}
+
+int av_utf8_is_ignorable(unsigned cp) {
+    return cp <= 0x10FFFF && utf8proc_get_property((utf8proc_int32_t)cp)->ignorable;
+}
+
+static int hangul_boundclass(unsigned cp) {
+    int bc = utf8proc_get_property((utf8proc_int32_t)cp)->boundclass;
+    return bc == UTF8PROC_BOUNDCLASS_L || bc == UTF8PROC_BOUNDCLASS_V || bc == UTF8PROC_BOUNDCLASS_T ||
+           bc == UTF8PROC_BOUNDCLASS_LV || bc == UTF8PROC_BOUNDCLASS_LVT;
+}
+
+/* Hangul_Syllable_Type is not empty (grapheme classes L, V, T, LV, LVT), for
+ * the code point or its compatibility decomposition (ㄱ U+3131 → ᄀ U+1100). */
+int av_utf8_is_hangul(unsigned cp) {
+    if (cp > 0x10FFFF) return 0;
+    if (hangul_boundclass(cp)) return 1;
+    utf8proc_int32_t d[4];
+    int last = 0;
+    utf8proc_ssize_t n = utf8proc_decompose_char((utf8proc_int32_t)cp, d, 4, UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT, &last);
+    return n >= 1 && n <= 4 && (unsigned)d[0] != cp && hangul_boundclass((unsigned)d[0]);
+}
+
+int av_utf8_cp_width(unsigned cp) {
+    if (cp > 0x10FFFF) return 1;
+    return utf8proc_charwidth((utf8proc_int32_t)cp);
+}
+
+/* ---------------------------------------------------------------- grapheme clusters */
+
+size_t av_utf8_cluster_len(const char *s, size_t len) {
+    const unsigned char *u = (const unsigned char *)s;
+    utf8proc_int32_t state = 0;
+    size_t at;
+    utf8proc_int32_t prev = (utf8proc_int32_t)decode_lenient(u, len, &at);
+    while (at < len) {
+        size_t k;
+        utf8proc_int32_t cp = (utf8proc_int32_t)decode_lenient(u + at, len - at, &k);
+        if (utf8proc_grapheme_break_stateful(prev, cp, &state)) break;
+        prev = cp;
+        at += k;
+    }
+    return at;
+}
+
+static int is_pictographic(unsigned cp) {
+    int bc = utf8proc_get_property((utf8proc_int32_t)cp)->boundclass;
+    return bc == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC || bc == UTF8PROC_BOUNDCLASS_E_ZWG;
+}
+
+int av_utf8_cluster_is_emoji(const char *s, size_t len) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t k;
+    unsigned first = decode_lenient(u, len, &k);
+    if (utf8proc_get_property((utf8proc_int32_t)first)->boundclass == UTF8PROC_BOUNDCLASS_REGIONAL_INDICATOR)
+        return k < len; /* a flag is two regional indicators; one alone is a letter-like symbol */
+    if (!is_pictographic(first)) return 0;
+    if (av_utf8_cp_width(first) == 2) return 1;
+    size_t k2;
+    return k < len && decode_lenient(u + k, len - k, &k2) == 0xFE0F;
+}
+
+int av_utf8_cluster_width(const char *s, size_t len) {
+    if (len == 0) return 0;
+    if (av_utf8_cluster_is_emoji(s, len)) return 2;
+    const unsigned char *u = (const unsigned char *)s;
+    int w = 0;
+    for (size_t at = 0, k; at < len; at += k) {
+        int cw = av_utf8_cp_width(decode_lenient(u + at, len - at, &k));
+        if (cw > w) w = cw;
+    }
+    return w;
+}
+
+int av_utf8_width(const char *s) {
+    size_t len = strlen(s);
+    int w = 0;
+    for (size_t at = 0; at < len;) {
+        size_t n = av_utf8_cluster_len(s + at, len - at);
+        w += av_utf8_cluster_width(s + at, n);
+        at += n;
+    }
+    return w;
+}

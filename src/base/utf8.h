@@ -1,0 +1,91 @@
+/* utf8.h - the one UTF-8 module: decoding, encoding, validation, and the
+ * Unicode properties attnviz needs, all taken from utf8proc.
+ *
+ * How to use: strings are UTF-8 byte runs (s, len) or NUL-terminated. The
+ * strict decoder (av_utf8_decode, av_utf8_check) follows RFC 3629: it rejects
+ * overlong forms, UTF-16 surrogates D800-DFFF, values above U+10FFFF, stray
+ * continuation bytes and truncated sequences. The lenient walkers
+ * (av_utf8_next, av_utf8_cluster_len, av_utf8_width) never fail: a byte that
+ * does not start a valid sequence counts as one U+FFFD, so they are safe on
+ * any bytes (labels from files, fuzzed input).
+ *
+ * Unicode properties (general category, Default_Ignorable_Code_Point,
+ * grapheme cluster boundaries, East Asian display width, Extended_Pictographic)
+ * come from utf8proc (https://juliastrings.github.io/utf8proc/), whose
+ * Unicode version av_utf8_unicode_version() names. No module keeps its own
+ * table of ranges. Extended grapheme clusters follow UAX #29 (section 3.1.1),
+ * display width UAX #11 as utf8proc applies it (the same numbers as a
+ * current wcwidth), emoji presentation UTS #51 (section 4).
+ *
+ * Non-goals: normalisation (NFC/NFKC), case mapping, scripts, shaping, bidi
+ * (render/ does shaping; text/ decides what a token is from these properties).
+ */
+#ifndef AV_UTF8_H
+#define AV_UTF8_H
+
+#include <stddef.h>
+
+#include "base/common.h"
+
+/* Unicode general categories (UAX #44, section 5.7.1), in utf8proc's order. */
+typedef enum {
+    AV_UC_CN, /* unassigned */
+    AV_UC_LU, AV_UC_LL, AV_UC_LT, AV_UC_LM, AV_UC_LO,
+    AV_UC_MN, AV_UC_MC, AV_UC_ME,
+    AV_UC_ND, AV_UC_NL, AV_UC_NO,
+    AV_UC_PC, AV_UC_PD, AV_UC_PS, AV_UC_PE, AV_UC_PI, AV_UC_PF, AV_UC_PO,
+    AV_UC_SM, AV_UC_SC, AV_UC_SK, AV_UC_SO,
+    AV_UC_ZS, AV_UC_ZL, AV_UC_ZP,
+    AV_UC_CC, AV_UC_CF, AV_UC_CS, AV_UC_CO,
+} av_ucat;
+
+/* ---------------------------------------------------------------- bytes */
+
+/* Decode one code point from s[0..len), len >= 1. Returns the bytes used
+ * (1..4) and stores the code point, or 0 for an invalid or truncated
+ * sequence (then *why says which, e.g. "overlong encoding"). Strict RFC 3629. */
+int av_utf8_decode(const unsigned char *s, size_t len, unsigned *cp, const char **why);
+
+/* Decode one code point at *s of a NUL-terminated string and advance *s.
+ * An invalid sequence yields U+FFFD and advances one byte. *s must not point
+ * at the terminating NUL. */
+unsigned av_utf8_next(const unsigned char **s);
+
+/* Write cp (<= U+10FFFF, not a surrogate) as UTF-8 into out; returns the
+ * bytes written (1..4), or 0 for a value that has no UTF-8 form. */
+int av_utf8_encode(unsigned cp, char out[4]);
+
+/* AV_OK if s[0..len) is valid UTF-8; else AV_EUSAGE with
+ * "invalid UTF-8 at byte offset N (byte 0xBB): <why>" naming the first bad byte. */
+av_status av_utf8_check(const char *s, size_t len, av_err *err);
+
+/* ---------------------------------------------------------------- properties of one code point */
+
+const char *av_utf8_unicode_version(void); /* e.g. "15.0.0" */
+av_ucat av_utf8_category(unsigned cp);
+int av_utf8_is_ignorable(unsigned cp); /* Default_Ignorable_Code_Point: drawn as nothing */
+int av_utf8_is_hangul(unsigned cp);    /* a Hangul syllable or jamo (incl. compatibility jamo) */
+/* Terminal columns of one code point: 0, 1 or 2 (utf8proc_charwidth; East
+ * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
+int av_utf8_cp_width(unsigned cp);
+
+/* ---------------------------------------------------------------- grapheme clusters */
+
+/* Bytes of the extended grapheme cluster (UAX #29) that starts at s[0],
+ * within s[0..len), len >= 1 (lenient: invalid bytes are single U+FFFD). */
+size_t av_utf8_cluster_len(const char *s, size_t len);
+
+/* 1 if the cluster s[0..len) is shown as an emoji (UTS #51): an
+ * Extended_Pictographic base that is wide by default or followed by VS16
+ * U+FE0F, or a pair of regional indicators (a flag). ✓ and → are not. */
+int av_utf8_cluster_is_emoji(const char *s, size_t len);
+
+/* Terminal columns of the cluster s[0..len): 2 if it is an emoji, else the
+ * widest of its code points (a base letter's width; marks, joiners and
+ * selectors add nothing). For one code point this is av_utf8_cp_width. */
+int av_utf8_cluster_width(const char *s, size_t len);
+
+/* Terminal columns of a NUL-terminated string: the sum over its clusters. */
+int av_utf8_width(const char *s);
+
+#endif

@@ -1,0 +1,160 @@
+/* test_utf8.c - base/utf8: strict decoding against every scalar value,
+ * grapheme clusters, emoji presentation and widths. Expected widths come
+ * from utf8proc called directly (the library the rules name) and from
+ * hand-worked cases (UAX #29 examples, UTS #51 emoji-data, wcwidth). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "base/utf8.h"
+
+/* Every scalar value encodes to the bytes utf8proc gives and decodes back. */
+static void test_encode_decode_every_scalar_value(void **state) {
+    (void)state;
+    for (unsigned cp = 0; cp <= 0x10FFFF; cp++) {
+        char b[4];
+        int n = av_utf8_encode(cp, b);
+        if (cp >= 0xD800 && cp <= 0xDFFF) { assert_int_equal(n, 0); continue; }
+        utf8proc_uint8_t want[4];
+        assert_int_equal(n, (int)utf8proc_encode_char((utf8proc_int32_t)cp, want));
+        assert_memory_equal(b, want, (size_t)n);
+        unsigned back = 0;
+        const char *why = NULL;
+        assert_int_equal(av_utf8_decode((const unsigned char *)b, (size_t)n, &back, &why), n);
+        assert_int_equal(back, cp);
+    }
+    assert_int_equal(av_utf8_encode(0x110000, (char[4]){0}), 0);
+}
+
+static void expect_bad(const char *s, size_t len, const char *msg) {
+    av_err err = {{0}};
+    assert_int_equal(av_utf8_check(s, len, &err), AV_EUSAGE);
+    if (!strstr(err.msg, msg)) print_message("message was: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, msg));
+}
+
+static void test_check_names_first_bad_byte(void **state) {
+    (void)state;
+    av_err err = {{0}};
+    assert_int_equal(av_utf8_check("caf\xC3\xA9", 5, &err), AV_OK);
+    expect_bad("ab\xC0\xAF", 4, "byte offset 2 (byte 0xC0): overlong encoding");
+    expect_bad("x\x80y", 3, "byte offset 1 (byte 0x80): unexpected continuation byte");
+    expect_bad("\xED\xA0\x80", 3, "UTF-16 surrogate");
+    expect_bad("ok \xE6\x88", 5, "byte offset 3 (byte 0xE6): truncated");
+    expect_bad("\xF4\x90\x80\x80", 4, "above U+10FFFF");
+    /* lenient walker: a bad byte is one U+FFFD, then decoding resumes */
+    const unsigned char *p = (const unsigned char *)"\xC0" "A";
+    assert_int_equal(av_utf8_next(&p), 0xFFFD);
+    assert_int_equal(av_utf8_next(&p), 'A');
+    assert_int_equal(*p, 0);
+}
+
+/* Cluster byte lengths, worked by hand from UAX #29's rules. */
+static void test_grapheme_clusters(void **state) {
+    (void)state;
+    const struct { const char *s; size_t first; } c[] = {
+        {"e\xCC\x81x", 3},                         /* e + U+0301 (GB9) */
+        {"\r\nx", 2},                              /* CR LF (GB3) */
+        {"\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3\xF0\x9F\x87\xAB", 8}, /* 🇨🇳 then 🇫 (GB12) */
+        {"👨‍👩‍👧x", strlen("👨‍👩‍👧")},                 /* ZWJ sequence (GB11) */
+        {"👍🏽x", 8},                                /* skin tone modifier is Extend */
+        {"\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8x", 9}, /* Hangul L V T (GB6, GB7) */
+        {"\xD8\x80" "1x", 3},                      /* U+0600 prepends (GB9b) */
+        {"a\xD8\x9C" "b", 1},                      /* U+061C is Control: breaks (GB5) */
+        {"\xE2\x9C\x93\xEF\xB8\x8F", 6},           /* ✓ + VS16 (Extend) */
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        size_t got = av_utf8_cluster_len(c[k].s, strlen(c[k].s));
+        if (got != c[k].first) print_message("case %zu: %zu bytes, want %zu\n", k, got, c[k].first);
+        assert_int_equal(got, c[k].first);
+    }
+}
+
+static int emoji(const char *s) { return av_utf8_cluster_is_emoji(s, strlen(s)); }
+
+/* UTS #51 emoji-data: Emoji_Presentation=Yes for 🙂 ✅; → and ✓ are not emoji
+ * at all; ❤ U+2764 is text by default and emoji with VS16. */
+static void test_emoji_presentation(void **state) {
+    (void)state;
+    assert_true(emoji("🙂"));
+    assert_true(emoji("✅"));
+    assert_true(emoji("❤️"));
+    assert_true(emoji("👨‍👩‍👧"));
+    assert_true(emoji("🇨🇳"));
+    assert_false(emoji("❤"));
+    assert_false(emoji("→"));
+    assert_false(emoji("✓"));
+    assert_false(emoji("✓\xEF\xB8\x8F")); /* ✓ is not Extended_Pictographic: VS16 changes nothing */
+    assert_false(emoji("\xF0\x9F\x87\xA8")); /* one regional indicator alone */
+    assert_false(emoji("a"));
+}
+
+/* The width of every code point, alone, is utf8proc_charwidth's: the number
+ * --show and --explain pad with. */
+static void test_width_of_every_code_point_is_the_librarys(void **state) {
+    (void)state;
+    int checked = 0;
+    for (unsigned cp = 1; cp <= 0x10FFFF; cp++) {
+        char b[5] = {0};
+        if (av_utf8_encode(cp, b) == 0) continue;
+        int want = utf8proc_charwidth((utf8proc_int32_t)cp);
+        if (av_utf8_width(b) != want) print_message("U+%04X: %d, utf8proc %d\n", cp, av_utf8_width(b), want);
+        assert_int_equal(av_utf8_width(b), want);
+        assert_int_equal(av_utf8_cp_width(cp), want);
+        checked++;
+    }
+    assert_int_equal(checked, 0x10FFFF - 0x800);
+    print_message("widths of %d code points agree with utf8proc %s (Unicode %s)\n", checked, utf8proc_version(),
+                  av_utf8_unicode_version());
+}
+
+/* Strings, by hand: wcwidth gives → and ✓ one column (the --show bug). */
+static void test_string_widths(void **state) {
+    (void)state;
+    assert_int_equal(av_utf8_width("love"), 4);
+    assert_int_equal(av_utf8_width("我爱"), 4);
+    assert_int_equal(av_utf8_width("nai\xCC\x88ve"), 5);
+    assert_int_equal(av_utf8_width("go → up ✓ ok"), 12);
+    assert_int_equal(av_utf8_width("👨‍👩‍👧"), 2);
+    assert_int_equal(av_utf8_width("👍🏽"), 2);
+    assert_int_equal(av_utf8_width("🇨🇳"), 2);
+    assert_int_equal(av_utf8_width("❤️"), 2);
+    assert_int_equal(av_utf8_width("ሰላም።"), 4);
+    assert_int_equal(av_utf8_width("abc\xD8\x9C" "def"), 6); /* U+061C is invisible */
+}
+
+static void test_categories_and_hangul(void **state) {
+    (void)state;
+    assert_int_equal(av_utf8_category(0x061C), AV_UC_CF);
+    assert_int_equal(av_utf8_category(0x1362), AV_UC_PO); /* ETHIOPIC FULL STOP */
+    assert_int_equal(av_utf8_category(0x2192), AV_UC_SM);
+    assert_int_equal(av_utf8_category(0x2713), AV_UC_SO);
+    assert_int_equal(av_utf8_category(0x3000), AV_UC_ZS);
+    assert_true(av_utf8_is_ignorable(0x200D));
+    assert_true(av_utf8_is_ignorable(0xFE0F));
+    assert_false(av_utf8_is_ignorable('a'));
+    assert_true(av_utf8_is_hangul(0xC548));  /* 안, syllable LV */
+    assert_true(av_utf8_is_hangul(0x1100));  /* ᄀ, leading jamo */
+    assert_true(av_utf8_is_hangul(0x314B));  /* ㅋ, compatibility jamo */
+    assert_false(av_utf8_is_hangul(0x6211)); /* 我 */
+    assert_false(av_utf8_is_hangul(0x30B3)); /* コ */
+    assert_false(av_utf8_is_hangul('a'));
+    assert_string_equal(av_utf8_unicode_version(), utf8proc_unicode_version());
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_encode_decode_every_scalar_value),
+        cmocka_unit_test(test_check_names_first_bad_byte),
+        cmocka_unit_test(test_grapheme_clusters),
+        cmocka_unit_test(test_emoji_presentation),
+        cmocka_unit_test(test_width_of_every_code_point_is_the_librarys),
+        cmocka_unit_test(test_string_widths),
+        cmocka_unit_test(test_categories_and_hangul),
+    };
+    return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
+}
