@@ -26,8 +26,8 @@ else
 endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS  += $(CSTD) $(WARN) $(OPT) $(FPFLAGS) $(SAN) $(PKG_CFLAGS) -Isrc
-LDLIBS  += $(PKG_LIBS) -lgif -lm
+CFLAGS  += $(CSTD) $(WARN) $(OPT) $(FPFLAGS) $(SAN) $(PKG_CFLAGS) -pthread -Isrc
+LDLIBS  += $(PKG_LIBS) -lgif -lm -pthread
 LDFLAGS += $(SAN)
 
 # src/ is layered (see src/README.md): base, io, text, nn, render, app.

@@ -1,39 +1,70 @@
 /* attention.c - the attention kernels (see attention.h for the math and the
- * dimension legend T, C, H, D). Plain reference loops: clear first, fast
- * enough for T <= 512. */
+ * dimension legend T, C, H, D). Plain reference loops: clear first, sums in
+ * double. The fast kernels (attention_blas.c, flash.c) are tested against
+ * these. */
 #include "nn/attention.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parallel.h"
+
 /* ----------------------------------------------------------------------------
  * positions */
 
-void sinusoidal_forward(float *pe, int T, int C) {
-    // pe is (T, C)
-    for (int t = 0; t < T; t++) {
-        float *pe_t = pe + (size_t)t * C;
-        for (int c = 0; c < C; c++) {
-            int two_i = c & ~1;  /* 2i for both members of the pair */
-            double angle = (double)t / pow(10000.0, (double)two_i / (double)C);
+typedef struct {
+    float *pe;
+    int T, C;
+    const double *denom; /* (C) 10000^(2i/C) for column c, i = c/2 */
+} sinusoidal_ctx;
+
+enum { SIN_ROWS = 256 }; /* positions per work item */
+
+static void sinusoidal_rows(void *arg, int item) {
+    const sinusoidal_ctx *a = arg;
+    int t_end = (item + 1) * SIN_ROWS < a->T ? (item + 1) * SIN_ROWS : a->T;
+    for (int t = item * SIN_ROWS; t < t_end; t++) {
+        float *pe_t = a->pe + (size_t)t * a->C;
+        for (int c = 0; c < a->C; c++) {
+            double angle = (double)t / a->denom[c];
             pe_t[c] = (float)((c & 1) ? cos(angle) : sin(angle));
         }
     }
 }
 
+void sinusoidal_forward(float *pe, int T, int C) {
+    // pe is (T, C); denom[c] = 10000^(2i/C) with 2i = c rounded down to even
+    double denom_stack[512];
+    double *denom = C <= 512 ? denom_stack : malloc((size_t)C * sizeof(double));
+    if (!denom) { /* out of memory: the power per entry, same values */
+        for (int t = 0; t < T; t++)
+            for (int c = 0; c < C; c++) {
+                double angle = (double)t / pow(10000.0, (double)(c & ~1) / (double)C);
+                pe[(size_t)t * C + c] = (float)((c & 1) ? cos(angle) : sin(angle));
+            }
+        return;
+    }
+    for (int c = 0; c < C; c++) denom[c] = pow(10000.0, (double)(c & ~1) / (double)C);
+    sinusoidal_ctx a = {pe, T, C, denom};
+    av_parallel_for((T + SIN_ROWS - 1) / SIN_ROWS, sinusoidal_rows, &a);
+    if (denom != denom_stack) free(denom);
+}
+
 void rope_forward(float *x, int H, int T, int D, av_rope_style style, double base, int pos0) {
     // x is (H, T, D); pairs are (2i, 2i+1) or (i, i + D/2)
+    // The angle (pos0 + t)·θ_i and its cos and sin are computed once per
+    // position and pair, in double, and applied to every head.
     int half = D / 2;
-    for (int h = 0; h < H; h++) {
-        for (int t = 0; t < T; t++) {
-            float *x_ht = x + ((size_t)h * T + t) * D;
-            double pos = (double)(pos0 + t);
-            for (int i = 0; i < half; i++) {
-                double theta = pow(base, -2.0 * i / (double)D);
-                double a = pos * theta, c = cos(a), s = sin(a);
-                int i0 = style == AV_ROPE_INTERLEAVED ? 2 * i : i;
-                int i1 = style == AV_ROPE_INTERLEAVED ? 2 * i + 1 : i + half;
+    for (int t = 0; t < T; t++) {
+        double pos = (double)pos0 + (double)t;
+        for (int i = 0; i < half; i++) {
+            double theta = pow(base, -2.0 * i / (double)D);
+            double a = pos * theta, c = cos(a), s = sin(a);
+            int i0 = style == AV_ROPE_INTERLEAVED ? 2 * i : i;
+            int i1 = style == AV_ROPE_INTERLEAVED ? 2 * i + 1 : i + half;
+            for (int h = 0; h < H; h++) {
+                float *x_ht = x + ((size_t)h * T + t) * D;
                 double x0 = x_ht[i0], x1 = x_ht[i1];
                 x_ht[i0] = (float)(x0 * c - x1 * s);
                 x_ht[i1] = (float)(x0 * s + x1 * c);

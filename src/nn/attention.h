@@ -29,6 +29,25 @@
 
 /* AV_POS_LEARNED: a trained position-embedding table (GPT-2's wpe); only models have it. */
 typedef enum { AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE, AV_POS_LEARNED } av_positions;
+
+/* Which kernels run stages 4..9 (the math is the same; see attention_blas.h
+ * and flash.h):
+ *   AV_KERNEL_REFERENCE  the readable loops of this file, sums in double; exact
+ *                        invariants: the same input row gives the same bits
+ *                        wherever it sits, so permuting tokens permutes results
+ *   AV_KERNEL_BLAS       projections, Q·Kᵀ and A·V on CBLAS sgemm, keeps (H, T, T);
+ *                        sgemm's float32 sums may differ in the last bit with a
+ *                        row's place in a block (results agree within 1e-5)
+ *   AV_KERNEL_FLASH      tiled online softmax on sgemm tiles: never forms
+ *                        (H, T, T), O(T·C) memory */
+typedef enum { AV_KERNEL_REFERENCE, AV_KERNEL_BLAS, AV_KERNEL_FLASH } av_kernel;
+
+/* Names as --kernel spells them ("?" for other values). */
+static inline const char *av_kernel_name(int k) {
+    static const char *const names[] = {"reference", "blas", "flash"};
+    return k >= AV_KERNEL_REFERENCE && k <= AV_KERNEL_FLASH ? names[k] : "?";
+}
+
 typedef enum { AV_ROPE_INTERLEAVED, AV_ROPE_HALF } av_rope_style;
 
 /* Names as --positions and --rope-style spell them ("?" for other values). */
@@ -44,7 +63,10 @@ static inline const char *av_rope_style_name(int s) {
 /* pe (T, C) = sinusoidal positional encoding, paper §3.5, interleaved:
  *   PE(pos, 2i)   = sin(pos / 10000^(2i/C))
  *   PE(pos, 2i+1) = cos(pos / 10000^(2i/C))
- * pos = 0..T-1. With odd C the last column is a sin column. */
+ * pos = 0..T-1. With odd C the last column is a sin column. The angle is
+ * computed in double and rounded once to float32, so long positions stay
+ * accurate (docs/conventions.md states the worst error at position 65,535).
+ * Rows are split over threads (bit-identical whatever the count). */
 void sinusoidal_forward(float *pe, int T, int C);
 
 /* In place RoPE rotation of x (H, T, D) at positions pos0 .. pos0+T-1
@@ -53,8 +75,11 @@ void sinusoidal_forward(float *pe, int T, int C);
  * (2i, 2i+1) (RoFormer, Meta LLaMA); AV_ROPE_HALF pairs (i, i + D/2)
  * (GPT-NeoX, Hugging Face "rotate_half"). D must be even (the caller checks). */
 void rope_forward(float *x, int H, int T, int D, av_rope_style style, double base, int pos0);
+/* (The angle pos·θ_i and its cos/sin are computed in double, once per
+ * position and pair, and applied to every head.) */
 
-/* out (T, OC) = inp (T, C) · w (C, OC). */
+/* out (T, OC) = inp (T, C) · w (C, OC): the reference loops, each sum in
+ * double and rounded once. av_matmul (attention_blas.h) picks this or sgemm. */
 void matmul_forward(float *out, const float *inp, const float *w, int T, int C, int OC);
 
 /* out (H, T, D) = inp (T, C) split by columns: head h takes columns h·D .. h·D+D−1

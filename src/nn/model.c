@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parallel.h"
+#include "nn/attention_blas.h"
 #include "nn/embed.h"
+#include "nn/flash.h"
 
 av_status av_config_check(const av_config *cfg, av_err *err) {
     int C = cfg->C, H = cfg->H;
@@ -40,30 +43,55 @@ av_status av_model_init(av_model *m, const av_config *cfg, av_err *err) {
     if (av_mul_size(&TC, (size_t)T, (size_t)C) || av_mul_size(&CC, (size_t)C, (size_t)C) ||
         av_mul3_size(&HTT, (size_t)H, (size_t)T, (size_t)T) || av_mul_size(&TT, (size_t)T, (size_t)T))
         return av_fail(err, AV_EUSAGE, "tensor sizes overflow");
-    float **tc[] = {&m->X, &m->Xp, &m->q_proj, &m->k_proj, &m->v_proj, &m->Q_norope, &m->K_norope,
-                    &m->Q, &m->K, &m->V, &m->ctx_heads, &m->context, &m->out};
+    float **tc[] = {&m->X, &m->q_proj, &m->Q, &m->K, &m->V, &m->context, &m->out};
     for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++)
         if (!(*tc[i] = av_calloc(TC, sizeof(float)))) goto oom;
     float **cc[] = {&m->W_Q, &m->W_K, &m->W_V, &m->W_O};
     for (size_t i = 0; i < 4; i++)
         if (!(*cc[i] = av_calloc(CC, sizeof(float)))) goto oom;
-    if (!(m->scores = av_calloc(HTT, sizeof(float)))) goto oom;
-    if (!(m->att = av_calloc(HTT, sizeof(float)))) goto oom;
-    if (!(m->mask = av_calloc(TT, 1))) goto oom;
+    if (cfg->kernel != AV_KERNEL_FLASH) { /* the (H, T, T) tensors the figures and dumps show */
+        if (!(m->scores = av_calloc(HTT, sizeof(float)))) goto oom;
+        if (!(m->att = av_calloc(HTT, sizeof(float)))) goto oom;
+        if (!(m->mask = av_calloc(TT, 1))) goto oom;
+        if (!(m->ctx_heads = av_calloc(TC, sizeof(float)))) goto oom;
+    }
     if (cfg->positions == AV_POS_SINUSOIDAL && !(m->PE = av_calloc(TC, sizeof(float)))) goto oom;
     return AV_OK;
 oom:
     av_model_free(m);
-    return av_fail(err, AV_ERUNTIME, "out of memory allocating tensors for T=%d, d_model=%d, heads=%d", T, C, H);
+    return av_fail(err, AV_ERUNTIME, "out of memory allocating tensors for T=%d, d_model=%d, heads=%d%s", T, C, H,
+                   cfg->kernel == AV_KERNEL_FLASH ? "" : " (the (heads, T, T) weights; the flash kernel needs none)");
+}
+
+/* ----------------------------------------------------------------------------
+ * seeding: token blocks and the four matrices are independent work items */
+
+enum { SEED_TOKENS = 64 };
+
+typedef struct {
+    av_model *m;
+    const char *const *tokens;
+    int token_items;
+} seed_ctx;
+
+static void seed_item(void *arg, int item) {
+    const seed_ctx *a = arg;
+    av_model *m = a->m;
+    int C = m->cfg.C;
+    if (item < a->token_items) {
+        int t_end = (item + 1) * SEED_TOKENS < m->cfg.T ? (item + 1) * SEED_TOKENS : m->cfg.T;
+        for (int t = item * SEED_TOKENS; t < t_end; t++) embed_token(m->X + (size_t)t * C, a->tokens[t], C, m->cfg.seed);
+        return;
+    }
+    static const char *const names[4] = {"W_Q", "W_K", "W_V", "W_O"};
+    float *w[4] = {m->W_Q, m->W_K, m->W_V, m->W_O};
+    int k = item - a->token_items;
+    init_weight(w[k], names[k], C, m->cfg.seed);
 }
 
 void av_model_seed(av_model *m, const char *const *tokens) {
-    int C = m->cfg.C;
-    for (int t = 0; t < m->cfg.T; t++) embed_token(m->X + (size_t)t * C, tokens[t], C, m->cfg.seed);
-    init_weight(m->W_Q, "W_Q", C, m->cfg.seed);
-    init_weight(m->W_K, "W_K", C, m->cfg.seed);
-    init_weight(m->W_V, "W_V", C, m->cfg.seed);
-    init_weight(m->W_O, "W_O", C, m->cfg.seed);
+    seed_ctx a = {m, tokens, (m->cfg.T + SEED_TOKENS - 1) / SEED_TOKENS};
+    av_parallel_for(a.token_items + 4, seed_item, &a);
 }
 
 static av_status check(const float *x, size_t n, const char *what, av_err *err) {
@@ -74,75 +102,153 @@ static av_status check(const float *x, size_t n, const char *what, av_err *err) 
                    what);
 }
 
-av_status av_model_forward(av_model *m, av_err *err) {
+/* ----------------------------------------------------------------------------
+ * the forward pass, stage by stage */
+
+/* 3-5: positions, projections, head split, RoPE. K and V are projected
+ * through context, X + PE lives in out: both are written only at stage 9. */
+static av_status project_forward(av_model *m, av_err *err) {
     const av_config *c = &m->cfg;
-    int T = c->T, C = c->C, H = c->H, D = m->D;
-    size_t TC = (size_t)T * C, HTT = (size_t)H * T * T;
+    int T = c->T, C = c->C, H = c->H;
+    size_t TC = (size_t)T * C;
+    av_kernel kern = c->kernel;
     av_status st;
     double mean;
-
-    /* 3. positions */
-    memcpy(m->Xp, m->X, TC * sizeof(float));
+    const float *xp = m->X;
     if (c->positions == AV_POS_SINUSOIDAL) {
         sinusoidal_forward(m->PE, T, C);
-        for (size_t i = 0; i < TC; i++) m->Xp[i] = m->X[i] + m->PE[i];
+        for (size_t i = 0; i < TC; i++) m->out[i] = m->X[i] + m->PE[i];
+        xp = m->out;
     }
-    if ((st = check(m->Xp, TC, "X + PE", err))) return st;
-
-    /* 4. project */
-    matmul_forward(m->q_proj, m->Xp, m->W_Q, T, C, C);
-    matmul_forward(m->k_proj, m->Xp, m->W_K, T, C, C);
-    matmul_forward(m->v_proj, m->Xp, m->W_V, T, C, C);
-    if ((st = check(m->q_proj, TC, "Q = X·W_Q", err)) || (st = check(m->k_proj, TC, "K = X·W_K", err)) ||
-        (st = check(m->v_proj, TC, "V = X·W_V", err)))
-        return st;
-    stats_forward(m->q_proj, TC, &mean, &m->var_q);
-    stats_forward(m->k_proj, TC, &mean, &m->var_k);
-
-    /* 5. split heads, then RoPE on Q and K */
-    split_heads_forward(m->Q_norope, m->q_proj, T, C, H);
-    split_heads_forward(m->K_norope, m->k_proj, T, C, H);
-    split_heads_forward(m->V, m->v_proj, T, C, H);
-    memcpy(m->Q, m->Q_norope, TC * sizeof(float));
-    memcpy(m->K, m->K_norope, TC * sizeof(float));
+    if ((st = check(xp, TC, "X + PE", err))) return st;
+    float *dst[3] = {m->Q, m->K, m->V};
+    const float *w[3] = {m->W_Q, m->W_K, m->W_V};
+    static const char *const what[3] = {"Q = X·W_Q", "K = X·W_K", "V = X·W_V"};
+    for (int k = 0; k < 3; k++) {
+        float *proj = k == 0 ? m->q_proj : m->context;
+        av_matmul(proj, xp, w[k], T, C, C, kern);
+        if ((st = check(proj, TC, what[k], err))) return st;
+        if (k < 2) stats_forward(proj, TC, &mean, k == 0 ? &m->var_q : &m->var_k);
+        split_heads_forward(dst[k], proj, T, C, H);
+    }
     if (c->positions == AV_POS_ROPE) {
-        rope_forward(m->Q, H, T, D, c->rope_style, c->rope_base, 0);
-        rope_forward(m->K, H, T, D, c->rope_style, c->rope_base, 0);
+        rope_forward(m->Q, H, T, m->D, c->rope_style, c->rope_base, 0);
+        rope_forward(m->K, H, T, m->D, c->rope_style, c->rope_base, 0);
     }
-
-    /* 6. scores: measure the variance both unscaled and scaled. Only the scores
-     * actually used must fit in float32: Q·Kᵀ may overflow where Q·Kᵀ/√d_k does not. */
-    scores_forward(m->scores, m->Q, m->K, H, T, D, 1.0);
-    int raw_finite = all_finite(m->scores, HTT);
-    if (raw_finite) stats_forward(m->scores, HTT, &mean, &m->var_raw);
-    if (c->scale) {
-        scores_forward(m->scores, m->Q, m->K, H, T, D, 1.0 / sqrt((double)D));
-        if ((st = check(m->scores, HTT, "the scores Q·Kᵀ/√d_k", err))) return st;
-        stats_forward(m->scores, HTT, &mean, &m->var_scaled);
-        if (!raw_finite) m->var_raw = m->var_scaled * (double)D; /* var(√D·S) = D·var(S) */
-    } else {
-        if ((st = check(m->scores, HTT, "the scores Q·Kᵀ (--no-scale)", err))) return st;
-        m->var_scaled = m->var_raw / (double)D;
-    }
-
-    /* 7. mask */
-    m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask);
-
-    /* 8. softmax */
-    m->fully_masked_rows = softmax_forward(m->att, m->scores, m->mask, H, T, &m->worst_row_dev);
-
-    /* 9. weighted sum, concat, output projection */
-    weighted_sum_forward(m->ctx_heads, m->att, m->V, H, T, D);
-    merge_heads_forward(m->context, m->ctx_heads, T, C, H);
-    matmul_forward(m->out, m->context, m->W_O, T, C, C);
-    if ((st = check(m->out, TC, "the output Y", err))) return st;
     return AV_OK;
 }
 
+/* 6: scores for the reference and BLAS kernels, with their variance. Only the
+ * scores actually used must fit in float32: Q·Kᵀ may overflow where
+ * Q·Kᵀ/√d_k does not, so sgemm's float32 sums fall back to the reference's
+ * double sums when they overflow. var(Q·Kᵀ) = var(Q·Kᵀ·scale) / scale². */
+static av_status scores_stage(av_model *m, double scale, av_err *err) {
+    const av_config *c = &m->cfg;
+    int T = c->T, H = c->H, D = m->D;
+    size_t HTT = (size_t)H * T * T;
+    double mean, var;
+    if (c->kernel == AV_KERNEL_REFERENCE) {
+        scores_forward(m->scores, m->Q, m->K, H, T, D, scale);
+        stats_forward(m->scores, HTT, &mean, &var);
+    } else {
+        scores_blas_forward(m->scores, m->Q, m->K, H, T, D, scale);
+        stats_parallel_forward(m->scores, HTT, &mean, &var);
+        if (!isfinite(mean)) {
+            scores_forward(m->scores, m->Q, m->K, H, T, D, scale);
+            stats_parallel_forward(m->scores, HTT, &mean, &var);
+        }
+    }
+    if (!isfinite(mean) || !isfinite(var))
+        return check(m->scores, HTT, c->scale ? "the scores Q·Kᵀ/√d_k" : "the scores Q·Kᵀ (--no-scale)", err);
+    m->var_scaled = c->scale ? var : var / (double)D;
+    m->var_raw = c->scale ? var * (double)D : var;
+    m->stats_rows = T;
+    return AV_OK;
+}
+
+/* The variance of the scores on the flash path, measured on the first
+ * AV_FLASH_STATS_ROWS query rows of each head against every key (flash never
+ * holds all of them). */
+static av_status flash_stats(av_model *m, double scale, av_err *err) {
+    int T = m->cfg.T, H = m->cfg.H, D = m->D, rows = T < AV_FLASH_STATS_ROWS ? T : AV_FLASH_STATS_ROWS;
+    float *s = av_calloc((size_t)rows * T, sizeof(float));
+    if (!s) return av_fail(err, AV_ERUNTIME, "out of memory measuring the scores (%d x %d floats)", rows, T);
+    double sum = 0.0, sumsq = 0.0, n = (double)H * rows * T;
+    for (int h = 0; h < H; h++) {
+        av_sgemm(s, m->Q + (size_t)h * T * D, m->K + (size_t)h * T * D, rows, T, D, D, D, T, 1, (float)scale, 0.0f);
+        for (size_t i = 0; i < (size_t)rows * T; i++) sum += s[i], sumsq += (double)s[i] * s[i];
+    }
+    free(s);
+    double mean = sum / n, var = sumsq / n - mean * mean;
+    var = var > 0 ? var : 0;
+    m->var_scaled = m->cfg.scale ? var : var / (double)D;
+    m->var_raw = m->cfg.scale ? var * (double)D : var;
+    m->stats_rows = rows;
+    return AV_OK;
+}
+
+/* Masked (i, j) entries of the (T, T) mask, counted without forming it. */
+static size_t mask_count(const av_mask_spec *mk, int T) {
+    size_t count = 0;
+    for (int i = 0; i < T; i++) {
+        int visible_end = mk->n_real < T ? mk->n_real : T; /* keys 0 .. visible_end−1 pass the rules */
+        if (mk->causal && i + 1 < visible_end) visible_end = i + 1;
+        count += (size_t)(T - visible_end);
+        if (mk->user)
+            for (int j = 0; j < visible_end; j++) count += mk->user[(size_t)i * T + j] != 0;
+    }
+    return count;
+}
+
+/* 6-9 on the flash path: scores, mask, softmax and A·V in one tiled pass,
+ * straight into context (T, C). */
+static av_status flash_stage(av_model *m, double scale, av_err *err) {
+    const av_config *c = &m->cfg;
+    av_mask_spec mk = {c->causal, c->n_real, m->user_mask};
+    av_status st = flash_stats(m, scale, err);
+    if (st) return st;
+    m->masked_count = mask_count(&mk, c->T);
+    m->worst_row_dev = 0.0; /* no weights are stored to sum */
+    return flash_attention_forward(m->context, m->Q, m->K, m->V, &mk, c->H, c->T, m->D, scale,
+                                   &m->fully_masked_rows, err);
+}
+
+av_status av_model_forward(av_model *m, av_err *err) {
+    const av_config *c = &m->cfg;
+    int T = c->T, C = c->C, H = c->H, D = m->D;
+    double scale = c->scale ? 1.0 / sqrt((double)D) : 1.0;
+    av_status st;
+
+    /* 3-5. positions, project, split heads, RoPE */
+    if ((st = project_forward(m, err))) return st;
+
+    if (c->kernel == AV_KERNEL_FLASH) {
+        /* 6-9 (heads). tiled: scores, mask, online softmax, weighted sum */
+        if ((st = flash_stage(m, scale, err))) return st;
+    } else {
+        /* 6. scores */
+        if ((st = scores_stage(m, scale, err))) return st;
+        /* 7. mask */
+        m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask);
+        /* 8. softmax */
+        if (c->kernel == AV_KERNEL_REFERENCE) {
+            m->fully_masked_rows = softmax_forward(m->att, m->scores, m->mask, H, T, &m->worst_row_dev);
+            weighted_sum_forward(m->ctx_heads, m->att, m->V, H, T, D); /* 9. weighted sum */
+        } else {
+            m->fully_masked_rows = softmax_fast_forward(m->att, m->scores, m->mask, H, T, &m->worst_row_dev);
+            weighted_sum_blas_forward(m->ctx_heads, m->att, m->V, H, T, D); /* 9. weighted sum */
+        }
+        merge_heads_forward(m->context, m->ctx_heads, T, C, H);
+    }
+
+    /* 9. output projection */
+    av_matmul(m->out, m->context, m->W_O, T, C, C, c->kernel);
+    return check(m->out, (size_t)T * C, "the output Y", err);
+}
+
 void av_model_free(av_model *m) {
-    float *bufs[] = {m->X, m->PE, m->Xp, m->W_Q, m->W_K, m->W_V, m->W_O, m->q_proj, m->k_proj,
-                     m->v_proj, m->Q_norope, m->K_norope, m->Q, m->K, m->V, m->scores, m->att,
-                     m->ctx_heads, m->context, m->out};
+    float *bufs[] = {m->X, m->PE, m->W_Q, m->W_K, m->W_V, m->W_O, m->q_proj, m->Q, m->K, m->V,
+                     m->scores, m->att, m->ctx_heads, m->context, m->out};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
     free(m->mask);
     free(m->user_mask);

@@ -9,6 +9,10 @@
  *   av_model_forward(&m, &err);             // runs stages 3..9
  *   av_model_free(&m);
  *
+ * cfg.kernel picks the kernels (attention.h av_kernel). AV_KERNEL_FLASH never
+ * forms (H, T, T): scores, att, mask and ctx_heads stay NULL, and memory is
+ * O(T·C): X, PE (sinusoidal only), q_proj, Q, K, V, context, out.
+ *
  * Stages (numbers as in the trace):
  *   3 positions  Xp = X + PE (sinusoidal) or Xp = X (none, rope)
  *   4 project    Q = Xp·W_Q, K = Xp·W_K, V = Xp·W_V          (T, C)
@@ -36,6 +40,7 @@ typedef struct {
     double rope_base;        /* θ, default 10000 */
     int causal;              /* 1 = causal mask */
     int scale;               /* 1 = divide scores by √d_k (default), 0 = --no-scale */
+    av_kernel kernel;        /* AV_KERNEL_REFERENCE (0), _BLAS or _FLASH */
     uint64_t seed;
 } av_config;
 
@@ -44,26 +49,29 @@ typedef struct {
     int D;                   /* d_k = C / H */
     float *X;                /* (T, C) token embeddings, before positions */
     float *PE;               /* (T, C) sinusoidal encoding, NULL unless sinusoidal */
-    float *Xp;               /* (T, C) input to the projections: X + PE, or X */
     float *W_Q, *W_K, *W_V, *W_O; /* (C, C) each */
-    float *q_proj, *k_proj, *v_proj; /* (T, C) X·W before the head split */
-    float *Q_norope, *K_norope;      /* (H, T, D) before RoPE (equal to Q, K without RoPE) */
+    float *q_proj;           /* (T, C) Q = (X + PE)·W_Q before the head split (K and V's
+                              * projections pass through context, which stage 9 overwrites) */
     float *Q, *K, *V;        /* (H, T, D), Q and K after RoPE when on */
-    float *scores;           /* (H, T, T) Q·Kᵀ·scale, before the mask */
-    unsigned char *mask;     /* (T, T) 1 = masked */
+    float *scores;           /* (H, T, T) Q·Kᵀ·scale, before the mask; NULL with flash */
+    unsigned char *mask;     /* (T, T) 1 = masked; NULL with flash */
     unsigned char *user_mask;/* (T, T) optional user attn_mask (1 = masked), or NULL */
-    float *att;              /* (H, T, T) attention weights */
-    float *ctx_heads;        /* (H, T, D) per-head outputs A_h·V_h */
+    float *att;              /* (H, T, T) attention weights; NULL with flash */
+    float *ctx_heads;        /* (H, T, D) per-head outputs A_h·V_h; NULL with flash */
     float *context;          /* (T, C) heads concatenated */
-    float *out;              /* (T, C) context·W_O */
+    float *out;              /* (T, C) context·W_O (holds X + PE until stage 9) */
     /* checks measured by av_model_forward */
     double var_q, var_k;     /* variance of Q and K components (before RoPE) */
-    double var_raw;          /* variance of Q·Kᵀ over all H·T·T entries (unscaled) */
+    double var_raw;          /* variance of Q·Kᵀ (unscaled) over the rows below */
     double var_scaled;       /* variance of Q·Kᵀ/√d_k */
+    int stats_rows;          /* query rows per head the two variances cover: T, or with
+                              * flash the first min(T, AV_FLASH_STATS_ROWS) */
     double worst_row_dev;    /* max |Σ_j A[h,i,j] − 1| over rows not fully masked */
     int fully_masked_rows;   /* over all heads */
     size_t masked_count;     /* masked (i, j) entries in the (T, T) mask */
 } av_model;
+
+enum { AV_FLASH_STATS_ROWS = 16 }; /* query rows per head whose scores flash measures */
 
 /* Check d_model, heads, RoPE's even d_k and θ against the limits (T is not
  * looked at). Errors: AV_EUSAGE naming the value and the allowed range. */
@@ -75,7 +83,8 @@ av_status av_config_check(const av_config *cfg, av_err *err);
  * out of memory. */
 av_status av_model_init(av_model *m, const av_config *cfg, av_err *err);
 
-/* Fill X from the tokens (embed.h) and the four weight matrices from the seed. */
+/* Fill X from the tokens (embed.h) and the four weight matrices from the seed
+ * (split over threads; the values do not depend on the thread count). */
 void av_model_seed(av_model *m, const char *const *tokens);
 
 /* Run stages 3..9. Errors: AV_EUSAGE (bad input) if a value overflows float32 (only

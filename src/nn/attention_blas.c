@@ -1,0 +1,223 @@
+/* attention_blas.c - sgemm kernels for the attention stages (see
+ * attention_blas.h). Each public kernel cuts its work into fixed items and
+ * hands them to av_parallel_for; an item is one sgemm call or one block of
+ * softmax rows. */
+#include "nn/attention_blas.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "base/parallel.h"
+
+enum { ROWS = 64 }; /* rows per work item; fixed, so the bits never depend on the thread count */
+
+static int n_blocks(int rows) { return (rows + ROWS - 1) / ROWS; }
+
+/* ----------------------------------------------------------------------------
+ * one sgemm, OpenBLAS single-threaded */
+
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+
+/* Our threads split the work; OpenBLAS's own would split sums differently
+ * with the core count and fight ours for the cores. */
+static void blas_single_thread(void) { openblas_set_num_threads(1); }
+
+void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
+              int trans_b, float alpha, float beta) {
+    pthread_once(&blas_once, blas_single_thread);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha, a, lda, b, ldb,
+                beta, c, ldc);
+}
+
+/* ----------------------------------------------------------------------------
+ * projections */
+
+typedef struct {
+    float *out;
+    const float *inp, *w;
+    int T, C, OC;
+} matmul_ctx;
+
+static void matmul_block(void *arg, int item) {
+    const matmul_ctx *a = arg;
+    int t0 = item * ROWS, rows = a->T - t0 < ROWS ? a->T - t0 : ROWS;
+    av_sgemm(a->out + (size_t)t0 * a->OC, a->inp + (size_t)t0 * a->C, a->w, rows, a->OC, a->C, a->C, a->OC, a->OC, 0,
+             1.0f, 0.0f);
+}
+
+void matmul_blas_forward(float *out, const float *inp, const float *w, int T, int C, int OC) {
+    // inp is (T, C), w is (C, OC), out is (T, OC)
+    matmul_ctx a = {out, inp, w, T, C, OC};
+    av_parallel_for(n_blocks(T), matmul_block, &a);
+}
+
+void av_matmul(float *out, const float *a, const float *b, int M, int K, int N, av_kernel kernel) {
+    if (kernel == AV_KERNEL_REFERENCE)
+        matmul_forward(out, a, b, M, K, N);
+    else
+        matmul_blas_forward(out, a, b, M, K, N);
+}
+
+/* ----------------------------------------------------------------------------
+ * scores and weighted sum: items are (head, block of 64 query rows) */
+
+typedef struct {
+    float *out;
+    const float *x, *y; /* scores: q, k; weighted sum: att, v */
+    int H, T, D;
+    float scale;
+} head_ctx;
+
+static void scores_block(void *arg, int item) {
+    const head_ctx *a = arg;
+    int T = a->T, D = a->D, nb = n_blocks(T);
+    int h = item / nb, i0 = (item % nb) * ROWS, rows = T - i0 < ROWS ? T - i0 : ROWS;
+    // q_h rows i0.. (rows, D) · k_h (T, D)ᵀ → scores_h rows i0.. (rows, T)
+    const float *q_h = a->x + ((size_t)h * T + i0) * D, *k_h = a->y + (size_t)h * T * D;
+    av_sgemm(a->out + ((size_t)h * T + i0) * T, q_h, k_h, rows, T, D, D, D, T, 1, a->scale, 0.0f);
+}
+
+void scores_blas_forward(float *scores, const float *q, const float *k, int H, int T, int D, double scale) {
+    // q, k are (H, T, D); scores is (H, T, T)
+    head_ctx a = {scores, q, k, H, T, D, (float)scale};
+    av_parallel_for(H * n_blocks(T), scores_block, &a);
+}
+
+static void weighted_sum_block(void *arg, int item) {
+    const head_ctx *a = arg;
+    int T = a->T, D = a->D, nb = n_blocks(T);
+    int h = item / nb, i0 = (item % nb) * ROWS, rows = T - i0 < ROWS ? T - i0 : ROWS;
+    // att_h rows i0.. (rows, T) · v_h (T, D) → out_h rows i0.. (rows, D)
+    const float *att_h = a->x + ((size_t)h * T + i0) * T, *v_h = a->y + (size_t)h * T * D;
+    av_sgemm(a->out + ((size_t)h * T + i0) * D, att_h, v_h, rows, D, T, T, D, D, 0, 1.0f, 0.0f);
+}
+
+void weighted_sum_blas_forward(float *out, const float *att, const float *v, int H, int T, int D) {
+    // att is (H, T, T), v is (H, T, D), out is (H, T, D)
+    head_ctx a = {out, att, v, H, T, D, 1.0f};
+    av_parallel_for(H * n_blocks(T), weighted_sum_block, &a);
+}
+
+/* ----------------------------------------------------------------------------
+ * softmax: items are blocks of 64 rows of the (H·T, T) score matrix */
+
+typedef struct {
+    float *att;
+    const float *scores;
+    const unsigned char *mask; /* (T, T) or NULL */
+    int H, T;
+    double *worst;   /* (items) largest |Σ_j att − 1| per item */
+    int *fully;      /* (items) fully masked rows per item */
+} softmax_ctx;
+
+/* One row: the three passes of softmax_forward, exp in float32. Returns
+ * |Σ_j a_j − 1|, or −1 if every key is masked (then a is all zeros). */
+static double softmax_row(float *a, const float *s, const unsigned char *m, int T) {
+    float maxv = -INFINITY;
+    for (int j = 0; j < T; j++)
+        if (!(m && m[j]) && s[j] > maxv) maxv = s[j];
+    if (maxv == -INFINITY) {
+        for (int j = 0; j < T; j++) a[j] = 0.0f;
+        return -1.0;
+    }
+    double sum = 0.0;
+    for (int j = 0; j < T; j++) {
+        a[j] = (m && m[j]) ? 0.0f : expf(s[j] - maxv);
+        sum += a[j];
+    }
+    float inv = (float)(1.0 / sum);
+    double check = 0.0;
+    for (int j = 0; j < T; j++) {
+        a[j] *= inv;
+        check += a[j];
+    }
+    return fabs(check - 1.0);
+}
+
+/* Rows of one item; returns its fully masked rows, *worst its largest deviation. */
+static int softmax_item(const softmax_ctx *a, int item, double *worst) {
+    int T = a->T, nb = n_blocks(T);
+    int h = item / nb, i0 = (item % nb) * ROWS, i_end = i0 + ROWS < T ? i0 + ROWS : T;
+    int fully = 0;
+    *worst = 0.0;
+    for (int i = i0; i < i_end; i++) {
+        size_t row = ((size_t)h * T + i) * T;
+        double dev = softmax_row(a->att + row, a->scores + row, a->mask ? a->mask + (size_t)i * T : NULL, T);
+        if (dev < 0) fully++;
+        else if (dev > *worst) *worst = dev;
+    }
+    return fully;
+}
+
+static void softmax_block(void *arg, int item) {
+    const softmax_ctx *a = arg;
+    a->fully[item] = softmax_item(a, item, &a->worst[item]);
+}
+
+int softmax_fast_forward(float *att, const float *scores, const unsigned char *mask, int H, int T,
+                         double *worst_dev) {
+    // scores, att are (H, T, T); mask is (T, T) or NULL
+    int items = H * n_blocks(T), fully = 0;
+    double worst = 0.0, w;
+    softmax_ctx a = {att, scores, mask, H, T, malloc((size_t)items * sizeof(double)), malloc((size_t)items * sizeof(int))};
+    if (a.worst && a.fully) {
+        av_parallel_for(items, softmax_block, &a);
+        for (int it = 0; it < items; it++) { /* max and sum: the same whatever the order */
+            fully += a.fully[it];
+            if (a.worst[it] > worst) worst = a.worst[it];
+        }
+    } else { /* out of memory for the per-item results: the items in order, here */
+        for (int it = 0; it < items; it++) {
+            fully += softmax_item(&a, it, &w);
+            if (w > worst) worst = w;
+        }
+    }
+    free(a.worst);
+    free(a.fully);
+    if (worst_dev) *worst_dev = worst;
+    return fully;
+}
+
+/* ----------------------------------------------------------------------------
+ * mean and variance: two passes, blocks of STAT_BLOCK values per item */
+
+enum { STAT_BLOCK = 1 << 16 };
+
+typedef struct {
+    const float *x;
+    size_t n;
+    int pass;     /* 0: Σx, 1: Σ(x − mean)² */
+    double mean;
+    double *part; /* (items) the block's sum (pass 1) or sum of squared deviations (pass 2) */
+} stats_ctx;
+
+static void stats_block(void *arg, int item) {
+    stats_ctx *a = arg;
+    size_t i0 = (size_t)item * STAT_BLOCK, i1 = i0 + STAT_BLOCK < a->n ? i0 + STAT_BLOCK : a->n;
+    double s = 0.0;
+    for (size_t i = i0; i < i1; i++) s += a->pass == 0 ? (double)a->x[i] : ((double)a->x[i] - a->mean) * ((double)a->x[i] - a->mean);
+    a->part[item] = s;
+}
+
+void stats_parallel_forward(const float *x, size_t n, double *mean, double *var) {
+    size_t items = (n + STAT_BLOCK - 1) / STAT_BLOCK;
+    stats_ctx a = {x, n, 0, 0.0, items <= (size_t)1 << 30 ? malloc((items ? items : 1) * sizeof(double)) : NULL};
+    if (!a.part || n == 0) { /* out of memory (or nothing to sum): the serial two passes */
+        free(a.part);
+        stats_forward(x, n, mean, var);
+        return;
+    }
+    double sums[2];
+    for (int pass = 0; pass < 2; pass++) {
+        a.pass = pass;
+        av_parallel_for((int)items, stats_block, &a);
+        sums[pass] = 0.0;
+        for (size_t it = 0; it < items; it++) sums[pass] += a.part[it];
+        a.mean = sums[0] / (double)n;
+    }
+    free(a.part);
+    *mean = sums[0] / (double)n;
+    *var = sums[1] / (double)n;
+}

@@ -1,0 +1,58 @@
+/* attention_blas.h - the fast kernels for the stages of attention.h: the same
+ * math, shapes and legend (T tokens, C = d_model, H heads, D = d_k), with the
+ * matrix products done by CBLAS sgemm (OpenBLAS, or any CBLAS).
+ *
+ * What differs from the reference loops of attention.c:
+ *   - sgemm sums in float32 (the reference sums in double); on unit-scale
+ *     inputs the results agree within 1e-5 (tests/test_kernels.c measures
+ *     and prints the worst difference);
+ *   - the work is cut into fixed items (64 rows of one head, or 64 rows of a
+ *     projection), each done by one sgemm call on one thread
+ *     (base/parallel.h), with OpenBLAS's own threading turned off. The cut
+ *     never depends on the thread count, so neither do the bits.
+ *
+ * av_matmul is the one matrix-product entry the rest of nn/ calls (the
+ * attention layer, the Transformer): out = a · b with a kernel choice.
+ * Non-goals: batching, strided views, other BLAS precisions.
+ */
+#ifndef AV_ATTENTION_BLAS_H
+#define AV_ATTENTION_BLAS_H
+
+#include <stddef.h>
+
+#include "nn/attention.h"
+
+/* out (M, N) = a (M, K) · b (K, N), all row-major float32. kernel
+ * AV_KERNEL_REFERENCE runs matmul_forward (sums in double); any other kernel
+ * runs matmul_blas_forward. Sizes >= 1. */
+void av_matmul(float *out, const float *a, const float *b, int M, int K, int N, av_kernel kernel);
+
+/* out (T, OC) = inp (T, C) · w (C, OC) by sgemm, 64 rows per work item. */
+void matmul_blas_forward(float *out, const float *inp, const float *w, int T, int C, int OC);
+
+/* scores (H, T, T) = q (H, T, D) · k (H, T, D)ᵀ · scale, by sgemm (alpha = scale
+ * rounded to float32). Same contract as scores_forward. */
+void scores_blas_forward(float *scores, const float *q, const float *k, int H, int T, int D, double scale);
+
+/* att (H, T, T) = row-wise softmax, the contract of softmax_forward (masked
+ * keys get exactly 0, fully masked rows all zeros, returns their count,
+ * *worst_dev as there), but exp in float32 (expf) and rows split over threads. */
+int softmax_fast_forward(float *att, const float *scores, const unsigned char *mask, int H, int T,
+                         double *worst_dev);
+
+/* out (H, T, D) = att (H, T, T) · v (H, T, D), by sgemm. */
+void weighted_sum_blas_forward(float *out, const float *att, const float *v, int H, int T, int D);
+
+/* Population mean and variance of n floats, as stats_forward, with the sums
+ * split into fixed blocks over threads (so the last bits of the double sums
+ * differ from stats_forward's, but not with the thread count). A non-finite
+ * value makes *mean non-finite. */
+void stats_parallel_forward(const float *x, size_t n, double *mean, double *var);
+
+/* sgemm on row-major float32: c (M, N) = alpha · a (M, K) · op(b) + beta · c,
+ * op(b) = b (K, N) or, with trans_b, b (N, K) transposed; lda/ldb/ldc are the
+ * row strides. One thread (OpenBLAS's threads are switched off on first use). */
+void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
+              int trans_b, float alpha, float beta);
+
+#endif
