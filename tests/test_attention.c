@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nn/attention.h"
@@ -49,6 +50,46 @@ static void test_sinusoidal_formula_grid(void **state) {
                 assert_close(pe[pos * C + 2 * i], sin(a), 1e-6);
                 if (2 * i + 1 < C) assert_close(pe[pos * C + 2 * i + 1], cos(a), 1e-6);
             }
+    }
+}
+
+/* Long positions: the angle is computed in double, so at position 65,535 every
+ * value is the correctly rounded float32 of the exact one (|err| <= half an
+ * ulp, 2^-25 below 1). Exact values here in long double (x87 80-bit, an
+ * independent, more precise evaluation). docs/conventions.md states the bound. */
+static void test_sinusoidal_long_positions(void **state) {
+    (void)state;
+    enum { T = 65536, C = 64 };
+    float *pe = malloc((size_t)T * C * sizeof(float));
+    assert_non_null(pe);
+    sinusoidal_forward(pe, T, C);
+    double worst = 0;
+    for (int pos = T - 3; pos < T; pos++)
+        for (int c = 0; c < C; c++) {
+            long double a = (long double)pos / powl(10000.0L, (long double)(c & ~1) / C);
+            long double want = (c & 1) ? cosl(a) : sinl(a);
+            worst = fmax(worst, (double)fabsl((long double)pe[(size_t)pos * C + c] - want));
+        }
+    print_message("sinusoidal at positions 65533..65535: worst |error| %.3g\n", worst);
+    assert_true(worst <= 0x1p-25);
+    free(pe);
+}
+
+static void test_rope_long_positions(void **state) {
+    (void)state;
+    enum { D = 64 };
+    for (int style = 0; style < 2; style++) {
+        float x[D], y[D];
+        for (int d = 0; d < D; d++) x[d] = y[d] = (float)(d % 5) - 1.5f;
+        rope_forward(y, 1, 1, D, (av_rope_style)style, 10000.0, 65535);
+        for (int i = 0; i < D / 2; i++) {
+            long double a = 65535.0L * powl(10000.0L, -2.0L * i / D);
+            int i0 = style ? i : 2 * i, i1 = style ? i + D / 2 : 2 * i + 1;
+            long double w0 = x[i0] * cosl(a) - x[i1] * sinl(a), w1 = x[i0] * sinl(a) + x[i1] * cosl(a);
+            /* half an ulp of the result, plus double's error on the angle (~1e-11) */
+            assert_true(fabsl(y[i0] - w0) <= fabsl(w0) * 0x1p-24 + 1e-10);
+            assert_true(fabsl(y[i1] - w1) <= fabsl(w1) * 0x1p-24 + 1e-10);
+        }
     }
 }
 
@@ -271,6 +312,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sinusoidal_paper_values),
         cmocka_unit_test(test_sinusoidal_formula_grid),
+        cmocka_unit_test(test_sinusoidal_long_positions),
+        cmocka_unit_test(test_rope_long_positions),
         cmocka_unit_test(test_rope_pitfall_values),
         cmocka_unit_test(test_rope_position0_identity_and_norm),
         cmocka_unit_test(test_rope_relative_property),
