@@ -1,16 +1,70 @@
-/* compare.h - --compare: the same sentence, X and weights under each setting
- * of one choice (scale, positions, rope-style, word order).
+/* compare.h - --compare: rerun the same sentence, X and weights under each
+ * setting of one choice, then print a table and draw a figure from the
+ * same runs. Legend: T tokens, H heads, D = d_k.
+ *
+ *   scale       scaled ÷√d_k vs no scale
+ *   positions   none vs sinusoidal vs RoPE (RoPE only with an even d_k)
+ *   rope-style  RoPE interleaved (2i, 2i+1) vs half (i, i + d_k/2)
+ *   order       swap the first and last real tokens and check that, without
+ *               positions, the weights only permute: max over heads, i, j of
+ *               |A'[π(i), π(j)] − A[i, j]| for positions none, sinusoidal, RoPE
+ *
+ * av_compare_run computes, av_compare_print writes the table, av_compare_plot
+ * draws head h of every setting side by side (not for order, whose panels
+ * would have different labels); so every output format uses the same runs.
  */
 #ifndef AV_COMPARE_H
 #define AV_COMPARE_H
 
+#include <stdio.h>
+
+#include "nn/model.h"
+#include "render/plot.h"
+#include "text/tokenize.h"
+
 typedef enum { AV_CMP_NONE = 0, AV_CMP_SCALE, AV_CMP_POSITIONS, AV_CMP_ROPE_STYLE, AV_CMP_ORDER } av_compare_kind;
 
 /* The one table of --compare names, indexed by av_compare_kind: the option
- * parser, the trace and the figure names (compare_<name>.png) read it. */
+ * parser, the table heading and the figure name (compare_<name>.png) read it. */
 static inline const char *av_compare_name(int k) {
     static const char *const names[] = {"none", "scale", "positions", "rope-style", "order"};
     return k >= AV_CMP_NONE && k <= AV_CMP_ORDER ? names[k] : "?";
 }
+
+#define AV_CMP_MAX_SETTINGS 3
+
+typedef struct {
+    av_compare_kind kind;
+    int n;                                 /* settings compared, 2 or 3 */
+    char names[AV_CMP_MAX_SETTINGS][64];   /* "scaled ÷√d_k", "RoPE", "RoPE half", ... */
+    av_model runs[AV_CMP_MAX_SETTINGS];    /* one forward pass per setting (not for order) */
+    /* order only */
+    int last;                                /* the token swapped with token 0 */
+    av_positions order_pos[AV_CMP_MAX_SETTINGS];
+    double order_diff[AV_CMP_MAX_SETTINGS];  /* max |A'[π(i), π(j)] − A[i, j]| per positions */
+    int order_dropped_mask;                  /* m had a causal mask or --attn-mask: run without it */
+} av_comparison;
+
+/* Run m's X and weights under each setting of kind into *c (zeroed first;
+ * free with av_compare_free, also after an error). Errors: AV_EUSAGE for
+ * order with fewer than 2 real tokens and for rope-style with an odd d_k,
+ * AV_ERUNTIME on out of memory. */
+av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, av_err *err);
+
+/* Print the comparison: per setting the mean max weight, mean entropy (nats)
+ * over the real query rows of every head, and max |ΔA| against the first
+ * setting; for order, the permutation check per positions. */
+void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, int color);
+
+/* Draw head h of every setting side by side into path (.png or .svg, by
+ * meta). Not for order (returns AV_OK, writes nothing: check
+ * av_compare_has_figure). Errors: those of av_plot_grid. */
+av_status av_compare_plot(const char *path, const av_comparison *c, const av_tokens *toks, int h,
+                          const av_plot_meta *meta, av_err *err);
+
+/* 1 if kind has a figure (every kind but order). */
+int av_compare_has_figure(av_compare_kind kind);
+
+void av_compare_free(av_comparison *c);
 
 #endif

@@ -5,38 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/term.h"
 #include "base/utf8.h"
 #include "nn/attention.h"
-#include "app/cli.h"
 #include "render/colormap.h"
-
-static const char *B(int c) { return c ? "\033[1m" : ""; }
-static const char *Y(int c) { return c ? "\033[33m" : ""; }
-static const char *R(int c) { return c ? "\033[0m" : ""; }
-
-/* Print s padded (or cut with "…") to exactly w terminal columns, counting
- * columns as base/utf8.h does and never splitting a grapheme cluster. */
-static void put_width(FILE *f, const char *s, int w, int right_align) {
-    char buf[256];
-    size_t at = 0, len = strlen(s);
-    int used = 0;
-    for (size_t p = 0, n; p < len; p += n) { /* whole grapheme clusters */
-        n = av_utf8_cluster_len(s + p, len - p);
-        int cw = av_utf8_cluster_width(s + p, n);
-        int rest = p + n < len; /* more characters follow */
-        if (at + n + 4 > sizeof buf || (used + cw > w - (rest ? 1 : 0) && (rest || used + cw > w))) {
-            if (used < w) { memcpy(buf + at, "…", 3); at += 3; used++; }
-            break;
-        }
-        memcpy(buf + at, s + p, n);
-        at += n;
-        used += cw;
-    }
-    buf[at] = 0;
-    if (right_align) for (int k = used; k < w; k++) fputc(' ', f);
-    fputs(buf, f);
-    if (!right_align) for (int k = used; k < w; k++) fputc(' ', f);
-}
 
 /* ----------------------------------------------------------------------------
  * --explain */
@@ -97,8 +69,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     const float *a_row = m->att + ((size_t)h * T + qi) * T;
     const unsigned char *m_row = m->mask + (size_t)qi * T;
 
-    fprintf(f, "\n%s--explain: head %d, query %d \"%s\" → key %d \"%s\"%s   (d_k = %d)\n", B(color), h, qi,
-            toks->tok[qi], kj, toks->tok[kj], R(color), D);
+    fprintf(f, "\n%s--explain: head %d, query %d \"%s\" → key %d \"%s\"%s   (d_k = %d)\n", av_bold(color), h, qi,
+            toks->tok[qi], kj, toks->tok[kj], av_reset(color), D);
     fprintf(f, "  q_%d = Q[%d, %d, :] = ", qi, h, qi);
     print_vec(f, q, D, precision);
     fprintf(f, "   (%d numbers%s)\n", D, c->positions == AV_POS_ROPE ? ", after RoPE" : "");
@@ -136,16 +108,16 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         if (!m_row[j] && s_row[j] > maxv) maxv = s_row[j];
     fprintf(f, "  the whole row %d of S (query \"%s\") and its softmax:\n", qi, toks->tok[qi]);
     fprintf(f, "      %-4s ", "j");
-    put_width(f, "key", 12, 0);
+    av_put_width(f, "key", 12, 0);
     const char *heads[] = {"S[i,j]", "S − max", "exp(S − max)", "A[i,j]"};
-    for (int col = 0; col < 4; col++) { fputc(' ', f); put_width(f, heads[col], 12, 1); }
+    for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, heads[col], 12, 1); }
     fputc('\n', f);
     for (int j = 0; j < T; j++) {
         fprintf(f, "    %s %-4d ", j == kj ? "→" : " ", j);
-        put_width(f, toks->tok[j], 12, 0);
+        av_put_width(f, toks->tok[j], 12, 0);
         if (m_row[j]) {
             const char *cells[] = {"−∞ (masked)", "−∞", "0", "0"};
-            for (int col = 0; col < 4; col++) { fputc(' ', f); put_width(f, cells[col], 12, 1); }
+            for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, cells[col], 12, 1); }
             fputc('\n', f);
             continue;
         }
@@ -165,7 +137,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         const char *why = (c->causal && kj > qi) ? "the causal mask hides keys after the query (j > i)"
                           : (kj >= c->n_real) ? "this key is <pad> (key padding mask)"
                                               : "the --attn-mask file masks this pair";
-        fprintf(f, "  %sthis cell is masked%s: %s, so S = −∞, exp(−∞) = 0 and A[%d, %d, %d] = 0.\n", Y(color), R(color),
+        fprintf(f, "  %sthis cell is masked%s: %s, so S = −∞, exp(−∞) = 0 and A[%d, %d, %d] = 0.\n", av_yellow(color), av_reset(color),
                 why, h, qi, kj);
         fprintf(f, "  key %d contributes nothing to the output of query %d.\n", kj, qi);
         return;
@@ -348,7 +320,7 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
     if (H > 8) fprintf(f, "                   (%d more heads)\n", H - 8);
     if (rows && 2 * peaked >= rows)
         fprintf(f, "                   %sverdict: softmax is saturated: %d of %d rows are nearly one-hot (max weight > 0.9)%s\n",
-                Y(color), peaked, rows, R(color));
+                av_yellow(color), peaked, rows, av_reset(color));
     else
         fprintf(f, "                   verdict: not saturated: %d of %d rows are nearly one-hot (max weight > 0.9)\n",
                 peaked, rows);
@@ -410,173 +382,5 @@ av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin
     }
 out:
     free(tmp); free(q); free(kk); free(proj); free(s0); free(s1);
-    return st;
-}
-
-/* ----------------------------------------------------------------------------
- * comparisons */
-
-static av_status run_variant(av_model *out, const av_model *base, const av_config *cfg, const int *perm,
-                             int keep_user_mask, av_err *err) {
-    av_status st = av_model_init(out, cfg, err);
-    if (st) return st;
-    int T = cfg->T, C = cfg->C;
-    for (int t = 0; t < T; t++)
-        memcpy(out->X + (size_t)(perm ? perm[t] : t) * C, base->X + (size_t)t * C, (size_t)C * sizeof(float));
-    size_t CC = (size_t)C * C;
-    memcpy(out->W_Q, base->W_Q, CC * sizeof(float));
-    memcpy(out->W_K, base->W_K, CC * sizeof(float));
-    memcpy(out->W_V, base->W_V, CC * sizeof(float));
-    memcpy(out->W_O, base->W_O, CC * sizeof(float));
-    if (base->user_mask && keep_user_mask) {
-        out->user_mask = malloc((size_t)T * T);
-        if (!out->user_mask) return av_fail(err, AV_ERUNTIME, "out of memory");
-        memcpy(out->user_mask, base->user_mask, (size_t)T * T);
-    }
-    return av_model_forward(out, err);
-}
-
-static void summary_stats(const av_model *m, double *mean_max, double *mean_ent) {
-    int T = m->cfg.T, H = m->cfg.H, rows = 0;
-    double sm = 0, se = 0;
-    double *mx = calloc((size_t)T, sizeof *mx), *en = calloc((size_t)T, sizeof *en);
-    if (!mx || !en) { free(mx); free(en); *mean_max = *mean_ent = 0; return; }
-    for (int h = 0; h < H; h++) {
-        av_row_stats(m, h, mx, en);
-        for (int i = 0; i < m->cfg.n_real; i++) { /* <pad> queries are not part of the sentence */
-            if (mx[i] == 0) continue; /* fully masked */
-            sm += mx[i];
-            se += en[i];
-            rows++;
-        }
-    }
-    free(mx);
-    free(en);
-    *mean_max = rows ? sm / rows : 0;
-    *mean_ent = rows ? se / rows : 0;
-}
-
-static double max_abs_diff(const float *a, const float *b, size_t n) {
-    double w = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs((double)a[i] - (double)b[i]);
-        if (d > w) w = d;
-    }
-    return w;
-}
-
-static av_status compare_order(FILE *f, const av_model *m, const av_tokens *toks, int color, av_err *err) {
-    int T = m->cfg.T, H = m->cfg.H, last = m->cfg.n_real - 1;
-    if (last < 1)
-        return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens");
-    int *perm = malloc((size_t)T * sizeof *perm);
-    if (!perm) return av_fail(err, AV_ERUNTIME, "out of memory");
-    for (int t = 0; t < T; t++) perm[t] = t;
-    perm[0] = last;
-    perm[last] = 0;
-    fprintf(f, "\n%s--compare order%s: swap token 0 \"%s\" and token %d \"%s\" (same embeddings and weights)\n", B(color),
-            R(color), toks->tok[0], last, toks->tok[last]);
-    fprintf(f, "  check: max over heads, i, j of |A_swapped[π(i), π(j)] − A[i, j]|  (0 = the weights only permute)\n");
-    av_status st = AV_OK;
-    const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
-    for (int p = 0; p < 3 && !st; p++) {
-        av_config cfg = m->cfg;
-        cfg.positions = all[p];
-        if (all[p] == AV_POS_ROPE && (m->D % 2)) continue;
-        cfg.causal = 0; /* the causal mask depends on position: compare without it (padding stays at the end) */
-        av_model a, b;
-        memset(&b, 0, sizeof b);
-        if ((st = run_variant(&a, m, &cfg, NULL, 0, err))) { av_model_free(&a); break; }
-        if ((st = run_variant(&b, m, &cfg, perm, 0, err))) { av_model_free(&a); av_model_free(&b); break; }
-        double worst = 0;
-        for (int h = 0; h < H; h++)
-            for (int i = 0; i < T; i++)
-                for (int j = 0; j < T; j++) {
-                    double d = fabs((double)b.att[((size_t)h * T + perm[i]) * T + perm[j]] -
-                                    (double)a.att[((size_t)h * T + i) * T + j]);
-                    if (d > worst) worst = d;
-                }
-        fprintf(f, "  positions %-11s max difference = %-10.3g %s\n", av_positions_name(all[p]), worst,
-                worst == 0 ? "exactly a permutation: attention alone is blind to word order"
-                           : "order matters: positions make the weights depend on where a word is");
-        av_model_free(&a);
-        av_model_free(&b);
-    }
-    if (m->cfg.causal || m->user_mask)
-        fprintf(f, "  (the causal mask and --attn-mask depend on position, so this comparison runs without them)\n");
-    free(perm);
-    return st;
-}
-
-av_status av_compare(FILE *f, const av_model *m, const av_tokens *toks, av_compare_kind kind, int h,
-                     const char *fig_path, const av_plot_meta *meta, int color, av_err *err) {
-    if (kind == AV_CMP_ORDER) return compare_order(f, m, toks, color, err);
-    av_config cfgs[3];
-    char names[3][64];
-    int n = 0;
-    const av_config *c0 = &m->cfg;
-    const char *what = kind == AV_CMP_SCALE ? "scale" : kind == AV_CMP_POSITIONS ? "positions" : "rope-style";
-    if (kind == AV_CMP_SCALE) {
-        cfgs[0] = *c0; cfgs[0].scale = 1; snprintf(names[0], 64, "scaled ÷√d_k");
-        cfgs[1] = *c0; cfgs[1].scale = 0; snprintf(names[1], 64, "no scale");
-        n = 2;
-    } else if (kind == AV_CMP_POSITIONS) {
-        const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
-        for (int p = 0; p < 3; p++) {
-            if (all[p] == AV_POS_ROPE && m->D % 2) continue;
-            cfgs[n] = *c0;
-            cfgs[n].positions = all[p];
-            snprintf(names[n], 64, "%s", all[p] == AV_POS_ROPE ? "RoPE" : av_positions_name(all[p]));
-            n++;
-        }
-    } else {
-        if (m->D % 2) return av_fail(err, AV_EUSAGE, "--compare rope-style needs an even d_k; d_k = %d", m->D);
-        for (int s = 0; s < 2; s++) {
-            cfgs[n] = *c0;
-            cfgs[n].positions = AV_POS_ROPE;
-            cfgs[n].rope_style = s ? AV_ROPE_HALF : AV_ROPE_INTERLEAVED;
-            if (!(cfgs[n].rope_base > 1)) cfgs[n].rope_base = 10000;
-            snprintf(names[n], 64, "RoPE %s", s ? "half" : "interleaved");
-            n++;
-        }
-    }
-    av_model ms[3];
-    memset(ms, 0, sizeof ms);
-    av_status st = AV_OK;
-    for (int i = 0; i < n && !st; i++) st = run_variant(&ms[i], m, &cfgs[i], NULL, 1, err);
-    if (!st) {
-        int T = c0->T;
-        size_t HTT = (size_t)c0->H * T * T;
-        fprintf(f, "\n%s--compare %s%s: same sentence, same X and weights, all %d heads\n", B(color), what, R(color), c0->H);
-        fprintf(f, "  %-18s %15s %20s %22s\n", "setting", "mean max weight", "mean entropy (nats)", "max |ΔA| vs first");
-        for (int i = 0; i < n; i++) {
-            double mm, me;
-            summary_stats(&ms[i], &mm, &me);
-            char diff[32] = "—";
-            if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(ms[i].att, ms[0].att, HTT));
-            fputs("  ", f);
-            put_width(f, names[i], 18, 0);
-            fprintf(f, " %15.4f %20.4f ", mm, me);
-            put_width(f, diff, 22, 1);
-            fputc('\n', f);
-        }
-        fprintf(f, "  (over the %d real query rows of every head; a higher max weight and lower entropy mean sharper,\n"
-                   "  more one-hot rows; uniform over all %d keys would be ln(%d) = %.3f)\n",
-                c0->n_real, T, T, log((double)T));
-        if (fig_path) {
-            av_heatmap hms[3];
-            char titles[3][256];
-            for (int i = 0; i < n; i++) {
-                snprintf(titles[i], sizeof titles[i], "%s (head %d)", names[i], h);
-                hms[i] = (av_heatmap){.title = titles[i], .n_q = T, .n_k = T, .q_labels = (const char *const *)toks->tok,
-                                      .k_labels = (const char *const *)toks->tok, .w = ms[i].att + (size_t)h * T * T,
-                                      .masked = ms[i].mask, .panel_title = names[i]};
-            }
-            char title[256];
-            snprintf(title, sizeof title, "--compare %s: head %d under each setting", what, h);
-            st = av_plot_grid(fig_path, hms, n, title, meta, err);
-        }
-    }
-    for (int i = 0; i < n; i++) av_model_free(&ms[i]);
     return st;
 }

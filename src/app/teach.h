@@ -12,8 +12,7 @@
  *   av_shift_check    RoPE's relative-position evidence: shift every position
  *                     by k and measure how much the scores move, for RoPE and
  *                     for sinusoidal PE, on the same X and W.
- *   av_compare        rerun the same sentence and weights under each setting
- *                     of scale / positions / rope-style / word order.
+ * --compare lives in compare.h.
  *
  * Non-goals: animation, interactive input.
  */
@@ -22,7 +21,7 @@
 
 #include <stdio.h>
 
-#include "app/compare.h"
+#include "app/term.h"
 #include "nn/model.h"
 #include "render/plot.h"
 #include "text/tokenize.h"
@@ -36,9 +35,6 @@ av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int
  * precision: digits for the component lists. */
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision,
                 int color);
-
-/* Colour modes for the terminal heat-map. */
-typedef enum { AV_TERM_PLAIN, AV_TERM_256, AV_TERM_TRUECOLOR } av_term_mode;
 
 /* Draw head h's (T, T) weights: rows = queries, columns = keys (numbered,
  * with a key legend), masked cells as "·"/"-∞". Fits `width` columns: with
@@ -63,16 +59,5 @@ void av_print_saturation(FILE *f, const av_model *m, int color);
  * recomputed from m->X and m->W_*: *d_rope with RoPE (m's style and base),
  * *d_sin with sinusoidal PE added to X. Errors: AV_ERUNTIME on OOM. */
 av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin, av_err *err);
-
-/* Run m's sentence and weights under each setting of kind, print a summary
- * (mean max weight, mean entropy, max |ΔA| against the first setting), and,
- * when fig_path is not NULL, write a side-by-side figure of head h there
- * (not for AV_CMP_ORDER, whose panels have different labels).
- * For AV_CMP_ORDER the first and last tokens are swapped (T >= 2) and the
- * check is max |A'[π(i), π(j)] − A[i, j]|, for positions none, sinusoidal and
- * RoPE. Errors: AV_ERUNTIME on OOM or a failed write, AV_EUSAGE for T < 2
- * with order. */
-av_status av_compare(FILE *f, const av_model *m, const av_tokens *toks, av_compare_kind kind, int h,
-                     const char *fig_path, const av_plot_meta *meta, int color, av_err *err);
 
 #endif

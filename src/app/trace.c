@@ -2,14 +2,15 @@
 #include "app/trace.h"
 
 #include "app/teach.h"
+#include "app/term.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *B(const av_trace *t) { return t->color ? "\033[1m" : ""; }
-static const char *G(const av_trace *t) { return t->color ? "\033[32m" : ""; }
-static const char *Y(const av_trace *t) { return t->color ? "\033[33m" : ""; }
-static const char *R(const av_trace *t) { return t->color ? "\033[0m" : ""; }
+static const char *B(const av_trace *t) { return av_bold(t->color); }
+static const char *G(const av_trace *t) { return av_green(t->color); }
+static const char *Y(const av_trace *t) { return av_yellow(t->color); }
+static const char *R(const av_trace *t) { return av_reset(t->color); }
 
 /* "[n] name" in a fixed-width column, bold on colour. */
 static void stage(const av_trace *t, int n, const char *name) {
@@ -55,8 +56,7 @@ static void print_tokens(FILE *f, const av_tokens *toks) {
     for (int i = 0; i < toks->n; i++) fprintf(f, "%s[%s]", i ? " " : "", toks->tok[i]);
 }
 
-void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_options *o,
-                    const char *weights_note) {
+void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note) {
     FILE *f = tr->f;
     const av_config *c = &m->cfg;
     int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
@@ -200,5 +200,4 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     stage(tr, n++, "output");
     fprintf(f, "Y = concat·W_O                    (%d, %d)·(%d, %d) → (%d, %d)\n", T, C, C, C, T, C);
     if (tr->verbose) av_print_matrix(f, "Y", m->out, T, C, P, NULL);
-    (void)o;
 }

@@ -12,7 +12,6 @@
 
 #include <stdio.h>
 
-#include "app/cli.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
 
@@ -25,8 +24,7 @@ typedef struct {
 
 /* Print the header and every stage of a finished forward pass. toks has m->cfg.T
  * entries; weights_note says where X and W came from ("seeded" or a folder). */
-void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_options *o,
-                    const char *weights_note);
+void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note);
 
 /* numpy-style print of a (rows, cols) matrix: at most 3 edge rows/columns when
  * larger than 8, −inf shown where masked[i*cols+j] is set (masked may be NULL). */

@@ -273,3 +273,8 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     *len = n;
     return AV_OK;
 }
+
+void av_path_join(char *out, size_t n, const char *dir, const char *name) {
+    size_t len = strlen(dir);
+    snprintf(out, n, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+}

@@ -65,4 +65,8 @@ av_status av_mkdir_p(const char *dir, av_err *err);
  * stdin is not closed. Caller frees *out. */
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
+/* dir + "/" + name into out (n bytes, cut to fit), with no doubled '/'
+ * when dir already ends in one. */
+void av_path_join(char *out, size_t n, const char *dir, const char *name);
+
 #endif

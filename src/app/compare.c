@@ -1,0 +1,208 @@
+/* compare.c - --compare (see compare.h). */
+#include "app/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/teach.h"
+#include "app/term.h"
+
+/* A forward pass of base's X and weights under cfg; perm (T entries, or
+ * NULL) moves row t of X to row perm[t]. */
+static av_status run_variant(av_model *out, const av_model *base, const av_config *cfg, const int *perm,
+                             int keep_user_mask, av_err *err) {
+    av_status st = av_model_init(out, cfg, err);
+    if (st) return st;
+    int T = cfg->T, C = cfg->C;
+    for (int t = 0; t < T; t++)
+        memcpy(out->X + (size_t)(perm ? perm[t] : t) * C, base->X + (size_t)t * C, (size_t)C * sizeof(float));
+    size_t CC = (size_t)C * C;
+    memcpy(out->W_Q, base->W_Q, CC * sizeof(float));
+    memcpy(out->W_K, base->W_K, CC * sizeof(float));
+    memcpy(out->W_V, base->W_V, CC * sizeof(float));
+    memcpy(out->W_O, base->W_O, CC * sizeof(float));
+    if (base->user_mask && keep_user_mask) {
+        out->user_mask = malloc((size_t)T * T);
+        if (!out->user_mask) return av_fail(err, AV_ERUNTIME, "out of memory");
+        memcpy(out->user_mask, base->user_mask, (size_t)T * T);
+    }
+    return av_model_forward(out, err);
+}
+
+/* Mean over the real query rows of every head (not fully masked) of the
+ * row's max weight and entropy. */
+static void summary_stats(const av_model *m, double *mean_max, double *mean_ent) {
+    int T = m->cfg.T, H = m->cfg.H, rows = 0;
+    double sm = 0, se = 0;
+    double *mx = calloc((size_t)T, sizeof *mx), *en = calloc((size_t)T, sizeof *en);
+    if (!mx || !en) { free(mx); free(en); *mean_max = *mean_ent = 0; return; }
+    for (int h = 0; h < H; h++) {
+        av_row_stats(m, h, mx, en);
+        for (int i = 0; i < m->cfg.n_real; i++) { /* <pad> queries are not part of the sentence */
+            if (mx[i] == 0) continue; /* fully masked */
+            sm += mx[i];
+            se += en[i];
+            rows++;
+        }
+    }
+    free(mx);
+    free(en);
+    *mean_max = rows ? sm / rows : 0;
+    *mean_ent = rows ? se / rows : 0;
+}
+
+static double max_abs_diff(const float *a, const float *b, size_t n) {
+    double w = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)a[i] - (double)b[i]);
+        if (d > w) w = d;
+    }
+    return w;
+}
+
+/* order: one permuted and one plain run per positions kind, without the
+ * position-dependent masks; keeps only the difference. */
+static av_status run_order(av_comparison *c, const av_model *m, av_err *err) {
+    int T = m->cfg.T, H = m->cfg.H, last = m->cfg.n_real - 1;
+    if (last < 1)
+        return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens");
+    int *perm = malloc((size_t)T * sizeof *perm);
+    if (!perm) return av_fail(err, AV_ERUNTIME, "out of memory");
+    for (int t = 0; t < T; t++) perm[t] = t;
+    perm[0] = last;
+    perm[last] = 0;
+    c->last = last;
+    c->order_dropped_mask = m->cfg.causal || m->user_mask;
+    av_status st = AV_OK;
+    const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
+    for (int p = 0; p < 3 && !st; p++) {
+        av_config cfg = m->cfg;
+        cfg.positions = all[p];
+        if (all[p] == AV_POS_ROPE && (m->D % 2)) continue;
+        cfg.causal = 0; /* the causal mask depends on position: compare without it (padding stays at the end) */
+        av_model a, b;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        if (!(st = run_variant(&a, m, &cfg, NULL, 0, err)) && !(st = run_variant(&b, m, &cfg, perm, 0, err))) {
+            double worst = 0;
+            for (int h = 0; h < H; h++)
+                for (int i = 0; i < T; i++)
+                    for (int j = 0; j < T; j++) {
+                        double d = fabs((double)b.att[((size_t)h * T + perm[i]) * T + perm[j]] -
+                                        (double)a.att[((size_t)h * T + i) * T + j]);
+                        if (d > worst) worst = d;
+                    }
+            c->order_pos[c->n] = all[p];
+            c->order_diff[c->n++] = worst;
+        }
+        av_model_free(&a);
+        av_model_free(&b);
+    }
+    free(perm);
+    return st;
+}
+
+/* The configurations of scale, positions and rope-style, with their names. */
+static av_status settings(av_comparison *c, av_config *cfgs, const av_model *m, av_err *err) {
+    const av_config *c0 = &m->cfg;
+    if (c->kind == AV_CMP_SCALE) {
+        cfgs[0] = *c0; cfgs[0].scale = 1; snprintf(c->names[0], 64, "scaled ÷√d_k");
+        cfgs[1] = *c0; cfgs[1].scale = 0; snprintf(c->names[1], 64, "no scale");
+        c->n = 2;
+    } else if (c->kind == AV_CMP_POSITIONS) {
+        const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
+        for (int p = 0; p < 3; p++) {
+            if (all[p] == AV_POS_ROPE && m->D % 2) continue;
+            cfgs[c->n] = *c0;
+            cfgs[c->n].positions = all[p];
+            snprintf(c->names[c->n], 64, "%s", all[p] == AV_POS_ROPE ? "RoPE" : av_positions_name(all[p]));
+            c->n++;
+        }
+    } else {
+        if (m->D % 2) return av_fail(err, AV_EUSAGE, "--compare rope-style needs an even d_k; d_k = %d", m->D);
+        for (int s = 0; s < 2; s++) {
+            cfgs[c->n] = *c0;
+            cfgs[c->n].positions = AV_POS_ROPE;
+            cfgs[c->n].rope_style = s ? AV_ROPE_HALF : AV_ROPE_INTERLEAVED;
+            if (!(cfgs[c->n].rope_base > 1)) cfgs[c->n].rope_base = 10000;
+            snprintf(c->names[c->n], 64, "RoPE %s", s ? "half" : "interleaved");
+            c->n++;
+        }
+    }
+    return AV_OK;
+}
+
+av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, av_err *err) {
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    if (kind == AV_CMP_ORDER) return run_order(c, m, err);
+    av_config cfgs[AV_CMP_MAX_SETTINGS];
+    av_status st = settings(c, cfgs, m, err);
+    for (int i = 0; i < c->n && !st; i++) st = run_variant(&c->runs[i], m, &cfgs[i], NULL, 1, err);
+    return st;
+}
+
+static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, int color) {
+    fprintf(f, "\n%s--compare order%s: swap token 0 \"%s\" and token %d \"%s\" (same embeddings and weights)\n",
+            av_bold(color), av_reset(color), toks->tok[0], c->last, toks->tok[c->last]);
+    fprintf(f, "  check: max over heads, i, j of |A_swapped[π(i), π(j)] − A[i, j]|  (0 = the weights only permute)\n");
+    for (int p = 0; p < c->n; p++)
+        fprintf(f, "  positions %-11s max difference = %-10.3g %s\n", av_positions_name(c->order_pos[p]),
+                c->order_diff[p],
+                c->order_diff[p] == 0 ? "exactly a permutation: attention alone is blind to word order"
+                                      : "order matters: positions make the weights depend on where a word is");
+    if (c->order_dropped_mask)
+        fprintf(f, "  (the causal mask and --attn-mask depend on position, so this comparison runs without them)\n");
+}
+
+void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, int color) {
+    if (c->kind == AV_CMP_ORDER) {
+        print_order(f, c, toks, color);
+        return;
+    }
+    const av_config *c0 = &c->runs[0].cfg;
+    int T = c0->T;
+    size_t HTT = (size_t)c0->H * T * T;
+    fprintf(f, "\n%s--compare %s%s: same sentence, same X and weights, all %d heads\n", av_bold(color),
+            av_compare_name(c->kind), av_reset(color), c0->H);
+    fprintf(f, "  %-18s %15s %20s %22s\n", "setting", "mean max weight", "mean entropy (nats)", "max |ΔA| vs first");
+    for (int i = 0; i < c->n; i++) {
+        double mm, me;
+        summary_stats(&c->runs[i], &mm, &me);
+        char diff[32] = "—";
+        if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(c->runs[i].att, c->runs[0].att, HTT));
+        fputs("  ", f);
+        av_put_width(f, c->names[i], 18, 0);
+        fprintf(f, " %15.4f %20.4f ", mm, me);
+        av_put_width(f, diff, 22, 1);
+        fputc('\n', f);
+    }
+    fprintf(f, "  (over the %d real query rows of every head; a higher max weight and lower entropy mean sharper,\n"
+               "  more one-hot rows; uniform over all %d keys would be ln(%d) = %.3f)\n",
+            c0->n_real, T, T, log((double)T));
+}
+
+int av_compare_has_figure(av_compare_kind kind) { return kind != AV_CMP_NONE && kind != AV_CMP_ORDER; }
+
+av_status av_compare_plot(const char *path, const av_comparison *c, const av_tokens *toks, int h,
+                          const av_plot_meta *meta, av_err *err) {
+    if (!av_compare_has_figure(c->kind)) return AV_OK;
+    int T = c->runs[0].cfg.T;
+    av_heatmap hms[AV_CMP_MAX_SETTINGS];
+    char titles[AV_CMP_MAX_SETTINGS][256], title[256];
+    const char *const *tok = (const char *const *)toks->tok;
+    for (int i = 0; i < c->n; i++) {
+        snprintf(titles[i], sizeof titles[i], "%s (head %d)", c->names[i], h);
+        hms[i] = (av_heatmap){.title = titles[i], .n_q = T, .n_k = T, .q_labels = tok, .k_labels = tok,
+                              .w = c->runs[i].att + (size_t)h * T * T, .masked = c->runs[i].mask,
+                              .panel_title = c->names[i]};
+    }
+    snprintf(title, sizeof title, "--compare %s: head %d under each setting", av_compare_name(c->kind), h);
+    return av_plot_grid(path, hms, c->n, title, meta, err);
+}
+
+void av_compare_free(av_comparison *c) {
+    for (int i = 0; i < AV_CMP_MAX_SETTINGS; i++) av_model_free(&c->runs[i]);
+    c->n = 0;
+}

@@ -1,0 +1,279 @@
+/* figures.c - the figure set of a run (see figures.h). */
+#include "app/figures.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app/trace.h"
+#include "io/fileio.h"
+#include "render/plot.h"
+
+typedef enum { FIG_HEAD, FIG_GRID, FIG_MATRIX, FIG_MASK } fig_kind;
+
+/* What every figure of one run shares. */
+typedef struct {
+    const av_model *m;
+    const av_tokens *toks;
+    const char *const *tok; /* toks->tok */
+    const av_options *o;
+    av_written *w;
+    av_plot_meta meta;
+    char desc[8192];        /* "<command line> (seed N)" */
+    char mask[128];         /* "causal + key padding (2 <pad>)" */
+    char pos[96];           /* "sinusoidal", "RoPE (half)" */
+    const char *noscale;    /* "" or " · no scale" */
+    av_heatmap *hms;        /* H panels */
+    char (*titles)[512];    /* H titles */
+} fig_run;
+
+/* Metadata for every figure: software, the command and seed, --dpi, --cmap,
+ * --scale. desc (8192 bytes) holds the description. */
+static av_plot_meta figure_meta(char *desc, const av_options *o, const char *cmdline, uint64_t seed) {
+    snprintf(desc, 8192, "%s (seed %llu)", cmdline, (unsigned long long)seed);
+    return (av_plot_meta){.software = "attnviz " AV_VERSION, .description = desc, .dpi = o->dpi,
+                          .cmap = (av_cmap)o->cmap, .scale = (float)o->scale};
+}
+
+/* <stem>.png and/or <stem>.svg in --outdir, as --format says. */
+static av_status write_fig(const fig_run *fr, const char *stem, fig_kind kind, const av_heatmap *hm, int n,
+                           const char *title, const av_plot_meta *meta, av_err *err) {
+    static const char *const ext[2] = {"png", "svg"};
+    for (int e = 0; e < 2; e++) {
+        if (!(fr->o->format & (e ? AV_FMT_SVG : AV_FMT_PNG))) continue;
+        char name[128], path[4096];
+        snprintf(name, sizeof name, "%s.%s", stem, ext[e]);
+        av_path_join(path, sizeof path, fr->o->outdir, name);
+        av_status s;
+        switch (kind) {
+        case FIG_HEAD: s = av_plot_head(path, hm, meta, err); break;
+        case FIG_GRID: s = av_plot_grid(path, hm, n, title, meta, err); break;
+        case FIG_MATRIX: s = av_plot_matrix(path, hm, n, title, meta, err); break;
+        default: s = av_plot_mask(path, hm, meta, err); break;
+        }
+        if (s) return s;
+        av_written_add(fr->w, path);
+    }
+    return AV_OK;
+}
+
+/* heads: one map per head; grid: all heads in one figure. */
+static av_status fig_heads(fig_run *fr, av_err *err) {
+    const av_model *m = fr->m;
+    int H = m->cfg.H, T = m->cfg.T;
+    size_t TT = (size_t)T * (size_t)T;
+    av_status s = AV_OK;
+    char stem[64], title[512];
+    for (int h = 0; h < H; h++) {
+        snprintf(fr->titles[h], sizeof fr->titles[h], "head %d of %d · positions: %s · mask: %s%s", h, H, fr->pos,
+                 fr->mask, fr->noscale);
+        fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok,
+                                  .k_labels = fr->tok, .w = m->att + (size_t)h * TT, .masked = m->mask};
+    }
+    for (int h = 0; h < H && !s && (fr->o->figures & AV_FIG_HEADS); h++) {
+        snprintf(stem, sizeof stem, "head%d", h);
+        s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->meta, err);
+    }
+    if (!s && (fr->o->figures & AV_FIG_GRID) && H > 1) {
+        snprintf(title, sizeof title, "attention weights, all %d heads · positions: %s · mask: %s%s", H, fr->pos,
+                 fr->mask, fr->noscale);
+        s = write_fig(fr, "heads", FIG_GRID, fr->hms, H, title, &fr->meta, err);
+    }
+    return s;
+}
+
+/* mean: the mean over heads, titled as such (pitfall P10). */
+static av_status fig_mean(const fig_run *fr, av_err *err) {
+    const av_model *m = fr->m;
+    int H = m->cfg.H, T = m->cfg.T;
+    float *mean = malloc((size_t)T * (size_t)T * sizeof *mean);
+    if (!mean) return av_fail(err, AV_ERUNTIME, "out of memory");
+    char title[512];
+    av_plot_mean_heads(mean, m->att, H, T, T);
+    snprintf(title, sizeof title, "mean over %d head%s · not a head: averaging hides each head's pattern"
+             " · positions: %s · mask: %s%s", H, H == 1 ? "" : "s", fr->pos, fr->mask, fr->noscale);
+    av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok, .w = mean,
+                     .masked = m->mask};
+    av_plot_meta mm = fr->meta;
+    mm.value_label = "mean attention weight";
+    av_status s = write_fig(fr, "mean", FIG_HEAD, &hm, 1, NULL, &mm, err);
+    free(mean);
+    return s;
+}
+
+/* scores: S before the softmax, diverging map centred on 0, masked = −∞. */
+static av_status fig_scores(fig_run *fr, av_err *err) {
+    const av_model *m = fr->m;
+    int H = m->cfg.H, T = m->cfg.T;
+    size_t TT = (size_t)T * (size_t)T;
+    float a = av_plot_abs_max(m->scores, m->mask, H, T, T);
+    av_plot_meta sm = fr->meta;
+    sm.cmap = AV_CMAP_RDBU_R;
+    sm.vmin = -a;
+    sm.vmax = a;
+    sm.value_label = "score";
+    const char *what = m->cfg.scale ? "scores S = Q·Kᵀ/√d_k" : "scores S = Q·Kᵀ (no ÷√d_k)";
+    const char *neg = m->masked_count ? " · masked keys get −∞" : "";
+    char stem[64], title[512];
+    for (int h = 0; h < H; h++) {
+        snprintf(fr->titles[h], sizeof fr->titles[h], "%s before the softmax · head %d of %d%s · positions: %s · mask: %s",
+                 what, h, H, neg, fr->pos, fr->mask);
+        fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok,
+                                  .k_labels = fr->tok, .w = m->scores + (size_t)h * TT, .masked = m->mask,
+                                  .neg_inf_cells = 1};
+    }
+    av_status s = AV_OK;
+    for (int h = 0; h < H && !s; h++) {
+        snprintf(stem, sizeof stem, "scores_head%d", h);
+        s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &sm, err);
+    }
+    if (!s && H > 1) {
+        snprintf(title, sizeof title, "%s before the softmax · all %d heads%s · positions: %s · mask: %s", what, H,
+                 neg, fr->pos, fr->mask);
+        s = write_fig(fr, "scores", FIG_GRID, fr->hms, H, title, &sm, err);
+    }
+    return s;
+}
+
+/* The positional-encoding figure, two panels sharing the position axis and
+ * x = i: sinusoidal PE's sin (dims 2i) and cos (dims 2i+1) values, or RoPE's
+ * rotation of pair i at position m as cos(m·θ_i) and sin(m·θ_i) (the
+ * entries of the 2x2 rotation). Nothing for positions none. */
+static av_status fig_pe(const fig_run *fr, av_err *err) {
+    const av_model *m = fr->m;
+    const av_tokens *toks = fr->toks;
+    const av_plot_meta *base = &fr->meta;
+    int T = m->cfg.T, C = m->cfg.C, D = m->D;
+    int rope = m->cfg.positions == AV_POS_ROPE;
+    int P = rope ? D / 2 : C / 2; /* pairs: frequencies i = 0 .. P-1 */
+    if (P < 1) return AV_OK;      /* d_model 1: no pair to draw */
+    av_plot_meta meta = *base;
+    meta.cmap = AV_CMAP_RDBU_R;
+    meta.vmin = -1.0f;
+    meta.vmax = 1.0f;
+    float *v = malloc(sizeof(float) * 2 * (size_t)T * (size_t)P);
+    if (!v) return av_fail(err, AV_ERUNTIME, "out of memory");
+    float *a = v, *b = v + (size_t)T * P;
+    char title[512], kt[2][96];
+    const char *const *tok = (const char *const *)toks->tok;
+    av_heatmap hm[2] = {{.n_q = T, .n_k = P, .q_labels = tok, .w = a, .k_title = kt[0]},
+                        {.n_q = T, .n_k = P, .q_labels = tok, .w = b, .k_title = kt[1]}};
+    if (!rope) {
+        /* PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i), read from m->PE as the model added it. */
+        for (int pos = 0; pos < T; pos++)
+            for (int i = 0; i < P; i++) {
+                a[(size_t)pos * P + i] = m->PE[(size_t)pos * C + 2 * i];
+                b[(size_t)pos * P + i] = m->PE[(size_t)pos * C + 2 * i + 1];
+            }
+        snprintf(title, sizeof title,
+                 "sinusoidal positional encoding PE, (T, d_model) = (%d, %d), added to X · PE(pos, 2i) = "
+                 "sin(pos / 10000^(2i/d_model)) · PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))",
+                 T, C);
+        hm[0].panel_title = "sin: even dimensions 2i";
+        hm[1].panel_title = "cos: odd dimensions 2i+1";
+        snprintf(kt[0], sizeof kt[0], "i (dimension 2i)");
+        snprintf(kt[1], sizeof kt[1], "i (dimension 2i+1)");
+        meta.value_label = "PE value";
+    } else {
+        /* pair i of every head turns by m·θ_i, θ_i = base^(−2i/d_k) */
+        for (int pos = 0; pos < T; pos++)
+            for (int i = 0; i < P; i++) {
+                double ang = pos * pow(m->cfg.rope_base, -2.0 * i / D);
+                a[(size_t)pos * P + i] = (float)cos(ang);
+                b[(size_t)pos * P + i] = (float)sin(ang);
+            }
+        snprintf(title, sizeof title,
+                 "RoPE: pair i of q and k at position m turns by the angle m·θ_i · θ_i = %g^(−2i/d_k), d_k = %d, "
+                 "the same in every head · %s pairs %s",
+                 m->cfg.rope_base, D, av_rope_style_name(m->cfg.rope_style),
+                 m->cfg.rope_style == AV_ROPE_HALF ? "(i, i + d_k/2)" : "(2i, 2i+1)");
+        hm[0].panel_title = "cos(m·θ_i)";
+        hm[1].panel_title = "sin(m·θ_i)";
+        snprintf(kt[0], sizeof kt[0], "pair i (fast → slow)");
+        snprintf(kt[1], sizeof kt[1], "pair i (fast → slow)");
+        meta.value_label = "cos, sin of the angle m·θ_i";
+    }
+    hm[0].q_title = rope ? "position m" : "position pos";
+    hm[0].title = hm[1].title = title;
+    av_status s = write_fig(fr, "pe", FIG_MATRIX, hm, 2, title, &meta, err);
+    free(v);
+    return s;
+}
+
+
+/* mask: which query sees which key. */
+static av_status fig_mask(const fig_run *fr, av_err *err) {
+    int T = fr->m->cfg.T;
+    char title[512];
+    snprintf(title, sizeof title, "which keys each query sees · mask: %s", fr->mask);
+    av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
+                     .masked = fr->m->mask};
+    return write_fig(fr, "mask", FIG_MASK, &hm, 1, NULL, &fr->meta, err);
+}
+
+/* The shared part of every title: positions, mask, scale. */
+static void describe_run(fig_run *fr) {
+    const av_config *c = &fr->m->cfg;
+    av_mask_desc(fr->mask, sizeof fr->mask, c, fr->m->user_mask != NULL);
+    if (c->positions == AV_POS_ROPE)
+        snprintf(fr->pos, sizeof fr->pos, "RoPE (%s)", av_rope_style_name(c->rope_style));
+    else
+        snprintf(fr->pos, sizeof fr->pos, "%s", av_positions_name(c->positions));
+    fr->noscale = c->scale ? "" : " · no scale";
+}
+
+/* The figures in order, each if selected; the notes when one is not drawn. */
+static av_status write_selected(fig_run *fr, av_err *err) {
+    const av_options *o = fr->o;
+    unsigned figs = o->figures;
+    av_status s = fig_heads(fr, err);
+    if (!s && (figs & AV_FIG_MEAN)) s = fig_mean(fr, err);
+    if (!s && (figs & AV_FIG_SCORES)) s = fig_scores(fr, err);
+    if (!s && (figs & AV_FIG_PE)) {
+        if (fr->m->cfg.positions != AV_POS_NONE) s = fig_pe(fr, err);
+        else if (!o->quiet)
+            fprintf(stderr, "attnviz: note: no pe figure: --positions none adds no positional encoding\n");
+    }
+    if (!s && (figs & AV_FIG_MASK)) s = fig_mask(fr, err);
+    if (!s && (figs & AV_FIG_GRID) && fr->m->cfg.H == 1 && !o->figures_all && o->figures != AV_FIG_DEFAULT &&
+        !o->quiet)
+        fprintf(stderr, "attnviz: note: no grid figure: there is one head (head0 shows it)\n");
+    return s;
+}
+
+av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_options *o, const char *cmdline,
+                           av_written *w, av_err *err) {
+    av_status s;
+    if ((s = av_mkdir_p(o->outdir, err))) return s;
+    fig_run fr = {.m = m, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
+    fr.meta = figure_meta(fr.desc, o, cmdline, m->cfg.seed);
+    describe_run(&fr);
+    fr.hms = calloc((size_t)m->cfg.H, sizeof *fr.hms);
+    fr.titles = calloc((size_t)m->cfg.H, sizeof *fr.titles);
+    if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");
+    av_plot_reset_missing();
+    if (!s) s = write_selected(&fr, err);
+    free(fr.hms);
+    free(fr.titles);
+    if (!s && av_plot_missing_glyphs() > 0)
+        fprintf(stderr, "attnviz: warning: %d character(s) in the labels have no glyph in any installed font; drawn as boxes\n",
+                av_plot_missing_glyphs());
+    return s;
+}
+
+av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
+                             const char *cmdline, av_written *w, av_err *err) {
+    if (!av_compare_has_figure(c->kind)) return AV_OK;
+    char desc[8192];
+    av_plot_meta meta = figure_meta(desc, o, cmdline, c->runs[0].cfg.seed);
+    for (int e = 0; e < 2; e++) {
+        if (!(o->format & (e ? AV_FMT_SVG : AV_FMT_PNG))) continue;
+        char name[64], path[4096];
+        snprintf(name, sizeof name, "compare_%s.%s", av_compare_name(c->kind), e ? "svg" : "png");
+        av_path_join(path, sizeof path, o->outdir, name);
+        av_status s = av_compare_plot(path, c, toks, o->head, &meta, err);
+        if (s) return s;
+        av_written_add(w, path);
+    }
+    return AV_OK;
+}

@@ -1,0 +1,161 @@
+/* tensorio.c - the command's tensors on disk (see tensorio.h). */
+#include "app/tensorio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/fileio.h"
+#include "io/npy.h"
+
+void av_written_add(av_written *w, const char *path) {
+    if (w->n >= AV_MAX_WRITTEN) return;
+    char *copy = strdup(path);
+    if (copy) w->paths[w->n++] = copy;
+}
+
+void av_written_free(av_written *w) {
+    for (int i = 0; i < w->n; i++) free(w->paths[i]);
+    w->n = 0;
+}
+
+/* One of the --weights files into dst (rows, cols); a missing file keeps the
+ * seeded tensor, a found one counts in *found. */
+static av_status load_one(const char *dir, const char *name, float *dst, size_t rows, size_t cols,
+                          int *found, av_err *err) {
+    char path[4096];
+    av_path_join(path, sizeof path, dir, name);
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) return AV_OK; /* not there: keep the seeded tensor */
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(errno));
+    }
+    if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s (a broken link?)", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return av_fail(err, AV_EUSAGE, "'%s' is not a regular file", path);
+    av_npy a;
+    av_status s = av_npy_read(&a, path, err);
+    if (s) return s;
+    size_t shape[2] = {rows, cols};
+    if ((s = av_npy_expect_shape(&a, name, 2, shape, err))) {
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        av_fail(err, s, "--weights %.200s: %.200s (%s)", dir, inner,
+                strcmp(name, "X.npy") == 0 ? "X is (T, d_model); T counts every token, <pad> included"
+                                           : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q");
+        av_npy_free(&a);
+        return s;
+    }
+    memcpy(dst, a.data, rows * cols * sizeof(float));
+    av_npy_free(&a);
+    (*found)++;
+    return AV_OK;
+}
+
+av_status av_load_weights(av_model *m, const char *dir, char *note, size_t note_n, av_err *err) {
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return av_fail(err, AV_ERUNTIME, "--weights '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return av_fail(err, AV_ERUNTIME, "--weights '%s' is not a folder", dir);
+    size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
+    int found = 0;
+    av_status s;
+    const char *names[] = {"W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+    float *dst[] = {m->W_Q, m->W_K, m->W_V, m->W_O};
+    if ((s = load_one(dir, "X.npy", m->X, T, C, &found, err))) return s;
+    for (int i = 0; i < 4; i++)
+        if ((s = load_one(dir, names[i], dst[i], C, C, &found, err))) return s;
+    if (!found)
+        return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy",
+                       dir);
+    if (found == 5) snprintf(note, note_n, "all loaded from %s", dir);
+    else snprintf(note, note_n, "%d of 5 loaded from %s (X, W_Q, W_K, W_V, W_O), the rest seeded", found, dir);
+    return AV_OK;
+}
+
+av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
+    av_npy a;
+    size_t T = (size_t)m->cfg.T;
+    av_status s = av_npy_read(&a, path, err);
+    if (s == AV_EUSAGE) {
+        /* a content error (every one starts with the file name): say what a
+         * mask must be, since npy's generic advice is about float32 arrays */
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = masked "
+                       "(np.save(path, mask.astype(bool)))", inner, T, T);
+    }
+    if (s) return s;
+    if (!a.bytes || a.ndim != 2 || a.shape[0] != T || a.shape[1] != T) {
+        char got[64] = "(";
+        for (int d = 0; d < a.ndim; d++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%zu", d ? ", " : "", a.shape[d]);
+        strncat(got, a.ndim == 1 ? ",)" : ")", sizeof got - strlen(got) - 1);
+        av_fail(err, AV_EUSAGE, "--attn-mask '%s' has dtype %s and shape %s; it must be bool with shape (T, T) = (%zu, %zu)%s",
+                path, a.descr, got, T, T, T != (size_t)m->cfg.n_real ? " (T counts the <pad> tokens)" : "");
+        av_npy_free(&a);
+        return AV_EUSAGE;
+    }
+    m->user_mask = malloc(T * T);
+    if (!m->user_mask) { av_npy_free(&a); return av_fail(err, AV_ERUNTIME, "out of memory"); }
+    for (size_t i = 0; i < T * T; i++) m->user_mask[i] = a.bytes[i] != 0;
+    av_npy_free(&a);
+    return AV_OK;
+}
+
+av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w,
+                          av_err *err) {
+    av_status s;
+    if ((s = av_mkdir_p(dir, err))) return s;
+    char path[4096];
+    size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C, H = (size_t)m->cfg.H, D = (size_t)m->D;
+
+    av_path_join(path, sizeof path, dir, "tokens.txt");
+    av_afile f;
+    if ((s = av_afile_open(&f, path, err))) return s;
+    for (int i = 0; i < toks->n; i++) fprintf(f.fp, "%s\n", toks->tok[i]);
+    if ((s = av_afile_commit(&f, err))) return s;
+    av_written_add(w, path);
+
+    struct {
+        const char *name;
+        const float *data;
+        int ndim;
+        size_t shape[3];
+    } items[] = {
+        {"X.npy", m->X, 2, {T, C, 0}},
+        {"PE.npy", m->PE, 2, {T, C, 0}},
+        {"W_Q.npy", m->W_Q, 2, {C, C, 0}},
+        {"W_K.npy", m->W_K, 2, {C, C, 0}},
+        {"W_V.npy", m->W_V, 2, {C, C, 0}},
+        {"W_O.npy", m->W_O, 2, {C, C, 0}},
+        {"Q.npy", m->Q, 3, {H, T, D}},
+        {"K.npy", m->K, 3, {H, T, D}},
+        {"V.npy", m->V, 3, {H, T, D}},
+        {"scores.npy", m->scores, 3, {H, T, T}},
+        {"weights.npy", m->att, 3, {H, T, T}},
+        {"context.npy", m->context, 2, {T, C, 0}},
+        {"output.npy", m->out, 2, {T, C, 0}},
+    };
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        if (!items[i].data) {
+            /* PE only with sinusoidal: a PE.npy left by an earlier sinusoidal
+             * dump would describe another run, so it goes */
+            av_path_join(path, sizeof path, dir, items[i].name);
+            if (unlink(path) != 0 && errno != ENOENT)
+                return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", path, strerror(errno));
+            continue;
+        }
+        av_path_join(path, sizeof path, dir, items[i].name);
+        if ((s = av_npy_write(path, items[i].data, items[i].ndim, items[i].shape, err))) return s;
+        av_written_add(w, path);
+    }
+    av_path_join(path, sizeof path, dir, "mask.npy");
+    size_t tt[2] = {T, T};
+    if ((s = av_npy_write_bool(path, m->mask, 2, tt, err))) return s;
+    av_written_add(w, path);
+    return AV_OK;
+}

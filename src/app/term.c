@@ -1,0 +1,59 @@
+/* term.c - the terminal (see term.h). */
+#include "app/term.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "base/utf8.h"
+
+const char *av_bold(int color) { return color ? "\033[1m" : ""; }
+const char *av_green(int color) { return color ? "\033[32m" : ""; }
+const char *av_yellow(int color) { return color ? "\033[33m" : ""; }
+const char *av_reset(int color) { return color ? "\033[0m" : ""; }
+
+int av_use_color(av_color when) {
+    if (when == AV_COLOR_ALWAYS) return 1;
+    if (when == AV_COLOR_NEVER) return 0;
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc) return 0;
+    return isatty(STDOUT_FILENO);
+}
+
+av_term_mode av_term_mode_for(int color) {
+    if (!color) return AV_TERM_PLAIN;
+    const char *ct = getenv("COLORTERM");
+    if (ct && (strstr(ct, "truecolor") || strstr(ct, "24bit"))) return AV_TERM_TRUECOLOR;
+    return AV_TERM_256;
+}
+
+int av_term_width(void) {
+    const char *cols = getenv("COLUMNS");
+    if (cols && atoi(cols) > 0) return atoi(cols);
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    return 80;
+}
+
+void av_put_width(FILE *f, const char *s, int w, int right_align) {
+    char buf[256];
+    size_t at = 0, len = strlen(s);
+    int used = 0;
+    for (size_t p = 0, n; p < len; p += n) { /* whole grapheme clusters */
+        n = av_utf8_cluster_len(s + p, len - p);
+        int cw = av_utf8_cluster_width(s + p, n);
+        int rest = p + n < len; /* more characters follow */
+        if (at + n + 4 > sizeof buf || (used + cw > w - (rest ? 1 : 0) && (rest || used + cw > w))) {
+            if (used < w) { memcpy(buf + at, "…", 3); at += 3; used++; }
+            break;
+        }
+        memcpy(buf + at, s + p, n);
+        at += n;
+        used += cw;
+    }
+    buf[at] = 0;
+    if (right_align) for (int k = used; k < w; k++) fputc(' ', f);
+    fputs(buf, f);
+    if (!right_align) for (int k = used; k < w; k++) fputc(' ', f);
+}

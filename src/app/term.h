@@ -1,0 +1,36 @@
+/* term.h - the terminal: ANSI styles, whether to use colour, the width in
+ * columns, and text padded to a number of columns (CJK and emoji count 2).
+ * Shared by the trace, teaching mode and --compare.
+ */
+#ifndef AV_TERM_H
+#define AV_TERM_H
+
+#include <stdio.h>
+
+#include "app/cli.h"
+
+/* ANSI SGR sequences when color is set, "" otherwise. */
+const char *av_bold(int color);
+const char *av_green(int color);
+const char *av_yellow(int color);
+const char *av_reset(int color);
+
+/* Colour for --color WHEN on standard output: always, never, or auto = a
+ * TTY and NO_COLOR unset or empty (https://no-color.org). */
+int av_use_color(av_color when);
+
+/* Colour modes for the terminal heat-map. */
+typedef enum { AV_TERM_PLAIN, AV_TERM_256, AV_TERM_TRUECOLOR } av_term_mode;
+
+/* Plain without colour; truecolour when COLORTERM says truecolor or 24bit;
+ * else the xterm 256-colour palette. */
+av_term_mode av_term_mode_for(int color);
+
+/* Columns: $COLUMNS if a positive number, else the TTY's width, else 80. */
+int av_term_width(void);
+
+/* Print s padded (or cut with "…") to exactly w terminal columns, counting
+ * columns as base/utf8.h does and never splitting a grapheme cluster. */
+void av_put_width(FILE *f, const char *s, int w, int right_align);
+
+#endif
