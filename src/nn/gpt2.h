@@ -141,7 +141,7 @@ typedef struct {
     float **slot;                      /* where the tensor's pointer lives in params */
 } av_gpt2_tensor;
 
-/* Number of parameter tensors for cfg: 2 + 12·L, plus 1 (wpe) if learned. */
+/* Number of parameter tensors for cfg: 3 + 12·L, plus 1 (wpe) if learned. */
 int av_gpt2_num_tensors(const av_gpt2_config *cfg);
 
 /* Fill table[0 .. av_gpt2_num_tensors(cfg)-1] in checkpoint order (wte, wpe,

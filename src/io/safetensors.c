@@ -1,0 +1,440 @@
+/* safetensors.c - safetensors reader (mmap, validate, convert to float32) and
+ * writer (see safetensors.h for the format and the checks). */
+#include "io/safetensors.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/fileio.h"
+
+/* ----------------------------------------------------------------------------
+ * dtypes */
+
+static const struct {
+    const char *name;
+    size_t size;
+} kDtypes[] = {
+    [AV_ST_F32] = {"F32", 4},  [AV_ST_F16] = {"F16", 2},   [AV_ST_BF16] = {"BF16", 2},
+    [AV_ST_F64] = {"F64", 8},  [AV_ST_I64] = {"I64", 8},   [AV_ST_I32] = {"I32", 4},
+    [AV_ST_I16] = {"I16", 2},  [AV_ST_I8] = {"I8", 1},     [AV_ST_U8] = {"U8", 1},
+    [AV_ST_BOOL] = {"BOOL", 1}, [AV_ST_U16] = {"U16", 2},  [AV_ST_U32] = {"U32", 4},
+    [AV_ST_U64] = {"U64", 8},  [AV_ST_F8_E4M3] = {"F8_E4M3", 1}, [AV_ST_F8_E5M2] = {"F8_E5M2", 1},
+};
+#define N_DTYPES ((int)(sizeof kDtypes / sizeof kDtypes[0]))
+
+const char *av_st_dtype_name(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].name : "?"; }
+size_t av_st_dtype_size(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].size : 1; }
+
+static int dtype_from_name(const char *s) {
+    for (int i = 0; i < N_DTYPES; i++)
+        if (strcmp(s, kDtypes[i].name) == 0) return i;
+    return -1;
+}
+
+float av_f16_to_f32(uint16_t h) {
+    // IEEE 754 binary16: 1 sign, 5 exponent (bias 15), 10 fraction bits
+    int sign = h >> 15, e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    double v;
+    if (e == 0) v = ldexp((double)f, -24);                  /* zero or subnormal */
+    else if (e == 31) v = f ? NAN : INFINITY;
+    else v = ldexp((double)(f | 0x400), e - 25);
+    return (float)(sign ? -v : v);
+}
+
+uint16_t av_f32_to_f16(float x) {
+    // round to nearest even; overflow to ±Inf, NaN to a quiet NaN
+    uint32_t sign = signbit(x) ? 0x8000u : 0u;
+    double a = fabs((double)x);
+    if (isnan(x)) return (uint16_t)(sign | 0x7e00u);
+    if (a >= 65520.0) return (uint16_t)(sign | 0x7c00u);   /* rounds past 65504 */
+    if (a < ldexp(1.0, -14)) {                             /* subnormal: units of 2^-24 */
+        double q = nearbyint(a * ldexp(1.0, 24));           /* default mode: ties to even */
+        return (uint16_t)(sign | (uint32_t)q);
+    }
+    int e;
+    double m = frexp(a, &e);                               /* a = m·2^e, m in [0.5, 1) */
+    double q = nearbyint(m * 2048.0);                      /* 11 significant bits */
+    if (q == 2048.0) { q = 1024.0; e++; }
+    uint32_t ebits = (uint32_t)(e - 1 + 15);
+    if (ebits >= 31) return (uint16_t)(sign | 0x7c00u);
+    return (uint16_t)(sign | (ebits << 10) | ((uint32_t)q - 1024u));
+}
+
+float av_bf16_to_f32(uint16_t h) {
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+uint16_t av_f32_to_bf16(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if (isnan(f)) return (uint16_t)((u >> 16) | 0x40);
+    u += 0x7fffu + ((u >> 16) & 1u);                       /* round to nearest even */
+    return (uint16_t)(u >> 16);
+}
+
+/* ----------------------------------------------------------------------------
+ * parsing */
+
+static uint64_t le64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+/* A JSON number that is a whole number in 0 .. 2^53. */
+static int json_size(const cJSON *j, size_t *out) {
+    if (!cJSON_IsNumber(j)) return -1;
+    double d = j->valuedouble;
+    if (!(d >= 0 && d <= 9007199254740992.0) || d != floor(d)) return -1;
+    *out = (size_t)d;
+    return 0;
+}
+
+static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, const av_safetensors *st,
+                             av_err *err) {
+    const char *nm = st->name, *tn = t->name;
+    if (!cJSON_IsObject(e)) return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": entry is not a JSON object", nm, tn);
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype");
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shape");
+    const cJSON *off = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
+    if (!cJSON_IsString(dt) || !cJSON_IsArray(sh) || !cJSON_IsArray(off))
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": needs \"dtype\" (string), \"shape\" and \"data_offsets\" (arrays)", nm, tn);
+    int d = dtype_from_name(dt->valuestring);
+    if (d < 0)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": unknown dtype \"%.16s\" (known: F32, F16, BF16, F64, I64, I32, I16, I8, U8, BOOL, U16, U32, U64, F8_E4M3, F8_E5M2)",
+                       nm, tn, dt->valuestring);
+    t->dtype = (av_st_dtype)d;
+    int nd = cJSON_GetArraySize(sh);
+    if (nd > AV_ST_MAX_NDIM)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": %d dimensions; at most %d", nm, tn, nd, AV_ST_MAX_NDIM);
+    t->ndim = nd;
+    size_t numel = 1;
+    for (int i = 0; i < nd; i++) {
+        if (json_size(cJSON_GetArrayItem(sh, i), &t->shape[i]))
+            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": shape entry %d is not a whole number >= 0", nm, tn, i);
+        if (av_mul_size(&numel, numel, t->shape[i]))
+            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": shape is too large (its size overflows)", nm, tn);
+    }
+    t->numel = numel;
+    if (cJSON_GetArraySize(off) != 2 || json_size(cJSON_GetArrayItem(off, 0), &t->begin) ||
+        json_size(cJSON_GetArrayItem(off, 1), &t->end))
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets must be [BEGIN, END], whole numbers", nm, tn);
+    size_t need;
+    if (av_mul_size(&need, numel, av_st_dtype_size(t->dtype)))
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": shape is too large (its size overflows)", nm, tn);
+    if (t->begin > t->end)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] end before they begin", nm, tn, t->begin, t->end);
+    if (t->end > data_len)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets end %zu is past the end of the data (%zu bytes; file truncated?)",
+                       nm, tn, t->end, data_len);
+    if (t->end - t->begin != need)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] hold %zu bytes; shape with %zu elements of %s needs %zu",
+                       nm, tn, t->begin, t->end, t->end - t->begin, numel, kDtypes[t->dtype].name, need);
+    t->data = st->buf + 8 + st->header_len + t->begin;
+    return AV_OK;
+}
+
+static int by_begin(const void *a, const void *b) {
+    const av_st_tensor *x = *(const av_st_tensor *const *)a, *y = *(const av_st_tensor *const *)b;
+    return x->begin < y->begin ? -1 : x->begin > y->begin ? 1 : (x->end > y->end) - (x->end < y->end);
+}
+
+/* No two tensors share a byte, and no name repeats (sorted copies). */
+static av_status check_overlaps(const av_safetensors *st, av_err *err) {
+    if (st->n < 2) return AV_OK;
+    const av_st_tensor **v = malloc((size_t)st->n * sizeof *v);
+    if (!v) return av_fail(err, AV_ERUNTIME, "%s: out of memory", st->name);
+    for (int i = 0; i < st->n; i++) v[i] = &st->tensors[i];
+    qsort(v, (size_t)st->n, sizeof *v, by_begin);
+    av_status s = AV_OK;
+    const av_st_tensor *last = NULL; /* the non-empty tensor reaching furthest so far */
+    for (int i = 0; i < st->n && !s; i++) {
+        if (v[i]->begin == v[i]->end) continue; /* an empty tensor holds no byte */
+        if (last && v[i]->begin < last->end)
+            s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] overlap tensor \"%s\" [%zu, %zu]",
+                        st->name, v[i]->name, v[i]->begin, v[i]->end, last->name, last->begin, last->end);
+        if (!last || v[i]->end > last->end) last = v[i];
+    }
+    for (int i = 1; i < st->n && !s; i++)
+        for (int j = 0; j < i && !s; j++)
+            if (strcmp(st->tensors[i].name, st->tensors[j].name) == 0)
+                s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" appears twice in the header", st->name, st->tensors[i].name);
+    free(v);
+    return s;
+}
+
+static av_status parse_header(av_safetensors *st, const cJSON *root, av_err *err) {
+    size_t data_len = st->len - 8 - st->header_len;
+    int n = 0;
+    for (const cJSON *e = root->child; e; e = e->next) n += strcmp(e->string, "__metadata__") != 0;
+    st->tensors = calloc(n ? (size_t)n : 1, sizeof *st->tensors);
+    if (!st->tensors) return av_fail(err, AV_ERUNTIME, "%s: out of memory", st->name);
+    for (const cJSON *e = root->child; e; e = e->next) {
+        if (strcmp(e->string, "__metadata__") == 0) {
+            if (!cJSON_IsObject(e)) return av_fail(err, AV_EUSAGE, "%s: \"__metadata__\" is not a JSON object", st->name);
+            continue;
+        }
+        av_st_tensor *t = &st->tensors[st->n++];
+        if (!(t->name = strdup(e->string))) return av_fail(err, AV_ERUNTIME, "%s: out of memory", st->name);
+        av_status s = parse_entry(t, e, data_len, st, err);
+        if (s) return s;
+    }
+    return check_overlaps(st, err);
+}
+
+av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, size_t len, const char *name,
+                               av_err *err) {
+    memset(st, 0, sizeof *st);
+    snprintf(st->name, sizeof st->name, "%s", name);
+    if (len < 8)
+        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu bytes, fewer than the 8-byte header length", name, len);
+    uint64_t n = le64(buf);
+    if (n > len - 8)
+        return av_fail(err, AV_EUSAGE, "%s: header length %llu is larger than the file (%zu bytes); truncated or not a safetensors file",
+                       name, (unsigned long long)n, len);
+    if (n < 2 || n > AV_ST_MAX_HEADER)
+        return av_fail(err, AV_EUSAGE, "%s: header length %llu is outside 2..%u; not a safetensors file", name,
+                       (unsigned long long)n, AV_ST_MAX_HEADER);
+    st->buf = buf;
+    st->len = len;
+    st->header_len = (size_t)n;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts((const char *)buf + 8, (size_t)n, &end, 0);
+    if (!root || !cJSON_IsObject(root)) {
+        size_t at = root ? 0 : (size_t)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - ((const char *)buf + 8) : 0);
+        cJSON_Delete(root);
+        av_safetensors_close(st);
+        return av_fail(err, AV_EUSAGE, "%s: header is not a JSON object (JSON error near byte %zu of the header)", name, at);
+    }
+    for (const char *p = end; p < (const char *)buf + 8 + n; p++)
+        if (*p != ' ') { /* only space padding may follow the object */
+            cJSON_Delete(root);
+            av_safetensors_close(st);
+            return av_fail(err, AV_EUSAGE, "%s: header has bytes after its JSON object (byte %zu of the header)", name,
+                           (size_t)(p - ((const char *)buf + 8)));
+        }
+    av_status s = parse_header(st, root, err);
+    cJSON_Delete(root);
+    if (s) av_safetensors_close(st);
+    else snprintf(st->name, sizeof st->name, "%s", name);
+    return s;
+}
+
+av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err) {
+    memset(st, 0, sizeof *st);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return av_fail(err, AV_EUSAGE, "cannot read '%s': not a regular file", path);
+    }
+    size_t len = (size_t)sb.st_size;
+    if (len < 8) {
+        close(fd);
+        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu bytes, fewer than the 8-byte header length", path, len);
+    }
+    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (map == MAP_FAILED) return av_fail(err, AV_ERUNTIME, "cannot read '%s': mmap: %s", path, strerror(e));
+    av_status s = av_safetensors_parse(st, map, len, path, err);
+    if (s) {
+        munmap(map, len);
+        return s;
+    }
+    st->mapped = 1;
+    return AV_OK;
+}
+
+void av_safetensors_close(av_safetensors *st) {
+    if (!st) return;
+    for (int i = 0; i < st->n; i++) free(st->tensors[i].name);
+    free(st->tensors);
+    if (st->mapped && st->buf) munmap((void *)st->buf, st->len);
+    memset(st, 0, sizeof *st);
+}
+
+const av_st_tensor *av_safetensors_find(const av_safetensors *st, const char *name) {
+    for (int i = 0; i < st->n; i++)
+        if (strcmp(st->tensors[i].name, name) == 0) return &st->tensors[i];
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------------
+ * conversion to float32 */
+
+static float element(const av_st_tensor *t, size_t i) {
+    const unsigned char *p = t->data;
+    if (t->dtype == AV_ST_F32) {
+        uint32_t u = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
+                     (uint32_t)p[4 * i + 3] << 24;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    uint16_t h = (uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+    return t->dtype == AV_ST_F16 ? av_f16_to_f32(h) : av_bf16_to_f32(h);
+}
+
+av_status av_safetensors_f32(const float **out, float **owned, const av_safetensors *st,
+                             const av_st_tensor *t, av_err *err) {
+    *out = NULL;
+    *owned = NULL;
+    if (t->dtype != AV_ST_F32 && t->dtype != AV_ST_F16 && t->dtype != AV_ST_BF16)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has dtype %s; expected F32, F16 or BF16", st->name, t->name,
+                       kDtypes[t->dtype].name);
+    int in_place = t->dtype == AV_ST_F32 && ((uintptr_t)t->data % sizeof(float)) == 0;
+    float *copy = NULL;
+    if (!in_place && !(copy = av_calloc(t->numel ? t->numel : 1, sizeof(float))))
+        return av_fail(err, AV_ERUNTIME, "%s: out of memory converting tensor \"%s\"", st->name, t->name);
+    const float *f = in_place ? (const float *)(const void *)t->data : copy;
+    for (size_t i = 0; i < t->numel; i++) {
+        float v = in_place ? f[i] : (copy[i] = element(t, i));
+        if (!isfinite(v)) {
+            free(copy);
+            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" contains %s at index %zu; every value must be finite",
+                           st->name, t->name, isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf", i);
+        }
+    }
+    *out = f;
+    *owned = copy;
+    return AV_OK;
+}
+
+/* ----------------------------------------------------------------------------
+ * writing */
+
+static int name_ok(const char *s) {
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20) return 0;
+    return 1;
+}
+
+/* Append to a growing string; returns -1 on OOM. */
+static int sb_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int sb_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) return -1;
+        if (*buf && *len + (size_t)k < *cap) {
+            *len += (size_t)k;
+            return 0;
+        }
+        size_t ncap = (*cap ? *cap * 2 : 4096) + (size_t)k;
+        char *nb = realloc(*buf, ncap);
+        if (!nb) return -1;
+        *buf = nb;
+        *cap = ncap;
+    }
+}
+
+/* The JSON header, padded with spaces to a multiple of 8 (so 8 + N is too). */
+static av_status build_header(char **out, size_t *out_len, const av_st_write_tensor *t, int n, const char *path,
+                              av_err *err) {
+    char *b = NULL;
+    size_t len = 0, cap = 0, off = 0;
+    int bad = sb_printf(&b, &len, &cap, "{");
+    for (int i = 0; i < n && !bad; i++) {
+        size_t numel = 1;
+        for (int d = 0; d < t[i].ndim; d++) numel *= t[i].shape[d];
+        size_t bytes = numel * av_st_dtype_size(t[i].dtype);
+        bad |= sb_printf(&b, &len, &cap, "%s\"%s\":{\"dtype\":\"%s\",\"shape\":[", i ? "," : "", t[i].name,
+                         kDtypes[t[i].dtype].name);
+        for (int d = 0; d < t[i].ndim && !bad; d++) bad |= sb_printf(&b, &len, &cap, "%s%zu", d ? "," : "", t[i].shape[d]);
+        bad |= sb_printf(&b, &len, &cap, "],\"data_offsets\":[%zu,%zu]}", off, off + bytes);
+        off += bytes;
+    }
+    bad |= sb_printf(&b, &len, &cap, "}");
+    while (!bad && len % 8) bad |= sb_printf(&b, &len, &cap, " ");
+    if (bad) {
+        free(b);
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
+    }
+    *out = b;
+    *out_len = len;
+    return AV_OK;
+}
+
+static av_status check_write(const av_st_write_tensor *t, int n, const char *path, av_err *err) {
+    for (int i = 0; i < n; i++) {
+        if (t[i].dtype != AV_ST_F32 && t[i].dtype != AV_ST_F16 && t[i].dtype != AV_ST_BF16)
+            return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\": dtype %s; allowed: F32, F16, BF16", path,
+                           t[i].name, av_st_dtype_name(t[i].dtype));
+        if (!t[i].name || !name_ok(t[i].name))
+            return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor name must be non-empty, without '\"', '\\' or control characters", path);
+        if (t[i].ndim < 0 || t[i].ndim > AV_ST_MAX_NDIM)
+            return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\": ndim %d outside 0..%d", path, t[i].name,
+                           t[i].ndim, AV_ST_MAX_NDIM);
+        size_t numel = 1;
+        for (int d = 0; d < t[i].ndim; d++)
+            if (av_mul_size(&numel, numel, t[i].shape[d]) || av_mul_size(&(size_t){0}, numel, 4))
+                return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\": shape overflows", path, t[i].name);
+        for (int j = 0; j < i; j++)
+            if (strcmp(t[i].name, t[j].name) == 0)
+                return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\" given twice", path, t[i].name);
+    }
+    return AV_OK;
+}
+
+/* Write one tensor's data as little-endian dtype, in chunks. */
+static void write_data(av_afile *f, const av_st_write_tensor *t) {
+    unsigned char chunk[4096];
+    size_t numel = 1, k = 0, es = av_st_dtype_size(t->dtype);
+    for (int d = 0; d < t->ndim; d++) numel *= t->shape[d];
+    for (size_t i = 0; i < numel; i++) {
+        uint32_t u;
+        if (t->dtype == AV_ST_F32) memcpy(&u, &t->data[i], 4);
+        else u = t->dtype == AV_ST_F16 ? av_f32_to_f16(t->data[i]) : av_f32_to_bf16(t->data[i]);
+        for (size_t b = 0; b < es; b++) chunk[k++] = (unsigned char)(u >> (8 * b));
+        if (k == sizeof chunk) {
+            av_afile_write(f, chunk, k);
+            k = 0;
+        }
+    }
+    if (k) av_afile_write(f, chunk, k);
+}
+
+av_status av_safetensors_write(const char *path, const av_st_write_tensor *t, int n, av_err *err) {
+    av_status s = check_write(t, n, path, err);
+    if (s) return s;
+    char *hdr = NULL;
+    size_t hlen = 0;
+    if ((s = build_header(&hdr, &hlen, t, n, path, err))) return s;
+    av_afile f;
+    if ((s = av_afile_open(&f, path, err))) {
+        free(hdr);
+        return s;
+    }
+    unsigned char len8[8];
+    for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)hlen >> (8 * i));
+    av_afile_write(&f, len8, 8);
+    av_afile_write(&f, hdr, hlen);
+    free(hdr);
+    for (int i = 0; i < n; i++) write_data(&f, &t[i]);
+    return av_afile_commit(&f, err);
+}

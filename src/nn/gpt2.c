@@ -1,0 +1,551 @@
+/* gpt2.c - the GPT-2 model: config.json, the parameter table, activations,
+ * loading from safetensors, the block kernels and the forward pass (see
+ * gpt2.h for the math and the legend L, T, C, H, D, V). Plain reference
+ * loops; sums in double, rounded once. */
+#include "nn/gpt2.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/fileio.h"
+#include "io/safetensors.h"
+
+/* ----------------------------------------------------------------------------
+ * config */
+
+void av_gpt2_config_defaults(av_gpt2_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->layer_norm_epsilon = 1e-5;
+    cfg->positions = AV_POS_LEARNED;
+    cfg->norm = AV_NORM_PRE;
+    cfg->scale = 1;
+    cfg->rope_base = 10000.0;
+    cfg->rope_style = AV_ROPE_INTERLEAVED;
+}
+
+av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
+    const char *n = "config.json";
+    if (c->n_layer < 1 || c->n_layer > AV_GPT2_MAX_LAYERS)
+        return av_fail(err, AV_EUSAGE, "%s: n_layer %d is outside 1..%d", n, c->n_layer, AV_GPT2_MAX_LAYERS);
+    if (c->n_embd < 1 || c->n_embd > AV_MAX_D_MODEL)
+        return av_fail(err, AV_EUSAGE, "%s: n_embd %d is outside 1..%d", n, c->n_embd, AV_MAX_D_MODEL);
+    if (c->n_head < 1 || c->n_head > AV_MAX_HEADS)
+        return av_fail(err, AV_EUSAGE, "%s: n_head %d is outside 1..%d", n, c->n_head, AV_MAX_HEADS);
+    if (c->n_embd % c->n_head)
+        return av_fail(err, AV_EUSAGE, "%s: n_head %d does not divide n_embd %d", n, c->n_head, c->n_embd);
+    if (c->vocab_size < 1 || c->vocab_size > AV_GPT2_MAX_VOCAB)
+        return av_fail(err, AV_EUSAGE, "%s: vocab_size %d is outside 1..%d", n, c->vocab_size, AV_GPT2_MAX_VOCAB);
+    if (c->n_positions < 1 || c->n_positions > AV_GPT2_MAX_POSITIONS)
+        return av_fail(err, AV_EUSAGE, "%s: n_positions %d is outside 1..%d", n, c->n_positions, AV_GPT2_MAX_POSITIONS);
+    if (!(c->layer_norm_epsilon > 0 && c->layer_norm_epsilon < 1))
+        return av_fail(err, AV_EUSAGE, "%s: layer_norm_epsilon %g is outside (0, 1)", n, c->layer_norm_epsilon);
+    if (c->positions == AV_POS_ROPE && (c->n_embd / c->n_head) % 2)
+        return av_fail(err, AV_EUSAGE, "%s: RoPE needs an even d_k; d_k = n_embd / n_head = %d", n, c->n_embd / c->n_head);
+    if (c->positions == AV_POS_ROPE && !(c->rope_base > 1 && isfinite(c->rope_base)))
+        return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base %g must be a finite number greater than 1", n, c->rope_base);
+    return AV_OK;
+}
+
+static av_status json_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!j) return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (GPT2Config needs n_layer, n_head, n_embd, n_positions, vocab_size)", name, key) : AV_OK;
+    if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) || fabs(j->valuedouble) > 1e9)
+        return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a whole number", name, key);
+    *out = (int)j->valuedouble;
+    return AV_OK;
+}
+
+/* One string choice of the "attnviz" object: index into names, or -1 if absent. */
+static av_status json_choice(int *out, const cJSON *obj, const char *key, const char *const *names, int n,
+                             const char *allowed, const char *name, av_err *err) {
+    *out = -1;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!j) return AV_OK;
+    for (int i = 0; i < n && cJSON_IsString(j); i++)
+        if (strcmp(j->valuestring, names[i]) == 0) return (*out = i), AV_OK;
+    return av_fail(err, AV_EUSAGE, "%s: attnviz.%s %.40s%s%s: expected %s", name, key, cJSON_IsString(j) ? "\"" : "",
+                   cJSON_IsString(j) ? j->valuestring : "(not a string)", cJSON_IsString(j) ? "\"" : "", allowed);
+}
+
+static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *name, av_err *err) {
+    static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"}; /* av_positions order */
+    static const char *const norm[] = {"pre", "post"}, *const style[] = {"interleaved", "half"};
+    int v;
+    av_status s;
+    if (!cJSON_IsObject(a)) return av_fail(err, AV_EUSAGE, "%s: \"attnviz\" must be an object", name);
+    if ((s = json_choice(&v, a, "positions", pos, 4, "learned, sinusoidal, rope or none", name, err))) return s;
+    if (v >= 0) c->positions = (av_positions)v;
+    if ((s = json_choice(&v, a, "norm", norm, 2, "pre or post", name, err))) return s;
+    if (v >= 0) c->norm = (av_norm)v;
+    if ((s = json_choice(&v, a, "rope_style", style, 2, "interleaved or half", name, err))) return s;
+    if (v >= 0) c->rope_style = (av_rope_style)v;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(a, "scale");
+    if (j && !cJSON_IsBool(j)) return av_fail(err, AV_EUSAGE, "%s: attnviz.scale must be true or false", name);
+    if (j) c->scale = cJSON_IsTrue(j);
+    j = cJSON_GetObjectItemCaseSensitive(a, "rope_base");
+    if (j && !cJSON_IsNumber(j)) return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base must be a number", name);
+    if (j) c->rope_base = j->valuedouble;
+    return AV_OK;
+}
+
+/* Hugging Face options this forward does not implement must have GPT-2's values. */
+static av_status check_unsupported(const cJSON *root, const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "activation_function");
+    if (j && !(cJSON_IsString(j) && strcmp(j->valuestring, "gelu_new") == 0))
+        return av_fail(err, AV_EUSAGE, "%s: activation_function must be \"gelu_new\" (GPT-2's tanh GELU)", name);
+    static const char *const off[] = {"scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "add_cross_attention"};
+    for (int i = 0; i < 3; i++)
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, off[i])))
+            return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (GPT-2 has false)", name, off[i]);
+    j = cJSON_GetObjectItemCaseSensitive(root, "scale_attn_weights");
+    if (cJSON_IsFalse(j)) return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\": false is not supported (use attnviz.scale)", name);
+    return AV_OK;
+}
+
+av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, const char *name, av_err *err) {
+    av_gpt2_config_defaults(c);
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root || !cJSON_IsObject(root)) {
+        const char *e = cJSON_GetErrorPtr();
+        size_t at = !root && e && e >= json && e <= json + len ? (size_t)(e - json) : 0;
+        cJSON_Delete(root);
+        return av_fail(err, AV_EUSAGE, "%s: not a JSON object (JSON error near byte %zu)", name, at);
+    }
+    av_status s;
+    if ((s = json_int(&c->n_layer, root, "n_layer", 1, name, err)) || (s = json_int(&c->n_head, root, "n_head", 1, name, err)) ||
+        (s = json_int(&c->n_embd, root, "n_embd", 1, name, err)) ||
+        (s = json_int(&c->n_positions, root, "n_positions", 1, name, err)) ||
+        (s = json_int(&c->vocab_size, root, "vocab_size", 1, name, err)) || (s = check_unsupported(root, name, err)))
+        goto done;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
+    if (j && !cJSON_IsNumber(j)) {
+        s = av_fail(err, AV_EUSAGE, "%s: \"layer_norm_epsilon\" must be a number", name);
+        goto done;
+    }
+    if (j) c->layer_norm_epsilon = j->valuedouble;
+    if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
+    s = av_gpt2_config_check(c, err);
+done:
+    cJSON_Delete(root);
+    return s;
+}
+
+av_status av_gpt2_config_json(char **out, const av_gpt2_config *c, av_err *err) {
+    static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"};
+    char buf[1024];
+    int k = snprintf(buf, sizeof buf,
+                     "{\n  \"model_type\": \"gpt2\",\n  \"architectures\": [\"GPT2LMHeadModel\"],\n"
+                     "  \"activation_function\": \"gelu_new\",\n  \"n_layer\": %d,\n  \"n_head\": %d,\n"
+                     "  \"n_embd\": %d,\n  \"n_positions\": %d,\n  \"n_ctx\": %d,\n  \"vocab_size\": %d,\n"
+                     "  \"layer_norm_epsilon\": %.17g",
+                     c->n_layer, c->n_head, c->n_embd, c->n_positions, c->n_positions, c->vocab_size, c->layer_norm_epsilon);
+    if (c->positions != AV_POS_LEARNED || c->norm != AV_NORM_PRE || !c->scale || c->rope_base != 10000.0 ||
+        c->rope_style != AV_ROPE_INTERLEAVED)
+        k += snprintf(buf + k, sizeof buf - (size_t)k,
+                      ",\n  \"attnviz\": {\"positions\": \"%s\", \"norm\": \"%s\", \"scale\": %s, \"rope_base\": %.17g, "
+                      "\"rope_style\": \"%s\"}",
+                      pos[c->positions], c->norm == AV_NORM_POST ? "post" : "pre", c->scale ? "true" : "false",
+                      c->rope_base, c->rope_style == AV_ROPE_HALF ? "half" : "interleaved");
+    snprintf(buf + k, sizeof buf - (size_t)k, "\n}\n");
+    if (!(*out = strdup(buf))) return av_fail(err, AV_ERUNTIME, "out of memory writing config.json");
+    return AV_OK;
+}
+
+/* ----------------------------------------------------------------------------
+ * the parameter table */
+
+int av_gpt2_num_tensors(const av_gpt2_config *cfg) {
+    return 3 + 12 * cfg->n_layer + (cfg->positions == AV_POS_LEARNED); /* wte, ln_f.w, ln_f.b */
+}
+
+static void row(av_gpt2_tensor **t, float **slot, size_t a, size_t b, const char *fmt, int l) {
+    av_gpt2_tensor *r = (*t)++;
+    snprintf(r->name, sizeof r->name, fmt, l);
+    r->ndim = b ? 2 : 1;
+    r->shape[0] = a;
+    r->shape[1] = b;
+    r->numel = b ? a * b : a;
+    r->slot = slot;
+}
+
+void av_gpt2_tensor_table(av_gpt2_tensor *table, const av_gpt2_config *cfg, av_gpt2_params *p) {
+    size_t C = (size_t)cfg->n_embd, V = (size_t)cfg->vocab_size, maxT = (size_t)cfg->n_positions;
+    av_gpt2_tensor *t = table;
+    row(&t, &p->wte, V, C, "wte.weight", 0);
+    if (cfg->positions == AV_POS_LEARNED) row(&t, &p->wpe, maxT, C, "wpe.weight", 0);
+    for (int l = 0; l < cfg->n_layer; l++) {
+        av_gpt2_layer *h = &p->h[l];
+        row(&t, &h->ln_1_w, C, 0, "h.%d.ln_1.weight", l);
+        row(&t, &h->ln_1_b, C, 0, "h.%d.ln_1.bias", l);
+        row(&t, &h->attn_c_attn_w, C, 3 * C, "h.%d.attn.c_attn.weight", l);
+        row(&t, &h->attn_c_attn_b, 3 * C, 0, "h.%d.attn.c_attn.bias", l);
+        row(&t, &h->attn_c_proj_w, C, C, "h.%d.attn.c_proj.weight", l);
+        row(&t, &h->attn_c_proj_b, C, 0, "h.%d.attn.c_proj.bias", l);
+        row(&t, &h->ln_2_w, C, 0, "h.%d.ln_2.weight", l);
+        row(&t, &h->ln_2_b, C, 0, "h.%d.ln_2.bias", l);
+        row(&t, &h->mlp_c_fc_w, C, 4 * C, "h.%d.mlp.c_fc.weight", l);
+        row(&t, &h->mlp_c_fc_b, 4 * C, 0, "h.%d.mlp.c_fc.bias", l);
+        row(&t, &h->mlp_c_proj_w, 4 * C, C, "h.%d.mlp.c_proj.weight", l);
+        row(&t, &h->mlp_c_proj_b, C, 0, "h.%d.mlp.c_proj.bias", l);
+    }
+    row(&t, &p->ln_f_w, C, 0, "ln_f.weight", 0);
+    row(&t, &p->ln_f_b, C, 0, "ln_f.bias", 0);
+}
+
+size_t av_gpt2_num_params(const av_gpt2_config *cfg) {
+    size_t C = (size_t)cfg->n_embd, L = (size_t)cfg->n_layer;
+    size_t n = (size_t)cfg->vocab_size * C + 2 * C + L * (12 * C * C + 13 * C);
+    return n + (cfg->positions == AV_POS_LEARNED ? (size_t)cfg->n_positions * C : 0);
+}
+
+/* ----------------------------------------------------------------------------
+ * activations */
+
+av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, av_err *err) {
+    memset(a, 0, sizeof *a);
+    int maxT = cfg->n_positions < AV_MAX_TOKENS ? cfg->n_positions : AV_MAX_TOKENS;
+    if (cfg->positions != AV_POS_LEARNED) maxT = AV_MAX_TOKENS;
+    if (T < 1 || T > maxT)
+        return av_fail(err, AV_EUSAGE, "%d tokens is outside the allowed range 1..%d (%s)", T, maxT,
+                       maxT == cfg->n_positions ? "the model's n_positions" : "attnviz's token limit");
+    size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, H = (size_t)cfg->n_head, t = (size_t)T;
+    size_t V = (size_t)cfg->vocab_size, TC = t * C, LTC = L * TC, LHTT = L * H * t * t;
+    a->T = T;
+    struct { float **p; size_t n; } bufs[] = {
+        {&a->encoded, TC},      {&a->hidden, LTC + TC}, {&a->ln1, LTC},      {&a->ln1_mean, L * t},
+        {&a->ln1_rstd, L * t},  {&a->qkv, 3 * LTC},     {&a->qkvh, 3 * LTC}, {&a->preatt, LHTT},
+        {&a->att, LHTT},        {&a->atty_h, LTC},      {&a->atty, LTC},     {&a->attproj, LTC},
+        {&a->res2, LTC},        {&a->ln2, LTC},         {&a->ln2_mean, L * t}, {&a->ln2_rstd, L * t},
+        {&a->fch, 4 * LTC},     {&a->fch_gelu, 4 * LTC}, {&a->fcproj, LTC},  {&a->res3, LTC},
+        {&a->lnf, TC},          {&a->lnf_mean, t},      {&a->lnf_rstd, t},   {&a->logits, t * V},
+    };
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (!(*bufs[i].p = av_calloc(bufs[i].n, sizeof(float)))) goto oom;
+    if (!(a->mask = av_calloc(t * t, 1))) goto oom;
+    return AV_OK;
+oom:
+    av_gpt2_acts_free(a);
+    return av_fail(err, AV_ERUNTIME, "out of memory allocating activations for %d tokens", T);
+}
+
+void av_gpt2_acts_free(av_gpt2_acts *a) {
+    float *bufs[] = {a->encoded, a->hidden, a->ln1, a->ln1_mean, a->ln1_rstd, a->qkv, a->qkvh, a->preatt,
+                     a->att, a->atty_h, a->atty, a->attproj, a->res2, a->ln2, a->ln2_mean, a->ln2_rstd,
+                     a->fch, a->fch_gelu, a->fcproj, a->res3, a->lnf, a->lnf_mean, a->lnf_rstd, a->logits};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
+    free(a->mask);
+    memset(a, 0, sizeof *a);
+}
+
+/* ----------------------------------------------------------------------------
+ * kernels */
+
+void gpt2_matmul_forward(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC) {
+    // inp is (T, C), w is (C, OC) (Conv1D layout), b is (OC) or NULL, out is (T, OC)
+    matmul_forward(out, inp, w, T, C, OC);
+    if (!b) return;
+    for (int t = 0; t < T; t++) {
+        float *out_t = out + (size_t)t * OC;
+        for (int o = 0; o < OC; o++) out_t[o] = (float)((double)out_t[o] + (double)b[o]);
+    }
+}
+
+void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int T, int C, int V) {
+    // inp is (T, C), wte is (V, C), logits is (T, V): logits[t, v] = inp[t]·wte[v]
+    for (int t = 0; t < T; t++) {
+        const float *x = inp + (size_t)t * C;
+        float *l_t = logits + (size_t)t * V;
+        for (int v = 0; v < V; v++) {
+            const float *w_v = wte + (size_t)v * C;
+            double dot = 0.0;
+            for (int c = 0; c < C; c++) dot += (double)x[c] * (double)w_v[c];
+            l_t[v] = (float)dot;
+        }
+    }
+}
+
+void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,
+                       const float *b, int T, int C, double eps) {
+    // inp, out are (T, C); w, b are (C); mean, rstd are (T)
+    for (int t = 0; t < T; t++) {
+        const float *x = inp + (size_t)t * C;
+        float *o = out + (size_t)t * C;
+        double m = 0.0, v = 0.0;
+        for (int c = 0; c < C; c++) m += x[c];
+        m /= C;
+        for (int c = 0; c < C; c++) v += ((double)x[c] - m) * ((double)x[c] - m);
+        double rs = 1.0 / sqrt(v / C + eps);
+        for (int c = 0; c < C; c++) o[c] = (float)(((double)x[c] - m) * rs * (double)w[c] + (double)b[c]);
+        if (mean) mean[t] = (float)m;
+        if (rstd) rstd[t] = (float)rs;
+    }
+}
+
+void gelu_forward(float *out, const float *inp, size_t N) {
+    const double s = sqrt(2.0 / M_PI);
+    for (size_t i = 0; i < N; i++) {
+        double x = inp[i];
+        out[i] = (float)(0.5 * x * (1.0 + tanh(s * (x + 0.044715 * x * x * x))));
+    }
+}
+
+void residual_forward(float *out, const float *a, const float *b, size_t N) {
+    for (size_t i = 0; i < N; i++) out[i] = (float)((double)a[i] + (double)b[i]);
+}
+
+/* ----------------------------------------------------------------------------
+ * forward */
+
+static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {
+    if (all_finite(x, n)) return AV_OK;
+    return av_fail(err, AV_EUSAGE, "layer %d: %s overflowed float32 (a value became infinite); the checkpoint's weights are too large", l, what);
+}
+
+/* hidden[0] = encoded (T, C) = wte[token] + wpe[t] (learned) or + PE (sinusoidal). */
+static av_status embed_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt2_config *cfg,
+                               const int *tokens, int T, av_err *err) {
+    int C = cfg->n_embd;
+    float *pe = a->lnf; /* scratch (T, C): ln_f's output is written only at the end */
+    if (cfg->positions == AV_POS_SINUSOIDAL) sinusoidal_forward(pe, T, C);
+    for (int t = 0; t < T; t++) {
+        if (tokens[t] < 0 || tokens[t] >= cfg->vocab_size)
+            return av_fail(err, AV_EUSAGE, "token id %d at position %d is outside the vocabulary 0..%d", tokens[t], t,
+                           cfg->vocab_size - 1);
+        const float *wte_t = p->wte + (size_t)tokens[t] * C;
+        float *x = a->encoded + (size_t)t * C;
+        if (cfg->positions == AV_POS_LEARNED) residual_forward(x, wte_t, p->wpe + (size_t)t * C, (size_t)C);
+        else if (cfg->positions == AV_POS_SINUSOIDAL) residual_forward(x, wte_t, pe + (size_t)t * C, (size_t)C);
+        else memcpy(x, wte_t, (size_t)C * sizeof(float));
+    }
+    memcpy(a->hidden, a->encoded, (size_t)T * C * sizeof(float));
+    return finite_or_fail(a->encoded, (size_t)T * C, 0, "the embedding", err);
+}
+
+/* Causal multi-head self-attention of layer l on inp (T, C) → attproj[l] (T, C). */
+static av_status attention_block(av_gpt2_acts *a, const av_gpt2_layer *w, const av_gpt2_config *cfg, int l,
+                                 const float *inp, av_err *err) {
+    int T = a->T, C = cfg->n_embd, H = cfg->n_head, D = C / H;
+    size_t TC = (size_t)T * C, HTT = (size_t)H * T * T;
+    float *qkv = a->qkv + 3 * l * TC, *qkvh = a->qkvh + 3 * l * TC;   // (T, 3C), (3, H, T, D)
+    float *q = qkvh, *k = qkvh + TC, *v = qkvh + 2 * TC;                 // (H, T, D) each
+    float *preatt = a->preatt + l * HTT, *att = a->att + l * HTT;       // (H, T, T)
+    float *atty_h = a->atty_h + l * TC, *atty = a->atty + l * TC;
+    gpt2_matmul_forward(qkv, inp, w->attn_c_attn_w, w->attn_c_attn_b, T, C, 3 * C);
+    split_heads_forward(qkvh, qkv, T, 3 * C, 3 * H); /* (T, 3C) as (T, 3H, D) → (3H, T, D) = q, k, v */
+    if (cfg->positions == AV_POS_ROPE) {
+        rope_forward(q, H, T, D, cfg->rope_style, cfg->rope_base, 0);
+        rope_forward(k, H, T, D, cfg->rope_style, cfg->rope_base, 0);
+    }
+    scores_forward(preatt, q, k, H, T, D, cfg->scale ? 1.0 / sqrt((double)D) : 1.0);
+    av_status s = finite_or_fail(preatt, HTT, l, "the scores q·kᵀ", err);
+    if (s) return s;
+    softmax_forward(att, preatt, a->mask, H, T, NULL);
+    weighted_sum_forward(atty_h, att, v, H, T, D);
+    merge_heads_forward(atty, atty_h, T, C, H);
+    gpt2_matmul_forward(a->attproj + l * TC, atty, w->attn_c_proj_w, w->attn_c_proj_b, T, C, C);
+    return AV_OK;
+}
+
+/* MLP of layer l on inp (T, C) → fcproj[l] (T, C): c_fc, GELU, c_proj. */
+static void mlp_block(av_gpt2_acts *a, const av_gpt2_layer *w, const av_gpt2_config *cfg, int l, const float *inp) {
+    int T = a->T, C = cfg->n_embd;
+    size_t TC = (size_t)T * C;
+    float *fch = a->fch + 4 * l * TC, *fch_gelu = a->fch_gelu + 4 * l * TC;   // (T, 4C)
+    gpt2_matmul_forward(fch, inp, w->mlp_c_fc_w, w->mlp_c_fc_b, T, C, 4 * C);
+    gelu_forward(fch_gelu, fch, 4 * TC);
+    gpt2_matmul_forward(a->fcproj + l * TC, fch_gelu, w->mlp_c_proj_w, w->mlp_c_proj_b, T, 4 * C, C);
+}
+
+/* One block: hidden[l] → hidden[l+1], pre-LN or post-LN (gpt2.h). */
+static av_status block_forward(av_gpt2_acts *a, const av_gpt2_layer *w, const av_gpt2_config *cfg, int l, av_err *err) {
+    int T = a->T, C = cfg->n_embd;
+    size_t TC = (size_t)T * C, LT = (size_t)l * T;
+    double eps = cfg->layer_norm_epsilon;
+    const float *x = a->hidden + l * TC;
+    float *ln1 = a->ln1 + l * TC, *res2 = a->res2 + l * TC, *ln2 = a->ln2 + l * TC, *res3 = a->res3 + l * TC;
+    float *out = a->hidden + (l + 1) * TC;
+    av_status s;
+    if (cfg->norm == AV_NORM_PRE) {
+        layernorm_forward(ln1, a->ln1_mean + LT, a->ln1_rstd + LT, x, w->ln_1_w, w->ln_1_b, T, C, eps);
+        if ((s = attention_block(a, w, cfg, l, ln1, err))) return s;
+        residual_forward(res2, x, a->attproj + l * TC, TC);
+        layernorm_forward(ln2, a->ln2_mean + LT, a->ln2_rstd + LT, res2, w->ln_2_w, w->ln_2_b, T, C, eps);
+        mlp_block(a, w, cfg, l, ln2);
+        residual_forward(res3, res2, a->fcproj + l * TC, TC);
+        memcpy(out, res3, TC * sizeof(float));
+    } else {
+        if ((s = attention_block(a, w, cfg, l, x, err))) return s;
+        residual_forward(res2, x, a->attproj + l * TC, TC);
+        layernorm_forward(ln1, a->ln1_mean + LT, a->ln1_rstd + LT, res2, w->ln_1_w, w->ln_1_b, T, C, eps);
+        mlp_block(a, w, cfg, l, ln1);
+        residual_forward(res3, ln1, a->fcproj + l * TC, TC);
+        layernorm_forward(ln2, a->ln2_mean + LT, a->ln2_rstd + LT, res3, w->ln_2_w, w->ln_2_b, T, C, eps);
+        memcpy(out, ln2, TC * sizeof(float));
+    }
+    return finite_or_fail(out, TC, l, "the residual stream", err);
+}
+
+av_status av_gpt2_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt2_config *cfg,
+                          const int *tokens, int T, av_err *err) {
+    if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d tokens, not %d", a->T, T);
+    int C = cfg->n_embd, L = cfg->n_layer;
+    av_status s = embed_forward(a, p, cfg, tokens, T, err);
+    if (s) return s;
+    mask_forward(a->mask, T, 1, T, NULL);
+    for (int l = 0; l < L; l++)
+        if ((s = block_forward(a, &p->h[l], cfg, l, err))) return s;
+    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->hidden + (size_t)L * T * C, p->ln_f_w, p->ln_f_b, T, C,
+                      cfg->layer_norm_epsilon);
+    gpt2_unembed_forward(a->logits, a->lnf, p->wte, T, C, cfg->vocab_size);
+    return finite_or_fail(a->logits, (size_t)T * cfg->vocab_size, L - 1, "the logits", err);
+}
+
+/* ----------------------------------------------------------------------------
+ * loading */
+
+typedef struct {
+    av_safetensors st;
+    float **owned;                     /* converted copies (F16, BF16, unaligned F32) */
+    int n_owned;
+} store;
+
+/* Tensors a GPT-2 checkpoint may hold besides the table: the tied lm_head and
+ * the causal-mask buffers h.N.attn.bias / h.N.attn.masked_bias. */
+static int ignorable(const char *name, const char *prefix) {
+    size_t pl = strlen(prefix);
+    if (strncmp(name, prefix, pl) == 0) {
+        int l, n = 0;
+        const char *rest = name + pl;
+        if (sscanf(rest, "h.%d.attn.%n", &l, &n) == 1 && n > 0 && l >= 0 &&
+            (strcmp(rest + n, "bias") == 0 || strcmp(rest + n, "masked_bias") == 0))
+            return 1;
+    }
+    return strcmp(name, "lm_head.weight") == 0;
+}
+
+static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *prefix, const char *file, av_err *err) {
+    char full[AV_GPT2_NAME_MAX + 16];
+    snprintf(full, sizeof full, "%s%s", prefix, row->name);
+    const av_st_tensor *t = av_safetensors_find(&s->st, full);
+    if (!t) return av_fail(err, AV_EUSAGE, "%s: missing tensor \"%s\" (GPT-2 checkpoint names; config.json implies it)", file, full);
+    int ok = t->ndim == row->ndim && t->shape[0] == row->shape[0] && (row->ndim == 1 || t->shape[1] == row->shape[1]);
+    if (!ok) {
+        char got[128] = "(";
+        for (int d = 0; d < t->ndim && strlen(got) < 100; d++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%zu", d ? ", " : "", t->shape[d]);
+        strcat(got, t->ndim == 1 ? ",)" : ")");
+        char want[64];
+        if (row->ndim == 1) snprintf(want, sizeof want, "(%zu,)", row->shape[0]);
+        else snprintf(want, sizeof want, "(%zu, %zu)", row->shape[0], row->shape[1]);
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s", file, full, got, want);
+    }
+    const float *f;
+    float *owned;
+    av_status st = av_safetensors_f32(&f, &owned, &s->st, t, err);
+    if (st) return st;
+    if (owned) s->owned[s->n_owned++] = owned;
+    *row->slot = (float *)f; /* read-only when it points into the mapping: the forward never writes params */
+    return AV_OK;
+}
+
+/* Every tensor in the file is in the table (under prefix) or ignorable. */
+static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, const char *prefix, const char *file,
+                             av_err *err) {
+    for (int i = 0; i < s->st.n; i++) {
+        const char *nm = s->st.tensors[i].name;
+        int known = ignorable(nm, prefix);
+        size_t pl = strlen(prefix);
+        for (int j = 0; j < n && !known; j++) known = strncmp(nm, prefix, pl) == 0 && strcmp(nm + pl, tab[j].name) == 0;
+        if (!known)
+            return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of a GPT-2 with %d layers and %s positions)",
+                           file, nm, n > 0 ? (n - 2) / 12 : 0, tab[1].name[0] == 'w' ? "learned" : "no learned");
+    }
+    return AV_OK;
+}
+
+/* lm_head.weight, when present, must be (V, C) and equal to wte (tied). */
+static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *err) {
+    const av_st_tensor *t = av_safetensors_find(&s->st, "lm_head.weight");
+    if (!t) return AV_OK;
+    m->has_lm_head = 1;
+    size_t V = (size_t)m->cfg.vocab_size, C = (size_t)m->cfg.n_embd;
+    if (t->ndim != 2 || t->shape[0] != V || t->shape[1] != C)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"lm_head.weight\" must have shape (%zu, %zu) like wte", file, V, C);
+    const float *f;
+    float *owned;
+    av_status st = av_safetensors_f32(&f, &owned, &s->st, t, err);
+    if (st) return st;
+    int tied = memcmp(f, m->params.wte, V * C * sizeof(float)) == 0;
+    free(owned);
+    if (!tied)
+        return av_fail(err, AV_EUSAGE, "%s: lm_head.weight differs from wte.weight; only GPT-2's tied unembedding is supported", file);
+    return AV_OK;
+}
+
+static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    char *text;
+    size_t len;
+    av_status s = av_read_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
+    if (s) return s;
+    s = av_gpt2_config_parse(cfg, text, len, path, err);
+    free(text);
+    return s;
+}
+
+static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    av_status st = av_safetensors_open(&s->st, path, err);
+    if (st) return st;
+    m->file_bytes = s->st.len;
+    const char *prefix = av_safetensors_find(&s->st, "transformer.wte.weight") ? "transformer." : "";
+    m->transformer_prefix = prefix[0] != 0;
+    int n = av_gpt2_num_tensors(&m->cfg);
+    av_gpt2_tensor *tab = calloc((size_t)n, sizeof *tab);
+    s->owned = calloc((size_t)n, sizeof *s->owned);
+    if (!tab || !s->owned) {
+        free(tab);
+        return av_fail(err, AV_ERUNTIME, "out of memory loading %s", path);
+    }
+    av_gpt2_tensor_table(tab, &m->cfg, &m->params);
+    st = check_extra(s, tab, n, prefix, path, err);
+    for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], prefix, path, err);
+    if (!st) {
+        char full[AV_GPT2_NAME_MAX + 16];
+        snprintf(full, sizeof full, "%swte.weight", prefix);
+        m->dtype = av_st_dtype_name(av_safetensors_find(&s->st, full)->dtype);
+        st = check_lm_head(m, s, path, err);
+    }
+    free(tab);
+    return st;
+}
+
+av_status av_gpt2_load(av_gpt2 *m, const char *dir, av_err *err) {
+    memset(m, 0, sizeof *m);
+    av_status s = load_config(&m->cfg, dir, err);
+    if (s) return s;
+    store *st = calloc(1, sizeof *st);
+    m->params.h = calloc((size_t)m->cfg.n_layer, sizeof *m->params.h);
+    m->store = st;
+    if (!st || !m->params.h) s = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
+    if (!s) s = load_weights(m, st, dir, err);
+    if (s) av_gpt2_free(m);
+    return s;
+}
+
+void av_gpt2_free(av_gpt2 *m) {
+    store *s = m->store;
+    if (s) {
+        for (int i = 0; i < s->n_owned; i++) free(s->owned[i]);
+        free(s->owned);
+        av_safetensors_close(&s->st);
+        free(s);
+    }
+    free(m->params.h);
+    memset(m, 0, sizeof *m);
+}

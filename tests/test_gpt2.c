@@ -1,0 +1,357 @@
+/* test_gpt2.c - the GPT-2 model: config.json, the parameter table, the
+ * kernels, and the forward pass against tests/gen_gpt2_ref.py.
+ *
+ * Expected values: the float64 numpy forward in tests/gen_gpt2_ref.py
+ * (committed outputs in tests/ref/gpt2/), on checkpoints this test writes
+ * with the same deterministic weights (tests/gpt2_fixture.h) and checks to be
+ * byte-identical to the script's (sha256). Hand-worked values for LayerNorm
+ * and GELU. Tolerance 1e-4 absolute on attention weights, hidden states and
+ * logits (the outputs are float32 sums of float32 products accumulated in
+ * double; the worst difference is printed).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "gpt2_fixture.h"
+
+#include "io/npy.h"
+#include "nn/gpt2.h"
+
+typedef tu_fixture fixture;
+
+/* ------------------------------------------------------------------------- */
+/* helpers */
+
+static void read_ids(int *ids, int *T, const char *file) {
+    char *txt = tu_slurp_file(src_path(file), NULL);
+    assert_non_null(txt);
+    int n = 0, off = 0, k;
+    while (n < 64 && sscanf(txt + off, "%d%n", &ids[n], &k) == 1) n++, off += k;
+    free(txt);
+    *T = n;
+}
+
+static void copy_file(const char *from, const char *to) {
+    size_t len = 0;
+    char *buf = tu_slurp_file(from, &len);
+    assert_non_null(buf);
+    FILE *f = fopen(to, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    fclose(f);
+    free(buf);
+}
+
+/* The sha256 of path, by the system's sha256sum (coreutils). */
+static void sha256_of(char out[65], const char *path) {
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "sha256sum '%s'", path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    assert_int_equal(fscanf(p, "%64s", out), 1);
+    pclose(p);
+}
+
+/* Write DIR/config.json (the script's) and DIR/model.safetensors for model. */
+static void make_model(const char *dir, const char *model, av_st_dtype dtype, const char *prefix, int extras) {
+    char path[4200], ref[256];
+    snprintf(ref, sizeof ref, "tests/ref/gpt2/%s/config.json", model);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    copy_file(src_path(ref), path);
+    char *json = tu_slurp_file(path, NULL);
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (gf_write_checkpoint(path, &cfg, dtype, prefix, extras, &err)) fail_msg("%s", err.msg);
+}
+
+static double worst_diff(const float *got, const float *want, size_t n) {
+    double w = 0.0;
+    for (size_t i = 0; i < n; i++) w = fmax(w, fabs((double)got[i] - (double)want[i]));
+    return w;
+}
+
+/* got (n floats) against tests/ref/gpt2/<model>/<file> of that many floats. */
+static void expect_close(const float *got, size_t n, const char *model, const char *file) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/ref/gpt2/%s/%s", model, file);
+    av_npy a;
+    av_err err = {{0}};
+    if (av_npy_read(&a, src_path(rel), &err)) fail_msg("%s", err.msg);
+    size_t numel = 1;
+    for (int d = 0; d < a.ndim; d++) numel *= a.shape[d];
+    assert_int_equal(numel, n);
+    double w = worst_diff(got, a.data, n);
+    printf("    %-18s %-16s worst |attnviz - numpy| = %.3g\n", model, file, w);
+    assert_true(w <= 1e-4);
+    av_npy_free(&a);
+}
+
+/* Load dir, run the forward on the committed ids, compare with model's refs. */
+static void check_forward(const char *dir, const char *model, int real_vocab) {
+    av_gpt2 m;
+    av_gpt2_acts a;
+    av_err err = {{0}};
+    int ids[64], T;
+    read_ids(ids, &T, real_vocab ? "tests/ref/gpt2/token_ids.txt" : "tests/ref/gpt2/toy_ids.txt");
+    if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    if (av_gpt2_acts_alloc(&a, &m.cfg, T, &err)) fail_msg("%s", err.msg);
+    if (av_gpt2_forward(&a, &m.params, &m.cfg, ids, T, &err)) fail_msg("%s", err.msg);
+    size_t L = (size_t)m.cfg.n_layer, H = (size_t)m.cfg.n_head, C = (size_t)m.cfg.n_embd, V = (size_t)m.cfg.vocab_size;
+    expect_close(a.att, L * H * T * T, model, "attn.npy");
+    expect_close(a.hidden, (L + 1) * T * C, model, "hidden.npy");
+    if (!real_vocab) {
+        expect_close(a.logits, (size_t)T * V, model, "logits.npy");
+    } else {
+        expect_close(a.logits + (size_t)(T - 1) * V, V, model, "logits_last.npy");
+        av_npy cols;
+        char rel[256];
+        snprintf(rel, sizeof rel, "tests/ref/gpt2/%s/cols.npy", model);
+        if (av_npy_read(&cols, src_path(rel), &err)) fail_msg("%s", err.msg);
+        size_t K = cols.shape[0];
+        float *sel = malloc((size_t)T * K * sizeof(float));
+        for (int t = 0; t < T; t++)
+            for (size_t k = 0; k < K; k++) sel[t * K + k] = a.logits[(size_t)t * V + (size_t)cols.data[k]];
+        expect_close(sel, (size_t)T * K, model, "logits_cols.npy");
+        free(sel);
+        av_npy_free(&cols);
+    }
+    av_gpt2_acts_free(&a);
+    av_gpt2_free(&m);
+}
+
+static const char *sha_line(const char *model) {
+    static char line[256];
+    char *all = tu_slurp_file(src_path("tests/ref/gpt2/checkpoints.sha256"), NULL);
+    assert_non_null(all);
+    char key[128];
+    snprintf(key, sizeof key, "  %s.safetensors", model);
+    char *at = strstr(all, key);
+    assert_non_null(at);
+    snprintf(line, sizeof line, "%.64s", at - 64);
+    free(all);
+    return line;
+}
+
+/* ------------------------------------------------------------------------- */
+/* the reference models */
+
+static const struct {
+    const char *model;
+    av_st_dtype dtype;
+    const char *prefix;
+    int extras, real_vocab;
+} kModels[] = {
+    {"gpt2_f32", AV_ST_F32, "", 0, 1},
+    {"gpt2_f16", AV_ST_F16, "transformer.", 1, 1},
+    {"toy_sin_post", AV_ST_F32, "", 0, 0},
+    {"toy_rope_noscale", AV_ST_F32, "", 0, 0},
+    {"toy_ropehalf_post", AV_ST_F32, "", 0, 0},
+};
+
+static void test_checkpoint_bytes_equal_script(void **state) {
+    fixture *f = *state;
+    for (size_t i = 0; i < sizeof kModels / sizeof kModels[0]; i++) {
+        char dir[4200], path[4300], sum[65];
+        snprintf(dir, sizeof dir, "%s/%s", f->dir, kModels[i].model);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        make_model(dir, kModels[i].model, kModels[i].dtype, kModels[i].prefix, kModels[i].extras);
+        snprintf(path, sizeof path, "%s/model.safetensors", dir);
+        sha256_of(sum, path);
+        assert_string_equal(sum, sha_line(kModels[i].model));
+    }
+}
+
+static void test_forward_matches_numpy(void **state) {
+    fixture *f = *state;
+    for (size_t i = 0; i < sizeof kModels / sizeof kModels[0]; i++) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/%s", f->dir, kModels[i].model);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        make_model(dir, kModels[i].model, kModels[i].dtype, kModels[i].prefix, kModels[i].extras);
+        check_forward(dir, kModels[i].model, kModels[i].real_vocab);
+    }
+}
+
+/* The same weights under the other prefix / without the extra buffers give
+ * the same references: F32 with "transformer.", F16 without. */
+static void test_prefix_and_buffers_do_not_matter(void **state) {
+    fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/f32_prefixed", f->dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_model(dir, "gpt2_f32", AV_ST_F32, "transformer.", 1);
+    av_gpt2 m;
+    av_err err = {{0}};
+    if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(m.transformer_prefix, 1);
+    assert_int_equal(m.has_lm_head, 1);
+    assert_string_equal(m.dtype, "F32");
+    av_gpt2_free(&m);
+    check_forward(dir, "gpt2_f32", 1);
+    snprintf(dir, sizeof dir, "%s/f16_plain", f->dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_model(dir, "gpt2_f16", AV_ST_F16, "", 0);
+    if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(m.transformer_prefix, 0);
+    assert_int_equal(m.has_lm_head, 0);
+    assert_string_equal(m.dtype, "F16");
+    av_gpt2_free(&m);
+    check_forward(dir, "gpt2_f16", 1);
+}
+
+/* ------------------------------------------------------------------------- */
+/* config.json */
+
+static void test_config_parse(void **state) {
+    (void)state;
+    av_gpt2_config c;
+    av_err err = {{0}};
+    const char *gpt2 = "{\"n_layer\": 12, \"n_head\": 12, \"n_embd\": 768, \"n_positions\": 1024, \"vocab_size\": 50257,"
+                       " \"layer_norm_epsilon\": 1e-05, \"activation_function\": \"gelu_new\", \"n_ctx\": 1024}";
+    assert_int_equal(av_gpt2_config_parse(&c, gpt2, strlen(gpt2), "config.json", &err), AV_OK);
+    assert_int_equal(c.n_layer, 12);
+    assert_int_equal(c.n_embd, 768);
+    assert_int_equal(c.positions, AV_POS_LEARNED);
+    assert_int_equal(c.norm, AV_NORM_PRE);
+    assert_int_equal(c.scale, 1);
+    const char *toy = "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40,"
+                      " \"attnviz\": {\"positions\": \"rope\", \"norm\": \"post\", \"scale\": false, \"rope_base\": 500,"
+                      " \"rope_style\": \"half\"}}";
+    assert_int_equal(av_gpt2_config_parse(&c, toy, strlen(toy), "config.json", &err), AV_OK);
+    assert_int_equal(c.positions, AV_POS_ROPE);
+    assert_int_equal(c.norm, AV_NORM_POST);
+    assert_int_equal(c.scale, 0);
+    assert_int_equal(c.rope_style, AV_ROPE_HALF);
+    assert_true(c.rope_base == 500.0);
+    /* the writer's text parses back to the same config */
+    char *out;
+    assert_int_equal(av_gpt2_config_json(&out, &c, &err), AV_OK);
+    av_gpt2_config back;
+    assert_int_equal(av_gpt2_config_parse(&back, out, strlen(out), "config.json", &err), AV_OK);
+    assert_memory_equal(&back, &c, sizeof c);
+    free(out);
+}
+
+static void test_config_errors(void **state) {
+    (void)state;
+    static const struct {
+        const char *json, *msg;
+    } cases[] = {
+        {"{\"n_layer\": 2", "not a JSON object"},
+        {"[1, 2]", "not a JSON object"},
+        {"{\"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "missing key \"n_layer\""},
+        {"{\"n_layer\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "missing key \"n_head\""},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32}", "missing key \"vocab_size\""},
+        {"{\"n_layer\": 2.5, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" must be a whole number"},
+        {"{\"n_layer\": \"2\", \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" must be a whole number"},
+        {"{\"n_layer\": 2, \"n_head\": 5, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "n_head 5 does not divide n_embd 16"},
+        {"{\"n_layer\": 0, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "n_layer 0 is outside 1..128"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": -1}", "vocab_size -1 is outside"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"layer_norm_epsilon\": 0}", "layer_norm_epsilon 0 is outside (0, 1)"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"activation_function\": \"relu\"}", "activation_function must be \"gelu_new\""},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"alibi\"}}", "attnviz.positions \"alibi\": expected learned, sinusoidal, rope or none"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"norm\": 1}}", "attnviz.norm (not a string): expected pre or post"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"scale\": 1}}", "attnviz.scale must be true or false"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 18, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"rope\"}}", "RoPE needs an even d_k; d_k = n_embd / n_head = 9"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        av_gpt2_config c;
+        av_err err = {{0}};
+        assert_int_equal(av_gpt2_config_parse(&c, cases[i].json, strlen(cases[i].json), "config.json", &err), AV_EUSAGE);
+        if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: got '%s', want '%s'", i, err.msg, cases[i].msg);
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* the table and the kernels */
+
+static void test_tensor_table(void **state) {
+    (void)state;
+    av_gpt2_config c;
+    av_gpt2_config_defaults(&c);
+    c.n_layer = 12, c.n_head = 12, c.n_embd = 768, c.n_positions = 1024, c.vocab_size = 50257;
+    /* GPT-2 small: 124,439,808 parameters (wte tied), 148 tensors */
+    assert_int_equal(av_gpt2_num_tensors(&c), 148);
+    assert_int_equal(av_gpt2_num_params(&c), 124439808);
+    av_gpt2_params p = {0};
+    av_gpt2_layer h[12];
+    p.h = h;
+    av_gpt2_tensor tab[148];
+    av_gpt2_tensor_table(tab, &c, &p);
+    assert_string_equal(tab[0].name, "wte.weight");
+    assert_string_equal(tab[1].name, "wpe.weight");
+    assert_string_equal(tab[4].name, "h.0.attn.c_attn.weight");
+    assert_int_equal(tab[4].shape[1], 2304);
+    assert_ptr_equal(tab[4].slot, &h[0].attn_c_attn_w);
+    assert_string_equal(tab[147].name, "ln_f.bias");
+    size_t sum = 0;
+    for (int i = 0; i < 148; i++) sum += tab[i].numel;
+    assert_int_equal(sum, av_gpt2_num_params(&c));
+}
+
+static void test_layernorm_gelu_by_hand(void **state) {
+    (void)state;
+    /* x = [1, 2, 3, 4]: mean 2.5, var 1.25, rstd = 1/√(1.25 + 1e-5) */
+    float x[4] = {1, 2, 3, 4}, w[4] = {1, 1, 2, 1}, b[4] = {0, 0, 0, 1}, out[4], mean, rstd;
+    layernorm_forward(out, &mean, &rstd, x, w, b, 1, 4, 1e-5);
+    double rs = 1.0 / sqrt(1.25 + 1e-5);
+    assert_float_equal(mean, 2.5, 1e-7);
+    assert_float_equal(rstd, rs, 1e-6);
+    assert_float_equal(out[0], -1.5 * rs, 1e-6);
+    assert_float_equal(out[2], 2 * 0.5 * rs, 1e-6);
+    assert_float_equal(out[3], 1.5 * rs + 1, 1e-6);
+    /* gelu_new(1) = 0.5·(1 + tanh(√(2/π)·1.044715)) = 0.841192; gelu_new(-1) = -0.158808 */
+    float g_in[3] = {1, -1, 0}, g[3];
+    gelu_forward(g, g_in, 3);
+    assert_float_equal(g[0], 0.841192, 1e-6);
+    assert_float_equal(g[1], -0.158808, 1e-6);
+    assert_float_equal(g[2], 0.0, 0);
+}
+
+static void test_forward_rejects_bad_ids_and_lengths(void **state) {
+    (void)state;
+    av_gpt2_config c;
+    av_gpt2_config_defaults(&c);
+    c.n_layer = 1, c.n_head = 2, c.n_embd = 8, c.n_positions = 4, c.vocab_size = 10;
+    av_gpt2_params p = {0};
+    float *block;
+    assert_int_equal(gf_params(&p, &block, &c), 0);
+    av_gpt2_acts a;
+    av_err err = {{0}};
+    assert_int_equal(av_gpt2_acts_alloc(&a, &c, 5, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "5 tokens is outside the allowed range 1..4 (the model's n_positions)"));
+    assert_int_equal(av_gpt2_acts_alloc(&a, &c, 3, &err), AV_OK);
+    int ids[3] = {1, 10, 2};
+    assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "token id 10 at position 1 is outside the vocabulary 0..9"));
+    ids[1] = 9;
+    assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_OK);
+    /* causal: the first query sees only itself */
+    assert_float_equal(a.att[0], 1.0, 0);
+    assert_float_equal(a.att[1], 0.0, 0);
+    av_gpt2_acts_free(&a);
+    free(block);
+    free(p.h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_checkpoint_bytes_equal_script, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_forward_matches_numpy, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_prefix_and_buffers_do_not_matter, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_config_parse),
+        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_tensor_table),
+        cmocka_unit_test(test_layernorm_gelu_by_hand),
+        cmocka_unit_test(test_forward_rejects_bad_ids_and_lengths),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

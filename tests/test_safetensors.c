@@ -1,0 +1,233 @@
+/* test_safetensors.c - the safetensors reader and writer.
+ *
+ * Expected values: the format's spec (huggingface/safetensors README,
+ * "Format") for the byte layout, written out by hand below; IEEE 754
+ * binary16 and bfloat16 values worked by hand (1.0 = 0x3C00, 65504 = 0x7BFF,
+ * the smallest subnormal 2^-24 = 0x0001, bfloat16 1.0 = 0x3F80). Bad files are
+ * crafted in memory, one row of a table each. Tolerance 0: conversion is
+ * exact for the values used.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "io/safetensors.h"
+
+/* A file image: 8-byte length of hdr (padded with `pad` spaces), hdr, then
+ * dlen data bytes 0, 1, 2, ... */
+static unsigned char *craft(const char *hdr, size_t pad, size_t dlen, size_t *len) {
+    size_t hl = strlen(hdr) + pad;
+    *len = 8 + hl + dlen;
+    unsigned char *b = malloc(*len + 1);
+    for (int i = 0; i < 8; i++) b[i] = (unsigned char)((uint64_t)hl >> (8 * i));
+    memcpy(b + 8, hdr, strlen(hdr));
+    memset(b + 8 + strlen(hdr), ' ', pad);
+    for (size_t i = 0; i < dlen; i++) b[8 + hl + i] = (unsigned char)i;
+    return b;
+}
+
+static void test_parse_by_hand(void **state) {
+    (void)state;
+    /* a: F16 (2,) = [1.0, -2.0] at [0, 4); b: F32 (1, 1) = 0.5 at [4, 8) */
+    const char *hdr = "{\"__metadata__\":{\"format\":\"pt\"},\"a\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[0,4]},"
+                      "\"b\":{\"dtype\":\"F32\",\"shape\":[1,1],\"data_offsets\":[4,8]}}";
+    size_t len;
+    unsigned char *buf = craft(hdr, 3, 8, &len);
+    unsigned char *data = buf + len - 8;
+    const unsigned char bytes[8] = {0x00, 0x3C, 0x00, 0xC0, 0x00, 0x00, 0x00, 0x3F};
+    memcpy(data, bytes, 8);
+    av_safetensors st;
+    av_err err = {{0}};
+    if (av_safetensors_parse(&st, buf, len, "x.safetensors", &err)) fail_msg("%s", err.msg);
+    assert_int_equal(st.n, 2);
+    const av_st_tensor *a = av_safetensors_find(&st, "a"), *b = av_safetensors_find(&st, "b");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_null(av_safetensors_find(&st, "__metadata__"));
+    assert_int_equal(a->dtype, AV_ST_F16);
+    assert_int_equal(b->ndim, 2);
+    const float *f;
+    float *owned;
+    assert_int_equal(av_safetensors_f32(&f, &owned, &st, a, &err), AV_OK);
+    assert_non_null(owned);
+    assert_true(f[0] == 1.0f && f[1] == -2.0f);
+    free(owned);
+    assert_int_equal(av_safetensors_f32(&f, &owned, &st, b, &err), AV_OK);
+    assert_true(f[0] == 0.5f);
+    free(owned);
+    av_safetensors_close(&st);
+    free(buf);
+}
+
+static void test_half_conversions_by_hand(void **state) {
+    (void)state;
+    assert_true(av_f16_to_f32(0x3C00) == 1.0f);
+    assert_true(av_f16_to_f32(0x7BFF) == 65504.0f);
+    assert_true(av_f16_to_f32(0x0001) == ldexpf(1.0f, -24));
+    assert_true(av_f16_to_f32(0x8000) == 0.0f && signbit(av_f16_to_f32(0x8000)));
+    assert_true(isinf(av_f16_to_f32(0x7C00)));
+    assert_int_equal(av_f32_to_f16(1.0f), 0x3C00);
+    assert_int_equal(av_f32_to_f16(-2.0f), 0xC000);
+    assert_int_equal(av_f32_to_f16(65504.0f), 0x7BFF);
+    assert_int_equal(av_f32_to_f16(65520.0f), 0x7C00);            /* rounds up past the largest: Inf */
+    assert_int_equal(av_f32_to_f16(ldexpf(1.0f, -25)), 0x0000);   /* half the smallest subnormal: tie to even 0 */
+    assert_int_equal(av_f32_to_f16(ldexpf(3.0f, -25)), 0x0002);   /* 1.5 units: tie to even 2 */
+    assert_int_equal(av_f32_to_f16(1.0f + ldexpf(1.0f, -11)), 0x3C00); /* tie between 1 and 1+2^-10: even */
+    assert_int_equal(av_f32_to_bf16(1.0f), 0x3F80);
+    assert_true(av_bf16_to_f32(0x3F80) == 1.0f);
+    assert_int_equal(av_f32_to_bf16(1.0f + ldexpf(1.0f, -8)), 0x3F80); /* tie: even */
+    assert_int_equal(av_f32_to_bf16(1.0f + ldexpf(3.0f, -8)), 0x3F82);
+    /* every binary16 value survives f16 -> f32 -> f16 */
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        uint16_t x = (uint16_t)h;
+        if ((x & 0x7C00) == 0x7C00 && (x & 0x3FF)) continue; /* NaN payloads */
+        assert_int_equal(av_f32_to_f16(av_f16_to_f32(x)), x);
+    }
+}
+
+static void test_write_then_read(void **state) {
+    tu_fixture *f = *state;
+    float a[6] = {0.5f, -1.25f, 3.0f, 1e-3f, 65504.0f, -0.0f}, s = 7.0f;
+    av_st_write_tensor t[3] = {
+        {"layer.w", AV_ST_F32, 2, {2, 3}, a},
+        {"layer.h", AV_ST_F16, 1, {6}, a},
+        {"scalar", AV_ST_BF16, 0, {0}, &s},
+    };
+    av_err err = {{0}};
+    const char *path = tu_in(f, "m.safetensors");
+    if (av_safetensors_write(path, t, 3, &err)) fail_msg("%s", err.msg);
+    size_t len;
+    char *raw = tu_slurp_file(path, &len);
+    /* the header by hand: compact JSON, back-to-back offsets, padded to 8 */
+    const char *want = "{\"layer.w\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]},"
+                       "\"layer.h\":{\"dtype\":\"F16\",\"shape\":[6],\"data_offsets\":[24,36]},"
+                       "\"scalar\":{\"dtype\":\"BF16\",\"shape\":[],\"data_offsets\":[36,38]}}";
+    size_t hl = strlen(want) + (8 - strlen(want) % 8) % 8;
+    assert_int_equal((unsigned char)raw[0] | (unsigned char)raw[1] << 8, hl);
+    assert_memory_equal(raw + 8, want, strlen(want));
+    assert_int_equal(len, 8 + hl + 38);
+    free(raw);
+    av_safetensors st;
+    if (av_safetensors_open(&st, path, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(st.mapped, 1);
+    const float *v;
+    float *owned;
+    assert_int_equal(av_safetensors_f32(&v, &owned, &st, av_safetensors_find(&st, "layer.w"), &err), AV_OK);
+    assert_null(owned); /* F32, aligned: read in place from the mapping */
+    assert_memory_equal(v, a, sizeof a);
+    assert_int_equal(av_safetensors_f32(&v, &owned, &st, av_safetensors_find(&st, "layer.h"), &err), AV_OK);
+    assert_true(v[0] == 0.5f && v[2] == 3.0f && v[4] == 65504.0f && fabsf(v[3] - 1e-3f) < 1e-6f);
+    free(owned);
+    assert_int_equal(av_safetensors_f32(&v, &owned, &st, av_safetensors_find(&st, "scalar"), &err), AV_OK);
+    assert_true(v[0] == 7.0f);
+    free(owned);
+    av_safetensors_close(&st);
+}
+
+static void test_bad_files(void **state) {
+    (void)state;
+    static const struct {
+        const char *hdr; /* NULL: a file of data_len bytes only */
+        size_t pad, data_len;
+        const char *msg;
+    } cases[] = {
+        {NULL, 0, 5, "truncated: 5 bytes, fewer than the 8-byte header length"},
+        {"{}", 0, 0, NULL}, /* empty but valid */
+        {"[1]", 0, 0, "header is not a JSON object"},
+        {"{\"a\":", 0, 0, "header is not a JSON object"},
+        {"{} x", 0, 0, "header has bytes after its JSON object"},
+        {"{\"a\":{\"dtype\":\"F99\",\"shape\":[1],\"data_offsets\":[0,4]}}", 0, 4, "unknown dtype \"F99\""},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}", 0, 4, "data_offsets [0, 4] hold 4 bytes; shape with 2 elements of F32 needs 8"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 0, 4, "data_offsets end 8 is past the end of the data (4 bytes; file truncated?)"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", 0, 8, "end before they begin"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}", 0, 8, "overlap tensor"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},\"e\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[4,4]},\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}", 0, 16, "overlap tensor \"a\""},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}", 0, 8, "appears twice"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[-1],\"data_offsets\":[0,4]}}", 0, 4, "shape entry 0 is not a whole number"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1.5],\"data_offsets\":[0,4]}}", 0, 4, "shape entry 0 is not a whole number"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,4294967296],\"data_offsets\":[0,4]}}", 0, 4, "overflows"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1]}}", 0, 4, "needs \"dtype\" (string), \"shape\" and \"data_offsets\""},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0]}}", 0, 4, "data_offsets must be [BEGIN, END]"},
+        {"{\"a\":7}", 0, 0, "entry is not a JSON object"},
+        {"{\"__metadata__\":3}", 0, 0, "\"__metadata__\" is not a JSON object"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        unsigned char *buf = cases[i].hdr ? craft(cases[i].hdr, cases[i].pad, cases[i].data_len, &len)
+                                          : calloc(1, (len = cases[i].data_len) + 1);
+        av_safetensors st;
+        av_err err = {{0}};
+        av_status s = av_safetensors_parse(&st, buf, len, "m.safetensors", &err);
+        if (!cases[i].msg) {
+            assert_int_equal(s, AV_OK);
+            av_safetensors_close(&st);
+        } else {
+            assert_int_equal(s, AV_EUSAGE);
+            if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: got '%s', want '%s'", i, err.msg, cases[i].msg);
+            assert_int_equal(strncmp(err.msg, "m.safetensors", 13), 0);
+        }
+        free(buf);
+    }
+    /* header length lies: larger than the file, or absurdly small */
+    unsigned char lie[16] = {0xff, 0xff, 0, 0, 0, 0, 0, 0, '{', '}'};
+    av_safetensors st;
+    av_err err = {{0}};
+    assert_int_equal(av_safetensors_parse(&st, lie, sizeof lie, "m", &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "header length 65535 is larger than the file (16 bytes)"));
+    lie[0] = 1, lie[1] = 0;
+    assert_int_equal(av_safetensors_parse(&st, lie, sizeof lie, "m", &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "header length 1 is outside 2.."));
+}
+
+static void test_convert_rejects_nonfinite_and_other_dtypes(void **state) {
+    (void)state;
+    const char *hdr = "{\"n\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[0,4]},"
+                      "\"i\":{\"dtype\":\"I64\",\"shape\":[1],\"data_offsets\":[8,16]}}";
+    size_t len;
+    unsigned char *buf = craft(hdr, 0, 16, &len);
+    unsigned char *data = buf + len - 16;
+    data[0] = 0x00, data[1] = 0x3C, data[2] = 0x01, data[3] = 0x7E; /* 1.0, NaN */
+    av_safetensors st;
+    av_err err = {{0}};
+    assert_int_equal(av_safetensors_parse(&st, buf, len, "m", &err), AV_OK);
+    const float *f;
+    float *owned;
+    assert_int_equal(av_safetensors_f32(&f, &owned, &st, av_safetensors_find(&st, "n"), &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "tensor \"n\" contains NaN at index 1"));
+    assert_null(owned);
+    assert_int_equal(av_safetensors_f32(&f, &owned, &st, av_safetensors_find(&st, "i"), &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "tensor \"i\" has dtype I64; expected F32, F16 or BF16"));
+    av_safetensors_close(&st);
+    free(buf);
+}
+
+static void test_open_errors(void **state) {
+    tu_fixture *f = *state;
+    av_safetensors st;
+    av_err err = {{0}};
+    assert_int_equal(av_safetensors_open(&st, tu_in(f, "missing.safetensors"), &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, "No such file or directory"));
+    assert_int_equal(av_safetensors_open(&st, f->dir, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    av_st_write_tensor bad = {"x", AV_ST_I64, 1, {1}, NULL};
+    assert_int_equal(av_safetensors_write(tu_in(f, "w"), &bad, 1, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "dtype I64; allowed: F32, F16, BF16"));
+    assert_false(file_exists(tu_in(f, "w")));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_by_hand),
+        cmocka_unit_test(test_half_conversions_by_hand),
+        cmocka_unit_test_setup_teardown(test_write_then_read, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_convert_rejects_nonfinite_and_other_dtypes),
+        cmocka_unit_test_setup_teardown(test_open_errors, tu_setup_tmpdir, tu_teardown_tmpdir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
