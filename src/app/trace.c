@@ -56,13 +56,15 @@ static void print_tokens(FILE *f, const av_tokens *toks) {
     for (int i = 0; i < toks->n; i++) fprintf(f, "%s[%s]", i ? " " : "", toks->tok[i]);
 }
 
-void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note) {
+/* Continuation indent under the formula column. */
+static const char ind[] = "                   ";
+
+/* The header: tokens, sizes, positions, mask, scale, seed, convention. */
+static void print_header(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note,
+                         const char *mask) {
     FILE *f = tr->f;
     const av_config *c = &m->cfg;
-    int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
-    char mask[128];
-    av_mask_desc(mask, sizeof mask, c, m->user_mask != NULL);
-
+    int T = c->T, C = c->C, H = c->H, Dk = m->D;
     fprintf(f, "%sattnviz %s%s: scaled dot-product attention, softmax(Q·Kᵀ/√d_k)·V, step by step\n",
             B(tr), AV_VERSION, R(tr));
     fprintf(f, "  tokens     ");
@@ -87,9 +89,13 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     if (H > 1) fprintf(f, "  heads      each head is computed and drawn on its own; nothing is averaged over heads\n");
     fprintf(f, "  seed       %llu   X and W: %s\n", (unsigned long long)c->seed, weights_note);
     fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
+}
 
-    int n = 1;
-    const char *ind = "                   "; /* continuation indent under the formula column */
+/* [1] tokenize, [2] embed, [3] positions. Returns the next stage number. */
+static int stages_input(const av_trace *tr, const av_model *m, int n) {
+    FILE *f = tr->f;
+    const av_config *c = &m->cfg;
+    int T = c->T, C = c->C, P = tr->precision;
     stage(tr, n++, "tokenize");
     fprintf(f, "UTF-8 text → %d token%s (spaces and punctuation split; one per Han or kana character)\n", c->n_real,
             c->n_real == 1 ? "" : "s");
@@ -114,7 +120,14 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
         stage(tr, n++, "positions");
         fprintf(f, "none: X is used as is, so shuffling the words only permutes the weights\n");
     }
+    return n;
+}
 
+/* project, split heads, RoPE. */
+static int stages_project(const av_trace *tr, const av_model *m, int n) {
+    FILE *f = tr->f;
+    const av_config *c = &m->cfg;
+    int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
     stage(tr, n++, "project");
     fprintf(f, "Q = X·W_Q,  K = X·W_K,  V = X·W_V  (%d, %d)·(%d, %d) → (%d, %d) each\n", T, C, C, C, T, C);
     fprintf(f, "%sW ~ N(0, 1/d_model) unless loaded; measured var(Q) = %.3f, var(K) = %.3f%s\n", ind, m->var_q,
@@ -146,7 +159,14 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
             snprintf(name, sizeof name, "Q[head %d]", h);
             av_print_matrix(f, name, m->Q + (size_t)h * T * Dk, T, Dk, P, NULL);
         }
+    return n;
+}
 
+/* scores, mask. */
+static int stages_scores(const av_trace *tr, const av_model *m, int n, const char *mask) {
+    FILE *f = tr->f;
+    const av_config *c = &m->cfg;
+    int T = c->T, H = c->H, Dk = m->D, P = tr->precision;
     stage(tr, n++, "scores");
     if (c->scale)
         fprintf(f, "S = Q·Kᵀ/√d_k = Q·Kᵀ/√%d = Q·Kᵀ × %.6g   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n", Dk,
@@ -179,7 +199,15 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     if (m->fully_masked_rows)
         fprintf(f, "%s%s%d row(s), counted over all heads, have every key masked: weights all 0, output row 0 (no NaN)%s\n",
                 ind, Y(tr), m->fully_masked_rows, R(tr));
+    return n;
+}
 
+/* softmax, weighted sum, concat, output. */
+static void stages_output(const av_trace *tr, const av_model *m, int n) {
+    FILE *f = tr->f;
+    const av_config *c = &m->cfg;
+    int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
+    size_t TT = (size_t)T * T;
     stage(tr, n++, "softmax");
     fprintf(f, "A = softmax(S) along keys = exp(S − row max) / Σ   (%d, %d, %d)\n", H, T, T);
     int rows = H * T - m->fully_masked_rows;
@@ -200,4 +228,14 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     stage(tr, n++, "output");
     fprintf(f, "Y = concat·W_O                    (%d, %d)·(%d, %d) → (%d, %d)\n", T, C, C, C, T, C);
     if (tr->verbose) av_print_matrix(f, "Y", m->out, T, C, P, NULL);
+}
+
+void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note) {
+    char mask[128];
+    av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
+    print_header(tr, m, toks, weights_note, mask);
+    int n = stages_input(tr, m, 1);
+    n = stages_project(tr, m, n);
+    n = stages_scores(tr, m, n, mask);
+    stages_output(tr, m, n);
 }
