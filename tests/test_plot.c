@@ -998,6 +998,80 @@ static void test_svg_size_ignores_dpi(void **state) {
     assert_true(abs(wd[2] - 2 * wd[0]) <= 2);
 }
 
+/* ---------------------------------------------------------------- long inputs */
+
+/* 1 if any text item of dl contains s. */
+static int has_text(const av_dlist *dl, const char *s) {
+    for (size_t k = 0; k < dl->n; k++)
+        if (dl->items[k].kind == AV_DL_TEXT && strstr(dl->items[k].text.utf8, s)) return 1;
+    return 0;
+}
+
+/* T = 1000 > AV_PLOT_HEAD_CELLS: 2x2 blocks, max by default, mean on request;
+ * a single sharp weight survives max pooling; the title says how. */
+static void test_pooling_past_the_pixels(void **state) {
+    fixture *f = *state;
+    fill(f, 1000, 1);
+    f->w[(size_t)999 * 1000 + 3] = 0.9f; /* block (499, 1) */
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const av_dl_item *h = av_plot_panel(&dl, 0);
+    assert_int_equal(h->heat.n_q, 500);
+    assert_int_equal(h->heat.n_k, 500);
+    assert_true(h->heat.w[(size_t)499 * 500 + 1] == 0.9f);
+    assert_true(h->heat.masked[(size_t)0 * 500 + 1] == 1);  /* block (0,1): keys 2,3 > queries 0,1: all masked */
+    assert_true(h->heat.masked[(size_t)1 * 500 + 1] == 0);  /* block (1,1): query 2 sees key 2 */
+    assert_true(has_text(&dl, "max over 2\xC3\x97" "2 tokens per cell"));
+    assert_true(dl.width <= 2400 && dl.height <= 2400);
+    av_dl_free(&dl);
+    f->meta.pool = AV_POOL_MEAN;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    h = av_plot_panel(&dl, 0);
+    const float *w = f->w;
+    /* mean of the visible cells of block (1, 0): queries 2, 3, keys 0, 1 (all visible) */
+    double want = (w[2000] + w[2001] + w[3000] + w[3001]) / 4.0;
+    assert_true(fabs(h->heat.w[500] - want) < 1e-7);
+    assert_true(has_text(&dl, "mean over 2\xC3\x97" "2 tokens per cell"));
+    av_dl_free(&dl);
+    /* grids pool past AV_PLOT_GRID_CELLS per panel */
+    fill(f, 300, 0);
+    av_heatmap two[2] = {f->hm, f->hm};
+    f->meta.pool = AV_POOL_MAX;
+    assert_int_equal(av_plot_layout_grid(&dl, two, 2, "grid", &f->meta, &e), AV_OK);
+    assert_int_equal(av_plot_panel(&dl, 1)->heat.n_q, 150);
+    assert_true(has_text(&dl, "max over 2\xC3\x97" "2"));
+    av_dl_free(&dl);
+}
+
+static void test_percentile_nearest_rank(void **state) {
+    (void)state;
+    /* 2 panels of 2x2, one cell masked: visible values 1..7 (0.5 masked) */
+    const float v[8] = {1, 2, 0.5f, 3, 4, 5, 6, 7};
+    const unsigned char m[4] = {0, 0, 1, 0};
+    /* visible: 1, 2, 3, 4, 5, 7 (the masked cell is index 2 of each panel: 0.5 and 6) */
+    assert_true(av_plot_percentile(v, m, 2, 2, 2, 50) == 3.0f);  /* rank ceil(3) = 3rd of 6 */
+    assert_true(av_plot_percentile(v, m, 2, 2, 2, 100) == 7.0f);
+    assert_true(av_plot_percentile(v, m, 2, 2, 2, 0) == 1.0f);
+    assert_true(av_plot_percentile(v, NULL, 1, 2, 2, 75) == 2.0f); /* 0.5, 1, 2, 3: rank 3 */
+}
+
+/* --log: cells carry log10 of the weight over [vmin, vmax] in log10 units. */
+static void test_log_scale_cells(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 0);
+    f->meta.log_scale = 1;
+    f->meta.vmin = 0.001f;
+    f->meta.vmax = 1.0f;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const av_dl_item *h = av_plot_panel(&dl, 0);
+    assert_true(fabsf(h->heat.w[5] - log10f(f->w[5])) < 1e-6f);
+    assert_true(fabsf(h->heat.vmin - -3.0f) < 1e-6f && h->heat.vmax == 0.0f);
+    av_dl_free(&dl);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_size_grows_with_tokens_and_stays_bounded, setup, teardown),
@@ -1032,6 +1106,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mask_two_colours_with_legend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scale_and_dpi_multiply_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_size_ignores_dpi, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pooling_past_the_pixels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_percentile_nearest_rank, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_log_scale_cells, setup, teardown),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

@@ -165,6 +165,7 @@ static int imax(int a, int b) {
 
 typedef struct {
     int n;                   /* labels (tokens) */
+    int stride;              /* tokens per label: label k is token k·stride (pooled cells) */
     const char *const *src;  /* token labels, or NULL for plain indices */
     int always_index;        /* rows are positions: "k label" even when not thinned */
     int indexed;             /* the strings in s carry their index, "15 model" */
@@ -192,13 +193,13 @@ static int labels_build(axis_labels *a, int indexed) {
         const char *t = a->src && a->src[k] ? a->src[k] : NULL;
         char *text = NULL;
         if (!t) {
-            snprintf(num, sizeof num, "%d", k);
+            snprintf(num, sizeof num, "%d", k * a->stride);
             t = num;
         } else if (indexed) {
             size_t len = strlen(t) + 16;
             text = malloc(len);
             if (!text) return -1;
-            snprintf(text, len, "%d %s", k, t);
+            snprintf(text, len, "%d %s", k * a->stride, t);
             t = text;
         }
         free(a->s[k]);
@@ -211,10 +212,12 @@ static int labels_build(axis_labels *a, int indexed) {
     return 0;
 }
 
-/* Fit labels (or "0", "1", ... when src is NULL). Returns 0 or -1 (OOM). */
-static int labels_make(axis_labels *a, const char *const *src, int n, float size, int always_index) {
+/* Fit labels (or "0", "1", ... when src is NULL); label k names token
+ * k·stride. Returns 0 or -1 (OOM). */
+static int labels_make(axis_labels *a, const char *const *src, int n, int stride, float size, int always_index) {
     memset(a, 0, sizeof *a);
     a->n = n;
+    a->stride = stride > 1 ? stride : 1;
     a->size = size;
     a->src = src;
     a->always_index = src && always_index;
@@ -317,12 +320,13 @@ static int any_masked(const av_heatmap *hm) {
 
 typedef struct {
     av_cmap cmap;
-    float vmin, vmax;
+    float vmin, vmax;        /* in log10 units when log */
     const char *value_label;
+    int log;                 /* values are log10 of the data (see prepare_panels) */
 } color_range;
 
 static color_range range_of(const av_plot_meta *meta) {
-    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight"};
+    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight", 0};
     if (!meta) return r;
     if ((int)meta->cmap > 0 && meta->cmap < AV_CMAP_COUNT) r.cmap = meta->cmap;
     if (isfinite(meta->vmin) && isfinite(meta->vmax) && meta->vmax > meta->vmin) {
@@ -330,7 +334,104 @@ static color_range range_of(const av_plot_meta *meta) {
         r.vmax = meta->vmax;
     }
     if (meta->value_label) r.value_label = meta->value_label;
+    if (meta->log_scale && r.vmax > 0) {
+        float lo = r.vmin > 0 ? r.vmin : r.vmax / 1000.0f;
+        r.vmin = log10f(lo);
+        r.vmax = log10f(r.vmax);
+        r.log = 1;
+    }
     return r;
+}
+
+/* ---------------------------------------------------------------- pooling and log scale */
+
+/* Cell (bi, bj) of hm pooled over p x p tokens: max or mean of the visible
+ * values; *masked = 1 when the block has none. */
+static float pool_cell(const av_heatmap *hm, int bi, int bj, int p, av_pool mode, unsigned char *masked) {
+    int i1 = imin(hm->n_q, (bi + 1) * p), j1 = imin(hm->n_k, (bj + 1) * p), seen = 0;
+    double acc = mode == AV_POOL_MAX ? -INFINITY : 0.0;
+    for (int i = bi * p; i < i1; i++)
+        for (int j = bj * p; j < j1; j++) {
+            if (is_masked(hm, i, j)) continue;
+            double v = hm->w[(size_t)i * hm->n_k + j];
+            acc = mode == AV_POOL_MAX ? fmax(acc, v) : acc + v;
+            seen++;
+        }
+    *masked = seen == 0;
+    if (!seen) return 0.0f;
+    return (float)(mode == AV_POOL_MAX ? acc : acc / seen);
+}
+
+/* Block (bi, bj) of a mask without values: 1 when every cell is masked. */
+static unsigned char pool_mask_only(const av_heatmap *hm, int bi, int bj, int p) {
+    if (!hm->masked) return 0;
+    for (int i = bi * p; i < imin(hm->n_q, (bi + 1) * p); i++)
+        for (int j = bj * p; j < imin(hm->n_k, (bj + 1) * p); j++)
+            if (!hm->masked[(size_t)i * hm->n_k + j]) return 0;
+    return 1;
+}
+
+/* Every p-th label of n (NULL stays NULL), owned by dl. */
+static const char *const *pool_labels(av_dlist *dl, const char *const *src, int n, int p) {
+    if (!src) return NULL;
+    const char **out = av_dl_alloc(dl, (size_t)((n + p - 1) / p) * sizeof *out);
+    if (out)
+        for (int k = 0; k * p < n; k++) out[k] = src[k * p];
+    return out;
+}
+
+/* One panel as drawn: pooled p x p (p > 1) and/or in log10 units. Returns
+ * 0, or -1 when out of memory. */
+static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, int p, av_pool mode, const color_range *cr) {
+    *out = *in;
+    out->pool = p;
+    out->n_q = (in->n_q + p - 1) / p;
+    out->n_k = (in->n_k + p - 1) / p;
+    size_t cells = (size_t)out->n_q * out->n_k;
+    float *w = av_dl_alloc(dl, cells * sizeof *w);
+    unsigned char *m = av_dl_alloc(dl, cells);
+    if (!w || !m) return -1;
+    for (int bi = 0; bi < out->n_q; bi++)
+        for (int bj = 0; bj < out->n_k; bj++) {
+            size_t at = (size_t)bi * out->n_k + bj;
+            float v = in->w ? pool_cell(in, bi, bj, p, mode, &m[at]) : 0.0f;
+            if (!in->w) m[at] = pool_mask_only(in, bi, bj, p);
+            if (cr->log && !m[at]) v = v > 0 ? log10f(v) : cr->vmin; /* below the range: its bottom colour */
+            w[at] = v;
+        }
+    if (p > 1 && (in->q_labels || in->k_labels)) {
+        out->q_labels = pool_labels(dl, in->q_labels, in->n_q, p);
+        out->k_labels = pool_labels(dl, in->k_labels, in->n_k, p);
+        if ((in->q_labels && !out->q_labels) || (in->k_labels && !out->k_labels)) return -1;
+    }
+    out->w = in->w ? w : NULL;
+    out->masked = m;
+    return 0;
+}
+
+/* The panels as drawn (owned by dl, or `in` itself when nothing changes):
+ * pooled when more than max_cells tokens per side, in log10 units when
+ * cr->log; *title gains the pooling note. Returns NULL when out of memory. */
+static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int n, int max_cells,
+                                        const av_plot_meta *meta, const color_range *cr, const char **title) {
+    int nmax = imax(in[0].n_q, in[0].n_k), p = (nmax + max_cells - 1) / max_cells;
+    if (p <= 1 && !cr->log) return in;
+    p = imax(p, 1);
+    av_pool mode = meta && meta->pool == AV_POOL_MEAN ? AV_POOL_MEAN : AV_POOL_MAX;
+    av_heatmap *out = av_dl_alloc(dl, (size_t)n * sizeof *out);
+    if (!out) return NULL;
+    for (int k = 0; k < n; k++)
+        if (prepare_panel(dl, &out[k], &in[k], p, mode, cr) != 0) return NULL;
+    if (p > 1) {
+        const char *t = *title ? *title : "";
+        size_t len = strlen(t) + 80;
+        char *nt = av_dl_alloc(dl, len);
+        if (!nt) return NULL;
+        snprintf(nt, len, "%s%s%s over %d\xC3\x97%d tokens per cell", t, *t ? " \xC2\xB7 " : "",
+                 mode == AV_POOL_MAX ? "max" : "mean", p, p);
+        *title = nt;
+    }
+    return out;
 }
 
 /* Decimals for values in the colour range: 2 while |v| < 10, then 1, then 0. */
@@ -625,9 +726,9 @@ static void emit_title(av_dlist *dl, const title_lines *t, float cx, int y0, flo
 
 static av_status check_hm(const av_heatmap *hm, int max_cols, int need_w, av_err *err) {
     if (!hm || (need_w && !hm->w)) return av_fail(err, AV_ERUNTIME, "cannot plot: no attention weights given");
-    if (hm->n_q < 1 || hm->n_k < 1 || hm->n_q > AV_MAX_TOKENS || hm->n_k > max_cols)
+    if (hm->n_q < 1 || hm->n_k < 1 || hm->n_q > AV_PLOT_MAX_TOKENS || hm->n_k > max_cols)
         return av_fail(err, AV_ERUNTIME, "cannot plot a %d x %d matrix (allowed 1..%d rows, 1..%d columns)", hm->n_q,
-                       hm->n_k, AV_MAX_TOKENS, max_cols);
+                       hm->n_k, AV_PLOT_MAX_TOKENS, max_cols);
     return AV_OK;
 }
 
@@ -710,17 +811,20 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     av_dl_init(dl, 0, 0, WHITE);
     if (n < 1 || n > 8 || !hms) return av_fail(err, AV_ERUNTIME, "cannot plot %d panels side by side (allowed 1..8)", n);
     for (int p = 0; p < n; p++) {
-        av_status st = check_hm(&hms[p], kind == FIG_MATRIX ? AV_PLOT_MAX_COLS : AV_MAX_TOKENS, kind != FIG_MASK, err);
+        av_status st = check_hm(&hms[p], kind == FIG_MATRIX ? AV_PLOT_MAX_COLS : AV_PLOT_MAX_TOKENS, kind != FIG_MASK, err);
         if (st) return st;
         if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
             return av_fail(err, AV_ERUNTIME, "cannot plot panels of different shapes side by side (%dx%d vs %dx%d)",
                            hms[p].n_q, hms[p].n_k, hms[0].n_q, hms[0].n_k);
     }
-    av_heatmap hmv = hms[0];
-    const av_heatmap *hm = &hmv;
     const font_sizes fs = HEAD_FS;
     sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
+    if (kind == FIG_MASK) cr.log = 0;
+    if (kind != FIG_MATRIX && !(hms = prepare_panels(dl, hms, n, AV_PLOT_HEAD_CELLS, meta, &cr, &title)))
+        return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    av_heatmap hmv = hms[0];
+    const av_heatmap *hm = &hmv;
     if (kind == FIG_MASK) {
         /* Every visible cell has the value MASK_T; the list owns the values. */
         float *v = av_dl_alloc(dl, (size_t)hm->n_q * (size_t)hm->n_k * sizeof *v);
@@ -761,8 +865,8 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     axis_labels yl, xl;
     title_lines tl = {0};
     memset(&xl, 0, sizeof xl);
-    if (labels_make(&yl, hm->q_labels, hm->n_q, fs.tick, kind == FIG_MATRIX) != 0 ||
-        labels_make(&xl, hm->k_labels, hm->n_k, fs.tick, 0) != 0)
+    if (labels_make(&yl, hm->q_labels, hm->n_q, hm->pool, fs.tick, kind == FIG_MATRIX) != 0 ||
+        labels_make(&xl, hm->k_labels, hm->n_k, hm->pool, fs.tick, 0) != 0)
         goto oom;
 
     /* The key right of the maps. */
@@ -815,7 +919,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     for (int p = 0; p < n; p++) {
         const av_heatmap *hp = p ? &hms[p] : hm;
         int x0 = hx0 + p * (hw + gap_x);
-        const av_dl_item *heat = emit_heat(dl, hp, &cr, x0, hy0, hw, hh, fcw, fch, kind != FIG_MASK);
+        const av_dl_item *heat = emit_heat(dl, hp, &cr, x0, hy0, hw, hh, fcw, fch, kind != FIG_MASK && !cr.log);
         if (!heat) goto oom;
         av_dl_item h = *heat;
         if (kind == FIG_MASK && fcw >= 8 && fch >= 8) emit_cell_lines(dl, &h);
@@ -868,7 +972,7 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     if (n < 1 || n > AV_MAX_HEADS || !hms)
         return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d heads (allowed 1..%d)", n, AV_MAX_HEADS);
     for (int p = 0; p < n; p++) {
-        av_status st = check_hm(&hms[p], AV_MAX_TOKENS, 1, err);
+        av_status st = check_hm(&hms[p], AV_PLOT_MAX_TOKENS, 1, err);
         if (st) return st;
         if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
             return av_fail(err, AV_ERUNTIME, "cannot plot heads of different shapes in one grid (%dx%d vs %dx%d)",
@@ -877,6 +981,8 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     const font_sizes fs = GRID_FS;
     sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
+    if (!(hms = prepare_panels(dl, hms, n, AV_PLOT_GRID_CELLS, meta, &cr, &title)))
+        return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     int n_q = hms[0].n_q, n_k = hms[0].n_k, nmax = imax(n_q, n_k);
     int cols = n <= 4 ? n : n <= 16 ? 4 : (int)ceil(sqrt((double)n));
     int rows = (n + cols - 1) / cols;
@@ -884,8 +990,8 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     axis_labels yl, xl;
     title_lines tl = {0};
     memset(&xl, 0, sizeof xl);
-    if (labels_make(&yl, hms[0].q_labels, n_q, fs.tick, 0) != 0 ||
-        labels_make(&xl, hms[0].k_labels, n_k, fs.tick, 0) != 0)
+    if (labels_make(&yl, hms[0].q_labels, n_q, hms[0].pool, fs.tick, 0) != 0 ||
+        labels_make(&xl, hms[0].k_labels, n_k, hms[0].pool, fs.tick, 0) != 0)
         goto oom;
     int masked = 0;
     for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
@@ -950,7 +1056,7 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
         int r = p / cols, c = p % cols;
         int x0 = hx0 + c * (pw + gap_x), y0 = row_y[r];
         float pcw = (float)pw / n_k, pch = (float)ph / n_q;
-        const av_dl_item *heat = emit_heat(dl, &hms[p], &cr, x0, y0, pw, ph, pcw, pch, 1);
+        const av_dl_item *heat = emit_heat(dl, &hms[p], &cr, x0, y0, pw, ph, pcw, pch, !cr.log);
         if (!heat) goto oom;
         av_dl_item h = *heat;
         char name[32];
@@ -986,6 +1092,34 @@ void av_plot_mean_heads(float *out, const float *att, int H, int n_q, int n_k) {
         for (int h = 0; h < H; h++) acc += att[(size_t)h * cells + c];
         out[c] = H > 0 ? (float)(acc / H) : 0.0f;
     }
+}
+
+enum { PCT_SAMPLE = 1 << 20 }; /* values av_plot_percentile sorts at most */
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+float av_plot_percentile(const float *v, const unsigned char *masked, int n, int n_q, int n_k, double pct) {
+    size_t cells = (size_t)n_q * (size_t)n_k, total = cells * (size_t)(n > 0 ? n : 0), seen = 0;
+    size_t stride = (total + PCT_SAMPLE - 1) / PCT_SAMPLE; /* every value up to PCT_SAMPLE, then evenly strided */
+    if (stride < 1) stride = 1;
+    float *vals = malloc((total / stride + 1) * sizeof *vals);
+    if (!vals) return av_plot_abs_max(v, masked, n, n_q, n_k); /* out of memory: the maximum */
+    for (size_t at = 0; at < total; at += stride) {
+        float a = v[at];
+        if (!(masked && masked[at % cells]) && isfinite(a)) vals[seen++] = a;
+    }
+    float r = 0.0f;
+    if (seen) {
+        qsort(vals, seen, sizeof *vals, cmp_float);
+        double rank = ceil(pct / 100.0 * (double)seen); /* nearest rank, 1-based */
+        size_t k = rank < 1 ? 0 : rank > (double)seen ? seen - 1 : (size_t)rank - 1;
+        r = vals[k];
+    }
+    free(vals);
+    return r;
 }
 
 float av_plot_abs_max(const float *v, const unsigned char *masked, int n, int n_q, int n_k) {

@@ -61,7 +61,7 @@
 
 typedef struct {
     const char *title;              /* e.g. "head 0 of 8 · positions: sinusoidal · mask: causal" */
-    int n_q, n_k;                   /* rows (queries) and columns (keys), 1..AV_MAX_TOKENS
+    int n_q, n_k;                   /* rows (queries) and columns (keys), 1..AV_PLOT_MAX_TOKENS
                                      * (av_plot_matrix: columns 1..AV_PLOT_MAX_COLS) */
     const char *const *q_labels;    /* n_q UTF-8 token labels, or NULL for "0", "1", ... */
     const char *const *k_labels;    /* n_k UTF-8 token labels, or NULL for "0", "1", ... */
@@ -74,8 +74,23 @@ typedef struct {
     const char *k_title;            /* x-axis title; NULL = "key (column)" */
     int neg_inf_cells;              /* 1 = masked cells print "−∞" where values are printed
                                      * (scores before the softmax) */
+    int pool;                       /* tokens per cell along each axis, set by the layout
+                                     * when it pools (0 or 1 = one token per cell) */
 } av_heatmap;
 
+/* Pooling: when a head figure would need more than AV_PLOT_HEAD_CELLS cells
+ * per side (a grid panel AV_PLOT_GRID_CELLS), blocks of p x p tokens become
+ * one cell, p = ceil(T / cells), and the title says so ("max over 4×4 tokens
+ * per cell"). AV_POOL_MAX keeps the largest visible value of the block (a
+ * sharp weight stays visible), AV_POOL_MEAN their mean. A block is masked
+ * only when all its cells are; masked cells never enter the max or mean.
+ * Labels then name the first token of each block, with its position. */
+typedef enum { AV_POOL_MAX, AV_POOL_MEAN } av_pool;
+
+#define AV_PLOT_HEAD_CELLS 768 /* a head or mask figure: 2 px cells at most 1536 px */
+#define AV_PLOT_GRID_CELLS 256 /* a grid panel */
+
+#define AV_PLOT_MAX_TOKENS 65536 /* rows and columns of a head, grid or mask figure */
 #define AV_PLOT_MAX_COLS 4096 /* av_plot_matrix: e.g. the (T, d_model) PE matrix */
 
 /* Metadata and rendering options. Every field may be left zero / NULL for
@@ -97,6 +112,9 @@ typedef struct {
     float vmin, vmax;        /* value range of the colour bar; both 0 = [0, 1] */
     const char *value_label; /* colour bar title; NULL = "attention weight" */
     float scale;             /* size multiplier; 0 = 1 */
+    av_pool pool;            /* how cells are pooled past the pixels (0 = AV_POOL_MAX) */
+    int log_scale;           /* 1 = colour by log10(value) over [vmin, vmax] (vmin <= 0
+                              * becomes vmax / 1000); cell values are not printed */
 } av_plot_meta;
 
 #define AV_PLOT_MAX_PX 6000 /* no figure side is longer, whatever scale and dpi */
@@ -107,7 +125,7 @@ typedef struct {
  * drawn distinctly from a weight of 0 (with a legend entry).
  * Shapes: hm->w and hm->masked are (n_q, n_k). meta may be NULL.
  * Errors: AV_ERUNTIME naming path on I/O failure, bad shapes (n_q or n_k
- * outside 1..AV_MAX_TOKENS, NULL weights) or out of memory; AV_EUSAGE when
+ * outside 1..AV_PLOT_MAX_TOKENS, NULL weights) or out of memory; AV_EUSAGE when
  * fileio rejects the path itself (empty, ends in '/'). */
 av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 
@@ -153,6 +171,13 @@ void av_plot_mean_heads(float *out, const float *att, int H, int n_q, int n_k);
  * one (n_q, n_k) mask (NULL = none); 1 when there is none or it is 0, so
  * [−a, a] is always a usable symmetric colour range (scores). */
 float av_plot_abs_max(const float *v, const unsigned char *masked, int n, int n_q, int n_k);
+
+/* The pct-th percentile (0..100, nearest rank) of the visible, finite values
+ * of n matrices (n, n_q, n_k) sharing one (n_q, n_k) mask (NULL = none); 0
+ * when there is none. Past 2^20 values it is estimated from 2^20 of them,
+ * evenly strided. For an automatic colour range (--vmax auto): with T
+ * tokens the weights sit near 1/T, dark on a fixed 0..1 scale. */
+float av_plot_percentile(const float *v, const unsigned char *masked, int n, int n_q, int n_k, double pct);
 
 /* Number of distinct characters (code points) that no font could render in
  * the figures laid out since the last reset, so main can warn once: "2
