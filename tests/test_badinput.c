@@ -446,7 +446,7 @@ static const bad_case kCases[] = {
     {"weights_lying_shape", 2, "W_K.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 128", {W8, "--weights", "@/in/w", S4}, prep_w_lying_shape, 0, NULL, 0},
     {"weights_claims_2_48_floats", 2, "W_Q.npy: truncated: header says shape (16777216, 16777216)", {W8, "--weights", "@/in/w", S4}, prep_w_huge_claim, 0, NULL, 0},
     {"weights_trailing_bytes", 2, "W_Q.npy: 4 trailing bytes", {W8, "--weights", "@/in/w", S4}, prep_w_trailing, 0, NULL, 0},
-    {"weights_dtype_i8", 2, "W_Q.npy: dtype '<i8' is not supported; use float32 ('<f4')", {W8, "--weights", "@/in/w", S4}, prep_w_i8, 0, NULL, 0},
+    {"weights_dtype_i8", 2, "W_Q.npy: dtype '<i8' is not supported (this reader takes float32 '<f4'", {W8, "--weights", "@/in/w", S4}, prep_w_i8, 0, NULL, 0},
     {"weights_dtype_big_endian", 2, "W_V.npy: dtype '>f4' is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_big_endian, 0, NULL, 0},
     {"weights_dtype_bool", 2, "W_Q.npy has dtype '|b1'; expected float32 ('<f4')", {W8, "--weights", "@/in/w", S4}, prep_w_bool, 0, NULL, 0},
     {"weights_wrong_shape", 2, "W_O.npy has shape (3, 3); expected (8, 8)", {W8, "--weights", "@/in/w", S4}, prep_w_shape, 0, NULL, 0},

@@ -72,7 +72,7 @@ static void check_svg_opens(const fixture *f, const char *svg) {
         snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", svg);
         if (system(cmd) != 0) fail_msg("xmllint rejects %s", svg);
     } else if (!warned_x++) {
-        print_message("xmllint not installed: SVG well-formedness not checked (sh scripts/install-deps.sh)\n");
+        print_message("[ SKIPROW  ] xmllint not installed: SVG well-formedness not checked (sh scripts/install-deps.sh)\n");
     }
     if (have_tool("rsvg-convert")) {
         snprintf(cmd, sizeof cmd, "rsvg-convert '%s' -o '%s' 2>'%s'", svg, in(f, "rsvg.png"), in(f, "rsvg.err"));
@@ -88,7 +88,7 @@ static void check_svg_opens(const fixture *f, const char *svg) {
         unlink(in(f, "rsvg.png"));
         unlink(in(f, "rsvg.err"));
     } else if (!warned_r++) {
-        print_message("rsvg-convert not installed: SVG rendering not checked (apt-get install librsvg2-bin)\n");
+        print_message("[ SKIPROW  ] rsvg-convert not installed: SVG rendering not checked (apt-get install librsvg2-bin)\n");
     }
 }
 

@@ -518,16 +518,16 @@ static void test_huge_dims_overflow(void **state) {
 
 static void test_dtype_i8_rejected(void **state) {
     (void)state;
-    expect_fixture_error("i8_2d.npy", "dtype '<i8' is not supported; use float32 ('<f4')");
+    expect_fixture_error("i8_2d.npy", "dtype '<i8' is not supported (this reader takes float32 '<f4'");
     expect_dict_error("{'descr': '>i8', 'fortran_order': False, 'shape': (1,), }", "12345678", 8,
-                      "x.npy: dtype '>i8' is not supported; use float32 ('<f4')");
+                      "x.npy: dtype '>i8' is not supported (this reader takes float32 '<f4'");
     expect_dict_error("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "1234", 4,
                       "structured dtypes are not supported");
 }
 
 static void test_dtype_big_endian_f4_rejected(void **state) {
     (void)state;
-    expect_fixture_error("f4_bigendian.npy", "dtype '>f4' is not supported; use float32 ('<f4')");
+    expect_fixture_error("f4_bigendian.npy", "dtype '>f4' is not supported (this reader takes float32 '<f4'");
 }
 
 static void test_fortran_order_true_rejected(void **state) {

@@ -265,6 +265,67 @@ static void test_show_and_explain_columns_agree_with_the_library(void **state) {
     }
 }
 
+/* The man page names the glyph --show prints for a masked cell (groff \(pc
+ * is U+00B7 ·); the tool's rows and legend use that glyph. */
+static void test_man_page_names_the_masked_glyph(void **state) {
+    (void)state;
+    size_t n;
+    char *man = tu_slurp_file(src_path("docs/attnviz.1"), &n);
+    assert_non_null(man);
+    const char *p = strstr(man, "Masked cells are ");
+    assert_non_null(p);
+    p += strlen("Masked cells are ");
+    const char *glyph = strncmp(p, "\\(pc", 4) == 0 ? "\xC2\xB7" : strncmp(p, "\\(bu", 4) == 0 ? "\xE2\x80\xA2" : NULL;
+    if (!glyph) fail_msg("man page: unknown glyph after 'Masked cells are ': %.10s", p);
+    free(man);
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "8", "--no-plot", "--show", "--causal", "--color", "never", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    char row[32], legend[64];
+    snprintf(row, sizeof row, "0 a 1.00 %s", glyph);
+    snprintf(legend, sizeof legend, "; %s = masked", glyph);
+    assert_non_null(strstr(r.out, row));
+    assert_non_null(strstr(r.out, legend));
+    tu_free(&r);
+}
+
+/* --dump's X.npy is the embedding before the positional encoding: Q is
+ * (X + PE)·W_Q, split into heads, and X·W_Q alone is off (by 1.17 here;
+ * worked with numpy on the same dump). The docs say so. */
+static void test_dump_x_is_before_positional_encoding(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "16", "-H", "2", "--dump", dir, "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    av_npy X = load(dir, "X.npy"), PE = load(dir, "PE.npy"), W = load(dir, "W_Q.npy"), Q = load(dir, "Q.npy");
+    const int T = 4, C = 16, D = 8; /* H = 2 heads of d_k = 8 */
+    double with_pe = 0, without = 0; /* worst |difference| */
+    for (int t = 0; t < T; t++)
+        for (int c = 0; c < C; c++) {
+            double a = 0, b = 0;
+            for (int k = 0; k < C; k++) {
+                a += (double)(X.data[t * C + k] + PE.data[t * C + k]) * W.data[k * C + c];
+                b += (double)X.data[t * C + k] * W.data[k * C + c];
+            }
+            double q = Q.data[(c / D) * T * D + t * D + c % D]; /* Q is (H, T, D) */
+            with_pe = fmax(with_pe, fabs(a - q));
+            without = fmax(without, fabs(b - q));
+        }
+    print_message("Q vs (X + PE)·W_Q: %.3g; vs X·W_Q: %.3g\n", with_pe, without);
+    assert_true(with_pe < 1e-4);
+    assert_true(without > 0.1);
+    av_npy_free(&X), av_npy_free(&PE), av_npy_free(&W), av_npy_free(&Q);
+    rm_rf(dir);
+    size_t n;
+    char *readme = tu_slurp_file(src_path("README.md"), &n), *man = tu_slurp_file(src_path("docs/attnviz.1"), &n);
+    assert_non_null(strstr(readme, "`X.npy` (T, d_model; the token embeddings **before** the positional"));
+    assert_non_null(strstr(man, "X (T, d_model; the embeddings before the positional encoding)"));
+    free(readme);
+    free(man);
+}
+
 static void test_terminal_heatmap_colour_rules(void **state) {
     (void)state;
     const char *sentence = "I love deep learning";
@@ -376,6 +437,8 @@ int main(void) {
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),
+        cmocka_unit_test(test_man_page_names_the_masked_glyph),
+        cmocka_unit_test(test_dump_x_is_before_positional_encoding),
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
     };

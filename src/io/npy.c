@@ -24,6 +24,9 @@
 
 #include "io/fileio.h"
 
+/* The dtypes av_npy_parse reads; each caller says which of them it needs. */
+#define NPY_DTYPES "this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'"
+
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
 #define NPY_ALIGN 64             /* numpy's ARRAY_ALIGN */
@@ -269,7 +272,7 @@ static av_status parse_dict(cursor *c, header_info *h) {
             if (seen_descr++) return syntax(c, "key 'descr' appears twice");
             if (c->p < c->end && *c->p == '[')
                 return av_fail(c->err, AV_EUSAGE,
-                               "%s: structured dtypes are not supported; use float32 ('<f4')", c->name);
+                               "%s: structured dtypes are not supported (" NPY_DTYPES ")", c->name);
             if ((s = parse_string(c, h->descr, sizeof h->descr))) return s;
         } else if (strcmp(key, "fortran_order") == 0) {
             if (seen_fortran++) return syntax(c, "key 'fortran_order' appears twice");
@@ -383,7 +386,7 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
     else if (strcmp(h.descr, "<f8") == 0) item = 8;
     else if (strcmp(h.descr, "|b1") == 0 || strcmp(h.descr, "|u1") == 0) item = 1;
     else
-        return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported; use float32 ('<f4')", name, h.descr);
+        return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported (" NPY_DTYPES ")", name, h.descr);
     if (h.fortran)
         return av_fail(err, AV_EUSAGE,
                        "%s: fortran_order True is not supported; save a C-order array (np.ascontiguousarray)", name);
