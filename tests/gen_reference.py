@@ -194,7 +194,7 @@ def rope_half(x, base):
 
 def self_check():
     """The formulas above against the hand-computed values in
-    /work/shared/cases/pitfalls.md (P6, P7) and P1's scale, so a broken
+    tests/data/pitfalls.md (P6, P7) and P1's scale, so a broken
     reference cannot be committed."""
     pe = sinusoidal(2, 8)
     want = [0.841471, 0.540302, 0.099833, 0.995004, 0.010000, 0.999950, 0.001000, 1.000000]

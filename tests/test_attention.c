@@ -1,6 +1,6 @@
 /* test_attention.c - each attention kernel against hand-worked cases and the
  * paper's formulas computed here in double precision. Expected values marked
- * "pitfalls.md" come from ../shared/cases/pitfalls.md (double, 6 places). */
+ * "pitfalls.md" come from tests/data/pitfalls.md (double, 6 places). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

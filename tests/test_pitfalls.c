@@ -24,9 +24,11 @@
  *   row sums                             1e-6
  * A failure reports the worst difference, where it is, and the run's options.
  *
- * Not expressible through the CLI today (see the notes at each test): the
- * picture. P2's "the figure shows the row as masked" and "no NaN in the PNG",
- * and P10's labelled mean-over-heads map, which does not exist yet (issue 4).
+ * The pictures are pinned elsewhere: P2's fully masked row drawn as masked
+ * by tests/test_plot.c (test_fully_masked_row_is_masked) and its figure
+ * written here (test_P2_fully_masked_row_figure_written); P10's labelled
+ * mean-over-heads figure (--figures mean) by tests/test_figures.c
+ * (test_P10_mean_figure_is_the_mean).
  */
 #include <dirent.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* test_teach.c - teaching mode through the real binary: --explain agrees with
  * --dump, word order blindness is an exact permutation, RoPE's shift evidence,
  * the terminal heat-map's colour rules and width, the saturation verdict.
- * Sentences come from tests/data/sentences.txt (a copy of shared/cases). */
+ * Sentences come from tests/data/sentences.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

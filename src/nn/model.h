@@ -6,21 +6,28 @@
  *   av_model m; av_config cfg = {...};
  *   av_model_init(&m, &cfg, &err);          // checks limits, allocates
  *   ... fill m.X (T, C) and m.W_Q/W_K/W_V/W_O (C, C), e.g. av_model_seed()
- *   av_model_forward(&m, &err);             // runs stages 3..9
+ *   av_model_forward(&m, &err);             // runs stages 3..11
  *   av_model_free(&m);
  *
  * cfg.kernel picks the kernels (attention.h av_kernel). AV_KERNEL_FLASH never
  * forms (H, T, T): scores, att, mask and ctx_heads stay NULL, and memory is
  * O(T·C): X, PE (sinusoidal only), q_proj, Q, K, V, context, out.
  *
- * Stages (numbers as in the trace):
+ * Stages, numbered as the trace numbers them (trace.c); with RoPE a stage
+ * "6 RoPE" comes after the split and the later numbers move up by one:
+ *   1 tokenize   text -> T tokens (+ <pad>)                   (text/tokenize.h)
+ *   2 embed      X = E[token]                                 (T, C)
  *   3 positions  Xp = X + PE (sinusoidal) or Xp = X (none, rope)
  *   4 project    Q = Xp·W_Q, K = Xp·W_K, V = Xp·W_V          (T, C)
  *   5 split      (T, C) -> (H, T, D); RoPE rotates Q and K here when on
  *   6 scores     S = Q·Kᵀ · scale, scale = 1/√D (or 1 with --no-scale)   (H, T, T)
  *   7 mask       causal / key padding / user mask, −∞ before softmax
  *   8 softmax    A = softmax(S) row-wise                      (H, T, T)
- *   9 output     O_h = A_h·V_h (H, T, D), concat (T, C), Y = concat·W_O (T, C)
+ *   9 weighted   O_h = A_h·V_h                                (H, T, D)
+ *  10 concat     (H, T, D) -> (T, C)
+ *  11 output     Y = concat·W_O                               (T, C)
+ * av_model_forward runs 3..11; the caller does 1 and 2 (av_model_seed, or
+ * X loaded from a file).
  */
 #ifndef AV_MODEL_H
 #define AV_MODEL_H
