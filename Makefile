@@ -10,7 +10,7 @@
 #   make bench    print speed and memory figures
 
 CC      ?= cc
-PKGS    := libpng freetype2 fontconfig openblas libutf8proc libcjson libpcre2-8 harfbuzz fribidi raqm
+PKGS    := libpng freetype2 fontconfig openblas libutf8proc libcjson libpcre2-8 harfbuzz fribidi raqm zlib
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-overlength-strings
 OPT     ?= -O2 -g
@@ -107,7 +107,7 @@ endif
 # libFuzzer targets, always clang with address+undefined; sources per target.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= tokenize args npy safetensors
+FUZZ_TARGETS ?= tokenize args npy safetensors bpe
 FUZZ_DIR     := build/fuzz
 FUZZ_CFLAGS  := $(CSTD) -g -O1 -fno-omit-frame-pointer $(FPFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc
@@ -120,6 +120,8 @@ $(FUZZ_DIR)/fuzz_args: src/app/cli.c src/render/colormap.c src/base/common.c
 $(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/common.c
 $(FUZZ_DIR)/fuzz_safetensors: src/io/safetensors.c src/io/fileio.c src/base/common.c
 FUZZ_LIBS_safetensors := $(shell pkg-config --cflags --libs libcjson 2>/dev/null || echo -lcjson)
+$(FUZZ_DIR)/fuzz_bpe: src/text/bpe.c src/text/bpe_files.c src/base/utf8.c src/io/fileio.c src/base/common.c
+FUZZ_LIBS_bpe := $(shell pkg-config --cflags --libs libutf8proc libcjson libpcre2-8 zlib 2>/dev/null || echo -lutf8proc -lcjson -lpcre2-8 -lz)
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "attnviz: error: make fuzz needs clang with libFuzzer; run: sh scripts/install-deps.sh fuzz" >&2; exit 1; }

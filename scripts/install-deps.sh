@@ -8,7 +8,7 @@
 #           safetensors, config.json, tokenizer files), PCRE2 (GPT-2's
 #           pre-tokenizer regex with Unicode classes), HarfBuzz, FriBidi and
 #           libraqm (shaping and bidi of labels), giflib (animated GIFs)
-#   tests:  cmocka, xmllint (SVG well-formedness), rsvg-convert (renders every
+#   tests:  cmocka, zlib (tests decompress tests/data/gpt2/*.gz), xmllint (SVG well-formedness), rsvg-convert (renders every
 #           SVG figure, proving it opens without errors)
 #   fonts:  DejaVu Sans (Latin, matplotlib's default face), Noto CJK (Chinese,
 #           Japanese, Korean labels) and Symbola (a monochrome outline font
@@ -38,6 +38,7 @@ have_cmd cc || need="$need gcc"
 have_cmd make || need="$need make"
 have_cmd pkg-config || need="$need pkg-config"
 have_pc libpng || need="$need libpng-dev"
+have_pc zlib || need="$need zlib1g-dev"
 have_pc freetype2 || need="$need libfreetype-dev"
 have_pc fontconfig || need="$need libfontconfig-dev"
 have_pc openblas || need="$need libopenblas-dev"

@@ -5,6 +5,8 @@
  *       stderr (each truncated to 1 MiB).
  *   make_tmpdir()  a fresh folder under $TMPDIR, removed by rm_rf().
  *   src_path("tests/ref/...")  a path inside the source tree ($ATTNVIZ_SRCDIR).
+ *   tu_gpt2_vocab_dir()  a fresh folder with GPT-2's real vocab.json and
+ *       merges.txt (decompressed with zlib from tests/data/gpt2/, gzip files).
  */
 #ifndef AV_TESTUTIL_H
 #define AV_TESTUTIL_H
@@ -21,6 +23,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define TU_CAP (1u << 20)
 
@@ -221,6 +224,37 @@ static inline int count_entries(const char *dir) {
         pclose(p);
     }
     return n;
+}
+
+/* Decompress the gzip file gz into path. Returns 0, or -1 on any error. */
+static inline int tu_gunzip(const char *gz, const char *path) {
+    gzFile in = gzopen(gz, "rb");
+    if (!in) return -1;
+    FILE *out = fopen(path, "wb");
+    int rc = out ? 0 : -1;
+    char buf[65536];
+    for (int k; rc == 0 && (k = gzread(in, buf, sizeof buf)) != 0;)
+        if (k < 0 || fwrite(buf, 1, (size_t)k, out) != (size_t)k) rc = -1;
+    if (out && fclose(out) != 0) rc = -1;
+    gzclose(in);
+    return rc;
+}
+
+/* A fresh folder (free with rm_rf) holding GPT-2's real vocab.json and
+ * merges.txt, decompressed from tests/data/gpt2/{vocab.json,merges.txt}.gz
+ * (see tests/data/gpt2/README.md). NULL if that fails. No network, no node. */
+static inline char *tu_gpt2_vocab_dir(void) {
+    char *dir = make_tmpdir();
+    char dst[4200];
+    snprintf(dst, sizeof dst, "%s/vocab.json", dir);
+    int rc = tu_gunzip(src_path("tests/data/gpt2/vocab.json.gz"), dst);
+    snprintf(dst, sizeof dst, "%s/merges.txt", dir);
+    if (rc == 0) rc = tu_gunzip(src_path("tests/data/gpt2/merges.txt.gz"), dst);
+    if (rc != 0) {
+        rm_rf(dir);
+        return NULL;
+    }
+    return dir;
 }
 
 #endif

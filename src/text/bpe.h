@@ -18,7 +18,7 @@
  *      lowest rank in merges.txt is merged everywhere in the piece, left to
  *      right, until no adjacent pair has a rank.
  *   "<|endoftext|>" in the text is NOT special: like GPT-2's encoder.py it
- *   becomes ordinary tokens ("<", "|", "end", "of", "text", "|>").
+ *   becomes 7 ordinary tokens: < | end of text | >.
  *
  * Two ways to build a tokenizer:
  *   - av_bpe_load: from a Hugging Face GPT-2 folder's vocab.json + merges.txt.
@@ -82,6 +82,11 @@ typedef struct av_bpe av_bpe;
  * or repeating an earlier line; a multi-byte token that no merge makes
  * (merges.txt truncated or from another model). */
 av_status av_bpe_load(av_bpe **out, const char *vocab_json, const char *merges_txt, av_err *err);
+
+/* The same from the files' contents in memory (vocab[0..vlen), merges[0..mlen));
+ * messages start "vocab.json: " or "merges.txt: ". Same errors, no I/O. */
+av_status av_bpe_load_mem(av_bpe **out, const char *vocab, size_t vlen, const char *merges, size_t mlen,
+                          av_err *err);
 
 /* ---------------------------------------------------------------- from a table */
 
@@ -149,6 +154,10 @@ int32_t av_bpe_find(const av_bpe *b, const char *s, size_t len);
 
 /* Number of merges (50,000 for GPT-2). */
 int32_t av_bpe_n_merges(const av_bpe *b);
+
+/* The merge of the given rank (0 = merged first): its result id, and its
+ * left/right ids if those pointers are not NULL; -1 for a rank out of range. */
+int32_t av_bpe_merge_at(const av_bpe *b, int32_t rank, int32_t *left, int32_t *right);
 
 void av_bpe_free(av_bpe *b);
 
