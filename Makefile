@@ -33,7 +33,7 @@ LDFLAGS += $(SAN)
 # src/ is layered (see src/README.md): base, io, text, nn, render, app.
 LAYERS    := base io text nn render app
 LIB_SRCS  := $(filter-out src/app/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
-LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
 DEPS       = $(LIB_OBJS:.o=.d) $(BUILD)/app/main.d $(TEST_BINS:=.d)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -52,6 +52,17 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(DEPS)
+
+# The interactive page's template, CSS and JavaScript (src/render/html/) are
+# compiled in as C arrays, so the one binary is enough at run time.
+HTML_ASSETS := av_html_template=src/render/html/page.html av_html_css=src/render/html/page.css \
+               av_html_js=src/render/html/page.js
+$(BUILD)/gen/html_assets.c: $(foreach a,$(HTML_ASSETS),$(lastword $(subst =, ,$(a)))) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh $@ $(HTML_ASSETS)
+
+$(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libattnviz.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^

@@ -1,0 +1,78 @@
+/* html.h - the interactive page: one self-contained attnviz.html with the
+ * run's numbers, for a browser with no network, no server and no notebook.
+ * Legend: L layers, H heads, T tokens, D = d_k.
+ *
+ * How to use: describe each run (one for a single layer or a model, one per
+ * variant for --compare) as an av_html_run of plain arrays, then call
+ * av_html_write. The arrays are read, not copied or freed.
+ *
+ * What the page holds (all inline: the CSS and JavaScript come from
+ * src/render/html/ and are compiled into the binary by scripts/embed.sh; a
+ * Content-Security-Policy of default-src 'none' forbids any request):
+ *   - the tokens, and per layer and head the attention weights A and the
+ *     scores S (before the mask) and, for the cell view, q, k and v;
+ *   - the trace text, the command line, where the weights come from, and
+ *     the colour-map tables of colormap.h (so its colours are the PNGs').
+ * Views (JavaScript): head view (lines weighted by A), matrix view (the
+ * heat-map with tooltips), model view (layers × heads thumbnails), cell view
+ * (the --explain walk-through of one cell with the stored numbers).
+ *
+ * Data format: a JSON object in <script type="application/json"
+ * id="av-data">; tensors are base64 of little-endian float32, C order:
+ * weights and scores (L, H, T, T), q, k, v (L, H, T, D).
+ *
+ * Size limit: when the runs' numbers (4 bytes each) exceed AV_HTML_MAX_BYTES,
+ * weights and scores are quantised to 8 bits (weights over [0, 1], scores
+ * over each head's own [min, max]; error at most half a step) and q, k, v
+ * are left out; if the 8-bit panels still exceed it, only the first
+ * (layer, head) panels that fit are kept. The page says which, in its
+ * header and in the cell view.
+ *
+ * Non-goals: editing, recomputing attention in the browser, remote assets.
+ */
+#ifndef AV_HTML_H
+#define AV_HTML_H
+
+#include <stddef.h>
+
+#include "base/common.h"
+
+/* 16 MiB of float32 numbers (about 21 MiB of base64) before quantising. */
+#define AV_HTML_MAX_BYTES ((size_t)16 << 20)
+
+typedef struct {
+    const char *name;          /* panel title, e.g. "with ÷√d_k"; "" for a single run */
+    const char *desc;          /* e.g. "positions: sinusoidal · mask: causal" */
+    int L, H, T, D;            /* layers, heads, tokens, d_k */
+    const char *const *tokens; /* T UTF-8 labels */
+    const float *weights;      /* (L, H, T, T) attention weights */
+    const float *scores;       /* (L, H, T, T) scores S = Q·Kᵀ·scale before the mask */
+    const float *q, *k, *v;    /* (L, H, T, D) as used for S (after RoPE); all NULL = no cell view */
+    size_t qkv_layer_stride;   /* floats from layer l to l+1 in q, k, v: 0 = H·T·D (contiguous);
+                                * 3·H·T·D for gpt2.h's qkvh (L, 3, H, T, D) */
+    const unsigned char *mask; /* (T, T) 1 = masked, the same in every layer and head; or NULL */
+    double scale;              /* S = q·k × scale: 1/√D, or 1 with --no-scale */
+} av_html_run;
+
+typedef struct {
+    const char *title;    /* the sentence */
+    const char *command;  /* the command line that made the page */
+    const char *source;   /* where the weights come from ("random: seed 42 ...", "model gpt2/") */
+    const char *trace;    /* the trace as printed (no ANSI colour), or NULL */
+    int cmap;             /* av_cmap of the weights, as --cmap */
+    int precision;        /* digits after the point in the views, 1..9 */
+    const av_html_run *runs;
+    int n_runs;           /* 1.. (--compare: one per variant, same T) */
+    size_t max_bytes;     /* size limit; 0 = AV_HTML_MAX_BYTES */
+} av_html_page;
+
+/* Write the page to path atomically (io/fileio.h). Errors: AV_EUSAGE for an
+ * empty or inconsistent description (no runs, a size < 1, a NULL array);
+ * AV_ERUNTIME naming path for out of memory or a failed write. */
+av_status av_html_write(const char *path, const av_html_page *page, av_err *err);
+
+/* The byte size of the numbers av_html_write stores for page (after the
+ * size limit), and *mode = 0 (float32), 1 (8-bit), 2 (8-bit, panels cut). */
+size_t av_html_data_bytes(const av_html_page *page, int *mode);
+
+#endif

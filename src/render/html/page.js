@@ -1,0 +1,570 @@
+/* page.js - the views of attnviz.html: head, matrix, model and cell view,
+ * sharing one token strip and one head selector. Reads the run's numbers
+ * from <script id="av-data"> (see src/render/html.h for the format); draws
+ * with plain DOM, SVG and canvas; makes no request of any kind.
+ * Legend: L layers, H heads, T tokens, D = d_k; tensors are (L, H, T, T)
+ * and (L, H, T, D), C order. */
+(function () {
+  'use strict';
+
+  // ------------------------------------------------------------------ data
+  const DATA = JSON.parse(document.getElementById('av-data').textContent);
+  const PREC = DATA.mode === 0 ? DATA.precision : 2; /* 8-bit data: 1/255 steps */
+  const HEAD_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#882255',
+    '#44AA99', '#999933', '#AA4499', '#332288', '#000000']; /* Okabe-Ito, then Tol's muted */
+  const ROW = 24; /* head view: px per token */
+
+  function bytes(b64) {
+    const bin = atob(b64 || '');
+    const u = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) u[i] = bin.charCodeAt(i);
+    return u;
+  }
+  function floats(b64) { /* little-endian float32, whatever the machine's order */
+    const u = bytes(b64), dv = new DataView(u.buffer), a = new Float32Array(u.length / 4);
+    for (let i = 0; i < a.length; i++) a[i] = dv.getFloat32(4 * i, true);
+    return a;
+  }
+  for (const r of DATA.runs) {
+    r.TT = r.T * r.T;
+    r.M = r.mask ? bytes(r.mask) : null;
+    if (DATA.mode === 0) {
+      r.W = floats(r.weights); r.S = floats(r.scores);
+      if (r.q) { r.Q = floats(r.q); r.K = floats(r.k); r.V = floats(r.v); }
+    } else {
+      r.W8 = bytes(r.weights); r.S8 = bytes(r.scores);
+    }
+  }
+  const LUT = {};
+  for (const name in DATA.cmaps) LUT[name] = bytes(DATA.cmaps[name]);
+
+  function panelOf(r, l, h) { return l * r.H + h; }
+  function stored(r, l, h) { return panelOf(r, l, h) < r.kept; }
+  /* attention weight A[l, h, i, j] */
+  function weight(r, l, h, i, j) {
+    const p = panelOf(r, l, h), x = p * r.TT + i * r.T + j;
+    return DATA.mode === 0 ? r.W[x] : r.W8[x] / 255;
+  }
+  /* score S[l, h, i, j] before the mask */
+  function score(r, l, h, i, j) {
+    const p = panelOf(r, l, h), x = p * r.TT + i * r.T + j;
+    if (DATA.mode === 0) return r.S[x];
+    const lo = r.scores_range[2 * p], hi = r.scores_range[2 * p + 1];
+    return lo + (hi - lo) * r.S8[x] / 255;
+  }
+  function masked(r, i, j) { return r.M !== null && r.M.length > 0 && r.M[i * r.T + j] === 1; }
+  /* row vector x[l, h, t, :] of q, k or v */
+  function vec(r, a, l, h, t) {
+    const o = (panelOf(r, l, h) * r.T + t) * r.D;
+    return a.subarray(o, o + r.D);
+  }
+
+  // ------------------------------------------------------------------ helpers
+  /* fixed digits with a true minus sign, as the figures print */
+  function fmt(x, p) {
+    if (p === undefined) p = PREC;
+    const s = Math.abs(x).toFixed(p);
+    return (x < 0 && Number(s) !== 0 ? '\u2212' : '') + s;
+  }
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'class') e.className = attrs[k];
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (const c of kids) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  }
+  function svgEl(tag, attrs) {
+    const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  function rgb(lut, t) {
+    const k = Math.min(255, Math.max(0, Math.floor(t * 256))); /* as colormap.c */
+    return [lut[3 * k], lut[3 * k + 1], lut[3 * k + 2]];
+  }
+  function tokLabel(r, i) { return r.tokens[i]; }
+  function quoted(r, i) { return i + ' \u201c' + tokLabel(r, i) + '\u201d'; }
+  /* arrow keys move focus along a list of buttons (roving tabindex) */
+  function roving(items, onMove, vertical) {
+    items.forEach((b, k) => b.addEventListener('keydown', (ev) => {
+      const prev = vertical ? 'ArrowUp' : 'ArrowLeft', next = vertical ? 'ArrowDown' : 'ArrowRight';
+      let n = -1;
+      if (ev.key === prev || (!vertical && ev.key === 'ArrowUp')) n = k - 1;
+      else if (ev.key === next || (!vertical && ev.key === 'ArrowDown')) n = k + 1;
+      else if (ev.key === 'Home') n = 0;
+      else if (ev.key === 'End') n = items.length - 1;
+      if (n < 0 || n >= items.length) return;
+      ev.preventDefault();
+      items.forEach((x) => x.setAttribute('tabindex', '-1'));
+      items[n].setAttribute('tabindex', '0');
+      items[n].focus();
+      if (onMove) onMove(n);
+    }));
+  }
+
+  // ------------------------------------------------------------------ state
+  const st = {
+    run: 0, layer: 0, head: 0, shown: new Set([0]), query: -1,
+    cell: { i: 0, j: 0 }, view: 'head', what: 'weights', cmap: DATA.cmap,
+  };
+  const run = () => DATA.runs[st.run];
+  function headColour(h) { return HEAD_COLOURS[h % HEAD_COLOURS.length]; }
+
+  // ------------------------------------------------------------------ header, selectors
+  function header() {
+    document.getElementById('av-title').textContent = '\u201c' + DATA.title + '\u201d';
+    document.getElementById('av-source').textContent = 'weights: ' + DATA.source;
+    document.getElementById('av-command').textContent = DATA.command;
+    document.getElementById('av-trace').textContent = DATA.trace;
+    document.getElementById('av-version').textContent = DATA.version;
+    const note = document.getElementById('av-note');
+    const mib = (b) => (b / 1048576).toFixed(1) + ' MiB';
+    if (DATA.mode > 0) {
+      note.hidden = false;
+      note.textContent = 'The numbers of this run (' + DATA.panels + ' layer\u00d7head panels) exceed this page\u2019s ' +
+        mib(DATA.max_bytes) + ' limit, so weights and scores are stored with 8 bits (shown to 2 digits, within ' +
+        '\u00b10.002 for weights) and q, k, v are left out.' + (DATA.mode === 2
+          ? ' Only the first panels that fit are kept: ' + DATA.runs.map((r) => r.kept + ' of ' + r.L * r.H).join(', ') + '.'
+          : '') + ' The exact numbers are in the --dump .npy files.';
+    }
+  }
+
+  function tokenStrip() {
+    const box = document.getElementById('av-tokens'), r = run();
+    box.replaceChildren();
+    const items = r.tokens.map((t, i) => el('button', {
+      class: 'tok' + (t === '<pad>' ? ' pad' : ''), 'aria-pressed': String(st.query === i),
+      tabindex: (st.query === i || (st.query < 0 && i === 0)) ? '0' : '-1',
+      'aria-label': 'token ' + i + ' ' + t + (st.query === i ? ' (focused query)' : ''), 'data-i': String(i),
+      text: t, onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
+    }));
+    box.append(...items);
+    roving(items, null, false);
+  }
+
+  function headChips() {
+    const box = document.getElementById('av-heads'), r = run();
+    box.replaceChildren();
+    const items = [];
+    for (let h = 0; h < r.H; h++) {
+      items.push(el('button', {
+        class: 'chip', role: 'radio', 'aria-checked': String(h === st.head), tabindex: h === st.head ? '0' : '-1',
+        style: '--c:' + headColour(h), 'data-h': String(h), text: String(h), 'aria-label': 'head ' + h,
+        onclick: () => selectHead(h),
+      }));
+    }
+    box.append(...items);
+    roving(items, (n) => selectHead(n, true), false);
+  }
+
+  function selectHead(h, keepFocus) {
+    if (st.shown.size === 1) st.shown = new Set([h]);
+    st.head = h;
+    render();
+    if (keepFocus) document.querySelector('#av-heads [data-h="' + h + '"]').focus();
+  }
+
+  function selects() {
+    const lay = document.getElementById('av-layer'), r = run();
+    lay.replaceChildren(...Array.from({ length: r.L }, (_, l) => el('option', { value: String(l), text: String(l) })));
+    lay.value = String(st.layer);
+    lay.onchange = () => { st.layer = Number(lay.value); render(); };
+    const cm = document.getElementById('av-cmap');
+    cm.replaceChildren(...Object.keys(LUT).filter((n) => n !== 'RdBu_r').map((n) => el('option', { value: n, text: n })));
+    cm.value = st.cmap;
+    cm.onchange = () => { st.cmap = cm.value; render(); };
+    const rs = document.getElementById('av-run');
+    document.getElementById('av-run-box').hidden = DATA.runs.length < 2;
+    rs.replaceChildren(...DATA.runs.map((x, k) => el('option', { value: String(k), text: x.name || String(k) })));
+    rs.value = String(st.run);
+    rs.onchange = () => { st.run = Number(rs.value); render(); };
+  }
+
+  function tabs() {
+    const names = ['head', 'matrix', 'model', 'cell'];
+    const items = names.map((n) => document.getElementById('tab-' + n));
+    items.forEach((b, k) => {
+      const on = names[k] === st.view;
+      b.setAttribute('aria-selected', String(on));
+      b.setAttribute('tabindex', on ? '0' : '-1');
+      b.onclick = () => showView(names[k]);
+      document.getElementById('view-' + names[k]).hidden = !on;
+    });
+  }
+  function showView(v, focus) {
+    st.view = v;
+    render();
+    if (focus !== false) document.getElementById('tab-' + v).focus();
+  }
+
+  // ------------------------------------------------------------------ head view
+  function headView(box) {
+    const r0 = run();
+    const checks = el('div', { class: 'showheads', role: 'group', 'aria-label': 'heads shown as lines' },
+      el('span', { class: 'lab', text: 'lines of heads ' }));
+    for (let h = 0; h < r0.H; h++) {
+      const cb = el('input', { type: 'checkbox', 'data-h': String(h) });
+      cb.checked = st.shown.has(h);
+      cb.onchange = () => { if (cb.checked) st.shown.add(h); else st.shown.delete(h); render(); };
+      checks.append(el('label', {}, cb, el('span', { class: 'swatch', style: '--c:' + headColour(h) }), ' ' + h));
+    }
+    checks.append(el('button', { text: 'all', onclick: () => { st.shown = new Set(Array.from({ length: r0.H }, (_, h) => h)); render(); } }),
+      ' ', el('button', { text: 'only ' + st.head, onclick: () => { st.shown = new Set([st.head]); render(); } }));
+    box.append(el('p', { class: 'desc', text: 'Lines go from each query (left) to each key (right); the darker the line, the larger ' +
+      'the attention weight. Hover or focus a token to see only its lines and its weights in head ' + st.head + '.' }), checks);
+    const panels = el('div', { class: 'panels' });
+    DATA.runs.forEach((r, k) => panels.append(headPanel(r, k)));
+    box.append(panels);
+  }
+
+  function headPanel(r, k) {
+    const T = Math.min(r.T, 96), l = st.layer, hw = 220;
+    const svg = svgEl('svg', { height: T * ROW, viewBox: '0 0 ' + hw + ' ' + T * ROW, 'aria-hidden': 'true' });
+    const lines = [];
+    for (const h of [...st.shown].sort((a, b) => a - b)) {
+      if (h >= r.H || !stored(r, l, h)) continue;
+      for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+        const a = weight(r, l, h, i, j);
+        if (a < 0.005 || masked(r, i, j)) continue;
+        const ln = svgEl('line', { x1: 2, y1: i * ROW + ROW / 2, x2: hw - 2, y2: j * ROW + ROW / 2,
+          stroke: headColour(h), 'stroke-width': 2.5, 'stroke-opacity': a.toFixed(3) });
+        ln.dataset.i = i; ln.dataset.j = j;
+        lines.push(ln);
+        svg.append(ln);
+      }
+    }
+    const left = el('div', { class: 'col left' }), right = el('div', { class: 'col right' });
+    const wspans = [];
+    const show = (side, t) => { /* side 'q': lines from query t; 'k': lines into key t; null: all */
+      for (const ln of lines) ln.style.display = side === null || Number(ln.dataset[side === 'q' ? 'i' : 'j']) === t ? '' : 'none';
+      const on = side !== null && st.head < r.H && stored(r, l, st.head);
+      for (let n = 0; n < T; n++) {
+        wspans.q[n].textContent = ''; wspans.k[n].textContent = '';
+        if (!on) continue;
+        const i = side === 'q' ? t : n, j = side === 'q' ? n : t;
+        (side === 'q' ? wspans.k : wspans.q)[n].textContent = masked(r, i, j) ? 'masked' : fmt(weight(r, l, st.head, i, j));
+      }
+    };
+    wspans.q = []; wspans.k = [];
+    const rest = () => show(st.query >= 0 && st.query < T ? 'q' : null, st.query);
+    for (let t = 0; t < T; t++) {
+      const wq = el('span', { class: 'w num', 'data-role': 'weight-q' }), wk = el('span', { class: 'w num', 'data-role': 'weight-k' });
+      wspans.q.push(wq); wspans.k.push(wk);
+      const bq = el('button', { class: 'tok' + (t === st.query ? ' sel' : ''), 'data-side': 'q', 'data-i': String(t),
+        'aria-label': 'query ' + t + ' ' + r.tokens[t], onmouseenter: () => show('q', t), onfocus: () => show('q', t),
+        onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); } },
+      wq, ' ' + r.tokens[t]);
+      const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), 'aria-label': 'key ' + t + ' ' + r.tokens[t],
+        onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest },
+      r.tokens[t] + ' ', wk);
+      left.append(bq); right.append(bk);
+    }
+    const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
+    const title = (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 heads ' +
+      ([...st.shown].sort((a, b) => a - b).join(', ') || 'none');
+    const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc }), grid);
+    if (r.T > T) out.append(el('p', { class: 'note', text: 'The head view shows the first ' + T + ' of ' + r.T + ' tokens; the matrix view shows all.' }));
+    setTimeout(rest, 0);
+    return out;
+  }
+
+  // ------------------------------------------------------------------ matrix view
+  function scoreRange(r, l) { /* symmetric, over unmasked cells of every head of the layer, as the PNG */
+    let a = 0;
+    for (let h = 0; h < r.H; h++) {
+      if (!stored(r, l, h)) continue;
+      for (let i = 0; i < r.T; i++) for (let j = 0; j < r.T; j++)
+        if (!masked(r, i, j)) a = Math.max(a, Math.abs(score(r, l, h, i, j)));
+    }
+    return a > 0 ? a : 1;
+  }
+
+  function matrixView(box) {
+    const radio = (v, label) => {
+      const b = el('input', { type: 'radio', name: 'av-what', value: v });
+      b.checked = st.what === v;
+      b.onchange = () => { st.what = v; render(); };
+      return el('label', {}, b, ' ' + label + ' ');
+    };
+    box.append(el('p', { class: 'desc', text: 'Rows are queries, columns are keys; each row of weights sums to 1. ' +
+      'Hover a cell (or focus the map and use the arrow keys) to read it; click it (or press Enter) for the cell view.' }),
+    el('div', { role: 'radiogroup', 'aria-label': 'what the map shows' }, radio('weights', 'attention weights A'),
+      radio('scores', 'scores S = Q\u00b7K\u1d40/\u221ad_k before the softmax')));
+    const panels = el('div', { class: 'panels' });
+    DATA.runs.forEach((r, k) => panels.append(matrixPanel(r, k)));
+    box.append(panels);
+  }
+
+  function cellColour(r, l, h, i, j, lut, amax) {
+    if (st.what === 'weights') return rgb(lut, weight(r, l, h, i, j));
+    return rgb(LUT.RdBu_r, (score(r, l, h, i, j) / amax + 1) / 2);
+  }
+
+  function drawMatrix(cv, r, l, h, c, amax) {
+    const T = r.T, dpr = window.devicePixelRatio || 1, lut = LUT[st.cmap];
+    cv.width = Math.round(T * c * dpr); cv.height = Math.round(T * c * dpr);
+    cv.style.width = T * c + 'px'; cv.style.height = T * c + 'px';
+    const g = cv.getContext('2d');
+    g.scale(dpr, dpr);
+    for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+      const x = j * c, y = i * c;
+      if (masked(r, i, j)) {
+        g.fillStyle = '#d9d9d9'; g.fillRect(x, y, c, c);
+        g.save(); g.beginPath(); g.rect(x, y, c, c); g.clip();
+        g.strokeStyle = '#8c8c8c'; g.lineWidth = 1;
+        for (let d = -c; d < c; d += 6) { g.beginPath(); g.moveTo(x + d, y + c); g.lineTo(x + d + c, y); g.stroke(); }
+        g.restore();
+        continue;
+      }
+      const [R, G, B] = cellColour(r, l, h, i, j, lut, amax);
+      g.fillStyle = 'rgb(' + R + ',' + G + ',' + B + ')';
+      g.fillRect(x, y, c, c);
+      if (c >= 40) {
+        const v = st.what === 'weights' ? weight(r, l, h, i, j) : score(r, l, h, i, j);
+        g.fillStyle = 0.299 * R + 0.587 * G + 0.114 * B > 128 ? '#000' : '#fff';
+        g.font = '12px "DejaVu Sans", sans-serif'; g.textAlign = 'center'; g.textBaseline = 'middle';
+        g.fillText(fmt(v, 2), x + c / 2, y + c / 2);
+      }
+    }
+    g.lineWidth = 2;
+    if (st.query >= 0 && st.query < T) { g.strokeStyle = '#b45309'; g.strokeRect(1, st.query * c + 1, T * c - 2, c - 2); }
+    if (r === run() && st.cell.i < T && st.cell.j < T) {
+      g.strokeStyle = '#ff00ff'; g.strokeRect(st.cell.j * c + 1, st.cell.i * c + 1, c - 2, c - 2);
+    }
+  }
+
+  function tipText(r, l, h, i, j) {
+    const m = masked(r, i, j);
+    return (r.name ? r.name + '\n' : '') + 'layer ' + l + ' head ' + h + '\nquery ' + quoted(r, i) + '\nkey ' + quoted(r, j) +
+      '\nscore ' + fmt(score(r, l, h, i, j)) + (m ? ' (masked: \u2212\u221e before the softmax)' : '') +
+      '\nweight ' + (m ? '0 (masked)' : fmt(weight(r, l, h, i, j)));
+  }
+
+  function showTip(text, x, y) {
+    const tip = document.getElementById('av-tip');
+    tip.textContent = text; tip.hidden = false;
+    tip.style.left = Math.min(x + 14, window.innerWidth - 260) + 'px'; tip.style.top = (y + 14) + 'px';
+  }
+  function hideTip() { document.getElementById('av-tip').hidden = true; }
+
+  function matrixPanel(r, k) {
+    const l = st.layer, h = Math.min(st.head, r.H - 1), T = r.T;
+    const width = Math.min(560, 1100 / DATA.runs.length);
+    const c = Math.max(2, Math.min(44, Math.floor(width / T)));
+    const out = el('div', { class: 'panel' });
+    out.append(el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 head ' + h + ' of ' + r.H }),
+      el('p', { class: 'desc', text: r.desc }));
+    if (!stored(r, l, h)) { out.append(el('p', { class: 'note', text: 'This layer and head are not stored in the page (size limit).' })); return out; }
+    const amax = st.what === 'scores' ? scoreRange(r, l) : 1;
+    const cv = el('canvas', { tabindex: '0', 'data-run': String(k), 'data-cell': String(c), role: 'img',
+      'aria-label': (st.what === 'weights' ? 'attention weights' : 'scores') + ' of layer ' + l + ' head ' + h +
+        '; arrow keys move, Enter opens the cell view' });
+    drawMatrix(cv, r, l, h, c, amax);
+    const at = (ev) => { const b = cv.getBoundingClientRect();
+      return [Math.floor((ev.clientY - b.top) / c), Math.floor((ev.clientX - b.left) / c)]; };
+    cv.addEventListener('mousemove', (ev) => { const [i, j] = at(ev);
+      if (i >= 0 && j >= 0 && i < T && j < T) showTip(tipText(r, l, h, i, j), ev.clientX, ev.clientY); else hideTip(); });
+    cv.addEventListener('mouseleave', hideTip);
+    cv.addEventListener('click', (ev) => { const [i, j] = at(ev); if (i < T && j < T) openCell(k, i, j); });
+    cv.addEventListener('keydown', (ev) => keyMatrix(ev, cv, r, k, l, h, c));
+    cv.addEventListener('blur', hideTip);
+    const step = Math.max(1, Math.ceil(13 / c));
+    const lab = (i) => (step > 1 ? i + ' ' : '') + r.tokens[i];
+    const rows = el('div', { class: 'rows' }), cols = el('div', { class: 'cols' });
+    for (let i = 0; i < T; i++) {
+      const txt = i % step === 0 ? lab(i) : '';
+      rows.append(el('span', { style: 'height:' + c + 'px;max-width:10em', text: txt, title: r.tokens[i] }));
+      cols.append(el('span', { style: 'width:' + c + 'px', text: txt, title: r.tokens[i] }));
+    }
+    out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
+      el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax));
+    return out;
+  }
+
+  function keyMatrix(ev, cv, r, k, l, h, c) {
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+    if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openCell(k, st.cell.i, st.cell.j); return; }
+    if (!d) return;
+    ev.preventDefault();
+    st.run = k;
+    st.cell.i = Math.min(r.T - 1, Math.max(0, st.cell.i + d[0]));
+    st.cell.j = Math.min(r.T - 1, Math.max(0, st.cell.j + d[1]));
+    drawMatrix(cv, r, l, h, c, st.what === 'scores' ? scoreRange(r, l) : 1);
+    const b = cv.getBoundingClientRect();
+    showTip(tipText(r, l, h, st.cell.i, st.cell.j), b.left + (st.cell.j + 1) * c, b.top + (st.cell.i + 1) * c);
+  }
+
+  function colourBar(amax) {
+    const cv = el('canvas', { width: '200', height: '12', 'aria-hidden': 'true' });
+    const g = cv.getContext('2d'), lut = st.what === 'weights' ? LUT[st.cmap] : LUT.RdBu_r;
+    for (let x = 0; x < 200; x++) { const [R, G, B] = rgb(lut, (x + 0.5) / 200); g.fillStyle = 'rgb(' + R + ',' + G + ',' + B + ')'; g.fillRect(x, 0, 1, 12); }
+    const lo = st.what === 'weights' ? '0' : fmt(-amax, 2), hi = st.what === 'weights' ? '1' : fmt(amax, 2);
+    return el('div', { class: 'cbar' }, el('span', { text: lo }), cv, el('span', { text: hi }),
+      el('span', { text: (st.what === 'weights' ? ' attention weight (' + st.cmap + ')' : ' score (RdBu_r, centred on 0)') + '   ' }),
+      el('span', { class: 'legend-mask' }), el('span', { text: ' masked (\u2212\u221e)' }));
+  }
+
+  function openCell(k, i, j) {
+    st.run = k; st.cell = { i: i, j: j }; st.query = i;
+    hideTip();
+    showView('cell');
+  }
+
+  // ------------------------------------------------------------------ model view
+  function modelView(box) {
+    const r = run(), px = 64;
+    box.append(el('p', { class: 'desc', text: 'Every layer (row) and head (column) of ' + (r.name || 'this run') +
+      ', attention weights on the same colour map. Click a thumbnail (or press Enter on it) to open that head in the other views.' }));
+    const grid = el('div', { class: 'mv', style: 'grid-template-columns: max-content repeat(' + r.H + ', ' + (px + 6) + 'px)' });
+    grid.append(el('span'));
+    for (let h = 0; h < r.H; h++) grid.append(el('span', { class: 'hl', text: 'head ' + h }));
+    const items = [];
+    for (let l = 0; l < r.L; l++) {
+      grid.append(el('span', { class: 'hl', text: 'layer ' + l }));
+      for (let h = 0; h < r.H; h++) {
+        const b = el('button', { class: l === st.layer && h === st.head ? 'cur' : '', 'data-l': String(l), 'data-h': String(h),
+          'aria-label': 'layer ' + l + ' head ' + h, tabindex: l === st.layer && h === st.head ? '0' : '-1',
+          onclick: () => { st.layer = l; st.head = h; if (st.shown.size <= 1) st.shown = new Set([h]); showView('matrix'); } });
+        b.append(stored(r, l, h) ? thumb(r, l, h, px) : el('span', { class: 'hl', text: 'not stored' }));
+        items.push(b); grid.append(b);
+      }
+    }
+    box.append(grid);
+    gridKeys(items, r.H);
+  }
+
+  function gridKeys(items, cols) {
+    items.forEach((b, k) => b.addEventListener('keydown', (ev) => {
+      const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[ev.key];
+      if (!d || k + d < 0 || k + d >= items.length) return;
+      ev.preventDefault();
+      items[k].setAttribute('tabindex', '-1'); items[k + d].setAttribute('tabindex', '0'); items[k + d].focus();
+    }));
+  }
+
+  function thumb(r, l, h, px) {
+    const T = r.T, cv = el('canvas', { width: String(T), height: String(T) });
+    cv.style.width = px + 'px'; cv.style.height = px + 'px'; cv.style.imageRendering = 'pixelated';
+    const g = cv.getContext('2d'), img = g.createImageData(T, T), lut = LUT[st.cmap];
+    for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+      const o = 4 * (i * T + j), c = masked(r, i, j) ? [217, 217, 217] : rgb(lut, weight(r, l, h, i, j));
+      img.data[o] = c[0]; img.data[o + 1] = c[1]; img.data[o + 2] = c[2]; img.data[o + 3] = 255;
+    }
+    g.putImageData(img, 0, 0);
+    return cv;
+  }
+
+  // ------------------------------------------------------------------ cell view
+  function cellView(box) {
+    const r = run(), l = st.layer, h = Math.min(st.head, r.H - 1);
+    const i = Math.min(st.cell.i, r.T - 1), j = Math.min(st.cell.j, r.T - 1);
+    const pick = (label, cur, set) => {
+      const s = el('select', { 'aria-label': label });
+      r.tokens.forEach((t, n) => s.append(el('option', { value: String(n), text: n + ' ' + t })));
+      s.value = String(cur);
+      s.onchange = () => { set(Number(s.value)); render(); document.querySelector('#view-cell select[aria-label="' + label + '"]').focus(); };
+      return el('label', {}, label + ' ', s, ' ');
+    };
+    box.append(el('p', {}, pick('query', i, (v) => { st.cell.i = v; st.query = v; }), pick('key', j, (v) => { st.cell.j = v; })),
+      el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ', head ' + h + ': query ' + quoted(r, i) +
+        ' \u2192 key ' + quoted(r, j) + '   (d_k = ' + r.D + ')' }));
+    if (!stored(r, l, h)) { box.append(el('p', { class: 'note', text: 'This layer and head are not stored in the page (size limit).' })); return; }
+    const cv = el('div', { class: 'cv' });
+    if (r.Q) dotProduct(cv, r, l, h, i, j);
+    else cv.append(el('p', { class: 'note', text: 'q, k and v are not stored in this page (its numbers are over the size limit), ' +
+      'so the dot product and the weighted sum are left out; the row below is 8-bit.' }));
+    softmaxRow(cv, r, l, h, i, j);
+    if (r.Q) weightedSum(cv, r, l, h, i, j);
+    box.append(cv);
+  }
+
+  function vecText(x) { return '[' + Array.from(x, (v) => fmt(v)).join('  ') + ']'; }
+
+  function dotProduct(cv, r, l, h, i, j) {
+    const q = vec(r, r.Q, l, h, i), k = vec(r, r.K, l, h, j);
+    cv.append(el('p', { class: 'eq' }, 'q_' + i + ' = Q[' + l + ', ' + h + ', ' + i + ', :] = ', el('span', { class: 'vec', 'data-role': 'q', text: vecText(q) })),
+      el('p', { class: 'eq' }, 'k_' + j + ' = K[' + l + ', ' + h + ', ' + j + ', :] = ', el('span', { class: 'vec', 'data-role': 'k', text: vecText(k) })));
+    const tb = el('table', {}, el('tr', {}, ...['d', 'q[d]', 'k[d]', 'q[d]\u00b7k[d]', 'partial sum'].map((t) => el('th', { text: t }))));
+    let sum = 0;
+    for (let d = 0; d < r.D; d++) {
+      const p = q[d] * k[d];
+      sum += p;
+      tb.append(el('tr', {}, ...[String(d), fmt(q[d]), fmt(k[d]), fmt(p), fmt(sum)].map((t) => el('td', { class: 'num', text: t }))));
+    }
+    const s = score(r, l, h, i, j), sc = r.scale;
+    cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
+      el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: fmt(sum, PREC + 4) })),
+      el('p', { class: 'eq', text: sc === 1 ? 'no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
+        : '\u00f7\u221ad_k: ' + fmt(sum, PREC + 4) + ' / \u221a' + r.D + ' = ' + fmt(sum * sc, PREC + 4) + '   (computed here in double precision)' }),
+      el('p', { class: 'eq' }, 'stored score S[' + [l, h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmt(s) }),
+        '   (= scores.npy[' + (r.L > 1 ? l + ', ' : '') + [h, i, j].join(', ') + '])'));
+  }
+
+  function softmaxRow(cv, r, l, h, i, j) {
+    let mx = -Infinity;
+    for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) mx = Math.max(mx, score(r, l, h, i, n));
+    let tot = 0;
+    for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) tot += Math.exp(score(r, l, h, i, n) - mx);
+    const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]', 'S \u2212 max', 'exp(S \u2212 max)', 'A[i,j]'].map((t) => el('th', { text: t }))));
+    for (let n = 0; n < r.T; n++) {
+      const m = masked(r, i, n), s = score(r, l, h, i, n);
+      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fmt(s), m ? '\u2212\u221e' : fmt(s - mx),
+        m ? fmt(0) : fmt(Math.exp(s - mx)), m ? fmt(0) : fmt(weight(r, l, h, i, n))];
+      const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
+      cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null })));
+      tb.append(tr);
+    }
+    const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j);
+    cv.append(el('h2', { text: 'the whole row ' + i + ' of S (query \u201c' + r.tokens[i] + '\u201d) and its softmax' }),
+      el('div', { class: 'scroll' }, tb),
+      el('p', { class: 'eq', text: 'row max = ' + (isFinite(mx) ? fmt(mx) : 'none (every key masked)') + '   row sum \u03a3_j exp(S \u2212 max) = ' + fmt(tot) }),
+      el('p', { class: 'eq' }, 'A[' + [l, h, i, j].join(', ') + '] = exp(' + (masked(r, i, j) ? '\u2212\u221e' : fmt(score(r, l, h, i, j) - mx)) + ') / ' + fmt(tot) +
+        ' = ', el('strong', { 'data-role': 'weight', text: fmt(a) }), '   (= weights.npy[' + (r.L > 1 ? l + ', ' : '') + [h, i, j].join(', ') + '])'));
+  }
+
+  function weightedSum(cv, r, l, h, i, j) {
+    const D = r.D, o = new Float64Array(D), vj = vec(r, r.V, l, h, j), a = masked(r, i, j) ? 0 : weight(r, l, h, i, j);
+    for (let n = 0; n < r.T; n++) {
+      if (masked(r, i, n)) continue;
+      const w = weight(r, l, h, i, n), v = vec(r, r.V, l, h, n);
+      for (let d = 0; d < D; d++) o[d] += w * v[d];
+    }
+    cv.append(el('h2', { text: 'weighted sum of v: o_' + i + ' = \u03a3_j A[i,j]\u00b7v_j' }),
+      el('p', { class: 'eq' }, 'v_' + j + ' = ', el('span', { class: 'vec', text: vecText(vj) })),
+      el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmt(a) + ' \u00d7 v_' + j + ' = ', el('span', { class: 'vec', text: vecText(vj.map((x) => a * x)) })),
+      el('p', { class: 'eq' }, 'o_' + i + ' = ', el('span', { class: 'vec', 'data-role': 'o', text: vecText(o) })),
+      el('p', { text: 'so key \u201c' + r.tokens[j] + '\u201d supplies ' + (100 * a).toFixed(1) + '% of query \u201c' + r.tokens[i] +
+        '\u201d\u2019s output in head ' + h + '.' }));
+  }
+
+  // ------------------------------------------------------------------ render
+  const VIEWS = { head: headView, matrix: matrixView, model: modelView, cell: cellView };
+  function render() {
+    const r = run();
+    st.layer = Math.min(st.layer, r.L - 1); st.head = Math.min(st.head, r.H - 1);
+    if (st.query >= r.T) st.query = -1;
+    const active = document.activeElement && document.activeElement.id;
+    tokenStrip(); headChips(); selects(); tabs();
+    for (const v in VIEWS) {
+      const box = document.getElementById('view-' + v);
+      box.replaceChildren();
+      if (v === st.view) VIEWS[v](box);
+    }
+    if (active && document.getElementById(active)) document.getElementById(active).focus();
+  }
+
+  const tablist = ['head', 'matrix', 'model', 'cell'];
+  document.getElementById('av-tabs').addEventListener('keydown', (ev) => {
+    const k = tablist.indexOf(st.view), d = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+    if (!d) return;
+    ev.preventDefault();
+    showView(tablist[(k + d + tablist.length) % tablist.length]);
+  });
+  header();
+  render();
+  window.attnviz = { state: st, render: render, data: DATA }; /* for the console and the tests */
+}());
