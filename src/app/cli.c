@@ -77,6 +77,7 @@ static const optdef kOpts[] = {
     {"outdir", 'o', OPT_STRING, AT(outdir), .if_empty = "give a folder name", .arg = "DIR",
      .help = "folder for the figures (default ./attnviz-out, created if missing)"},
     {"no-plot", 0, OPT_FLAG, AT(no_plot), .help = "write no figures"},
+    {"html", 0, OPT_FLAG, AT(html), .help = "also write attnviz.html: the interactive page (one file, works offline)"},
     {"figures", 0, OPT_CALL, 0, .parse = parse_figures, .arg = "LIST",
      .help = "heads,grid,mean,scores,pe,mask or all, comma-separated (default heads,grid)"},
     {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,

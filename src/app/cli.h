@@ -77,6 +77,7 @@ typedef struct {
     const char *attn_mask;   /* .npy (T, T) bool, True = masked, or NULL */
     const char *outdir;
     int no_plot;
+    int html;                /* --html: write attnviz.html into outdir */
     const char *dump_dir;    /* NULL = no dump */
     const char *weights_dir; /* NULL = seeded weights */
     const char *file;        /* -f FILE or "-" for stdin, or NULL */

@@ -215,10 +215,7 @@ static av_status fig_mask(const fig_run *fr, av_err *err) {
 static void describe_run(fig_run *fr) {
     const av_config *c = &fr->m->cfg;
     av_mask_desc(fr->mask, sizeof fr->mask, c, fr->m->user_mask != NULL);
-    if (c->positions == AV_POS_ROPE)
-        snprintf(fr->pos, sizeof fr->pos, "RoPE (%s)", av_rope_style_name(c->rope_style));
-    else
-        snprintf(fr->pos, sizeof fr->pos, "%s", av_positions_name(c->positions));
+    av_positions_desc(fr->pos, sizeof fr->pos, c);
     fr->noscale = c->scale ? "" : " · no scale";
 }
 

@@ -3,7 +3,8 @@
  *   argv → options → sentence → tokens (+ <pad>) → X, W (seeded or --weights)
  *        → Q, K, V → scores S → weights A → output Y        (nn/model.h)
  *        → sinks: the trace on stdout (trace.h, teach.h), --compare (compare.h),
- *          --dump (tensorio.h), the figures (figures.h), the list of written files.
+ *          --dump (tensorio.h), the figures (figures.h), the page (page.h), the list
+ *          of written files.
  *
  * The only file that exits: 0 success, 1 runtime failure, 2 usage error. */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/figures.h"
+#include "app/page.h"
 #include "app/teach.h"
 #include "app/tensorio.h"
 #include "app/term.h"
@@ -128,14 +130,14 @@ static av_status print_trace(run *r, av_err *err) {
     return st;
 }
 
-/* sinks 2-4: --compare, --dump, the figures. Every output folder is made (or
+/* sinks 2-5: --compare, --dump, the figures, the page. Every output folder is made (or
  * checked) before any file is written, so a bad -o leaves no dump from this
  * run next to figures from an older one. */
 static av_status write_outputs(run *r, av_err *err) {
     const av_options *o = &r->o;
     const char *cmd = r->cmd ? r->cmd : "attnviz";
     av_status st = AV_OK;
-    if (!o->no_plot) st = av_mkdir_p(o->outdir, err);
+    if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, err);
@@ -144,6 +146,11 @@ static av_status write_outputs(run *r, av_err *err) {
     }
     if (!st && o->dump_dir) st = av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
     if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, cmd, &r->written, err);
+    av_page_info page = {.command = cmd, .note = r->note, .n_real = r->n_real};
+    if (!st && o->html && o->compare)
+        st = av_page_compare(&r->cmp, &r->m, &r->toks, o, &page, &r->written, err);
+    else if (!st && o->html)
+        st = av_page_single(&r->m, &r->toks, o, &page, &r->written, err);
     if (!st && !o->quiet && r->written.n) {
         printf("\nwrote %d file(s):\n", r->written.n);
         for (int i = 0; i < r->written.n; i++) printf("  %s\n", r->written.paths[i]);

@@ -28,6 +28,11 @@ void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask) {
     if (!*buf) snprintf(buf, n, "none");
 }
 
+void av_positions_desc(char *buf, size_t n, const av_config *c) {
+    if (c->positions == AV_POS_ROPE) snprintf(buf, n, "RoPE (%s)", av_rope_style_name(c->rope_style));
+    else snprintf(buf, n, "%s", av_positions_name(c->positions));
+}
+
 static void print_row(FILE *f, const float *row, int cols, int precision, const unsigned char *masked) {
     int edge = cols > 8 ? 3 : cols;
     fputc('[', f);

@@ -35,4 +35,8 @@ void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int co
  * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)". */
 void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask);
 
+/* Positions as figure titles and the page name them: "none", "sinusoidal",
+ * "RoPE (interleaved)", "RoPE (half)". */
+void av_positions_desc(char *buf, size_t n, const av_config *c);
+
 #endif

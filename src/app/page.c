@@ -1,0 +1,85 @@
+/* page.c - fill the interactive page (render/html.h) from a finished run.
+ * Leaves out: drawing (the page's JavaScript draws), recomputation. */
+#include "app/page.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/trace.h"
+#include "io/fileio.h"
+
+/* "positions: sinusoidal · mask: causal" (and " · no scale") */
+static void run_desc(char *buf, size_t n, const av_model *m) {
+    char mask[128], pos[96];
+    av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
+    av_positions_desc(pos, sizeof pos, &m->cfg);
+    snprintf(buf, n, "positions: %s · mask: %s%s", pos, mask, m->cfg.scale ? "" : " · no scale");
+}
+
+/* m as one page run (L = 1): its tokens, A, S and q, k, v (H, T, D) */
+static av_html_run single_run(const av_model *m, const av_tokens *toks, const char *name, char *desc, size_t desc_n) {
+    run_desc(desc, desc_n, m);
+    return (av_html_run){.name = name, .desc = desc, .L = 1, .H = m->cfg.H, .T = m->cfg.T, .D = m->D,
+                         .tokens = (const char *const *)toks->tok, .weights = m->att, .scores = m->scores,
+                         .q = m->Q, .k = m->K, .v = m->V, .mask = m->mask,
+                         .scale = m->cfg.scale ? 1.0 / sqrt((double)m->D) : 1.0};
+}
+
+/* The trace as printed, without colour (and the comparison table when c is
+ * given), into a malloc'd string; NULL when out of memory. */
+static char *trace_text(const av_model *m, const av_tokens *toks, const av_options *o, const char *note,
+                        const av_comparison *c) {
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *ms = open_memstream(&buf, &n);
+    if (!ms) return NULL;
+    av_trace tr = {ms, 0, o->verbose, o->precision};
+    av_trace_print(&tr, m, toks, note);
+    if (c) av_compare_print(ms, c, toks, 0);
+    if (fclose(ms) != 0) { free(buf); return NULL; }
+    return buf;
+}
+
+/* Write the page for runs[0..n-1]: the title is the first info->n_real
+ * tokens, the source says random (seed) or loaded. */
+static av_status write_runs(const av_html_run *runs, int n, const av_model *m, const av_tokens *toks,
+                            const av_options *o, const av_page_info *info, const char *trace, av_written *w,
+                            av_err *err) {
+    char title[2048] = "", source[4400], path[4096];
+    for (int t = 0; t < info->n_real && t < toks->n && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < sizeof title; t++)
+        snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", t ? " " : "", toks->tok[t]);
+    if (o->weights_dir) snprintf(source, sizeof source, "loaded: %s", info->note);
+    else snprintf(source, sizeof source, "random, seed %llu: %s", (unsigned long long)m->cfg.seed, info->note);
+    av_html_page page = {.title = title, .command = info->command, .source = source, .trace = trace,
+                         .cmap = o->cmap, .precision = o->precision, .runs = runs, .n_runs = n};
+    av_status s = av_mkdir_p(o->outdir, err);
+    av_path_join(path, sizeof path, o->outdir, "attnviz.html");
+    if (!s) s = av_html_write(path, &page, err);
+    if (!s) av_written_add(w, path);
+    return s;
+}
+
+av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
+                         av_written *w, av_err *err) {
+    char desc[256];
+    av_html_run run = single_run(m, toks, "", desc, sizeof desc);
+    char *trace = trace_text(m, toks, o, info->note, NULL);
+    av_status s = write_runs(&run, 1, m, toks, o, info, trace, w, err);
+    free(trace);
+    return s;
+}
+
+av_status av_page_compare(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
+                          const av_page_info *info, av_written *w, av_err *err) {
+    if (c->kind == AV_CMP_ORDER) /* order keeps no runs: the base run alone */
+        return av_page_single(m, toks, o, info, w, err);
+    av_html_run runs[AV_CMP_MAX_SETTINGS];
+    char desc[AV_CMP_MAX_SETTINGS][256];
+    for (int k = 0; k < c->n; k++) runs[k] = single_run(&c->runs[k], toks, c->names[k], desc[k], sizeof desc[k]);
+    char *trace = trace_text(m, toks, o, info->note, c);
+    av_status s = write_runs(runs, c->n, m, toks, o, info, trace, w, err);
+    free(trace);
+    return s;
+}

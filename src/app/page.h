@@ -1,0 +1,43 @@
+/* page.h - the run's interactive page (--html): attnviz.html in the output
+ * folder, filled from what the run computed (render/html.h writes the file;
+ * this module says which numbers and words go in). One page per run:
+ *
+ *   av_page_single    a single layer: L = 1, the run's H heads
+ *   av_page_compare   --compare: one panel per setting, side by side (for
+ *                     order, which keeps no runs, the base run alone)
+ *
+ * Every page states the sentence, the command line, where the weights come
+ * from (random with seed N, loaded from DIR, a model folder, trained), each
+ * run's positions, mask and scale, and the trace as printed (no colour).
+ * Legend: L layers, H heads, T tokens, D = d_k.
+ */
+#ifndef AV_PAGE_H
+#define AV_PAGE_H
+
+#include "app/cli.h"
+#include "app/compare.h"
+#include "app/tensorio.h"
+#include "nn/model.h"
+#include "render/html.h"
+#include "text/tokenize.h"
+
+/* What the caller knows about the run besides the numbers. */
+typedef struct {
+    const char *command; /* the shell-quoted command line */
+    const char *note;    /* where X and W came from, as the trace says it */
+    int n_real;          /* tokens of the sentence before any <pad> (the page's title) */
+} av_page_info;
+
+/* Write <o->outdir>/attnviz.html for the single-layer run m and add it to w.
+ * The trace is printed again (no colour) into the page. Errors: as
+ * av_html_write (AV_ERUNTIME naming the file on a failed write). */
+av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
+                         av_written *w, av_err *err);
+
+/* The same for a --compare run c of base run m: each setting is one panel
+ * named as in the comparison table ("scaled ÷√d_k", "no scale", ...); the
+ * page's trace is the base run's trace followed by the comparison table. */
+av_status av_page_compare(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
+                          const av_page_info *info, av_written *w, av_err *err);
+
+#endif

@@ -1,0 +1,299 @@
+#!/usr/bin/env node
+/* test_html.js - attnviz.html in a real browser: Debian's chromium, headless,
+ * driven by puppeteer-core. For each kind of run it makes the page and the
+ * --dump of the same run, opens the page from file:// with every request but
+ * the page itself failing the test (request interception) and every console
+ * error failing it, then hovers and clicks through the head, matrix, model
+ * and cell views and reads back the numbers the page shows. They must equal
+ * weights.npy and scores.npy to the printed precision (half a unit in the
+ * last printed digit).
+ *
+ * Output is cmocka's format ("[ RUN      ]", "[       OK ]", "[  PASSED  ] N
+ * test(s).") so tests/run_tests.sh counts these tests with the C ones.
+ * No browser is a failure, never a skip.
+ *
+ * Environment: ATTNVIZ_BIN (the binary), ATTNVIZ_SRCDIR (the tree),
+ * CHROMIUM (default /usr/bin/chromium), ATTNVIZ_SHOTS (a folder: also save
+ * one screenshot per view there, as make figures does for docs/figures/html/).
+ */
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+const BIN = process.env.ATTNVIZ_BIN || path.resolve(__dirname, '../../attnviz');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = process.env.ATTNVIZ_SHOTS || '';
+
+// ---------------------------------------------------------------- cmocka-style report
+const results = [];
+async function test(name, fn) {
+  console.log('[ RUN      ] ' + name);
+  try {
+    await fn();
+    console.log('[       OK ] ' + name);
+    results.push([name, true]);
+  } catch (e) {
+    console.log(String(e && e.stack ? e.stack : e).split('\n').slice(0, 4).join('\n'));
+    console.log('[  FAILED  ] ' + name);
+    results.push([name, false]);
+  }
+}
+function summary() {
+  const ok = results.filter((r) => r[1]).length, bad = results.length - ok;
+  console.log('[==========] ' + results.length + ' test(s) run.');
+  console.log('[  PASSED  ] ' + ok + ' test(s).');
+  if (bad) {
+    console.log('[  FAILED  ] ' + bad + ' test(s), listed below:');
+    for (const r of results) if (!r[1]) console.log('[  FAILED  ] ' + r[0]);
+  }
+  return bad;
+}
+function check(cond, msg) { if (!cond) throw new Error(msg); }
+
+// ---------------------------------------------------------------- npy (format 1.0/2.0, <f4 or |b1, C order)
+function readNpy(file) {
+  const b = fs.readFileSync(file);
+  check(b.slice(0, 6).toString('latin1') === '\x93NUMPY', file + ': not .npy');
+  const major = b[6], hl = major === 1 ? b.readUInt16LE(8) : b.readUInt32LE(8), off = major === 1 ? 10 : 12;
+  const hdr = b.slice(off, off + hl).toString('latin1');
+  const shape = hdr.match(/'shape': \(([^)]*)\)/)[1].split(',').filter((s) => s.trim()).map(Number);
+  const descr = hdr.match(/'descr': '([^']*)'/)[1];
+  check(!/True/.test(hdr.match(/'fortran_order': (\w+)/)[1]), file + ': Fortran order');
+  const data = b.slice(off + hl);
+  const n = shape.reduce((a, x) => a * x, 1);
+  const a = descr === '|b1' ? Uint8Array.from(data.slice(0, n)) : new Float32Array(n);
+  if (descr === '<f4') for (let i = 0; i < n; i++) a[i] = data.readFloatLE(4 * i);
+  return { shape, a, at: (...ix) => a[ix.reduce((o, x, k) => o * shape[k] + x, 0)] };
+}
+
+/* "−0.1234" (true minus) or "0.1234" → number */
+function num(s) { return Number(String(s).trim().replace('\u2212', '-')); }
+/* the page printed v with `digits` decimals: it must be ref rounded the same way */
+function same(shown, ref, digits, what) {
+  const tol = 0.5 * Math.pow(10, -digits) + 1e-9;
+  check(Math.abs(num(shown) - ref) <= tol, what + ': page shows ' + shown + ', the .npy holds ' + ref);
+}
+function digitsOf(s) { const m = String(s).match(/\.(\d+)/); return m ? m[1].length : 0; }
+
+// ---------------------------------------------------------------- runs
+function attnviz(args) {
+  return execFileSync(BIN, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function openPage(browser, file) {
+  const page = await browser.newPage();
+  const problems = [];
+  const url = 'file://' + file;
+  await page.setRequestInterception(true);
+  page.on('request', (req) => {
+    if (req.url() === url) req.continue();
+    else { problems.push('request: ' + req.url()); req.abort(); }
+  });
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warn') problems.push('console ' + m.type() + ': ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('requestfailed', (r) => { if (r.url() !== url) problems.push('failed request: ' + r.url()); });
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('#av-tokens .tok');
+  page.problems = problems;
+  return page;
+}
+
+async function view(page, name) {
+  await page.click('#tab-' + name);
+  await page.waitForSelector('#view-' + name + ':not([hidden])');
+}
+
+async function shot(page, name) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SHOTS, name + '.png'), fullPage: false });
+}
+
+/* head view: hover query i, read the weights printed beside each key */
+async function checkHeadView(page, W, h, i, runIdx) {
+  const sel = '#view-head .hv[data-run="' + runIdx + '"]';
+  await page.hover(sel + ' button[data-side="q"][data-i="' + i + '"]');
+  const shown = await page.$$eval(sel + ' [data-role="weight-k"]', (s) => s.map((x) => x.textContent));
+  const T = W.shape[W.shape.length - 1];
+  check(shown.length === T, 'head view: ' + shown.length + ' key weights for ' + T + ' keys');
+  for (let j = 0; j < T; j++) {
+    if (shown[j] === 'masked') { check(W.at(h, i, j) === 0, 'head view: key ' + j + ' shown masked but weight ' + W.at(h, i, j)); continue; }
+    same(shown[j], W.at(h, i, j), digitsOf(shown[j]), 'head view head ' + h + ' A[' + i + ',' + j + ']');
+  }
+  const visible = await page.$$eval(sel + ' line', (ls) => ls.filter((l) => l.style.display !== 'none').map((l) => [+l.dataset.i, +l.dataset.j]));
+  check(visible.length > 0 && visible.every((p) => p[0] === i), 'head view: hovering query ' + i + ' shows other lines: ' + JSON.stringify(visible.slice(0, 5)));
+}
+
+/* matrix view: hover the centre of cell (i, j) of panel runIdx, parse the tooltip */
+async function hoverCell(page, runIdx, i, j) {
+  const cv = await page.$('#view-matrix canvas[data-run="' + runIdx + '"]');
+  const box = await cv.boundingBox();
+  const c = Number(await cv.evaluate((e) => e.dataset.cell));
+  await page.mouse.move(box.x + (j + 0.5) * c, box.y + (i + 0.5) * c);
+  const tip = await page.$eval('#av-tip', (t) => (t.hidden ? '' : t.textContent));
+  const score = tip.match(/score (\S+)/), weight = tip.match(/weight (\S+)/);
+  check(score && weight, 'matrix view: no score/weight in the tooltip: ' + JSON.stringify(tip));
+  check(tip.includes('query ' + i + ' ') && tip.includes('key ' + j + ' '), 'matrix view: tooltip names another cell: ' + tip);
+  return { tip, score: score[1], weight: weight[1] };
+}
+
+async function checkMatrix(page, W, S, h, runIdx, head0) {
+  const T = W.shape[W.shape.length - 1];
+  for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+    const t = await hoverCell(page, runIdx, i, j);
+    same(t.score, S.at(h, i, j), digitsOf(t.score), (head0 || '') + 'matrix score S[' + h + ',' + i + ',' + j + ']');
+    if (t.weight === '0') check(W.at(h, i, j) === 0, 'masked cell with weight ' + W.at(h, i, j));
+    else same(t.weight, W.at(h, i, j), digitsOf(t.weight), (head0 || '') + 'matrix weight A[' + h + ',' + i + ',' + j + ']');
+  }
+}
+
+async function checkCell(page, W, S, h, i, j) {
+  const get = (role) => page.$eval('#view-cell [data-role="' + role + '"]', (e) => e.textContent);
+  same(await get('score'), S.at(h, i, j), digitsOf(await get('score')), 'cell view score');
+  same(await get('weight'), W.at(h, i, j), digitsOf(await get('weight')), 'cell view weight');
+  const rows = await page.$$eval('#view-cell tr[data-j]', (trs) => trs.map((tr) => [
+    tr.querySelector('[data-role="row-score"]').textContent, tr.querySelector('[data-role="row-weight"]').textContent]));
+  const T = W.shape[W.shape.length - 1];
+  check(rows.length === T, 'cell view: softmax row has ' + rows.length + ' entries, T = ' + T);
+  for (let n = 0; n < T; n++) {
+    if (!rows[n][0].includes('masked')) same(rows[n][0], S.at(h, i, n), digitsOf(rows[n][0]), 'cell view row S[' + n + ']');
+    same(rows[n][1], W.at(h, i, n), digitsOf(rows[n][1]), 'cell view row A[' + n + ']');
+  }
+  /* the dot product the page does from q and k, times the scale, is the stored score */
+  const dot = num(await get('dot'));
+  const sc = await page.evaluate(() => window.attnviz.data.runs[window.attnviz.state.run].scale);
+  check(Math.abs(dot * sc - S.at(h, i, j)) <= 1e-4 * Math.max(1, Math.abs(S.at(h, i, j))), 'cell view: q·k × scale = ' + dot * sc + ', scores.npy ' + S.at(h, i, j));
+}
+
+// ---------------------------------------------------------------- the tests
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnviz-html-'));
+  let puppeteer;
+  await test('browser_found', async () => {
+    check(fs.existsSync(CHROMIUM), 'no browser at ' + CHROMIUM + ' (install Debian\'s chromium: sh scripts/install-deps.sh)');
+    puppeteer = require('puppeteer-core');
+  });
+  if (!puppeteer) { fs.rmSync(tmp, { recursive: true, force: true }); return summary(); }
+  const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-extensions', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--metrics-recording-only', '--no-default-browser-check',
+    '--disable-features=Translate,OptimizationHints,MediaRouter', '--font-render-hinting=none'];
+  if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args, timeout: 60000 });
+  try {
+    await singleLayer(browser, tmp);
+    await compareRun(browser, tmp);
+  } finally {
+    await browser.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return summary();
+}
+
+async function singleLayer(browser, tmp) {
+  const out = path.join(tmp, 'single'), dump = path.join(tmp, 'single-dump');
+  attnviz(['--heads', '4', '-d', '32', '--causal', '--pad-to', '6', '--html', '--no-plot', '-o', out, '--dump', dump,
+    'I love deep learning']);
+  const W = readNpy(path.join(dump, 'weights.npy')), S = readNpy(path.join(dump, 'scores.npy'));
+  const file = path.join(out, 'attnviz.html');
+  let page;
+  await test('html_single_opens_offline', async () => {
+    check(fs.existsSync(file), 'no ' + file);
+    page = await openPage(browser, file);
+    const src = await page.$eval('#av-source', (e) => e.textContent);
+    check(/random, seed 42/.test(src), 'the page does not say the weights are random with seed 42: ' + src);
+    const cmd = await page.$eval('#av-command', (e) => e.textContent);
+    check(cmd.includes('--causal') && cmd.includes('--html'), 'command line missing: ' + cmd);
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  if (!page) return;
+  await test('html_single_head_view', async () => {
+    await view(page, 'head');
+    for (const i of [0, 2, 3]) await checkHeadView(page, W, 0, i, 0);
+    await page.click('#av-heads [data-h="2"]');
+    for (const i of [1, 3]) await checkHeadView(page, W, 2, i, 0);
+    await page.hover('#view-head .hv button[data-side="q"][data-i="3"]');
+    await shot(page, 'head');
+  });
+  await test('html_single_matrix_view', async () => {
+    await page.click('#av-heads [data-h="1"]');
+    await view(page, 'matrix');
+    await checkMatrix(page, W, S, 1, 0);
+    await hoverCell(page, 0, 3, 1);
+    await shot(page, 'matrix');
+  });
+  await test('html_single_matrix_scores_mode', async () => {
+    await page.click('#view-matrix input[value="scores"]');
+    const t = await hoverCell(page, 0, 2, 2);
+    same(t.score, S.at(1, 2, 2), digitsOf(t.score), 'scores map');
+    await page.click('#view-matrix input[value="weights"]');
+  });
+  await test('html_single_cell_view_by_click', async () => {
+    const cv = await page.$('#view-matrix canvas[data-run="0"]');
+    const box = await cv.boundingBox(), c = Number(await cv.evaluate((e) => e.dataset.cell));
+    await page.mouse.click(box.x + 1.5 * c, box.y + 3.5 * c); /* query 3, key 1 */
+    await page.waitForSelector('#view-cell:not([hidden]) [data-role="score"]');
+    await checkCell(page, W, S, 1, 3, 1);
+    await shot(page, 'cell');
+  });
+  await test('html_single_model_view_opens_head', async () => {
+    await view(page, 'model');
+    await shot(page, 'model');
+    await page.click('#view-model button[data-l="0"][data-h="3"]');
+    await page.waitForSelector('#view-matrix:not([hidden]) canvas');
+    const t = await hoverCell(page, 0, 4, 0);
+    same(t.weight, W.at(3, 4, 0), digitsOf(t.weight), 'model view → matrix head 3');
+  });
+  await test('html_single_keyboard', async () => {
+    await page.focus('#view-matrix canvas[data-run="0"]');
+    const before = await page.evaluate(() => [window.attnviz.state.cell.i, window.attnviz.state.cell.j]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowLeft');
+    const i = Math.min(5, before[0] + 1), j = Math.max(0, before[1] - 1);
+    const tip = await page.$eval('#av-tip', (t) => t.textContent);
+    check(tip.includes('query ' + i + ' ') && tip.includes('key ' + j + ' '), 'arrow keys: tooltip ' + tip);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#view-cell:not([hidden]) [data-role="weight"]');
+    await checkCell(page, W, S, 3, i, j);
+    /* the tabs answer the arrow keys too */
+    await page.focus('#tab-cell');
+    await page.keyboard.press('ArrowLeft');
+    const v = await page.evaluate(() => window.attnviz.state.view);
+    check(v === 'model', 'ArrowLeft from the cell tab went to ' + v);
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  await page.close();
+}
+
+async function compareRun(browser, tmp) {
+  const out = path.join(tmp, 'cmp');
+  attnviz(['--heads', '2', '-d', '16', '--compare', 'scale', '--html', '--no-plot', '-o', out, 'the cat sat down']);
+  const plain = path.join(tmp, 'cmp-dump'), noscale = path.join(tmp, 'cmp-dump-noscale');
+  attnviz(['--heads', '2', '-d', '16', '--no-plot', '-q', '--dump', plain, 'the cat sat down']);
+  attnviz(['--heads', '2', '-d', '16', '--no-plot', '-q', '--no-scale', '--dump', noscale, 'the cat sat down']);
+  let page;
+  await test('html_compare_opens_offline', async () => {
+    page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const n = await page.$$eval('#view-head .hv', (x) => x.length);
+    check(n === 2, 'compare scale: ' + n + ' head-view panels, want 2 side by side');
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  if (!page) return;
+  await test('html_compare_panels_match_each_run', async () => {
+    const names = await page.evaluate(() => window.attnviz.data.runs.map((r) => r.name));
+    await view(page, 'matrix');
+    for (let k = 0; k < 2; k++) {
+      const dir = /no/.test(names[k]) ? noscale : plain;
+      const W = readNpy(path.join(dir, 'weights.npy')), S = readNpy(path.join(dir, 'scores.npy'));
+      await checkMatrix(page, W, S, 0, k, names[k] + ': ');
+    }
+    await shot(page, 'compare');
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  await page.close();
+}
+
+main().then((bad) => process.exit(bad ? 1 : 0), (e) => { console.log(e); summary(); console.log('[  FAILED  ] 1 test(s), listed below:'); process.exit(1); });
