@@ -85,7 +85,14 @@ demo: deps
 	./attnviz --heads 8 "I love deep learning"
 
 # Every test binary runs even if an earlier one fails; the summary line counts them.
+# The browser tests' npm package (puppeteer-core, pinned by package-lock.json).
+BROWSER_MODULES := tests/browser/node_modules/puppeteer-core/package.json
+$(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 test: deps
+	@$(MAKE) --no-print-directory $(BROWSER_MODULES)
 	@sh scripts/check-layers.sh
 	@$(MAKE) --no-print-directory $(BIN) $(TEST_BINS)
 	@$(RUN_TESTS)

@@ -8,8 +8,11 @@
 #           safetensors, config.json, tokenizer files), PCRE2 (GPT-2's
 #           pre-tokenizer regex with Unicode classes), HarfBuzz, FriBidi and
 #           libraqm (shaping and bidi of labels), giflib (animated GIFs)
-#   tests:  cmocka, zlib (tests decompress tests/data/gpt2/*.gz), xmllint (SVG well-formedness), rsvg-convert (renders every
-#           SVG figure, proving it opens without errors)
+#   tests:  cmocka, zlib (tests decompress tests/data/gpt2/*.gz), xmllint (SVG
+#           well-formedness), rsvg-convert (renders every SVG figure, proving it
+#           opens without errors), chromium, nodejs and npm (tests/browser/
+#           drives chromium headless over attnviz.html with the npm package
+#           puppeteer-core, installed there by `npm ci`)
 #   fonts:  DejaVu Sans (Latin, matplotlib's default face), Noto CJK (Chinese,
 #           Japanese, Korean labels) and Symbola (a monochrome outline font
 #           with emoji such as U+1F642, so emoji tokens render instead of
@@ -52,6 +55,9 @@ have_pc raqm || need="$need libraqm-dev"
 have_pc cmocka || need="$need libcmocka-dev"
 have_cmd xmllint || need="$need libxml2-utils"
 have_cmd rsvg-convert || need="$need librsvg2-bin"
+have_cmd chromium || need="$need chromium"
+have_cmd node || need="$need nodejs"
+have_cmd npm || need="$need npm"
 if ! have_cmd fc-list || [ -z "$(fc-list 'DejaVu Sans' 2>/dev/null)" ]; then need="$need fonts-dejavu-core fontconfig"; fi
 if ! have_cmd fc-list || [ -z "$(fc-list :lang=zh-cn 2>/dev/null)" ]; then need="$need fonts-noto-cjk"; fi
 if ! have_cmd fc-list || [ -z "$(fc-list ':outline=true:charset=1f642' 2>/dev/null)" ]; then need="$need fonts-symbola"; fi

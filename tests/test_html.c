@@ -1,0 +1,272 @@
+/* test_html.c - render/html.h (the interactive page) and --html.
+ *
+ * The page's views are tested in a real browser by tests/browser/test_html.js;
+ * this file pins what can be read without one: the data block decodes (with
+ * this file's own base64 decoder) to exactly the float32 values given, text
+ * cannot close the <script> element, the page refers to nothing outside
+ * itself, the size limit switches to 8 bits and then cuts panels (and the page
+ * says so), the documented sizes (hand-computed), and the command-line
+ * behaviour of --html.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render/html.h"
+#include "testutil.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static int b64val(char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Decode the base64 string value of "key":"..." in page into out (at most
+ * cap bytes); returns the byte count, or -1 when the key is absent. */
+static long b64_field(const char *page, const char *key, unsigned char *out, size_t cap) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":\"", key);
+    const char *p = strstr(page, pat);
+    if (!p) return -1;
+    p += strlen(pat);
+    size_t n = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (; *p && *p != '"'; p++) {
+        int v = b64val(*p);
+        if (v < 0) continue; /* '=' padding */
+        acc = acc << 6 | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (n < cap) out[n] = (unsigned char)(acc >> bits);
+            n++;
+        }
+    }
+    return (long)n;
+}
+
+static int count(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+/* A run of L layers, H heads, T tokens, D = d_k with recognisable values:
+ * x[i] = (i % 97) / 8 − 6 (exact in float32), weights i / (size) in [0, 1). */
+typedef struct {
+    float *w, *s, *q, *k, *v;
+    unsigned char mask[16];
+    const char *tok[4];
+} run_data;
+
+static av_html_run make_run(run_data *d, int L, int H, int T, int D) {
+    size_t tt = (size_t)L * H * T * T, td = (size_t)L * H * T * D;
+    d->w = malloc(tt * 4); d->s = malloc(tt * 4);
+    d->q = malloc(td * 4); d->k = malloc(td * 4); d->v = malloc(td * 4);
+    for (size_t i = 0; i < tt; i++) { d->w[i] = (float)i / (float)tt; d->s[i] = (float)(i % 97) / 8.0f - 6.0f; }
+    for (size_t i = 0; i < td; i++) { d->q[i] = (float)(i % 13) - 6.0f; d->k[i] = 0.5f; d->v[i] = -0.25f; }
+    for (int i = 0; i < T * T && i < 16; i++) d->mask[i] = (i % T) > (i / T);
+    static const char *tok[4] = {"I", "love", "</script><b>", "\"q\"\\"};
+    for (int i = 0; i < 4; i++) d->tok[i] = tok[i];
+    return (av_html_run){.name = "", .desc = "positions: none · mask: causal", .L = L, .H = H, .T = T, .D = D,
+                         .tokens = d->tok, .weights = d->w, .scores = d->s, .q = d->q, .k = d->k, .v = d->v,
+                         .mask = d->mask, .scale = 1.0 / sqrt((double)D)};
+}
+
+static void free_run(run_data *d) { free(d->w); free(d->s); free(d->q); free(d->k); free(d->v); }
+
+static char *write_page(const char *path, const av_html_run *runs, int n, size_t max_bytes) {
+    av_html_page p = {.title = "I love </script>", .command = "attnviz --html 'I love'", .source = "random, seed 42",
+                      .trace = "trace <b>&</b>", .precision = 4, .runs = runs, .n_runs = n, .max_bytes = max_bytes};
+    av_err err = {{0}};
+    av_status s = av_html_write(path, &p, &err);
+    if (s) fail_msg("av_html_write: %s", err.msg);
+    return tu_slurp_file(path, NULL);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void html_data_decodes_to_the_exact_float32_values(void **state) {
+    tu_fixture *f = *state;
+    run_data d;
+    av_html_run r = make_run(&d, 2, 3, 4, 5);
+    char *page = write_page(tu_in(f, "a.html"), &r, 1, 0);
+    assert_non_null(page);
+    static unsigned char buf[4 * 2 * 3 * 4 * 5];
+    struct { const char *key; const float *x; size_t n; } t[] = {
+        {"weights", d.w, 96}, {"scores", d.s, 96}, {"q", d.q, 120}, {"k", d.k, 120}, {"v", d.v, 120}};
+    for (int i = 0; i < 5; i++) {
+        long n = b64_field(page, t[i].key, buf, sizeof buf);
+        assert_int_equal(n, (long)(4 * t[i].n));
+        for (size_t j = 0; j < t[i].n; j++) {
+            uint32_t u = (uint32_t)buf[4 * j] | (uint32_t)buf[4 * j + 1] << 8 | (uint32_t)buf[4 * j + 2] << 16 |
+                         (uint32_t)buf[4 * j + 3] << 24;
+            float x;
+            memcpy(&x, &u, 4);
+            assert_true(x == t[i].x[j]);
+        }
+    }
+    long n = b64_field(page, "mask", buf, sizeof buf);
+    assert_int_equal(n, 16);
+    assert_int_equal(buf[1], 1);  /* query 0 does not see key 1 (causal) */
+    assert_int_equal(buf[4], 0);
+    assert_non_null(strstr(page, "\"encoding\":\"float32\""));
+    assert_non_null(strstr(page, "\"L\":2,\"H\":3,\"T\":4,\"D\":5"));
+    free(page);
+    free_run(&d);
+}
+
+static void html_qkv_layer_stride_reads_gpt2_layout(void **state) {
+    /* gpt2.h keeps q, k, v as (L, 3, H, T, D): layer l's q is 3·H·T·D floats after layer l−1's */
+    tu_fixture *f = *state;
+    run_data d;
+    av_html_run r = make_run(&d, 2, 1, 2, 2);
+    float qkvh[2 * 3 * 1 * 2 * 2];
+    for (int i = 0; i < 24; i++) qkvh[i] = (float)i;
+    r.q = qkvh; r.k = qkvh + 4; r.v = qkvh + 8;
+    r.qkv_layer_stride = 12;
+    char *page = write_page(tu_in(f, "g.html"), &r, 1, 0);
+    unsigned char buf[64];
+    assert_int_equal(b64_field(page, "k", buf, sizeof buf), 32);
+    float k[8];
+    memcpy(k, buf, 32); /* little-endian host (x86-64, arm64) */
+    const float want[8] = {4, 5, 6, 7, 16, 17, 18, 19};
+    for (int i = 0; i < 8; i++) assert_true(k[i] == want[i]);
+    free(page);
+    free_run(&d);
+}
+
+static void html_text_cannot_close_the_script_element(void **state) {
+    tu_fixture *f = *state;
+    run_data d;
+    av_html_run r = make_run(&d, 1, 1, 4, 2);
+    char *page = write_page(tu_in(f, "e.html"), &r, 1, 0);
+    /* one </script> closes the data block, one the JavaScript; the token,
+     * title and trace text are escaped */
+    assert_int_equal(count(page, "</script>"), 2);
+    assert_non_null(strstr(page, "\\u003c/script\\u003e\\u003cb\\u003e"));
+    assert_non_null(strstr(page, "\"\\\"q\\\"\\\\\""));
+    assert_non_null(strstr(page, "<title>attnviz: I love &lt;/script&gt;</title>"));
+    free(page);
+    free_run(&d);
+}
+
+static void html_refers_to_nothing_outside_itself(void **state) {
+    tu_fixture *f = *state;
+    run_data d;
+    av_html_run r = make_run(&d, 1, 2, 4, 2);
+    char *page = write_page(tu_in(f, "n.html"), &r, 1, 0);
+    assert_null(strstr(page, " src="));
+    assert_null(strstr(page, "href=\"http"));
+    assert_null(strstr(page, "url("));
+    assert_null(strstr(page, "@import"));
+    assert_null(strstr(page, "fetch("));
+    assert_null(strstr(page, "XMLHttpRequest"));
+    assert_non_null(strstr(page, "default-src 'none'"));
+    free(page);
+    free_run(&d);
+}
+
+static void html_over_the_limit_is_8_bit_then_cut(void **state) {
+    tu_fixture *f = *state;
+    run_data d;
+    av_html_run r = make_run(&d, 2, 3, 4, 5); /* 6 panels: float32 6·4·(2·16 + 3·20) = 2208 B, 8-bit 6·2·16 = 192 B */
+    int mode;
+    assert_int_equal(av_html_data_bytes(&(av_html_page){.runs = &r, .n_runs = 1}, &mode), 2208);
+    assert_int_equal(mode, 0);
+    char *page = write_page(tu_in(f, "q.html"), &r, 1, 2000);
+    assert_non_null(strstr(page, "\"encoding\":\"uint8\",\"mode\":1"));
+    assert_null(strstr(page, "\"q\":\""));
+    assert_non_null(strstr(page, "\"kept\":6"));
+    /* 8-bit weights: round(x·255); scores over each panel's [min, max] */
+    unsigned char buf[128];
+    assert_int_equal(b64_field(page, "weights", buf, sizeof buf), 96);
+    for (int i = 0; i < 96; i++) assert_int_equal(buf[i], (int)lrintf(d.w[i] * 255.0f));
+    assert_non_null(strstr(page, "\"scores_range\":[-6,-4.125,-4,-2.125,"));
+    free(page);
+    page = write_page(tu_in(f, "c.html"), &r, 1, 100); /* 32 B per panel: 3 panels fit */
+    assert_non_null(strstr(page, "\"mode\":2"));
+    assert_non_null(strstr(page, "\"kept\":3"));
+    assert_int_equal(b64_field(page, "weights", buf, sizeof buf), 48);
+    free(page);
+    free_run(&d);
+}
+
+static void html_size_of_gpt2_small_on_20_tokens(void **state) {
+    (void)state;
+    /* L = 12, H = 12, T = 20, D = 64: per panel 2·20·20 + 3·20·64 = 4640
+     * floats, 144 panels · 4640 · 4 B = 2 672 640 B, under the 16 MiB limit */
+    av_html_run r = {.L = 12, .H = 12, .T = 20, .D = 64, .q = (float *)1, .k = (float *)1, .v = (float *)1};
+    int mode;
+    assert_int_equal(av_html_data_bytes(&(av_html_page){.runs = &r, .n_runs = 1}, &mode), 2672640);
+    assert_int_equal(mode, 0);
+    /* the largest single layer (H 64, T 512): 64 panels, 8-bit 2·512² B each = 32 MiB > 16 MiB: cut to 32 */
+    r = (av_html_run){.L = 1, .H = 64, .T = 512, .D = 64};
+    assert_int_equal(av_html_data_bytes(&(av_html_page){.runs = &r, .n_runs = 1}, &mode), (size_t)16 << 20);
+    assert_int_equal(mode, 2);
+}
+
+static void html_rejects_an_empty_description(void **state) {
+    tu_fixture *f = *state;
+    av_err err = {{0}};
+    av_html_page p = {.n_runs = 0};
+    assert_int_equal(av_html_write(tu_in(f, "x.html"), &p, &err), AV_EUSAGE);
+    av_html_run r = {.L = 1, .H = 0, .T = 2, .D = 2};
+    p = (av_html_page){.runs = &r, .n_runs = 1};
+    assert_int_equal(av_html_write(tu_in(f, "x.html"), &p, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "got 1, 0, 2, 2"));
+    assert_false(file_exists(tu_in(f, "x.html")));
+}
+
+/* ---------------------------------------------------------------- the command */
+
+static void html_option_writes_the_page_and_lists_it(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--heads", "2", "-d", "16", "--html", "--no-plot", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "attnviz.html"));
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"source\":\"random, seed 42"));
+    assert_non_null(strstr(page, "\"command\":\"attnviz --heads 2 -d 16 --html --no-plot -o "));
+    assert_non_null(strstr(page, "[6] scores")); /* the trace */
+    assert_non_null(strstr(page, "\"tokens\":[\"I\",\"love\",\"you\"]"));
+    assert_false(file_exists(tu_in(f, "head0.png")));
+    free(page);
+    tu_free(&r);
+}
+
+static void html_into_an_unwritable_folder_is_exit_1(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    FILE *fp = fopen(tu_in(f, "file"), "w");
+    fclose(fp);
+    run_attnviz(&r, NULL, "--html", "--no-plot", "-o", tu_in(f, "file/out"), "hi there", NULL);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "attnviz: error:"));
+    tu_free(&r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(html_data_decodes_to_the_exact_float32_values, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_qkv_layer_stride_reads_gpt2_layout, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_text_cannot_close_the_script_element, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_refers_to_nothing_outside_itself, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
+        cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
