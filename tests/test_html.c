@@ -245,6 +245,28 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     tu_free(&r);
 }
 
+static void html_compare_has_one_panel_per_setting(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "16", "--compare", "positions", "--html", "--no-plot", "-q", "-o", f->dir,
+                "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_int_equal(count(page, "{\"name\":"), 3); /* none, sinusoidal, RoPE */
+    assert_non_null(strstr(page, "positions: RoPE (interleaved)"));
+    assert_non_null(strstr(page, "mean max weight")); /* the comparison table is in the trace */
+    free(page);
+    tu_free(&r);
+    /* order keeps no runs: the page shows the base run */
+    run_attnviz(&r, NULL, "-d", "16", "--compare", "order", "--html", "-q", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_int_equal(count(page, "{\"name\":"), 1);
+    free(page);
+    tu_free(&r);
+}
+
 static void html_into_an_unwritable_folder_is_exit_1(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -266,6 +288,7 @@ int main(void) {
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

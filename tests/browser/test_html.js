@@ -185,7 +185,7 @@ async function main() {
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args, timeout: 60000 });
   try {
     await singleLayer(browser, tmp);
-    // await compareRun(browser, tmp);  (next commit: --compare pages)
+    await compareRun(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });

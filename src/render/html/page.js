@@ -293,7 +293,7 @@
     box.append(el('p', { class: 'desc', text: 'Rows are queries, columns are keys; each row of weights sums to 1. ' +
       'Hover a cell (or focus the map and use the arrow keys) to read it; click it (or press Enter) for the cell view.' }),
     el('div', { role: 'radiogroup', 'aria-label': 'what the map shows' }, radio('weights', 'attention weights A'),
-      radio('scores', 'scores S = Q\u00b7K\u1d40/\u221ad_k before the softmax')));
+      radio('scores', 'scores S before the softmax (Q\u00b7K\u1d40 \u00d7 scale)')));
     const panels = el('div', { class: 'panels' });
     DATA.runs.forEach((r, k) => panels.append(matrixPanel(r, k)));
     box.append(panels);
