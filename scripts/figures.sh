@@ -3,7 +3,8 @@
 # excerpts in README.md and the tutorials. Run by `make figures`.
 #
 # The four cases of issue 4 get every figure type (--figures all) as PNG and
-# SVG: love/, zh_rope_causal/, padded/, paragraph/. The 200-token paragraph's
+# SVG: love/, zh_rope_causal/, padded/, paragraph/; so do an Arabic (right to
+# left) and a Hindi (Devanagari) sentence: ar_causal/, hi_causal/. The 200-token paragraph's
 # per-head SVGs are left out (each embeds its 200 x 200 map as an image and
 # adds little over the PNG; the PNGs, the grid, pe and mask SVGs stay).
 # The tutorial-only folders keep just the files README.md and docs/*.md
@@ -34,6 +35,14 @@ para=""
 for w in $(seq 1 20); do para="$para The model reads every word and weighs the others."; done
 attnviz -q --d-model 64 --heads 2 --causal --figures all -o "$out/paragraph" "$para"
 attnviz -q --d-model 64 --heads 2 --causal --figures grid,pe,mask --format svg -o "$out/paragraph" "$para"
+
+# --- labels in a right-to-left script and in an Indic script, every figure
+# type: shaped (joined Arabic letters, Devanagari conjuncts and vowel signs)
+# and in display order, in PNG and SVG
+fresh ar_causal
+attnviz -q --heads 2 --causal --figures all --format both -o "$out/ar_causal" "أنا أحب التعلم العميق"
+fresh hi_causal
+attnviz -q --heads 2 --causal --figures all --format both -o "$out/hi_causal" "मुझे डीप लर्निंग से प्यार है"
 
 # --- for the tutorials (only the files they show are kept, below)
 for d in zh_heads zh_padded compare8 compare compare8_zh compare_zh; do fresh "$d"; done

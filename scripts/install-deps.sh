@@ -12,12 +12,17 @@
 #           well-formedness), rsvg-convert (renders every SVG figure, proving it
 #           opens without errors), chromium, nodejs and npm (tests/browser/
 #           drives chromium headless over attnviz.html with the npm package
-#           puppeteer-core, installed there by `npm ci`)
+#           puppeteer-core, installed there by `npm ci`), hb-view (HarfBuzz's
+#           own renderer, libharfbuzz-bin: the reference the shaped labels of
+#           tests/test_textlayout.c are compared with)
 #   fonts:  DejaVu Sans (Latin, matplotlib's default face), Noto CJK (Chinese,
 #           Japanese, Korean labels) and Symbola (a monochrome outline font
 #           with emoji such as U+1F642, so emoji tokens render instead of
 #           falling back to a box; colour bitmap emoji fonts such as Noto
-#           Color Emoji cannot be drawn by the FreeType outline renderer)
+#           Color Emoji cannot be drawn by the FreeType outline renderer),
+#           Noto core (fonts-noto-core: Devanagari, Bengali, Tamil, Telugu,
+#           Kannada, Malayalam, Arabic, Hebrew, Thai, ... labels, shaped by
+#           HarfBuzz; checked by its Devanagari face)
 #
 #   sh scripts/install-deps.sh fuzz   also the robustness tools (make fuzz,
 #           make memcheck): clang with its libFuzzer runtime (libclang-rt-N-dev)
@@ -58,9 +63,11 @@ have_cmd rsvg-convert || need="$need librsvg2-bin"
 have_cmd chromium || need="$need chromium"
 have_cmd node || need="$need nodejs"
 have_cmd npm || need="$need npm"
+have_cmd hb-view || need="$need libharfbuzz-bin"
 if ! have_cmd fc-list || [ -z "$(fc-list 'DejaVu Sans' 2>/dev/null)" ]; then need="$need fonts-dejavu-core fontconfig"; fi
 if ! have_cmd fc-list || [ -z "$(fc-list :lang=zh-cn 2>/dev/null)" ]; then need="$need fonts-noto-cjk"; fi
 if ! have_cmd fc-list || [ -z "$(fc-list ':outline=true:charset=1f642' 2>/dev/null)" ]; then need="$need fonts-symbola"; fi
+if ! have_cmd fc-list || [ -z "$(fc-list 'Noto Sans Devanagari' 2>/dev/null)" ]; then need="$need fonts-noto-core"; fi
 if [ $want_fuzz -eq 1 ]; then
     have_cmd clang || need="$need clang"
     have_cmd valgrind || need="$need valgrind"

@@ -702,6 +702,34 @@ static void test_cjk_accents_and_emoji(void **state) {
     tu_free(&r);
 }
 
+/* Every figure type (per head, grid, scores, mean, PE, mask, compare) lays
+ * out an Arabic and a Devanagari token through the shaping layout: in SVG
+ * the Arabic labels say direction="rtl" (the raster's paragraph direction)
+ * and the Devanagari labels name the font the raster shaped them with. */
+static void test_rtl_and_indic_labels_in_every_figure_type(void **state) {
+    fixture *f = *state;
+    static const char *const files[] = {"head0", "heads", "scores", "scores_head1", "mean", "pe", "mask",
+                                        "compare_positions"};
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--compare", "positions", "--figures", "all", "--format", "both", "-o",
+        in(f, "b"), "أنا नमस्ते");
+    expect_ok(&r);
+    tu_free(&r);
+    const char *fam[2];
+    assert_int_equal(av_text_fonts("नमस्ते", 0, fam, NULL, 2), 1);
+    char want[256], path[64];
+    snprintf(want, sizeof want, "font-family=\"'%s', ", fam[0]);
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        snprintf(path, sizeof path, "b/%s.png", files[k]);
+        assert_true(file_exists(in(f, path)));
+        snprintf(path, sizeof path, "b/%s.svg", files[k]);
+        char *svg = slurp(in(f, path), NULL);
+        if (count_str(svg, "direction=\"rtl\" unicode-bidi=\"embed\"") < 1) fail_msg("%s: no rtl label", path);
+        if (!strstr(svg, want)) fail_msg("%s: no label in %s", path, fam[0]);
+        free(svg);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
@@ -720,6 +748,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
 }

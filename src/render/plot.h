@@ -26,11 +26,15 @@
  * Layout is computed once into a display list (raster.h: rectangles, hatch
  * boxes, heat maps, text runs with anchor and rotation); back ends rasterize
  * it (FreeType + fontconfig into an RGB buffer, then libpng) or serialise it
- * (SVG). Text uses fontconfig to pick, per character, a font that has the
- * glyph (DejaVu Sans first, as matplotlib, then Noto Sans CJK SC, then any
- * installed font), so Latin, accented and CJK tokens all render; characters
- * no installed font has (e.g. emoji without an emoji font) are drawn as a
- * visible box and counted for av_plot_missing_glyphs().
+ * (SVG). Every label, title and legend is laid out by textlayout.h: a font
+ * per script run from fontconfig (DejaVu Sans first, as matplotlib, then
+ * Noto Sans CJK SC, then the installed font that has the run's letters, e.g.
+ * Noto Sans Devanagari), bidi (UAX #9) and OpenType shaping through libraqm,
+ * so Hindi, Arabic, Hebrew, Tamil, ... labels read in display order with
+ * joined and reordered glyphs, and every width (thinning, centring, figure
+ * size) is the shaped width. Characters no installed font has (e.g. emoji
+ * without an emoji font) are drawn as a visible box and counted for
+ * av_plot_missing_glyphs().
  *
  * Other figures from the same pieces: av_plot_matrix draws any (rows, cols)
  * matrix with per-axis cell sizes (the positional-encoding matrix, the RoPE
@@ -49,8 +53,8 @@
  * Not thread-safe: the font cache and the missing-glyph count are
  * process-wide.
  *
- * Non-goals: general text layout (no bidi shaping, no line breaking beyond
- * splitting a long title at " · "), general plotting.
+ * Non-goals: line breaking beyond splitting a long title at " · ", general
+ * plotting.
  */
 #ifndef AV_PLOT_H
 #define AV_PLOT_H

@@ -1,10 +1,10 @@
-/* raster.c - display list → RGB8 buffer; FreeType + fontconfig text.
+/* raster.c - display list → RGB8 buffer.
  *
- * Sections: display list building, UTF-8 and font selection, text runs
- * (measure and draw share one walk, so measured widths are drawn widths),
- * item painters, entry points.
+ * Sections: display list building, item painters, entry points. Text comes
+ * laid out (shaped, in display order) from textlayout.c, the same layout
+ * av_text_measure measures, so measured widths are drawn widths.
  *
- * Non-goals: shaping, arbitrary rotation, sub-pixel box edges.
+ * Non-goals: arbitrary rotation, sub-pixel box edges.
  */
 #include "render/raster.h"
 
@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fontconfig/fontconfig.h>
-#include <ft2build.h>
-#include FT_FREETYPE_H
-
-#include "base/utf8.h"
 
 /* ---------------------------------------------------------------- display list */
 
@@ -129,244 +124,6 @@ int av_dl_cell_box(const av_dl_item *item, int i, int j, int box[4]) {
     box[2] = item->x0 + (int)((j + 1) * bw / h->n_k);
     box[3] = item->y0 + (int)((i + 1) * bh / h->n_q);
     return 0;
-}
-
-/* ---------------------------------------------------------------- fonts */
-
-#define MAX_FACES 32
-#define CP_CACHE 4096 /* open-addressed code point → face slot cache, per weight */
-
-typedef struct {
-    FT_Face face;
-    FT_F26Dot6 size; /* current char size in 26.6, 0 = unset */
-} face_slot;
-
-typedef struct {
-    unsigned cp;  /* code point + 1; 0 = empty */
-    short slot;   /* face slot, -1 = no font has it */
-} cp_entry;
-
-static struct {
-    int tried, ok;
-    FT_Library ft;
-    FcConfig *fc;
-    FcFontSet *sorted[2]; /* [bold] */
-    face_slot faces[MAX_FACES];
-    char *face_key[MAX_FACES]; /* "file\nindex" */
-    int n_faces;
-    cp_entry cache[2][CP_CACHE];
-} T;
-
-void av_text_shutdown(void) {
-    for (int k = 0; k < T.n_faces; k++) {
-        FT_Done_Face(T.faces[k].face);
-        free(T.face_key[k]);
-    }
-    if (T.ft) FT_Done_FreeType(T.ft);
-    for (int b = 0; b < 2; b++)
-        if (T.sorted[b]) FcFontSetDestroy(T.sorted[b]);
-    if (T.fc) {
-        FcConfigDestroy(T.fc);
-        FcFini();
-    }
-    memset(&T, 0, sizeof T);
-}
-
-static void text_init(void) {
-    static int registered;
-    if (T.tried) return;
-    T.tried = 1;
-    if (!registered) {
-        atexit(av_text_shutdown);
-        registered = 1;
-    }
-    if (FT_Init_FreeType(&T.ft) != 0) {
-        T.ft = NULL;
-        return;
-    }
-    T.fc = FcInitLoadConfigAndFonts();
-    if (!T.fc) return;
-    for (int b = 0; b < 2; b++) {
-        FcPattern *pat = FcNameParse((const FcChar8 *)"DejaVu Sans,Noto Sans CJK SC,sans-serif");
-        if (!pat) continue;
-        FcPatternAddInteger(pat, FC_WEIGHT, b ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
-        FcPatternAddInteger(pat, FC_SLANT, FC_SLANT_ROMAN);
-        FcConfigSubstitute(T.fc, pat, FcMatchPattern);
-        FcDefaultSubstitute(pat);
-        FcResult res;
-        T.sorted[b] = FcFontSort(T.fc, pat, FcFalse, NULL, &res);
-        FcPatternDestroy(pat);
-    }
-    T.ok = T.sorted[0] != NULL;
-}
-
-/* Face slot for a font file + index, loading it on first use; -1 on failure. */
-static int face_slot_for(const char *file, int index) {
-    char key[4200];
-    snprintf(key, sizeof key, "%s\n%d", file, index);
-    for (int k = 0; k < T.n_faces; k++)
-        if (strcmp(T.face_key[k], key) == 0) return k;
-    if (T.n_faces == MAX_FACES) return -1;
-    FT_Face face;
-    if (FT_New_Face(T.ft, file, index, &face) != 0) return -1;
-    if (!FT_IS_SCALABLE(face)) {
-        FT_Done_Face(face);
-        return -1;
-    }
-    char *copy = malloc(strlen(key) + 1);
-    if (!copy) {
-        FT_Done_Face(face);
-        return -1;
-    }
-    strcpy(copy, key);
-    T.faces[T.n_faces] = (face_slot){face, 0};
-    T.face_key[T.n_faces] = copy;
-    return T.n_faces++;
-}
-
-/* First upright outline font in the sorted list that has cp; -1 if none. */
-static int find_face(unsigned cp, int bold) {
-    FcFontSet *fs = T.sorted[bold];
-    if (!fs) fs = T.sorted[0];
-    if (!fs) return -1;
-    for (int k = 0; k < fs->nfont; k++) {
-        FcPattern *p = fs->fonts[k];
-        FcCharSet *cs;
-        FcBool outline = FcTrue;
-        int slant = FC_SLANT_ROMAN, index = 0;
-        FcChar8 *file;
-        if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch) continue;
-        if (!FcCharSetHasChar(cs, cp)) continue;
-        FcPatternGetBool(p, FC_OUTLINE, 0, &outline);
-        FcPatternGetInteger(p, FC_SLANT, 0, &slant);
-        if (!outline || slant != FC_SLANT_ROMAN) continue;
-        if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch) continue;
-        FcPatternGetInteger(p, FC_INDEX, 0, &index);
-        int slot = face_slot_for((const char *)file, index);
-        if (slot >= 0 && FT_Get_Char_Index(T.faces[slot].face, cp) != 0) return slot;
-    }
-    return -1;
-}
-
-/* Cached find_face. */
-static int face_for(unsigned cp, int bold) {
-    text_init();
-    if (!T.ok) return -1;
-    cp_entry *tab = T.cache[bold ? 1 : 0];
-    unsigned h = (cp * 2654435761u) % CP_CACHE;
-    for (int probe = 0; probe < 16; probe++) {
-        cp_entry *e = &tab[(h + (unsigned)probe) % CP_CACHE];
-        if (e->cp == cp + 1) return e->slot;
-        if (e->cp == 0) {
-            int slot = find_face(cp, bold ? 1 : 0);
-            e->cp = cp + 1;
-            e->slot = (short)slot;
-            return slot;
-        }
-    }
-    return find_face(cp, bold ? 1 : 0);
-}
-
-int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap) {
-    const unsigned char *s = (const unsigned char *)utf8;
-    int n = 0;
-    while (*s) {
-        unsigned cp = av_utf8_next(&s);
-        if (av_utf8_is_ignorable(cp) || face_for(cp, bold) >= 0) continue;
-        if (n < cap) out[n] = cp;
-        n++;
-    }
-    return n;
-}
-
-int av_text_has_glyph(unsigned cp) {
-    return face_for(cp, 0) >= 0;
-}
-
-static FT_Face sized_face(int slot, float size) {
-    face_slot *fsl = &T.faces[slot];
-    FT_F26Dot6 s = (FT_F26Dot6)lrintf(size * 64.0f);
-    if (s < 64) s = 64;
-    if (fsl->size != s) {
-        FT_Set_Char_Size(fsl->face, 0, s, 72, 72); /* 72 dpi: 1 pt = 1 px */
-        fsl->size = s;
-    }
-    return fsl->face;
-}
-
-/* ---------------------------------------------------------------- text runs */
-
-typedef struct {
-    int slot;        /* face slot, -1 = box */
-    FT_UInt gindex;
-    FT_Pos pen;      /* pen position along the baseline, 26.6 */
-} placed_glyph;
-
-typedef struct {
-    placed_glyph *g;
-    int n;
-    FT_Pos width; /* 26.6 */
-    int missing, chars;
-} run_layout;
-
-#define LOAD_FLAGS (FT_LOAD_TARGET_LIGHT)
-
-/* Width of the box drawn for a missing character, 26.6. */
-static FT_Pos box_advance(float size) {
-    return ((FT_Pos)lrintf(size * 0.72f)) << 6;
-}
-
-/* Lay out a run: one placed glyph per drawable code point. Returns 0, or -1
- * when out of memory (then r is empty). */
-static int run_lay(const char *utf8, float size, int bold, run_layout *r) {
-    memset(r, 0, sizeof *r);
-    size_t len = strlen(utf8);
-    r->g = malloc((len + 1) * sizeof *r->g);
-    if (!r->g) return -1;
-    const unsigned char *s = (const unsigned char *)utf8;
-    FT_Pos pen = 0;
-    int prev_slot = -1;
-    FT_UInt prev_g = 0;
-    while (*s) {
-        unsigned cp = av_utf8_next(&s);
-        if (av_utf8_is_ignorable(cp)) continue;
-        r->chars++;
-        int slot = face_for(cp, bold);
-        placed_glyph *pg = &r->g[r->n++];
-        if (slot < 0) {
-            r->missing++;
-            pg->slot = -1;
-            pg->gindex = 0;
-            pg->pen = pen;
-            pen += box_advance(size);
-            prev_slot = -1;
-            continue;
-        }
-        FT_Face face = sized_face(slot, size);
-        FT_UInt gi = FT_Get_Char_Index(face, cp);
-        if (slot == prev_slot && FT_HAS_KERNING(face)) {
-            FT_Vector k;
-            if (FT_Get_Kerning(face, prev_g, gi, FT_KERNING_DEFAULT, &k) == 0) pen += k.x;
-        }
-        pg->slot = slot;
-        pg->gindex = gi;
-        pg->pen = pen;
-        if (FT_Load_Glyph(face, gi, LOAD_FLAGS) == 0) pen += face->glyph->advance.x;
-        prev_slot = slot;
-        prev_g = gi;
-    }
-    r->width = pen;
-    return 0;
-}
-
-void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m) {
-    run_layout r;
-    memset(m, 0, sizeof *m);
-    if (run_lay(utf8, size, bold, &r) != 0) return;
-    m->width = (float)r.width / 64.0f;
-    m->missing = r.missing;
-    m->chars = r.chars;
-    free(r.g);
 }
 
 /* ---------------------------------------------------------------- painting */
@@ -551,28 +308,21 @@ static void draw_missing_box(const canvas *cv, float size, int pen, int ox, int 
 
 static void paint_text(const canvas *cv, const av_dl_item *it) {
     const av_dl_text *tx = &it->text;
-    run_layout r;
-    if (run_lay(tx->utf8, tx->size, tx->bold, &r) != 0) return;
-    FT_Pos start = 0;
-    if (tx->anchor == AV_ANCHOR_MIDDLE) start = -r.width / 2;
-    else if (tx->anchor == AV_ANCHOR_END) start = -r.width;
+    av_text_layout lay;
+    if (av_text_lay(tx->utf8, tx->size, tx->bold, &lay) != 0) return;
+    int32_t start = 0;
+    if (tx->anchor == AV_ANCHOR_MIDDLE) start = -lay.width / 2;
+    else if (tx->anchor == AV_ANCHOR_END) start = -lay.width;
     int ox = (int)lrintf(tx->x), oy = (int)lrintf(tx->y);
-    for (int k = 0; k < r.n; k++) {
-        const placed_glyph *pg = &r.g[k];
-        int pen = (int)((start + pg->pen + 32) >> 6);
-        if (pg->slot < 0) {
-            draw_missing_box(cv, tx->size, pen, ox, oy, tx->rot90, it->color);
-            continue;
-        }
-        FT_Face face = sized_face(pg->slot, tx->size);
-        if (FT_Load_Glyph(face, pg->gindex, LOAD_FLAGS) != 0) continue;
-        if (FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL) != 0) continue;
-        FT_GlyphSlot gs = face->glyph;
-        if (gs->bitmap.pixel_mode != FT_PIXEL_MODE_GRAY) continue;
-        blit_coverage(cv, gs->bitmap.buffer, (int)gs->bitmap.rows, (int)gs->bitmap.width, gs->bitmap.pitch,
-                      pen + gs->bitmap_left, -gs->bitmap_top, ox, oy, tx->rot90, it->color);
+    for (int k = 0; k < lay.n; k++) {
+        const av_glyph *g = &lay.g[k];
+        av_glyph_bitmap bm;
+        if (g->slot < 0)
+            draw_missing_box(cv, tx->size, (int)((start + g->x + 32) >> 6), ox, oy, tx->rot90, it->color);
+        else if (av_text_glyph_render(g, start + g->x, tx->size, &bm) == 0)
+            blit_coverage(cv, bm.bits, bm.rows, bm.cols, bm.pitch, bm.left, -bm.top, ox, oy, tx->rot90, it->color);
     }
-    free(r.g);
+    av_text_layout_free(&lay);
 }
 
 /* ---------------------------------------------------------------- entry points */

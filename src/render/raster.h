@@ -24,15 +24,16 @@
  *          (reads bottom to top, like matplotlib's rotated tick labels) and
  *          an optional bold weight. The string is copied.
  *
- * Text: fontconfig picks, per character, the first font in the sorted list
- * for "DejaVu Sans, Noto Sans CJK SC, sans-serif" (upright, outline fonts
- * only) whose charset has it; FreeType renders it anti-aliased (light
- * hinting). A character no font has is drawn as an outlined box; default-
- * ignorable characters (ZWJ, variation selectors, ...) are skipped. Fonts are
- * loaded on first use and released at exit (or by av_text_shutdown).
+ * Text: laid out by textlayout.h (a font per script run through fontconfig,
+ * bidi and OpenType shaping through libraqm), so a run reads in display
+ * order with joined, reordered and stacked glyphs; FreeType renders the
+ * glyphs anti-aliased (light hinting). A character no font has is drawn as
+ * an outlined box; default-ignorable characters (ZWJ, variation selectors,
+ * ...) draw nothing. The anchor refers to the run's visual extent: START is
+ * its left end whatever the text's direction.
  *
- * Non-goals: shaping (no ligatures, no bidi, no complex scripts), arbitrary
- * rotation, anti-aliased rectangle edges (boxes are on whole pixels).
+ * Non-goals: line breaking, arbitrary rotation, anti-aliased rectangle edges
+ * (boxes are on whole pixels).
  */
 #ifndef AV_RASTER_H
 #define AV_RASTER_H
@@ -40,6 +41,7 @@
 #include <stddef.h>
 
 #include "render/colormap.h"
+#include "render/textlayout.h"
 #include "base/common.h"
 
 typedef struct {
@@ -141,27 +143,5 @@ av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stri
  * clamped to 0..1. Returns 0, or 1 when the cell must be drawn masked
  * (masked flag set, or v not finite). */
 int av_heat_cell_color(const av_dl_heat *h, int i, int j, av_rgb *out);
-
-/* ------------------------------------------------------------ text */
-
-typedef struct {
-    float width;   /* advance width of the run, px */
-    int missing;   /* characters drawn as boxes (no font has them) */
-    int chars;     /* characters (code points) in the run, ignorable ones excluded */
-} av_text_metrics;
-
-/* Measure a UTF-8 run at `size` px (invalid bytes count as U+FFFD). */
-void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m);
-
-/* Code points of utf8 that no font has (drawn as boxes), in order and with
- * repeats, into out[0 .. cap-1]. Returns how many there are (may exceed cap). */
-int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap);
-
-/* 1 if some installed font has code point cp (0 if none, or no fontconfig). */
-int av_text_has_glyph(unsigned cp);
-
-/* Release fonts and fontconfig state (also registered with atexit on first
- * use, so leak checkers stay quiet). Safe to call more than once. */
-void av_text_shutdown(void);
 
 #endif

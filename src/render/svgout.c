@@ -136,13 +136,44 @@ static int put_heat_image(FILE *fp, const av_dlist *dl, const av_dl_item *it, av
     return 0;
 }
 
+/* font-family for a run drawn with fonts outside FONT_FAMILY (e.g. Noto Sans
+ * Devanagari): those fonts first, in the order the raster used them, so a
+ * viewer that has them picks the same ones. Nothing when FONT_FAMILY has all. */
+static void put_run_families(FILE *fp, const av_dl_text *t) {
+    const char *fam[8];
+    int n = av_text_fonts(t->utf8, t->bold, fam, NULL, 8), other = 0;
+    if (n > 8) n = 8;
+    for (int k = 0; k < n; k++)
+        if (fam[k] && strcmp(fam[k], "DejaVu Sans") != 0 && strcmp(fam[k], "Noto Sans CJK SC") != 0) other = 1;
+    if (!other) return;
+    fputs(" font-family=\"", fp);
+    for (int k = 0; k < n; k++) {
+        if (!fam[k] || strpbrk(fam[k], "'\\")) continue;
+        fputc('\'', fp);
+        put_escaped(fp, fam[k]);
+        fputs("', ", fp);
+    }
+    fputs(FONT_FAMILY "\"", fp);
+}
+
+/* A <text> at the raster's baseline point. A right-to-left paragraph (its
+ * first strong character, UAX #9 P2-P3, as the raster decided) gets
+ * direction="rtl", so the viewer's bidi algorithm orders mixed runs as the
+ * raster did; text-anchor then names the run's other end (SVG 1.1 section
+ * 10.9.1: "start" is the right end of right-to-left text), so the anchors are
+ * swapped to keep the same visual point at x. */
 static void put_text(FILE *fp, const av_dl_item *it) {
     const av_dl_text *t = &it->text;
     static const char *anchors[] = {"start", "middle", "end"};
+    int rtl = av_text_is_rtl(t->utf8);
+    int anchor = t->anchor <= AV_ANCHOR_END ? (int)t->anchor : 0;
+    if (rtl) anchor = 2 - anchor;
     char col[8];
     hex(col, it->color);
     fprintf(fp, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"%s\" fill=\"%s\"", (double)t->x,
-            (double)t->y, (double)t->size, anchors[t->anchor <= AV_ANCHOR_END ? t->anchor : 0], col);
+            (double)t->y, (double)t->size, anchors[anchor], col);
+    if (rtl) fputs(" direction=\"rtl\" unicode-bidi=\"embed\"", fp);
+    put_run_families(fp, t);
     if (t->bold) fputs(" font-weight=\"bold\"", fp);
     if (t->rot90) fprintf(fp, " transform=\"rotate(-90 %.2f %.2f)\"", (double)t->x, (double)t->y);
     fputs(">", fp);

@@ -2,13 +2,16 @@
  *
  * How to use: av_svg_write(path, &dl, title, description, err) after the
  * layout filled dl. Text is emitted as <text> with XML-escaped content, the
- * font-family list "DejaVu Sans", "Noto Sans CJK SC", sans-serif, the same
- * anchor (text-anchor) and baseline point as the raster, and rotation as
- * transform="rotate(-90 x y)". Heat maps become one <rect> per cell, or per
- * run of equal cells along a row (masked cells filled with the shared hatch
- * <pattern>); colour-bar ramps, and beyond AV_SVG_MAX_RECTS
- * cells in a figure they are embedded as PNG images instead, so the file
- * stays small. <title> and <desc> carry the figure title and description.
+ * font-family list "DejaVu Sans", "Noto Sans CJK SC", sans-serif (led by the
+ * fonts the raster chose when it needed others, e.g. Noto Sans Devanagari),
+ * the same visual anchor and baseline point as the raster, and rotation as
+ * transform="rotate(-90 x y)". The viewer shapes the text itself; a
+ * right-to-left paragraph gets direction="rtl" unicode-bidi="embed" (and the
+ * start/end anchor swapped to match), so its bidi ordering is the raster's.
+ * Heat maps become one <rect> per cell, or per run of equal cells along a
+ * row (masked cells filled with the shared hatch <pattern>); colour-bar
+ * ramps, and beyond AV_SVG_MAX_RECTS cells in a figure they are embedded as
+ * PNG images instead, so the file stays small. <title> and <desc> carry the figure title and description.
  *
  * Non-goals: CSS styling, fonts embedding, interactivity.
  */

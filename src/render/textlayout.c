@@ -1,0 +1,580 @@
+/* textlayout.c - label lines: fontconfig per script run, libraqm (FriBidi +
+ * HarfBuzz) for bidi and shaping, FreeType for the glyphs.
+ *
+ * Sections: fonts (fontconfig's sorted list, FreeType faces, a code
+ * point → font cache), a line's code points (scripts, fonts per run, the
+ * per-script language), shaping with raqm, entry points.
+ *
+ * Non-goals: see textlayout.h.
+ */
+#include "render/textlayout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fontconfig/fontconfig.h>
+#include <fribidi.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_OUTLINE_H
+#include <hb.h>
+#include <raqm.h>
+
+#include "base/utf8.h"
+
+/* ---------------------------------------------------------------- fonts */
+
+#define MAX_FACES 32
+#define CP_CACHE 4096 /* open-addressed code point → face slot cache, per weight */
+#define MAX_LANG_SORTS 32
+#define FAMILIES "DejaVu Sans,Noto Sans CJK SC,sans-serif" /* matplotlib's face first, then CJK */
+
+typedef struct {
+    FT_Face face;
+    FT_F26Dot6 size; /* current char size in 26.6, 0 = unset */
+} face_slot;
+
+typedef struct {
+    unsigned cp;  /* code point + 1; 0 = empty */
+    short slot;   /* face slot, -1 = no font has it */
+} cp_entry;
+
+static struct {
+    int tried, ok;
+    FT_Library ft;
+    FcConfig *fc;
+    FcFontSet *sorted[2]; /* [bold]: the family list, no language */
+    struct {
+        const char *lang; /* a static string from run_language */
+        int bold;
+        FcFontSet *fs;
+    } by_lang[MAX_LANG_SORTS]; /* the family list sorted for a language */
+    int n_by_lang;
+    face_slot faces[MAX_FACES];
+    char *face_key[MAX_FACES]; /* "file\nindex" */
+    char *face_file[MAX_FACES];
+    int n_faces;
+    cp_entry cache[2][CP_CACHE];
+} T;
+
+void av_text_shutdown(void) {
+    for (int k = 0; k < T.n_faces; k++) {
+        FT_Done_Face(T.faces[k].face);
+        free(T.face_key[k]);
+        free(T.face_file[k]);
+    }
+    if (T.ft) FT_Done_FreeType(T.ft);
+    for (int b = 0; b < 2; b++)
+        if (T.sorted[b]) FcFontSetDestroy(T.sorted[b]);
+    for (int k = 0; k < T.n_by_lang; k++)
+        if (T.by_lang[k].fs) FcFontSetDestroy(T.by_lang[k].fs);
+    if (T.fc) {
+        FcConfigDestroy(T.fc);
+        FcFini();
+    }
+    memset(&T, 0, sizeof T);
+}
+
+/* fontconfig's list of every font, best first, for FAMILIES in the given
+ * weight (upright), and language (BCP 47, or NULL for none). NULL on failure. */
+static FcFontSet *sort_fonts(const char *lang, int bold) {
+    FcPattern *pat = FcNameParse((const FcChar8 *)FAMILIES);
+    if (!pat) return NULL;
+    FcPatternAddInteger(pat, FC_WEIGHT, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
+    FcPatternAddInteger(pat, FC_SLANT, FC_SLANT_ROMAN);
+    if (lang) FcPatternAddString(pat, FC_LANG, (const FcChar8 *)lang);
+    FcConfigSubstitute(T.fc, pat, FcMatchPattern);
+    FcDefaultSubstitute(pat);
+    FcResult res;
+    FcFontSet *fs = FcFontSort(T.fc, pat, FcFalse, NULL, &res);
+    FcPatternDestroy(pat);
+    return fs;
+}
+
+static void text_init(void) {
+    static int registered;
+    if (T.tried) return;
+    T.tried = 1;
+    if (!registered) {
+        atexit(av_text_shutdown);
+        registered = 1;
+    }
+    if (FT_Init_FreeType(&T.ft) != 0) {
+        T.ft = NULL;
+        return;
+    }
+    T.fc = FcInitLoadConfigAndFonts();
+    if (!T.fc) return;
+    for (int b = 0; b < 2; b++) T.sorted[b] = sort_fonts(NULL, b);
+    T.ok = T.sorted[0] != NULL;
+}
+
+/* The sorted list for a language (cached per language and weight). */
+static FcFontSet *sorted_for(const char *lang, int bold) {
+    if (!lang) return T.sorted[bold] ? T.sorted[bold] : T.sorted[0];
+    for (int k = 0; k < T.n_by_lang; k++)
+        if (T.by_lang[k].lang == lang && T.by_lang[k].bold == bold) return T.by_lang[k].fs;
+    FcFontSet *fs = sort_fonts(lang, bold);
+    if (!fs || T.n_by_lang == MAX_LANG_SORTS) {
+        if (fs) FcFontSetDestroy(fs);
+        return T.sorted[bold] ? T.sorted[bold] : T.sorted[0];
+    }
+    T.by_lang[T.n_by_lang].lang = lang;
+    T.by_lang[T.n_by_lang].bold = bold;
+    T.by_lang[T.n_by_lang++].fs = fs;
+    return fs;
+}
+
+/* Face slot for a font file + index, loading it on first use; -1 on failure. */
+static int face_slot_for(const char *file, int index) {
+    char key[4200];
+    snprintf(key, sizeof key, "%s\n%d", file, index);
+    for (int k = 0; k < T.n_faces; k++)
+        if (strcmp(T.face_key[k], key) == 0) return k;
+    if (T.n_faces == MAX_FACES) return -1;
+    FT_Face face;
+    if (FT_New_Face(T.ft, file, index, &face) != 0) return -1;
+    if (!FT_IS_SCALABLE(face)) {
+        FT_Done_Face(face);
+        return -1;
+    }
+    char *copy = malloc(strlen(key) + 1), *path = malloc(strlen(file) + 1);
+    if (!copy || !path) {
+        free(copy);
+        free(path);
+        FT_Done_Face(face);
+        return -1;
+    }
+    strcpy(copy, key);
+    strcpy(path, file);
+    T.faces[T.n_faces] = (face_slot){face, 0};
+    T.face_key[T.n_faces] = copy;
+    T.face_file[T.n_faces] = path;
+    return T.n_faces++;
+}
+
+/* The file and face index of an upright outline font of a sorted list;
+ * 0 for fonts attnviz does not draw with (bitmap, slanted). */
+static int usable_font(FcPattern *p, const char **file, int *index) {
+    FcBool outline = FcTrue;
+    int slant = FC_SLANT_ROMAN;
+    FcChar8 *f;
+    FcPatternGetBool(p, FC_OUTLINE, 0, &outline);
+    FcPatternGetInteger(p, FC_SLANT, 0, &slant);
+    if (!outline || slant != FC_SLANT_ROMAN) return 0;
+    if (FcPatternGetString(p, FC_FILE, 0, &f) != FcResultMatch) return 0;
+    *index = 0;
+    FcPatternGetInteger(p, FC_INDEX, 0, index);
+    *file = (const char *)f;
+    return 1;
+}
+
+/* First upright outline font in the sorted list that has cp; -1 if none. */
+static int find_face(unsigned cp, int bold) {
+    FcFontSet *fs = sorted_for(NULL, bold);
+    if (!fs) return -1;
+    for (int k = 0; k < fs->nfont; k++) {
+        FcCharSet *cs;
+        const char *file;
+        int index;
+        if (FcPatternGetCharSet(fs->fonts[k], FC_CHARSET, 0, &cs) != FcResultMatch) continue;
+        if (!FcCharSetHasChar(cs, cp) || !usable_font(fs->fonts[k], &file, &index)) continue;
+        int slot = face_slot_for(file, index);
+        if (slot >= 0 && FT_Get_Char_Index(T.faces[slot].face, cp) != 0) return slot;
+    }
+    return -1;
+}
+
+/* Cached find_face. */
+static int face_for(unsigned cp, int bold) {
+    text_init();
+    if (!T.ok) return -1;
+    cp_entry *tab = T.cache[bold ? 1 : 0];
+    unsigned h = (cp * 2654435761u) % CP_CACHE;
+    for (int probe = 0; probe < 16; probe++) {
+        cp_entry *e = &tab[(h + (unsigned)probe) % CP_CACHE];
+        if (e->cp == cp + 1) return e->slot;
+        if (e->cp == 0) {
+            int slot = find_face(cp, bold ? 1 : 0);
+            e->cp = cp + 1;
+            e->slot = (short)slot;
+            return slot;
+        }
+    }
+    return find_face(cp, bold ? 1 : 0);
+}
+
+int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap) {
+    const unsigned char *s = (const unsigned char *)utf8;
+    int n = 0;
+    while (*s) {
+        unsigned cp = av_utf8_next(&s);
+        if (av_utf8_is_ignorable(cp) || face_for(cp, bold) >= 0) continue;
+        if (n < cap) out[n] = cp;
+        n++;
+    }
+    return n;
+}
+
+int av_text_has_glyph(unsigned cp) {
+    return face_for(cp, 0) >= 0;
+}
+
+static FT_Face sized_face(int slot, float size) {
+    face_slot *fsl = &T.faces[slot];
+    FT_F26Dot6 s = (FT_F26Dot6)lrintf(size * 64.0f);
+    if (s < 64) s = 64;
+    if (fsl->size != s) {
+        FT_Set_Char_Size(fsl->face, 0, s, 72, 72); /* 72 dpi: 1 pt = 1 px */
+        fsl->size = s;
+    }
+    return fsl->face;
+}
+
+
+/* Can font slot draw cp: its character map has cp, or every part of cp's
+ * canonical decomposition (HarfBuzz decomposes what a font lacks, e.g. the
+ * Tamil two-part vowel sign U+0BCA into U+0BC6 U+0BBE)? */
+static int slot_has(int slot, unsigned cp) {
+    if (slot < 0) return 0;
+    if (FT_Get_Char_Index(T.faces[slot].face, cp) != 0) return 1;
+    hb_codepoint_t a, b;
+    if (!hb_unicode_decompose(hb_unicode_funcs_get_default(), cp, &a, &b)) return 0;
+    return slot_has(slot, a) && (b == 0 || slot_has(slot, b));
+}
+
+static int slot_of_face(FT_Face face) {
+    for (int k = 0; k < T.n_faces; k++)
+        if (T.faces[k].face == face) return k;
+    return -1;
+}
+
+/* ---------------------------------------------------------------- a line's code points */
+
+#define LOAD_FLAGS (FT_LOAD_TARGET_LIGHT)
+
+typedef struct {
+    uint32_t *cp;           /* n code points, logical order */
+    hb_script_t *sc;        /* script of each; Common and Inherited resolved to their run's */
+    int *font;              /* font slot each is shaped with; -1 = none */
+    unsigned char *missing; /* 1 = no font has it: drawn as a box */
+    size_t n;
+} line;
+
+static void line_free(line *ln) {
+    free(ln->cp);
+    free(ln->sc);
+    free(ln->font);
+    free(ln->missing);
+    memset(ln, 0, sizeof *ln);
+}
+
+static int is_weak(hb_script_t sc) {
+    return sc == HB_SCRIPT_COMMON || sc == HB_SCRIPT_INHERITED || sc == HB_SCRIPT_UNKNOWN;
+}
+
+static hb_script_t own_script(uint32_t cp) {
+    return hb_unicode_script(hb_unicode_funcs_get_default(), cp);
+}
+
+/* Script runs (UAX #24 values): Common, Inherited and Unknown characters take
+ * the script before them; leading ones the first script after them. */
+static void line_scripts(line *ln) {
+    hb_script_t prev = HB_SCRIPT_COMMON;
+    size_t first = ln->n;
+    for (size_t i = 0; i < ln->n; i++) {
+        hb_script_t sc = own_script(ln->cp[i]);
+        if (!is_weak(sc)) {
+            prev = sc;
+            if (first == ln->n) first = i;
+        }
+        ln->sc[i] = prev;
+    }
+    for (size_t i = 0; i < first && first < ln->n; i++) ln->sc[i] = ln->sc[first];
+}
+
+/* Decode utf8 into ln (code points and their script runs). -1 when out of memory. */
+static int line_open(line *ln, const char *utf8) {
+    size_t cap = strlen(utf8) + 1;
+    memset(ln, 0, sizeof *ln);
+    ln->cp = malloc(cap * sizeof *ln->cp);
+    ln->sc = malloc(cap * sizeof *ln->sc);
+    ln->font = malloc(cap * sizeof *ln->font);
+    ln->missing = calloc(cap, 1);
+    if (!ln->cp || !ln->sc || !ln->font || !ln->missing) {
+        line_free(ln);
+        return -1;
+    }
+    const unsigned char *s = (const unsigned char *)utf8;
+    while (*s) ln->cp[ln->n++] = av_utf8_next(&s);
+    line_scripts(ln);
+    return 0;
+}
+
+static int run_has_any(const line *ln, size_t a, size_t b, const uint32_t *set, size_t n_set) {
+    for (size_t i = a; i < b; i++)
+        for (size_t k = 0; k < n_set; k++)
+            if (ln->cp[i] == set[k]) return 1;
+    return 0;
+}
+
+/* OpenType language of the script run [a, b) (BCP 47), or NULL for the
+ * script's default forms. A script's main language; Arabic-script runs with
+ * letters only Urdu (ٹ ڈ ڑ ں ے) or Persian (پ چ ژ گ ک ی) use get those. */
+static const char *run_language(const line *ln, size_t a, size_t b) {
+    static const uint32_t URDU[] = {0x0679, 0x0688, 0x0691, 0x06BA, 0x06D2};
+    static const uint32_t PERSIAN[] = {0x067E, 0x0686, 0x0698, 0x06AF, 0x06A9, 0x06CC};
+    static const struct {
+        hb_script_t sc;
+        const char *lang;
+    } DEFAULT[] = {
+        {HB_SCRIPT_ARABIC, "ar"},    {HB_SCRIPT_HEBREW, "he"},   {HB_SCRIPT_DEVANAGARI, "hi"},
+        {HB_SCRIPT_BENGALI, "bn"},   {HB_SCRIPT_GURMUKHI, "pa"}, {HB_SCRIPT_GUJARATI, "gu"},
+        {HB_SCRIPT_ORIYA, "or"},     {HB_SCRIPT_TAMIL, "ta"},    {HB_SCRIPT_TELUGU, "te"},
+        {HB_SCRIPT_KANNADA, "kn"},   {HB_SCRIPT_MALAYALAM, "ml"}, {HB_SCRIPT_SINHALA, "si"},
+        {HB_SCRIPT_THAI, "th"},      {HB_SCRIPT_LAO, "lo"},      {HB_SCRIPT_KHMER, "km"},
+        {HB_SCRIPT_MYANMAR, "my"},   {HB_SCRIPT_TIBETAN, "bo"},  {HB_SCRIPT_SYRIAC, "syr"},
+        {HB_SCRIPT_THAANA, "dv"},    {HB_SCRIPT_ARMENIAN, "hy"}, {HB_SCRIPT_GEORGIAN, "ka"},
+        {HB_SCRIPT_GREEK, "el"},     {HB_SCRIPT_ETHIOPIC, "am"},
+    };
+    hb_script_t sc = ln->sc[a];
+    if (sc == HB_SCRIPT_ARABIC && run_has_any(ln, a, b, URDU, sizeof URDU / sizeof *URDU)) return "ur";
+    if (sc == HB_SCRIPT_ARABIC && run_has_any(ln, a, b, PERSIAN, sizeof PERSIAN / sizeof *PERSIAN)) return "fa";
+    for (size_t k = 0; k < sizeof DEFAULT / sizeof *DEFAULT; k++)
+        if (DEFAULT[k].sc == sc) return DEFAULT[k].lang;
+    return NULL;
+}
+
+/* Does charset cs have cp, or every part of its canonical decomposition? */
+static int charset_covers(FcCharSet *cs, unsigned cp) {
+    if (FcCharSetHasChar(cs, cp)) return 1;
+    hb_codepoint_t x, y;
+    if (!hb_unicode_decompose(hb_unicode_funcs_get_default(), cp, &x, &y)) return 0;
+    return charset_covers(cs, x) && (y == 0 || charset_covers(cs, y));
+}
+
+/* Does font p have every letter of the script run [a, b) (characters of
+ * the run's own script, and marks)? Spaces, digits and emoji may come from
+ * other fonts. */
+static int font_covers_run(FcPattern *p, const line *ln, size_t a, size_t b) {
+    FcCharSet *cs;
+    if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch) return 0;
+    for (size_t i = a; i < b; i++) {
+        hb_script_t sc = own_script(ln->cp[i]);
+        if (sc != ln->sc[a] && sc != HB_SCRIPT_INHERITED) continue;
+        if (!av_utf8_is_ignorable(ln->cp[i]) && !charset_covers(cs, ln->cp[i])) return 0;
+    }
+    return 1;
+}
+
+static int is_serif(FcPattern *p) {
+    FcChar8 *family;
+    return FcPatternGetString(p, FC_FAMILY, 0, &family) == FcResultMatch && strstr((const char *)family, "Serif");
+}
+
+/* The font of the script run [a, b): in fontconfig's list for FAMILIES and
+ * the run's language, the first font that has every letter of the run, sans
+ * serif before serif (labels are sans serif, as matplotlib's; fontconfig
+ * ranks e.g. Noto Serif Kannada before Noto Sans Kannada). If none has them
+ * all, the first font that has the run's first letter; a run of spaces,
+ * digits or symbols only: the first font that has one of them. */
+static int run_font(const line *ln, size_t a, size_t b, int bold) {
+    if (!is_weak(ln->sc[a])) {
+        FcFontSet *fs = sorted_for(run_language(ln, a, b), bold);
+        for (int pass = 0; fs && pass < 2; pass++)
+            for (int k = 0; k < fs->nfont; k++) {
+                FcPattern *p = fs->fonts[k];
+                const char *file;
+                int index, slot;
+                if ((pass == 0 && is_serif(p)) || !usable_font(p, &file, &index)) continue;
+                if (font_covers_run(p, ln, a, b) && (slot = face_slot_for(file, index)) >= 0) return slot;
+            }
+        for (size_t i = a; i < b; i++)
+            if (!is_weak(own_script(ln->cp[i]))) return face_for(ln->cp[i], bold);
+    }
+    for (size_t i = a; i < b; i++) {
+        int f = av_utf8_is_ignorable(ln->cp[i]) ? -1 : face_for(ln->cp[i], bold);
+        if (f >= 0) return f;
+    }
+    return -1;
+}
+
+/* Font of character i in a run whose font is `run`: the run's font when it
+ * has the character; a mark or joiner stays with the character before it;
+ * anything else the first font that has it. Marks ln->missing[i]. */
+static int char_font(line *ln, size_t i, int run, int bold) {
+    uint32_t cp = ln->cp[i];
+    int prev = i > 0 && ln->font[i - 1] >= 0 ? ln->font[i - 1] : run;
+    if (av_utf8_is_ignorable(cp)) return prev;
+    if (own_script(cp) == HB_SCRIPT_INHERITED && slot_has(prev, cp)) return prev;
+    if (slot_has(run, cp)) return run;
+    int f = face_for(cp, bold);
+    ln->missing[i] = f < 0;
+    return f >= 0 ? f : prev;
+}
+
+/* Fonts for every character (script run by script run). Returns the first
+ * font used, or -1 when no character has one (then all are boxes). */
+static int line_fonts(line *ln, int bold) {
+    for (size_t a = 0, b; a < ln->n; a = b) {
+        for (b = a + 1; b < ln->n && ln->sc[b] == ln->sc[a]; b++) {
+        }
+        int run = run_font(ln, a, b, bold);
+        for (size_t i = a; i < b; i++) ln->font[i] = char_font(ln, i, run, bold);
+    }
+    int any = -1;
+    for (size_t i = 0; i < ln->n && any < 0; i++) any = ln->font[i];
+    for (size_t i = 0; i < ln->n; i++)
+        if (ln->font[i] < 0) ln->font[i] = any; /* a box: shaped as .notdef in a neighbour's font */
+    return any;
+}
+
+/* 1 if the paragraph is right to left (UAX #9 P2-P3, FriBidi). */
+static int line_rtl(const line *ln) {
+    if (ln->n == 0) return 0;
+    FriBidiCharType *types = malloc(ln->n * sizeof *types);
+    if (!types) return 0;
+    fribidi_get_bidi_types(ln->cp, (FriBidiStrIndex)ln->n, types);
+    int rtl = fribidi_get_par_direction(types, (FriBidiStrIndex)ln->n) == FRIBIDI_PAR_RTL;
+    free(types);
+    return rtl;
+}
+
+/* ---------------------------------------------------------------- shaping */
+
+int32_t av_text_box_advance(float size) {
+    return (int32_t)lrintf(size * 0.72f) * 64;
+}
+
+/* Glyphs from raqm (display order) into lay, pen positions summed here; a
+ * .notdef glyph (a character no font has) becomes a box. -1 when out of memory. */
+static int place_glyphs(av_text_layout *lay, const raqm_glyph_t *g, size_t ng, float size) {
+    lay->g = malloc((ng ? ng : 1) * sizeof *lay->g);
+    if (!lay->g) return -1;
+    int32_t pen = 0;
+    for (size_t k = 0; k < ng; k++) {
+        av_glyph *o = &lay->g[lay->n++];
+        o->slot = g[k].index ? slot_of_face(g[k].ftface) : -1;
+        o->gid = g[k].index;
+        o->x = pen + (o->slot >= 0 ? g[k].x_offset : 0);
+        o->y = o->slot >= 0 ? g[k].y_offset : 0;
+        pen += o->slot >= 0 ? g[k].x_advance : av_text_box_advance(size);
+    }
+    lay->width = pen;
+    return 0;
+}
+
+/* Bidi and shaping of the whole line by raqm: one font range per run of
+ * equal fonts, one language per script run. -1 on failure. */
+static int line_shape(const line *ln, float size, av_text_layout *lay) {
+    raqm_t *rq = raqm_create();
+    if (!rq) return -1;
+    int ok = raqm_set_text(rq, ln->cp, ln->n) &&
+             raqm_set_par_direction(rq, lay->rtl ? RAQM_DIRECTION_RTL : RAQM_DIRECTION_LTR) &&
+             raqm_set_freetype_load_flags(rq, LOAD_FLAGS) && raqm_set_invisible_glyph(rq, -1);
+    for (size_t a = 0, b; ok && a < ln->n; a = b) {
+        for (b = a + 1; b < ln->n && ln->font[b] == ln->font[a]; b++) {
+        }
+        ok = raqm_set_freetype_face_range(rq, sized_face(ln->font[a], size), a, b - a);
+    }
+    for (size_t a = 0, b; ok && a < ln->n; a = b) {
+        for (b = a + 1; b < ln->n && ln->sc[b] == ln->sc[a]; b++) {
+        }
+        const char *lang = run_language(ln, a, b);
+        if (lang) ok = raqm_set_language(rq, lang, a, b - a);
+    }
+    ok = ok && raqm_layout(rq);
+    size_t ng = 0;
+    raqm_glyph_t *g = ok ? raqm_get_glyphs(rq, &ng) : NULL;
+    int rc = g ? place_glyphs(lay, g, ng, size) : -1;
+    raqm_destroy(rq);
+    return rc;
+}
+
+/* No character has a font: one box per drawable character. */
+static int line_boxes(const line *ln, float size, av_text_layout *lay) {
+    lay->g = malloc((ln->n ? ln->n : 1) * sizeof *lay->g);
+    if (!lay->g) return -1;
+    for (size_t i = 0; i < ln->n; i++) {
+        if (av_utf8_is_ignorable(ln->cp[i])) continue;
+        lay->g[lay->n++] = (av_glyph){-1, 0, lay->width, 0};
+        lay->width += av_text_box_advance(size);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- entry points */
+
+int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay) {
+    line ln;
+    memset(lay, 0, sizeof *lay);
+    text_init();
+    if (line_open(&ln, utf8) != 0) return -1;
+    int any = line_fonts(&ln, bold ? 1 : 0);
+    for (size_t i = 0; i < ln.n; i++) {
+        lay->missing += ln.missing[i];
+        lay->chars += !av_utf8_is_ignorable(ln.cp[i]);
+    }
+    lay->rtl = line_rtl(&ln);
+    int rc = ln.n == 0 ? 0 : any >= 0 ? line_shape(&ln, size, lay) : line_boxes(&ln, size, lay);
+    line_free(&ln);
+    if (rc != 0) av_text_layout_free(lay);
+    return rc;
+}
+
+void av_text_layout_free(av_text_layout *lay) {
+    free(lay->g);
+    memset(lay, 0, sizeof *lay);
+}
+
+int av_text_glyph_render(const av_glyph *g, int32_t x, float size, av_glyph_bitmap *out) {
+    if (g->slot < 0 || g->slot >= T.n_faces) return -1;
+    FT_Face face = sized_face(g->slot, size);
+    if (FT_Load_Glyph(face, g->gid, LOAD_FLAGS) != 0) return -1;
+    FT_GlyphSlot gs = face->glyph;
+    int32_t ix = x >= 0 ? x / 64 : -((63 - x) / 64), iy = g->y >= 0 ? g->y / 64 : -((63 - g->y) / 64);
+    if (gs->format == FT_GLYPH_FORMAT_OUTLINE) FT_Outline_Translate(&gs->outline, x - ix * 64, g->y - iy * 64);
+    else ix = (x + 32) >> 6, iy = (g->y + 32) >> 6;
+    if (FT_Render_Glyph(gs, FT_RENDER_MODE_NORMAL) != 0) return -1;
+    if (gs->bitmap.pixel_mode != FT_PIXEL_MODE_GRAY) return -1;
+    *out = (av_glyph_bitmap){gs->bitmap.buffer, (int)gs->bitmap.rows, (int)gs->bitmap.width, gs->bitmap.pitch,
+                             (int)ix + gs->bitmap_left, (int)iy + gs->bitmap_top};
+    return 0;
+}
+
+void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m) {
+    av_text_layout lay;
+    memset(m, 0, sizeof *m);
+    if (av_text_lay(utf8, size, bold, &lay) != 0) return;
+    m->width = (float)lay.width / 64.0f;
+    m->missing = lay.missing;
+    m->chars = lay.chars;
+    av_text_layout_free(&lay);
+}
+
+int av_text_is_rtl(const char *utf8) {
+    line ln;
+    if (line_open(&ln, utf8) != 0) return 0;
+    int rtl = line_rtl(&ln);
+    line_free(&ln);
+    return rtl;
+}
+
+int av_text_fonts(const char *utf8, int bold, const char **families, const char **files, int cap) {
+    line ln;
+    text_init();
+    if (line_open(&ln, utf8) != 0) return 0;
+    line_fonts(&ln, bold ? 1 : 0);
+    int seen[MAX_FACES] = {0}, n = 0;
+    for (size_t i = 0; i < ln.n; i++) {
+        int f = ln.font[i];
+        if (f < 0 || ln.missing[i] || av_utf8_is_ignorable(ln.cp[i]) || seen[f]) continue;
+        seen[f] = 1;
+        if (n < cap && families) families[n] = T.faces[f].face->family_name;
+        if (n < cap && files) files[n] = T.face_file[f];
+        n++;
+    }
+    line_free(&ln);
+    return n;
+}

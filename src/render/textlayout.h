@@ -1,0 +1,126 @@
+/* textlayout.h - one line of label text as shaped glyphs in display order:
+ * fonts per script run (fontconfig), the Unicode Bidirectional Algorithm
+ * (FriBidi) and OpenType shaping (HarfBuzz), the last two through libraqm.
+ *
+ * How to use: av_text_lay(utf8, size, bold, &lay) gives the glyphs of the
+ * line left to right with their pen positions; av_text_glyph_render turns
+ * one glyph into a coverage bitmap; free the layout with
+ * av_text_layout_free. av_text_measure gives the width alone (the same walk,
+ * so a measured width is the drawn width: label thinning, centring and the
+ * figure size all come from shaped advances). Strings are UTF-8; a byte that
+ * does not start a valid sequence counts as U+FFFD. Units: px at 72 dpi for
+ * the font size (1 pt = 1 px), positions in 1/64 px (FreeType's 26.6).
+ *
+ * What happens to a line, in order:
+ *  1. Paragraph direction from the text: the first strong character decides
+ *     (UAX #9 rules P2-P3, FriBidi); none gives left to right.
+ *  2. Script runs: each code point's script (UAX #24, HarfBuzz's tables);
+ *     Common and Inherited characters (spaces, digits, punctuation, marks)
+ *     join the run before them (the first run, the one after them).
+ *  3. Font per run: fontconfig's sorted list for "DejaVu Sans, Noto Sans CJK
+ *     SC, sans-serif" (upright outline fonts only; weight bold or regular)
+ *     gives the first font that has the run's first letter; the whole run
+ *     uses it, so HarfBuzz sees the whole word. A character that font lacks
+ *     (an emoji after a Latin word) takes the first font that has it; marks
+ *     and joiners stay with the character before them. A character no font
+ *     has is drawn as an outlined box and counted (the visible warning).
+ *  4. libraqm: bidi levels and reordering (UAX #9, FriBidi), then HarfBuzz
+ *     shapes each (direction, script, font, language) run with the font's
+ *     OpenType tables (conjuncts, reordered vowel signs, Arabic joining,
+ *     mark positioning, kerning). The language is a default per script
+ *     (Devanagari "hi", Arabic "ar", or "fa" / "ur" when the run has letters
+ *     only Persian / Urdu use, ...); Latin, Cyrillic and Han get none.
+ *     Default-ignorable characters (ZWJ, variation selectors) draw nothing.
+ * Advances use FreeType's light hinting, as the glyphs are drawn.
+ *
+ * Why libraqm rather than HarfBuzz + FriBidi by hand: raqm is exactly the
+ * glue this needs (UAX #9 levels and the L2 reordering of runs, script
+ * itemization with paired brackets, one HarfBuzz call per run, visual-order
+ * output), the same route the Python imaging library takes; attnviz only
+ * adds what raqm leaves to its caller, the font for each run.
+ *
+ * Fonts are loaded on first use and released at exit (or by
+ * av_text_shutdown). Not thread-safe (one process-wide font cache).
+ *
+ * Non-goals: line breaking, vertical text, colour (bitmap) emoji fonts,
+ * user-chosen languages or fonts.
+ */
+#ifndef AV_TEXTLAYOUT_H
+#define AV_TEXTLAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    int slot;     /* font number (internal); -1 = no font has the character: draw a box */
+    unsigned gid; /* glyph index in that font */
+    int32_t x, y; /* glyph origin from the line's left end, on the baseline, 1/64 px; y up */
+} av_glyph;
+
+typedef struct {
+    av_glyph *g;   /* n glyphs, left to right (display order) */
+    int n;
+    int32_t width; /* advance width of the line, 1/64 px */
+    int missing;   /* characters no font has (drawn as boxes) */
+    int chars;     /* code points, default-ignorable ones excluded */
+    int rtl;       /* paragraph direction (UAX #9 P2-P3): 1 = right to left */
+} av_text_layout;
+
+/* A glyph's coverage: rows x cols bytes 0..255, `pitch` bytes per row, top
+ * row first; its top-left corner is `left` px right of and `top` px above
+ * the line's origin (left end of the baseline). Valid until the next
+ * av_text_* call. */
+typedef struct {
+    const unsigned char *bits;
+    int rows, cols, pitch;
+    int left, top;
+} av_glyph_bitmap;
+
+/* Lay out one line at `size` px. Returns 0, or -1 when out of memory (then
+ * lay is empty and needs no free). Without any usable font every character
+ * is a box, in logical order. */
+int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay);
+void av_text_layout_free(av_text_layout *lay);
+
+/* Render glyph g of a layout made at `size` (anti-aliased, light hinting),
+ * its origin x (1/64 px) right of the line's origin and g->y above it, at
+ * that exact sub-pixel position, so shaped glyphs (joined Arabic letters,
+ * stacked marks) meet as HarfBuzz placed them. Returns 0, or -1 for a box
+ * glyph (slot -1) or when FreeType fails. */
+int av_text_glyph_render(const av_glyph *g, int32_t x, float size, av_glyph_bitmap *out);
+
+/* Width of the box drawn for a missing character at `size`, 1/64 px. */
+int32_t av_text_box_advance(float size);
+
+typedef struct {
+    float width;   /* advance width of the line, px */
+    int missing;   /* characters drawn as boxes (no font has them) */
+    int chars;     /* characters (code points) in the line, ignorable ones excluded */
+} av_text_metrics;
+
+/* Measure a UTF-8 line at `size` px (all zero when out of memory). */
+void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m);
+
+/* 1 if the paragraph direction of utf8 is right to left (UAX #9 P2-P3: its
+ * first strong character is R or AL), else 0. */
+int av_text_is_rtl(const char *utf8);
+
+/* The fonts utf8's characters are drawn with, in order of first use (boxes
+ * and ignorable characters excluded): up to cap family names (as FreeType
+ * reads them, e.g. "Noto Sans Devanagari") into families[] and font files
+ * into files[] (either may be NULL). The strings live until
+ * av_text_shutdown. Returns how many fonts there are (may exceed cap). */
+int av_text_fonts(const char *utf8, int bold, const char **families, const char **files, int cap);
+
+/* Code points of utf8 that no font has (drawn as boxes), in order and with
+ * repeats, into out[0 .. cap-1]. Returns how many there are (may exceed cap). */
+int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap);
+
+/* 1 if some installed font has code point cp (0 if none, or no fontconfig). */
+int av_text_has_glyph(unsigned cp);
+
+/* Release fonts and fontconfig state (also registered with atexit on first
+ * use, so leak checkers stay quiet). Safe to call more than once. */
+void av_text_shutdown(void);
+
+#endif

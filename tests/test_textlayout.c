@@ -1,0 +1,442 @@
+/* test_textlayout.c - labels are shaped and in display order
+ * (render/textlayout.h: fonts per script run, bidi and shaping by libraqm).
+ *
+ * Independent reference: HarfBuzz's own renderer, hb-view (Debian
+ * libharfbuzz-bin, a test dependency), draws the same word in the same font
+ * file at the same size. The "naive" reference is hb-view with HarfBuzz's
+ * fallback shaper forced left to right: one nominal glyph per code point in
+ * logical order, no OpenType tables, which is what attnviz drew before
+ * (visible virama, unjoined Arabic letters left to right). A label passes
+ * when its ink is closer to hb-view's than to the naive rendering.
+ *
+ * Measure (independent of anti-aliasing and hinting): ink masks binarised at
+ * 50 % coverage, cropped to their ink box, scaled to the same height (SCALE_H
+ * rows, aspect kept, 4 x 4 samples per pixel, ink when at least half are
+ * ink), overlaid at their left edges; intersection over union (IoU).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <png.h>
+
+#include "render/raster.h"
+#include "render/svgout.h"
+#include "testutil.h"
+
+#define PX 64       /* font size of every rendering, px */
+#define SCALE_H 48  /* masks are compared at this height, rows */
+
+/* ---------------------------------------------------------------- ink masks */
+
+typedef struct {
+    int w, h;
+    unsigned char *m; /* (h, w), 1 = ink */
+} mask;
+
+static void mask_free(mask *k) {
+    free(k->m);
+    k->m = NULL;
+}
+
+/* The label as attnviz draws it (display list → raster), black on white. */
+static mask label_mask(const char *utf8) {
+    av_text_metrics tm;
+    av_text_measure(utf8, PX, 0, &tm);
+    int w = (int)tm.width + 2 * PX, h = 3 * PX;
+    av_dlist dl;
+    av_dl_init(&dl, w, h, (av_rgb){255, 255, 255});
+    av_dl_text_run(&dl, utf8, PX, 2 * PX, PX, AV_ANCHOR_START, 0, 0, (av_rgb){0, 0, 0});
+    unsigned char *rgb = NULL;
+    size_t stride = 0;
+    av_err err;
+    assert_int_equal(av_raster_render(&dl, &rgb, &stride, &err), AV_OK);
+    mask k = {w, h, calloc((size_t)w * h, 1)};
+    assert_non_null(k.m);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const unsigned char *p = rgb + (size_t)y * stride + (size_t)x * 3;
+            k.m[(size_t)y * w + x] = p[0] + p[1] + p[2] < 3 * 128;
+        }
+    free(rgb);
+    av_dl_free(&dl);
+    return k;
+}
+
+/* A grey PNG (hb-view: black on white) as an ink mask. */
+static mask png_mask(const char *path) {
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    assert_true(png_image_begin_read_from_file(&img, path));
+    img.format = PNG_FORMAT_GRAY;
+    unsigned char *gray = malloc(PNG_IMAGE_SIZE(img));
+    assert_non_null(gray);
+    assert_true(png_image_finish_read(&img, NULL, gray, 0, NULL));
+    mask k = {(int)img.width, (int)img.height, calloc((size_t)img.width * img.height, 1)};
+    assert_non_null(k.m);
+    for (size_t i = 0; i < (size_t)k.w * k.h; i++) k.m[i] = gray[i] < 128;
+    free(gray);
+    return k;
+}
+
+/* Two masks side by side (a then b), tops aligned; for composing runs. */
+static mask mask_concat(const mask *a, const mask *b) {
+    int h = a->h > b->h ? a->h : b->h;
+    mask k = {a->w + b->w, h, calloc((size_t)(a->w + b->w) * h, 1)};
+    assert_non_null(k.m);
+    for (int y = 0; y < h; y++) {
+        if (y < a->h) memcpy(k.m + (size_t)y * k.w, a->m + (size_t)y * a->w, (size_t)a->w);
+        if (y < b->h) memcpy(k.m + (size_t)y * k.w + a->w, b->m + (size_t)y * b->w, (size_t)b->w);
+    }
+    return k;
+}
+
+/* Ink box of k: x0, y0, x1, y1 inclusive (asserted: some ink). */
+static void ink_box(const mask *k, int b[4]) {
+    b[0] = k->w, b[1] = k->h, b[2] = -1, b[3] = -1;
+    for (int y = 0; y < k->h; y++)
+        for (int x = 0; x < k->w; x++)
+            if (k->m[(size_t)y * k->w + x]) {
+                if (x < b[0]) b[0] = x;
+                if (x > b[2]) b[2] = x;
+                if (y < b[1]) b[1] = y;
+                if (y > b[3]) b[3] = y;
+            }
+    assert_true(b[2] >= 0);
+}
+
+/* Width in columns of k's ink box scaled to SCALE_H rows (aspect kept). */
+static int scaled_width(const mask *k) {
+    int b[4];
+    ink_box(k, b);
+    int w = (int)((double)(b[2] - b[0] + 1) * SCALE_H / (b[3] - b[1] + 1) + 0.5);
+    return w > 0 ? w : 1;
+}
+
+/* Crop to the ink box and scale it to (SCALE_H, w). */
+static mask mask_normalise(const mask *k, int w) {
+    int b[4];
+    ink_box(k, b);
+    double sx = (double)w / (b[2] - b[0] + 1), sy = (double)SCALE_H / (b[3] - b[1] + 1);
+    mask o = {w, SCALE_H, calloc((size_t)w * SCALE_H, 1)};
+    assert_non_null(o.m);
+    for (int y = 0; y < SCALE_H; y++)
+        for (int x = 0; x < w; x++) {
+            int hits = 0;
+            for (int sy4 = 0; sy4 < 4; sy4++)
+                for (int sx4 = 0; sx4 < 4; sx4++) {
+                    int u = b[0] + (int)((x + (sx4 + 0.5) / 4) / sx), v = b[1] + (int)((y + (sy4 + 0.5) / 4) / sy);
+                    if (u <= b[2] && v <= b[3]) hits += k->m[(size_t)v * k->w + u];
+                }
+            o.m[(size_t)y * w + x] = hits >= 8;
+        }
+    return o;
+}
+
+/* IoU of two normalised masks of the same size. */
+static double iou(const mask *a, const mask *b) {
+    long inter = 0, uni = 0;
+    for (size_t i = 0; i < (size_t)a->w * a->h; i++) {
+        inter += a->m[i] && b->m[i];
+        uni += a->m[i] || b->m[i];
+    }
+    return uni ? (double)inter / (double)uni : 0.0;
+}
+
+/* ---------------------------------------------------------------- hb-view */
+
+/* Run hb-view with args (NULL-terminated); its exit code (127: not found). */
+static int hb_view(const char *const *args) {
+    const char *argv[16] = {"hb-view"};
+    int n = 1;
+    for (int i = 0; args[i] && n < 15; i++) argv[n++] = args[i];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 1);
+        execvp("hb-view", (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* The one font attnviz draws utf8 with (asserted: one font). */
+static const char *font_of(const char *utf8) {
+    const char *files[4];
+    int n = av_text_fonts(utf8, 0, NULL, files, 4);
+    if (n != 1) fail_msg("'%s' is drawn with %d fonts, expected 1 (is fonts-noto-core installed?)", utf8, n);
+    return files[0];
+}
+
+/* hb-view's rendering of utf8 in attnviz's font at PX, margin 0, as a mask;
+ * naive = 1: the fallback shaper, left to right (no OpenType, no bidi). */
+static mask hb_mask(const char *dir, const char *utf8, int naive) {
+    char out[4200], size[16];
+    snprintf(out, sizeof out, "%s/hb.png", dir);
+    snprintf(size, sizeof size, "%d", PX);
+    const char *font = font_of(utf8);
+    const char *shaped[] = {"--font-size", size, "--margin=0", "-O", "png", "-o", out, font, utf8, NULL};
+    const char *plain[] = {"--shapers=fallback", "--direction=ltr", "--font-size", size, "--margin=0", "-O",
+                           "png", "-o", out, font, utf8, NULL};
+    int rc = hb_view(naive ? plain : shaped);
+    if (rc != 0) fail_msg("hb-view failed (exit %d); install libharfbuzz-bin (scripts/install-deps.sh)", rc);
+    return png_mask(out);
+}
+
+/* ---------------------------------------------------------------- words */
+
+typedef struct {
+    const char *what;
+    const char *ltr_part, *rtl_part; /* mixed: the label is ltr_part + rtl_part */
+} word;
+
+/* Scores of one label: IoU with hb-view and with the naive rendering, each
+ * after normalising; hb and naive themselves too (the case must discriminate). */
+static void score(const char *dir, const word *wd, double *to_hb, double *to_naive, double *hb_naive) {
+    char label[256];
+    snprintf(label, sizeof label, "%s%s", wd->ltr_part, wd->rtl_part ? wd->rtl_part : "");
+    mask ours = label_mask(label), hb, naive = hb_mask(dir, label, 1);
+    if (wd->rtl_part) { /* bidi by hand: the left-to-right run, then the right-to-left run */
+        mask a = hb_mask(dir, wd->ltr_part, 0), b = hb_mask(dir, wd->rtl_part, 0);
+        hb = mask_concat(&a, &b);
+        mask_free(&a);
+        mask_free(&b);
+    } else {
+        hb = hb_mask(dir, label, 0);
+    }
+    int w = scaled_width(&hb);
+    mask o = mask_normalise(&ours, w), h = mask_normalise(&hb, w), n = mask_normalise(&naive, w);
+    *to_hb = iou(&o, &h);
+    *to_naive = iou(&o, &n);
+    *hb_naive = iou(&h, &n);
+    print_message("[ shaping  ] %-34s IoU with hb-view %.3f, with naive %.3f (hb-view vs naive %.3f)\n", wd->what,
+                  *to_hb, *to_naive, *hb_naive);
+    mask_free(&ours);
+    mask_free(&hb);
+    mask_free(&naive);
+    mask_free(&o);
+    mask_free(&h);
+    mask_free(&n);
+}
+
+static const word WORDS[] = {
+    {"Devanagari नमस्ते (conjunct)", "नमस्ते", NULL},
+    {"Devanagari किसान (vowel sign before)", "किसान", NULL},
+    {"Arabic مرحبا (joining, RTL)", "مرحبا", NULL},
+    {"Arabic اب (RTL)", "اب", NULL},
+    {"Persian فارسی", "فارسی", NULL},
+    {"Hebrew שלום (RTL)", "שלום", NULL},
+    {"Tamil பொம்மை (split vowels)", "பொம்மை", NULL},
+    {"Kannada ಕನ್ನಡ (subjoined)", "ಕನ್ನಡ", NULL},
+    {"Malayalam കേരളം (vowel sign before)", "കേരളം", NULL},
+    {"Bengali বিজ্ঞান (conjunct)", "বিজ্ঞান", NULL},
+    {"mixed GPT-2 بالعربية (bidi)", "GPT-2 ", "بالعربية"},
+};
+
+/* Every word: closer to hb-view than to the naive rendering, by a margin,
+ * and close to hb-view in absolute terms. All words are scored before the
+ * test fails, so a failure shows every word's numbers. */
+static void test_labels_match_hb_view(void **state) {
+    const char *dir = *state;
+    int bad = 0;
+    for (size_t k = 0; k < sizeof WORDS / sizeof *WORDS; k++) {
+        double to_hb, to_naive, hb_naive;
+        score(dir, &WORDS[k], &to_hb, &to_naive, &hb_naive);
+        if (!(to_hb > to_naive + 0.05 && to_hb > 0.80)) {
+            print_error("%s: IoU with hb-view %.3f, not above 0.80 and naive + 0.05\n", WORDS[k].what, to_hb);
+            bad++;
+        }
+        assert_true(hb_naive < 0.95); /* the word needs shaping or bidi at all */
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* ---------------------------------------------------------------- direction and order */
+
+static void test_paragraph_direction_from_text(void **state) {
+    (void)state;
+    assert_int_equal(av_text_is_rtl("שלום"), 1);
+    assert_int_equal(av_text_is_rtl("مرحبا"), 1);
+    assert_int_equal(av_text_is_rtl("GPT-2 بالعربية"), 0); /* first strong: G */
+    assert_int_equal(av_text_is_rtl("2 بالعربية GPT"), 1);  /* digits are weak */
+    assert_int_equal(av_text_is_rtl("नमस्ते"), 0);
+    assert_int_equal(av_text_is_rtl("0.32"), 0); /* no strong character: left to right */
+    assert_int_equal(av_text_is_rtl(""), 0);
+}
+
+/* The glyph indices of utf8, left to right, into out; returns how many. */
+static int glyph_ids(const char *utf8, unsigned *out, int cap) {
+    av_text_layout lay;
+    assert_int_equal(av_text_lay(utf8, 20, 0, &lay), 0);
+    int n = lay.n < cap ? lay.n : cap;
+    for (int k = 0; k < n; k++) out[k] = lay.g[k].gid;
+    for (int k = 1; k < lay.n; k++) assert_true(lay.g[k].x >= lay.g[k - 1].x - 20 * 64); /* left to right */
+    av_text_layout_free(&lay);
+    return n;
+}
+
+/* UAX #9: in a left-to-right paragraph the Arabic run keeps its own shaped
+ * (right-to-left) glyph order after the Latin run; in a right-to-left
+ * paragraph the Latin run comes last, in its own order. */
+static void test_mixed_runs_in_display_order(void **state) {
+    (void)state;
+    unsigned latin[16], arabic[32], mixed[64];
+    int nl = glyph_ids("GPT-2", latin, 16), na = glyph_ids("بالعربية", arabic, 32);
+    int nm = glyph_ids("GPT-2 بالعربية", mixed, 64);
+    assert_int_equal(nm, nl + 1 + na);
+    assert_memory_equal(mixed, latin, (size_t)nl * sizeof *latin);
+    assert_memory_equal(mixed + nl + 1, arabic, (size_t)na * sizeof *arabic);
+    nm = glyph_ids("بالعربية GPT-2", mixed, 64);
+    assert_int_equal(nm, nl + 1 + na);
+    assert_memory_equal(mixed, latin, (size_t)nl * sizeof *latin);
+    assert_memory_equal(mixed + nl + 1, arabic, (size_t)na * sizeof *arabic);
+}
+
+/* A word of one script is shaped with one font, whole: a Latin prefix adds
+ * its own font, the Devanagari run keeps one. */
+static void test_font_per_script_run(void **state) {
+    (void)state;
+    const char *fam[4];
+    assert_int_equal(av_text_fonts("नमस्ते", 0, fam, NULL, 4), 1);
+    const char *deva = fam[0];
+    assert_int_equal(av_text_fonts("query नमस्ते", 0, fam, NULL, 4), 2);
+    assert_string_equal(fam[1], deva);
+    av_text_layout lay;
+    assert_int_equal(av_text_lay("नमस्ते", 20, 0, &lay), 0);
+    assert_true(lay.n >= 3);
+    for (int k = 1; k < lay.n; k++) assert_int_equal(lay.g[k].slot, lay.g[0].slot);
+    assert_int_equal(lay.missing, 0);
+    assert_int_equal(lay.chars, 6);
+    av_text_layout_free(&lay);
+}
+
+/* ---------------------------------------------------------------- widths and anchors */
+
+/* Ink column range of a rendered single text item. */
+static void ink_columns(const char *utf8, av_anchor anchor, float x, int *lo, int *hi) {
+    av_dlist dl;
+    av_dl_init(&dl, 400, 60, (av_rgb){255, 255, 255});
+    av_dl_text_run(&dl, utf8, x, 40, 24, anchor, 0, 0, (av_rgb){0, 0, 0});
+    unsigned char *rgb;
+    size_t stride;
+    av_err err;
+    assert_int_equal(av_raster_render(&dl, &rgb, &stride, &err), AV_OK);
+    *lo = 400, *hi = -1;
+    for (int y = 0; y < 60; y++)
+        for (int c = 0; c < 400; c++)
+            if (rgb[(size_t)y * stride + (size_t)c * 3] < 128) {
+                if (c < *lo) *lo = c;
+                if (c > *hi) *hi = c;
+            }
+    free(rgb);
+    av_dl_free(&dl);
+}
+
+/* The measured (shaped) width is the drawn extent, and START is the left
+ * end of the run whatever its direction, END its right end: labels placed
+ * by plot.c from measured widths neither overlap ticks nor leave gaps. */
+static void test_measured_width_is_drawn_extent(void **state) {
+    (void)state;
+    static const char *const words[] = {"مرحبا", "שלום", "नमस्ते", "GPT-2 بالعربية", "ಕನ್ನಡ"};
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+        av_text_metrics m;
+        av_text_measure(words[k], 24, 0, &m);
+        assert_true(m.width > 10);
+        int lo, hi;
+        ink_columns(words[k], AV_ANCHOR_START, 100, &lo, &hi);
+        assert_in_range(lo, 96, 104);
+        assert_in_range(hi, 100 + (int)m.width - 5, 100 + (int)m.width + 4);
+        ink_columns(words[k], AV_ANCHOR_END, 300, &lo, &hi);
+        assert_in_range(hi, 294, 303);
+        assert_in_range(lo, 300 - (int)m.width - 4, 300 - (int)m.width + 5);
+    }
+}
+
+/* A script no installed font has still draws boxes, counted as missing,
+ * while the rest of the label is shaped. */
+static void test_script_without_font_draws_boxes(void **state) {
+    (void)state;
+    /* Rare scripts; the first one without a font here (Tangut, Nushu, Kawi, Nag Mundari). */
+    static const unsigned cps[] = {0x17000, 0x1B170, 0x11F04, 0x1E4D0};
+    unsigned cp = 0;
+    for (size_t k = 0; k < sizeof cps / sizeof *cps && !cp; k++)
+        if (!av_text_has_glyph(cps[k])) cp = cps[k];
+    if (!cp) skip();
+    char label[32] = "नमस्ते ";
+    size_t n = strlen(label);
+    label[n++] = (char)(0xF0 | (cp >> 18));
+    label[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    label[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    label[n++] = (char)(0x80 | (cp & 0x3F));
+    label[n] = 0;
+    av_text_layout lay;
+    assert_int_equal(av_text_lay(label, 20, 0, &lay), 0);
+    assert_int_equal(lay.missing, 1);
+    assert_int_equal(lay.g[lay.n - 1].slot, -1); /* the box, last (left to right) */
+    assert_int_equal(lay.g[lay.n - 1].x + av_text_box_advance(20), lay.width);
+    av_text_layout_free(&lay);
+    unsigned miss[4];
+    assert_int_equal(av_text_missing_codepoints(label, 0, miss, 4), 1);
+    assert_int_equal(miss[0], cp);
+}
+
+/* ---------------------------------------------------------------- SVG */
+
+/* The SVG gives the viewer the raster's direction and visual anchor: an RTL
+ * label anchored at its left end says direction="rtl" text-anchor="end". */
+static void test_svg_direction_and_anchor(void **state) {
+    const char *dir = *state;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/t.svg", dir);
+    av_dlist dl;
+    av_dl_init(&dl, 300, 100, (av_rgb){255, 255, 255});
+    av_dl_text_run(&dl, "مرحبا", 10, 30, 16, AV_ANCHOR_START, 0, 0, (av_rgb){0, 0, 0});
+    av_dl_text_run(&dl, "GPT-2 بالعربية", 150, 60, 16, AV_ANCHOR_MIDDLE, 0, 0, (av_rgb){0, 0, 0});
+    av_dl_text_run(&dl, "नमस्ते", 290, 90, 16, AV_ANCHOR_END, 0, 0, (av_rgb){0, 0, 0});
+    av_err err;
+    assert_int_equal(av_svg_write(path, &dl, NULL, NULL, &err), AV_OK);
+    av_dl_free(&dl);
+    char *svg = tu_slurp_file(path, NULL);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "text-anchor=\"end\" fill=\"#000000\" direction=\"rtl\" unicode-bidi=\"embed\">"
+                                "مرحبا</text>"));
+    assert_non_null(strstr(svg, "text-anchor=\"middle\" fill=\"#000000\">GPT-2 بالعربية</text>"));
+    const char *fam[2];
+    assert_int_equal(av_text_fonts("नमस्ते", 0, fam, NULL, 2), 1);
+    char want[256];
+    snprintf(want, sizeof want, "text-anchor=\"end\" fill=\"#000000\" font-family=\"'%s', ", fam[0]);
+    assert_non_null(strstr(svg, want));
+    free(svg);
+}
+
+static int setup(void **state) {
+    *state = make_tmpdir();
+    return 0;
+}
+
+static int teardown(void **state) {
+    rm_rf(*state);
+    return 0;
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_labels_match_hb_view, setup, teardown),
+        cmocka_unit_test(test_paragraph_direction_from_text),
+        cmocka_unit_test(test_mixed_runs_in_display_order),
+        cmocka_unit_test(test_font_per_script_run),
+        cmocka_unit_test(test_measured_width_is_drawn_extent),
+        cmocka_unit_test(test_script_without_font_draws_boxes),
+        cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
