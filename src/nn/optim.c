@@ -1,0 +1,61 @@
+/* optim.c - AdamW, clipping and schedules (see optim.h for the formulas). */
+#include "nn/optim.h"
+
+#include <math.h>
+#include <string.h>
+
+double av_lr_at(const av_adamw *o, int t) {
+    if (t < 1) t = 1;
+    switch (o->schedule) {
+    case AV_SCHED_NOAM: {
+        double w = o->warmup > 0 ? o->warmup : 1;
+        double a = 1.0 / sqrt((double)t), b = (double)t * pow(w, -1.5);
+        return o->lr_max * pow((double)o->d_model, -0.5) * (a < b ? a : b);
+    }
+    case AV_SCHED_COSINE: {
+        if (t <= o->warmup) return o->lr_max * (double)t / (double)o->warmup;
+        int span = o->steps - o->warmup;
+        double p = span > 0 ? (double)(t - o->warmup) / (double)span : 1.0;
+        if (p > 1) p = 1;
+        return o->lr_min + 0.5 * (o->lr_max - o->lr_min) * (1.0 + cos(3.14159265358979323846 * p));
+    }
+    case AV_SCHED_CONSTANT: break;
+    }
+    return o->lr_max;
+}
+
+void adamw_update(float *p, const float *g, float *m, float *v, size_t n, const av_adamw *o, double lr, int t,
+                  int decay) {
+    double bc1 = 1.0 - pow(o->beta1, t), bc2 = 1.0 - pow(o->beta2, t);
+    double keep = decay ? 1.0 - lr * o->weight_decay : 1.0;
+    for (size_t i = 0; i < n; i++) {
+        double gi = g[i];
+        double mi = o->beta1 * m[i] + (1.0 - o->beta1) * gi;
+        double vi = o->beta2 * v[i] + (1.0 - o->beta2) * gi * gi;
+        m[i] = (float)mi;
+        v[i] = (float)vi;
+        double step = (mi / bc1) / (sqrt(vi / bc2) + o->eps);
+        p[i] = (float)((double)p[i] * keep - lr * step);
+    }
+}
+
+double grad_sumsq(const float *g, size_t n) {
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += (double)g[i] * g[i];
+    return s;
+}
+
+double clip_factor(double norm, double max_norm) {
+    if (max_norm <= 0 || norm <= max_norm) return 1.0;
+    return max_norm / (norm + 1e-6);
+}
+
+static const char *const sched_names[] = {"cosine", "noam", "constant"};
+
+const char *av_schedule_name(av_schedule s) { return sched_names[s]; }
+
+av_status av_schedule_parse(const char *name, av_schedule *s, av_err *err) {
+    for (int k = 0; k < 3; k++)
+        if (strcmp(name, sched_names[k]) == 0) { *s = (av_schedule)k; return AV_OK; }
+    return av_fail(err, AV_EUSAGE, "--schedule '%.100s' is not a schedule (allowed: cosine, noam, constant)", name);
+}

@@ -1,0 +1,58 @@
+/* optim.h - the optimiser: AdamW, gradient clipping by global norm, and the
+ * learning-rate schedules. Works on flat float32 arrays (one call per tensor),
+ * so the model's parameter layout stays the model's business.
+ *
+ *   AdamW (Loshchilov & Hutter 2019, "Decoupled Weight Decay Regularization",
+ *   Algorithm 2), in the order torch.optim.AdamW applies it, at step t = 1, 2, ...:
+ *     p ← p − lr·wd·p                           (decoupled weight decay)
+ *     m ← β1·m + (1 − β1)·g,   v ← β2·v + (1 − β2)·g²
+ *     p ← p − lr · (m / (1 − β1^t)) / (√(v / (1 − β2^t)) + ε)
+ *   clipping (Pascanu et al. 2013): if ‖g‖₂ over every parameter > max_norm,
+ *     g ← g · max_norm / (‖g‖₂ + 1e-6)        (as torch.nn.utils.clip_grad_norm_)
+ *   schedules, lr at step t = 1, 2, ... (steps count from 1):
+ *     noam      factor · d_model^−0.5 · min(t^−0.5, t · warmup^−1.5)
+ *               (Vaswani et al. 2017, §5.3, eq. 3; factor 1 is the paper's rule)
+ *     cosine    lr_max · t / warmup during the warm-up, then
+ *               lr_min + ½(lr_max − lr_min)(1 + cos(π · (t − warmup)/(steps − warmup)))
+ *     constant  lr_max
+ *
+ * Non-goals: other optimisers, per-parameter groups beyond "decay or not".
+ */
+#ifndef AV_OPTIM_H
+#define AV_OPTIM_H
+
+#include <stddef.h>
+
+#include "base/common.h"
+
+typedef enum { AV_SCHED_COSINE, AV_SCHED_NOAM, AV_SCHED_CONSTANT } av_schedule;
+
+typedef struct {
+    double beta1, beta2, eps;  /* 0.9, 0.98 or 0.999, 1e-8 */
+    double weight_decay;       /* wd for tensors that decay (weights, not biases or LayerNorm) */
+    double max_norm;           /* clip the global gradient norm to this; 0 = no clipping */
+    av_schedule schedule;
+    double lr_max, lr_min;     /* cosine, constant; noam uses lr_max as its factor */
+    int warmup, steps;         /* steps of warm-up, and in all */
+    int d_model;               /* for noam */
+} av_adamw;
+
+/* Learning rate at step t (1-based). */
+double av_lr_at(const av_adamw *o, int t);
+
+/* One AdamW update of n parameters p with gradients g and moments m, v (each
+ * n floats, zero before step 1). lr from av_lr_at, t the 1-based step, decay 1
+ * if this tensor takes weight decay. Sums in double, stored as float32. */
+void adamw_update(float *p, const float *g, float *m, float *v, size_t n, const av_adamw *o, double lr, int t,
+                  int decay);
+
+/* ‖g‖₂ of n floats, summed in double in index order (deterministic). */
+double grad_sumsq(const float *g, size_t n);
+/* Multiplier that clips a global norm to max_norm (1 when within it or max_norm is 0). */
+double clip_factor(double norm, double max_norm);
+
+/* "cosine" / "noam" / "constant". Errors: AV_EUSAGE naming the value. */
+av_status av_schedule_parse(const char *name, av_schedule *s, av_err *err);
+const char *av_schedule_name(av_schedule s);
+
+#endif

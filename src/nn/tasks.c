@@ -1,0 +1,134 @@
+/* tasks.c - the toy tasks and their vocabulary (see tasks.h for the formats). */
+#include "nn/tasks.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ----------------------------------------------------------------------------
+ * the vocabulary */
+
+/* bytes_to_unicode: the printable bytes '!'..'~', '¡'..'¬', '®'..'ÿ' stand for
+ * themselves; the other 68 bytes are moved to 256, 257, ... in byte order. */
+static int byte_is_printable(int b) { return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174); }
+
+int av_toy_byte_codepoint(int b) {
+    if (byte_is_printable(b)) return b;
+    int n = 0;
+    for (int x = 0; x < b; x++) n += !byte_is_printable(x);
+    return 256 + n;
+}
+
+int av_toy_byte_id(int b) {
+    /* ids follow the printable bytes in order, then the moved ones in order */
+    int id = 0;
+    if (byte_is_printable(b)) {
+        for (int x = 0; x < b; x++) id += byte_is_printable(x);
+        return id;
+    }
+    id = 188; /* 94 + 12 + 82 printable bytes come first */
+    for (int x = 0; x < b; x++) id += !byte_is_printable(x);
+    return id;
+}
+
+int av_toy_merge_byte(int r) { return r < 10 ? '0' + r : r == 10 ? '>' : 'a' + (r - 11); }
+
+int av_toy_token_text(int id, char *out) {
+    if (id < 0 || id >= AV_TOY_VOCAB) return -1;
+    if (id == AV_TOY_EOT) { strcpy(out, "<|endoftext|>"); return 0; }
+    if (id >= 256) { out[0] = ' '; out[1] = (char)av_toy_merge_byte(id - 256); out[2] = 0; return 0; }
+    for (int b = 0; b < 256; b++)
+        if (av_toy_byte_id(b) == id) { out[0] = (char)b; out[1] = 0; return 0; }
+    return -1;
+}
+
+/* Token id of character ch ('0'..'9', '>', 'a'..'z'), with a leading space or not. */
+static int toy_id(int ch, int space) {
+    if (!space) return av_toy_byte_id(ch);
+    int r = ch == '>' ? 10 : (ch >= '0' && ch <= '9') ? ch - '0' : 11 + (ch - 'a');
+    return 256 + r;
+}
+
+/* ----------------------------------------------------------------------------
+ * the tasks */
+
+static const char *const task_names[AV_TASK_COUNT] = {"reverse", "sort", "induction"};
+
+const char *av_task_name(av_task_kind kind) { return task_names[kind]; }
+
+av_status av_task_parse(const char *name, av_task_kind *kind, av_err *err) {
+    for (int k = 0; k < AV_TASK_COUNT; k++)
+        if (strcmp(name, task_names[k]) == 0) { *kind = (av_task_kind)k; return AV_OK; }
+    return av_fail(err, AV_EUSAGE, "--train '%.100s' is not a task (allowed: reverse, sort, induction)", name);
+}
+
+int av_task_max_T(av_task_kind kind) { return kind == AV_TASK_INDUCTION ? 24 : 17; }
+
+static uint32_t rand_below(av_rng *r, uint32_t n) { return (uint32_t)(av_rng_next(r) >> 33) % n; }
+
+/* reverse / sort from the n digits d: prompt "d0 d1 .. >", answer digits ans. */
+static void digits_example(av_task_example *ex, const int *d, int n, int sort) {
+    int ans[8], order[8];
+    for (int i = 0; i < n; i++) order[i] = i;
+    if (sort) /* stable insertion sort of the positions by digit */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && d[order[j - 1]] > d[order[j]]; j--) {
+                int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+            }
+    for (int k = 0; k < n; k++) ans[k] = sort ? d[order[k]] : d[n - 1 - k];
+    memset(ex, 0, sizeof *ex);
+    for (int i = 0; i < n; i++) ex->tokens[i] = toy_id('0' + d[i], i > 0);
+    ex->tokens[n] = toy_id('>', 1);
+    for (int k = 0; k < n; k++) ex->tokens[n + 1 + k] = toy_id('0' + ans[k], 1);
+    ex->T = 2 * n + 1;
+    ex->n_prompt = n + 1;
+    ex->n_answer = n;
+    for (int k = 0; k < n; k++) {
+        ex->answer_q[k] = n + k;
+        if (!sort) ex->target[k] = 1u << (n - 1 - k);
+        else
+            for (int i = 0; i < n; i++)
+                if (d[i] == ans[k]) ex->target[k] |= 1u << i;
+    }
+}
+
+/* induction from the distinct letters a[0..n1-1]: then a[s..s+m-1] repeated,
+ * then the answer a[s+m]. */
+static void induction_example(av_task_example *ex, const int *a, int n1, int s, int m) {
+    memset(ex, 0, sizeof *ex);
+    int T = 0;
+    for (int i = 0; i < n1; i++, T++) ex->tokens[T] = toy_id(a[i], T > 0);
+    for (int i = 0; i <= m; i++, T++) ex->tokens[T] = toy_id(a[s + i], 1);
+    ex->T = T;
+    ex->n_prompt = T - 1;
+    ex->n_answer = m;
+    for (int i = 0; i < m; i++) {
+        ex->answer_q[i] = n1 + i;             /* holds a[s+i] again */
+        ex->target[i] = 1u << (s + i + 1);    /* the token after its first occurrence */
+    }
+}
+
+void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r) {
+    if (kind != AV_TASK_INDUCTION) {
+        int d[8], n = 2 + (int)rand_below(r, 7);
+        for (int i = 0; i < n; i++) d[i] = (int)rand_below(r, 10);
+        digits_example(ex, d, n, kind == AV_TASK_SORT);
+        return;
+    }
+    int letters[26];
+    for (int i = 0; i < 26; i++) letters[i] = 'a' + i;
+    int n1 = 6 + (int)rand_below(r, 7);           /* 6..12 distinct letters */
+    for (int i = 0; i < n1; i++) {                /* partial Fisher-Yates shuffle */
+        int j = i + (int)rand_below(r, (uint32_t)(26 - i));
+        int t = letters[i]; letters[i] = letters[j]; letters[j] = t;
+    }
+    int s = (int)rand_below(r, (uint32_t)(n1 - 1));        /* repeat starts at a[s] */
+    int m = 1 + (int)rand_below(r, (uint32_t)(n1 - 1 - s)); /* 1 .. n1-1-s repeated letters */
+    induction_example(ex, letters, n1, s, m);
+}
+
+void av_task_probe(av_task_example *ex, av_task_kind kind) {
+    static const int pi[5] = {3, 1, 4, 1, 5};
+    static const int kq[5] = {'k', 'q', 'a', 'z', 'm'};
+    if (kind == AV_TASK_INDUCTION) induction_example(ex, kq, 5, 0, 3);
+    else digits_example(ex, pi, 5, kind == AV_TASK_SORT);
+}

@@ -1,0 +1,89 @@
+/* tasks.h - the toy tasks `--train` learns, generated from a seed, and the
+ * small GPT-2-style vocabulary their text is written in.
+ *
+ * Formats (exactly what a user types; the answer is the greedy continuation):
+ *   reverse    "3 1 4 1 5 >"      continues " 5 1 4 1 3"   digits, 2..8 of them
+ *   sort       "3 1 4 1 5 >"      continues " 1 1 3 4 5"
+ *   induction  "k q a z m k q a"  continues " z"  lowercase letters: a segment
+ *              of distinct letters, then a repeat of part of it; after the
+ *              second occurrence of a letter the answer is the letter that
+ *              followed its first occurrence (Olsson et al. 2022, "In-context
+ *              learning and induction heads").
+ *
+ * Tokens: the vocabulary is GPT-2's byte-level BPE (Radford et al. 2019) cut
+ * down to what the tasks need: the 256 byte tokens, numbered as GPT-2 numbers
+ * them (so "3" is id 18 as in GPT-2), then the merges "Ġ 0" .. "Ġ 9", "Ġ >",
+ * "Ġ a" .. "Ġ z" (ids 256 ..), then "<|endoftext|>". So "3 1 4 1 5 >"
+ * tokenizes as "3", " 1", " 4", " 1", " 5", " >" with any GPT-2 BPE
+ * tokenizer given this vocab.json and merges.txt.
+ *
+ * Each example marks its answer positions: the queries q whose next token
+ * tokens[q+1] is scored by the cross-entropy, and for each one the key
+ * positions it should attend to (its target):
+ *   reverse    query n+k (n digits) answers digit n-1-k: the target is that position;
+ *   sort       the target is every prompt position holding the answer digit;
+ *   induction  a repeated letter at q: the target is the position after the
+ *              letter's first occurrence (the token to copy).
+ *
+ * Non-goals: tokenizing arbitrary text (text/bpe does that), other tasks.
+ */
+#ifndef AV_TASKS_H
+#define AV_TASKS_H
+
+#include <stdint.h>
+
+#include "base/common.h"
+#include "nn/embed.h"
+
+#define AV_TASK_MAX_T 32 /* tokens in one example, answer included */
+
+typedef enum { AV_TASK_REVERSE, AV_TASK_SORT, AV_TASK_INDUCTION, AV_TASK_COUNT } av_task_kind;
+
+typedef struct {
+    int T;                              /* tokens, prompt and answer */
+    int n_prompt;                       /* tokens of the prompt ("3 1 4 1 5 >") */
+    int tokens[AV_TASK_MAX_T];          /* token ids */
+    int n_answer;                       /* scored queries */
+    int answer_q[AV_TASK_MAX_T];        /* query positions; the label is tokens[q+1] */
+    uint32_t target[AV_TASK_MAX_T];     /* per scored query: bit j = key position j is a target */
+} av_task_example;
+
+/* ---------------------------------------------------------------------------- the vocabulary */
+
+#define AV_TOY_N_MERGES 37                        /* "Ġ 0".."Ġ 9", "Ġ >", "Ġ a".."Ġ z" */
+#define AV_TOY_EOT (256 + AV_TOY_N_MERGES)        /* "<|endoftext|>" */
+#define AV_TOY_VOCAB (AV_TOY_EOT + 1)             /* 294 */
+
+/* GPT-2's byte-to-unicode table (Radford et al. 2019, encoder.py bytes_to_unicode):
+ * the code point that stands for byte b in vocab.json and merges.txt, and the
+ * token id GPT-2 gives that byte. */
+int av_toy_byte_codepoint(int b);
+int av_toy_byte_id(int b);
+
+/* The text a token id stands for ("3", " 1", "<|endoftext|>") into out (at
+ * least 16 bytes), as raw bytes (a byte token >= 0x80 gives that one byte).
+ * Returns 0, or -1 for an id outside 0 .. AV_TOY_VOCAB-1. */
+int av_toy_token_text(int id, char *out);
+
+/* The merge of rank r (0 .. AV_TOY_N_MERGES-1): the second symbol's byte ('0',
+ * '>', 'a', ...); the first symbol is always "Ġ" (the space byte). */
+int av_toy_merge_byte(int r);
+
+/* ---------------------------------------------------------------------------- the tasks */
+
+/* "reverse" / "sort" / "induction" -> kind. Errors: AV_EUSAGE naming the value
+ * and the allowed names. */
+av_status av_task_parse(const char *name, av_task_kind *kind, av_err *err);
+const char *av_task_name(av_task_kind kind);
+
+/* One example drawn from r. */
+void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r);
+
+/* The fixed probe the film strip shows: "3 1 4 1 5 >" (reverse, sort) or
+ * "k q a z m k q a" (induction), with its answer. */
+void av_task_probe(av_task_example *ex, av_task_kind kind);
+
+/* Longest example of the task (the model's n_positions must cover it). */
+int av_task_max_T(av_task_kind kind);
+
+#endif

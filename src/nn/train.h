@@ -1,0 +1,86 @@
+/* train.h - training a GPT-2-layout Transformer (gpt2.h) from scratch on a
+ * batch of token sequences: forward, cross-entropy on the scored positions,
+ * backward (gpt2_backward.h), global-norm clipping and AdamW (optim.h).
+ *
+ * Determinism: the batch is cut into fixed chunks of AV_TRAIN_CHUNK sequences.
+ * Each chunk sums its sequences' gradients in order into its own buffer, and
+ * the chunks are summed in order. Which thread runs a chunk changes nothing,
+ * so the same seed gives the same bits whatever the thread count.
+ *
+ * Usage:
+ *   av_trainer tr;
+ *   av_trainer_init(&tr, &cfg, &opt, seed, threads, &err);
+ *   for (step = 1..steps) av_trainer_step(&tr, batch, B, &loss, &err);
+ *   av_trainer_eval(&tr, held_out, n, ...);   // accuracy, attention on target
+ *   av_trainer_free(&tr);
+ *
+ * Non-goals: data loading (the caller makes examples, nn/tasks.h), saving
+ * (app/train.c writes the model folder), mixed precision.
+ */
+#ifndef AV_TRAIN_H
+#define AV_TRAIN_H
+
+#include <stdint.h>
+
+#include "base/common.h"
+#include "nn/gpt2.h"
+#include "nn/gpt2_backward.h"
+#include "nn/optim.h"
+#include "nn/tasks.h"
+
+#define AV_TRAIN_CHUNK 4        /* sequences per gradient chunk (fixed: determinism) */
+#define AV_TRAIN_MAX_THREADS 16
+
+/* One worker's buffers: activations per sequence length, backward scratch. */
+typedef struct {
+    av_gpt2_acts acts[AV_TASK_MAX_T + 1]; /* acts[T] sized for T tokens, allocated on first use */
+    av_gpt2_grad_acts ga;
+} av_train_worker;
+
+typedef struct {
+    av_gpt2_config cfg;
+    av_adamw opt;
+    int step;                    /* optimiser steps taken */
+    int n_tensors;
+    size_t n_params;
+    float *mem;                  /* params | m | v, n_params each */
+    av_gpt2_params params, m, v; /* views into mem */
+    av_gpt2_tensor *table, *mtable, *vtable; /* the tensor tables of params, m, v */
+    int n_chunks;                /* gradient buffers allocated */
+    float **chunk_grads;         /* [n_chunks] n_params each */
+    av_gpt2_params *chunk_views; /* [n_chunks] */
+    av_gpt2_tensor *gtable;      /* table for chunk 0 (the summed gradient) */
+    int threads;
+    av_train_worker *workers;    /* [threads] */
+    double last_grad_norm;       /* ‖g‖₂ before clipping, last step */
+    double last_lr;
+} av_trainer;
+
+/* Allocate and initialise as GPT-2 (Radford et al. 2019; llm.c): weights and
+ * embeddings N(0, 0.02²), the residual projections (attn.c_proj, mlp.c_proj)
+ * N(0, (0.02/√(2L))²), biases 0, LayerNorm weights 1. cfg->n_positions must
+ * cover AV_TASK_MAX_T or the longest example. threads >= 1.
+ * Errors: AV_EUSAGE from av_gpt2_config_check; AV_ERUNTIME on OOM. */
+av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_adamw *opt, uint64_t seed,
+                          int threads, av_err *err);
+void av_trainer_free(av_trainer *tr);
+
+/* One optimiser step on the B examples: mean cross-entropy over all scored
+ * positions, backward, clip, AdamW at the schedule's lr. *loss receives the
+ * mean loss before the update. Errors: AV_ERUNTIME on OOM; AV_EUSAGE if the
+ * forward overflows. */
+av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err);
+
+/* Held-out evaluation (no update) of n examples: mean loss per scored
+ * position, sequence accuracy (every answer token is the argmax, i.e. greedy
+ * decoding reproduces the answer), and attn_on_target (L·H, may be NULL): per
+ * layer and head, the attention weight the scored queries put on their target
+ * positions, averaged over every scored query. */
+av_status av_trainer_eval(av_trainer *tr, const av_task_example *ex, int n, double *loss, double *accuracy,
+                          double *attn_on_target, av_err *err);
+
+/* Forward of one sequence with the current parameters in worker 0's
+ * activations; returns them (valid until the next call). */
+av_status av_trainer_forward(av_trainer *tr, const int *tokens, int T, const av_gpt2_acts **acts, av_err *err);
+
+#endif
