@@ -2,10 +2,10 @@
 #include "nn/train.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parallel.h"
 #include "nn/embed.h"
 
 /* ----------------------------------------------------------------------------
@@ -47,18 +47,17 @@ static void init_params(av_gpt2_tensor *table, int n, int L, uint64_t seed) {
 }
 
 av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_adamw *opt, uint64_t seed,
-                          int threads, av_err *err) {
+                          av_err *err) {
     memset(tr, 0, sizeof *tr);
     av_status s = av_gpt2_config_check(cfg, err);
     if (s) return s;
     tr->cfg = *cfg;
     tr->opt = *opt;
-    tr->threads = threads < 1 ? 1 : threads > AV_TRAIN_MAX_THREADS ? AV_TRAIN_MAX_THREADS : threads;
     tr->n_tensors = av_gpt2_num_tensors(cfg);
     tr->n_params = av_gpt2_num_params(cfg);
     tr->mem = av_calloc(3 * tr->n_params, sizeof(float));
     tr->table = calloc((size_t)tr->n_tensors * 3, sizeof *tr->table);
-    tr->workers = calloc((size_t)tr->threads, sizeof *tr->workers);
+    tr->workers = calloc(AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK, sizeof *tr->workers);
     if (!tr->mem || !tr->table || !tr->workers) {
         av_trainer_free(tr);
         return av_fail(err, AV_ERUNTIME, "out of memory for the parameters");
@@ -71,11 +70,10 @@ av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_ad
         av_trainer_free(tr);
         return s;
     }
-    for (int w = 0; w < tr->threads; w++)
-        if ((s = av_gpt2_grad_acts_alloc(&tr->workers[w].ga, cfg, AV_TASK_MAX_T, err))) {
-            av_trainer_free(tr);
-            return s;
-        }
+    if ((s = av_gpt2_grad_acts_alloc(&tr->workers[0].ga, cfg, AV_TASK_MAX_T, err))) {
+        av_trainer_free(tr);
+        return s;
+    }
     init_params(tr->table, tr->n_tensors, cfg->n_layer, seed);
     return AV_OK;
 }
@@ -88,7 +86,7 @@ void av_trainer_free(av_trainer *tr) {
     free(tr->chunk_grads);
     free(tr->chunk_views);
     free(tr->gtable);
-    for (int w = 0; tr->workers && w < tr->threads; w++) {
+    for (int w = 0; tr->workers && w < AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK; w++) {
         for (int T = 0; T <= AV_TASK_MAX_T; T++) av_gpt2_acts_free(&tr->workers[w].acts[T]);
         av_gpt2_grad_acts_free(&tr->workers[w].ga);
     }
@@ -115,6 +113,10 @@ static av_status ensure_chunks(av_trainer *tr, int n, av_err *err) {
         tr->chunk_grads[c] = av_calloc(tr->n_params, sizeof(float));
         av_gpt2_tensor scratch_table[AV_GPT2_MAX_LAYERS * 12 + 3];
         if (!tr->chunk_grads[c]) return av_fail(err, AV_ERUNTIME, "out of memory for the gradients");
+        if (c > 0 && av_gpt2_grad_acts_alloc(&tr->workers[c].ga, &tr->cfg, AV_TASK_MAX_T, err)) {
+            free(tr->chunk_grads[c]);
+            return AV_ERUNTIME;
+        }
         av_status s = bind_params(&tr->chunk_views[c], c ? scratch_table : tr->gtable, &tr->cfg,
                                   tr->chunk_grads[c], err);
         if (s) { free(tr->chunk_grads[c]); return s; }
@@ -146,64 +148,52 @@ static int example_targets(int *targets, const av_task_example *ex) {
 typedef struct {
     av_trainer *tr;
     const av_task_example *ex;
-    int B, worker;
+    int B;
     double weight;           /* 1 / scored positions in the batch */
     double *chunk_loss;      /* [n_chunks] */
-    av_status status;
-    av_err err;
+    av_status *status;       /* [n_chunks] */
+    av_err *err;             /* [n_chunks] */
 } step_job;
 
-static void *step_worker(void *arg) {
-    step_job *j = arg;
+/* Chunk c of the batch: forward, loss and backward of its sequences, in
+ * order, into chunk c's gradient buffer, with chunk c's scratch. */
+static void step_chunk(void *ctx, int c) {
+    step_job *j = ctx;
     av_trainer *tr = j->tr;
-    av_train_worker *w = &tr->workers[j->worker];
-    int n_chunks = (j->B + AV_TRAIN_CHUNK - 1) / AV_TRAIN_CHUNK;
-    for (int c = j->worker; c < n_chunks; c += tr->threads) {
-        memset(tr->chunk_grads[c], 0, tr->n_params * sizeof(float));
-        j->chunk_loss[c] = 0.0;
-        for (int b = c * AV_TRAIN_CHUNK; b < j->B && b < (c + 1) * AV_TRAIN_CHUNK; b++) {
-            const av_task_example *ex = &j->ex[b];
-            av_gpt2_acts *a = NULL;
-            int targets[AV_TASK_MAX_T];
-            example_targets(targets, ex);
-            if ((j->status = worker_acts(w, &tr->cfg, ex->T, &a, &j->err))) return NULL;
-            if ((j->status = av_gpt2_forward(a, &tr->params, &tr->cfg, ex->tokens, ex->T, &j->err))) return NULL;
-            j->chunk_loss[c] += crossentropy_forward_backward(w->ga.dlogits, a->logits, targets, ex->T,
-                                                              tr->cfg.vocab_size, j->weight);
-            av_gpt2_backward(&tr->chunk_views[c], &w->ga, a, &tr->params, &tr->cfg, ex->tokens, ex->T);
-        }
+    av_train_worker *w = &tr->workers[c];
+    memset(tr->chunk_grads[c], 0, tr->n_params * sizeof(float));
+    j->chunk_loss[c] = 0.0;
+    j->status[c] = AV_OK;
+    for (int b = c * AV_TRAIN_CHUNK; b < j->B && b < (c + 1) * AV_TRAIN_CHUNK; b++) {
+        const av_task_example *ex = &j->ex[b];
+        av_gpt2_acts *a = NULL;
+        int targets[AV_TASK_MAX_T];
+        example_targets(targets, ex);
+        if ((j->status[c] = worker_acts(w, &tr->cfg, ex->T, &a, &j->err[c]))) return;
+        if ((j->status[c] = av_gpt2_forward(a, &tr->params, &tr->cfg, ex->tokens, ex->T, &j->err[c]))) return;
+        j->chunk_loss[c] += crossentropy_forward_backward(w->ga.dlogits, a->logits, targets, ex->T,
+                                                          tr->cfg.vocab_size, j->weight);
+        av_gpt2_backward(&tr->chunk_views[c], &w->ga, a, &tr->params, &tr->cfg, ex->tokens, ex->T);
     }
-    return NULL;
-}
-
-/* Run fn over the workers: thread 0 is the caller, the others are pthreads. */
-static void run_workers(int threads, void *(*fn)(void *), void *jobs, size_t job_size) {
-    pthread_t tid[AV_TRAIN_MAX_THREADS];
-    int started[AV_TRAIN_MAX_THREADS] = {0};
-    for (int w = 1; w < threads; w++)
-        started[w] = pthread_create(&tid[w], NULL, fn, (char *)jobs + (size_t)w * job_size) == 0;
-    for (int w = 1; w < threads; w++)
-        if (!started[w]) fn((char *)jobs + (size_t)w * job_size); /* no thread: run it here, same result */
-    fn(jobs);
-    for (int w = 1; w < threads; w++)
-        if (started[w]) pthread_join(tid[w], NULL);
 }
 
 av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err) {
     int n_chunks = (B + AV_TRAIN_CHUNK - 1) / AV_TRAIN_CHUNK, n_scored = 0;
+    if (B < 1 || B > AV_TRAIN_MAX_BATCH)
+        return av_fail(err, AV_EUSAGE, "--batch %d is outside 1..%d", B, AV_TRAIN_MAX_BATCH);
     av_status s = ensure_chunks(tr, n_chunks, err);
     if (s) return s;
     for (int b = 0; b < B; b++) n_scored += ex[b].n_answer;
-    double chunk_loss[4096 / AV_TRAIN_CHUNK];
-    if (n_chunks > (int)(sizeof chunk_loss / sizeof chunk_loss[0]))
-        return av_fail(err, AV_EUSAGE, "--batch %d is larger than 4096", B);
-    step_job jobs[AV_TRAIN_MAX_THREADS];
-    for (int w = 0; w < tr->threads; w++)
-        jobs[w] = (step_job){.tr = tr, .ex = ex, .B = B, .worker = w, .weight = 1.0 / (n_scored ? n_scored : 1),
-                             .chunk_loss = chunk_loss};
-    run_workers(tr->threads, step_worker, jobs, sizeof jobs[0]);
-    for (int w = 0; w < tr->threads; w++)
-        if (jobs[w].status) { *err = jobs[w].err; return jobs[w].status; }
+    double chunk_loss[AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK];
+    av_status status[AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK];
+    av_err *errs = calloc((size_t)n_chunks, sizeof *errs);
+    if (!errs) return av_fail(err, AV_ERUNTIME, "out of memory");
+    step_job job = {.tr = tr, .ex = ex, .B = B, .weight = 1.0 / (n_scored ? n_scored : 1),
+                    .chunk_loss = chunk_loss, .status = status, .err = errs};
+    av_parallel_for(n_chunks, step_chunk, &job);
+    for (int c = 0; c < n_chunks; c++)
+        if (status[c]) { *err = errs[c]; free(errs); return status[c]; }
+    free(errs);
     /* sum the chunks in order into chunk 0 */
     float *g = tr->chunk_grads[0];
     double total = chunk_loss[0];

@@ -3,13 +3,14 @@
  * backward (gpt2_backward.h), global-norm clipping and AdamW (optim.h).
  *
  * Determinism: the batch is cut into fixed chunks of AV_TRAIN_CHUNK sequences.
- * Each chunk sums its sequences' gradients in order into its own buffer, and
- * the chunks are summed in order. Which thread runs a chunk changes nothing,
- * so the same seed gives the same bits whatever the thread count.
+ * Each chunk sums its sequences' gradients in order into its own buffer, with
+ * its own scratch, and the chunks are summed in order. Chunks run in parallel
+ * (base/parallel.h); which thread runs a chunk changes nothing, so the same
+ * seed gives the same bits whatever the thread count.
  *
  * Usage:
  *   av_trainer tr;
- *   av_trainer_init(&tr, &cfg, &opt, seed, threads, &err);
+ *   av_trainer_init(&tr, &cfg, &opt, seed, &err);
  *   for (step = 1..steps) av_trainer_step(&tr, batch, B, &loss, &err);
  *   av_trainer_eval(&tr, held_out, n, ...);   // accuracy, attention on target
  *   av_trainer_free(&tr);
@@ -29,9 +30,9 @@
 #include "nn/tasks.h"
 
 #define AV_TRAIN_CHUNK 4        /* sequences per gradient chunk (fixed: determinism) */
-#define AV_TRAIN_MAX_THREADS 16
+#define AV_TRAIN_MAX_BATCH 1024
 
-/* One worker's buffers: activations per sequence length, backward scratch. */
+/* One chunk's scratch: activations per sequence length, backward scratch. */
 typedef struct {
     av_gpt2_acts acts[AV_TASK_MAX_T + 1]; /* acts[T] sized for T tokens, allocated on first use */
     av_gpt2_grad_acts ga;
@@ -50,8 +51,7 @@ typedef struct {
     float **chunk_grads;         /* [n_chunks] n_params each */
     av_gpt2_params *chunk_views; /* [n_chunks] */
     av_gpt2_tensor *gtable;      /* table for chunk 0 (the summed gradient) */
-    int threads;
-    av_train_worker *workers;    /* [threads] */
+    av_train_worker *workers;    /* [AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK], allocated with the chunks */
     double last_grad_norm;       /* ‖g‖₂ before clipping, last step */
     double last_lr;
 } av_trainer;
@@ -59,10 +59,10 @@ typedef struct {
 /* Allocate and initialise as GPT-2 (Radford et al. 2019; llm.c): weights and
  * embeddings N(0, 0.02²), the residual projections (attn.c_proj, mlp.c_proj)
  * N(0, (0.02/√(2L))²), biases 0, LayerNorm weights 1. cfg->n_positions must
- * cover AV_TASK_MAX_T or the longest example. threads >= 1.
+ * cover AV_TASK_MAX_T or the longest example.
  * Errors: AV_EUSAGE from av_gpt2_config_check; AV_ERUNTIME on OOM. */
 av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_adamw *opt, uint64_t seed,
-                          int threads, av_err *err);
+                          av_err *err);
 void av_trainer_free(av_trainer *tr);
 
 /* One optimiser step on the B examples: mean cross-entropy over all scored
