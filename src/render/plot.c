@@ -1143,8 +1143,8 @@ static int ends_with_svg(const char *path) {
     return e[0] == '.' && (e[1] | 0x20) == 's' && (e[2] | 0x20) == 'v' && (e[3] | 0x20) == 'g';
 }
 
-static av_status write_figure(const char *path, const av_dlist *dl, const char *title, const av_plot_meta *meta,
-                              av_err *err) {
+av_status av_plot_write(const char *path, const av_dlist *dl, const char *title, const av_plot_meta *meta,
+                        av_err *err) {
     const char *software = meta && meta->software ? meta->software : "attnviz " AV_VERSION;
     const char *desc = meta ? meta->description : NULL;
     if (ends_with_svg(path)) return av_svg_write(path, dl, title, desc, err);
@@ -1164,7 +1164,7 @@ static av_status plot_one(layout_fn layout, const char *path, const av_heatmap *
                           av_err *err) {
     av_dlist dl;
     av_status st = layout(&dl, hm, meta, err);
-    if (st == AV_OK) st = write_figure(path, &dl, hm->title, meta, err);
+    if (st == AV_OK) st = av_plot_write(path, &dl, hm->title, meta, err);
     av_dl_free(&dl);
     return st;
 }
@@ -1177,7 +1177,7 @@ av_status av_plot_matrix(const char *path, const av_heatmap *hms, int n, const c
                          const av_plot_meta *meta, av_err *err) {
     av_dlist dl;
     av_status st = av_plot_layout_matrix(&dl, hms, n, title, meta, err);
-    if (st == AV_OK) st = write_figure(path, &dl, title, meta, err);
+    if (st == AV_OK) st = av_plot_write(path, &dl, title, meta, err);
     av_dl_free(&dl);
     return st;
 }
@@ -1190,7 +1190,7 @@ av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const cha
                        const av_plot_meta *meta, av_err *err) {
     av_dlist dl;
     av_status st = av_plot_layout_grid(&dl, hms, n, title, meta, err);
-    if (st == AV_OK) st = write_figure(path, &dl, title, meta, err);
+    if (st == AV_OK) st = av_plot_write(path, &dl, title, meta, err);
     av_dl_free(&dl);
     return st;
 }

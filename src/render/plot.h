@@ -207,6 +207,12 @@ av_status av_plot_layout_matrix(av_dlist *dl, const av_heatmap *hms, int n, cons
                                 const av_plot_meta *meta, av_err *err);
 av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 
+/* Write a laid-out figure: SVG when path ends in ".svg" (any case), else PNG
+ * with tEXt Title (title), Software and Description (from meta) and pHYs.
+ * Atomic (io/fileio.h). Errors: AV_ERUNTIME naming path (I/O, OOM, dl->oom). */
+av_status av_plot_write(const char *path, const av_dlist *dl, const char *title, const av_plot_meta *meta,
+                        av_err *err);
+
 /* The HEAT item of panel p in dl (colour-bar ramps skipped), or NULL. */
 const av_dl_item *av_plot_panel(const av_dlist *dl, int p);
 

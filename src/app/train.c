@@ -1,0 +1,643 @@
+/* train.c - the --train command (see train.h): the training loop with its
+ * progress and snapshots, then the model folder and the figures. */
+#include "app/train.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/fileio.h"
+#include "io/safetensors.h"
+#include "nn/train.h"
+#include "render/trainfig.h"
+
+#define MAX_SNAP 16
+#define N_HELDOUT 512
+
+/* ---------------------------------------------------------------------------- defaults */
+
+/* Per task: layers, heads, d_model, steps, batch, lr. Two layers everywhere:
+ * reverse and sort need one to find ">" and one to fetch; induction needs a
+ * previous-token head and an induction head (Olsson et al. 2022). */
+static const struct { int layers, heads, d_model, steps, batch; double lr; } kTaskDefaults[AV_TASK_COUNT] = {
+    [AV_TASK_REVERSE] = {2, 2, 64, 1500, 32, 3e-3},
+    [AV_TASK_SORT] = {2, 2, 64, 1500, 32, 3e-3},
+    [AV_TASK_INDUCTION] = {2, 2, 64, 1500, 32, 3e-3},
+};
+
+void av_train_fill_defaults(av_train_opts *o) {
+    if (!o->layers) o->layers = kTaskDefaults[o->task].layers;
+    if (!o->heads) o->heads = kTaskDefaults[o->task].heads;
+    if (!o->d_model) o->d_model = kTaskDefaults[o->task].d_model;
+    if (!o->steps) o->steps = kTaskDefaults[o->task].steps;
+    if (!o->batch) o->batch = kTaskDefaults[o->task].batch;
+    if (!(o->lr > 0)) o->lr = kTaskDefaults[o->task].lr;
+    if (!o->warmup) o->warmup = o->steps / 20 > 0 ? o->steps / 20 : 1;
+}
+
+/* ---------------------------------------------------------------------------- the log */
+
+typedef struct {
+    int L, H, T;                 /* layers, heads, probe tokens */
+    int steps;
+    double *loss, *lr, *gnorm;   /* (steps + 1): index = step (0 = before training) */
+    int n_snap;
+    int snap_step[MAX_SNAP];
+    double ho_loss[MAX_SNAP], acc[MAX_SNAP];
+    double *aot;                 /* (MAX_SNAP, L·H) attention on target */
+    float *att;                  /* (MAX_SNAP, L·H, T, T) the probe's attention */
+    int best;                    /* layer·H + head with the most attention on target at the end */
+} train_log;
+
+static void log_free(train_log *g) {
+    free(g->loss); free(g->lr); free(g->gnorm); free(g->aot); free(g->att);
+    memset(g, 0, sizeof *g);
+}
+
+static av_status log_alloc(train_log *g, int L, int H, int T, int steps, av_err *err) {
+    memset(g, 0, sizeof *g);
+    g->L = L; g->H = H; g->T = T; g->steps = steps;
+    g->loss = calloc((size_t)steps + 1, sizeof(double));
+    g->lr = calloc((size_t)steps + 1, sizeof(double));
+    g->gnorm = calloc((size_t)steps + 1, sizeof(double));
+    g->aot = calloc((size_t)MAX_SNAP * L * H, sizeof(double));
+    g->att = calloc((size_t)MAX_SNAP * L * H * T * T, sizeof(float));
+    if (!g->loss || !g->lr || !g->gnorm || !g->aot || !g->att) {
+        log_free(g);
+        return av_fail(err, AV_ERUNTIME, "out of memory for the training log");
+    }
+    return AV_OK;
+}
+
+/* Snapshot steps: 0, then about 10 log-spaced steps up to the last. */
+static int snapshot_steps(int *out, int steps) {
+    int n = 0;
+    out[n++] = 0;
+    for (int k = 0; k < 10 && n < MAX_SNAP; k++) {
+        int s = (int)lround(pow((double)steps, k / 9.0));
+        if (s > out[n - 1]) out[n++] = s;
+    }
+    if (out[n - 1] != steps && n < MAX_SNAP) out[n++] = steps;
+    return n;
+}
+
+/* ---------------------------------------------------------------------------- names */
+
+static const char *positions_label(av_positions p) {
+    return p == AV_POS_LEARNED ? "learned" : p == AV_POS_SINUSOIDAL ? "sinusoidal" : p == AV_POS_ROPE ? "rope" : "none";
+}
+
+static void variant_label(char *out, size_t n, const av_train_opts *o) {
+    snprintf(out, n, "%s positions, %s, %s", positions_label(o->positions), o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
+             o->scale ? "÷√d_k" : "no scale");
+}
+
+static void join(char *out, size_t n, const char *dir, const char *name) {
+    size_t len = strlen(dir);
+    snprintf(out, n, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+}
+
+/* Readable label of a toy token for figures: a leading space shows as "␣". */
+static void token_label(char *out, size_t n, int id) {
+    char t[16];
+    if (av_toy_token_text(id, t)) t[0] = 0;
+    if (t[0] == ' ') snprintf(out, n, "␣%s", t + 1);
+    else snprintf(out, n, "%s", t);
+}
+
+/* ---------------------------------------------------------------------------- the loop */
+
+typedef struct {
+    const av_train_opts *o;
+    av_trainer tr;
+    av_task_example *batch, *heldout, probe;
+    train_log log;
+    FILE *out;
+} run_state;
+
+/* Evaluate the held-out set and the probe, store snapshot k, print its line. */
+static av_status snapshot(run_state *r, int k, int step, av_err *err) {
+    train_log *g = &r->log;
+    int LH = g->L * g->H, T = g->T;
+    av_status s = av_trainer_eval(&r->tr, r->heldout, N_HELDOUT, &g->ho_loss[k], &g->acc[k], g->aot + (size_t)k * LH, err);
+    const av_gpt2_acts *a;
+    if (s || (s = av_trainer_forward(&r->tr, r->probe.tokens, T, &a, err))) return s;
+    memcpy(g->att + (size_t)k * LH * T * T, a->att, (size_t)LH * T * T * sizeof(float));
+    g->snap_step[k] = step;
+    g->n_snap = k + 1;
+    const double *aot = g->aot + (size_t)k * LH;
+    int best = 0;
+    for (int i = 1; i < LH; i++) if (aot[i] > aot[best]) best = i;
+    if (r->o->quiet) return AV_OK;
+    fprintf(r->out, "step %-6d loss %-7.4f held-out loss %-7.4f accuracy %5.1f %%  attention on target:", step,
+            step ? g->loss[step] : g->ho_loss[k], g->ho_loss[k], 100 * g->acc[k]);
+    for (int l = 0; l < g->L; l++) {
+        fprintf(r->out, " L%d [", l);
+        for (int h = 0; h < g->H; h++) fprintf(r->out, "%s%.2f", h ? " " : "", aot[l * g->H + h]);
+        fprintf(r->out, "]");
+    }
+    fprintf(r->out, "  best L%d H%d %.2f\n", best / g->H, best % g->H, aot[best]);
+    fflush(r->out);
+    return AV_OK;
+}
+
+/* The progress bar (TTY, on stderr, redrawn in place) or, in a pipe, a plain
+ * line at every tenth of the run. */
+static void progress(run_state *r, int step, int last_snap) {
+    const av_train_opts *o = r->o;
+    train_log *g = &r->log;
+    if (o->quiet) return;
+    double acc = g->acc[last_snap];
+    if (o->tty) {
+        int w = 30, fill = (int)((double)step / o->steps * w);
+        fprintf(stderr, "\r[");
+        for (int i = 0; i < w; i++) fputc(i < fill ? '#' : '.', stderr);
+        fprintf(stderr, "] step %d/%d  loss %.4f  held-out accuracy %.1f %% (step %d) ", step, o->steps,
+                g->loss[step], 100 * acc, g->snap_step[last_snap]);
+        if (step == o->steps) fprintf(stderr, "\n");
+        fflush(stderr);
+    } else if (o->steps >= 10 && step % (o->steps / 10) == 0) {
+        fprintf(r->out, "step %-6d loss %.4f  lr %.3g  |grad| %.3g\n", step, g->loss[step], g->lr[step], g->gnorm[step]);
+        fflush(r->out);
+    }
+}
+
+static av_status train_loop(run_state *r, av_err *err) {
+    const av_train_opts *o = r->o;
+    int snaps[MAX_SNAP], n_snaps = snapshot_steps(snaps, o->steps), k = 0;
+    av_rng rng;
+    av_rng_seed(&rng, o->seed);
+    av_status s = snapshot(r, k++, 0, err);
+    for (int step = 1; !s && step <= o->steps; step++) {
+        for (int b = 0; b < o->batch; b++) av_task_sample(&r->batch[b], o->task, &rng);
+        if ((s = av_trainer_step(&r->tr, r->batch, o->batch, &r->log.loss[step], err))) break;
+        r->log.lr[step] = r->tr.last_lr;
+        r->log.gnorm[step] = r->tr.last_grad_norm;
+        if (!isfinite(r->log.loss[step]))
+            return av_fail(err, AV_EUSAGE, "the loss became %g at step %d; try a smaller --lr (now %g)", r->log.loss[step],
+                           step, o->lr);
+        if (k < n_snaps && step == snaps[k]) {
+            if (o->tty && !o->quiet) fprintf(stderr, "\r%*s\r", 100, "");
+            s = snapshot(r, k++, step, err);
+        }
+        progress(r, step, k - 1);
+    }
+    if (!s) r->log.loss[0] = r->log.ho_loss[0];
+    return s;
+}
+
+/* ---------------------------------------------------------------------------- the model folder */
+
+static av_status write_text(const char *dir, const char *name, const char *text, av_err *err) {
+    char path[4096];
+    join(path, sizeof path, dir, name);
+    av_afile f;
+    av_status s = av_afile_open(&f, path, err);
+    if (s) return s;
+    av_afile_write(&f, text, strlen(text));
+    return av_afile_commit(&f, err);
+}
+
+/* UTF-8 of code point cp (< 0x800) into out; returns its length. */
+static int utf8_small(char *out, int cp) {
+    if (cp < 0x80) { out[0] = (char)cp; return 1; }
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+}
+
+/* vocab.json and merges.txt of the toy vocabulary (nn/tasks.h), in GPT-2's
+ * byte-level form: byte b is the character bytes_to_unicode(b), a space "Ġ". */
+static av_status write_vocab(const char *dir, av_err *err) {
+    cJSON *v = cJSON_CreateObject();
+    char tok[8], merges[1024] = "#version: 0.2\n";
+    for (int b = 0; v && b < 256; b++) {
+        tok[utf8_small(tok, av_toy_byte_codepoint(b))] = 0;
+        cJSON_AddNumberToObject(v, tok, av_toy_byte_id(b));
+    }
+    int sp = utf8_small(tok, av_toy_byte_codepoint(' '));
+    for (int r = 0; v && r < AV_TOY_N_MERGES; r++) {
+        tok[sp + utf8_small(tok + sp, av_toy_byte_codepoint(av_toy_merge_byte(r)))] = 0;
+        cJSON_AddNumberToObject(v, tok, 256 + r);
+        size_t m = strlen(merges);
+        snprintf(merges + m, sizeof merges - m, "%.*s %s\n", sp, tok, tok + sp);
+    }
+    if (v) cJSON_AddNumberToObject(v, "<|endoftext|>", AV_TOY_EOT);
+    char *json = v ? cJSON_PrintUnformatted(v) : NULL;
+    cJSON_Delete(v);
+    if (!json) return av_fail(err, AV_ERUNTIME, "out of memory writing vocab.json");
+    av_status s = write_text(dir, "vocab.json", json, err);
+    free(json);
+    return s ? s : write_text(dir, "merges.txt", merges, err);
+}
+
+/* config.json: GPT2Config's keys (av_gpt2_config_json) with the "attnviz"
+ * object always present and saying the task and the step it was saved at. */
+static av_status write_config(const char *dir, const av_gpt2_config *cfg, const char *task, int step, av_err *err) {
+    char *text = NULL;
+    av_status s = av_gpt2_config_json(&text, cfg, err);
+    if (s) return s;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cJSON *a = root ? cJSON_CreateObject() : NULL;
+    if (a) {
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "attnviz");
+        cJSON_AddStringToObject(a, "positions", positions_label(cfg->positions));
+        cJSON_AddStringToObject(a, "norm", cfg->norm == AV_NORM_POST ? "post" : "pre");
+        cJSON_AddBoolToObject(a, "scale", cfg->scale);
+        cJSON_AddNumberToObject(a, "rope_base", cfg->rope_base);
+        cJSON_AddStringToObject(a, "task", task);
+        cJSON_AddNumberToObject(a, "step", step);
+        cJSON_AddItemToObject(root, "attnviz", a);
+    }
+    char *out = a ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!out) return av_fail(err, AV_ERUNTIME, "out of memory writing config.json");
+    size_t n = strlen(out);
+    char *withnl = realloc(out, n + 2);
+    if (withnl) { withnl[n] = '\n'; withnl[n + 1] = 0; out = withnl; }
+    s = write_text(dir, "config.json", out, err);
+    free(out);
+    return s;
+}
+
+static av_status write_model(const char *dir, const av_trainer *tr, const char *task, av_err *err) {
+    av_st_write_tensor *t = calloc((size_t)tr->n_tensors, sizeof *t);
+    if (!t) return av_fail(err, AV_ERUNTIME, "out of memory writing the model");
+    for (int i = 0; i < tr->n_tensors; i++) {
+        const av_gpt2_tensor *row = &tr->table[i];
+        t[i] = (av_st_write_tensor){.name = row->name, .dtype = AV_ST_F32, .ndim = row->ndim, .data = *row->slot};
+        for (int d = 0; d < row->ndim; d++) t[i].shape[d] = row->shape[d];
+    }
+    char path[4096];
+    join(path, sizeof path, dir, "model.safetensors");
+    av_status s = av_safetensors_write(path, t, tr->n_tensors, err);
+    free(t);
+    if (!s) s = write_config(dir, &tr->cfg, task, tr->step, err);
+    return s ? s : write_vocab(dir, err);
+}
+
+/* ---------------------------------------------------------------------------- CSV */
+
+/* train.csv: one row per step (0 = before training): lr, loss, gradient
+ * norm; at snapshot steps also the held-out loss and accuracy and the
+ * attention on target of every layer and head (empty elsewhere). */
+static av_status write_csv(const char *dir, const train_log *g, av_err *err) {
+    char path[4096];
+    join(path, sizeof path, dir, "train.csv");
+    av_afile f;
+    av_status s = av_afile_open(&f, path, err);
+    if (s) return s;
+    fprintf(f.fp, "step,lr,loss,grad_norm,heldout_loss,heldout_accuracy");
+    for (int l = 0; l < g->L; l++)
+        for (int h = 0; h < g->H; h++) fprintf(f.fp, ",attn_on_target_L%d_H%d", l, h);
+    fprintf(f.fp, "\n");
+    for (int step = 0, k = 0; step <= g->steps; step++) {
+        fprintf(f.fp, "%d,%.9g,%.9g,%.9g", step, g->lr[step], g->loss[step], g->gnorm[step]);
+        int snap = k < g->n_snap && g->snap_step[k] == step;
+        if (snap) fprintf(f.fp, ",%.9g,%.9g", g->ho_loss[k], g->acc[k]);
+        else fprintf(f.fp, ",,");
+        for (int i = 0; i < g->L * g->H; i++) {
+            if (snap) fprintf(f.fp, ",%.9g", g->aot[(size_t)k * g->L * g->H + i]);
+            else fprintf(f.fp, ",");
+        }
+        fprintf(f.fp, "\n");
+        k += snap;
+    }
+    return av_afile_commit(&f, err);
+}
+
+/* ---------------------------------------------------------------------------- figures */
+
+/* Both formats of one figure: name.png and name.svg. */
+typedef av_status (*fig_fn)(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err);
+
+static av_status png_and_svg(const char *dir, const char *name, fig_fn fn, const void *ctx, const av_plot_meta *meta,
+                             av_err *err) {
+    char file[256], path[4096];
+    const char *ext[2] = {"png", "svg"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(file, sizeof file, "%s.%s", name, ext[i]);
+        join(path, sizeof path, dir, file);
+        av_status s = fn(path, ctx, meta, err);
+        if (s) return s;
+    }
+    return AV_OK;
+}
+
+typedef struct {
+    const train_log *g;
+    const char *title;
+} log_fig;
+
+/* Series of one snapshot quantity: x = snapshot steps. */
+static void snap_series(av_series *s, double *x, double *y, const train_log *g, const double *src, size_t stride,
+                        const char *label) {
+    for (int k = 0; k < g->n_snap; k++) { x[k] = g->snap_step[k]; y[k] = src[(size_t)k * stride]; }
+    *s = (av_series){.label = label, .x = x, .y = y, .n = g->n_snap};
+}
+
+static av_status curves_fig(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
+    const log_fig *lf = ctx;
+    const train_log *g = lf->g;
+    int LH = g->L * g->H;
+    double *steps = malloc(((size_t)g->steps + 1) * sizeof(double));
+    double *buf = malloc((size_t)(2 + 2 * (LH + 2)) * MAX_SNAP * sizeof(double));
+    av_series *ser = calloc((size_t)LH + 3, sizeof *ser);
+    char (*names)[32] = calloc((size_t)LH, sizeof *names);
+    if (!steps || !buf || !ser || !names) {
+        free(steps); free(buf); free(ser); free(names);
+        return av_fail(err, AV_ERUNTIME, "out of memory drawing the curves");
+    }
+    for (int i = 0; i <= g->steps; i++) steps[i] = i;
+    ser[0] = (av_series){.label = "training batch", .x = steps + 1, .y = g->loss + 1, .n = g->steps};
+    snap_series(&ser[1], buf, buf + MAX_SNAP, g, g->ho_loss, 1, "held-out");
+    snap_series(&ser[2], buf + 2 * MAX_SNAP, buf + 3 * MAX_SNAP, g, g->acc, 1, NULL);
+    int shown = LH < 10 ? LH : 10;
+    for (int i = 0; i < shown; i++) {
+        snprintf(names[i], sizeof names[i], "layer %d head %d", i / g->H, i % g->H);
+        snap_series(&ser[3 + i], buf + (4 + 2 * i) * MAX_SNAP, buf + (5 + 2 * i) * MAX_SNAP, g, g->aot + i, (size_t)LH,
+                    names[i]);
+    }
+    av_curve_panel p[3] = {
+        {.title = "loss (cross-entropy on answers)", .y_label = "loss", .s = ser, .n_series = 2},
+        {.title = "held-out sequence accuracy", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0, .ymax = 1},
+        {.title = "attention on the target", .y_label = "attention weight", .s = ser + 3, .n_series = shown, .ymin = 0,
+         .ymax = 1},
+    };
+    av_status s = av_plot_curves(path, p, 3, lf->title, "training step", meta, err);
+    free(steps); free(buf); free(ser); free(names);
+    return s;
+}
+
+typedef struct {
+    const train_log *g;
+    const char *title;
+    const char *const *tokens;   /* T labels */
+    const unsigned char *mask;   /* (T, T) causal */
+} strip_fig;
+
+static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
+    const strip_fig *sf = ctx;
+    const train_log *g = sf->g;
+    int LH = g->L * g->H;
+    char rows[MAX_SNAP][48], cols[64][24];
+    const char *rp[MAX_SNAP], *cp[64];
+    for (int k = 0; k < g->n_snap; k++) {
+        snprintf(rows[k], sizeof rows[k], "step %d · acc %.0f %%", g->snap_step[k], 100 * g->acc[k]);
+        rp[k] = rows[k];
+    }
+    for (int i = 0; i < LH && i < 64; i++) {
+        snprintf(cols[i], sizeof cols[i], "L%d H%d", i / g->H, i % g->H);
+        cp[i] = cols[i];
+    }
+    av_filmstrip fs = {.title = sf->title, .rows = g->n_snap, .cols = LH < 64 ? LH : 64, .T = g->T, .att = g->att,
+                       .masked = sf->mask, .row_labels = rp, .col_labels = cp, .tokens = sf->tokens};
+    return av_plot_filmstrip(path, &fs, meta, err);
+}
+
+/* One GIF frame: the attention grid of snapshot k, as RGB. */
+static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_fig *sf, int k, const char *task,
+                               const av_plot_meta *meta, av_err *err) {
+    const train_log *g = sf->g;
+    int LH = g->L * g->H, T = g->T;
+    av_heatmap hms[64];
+    char names[64][32], title[160];
+    for (int i = 0; i < LH && i < 64; i++) {
+        snprintf(names[i], sizeof names[i], "layer %d head %d", i / g->H, i % g->H);
+        hms[i] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = sf->tokens, .k_labels = sf->tokens,
+                              .w = g->att + ((size_t)k * LH + i) * T * T, .masked = sf->mask, .panel_title = names[i]};
+    }
+    snprintf(title, sizeof title, "trained on %s, step %d · held-out accuracy %.0f %%", task, g->snap_step[k],
+             100 * g->acc[k]);
+    av_dlist dl;
+    av_status s = av_plot_layout_grid(&dl, hms, LH < 64 ? LH : 64, title, meta, err);
+    size_t stride;
+    if (!s) s = av_raster_render(&dl, rgb, &stride, err);
+    *w = dl.width;
+    *h = dl.height;
+    av_dl_free(&dl);
+    return s;
+}
+
+static av_status write_gif(const char *dir, const strip_fig *sf, const char *task, const av_plot_meta *meta,
+                           av_err *err) {
+    const train_log *g = sf->g;
+    unsigned char *raw[MAX_SNAP] = {0}, *frames[MAX_SNAP] = {0};
+    int w[MAX_SNAP], h[MAX_SNAP], W = 0, H = 0;
+    av_status s = AV_OK;
+    for (int k = 0; !s && k < g->n_snap; k++) {
+        s = gif_frame_rgb(&raw[k], &w[k], &h[k], sf, k, task, meta, err);
+        if (!s) { W = w[k] > W ? w[k] : W; H = h[k] > H ? h[k] : H; }
+    }
+    for (int k = 0; !s && k < g->n_snap; k++) { /* same size for every frame: pad with white */
+        frames[k] = malloc((size_t)W * H * 3);
+        if (!frames[k]) { s = av_fail(err, AV_ERUNTIME, "out of memory for the GIF"); break; }
+        memset(frames[k], 255, (size_t)W * H * 3);
+        for (int y = 0; y < h[k]; y++) memcpy(frames[k] + (size_t)y * W * 3, raw[k] + (size_t)y * w[k] * 3, (size_t)w[k] * 3);
+    }
+    char path[4096];
+    join(path, sizeof path, dir, "attention.gif");
+    if (!s) s = av_gif_write(path, (const unsigned char *const *)frames, g->n_snap, W, H, 80, err);
+    for (int k = 0; k < g->n_snap; k++) { free(raw[k]); free(frames[k]); }
+    return s;
+}
+
+/* ---------------------------------------------------------------------------- one run */
+
+/* Load DIR back with --model's loader and compare the probe's logits with the
+ * trainer's: *max_diff = max |Δ logit| (0 when the round trip is exact). */
+static av_status check_checkpoint(const char *dir, run_state *r, double *max_diff, av_err *err) {
+    av_gpt2 m;
+    av_status s = av_gpt2_load(&m, dir, err);
+    if (s) return s;
+    av_gpt2_acts a;
+    int T = r->probe.T;
+    if (!(s = av_gpt2_acts_alloc(&a, &m.cfg, T, err))) {
+        const av_gpt2_acts *mine;
+        if (!(s = av_gpt2_forward(&a, &m.params, &m.cfg, r->probe.tokens, T, err)) &&
+            !(s = av_trainer_forward(&r->tr, r->probe.tokens, T, &mine, err))) {
+            *max_diff = 0;
+            for (size_t i = 0; i < (size_t)T * m.cfg.vocab_size; i++)
+                *max_diff = fmax(*max_diff, fabs((double)a.logits[i] - mine->logits[i]));
+        }
+        av_gpt2_acts_free(&a);
+    }
+    av_gpt2_free(&m);
+    return s;
+}
+
+static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
+    const av_train_opts *o = r->o;
+    const char *task = av_task_name(o->task);
+    int T = r->probe.T;
+    char labels[AV_TASK_MAX_T][24], title[256], vlabel[96];
+    const char *lp[AV_TASK_MAX_T];
+    unsigned char mask[AV_TASK_MAX_T * AV_TASK_MAX_T];
+    for (int t = 0; t < T; t++) { token_label(labels[t], sizeof labels[t], r->probe.tokens[t]); lp[t] = labels[t]; }
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) mask[i * T + j] = j > i;
+    variant_label(vlabel, sizeof vlabel, o);
+    av_plot_meta meta = {.description = o->command_line};
+    av_status s = av_mkdir_p(dir, err);
+    if (!s) s = write_model(dir, &r->tr, task, err);
+    if (!s) s = write_csv(dir, &r->log, err);
+    snprintf(title, sizeof title, "trained on %s, step %d · %d layers, %d heads, d_model %d · %s", task, o->steps,
+             o->layers, o->heads, o->d_model, vlabel);
+    log_fig lf = {.g = &r->log, .title = title};
+    if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
+    strip_fig sf = {.g = &r->log, .title = title, .tokens = lp, .mask = mask};
+    if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
+    if (!s) s = write_gif(dir, &sf, task, &meta, err);
+    double diff = 0;
+    if (!s) s = check_checkpoint(dir, r, &diff, err);
+    if (!s && !o->quiet)
+        fprintf(r->out,
+                "wrote %s: config.json model.safetensors vocab.json merges.txt, filmstrip.png/.svg, attention.gif, "
+                "curves.png/.svg, train.csv\nreloaded %s with --model's loader: probe logits differ by at most %.3g\n",
+                dir, dir, diff);
+    return s;
+}
+
+static av_status run_one(const av_train_opts *o, const char *dir, train_log *out_log, FILE *out, av_err *err) {
+    run_state r = {.o = o, .out = out};
+    av_gpt2_config cfg;
+    av_gpt2_config_defaults(&cfg);
+    cfg.n_layer = o->layers; cfg.n_head = o->heads; cfg.n_embd = o->d_model;
+    cfg.n_positions = AV_TASK_MAX_T; cfg.vocab_size = AV_TOY_VOCAB; cfg.layer_norm_epsilon = 1e-5;
+    cfg.positions = o->positions; cfg.norm = o->norm; cfg.scale = o->scale;
+    av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
+                    .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
+                    .steps = o->steps, .d_model = o->d_model};
+    av_task_probe(&r.probe, o->task);
+    av_status s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
+    if (s) return s;
+    r.batch = calloc((size_t)o->batch, sizeof *r.batch);
+    r.heldout = calloc(N_HELDOUT, sizeof *r.heldout);
+    if (!r.batch || !r.heldout) s = av_fail(err, AV_ERUNTIME, "out of memory for the training data");
+    av_rng hr;
+    av_rng_seed(&hr, o->seed ^ 0x48454C444F5554ull); /* "HELDOUT": a stream apart from the training batches */
+    for (int i = 0; !s && i < N_HELDOUT; i++) av_task_sample(&r.heldout[i], o->task, &hr);
+    if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
+    if (!s) s = train_loop(&r, err);
+    if (!s) s = write_outputs(&r, dir, err);
+    free(r.batch);
+    free(r.heldout);
+    av_trainer_free(&r.tr);
+    if (!s && out_log) *out_log = r.log;
+    else log_free(&r.log);
+    return s;
+}
+
+/* ---------------------------------------------------------------------------- --compare */
+
+typedef struct {
+    const train_log *logs;
+    const char *const *names;
+    int n;
+    const char *title;
+} cmp_fig;
+
+static av_status compare_fig(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
+    const cmp_fig *c = ctx;
+    av_series s[3][4];
+    double x[4][MAX_SNAP], ya[4][MAX_SNAP], xb[4][MAX_SNAP], yb[4][MAX_SNAP];
+    double *steps = malloc(((size_t)c->logs[0].steps + 1) * sizeof(double));
+    if (!steps) return av_fail(err, AV_ERUNTIME, "out of memory drawing the comparison");
+    for (int i = 0; i <= c->logs[0].steps; i++) steps[i] = i;
+    for (int v = 0; v < c->n; v++) {
+        const train_log *g = &c->logs[v];
+        int LH = g->L * g->H, best = 0;
+        for (int i = 1; i < LH; i++)
+            if (g->aot[(size_t)(g->n_snap - 1) * LH + i] > g->aot[(size_t)(g->n_snap - 1) * LH + best]) best = i;
+        s[0][v] = (av_series){.label = c->names[v], .x = steps + 1, .y = g->loss + 1, .n = g->steps};
+        snap_series(&s[1][v], x[v], ya[v], g, g->acc, 1, c->names[v]);
+        snap_series(&s[2][v], xb[v], yb[v], g, g->aot + best, (size_t)LH, c->names[v]);
+    }
+    av_curve_panel p[3] = {
+        {.title = "training loss (every step)", .y_label = "loss", .s = s[0], .n_series = c->n},
+        {.title = "held-out sequence accuracy", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0, .ymax = 1},
+        {.title = "best head's attention on target", .y_label = "attention weight", .s = s[2], .n_series = c->n,
+         .ymin = 0, .ymax = 1},
+    };
+    av_status st = av_plot_curves(path, p, 3, c->title, "training step", meta, err);
+    free(steps);
+    return st;
+}
+
+/* The variants of --compare WHAT, applied to o; returns how many (2 or 3). */
+static int compare_variants(av_train_opts *v, const char **names, const av_train_opts *o) {
+    for (int i = 0; i < 3; i++) v[i] = *o;
+    switch (o->compare) {
+    case AV_TRAIN_CMP_SCALE:
+        v[0].scale = 1; v[1].scale = 0; names[0] = "scale"; names[1] = "no-scale";
+        return 2;
+    case AV_TRAIN_CMP_NORM:
+        v[0].norm = AV_NORM_PRE; v[1].norm = AV_NORM_POST; names[0] = "pre-ln"; names[1] = "post-ln";
+        return 2;
+    default:
+        v[0].positions = AV_POS_LEARNED; v[1].positions = AV_POS_SINUSOIDAL; v[2].positions = AV_POS_ROPE;
+        names[0] = "learned"; names[1] = "sinusoidal"; names[2] = "rope";
+        return 3;
+    }
+}
+
+static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
+    static const char *const what[] = {"", "scale", "norm", "positions"};
+    av_train_opts v[3];
+    const char *names[3];
+    train_log logs[3];
+    int n = compare_variants(v, names, o), done = 0;
+    av_status s = AV_OK;
+    for (int i = 0; !s && i < n; i++, done++) {
+        char dir[4096];
+        join(dir, sizeof dir, o->outdir, names[i]);
+        if (!o->quiet) fprintf(out, "\n== --compare %s: %s -> %s\n", what[o->compare], names[i], dir);
+        s = run_one(&v[i], dir, &logs[i], out, err);
+    }
+    char title[200], file[64];
+    snprintf(title, sizeof title, "trained on %s, step %d · --compare %s, same data and seed %llu", av_task_name(o->task),
+             o->steps, what[o->compare], (unsigned long long)o->seed);
+    snprintf(file, sizeof file, "compare_%s", what[o->compare]);
+    cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
+    av_plot_meta meta = {.description = o->command_line};
+    if (!s) s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
+    for (int i = 0; !s && !o->quiet && i < n; i++) {
+        const train_log *g = &logs[i];
+        int last = g->n_snap - 1, first90 = -1, LH = g->L * g->H;
+        double best = 0;
+        for (int k = 0; k < g->n_snap; k++)
+            if (first90 < 0 && g->acc[k] >= 0.9) first90 = g->snap_step[k];
+        for (int j = 0; j < LH; j++) best = fmax(best, g->aot[(size_t)last * LH + j]);
+        fprintf(out, "%-11s held-out loss %.4f  accuracy %5.1f %%  best head on target %.2f  first snapshot >= 90 %%: %s%d\n",
+                names[i], g->ho_loss[last], 100 * g->acc[last], best, first90 < 0 ? "never " : "step ",
+                first90 < 0 ? 0 : first90);
+    }
+    if (!s && !o->quiet) fprintf(out, "wrote %s/%s.png and .svg\n", o->outdir, file);
+    for (int i = 0; i < done; i++) log_free(&logs[i]);
+    return s;
+}
+
+/* ---------------------------------------------------------------------------- entry */
+
+av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
+    av_train_opts o = *opts;
+    av_train_fill_defaults(&o);
+    if (o.d_model % o.heads)
+        return av_fail(err, AV_EUSAGE, "--heads %d does not divide --d-model %d", o.heads, o.d_model);
+    if (o.positions == AV_POS_ROPE && (o.d_model / o.heads) % 2)
+        return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = %d", o.d_model / o.heads);
+    if (o.positions == AV_POS_NONE)
+        return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
+    char vlabel[96];
+    variant_label(vlabel, sizeof vlabel, &o);
+    if (!o.quiet)
+        fprintf(out,
+                "training %s: %d layers, %d heads, d_model %d, %s; batch %d, %d steps, AdamW lr %g (%s, warm-up %d), "
+                "clip 1.0, seed %llu\n",
+                av_task_name(o.task), o.layers, o.heads, o.d_model, vlabel, o.batch, o.steps, o.lr,
+                av_schedule_name(o.schedule), o.warmup, (unsigned long long)o.seed);
+    if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
+    return run_one(&o, o.outdir, NULL, out, err);
+}

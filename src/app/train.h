@@ -1,0 +1,53 @@
+/* train.h - `attnviz --train TASK -o DIR`: train a small GPT-2-layout model
+ * on a toy task (nn/tasks.h) with nn/train.h, print progress and snapshots,
+ * and write DIR as a model folder that `--model DIR` runs, plus the film
+ * strip, the GIF, the curves and the CSV. `--compare scale|norm|positions`
+ * trains each variant on the same data and seed into DIR/<variant>/ and
+ * overlays their curves in DIR/compare_<what>.png/.svg.
+ *
+ * Files in DIR:
+ *   config.json, model.safetensors, vocab.json, merges.txt   the model folder
+ *   filmstrip.png/.svg   the probe's attention, rows = snapshots, cols = heads
+ *   attention.gif        the probe's attention grid at every snapshot
+ *   curves.png/.svg      loss, held-out accuracy, attention on target
+ *   train.csv            every logged number (one row per step)
+ */
+#ifndef AV_APP_TRAIN_H
+#define AV_APP_TRAIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/common.h"
+#include "nn/gpt2.h"
+#include "nn/optim.h"
+#include "nn/tasks.h"
+
+typedef enum { AV_TRAIN_CMP_NONE, AV_TRAIN_CMP_SCALE, AV_TRAIN_CMP_NORM, AV_TRAIN_CMP_POSITIONS } av_train_compare;
+
+typedef struct {
+    av_task_kind task;
+    const char *outdir;
+    int layers, heads, d_model, steps, batch;  /* 0 = the task's default */
+    double lr;                                 /* 0 = the task's default */
+    av_schedule schedule;
+    int warmup;                                /* 0 = 5 % of the steps */
+    av_positions positions;                    /* learned, sinusoidal or rope */
+    av_norm norm;
+    int scale;                                 /* 1 = ÷√d_k */
+    uint64_t seed;
+    av_train_compare compare;
+    int quiet;                                 /* only errors */
+    int tty;                                   /* 1 = a progress bar on stderr */
+    const char *command_line;                  /* for the figures' Description */
+} av_train_opts;
+
+/* The task's defaults for every 0 field of o (layers, heads, d_model, steps,
+ * batch, lr, warmup). */
+void av_train_fill_defaults(av_train_opts *o);
+
+/* Train, print to out, write DIR. Errors: AV_EUSAGE (bad sizes, e.g. heads
+ * not dividing d_model), AV_ERUNTIME (I/O, OOM), each naming the value. */
+av_status av_train_run(const av_train_opts *o, FILE *out, av_err *err);
+
+#endif

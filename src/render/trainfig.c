@@ -1,0 +1,225 @@
+/* trainfig.c - learning curves, the attention film strip and the GIF writer
+ * (see trainfig.h). Layouts go into a display list (raster.h) and out
+ * through av_plot_write, so PNG and SVG come from the same pixels. */
+#include "render/trainfig.h"
+
+#include <gif_lib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/fileio.h"
+
+static const av_rgb WHITE = {255, 255, 255};
+static const av_rgb INK = {0x22, 0x22, 0x22};
+static const av_rgb GRID = {0xE6, 0xE6, 0xE6};
+static const av_rgb TAB10[10] = {{0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 0xa0, 0x2c}, {0xd6, 0x27, 0x28},
+                                 {0x94, 0x67, 0xbd}, {0x8c, 0x56, 0x4b}, {0xe3, 0x77, 0xc2}, {0x7f, 0x7f, 0x7f},
+                                 {0xbc, 0xbd, 0x22}, {0x17, 0xbe, 0xcf}};
+
+/* ---------------------------------------------------------------------------- curves */
+
+enum { PW = 420, PH = 300, PAD_L = 64, PAD_R = 18, PAD_T = 40, PAD_B = 56, LEG_LINE = 18 };
+
+typedef struct {
+    double x0, x1, y0, y1; /* data range */
+    int bx0, by0, bx1, by1; /* axes box, px */
+} axes;
+
+static float px_x(const axes *a, double x) { return (float)(a->bx0 + (x - a->x0) / (a->x1 - a->x0) * (a->bx1 - a->bx0)); }
+static float px_y(const axes *a, double y) { return (float)(a->by1 - (y - a->y0) / (a->y1 - a->y0) * (a->by1 - a->by0)); }
+
+/* A 2-px polyline segment from (xa, ya) to (xb, yb) as one box per pixel column. */
+static void seg(av_dlist *dl, const axes *a, float xa, float ya, float xb, float yb, av_rgb c) {
+    int c0 = (int)floorf(xa), c1 = (int)floorf(xb);
+    if (c1 < c0) { int t = c0; c0 = c1; c1 = t; }
+    for (int x = c0; x <= c1; x++) {
+        float t0 = xb > xa ? ((float)x - xa) / (xb - xa) : 0, t1 = xb > xa ? ((float)x + 1 - xa) / (xb - xa) : 1;
+        t0 = t0 < 0 ? 0 : t0 > 1 ? 1 : t0;
+        t1 = t1 < 0 ? 0 : t1 > 1 ? 1 : t1;
+        float y0 = ya + (yb - ya) * t0, y1 = ya + (yb - ya) * t1;
+        int lo = (int)floorf(fminf(y0, y1)) - 1, hi = (int)ceilf(fmaxf(y0, y1)) + 1;
+        if (lo < a->by0) lo = a->by0;
+        if (hi > a->by1) hi = a->by1;
+        if (x >= a->bx0 && x < a->bx1 && hi > lo) av_dl_rect(dl, x, lo, x + 2, hi, c);
+    }
+}
+
+/* A round tick step for a range: 1, 2 or 5 times a power of ten, about 5 ticks. */
+static double nice_step(double span) {
+    double raw = span / 5, p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void data_range(const av_curve_panel *p, axes *a) {
+    a->x0 = INFINITY; a->x1 = -INFINITY; a->y0 = INFINITY; a->y1 = -INFINITY;
+    for (int s = 0; s < p->n_series; s++)
+        for (int i = 0; i < p->s[s].n; i++) {
+            double x = p->s[s].x[i], y = p->s[s].y[i];
+            if (!isfinite(y)) continue;
+            a->x0 = fmin(a->x0, x); a->x1 = fmax(a->x1, x);
+            a->y0 = fmin(a->y0, y); a->y1 = fmax(a->y1, y);
+        }
+    if (!(a->x1 > a->x0)) { a->x0 = isfinite(a->x0) ? a->x0 - 1 : 0; a->x1 = a->x0 + 2; }
+    if (p->ymin != 0 || p->ymax != 0) { a->y0 = p->ymin; a->y1 = p->ymax; }
+    if (!(a->y1 > a->y0)) { a->y0 = isfinite(a->y0) ? a->y0 - 1 : 0; a->y1 = a->y0 + 2; }
+}
+
+static void emit_ticks(av_dlist *dl, const axes *a) {
+    char buf[32];
+    double sx = nice_step(a->x1 - a->x0), sy = nice_step(a->y1 - a->y0);
+    for (double x = ceil(a->x0 / sx) * sx; x <= a->x1 + 1e-9 * sx; x += sx) {
+        int px = (int)lrintf(px_x(a, x));
+        av_dl_rect(dl, px, a->by0, px + 1, a->by1, GRID);
+        snprintf(buf, sizeof buf, "%g", x);
+        av_dl_text_run(dl, buf, (float)px, (float)a->by1 + 18, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    }
+    for (double y = ceil(a->y0 / sy) * sy; y <= a->y1 + 1e-9 * sy; y += sy) {
+        int py = (int)lrintf(px_y(a, y));
+        av_dl_rect(dl, a->bx0, py, a->bx1, py + 1, GRID);
+        snprintf(buf, sizeof buf, "%g", fabs(y) < 1e-12 * sy ? 0.0 : y);
+        av_dl_text_run(dl, buf, (float)a->bx0 - 6, (float)py + 4, 13, AV_ANCHOR_END, 0, 0, INK);
+    }
+}
+
+static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, const char *x_label) {
+    axes a;
+    data_range(p, &a);
+    a.bx0 = x0 + PAD_L; a.bx1 = x0 + PW - PAD_R; a.by0 = y0 + PAD_T; a.by1 = y0 + PH - PAD_B;
+    emit_ticks(dl, &a);
+    av_rgb frame = {0x33, 0x33, 0x33};
+    av_dl_rect(dl, a.bx0, a.by0, a.bx1, a.by0 + 1, frame);
+    av_dl_rect(dl, a.bx0, a.by1, a.bx1 + 1, a.by1 + 1, frame);
+    av_dl_rect(dl, a.bx0, a.by0, a.bx0 + 1, a.by1, frame);
+    av_dl_rect(dl, a.bx1, a.by0, a.bx1 + 1, a.by1, frame);
+    for (int s = 0; s < p->n_series; s++) {
+        const av_series *se = &p->s[s];
+        av_rgb c = TAB10[s % 10];
+        int have = 0;
+        float px = 0, py = 0;
+        for (int i = 0; i < se->n; i++) {
+            if (!isfinite(se->y[i])) { have = 0; continue; }
+            double y = fmin(fmax(se->y[i], a.y0), a.y1);
+            float nx = px_x(&a, se->x[i]), ny = px_y(&a, y);
+            if (have) seg(dl, &a, px, py, nx, ny, c);
+            else av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
+            px = nx; py = ny; have = 1;
+        }
+        if (!se->label) continue;
+        int ly = a.by0 + 8 + s * LEG_LINE;
+        av_dl_rect(dl, a.bx1 - 150, ly + 4, a.bx1 - 132, ly + 7, c);
+        av_dl_text_run(dl, se->label, (float)a.bx1 - 128, (float)ly + 10, 12, AV_ANCHOR_START, 0, 0, INK);
+    }
+    av_dl_text_run(dl, p->title, (a.bx0 + a.bx1) * 0.5f, (float)y0 + 26, 15, AV_ANCHOR_MIDDLE, 0, 1, INK);
+    av_dl_text_run(dl, x_label, (a.bx0 + a.bx1) * 0.5f, (float)a.by1 + 40, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    if (p->y_label)
+        av_dl_text_run(dl, p->y_label, (float)x0 + 16, (a.by0 + a.by1) * 0.5f, 13, AV_ANCHOR_MIDDLE, 1, 0, INK);
+}
+
+av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_panels, const char *title,
+                         const char *x_label, const av_plot_meta *meta, av_err *err) {
+    if (n_panels < 1 || n_panels > 4)
+        return av_fail(err, AV_ERUNTIME, "cannot plot %d curve panels (allowed 1..4)", n_panels);
+    for (int p = 0; p < n_panels; p++)
+        if (panels[p].n_series < 1 || panels[p].n_series > 10)
+            return av_fail(err, AV_ERUNTIME, "cannot plot %d curves in one panel (allowed 1..10)", panels[p].n_series);
+    av_dlist dl;
+    int top = 44;
+    av_dl_init(&dl, n_panels * PW + 20, PH + top + 10, WHITE);
+    av_dl_text_run(&dl, title, dl.width * 0.5f, 30, 18, AV_ANCHOR_MIDDLE, 0, 1, INK);
+    for (int p = 0; p < n_panels; p++) emit_panel(&dl, &panels[p], 10 + p * PW, top, x_label);
+    av_status st = av_plot_write(path, &dl, title, meta, err);
+    av_dl_free(&dl);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------- film strip */
+
+av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err) {
+    if (fs->rows < 1 || fs->cols < 1 || fs->T < 1 || fs->rows * fs->cols > 4096 || fs->T > 64)
+        return av_fail(err, AV_ERUNTIME, "cannot plot a film strip of %d x %d maps of %d tokens", fs->rows, fs->cols,
+                       fs->T);
+    int T = fs->T, cell = T <= 12 ? 9 : T <= 24 ? 6 : 3, side = cell * T, gap = 14;
+    int left = 150, top = 86, tok_w = 64;
+    int width = left + fs->cols * (side + gap) + 20, height = top + fs->rows * (side + gap) + tok_w;
+    av_dlist dl;
+    av_dl_init(&dl, width, height, WHITE);
+    av_dl_text_run(&dl, fs->title, width * 0.5f, 30, 17, AV_ANCHOR_MIDDLE, 0, 1, INK);
+    av_dl_text_run(&dl, "rows: snapshots over training · columns: heads · each map: query (row) × key (column), "
+                        "weights 0 (dark) .. 1 (yellow), viridis; hatched = causal mask",
+                   width * 0.5f, 54, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    av_dl_heat h = {.n_q = T, .n_k = T, .vmin = 0, .vmax = 1, .cmap = meta ? meta->cmap : AV_CMAP_VIRIDIS,
+                    .masked = fs->masked};
+    for (int c = 0; c < fs->cols; c++)
+        av_dl_text_run(&dl, fs->col_labels[c], (float)left + c * (side + gap) + side * 0.5f, (float)top - 8, 13,
+                       AV_ANCHOR_MIDDLE, 0, 1, INK);
+    for (int r = 0; r < fs->rows; r++) {
+        int y0 = top + r * (side + gap);
+        av_dl_text_run(&dl, fs->row_labels[r], (float)left - 10, y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0, INK);
+        for (int c = 0; c < fs->cols; c++) {
+            int x0 = left + c * (side + gap);
+            h.w = fs->att + ((size_t)r * fs->cols + c) * (size_t)T * T;
+            av_dl_heatmap(&dl, x0, y0, x0 + side, y0 + side, &h);
+        }
+    }
+    int yk = top + fs->rows * (side + gap) - gap + 6;
+    for (int c = 0; c < fs->cols && fs->tokens && cell >= 6; c++)
+        for (int t = 0; t < T; t++)
+            av_dl_text_run(&dl, fs->tokens[t], (float)left + c * (side + gap) + t * cell + cell * 0.5f + 4,
+                           (float)yk, 10, AV_ANCHOR_END, 1, 0, INK);
+    av_status st = av_plot_write(path, &dl, fs->title, meta, err);
+    av_dl_free(&dl);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------- GIF */
+
+static int gif_out(GifFileType *g, const GifByteType *buf, int n) {
+    return (int)av_afile_write((av_afile *)g->UserData, buf, (size_t)n);
+}
+
+/* One frame: quantise to 256 colours, then a graphics-control block and the image. */
+static int gif_frame(GifFileType *g, const unsigned char *rgb, int w, int h, int delay_cs) {
+    size_t n = (size_t)w * h;
+    GifByteType *r = malloc(n), *gr = malloc(n), *b = malloc(n), *idx = malloc(n);
+    GifColorType pal[256];
+    int size = 256, ok = r && gr && b && idx;
+    for (size_t i = 0; ok && i < n; i++) { r[i] = rgb[3 * i]; gr[i] = rgb[3 * i + 1]; b[i] = rgb[3 * i + 2]; }
+    ok = ok && GifQuantizeBuffer((unsigned)w, (unsigned)h, &size, r, gr, b, idx, pal) == GIF_OK;
+    ColorMapObject *cm = ok ? GifMakeMapObject(256, pal) : NULL;
+    GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT, .DelayTime = delay_cs, .TransparentColor = NO_TRANSPARENT_COLOR};
+    GifByteType ext[4];
+    size_t len = EGifGCBToExtension(&gcb, ext);
+    ok = cm && EGifPutExtension(g, GRAPHICS_EXT_FUNC_CODE, (int)len, ext) == GIF_OK &&
+         EGifPutImageDesc(g, 0, 0, w, h, false, cm) == GIF_OK;
+    for (int y = 0; ok && y < h; y++) ok = EGifPutLine(g, idx + (size_t)y * w, w) == GIF_OK;
+    GifFreeMapObject(cm);
+    free(r); free(gr); free(b); free(idx);
+    return ok;
+}
+
+av_status av_gif_write(const char *path, const unsigned char *const *frames, int n, int width, int height,
+                       int delay_cs, av_err *err) {
+    if (n < 1 || width < 1 || height < 1) return av_fail(err, AV_ERUNTIME, "cannot write a GIF of %d frames", n);
+    av_afile f;
+    av_status st = av_afile_open(&f, path, err);
+    if (st) return st;
+    int gerr = 0, ok = 1;
+    GifFileType *g = EGifOpen(&f, gif_out, &gerr);
+    if (!g) { av_afile_abort(&f); return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, GifErrorString(gerr)); }
+    EGifSetGifVersion(g, true);
+    ok = EGifPutScreenDesc(g, width, height, 8, 0, NULL) == GIF_OK;
+    static const GifByteType netscape[] = "NETSCAPE2.0", loop[3] = {1, 0, 0}; /* loop forever */
+    ok = ok && EGifPutExtensionLeader(g, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
+         EGifPutExtensionBlock(g, 11, netscape) == GIF_OK && EGifPutExtensionBlock(g, 3, loop) == GIF_OK &&
+         EGifPutExtensionTrailer(g) == GIF_OK;
+    for (int i = 0; ok && i < n; i++) ok = gif_frame(g, frames[i], width, height, i == n - 1 ? 3 * delay_cs : delay_cs);
+    int cerr = 0;
+    if (EGifCloseFile(g, &cerr) != GIF_OK) { ok = 0; gerr = cerr; } /* frees g either way */
+    if (!ok) {
+        av_afile_abort(&f);
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, GifErrorString(gerr ? gerr : E_GIF_ERR_WRITE_FAILED));
+    }
+    return av_afile_commit(&f, err);
+}

@@ -1,0 +1,66 @@
+/* trainfig.h - figures of a training run, from plain arrays: learning curves,
+ * a film strip of attention maps over training, and an animated GIF.
+ *
+ * How to use:
+ *   av_plot_curves("out/curves.png", panels, 3, "trained on reverse", "step", &meta, &err);
+ *   av_plot_filmstrip("out/filmstrip.png", &strip, &meta, &err);
+ *   av_gif_write("out/attention.gif", frames, n, width, height, 80, &err);
+ * A path ending in ".svg" gets SVG (curves, film strip), anything else PNG.
+ * Files are written atomically (io/fileio.h). Arrays are read, not kept.
+ *
+ * Curves are drawn with 2-px boxes along each polyline (the display list has
+ * no line item), so PNG and SVG show the same pixels. Colours are
+ * matplotlib's tab10 in order.
+ *
+ * Non-goals: general plotting (no log axes, no error bands), GIF with
+ * transparency; the GIF palette is quantised per frame (giflib's
+ * GifQuantizeBuffer, a median cut), so colours are close, not exact.
+ */
+#ifndef AV_TRAINFIG_H
+#define AV_TRAINFIG_H
+
+#include "base/common.h"
+#include "render/plot.h"
+
+typedef struct {
+    const char *label;   /* legend text, or NULL for no legend entry */
+    const double *x, *y; /* n points, x increasing; non-finite y are skipped */
+    int n;
+} av_series;
+
+typedef struct {
+    const char *title;   /* over the panel, e.g. "loss (cross-entropy)" */
+    const char *y_label; /* left of the axis */
+    const av_series *s;
+    int n_series;        /* 1..10 */
+    double ymin, ymax;   /* y range; both 0 = from the data */
+} av_curve_panel;
+
+/* n_panels (1..4) panels side by side sharing the x axis title, under
+ * `title`. Errors: AV_ERUNTIME naming path on I/O failure or OOM, or for
+ * n_panels/n_series out of range. */
+av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_panels, const char *title,
+                         const char *x_label, const av_plot_meta *meta, av_err *err);
+
+/* A film strip: rows = snapshots, columns = panels (one per layer and head). */
+typedef struct {
+    const char *title;               /* figure title */
+    int rows, cols, T;               /* snapshots, heads, tokens of the probe */
+    const float *att;                /* (rows, cols, T, T) attention weights */
+    const unsigned char *masked;     /* (T, T) 1 = masked (causal), or NULL */
+    const char *const *row_labels;   /* rows, e.g. "step 0 · acc 0%" */
+    const char *const *col_labels;   /* cols, e.g. "L1 H0" */
+    const char *const *tokens;       /* T token labels (keys under the last row, queries on the left) */
+} av_filmstrip;
+
+/* Errors: AV_ERUNTIME for bad shapes, I/O failure or OOM. */
+av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err);
+
+/* An animated GIF (GIF89a, looping forever) of n frames, each an RGB8 buffer
+ * (height, width, 3) with stride 3·width, shown delay_cs hundredths of a second
+ * each (the last one 3 times as long). Through giflib, written atomically.
+ * Errors: AV_ERUNTIME naming path (giflib's message, I/O, OOM). */
+av_status av_gif_write(const char *path, const unsigned char *const *frames, int n, int width, int height,
+                       int delay_cs, av_err *err);
+
+#endif
