@@ -13,6 +13,10 @@
 #include <strings.h>
 
 #include "app/compare.h"
+#include "nn/gpt2.h"
+#include "nn/optim.h"
+#include "nn/tasks.h"
+#include "nn/train.h"
 #include "render/colormap.h"
 
 /* How a row's argument is read and stored. */
@@ -45,6 +49,9 @@ typedef struct {
 
 static av_status parse_figures(av_options *o, const char *s, av_err *err);
 static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
+static const char *task_name(int k) { return av_task_name((av_task_kind)k); }
+static const char *norm_name(int n) { return n == AV_NORM_POST ? "post" : "pre"; }
+static const char *schedule_name(int s) { return av_schedule_name((av_schedule)s); }
 
 #define AT(field) offsetof(av_options, field)
 
@@ -61,8 +68,9 @@ static const optdef kOpts[] = {
      .help = "number of heads H; must divide d_model, d_k = d_model/H (default 1; 1..64)"},
     {"seed", 's', OPT_U64, AT(seed), .lo = 0, .hi = INT64_MAX, .arg = "N",
      .help = "seed for embeddings and weights (default 42); same seed, same numbers"},
-    {"positions", 'p', OPT_CHOICE, AT(positions), .lo = AV_POS_NONE, .hi = AV_POS_ROPE,
-     .choice_name = av_positions_name, .arg = "KIND", .help = "none | sinusoidal | rope (default sinusoidal)"},
+    {"positions", 'p', OPT_CHOICE, AT(positions), .lo = AV_POS_NONE, .hi = AV_POS_LEARNED,
+     .choice_name = av_positions_name, .arg = "KIND",
+     .help = "none | sinusoidal | rope (default sinusoidal); with --train: learned (default) | sinusoidal | rope"},
     {"rope-style", 0, OPT_CHOICE, AT(rope_style), .lo = AV_ROPE_INTERLEAVED, .hi = AV_ROPE_HALF,
      .choice_name = av_rope_style_name, .arg = "S",
      .help = "interleaved (RoFormer, LLaMA; default) | half (GPT-NeoX, HF)"},
@@ -106,8 +114,27 @@ static const optdef kOpts[] = {
     {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .arg = "N",
      .help = "head for --explain and --compare figures (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
-    {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_ORDER, .choice_name = av_compare_name,
-     .arg = "WHAT", .help = "scale | positions | rope-style | order: rerun under each setting"},
+    {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
+     .arg = "WHAT",
+     .help = "scale | positions | rope-style | order: rerun under each setting; with --train: scale | norm | positions"},
+    {"train", 0, OPT_CHOICE, AT(train), .lo = 0, .hi = AV_TASK_COUNT - 1, .choice_name = task_name, .noun = "task",
+     .arg = "TASK", .help = "reverse | sort | induction: train a small GPT-2-layout model from scratch into -o DIR"},
+    {"layers", 0, OPT_INT, AT(layers), .lo = 1, .hi = 12, .arg = "N", .help = "--train: layers (default 2; 1..12)"},
+    {"steps", 0, OPT_INT, AT(steps), .lo = 1, .hi = 1000000, .arg = "N",
+     .help = "--train: optimiser steps (default 1500)"},
+    {"batch", 0, OPT_INT, AT(batch), .lo = 1, .hi = AV_TRAIN_MAX_BATCH, .arg = "N",
+     .help = "--train: sequences per step (default 32; 1..1024)"},
+    {"lr", 0, OPT_DOUBLE, AT(lr), .min = 0, .max = 10, .open = 1, .arg = "LR",
+     .help = "--train: peak learning rate (default 3e-3; noam: the factor)"},
+    {"schedule", 0, OPT_CHOICE, AT(schedule), .lo = AV_SCHED_COSINE, .hi = AV_SCHED_CONSTANT,
+     .choice_name = schedule_name, .arg = "S",
+     .help = "--train: cosine (default) | noam (paper: d_model^-0.5·min(t^-0.5, t·warmup^-1.5)) | constant"},
+    {"warmup", 0, OPT_INT, AT(warmup), .lo = 1, .hi = 1000000, .arg = "N",
+     .help = "--train: warm-up steps (default 5 % of --steps)"},
+    {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
+     .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
+    {"generate", 0, OPT_INT, AT(generate), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
+     .help = "with --model: continue the input by N tokens, greedy, and print it"},
     {"help", 'h', OPT_FLAG, AT(help), .help = "show this help and exit"},
     {"version", 'V', OPT_FLAG, AT(version), .help = "show the version and exit"},
 };
@@ -129,6 +156,7 @@ static const av_options kDefaults = {
     .dpi = AV_DEFAULT_DPI,
     .scale = 1.0,
     .format = AV_FMT_PNG,
+    .train = -1,
 };
 
 void av_print_help(FILE *f) {
@@ -295,6 +323,23 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     if (o->head >= o->heads)
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there are %d heads)", o->head, o->heads - 1, o->heads);
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
+    static const char *const train_only[] = {"layers", "steps", "batch", "lr", "schedule", "warmup", "norm"};
+    for (size_t i = 0; o->train < 0 && i < sizeof train_only / sizeof train_only[0]; i++)
+        if (av_option_given(o, train_only[i]))
+            return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
+                           train_only[i], train_only[i]);
+    if (o->train < 0 && o->positions == AV_POS_LEARNED)
+        return av_fail(err, AV_EUSAGE, "--positions learned needs trained position embeddings (allowed here: none, "
+                       "sinusoidal, rope; learned with --train)");
+    if (o->train < 0 && o->compare == AV_CMP_NORM)
+        return av_fail(err, AV_EUSAGE, "--compare norm needs --train (one attention layer has no LayerNorm); allowed "
+                       "here: scale, positions, rope-style, order");
+    if (o->train >= 0 && (o->compare == AV_CMP_ROPE_STYLE || o->compare == AV_CMP_ORDER))
+        return av_fail(err, AV_EUSAGE, "--compare %s is not a --train comparison (allowed with --train: scale, norm, "
+                       "positions)", av_compare_name(o->compare));
+    if (o->train >= 0 && o->positions == AV_POS_NONE)
+        return av_fail(err, AV_EUSAGE, "--positions none cannot learn reverse, sort or induction (allowed with --train: "
+                       "learned, sinusoidal, rope)");
     if (o->scale * o->dpi / 100.0 > AV_MAX_SIZE_FACTOR + 1e-9)
         return av_fail(err, AV_EUSAGE,
                        "--scale %g with --dpi %d draws figures %g times their 100-dpi size; scale x dpi / 100 must be "
@@ -333,6 +378,14 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
 
 /* ---------------------------------------------------------------------------- the parser */
 
+_Static_assert(N_OPTS <= 64, "av_options.given has one bit per option");
+
+int av_option_given(const av_options *o, const char *name) {
+    for (int i = 0; i < N_OPTS; i++)
+        if (strcmp(kOpts[i].name, name) == 0) return (int)(o->given >> i & 1u);
+    return 0;
+}
+
 void av_options_free(av_options *o) {
     free(o->sentence);
     o->sentence = NULL;
@@ -366,8 +419,15 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             if (kOpts[i].short_name == ch) row = i;
         if (row < 0) return bad_option(ch, argv, err);
         if ((st = apply(&kOpts[row], o, optarg, err))) return st;
+        o->given |= 1ull << row;
     }
     if (o->help || o->version) return AV_OK;
     if ((st = check_combinations(o, err))) return st;
+    if (o->train >= 0) {
+        if (optind < argc)
+            return av_fail(err, AV_EUSAGE, "--train takes no sentence ('%.100s'); try the trained model with: "
+                           "attnviz --model DIR \"3 1 4 1 5 >\"", argv[optind]);
+        return AV_OK;
+    }
     return join_sentence(o, optind, argc, argv, err);
 }

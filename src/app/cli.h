@@ -93,6 +93,14 @@ typedef struct {
     int dpi;                 /* --dpi, pixels per inch (default 100) */
     double scale;            /* --scale, size multiplier (default 1) */
     av_format format;        /* --format png | svg | both (default png) */
+    /* --train (app/train.h); 0 / -1 = the task's default or not given */
+    int train;               /* av_task_kind, or -1 = no --train */
+    int layers, steps, batch, warmup;
+    double lr;
+    int norm;                /* av_norm: pre (default) | post */
+    int schedule;            /* av_schedule: cosine (default) | noam | constant */
+    int generate;            /* --generate N: greedy continuation by N tokens (with --model); 0 = off */
+    unsigned long long given; /* bit i: the i-th option of the table was on the command line */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
 } av_options;
@@ -101,6 +109,9 @@ typedef struct {
  * caller frees with av_options_free. */
 av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err);
 void av_options_free(av_options *o);
+
+/* 1 if option `name` ("d-model") was given on the command line. */
+int av_option_given(const av_options *o, const char *name);
 
 /* Print the usage table (the --help text) to f. */
 void av_print_help(FILE *f);

@@ -22,13 +22,14 @@
 #include "render/plot.h"
 #include "text/tokenize.h"
 
-typedef enum { AV_CMP_NONE = 0, AV_CMP_SCALE, AV_CMP_POSITIONS, AV_CMP_ROPE_STYLE, AV_CMP_ORDER } av_compare_kind;
+/* AV_CMP_NORM (Pre-LN vs Post-LN) exists only for --train (app/train.h): one layer has no LayerNorm. */
+typedef enum { AV_CMP_NONE = 0, AV_CMP_SCALE, AV_CMP_POSITIONS, AV_CMP_ROPE_STYLE, AV_CMP_ORDER, AV_CMP_NORM } av_compare_kind;
 
 /* The one table of --compare names, indexed by av_compare_kind: the option
  * parser, the table heading and the figure name (compare_<name>.png) read it. */
 static inline const char *av_compare_name(int k) {
-    static const char *const names[] = {"none", "scale", "positions", "rope-style", "order"};
-    return k >= AV_CMP_NONE && k <= AV_CMP_ORDER ? names[k] : "?";
+    static const char *const names[] = {"none", "scale", "positions", "rope-style", "order", "norm"};
+    return k >= AV_CMP_NONE && k <= AV_CMP_NORM ? names[k] : "?";
 }
 
 #define AV_CMP_MAX_SETTINGS 3

@@ -21,6 +21,7 @@
 #include "app/tensorio.h"
 #include "app/term.h"
 #include "app/trace.h"
+#include "app/train.h"
 #include "io/fileio.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
@@ -165,7 +166,11 @@ int main(int argc, char **argv) {
     av_status st = av_parse_args(&r.o, argc, argv, &err);
     if (!st && r.o.help) av_print_help(stdout);
     if (!st && r.o.version) printf("attnviz %s\n", AV_VERSION);
-    if (!st && !r.o.help && !r.o.version) {
+    if (!st && !r.o.help && !r.o.version && r.o.train >= 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        r.cmd = command_line(argc, argv);
+        st = av_train_command(&r.o, r.cmd, &err);
+    } else if (!st && !r.o.help && !r.o.version) {
         /* a file size limit (ulimit -f) must fail a write, not kill the
          * process and leave a temporary file behind */
         signal(SIGXFSZ, SIG_IGN);

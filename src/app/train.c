@@ -6,7 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "app/cli.h"
+#include "app/compare.h"
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "nn/train.h"
@@ -640,4 +643,19 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                 av_schedule_name(o.schedule), o.warmup, (unsigned long long)o.seed);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     return run_one(&o, o.outdir, NULL, out, err);
+}
+
+av_status av_train_command(const av_options *op, const char *command_line, av_err *err) {
+    av_train_opts o = {
+        .task = (av_task_kind)op->train, .outdir = op->outdir, .steps = op->steps, .batch = op->batch, .lr = op->lr,
+        .layers = op->layers, .warmup = op->warmup, .schedule = (av_schedule)op->schedule, .norm = (av_norm)op->norm,
+        .scale = !op->no_scale, .seed = op->seed, .quiet = op->quiet, .command_line = command_line,
+        .positions = av_option_given(op, "positions") ? op->positions : AV_POS_LEARNED,
+        .d_model = av_option_given(op, "d-model") ? op->d_model : 0,
+        .heads = av_option_given(op, "heads") ? op->heads : 0,
+        .tty = isatty(STDERR_FILENO),
+    };
+    o.compare = op->compare == AV_CMP_SCALE ? AV_TRAIN_CMP_SCALE : op->compare == AV_CMP_NORM ? AV_TRAIN_CMP_NORM
+              : op->compare == AV_CMP_POSITIONS ? AV_TRAIN_CMP_POSITIONS : AV_TRAIN_CMP_NONE;
+    return av_train_run(&o, stdout, err);
 }

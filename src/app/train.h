@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app/cli.h"
 #include "base/common.h"
 #include "nn/gpt2.h"
 #include "nn/optim.h"
@@ -49,5 +50,10 @@ void av_train_fill_defaults(av_train_opts *o);
 /* Train, print to out, write DIR. Errors: AV_EUSAGE (bad sizes, e.g. heads
  * not dividing d_model), AV_ERUNTIME (I/O, OOM), each naming the value. */
 av_status av_train_run(const av_train_opts *o, FILE *out, av_err *err);
+
+/* --train from the parsed options: the task's defaults for --d-model,
+ * --heads and --positions unless given (learned positions), then av_train_run
+ * printing to stdout. command_line goes into the figures' Description. */
+av_status av_train_command(const av_options *o, const char *command_line, av_err *err);
 
 #endif

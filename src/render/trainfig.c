@@ -136,19 +136,26 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
 
 /* ---------------------------------------------------------------------------- film strip */
 
+#define FILMSTRIP_NOTE                                                                                               \
+    "rows: snapshots over training · columns: layer L, head H · each map: query (row) × key (column), weight 0 "  \
+    "(dark) .. 1 (yellow); hatched = causal mask"
+
 av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err) {
     if (fs->rows < 1 || fs->cols < 1 || fs->T < 1 || fs->rows * fs->cols > 4096 || fs->T > 64)
         return av_fail(err, AV_ERUNTIME, "cannot plot a film strip of %d x %d maps of %d tokens", fs->rows, fs->cols,
                        fs->T);
-    int T = fs->T, cell = T <= 12 ? 9 : T <= 24 ? 6 : 3, side = cell * T, gap = 14;
+    int T = fs->T, cell = T <= 12 ? 12 : T <= 24 ? 7 : 3, side = cell * T, gap = 16;
     int left = 150, top = 86, tok_w = 64;
     int width = left + fs->cols * (side + gap) + 20, height = top + fs->rows * (side + gap) + tok_w;
+    av_text_metrics tm, sm;
+    av_text_measure(fs->title, 17, 1, &tm);
+    av_text_measure(FILMSTRIP_NOTE, 12, 0, &sm);
+    int need = (int)ceilf(fmaxf(tm.width, sm.width)) + 40;
+    if (need > width) { left += (need - width) / 2; width = need; }
     av_dlist dl;
     av_dl_init(&dl, width, height, WHITE);
     av_dl_text_run(&dl, fs->title, width * 0.5f, 30, 17, AV_ANCHOR_MIDDLE, 0, 1, INK);
-    av_dl_text_run(&dl, "rows: snapshots over training · columns: heads · each map: query (row) × key (column), "
-                        "weights 0 (dark) .. 1 (yellow), viridis; hatched = causal mask",
-                   width * 0.5f, 54, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    av_dl_text_run(&dl, FILMSTRIP_NOTE, width * 0.5f, 54, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
     av_dl_heat h = {.n_q = T, .n_k = T, .vmin = 0, .vmax = 1, .cmap = meta ? meta->cmap : AV_CMAP_VIRIDIS,
                     .masked = fs->masked};
     for (int c = 0; c < fs->cols; c++)
