@@ -12,6 +12,7 @@
 #include <math.h>
 
 typedef float fx_f32;
+#include "nn/embed.h"
 #include "train_fixture.h"
 
 static void check_variant(const char *line) {
@@ -69,10 +70,33 @@ static void test_crossentropy_by_hand(void **state) {
     assert_true(d[3] == 0 && d[4] == 0 && d[5] == 0);
 }
 
+/* The fast float matmul and dot against the double-sum reference kernels. */
+static void test_fast_matmul_matches_reference(void **state) {
+    (void)state;
+    enum { T = 5, C = 37, OC = 29 };
+    float inp[T * C], w[C * OC], b[OC], fast[T * OC], ref[T * OC];
+    av_rng r;
+    av_rng_seed(&r, 7);
+    for (int i = 0; i < T * C; i++) inp[i] = (float)av_rng_normal(&r);
+    for (int i = 0; i < C * OC; i++) w[i] = (float)av_rng_normal(&r);
+    for (int i = 0; i < OC; i++) b[i] = (float)av_rng_normal(&r);
+    gpt2_matmul_forward(fast, inp, w, b, T, C, OC);
+    matmul_forward(ref, inp, w, T, C, OC);
+    double worst = 0;
+    for (int t = 0; t < T; t++)
+        for (int o = 0; o < OC; o++) worst = fmax(worst, fabs(fast[t * OC + o] - (ref[t * OC + o] + (double)b[o])));
+    print_message("gpt2_matmul_forward vs matmul_forward + b: worst |diff| %.2e\n", worst);
+    assert_true(worst < 1e-4);
+    double dot = 0;
+    for (int c = 0; c < C; c++) dot += (double)inp[c] * w[c];
+    assert_true(fabs(gpt2_dot(inp, w, C) - dot) < 1e-5);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradients_equal_torch_autograd),
         cmocka_unit_test(test_crossentropy_by_hand),
+        cmocka_unit_test(test_fast_matmul_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,7 +147,7 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
 
 /* The progress bar (TTY, on stderr, redrawn in place) or, in a pipe, a plain
  * line at every tenth of the run. */
-static void progress(run_state *r, int step, int last_snap) {
+static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     const av_train_opts *o = r->o;
     train_log *g = &r->log;
     if (o->quiet) return;
@@ -160,7 +160,7 @@ static void progress(run_state *r, int step, int last_snap) {
                 g->loss[step], 100 * acc, g->snap_step[last_snap]);
         if (step == o->steps) fprintf(stderr, "\n");
         fflush(stderr);
-    } else if (o->steps >= 10 && step % (o->steps / 10) == 0) {
+    } else if (o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped) {
         fprintf(r->out, "step %-6d loss %.4f  lr %.3g  |grad| %.3g\n", step, g->loss[step], g->lr[step], g->gnorm[step]);
         fflush(r->out);
     }
@@ -180,11 +180,12 @@ static av_status train_loop(run_state *r, av_err *err) {
         if (!isfinite(r->log.loss[step]))
             return av_fail(err, AV_EUSAGE, "the loss became %g at step %d; try a smaller --lr (now %g)", r->log.loss[step],
                            step, o->lr);
-        if (k < n_snaps && step == snaps[k]) {
+        int snap = k < n_snaps && step == snaps[k];
+        if (snap) {
             if (o->tty && !o->quiet) fprintf(stderr, "\r%*s\r", 100, "");
             s = snapshot(r, k++, step, err);
         }
-        progress(r, step, k - 1);
+        progress(r, step, k - 1, snap);
     }
     if (!s) r->log.loss[0] = r->log.ho_loss[0];
     return s;

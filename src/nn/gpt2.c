@@ -243,28 +243,38 @@ void av_gpt2_acts_free(av_gpt2_acts *a) {
 /* ----------------------------------------------------------------------------
  * kernels */
 
+float gpt2_dot(const float *a, const float *b, int n) {
+    float acc[8] = {0};
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; k++) acc[k] += a[i + k] * b[i + k];
+    for (; i < n; i++) acc[i & 7] += a[i] * b[i];
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
 void gpt2_matmul_forward(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC) {
     // inp is (T, C), w is (C, OC) (Conv1D layout), b is (OC) or NULL, out is (T, OC)
-    matmul_forward(out, inp, w, T, C, OC);
-    if (!b) return;
+    // Row t of out starts at b and adds inp[t, c]·w[c, :] for c = 0, 1, ...: each
+    // out[t, o] sums in increasing c (the same bits every run) and the inner loop
+    // over o is element-wise, so the compiler vectorises it. Reference:
+    // attention.h's matmul_forward (double sums), checked in tests/test_gpt2_backward.c.
     for (int t = 0; t < T; t++) {
         float *out_t = out + (size_t)t * OC;
-        for (int o = 0; o < OC; o++) out_t[o] = (float)((double)out_t[o] + (double)b[o]);
+        const float *inp_t = inp + (size_t)t * C;
+        for (int o = 0; o < OC; o++) out_t[o] = b ? b[o] : 0.0f;
+        for (int c = 0; c < C; c++) {
+            float x = inp_t[c];
+            const float *w_c = w + (size_t)c * OC;
+            for (int o = 0; o < OC; o++) out_t[o] += x * w_c[o];
+        }
     }
 }
 
 void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int T, int C, int V) {
     // inp is (T, C), wte is (V, C), logits is (T, V): logits[t, v] = inp[t]·wte[v]
-    for (int t = 0; t < T; t++) {
-        const float *x = inp + (size_t)t * C;
-        float *l_t = logits + (size_t)t * V;
-        for (int v = 0; v < V; v++) {
-            const float *w_v = wte + (size_t)v * C;
-            double dot = 0.0;
-            for (int c = 0; c < C; c++) dot += (double)x[c] * (double)w_v[c];
-            l_t[v] = (float)dot;
-        }
-    }
+    for (int t = 0; t < T; t++)
+        for (int v = 0; v < V; v++)
+            logits[(size_t)t * V + v] = gpt2_dot(inp + (size_t)t * C, wte + (size_t)v * C, C);
 }
 
 void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,

@@ -223,6 +223,11 @@ av_status av_gpt2_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt
 
 /* ---------------------------------------------------------------------------- kernels */
 
+/* Σ_i a[i]·b[i] over n floats, in float, as 8 interleaved partial sums added
+ * in a fixed order ((0+1)+(2+3))+((4+5)+(6+7)): the same bits every run and
+ * on every thread count, in a loop the compiler can vectorise. */
+float gpt2_dot(const float *a, const float *b, int n);
+
 /* out (T, OC) = inp (T, C)·w (C, OC) + b (OC) (b may be NULL). The one
  * matrix product of the model: Conv1D layout, GPT-2's c_attn, c_proj, c_fc.
  * Reference: attention.h's matmul_forward plus the bias. */

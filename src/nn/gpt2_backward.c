@@ -39,17 +39,6 @@ double crossentropy_forward_backward(float *dlogits, const float *logits, const 
 /* ----------------------------------------------------------------------------
  * kernels */
 
-/* Σ_i a[i]·b[i] in float, in 8 interleaved partial sums added in a fixed
- * order: the same bits every run, and a loop the compiler can vectorise. */
-static float dot8(const float *a, const float *b, int n) {
-    float acc[8] = {0};
-    int i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (int k = 0; k < 8; k++) acc[k] += a[i + k] * b[i + k];
-    for (; i < n; i++) acc[i & 7] += a[i] * b[i];
-    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-}
-
 void gpt2_matmul_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
                           int T, int C, int OC) {
     // inp, dinp are (T, C); w, dw are (C, OC); dout is (T, OC); db is (OC)
@@ -60,7 +49,7 @@ void gpt2_matmul_backward(float *dinp, float *dw, float *db, const float *dout, 
         for (int c = 0; c < C; c++) {
             float *dw_c = dw + (size_t)c * OC;
             float x = inp_t[c];
-            dinp_t[c] += dot8(dout_t, w + (size_t)c * OC, OC);
+            dinp_t[c] += gpt2_dot(dout_t, w + (size_t)c * OC, OC);
             for (int o = 0; o < OC; o++) dw_c[o] += x * dout_t[o];
         }
         if (db)

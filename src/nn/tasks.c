@@ -55,12 +55,6 @@ static const char *const task_names[AV_TASK_COUNT] = {"reverse", "sort", "induct
 
 const char *av_task_name(av_task_kind kind) { return task_names[kind]; }
 
-av_status av_task_parse(const char *name, av_task_kind *kind, av_err *err) {
-    for (int k = 0; k < AV_TASK_COUNT; k++)
-        if (strcmp(name, task_names[k]) == 0) { *kind = (av_task_kind)k; return AV_OK; }
-    return av_fail(err, AV_EUSAGE, "--train '%.100s' is not a task (allowed: reverse, sort, induction)", name);
-}
-
 int av_task_max_T(av_task_kind kind) { return kind == AV_TASK_INDUCTION ? 24 : 17; }
 
 static uint32_t rand_below(av_rng *r, uint32_t n) { return (uint32_t)(av_rng_next(r) >> 33) % n; }

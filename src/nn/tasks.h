@@ -71,9 +71,7 @@ int av_toy_merge_byte(int r);
 
 /* ---------------------------------------------------------------------------- the tasks */
 
-/* "reverse" / "sort" / "induction" -> kind. Errors: AV_EUSAGE naming the value
- * and the allowed names. */
-av_status av_task_parse(const char *name, av_task_kind *kind, av_err *err);
+/* "reverse", "sort", "induction". */
 const char *av_task_name(av_task_kind kind);
 
 /* One example drawn from r. */
