@@ -48,14 +48,7 @@ static void check_variant(const char *line) {
 
 static void test_gradients_equal_torch_autograd(void **state) {
     (void)state;
-    char *text = NULL;
-    size_t len;
-    av_err err;
-    assert_int_equal(av_read_file(src_path("tests/ref/train/variants.txt"), 1 << 16, &text, &len, &err), 0);
-    int n = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), n++) check_variant(line);
-    assert_int_equal(n, 3);
-    free(text);
+    assert_int_equal(fx_for_each_variant(check_variant), 3);
 }
 
 /* The loss gradient w.r.t. the logits: softmax − onehot, by hand for V = 3. */

@@ -238,7 +238,7 @@ static void test_cli_train_bad_input(void **state) {
         {{"--train", "reverse", "--d-model", "32", "--heads", "3"}, "--heads 3 does not divide --d-model 32"},
         {{"--train", "reverse", "--compare", "order"}, "--compare order is not a --train comparison"},
         {{"--compare", "norm", "hi"}, "--compare norm needs --train"},
-        {{"--positions", "learned", "hi"}, "--positions learned needs trained position embeddings"},
+        {{"--positions", "learned", "hi"}, "(learned position embeddings need --train)"},
         {{"--train", "reverse", "--positions", "none"}, "--positions none cannot learn"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

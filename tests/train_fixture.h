@@ -138,4 +138,16 @@ static double fx_batch_grads(const fx_variant *v, const av_gpt2_params *p, av_gp
     return loss / n_scored;
 }
 
+/* fn(line) for every line of tests/ref/train/variants.txt; returns how many. */
+static int fx_for_each_variant(void (*fn)(const char *line)) {
+    char *text = NULL;
+    size_t len;
+    av_err err;
+    if (av_read_file(src_path("tests/ref/train/variants.txt"), 1 << 16, &text, &len, &err)) return -1;
+    int n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), n++) fn(line);
+    free(text);
+    return n;
+}
+
 #endif

@@ -133,8 +133,6 @@ static const optdef kOpts[] = {
      .help = "--train: warm-up steps (default 5 % of --steps)"},
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
-    {"generate", 0, OPT_INT, AT(generate), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
-     .help = "with --model: continue the input by N tokens, greedy, and print it"},
     {"help", 'h', OPT_FLAG, AT(help), .help = "show this help and exit"},
     {"version", 'V', OPT_FLAG, AT(version), .help = "show the version and exit"},
 };
@@ -329,8 +327,8 @@ static av_status check_combinations(const av_options *o, av_err *err) {
             return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
                            train_only[i], train_only[i]);
     if (o->train < 0 && o->positions == AV_POS_LEARNED)
-        return av_fail(err, AV_EUSAGE, "--positions learned needs trained position embeddings (allowed here: none, "
-                       "sinusoidal, rope; learned with --train)");
+        return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
+                       "(learned position embeddings need --train)");
     if (o->train < 0 && o->compare == AV_CMP_NORM)
         return av_fail(err, AV_EUSAGE, "--compare norm needs --train (one attention layer has no LayerNorm); allowed "
                        "here: scale, positions, rope-style, order");

@@ -99,7 +99,6 @@ typedef struct {
     double lr;
     int norm;                /* av_norm: pre (default) | post */
     int schedule;            /* av_schedule: cosine (default) | noam | constant */
-    int generate;            /* --generate N: greedy continuation by N tokens (with --model); 0 = off */
     unsigned long long given; /* bit i: the i-th option of the table was on the command line */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
