@@ -4,7 +4,10 @@
  *   1. the attention layer alone (av_model_forward) at several sizes,
  *      median of repeated runs, in milliseconds;
  *   2. the whole command (the demo, and a 200-token paragraph with figures)
- *      as a child process: wall time and peak resident memory (wait4 rusage).
+ *      as a child process: wall time and peak resident memory (wait4 rusage);
+ *   3. GPT-2's byte-level BPE on the real vocabulary (tests/data/gpt2/):
+ *      load time, a sentence cold (empty word cache) and warm, and the merge
+ *      kernel (heap) beside GPT-2's plain loop on one long piece.
  * The reference point: matplotlib needed 2.8 s and 285 MiB to draw the same
  * 8-head figures in Python (shared/reference/README.md). */
 
@@ -19,6 +22,7 @@
 #include <unistd.h>
 
 #include "nn/model.h"
+#include "text/bpe.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -71,6 +75,61 @@ static void bench_command(const char *label, char *const argv[]) {
            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 
+/* Median of reps timings of f(b, arg) in ms. */
+static double median_ms(int reps, void (*f)(av_bpe *, const char *), av_bpe *b, const char *arg) {
+    double t[101];
+    if (reps > 101) reps = 101;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ms();
+        f(b, arg);
+        t[r] = now_ms() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp);
+    return t[reps / 2];
+}
+
+static void encode_once(av_bpe *b, const char *s) {
+    int32_t *ids;
+    size_t n;
+    av_err err;
+    if (av_bpe_encode(b, s, strlen(s), &ids, &n, &err) == AV_OK) free(ids);
+}
+
+static void merge_long(av_bpe *b, const char *kernel) { /* one 4,000-byte piece of letters */
+    static int32_t sym[4000];
+    size_t n = 4000;
+    av_err err;
+    unsigned seed = 1;
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        sym[i] = av_bpe_find(b, "etaoinshrdlu" + (seed >> 16) % 12, 1);
+    }
+    if (kernel[0] == 'r') av_bpe_merge_piece_ref(b, sym, &n, &err);
+    else av_bpe_merge_piece(b, sym, &n, &err);
+}
+
+static void bench_bpe(const char *dir) {
+    char cmd[512], v[300], m[300];
+    snprintf(cmd, sizeof cmd, "gzip -dc tests/data/gpt2/vocab.json.gz > '%s/vocab.json' && "
+             "gzip -dc tests/data/gpt2/merges.txt.gz > '%s/merges.txt'", dir, dir);
+    if (system(cmd) != 0) { printf("  (tests/data/gpt2 not found: run from the source tree)\n"); return; }
+    snprintf(v, sizeof v, "%s/vocab.json", dir);
+    snprintf(m, sizeof m, "%s/merges.txt", dir);
+    av_bpe *b;
+    av_err err;
+    double t0 = now_ms();
+    if (av_bpe_load(&b, v, m, &err) != AV_OK) { printf("  load failed: %s\n", err.msg); return; }
+    printf("  load vocab.json + merges.txt (50,257 tokens, 50,000 merges)   %9.3f ms\n", now_ms() - t0);
+    const char *s = "The animal didn't cross the street because it was too tired.";
+    t0 = now_ms();
+    encode_once(b, s);
+    printf("  encode 62-byte sentence (13 tokens), cold word cache         %9.3f ms\n", now_ms() - t0);
+    printf("  the same, warm (median of 101)                               %9.4f ms\n", median_ms(101, encode_once, b, s));
+    double ref = median_ms(3, merge_long, b, "ref"), fast = median_ms(3, merge_long, b, "heap");
+    printf("  merge one 4,000-byte piece: GPT-2's loop %.3f ms, heap %.3f ms (%.1fx)\n", ref, fast, ref / fast);
+    av_bpe_free(b);
+}
+
 int main(int argc, char **argv) {
     const char *bin = argc > 1 ? argv[1] : "./attnviz";
     printf("attnviz benchmark (one core; figures vary with the machine)\n");
@@ -92,6 +151,8 @@ int main(int argc, char **argv) {
     bench_command("200 tokens, d_model 64, 4 heads (5 PNGs)", big);
     char *noplot[] = {(char *)bin, "--heads", "8", "--no-plot", "I love deep learning", NULL};
     bench_command("--heads 8 --no-plot (trace only)", noplot);
+    printf("GPT-2 byte-level BPE (text/bpe.h) on the real vocabulary:\n");
+    bench_bpe(out);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
     if (system(cmd)) {}

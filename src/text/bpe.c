@@ -66,27 +66,27 @@ static uint64_t mix64(uint64_t x) { /* splitmix64 finaliser */
 /* ---------------------------------------------------------------- byte-level alphabet */
 
 /* bytes_to_unicode() of openai/gpt-2 encoder.py: printable Latin-1 bytes map
- * to themselves, the other 68 bytes to U+0100.. in byte order. */
-static unsigned byte_to_cp(unsigned b) {
-    static unsigned table[256];
-    static int ready;
-    if (!ready) {
-        unsigned n = 0;
-        for (unsigned i = 0; i < 256; i++) {
-            int printable = (i >= '!' && i <= '~') || (i >= 0xA1 && i <= 0xAC) || (i >= 0xAE && i <= 0xFF);
-            table[i] = printable ? i : 256 + n++;
-        }
-        ready = 1;
+ * to themselves, the other 68 bytes to U+0100..U+0143 in byte order.
+ * Fills cp_of[256] and its inverse byte_of[0x144] (-1: not in the alphabet). */
+static void byte_level_tables(unsigned cp_of[256], int byte_of[0x144]) {
+    unsigned n = 0;
+    for (unsigned c = 0; c < 0x144; c++) byte_of[c] = -1;
+    for (unsigned i = 0; i < 256; i++) {
+        int printable = (i >= '!' && i <= '~') || (i >= 0xA1 && i <= 0xAC) || (i >= 0xAE && i <= 0xFF);
+        cp_of[i] = printable ? i : 256 + n++;
+        byte_of[cp_of[i]] = (int)i;
     }
-    return table[b];
 }
 
-/* Inverse of byte_to_cp: the byte for code point cp, or -1. */
+/* The byte that code point cp stands for in byte-level text, or -1. */
 static int cp_to_byte(unsigned cp) {
-    if (cp >= 0x144) return -1;
-    for (unsigned b = 0; b < 256; b++)
-        if (byte_to_cp(b) == cp) return (int)b;
-    return -1;
+    static unsigned cp_of[256];
+    static int byte_of[0x144], ready;
+    if (!ready) {
+        byte_level_tables(cp_of, byte_of);
+        ready = 1;
+    }
+    return cp < 0x144 ? byte_of[cp] : -1;
 }
 
 /* Decode byte-level text ("Ġlove") to raw bytes (" love") in out (cap bytes).
