@@ -8,6 +8,8 @@
 #                 (default 60) over its corpus in tests/fuzz/; FUZZ_SECONDS=0 replays
 #   make memcheck valgrind on the demo and on error paths (scripts/memcheck.sh)
 #   make bench    print speed and memory figures
+#   make install  the binary, its man page and assets/ under $(DESTDIR)$(PREFIX)
+#                 (PREFIX default /usr/local); make uninstall removes them
 
 CC      ?= cc
 PKGS    := libpng freetype2 fontconfig openblas libutf8proc libcjson libpcre2-8 harfbuzz fribidi raqm zlib
@@ -46,8 +48,21 @@ else
   BIN := attnviz
 endif
 
-.PHONY: all deps demo test check bench clean figures memcheck fuzz fuzz-build
+.PHONY: all deps deps-test demo test check bench clean figures memcheck fuzz fuzz-build install uninstall
 all: $(BIN)
+
+# ---------------------------------------------------------------------------- data folder
+# The binary looks for its data (assets/: fonts, sentences, example weights)
+# in $(DATADIR) first, then next to itself (src/app/assets.h). DATADIR is
+# compiled into app/assets.o; the stamp rebuilds it when PREFIX changes.
+PREFIX  ?= /usr/local
+DATADIR := $(PREFIX)/share/attnviz
+MANDIR  := $(PREFIX)/share/man/man1
+$(BUILD)/datadir.stamp: FORCE | $(BUILD)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(BUILD)/app/assets.o: $(BUILD)/datadir.stamp
+$(BUILD)/app/assets.o: CFLAGS += -DAV_DATADIR='"$(DATADIR)"'
+FORCE:
 
 # -MMD -MP: each object depends on the headers it really includes.
 $(BUILD)/%.o: src/%.c | $(BUILD)
@@ -80,25 +95,50 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libattnviz.a | $(BUILD)
 	$(CC) $(CFLAGS) -MMD -MP $(shell pkg-config --cflags cmocka 2>/dev/null) -Itests -o $@ $< $(BUILD)/libattnviz.a \
 	    $(LDFLAGS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka) $(LDLIBS)
 
+# What running needs (make demo), and what the tests need on top (make test).
 deps:
-	@sh scripts/install-deps.sh
+	@sh scripts/install-deps.sh run
+deps-test:
+	@sh scripts/install-deps.sh test
 
+# The demo sentence is the first of assets/sentences.txt.
+DEMO_SENTENCE := $(shell grep -v '^\#' assets/sentences.txt | head -n 1)
 demo: deps
 	@$(MAKE) --no-print-directory all
-	./attnviz --heads 8 "I love deep learning"
+	./attnviz --heads 8 "$(DEMO_SENTENCE)"
 
-# Every test binary runs even if an earlier one fails; the summary line counts them.
 # The browser tests' npm package (puppeteer-core, pinned by package-lock.json).
 BROWSER_MODULES := tests/browser/node_modules/puppeteer-core/package.json
 $(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json
 	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: deps
+# Every test binary runs even if an earlier one fails; the summary line counts them.
+# scripts/check-install.sh then installs into a temporary DESTDIR and draws a
+# figure with that binary and no system fonts.
+test: deps-test
 	@$(MAKE) --no-print-directory $(BROWSER_MODULES)
 	@sh scripts/check-layers.sh
 	@$(MAKE) --no-print-directory $(BIN) $(TEST_BINS)
 	@$(RUN_TESTS)
+	@BIN=$(BIN) sh scripts/check-install.sh
+
+# ---------------------------------------------------------------------------- install
+# make install [PREFIX=/usr/local] [DESTDIR=]: bin/attnviz, share/man/man1/attnviz.1,
+# share/attnviz/ (fonts with their licence, sentences.txt, weights/).
+ASSETS := $(shell find assets -type f | LC_ALL=C sort)
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/attnviz
+	install -m 644 docs/attnviz.1 $(DESTDIR)$(MANDIR)/attnviz.1
+	for f in $(ASSETS:assets/%=%); do \
+	    install -d $(DESTDIR)$(DATADIR)/$$(dirname $$f) && \
+	    install -m 644 assets/$$f $(DESTDIR)$(DATADIR)/$$f || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/attnviz $(DESTDIR)$(MANDIR)/attnviz.1
+	rm -rf $(DESTDIR)$(DATADIR)
 
 check: test
 
@@ -155,7 +195,7 @@ fuzz: fuzz-build
 
 # ---------------------------------------------------------------------------- valgrind
 # The release build (-O2 -g) under valgrind: demo and error paths.
-memcheck: deps
+memcheck: deps-test
 	@$(MAKE) --no-print-directory attnviz
 	@sh scripts/memcheck.sh ./attnviz
 

@@ -19,16 +19,23 @@ mkdir -p "$out"
 # Start each case from an empty folder, so figures no longer drawn go away.
 fresh() { rm -rf "${out:?}/$1"; }
 
+# The sentences come from assets/sentences.txt (the list the tests and the
+# demo use): sentence N is its N-th line that is not a comment.
+sentence() { grep -v '^#' assets/sentences.txt | sed -n "$1p"; }
+love=$(sentence 1)  # I love deep learning
+you=$(sentence 4)   # I love you
+zh=$(sentence 7)    # 我爱深度学习
+
 # --- the four cases: every figure type, PNG and SVG
 # "I love deep learning", 8 heads (the demo)
 fresh love
-attnviz -q --heads 8 --figures all --format both -o "$out/love" "I love deep learning"
+attnviz -q --heads 8 --figures all --format both -o "$out/love" "$love"
 # a Chinese sentence with RoPE and a causal mask
 fresh zh_rope_causal
-attnviz -q --heads 2 --positions rope --causal --figures all --format both -o "$out/zh_rope_causal" "我爱深度学习"
+attnviz -q --heads 2 --positions rope --causal --figures all --format both -o "$out/zh_rope_causal" "$zh"
 # a padded batch case: key padding mask, plus causal
 fresh padded
-attnviz -q --heads 2 --pad-to 8 --causal --figures all --format both -o "$out/padded" "I love you"
+attnviz -q --heads 2 --pad-to 8 --causal --figures all --format both -o "$out/padded" "$you"
 # a 200-token paragraph, causal (as a decoder reads it)
 fresh paragraph
 para=""
@@ -46,10 +53,10 @@ attnviz -q --heads 2 --causal --figures all --format both -o "$out/hi_causal" "�
 
 # --- for the tutorials (only the files they show are kept, below)
 for d in zh_heads zh_padded compare8 compare compare8_zh compare_zh; do fresh "$d"; done
-attnviz -q --heads 8 -o "$out/zh_heads" "我爱深度学习"
-attnviz -q --pad-to 8 --causal -o "$out/zh_padded" "我爱深度学习"
-attnviz -q --heads 8 --compare scale -o "$out/compare8" "I love deep learning"
-attnviz -q --heads 2 --compare positions -o "$out/compare" "I love deep learning"
+attnviz -q --heads 8 -o "$out/zh_heads" "$zh"
+attnviz -q --pad-to 8 --causal -o "$out/zh_padded" "$zh"
+attnviz -q --heads 8 --compare scale -o "$out/compare8" "$love"
+attnviz -q --heads 2 --compare positions -o "$out/compare" "$love"
 
 sh scripts/excerpts.sh README.md docs/tutorial.md docs/tutorial.zh.md
 

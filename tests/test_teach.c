@@ -1,7 +1,7 @@
 /* test_teach.c - teaching mode through the real binary: --explain agrees with
  * --dump, word order blindness is an exact permutation, RoPE's shift evidence,
  * the terminal heat-map's colour rules and width, the saturation verdict.
- * Sentences come from tests/data/sentences.txt. */
+ * Sentences come from assets/sentences.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +15,9 @@
 #include "testutil.h"
 #include "text/tokenize.h"
 
-/* Sentences from tests/data/sentences.txt (comments skipped). */
+/* Sentences from assets/sentences.txt (comments skipped). */
 static int load_sentences(char lines[][256], int max) {
-    FILE *f = fopen(src_path("tests/data/sentences.txt"), "r");
+    FILE *f = fopen(src_path("assets/sentences.txt"), "r");
     assert_non_null(f);
     int n = 0;
     char buf[256];

@@ -1,4 +1,4 @@
-/* test_tokenize.c - the tokenizer: real sentences from tests/data/sentences.txt,
+/* test_tokenize.c - the tokenizer: real sentences from assets/sentences.txt,
  * hand-counted; every P* and Cf code point of utf8proc's Unicode version;
  * the inputs of issue 10 through the command line; every kind of invalid UTF-8. */
 #include <setjmp.h>

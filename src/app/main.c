@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/assets.h"
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/figures.h"
@@ -138,6 +139,7 @@ static av_status write_outputs(run *r, av_err *err) {
     const av_options *o = &r->o;
     const char *cmd = r->cmd ? r->cmd : "attnviz";
     av_status st = AV_OK;
+    if (!o->no_plot) av_assets_use_fonts(); /* Latin labels in the bundled DejaVu Sans */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {

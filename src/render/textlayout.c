@@ -58,7 +58,15 @@ static struct {
     cp_entry cache[2][CP_CACHE];
 } T;
 
-void av_text_shutdown(void) {
+/* Font files registered by av_text_use_fonts (they outlive unload()). */
+#define MAX_APP_FONTS 8
+static struct {
+    char *files[MAX_APP_FONTS];
+    int n;
+} app_fonts;
+
+/* Release the loaded fonts and fontconfig state (not the app_fonts list). */
+static void unload(void) {
     for (int k = 0; k < T.n_faces; k++) {
         FT_Done_Face(T.faces[k].face);
         free(T.face_key[k]);
@@ -76,6 +84,51 @@ void av_text_shutdown(void) {
     memset(&T, 0, sizeof T);
 }
 
+void av_text_shutdown(void) {
+    unload();
+    for (int i = 0; i < app_fonts.n; i++) free(app_fonts.files[i]);
+    app_fonts.n = 0;
+}
+
+int av_text_use_fonts(const char *const *files, int n) {
+    for (int i = 0; i < app_fonts.n; i++) free(app_fonts.files[i]);
+    app_fonts.n = 0;
+    for (int i = 0; i < n && app_fonts.n < MAX_APP_FONTS; i++) {
+        char *copy = malloc(strlen(files[i]) + 1);
+        if (!copy) break;
+        strcpy(copy, files[i]);
+        app_fonts.files[app_fonts.n++] = copy;
+    }
+    if (T.tried) unload(); /* the next text loads the fonts again, these first */
+    return app_fonts.n;
+}
+
+/* sys (consumed) with the application fonts, sorted by the same pattern,
+ * in front: the bundled fonts win over any system font. Used for the list
+ * without a language (scripts whose runs get none, Latin among them); a
+ * run with a language (Arabic, Devanagari, ...) keeps fontconfig's choice
+ * for that language, in which the application fonts also take part. */
+static FcFontSet *app_first(FcFontSet *sys, FcPattern *pat) {
+    FcFontSet *app = FcConfigGetFonts(T.fc, FcSetApplication);
+    if (!app || app->nfont == 0) return sys;
+    FcResult res;
+    FcFontSet *sorted = FcFontSetSort(T.fc, &app, 1, pat, FcFalse, NULL, &res);
+    FcFontSet *out = sorted ? FcFontSetCreate() : NULL;
+    if (!out) {
+        if (sorted) FcFontSetDestroy(sorted);
+        return sys;
+    }
+    FcFontSet *parts[2] = {sorted, sys};
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; parts[s] && k < parts[s]->nfont; k++) {
+            FcPatternReference(parts[s]->fonts[k]);
+            if (!FcFontSetAdd(out, parts[s]->fonts[k])) FcPatternDestroy(parts[s]->fonts[k]);
+        }
+    FcFontSetDestroy(sorted);
+    if (sys) FcFontSetDestroy(sys);
+    return out;
+}
+
 /* fontconfig's list of every font, best first, for FAMILIES in the given
  * weight (upright), and language (BCP 47, or NULL for none). NULL on failure. */
 static FcFontSet *sort_fonts(const char *lang, int bold) {
@@ -88,6 +141,7 @@ static FcFontSet *sort_fonts(const char *lang, int bold) {
     FcDefaultSubstitute(pat);
     FcResult res;
     FcFontSet *fs = FcFontSort(T.fc, pat, FcFalse, NULL, &res);
+    if (!lang) fs = app_first(fs, pat); /* Latin, Cyrillic, Han, digits, symbols */
     FcPatternDestroy(pat);
     return fs;
 }
@@ -106,6 +160,7 @@ static void text_init(void) {
     }
     T.fc = FcInitLoadConfigAndFonts();
     if (!T.fc) return;
+    for (int i = 0; i < app_fonts.n; i++) FcConfigAppFontAddFile(T.fc, (const FcChar8 *)app_fonts.files[i]);
     for (int b = 0; b < 2; b++) T.sorted[b] = sort_fonts(NULL, b);
     T.ok = T.sorted[0] != NULL;
 }

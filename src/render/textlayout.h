@@ -119,8 +119,20 @@ int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int ca
 /* 1 if some installed font has code point cp (0 if none, or no fontconfig). */
 int av_text_has_glyph(unsigned cp);
 
-/* Release fonts and fontconfig state (also registered with atexit on first
- * use, so leak checkers stay quiet). Safe to call more than once. */
+/* Font files searched before any system font, in this order (fontconfig's
+ * application fonts, FcConfigAppFontAddFile; sorted in front of the font
+ * list for runs without a language, as Latin's, while a run with a language
+ * keeps fontconfig's ranking for it): attnviz passes its bundled DejaVu Sans regular and bold
+ * (assets/fonts), so Latin labels look the same on every machine whatever is
+ * installed. Characters these files lack (CJK, emoji) still come from the
+ * system fonts. Copies the names; fonts already loaded are released so the
+ * next text uses the new list. Returns how many names were kept (at most 8).
+ * A file fontconfig cannot read is skipped when the fonts load. */
+int av_text_use_fonts(const char *const *files, int n);
+
+/* Release fonts, fontconfig state and the av_text_use_fonts list (also
+ * registered with atexit on first use, so leak checkers stay quiet). Safe to
+ * call more than once. */
 void av_text_shutdown(void);
 
 #endif

@@ -1,0 +1,28 @@
+/* assets.h - where attnviz finds its data folder (assets/ in the source
+ * tree, PREFIX/share/attnviz once installed):
+ *
+ *   fonts/DejaVuSans.ttf, fonts/DejaVuSans-Bold.ttf, fonts/LICENSE
+ *                       the bundled label fonts, drawn before system fonts
+ *   sentences.txt       the example sentences (tests, make figures, demo)
+ *   weights/identity-d8 example --weights folder: W_Q = W_K = W_V = W_O = I (8 x 8)
+ *
+ * Search order: the compiled-in AV_DATADIR (the Makefile sets it to
+ * $(PREFIX)/share/attnviz), then, relative to the running binary's folder,
+ * ../share/attnviz (an installation staged with DESTDIR or moved as a
+ * whole), then the source tree: assets/ (./attnviz) or ../../assets
+ * (build/san/attnviz). A folder counts when it holds fonts/DejaVuSans.ttf.
+ */
+#ifndef AV_ASSETS_H
+#define AV_ASSETS_H
+
+/* The data folder, or NULL when neither place has one. The string is
+ * static (computed once). */
+const char *av_assets_dir(void);
+
+/* Hand the bundled fonts to the text renderer (textlayout.h av_text_use_fonts),
+ * so Latin labels are drawn with the same DejaVu Sans on every machine.
+ * Returns 0, or -1 when no data folder was found (system fonts are then
+ * used, as before). */
+int av_assets_use_fonts(void);
+
+#endif
