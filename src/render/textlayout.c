@@ -28,12 +28,22 @@
 #define MAX_FACES 32
 #define CP_CACHE 4096 /* open-addressed code point → face slot cache, per weight */
 #define MAX_LANG_SORTS 32
+#define LAY_CACHE 1024 /* laid-out lines kept, by (text, size, weight): figures measure and draw
+                        * the same labels many times, and every raqm call rebuilds HarfBuzz's
+                        * font tables (about 25 calls per distinct label in a 200-token figure set) */
 #define FAMILIES "DejaVu Sans,Noto Sans CJK SC,sans-serif" /* matplotlib's face first, then CJK */
 
 typedef struct {
     FT_Face face;
     FT_F26Dot6 size; /* current char size in 26.6, 0 = unset */
 } face_slot;
+
+typedef struct {
+    char *text; /* NULL = empty */
+    float size;
+    int bold;
+    av_text_layout lay;
+} lay_entry;
 
 typedef struct {
     unsigned cp;  /* code point + 1; 0 = empty */
@@ -56,6 +66,7 @@ static struct {
     char *face_file[MAX_FACES];
     int n_faces;
     cp_entry cache[2][CP_CACHE];
+    lay_entry lays[LAY_CACHE];
 } T;
 
 /* Font files registered by av_text_use_fonts (they outlive unload()). */
@@ -65,8 +76,13 @@ static struct {
     int n;
 } app_fonts;
 
-/* Release the loaded fonts and fontconfig state (not the app_fonts list). */
+/* Release the cached layouts, the loaded fonts and fontconfig state (not the
+ * app_fonts list). */
 static void unload(void) {
+    for (int k = 0; k < LAY_CACHE; k++) {
+        free(T.lays[k].text);
+        free(T.lays[k].lay.g);
+    }
     for (int k = 0; k < T.n_faces; k++) {
         FT_Done_Face(T.faces[k].face);
         free(T.face_key[k]);
@@ -561,12 +577,12 @@ static int line_boxes(const line *ln, float size, av_text_layout *lay) {
 
 /* ---------------------------------------------------------------- entry points */
 
-int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay) {
+/* Lay out one line without the cache. */
+static int lay_line(const char *utf8, float size, int bold, av_text_layout *lay) {
     line ln;
     memset(lay, 0, sizeof *lay);
-    text_init();
     if (line_open(&ln, utf8) != 0) return -1;
-    int any = line_fonts(&ln, bold ? 1 : 0);
+    int any = line_fonts(&ln, bold);
     for (size_t i = 0; i < ln.n; i++) {
         lay->missing += ln.missing[i];
         lay->chars += !av_utf8_is_ignorable(ln.cp[i]);
@@ -576,6 +592,46 @@ int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay) {
     line_free(&ln);
     if (rc != 0) av_text_layout_free(lay);
     return rc;
+}
+
+/* dst = a copy of src with its own glyph array; -1 when out of memory. */
+static int lay_copy(av_text_layout *dst, const av_text_layout *src) {
+    *dst = *src;
+    dst->g = malloc((src->n ? (size_t)src->n : 1) * sizeof *dst->g);
+    if (!dst->g) {
+        memset(dst, 0, sizeof *dst);
+        return -1;
+    }
+    if (src->n) memcpy(dst->g, src->g, (size_t)src->n * sizeof *dst->g);
+    return 0;
+}
+
+/* The cache slot of (utf8, size, bold): FNV-1a over the bytes, size and weight. */
+static lay_entry *lay_slot(const char *utf8, float size, int bold) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)utf8; *p; p++) h = (h ^ *p) * 16777619u;
+    h = (h ^ (uint32_t)lrintf(size * 64.0f)) * 16777619u;
+    h = (h ^ (uint32_t)bold) * 16777619u;
+    return &T.lays[h % LAY_CACHE];
+}
+
+int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay) {
+    bold = bold ? 1 : 0;
+    text_init();
+    lay_entry *e = lay_slot(utf8, size, bold);
+    if (e->text && e->size == size && e->bold == bold && strcmp(e->text, utf8) == 0) return lay_copy(lay, &e->lay);
+    if (lay_line(utf8, size, bold, lay) != 0) return -1;
+    char *text = malloc(strlen(utf8) + 1);
+    av_text_layout keep;
+    if (!text || lay_copy(&keep, lay) != 0) {
+        free(text);
+        return 0; /* not cached; the layout itself is fine */
+    }
+    strcpy(text, utf8);
+    free(e->text);
+    free(e->lay.g);
+    *e = (lay_entry){text, size, bold, keep};
+    return 0;
 }
 
 void av_text_layout_free(av_text_layout *lay) {
