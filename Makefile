@@ -203,7 +203,7 @@ memcheck: deps-test
 # Regenerates docs/figures/ and the command outputs embedded in README.md and
 # docs/tutorial*.md (scripts/excerpts.sh), with the release build.
 figures: deps
-	@$(MAKE) --no-print-directory attnviz
+	@$(MAKE) --no-print-directory attnviz $(BROWSER_MODULES)
 	@sh scripts/figures.sh
 
 # ---------------------------------------------------------------------------- benchmark

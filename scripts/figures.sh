@@ -58,6 +58,17 @@ attnviz -q --pad-to 8 --causal -o "$out/zh_padded" "$zh"
 attnviz -q --heads 8 --compare scale -o "$out/compare8" "$love"
 attnviz -q --heads 2 --compare positions -o "$out/compare" "$love"
 
+# --- the interactive page (--html) and screenshots of its views, taken in
+# chromium by tests/browser/shots.js (offline; fails on any request or error)
+fresh html
+attnviz -q --heads 4 --no-plot --html -o "$out/html" "I love deep learning"
+node tests/browser/shots.js "$out/html/attnviz.html" "$out/html"
+attnviz -q --heads 2 --compare scale --no-plot --html -o "$out/html/compare" "I love deep learning"
+node tests/browser/shots.js "$out/html/compare/attnviz.html" "$out/html" compare
+attnviz -q --heads 4 --no-plot --html -o "$out/html/zh" "我爱深度学习"
+node tests/browser/shots.js "$out/html/zh/attnviz.html" "$out/html/zh"
+rm -f "$out/html/zh/matrix.png" "$out/html/zh/model.png" # the Chinese tutorial shows head and cell
+
 sh scripts/excerpts.sh README.md docs/tutorial.md docs/tutorial.zh.md
 
 # Prune the tutorial-only folders to what the Markdown files reference.

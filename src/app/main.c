@@ -149,7 +149,7 @@ static av_status write_outputs(run *r, av_err *err) {
     }
     if (!st && o->dump_dir) st = av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
     if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, cmd, &r->written, err);
-    av_page_info page = {.command = cmd, .note = r->note, .n_real = r->n_real};
+    av_page_info page = {.command = cmd, .note = r->note, .sentence = o->sentence, .n_real = r->n_real};
     if (!st && o->html && o->compare)
         st = av_page_compare(&r->cmp, &r->m, &r->toks, o, &page, &r->written, err);
     else if (!st && o->html)

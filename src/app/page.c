@@ -42,13 +42,14 @@ static char *trace_text(const av_model *m, const av_tokens *toks, const av_optio
     return buf;
 }
 
-/* Write the page for runs[0..n-1]: the title is the first info->n_real
- * tokens, the source says random (seed) or loaded. */
+/* Write the page for runs[0..n-1]: the title is the sentence (or its first
+ * info->n_real tokens), the source says random (seed) or loaded. */
 static av_status write_runs(const av_html_run *runs, int n, const av_model *m, const av_tokens *toks,
                             const av_options *o, const av_page_info *info, const char *trace, av_written *w,
                             av_err *err) {
     char title[2048] = "", source[4400], path[4096];
-    for (int t = 0; t < info->n_real && t < toks->n && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < sizeof title; t++)
+    if (info->sentence) snprintf(title, sizeof title, "%s", info->sentence);
+    for (int t = 0; !info->sentence && t < info->n_real && t < toks->n && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < sizeof title; t++)
         snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", t ? " " : "", toks->tok[t]);
     if (o->weights_dir) snprintf(source, sizeof source, "loaded: %s", info->note);
     else snprintf(source, sizeof source, "random, seed %llu: %s", (unsigned long long)m->cfg.seed, info->note);

@@ -25,7 +25,8 @@
 typedef struct {
     const char *command; /* the shell-quoted command line */
     const char *note;    /* where X and W came from, as the trace says it */
-    int n_real;          /* tokens of the sentence before any <pad> (the page's title) */
+    const char *sentence; /* the page's title: the sentence as given, or NULL (-f): the tokens joined */
+    int n_real;          /* tokens of the sentence before any <pad> */
 } av_page_info;
 
 /* Write <o->outdir>/attnviz.html for the single-layer run m and add it to w.

@@ -21,9 +21,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const lib = require('./lib');
+const { openPage, view } = lib;
 
 const BIN = process.env.ATTNVIZ_BIN || path.resolve(__dirname, '../../attnviz');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHOTS = process.env.ATTNVIZ_SHOTS || '';
 
 // ---------------------------------------------------------------- cmocka-style report
@@ -82,30 +83,6 @@ function attnviz(args) {
   return execFileSync(BIN, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-async function openPage(browser, file) {
-  const page = await browser.newPage();
-  const problems = [];
-  const url = 'file://' + file;
-  await page.setRequestInterception(true);
-  page.on('request', (req) => {
-    if (req.url() === url) req.continue();
-    else { problems.push('request: ' + req.url()); req.abort(); }
-  });
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warn') problems.push('console ' + m.type() + ': ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('requestfailed', (r) => { if (r.url() !== url) problems.push('failed request: ' + r.url()); });
-  await page.setViewport({ width: 1280, height: 900 });
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('#av-tokens .tok');
-  page.problems = problems;
-  return page;
-}
-
-async function view(page, name) {
-  await page.click('#tab-' + name);
-  await page.waitForSelector('#view-' + name + ':not([hidden])');
-}
-
 async function shot(page, name) {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -130,11 +107,7 @@ async function checkHeadView(page, W, h, i, runIdx) {
 
 /* matrix view: hover the centre of cell (i, j) of panel runIdx, parse the tooltip */
 async function hoverCell(page, runIdx, i, j) {
-  const cv = await page.$('#view-matrix canvas[data-run="' + runIdx + '"]');
-  const box = await cv.boundingBox();
-  const c = Number(await cv.evaluate((e) => e.dataset.cell));
-  await page.mouse.move(box.x + (j + 0.5) * c, box.y + (i + 0.5) * c);
-  const tip = await page.$eval('#av-tip', (t) => (t.hidden ? '' : t.textContent));
+  const tip = await lib.hoverCell(page, runIdx, i, j);
   const score = tip.match(/score (\S+)/), weight = tip.match(/weight (\S+)/);
   check(score && weight, 'matrix view: no score/weight in the tooltip: ' + JSON.stringify(tip));
   check(tip.includes('query ' + i + ' ') && tip.includes('key ' + j + ' '), 'matrix view: tooltip names another cell: ' + tip);
@@ -172,17 +145,9 @@ async function checkCell(page, W, S, h, i, j) {
 // ---------------------------------------------------------------- the tests
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnviz-html-'));
-  let puppeteer;
-  await test('browser_found', async () => {
-    check(fs.existsSync(CHROMIUM), 'no browser at ' + CHROMIUM + ' (install Debian\'s chromium: sh scripts/install-deps.sh)');
-    puppeteer = require('puppeteer-core');
-  });
-  if (!puppeteer) { fs.rmSync(tmp, { recursive: true, force: true }); return summary(); }
-  const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-extensions', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--metrics-recording-only', '--no-default-browser-check',
-    '--disable-features=Translate,OptimizationHints,MediaRouter', '--font-render-hinting=none'];
-  if (process.getuid && process.getuid() === 0) args.push('--no-sandbox');
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args, timeout: 60000 });
+  let browser;
+  await test('browser_found', async () => { browser = await lib.launch(); });
+  if (!browser) { fs.rmSync(tmp, { recursive: true, force: true }); return summary(); }
   try {
     await singleLayer(browser, tmp);
     await compareRun(browser, tmp);

@@ -224,19 +224,19 @@
   function headPanel(r, k) {
     const T = Math.min(r.T, 96), l = st.layer, hw = 220;
     const svg = svgEl('svg', { height: T * ROW, viewBox: '0 0 ' + hw + ' ' + T * ROW, 'aria-hidden': 'true' });
-    const lines = [];
-    for (const h of [...st.shown].sort((a, b) => a - b)) {
-      if (h >= r.H || !stored(r, l, h)) continue;
+    const lines = [], heads = [...st.shown].filter((h) => h < r.H && stored(r, l, h)).sort((a, b) => a - b);
+    heads.forEach((h, n) => {
+      const dy = (n - (heads.length - 1) / 2) * Math.min(3, 14 / heads.length); /* heads side by side, not on top */
       for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
         const a = weight(r, l, h, i, j);
         if (a < 0.005 || masked(r, i, j)) continue;
-        const ln = svgEl('line', { x1: 2, y1: i * ROW + ROW / 2, x2: hw - 2, y2: j * ROW + ROW / 2,
+        const ln = svgEl('line', { x1: 2, y1: i * ROW + ROW / 2 + dy, x2: hw - 2, y2: j * ROW + ROW / 2 + dy,
           stroke: headColour(h), 'stroke-width': 2.5, 'stroke-opacity': a.toFixed(3) });
         ln.dataset.i = i; ln.dataset.j = j;
         lines.push(ln);
         svg.append(ln);
       }
-    }
+    });
     const left = el('div', { class: 'col left' }), right = el('div', { class: 'col right' });
     const wspans = [];
     const show = (side, t) => { /* side 'q': lines from query t; 'k': lines into key t; null: all */
@@ -483,11 +483,20 @@
   }
 
   function vecText(x) { return '[' + Array.from(x, (v) => fmt(v)).join('  ') + ']'; }
+  /* a vector: all of it up to 16 numbers; beyond, the first 6 and last 2, and all of it on demand */
+  function vecEl(x, role) {
+    const full = el('span', { class: 'vec', text: vecText(x) });
+    if (role) full.setAttribute('data-role', role);
+    if (x.length <= 16) return full;
+    const a = Array.from(x, (v) => fmt(v));
+    const short = '[' + a.slice(0, 6).join('  ') + '  \u2026  ' + a.slice(-2).join('  ') + ']   (' + x.length + ' numbers)';
+    return el('details', { class: 'vecbox' }, el('summary', { class: 'vec', text: short }), full);
+  }
 
   function dotProduct(cv, r, l, h, i, j) {
     const q = vec(r, r.Q, l, h, i), k = vec(r, r.K, l, h, j);
-    cv.append(el('p', { class: 'eq' }, 'q_' + i + ' = Q[' + l + ', ' + h + ', ' + i + ', :] = ', el('span', { class: 'vec', 'data-role': 'q', text: vecText(q) })),
-      el('p', { class: 'eq' }, 'k_' + j + ' = K[' + l + ', ' + h + ', ' + j + ', :] = ', el('span', { class: 'vec', 'data-role': 'k', text: vecText(k) })));
+    cv.append(el('p', { class: 'eq' }, 'q_' + i + ' = Q[' + l + ', ' + h + ', ' + i + ', :] = ', vecEl(q, 'q')),
+      el('p', { class: 'eq' }, 'k_' + j + ' = K[' + l + ', ' + h + ', ' + j + ', :] = ', vecEl(k, 'k')));
     const tb = el('table', {}, el('tr', {}, ...['d', 'q[d]', 'k[d]', 'q[d]\u00b7k[d]', 'partial sum'].map((t) => el('th', { text: t }))));
     let sum = 0;
     for (let d = 0; d < r.D; d++) {
@@ -534,9 +543,9 @@
       for (let d = 0; d < D; d++) o[d] += w * v[d];
     }
     cv.append(el('h2', { text: 'weighted sum of v: o_' + i + ' = \u03a3_j A[i,j]\u00b7v_j' }),
-      el('p', { class: 'eq' }, 'v_' + j + ' = ', el('span', { class: 'vec', text: vecText(vj) })),
-      el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmt(a) + ' \u00d7 v_' + j + ' = ', el('span', { class: 'vec', text: vecText(vj.map((x) => a * x)) })),
-      el('p', { class: 'eq' }, 'o_' + i + ' = ', el('span', { class: 'vec', 'data-role': 'o', text: vecText(o) })),
+      el('p', { class: 'eq' }, 'v_' + j + ' = ', vecEl(vj)),
+      el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmt(a) + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x))),
+      el('p', { class: 'eq' }, 'o_' + i + ' = ', vecEl(o, 'o')),
       el('p', { text: 'so key \u201c' + r.tokens[j] + '\u201d supplies ' + (100 * a).toFixed(1) + '% of query \u201c' + r.tokens[i] +
         '\u201d\u2019s output in head ' + h + '.' }));
   }

@@ -1,0 +1,54 @@
+/* lib.js - what the browser tests and the screenshot script share: start
+ * Debian's chromium headless (puppeteer-core) and open a page from file://
+ * with every other request aborted and recorded, and every console error,
+ * warning and page error recorded, in page.problems. */
+'use strict';
+const fs = require('fs');
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/* The browser, or an Error saying how to install it (never a skip). */
+async function launch() {
+  if (!fs.existsSync(CHROMIUM)) throw new Error('no browser at ' + CHROMIUM + ' (install Debian\'s chromium: sh scripts/install-deps.sh)');
+  const puppeteer = require('puppeteer-core');
+  const args = ['--headless=new', '--disable-gpu', '--no-first-run', '--disable-extensions', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--metrics-recording-only', '--no-default-browser-check',
+    '--disable-features=Translate,OptimizationHints,MediaRouter', '--font-render-hinting=none'];
+  if (process.getuid && process.getuid() === 0) args.push('--no-sandbox'); /* chromium refuses root otherwise (CI) */
+  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args, timeout: 60000 });
+}
+
+async function openPage(browser, file, width, height) {
+  const page = await browser.newPage();
+  const problems = [];
+  const url = 'file://' + file;
+  await page.setRequestInterception(true);
+  page.on('request', (req) => {
+    if (req.url() === url) req.continue();
+    else { problems.push('request: ' + req.url()); req.abort(); }
+  });
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warn') problems.push('console ' + m.type() + ': ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('requestfailed', (r) => { if (r.url() !== url) problems.push('failed request: ' + r.url()); });
+  await page.setViewport({ width: width || 1280, height: height || 900 });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('#av-tokens .tok');
+  page.problems = problems;
+  return page;
+}
+
+async function view(page, name) {
+  await page.click('#tab-' + name);
+  await page.waitForSelector('#view-' + name + ':not([hidden])');
+}
+
+/* move the mouse to the centre of cell (i, j) of matrix panel runIdx */
+async function hoverCell(page, runIdx, i, j) {
+  const cv = await page.$('#view-matrix canvas[data-run="' + runIdx + '"]');
+  const box = await cv.boundingBox();
+  const c = Number(await cv.evaluate((e) => e.dataset.cell));
+  await page.mouse.move(box.x + (j + 0.5) * c, box.y + (i + 0.5) * c);
+  return page.$eval('#av-tip', (t) => (t.hidden ? '' : t.textContent));
+}
+
+module.exports = { launch, openPage, view, hoverCell, CHROMIUM };

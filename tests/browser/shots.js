@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/* shots.js PAGE OUTDIR [compare] - screenshots of attnviz.html for the docs
+ * (scripts/figures.sh): head.png (heads 0-3 shown, query 1 hovered),
+ * matrix.png (a cell hovered), model.png, cell.png; with "compare", only
+ * compare.png (the matrix view, panels side by side). Fails on any request or
+ * console error, as the tests do. */
+'use strict';
+const path = require('path');
+const { launch, openPage, view, hoverCell } = require('./lib');
+
+async function main() {
+  const [file, out, mode] = process.argv.slice(2);
+  const browser = await launch();
+  try {
+    const page = await openPage(browser, path.resolve(file), 1000, 640);
+    const shot = (name) => page.screenshot({ path: path.join(out, name + '.png') });
+    if (mode === 'compare') {
+      await view(page, 'matrix');
+      await hoverCell(page, 1, 3, 1);
+      await shot('compare');
+    } else {
+      await page.click('#view-head .showheads button'); /* all heads */
+      await page.hover('#view-head button[data-side="q"][data-i="1"]');
+      await shot('head');
+      await view(page, 'matrix');
+      await hoverCell(page, 0, 3, 1);
+      await shot('matrix');
+      await view(page, 'model');
+      await shot('model');
+      await view(page, 'matrix');
+      const cv = await page.$('#view-matrix canvas[data-run="0"]');
+      const box = await cv.boundingBox(), c = Number(await cv.evaluate((e) => e.dataset.cell));
+      await page.mouse.click(box.x + 1.5 * c, box.y + 3.5 * c);
+      await page.waitForSelector('#view-cell:not([hidden]) [data-role="score"]');
+      await page.setViewport({ width: 1000, height: 1100 });
+      await shot('cell');
+    }
+    if (page.problems.length) throw new Error(page.problems.join('; '));
+  } finally {
+    await browser.close();
+  }
+}
+main().catch((e) => { console.error('shots.js: ' + e.message); process.exit(1); });
