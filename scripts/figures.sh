@@ -36,12 +36,11 @@ attnviz -q --heads 2 --positions rope --causal --figures all --format both -o "$
 # a padded batch case: key padding mask, plus causal
 fresh padded
 attnviz -q --heads 2 --pad-to 8 --causal --figures all --format both -o "$out/padded" "$you"
-# a 200-token paragraph, causal (as a decoder reads it)
+# a real 200-token paragraph (docs/paragraph.txt), 2 heads, default figure settings:
+# past 32 tokens the colour range is auto (the 99th percentile), so the structure shows
 fresh paragraph
-para=""
-for w in $(seq 1 20); do para="$para The model reads every word and weighs the others."; done
-attnviz -q --d-model 64 --heads 2 --causal --figures all -o "$out/paragraph" "$para"
-attnviz -q --d-model 64 --heads 2 --causal --figures grid,pe,mask --format svg -o "$out/paragraph" "$para"
+attnviz -q --heads 2 --figures all -o "$out/paragraph" -f docs/paragraph.txt
+attnviz -q --heads 2 --figures grid,pe,mask --format svg -o "$out/paragraph" -f docs/paragraph.txt
 
 # --- labels in a right-to-left script and in an Indic script, every figure
 # type: shaped (joined Arabic letters, Devanagari conjuncts and vowel signs)

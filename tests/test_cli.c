@@ -6,7 +6,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdlib.h>
+
 #include "app/cli.h"
+#include "render/plot.h"
 #include "io/npy.h"
 #include "testutil.h"
 
@@ -191,6 +195,85 @@ static void test_sentence_from_file_and_stdin(void **state) {
     rm_rf(dir);
 }
 
+/* --kernel: the trace names the kernel; flash teaches the online softmax on
+ * one row with real numbers and checks it against the plain softmax; flash
+ * cannot give weights; auto picks reference for short inputs. Each kernel's
+ * output.npy agrees with the reference within 1e-5. */
+static void test_kernel_option(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--heads", "2", "--color", "never",
+                "I love deep learning and I love attention", NULL);
+    assert_int_equal(r.code, 0);
+    const char *want[] = {"kernel     flash", "worked example: head 0, query row 7, keys in tiles of 2",
+                          "m_old \xE2\x86\x92 m_new", "0 (first visible)", "the plain softmax (all 8 keys as one tile",
+                          "no (T, T) kept"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (!strstr(r.out, want[i])) print_message("missing: %s\n", want[i]);
+        assert_non_null(strstr(r.out, want[i]));
+    }
+    /* the worked example's difference is printed and small */
+    const char *d = strstr(r.out, "max |difference| = ");
+    assert_non_null(d);
+    assert_true(strtod(d + strlen("max |difference| = "), NULL) < 1e-6);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--kernel", "flash", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--kernel", "fast", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "auto"));
+    assert_non_null(strstr(r.err, "flash"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "hi", NULL); /* auto, 1 token: the reference loops */
+    assert_non_null(strstr(r.out, "kernel     reference"));
+    tu_free(&r);
+    /* reference and blas outputs agree (flash keeps no dump: tests/test_kernels.c compares it) */
+    const char *kern[2] = {"reference", "blas"};
+    float *out[2] = {0};
+    size_t n = 0;
+    for (int k = 0; k < 2; k++) {
+        char *dir = make_tmpdir(), path[4200];
+        run_attnviz(&r, NULL, "--kernel", kern[k], "--no-plot", "--heads", "4", "--causal", "--d-model", "64", "-q",
+                    "--dump", dir, "the cat sat on the mat because it was warm", NULL);
+        assert_int_equal(r.code, 0);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/output.npy", dir);
+        av_npy x;
+        av_err err;
+        assert_int_equal(av_npy_read(&x, path, &err), AV_OK);
+        n = x.shape[0] * x.shape[1];
+        out[k] = malloc(n * sizeof(float));
+        memcpy(out[k], x.data, n * sizeof(float));
+        av_npy_free(&x);
+        rm_rf(dir);
+    }
+    for (size_t i = 0; i < n; i++) assert_true(fabsf(out[1][i] - out[0][i]) <= 1e-5f);
+    free(out[0]);
+    free(out[1]);
+}
+
+/* --vmax and --pool: values and names checked where they are parsed. */
+static void test_vmax_and_pool_options(void **state) {
+    (void)state;
+    av_options o;
+    av_err err = {{0}};
+    assert_int_equal(parse(&o, &err, (const char *[]){"--vmax", "0.05", "--pool", "mean", "--log-scale", "hi", NULL}),
+                     AV_OK);
+    assert_int_equal(o.vmax_mode, AV_VMAX_VALUE);
+    assert_true(o.vmax == 0.05);
+    assert_int_equal(o.pool, AV_POOL_MEAN);
+    assert_int_equal(o.log_scale, 1);
+    av_options_free(&o);
+    assert_int_equal(parse(&o, &err, (const char *[]){"--vmax", "auto", "hi", NULL}), AV_OK);
+    assert_int_equal(o.vmax_mode, AV_VMAX_AUTO);
+    av_options_free(&o);
+    expect_usage((const char *[]){"--vmax", "2", "hi", NULL}, "--vmax 2 is outside the allowed range (0, 1]");
+    expect_usage((const char *[]){"--vmax", "loud", "hi", NULL}, "allowed: auto, fixed, or a number in (0, 1]");
+    expect_usage((const char *[]){"--pool", "median", "hi", NULL}, "median");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -202,6 +285,8 @@ int main(void) {
         cmocka_unit_test(test_same_word_same_row_without_positions),
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),
+        cmocka_unit_test(test_kernel_option),
+        cmocka_unit_test(test_vmax_and_pool_options),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include "nn/tasks.h"
 #include "nn/train.h"
 #include "render/colormap.h"
+#include "render/plot.h"
 
 /* How a row's argument is read and stored. */
 typedef enum {
@@ -48,10 +49,13 @@ typedef struct {
 } optdef;
 
 static av_status parse_figures(av_options *o, const char *s, av_err *err);
+static av_status parse_vmax(av_options *o, const char *s, av_err *err);
 static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
 static const char *task_name(int k) { return av_task_name((av_task_kind)k); }
 static const char *norm_name(int n) { return n == AV_NORM_POST ? "post" : "pre"; }
 static const char *schedule_name(int s) { return av_schedule_name((av_schedule)s); }
+static const char *kernel_choice_name(int k) { return k == AV_KERNEL_AUTO ? "auto" : av_kernel_name(k - 1); }
+static const char *pool_name(int p) { return p == AV_POOL_MAX ? "max" : p == AV_POOL_MEAN ? "mean" : "?"; }
 
 #define AT(field) offsetof(av_options, field)
 
@@ -85,6 +89,14 @@ static const optdef kOpts[] = {
     {"outdir", 'o', OPT_STRING, AT(outdir), .if_empty = "give a folder name", .arg = "DIR",
      .help = "folder for the figures (default ./attnviz-out, created if missing)"},
     {"no-plot", 0, OPT_FLAG, AT(no_plot), .help = "write no figures"},
+    {"kernel", 0, OPT_CHOICE, AT(kernel), .lo = AV_KERNEL_AUTO, .hi = AV_KERNEL_FLASH + 1,
+     .choice_name = kernel_choice_name, .arg = "K",
+     .help = "auto | reference | blas | flash (default auto: reference up to 64 tokens, blas\n                             when weights are drawn, dumped or shown, else flash: no (T, T) matrix)"},
+    {"vmax", 0, OPT_CALL, 0, .parse = parse_vmax, .arg = "V",
+     .help = "auto | fixed | F: top of the weight colour range; auto = 99th percentile\n                             (the default past 32 tokens), fixed = 1 (the default up to 32)"},
+    {"log-scale", 0, OPT_FLAG, AT(log_scale), .help = "colour weights by log10, 3 decades below --vmax"},
+    {"pool", 0, OPT_CHOICE, AT(pool), .lo = AV_POOL_MAX, .hi = AV_POOL_MEAN, .choice_name = pool_name, .arg = "HOW",
+     .help = "max (default) | mean: how cells are pooled when tokens outnumber pixels"},
     {"html", 0, OPT_FLAG, AT(html), .help = "also write attnviz.html: the interactive page (one file, works offline)"},
     {"figures", 0, OPT_CALL, 0, .parse = parse_figures, .arg = "LIST",
      .help = "heads,grid,mean,scores,pe,mask or all, comma-separated (default heads,grid)"},
@@ -174,10 +186,12 @@ void av_print_help(FILE *f) {
         fprintf(f, "  %-26s %s\n", left, kOpts[i].help);
     }
     fprintf(f,
-            "\nLimits: at most %d tokens, d_model <= %d, heads <= %d, %d-byte tokens.\n"
+            "\nLimits: at most %d tokens, d_model <= %d, heads <= %d, %d-byte tokens; the\n"
+            "(heads, T, T) scores and weights the reference and blas kernels keep (figures,\n"
+            "--dump, --show) at most %zu GiB (about 5800 tokens at 8 heads); past that, --no-plot.\n"
             "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n"
             "See attnviz(1) and docs/conventions.md for the conventions used.\n",
-            AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES);
+            AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES, AV_MAX_WEIGHT_BYTES >> 30);
 }
 
 /* ---------------------------------------------------------------------------- one argument */
@@ -262,6 +276,21 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *
 
 /* --figures LIST: comma-separated names, each one of kFig; "all" selects
  * every figure. Sets o->figures and o->figures_all. */
+/* --vmax auto | fixed | F (0 < F <= 1). */
+static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
+    if (strcmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK;
+    if (strcmp(s, "fixed") == 0) return o->vmax_mode = AV_VMAX_FIXED, AV_OK;
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s || *end != 0 || !isfinite(v))
+        return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", s);
+    if (!(v > 0 && v <= 1))
+        return av_fail(err, AV_EUSAGE, "--vmax %s is outside the allowed range (0, 1]", s);
+    o->vmax_mode = AV_VMAX_VALUE;
+    o->vmax = v;
+    return AV_OK;
+}
+
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "all"};
     static const char allowed[] = "heads, grid, mean, scores, pe, mask or all";

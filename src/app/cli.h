@@ -65,6 +65,16 @@ static inline const char *av_format_name(int f) {
 #define AV_DEFAULT_OUTDIR "attnviz-out"
 #define AV_DEFAULT_PRECISION 4
 
+/* --kernel: auto picks the fastest kernel that gives what was asked for
+ * (main.c choose_kernel); the others are av_kernel + 1. */
+enum { AV_KERNEL_AUTO = 0 };
+#define AV_AUTO_REFERENCE_T 64 /* auto: the exact reference loops up to this many tokens */
+
+/* --vmax: the top of the attention-weight colour range. */
+typedef enum { AV_VMAX_DEFAULT, AV_VMAX_AUTO, AV_VMAX_FIXED, AV_VMAX_VALUE } av_vmax_mode;
+#define AV_AUTO_VMAX_T 32       /* past this many tokens the default is auto (1/T is dark on 0..1) */
+#define AV_AUTO_VMAX_PCT 99.0   /* auto: the 99th percentile of the visible weights */
+
 typedef struct {
     int d_model, heads;
     uint64_t seed;
@@ -100,6 +110,11 @@ typedef struct {
     int norm;                /* av_norm: pre (default) | post */
     int schedule;            /* av_schedule: cosine (default) | noam | constant */
     unsigned long long given; /* bit i: the i-th option of the table was on the command line */
+    int kernel;              /* av_kernel_choice: 0 auto, else av_kernel + 1 */
+    int vmax_mode;           /* av_vmax_mode: weight colour range (default auto past AV_AUTO_VMAX_T) */
+    double vmax;             /* --vmax F: top of the range */
+    int log_scale;           /* --log-scale: colour weights by log10 */
+    int pool;                /* av_pool (plot.h): max (default) | mean */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
 } av_options;

@@ -19,6 +19,8 @@ typedef struct {
     const av_options *o;
     av_written *w;
     av_plot_meta meta;
+    av_plot_meta wmeta;     /* weight figures: meta plus the colour range (--vmax, --log-scale) */
+    char wlabel[128];       /* wmeta's colour-bar title */
     char desc[8192];        /* "<command line> (seed N)" */
     char mask[128];         /* "causal + key padding (2 <pad>)" */
     char pos[96];           /* "sinusoidal", "RoPE (half)" */
@@ -32,7 +34,38 @@ typedef struct {
 static av_plot_meta figure_meta(char *desc, const av_options *o, const char *cmdline, uint64_t seed) {
     snprintf(desc, 8192, "%s (seed %llu)", cmdline, (unsigned long long)seed);
     return (av_plot_meta){.software = "attnviz " AV_VERSION, .description = desc, .dpi = o->dpi,
-                          .cmap = (av_cmap)o->cmap, .scale = (float)o->scale};
+                          .cmap = (av_cmap)o->cmap, .scale = (float)o->scale, .pool = (av_pool)o->pool};
+}
+
+/* The weight figures' colour range: fixed 0..1 up to AV_AUTO_VMAX_T tokens,
+ * then (or with --vmax auto) 0 up to the 99th percentile of the visible
+ * weights of every head, or 0..F with --vmax F; with --log-scale 3 decades
+ * below that top. The colour bar's title says which. */
+static void weight_range(fig_run *fr) {
+    const av_options *o = fr->o;
+    const av_model *m = fr->m;
+    int T = m->cfg.T, mode = o->vmax_mode;
+    if (mode == AV_VMAX_DEFAULT) mode = T > AV_AUTO_VMAX_T ? AV_VMAX_AUTO : AV_VMAX_FIXED;
+    float top = 1.0f;
+    const char *how = o->vmax_mode == AV_VMAX_FIXED ? " (fixed 0\xE2\x80\x93" "1)" : "";
+    char buf[64];
+    if (mode == AV_VMAX_AUTO) {
+        top = av_plot_percentile(m->att, m->mask, m->cfg.H, T, T, AV_AUTO_VMAX_PCT);
+        if (!(top > 0)) top = 1.0f;
+        snprintf(buf, sizeof buf, " (auto: 0\xE2\x80\x93%.3g, 99th percentile)", top);
+        how = buf;
+    } else if (mode == AV_VMAX_VALUE) {
+        top = (float)o->vmax;
+        snprintf(buf, sizeof buf, " (0\xE2\x80\x93%.3g, --vmax)", top);
+        how = buf;
+    }
+    fr->wmeta = fr->meta;
+    fr->wmeta.vmin = 0.0f;
+    fr->wmeta.vmax = top;
+    fr->wmeta.log_scale = o->log_scale;
+    snprintf(fr->wlabel, sizeof fr->wlabel, "%sattention weight%s", o->log_scale ? "log\xE2\x82\x81\xE2\x82\x80 " : "",
+             how);
+    fr->wmeta.value_label = fr->wlabel;
 }
 
 /* <stem>.png and/or <stem>.svg in --outdir, as --format says. */
@@ -72,12 +105,12 @@ static av_status fig_heads(fig_run *fr, av_err *err) {
     }
     for (int h = 0; h < H && !s && (fr->o->figures & AV_FIG_HEADS); h++) {
         snprintf(stem, sizeof stem, "head%d", h);
-        s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->meta, err);
+        s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->wmeta, err);
     }
     if (!s && (fr->o->figures & AV_FIG_GRID) && H > 1) {
         snprintf(title, sizeof title, "attention weights, all %d heads · positions: %s · mask: %s%s", H, fr->pos,
                  fr->mask, fr->noscale);
-        s = write_fig(fr, "heads", FIG_GRID, fr->hms, H, title, &fr->meta, err);
+        s = write_fig(fr, "heads", FIG_GRID, fr->hms, H, title, &fr->wmeta, err);
     }
     return s;
 }
@@ -94,8 +127,10 @@ static av_status fig_mean(const fig_run *fr, av_err *err) {
              " · positions: %s · mask: %s%s", H, H == 1 ? "" : "s", fr->pos, fr->mask, fr->noscale);
     av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok, .w = mean,
                      .masked = m->mask};
-    av_plot_meta mm = fr->meta;
-    mm.value_label = "mean attention weight";
+    av_plot_meta mm = fr->wmeta;
+    char label[160];
+    snprintf(label, sizeof label, "mean %s", fr->wlabel);
+    mm.value_label = label;
     av_status s = write_fig(fr, "mean", FIG_HEAD, &hm, 1, NULL, &mm, err);
     free(mean);
     return s;
@@ -244,6 +279,7 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
     if ((s = av_mkdir_p(o->outdir, err))) return s;
     fig_run fr = {.m = m, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
     fr.meta = figure_meta(fr.desc, o, cmdline, m->cfg.seed);
+    weight_range(&fr);
     describe_run(&fr);
     fr.hms = calloc((size_t)m->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)m->cfg.H, sizeof *fr.titles);

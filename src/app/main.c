@@ -100,10 +100,36 @@ static av_status read_tokens(run *r, av_err *err) {
     return st;
 }
 
+/* What needs the (H, T, T) weights, or NULL: the flash kernel never forms them. */
+static const char *weights_needed_by(const av_options *o) {
+    return !o->no_plot ? "figures" : o->dump_dir ? "--dump" : o->show ? "--show" : o->explain ? "--explain"
+           : o->compare ? "--compare" : o->html ? "--html" : NULL;
+}
+
+/* --kernel, or auto: the fastest kernel that gives what was asked for. Short
+ * inputs get the exact reference loops (a few ms at most); the weights need
+ * reference or blas; anything else runs flash. */
+static av_status choose_kernel(av_config *cfg, const av_options *o, av_err *err) {
+    const char *needs = weights_needed_by(o);
+    if (o->kernel != AV_KERNEL_AUTO) {
+        cfg->kernel = (av_kernel)(o->kernel - 1);
+        if (cfg->kernel == AV_KERNEL_FLASH && needs)
+            return av_fail(err, AV_EUSAGE,
+                           "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; add --no-plot "
+                           "(and drop --dump, --show, --explain, --compare, --html) or use --kernel blas",
+                           needs);
+        return AV_OK;
+    }
+    cfg->kernel = cfg->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : needs ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;
+    return AV_OK;
+}
+
 /* tokens → X, W (seeded, then --weights) and masks → the forward pass. */
 static av_status run_model(run *r, av_config *cfg, av_err *err) {
     const av_options *o = &r->o;
     cfg->T = r->toks.n;
+    av_status kst = choose_kernel(cfg, o, err);
+    if (kst) return kst;
     if (o->compare == AV_CMP_ORDER && cfg->n_real < 2)
         return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens; got 1");
     av_status st = av_model_init(&r->m, cfg, err);

@@ -5,7 +5,12 @@
 #include "app/term.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/parallel.h"
+#include "nn/attention_blas.h"
+#include "nn/flash.h"
 
 static const char *B(const av_trace *t) { return av_bold(t->color); }
 static const char *G(const av_trace *t) { return av_green(t->color); }
@@ -57,8 +62,30 @@ void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int co
     fprintf(f, "]\n");
 }
 
+/* Every token, or past 64 the first 48 and the last 8 around "… (n more) …". */
 static void print_tokens(FILE *f, const av_tokens *toks) {
-    for (int i = 0; i < toks->n; i++) fprintf(f, "%s[%s]", i ? " " : "", toks->tok[i]);
+    int n = toks->n, cut = n > 64;
+    for (int i = 0; i < n; i++) {
+        if (cut && i == 48) {
+            fprintf(f, " … (%d more) …", n - 56);
+            i = n - 8;
+        }
+        fprintf(f, "%s[%s]", i ? " " : "", toks->tok[i]);
+    }
+}
+
+/* Which kernel runs stages 6..9, and what that means. */
+static void print_kernel(FILE *f, av_kernel k) {
+    if (k == AV_KERNEL_FLASH)
+        fprintf(f, "  kernel     flash: keys in tiles of %d with an online softmax (FlashAttention); never forms (T, T);"
+                   " %d threads, sgemm on OpenBLAS %s kernels\n",
+                AV_FLASH_TILE, av_get_threads(), av_blas_core());
+    else if (k == AV_KERNEL_BLAS)
+        fprintf(f, "  kernel     blas: projections, Q·Kᵀ and A·V by sgemm (OpenBLAS %s kernels), %d threads;"
+                   " keeps the (H, T, T) weights\n",
+                av_blas_core(), av_get_threads());
+    else
+        fprintf(f, "  kernel     reference: the plain loops of nn/attention.c, every sum in double\n");
 }
 
 /* Continuation indent under the formula column. */
@@ -93,6 +120,7 @@ static void print_header(const av_trace *tr, const av_model *m, const av_tokens 
     fprintf(f, "\n  scale      %s\n", c->scale ? "1/√d_k" : "OFF (--no-scale): scores are raw Q·Kᵀ");
     if (H > 1) fprintf(f, "  heads      each head is computed and drawn on its own; nothing is averaged over heads\n");
     fprintf(f, "  seed       %llu   X and W: %s\n", (unsigned long long)c->seed, weights_note);
+    print_kernel(f, c->kernel);
     fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
 }
 
@@ -183,12 +211,18 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
     if (n_scores < 2) {
         fprintf(f, "%sonly %zu score: too few to measure a variance (use more tokens or heads)\n", ind, n_scores);
     } else {
-        fprintf(f, "%smeasured over all %zu scores: var(Q·Kᵀ) = %.4g,  var(Q·Kᵀ/√d_k) = %.4g (= %.4g / %d)%s\n", ind,
-                n_scores, m->var_raw, m->var_scaled, m->var_raw, Dk, c->scale ? "" : " ← what scaling would give");
+        char over[96];
+        if (m->stats_rows < T)
+            snprintf(over, sizeof over, "the %zu scores of the first %d query rows", (size_t)H * m->stats_rows * T,
+                     m->stats_rows);
+        else
+            snprintf(over, sizeof over, "all %zu scores", n_scores);
+        fprintf(f, "%smeasured over %s: var(Q·Kᵀ) = %.4g,  var(Q·Kᵀ/√d_k) = %.4g (= %.4g / %d)%s\n", ind, over,
+                m->var_raw, m->var_scaled, m->var_raw, Dk, c->scale ? "" : " ← what scaling would give");
         fprintf(f, "%stheory for independent zero-mean q, k of unit variance: var(q·k) = d_k = %d, and 1 after ÷√d_k\n",
                 ind, Dk);
     }
-    if (tr->verbose)
+    if (tr->verbose && m->scores)
         for (int h = 0; h < H && h < 2; h++) {
             char name[64];
             snprintf(name, sizeof name, "S[head %d] (masked entries shown as -inf)", h);
@@ -207,13 +241,77 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
     return n;
 }
 
+static void print_concat_output(const av_trace *tr, const av_model *m, int n);
+
+/* One tile of the worked example: keys, tile max, m_old → m_new, rescale, tile sum, l. */
+static void print_flash_step(FILE *f, const av_flash_step *st, int k) {
+    char keys[32], mold[24], alpha[32];
+    snprintf(keys, sizeof keys, "%d..%d", st->j0, st->j1 - 1);
+    if (st->m_old == -INFINITY) snprintf(mold, sizeof mold, "−∞");
+    else snprintf(mold, sizeof mold, "%.4f", st->m_old);
+    if (st->m_new == -INFINITY) snprintf(alpha, sizeof alpha, "(nothing visible yet)");
+    else if (st->m_old == -INFINITY) snprintf(alpha, sizeof alpha, "0 (first visible)");
+    else snprintf(alpha, sizeof alpha, "%.6f", st->alpha);
+    int mold_w = st->m_old == -INFINITY ? 13 : 9; /* "−∞" is 6 bytes in 2 columns */
+    fprintf(f, "%s%4d  %-13s %5d  %9.4f  %*s → %-9.4f %-22s %10.4f %10.4f\n", ind, k + 1, keys, st->visible,
+            st->tile_max, mold_w, mold, st->m_new, alpha, st->tile_sum, st->l);
+}
+
+/* The online softmax on one query row, with its real numbers: the last real
+ * token of head 0, keys in about 4 tiles (the kernel's own 256 past 1024
+ * tokens), then the same row as one tile (the plain softmax). */
+static void print_online_softmax(const av_trace *tr, const av_model *m) {
+    FILE *f = tr->f;
+    const av_config *c = &m->cfg;
+    int T = c->T, D = m->D, i = c->n_real - 1, tile = T > 1024 ? AV_FLASH_TILE : (T + 3) / 4;
+    if (tile < 1) tile = 1;
+    fprintf(f, "online softmax: no (H, T, T) weights; per query row a running max m and sum l over key tiles\n");
+    int n_tiles = (T + tile - 1) / tile;
+    av_flash_step *steps = malloc((size_t)n_tiles * sizeof *steps);
+    float *row = malloc(2 * (size_t)D * sizeof *row);
+    av_mask_spec mk = {c->causal, c->n_real, m->user_mask};
+    double scale = c->scale ? 1.0 / sqrt((double)D) : 1.0;
+    if (!steps || !row ||
+        flash_row_forward(row, steps, m->Q, m->K, m->V, &mk, 0, i, c->H, T, D, scale, tile) < 0 ||
+        flash_row_forward(row + D, NULL, m->Q, m->K, m->V, &mk, 0, i, c->H, T, D, scale, T) < 0) {
+        fprintf(f, "%s(out of memory for the worked example)\n", ind);
+        free(steps), free(row);
+        return;
+    }
+    fprintf(f, "%sworked example: head 0, query row %d, keys in tiles of %d:\n", ind, i, tile);
+    fprintf(f, "%stile  keys          seen   tile max      m_old → m_new     rescale e^(m_old−m_new)  tile Σ e^(s−m)  l\n", ind);
+    for (int k = 0; k < n_tiles; k++) {
+        if (n_tiles > 8 && k == 4) {
+            fprintf(f, "%s  …   (%d more tiles)\n", ind, n_tiles - 6);
+            k = n_tiles - 2;
+        }
+        print_flash_step(f, &steps[k], k);
+    }
+    double worst = 0;
+    for (int d = 0; d < D; d++) worst = fmax(worst, fabs((double)row[d] - (double)row[D + d]));
+    fprintf(f, "%seach tile that raises m rescales l and the partial output o by e^(m_old−m_new); out = o / l\n", ind);
+    fprintf(f, "%s%s✓%s the plain softmax (all %d keys as one tile, no rescaling) gives the same output row:"
+               " max |difference| = %.2e\n", ind, G(tr), R(tr), T, worst);
+    if (m->fully_masked_rows)
+        fprintf(f, "%s%d row(s) saw no key at all: l = 0, output row 0 (never NaN)\n", ind, m->fully_masked_rows);
+    free(steps);
+    free(row);
+}
+
 /* softmax, weighted sum, concat, output. */
 static void stages_output(const av_trace *tr, const av_model *m, int n) {
     FILE *f = tr->f;
     const av_config *c = &m->cfg;
-    int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
+    int T = c->T, H = c->H, Dk = m->D, P = tr->precision;
     size_t TT = (size_t)T * T;
     stage(tr, n++, "softmax");
+    if (c->kernel == AV_KERNEL_FLASH) {
+        print_online_softmax(tr, m);
+        stage(tr, n++, "weighted sum");
+        fprintf(f, "O_h = Σ_tiles rescaled exp(S − m)·V_h / l, tile by tile   (%d, %d, %d), no (T, T) kept\n", H, T, Dk);
+        print_concat_output(tr, m, n);
+        return;
+    }
     fprintf(f, "A = softmax(S) along keys = exp(S − row max) / Σ   (%d, %d, %d)\n", H, T, T);
     int rows = H * T - m->fully_masked_rows;
     fprintf(f, "%s%s✓%s every unmasked row sums to 1: worst |Σ_j A[i,j] − 1| = %.2e over %d rows\n", ind, G(tr),
@@ -228,6 +326,14 @@ static void stages_output(const av_trace *tr, const av_model *m, int n) {
 
     stage(tr, n++, "weighted sum");
     fprintf(f, "O_h = A_h·V_h                     (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n", H, T, T, H, T, Dk, H, T, Dk);
+    print_concat_output(tr, m, n);
+}
+
+/* concat, output. */
+static void print_concat_output(const av_trace *tr, const av_model *m, int n) {
+    FILE *f = tr->f;
+    const av_config *c = &m->cfg;
+    int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
     stage(tr, n++, "concat");
     fprintf(f, "(%d, %d, %d) → (%d, %d, %d) → (%d, %d)   heads side by side again\n", H, T, Dk, T, H, Dk, T, C);
     stage(tr, n++, "output");

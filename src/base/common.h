@@ -19,10 +19,13 @@
 #define AV_VERSION "0.1.0"
 
 /* Documented limits (docs/limits in README and attnviz(1)). Checked before any
- * allocation. With every limit at its maximum the largest buffers are
- * scores+weights = 2*H*T*T*4 bytes = 2*64*512*512*4 = 128 MiB and the four
- * weight matrices 4*C*C*4 bytes = 4*4096*4096*4 = 256 MiB. */
-#define AV_MAX_TOKENS 512
+ * allocation. The four weight matrices take 4*C*C*4 bytes (256 MiB at
+ * C = 4096); activations about 8*T*C*4 bytes (1 GiB at T = 65536, C = 512).
+ * The kernels that keep the (H, T, T) scores and weights (reference, BLAS)
+ * need 2*H*T*T*4 bytes, at most AV_MAX_WEIGHT_BYTES; past that only the flash
+ * kernel runs (it never forms them). */
+#define AV_MAX_TOKENS 65536
+#define AV_MAX_WEIGHT_BYTES ((size_t)2 << 30) /* 2 GiB of (H, T, T) scores + weights */
 #define AV_MAX_D_MODEL 4096
 #define AV_MAX_HEADS 64
 #define AV_MAX_INPUT_BYTES (1u << 20) /* 1 MiB of sentence text */

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/parallel.h"
 
@@ -20,13 +21,49 @@ static int n_blocks(int rows) { return (rows + ROWS - 1) / ROWS; }
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
+/* OpenBLAS internals (DYNAMIC_ARCH builds; weak, so any other CBLAS links). */
+char *openblas_get_corename(void) __attribute__((weak));
+void gotoblas_dynamic_init(void) __attribute__((weak));
+void gotoblas_dynamic_quit(void) __attribute__((weak));
+
+/* OpenBLAS 0.3.21 (Debian 12) does not know recent Xeons (e.g. family 6
+ * model 207) and falls back to its generic "Prescott" (SSE3) kernels, 4 to 5
+ * times slower. When the CPU has AVX-512 (or AVX2 + FMA) and the user did not
+ * choose with OPENBLAS_CORETYPE, select the matching kernels the way
+ * OpenBLAS does at load time: set OPENBLAS_CORETYPE and rerun its dynamic
+ * initialisation (then remove the variable again). */
+static void blas_fix_core(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (!openblas_get_corename || !gotoblas_dynamic_init || !gotoblas_dynamic_quit) return;
+    if (getenv("OPENBLAS_CORETYPE") || strcmp(openblas_get_corename(), "Prescott") != 0) return;
+    __builtin_cpu_init();
+    const char *core = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
+                           ? "SkylakeX"
+                       : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "Haswell"
+                                                                                          : NULL;
+    if (!core || setenv("OPENBLAS_CORETYPE", core, 1) != 0) return;
+    gotoblas_dynamic_quit();
+    gotoblas_dynamic_init();
+    unsetenv("OPENBLAS_CORETYPE");
+#endif
+}
+
 /* Our threads split the work; OpenBLAS's own would split sums differently
  * with the core count and fight ours for the cores. */
-static void blas_single_thread(void) { openblas_set_num_threads(1); }
+static void blas_setup(void) {
+    blas_fix_core();
+    openblas_set_num_threads(1);
+}
+
+const char *av_blas_core(void) {
+    pthread_once(&blas_once, blas_setup);
+    return openblas_get_corename ? openblas_get_corename() : "CBLAS";
+}
 
 void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
               int trans_b, float alpha, float beta) {
-    pthread_once(&blas_once, blas_single_thread);
+    pthread_once(&blas_once, blas_setup);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha, a, lda, b, ldb,
                 beta, c, ldc);
 }

@@ -55,4 +55,10 @@ void stats_parallel_forward(const float *x, size_t n, double *mean, double *var)
 void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
               int trans_b, float alpha, float beta);
 
+/* The kernel set the BLAS library runs ("SkylakeX", "Haswell", ...; "CBLAS"
+ * when not OpenBLAS). First use also switches OpenBLAS's own threads off and,
+ * when OpenBLAS 0.3.21 does not recognise the CPU and picked its generic SSE3
+ * kernels, selects the AVX-512 or AVX2 ones the CPU has (attention_blas.c). */
+const char *av_blas_core(void);
+
 #endif

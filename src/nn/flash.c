@@ -57,14 +57,17 @@ static float online_update(float *p, const float *s, int n, float *m, double *l,
 
 int flash_row_forward(float *out_row, av_flash_step *steps, const float *q, const float *k, const float *v,
                       const av_mask_spec *mask, int h, int i, int H, int T, int D, double scale, int tile) {
-    // q, k, v are (H, T, D); out_row is (D)
+    // q, k, v are (H, T, D); out_row is (D); s, p are (tile); o is (D)
     (void)H;
     if (tile < 1) tile = 1;
+    if (tile > T) tile = T;
     const float *q_hi = q + ((size_t)h * T + i) * D;
-    float m = -INFINITY, s[AV_FLASH_TILE], p[AV_FLASH_TILE];
-    double l = 0.0, o[D > 0 ? D : 1];
-    if (tile > AV_FLASH_TILE) tile = AV_FLASH_TILE;
-    for (int d = 0; d < D; d++) o[d] = 0.0;
+    float m = -INFINITY, *s = malloc(2 * (size_t)tile * sizeof(float)), *p = s ? s + tile : NULL;
+    double l = 0.0, *o = calloc(D > 0 ? (size_t)D : 1, sizeof(double));
+    if (!s || !o) {
+        free(s), free(o);
+        return -1;
+    }
     int n_steps = 0;
     for (int j0 = 0; j0 < T; j0 += tile, n_steps++) {
         int n = T - j0 < tile ? T - j0 : tile, visible = 0;
@@ -86,6 +89,8 @@ int flash_row_forward(float *out_row, av_flash_step *steps, const float *q, cons
         if (steps) steps[n_steps] = st;
     }
     for (int d = 0; d < D; d++) out_row[d] = l > 0.0 ? (float)(o[d] / l) : 0.0f; /* 4. out = o / l */
+    free(s);
+    free(o);
     return n_steps;
 }
 

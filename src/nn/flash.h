@@ -64,8 +64,9 @@ typedef struct {
  * softmax with plain loops (dot products in double, the update in float32 as
  * in flash_attention_forward): the readable version of the tiled kernel, and
  * the worked example of the trace. q, k, v are (H, T, D). steps (may be NULL)
- * receives one record per key tile of width tile (tile >= 1), at most
- * ⌈T / tile⌉ records. Returns the number of tiles recorded. */
+ * receives one record per key tile of width tile (1..T), at most ⌈T / tile⌉
+ * records. With tile = T it is the plain softmax: one tile, no rescaling.
+ * Returns the number of tiles, or -1 when out of memory (2·tile floats). */
 int flash_row_forward(float *out_row, av_flash_step *steps, const float *q, const float *k, const float *v,
                       const av_mask_spec *mask, int h, int i, int H, int T, int D, double scale, int tile);
 

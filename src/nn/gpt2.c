@@ -213,6 +213,11 @@ av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, 
                        maxT == cfg->n_positions ? "the model's n_positions" : "attnviz's token limit");
     size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, H = (size_t)cfg->n_head, t = (size_t)T;
     size_t V = (size_t)cfg->vocab_size, TC = t * C, LTC = L * TC, LHTT = L * H * t * t;
+    if (LHTT > AV_MAX_WEIGHT_BYTES / (2 * sizeof(float))) /* preatt + att, every layer */
+        return av_fail(err, AV_EUSAGE,
+                       "%d tokens need %.1f GiB for the (layers, heads, T, T) scores and weights, more than the %zu "
+                       "GiB allowed",
+                       T, (double)LHTT * 2 * sizeof(float) / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30);
     a->T = T;
     struct { float **p; size_t n; } bufs[] = {
         {&a->encoded, TC},      {&a->hidden, LTC + TC}, {&a->ln1, LTC},      {&a->ln1_mean, L * t},
