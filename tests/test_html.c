@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "app/page.h"
+#include "gpt2_fixture.h"
 #include "render/html.h"
 #include "testutil.h"
 
@@ -267,6 +269,47 @@ static void html_compare_has_one_panel_per_setting(void **state) {
     tu_free(&r);
 }
 
+static void html_model_page_has_every_layer_and_its_q_k_v(void **state) {
+    /* a 2-layer, 2-head GPT-2 (tests/gpt2_fixture.h weights) on 3 tokens: the
+     * page holds (L, H, T, T) = (2, 2, 3, 3) weights in layer-major order and
+     * q, k, v of head h in layer l from qkvh (L, 3, H, T, D) */
+    tu_fixture *f = *state;
+    av_gpt2_config c;
+    av_gpt2_config_defaults(&c);
+    c.n_layer = 2, c.n_head = 2, c.n_embd = 8, c.n_positions = 4, c.vocab_size = 10;
+    av_gpt2_params p = {0};
+    float *block;
+    assert_int_equal(gf_params(&p, &block, &c), 0);
+    av_gpt2_acts a;
+    av_err err = {{0}};
+    assert_int_equal(av_gpt2_acts_alloc(&a, &c, 3, &err), AV_OK);
+    int ids[3] = {1, 9, 2};
+    assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_OK);
+    const char *labels[3] = {"a", " b", " c"};
+    av_options o = {.outdir = f->dir, .precision = 4};
+    av_written w = {0};
+    av_page_info info = {.command = "attnviz --model m --html", .note = "model m/ (2 layers)", .trace = "layers...",
+                         .n_real = 3};
+    assert_int_equal(av_page_model(&c, &a, labels, 3, &o, &info, &w, &err), AV_OK);
+    assert_int_equal(w.n, 1);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(strstr(page, "\"L\":2,\"H\":2,\"T\":3,\"D\":4"));
+    assert_non_null(strstr(page, "\"source\":\"model m/ (2 layers)\""));
+    assert_non_null(strstr(page, "mask: causal · pre-LN"));
+    float got[2 * 2 * 3 * 4];
+    assert_int_equal(b64_field(page, "weights", (unsigned char *)got, sizeof got), 4 * 36);
+    for (int i = 0; i < 36; i++) assert_true(got[i] == a.att[i]);
+    assert_int_equal(b64_field(page, "v", (unsigned char *)got, sizeof got), 4 * 48);
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < 24; i++) /* layer l's v: qkvh + (3l + 2)·H·T·D */
+            assert_true(got[l * 24 + i] == a.qkvh[(3 * l + 2) * 24 + i]);
+    free(page);
+    av_written_free(&w);
+    av_gpt2_acts_free(&a);
+    free(block);
+    free(p.h);
+}
+
 static void html_into_an_unwritable_folder_is_exit_1(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -289,6 +332,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,17 +42,11 @@ static char *trace_text(const av_model *m, const av_tokens *toks, const av_optio
     return buf;
 }
 
-/* Write the page for runs[0..n-1]: the title is the sentence (or its first
- * info->n_real tokens), the source says random (seed) or loaded. */
-static av_status write_runs(const av_html_run *runs, int n, const av_model *m, const av_tokens *toks,
-                            const av_options *o, const av_page_info *info, const char *trace, av_written *w,
+/* Write the page for runs[0..n-1] under title and source (the trace: text or NULL). */
+static av_status write_page(const av_html_run *runs, int n, const char *title, const char *source,
+                            const char *trace, const av_options *o, const av_page_info *info, av_written *w,
                             av_err *err) {
-    char title[2048] = "", source[4400], path[4096];
-    if (info->sentence) snprintf(title, sizeof title, "%s", info->sentence);
-    for (int t = 0; !info->sentence && t < info->n_real && t < toks->n && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < sizeof title; t++)
-        snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", t ? " " : "", toks->tok[t]);
-    if (o->weights_dir) snprintf(source, sizeof source, "loaded: %s", info->note);
-    else snprintf(source, sizeof source, "random, seed %llu: %s", (unsigned long long)m->cfg.seed, info->note);
+    char path[4096];
     av_html_page page = {.title = title, .command = info->command, .source = source, .trace = trace,
                          .cmap = o->cmap, .precision = o->precision, .runs = runs, .n_runs = n};
     av_status s = av_mkdir_p(o->outdir, err);
@@ -60,6 +54,25 @@ static av_status write_runs(const av_html_run *runs, int n, const av_model *m, c
     if (!s) s = av_html_write(path, &page, err);
     if (!s) av_written_add(w, path);
     return s;
+}
+
+/* The title: the sentence, or its first n_real labels joined by spaces. */
+static void page_title(char *title, size_t n, const av_page_info *info, const char *const *labels, int T) {
+    title[0] = 0;
+    if (info->sentence) { snprintf(title, n, "%s", info->sentence); return; }
+    for (int t = 0; t < info->n_real && t < T && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < n; t++)
+        snprintf(title + strlen(title), n - strlen(title), "%s%s", t ? " " : "", labels[t]);
+}
+
+/* A single-layer page (runs from m or from its --compare settings). */
+static av_status write_runs(const av_html_run *runs, int n, const av_model *m, const av_tokens *toks,
+                            const av_options *o, const av_page_info *info, const char *trace, av_written *w,
+                            av_err *err) {
+    char title[2048], source[4400];
+    page_title(title, sizeof title, info, (const char *const *)toks->tok, toks->n);
+    if (o->weights_dir) snprintf(source, sizeof source, "loaded: %s", info->note);
+    else snprintf(source, sizeof source, "random, seed %llu: %s", (unsigned long long)m->cfg.seed, info->note);
+    return write_page(runs, n, title, source, info->trace ? info->trace : trace, o, info, w, err);
 }
 
 av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
@@ -83,4 +96,21 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
     av_status s = write_runs(runs, c->n, m, toks, o, info, trace, w, err);
     free(trace);
     return s;
+}
+
+av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const char *const *labels, int T,
+                        const av_options *o, const av_page_info *info, av_written *w, av_err *err) {
+    int L = cfg->n_layer, H = cfg->n_head, D = cfg->n_embd / cfg->n_head;
+    size_t htd = (size_t)H * (size_t)T * (size_t)D;
+    char desc[256], pos[96], title[2048];
+    av_config c = {.positions = cfg->positions, .rope_style = cfg->rope_style};
+    av_positions_desc(pos, sizeof pos, &c);
+    snprintf(desc, sizeof desc, "%d layers × %d heads, d_model %d · positions: %s · mask: causal · %s-LN%s", L, H,
+             cfg->n_embd, pos, cfg->norm == AV_NORM_PRE ? "pre" : "post", cfg->scale ? "" : " · no scale");
+    av_html_run run = {.name = "", .desc = desc, .L = L, .H = H, .T = T, .D = D, .tokens = labels,
+                       .weights = a->att, .scores = a->preatt, .q = a->qkvh, .k = a->qkvh + htd,
+                       .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask,
+                       .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0};
+    page_title(title, sizeof title, info, labels, T);
+    return write_page(&run, 1, title, info->note, info->trace, o, info, w, err);
 }

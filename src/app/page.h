@@ -5,6 +5,8 @@
  *   av_page_single    a single layer: L = 1, the run's H heads
  *   av_page_compare   --compare: one panel per setting, side by side (for
  *                     order, which keeps no runs, the base run alone)
+ *   av_page_model     a model (nn/gpt2.h: GPT-2 or a trained toy model):
+ *                     every layer and head, q, k, v from its qkvh
  *
  * Every page states the sentence, the command line, where the weights come
  * from (random with seed N, loaded from DIR, a model folder, trained), each
@@ -17,6 +19,7 @@
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/tensorio.h"
+#include "nn/gpt2.h"
 #include "nn/model.h"
 #include "render/html.h"
 #include "text/tokenize.h"
@@ -24,7 +27,10 @@
 /* What the caller knows about the run besides the numbers. */
 typedef struct {
     const char *command; /* the shell-quoted command line */
-    const char *note;    /* where X and W came from, as the trace says it */
+    const char *note;    /* where X and W came from, as the trace says it; for a
+                          * model the whole source ("model gpt2/ (GPT-2, 12 layers)") */
+    const char *trace;   /* the trace as printed, no colour; NULL: printed again here
+                          * (single layer, compare); a model's caller gives it */
     const char *sentence; /* the page's title: the sentence as given, or NULL (-f): the tokens joined */
     int n_real;          /* tokens of the sentence before any <pad> */
 } av_page_info;
@@ -40,5 +46,12 @@ av_status av_page_single(const av_model *m, const av_tokens *toks, const av_opti
  * page's trace is the base run's trace followed by the comparison table. */
 av_status av_page_compare(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
                           const av_page_info *info, av_written *w, av_err *err);
+
+/* The page of a model run: a holds the forward pass over T tokens under cfg
+ * (att and preatt (L, H, T, T), qkvh (L, 3, H, T, D), mask (T, T)); labels
+ * are the T readable token labels; info->note says where the model comes
+ * from. Errors: as av_html_write. */
+av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const char *const *labels, int T,
+                        const av_options *o, const av_page_info *info, av_written *w, av_err *err);
 
 #endif
