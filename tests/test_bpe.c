@@ -235,6 +235,55 @@ static void test_toy_digits_no_merges(void **state) {
     av_bpe_free(b);
 }
 
+/* A toy folder as the train helper (issue 12) writes it: digits, "Ġ", ">",
+ * "<|endoftext|>", and a merges.txt with only its version line. */
+static void test_toy_folder_files(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char v[4200], m[4200];
+    snprintf(v, sizeof v, "%s/vocab.json", dir);
+    snprintf(m, sizeof m, "%s/merges.txt", dir);
+    FILE *fp = fopen(v, "wb");
+    fputs("{\"0\": 0, \"1\": 1, \"2\": 2, \"3\": 3, \"4\": 4, \"5\": 5, \"6\": 6, \"7\": 7, \"8\": 8, "
+          "\"9\": 9, \"\\u0120\": 10, \">\": 11, \"<|endoftext|>\": 12}\n", fp);
+    fclose(fp);
+    fp = fopen(m, "wb");
+    fputs("#version: 0.2\n", fp);
+    fclose(fp);
+    av_bpe *b;
+    av_err err = {{0}};
+    assert_int_equal(av_bpe_load(&b, v, m, &err), AV_OK);
+    assert_int_equal(av_bpe_vocab_size(b), 13);
+    assert_int_equal(av_bpe_n_merges(b), 0);
+    assert_int_equal(av_bpe_eot_id(b), 12);
+    /* pieces "3" " 1" " 4" " >": 3 | Ġ 1 | Ġ 4 | Ġ > */
+    static const int32_t want[] = {3, 10, 1, 10, 4, 10, 11};
+    expect_ids(b, "3 1 4 >", want, 7);
+    av_bpe_free(b);
+    rm_rf(dir);
+}
+
+/* Another pre-tokenization pattern (tokenizer.json models, issue 15, split
+ * digits one by one): the same vocabulary then merges less. */
+static void test_custom_pattern(void **state) {
+    (void)state;
+    static const toy_tok t[] = {{"1", 0}, {"2", 1}, {"3", 2}, {"12", 3}};
+    static const char *const m[] = {"1", "2", NULL};
+    av_bpe *b = toy(t, 4, m);
+    static const int32_t gpt2_way[] = {3, 2}; /* GPT-2: " ?\p{N}+" keeps "123" whole -> 12 3 */
+    expect_ids(b, "123", gpt2_way, 2);
+    av_bpe_free(b);
+    av_bpe *d;
+    av_err err = {{0}};
+    assert_int_equal(av_bpe_new(&d, 4, &err), AV_OK);
+    for (int i = 0; i < 4; i++) assert_int_equal(av_bpe_add_token(d, t[i].tok, strlen(t[i].tok), t[i].id, &err), AV_OK);
+    assert_int_equal(av_bpe_add_merge(d, "1", 1, "2", 1, &err), AV_OK);
+    assert_int_equal(av_bpe_finish(d, "\\p{N}", &err), AV_OK);
+    static const int32_t split[] = {0, 1, 2}; /* each digit its own piece: no pair to merge */
+    expect_ids(d, "123", split, 3);
+    av_bpe_free(d);
+}
+
 /* ---------------------------------------------------------------- labels */
 
 static void expect_label(const char *bytes, size_t n, const char *want) {
@@ -419,6 +468,8 @@ int main(void) {
         cmocka_unit_test(test_fast_merge_equals_reference_loop),
         cmocka_unit_test(test_toy_vocab_hand_worked),
         cmocka_unit_test(test_toy_digits_no_merges),
+        cmocka_unit_test(test_toy_folder_files),
+        cmocka_unit_test(test_custom_pattern),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_gpt2_shape),
         cmocka_unit_test(test_error_table),
