@@ -310,6 +310,32 @@ static void html_model_page_has_every_layer_and_its_q_k_v(void **state) {
     free(p.h);
 }
 
+static void html_limit_needs_html_and_train_needs_model(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--html-limit", "4", "--no-plot", "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --html-limit sets the size of the --html page; add --html"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--html", "--html-limit", "0", "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--html-limit"));
+    tu_free(&r);
+    /* 800 tokens: one head's 8-bit weights and scores are 2·800² B = 1.2 MiB, over a 1 MiB page */
+    static char words[800 * 3 + 1];
+    for (int i = 0; i < 800; i++) memcpy(words + 3 * i, "ab ", 3);
+    words[800 * 3 - 1] = 0;
+    run_attnviz(&r, NULL, "--html", "--html-limit", "1", "--no-plot", "-d", "8", words, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--html: one head's weights and scores for 800 tokens take 1.2 MiB at 8 bits, "
+                                  "over the page's 1 MiB; raise --html-limit"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--html", "-o", "x", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz --model DIR --html"));
+    tu_free(&r);
+}
+
 static void html_into_an_unwritable_folder_is_exit_1(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -333,6 +359,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(html_limit_needs_html_and_train_needs_model),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

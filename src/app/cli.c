@@ -98,6 +98,8 @@ static const optdef kOpts[] = {
     {"pool", 0, OPT_CHOICE, AT(pool), .lo = AV_POOL_MAX, .hi = AV_POOL_MEAN, .choice_name = pool_name, .arg = "HOW",
      .help = "max (default) | mean: how cells are pooled when tokens outnumber pixels"},
     {"html", 0, OPT_FLAG, AT(html), .help = "also write attnviz.html: the interactive page (one file, works offline)"},
+    {"html-limit", 0, OPT_INT, AT(html_limit), .lo = 1, .hi = 1024, .arg = "MIB",
+     .help = "--html: MiB of numbers kept as float32; above, 8-bit, then fewer panels (default 16)"},
     {"figures", 0, OPT_CALL, 0, .parse = parse_figures, .arg = "LIST",
      .help = "heads,grid,mean,scores,pe,mask or all, comma-separated (default heads,grid)"},
     {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,
@@ -355,6 +357,11 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         if (av_option_given(o, train_only[i]))
             return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
                            train_only[i], train_only[i]);
+    if (av_option_given(o, "html-limit") && !o->html)
+        return av_fail(err, AV_EUSAGE, "--html-limit sets the size of the --html page; add --html");
+    if (o->train >= 0 && o->html)
+        return av_fail(err, AV_EUSAGE, "--html makes the page of a run; after --train, run the trained folder: "
+                       "attnviz --model DIR --html \"...\"");
     if (o->train < 0 && o->positions == AV_POS_LEARNED)
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
                        "(learned position embeddings need --train)");

@@ -88,6 +88,7 @@ typedef struct {
     const char *outdir;
     int no_plot;
     int html;                /* --html: write attnviz.html into outdir */
+    int html_limit;          /* --html-limit MiB (0 = render/html.h's AV_HTML_MAX_BYTES) */
     const char *dump_dir;    /* NULL = no dump */
     const char *weights_dir; /* NULL = seeded weights */
     const char *file;        /* -f FILE or "-" for stdin, or NULL */

@@ -42,13 +42,28 @@ async function view(page, name) {
   await page.waitForSelector('#view-' + name + ':not([hidden])');
 }
 
-/* move the mouse to the centre of cell (i, j) of matrix panel runIdx */
-async function hoverCell(page, runIdx, i, j) {
+/* the window point of the centre of cell (i, j) of matrix panel runIdx, scrolled to the middle of
+ * the window (clear of the sticky selector bar) unless noScroll */
+async function cellPoint(page, runIdx, i, j, noScroll) {
   const cv = await page.$('#view-matrix canvas[data-run="' + runIdx + '"]');
-  const box = await cv.boundingBox();
   const c = Number(await cv.evaluate((e) => e.dataset.cell));
-  await page.mouse.move(box.x + (j + 0.5) * c, box.y + (i + 0.5) * c);
+  if (!noScroll) await cv.evaluate((e, y) => { window.scrollBy(0, e.getBoundingClientRect().top + y - window.innerHeight / 2); }, (i + 0.5) * c);
+  const box = await cv.boundingBox();
+  return { x: box.x + (j + 0.5) * c, y: box.y + (i + 0.5) * c };
+}
+
+/* hover cell (i, j): the tooltip's text ('' if none) */
+async function hoverCell(page, runIdx, i, j, noScroll) {
+  const p = await cellPoint(page, runIdx, i, j, noScroll);
+  await page.mouse.move(p.x, p.y);
   return page.$eval('#av-tip', (t) => (t.hidden ? '' : t.textContent));
 }
 
-module.exports = { launch, openPage, view, hoverCell, CHROMIUM };
+/* click cell (i, j), which opens the cell view */
+async function clickCell(page, runIdx, i, j) {
+  const p = await cellPoint(page, runIdx, i, j);
+  await page.mouse.click(p.x, p.y);
+  await page.waitForSelector('#view-cell:not([hidden]) [data-role="weight"]');
+}
+
+module.exports = { launch, openPage, view, hoverCell, clickCell, CHROMIUM };

@@ -6,7 +6,7 @@
  * console error, as the tests do. */
 'use strict';
 const path = require('path');
-const { launch, openPage, view, hoverCell } = require('./lib');
+const { launch, openPage, view, hoverCell, clickCell } = require('./lib');
 
 async function main() {
   const [file, out, mode] = process.argv.slice(2);
@@ -16,23 +16,21 @@ async function main() {
     const shot = (name) => page.screenshot({ path: path.join(out, name + '.png') });
     if (mode === 'compare') {
       await view(page, 'matrix');
-      await hoverCell(page, 1, 3, 1);
+      await hoverCell(page, 1, 3, 1, true);
       await shot('compare');
     } else {
       await page.click('#view-head .showheads button'); /* all heads */
       await page.hover('#view-head button[data-side="q"][data-i="1"]');
       await shot('head');
       await view(page, 'matrix');
-      await hoverCell(page, 0, 3, 1);
+      await hoverCell(page, 0, 3, 1, true);
       await shot('matrix');
       await view(page, 'model');
       await shot('model');
       await view(page, 'matrix');
-      const cv = await page.$('#view-matrix canvas[data-run="0"]');
-      const box = await cv.boundingBox(), c = Number(await cv.evaluate((e) => e.dataset.cell));
-      await page.mouse.click(box.x + 1.5 * c, box.y + 3.5 * c);
-      await page.waitForSelector('#view-cell:not([hidden]) [data-role="score"]');
+      await clickCell(page, 0, 3, 1);
       await page.setViewport({ width: 1000, height: 1100 });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await shot('cell');
     }
     if (page.problems.length) throw new Error(page.problems.join('; '));

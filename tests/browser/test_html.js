@@ -151,6 +151,7 @@ async function main() {
   try {
     await singleLayer(browser, tmp);
     await compareRun(browser, tmp);
+    await quantisedRuns(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -197,10 +198,7 @@ async function singleLayer(browser, tmp) {
     await page.click('#view-matrix input[value="weights"]');
   });
   await test('html_single_cell_view_by_click', async () => {
-    const cv = await page.$('#view-matrix canvas[data-run="0"]');
-    const box = await cv.boundingBox(), c = Number(await cv.evaluate((e) => e.dataset.cell));
-    await page.mouse.click(box.x + 1.5 * c, box.y + 3.5 * c); /* query 3, key 1 */
-    await page.waitForSelector('#view-cell:not([hidden]) [data-role="score"]');
+    await lib.clickCell(page, 0, 3, 1);
     await checkCell(page, W, S, 1, 3, 1);
     await shot(page, 'cell');
   });
@@ -259,6 +257,60 @@ async function compareRun(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
   });
   await page.close();
+}
+
+/* Over --html-limit: 8-bit weights and scores (mode 1), then panels cut (mode 2). The page shows
+ * 2 digits; each value must be within half a quantisation step plus half a printed digit. */
+async function quantisedRuns(browser, tmp) {
+  const words = (n) => Array.from({ length: n }, (_, i) => 'w' + (i % 37)).join(' ');
+  const out = path.join(tmp, 'q8'), dump = path.join(tmp, 'q8-dump');
+  /* 8 heads, T 128, d_k 8: float32 8·4·(2·128² + 3·128·8) B = 1.15 MiB > 1 MiB; 8-bit 256 KiB */
+  attnviz(['--heads', '8', '-d', '64', '--causal', '--html', '--html-limit', '1', '--no-plot', '-q', '-o', out, '--dump', dump, words(128)]);
+  const W = readNpy(path.join(dump, 'weights.npy')), S = readNpy(path.join(dump, 'scores.npy'));
+  let page;
+  await test('html_8bit_opens_and_says_so', async () => {
+    page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const note = await page.$eval('#av-note', (e) => (e.hidden ? '' : e.textContent));
+    check(/8 bits/.test(note) && /q, k, v are left out/.test(note), 'the page does not say it is 8-bit: ' + note);
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  if (!page) return;
+  await test('html_8bit_matrix_within_a_step', async () => {
+    await page.click('#av-heads [data-h="5"]');
+    await view(page, 'matrix');
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < 128; i++) for (let j = 0; j < 128; j++) { lo = Math.min(lo, S.at(5, i, j)); hi = Math.max(hi, S.at(5, i, j)); }
+    for (const [i, j] of [[0, 0], [5, 2], [64, 10], [127, 127], [127, 0], [90, 45], [33, 33], [100, 99]]) {
+      const t = await hoverCell(page, 0, i, j);
+      check(Math.abs(num(t.score) - S.at(5, i, j)) <= (hi - lo) / 510 + 0.005 + 1e-6, 'S[5,' + i + ',' + j + ']: ' + t.score + ' vs ' + S.at(5, i, j));
+      if (t.weight === '0') { check(W.at(5, i, j) === 0, 'masked'); continue; }
+      check(Math.abs(num(t.weight) - W.at(5, i, j)) <= 1 / 510 + 0.005 + 1e-6, 'A[5,' + i + ',' + j + ']: ' + t.weight + ' vs ' + W.at(5, i, j));
+    }
+    await lib.clickCell(page, 0, 5, 2);
+    const cellNote = await page.$eval('#view-cell .note', (e) => e.textContent);
+    check(/not stored/.test(cellNote), 'cell view of an 8-bit page: ' + cellNote);
+    const w = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
+    check(Math.abs(num(w) - W.at(5, 5, 2)) <= 1 / 510 + 0.005 + 1e-6, 'cell view A[5,5,2] ' + w);
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  await page.close();
+  /* 16 heads, T 256: 8-bit 16·2·256² B = 2 MiB > 1 MiB: the first 8 heads are kept */
+  const out2 = path.join(tmp, 'cut');
+  attnviz(['--heads', '16', '-d', '64', '--html', '--html-limit', '1', '--no-plot', '-q', '-o', out2, words(256)]);
+  await test('html_cut_keeps_the_first_panels_and_says_so', async () => {
+    page = await openPage(browser, path.join(out2, 'attnviz.html'));
+    const note = await page.$eval('#av-note', (e) => e.textContent);
+    check(/8 of 16/.test(note), 'the page does not say which panels it kept: ' + note);
+    await page.click('#av-heads [data-h="12"]');
+    await view(page, 'matrix');
+    const msg = await page.$eval('#view-matrix .note', (e) => e.textContent);
+    check(/not stored/.test(msg), 'head 12 of a cut page: ' + msg);
+    await page.click('#av-heads [data-h="7"]');
+    check(await page.$('#view-matrix canvas[data-run="0"]') !== null, 'head 7 (kept) has no map');
+    await view(page, 'model');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 main().then((bad) => process.exit(bad ? 1 : 0), (e) => { console.log(e); summary(); console.log('[  FAILED  ] 1 test(s), listed below:'); process.exit(1); });
