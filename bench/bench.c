@@ -133,13 +133,14 @@ static int torch_times(torch_row *rows, int n) {
 
 typedef struct {
     double ms;      /* median wall time */
+    double cpu_ms;  /* user + system CPU time of the run with the median wall time */
     double rss_mib; /* peak resident memory of the last run */
     int code;
 } cmd_result;
 
 static cmd_result run_command(char *const argv[], int runs) {
-    cmd_result r = {0, 0, -1};
-    double t[16];
+    cmd_result r = {0, 0, 0, -1};
+    double t[16], cpu[16];
     for (int k = 0; k < runs && k < 16; k++) {
         double t0 = now_ms();
         pid_t pid = fork();
@@ -153,34 +154,42 @@ static cmd_result run_command(char *const argv[], int runs) {
         struct rusage ru;
         wait4(pid, &st, 0, &ru);
         t[k] = now_ms() - t0;
+        cpu[k] = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
         r.rss_mib = ru.ru_maxrss / 1024.0;
         r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     }
-    r.ms = median(t, runs < 16 ? runs : 16);
+    int n = runs < 16 ? runs : 16, mid = 0;
+    double sorted[16];
+    memcpy(sorted, t, sizeof(double) * (size_t)n);
+    r.ms = median(sorted, n);
+    for (int k = 0; k < n; k++)
+        if (t[k] == r.ms) mid = k;
+    r.cpu_ms = cpu[mid];
     return r;
 }
 
-/* A text of n_words words cycled from docs/paragraph.txt (real, varied
- * sentences; the tokenizer also splits punctuation, so the token count is
- * checked by the caller through the run). */
+/* A text of exactly n_tokens tokens: the words of docs/paragraph.txt (real,
+ * varied sentences) with their punctuation dropped, so each word is one
+ * token, cycled. */
 static char *paragraph_tokens(int n_tokens) {
     FILE *f = fopen("docs/paragraph.txt", "r");
     char base[4096];
     size_t len = f ? fread(base, 1, sizeof base - 1, f) : 0;
     if (f) fclose(f);
     base[len] = 0;
-    while (len && (base[len - 1] == '\n')) base[--len] = 0;
-    /* docs/paragraph.txt is 200 tokens; repeat it, then cut at a word boundary */
-    size_t cap = (size_t)n_tokens * 12 + 16;
-    char *s = malloc(cap);
-    s[0] = 0;
-    size_t at = 0;
-    for (int done = 0; done + 200 <= n_tokens; done += 200) {
-        memcpy(s + at, base, len);
-        at += len;
-        s[at++] = ' ';
+    char *words[512];
+    int n_words = 0;
+    for (char *w = strtok(base, " \n"); w && n_words < 512; w = strtok(NULL, " \n")) {
+        char *o = w;
+        for (char *c = w; *c; c++)
+            if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')) *o++ = *c;
+        *o = 0;
+        if (*w && !strchr(w, '\'')) words[n_words++] = w;
     }
-    s[at ? at - 1 : 0] = 0;
+    if (!n_words) words[n_words++] = "word";
+    size_t cap = (size_t)n_tokens * 16 + 1, at = 0;
+    char *s = malloc(cap);
+    for (int k = 0; k < n_tokens; k++) at += (size_t)snprintf(s + at, cap - at, "%s%s", k ? " " : "", words[k % n_words]);
     return s;
 }
 
@@ -246,6 +255,12 @@ static void goal(const char *what, double got, const char *unit, const char *vs,
 int main(int argc, char **argv) {
     const char *bin = argc > 1 ? argv[1] : "./attnviz";
     printf("attnviz benchmark: medians of repeated runs, same machine, same run\n");
+    FILE *la = fopen("/proc/loadavg", "r");
+    char load[64] = "?";
+    if (la && fgets(load, sizeof load, la)) load[strcspn(load, "\n")] = 0;
+    if (la) fclose(la);
+    printf("load average at start: %s (on %ld CPUs; other processes slow every wall time below)\n", load,
+           sysconf(_SC_NPROCESSORS_ONLN));
     double gf = sgemm_gflops();
     printf("machine sgemm rate: %.1f GFLOP/s (cblas_sgemm 2048^3, every core, median of 5)\n", gf);
     torch_row tr[2] = {{512, 0}, {2048, 0}};
@@ -269,10 +284,12 @@ int main(int argc, char **argv) {
     cmd_result r2048 = run_command(fig2048, 3);
     char *flash16k[] = {(char *)bin, "-q", "--heads", "8", "--kernel", "flash", "--no-plot", t16k, NULL};
     cmd_result r16k = run_command(flash16k, 1);
-    printf("  classroom --heads 8 \"I love deep learning\" (9 PNGs): %.1f ms, %.1f MiB, exit %d\n", rd.ms, rd.rss_mib,
-           rd.code);
-    printf("  2048 tokens, default figures: %.1f ms, %.1f MiB, exit %d\n", r2048.ms, r2048.rss_mib, r2048.code);
-    printf("  16384 tokens, --kernel flash --no-plot: %.1f ms, %.1f MiB, exit %d\n", r16k.ms, r16k.rss_mib, r16k.code);
+    printf("  classroom --heads 8 \"I love deep learning\" (9 PNGs): %.1f ms wall, %.1f ms CPU, %.1f MiB, exit %d\n",
+           rd.ms, rd.cpu_ms, rd.rss_mib, rd.code);
+    printf("  2048 tokens, 8 heads, default figures: %.1f ms wall, %.1f ms CPU, %.1f MiB, exit %d\n", r2048.ms,
+           r2048.cpu_ms, r2048.rss_mib, r2048.code);
+    printf("  16384 tokens, 8 heads, --kernel flash --no-plot: %.1f ms wall, %.1f ms CPU, %.1f MiB, exit %d\n", r16k.ms,
+           r16k.cpu_ms, r16k.rss_mib, r16k.code);
     printf("\nGPT-2 byte-level BPE (text/bpe.h) on the real vocabulary:\n");
     bench_bpe(out);
     char cmd[256];

@@ -29,7 +29,8 @@ def median_ms(fn, runs):
 def main():
     torch.set_num_threads(os.cpu_count() or 1)
     torch.manual_seed(0)
-    mha = torch.nn.MultiheadAttention(512, 8, bias=False, batch_first=True).eval()
+    # training mode (dropout 0): torch 1.13's eval fast path rejects bias=False
+    mha = torch.nn.MultiheadAttention(512, 8, bias=False, batch_first=True).train()
     for arg in sys.argv[1:]:
         T = int(arg)
         x = torch.randn(1, T, 512)

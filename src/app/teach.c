@@ -331,11 +331,12 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
 /* ----------------------------------------------------------------------------
  * RoPE shift check */
 
-/* scores (H, T, T) from Xin (T, C) with positions shifted by k. */
-static int scores_at(float *scores, const av_model *m, const float *Xin, av_positions pos, int k, float *tmp_tc,
-                      float *q, float *kk, float *proj) {
+/* scores (H, T, T) from the first T rows of Xin (rows of C) with positions
+ * shifted by k. */
+static int scores_at(float *scores, const av_model *m, const float *Xin, int T, av_positions pos, int k,
+                     float *tmp_tc, float *q, float *kk, float *proj) {
     const av_config *c = &m->cfg;
-    int T = c->T, C = c->C, H = c->H, D = m->D;
+    int C = c->C, H = c->H, D = m->D;
     size_t TC = (size_t)T * C;
     memcpy(tmp_tc, Xin, TC * sizeof(float));
     if (pos == AV_POS_SINUSOIDAL) {
@@ -359,7 +360,8 @@ static int scores_at(float *scores, const av_model *m, const float *Xin, av_posi
 
 av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin, av_err *err) {
     const av_config *c = &m->cfg;
-    size_t TC = (size_t)c->T * c->C, HTT = (size_t)c->H * c->T * c->T;
+    int T = c->T < AV_SHIFT_TOKENS ? c->T : AV_SHIFT_TOKENS; /* the property holds on any prefix */
+    size_t TC = (size_t)T * c->C, HTT = (size_t)c->H * T * T;
     float *tmp = malloc(TC * sizeof(float)), *q = malloc(TC * sizeof(float)), *kk = malloc(TC * sizeof(float)),
           *proj = malloc(TC * sizeof(float)), *s0 = malloc(HTT * sizeof(float)), *s1 = malloc(HTT * sizeof(float));
     av_status st = AV_OK;
@@ -369,7 +371,7 @@ av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin
     }
     for (int p = 0; p < 2; p++) {
         av_positions pos = p == 0 ? AV_POS_ROPE : AV_POS_SINUSOIDAL;
-        if (scores_at(s0, m, m->X, pos, 0, tmp, q, kk, proj) || scores_at(s1, m, m->X, pos, k, tmp, q, kk, proj)) {
+        if (scores_at(s0, m, m->X, T, pos, 0, tmp, q, kk, proj) || scores_at(s1, m, m->X, T, pos, k, tmp, q, kk, proj)) {
             st = av_fail(err, AV_ERUNTIME, "out of memory in the shift check");
             goto out;
         }

@@ -55,9 +55,13 @@ void av_print_saturation(FILE *f, const av_model *m, int color);
 /* The shift the trace uses for the RoPE evidence line. */
 #define AV_SHIFT_K 100
 
-/* Max |ΔS| over all heads and cells when every position is shifted by k,
- * recomputed from m->X and m->W_*: *d_rope with RoPE (m's style and base),
- * *d_sin with sinusoidal PE added to X. Errors: AV_ERUNTIME on OOM. */
+#define AV_SHIFT_TOKENS 64 /* av_shift_check looks at the first this many tokens */
+
+/* Max |ΔS| over all heads and cells of the first min(T, AV_SHIFT_TOKENS)
+ * tokens (the property holds on any prefix; long inputs stay cheap) when
+ * every position is shifted by k, recomputed from m->X and m->W_*: *d_rope
+ * with RoPE (m's style and base), *d_sin with sinusoidal PE added to X.
+ * Errors: AV_ERUNTIME on OOM. */
 av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin, av_err *err);
 
 #endif

@@ -183,7 +183,9 @@ static int stages_project(const av_trace *tr, const av_model *m, int n) {
         if (av_shift_check(m, AV_SHIFT_K, &d_rope, &d_sin, &e) == AV_OK) {
             fprintf(f, "%sevidence: shift every position by +%d and the scores move by at most %.2e with RoPE,\n", ind,
                     AV_SHIFT_K, d_rope);
-            fprintf(f, "%sbut by up to %.3g with sinusoidal PE added to the same X (absolute positions)\n", ind, d_sin);
+            fprintf(f, "%sbut by up to %.3g with sinusoidal PE added to the same X (absolute positions)", ind, d_sin);
+            if (c->T > AV_SHIFT_TOKENS) fprintf(f, "; over the first %d tokens", AV_SHIFT_TOKENS);
+            fputc('\n', f);
         }
     }
     if (tr->verbose)

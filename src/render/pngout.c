@@ -117,7 +117,12 @@ static int encode(FILE *fp, mem_sink *sink, png_ctx *ctx, const unsigned char *r
 
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, 6);
+    /* Speed over the last bytes: figures are flat colour fields, where zlib
+     * level 1 without row filters is 2-3 times faster than level 6 with
+     * libpng's adaptive filters, and files stay within ~15% (smaller for
+     * 200-token maps). Both are fixed choices, so the bytes stay deterministic. */
+    png_set_compression_level(png, 1);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
     png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     png_uint_32 ppm = (png_uint_32)lrint((dpi > 0 ? dpi : 100) / 0.0254);
     png_set_pHYs(png, info, ppm, ppm, PNG_RESOLUTION_METER);
