@@ -375,10 +375,10 @@
     const step = Math.max(1, Math.ceil(13 / c));
     const lab = (i) => (step > 1 ? i + ' ' : '') + r.tokens[i];
     const rows = el('div', { class: 'rows' }), cols = el('div', { class: 'cols' });
-    for (let i = 0; i < T; i++) {
-      const txt = i % step === 0 ? lab(i) : '';
-      rows.append(el('span', { style: 'height:' + c + 'px;max-width:10em', text: txt, title: r.tokens[i] }));
-      cols.append(el('span', { style: 'width:' + c + 'px', text: txt, title: r.tokens[i] }));
+    for (let i = 0; i < T; i += step) { /* one label per `step` rows (columns), as the PNG thins them */
+      const px = Math.min(step, T - i) * c;
+      rows.append(el('span', { style: 'height:' + px + 'px;max-width:10em', text: lab(i), title: r.tokens[i] }));
+      cols.append(el('span', { style: 'width:' + px + 'px', text: lab(i), title: r.tokens[i] }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
       el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax));
