@@ -95,13 +95,15 @@ static void expect_close(const float *got, size_t n, const char *model, const ch
 }
 
 /* Load dir, run the forward on the committed ids, compare with model's refs. */
-static void check_forward(const char *dir, const char *model, int real_vocab) {
+static void check_forward(const char *dir, const char *model, int real_vocab, av_kernel kernel) {
     av_gpt2 m;
     av_gpt2_acts a;
     av_err err = {{0}};
     int ids[64], T;
     read_ids(ids, &T, real_vocab ? "tests/ref/gpt2/token_ids.txt" : "tests/ref/gpt2/toy_ids.txt");
     if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    m.cfg.kernel = kernel;
+    printf("    kernel %s\n", av_kernel_name(kernel));
     if (av_gpt2_acts_alloc(&a, &m.cfg, T, &err)) fail_msg("%s", err.msg);
     if (av_gpt2_forward(&a, &m.params, &m.cfg, ids, T, &err)) fail_msg("%s", err.msg);
     size_t L = (size_t)m.cfg.n_layer, H = (size_t)m.cfg.n_head, C = (size_t)m.cfg.n_embd, V = (size_t)m.cfg.vocab_size;
@@ -176,7 +178,8 @@ static void test_forward_matches_numpy(void **state) {
         snprintf(dir, sizeof dir, "%s/%s", f->dir, kModels[i].model);
         assert_int_equal(mkdir(dir, 0755), 0);
         make_model(dir, kModels[i].model, kModels[i].dtype, kModels[i].prefix, kModels[i].extras);
-        check_forward(dir, kModels[i].model, kModels[i].real_vocab);
+        check_forward(dir, kModels[i].model, kModels[i].real_vocab, AV_KERNEL_REFERENCE);
+        check_forward(dir, kModels[i].model, kModels[i].real_vocab, AV_KERNEL_BLAS);
     }
 }
 
@@ -195,7 +198,7 @@ static void test_prefix_and_buffers_do_not_matter(void **state) {
     assert_int_equal(m.has_lm_head, 1);
     assert_string_equal(m.dtype, "F32");
     av_gpt2_free(&m);
-    check_forward(dir, "gpt2_f32", 1);
+    check_forward(dir, "gpt2_f32", 1, AV_KERNEL_REFERENCE);
     snprintf(dir, sizeof dir, "%s/f16_plain", f->dir);
     assert_int_equal(mkdir(dir, 0755), 0);
     make_model(dir, "gpt2_f16", AV_ST_F16, "", 0);
@@ -204,7 +207,7 @@ static void test_prefix_and_buffers_do_not_matter(void **state) {
     assert_int_equal(m.has_lm_head, 0);
     assert_string_equal(m.dtype, "F16");
     av_gpt2_free(&m);
-    check_forward(dir, "gpt2_f16", 1);
+    check_forward(dir, "gpt2_f16", 1, AV_KERNEL_REFERENCE);
 }
 
 /* ------------------------------------------------------------------------- */

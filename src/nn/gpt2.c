@@ -12,6 +12,8 @@
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
+#include "base/parallel.h"
+#include "nn/attention_blas.h"
 
 /* ----------------------------------------------------------------------------
  * config */
@@ -282,6 +284,68 @@ void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int
             logits[(size_t)t * V + v] = gpt2_dot(inp + (size_t)t * C, wte + (size_t)v * C, C);
 }
 
+/* BLAS unembedding: fixed blocks of 4096 vocabulary rows, one sgemm each,
+ * so the bits do not depend on the thread count (base/parallel.h). */
+typedef struct {
+    float *logits;
+    const float *inp, *wte;
+    int T, C, V;
+} unembed_job;
+
+#define UNEMBED_BLOCK 4096
+
+static void unembed_block(void *ctx, int item) {
+    const unembed_job *j = ctx;
+    int v0 = item * UNEMBED_BLOCK, n = j->V - v0 < UNEMBED_BLOCK ? j->V - v0 : UNEMBED_BLOCK;
+    av_sgemm(j->logits + v0, j->inp, j->wte + (size_t)v0 * j->C, j->T, n, j->C, j->C, j->C, j->V, 1, 1.0f, 0.0f);
+}
+
+/* BLAS Conv1D product for few rows (T < 64): av_matmul cuts work by rows,
+ * which leaves one item; here fixed blocks of 256 output columns, one sgemm
+ * each, spread over threads. The blocks never depend on the thread count,
+ * so neither do the bits (base/parallel.h). */
+typedef struct {
+    float *out;
+    const float *inp, *w;
+    int T, C, OC;
+} colblock_job;
+
+#define COL_BLOCK 256
+
+static void colblock(void *ctx, int item) {
+    const colblock_job *j = ctx;
+    int o0 = item * COL_BLOCK, n = j->OC - o0 < COL_BLOCK ? j->OC - o0 : COL_BLOCK;
+    av_sgemm(j->out + o0, j->inp, j->w + o0, j->T, n, j->C, j->C, j->OC, j->OC, 0, 1.0f, 0.0f);
+}
+
+void gpt2_matmul(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel) {
+    // inp is (T, C), w is (C, OC), b is (OC) or NULL, out is (T, OC)
+    if (kernel == AV_KERNEL_REFERENCE) {
+        gpt2_matmul_forward(out, inp, w, b, T, C, OC);
+        return;
+    }
+    if (T < 64) {
+        colblock_job j = {out, inp, w, T, C, OC};
+        av_parallel_for((OC + COL_BLOCK - 1) / COL_BLOCK, colblock, &j);
+    } else {
+        av_matmul(out, inp, w, T, C, OC, kernel);
+    }
+    for (int t = 0; b && t < T; t++) {
+        float *out_t = out + (size_t)t * OC;
+        for (int o = 0; o < OC; o++) out_t[o] += b[o];
+    }
+}
+
+void gpt2_unembed(float *logits, const float *inp, const float *wte, int T, int C, int V, av_kernel kernel) {
+    // inp is (T, C), wte is (V, C), logits is (T, V)
+    if (kernel == AV_KERNEL_REFERENCE) {
+        gpt2_unembed_forward(logits, inp, wte, T, C, V);
+        return;
+    }
+    unembed_job j = {logits, inp, wte, T, C, V};
+    av_parallel_for((V + UNEMBED_BLOCK - 1) / UNEMBED_BLOCK, unembed_block, &j);
+}
+
 void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,
                        const float *b, int T, int C, double eps) {
     // inp, out are (T, C); w, b are (C); mean, rstd are (T)
@@ -348,19 +412,24 @@ static av_status attention_block(av_gpt2_acts *a, const av_gpt2_layer *w, const 
     float *q = qkvh, *k = qkvh + TC, *v = qkvh + 2 * TC;                 // (H, T, D) each
     float *preatt = a->preatt + l * HTT, *att = a->att + l * HTT;       // (H, T, T)
     float *atty_h = a->atty_h + l * TC, *atty = a->atty + l * TC;
-    gpt2_matmul_forward(qkv, inp, w->attn_c_attn_w, w->attn_c_attn_b, T, C, 3 * C);
+    gpt2_matmul(qkv, inp, w->attn_c_attn_w, w->attn_c_attn_b, T, C, 3 * C, cfg->kernel);
     split_heads_forward(qkvh, qkv, T, 3 * C, 3 * H); /* (T, 3C) as (T, 3H, D) → (3H, T, D) = q, k, v */
     if (cfg->positions == AV_POS_ROPE) {
         rope_forward(q, H, T, D, cfg->rope_style, cfg->rope_base, 0);
         rope_forward(k, H, T, D, cfg->rope_style, cfg->rope_base, 0);
     }
-    scores_forward(preatt, q, k, H, T, D, cfg->scale ? 1.0 / sqrt((double)D) : 1.0);
+    double scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0;
+    int ref = cfg->kernel == AV_KERNEL_REFERENCE;
+    if (ref) scores_forward(preatt, q, k, H, T, D, scale);
+    else scores_blas_forward(preatt, q, k, H, T, D, scale);
     av_status s = finite_or_fail(preatt, HTT, l, "the scores q·kᵀ", err);
     if (s) return s;
-    softmax_forward(att, preatt, a->mask, H, T, NULL);
-    weighted_sum_forward(atty_h, att, v, H, T, D);
+    if (ref) softmax_forward(att, preatt, a->mask, H, T, NULL);
+    else softmax_fast_forward(att, preatt, a->mask, H, T, NULL);
+    if (ref) weighted_sum_forward(atty_h, att, v, H, T, D);
+    else weighted_sum_blas_forward(atty_h, att, v, H, T, D);
     merge_heads_forward(atty, atty_h, T, C, H);
-    gpt2_matmul_forward(a->attproj + l * TC, atty, w->attn_c_proj_w, w->attn_c_proj_b, T, C, C);
+    gpt2_matmul(a->attproj + l * TC, atty, w->attn_c_proj_w, w->attn_c_proj_b, T, C, C, cfg->kernel);
     return AV_OK;
 }
 
@@ -369,9 +438,9 @@ static void mlp_block(av_gpt2_acts *a, const av_gpt2_layer *w, const av_gpt2_con
     int T = a->T, C = cfg->n_embd;
     size_t TC = (size_t)T * C;
     float *fch = a->fch + 4 * l * TC, *fch_gelu = a->fch_gelu + 4 * l * TC;   // (T, 4C)
-    gpt2_matmul_forward(fch, inp, w->mlp_c_fc_w, w->mlp_c_fc_b, T, C, 4 * C);
+    gpt2_matmul(fch, inp, w->mlp_c_fc_w, w->mlp_c_fc_b, T, C, 4 * C, cfg->kernel);
     gelu_forward(fch_gelu, fch, 4 * TC);
-    gpt2_matmul_forward(a->fcproj + l * TC, fch_gelu, w->mlp_c_proj_w, w->mlp_c_proj_b, T, 4 * C, C);
+    gpt2_matmul(a->fcproj + l * TC, fch_gelu, w->mlp_c_proj_w, w->mlp_c_proj_b, T, 4 * C, C, cfg->kernel);
 }
 
 /* One block: hidden[l] → hidden[l+1], pre-LN or post-LN (gpt2.h). */
@@ -414,7 +483,7 @@ av_status av_gpt2_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt
         if ((s = block_forward(a, &p->h[l], cfg, l, err))) return s;
     layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->hidden + (size_t)L * T * C, p->ln_f_w, p->ln_f_b, T, C,
                       cfg->layer_norm_epsilon);
-    gpt2_unembed_forward(a->logits, a->lnf, p->wte, T, C, cfg->vocab_size);
+    gpt2_unembed(a->logits, a->lnf, p->wte, T, C, cfg->vocab_size, cfg->kernel);
     return finite_or_fail(a->logits, (size_t)T * cfg->vocab_size, L - 1, "the logits", err);
 }
 

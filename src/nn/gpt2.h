@@ -36,8 +36,7 @@
  * wte[token]; q, k rotated per head, attention.h's rope_forward), or none.
  *
  * Non-goals: batches (one activations struct per sequence), KV cache,
- * dropout, the backward pass (train helper), BLAS (kernels helper swaps
- * gpt2_matmul).
+ * dropout, the backward pass (train helper).
  */
 #ifndef AV_GPT2_H
 #define AV_GPT2_H
@@ -69,6 +68,10 @@ typedef struct {
     int scale;                 /* 1: scores ÷ √D (GPT-2); 0: no scale */
     double rope_base;          /* θ for rope, default 10000 */
     av_rope_style rope_style;  /* pairing for rope, default interleaved */
+    av_kernel kernel;          /* not from config.json: AV_KERNEL_REFERENCE (default, the readable
+                                  loops, sums in double) or AV_KERNEL_BLAS (sgemm, float32 sums,
+                                  attention_blas.h); AV_KERNEL_FLASH runs as BLAS here, since the
+                                  model keeps every (H, T, T) map */
 } av_gpt2_config;
 
 /* Limits checked by av_gpt2_config_check (besides AV_MAX_D_MODEL/HEADS). */
@@ -233,8 +236,18 @@ float gpt2_dot(const float *a, const float *b, int n);
  * Reference: attention.h's matmul_forward plus the bias. */
 void gpt2_matmul_forward(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC);
 
-/* logits (T, V) = inp (T, C)·wteᵀ, wte (V, C): the tied unembedding. */
+/* logits (T, V) = inp (T, C)·wteᵀ, wte (V, C): the tied unembedding, one
+ * gpt2_dot per (t, v). */
 void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int T, int C, int V);
+
+/* The forward pass's products by kernel: AV_KERNEL_REFERENCE runs
+ * gpt2_matmul_forward / gpt2_unembed_forward above (the loops training uses);
+ * any other kernel runs sgemm (attention_blas.h's av_sgemm) in fixed blocks
+ * spread over threads (256 output columns when T < 64, else av_matmul's
+ * 64-row items; 4096 vocabulary rows for the logits), so the bits depend on
+ * neither the thread count nor the run. Same shapes as above. */
+void gpt2_matmul(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel);
+void gpt2_unembed(float *logits, const float *inp, const float *wte, int T, int C, int V, av_kernel kernel);
 
 /* out (T, C) = (inp − mean)·rstd·w + b per row, rstd = 1/√(var + eps),
  * population variance (Ba et al. 2016). mean, rstd (T) are kept for backward
