@@ -101,7 +101,7 @@ static const optdef kOpts[] = {
     {"html-limit", 0, OPT_INT, AT(html_limit), .lo = 1, .hi = 1024, .arg = "MIB",
      .help = "--html: MiB of numbers kept as float32; above, 8-bit, then fewer panels (default 16)"},
     {"figures", 0, OPT_CALL, 0, .parse = parse_figures, .arg = "LIST",
-     .help = "heads,grid,mean,scores,pe,mask or all, comma-separated (default heads,grid)"},
+     .help = "heads,grid,mean,scores,pe,mask,model or all, comma-separated (default heads,grid; with --model: model,grid)"},
     {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,
      .arg = "FMT", .help = "png | svg | both (default png); SVG from the same layout"},
     {"cmap", 0, OPT_CHOICE, AT(cmap), .lo = 0, .hi = AV_CMAP_COUNT - 1, .choice_name = cmap_name, .nocase = 1,
@@ -147,6 +147,10 @@ static const optdef kOpts[] = {
      .help = "--train: warm-up steps (default 5 % of --steps)"},
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
+    {"model", 'm', OPT_STRING, AT(model_dir), .if_empty = "give a folder name", .arg = "DIR",
+     .help = "run a GPT-2 folder: config.json, model.safetensors, vocab.json, merges.txt"},
+    {"layer", 0, OPT_INT, AT(layer), .lo = 0, .hi = 127, .arg = "L",
+     .help = "layer of a --model for the full trace, --explain, --show and figures (default the last)"},
     {"help", 'h', OPT_FLAG, AT(help), .help = "show this help and exit"},
     {"version", 'V', OPT_FLAG, AT(version), .help = "show the version and exit"},
 };
@@ -169,6 +173,7 @@ static const av_options kDefaults = {
     .scale = 1.0,
     .format = AV_FMT_PNG,
     .train = -1,
+    .layer = -1,
 };
 
 void av_print_help(FILE *f) {
@@ -294,8 +299,8 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
 }
 
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
-    static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "all"};
-    static const char allowed[] = "heads, grid, mean, scores, pe, mask or all";
+    static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
+    static const char allowed[] = "heads, grid, mean, scores, pe, mask, model or all";
     unsigned bits = 0;
     o->figures_all = 0;
     const char *p = s;
@@ -306,11 +311,11 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
                            s, allowed);
         int k = 0;
-        while (k < 7 && !(strlen(kFig[k]) == len && strncmp(p, kFig[k], len) == 0)) k++;
-        if (k == 7)
+        while (k < 8 && !(strlen(kFig[k]) == len && strncmp(p, kFig[k], len) == 0)) k++;
+        if (k == 8)
             return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure; expected a comma-separated list of %s",
                            s, (int)(len > 64 ? 64 : len), p, allowed);
-        if (k == 6) {
+        if (k == 7) {
             bits |= AV_FIG_ALL;
             o->figures_all = 1;
         } else {
@@ -349,7 +354,11 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
 
 /* Rules that involve more than one option. */
 static av_status check_combinations(const av_options *o, av_err *err) {
-    if (o->head >= o->heads)
+    if (!o->model_dir && av_option_given(o, "layer"))
+        return av_fail(err, AV_EUSAGE, "--layer picks a layer of a --model; the single attention layer has none (add --model DIR)");
+    if (!o->model_dir && av_option_given(o, "figures") && (o->figures & AV_FIG_MODEL) && !o->figures_all)
+        return av_fail(err, AV_EUSAGE, "--figures model draws every layer of a --model; add --model DIR");
+    if (!o->model_dir && o->head >= o->heads) /* a --model's heads are checked once it is loaded */
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there are %d heads)", o->head, o->heads - 1, o->heads);
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
     static const char *const train_only[] = {"layers", "steps", "batch", "lr", "schedule", "warmup", "norm"};

@@ -40,7 +40,8 @@ enum {
     AV_FIG_SCORES = 1 << 3, /* scores_head0 ..., scores: Q·Kᵀ/√d_k before softmax */
     AV_FIG_PE = 1 << 4,     /* pe: the positional encoding (sinusoidal PE, RoPE angles) */
     AV_FIG_MASK = 1 << 5,   /* mask: which query sees which key */
-    AV_FIG_ALL = (1 << 6) - 1,
+    AV_FIG_MODEL = 1 << 6,  /* model: every layer x head of a --model (only with --model) */
+    AV_FIG_ALL = (1 << 7) - 1,
     AV_FIG_DEFAULT = AV_FIG_HEADS | AV_FIG_GRID
 };
 
@@ -116,6 +117,8 @@ typedef struct {
     double vmax;             /* --vmax F: top of the range */
     int log_scale;           /* --log-scale: colour weights by log10 */
     int pool;                /* av_pool (plot.h): max (default) | mean */
+    const char *model_dir;   /* --model DIR: a GPT-2-layout folder, or NULL */
+    int layer;               /* --layer L of a --model (-1 = the last) */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
 } av_options;

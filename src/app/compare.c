@@ -22,6 +22,13 @@ static av_status run_variant(av_model *out, const av_model *base, const av_confi
     memcpy(out->W_K, base->W_K, CC * sizeof(float));
     memcpy(out->W_V, base->W_V, CC * sizeof(float));
     memcpy(out->W_O, base->W_O, CC * sizeof(float));
+    const float *bias[4] = {base->b_Q, base->b_K, base->b_V, base->b_O};
+    float **copy[4] = {&out->b_Q, &out->b_K, &out->b_V, &out->b_O};
+    for (int i = 0; i < 4; i++) {
+        if (!bias[i]) continue;
+        if (!(*copy[i] = malloc((size_t)C * sizeof(float)))) return av_fail(err, AV_ERUNTIME, "out of memory");
+        memcpy(*copy[i], bias[i], (size_t)C * sizeof(float));
+    }
     if (base->user_mask && keep_user_mask) {
         out->user_mask = malloc((size_t)T * T);
         if (!out->user_mask) return av_fail(err, AV_ERUNTIME, "out of memory");

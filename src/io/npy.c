@@ -103,7 +103,7 @@ static av_status write_npy(const char *path, const void *data, char kind, int nd
     if (n > 0 && !data) return av_fail(err, AV_EUSAGE, "cannot write '%s': no data", path);
 
     unsigned char head[1024];
-    size_t hl = build_header(head, sizeof head, kind == 'f' ? "<f4" : "|b1", ndim, shape);
+    size_t hl = build_header(head, sizeof head, kind == 'f' ? "<f4" : kind == 'i' ? "<i4" : "|b1", ndim, shape);
     if (hl == 0) return av_fail(err, AV_EUSAGE, "cannot write '%s': header does not fit", path);
 
     av_afile f;
@@ -115,9 +115,9 @@ static av_status write_npy(const char *path, const void *data, char kind, int nd
     unsigned char chunk[4096];
     size_t fill = 0;
     for (size_t i = 0; i < n; i++) {
-        if (kind == 'f') {
+        if (kind == 'f' || kind == 'i') { /* float32 or int32: 4 bytes, little-endian */
             uint32_t u;
-            memcpy(&u, (const float *)data + i, 4);
+            memcpy(&u, (const char *)data + 4 * i, 4);
             chunk[fill++] = (unsigned char)(u & 0xff);
             chunk[fill++] = (unsigned char)((u >> 8) & 0xff);
             chunk[fill++] = (unsigned char)((u >> 16) & 0xff);
@@ -141,6 +141,10 @@ av_status av_npy_write(const char *path, const float *data, int ndim, const size
 av_status av_npy_write_bool(const char *path, const unsigned char *data, int ndim, const size_t *shape,
                             av_err *err) {
     return write_npy(path, data, 'b', ndim, shape, err);
+}
+
+av_status av_npy_write_i32(const char *path, const int32_t *data, int ndim, const size_t *shape, av_err *err) {
+    return write_npy(path, data, 'i', ndim, shape, err);
 }
 
 /* ------------------------------------------------------------------------- */

@@ -25,6 +25,7 @@
 #define AV_NPY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/common.h"
 
@@ -41,6 +42,10 @@ av_status av_npy_write(const char *path, const float *data, int ndim, const size
 /* Write a boolean array ('|b1'), e.g. a (T, T) causal mask with 1 = masked.
  * Any nonzero byte is written as 1. Same contract and errors as above. */
 av_status av_npy_write_bool(const char *path, const unsigned char *data, int ndim, const size_t *shape, av_err *err);
+
+/* Write an int32 array ('<i4'), e.g. the (T,) token ids of a --model run.
+ * Same contract and errors as av_npy_write. (Reading '<i4' is not supported.) */
+av_status av_npy_write_i32(const char *path, const int32_t *data, int ndim, const size_t *shape, av_err *err);
 
 /* Parsed array, C order. Exactly one of data/bytes is set after a successful
  * parse (even for an empty array), both are NULL after a failed one. */

@@ -110,6 +110,12 @@ static av_status check(const float *x, size_t n, const char *what, av_err *err) 
 /* ----------------------------------------------------------------------------
  * the forward pass, stage by stage */
 
+/* x (T, C) += b (C) on every row; nothing when b is NULL. */
+static void add_bias(float *x, const float *b, int T, int C) {
+    for (int t = 0; b && t < T; t++)
+        for (int c = 0; c < C; c++) x[(size_t)t * C + c] = (float)((double)x[(size_t)t * C + c] + (double)b[c]);
+}
+
 /* 3-5: positions, projections, head split, RoPE. K and V are projected
  * through context, X + PE lives in out: both are written only at stage 9. */
 static av_status project_forward(av_model *m, av_err *err) {
@@ -127,11 +133,12 @@ static av_status project_forward(av_model *m, av_err *err) {
     }
     if ((st = check(xp, TC, "X + PE", err))) return st;
     float *dst[3] = {m->Q, m->K, m->V};
-    const float *w[3] = {m->W_Q, m->W_K, m->W_V};
+    const float *w[3] = {m->W_Q, m->W_K, m->W_V}, *b[3] = {m->b_Q, m->b_K, m->b_V};
     static const char *const what[3] = {"Q = X·W_Q", "K = X·W_K", "V = X·W_V"};
     for (int k = 0; k < 3; k++) {
         float *proj = k == 0 ? m->q_proj : m->context;
         av_matmul(proj, xp, w[k], T, C, C, kern);
+        add_bias(proj, b[k], T, C);
         if ((st = check(proj, TC, what[k], err))) return st;
         if (k < 2) stats_forward(proj, TC, &mean, k == 0 ? &m->var_q : &m->var_k);
         split_heads_forward(dst[k], proj, T, C, H);
@@ -248,11 +255,12 @@ av_status av_model_forward(av_model *m, av_err *err) {
 
     /* 9. output projection */
     av_matmul(m->out, m->context, m->W_O, T, C, C, c->kernel);
+    add_bias(m->out, m->b_O, T, C);
     return check(m->out, (size_t)T * C, "the output Y", err);
 }
 
 void av_model_free(av_model *m) {
-    float *bufs[] = {m->X, m->PE, m->W_Q, m->W_K, m->W_V, m->W_O, m->q_proj, m->Q, m->K, m->V,
+    float *bufs[] = {m->X, m->PE, m->W_Q, m->W_K, m->W_V, m->W_O, m->b_Q, m->b_K, m->b_V, m->b_O, m->q_proj, m->Q, m->K, m->V,
                      m->scores, m->att, m->ctx_heads, m->context, m->out};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
     free(m->mask);

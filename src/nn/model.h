@@ -57,6 +57,9 @@ typedef struct {
     float *X;                /* (T, C) token embeddings, before positions */
     float *PE;               /* (T, C) sinusoidal encoding, NULL unless sinusoidal */
     float *W_Q, *W_K, *W_V, *W_O; /* (C, C) each */
+    float *b_Q, *b_K, *b_V, *b_O; /* (C) biases added after each product, or NULL (the
+                              * default: no biases, as the paper); set for a GPT-2
+                              * layer (c_attn.bias, c_proj.bias); freed by av_model_free */
     float *q_proj;           /* (T, C) Q = (X + PE)·W_Q before the head split (K and V's
                               * projections pass through context, which stage 9 overwrites) */
     float *Q, *K, *V;        /* (H, T, D), Q and K after RoPE when on */
