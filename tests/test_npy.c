@@ -221,6 +221,25 @@ static void test_write_matches_numpy_bytes(void **state) {
     free(b);
 }
 
+/* int32 (token ids): the exact bytes numpy 1.24 writes for
+ * np.save(f, np.array([464, -2, 70000], dtype=np.int32)). */
+static void test_write_i32_matches_numpy_bytes(void **state) {
+    fixture *f = *state;
+    const int32_t ids[3] = {464, -2, 70000};
+    size_t shape[1] = {3}, len = 0;
+    av_err err = {{0}};
+    assert_int_equal(av_npy_write_i32(in_dir(f, "ids.npy"), ids, 1, shape, &err), AV_OK);
+    unsigned char *got = slurp(in_dir(f, "ids.npy"), &len);
+    assert_int_equal(len, 140);
+    const char *dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }";
+    assert_memory_equal(got, "\x93NUMPY\x01\x00\x76\x00", 10);
+    assert_memory_equal(got + 10, dict, strlen(dict));
+    assert_int_equal(got[127], '\n');
+    const unsigned char data[12] = {0xd0, 0x01, 0, 0, 0xfe, 0xff, 0xff, 0xff, 0x70, 0x11, 0x01, 0x00};
+    assert_memory_equal(got + 128, data, 12);
+    free(got);
+}
+
 static void test_write_layout_is_format_1_0_little_endian(void **state) {
     fixture *f = *state;
     float v[] = {1.0f, -2.0f};
@@ -642,6 +661,7 @@ static void test_free_is_safe_twice_and_on_zeroed(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_write_i32_matches_numpy_bytes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip_1d, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip_2d, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip_3d, setup, teardown),

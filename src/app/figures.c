@@ -310,3 +310,83 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
     }
     return AV_OK;
 }
+
+/* ---------------------------------------------------------------------------- --model figures */
+
+/* Which --model figures: --figures if given (all = every one), else the model
+ * view and layer L's grid, plus head --head when --head is given. */
+static unsigned model_figures(const av_options *o) {
+    if (av_option_given(o, "figures")) return o->figures & (AV_FIG_MODEL | AV_FIG_GRID | AV_FIG_HEADS);
+    return AV_FIG_MODEL | AV_FIG_GRID | (av_option_given(o, "head") ? AV_FIG_HEADS : 0);
+}
+
+/* model: every layer (rows) × head (columns) as thumbnails, one colour scale. */
+static av_status fig_model_view(fig_run *fr, const float *att, int L, const char *source, av_err *err) {
+    int H = fr->m->cfg.H, T = fr->m->cfg.T;
+    size_t TT = (size_t)T * T;
+    av_heatmap *hms = calloc((size_t)L * H, sizeof *hms);
+    char(*names)[32] = calloc((size_t)L * H, sizeof *names);
+    av_status s = !hms || !names ? av_fail(err, AV_ERUNTIME, "out of memory") : AV_OK;
+    for (int p = 0; !s && p < L * H; p++) {
+        snprintf(names[p], sizeof names[p], "L%d H%d", p / H, p % H);
+        hms[p] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
+                              .w = att + (size_t)p * TT, .masked = fr->m->mask, .panel_title = names[p]};
+    }
+    char title[1024];
+    snprintf(title, sizeof title, "%s · attention weights of every layer (rows L0…L%d) and head (columns H0…H%d) · "
+             "mask: causal", source, L - 1, H - 1);
+    av_plot_meta meta = fr->meta;
+    meta.grid_cols = H;
+    if (!s) s = write_fig(fr, "model", FIG_GRID, hms, L * H, title, &meta, err);
+    free(hms);
+    free(names);
+    return s;
+}
+
+/* layer<L>: layer L's heads in one grid; layer<L>_head<h>: single heads. */
+static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned figs, av_err *err) {
+    const av_model *m = fr->m;
+    int H = m->cfg.H, T = m->cfg.T;
+    char stem[64], title[1024];
+    for (int h = 0; h < H; h++) {
+        snprintf(fr->titles[h], sizeof fr->titles[h], "%s · layer %d · head %d of %d · mask: causal", source, layer, h, H);
+        fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
+                                  .w = m->att + (size_t)h * T * T, .masked = m->mask};
+    }
+    av_status s = AV_OK;
+    if (figs & AV_FIG_GRID) {
+        snprintf(stem, sizeof stem, "layer%d", layer);
+        snprintf(title, sizeof title, "%s · layer %d: attention weights, all %d heads · mask: causal", source, layer, H);
+        s = write_fig(fr, stem, FIG_GRID, fr->hms, H, title, &fr->meta, err);
+    }
+    int only = av_option_given(fr->o, "head") ? fr->o->head : -1;
+    for (int h = 0; h < H && !s && (figs & AV_FIG_HEADS); h++) {
+        if (only >= 0 && h != only) continue;
+        snprintf(stem, sizeof stem, "layer%d_head%d", layer, h);
+        s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->meta, err);
+    }
+    return s;
+}
+
+av_status av_figures_model(const av_model *view, const av_tokens *toks, const float *att, int L, int layer,
+                           const char *source, const av_options *o, const char *cmdline, av_written *w, av_err *err) {
+    av_status s = av_mkdir_p(o->outdir, err);
+    if (s) return s;
+    fig_run fr = {.m = view, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
+    snprintf(fr.desc, sizeof fr.desc, "%s (weights: %s)", cmdline, source);
+    fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .dpi = o->dpi,
+                             .cmap = (av_cmap)o->cmap, .scale = (float)o->scale};
+    fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
+    fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);
+    if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");
+    unsigned figs = model_figures(o);
+    av_plot_reset_missing();
+    if (!s && (figs & AV_FIG_MODEL)) s = fig_model_view(&fr, att, L, source, err);
+    if (!s) s = fig_layer(&fr, layer, source, figs, err);
+    free(fr.hms);
+    free(fr.titles);
+    if (!s && av_plot_missing_glyphs() > 0 && !o->quiet)
+        fprintf(stderr, "attnviz: warning: %d character(s) in the labels have no glyph in any installed font; drawn as boxes\n",
+                av_plot_missing_glyphs());
+    return s;
+}

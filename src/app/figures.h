@@ -35,4 +35,14 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
 av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
                              const char *cmdline, av_written *w, av_err *err);
 
+/* The --model figures of a finished forward pass, in every --format:
+ *   model             every layer (rows) × head (columns), att (L, H, T, T)   --figures model
+ *   layer<L>          layer L's heads in one grid (view = layer L)            grid
+ *   layer<L>_head<h>  single heads of layer L (only --head h if given)        heads
+ * Default without --figures: model and layer<L>, plus layer<L>_head<h> with
+ * --head. Titles and metadata name the weights' source ("model DIR (F32)").
+ * Errors: AV_ERUNTIME on I/O or out of memory. */
+av_status av_figures_model(const av_model *view, const av_tokens *toks, const float *att, int L, int layer,
+                           const char *source, const av_options *o, const char *cmdline, av_written *w, av_err *err);
+
 #endif

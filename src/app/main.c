@@ -2,6 +2,8 @@
  *
  *   argv → options → sentence → tokens (+ <pad>) → X, W (seeded or --weights)
  *        → Q, K, V → scores S → weights A → output Y        (nn/model.h)
+ *   or, with --model DIR: sentence → GPT-2 token ids → every layer and head
+ *        (nn/gpt2.h), layer L handed on as the single layer  (gpt2run.h)
  *        → sinks: the trace on stdout (trace.h, teach.h), --compare (compare.h),
  *          --dump (tensorio.h), the figures (figures.h), the page (page.h), the list
  *          of written files.
@@ -17,6 +19,7 @@
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/figures.h"
+#include "app/gpt2run.h"
 #include "app/page.h"
 #include "app/teach.h"
 #include "app/tensorio.h"
@@ -31,7 +34,8 @@
 typedef struct {
     av_options o;
     av_tokens toks;
-    av_model m;
+    av_model m;              /* the single layer, or layer L of a --model */
+    av_gpt2run gr;           /* the --model run (zeroed without --model) */
     av_comparison cmp;
     av_written written;
     char note[4200]; /* where X and W came from, for the trace */
@@ -148,10 +152,13 @@ static av_status print_trace(run *r, av_err *err) {
     av_status st = o->explain ? av_explain_parse(o->explain, &r->toks, &qi, &kj, err) : AV_OK;
     if (!st && !o->quiet) {
         av_trace tr = {stdout, r->color, o->verbose, o->precision};
-        av_trace_print(&tr, &r->m, &r->toks, r->note);
+        if (o->model_dir) av_gpt2run_trace(stdout, &r->gr, &r->m, &r->toks, r->color);
+        else av_trace_print(&tr, &r->m, &r->toks, r->note);
         if (o->explain) av_explain(stdout, &r->m, &r->toks, o->head, qi, kj, o->precision, r->color);
+        int only = o->model_dir && av_option_given(o, "head") ? o->head : -1; /* a model's --show: --head only */
         for (int h = 0; o->show && h < r->m.cfg.H; h++)
-            av_term_heatmap(stdout, &r->m, &r->toks, h, av_term_mode_for(r->color), av_term_width());
+            if (only < 0 || h == only)
+                av_term_heatmap(stdout, &r->m, &r->toks, h, av_term_mode_for(r->color), av_term_width());
     }
     if (!st && fflush(stdout) != 0)
         st = av_fail(err, AV_ERUNTIME, "cannot write the trace to standard output: %s", strerror(errno));
@@ -173,8 +180,17 @@ static av_status write_outputs(run *r, av_err *err) {
         if (!st && !o->quiet) av_compare_print(stdout, &r->cmp, &r->toks, r->color);
         if (!st && !o->no_plot) st = av_figures_compare(&r->cmp, &r->toks, o, cmd, &r->written, err);
     }
-    if (!st && o->dump_dir) st = av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
-    if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, cmd, &r->written, err);
+    if (!st && o->dump_dir)
+        st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
+                          : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
+    if (!st && !o->no_plot && o->model_dir) {
+        char source[4300];
+        av_gpt2run_source(source, sizeof source, &r->gr);
+        st = av_figures_model(&r->m, &r->toks, r->gr.a.att, r->gr.g.cfg.n_layer, r->gr.layer, source, o, cmd,
+                              &r->written, err);
+    } else if (!st && !o->no_plot) {
+        st = av_figures_write(&r->m, &r->toks, o, cmd, &r->written, err);
+    }
     av_page_info page = {.command = cmd, .note = r->note, .sentence = o->sentence, .n_real = r->n_real};
     if (!st && o->html && o->compare)
         st = av_page_compare(&r->cmp, &r->m, &r->toks, o, &page, &r->written, err);
@@ -203,7 +219,9 @@ int main(int argc, char **argv) {
          * process and leave a temporary file behind */
         signal(SIGXFSZ, SIG_IGN);
         r.color = av_use_color(r.o.color);
-        if (!(st = configure(&cfg, &r.o, &err)) && !(st = read_tokens(&r, &err))) {
+        if (r.o.model_dir) {
+            st = av_gpt2run_open(&r.gr, &r.m, &r.toks, &r.o, &err);
+        } else if (!(st = configure(&cfg, &r.o, &err)) && !(st = read_tokens(&r, &err))) {
             cfg.n_real = r.n_real;
             st = run_model(&r, &cfg, &err);
         }
@@ -215,6 +233,7 @@ int main(int argc, char **argv) {
     av_compare_free(&r.cmp);
     free(r.cmd);
     av_model_free(&r.m);
+    av_gpt2run_free(&r.gr);
     av_tokens_free(&r.toks);
     av_options_free(&r.o);
     if (st) fprintf(stderr, "attnviz: error: %s\n", err.msg);

@@ -969,8 +969,8 @@ av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_
 av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
                               const av_plot_meta *meta, av_err *err) {
     av_dl_init(dl, 0, 0, WHITE);
-    if (n < 1 || n > AV_MAX_HEADS || !hms)
-        return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d heads (allowed 1..%d)", n, AV_MAX_HEADS);
+    if (n < 1 || n > AV_PLOT_MAX_PANELS || !hms)
+        return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d panels (allowed 1..%d)", n, AV_PLOT_MAX_PANELS);
     for (int p = 0; p < n; p++) {
         av_status st = check_hm(&hms[p], AV_PLOT_MAX_TOKENS, 1, err);
         if (st) return st;
@@ -985,7 +985,9 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     int n_q = hms[0].n_q, n_k = hms[0].n_k, nmax = imax(n_q, n_k);
     int cols = n <= 4 ? n : n <= 16 ? 4 : (int)ceil(sqrt((double)n));
+    if (meta && meta->grid_cols > 0) cols = imin(meta->grid_cols, n);
     int rows = (n + cols - 1) / cols;
+    int row_y_buf[AV_PLOT_MAX_PANELS + 1];
 
     axis_labels yl, xl;
     title_lines tl = {0};
@@ -1031,7 +1033,7 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     if (ph < 1) ph = 1;
 
     /* Rows whose panels lack a panel below get an x label band. */
-    int row_y[AV_MAX_HEADS + 1];
+    int *row_y = row_y_buf; /* one top edge per row */
     int hx0 = left;
     int y = 0;
     int width = hx0 + cols * pw + (cols - 1) * gap_x + CBAR_GAP + imax(cbw, masked ? legend_w(fs.cbar) : 0) + MARGIN;

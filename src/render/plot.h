@@ -119,7 +119,11 @@ typedef struct {
     av_pool pool;            /* how cells are pooled past the pixels (0 = AV_POOL_MAX) */
     int log_scale;           /* 1 = colour by log10(value) over [vmin, vmax] (vmin <= 0
                               * becomes vmax / 1000); cell values are not printed */
+    int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
+                              * model view); 0 = automatic */
 } av_plot_meta;
+
+#define AV_PLOT_MAX_PANELS 4096 /* av_plot_grid: at most this many panels (e.g. 48 layers x 25 heads) */
 
 #define AV_PLOT_MAX_PX 6000 /* no figure side is longer, whatever scale and dpi */
 

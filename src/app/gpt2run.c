@@ -1,0 +1,208 @@
+/* gpt2run.c - the --model path (see gpt2run.h): options, loading, the
+ * forward pass, layer L's view, the trace, the top-5 next tokens, --dump. */
+#include "app/gpt2run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/compare.h"
+#include "app/term.h"
+#include "io/fileio.h"
+#include "io/npy.h"
+
+/* ---------------------------------------------------------------------------- options */
+
+/* Options a model fixes or that make no sense for it, and why. */
+static const struct {
+    const char *opt, *why;
+} kNotForModel[] = {
+    {"d-model", "the model fixes d_model (n_embd in config.json)"},
+    {"heads", "the model fixes the heads (n_head in config.json)"},
+    {"positions", "the model fixes its positions (GPT-2: learned wpe; attnviz's toy models: \"attnviz\" in config.json)"},
+    {"rope-style", "the model fixes its positions (\"attnviz\" in config.json)"},
+    {"rope-base", "the model fixes its positions (\"attnviz\" in config.json)"},
+    {"causal", "a GPT-2 model always uses the causal mask"},
+    {"no-scale", "the model fixes its scale; --compare scale shows layer L without ÷√d_k"},
+    {"seed", "nothing is seeded: every weight is the model's"},
+    {"weights", "--weights loads one attention layer; --model loads the whole model"},
+    {"pad-to", "a causal language model has no key padding"},
+    {"attn-mask", "the model's mask is its causal mask"},
+    {"html", "the page shows one attention layer; a model's figures are model.png and layerL.png"},
+};
+
+static av_status check_options(const av_options *o, av_err *err) {
+    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++)
+        if (av_option_given(o, kNotForModel[i].opt))
+            return av_fail(err, AV_EUSAGE, "--%s cannot be used with --model: %s", kNotForModel[i].opt,
+                           kNotForModel[i].why);
+    if (o->compare && o->compare != AV_CMP_SCALE)
+        return av_fail(err, AV_EUSAGE,
+                       "--compare %s cannot be used with --model; allowed: scale (layer L's attention without ÷√d_k)",
+                       av_compare_name(o->compare));
+    unsigned single = AV_FIG_MEAN | AV_FIG_SCORES | AV_FIG_PE | AV_FIG_MASK;
+    if (!o->figures_all && (o->figures & single))
+        return av_fail(err, AV_EUSAGE,
+                       "--figures %s: with --model the figures are model (layers × heads), grid (layer L's heads) and "
+                       "heads (one file per head of layer L); mean, scores, pe and mask are for the single layer",
+                       (o->figures & AV_FIG_MEAN) ? "mean" : (o->figures & AV_FIG_SCORES) ? "scores"
+                       : (o->figures & AV_FIG_PE) ? "pe" : "mask");
+    return AV_OK;
+}
+
+/* ---------------------------------------------------------------------------- loading */
+
+static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
+    char vocab[4200], merges[4200];
+    av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
+    av_path_join(merges, sizeof merges, r->dir, "merges.txt");
+    av_status st = av_bpe_load(&r->bpe, vocab, merges, err);
+    if (st) return st;
+    int V = r->g.cfg.vocab_size, bv = av_bpe_vocab_size(r->bpe);
+    if (bv > V)
+        return av_fail(err, AV_EUSAGE, "%s has %d tokens but config.json's vocab_size is %d; they must match the model",
+                       vocab, bv, V);
+    return AV_OK;
+}
+
+/* The sentence → ids, and their readable labels. */
+static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o, av_err *err) {
+    char *text = o->sentence;
+    size_t len = text ? strlen(text) : 0, n = 0;
+    av_status st = AV_OK;
+    if (o->file) {
+        if ((st = av_read_file(o->file, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
+        while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--; /* a file's final newline */
+    }
+    st = av_bpe_encode(r->bpe, text, len, &r->ids, &n, err);
+    if (text != o->sentence) free(text);
+    if (st) return st;
+    if (n == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
+    if (n > (size_t)AV_MAX_TOKENS)
+        return av_fail(err, AV_EUSAGE, "the sentence is %zu GPT-2 tokens; at most %d", n, AV_MAX_TOKENS);
+    r->T = (int)n;
+    char label[AV_BPE_LABEL_MAX];
+    for (int t = 0; t < r->T && !st; t++) {
+        av_bpe_label(label, sizeof label, r->bpe, r->ids[t]);
+        st = av_tokens_push(labels, label, err);
+    }
+    return st;
+}
+
+/* Layer L's attention as a single layer (gpt2run.h). */
+static av_status make_view(av_model *v, const av_gpt2run *r, av_err *err) {
+    const av_gpt2_config *c = &r->g.cfg;
+    const av_gpt2_layer *w = &r->g.params.h[r->layer];
+    int T = r->T, C = c->n_embd, H = c->n_head, l = r->layer;
+    size_t TC = (size_t)T * C, HTT = (size_t)H * T * T;
+    av_config vc = {.T = T, .n_real = T, .C = C, .H = H, .causal = 1, .scale = c->scale, .kernel = AV_KERNEL_BLAS,
+                    .positions = c->positions == AV_POS_ROPE ? AV_POS_ROPE : AV_POS_LEARNED,
+                    .rope_style = c->rope_style, .rope_base = c->rope_base};
+    av_status st = av_model_init(v, &vc, err);
+    if (st) return st;
+    const float *x = c->norm == AV_NORM_PRE ? r->a.ln1 + l * TC : r->a.hidden + l * TC;
+    memcpy(v->X, x, TC * sizeof(float));
+    float *W[3] = {v->W_Q, v->W_K, v->W_V}, **B[3] = {&v->b_Q, &v->b_K, &v->b_V};
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < C; i++)
+            memcpy(W[k] + (size_t)i * C, w->attn_c_attn_w + (size_t)i * 3 * C + (size_t)k * C, (size_t)C * sizeof(float));
+        if (!(*B[k] = malloc((size_t)C * sizeof(float)))) return av_fail(err, AV_ERUNTIME, "out of memory");
+        memcpy(*B[k], w->attn_c_attn_b + (size_t)k * C, (size_t)C * sizeof(float));
+    }
+    memcpy(v->W_O, w->attn_c_proj_w, (size_t)C * C * sizeof(float));
+    if (!(v->b_O = malloc((size_t)C * sizeof(float)))) return av_fail(err, AV_ERUNTIME, "out of memory");
+    memcpy(v->b_O, w->attn_c_proj_b, (size_t)C * sizeof(float));
+    if ((st = av_model_forward(v, err))) return st;
+    memcpy(v->att, r->a.att + l * HTT, HTT * sizeof(float)); /* the model's own maps, bit for bit */
+    memcpy(v->scores, r->a.preatt + l * HTT, HTT * sizeof(float));
+    return AV_OK;
+}
+
+/* The AV_GPT2RUN_TOPK largest softmax(logits[T-1]) entries. */
+static void top_next(av_gpt2run *r) {
+    int V = r->g.cfg.vocab_size;
+    const float *z = r->a.logits + (size_t)(r->T - 1) * V;
+    double mx = -INFINITY, sum = 0.0;
+    for (int v = 0; v < V; v++) mx = fmax(mx, z[v]);
+    for (int v = 0; v < V; v++) sum += exp((double)z[v] - mx);
+    for (int k = 0; k < AV_GPT2RUN_TOPK; k++) r->top_id[k] = -1, r->top_p[k] = -1;
+    for (int v = 0; v < V; v++) {
+        double p = exp((double)z[v] - mx) / sum;
+        for (int k = 0; k < AV_GPT2RUN_TOPK; k++) {
+            if (p <= r->top_p[k]) continue;
+            memmove(&r->top_p[k + 1], &r->top_p[k], sizeof(double) * (AV_GPT2RUN_TOPK - 1 - k));
+            memmove(&r->top_id[k + 1], &r->top_id[k], sizeof(int) * (AV_GPT2RUN_TOPK - 1 - k));
+            r->top_p[k] = p, r->top_id[k] = v;
+            break;
+        }
+    }
+}
+
+av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
+    memset(r, 0, sizeof *r);
+    r->dir = o->model_dir;
+    av_status st = check_options(o, err);
+    if (!st) st = av_gpt2_load(&r->g, r->dir, err);
+    if (st) return st;
+    const av_gpt2_config *c = &r->g.cfg;
+    r->layer = o->layer < 0 ? c->n_layer - 1 : o->layer;
+    if (r->layer >= c->n_layer)
+        return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d (the model has %d layers)", r->layer,
+                       c->n_layer - 1, c->n_layer);
+    if (o->head >= c->n_head)
+        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d heads)", o->head, c->n_head - 1,
+                       c->n_head);
+    if ((st = load_tokenizer(r, err)) || (st = tokenize(r, labels, o, err))) return st;
+    r->g.cfg.kernel = AV_KERNEL_BLAS;
+    if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
+    if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
+    top_next(r);
+    return make_view(view, r, err);
+}
+
+void av_gpt2run_free(av_gpt2run *r) {
+    av_gpt2_acts_free(&r->a);
+    av_gpt2_free(&r->g);
+    av_bpe_free(r->bpe);
+    free(r->ids);
+    memset(r, 0, sizeof *r);
+}
+
+void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
+    snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
+}
+
+/* ---------------------------------------------------------------------------- --dump */
+
+av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err) {
+    const av_gpt2_config *c = &r->g.cfg;
+    size_t L = (size_t)c->n_layer, H = (size_t)c->n_head, T = (size_t)r->T, C = (size_t)c->n_embd;
+    char path[4200];
+    av_status st = av_mkdir_p(dir, err);
+    if (st) return st;
+    av_path_join(path, sizeof path, dir, "tokens.txt");
+    av_afile f;
+    if ((st = av_afile_open(&f, path, err))) return st;
+    for (int i = 0; i < labels->n; i++) fprintf(f.fp, "%s\n", labels->tok[i]);
+    if ((st = av_afile_commit(&f, err))) return st;
+    av_written_add(w, path);
+    av_path_join(path, sizeof path, dir, "token_ids.npy");
+    if ((st = av_npy_write_i32(path, r->ids, 1, &T, err))) return st;
+    av_written_add(w, path);
+    const struct {
+        const char *name;
+        const float *data;
+        int ndim;
+        size_t shape[4];
+    } items[] = {
+        {"attn.npy", r->a.att, 4, {L, H, T, T}},
+        {"hidden.npy", r->a.hidden, 3, {L + 1, T, C}},
+        {"logits.npy", r->a.logits, 2, {T, (size_t)c->vocab_size}},
+    };
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        av_path_join(path, sizeof path, dir, items[i].name);
+        if ((st = av_npy_write(path, items[i].data, items[i].ndim, items[i].shape, err))) return st;
+        av_written_add(w, path);
+    }
+    return AV_OK;
+}

@@ -1,0 +1,202 @@
+/* gpt2trace.c - the trace of a --model run (gpt2run.h): the header, one
+ * compact line per layer, layer L step by step with LayerNorm, residual and
+ * MLP, then ln_f, the logits and the top-5 next tokens. Shapes are printed
+ * with this model's real T, d_model, heads, d_k and vocabulary. */
+#include "app/gpt2run.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "app/term.h"
+
+typedef struct {
+    FILE *f;
+    int color;
+    const av_gpt2run *r;
+    const av_gpt2_config *c;
+    int T, C, H, D, V, L;
+} tctx;
+
+static const char *ind = "                     "; /* continuation indent under the formula column */
+
+static void stage(const tctx *t, const char *num, const char *name) {
+    fprintf(t->f, "%s%6s %-13s%s ", av_bold(t->color), num, name, av_reset(t->color));
+}
+
+static const char *pos_text(const av_gpt2_config *c) {
+    switch (c->positions) {
+    case AV_POS_LEARNED: return "learned: x = wte[token] + wpe[position] (GPT-2)";
+    case AV_POS_SINUSOIDAL: return "sinusoidal: x = wte[token] + PE (Vaswani et al. 2017 §3.5)";
+    case AV_POS_ROPE: return "RoPE: x = wte[token]; q and k rotated per head in every layer (RoFormer eq. 34)";
+    default: return "none: x = wte[token]";
+    }
+}
+
+static void header(const tctx *t, const av_tokens *labels) {
+    const av_gpt2 *g = &t->r->g;
+    FILE *f = t->f;
+    fprintf(f, "%sattnviz %s%s: a GPT-2 forward pass, every layer and head, step by step\n", av_bold(t->color),
+            AV_VERSION, av_reset(t->color));
+    fprintf(f, "  weights    model %s: %s, %zu parameters, %s%s\n", t->r->dir, g->dtype, av_gpt2_num_params(t->c),
+            strcmp(g->dtype, "F32") == 0 ? "read in place from the mmapped file" : "converted to float32",
+            g->transformer_prefix ? ", names with \"transformer.\"" : "");
+    fprintf(f, "  tokens     ");
+    for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
+    fprintf(f, "\n             (GPT-2 byte-level BPE; ␣ marks a space that belongs to the token)\n");
+    fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   d_k = %d/%d = %d   vocab V = %d\n", t->T, t->L,
+            t->C, t->H, t->C, t->H, t->D, t->V);
+    fprintf(f, "  positions  %s\n", pos_text(t->c));
+    fprintf(f, "  block      %s; LayerNorm ε = %g; MLP d_ff = 4·d_model = %d, GELU (tanh)\n",
+            t->c->norm == AV_NORM_PRE ? "pre-LN (GPT-2): x ← x + attn(ln_1(x)), x ← x + mlp(ln_2(x))"
+                                      : "post-LN (Vaswani et al. 2017): x ← ln_1(x + attn(x)), x ← ln_2(x + mlp(x))",
+            t->c->layer_norm_epsilon, 4 * t->C);
+    fprintf(f, "  mask       causal: query i sees keys j <= i (−∞ above the diagonal, weight 0)\n");
+    fprintf(f, "  scale      %s\n", t->c->scale ? "1/√d_k" : "OFF (the model was trained without ÷√d_k)");
+    fprintf(f, "  heads      every head of every layer is kept; nothing is averaged over heads\n");
+    fprintf(f, "  kernel     %s\n\n", av_kernel_name(t->c->kernel));
+}
+
+/* Root mean square of the rows of x (T, C), averaged over rows. */
+static double rms(const float *x, int T, int C) {
+    double acc = 0.0;
+    for (size_t i = 0; i < (size_t)T * C; i++) acc += (double)x[i] * x[i];
+    return sqrt(acc / ((double)T * C));
+}
+
+/* Layer l: mean weight on the first token (queries i >= 1), and the head
+ * with the largest mean weight on the previous token. */
+static void layer_marks(const tctx *t, int l, double *first, int *prev_head, double *prev_w) {
+    int T = t->T, H = t->H;
+    const float *att = t->r->a.att + (size_t)l * H * T * T;
+    double f0 = 0.0;
+    *prev_head = 0, *prev_w = 0.0;
+    for (int h = 0; h < H; h++) {
+        double pv = 0.0;
+        for (int i = 1; i < T; i++) {
+            f0 += att[((size_t)h * T + i) * T];
+            pv += att[((size_t)h * T + i) * T + i - 1];
+        }
+        pv = T > 1 ? pv / (T - 1) : 0.0;
+        if (pv > *prev_w) *prev_w = pv, *prev_head = h;
+    }
+    *first = T > 1 ? f0 / ((double)H * (T - 1)) : 1.0;
+}
+
+static void embed_and_layers(const tctx *t) {
+    FILE *f = t->f;
+    int T = t->T, C = t->C;
+    stage(t, "[1]", "tokenize");
+    fprintf(f, "UTF-8 text → %d token ids (pre-tokenize, bytes → symbols, merges applied by rank)\n", T);
+    fprintf(f, "%sids [", ind);
+    for (int i = 0; i < T; i++) fprintf(f, "%s%d", i ? ", " : "", (int)t->r->ids[i]);
+    fprintf(f, "]\n");
+    stage(t, "[2]", "embed");
+    if (t->c->positions == AV_POS_LEARNED)
+        fprintf(f, "x = wte[token] + wpe[position]    (%d, %d) + (%d, %d) → (%d, %d)   wte (%d, %d), wpe (%d, %d)\n", T,
+                C, T, C, T, C, t->V, C, t->c->n_positions, C);
+    else
+        fprintf(f, "x = wte[token]%s          (%d, %d)   wte (%d, %d)\n",
+                t->c->positions == AV_POS_SINUSOIDAL ? " + PE" : "", T, C, t->V, C);
+    stage(t, "[3]", "layers");
+    fprintf(f, "%d blocks, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L, T,
+            C, T, C, t->H, T, T);
+    fprintf(f, "%s%-7s %-22s %-15s %s\n", ind, "layer", "rms(x): in → out", "on 1st token", "previous-token head");
+    for (int l = 0; l < t->L; l++) {
+        double first, pw;
+        int ph;
+        layer_marks(t, l, &first, &ph, &pw);
+        char io[64];
+        snprintf(io, sizeof io, "%.3g → %.3g", rms(t->r->a.hidden + (size_t)l * T * C, T, C),
+                 rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+        fprintf(f, "%s%s%-7d%s %-22s %-15.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
+                l == t->r->layer ? av_reset(t->color) : "", io, first, ph, pw);
+    }
+    fprintf(f, "%s(on 1st token: mean weight of queries 1..T−1 on key 0; previous-token head: the head whose\n", ind);
+    fprintf(f, "%s queries put the most weight on the token just before them, with that mean weight)\n", ind);
+}
+
+/* Layer L, step by step: LayerNorm, the attention stages, residual, MLP. */
+static void layer_detail(const tctx *t, const av_model *v) {
+    FILE *f = t->f;
+    int T = t->T, C = t->C, H = t->H, D = t->D, l = t->r->layer, pre = t->c->norm == AV_NORM_PRE;
+    char n[16];
+    fprintf(f, "\n      layer %d of %d, step by step%s\n", l, t->L, l == t->L - 1 ? " (the last; --layer L picks another)" : "");
+    snprintf(n, sizeof n, "[%d.1]", l);
+    stage(t, n, pre ? "ln_1" : "input");
+    if (pre) fprintf(f, "h = (x − mean)/√(var + ε)·γ + β per row      (%d, %d) → (%d, %d)\n", T, C, T, C);
+    else fprintf(f, "h = x (post-LN: the attention reads the residual stream)   (%d, %d)\n", T, C);
+    snprintf(n, sizeof n, "[%d.2]", l);
+    stage(t, n, "project");
+    fprintf(f, "[Q | K | V] = h·W_attn + b_attn   (%d, %d)·(%d, %d) → (%d, %d)   attn.c_attn, Conv1D (in, out)\n", T, C, C,
+            3 * C, T, 3 * C);
+    fprintf(f, "%sQ, K, V = columns 0…%d, %d…%d, %d…%d; measured var(Q) = %.3f, var(K) = %.3f\n", ind, C - 1, C,
+            2 * C - 1, 2 * C, 3 * C - 1, v->var_q, v->var_k);
+    snprintf(n, sizeof n, "[%d.3]", l);
+    stage(t, n, "split heads");
+    fprintf(f, "(%d, %d) → (%d, %d, %d) → (%d, %d, %d)   head h takes columns h·%d … h·%d+%d%s\n", T, C, T, H, D, H, T, D,
+            D, D, D - 1, t->c->positions == AV_POS_ROPE ? "; then RoPE on Q, K" : "");
+    snprintf(n, sizeof n, "[%d.4]", l);
+    stage(t, n, "scores");
+    fprintf(f, "S = Q·Kᵀ%s   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n", t->c->scale ? "/√d_k" : " (no scale)", H, T, D,
+            H, D, T, H, T, T);
+    fprintf(f, "%smeasured: var(Q·Kᵀ) = %.4g, var(Q·Kᵀ/√d_k) = %.4g (theory for independent unit-variance q, k: d_k and 1)\n", ind,
+            v->var_raw, v->var_scaled);
+    snprintf(n, sizeof n, "[%d.5]", l);
+    stage(t, n, "mask");
+    fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
+    snprintf(n, sizeof n, "[%d.6]", l);
+    stage(t, n, "softmax");
+    fprintf(f, "A = softmax(S) along keys       (%d, %d, %d)   %s✓%s rows sum to 1: worst |Σ_j A[i,j] − 1| = %.2e\n",
+            H, T, T, av_green(t->color), av_reset(t->color), v->worst_row_dev);
+    snprintf(n, sizeof n, "[%d.7]", l);
+    stage(t, n, "weighted sum");
+    fprintf(f, "O_h = A_h·V_h, concat           (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d) → (%d, %d)\n", H, T, T, H, T, D,
+            H, T, D, T, C);
+    snprintf(n, sizeof n, "[%d.8]", l);
+    stage(t, n, "output");
+    fprintf(f, "y = concat·W_O + b_O            (%d, %d)·(%d, %d) → (%d, %d)   attn.c_proj\n", T, C, C, C, T, C);
+    snprintf(n, sizeof n, "[%d.9]", l);
+    stage(t, n, "residual");
+    fprintf(f, "x ← x + y%s                     (%d, %d) + (%d, %d)\n", pre ? "" : ", then ln_1", T, C, T, C);
+    snprintf(n, sizeof n, "[%d.10]", l);
+    stage(t, n, pre ? "ln_2" : "MLP input");
+    fprintf(f, "%s   (%d, %d)\n", pre ? "h = LayerNorm_2(x)" : "h = x (post-LN)", T, C);
+    snprintf(n, sizeof n, "[%d.11]", l);
+    stage(t, n, "MLP");
+    fprintf(f, "m = GELU(h·W_fc + b_fc)·W_proj + b_proj   (%d, %d)·(%d, %d) → (%d, %d) → (%d, %d)\n", T, C, C, 4 * C, T,
+            4 * C, T, C);
+    fprintf(f, "%sGELU(u) = 0.5·u·(1 + tanh(√(2/π)·(u + 0.044715·u³)))   mlp.c_fc, mlp.c_proj\n", ind);
+    snprintf(n, sizeof n, "[%d.12]", l);
+    stage(t, n, "residual");
+    fprintf(f, "x ← x + m%s                     (%d, %d)   rms(x) = %.3g\n", pre ? "" : ", then ln_2", T, C,
+            rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+}
+
+static void head_out(const tctx *t, const av_tokens *labels) {
+    FILE *f = t->f;
+    int T = t->T, C = t->C, V = t->V;
+    fprintf(f, "\n");
+    stage(t, "[4]", "ln_f");
+    fprintf(f, "h = LayerNorm_f(x)                (%d, %d) → (%d, %d)\n", T, C, T, C);
+    stage(t, "[5]", "logits");
+    fprintf(f, "z = h·wteᵀ                        (%d, %d)·(%d, %d) → (%d, %d)   tied to the token embedding\n", T, C, C,
+            V, T, V);
+    stage(t, "[6]", "next token");
+    fprintf(f, "p = softmax(z[%d]) after \"%s\": the top %d of %d\n", T - 1, labels->tok[T - 1], AV_GPT2RUN_TOPK, V);
+    for (int k = 0; k < AV_GPT2RUN_TOPK && t->r->top_id[k] >= 0; k++) {
+        char label[AV_BPE_LABEL_MAX];
+        int id = t->r->top_id[k];
+        if (id < av_bpe_vocab_size(t->r->bpe)) av_bpe_label(label, sizeof label, t->r->bpe, id);
+        else snprintf(label, sizeof label, "<id %d>", id);
+        fprintf(f, "%s%d. p = %.4f   %s   (id %d)\n", ind, k + 1, t->r->top_p[k], label, id);
+    }
+}
+
+void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const av_tokens *labels, int color) {
+    const av_gpt2_config *c = &r->g.cfg;
+    tctx t = {f, color, r, c, r->T, c->n_embd, c->n_head, c->n_embd / c->n_head, c->vocab_size, c->n_layer};
+    header(&t, labels);
+    embed_and_layers(&t);
+    layer_detail(&t, view);
+    head_out(&t, labels);
+}

@@ -1,0 +1,355 @@
+/* test_model_cli.c - `attnviz --model DIR` end to end, and every bad
+ * checkpoint or option as a usage error with a clear message.
+ *
+ * Expected values: the numpy GPT-2 of tests/gen_gpt2_ref.py (tests/ref/gpt2/
+ * gpt2_f32: attention maps, hidden states, logits, to 1e-4) on the
+ * checkpoint tests/gpt2_fixture.h writes (byte-identical to the script's,
+ * see test_gpt2.c); the token ids of tests/ref/gpt2/token_ids.txt, which are
+ * npm gpt-3-encoder's for the sentence; the top-5 next tokens are the five
+ * largest entries of the script's logits_last.npy. Bad files are written by
+ * hand in a table, each with the message it must produce.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "gpt2_fixture.h"
+
+#include "io/npy.h"
+
+#define SENTENCE "The quick brown fox jumps over the lazy dog."
+
+/* ------------------------------------------------------------------------- */
+/* helpers */
+
+static void write_text(const char *path, const char *text, size_t len) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+static void copy_into(const char *dir, const char *name, const char *from) {
+    size_t len = 0;
+    char *buf = tu_slurp_file(from, &len);
+    assert_non_null(buf);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    write_text(path, buf, len);
+    free(buf);
+}
+
+/* The tiny GPT-2 (gpt2_f32 of the script) with the real vocabulary, in dir. */
+static void make_tiny(const char *dir) {
+    char *voc = tu_gpt2_vocab_dir();
+    assert_non_null(voc);
+    char from[4300];
+    snprintf(from, sizeof from, "%s/vocab.json", voc);
+    copy_into(dir, "vocab.json", from);
+    snprintf(from, sizeof from, "%s/merges.txt", voc);
+    copy_into(dir, "merges.txt", from);
+    rm_rf(voc);
+    copy_into(dir, "config.json", src_path("tests/ref/gpt2/gpt2_f32/config.json"));
+    char *json = tu_slurp_file(src_path("tests/ref/gpt2/gpt2_f32/config.json"), NULL);
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (gf_write_checkpoint(path, &cfg, AV_ST_F32, "", 0, &err)) fail_msg("%s", err.msg);
+}
+
+/* got[offset + i] against the reference's i-th value, for every i. */
+static void expect_npy_close(const char *path, const char *ref, size_t offset) {
+    av_npy got, want;
+    av_err err = {{0}};
+    if (av_npy_read(&got, path, &err)) fail_msg("%s", err.msg);
+    if (av_npy_read(&want, src_path(ref), &err)) fail_msg("%s", err.msg);
+    size_t n = 1;
+    for (int d = 0; d < want.ndim; d++) n *= want.shape[d];
+    double worst = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        worst = fmax(worst, fabs((double)got.data[offset + i] - want.data[i]));
+    }
+    printf("    %-12s worst |attnviz - numpy| = %.3g\n", ref + 15, worst);
+    assert_true(worst <= 1e-4);
+    av_npy_free(&got);
+    av_npy_free(&want);
+}
+
+/* ------------------------------------------------------------------------- */
+/* end to end */
+
+static void test_model_end_to_end(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    const char *dump = tu_in(f, "dump"), *out = tu_in(f, "figs");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--dump", dump, "-o", out, "--format", "both", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    /* tokens: readable labels, ids as gpt-3-encoder gives them */
+    assert_non_null(strstr(r.out, "[The] [␣quick] [␣brown] [␣fox] [␣jumps] [␣over] [␣the] [␣lazy] [␣dog] [.]"));
+    assert_non_null(strstr(r.out, "ids [464, 2068, 7586, 21831, 18045, 625, 262, 16931, 3290, 13]"));
+    assert_non_null(strstr(r.out, "(10, 64)·(64, 192) → (10, 192)"));
+    assert_non_null(strstr(r.out, "layer 1 of 2, step by step"));
+    /* the top 5 are the five largest logits of the numpy reference, in order */
+    av_npy last;
+    av_err err = {{0}};
+    if (av_npy_read(&last, src_path("tests/ref/gpt2/gpt2_f32/logits_last.npy"), &err)) fail_msg("%s", err.msg);
+    const char *at = strstr(r.out, "next token");
+    assert_non_null(at);
+    for (int k = 0; k < 5; k++) {
+        size_t best = 0;
+        for (size_t v = 1; v < last.shape[0]; v++)
+            if (last.data[v] > last.data[best]) best = v;
+        last.data[best] = -INFINITY;
+        char want[64];
+        snprintf(want, sizeof want, "(id %zu)", best);
+        const char *hit = strstr(at, want);
+        if (!hit) fail_msg("top-%d id %zu not after the previous one in:\n%s", k + 1, best, at);
+        at = hit;
+    }
+    av_npy_free(&last);
+    /* the dump */
+    expect_npy_close(tu_in(f, "dump/attn.npy"), "tests/ref/gpt2/gpt2_f32/attn.npy", 0);
+    expect_npy_close(tu_in(f, "dump/hidden.npy"), "tests/ref/gpt2/gpt2_f32/hidden.npy", 0);
+    expect_npy_close(tu_in(f, "dump/logits.npy"), "tests/ref/gpt2/gpt2_f32/logits_last.npy", (size_t)9 * 50257);
+    size_t len = 0;
+    char *ids = tu_slurp_file(tu_in(f, "dump/token_ids.npy"), &len);
+    assert_non_null(strstr(ids + 10, "'descr': '<i4', 'fortran_order': False, 'shape': (10,), }"));
+    assert_int_equal(len, 128 + 40);
+    const int want_ids[10] = {464, 2068, 7586, 21831, 18045, 625, 262, 16931, 3290, 13};
+    for (int i = 0; i < 10; i++) {
+        const unsigned char *p = (const unsigned char *)ids + 128 + 4 * i;
+        assert_int_equal(p[0] | p[1] << 8 | p[2] << 16 | p[3] << 24, want_ids[i]);
+    }
+    free(ids);
+    char *toks = tu_slurp_file(tu_in(f, "dump/tokens.txt"), NULL);
+    assert_non_null(strstr(toks, "The\n␣quick\n"));
+    free(toks);
+    assert_true(file_exists(tu_in(f, "figs/model.png")) && file_exists(tu_in(f, "figs/model.svg")));
+    assert_true(file_exists(tu_in(f, "figs/layer1.png")) && file_exists(tu_in(f, "figs/layer1.svg")));
+    assert_false(file_exists(tu_in(f, "figs/layer1_head0.png")));
+    tu_free(&r);
+}
+
+/* --layer/--head with --explain, --show and --compare scale on that layer. */
+static void test_model_teaching_tools(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--layer", "0", "--head", "2", "--explain", "3,1", "--show",
+                "--compare", "scale", "--color", "never", "-o", tu_in(f, "o"), SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "layer 0 of 2, step by step"));
+    assert_non_null(strstr(r.out, "--explain: head 2, query 3 \"␣fox\" → key 1 \"␣quick\""));
+    /* the weight explained is the numpy reference's attn[0, 2, 3, 1] */
+    av_npy a;
+    av_err err = {{0}};
+    if (av_npy_read(&a, src_path("tests/ref/gpt2/gpt2_f32/attn.npy"), &err)) fail_msg("%s", err.msg);
+    const char *line = strstr(r.out, "A[2, 3, 1] = exp(");
+    assert_non_null(line);
+    const char *eq = strstr(strstr(line, ") / "), " = "); /* "exp(..) / sum = A" */
+    assert_non_null(eq);
+    eq++;
+    double shown = strtod(eq + 2, NULL), want = a.data[((0 * 4 + 2) * 10 + 3) * 10 + 1];
+    printf("    explained A[2, 3, 1] = %.9f, numpy %.9f\n", shown, want);
+    assert_true(fabs(shown - want) <= 1e-4);
+    av_npy_free(&a);
+    assert_non_null(strstr(r.out, "head 2 of 4: attention weights"));
+    assert_null(strstr(r.out, "head 1 of 4: attention weights"));
+    assert_non_null(strstr(r.out, "--compare scale"));
+    assert_true(file_exists(tu_in(f, "o/layer0_head2.png")));
+    assert_true(file_exists(tu_in(f, "o/compare_scale.png")));
+    tu_free(&r);
+}
+
+/* ------------------------------------------------------------------------- */
+/* bad checkpoints and options */
+
+/* A micro GPT-2: 1 layer, 1 head, d_model 4, 8 positions, vocabulary 8. */
+static const char *kMicro = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}";
+
+static void micro_checkpoint(const char *dir, const char *config) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    write_text(path, kMicro, strlen(kMicro));
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, kMicro, strlen(kMicro), "c", &err)) fail_msg("%s", err.msg);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (gf_write_checkpoint(path, &cfg, AV_ST_F32, "", 0, &err)) fail_msg("%s", err.msg);
+    if (config) {
+        snprintf(path, sizeof path, "%s/config.json", dir);
+        write_text(path, config, strlen(config));
+    }
+}
+
+/* model.safetensors = 8-byte length, hdr, dlen zero bytes. */
+static void raw_checkpoint(const char *dir, const char *hdr, size_t dlen, uint64_t lie_len) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    FILE *fp = fopen(path, "wb");
+    uint64_t n = lie_len ? lie_len : strlen(hdr);
+    for (int i = 0; i < 8; i++) fputc((int)((n >> (8 * i)) & 0xff), fp);
+    fputs(hdr, fp);
+    for (size_t i = 0; i < dlen; i++) fputc(0, fp);
+    fclose(fp);
+}
+
+/* Patch the file: truncate to `keep` bytes, or overwrite bytes at `at`. */
+static void truncate_checkpoint(const char *dir, long keep) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    assert_int_equal(truncate(path, keep), 0);
+}
+
+static void poke_checkpoint(const char *dir, const char *find, const char *repl) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    size_t len = 0;
+    char *buf = tu_slurp_file(path, &len);
+    char *at = NULL;
+    for (size_t i = 0; !at && i + strlen(find) <= len; i++)
+        if (memcmp(buf + i, find, strlen(find)) == 0) at = buf + i;
+    assert_non_null(at);
+    assert_int_equal(strlen(find), strlen(repl));
+    memcpy(at, repl, strlen(repl));
+    write_text(path, buf, len);
+    free(buf);
+}
+
+static void nan_in_wte(const char *dir) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    size_t len = 0;
+    unsigned char *buf = (unsigned char *)tu_slurp_file(path, &len);
+    uint64_t hl = 0;
+    for (int i = 7; i >= 0; i--) hl = hl << 8 | buf[i];
+    unsigned char nan[4] = {0x00, 0x00, 0xc0, 0x7f};
+    memcpy(buf + 8 + hl + 4 * 5, nan, 4); /* wte is first: element 5 */
+    write_text(path, (char *)buf, len);
+    free(buf);
+}
+
+enum { SETUP_MICRO, SETUP_RAW, SETUP_NONE };
+
+static void test_bad_checkpoints(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *name;
+        int code;
+        const char *msg;
+    } cases[] = {
+        {"truncated", 2, "is past the end of the data"},
+        {"header length too big", 2, "is larger than the file"},
+        {"overlapping offsets", 2, "overlap tensor \"a\""},
+        {"unknown dtype", 2, "unknown dtype \"F99\""},
+        {"non-JSON header", 2, "header is not a JSON object"},
+        {"wrong shape vs config", 2, "tensor \"wte.weight\" has shape (8, 4); config.json implies (8, 8)"},
+        {"missing tensor", 2, "missing tensor \"h.1.ln_1.weight\""},
+        {"unexpected tensor", 2, "unexpected tensor \"wpe.weight\""},
+        {"NaN weight", 2, "tensor \"wte.weight\" contains NaN at index 5"},
+        {"integer dtype", 2, "tensor \"ln_f.bias\" has dtype I32; expected F32, F16 or BF16"},
+        {"config missing key", 2, "config.json: missing key \"n_embd\""},
+        {"config not JSON", 2, "config.json: not a JSON object"},
+        {"config wrong type", 2, "\"n_head\" must be a whole number"},
+        {"no config.json", 1, "cannot read"},
+        {"no model.safetensors", 1, "No such file or directory"},
+        {"empty model.safetensors", 2, "fewer than the 8-byte header length"},
+        {"vocab larger than the model's", 2, "has 50257 tokens but config.json's vocab_size is 8"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/case%zu", f->dir, i);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        micro_checkpoint(dir, NULL);
+        char path[4400];
+        switch (i) {
+        case 0: truncate_checkpoint(dir, 1300); break; /* the header is 8 + 1176 bytes */
+        case 1: raw_checkpoint(dir, "{}", 0, 4096); break;
+        case 2: raw_checkpoint(dir, "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+                                    "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}", 12, 0); break;
+        case 3: poke_checkpoint(dir, "\"dtype\":\"F32\"", "\"dtype\":\"F99\""); break;
+        case 4: raw_checkpoint(dir, "{\"a\": [1, 2", 0, 0); break;
+        case 5: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 8, \"n_positions\": 8, \"vocab_size\": 8}"); break;
+        case 6: micro_checkpoint(dir, "{\"n_layer\": 2, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}"); break;
+        case 7: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, \"attnviz\": {\"positions\": \"rope\"}}"); break;
+        case 8: nan_in_wte(dir); break;
+        case 9: poke_checkpoint(dir, "\"ln_f.bias\":{\"dtype\":\"F32\",\"shape\":[4]", "\"ln_f.bias\":{\"dtype\":\"I32\",\"shape\":[4]"); break;
+        case 10: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_positions\": 8, \"vocab_size\": 8}"); break;
+        case 11: micro_checkpoint(dir, "n_layer = 1"); break;
+        case 12: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": \"one\", \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}"); break;
+        case 13: snprintf(path, sizeof path, "%s/config.json", dir); unlink(path); break;
+        case 14: snprintf(path, sizeof path, "%s/model.safetensors", dir); unlink(path); break;
+        case 15: truncate_checkpoint(dir, 3); break;
+        case 16: {
+            char *voc = tu_gpt2_vocab_dir();
+            snprintf(path, sizeof path, "%s/vocab.json", voc);
+            copy_into(dir, "vocab.json", path);
+            snprintf(path, sizeof path, "%s/merges.txt", voc);
+            copy_into(dir, "merges.txt", path);
+            rm_rf(voc);
+            break;
+        }
+        }
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);
+        if (r.code != cases[i].code || !strstr(r.err, cases[i].msg) || strncmp(r.err, "attnviz: error: ", 16) != 0)
+            fail_msg("case '%s': exit %d, stderr '%s'; want exit %d and '%s'", cases[i].name, r.code, r.err,
+                     cases[i].code, cases[i].msg);
+        tu_free(&r);
+    }
+}
+
+static void test_options_with_model(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    static const struct {
+        const char *a, *b, *msg;
+    } cases[] = {
+        {"--d-model", "64", "--d-model cannot be used with --model: the model fixes d_model"},
+        {"--heads", "4", "--heads cannot be used with --model: the model fixes the heads"},
+        {"--positions", "rope", "--positions cannot be used with --model: the model fixes its positions"},
+        {"--causal", NULL, "--causal cannot be used with --model: a GPT-2 model always uses the causal mask"},
+        {"--seed", "7", "--seed cannot be used with --model: nothing is seeded"},
+        {"--no-scale", NULL, "--no-scale cannot be used with --model"},
+        {"--pad-to", "20", "--pad-to cannot be used with --model"},
+        {"--compare", "order", "--compare order cannot be used with --model; allowed: scale"},
+        {"--figures", "mean", "--figures mean: with --model the figures are model (layers × heads), grid"},
+        {"--layer", "2", "--layer 2 is outside 0..1 (the model has 2 layers)"},
+        {"--head", "4", "--head 4 is outside 0..3 (the model has 4 heads)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_result r;
+        if (cases[i].b) run_attnviz(&r, NULL, "--model", f->dir, cases[i].a, cases[i].b, "--no-plot", "hi", NULL);
+        else run_attnviz(&r, NULL, "--model", f->dir, cases[i].a, "--no-plot", "hi", NULL);
+        if (r.code != 2 || !strstr(r.err, cases[i].msg))
+            fail_msg("%s: exit %d, stderr '%s'; want 2 and '%s'", cases[i].a, r.code, r.err, cases[i].msg);
+        tu_free(&r);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "--layer", "1", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--layer picks a layer of a --model"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--figures", "model", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--figures model draws every layer of a --model; add --model DIR"));
+    tu_free(&r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
