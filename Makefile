@@ -211,9 +211,13 @@ figures: deps
 $(BUILD)/bench: bench/bench.c $(BUILD)/libattnviz.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
+$(BUILD)/bench_gpt2: bench/bench_gpt2.c tests/gpt2_fixture.h tests/testutil.h $(BUILD)/libattnviz.a
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
+
 bench: deps
-	@$(MAKE) --no-print-directory attnviz $(BUILD)/bench
+	@$(MAKE) --no-print-directory attnviz $(BUILD)/bench $(BUILD)/bench_gpt2
 	@$(BUILD)/bench ./attnviz
+	@$(BUILD)/bench_gpt2 ./attnviz
 
 clean:
 	rm -rf build attnviz

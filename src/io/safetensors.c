@@ -252,7 +252,12 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
         close(fd);
         return av_fail(err, AV_EUSAGE, "%s: truncated: %zu bytes, fewer than the 8-byte header length", path, len);
     }
-    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+#ifdef MAP_POPULATE
+    int flags = MAP_PRIVATE | MAP_POPULATE; /* fault the pages in up front: every byte is read anyway */
+#else
+    int flags = MAP_PRIVATE;
+#endif
+    void *map = mmap(NULL, len, PROT_READ, flags, fd, 0);
     int e = errno;
     close(fd);
     if (map == MAP_FAILED) return av_fail(err, AV_ERUNTIME, "cannot read '%s': mmap: %s", path, strerror(e));
@@ -295,6 +300,22 @@ static float element(const av_st_tensor *t, size_t i) {
     return t->dtype == AV_ST_F16 ? av_f16_to_f32(h) : av_bf16_to_f32(h);
 }
 
+/* Index of the first NaN or ±Inf among x[0..n-1], or n. Blocks of 4096
+ * are scanned branch-free on the exponent bits (all ones = not finite), so
+ * the compiler can vectorise the common, all-finite case. */
+static size_t first_nonfinite(const float *x, size_t n) {
+    const uint32_t *u = (const uint32_t *)(const void *)x;
+    for (size_t b = 0; b < n; b += 4096) {
+        size_t e = n - b < 4096 ? n : b + 4096;
+        uint32_t any = 0;
+        for (size_t i = b; i < e; i++) any |= (uint32_t)((u[i] & 0x7f800000u) == 0x7f800000u);
+        if (!any) continue;
+        for (size_t i = b; i < e; i++)
+            if (!isfinite(x[i])) return i;
+    }
+    return n;
+}
+
 av_status av_safetensors_f32(const float **out, float **owned, const av_safetensors *st,
                              const av_st_tensor *t, av_err *err) {
     *out = NULL;
@@ -307,13 +328,14 @@ av_status av_safetensors_f32(const float **out, float **owned, const av_safetens
     if (!in_place && !(copy = av_calloc(t->numel ? t->numel : 1, sizeof(float))))
         return av_fail(err, AV_ERUNTIME, "%s: out of memory converting tensor \"%s\"", st->name, t->name);
     const float *f = in_place ? (const float *)(const void *)t->data : copy;
-    for (size_t i = 0; i < t->numel; i++) {
-        float v = in_place ? f[i] : (copy[i] = element(t, i));
-        if (!isfinite(v)) {
-            free(copy);
-            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" contains %s at index %zu; every value must be finite",
-                           st->name, t->name, isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf", i);
-        }
+    if (!in_place)
+        for (size_t i = 0; i < t->numel; i++) copy[i] = element(t, i);
+    size_t bad = first_nonfinite(f, t->numel);
+    if (bad < t->numel) {
+        float v = f[bad];
+        free(copy);
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" contains %s at index %zu; every value must be finite",
+                       st->name, t->name, isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf", bad);
     }
     *out = f;
     *owned = copy;

@@ -1,0 +1,210 @@
+/* bench_gpt2.c - `make bench`, the --model part: speed and memory of the
+ * whole command on a checkpoint with GPT-2 small's shapes, beside torch
+ * doing the same forward on the same file in the same run. Prints, does not
+ * judge.
+ *
+ *   1. writes build/bench-gpt2/ once: config.json (12 layers, 12 heads,
+ *      d_model 768, 1024 positions, vocabulary 50,257), model.safetensors
+ *      (F32, 498 MB, the deterministic weights of tests/gpt2_fixture.h), and
+ *      GPT-2's real vocab.json and merges.txt (from tests/data/gpt2/);
+ *   2. the machine's sgemm rate (OpenBLAS, one thread), for scale;
+ *   3. `attnviz --model DIR SENTENCE` (20 tokens, with the model-view and
+ *      layer-grid figures) and the same with --no-plot: median wall time of
+ *      5 runs after a warm-up, and peak resident memory (wait4 rusage);
+ *   4. bench/gpt2_torch.py on the same folder and ids, if torch imports:
+ *      import, load, forward (median of 5) and whole-process times.
+ * Usage: bench_gpt2 ./attnviz   (from the source root) */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "gpt2_fixture.h"
+
+#include "nn/attention_blas.h"
+
+#define DIR "build/bench-gpt2"
+#define SENTENCE "The quick brown fox jumps over the lazy dog, and then it runs all the way back home to"
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int make_folder(void) {
+    struct stat sb;
+    if (stat(DIR "/model.safetensors", &sb) == 0 && stat(DIR "/merges.txt", &sb) == 0) return 0;
+    mkdir("build", 0755);
+    mkdir(DIR, 0755);
+    av_gpt2_config c;
+    av_gpt2_config_defaults(&c);
+    c.n_layer = 12, c.n_head = 12, c.n_embd = 768, c.n_positions = 1024, c.vocab_size = 50257;
+    av_err err = {{0}};
+    char *json = NULL;
+    double t0 = now_ms();
+    if (av_gpt2_config_json(&json, &c, &err) || gf_write_checkpoint(DIR "/model.safetensors", &c, AV_ST_F32, "", 0, &err)) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return -1;
+    }
+    FILE *f = fopen(DIR "/config.json", "w");
+    fputs(json, f);
+    fclose(f);
+    free(json);
+    if (tu_gunzip("tests/data/gpt2/vocab.json.gz", DIR "/vocab.json") ||
+        tu_gunzip("tests/data/gpt2/merges.txt.gz", DIR "/merges.txt")) {
+        fprintf(stderr, "bench: cannot decompress tests/data/gpt2/*.gz\n");
+        return -1;
+    }
+    printf("  wrote %s (GPT-2 small shapes, deterministic weights) in %.1f s\n", DIR, (now_ms() - t0) / 1e3);
+    return 0;
+}
+
+/* GFLOP/s of one-thread sgemm, (n, n)·(n, n), median of 5. */
+static double sgemm_rate(int n) {
+    float *a = calloc((size_t)n * n, 4), *b = calloc((size_t)n * n, 4), *c = calloc((size_t)n * n, 4);
+    for (size_t i = 0; i < (size_t)n * n; i++) a[i] = (float)(i % 7) * 0.1f, b[i] = (float)(i % 5) * 0.1f;
+    double t[5];
+    for (int r = 0; r < 5; r++) {
+        double t0 = now_ms();
+        av_sgemm(c, a, b, n, n, n, n, n, n, 0, 1.0f, 0.0f);
+        t[r] = now_ms() - t0;
+    }
+    qsort(t, 5, sizeof t[0], cmp);
+    free(a), free(b), free(c);
+    return 2.0 * n * n * n / (t[2] * 1e6);
+}
+
+static double cpu_ms; /* user + system time of the last run() */
+
+/* Run argv with stdout to out_file (or /dev/null); wall ms, peak RSS KiB. */
+static int run(char *const argv[], const char *out_file, double *ms, long *rss_kib) {
+    fflush(stdout);
+    double t0 = now_ms();
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *o = freopen(out_file ? out_file : "/dev/null", "w", stdout);
+        (void)o;
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) return -1;
+    *ms = now_ms() - t0;
+    *rss_kib = ru.ru_maxrss;
+    cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void bench_command(const char *label, char *const argv[], double *median, long *rss) {
+    double t[5], c[5], ms;
+    long peak = 0, r;
+    run(argv, NULL, &ms, &r); /* warm-up: the file in the page cache */
+    for (int i = 0; i < 5; i++) {
+        if (run(argv, NULL, &t[i], &r) != 0) {
+            printf("  %s: the command failed\n", label);
+            return;
+        }
+        c[i] = cpu_ms;
+        if (r > peak) peak = r;
+    }
+    qsort(t, 5, sizeof t[0], cmp);
+    qsort(c, 5, sizeof c[0], cmp);
+    printf("  attnviz %-20s wall median %5.0f ms (min %.0f, max %.0f; 5 runs), CPU (user+sys) median %.0f ms, "
+           "peak RSS %.1f MiB\n", label, t[2], t[0], t[4], c[2], peak / 1024.0);
+    *median = t[2];
+    *rss = peak;
+}
+
+/* The ids attnviz prints on its "ids [...]" line, as "a,b,c". */
+static int top1 = -1; /* attnviz's most probable next token */
+
+static int token_ids(const char *bin, char *ids, size_t n, int *T) {
+    char *argv[] = {(char *)bin, "--model", DIR, "--no-plot", SENTENCE, NULL};
+    double ms;
+    long rss;
+    if (run(argv, "build/bench-gpt2.trace", &ms, &rss) != 0) return -1;
+    char *txt = tu_slurp_file("build/bench-gpt2.trace", NULL);
+    char *at = txt ? strstr(txt, "ids [") : NULL;
+    if (!at) return free(txt), -1;
+    char *top = strstr(txt, "1. p = ");
+    char *idp = top ? strstr(top, "(id ") : NULL;
+    if (idp) top1 = atoi(idp + 4);
+    size_t k = 0;
+    *T = 1;
+    for (at += 5; *at && *at != ']' && k + 1 < n; at++)
+        if (*at != ' ') ids[k++] = *at, *T += *at == ',';
+    ids[k] = 0;
+    free(txt);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *bin = argc > 1 ? argv[1] : "./attnviz";
+    printf("\n--model on GPT-2 small's shapes (12 layers, d_model 768, 12 heads, vocabulary 50,257)\n");
+    if (make_folder()) return 1;
+    struct stat sb;
+    stat(DIR "/model.safetensors", &sb);
+    printf("  machine: %ld cores online; sgemm (OpenBLAS, 1 thread) %.1f GFLOP/s on 1024^3\n",
+           sysconf(_SC_NPROCESSORS_ONLN), sgemm_rate(1024));
+    char ids[1024];
+    int T = 0;
+    if (token_ids(bin, ids, sizeof ids, &T)) {
+        printf("  attnviz --model failed; see build/bench-gpt2.trace\n");
+        return 1;
+    }
+    printf("  sentence: \"%s\" = %d GPT-2 tokens; attnviz's top next token: id %d\n", SENTENCE, T, top1);
+    double load1, load5, load15;
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (la && fscanf(la, "%lf %lf %lf", &load1, &load5, &load15) == 3)
+        printf("  load average now %.2f (1 min) on %ld cores: other processes share the CPU, so CPU time is the steadier number\n",
+               load1, sysconf(_SC_NPROCESSORS_ONLN));
+    if (la) fclose(la);
+    double with_fig = 0, no_fig = 0;
+    long rss_fig = 0, rss_nofig = 0;
+    char *a1[] = {(char *)bin, "--model", DIR, "-o", "build/bench-gpt2-out", SENTENCE, NULL};
+    char *a2[] = {(char *)bin, "--model", DIR, "--no-plot", SENTENCE, NULL};
+    bench_command("(model view + grid)", a1, &with_fig, &rss_fig);
+    bench_command("--no-plot", a2, &no_fig, &rss_nofig);
+    double file_mib = sb.st_size / 1048576.0, maps_mib = 12.0 * 12 * T * T * 4 / 1048576.0;
+    printf("  memory: file %.1f MiB + attention maps (L, H, T, T) %.2f MiB = %.1f MiB; peak RSS %.1f MiB (%s)\n",
+           file_mib, maps_mib, file_mib + maps_mib, rss_fig / 1024.0,
+           rss_fig / 1024.0 <= file_mib + maps_mib ? "within" : "above");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import torch' 2>/dev/null && /usr/bin/python3 bench/gpt2_torch.py %s %s 2",
+             DIR, ids);
+    FILE *p = popen(cmd, "r");
+    char line[512] = "";
+    double t0 = now_ms();
+    if (!p || !fgets(line, sizeof line, p)) {
+        printf("  torch: not importable with /usr/bin/python3; no comparison\n");
+        if (p) pclose(p);
+        return 0;
+    }
+    double wall = now_ms() - t0;
+    pclose(p);
+    line[strcspn(line, "\n")] = 0;
+    double fwd = 0;
+    char *f = strstr(line, "forward_ms=");
+    if (f) fwd = atof(f + 11);
+    printf("  torch   %s (process wall %.0f ms)\n", line, wall);
+    printf("  ratio (wall): attnviz whole command, --no-plot, %.0f ms / torch forward alone %.0f ms = %.2f; "
+           "/ torch whole process %.0f ms = %.2f\n",
+           no_fig, fwd, fwd > 0 ? no_fig / fwd : 0, wall, no_fig / wall);
+    printf("  with the figures: %.0f ms / torch forward alone = %.2f\n", with_fig, fwd > 0 ? with_fig / fwd : 0);
+    return 0;
+}
