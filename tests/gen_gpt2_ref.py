@@ -41,6 +41,8 @@ For each model, tests/ref/gpt2/<model>/ holds (float32 .npy, C order):
   logits_last.npy      (V,) the last position's logits (the real-vocabulary models)
   logits_cols.npy      (T, K) the logits of columns cols.npy (K,) at every position
   logits.npy           (T, V) all logits (toy models only: V = 40)
+  generate8.txt        gpt2_f32 only: the 8 ids a greedy continuation appends to
+                       "Hello world" (ids 15496, 995)
 and tests/ref/gpt2/token_ids.txt (GPT-2 ids of "The quick brown fox jumps over
 the lazy dog." as the npm gpt-3-encoder gives them) and toy_ids.txt.
 """
@@ -60,6 +62,7 @@ REF = os.path.join(HERE, "ref", "gpt2")
 
 # "The quick brown fox jumps over the lazy dog." with GPT-2's BPE
 GPT2_IDS = [464, 2068, 7586, 21831, 18045, 625, 262, 16931, 3290, 13]
+GEN_IDS = [15496, 995]  # "Hello world"
 TOY_IDS = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 39]
 
 GPT2_CFG = dict(n_layer=2, n_head=4, n_embd=64, n_positions=64, vocab_size=50257)
@@ -296,6 +299,12 @@ def generate(out):
             att, hidden, logits = forward(cfg, a, params, ids)
             np.save(os.path.join(d, "attn.npy"), f32(att))
             np.save(os.path.join(d, "hidden.npy"), f32(hidden))
+            if name == "gpt2_f32":  # greedy continuation of "Hello world", for --generate
+                seq = list(GEN_IDS)
+                for _ in range(8):
+                    seq.append(int(np.argmax(forward(cfg, a, params, seq)[2][-1])))
+                with open(os.path.join(d, "generate8.txt"), "w") as f:
+                    f.write(" ".join(map(str, seq[len(GEN_IDS):])) + "\n")
             if cfg is GPT2_CFG:
                 cols = np.array(sorted(set(range(0, cfg["vocab_size"], 509)) | set(GPT2_IDS) | {50256}))
                 np.save(os.path.join(d, "cols.npy"), f32(cols))

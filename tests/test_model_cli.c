@@ -169,6 +169,32 @@ static void test_model_teaching_tools(void **state) {
     tu_free(&r);
 }
 
+/* --generate: the greedy continuation equals the numpy reference's. */
+static void test_model_generate(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    char *want = tu_slurp_file(src_path("tests/ref/gpt2/gpt2_f32/generate8.txt"), NULL);
+    want[strcspn(want, "\n")] = 0;
+    char line[256];
+    snprintf(line, sizeof line, "ids: %s\n", want);
+    if (!strstr(r.out, line)) fail_msg("want '%s' in:\n%s", line, r.out);
+    assert_non_null(strstr(r.out, "greedy, 8 tokens after the input"));
+    free(want);
+    tu_free(&r);
+    /* the model's 64 positions end it early, and it says so */
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "100", "--no-plot", "-q", "Hello world", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "stopped after 62 of 100: at most 64 tokens (the model's n_positions)"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--generate", "3", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--generate continues a --model's input; add --model DIR"));
+    tu_free(&r);
+}
+
 /* ------------------------------------------------------------------------- */
 /* bad checkpoints and options */
 
@@ -348,6 +374,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
     };

@@ -151,6 +151,8 @@ static const optdef kOpts[] = {
      .help = "run a GPT-2 folder: config.json, model.safetensors, vocab.json, merges.txt"},
     {"layer", 0, OPT_INT, AT(layer), .lo = 0, .hi = 127, .arg = "L",
      .help = "layer of a --model for the full trace, --explain, --show and figures (default the last)"},
+    {"generate", 0, OPT_INT, AT(generate), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
+     .help = "continue a --model input by N tokens, greedy (the most probable each time)"},
     {"help", 'h', OPT_FLAG, AT(help), .help = "show this help and exit"},
     {"version", 'V', OPT_FLAG, AT(version), .help = "show the version and exit"},
 };
@@ -356,6 +358,8 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
 static av_status check_combinations(const av_options *o, av_err *err) {
     if (!o->model_dir && av_option_given(o, "layer"))
         return av_fail(err, AV_EUSAGE, "--layer picks a layer of a --model; the single attention layer has none (add --model DIR)");
+    if (!o->model_dir && o->generate)
+        return av_fail(err, AV_EUSAGE, "--generate continues a --model's input; add --model DIR");
     if (!o->model_dir && av_option_given(o, "figures") && (o->figures & AV_FIG_MODEL) && !o->figures_all)
         return av_fail(err, AV_EUSAGE, "--figures model draws every layer of a --model; add --model DIR");
     if (!o->model_dir && o->head >= o->heads) /* a --model's heads are checked once it is loaded */

@@ -119,6 +119,7 @@ typedef struct {
     int pool;                /* av_pool (plot.h): max (default) | mean */
     const char *model_dir;   /* --model DIR: a GPT-2-layout folder, or NULL */
     int layer;               /* --layer L of a --model (-1 = the last) */
+    int generate;            /* --generate N: greedy continuation of a --model input (0 = none) */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
 } av_options;

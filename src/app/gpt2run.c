@@ -118,6 +118,15 @@ static av_status make_view(av_model *v, const av_gpt2run *r, av_err *err) {
     return AV_OK;
 }
 
+/* The id of the largest logits[row] entry (the first on ties). */
+static int argmax_row(const float *logits, int row, int V) {
+    const float *z = logits + (size_t)row * V;
+    int best = 0;
+    for (int v = 1; v < V; v++)
+        if (z[v] > z[best]) best = v;
+    return best;
+}
+
 /* The AV_GPT2RUN_TOPK largest softmax(logits[T-1]) entries. */
 static void top_next(av_gpt2run *r) {
     int V = r->g.cfg.vocab_size;
@@ -158,6 +167,44 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
     top_next(r);
     return make_view(view, r, err);
+}
+
+av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) {
+    const av_gpt2_config *c = &r->g.cfg;
+    int cap = c->positions == AV_POS_LEARNED && c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
+    int T = r->T, room = cap - T, steps = n < room ? n : room;
+    int32_t *ids = malloc((size_t)(T + (steps > 0 ? steps : 0)) * sizeof *ids);
+    if (!ids) return av_fail(err, AV_ERUNTIME, "out of memory");
+    memcpy(ids, r->ids, (size_t)T * sizeof *ids);
+    ids[T] = argmax_row(r->a.logits, T - 1, c->vocab_size);
+    av_status st = AV_OK;
+    for (int k = 1; k < steps && !st; k++) { /* the forward pass on the input plus k generated tokens */
+        av_gpt2_acts a;
+        if (!(st = av_gpt2_acts_alloc(&a, c, T + k, err)) &&
+            !(st = av_gpt2_forward(&a, &r->g.params, c, (const int *)ids, T + k, err)))
+            ids[T + k] = argmax_row(a.logits, T + k - 1, c->vocab_size);
+        av_gpt2_acts_free(&a);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    if (!st && steps > 0) st = av_bpe_decode(r->bpe, ids + T, (size_t)steps, &text, &len, err);
+    if (!st) {
+        fprintf(f, "\n  generate    greedy, %d token%s after the input:", steps, steps == 1 ? "" : "s");
+        char label[AV_BPE_LABEL_MAX];
+        for (int k = 0; k < steps; k++) {
+            av_bpe_label(label, sizeof label, r->bpe, ids[T + k]);
+            fprintf(f, " [%s]", label);
+        }
+        fprintf(f, "\n              ids:");
+        for (int k = 0; k < steps; k++) fprintf(f, " %d", (int)ids[T + k]);
+        fprintf(f, "\n              text: %.*s\n", (int)len, text ? text : "");
+        if (steps < n)
+            fprintf(f, "              stopped after %d of %d: at most %d tokens (%s)\n", steps, n, cap,
+                    cap == c->n_positions ? "the model's n_positions" : "attnviz's token limit");
+    }
+    free(text);
+    free(ids);
+    return st;
 }
 
 void av_gpt2run_free(av_gpt2run *r) {

@@ -62,6 +62,14 @@ void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const 
  * float32. Errors: AV_ERUNTIME on I/O. */
 av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err);
 
+/* --generate N: n times, append the most probable next token (greedy) and
+ * run the forward pass again on the whole sequence (no cache), then print
+ * the continuation to f. Stops early at the model's n_positions or
+ * attnviz's token limit, and says so. r's activations, ids and top-5 are
+ * left as they were for the input. Errors: those of av_gpt2_forward;
+ * AV_ERUNTIME on out of memory. */
+av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
+
 /* "model DIR" with the file's dtype, for figure metadata and titles. */
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 

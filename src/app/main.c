@@ -160,6 +160,7 @@ static av_status print_trace(run *r, av_err *err) {
             if (only < 0 || h == only)
                 av_term_heatmap(stdout, &r->m, &r->toks, h, av_term_mode_for(r->color), av_term_width());
     }
+    if (!st && o->model_dir && o->generate) st = av_gpt2run_generate(stdout, &r->gr, o->generate, err);
     if (!st && fflush(stdout) != 0)
         st = av_fail(err, AV_ERUNTIME, "cannot write the trace to standard output: %s", strerror(errno));
     return st;
