@@ -347,6 +347,7 @@ static void test_options_with_model(void **state) {
         {"--no-scale", NULL, "--no-scale cannot be used with --model"},
         {"--pad-to", "20", "--pad-to cannot be used with --model"},
         {"--compare", "order", "--compare order cannot be used with --model; allowed: scale"},
+        {"--kernel", "flash", "--kernel flash cannot be used with --model"},
         {"--figures", "mean", "--figures mean: with --model the figures are model (layers × heads), grid"},
         {"--layer", "2", "--layer 2 is outside 0..1 (the model has 2 layers)"},
         {"--head", "4", "--head 4 is outside 0..3 (the model has 4 heads)"},

@@ -36,6 +36,9 @@ static av_status check_options(const av_options *o, av_err *err) {
         if (av_option_given(o, kNotForModel[i].opt))
             return av_fail(err, AV_EUSAGE, "--%s cannot be used with --model: %s", kNotForModel[i].opt,
                            kNotForModel[i].why);
+    if (o->kernel == AV_KERNEL_FLASH + 1)
+        return av_fail(err, AV_EUSAGE, "--kernel flash cannot be used with --model: the model keeps every layer's (H, T, T) "
+                       "attention weights; allowed: auto (blas), reference, blas");
     if (o->compare && o->compare != AV_CMP_SCALE)
         return av_fail(err, AV_EUSAGE,
                        "--compare %s cannot be used with --model; allowed: scale (layer L's attention without ÷√d_k)",
@@ -162,7 +165,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d heads)", o->head, c->n_head - 1,
                        c->n_head);
     if ((st = load_tokenizer(r, err)) || (st = tokenize(r, labels, o, err))) return st;
-    r->g.cfg.kernel = AV_KERNEL_BLAS;
+    r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
     top_next(r);
