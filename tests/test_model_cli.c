@@ -144,7 +144,7 @@ static void test_model_teaching_tools(void **state) {
     make_tiny(f->dir);
     tu_result r;
     run_attnviz(&r, NULL, "--model", f->dir, "--layer", "0", "--head", "2", "--explain", "3,1", "--show",
-                "--compare", "scale", "--color", "never", "-o", tu_in(f, "o"), SENTENCE, NULL);
+                "--compare", "scale", "--color", "never", "--html", "-o", tu_in(f, "o"), SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "layer 0 of 2, step by step"));
     assert_non_null(strstr(r.out, "--explain: head 2, query 3 \"␣fox\" → key 1 \"␣quick\""));
@@ -166,6 +166,10 @@ static void test_model_teaching_tools(void **state) {
     assert_non_null(strstr(r.out, "--compare scale"));
     assert_true(file_exists(tu_in(f, "o/layer0_head2.png")));
     assert_true(file_exists(tu_in(f, "o/compare_scale.png")));
+    char *page = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL); /* the page of the model run */
+    assert_non_null(page);
+    assert_non_null(strstr(page, "layer 0 of 2, step by step"));
+    free(page);
     tu_free(&r);
 }
 

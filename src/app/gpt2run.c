@@ -28,7 +28,6 @@ static const struct {
     {"weights", "--weights loads one attention layer; --model loads the whole model"},
     {"pad-to", "a causal language model has no key padding"},
     {"attn-mask", "the model's mask is its causal mask"},
-    {"html", "the page shows one attention layer; a model's figures are model.png and layerL.png"},
 };
 
 static av_status check_options(const av_options *o, av_err *err) {

@@ -166,6 +166,39 @@ static av_status print_trace(run *r, av_err *err) {
     return st;
 }
 
+/* The closing list of written files. */
+static void list_written(const run *r) {
+    if (r->o.quiet || !r->written.n) return;
+    printf("\nwrote %d file(s):\n", r->written.n);
+    for (int i = 0; i < r->written.n; i++) printf("  %s\n", r->written.paths[i]);
+}
+
+/* A --model's figures and page (figures.h, page.h); the page's trace is the
+ * printed one, without colour. */
+static av_status model_sinks(run *r, const char *cmd, av_err *err) {
+    const av_options *o = &r->o;
+    char source[4300];
+    av_gpt2run_source(source, sizeof source, &r->gr);
+    av_status st = AV_OK;
+    if (!o->no_plot)
+        st = av_figures_model(&r->m, &r->toks, r->gr.a.att, r->gr.g.cfg.n_layer, r->gr.layer, source, o, cmd,
+                              &r->written, err);
+    if (!st && o->html) {
+        char *trace = NULL;
+        size_t len = 0;
+        FILE *ms = open_memstream(&trace, &len);
+        if (!ms) return av_fail(err, AV_ERUNTIME, "out of memory");
+        av_gpt2run_trace(ms, &r->gr, &r->m, &r->toks, 0);
+        fclose(ms);
+        av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = o->sentence, .n_real = r->gr.T};
+        st = av_page_model(&r->gr.g.cfg, &r->gr.a, (const char *const *)r->toks.tok, r->gr.T, o, &page, &r->written,
+                           err);
+        free(trace);
+    }
+    if (!st) list_written(r);
+    return st;
+}
+
 /* sinks 2-5: --compare, --dump, the figures, the page. Every output folder is made (or
  * checked) before any file is written, so a bad -o leaves no dump from this
  * run next to figures from an older one. */
@@ -184,23 +217,14 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && o->dump_dir)
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
                           : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
-    if (!st && !o->no_plot && o->model_dir) {
-        char source[4300];
-        av_gpt2run_source(source, sizeof source, &r->gr);
-        st = av_figures_model(&r->m, &r->toks, r->gr.a.att, r->gr.g.cfg.n_layer, r->gr.layer, source, o, cmd,
-                              &r->written, err);
-    } else if (!st && !o->no_plot) {
-        st = av_figures_write(&r->m, &r->toks, o, cmd, &r->written, err);
-    }
+    if (!st && o->model_dir) return model_sinks(r, cmd, err);
+    if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, cmd, &r->written, err);
     av_page_info page = {.command = cmd, .note = r->note, .sentence = o->sentence, .n_real = r->n_real};
     if (!st && o->html && o->compare)
         st = av_page_compare(&r->cmp, &r->m, &r->toks, o, &page, &r->written, err);
     else if (!st && o->html)
         st = av_page_single(&r->m, &r->toks, o, &page, &r->written, err);
-    if (!st && !o->quiet && r->written.n) {
-        printf("\nwrote %d file(s):\n", r->written.n);
-        for (int i = 0; i < r->written.n; i++) printf("  %s\n", r->written.paths[i]);
-    }
+    if (!st) list_written(r);
     return st;
 }
 
