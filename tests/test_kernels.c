@@ -16,6 +16,7 @@
 
 #include "base/parallel.h"
 #include "nn/attention_blas.h"
+#include "nn/fastexp.h"
 #include "nn/flash.h"
 #include "nn/model.h"
 
@@ -204,6 +205,21 @@ static void test_flash_row_matches_tiled_kernel(void **state) {
     av_model_free(&m);
 }
 
+/* av_expf against exp in double over the range softmax uses (x <= 0) and
+ * beyond: relative error within 2 ulp (2^-22); −∞ must be tested by callers. */
+static void test_fast_exp_accuracy(void **state) {
+    (void)state;
+    double worst = 0;
+    for (int k = 0; k <= 2000000; k++) {
+        float x = -87.0f + 175.0f * (float)k / 2000000.0f;
+        double want = exp((double)x), got = av_expf(x);
+        worst = fmax(worst, fabs(got - want) / want);
+    }
+    print_message("[ kernels  ] av_expf on [-87, 88]: worst relative error %.2e (2 ulp = %.2e)\n", worst, 0x1p-22);
+    assert_true(worst <= 0x1p-22);
+    assert_true(av_expf(0.0f) == 1.0f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blas_and_flash_match_reference),
@@ -212,6 +228,7 @@ int main(void) {
         cmocka_unit_test(test_matmul_blas_matches_reference),
         cmocka_unit_test(test_online_softmax_by_hand),
         cmocka_unit_test(test_flash_row_matches_tiled_kernel),
+        cmocka_unit_test(test_fast_exp_accuracy),
     };
     return cmocka_run_group_tests_name("reference, BLAS and flash kernels", tests, NULL, NULL);
 }

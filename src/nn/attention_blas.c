@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/parallel.h"
+#include "nn/fastexp.h"
 
 enum { ROWS = 64 }; /* rows per work item; fixed, so the bits never depend on the thread count */
 
@@ -152,25 +153,16 @@ typedef struct {
 /* One row: the three passes of softmax_forward, exp in float32. Returns
  * |Σ_j a_j − 1|, or −1 if every key is masked (then a is all zeros). */
 static double softmax_row(float *a, const float *s, const unsigned char *m, int T) {
-    float maxv = -INFINITY;
-    for (int j = 0; j < T; j++)
-        if (!(m && m[j]) && s[j] > maxv) maxv = s[j];
+    for (int j = 0; j < T; j++) a[j] = (m && m[j]) ? -INFINITY : s[j]; /* masked keys at −∞ */
+    float maxv = av_max_f(a, T);
     if (maxv == -INFINITY) {
         for (int j = 0; j < T; j++) a[j] = 0.0f;
         return -1.0;
     }
-    double sum = 0.0;
-    for (int j = 0; j < T; j++) {
-        a[j] = (m && m[j]) ? 0.0f : expf(s[j] - maxv);
-        sum += a[j];
-    }
-    float inv = (float)(1.0 / sum);
-    double check = 0.0;
-    for (int j = 0; j < T; j++) {
-        a[j] *= inv;
-        check += a[j];
-    }
-    return fabs(check - 1.0);
+    for (int j = 0; j < T; j++) a[j] = a[j] == -INFINITY ? 0.0f : av_expf(a[j] - maxv);
+    float inv = (float)(1.0 / av_sum_d(a, T));
+    for (int j = 0; j < T; j++) a[j] *= inv;
+    return fabs(av_sum_d(a, T) - 1.0);
 }
 
 /* Rows of one item; returns its fully masked rows, *worst its largest deviation. */

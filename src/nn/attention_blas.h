@@ -36,7 +36,7 @@ void scores_blas_forward(float *scores, const float *q, const float *k, int H, i
 
 /* att (H, T, T) = row-wise softmax, the contract of softmax_forward (masked
  * keys get exactly 0, fully masked rows all zeros, returns their count,
- * *worst_dev as there), but exp in float32 (expf) and rows split over threads. */
+ * *worst_dev as there), but exp in float32 (av_expf, fastexp.h) and rows split over threads. */
 int softmax_fast_forward(float *att, const float *scores, const unsigned char *mask, int H, int T,
                          double *worst_dev);
 

@@ -10,6 +10,7 @@
 
 #include "base/parallel.h"
 #include "nn/attention_blas.h"
+#include "nn/fastexp.h"
 
 /* ----------------------------------------------------------------------------
  * the online softmax step */
@@ -24,20 +25,16 @@ static int masked(const av_mask_spec *mk, int T, int i, int j) {
  * (0 for masked keys) and returns alpha = exp(m_old − m_new), the factor the
  * caller applies to its partial output. st (may be NULL) gets the record. */
 static float online_update(float *p, const float *s, int n, float *m, double *l, av_flash_step *st) {
-    float tile_max = -INFINITY;
-    for (int j = 0; j < n; j++)
-        if (s[j] > tile_max) tile_max = s[j];
+    float tile_max = av_max_f(s, n);
     float m_old = *m, m_new = tile_max > m_old ? tile_max : m_old;
     float alpha = 1.0f;
     double tile_sum = 0.0;
     if (m_new == -INFINITY) { /* nothing visible yet: o and l stay 0 */
         for (int j = 0; j < n; j++) p[j] = 0.0f;
     } else {
-        alpha = m_old == -INFINITY ? 0.0f : expf(m_old - m_new);
-        for (int j = 0; j < n; j++) {
-            p[j] = s[j] == -INFINITY ? 0.0f : expf(s[j] - m_new);
-            tile_sum += p[j];
-        }
+        alpha = m_old == -INFINITY ? 0.0f : av_expf(m_old - m_new);
+        for (int j = 0; j < n; j++) p[j] = s[j] == -INFINITY ? 0.0f : av_expf(s[j] - m_new);
+        tile_sum = av_sum_d(p, n);
         *l = *l * alpha + tile_sum;
         *m = m_new;
     }
@@ -108,18 +105,26 @@ typedef struct {
 } flash_ctx;
 
 /* Scores of one tile for the block's rows, masked at −∞; 0, or 1 if a visible
- * score is not finite (float32 overflow). */
+ * score is not finite (float32 overflow). The causal and padding rules cut
+ * each row at its last visible key; only a user mask is looked up per key. */
 static int tile_scores(float *s, const flash_ctx *a, int h, int i0, int rows, int j0, int n) {
     // s is (rows, n): q_h rows i0.. (rows, D) · k_h rows j0.. (n, D)ᵀ · scale
     int T = a->T, D = a->D, bad = 0;
+    const av_mask_spec *mk = a->mask;
     av_sgemm(s, a->q + ((size_t)h * T + i0) * D, a->k + ((size_t)h * T + j0) * D, rows, n, D, D, D, n, 1, a->scale,
              0.0f);
-    for (int r = 0; r < rows; r++)
-        for (int j = 0; j < n; j++) {
-            float *s_rj = s + (size_t)r * n + j;
-            if (masked(a->mask, T, i0 + r, j0 + j)) *s_rj = -INFINITY;
-            else if (!isfinite(*s_rj)) bad = 1;
+    for (int r = 0; r < rows; r++) {
+        float *s_r = s + (size_t)r * n;
+        int i = i0 + r, end = mk->n_real < T ? mk->n_real : T; /* keys < end pass the rules */
+        if (mk->causal && i + 1 < end) end = i + 1;
+        int vis = end - j0 < 0 ? 0 : end - j0 > n ? n : end - j0;
+        const unsigned char *u = mk->user ? mk->user + (size_t)i * T + j0 : NULL;
+        for (int j = 0; j < vis; j++) {
+            if (u && u[j]) s_r[j] = -INFINITY;
+            else bad |= !(fabsf(s_r[j]) <= 3.4028235e38f);
         }
+        for (int j = vis; j < n; j++) s_r[j] = -INFINITY;
+    }
     return bad;
 }
 
