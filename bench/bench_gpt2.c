@@ -110,7 +110,7 @@ static int run(char *const argv[], const char *out_file, double *ms, long *rss_k
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static void bench_command(const char *label, char *const argv[], double *median, long *rss) {
+static void bench_command(const char *label, char *const argv[], double *median, double *cpu_median, long *rss) {
     double t[5], c[5], ms;
     long peak = 0, r;
     run(argv, NULL, &ms, &r); /* warm-up: the file in the page cache */
@@ -127,6 +127,7 @@ static void bench_command(const char *label, char *const argv[], double *median,
     printf("  attnviz %-20s wall median %5.0f ms (min %.0f, max %.0f; 5 runs), CPU (user+sys) median %.0f ms, "
            "peak RSS %.1f MiB\n", label, t[2], t[0], t[4], c[2], peak / 1024.0);
     *median = t[2];
+    *cpu_median = c[2];
     *rss = peak;
 }
 
@@ -174,12 +175,12 @@ int main(int argc, char **argv) {
         printf("  load average now %.2f (1 min) on %ld cores: other processes share the CPU, so CPU time is the steadier number\n",
                load1, sysconf(_SC_NPROCESSORS_ONLN));
     if (la) fclose(la);
-    double with_fig = 0, no_fig = 0;
+    double with_fig = 0, no_fig = 0, cpu_fig = 0, cpu_nofig = 0;
     long rss_fig = 0, rss_nofig = 0;
     char *a1[] = {(char *)bin, "--model", DIR, "-o", "build/bench-gpt2-out", SENTENCE, NULL};
     char *a2[] = {(char *)bin, "--model", DIR, "--no-plot", SENTENCE, NULL};
-    bench_command("(model view + grid)", a1, &with_fig, &rss_fig);
-    bench_command("--no-plot", a2, &no_fig, &rss_nofig);
+    bench_command("(model view + grid)", a1, &with_fig, &cpu_fig, &rss_fig);
+    bench_command("--no-plot", a2, &no_fig, &cpu_nofig, &rss_nofig);
     double file_mib = sb.st_size / 1048576.0, maps_mib = 12.0 * 12 * T * T * 4 / 1048576.0;
     printf("  memory: file %.1f MiB + attention maps (L, H, T, T) %.2f MiB = %.1f MiB; peak RSS %.1f MiB (%s)\n",
            file_mib, maps_mib, file_mib + maps_mib, rss_fig / 1024.0,
@@ -198,13 +199,17 @@ int main(int argc, char **argv) {
     double wall = now_ms() - t0;
     pclose(p);
     line[strcspn(line, "\n")] = 0;
-    double fwd = 0;
-    char *f = strstr(line, "forward_ms=");
+    double fwd = 0, fwd_cpu = 0;
+    char *f = strstr(line, "forward_ms="), *fc = strstr(line, "forward_cpu_ms=");
     if (f) fwd = atof(f + 11);
+    if (fc) fwd_cpu = atof(fc + 15);
     printf("  torch   %s (process wall %.0f ms)\n", line, wall);
     printf("  ratio (wall): attnviz whole command, --no-plot, %.0f ms / torch forward alone %.0f ms = %.2f; "
            "/ torch whole process %.0f ms = %.2f\n",
            no_fig, fwd, fwd > 0 ? no_fig / fwd : 0, wall, no_fig / wall);
     printf("  with the figures: %.0f ms / torch forward alone = %.2f\n", with_fig, fwd > 0 ? with_fig / fwd : 0);
+    printf("  ratio (CPU time): attnviz whole command %.0f ms (--no-plot) / %.0f ms (figures) vs torch forward alone "
+           "%.0f ms = %.2f / %.2f\n", cpu_nofig, cpu_fig, fwd_cpu, fwd_cpu > 0 ? cpu_nofig / fwd_cpu : 0,
+           fwd_cpu > 0 ? cpu_fig / fwd_cpu : 0);
     return 0;
 }
