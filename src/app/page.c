@@ -24,7 +24,8 @@ static av_html_run single_run(const av_model *m, const av_tokens *toks, const ch
     return (av_html_run){.name = name, .desc = desc, .L = 1, .H = m->cfg.H, .T = m->cfg.T, .D = m->D,
                          .tokens = (const char *const *)toks->tok, .weights = m->att, .scores = m->scores,
                          .q = m->Q, .k = m->K, .v = m->V, .mask = m->mask,
-                         .scale = m->cfg.scale ? 1.0 / sqrt((double)m->D) : 1.0};
+                         .scale = m->cfg.scale ? 1.0 / sqrt((double)m->D) : 1.0,
+                         .weights_file = "weights.npy", .scores_file = "scores.npy"};
 }
 
 /* The trace as printed, without colour (and the comparison table when c is
@@ -97,7 +98,10 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
         return av_page_single(m, toks, o, info, w, err);
     av_html_run runs[AV_CMP_MAX_SETTINGS];
     char desc[AV_CMP_MAX_SETTINGS][256];
-    for (int k = 0; k < c->n; k++) runs[k] = single_run(&c->runs[k], toks, c->names[k], desc[k], sizeof desc[k]);
+    for (int k = 0; k < c->n; k++) { /* --dump holds the base run, not the settings */
+        runs[k] = single_run(&c->runs[k], toks, c->names[k], desc[k], sizeof desc[k]);
+        runs[k].weights_file = runs[k].scores_file = NULL;
+    }
     char *trace = trace_text(m, toks, o, info->note, c);
     av_status s = write_runs(runs, c->n, m, toks, o, info, trace, w, err);
     free(trace);
@@ -116,7 +120,8 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
     av_html_run run = {.name = "", .desc = desc, .L = L, .H = H, .T = T, .D = D, .tokens = labels,
                        .weights = a->att, .scores = a->preatt, .q = a->qkvh, .k = a->qkvh + htd,
                        .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask,
-                       .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0};
+                       .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0,
+                       .weights_file = "attn.npy", .scores_file = "scores.npy", .files_have_layers = 1};
     page_title(title, sizeof title, info, labels, T);
     return write_page(&run, 1, title, info->note, info->trace, o, info, w, err);
 }

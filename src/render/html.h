@@ -52,6 +52,10 @@ typedef struct {
                                 * 3·H·T·D for gpt2.h's qkvh (L, 3, H, T, D) */
     const unsigned char *mask; /* (T, T) 1 = masked, the same in every layer and head; or NULL */
     double scale;              /* S = q·k × scale: 1/√D, or 1 with --no-scale */
+    const char *weights_file;  /* the --dump file holding these weights ("weights.npy"), named by
+                                * the cell view; NULL = none */
+    const char *scores_file;   /* the same for the scores ("scores.npy"); NULL = none */
+    int files_have_layers;     /* 1: those files are (L, H, T, T); 0: (H, T, T) */
 } av_html_run;
 
 typedef struct {

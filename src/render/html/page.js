@@ -482,6 +482,10 @@
     box.append(cv);
   }
 
+  /* "   (= weights.npy[h, i, j])": where --dump keeps the number; (L, H, T, T) files for models */
+  function dumpRef(r, file, l, h, i, j) {
+    return file ? '   (= ' + file + '[' + (r.files_have_layers ? l + ', ' : '') + [h, i, j].join(', ') + '])' : '';
+  }
   function vecText(x) { return '[' + Array.from(x, (v) => fmt(v)).join('  ') + ']'; }
   /* a vector: all of it up to 16 numbers; beyond, the first 6 and last 2, and all of it on demand */
   function vecEl(x, role) {
@@ -510,7 +514,7 @@
       el('p', { class: 'eq', text: sc === 1 ? 'no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
         : '\u00f7\u221ad_k: ' + fmt(sum, PREC + 4) + ' / \u221a' + r.D + ' = ' + fmt(sum * sc, PREC + 4) + '   (computed here in double precision)' }),
       el('p', { class: 'eq' }, 'stored score S[' + [l, h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmt(s) }),
-        '   (= scores.npy[' + (r.L > 1 ? l + ', ' : '') + [h, i, j].join(', ') + '])'));
+        dumpRef(r, r.scores_file, l, h, i, j)));
   }
 
   function softmaxRow(cv, r, l, h, i, j) {
@@ -532,7 +536,7 @@
       el('div', { class: 'scroll' }, tb),
       el('p', { class: 'eq', text: 'row max = ' + (isFinite(mx) ? fmt(mx) : 'none (every key masked)') + '   row sum \u03a3_j exp(S \u2212 max) = ' + fmt(tot) }),
       el('p', { class: 'eq' }, 'A[' + [l, h, i, j].join(', ') + '] = exp(' + (masked(r, i, j) ? '\u2212\u221e' : fmt(score(r, l, h, i, j) - mx)) + ') / ' + fmt(tot) +
-        ' = ', el('strong', { 'data-role': 'weight', text: fmt(a) }), '   (= weights.npy[' + (r.L > 1 ? l + ', ' : '') + [h, i, j].join(', ') + '])'));
+        ' = ', el('strong', { 'data-role': 'weight', text: fmt(a) }), dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
   function weightedSum(cv, r, l, h, i, j) {
