@@ -2,6 +2,7 @@
  * forward pass, layer L's view, the trace, the top-5 next tokens, --dump. */
 #include "app/gpt2run.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,12 +150,32 @@ static void top_next(av_gpt2run *r) {
     }
 }
 
+/* A folder written by --train says so in config.json: "attnviz": {"task":
+ * "reverse", "step": 1500}. Fill r->task and r->step from it (nothing for a
+ * GPT-2 folder; av_gpt2_load has already checked the file). */
+static void read_training(av_gpt2run *r) {
+    char path[4200], *json = NULL;
+    size_t len = 0;
+    av_err ignored;
+    av_path_join(path, sizeof path, r->dir, "config.json");
+    if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return;
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
+    const cJSON *task = cJSON_GetObjectItemCaseSensitive(a, "task");
+    const cJSON *step = cJSON_GetObjectItemCaseSensitive(a, "step");
+    if (cJSON_IsString(task) && task->valuestring) snprintf(r->task, sizeof r->task, "%s", task->valuestring);
+    if (cJSON_IsNumber(step)) r->step = step->valueint;
+    cJSON_Delete(root);
+    free(json);
+}
+
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
     memset(r, 0, sizeof *r);
     r->dir = o->model_dir;
     av_status st = check_options(o, err);
     if (!st) st = av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
+    read_training(r);
     const av_gpt2_config *c = &r->g.cfg;
     r->layer = o->layer < 0 ? c->n_layer - 1 : o->layer;
     if (r->layer >= c->n_layer)
@@ -218,7 +239,11 @@ void av_gpt2run_free(av_gpt2run *r) {
 }
 
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
-    snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
+    if (r->task[0])
+        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s)", r->dir, r->task, r->step,
+                 r->g.dtype ? r->g.dtype : "?");
+    else
+        snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
 }
 
 /* ---------------------------------------------------------------------------- --dump */
@@ -245,6 +270,7 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
         size_t shape[4];
     } items[] = {
         {"attn.npy", r->a.att, 4, {L, H, T, T}},
+        {"scores.npy", r->a.preatt, 4, {L, H, T, T}},
         {"hidden.npy", r->a.hidden, 3, {L + 1, T, C}},
         {"logits.npy", r->a.logits, 2, {T, (size_t)c->vocab_size}},
     };

@@ -38,6 +38,8 @@ typedef struct {
     int32_t *ids;                      /* (T) token ids */
     int T;
     int layer;                         /* L shown step by step (--layer, default the last) */
+    char task[32];                     /* a trained toy model's task (config.json attnviz.task), or "" */
+    int step;                          /* and the step it was saved at (attnviz.step) */
     int top_id[AV_GPT2RUN_TOPK];       /* the most probable next tokens after the last position */
     double top_p[AV_GPT2RUN_TOPK];     /* their probabilities, softmax(logits[T-1]) */
 } av_gpt2run;
@@ -57,7 +59,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
 void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const av_tokens *labels, int color);
 
 /* --dump DIR: tokens.txt (one label per line), token_ids.npy (T,) int32,
- * attn.npy (L, H, T, T), hidden.npy (L+1, T, C) (the residual stream before
+ * attn.npy (L, H, T, T), scores.npy (L, H, T, T; before the mask), hidden.npy (L+1, T, C) (the residual stream before
  * each block and after the last, before ln_f), logits.npy (T, V), all
  * float32. Errors: AV_ERUNTIME on I/O. */
 av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err);
@@ -70,7 +72,9 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
  * AV_ERUNTIME on out of memory. */
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
 
-/* "model DIR" with the file's dtype, for figure metadata and titles. */
+/* "model DIR (F32)", or for a folder --train wrote "trained toy model DIR
+ * (attnviz --train reverse, step 1500; F32)", for figure metadata, titles
+ * and the page. */
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 
 void av_gpt2run_free(av_gpt2run *r);

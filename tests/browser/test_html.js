@@ -152,6 +152,7 @@ async function main() {
     await singleLayer(browser, tmp);
     await compareRun(browser, tmp);
     await quantisedRuns(browser, tmp);
+    await modelRun(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -254,6 +255,46 @@ async function compareRun(browser, tmp) {
       await checkMatrix(page, W, S, 0, k, names[k] + ': ');
     }
     await shot(page, 'compare');
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  await page.close();
+}
+
+/* (L, H, T, T) as the (H, T, T) of layer l, for the checks above */
+function layerOf(A, l) { return { shape: A.shape.slice(1), at: (h, i, j) => A.at(l, h, i, j) }; }
+
+/* A trained toy model (attnviz --train, 3 steps) run with --model: every layer in the page. */
+async function modelRun(browser, tmp) {
+  const toy = path.join(tmp, 'toy'), out = path.join(tmp, 'toy-page'), dump = path.join(tmp, 'toy-dump');
+  attnviz(['--train', 'reverse', '--steps', '3', '-q', '-o', toy]);
+  attnviz(['--model', toy, '--html', '--no-plot', '-q', '-o', out, '--dump', dump, 'abcdefg']);
+  const A = readNpy(path.join(dump, 'attn.npy')), S = readNpy(path.join(dump, 'scores.npy'));
+  const L = A.shape[0];
+  let page;
+  await test('html_model_opens_offline_and_says_trained', async () => {
+    check(L === 2 && A.shape.length === 4, 'attn.npy shape ' + A.shape);
+    page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const src = await page.$eval('#av-source', (e) => e.textContent);
+    check(/trained toy model .*--train reverse, step 3/.test(src), 'the page does not say the model is trained: ' + src);
+    const thumbs = await page.evaluate(() => { window.attnviz.state.view = 'model'; window.attnviz.render();
+      return document.querySelectorAll('#view-model button[data-l]').length; });
+    check(thumbs === L * A.shape[1], 'model view: ' + thumbs + ' thumbnails for ' + L + ' layers × ' + A.shape[1] + ' heads');
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
+  if (!page) return;
+  await test('html_model_every_layer_matches_the_dump', async () => {
+    for (let l = 0; l < L; l++) {
+      await view(page, 'model');
+      await page.click('#view-model button[data-l="' + l + '"][data-h="1"]');
+      await page.waitForSelector('#view-matrix:not([hidden]) canvas');
+      await checkMatrix(page, layerOf(A, l), layerOf(S, l), 1, 0, 'layer ' + l + ': ');
+    }
+    await lib.clickCell(page, 0, 5, 2);
+    await checkCell(page, layerOf(A, L - 1), layerOf(S, L - 1), 1, 5, 2);
+    const ref = await page.$eval('#view-cell', (e) => e.textContent);
+    check(ref.includes('attn.npy[' + (L - 1) + ', 1, 5, 2]'), 'cell view does not name attn.npy[l, h, i, j]');
+    await view(page, 'head');
+    await checkHeadView(page, layerOf(A, L - 1), 1, 6, 0);
     check(page.problems.length === 0, page.problems.join('; '));
   });
   await page.close();
