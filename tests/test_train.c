@@ -206,7 +206,7 @@ static void test_cli_train_writes_a_model_folder(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--train", "sort", "--steps", "12", "--d-model", "32", "--batch", "8", "-o", f->dir, NULL);
     assert_int_equal(r.code, 0);
-    assert_non_null(strstr(r.out, "training sort: 2 layers, 2 heads, d_model 32"));
+    assert_non_null(strstr(r.out, "training sort: 2 layers, 4 heads, d_model 32"));
     assert_non_null(strstr(r.out, "step 0 "));
     assert_non_null(strstr(r.out, "step 12 "));
     assert_non_null(strstr(r.out, "probe logits differ by at most 0\n")); /* the checkpoint round trip is exact */

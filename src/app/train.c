@@ -24,9 +24,9 @@
  * reverse and sort need one to find ">" and one to fetch; induction needs a
  * previous-token head and an induction head (Olsson et al. 2022). */
 static const struct { int layers, heads, d_model, steps, batch; double lr; } kTaskDefaults[AV_TASK_COUNT] = {
-    [AV_TASK_REVERSE] = {2, 2, 64, 1500, 32, 3e-3},
-    [AV_TASK_SORT] = {2, 2, 64, 1500, 32, 3e-3},
-    [AV_TASK_INDUCTION] = {2, 2, 64, 1500, 32, 3e-3},
+    [AV_TASK_REVERSE] = {2, 4, 64, 1500, 32, 3e-3},
+    [AV_TASK_SORT] = {2, 4, 64, 1500, 32, 3e-3},
+    [AV_TASK_INDUCTION] = {2, 4, 64, 1500, 32, 3e-3},
 };
 
 void av_train_fill_defaults(av_train_opts *o) {
