@@ -220,10 +220,14 @@ $(BUILD)/bench: bench/bench.c $(BUILD)/libattnviz.a
 $(BUILD)/bench_gpt2: bench/bench_gpt2.c tests/gpt2_fixture.h tests/testutil.h $(BUILD)/libattnviz.a
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
+$(BUILD)/bench_train: bench/bench_train.c $(BUILD)/libattnviz.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
+
 bench: deps
-	@$(MAKE) --no-print-directory attnviz $(BUILD)/bench $(BUILD)/bench_gpt2
+	@$(MAKE) --no-print-directory attnviz $(BUILD)/bench $(BUILD)/bench_gpt2 $(BUILD)/bench_train
 	@$(BUILD)/bench ./attnviz
 	@$(BUILD)/bench_gpt2 ./attnviz
+	@$(BUILD)/bench_train ./attnviz
 
 clean:
 	rm -rf build attnviz

@@ -19,6 +19,7 @@
 
 #include "base/parallel.h"
 #include "nn/optim.h"
+#include "text/bpe.h"
 #include "nn/tasks.h"
 #include "nn/train.h"
 #include "testutil.h"
@@ -223,6 +224,20 @@ static void test_cli_train_writes_a_model_folder(void **state) {
     for (size_t i = 0; i < n; i++) lines += csv[i] == '\n';
     assert_int_equal(lines, 1 + 13); /* header, steps 0..12 */
     free(csv);
+    /* the folder's tokenizer is GPT-2's BPE: text/bpe.c splits the input as the tasks do */
+    av_bpe *bpe = NULL;
+    av_err err;
+    int32_t *ids = NULL;
+    size_t n_ids = 0;
+    assert_int_equal(av_bpe_load(&bpe, tu_in(f, "vocab.json"), tu_in(f, "merges.txt"), &err), 0);
+    assert_int_equal(av_bpe_encode(bpe, "3 1 4 1 5 >", 11, &ids, &n_ids, &err), 0);
+    av_task_example probe;
+    av_task_probe(&probe, AV_TASK_REVERSE);
+    assert_int_equal(n_ids, 6);
+    for (int i = 0; i < 6; i++) assert_int_equal(ids[i], probe.tokens[i]);
+    assert_int_equal(av_bpe_eot_id(bpe), AV_TOY_EOT);
+    free(ids);
+    av_bpe_free(bpe);
     char *gif = tu_slurp_file(tu_in(f, "attention.gif"), &n);
     assert_true(n > 6 && memcmp(gif, "GIF89a", 6) == 0);
     free(gif);
