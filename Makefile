@@ -48,7 +48,7 @@ else
   BIN := attnviz
 endif
 
-.PHONY: all deps deps-test demo test check bench clean figures memcheck fuzz fuzz-build install uninstall
+.PHONY: all deps deps-test demo test check bench clean figures train-figures memcheck fuzz fuzz-build install uninstall
 all: $(BIN)
 
 # ---------------------------------------------------------------------------- data folder
@@ -211,6 +211,12 @@ memcheck: deps-test
 figures: deps
 	@$(MAKE) --no-print-directory attnviz $(BROWSER_MODULES)
 	@sh scripts/figures.sh
+
+# The "watch attention learn" chapter (docs/train.md, docs/train.zh.md):
+# trains 7 small models, so it is not part of `make figures`.
+train-figures: deps
+	@$(MAKE) --no-print-directory attnviz
+	@sh scripts/train_figures.sh
 
 # ---------------------------------------------------------------------------- benchmark
 # Prints speed and memory figures; judges nothing (no timed tests).

@@ -1,0 +1,38 @@
+#!/bin/sh
+# train_figures.sh - regenerate docs/figures/train/ and the excerpts of the
+# "watch attention learn" chapter (docs/train.md, docs/train.zh.md). Run by
+# `make train-figures`; it trains 7 small models (several CPU minutes), so it
+# is kept apart from `make figures`.
+#
+# Each run's printed output is kept as docs/figures/train/<name>.txt and the
+# chapter's <!-- run: ... --> blocks print parts of those files, so
+# scripts/excerpts.sh on the chapter is quick and repeatable. Only the files
+# the chapter shows are kept (no model.safetensors: `attnviz --train` makes
+# it again in seconds).
+set -eu
+cd "$(dirname "$0")/.."
+PATH="$PWD:$PATH"
+export PATH
+out=docs/figures/train
+rm -rf "$out"
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one default run per task, and the two ablations on reverse
+for task in reverse sort induction; do
+    attnviz --train "$task" -o "$tmp/$task" >"$out/$task.txt"
+    cp "$tmp/$task/filmstrip.png" "$out/${task}_filmstrip.png"
+    cp "$tmp/$task/curves.png" "$out/${task}_curves.png"
+done
+cp "$tmp/reverse/attention.gif" "$out/reverse_attention.gif"
+cp "$tmp/reverse/config.json" "$out/reverse_config.json"
+# the trained folder runs like any model folder
+attnviz --model "$tmp/reverse" --generate 5 --no-plot "3 1 4 1 5 >" >"$out/reverse_generate.txt" 2>&1 || true
+attnviz --model "$tmp/induction" --generate 1 --no-plot "k q a z m k q a" >"$out/induction_generate.txt" 2>&1 || true
+for what in scale norm; do
+    attnviz --train reverse --compare "$what" -o "$tmp/cmp_$what" >"$out/compare_$what.txt"
+    cp "$tmp/cmp_$what/compare_$what.png" "$out/compare_$what.png"
+done
+sh scripts/excerpts.sh docs/train.md docs/train.zh.md
+echo "training figures in $out ($(du -sh "$out" | cut -f1)); excerpts refreshed in docs/train.md docs/train.zh.md"
