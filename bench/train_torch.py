@@ -15,7 +15,7 @@ batch, cross-entropy on the answer positions only. Optimiser: AdamW
 norm clipping at 1.0, cosine schedule with warm-up. The batch is made before
 the clock starts, as attnviz's loop makes its own batch inside the step.
 
-Prints one line: "torch steps/s X (median of 5 blocks of STEPS/5 steps)".
+Prints one line: steps/s (wall) and CPU ms per step, medians of 5 blocks.
 """
 import math
 import random
@@ -54,6 +54,12 @@ class GPT(nn.Module):
         self.wte, self.wpe = nn.Embedding(V, C), nn.Embedding(MAXT, C)
         self.h = nn.ModuleList([Block(C, H) for _ in range(L)])
         self.ln_f = nn.LayerNorm(C)
+        for n, p in self.named_parameters():  # GPT-2's initialisation, as attnviz's trainer
+            if p.dim() == 2:
+                nn.init.normal_(p, 0.0, 0.02 / math.sqrt(2 * L) if n.endswith("c_proj.weight") or
+                                n.endswith("mlp_proj.weight") else 0.02)
+            elif n.endswith("bias"):
+                nn.init.zeros_(p)
 
     def forward(self, idx):
         x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1]))
@@ -94,9 +100,9 @@ def main():
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / 75) * (0.55 + 0.45 * math.cos(math.pi * min(1.0, s / steps))))
     batches = [reverse_batch(B, rng) for _ in range(steps)]
-    rates, block = [], max(1, steps // 5)
+    rates, cpu, block = [], [], max(1, steps // 5)
     for i in range(0, steps - block + 1, block):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for idx, tgt in batches[i:i + block]:
             loss = F.cross_entropy(model(idx).view(-1, V), tgt.view(-1), ignore_index=-100)
             opt.zero_grad(set_to_none=True)
@@ -105,8 +111,10 @@ def main():
             opt.step()
             sched.step()
         rates.append(block / (time.perf_counter() - t0))
-    print("torch steps/s %.1f (median of %d blocks of %d steps; %d threads; final loss %.3f)"
-          % (statistics.median(rates), len(rates), block, threads, loss.item()))
+        cpu.append((time.process_time() - c0) / block * 1e3)
+    print("torch      %d thread%s %6.1f steps/s wall, %6.1f CPU ms/step (median of %d blocks of %d steps; "
+          "final loss %.3f)" % (threads, "" if threads == 1 else "s", statistics.median(rates), statistics.median(cpu),
+                                len(rates), block, loss.item()))
 
 
 if __name__ == "__main__":
