@@ -1,3 +1,5 @@
+/* Layer app/ (the command): may include every layer.
+ * (src/README.md; scripts/check-layers.sh checks it on every make test) */
 /* cli.h - command-line options (getopt_long). One table in cli.c is the
  * source of both the parser and --help, in the manner of git's
  * parse-options: each row names the option, its kind (flag, whole number,

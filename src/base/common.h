@@ -1,3 +1,5 @@
+/* Layer base/ (the bottom): includes only base/ headers.
+ * (src/README.md; scripts/check-layers.sh checks it on every make test) */
 /* common.h - limits, error codes and small helpers shared by every attnviz module.
  *
  * Dimension legend used across the project (as in llm.c):

@@ -1,3 +1,5 @@
+/* Layer io/ (file formats): includes only base/ and io/ headers.
+ * (src/README.md; scripts/check-layers.sh checks it on every make test) */
 /* fileio.h - atomic file output: write to a temporary name in the target's
  * folder, fsync-free but complete, then rename(2) over the target.
  *

@@ -1,3 +1,5 @@
+/* Layer nn/ (the math): includes only base/, io/, text/ and nn/ headers.
+ * (src/README.md; scripts/check-layers.sh checks it on every make test) */
 /* model.h - one multi-head attention layer run end to end on a sentence,
  * keeping every intermediate tensor so the trace, the figures and --dump can
  * show it. Legend: T tokens, C = d_model, H heads, D = d_k = C/H.

@@ -1,3 +1,5 @@
+/* Layer render/ (figures from plain arrays): includes only base/, io/ and render/ headers, never text/ or nn/.
+ * (src/README.md; scripts/check-layers.sh checks it on every make test) */
 /* plot.h - attention heat-map figures (PNG, or SVG from the same layout).
  *
  * How to use: fill an av_heatmap per head (weights are (n_q, n_k) row-major,

@@ -1,3 +1,5 @@
+/* Layer text/ (tokenizers): includes only base/, io/ and text/ headers.
+ * (src/README.md; scripts/check-layers.sh checks it on every make test) */
 /* tokenize.h - split a UTF-8 sentence into word, punctuation and CJK tokens.
  *
  * Rules: BERT's BasicTokenizer (Devlin et al. 2018, tokenization.py), without
