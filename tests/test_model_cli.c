@@ -159,6 +159,8 @@ static void test_model_teaching_tools(void **state) {
     eq++;
     double shown = strtod(eq + 2, NULL), want = a.data[((0 * 4 + 2) * 10 + 3) * 10 + 1];
     printf("    explained A[2, 3, 1] = %.9f, numpy %.9f\n", shown, want);
+    assert_non_null(strstr(line, "(= attn.npy[0, 2, 3, 1])")); /* the model's dump names it so */
+    assert_non_null(strstr(r.out, "(= scores.npy[0, 2, 3, 1])"));
     assert_true(fabs(shown - want) <= 1e-4);
     av_npy_free(&a);
     assert_non_null(strstr(r.out, "head 2 of 4: attention weights"));

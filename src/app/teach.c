@@ -95,12 +95,14 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     }
     fprintf(f, "\n        = %.9g\n", dot);
 
-    /* 2. the scale */
+    /* 2. the scale; a --model's dump holds every layer: scores.npy (L, H, T, T) */
+    char where[64];
+    if (m->model_layer) snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d, %d])", m->model_layer - 1, h, qi, kj);
+    else snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d])", h, qi, kj);
     if (c->scale)
-        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g   (= scores.npy[%d, %d, %d])\n", dot, D, dot, sqrt((double)D),
-                (double)s_row[kj], h, qi, kj);
+        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g%s\n", dot, D, dot, sqrt((double)D), (double)s_row[kj], where);
     else
-        fprintf(f, "  no ÷√d_k (--no-scale): S = q·k = %.9g   (= scores.npy[%d, %d, %d])\n", (double)s_row[kj], h, qi, kj);
+        fprintf(f, "  no ÷√d_k (--no-scale): S = q·k = %.9g%s\n", (double)s_row[kj], where);
 
     /* 3. the row: mask, max, exp, sum */
     double maxv = -INFINITY, sum = 0.0;
@@ -143,8 +145,11 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         return;
     }
     double w = a_row[kj];
-    fprintf(f, "  A[%d, %d, %d] = exp(%.6f) / %.6f = %.9g   (= weights.npy[%d, %d, %d])\n", h, qi, kj,
-            (double)s_row[kj] - maxv, sum, w, h, qi, kj);
+    char file[64];
+    if (m->model_layer) snprintf(file, sizeof file, "attn.npy[%d, %d, %d, %d]", m->model_layer - 1, h, qi, kj);
+    else snprintf(file, sizeof file, "weights.npy[%d, %d, %d]", h, qi, kj);
+    fprintf(f, "  A[%d, %d, %d] = exp(%.6f) / %.6f = %.9g   (= %s)\n", h, qi, kj, (double)s_row[kj] - maxv, sum, w,
+            file);
     fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.6f × ", qi, kj, w);
     print_vec(f, v, D, precision);
     fprintf(f, "\n                                        = ");
