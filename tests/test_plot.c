@@ -1056,6 +1056,24 @@ static void test_percentile_nearest_rank(void **state) {
     assert_true(av_plot_percentile(v, NULL, 1, 2, 2, 75) == 2.0f); /* 0.5, 1, 2, 3: rank 3 */
 }
 
+/* auto range: the percentile of the values drawn, after pooling, and the
+ * colour bar's title says it. */
+static void test_auto_range_after_pooling(void **state) {
+    fixture *f = *state;
+    fill(f, 1000, 0);
+    f->meta.auto_pct = 100.0f; /* the largest drawn value */
+    f->meta.value_label = "attention weight";
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const av_dl_item *h = av_plot_panel(&dl, 0);
+    float top = 0;
+    for (size_t c = 0; c < (size_t)h->heat.n_q * h->heat.n_k; c++) top = fmaxf(top, h->heat.w[c]);
+    assert_true(h->heat.vmax == top && h->heat.vmin == 0.0f);
+    assert_true(has_text(&dl, "attention weight (auto: 0\xE2\x80\x93"));
+    av_dl_free(&dl);
+}
+
 /* --log: cells carry log10 of the weight over [vmin, vmax] in log10 units. */
 static void test_log_scale_cells(void **state) {
     fixture *f = *state;
@@ -1109,6 +1127,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pooling_past_the_pixels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentile_nearest_rank, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_cells, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_auto_range_after_pooling, setup, teardown),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

@@ -39,30 +39,26 @@ static av_plot_meta figure_meta(char *desc, const av_options *o, const char *cmd
 
 /* The weight figures' colour range: fixed 0..1 up to AV_AUTO_VMAX_T tokens,
  * then (or with --vmax auto) 0 up to the 99th percentile of the visible
- * weights of every head, or 0..F with --vmax F; with --log-scale 3 decades
- * below that top. The colour bar's title says which. */
+ * values each figure draws (plot.h auto_pct, after pooling), or 0..F with
+ * --vmax F; with --log-scale 3 decades below that top. The colour bar's
+ * title says which. */
 static void weight_range(fig_run *fr) {
     const av_options *o = fr->o;
-    const av_model *m = fr->m;
-    int T = m->cfg.T, mode = o->vmax_mode;
-    if (mode == AV_VMAX_DEFAULT) mode = T > AV_AUTO_VMAX_T ? AV_VMAX_AUTO : AV_VMAX_FIXED;
-    float top = 1.0f;
+    int mode = o->vmax_mode;
+    if (mode == AV_VMAX_DEFAULT) mode = fr->m->cfg.T > AV_AUTO_VMAX_T ? AV_VMAX_AUTO : AV_VMAX_FIXED;
+    fr->wmeta = fr->meta;
+    fr->wmeta.vmin = 0.0f;
+    fr->wmeta.vmax = 1.0f;
+    fr->wmeta.log_scale = o->log_scale;
     const char *how = o->vmax_mode == AV_VMAX_FIXED ? " (fixed 0\xE2\x80\x93" "1)" : "";
     char buf[64];
     if (mode == AV_VMAX_AUTO) {
-        top = av_plot_percentile(m->att, m->mask, m->cfg.H, T, T, AV_AUTO_VMAX_PCT);
-        if (!(top > 0)) top = 1.0f;
-        snprintf(buf, sizeof buf, " (auto: 0\xE2\x80\x93%.3g, 99th percentile)", top);
-        how = buf;
+        fr->wmeta.auto_pct = (float)AV_AUTO_VMAX_PCT; /* the plot appends the range it found */
     } else if (mode == AV_VMAX_VALUE) {
-        top = (float)o->vmax;
-        snprintf(buf, sizeof buf, " (0\xE2\x80\x93%.3g, --vmax)", top);
+        fr->wmeta.vmax = (float)o->vmax;
+        snprintf(buf, sizeof buf, " (0\xE2\x80\x93%.3g, --vmax)", o->vmax);
         how = buf;
     }
-    fr->wmeta = fr->meta;
-    fr->wmeta.vmin = 0.0f;
-    fr->wmeta.vmax = top;
-    fr->wmeta.log_scale = o->log_scale;
     snprintf(fr->wlabel, sizeof fr->wlabel, "%sattention weight%s", o->log_scale ? "log\xE2\x82\x81\xE2\x82\x80 " : "",
              how);
     fr->wmeta.value_label = fr->wlabel;

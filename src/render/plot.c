@@ -334,12 +334,7 @@ static color_range range_of(const av_plot_meta *meta) {
         r.vmax = meta->vmax;
     }
     if (meta->value_label) r.value_label = meta->value_label;
-    if (meta->log_scale && r.vmax > 0) {
-        float lo = r.vmin > 0 ? r.vmin : r.vmax / 1000.0f;
-        r.vmin = log10f(lo);
-        r.vmax = log10f(r.vmax);
-        r.log = 1;
-    }
+    r.log = meta->log_scale != 0; /* prepare_panels turns the range into log10 units */
     return r;
 }
 
@@ -348,15 +343,18 @@ static color_range range_of(const av_plot_meta *meta) {
 /* Cell (bi, bj) of hm pooled over p x p tokens: max or mean of the visible
  * values; *masked = 1 when the block has none. */
 static float pool_cell(const av_heatmap *hm, int bi, int bj, int p, av_pool mode, unsigned char *masked) {
-    int i1 = imin(hm->n_q, (bi + 1) * p), j1 = imin(hm->n_k, (bj + 1) * p), seen = 0;
+    int i1 = imin(hm->n_q, (bi + 1) * p), j0 = bj * p, j1 = imin(hm->n_k, (bj + 1) * p), seen = 0;
     double acc = mode == AV_POOL_MAX ? -INFINITY : 0.0;
-    for (int i = bi * p; i < i1; i++)
-        for (int j = bj * p; j < j1; j++) {
-            if (is_masked(hm, i, j)) continue;
-            double v = hm->w[(size_t)i * hm->n_k + j];
-            acc = mode == AV_POOL_MAX ? fmax(acc, v) : acc + v;
+    for (int i = bi * p; i < i1; i++) {
+        const float *w_i = hm->w + (size_t)i * hm->n_k;
+        const unsigned char *m_i = hm->masked ? hm->masked + (size_t)i * hm->n_k : NULL;
+        for (int j = j0; j < j1; j++) {
+            double v = w_i[j];
+            if ((m_i && m_i[j]) || !isfinite(v)) continue; /* is_masked, row by row */
+            acc = mode == AV_POOL_MAX ? (v > acc ? v : acc) : acc + v;
             seen++;
         }
+    }
     *masked = seen == 0;
     if (!seen) return 0.0f;
     return (float)(mode == AV_POOL_MAX ? acc : acc / seen);
@@ -380,9 +378,9 @@ static const char *const *pool_labels(av_dlist *dl, const char *const *src, int 
     return out;
 }
 
-/* One panel as drawn: pooled p x p (p > 1) and/or in log10 units. Returns
- * 0, or -1 when out of memory. */
-static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, int p, av_pool mode, const color_range *cr) {
+/* One panel as drawn, a copy owned by dl, pooled p x p (p = 1: a plain copy).
+ * Returns 0, or -1 when out of memory. */
+static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, int p, av_pool mode) {
     *out = *in;
     out->pool = p;
     out->n_q = (in->n_q + p - 1) / p;
@@ -396,7 +394,6 @@ static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, in
             size_t at = (size_t)bi * out->n_k + bj;
             float v = in->w ? pool_cell(in, bi, bj, p, mode, &m[at]) : 0.0f;
             if (!in->w) m[at] = pool_mask_only(in, bi, bj, p);
-            if (cr->log && !m[at]) v = v > 0 ? log10f(v) : cr->vmin; /* below the range: its bottom colour */
             w[at] = v;
         }
     if (p > 1 && (in->q_labels || in->k_labels)) {
@@ -409,19 +406,55 @@ static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, in
     return 0;
 }
 
-/* The panels as drawn (owned by dl, or `in` itself when nothing changes):
- * pooled when more than max_cells tokens per side, in log10 units when
- * cr->log; *title gains the pooling note. Returns NULL when out of memory. */
+/* The automatic top of the range: meta->auto_pct of the values drawn (after
+ * pooling, so max-pooled cells are not all above it); the colour bar's title
+ * gains "(auto: 0–X, 99th percentile)". Returns 0, or -1 when out of memory. */
+static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_meta *meta, color_range *cr) {
+    size_t cells = (size_t)hms[0].n_q * hms[0].n_k;
+    float *all = av_dl_alloc(dl, cells * (size_t)n * sizeof *all);
+    if (!all) return -1;
+    for (int k = 0; k < n; k++) memcpy(all + k * cells, hms[k].w, cells * sizeof *all);
+    float top = av_plot_percentile(all, hms[0].masked, n, hms[0].n_q, hms[0].n_k, meta->auto_pct);
+    cr->vmin = 0.0f;
+    cr->vmax = top > 0 ? top : 1.0f;
+    size_t len = strlen(cr->value_label) + 64;
+    char *label = av_dl_alloc(dl, len);
+    if (!label) return -1;
+    snprintf(label, len, "%s (auto: 0\xE2\x80\x93%.3g, %gth percentile)", cr->value_label, cr->vmax, meta->auto_pct);
+    cr->value_label = label;
+    return 0;
+}
+
+/* Values in log10 units for the log colour scale, over [vmax / 1000, vmax]
+ * (or [vmin, vmax] when vmin > 0); values below it take its bottom colour. */
+static void log_panels(av_heatmap *hms, int n, color_range *cr) {
+    if (!(cr->vmax > 0)) cr->vmax = 1.0f;
+    float lo = cr->vmin > 0 ? cr->vmin : cr->vmax / 1000.0f;
+    cr->vmin = log10f(lo);
+    cr->vmax = log10f(cr->vmax);
+    for (int k = 0; k < n; k++) {
+        float *w = (float *)hms[k].w;
+        for (size_t c = 0; c < (size_t)hms[k].n_q * hms[k].n_k; c++)
+            if (!hms[k].masked[c]) w[c] = w[c] > 0 ? log10f(w[c]) : cr->vmin;
+    }
+}
+
+/* The panels as drawn: `in` itself when nothing changes, else copies owned by
+ * dl, pooled when more than max_cells tokens per side (*title gains the
+ * note), with the automatic range (meta->auto_pct) and log10 units (cr->log)
+ * applied. Returns NULL when out of memory. */
 static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int n, int max_cells,
-                                        const av_plot_meta *meta, const color_range *cr, const char **title) {
-    int nmax = imax(in[0].n_q, in[0].n_k), p = (nmax + max_cells - 1) / max_cells;
-    if (p <= 1 && !cr->log) return in;
-    p = imax(p, 1);
+                                        const av_plot_meta *meta, color_range *cr, const char **title) {
+    int nmax = imax(in[0].n_q, in[0].n_k), p = imax(1, (nmax + max_cells - 1) / max_cells);
+    int autor = meta && meta->auto_pct > 0 && in[0].w;
+    if (p == 1 && !cr->log && !autor) return in;
     av_pool mode = meta && meta->pool == AV_POOL_MEAN ? AV_POOL_MEAN : AV_POOL_MAX;
     av_heatmap *out = av_dl_alloc(dl, (size_t)n * sizeof *out);
     if (!out) return NULL;
     for (int k = 0; k < n; k++)
-        if (prepare_panel(dl, &out[k], &in[k], p, mode, cr) != 0) return NULL;
+        if (prepare_panel(dl, &out[k], &in[k], p, mode) != 0) return NULL;
+    if (autor && auto_range(dl, out, n, meta, cr) != 0) return NULL;
+    if (cr->log && out[0].w) log_panels(out, n, cr);
     if (p > 1) {
         const char *t = *title ? *title : "";
         size_t len = strlen(t) + 80;
@@ -820,7 +853,13 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     const font_sizes fs = HEAD_FS;
     sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
-    if (kind == FIG_MASK) cr.log = 0;
+    av_plot_meta mask_meta;
+    if (kind == FIG_MASK && meta) { /* the mask figure has no values to range or log */
+        mask_meta = *meta;
+        mask_meta.auto_pct = 0;
+        meta = &mask_meta;
+        cr.log = 0;
+    }
     if (kind != FIG_MATRIX && !(hms = prepare_panels(dl, hms, n, AV_PLOT_HEAD_CELLS, meta, &cr, &title)))
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     av_heatmap hmv = hms[0];
@@ -1096,7 +1135,7 @@ void av_plot_mean_heads(float *out, const float *att, int H, int n_q, int n_k) {
     }
 }
 
-enum { PCT_SAMPLE = 1 << 20 }; /* values av_plot_percentile sorts at most */
+enum { PCT_SAMPLE = 1 << 18 }; /* values av_plot_percentile sorts at most */
 
 static int cmp_float(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;

@@ -121,6 +121,8 @@ typedef struct {
     av_pool pool;            /* how cells are pooled past the pixels (0 = AV_POOL_MAX) */
     int log_scale;           /* 1 = colour by log10(value) over [vmin, vmax] (vmin <= 0
                               * becomes vmax / 1000); cell values are not printed */
+    float auto_pct;          /* > 0: vmax = this percentile of the values drawn (after
+                              * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
                               * model view); 0 = automatic */
 } av_plot_meta;
@@ -184,7 +186,7 @@ float av_plot_abs_max(const float *v, const unsigned char *masked, int n, int n_
 
 /* The pct-th percentile (0..100, nearest rank) of the visible, finite values
  * of n matrices (n, n_q, n_k) sharing one (n_q, n_k) mask (NULL = none); 0
- * when there is none. Past 2^20 values it is estimated from 2^20 of them,
+ * when there is none. Past 2^18 values it is estimated from 2^18 of them,
  * evenly strided. For an automatic colour range (--vmax auto): with T
  * tokens the weights sit near 1/T, dark on a fixed 0..1 scale. */
 float av_plot_percentile(const float *v, const unsigned char *masked, int n, int n_q, int n_k, double pct);
