@@ -57,8 +57,8 @@ static void test_identity_weights_named_in_trace(void **state) {
     run_attnviz(&r, NULL, "--no-plot", "--d-model", "8", "--weights", src_path("assets/weights/identity-d8"),
                 "I love you", NULL);
     assert_int_equal(r.code, 0);
-    assert_non_null(strstr(r.out, "4 of 5 loaded from"));
-    assert_non_null(strstr(r.out, "identity-d8 (X, W_Q, W_K, W_V, W_O), the rest seeded"));
+    assert_non_null(strstr(r.out, "  weights    W_Q, W_K, W_V, W_O loaded from "));
+    assert_non_null(strstr(r.out, "identity-d8; X random (untrained, seed 42)\n"));
     tu_free(&r);
 }
 

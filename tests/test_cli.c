@@ -114,7 +114,7 @@ static void test_trace_shows_every_stage(void **state) {
     run_attnviz(&r, NULL, "--heads", "8", "--no-plot", "--color", "never", "I love deep learning", NULL);
     assert_int_equal(r.code, 0);
     const char *want[] = {"T = 4", "d_model = 512", "heads H = 8", "d_k = d_model/H = 512/8 = 64",
-                          "interleaved", "§3.5", "seed       42", "(4, 512)·(512, 512) → (4, 512)",
+                          "interleaved", "§3.5", "weights    random weights (untrained, seed 42)", "(4, 512)·(512, 512) → (4, 512)",
                           "(4, 512) → (4, 8, 64) → (8, 4, 64)", "Q·Kᵀ/√64", "(8, 4, 64)·(8, 64, 4) → (8, 4, 4)",
                           "var(Q·Kᵀ) = ", "var(Q·Kᵀ/√d_k) = ", "every unmasked row sums to 1",
                           "Y = concat·W_O", "nn.Linear stores weight = W_Qᵀ"};
@@ -274,6 +274,84 @@ static void test_vmax_and_pool_options(void **state) {
     expect_usage((const char *[]){"--pool", "median", "hi", NULL}, "median");
 }
 
+/* -q silences the trace, never what was asked for (issue 10). */
+static void test_quiet_silences_only_the_trace(void **state) {
+    (void)state;
+    tu_result r;
+    const char *S = "I love deep learning";
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", S, NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.out, ""); /* the trace is what -q silences */
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--show", "--color", "never", S, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "head 0 of 1: attention weights"));
+    assert_null(strstr(r.out, "[1] tokenize"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--explain", "love,deep", "--color", "never", S, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "--explain: head 0, query 1 \"love\" \xE2\x86\x92 key 2 \"deep\""));
+    assert_null(strstr(r.out, "[1] tokenize"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--compare", "scale", "--color", "never", S, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "--compare scale"));
+    assert_non_null(strstr(r.out, "mean max weight"));
+    tu_free(&r);
+}
+
+/* An option without effect in this run: one warning line, exit 0. */
+static void test_options_without_effect_warn(void **state) {
+    (void)state;
+    const struct { const char *args[6]; const char *warning; } c[] = {
+        {{"--rope-style", "half"}, "attnviz: warning: --rope-style half has no effect without --positions rope\n"},
+        {{"--figures", "all", "--no-plot"}, "attnviz: warning: --figures all has no effect with --no-plot"},
+        {{"--heads", "4", "--head", "3"}, "attnviz: warning: --head 3 has no effect: only --explain and the "
+                                          "--compare figure use one head"},
+        {{"--dpi", "200", "--no-plot"}, "attnviz: warning: --dpi 200 has no effect with --no-plot"},
+        {{"--rope-base", "500", "--positions", "sinusoidal"}, "--rope-base 500 has no effect without --positions rope"},
+        {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose or --explain"},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        const char *args[16] = {"-q", "-d", "8"};
+        char *dir = make_tmpdir();
+        int n = 3, no_plot = 0;
+        for (int i = 0; c[k].args[i]; i++) no_plot |= strcmp(c[k].args[i], "--no-plot") == 0;
+        if (!no_plot) { args[n++] = "-o"; args[n++] = dir; } /* -o with --no-plot would warn too */
+        for (int i = 0; c[k].args[i]; i++) args[n++] = c[k].args[i];
+        args[n++] = "I love deep learning";
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        if (!strstr(r.err, c[k].warning)) print_message("case %zu: stderr was: %s\n", k, r.err);
+        assert_int_equal(r.code, 0);
+        assert_non_null(strstr(r.err, c[k].warning));
+        assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err)); /* one line */
+        tu_free(&r);
+        rm_rf(dir);
+    }
+    /* used options never warn */
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-H", "2", "--positions", "rope", "--rope-style", "half",
+                "--head", "1", "--explain", "0,1", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
+/* "--head 8" with one head was meant as --heads 8; with --heads given it is not. */
+static void test_head_out_of_range_suggests_heads(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--head", "8", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --head 8 is outside 0..0 (there is 1 head); did you mean --heads 8?\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--heads", "2", "--head", "5", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --head 5 is outside 0..1 (there are 2 heads)\n");
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -287,6 +365,9 @@ int main(void) {
         cmocka_unit_test(test_sentence_from_file_and_stdin),
         cmocka_unit_test(test_kernel_option),
         cmocka_unit_test(test_vmax_and_pool_options),
+        cmocka_unit_test(test_quiet_silences_only_the_trace),
+        cmocka_unit_test(test_options_without_effect_warn),
+        cmocka_unit_test(test_head_out_of_range_suggests_heads),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -255,8 +255,8 @@ static void test_labels_and_titles_as_svg_text(void **state) {
     assert_non_null(strstr(svg, "before the softmax"));
     free(svg);
     svg = slurp(in(f, "s/mean.svg"), NULL);
-    assert_non_null(strstr(svg, "<title>mean over 2 heads"));
-    assert_int_equal(count_str(svg, ">mean over 2 heads</text>"), 1);
+    assert_non_null(strstr(svg, "\xC2\xB7 mean over 2 heads"));
+    assert_int_equal(count_str(svg, " \xC2\xB7 mean over 2 heads</text>"), 1); /* a title line, as text */
     assert_int_equal(count_str(svg, ">mean attention weight</text>"), 1);
     free(svg);
     svg = slurp(in(f, "s/pe.svg"), NULL);
@@ -293,7 +293,7 @@ static void test_P10_mean_figure_is_the_mean(void **state) {
     av_png_image img;
     read_png(in(f, "m/mean.png"), &img);
     const char *title = av_png_image_text(&img, "Title");
-    assert_true(strncmp(title, "mean over 2 heads", 17) == 0);
+    assert_non_null(strstr(title, "\xC2\xB7 mean over 2 heads \xC2\xB7 not a head"));
     assert_null(strstr(title, "head 0"));
     av_png_image_free(&img);
 
@@ -427,8 +427,9 @@ static void test_scores_centre_white_masked_neg_inf(void **state) {
 
 /* ---------------------------------------------------------------- metadata */
 
-/* tEXt chunks read back with libpng: Software, Title, Description (the
- * exact command line and the seed); pHYs equals --dpi; no tIME; --dpi 300
+/* tEXt chunks read back with libpng: Software, Title (sentence, head,
+ * weights source), Description (the exact command line and the seed),
+ * Weights (where the weights come from); pHYs equals --dpi; no tIME; --dpi 300
  * triples the pixels. */
 static void test_png_text_chunks_and_phys(void **state) {
     fixture *f = *state;
@@ -443,7 +444,10 @@ static void test_png_text_chunks_and_phys(void **state) {
     read_png(in(f, "d300/head0.png"), &a);
     read_png(in(f, "d100/head0.png"), &b);
     assert_string_equal(av_png_image_text(&a, "Software"), "attnviz " AV_VERSION);
-    assert_string_equal(av_png_image_text(&a, "Title"), "head 0 of 1 \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none");
+    assert_string_equal(av_png_image_text(&a, "Title"),
+                        "\xE2\x80\x9CI love you\xE2\x80\x9D \xC2\xB7 head 0 of 1: attention weights \xC2\xB7 "
+                        "random weights (untrained, seed 7) \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none");
+    assert_string_equal(av_png_image_text(&a, "Weights"), "random weights (untrained, seed 7)");
     char want[8400];
     snprintf(want, sizeof want, "attnviz -q --seed 7 --dpi 300 -o %s 'I love you' (seed 7)", in(f, "d300"));
     assert_string_equal(av_png_image_text(&a, "Description"), want);
@@ -670,6 +674,17 @@ static void test_thinned_labels_show_positions(void **state) {
 static void test_compare_panels_named_by_setting(void **state) {
     fixture *f = *state;
     tu_result r;
+    /* order has a figure too (the man page promises compare_WHAT.png for every WHAT) */
+    RUN(&r, "-q", "--heads", "2", "-d", "16", "--compare", "order", "--format", "svg", "-o", in(f, "o"),
+        "the cat sat on the mat");
+    expect_ok(&r);
+    tu_free(&r);
+    char *osvg = slurp(in(f, "o/compare_order.svg"), NULL);
+    assert_non_null(osvg);
+    assert_int_equal(count_str(osvg, ">positions none: max 0</text>"), 1); /* a pure permutation */
+    assert_int_equal(count_str(osvg, ">positions sinusoidal: max "), 1);
+    assert_non_null(strstr(osvg, "0 everywhere = the weights only permute"));
+    free(osvg);
     RUN(&r, "-q", "--heads", "2", "--compare", "scale", "--format", "both", "-o", in(f, "c"), "I love you");
     expect_ok(&r);
     tu_free(&r);
@@ -681,6 +696,161 @@ static void test_compare_panels_named_by_setting(void **state) {
     assert_int_equal(count_str(svg, ">head 0</text>"), 0);
     assert_int_equal(count_str(svg, ">head 1</text>"), 0);
     free(svg);
+}
+
+/* --figures grid names the grid, so it is drawn even for one head (issue 10:
+ * it used to write nothing and exit 0). */
+static void test_grid_for_one_head_when_asked(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "--figures", "grid", "-o", in(f, "g"), "I love deep learning");
+    expect_ok(&r);
+    assert_true(file_exists(in(f, "g/heads.png")));
+    assert_false(file_exists(in(f, "g/head0.png")));
+    assert_null(strstr(r.err, "no grid"));
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "g/heads.png"), &img);
+    assert_non_null(strstr(av_png_image_text(&img, "Title"), "attention weights of the one head"));
+    av_png_image_free(&img);
+}
+
+/* 8 heads, then 2 heads into the same folder: head2..head7 of the first run
+ * are removed (they carry attnviz's metadata); a file attnviz did not make
+ * and figures with another --prefix stay. */
+static void test_folder_never_mixes_two_runs(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "8", "--format", "both", "-o", in(f, "o"), "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "--heads", "2", "--prefix", "other_", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    FILE *fp = fopen(in(f, "o/head9.png"), "w"); /* named like a figure, not made by attnviz */
+    assert_non_null(fp);
+    fputs("not a figure", fp);
+    fclose(fp);
+    RUN(&r, "--heads", "2", "--format", "both", "-o", in(f, "o"), "the cat sat");
+    expect_ok(&r);
+    assert_non_null(strstr(r.err, "attnviz: note: removed 12 figure(s) of an earlier run from"));
+    tu_free(&r);
+    const char *gone[] = {"head2.png", "head7.png", "head2.svg", "head7.svg"};
+    const char *kept[] = {"head0.png", "head1.png", "heads.png", "head0.svg", "heads.svg", "head9.png",
+                          "other_head0.png", "other_heads.png"};
+    char rel[64];
+    for (size_t k = 0; k < sizeof gone / sizeof gone[0]; k++) {
+        snprintf(rel, sizeof rel, "o/%s", gone[k]);
+        assert_false(file_exists(in(f, rel)));
+    }
+    for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+        snprintf(rel, sizeof rel, "o/%s", kept[k]);
+        if (!file_exists(in(f, rel))) fail_msg("%s was removed", kept[k]);
+    }
+    assert_int_equal(count_entries(in(f, "o")), 10); /* 6 of this run + head9 + 3 with the prefix */
+    /* the same run again with other figures and format: nothing of it is removed */
+    RUN(&r, "--heads", "2", "--figures", "mask", "--format", "svg", "-o", in(f, "o"), "the cat sat");
+    expect_ok(&r);
+    assert_null(strstr(r.err, "removed"));
+    tu_free(&r);
+    assert_int_equal(count_entries(in(f, "o")), 11);
+    av_png_image img;
+    read_png(in(f, "o/head0.png"), &img);
+    const char *run = av_png_image_text(&img, "Run");
+    assert_non_null(run);
+    assert_int_equal(strlen(run), 16);
+    assert_int_equal(strspn(run, "0123456789abcdef"), 16);
+    av_png_image_free(&img);
+}
+
+/* The weights' source is in the trace header, every title and the metadata:
+ * random (seed), loaded from a folder, or partly loaded. */
+static void test_weights_source_named_everywhere(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "--seed", "5", "--figures", "all", "--format", "both", "-d", "16", "-H", "2", "--dump", in(f, "w"),
+        "-o", in(f, "r"), "I love you");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "  weights    random weights (untrained, seed 5)"));
+    assert_non_null(strstr(r.out, "not what a trained model attends to"));
+    tu_free(&r);
+    const char *pngs[] = {"head0", "heads", "mean", "scores_head1", "scores", "pe", "mask"};
+    char rel[64];
+    for (size_t k = 0; k < sizeof pngs / sizeof pngs[0]; k++) {
+        av_png_image img;
+        snprintf(rel, sizeof rel, "r/%s.png", pngs[k]);
+        read_png(in(f, rel), &img);
+        assert_non_null(strstr(av_png_image_text(&img, "Title"), " \xC2\xB7 random weights (untrained, seed 5)"));
+        assert_string_equal(av_png_image_text(&img, "Weights"), "random weights (untrained, seed 5)");
+        av_png_image_free(&img);
+        snprintf(rel, sizeof rel, "r/%s.svg", pngs[k]);
+        char *svg = slurp(in(f, rel), NULL);
+        assert_non_null(strstr(svg, "&#10;weights: random weights (untrained, seed 5)&#10;run: "));
+        free(svg);
+    }
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "-o", in(f, "l"), "I love you");
+    expect_ok(&r);
+    char want[4300];
+    snprintf(want, sizeof want, "  weights    weights loaded from %s\n", in(f, "w"));
+    assert_non_null(strstr(r.out, want));
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "l/head0.png"), &img);
+    snprintf(want, sizeof want, "weights loaded from %s", in(f, "w"));
+    assert_string_equal(av_png_image_text(&img, "Weights"), want);
+    av_png_image_free(&img);
+    unlink(in(f, "w/X.npy"));
+    unlink(in(f, "w/W_V.npy"));
+    unlink(in(f, "w/W_O.npy"));
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "-o", in(f, "m"), "I love you");
+    expect_ok(&r);
+    snprintf(want, sizeof want, "W_Q, W_K loaded from %s; X, W_V, W_O random (untrained, seed 42)", in(f, "w"));
+    assert_non_null(strstr(r.out, want));
+    tu_free(&r);
+    read_png(in(f, "m/head0.png"), &img);
+    assert_string_equal(av_png_image_text(&img, "Weights"), want);
+    av_png_image_free(&img);
+}
+
+/* Titles start with the sentence (cut past 40 columns) or --title; --prefix
+ * goes before every file name. */
+static void test_title_prefix_and_sentence(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--title", "Slide 3: self-attention", "--prefix", "s3_", "-o", in(f, "t"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_true(file_exists(in(f, "t/s3_head0.png")));
+    assert_false(file_exists(in(f, "t/head0.png")));
+    av_png_image img;
+    read_png(in(f, "t/s3_head0.png"), &img);
+    assert_string_equal(av_png_image_text(&img, "Title"),
+                        "Slide 3: self-attention \xC2\xB7 head 0 of 1: attention weights \xC2\xB7 random weights "
+                        "(untrained, seed 42) \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none");
+    av_png_image_free(&img);
+    /* 44 columns of words: cut after "jumps" (40 columns) with an ellipsis */
+    RUN(&r, "-q", "-o", in(f, "long"), "The quick brown fox jumps over the lazy dog");
+    expect_ok(&r);
+    tu_free(&r);
+    read_png(in(f, "long/head0.png"), &img);
+    const char *t = av_png_image_text(&img, "Title");
+    const char *want = "\xE2\x80\x9CThe quick brown fox jumps over the lazy\xE2\x80\xA6\xE2\x80\x9D \xC2\xB7 head 0";
+    if (strncmp(t, want, strlen(want)) != 0) fail_msg("title: %s", t);
+    av_png_image_free(&img);
+    /* a right-to-left sentence: LRM, quote, then the sentence isolated (FSI ... PDI) */
+    RUN(&r, "-q", "-o", in(f, "ar"), "\xD8\xA3\xD9\x86\xD8\xA7 \xD8\xA3\xD8\xAD\xD8\xA8");
+    expect_ok(&r);
+    tu_free(&r);
+    read_png(in(f, "ar/head0.png"), &img);
+    want = "\xE2\x80\x8E\xE2\x80\x9C\xE2\x81\xA8\xD8\xA3\xD9\x86\xD8\xA7 \xD8\xA3\xD8\xAD\xD8\xA8"
+           "\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0";
+    t = av_png_image_text(&img, "Title");
+    if (strncmp(t, want, strlen(want)) != 0) fail_msg("title: %s", t);
+    av_png_image_free(&img);
+    RUN(&r, "-q", "--prefix", "a/b", "I love you");
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--prefix 'a/b' must be part of a file name"));
+    tu_free(&r);
 }
 
 /* Chinese, accented and emoji tokens are drawn as text; a character no
@@ -749,6 +919,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_for_one_head_when_asked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_folder_never_mixes_two_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
 }

@@ -238,7 +238,7 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     assert_non_null(strstr(r.out, "attnviz.html"));
     char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
     assert_non_null(page);
-    assert_non_null(strstr(page, "\"source\":\"random, seed 42"));
+    assert_non_null(strstr(page, "\"source\":\"random weights (untrained, seed 42)"));
     assert_non_null(strstr(page, "\"command\":\"attnviz --heads 2 -d 16 --html --no-plot -o "));
     assert_non_null(strstr(page, "[6] scores")); /* the trace */
     assert_non_null(strstr(page, "\"tokens\":[\"I\",\"love\",\"you\"]"));

@@ -50,6 +50,7 @@ typedef struct {
 
 static av_status parse_figures(av_options *o, const char *s, av_err *err);
 static av_status parse_vmax(av_options *o, const char *s, av_err *err);
+static av_status parse_prefix(av_options *o, const char *s, av_err *err);
 static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
 static const char *task_name(int k) { return av_task_name((av_task_kind)k); }
 static const char *norm_name(int n) { return n == AV_NORM_POST ? "post" : "pre"; }
@@ -88,6 +89,10 @@ static const optdef kOpts[] = {
     {"no-scale", 0, OPT_FLAG, AT(no_scale), .help = "skip the ÷√d_k (see softmax saturate)"},
     {"outdir", 'o', OPT_STRING, AT(outdir), .if_empty = "give a folder name", .arg = "DIR",
      .help = "folder for the figures (default ./attnviz-out, created if missing)"},
+    {"title", 0, OPT_STRING, AT(title), .if_empty = "give a title", .arg = "TEXT",
+     .help = "figure title instead of the quoted sentence (head, weights, positions stay)"},
+    {"prefix", 0, OPT_CALL, 0, .parse = parse_prefix, .arg = "NAME",
+     .help = "prefix every figure file name: NAME + head0.png, ..."},
     {"no-plot", 0, OPT_FLAG, AT(no_plot), .help = "write no figures"},
     {"kernel", 0, OPT_CHOICE, AT(kernel), .lo = AV_KERNEL_AUTO, .hi = AV_KERNEL_FLASH + 1,
      .choice_name = kernel_choice_name, .arg = "K",
@@ -118,7 +123,7 @@ static const optdef kOpts[] = {
     {"file", 'f', OPT_STRING, AT(file), .if_empty = "give a file name or '-'", .arg = "FILE",
      .help = "read the sentence from FILE ('-' = standard input)"},
     {"verbose", 'v', OPT_FLAG, AT(verbose), .help = "also print the small matrices (numpy-style, truncated)"},
-    {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "print only errors"},
+    {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "no trace (--show, --explain, --compare still print)"},
     {"precision", 0, OPT_INT, AT(precision), .lo = 0, .hi = 10, .arg = "N",
      .help = "digits after the point with -v (default 4; 0..10)"},
     {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
@@ -168,6 +173,7 @@ static const av_options kDefaults = {
     .rope_style = AV_ROPE_INTERLEAVED,
     .rope_base = 10000.0,
     .outdir = AV_DEFAULT_OUTDIR,
+    .prefix = "",
     .precision = AV_DEFAULT_PRECISION,
     .color = AV_COLOR_AUTO,
     .figures = AV_FIG_DEFAULT,
@@ -327,6 +333,17 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         p = end + 1;
     }
     o->figures = bits;
+    o->figures_arg = s;
+    return AV_OK;
+}
+
+/* --prefix NAME: part of a file name, so no '/' and not empty. */
+static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
+    if (!*s) return av_fail(err, AV_EUSAGE, "--prefix '' is empty; give a name such as slide1_ (or leave it out)");
+    if (strchr(s, '/') || strlen(s) > 64)
+        return av_fail(err, AV_EUSAGE, "--prefix '%.80s' must be part of a file name: at most 64 bytes, no '/' "
+                       "(use -o for the folder)", s);
+    o->prefix = s;
     return AV_OK;
 }
 
@@ -362,8 +379,13 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--generate continues a --model's input; add --model DIR");
     if (!o->model_dir && av_option_given(o, "figures") && (o->figures & AV_FIG_MODEL) && !o->figures_all)
         return av_fail(err, AV_EUSAGE, "--figures model draws every layer of a --model; add --model DIR");
-    if (!o->model_dir && o->head >= o->heads) /* a --model's heads are checked once it is loaded */
-        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there are %d heads)", o->head, o->heads - 1, o->heads);
+    if (!o->model_dir && o->head >= o->heads) { /* a --model's heads are checked once it is loaded */
+        /* "--head 8" with the default one head was most likely meant as --heads 8 */
+        char hint[64] = "";
+        if (!av_option_given(o, "heads")) snprintf(hint, sizeof hint, "; did you mean --heads %d?", o->head);
+        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there %s %d head%s)%s", o->head, o->heads - 1,
+                       o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
+    }
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
     static const char *const train_only[] = {"layers", "steps", "batch", "lr", "schedule", "warmup", "norm"};
     for (size_t i = 0; o->train < 0 && i < sizeof train_only / sizeof train_only[0]; i++)
@@ -393,6 +415,48 @@ static av_status check_combinations(const av_options *o, av_err *err) {
                        "at most %g",
                        o->scale, o->dpi, o->scale * o->dpi / 100.0, AV_MAX_SIZE_FACTOR);
     return AV_OK;
+}
+
+/* "--name VALUE" as typed (the value formatted back from o). */
+static void option_text(char *buf, size_t n, const av_options *o, const char *name) {
+    for (int i = 0; i < N_OPTS; i++) {
+        const optdef *d = &kOpts[i];
+        if (strcmp(d->name, name) != 0) continue;
+        const char *field = (const char *)o + d->offset;
+        if (d->kind == OPT_CHOICE) snprintf(buf, n, "--%s %s", name, d->choice_name(*(const int *)field));
+        else if (d->kind == OPT_INT) snprintf(buf, n, "--%s %d", name, *(const int *)field);
+        else if (d->kind == OPT_DOUBLE) snprintf(buf, n, "--%s %g", name, *(const double *)field);
+        else if (d->kind == OPT_STRING) snprintf(buf, n, "--%s %s", name, *(const char *const *)field);
+        else snprintf(buf, n, "--%s", name);
+        return;
+    }
+    snprintf(buf, n, "--%s", name);
+}
+
+int av_unused_options(const av_options *o, char msgs[][160]) {
+    static const char *const kFigureOpts[] = {"figures", "format", "cmap", "dpi", "scale", "outdir", "title", "prefix"};
+    int n = 0, rope = o->positions == AV_POS_ROPE || (o->compare && o->compare != AV_CMP_SCALE);
+    char opt[96];
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? "rope-base" : "rope-style";
+        if (!av_option_given(o, name) || rope) continue;
+        option_text(opt, sizeof opt, o, name);
+        snprintf(msgs[n++], 160, "%s has no effect without --positions rope", opt);
+    }
+    for (size_t k = 0; o->no_plot && k < sizeof kFigureOpts / sizeof kFigureOpts[0]; k++) {
+        if (!av_option_given(o, kFigureOpts[k]) || n == AV_MAX_WARNINGS) continue;
+        if (o->html && strcmp(kFigureOpts[k], "outdir") == 0) continue; /* the --html page goes there */
+        if (strcmp(kFigureOpts[k], "figures") == 0) snprintf(opt, sizeof opt, "--figures %.80s", o->figures_arg);
+        else if (strcmp(kFigureOpts[k], "prefix") == 0) snprintf(opt, sizeof opt, "--prefix %.80s", o->prefix);
+        else option_text(opt, sizeof opt, o, kFigureOpts[k]);
+        snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
+    }
+    if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
+                 "(figures and --show draw every head)", o->head);
+    if (av_option_given(o, "precision") && !o->verbose && !o->explain && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain", o->precision);
+    return n;
 }
 
 /* The positional words argv[first..argc-1] joined by single spaces into

@@ -37,7 +37,7 @@ static inline const char *av_color_name(int c) {
 /* --figures: which figures plot_all writes (bits). */
 enum {
     AV_FIG_HEADS = 1 << 0,  /* head0 ... one attention-weight map per head */
-    AV_FIG_GRID = 1 << 1,   /* heads: all heads in one figure (when H > 1) */
+    AV_FIG_GRID = 1 << 1,   /* heads: all heads in one figure (H > 1, or --figures names it) */
     AV_FIG_MEAN = 1 << 2,   /* mean: the mean over heads, titled as the mean */
     AV_FIG_SCORES = 1 << 3, /* scores_head0 ..., scores: Q·Kᵀ/√d_k before softmax */
     AV_FIG_PE = 1 << 4,     /* pe: the positional encoding (sinusoidal PE, RoPE angles) */
@@ -89,6 +89,8 @@ typedef struct {
     int pad_to;              /* 0 = no padding */
     const char *attn_mask;   /* .npy (T, T) bool, True = masked, or NULL */
     const char *outdir;
+    const char *title;       /* --title: figure title instead of the quoted sentence, or NULL */
+    const char *prefix;      /* --prefix: put before every figure file name ("" = none) */
     int no_plot;
     int html;                /* --html: write attnviz.html into outdir */
     int html_limit;          /* --html-limit MiB (0 = render/html.h's AV_HTML_MAX_BYTES) */
@@ -103,6 +105,7 @@ typedef struct {
     int compare;             /* av_compare_kind (compare.h), 0 = none */
     unsigned figures;        /* AV_FIG_* bits (default AV_FIG_DEFAULT) */
     int figures_all;         /* 1 = --figures included "all" */
+    const char *figures_arg; /* --figures LIST as given (points into argv), or NULL */
     int cmap;                /* av_cmap (colormap.h) for attention weights; 0 = viridis */
     int dpi;                 /* --dpi, pixels per inch (default 100) */
     double scale;            /* --scale, size multiplier (default 1) */
@@ -133,6 +136,18 @@ void av_options_free(av_options *o);
 
 /* 1 if option `name` ("d-model") was given on the command line. */
 int av_option_given(const av_options *o, const char *name);
+
+#define AV_MAX_WARNINGS 8
+
+/* The options given that have no effect in this run, one message each
+ * ("--rope-style half has no effect without --positions rope"), into
+ * msgs[0..return value). The caller prints them as warnings; the run goes on
+ * and exits 0. Rules: --rope-style and --rope-base need RoPE (--positions
+ * rope, or --compare positions, rope-style or order); figure options (--figures,
+ * --format, --cmap, --dpi, --scale, --outdir, --title, --prefix) need
+ * figures (not --no-plot; --outdir also serves --html); --head needs --explain or a --compare figure;
+ * --precision needs -v or --explain. */
+int av_unused_options(const av_options *o, char msgs[][160]);
 
 /* Print the usage table (the --help text) to f. */
 void av_print_help(FILE *f);

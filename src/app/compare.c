@@ -91,16 +91,22 @@ static av_status run_order(av_comparison *c, const av_model *m, av_err *err) {
         av_model a, b;
         memset(&a, 0, sizeof a);
         memset(&b, 0, sizeof b);
-        if (!(st = run_variant(&a, m, &cfg, NULL, 0, err)) && !(st = run_variant(&b, m, &cfg, perm, 0, err))) {
+        float *delta = NULL;
+        if (!(st = run_variant(&a, m, &cfg, NULL, 0, err)) && !(st = run_variant(&b, m, &cfg, perm, 0, err)) &&
+            !(delta = malloc((size_t)H * T * T * sizeof *delta)))
+            st = av_fail(err, AV_ERUNTIME, "out of memory");
+        if (!st) {
             double worst = 0;
             for (int h = 0; h < H; h++)
                 for (int i = 0; i < T; i++)
                     for (int j = 0; j < T; j++) {
                         double d = fabs((double)b.att[((size_t)h * T + perm[i]) * T + perm[j]] -
                                         (double)a.att[((size_t)h * T + i) * T + j]);
+                        delta[((size_t)h * T + i) * T + j] = (float)d;
                         if (d > worst) worst = d;
                     }
             c->order_pos[c->n] = all[p];
+            c->order_delta[c->n] = delta;
             c->order_diff[c->n++] = worst;
         }
         av_model_free(&a);
@@ -190,14 +196,44 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
             c0->n_real, T, T, log((double)T));
 }
 
-int av_compare_has_figure(av_compare_kind kind) { return kind != AV_CMP_NONE && kind != AV_CMP_ORDER; }
+int av_compare_has_figure(av_compare_kind kind) { return kind != AV_CMP_NONE; }
+
+/* order: per positions kind, head h's |A'[π(i), π(j)] − A[i, j]| on one
+ * 0..max scale (0 = the weights only permute). */
+static av_status plot_order(const char *path, const av_comparison *c, const av_tokens *toks, int h,
+                            const char *context, const av_plot_meta *meta, av_err *err) {
+    int T = toks->n;
+    av_heatmap hms[AV_CMP_MAX_SETTINGS];
+    char names[AV_CMP_MAX_SETTINGS][96], title[2048];
+    const char *const *tok = (const char *const *)toks->tok;
+    float top = 0, worst[AV_CMP_MAX_SETTINGS] = {0};
+    for (int i = 0; i < c->n; i++) {
+        for (size_t k = 0; k < (size_t)T * T; k++) worst[i] = fmaxf(worst[i], c->order_delta[i][(size_t)h * T * T + k]);
+        top = fmaxf(top, worst[i]);
+    }
+    for (int i = 0; i < c->n; i++) {
+        snprintf(names[i], sizeof names[i], "positions %s: max %.2g", av_positions_name(c->order_pos[i]),
+                 (double)worst[i]);
+        hms[i] = (av_heatmap){.title = names[i], .n_q = T, .n_k = T, .q_labels = tok, .k_labels = tok,
+                              .w = c->order_delta[i] + (size_t)h * T * T, .panel_title = names[i]};
+    }
+    snprintf(title, sizeof title, "%s%s--compare order: swap \"%s\" and \"%s\", then |A′[π(i), π(j)] − A[i, j]| "
+             "of head %d · 0 everywhere = the weights only permute%s", context ? context : "", context ? " · " : "",
+             tok[0], tok[c->last], h, c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "");
+    av_plot_meta mm = meta ? *meta : (av_plot_meta){0};
+    mm.vmin = 0;
+    mm.vmax = top > 0 ? top : 1;
+    mm.value_label = "|A′[π(i), π(j)] − A[i, j]|";
+    return av_plot_grid(path, hms, c->n, title, &mm, err);
+}
 
 av_status av_compare_plot(const char *path, const av_comparison *c, const av_tokens *toks, int h,
-                          const av_plot_meta *meta, av_err *err) {
+                          const char *context, const av_plot_meta *meta, av_err *err) {
     if (!av_compare_has_figure(c->kind)) return AV_OK;
+    if (c->kind == AV_CMP_ORDER) return plot_order(path, c, toks, h, context, meta, err);
     int T = c->runs[0].cfg.T;
     av_heatmap hms[AV_CMP_MAX_SETTINGS];
-    char titles[AV_CMP_MAX_SETTINGS][256], title[256];
+    char titles[AV_CMP_MAX_SETTINGS][256], title[2048];
     const char *const *tok = (const char *const *)toks->tok;
     for (int i = 0; i < c->n; i++) {
         snprintf(titles[i], sizeof titles[i], "%s (head %d)", c->names[i], h);
@@ -205,11 +241,16 @@ av_status av_compare_plot(const char *path, const av_comparison *c, const av_tok
                               .w = c->runs[i].att + (size_t)h * T * T, .masked = c->runs[i].mask,
                               .panel_title = c->names[i]};
     }
-    snprintf(title, sizeof title, "--compare %s: head %d under each setting", av_compare_name(c->kind), h);
+    snprintf(title, sizeof title, "%s%s--compare %s: head %d under each setting", context ? context : "",
+             context ? " · " : "", av_compare_name(c->kind), h);
     return av_plot_grid(path, hms, c->n, title, meta, err);
 }
 
 void av_compare_free(av_comparison *c) {
-    for (int i = 0; i < AV_CMP_MAX_SETTINGS; i++) av_model_free(&c->runs[i]);
+    for (int i = 0; i < AV_CMP_MAX_SETTINGS; i++) {
+        av_model_free(&c->runs[i]);
+        free(c->order_delta[i]);
+        c->order_delta[i] = NULL;
+    }
     c->n = 0;
 }

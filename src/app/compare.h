@@ -10,8 +10,10 @@
  *               |A'[π(i), π(j)] − A[i, j]| for positions none, sinusoidal, RoPE
  *
  * av_compare_run computes, av_compare_print writes the table, av_compare_plot
- * draws head h of every setting side by side (not for order, whose panels
- * would have different labels); so every output format uses the same runs.
+ * draws head h of every setting side by side (for order: the map
+ * |A'[π(i), π(j)] − A[i, j]| of head h per positions kind, which is 0
+ * everywhere when the weights only permute); so every output format uses
+ * the same runs.
  */
 #ifndef AV_COMPARE_H
 #define AV_COMPARE_H
@@ -43,6 +45,7 @@ typedef struct {
     int last;                                /* the token swapped with token 0 */
     av_positions order_pos[AV_CMP_MAX_SETTINGS];
     double order_diff[AV_CMP_MAX_SETTINGS];  /* max |A'[π(i), π(j)] − A[i, j]| per positions */
+    float *order_delta[AV_CMP_MAX_SETTINGS]; /* (H, T, T) |A'[π(i), π(j)] − A[i, j]| per positions */
     int order_dropped_mask;                  /* m had a causal mask or --attn-mask: run without it */
 } av_comparison;
 
@@ -58,12 +61,13 @@ av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind ki
 void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, int color);
 
 /* Draw head h of every setting side by side into path (.png or .svg, by
- * meta). Not for order (returns AV_OK, writes nothing: check
- * av_compare_has_figure). Errors: those of av_plot_grid. */
+ * meta); for order the difference maps, on a 0..max colour scale, labelled
+ * with the original token order. context ("“sentence” · random weights
+ * (untrained, seed 42)", or NULL) starts the title. Errors: those of av_plot_grid. */
 av_status av_compare_plot(const char *path, const av_comparison *c, const av_tokens *toks, int h,
-                          const av_plot_meta *meta, av_err *err);
+                          const char *context, const av_plot_meta *meta, av_err *err);
 
-/* 1 if kind has a figure (every kind but order). */
+/* 1 if kind has a figure (every kind: scale, positions, rope-style, order). */
 int av_compare_has_figure(av_compare_kind kind);
 
 void av_compare_free(av_comparison *c);

@@ -1,13 +1,19 @@
 /* figures.c - the figure set of a run (see figures.h). */
 #include "app/figures.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "app/trace.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "render/plot.h"
+#include "render/pngout.h"
 
 typedef enum { FIG_HEAD, FIG_GRID, FIG_MATRIX, FIG_MASK } fig_kind;
 
@@ -22,19 +28,90 @@ typedef struct {
     av_plot_meta wmeta;     /* weight figures: meta plus the colour range (--vmax, --log-scale) */
     char wlabel[128];       /* wmeta's colour-bar title */
     char desc[8192];        /* "<command line> (seed N)" */
+    char lead[400];         /* "“I love deep learning”" or --title */
+    const char *weights;    /* "random weights (untrained, seed 42)" */
     char mask[128];         /* "causal + key padding (2 <pad>)" */
     char pos[96];           /* "sinusoidal", "RoPE (half)" */
     const char *noscale;    /* "" or " · no scale" */
     av_heatmap *hms;        /* H panels */
-    char (*titles)[512];    /* H titles */
+    char (*titles)[2048];   /* H titles */
 } fig_run;
 
-/* Metadata for every figure: software, the command and seed, --dpi, --cmap,
- * --scale. desc (8192 bytes) holds the description. */
-static av_plot_meta figure_meta(char *desc, const av_options *o, const char *cmdline, uint64_t seed) {
-    snprintf(desc, 8192, "%s (seed %llu)", cmdline, (unsigned long long)seed);
-    return (av_plot_meta){.software = "attnviz " AV_VERSION, .description = desc, .dpi = o->dpi,
-                          .cmap = (av_cmap)o->cmap, .scale = (float)o->scale, .pool = (av_pool)o->pool};
+/* Metadata for every figure: software, the command and seed, the weights'
+ * source, --dpi, --cmap, --scale. desc (8192 bytes) holds the description. */
+static av_plot_meta figure_meta(char *desc, const av_options *o, const av_figure_context *fc, uint64_t seed) {
+    snprintf(desc, 8192, "%s (seed %llu)", fc->cmdline ? fc->cmdline : "attnviz", (unsigned long long)seed);
+    return (av_plot_meta){.software = "attnviz " AV_VERSION, .description = desc, .weights = fc->ws->text,
+                          .run = fc->run, .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale,
+                          .pool = (av_pool)o->pool};
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h;
+}
+
+void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens *toks) {
+    const av_config *c = &m->cfg;
+    char cfg[256];
+    int n = snprintf(cfg, sizeof cfg, "T=%d real=%d C=%d H=%d pos=%d rope=%d/%.17g causal=%d scale=%d seed=%llu", c->T,
+                     c->n_real, c->C, c->H, (int)c->positions, (int)c->rope_style, c->rope_base, c->causal, c->scale,
+                     (unsigned long long)c->seed);
+    uint64_t h = fnv1a(0xCBF29CE484222325ull, cfg, (size_t)n);
+    h = fnv1a(h, fc->ws->text, strlen(fc->ws->text) + 1);
+    for (int t = 0; t < toks->n; t++) h = fnv1a(h, toks->tok[t], strlen(toks->tok[t]) + 1); /* NUL separates */
+    if (m->user_mask) h = fnv1a(h, m->user_mask, (size_t)c->T * (size_t)c->T);
+    snprintf(fc->run, sizeof fc->run, "%016llx", (unsigned long long)h);
+}
+
+#define LEAD_COLUMNS 40 /* a longer sentence is cut (whole characters) and ends in "…" */
+
+/* 1 if s holds a right-to-left letter (Arabic, Hebrew, ...). */
+static int has_rtl(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p)
+        if (av_utf8_is_rtl(av_utf8_next(&p))) return 1;
+    return 0;
+}
+
+/* lead (n bytes) = --title, or the sentence in quotes, white space runs
+ * folded to one space and cut to LEAD_COLUMNS columns, so two runs' slides
+ * can be told apart. A quoted right-to-left sentence starts with LEFT-TO-RIGHT
+ * MARK U+200E (the title line, English, stays left to right: UAX #9 P2 finds
+ * the mark first) and sits in FIRST STRONG ISOLATE U+2068 ... POP DIRECTIONAL
+ * ISOLATE U+2069 (UAX #9 2.7), one unit inside the line. --title is the
+ * user's text and keeps its own direction. */
+static void make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
+    const char *text = o->title ? o->title : sentence ? sentence : "";
+    int rtl = !o->title && has_rtl(text);
+    size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“"), len = strlen(text);
+    if (rtl) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");
+    int cols = 0, space = 0;
+    for (size_t p = 0, k; p < len && at + 16 < n; p += k) {
+        k = av_utf8_cluster_len(text + p, len - p);
+        if (!o->title && (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' || text[p] == '\r')) {
+            space = cols > 0;
+            continue;
+        }
+        int w = av_utf8_cluster_width(text + p, k) + space;
+        if ((!o->title && cols + w > LEAD_COLUMNS) || at + k + 16 >= n) {
+            at += (size_t)snprintf(lead + at, n - at, "…");
+            break;
+        }
+        if (space) lead[at++] = ' ';
+        memcpy(lead + at, text + p, k);
+        at += k;
+        cols += w;
+        space = 0;
+    }
+    snprintf(lead + at, n - at, "%s%s", rtl ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
+}
+
+/* title (n bytes) = "<lead> · <what> · <weights> · positions: … · mask: …". */
+static void compose(char *title, size_t n, const fig_run *fr, const char *what) {
+    snprintf(title, n, "%s · %s · %s · positions: %s · mask: %s%s", fr->lead, what, fr->weights, fr->pos, fr->mask,
+             fr->noscale);
 }
 
 /* The weight figures' colour range: fixed 0..1 up to AV_AUTO_VMAX_T tokens,
@@ -71,7 +148,7 @@ static av_status write_fig(const fig_run *fr, const char *stem, fig_kind kind, c
     for (int e = 0; e < 2; e++) {
         if (!(fr->o->format & (e ? AV_FMT_SVG : AV_FMT_PNG))) continue;
         char name[128], path[4096];
-        snprintf(name, sizeof name, "%s.%s", stem, ext[e]);
+        snprintf(name, sizeof name, "%s%s.%s", fr->o->prefix, stem, ext[e]);
         av_path_join(path, sizeof path, fr->o->outdir, name);
         av_status s;
         switch (kind) {
@@ -92,10 +169,10 @@ static av_status fig_heads(fig_run *fr, av_err *err) {
     int H = m->cfg.H, T = m->cfg.T;
     size_t TT = (size_t)T * (size_t)T;
     av_status s = AV_OK;
-    char stem[64], title[512];
+    char stem[64], title[2048], what[128];
     for (int h = 0; h < H; h++) {
-        snprintf(fr->titles[h], sizeof fr->titles[h], "head %d of %d · positions: %s · mask: %s%s", h, H, fr->pos,
-                 fr->mask, fr->noscale);
+        snprintf(what, sizeof what, "head %d of %d: attention weights", h, H);
+        compose(fr->titles[h], sizeof fr->titles[h], fr, what);
         fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok,
                                   .k_labels = fr->tok, .w = m->att + (size_t)h * TT, .masked = m->mask};
     }
@@ -103,9 +180,12 @@ static av_status fig_heads(fig_run *fr, av_err *err) {
         snprintf(stem, sizeof stem, "head%d", h);
         s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->wmeta, err);
     }
-    if (!s && (fr->o->figures & AV_FIG_GRID) && H > 1) {
-        snprintf(title, sizeof title, "attention weights, all %d heads · positions: %s · mask: %s%s", H, fr->pos,
-                 fr->mask, fr->noscale);
+    /* the default set draws the grid only when there are several heads; asked
+     * for by name (--figures grid or all), it is drawn even for one head */
+    if (!s && (fr->o->figures & AV_FIG_GRID) && (H > 1 || av_option_given(fr->o, "figures"))) {
+        if (H == 1) snprintf(what, sizeof what, "attention weights of the one head");
+        else snprintf(what, sizeof what, "attention weights, all %d heads", H);
+        compose(title, sizeof title, fr, what);
         s = write_fig(fr, "heads", FIG_GRID, fr->hms, H, title, &fr->wmeta, err);
     }
     return s;
@@ -117,10 +197,11 @@ static av_status fig_mean(const fig_run *fr, av_err *err) {
     int H = m->cfg.H, T = m->cfg.T;
     float *mean = malloc((size_t)T * (size_t)T * sizeof *mean);
     if (!mean) return av_fail(err, AV_ERUNTIME, "out of memory");
-    char title[512];
+    char title[2048], what[160];
     av_plot_mean_heads(mean, m->att, H, T, T);
-    snprintf(title, sizeof title, "mean over %d head%s · not a head: averaging hides each head's pattern"
-             " · positions: %s · mask: %s%s", H, H == 1 ? "" : "s", fr->pos, fr->mask, fr->noscale);
+    snprintf(what, sizeof what, "mean over %d head%s · not a head: averaging hides each head's pattern", H,
+             H == 1 ? "" : "s");
+    compose(title, sizeof title, fr, what);
     av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok, .w = mean,
                      .masked = m->mask};
     av_plot_meta mm = fr->wmeta;
@@ -145,10 +226,10 @@ static av_status fig_scores(fig_run *fr, av_err *err) {
     sm.value_label = "score";
     const char *what = m->cfg.scale ? "scores S = Q·Kᵀ/√d_k" : "scores S = Q·Kᵀ (no ÷√d_k)";
     const char *neg = m->masked_count ? " · masked keys get −∞" : "";
-    char stem[64], title[512];
+    char stem[64], title[2048], part[160];
     for (int h = 0; h < H; h++) {
-        snprintf(fr->titles[h], sizeof fr->titles[h], "%s before the softmax · head %d of %d%s · positions: %s · mask: %s",
-                 what, h, H, neg, fr->pos, fr->mask);
+        snprintf(part, sizeof part, "%s before the softmax · head %d of %d%s", what, h, H, neg);
+        compose(fr->titles[h], sizeof fr->titles[h], fr, part);
         fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok,
                                   .k_labels = fr->tok, .w = m->scores + (size_t)h * TT, .masked = m->mask,
                                   .neg_inf_cells = 1};
@@ -159,8 +240,8 @@ static av_status fig_scores(fig_run *fr, av_err *err) {
         s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &sm, err);
     }
     if (!s && H > 1) {
-        snprintf(title, sizeof title, "%s before the softmax · all %d heads%s · positions: %s · mask: %s", what, H,
-                 neg, fr->pos, fr->mask);
+        snprintf(part, sizeof part, "%s before the softmax · all %d heads%s", what, H, neg);
+        compose(title, sizeof title, fr, part);
         s = write_fig(fr, "scores", FIG_GRID, fr->hms, H, title, &sm, err);
     }
     return s;
@@ -185,7 +266,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
     float *v = malloc(sizeof(float) * 2 * (size_t)T * (size_t)P);
     if (!v) return av_fail(err, AV_ERUNTIME, "out of memory");
     float *a = v, *b = v + (size_t)T * P;
-    char title[512], kt[2][96];
+    char what[512], title[2048], kt[2][96];
     const char *const *tok = (const char *const *)toks->tok;
     av_heatmap hm[2] = {{.n_q = T, .n_k = P, .q_labels = tok, .w = a, .k_title = kt[0]},
                         {.n_q = T, .n_k = P, .q_labels = tok, .w = b, .k_title = kt[1]}};
@@ -196,7 +277,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
                 a[(size_t)pos * P + i] = m->PE[(size_t)pos * C + 2 * i];
                 b[(size_t)pos * P + i] = m->PE[(size_t)pos * C + 2 * i + 1];
             }
-        snprintf(title, sizeof title,
+        snprintf(what, sizeof what,
                  "sinusoidal positional encoding PE, (T, d_model) = (%d, %d), added to X · PE(pos, 2i) = "
                  "sin(pos / 10000^(2i/d_model)) · PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))",
                  T, C);
@@ -213,7 +294,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
                 a[(size_t)pos * P + i] = (float)cos(ang);
                 b[(size_t)pos * P + i] = (float)sin(ang);
             }
-        snprintf(title, sizeof title,
+        snprintf(what, sizeof what,
                  "RoPE: pair i of q and k at position m turns by the angle m·θ_i · θ_i = %g^(−2i/d_k), d_k = %d, "
                  "the same in every head · %s pairs %s",
                  m->cfg.rope_base, D, av_rope_style_name(m->cfg.rope_style),
@@ -224,6 +305,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
         snprintf(kt[1], sizeof kt[1], "pair i (fast → slow)");
         meta.value_label = "cos, sin of the angle m·θ_i";
     }
+    compose(title, sizeof title, fr, what);
     hm[0].q_title = rope ? "position m" : "position pos";
     hm[0].title = hm[1].title = title;
     av_status s = write_fig(fr, "pe", FIG_MATRIX, hm, 2, title, &meta, err);
@@ -235,16 +317,19 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
 /* mask: which query sees which key. */
 static av_status fig_mask(const fig_run *fr, av_err *err) {
     int T = fr->m->cfg.T;
-    char title[512];
-    snprintf(title, sizeof title, "which keys each query sees · mask: %s", fr->mask);
+    char title[2048];
+    compose(title, sizeof title, fr, "which keys each query sees");
     av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                      .masked = fr->m->mask};
     return write_fig(fr, "mask", FIG_MASK, &hm, 1, NULL, &fr->meta, err);
 }
 
-/* The shared part of every title: positions, mask, scale. */
-static void describe_run(fig_run *fr) {
+/* The shared part of every title: sentence or --title, weights, positions,
+ * mask, scale. */
+static void describe_run(fig_run *fr, const av_figure_context *fc) {
     const av_config *c = &fr->m->cfg;
+    make_lead(fr->lead, sizeof fr->lead, fr->o, fc->sentence);
+    fr->weights = fc->ws->text;
     av_mask_desc(fr->mask, sizeof fr->mask, c, fr->m->user_mask != NULL);
     av_positions_desc(fr->pos, sizeof fr->pos, c);
     fr->noscale = c->scale ? "" : " · no scale";
@@ -263,20 +348,17 @@ static av_status write_selected(fig_run *fr, av_err *err) {
             fprintf(stderr, "attnviz: note: no pe figure: --positions none adds no positional encoding\n");
     }
     if (!s && (figs & AV_FIG_MASK)) s = fig_mask(fr, err);
-    if (!s && (figs & AV_FIG_GRID) && fr->m->cfg.H == 1 && !o->figures_all && o->figures != AV_FIG_DEFAULT &&
-        !o->quiet)
-        fprintf(stderr, "attnviz: note: no grid figure: there is one head (head0 shows it)\n");
     return s;
 }
 
-av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_options *o, const char *cmdline,
-                           av_written *w, av_err *err) {
+av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_options *o,
+                           const av_figure_context *fc, av_written *w, av_err *err) {
     av_status s;
     if ((s = av_mkdir_p(o->outdir, err))) return s;
     fig_run fr = {.m = m, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
-    fr.meta = figure_meta(fr.desc, o, cmdline, m->cfg.seed);
+    fr.meta = figure_meta(fr.desc, o, fc, m->cfg.seed);
     weight_range(&fr);
-    describe_run(&fr);
+    describe_run(&fr, fc);
     fr.hms = calloc((size_t)m->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)m->cfg.H, sizeof *fr.titles);
     if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");
@@ -291,16 +373,18 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
 }
 
 av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
-                             const char *cmdline, av_written *w, av_err *err) {
+                             const av_figure_context *fc, av_written *w, av_err *err) {
     if (!av_compare_has_figure(c->kind)) return AV_OK;
-    char desc[8192];
-    av_plot_meta meta = figure_meta(desc, o, cmdline, c->runs[0].cfg.seed);
+    char desc[8192], lead[400], context[1100];
+    av_plot_meta meta = figure_meta(desc, o, fc, o->seed);
+    make_lead(lead, sizeof lead, o, fc->sentence);
+    snprintf(context, sizeof context, "%s · %s", lead, fc->ws->text);
     for (int e = 0; e < 2; e++) {
         if (!(o->format & (e ? AV_FMT_SVG : AV_FMT_PNG))) continue;
         char name[64], path[4096];
-        snprintf(name, sizeof name, "compare_%s.%s", av_compare_name(c->kind), e ? "svg" : "png");
+        snprintf(name, sizeof name, "%scompare_%s.%s", o->prefix, av_compare_name(c->kind), e ? "svg" : "png");
         av_path_join(path, sizeof path, o->outdir, name);
-        av_status s = av_compare_plot(path, c, toks, o->head, &meta, err);
+        av_status s = av_compare_plot(path, c, toks, o->head, context, &meta, err);
         if (s) return s;
         av_written_add(w, path);
     }
@@ -370,7 +454,7 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     if (s) return s;
     fig_run fr = {.m = view, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
     snprintf(fr.desc, sizeof fr.desc, "%s (weights: %s)", cmdline, source);
-    fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .dpi = o->dpi,
+    fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .weights = source, .dpi = o->dpi,
                              .cmap = (av_cmap)o->cmap, .scale = (float)o->scale};
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);
@@ -385,4 +469,81 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
         fprintf(stderr, "attnviz: warning: %d character(s) in the labels have no glyph in any installed font; drawn as boxes\n",
                 av_plot_missing_glyphs());
     return s;
+}
+
+/* ---------------------------------------------------------------- one run per folder */
+
+/* 1 if name is o->prefix + an attnviz figure stem + ".png" or ".svg". */
+static int is_figure_name(const char *name, const char *prefix) {
+    size_t np = strlen(prefix), n = strlen(name);
+    if (n < np + 5 || strncmp(name, prefix, np) != 0) return 0;
+    const char *ext = name + n - 4;
+    if (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0) return 0;
+    char stem[128];
+    snprintf(stem, sizeof stem, "%.*s", (int)(n - np - 4), name + np);
+    static const char *const kFixed[] = {"heads", "mean", "scores", "pe", "mask"};
+    for (size_t k = 0; k < sizeof kFixed / sizeof kFixed[0]; k++)
+        if (strcmp(stem, kFixed[k]) == 0) return 1;
+    for (int k = AV_CMP_SCALE; k <= AV_CMP_ORDER; k++)
+        if (strncmp(stem, "compare_", 8) == 0 && strcmp(stem + 8, av_compare_name(k)) == 0) return 1;
+    const char *digits = strncmp(stem, "scores_head", 11) == 0 ? stem + 11 : strncmp(stem, "head", 4) == 0 ? stem + 4 : NULL;
+    if (!digits || !*digits) return 0;
+    return strspn(digits, "0123456789") == strlen(digits);
+}
+
+/* 1 if the file at path carries attnviz's metadata and another run's id. */
+static int from_another_run(const char *path, const char *run_id) {
+    size_t n = strlen(path);
+    if (strcmp(path + n - 4, ".png") == 0) {
+        av_png_image img;
+        av_err ignored;
+        if (av_png_read(path, &img, &ignored) != AV_OK) return 0;
+        const char *sw = av_png_image_text(&img, "Software"), *run = av_png_image_text(&img, "Run");
+        int other = sw && strncmp(sw, "attnviz ", 8) == 0 && !(run && strcmp(run, run_id) == 0);
+        av_png_image_free(&img);
+        return other;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    static char head[16384];
+    size_t got = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[got] = 0;
+    const char *desc = strstr(head, "<desc>attnviz "), *end = desc ? strstr(desc, "</desc>") : NULL;
+    if (strncmp(head, "<?xml", 5) != 0 || !end) return 0;
+    char mine[64];
+    size_t k = (size_t)snprintf(mine, sizeof mine, "&#10;run: %s</desc>", run_id), upto = (size_t)(end - desc) + 7;
+    return upto < k || strncmp(desc + upto - k, mine, k) != 0;
+}
+
+static int was_written(const av_written *w, const char *path) {
+    for (int i = 0; i < w->n; i++)
+        if (strcmp(w->paths[i], path) == 0) return 1;
+    return 0;
+}
+
+av_status av_figures_remove_stale(const av_options *o, const char *run_id, const av_written *w, av_err *err) {
+    if (w->n >= AV_MAX_WRITTEN) return AV_OK; /* the list may be incomplete: remove nothing */
+    DIR *d = opendir(o->outdir);
+    if (!d) return AV_OK; /* nothing written there, so nothing to mix with */
+    struct dirent *e;
+    int removed = 0;
+    char path[4096], names[512] = "";
+    av_status st = AV_OK;
+    while (!st && (e = readdir(d)) != NULL) {
+        if (!is_figure_name(e->d_name, o->prefix)) continue;
+        av_path_join(path, sizeof path, o->outdir, e->d_name);
+        if (was_written(w, path) || !from_another_run(path, run_id)) continue;
+        if (unlink(path) != 0) {
+            st = av_fail(err, AV_ERUNTIME, "cannot remove '%s', a figure of an earlier run (a folder never mixes "
+                         "two runs; use another -o or --prefix): %s", path, strerror(errno));
+            break;
+        }
+        if (removed++ < 8) snprintf(names + strlen(names), sizeof names - strlen(names), " %s", e->d_name);
+    }
+    closedir(d);
+    if (!st && removed && !o->quiet)
+        fprintf(stderr, "attnviz: note: removed %d figure(s) of an earlier run from %s, so the folder holds one run:%s%s\n",
+                removed, o->outdir, names, removed > 8 ? " ..." : "");
+    return st;
 }

@@ -38,8 +38,9 @@ typedef struct {
     av_gpt2run gr;           /* the --model run (zeroed without --model) */
     av_comparison cmp;
     av_written written;
-    char note[4200]; /* where X and W came from, for the trace */
+    av_weights_source source; /* where X and W came from: trace header, figure titles and metadata */
     char *cmd;       /* the command line, shell-quoted, for the figures' metadata */
+    char *text;      /* the sentence as read (owned), for the figures' titles */
     int n_real;      /* tokens of the sentence, before any <pad> */
     int color;
 } run;
@@ -94,6 +95,10 @@ static av_status read_tokens(run *r, av_err *err) {
         while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--; /* a file's final newline */
     }
     st = av_tokenize(&r->toks, text, len, AV_MAX_TOKENS, err);
+    if (!st && (r->text = malloc(len + 1)) != NULL) {
+        memcpy(r->text, text, len);
+        r->text[len] = 0;
+    }
     if (text != o->sentence) free(text);
     r->n_real = r->toks.n;
     if (st || !o->pad_to) return st;
@@ -139,8 +144,8 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     av_status st = av_model_init(&r->m, cfg, err);
     if (st) return st;
     av_model_seed(&r->m, (const char *const *)r->toks.tok);
-    snprintf(r->note, sizeof r->note, "seeded (embedding by token text, W ~ N(0, 1/d_model))");
-    if (o->weights_dir && (st = av_load_weights(&r->m, o->weights_dir, r->note, sizeof r->note, err))) return st;
+    av_weights_random(&r->source, cfg->seed);
+    if (o->weights_dir && (st = av_load_weights(&r->m, o->weights_dir, &r->source, err))) return st;
     if (o->attn_mask && (st = av_load_attn_mask(&r->m, o->attn_mask, err))) return st;
     return av_model_forward(&r->m, err);
 }
@@ -150,16 +155,16 @@ static av_status print_trace(run *r, av_err *err) {
     const av_options *o = &r->o;
     int qi = 0, kj = 0;
     av_status st = o->explain ? av_explain_parse(o->explain, &r->toks, &qi, &kj, err) : AV_OK;
-    if (!st && !o->quiet) {
+    if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
         av_trace tr = {stdout, r->color, o->verbose, o->precision};
         if (o->model_dir) av_gpt2run_trace(stdout, &r->gr, &r->m, &r->toks, r->color);
-        else av_trace_print(&tr, &r->m, &r->toks, r->note);
-        if (o->explain) av_explain(stdout, &r->m, &r->toks, o->head, qi, kj, o->precision, r->color);
-        int only = o->model_dir && av_option_given(o, "head") ? o->head : -1; /* a model's --show: --head only */
-        for (int h = 0; o->show && h < r->m.cfg.H; h++)
-            if (only < 0 || h == only)
-                av_term_heatmap(stdout, &r->m, &r->toks, h, av_term_mode_for(r->color), av_term_width());
+        else av_trace_print(&tr, &r->m, &r->toks, &r->source);
     }
+    if (!st && o->explain) av_explain(stdout, &r->m, &r->toks, o->head, qi, kj, o->precision, r->color);
+    int only = o->model_dir && av_option_given(o, "head") ? o->head : -1; /* a model's --show: --head only */
+    for (int h = 0; !st && o->show && h < r->m.cfg.H; h++)
+        if (only < 0 || h == only)
+            av_term_heatmap(stdout, &r->m, &r->toks, h, av_term_mode_for(r->color), av_term_width());
     if (!st && o->model_dir && o->generate) st = av_gpt2run_generate(stdout, &r->gr, o->generate, err);
     if (!st && fflush(stdout) != 0)
         st = av_fail(err, AV_ERUNTIME, "cannot write the trace to standard output: %s", strerror(errno));
@@ -204,22 +209,25 @@ static av_status model_sinks(run *r, const char *cmd, av_err *err) {
  * run next to figures from an older one. */
 static av_status write_outputs(run *r, av_err *err) {
     const av_options *o = &r->o;
-    const char *cmd = r->cmd ? r->cmd : "attnviz";
+    av_figure_context fc = {r->cmd ? r->cmd : "attnviz", r->text, &r->source, ""};
+    av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* Latin labels in the bundled DejaVu Sans */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, err);
-        if (!st && !o->quiet) av_compare_print(stdout, &r->cmp, &r->toks, r->color);
-        if (!st && !o->no_plot) st = av_figures_compare(&r->cmp, &r->toks, o, cmd, &r->written, err);
+        if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
+        if (!st && !o->no_plot) st = av_figures_compare(&r->cmp, &r->toks, o, &fc, &r->written, err);
     }
     if (!st && o->dump_dir)
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
                           : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
-    if (!st && o->model_dir) return model_sinks(r, cmd, err);
-    if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, cmd, &r->written, err);
-    av_page_info page = {.command = cmd, .note = r->note, .sentence = o->sentence, .n_real = r->n_real};
+    if (!st && o->model_dir) return model_sinks(r, fc.cmdline, err);
+    if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, &fc, &r->written, err);
+    if (!st && !o->no_plot) st = av_figures_remove_stale(o, fc.run, &r->written, err);
+    av_page_info page = {.command = fc.cmdline, .note = r->source.text, .ws = &r->source, .sentence = o->sentence,
+                         .n_real = r->n_real};
     if (!st && o->html && o->compare)
         st = av_page_compare(&r->cmp, &r->m, &r->toks, o, &page, &r->written, err);
     else if (!st && o->html)
@@ -244,6 +252,9 @@ int main(int argc, char **argv) {
          * process and leave a temporary file behind */
         signal(SIGXFSZ, SIG_IGN);
         r.color = av_use_color(r.o.color);
+        char unused[AV_MAX_WARNINGS][160];
+        for (int i = 0, n = av_unused_options(&r.o, unused); i < n; i++)
+            fprintf(stderr, "attnviz: warning: %s\n", unused[i]);
         if (r.o.model_dir) {
             st = av_gpt2run_open(&r.gr, &r.m, &r.toks, &r.o, &err);
         } else if (!(st = configure(&cfg, &r.o, &err)) && !(st = read_tokens(&r, &err))) {
@@ -257,6 +268,7 @@ int main(int argc, char **argv) {
     av_written_free(&r.written);
     av_compare_free(&r.cmp);
     free(r.cmd);
+    free(r.text);
     av_model_free(&r.m);
     av_gpt2run_free(&r.gr);
     av_tokens_free(&r.toks);

@@ -30,14 +30,14 @@ static av_html_run single_run(const av_model *m, const av_tokens *toks, const ch
 
 /* The trace as printed, without colour (and the comparison table when c is
  * given), into a malloc'd string; NULL when out of memory. */
-static char *trace_text(const av_model *m, const av_tokens *toks, const av_options *o, const char *note,
-                        const av_comparison *c) {
+static char *trace_text(const av_model *m, const av_tokens *toks, const av_options *o,
+                        const av_weights_source *ws, const av_comparison *c) {
     char *buf = NULL;
     size_t n = 0;
     FILE *ms = open_memstream(&buf, &n);
     if (!ms) return NULL;
     av_trace tr = {ms, 0, o->verbose, o->precision};
-    av_trace_print(&tr, m, toks, note);
+    av_trace_print(&tr, m, toks, ws);
     if (c) av_compare_print(ms, c, toks, 0);
     if (fclose(ms) != 0) { free(buf); return NULL; }
     return buf;
@@ -72,22 +72,19 @@ static void page_title(char *title, size_t n, const av_page_info *info, const ch
 }
 
 /* A single-layer page (runs from m or from its --compare settings). */
-static av_status write_runs(const av_html_run *runs, int n, const av_model *m, const av_tokens *toks,
-                            const av_options *o, const av_page_info *info, const char *trace, av_written *w,
-                            av_err *err) {
-    char title[2048], source[4400];
+static av_status write_runs(const av_html_run *runs, int n, const av_tokens *toks, const av_options *o,
+                            const av_page_info *info, const char *trace, av_written *w, av_err *err) {
+    char title[2048];
     page_title(title, sizeof title, info, (const char *const *)toks->tok, toks->n);
-    if (o->weights_dir) snprintf(source, sizeof source, "loaded: %s", info->note);
-    else snprintf(source, sizeof source, "random, seed %llu: %s", (unsigned long long)m->cfg.seed, info->note);
-    return write_page(runs, n, title, source, info->trace ? info->trace : trace, o, info, w, err);
+    return write_page(runs, n, title, info->note, info->trace ? info->trace : trace, o, info, w, err);
 }
 
 av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
                          av_written *w, av_err *err) {
     char desc[256];
     av_html_run run = single_run(m, toks, "", desc, sizeof desc);
-    char *trace = trace_text(m, toks, o, info->note, NULL);
-    av_status s = write_runs(&run, 1, m, toks, o, info, trace, w, err);
+    char *trace = trace_text(m, toks, o, info->ws, NULL);
+    av_status s = write_runs(&run, 1, toks, o, info, trace, w, err);
     free(trace);
     return s;
 }
@@ -102,8 +99,8 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
         runs[k] = single_run(&c->runs[k], toks, c->names[k], desc[k], sizeof desc[k]);
         runs[k].weights_file = runs[k].scores_file = NULL;
     }
-    char *trace = trace_text(m, toks, o, info->note, c);
-    av_status s = write_runs(runs, c->n, m, toks, o, info, trace, w, err);
+    char *trace = trace_text(m, toks, o, info->ws, c);
+    av_status s = write_runs(runs, c->n, toks, o, info, trace, w, err);
     free(trace);
     return s;
 }

@@ -27,8 +27,10 @@
 /* What the caller knows about the run besides the numbers. */
 typedef struct {
     const char *command; /* the shell-quoted command line */
-    const char *note;    /* where X and W came from, as the trace says it; for a
-                          * model the whole source ("model gpt2/ (GPT-2, 12 layers)") */
+    const char *note;    /* where X and W came from, as the trace says it ("random weights
+                          * (untrained, seed 42)", app/tensorio.h); for a model the whole
+                          * source ("model gpt2/ (GPT-2, 12 layers)") */
+    const av_weights_source *ws; /* single layer: the weights' source for the trace, or NULL */
     const char *trace;   /* the trace as printed, no colour; NULL: printed again here
                           * (single layer, compare); a model's caller gives it */
     const char *sentence; /* the page's title: the sentence as given, or NULL (-f): the tokens joined */

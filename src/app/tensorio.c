@@ -22,6 +22,15 @@ void av_written_free(av_written *w) {
     w->n = 0;
 }
 
+void av_weights_random(av_weights_source *src, uint64_t seed) {
+    src->kind = AV_WEIGHTS_RANDOM;
+    snprintf(src->text, sizeof src->text, "random weights (untrained, seed %llu)", (unsigned long long)seed);
+}
+
+int av_weights_are_random(const av_weights_source *src) {
+    return src->kind == AV_WEIGHTS_RANDOM || src->kind == AV_WEIGHTS_MIXED;
+}
+
 /* One of the --weights files into dst (rows, cols); a missing file keeps the
  * seeded tensor, a found one counts in *found. */
 static av_status load_one(const char *dir, const char *name, float *dst, size_t rows, size_t cols,
@@ -55,7 +64,7 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     return AV_OK;
 }
 
-av_status av_load_weights(av_model *m, const char *dir, char *note, size_t note_n, av_err *err) {
+av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err) {
     struct stat st;
     if (stat(dir, &st) != 0)
         return av_fail(err, AV_ERUNTIME, "--weights '%s': %s", dir, strerror(errno));
@@ -63,16 +72,24 @@ av_status av_load_weights(av_model *m, const char *dir, char *note, size_t note_
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
     int found = 0;
     av_status s;
-    const char *names[] = {"W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
-    float *dst[] = {m->W_Q, m->W_K, m->W_V, m->W_O};
-    if ((s = load_one(dir, "X.npy", m->X, T, C, &found, err))) return s;
-    for (int i = 0; i < 4; i++)
-        if ((s = load_one(dir, names[i], dst[i], C, C, &found, err))) return s;
+    const char *names[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+    float *dst[] = {m->X, m->W_Q, m->W_K, m->W_V, m->W_O};
+    char which[2][64] = {"", ""}; /* [0] loaded, [1] left random */
+    for (int i = 0; i < 5; i++) {
+        int before = found;
+        if ((s = load_one(dir, names[i], dst[i], i ? C : T, C, &found, err))) return s;
+        char *list = which[found > before ? 0 : 1];
+        snprintf(list + strlen(list), 64 - strlen(list), "%s%.*s", *list ? ", " : "", (int)strcspn(names[i], "."),
+                 names[i]);
+    }
     if (!found)
         return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy",
                        dir);
-    if (found == 5) snprintf(note, note_n, "all loaded from %s", dir);
-    else snprintf(note, note_n, "%d of 5 loaded from %s (X, W_Q, W_K, W_V, W_O), the rest seeded", found, dir);
+    src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
+    unsigned long long seed = (unsigned long long)m->cfg.seed;
+    if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %.400s", dir);
+    else snprintf(src->text, sizeof src->text, "%s loaded from %.300s; %s random (untrained, seed %llu)", which[0],
+                  dir, which[1], seed);
     return AV_OK;
 }
 

@@ -9,6 +9,7 @@
 #define AV_TENSORIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/common.h"
 #include "nn/model.h"
@@ -26,13 +27,39 @@ typedef struct {
 void av_written_add(av_written *w, const char *path);
 void av_written_free(av_written *w);
 
+/* Where a run's X and weights come from. The trace header prints it, and
+ * every figure names it in its title and metadata (av_plot_meta.weights), so
+ * a slide never passes random weights off as learned ones. attnviz's own
+ * single layer fills RANDOM, LOADED or MIXED; a driver that runs a named
+ * model or trains one fills MODEL ("model gpt2 (124M) from DIR") or TRAINED
+ * ("trained on copy, step 500") into text itself. */
+typedef enum {
+    AV_WEIGHTS_RANDOM,  /* seeded random draws, never trained */
+    AV_WEIGHTS_LOADED,  /* X and all four W from a --weights folder */
+    AV_WEIGHTS_MIXED,   /* some from a folder, the rest random */
+    AV_WEIGHTS_MODEL,   /* a published model's checkpoint */
+    AV_WEIGHTS_TRAINED, /* trained by attnviz on a task */
+} av_weights_kind;
+
+typedef struct {
+    av_weights_kind kind;
+    char text[600]; /* short, for titles: "random weights (untrained, seed 42)" */
+} av_weights_source;
+
+/* src = random weights (untrained, seed seed). */
+void av_weights_random(av_weights_source *src, uint64_t seed);
+
+/* 1 if some of the weights are untrained random draws (RANDOM or MIXED). */
+int av_weights_are_random(const av_weights_source *src);
+
 /* Replace m's seeded X (T, C) and W_Q, W_K, W_V, W_O (C, C) by those of
  * X.npy, W_Q.npy, ... found in folder dir (each optional, at least one
- * required); note (note_n bytes) says which for the trace. Errors: AV_ERUNTIME
+ * required); src becomes LOADED ("weights loaded from DIR") or MIXED
+ * ("W_Q, W_K loaded from DIR; X, W_V, W_O random (untrained, seed 42)"). Errors: AV_ERUNTIME
  * for a missing or unreadable folder or file; AV_EUSAGE for a folder with none
  * of the files, a file that is not regular, or a bad or wrongly shaped .npy
  * (the message says the expected layout). */
-av_status av_load_weights(av_model *m, const char *dir, char *note, size_t note_n, av_err *err);
+av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err);
 
 /* Set m->user_mask (T, T) from the bool .npy at path, True = masked.
  * Errors: AV_ERUNTIME when it cannot be read; AV_EUSAGE for bad content,

@@ -92,7 +92,7 @@ static void print_kernel(FILE *f, av_kernel k) {
 static const char ind[] = "                   ";
 
 /* The header: tokens, sizes, positions, mask, scale, seed, convention. */
-static void print_header(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note,
+static void print_header(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_weights_source *ws,
                          const char *mask) {
     FILE *f = tr->f;
     const av_config *c = &m->cfg;
@@ -119,7 +119,12 @@ static void print_header(const av_trace *tr, const av_model *m, const av_tokens 
     }
     fprintf(f, "\n  scale      %s\n", c->scale ? "1/√d_k" : "OFF (--no-scale): scores are raw Q·Kᵀ");
     if (H > 1) fprintf(f, "  heads      each head is computed and drawn on its own; nothing is averaged over heads\n");
-    fprintf(f, "  seed       %llu   X and W: %s\n", (unsigned long long)c->seed, weights_note);
+    fprintf(f, "  weights    %s", ws->text);
+    if (ws->kind == AV_WEIGHTS_RANDOM) fprintf(f, ": X ~ N(0, 1) per token text, W ~ N(0, 1/d_model)");
+    if (av_weights_are_random(ws))
+        fprintf(f, "\n             random weights show how attention computes, not what a trained model attends to:\n"
+                   "             a strong weight between two words here means nothing about the words");
+    fputc('\n', f);
     print_kernel(f, c->kernel);
     fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
 }
@@ -343,10 +348,10 @@ static void print_concat_output(const av_trace *tr, const av_model *m, int n) {
     if (tr->verbose) av_print_matrix(f, "Y", m->out, T, C, P, NULL);
 }
 
-void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note) {
+void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_weights_source *ws) {
     char mask[128];
     av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
-    print_header(tr, m, toks, weights_note, mask);
+    print_header(tr, m, toks, ws, mask);
     int n = stages_input(tr, m, 1);
     n = stages_project(tr, m, n);
     n = stages_scores(tr, m, n, mask);

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "app/tensorio.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
 
@@ -23,8 +24,9 @@ typedef struct {
 } av_trace;
 
 /* Print the header and every stage of a finished forward pass. toks has m->cfg.T
- * entries; weights_note says where X and W came from ("seeded" or a folder). */
-void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const char *weights_note);
+ * entries; ws says where X and W came from (the header's "weights" line,
+ * with what random weights can and cannot show). */
+void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_weights_source *ws);
 
 /* numpy-style print of a (rows, cols) matrix: at most 3 edge rows/columns when
  * larger than 8, −inf shown where masked[i*cols+j] is set (masked may be NULL). */

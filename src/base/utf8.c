@@ -98,6 +98,12 @@ int av_utf8_is_hangul(unsigned cp) {
     return n >= 1 && n <= 4 && (unsigned)d[0] != cp && hangul_boundclass((unsigned)d[0]);
 }
 
+int av_utf8_is_rtl(unsigned cp) {
+    if (cp > 0x10FFFF) return 0;
+    int bc = utf8proc_get_property((utf8proc_int32_t)cp)->bidi_class;
+    return bc == UTF8PROC_BIDI_CLASS_R || bc == UTF8PROC_BIDI_CLASS_AL;
+}
+
 int av_utf8_cp_width(unsigned cp) {
     if (cp > 0x10FFFF) return 1;
     return utf8proc_charwidth((utf8proc_int32_t)cp);

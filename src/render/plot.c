@@ -1188,13 +1188,25 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
                         av_err *err) {
     const char *software = meta && meta->software ? meta->software : "attnviz " AV_VERSION;
     const char *desc = meta ? meta->description : NULL;
-    if (ends_with_svg(path)) return av_svg_write(path, dl, title, desc, err);
+    const char *weights = meta ? meta->weights : NULL, *run = meta ? meta->run : NULL;
+    if (ends_with_svg(path)) {
+        /* SVG has one <desc>: the description, then "weights: ..." and "run: ..." lines */
+        size_t n = (desc ? strlen(desc) : 0) + (weights ? strlen(weights) : 0) + (run ? strlen(run) : 0) + 32;
+        char *all = malloc(n);
+        if (!all) return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
+        snprintf(all, n, "%s%s%s%s%s", desc ? desc : "", weights ? "\nweights: " : "", weights ? weights : "",
+                 run ? "\nrun: " : "", run ? run : "");
+        av_status st = av_svg_write(path, dl, title, all[0] == '\n' ? all + 1 : all, err);
+        free(all);
+        return st;
+    }
     unsigned char *rgb;
     size_t stride;
     av_status st = av_raster_render(dl, &rgb, &stride, err);
     if (st) return st;
-    av_png_text texts[3] = {{"Title", title}, {"Software", software}, {"Description", desc}};
-    st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 3, meta ? meta->dpi : 0, err);
+    av_png_text texts[5] = {{"Title", title}, {"Software", software}, {"Description", desc}, {"Weights", weights},
+                            {"Run", run}};
+    st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 5, meta ? meta->dpi : 0, err);
     free(rgb);
     return st;
 }

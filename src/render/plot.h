@@ -113,6 +113,13 @@ typedef enum { AV_POOL_MAX, AV_POOL_MEAN } av_pool;
 typedef struct {
     const char *software;    /* PNG tEXt Software, e.g. "attnviz 0.1.0" */
     const char *description; /* PNG tEXt Description: exact command line and seed */
+    const char *weights;     /* where the weights come from, e.g. "random weights (untrained,
+                              * seed 42)", "weights loaded from w/", "model gpt2", "trained on
+                              * copy, step 500"; PNG tEXt Weights, SVG <desc> "weights: ..." line;
+                              * NULL = not written (the caller also puts it in the title) */
+    const char *run;         /* identity of the run that drew it (same input, settings and
+                              * weights = same run), PNG tEXt Run, SVG <desc> "run: ..." line;
+                              * NULL = not written */
     int dpi;                 /* pHYs resolution, pixels per inch; 0 = 100 */
     av_cmap cmap;            /* colour map; 0 = AV_CMAP_VIRIDIS */
     float vmin, vmax;        /* value range of the colour bar; both 0 = [0, 1] */

@@ -171,7 +171,7 @@ async function singleLayer(browser, tmp) {
     check(fs.existsSync(file), 'no ' + file);
     page = await openPage(browser, file);
     const src = await page.$eval('#av-source', (e) => e.textContent);
-    check(/random, seed 42/.test(src), 'the page does not say the weights are random with seed 42: ' + src);
+    check(/random weights \(untrained, seed 42\)/.test(src), 'the page does not say the weights are random with seed 42: ' + src);
     const cmd = await page.$eval('#av-command', (e) => e.textContent);
     check(cmd.includes('--causal') && cmd.includes('--html'), 'command line missing: ' + cmd);
     check(page.problems.length === 0, page.problems.join('; '));
