@@ -67,6 +67,11 @@ node tests/browser/shots.js "$out/html/compare/attnviz.html" "$out/html" compare
 attnviz -q --heads 4 --no-plot --html -o "$out/html/zh" "我爱深度学习"
 node tests/browser/shots.js "$out/html/zh/attnviz.html" "$out/html/zh"
 rm -f "$out/html/zh/matrix.png" "$out/html/zh/model.png" # the Chinese tutorial shows head and cell
+# a model's page: a toy model trained on reverse (600 steps, about a minute), every layer and head
+rm -rf build/toy-reverse
+attnviz -q --train reverse --steps 600 -o build/toy-reverse
+attnviz -q --model build/toy-reverse --no-plot --html -o "$out/html/toy" "3 1 4 1 5 > 5 1 4 1 3"
+node tests/browser/shots.js "$out/html/toy/attnviz.html" "$out/html" model
 
 sh scripts/excerpts.sh README.md docs/tutorial.md docs/tutorial.zh.md
 
