@@ -59,6 +59,27 @@ static void print_vec(FILE *f, const float *v, int n, int precision) {
     fputc(']', f);
 }
 
+/* Print q·k = Σ_d q[d]·k[d] (D terms) with partial sums at powers of two,
+ * accumulated in double; returns it. */
+static double explain_dot(FILE *f, const float *q, const float *k, int D, int precision) {
+    double dot = 0.0;
+    fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
+    for (int d = 0; d < D && d < 3; d++)
+        fprintf(f, "%s(%.*f)(%.*f)", d ? " + " : "", precision, (double)q[d], precision, (double)k[d]);
+    if (D > 3) fprintf(f, " + …");
+    fprintf(f, "\n        partial sums:");
+    int next = 1;
+    for (int d = 0; d < D; d++) {
+        dot += (double)q[d] * (double)k[d];
+        if (d + 1 == next || d + 1 == D) {
+            fprintf(f, "  d<%d: %.*f", d + 1, precision, dot);
+            next *= 2;
+        }
+    }
+    fprintf(f, "\n        = %.9g\n", dot);
+    return dot;
+}
+
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color) {
     const av_config *c = &m->cfg;
     int T = c->T, D = m->D;
@@ -78,22 +99,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     print_vec(f, k, D, precision);
     fprintf(f, "\n");
 
-    /* 1. the dot product, with partial sums at powers of two */
-    double dot = 0.0;
-    fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
-    for (int d = 0; d < D && d < 3; d++)
-        fprintf(f, "%s(%.*f)(%.*f)", d ? " + " : "", precision, (double)q[d], precision, (double)k[d]);
-    if (D > 3) fprintf(f, " + …");
-    fprintf(f, "\n        partial sums:");
-    int next = 1;
-    for (int d = 0; d < D; d++) {
-        dot += (double)q[d] * (double)k[d];
-        if (d + 1 == next || d + 1 == D) {
-            fprintf(f, "  d<%d: %.*f", d + 1, precision, dot);
-            next *= 2;
-        }
-    }
-    fprintf(f, "\n        = %.9g\n", dot);
+    /* 1. the dot product */
+    double dot = explain_dot(f, q, k, D, precision);
 
     /* 2. the scale; a --model's dump holds every layer: scores.npy (L, H, T, T) */
     char where[64];

@@ -347,11 +347,10 @@ static av_status not_finite(av_err *err, const char *name, double v, size_t i, i
     return av_fail(err, AV_EUSAGE, "%s contains %s at %s; every value must be finite", name, what, where);
 }
 
-av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const char *name, av_err *err) {
-    memset(out, 0, sizeof *out);
-    name = name_or_default(name);
-    if (!buf) len = 0;
-
+/* Steps 1-2: magic, version and header length, checked against len.
+ * *prefix = bytes before the header dict, *hlen = its length. */
+static av_status read_prefix(const unsigned char *buf, size_t len, const char *name, size_t *prefix, uint32_t *hlen,
+                             av_err *err) {
     /* 1. magic and version */
     if (len < NPY_MAGIC_LEN || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
         return av_fail(err, AV_EUSAGE, "%s: not a .npy file (bad magic; expected \\x93NUMPY at the start)", name);
@@ -363,28 +362,113 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
     else
         return av_fail(err, AV_EUSAGE, "%s: .npy format version %u.%u is not supported (want 1.0, 2.0 or 3.0)", name,
                        major, minor);
-    size_t prefix = 8 + lenbytes;
-    if (len < prefix)
+    *prefix = 8 + lenbytes;
+    if (len < *prefix)
         return av_fail(err, AV_EUSAGE, "%s: truncated header (%zu bytes, the header length needs %zu)", name, len,
-                       prefix);
+                       *prefix);
 
     /* 2. header length: sane and inside the buffer */
-    uint32_t hlen = lenbytes == 2 ? (uint32_t)buf[8] | (uint32_t)buf[9] << 8 : le32(buf + 8);
-    if (hlen > NPY_MAX_HEADER)
+    *hlen = lenbytes == 2 ? (uint32_t)buf[8] | (uint32_t)buf[9] << 8 : le32(buf + 8);
+    if (*hlen > NPY_MAX_HEADER)
         return av_fail(err, AV_EUSAGE, "%s: header length %lu is larger than the %u-byte limit", name,
-                       (unsigned long)hlen, NPY_MAX_HEADER);
-    if (hlen > len - prefix)
+                       (unsigned long)*hlen, NPY_MAX_HEADER);
+    if (*hlen > len - *prefix)
         return av_fail(err, AV_EUSAGE,
                        "%s: truncated header: header length %lu points past the end of the file (%zu bytes)", name,
-                       (unsigned long)hlen, len);
+                       (unsigned long)*hlen, len);
+    return AV_OK;
+}
+
+/* Step 4: the element count of h's shape, and the data length (count x item
+ * bytes) must equal have exactly. */
+static av_status check_data_length(const header_info *h, size_t item, size_t have, const char *name, size_t *count,
+                                   av_err *err) {
+    char shp[160];
+    fmt_shape(shp, sizeof shp, h->ndim, h->shape);
+    size_t n = 1, need = 0;
+    for (int i = 0; i < h->ndim; i++)
+        if (h->shape[i] == 0) n = 0; /* (0, big, big, big) is empty, not an overflow */
+    for (int i = 0; i < h->ndim && n; i++)
+        if (av_mul_size(&n, n, h->shape[i]) != 0)
+            return av_fail(err, AV_EUSAGE, "%s: shape %s is too large (its size overflows)", name, shp);
+    if (av_mul_size(&need, n, item) != 0)
+        return av_fail(err, AV_EUSAGE, "%s: shape %s is too large (its size overflows)", name, shp);
+    if (have < need)
+        return av_fail(err, AV_EUSAGE, "%s: truncated: header says shape %s = %zu bytes of data, file has %zu", name,
+                       shp, need, have);
+    if (have > need)
+        return av_fail(err, AV_EUSAGE,
+                       "%s: %zu trailing bytes: header says shape %s = %zu bytes of data, file has %zu", name,
+                       have - need, shp, need, have);
+    *count = n;
+    return AV_OK;
+}
+
+/* Step 5 for '|b1' / '|u1': copy count bytes; a bool must be 0 or 1. */
+static av_status convert_bytes(av_npy *out, const unsigned char *d, size_t count, const header_info *h,
+                               const char *name, av_err *err) {
+    out->bytes = malloc(count ? count : 1);
+    if (!out->bytes) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
+    if (h->descr[1] == 'b')
+        for (size_t i = 0; i < count; i++)
+            if (d[i] > 1) {
+                char where[192];
+                fmt_index(where, sizeof where, i, h->ndim, h->shape);
+                free(out->bytes);
+                out->bytes = NULL;
+                return av_fail(err, AV_EUSAGE, "%s: bool value %u at %s is not 0 or 1", name, d[i], where);
+            }
+    if (count) memcpy(out->bytes, d, count);
+    return AV_OK;
+}
+
+/* Step 5 for '<f4' / '<f8' (item 4 or 8 bytes): little-endian values to
+ * float32; each must be finite and, from float64, fit in float32. */
+static av_status convert_floats(av_npy *out, const unsigned char *d, size_t count, size_t item,
+                                const header_info *h, const char *name, av_err *err) {
+    float *f = malloc(count ? count * sizeof(float) : 1);
+    if (!f) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
+    for (size_t i = 0; i < count; i++) {
+        double v;
+        if (item == 4) {
+            uint32_t u = le32(d + 4 * i);
+            float x;
+            memcpy(&x, &u, 4);
+            v = x;
+        } else {
+            uint64_t u = le64(d + 8 * i);
+            memcpy(&v, &u, 8);
+        }
+        if (!isfinite(v)) {
+            free(f);
+            return not_finite(err, name, v, i, h->ndim, h->shape);
+        }
+        if (fabs(v) > (double)FLT_MAX) {
+            char where[192];
+            fmt_index(where, sizeof where, i, h->ndim, h->shape);
+            free(f);
+            return av_fail(err, AV_EUSAGE, "%s: value %g at %s does not fit in float32", name, v, where);
+        }
+        f[i] = (float)v;
+    }
+    out->data = f;
+    return AV_OK;
+}
+
+av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const char *name, av_err *err) {
+    memset(out, 0, sizeof *out);
+    name = name_or_default(name);
+    if (!buf) len = 0;
+    size_t prefix = 0;
+    uint32_t hlen = 0;
+    av_status s = read_prefix(buf, len, name, &prefix, &hlen, err);
+    if (s) return s;
 
     /* 3. the dict */
     header_info h;
     memset(&h, 0, sizeof h);
     cursor c = {buf + prefix, buf + prefix + hlen, buf + prefix, name, err};
-    av_status s = parse_dict(&c, &h);
-    if (s) return s;
-
+    if ((s = parse_dict(&c, &h))) return s;
     size_t item;
     if (strcmp(h.descr, "<f4") == 0) item = 4;
     else if (strcmp(h.descr, "<f8") == 0) item = 8;
@@ -395,69 +479,12 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
         return av_fail(err, AV_EUSAGE,
                        "%s: fortran_order True is not supported; save a C-order array (np.ascontiguousarray)", name);
 
-    /* 4. data length must match the shape exactly */
-    char shp[160];
-    fmt_shape(shp, sizeof shp, h.ndim, h.shape);
-    size_t count = 1, need;
-    for (int i = 0; i < h.ndim; i++)
-        if (h.shape[i] == 0) count = 0; /* (0, big, big, big) is empty, not an overflow */
-    for (int i = 0; i < h.ndim && count; i++)
-        if (av_mul_size(&count, count, h.shape[i]) != 0)
-            return av_fail(err, AV_EUSAGE, "%s: shape %s is too large (its size overflows)", name, shp);
-    if (av_mul_size(&need, count, item) != 0)
-        return av_fail(err, AV_EUSAGE, "%s: shape %s is too large (its size overflows)", name, shp);
-    size_t have = len - prefix - hlen;
-    if (have < need)
-        return av_fail(err, AV_EUSAGE, "%s: truncated: header says shape %s = %zu bytes of data, file has %zu", name,
-                       shp, need, have);
-    if (have > need)
-        return av_fail(err, AV_EUSAGE,
-                       "%s: %zu trailing bytes: header says shape %s = %zu bytes of data, file has %zu", name,
-                       have - need, shp, need, have);
-
-    /* 5. convert; floats must be finite, bools 0 or 1 */
+    /* 4. data length must match the shape exactly; 5. convert */
+    size_t count = 0;
+    if ((s = check_data_length(&h, item, len - prefix - hlen, name, &count, err))) return s;
     const unsigned char *d = buf + prefix + hlen;
-    if (item == 1) {
-        out->bytes = malloc(count ? count : 1);
-        if (!out->bytes) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
-        if (h.descr[1] == 'b')
-            for (size_t i = 0; i < count; i++)
-                if (d[i] > 1) {
-                    char where[192];
-                    fmt_index(where, sizeof where, i, h.ndim, h.shape);
-                    free(out->bytes);
-                    out->bytes = NULL;
-                    return av_fail(err, AV_EUSAGE, "%s: bool value %u at %s is not 0 or 1", name, d[i], where);
-                }
-        if (count) memcpy(out->bytes, d, count);
-    } else {
-        float *f = malloc(count ? count * sizeof(float) : 1);
-        if (!f) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
-        for (size_t i = 0; i < count; i++) {
-            double v;
-            if (item == 4) {
-                uint32_t u = le32(d + 4 * i);
-                float x;
-                memcpy(&x, &u, 4);
-                v = x;
-            } else {
-                uint64_t u = le64(d + 8 * i);
-                memcpy(&v, &u, 8);
-            }
-            if (!isfinite(v)) {
-                free(f);
-                return not_finite(err, name, v, i, h.ndim, h.shape);
-            }
-            if (fabs(v) > (double)FLT_MAX) {
-                char where[192];
-                fmt_index(where, sizeof where, i, h.ndim, h.shape);
-                free(f);
-                return av_fail(err, AV_EUSAGE, "%s: value %g at %s does not fit in float32", name, v, where);
-            }
-            f[i] = (float)v;
-        }
-        out->data = f;
-    }
+    s = item == 1 ? convert_bytes(out, d, count, &h, name, err) : convert_floats(out, d, count, item, &h, name, err);
+    if (s) return s;
     out->ndim = h.ndim;
     memcpy(out->shape, h.shape, sizeof h.shape);
     memcpy(out->descr, h.descr, sizeof out->descr);
