@@ -62,7 +62,8 @@ static void free_args(args *a) {
 
 /* The string options point into argv; they are copied here before argv is
  * freed, so two parses can be compared. */
-#define STRING_FIELDS(X) X(file) X(outdir) X(dump_dir) X(weights_dir) X(attn_mask) X(explain)
+#define STRING_FIELDS(X)                                                                                  \
+    X(file) X(outdir) X(dump_dir) X(weights_dir) X(attn_mask) X(explain) X(title) X(prefix) X(figures_arg) X(model_dir)
 #define SCALAR_FIELDS(X)                                                                              \
     X(d_model) X(heads) X(seed) X(positions) X(rope_style) X(rope_base) X(causal) X(no_scale) X(pad_to) \
     X(no_plot) X(verbose) X(quiet) X(precision) X(color) X(head) X(show) X(compare) X(help) X(version) \
@@ -112,7 +113,8 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
         if (o->heads < 1 || o->heads > AV_MAX_HEADS) abort();
         if (o->pad_to < 0 || o->pad_to > AV_MAX_TOKENS) abort();
         if (o->precision < 0 || o->precision > 10) abort();
-        if (o->head < 0 || o->head >= o->heads) abort();
+        /* a --model's heads are known once it is loaded: only the range then */
+        if (o->head < 0 || o->head >= (o->model_dir ? AV_MAX_HEADS : o->heads)) abort();
         if (!isfinite(o->rope_base) || !(o->rope_base > 1.0)) abort();
         if (o->verbose && o->quiet) abort();
         if (!o->outdir || !o->outdir[0]) abort();
