@@ -148,6 +148,9 @@ def write_safetensors(path, tensors):
             b = a.astype("<f4").tobytes()
         elif dtype == "F16":
             b = a.astype("<f2").tobytes()
+        elif dtype == "BF16":  # round to nearest even on the float32 bits (gen_llama_ref.py)
+            u = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+            b = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype("<u2").tobytes()
         else:
             raise ValueError(dtype)
         shape = ",".join(str(s) for s in a.shape)

@@ -213,8 +213,16 @@ av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, 
     if (T < 1 || T > maxT)
         return av_fail(err, AV_EUSAGE, "%d tokens is outside the allowed range 1..%d (%s)", T, maxT,
                        maxT == cfg->n_positions ? "the model's n_positions" : "attnviz's token limit");
-    size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, H = (size_t)cfg->n_head, t = (size_t)T;
-    size_t V = (size_t)cfg->vocab_size, TC = t * C, LTC = L * TC, LHTT = L * H * t * t;
+    size_t C = (size_t)cfg->n_embd;
+    return av_acts_alloc_sized(a, T, cfg->n_layer, cfg->n_embd, cfg->n_head, 3 * C, 4 * C, 4 * C,
+                               (size_t)cfg->vocab_size, err);
+}
+
+av_status av_acts_alloc_sized(av_gpt2_acts *a, int T, int nL, int nC, int nH, size_t qkv, size_t fch, size_t act,
+                              size_t V, av_err *err) {
+    memset(a, 0, sizeof *a);
+    size_t L = (size_t)nL, C = (size_t)nC, H = (size_t)nH, t = (size_t)T;
+    size_t TC = t * C, LTC = L * TC, LHTT = L * H * t * t, LT = L * t;
     if (LHTT > AV_MAX_WEIGHT_BYTES / (2 * sizeof(float))) /* preatt + att, every layer */
         return av_fail(err, AV_EUSAGE,
                        "%d tokens need %.1f GiB for the (layers, heads, T, T) scores and weights, more than the %zu "
@@ -222,11 +230,11 @@ av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, 
                        T, (double)LHTT * 2 * sizeof(float) / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30);
     a->T = T;
     struct { float **p; size_t n; } bufs[] = {
-        {&a->encoded, TC},      {&a->hidden, LTC + TC}, {&a->ln1, LTC},      {&a->ln1_mean, L * t},
-        {&a->ln1_rstd, L * t},  {&a->qkv, 3 * LTC},     {&a->qkvh, 3 * LTC}, {&a->preatt, LHTT},
+        {&a->encoded, TC},      {&a->hidden, LTC + TC}, {&a->ln1, LTC},      {&a->ln1_mean, LT},
+        {&a->ln1_rstd, LT},     {&a->qkv, LT * qkv},    {&a->qkvh, 3 * LTC}, {&a->preatt, LHTT},
         {&a->att, LHTT},        {&a->atty_h, LTC},      {&a->atty, LTC},     {&a->attproj, LTC},
-        {&a->res2, LTC},        {&a->ln2, LTC},         {&a->ln2_mean, L * t}, {&a->ln2_rstd, L * t},
-        {&a->fch, 4 * LTC},     {&a->fch_gelu, 4 * LTC}, {&a->fcproj, LTC},  {&a->res3, LTC},
+        {&a->res2, LTC},        {&a->ln2, LTC},         {&a->ln2_mean, LT},  {&a->ln2_rstd, LT},
+        {&a->fch, LT * fch},    {&a->fch_gelu, LT * act}, {&a->fcproj, LTC}, {&a->res3, LTC},
         {&a->lnf, TC},          {&a->lnf_mean, t},      {&a->lnf_rstd, t},   {&a->logits, t * V},
     };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)

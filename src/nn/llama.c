@@ -1,0 +1,452 @@
+/* llama.c - the Llama-family model: config.json, the parameter table,
+ * loading one or several safetensors files, RMSNorm and SwiGLU, and the
+ * forward pass (llama.h has the math and the legend). Products, the attention
+ * kernels and the activations struct are gpt2.h's and attention.h's. */
+#include "nn/llama.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/fileio.h"
+#include "io/safetensors.h"
+#include "nn/attention_blas.h"
+
+/* ----------------------------------------------------------------------------
+ * config */
+
+/* A whole number key: *out untouched if absent and not required. */
+static av_status cfg_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!j || cJSON_IsNull(j))
+        return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (a Llama/Qwen2 config.json has it)", name, key)
+                        : AV_OK;
+    if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) || fabs(j->valuedouble) > 1e9)
+        return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a whole number", name, key);
+    *out = (int)j->valuedouble;
+    return AV_OK;
+}
+
+static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!j || cJSON_IsNull(j)) return AV_OK;
+    if (!cJSON_IsNumber(j)) return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a number", name, key);
+    *out = j->valuedouble;
+    return AV_OK;
+}
+
+/* Options of the Hugging Face configs that this forward does not implement. */
+static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "rope_scaling");
+    if (j && !cJSON_IsNull(j)) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "rope_type");
+        if (!t) t = cJSON_GetObjectItemCaseSensitive(j, "type");
+        return av_fail(err, AV_EUSAGE,
+                       "%s: rope_scaling %s%s%s is not supported (allowed: null; attnviz runs plain RoPE with rope_theta)",
+                       name, cJSON_IsString(t) ? "\"" : "", cJSON_IsString(t) ? t->valuestring : "(object)",
+                       cJSON_IsString(t) ? "\"" : "");
+    }
+    const char *off = NULL; /* the first flag set that this forward does not implement */
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "attention_bias"))) off = "attention_bias";
+    else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "mlp_bias"))) off = "mlp_bias";
+    else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "use_sliding_window"))) off = "use_sliding_window";
+    if (off) return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (allowed: false)", name, off);
+    j = cJSON_GetObjectItemCaseSensitive(root, "hidden_act");
+    int silu = !j || (cJSON_IsString(j) && strcmp(j->valuestring, "silu") == 0);
+    return silu ? AV_OK : av_fail(err, AV_EUSAGE, "%s: hidden_act must be \"silu\" (the SwiGLU MLP)", name);
+}
+
+static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n, av_err *err) {
+    if (c->n_layer < 1 || c->n_layer > AV_GPT2_MAX_LAYERS)
+        return av_fail(err, AV_EUSAGE, "%s: num_hidden_layers %d is outside 1..%d", n, c->n_layer, AV_GPT2_MAX_LAYERS);
+    if (c->n_embd < 1 || c->n_embd > AV_MAX_D_MODEL)
+        return av_fail(err, AV_EUSAGE, "%s: hidden_size %d is outside 1..%d", n, c->n_embd, AV_MAX_D_MODEL);
+    if (c->n_head < 1 || c->n_head > AV_MAX_HEADS || c->n_embd % c->n_head)
+        return av_fail(err, AV_EUSAGE, "%s: num_attention_heads %d must divide hidden_size %d (and be at most %d)", n,
+                       c->n_head, c->n_embd, AV_MAX_HEADS);
+    if (c->n_kv_head < 1 || c->n_head % c->n_kv_head)
+        return av_fail(err, AV_EUSAGE, "%s: num_key_value_heads %d must divide num_attention_heads %d", n, c->n_kv_head,
+                       c->n_head);
+    if ((c->n_embd / c->n_head) % 2 || (head_dim && head_dim != c->n_embd / c->n_head))
+        return av_fail(err, AV_EUSAGE, "%s: head_dim %d must be even and equal hidden_size / num_attention_heads = %d", n,
+                       head_dim ? head_dim : c->n_embd / c->n_head, c->n_embd / c->n_head);
+    if (c->n_inter < 1 || c->n_inter > 16 * AV_MAX_D_MODEL)
+        return av_fail(err, AV_EUSAGE, "%s: intermediate_size %d is outside 1..%d", n, c->n_inter, 16 * AV_MAX_D_MODEL);
+    if (c->vocab_size < 1 || c->vocab_size > AV_GPT2_MAX_VOCAB)
+        return av_fail(err, AV_EUSAGE, "%s: vocab_size %d is outside 1..%d", n, c->vocab_size, AV_GPT2_MAX_VOCAB);
+    if (c->max_positions < 1)
+        return av_fail(err, AV_EUSAGE, "%s: max_position_embeddings %d must be positive", n, c->max_positions);
+    if (!(c->rms_norm_eps > 0 && c->rms_norm_eps < 1))
+        return av_fail(err, AV_EUSAGE, "%s: rms_norm_eps %g is outside (0, 1)", n, c->rms_norm_eps);
+    if (!(c->rope_theta > 1 && isfinite(c->rope_theta)))
+        return av_fail(err, AV_EUSAGE, "%s: rope_theta %g must be a finite number greater than 1", n, c->rope_theta);
+    return AV_OK;
+}
+
+static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim, const char *name, av_err *err) {
+    av_status s;
+    if ((s = cfg_int(&c->n_embd, root, "hidden_size", 1, name, err)) ||
+        (s = cfg_int(&c->n_layer, root, "num_hidden_layers", 1, name, err)) ||
+        (s = cfg_int(&c->n_head, root, "num_attention_heads", 1, name, err)) ||
+        (s = cfg_int(&c->n_inter, root, "intermediate_size", 1, name, err)) ||
+        (s = cfg_int(&c->vocab_size, root, "vocab_size", 1, name, err)))
+        return s;
+    c->n_kv_head = c->n_head;
+    if ((s = cfg_int(&c->n_kv_head, root, "num_key_value_heads", 0, name, err)) ||
+        (s = cfg_int(&c->max_positions, root, "max_position_embeddings", 0, name, err)) ||
+        (s = cfg_int(&c->bos_token_id, root, "bos_token_id", 0, name, err)) ||
+        (s = cfg_int(head_dim, root, "head_dim", 0, name, err)) ||
+        (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", name, err)) ||
+        (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
+        return s;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
+    if (j && !cJSON_IsBool(j)) return av_fail(err, AV_EUSAGE, "%s: \"tie_word_embeddings\" must be true or false", name);
+    if (j) c->tie_word_embeddings = cJSON_IsTrue(j);
+    return AV_OK;
+}
+
+av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len, const char *name, av_err *err) {
+    memset(c, 0, sizeof *c);
+    c->max_positions = 2048, c->rms_norm_eps = 1e-6, c->rope_theta = 10000.0, c->bos_token_id = -1;
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return av_fail(err, AV_EUSAGE, "%s: not a JSON object", name);
+    }
+    av_status s = AV_OK;
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    int head_dim = 0;
+    if (cJSON_IsString(mt) && strcmp(mt->valuestring, "qwen2") == 0) c->type = AV_LLAMA_QWEN2, c->qkv_bias = 1;
+    else if (!(cJSON_IsString(mt) && strcmp(mt->valuestring, "llama") == 0))
+        s = av_fail(err, AV_EUSAGE, "%s: model_type %.40s is not supported (allowed: gpt2, llama, qwen2)", name,
+                    cJSON_IsString(mt) ? mt->valuestring : "(missing)");
+    if (!s && !(s = cfg_refuse(root, name, err)) && !(s = cfg_fields(c, root, &head_dim, name, err)))
+        s = cfg_check(c, head_dim, name, err);
+    cJSON_Delete(root);
+    return s;
+}
+
+/* ----------------------------------------------------------------------------
+ * the parameter table */
+
+int av_llama_num_tensors(const av_llama_config *cfg) {
+    return 2 + cfg->n_layer * (9 + 3 * cfg->qkv_bias) + !cfg->tie_word_embeddings;
+}
+
+static void trow(av_llama_tensor **t, float **slot, size_t a, size_t b, const char *fmt, int l) {
+    av_llama_tensor *r = (*t)++;
+    snprintf(r->name, sizeof r->name, fmt, l);
+    r->ndim = b ? 2 : 1;
+    r->shape[0] = a, r->shape[1] = b;
+    r->numel = b ? a * b : a;
+    r->slot = slot;
+}
+
+void av_llama_tensor_table(av_llama_tensor *table, const av_llama_config *cfg, av_llama_params *p) {
+    size_t C = (size_t)cfg->n_embd, V = (size_t)cfg->vocab_size, I = (size_t)cfg->n_inter;
+    size_t D = C / (size_t)cfg->n_head, KV = (size_t)cfg->n_kv_head * D;
+    av_llama_tensor *t = table;
+    trow(&t, &p->embed_tokens, V, C, "model.embed_tokens.weight", 0);
+    for (int l = 0; l < cfg->n_layer; l++) {
+        av_llama_layer *w = &p->layers[l];
+        trow(&t, &w->input_layernorm, C, 0, "model.layers.%d.input_layernorm.weight", l);
+        trow(&t, &w->q_proj, C, C, "model.layers.%d.self_attn.q_proj.weight", l);
+        if (cfg->qkv_bias) trow(&t, &w->q_bias, C, 0, "model.layers.%d.self_attn.q_proj.bias", l);
+        trow(&t, &w->k_proj, KV, C, "model.layers.%d.self_attn.k_proj.weight", l);
+        if (cfg->qkv_bias) trow(&t, &w->k_bias, KV, 0, "model.layers.%d.self_attn.k_proj.bias", l);
+        trow(&t, &w->v_proj, KV, C, "model.layers.%d.self_attn.v_proj.weight", l);
+        if (cfg->qkv_bias) trow(&t, &w->v_bias, KV, 0, "model.layers.%d.self_attn.v_proj.bias", l);
+        trow(&t, &w->o_proj, C, C, "model.layers.%d.self_attn.o_proj.weight", l);
+        trow(&t, &w->post_attention_layernorm, C, 0, "model.layers.%d.post_attention_layernorm.weight", l);
+        trow(&t, &w->gate_proj, I, C, "model.layers.%d.mlp.gate_proj.weight", l);
+        trow(&t, &w->up_proj, I, C, "model.layers.%d.mlp.up_proj.weight", l);
+        trow(&t, &w->down_proj, C, I, "model.layers.%d.mlp.down_proj.weight", l);
+    }
+    trow(&t, &p->norm, C, 0, "model.norm.weight", 0);
+    if (!cfg->tie_word_embeddings) trow(&t, &p->lm_head, V, C, "lm_head.weight", 0);
+    else p->lm_head = NULL; /* set to embed_tokens after loading */
+}
+
+/* ----------------------------------------------------------------------------
+ * activations */
+
+av_status av_llama_acts_alloc(av_gpt2_acts *a, const av_llama_config *cfg, int T, av_err *err) {
+    memset(a, 0, sizeof *a);
+    int maxT = cfg->max_positions < AV_MAX_TOKENS ? cfg->max_positions : AV_MAX_TOKENS;
+    if (T < 1 || T > maxT)
+        return av_fail(err, AV_EUSAGE, "%d tokens is outside the allowed range 1..%d (%s)", T, maxT,
+                       maxT == cfg->max_positions ? "the model's max_position_embeddings" : "attnviz's token limit");
+    size_t D = (size_t)(cfg->n_embd / cfg->n_head), I = (size_t)cfg->n_inter;
+    size_t QKV = ((size_t)cfg->n_head + 2 * (size_t)cfg->n_kv_head) * D; /* [q | k | v] per token */
+    return av_acts_alloc_sized(a, T, cfg->n_layer, cfg->n_embd, cfg->n_head, QKV, 2 * I, I, (size_t)cfg->vocab_size, err);
+}
+
+/* ----------------------------------------------------------------------------
+ * kernels */
+
+void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, int T, int C, double eps) {
+    // inp, out are (T, C); w is (C); rstd is (T) or NULL
+    for (int t = 0; t < T; t++) {
+        const float *x = inp + (size_t)t * C;
+        float *o = out + (size_t)t * C;
+        double ss = 0;
+        for (int c = 0; c < C; c++) ss += (double)x[c] * x[c];
+        double rs = 1.0 / sqrt(ss / C + eps);
+        for (int c = 0; c < C; c++) o[c] = (float)((double)x[c] * rs * (double)w[c]);
+        if (rstd) rstd[t] = (float)rs;
+    }
+}
+
+void swiglu_forward(float *out, const float *gate, const float *up, size_t N) {
+    for (size_t i = 0; i < N; i++) {
+        double g = gate[i];
+        out[i] = (float)(g / (1.0 + exp(-g)) * (double)up[i]);
+    }
+}
+
+void linear_forward(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel) {
+    // inp is (T, C), w is (OC, C) (nn.Linear), b is (OC) or NULL, out is (T, OC):
+    // the same product as the unembedding logits = inp·wteᵀ, so gpt2.h's kernel runs it.
+    (void)kernel;
+    gpt2_unembed_forward(out, inp, w, T, C, OC);
+    for (int t = 0; b && t < T; t++)
+        for (int o = 0; o < OC; o++) out[(size_t)t * OC + o] += b[o];
+}
+
+/* ----------------------------------------------------------------------------
+ * forward */
+
+static av_status overflowed(const float *x, size_t n, int l, const char *what, av_err *err) {
+    if (all_finite(x, n)) return AV_OK;
+    return av_fail(err, AV_EUSAGE, "layer %d: %s overflowed float32 (a value became infinite); the checkpoint's weights are too large", l, what);
+}
+
+/* out (H, T, D) = src (KVH, T, D) with head j repeated H/KVH times: query head
+ * h reads K/V head h / (H/KVH) (grouped-query attention). */
+static void repeat_kv_forward(float *out, const float *src, int H, int KVH, int T, int D) {
+    size_t hs = (size_t)T * D;
+    for (int h = 0; h < H; h++) memcpy(out + h * hs, src + (size_t)(h / (H / KVH)) * hs, hs * sizeof(float));
+}
+
+/* Grouped-query self-attention of layer l on inp (T, C) → attproj[l] (T, C).
+ * scratch holds 2·T·(C + 2·KVH·D) floats. */
+static av_status attention_block(av_gpt2_acts *a, const av_llama_layer *w, const av_llama_config *cfg, int l,
+                                 const float *inp, int pos0, float *scratch, av_err *err) {
+    int T = a->T, C = cfg->n_embd, H = cfg->n_head, KVH = cfg->n_kv_head, D = C / H, KVD = KVH * D;
+    size_t TC = (size_t)T * C, TK = (size_t)T * KVD, HTT = (size_t)H * T * T, QKV = (size_t)C + 2 * (size_t)KVD;
+    float *qkv = a->qkv + (size_t)l * T * QKV, *qkvh = a->qkvh + 3 * l * TC;  // (T, C + 2·KVD), (3, H, T, D)
+    float *q = qkvh, *k = qkvh + TC, *v = qkvh + 2 * TC;                     // (H, T, D) each
+    float *preatt = a->preatt + l * HTT, *att = a->att + l * HTT;           // (H, T, T)
+    float *proj = scratch, *heads = scratch + T * QKV;  // (T, C), (T, KVD), (T, KVD); then (H + 2·KVH, T, D)
+    int ref = cfg->kernel == AV_KERNEL_REFERENCE;
+    linear_forward(proj, inp, w->q_proj, w->q_bias, T, C, C, cfg->kernel);
+    linear_forward(proj + TC, inp, w->k_proj, w->k_bias, T, C, KVD, cfg->kernel);
+    linear_forward(proj + TC + TK, inp, w->v_proj, w->v_bias, T, C, KVD, cfg->kernel);
+    for (int t = 0; t < T; t++) { /* qkv row t = [q_t | k_t | v_t] */
+        memcpy(qkv + t * QKV, proj + (size_t)t * C, (size_t)C * sizeof(float));
+        memcpy(qkv + t * QKV + C, proj + TC + (size_t)t * KVD, (size_t)KVD * sizeof(float));
+        memcpy(qkv + t * QKV + C + KVD, proj + TC + TK + (size_t)t * KVD, (size_t)KVD * sizeof(float));
+    }
+    split_heads_forward(heads, qkv, T, (int)QKV, H + 2 * KVH); /* (T, H+2KVH, D) → (H+2KVH, T, D) */
+    memcpy(q, heads, TC * sizeof(float));
+    rope_forward(q, H, T, D, AV_ROPE_HALF, cfg->rope_theta, pos0);
+    rope_forward(heads + TC, KVH, T, D, AV_ROPE_HALF, cfg->rope_theta, pos0);
+    repeat_kv_forward(k, heads + TC, H, KVH, T, D);
+    repeat_kv_forward(v, heads + TC + TK, H, KVH, T, D);
+    double scale = 1.0 / sqrt((double)D);
+    if (ref) scores_forward(preatt, q, k, H, T, D, scale);
+    else scores_blas_forward(preatt, q, k, H, T, D, scale);
+    av_status s = overflowed(preatt, HTT, l, "the scores q·kᵀ", err);
+    if (s) return s;
+    if (ref) softmax_forward(att, preatt, a->mask, H, T, NULL), weighted_sum_forward(a->atty_h + l * TC, att, v, H, T, D);
+    else softmax_fast_forward(att, preatt, a->mask, H, T, NULL), weighted_sum_blas_forward(a->atty_h + l * TC, att, v, H, T, D);
+    merge_heads_forward(a->atty + l * TC, a->atty_h + l * TC, T, C, H);
+    linear_forward(a->attproj + l * TC, a->atty + l * TC, w->o_proj, NULL, T, C, C, cfg->kernel);
+    return AV_OK;
+}
+
+/* One block: hidden[l] → hidden[l+1] (llama.h). */
+static av_status block_forward(av_gpt2_acts *a, const av_llama_layer *w, const av_llama_config *cfg, int l, int pos0,
+                               float *scratch, av_err *err) {
+    int T = a->T, C = cfg->n_embd, I = cfg->n_inter;
+    size_t TC = (size_t)T * C, TI = (size_t)T * I, LT = (size_t)l * T;
+    const float *x = a->hidden + l * TC;
+    float *ln1 = a->ln1 + l * TC, *res2 = a->res2 + l * TC, *ln2 = a->ln2 + l * TC, *res3 = a->res3 + l * TC;
+    float *gate = a->fch + 2 * l * TI, *up = gate + TI, *act = a->fch_gelu + l * TI;
+    rmsnorm_forward(ln1, a->ln1_rstd + LT, x, w->input_layernorm, T, C, cfg->rms_norm_eps);
+    av_status s = attention_block(a, w, cfg, l, ln1, pos0, scratch, err);
+    if (s) return s;
+    residual_forward(res2, x, a->attproj + l * TC, TC);
+    rmsnorm_forward(ln2, a->ln2_rstd + LT, res2, w->post_attention_layernorm, T, C, cfg->rms_norm_eps);
+    linear_forward(gate, ln2, w->gate_proj, NULL, T, C, I, cfg->kernel);
+    linear_forward(up, ln2, w->up_proj, NULL, T, C, I, cfg->kernel);
+    swiglu_forward(act, gate, up, TI);
+    linear_forward(a->fcproj + l * TC, act, w->down_proj, NULL, T, I, C, cfg->kernel);
+    residual_forward(res3, res2, a->fcproj + l * TC, TC);
+    memcpy(a->hidden + (l + 1) * TC, res3, TC * sizeof(float));
+    return overflowed(res3, TC, l, "the residual stream", err);
+}
+
+av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_llama_config *cfg, const int *tokens,
+                           int T, int pos0, av_err *err) {
+    if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d tokens, not %d", a->T, T);
+    int C = cfg->n_embd, L = cfg->n_layer;
+    for (int t = 0; t < T; t++) {
+        if (tokens[t] < 0 || tokens[t] >= cfg->vocab_size)
+            return av_fail(err, AV_EUSAGE, "token id %d at position %d is outside the vocabulary 0..%d", tokens[t], t,
+                           cfg->vocab_size - 1);
+        memcpy(a->encoded + (size_t)t * C, p->embed_tokens + (size_t)tokens[t] * C, (size_t)C * sizeof(float));
+    }
+    memcpy(a->hidden, a->encoded, (size_t)T * C * sizeof(float));
+    mask_forward(a->mask, T, 1, T, NULL);
+    size_t QKV = (size_t)C + 2 * (size_t)cfg->n_kv_head * (C / cfg->n_head);
+    float *scratch = av_calloc(2 * (size_t)T * QKV, sizeof(float));
+    if (!scratch) return av_fail(err, AV_ERUNTIME, "out of memory running the forward pass on %d tokens", T);
+    av_status s = AV_OK;
+    for (int l = 0; l < L && !s; l++) s = block_forward(a, &p->layers[l], cfg, l, pos0, scratch, err);
+    free(scratch);
+    if (s) return s;
+    rmsnorm_forward(a->lnf, a->lnf_rstd, a->hidden + (size_t)L * T * C, p->norm, T, C, cfg->rms_norm_eps);
+    linear_forward(a->logits, a->lnf, p->lm_head, NULL, T, C, cfg->vocab_size, cfg->kernel);
+    return overflowed(a->logits, (size_t)T * cfg->vocab_size, L - 1, "the logits", err);
+}
+
+/* ----------------------------------------------------------------------------
+ * loading: model.safetensors, or the shards of model.safetensors.index.json */
+
+#define LLAMA_MAX_SHARDS 64
+
+typedef struct {
+    av_safetensors st[LLAMA_MAX_SHARDS];
+    int n_st;
+    float **owned;                     /* converted copies (F16, BF16, unaligned F32) */
+    int n_owned;
+} llama_store;
+
+static const av_st_tensor *store_find(const llama_store *s, const char *name, int *shard) {
+    for (int i = 0; i < s->n_st; i++) {
+        const av_st_tensor *t = av_safetensors_find(&s->st[i], name);
+        if (t) return (*shard = i), t;
+    }
+    return NULL;
+}
+
+/* The shard file names of the index's weight_map, each opened once. */
+static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    av_status st = av_read_file(path, 64u << 20, &text, &len, err);
+    cJSON *root = st ? NULL : cJSON_ParseWithLength(text, len);
+    free(text);
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "weight_map"), *e;
+    if (!st && !cJSON_IsObject(map)) st = av_fail(err, AV_EUSAGE, "%s: no \"weight_map\" object", path);
+    cJSON_ArrayForEach(e, map) {
+        if (st) break;
+        const char *f = cJSON_IsString(e) ? e->valuestring : "";
+        if (!f[0] || strchr(f, '/') || strncmp(f, "..", 2) == 0)
+            st = av_fail(err, AV_EUSAGE, "%s: weight_map[\"%.60s\"] must be a file name in the folder", path, e->string);
+        int seen = 0;
+        char shard[4200];
+        snprintf(shard, sizeof shard, "%s/%s", dir, f);
+        for (int i = 0; i < s->n_st && !st && !seen; i++) seen = strcmp(s->st[i].name, shard) == 0;
+        if (st || seen) continue;
+        if (s->n_st == LLAMA_MAX_SHARDS) st = av_fail(err, AV_EUSAGE, "%s: more than %d shards", path, LLAMA_MAX_SHARDS);
+        else if (!(st = av_safetensors_open(&s->st[s->n_st], shard, err))) s->n_st++;
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
+/* Every tensor of every file is in the table or a rotary_emb.inv_freq buffer. */
+static av_status check_unknown(const llama_store *s, const av_llama_tensor *tab, int n, av_err *err) {
+    for (int f = 0; f < s->n_st; f++)
+        for (int i = 0; i < s->st[f].n; i++) {
+            const char *nm = s->st[f].tensors[i].name;
+            int known = strstr(nm, "rotary_emb.inv_freq") != NULL;
+            for (int j = 0; j < n && !known; j++) known = strcmp(nm, tab[j].name) == 0;
+            if (!known)
+                return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of the Llama/Qwen2 layout config.json implies)",
+                               s->st[f].name, nm);
+        }
+    return AV_OK;
+}
+
+static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err *err) {
+    int f = 0;
+    const av_st_tensor *t = store_find(s, row->name, &f);
+    if (!t) return av_fail(err, AV_EUSAGE, "%s: missing tensor \"%s\" (config.json implies it)", s->st[0].name, row->name);
+    if (t->ndim != row->ndim || t->shape[0] != row->shape[0] || (row->ndim == 2 && t->shape[1] != row->shape[1]))
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has %d dims (%zu, %zu); config.json implies nn.Linear (out, in) = (%zu, %zu)",
+                       s->st[f].name, row->name, t->ndim, t->ndim > 0 ? t->shape[0] : 0, t->ndim > 1 ? t->shape[1] : 0,
+                       row->shape[0], row->shape[1]);
+    const float *v = NULL;
+    float *copy = NULL;
+    av_status st = av_safetensors_f32(&v, &copy, &s->st[f], t, err);
+    if (!st && copy) s->owned[s->n_owned++] = copy;
+    if (!st) *row->slot = (float *)v; /* read-only when mapped: the forward never writes parameters */
+    return st;
+}
+
+static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_err *err) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    FILE *probe = fopen(path, "rb");
+    av_status st = AV_OK;
+    if (probe) fclose(probe), st = av_safetensors_open(&s->st[0], path, err), s->n_st = !st;
+    else st = open_shards(s, dir, err);
+    if (st) return st;
+    if (!s->n_st) return av_fail(err, AV_EUSAGE, "%s.index.json: weight_map names no file", path);
+    int n = av_llama_num_tensors(&m->cfg);
+    av_llama_tensor *tab = calloc((size_t)n, sizeof *tab);
+    if ((s->owned = calloc((size_t)n, sizeof *s->owned)) && tab) {
+        av_llama_tensor_table(tab, &m->cfg, &m->params);
+        st = check_unknown(s, tab, n, err);
+        for (int i = 0; i < n && !st; i++) st = bind_tensor(s, &tab[i], err);
+    } else {
+        st = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
+    }
+    free(tab);
+    if (st) return st;
+    int f = 0;
+    m->dtype = av_st_dtype_name(store_find(s, "model.embed_tokens.weight", &f)->dtype);
+    m->n_shards = s->n_st;
+    for (int i = 0; i < s->n_st; i++) m->file_bytes += s->st[i].len;
+    if (m->cfg.tie_word_embeddings) m->params.lm_head = m->params.embed_tokens;
+    return AV_OK;
+}
+
+static void store_free(llama_store *s) {
+    for (int i = 0; s && i < s->n_owned + s->n_st; i++) {
+        if (i < s->n_owned) free(s->owned[i]);
+        else av_safetensors_close(&s->st[i - s->n_owned]);
+    }
+    if (s) free(s->owned);
+    free(s);
+}
+
+av_status av_llama_load(av_llama *m, const char *dir, av_err *err) {
+    memset(m, 0, sizeof *m);
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    av_status s = av_read_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
+    if (!s) s = av_llama_config_parse(&m->cfg, text, len, path, err);
+    free(text);
+    if (!s) {
+        m->store = calloc(1, sizeof(llama_store));
+        m->params.layers = calloc((size_t)m->cfg.n_layer, sizeof *m->params.layers);
+        s = m->store && m->params.layers ? load_weights(m, m->store, dir, err)
+                                         : av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
+    }
+    if (s) av_llama_free(m);
+    return s;
+}
+
+void av_llama_free(av_llama *m) {
+    store_free(m->store);
+    free(m->params.layers);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,166 @@
+/* llama.h - the Llama-family decoder (Llama 2/3, TinyLlama, SmolLM, Qwen2) as
+ * Hugging Face stores it: config.json with model_type "llama" or "qwen2", the
+ * weights in model.safetensors or in shards listed by
+ * model.safetensors.index.json. The block (Touvron et al. 2023, "LLaMA", §2.2;
+ * Hugging Face modeling_llama.py / modeling_qwen2.py):
+ *
+ *   x = hidden[l] (T, C)
+ *   ln1  = RMSNorm(x)·input_layernorm.w          (Zhang & Sennrich 2019)
+ *   q = ln1·W_Qᵀ (+b_q)  (T, H·D);  k, v = ln1·W_Kᵀ, ln1·W_Vᵀ (+b) (T, KVH·D)
+ *   q, k rotated by RoPE, rotate-half pairing (i, i + D/2), θ = rope_theta
+ *   grouped-query attention (Ainslie et al. 2023): query head h reads K/V
+ *   head h / (H/KVH), so H/KVH query heads share each K/V head
+ *   preatt = q·kᵀ/√D, att = softmax(causal), atty = att·v  (H, T, T), (T, C)
+ *   res2 = x + atty·W_Oᵀ
+ *   ln2  = RMSNorm(res2)·post_attention_layernorm.w
+ *   res3 = res2 + (SiLU(ln2·W_gateᵀ) ⊙ ln2·W_upᵀ)·W_downᵀ  (SwiGLU, Shazeer 2020)
+ *   logits = RMSNorm(hidden[L])·norm.w · W_lmᵀ, W_lm = lm_head or embed_tokens (tied)
+ *
+ * Weights are nn.Linear (out, in): y = x·Wᵀ, unlike GPT-2's Conv1D (in, out).
+ * The product is gpt2.h's unembedding kernel (inp (T, C)·wᵀ for w (OC, C)),
+ * shared rather than copied.
+ *
+ * Why rotate-half: Meta's original LLaMA code rotates interleaved pairs
+ * (2i, 2i+1). Hugging Face's conversion script permutes the rows of W_Q and
+ * W_K so that the cheaper rotate_half layout (i, i + D/2) gives the same
+ * scores; every Hugging Face Llama/Qwen2 checkpoint is stored permuted, so
+ * attnviz runs them with --rope-style half (attention.h's AV_ROPE_HALF).
+ *
+ * Activations reuse gpt2.h's av_gpt2_acts (same field names for the trace,
+ * the figures and --dump), with these meanings and shapes (I = intermediate
+ * size, KVH = K/V heads):
+ *   encoded (T, C)  embed_tokens[token] = hidden[0]
+ *   hidden (L+1, T, C), ln1, ln2 (L, T, C) RMSNorm outputs, ln1_rstd, ln2_rstd (L, T)
+ *   qkv (L, T, (H + 2·KVH)·D) projections [q | k | v] with biases, before RoPE
+ *   qkvh (L, 3, H, T, D) q, k, v per head after RoPE, K/V heads repeated to H
+ *   preatt, att (L, H, T, T), atty_h (L, H, T, D), atty, attproj, res2 (L, T, C)
+ *   fch (L, 2, T, I) gate then up projections; fch_gelu (L, T, I) SiLU(gate)⊙up
+ *   fcproj, res3 (L, T, C), lnf (T, C), lnf_rstd (T), logits (T, V)
+ *   (ln1_mean, ln2_mean, lnf_mean stay 0: RMSNorm has no mean.)
+ *
+ * Non-goals: rope_scaling (refused), sliding windows, KV cache, batches.
+ */
+#ifndef AV_LLAMA_H
+#define AV_LLAMA_H
+
+#include <stddef.h>
+
+#include "base/common.h"
+#include "nn/attention.h"
+#include "nn/gpt2.h"
+
+/* ---------------------------------------------------------------------------- config */
+
+typedef enum { AV_LLAMA_LLAMA, AV_LLAMA_QWEN2 } av_llama_type;
+
+/* Hyper-parameters from config.json (Hugging Face LlamaConfig/Qwen2Config
+ * names). */
+typedef struct {
+    av_llama_type type;        /* model_type "llama" or "qwen2" */
+    int n_layer;               /* L = num_hidden_layers */
+    int n_head;                /* H = num_attention_heads */
+    int n_kv_head;             /* KVH = num_key_value_heads (default H); divides H */
+    int n_embd;                /* C = hidden_size; D = C / H */
+    int n_inter;               /* I = intermediate_size */
+    int vocab_size;            /* V */
+    int max_positions;         /* max_position_embeddings (default 2048): the longest input */
+    double rms_norm_eps;       /* ε (default 1e-6) */
+    double rope_theta;         /* θ (default 10000) */
+    int tie_word_embeddings;   /* 1: logits use embed_tokens (default 0 llama, qwen2 as given) */
+    int qkv_bias;              /* 1 for qwen2: q_proj, k_proj, v_proj have biases */
+    int bos_token_id;          /* -1 if absent */
+    av_kernel kernel;          /* not from config.json; reference (default) or blas */
+} av_llama_config;
+
+/* Parse config.json text (len bytes) with cJSON. Required: model_type,
+ * hidden_size, num_hidden_layers, num_attention_heads, intermediate_size,
+ * vocab_size. Refused with AV_EUSAGE naming the key: another model_type,
+ * hidden_act other than "silu", a non-null rope_scaling, head_dim other than
+ * C/H, attention_bias or mlp_bias true, KVH not dividing H, odd D, sizes
+ * past the limits of gpt2.h (AV_GPT2_MAX_*), ε outside (0, 1), θ <= 1. */
+av_status av_llama_config_parse(av_llama_config *cfg, const char *json, size_t len, const char *name, av_err *err);
+
+/* ---------------------------------------------------------------------------- parameters */
+
+typedef struct {
+    float *input_layernorm;            /* (C) */
+    float *q_proj, *q_bias;            /* (H·D, C), (H·D) or NULL */
+    float *k_proj, *k_bias;            /* (KVH·D, C), (KVH·D) or NULL */
+    float *v_proj, *v_bias;            /* (KVH·D, C), (KVH·D) or NULL */
+    float *o_proj;                     /* (C, H·D) */
+    float *post_attention_layernorm;   /* (C) */
+    float *gate_proj, *up_proj;        /* (I, C) each */
+    float *down_proj;                  /* (C, I) */
+} av_llama_layer;
+
+typedef struct {
+    float *embed_tokens;               /* model.embed_tokens.weight (V, C) */
+    av_llama_layer *layers;            /* model.layers.0 ... L-1 */
+    float *norm;                       /* model.norm.weight (C) */
+    float *lm_head;                    /* lm_head.weight (V, C), or = embed_tokens when tied */
+} av_llama_params;
+
+/* One row of the parameter table: the checkpoint name, its (out, in) shape,
+ * where its pointer lives. */
+typedef struct {
+    char name[64];                     /* "model.layers.3.self_attn.q_proj.weight" */
+    int ndim;                          /* 1 or 2 */
+    size_t shape[2];
+    size_t numel;
+    float **slot;
+} av_llama_tensor;
+
+/* Number of parameter tensors: 2 + 9·L, + 3·L biases (qwen2), + 1 untied lm_head. */
+int av_llama_num_tensors(const av_llama_config *cfg);
+
+/* Fill table (av_llama_num_tensors rows) in Hugging Face state-dict order,
+ * slots pointing into p (p->layers must hold L layers). */
+void av_llama_tensor_table(av_llama_tensor *table, const av_llama_config *cfg, av_llama_params *p);
+
+/* ---------------------------------------------------------------------------- model */
+
+typedef struct {
+    av_llama_config cfg;
+    av_llama_params params;
+    const char *dtype;                 /* dtype of embed_tokens: "F32", "F16" or "BF16" */
+    int n_shards;                      /* 1 for model.safetensors */
+    size_t file_bytes;                 /* total size of the safetensors files */
+    void *store;                       /* owner of the tensor memory (opaque) */
+} av_llama;
+
+/* Load DIR/config.json and DIR/model.safetensors, or, when that file is
+ * absent, DIR/model.safetensors.index.json and the shards its weight_map
+ * names. Every table tensor must be present with the (out, in) shape cfg
+ * implies; rotary_emb.inv_freq buffers are ignored; any other tensor is an
+ * error; lm_head.weight is required unless tie_word_embeddings. F32 stays
+ * mmapped, F16/BF16 are converted. Errors: AV_ERUNTIME for I/O ("cannot read
+ * 'DIR/config.json': ..."); AV_EUSAGE naming file and tensor for content.
+ * On error *m is zeroed. */
+av_status av_llama_load(av_llama *m, const char *dir, av_err *err);
+void av_llama_free(av_llama *m);
+
+/* Allocate a (av_gpt2_acts, the meanings above) for T tokens, zeroed.
+ * Errors: AV_EUSAGE if T is outside 1..min(max_positions, AV_MAX_TOKENS) or
+ * the (L, H, T, T) maps exceed AV_MAX_WEIGHT_BYTES; AV_ERUNTIME on OOM.
+ * Free with av_gpt2_acts_free. */
+av_status av_llama_acts_alloc(av_gpt2_acts *a, const av_llama_config *cfg, int T, av_err *err);
+
+/* The forward pass on tokens[0..T-1], positions pos0 .. pos0+T-1 (0 for a
+ * normal run; the RoPE shift test uses k). Errors: AV_EUSAGE for an id out of
+ * range or a value overflowing float32; NaN never escapes. */
+av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_llama_config *cfg, const int *tokens,
+                           int T, int pos0, av_err *err);
+
+/* ---------------------------------------------------------------------------- kernels */
+
+/* out (T, C) = inp·rstd·w per row, rstd = 1/√(mean(inp²) + eps), sums in
+ * double (RMSNorm, Zhang & Sennrich 2019 eq. 4). rstd (T) may be NULL. */
+void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, int T, int C, double eps);
+
+/* out (N) = SiLU(gate)·up = gate/(1 + e^(−gate))·up (SwiGLU, Shazeer 2020 eq. 6). */
+void swiglu_forward(float *out, const float *gate, const float *up, size_t N);
+
+/* out (T, OC) = inp (T, C)·wᵀ + b, w (OC, C) nn.Linear, b (OC) or NULL. */
+void linear_forward(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel);
+
+#endif
