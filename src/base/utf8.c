@@ -165,3 +165,12 @@ int av_utf8_width(const char *s) {
     }
     return w;
 }
+
+char *av_utf8_nfc(const char *s, size_t len, size_t *out_len) {
+    utf8proc_uint8_t *out = NULL;
+    utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &out,
+                                      UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    if (n < 0) return NULL;
+    *out_len = (size_t)n;
+    return (char *)out;
+}

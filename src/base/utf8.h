@@ -17,7 +17,7 @@
  * display width UAX #11 as utf8proc applies it (the same numbers as a
  * current wcwidth), emoji presentation UTS #51 (section 4).
  *
- * Non-goals: normalisation (NFC/NFKC), case mapping, scripts, shaping, bidi
+ * Non-goals: normalisation other than NFC (av_utf8_nfc), case mapping, scripts, shaping, bidi
  * (render/ does shaping; text/ decides what a token is from these properties).
  */
 #ifndef AV_UTF8_H
@@ -61,7 +61,11 @@ av_status av_utf8_check(const char *s, size_t len, av_err *err);
 
 /* ---------------------------------------------------------------- properties of one code point */
 
-const char *av_utf8_unicode_version(void); /* e.g. "15.0.0" */
+const char *av_utf8_unicode_version(void);
+/* s[0..len) (valid UTF-8) in Unicode Normalization Form C (UAX #15, by
+ * utf8proc_NFC): a malloc'd NUL-terminated copy (caller frees), its length in
+ * *out_len; NULL on out of memory. */
+char *av_utf8_nfc(const char *s, size_t len, size_t *out_len); /* e.g. "15.0.0" */
 av_ucat av_utf8_category(unsigned cp);
 int av_utf8_is_ignorable(unsigned cp); /* Default_Ignorable_Code_Point: drawn as nothing */
 int av_utf8_is_hangul(unsigned cp);    /* a Hangul syllable or jamo (incl. compatibility jamo) */

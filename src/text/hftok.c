@@ -1,0 +1,466 @@
+/* hftok.c - tokenizer.json: parsing, the byte-level kind on bpe.h's core, the
+ * sentencepiece-style kind (characters merged by rank, byte fallback), added
+ * tokens and the BOS rule. See hftok.h. */
+#include "text/hftok.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+#include "io/fileio.h"
+#include "text/bpe.h"
+
+#define SP_SPACE "\xe2\x96\x81" /* "▁" U+2581, sentencepiece's space */
+
+typedef struct {
+    char *s;
+    size_t len;
+    int32_t id;
+} added_token;
+
+struct av_hftok {
+    av_hftok_kind kind;
+    int32_t V;
+    av_bpe *bpe;                       /* byte-level: the core */
+    int digits;                        /* byte-level: Digits(individual_digits) splits first */
+    int nfc;                           /* normalizer NFC */
+    char **tok;                        /* sentencepiece: token text by id (NULL for unused ids) */
+    size_t *tok_len;
+    int32_t *map;                      /* sentencepiece: open-addressed text -> id, cap slots */
+    uint64_t *pair_key;                /* sentencepiece: (left << 32 | right) + 1, 0 = empty */
+    int32_t *pair_rank, *pair_out;     /* its rank and merged id */
+    size_t cap, pair_cap;
+    int32_t byte_id[256];              /* "<0xNN>" ids, -1 if absent */
+    int32_t unk_id;
+    int prepend;                       /* 0 none, 1 every segment, 2 the text's first segment only */
+    added_token *added;                /* longest first */
+    int n_added;
+    int32_t bos;
+};
+
+/* ----------------------------------------------------------------------------
+ * sentencepiece tables */
+
+static uint64_t fnv(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static int32_t sp_find(const av_hftok *t, const char *s, size_t n) {
+    for (size_t i = fnv(s, n) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        int32_t id = t->map[i];
+        if (id < 0) return -1;
+        if (t->tok_len[id] == n && memcmp(t->tok[id], s, n) == 0) return id;
+    }
+}
+
+static av_status sp_add(av_hftok *t, const char *s, size_t n, int32_t id, const char *name, av_err *err) {
+    if (id < 0 || id >= t->V || t->tok[id])
+        return av_fail(err, AV_EUSAGE, "%s: token \"%.40s\" has id %d, outside 0..%d or given twice", name, s, id, t->V - 1);
+    if (sp_find(t, s, n) >= 0) return av_fail(err, AV_EUSAGE, "%s: token \"%.40s\" appears twice", name, s);
+    if (!(t->tok[id] = malloc(n + 1))) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+    memcpy(t->tok[id], s, n);
+    t->tok[id][n] = 0;
+    t->tok_len[id] = n;
+    size_t i = fnv(s, n) & (t->cap - 1);
+    while (t->map[i] >= 0) i = (i + 1) & (t->cap - 1);
+    t->map[i] = id;
+    unsigned b;
+    if (n == 6 && sscanf(s, "<0x%2X>", &b) == 1) t->byte_id[b & 255] = id;
+    return AV_OK;
+}
+
+static size_t pair_slot(const av_hftok *t, int32_t l, int32_t r) {
+    uint64_t key = ((uint64_t)(uint32_t)l << 32 | (uint32_t)r) + 1;
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (t->pair_cap - 1);
+    while (t->pair_key[i] && t->pair_key[i] != key) i = (i + 1) & (t->pair_cap - 1);
+    return i;
+}
+
+/* Rank of merging (l, r), or -1; *out gets the merged id. */
+static int32_t pair_rank(const av_hftok *t, int32_t l, int32_t r, int32_t *out) {
+    size_t i = pair_slot(t, l, r);
+    if (!t->pair_key[i]) return -1;
+    *out = t->pair_out[i];
+    return t->pair_rank[i];
+}
+
+/* ----------------------------------------------------------------------------
+ * parsing */
+
+/* One merge as "left right" or ["left", "right"] (both formats exist). */
+static int merge_parts(const cJSON *m, const char **l, size_t *ll, const char **r, size_t *rl) {
+    if (cJSON_IsString(m)) {
+        const char *sp = strchr(m->valuestring, ' ');
+        if (!sp || strchr(sp + 1, ' ')) return -1;
+        *l = m->valuestring, *ll = (size_t)(sp - m->valuestring), *r = sp + 1, *rl = strlen(sp + 1);
+        return 0;
+    }
+    if (cJSON_GetArraySize(m) != 2 || !cJSON_IsString(m->child) || !cJSON_IsString(m->child->next)) return -1;
+    *l = m->child->valuestring, *ll = strlen(*l), *r = m->child->next->valuestring, *rl = strlen(*r);
+    return 0;
+}
+
+static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_err *err) {
+    for (t->cap = 16; t->cap < 2 * (size_t)t->V; t->cap *= 2) {}
+    t->pair_cap = t->cap;
+    t->tok = calloc((size_t)t->V, sizeof *t->tok), t->tok_len = calloc((size_t)t->V, sizeof *t->tok_len);
+    t->map = malloc(t->cap * sizeof *t->map), t->pair_key = calloc(t->pair_cap, sizeof *t->pair_key);
+    t->pair_rank = malloc(t->pair_cap * sizeof(int32_t)), t->pair_out = malloc(t->pair_cap * sizeof(int32_t));
+    if (!t->tok || !t->tok_len || !t->map || !t->pair_key || !t->pair_rank || !t->pair_out)
+        return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+    memset(t->map, 0xff, t->cap * sizeof *t->map);
+    av_status s = AV_OK;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "vocab")) {
+        if (!s) s = sp_add(t, e->string, strlen(e->string), cJSON_IsNumber(e) ? (int32_t)e->valuedouble : -1, name, err);
+    }
+    int32_t rank = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
+        const char *l, *r;
+        size_t ll, rl;
+        char both[2 * AV_BPE_MAX_TOKEN_BYTES];
+        if (s) break;
+        int32_t a = -1, b = -1, ab = -1;
+        if (!merge_parts(e, &l, &ll, &r, &rl) && ll + rl < sizeof both) {
+            memcpy(both, l, ll), memcpy(both + ll, r, rl);
+            a = sp_find(t, l, ll), b = sp_find(t, r, rl), ab = sp_find(t, both, ll + rl);
+        }
+        if (a < 0 || b < 0 || ab < 0 || (size_t)rank * 2 >= t->pair_cap) {
+            s = av_fail(err, AV_EUSAGE, "%s: merge %d names a token the vocabulary lacks", name, rank);
+            break;
+        }
+        size_t i = pair_slot(t, a, b);
+        if (!t->pair_key[i])
+            t->pair_key[i] = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1, t->pair_rank[i] = rank, t->pair_out[i] = ab;
+        rank++;
+    }
+    const cJSON *unk = cJSON_GetObjectItemCaseSensitive(model, "unk_token");
+    t->unk_id = cJSON_IsString(unk) ? sp_find(t, unk->valuestring, strlen(unk->valuestring)) : -1;
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback"))) memset(t->byte_id, 0xff, sizeof t->byte_id);
+    return s;
+}
+
+static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, const char *pattern, const char *name,
+                          av_err *err) {
+    av_status s = av_bpe_new(&t->bpe, t->V, err);
+    unsigned char *given = calloc((size_t)t->V, 1);
+    if (!s && !given) s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "vocab")) {
+        int32_t id = cJSON_IsNumber(e) ? (int32_t)e->valuedouble : -1;
+        if (!s) s = av_bpe_add_token(t->bpe, e->string, strlen(e->string), id, err);
+        if (!s) given[id] = 1;
+    }
+    cJSON_ArrayForEach(e, added) { /* added tokens the vocabulary does not hold (Qwen2's <|im_start|> ...) */
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content"), *id = cJSON_GetObjectItemCaseSensitive(e, "id");
+        int32_t k = cJSON_IsNumber(id) ? (int32_t)id->valuedouble : -1;
+        if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k])
+            s = av_bpe_add_token(t->bpe, c->valuestring, strlen(c->valuestring), k, err), given[k] = 1;
+    }
+    free(given);
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
+        const char *l, *r;
+        size_t ll, rl;
+        if (!s && merge_parts(e, &l, &ll, &r, &rl)) s = av_fail(err, AV_EUSAGE, "%s: a merge is not \"left right\"", name);
+        if (!s) s = av_bpe_add_merge(t->bpe, l, ll, r, rl, err);
+    }
+    if (!s) s = av_bpe_finish(t->bpe, pattern, err);
+    return s;
+}
+
+/* The kind and its settings from normalizer and pre_tokenizer. *pattern
+ * gets a Split's regex (NULL: GPT-2's). */
+static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, const char *name, av_err *err) {
+    const cJSON *norm = cJSON_GetObjectItemCaseSensitive(root, "normalizer");
+    const cJSON *pre = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), *e;
+    int byte_level = 0, metaspace = 0, sp_norm = 0, bad = 0;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(pre, "pretokenizers");
+    const cJSON *one = list ? list->child : (cJSON_IsObject(pre) ? pre : NULL);
+    for (e = one; e; e = list ? e->next : NULL) {
+        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(e, "type");
+        const char *type = cJSON_IsString(ty) ? ty->valuestring : "?";
+        if (!strcmp(type, "ByteLevel")) {
+            byte_level = 1;
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "add_prefix_space")))
+                return av_fail(err, AV_EUSAGE, "%s: ByteLevel add_prefix_space true is not supported (allowed: false)", name);
+        } else if (!strcmp(type, "Split")) {
+            const cJSON *re = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "pattern"), "Regex");
+            if (!cJSON_IsString(re)) return av_fail(err, AV_EUSAGE, "%s: a Split pre-tokenizer needs a \"Regex\" pattern", name);
+            *pattern = re->valuestring;
+        } else if (!strcmp(type, "Digits") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "individual_digits"))) {
+            t->digits = 1;
+        } else if (!strcmp(type, "Metaspace")) {
+            const cJSON *ps = cJSON_GetObjectItemCaseSensitive(e, "prepend_scheme");
+            metaspace = 1;
+            t->prepend = cJSON_IsString(ps) && !strcmp(ps->valuestring, "never") ? 0
+                         : cJSON_IsString(ps) && !strcmp(ps->valuestring, "first") ? 2 : 1;
+        } else {
+            return av_fail(err, AV_EUSAGE, "%s: pre_tokenizer %.40s is not supported (allowed: ByteLevel, Split with ByteLevel, Digits, Metaspace)", name, type);
+        }
+    }
+    list = cJSON_GetObjectItemCaseSensitive(norm, "normalizers");
+    for (e = list ? list->child : (cJSON_IsObject(norm) ? norm : NULL); e; e = list ? e->next : NULL) {
+        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(e, "type");
+        const char *type = cJSON_IsString(ty) ? ty->valuestring : "?";
+        if (!strcmp(type, "NFC")) t->nfc = 1;
+        else if (!strcmp(type, "Prepend")) sp_norm = 1, t->prepend = 1;
+        else if (!strcmp(type, "Replace")) sp_norm = 1;
+        else bad = 1;
+        if (bad) return av_fail(err, AV_EUSAGE, "%s: normalizer %.40s is not supported (allowed: NFC; Prepend and Replace \"▁\")", name, type);
+    }
+    if (byte_level == (metaspace || sp_norm))
+        return av_fail(err, AV_EUSAGE, "%s: neither byte-level BPE (a ByteLevel pre-tokenizer) nor sentencepiece-style BPE (Metaspace or a \"▁\" normalizer)", name);
+    t->kind = byte_level ? AV_HFTOK_BYTE_LEVEL : AV_HFTOK_SENTENCEPIECE;
+    return AV_OK;
+}
+
+/* V = 1 + the largest id of model.vocab and added_tokens; the added tokens, longest first. */
+static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added, const char *name, av_err *err) {
+    const cJSON *e;
+    t->V = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "vocab")) {
+        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble >= (1 << 24))
+            return av_fail(err, AV_EUSAGE, "%s: vocab[\"%.40s\"] must be an id in 0..16777215", name, e->string);
+        if ((int32_t)e->valuedouble >= t->V) t->V = (int32_t)e->valuedouble + 1;
+    }
+    int n = cJSON_GetArraySize(added);
+    if (n && !(t->added = calloc((size_t)n, sizeof *t->added))) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+    cJSON_ArrayForEach(e, added) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content"), *id = cJSON_GetObjectItemCaseSensitive(e, "id");
+        if (!cJSON_IsString(c) || !c->valuestring[0] || !cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble >= (1 << 24))
+            return av_fail(err, AV_EUSAGE, "%s: added_tokens[%d] needs a non-empty \"content\" and an \"id\" in 0..16777215", name, t->n_added);
+        added_token a = {strdup(c->valuestring), strlen(c->valuestring), (int32_t)id->valuedouble};
+        if (!a.s) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+        int k = t->n_added++;
+        for (; k > 0 && t->added[k - 1].len < a.len; k--) t->added[k] = t->added[k - 1];
+        t->added[k] = a;
+        if (a.id >= t->V) t->V = a.id + 1;
+    }
+    return t->V ? AV_OK : av_fail(err, AV_EUSAGE, "%s: model.vocab is empty", name);
+}
+
+/* post_processor TemplateProcessing whose "single" starts with a SpecialToken: its id. */
+static int32_t bos_rule(const av_hftok *t, const cJSON *root) {
+    const cJSON *pp = cJSON_GetObjectItemCaseSensitive(root, "post_processor");
+    const cJSON *ty = cJSON_GetObjectItemCaseSensitive(pp, "type");
+    if (!cJSON_IsString(ty) || strcmp(ty->valuestring, "TemplateProcessing")) return -1;
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(pp, "single"), 0);
+    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(first, "SpecialToken"), "id");
+    for (int i = 0; cJSON_IsString(sp) && i < t->n_added; i++)
+        if (!strcmp(t->added[i].s, sp->valuestring)) return t->added[i].id;
+    return -1;
+}
+
+av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const char *name, av_err *err) {
+    *out = NULL;
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    av_hftok *t = calloc(1, sizeof *t);
+    av_status s = t ? AV_OK : av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(model, "type");
+    const char *pattern = NULL;
+    if (!s && !cJSON_IsObject(root)) s = av_fail(err, AV_EUSAGE, "%s: not a JSON object", name);
+    if (!s && !(cJSON_IsString(mt) && !strcmp(mt->valuestring, "BPE")))
+        s = av_fail(err, AV_EUSAGE, "%s: model type %.40s is not supported (allowed: BPE)", name,
+                    cJSON_IsString(mt) ? mt->valuestring : "(missing)");
+    if (!s) memset(t->byte_id, 0xff, sizeof t->byte_id), t->bos = -1;
+    if (!s) s = classify(t, root, &pattern, name, err);
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");
+    if (!s) s = read_added(t, model, added, name, err);
+    if (!s && t->kind == AV_HFTOK_BYTE_LEVEL) s = bl_build(t, model, added, pattern, name, err);
+    if (!s && t->kind == AV_HFTOK_SENTENCEPIECE) s = sp_build(t, model, name, err);
+    if (!s) t->bos = bos_rule(t, root);
+    cJSON_Delete(root);
+    if (s) av_hftok_free(t);
+    else *out = t;
+    return s;
+}
+
+av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_err *err) {
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    av_status s = av_read_file(path, 256u << 20, &text, &len, err);
+    if (!s) s = av_hftok_load_mem(out, text, len, path, err);
+    free(text);
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+    FILE *probe = s ? NULL : fopen(path, "rb");
+    if (!probe) return s;
+    fclose(probe);
+    if ((s = av_read_file(path, 64u << 20, &text, &len, err))) return av_hftok_free(*out), *out = NULL, s;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
+    if (cJSON_IsBool(add)) (*out)->bos = cJSON_IsTrue(add) ? bos_id : -1;
+    cJSON_Delete(root);
+    free(text);
+    return AV_OK;
+}
+
+/* ----------------------------------------------------------------------------
+ * encoding */
+
+typedef struct {
+    int32_t *ids;
+    size_t n, cap;
+} idvec;
+
+static int push(idvec *v, int32_t id) {
+    if (v->n == v->cap) {
+        size_t c = v->cap ? 2 * v->cap : 64;
+        int32_t *p = realloc(v->ids, c * sizeof *p);
+        if (!p) return -1;
+        v->ids = p, v->cap = c;
+    }
+    v->ids[v->n++] = id;
+    return 0;
+}
+
+/* Sentencepiece-style: s[0..n) already has "▁" for spaces. Each character is
+ * a symbol (or its "<0xNN>" bytes); the adjacent pair of lowest rank is merged,
+ * leftmost first, until no pair has a rank (Sennrich et al. 2016, §3.2). */
+static av_status sp_encode_piece(const av_hftok *t, const char *s, size_t n, idvec *out, av_err *err) {
+    idvec sym = {0};
+    for (size_t i = 0; i < n;) {
+        size_t k = 1;
+        while (i + k < n && ((unsigned char)s[i + k] & 0xC0) == 0x80) k++; /* one code point */
+        int32_t id = sp_find(t, s + i, k);
+        for (size_t b = 0; id < 0 && b < k; b++) {
+            int32_t bid = t->byte_id[(unsigned char)s[i + b]] >= 0 ? t->byte_id[(unsigned char)s[i + b]] : t->unk_id;
+            if (bid < 0) return free(sym.ids), av_fail(err, AV_EUSAGE, "the character at byte %zu has no token and the tokenizer has no byte fallback or unk_token", i);
+            if (push(&sym, bid)) goto oom;
+        }
+        if (id >= 0 && push(&sym, id)) goto oom;
+        i += k;
+    }
+    for (;;) {
+        int32_t best = -1, best_out = -1, o;
+        size_t at = 0;
+        for (size_t i = 0; i + 1 < sym.n; i++) {
+            int32_t r = pair_rank(t, sym.ids[i], sym.ids[i + 1], &o);
+            if (r >= 0 && (best < 0 || r < best)) best = r, best_out = o, at = i;
+        }
+        if (best < 0) break;
+        sym.ids[at] = best_out;
+        memmove(sym.ids + at + 1, sym.ids + at + 2, (sym.n - at - 2) * sizeof(int32_t));
+        sym.n--;
+    }
+    for (size_t i = 0; i < sym.n; i++)
+        if (push(out, sym.ids[i])) goto oom;
+    free(sym.ids);
+    return AV_OK;
+oom:
+    free(sym.ids);
+    return av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+}
+
+/* The text between added tokens: sentencepiece (spaces to "▁", prepended
+ * "▁") or byte-level (Digits first, then bpe.h). */
+static av_status encode_segment(av_hftok *t, const char *s, size_t n, int first, idvec *out, av_err *err) {
+    if (t->kind == AV_HFTOK_SENTENCEPIECE) {
+        char *buf = malloc(3 * n + 4);
+        size_t k = 0;
+        if (!buf) return av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+        if (t->prepend == 1 || (t->prepend == 2 && first)) memcpy(buf, SP_SPACE, 3), k = 3;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == ' ') memcpy(buf + k, SP_SPACE, 3), k += 3;
+            else buf[k++] = s[i];
+        }
+        av_status st = sp_encode_piece(t, buf, k, out, err);
+        free(buf);
+        return st;
+    }
+    for (size_t i = 0; i < n;) { /* Digits(individual_digits): every ASCII digit is its own piece */
+        size_t j = i + 1;
+        int digit = s[i] >= '0' && s[i] <= '9';
+        while (j < n && !(t->digits && (digit || (s[j] >= '0' && s[j] <= '9')))) j++;
+        if (!t->digits) j = n;
+        int32_t *ids = NULL;
+        size_t m = 0;
+        av_status st = av_bpe_encode(t->bpe, s + i, j - i, &ids, &m, err);
+        for (size_t q = 0; !st && q < m; q++)
+            if (push(out, ids[q])) st = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+        free(ids);
+        if (st) return st;
+        i = j;
+    }
+    return AV_OK;
+}
+
+av_status av_hftok_encode(av_hftok *t, const char *text, size_t len, int32_t **ids, size_t *n, av_err *err) {
+    *ids = NULL, *n = 0;
+    av_status s = av_utf8_check(text, len, err);
+    char *norm = NULL;
+    if (!s && t->nfc && len && !(norm = av_utf8_nfc(text, len, &len))) s = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+    if (norm) text = norm;
+    idvec v = {0};
+    if (!s && t->bos >= 0 && push(&v, t->bos)) s = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+    size_t start = 0;
+    for (size_t i = 0; !s && i <= len; i++) {
+        int hit = -1;
+        for (int a = 0; i < len && a < t->n_added && hit < 0; a++)
+            if (t->added[a].len <= len - i && !memcmp(text + i, t->added[a].s, t->added[a].len)) hit = a;
+        if (hit < 0 && i < len) continue;
+        if (i > start) s = encode_segment(t, text + start, i - start, start == 0, &v, err);
+        if (!s && hit >= 0 && push(&v, t->added[hit].id)) s = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+        if (hit >= 0) start = i + t->added[hit].len, i = start - 1;
+    }
+    free(norm);
+    if (s) return free(v.ids), s;
+    *ids = v.ids, *n = v.n;
+    return AV_OK;
+}
+
+/* ----------------------------------------------------------------------------
+ * labels and queries */
+
+size_t av_hftok_label(char *out, size_t cap, const av_hftok *t, int32_t id) {
+    if (t->kind == AV_HFTOK_BYTE_LEVEL) return av_bpe_label(out, cap, t->bpe, id);
+    if (cap) out[0] = 0;
+    if (id < 0 || id >= t->V || !t->tok[id] || cap < 8) return 0;
+    const char *s = t->tok[id];
+    size_t k = 0, n = t->tok_len[id];
+    static const struct { const char *from, *to; } sub[] = {
+        {SP_SPACE, "\xe2\x90\xa3"}, {"<0x20>", "\xe2\x90\xa3"}, {"<0x0A>", "\xe2\x86\xb5"}, {"<0x09>", "\xe2\x87\xa5"}};
+    for (size_t i = 0; i < n && k + 4 < cap;) {
+        size_t j = 0;
+        while (j < 4 && strncmp(s + i, sub[j].from, strlen(sub[j].from))) j++;
+        if (j < 4) memcpy(out + k, sub[j].to, 3), k += 3, i += strlen(sub[j].from);
+        else out[k++] = s[i++];
+    }
+    while (k > 0 && ((unsigned char)out[k - 1] & 0xC0) == 0x80 && k + 4 >= cap) k--; /* never cut a character */
+    out[k] = 0;
+    return k;
+}
+
+av_hftok_kind av_hftok_get_kind(const av_hftok *t) { return t->kind; }
+
+const char *av_hftok_kind_name(const av_hftok *t) {
+    return t->kind == AV_HFTOK_BYTE_LEVEL ? "byte-level BPE" : "sentencepiece BPE, byte fallback";
+}
+
+int32_t av_hftok_vocab_size(const av_hftok *t) { return t->V; }
+
+int32_t av_hftok_bos(const av_hftok *t) { return t->bos; }
+
+int32_t av_hftok_find(const av_hftok *t, const char *s, size_t len) {
+    return t->kind == AV_HFTOK_BYTE_LEVEL ? av_bpe_find(t->bpe, s, len) : sp_find(t, s, len);
+}
+
+void av_hftok_free(av_hftok *t) {
+    if (!t) return;
+    av_bpe_free(t->bpe);
+    for (int32_t i = 0; t->tok && i < t->V; i++) free(t->tok[i]);
+    for (int i = 0; i < t->n_added; i++) free(t->added[i].s);
+    free(t->added);
+    free(t->tok);
+    free(t->tok_len);
+    free(t->map);
+    free(t->pair_key);
+    free(t->pair_rank);
+    free(t->pair_out);
+    free(t);
+}

