@@ -14,41 +14,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <cjson/cJSON.h>
-
 #include "testutil.h"
+#include "hftok_fixture.h"
 
 #include "text/bpe.h"
 #include "text/hftok.h"
-
-/* tokenizer.json of GPT-2 in the Hugging Face layout, with pre (a JSON
- * pre_tokenizer) and <|endoftext|> as an added token. Caller frees. */
-static char *gpt2_tokenizer_json(const char *pre) {
-    char *dir = tu_gpt2_vocab_dir(), path[4200];
-    assert_non_null(dir);
-    snprintf(path, sizeof path, "%s/vocab.json", dir);
-    char *vocab = tu_slurp_file(path, NULL);
-    snprintf(path, sizeof path, "%s/merges.txt", dir);
-    char *merges = tu_slurp_file(path, NULL), *save = NULL;
-    rm_rf(dir);
-    cJSON *m = cJSON_CreateArray();
-    for (char *line = strtok_r(merges, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "#version", 8)) cJSON_AddItemToArray(m, cJSON_CreateString(line));
-    cJSON *model = cJSON_CreateObject(), *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(model, "type", "BPE");
-    cJSON_AddItemToObject(model, "vocab", cJSON_Parse(vocab));
-    cJSON_AddItemToObject(model, "merges", m);
-    cJSON_AddItemToObject(root, "added_tokens",
-                          cJSON_Parse("[{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}]"));
-    cJSON_AddNullToObject(root, "normalizer");
-    cJSON_AddItemToObject(root, "pre_tokenizer", cJSON_Parse(pre));
-    cJSON_AddItemToObject(root, "model", model);
-    char *out = cJSON_PrintUnformatted(root);
-    cJSON_Delete(root);
-    free(vocab);
-    free(merges);
-    return out;
-}
 
 static av_hftok *load(const char *json) {
     av_hftok *t = NULL;
@@ -100,7 +70,7 @@ static int check_reference(av_hftok *t) {
 
 static void test_byte_level_equals_reference_encoder(void **state) {
     (void)state;
-    char *json = gpt2_tokenizer_json("{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"trim_offsets\":true,\"use_regex\":true}");
+    char *json = hf_gpt2_tokenizer_json("{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"trim_offsets\":true,\"use_regex\":true}");
     av_hftok *t = load(json);
     free(json);
     assert_int_equal(av_hftok_get_kind(t), AV_HFTOK_BYTE_LEVEL);
@@ -122,7 +92,7 @@ static void test_byte_level_equals_reference_encoder(void **state) {
  * "0", "2", "4" = 220, 17, 15, 17, 19 (GPT-2's ids of " " and the digits). */
 static void test_split_and_digits(void **state) {
     (void)state;
-    char *json = gpt2_tokenizer_json(
+    char *json = hf_gpt2_tokenizer_json(
         "{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":"
         "\"'s|'t|'re|'ve|'m|'ll|'d| ?\\\\p{L}+| ?\\\\p{N}+| ?[^\\\\s\\\\p{L}\\\\p{N}]+|\\\\s+(?!\\\\S)|\\\\s+\"},"
         "\"behavior\":\"Isolated\",\"invert\":false},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":false}]}");
@@ -130,7 +100,7 @@ static void test_split_and_digits(void **state) {
     free(json);
     assert_true(check_reference(t) >= 200);
     av_hftok_free(t);
-    json = gpt2_tokenizer_json("{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Digits\",\"individual_digits\":true},"
+    json = hf_gpt2_tokenizer_json("{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Digits\",\"individual_digits\":true},"
                                "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":true}]}");
     t = load(json);
     free(json);
@@ -190,6 +160,15 @@ static void test_sentencepiece_by_hand(void **state) {
     assert_string_equal(label, "\xe2\x86\xb5");
     av_hftok_label(label, sizeof label, t, 3 + 0xC3);
     assert_string_equal(label, "<0xC3>");
+    /* decode: ▁h el lo ▁ <0xC3> <0xA9> → " hello é" */
+    static const int32_t dec[] = {264, 266, 265, 259, 3 + 0xC3, 3 + 0xA9};
+    char *txt = NULL;
+    size_t tl = 0;
+    av_err err = {{0}};
+    assert_int_equal(av_hftok_decode(t, dec, 6, &txt, &tl, &err), AV_OK);
+    assert_string_equal(txt, " hello \xc3\xa9");
+    assert_int_equal(tl, 9);
+    free(txt);
     av_hftok_free(t);
     /* Metaspace, prepend_scheme first: after an added token "hello" gets no ▁:
      * h e l l o; rank 1 (l,o): h e l lo; rank 2 (e,l): h el lo. */

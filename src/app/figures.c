@@ -395,9 +395,11 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
 
 /* Which --model figures: --figures if given (all = every one), else the model
  * view and layer L's grid, plus head --head when --head is given. */
-static unsigned model_figures(const av_options *o) {
-    if (av_option_given(o, "figures")) return o->figures & (AV_FIG_MODEL | AV_FIG_GRID | AV_FIG_HEADS);
-    return AV_FIG_MODEL | AV_FIG_GRID | (av_option_given(o, "head") ? AV_FIG_HEADS : 0);
+/* A RoPE model also gets pe: the rotation angles for its own θ and d_k. */
+static unsigned model_figures(const av_options *o, int rope) {
+    unsigned pe = rope ? AV_FIG_PE : 0;
+    if (av_option_given(o, "figures")) return o->figures & (AV_FIG_MODEL | AV_FIG_GRID | AV_FIG_HEADS | pe);
+    return AV_FIG_MODEL | AV_FIG_GRID | pe | (av_option_given(o, "head") ? AV_FIG_HEADS : 0);
 }
 
 /* model: every layer (rows) × head (columns) as thumbnails, one colour scale. */
@@ -459,10 +461,11 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);
     if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");
-    unsigned figs = model_figures(o);
+    unsigned figs = model_figures(o, view->cfg.positions == AV_POS_ROPE);
     av_plot_reset_missing();
     if (!s && (figs & AV_FIG_MODEL)) s = fig_model_view(&fr, att, L, source, err);
     if (!s) s = fig_layer(&fr, layer, source, figs, err);
+    if (!s && (figs & AV_FIG_PE)) s = fig_pe(&fr, err);
     free(fr.hms);
     free(fr.titles);
     if (!s && av_plot_missing_glyphs() > 0 && !o->quiet)

@@ -43,13 +43,12 @@ static av_status check_options(const av_options *o, av_err *err) {
         return av_fail(err, AV_EUSAGE,
                        "--compare %s cannot be used with --model; allowed: scale (layer L's attention without ÷√d_k)",
                        av_compare_name(o->compare));
-    unsigned single = AV_FIG_MEAN | AV_FIG_SCORES | AV_FIG_PE | AV_FIG_MASK;
+    unsigned single = AV_FIG_MEAN | AV_FIG_SCORES | AV_FIG_MASK; /* pe: RoPE models draw their angles */
     if (!o->figures_all && (o->figures & single))
         return av_fail(err, AV_EUSAGE,
                        "--figures %s: with --model the figures are model (layers × heads), grid (layer L's heads) and "
-                       "heads (one file per head of layer L); mean, scores, pe and mask are for the single layer",
-                       (o->figures & AV_FIG_MEAN) ? "mean" : (o->figures & AV_FIG_SCORES) ? "scores"
-                       : (o->figures & AV_FIG_PE) ? "pe" : "mask");
+                       "heads (one file per head of layer L), pe for a RoPE model; mean, scores and mask are for the single layer",
+                       (o->figures & AV_FIG_MEAN) ? "mean" : (o->figures & AV_FIG_SCORES) ? "scores" : "mask");
     return AV_OK;
 }
 
@@ -77,16 +76,17 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
         if ((st = av_read_file(o->file, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
         while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--; /* a file's final newline */
     }
-    st = av_bpe_encode(r->bpe, text, len, &r->ids, &n, err);
+    st = r->hftok ? av_hftok_encode(r->hftok, text, len, &r->ids, &n, err) : av_bpe_encode(r->bpe, text, len, &r->ids, &n, err);
     if (text != o->sentence) free(text);
     if (st) return st;
     if (n == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
     if (n > (size_t)AV_MAX_TOKENS)
-        return av_fail(err, AV_EUSAGE, "the sentence is %zu GPT-2 tokens; at most %d", n, AV_MAX_TOKENS);
+        return av_fail(err, AV_EUSAGE, "the sentence is %zu tokens; at most %d", n, AV_MAX_TOKENS);
     r->T = (int)n;
     char label[AV_BPE_LABEL_MAX];
     for (int t = 0; t < r->T && !st; t++) {
-        av_bpe_label(label, sizeof label, r->bpe, r->ids[t]);
+        if (r->hftok) av_hftok_label(label, sizeof label, r->hftok, r->ids[t]);
+        else av_bpe_label(label, sizeof label, r->bpe, r->ids[t]);
         st = av_tokens_push(labels, label, err);
     }
     return st;
@@ -122,8 +122,7 @@ static av_status make_view(av_model *v, const av_gpt2run *r, av_err *err) {
     return AV_OK;
 }
 
-/* The id of the largest logits[row] entry (the first on ties). */
-static int argmax_row(const float *logits, int row, int V) {
+int av_gpt2run_argmax(const float *logits, int row, int V) {
     const float *z = logits + (size_t)row * V;
     int best = 0;
     for (int v = 1; v < V; v++)
@@ -174,7 +173,8 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     memset(r, 0, sizeof *r);
     r->dir = o->model_dir;
     av_status st = check_options(o, err);
-    if (!st) st = av_gpt2_load(&r->g, r->dir, err);
+    int llama = !st && av_llamarun_is_llama(r->dir);
+    if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
     read_training(r);
     const av_gpt2_config *c = &r->g.cfg;
@@ -185,38 +185,52 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (o->head >= c->n_head)
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d heads)", o->head, c->n_head - 1,
                        c->n_head);
-    if ((st = load_tokenizer(r, err)) || (st = tokenize(r, labels, o, err))) return st;
+    if ((!llama && (st = load_tokenizer(r, err))) || (st = tokenize(r, labels, o, err))) return st;
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
+    if (llama) {
+        if ((st = av_llamarun_forward(r, err))) return st;
+        top_next(r);
+        return av_llamarun_view(view, r, err);
+    }
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
     top_next(r);
     return make_view(view, r, err);
 }
 
+/* The greedy next id after ids[0..T) (T > r->T): the forward pass again, GPT-2 or Llama. */
+static av_status next_id(int32_t *out, const av_gpt2run *r, const int32_t *ids, int T, av_err *err) {
+    const av_gpt2_config *c = &r->g.cfg;
+    av_gpt2_acts a;
+    av_status st = r->llama ? av_llama_acts_alloc(&a, &r->llama->cfg, T, err) : av_gpt2_acts_alloc(&a, c, T, err);
+    if (!st && r->llama) st = av_llama_forward(&a, &r->llama->params, &r->llama->cfg, (const int *)ids, T, 0, err);
+    else if (!st) st = av_gpt2_forward(&a, &r->g.params, c, (const int *)ids, T, err);
+    if (!st) *out = av_gpt2run_argmax(a.logits, T - 1, c->vocab_size);
+    av_gpt2_acts_free(&a);
+    return st;
+}
+
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) {
     const av_gpt2_config *c = &r->g.cfg;
-    int cap = c->positions == AV_POS_LEARNED && c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
+    int cap = (c->positions == AV_POS_LEARNED || r->llama) && c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
     int T = r->T, room = cap - T, steps = n < room ? n : room;
     int32_t *ids = malloc((size_t)(T + (steps > 0 ? steps : 0)) * sizeof *ids);
     if (!ids) return av_fail(err, AV_ERUNTIME, "out of memory");
     memcpy(ids, r->ids, (size_t)T * sizeof *ids);
-    ids[T] = argmax_row(r->a.logits, T - 1, c->vocab_size);
+    ids[T] = av_gpt2run_argmax(r->a.logits, T - 1, c->vocab_size);
     av_status st = AV_OK;
-    for (int k = 1; k < steps && !st; k++) { /* the forward pass on the input plus k generated tokens */
-        av_gpt2_acts a;
-        if (!(st = av_gpt2_acts_alloc(&a, c, T + k, err)) &&
-            !(st = av_gpt2_forward(&a, &r->g.params, c, (const int *)ids, T + k, err)))
-            ids[T + k] = argmax_row(a.logits, T + k - 1, c->vocab_size);
-        av_gpt2_acts_free(&a);
-    }
+    for (int k = 1; k < steps && !st; k++) st = next_id(&ids[T + k], r, ids, T + k, err); /* no KV cache */
     char *text = NULL;
     size_t len = 0;
-    if (!st && steps > 0) st = av_bpe_decode(r->bpe, ids + T, (size_t)steps, &text, &len, err);
+    if (!st && steps > 0)
+        st = r->hftok ? av_hftok_decode(r->hftok, ids + T, (size_t)steps, &text, &len, err)
+                      : av_bpe_decode(r->bpe, ids + T, (size_t)steps, &text, &len, err);
     if (!st) {
         fprintf(f, "\n  generate    greedy, %d token%s after the input:", steps, steps == 1 ? "" : "s");
         char label[AV_BPE_LABEL_MAX];
         for (int k = 0; k < steps; k++) {
-            av_bpe_label(label, sizeof label, r->bpe, ids[T + k]);
+            if (r->hftok) av_hftok_label(label, sizeof label, r->hftok, ids[T + k]);
+            else av_bpe_label(label, sizeof label, r->bpe, ids[T + k]);
             fprintf(f, " [%s]", label);
         }
         fprintf(f, "\n              ids:");
@@ -224,7 +238,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
         fprintf(f, "\n              text: %.*s\n", (int)len, text ? text : "");
         if (steps < n)
             fprintf(f, "              stopped after %d of %d: at most %d tokens (%s)\n", steps, n, cap,
-                    cap == c->n_positions ? "the model's n_positions" : "attnviz's token limit");
+                    cap == c->n_positions ? (r->llama ? "the model's max_position_embeddings" : "the model's n_positions") : "attnviz's token limit");
     }
     free(text);
     free(ids);
@@ -233,6 +247,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
 
 void av_gpt2run_free(av_gpt2run *r) {
     av_gpt2_acts_free(&r->a);
+    av_llamarun_free(r);
     av_gpt2_free(&r->g);
     av_bpe_free(r->bpe);
     free(r->ids);
@@ -244,7 +259,10 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
         snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s)", r->dir, r->task, r->step,
                  r->g.dtype ? r->g.dtype : "?");
     else
-        snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
+        if (r->llama)
+        snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", r->dir,
+                 r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);
+    else snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
 }
 
 /* ---------------------------------------------------------------------------- --dump */

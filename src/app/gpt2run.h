@@ -24,11 +24,16 @@
 #include "app/cli.h"
 #include "app/tensorio.h"
 #include "nn/gpt2.h"
+#include "nn/llama.h"
 #include "nn/model.h"
 #include "text/bpe.h"
+#include "text/hftok.h"
 #include "text/tokenize.h"
 
 #define AV_GPT2RUN_TOPK 5
+
+/* The RoPE evidence of a Llama-family run: every position shifted by this. */
+#define AV_LLAMARUN_SHIFT 1000
 
 typedef struct {
     const char *dir;                   /* --model DIR */
@@ -42,6 +47,10 @@ typedef struct {
     int step;                          /* and the step it was saved at (attnviz.step) */
     int top_id[AV_GPT2RUN_TOPK];       /* the most probable next tokens after the last position */
     double top_p[AV_GPT2RUN_TOPK];     /* their probabilities, softmax(logits[T-1]) */
+    av_llama *llama;                   /* a Llama/Qwen2 folder (nn/llama.h), else NULL; g.cfg then mirrors
+                                          its sizes (RoPE half, θ) and g.params stays empty */
+    av_hftok *hftok;                   /* its tokenizer.json (bpe is NULL) */
+    float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
 } av_gpt2run;
 
 /* Check o against a model (options the model fixes or that make no sense
@@ -78,5 +87,24 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 
 void av_gpt2run_free(av_gpt2run *r);
+
+/* The id of the largest logits[row] entry (T, V), the first on ties. */
+int av_gpt2run_argmax(const float *logits, int row, int V);
+
+/* ---------------------------------------------------------------------------- Llama-family folders (llamarun.c)
+ * config.json with model_type llama or qwen2 and tokenizer.json: av_gpt2run_open
+ * calls these instead of the GPT-2 loader and forward; the dump, figures and
+ * page read the same activations. */
+
+/* 1 if DIR/config.json names model_type llama or qwen2. */
+int av_llamarun_is_llama(const char *dir);
+/* Load the weights and tokenizer.json; mirror the sizes into r->g.cfg. Errors: nn/llama.h's, text/hftok.h's, and a
+ * tokenizer larger than vocab_size (AV_EUSAGE). */
+av_status av_llamarun_load(av_gpt2run *r, av_err *err);
+/* The forward pass on r->ids, then the RoPE evidence r->rope_dS on the first min(T, 64) tokens. */
+av_status av_llamarun_forward(av_gpt2run *r, av_err *err);
+/* Layer L as a single layer: W_Q = q_projᵀ, W_K and W_V with each K/V head repeated for the query heads sharing it. */
+av_status av_llamarun_view(av_model *v, const av_gpt2run *r, av_err *err);
+void av_llamarun_free(av_gpt2run *r);
 
 #endif

@@ -192,9 +192,152 @@ static void head_out(const tctx *t, const av_tokens *labels) {
     }
 }
 
+/* ---------------------------------------------------------------------------- Llama / Qwen2 folders */
+
+static void llama_header(const tctx *t, const av_tokens *labels) {
+    const av_llama *m = t->r->llama;
+    const av_llama_config *c = &m->cfg;
+    FILE *f = t->f;
+    int KVH = c->n_kv_head, G = c->n_head / KVH;
+    fprintf(f, "%sattnviz %s%s: a %s forward pass, every layer and head, step by step\n", av_bold(t->color), AV_VERSION,
+            av_reset(t->color), c->type == AV_LLAMA_QWEN2 ? "Qwen2" : "Llama");
+    fprintf(f, "  weights    model %s: %s in %d safetensors file%s, %s\n", t->r->dir, m->dtype, m->n_shards,
+            m->n_shards == 1 ? "" : "s", strcmp(m->dtype, "F32") == 0 ? "read in place from the mmapped file" : "converted to float32");
+    fprintf(f, "  tokens     ");
+    for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
+    fprintf(f, "\n             (tokenizer.json, %s%s; ␣ marks a space that belongs to the token)\n",
+            av_hftok_kind_name(t->r->hftok), av_hftok_bos(t->r->hftok) >= 0 ? ", BOS put first" : "");
+    fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   K/V heads = %d   d_k = %d   d_ff = %d   vocab V = %d\n",
+            t->T, t->L, t->C, t->H, KVH, t->D, c->n_inter, t->V);
+    fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = rope_theta = %g: attnviz's --rope-style half.\n"
+               "             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging\n"
+               "             Face's conversion permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the\n"
+               "             same scores, so every Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n",
+            c->rope_theta);
+    fprintf(f, "  GQA        grouped-query attention: %d query heads share each of the %d K/V heads (", G, KVH);
+    for (int k = 0; k < KVH && k < 4; k++) fprintf(f, "%squery %d–%d → K/V %d", k ? ", " : "", k * G, k * G + G - 1, k);
+    fprintf(f, "%s)\n", KVH > 4 ? ", …" : "");
+    fprintf(f, "  block      pre-norm: x ← x + attn(RMSNorm(x)), x ← x + SwiGLU(RMSNorm(x)); RMSNorm ε = %g%s\n",
+            c->rms_norm_eps, c->qkv_bias ? "; q, k, v have biases (Qwen2)" : "");
+    fprintf(f, "  mask       causal: query i sees keys j <= i (−∞ above the diagonal, weight 0)\n");
+    fprintf(f, "  scale      1/√d_k;  kernel %s\n\n", av_kernel_name(t->c->kernel));
+}
+
+/* The worst |ΔS| of layer l over its heads, and which head. */
+static double rope_worst(const tctx *t, int l, int *head) {
+    double w = -1;
+    for (int h = 0; h < t->H; h++)
+        if (t->r->rope_dS[(size_t)l * t->H + h] > w) w = t->r->rope_dS[(size_t)l * t->H + h], *head = h;
+    return w;
+}
+
+static void llama_layers(const tctx *t) {
+    FILE *f = t->f;
+    int T = t->T, C = t->C, Ts = T < 64 ? T : 64;
+    stage(t, "[1]", "tokenize");
+    fprintf(f, "UTF-8 text → %d token ids (%s)\n%sids [", T, av_hftok_kind_name(t->r->hftok), ind);
+    for (int i = 0; i < T; i++) fprintf(f, "%s%d", i ? ", " : "", (int)t->r->ids[i]);
+    fprintf(f, "]\n");
+    stage(t, "[2]", "embed");
+    fprintf(f, "x = embed_tokens[token]          (%d, %d)   embed_tokens (%d, %d); no position vector: RoPE acts in every layer\n",
+            T, C, t->V, C);
+    stage(t, "[3]", "layers");
+    fprintf(f, "%d blocks, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L, T, C,
+            T, C, t->H, T, T);
+    fprintf(f, "%s%-7s %-22s %-15s %-22s %s\n", ind, "layer", "rms(x): in → out", "on 1st token", "previous-token head",
+            "RoPE shift: worst |ΔS|");
+    double all = 0;
+    for (int l = 0; l < t->L; l++) {
+        double first, pw;
+        int ph, wh = 0;
+        layer_marks(t, l, &first, &ph, &pw);
+        double dS = rope_worst(t, l, &wh);
+        all = fmax(all, dS);
+        char io[64], prev[40];
+        snprintf(io, sizeof io, "%.3g → %.3g", rms(t->r->a.hidden + (size_t)l * T * C, T, C),
+                 rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+        snprintf(prev, sizeof prev, "head %d (%.2f)", ph, pw);
+        fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
+                l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);
+    }
+    fprintf(f, "%sRoPE evidence on the model's own heads: the first %d tokens run again at positions %d…%d;\n", ind, Ts,
+            AV_LLAMARUN_SHIFT, AV_LLAMARUN_SHIFT + Ts - 1);
+    fprintf(f, "%severy layer's and head's scores S = q·kᵀ/√d_k stay the same: worst |ΔS| = %.1e (float32 rounding),\n", ind, all);
+    fprintf(f, "%sbecause a rotation by angle m·θ_i on q and n·θ_i on k leaves only (m − n)·θ_i in q·k (RoFormer §3.4.2)\n", ind);
+}
+
+/* Layer L of a Llama-family model, step by step. */
+static void llama_detail(const tctx *t, const av_model *v) {
+    FILE *f = t->f;
+    const av_llama_config *c = &t->r->llama->cfg;
+    int T = t->T, C = t->C, H = t->H, D = t->D, KVH = c->n_kv_head, I = c->n_inter, l = t->r->layer;
+    char n[16];
+    fprintf(f, "\n      layer %d of %d, step by step%s\n", l, t->L, l == t->L - 1 ? " (the last; --layer L picks another)" : "");
+    snprintf(n, sizeof n, "[%d.1]", l), stage(t, n, "RMSNorm");
+    fprintf(f, "h = x/√(mean(x²) + ε)·γ per row   (%d, %d) → (%d, %d)   input_layernorm\n", T, C, T, C);
+    snprintf(n, sizeof n, "[%d.2]", l), stage(t, n, "project");
+    fprintf(f, "Q = h·W_Qᵀ%s (%d, %d)·(%d, %d) → (%d, %d);  K, V = h·W_Kᵀ, h·W_Vᵀ → (%d, %d) each\n", c->qkv_bias ? " + b" : "",
+            T, C, C, C, T, C, T, KVH * D);
+    fprintf(f, "%sq_proj, k_proj, v_proj are nn.Linear (out, in); measured var(Q) = %.3f, var(K) = %.3f\n", ind, v->var_q, v->var_k);
+    snprintf(n, sizeof n, "[%d.3]", l), stage(t, n, "heads, RoPE");
+    fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %g) on Q and K; K, V repeated: query head h\n", H, T, D,
+            KVH, T, D, c->rope_theta);
+    fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
+    snprintf(n, sizeof n, "[%d.4]", l), stage(t, n, "scores");
+    fprintf(f, "S = Q·Kᵀ/√d_k   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d); var(Q·Kᵀ/√d_k) = %.4g\n", H, T, D, H, D, T, H, T, T,
+            v->var_scaled);
+    snprintf(n, sizeof n, "[%d.5]", l), stage(t, n, "mask");
+    fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
+    snprintf(n, sizeof n, "[%d.6]", l), stage(t, n, "softmax");
+    fprintf(f, "A = softmax(S) along keys       (%d, %d, %d)   %s✓%s rows sum to 1: worst |Σ_j A[i,j] − 1| = %.2e\n", H, T,
+            T, av_green(t->color), av_reset(t->color), v->worst_row_dev);
+    snprintf(n, sizeof n, "[%d.7]", l), stage(t, n, "weighted sum");
+    fprintf(f, "O_h = A_h·V_h, concat           (%d, %d, %d)·(%d, %d, %d) → (%d, %d)\n", H, T, T, H, T, D, T, C);
+    snprintf(n, sizeof n, "[%d.8]", l), stage(t, n, "output");
+    fprintf(f, "y = concat·W_Oᵀ                 (%d, %d)·(%d, %d) → (%d, %d)   o_proj, no bias\n", T, C, C, C, T, C);
+    snprintf(n, sizeof n, "[%d.9]", l), stage(t, n, "residual");
+    fprintf(f, "x ← x + y                       (%d, %d)\n", T, C);
+    snprintf(n, sizeof n, "[%d.10]", l), stage(t, n, "RMSNorm");
+    fprintf(f, "h = RMSNorm(x)·γ                (%d, %d)   post_attention_layernorm\n", T, C);
+    snprintf(n, sizeof n, "[%d.11]", l), stage(t, n, "SwiGLU MLP");
+    fprintf(f, "m = (SiLU(h·W_gateᵀ) ⊙ h·W_upᵀ)·W_downᵀ   (%d, %d) → (%d, %d) → (%d, %d);  SiLU(u) = u/(1 + e^−u)\n", T, C,
+            T, I, T, C);
+    snprintf(n, sizeof n, "[%d.12]", l), stage(t, n, "residual");
+    fprintf(f, "x ← x + m                       (%d, %d)   rms(x) = %.3g\n", T, C, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+    fprintf(f, "%sRoPE shift, this layer's heads: worst |ΔS| =", ind);
+    for (int h = 0; h < H; h++) fprintf(f, " %.0e", t->r->rope_dS[(size_t)l * H + h]);
+    fprintf(f, "\n");
+}
+
+static void llama_out(const tctx *t, const av_tokens *labels) {
+    FILE *f = t->f;
+    int T = t->T, C = t->C, V = t->V;
+    fprintf(f, "\n");
+    stage(t, "[4]", "norm");
+    fprintf(f, "h = RMSNorm(x)·γ                  (%d, %d)   model.norm\n", T, C);
+    stage(t, "[5]", "logits");
+    fprintf(f, "z = h·W_lmᵀ                       (%d, %d)·(%d, %d) → (%d, %d)   %s\n", T, C, C, V, T, V,
+            t->r->llama->cfg.tie_word_embeddings ? "tied to embed_tokens" : "lm_head");
+    stage(t, "[6]", "next token");
+    fprintf(f, "p = softmax(z[%d]) after \"%s\": the top %d of %d\n", T - 1, labels->tok[T - 1], AV_GPT2RUN_TOPK, V);
+    for (int k = 0; k < AV_GPT2RUN_TOPK && t->r->top_id[k] >= 0; k++) {
+        char label[AV_BPE_LABEL_MAX];
+        int id = t->r->top_id[k];
+        if (!av_hftok_label(label, sizeof label, t->r->hftok, id)) snprintf(label, sizeof label, "<id %d>", id);
+        fprintf(f, "%s%d. p = %.4f   %s   (id %d)\n", ind, k + 1, t->r->top_p[k], label, id);
+    }
+}
+
 void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const av_tokens *labels, int color) {
     const av_gpt2_config *c = &r->g.cfg;
     tctx t = {f, color, r, c, r->T, c->n_embd, c->n_head, c->n_embd / c->n_head, c->vocab_size, c->n_layer};
+    if (r->llama) {
+        llama_header(&t, labels);
+        llama_layers(&t);
+        llama_detail(&t, view);
+        llama_out(&t, labels);
+        return;
+    }
     header(&t, labels);
     embed_and_layers(&t);
     layer_detail(&t, view);

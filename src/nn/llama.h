@@ -160,7 +160,8 @@ void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, 
 /* out (N) = SiLU(gate)·up = gate/(1 + e^(−gate))·up (SwiGLU, Shazeer 2020 eq. 6). */
 void swiglu_forward(float *out, const float *gate, const float *up, size_t N);
 
-/* out (T, OC) = inp (T, C)·wᵀ + b, w (OC, C) nn.Linear, b (OC) or NULL. */
+/* out (T, OC) = inp (T, C)·wᵀ + b, w (OC, C) nn.Linear, b (OC) or NULL; kernel as
+ * gpt2.h's gpt2_unembed (reference loops or BLAS). */
 void linear_forward(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel);
 
 #endif

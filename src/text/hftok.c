@@ -436,6 +436,30 @@ size_t av_hftok_label(char *out, size_t cap, const av_hftok *t, int32_t id) {
     return k;
 }
 
+av_status av_hftok_decode(const av_hftok *t, const int32_t *ids, size_t n, char **text, size_t *len, av_err *err) {
+    if (t->kind == AV_HFTOK_BYTE_LEVEL) return av_bpe_decode(t->bpe, ids, n, text, len, err);
+    size_t cap = 1, k = 0;
+    for (size_t i = 0; i < n; i++) cap += ids[i] >= 0 && ids[i] < t->V && t->tok[ids[i]] ? t->tok_len[ids[i]] : 0;
+    char *out = malloc(cap);
+    if (!out) return av_fail(err, AV_ERUNTIME, "out of memory decoding tokens");
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] < 0 || ids[i] >= t->V || !t->tok[ids[i]])
+            return free(out), av_fail(err, AV_EUSAGE, "token id %d has no token in tokenizer.json", (int)ids[i]);
+        const char *s = t->tok[ids[i]];
+        unsigned b;
+        if (t->tok_len[ids[i]] == 6 && sscanf(s, "<0x%2X>", &b) == 1) {
+            out[k++] = (char)b;
+            continue;
+        }
+        for (size_t j = 0; j < t->tok_len[ids[i]];)
+            if (!strncmp(s + j, SP_SPACE, 3)) out[k++] = ' ', j += 3;
+            else out[k++] = s[j++];
+    }
+    out[k] = 0;
+    *text = out, *len = k;
+    return AV_OK;
+}
+
 av_hftok_kind av_hftok_get_kind(const av_hftok *t) { return t->kind; }
 
 const char *av_hftok_kind_name(const av_hftok *t) {

@@ -62,6 +62,13 @@ av_status av_hftok_encode(av_hftok *t, const char *text, size_t len, int32_t **i
  * a bad id. cap >= AV_BPE_LABEL_MAX always suffices. */
 size_t av_hftok_label(char *out, size_t cap, const av_hftok *t, int32_t id);
 
+/* Decode n ids to UTF-8 (*text malloc'd, NUL-terminated, caller frees):
+ * byte-level through bpe.h's av_bpe_decode; sentencepiece: token texts with
+ * "▁" as a space and "<0xNN>" as the byte (the first space of the text, the
+ * one Prepend/Metaspace added, is kept). Errors: AV_EUSAGE for an id without
+ * a token; AV_ERUNTIME on OOM. */
+av_status av_hftok_decode(const av_hftok *t, const int32_t *ids, size_t n, char **text, size_t *len, av_err *err);
+
 av_hftok_kind av_hftok_get_kind(const av_hftok *t);
 const char *av_hftok_kind_name(const av_hftok *t); /* "byte-level BPE" or "sentencepiece BPE, byte fallback" */
 int32_t av_hftok_vocab_size(const av_hftok *t);    /* 1 + the largest id of the vocabulary and added tokens */

@@ -1,0 +1,148 @@
+/* test_llama_cli.c - `attnviz --model DIR` on Llama and Qwen2 folders end to
+ * end: the trace (GQA note, rope-style half, the RoPE shift evidence), the
+ * dumps against the numpy reference, the figures, and bad folders.
+ *
+ * Expected values: tests/gen_llama_ref.py's float64 numpy forward
+ * (tests/ref/llama/) on the checkpoints tests/llama_fixture.h writes
+ * (byte-identical to the script's, see test_llama.c); the token ids are
+ * npm gpt-3-encoder's (tests/ref/gpt2/token_ids.txt) through a GPT-2
+ * tokenizer.json (tests/hftok_fixture.h).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "hftok_fixture.h"
+#include "llama_fixture.h"
+
+#include "io/npy.h"
+
+#define SENTENCE "The quick brown fox jumps over the lazy dog."
+
+/* A folder for model (tests/ref/llama/<model>): config.json, the checkpoint, a GPT-2 tokenizer.json. */
+static void make_folder(const char *dir, const char *model, av_st_dtype dtype) {
+    char rel[256], path[4400];
+    snprintf(rel, sizeof rel, "tests/ref/llama/%s/config.json", model);
+    char *json = tu_slurp_file(src_path(rel), NULL), *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL);
+    assert_non_null(json);
+    assert_non_null(tok);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    FILE *f = fopen(path, "wb");
+    fputs(json, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    f = fopen(path, "wb");
+    fputs(tok, f);
+    fclose(f);
+    av_llama_config cfg;
+    av_err err = {{0}};
+    if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    if (lf_write_checkpoint(dir, &cfg, dtype, 1, &err)) fail_msg("%s", err.msg);
+    free(json);
+    free(tok);
+}
+
+static double npy_worst(const char *path, const char *ref) {
+    av_npy got, want;
+    av_err err = {{0}};
+    if (av_npy_read(&got, path, &err)) fail_msg("%s", err.msg);
+    if (av_npy_read(&want, src_path(ref), &err)) fail_msg("%s", err.msg);
+    size_t n = 1, m = 1;
+    for (int d = 0; d < want.ndim; d++) n *= want.shape[d];
+    for (int d = 0; d < got.ndim; d++) m *= got.shape[d];
+    assert_int_equal(n, m);
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) worst = fmax(worst, fabs((double)got.data[i] - want.data[i]));
+    av_npy_free(&got);
+    av_npy_free(&want);
+    return worst;
+}
+
+/* ------------------------------------------------------------------------- */
+
+static void test_llama_folder_end_to_end(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m"), *out = tu_in(f, "out"), *dump = tu_in(f, "dump");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--dump", dump, "-o", out, "--figures", "model,grid,pe", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    static const char *const must[] = {
+        "a Llama forward pass", "[The] [␣quick] [␣brown]", "--rope-style half", "permuted the rows of W_Q and W_K",
+        "2 query heads share each of the 2 K/V heads (query 0–1 → K/V 0, query 2–3 → K/V 1)",
+        "RoPE evidence on the model's own heads", "worst |ΔS|", "SwiGLU", "lm_head", "the top 5 of 50257"};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
+        if (!strstr(r.out, must[i])) fail_msg("the trace lacks \"%s\":\n%s", must[i], r.out);
+    double w[3] = {npy_worst(tu_in(f, "dump/attn.npy"), "tests/ref/llama/llama_f32/attn.npy"),
+                   npy_worst(tu_in(f, "dump/hidden.npy"), "tests/ref/llama/llama_f32/hidden.npy"), 0};
+    if (!strstr(r.out, "ids [464, 2068, 7586, 21831, 18045, 625, 262, 16931, 3290, 13]")) /* gpt-3-encoder's */
+        fail_msg("the token ids differ from the reference encoder's:\n%s", r.out);
+    printf("    --model llama_f32: worst |attnviz - numpy| attn %.2g, hidden %.2g\n", w[0], w[1]);
+    assert_true(w[0] <= 1e-4 && w[1] <= 1e-4);
+    assert_true(file_exists(tu_in(f, "out/model.png")) && file_exists(tu_in(f, "out/layer1.png")));
+    assert_true(file_exists(tu_in(f, "out/pe.png")));
+    tu_free(&r);
+}
+
+static void test_qwen2_bf16_trace_and_generate(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "q");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "qwen2_bf16", AV_ST_BF16);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", "--generate", "3", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    static const char *const must[] = {"a Qwen2 forward pass", "BF16", "q, k, v have biases (Qwen2)",
+                                       "θ = rope_theta = 1e+06", "tied to embed_tokens", "layer 0 of 2, step by step",
+                                       "generate    greedy, 3 tokens"};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
+        if (!strstr(r.out, must[i])) fail_msg("the trace lacks \"%s\":\n%s", must[i], r.out);
+    tu_free(&r);
+}
+
+static void test_bad_llama_folders(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "b");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    char *at = strstr(json, "\"rope_scaling\": null");
+    assert_non_null(at);
+    FILE *fp = fopen(path, "wb");
+    fprintf(fp, "%.*s\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4}%s", (int)(at - json), json,
+            at + strlen("\"rope_scaling\": null"));
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "rope_scaling \"yarn\" is not supported (allowed: null"));
+    tu_free(&r);
+    fp = fopen(path, "wb");
+    fputs(json, fp);
+    fclose(fp);
+    free(json);
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    fp = fopen(path, "wb");
+    fputs("{\"model\":{\"type\":\"WordPiece\",\"vocab\":{}}}", fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "model type WordPiece is not supported (allowed: BPE)"));
+    tu_free(&r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
