@@ -223,7 +223,7 @@ train-figures: deps
 $(BUILD)/bench: bench/bench.c $(BUILD)/libattnviz.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/bench_gpt2: bench/bench_gpt2.c tests/gpt2_fixture.h tests/testutil.h $(BUILD)/libattnviz.a
+$(BUILD)/bench_gpt2: bench/bench_gpt2.c tests/gpt2_fixture.h tests/llama_fixture.h tests/hftok_fixture.h tests/testutil.h $(BUILD)/libattnviz.a
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/bench_train: bench/bench_train.c $(BUILD)/libattnviz.a

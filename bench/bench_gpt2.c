@@ -12,7 +12,12 @@
  *      layer-grid figures) and the same with --no-plot: median wall time of
  *      5 runs after a warm-up, and peak resident memory (wait4 rusage);
  *   4. bench/gpt2_torch.py on the same folder and ids, if torch imports:
- *      import, load, forward (median of 5) and whole-process times.
+ *      import, load, forward (median of 5) and whole-process times;
+ *   5. the same for a Llama-family folder with SmolLM-135M's shapes
+ *      (build/bench-llama/: 30 layers, hidden 576, 9 query heads, 3 K/V
+ *      heads, intermediate 1536, vocabulary 49,152, tied embeddings, F32
+ *      weights of tests/llama_fixture.h, a GPT-2 tokenizer.json cut to
+ *      49,152 ids) beside bench/llama_torch.py.
  * Usage: bench_gpt2 ./attnviz   (from the source root) */
 
 #include <math.h>
@@ -28,10 +33,13 @@
 
 #include "testutil.h"
 #include "gpt2_fixture.h"
+#include "hftok_fixture.h"
+#include "llama_fixture.h"
 
 #include "nn/attention_blas.h"
 
 #define DIR "build/bench-gpt2"
+#define LDIR "build/bench-llama"
 #define SENTENCE "The quick brown fox jumps over the lazy dog, and then it runs all the way back home to"
 
 static double now_ms(void) {
@@ -134,8 +142,8 @@ static void bench_command(const char *label, char *const argv[], double *median,
 /* The ids attnviz prints on its "ids [...]" line, as "a,b,c". */
 static int top1 = -1; /* attnviz's most probable next token */
 
-static int token_ids(const char *bin, char *ids, size_t n, int *T) {
-    char *argv[] = {(char *)bin, "--model", DIR, "--no-plot", SENTENCE, NULL};
+static int token_ids(const char *bin, const char *dir, char *ids, size_t n, int *T) {
+    char *argv[] = {(char *)bin, "--model", (char *)dir, "--no-plot", SENTENCE, NULL};
     double ms;
     long rss;
     if (run(argv, "build/bench-gpt2.trace", &ms, &rss) != 0) return -1;
@@ -154,21 +162,19 @@ static int token_ids(const char *bin, char *ids, size_t n, int *T) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    const char *bin = argc > 1 ? argv[1] : "./attnviz";
-    printf("\n--model on GPT-2 small's shapes (12 layers, d_model 768, 12 heads, vocabulary 50,257)\n");
-    if (make_folder()) return 1;
+/* The whole command on dir (with and without figures), memory, and script (torch) on the same ids. */
+static int bench_model(const char *bin, const char *dir, const char *script, int L, int H) {
     struct stat sb;
-    stat(DIR "/model.safetensors", &sb);
-    printf("  machine: %ld cores online; sgemm (OpenBLAS, 1 thread) %.1f GFLOP/s on 1024^3\n",
-           sysconf(_SC_NPROCESSORS_ONLN), sgemm_rate(1024));
+    char path[256];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    stat(path, &sb);
     char ids[1024];
     int T = 0;
-    if (token_ids(bin, ids, sizeof ids, &T)) {
+    if (token_ids(bin, dir, ids, sizeof ids, &T)) {
         printf("  attnviz --model failed; see build/bench-gpt2.trace\n");
         return 1;
     }
-    printf("  sentence: \"%s\" = %d GPT-2 tokens; attnviz's top next token: id %d\n", SENTENCE, T, top1);
+    printf("  sentence: \"%s\" = %d tokens; attnviz's top next token: id %d\n", SENTENCE, T, top1);
     double load1, load5, load15;
     FILE *la = fopen("/proc/loadavg", "r");
     if (la && fscanf(la, "%lf %lf %lf", &load1, &load5, &load15) == 3)
@@ -177,17 +183,17 @@ int main(int argc, char **argv) {
     if (la) fclose(la);
     double with_fig = 0, no_fig = 0, cpu_fig = 0, cpu_nofig = 0;
     long rss_fig = 0, rss_nofig = 0;
-    char *a1[] = {(char *)bin, "--model", DIR, "-o", "build/bench-gpt2-out", SENTENCE, NULL};
-    char *a2[] = {(char *)bin, "--model", DIR, "--no-plot", SENTENCE, NULL};
+    char *a1[] = {(char *)bin, "--model", (char *)dir, "-o", "build/bench-gpt2-out", SENTENCE, NULL};
+    char *a2[] = {(char *)bin, "--model", (char *)dir, "--no-plot", SENTENCE, NULL};
     bench_command("(model view + grid)", a1, &with_fig, &cpu_fig, &rss_fig);
     bench_command("--no-plot", a2, &no_fig, &cpu_nofig, &rss_nofig);
-    double file_mib = sb.st_size / 1048576.0, maps_mib = 12.0 * 12 * T * T * 4 / 1048576.0;
+    double file_mib = sb.st_size / 1048576.0, maps_mib = (double)L * H * T * T * 4 / 1048576.0;
     printf("  memory: file %.1f MiB + attention maps (L, H, T, T) %.2f MiB = %.1f MiB; peak RSS %.1f MiB (%s)\n",
            file_mib, maps_mib, file_mib + maps_mib, rss_fig / 1024.0,
            rss_fig / 1024.0 <= file_mib + maps_mib ? "within" : "above");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import torch' 2>/dev/null && /usr/bin/python3 bench/gpt2_torch.py %s %s 2",
-             DIR, ids);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import torch' 2>/dev/null && /usr/bin/python3 %s %s %s 2", script,
+             dir, ids);
     FILE *p = popen(cmd, "r");
     char line[512] = "";
     double t0 = now_ms();
@@ -212,4 +218,47 @@ int main(int argc, char **argv) {
            "%.0f ms = %.2f / %.2f\n", cpu_nofig, cpu_fig, fwd_cpu, fwd_cpu > 0 ? cpu_nofig / fwd_cpu : 0,
            fwd_cpu > 0 ? cpu_fig / fwd_cpu : 0);
     return 0;
+}
+
+/* The folder llama_fixture.h describes, with SmolLM-135M's shapes. */
+static int make_llama_folder(void) {
+    struct stat sb;
+    if (stat(LDIR "/model.safetensors", &sb) == 0 && stat(LDIR "/tokenizer.json", &sb) == 0) return 0;
+    mkdir("build", 0755);
+    mkdir(LDIR, 0755);
+    static const char cfg_json[] =
+        "{\"model_type\": \"llama\", \"hidden_size\": 576, \"num_hidden_layers\": 30, \"num_attention_heads\": 9,\n"
+        " \"num_key_value_heads\": 3, \"intermediate_size\": 1536, \"vocab_size\": 49152, \"rms_norm_eps\": 1e-05,\n"
+        " \"rope_theta\": 10000.0, \"rope_scaling\": null, \"max_position_embeddings\": 2048, \"tie_word_embeddings\": true,\n"
+        " \"hidden_act\": \"silu\", \"bos_token_id\": 0}\n";
+    av_llama_config c;
+    av_err err = {{0}};
+    double t0 = now_ms();
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 49152);
+    FILE *f = fopen(LDIR "/config.json", "w"), *g = fopen(LDIR "/tokenizer.json", "w");
+    int bad = !tok || !f || !g;
+    if (!bad) fputs(cfg_json, f), fputs(tok, g);
+    if (f) fclose(f);
+    if (g) fclose(g);
+    free(tok);
+    if (bad || av_llama_config_parse(&c, cfg_json, strlen(cfg_json), "config.json", &err) ||
+        lf_write_checkpoint(LDIR, &c, AV_ST_F32, 1, &err)) {
+        fprintf(stderr, "bench: cannot write %s: %s\n", LDIR, err.msg);
+        return -1;
+    }
+    printf("  wrote %s (SmolLM-135M shapes, deterministic weights) in %.1f s\n", LDIR, (now_ms() - t0) / 1e3);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *bin = argc > 1 ? argv[1] : "./attnviz";
+    printf("\n--model on GPT-2 small's shapes (12 layers, d_model 768, 12 heads, vocabulary 50,257)\n");
+    if (make_folder()) return 1;
+    printf("  machine: %ld cores online; sgemm (OpenBLAS, 1 thread) %.1f GFLOP/s on 1024^3\n",
+           sysconf(_SC_NPROCESSORS_ONLN), sgemm_rate(1024));
+    if (bench_model(bin, DIR, "bench/gpt2_torch.py", 12, 12)) return 1;
+    printf("\n--model on SmolLM-135M's shapes (llama: 30 layers, hidden 576, 9 query heads sharing 3 K/V heads, "
+           "intermediate 1536, vocabulary 49,152); goal: at most 1.5 s wall with the model view\n");
+    if (make_llama_folder()) return 1;
+    return bench_model(bin, LDIR, "bench/llama_torch.py", 30, 9);
 }

@@ -77,7 +77,8 @@ def forward(cfg, p, ids):
     return torch.stack(atts), torch.stack(hidden), x @ p["wte.weight"].T
 
 
-def main():
+def main(forward=forward):
+    """forward(cfg, params, ids) -> (attention, hidden, logits); bench/llama_torch.py passes its own."""
     dirname, ids = sys.argv[1], [int(i) for i in sys.argv[2].split(",")]
     threads = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     torch.set_num_threads(threads)

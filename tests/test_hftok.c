@@ -70,7 +70,7 @@ static int check_reference(av_hftok *t) {
 
 static void test_byte_level_equals_reference_encoder(void **state) {
     (void)state;
-    char *json = hf_gpt2_tokenizer_json("{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"trim_offsets\":true,\"use_regex\":true}");
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
     av_hftok *t = load(json);
     free(json);
     assert_int_equal(av_hftok_get_kind(t), AV_HFTOK_BYTE_LEVEL);
@@ -95,13 +95,13 @@ static void test_split_and_digits(void **state) {
     char *json = hf_gpt2_tokenizer_json(
         "{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":"
         "\"'s|'t|'re|'ve|'m|'ll|'d| ?\\\\p{L}+| ?\\\\p{N}+| ?[^\\\\s\\\\p{L}\\\\p{N}]+|\\\\s+(?!\\\\S)|\\\\s+\"},"
-        "\"behavior\":\"Isolated\",\"invert\":false},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":false}]}");
+        "\"behavior\":\"Isolated\",\"invert\":false},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":false}]}", 0);
     av_hftok *t = load(json);
     free(json);
     assert_true(check_reference(t) >= 200);
     av_hftok_free(t);
     json = hf_gpt2_tokenizer_json("{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Digits\",\"individual_digits\":true},"
-                               "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":true}]}");
+                               "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":true}]}", 0);
     t = load(json);
     free(json);
     static const int32_t year[] = {464, 614, 220, 17, 15, 17, 19, 13}; /* "The year 2024." */

@@ -27,7 +27,7 @@
 static void make_folder(const char *dir, const char *model, av_st_dtype dtype) {
     char rel[256], path[4400];
     snprintf(rel, sizeof rel, "tests/ref/llama/%s/config.json", model);
-    char *json = tu_slurp_file(src_path(rel), NULL), *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL);
+    char *json = tu_slurp_file(src_path(rel), NULL), *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
     assert_non_null(json);
     assert_non_null(tok);
     snprintf(path, sizeof path, "%s/config.json", dir);
