@@ -258,11 +258,11 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
     if (r->task[0])
         snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s)", r->dir, r->task, r->step,
                  r->g.dtype ? r->g.dtype : "?");
-    else
-        if (r->llama)
+    else if (r->llama)
         snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", r->dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);
-    else snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
+    else
+        snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
 }
 
 /* ---------------------------------------------------------------------------- --dump */
