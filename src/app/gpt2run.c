@@ -3,9 +3,11 @@
 #include "app/gpt2run.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app/compare.h"
 #include "app/term.h"
@@ -54,12 +56,33 @@ static av_status check_options(const av_options *o, av_err *err) {
 
 /* ---------------------------------------------------------------------------- loading */
 
+#define MODEL_FOLDER "a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; " \
+                     "a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"
+
+/* A usage error (exit 2) if the --model folder or its file `name` does not
+ * exist: a missing file is bad input like a malformed one, and the message
+ * says what a model folder holds. */
+static av_status check_present(const char *dir, const char *name, av_err *err) {
+    struct stat sb;
+    if (stat(dir, &sb) != 0 && errno == ENOENT)
+        return av_fail(err, AV_EUSAGE, "--model %s: no such folder; %s", dir, MODEL_FOLDER);
+    if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", dir, MODEL_FOLDER);
+    char path[4200];
+    av_path_join(path, sizeof path, dir, name);
+    if (stat(path, &sb) != 0 && errno == ENOENT)
+        return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", dir, name, MODEL_FOLDER);
+    return AV_OK;
+}
+
 static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
     char vocab[4200], merges[4200];
+    av_status st = check_present(r->dir, "vocab.json", err);
+    if (!st) st = check_present(r->dir, "merges.txt", err);
+    if (st) return st;
     av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
     av_path_join(merges, sizeof merges, r->dir, "merges.txt");
-    av_status st = av_bpe_load(&r->bpe, vocab, merges, err);
-    if (st) return st;
+    if ((st = av_bpe_load(&r->bpe, vocab, merges, err))) return st;
     int V = r->g.cfg.vocab_size, bv = av_bpe_vocab_size(r->bpe);
     if (bv > V)
         return av_fail(err, AV_EUSAGE, "%s has %d tokens but config.json's vocab_size is %d; they must match the model",
@@ -173,7 +196,9 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     memset(r, 0, sizeof *r);
     r->dir = o->model_dir;
     av_status st = check_options(o, err);
+    if (!st) st = check_present(r->dir, "config.json", err);
     int llama = !st && av_llamarun_is_llama(r->dir);
+    if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
     read_training(r);
