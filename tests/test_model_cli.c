@@ -291,10 +291,17 @@ static void test_bad_checkpoints(void **state) {
         {"config missing key", 2, "config.json: missing key \"n_embd\""},
         {"config not JSON", 2, "config.json: not a JSON object"},
         {"config wrong type", 2, "\"n_head\" must be a whole number"},
-        {"no config.json", 1, "cannot read"},
-        {"no model.safetensors", 1, "No such file or directory"},
+        {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
+        {"no model.safetensors", 2, "has no model.safetensors; a GPT-2 model folder holds"},
         {"empty model.safetensors", 2, "fewer than the 8-byte header length"},
         {"vocab larger than the model's", 2, "has 50257 tokens but config.json's vocab_size is 8"},
+        {"no vocab.json", 2, "has no vocab.json; a GPT-2 model folder holds"},
+        {"no merges.txt", 2, "has no merges.txt; a GPT-2 model folder holds"},
+        {"empty folder", 2, "has no config.json; a GPT-2 model folder holds"},
+        {"no such folder", 2, ": no such folder; a GPT-2 model folder holds"},
+        {"a file, not a folder", 2, " is not a folder; a GPT-2 model folder holds"},
+        {"Llama folder without tokenizer.json", 2, "has no tokenizer.json; a GPT-2 model folder holds"},
+        {"config check names the folder", 2, "/config.json: n_head 3 does not divide n_embd 4"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -329,6 +336,18 @@ static void test_bad_checkpoints(void **state) {
             rm_rf(voc);
             break;
         }
+        case 18: { /* vocab.json but no merges.txt */
+            char *voc = tu_gpt2_vocab_dir();
+            snprintf(path, sizeof path, "%s/vocab.json", voc);
+            copy_into(dir, "vocab.json", path);
+            rm_rf(voc);
+            break;
+        }
+        case 19: rm_rf(strdup(dir)); assert_int_equal(mkdir(dir, 0755), 0); break;
+        case 20: rm_rf(strdup(dir)); break;
+        case 21: rm_rf(strdup(dir)); write_text(dir, "{}", 2); break;
+        case 22: micro_checkpoint(dir, "{\"model_type\": \"llama\"}"); break;
+        case 23: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 3, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}"); break;
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

@@ -28,8 +28,8 @@ void av_gpt2_config_defaults(av_gpt2_config *cfg) {
     cfg->rope_style = AV_ROPE_INTERLEAVED;
 }
 
-av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
-    const char *n = "config.json";
+/* av_gpt2_config_check with the errors prefixed by n (the file's path). */
+static av_status check_config(const av_gpt2_config *c, const char *n, av_err *err) {
     if (c->n_layer < 1 || c->n_layer > AV_GPT2_MAX_LAYERS)
         return av_fail(err, AV_EUSAGE, "%s: n_layer %d is outside 1..%d", n, c->n_layer, AV_GPT2_MAX_LAYERS);
     if (c->n_embd < 1 || c->n_embd > AV_MAX_D_MODEL)
@@ -49,6 +49,10 @@ av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
     if (c->positions == AV_POS_ROPE && !(c->rope_base > 1 && isfinite(c->rope_base)))
         return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base %g must be a finite number greater than 1", n, c->rope_base);
     return AV_OK;
+}
+
+av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
+    return check_config(c, "config.json", err);
 }
 
 static av_status json_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
@@ -129,7 +133,7 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;
     if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
-    s = av_gpt2_config_check(c, err);
+    s = check_config(c, name, err);
 done:
     cJSON_Delete(root);
     return s;
