@@ -827,12 +827,168 @@ static av_status layout_done(av_dlist *dl, axis_labels *yl, axis_labels *xl, tit
     return AV_OK;
 }
 
+/* ---------------------------------------------------------------- shared layout steps */
+
+/* Every panel passes check_hm and has the shape of the first; what names
+ * the figure in the error ("panels of different shapes side by side"). */
+static av_status check_panels(const av_heatmap *hms, int n, int max_cols, int need_w, const char *what,
+                              av_err *err) {
+    for (int p = 0; p < n; p++) {
+        av_status st = check_hm(&hms[p], max_cols, need_w, err);
+        if (st) return st;
+        if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
+            return av_fail(err, AV_ERUNTIME, "cannot plot %s (%dx%d vs %dx%d)", what, hms[p].n_q, hms[p].n_k,
+                           hms[0].n_q, hms[0].n_k);
+    }
+    return AV_OK;
+}
+
+/* Left edge of the maps (margin, y-axis title, widest y label, tick) and
+ * the band under them (tick, x labels, x-axis title), px, for the labels as
+ * last planned. */
+static int maps_left(const axis_labels *yl, int axis_band) {
+    return MARGIN + axis_band + 6 + (int)ceilf(yl->max_w) + TICK_PAD + TICK + 1;
+}
+
+static int maps_below(const axis_labels *xl, int axis_band) {
+    return 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(xl)) + 10 + axis_band;
+}
+
+/* Title: wrap to the content width at " · ", widening *width for one long
+ * piece up to fig_max (beyond that the piece is cut with "…"). 0 or -1 (OOM). */
+static int title_fit(title_lines *tl, const char *title, float size, int fig_max, int *width) {
+    *width = imax(*width, imin(fig_max, (int)ceilf(title_widest_piece(title, size)) + 2 * MARGIN));
+    return title_make(tl, title, size, (float)(*width - 2 * MARGIN));
+}
+
+/* Centre the title over the maps (left..right) when it fits there, else
+ * over the figure of the given width. */
+static void emit_title_over(av_dlist *dl, const title_lines *tl, int left, int right, int width, float size) {
+    float cx = (left + right) * 0.5f;
+    if (cx - tl->w / 2 < MARGIN || cx + tl->w / 2 > width - MARGIN) cx = width * 0.5f;
+    emit_title(dl, tl, cx, MARGIN, size);
+}
+
 /* ---------------------------------------------------------------- single-panel figures */
 
 typedef enum { FIG_HEAD, FIG_MATRIX, FIG_MASK } fig_kind;
 
 static int clampi(int v, int lo, int hi) {
     return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The maps of a single-panel figure, px of the unscaled layout. */
+typedef struct {
+    int hx0, below, axis_band;     /* left edge of the first map; band under the maps; axis-title band */
+    int hw, hh;                    /* one map's width and height */
+    float fcw, fch;                /* one cell's width and height (< 1: cells averaged) */
+    int gap_x, panel_band, key_w;  /* between maps; panel titles above them; the key right of them */
+} single_box;
+
+/* The mask figure draws every visible cell at MASK_T on a 0..1 range; the
+ * list owns the values. 0 or -1 (OOM). */
+static int mask_values(av_dlist *dl, av_heatmap *hm, color_range *cr) {
+    float *v = av_dl_alloc(dl, (size_t)hm->n_q * (size_t)hm->n_k * sizeof *v);
+    if (!v) return -1;
+    for (size_t k = 0; k < (size_t)hm->n_q * (size_t)hm->n_k; k++) v[k] = (float)MASK_T;
+    hm->w = v;
+    hm->neg_inf_cells = 0;
+    cr->vmin = 0.0f;
+    cr->vmax = 1.0f;
+    return 0;
+}
+
+/* First guess at the map size. Head and mask: square cells, 96 px for short
+ * sentences, shrinking so the map stays near 800 px, never under 3 px
+ * (T = 512 → 1536 px). Matrix: per axis, the maps together about
+ * MATRIX_W x MATRIX_H px, cells 1..96 px, columns beyond that width averaged. */
+static void single_maps(single_box *b, const av_heatmap *hm, int n, fig_kind kind) {
+    int cw, ch;
+    if (kind == FIG_MATRIX) {
+        int mw = MATRIX_W / n;
+        cw = clampi(mw / hm->n_k, 1, 96);
+        ch = clampi(MATRIX_H / hm->n_q, 1, 96);
+        b->hw = hm->n_k > mw ? mw : cw * hm->n_k;
+        b->hh = ch * hm->n_q;
+    } else {
+        int nmax = imax(hm->n_q, hm->n_k);
+        int cell = imin(96, imax(3, 800 / nmax));
+        if (cell * nmax < 240) cell = 240 / nmax; /* T = 1, 2: keep the map >= 240 px */
+        b->hw = cell * hm->n_k;
+        b->hh = cell * hm->n_q;
+    }
+    b->fcw = (float)b->hw / hm->n_k;
+    b->fch = (float)b->hh / hm->n_q;
+}
+
+/* Fit within fig_max: label bands depend on the cell size, so plan,
+ * measure, shrink the maps (averaging cells below 1 px) and plan again.
+ * 0 or -1 (OOM). */
+static int single_fit(single_box *b, axis_labels *yl, axis_labels *xl, const av_heatmap *hm, int n, fig_kind kind,
+                      const sizing *sz, const font_sizes *fs) {
+    for (int pass = 0; pass < 3; pass++) {
+        if (labels_plan_y(yl, b->fch) != 0 || labels_plan_x(xl, b->fcw) != 0) return -1;
+        b->hx0 = maps_left(yl, b->axis_band);
+        b->below = maps_below(xl, b->axis_band);
+        int fixed_w = b->hx0 + (n - 1) * b->gap_x + CBAR_GAP + b->key_w + MARGIN;
+        int fixed_h = MARGIN + (int)ceilf(2 * fs->title * LINE) + 15 + b->panel_band + b->below + MARGIN;
+        int room_w = imax(16, (sz->fig_max - fixed_w) / n), room_h = imax(16, sz->fig_max - fixed_h);
+        if (b->hw <= room_w && b->hh <= room_h) break;
+        if (kind == FIG_MATRIX) {
+            b->hw = imin(b->hw, room_w);
+            b->hh = imin(b->hh, room_h);
+        } else { /* keep cells square */
+            double k = fmin((double)room_w / b->hw, (double)room_h / b->hh);
+            b->hw = imax(1, (int)floor(b->hw * k));
+            b->hh = imax(1, (int)floor(b->hh * k));
+        }
+        if (b->hw >= hm->n_k) b->hw = b->hw / hm->n_k * hm->n_k; /* whole-pixel cells while they are >= 1 px */
+        if (b->hh >= hm->n_q) b->hh = b->hh / hm->n_q * hm->n_q;
+        b->fcw = (float)b->hw / hm->n_k;
+        b->fch = (float)b->hh / hm->n_q;
+    }
+    return 0;
+}
+
+/* The maps with their labels, axis titles and panel titles, the top of the
+ * maps at hy0 (hm stands for the first panel). 0 or -1 (OOM). */
+static int emit_single_maps(av_dlist *dl, const av_heatmap *hms, const av_heatmap *hm, int n, fig_kind kind,
+                            const single_box *b, int hy0, const color_range *cr, const axis_labels *yl,
+                            const axis_labels *xl, const font_sizes *fs) {
+    for (int p = 0; p < n; p++) {
+        const av_heatmap *hp = p ? &hms[p] : hm;
+        int x0 = b->hx0 + p * (b->hw + b->gap_x);
+        const av_dl_item *heat =
+            emit_heat(dl, hp, cr, x0, hy0, b->hw, b->hh, b->fcw, b->fch, kind != FIG_MASK && !cr->log);
+        if (!heat) return -1;
+        av_dl_item h = *heat;
+        if (kind == FIG_MASK && b->fcw >= 8 && b->fch >= 8) emit_cell_lines(dl, &h);
+        if (p == 0) emit_y_labels(dl, &h, yl);
+        emit_x_labels(dl, &h, xl);
+        av_dl_text_run(dl, hp->k_title ? hp->k_title : "key (column)", x0 + b->hw * 0.5f,
+                       (float)(hy0 + b->hh + b->below - b->axis_band) + ASC * fs->axis, fs->axis, AV_ANCHOR_MIDDLE,
+                       0, 0, INK);
+        if (hp->panel_title)
+            av_dl_text_run(dl, hp->panel_title, x0 + b->hw * 0.5f, (float)(hy0 - 1 - 6), fs->panel,
+                           AV_ANCHOR_MIDDLE, 0, 0, BLACK);
+    }
+    av_dl_text_run(dl, hm->q_title ? hm->q_title : "query (row)", MARGIN + ASC * fs->axis, hy0 + b->hh * 0.5f,
+                   fs->axis, AV_ANCHOR_MIDDLE, 1, 0, INK);
+    return 0;
+}
+
+/* The key at x = cbx: the mask legend, or the colour bar beside the maps
+ * (hy0..hy0 + hh) with the masked-cell legend under it when cells are masked. */
+static void emit_single_key(av_dlist *dl, fig_kind kind, const color_range *cr, int cbx, int hy0, int hh,
+                            int masked, float fs_cbar) {
+    if (kind == FIG_MASK) {
+        unsigned char c[3];
+        av_cmap_rgb(cr->cmap, MASK_T, c);
+        emit_mask_legend(dl, cbx, hy0, fs_cbar, (av_rgb){c[0], c[1], c[2]});
+    } else {
+        emit_cbar(dl, cr, cbx, hy0, hy0 + hh, fs_cbar);
+        if (masked) emit_legend(dl, cbx, hy0 + hh + 26, fs_cbar);
+    }
 }
 
 /* Head, matrix and mask figures: n heat maps side by side (n > 1 only for
@@ -843,13 +999,9 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
                                const av_plot_meta *meta, fig_kind kind, av_err *err) {
     av_dl_init(dl, 0, 0, WHITE);
     if (n < 1 || n > 8 || !hms) return av_fail(err, AV_ERUNTIME, "cannot plot %d panels side by side (allowed 1..8)", n);
-    for (int p = 0; p < n; p++) {
-        av_status st = check_hm(&hms[p], kind == FIG_MATRIX ? AV_PLOT_MAX_COLS : AV_PLOT_MAX_TOKENS, kind != FIG_MASK, err);
-        if (st) return st;
-        if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
-            return av_fail(err, AV_ERUNTIME, "cannot plot panels of different shapes side by side (%dx%d vs %dx%d)",
-                           hms[p].n_q, hms[p].n_k, hms[0].n_q, hms[0].n_k);
-    }
+    av_status st = check_panels(hms, n, kind == FIG_MATRIX ? AV_PLOT_MAX_COLS : AV_PLOT_MAX_TOKENS, kind != FIG_MASK,
+                                "panels of different shapes side by side", err);
+    if (st) return st;
     const font_sizes fs = HEAD_FS;
     sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
@@ -864,42 +1016,15 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     av_heatmap hmv = hms[0];
     const av_heatmap *hm = &hmv;
-    if (kind == FIG_MASK) {
-        /* Every visible cell has the value MASK_T; the list owns the values. */
-        float *v = av_dl_alloc(dl, (size_t)hm->n_q * (size_t)hm->n_k * sizeof *v);
-        if (!v) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-        for (size_t k = 0; k < (size_t)hm->n_q * (size_t)hm->n_k; k++) v[k] = (float)MASK_T;
-        hmv.w = v;
-        hmv.neg_inf_cells = 0;
-        cr.vmin = 0.0f;
-        cr.vmax = 1.0f;
-    }
+    if (kind == FIG_MASK && mask_values(dl, &hmv, &cr) != 0)
+        return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     int masked = 0, titled = 0;
     for (int p = 0; p < n; p++) {
         masked |= any_masked(p ? &hms[p] : hm);
         titled |= hms[p].panel_title != NULL;
     }
-
-    /* Cells. Head and mask: square, 96 px for short sentences, shrinking so
-     * the map stays near 800 px, never under 3 px (T = 512 → 1536 px).
-     * Matrix: per axis, the maps together about MATRIX_W x MATRIX_H px,
-     * cells 1..96 px, columns beyond that width averaged. */
-    int cw, ch, hw, hh;
-    if (kind == FIG_MATRIX) {
-        int mw = MATRIX_W / n;
-        cw = clampi(mw / hm->n_k, 1, 96);
-        ch = clampi(MATRIX_H / hm->n_q, 1, 96);
-        hw = hm->n_k > mw ? mw : cw * hm->n_k;
-        hh = ch * hm->n_q;
-    } else {
-        int nmax = imax(hm->n_q, hm->n_k);
-        int cell = imin(96, imax(3, 800 / nmax));
-        if (cell * nmax < 240) cell = 240 / nmax; /* T = 1, 2: keep the map >= 240 px */
-        cw = ch = cell;
-        hw = cell * hm->n_k;
-        hh = cell * hm->n_q;
-    }
-    float fcw = (float)hw / hm->n_k, fch = (float)hh / hm->n_q;
+    single_box b = {0};
+    single_maps(&b, hm, n, kind);
 
     axis_labels yl, xl;
     title_lines tl = {0};
@@ -907,84 +1032,28 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     if (labels_make(&yl, hm->q_labels, hm->n_q, hm->pool, fs.tick, kind == FIG_MATRIX) != 0 ||
         labels_make(&xl, hm->k_labels, hm->n_k, hm->pool, fs.tick, 0) != 0)
         goto oom;
-
-    /* The key right of the maps. */
-    int key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar) : cbar_block_w(&cr, fs.cbar);
-    if (kind != FIG_MASK && masked) key_w = imax(key_w, legend_w(fs.cbar));
-    int gap_x = 28, panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
-
-    /* Fit within fig_max: label bands depend on the cell size, so plan,
-     * measure, shrink the maps (averaging cells below 1 px) and plan again. */
-    int axis_band = (int)ceilf(fs.axis * LINE);
-    int hx0 = 0, below = 0, width = 0;
-    for (int pass = 0; pass < 3; pass++) {
-        if (labels_plan_y(&yl, fch) != 0 || labels_plan_x(&xl, fcw) != 0) goto oom;
-        hx0 = MARGIN + axis_band + 6 + (int)ceilf(yl.max_w) + TICK_PAD + TICK + 1;
-        below = 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(&xl)) + 10 + axis_band;
-        int fixed_w = hx0 + (n - 1) * gap_x + CBAR_GAP + key_w + MARGIN;
-        int fixed_h = MARGIN + (int)ceilf(2 * fs.title * LINE) + 15 + panel_band + below + MARGIN;
-        int room_w = imax(16, (sz.fig_max - fixed_w) / n), room_h = imax(16, sz.fig_max - fixed_h);
-        if (hw <= room_w && hh <= room_h) break;
-        if (kind == FIG_MATRIX) {
-            hw = imin(hw, room_w);
-            hh = imin(hh, room_h);
-        } else { /* keep cells square */
-            double k = fmin((double)room_w / hw, (double)room_h / hh);
-            hw = imax(1, (int)floor(hw * k));
-            hh = imax(1, (int)floor(hh * k));
-        }
-        if (hw >= hm->n_k) hw = hw / hm->n_k * hm->n_k; /* whole-pixel cells while they are >= 1 px */
-        if (hh >= hm->n_q) hh = hh / hm->n_q * hm->n_q;
-        fcw = (float)hw / hm->n_k;
-        fch = (float)hh / hm->n_q;
-    }
-    int maps_right = hx0 + n * hw + (n - 1) * gap_x;
+    b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar) : cbar_block_w(&cr, fs.cbar);
+    if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar));
+    b.gap_x = 28;
+    b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
+    b.axis_band = (int)ceilf(fs.axis * LINE);
+    if (single_fit(&b, &yl, &xl, hm, n, kind, &sz, &fs) != 0) goto oom;
+    int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
     int cbx = maps_right + CBAR_GAP;
-    width = cbx + key_w + MARGIN;
-
-    /* Title: wrap to the content width at " · ", widening the figure for
-     * one long piece up to fig_max (beyond that the piece is cut with "…"). */
-    width = imax(width, imin(sz.fig_max, (int)ceilf(title_widest_piece(title, fs.title)) + 2 * MARGIN));
-    if (title_make(&tl, title, fs.title, (float)(width - 2 * MARGIN)) != 0) goto oom;
+    int width = cbx + b.key_w + MARGIN;
+    if (title_fit(&tl, title, fs.title, sz.fig_max, &width) != 0) goto oom;
 
     /* Vertical extents. */
-    int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1 + panel_band;
-    int bottom = hy0 + hh + below;
+    int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1 + b.panel_band;
+    int bottom = hy0 + b.hh + b.below;
     if (kind == FIG_MASK) bottom = imax(bottom, hy0 + 2 * LEGEND_H + 12);
-    else if (masked) bottom = imax(bottom, hy0 + hh + 26 + LEGEND_H);
+    else if (masked) bottom = imax(bottom, hy0 + b.hh + 26 + LEGEND_H);
     dl->width = width;
     dl->height = bottom + MARGIN;
 
-    for (int p = 0; p < n; p++) {
-        const av_heatmap *hp = p ? &hms[p] : hm;
-        int x0 = hx0 + p * (hw + gap_x);
-        const av_dl_item *heat = emit_heat(dl, hp, &cr, x0, hy0, hw, hh, fcw, fch, kind != FIG_MASK && !cr.log);
-        if (!heat) goto oom;
-        av_dl_item h = *heat;
-        if (kind == FIG_MASK && fcw >= 8 && fch >= 8) emit_cell_lines(dl, &h);
-        if (p == 0) emit_y_labels(dl, &h, &yl);
-        emit_x_labels(dl, &h, &xl);
-        av_dl_text_run(dl, hp->k_title ? hp->k_title : "key (column)", x0 + hw * 0.5f,
-                       (float)(hy0 + hh + below - axis_band) + ASC * fs.axis, fs.axis, AV_ANCHOR_MIDDLE, 0, 0, INK);
-        if (hp->panel_title)
-            av_dl_text_run(dl, hp->panel_title, x0 + hw * 0.5f, (float)(hy0 - 1 - 6), fs.panel, AV_ANCHOR_MIDDLE, 0,
-                           0, BLACK);
-    }
-    av_dl_text_run(dl, hm->q_title ? hm->q_title : "query (row)", MARGIN + ASC * fs.axis, hy0 + hh * 0.5f, fs.axis,
-                   AV_ANCHOR_MIDDLE, 1, 0, INK);
-    if (kind == FIG_MASK) {
-        unsigned char c[3];
-        av_cmap_rgb(cr.cmap, MASK_T, c);
-        emit_mask_legend(dl, cbx, hy0, fs.cbar, (av_rgb){c[0], c[1], c[2]});
-    } else {
-        emit_cbar(dl, &cr, cbx, hy0, hy0 + hh, fs.cbar);
-        if (masked) emit_legend(dl, cbx, hy0 + hh + 26, fs.cbar);
-    }
-    /* Centre the title over the maps when it fits there, else over the figure. */
-    float cx = (hx0 + maps_right) * 0.5f;
-    if (cx - tl.w / 2 < MARGIN || cx + tl.w / 2 > width - MARGIN) cx = width * 0.5f;
-    emit_title(dl, &tl, cx, MARGIN, fs.title);
-
+    if (emit_single_maps(dl, hms, hm, n, kind, &b, hy0, &cr, &yl, &xl, &fs) != 0) goto oom;
+    emit_single_key(dl, kind, &cr, cbx, hy0, b.hh, masked, fs.cbar);
+    emit_title_over(dl, &tl, b.hx0, maps_right, width, fs.title);
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
 oom:
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
@@ -1005,28 +1074,126 @@ av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_
 
 /* ---------------------------------------------------------------- grid figure */
 
+/* The panels of a grid figure, px of the unscaled layout. */
+typedef struct {
+    int cols, rows;            /* panels per row; rows */
+    int left, below;           /* left edge of the first column; band under a labelled row */
+    int axis_band, panel_title; /* axis-title band; panel-title band above each row */
+    int gap_x, gap_y, key_w;   /* between panels; the key right of them */
+    int pw, ph;                /* one panel's width and height */
+} grid_box;
+
+/* Columns: all in one row up to 4, 4 up to 16, then a square-ish grid;
+ * meta->grid_cols overrides. */
+static int grid_cols(int n, const av_plot_meta *meta) {
+    int cols = n <= 4 ? n : n <= 16 ? 4 : (int)ceil(sqrt((double)n));
+    if (meta && meta->grid_cols > 0) cols = imin(meta->grid_cols, n);
+    return cols;
+}
+
+/* Panel size: cells of 260/T px (at least 1), then shrink (averaging
+ * cells if need be) until the figure fits fig_max. Label bands depend on
+ * the cell size, so plan with the first guess and re-plan after.
+ * 0 or -1 (OOM). */
+static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int n_k, const sizing *sz,
+                    const font_sizes *fs) {
+    int nmax = imax(n_q, n_k);
+    float cell = floorf(260.0f / nmax);
+    if (cell < 1) cell = 1;
+    for (int pass = 0; pass < 3; pass++) {
+        if (labels_plan_y(yl, cell) != 0 || labels_plan_x(xl, cell) != 0) return -1;
+        g->left = maps_left(yl, g->axis_band);
+        g->below = maps_below(xl, g->axis_band);
+        int fixed_w = g->left + CBAR_GAP + g->key_w + MARGIN - g->gap_x;
+        int fixed_h = MARGIN + (int)ceilf(2 * fs->title * LINE) + 14 + g->below + MARGIN - g->gap_y;
+        int room_w = (sz->fig_max - fixed_w) / g->cols - g->gap_x;
+        int room_h = (sz->fig_max - fixed_h) / g->rows - g->gap_y - g->panel_title;
+        int side = imin(room_w, room_h); /* largest square panel that fits */
+        if (side < 16) side = 16;
+        float want = cell * nmax;
+        if (want <= side) break;
+        cell = floorf((float)side / nmax);
+        if (cell < 1) cell = (float)side / nmax; /* < 1 px: cells get averaged */
+    }
+    if (cell >= 1) {
+        g->pw = (int)cell * n_k;
+        g->ph = (int)cell * n_q;
+    } else {
+        g->pw = (int)lrintf(cell * n_k);
+        g->ph = (int)lrintf(cell * n_q);
+    }
+    if (g->pw < 1) g->pw = 1;
+    if (g->ph < 1) g->ph = 1;
+    return 0;
+}
+
+/* Top edge of each row's panels below a title block of title_bottom px;
+ * rows whose panels lack a panel below get an x label band. */
+static void grid_rows(int *row_y, const grid_box *g, int n, int title_bottom) {
+    int y = title_bottom;
+    for (int r = 0; r < g->rows; r++) {
+        row_y[r] = y + g->panel_title;
+        y = row_y[r] + g->ph + 1;
+        int last = imin(n, (r + 1) * g->cols) - 1; /* last panel of row r */
+        int needs_labels = last + g->cols >= n;    /* it has no panel below */
+        if (r < g->rows - 1) y += needs_labels ? g->below : g->gap_y;
+    }
+}
+
+/* The panels with their "head p" (or own) titles, y labels on the first
+ * column and x labels under each panel with none below. 0 or -1 (OOM). */
+static int emit_grid_panels(av_dlist *dl, const av_heatmap *hms, int n, const grid_box *g, const int *row_y,
+                            const color_range *cr, const axis_labels *yl, const axis_labels *xl,
+                            const font_sizes *fs) {
+    int n_q = hms[0].n_q, n_k = hms[0].n_k;
+    for (int p = 0; p < n; p++) {
+        int r = p / g->cols, c = p % g->cols;
+        int x0 = g->left + c * (g->pw + g->gap_x), y0 = row_y[r];
+        float pcw = (float)g->pw / n_k, pch = (float)g->ph / n_q;
+        const av_dl_item *heat = emit_heat(dl, &hms[p], cr, x0, y0, g->pw, g->ph, pcw, pch, !cr->log);
+        if (!heat) return -1;
+        av_dl_item h = *heat;
+        char name[32];
+        snprintf(name, sizeof name, "head %d", p);
+        av_dl_text_run(dl, hms[p].panel_title ? hms[p].panel_title : name, x0 + g->pw * 0.5f, (float)(y0 - 1 - 6),
+                       fs->panel, AV_ANCHOR_MIDDLE, 0, 0, BLACK);
+        if (c == 0) emit_y_labels(dl, &h, yl);
+        if (p + g->cols >= n) emit_x_labels(dl, &h, xl);
+    }
+    return 0;
+}
+
+/* The axis titles, colour bar and masked-cell legend around the grid
+ * (panels from row_y[0] to heat_bottom, right edge grid_right). */
+static void emit_grid_frame(av_dlist *dl, const av_heatmap *hm0, const grid_box *g, int top, int heat_bottom,
+                            int grid_right, int masked, const color_range *cr, const font_sizes *fs) {
+    av_dl_text_run(dl, hm0->q_title ? hm0->q_title : "query (row)", MARGIN + ASC * fs->axis,
+                   (top + heat_bottom) * 0.5f, fs->axis, AV_ANCHOR_MIDDLE, 1, 0, INK);
+    av_dl_text_run(dl, hm0->k_title ? hm0->k_title : "key (column)", (g->left + grid_right) * 0.5f,
+                   (float)(heat_bottom + g->below - g->axis_band) + ASC * fs->axis, fs->axis, AV_ANCHOR_MIDDLE, 0, 0,
+                   INK);
+    int cbx = grid_right + CBAR_GAP;
+    emit_cbar(dl, cr, cbx, top, heat_bottom, fs->cbar);
+    if (masked) emit_legend(dl, cbx, heat_bottom + 26, fs->cbar);
+}
+
 av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
                               const av_plot_meta *meta, av_err *err) {
     av_dl_init(dl, 0, 0, WHITE);
     if (n < 1 || n > AV_PLOT_MAX_PANELS || !hms)
         return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d panels (allowed 1..%d)", n, AV_PLOT_MAX_PANELS);
-    for (int p = 0; p < n; p++) {
-        av_status st = check_hm(&hms[p], AV_PLOT_MAX_TOKENS, 1, err);
-        if (st) return st;
-        if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
-            return av_fail(err, AV_ERUNTIME, "cannot plot heads of different shapes in one grid (%dx%d vs %dx%d)",
-                           hms[p].n_q, hms[p].n_k, hms[0].n_q, hms[0].n_k);
-    }
+    av_status st = check_panels(hms, n, AV_PLOT_MAX_TOKENS, 1, "heads of different shapes in one grid", err);
+    if (st) return st;
     const font_sizes fs = GRID_FS;
     sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
     if (!(hms = prepare_panels(dl, hms, n, AV_PLOT_GRID_CELLS, meta, &cr, &title)))
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-    int n_q = hms[0].n_q, n_k = hms[0].n_k, nmax = imax(n_q, n_k);
-    int cols = n <= 4 ? n : n <= 16 ? 4 : (int)ceil(sqrt((double)n));
-    if (meta && meta->grid_cols > 0) cols = imin(meta->grid_cols, n);
-    int rows = (n + cols - 1) / cols;
-    int row_y_buf[AV_PLOT_MAX_PANELS + 1];
+    int n_q = hms[0].n_q, n_k = hms[0].n_k;
+    grid_box g = {0};
+    g.cols = grid_cols(n, meta);
+    g.rows = (n + g.cols - 1) / g.cols;
+    int row_y[AV_PLOT_MAX_PANELS + 1]; /* one top edge per row */
 
     axis_labels yl, xl;
     title_lines tl = {0};
@@ -1036,89 +1203,25 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
         goto oom;
     int masked = 0;
     for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
+    g.axis_band = (int)ceilf(fs.axis * LINE);
+    g.panel_title = (int)ceilf(fs.panel * LINE) + 4;
+    g.gap_x = 28, g.gap_y = 20;
+    g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
+    if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
 
-    /* Panel size: cells of 260/T px (at least 1), then shrink (averaging
-     * cells if need be) until the figure fits fig_max. Label bands depend on
-     * the cell size, so plan with the first guess and re-plan after. */
-    float cell = floorf(260.0f / nmax);
-    if (cell < 1) cell = 1;
-    int axis_band = (int)ceilf(fs.axis * LINE);
-    int panel_title = (int)ceilf(fs.panel * LINE) + 4;
-    int gap_x = 28, gap_y = 20;
-    int pw = 0, ph = 0, left = 0, below = 0, cbw = cbar_block_w(&cr, fs.cbar);
-    for (int pass = 0; pass < 3; pass++) {
-        if (labels_plan_y(&yl, cell) != 0 || labels_plan_x(&xl, cell) != 0) goto oom;
-        left = MARGIN + axis_band + 6 + (int)ceilf(yl.max_w) + TICK_PAD + TICK + 1;
-        below = 1 + TICK + TICK_PAD + (int)ceilf(labels_x_band(&xl)) + 10 + axis_band;
-        int fixed_w = left + CBAR_GAP + imax(cbw, masked ? legend_w(fs.cbar) : 0) + MARGIN - gap_x;
-        int fixed_h = MARGIN + (int)ceilf(2 * fs.title * LINE) + 14 + below + MARGIN - gap_y;
-        int room_w = (sz.fig_max - fixed_w) / cols - gap_x;
-        int room_h = (sz.fig_max - fixed_h) / rows - gap_y - panel_title;
-        int side = imin(room_w, room_h); /* largest square panel that fits */
-        if (side < 16) side = 16;
-        float want = cell * nmax;
-        if (want <= side) break;
-        cell = floorf((float)side / nmax);
-        if (cell < 1) cell = (float)side / nmax; /* < 1 px: cells get averaged */
-    }
-    if (cell >= 1) {
-        pw = (int)cell * n_k;
-        ph = (int)cell * n_q;
-    } else {
-        pw = (int)lrintf(cell * n_k);
-        ph = (int)lrintf(cell * n_q);
-    }
-    if (pw < 1) pw = 1;
-    if (ph < 1) ph = 1;
-
-    /* Rows whose panels lack a panel below get an x label band. */
-    int *row_y = row_y_buf; /* one top edge per row */
-    int hx0 = left;
-    int y = 0;
-    int width = hx0 + cols * pw + (cols - 1) * gap_x + CBAR_GAP + imax(cbw, masked ? legend_w(fs.cbar) : 0) + MARGIN;
-    width = imax(width, imin(sz.fig_max, (int)ceilf(title_widest_piece(title, fs.title)) + 2 * MARGIN));
-    if (title_make(&tl, title, fs.title, (float)(width - 2 * MARGIN)) != 0) goto oom;
-    y = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0);
-    for (int r = 0; r < rows; r++) {
-        row_y[r] = y + panel_title;
-        y = row_y[r] + ph + 1;
-        int last = imin(n, (r + 1) * cols) - 1;   /* last panel of row r */
-        int needs_labels = last + cols >= n;        /* it has no panel below */
-        if (r < rows - 1) y += needs_labels ? below : gap_y;
-    }
-    int heat_bottom = row_y[rows - 1] + ph;
-    int height = heat_bottom + below;
+    int grid_right = g.left + g.cols * g.pw + (g.cols - 1) * g.gap_x;
+    int width = grid_right + CBAR_GAP + g.key_w + MARGIN;
+    if (title_fit(&tl, title, fs.title, sz.fig_max, &width) != 0) goto oom;
+    grid_rows(row_y, &g, n, MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0));
+    int heat_bottom = row_y[g.rows - 1] + g.ph;
+    int height = heat_bottom + g.below;
     if (masked) height = imax(height, heat_bottom + 26 + LEGEND_H);
-    height += MARGIN;
     dl->width = width;
-    dl->height = height;
+    dl->height = height + MARGIN;
 
-    for (int p = 0; p < n; p++) {
-        int r = p / cols, c = p % cols;
-        int x0 = hx0 + c * (pw + gap_x), y0 = row_y[r];
-        float pcw = (float)pw / n_k, pch = (float)ph / n_q;
-        const av_dl_item *heat = emit_heat(dl, &hms[p], &cr, x0, y0, pw, ph, pcw, pch, !cr.log);
-        if (!heat) goto oom;
-        av_dl_item h = *heat;
-        char name[32];
-        snprintf(name, sizeof name, "head %d", p);
-        av_dl_text_run(dl, hms[p].panel_title ? hms[p].panel_title : name, x0 + pw * 0.5f, (float)(y0 - 1 - 6),
-                       fs.panel, AV_ANCHOR_MIDDLE, 0, 0, BLACK);
-        if (c == 0) emit_y_labels(dl, &h, &yl);
-        if (p + cols >= n) emit_x_labels(dl, &h, &xl);
-    }
-    int grid_right = hx0 + cols * pw + (cols - 1) * gap_x;
-    av_dl_text_run(dl, hms[0].q_title ? hms[0].q_title : "query (row)", MARGIN + ASC * fs.axis,
-                   (row_y[0] + heat_bottom) * 0.5f, fs.axis, AV_ANCHOR_MIDDLE, 1, 0, INK);
-    av_dl_text_run(dl, hms[0].k_title ? hms[0].k_title : "key (column)", (hx0 + grid_right) * 0.5f,
-                   (float)(heat_bottom + below - axis_band) + ASC * fs.axis, fs.axis, AV_ANCHOR_MIDDLE, 0, 0, INK);
-    int cbx = grid_right + CBAR_GAP;
-    emit_cbar(dl, &cr, cbx, row_y[0], heat_bottom, fs.cbar);
-    if (masked) emit_legend(dl, cbx, heat_bottom + 26, fs.cbar);
-    float cx = (hx0 + grid_right) * 0.5f;
-    if (cx - tl.w / 2 < MARGIN || cx + tl.w / 2 > width - MARGIN) cx = width * 0.5f;
-    emit_title(dl, &tl, cx, MARGIN, fs.title);
-
+    if (emit_grid_panels(dl, hms, n, &g, row_y, &cr, &yl, &xl, &fs) != 0) goto oom;
+    emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs);
+    emit_title_over(dl, &tl, g.left, grid_right, width, fs.title);
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
 oom:
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
