@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "app/compare.h"
 #include "nn/gpt2.h"
+#include "nn/model.h"
 #include "nn/optim.h"
 #include "nn/tasks.h"
 #include "nn/train.h"
@@ -541,4 +543,66 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         return AV_OK;
     }
     return join_sentence(o, optind, argc, argv, err);
+}
+
+/* ---------------------------------------------------------------- what the options ask of a run */
+
+/* argv as one shell-quoted line, "attnviz --heads 2 'I love you'". */
+char *av_command_line(int argc, char **argv) {
+    size_t n = 1;
+    for (int i = 0; i < argc; i++) n += strlen(argv[i]) * 4 + 3;
+    char *s = malloc(n), *p = s;
+    if (!s) return NULL;
+    p += sprintf(p, "attnviz");
+    for (int i = 1; i < argc; i++) {
+        int plain = argv[i][0] != 0 && strpbrk(argv[i], " \t\n'\"\\$`!*?;&|<>()[]{}#~") == NULL;
+        if (plain) p += sprintf(p, " %s", argv[i]);
+        else {
+            p += sprintf(p, " '");
+            for (const char *c = argv[i]; *c; c++) p += (*c == '\'') ? sprintf(p, "'\\''") : sprintf(p, "%c", *c);
+            p += sprintf(p, "'");
+        }
+    }
+    return s;
+}
+
+/* options → the model's configuration, checked before any input is read. */
+av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
+    *cfg = (av_config){.T = 1, .n_real = 1, .C = o->d_model, .H = o->heads, .positions = o->positions,
+                       .rope_style = o->rope_style, .rope_base = o->rope_base, .causal = o->causal,
+                       .scale = !o->no_scale, .seed = o->seed};
+    av_status st = av_config_check(cfg, err);
+    if (!st && o->compare == AV_CMP_ROPE_STYLE && (o->d_model / o->heads) % 2)
+        st = av_fail(err, AV_EUSAGE, "--compare rope-style needs RoPE, which needs an even d_k; d_k = %d / %d = %d",
+                     o->d_model, o->heads, o->d_model / o->heads);
+    return st;
+}
+
+/* What needs the (H, T, T) weights, or NULL: the flash kernel never forms them. */
+static const char *weights_needed_by(const av_options *o) {
+    return !o->no_plot ? "figures" : o->dump_dir ? "--dump" : o->show ? "--show" : o->explain ? "--explain"
+           : o->compare ? "--compare" : o->html ? "--html" : NULL;
+}
+
+/* --kernel, or auto: the fastest kernel that gives what was asked for. Short
+ * inputs get the exact reference loops (a few ms at most); the weights need
+ * reference or blas; anything else runs flash. */
+av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
+    const char *needs = weights_needed_by(o);
+    if (o->kernel != AV_KERNEL_AUTO) {
+        cfg->kernel = (av_kernel)(o->kernel - 1);
+        if (cfg->kernel == AV_KERNEL_FLASH && needs)
+            return av_fail(err, AV_EUSAGE,
+                           "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; add --no-plot "
+                           "(and drop --dump, --show, --explain, --compare, --html) or use --kernel blas",
+                           needs);
+        return AV_OK;
+    }
+    cfg->kernel = cfg->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : needs ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;
+    return AV_OK;
+}
+
+void av_warn_unused(FILE *f, const av_options *o) {
+    char unused[AV_MAX_WARNINGS][160];
+    for (int i = 0, n = av_unused_options(o, unused); i < n; i++) fprintf(f, "attnviz: warning: %s\n", unused[i]);
 }

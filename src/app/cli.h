@@ -25,6 +25,7 @@
 
 #include "base/common.h"
 #include "nn/attention.h"
+#include "nn/model.h"
 
 typedef enum { AV_COLOR_AUTO, AV_COLOR_ALWAYS, AV_COLOR_NEVER } av_color;
 
@@ -69,7 +70,7 @@ static inline const char *av_format_name(int f) {
 #define AV_DEFAULT_PRECISION 4
 
 /* --kernel: auto picks the fastest kernel that gives what was asked for
- * (main.c choose_kernel); the others are av_kernel + 1. */
+ * (av_options_kernel); the others are av_kernel + 1. */
 enum { AV_KERNEL_AUTO = 0 };
 #define AV_AUTO_REFERENCE_T 64 /* auto: the exact reference loops up to this many tokens */
 
@@ -148,8 +149,25 @@ int av_option_given(const av_options *o, const char *name);
  * figures (not --no-plot; --outdir also serves --html); --head needs --explain or a --compare figure;
  * --precision needs -v or --explain. */
 int av_unused_options(const av_options *o, char msgs[][160]);
+/* av_unused_options's messages on f, one "attnviz: warning: ..." line each. */
+void av_warn_unused(FILE *f, const av_options *o);
 
 /* Print the usage table (the --help text) to f. */
 void av_print_help(FILE *f);
+
+/* argv as one shell-quoted line, "attnviz --heads 2 'I love you'", for the
+ * figures' metadata (malloc'd; NULL when out of memory). */
+char *av_command_line(int argc, char **argv);
+
+/* The options as the single layer's configuration (nn/model.h av_config;
+ * T = n_real = 1 until the tokens are known), checked before any input is
+ * read. Errors: av_config_check's; --compare rope-style with an odd d_k (AV_EUSAGE). */
+av_status av_options_config(av_config *cfg, const av_options *o, av_err *err);
+
+/* cfg->kernel from --kernel, or auto: the reference loops up to
+ * AV_AUTO_REFERENCE_T tokens, blas when the (H, T, T) weights are needed
+ * (figures, --dump, --show, --explain, --compare, --html), else flash.
+ * Needs cfg->T. Errors: --kernel flash with a sink that needs the weights (AV_EUSAGE). */
+av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err);
 
 #endif

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "app/compare.h"
+#include "app/figures.h"
+#include "app/page.h"
 #include "app/term.h"
 #include "io/fileio.h"
 #include "io/npy.h"
@@ -267,6 +269,29 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
     }
     free(text);
     free(ids);
+    return st;
+}
+
+av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
+                           const char *cmd, av_written *w, av_err *err) {
+    char source[4300];
+    av_gpt2run_source(source, sizeof source, gr);
+    av_status st = AV_OK;
+    if (!o->no_plot)
+        st = av_figures_model(m, toks, gr->a.att, gr->g.cfg.n_layer, gr->layer, source, o, cmd,
+                              w, err);
+    if (!st && o->html) {
+        char *trace = NULL;
+        size_t len = 0;
+        FILE *ms = open_memstream(&trace, &len);
+        if (!ms) return av_fail(err, AV_ERUNTIME, "out of memory");
+        av_gpt2run_trace(ms, gr, m, toks, 0);
+        fclose(ms);
+        av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = o->sentence, .n_real = gr->T};
+        st = av_page_model(&gr->g.cfg, &gr->a, (const char *const *)toks->tok, gr->T, o, &page, w,
+                           err);
+        free(trace);
+    }
     return st;
 }
 

@@ -86,6 +86,11 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
  * and the page. */
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 
+/* The --model's figures (figures.h av_figures_model, unless --no-plot) and
+ * page (page.h av_page_model, with --html; its trace is the printed one
+ * without colour), each written file added to w. Errors: theirs; out of memory. */
+av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
+                           const char *cmd, av_written *w, av_err *err);
 void av_gpt2run_free(av_gpt2run *r);
 
 /* The id of the largest logits[row] entry (T, V), the first on ties. */

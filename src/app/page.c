@@ -122,3 +122,8 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
     page_title(title, sizeof title, info, labels, T);
     return write_page(&run, 1, title, info->note, info->trace, o, info, w, err);
 }
+
+av_status av_page_write(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
+                        const av_page_info *info, av_written *w, av_err *err) {
+    return c ? av_page_compare(c, m, toks, o, info, w, err) : av_page_single(m, toks, o, info, w, err);
+}

@@ -49,6 +49,11 @@ av_status av_page_single(const av_model *m, const av_tokens *toks, const av_opti
 av_status av_page_compare(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
                           const av_page_info *info, av_written *w, av_err *err);
 
+/* A single-layer run's page: av_page_compare when c (a --compare run) is
+ * given, else av_page_single. */
+av_status av_page_write(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
+                        const av_page_info *info, av_written *w, av_err *err);
+
 /* The page of a model run: a holds the forward pass over T tokens under cfg
  * (att and preatt (L, H, T, T), qkvh (L, 3, H, T, D), mask (T, T)); labels
  * are the T readable token labels; info->note says where the model comes

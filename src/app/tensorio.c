@@ -17,6 +17,12 @@ void av_written_add(av_written *w, const char *path) {
     if (copy) w->paths[w->n++] = copy;
 }
 
+void av_written_print(FILE *f, const av_written *w) {
+    if (!w->n) return;
+    fprintf(f, "\nwrote %d file(s):\n", w->n);
+    for (int i = 0; i < w->n; i++) fprintf(f, "  %s\n", w->paths[i]);
+}
+
 void av_written_free(av_written *w) {
     for (int i = 0; i < w->n; i++) free(w->paths[i]);
     w->n = 0;

@@ -9,6 +9,7 @@
 #define AV_TENSORIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "base/common.h"
@@ -25,6 +26,8 @@ typedef struct {
 /* Remember path (copied; beyond AV_MAX_WRITTEN or out of memory it is left
  * out of the list, the file itself is written). */
 void av_written_add(av_written *w, const char *path);
+/* The closing list on f: "\nwrote N file(s):\n" and one indented path a line; nothing when w is empty. */
+void av_written_print(FILE *f, const av_written *w);
 void av_written_free(av_written *w);
 
 /* Where a run's X and weights come from. The trace header prints it, and

@@ -4,6 +4,7 @@
 #include "app/teach.h"
 #include "app/term.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,4 +357,24 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     n = stages_project(tr, m, n);
     n = stages_scores(tr, m, n, mask);
     stages_output(tr, m, n);
+}
+
+av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, const av_model *m, const av_tokens *toks,
+                         const av_weights_source *ws, int color, av_err *err) {
+    int qi = 0, kj = 0;
+    av_status st = o->explain ? av_explain_parse(o->explain, toks, &qi, &kj, err) : AV_OK;
+    if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
+        av_trace tr = {f, color, o->verbose, o->precision};
+        if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
+        else av_trace_print(&tr, m, toks, ws);
+    }
+    if (!st && o->explain) av_explain(f, m, toks, o->head, qi, kj, o->precision, color);
+    int only = o->model_dir && av_option_given(o, "head") ? o->head : -1; /* a model's --show: --head only */
+    for (int h = 0; !st && o->show && h < m->cfg.H; h++)
+        if (only < 0 || h == only)
+            av_term_heatmap(f, m, toks, h, av_term_mode_for(color), av_term_width());
+    if (!st && o->model_dir && o->generate) st = av_gpt2run_generate(f, gr, o->generate, err);
+    if (!st && fflush(f) != 0)
+        st = av_fail(err, AV_ERUNTIME, "cannot write the trace to standard output: %s", strerror(errno));
+    return st;
 }

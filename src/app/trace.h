@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 
+#include "app/cli.h"
+#include "app/gpt2run.h"
 #include "app/tensorio.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
@@ -40,5 +42,13 @@ void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask);
 /* Positions as figure titles and the page name them: "none", "sinusoidal",
  * "RoPE (interleaved)", "RoPE (half)". */
 void av_positions_desc(char *buf, size_t n, const av_config *c);
+
+/* Sink 1, on f before any file is written: the trace (this file's, or
+ * gpt2run.h's with --model; not with -q), --explain Q,K (teach.h), --show's
+ * terminal heat maps (term.h; a model's only --head when given) and a
+ * model's --generate, then a flush. gr is unused without --model. Errors:
+ * --explain's parse (AV_EUSAGE), --generate's, f failing (AV_ERUNTIME). */
+av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, const av_model *m,
+                         const av_tokens *toks, const av_weights_source *ws, int color, av_err *err);
 
 #endif
