@@ -255,6 +255,13 @@ static void test_cli_train_bad_input(void **state) {
         {{"--compare", "norm", "hi"}, "--compare norm needs --train"},
         {{"--positions", "learned", "hi"}, "(learned position embeddings need --train)"},
         {{"--train", "reverse", "--positions", "none"}, "--positions none cannot learn"},
+        /* nn/train.h's rule by hand: reverse's 2 layers, batch 32 (G = 8 chunks), V = 294, T = 32, C = 4096, H = 64;
+         * P = 294·4096 + 2·4096 + 2·(12·4096² + 13·4096) + 32·4096 (learned wpe) = 404,103,168;
+         * A = 23·2·32·4096 + 3·32·4096 + 2·2·64·32² + 32·294 = 6,694,080; Ag = 32·294 + 19·32·4096 + 64·32² = 2,565,312;
+         * 4·(11·P + 8·(A + Ag)) = 18,076,839,936 bytes = 16.8 GiB */
+        {{"--train", "reverse", "-d", "4096", "-H", "64"},
+         "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 16.8 GiB (parameters, gradients, "
+         "AdamW moments, activations), more than the 2 GiB allowed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *argv[10] = {NULL};
@@ -269,6 +276,32 @@ static void test_cli_train_bad_input(void **state) {
     }
 }
 
+/* -o is made before the first step: a bad one fails with no "step 0" line (exit 1, I/O). */
+static void test_cli_train_checks_outdir_first(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-o", "/dev/null", NULL);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "cannot create folder '/dev/null'"));
+    assert_null(strstr(r.out, "step 0 "));
+    tu_free(&r);
+}
+
+/* --dump and --causal do nothing with --train: one warning each, no dump folder, exit 0. */
+static void test_cli_train_warns_unused_options(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--causal",
+                "--dump", tu_in(f, "dd"), "-o", tu_in(f, "out"), NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "attnviz: warning: --dump "));
+    assert_non_null(strstr(r.err, "dd has no effect with --train; dump a run of the trained folder"));
+    assert_non_null(strstr(r.err, "attnviz: warning: --causal has no effect with --train: the trained model is always causal"));
+    struct stat sb;
+    assert_int_not_equal(stat(tu_in(f, "dd"), &sb), 0);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
@@ -280,6 +313,8 @@ int main(void) {
         cmocka_unit_test(test_short_schedule_learns_reverse),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
+        cmocka_unit_test(test_cli_train_checks_outdir_first),
+        cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

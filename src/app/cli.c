@@ -206,9 +206,12 @@ void av_print_help(FILE *f) {
             "\nLimits: at most %d tokens, d_model <= %d, heads <= %d, %d-byte tokens; the\n"
             "(heads, T, T) scores and weights the reference and blas kernels keep (figures,\n"
             "--dump, --show) at most %zu GiB (about 5800 tokens at 8 heads); past that, --no-plot.\n"
+            "--train: parameters, gradients, AdamW moments and activations at most %zu GiB\n"
+            "(d_model 1024 with 2 layers and batch 32 fits; 2048 does not).\n"
             "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n"
             "See attnviz(1) and docs/conventions.md for the conventions used.\n",
-            AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES, AV_MAX_WEIGHT_BYTES >> 30);
+            AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES, AV_MAX_WEIGHT_BYTES >> 30,
+            AV_MAX_TRAIN_BYTES >> 30);
 }
 
 /* ---------------------------------------------------------------------------- one argument */
@@ -456,6 +459,11 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
                  "(figures and --show draw every head)", o->head);
+    if (o->train >= 0 && o->dump_dir && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--dump %.50s has no effect with --train; dump a run of the trained folder: "
+                 "attnviz --model DIR --dump ...", o->dump_dir);
+    if (o->train >= 0 && o->causal && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
     if (av_option_given(o, "precision") && !o->verbose && !o->explain && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain", o->precision);
     return n;

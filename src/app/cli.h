@@ -147,7 +147,8 @@ int av_option_given(const av_options *o, const char *name);
  * rope, or --compare positions, rope-style or order); figure options (--figures,
  * --format, --cmap, --dpi, --scale, --outdir, --title, --prefix) need
  * figures (not --no-plot; --outdir also serves --html); --head needs --explain or a --compare figure;
- * --precision needs -v or --explain. */
+ * --precision needs -v or --explain; --train writes no --dump and is always
+ * causal (--causal). */
 int av_unused_options(const av_options *o, char msgs[][160]);
 /* av_unused_options's messages on f, one "attnviz: warning: ..." line each. */
 void av_warn_unused(FILE *f, const av_options *o);

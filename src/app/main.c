@@ -140,12 +140,12 @@ int main(int argc, char **argv) {
     int run_it = !st && !r.o.help && !r.o.version;
     if (!st && r.o.help) av_print_help(stdout);
     if (!st && r.o.version) printf("attnviz %s\n", AV_VERSION);
+    if (run_it) av_warn_unused(stderr, &r.o); /* --train's --dump and --causal too */
     if (run_it && r.o.train >= 0) {
         r.cmd = av_command_line(argc, argv);
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
     } else if (run_it) {
         r.color = av_use_color(r.o.color);
-        av_warn_unused(stderr, &r.o);
         if (r.o.model_dir) {
             st = av_gpt2run_open(&r.gr, &r.m, &r.toks, &r.o, &err);
         } else if (!(st = av_options_config(&cfg, &r.o, &err)) && !(st = read_tokens(&r, &err))) {

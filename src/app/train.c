@@ -484,8 +484,7 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
         for (int j = 0; j < T; j++) mask[i * T + j] = j > i;
     variant_label(vlabel, sizeof vlabel, o);
     av_plot_meta meta = {.description = o->command_line};
-    av_status s = av_mkdir_p(dir, err);
-    if (!s) s = write_model(dir, &r->tr, task, err);
+    av_status s = write_model(dir, &r->tr, task, err);
     if (!s) s = write_csv(dir, &r->log, err);
     snprintf(title, sizeof title, "trained on %s, step %d · %d layers, %d heads, d_model %d · %s", task, o->steps,
              o->layers, o->heads, o->d_model, vlabel);
@@ -515,7 +514,14 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
                     .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
                     .steps = o->steps, .d_model = o->d_model};
     av_task_probe(&r.probe, o->task);
-    av_status s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
+    size_t need = av_trainer_bytes(&cfg, o->batch);
+    if (need > AV_MAX_TRAIN_BYTES)
+        return av_fail(err, AV_EUSAGE, "--train with d_model %d, %d layers, %d heads and batch %d needs at least %.1f GiB "
+                       "(parameters, gradients, AdamW moments, activations), more than the %zu GiB allowed; try a smaller "
+                       "--d-model, --layers or --batch", o->d_model, o->layers, o->heads, o->batch,
+                       (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
+    av_status s = av_mkdir_p(dir, err); /* a bad -o fails before the first step, not after training */
+    if (!s) s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
     if (s) return s;
     r.batch = calloc((size_t)o->batch, sizeof *r.batch);
     r.heldout = calloc(N_HELDOUT, sizeof *r.heldout);

@@ -78,6 +78,13 @@ av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_ad
     return AV_OK;
 }
 
+size_t av_trainer_bytes(const av_gpt2_config *cfg, int B) {
+    size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, H = (size_t)cfg->n_head, V = (size_t)cfg->vocab_size;
+    size_t T = AV_TASK_MAX_T, P = av_gpt2_num_params(cfg), G = ((size_t)B + AV_TRAIN_CHUNK - 1) / AV_TRAIN_CHUNK;
+    size_t A = 23 * L * T * C + 3 * T * C + 2 * L * H * T * T + T * V, Ag = T * V + 19 * T * C + H * T * T;
+    return sizeof(float) * ((3 + G) * P + G * (A + Ag));
+}
+
 void av_trainer_free(av_trainer *tr) {
     for (int c = 0; c < tr->n_chunks; c++) {
         free(tr->chunk_grads[c]);

@@ -65,6 +65,16 @@ av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_ad
                           av_err *err);
 void av_trainer_free(av_trainer *tr);
 
+/* At least the bytes av_trainer_init and av_trainer_step hold for batches of
+ * B sequences (float32, T = AV_TASK_MAX_T, P = av_gpt2_num_params, G =
+ * ceil(B / AV_TRAIN_CHUNK) chunks): the parameters and AdamW's m and v (3P),
+ * one gradient per chunk (G·P), and per chunk the activations of
+ * av_gpt2_acts_alloc, A = 23·L·T·C + 3·T·C + 2·L·H·T² + T·V, and the backward
+ * scratch of av_gpt2_grad_acts_alloc, Ag = T·V + 19·T·C + H·T² (the means,
+ * rstd and mask are left out): 4·((3 + G)·P + G·(A + Ag)). */
+size_t av_trainer_bytes(const av_gpt2_config *cfg, int B);
+#define AV_MAX_TRAIN_BYTES ((size_t)2 << 30) /* --train refuses models that need more (2 GiB) */
+
 /* One optimiser step on the B examples: mean cross-entropy over all scored
  * positions, backward, clip, AdamW at the schedule's lr. *loss receives the
  * mean loss before the update. Errors: AV_ERUNTIME on OOM; AV_EUSAGE if the
