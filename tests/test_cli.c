@@ -64,6 +64,11 @@ static void test_bad_numbers_name_the_value(void **state) {
     expect_usage((const char *[]){"--rope-base", "nan", "x", NULL}, "--rope-base nan");
     expect_usage((const char *[]){"--positions", "learned", "x", NULL}, "expected none, sinusoidal or rope");
     expect_usage((const char *[]){"--color", "sometimes", "x", NULL}, "expected auto, always or never");
+    /* --lr excludes 0 (a zero learning rate never trains), so its range is the half-open (0, 10]:
+     * the message must not offer 0 as allowed ("0..10" did). */
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "0", NULL}, "--lr 0 is outside the allowed range (0, 10]");
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "11", NULL}, "--lr 11 is outside the allowed range (0, 10]");
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "x", NULL}, "--lr 'x' is not a number; allowed: (0, 10]");
 }
 
 static void test_unknown_and_missing(void **state) {

@@ -234,6 +234,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
 static av_status read_number(const optdef *d, const char *s, double *out, av_err *err) {
     char range[64];
     if (isinf(d->max)) snprintf(range, sizeof range, "a finite number %s %g", d->open ? ">" : ">=", d->min);
+    else if (d->open) snprintf(range, sizeof range, "(%g, %g]", d->min, d->max); /* min excluded: "0..10" would allow 0 */
     else snprintf(range, sizeof range, "%g..%g", d->min, d->max);
     char *end = NULL;
     errno = 0;
