@@ -41,6 +41,10 @@ cmp -s "$tmp/elsewhere/out/head0.png" "$tmp/elsewhere/installed/head0.png" ||
 if command -v man >/dev/null 2>&1; then
     MANPATH="$tmp/root/usr/share/man" man -P cat attnviz 2>/dev/null | grep -q -- '--heads' ||
         fail "man attnviz does not show the installed page"
+    # troff's own warnings (an unknown special character such as \(pr) are what every reader of a
+    # UTF-8 terminal sees (in the C locale the CJK examples cannot be drawn, so the locale is fixed).
+    warn=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l -P cat docs/attnviz.1 2>&1 >/dev/null) || fail "man -l docs/attnviz.1 failed: $warn"
+    [ -z "$warn" ] || fail "man docs/attnviz.1 prints warnings: $warn"
 fi
 
 make --no-print-directory -s uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
