@@ -56,11 +56,18 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     if (s) return s;
     size_t shape[2] = {rows, cols};
     if ((s = av_npy_expect_shape(&a, name, 2, shape, err))) {
-        char inner[sizeof err->msg];
+        char inner[sizeof err->msg], hint[96] = "";
         snprintf(inner, sizeof inner, "%s", err->msg);
-        av_fail(err, s, "--weights %.200s: %.200s (%s)", dir, inner,
-                strcmp(name, "X.npy") == 0 ? "X is (T, d_model); T counts every token, <pad> included"
-                                           : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q");
+        /* a file whose width is another d_model (e.g. the (8, 8) identity-d8 example run without
+         * --d-model 8) says which --d-model it was made for */
+        int is_x = strcmp(name, "X.npy") == 0;
+        size_t width = a.ndim == 2 ? a.shape[1] : 0;
+        if (width != cols && width >= 1 && width <= AV_MAX_D_MODEL && (is_x || a.shape[0] == width))
+            snprintf(hint, sizeof hint, "; this file is for d_model %zu: add --d-model %zu", width, width);
+        av_fail(err, s, "--weights %.200s: %.200s (%s)%s", dir, inner,
+                is_x ? "X is (T, d_model); T counts every token, <pad> included"
+                     : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q",
+                hint);
         av_npy_free(&a);
         return s;
     }
