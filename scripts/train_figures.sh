@@ -1,7 +1,8 @@
 #!/bin/sh
 # train_figures.sh - regenerate docs/figures/train/ and the excerpts of the
 # "watch attention learn" chapter (docs/train.md, docs/train.zh.md). Run by
-# `make train-figures`; it trains 7 small models (several CPU minutes), so it
+# `make train-figures`; it trains 7 small models (several CPU minutes, run in
+# parallel), so it
 # is kept apart from `make figures`.
 #
 # Each run's printed output is kept as docs/figures/train/<name>.txt and the
@@ -19,9 +20,17 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# one default run per task, and the two ablations on reverse
+# one default run per task, and the two ablations on reverse (600 steps
+# each variant, to keep the chapter's cost down); the runs are independent,
+# so they go side by side
 for task in reverse sort induction; do
-    attnviz --train "$task" -o "$tmp/$task" >"$out/$task.txt"
+    attnviz --train "$task" -o "$tmp/$task" >"$out/$task.txt" &
+done
+for what in scale norm; do
+    attnviz --train reverse --steps 600 --compare "$what" -o "$tmp/cmp_$what" >"$out/compare_$what.txt" &
+done
+wait
+for task in reverse sort induction; do
     cp "$tmp/$task/filmstrip.png" "$out/${task}_filmstrip.png"
     cp "$tmp/$task/curves.png" "$out/${task}_curves.png"
 done
@@ -30,9 +39,6 @@ cp "$tmp/reverse/config.json" "$out/reverse_config.json"
 # the trained folder runs like any model folder
 attnviz --model "$tmp/reverse" --generate 5 --no-plot "3 1 4 1 5 >" >"$out/reverse_generate.txt" 2>&1 || true
 attnviz --model "$tmp/induction" --generate 1 --no-plot "k q a z m k q a" >"$out/induction_generate.txt" 2>&1 || true
-for what in scale norm; do
-    attnviz --train reverse --compare "$what" -o "$tmp/cmp_$what" >"$out/compare_$what.txt"
-    cp "$tmp/cmp_$what/compare_$what.png" "$out/compare_$what.png"
-done
+for what in scale norm; do cp "$tmp/cmp_$what/compare_$what.png" "$out/compare_$what.png"; done
 sh scripts/excerpts.sh docs/train.md docs/train.zh.md
 echo "training figures in $out ($(du -sh "$out" | cut -f1)); excerpts refreshed in docs/train.md docs/train.zh.md"
