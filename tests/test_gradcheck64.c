@@ -27,21 +27,26 @@ typedef float fx_f32; /* the file's float32, before float becomes double */
 #include "../src/nn/gpt2_backward.c"
 #include "train_fixture.h"
 
-static void check_variant(const char *line) {
-    fx_variant v;
-    assert_int_equal(fx_load(&v, line), 0);
-    assert_true(sizeof v.pmem[0] == 8); /* really the float64 build */
-    size_t np = av_gpt2_num_params(&v.cfg);
+/* half_style: 1 = the same weights and batch with RoPE rotate-half and base 500
+ * (what `--train --positions rope --rope-style half --rope-base 500` trains);
+ * the finite differences need no torch reference, so any style can be checked. */
+static void check_loaded(fx_variant *v, int half_style) {
+    if (half_style) {
+        v->cfg.rope_style = AV_ROPE_HALF;
+        v->cfg.rope_base = 500.0;
+    }
+    assert_true(sizeof v->pmem[0] == 8); /* really the float64 build */
+    size_t np = av_gpt2_num_params(&v->cfg);
     float *gmem = calloc(np, sizeof(float));
     av_gpt2_params g;
-    av_gpt2_tensor *gt = calloc((size_t)v.n, sizeof *gt);
-    fx_bind(&g, gt, &v.cfg, gmem);
-    fx_batch_grads(&v, &v.p, &g, gmem);
+    av_gpt2_tensor *gt = calloc((size_t)v->n, sizeof *gt);
+    fx_bind(&g, gt, &v->cfg, gmem);
+    fx_batch_grads(v, &v->p, &g, gmem);
     double worst = 0;
     int checked = 0;
-    for (int i = 0; i < v.n; i++) {
-        double *p = *v.tab[i].slot, *an = *gt[i].slot, maxg = 0;
-        size_t n = v.tab[i].numel, idx[6], arg = 0;
+    for (int i = 0; i < v->n; i++) {
+        double *p = *v->tab[i].slot, *an = *gt[i].slot, maxg = 0;
+        size_t n = v->tab[i].numel, idx[6], arg = 0;
         for (size_t j = 0; j < n; j++)
             if (fabs(an[j]) > maxg) { maxg = fabs(an[j]); arg = j; }
         idx[0] = arg;
@@ -49,21 +54,38 @@ static void check_variant(const char *line) {
         for (int k = 0; k < 6; k++) {
             double keep = p[idx[k]], h = 1e-6;
             p[idx[k]] = keep + h;
-            double lp = fx_batch_grads(&v, &v.p, NULL, NULL);
+            double lp = fx_batch_grads(v, &v->p, NULL, NULL);
             p[idx[k]] = keep - h;
-            double lm = fx_batch_grads(&v, &v.p, NULL, NULL);
+            double lm = fx_batch_grads(v, &v->p, NULL, NULL);
             p[idx[k]] = keep;
             double fd = (lp - lm) / (2 * h), err = fabs(fd - an[idx[k]]) / (maxg + 1e-12);
             if (err > worst) worst = err;
             if (err > 1e-6)
-                print_message("%s %s[%zu]: finite difference %.10g, backward %.10g\n", v.name, v.tab[i].name, idx[k],
+                print_message("%s %s[%zu]: finite difference %.10g, backward %.10g\n", v->name, v->tab[i].name, idx[k],
                               fd, an[idx[k]]);
             assert_true(err <= 1e-6);
             checked++;
         }
     }
-    print_message("%-18s %d entries, worst |fd − backward| / max|gradient| = %.2e\n", v.name, checked, worst);
+    print_message("%-18s %d entries, worst |fd − backward| / max|gradient| = %.2e\n", v->name, checked, worst);
     free(gmem); free(gt); free(g.h);
+}
+
+static void check_variant(const char *line) {
+    fx_variant v;
+    assert_int_equal(fx_load(&v, line), 0);
+    check_loaded(&v, 0);
+    fx_free(&v);
+}
+
+static int n_rope_half;
+static void check_variant_rope_half(const char *line) {
+    fx_variant v;
+    assert_int_equal(fx_load(&v, line), 0);
+    if (v.cfg.positions == AV_POS_ROPE) {
+        check_loaded(&v, 1);
+        n_rope_half++;
+    }
     fx_free(&v);
 }
 
@@ -72,9 +94,16 @@ static void test_finite_differences_float64(void **state) {
     assert_int_equal(fx_for_each_variant(check_variant), 3);
 }
 
+static void test_finite_differences_rope_half_float64(void **state) {
+    (void)state;
+    assert_int_equal(fx_for_each_variant(check_variant_rope_half), 3);
+    assert_int_equal(n_rope_half, 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finite_differences_float64),
+        cmocka_unit_test(test_finite_differences_rope_half_float64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,6 +302,26 @@ static void test_cli_train_warns_unused_options(void **state) {
     tu_free(&r);
 }
 
+/* --rope-style and --rope-base reach the trained model: the folder's config.json
+ * says what was typed, with no "has no effect" warning, and the model the folder
+ * loads with is the trained one (the round trip of the probe's logits is exact). */
+static void test_cli_train_rope_style_and_base_reach_the_model(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--positions", "rope",
+                "--rope-style", "half", "--rope-base", "500", "-o", f->dir, NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "no effect"));
+    assert_non_null(strstr(r.out, "probe logits differ by at most 0\n"));
+    size_t n = 0;
+    char *cfg = tu_slurp_file(tu_in(f, "config.json"), &n);
+    assert_non_null(strstr(cfg, "\"positions\":\t\"rope\""));
+    assert_non_null(strstr(cfg, "\"rope_style\":\t\"half\""));
+    assert_non_null(strstr(cfg, "\"rope_base\":\t500"));
+    free(cfg);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
@@ -315,6 +335,8 @@ int main(void) {
         cmocka_unit_test(test_cli_train_bad_input),
         cmocka_unit_test(test_cli_train_checks_outdir_first),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_rope_style_and_base_reach_the_model, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,6 +251,7 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
         cJSON_AddStringToObject(a, "norm", cfg->norm == AV_NORM_POST ? "post" : "pre");
         cJSON_AddBoolToObject(a, "scale", cfg->scale);
         cJSON_AddNumberToObject(a, "rope_base", cfg->rope_base);
+        cJSON_AddStringToObject(a, "rope_style", av_rope_style_name(cfg->rope_style));
         cJSON_AddStringToObject(a, "task", task);
         cJSON_AddNumberToObject(a, "step", step);
         cJSON_AddItemToObject(root, "attnviz", a);
@@ -510,6 +511,8 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     cfg.n_layer = o->layers; cfg.n_head = o->heads; cfg.n_embd = o->d_model;
     cfg.n_positions = AV_TASK_MAX_T; cfg.vocab_size = AV_TOY_VOCAB; cfg.layer_norm_epsilon = 1e-5;
     cfg.positions = o->positions; cfg.norm = o->norm; cfg.scale = o->scale;
+    if (o->rope_base > 0) cfg.rope_base = o->rope_base;
+    cfg.rope_style = o->rope_style;
     av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
                     .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
                     .steps = o->steps, .d_model = o->d_model};
@@ -658,6 +661,7 @@ av_status av_train_command(const av_options *op, const char *command_line, av_er
         .layers = op->layers, .warmup = op->warmup, .schedule = (av_schedule)op->schedule, .norm = (av_norm)op->norm,
         .scale = !op->no_scale, .seed = op->seed, .quiet = op->quiet, .command_line = command_line,
         .positions = av_option_given(op, "positions") ? op->positions : AV_POS_LEARNED,
+        .rope_style = op->rope_style, .rope_base = op->rope_base,
         .d_model = av_option_given(op, "d-model") ? op->d_model : 0,
         .heads = av_option_given(op, "heads") ? op->heads : 0,
         .tty = isatty(STDERR_FILENO),

@@ -34,6 +34,8 @@ typedef struct {
     av_schedule schedule;
     int warmup;                                /* 0 = 5 % of the steps */
     av_positions positions;                    /* learned, sinusoidal or rope */
+    av_rope_style rope_style;                  /* with rope: interleaved or half pairs */
+    double rope_base;                          /* with rope: θ base, 10000 by default */
     av_norm norm;
     int scale;                                 /* 1 = ÷√d_k */
     uint64_t seed;
