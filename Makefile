@@ -220,13 +220,13 @@ train-figures: deps
 
 # ---------------------------------------------------------------------------- benchmark
 # Prints speed and memory figures; judges nothing (no timed tests).
-$(BUILD)/bench: bench/bench.c $(BUILD)/libattnviz.a
+$(BUILD)/bench: bench/bench.c bench/benchutil.h $(BUILD)/libattnviz.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/bench_gpt2: bench/bench_gpt2.c tests/gpt2_fixture.h tests/llama_fixture.h tests/hftok_fixture.h tests/testutil.h $(BUILD)/libattnviz.a
+$(BUILD)/bench_gpt2: bench/bench_gpt2.c bench/benchutil.h tests/gpt2_fixture.h tests/llama_fixture.h tests/hftok_fixture.h tests/testutil.h $(BUILD)/libattnviz.a
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/bench_train: bench/bench_train.c $(BUILD)/libattnviz.a
+$(BUILD)/bench_train: bench/bench_train.c bench/benchutil.h $(BUILD)/libattnviz.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
 bench: deps

@@ -33,41 +33,13 @@
 #include "nn/model.h"
 #include "text/bpe.h"
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n) {
-    qsort(t, (size_t)n, sizeof t[0], cmp);
-    return t[n / 2];
-}
+#include "benchutil.h"
 
 /* ---------------------------------------------------------------------------- the machine's sgemm rate */
 
 static double sgemm_gflops(void) {
-    enum { N = 2048, RUNS = 5 };
-    float *a = malloc(sizeof(float) * N * N), *b = malloc(sizeof(float) * N * N), *c = malloc(sizeof(float) * N * N);
-    if (!a || !b || !c) return 0;
-    for (size_t i = 0; i < (size_t)N * N; i++) a[i] = (float)(i % 7) * 0.1f, b[i] = (float)(i % 5) * 0.1f;
     printf("OpenBLAS kernels: %s, %d threads\n", av_blas_core(), av_get_threads());
-    openblas_set_num_threads(av_get_threads()); /* the library's own threads, for the machine's rate */
-    double t[RUNS];
-    for (int r = 0; r < RUNS; r++) {
-        double t0 = now_ms();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, c, N);
-        t[r] = now_ms() - t0;
-    }
-    openblas_set_num_threads(1); /* back to attnviz's setting: our threads split the work */
-    free(a), free(b), free(c);
-    double ms = median(t, RUNS);
-    return 2.0 * N * N * N / (ms * 1e6);
+    return bench_sgemm_gflops(2048, av_get_threads()); /* the library's own threads, for the machine's rate */
 }
 
 static double flops_forward(int T, int C) { return 8.0 * T * C * C + 4.0 * (double)T * T * C; }
@@ -91,14 +63,14 @@ static double forward_ms(int T, int C, int H, av_kernel kernel, int runs) {
     av_model_seed(&m, (const char *const *)toks);
     double t[16];
     for (int r = 0; r < runs && r < 16; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         if (av_model_forward(&m, &err)) printf("  forward failed: %s\n", err.msg);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
     for (int i = 0; i < T; i++) free(toks[i]);
     free(toks);
     av_model_free(&m);
-    return median(t, runs < 16 ? runs : 16);
+    return bench_median(t, runs < 16 ? runs : 16);
 }
 
 /* ---------------------------------------------------------------------------- torch, when present */
@@ -142,7 +114,7 @@ static cmd_result run_command(char *const argv[], int runs) {
     cmd_result r = {0, 0, 0, -1};
     double t[16], cpu[16];
     for (int k = 0; k < runs && k < 16; k++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         pid_t pid = fork();
         if (pid == 0) {
             int devnull = open("/dev/null", O_WRONLY);
@@ -153,7 +125,7 @@ static cmd_result run_command(char *const argv[], int runs) {
         int st;
         struct rusage ru;
         wait4(pid, &st, 0, &ru);
-        t[k] = now_ms() - t0;
+        t[k] = bench_now_ms() - t0;
         cpu[k] = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
         r.rss_mib = ru.ru_maxrss / 1024.0;
         r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -161,7 +133,7 @@ static cmd_result run_command(char *const argv[], int runs) {
     int n = runs < 16 ? runs : 16, mid = 0;
     double sorted[16];
     memcpy(sorted, t, sizeof(double) * (size_t)n);
-    r.ms = median(sorted, n);
+    r.ms = bench_median(sorted, n);
     for (int k = 0; k < n; k++)
         if (t[k] == r.ms) mid = k;
     r.cpu_ms = cpu[mid];
@@ -198,11 +170,11 @@ static double median_ms(int reps, void (*f)(av_bpe *, const char *), av_bpe *b, 
     double t[101];
     if (reps > 101) reps = 101;
     for (int r = 0; r < reps; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         f(b, arg);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
-    qsort(t, (size_t)reps, sizeof t[0], cmp);
+    qsort(t, (size_t)reps, sizeof t[0], bench_cmp);
     return t[reps / 2];
 }
 
@@ -235,13 +207,13 @@ static void bench_bpe(const char *dir) {
     snprintf(m, sizeof m, "%s/merges.txt", dir);
     av_bpe *b;
     av_err err;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (av_bpe_load(&b, v, m, &err) != AV_OK) { printf("  load failed: %s\n", err.msg); return; }
-    printf("  load vocab.json + merges.txt (50,257 tokens, 50,000 merges)   %9.3f ms\n", now_ms() - t0);
+    printf("  load vocab.json + merges.txt (50,257 tokens, 50,000 merges)   %9.3f ms\n", bench_now_ms() - t0);
     const char *s = "The animal didn't cross the street because it was too tired.";
-    t0 = now_ms();
+    t0 = bench_now_ms();
     encode_once(b, s);
-    printf("  encode 62-byte sentence (13 tokens), cold word cache         %9.3f ms\n", now_ms() - t0);
+    printf("  encode 62-byte sentence (13 tokens), cold word cache         %9.3f ms\n", bench_now_ms() - t0);
     printf("  the same, warm (median of 101)                               %9.4f ms\n", median_ms(101, encode_once, b, s));
     double ref = median_ms(3, merge_long, b, "ref"), fast = median_ms(3, merge_long, b, "heap");
     printf("  merge one 4,000-byte piece: GPT-2's loop %.3f ms, heap %.3f ms (%.1fx)\n", ref, fast, ref / fast);

@@ -38,20 +38,11 @@
 
 #include "nn/attention_blas.h"
 
+#include "benchutil.h"
+
 #define DIR "build/bench-gpt2"
 #define LDIR "build/bench-llama"
 #define SENTENCE "The quick brown fox jumps over the lazy dog, and then it runs all the way back home to"
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static int make_folder(void) {
     struct stat sb;
@@ -63,7 +54,7 @@ static int make_folder(void) {
     c.n_layer = 12, c.n_head = 12, c.n_embd = 768, c.n_positions = 1024, c.vocab_size = 50257;
     av_err err = {{0}};
     char *json = NULL;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (av_gpt2_config_json(&json, &c, &err) || gf_write_checkpoint(DIR "/model.safetensors", &c, AV_ST_F32, "", 0, &err)) {
         fprintf(stderr, "bench: %s\n", err.msg);
         return -1;
@@ -77,31 +68,17 @@ static int make_folder(void) {
         fprintf(stderr, "bench: cannot decompress tests/data/gpt2/*.gz\n");
         return -1;
     }
-    printf("  wrote %s (GPT-2 small shapes, deterministic weights) in %.1f s\n", DIR, (now_ms() - t0) / 1e3);
+    printf("  wrote %s (GPT-2 small shapes, deterministic weights) in %.1f s\n", DIR, (bench_now_ms() - t0) / 1e3);
     return 0;
 }
 
-/* GFLOP/s of one-thread sgemm, (n, n)·(n, n), median of 5. */
-static double sgemm_rate(int n) {
-    float *a = calloc((size_t)n * n, 4), *b = calloc((size_t)n * n, 4), *c = calloc((size_t)n * n, 4);
-    for (size_t i = 0; i < (size_t)n * n; i++) a[i] = (float)(i % 7) * 0.1f, b[i] = (float)(i % 5) * 0.1f;
-    double t[5];
-    for (int r = 0; r < 5; r++) {
-        double t0 = now_ms();
-        av_sgemm(c, a, b, n, n, n, n, n, n, 0, 1.0f, 0.0f);
-        t[r] = now_ms() - t0;
-    }
-    qsort(t, 5, sizeof t[0], cmp);
-    free(a), free(b), free(c);
-    return 2.0 * n * n * n / (t[2] * 1e6);
-}
 
 static double cpu_ms; /* user + system time of the last run() */
 
 /* Run argv with stdout to out_file (or /dev/null); wall ms, peak RSS KiB. */
 static int run(char *const argv[], const char *out_file, double *ms, long *rss_kib) {
     fflush(stdout);
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     pid_t pid = fork();
     if (pid == 0) {
         FILE *o = freopen(out_file ? out_file : "/dev/null", "w", stdout);
@@ -112,7 +89,7 @@ static int run(char *const argv[], const char *out_file, double *ms, long *rss_k
     int status;
     struct rusage ru;
     if (wait4(pid, &status, 0, &ru) < 0) return -1;
-    *ms = now_ms() - t0;
+    *ms = bench_now_ms() - t0;
     *rss_kib = ru.ru_maxrss;
     cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -130,8 +107,8 @@ static void bench_command(const char *label, char *const argv[], double *median,
         c[i] = cpu_ms;
         if (r > peak) peak = r;
     }
-    qsort(t, 5, sizeof t[0], cmp);
-    qsort(c, 5, sizeof c[0], cmp);
+    qsort(t, 5, sizeof t[0], bench_cmp);
+    qsort(c, 5, sizeof c[0], bench_cmp);
     printf("  attnviz %-20s wall median %5.0f ms (min %.0f, max %.0f; 5 runs), CPU (user+sys) median %.0f ms, "
            "peak RSS %.1f MiB\n", label, t[2], t[0], t[4], c[2], peak / 1024.0);
     *median = t[2];
@@ -196,13 +173,13 @@ static int bench_model(const char *bin, const char *dir, const char *script, int
              dir, ids);
     FILE *p = popen(cmd, "r");
     char line[512] = "";
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (!p || !fgets(line, sizeof line, p)) {
         printf("  torch: not importable with /usr/bin/python3; no comparison\n");
         if (p) pclose(p);
         return 0;
     }
-    double wall = now_ms() - t0;
+    double wall = bench_now_ms() - t0;
     pclose(p);
     line[strcspn(line, "\n")] = 0;
     double fwd = 0, fwd_cpu = 0;
@@ -233,7 +210,7 @@ static int make_llama_folder(void) {
         " \"hidden_act\": \"silu\", \"bos_token_id\": 0}\n";
     av_llama_config c;
     av_err err = {{0}};
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 49152);
     FILE *f = fopen(LDIR "/config.json", "w"), *g = fopen(LDIR "/tokenizer.json", "w");
     int bad = !tok || !f || !g;
@@ -246,7 +223,7 @@ static int make_llama_folder(void) {
         fprintf(stderr, "bench: cannot write %s: %s\n", LDIR, err.msg);
         return -1;
     }
-    printf("  wrote %s (SmolLM-135M shapes, deterministic weights) in %.1f s\n", LDIR, (now_ms() - t0) / 1e3);
+    printf("  wrote %s (SmolLM-135M shapes, deterministic weights) in %.1f s\n", LDIR, (bench_now_ms() - t0) / 1e3);
     return 0;
 }
 
@@ -255,7 +232,7 @@ int main(int argc, char **argv) {
     printf("\n--model on GPT-2 small's shapes (12 layers, d_model 768, 12 heads, vocabulary 50,257)\n");
     if (make_folder()) return 1;
     printf("  machine: %ld cores online; sgemm (OpenBLAS, 1 thread) %.1f GFLOP/s on 1024^3\n",
-           sysconf(_SC_NPROCESSORS_ONLN), sgemm_rate(1024));
+           sysconf(_SC_NPROCESSORS_ONLN), bench_sgemm_gflops(1024, 1));
     if (bench_model(bin, DIR, "bench/gpt2_torch.py", 12, 12)) return 1;
     printf("\n--model on SmolLM-135M's shapes (llama: 30 layers, hidden 576, 9 query heads sharing 3 K/V heads, "
            "intermediate 1536, vocabulary 49,152); goal: at most 1.5 s wall with the model view\n");

@@ -22,31 +22,7 @@
 #include "base/parallel.h"
 #include "nn/train.h"
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double sgemm_gflops(void) {
-    enum { N = 256 };
-    float *a = calloc(N * N, 4), *b = calloc(N * N, 4), *c = calloc(N * N, 4);
-    for (int i = 0; i < N * N; i++) { a[i] = (float)(i % 7); b[i] = (float)(i % 5); }
-    double best = 1e9;
-    for (int r = 0; r < 5; r++) {
-        double t0 = now_s();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1, a, N, b, N, 0, c, N);
-        double t = now_s() - t0;
-        if (t < best) best = t;
-    }
-    free(a); free(b); free(c);
-    return 2.0 * N * N * N / best / 1e9;
-}
+#include "benchutil.h"
 
 static double cpu_s(void) {
     struct timespec ts;
@@ -73,16 +49,16 @@ static double c_steps_per_s(int threads, int block, double *cpu_ms) {
     av_task_example batch[32];
     double rates[5], cpu[5], loss;
     for (int k = -1; k < 5; k++) { /* block -1 warms up */
-        double t0 = now_s(), c0 = cpu_s();
+        double t0 = (bench_now_ms() / 1e3), c0 = cpu_s();
         for (int s = 0; s < block; s++) {
             for (int b = 0; b < 32; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
             if (av_trainer_step(&tr, batch, 32, &loss, &err)) { printf("  %s\n", err.msg); return 0; }
         }
-        if (k >= 0) { rates[k] = block / (now_s() - t0); cpu[k] = (cpu_s() - c0) / block * 1e3; }
+        if (k >= 0) { rates[k] = block / ((bench_now_ms() / 1e3) - t0); cpu[k] = (cpu_s() - c0) / block * 1e3; }
     }
     av_trainer_free(&tr);
-    qsort(rates, 5, sizeof rates[0], cmp);
-    qsort(cpu, 5, sizeof cpu[0], cmp);
+    qsort(rates, 5, sizeof rates[0], bench_cmp);
+    qsort(cpu, 5, sizeof cpu[0], bench_cmp);
     *cpu_ms = cpu[2];
     return rates[2];
 }
@@ -92,7 +68,7 @@ static void bench_task(const char *bin, const char *task, const char *goal) {
     char dir[] = "/tmp/attnviz_bench_trainXXXXXX", cmd[512], line[1024], first[1024] = "", last[1024] = "";
     if (!mkdtemp(dir)) return;
     snprintf(cmd, sizeof cmd, "%s --train %s -o %s/m 2>&1", bin, task, dir);
-    double t0 = now_s();
+    double t0 = (bench_now_ms() / 1e3);
     FILE *p = popen(cmd, "r");
     while (p && fgets(line, sizeof line, p))
         if (strstr(line, "held-out loss")) {
@@ -100,7 +76,7 @@ static void bench_task(const char *bin, const char *task, const char *goal) {
             strcpy(last, line);
         }
     int st = p ? pclose(p) : -1;
-    double wall = now_s() - t0;
+    double wall = (bench_now_ms() / 1e3) - t0;
     double acc = -1, b0 = -1, b1 = -1;
     char head[32] = "?";
     const char *a = strstr(last, "accuracy"), *bs = strstr(last, "best "), *f0 = strstr(first, "best ");
@@ -119,7 +95,7 @@ int main(int argc, char **argv) {
     char load[64] = "?";
     if (la) { if (!fgets(load, sizeof load, la)) strcpy(load, "?\n"); fclose(la); }
     printf("attnviz training benchmark (load average now: %s", load);
-    printf("machine: sgemm 256^3 %.1f GFLOP/s (OpenBLAS)\n", sgemm_gflops());
+    printf("machine: sgemm 256^3 %.1f GFLOP/s (OpenBLAS, one thread, median of 5)\n", bench_sgemm_gflops(256, 1));
     printf("training steps/s, default reverse model (2 layers, 4 heads, d_model 64, batch 32, AdamW):\n");
     for (int t = 1; t <= 2; t++) {
         double ms, r = c_steps_per_s(t, 20, &ms);
