@@ -323,12 +323,7 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
     char path[4200];
     av_status st = av_mkdir_p(dir, err);
     if (st) return st;
-    av_path_join(path, sizeof path, dir, "tokens.txt");
-    av_afile f;
-    if ((st = av_afile_open(&f, path, err))) return st;
-    for (int i = 0; i < labels->n; i++) fprintf(f.fp, "%s\n", labels->tok[i]);
-    if ((st = av_afile_commit(&f, err))) return st;
-    av_written_add(w, path);
+    if ((st = av_dump_tokens(labels, dir, w, err))) return st;
     av_path_join(path, sizeof path, dir, "token_ids.npy");
     if ((st = av_npy_write_i32(path, r->ids, 1, &T, err))) return st;
     av_written_add(w, path);

@@ -136,6 +136,19 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     return AV_OK;
 }
 
+
+
+av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, av_err *err) {
+    char path[4096];
+    av_path_join(path, sizeof path, dir, "tokens.txt");
+    av_afile f;
+    av_status s = av_afile_open(&f, path, err);
+    if (s) return s;
+    for (int i = 0; i < toks->n; i++) fprintf(f.fp, "%s\n", toks->tok[i]);
+    if ((s = av_afile_commit(&f, err))) return s;
+    av_written_add(w, path);
+    return AV_OK;
+}
 av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w,
                           av_err *err) {
     av_status s;
@@ -143,12 +156,7 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir,
     char path[4096];
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C, H = (size_t)m->cfg.H, D = (size_t)m->D;
 
-    av_path_join(path, sizeof path, dir, "tokens.txt");
-    av_afile f;
-    if ((s = av_afile_open(&f, path, err))) return s;
-    for (int i = 0; i < toks->n; i++) fprintf(f.fp, "%s\n", toks->tok[i]);
-    if ((s = av_afile_commit(&f, err))) return s;
-    av_written_add(w, path);
+    if ((s = av_dump_tokens(toks, dir, w, err))) return s;
 
     struct {
         const char *name;

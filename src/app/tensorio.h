@@ -69,6 +69,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
  * another dtype or another shape, saying the mask must be bool (T, T). */
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err);
 
+/* Write dir/tokens.txt (dir must exist): the n tokens of toks, one per line,
+ * UTF-8, written atomically; the path goes into w. Used by the single layer's
+ * and a model's --dump. Errors: AV_ERUNTIME on I/O. */
+av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, av_err *err);
+
 /* Write tokens.txt and every tensor of a finished forward pass as float32
  * .npy into folder dir (created): X, PE (sinusoidal only; a stale PE.npy is
  * removed), W_Q, W_K, W_V, W_O, Q, K, V, scores, weights, context, output,
