@@ -411,11 +411,11 @@ static const bad_case kCases[] = {
     {"file_empty", 2, "the sentence is empty", {"-f", "@/in/s.txt"}, prep_f_empty, 0, NULL, 0},
     {"file_only_newlines", 2, "the sentence is empty", {"-f", "@/in/s.txt"}, prep_f_newlines, 0, NULL, 0},
     {"file_1mib_line_of_words", 2, "the sentence has 524288 tokens, more than the maximum 65536; shorten it", {"-f", "@/in/s.txt"}, prep_f_1mib_words, 0, NULL, 0},
-    {"file_1mib_single_token", 2, "token 1 is 1048575 bytes long; the maximum is 64 bytes", {"-f", "@/in/s.txt"}, prep_f_1mib_token, 0, NULL, 0},
+    {"file_1mib_single_token", 2, "token 0 (\"xxxxxxxxxxxxxxxx…\") is 1048575 bytes long; the maximum is 64 bytes", {"-f", "@/in/s.txt"}, prep_f_1mib_token, 0, NULL, 0},
     {"file_over_1mib", 2, "is larger than the 1048576-byte limit", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
     {"file_missing", 1, "cannot read", {"-f", "@/in/none.txt"}, NULL, 0, NULL, 0},
     {"file_is_a_folder", 1, "Is a directory", {"-f", "@/in/adir"}, prep_f_dir, 0, NULL, 0},
-    {"token_65_bytes", 2, "token 2 is 65 bytes long; the maximum is 64 bytes",
+    {"token_65_bytes", 2, "token 1 (\"xxxxxxxxxxxxxxxx…\") is 65 bytes long; the maximum is 64 bytes",
      {"a", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}, NULL, 0, NULL, 0},
     /* options */
     {"heads_0", 2, "--heads 0 is outside the allowed range 1..64", {"--heads", "0", S4}, NULL, 0, NULL, 0},
@@ -641,7 +641,21 @@ static void test_token_limit_boundary(void **state) {
     const char *figs[] = {"--d-model", "8", "--heads", "8", "-q", words, NULL};
     run_ex(&r, &ro, NULL, 0, figs);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "8192 tokens with 8 heads need 4.0 GiB for the (heads, T, T) scores and weights"));
+    /* 2·8·8192²·4 bytes = 2^32 = 4.0 GiB; the way out is named: ⌊√(2^31 / (8·8))⌋ = 5792 tokens fit
+     * (5792² = 33,547,264 ≤ 2^25 = 33,554,432 < 5793² = 33,558,849) */
+    assert_non_null(strstr(r.err, "8192 tokens with 8 heads need 4.0 GiB for the (heads, T, T) scores and weights, "
+                                  "more than the 2 GiB allowed; add --no-plot to run the flash kernel, which keeps "
+                                  "none, or give at most 5792 tokens at 8 heads\n"));
+    tu_free(&r);
+    /* everything that keeps flash from running is named; 1 head: ⌊√(2^31 / 8)⌋ = 16384 */
+    const char *kept[] = {"--d-model", "8", "--kernel", "blas", "--no-plot", "--show", "--html", "-q", words, NULL};
+    words[8192 * 2 - 1] = ' ';
+    words[16385 * 2 - 1] = 0;
+    run_ex(&r, &ro, NULL, 0, kept);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "16385 tokens with 1 head need 2.0 GiB for the (heads, T, T) scores and weights, "
+                                  "more than the 2 GiB allowed; drop --kernel blas, --show and --html to run the "
+                                  "flash kernel, which keeps none, or give at most 16384 tokens at 1 head\n"));
     tu_free(&r);
     /* --pad-to takes T past the sentence: 4 tokens + pad-to 1000, flash */
     const char *pad[] = {"--d-model", "8", "--no-plot", "-q", "--pad-to", "1000", S4, NULL};

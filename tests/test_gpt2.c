@@ -343,6 +343,13 @@ static void test_forward_rejects_bad_ids_and_lengths(void **state) {
     av_gpt2_acts_free(&a);
     free(block);
     free(p.h);
+    /* GPT-2 small's 12 layers × 12 heads at 1400 tokens: 2·144·1400²·4 bytes
+     * = 2,257,920,000 = 2.1 GiB > 2 GiB; the most that fit: 144·t² ≤ 2^28,
+     * t = 1365 (144·1365² = 268,308,400; 144·1366² = 268,697,664 > 268,435,456) */
+    c.n_layer = 12, c.n_head = 12, c.n_embd = 768, c.n_positions = 2048;
+    assert_int_equal(av_gpt2_acts_alloc(&a, &c, 1400, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "1400 tokens need 2.1 GiB for the (layers, heads, T, T) = (12, 12, 1400, 1400) "
+                                 "scores and weights, more than the 2 GiB allowed; give at most 1365 tokens");
 }
 
 int main(void) {

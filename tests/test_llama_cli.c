@@ -138,11 +138,37 @@ static void test_bad_llama_folders(void **state) {
     tu_free(&r);
 }
 
+/* Options the model fixes are refused in the words of the model loaded:
+ * --causal names a Llama or a Qwen2 model, never "a GPT-2 model". */
+static void test_options_name_the_family(void **state) {
+    tu_fixture *f = *state;
+    const char *const folders[2] = {"llama_f32", "qwen2_bf16"}, *const family[2] = {"a Llama model", "a Qwen2 model"};
+    for (int k = 0; k < 2; k++) {
+        const char *model = tu_in(f, folders[k]);
+        assert_int_equal(mkdir(model, 0700), 0);
+        make_folder(model, folders[k], k ? AV_ST_BF16 : AV_ST_F32);
+        char want[128];
+        snprintf(want, sizeof want, "attnviz: error: --causal cannot be used with --model: %s always uses the causal "
+                 "mask\n", family[k]);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--causal", "--no-plot", SENTENCE, NULL);
+        assert_int_equal(r.code, 2);
+        assert_string_equal(r.err, want);
+        tu_free(&r);
+        run_attnviz(&r, NULL, "--model", model, "--rope-base", "500", "--no-plot", SENTENCE, NULL);
+        assert_int_equal(r.code, 2);
+        snprintf(want, sizeof want, "--rope-base cannot be used with --model: %s fixes its positions", family[k]);
+        assert_non_null(strstr(r.err, want));
+        tu_free(&r);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,9 +45,26 @@ static void test_P2_fully_masked_row_attn_mask(void **state) {
         for (int h = 0; h < H; h++)
             for (int k = 0; k < T; k++) assert_true(A_row(&d, h, 1)[k] == 0.0f);
         expect_trace_says_fully_masked(&run, 1);
+        /* 2 heads × 4 queries = 8 rows, query 1's two rows masked: 6 sum to 1 */
+        assert_non_null(strstr(run.r.out, "− 1| = "));
+        assert_non_null(strstr(run.r.out, " over 6 rows\n"));
         free_dump(&d);
         tu_free(&run.r);
     }
+    /* every key of every query masked: no row sums to 1, and the trace says
+     * so instead of a check "over 0 rows" */
+    unsigned char all[16];
+    memset(all, 1, sizeof all);
+    job ja = {.T = T, .C = C, .H = H, .X = X, .W_Q = WQ, .W_K = WK, .W_V = WV, .W_O = WO, .attn_mask = all, .trace = 1};
+    run_t runa;
+    dump_t da;
+    run_and_check(f, &ja, &runa, &da, 1);
+    assert_int_equal(check_rows(&da, runa.desc), 4);
+    assert_non_null(strstr(runa.r.out, "no row sums to 1: every query has every key masked, so all 8 rows are 0\n"));
+    assert_null(strstr(runa.r.out, "over 0 rows"));
+    assert_null(strstr(runa.r.out, "✓ every unmasked row"));
+    free_dump(&da);
+    tu_free(&runa.r);
     /* the same input without the fully masked row: the trace must not say it */
     M[4] = 0;
     job j = {.T = T, .C = C, .H = H, .X = X, .W_Q = WQ, .W_K = WK, .W_V = WV, .W_O = WO, .attn_mask = M, .trace = 1};

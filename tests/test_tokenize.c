@@ -233,7 +233,16 @@ static void test_long_token(void **state) {
     assert_int_equal(av_tokenize(&t, buf, AV_MAX_TOKEN_BYTES, AV_MAX_TOKENS, &err), AV_OK);
     av_tokens_free(&t);
     assert_int_equal(av_tokenize(&t, buf, AV_MAX_TOKEN_BYTES + 1, AV_MAX_TOKENS, &err), AV_EUSAGE);
-    assert_non_null(strstr(err.msg, "bytes long"));
+    assert_string_equal(err.msg, "token 0 (\"xxxxxxxxxxxxxxxx…\") is 65 bytes long; the maximum is 64 bytes");
+    av_tokens_free(&t);
+    /* counted from 0, as the trace and --explain count; the start is cut
+     * after whole characters, at most 16 bytes: "I" "love" then 22 × 한
+     * (3 bytes each, a Korean word stays whole) = 66 bytes, 5 shown (15
+     * bytes; a 6th would make 18) */
+    char ko[8 + 66 + 1] = "I love ";
+    for (int i = 0; i < 22; i++) strcat(ko, "\xED\x95\x9C");
+    assert_int_equal(av_tokenize(&t, ko, strlen(ko), AV_MAX_TOKENS, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "token 2 (\"한한한한한…\") is 66 bytes long; the maximum is 64 bytes");
     av_tokens_free(&t);
 }
 

@@ -593,6 +593,38 @@ static const char *weights_needed_by(const av_options *o) {
            : o->compare ? "--compare" : o->html ? "--html" : NULL;
 }
 
+/* The (H, T, T) scores and weights of a kernel that keeps them (2·H·T²
+ * floats) must fit in AV_MAX_WEIGHT_BYTES: else a usage error that says the
+ * way out, the flash kernel without what needs the weights, or the most
+ * tokens that fit at these heads (T_max = ⌊√(limit / (8·H))⌋: 5792 at 8
+ * heads, 16384 at 1). */
+static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *err) {
+    double need = 8.0 * cfg->H * (double)cfg->T * cfg->T, limit = (double)AV_MAX_WEIGHT_BYTES;
+    if (cfg->kernel == AV_KERNEL_FLASH || need <= limit) return AV_OK;
+    int t_max = (int)floor(sqrt(limit / (8.0 * cfg->H)));
+    while (8.0 * cfg->H * (double)(t_max + 1) * (t_max + 1) <= limit) t_max++; /* sqrt's rounding, either way */
+    while (8.0 * cfg->H * (double)t_max * t_max > limit) t_max--;
+    /* what keeps the flash kernel from running: --kernel, then each sink of the weights */
+    const char *const drop[] = {"--kernel blas", "--kernel reference", "--dump", "--show", "--explain", "--compare",
+                                "--html"};
+    int on[] = {o->kernel == AV_KERNEL_BLAS + 1, o->kernel == AV_KERNEL_REFERENCE + 1, o->dump_dir != NULL, o->show,
+                o->explain != NULL, o->compare != 0, o->html};
+    int n_drop = 0, k_drop = 0;
+    for (int k = 0; k < 7; k++) n_drop += on[k];
+    char way[256], *p = way, *end = way + sizeof way;
+    p += snprintf(p, (size_t)(end - p), "%s%s", o->no_plot ? "" : "add --no-plot", !o->no_plot && n_drop ? " and " : "");
+    for (int k = 0; k < 7; k++) {
+        if (!on[k]) continue;
+        p += snprintf(p, (size_t)(end - p), "%s%s", k_drop == 0 ? "drop " : k_drop == n_drop - 1 ? " and " : ", ", drop[k]);
+        k_drop++;
+    }
+    const char *s = cfg->H == 1 ? "" : "s";
+    return av_fail(err, AV_EUSAGE, "%d tokens with %d head%s need %.1f GiB for the (heads, T, T) scores and weights, "
+                   "more than the %zu GiB allowed; %s to run the flash kernel, which keeps none, or give at most %d "
+                   "tokens at %d head%s", cfg->T, cfg->H, s, need / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30, way, t_max,
+                   cfg->H, s);
+}
+
 /* --kernel, or auto: the fastest kernel that gives what was asked for. Short
  * inputs get the exact reference loops (a few ms at most); the weights need
  * reference or blas; anything else runs flash. */
@@ -605,10 +637,10 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
                            "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; add --no-plot "
                            "(and drop --dump, --show, --explain, --compare, --html) or use --kernel blas",
                            needs);
-        return AV_OK;
+        return weights_fit(cfg, o, err);
     }
     cfg->kernel = cfg->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : needs ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;
-    return AV_OK;
+    return weights_fit(cfg, o, err);
 }
 
 void av_warn_unused(FILE *f, const av_options *o) {

@@ -18,16 +18,38 @@
 
 /* ---------------------------------------------------------------------------- options */
 
-/* Options a model fixes or that make no sense for it, and why. */
+/* Which family the folder's config.json names, for messages: "a Llama
+ * model" (model_type llama), "a Qwen2 model" (qwen2), "a model trained by
+ * attnviz --train" (an "attnviz" object), else "a GPT-2 model"; "the model"
+ * when config.json cannot be read (its own error comes later). */
+static const char *model_family(const char *dir) {
+    char path[4200], *json = NULL;
+    size_t len = 0;
+    av_err ignored;
+    av_path_join(path, sizeof path, dir, "config.json");
+    if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return "the model";
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    const char *type = cJSON_IsString(mt) && mt->valuestring ? mt->valuestring : "";
+    const char *family = !root ? "the model" : !strcmp(type, "llama") ? "a Llama model" : !strcmp(type, "qwen2") ? "a Qwen2 model"
+                       : cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "attnviz")) ? "a model trained by attnviz --train"
+                       : "a GPT-2 model";
+    cJSON_Delete(root);
+    free(json);
+    return family;
+}
+
+/* Options a model fixes or that make no sense for it, and why ("%s": the
+ * model's family, model_family). */
 static const struct {
     const char *opt, *why;
 } kNotForModel[] = {
-    {"d-model", "the model fixes d_model (n_embd in config.json)"},
-    {"heads", "the model fixes the heads (n_head in config.json)"},
-    {"positions", "the model fixes its positions (GPT-2: learned wpe; attnviz's toy models: \"attnviz\" in config.json)"},
-    {"rope-style", "the model fixes its positions (\"attnviz\" in config.json)"},
-    {"rope-base", "the model fixes its positions (\"attnviz\" in config.json)"},
-    {"causal", "a GPT-2 model always uses the causal mask"},
+    {"d-model", "the model fixes d_model (its config.json)"},
+    {"heads", "the model fixes the heads (its config.json)"},
+    {"positions", "%s fixes its positions (GPT-2: learned wpe; Llama, Qwen2: RoPE with rope_theta; attnviz's toy models: \"attnviz\" in config.json)"},
+    {"rope-style", "%s fixes its positions (Llama, Qwen2: RoPE half; attnviz's toy models: \"attnviz\" in config.json)"},
+    {"rope-base", "%s fixes its positions (Llama, Qwen2: rope_theta; attnviz's toy models: \"attnviz\" in config.json)"},
+    {"causal", "%s always uses the causal mask"},
     {"no-scale", "the model fixes its scale; --compare scale shows layer L without ÷√d_k"},
     {"seed", "nothing is seeded: every weight is the model's"},
     {"weights", "--weights loads one attention layer; --model loads the whole model"},
@@ -36,10 +58,12 @@ static const struct {
 };
 
 static av_status check_options(const av_options *o, av_err *err) {
-    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++)
-        if (av_option_given(o, kNotForModel[i].opt))
-            return av_fail(err, AV_EUSAGE, "--%s cannot be used with --model: %s", kNotForModel[i].opt,
-                           kNotForModel[i].why);
+    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++) {
+        if (!av_option_given(o, kNotForModel[i].opt)) continue;
+        char why[400];
+        snprintf(why, sizeof why, kNotForModel[i].why, model_family(o->model_dir));
+        return av_fail(err, AV_EUSAGE, "--%s cannot be used with --model: %s", kNotForModel[i].opt, why);
+    }
     if (o->kernel == AV_KERNEL_FLASH + 1)
         return av_fail(err, AV_EUSAGE, "--kernel flash cannot be used with --model: the model keeps every layer's (H, T, T) "
                        "attention weights; allowed: auto (blas), reference, blas");

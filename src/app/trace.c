@@ -322,8 +322,12 @@ static void stages_output(const av_trace *tr, const av_model *m, int n) {
     }
     fprintf(f, "A = softmax(S) along keys = exp(S − row max) / Σ   (%d, %d, %d)\n", H, T, T);
     int rows = H * T - m->fully_masked_rows;
-    fprintf(f, "%s%s✓%s every unmasked row sums to 1: worst |Σ_j A[i,j] − 1| = %.2e over %d rows\n", ind, G(tr),
-            R(tr), m->worst_row_dev, rows);
+    if (rows == 0)
+        fprintf(f, "%s%sno row sums to 1: every query has every key masked, so all %d rows are 0%s\n", ind, Y(tr),
+                H * T, R(tr));
+    else
+        fprintf(f, "%s%s✓%s every unmasked row sums to 1: worst |Σ_j A[i,j] − 1| = %.2e over %d row%s\n", ind,
+                G(tr), R(tr), m->worst_row_dev, rows, rows == 1 ? "" : "s");
     if (!c->scale || tr->verbose) av_print_saturation(f, m, tr->color);
     if (tr->verbose)
         for (int h = 0; h < H; h++) {

@@ -227,11 +227,14 @@ av_status av_acts_alloc_sized(av_gpt2_acts *a, int T, int nL, int nC, int nH, si
     memset(a, 0, sizeof *a);
     size_t L = (size_t)nL, C = (size_t)nC, H = (size_t)nH, t = (size_t)T;
     size_t TC = t * C, LTC = L * TC, LHTT = L * H * t * t, LT = L * t;
-    if (LHTT > AV_MAX_WEIGHT_BYTES / (2 * sizeof(float))) /* preatt + att, every layer */
+    if (LHTT > AV_MAX_WEIGHT_BYTES / (2 * sizeof(float))) { /* preatt + att, every layer */
+        size_t most = 1; /* the most tokens that fit: L·H·t² ≤ the limit / 8 */
+        while (L * H * (most + 1) * (most + 1) <= AV_MAX_WEIGHT_BYTES / (2 * sizeof(float))) most++;
         return av_fail(err, AV_EUSAGE,
-                       "%d tokens need %.1f GiB for the (layers, heads, T, T) scores and weights, more than the %zu "
-                       "GiB allowed",
-                       T, (double)LHTT * 2 * sizeof(float) / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30);
+                       "%d tokens need %.1f GiB for the (layers, heads, T, T) = (%zu, %zu, %d, %d) scores and weights, "
+                       "more than the %zu GiB allowed; give at most %zu tokens",
+                       T, (double)LHTT * 2 * sizeof(float) / (1 << 30), L, H, T, T, AV_MAX_WEIGHT_BYTES >> 30, most);
+    }
     a->T = T;
     struct { float **p; size_t n; } bufs[] = {
         {&a->encoded, TC},      {&a->hidden, LTC + TC}, {&a->ln1, LTC},      {&a->ln1_mean, LT},

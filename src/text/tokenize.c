@@ -70,9 +70,15 @@ void av_tokens_free(av_tokens *t) {
  * counted (in *found), so the error can say how many there are. */
 static av_status emit(av_tokens *t, int *found, const char *text, size_t a, size_t b, int max_tokens, av_err *err) {
     if (b == a) return AV_OK;
-    if (b - a > AV_MAX_TOKEN_BYTES)
-        return av_fail(err, AV_EUSAGE, "token %d is %zu bytes long; the maximum is %d bytes", *found + 1, b - a,
-                       AV_MAX_TOKEN_BYTES);
+    if (b - a > AV_MAX_TOKEN_BYTES) {
+        /* counted from 0 like the trace, --explain and --compare order; the
+         * start (whole characters, at most 16 bytes) shows which one */
+        size_t shown = 0;
+        for (size_t k; shown < b - a && shown + (k = av_utf8_cluster_len(text + a + shown, b - a - shown)) <= 16;)
+            shown += k;
+        return av_fail(err, AV_EUSAGE, "token %d (\"%.*s…\") is %zu bytes long; the maximum is %d bytes", *found,
+                       (int)shown, text + a, b - a, AV_MAX_TOKEN_BYTES);
+    }
     if (++*found > max_tokens) return AV_OK;
     char *s = malloc(b - a + 1);
     if (!s) return av_fail(err, AV_ERUNTIME, "out of memory");
