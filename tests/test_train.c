@@ -86,6 +86,45 @@ static void test_sampled_tasks_are_well_formed(void **state) {
         }
 }
 
+/* The held-out set is kept out of training: drawing from a second stream
+ * with av_task_sample_unseen never gives a sequence equal (token by token)
+ * to a held-out one, while plain av_task_sample from the same stream does
+ * (reverse has only 100 two-digit examples, so repeats are common). */
+static void test_heldout_examples_are_never_trained_on(void **state) {
+    (void)state;
+    enum { N = 300, DRAWS = 3000 };
+    static av_task_example held[N];
+    av_rng hr, r1, r2;
+    av_rng_seed(&hr, 1);
+    for (int i = 0; i < N; i++) av_task_sample(&held[i], AV_TASK_REVERSE, &hr);
+    av_task_set set;
+    av_err err;
+    assert_int_equal(av_task_set_init(&set, held, N, &err), 0);
+    av_rng_seed(&r1, 2);
+    av_rng_seed(&r2, 2);
+    int seen_plain = 0, seen_unseen = 0;
+    for (int d = 0; d < DRAWS; d++) {
+        av_task_example a, b;
+        av_task_sample(&a, AV_TASK_REVERSE, &r1);
+        av_task_sample_unseen(&b, AV_TASK_REVERSE, &r2, &set);
+        for (int i = 0; i < N; i++) {
+            seen_plain += a.T == held[i].T && !memcmp(a.tokens, held[i].tokens, sizeof(int) * (size_t)a.T);
+            seen_unseen += b.T == held[i].T && !memcmp(b.tokens, held[i].tokens, sizeof(int) * (size_t)b.T);
+        }
+    }
+    print_message("reverse: %d of %d plain draws equal a held-out example; 0 expected with the set: %d\n",
+                  seen_plain, DRAWS, seen_unseen);
+    assert_true(seen_plain > 10);
+    assert_int_equal(seen_unseen, 0);
+    av_task_example probe;
+    av_task_probe(&probe, AV_TASK_REVERSE);
+    assert_int_equal(av_task_set_has(&set, &probe), 0); /* "3 1 4 1 5 > 5 1 4 1 3": 1 in 10^5 of length 5 */
+    av_task_set_free(&set);
+    assert_int_equal(av_task_set_init(&set, &probe, 1, &err), 0);
+    assert_int_equal(av_task_set_has(&set, &probe), 1);
+    av_task_set_free(&set);
+}
+
 static void test_toy_vocab_ids_are_gpt2s(void **state) {
     (void)state;
     assert_int_equal(av_toy_byte_id('!'), 0);
@@ -255,6 +294,8 @@ static void test_cli_train_bad_input(void **state) {
         {{"--compare", "norm", "hi"}, "--compare norm needs --train"},
         {{"--positions", "learned", "hi"}, "(learned position embeddings need --train)"},
         {{"--train", "reverse", "--positions", "none"}, "--positions none cannot learn"},
+        /* a warm-up longer than the run never reaches the peak --lr: refused, not clamped */
+        {{"--train", "reverse", "--steps", "100", "--warmup", "200"}, "--warmup 200 is more than --steps 100 (allowed: 1..100)"},
         /* nn/train.h's rule by hand: reverse's 2 layers, batch 32 (G = 8 chunks), V = 294, T = 32, C = 4096, H = 64;
          * P = 294·4096 + 2·4096 + 2·(12·4096² + 13·4096) + 32·4096 (learned wpe) = 404,103,168;
          * A = 23·2·32·4096 + 3·32·4096 + 2·2·64·32² + 32·294 = 6,694,080; Ag = 32·294 + 19·32·4096 + 64·32² = 2,565,312;
@@ -326,6 +367,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
         cmocka_unit_test(test_sampled_tasks_are_well_formed),
+        cmocka_unit_test(test_heldout_examples_are_never_trained_on),
         cmocka_unit_test(test_toy_vocab_ids_are_gpt2s),
         cmocka_unit_test(test_adamw_one_step_by_hand),
         cmocka_unit_test(test_schedules_by_hand),

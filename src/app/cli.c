@@ -151,7 +151,7 @@ static const optdef kOpts[] = {
      .choice_name = schedule_name, .arg = "S",
      .help = "--train: cosine (default) | noam (paper: d_model^-0.5·min(t^-0.5, t·warmup^-1.5)) | constant"},
     {"warmup", 0, OPT_INT, AT(warmup), .lo = 1, .hi = 1000000, .arg = "N",
-     .help = "--train: warm-up steps (default 5 % of --steps)"},
+     .help = "--train: warm-up steps (default 5 % of --steps; at most --steps)"},
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
     {"model", 'm', OPT_STRING, AT(model_dir), .if_empty = "give a folder name", .arg = "DIR",

@@ -115,6 +115,7 @@ typedef struct {
     const av_train_opts *o;
     av_trainer tr;
     av_task_example *batch, *heldout, probe;
+    av_task_set heldout_set;     /* the held-out sequences, never drawn for training */
     train_log log;
     FILE *out;
 } run_state;
@@ -173,7 +174,7 @@ static av_status train_loop(run_state *r, av_err *err) {
     av_rng_seed(&rng, o->seed);
     av_status s = snapshot(r, k++, 0, err);
     for (int step = 1; !s && step <= o->steps; step++) {
-        for (int b = 0; b < o->batch; b++) av_task_sample(&r->batch[b], o->task, &rng);
+        for (int b = 0; b < o->batch; b++) av_task_sample_unseen(&r->batch[b], o->task, &rng, &r->heldout_set);
         if ((s = av_trainer_step(&r->tr, r->batch, o->batch, &r->log.loss[step], err))) break;
         r->log.lr[step] = r->tr.last_lr;
         r->log.gnorm[step] = r->tr.last_grad_norm;
@@ -532,11 +533,13 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     av_rng hr;
     av_rng_seed(&hr, o->seed ^ 0x48454C444F5554ull); /* "HELDOUT": a stream apart from the training batches */
     for (int i = 0; !s && i < N_HELDOUT; i++) av_task_sample(&r.heldout[i], o->task, &hr);
+    if (!s) s = av_task_set_init(&r.heldout_set, r.heldout, N_HELDOUT, err);
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, err);
     free(r.batch);
     free(r.heldout);
+    av_task_set_free(&r.heldout_set);
     av_trainer_free(&r.tr);
     if (!s && out_log) *out_log = r.log;
     else log_free(&r.log);
@@ -623,9 +626,10 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         for (int k = 0; k < g->n_snap; k++)
             if (first90 < 0 && g->acc[k] >= 0.9) first90 = g->snap_step[k];
         for (int j = 0; j < LH; j++) best = fmax(best, g->aot[(size_t)last * LH + j]);
-        fprintf(out, "%-11s held-out loss %.4f  accuracy %5.1f %%  best head on target %.2f  first snapshot >= 90 %%: %s%d\n",
-                names[i], g->ho_loss[last], 100 * g->acc[last], best, first90 < 0 ? "never " : "step ",
-                first90 < 0 ? 0 : first90);
+        char when[32] = "never";
+        if (first90 >= 0) snprintf(when, sizeof when, "step %d", first90);
+        fprintf(out, "%-11s held-out loss %.4f  accuracy %5.1f %%  best head on target %.2f  first snapshot >= 90 %%: %s\n",
+                names[i], g->ho_loss[last], 100 * g->acc[last], best, when);
     }
     if (!s && !o->quiet) fprintf(out, "wrote %s/%s.png and .svg\n", o->outdir, file);
     for (int i = 0; i < done; i++) log_free(&logs[i]);
@@ -637,6 +641,8 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
+    if (o.warmup > o.steps) /* torch's LambdaLR would accept it and never reach the peak --lr: refuse instead */
+        return av_fail(err, AV_EUSAGE, "--warmup %d is more than --steps %d (allowed: 1..%d)", o.warmup, o.steps, o.steps);
     if (o.d_model % o.heads)
         return av_fail(err, AV_EUSAGE, "--heads %d does not divide --d-model %d", o.heads, o.d_model);
     if (o.positions == AV_POS_ROPE && (o.d_model / o.heads) % 2)

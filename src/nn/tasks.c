@@ -2,6 +2,7 @@
 #include "nn/tasks.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ----------------------------------------------------------------------------
@@ -125,4 +126,47 @@ void av_task_probe(av_task_example *ex, av_task_kind kind) {
     static const int kq[5] = {'k', 'q', 'a', 'z', 'm'};
     if (kind == AV_TASK_INDUCTION) induction_example(ex, kq, 5, 0, 3);
     else digits_example(ex, pi, 5, kind == AV_TASK_SORT);
+}
+
+/* ----------------------------------------------------------------------------
+ * held out */
+
+/* FNV-1a (Fowler, Noll, Vo) over T and the token ids; never 0 (0 marks an empty slot). */
+static uint64_t example_hash(const av_task_example *ex) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = (h ^ (uint64_t)ex->T) * 0x100000001b3ull;
+    for (int t = 0; t < ex->T; t++) h = (h ^ (uint64_t)ex->tokens[t]) * 0x100000001b3ull;
+    return h ? h : 1;
+}
+
+av_status av_task_set_init(av_task_set *set, const av_task_example *ex, int n, av_err *err) {
+    set->cap = 16;
+    while (set->cap < 2 * (size_t)n) set->cap *= 2;
+    set->slot = calloc(set->cap, sizeof *set->slot);
+    if (!set->slot) return av_fail(err, AV_ERUNTIME, "out of memory for the held-out set");
+    for (int i = 0; i < n; i++) {
+        uint64_t h = example_hash(&ex[i]);
+        size_t j = (size_t)h & (set->cap - 1);
+        while (set->slot[j] && set->slot[j] != h) j = (j + 1) & (set->cap - 1);
+        set->slot[j] = h;
+    }
+    return AV_OK;
+}
+
+void av_task_set_free(av_task_set *set) {
+    free(set->slot);
+    set->slot = NULL;
+    set->cap = 0;
+}
+
+int av_task_set_has(const av_task_set *set, const av_task_example *ex) {
+    uint64_t h = example_hash(ex);
+    for (size_t j = (size_t)h & (set->cap - 1); set->slot[j]; j = (j + 1) & (set->cap - 1))
+        if (set->slot[j] == h) return 1;
+    return 0;
+}
+
+void av_task_sample_unseen(av_task_example *ex, av_task_kind kind, av_rng *r, const av_task_set *exclude) {
+    do av_task_sample(ex, kind, r);
+    while (exclude && av_task_set_has(exclude, ex));
 }

@@ -77,6 +77,30 @@ const char *av_task_name(av_task_kind kind);
 /* One example drawn from r. */
 void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r);
 
+/* ---------------------------------------------------------------------------- held out */
+
+/* The held-out examples, kept out of training: a set of the token sequences
+ * (FNV-1a 64-bit hashes of T and the tokens, open addressing). The trainer
+ * draws its batches with av_task_sample_unseen, so no example equal to a
+ * held-out one is ever trained on and the held-out accuracy measures
+ * generalisation (short prompts repeat: reverse has only 100 two-digit ones). */
+typedef struct {
+    uint64_t *slot; /* cap hashes, 0 = empty */
+    size_t cap;     /* a power of two, at least twice the examples */
+} av_task_set;
+
+/* The set of ex[0..n-1]. Errors: AV_ERUNTIME on OOM. */
+av_status av_task_set_init(av_task_set *set, const av_task_example *ex, int n, av_err *err);
+void av_task_set_free(av_task_set *set);
+/* 1 if an example with ex's tokens is in the set (a 64-bit hash collision,
+ * about n·2^-64, would only make training skip an unseen example). */
+int av_task_set_has(const av_task_set *set, const av_task_example *ex);
+
+/* av_task_sample, drawing again while the example is in `exclude` (NULL =
+ * none). It ends: every task has far more examples (reverse and sort 10^8
+ * of length 8 alone) than a held-out set holds. */
+void av_task_sample_unseen(av_task_example *ex, av_task_kind kind, av_rng *r, const av_task_set *exclude);
+
 /* The fixed probe the film strip shows: "3 1 4 1 5 >" (reverse, sort) or
  * "k q a z m k q a" (induction), with its answer. */
 void av_task_probe(av_task_example *ex, av_task_kind kind);

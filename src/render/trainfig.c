@@ -20,7 +20,7 @@ static const av_rgb TAB10[10] = {{0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 
 
 /* ---------------------------------------------------------------------------- curves */
 
-enum { PW = 420, PH = 300, PAD_L = 64, PAD_R = 18, PAD_T = 40, PAD_B = 56, LEG_LINE = 18 };
+enum { PW = 420, PH = 300, PAD_L = 64, PAD_R = 18, PAD_T = 40, PAD_B = 56, LEG_LINE = 18, LEG_COLS = 2 };
 
 typedef struct {
     double x0, x1, y0, y1; /* data range */
@@ -83,6 +83,27 @@ static void emit_ticks(av_dlist *dl, const axes *a) {
     }
 }
 
+/* Labelled series of a panel (the legend's entries). */
+static int n_labelled(const av_curve_panel *p) {
+    int n = 0;
+    for (int s = 0; s < p->n_series; s++) n += p->s[s].label != NULL;
+    return n;
+}
+
+/* The legend under the panel's x-axis title, LEG_COLS entries a row, so it
+ * never covers a curve. */
+static void emit_legend(av_dlist *dl, const av_curve_panel *p, int x0, int y0) {
+    int k = 0, col_w = (PW - PAD_L - PAD_R) / LEG_COLS;
+    for (int s = 0; s < p->n_series; s++) {
+        const av_series *se = &p->s[s];
+        if (!se->label) continue;
+        int lx = x0 + (k % LEG_COLS) * col_w, ly = y0 + (k / LEG_COLS) * LEG_LINE;
+        av_dl_rect(dl, lx, ly + 4, lx + 18, ly + 7, TAB10[s % 10]);
+        av_dl_text_run(dl, se->label, (float)lx + 22, (float)ly + 10, 12, AV_ANCHOR_START, 0, 0, INK);
+        k++;
+    }
+}
+
 static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, const char *x_label) {
     axes a;
     data_range(p, &a);
@@ -106,11 +127,8 @@ static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, co
             else av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
             px = nx; py = ny; have = 1;
         }
-        if (!se->label) continue;
-        int ly = a.by0 + 8 + s * LEG_LINE;
-        av_dl_rect(dl, a.bx1 - 150, ly + 4, a.bx1 - 132, ly + 7, c);
-        av_dl_text_run(dl, se->label, (float)a.bx1 - 128, (float)ly + 10, 12, AV_ANCHOR_START, 0, 0, INK);
     }
+    emit_legend(dl, p, a.bx0, y0 + PH);
     av_dl_text_run(dl, p->title, (a.bx0 + a.bx1) * 0.5f, (float)y0 + 26, 15, AV_ANCHOR_MIDDLE, 0, 1, INK);
     av_dl_text_run(dl, x_label, (a.bx0 + a.bx1) * 0.5f, (float)a.by1 + 40, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
     if (p->y_label)
@@ -125,8 +143,12 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
         if (panels[p].n_series < 1 || panels[p].n_series > 10)
             return av_fail(err, AV_ERUNTIME, "cannot plot %d curves in one panel (allowed 1..10)", panels[p].n_series);
     av_dlist dl;
-    int top = 44;
-    av_dl_init(&dl, n_panels * PW + 20, PH + top + 10, WHITE);
+    int top = 44, legend_rows = 0;
+    for (int p = 0; p < n_panels; p++) {
+        int rows = (n_labelled(&panels[p]) + LEG_COLS - 1) / LEG_COLS;
+        if (rows > legend_rows) legend_rows = rows;
+    }
+    av_dl_init(&dl, n_panels * PW + 20, PH + top + 10 + legend_rows * LEG_LINE, WHITE);
     av_dl_text_run(&dl, title, dl.width * 0.5f, 30, 18, AV_ANCHOR_MIDDLE, 0, 1, INK);
     for (int p = 0; p < n_panels; p++) emit_panel(&dl, &panels[p], 10 + p * PW, top, x_label);
     av_status st = av_plot_write(path, &dl, title, meta, err);
