@@ -1,7 +1,8 @@
 /* test_kernels.c - the BLAS and flash kernels against the reference loops of
  * attention.c (themselves checked against PyTorch in test_torch_ref.c), over
  * masks (causal, key padding, user), positions (none, sinusoidal, RoPE), odd T,
- * T not a multiple of the flash tile (256) or block (64), and T = 1. Prints the
+ * T not a multiple of the flash tile (AV_FLASH_TILE) or query block
+ * (AV_FLASH_ROWS) or the BLAS kernel's 64-row block, and T = 1. Prints the
  * worst difference of each comparison; fails above 1e-5. Also: bit-identical
  * results with 1 and 2 threads, and the online softmax of one row tile by tile. */
 #include <setjmp.h>
@@ -48,7 +49,9 @@ static const kcase kCases[] = {
     {"T=257 causal padding user", 257, 240, 32, 2, 1, AV_POS_ROPE, 1},
     {"T=300 sinusoidal causal", 300, 300, 64, 4, 1, AV_POS_SINUSOIDAL, 0},
     {"T=500 rope-half", 500, 500, 16, 1, 0, AV_POS_ROPE, 0},
+    {"T=1100 causal padding user", 1100, 1030, 32, 2, 1, AV_POS_SINUSOIDAL, 1},
 };
+enum { MANY_BLOCKS = 9 }; /* kCases[9]: several query blocks and key tiles of flash, every mask */
 
 /* Builds and runs one model; tokens "w0".."w12" repeat so rows repeat. */
 static void run_case(av_model *m, const kcase *k, av_kernel kernel, av_rope_style style) {
@@ -96,6 +99,9 @@ static void test_blas_and_flash_match_reference(void **state) {
         assert_int_equal(fl.fully_masked_rows, ref.fully_masked_rows);
         assert_true(fl.masked_count == ref.masked_count);
         assert_true(fabs(fl.var_q - ref.var_q) <= 1e-5 * (1 + ref.var_q));
+        assert_true(fabs(bl.var_q - ref.var_q) <= 1e-5 * (1 + ref.var_q));
+        assert_true(fabs(bl.var_scaled - ref.var_scaled) <= 1e-5 * (1 + ref.var_scaled));
+        assert_true(fabs(bl.worst_row_dev - ref.worst_row_dev) <= 1e-5);
         worst_att = fmax(worst_att, d_att);
         worst_blas = fmax(worst_blas, fmax(d_ctx_b, d_out_b));
         worst_flash = fmax(worst_flash, fmax(d_ctx_f, d_out_f));
@@ -123,7 +129,7 @@ static void test_fully_masked_rows_are_zero(void **state) {
 
 static void test_bits_do_not_depend_on_thread_count(void **state) {
     (void)state;
-    const kcase *k = &kCases[6]; /* T=257: several blocks and tiles, every mask */
+    const kcase *k = &kCases[MANY_BLOCKS];
     for (int kern = AV_KERNEL_BLAS; kern <= AV_KERNEL_FLASH; kern++) {
         av_model one, two;
         av_set_threads(1);
@@ -188,13 +194,13 @@ static void test_online_softmax_by_hand(void **state) {
 /* The plain-loop row (the trace's example) equals the tiled kernel's row. */
 static void test_flash_row_matches_tiled_kernel(void **state) {
     (void)state;
-    const kcase *k = &kCases[6];
+    const kcase *k = &kCases[MANY_BLOCKS];
     av_model m;
     run_case(&m, k, AV_KERNEL_FLASH, AV_ROPE_INTERLEAVED);
     av_mask_spec mk = {k->causal, k->n_real, m.user_mask};
     double scale = 1.0 / sqrt((double)m.D), worst = 0;
     float row[64];
-    int rows[] = {0, 1, 63, 64, 200, 256};
+    int rows[] = {0, 1, 63, 64, 200, 255, 256, 511, 512, 1029, 1099};
     for (int h = 0; h < k->H; h++)
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
             flash_row_forward(row, NULL, m.Q, m.K, m.V, &mk, h, rows[r], k->H, k->T, m.D, scale, 100);

@@ -152,8 +152,11 @@ typedef struct {
 
 /* One row: the three passes of softmax_forward, exp in float32. Returns
  * |Σ_j a_j − 1|, or −1 if every key is masked (then a is all zeros). */
-static double softmax_row(float *a, const float *s, const unsigned char *m, int T) {
-    for (int j = 0; j < T; j++) a[j] = (m && m[j]) ? -INFINITY : s[j]; /* masked keys at −∞ */
+AV_SIMD_CLONES static double softmax_row(float *a, const float *s, const unsigned char *m, int T) {
+    if (m) /* masked keys at −∞ */
+        for (int j = 0; j < T; j++) a[j] = m[j] ? -INFINITY : s[j];
+    else
+        memcpy(a, s, sizeof(float) * (size_t)T);
     float maxv = av_max_f(a, T);
     if (maxv == -INFINITY) {
         for (int j = 0; j < T; j++) a[j] = 0.0f;
@@ -210,8 +213,74 @@ int softmax_fast_forward(float *att, const float *scores, const unsigned char *m
 }
 
 /* ----------------------------------------------------------------------------
- * mean and variance: two passes, blocks of STAT_BLOCK values per item */
+ * scores → softmax → A·V fused per (head, block of 64 query rows) */
 
+typedef struct {
+    head_ctx scores, wsum;
+    softmax_ctx softmax;
+    double *sum, *m2; /* (items) Σ s and Σ (s − block mean)² of each block's scores */
+} fused_ctx;
+
+/* Σ and Σ of squared deviations from the block's own mean, over the block's
+ * scores while they are still in cache; model.c combines the blocks. */
+AV_SIMD_CLONES static void block_stats(const float *s, size_t n, double *sum, double *m2) {
+    *sum = av_sum_d(s, n);
+    *m2 = av_sumsq_dev_d(s, n, *sum / (double)n);
+}
+
+static void fused_block(void *arg, int item) {
+    fused_ctx *a = arg;
+    int T = a->scores.T, nb = n_blocks(T), h = item / nb, i0 = (item % nb) * ROWS;
+    int rows = T - i0 < ROWS ? T - i0 : ROWS;
+    scores_block(&a->scores, item);
+    block_stats(a->scores.out + ((size_t)h * T + i0) * T, (size_t)rows * T, &a->sum[item], &a->m2[item]);
+    softmax_block(&a->softmax, item);
+    weighted_sum_block(&a->wsum, item);
+}
+
+/* mean and variance of all blocks from their (n, Σ, M2), in block order:
+ * var = (Σ_b M2_b + Σ_b n_b (mean_b − mean)²) / n. */
+static void combine_stats(const double *sum, const double *m2, int H, int T, double *mean, double *var) {
+    int nb = n_blocks(T);
+    double total = 0.0, n = (double)H * T * T, dev = 0.0;
+    for (int it = 0; it < H * nb; it++) total += sum[it];
+    *mean = total / n;
+    for (int it = 0; it < H * nb; it++) {
+        int i0 = (it % nb) * ROWS;
+        double n_b = (double)(T - i0 < ROWS ? T - i0 : ROWS) * T, d = sum[it] / n_b - *mean;
+        dev += m2[it] + n_b * d * d;
+    }
+    *var = dev / n;
+}
+
+av_status attention_blas_forward(float *scores, float *att, float *out, const float *q, const float *k,
+                                 const float *v, const unsigned char *mask, int H, int T, int D, double scale,
+                                 av_blas_stats *st) {
+    // q, k, v, out are (H, T, D); scores, att are (H, T, T); mask is (T, T) or NULL
+    int items = H * n_blocks(T);
+    fused_ctx a = {{scores, q, k, H, T, D, (float)scale},
+                   {out, att, v, H, T, D, 1.0f},
+                   {att, scores, mask, H, T, malloc((size_t)items * sizeof(double)), malloc((size_t)items * sizeof(int))},
+                   malloc((size_t)items * sizeof(double)),
+                   malloc((size_t)items * sizeof(double))};
+    av_status rc = AV_ERUNTIME;
+    if (a.softmax.worst && a.softmax.fully && a.sum && a.m2) {
+        av_parallel_for(items, fused_block, &a);
+        combine_stats(a.sum, a.m2, H, T, &st->mean, &st->var);
+        st->fully_masked_rows = 0;
+        st->worst_dev = 0.0;
+        for (int it = 0; it < items; it++) { /* max and sum: the same whatever the order */
+            st->fully_masked_rows += a.softmax.fully[it];
+            if (a.softmax.worst[it] > st->worst_dev) st->worst_dev = a.softmax.worst[it];
+        }
+        rc = AV_OK;
+    }
+    free(a.softmax.worst), free(a.softmax.fully), free(a.sum), free(a.m2);
+    return rc;
+}
+
+/* ----------------------------------------------------------------------------
+ * mean and variance: two passes, blocks of STAT_BLOCK values per item */
 enum { STAT_BLOCK = 1 << 16 };
 
 typedef struct {

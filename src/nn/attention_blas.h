@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "base/common.h"
 #include "nn/attention.h"
 
 /* out (M, N) = a (M, K) · b (K, N), all row-major float32. kernel
@@ -42,6 +43,28 @@ int softmax_fast_forward(float *att, const float *scores, const unsigned char *m
 
 /* out (H, T, D) = att (H, T, T) · v (H, T, D), by sgemm. */
 void weighted_sum_blas_forward(float *out, const float *att, const float *v, int H, int T, int D);
+
+/* What attention_blas_forward measures on the way. */
+typedef struct {
+    double mean, var;      /* population mean and variance of all H·T·T scores (masked ones too, as stats_forward) */
+    int fully_masked_rows; /* rows whose keys are all masked (their weights are all 0) */
+    double worst_dev;      /* largest |Σ_j att − 1| over the other rows */
+} av_blas_stats;
+
+/* Stages 6, 8 and 9 fused: for each (head, block of 64 query rows), on one
+ * thread while the block is in cache: scores (scores_blas_forward), their
+ * sums for the statistics, the softmax with the mask (softmax_fast_forward)
+ * and the block's rows of out = att · v (weighted_sum_blas_forward). The
+ * same bits as those three kernels run one after the other; the (H, T, T)
+ * tensors are written once and read back from cache, never passed over
+ * again. The statistics are combined from per-block sums in block order
+ * (Chan et al. 1979), so they too do not depend on the thread count.
+ * Scores that overflow float32 make st->mean non-finite (the caller redoes
+ * them). AV_ERUNTIME when the per-block results cannot be allocated.
+ * q, k, v, out are (H, T, D); scores, att are (H, T, T); mask is (T, T) or NULL. */
+av_status attention_blas_forward(float *scores, float *att, float *out, const float *q, const float *k,
+                                 const float *v, const unsigned char *mask, int H, int T, int D, double scale,
+                                 av_blas_stats *st);
 
 /* Population mean and variance of n floats, as stats_forward, with the sums
  * split into fixed blocks over threads (so the last bits of the double sums

@@ -15,8 +15,21 @@
 #define AV_FASTEXP_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+/* AV_SIMD_CLONES before a function that runs these loops: GCC compiles it
+ * for AVX-512, AVX2 and plain x86-64 and picks the one the CPU has when the
+ * program starts (ifunc). Without -ffast-math and with -ffp-contract=off, each
+ * lane does the same IEEE operations and no sum is reordered, so every clone
+ * gives the same bits; only the speed differs (16 floats per AVX-512 step
+ * instead of 4 with SSE2, the x86-64 baseline). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define AV_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define AV_SIMD_CLONES
+#endif
 
 static inline float av_expf(float x) {
     x = x < -87.33654f ? -87.33654f : x > 88.72283f ? 88.72283f : x;
@@ -36,27 +49,45 @@ static inline float av_expf(float x) {
     return p * scale;
 }
 
-/* Largest of x[0..n-1] (−∞ for n = 0), in four lanes: max is exact, so the
- * order does not change the result (NaN aside; callers pass finite or −∞). */
+/* Largest of x[0..n-1] (−∞ for n = 0), in 32 lanes (two AVX-512
+ * registers, so the loop is not one chain of dependent max): max is exact,
+ * so the order does not change the result (NaN aside; callers pass finite or −∞). */
 static inline float av_max_f(const float *x, int n) {
-    float m[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    float m[32];
+    for (int k = 0; k < 32; k++) m[k] = -INFINITY;
     int j = 0;
-    for (; j + 4 <= n; j += 4)
-        for (int k = 0; k < 4; k++) m[k] = x[j + k] > m[k] ? x[j + k] : m[k];
+    for (; j + 32 <= n; j += 32)
+        for (int k = 0; k < 32; k++) m[k] = x[j + k] > m[k] ? x[j + k] : m[k];
     for (; j < n; j++) m[0] = x[j] > m[0] ? x[j] : m[0];
-    float a = m[0] > m[1] ? m[0] : m[1], b = m[2] > m[3] ? m[2] : m[3];
-    return a > b ? a : b;
+    for (int w = 16; w >= 1; w /= 2)
+        for (int k = 0; k < w; k++) m[k] = m[k + w] > m[k] ? m[k + w] : m[k];
+    return m[0];
 }
 
-/* Σ x[0..n-1] in double, in four partial sums combined in a fixed order
- * (deterministic, and not a serial chain of dependent additions). */
-static inline double av_sum_d(const float *x, int n) {
-    double s[4] = {0, 0, 0, 0};
-    int j = 0;
-    for (; j + 4 <= n; j += 4)
-        for (int k = 0; k < 4; k++) s[k] += x[j + k];
+/* Σ x[0..n-1] in double, in 16 partial sums combined in a fixed order
+ * (deterministic, and not a serial chain of dependent additions: the 16
+ * lanes fill two AVX-512 registers, or four AVX2 ones). */
+static inline double av_sum_d(const float *x, size_t n) {
+    double s[16] = {0};
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        for (int k = 0; k < 16; k++) s[k] += x[j + k];
     for (; j < n; j++) s[0] += x[j];
-    return (s[0] + s[1]) + (s[2] + s[3]);
+    for (int w = 8; w >= 1; w /= 2) /* pairwise: s[k] += s[k + w] */
+        for (int k = 0; k < w; k++) s[k] += s[k + w];
+    return s[0];
+}
+
+/* Σ (x[j] − mean)² over j < n in double, the same 16 lanes as av_sum_d. */
+static inline double av_sumsq_dev_d(const float *x, size_t n, double mean) {
+    double s[16] = {0};
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        for (int k = 0; k < 16; k++) s[k] += ((double)x[j + k] - mean) * ((double)x[j + k] - mean);
+    for (; j < n; j++) s[0] += ((double)x[j] - mean) * ((double)x[j] - mean);
+    for (int w = 8; w >= 1; w /= 2)
+        for (int k = 0; k < w; k++) s[k] += s[k + w];
+    return s[0];
 }
 
 #endif

@@ -24,7 +24,7 @@ static int masked(const av_mask_spec *mk, int T, int i, int j) {
  * Updates the running max *m and sum *l, writes p (n) = exp(s − m_new)
  * (0 for masked keys) and returns alpha = exp(m_old − m_new), the factor the
  * caller applies to its partial output. st (may be NULL) gets the record. */
-static float online_update(float *p, const float *s, int n, float *m, double *l, av_flash_step *st) {
+__attribute__((always_inline)) static inline float online_update(float *p, const float *s, int n, float *m, double *l, av_flash_step *st) {
     float tile_max = av_max_f(s, n);
     float m_old = *m, m_new = tile_max > m_old ? tile_max : m_old;
     float alpha = 1.0f;
@@ -104,6 +104,33 @@ typedef struct {
     atomic_int oom, overflow;
 } flash_ctx;
 
+/* One row of a score tile: user-masked keys (u[j] = 1, u may be NULL) and
+ * keys from vis on become −∞. Returns 1 if a visible score is not finite. */
+AV_SIMD_CLONES static int mask_tile_row(float *s_r, const unsigned char *u, int vis, int n) {
+    int bad = 0;
+    if (u)
+        for (int j = 0; j < vis; j++) {
+            bad |= !u[j] & !(fabsf(s_r[j]) <= 3.4028235e38f);
+            s_r[j] = u[j] ? -INFINITY : s_r[j];
+        }
+    else
+        for (int j = 0; j < vis; j++) bad |= !(fabsf(s_r[j]) <= 3.4028235e38f);
+    for (int j = vis; j < n; j++) s_r[j] = -INFINITY;
+    return bad;
+}
+
+/* The online softmax of one tile for the block's rows: p = exp(s − m_new)
+ * row by row, m and l updated, the partial outputs o rescaled by alpha. */
+AV_SIMD_CLONES static void tile_softmax(float *p, float *o, float *m, double *l, const float *s, int rows, int n,
+                                        int D) {
+    // s, p are (rows, n); o is (rows, D); m, l are (rows)
+    for (int r = 0; r < rows; r++) {
+        float alpha = online_update(p + (size_t)r * n, s + (size_t)r * n, n, &m[r], &l[r], NULL);
+        if (alpha != 1.0f)
+            for (int d = 0; d < D; d++) o[(size_t)r * D + d] *= alpha;
+    }
+}
+
 /* Scores of one tile for the block's rows, masked at −∞; 0, or 1 if a visible
  * score is not finite (float32 overflow). The causal and padding rules cut
  * each row at its last visible key; only a user mask is looked up per key. */
@@ -119,11 +146,7 @@ static int tile_scores(float *s, const flash_ctx *a, int h, int i0, int rows, in
         if (mk->causal && i + 1 < end) end = i + 1;
         int vis = end - j0 < 0 ? 0 : end - j0 > n ? n : end - j0;
         const unsigned char *u = mk->user ? mk->user + (size_t)i * T + j0 : NULL;
-        for (int j = 0; j < vis; j++) {
-            if (u && u[j]) s_r[j] = -INFINITY;
-            else bad |= !(fabsf(s_r[j]) <= 3.4028235e38f);
-        }
-        for (int j = vis; j < n; j++) s_r[j] = -INFINITY;
+        bad |= mask_tile_row(s_r, u, vis, n);
     }
     return bad;
 }
@@ -153,11 +176,7 @@ static void flash_block(void *arg, int item) {
     for (int j0 = 0, end = key_end(a, i0 + rows); j0 < end; j0 += AV_FLASH_TILE) {
         int n = end - j0 < AV_FLASH_TILE ? end - j0 : AV_FLASH_TILE;
         if (tile_scores(s, a, h, i0, rows, j0, n)) atomic_store(&a->overflow, 1);
-        for (int r = 0; r < rows; r++) {
-            float alpha = online_update(p + (size_t)r * n, s + (size_t)r * n, n, &m[r], &l[r], NULL);
-            if (alpha != 1.0f)
-                for (int d = 0; d < D; d++) o[(size_t)r * D + d] *= alpha;
-        }
+        tile_softmax(p, o, m, l, s, rows, n, D);
         // o (rows, D) += p (rows, n) · v_h rows j0.. (n, D)
         av_sgemm(o, p, a->v + ((size_t)h * T + j0) * D, rows, D, n, n, D, D, 0, 1.0f, 1.0f);
     }

@@ -26,8 +26,8 @@
 #include "base/common.h"
 
 enum {
-    AV_FLASH_ROWS = 64,  /* query rows per work item */
-    AV_FLASH_TILE = 256, /* keys per tile */
+    AV_FLASH_ROWS = 256, /* query rows per work item */
+    AV_FLASH_TILE = 512, /* keys per tile */
 };
 
 /* Which keys query i may not see (the rules of mask_forward in attention.h). */
@@ -40,7 +40,7 @@ typedef struct {
 /* out (T, C) = Concat_h softmax(q_h · k_hᵀ · scale, masked) · v_h, written in
  * the merged layout (head h at columns h·D .. h·D+D−1, C = H·D), from
  * q, k, v (H, T, D). Scores by sgemm per (query block, key tile), exp in
- * float32, items (head, 64 query rows) split over threads: bit-identical
+ * float32, items (head, AV_FLASH_ROWS query rows) split over threads: bit-identical
  * whatever the thread count. *fully_masked_rows (may be NULL) receives the
  * count of (head, query) rows with no visible key.
  * Errors: AV_EUSAGE if a score overflows float32 (huge user weights),

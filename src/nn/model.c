@@ -140,7 +140,9 @@ static av_status project_forward(av_model *m, av_err *err) {
         av_matmul(proj, xp, w[k], T, C, C, kern);
         add_bias(proj, b[k], T, C);
         if ((st = check(proj, TC, what[k], err))) return st;
-        if (k < 2) stats_forward(proj, TC, &mean, k == 0 ? &m->var_q : &m->var_k);
+        if (k < 2) /* the fast kernels split the sums over threads */
+            (kern == AV_KERNEL_REFERENCE ? stats_forward : stats_parallel_forward)(proj, TC, &mean,
+                                                                                   k == 0 ? &m->var_q : &m->var_k);
         split_heads_forward(dst[k], proj, T, C, H);
     }
     if (c->positions == AV_POS_ROPE) {
@@ -150,32 +152,55 @@ static av_status project_forward(av_model *m, av_err *err) {
     return AV_OK;
 }
 
-/* 6: scores for the reference and BLAS kernels, with their variance. Only the
- * scores actually used must fit in float32: Q·Kᵀ may overflow where
+/* The score statistics the trace shows; an error when they are not finite.
+ * var(Q·Kᵀ) = var(Q·Kᵀ·scale) / scale². */
+static av_status set_score_stats(av_model *m, double mean, double var, av_err *err) {
+    const av_config *c = &m->cfg;
+    if (!isfinite(mean) || !isfinite(var))
+        return check(m->scores, (size_t)c->H * c->T * c->T,
+                     c->scale ? "the scores Q·Kᵀ/√d_k" : "the scores Q·Kᵀ (--no-scale)", err);
+    m->var_scaled = c->scale ? var : var / (double)m->D;
+    m->var_raw = c->scale ? var * (double)m->D : var;
+    m->stats_rows = c->T;
+    return AV_OK;
+}
+
+/* 6-9 with the reference loops, stage by stage. */
+static av_status reference_stage(av_model *m, double scale, av_err *err) {
+    const av_config *c = &m->cfg;
+    int T = c->T, H = c->H, D = m->D;
+    double mean, var;
+    scores_forward(m->scores, m->Q, m->K, H, T, D, scale);          /* 6. scores */
+    stats_forward(m->scores, (size_t)H * T * T, &mean, &var);
+    av_status st = set_score_stats(m, mean, var, err);
+    if (st) return st;
+    m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask); /* 7. mask */
+    m->fully_masked_rows = softmax_forward(m->att, m->scores, m->mask, H, T, &m->worst_row_dev); /* 8. softmax */
+    weighted_sum_forward(m->ctx_heads, m->att, m->V, H, T, D); /* 9. weighted sum */
+    return AV_OK;
+}
+
+/* 6-9 with sgemm, fused per block of query rows (attention_blas_forward).
+ * Only the scores actually used must fit in float32: Q·Kᵀ may overflow where
  * Q·Kᵀ/√d_k does not, so sgemm's float32 sums fall back to the reference's
- * double sums when they overflow. var(Q·Kᵀ) = var(Q·Kᵀ·scale) / scale². */
-static av_status scores_stage(av_model *m, double scale, av_err *err) {
+ * double sums when they overflow, stage by stage. */
+static av_status blas_stage(av_model *m, double scale, av_err *err) {
     const av_config *c = &m->cfg;
     int T = c->T, H = c->H, D = m->D;
     size_t HTT = (size_t)H * T * T;
-    double mean, var;
-    if (c->kernel == AV_KERNEL_REFERENCE) {
+    m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask); /* 7. mask, used by 8 */
+    av_blas_stats bs;
+    if (attention_blas_forward(m->scores, m->att, m->ctx_heads, m->Q, m->K, m->V, m->mask, H, T, D, scale, &bs))
+        return av_fail(err, AV_ERUNTIME, "out of memory for the BLAS kernel's per-block results (T=%d)", T);
+    if (!isfinite(bs.mean)) {
         scores_forward(m->scores, m->Q, m->K, H, T, D, scale);
-        stats_forward(m->scores, HTT, &mean, &var);
-    } else {
-        scores_blas_forward(m->scores, m->Q, m->K, H, T, D, scale);
-        stats_parallel_forward(m->scores, HTT, &mean, &var);
-        if (!isfinite(mean)) {
-            scores_forward(m->scores, m->Q, m->K, H, T, D, scale);
-            stats_parallel_forward(m->scores, HTT, &mean, &var);
-        }
+        stats_parallel_forward(m->scores, HTT, &bs.mean, &bs.var);
+        bs.fully_masked_rows = softmax_fast_forward(m->att, m->scores, m->mask, H, T, &bs.worst_dev);
+        weighted_sum_blas_forward(m->ctx_heads, m->att, m->V, H, T, D);
     }
-    if (!isfinite(mean) || !isfinite(var))
-        return check(m->scores, HTT, c->scale ? "the scores Q·Kᵀ/√d_k" : "the scores Q·Kᵀ (--no-scale)", err);
-    m->var_scaled = c->scale ? var : var / (double)D;
-    m->var_raw = c->scale ? var * (double)D : var;
-    m->stats_rows = T;
-    return AV_OK;
+    m->fully_masked_rows = bs.fully_masked_rows;
+    m->worst_row_dev = bs.worst_dev;
+    return set_score_stats(m, bs.mean, bs.var, err);
 }
 
 /* The variance of the scores on the flash path, measured on the first
@@ -238,18 +263,9 @@ av_status av_model_forward(av_model *m, av_err *err) {
         /* 6-9 (heads). tiled: scores, mask, online softmax, weighted sum */
         if ((st = flash_stage(m, scale, err))) return st;
     } else {
-        /* 6. scores */
-        if ((st = scores_stage(m, scale, err))) return st;
-        /* 7. mask */
-        m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask);
-        /* 8. softmax */
-        if (c->kernel == AV_KERNEL_REFERENCE) {
-            m->fully_masked_rows = softmax_forward(m->att, m->scores, m->mask, H, T, &m->worst_row_dev);
-            weighted_sum_forward(m->ctx_heads, m->att, m->V, H, T, D); /* 9. weighted sum */
-        } else {
-            m->fully_masked_rows = softmax_fast_forward(m->att, m->scores, m->mask, H, T, &m->worst_row_dev);
-            weighted_sum_blas_forward(m->ctx_heads, m->att, m->V, H, T, D); /* 9. weighted sum */
-        }
+        /* 6-9 (heads). scores, mask, softmax, weighted sum */
+        st = c->kernel == AV_KERNEL_REFERENCE ? reference_stage(m, scale, err) : blas_stage(m, scale, err);
+        if (st) return st;
         merge_heads_forward(m->context, m->ctx_heads, T, C, H);
     }
 
