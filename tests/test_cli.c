@@ -343,6 +343,36 @@ static void test_options_without_effect_warn(void **state) {
     tu_free(&r);
 }
 
+/* --train writes a model folder with fixed figures: every option it does not
+ * use gets a warning (none was said before: --title, --prefix, --show,
+ * --weights, ... were silently dropped, and --no-plot was told it made -o
+ * useless), --model with --train is refused, and with --html the page is
+ * named with --prefix, so --prefix has an effect there. */
+static void test_train_warns_every_option_it_does_not_use(void **state) {
+    (void)state;
+    av_options o;
+    av_err err = {{0}};
+    const char *const args[] = {"--train", "reverse", "--steps", "3", "-d", "16", "--title", "x", "--prefix", "p_",
+                                "--no-plot", "--show", "--weights", "w", "--color", "always", "-o", "out", NULL};
+    assert_int_equal(parse(&o, &err, args), AV_OK);
+    char msgs[AV_MAX_WARNINGS][160];
+    assert_int_equal(av_unused_options(&o, msgs), 6); /* in the order of --help */
+    const char *const want[] = {"--title x", "--prefix p_", "--no-plot", "--weights w", "--color always", "--show"};
+    for (int k = 0; k < 6; k++) {
+        char line[200];
+        snprintf(line, sizeof line, "%s has no effect with --train; use it on a run of the trained folder: attnviz "
+                 "--model DIR ...", want[k]);
+        assert_string_equal(msgs[k], line);
+    }
+    av_options_free(&o);
+    expect_usage((const char *[]){"--train", "reverse", "--model", "m", NULL},
+                 "--train makes a model folder and --model runs one; give one of them: attnviz --train TASK -o DIR, "
+                 "then attnviz --model DIR \"...\"");
+    assert_int_equal(parse(&o, &err, (const char *[]){"--html", "--no-plot", "--prefix", "p_", "hi", NULL}), AV_OK);
+    assert_int_equal(av_unused_options(&o, msgs), 0);
+    av_options_free(&o);
+}
+
 /* "--head 8" with one head was meant as --heads 8; with --heads given it is not. */
 static void test_head_out_of_range_suggests_heads(void **state) {
     (void)state;
@@ -372,6 +402,7 @@ int main(void) {
         cmocka_unit_test(test_vmax_and_pool_options),
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),
+        cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -733,7 +733,7 @@ static void test_folder_never_mixes_two_runs(void **state) {
     fclose(fp);
     RUN(&r, "--heads", "2", "--format", "both", "-o", in(f, "o"), "the cat sat");
     expect_ok(&r);
-    assert_non_null(strstr(r.err, "attnviz: note: removed 12 figure(s) of an earlier run from"));
+    assert_non_null(strstr(r.err, "attnviz: note: removed 12 file(s) of an earlier run from"));
     tu_free(&r);
     const char *gone[] = {"head2.png", "head7.png", "head2.svg", "head7.svg"};
     const char *kept[] = {"head0.png", "head1.png", "heads.png", "head0.svg", "heads.svg", "head9.png",
@@ -761,6 +761,107 @@ static void test_folder_never_mixes_two_runs(void **state) {
     assert_int_equal(strlen(run), 16);
     assert_int_equal(strspn(run, "0123456789abcdef"), 16);
     av_png_image_free(&img);
+}
+
+static void expect_files(const fixture *f, const char *dir, const char *const *names, int present) {
+    char rel[256];
+    for (int k = 0; names[k]; k++) {
+        snprintf(rel, sizeof rel, "%s/%s", dir, names[k]);
+        if (file_exists(in(f, rel)) != present) fail_msg("%s %s", rel, present ? "is missing" : "was not removed");
+    }
+}
+
+/* The rule covers every file attnviz writes: the --html page (with --prefix
+ * in its name too), a --model's model, layer<L> and layer<L>_head<h>, and
+ * --train's figures, each recognised by attnviz's metadata; a trained model
+ * folder keeps its training figures beside a run of it; a user's files named
+ * like attnviz's stay. */
+static void test_folder_rule_covers_every_file(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    const char *toy = in(f, "toy");
+    char toy_dir[4096];
+    snprintf(toy_dir, sizeof toy_dir, "%s", toy);
+    RUN(&r, "-q", "--train", "sort", "--steps", "4", "--d-model", "32", "--batch", "4", "-o", toy_dir);
+    expect_ok(&r);
+    tu_free(&r);
+    /* a single layer with its page, then the toy model with its page */
+    RUN(&r, "-q", "--heads", "2", "--html", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "--model", toy_dir, "--html", "--figures", "model,grid,heads", "-o", in(f, "o"), "3 1 4 1 5 >");
+    expect_ok(&r);
+    assert_non_null(strstr(r.err, "attnviz: note: removed 3 file(s) of an earlier run from"));
+    tu_free(&r);
+    expect_files(f, "o", (const char *[]){"head0.png", "head1.png", "heads.png", NULL}, 0);
+    expect_files(f, "o", (const char *[]){"model.png", "layer1.png", "layer1_head0.png", "layer1_head3.png",
+                                           "attnviz.html", NULL}, 1);
+    char *page = slurp(in(f, "o/attnviz.html"), NULL);
+    assert_non_null(strstr(page, "<meta name=\"generator\" content=\"attnviz " AV_VERSION "\">"));
+    const char *id = strstr(page, "<meta name=\"attnviz-run\" content=\"");
+    assert_non_null(id);
+    av_png_image img;
+    read_png(in(f, "o/model.png"), &img);
+    char want[80];
+    snprintf(want, sizeof want, "<meta name=\"attnviz-run\" content=\"%s\">", av_png_image_text(&img, "Run"));
+    assert_int_equal(strlen(av_png_image_text(&img, "Run")), 16);
+    assert_non_null(strstr(page, want)); /* the page and the figures carry the same run id */
+    av_png_image_free(&img);
+    free(page);
+    /* another layer of the same run: the figures already there stay */
+    RUN(&r, "--model", toy_dir, "--layer", "0", "-o", in(f, "o"), "3 1 4 1 5 >");
+    expect_ok(&r);
+    assert_null(strstr(r.err, "removed"));
+    tu_free(&r);
+    expect_files(f, "o", (const char *[]){"layer0.png", "layer1.png", "layer1_head3.png", "attnviz.html", NULL}, 1);
+    /* a user's files named like attnviz's stay: a PNG without attnviz's
+     * metadata and a page without its generator line */
+    FILE *fp = fopen(in(f, "o/layer7.png"), "w");
+    fputs("not a figure", fp);
+    fclose(fp);
+    fp = fopen(in(f, "o/p_attnviz.html"), "w");
+    fputs("<!DOCTYPE html>\n<title>attnviz: my notes</title>\n", fp);
+    fclose(fp);
+    RUN(&r, "--heads", "2", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    /* model + layer0 + layer1 + layer1_head0..3 (the toy has 4 heads) + the page = 8 */
+    assert_non_null(strstr(r.err, "attnviz: note: removed 8 file(s) of an earlier run from"));
+    tu_free(&r);
+    expect_files(f, "o", (const char *[]){"model.png", "layer0.png", "layer1.png", "layer1_head0.png",
+                                           "layer1_head3.png", "attnviz.html", NULL}, 0);
+    /* 3 figures of this run + the user's 2 */
+    expect_files(f, "o", (const char *[]){"head0.png", "head1.png", "heads.png", "layer7.png", "p_attnviz.html", NULL}, 1);
+    assert_int_equal(count_entries(in(f, "o")), 5);
+    /* --prefix p_ names the page p_attnviz.html too: the user's file there is replaced */
+    RUN(&r, "-q", "--heads", "2", "--prefix", "p_", "--html", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    page = slurp(in(f, "o/p_attnviz.html"), NULL);
+    assert_non_null(strstr(page, "<meta name=\"generator\" content=\"attnviz "));
+    free(page);
+    assert_int_equal(count_entries(in(f, "o")), 8); /* 5 + p_head0, p_head1, p_heads; the page replaced */
+    /* training into the folder removes the single layer's figures, not the user's */
+    RUN(&r, "--train", "sort", "--steps", "4", "--d-model", "32", "--batch", "4", "--prefix", "p_", "-o", in(f, "o"));
+    expect_ok(&r);
+    assert_non_null(strstr(r.err, "attnviz: note: removed 3 file(s) of an earlier run from"));
+    tu_free(&r);
+    expect_files(f, "o", (const char *[]){"head0.png", "heads.png", NULL}, 0);
+    expect_files(f, "o", (const char *[]){"layer7.png", "p_head0.png", "p_attnviz.html", "curves.png", NULL}, 1);
+    /* a run of the trained folder into it keeps the training's figures, whose
+     * run ids start "train-" */
+    read_png(in(f, "o/curves.png"), &img);
+    assert_memory_equal(av_png_image_text(&img, "Run"), "train-", 6);
+    assert_int_equal(strlen(av_png_image_text(&img, "Run")), 22);
+    av_png_image_free(&img);
+    char *svg = slurp(in(f, "o/filmstrip.svg"), NULL);
+    assert_non_null(strstr(svg, "<desc>attnviz --train sort "));
+    assert_non_null(strstr(svg, "&#10;run: train-"));
+    free(svg);
+    RUN(&r, "-q", "--model", in(f, "o"), "-o", in(f, "o"), "3 1 4 1 5 >");
+    expect_ok(&r);
+    tu_free(&r);
+    expect_files(f, "o", (const char *[]){"curves.png", "curves.svg", "filmstrip.png", "filmstrip.svg",
+                                           "attention.gif", "model.png", "layer1.png", "config.json", NULL}, 1);
 }
 
 /* The weights' source is in the trace header, every title and the metadata:
@@ -921,6 +1022,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_for_one_head_when_asked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_never_mixes_two_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
     };

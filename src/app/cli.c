@@ -94,7 +94,7 @@ static const optdef kOpts[] = {
     {"title", 0, OPT_STRING, AT(title), .if_empty = "give a title", .arg = "TEXT",
      .help = "figure title instead of the quoted sentence (head, weights, positions stay)"},
     {"prefix", 0, OPT_CALL, 0, .parse = parse_prefix, .arg = "NAME",
-     .help = "prefix every figure file name: NAME + head0.png, ..."},
+     .help = "prefix every file name in -o: NAME + head0.png, ..., NAME + attnviz.html"},
     {"no-plot", 0, OPT_FLAG, AT(no_plot), .help = "write no figures"},
     {"kernel", 0, OPT_CHOICE, AT(kernel), .lo = AV_KERNEL_AUTO, .hi = AV_KERNEL_FLASH + 1,
      .choice_name = kernel_choice_name, .arg = "K",
@@ -400,6 +400,9 @@ static av_status check_combinations(const av_options *o, av_err *err) {
                            train_only[i], train_only[i]);
     if (av_option_given(o, "html-limit") && !o->html)
         return av_fail(err, AV_EUSAGE, "--html-limit sets the size of the --html page; add --html");
+    if (o->train >= 0 && o->model_dir)
+        return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
+                       "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
     if (o->train >= 0 && o->html)
         return av_fail(err, AV_EUSAGE, "--html makes the page of a run; after --train, run the trained folder: "
                        "attnviz --model DIR --html \"...\"");
@@ -439,8 +442,41 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
     snprintf(buf, n, "--%s", name);
 }
 
+/* "--name VALUE" as typed, for a warning: option_text, with --figures and --prefix as given. */
+static void given_text(char *buf, size_t n, const av_options *o, const char *name) {
+    if (strcmp(name, "figures") == 0) snprintf(buf, n, "--figures %.80s", o->figures_arg);
+    else if (strcmp(name, "prefix") == 0) snprintf(buf, n, "--prefix %.80s", o->prefix);
+    else option_text(buf, n, o, name);
+}
+
+/* --train's warnings: every option it does not use (it trains on generated
+ * task data and writes a model folder with fixed figures). */
+static int unused_with_train(const av_options *o, char msgs[][160]) {
+    static const char *const kTrainUses[] = {"d-model", "heads", "seed", "positions", "rope-style", "rope-base",
+                                             "no-scale", "outdir", "quiet", "compare", "train", "layers", "steps",
+                                             "batch", "lr", "schedule", "warmup", "norm", "help", "version"};
+    int n = 0;
+    char opt[96];
+    if (o->dump_dir)
+        snprintf(msgs[n++], 160, "--dump %.50s has no effect with --train; dump a run of the trained folder: "
+                 "attnviz --model DIR --dump ...", o->dump_dir);
+    if (o->causal)
+        snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
+    for (int i = 0; i < N_OPTS && n < AV_MAX_WARNINGS; i++) {
+        const char *name = kOpts[i].name;
+        int used = strcmp(name, "dump") == 0 || strcmp(name, "causal") == 0;
+        for (size_t k = 0; !used && k < sizeof kTrainUses / sizeof kTrainUses[0]; k++) used = !strcmp(name, kTrainUses[k]);
+        if (used || !av_option_given(o, name)) continue;
+        given_text(opt, sizeof opt, o, name);
+        snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "
+                 "attnviz --model DIR ...", opt);
+    }
+    return n;
+}
+
 int av_unused_options(const av_options *o, char msgs[][160]) {
     static const char *const kFigureOpts[] = {"figures", "format", "cmap", "dpi", "scale", "outdir", "title", "prefix"};
+    if (o->train >= 0) return unused_with_train(o, msgs);
     int n = 0, rope = o->positions == AV_POS_ROPE || (o->compare && o->compare != AV_CMP_SCALE);
     char opt[96];
     for (int k = 0; k < 2; k++) {
@@ -451,20 +487,14 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     }
     for (size_t k = 0; o->no_plot && k < sizeof kFigureOpts / sizeof kFigureOpts[0]; k++) {
         if (!av_option_given(o, kFigureOpts[k]) || n == AV_MAX_WARNINGS) continue;
-        if (o->html && strcmp(kFigureOpts[k], "outdir") == 0) continue; /* the --html page goes there */
-        if (strcmp(kFigureOpts[k], "figures") == 0) snprintf(opt, sizeof opt, "--figures %.80s", o->figures_arg);
-        else if (strcmp(kFigureOpts[k], "prefix") == 0) snprintf(opt, sizeof opt, "--prefix %.80s", o->prefix);
-        else option_text(opt, sizeof opt, o, kFigureOpts[k]);
+        if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0))
+            continue; /* the --html page goes there, named with the prefix */
+        given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
     if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
                  "(figures and --show draw every head)", o->head);
-    if (o->train >= 0 && o->dump_dir && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--dump %.50s has no effect with --train; dump a run of the trained folder: "
-                 "attnviz --model DIR --dump ...", o->dump_dir);
-    if (o->train >= 0 && o->causal && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
     if (av_option_given(o, "precision") && !o->verbose && !o->explain && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain", o->precision);
     return n;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/page.h"
 #include "app/trace.h"
 #include "base/utf8.h"
 #include "io/fileio.h"
@@ -46,10 +47,18 @@ static av_plot_meta figure_meta(char *desc, const av_options *o, const av_figure
                           .pool = (av_pool)o->pool};
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
+uint64_t av_run_hash(uint64_t h, const void *data, size_t n) {
     const unsigned char *p = data;
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
     return h;
+}
+#define fnv1a av_run_hash
+
+void av_figures_model_run_id(char run[24], const char *source, const av_tokens *toks) {
+    uint64_t h = fnv1a(AV_RUN_HASH_START, "model", 6); /* "model" and its NUL: never a single layer's id */
+    h = fnv1a(h, source, strlen(source) + 1);
+    for (int t = 0; t < toks->n; t++) h = fnv1a(h, toks->tok[t], strlen(toks->tok[t]) + 1);
+    snprintf(run, 24, "%016llx", (unsigned long long)h);
 }
 
 void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens *toks) {
@@ -58,7 +67,7 @@ void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens
     int n = snprintf(cfg, sizeof cfg, "T=%d real=%d C=%d H=%d pos=%d rope=%d/%.17g causal=%d scale=%d seed=%llu", c->T,
                      c->n_real, c->C, c->H, (int)c->positions, (int)c->rope_style, c->rope_base, c->causal, c->scale,
                      (unsigned long long)c->seed);
-    uint64_t h = fnv1a(0xCBF29CE484222325ull, cfg, (size_t)n);
+    uint64_t h = fnv1a(AV_RUN_HASH_START, cfg, (size_t)n);
     h = fnv1a(h, fc->ws->text, strlen(fc->ws->text) + 1);
     for (int t = 0; t < toks->n; t++) h = fnv1a(h, toks->tok[t], strlen(toks->tok[t]) + 1); /* NUL separates */
     if (m->user_mask) h = fnv1a(h, m->user_mask, (size_t)c->T * (size_t)c->T);
@@ -451,13 +460,14 @@ static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned 
 }
 
 av_status av_figures_model(const av_model *view, const av_tokens *toks, const float *att, int L, int layer,
-                           const char *source, const av_options *o, const char *cmdline, av_written *w, av_err *err) {
+                           const char *source, const char *run, const av_options *o, const char *cmdline, av_written *w,
+                           av_err *err) {
     av_status s = av_mkdir_p(o->outdir, err);
     if (s) return s;
     fig_run fr = {.m = view, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
     snprintf(fr.desc, sizeof fr.desc, "%s (weights: %s)", cmdline, source);
-    fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .weights = source, .dpi = o->dpi,
-                             .cmap = (av_cmap)o->cmap, .scale = (float)o->scale};
+    fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .weights = source, .run = run,
+                             .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale};
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);
     if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");
@@ -476,77 +486,125 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
 
 /* ---------------------------------------------------------------- one run per folder */
 
-/* 1 if name is o->prefix + an attnviz figure stem + ".png" or ".svg". */
-static int is_figure_name(const char *name, const char *prefix) {
-    size_t np = strlen(prefix), n = strlen(name);
-    if (n < np + 5 || strncmp(name, prefix, np) != 0) return 0;
-    const char *ext = name + n - 4;
-    if (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0) return 0;
-    char stem[128];
-    snprintf(stem, sizeof stem, "%.*s", (int)(n - np - 4), name + np);
-    static const char *const kFixed[] = {"heads", "mean", "scores", "pe", "mask"};
+/* 1 if s is one or more digits and nothing else. */
+static int all_digits(const char *s) { return *s && strspn(s, "0123456789") == strlen(s); }
+
+/* 1 if stem (a file name without prefix and extension) is a figure attnviz
+ * writes: the single layer's, --compare's, a --model's or --train's
+ * compare_<what> (train.h). */
+static int is_figure_stem(const char *stem) {
+    static const char *const kFixed[] = {"heads", "mean", "scores", "pe", "mask", "model"};
     for (size_t k = 0; k < sizeof kFixed / sizeof kFixed[0]; k++)
         if (strcmp(stem, kFixed[k]) == 0) return 1;
-    for (int k = AV_CMP_SCALE; k <= AV_CMP_ORDER; k++)
+    for (int k = AV_CMP_SCALE; k <= AV_CMP_NORM; k++)
         if (strncmp(stem, "compare_", 8) == 0 && strcmp(stem + 8, av_compare_name(k)) == 0) return 1;
-    const char *digits = strncmp(stem, "scores_head", 11) == 0 ? stem + 11 : strncmp(stem, "head", 4) == 0 ? stem + 4 : NULL;
-    if (!digits || !*digits) return 0;
-    return strspn(digits, "0123456789") == strlen(digits);
+    if (strncmp(stem, "scores_head", 11) == 0) return all_digits(stem + 11);
+    if (strncmp(stem, "head", 4) == 0) return all_digits(stem + 4);
+    if (strncmp(stem, "layer", 5) != 0) return 0;
+    const char *p = stem + 5; /* layer<L> or layer<L>_head<h> */
+    size_t k = strspn(p, "0123456789");
+    return k > 0 && (!p[k] || (strncmp(p + k, "_head", 5) == 0 && all_digits(p + k + 5)));
 }
 
-/* 1 if the file at path carries attnviz's metadata and another run's id. */
-static int from_another_run(const char *path, const char *run_id) {
-    size_t n = strlen(path);
-    if (strcmp(path + n - 4, ".png") == 0) {
+typedef enum { NAME_NONE, NAME_FIGURE, NAME_PAGE } name_kind;
+
+/* Which file attnviz writes name is, under prefix: prefix + a figure stem +
+ * .png or .svg, or prefix + attnviz.html (the --html page). */
+static name_kind file_kind(const char *name, const char *prefix) {
+    size_t np = strlen(prefix), n = strlen(name);
+    if (n < np + 5 || strncmp(name, prefix, np) != 0) return NAME_NONE;
+    if (strcmp(name + np, AV_PAGE_NAME) == 0) return NAME_PAGE;
+    const char *ext = name + n - 4;
+    if (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0) return NAME_NONE;
+    char stem[128];
+    snprintf(stem, sizeof stem, "%.*s", (int)(n - np - 4), name + np);
+    return is_figure_stem(stem) ? NAME_FIGURE : NAME_NONE;
+}
+
+/* The first max - 1 bytes of path, NUL-terminated, in buf; 0 if unreadable. */
+static int read_head(const char *path, char *buf, size_t max) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t got = fread(buf, 1, max - 1, f);
+    fclose(f);
+    buf[got] = 0;
+    return 1;
+}
+
+/* The run id in the file at path, into run (n bytes): "" when the file
+ * carries attnviz's metadata but no run id, and 0 when it does not carry
+ * attnviz's metadata (PNG tEXt Software "attnviz ...", SVG <desc> starting
+ * "attnviz ", the page's <meta name="generator" content="attnviz ...">). */
+static int file_run(const char *path, name_kind kind, char *run, size_t n) {
+    static char head[16384];
+    run[0] = 0;
+    size_t len = strlen(path);
+    if (kind == NAME_FIGURE && strcmp(path + len - 4, ".png") == 0) {
         av_png_image img;
         av_err ignored;
         if (av_png_read(path, &img, &ignored) != AV_OK) return 0;
-        const char *sw = av_png_image_text(&img, "Software"), *run = av_png_image_text(&img, "Run");
-        int other = sw && strncmp(sw, "attnviz ", 8) == 0 && !(run && strcmp(run, run_id) == 0);
+        const char *sw = av_png_image_text(&img, "Software"), *id = av_png_image_text(&img, "Run");
+        int ours = sw && strncmp(sw, "attnviz ", 8) == 0;
+        if (ours && id) snprintf(run, n, "%s", id);
         av_png_image_free(&img);
-        return other;
+        return ours;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    static char head[16384];
-    size_t got = fread(head, 1, sizeof head - 1, f);
-    fclose(f);
-    head[got] = 0;
-    const char *desc = strstr(head, "<desc>attnviz "), *end = desc ? strstr(desc, "</desc>") : NULL;
-    if (strncmp(head, "<?xml", 5) != 0 || !end) return 0;
-    char mine[64];
-    size_t k = (size_t)snprintf(mine, sizeof mine, "&#10;run: %s</desc>", run_id), upto = (size_t)(end - desc) + 7;
-    return upto < k || strncmp(desc + upto - k, mine, k) != 0;
+    if (!read_head(path, head, sizeof head)) return 0;
+    const char *at, *end;
+    if (kind == NAME_PAGE) {
+        if (strncmp(head, "<!DOCTYPE html>", 15) != 0 || !strstr(head, "<meta name=\"generator\" content=\"attnviz "))
+            return 0;
+        at = strstr(head, "<meta name=\"attnviz-run\" content=\"");
+        end = at ? strchr(at += 34, '"') : NULL;
+    } else {
+        const char *desc = strstr(head, "<desc>attnviz ");
+        if (strncmp(head, "<?xml", 5) != 0 || !desc || !(end = strstr(desc, "</desc>"))) return 0;
+        at = strstr(desc, "&#10;run: ");
+        if (at && at < end) at += 10;
+        else at = NULL;
+    }
+    if (at && end && end > at) snprintf(run, n, "%.*s", (int)(end - at), at);
+    return 1;
 }
 
 static int was_written(const av_written *w, const char *path) {
-    for (int i = 0; i < w->n; i++)
+    for (int i = 0; w && i < w->n; i++)
         if (strcmp(w->paths[i], path) == 0) return 1;
     return 0;
 }
 
-av_status av_figures_remove_stale(const av_options *o, const char *run_id, const av_written *w, av_err *err) {
-    if (w->n >= AV_MAX_WRITTEN) return AV_OK; /* the list may be incomplete: remove nothing */
-    DIR *d = opendir(o->outdir);
+/* 1 if the file at path is attnviz's, from another run, and this run may
+ * remove it: a run that is not --train keeps --train's files ("train-" ids). */
+static int is_stale(const char *path, name_kind kind, const char *run_id) {
+    char run[64];
+    if (!file_run(path, kind, run, sizeof run) || strcmp(run, run_id) == 0) return 0;
+    return !(strncmp(run, "train-", 6) == 0 && strncmp(run_id, "train-", 6) != 0);
+}
+
+av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
+                                  int quiet, av_err *err) {
+    if (w && w->n >= AV_MAX_WRITTEN) return AV_OK; /* the list may be incomplete: remove nothing */
+    DIR *d = opendir(dir);
     if (!d) return AV_OK; /* nothing written there, so nothing to mix with */
     struct dirent *e;
     int removed = 0;
     char path[4096], names[512] = "";
     av_status st = AV_OK;
     while (!st && (e = readdir(d)) != NULL) {
-        if (!is_figure_name(e->d_name, o->prefix)) continue;
-        av_path_join(path, sizeof path, o->outdir, e->d_name);
-        if (was_written(w, path) || !from_another_run(path, run_id)) continue;
+        name_kind kind = file_kind(e->d_name, prefix);
+        if (kind == NAME_NONE) continue;
+        av_path_join(path, sizeof path, dir, e->d_name);
+        if (was_written(w, path) || !is_stale(path, kind, run_id)) continue;
         if (unlink(path) != 0) {
-            st = av_fail(err, AV_ERUNTIME, "cannot remove '%s', a figure of an earlier run (a folder never mixes "
+            st = av_fail(err, AV_ERUNTIME, "cannot remove '%s', a file of an earlier run (a folder never mixes "
                          "two runs; use another -o or --prefix): %s", path, strerror(errno));
             break;
         }
         if (removed++ < 8) snprintf(names + strlen(names), sizeof names - strlen(names), " %s", e->d_name);
     }
     closedir(d);
-    if (!st && removed && !o->quiet)
-        fprintf(stderr, "attnviz: note: removed %d figure(s) of an earlier run from %s, so the folder holds one run:%s%s\n",
-                removed, o->outdir, names, removed > 8 ? " ..." : "");
+    if (!st && removed && !quiet)
+        fprintf(stderr, "attnviz: note: removed %d file(s) of an earlier run from %s, so the folder holds one run:%s%s\n",
+                removed, dir, names, removed > 8 ? " ..." : "");
     return st;
 }

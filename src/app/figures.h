@@ -51,28 +51,46 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
 av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
                              const av_figure_context *fc, av_written *w, av_err *err);
 
-/* A folder never mixes two runs: after a run wrote its figures, remove the
- * figures of an earlier run in o->outdir that this run did not rewrite.
- * Removed are only files that (1) are named --prefix + an attnviz figure stem
- * (head<h>, heads, mean, scores, scores_head<h>, pe, mask, compare_<what>)
- * + .png or .svg, (2) carry attnviz's metadata (PNG tEXt Software "attnviz
- * ...", SVG <desc> starting "attnviz "), (3) come from another run (their
- * run id differs from run_id: another sentence, setting or weights; figures
- * of the same run in another --format or --figures selection stay), and
- * (4) are not in w. Other files,
- * and figures with another prefix, are never touched. A note lists what was
- * removed unless o->quiet. Errors: AV_ERUNTIME when a stale figure cannot be
- * removed (the message names it). */
-av_status av_figures_remove_stale(const av_options *o, const char *run_id, const av_written *w, av_err *err);
+/* A folder never mixes two runs: after a run wrote its files into dir,
+ * remove the files of an earlier run there that this run did not rewrite.
+ * Removed are only files that (1) are named prefix + a figure stem attnviz
+ * writes (head<h>, heads, mean, scores, scores_head<h>, pe, mask,
+ * compare_<what>; a --model's model, layer<L>, layer<L>_head<h>) + .png or
+ * .svg, or prefix + attnviz.html (the --html page), (2) carry attnviz's
+ * metadata (PNG tEXt Software "attnviz ...", SVG <desc> starting "attnviz
+ * ", the page's <meta name="generator" content="attnviz ...">), (3) come
+ * from another run (their run id differs from run_id: another sentence,
+ * setting, weights or model; files of the same run in another --format or
+ * --figures selection stay), (4) are not in w (NULL: none) and (5) are not
+ * --train's (run ids "train-..."), unless run_id is a --train run's too: a
+ * trained model folder keeps its curves and comparisons beside the figures
+ * of a run of it. Other files, and files with another prefix, are never
+ * touched. A note lists what was removed unless quiet. Errors: AV_ERUNTIME
+ * when a stale file cannot be removed (the message names it). */
+av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
+                                  int quiet, av_err *err);
+
+/* FNV-1a 64 of n bytes at data, continuing from h (AV_RUN_HASH_START to
+ * begin): the hash behind every run id. */
+#define AV_RUN_HASH_START 0xCBF29CE484222325ull
+uint64_t av_run_hash(uint64_t h, const void *data, size_t n);
+
+/* run (24 bytes) = a --model run's id, 16 hex digits: FNV-1a 64 of "model",
+ * the model's source (av_gpt2run_source: folder, dtype, training) and the
+ * token labels. Another --layer or --head draws from the same numbers, so
+ * keeps the id. */
+void av_figures_model_run_id(char run[24], const char *source, const av_tokens *toks);
 
 /* The --model figures of a finished forward pass, in every --format:
  *   model             every layer (rows) × head (columns), att (L, H, T, T)   --figures model
  *   layer<L>          layer L's heads in one grid (view = layer L)            grid
  *   layer<L>_head<h>  single heads of layer L (only --head h if given)        heads
  * Default without --figures: model and layer<L>, plus layer<L>_head<h> with
- * --head. Titles and metadata name the weights' source ("model DIR (F32)").
+ * --head. Titles and metadata name the weights' source ("model DIR (F32)");
+ * run (av_figures_model_run_id) is the PNG tEXt Run and the SVG's run line.
  * Errors: AV_ERUNTIME on I/O or out of memory. */
 av_status av_figures_model(const av_model *view, const av_tokens *toks, const float *att, int L, int layer,
-                           const char *source, const av_options *o, const char *cmdline, av_written *w, av_err *err);
+                           const char *source, const char *run, const av_options *o, const char *cmdline, av_written *w,
+                           av_err *err);
 
 #endif

@@ -296,14 +296,19 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
     return st;
 }
 
+void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks) {
+    char source[4300];
+    av_gpt2run_source(source, sizeof source, gr);
+    av_figures_model_run_id(run, source, toks);
+}
+
 av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
-                           const char *cmd, av_written *w, av_err *err) {
+                           const char *cmd, const char *run, av_written *w, av_err *err) {
     char source[4300];
     av_gpt2run_source(source, sizeof source, gr);
     av_status st = AV_OK;
     if (!o->no_plot)
-        st = av_figures_model(m, toks, gr->a.att, gr->g.cfg.n_layer, gr->layer, source, o, cmd,
-                              w, err);
+        st = av_figures_model(m, toks, gr->a.att, gr->g.cfg.n_layer, gr->layer, source, run, o, cmd, w, err);
     if (!st && o->html) {
         char *trace = NULL;
         size_t len = 0;
@@ -311,7 +316,8 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tok
         if (!ms) return av_fail(err, AV_ERUNTIME, "out of memory");
         av_gpt2run_trace(ms, gr, m, toks, 0);
         fclose(ms);
-        av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = o->sentence, .n_real = gr->T};
+        av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = o->sentence, .n_real = gr->T,
+                             .run = run};
         st = av_page_model(&gr->g.cfg, &gr->a, (const char *const *)toks->tok, gr->T, o, &page, w,
                            err);
         free(trace);

@@ -86,11 +86,16 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
  * and the page. */
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 
+/* run (24 bytes) = the run's id (figures.h av_figures_model_run_id of the
+ * source and the token labels). */
+void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks);
+
 /* The --model's figures (figures.h av_figures_model, unless --no-plot) and
  * page (page.h av_page_model, with --html; its trace is the printed one
- * without colour), each written file added to w. Errors: theirs; out of memory. */
+ * without colour), each written file added to w and carrying the run id run.
+ * Errors: theirs; out of memory. */
 av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
-                           const char *cmd, av_written *w, av_err *err);
+                           const char *cmd, const char *run, av_written *w, av_err *err);
 void av_gpt2run_free(av_gpt2run *r);
 
 /* The id of the largest logits[row] entry (T, V), the first on ties. */

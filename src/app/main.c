@@ -102,7 +102,8 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
 static av_status write_outputs(run *r, av_err *err) {
     const av_options *o = &r->o;
     av_figure_context fc = {r->cmd ? r->cmd : "attnviz", r->text, &r->source, ""};
-    av_figures_run_id(&fc, &r->m, &r->toks);
+    if (o->model_dir) av_gpt2run_run_id(fc.run, &r->gr, &r->toks);
+    else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* Latin labels in the bundled DejaVu Sans */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
@@ -116,15 +117,16 @@ static av_status write_outputs(run *r, av_err *err) {
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
                           : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
     if (!st && o->model_dir) {
-        st = av_gpt2run_sinks(&r->gr, &r->m, &r->toks, o, fc.cmdline, &r->written, err);
-        if (!st && !o->quiet) av_written_print(stdout, &r->written);
-        return st;
+        st = av_gpt2run_sinks(&r->gr, &r->m, &r->toks, o, fc.cmdline, fc.run, &r->written, err);
+    } else {
+        if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, &fc, &r->written, err);
+        av_page_info page = {.command = fc.cmdline, .note = r->source.text, .ws = &r->source,
+                             .sentence = o->sentence, .n_real = r->n_real, .run = fc.run};
+        if (!st && o->html)
+            st = av_page_write(o->compare ? &r->cmp : NULL, &r->m, &r->toks, o, &page, &r->written, err);
     }
-    if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, &fc, &r->written, err);
-    if (!st && !o->no_plot) st = av_figures_remove_stale(o, fc.run, &r->written, err);
-    av_page_info page = {.command = fc.cmdline, .note = r->source.text, .ws = &r->source, .sentence = o->sentence,
-                         .n_real = r->n_real};
-    if (!st && o->html) st = av_page_write(o->compare ? &r->cmp : NULL, &r->m, &r->toks, o, &page, &r->written, err);
+    if (!st && (!o->no_plot || o->html)) /* the -o folder holds this run only */
+        st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, o->quiet, err);
     if (!st && !o->quiet) av_written_print(stdout, &r->written);
     return st;
 }

@@ -1,4 +1,4 @@
-/* page.h - the run's interactive page (--html): attnviz.html in the output
+/* page.h - the run's interactive page (--html): [--prefix]attnviz.html in the output
  * folder, filled from what the run computed (render/html.h writes the file;
  * this module says which numbers and words go in). One page per run:
  *
@@ -35,9 +35,13 @@ typedef struct {
                           * (single layer, compare); a model's caller gives it */
     const char *sentence; /* the page's title: the sentence as given, or NULL (-f): the tokens joined */
     int n_real;          /* tokens of the sentence before any <pad> */
+    const char *run;     /* the run's id (figures.h), kept in the page's <meta name="attnviz-run"> */
 } av_page_info;
 
-/* Write <o->outdir>/attnviz.html for the single-layer run m and add it to w.
+/* The page's file name in --outdir, after --prefix: prefix + AV_PAGE_NAME. */
+#define AV_PAGE_NAME "attnviz.html"
+
+/* Write <o->outdir>/<o->prefix>attnviz.html for the single-layer run m and add it to w.
  * The trace is printed again (no colour) into the page. Errors: as
  * av_html_write (AV_ERUNTIME naming the file on a failed write). */
 av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,

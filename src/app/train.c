@@ -10,6 +10,7 @@
 
 #include "app/cli.h"
 #include "app/compare.h"
+#include "app/figures.h"
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "nn/train.h"
@@ -89,6 +90,20 @@ static int snapshot_steps(int *out, int steps) {
 
 static const char *positions_label(av_positions p) {
     return p == AV_POS_LEARNED ? "learned" : p == AV_POS_SINUSOIDAL ? "sinusoidal" : p == AV_POS_ROPE ? "rope" : "none";
+}
+
+/* run (32 bytes) = "train-" + 16 hex digits of FNV-1a 64 (figures.h) of
+ * every option that decides the numbers: the figures' PNG tEXt Run and SVG
+ * run line. "train-" tells a later run in the folder (figures.h
+ * av_figures_remove_stale) that they belong to the trained model there. */
+static void train_run_id(char run[32], const av_train_opts *o) {
+    char cfg[400];
+    int n = snprintf(cfg, sizeof cfg, "task=%d steps=%d batch=%d lr=%.17g layers=%d heads=%d d_model=%d warmup=%d "
+                     "schedule=%d positions=%d rope=%d/%.17g norm=%d scale=%d seed=%llu compare=%d", (int)o->task,
+                     o->steps, o->batch, o->lr, o->layers, o->heads, o->d_model, o->warmup, (int)o->schedule,
+                     (int)o->positions, (int)o->rope_style, o->rope_base, (int)o->norm, o->scale,
+                     (unsigned long long)o->seed, (int)o->compare);
+    snprintf(run, 32, "train-%016llx", (unsigned long long)av_run_hash(AV_RUN_HASH_START, cfg, (size_t)n));
 }
 
 static void variant_label(char *out, size_t n, const av_train_opts *o) {
@@ -485,7 +500,9 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) mask[i * T + j] = j > i;
     variant_label(vlabel, sizeof vlabel, o);
-    av_plot_meta meta = {.description = o->command_line};
+    char run[32];
+    train_run_id(run, o);
+    av_plot_meta meta = {.description = o->command_line, .run = run};
     av_status s = write_model(dir, &r->tr, task, err);
     if (!s) s = write_csv(dir, &r->log, err);
     snprintf(title, sizeof title, "trained on %s, step %d · %d layers, %d heads, d_model %d · %s", task, o->steps,
@@ -497,6 +514,7 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err);
+    if (!s) s = av_figures_remove_stale(dir, "", run, NULL, o->quiet, err); /* e.g. head0.png of a run before */
     if (!s && !o->quiet)
         fprintf(r->out,
                 "wrote %s: config.json model.safetensors vocab.json merges.txt, filmstrip.png/.svg, attention.gif, "
@@ -617,8 +635,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
              o->steps, what[o->compare], (unsigned long long)o->seed);
     snprintf(file, sizeof file, "compare_%s", what[o->compare]);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
-    av_plot_meta meta = {.description = o->command_line};
+    char run[32];
+    train_run_id(run, o);
+    av_plot_meta meta = {.description = o->command_line, .run = run};
     if (!s) s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
+    if (!s) s = av_figures_remove_stale(o->outdir, "", run, NULL, o->quiet, err);
     for (int i = 0; !s && !o->quiet && i < n; i++) {
         const train_log *g = &logs[i];
         int last = g->n_snap - 1, first90 = -1, LH = g->L * g->H;

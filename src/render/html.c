@@ -254,7 +254,7 @@ static av_status check_page(const av_html_page *p, av_err *err) {
     return AV_OK;
 }
 
-/* Copy the template, replacing each @NAME@ marker (TITLE, CSS, JS, DATA). */
+/* Copy the template, replacing each @NAME@ marker (TITLE, VERSION, RUN, CSS, JS, DATA). */
 static void fill_template(out_t *o, const av_html_page *p, const size_t *kept, int mode, size_t bytes) {
     const char *t = (const char *)av_html_template, *end = t + av_html_template_len;
     while (t < end) {
@@ -263,6 +263,8 @@ static void fill_template(out_t *o, const av_html_page *p, const size_t *kept, i
         put(o, t, (size_t)(at - t));
         size_t rest = (size_t)(end - at);
         if (rest >= 7 && !memcmp(at, "@TITLE@", 7)) { html_text(o, p->title); t = at + 7; }
+        else if (rest >= 9 && !memcmp(at, "@VERSION@", 9)) { puts_(o, AV_VERSION); t = at + 9; }
+        else if (rest >= 5 && !memcmp(at, "@RUN@", 5)) { html_text(o, p->run ? p->run : ""); t = at + 5; }
         else if (rest >= 5 && !memcmp(at, "@CSS@", 5)) { put(o, (const char *)av_html_css, av_html_css_len); t = at + 5; }
         else if (rest >= 4 && !memcmp(at, "@JS@", 4)) { put(o, (const char *)av_html_js, av_html_js_len); t = at + 4; }
         else if (rest >= 6 && !memcmp(at, "@DATA@", 6)) { data_json(o, p, kept, mode, bytes); t = at + 6; }

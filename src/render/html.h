@@ -68,6 +68,9 @@ typedef struct {
     const av_html_run *runs;
     int n_runs;           /* 1.. (--compare: one per variant, same T) */
     size_t max_bytes;     /* size limit; 0 = AV_HTML_MAX_BYTES */
+    const char *run;      /* the run's id (hex digits), in <meta name="attnviz-run">, or NULL; with
+                           * <meta name="generator" content="attnviz VERSION"> it tells a later
+                           * run that attnviz wrote the page (app/figures.h) */
 } av_html_page;
 
 /* Write the page to path atomically (io/fileio.h). Errors: AV_EUSAGE for an
