@@ -86,7 +86,7 @@ $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c
 # leaves them scalar, and without -fno-trapping-math it will not turn their
 # float selects into blends. Neither flag changes a value: vectorising never
 # reorders a floating-point sum here, and no code reads the exception flags.
-$(BUILD)/nn/flash.o $(BUILD)/nn/attention_blas.o: CFLAGS += -fvect-cost-model=dynamic -fno-trapping-math
+$(BUILD)/nn/flash.o $(BUILD)/nn/attention_blas.o $(BUILD)/nn/gpt2_batch.o: CFLAGS += -fvect-cost-model=dynamic -fno-trapping-math
 
 $(BUILD)/libattnviz.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^

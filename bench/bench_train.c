@@ -32,9 +32,10 @@ static double cpu_s(void) {
 
 /* Median steps/s (wall) over 5 blocks of `block` steps of the default reverse
  * model; *cpu_ms gets the median CPU milliseconds per step (all threads). */
-static double c_steps_per_s(int threads, int block, double *cpu_ms) {
+static double c_steps_per_s(int threads, int block, av_kernel kernel, double *cpu_ms) {
     av_gpt2_config cfg;
     av_gpt2_config_defaults(&cfg);
+    cfg.kernel = kernel;
     cfg.n_layer = 2; cfg.n_head = 4; cfg.n_embd = 64; cfg.n_positions = AV_TASK_MAX_T;
     cfg.vocab_size = AV_TOY_VOCAB; cfg.layer_norm_epsilon = 1e-5;
     av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
@@ -98,7 +99,7 @@ int main(int argc, char **argv) {
     printf("machine: sgemm 256^3 %.1f GFLOP/s (OpenBLAS, one thread, median of 5)\n", bench_sgemm_gflops(256, 1));
     printf("training steps/s, default reverse model (2 layers, 4 heads, d_model 64, batch 32, AdamW):\n");
     for (int t = 1; t <= 2; t++) {
-        double ms, r = c_steps_per_s(t, 20, &ms);
+        double ms, r = c_steps_per_s(t, 20, AV_KERNEL_BLAS, &ms);
         printf("  attnviz    %d thread%s %6.1f steps/s wall, %6.1f CPU ms/step (median of 5 blocks of 20 steps)\n", t,
                t == 1 ? " " : "s", r, ms);
     }

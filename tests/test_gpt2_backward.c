@@ -13,21 +13,38 @@
 
 typedef float fx_f32;
 #include "nn/embed.h"
+#include "nn/gpt2_batch.h"
 #include "train_fixture.h"
 
-static void check_variant(const char *line) {
-    fx_variant v;
-    assert_int_equal(fx_load(&v, line), 0);
-    size_t np = av_gpt2_num_params(&v.cfg);
-    float *gmem = calloc(np, sizeof(float));
-    av_gpt2_params g;
-    av_gpt2_tensor *gt = calloc((size_t)v.n, sizeof *gt);
-    fx_bind(&g, gt, &v.cfg, gmem);
-    double loss = fx_batch_grads(&v, &v.p, &g, gmem);
+/* The packed batch (gpt2_batch.h) on the fixture's batch: grads (zeroed here)
+ * = d mean loss / d params. Returns the mean loss. */
+static double packed_batch_grads(const fx_variant *v, av_gpt2_params *grads, float *gmem) {
+    const int *tok[8], *tgt[8];
+    int n_scored = 0;
+    for (int b = 0; b < v->B; b++) {
+        tok[b] = v->tokens[b];
+        tgt[b] = v->targets[b];
+        for (int t = 0; t < v->len[b]; t++) n_scored += v->targets[b][t] >= 0;
+    }
+    memset(gmem, 0, av_gpt2_num_params(&v->cfg) * sizeof(float));
+    av_gpt2_batch bt;
+    av_err err;
+    assert_int_equal(av_gpt2_batch_alloc(&bt, &v->cfg, v->B, v->maxT, &err), 0);
+    assert_int_equal(av_gpt2_batch_set(&bt, &v->cfg, tok, tgt, v->len, v->B, &err), 0);
+    assert_int_equal(av_gpt2_batch_forward(&bt, &v->p, &v->cfg, &err), 0);
+    double loss = av_gpt2_batch_loss(&bt, v->cfg.vocab_size, 1.0 / n_scored);
+    av_gpt2_batch_backward(grads, &bt, &v->p, &v->cfg);
+    av_gpt2_batch_free(&bt);
+    return loss / n_scored;
+}
+
+/* Every tensor of gt (bound to our gradients) against torch's, within 1e-4
+ * of max|torch| per tensor, and the loss within 1e-5 relative. */
+static void compare_to_torch(const fx_variant *v, const char *path, const av_gpt2_tensor *gt, double loss) {
     double worst = 0;
     const char *worst_name = "";
-    for (int i = 0; i < v.n; i++) {
-        const float *c = *gt[i].slot, *t = *v.gtab[i].slot;
+    for (int i = 0; i < v->n; i++) {
+        const float *c = *gt[i].slot, *t = *v->gtab[i].slot;
         double maxt = 0, maxd = 0;
         for (size_t j = 0; j < gt[i].numel; j++) {
             maxt = fmax(maxt, fabs(t[j]));
@@ -36,12 +53,25 @@ static void check_variant(const char *line) {
         assert_true(maxt > 0); /* every parameter gets a gradient in the fixture */
         double r = maxd / maxt;
         if (r > worst) { worst = r; worst_name = gt[i].name; }
-        if (r > 1e-4) print_message("%s %s: max|diff| %.3g, max|torch| %.3g\n", v.name, gt[i].name, maxd, maxt);
+        if (r > 1e-4) print_message("%s %s %s: max|diff| %.3g, max|torch| %.3g\n", v->name, path, gt[i].name, maxd, maxt);
         assert_true(r <= 1e-4);
     }
-    print_message("%-18s loss %.6f (torch %.6f); worst gradient %.2e relative (%s)\n", v.name, loss, v.loss_ref,
-                  worst, worst_name);
-    assert_true(fabs(loss - v.loss_ref) <= 1e-5 * fabs(v.loss_ref));
+    print_message("%-18s %-9s loss %.6f (torch %.6f); worst gradient %.2e relative (%s)\n", v->name, path, loss,
+                  v->loss_ref, worst, worst_name);
+    assert_true(fabs(loss - v->loss_ref) <= 1e-5 * fabs(v->loss_ref));
+}
+
+/* The reference backward (sequence by sequence) and the packed batch, each against torch. */
+static void check_variant(const char *line) {
+    fx_variant v;
+    assert_int_equal(fx_load(&v, line), 0);
+    size_t np = av_gpt2_num_params(&v.cfg);
+    float *gmem = calloc(np, sizeof(float));
+    av_gpt2_params g;
+    av_gpt2_tensor *gt = calloc((size_t)v.n, sizeof *gt);
+    fx_bind(&g, gt, &v.cfg, gmem);
+    compare_to_torch(&v, "reference", gt, fx_batch_grads(&v, &v.p, &g, gmem));
+    compare_to_torch(&v, "packed", gt, packed_batch_grads(&v, &g, gmem));
     free(gmem); free(gt); free(g.h);
     fx_free(&v);
 }

@@ -168,8 +168,9 @@ static void test_schedules_by_hand(void **state) {
 
 /* ---------------------------------------------------------------------------- training */
 
-static void small_config(av_gpt2_config *cfg, av_adamw *opt, int steps) {
+static void small_config(av_gpt2_config *cfg, av_adamw *opt, int steps, av_kernel kernel) {
     av_gpt2_config_defaults(cfg);
+    cfg->kernel = kernel; /* reference: sequence by sequence; blas: packed chunks (gpt2_batch.h) */
     cfg->n_layer = 2; cfg->n_head = 2; cfg->n_embd = 32; cfg->n_positions = AV_TASK_MAX_T;
     cfg->vocab_size = AV_TOY_VOCAB; cfg->layer_norm_epsilon = 1e-5;
     *opt = (av_adamw){.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
@@ -178,11 +179,11 @@ static void small_config(av_gpt2_config *cfg, av_adamw *opt, int steps) {
 }
 
 /* Train `steps` steps of batch 16 on reverse; the parameters' bytes and the losses. */
-static void train_reverse(av_trainer *tr, int steps, double *losses) {
+static void train_reverse(av_trainer *tr, int steps, av_kernel kernel, double *losses) {
     av_gpt2_config cfg;
     av_adamw opt;
     av_err err;
-    small_config(&cfg, &opt, steps);
+    small_config(&cfg, &opt, steps, kernel);
     assert_int_equal(av_trainer_init(tr, &cfg, &opt, 42, &err), 0);
     av_rng r;
     av_rng_seed(&r, 42);
@@ -193,18 +194,24 @@ static void train_reverse(av_trainer *tr, int steps, double *losses) {
     }
 }
 
+/* Both paths: the same losses and parameters, bit for bit, on 1 and 2 threads
+ * (batch 16 = two chunks of AV_TRAIN_CHUNK, which the two threads share). */
 static void test_same_bits_on_1_and_2_threads(void **state) {
     (void)state;
-    av_trainer a, b;
-    double la[6], lb[6];
-    av_set_threads(1);
-    train_reverse(&a, 6, la);
-    av_set_threads(2);
-    train_reverse(&b, 6, lb);
-    assert_memory_equal(la, lb, sizeof la);
-    assert_memory_equal(a.mem, b.mem, a.n_params * sizeof(float));
-    av_trainer_free(&a);
-    av_trainer_free(&b);
+    for (int k = 0; k < 2; k++) {
+        av_kernel kernel = k ? AV_KERNEL_BLAS : AV_KERNEL_REFERENCE;
+        av_trainer a, b;
+        double la[6], lb[6];
+        av_set_threads(1);
+        train_reverse(&a, 6, kernel, la);
+        av_set_threads(2);
+        train_reverse(&b, 6, kernel, lb);
+        assert_memory_equal(la, lb, sizeof la);
+        assert_memory_equal(a.mem, b.mem, a.n_params * sizeof(float));
+        assert_true(la[5] < la[0]); /* and it trained */
+        av_trainer_free(&a);
+        av_trainer_free(&b);
+    }
 }
 
 static void test_short_schedule_learns_reverse(void **state) {
@@ -218,14 +225,14 @@ static void test_short_schedule_learns_reverse(void **state) {
     av_gpt2_config cfg;
     av_adamw opt;
     av_err err;
-    small_config(&cfg, &opt, STEPS);
+    small_config(&cfg, &opt, STEPS, AV_KERNEL_BLAS);
     av_trainer tr;
     assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 42, &err), 0);
     double loss0, acc0, aot0[4], loss1, acc1, aot1[4];
     assert_int_equal(av_trainer_eval(&tr, held, N, &loss0, &acc0, aot0, &err), 0);
     av_trainer_free(&tr);
     av_set_threads(2);
-    train_reverse(&tr, STEPS, losses);
+    train_reverse(&tr, STEPS, AV_KERNEL_BLAS, losses);
     assert_int_equal(av_trainer_eval(&tr, held, N, &loss1, &acc1, aot1, &err), 0);
     double best0 = 0, best1 = 0;
     for (int i = 0; i < 4; i++) { best0 = fmax(best0, aot0[i]); best1 = fmax(best1, aot1[i]); }
@@ -296,12 +303,13 @@ static void test_cli_train_bad_input(void **state) {
         {{"--train", "reverse", "--positions", "none"}, "--positions none cannot learn"},
         /* a warm-up longer than the run never reaches the peak --lr: refused, not clamped */
         {{"--train", "reverse", "--steps", "100", "--warmup", "200"}, "--warmup 200 is more than --steps 100 (allowed: 1..100)"},
-        /* nn/train.h's rule by hand: reverse's 2 layers, batch 32 (G = 8 chunks), V = 294, T = 32, C = 4096, H = 64;
-         * P = 294·4096 + 2·4096 + 2·(12·4096² + 13·4096) + 32·4096 (learned wpe) = 404,103,168;
-         * A = 23·2·32·4096 + 3·32·4096 + 2·2·64·32² + 32·294 = 6,694,080; Ag = 32·294 + 19·32·4096 + 64·32² = 2,565,312;
-         * 4·(11·P + 8·(A + Ag)) = 18,076,839,936 bytes = 16.8 GiB */
+        /* nn/train.h's rule by hand for --train's packed path: reverse's 2 layers, batch 32 (G = 4 chunks of 8),
+         * V = 294, T = 32, C = 4096, H = 64; P = 294·4096 + 2·4096 + 2·(12·4096² + 13·4096) + 32·4096 (learned
+         * wpe) = 404,103,168; per chunk (gpt2_batch.h) N = 8·32 = 256 rows, A = 64·8·32² = 524,288:
+         * 4·(69·N·C + 10·N + 5·A + 2·N·294 + 32·4096) + 12·N + 16·9 + 32² = 301,033,616;
+         * 4·7·P + 4·301,033,616 = 12,519,023,168 bytes = 11.7 GiB */
         {{"--train", "reverse", "-d", "4096", "-H", "64"},
-         "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 16.8 GiB (parameters, gradients, "
+         "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 11.7 GiB (parameters, gradients, "
          "AdamW moments, activations), more than the 2 GiB allowed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

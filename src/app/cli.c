@@ -454,7 +454,7 @@ static void given_text(char *buf, size_t n, const av_options *o, const char *nam
 static int unused_with_train(const av_options *o, char msgs[][160]) {
     static const char *const kTrainUses[] = {"d-model", "heads", "seed", "positions", "rope-style", "rope-base",
                                              "no-scale", "outdir", "quiet", "compare", "train", "layers", "steps",
-                                             "batch", "lr", "schedule", "warmup", "norm", "help", "version"};
+                                             "batch", "lr", "schedule", "warmup", "norm", "kernel", "help", "version"};
     int n = 0;
     char opt[96];
     if (o->dump_dir)

@@ -532,6 +532,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     cfg.positions = o->positions; cfg.norm = o->norm; cfg.scale = o->scale;
     if (o->rope_base > 0) cfg.rope_base = o->rope_base;
     cfg.rope_style = o->rope_style;
+    cfg.kernel = o->reference ? AV_KERNEL_REFERENCE : AV_KERNEL_BLAS;
     av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
                     .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
                     .steps = o->steps, .d_model = o->d_model};
@@ -689,6 +690,7 @@ av_status av_train_command(const av_options *op, const char *command_line, av_er
         .scale = !op->no_scale, .seed = op->seed, .quiet = op->quiet, .command_line = command_line,
         .positions = av_option_given(op, "positions") ? op->positions : AV_POS_LEARNED,
         .rope_style = op->rope_style, .rope_base = op->rope_base,
+        .reference = op->kernel == AV_KERNEL_REFERENCE + 1, /* op->kernel counts auto as 0 */
         .d_model = av_option_given(op, "d-model") ? op->d_model : 0,
         .heads = av_option_given(op, "heads") ? op->heads : 0,
         .tty = isatty(STDERR_FILENO),

@@ -38,6 +38,8 @@ typedef struct {
     double rope_base;                          /* with rope: θ base, 10000 by default */
     av_norm norm;
     int scale;                                 /* 1 = ÷√d_k */
+    int reference;                             /* 1 = --kernel reference: the readable loops, sequence by
+                                                  sequence; 0 = packed chunks on sgemm (nn/gpt2_batch.h) */
     uint64_t seed;
     av_train_compare compare;
     int quiet;                                 /* only errors */

@@ -58,7 +58,8 @@ av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_ad
     tr->mem = av_calloc(3 * tr->n_params, sizeof(float));
     tr->table = calloc((size_t)tr->n_tensors * 3, sizeof *tr->table);
     tr->workers = calloc(AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK, sizeof *tr->workers);
-    if (!tr->mem || !tr->table || !tr->workers) {
+    tr->packed = calloc(AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK, sizeof *tr->packed);
+    if (!tr->mem || !tr->table || !tr->workers || !tr->packed) {
         av_trainer_free(tr);
         return av_fail(err, AV_ERUNTIME, "out of memory for the parameters");
     }
@@ -82,6 +83,8 @@ size_t av_trainer_bytes(const av_gpt2_config *cfg, int B) {
     size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, H = (size_t)cfg->n_head, V = (size_t)cfg->vocab_size;
     size_t T = AV_TASK_MAX_T, P = av_gpt2_num_params(cfg), G = ((size_t)B + AV_TRAIN_CHUNK - 1) / AV_TRAIN_CHUNK;
     size_t A = 23 * L * T * C + 3 * T * C + 2 * L * H * T * T + T * V, Ag = T * V + 19 * T * C + H * T * T;
+    if (cfg->kernel != AV_KERNEL_REFERENCE)
+        return sizeof(float) * (3 + G) * P + G * av_gpt2_batch_bytes(cfg, AV_TRAIN_CHUNK, AV_TASK_MAX_T);
     return sizeof(float) * ((3 + G) * P + G * (A + Ag));
 }
 
@@ -97,7 +100,9 @@ void av_trainer_free(av_trainer *tr) {
         for (int T = 0; T <= AV_TASK_MAX_T; T++) av_gpt2_acts_free(&tr->workers[w].acts[T]);
         av_gpt2_grad_acts_free(&tr->workers[w].ga);
     }
+    for (int c = 0; tr->packed && c < AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK; c++) av_gpt2_batch_free(&tr->packed[c]);
     free(tr->workers);
+    free(tr->packed);
     free(tr->params.h);
     free(tr->m.h);
     free(tr->v.h);
@@ -120,12 +125,15 @@ static av_status ensure_chunks(av_trainer *tr, int n, av_err *err) {
         tr->chunk_grads[c] = av_calloc(tr->n_params, sizeof(float));
         av_gpt2_tensor scratch_table[AV_GPT2_MAX_LAYERS * 12 + 3];
         if (!tr->chunk_grads[c]) return av_fail(err, AV_ERUNTIME, "out of memory for the gradients");
-        if (c > 0 && av_gpt2_grad_acts_alloc(&tr->workers[c].ga, &tr->cfg, AV_TASK_MAX_T, err)) {
+        av_status s = tr->cfg.kernel != AV_KERNEL_REFERENCE
+                          ? av_gpt2_batch_alloc(&tr->packed[c], &tr->cfg, AV_TRAIN_CHUNK, AV_TASK_MAX_T, err)
+                      : c > 0 ? av_gpt2_grad_acts_alloc(&tr->workers[c].ga, &tr->cfg, AV_TASK_MAX_T, err)
+                              : AV_OK;
+        if (s) {
             free(tr->chunk_grads[c]);
-            return AV_ERUNTIME;
+            return s;
         }
-        av_status s = bind_params(&tr->chunk_views[c], c ? scratch_table : tr->gtable, &tr->cfg,
-                                  tr->chunk_grads[c], err);
+        s = bind_params(&tr->chunk_views[c], c ? scratch_table : tr->gtable, &tr->cfg, tr->chunk_grads[c], err);
         if (s) { free(tr->chunk_grads[c]); return s; }
     }
     return AV_OK;
@@ -162,15 +170,12 @@ typedef struct {
     av_err *err;             /* [n_chunks] */
 } step_job;
 
-/* Chunk c of the batch: forward, loss and backward of its sequences, in
- * order, into chunk c's gradient buffer, with chunk c's scratch. */
-static void step_chunk(void *ctx, int c) {
-    step_job *j = ctx;
+/* Chunk c of the batch, reference path: forward, loss and backward of its
+ * sequences one by one, in order, into chunk c's gradient buffer, with chunk
+ * c's scratch. */
+static void step_chunk_reference(step_job *j, int c) {
     av_trainer *tr = j->tr;
     av_train_worker *w = &tr->workers[c];
-    memset(tr->chunk_grads[c], 0, tr->n_params * sizeof(float));
-    j->chunk_loss[c] = 0.0;
-    j->status[c] = AV_OK;
     for (int b = c * AV_TRAIN_CHUNK; b < j->B && b < (c + 1) * AV_TRAIN_CHUNK; b++) {
         const av_task_example *ex = &j->ex[b];
         av_gpt2_acts *a = NULL;
@@ -182,6 +187,41 @@ static void step_chunk(void *ctx, int c) {
                                                           tr->cfg.vocab_size, j->weight);
         av_gpt2_backward(&tr->chunk_views[c], &w->ga, a, &tr->params, &tr->cfg, ex->tokens, ex->T);
     }
+}
+
+/* Pack examples ex[0..n-1] into bt (targets from the answer positions). */
+static av_status pack_examples(av_gpt2_batch *bt, const av_gpt2_config *cfg, const av_task_example *ex, int n,
+                               av_err *err) {
+    const int *tok[AV_TRAIN_CHUNK], *tgt[AV_TRAIN_CHUNK];
+    int T[AV_TRAIN_CHUNK], targets[AV_TRAIN_CHUNK][AV_TASK_MAX_T];
+    for (int i = 0; i < n; i++) {
+        example_targets(targets[i], &ex[i]);
+        tok[i] = ex[i].tokens;
+        tgt[i] = targets[i];
+        T[i] = ex[i].T;
+    }
+    return av_gpt2_batch_set(bt, cfg, tok, tgt, T, n, err);
+}
+
+/* Chunk c of the batch, packed path: its sequences as one av_gpt2_batch. */
+static void step_chunk_packed(step_job *j, int c) {
+    av_trainer *tr = j->tr;
+    av_gpt2_batch *bt = &tr->packed[c];
+    int b0 = c * AV_TRAIN_CHUNK, n = j->B - b0 < AV_TRAIN_CHUNK ? j->B - b0 : AV_TRAIN_CHUNK;
+    if ((j->status[c] = pack_examples(bt, &tr->cfg, j->ex + b0, n, &j->err[c])) ||
+        (j->status[c] = av_gpt2_batch_forward(bt, &tr->params, &tr->cfg, &j->err[c])))
+        return;
+    j->chunk_loss[c] = av_gpt2_batch_loss(bt, tr->cfg.vocab_size, j->weight);
+    av_gpt2_batch_backward(&tr->chunk_views[c], bt, &tr->params, &tr->cfg);
+}
+
+static void step_chunk(void *ctx, int c) {
+    step_job *j = ctx;
+    memset(j->tr->chunk_grads[c], 0, j->tr->n_params * sizeof(float));
+    j->chunk_loss[c] = 0.0;
+    j->status[c] = AV_OK;
+    if (j->tr->cfg.kernel == AV_KERNEL_REFERENCE) step_chunk_reference(j, c);
+    else step_chunk_packed(j, c);
 }
 
 av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err) {
@@ -230,9 +270,11 @@ av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, doub
 
 av_status av_trainer_forward(av_trainer *tr, const int *tokens, int T, const av_gpt2_acts **acts, av_err *err) {
     av_gpt2_acts *a = NULL;
-    av_status s = worker_acts(&tr->workers[0], &tr->cfg, T, &a, err);
+    av_gpt2_config ref = tr->cfg;
+    ref.kernel = AV_KERNEL_REFERENCE; /* as --model runs a trained folder (short inputs) */
+    av_status s = worker_acts(&tr->workers[0], &ref, T, &a, err);
     if (s) return s;
-    if ((s = av_gpt2_forward(a, &tr->params, &tr->cfg, tokens, T, err))) return s;
+    if ((s = av_gpt2_forward(a, &tr->params, &ref, tokens, T, err))) return s;
     *acts = a;
     return AV_OK;
 }

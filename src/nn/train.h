@@ -2,6 +2,14 @@
  * batch of token sequences: forward, cross-entropy on the scored positions,
  * backward (gpt2_backward.h), global-norm clipping and AdamW (optim.h).
  *
+ * Two paths, by cfg.kernel:
+ *   - AV_KERNEL_REFERENCE: the readable one. Each sequence runs gpt2.h's
+ *     av_gpt2_forward and gpt2_backward.h's av_gpt2_backward on its own;
+ *   - any other kernel (what --train uses): each chunk of the batch is packed
+ *     into one av_gpt2_batch (gpt2_batch.h), so a layer's products are single
+ *     sgemm calls over all the chunk's tokens. Same math, checked against the
+ *     same torch gradients (tests/test_gpt2_backward.c).
+ *
  * Determinism: the batch is cut into fixed chunks of AV_TRAIN_CHUNK sequences.
  * Each chunk sums its sequences' gradients in order into its own buffer, with
  * its own scratch, and the chunks are summed in order. Chunks run in parallel
@@ -26,10 +34,11 @@
 #include "base/common.h"
 #include "nn/gpt2.h"
 #include "nn/gpt2_backward.h"
+#include "nn/gpt2_batch.h"
 #include "nn/optim.h"
 #include "nn/tasks.h"
 
-#define AV_TRAIN_CHUNK 4        /* sequences per gradient chunk (fixed: determinism) */
+#define AV_TRAIN_CHUNK 8        /* sequences per gradient chunk (fixed: determinism) */
 #define AV_TRAIN_MAX_BATCH 1024
 
 /* One chunk's scratch: activations per sequence length, backward scratch. */
@@ -51,7 +60,8 @@ typedef struct {
     float **chunk_grads;         /* [n_chunks] n_params each */
     av_gpt2_params *chunk_views; /* [n_chunks] */
     av_gpt2_tensor *gtable;      /* table for chunk 0 (the summed gradient) */
-    av_train_worker *workers;    /* [AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK], allocated with the chunks */
+    av_train_worker *workers;    /* [AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK], allocated with the chunks (reference path) */
+    av_gpt2_batch *packed;       /* [AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK], allocated with the chunks (packed path) */
     double last_grad_norm;       /* ‖g‖₂ before clipping, last step */
     double last_lr;
 } av_trainer;
@@ -71,7 +81,9 @@ void av_trainer_free(av_trainer *tr);
  * one gradient per chunk (G·P), and per chunk the activations of
  * av_gpt2_acts_alloc, A = 23·L·T·C + 3·T·C + 2·L·H·T² + T·V, and the backward
  * scratch of av_gpt2_grad_acts_alloc, Ag = T·V + 19·T·C + H·T² (the means,
- * rstd and mask are left out): 4·((3 + G)·P + G·(A + Ag)). */
+ * rstd and mask are left out): 4·((3 + G)·P + G·(A + Ag)). The packed path
+ * (cfg->kernel other than reference) counts 4·(3 + G)·P plus, per chunk,
+ * av_gpt2_batch_bytes for AV_TRAIN_CHUNK sequences of T tokens. */
 size_t av_trainer_bytes(const av_gpt2_config *cfg, int B);
 #define AV_MAX_TRAIN_BYTES ((size_t)2 << 30) /* --train refuses models that need more (2 GiB) */
 
@@ -90,7 +102,9 @@ av_status av_trainer_eval(av_trainer *tr, const av_task_example *ex, int n, doub
                           double *attn_on_target, av_err *err);
 
 /* Forward of one sequence with the current parameters in worker 0's
- * activations; returns them (valid until the next call). */
+ * activations, with the reference kernel whatever cfg.kernel (so it equals
+ * what `attnviz --model DIR` computes on the saved folder); returns them
+ * (valid until the next call). */
 av_status av_trainer_forward(av_trainer *tr, const int *tokens, int T, const av_gpt2_acts **acts, av_err *err);
 
 #endif
