@@ -471,7 +471,7 @@ static const bad_case kCases[] = {
     {"weights_not_npy", 2, "W_Q.npy: not a .npy file (bad magic", {W8, "--weights", "@/in/w", S4}, prep_w_not_npy, 0, NULL, 0},
     {"weights_folder_empty", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy", {W8, "--weights", "@/in/w", S4}, prep_w_empty, 0, NULL, 0},
     {"weights_is_a_file", 1, "is not a folder", {W8, "--weights", "@/in/afile", S4}, NULL, 0, NULL, 0},
-    {"weights_missing", 1, "No such file or directory", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
+    {"weights_missing", 1, "No such file or directory; the example folder that comes with attnviz is ", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
     /* --attn-mask */
     {"mask_wrong_shape", 2, "shape (3, 3); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
     {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/assets.h"
 #include "io/fileio.h"
 #include "io/npy.h"
 
@@ -79,8 +80,15 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
 
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err) {
     struct stat st;
-    if (stat(dir, &st) != 0)
-        return av_fail(err, AV_ERUNTIME, "--weights '%s': %s", dir, strerror(errno));
+    if (stat(dir, &st) != 0) { /* say where the example folder that comes with attnviz is */
+        int e = errno;
+        const char *data = av_assets_dir();
+        char hint[4200] = "";
+        if (e == ENOENT && data)
+            snprintf(hint, sizeof hint, "; the example folder that comes with attnviz is %s/weights/identity-d8 "
+                     "(with --d-model 8)", data);
+        return av_fail(err, AV_ERUNTIME, "--weights '%s': %s%s", dir, strerror(e), hint);
+    }
     if (!S_ISDIR(st.st_mode)) return av_fail(err, AV_ERUNTIME, "--weights '%s' is not a folder", dir);
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
     int found = 0;
