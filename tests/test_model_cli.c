@@ -298,7 +298,9 @@ static void test_bad_checkpoints(void **state) {
         {"no vocab.json", 2, "has no vocab.json; a GPT-2 model folder holds"},
         {"no merges.txt", 2, "has no merges.txt; a GPT-2 model folder holds"},
         {"empty folder", 2, "has no config.json; a GPT-2 model folder holds"},
-        {"no such folder", 2, ": no such folder; a GPT-2 model folder holds"},
+        {"no such folder", 2, "(or its index and shards) and tokenizer.json (attnviz never downloads: fetch one once, e.g. "
+                             "huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
+                             "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)"},
         {"a file, not a folder", 2, " is not a folder; a GPT-2 model folder holds"},
         {"Llama folder without tokenizer.json", 2, "has no tokenizer.json; a GPT-2 model folder holds"},
         {"config check names the folder", 2, "/config.json: n_head 3 does not divide n_embd 4"},

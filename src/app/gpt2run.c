@@ -91,7 +91,9 @@ static av_status check_options(const av_options *o, av_err *err) {
 static av_status check_present(const char *dir, const char *name, av_err *err) {
     struct stat sb;
     if (stat(dir, &sb) != 0 && errno == ENOENT)
-        return av_fail(err, AV_EUSAGE, "--model %s: no such folder; %s", dir, MODEL_FOLDER);
+        return av_fail(err, AV_EUSAGE, "--model %s: no such folder; %s (attnviz never downloads: fetch one once, e.g. "
+                       "huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir "
+                       "gpt2, or train a toy one: attnviz --train reverse -o DIR)", dir, MODEL_FOLDER);
     if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
         return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", dir, MODEL_FOLDER);
     char path[4200];
