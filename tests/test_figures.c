@@ -792,6 +792,10 @@ static void test_folder_rule_covers_every_file(void **state) {
     RUN(&r, "--model", toy_dir, "--html", "--figures", "model,grid,heads", "-o", in(f, "o"), "3 1 4 1 5 >");
     expect_ok(&r);
     assert_non_null(strstr(r.err, "attnviz: note: removed 3 file(s) of an earlier run from"));
+    char want_src[4400]; /* the trace says the weights are trained, as the titles do */
+    snprintf(want_src, sizeof want_src, "  weights    model %s (trained toy model: attnviz --train sort, step 4): F32, ",
+             toy_dir);
+    assert_non_null(strstr(r.out, want_src));
     tu_free(&r);
     expect_files(f, "o", (const char *[]){"head0.png", "head1.png", "heads.png", NULL}, 0);
     expect_files(f, "o", (const char *[]){"model.png", "layer1.png", "layer1_head0.png", "layer1_head3.png",

@@ -37,8 +37,11 @@ static void header(const tctx *t, const av_tokens *labels) {
     FILE *f = t->f;
     fprintf(f, "%sattnviz %s%s: a GPT-2 forward pass, every layer and head, step by step\n", av_bold(t->color),
             AV_VERSION, av_reset(t->color));
-    fprintf(f, "  weights    model %s: %s, %zu parameters, %s%s\n", t->r->dir, g->dtype, av_gpt2_num_params(t->c),
-            strcmp(g->dtype, "F32") == 0 ? "read in place from the mmapped file" : "converted to float32",
+    char trained[96] = ""; /* a folder --train wrote says so, as its figures' titles do */
+    if (t->r->task[0])
+        snprintf(trained, sizeof trained, " (trained toy model: attnviz --train %s, step %d)", t->r->task, t->r->step);
+    fprintf(f, "  weights    model %s%s: %s, %zu parameters, %s%s\n", t->r->dir, trained, g->dtype,
+            av_gpt2_num_params(t->c), strcmp(g->dtype, "F32") == 0 ? "read in place from the mmapped file" : "converted to float32",
             g->transformer_prefix ? ", names with \"transformer.\"" : "");
     fprintf(f, "  tokens     ");
     for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
