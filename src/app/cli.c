@@ -442,10 +442,12 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
     snprintf(buf, n, "--%s", name);
 }
 
-/* "--name VALUE" as typed, for a warning: option_text, with --figures and --prefix as given. */
+/* "--name VALUE" as typed, for a warning: option_text, with --figures, --prefix and --vmax as given. */
 static void given_text(char *buf, size_t n, const av_options *o, const char *name) {
     if (strcmp(name, "figures") == 0) snprintf(buf, n, "--figures %.80s", o->figures_arg);
     else if (strcmp(name, "prefix") == 0) snprintf(buf, n, "--prefix %.80s", o->prefix);
+    else if (strcmp(name, "vmax") == 0 && o->vmax_mode == AV_VMAX_VALUE) snprintf(buf, n, "--vmax %g", o->vmax);
+    else if (strcmp(name, "vmax") == 0) snprintf(buf, n, "--vmax %s", o->vmax_mode == AV_VMAX_AUTO ? "auto" : "fixed");
     else option_text(buf, n, o, name);
 }
 
@@ -475,7 +477,8 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
 }
 
 int av_unused_options(const av_options *o, char msgs[][160]) {
-    static const char *const kFigureOpts[] = {"figures", "format", "cmap", "dpi", "scale", "outdir", "title", "prefix"};
+    static const char *const kFigureOpts[] = {"figures", "format", "cmap", "dpi", "scale", "outdir", "title", "prefix",
+                                              "vmax", "log-scale", "pool"};
     if (o->train >= 0) return unused_with_train(o, msgs);
     int n = 0, rope = o->positions == AV_POS_ROPE || (o->compare && o->compare != AV_CMP_SCALE);
     char opt[96];
