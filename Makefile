@@ -87,6 +87,9 @@ $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c
 # float selects into blends. Neither flag changes a value: vectorising never
 # reorders a floating-point sum here, and no code reads the exception flags.
 $(BUILD)/nn/flash.o $(BUILD)/nn/attention_blas.o $(BUILD)/nn/gpt2_batch.o: CFLAGS += -fvect-cost-model=dynamic -fno-trapping-math
+# embed.c's batch of normals likewise; -fno-math-errno lets sqrt be the
+# instruction (the same correctly rounded value) inside a vectorised loop.
+$(BUILD)/nn/embed.o: CFLAGS += -fno-trapping-math -fno-math-errno
 
 $(BUILD)/libattnviz.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
