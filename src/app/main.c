@@ -28,6 +28,7 @@
 #include "app/trace.h"
 #include "app/train.h"
 #include "io/fileio.h"
+#include "nn/attention_blas.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
 
@@ -138,6 +139,7 @@ int main(int argc, char **argv) {
     /* a file size limit (ulimit -f) must fail a write, not kill the process
      * and leave a temporary file behind */
     signal(SIGXFSZ, SIG_IGN);
+    av_blas_stop_threads(); /* OpenBLAS's idle workers would spin on a core for 0.1 s */
     av_status st = av_parse_args(&r.o, argc, argv, &err);
     int run_it = !st && !r.o.help && !r.o.version;
     if (!st && r.o.help) av_print_help(stdout);

@@ -57,6 +57,12 @@ static void blas_setup(void) {
     openblas_set_num_threads(1);
 }
 
+int blas_thread_shutdown_(void) __attribute__((weak)); /* OpenBLAS's own, also run at exit */
+
+void av_blas_stop_threads(void) {
+    if (blas_thread_shutdown_) blas_thread_shutdown_();
+}
+
 const char *av_blas_core(void) {
     pthread_once(&blas_once, blas_setup);
     return openblas_get_corename ? openblas_get_corename() : "CBLAS";

@@ -84,4 +84,11 @@ void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int
  * kernels, selects the AVX-512 or AVX2 ones the CPU has (attention_blas.c). */
 const char *av_blas_core(void);
 
+/* Stop OpenBLAS's worker threads, which it starts when the library loads and
+ * which spin (sched_yield) for about 0.1 s before they sleep, using a core
+ * the process needs. attnviz never hands OpenBLAS more than one thread (see
+ * av_sgemm); if something does, OpenBLAS starts its workers again itself.
+ * Call once, early in main. Nothing happens with another CBLAS. */
+void av_blas_stop_threads(void);
+
 #endif
