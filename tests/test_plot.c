@@ -1056,6 +1056,37 @@ static void test_percentile_nearest_rank(void **state) {
     assert_true(av_plot_percentile(v, NULL, 1, 2, 2, 75) == 2.0f); /* 0.5, 1, 2, 3: rank 3 */
 }
 
+static int cmp_asc(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The selection (no sort) gives the value of the sorted array's nearest rank:
+ * random values with many repeats, every percentile 0..100; and which zero
+ * (-0 or +0) a sort placed at that rank, when both occur. */
+static void test_percentile_equals_sorted(void **state) {
+    (void)state;
+    enum { N = 1000 };
+    static float v[N], sorted[N];
+    unsigned seed = 12345;
+    for (int trial = 0; trial < 4; trial++) {
+        for (int i = 0; i < N; i++) {
+            seed = seed * 1103515245u + 12345u;
+            v[i] = (float)((int)(seed >> 16) % (trial == 0 ? 1000 : 7)) / 8.0f - (trial == 3 ? 0.25f : 0.0f);
+        }
+        memcpy(sorted, v, sizeof v);
+        qsort(sorted, N, sizeof *sorted, cmp_asc);
+        for (int pct = 0; pct <= 100; pct++) {
+            size_t k = pct == 0 ? 0 : (size_t)ceil(pct / 100.0 * N) - 1;
+            assert_true(av_plot_percentile(v, NULL, 1, 10, 100, pct) == sorted[k]);
+        }
+    }
+    const float z[6] = {-0.0f, 0.0f, 1.0f, -1.0f, 0.0f, -0.0f}; /* sorted: -1, -0, 0, 0, -0, 1 */
+    assert_false(signbit(av_plot_percentile(z, NULL, 1, 2, 3, 50)));  /* rank 3: the 2nd zero, +0 */
+    assert_true(signbit(av_plot_percentile(z, NULL, 1, 2, 3, 30)));   /* rank 2: the 1st zero, -0 */
+    assert_true(signbit(av_plot_percentile(z, NULL, 1, 2, 3, 80)));   /* rank 5: the 4th zero, -0 */
+}
+
 /* auto range: the percentile of the values drawn, after pooling, and the
  * colour bar's title says it. */
 static void test_auto_range_after_pooling(void **state) {
@@ -1126,6 +1157,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_svg_size_ignores_dpi, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pooling_past_the_pixels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentile_nearest_rank, setup, teardown),
+        cmocka_unit_test(test_percentile_equals_sorted),
         cmocka_unit_test_setup_teardown(test_log_scale_cells, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_range_after_pooling, setup, teardown),
     };

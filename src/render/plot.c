@@ -1238,11 +1238,45 @@ void av_plot_mean_heads(float *out, const float *att, int H, int n_q, int n_k) {
     }
 }
 
-enum { PCT_SAMPLE = 1 << 18 }; /* values av_plot_percentile sorts at most */
+enum { PCT_SAMPLE = 1 << 18 }; /* values av_plot_percentile looks at, at most */
 
-static int cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+/* The value of rank k (0-based) of vals[0..n) in ascending order, without
+ * sorting: quickselect with a three-way partition (many values are equal),
+ * O(n) on average. vals is reordered. */
+static float select_rank(float *vals, size_t n, size_t k) {
+    size_t lo = 0, hi = n; /* the answer is in vals[lo..hi) */
+    while (hi - lo > 1) {
+        float a = vals[lo], b = vals[lo + (hi - lo) / 2], c = vals[hi - 1];
+        float pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b); /* median of 3 */
+        size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < pivot, [lt,i) == pivot, [gt,hi) > pivot */
+        while (i < gt) {
+            float x = vals[i];
+            if (x < pivot) vals[i++] = vals[lt], vals[lt++] = x;
+            else if (x > pivot) vals[i] = vals[--gt], vals[gt] = x;
+            else i++;
+        }
+        if (k < lt) hi = lt;
+        else if (k >= gt) lo = gt;
+        else return pivot;
+    }
+    return vals[lo];
+}
+
+/* Rank k (0-based) of vals[0..n) in ascending order, as the stable sort
+ * this replaces gave it: values that compare equal are bitwise equal except
+ * -0 and +0, so a zero of rank k is the (k - below)-th zero in the first
+ * order, below = the count of negative values. vals is reordered. */
+static float value_of_rank(float *vals, size_t n, size_t k) {
+    size_t below = 0, zeros = 0, negzero = 0;
+    for (size_t i = 0; i < n; i++) {
+        below += vals[i] < 0.0f;
+        zeros += vals[i] == 0.0f;
+        negzero += vals[i] == 0.0f && signbit(vals[i]);
+    }
+    if (negzero && k >= below && k < below + zeros)
+        for (size_t i = 0, z = 0; i < n; i++)
+            if (vals[i] == 0.0f && z++ == k - below) return vals[i];
+    return select_rank(vals, n, k);
 }
 
 float av_plot_percentile(const float *v, const unsigned char *masked, int n, int n_q, int n_k, double pct) {
@@ -1257,10 +1291,9 @@ float av_plot_percentile(const float *v, const unsigned char *masked, int n, int
     }
     float r = 0.0f;
     if (seen) {
-        qsort(vals, seen, sizeof *vals, cmp_float);
         double rank = ceil(pct / 100.0 * (double)seen); /* nearest rank, 1-based */
         size_t k = rank < 1 ? 0 : rank > (double)seen ? seen - 1 : (size_t)rank - 1;
-        r = vals[k];
+        r = value_of_rank(vals, seen, k);
     }
     free(vals);
     return r;

@@ -28,9 +28,11 @@
 #define MAX_FACES 32
 #define CP_CACHE 4096 /* open-addressed code point → face slot cache, per weight */
 #define MAX_LANG_SORTS 32
-#define LAY_CACHE 1024 /* laid-out lines kept, by (text, size, weight): figures measure and draw
-                        * the same labels many times, and every raqm call rebuilds HarfBuzz's
-                        * font tables (about 25 calls per distinct label in a 200-token figure set) */
+#define LAY_CACHE 16384 /* laid-out lines kept, by (text, size, weight): figures measure and draw
+                         * the same labels many times, and every raqm call rebuilds HarfBuzz's
+                         * font tables (about 25 calls per distinct label in a 200-token figure set;
+                         * a 2048-token set has ~1,400 distinct labels per map, the same in every
+                         * head's figure: 1024 slots kept evicting them) */
 #define FAMILIES "DejaVu Sans,Noto Sans CJK SC,sans-serif" /* matplotlib's face first, then CJK */
 
 typedef struct {
