@@ -365,7 +365,10 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
     av_status s;
     if ((s = av_mkdir_p(o->outdir, err))) return s;
     fig_run fr = {.m = m, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
+    av_png_batch batch; /* figure k is compressed on a second thread while k+1 is drawn */
+    av_png_batch_begin(&batch);
     fr.meta = figure_meta(fr.desc, o, fc, m->cfg.seed);
+    fr.meta.batch = &batch;
     weight_range(&fr);
     describe_run(&fr, fc);
     fr.hms = calloc((size_t)m->cfg.H, sizeof *fr.hms);
@@ -373,6 +376,12 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
     if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");
     av_plot_reset_missing();
     if (!s) s = write_selected(&fr, err);
+    av_err berr;
+    av_status bs = av_png_batch_end(&batch, &berr); /* the PNG files are written here, in order */
+    if (!s && bs) {
+        s = bs;
+        *err = berr;
+    }
     free(fr.hms);
     free(fr.titles);
     if (!s && av_plot_missing_glyphs() > 0)

@@ -63,6 +63,7 @@
 
 #include "render/colormap.h"
 #include "base/common.h"
+#include "render/pngbatch.h"
 #include "render/raster.h"
 
 typedef struct {
@@ -132,6 +133,8 @@ typedef struct {
                               * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
                               * model view); 0 = automatic */
+    av_png_batch *batch;     /* non-NULL: a PNG is drawn now and queued there, compressed on
+                              * its thread and written by av_png_batch_end (pngbatch.h) */
 } av_plot_meta;
 
 #define AV_PLOT_MAX_PANELS 4096 /* av_plot_grid: at most this many panels (e.g. 48 layers x 25 heads) */
