@@ -33,6 +33,8 @@
                          * font tables (about 25 calls per distinct label in a 200-token figure set;
                          * a 2048-token set has ~1,400 distinct labels per map, the same in every
                          * head's figure: 1024 slots kept evicting them) */
+#define GLYPH_CACHE 4096 /* rendered glyph bitmaps kept, by (font, glyph, size, sub-pixel offset):
+                          * a figure set draws the same digits and labels in every figure */
 #define FAMILIES "DejaVu Sans,Noto Sans CJK SC,sans-serif" /* matplotlib's face first, then CJK */
 
 typedef struct {
@@ -52,6 +54,15 @@ typedef struct {
     short slot;   /* face slot, -1 = no font has it */
 } cp_entry;
 
+typedef struct {
+    int used, slot;
+    unsigned gid;
+    FT_F26Dot6 size;        /* 26.6, as sized_face sets it */
+    int32_t fx, fy;         /* sub-pixel offset of the origin, 0..63 (1/64 px) */
+    unsigned char *bits;    /* rows x cols, pitch cols */
+    int rows, cols, left, top; /* FreeType's bitmap_left/top for that offset */
+} glyph_entry;
+
 static struct {
     int tried, ok;
     FT_Library ft;
@@ -69,6 +80,7 @@ static struct {
     int n_faces;
     cp_entry cache[2][CP_CACHE];
     lay_entry lays[LAY_CACHE];
+    glyph_entry glyphs[GLYPH_CACHE];
 } T;
 
 /* Font files registered by av_text_use_fonts (they outlive unload()). */
@@ -85,6 +97,7 @@ static void unload(void) {
         free(T.lays[k].text);
         free(T.lays[k].lay.g);
     }
+    for (int k = 0; k < GLYPH_CACHE; k++) free(T.glyphs[k].bits);
     for (int k = 0; k < T.n_faces; k++) {
         FT_Done_Face(T.faces[k].face);
         free(T.face_key[k]);
@@ -641,16 +654,45 @@ void av_text_layout_free(av_text_layout *lay) {
     memset(lay, 0, sizeof *lay);
 }
 
+/* The cache slot of a glyph at a sub-pixel offset (direct-mapped). */
+static glyph_entry *glyph_slot(int slot, unsigned gid, FT_F26Dot6 size, int32_t fx, int32_t fy) {
+    uint32_t h = 2166136261u;
+    uint32_t key[5] = {(uint32_t)slot, gid, (uint32_t)size, (uint32_t)fx, (uint32_t)fy};
+    for (int k = 0; k < 5; k++) h = (h ^ key[k]) * 16777619u;
+    return &T.glyphs[h % GLYPH_CACHE];
+}
+
+/* Keep a copy of the glyph slot's bitmap in e (nothing when out of memory). */
+static void glyph_keep(glyph_entry *e, int slot, unsigned gid, FT_F26Dot6 size, int32_t fx, int32_t fy,
+                       const FT_GlyphSlot gs) {
+    int rows = (int)gs->bitmap.rows, cols = (int)gs->bitmap.width;
+    unsigned char *bits = malloc(rows && cols ? (size_t)rows * (size_t)cols : 1);
+    if (!bits) return;
+    for (int r = 0; r < rows; r++) memcpy(bits + (size_t)r * cols, gs->bitmap.buffer + (ptrdiff_t)r * gs->bitmap.pitch, (size_t)cols);
+    free(e->bits);
+    *e = (glyph_entry){1, slot, gid, size, fx, fy, bits, rows, cols, gs->bitmap_left, gs->bitmap_top};
+}
+
 int av_text_glyph_render(const av_glyph *g, int32_t x, float size, av_glyph_bitmap *out) {
     if (g->slot < 0 || g->slot >= T.n_faces) return -1;
+    int32_t ix = x >= 0 ? x / 64 : -((63 - x) / 64), iy = g->y >= 0 ? g->y / 64 : -((63 - g->y) / 64);
+    FT_F26Dot6 s26 = (FT_F26Dot6)lrintf(size * 64.0f);
+    if (s26 < 64) s26 = 64; /* as sized_face */
+    glyph_entry *e = glyph_slot(g->slot, g->gid, s26, x - ix * 64, g->y - iy * 64);
+    if (e->used && e->slot == g->slot && e->gid == g->gid && e->size == s26 && e->fx == x - ix * 64 &&
+        e->fy == g->y - iy * 64) {
+        *out = (av_glyph_bitmap){e->bits, e->rows, e->cols, e->cols, (int)ix + e->left, (int)iy + e->top};
+        return 0;
+    }
     FT_Face face = sized_face(g->slot, size);
     if (FT_Load_Glyph(face, g->gid, LOAD_FLAGS) != 0) return -1;
     FT_GlyphSlot gs = face->glyph;
-    int32_t ix = x >= 0 ? x / 64 : -((63 - x) / 64), iy = g->y >= 0 ? g->y / 64 : -((63 - g->y) / 64);
-    if (gs->format == FT_GLYPH_FORMAT_OUTLINE) FT_Outline_Translate(&gs->outline, x - ix * 64, g->y - iy * 64);
+    int outline = gs->format == FT_GLYPH_FORMAT_OUTLINE;
+    if (outline) FT_Outline_Translate(&gs->outline, x - ix * 64, g->y - iy * 64);
     else ix = (x + 32) >> 6, iy = (g->y + 32) >> 6;
     if (FT_Render_Glyph(gs, FT_RENDER_MODE_NORMAL) != 0) return -1;
     if (gs->bitmap.pixel_mode != FT_PIXEL_MODE_GRAY) return -1;
+    if (outline) glyph_keep(e, g->slot, g->gid, s26, x - ix * 64, g->y - iy * 64, gs);
     *out = (av_glyph_bitmap){gs->bitmap.buffer, (int)gs->bitmap.rows, (int)gs->bitmap.width, gs->bitmap.pitch,
                              (int)ix + gs->bitmap_left, (int)iy + gs->bitmap_top};
     return 0;
