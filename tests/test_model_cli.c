@@ -360,6 +360,41 @@ static void test_bad_checkpoints(void **state) {
     }
 }
 
+/* A --model's figures are titled like the single layer's: the sentence in
+ * quotes (or --title) first, then the model; --head draws that head alone
+ * without a "no effect" warning; --vmax and --log-scale reach them. */
+static void test_model_figures_say_the_sentence(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--head", "1", "--figures", "grid,heads", "--format", "svg",
+                "--log-scale", "-o", tu_in(f, "o"), "The quick brown fox", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    char want[4400];
+    char *svg = tu_slurp_file(tu_in(f, "o/layer1.svg"), NULL);
+    snprintf(want, sizeof want, "<title>“The quick brown fox” · model %s (F32) · layer 1: attention weights, all 4 "
+             "heads · mask: causal</title>", f->dir);
+    if (!strstr(svg, want)) fail_msg("layer1.svg lacks %s", want);
+    assert_non_null(strstr(svg, "log\xE2\x82\x81\xE2\x82\x80 attention weight")); /* log₁₀, --log-scale */
+    free(svg);
+    svg = tu_slurp_file(tu_in(f, "o/layer1_head1.svg"), NULL);
+    snprintf(want, sizeof want, "<title>“The quick brown fox” · model %s (F32) · layer 1 · head 1 of 4 · mask: "
+             "causal</title>", f->dir);
+    if (!strstr(svg, want)) fail_msg("layer1_head1.svg lacks %s", want);
+    free(svg);
+    assert_false(file_exists(tu_in(f, "o/layer1_head0.svg")));
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--title", "Slide 3", "--figures", "model", "--format", "svg", "-o",
+                tu_in(f, "t"), "The quick brown fox", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    svg = tu_slurp_file(tu_in(f, "t/model.svg"), NULL);
+    snprintf(want, sizeof want, "<title>Slide 3 · model %s (F32) · attention weights of every layer", f->dir);
+    if (!strstr(svg, want)) fail_msg("model.svg lacks %s", want);
+    free(svg);
+}
+
 static void test_options_with_model(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -405,6 +440,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -495,7 +495,8 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
-    if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) && n < AV_MAX_WARNINGS)
+    if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) && !(o->model_dir && !o->no_plot) &&
+        n < AV_MAX_WARNINGS) /* a --model draws layer L's head --head on its own */
         snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
                  "(figures and --show draw every head)", o->head);
     if (av_option_given(o, "precision") && !o->verbose && !o->explain && n < AV_MAX_WARNINGS)

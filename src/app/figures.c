@@ -432,10 +432,10 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
         hms[p] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                               .w = att + (size_t)p * TT, .masked = fr->m->mask, .panel_title = names[p]};
     }
-    char title[1024];
-    snprintf(title, sizeof title, "%s · attention weights of every layer (rows L0…L%d) and head (columns H0…H%d) · "
-             "mask: causal", source, L - 1, H - 1);
-    av_plot_meta meta = fr->meta;
+    char title[2048];
+    snprintf(title, sizeof title, "%s · %s · attention weights of every layer (rows L0…L%d) and head (columns H0…H%d) · "
+             "mask: causal", fr->lead, source, L - 1, H - 1);
+    av_plot_meta meta = fr->wmeta;
     meta.grid_cols = H;
     if (!s) s = write_fig(fr, "model", FIG_GRID, hms, L * H, title, &meta, err);
     free(hms);
@@ -447,36 +447,40 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
 static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned figs, av_err *err) {
     const av_model *m = fr->m;
     int H = m->cfg.H, T = m->cfg.T;
-    char stem[64], title[1024];
+    char stem[64], title[2048];
     for (int h = 0; h < H; h++) {
-        snprintf(fr->titles[h], sizeof fr->titles[h], "%s · layer %d · head %d of %d · mask: causal", source, layer, h, H);
+        snprintf(fr->titles[h], sizeof fr->titles[h], "%s · %s · layer %d · head %d of %d · mask: causal", fr->lead,
+                 source, layer, h, H);
         fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                                   .w = m->att + (size_t)h * T * T, .masked = m->mask};
     }
     av_status s = AV_OK;
     if (figs & AV_FIG_GRID) {
         snprintf(stem, sizeof stem, "layer%d", layer);
-        snprintf(title, sizeof title, "%s · layer %d: attention weights, all %d heads · mask: causal", source, layer, H);
-        s = write_fig(fr, stem, FIG_GRID, fr->hms, H, title, &fr->meta, err);
+        snprintf(title, sizeof title, "%s · %s · layer %d: attention weights, all %d heads · mask: causal", fr->lead,
+                 source, layer, H);
+        s = write_fig(fr, stem, FIG_GRID, fr->hms, H, title, &fr->wmeta, err);
     }
     int only = av_option_given(fr->o, "head") ? fr->o->head : -1;
     for (int h = 0; h < H && !s && (figs & AV_FIG_HEADS); h++) {
         if (only >= 0 && h != only) continue;
         snprintf(stem, sizeof stem, "layer%d_head%d", layer, h);
-        s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->meta, err);
+        s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->wmeta, err);
     }
     return s;
 }
 
 av_status av_figures_model(const av_model *view, const av_tokens *toks, const float *att, int L, int layer,
-                           const char *source, const char *run, const av_options *o, const char *cmdline, av_written *w,
-                           av_err *err) {
+                           const char *source, const char *sentence, const char *run, const av_options *o,
+                           const char *cmdline, av_written *w, av_err *err) {
     av_status s = av_mkdir_p(o->outdir, err);
     if (s) return s;
     fig_run fr = {.m = view, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
+    make_lead(fr.lead, sizeof fr.lead, o, sentence);
     snprintf(fr.desc, sizeof fr.desc, "%s (weights: %s)", cmdline, source);
     fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .weights = source, .run = run,
-                             .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale};
+                             .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale, .pool = (av_pool)o->pool};
+    weight_range(&fr); /* --vmax, --log-scale as for the single layer's weight figures */
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);
     if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");

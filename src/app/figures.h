@@ -86,11 +86,12 @@ void av_figures_model_run_id(char run[24], const char *source, const av_tokens *
  *   layer<L>          layer L's heads in one grid (view = layer L)            grid
  *   layer<L>_head<h>  single heads of layer L (only --head h if given)        heads
  * Default without --figures: model and layer<L>, plus layer<L>_head<h> with
- * --head. Titles and metadata name the weights' source ("model DIR (F32)");
+ * --head. Titles start with the sentence in quotes (or --title), as the
+ * single layer's, then name the weights' source ("model DIR (F32)");
  * run (av_figures_model_run_id) is the PNG tEXt Run and the SVG's run line.
  * Errors: AV_ERUNTIME on I/O or out of memory. */
 av_status av_figures_model(const av_model *view, const av_tokens *toks, const float *att, int L, int layer,
-                           const char *source, const char *run, const av_options *o, const char *cmdline, av_written *w,
-                           av_err *err);
+                           const char *source, const char *sentence, const char *run, const av_options *o,
+                           const char *cmdline, av_written *w, av_err *err);
 
 #endif

@@ -128,6 +128,10 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
         while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--; /* a file's final newline */
     }
     st = r->hftok ? av_hftok_encode(r->hftok, text, len, &r->ids, &n, err) : av_bpe_encode(r->bpe, text, len, &r->ids, &n, err);
+    if (!st && (r->text = malloc(len + 1)) != NULL) {
+        memcpy(r->text, text, len);
+        r->text[len] = 0;
+    }
     if (text != o->sentence) free(text);
     if (st) return st;
     if (n == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
@@ -310,7 +314,8 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tok
     av_gpt2run_source(source, sizeof source, gr);
     av_status st = AV_OK;
     if (!o->no_plot)
-        st = av_figures_model(m, toks, gr->a.att, gr->g.cfg.n_layer, gr->layer, source, run, o, cmd, w, err);
+        st = av_figures_model(m, toks, gr->a.att, gr->g.cfg.n_layer, gr->layer, source, gr->text, run, o, cmd, w,
+                              err);
     if (!st && o->html) {
         char *trace = NULL;
         size_t len = 0;
@@ -333,6 +338,7 @@ void av_gpt2run_free(av_gpt2run *r) {
     av_gpt2_free(&r->g);
     av_bpe_free(r->bpe);
     free(r->ids);
+    free(r->text);
     memset(r, 0, sizeof *r);
 }
 

@@ -41,6 +41,7 @@ typedef struct {
     av_gpt2_acts a;                    /* every activation of the forward pass */
     av_bpe *bpe;                       /* the folder's tokenizer */
     int32_t *ids;                      /* (T) token ids */
+    char *text;                        /* the sentence as read (arguments or -f), for the figures' titles */
     int T;
     int layer;                         /* L shown step by step (--layer, default the last) */
     char task[32];                     /* a trained toy model's task (config.json attnviz.task), or "" */
