@@ -2,7 +2,7 @@
  * attention.c (themselves checked against PyTorch in test_torch_ref.c), over
  * masks (causal, key padding, user), positions (none, sinusoidal, RoPE), odd T,
  * T not a multiple of the flash tile (AV_FLASH_TILE) or query block
- * (AV_FLASH_ROWS) or the BLAS kernel's 64-row block, and T = 1. Prints the
+ * (AV_FLASH_ROWS) or the BLAS kernel's 256-row block, and T = 1. Prints the
  * worst difference of each comparison; fails above 1e-5. Also: bit-identical
  * results with 1 and 2 threads, and the online softmax of one row tile by tile. */
 #include <setjmp.h>

@@ -7,13 +7,17 @@
 #include <cblas.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "base/parallel.h"
 #include "nn/fastexp.h"
 
-enum { ROWS = 64 }; /* rows per work item; fixed, so the bits never depend on the thread count */
+enum { ROWS = 256 }; /* rows per work item; fixed, so the bits never depend on the thread count */
 
 static int n_blocks(int rows) { return (rows + ROWS - 1) / ROWS; }
 
@@ -105,7 +109,7 @@ void av_matmul(float *out, const float *a, const float *b, int M, int K, int N, 
 }
 
 /* ----------------------------------------------------------------------------
- * scores and weighted sum: items are (head, block of 64 query rows) */
+ * scores and weighted sum: items are (head, block of ROWS query rows) */
 
 typedef struct {
     float *out;
@@ -114,13 +118,24 @@ typedef struct {
     float scale;
 } head_ctx;
 
+/* Head and query rows of work item `item`: h, rows i0 .. i0 + *rows − 1. */
+static int item_rows(int item, int T, int *i0, int *rows) {
+    int nb = n_blocks(T);
+    *i0 = (item % nb) * ROWS;
+    *rows = T - *i0 < ROWS ? T - *i0 : ROWS;
+    return item / nb;
+}
+
+/* s (rows, T) = q_h rows i0.. (rows, D) · k_h (T, D)ᵀ · scale */
+static void scores_rows(float *s, const head_ctx *a, int h, int i0, int rows) {
+    int T = a->T, D = a->D;
+    av_sgemm(s, a->x + ((size_t)h * T + i0) * D, a->y + (size_t)h * T * D, rows, T, D, D, D, T, 1, a->scale, 0.0f);
+}
+
 static void scores_block(void *arg, int item) {
     const head_ctx *a = arg;
-    int T = a->T, D = a->D, nb = n_blocks(T);
-    int h = item / nb, i0 = (item % nb) * ROWS, rows = T - i0 < ROWS ? T - i0 : ROWS;
-    // q_h rows i0.. (rows, D) · k_h (T, D)ᵀ → scores_h rows i0.. (rows, T)
-    const float *q_h = a->x + ((size_t)h * T + i0) * D, *k_h = a->y + (size_t)h * T * D;
-    av_sgemm(a->out + ((size_t)h * T + i0) * T, q_h, k_h, rows, T, D, D, D, T, 1, a->scale, 0.0f);
+    int i0, rows, h = item_rows(item, a->T, &i0, &rows);
+    scores_rows(a->out + ((size_t)h * a->T + i0) * a->T, a, h, i0, rows);
 }
 
 void scores_blas_forward(float *scores, const float *q, const float *k, int H, int T, int D, double scale) {
@@ -129,13 +144,16 @@ void scores_blas_forward(float *scores, const float *q, const float *k, int H, i
     av_parallel_for(H * n_blocks(T), scores_block, &a);
 }
 
+/* out_h rows i0.. (rows, D) = att rows (rows, T) · v_h (T, D) */
+static void weighted_sum_rows(const head_ctx *a, const float *att, int h, int i0, int rows) {
+    int T = a->T, D = a->D;
+    av_sgemm(a->out + ((size_t)h * T + i0) * D, att, a->y + (size_t)h * T * D, rows, D, T, T, D, D, 0, 1.0f, 0.0f);
+}
+
 static void weighted_sum_block(void *arg, int item) {
     const head_ctx *a = arg;
-    int T = a->T, D = a->D, nb = n_blocks(T);
-    int h = item / nb, i0 = (item % nb) * ROWS, rows = T - i0 < ROWS ? T - i0 : ROWS;
-    // att_h rows i0.. (rows, T) · v_h (T, D) → out_h rows i0.. (rows, D)
-    const float *att_h = a->x + ((size_t)h * T + i0) * T, *v_h = a->y + (size_t)h * T * D;
-    av_sgemm(a->out + ((size_t)h * T + i0) * D, att_h, v_h, rows, D, T, T, D, D, 0, 1.0f, 0.0f);
+    int i0, rows, h = item_rows(item, a->T, &i0, &rows);
+    weighted_sum_rows(a, a->x + ((size_t)h * a->T + i0) * a->T, h, i0, rows);
 }
 
 void weighted_sum_blas_forward(float *out, const float *att, const float *v, int H, int T, int D) {
@@ -145,7 +163,7 @@ void weighted_sum_blas_forward(float *out, const float *att, const float *v, int
 }
 
 /* ----------------------------------------------------------------------------
- * softmax: items are blocks of 64 rows of the (H·T, T) score matrix */
+ * softmax: items are blocks of ROWS rows of the (H·T, T) score matrix */
 
 typedef struct {
     float *att;
@@ -161,7 +179,7 @@ typedef struct {
 AV_SIMD_CLONES static double softmax_row(float *a, const float *s, const unsigned char *m, int T) {
     if (m) /* masked keys at −∞ */
         for (int j = 0; j < T; j++) a[j] = m[j] ? -INFINITY : s[j];
-    else
+    else if (a != s)
         memcpy(a, s, sizeof(float) * (size_t)T);
     float maxv = av_max_f(a, T);
     if (maxv == -INFINITY) {
@@ -174,19 +192,25 @@ AV_SIMD_CLONES static double softmax_row(float *a, const float *s, const unsigne
     return fabs(av_sum_d(a, T) - 1.0);
 }
 
-/* Rows of one item; returns its fully masked rows, *worst its largest deviation. */
-static int softmax_item(const softmax_ctx *a, int item, double *worst) {
-    int T = a->T, nb = n_blocks(T);
-    int h = item / nb, i0 = (item % nb) * ROWS, i_end = i0 + ROWS < T ? i0 + ROWS : T;
-    int fully = 0;
+/* att (rows, T) = softmax of s (rows, T), query rows i0..; returns the
+ * fully masked rows, *worst the largest deviation of the others. */
+static int softmax_rows(float *att, const float *s, const softmax_ctx *a, int i0, int rows, double *worst) {
+    int T = a->T, fully = 0;
     *worst = 0.0;
-    for (int i = i0; i < i_end; i++) {
-        size_t row = ((size_t)h * T + i) * T;
-        double dev = softmax_row(a->att + row, a->scores + row, a->mask ? a->mask + (size_t)i * T : NULL, T);
+    for (int r = 0; r < rows; r++) {
+        const unsigned char *m = a->mask ? a->mask + (size_t)(i0 + r) * T : NULL;
+        double dev = softmax_row(att + (size_t)r * T, s + (size_t)r * T, m, T);
         if (dev < 0) fully++;
         else if (dev > *worst) *worst = dev;
     }
     return fully;
+}
+
+/* Rows of one item; returns its fully masked rows, *worst its largest deviation. */
+static int softmax_item(const softmax_ctx *a, int item, double *worst) {
+    int i0, rows, h = item_rows(item, a->T, &i0, &rows);
+    size_t off = ((size_t)h * a->T + i0) * a->T;
+    return softmax_rows(a->att + off, a->scores + off, a, i0, rows, worst);
 }
 
 static void softmax_block(void *arg, int item) {
@@ -219,7 +243,7 @@ int softmax_fast_forward(float *att, const float *scores, const unsigned char *m
 }
 
 /* ----------------------------------------------------------------------------
- * scores → softmax → A·V fused per (head, block of 64 query rows) */
+ * scores → softmax → A·V fused per (head, block of ROWS query rows) */
 
 typedef struct {
     head_ctx scores, wsum;
@@ -234,14 +258,35 @@ AV_SIMD_CLONES static void block_stats(const float *s, size_t n, double *sum, do
     *m2 = av_sumsq_dev_d(s, n, *sum / (double)n);
 }
 
+/* dst = src (n floats) by non-temporal stores where the CPU has them (x86
+ * SSE): the block goes to memory without first being read into the cache,
+ * and it is not read again here. Elsewhere a plain copy. */
+static void copy_streaming(float *dst, const float *src, size_t n) {
+    size_t j = 0;
+#if defined(__SSE__)
+    for (; j < n && ((uintptr_t)(dst + j) & 15) != 0; j++) dst[j] = src[j];
+    for (; j + 4 <= n; j += 4) _mm_stream_ps(dst + j, _mm_loadu_ps(src + j));
+    _mm_sfence();
+#endif
+    memcpy(dst + j, src + j, (n - j) * sizeof(float));
+}
+
+/* One item: its scores, then its weights in their place, are made in a
+ * scratch block that stays in cache (rows · T floats) and streamed to the
+ * (H, T, T) tensors; without scratch memory, made there directly. */
 static void fused_block(void *arg, int item) {
     fused_ctx *a = arg;
-    int T = a->scores.T, nb = n_blocks(T), h = item / nb, i0 = (item % nb) * ROWS;
-    int rows = T - i0 < ROWS ? T - i0 : ROWS;
-    scores_block(&a->scores, item);
-    block_stats(a->scores.out + ((size_t)h * T + i0) * T, (size_t)rows * T, &a->sum[item], &a->m2[item]);
-    softmax_block(&a->softmax, item);
-    weighted_sum_block(&a->wsum, item);
+    int T = a->scores.T, i0, rows, h = item_rows(item, T, &i0, &rows);
+    size_t off = ((size_t)h * T + i0) * T, n = (size_t)rows * T;
+    float *scratch = malloc(n * sizeof(float)), *att = a->softmax.att + off;
+    float *s = scratch ? scratch : a->scores.out + off, *p = scratch ? scratch : att;
+    scores_rows(s, &a->scores, h, i0, rows);
+    block_stats(s, n, &a->sum[item], &a->m2[item]);
+    if (scratch) copy_streaming(a->scores.out + off, s, n);
+    a->softmax.fully[item] = softmax_rows(p, s, &a->softmax, i0, rows, &a->softmax.worst[item]);
+    weighted_sum_rows(&a->wsum, p, h, i0, rows);
+    if (scratch) copy_streaming(att, p, n);
+    free(scratch);
 }
 
 /* mean and variance of all blocks from their (n, Σ, M2), in block order:

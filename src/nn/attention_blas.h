@@ -6,7 +6,7 @@
  *   - sgemm sums in float32 (the reference sums in double); on unit-scale
  *     inputs the results agree within 1e-5 (tests/test_kernels.c measures
  *     and prints the worst difference);
- *   - the work is cut into fixed items (64 rows of one head, or 64 rows of a
+ *   - the work is cut into fixed items (256 rows of one head, or 256 rows of a
  *     projection), each done by one sgemm call on one thread
  *     (base/parallel.h), with OpenBLAS's own threading turned off. The cut
  *     never depends on the thread count, so neither do the bits.
@@ -28,7 +28,7 @@
  * runs matmul_blas_forward. Sizes >= 1. */
 void av_matmul(float *out, const float *a, const float *b, int M, int K, int N, av_kernel kernel);
 
-/* out (T, OC) = inp (T, C) · w (C, OC) by sgemm, 64 rows per work item. */
+/* out (T, OC) = inp (T, C) · w (C, OC) by sgemm, 256 rows per work item. */
 void matmul_blas_forward(float *out, const float *inp, const float *w, int T, int C, int OC);
 
 /* scores (H, T, T) = q (H, T, D) · k (H, T, D)ᵀ · scale, by sgemm (alpha = scale
@@ -51,13 +51,15 @@ typedef struct {
     double worst_dev;      /* largest |Σ_j att − 1| over the other rows */
 } av_blas_stats;
 
-/* Stages 6, 8 and 9 fused: for each (head, block of 64 query rows), on one
+/* Stages 6, 8 and 9 fused: for each (head, block of 256 query rows), on one
  * thread while the block is in cache: scores (scores_blas_forward), their
  * sums for the statistics, the softmax with the mask (softmax_fast_forward)
  * and the block's rows of out = att · v (weighted_sum_blas_forward). The
- * same bits as those three kernels run one after the other; the (H, T, T)
- * tensors are written once and read back from cache, never passed over
- * again. The statistics are combined from per-block sums in block order
+ * same bits as those three kernels run one after the other. The block is
+ * made in a scratch buffer (256·T floats) that stays in cache, the weights
+ * in the place of the scores, and each is streamed once to the (H, T, T)
+ * tensors (non-temporal stores on x86: they are not read back into the
+ * cache first); no pass over the full tensors follows. The statistics are combined from per-block sums in block order
  * (Chan et al. 1979), so they too do not depend on the thread count.
  * Scores that overflow float32 make st->mean non-finite (the caller redoes
  * them). AV_ERUNTIME when the per-block results cannot be allocated.
