@@ -42,6 +42,13 @@ static double sgemm_gflops(void) {
     return bench_sgemm_gflops(2048, av_get_threads()); /* the library's own threads, for the machine's rate */
 }
 
+/* CPU time of this process (every thread), ms. */
+static double cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static double flops_forward(int T, int C) { return 8.0 * T * C * C + 4.0 * (double)T * T * C; }
 
 /* ---------------------------------------------------------------------------- the layer in process */
@@ -61,16 +68,22 @@ static double forward_ms(int T, int C, int H, av_kernel kernel, int runs) {
         snprintf(toks[t], 16, "tok%d", t % 997);
     }
     av_model_seed(&m, (const char *const *)toks);
-    double t[16];
+    double t[16], cpu[16];
     for (int r = 0; r < runs && r < 16; r++) {
-        double t0 = bench_now_ms();
+        double t0 = bench_now_ms(), c0 = cpu_ms();
         if (av_model_forward(&m, &err)) printf("  forward failed: %s\n", err.msg);
         t[r] = bench_now_ms() - t0;
+        cpu[r] = cpu_ms() - c0;
     }
     for (int i = 0; i < T; i++) free(toks[i]);
     free(toks);
     av_model_free(&m);
-    return bench_median(t, runs < 16 ? runs : 16);
+    int n = runs < 16 ? runs : 16;
+    double wall = bench_median(t, n), cpu_med = bench_median(cpu, n);
+    printf("  T=%d %s: %.1f ms wall, %.1f ms CPU on all threads (medians of %d)\n", T,
+           kernel == AV_KERNEL_FLASH ? "flash" : kernel == AV_KERNEL_BLAS ? "blas, weights kept" : "reference", wall,
+           cpu_med, n);
+    return wall;
 }
 
 /* ---------------------------------------------------------------------------- torch, when present */
@@ -244,7 +257,7 @@ int main(int argc, char **argv) {
     double f2048 = forward_ms(2048, 512, 8, AV_KERNEL_BLAS, 3);
     double f16k = forward_ms(16384, 512, 8, AV_KERNEL_FLASH, 1);
     double ref512 = forward_ms(512, 512, 8, AV_KERNEL_REFERENCE, 1);
-    printf("  reference kernel T=512: %.1f ms (the readable loops, for scale)\n", ref512);
+    printf("  (reference kernel T=512: %.1f ms, the readable loops, for scale)\n", ref512);
 
     printf("\nwhole commands (child processes):\n");
     char out[] = "/tmp/attnviz_benchXXXXXX";
@@ -269,10 +282,14 @@ int main(int argc, char **argv) {
     if (system(cmd)) {}
     free(t2048), free(t16k);
 
-    printf("\ngoals (issue 13)                                              measured      compared with                          ratio\n");
     char vs[64];
     double s512 = flops_forward(512, 512) / (gf * 1e6), s2048 = flops_forward(2048, 512) / (gf * 1e6);
     double s16k = flops_forward(16384, 512) / (gf * 1e6);
+    printf("\n(sgemm time = the layer's floating-point operations / the machine's sgemm rate %.1f GFLOP/s; one forward\n"
+           " does 8*T*C^2 (the Q, K, V and output projections, 2*T*C*C each) + 4*T^2*C (Q*K^T and A*V over all heads,\n"
+           " 2*T*T*d_k each per head), no mask skipping: T=2048 %.1f GFLOP, T=16384 %.1f GFLOP; exp and softmax not counted)\n",
+           gf, flops_forward(2048, 512) / 1e9, flops_forward(16384, 512) / 1e9);
+    printf("\ngoals (issue 13)                                              measured      compared with                          ratio\n");
     if (have_torch) {
         snprintf(vs, sizeof vs, "torch %.1f ms", tr[0].ms);
         goal("T=512 weights kept: faster than torch", f512, "ms", vs, tr[0].ms / f512, f512 < tr[0].ms);
