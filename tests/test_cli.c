@@ -377,6 +377,24 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
     av_options_free(&o);
 }
 
+/* One head, one token: counted in the singular ("all 1 heads", "T = 1 tokens" before). */
+static void test_one_head_and_one_token_in_the_singular(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--compare", "scale", "--color", "never", "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "--compare scale: same sentence, same X and weights, the one head\n"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-H", "2", "--compare", "scale", "--color", "never", "I love you",
+                NULL);
+    assert_non_null(strstr(r.out, "--compare scale: same sentence, same X and weights, all 2 heads\n"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--explain", "1,0", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--explain query index 1 is outside 0..0 (T = 1 token)\n"));
+    tu_free(&r);
+}
+
 /* "--head 8" with one head was meant as --heads 8; with --heads given it is not. */
 static void test_head_out_of_range_suggests_heads(void **state) {
     (void)state;
@@ -407,6 +425,7 @@ int main(void) {
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
+        cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

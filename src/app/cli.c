@@ -133,7 +133,7 @@ static const optdef kOpts[] = {
     {"explain", 0, OPT_STRING, AT(explain), .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
     {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .arg = "N",
-     .help = "head for --explain and --compare figures (default 0)"},
+     .help = "head for --explain and --compare figures; with --model also drawn alone (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
     {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
      .arg = "WHAT",

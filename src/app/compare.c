@@ -177,8 +177,10 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
     const av_config *c0 = &c->runs[0].cfg;
     int T = c0->T;
     size_t HTT = (size_t)c0->H * T * T;
-    fprintf(f, "\n%s--compare %s%s: same sentence, same X and weights, all %d heads\n", av_bold(color),
-            av_compare_name(c->kind), av_reset(color), c0->H);
+    char heads[32] = "the one head"; /* "all 1 heads" read oddly */
+    if (c0->H > 1) snprintf(heads, sizeof heads, "all %d heads", c0->H);
+    fprintf(f, "\n%s--compare %s%s: same sentence, same X and weights, %s\n", av_bold(color),
+            av_compare_name(c->kind), av_reset(color), heads);
     fprintf(f, "  %-18s %15s %20s %22s\n", "setting", "mean max weight", "mean entropy (nats)", "max |ΔA| vs first");
     for (int i = 0; i < c->n; i++) {
         double mm, me;

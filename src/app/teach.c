@@ -18,8 +18,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     long v = strtol(part, &end, 10);
     if (*part && end && *end == 0) {
         if (v < 0 || v >= toks->n)
-            return av_fail(err, AV_EUSAGE, "--explain %s index %s is outside 0..%d (T = %d tokens)", what, part,
-                           toks->n - 1, toks->n);
+            return av_fail(err, AV_EUSAGE, "--explain %s index %s is outside 0..%d (T = %d token%s)", what, part,
+                           toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
         *out = (int)v;
         return AV_OK;
     }
