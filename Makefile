@@ -89,7 +89,9 @@ $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c
 $(BUILD)/nn/flash.o $(BUILD)/nn/attention_blas.o $(BUILD)/nn/gpt2_batch.o: CFLAGS += -fvect-cost-model=dynamic -fno-trapping-math
 # embed.c's batch of normals likewise; -fno-math-errno lets sqrt be the
 # instruction (the same correctly rounded value) inside a vectorised loop.
+# The same for optim.c's AdamW loop (its square root is of v >= 0).
 $(BUILD)/nn/embed.o: CFLAGS += -fno-trapping-math -fno-math-errno
+$(BUILD)/nn/optim.o: CFLAGS += -fno-math-errno
 
 $(BUILD)/libattnviz.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^

@@ -115,11 +115,37 @@ static void test_fast_matmul_matches_reference(void **state) {
     assert_true(fabs(gpt2_dot(inp, w, C) - dot) < 1e-5);
 }
 
+/* gpt2_batch.h's float32 GELU (x·σ(2u), fastexp.h) against the double tanh
+ * reference of gpt2.h / gpt2_backward.h, forward and gradient, on a grid over
+ * [-12, 12] (both tails) and 0; the worst relative difference is printed. */
+static void test_fast_gelu_matches_reference(void **state) {
+    (void)state;
+    enum { N = 4801 };
+    static float x[N], ref[N], fast[N], sigma[N], dout[N], dref[N], dfast[N];
+    for (int i = 0; i < N; i++) { x[i] = -12.0f + 24.0f * (float)i / (N - 1); dout[i] = 1.0f; }
+    gelu_forward(ref, x, N);
+    gelu_fast_forward(fast, sigma, x, N);
+    gelu_backward(dref, x, dout, N);
+    gelu_fast_backward(dfast, x, sigma, dout, N);
+    double worst = 0, worst_d = 0;
+    for (int i = 0; i < N; i++) {
+        /* relative, or absolute where the value is below 1e-3 (the far tail underflows to 0 in the reference) */
+        worst = fmax(worst, fabs((double)fast[i] - ref[i]) / fmax(fabs(ref[i]), 1e-3));
+        worst_d = fmax(worst_d, fabs((double)dfast[i] - dref[i]) / fmax(fabs(dref[i]), 1e-3));
+    }
+    print_message("fast GELU vs reference on [-12, 12]: worst diff %.2e (value), %.2e (gradient), relative to "
+                  "max(|reference|, 1e-3)\n", worst, worst_d);
+    assert_true(worst < 1e-5);   /* a few float32 ulp */
+    assert_true(worst_d < 1e-4); /* GELU' crosses 0 near x = −0.75: 1e-4 of 1e-3 there is 1e-7 absolute */
+    assert_true(fast[(N - 1) / 2] == 0.0f && dfast[(N - 1) / 2] == 0.5f); /* GELU(0) = 0, GELU'(0) = 1/2 */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradients_equal_torch_autograd),
         cmocka_unit_test(test_crossentropy_by_hand),
         cmocka_unit_test(test_fast_matmul_matches_reference),
+        cmocka_unit_test(test_fast_gelu_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,23 +16,23 @@
 /* ----------------------------------------------------------------------------
  * kernels */
 
-void gelu_fast_forward(float *out, const float *inp, size_t N) {
+AV_SIMD_CLONES void gelu_fast_forward(float *out, float *sigma, const float *inp, size_t N) {
     // 0.5·x·(1 + tanh u) = x·σ(2u), σ(z) = 1/(1 + e^(−z)): no cancellation for negative x
     const float s = 0.7978845608028654f; /* √(2/π) */
     for (size_t i = 0; i < N; i++) {
         float x = inp[i];
         float u = s * (x + 0.044715f * x * x * x);
-        out[i] = x / (1.0f + av_expf(-2.0f * u));
+        float sg = 1.0f / (1.0f + av_expf(-2.0f * u));
+        sigma[i] = sg;
+        out[i] = x * sg;
     }
 }
 
-void gelu_fast_backward(float *dinp, const float *inp, const float *dout, size_t N) {
+AV_SIMD_CLONES void gelu_fast_backward(float *dinp, const float *inp, const float *sigma, const float *dout, size_t N) {
     // d/dx x·σ(2u) = σ + x·σ·(1 − σ)·2·du/dx,  du/dx = √(2/π)·(1 + 3·0.044715·x²)
     const float s = 0.7978845608028654f;
     for (size_t i = 0; i < N; i++) {
-        float x = inp[i];
-        float u = s * (x + 0.044715f * x * x * x);
-        float sg = 1.0f / (1.0f + av_expf(-2.0f * u));
+        float x = inp[i], sg = sigma[i];
         float du = s * (1.0f + 3.0f * 0.044715f * x * x);
         dinp[i] += (sg + 2.0f * x * sg * (1.0f - sg) * du) * dout[i];
     }
@@ -83,7 +83,7 @@ static int buffers(buf *out, av_gpt2_batch *bt, const av_gpt2_config *cfg, int m
         {&bt->qkv, 3 * LNC},     {&bt->qkvh, 3 * LNC}, {&bt->preatt, L * A}, {&bt->att, L * A},
         {&bt->atty_h, LNC},      {&bt->atty, LNC},     {&bt->attproj, LNC},  {&bt->res2, LNC},
         {&bt->ln2, LNC},         {&bt->ln2_mean, LN},  {&bt->ln2_rstd, LN},  {&bt->fch, 4 * LNC},
-        {&bt->fch_gelu, 4 * LNC}, {&bt->fcproj, LNC},  {&bt->res3, LNC},     {&bt->lnf, NC},
+        {&bt->fch_gelu, 4 * LNC}, {&bt->fch_sigma, 4 * LNC}, {&bt->fcproj, LNC},  {&bt->res3, LNC},     {&bt->lnf, NC},
         {&bt->lnf_mean, N},      {&bt->lnf_rstd, N},   {&bt->lnf_s, NC},     {&bt->logits, N * V},
         {&bt->dlogits, N * V},   {&bt->dlnf_s, NC},    {&bt->dx, NC},        {&bt->dln, NC},
         {&bt->dres, NC},         {&bt->datty, NC},     {&bt->datty_h, NC},   {&bt->dqkvh, 3 * NC},
@@ -232,7 +232,7 @@ static void mlp_forward(av_gpt2_batch *bt, const av_gpt2_layer *w, const av_gpt2
     size_t NC = (size_t)N * C;
     float *fch = bt->fch + 4 * l * NC, *fch_gelu = bt->fch_gelu + 4 * l * NC;   // (N, 4C)
     conv1d_forward(fch, inp, w->mlp_c_fc_w, w->mlp_c_fc_b, N, C, 4 * C);
-    gelu_fast_forward(fch_gelu, fch, 4 * NC);
+    gelu_fast_forward(fch_gelu, bt->fch_sigma + 4 * l * NC, fch, 4 * NC);
     conv1d_forward(bt->fcproj + l * NC, fch_gelu, w->mlp_c_proj_w, w->mlp_c_proj_b, N, 4 * C, C);
 }
 
@@ -292,7 +292,7 @@ static void mlp_backward(float *dinp, av_gpt2_layer *g, av_gpt2_batch *bt, const
     conv1d_backward(bt->dfch_gelu, g->mlp_c_proj_w, g->mlp_c_proj_b, dout, bt->fch_gelu + o4, w->mlp_c_proj_w, N,
                     4 * C, C);
     zero(bt->dfch, n4);
-    gelu_fast_backward(bt->dfch, bt->fch + o4, bt->dfch_gelu, n4);
+    gelu_fast_backward(bt->dfch, bt->fch + o4, bt->fch_sigma + o4, bt->dfch_gelu, n4);
     conv1d_backward(dinp, g->mlp_c_fc_w, g->mlp_c_fc_b, bt->dfch, in, w->mlp_c_fc_w, N, C, 4 * C);
 }
 

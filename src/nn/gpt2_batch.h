@@ -63,6 +63,7 @@ typedef struct {
     float *attproj, *res2, *ln2; /* (L, N, C) */
     float *ln2_mean, *ln2_rstd;  /* (L, N) */
     float *fch, *fch_gelu; /* (L, N, 4C) */
+    float *fch_sigma;      /* (L, N, 4C) σ(2u) of each fch value (gelu_fast_forward), for the backward */
     float *fcproj, *res3;  /* (L, N, C) */
     float *lnf;            /* (N, C) */
     float *lnf_mean, *lnf_rstd; /* (N) */
@@ -86,7 +87,7 @@ void av_gpt2_batch_free(av_gpt2_batch *bt);
 
 /* The bytes av_gpt2_batch_alloc takes for (cfg, maxB, maxT), for the
  * trainer's memory guard: with N = maxB·maxT rows and A = H·maxB·maxT²,
- * 4·((23L + 23)·N·C + (4L + 2)·N + (2L + 1)·A + 2·N·V + maxT·C) for the
+ * 4·((27L + 23)·N·C + (4L + 2)·N + (2L + 1)·A + 2·N·V + maxT·C) for the
  * floats, plus 12·N + 16·(maxB + 1) + maxT² for the row indices and mask. */
 size_t av_gpt2_batch_bytes(const av_gpt2_config *cfg, int maxB, int maxT);
 
@@ -113,13 +114,14 @@ void av_gpt2_batch_backward(av_gpt2_params *grads, av_gpt2_batch *bt, const av_g
 
 /* ---------------------------------------------------------------------------- kernels */
 
-/* out (N) = GELU_tanh(inp) = x / (1 + e^(−2u)), u = √(2/π)·(x + 0.044715·x³):
- * gpt2.h's gelu_forward with exp in float32 (fastexp.h av_expf); within
- * a few float32 ulp of it (tests/test_gpt2_backward.c prints the worst). */
-void gelu_fast_forward(float *out, const float *inp, size_t N);
+/* out (N) = GELU_tanh(inp) = x·σ, σ = 1/(1 + e^(−2u)), u = √(2/π)·(x + 0.044715·x³)
+ * (0.5·(1 + tanh u) = σ(2u)): gpt2.h's gelu_forward in float32 with fastexp.h's
+ * av_expf; sigma (N) keeps σ for the backward. Within a few float32 ulp of
+ * the reference (tests/test_gpt2_backward.c prints the worst). */
+void gelu_fast_forward(float *out, float *sigma, const float *inp, size_t N);
 
-/* dinp (N) += GELU'(inp)·dout, GELU' = σ + 2x·σ·(1 − σ)·du/dx with
- * σ = 1/(1 + e^(−2u)): gpt2_backward.h's gelu_backward in float32. */
-void gelu_fast_backward(float *dinp, const float *inp, const float *dout, size_t N);
+/* dinp (N) += GELU'(inp)·dout, GELU' = σ + 2x·σ·(1 − σ)·du/dx, with the
+ * forward's σ: gpt2_backward.h's gelu_backward in float32. */
+void gelu_fast_backward(float *dinp, const float *inp, const float *sigma, const float *dout, size_t N);
 
 #endif

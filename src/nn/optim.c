@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "nn/fastexp.h" /* AV_SIMD_CLONES */
+
 double av_lr_at(const av_adamw *o, int t) {
     if (t < 1) t = 1;
     switch (o->schedule) {
@@ -24,7 +26,7 @@ double av_lr_at(const av_adamw *o, int t) {
     return o->lr_max;
 }
 
-void adamw_update(float *p, const float *g, float *m, float *v, size_t n, const av_adamw *o, double lr, int t,
+AV_SIMD_CLONES void adamw_update(float *p, const float *g, float *m, float *v, size_t n, const av_adamw *o, double lr, int t,
                   int decay) {
     double bc1 = 1.0 - pow(o->beta1, t), bc2 = 1.0 - pow(o->beta2, t);
     double keep = decay ? 1.0 - lr * o->weight_decay : 1.0;

@@ -11,6 +11,8 @@
 /* ----------------------------------------------------------------------------
  * parameter blocks */
 
+#define PARAM_BLOCK 8192 /* floats per optimiser work item (fixed, so the bits never depend on the thread count) */
+
 /* Point p's tensors (table rows) into consecutive floats of base. */
 static av_status bind_params(av_gpt2_params *p, av_gpt2_tensor *table, const av_gpt2_config *cfg, float *base,
                              av_err *err) {
@@ -46,6 +48,22 @@ static void init_params(av_gpt2_tensor *table, int n, int L, uint64_t seed) {
     }
 }
 
+/* The optimiser's work items: every tensor in pieces of at most PARAM_BLOCK
+ * floats, and one Σ g² slot per PARAM_BLOCK of the flat gradient. */
+static av_status cut_pieces(av_trainer *tr, av_err *err) {
+    size_t n = 0;
+    for (int i = 0; i < tr->n_tensors; i++) n += (tr->table[i].numel + PARAM_BLOCK - 1) / PARAM_BLOCK;
+    tr->pieces = calloc(n, sizeof *tr->pieces);
+    tr->block_sumsq = calloc((tr->n_params + PARAM_BLOCK - 1) / PARAM_BLOCK, sizeof *tr->block_sumsq);
+    if (!tr->pieces || !tr->block_sumsq) return av_fail(err, AV_ERUNTIME, "out of memory for the optimiser");
+    for (int i = 0; i < tr->n_tensors; i++)
+        for (size_t off = 0; off < tr->table[i].numel; off += PARAM_BLOCK) {
+            size_t left = tr->table[i].numel - off;
+            tr->pieces[tr->n_pieces++] = (av_train_piece){i, off, left < PARAM_BLOCK ? left : PARAM_BLOCK};
+        }
+    return AV_OK;
+}
+
 av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_adamw *opt, uint64_t seed,
                           av_err *err) {
     memset(tr, 0, sizeof *tr);
@@ -72,6 +90,10 @@ av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_ad
         return s;
     }
     if ((s = av_gpt2_grad_acts_alloc(&tr->workers[0].ga, cfg, AV_TASK_MAX_T, err))) {
+        av_trainer_free(tr);
+        return s;
+    }
+    if ((s = cut_pieces(tr, err))) {
         av_trainer_free(tr);
         return s;
     }
@@ -103,6 +125,8 @@ void av_trainer_free(av_trainer *tr) {
     for (int c = 0; tr->packed && c < AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK; c++) av_gpt2_batch_free(&tr->packed[c]);
     free(tr->workers);
     free(tr->packed);
+    free(tr->pieces);
+    free(tr->block_sumsq);
     free(tr->params.h);
     free(tr->m.h);
     free(tr->v.h);
@@ -224,6 +248,43 @@ static void step_chunk(void *ctx, int c) {
     else step_chunk_packed(j, c);
 }
 
+/* ----------------------------------------------------------------------------
+ * the optimiser step: chunks summed, clipped, AdamW, over fixed blocks */
+
+
+typedef struct {
+    av_trainer *tr;
+    int n_chunks;
+    double *sumsq;           /* [blocks] Σ g² of each block */
+    double clip, lr;
+} opt_job;
+
+/* Block `item` of the flat parameter range: the chunks' gradients summed in
+ * chunk order into chunk 0's buffer, and that block's Σ g² (double). */
+static void sum_chunks_block(void *ctx, int item) {
+    opt_job *j = ctx;
+    size_t i0 = (size_t)item * PARAM_BLOCK, n = j->tr->n_params - i0 < PARAM_BLOCK ? j->tr->n_params - i0 : PARAM_BLOCK;
+    float *g = j->tr->chunk_grads[0] + i0;
+    for (int c = 1; c < j->n_chunks; c++) {
+        const float *gc = j->tr->chunk_grads[c] + i0;
+        for (size_t i = 0; i < n; i++) g[i] += gc[i];
+    }
+    j->sumsq[item] = grad_sumsq(g, n);
+}
+
+/* AdamW on one piece of one tensor (tr->pieces[item]), its gradient first scaled by the clip factor. */
+static void adamw_block(void *ctx, int item) {
+    const opt_job *j = ctx;
+    const av_trainer *tr = j->tr;
+    const av_train_piece *it = &tr->pieces[item];
+    int k = it->tensor;
+    float *g = *tr->gtable[k].slot + it->off;
+    if (j->clip != 1.0)
+        for (size_t i = 0; i < it->n; i++) g[i] = (float)(g[i] * j->clip);
+    adamw_update(*tr->table[k].slot + it->off, g, *tr->mtable[k].slot + it->off, *tr->vtable[k].slot + it->off, it->n,
+                 &tr->opt, j->lr, tr->step, tr->table[k].ndim == 2);
+}
+
 av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err) {
     int n_chunks = (B + AV_TRAIN_CHUNK - 1) / AV_TRAIN_CHUNK, n_scored = 0;
     if (B < 1 || B > AV_TRAIN_MAX_BATCH)
@@ -241,27 +302,22 @@ av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, doub
     for (int c = 0; c < n_chunks; c++)
         if (status[c]) { *err = errs[c]; free(errs); return status[c]; }
     free(errs);
-    /* sum the chunks in order into chunk 0 */
-    float *g = tr->chunk_grads[0];
-    double total = chunk_loss[0];
-    for (int c = 1; c < n_chunks; c++) {
-        const float *gc = tr->chunk_grads[c];
-        for (size_t i = 0; i < tr->n_params; i++) g[i] += gc[i];
-        total += chunk_loss[c];
-    }
+    double total = 0;
+    for (int c = 0; c < n_chunks; c++) total += chunk_loss[c];
     *loss = total / (n_scored ? n_scored : 1);
-    /* clip the global norm, then AdamW tensor by tensor */
-    double norm = sqrt(grad_sumsq(g, tr->n_params));
-    double f = clip_factor(norm, tr->opt.max_norm);
-    if (f != 1.0)
-        for (size_t i = 0; i < tr->n_params; i++) g[i] = (float)(g[i] * f);
+    /* sum the chunks in order into chunk 0, clip the global norm, AdamW */
+    opt_job oj = {.tr = tr, .n_chunks = n_chunks, .sumsq = tr->block_sumsq};
+    int n_blocks = (int)((tr->n_params + PARAM_BLOCK - 1) / PARAM_BLOCK);
+    av_parallel_for(n_blocks, sum_chunks_block, &oj);
+    double sumsq = 0;
+    for (int b = 0; b < n_blocks; b++) sumsq += tr->block_sumsq[b];
+    double norm = sqrt(sumsq);
+    oj.clip = clip_factor(norm, tr->opt.max_norm);
     tr->step++;
-    double lr = av_lr_at(&tr->opt, tr->step);
-    for (int i = 0; i < tr->n_tensors; i++)
-        adamw_update(*tr->table[i].slot, *tr->gtable[i].slot, *tr->mtable[i].slot, *tr->vtable[i].slot,
-                     tr->table[i].numel, &tr->opt, lr, tr->step, tr->table[i].ndim == 2);
+    oj.lr = av_lr_at(&tr->opt, tr->step);
+    av_parallel_for(tr->n_pieces, adamw_block, &oj);
     tr->last_grad_norm = norm;
-    tr->last_lr = lr;
+    tr->last_lr = oj.lr;
     return AV_OK;
 }
 
@@ -285,26 +341,101 @@ static int argmax(const float *x, int n) {
     return best;
 }
 
+/* Attention weight on the target keys: Σ_j row[j] over the bits j of target (row (T)). */
+static double target_mass(const float *row, uint32_t target, int T) {
+    double m = 0;
+    for (int j = 0; j < T; j++)
+        if (target >> j & 1u) m += row[j];
+    return m;
+}
+
+#define EVAL_LANES 4 /* packed evaluation: fixed lanes, so the sums never depend on the thread count */
+
+typedef struct {
+    av_trainer *tr;
+    const av_task_example *ex;
+    int n;
+    double loss[EVAL_LANES];
+    int correct[EVAL_LANES];
+    double *aot;             /* (EVAL_LANES, L·H) or NULL */
+    av_status status[EVAL_LANES];
+    av_err err[EVAL_LANES];
+} eval_job;
+
+/* Examples ex[0..n-1] packed into lane's batch: their loss, whole answers right, attention on target. */
+static void eval_packed_chunk(eval_job *j, int lane, const av_task_example *ex, int n) {
+    av_gpt2_batch *bt = &j->tr->packed[lane];
+    const av_gpt2_config *cfg = &j->tr->cfg;
+    int LH = cfg->n_layer * cfg->n_head, H = cfg->n_head, V = cfg->vocab_size;
+    if ((j->status[lane] = pack_examples(bt, cfg, ex, n, &j->err[lane])) ||
+        (j->status[lane] = av_gpt2_batch_forward(bt, &j->tr->params, cfg, &j->err[lane])))
+        return;
+    j->loss[lane] += crossentropy_forward_backward(NULL, bt->logits, bt->target, bt->S, V, 1.0);
+    size_t A = bt->aoff[bt->B];
+    for (int b = 0, s = 0; b < n; b++) { /* sequence b's scored rows are the next n_answer, in answer order */
+        int T = ex[b].T, all_right = 1;
+        for (int i = 0; i < ex[b].n_answer; i++, s++) {
+            all_right &= argmax(bt->logits + (size_t)s * V, V) == bt->target[s];
+            for (int lh = 0; j->aot && lh < LH; lh++) {
+                const float *row = bt->att + (size_t)(lh / H) * A + bt->aoff[b] + ((size_t)(lh % H) * T + ex[b].answer_q[i]) * T;
+                j->aot[(size_t)lane * LH + lh] += target_mass(row, ex[b].target[i], T);
+            }
+        }
+        j->correct[lane] += all_right;
+    }
+}
+
+/* Lane `lane` takes chunks lane, lane + EVAL_LANES, ... of AV_TRAIN_CHUNK examples. */
+static void eval_lane(void *ctx, int lane) {
+    eval_job *j = ctx;
+    for (int e = lane * AV_TRAIN_CHUNK; e < j->n && !j->status[lane]; e += EVAL_LANES * AV_TRAIN_CHUNK)
+        eval_packed_chunk(j, lane, j->ex + e, j->n - e < AV_TRAIN_CHUNK ? j->n - e : AV_TRAIN_CHUNK);
+}
+
+/* Packed path of av_trainer_eval: the sums of the lanes, added in lane order. */
+static av_status eval_packed(av_trainer *tr, const av_task_example *ex, int n, double *total, int *correct,
+                             double *aot, av_err *err) {
+    int LH = tr->cfg.n_layer * tr->cfg.n_head;
+    av_status s = ensure_chunks(tr, EVAL_LANES, err);
+    if (s) return s;
+    eval_job *j = calloc(1, sizeof *j);
+    double *lanes = calloc((size_t)EVAL_LANES * LH, sizeof *lanes);
+    if (!j || !lanes) { free(j); free(lanes); return av_fail(err, AV_ERUNTIME, "out of memory for the evaluation"); }
+    *j = (eval_job){.tr = tr, .ex = ex, .n = n, .aot = aot ? lanes : NULL};
+    av_parallel_for(EVAL_LANES, eval_lane, j);
+    for (int k = 0; k < EVAL_LANES && !s; k++) {
+        if ((s = j->status[k])) { *err = j->err[k]; break; }
+        *total += j->loss[k];
+        *correct += j->correct[k];
+        for (int lh = 0; aot && lh < LH; lh++) aot[lh] += lanes[(size_t)k * LH + lh];
+    }
+    free(j);
+    free(lanes);
+    return s;
+}
+
 av_status av_trainer_eval(av_trainer *tr, const av_task_example *ex, int n, double *loss, double *accuracy,
                           double *attn_on_target, av_err *err) {
     int L = tr->cfg.n_layer, H = tr->cfg.n_head, V = tr->cfg.vocab_size, correct = 0, n_scored = 0;
     double total = 0.0;
     if (attn_on_target) memset(attn_on_target, 0, (size_t)L * H * sizeof(double));
-    for (int e = 0; e < n; e++) {
+    for (int e = 0; e < n; e++) n_scored += ex[e].n_answer;
+    if (tr->cfg.kernel != AV_KERNEL_REFERENCE) {
+        av_status s = eval_packed(tr, ex, n, &total, &correct, attn_on_target, err);
+        if (s) return s;
+    }
+    for (int e = 0; tr->cfg.kernel == AV_KERNEL_REFERENCE && e < n; e++) {
         const av_gpt2_acts *a;
         int targets[AV_TASK_MAX_T], T = ex[e].T, all_right = 1;
         av_status s = av_trainer_forward(tr, ex[e].tokens, T, &a, err);
         if (s) return s;
-        n_scored += example_targets(targets, &ex[e]);
+        example_targets(targets, &ex[e]);
         total += crossentropy_forward_backward(NULL, a->logits, targets, T, V, 1.0);
         for (int i = 0; i < ex[e].n_answer; i++) {
             int q = ex[e].answer_q[i];
             all_right &= argmax(a->logits + (size_t)q * V, V) == targets[q];
-            for (int lh = 0; attn_on_target && lh < L * H; lh++) {
-                const float *row = a->att + ((size_t)lh * T + q) * T;
-                for (int j = 0; j < T; j++)
-                    if (ex[e].target[i] >> j & 1u) attn_on_target[lh] += row[j];
-            }
+            for (int lh = 0; attn_on_target && lh < L * H; lh++)
+                attn_on_target[lh] += target_mass(a->att + ((size_t)lh * T + q) * T, ex[e].target[i], T);
         }
         correct += all_right;
     }

@@ -47,6 +47,12 @@ typedef struct {
     av_gpt2_grad_acts ga;
 } av_train_worker;
 
+/* A piece of one parameter tensor: the optimiser's work item. */
+typedef struct {
+    int tensor;                  /* row of the tensor table */
+    size_t off, n;               /* floats [off, off + n) of that tensor */
+} av_train_piece;
+
 typedef struct {
     av_gpt2_config cfg;
     av_adamw opt;
@@ -62,6 +68,9 @@ typedef struct {
     av_gpt2_tensor *gtable;      /* table for chunk 0 (the summed gradient) */
     av_train_worker *workers;    /* [AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK], allocated with the chunks (reference path) */
     av_gpt2_batch *packed;       /* [AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK], allocated with the chunks (packed path) */
+    int n_pieces;                /* the tensors cut into pieces of at most 8192 floats (AdamW's work items) */
+    av_train_piece *pieces;
+    double *block_sumsq;         /* [ceil(n_params / 8192)] Σ g² per block of the flat gradient */
     double last_grad_norm;       /* ‖g‖₂ before clipping, last step */
     double last_lr;
 } av_trainer;
