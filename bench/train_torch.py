@@ -5,6 +5,9 @@ on the CPU, timed in the same run.
 
     /usr/bin/python3 bench/train_torch.py STEPS LAYERS HEADS D_MODEL BATCH THREADS
 
+THREADS 0 leaves torch's own default (what a learner gets: torch picks it
+from the machine; the line says how many it used).
+
 Model: GPT-2 layout (Radford et al. 2019): token + learned position
 embeddings, Pre-LN blocks (causal multi-head attention with biases, tanh-GELU
 MLP 4x wide), final LayerNorm, logits through the tied embedding; vocabulary
@@ -15,7 +18,9 @@ batch, cross-entropy on the answer positions only. Optimiser: AdamW
 norm clipping at 1.0, cosine schedule with warm-up. The batch is made before
 the clock starts, as attnviz's loop makes its own batch inside the step.
 
-Prints one line: steps/s (wall) and CPU ms per step, medians of 5 blocks.
+Prints one line: the threads, steps/s (wall) and CPU ms per step, medians
+of 5 blocks; bench/bench_train.c reads it ("... N thread(s): X steps/s wall,
+Y CPU ms/step ...").
 """
 import math
 import random
@@ -89,7 +94,9 @@ def reverse_batch(B, rng):
 
 def main():
     steps, L, H, C, B, threads = (int(a) for a in sys.argv[1:7])
-    torch.set_num_threads(threads)
+    if threads > 0:
+        torch.set_num_threads(threads)
+    used = torch.get_num_threads()
     torch.manual_seed(0)
     rng = random.Random(0)
     model = GPT(L, C, H)
@@ -112,8 +119,9 @@ def main():
             sched.step()
         rates.append(block / (time.perf_counter() - t0))
         cpu.append((time.process_time() - c0) / block * 1e3)
-    print("torch      %d thread%s %6.1f steps/s wall, %6.1f CPU ms/step (median of %d blocks of %d steps; "
-          "final loss %.3f)" % (threads, "" if threads == 1 else "s", statistics.median(rates), statistics.median(cpu),
+    print("torch %s, %s %d thread%s: %6.1f steps/s wall, %6.1f CPU ms/step (median of %d blocks of %d steps; "
+          "final loss %.3f)" % (torch.__version__.split("+")[0], "default" if threads == 0 else "set to", used,
+                                "" if used == 1 else "s", statistics.median(rates), statistics.median(cpu),
                                 len(rates), block, loss.item()))
 
 
