@@ -177,7 +177,9 @@ typedef struct {
 /* One row: the three passes of softmax_forward, exp in float32. Returns
  * |Σ_j a_j − 1|, or −1 if every key is masked (then a is all zeros). */
 AV_SIMD_CLONES static double softmax_row(float *a, const float *s, const unsigned char *m, int T) {
-    if (m) /* masked keys at −∞ */
+    unsigned char any_masked = 0;
+    for (int j = 0; m && j < T; j++) any_masked |= m[j];
+    if (any_masked) /* masked keys at −∞ */
         for (int j = 0; j < T; j++) a[j] = m[j] ? -INFINITY : s[j];
     else if (a != s)
         memcpy(a, s, sizeof(float) * (size_t)T);
@@ -251,11 +253,25 @@ typedef struct {
     double *sum, *m2; /* (items) Σ s and Σ (s − block mean)² of each block's scores */
 } fused_ctx;
 
-/* Σ and Σ of squared deviations from the block's own mean, over the block's
- * scores while they are still in cache; model.c combines the blocks. */
+/* Σ s and M2 = Σ (s − block mean)² of one block's n >= 1 scores, in one pass
+ * while they are in cache, shifted by the block's first score K so the sums
+ * stay small: M2 = Σ(s − K)² − (Σ(s − K))² / n ("shifted data", Chan et al.
+ * 1983). 16 lanes in a fixed order, as av_sum_d. */
 AV_SIMD_CLONES static void block_stats(const float *s, size_t n, double *sum, double *m2) {
-    *sum = av_sum_d(s, n);
-    *m2 = av_sumsq_dev_d(s, n, *sum / (double)n);
+    double d1[16] = {0}, d2[16] = {0}, shift = s[0];
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        for (int k = 0; k < 16; k++) {
+            double d = (double)s[j + k] - shift;
+            d1[k] += d;
+            d2[k] += d * d;
+        }
+    for (; j < n; j++) d1[0] += (double)s[j] - shift, d2[0] += ((double)s[j] - shift) * ((double)s[j] - shift);
+    for (int w = 8; w >= 1; w /= 2)
+        for (int k = 0; k < w; k++) d1[k] += d1[k + w], d2[k] += d2[k + w];
+    *sum = d1[0] + shift * (double)n;
+    *m2 = d2[0] - d1[0] * d1[0] / (double)n;
+    if (*m2 < 0) *m2 = 0;
 }
 
 /* dst = src (n floats) by non-temporal stores where the CPU has them (x86

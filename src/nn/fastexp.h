@@ -78,16 +78,4 @@ static inline double av_sum_d(const float *x, size_t n) {
     return s[0];
 }
 
-/* Σ (x[j] − mean)² over j < n in double, the same 16 lanes as av_sum_d. */
-static inline double av_sumsq_dev_d(const float *x, size_t n, double mean) {
-    double s[16] = {0};
-    size_t j = 0;
-    for (; j + 16 <= n; j += 16)
-        for (int k = 0; k < 16; k++) s[k] += ((double)x[j + k] - mean) * ((double)x[j + k] - mean);
-    for (; j < n; j++) s[0] += ((double)x[j] - mean) * ((double)x[j] - mean);
-    for (int w = 8; w >= 1; w /= 2)
-        for (int k = 0; k < w; k++) s[k] += s[k + w];
-    return s[0];
-}
-
 #endif

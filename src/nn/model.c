@@ -189,13 +189,14 @@ static av_status blas_stage(av_model *m, double scale, av_err *err) {
     int T = c->T, H = c->H, D = m->D;
     size_t HTT = (size_t)H * T * T;
     m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask); /* 7. mask, used by 8 */
+    const unsigned char *mask = m->masked_count ? m->mask : NULL; /* nothing masked: no (T, T) bytes to read */
     av_blas_stats bs;
-    if (attention_blas_forward(m->scores, m->att, m->ctx_heads, m->Q, m->K, m->V, m->mask, H, T, D, scale, &bs))
+    if (attention_blas_forward(m->scores, m->att, m->ctx_heads, m->Q, m->K, m->V, mask, H, T, D, scale, &bs))
         return av_fail(err, AV_ERUNTIME, "out of memory for the BLAS kernel's per-block results (T=%d)", T);
     if (!isfinite(bs.mean)) {
         scores_forward(m->scores, m->Q, m->K, H, T, D, scale);
         stats_parallel_forward(m->scores, HTT, &bs.mean, &bs.var);
-        bs.fully_masked_rows = softmax_fast_forward(m->att, m->scores, m->mask, H, T, &bs.worst_dev);
+        bs.fully_masked_rows = softmax_fast_forward(m->att, m->scores, mask, H, T, &bs.worst_dev);
         weighted_sum_blas_forward(m->ctx_heads, m->att, m->V, H, T, D);
     }
     m->fully_masked_rows = bs.fully_masked_rows;
