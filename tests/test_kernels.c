@@ -226,6 +226,26 @@ static void test_fast_exp_accuracy(void **state) {
     assert_true(av_expf(0.0f) == 1.0f);
 }
 
+/* all_finite: ±inf and NaN anywhere (first, inside and after its first
+ * block of 4096, last) are found; float32's extremes are finite. */
+static void test_all_finite(void **state) {
+    (void)state;
+    enum { N = 9000 };
+    static float x[N];
+    for (int i = 0; i < N; i++) x[i] = (i % 3 ? 3.4028235e38f : -3.4028235e38f) * (i % 2 ? 1.0f : 1e-38f);
+    assert_true(all_finite(x, N));
+    const float bad[3] = {INFINITY, -INFINITY, NAN};
+    const size_t at[4] = {0, 4095, 4096, N - 1};
+    for (int b = 0; b < 3; b++)
+        for (int k = 0; k < 4; k++) {
+            float keep = x[at[k]];
+            x[at[k]] = bad[b];
+            assert_false(all_finite(x, N));
+            assert_true(all_finite(x, at[k])); /* everything before it */
+            x[at[k]] = keep;
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blas_and_flash_match_reference),
@@ -235,6 +255,7 @@ int main(void) {
         cmocka_unit_test(test_online_softmax_by_hand),
         cmocka_unit_test(test_flash_row_matches_tiled_kernel),
         cmocka_unit_test(test_fast_exp_accuracy),
+        cmocka_unit_test(test_all_finite),
     };
     return cmocka_run_group_tests_name("reference, BLAS and flash kernels", tests, NULL, NULL);
 }
