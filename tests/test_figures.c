@@ -734,6 +734,9 @@ static void test_folder_never_mixes_two_runs(void **state) {
     RUN(&r, "--heads", "2", "--format", "both", "-o", in(f, "o"), "the cat sat");
     expect_ok(&r);
     assert_non_null(strstr(r.err, "attnviz: note: removed 12 file(s) of an earlier run from"));
+    /* in name order, the first 8 */
+    assert_non_null(strstr(r.err, "so the folder holds one run: head2.png head2.svg head3.png head3.svg head4.png "
+                                  "head4.svg head5.png head5.svg ...\n"));
     tu_free(&r);
     const char *gone[] = {"head2.png", "head7.png", "head2.svg", "head7.svg"};
     const char *kept[] = {"head0.png", "head1.png", "heads.png", "head0.svg", "heads.svg", "head9.png",

@@ -597,25 +597,28 @@ static int is_stale(const char *path, name_kind kind, const char *run_id) {
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
                                   int quiet, av_err *err) {
     if (w && w->n >= AV_MAX_WRITTEN) return AV_OK; /* the list may be incomplete: remove nothing */
-    DIR *d = opendir(dir);
-    if (!d) return AV_OK; /* nothing written there, so nothing to mix with */
-    struct dirent *e;
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort); /* the note lists them in the same order everywhere */
+    if (n < 0) return AV_OK; /* nothing written there, so nothing to mix with */
     int removed = 0;
     char path[4096], names[512] = "";
     av_status st = AV_OK;
-    while (!st && (e = readdir(d)) != NULL) {
-        name_kind kind = file_kind(e->d_name, prefix);
-        if (kind == NAME_NONE) continue;
-        av_path_join(path, sizeof path, dir, e->d_name);
-        if (was_written(w, path) || !is_stale(path, kind, run_id)) continue;
-        if (unlink(path) != 0) {
+    for (int i = 0; i < n; i++) {
+        const char *name = list[i]->d_name;
+        name_kind kind = st ? NAME_NONE : file_kind(name, prefix);
+        if (kind != NAME_NONE) av_path_join(path, sizeof path, dir, name);
+        if (kind == NAME_NONE || was_written(w, path) || !is_stale(path, kind, run_id)) {
+            free(list[i]);
+            continue;
+        }
+        if (unlink(path) != 0)
             st = av_fail(err, AV_ERUNTIME, "cannot remove '%s', a file of an earlier run (a folder never mixes "
                          "two runs; use another -o or --prefix): %s", path, strerror(errno));
-            break;
-        }
-        if (removed++ < 8) snprintf(names + strlen(names), sizeof names - strlen(names), " %s", e->d_name);
+        else if (removed++ < 8)
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", name);
+        free(list[i]);
     }
-    closedir(d);
+    free(list);
     if (!st && removed && !quiet)
         fprintf(stderr, "attnviz: note: removed %d file(s) of an earlier run from %s, so the folder holds one run:%s%s\n",
                 removed, dir, names, removed > 8 ? " ..." : "");
