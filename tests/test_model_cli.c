@@ -395,6 +395,27 @@ static void test_model_figures_say_the_sentence(void **state) {
     free(svg);
 }
 
+/* --explain with a model's tokens: "quick" finds "␣quick" (GPT-2 labels
+ * carry the leading space), and a number that is also a token's text is
+ * read as an index, with a note naming the token. */
+static void test_explain_finds_tokens_with_their_space(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--no-plot", "--explain", "quick,The", "The quick brown fox", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "query 1 \"␣quick\" → key 0 \"The\""));
+    assert_string_equal(r.err, "attnviz: note: --explain query 'quick' is the token '␣quick' (index 1): the model's "
+                               "token carries its leading space as ␣\n");
+    tu_free(&r);
+    /* "1 0 1": tokens [1] [␣0] [␣1]; "2,1" reads 1 as index 1 ("␣0"), and token "1" is index 0 */
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--no-plot", "--explain", "2,1", "1 0 1", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "query 2 \"␣1\" → key 1 \"␣0\""));
+    assert_string_equal(r.err, "attnviz: note: --explain key 1 is read as an index; the token '1' is index 0\n");
+    tu_free(&r);
+}
+
 static void test_options_with_model(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -441,6 +462,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,16 +20,30 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (v < 0 || v >= toks->n)
             return av_fail(err, AV_EUSAGE, "--explain %s index %s is outside 0..%d (T = %d token%s)", what, part,
                            toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
+        for (int i = 0; i < toks->n; i++) /* "3" on digit tokens: say which reading was taken */
+            if (i != v && strcmp(toks->tok[i], part) == 0) {
+                fprintf(stderr, "attnviz: note: --explain %s %s is read as an index; the token '%s' is index %d\n",
+                        what, part, part, i);
+                break;
+            }
         *out = (int)v;
         return AV_OK;
     }
-    for (int i = 0; i < toks->n; i++)
-        if (strcmp(toks->tok[i], part) == 0) {
+    /* the text as typed, then with the "␣" a GPT-2 label puts for its leading space ("love" finds "␣love") */
+    char spaced[300];
+    snprintf(spaced, sizeof spaced, "\xE2\x90\xA3%s", part);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < toks->n; i++) {
+            const char *want = pass ? spaced : part;
+            if (strcmp(toks->tok[i], want) != 0) continue;
             int more = 0;
-            for (int j = i + 1; j < toks->n; j++) more += strcmp(toks->tok[j], part) == 0;
+            for (int j = i + 1; j < toks->n; j++) more += strcmp(toks->tok[j], want) == 0;
+            if (pass)
+                fprintf(stderr, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
+                                "carries its leading space as ␣\n", what, part, want, i);
             if (more)
                 fprintf(stderr, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
-                                "give an index to pick another\n", what, part, more + 1, i);
+                                "give an index to pick another\n", what, want, more + 1, i);
             *out = i;
             return AV_OK;
         }
