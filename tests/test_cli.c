@@ -369,6 +369,14 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
         assert_string_equal(msgs[k], line);
     }
     av_options_free(&o);
+    /* --kernel reference trains with the readable loops: used; flash is not */
+    assert_int_equal(parse(&o, &err, (const char *[]){"--train", "sort", "--kernel", "reference", NULL}), AV_OK);
+    assert_int_equal(av_unused_options(&o, msgs), 0);
+    av_options_free(&o);
+    assert_int_equal(parse(&o, &err, (const char *[]){"--train", "sort", "--kernel", "flash", NULL}), AV_OK);
+    assert_int_equal(av_unused_options(&o, msgs), 1);
+    assert_string_equal(msgs[0], "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
+    av_options_free(&o);
     expect_usage((const char *[]){"--train", "reverse", "--model", "m", NULL},
                  "--train makes a model folder and --model runs one; give one of them: attnviz --train TASK -o DIR, "
                  "then attnviz --model DIR \"...\"");

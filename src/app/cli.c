@@ -464,6 +464,8 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
                  "attnviz --model DIR --dump ...", o->dump_dir);
     if (o->causal)
         snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
+    if (o->kernel == AV_KERNEL_FLASH + 1) /* reference: the readable loops; auto and blas: packed sgemm */
+        snprintf(msgs[n++], 160, "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
     for (int i = 0; i < N_OPTS && n < AV_MAX_WARNINGS; i++) {
         const char *name = kOpts[i].name;
         int used = strcmp(name, "dump") == 0 || strcmp(name, "causal") == 0;
