@@ -317,6 +317,10 @@ static void test_options_without_effect_warn(void **state) {
         {{"--rope-base", "500", "--positions", "sinusoidal"}, "--rope-base 500 has no effect without --positions rope"},
         {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose or --explain"},
         {{"--log-scale", "--no-plot"}, "attnviz: warning: --log-scale has no effect with --no-plot"},
+        {{"--compare", "order", "--positions", "none"}, "attnviz: warning: --positions none has no effect with "
+                                                         "--compare order: it runs none, sinusoidal and RoPE\n"},
+        {{"--compare", "rope-style", "--rope-style", "half"}, "attnviz: warning: --rope-style half has no effect with "
+                                                               "--compare rope-style: it runs RoPE interleaved and RoPE half\n"},
         {{"--pool", "mean", "--no-plot"}, "attnviz: warning: --pool mean has no effect with --no-plot"},
         {{"--vmax", "0.5", "--no-plot"}, "attnviz: warning: --vmax 0.5 has no effect with --no-plot"},
         {{"--vmax", "auto", "--no-plot"}, "attnviz: warning: --vmax auto has no effect with --no-plot"},

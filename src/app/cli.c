@@ -503,6 +503,15 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
                  "(figures and --show draw every head)", o->head);
     if (av_option_given(o, "precision") && !o->verbose && !o->explain && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain", o->precision);
+    /* --compare positions, order and rope-style set the positions of each run themselves */
+    int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
+    const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";
+    if (own_pos && av_option_given(o, "positions") && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--positions %s has no effect with --compare %s: it runs %s",
+                 av_positions_name(o->positions), av_compare_name(o->compare), runs);
+    if (o->compare == AV_CMP_ROPE_STYLE && av_option_given(o, "rope-style") && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--rope-style %s has no effect with --compare rope-style: it runs %s",
+                 av_rope_style_name(o->rope_style), runs);
     return n;
 }
 
