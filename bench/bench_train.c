@@ -121,13 +121,13 @@ static double bench_task(const char *bin, const char *task, double *acc) {
     double cpu = (r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) + (r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
                  ((r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) + (r1.ru_stime.tv_usec - r0.ru_stime.tv_usec)) * 1e-6;
     double b0 = -1, b1 = -1;
-    char head[32] = "?";
+    int hl = -1, hh = -1; /* the snapshot line ends "best L<l> H<h> 0.53" */
     const char *a = strstr(last, "accuracy"), *bs = strstr(last, "best "), *f0 = strstr(first, "best ");
     if (a) sscanf(a, "accuracy %lf", acc);
-    if (bs) sscanf(bs, "best %31s %lf", head, &b1);
-    if (f0) sscanf(f0, "best %*s %lf", &b0);
-    printf("  %-10s exit %d, %5.1f s wall, %5.1f s CPU, held-out accuracy %5.1f %%, best head %s on target %.2f at "
-           "step 0 -> %.2f\n", task, WIFEXITED(st) ? WEXITSTATUS(st) : -1, wall, cpu, *acc, head, b0, b1);
+    if (bs) sscanf(bs, "best L%d H%d %lf", &hl, &hh, &b1);
+    if (f0) sscanf(f0, "best L%*d H%*d %lf", &b0);
+    printf("  %-10s exit %d, %5.1f s wall, %5.1f s CPU, held-out accuracy %5.1f %%, best head L%d H%d on target "
+           "%.2f at step 0 -> %.2f\n", task, WIFEXITED(st) ? WEXITSTATUS(st) : -1, wall, cpu, *acc, hl, hh, b0, b1);
     fflush(stdout);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd)) {}
