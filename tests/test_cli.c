@@ -373,6 +373,18 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
         assert_string_equal(msgs[k], line);
     }
     av_options_free(&o);
+    /* -v prints matrices of the single layer only; --precision then has nothing to format */
+    assert_int_equal(parse(&o, &err, (const char *[]){"--model", "m", "-v", "--precision", "2", "hi", NULL}), AV_OK);
+    assert_int_equal(av_unused_options(&o, msgs), 2);
+    assert_string_equal(msgs[0], "-v has no effect with --model: its trace prints no matrices (--dump DIR writes them; "
+                                 "--explain Q,K shows one cell's numbers)");
+    assert_string_equal(msgs[1], "--precision 2 has no effect without -v/--verbose or --explain (-v prints nothing "
+                                 "more with --model)");
+    av_options_free(&o);
+    assert_int_equal(parse(&o, &err, (const char *[]){"--model", "m", "--explain", "1,0", "--precision", "2", "hi",
+                                                      NULL}), AV_OK);
+    assert_int_equal(av_unused_options(&o, msgs), 0);
+    av_options_free(&o);
     /* --kernel reference trains with the readable loops: used; flash is not */
     assert_int_equal(parse(&o, &err, (const char *[]){"--train", "sort", "--kernel", "reference", NULL}), AV_OK);
     assert_int_equal(av_unused_options(&o, msgs), 0);

@@ -501,8 +501,12 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         n < AV_MAX_WARNINGS) /* a --model draws layer L's head --head on its own */
         snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
                  "(figures and --show draw every head)", o->head);
-    if (av_option_given(o, "precision") && !o->verbose && !o->explain && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain", o->precision);
+    if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */
+        snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
+                 "them; --explain Q,K shows one cell's numbers)");
+    if (av_option_given(o, "precision") && !(o->verbose && !o->model_dir) && !o->explain && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain%s", o->precision,
+                 o->model_dir && o->verbose ? " (-v prints nothing more with --model)" : "");
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
     const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";
