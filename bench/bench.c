@@ -53,7 +53,8 @@ static double flops_forward(int T, int C) { return 8.0 * T * C * C + 4.0 * (doub
 
 /* ---------------------------------------------------------------------------- the layer in process */
 
-static double forward_ms(int T, int C, int H, av_kernel kernel, int runs) {
+/* Median wall time of `runs` forwards (ms); *cpu_out (may be NULL) the median CPU time on all threads. */
+static double forward_ms(int T, int C, int H, av_kernel kernel, int runs, double *cpu_out) {
     av_config cfg = {.T = T, .n_real = T, .C = C, .H = H, .positions = AV_POS_SINUSOIDAL, .rope_base = 10000,
                      .scale = 1, .kernel = kernel, .seed = 42};
     av_model m;
@@ -80,6 +81,7 @@ static double forward_ms(int T, int C, int H, av_kernel kernel, int runs) {
     av_model_free(&m);
     int n = runs < 16 ? runs : 16;
     double wall = bench_median(t, n), cpu_med = bench_median(cpu, n);
+    if (cpu_out) *cpu_out = cpu_med;
     printf("  T=%d %s: %.1f ms wall, %.1f ms CPU on all threads (medians of %d)\n", T,
            kernel == AV_KERNEL_FLASH ? "flash" : kernel == AV_KERNEL_BLAS ? "blas, weights kept" : "reference", wall,
            cpu_med, n);
@@ -253,10 +255,11 @@ int main(int argc, char **argv) {
     if (!have_torch) printf("torch: not importable by /usr/bin/python3, torch columns skipped\n");
 
     printf("\nthe attention layer in process (d_model 512, 8 heads, sinusoidal):\n");
-    double f512 = forward_ms(512, 512, 8, AV_KERNEL_BLAS, 7);
-    double f2048 = forward_ms(2048, 512, 8, AV_KERNEL_BLAS, 3);
-    double f16k = forward_ms(16384, 512, 8, AV_KERNEL_FLASH, 1);
-    double ref512 = forward_ms(512, 512, 8, AV_KERNEL_REFERENCE, 1);
+    double c2048, c16k;
+    double f512 = forward_ms(512, 512, 8, AV_KERNEL_BLAS, 7, NULL);
+    double f2048 = forward_ms(2048, 512, 8, AV_KERNEL_BLAS, 3, &c2048);
+    double f16k = forward_ms(16384, 512, 8, AV_KERNEL_FLASH, 1, &c16k);
+    double ref512 = forward_ms(512, 512, 8, AV_KERNEL_REFERENCE, 1, NULL);
     printf("  (reference kernel T=512: %.1f ms, the readable loops, for scale)\n", ref512);
 
     printf("\nwhole commands (child processes):\n");
@@ -309,6 +312,13 @@ int main(int argc, char **argv) {
     goal("T=2048 default figures, whole process", r2048.ms, "ms", vs, r2048.ms / 1500,
          r2048.code == 0 && r2048.ms <= 1500);
     printf("(ratio: torch/attnviz for torch goals, 2800 ms/attnviz for the classroom, attnviz/reference otherwise)\n");
+    double gf1 = bench_sgemm_cpu_gflops(2048);
+    printf("\nthe same two sgemm goals in CPU time, which a busy machine changes far less (not a goal, a cross-check):\n"
+           "one core's sgemm rate %.1f GFLOP/s of CPU time (1 OpenBLAS thread, 2048^3, median of 5);\n"
+           "attnviz's CPU time on all threads vs the CPU time that rate needs for the layer's operations:\n", gf1);
+    double k2048 = flops_forward(2048, 512) / (gf1 * 1e6), k16k = flops_forward(16384, 512) / (gf1 * 1e6);
+    printf("  T=2048 weights kept: %.1f ms CPU vs %.1f ms CPU of sgemm, %.2fx\n", c2048, k2048, c2048 / k2048);
+    printf("  T=16384 flash:       %.1f ms CPU vs %.1f ms CPU of sgemm, %.2fx\n", c16k, k16k, c16k / k16k);
     (void)s512;
     return 0;
 }
