@@ -224,6 +224,45 @@ static void test_heat_cells_exact_and_masked(void **state) {
     av_dl_free(&dl);
 }
 
+/* Uneven cells (7 x 5 cells over 23 x 17 px, so widths of 3 and 4 px), the
+ * map hanging over the canvas's left and bottom edges, one masked cell in a
+ * row: every canvas pixel inside a cell's box (av_dl_cell_box) has that
+ * cell's colour, or the grey hatch for the masked one. */
+static void test_heat_uneven_cells_clipped(void **state) {
+    (void)state;
+    enum { NQ = 5, NK = 7 };
+    float w[NQ * NK];
+    unsigned char m[NQ * NK] = {0};
+    for (int k = 0; k < NQ * NK; k++) w[k] = (float)((k * 37) % 100) / 99.0f;
+    m[2 * NK + 3] = 1;
+    av_dl_heat heat = {.w = w, .masked = m, .n_q = NQ, .n_k = NK, .vmin = 0.0f, .vmax = 1.0f, .cmap = AV_CMAP_VIRIDIS};
+    av_dlist dl;
+    av_dl_init(&dl, 20, 15, (av_rgb){255, 255, 255});
+    av_dl_heatmap(&dl, -3, 2, 20, 19, &heat);
+    canvas c = draw(&dl);
+    for (int i = 0; i < NQ; i++)
+        for (int j = 0; j < NK; j++) {
+            int b[4];
+            av_rgb col;
+            av_dl_cell_box(&dl.items[0], i, j, b);
+            int masked = av_heat_cell_color(&heat, i, j, &col);
+            for (int y = b[1] < 0 ? 0 : b[1]; y < b[3] && y < 15; y++)
+                for (int x = b[0] < 0 ? 0 : b[0]; x < b[2] && x < 20; x++) {
+                    const unsigned char *p = at(&c, x, y);
+                    if (masked) {
+                        assert_int_equal(p[0], p[1]);
+                        assert_int_equal(p[1], p[2]);
+                    } else {
+                        assert_int_equal(p[0], col.r);
+                        assert_int_equal(p[1], col.g);
+                        assert_int_equal(p[2], col.b);
+                    }
+                }
+        }
+    free(c.px);
+    av_dl_free(&dl);
+}
+
 /* A box smaller than the matrix averages cells: a 4x4 checkerboard of 0 and
  * 1 in a 2x2 box gives the mean of the two end colours everywhere. */
 static void test_heat_downsampling_averages(void **state) {
@@ -371,6 +410,7 @@ int main(void) {
         cmocka_unit_test(test_rects_background_and_clipping),
         cmocka_unit_test(test_hatch_is_grey_with_lines),
         cmocka_unit_test(test_heat_cells_exact_and_masked),
+        cmocka_unit_test(test_heat_uneven_cells_clipped),
         cmocka_unit_test(test_heat_downsampling_averages),
         cmocka_unit_test(test_text_measure_grows),
         cmocka_unit_test(test_text_lands_in_its_box),
