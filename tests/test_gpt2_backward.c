@@ -140,12 +140,48 @@ static void test_fast_gelu_matches_reference(void **state) {
     assert_true(fast[(N - 1) / 2] == 0.0f && dfast[(N - 1) / 2] == 0.5f); /* GELU(0) = 0, GELU'(0) = 1/2 */
 }
 
+/* The packed path's fused float32 causal attention against attention.h's
+ * reference chain (scores, causal mask, softmax, weighted sum; sums in
+ * double) on random q, k, v: the worst difference of the weights and of the
+ * output is printed; masked weights are exactly 0. */
+static void test_fast_causal_attention_matches_reference(void **state) {
+    (void)state;
+    enum { H = 3, T = 13, D = 16 };
+    static float q[H * T * D], k[H * T * D], v[H * T * D], pre[H * T * T], att_ref[H * T * T], att[H * T * T];
+    static float out_ref[H * T * D], out[H * T * D];
+    static unsigned char mask[T * T];
+    av_rng r;
+    av_rng_seed(&r, 11);
+    for (int i = 0; i < H * T * D; i++) {
+        q[i] = (float)(2.0 * av_rng_normal(&r));
+        k[i] = (float)(2.0 * av_rng_normal(&r));
+        v[i] = (float)av_rng_normal(&r);
+    }
+    scores_forward(pre, q, k, H, T, D, 0.25);
+    mask_forward(mask, T, 1, T, NULL);
+    softmax_forward(att_ref, pre, mask, H, T, NULL);
+    weighted_sum_forward(out_ref, att_ref, v, H, T, D);
+    assert_int_equal(causal_attention_fast_forward(out, att, q, k, v, H, T, D, 0.25f), 1);
+    double worst_att = 0, worst_out = 0;
+    for (int i = 0; i < H * T * T; i++) {
+        worst_att = fmax(worst_att, fabs((double)att[i] - att_ref[i]));
+        if (mask[i % (T * T)]) assert_true(att[i] == 0.0f);
+    }
+    for (int i = 0; i < H * T * D; i++) worst_out = fmax(worst_out, fabs((double)out[i] - out_ref[i]));
+    print_message("fused float causal attention vs reference: worst |diff| %.2e (weights), %.2e (output)\n", worst_att,
+                  worst_out);
+    assert_true(worst_att < 1e-6 && worst_out < 1e-5);
+    q[5] = INFINITY; /* an overflowed score is reported */
+    assert_int_equal(causal_attention_fast_forward(out, att, q, k, v, H, T, D, 0.25f), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradients_equal_torch_autograd),
         cmocka_unit_test(test_crossentropy_by_hand),
         cmocka_unit_test(test_fast_matmul_matches_reference),
         cmocka_unit_test(test_fast_gelu_matches_reference),
+        cmocka_unit_test(test_fast_causal_attention_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,35 @@ AV_SIMD_CLONES void gelu_fast_backward(float *dinp, const float *inp, const floa
     }
 }
 
+int causal_attention_fast_forward(float *out, float *att, const float *q, const float *k, const float *v, int H,
+                                  int T, int D, float scale) {
+    // q, k, v, out are (H, T, D); att is (H, T, T)
+    int finite = 1;
+    for (int h = 0; h < H; h++) {
+        const float *q_h = q + (size_t)h * T * D, *k_h = k + (size_t)h * T * D, *v_h = v + (size_t)h * T * D;
+        for (int i = 0; i < T; i++) {
+            float *a_i = att + ((size_t)h * T + i) * T, *y_i = out + ((size_t)h * T + i) * D;
+            /* pass 1: scores of the keys j <= i (the causal mask), and their maximum */
+            float maxv = -INFINITY;
+            for (int j = 0; j <= i; j++) {
+                a_i[j] = gpt2_dot(q_h + (size_t)i * D, k_h + (size_t)j * D, D) * scale;
+                finite &= isfinite(a_i[j]);
+                maxv = a_i[j] > maxv ? a_i[j] : maxv;
+            }
+            /* pass 2: exp(s − max), the sum, normalise; masked keys get exactly 0 */
+            float sum = 0.0f;
+            for (int j = 0; j <= i; j++) sum += a_i[j] = av_expf(a_i[j] - maxv);
+            for (int j = 0; j <= i; j++) a_i[j] /= sum;
+            for (int j = i + 1; j < T; j++) a_i[j] = 0.0f;
+            /* pass 3: the weighted sum of the values */
+            for (int d = 0; d < D; d++) y_i[d] = 0.0f;
+            for (int j = 0; j <= i; j++)
+                for (int d = 0; d < D; d++) y_i[d] += a_i[j] * v_h[(size_t)j * D + d];
+        }
+    }
+    return finite;
+}
+
 /* out (N, OC) = inp (N, C)·w (C, OC) + b (b may be NULL): one sgemm onto the bias rows. */
 static void conv1d_forward(float *out, const float *inp, const float *w, const float *b, int N, int C, int OC) {
     for (int t = 0; t < N; t++) {
@@ -80,7 +109,7 @@ static int buffers(buf *out, av_gpt2_batch *bt, const av_gpt2_config *cfg, int m
     size_t N = (size_t)maxB * maxT, NC = N * C, LNC = L * NC, LN = L * N, A = H * (size_t)maxB * maxT * maxT;
     buf b[] = {
         {&bt->hidden, LNC + NC}, {&bt->ln1, LNC},      {&bt->ln1_mean, LN},  {&bt->ln1_rstd, LN},
-        {&bt->qkv, 3 * LNC},     {&bt->qkvh, 3 * LNC}, {&bt->preatt, L * A}, {&bt->att, L * A},
+        {&bt->qkv, 3 * LNC},     {&bt->qkvh, 3 * LNC}, {&bt->att, L * A},
         {&bt->atty_h, LNC},      {&bt->atty, LNC},     {&bt->attproj, LNC},  {&bt->res2, LNC},
         {&bt->ln2, LNC},         {&bt->ln2_mean, LN},  {&bt->ln2_rstd, LN},  {&bt->fch, 4 * LNC},
         {&bt->fch_gelu, 4 * LNC}, {&bt->fch_sigma, 4 * LNC}, {&bt->fcproj, LNC},  {&bt->res3, LNC},     {&bt->lnf, NC},
@@ -166,9 +195,12 @@ av_status av_gpt2_batch_set(av_gpt2_batch *bt, const av_gpt2_config *cfg, const 
 /* ----------------------------------------------------------------------------
  * forward */
 
-static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {
-    if (all_finite(x, n)) return AV_OK;
+static av_status overflowed(int l, const char *what, av_err *err) {
     return av_fail(err, AV_EUSAGE, "layer %d: %s overflowed float32 during training (a value became infinite)", l, what);
+}
+
+static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {
+    return all_finite(x, n) ? AV_OK : overflowed(l, what, err);
 }
 
 /* hidden[0] (N, C) = wte[token] + wpe[pos] (learned) or + PE[pos] (sinusoidal), pos = row − off[b]. */
@@ -187,12 +219,12 @@ static void embed_forward(av_gpt2_batch *bt, const av_gpt2_params *p, const av_g
 
 /* Causal self-attention of each sequence, layer l: qkv[l] (N, 3C) → atty[l] (N, C). */
 static av_status attention_seqs_forward(av_gpt2_batch *bt, const av_gpt2_config *cfg, int l, av_err *err) {
-    int N = bt->N, C = cfg->n_embd, H = cfg->n_head, D = C / H;
+    int N = bt->N, C = cfg->n_embd, H = cfg->n_head, D = C / H, finite = 1;
     size_t NC = (size_t)N * C, A = bt->aoff[bt->B];
     const float *qkv = bt->qkv + 3 * l * NC;
-    float *qkvh = bt->qkvh + 3 * l * NC, *preatt = bt->preatt + l * A, *att = bt->att + l * A;
+    float *qkvh = bt->qkvh + 3 * l * NC, *att = bt->att + l * A;
     float *atty_h = bt->atty_h + l * NC, *atty = bt->atty + l * NC;
-    double scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0;
+    float scale = cfg->scale ? (float)(1.0 / sqrt((double)D)) : 1.0f;
     for (int b = 0; b < bt->B; b++) {
         int T = bt->off[b + 1] - bt->off[b];
         size_t o = (size_t)bt->off[b] * C, TC = (size_t)T * C;
@@ -202,18 +234,10 @@ static av_status attention_seqs_forward(av_gpt2_batch *bt, const av_gpt2_config 
             rope_forward(q, H, T, D, cfg->rope_style, cfg->rope_base, 0);
             rope_forward(k, H, T, D, cfg->rope_style, cfg->rope_base, 0);
         }
-        scores_forward(preatt + bt->aoff[b], q, k, H, T, D, scale);
-    }
-    av_status s = finite_or_fail(preatt, A, l, "the scores q·kᵀ", err);
-    for (int b = 0; !s && b < bt->B; b++) {
-        int T = bt->off[b + 1] - bt->off[b];
-        size_t o = (size_t)bt->off[b] * C;
-        mask_forward(bt->mask, T, 1, T, NULL);
-        softmax_forward(att + bt->aoff[b], preatt + bt->aoff[b], bt->mask, H, T, NULL);
-        weighted_sum_forward(atty_h + o, att + bt->aoff[b], qkvh + 3 * o + 2 * (size_t)T * C, H, T, D);
+        finite &= causal_attention_fast_forward(atty_h + o, att + bt->aoff[b], q, k, k + TC, H, T, D, scale);
         merge_heads_forward(atty + o, atty_h + o, T, C, H);
     }
-    return s;
+    return finite ? AV_OK : overflowed(l, "the scores q·kᵀ", err);
 }
 
 /* Attention sub-block of layer l on inp (N, C) → attproj[l]; MLP on inp2 → fcproj[l]. */

@@ -45,7 +45,7 @@ typedef struct {
     int maxB, maxT, maxN;  /* capacity: sequences, tokens per sequence, rows (maxB·maxT) */
     int B, N, S;           /* this batch: sequences, rows, scored rows */
     int *off;              /* (maxB + 1) first row of each sequence; off[B] = N */
-    size_t *aoff;          /* (maxB + 1) offset of sequence b's (H, T_b, T_b) maps in one layer's preatt/att */
+    size_t *aoff;          /* (maxB + 1) offset of sequence b's (H, T_b, T_b) maps in one layer's att */
     int *tokens;           /* (maxN) token id of each row */
     int *srow;             /* (maxN) the S scored rows, in order */
     int *target;           /* (maxN) the label of each scored row */
@@ -57,7 +57,7 @@ typedef struct {
     float *ln1_mean, *ln1_rstd; /* (L, N) */
     float *qkv;            /* (L, N, 3C) */
     float *qkvh;           /* (L, 3N·C): sequence b's (3, H, T_b, D) at 3·off[b]·C; q, k after RoPE */
-    float *preatt, *att;   /* (L, H·Σ T_b²): sequence b's (H, T_b, T_b) at aoff[b] */
+    float *att;            /* (L, H·Σ T_b²): sequence b's (H, T_b, T_b) weights at aoff[b] (0 above the diagonal) */
     float *atty_h;         /* (L, N·C): sequence b's (H, T_b, D) at off[b]·C */
     float *atty;           /* (L, N, C) */
     float *attproj, *res2, *ln2; /* (L, N, C) */
@@ -87,7 +87,7 @@ void av_gpt2_batch_free(av_gpt2_batch *bt);
 
 /* The bytes av_gpt2_batch_alloc takes for (cfg, maxB, maxT), for the
  * trainer's memory guard: with N = maxB·maxT rows and A = H·maxB·maxT²,
- * 4·((27L + 23)·N·C + (4L + 2)·N + (2L + 1)·A + 2·N·V + maxT·C) for the
+ * 4·((27L + 23)·N·C + (4L + 2)·N + (L + 1)·A + 2·N·V + maxT·C) for the
  * floats, plus 12·N + 16·(maxB + 1) + maxT² for the row indices and mask. */
 size_t av_gpt2_batch_bytes(const av_gpt2_config *cfg, int maxB, int maxT);
 
@@ -113,6 +113,18 @@ void av_gpt2_batch_backward(av_gpt2_params *grads, av_gpt2_batch *bt, const av_g
                             const av_gpt2_config *cfg);
 
 /* ---------------------------------------------------------------------------- kernels */
+
+/* Causal scaled dot-product attention of one sequence (Vaswani et al. 2017,
+ * eq. 1, with the causal mask), all heads, in float32: for head h and query
+ * i, scores q_i·k_j·scale for the keys j <= i only, a stable softmax over
+ * them (the maximum subtracted, exp by fastexp.h's av_expf), att (H, T, T)
+ * with exactly 0 above the diagonal, out (H, T, D) = att·v. q, k, v are
+ * (H, T, D). The reference is attention.h's scores_forward, softmax_forward
+ * with the causal mask and weighted_sum_forward (sums in double);
+ * tests/test_gpt2_backward.c prints the worst difference. Returns 0 if a
+ * score is not finite (then att and out are not meaningful), else 1. */
+int causal_attention_fast_forward(float *out, float *att, const float *q, const float *k, const float *v, int H,
+                                  int T, int D, float scale);
 
 /* out (N) = GELU_tanh(inp) = x·σ, σ = 1/(1 + e^(−2u)), u = √(2/π)·(x + 0.044715·x³)
  * (0.5·(1 + tanh u) = σ(2u)): gpt2.h's gelu_forward in float32 with fastexp.h's
