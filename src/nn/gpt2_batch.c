@@ -53,6 +53,7 @@ int causal_attention_fast_forward(float *out, float *att, const float *q, const 
                 finite &= isfinite(a_i[j]);
                 maxv = a_i[j] > maxv ? a_i[j] : maxv;
             }
+            if (!finite) return 0; /* no exp of inf − inf */
             /* pass 2: exp(s − max), the sum, normalise; masked keys get exactly 0 */
             float sum = 0.0f;
             for (int j = 0; j <= i; j++) sum += a_i[j] = av_expf(a_i[j] - maxv);

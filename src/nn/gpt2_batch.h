@@ -121,8 +121,9 @@ void av_gpt2_batch_backward(av_gpt2_params *grads, av_gpt2_batch *bt, const av_g
  * with exactly 0 above the diagonal, out (H, T, D) = att·v. q, k, v are
  * (H, T, D). The reference is attention.h's scores_forward, softmax_forward
  * with the causal mask and weighted_sum_forward (sums in double);
- * tests/test_gpt2_backward.c prints the worst difference. Returns 0 if a
- * score is not finite (then att and out are not meaningful), else 1. */
+ * tests/test_gpt2_backward.c prints the worst difference. Returns 0 at the
+ * first score that is not finite (att and out are then left unfinished),
+ * else 1. */
 int causal_attention_fast_forward(float *out, float *att, const float *q, const float *k, const float *v, int H,
                                   int T, int D, float scale);
 
