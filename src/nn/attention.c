@@ -106,13 +106,24 @@ void matmul_forward(float *out, const float *inp, const float *w, int T, int C, 
     if (acc != acc_stack) free(acc);
 }
 
+typedef struct {
+    float *out;
+    const float *inp;
+    int T, C, H;
+} heads_ctx;
+
+static void split_head(void *arg, int h) { /* one head per work item: the copies are independent */
+    const heads_ctx *a = arg;
+    int D = a->C / a->H;
+    for (int t = 0; t < a->T; t++)
+        memcpy(a->out + ((size_t)h * a->T + t) * D, a->inp + (size_t)t * a->C + (size_t)h * D,
+               (size_t)D * sizeof(float));
+}
+
 void split_heads_forward(float *out, const float *inp, int T, int C, int H) {
     // inp is (T, C) viewed as (T, H, D); out is (H, T, D)
-    int D = C / H;
-    for (int h = 0; h < H; h++)
-        for (int t = 0; t < T; t++)
-            memcpy(out + ((size_t)h * T + t) * D, inp + (size_t)t * C + (size_t)h * D,
-                   (size_t)D * sizeof(float));
+    heads_ctx a = {out, inp, T, C, H};
+    av_parallel_for(H, split_head, &a);
 }
 
 void merge_heads_forward(float *out, const float *inp, int T, int C, int H) {

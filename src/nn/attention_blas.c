@@ -116,6 +116,7 @@ typedef struct {
     const float *x, *y; /* scores: q, k; weighted sum: att, v */
     int H, T, D;
     float scale;
+    int merged; /* weighted sum: out is (T, C = H·D), head h at columns h·D.., not (H, T, D) */
 } head_ctx;
 
 /* Head and query rows of work item `item`: h, rows i0 .. i0 + *rows − 1. */
@@ -140,14 +141,15 @@ static void scores_block(void *arg, int item) {
 
 void scores_blas_forward(float *scores, const float *q, const float *k, int H, int T, int D, double scale) {
     // q, k are (H, T, D); scores is (H, T, T)
-    head_ctx a = {scores, q, k, H, T, D, (float)scale};
+    head_ctx a = {scores, q, k, H, T, D, (float)scale, 0};
     av_parallel_for(H * n_blocks(T), scores_block, &a);
 }
 
 /* out_h rows i0.. (rows, D) = att rows (rows, T) · v_h (T, D) */
 static void weighted_sum_rows(const head_ctx *a, const float *att, int h, int i0, int rows) {
-    int T = a->T, D = a->D;
-    av_sgemm(a->out + ((size_t)h * T + i0) * D, att, a->y + (size_t)h * T * D, rows, D, T, T, D, D, 0, 1.0f, 0.0f);
+    int T = a->T, D = a->D, ldo = a->merged ? a->H * D : D;
+    float *out = a->merged ? a->out + (size_t)i0 * ldo + (size_t)h * D : a->out + ((size_t)h * T + i0) * D;
+    av_sgemm(out, att, a->y + (size_t)h * T * D, rows, D, T, T, D, ldo, 0, 1.0f, 0.0f);
 }
 
 static void weighted_sum_block(void *arg, int item) {
@@ -158,7 +160,7 @@ static void weighted_sum_block(void *arg, int item) {
 
 void weighted_sum_blas_forward(float *out, const float *att, const float *v, int H, int T, int D) {
     // att is (H, T, T), v is (H, T, D), out is (H, T, D)
-    head_ctx a = {out, att, v, H, T, D, 1.0f};
+    head_ctx a = {out, att, v, H, T, D, 1.0f, 0};
     av_parallel_for(H * n_blocks(T), weighted_sum_block, &a);
 }
 
@@ -323,10 +325,10 @@ static void combine_stats(const double *sum, const double *m2, int H, int T, dou
 av_status attention_blas_forward(float *scores, float *att, float *out, const float *q, const float *k,
                                  const float *v, const unsigned char *mask, int H, int T, int D, double scale,
                                  av_blas_stats *st) {
-    // q, k, v, out are (H, T, D); scores, att are (H, T, T); mask is (T, T) or NULL
+    // q, k, v are (H, T, D); out is (T, C = H·D); scores, att are (H, T, T); mask is (T, T) or NULL
     int items = H * n_blocks(T);
-    fused_ctx a = {{scores, q, k, H, T, D, (float)scale},
-                   {out, att, v, H, T, D, 1.0f},
+    fused_ctx a = {{scores, q, k, H, T, D, (float)scale, 0},
+                   {out, att, v, H, T, D, 1.0f, 1},
                    {att, scores, mask, H, T, malloc((size_t)items * sizeof(double)), malloc((size_t)items * sizeof(int))},
                    malloc((size_t)items * sizeof(double)),
                    malloc((size_t)items * sizeof(double))};

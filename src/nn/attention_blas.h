@@ -54,8 +54,9 @@ typedef struct {
 /* Stages 6, 8 and 9 fused: for each (head, block of 256 query rows), on one
  * thread while the block is in cache: scores (scores_blas_forward), their
  * sums for the statistics, the softmax with the mask (softmax_fast_forward)
- * and the block's rows of out = att · v (weighted_sum_blas_forward). The
- * same bits as those three kernels run one after the other. The block is
+ * and the block's rows of att · v (weighted_sum_blas_forward), written
+ * straight into the merged layout (no merge_heads_forward pass). The
+ * same bits as those kernels run one after the other. The block is
  * made in a scratch buffer (256·T floats) that stays in cache, the weights
  * in the place of the scores, and each is streamed once to the (H, T, T)
  * tensors (non-temporal stores on x86: they are not read back into the
@@ -63,7 +64,9 @@ typedef struct {
  * (Chan et al. 1979), so they too do not depend on the thread count.
  * Scores that overflow float32 make st->mean non-finite (the caller redoes
  * them). AV_ERUNTIME when the per-block results cannot be allocated.
- * q, k, v, out are (H, T, D); scores, att are (H, T, T); mask is (T, T) or NULL. */
+ * q, k, v are (H, T, D); out is (T, C) with C = H·D, head h at columns
+ * h·D .. h·D+D−1 (as flash_attention_forward); scores, att are (H, T, T);
+ * mask is (T, T) or NULL. */
 av_status attention_blas_forward(float *scores, float *att, float *out, const float *q, const float *k,
                                  const float *v, const unsigned char *mask, int H, int T, int D, double scale,
                                  av_blas_stats *st);

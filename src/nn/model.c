@@ -177,6 +177,7 @@ static av_status reference_stage(av_model *m, double scale, av_err *err) {
     m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask); /* 7. mask */
     m->fully_masked_rows = softmax_forward(m->att, m->scores, m->mask, H, T, &m->worst_row_dev); /* 8. softmax */
     weighted_sum_forward(m->ctx_heads, m->att, m->V, H, T, D); /* 9. weighted sum */
+    merge_heads_forward(m->context, m->ctx_heads, T, c->C, H);
     return AV_OK;
 }
 
@@ -191,13 +192,14 @@ static av_status blas_stage(av_model *m, double scale, av_err *err) {
     m->masked_count = mask_forward(m->mask, T, c->causal, c->n_real, m->user_mask); /* 7. mask, used by 8 */
     const unsigned char *mask = m->masked_count ? m->mask : NULL; /* nothing masked: no (T, T) bytes to read */
     av_blas_stats bs;
-    if (attention_blas_forward(m->scores, m->att, m->ctx_heads, m->Q, m->K, m->V, mask, H, T, D, scale, &bs))
+    if (attention_blas_forward(m->scores, m->att, m->context, m->Q, m->K, m->V, mask, H, T, D, scale, &bs))
         return av_fail(err, AV_ERUNTIME, "out of memory for the BLAS kernel's per-block results (T=%d)", T);
     if (!isfinite(bs.mean)) {
         scores_forward(m->scores, m->Q, m->K, H, T, D, scale);
         stats_parallel_forward(m->scores, HTT, &bs.mean, &bs.var);
         bs.fully_masked_rows = softmax_fast_forward(m->att, m->scores, mask, H, T, &bs.worst_dev);
         weighted_sum_blas_forward(m->ctx_heads, m->att, m->V, H, T, D);
+        merge_heads_forward(m->context, m->ctx_heads, T, c->C, H);
     }
     m->fully_masked_rows = bs.fully_masked_rows;
     m->worst_row_dev = bs.worst_dev;
@@ -253,7 +255,7 @@ static av_status flash_stage(av_model *m, double scale, av_err *err) {
 
 av_status av_model_forward(av_model *m, av_err *err) {
     const av_config *c = &m->cfg;
-    int T = c->T, C = c->C, H = c->H, D = m->D;
+    int T = c->T, C = c->C, D = m->D;
     double scale = c->scale ? 1.0 / sqrt((double)D) : 1.0;
     av_status st;
 
@@ -267,7 +269,6 @@ av_status av_model_forward(av_model *m, av_err *err) {
         /* 6-9 (heads). scores, mask, softmax, weighted sum */
         st = c->kernel == AV_KERNEL_REFERENCE ? reference_stage(m, scale, err) : blas_stage(m, scale, err);
         if (st) return st;
-        merge_heads_forward(m->context, m->ctx_heads, T, C, H);
     }
 
     /* 9. output projection */

@@ -71,7 +71,9 @@ typedef struct {
     unsigned char *mask;     /* (T, T) 1 = masked; NULL with flash */
     unsigned char *user_mask;/* (T, T) optional user attn_mask (1 = masked), or NULL */
     float *att;              /* (H, T, T) attention weights; NULL with flash */
-    float *ctx_heads;        /* (H, T, D) per-head outputs A_h·V_h; NULL with flash */
+    float *ctx_heads;        /* (H, T, D) per-head outputs A_h·V_h of the reference kernel (the BLAS
+                              * kernel writes context directly; it uses this only when it falls back
+                              * to double sums); NULL with flash */
     float *context;          /* (T, C) heads concatenated */
     float *out;              /* (T, C) context·W_O (holds X + PE until stage 9) */
     /* checks measured by av_model_forward */
