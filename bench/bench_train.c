@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
         double r = cn.steps_s / tdef.steps_s, rc = t1.cpu_ms / c1.cpu_ms;
         printf("  steps/s, attnviz (%d threads, its default) / torch (its default, %d thread%s): %.1fx   goal >= 3x: %s\n",
                cores, tdef.threads, tdef.threads == 1 ? "" : "s", r, verdict(r >= 3));
-        printf("  the same as CPU time per step, torch / attnviz, 1 thread each: %.1fx (less sensitive to load)\n", rc);
+        printf("  the same as CPU time per step, torch / attnviz, 1 thread each: %.1fx (CPU time: less affected by other processes than wall time, not immune)\n", rc);
         printf("  steps/s, attnviz (%d threads) / torch (2 threads): %.1fx\n", cores, cn.steps_s / t2.steps_s);
     }
     printf("  default --train reverse: %.1f s wall   goal <= 60 s on 2 cores: %s\n", wall_r, verdict(wall_r <= 60));
