@@ -226,6 +226,35 @@ static void test_fast_exp_accuracy(void **state) {
     assert_true(av_expf(0.0f) == 1.0f);
 }
 
+/* Q·Kᵀ overflows float32 while Q·Kᵀ/√d_k fits (P9 of the pitfalls, here
+ * with 100 tokens): the BLAS kernel falls back to the reference's double
+ * sums and gives its weights; flash reports a usage error. Rows of X are
+ * [1e19, 1e19, 1e19, 1e19] (even t) or 0 (odd t), identity weights, d_k = 4:
+ * a query at an even t scores 4e38 / 2 = 2e38 on even keys and 0 on odd ones,
+ * so its weights are 1/50 on the 50 even keys (worked by hand). */
+static void test_blas_overflow_falls_back(void **state) {
+    (void)state;
+    enum { T = 100, C = 4 };
+    for (int kern = AV_KERNEL_BLAS; kern <= AV_KERNEL_FLASH; kern++) {
+        av_config cfg = {.T = T, .n_real = T, .C = C, .H = 1, .positions = AV_POS_NONE, .scale = 1,
+                         .kernel = (av_kernel)kern, .seed = 1};
+        av_model m;
+        av_err err;
+        assert_int_equal(av_model_init(&m, &cfg, &err), AV_OK);
+        for (int t = 0; t < T; t++)
+            for (int c = 0; c < C; c++) m.X[t * C + c] = t % 2 ? 0.0f : 1e19f;
+        for (int i = 0; i < C * C; i++) m.W_Q[i] = m.W_K[i] = m.W_V[i] = m.W_O[i] = i % (C + 1) == 0;
+        av_status st = av_model_forward(&m, &err);
+        if (kern == AV_KERNEL_FLASH) {
+            assert_int_equal(st, AV_EUSAGE);
+        } else {
+            assert_int_equal(st, AV_OK);
+            for (int j = 0; j < T; j++) assert_true(fabs(m.att[(size_t)2 * T + j] - (j % 2 ? 0.0 : 0.02)) < 1e-7);
+        }
+        av_model_free(&m);
+    }
+}
+
 /* all_finite: ±inf and NaN anywhere (first, inside and after its first
  * block of 4096, last) are found; float32's extremes are finite. */
 static void test_all_finite(void **state) {
@@ -256,6 +285,7 @@ int main(void) {
         cmocka_unit_test(test_flash_row_matches_tiled_kernel),
         cmocka_unit_test(test_fast_exp_accuracy),
         cmocka_unit_test(test_all_finite),
+        cmocka_unit_test(test_blas_overflow_falls_back),
     };
     return cmocka_run_group_tests_name("reference, BLAS and flash kernels", tests, NULL, NULL);
 }

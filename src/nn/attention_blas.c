@@ -300,6 +300,11 @@ static void fused_block(void *arg, int item) {
     float *s = scratch ? scratch : a->scores.out + off, *p = scratch ? scratch : att;
     scores_rows(s, &a->scores, h, i0, rows);
     block_stats(s, n, &a->sum[item], &a->m2[item]);
+    if (!isfinite(a->sum[item]) || !isfinite(a->m2[item])) { /* float32 overflow: the caller redoes it all */
+        a->softmax.fully[item] = 0, a->softmax.worst[item] = 0.0;
+        free(scratch);
+        return;
+    }
     if (scratch) copy_streaming(a->scores.out + off, s, n);
     a->softmax.fully[item] = softmax_rows(p, s, &a->softmax, i0, rows, &a->softmax.worst[item]);
     weighted_sum_rows(&a->wsum, p, h, i0, rows);

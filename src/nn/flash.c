@@ -175,7 +175,10 @@ static void flash_block(void *arg, int item) {
     for (int r = 0; r < rows; r++) m[r] = -INFINITY;
     for (int j0 = 0, end = key_end(a, i0 + rows); j0 < end; j0 += AV_FLASH_TILE) {
         int n = end - j0 < AV_FLASH_TILE ? end - j0 : AV_FLASH_TILE;
-        if (tile_scores(s, a, h, i0, rows, j0, n)) atomic_store(&a->overflow, 1);
+        if (tile_scores(s, a, h, i0, rows, j0, n)) { /* no exp of inf − inf: the call fails */
+            atomic_store(&a->overflow, 1);
+            break;
+        }
         tile_softmax(p, o, m, l, s, rows, n, D);
         // o (rows, D) += p (rows, n) · v_h rows j0.. (n, D)
         av_sgemm(o, p, a->v + ((size_t)h * T + j0) * D, rows, D, n, n, D, D, 0, 1.0f, 1.0f);
