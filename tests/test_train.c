@@ -83,6 +83,21 @@ static void test_sampled_tasks_are_well_formed(void **state) {
                     }
             }
             if (kind != AV_TASK_INDUCTION) assert_true(ex.n_answer >= 2 && ex.n_answer <= 8);
+            for (int k = 0; kind == AV_TASK_INDUCTION && k < ex.n_answer; k++) {
+                /* the rule: the answer is the letter after the first occurrence of the query's letter */
+                int q = ex.answer_q[k], first = -1;
+                char a[16], b[16], c[16];
+                av_toy_token_text(ex.tokens[q], a);
+                for (int j = 0; j < q && first < 0; j++) {
+                    av_toy_token_text(ex.tokens[j], b);
+                    if (b[strlen(b) - 1] == a[strlen(a) - 1]) first = j;
+                }
+                assert_true(first >= 0);
+                av_toy_token_text(ex.tokens[first + 1], b);
+                av_toy_token_text(ex.tokens[q + 1], c);
+                assert_int_equal(b[strlen(b) - 1], c[strlen(c) - 1]);
+                assert_true(ex.target[k] >> (first + 1) & 1u);
+            }
         }
 }
 

@@ -86,19 +86,29 @@ static void digits_example(av_task_example *ex, const int *d, int n, int sort) {
     }
 }
 
-/* induction from the distinct letters a[0..n1-1]: then a[s..s+m-1] repeated,
- * then the answer a[s+m]. */
-static void induction_example(av_task_example *ex, const int *a, int n1, int s, int m) {
+/* The letter of a toy token (" k" and "k" are both 'k'). */
+static int letter_of(int id) {
+    char t[16];
+    av_toy_token_text(id, t);
+    return t[strlen(t) - 1];
+}
+
+/* induction from the distinct letters a[0..n1-1]: then a[s], a[s+1], ...,
+ * each next letter the one that followed the current letter's first
+ * occurrence (so a[s..n1-1] repeats, once or more), up to T tokens. Every
+ * position from n1 on holds a letter seen before and is scored; its targets
+ * are the positions right after the earlier occurrences of its letter. */
+static void induction_example(av_task_example *ex, const int *a, int n1, int s, int T) {
     memset(ex, 0, sizeof *ex);
-    int T = 0;
-    for (int i = 0; i < n1; i++, T++) ex->tokens[T] = toy_id(a[i], T > 0);
-    for (int i = 0; i <= m; i++, T++) ex->tokens[T] = toy_id(a[s + i], 1);
+    for (int t = 0; t < T; t++) ex->tokens[t] = toy_id(t < n1 ? a[t] : a[s + (t - n1) % (n1 - s)], t > 0);
     ex->T = T;
     ex->n_prompt = T - 1;
-    ex->n_answer = m;
-    for (int i = 0; i < m; i++) {
-        ex->answer_q[i] = n1 + i;             /* holds a[s+i] again */
-        ex->target[i] = 1u << (s + i + 1);    /* the token after its first occurrence */
+    ex->n_answer = T - 1 - n1;
+    for (int i = 0; i < ex->n_answer; i++) {
+        int q = n1 + i;
+        ex->answer_q[i] = q;
+        for (int j = 1; j <= q; j++)
+            if (letter_of(ex->tokens[j - 1]) == letter_of(ex->tokens[q])) ex->target[i] |= 1u << j;
     }
 }
 
@@ -111,20 +121,20 @@ void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r) {
     }
     int letters[26];
     for (int i = 0; i < 26; i++) letters[i] = 'a' + i;
-    int n1 = 6 + (int)rand_below(r, 7);           /* 6..12 distinct letters */
+    int n1 = 3 + (int)rand_below(r, 8);           /* 3..10 distinct letters */
     for (int i = 0; i < n1; i++) {                /* partial Fisher-Yates shuffle */
         int j = i + (int)rand_below(r, (uint32_t)(26 - i));
         int t = letters[i]; letters[i] = letters[j]; letters[j] = t;
     }
-    int s = (int)rand_below(r, (uint32_t)(n1 - 1));        /* repeat starts at a[s] */
-    int m = 1 + (int)rand_below(r, (uint32_t)(n1 - 1 - s)); /* 1 .. n1-1-s repeated letters */
-    induction_example(ex, letters, n1, s, m);
+    int s = (int)rand_below(r, (uint32_t)(n1 - 1));        /* the repeat starts at a[s] */
+    int T = n1 + 2 + (int)rand_below(r, (uint32_t)(24 - n1 - 1)); /* n1+2 .. 24 tokens */
+    induction_example(ex, letters, n1, s, T);
 }
 
 void av_task_probe(av_task_example *ex, av_task_kind kind) {
     static const int pi[5] = {3, 1, 4, 1, 5};
     static const int kq[5] = {'k', 'q', 'a', 'z', 'm'};
-    if (kind == AV_TASK_INDUCTION) induction_example(ex, kq, 5, 0, 3);
+    if (kind == AV_TASK_INDUCTION) induction_example(ex, kq, 5, 0, 9);
     else digits_example(ex, pi, 5, kind == AV_TASK_SORT);
 }
 

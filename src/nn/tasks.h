@@ -5,10 +5,12 @@
  *   reverse    "3 1 4 1 5 >"      continues " 5 1 4 1 3"   digits, 2..8 of them
  *   sort       "3 1 4 1 5 >"      continues " 1 1 3 4 5"
  *   induction  "k q a z m k q a"  continues " z"  lowercase letters: a segment
- *              of distinct letters, then a repeat of part of it; after the
- *              second occurrence of a letter the answer is the letter that
- *              followed its first occurrence (Olsson et al. 2022, "In-context
- *              learning and induction heads").
+ *              of 3..10 distinct letters, then a repeat of part of it (from
+ *              any letter but the last, to the end, again and again up to 24
+ *              tokens); after the second occurrence of a letter the answer is
+ *              the letter that followed its first occurrence (Olsson et al.
+ *              2022, "In-context learning and induction heads"). Every
+ *              repeated position is scored: several answers per sequence.
  *
  * Tokens: the vocabulary is GPT-2's byte-level BPE (Radford et al. 2019) cut
  * down to what the tasks need: the 256 byte tokens, numbered as GPT-2 numbers
@@ -22,8 +24,9 @@
  * positions it should attend to (its target):
  *   reverse    query n+k (n digits) answers digit n-1-k: the target is that position;
  *   sort       the target is every prompt position holding the answer digit;
- *   induction  a repeated letter at q: the target is the position after the
- *              letter's first occurrence (the token to copy).
+ *   induction  a repeated letter at q: the target is every position right
+ *              after an earlier occurrence of the letter (each holds the
+ *              token to copy; the first such is the issue's target).
  *
  * Non-goals: tokenizing arbitrary text (text/bpe does that), other tasks.
  */
