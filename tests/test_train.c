@@ -254,7 +254,7 @@ static void test_packed_eval_matches_reference(void **state) {
     av_trainer tr;
     av_err err;
     av_set_threads(2);
-    train_reverse(&tr, 20, AV_KERNEL_BLAS, losses);
+    train_task(&tr, AV_TASK_REVERSE, 20, AV_KERNEL_BLAS, losses);
     double lp, ap, aotp[4], lr, ar, aotr[4];
     assert_int_equal(av_trainer_eval(&tr, held, N, &lp, &ap, aotp, &err), 0);
     tr.cfg.kernel = AV_KERNEL_REFERENCE;
