@@ -363,6 +363,11 @@ static void prep_f_1mib_words(fixture *fx) { put_big_line(at(fx, "in/s.txt"), MI
 static void prep_f_1mib_token(fixture *fx) { put_big_line(at(fx, "in/s.txt"), MIB, "x"); }
 static void prep_f_over_limit(fixture *fx) { put_big_line(at(fx, "in/s.txt"), MIB + 2, "w "); }
 static void prep_f_dir(fixture *fx) { mkdir(at(fx, "in/adir"), 0755); }
+/* a sentence file that exists but may not be read (mode 000): the machine refuses, exit 1 */
+static void prep_f_unreadable(fixture *fx) {
+    put_bytes(at(fx, "in/s.txt"), "hi\n", 3);
+    if (chmod(at(fx, "in/s.txt"), 0) != 0) abort();
+}
 
 /* the unwritable -o folder: mode 0555 (only when permissions are enforced) */
 static void prep_out_readonly(fixture *fx) {
@@ -413,8 +418,9 @@ static const bad_case kCases[] = {
     {"file_1mib_line_of_words", 2, "the sentence has 524288 tokens, more than the maximum 65536; shorten it", {"-f", "@/in/s.txt"}, prep_f_1mib_words, 0, NULL, 0},
     {"file_1mib_single_token", 2, "token 0 (\"xxxxxxxxxxxxxxxx…\") is 1048575 bytes long; the maximum is 64 bytes", {"-f", "@/in/s.txt"}, prep_f_1mib_token, 0, NULL, 0},
     {"file_over_1mib", 2, "is larger than the 1048576-byte limit", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
-    {"file_missing", 1, "cannot read", {"-f", "@/in/none.txt"}, NULL, 0, NULL, 0},
-    {"file_is_a_folder", 1, "Is a directory", {"-f", "@/in/adir"}, prep_f_dir, 0, NULL, 0},
+    {"file_missing", 2, "cannot read", {"-f", "@/in/none.txt"}, NULL, 0, NULL, 0},
+    {"file_unreadable", 1, "Permission denied", {"-f", "@/in/s.txt"}, prep_f_unreadable, F_NEEDS_NONROOT, NULL, 0},
+    {"file_is_a_folder", 2, "Is a directory", {"-f", "@/in/adir"}, prep_f_dir, 0, NULL, 0},
     {"token_65_bytes", 2, "token 1 (\"xxxxxxxxxxxxxxxx…\") is 65 bytes long; the maximum is 64 bytes",
      {"a", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}, NULL, 0, NULL, 0},
     /* options */
@@ -470,8 +476,8 @@ static const bad_case kCases[] = {
     {"weights_overflow_float32", 2, "overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},
     {"weights_not_npy", 2, "W_Q.npy: not a .npy file (bad magic", {W8, "--weights", "@/in/w", S4}, prep_w_not_npy, 0, NULL, 0},
     {"weights_folder_empty", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy", {W8, "--weights", "@/in/w", S4}, prep_w_empty, 0, NULL, 0},
-    {"weights_is_a_file", 1, "is not a folder", {W8, "--weights", "@/in/afile", S4}, NULL, 0, NULL, 0},
-    {"weights_missing", 1, "No such file or directory; the example folder that comes with attnviz is ", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
+    {"weights_is_a_file", 2, "is not a folder", {W8, "--weights", "@/in/afile", S4}, NULL, 0, NULL, 0},
+    {"weights_missing", 2, "No such file or directory; the example folder that comes with attnviz is ", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
     /* --attn-mask */
     {"mask_wrong_shape", 2, "shape (3, 3); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
     {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
@@ -479,7 +485,7 @@ static const bad_case kCases[] = {
     {"mask_1d", 2, "shape (16,); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_1d, 0, NULL, 0},
     {"mask_bool_value_2", 2, "bool value 2 at index 6 (row 1, column 2) is not 0 or 1", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_value, 0, NULL, 0},
     {"mask_truncated", 2, "truncated: header says shape (4, 4) = 16 bytes of data, file has 10", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_truncated, 0, NULL, 0},
-    {"mask_missing", 1, "No such file or directory", {W8, "--attn-mask", "@/in/none.npy", S4}, NULL, 0, NULL, 0},
+    {"mask_missing", 2, "No such file or directory", {W8, "--attn-mask", "@/in/none.npy", S4}, NULL, 0, NULL, 0},
     /* output folders; the dump sentinel stays at stake: main makes every folder before writing any file.
      * (An existing but unwritable figure folder is only found when the first figure is written, after
      * the dump, so that row leaves --dump out.) */

@@ -369,7 +369,7 @@ static const err_case kErrors[] = {
     {"merge_empty_line_inside", "{\"a\": 0, \"b\": 1, \"ab\": 2}", "\na b\n", AV_EUSAGE, "line 1 is empty"},
     {"merges_truncated", "{\"a\": 0, \"b\": 1, \"ab\": 2}", "#version: 0.2\n", AV_EUSAGE,
      "token 2 \"ab\" is made by no merge"},
-    {"no_vocab_file", NULL, "", AV_ERUNTIME, "cannot read"},
+    {"no_vocab_file", NULL, "", AV_EUSAGE, "cannot read"},
 };
 
 static void test_error_table(void **state) {

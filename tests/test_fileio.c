@@ -422,13 +422,34 @@ static void test_read_missing_file_and_folder(void **state) {
     size_t len = 0;
     av_err err = {{0}};
     const char *p = in_dir(f, "absent.txt");
-    assert_int_equal(av_read_file(p, 100, &buf, &len, &err), AV_ERUNTIME);
+    /* a path the user named that is not there or not a file is bad input: exit 2 */
+    assert_int_equal(av_read_file(p, 100, &buf, &len, &err), AV_EUSAGE);
     assert_non_null(strstr(err.msg, p));
     assert_non_null(strstr(err.msg, "No such file or directory"));
-    assert_int_equal(av_read_file(f->dir, 100, &buf, &len, &err), AV_ERUNTIME);
+    assert_int_equal(av_read_file(f->dir, 100, &buf, &len, &err), AV_EUSAGE);
     assert_non_null(strstr(err.msg, f->dir));
     assert_non_null(strstr(err.msg, "Is a directory"));
+    char under_file[4200]; /* "present.txt/x": below a file, ENOTDIR */
+    snprintf(under_file, sizeof under_file, "%s/x", in_dir(f, "present.txt"));
+    FILE *fp = fopen(in_dir(f, "present.txt"), "w");
+    assert_non_null(fp);
+    fclose(fp);
+    assert_int_equal(av_read_file(under_file, 100, &buf, &len, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "Not a directory"));
     assert_null(buf);
+}
+
+/* The rule for a named input path: wrong (not there, wrong kind) is usage, exit 2;
+ * a right path the machine cannot read (permission, I/O) is runtime, exit 1. */
+static void test_input_path_status_rule(void **state) {
+    (void)state;
+    assert_int_equal(av_input_path_status(ENOENT), AV_EUSAGE);
+    assert_int_equal(av_input_path_status(ENOTDIR), AV_EUSAGE);
+    assert_int_equal(av_input_path_status(EISDIR), AV_EUSAGE);
+    assert_int_equal(av_input_path_status(ELOOP), AV_EUSAGE);
+    assert_int_equal(av_input_path_status(EACCES), AV_ERUNTIME);
+    assert_int_equal(av_input_path_status(EIO), AV_ERUNTIME);
+    assert_int_equal(av_input_path_status(EMFILE), AV_ERUNTIME);
 }
 
 /* Run av_read_file("-") with stdin replaced by fd; returns status. stdin is
@@ -516,6 +537,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_read_file_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_empty_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_missing_file_and_folder, setup, teardown),
+        cmocka_unit_test(test_input_path_status_rule),
         cmocka_unit_test(test_read_stdin_through_a_pipe),
         cmocka_unit_test_setup_teardown(test_read_stdin_over_limit, setup, teardown),
     };

@@ -636,12 +636,12 @@ static void test_expect_shape_message(void **state) {
     av_npy_free(&a);
 }
 
-static void test_read_missing_file_is_runtime_error(void **state) {
+static void test_read_missing_file_is_usage_error(void **state) {
     fixture *f = *state;
     av_npy a;
     av_err err = {{0}};
     const char *p = in_dir(f, "absent.npy");
-    assert_int_equal(av_npy_read(&a, p, &err), AV_ERUNTIME);
+    assert_int_equal(av_npy_read(&a, p, &err), AV_EUSAGE); /* a missing named file is bad input (exit 2) */
     assert_non_null(strstr(err.msg, p));
     assert_non_null(strstr(err.msg, "No such file or directory"));
     assert_null(a.data);
@@ -693,7 +693,7 @@ int main(void) {
         cmocka_unit_test(test_malformed_dicts_rejected),
         cmocka_unit_test(test_bool_values_must_be_0_or_1),
         cmocka_unit_test(test_expect_shape_message),
-        cmocka_unit_test_setup_teardown(test_read_missing_file_is_runtime_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_missing_file_is_usage_error, setup, teardown),
         cmocka_unit_test(test_free_is_safe_twice_and_on_zeroed),
     };
     return cmocka_run_group_tests_name("npy", tests, NULL, NULL);

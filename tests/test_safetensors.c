@@ -210,7 +210,7 @@ static void test_open_errors(void **state) {
     tu_fixture *f = *state;
     av_safetensors st;
     av_err err = {{0}};
-    assert_int_equal(av_safetensors_open(&st, tu_in(f, "missing.safetensors"), &err), AV_ERUNTIME);
+    assert_int_equal(av_safetensors_open(&st, tu_in(f, "missing.safetensors"), &err), AV_EUSAGE);
     assert_non_null(strstr(err.msg, "No such file or directory"));
     assert_int_equal(av_safetensors_open(&st, f->dir, &err), AV_EUSAGE);
     assert_non_null(strstr(err.msg, "not a regular file"));

@@ -47,10 +47,10 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     struct stat st;
     if (lstat(path, &st) != 0) {
         if (errno == ENOENT) return AV_OK; /* not there: keep the seeded tensor */
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(errno));
+        return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s", path, strerror(errno));
     }
     if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s (a broken link?)", path, strerror(errno));
+        return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s (a broken link?)", path, strerror(errno));
     if (!S_ISREG(st.st_mode)) return av_fail(err, AV_EUSAGE, "'%s' is not a regular file", path);
     av_npy a;
     av_status s = av_npy_read(&a, path, err);
@@ -87,9 +87,9 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
         if (e == ENOENT && data)
             snprintf(hint, sizeof hint, "; the example folder that comes with attnviz is %s/weights/identity-d8 "
                      "(with --d-model 8)", data);
-        return av_fail(err, AV_ERUNTIME, "--weights '%s': %s%s", dir, strerror(e), hint);
+        return av_fail(err, av_input_path_status(e), "--weights '%s': %s%s", dir, strerror(e), hint);
     }
-    if (!S_ISDIR(st.st_mode)) return av_fail(err, AV_ERUNTIME, "--weights '%s' is not a folder", dir);
+    if (!S_ISDIR(st.st_mode)) return av_fail(err, AV_EUSAGE, "--weights '%s' is not a folder", dir);
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
     int found = 0;
     av_status s;

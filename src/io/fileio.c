@@ -210,18 +210,26 @@ static av_status too_large(av_err *err, const char *path, size_t max_bytes) {
     return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", path, max_bytes);
 }
 
+av_status av_input_path_status(int e) {
+    return e == ENOENT || e == ENOTDIR || e == EISDIR || e == ELOOP ? AV_EUSAGE : AV_ERUNTIME;
+}
+
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err) {
     *out = NULL;
     *len = 0;
     int is_stdin = strcmp(path, "-") == 0;
     const char *shown = is_stdin ? "standard input" : path; /* for I/O messages */
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
-    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(errno));
+    if (!fp) return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s", path, strerror(errno));
 
     /* A regular file's size is a good first guess (and an early "too large");
      * stdin, pipes and files that grow while we read are handled by the loop. */
     size_t cap = 64 * 1024;
     struct stat st;
+    if (!is_stdin && fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp); /* fopen opens a folder; its read would fail with EISDIR */
+        return av_fail(err, AV_EUSAGE, "cannot read '%s': %s", path, strerror(EISDIR));
+    }
     if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
         /* (stdin may be a file read from an offset: no early verdict there) */
         if (!is_stdin && (uintmax_t)st.st_size > (uintmax_t)max_bytes) {

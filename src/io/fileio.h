@@ -58,12 +58,22 @@ void av_afile_abort(av_afile *f);
  * a folder", or naming dir and strerror; AV_EUSAGE for an empty name. */
 av_status av_mkdir_p(const char *dir, av_err *err);
 
+/* The exit status for an input path the user named (a file or folder to read)
+ * that could not be opened, from errno e: AV_EUSAGE (exit 2) when it does not
+ * exist or is the wrong kind (ENOENT, ENOTDIR, EISDIR, ELOOP): the user's
+ * value is wrong, like a malformed file; AV_ERUNTIME (exit 1) otherwise
+ * (EACCES, EIO, EMFILE: the file is right, the machine failed). The README's
+ * "Errors and exit codes" states the same rule. */
+av_status av_input_path_status(int e);
+
 /* Read a whole file (or stdin when path is "-") into a NUL-terminated buffer
  * of at most max_bytes (plus the NUL). *len receives the byte count (embedded
  * NULs are kept, so callers can reject them). On error *out is NULL and *len 0.
- * Errors: AV_ERUNTIME "cannot read 'x': No such file or directory" (also
- * "Is a directory", read errors); AV_EUSAGE "input file 'x' is larger than the
- * 1048576-byte limit" ("standard input is larger than ..." for "-").
+ * Errors: AV_EUSAGE "cannot read 'x': No such file or directory" (also "Not a
+ * directory", "Is a directory": a path the user named that is not a file is bad
+ * input, see av_input_path_status) and "input file 'x' is larger than the
+ * 1048576-byte limit" ("standard input is larger than ..." for "-");
+ * AV_ERUNTIME for a file that exists but cannot be read (permission, I/O).
  * stdin is not closed. Caller frees *out. */
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 

@@ -1,6 +1,7 @@
 /* safetensors.c - safetensors reader (mmap, validate, convert to float32) and
  * writer (see safetensors.h for the format and the checks). */
 #include "io/safetensors.h"
+#include "io/fileio.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -236,7 +237,7 @@ av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, siz
 av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err) {
     memset(st, 0, sizeof *st);
     int fd = open(path, O_RDONLY);
-    if (fd < 0) return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(errno));
+    if (fd < 0) return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s", path, strerror(errno));
     struct stat sb;
     if (fstat(fd, &sb) != 0) {
         int e = errno;
