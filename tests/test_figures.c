@@ -955,6 +955,16 @@ static void test_title_prefix_and_sentence(void **state) {
     t = av_png_image_text(&img, "Title");
     if (strncmp(t, want, strlen(want)) != 0) fail_msg("title: %s", t);
     av_png_image_free(&img);
+    /* a Chinese sentence: isolated too (no LRM), so the quotes take the English line's script
+     * and font (render/textlayout), not full-width CJK quotes */
+    RUN(&r, "-q", "-o", in(f, "zh"), "我爱");
+    expect_ok(&r);
+    tu_free(&r);
+    read_png(in(f, "zh/head0.png"), &img);
+    want = "\xE2\x80\x9C\xE2\x81\xA8我爱\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0";
+    t = av_png_image_text(&img, "Title");
+    if (strncmp(t, want, strlen(want)) != 0) fail_msg("title: %s", t);
+    av_png_image_free(&img);
     RUN(&r, "-q", "--prefix", "a/b", "I love you");
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--prefix 'a/b' must be part of a file name"));

@@ -319,6 +319,39 @@ static void test_font_per_script_run(void **state) {
     av_text_layout_free(&lay);
 }
 
+/* Advance of the glyph before the last one (1/64 px): the ” in "...”x". */
+static int32_t second_last_advance(const char *utf8, int *same_font_as_last, int *fonts_differ) {
+    av_text_layout lay;
+    assert_int_equal(av_text_lay(utf8, 20, 1, &lay), 0);
+    assert_true(lay.n >= 2);
+    int32_t adv = lay.g[lay.n - 1].x - lay.g[lay.n - 2].x;
+    *same_font_as_last = lay.g[lay.n - 2].slot == lay.g[lay.n - 1].slot && lay.g[0].slot == lay.g[lay.n - 1].slot;
+    *fonts_differ = 0;
+    for (int k = 0; k < lay.n; k++) *fonts_differ |= lay.g[k].slot != lay.g[0].slot;
+    av_text_layout_free(&lay);
+    return adv;
+}
+
+/* Quotes around an isolated sentence (FSI ... PDI, as figures.c's titles put
+ * a non-ASCII sentence) belong to the line around it: in "“⁨我爱⁩”x" both quotes
+ * take x's Latin font and ” is exactly as wide as in "”x" (hand-worked: the
+ * same glyph of the same font at the same size), while the Han letters keep
+ * their CJK font. Without the isolate the quotes join the Han run and take
+ * the CJK font (the user's own Chinese quotes, full width, stay so). */
+static void test_isolate_keeps_quotes_in_the_outer_script(void **state) {
+    (void)state;
+    int same, differ;
+    int32_t alone = second_last_advance("\u201Dx", &same, &differ);
+    assert_true(same);
+    int32_t isolated = second_last_advance("\u201C\u2068\u6211\u7231\u2069\u201Dx", &same, &differ);
+    assert_true(same);
+    assert_true(differ);
+    assert_int_equal(isolated, alone);
+    int32_t joined = second_last_advance("\u201C\u6211\u7231\u201Dx", &same, &differ);
+    assert_false(same);
+    assert_true(joined != alone);
+}
+
 /* ---------------------------------------------------------------- widths and anchors */
 
 /* Ink column range of a rendered single text item. */
@@ -434,6 +467,7 @@ int main(void) {
         cmocka_unit_test(test_paragraph_direction_from_text),
         cmocka_unit_test(test_mixed_runs_in_display_order),
         cmocka_unit_test(test_font_per_script_run),
+        cmocka_unit_test(test_isolate_keeps_quotes_in_the_outer_script),
         cmocka_unit_test(test_measured_width_is_drawn_extent),
         cmocka_unit_test(test_script_without_font_draws_boxes),
         cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),

@@ -84,18 +84,27 @@ static int has_rtl(const char *s) {
     return 0;
 }
 
+static int has_non_ascii(const char *s) {
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80) return 1;
+    return 0;
+}
+
 /* lead (n bytes) = --title, or the sentence in quotes, white space runs
  * folded to one space and cut to LEAD_COLUMNS columns, so two runs' slides
- * can be told apart. A quoted right-to-left sentence starts with LEFT-TO-RIGHT
- * MARK U+200E (the title line, English, stays left to right: UAX #9 P2 finds
- * the mark first) and sits in FIRST STRONG ISOLATE U+2068 ... POP DIRECTIONAL
- * ISOLATE U+2069 (UAX #9 2.7), one unit inside the line. --title is the
- * user's text and keeps its own direction. */
+ * can be told apart. A quoted sentence with any non-ASCII character sits in
+ * FIRST STRONG ISOLATE U+2068 ... POP DIRECTIONAL ISOLATE U+2069 (UAX #9
+ * 2.7), one unit inside the line: the quotes belong to the English line
+ * (its direction, and its Latin script, so render/textlayout draws them with
+ * the label font, not as full-width CJK quotes). A right-to-left one also
+ * starts with LEFT-TO-RIGHT MARK U+200E (the title line stays left to right:
+ * UAX #9 P2 finds the mark first). --title is the user's text and keeps its
+ * own direction. */
 static void make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
     const char *text = o->title ? o->title : sentence ? sentence : "";
-    int rtl = !o->title && has_rtl(text);
+    int rtl = !o->title && has_rtl(text), isolate = !o->title && has_non_ascii(text);
     size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“"), len = strlen(text);
-    if (rtl) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");
+    if (isolate) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");
     int cols = 0, space = 0;
     for (size_t p = 0, k; p < len && at + 16 < n; p += k) {
         k = av_utf8_cluster_len(text + p, len - p);
@@ -114,7 +123,7 @@ static void make_lead(char *lead, size_t n, const av_options *o, const char *sen
         cols += w;
         space = 0;
     }
-    snprintf(lead + at, n - at, "%s%s", rtl ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
+    snprintf(lead + at, n - at, "%s%s", isolate ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
 }
 
 /* title (n bytes) = "<lead> · <what> · <weights> · positions: … · mask: …". */

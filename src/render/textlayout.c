@@ -364,20 +364,38 @@ static hb_script_t own_script(uint32_t cp) {
     return hb_unicode_script(hb_unicode_funcs_get_default(), cp);
 }
 
+#define MAX_ISOLATES 16 /* deeper isolates count as their parent's text */
+
+static int opens_isolate(uint32_t cp) { return cp >= 0x2066 && cp <= 0x2068; } /* LRI RLI FSI */
+static int closes_isolate(uint32_t cp) { return cp == 0x2069; }                  /* PDI */
+
 /* Script runs (UAX #24 values): Common, Inherited and Unknown characters take
- * the script before them; leading ones the first script after them. */
+ * the script before them; leading ones the first script after them. An
+ * isolate (LRI/RLI/FSI ... PDI, UAX #9 2.7) is its own context: text outside
+ * it never takes a script from inside, so the quotes around a quoted Chinese
+ * sentence in an English line are Latin (drawn by the label font at their
+ * own width, not as full-width CJK punctuation), and the isolate's leading
+ * punctuation takes the isolate's first script. */
 static void line_scripts(line *ln) {
-    hb_script_t prev = HB_SCRIPT_COMMON;
-    size_t first = ln->n;
-    for (size_t i = 0; i < ln->n; i++) {
-        hb_script_t sc = own_script(ln->cp[i]);
-        if (!is_weak(sc)) {
-            prev = sc;
-            if (first == ln->n) first = i;
-        }
+    hb_script_t prev = HB_SCRIPT_COMMON, saved[MAX_ISOLATES];
+    int depth = 0;
+    for (size_t i = 0; i < ln->n; i++) { /* forward: the script before, in the same isolate */
+        uint32_t cp = ln->cp[i];
+        if (closes_isolate(cp) && depth > 0) prev = saved[--depth];
+        hb_script_t sc = own_script(cp);
+        if (!is_weak(sc)) prev = sc;
         ln->sc[i] = prev;
+        if (opens_isolate(cp) && depth < MAX_ISOLATES) saved[depth++] = prev, prev = HB_SCRIPT_COMMON;
     }
-    for (size_t i = 0; i < first && first < ln->n; i++) ln->sc[i] = ln->sc[first];
+    hb_script_t next = HB_SCRIPT_COMMON; /* backward: leading ones take the script after */
+    depth = 0;
+    for (size_t i = ln->n; i-- > 0;) {
+        uint32_t cp = ln->cp[i];
+        if (opens_isolate(cp) && depth > 0) next = saved[--depth];
+        if (is_weak(ln->sc[i])) ln->sc[i] = next;
+        else next = ln->sc[i];
+        if (closes_isolate(cp) && depth < MAX_ISOLATES) saved[depth++] = next, next = HB_SCRIPT_COMMON;
+    }
 }
 
 /* Decode utf8 into ln (code points and their script runs). -1 when out of memory. */
