@@ -398,6 +398,25 @@ static void test_model_figures_say_the_sentence(void **state) {
 /* --explain with a model's tokens: "quick" finds "␣quick" (GPT-2 labels
  * carry the leading space), and a number that is also a token's text is
  * read as an index, with a note naming the token. */
+/* A sentence of spaces only: the single layer (words split at white space) has no
+ * token and refuses it (test_badinput whitespace_only), but GPT-2's byte-level BPE
+ * encodes every space: "   " is three tokens ␣ ␣ ␣, id 220 each, as gpt-3-encoder
+ * gives them (tests/ref/bpe_ref.json, case "   "), so --model runs on them. */
+static void test_spaces_only_are_gpt2_tokens(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "   ", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "ids [220, 220, 220]"));
+    assert_non_null(strstr(r.out, "[␣] [␣] [␣]"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "the sentence is empty"));
+    tu_free(&r);
+}
+
 static void test_explain_finds_tokens_with_their_space(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -463,6 +482,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
