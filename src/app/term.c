@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/utf8.h"
@@ -56,4 +57,28 @@ void av_put_width(FILE *f, const char *s, int w, int right_align) {
     if (right_align) for (int k = used; k < w; k++) fputc(' ', f);
     fputs(buf, f);
     if (!right_align) for (int k = used; k < w; k++) fputc(' ', f);
+}
+
+double av_now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* seconds as tqdm's format_interval: MM:SS, or H:MM:SS from an hour */
+static void format_interval(char *buf, size_t n, double seconds) {
+    long long t = seconds < 1e15 ? (long long)seconds : (long long)1e15, m = t / 60, h = m / 60;
+    if (h) snprintf(buf, n, "%lld:%02lld:%02lld", h, m % 60, t % 60);
+    else snprintf(buf, n, "%02lld:%02lld", m, t % 60);
+}
+
+void av_format_eta(char *buf, size_t n, double elapsed_s, long done, long total) {
+    if (n) buf[0] = 0;
+    if (done < 1 || !(elapsed_s > 0)) return;
+    double rate = (double)done / elapsed_s;
+    char el[32], left[32];
+    format_interval(el, sizeof el, elapsed_s);
+    format_interval(left, sizeof left, total > done ? (double)(total - done) / rate : 0);
+    if (rate >= 1) snprintf(buf, n, "%s<%s, %.2f steps/s", el, left, rate);
+    else snprintf(buf, n, "%s<%s, %.2f s/step", el, left, 1 / rate);
 }

@@ -5,6 +5,7 @@
 #ifndef AV_TERM_H
 #define AV_TERM_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "app/cli.h"
@@ -32,5 +33,16 @@ int av_term_width(void);
 /* Print s padded (or cut with "…") to exactly w terminal columns, counting
  * columns as base/utf8.h does and never splitting a grapheme cluster. */
 void av_put_width(FILE *f, const char *s, int w, int right_align);
+
+/* Seconds on the monotonic clock (POSIX CLOCK_MONOTONIC), for durations. */
+double av_now_seconds(void);
+
+/* The time estimate of a run of `total` steps of which `done` took elapsed_s
+ * seconds, as tqdm prints it: "elapsed<remaining, rate", e.g. "00:10<27:46:30,
+ * 10.00 steps/s". The rate is the mean so far, done / elapsed_s (below one
+ * step a second its inverse, "25.17 s/step"); remaining = (total - done) /
+ * rate; times are whole seconds (cut, not rounded), MM:SS or H:MM:SS from an
+ * hour (tqdm's format_interval). buf is "" when done < 1 or elapsed_s <= 0. */
+void av_format_eta(char *buf, size_t n, double elapsed_s, long done, long total);
 
 #endif

@@ -11,6 +11,7 @@
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/figures.h"
+#include "app/term.h"
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "nn/train.h"
@@ -137,6 +138,8 @@ typedef struct {
     av_task_set heldout_set;     /* the held-out sequences, never drawn for training */
     train_log log;
     FILE *out;
+    double t0;    /* av_now_seconds() when the loop started: the time estimate */
+    int eta_said; /* a pipe's early line with the estimate is printed */
 } run_state;
 
 /* Evaluate the held-out set and the probe, store snapshot k, print its line. */
@@ -166,23 +169,34 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
 }
 
 /* The progress bar (TTY, on stderr, redrawn in place) or, in a pipe, a plain
- * line at every tenth of the run. */
+ * line at every tenth of the run, and one more once 3 s have passed (a long run's
+ * first tenth may be hours away). Both give tqdm's "elapsed<remaining, rate" from
+ * the third step on (before that the mean rate says little). */
 static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     const av_train_opts *o = r->o;
     train_log *g = &r->log;
     if (o->quiet) return;
-    double acc = g->acc[last_snap];
+    double acc = g->acc[last_snap], elapsed = av_now_seconds() - r->t0;
+    char eta[96] = "", tail[100] = "";
+    if (step >= 3) av_format_eta(eta, sizeof eta, elapsed, step, o->steps);
+    if (eta[0]) snprintf(tail, sizeof tail, "  %s", eta);
     if (o->tty) {
         int w = 30, fill = (int)((double)step / o->steps * w);
         fprintf(stderr, "\r[");
         for (int i = 0; i < w; i++) fputc(i < fill ? '#' : '.', stderr);
-        fprintf(stderr, "] step %d/%d  loss %.4f  held-out accuracy %.1f %% (step %d) ", step, o->steps,
+        fprintf(stderr, "] step %d/%d%s  loss %.4f  held-out accuracy %.1f %% (step %d) ", step, o->steps, tail,
                 g->loss[step], 100 * acc, g->snap_step[last_snap]);
         if (step == o->steps) fprintf(stderr, "\n");
         fflush(stderr);
-    } else if (o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped) {
-        fprintf(r->out, "step %-6d loss %.4f  lr %.3g  |grad| %.3g\n", step, g->loss[step], g->lr[step], g->gnorm[step]);
+        return;
+    }
+    int tenth = o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped;
+    int early = !r->eta_said && eta[0] && elapsed >= 3 && o->steps >= 10 && step < o->steps / 10;
+    if (tenth || early) {
+        fprintf(r->out, "step %-6d loss %.4f  lr %.3g  |grad| %.3g%s\n", step, g->loss[step], g->lr[step],
+                g->gnorm[step], tail);
         fflush(r->out);
+        r->eta_said |= early;
     }
 }
 
@@ -191,6 +205,7 @@ static av_status train_loop(run_state *r, av_err *err) {
     int snaps[MAX_SNAP], n_snaps = snapshot_steps(snaps, o->steps), k = 0;
     av_rng rng;
     av_rng_seed(&rng, o->seed);
+    r->t0 = av_now_seconds();
     av_status s = snapshot(r, k++, 0, err);
     for (int step = 1; !s && step <= o->steps; step++) {
         for (int b = 0; b < o->batch; b++) av_task_sample_unseen(&r->batch[b], o->task, &rng, &r->heldout_set);
@@ -202,7 +217,7 @@ static av_status train_loop(run_state *r, av_err *err) {
                            step, o->lr);
         int snap = k < n_snaps && step == snaps[k];
         if (snap) {
-            if (o->tty && !o->quiet) fprintf(stderr, "\r%*s\r", 100, "");
+            if (o->tty && !o->quiet) fprintf(stderr, "\r%*s\r", 140, "");
             s = snapshot(r, k++, step, err);
         }
         progress(r, step, k - 1, snap);

@@ -1,0 +1,46 @@
+/* test_term.c - app/term: the training time estimate (av_format_eta), checked
+ * against hand-worked cases of tqdm's rule: rate = done / elapsed, remaining =
+ * (total - done) / rate, whole seconds as tqdm's format_interval prints them
+ * (MM:SS, H:MM:SS from an hour), "s/step" below one step a second. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "app/term.h"
+
+static void test_eta_hand_worked(void **state) {
+    (void)state;
+    char b[96];
+    /* 100 of 1,000,000 steps in 10 s: 10 steps/s, 999,900 steps left = 99,990 s
+     * = 27 h (97,200 s) + 46 min (2,760 s) + 30 s */
+    av_format_eta(b, sizeof b, 10.0, 100, 1000000);
+    assert_string_equal(b, "00:10<27:46:30, 10.00 steps/s");
+    /* 3 of 10 steps in 75.5 s: 25.1666 s/step; 7 left = 176.17 s -> 176 = 2 min 56 s;
+     * the elapsed 75.5 s is cut to 75 = 1 min 15 s */
+    av_format_eta(b, sizeof b, 75.5, 3, 10);
+    assert_string_equal(b, "01:15<02:56, 25.17 s/step");
+    /* done: nothing left; 3,600 s is the first H:MM:SS; 600 steps in 3,600 s = 6 s/step */
+    av_format_eta(b, sizeof b, 3600.0, 600, 600);
+    assert_string_equal(b, "1:00:00<00:00, 6.00 s/step");
+}
+
+static void test_eta_needs_a_step_and_time(void **state) {
+    (void)state;
+    char b[96] = "x";
+    av_format_eta(b, sizeof b, 5.0, 0, 100);
+    assert_string_equal(b, "");
+    strcpy(b, "x");
+    av_format_eta(b, sizeof b, 0.0, 10, 100);
+    assert_string_equal(b, "");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eta_hand_worked),
+        cmocka_unit_test(test_eta_needs_a_step_and_time),
+    };
+    return cmocka_run_group_tests_name("term", tests, NULL, NULL);
+}
