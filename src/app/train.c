@@ -217,7 +217,7 @@ static av_status train_loop(run_state *r, av_err *err) {
                            step, o->lr);
         int snap = k < n_snaps && step == snaps[k];
         if (snap) {
-            if (o->tty && !o->quiet) fprintf(stderr, "\r%*s\r", 140, "");
+            if (o->tty && !o->quiet) fprintf(stderr, "\r%*s\r", 160, "");
             s = snapshot(r, k++, step, err);
         }
         progress(r, step, k - 1, snap);
