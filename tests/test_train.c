@@ -300,6 +300,32 @@ static void test_short_schedule_learns_reverse(void **state) {
     av_trainer_free(&tr);
 }
 
+/* A batch of more chunks than the held-out evaluation's lanes, after an
+ * evaluation (as --train does: the step-0 snapshot comes first): the
+ * gradient buffers grow and the optimiser still finds chunk 0's (batch 33+
+ * crashed in AdamW once: a use after realloc that make test SANITIZE=1
+ * reports; the plain build may not crash). */
+static void test_batch_with_more_chunks_than_eval_lanes(void **state) {
+    (void)state;
+    enum { B = 40 };
+    static av_task_example batch[B];
+    av_gpt2_config cfg;
+    av_adamw opt;
+    av_err err;
+    small_config(&cfg, &opt, 2, AV_KERNEL_BLAS);
+    av_trainer tr;
+    assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 42, &err), 0);
+    av_rng r;
+    av_rng_seed(&r, 3);
+    for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+    double loss0, acc, aot[4], l1, l2;
+    assert_int_equal(av_trainer_eval(&tr, batch, 8, &loss0, &acc, aot, &err), 0);
+    assert_int_equal(av_trainer_step(&tr, batch, B, &l1, &err), 0);
+    assert_int_equal(av_trainer_step(&tr, batch, B, &l2, &err), 0);
+    assert_true(isfinite(l1) && l2 < l1);
+    av_trainer_free(&tr);
+}
+
 /* Induction on a short schedule: the loss must get past guessing a letter
  * (ln 26 = 3.26, where the old one-answer induction data stalled for 1500
  * steps) and the best head must move towards the earlier occurrences. */
@@ -470,6 +496,7 @@ int main(void) {
         cmocka_unit_test(test_packed_eval_matches_reference),
         cmocka_unit_test(test_short_schedule_learns_reverse),
         cmocka_unit_test(test_short_schedule_learns_induction),
+        cmocka_unit_test(test_batch_with_more_chunks_than_eval_lanes),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
         cmocka_unit_test(test_cli_train_checks_outdir_first),

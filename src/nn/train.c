@@ -140,7 +140,11 @@ static av_status ensure_chunks(av_trainer *tr, int n, av_err *err) {
     if (n <= tr->n_chunks) return AV_OK;
     float **g = realloc(tr->chunk_grads, (size_t)n * sizeof *g);
     if (g) tr->chunk_grads = g;
-    av_gpt2_params *v = realloc(tr->chunk_views, (size_t)n * sizeof *v);
+    /* chunk_views is allocated once at its largest: gtable's slots point into
+     * chunk_views[0], so it must never move (a realloc when a step needed more
+     * chunks than the held-out evaluation's lanes left them dangling) */
+    av_gpt2_params *v = tr->chunk_views ? tr->chunk_views
+                                        : calloc(AV_TRAIN_MAX_BATCH / AV_TRAIN_CHUNK, sizeof *tr->chunk_views);
     if (v) tr->chunk_views = v;
     if (!tr->gtable) tr->gtable = calloc((size_t)tr->n_tensors, sizeof *tr->gtable);
     if (!g || !v || !tr->gtable) return av_fail(err, AV_ERUNTIME, "out of memory for the gradients");
