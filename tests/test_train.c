@@ -14,8 +14,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <pty.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "base/parallel.h"
 #include "nn/optim.h"
@@ -450,6 +453,59 @@ static void test_cli_train_checks_outdir_first(void **state) {
 }
 
 /* --dump and --causal do nothing with --train: one warning each, no dump folder, exit 0. */
+/* On a terminal the progress line is redrawn in place with '\r', so it must fit
+ * the terminal: a line wider than the terminal wraps, and each redraw then
+ * scrolls a new line. Runs --train on a pseudo-terminal of 80 and of 40 columns
+ * and checks that every piece of output between '\r' and '\n' (escape
+ * sequences removed) is at most columns - 1 wide, and that the last redraw
+ * says the last step. */
+static void check_progress_fits(tu_fixture *f, int cols) {
+    struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "40", "--d-model", "16", "--batch", "4", "-o",
+              tu_in(f, "out"), (char *)NULL);
+        _exit(127);
+    }
+    static char buf[1 << 16];
+    size_t n = 0;
+    for (ssize_t k; n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fd);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* the redrawn pieces: text after a '\r' up to the next '\r' or '\n' that
+     * holds "step N/40" (the snapshot lines above are printed once and may wrap) */
+    int widest = 0;
+    for (char *p = buf; (p = strchr(p, '\r')) != NULL;) {
+        char *end = p + 1 + strcspn(p + 1, "\r\n");
+        int width = 0, progress = 0;
+        for (char *c = p + 1; c < end; c++) {
+            if (*c == '\x1b') { /* CSI: ESC [ parameters, then a final byte in @..~ */
+                for (c += 2; c < end && !(*c >= '@' && *c <= '~'); c++) {}
+                continue;
+            }
+            width += ((unsigned char)*c & 0xC0) != 0x80; /* one column per code point: the line is ASCII */
+            progress |= c[0] == '/' && c[1] == '4' && c[2] == '0';
+        }
+        if (progress && width > widest) widest = width;
+        p = end;
+    }
+    int saw_last = strstr(buf, "step 40/40") != NULL;
+    if (widest > cols - 1) fprintf(stderr, "widest line %d columns on a %d-column terminal:\n%s\n", widest, cols, buf);
+    assert_true(widest <= cols - 1);
+    assert_true(saw_last);
+}
+
+static void test_cli_train_progress_fits_the_terminal(void **state) {
+    check_progress_fits(*state, 80);
+    check_progress_fits(*state, 40);
+}
+
 static void test_cli_train_warns_unused_options(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -500,6 +556,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
         cmocka_unit_test(test_cli_train_checks_outdir_first),
+        cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_rope_style_and_base_reach_the_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

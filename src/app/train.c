@@ -172,6 +172,32 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
  * line at every tenth of the run, and one more once 3 s have passed (a long run's
  * first tenth may be hours away). Both give tqdm's "elapsed<remaining, rate" from
  * the third step on (before that the mean rate says little). */
+/* The TTY's progress line, redrawn in place with '\r': the bar, step, time
+ * estimate, loss and held-out accuracy, fitted to the terminal's width. A line
+ * wider than the terminal would wrap, and every '\r' would then scroll a new
+ * one; so the bar shrinks (30 columns at most, 8 at least), then the estimate
+ * goes, then the bar, then the line is cut. */
+static void progress_line(int step, int steps, const char *eta, double loss, double acc_pct, int acc_step) {
+    int cols = av_term_width() - 1; /* the last column would wrap on some terminals */
+    char text[256];
+    int n = snprintf(text, sizeof text, " step %d/%d%s  loss %.4f  held-out accuracy %.1f %% (step %d)", step, steps,
+                     eta, loss, acc_pct, acc_step);
+    if (n + 10 > cols)
+        n = snprintf(text, sizeof text, " step %d/%d  loss %.4f  held-out %.1f %%", step, steps, loss, acc_pct);
+    int w = cols - n - 2 < 30 ? cols - n - 2 : 30;
+    fputc('\r', stderr);
+    if (w >= 8) {
+        int fill = (int)((double)step / steps * w);
+        fputc('[', stderr);
+        for (int i = 0; i < w; i++) fputc(i < fill ? '#' : '.', stderr);
+        fputc(']', stderr);
+    }
+    int room = cols - (w >= 8 ? w + 2 : 0);
+    fprintf(stderr, "%.*s\x1b[K", room > 0 ? room : 0, w >= 8 ? text : text + 1);
+    if (step == steps) fputc('\n', stderr);
+    fflush(stderr);
+}
+
 static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     const av_train_opts *o = r->o;
     train_log *g = &r->log;
@@ -181,13 +207,7 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     if (step >= 3) av_format_eta(eta, sizeof eta, elapsed, step, o->steps);
     if (eta[0]) snprintf(tail, sizeof tail, "  %s", eta);
     if (o->tty) {
-        int w = 30, fill = (int)((double)step / o->steps * w);
-        fprintf(stderr, "\r[");
-        for (int i = 0; i < w; i++) fputc(i < fill ? '#' : '.', stderr);
-        fprintf(stderr, "] step %d/%d%s  loss %.4f  held-out accuracy %.1f %% (step %d) ", step, o->steps, tail,
-                g->loss[step], 100 * acc, g->snap_step[last_snap]);
-        if (step == o->steps) fprintf(stderr, "\n");
-        fflush(stderr);
+        progress_line(step, o->steps, tail, g->loss[step], 100 * acc, g->snap_step[last_snap]);
         return;
     }
     int tenth = o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped;
@@ -217,7 +237,7 @@ static av_status train_loop(run_state *r, av_err *err) {
                            step, o->lr);
         int snap = k < n_snaps && step == snaps[k];
         if (snap) {
-            if (o->tty && !o->quiet) fprintf(stderr, "\r%*s\r", 160, "");
+            if (o->tty && !o->quiet) fprintf(stderr, "\r\x1b[K");
             s = snapshot(r, k++, step, err);
         }
         progress(r, step, k - 1, snap);
