@@ -160,7 +160,9 @@ static int bench_model(const char *bin, const char *dir, const char *script, int
     if (la) fclose(la);
     double with_fig = 0, no_fig = 0, cpu_fig = 0, cpu_nofig = 0;
     long rss_fig = 0, rss_nofig = 0;
-    char *a1[] = {(char *)bin, "--model", (char *)dir, "-o", "build/bench-gpt2-out", SENTENCE, NULL};
+    char out[512];
+    snprintf(out, sizeof out, "%s-out", dir); /* one figure folder per model: a folder holds one run */
+    char *a1[] = {(char *)bin, "--model", (char *)dir, "-o", out, SENTENCE, NULL};
     char *a2[] = {(char *)bin, "--model", (char *)dir, "--no-plot", SENTENCE, NULL};
     bench_command("(model view + grid)", a1, &with_fig, &cpu_fig, &rss_fig);
     bench_command("--no-plot", a2, &no_fig, &cpu_nofig, &rss_nofig);
