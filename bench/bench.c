@@ -18,14 +18,9 @@
  * kernel (heap) beside GPT-2's plain loop on one long piece. */
 
 #include <cblas.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/parallel.h"
@@ -40,13 +35,6 @@
 static double sgemm_gflops(void) {
     printf("OpenBLAS kernels: %s, %d threads\n", av_blas_core(), av_get_threads());
     return bench_sgemm_gflops(2048, av_get_threads()); /* the library's own threads, for the machine's rate */
-}
-
-/* CPU time of this process (every thread), ms. */
-static double cpu_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static double flops_forward(int T, int C) { return 8.0 * T * C * C + 4.0 * (double)T * T * C; }
@@ -71,10 +59,10 @@ static double forward_ms(int T, int C, int H, av_kernel kernel, int runs, double
     av_model_seed(&m, (const char *const *)toks);
     double t[16], cpu[16];
     for (int r = 0; r < runs && r < 16; r++) {
-        double t0 = bench_now_ms(), c0 = cpu_ms();
+        double t0 = bench_now_ms(), c0 = bench_process_cpu_ms();
         if (av_model_forward(&m, &err)) printf("  forward failed: %s\n", err.msg);
         t[r] = bench_now_ms() - t0;
-        cpu[r] = cpu_ms() - c0;
+        cpu[r] = bench_process_cpu_ms() - c0;
     }
     for (int i = 0; i < T; i++) free(toks[i]);
     free(toks);
@@ -129,21 +117,11 @@ static cmd_result run_command(char *const argv[], int runs) {
     cmd_result r = {0, 0, 0, -1};
     double t[16], cpu[16];
     for (int k = 0; k < runs && k < 16; k++) {
-        double t0 = bench_now_ms();
-        pid_t pid = fork();
-        if (pid == 0) {
-            int devnull = open("/dev/null", O_WRONLY);
-            dup2(devnull, 1);
-            execv(argv[0], argv);
-            _exit(127);
-        }
-        int st;
-        struct rusage ru;
-        wait4(pid, &st, 0, &ru);
-        t[k] = bench_now_ms() - t0;
-        cpu[k] = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-        r.rss_mib = ru.ru_maxrss / 1024.0;
-        r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        bench_run b = bench_run_command(argv, NULL);
+        t[k] = b.wall_ms;
+        cpu[k] = b.cpu_ms;
+        r.rss_mib = b.rss_kib / 1024.0;
+        r.code = b.code;
     }
     int n = runs < 16 ? runs : 16, mid = 0;
     double sorted[16];
@@ -242,10 +220,8 @@ static void goal(const char *what, double got, const char *unit, const char *vs,
 int main(int argc, char **argv) {
     const char *bin = argc > 1 ? argv[1] : "./attnviz";
     printf("attnviz benchmark: medians of repeated runs, same machine, same run\n");
-    FILE *la = fopen("/proc/loadavg", "r");
-    char load[64] = "?";
-    if (la && fgets(load, sizeof load, la)) load[strcspn(load, "\n")] = 0;
-    if (la) fclose(la);
+    char load[64];
+    bench_load_average(load, sizeof load);
     printf("load average at start: %s (on %ld CPUs; other processes slow every wall time below)\n", load,
            sysconf(_SC_NPROCESSORS_ONLN));
     double gf = sgemm_gflops();

@@ -24,10 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,40 +69,19 @@ static int make_folder(void) {
     return 0;
 }
 
-
-static double cpu_ms; /* user + system time of the last run() */
-
-/* Run argv with stdout to out_file (or /dev/null); wall ms, peak RSS KiB. */
-static int run(char *const argv[], const char *out_file, double *ms, long *rss_kib) {
-    fflush(stdout);
-    double t0 = bench_now_ms();
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *o = freopen(out_file ? out_file : "/dev/null", "w", stdout);
-        (void)o;
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0) return -1;
-    *ms = bench_now_ms() - t0;
-    *rss_kib = ru.ru_maxrss;
-    cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static void bench_command(const char *label, char *const argv[], double *median, double *cpu_median, long *rss) {
-    double t[5], c[5], ms;
-    long peak = 0, r;
-    run(argv, NULL, &ms, &r); /* warm-up: the file in the page cache */
+    double t[5], c[5];
+    long peak = 0;
+    bench_run_command(argv, NULL); /* warm-up: the file in the page cache */
     for (int i = 0; i < 5; i++) {
-        if (run(argv, NULL, &t[i], &r) != 0) {
+        bench_run r = bench_run_command(argv, NULL);
+        if (r.code != 0) {
             printf("  %s: the command failed\n", label);
             return;
         }
-        c[i] = cpu_ms;
-        if (r > peak) peak = r;
+        t[i] = r.wall_ms;
+        c[i] = r.cpu_ms;
+        if (r.rss_kib > peak) peak = r.rss_kib;
     }
     qsort(t, 5, sizeof t[0], bench_cmp);
     qsort(c, 5, sizeof c[0], bench_cmp);
@@ -121,9 +97,7 @@ static int top1 = -1; /* attnviz's most probable next token */
 
 static int token_ids(const char *bin, const char *dir, char *ids, size_t n, int *T) {
     char *argv[] = {(char *)bin, "--model", (char *)dir, "--no-plot", SENTENCE, NULL};
-    double ms;
-    long rss;
-    if (run(argv, "build/bench-gpt2.trace", &ms, &rss) != 0) return -1;
+    if (bench_run_command(argv, "build/bench-gpt2.trace").code != 0) return -1;
     char *txt = tu_slurp_file("build/bench-gpt2.trace", NULL);
     char *at = txt ? strstr(txt, "ids [") : NULL;
     if (!at) return free(txt), -1;
@@ -152,12 +126,11 @@ static int bench_model(const char *bin, const char *dir, const char *script, int
         return 1;
     }
     printf("  sentence: \"%s\" = %d tokens; attnviz's top next token: id %d\n", SENTENCE, T, top1);
-    double load1, load5, load15;
-    FILE *la = fopen("/proc/loadavg", "r");
-    if (la && fscanf(la, "%lf %lf %lf", &load1, &load5, &load15) == 3)
+    char load[64];
+    double load1 = bench_load_average(load, sizeof load);
+    if (load1 >= 0)
         printf("  load average now %.2f (1 min) on %ld cores: other processes share the CPU, so CPU time is the steadier number\n",
                load1, sysconf(_SC_NPROCESSORS_ONLN));
-    if (la) fclose(la);
     double with_fig = 0, no_fig = 0, cpu_fig = 0, cpu_nofig = 0;
     long rss_fig = 0, rss_nofig = 0;
     char out[512];

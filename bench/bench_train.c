@@ -35,17 +35,10 @@ typedef struct {
     int threads;
 } rate;
 
-static double cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
+/* The 1-minute load average as /proc/loadavg writes it, "?" when unreadable. */
 static void load_average(char *out, size_t n) {
-    FILE *f = fopen("/proc/loadavg", "r");
-    snprintf(out, n, "?");
-    if (f && fgets(out, (int)n, f)) out[strcspn(out, " ")] = 0; /* the 1-minute average */
-    if (f) fclose(f);
+    bench_load_average(out, n);
+    out[strcspn(out, " ")] = 0;
 }
 
 /* 5 blocks of `block` steps of the default reverse model (after one block
@@ -69,12 +62,12 @@ static rate c_rate(int threads, av_kernel kernel, int block) {
     av_task_example batch[32];
     double rates[5], cpu[5], loss;
     for (int k = -1; k < 5; k++) { /* block -1 warms up */
-        double t0 = bench_now_ms(), c0 = cpu_s();
+        double t0 = bench_now_ms(), c0 = bench_process_cpu_ms();
         for (int s = 0; s < block; s++) {
             for (int b = 0; b < 32; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
             if (av_trainer_step(&tr, batch, 32, &loss, &err)) { printf("  %s\n", err.msg); return out; }
         }
-        if (k >= 0) { rates[k] = block / ((bench_now_ms() - t0) / 1e3); cpu[k] = (cpu_s() - c0) / block * 1e3; }
+        if (k >= 0) { rates[k] = block / ((bench_now_ms() - t0) / 1e3); cpu[k] = (bench_process_cpu_ms() - c0) / block; }
     }
     av_trainer_free(&tr);
     out.steps_s = bench_median(rates, 5);
@@ -120,8 +113,7 @@ static double bench_task(const char *bin, const char *task, double *acc, double 
     int st = p ? pclose(p) : -1;
     double wall = (bench_now_ms() - t0) / 1e3;
     getrusage(RUSAGE_CHILDREN, &r1);
-    double cpu = (r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) + (r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
-                 ((r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) + (r1.ru_stime.tv_usec - r0.ru_stime.tv_usec)) * 1e-6;
+    double cpu = (bench_rusage_cpu_ms(&r1) - bench_rusage_cpu_ms(&r0)) / 1e3;
     double b0 = -1, b1 = -1;
     int hl = -1, hh = -1; /* the snapshot line ends "best L<l> H<h> 0.53" */
     const char *a = strstr(last, "accuracy"), *bs = strstr(last, "best "), *f0 = strstr(first, "best ");

@@ -1,6 +1,7 @@
-/* benchutil.h - what every `make bench` program shares: a monotonic clock, the
- * median of a few timings, and the machine's sgemm rate that attnviz's figures
- * are set beside. Header-only (static functions), included by the programs in bench/ only.
+/* benchutil.h - what every `make bench` program shares: a monotonic clock, CPU
+ * clocks, the median of a few timings, the load average, a child-process
+ * runner (wall, CPU, peak RSS), and the machine's sgemm rate that attnviz's
+ * figures are set beside. Header-only (static functions), included by the programs in bench/ only.
  *
  * The sgemm rate is OpenBLAS's cblas_sgemm on (n, n)·(n, n) float32 with
  * `threads` library threads, median of 5 runs, in GFLOP/s (2·n³ operations);
@@ -11,8 +12,14 @@
 #define AV_BENCHUTIL_H
 
 #include <cblas.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* openblas_set_num_threads is OpenBLAS's, not CBLAS's. */
 void openblas_set_num_threads(int n);
@@ -40,6 +47,65 @@ static inline double bench_thread_cpu_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* CPU time of this process (every thread) in milliseconds. */
+static inline double bench_process_cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* User + system CPU time in an rusage (getrusage, wait4), milliseconds. */
+static inline double bench_rusage_cpu_ms(const struct rusage *ru) {
+    return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 + (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
+}
+
+/* The first line of /proc/loadavg ("0.52 0.61 0.70 1/230 4242": the 1, 5 and
+ * 15-minute averages, ...) into line[0..n) without its newline, "?" when it
+ * cannot be read; returns the 1-minute average, -1 when it cannot be read. */
+static inline double bench_load_average(char *line, size_t n) {
+    FILE *f = fopen("/proc/loadavg", "r");
+    double load1 = -1;
+    snprintf(line, n, "?");
+    if (f && fgets(line, (int)n, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (sscanf(line, "%lf", &load1) != 1) load1 = -1;
+    }
+    if (f) fclose(f);
+    return load1;
+}
+
+/* One run of a child process: wall time, its user + system CPU time, its
+ * peak resident memory (wait4 rusage), its exit code (-1 when it did not
+ * exit normally or could not be waited for). */
+typedef struct {
+    double wall_ms, cpu_ms;
+    long rss_kib;
+    int code;
+} bench_run;
+
+/* Runs argv (argv[0] a path, as execv takes it) with its stdout to out_file
+ * (NULL: /dev/null) and waits for it. */
+static inline bench_run bench_run_command(char *const argv[], const char *out_file) {
+    bench_run r = {0, 0, 0, -1};
+    fflush(stdout);
+    double t0 = bench_now_ms();
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *o = freopen(out_file ? out_file : "/dev/null", "w", stdout);
+        (void)o;
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0) return r;
+    r.wall_ms = bench_now_ms() - t0;
+    r.cpu_ms = bench_rusage_cpu_ms(&ru);
+    r.rss_kib = ru.ru_maxrss;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
 }
 
 /* GFLOP/s of cblas_sgemm on (n, n)·(n, n) with `threads` OpenBLAS threads,
