@@ -228,17 +228,16 @@ train-figures: deps
 
 # ---------------------------------------------------------------------------- benchmark
 # Prints speed and memory figures; judges nothing (no timed tests).
-$(BUILD)/bench: bench/bench.c bench/benchutil.h $(BUILD)/libattnviz.a
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
+# -MMD -MP: each program depends on the headers it really includes
+# (bench_gpt2 includes the test fixtures, hence -Itests).
+BENCH_BINS := $(BUILD)/bench $(BUILD)/bench_gpt2 $(BUILD)/bench_train
+$(BENCH_BINS): $(BUILD)/%: bench/%.c $(BUILD)/libattnviz.a
+	$(CC) $(CFLAGS) -MMD -MP -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/bench_gpt2: bench/bench_gpt2.c bench/benchutil.h tests/gpt2_fixture.h tests/llama_fixture.h tests/hftok_fixture.h tests/testutil.h $(BUILD)/libattnviz.a
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
-
-$(BUILD)/bench_train: bench/bench_train.c bench/benchutil.h $(BUILD)/libattnviz.a
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
+-include $(BENCH_BINS:=.d)
 
 bench: deps
-	@$(MAKE) --no-print-directory attnviz $(BUILD)/bench $(BUILD)/bench_gpt2 $(BUILD)/bench_train
+	@$(MAKE) --no-print-directory attnviz $(BENCH_BINS)
 	@$(BUILD)/bench ./attnviz
 	@$(BUILD)/bench_gpt2 ./attnviz
 	@$(BUILD)/bench_train ./attnviz
