@@ -92,8 +92,6 @@ static int torch_rate(int threads, int steps, rate *out) {
     return ok;
 }
 
-/* Run the command, keep its stdout's last snapshot line and step 0's line;
- * *acc gets the final held-out accuracy (%), returns the wall seconds. */
 /* Runs one task with its defaults; *acc is the final held-out accuracy (%),
  * *head the best head's attention on target at the end (-1 if not printed). */
 static double bench_task(const char *bin, const char *task, double *acc, double *head) {

@@ -22,14 +22,25 @@ trap 'rm -rf "$tmp"' EXIT
 
 # one default run per task, and the two ablations on reverse (600 steps
 # each variant, to keep the chapter's cost down); the runs are independent,
-# so they go side by side
+# so they go side by side. A bare `wait` returns 0 whatever the jobs did, so
+# each job's pid is kept and waited on: one failed run fails the script.
+pids=
 for task in reverse sort induction; do
     attnviz --train "$task" -o "$tmp/$task" >"$out/$task.txt" &
+    pids="$pids $!"
 done
 for what in scale norm; do
     attnviz --train reverse --steps 600 --compare "$what" -o "$tmp/cmp_$what" >"$out/compare_$what.txt" &
+    pids="$pids $!"
 done
-wait
+failed=0
+for pid in $pids; do
+    wait "$pid" || failed=1
+done
+if [ "$failed" -ne 0 ]; then
+    echo "train_figures.sh: a training run failed; its output is in $out/" >&2
+    exit 1
+fi
 for task in reverse sort induction; do
     cp "$tmp/$task/filmstrip.png" "$out/${task}_filmstrip.png"
     cp "$tmp/$task/curves.png" "$out/${task}_curves.png"
