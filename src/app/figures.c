@@ -564,7 +564,7 @@ static int file_run(const char *path, name_kind kind, char *run, size_t n) {
     if (kind == NAME_FIGURE && strcmp(path + len - 4, ".png") == 0) {
         av_png_image img;
         av_err ignored;
-        if (av_png_read(path, &img, &ignored) != AV_OK) return 0;
+        if (av_png_read_texts(path, &img, &ignored) != AV_OK) return 0; /* never decodes the image */
         const char *sw = av_png_image_text(&img, "Software"), *id = av_png_image_text(&img, "Run");
         int ours = sw && strncmp(sw, "attnviz ", 8) == 0;
         if (ours && id) snprintf(run, n, "%s", id);

@@ -268,6 +268,15 @@ static int collect_texts(png_structp png, png_infop info, av_png_image *img) {
     return 0;
 }
 
+/* img->dpi from info's pHYs (metres only) and img->has_time from a tIME
+ * chunk in info or end (NULL: not read). */
+static void take_phys_time(png_structp png, png_infop info, png_infop end, av_png_image *img) {
+    png_uint_32 rx, ry;
+    int unit;
+    if (png_get_pHYs(png, info, &rx, &ry, &unit) && unit == PNG_RESOLUTION_METER) img->dpi = rx * 0.0254;
+    img->has_time = png_get_valid(png, info, PNG_INFO_tIME) || (end && png_get_valid(png, end, PNG_INFO_tIME));
+}
+
 /* The setjmp part of av_png_read; img->rgb is owned by img throughout. */
 static int decode(FILE *fp, png_ctx *ctx, av_png_image *img, png_bytep *volatile *rows_out) {
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
@@ -304,12 +313,47 @@ static int decode(FILE *fp, png_ctx *ctx, av_png_image *img, png_bytep *volatile
     png_read_image(png, rows);
     png_read_end(png, end);
     if (collect_texts(png, info, img) != 0 || collect_texts(png, end, img) != 0) png_error(png, "out of memory");
-    png_uint_32 rx, ry;
-    int unit;
-    if (png_get_pHYs(png, info, &rx, &ry, &unit) && unit == PNG_RESOLUTION_METER) img->dpi = rx * 0.0254;
-    img->has_time = png_get_valid(png, info, PNG_INFO_tIME) || png_get_valid(png, end, PNG_INFO_tIME);
+    take_phys_time(png, info, end, img);
     png_destroy_read_struct(&png, &info, &end);
     return 0;
+}
+
+/* The setjmp part of av_png_read_texts: the chunks up to the first IDAT. */
+static int decode_head(FILE *fp, png_ctx *ctx, av_png_image *img) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_error, on_warning);
+    if (!png) return -1;
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        snprintf(ctx->msg, sizeof ctx->msg, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    png_init_io(png, fp);
+    png_read_info(png, info); /* stops at the first IDAT chunk's header */
+    img->width = (int)png_get_image_width(png, info);
+    img->height = (int)png_get_image_height(png, info);
+    if (collect_texts(png, info, img) != 0) png_error(png, "out of memory");
+    take_phys_time(png, info, NULL, img);
+    png_destroy_read_struct(&png, &info, NULL);
+    return 0;
+}
+
+av_status av_png_read_texts(const char *path, av_png_image *img, av_err *err) {
+    memset(img, 0, sizeof *img);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read '%s'", path);
+    png_ctx ctx = {{0}};
+    int rc = decode_head(fp, &ctx, img);
+    fclose(fp);
+    if (rc != 0) {
+        av_png_image_free(img);
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, ctx.msg[0] ? ctx.msg : "not a PNG");
+    }
+    return AV_OK;
 }
 
 av_status av_png_read(const char *path, av_png_image *img, av_err *err) {

@@ -55,6 +55,19 @@ typedef struct {
 av_status av_png_read(const char *path, av_png_image *img, av_err *err);
 void av_png_image_free(av_png_image *img);
 
+/* Read only the chunks before the image data: width, height, the text
+ * chunks (tEXt, zTXt, iTXt), dpi and has_time as av_png_read gives them when
+ * they precede IDAT; img->rgb stays NULL. The image is never decoded, so this
+ * costs a few kB of reading however large the PNG is. av_png_write puts its
+ * text chunks before IDAT, so for its files the texts equal av_png_read's.
+ * Text chunks after IDAT (allowed by the spec) are not seen. Caller calls
+ * av_png_image_free. Errors: AV_ERUNTIME naming path (missing file, not a
+ * PNG, bad CRC or truncation before the first IDAT). Source: the PNG
+ * Specification (W3C), "Chunk ordering" (text chunks may come before or
+ * after IDAT) and "Textual information" (tEXt, zTXt, iTXt); libpng's
+ * png_read_info, which returns at the first IDAT. */
+av_status av_png_read_texts(const char *path, av_png_image *img, av_err *err);
+
 /* Value of text chunk key in img, or NULL. */
 const char *av_png_image_text(const av_png_image *img, const char *key);
 
