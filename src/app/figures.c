@@ -353,6 +353,15 @@ static void describe_run(fig_run *fr, const av_figure_context *fc) {
     fr->noscale = c->scale ? "" : " · no scale";
 }
 
+/* Warn on stderr when the labels drawn since av_plot_reset_missing had
+ * characters no installed font has. Printed with -q too: the man page's -q
+ * keeps errors and warnings, as for the unused-option warnings. */
+static void warn_missing_glyphs(void) {
+    int n = av_plot_missing_glyphs();
+    if (n > 0)
+        fprintf(stderr, "attnviz: warning: %d character(s) in the labels have no glyph in any installed font; drawn as boxes\n", n);
+}
+
 /* The figures in order, each if selected; the notes when one is not drawn. */
 static av_status write_selected(fig_run *fr, av_err *err) {
     const av_options *o = fr->o;
@@ -393,9 +402,7 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
     }
     free(fr.hms);
     free(fr.titles);
-    if (!s && av_plot_missing_glyphs() > 0)
-        fprintf(stderr, "attnviz: warning: %d character(s) in the labels have no glyph in any installed font; drawn as boxes\n",
-                av_plot_missing_glyphs());
+    if (!s) warn_missing_glyphs();
     return s;
 }
 
@@ -500,9 +507,7 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     if (!s && (figs & AV_FIG_PE)) s = fig_pe(&fr, err);
     free(fr.hms);
     free(fr.titles);
-    if (!s && av_plot_missing_glyphs() > 0 && !o->quiet)
-        fprintf(stderr, "attnviz: warning: %d character(s) in the labels have no glyph in any installed font; drawn as boxes\n",
-                av_plot_missing_glyphs());
+    if (!s) warn_missing_glyphs();
     return s;
 }
 
