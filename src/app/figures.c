@@ -47,17 +47,11 @@ static av_plot_meta figure_meta(char *desc, const av_options *o, const av_figure
                           .pool = (av_pool)o->pool};
 }
 
-uint64_t av_run_hash(uint64_t h, const void *data, size_t n) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
-    return h;
-}
-#define fnv1a av_run_hash
 
 void av_figures_model_run_id(char run[24], const char *source, const av_tokens *toks) {
-    uint64_t h = fnv1a(AV_RUN_HASH_START, "model", 6); /* "model" and its NUL: never a single layer's id */
-    h = fnv1a(h, source, strlen(source) + 1);
-    for (int t = 0; t < toks->n; t++) h = fnv1a(h, toks->tok[t], strlen(toks->tok[t]) + 1);
+    uint64_t h = av_fnv1a64(AV_RUN_HASH_START, "model", 6); /* "model" and its NUL: never a single layer's id */
+    h = av_fnv1a64(h, source, strlen(source) + 1);
+    for (int t = 0; t < toks->n; t++) h = av_fnv1a64(h, toks->tok[t], strlen(toks->tok[t]) + 1);
     snprintf(run, 24, "%016llx", (unsigned long long)h);
 }
 
@@ -67,10 +61,10 @@ void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens
     int n = snprintf(cfg, sizeof cfg, "T=%d real=%d C=%d H=%d pos=%d rope=%d/%.17g causal=%d scale=%d seed=%llu", c->T,
                      c->n_real, c->C, c->H, (int)c->positions, (int)c->rope_style, c->rope_base, c->causal, c->scale,
                      (unsigned long long)c->seed);
-    uint64_t h = fnv1a(AV_RUN_HASH_START, cfg, (size_t)n);
-    h = fnv1a(h, fc->ws->text, strlen(fc->ws->text) + 1);
-    for (int t = 0; t < toks->n; t++) h = fnv1a(h, toks->tok[t], strlen(toks->tok[t]) + 1); /* NUL separates */
-    if (m->user_mask) h = fnv1a(h, m->user_mask, (size_t)c->T * (size_t)c->T);
+    uint64_t h = av_fnv1a64(AV_RUN_HASH_START, cfg, (size_t)n);
+    h = av_fnv1a64(h, fc->ws->text, strlen(fc->ws->text) + 1);
+    for (int t = 0; t < toks->n; t++) h = av_fnv1a64(h, toks->tok[t], strlen(toks->tok[t]) + 1); /* NUL separates */
+    if (m->user_mask) h = av_fnv1a64(h, m->user_mask, (size_t)c->T * (size_t)c->T);
     snprintf(fc->run, sizeof fc->run, "%016llx", (unsigned long long)h);
 }
 

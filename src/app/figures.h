@@ -70,10 +70,10 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
                                   int quiet, av_err *err);
 
-/* FNV-1a 64 of n bytes at data, continuing from h (AV_RUN_HASH_START to
- * begin): the hash behind every run id. */
-#define AV_RUN_HASH_START 0xCBF29CE484222325ull
-uint64_t av_run_hash(uint64_t h, const void *data, size_t n);
+/* The hash behind every run id: FNV-1a 64 (base/common.h) of n bytes at
+ * data, continuing from h (AV_RUN_HASH_START to begin). */
+#define AV_RUN_HASH_START AV_FNV1A64_BASIS
+#define av_run_hash av_fnv1a64
 
 /* run (24 bytes) = a --model run's id, 16 hex digits: FNV-1a 64 of "model",
  * the model's source (av_gpt2run_source: folder, dtype, training) and the

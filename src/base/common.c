@@ -34,3 +34,9 @@ void *av_calloc(size_t n, size_t size) {
     if (total == 0) total = 1;
     return calloc(1, total);
 }
+
+uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull; /* the 64-bit FNV prime */
+    return h;
+}

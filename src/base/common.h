@@ -54,4 +54,13 @@ int av_mul3_size(size_t *out, size_t a, size_t b, size_t c);
 /* calloc of n*size bytes with overflow check; NULL on overflow or OOM. */
 void *av_calloc(size_t n, size_t size);
 
+/* FNV-1a, 64 bits, of the n bytes at data, continuing from h: start with
+ * AV_FNV1A64_BASIS, or pass an earlier result to hash pieces in a row (the
+ * same as hashing them joined). For each byte: h ^= byte, h *= prime. Not a
+ * cryptographic hash: for run ids and hash tables. Source: Fowler, Noll and
+ * Vo, "FNV hash" (http://www.isthe.com/chongo/tech/comp/fnv/), 64-bit offset
+ * basis 14695981039346656037 and prime 2^40 + 2^8 + 0xb3 = 1099511628211. */
+#define AV_FNV1A64_BASIS 0xCBF29CE484222325ull
+uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n);
+
 #endif

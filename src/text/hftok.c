@@ -43,14 +43,8 @@ struct av_hftok {
 /* ----------------------------------------------------------------------------
  * sentencepiece tables */
 
-static uint64_t fnv(const char *s, size_t n) {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
 static int32_t sp_find(const av_hftok *t, const char *s, size_t n) {
-    for (size_t i = fnv(s, n) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+    for (size_t i = av_fnv1a64(AV_FNV1A64_BASIS, s, n) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         int32_t id = t->map[i];
         if (id < 0) return -1;
         if (t->tok_len[id] == n && memcmp(t->tok[id], s, n) == 0) return id;
@@ -65,7 +59,7 @@ static av_status sp_add(av_hftok *t, const char *s, size_t n, int32_t id, const 
     memcpy(t->tok[id], s, n);
     t->tok[id][n] = 0;
     t->tok_len[id] = n;
-    size_t i = fnv(s, n) & (t->cap - 1);
+    size_t i = av_fnv1a64(AV_FNV1A64_BASIS, s, n) & (t->cap - 1);
     while (t->map[i] >= 0) i = (i + 1) & (t->cap - 1);
     t->map[i] = id;
     unsigned b;
