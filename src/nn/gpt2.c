@@ -299,38 +299,29 @@ void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int
             logits[(size_t)t * V + v] = gpt2_dot(inp + (size_t)t * C, wte + (size_t)v * C, C);
 }
 
-/* BLAS unembedding: fixed blocks of 4096 vocabulary rows, one sgemm each,
- * so the bits do not depend on the thread count (base/parallel.h). */
-typedef struct {
-    float *logits;
-    const float *inp, *wte;
-    int T, C, V;
-} unembed_job;
-
-#define UNEMBED_BLOCK 4096
-
-static void unembed_block(void *ctx, int item) {
-    const unembed_job *j = ctx;
-    int v0 = item * UNEMBED_BLOCK, n = j->V - v0 < UNEMBED_BLOCK ? j->V - v0 : UNEMBED_BLOCK;
-    av_sgemm(j->logits + v0, j->inp, j->wte + (size_t)v0 * j->C, j->T, n, j->C, j->C, j->C, j->V, 1, 1.0f, 0.0f);
-}
-
-/* BLAS Conv1D product for few rows (T < 64): av_matmul cuts work by rows,
- * which leaves one item; here fixed blocks of 256 output columns, one sgemm
- * each, spread over threads. The blocks never depend on the thread count,
- * so neither do the bits (base/parallel.h). */
+/* BLAS products out (T, N) = inp (T, C) · W in fixed blocks of output columns,
+ * one sgemm each, spread over threads. W is (C, N), or with trans (N, C) and
+ * used transposed (the tied unembedding: wte is (V, C)). The blocks never
+ * depend on the thread count, so neither do the bits (base/parallel.h).
+ * Used for the unembedding (blocks of 4096 vocabulary rows) and for Conv1D
+ * products of few rows (T < 64: av_matmul cuts work by rows, which would
+ * leave one item; blocks of 256 columns). */
 typedef struct {
     float *out;
     const float *inp, *w;
-    int T, C, OC;
+    int T, C, N, block, trans;
 } colblock_job;
-
-#define COL_BLOCK 256
 
 static void colblock(void *ctx, int item) {
     const colblock_job *j = ctx;
-    int o0 = item * COL_BLOCK, n = j->OC - o0 < COL_BLOCK ? j->OC - o0 : COL_BLOCK;
-    av_sgemm(j->out + o0, j->inp, j->w + o0, j->T, n, j->C, j->C, j->OC, j->OC, 0, 1.0f, 0.0f);
+    int o0 = item * j->block, n = j->N - o0 < j->block ? j->N - o0 : j->block;
+    const float *w0 = j->trans ? j->w + (size_t)o0 * j->C : j->w + o0;
+    av_sgemm(j->out + o0, j->inp, w0, j->T, n, j->C, j->C, j->trans ? j->C : j->N, j->N, j->trans, 1.0f, 0.0f);
+}
+
+static void colblock_matmul(float *out, const float *inp, const float *w, int T, int C, int N, int block, int trans) {
+    colblock_job j = {out, inp, w, T, C, N, block, trans};
+    av_parallel_for((N + block - 1) / block, colblock, &j);
 }
 
 void gpt2_matmul(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel) {
@@ -340,8 +331,7 @@ void gpt2_matmul(float *out, const float *inp, const float *w, const float *b, i
         return;
     }
     if (T < 64) {
-        colblock_job j = {out, inp, w, T, C, OC};
-        av_parallel_for((OC + COL_BLOCK - 1) / COL_BLOCK, colblock, &j);
+        colblock_matmul(out, inp, w, T, C, OC, 256, 0);
     } else {
         av_matmul(out, inp, w, T, C, OC, kernel);
     }
@@ -357,8 +347,7 @@ void gpt2_unembed(float *logits, const float *inp, const float *wte, int T, int 
         gpt2_unembed_forward(logits, inp, wte, T, C, V);
         return;
     }
-    unembed_job j = {logits, inp, wte, T, C, V};
-    av_parallel_for((V + UNEMBED_BLOCK - 1) / UNEMBED_BLOCK, unembed_block, &j);
+    colblock_matmul(logits, inp, wte, T, C, V, 4096, 1);
 }
 
 void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,
