@@ -195,6 +195,16 @@ static void test_model_generate(void **state) {
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "stopped after 62 of 100: at most 64 tokens (the model's n_positions)"));
     tu_free(&r);
+    /* an input that already fills the 64 positions: nothing to add, and nothing
+     * written past the ids (the first greedy id was once stored before the
+     * check: a heap overflow that make test SANITIZE=1 reports) */
+    char full[200] = "a";
+    for (int i = 1; i < 64; i++) strcat(full, " a"); /* "a" and 63 " a": 64 tokens */
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "1", "--no-plot", "-q", full, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "greedy, 0 tokens after the input"));
+    assert_non_null(strstr(r.out, "stopped after 0 of 1: at most 64 tokens (the model's n_positions)"));
+    tu_free(&r);
     run_attnviz(&r, NULL, "--generate", "3", "hi", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--generate continues a --model's input; add --model DIR"));

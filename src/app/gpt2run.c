@@ -274,7 +274,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
     int32_t *ids = malloc((size_t)(T + (steps > 0 ? steps : 0)) * sizeof *ids);
     if (!ids) return av_fail(err, AV_ERUNTIME, "out of memory");
     memcpy(ids, r->ids, (size_t)T * sizeof *ids);
-    ids[T] = av_gpt2run_argmax(r->a.logits, T - 1, c->vocab_size);
+    if (steps > 0) ids[T] = av_gpt2run_argmax(r->a.logits, T - 1, c->vocab_size); /* no room: nothing to add */
     av_status st = AV_OK;
     for (int k = 1; k < steps && !st; k++) st = next_id(&ids[T + k], r, ids, T + k, err); /* no KV cache */
     char *text = NULL;
