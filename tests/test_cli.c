@@ -6,8 +6,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
+#include <pty.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "app/cli.h"
 #include "render/plot.h"
@@ -433,6 +437,44 @@ static void test_head_out_of_range_suggests_heads(void **state) {
     tu_free(&r);
 }
 
+/* The trace's width follows stdout's terminal only: redirected to a file it
+ * is the same whatever terminal stderr is on (a 40-column one here, through a
+ * pseudo-terminal), as when nothing is a terminal. It once took stderr's width. */
+static void test_redirected_trace_ignores_stderrs_terminal(void **state) {
+    (void)state;
+    const char *S = "the quick brown fox jumps over the lazy dog again and again";
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--show", "--color", "never", S, NULL);
+    assert_int_equal(r.code, 0);
+    char path[] = "/tmp/attnviz_show_XXXXXX";
+    int out = mkstemp(path);
+    assert_true(out >= 0);
+    struct winsize ws = {.ws_row = 24, .ws_col = 40};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        dup2(out, STDOUT_FILENO);
+        execl(tu_bin(), tu_bin(), "-q", "--no-plot", "-d", "8", "--show", "--color", "never", S, (char *)NULL);
+        _exit(127);
+    }
+    char sink[4096];
+    while (read(fd, sink, sizeof sink) > 0) {}
+    close(fd);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    size_t n = 0;
+    char *file = tu_slurp_file(path, &n);
+    unlink(path);
+    close(out);
+    assert_non_null(file);
+    assert_string_equal(file, r.out);
+    free(file);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -451,6 +493,7 @@ int main(void) {
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
+        cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

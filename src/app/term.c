@@ -29,14 +29,15 @@ av_term_mode av_term_mode_for(int color) {
     return AV_TERM_256;
 }
 
-int av_term_width(void) {
+int av_term_width_of(int fd) {
     const char *cols = getenv("COLUMNS");
     if (cols && atoi(cols) > 0) return atoi(cols);
     struct winsize ws;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-    if (isatty(STDERR_FILENO) && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
     return 80;
 }
+
+int av_term_width(void) { return av_term_width_of(STDOUT_FILENO); }
 
 void av_put_width(FILE *f, const char *s, int w, int right_align) {
     char buf[256];

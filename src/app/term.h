@@ -27,8 +27,10 @@ typedef enum { AV_TERM_PLAIN, AV_TERM_256, AV_TERM_TRUECOLOR } av_term_mode;
  * else the xterm 256-colour palette. */
 av_term_mode av_term_mode_for(int color);
 
-/* Columns: $COLUMNS if a positive number, else the width of the TTY on stdout or
- * else stderr, else 80. */
+/* Columns: $COLUMNS if a positive number, else the width of the TTY on file
+ * descriptor fd, else 80. av_term_width is that for stdout, where the trace goes
+ * (output redirected to a file does not depend on the terminal's width). */
+int av_term_width_of(int fd);
 int av_term_width(void);
 
 /* Print s padded (or cut with "…") to exactly w terminal columns, counting

@@ -179,7 +179,7 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
  * one; so the bar shrinks (30 columns at most, 8 at least), then the estimate
  * goes, then the bar, then the line is cut. */
 static void progress_line(int step, int steps, const char *eta, double loss, double acc_pct, int acc_step) {
-    int cols = av_term_width() - 1; /* the last column would wrap on some terminals */
+    int cols = av_term_width_of(STDERR_FILENO) - 1; /* the last column would wrap on some terminals */
     char text[256];
     int n = snprintf(text, sizeof text, " step %d/%d%s  loss %.4f  held-out accuracy %.1f %% (step %d)", step, steps,
                      eta, loss, acc_pct, acc_step);
