@@ -305,11 +305,14 @@ static float element(const av_st_tensor *t, size_t i) {
  * are scanned branch-free on the exponent bits (all ones = not finite), so
  * the compiler can vectorise the common, all-finite case. */
 static size_t first_nonfinite(const float *x, size_t n) {
-    const uint32_t *u = (const uint32_t *)(const void *)x;
     for (size_t b = 0; b < n; b += 4096) {
         size_t e = n - b < 4096 ? n : b + 4096;
         uint32_t any = 0;
-        for (size_t i = b; i < e; i++) any |= (uint32_t)((u[i] & 0x7f800000u) == 0x7f800000u);
+        for (size_t i = b; i < e; i++) {
+            uint32_t u; /* the bits, through memcpy: reading a float as uint32_t is not allowed (C11 6.5p7) */
+            memcpy(&u, x + i, sizeof u);
+            any |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
+        }
         if (!any) continue;
         for (size_t i = b; i < e; i++)
             if (!isfinite(x[i])) return i;
