@@ -224,6 +224,12 @@ static void test_fast_exp_accuracy(void **state) {
     print_message("[ kernels  ] av_expf on [-87, 88]: worst relative error %.2e (2 ulp = %.2e)\n", worst, 0x1p-22);
     assert_true(worst <= 0x1p-22);
     assert_true(av_expf(0.0f) == 1.0f);
+    /* the ends: finite, no overflow to inf past 88.37 (2^128 is not a float),
+     * and NaN takes the low end instead of an undefined float-to-int conversion */
+    assert_true(isfinite(av_expf(88.5f)) && av_expf(88.5f) > 2e38f);
+    assert_true(isfinite(av_expf(INFINITY)));
+    assert_true(av_expf(-INFINITY) < 1e-37f && av_expf(-INFINITY) > 0);
+    assert_true(av_expf(NAN) == av_expf(-INFINITY));
 }
 
 /* Q·Kᵀ overflows float32 while Q·Kᵀ/√d_k fits (P9 of the pitfalls, here

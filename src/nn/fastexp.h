@@ -3,10 +3,11 @@
  *
  * Cephes expf (S. Moshier): x = n·ln 2 + r with |r| <= ln2/2 (ln 2 split in
  * two parts so r is exact), exp(r) by a degree-7 polynomial, 2^n put into the
- * exponent bits. Relative error within 2 ulp over [−87.3, 88.7]
+ * exponent bits. Relative error within 2 ulp over [−87.3, 88.37]
  * (tests/test_kernels.c measures it against exp in double); inputs are
- * clamped to that range, so −∞ gives about 1e-38, not 0: callers that need an
- * exact 0 for masked keys test for −∞ themselves. Round-to-nearest is done by
+ * clamped to that range, so −∞ gives about 1e-38, not 0, +∞ about 2.7e38, and
+ * NaN gives the low end (no undefined conversion): callers that need an exact 0
+ * for masked keys test for −∞ themselves, and callers check finiteness. Round-to-nearest is done by
  * adding 1.5·2^23, which the build keeps (no -ffast-math). Same bits on every
  * machine that rounds float32 as IEEE 754 does, vectorised or not (the
  * Makefile lets GCC vectorise the loops of flash.c and attention_blas.c; each
@@ -32,7 +33,8 @@
 #endif
 
 static inline float av_expf(float x) {
-    x = x < -87.33654f ? -87.33654f : x > 88.72283f ? 88.72283f : x;
+    x = x > -87.33654f ? x : -87.33654f; /* written so that NaN takes the low end: (int32_t)n below stays defined */
+    x = x < 88.37626f ? x : 88.37626f;   /* n <= 127: 2^n still a normal float */
     float t = x * 1.44269504088896341f + 12582912.0f; /* 1.5·2^23: rounds x·log2(e) to an integer */
     float n = t - 12582912.0f;
     float r = x - n * 0.693359375f - n * -2.12194440e-4f;
