@@ -82,11 +82,11 @@ $(BUILD)/gen/html_assets.c: $(foreach a,$(HTML_ASSETS),$(lastword $(subst =, ,$(
 $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The softmax loops (fastexp.h) are worth vectorising; GCC's -O2 cost model
-# leaves them scalar, and without -fno-trapping-math it will not turn their
-# float selects into blends. Neither flag changes a value: vectorising never
+# The softmax loops (fastexp.h) are worth vectorising (VECFLAGS above lets
+# GCC's cost model try), and without -fno-trapping-math GCC will not turn their
+# float selects into blends. That does not change a value: vectorising never
 # reorders a floating-point sum here, and no code reads the exception flags.
-$(BUILD)/nn/flash.o $(BUILD)/nn/attention_blas.o $(BUILD)/nn/gpt2_batch.o: CFLAGS += -fvect-cost-model=dynamic -fno-trapping-math
+$(BUILD)/nn/flash.o $(BUILD)/nn/attention_blas.o $(BUILD)/nn/gpt2_batch.o: CFLAGS += -fno-trapping-math
 # embed.c's batch of normals likewise; -fno-math-errno lets sqrt be the
 # instruction (the same correctly rounded value) inside a vectorised loop.
 # The same for optim.c's AdamW loop (its square root is of v >= 0).
