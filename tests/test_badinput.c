@@ -465,10 +465,10 @@ static const bad_case kCases[] = {
     {"weights_dtype_i8", 2, "W_Q.npy: dtype '<i8' is not supported (this reader takes float32 '<f4'", {W8, "--weights", "@/in/w", S4}, prep_w_i8, 0, NULL, 0},
     {"weights_dtype_big_endian", 2, "W_V.npy: dtype '>f4' is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_big_endian, 0, NULL, 0},
     {"weights_dtype_bool", 2, "W_Q.npy has dtype '|b1'; expected float32 ('<f4')", {W8, "--weights", "@/in/w", S4}, prep_w_bool, 0, NULL, 0},
-    {"weights_wrong_shape", 2, "W_O.npy has shape (3, 3); expected (8, 8)", {W8, "--weights", "@/in/w", S4}, prep_w_shape, 0, NULL, 0},
+    /* the (3, 3) W_O was made for d_model 3 (its width): the message says so */
+    {"weights_wrong_shape", 2, "W_O.npy has shape (3, 3); expected (8, 8) (W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q); this file is for d_model 3: add --d-model 3", {W8, "--weights", "@/in/w", S4}, prep_w_shape, 0, NULL, 0},
+    /* the (5, 8) X was made for T = 5, not another d_model; a (4, 16) X for d_model 16 */
     {"weights_X_wrong_T", 2, "X.npy has shape (5, 8); expected (4, 8)", {W8, "--weights", "@/in/w", S4}, prep_x_shape, 0, NULL, 0},
-    /* the (3, 3) W_O was made for d_model 3 (its width), the (5, 8) X for T = 5, not another d_model */
-    {"weights_other_d_model_hint", 2, "(3, 3); expected (8, 8) (W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q); this file is for d_model 3: add --d-model 3", {W8, "--weights", "@/in/w", S4}, prep_w_shape, 0, NULL, 0},
     {"weights_X_other_d_model_hint", 2, "X.npy has shape (4, 16); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included); this file is for d_model 16: add --d-model 16", {W8, "--weights", "@/in/w", S4}, prep_x_width, 0, NULL, 0},
     {"weights_fortran_order", 2, "W_Q.npy: fortran_order True is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_fortran, 0, NULL, 0},
     {"weights_nan", 2, "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},
