@@ -20,6 +20,7 @@
 #include "gpt2_fixture.h"
 
 #include "io/npy.h"
+#include "render/pngout.h"
 
 #define SENTENCE "The quick brown fox jumps over the lazy dog."
 
@@ -168,6 +169,21 @@ static void test_model_teaching_tools(void **state) {
     assert_non_null(strstr(r.out, "--compare scale"));
     assert_true(file_exists(tu_in(f, "o/layer0_head2.png")));
     assert_true(file_exists(tu_in(f, "o/compare_scale.png")));
+    /* the --compare figure says what it shows like the model's other figures: the
+     * sentence and the model (it once had an empty title and Weights, and a seed) */
+    av_png_image img;
+    if (av_png_read(tu_in(f, "o/compare_scale.png"), &img, &err)) fail_msg("%s", err.msg);
+    const char *title = av_png_image_text(&img, "Title"), *weights = av_png_image_text(&img, "Weights");
+    const char *desc = av_png_image_text(&img, "Description");
+    char want_w[512];
+    snprintf(want_w, sizeof want_w, "model %s (F32)", f->dir);
+    if (!title || !strstr(title, "“The quick brown fox") || !strstr(title, want_w))
+        fail_msg("Title '%s' should quote the sentence and name '%s'", title ? title : "(none)", want_w);
+    assert_non_null(weights);
+    assert_string_equal(weights, want_w);
+    assert_non_null(desc);
+    assert_null(strstr(desc, "(seed"));
+    av_png_image_free(&img);
     char *page = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL); /* the page of the model run */
     assert_non_null(page);
     assert_non_null(strstr(page, "layer 0 of 2, step by step"));

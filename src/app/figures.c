@@ -28,7 +28,7 @@ typedef struct {
     av_plot_meta meta;
     av_plot_meta wmeta;     /* weight figures: meta plus the colour range (--vmax, --log-scale) */
     char wlabel[128];       /* wmeta's colour-bar title */
-    char desc[8192];        /* "<command line> (seed N)" */
+    char desc[8192];        /* "<command line> (seed N)"; a model's without the seed */
     char lead[400];         /* "“I love deep learning”" or --title */
     const char *weights;    /* "random weights (untrained, seed 42)" */
     char mask[128];         /* "causal + key padding (2 <pad>)" */
@@ -41,7 +41,9 @@ typedef struct {
 /* Metadata for every figure: software, the command and seed, the weights'
  * source, --dpi, --cmap, --scale. desc (8192 bytes) holds the description. */
 static av_plot_meta figure_meta(char *desc, const av_options *o, const av_figure_context *fc, uint64_t seed) {
-    snprintf(desc, 8192, "%s (seed %llu)", fc->cmdline ? fc->cmdline : "attnviz", (unsigned long long)seed);
+    const char *cmd = fc->cmdline ? fc->cmdline : "attnviz";
+    if (fc->ws->kind == AV_WEIGHTS_MODEL || fc->ws->kind == AV_WEIGHTS_TRAINED) snprintf(desc, 8192, "%s", cmd); /* no seed in it */
+    else snprintf(desc, 8192, "%s (seed %llu)", cmd, (unsigned long long)seed);
     return (av_plot_meta){.software = "attnviz " AV_VERSION, .description = desc, .weights = fc->ws->text,
                           .run = fc->run, .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale,
                           .pool = (av_pool)o->pool};

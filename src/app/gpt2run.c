@@ -120,19 +120,11 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
 
 /* The sentence → ids, and their readable labels. */
 static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o, av_err *err) {
-    char *text = o->sentence;
-    size_t len = text ? strlen(text) : 0, n = 0;
-    av_status st = AV_OK;
-    if (o->file) {
-        if ((st = av_read_file(o->file, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
-        while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--; /* a file's final newline */
-    }
-    st = r->hftok ? av_hftok_encode(r->hftok, text, len, &r->ids, &n, err) : av_bpe_encode(r->bpe, text, len, &r->ids, &n, err);
-    if (!st && (r->text = malloc(len + 1)) != NULL) {
-        memcpy(r->text, text, len);
-        r->text[len] = 0;
-    }
-    if (text != o->sentence) free(text);
+    size_t len, n = 0;
+    av_status st = av_read_sentence(o, &r->text, &len, err);
+    if (st) return st;
+    st = r->hftok ? av_hftok_encode(r->hftok, r->text, len, &r->ids, &n, err)
+                  : av_bpe_encode(r->bpe, r->text, len, &r->ids, &n, err);
     if (st) return st;
     if (n == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
     if (n > (size_t)AV_MAX_TOKENS)
@@ -340,6 +332,11 @@ void av_gpt2run_free(av_gpt2run *r) {
     free(r->ids);
     free(r->text);
     memset(r, 0, sizeof *r);
+}
+
+void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r) {
+    src->kind = r->task[0] ? AV_WEIGHTS_TRAINED : AV_WEIGHTS_MODEL;
+    av_gpt2run_source(src->text, sizeof src->text, r);
 }
 
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {

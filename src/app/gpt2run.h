@@ -82,6 +82,11 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
  * AV_ERUNTIME on out of memory. */
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
 
+/* src = the model's source as av_gpt2run_source words it, kind TRAINED for a
+ * folder attnviz --train wrote, else MODEL: what the single layer's figure
+ * context carries (a --model's --compare figures title with it). */
+void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r);
+
 /* "model DIR (F32)", or for a folder --train wrote "trained toy model DIR
  * (attnviz --train reverse, step 1500; F32)", for figure metadata, titles
  * and the page. */

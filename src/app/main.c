@@ -58,19 +58,9 @@ static int finish(int code) {
 /* sentence (arguments or -f) → tokens, then <pad> up to --pad-to. */
 static av_status read_tokens(run *r, av_err *err) {
     const av_options *o = &r->o;
-    char *text = o->sentence;
-    size_t len = text ? strlen(text) : 0;
-    av_status st;
-    if (o->file) {
-        if ((st = av_read_file(o->file, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
-        while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--; /* a file's final newline */
-    }
-    st = av_tokenize(&r->toks, text, len, AV_MAX_TOKENS, err);
-    if (!st && (r->text = malloc(len + 1)) != NULL) {
-        memcpy(r->text, text, len);
-        r->text[len] = 0;
-    }
-    if (text != o->sentence) free(text);
+    size_t len;
+    av_status st = av_read_sentence(o, &r->text, &len, err);
+    if (!st) st = av_tokenize(&r->toks, r->text, len, AV_MAX_TOKENS, err);
     r->n_real = r->toks.n;
     if (st || !o->pad_to) return st;
     if (o->pad_to < r->toks.n)
@@ -102,7 +92,7 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
  * run next to figures from an older one. */
 static av_status write_outputs(run *r, av_err *err) {
     const av_options *o = &r->o;
-    av_figure_context fc = {r->cmd ? r->cmd : "attnviz", r->text, &r->source, ""};
+    av_figure_context fc = {r->cmd ? r->cmd : "attnviz", o->model_dir ? r->gr.text : r->text, &r->source, ""};
     if (o->model_dir) av_gpt2run_run_id(fc.run, &r->gr, &r->toks);
     else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
@@ -152,6 +142,7 @@ int main(int argc, char **argv) {
         r.color = av_use_color(r.o.color);
         if (r.o.model_dir) {
             st = av_gpt2run_open(&r.gr, &r.m, &r.toks, &r.o, &err);
+            if (!st) av_gpt2run_weights(&r.source, &r.gr);
         } else if (!(st = av_options_config(&cfg, &r.o, &err)) && !(st = read_tokens(&r, &err))) {
             cfg.n_real = r.n_real;
             st = run_model(&r, &cfg, &err);

@@ -29,6 +29,23 @@ void av_written_free(av_written *w) {
     w->n = 0;
 }
 
+av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err *err) {
+    *text = NULL;
+    *len = 0;
+    if (o->file) {
+        av_status st = av_read_file(o->file, AV_MAX_INPUT_BYTES, text, len, err);
+        if (st) return st;
+        while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
+        (*text)[*len] = 0;
+        return AV_OK;
+    }
+    *len = o->sentence ? strlen(o->sentence) : 0;
+    if (!(*text = malloc(*len + 1))) return av_fail(err, AV_ERUNTIME, "out of memory");
+    if (*len) memcpy(*text, o->sentence, *len);
+    (*text)[*len] = 0;
+    return AV_OK;
+}
+
 void av_weights_random(av_weights_source *src, uint64_t seed) {
     src->kind = AV_WEIGHTS_RANDOM;
     snprintf(src->text, sizeof src->text, "random weights (untrained, seed %llu)", (unsigned long long)seed);

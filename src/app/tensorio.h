@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "app/cli.h"
 #include "base/common.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
@@ -48,6 +49,13 @@ typedef struct {
     av_weights_kind kind;
     char text[600]; /* short, for titles: "random weights (untrained, seed 42)" */
 } av_weights_source;
+
+/* The sentence: the joined arguments (o->sentence) or the file of -f, at most
+ * AV_MAX_INPUT_BYTES, its final newlines dropped; *text is an owned
+ * NUL-terminated copy of *len bytes. Errors: av_read_file's (io/fileio.h: a
+ * missing -f file is AV_EUSAGE, an unreadable one AV_ERUNTIME, too large
+ * AV_EUSAGE); out of memory AV_ERUNTIME. */
+av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err *err);
 
 /* src = random weights (untrained, seed seed). */
 void av_weights_random(av_weights_source *src, uint64_t seed);
