@@ -489,6 +489,11 @@ static void test_options_with_model(void **state) {
         tu_free(&r);
     }
     tu_result r;
+    /* refused, so not also warned about as "no effect without --positions rope" */
+    run_attnviz(&r, NULL, "--model", f->dir, "--rope-style", "half", "--no-plot", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_null(strstr(r.err, "warning"));
+    tu_free(&r);
     run_attnviz(&r, NULL, "--layer", "1", "hi", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--layer picks a layer of a --model"));

@@ -486,7 +486,7 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     char opt[96];
     for (int k = 0; k < 2; k++) {
         const char *name = k ? "rope-base" : "rope-style";
-        if (!av_option_given(o, name) || rope) continue;
+        if (!av_option_given(o, name) || rope || o->model_dir) continue; /* a --model refuses them (exit 2) */
         option_text(opt, sizeof opt, o, name);
         snprintf(msgs[n++], 160, "%s has no effect without --positions rope", opt);
     }

@@ -66,10 +66,11 @@ int av_weights_are_random(const av_weights_source *src);
 /* Replace m's seeded X (T, C) and W_Q, W_K, W_V, W_O (C, C) by those of
  * X.npy, W_Q.npy, ... found in folder dir (each optional, at least one
  * required); src becomes LOADED ("weights loaded from DIR") or MIXED
- * ("W_Q, W_K loaded from DIR; X, W_V, W_O random (untrained, seed 42)"). Errors: AV_ERUNTIME
- * for a missing or unreadable folder or file; AV_EUSAGE for a folder with none
- * of the files, a file that is not regular, or a bad or wrongly shaped .npy
- * (the message says the expected layout). */
+ * ("W_Q, W_K loaded from DIR; X, W_V, W_O random (untrained, seed 42)"). Errors:
+ * AV_EUSAGE for a missing folder or a path of the wrong kind (io/fileio.h
+ * av_input_path_status), a folder with none of the files, a file that is not
+ * regular, or a bad or wrongly shaped .npy (the message says the expected
+ * layout); AV_ERUNTIME for a folder or file that exists but cannot be read. */
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err);
 
 /* Set m->user_mask (T, T) from the bool .npy at path, True = masked.
