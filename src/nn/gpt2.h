@@ -194,7 +194,8 @@ void av_gpt2_acts_free(av_gpt2_acts *a);
 /* The allocation behind av_gpt2_acts_alloc, for any decoder that fills the
  * same struct (nn/llama.h): T tokens, L layers, C = d_model, H heads, and
  * per token and layer qkv floats for a->qkv, fch for a->fch, act for
- * a->fch_gelu; V logits per token. GPT-2: qkv 3C, fch = act = 4C. Errors:
+ * a->fch_gelu; V logits per token. GPT-2: qkv 3C, fch = act = 4C (Llama: qkv 0,
+ * its projections go straight into heads). Errors:
  * AV_EUSAGE when the (L, H, T, T) scores and weights exceed
  * AV_MAX_WEIGHT_BYTES; AV_ERUNTIME on OOM (a is then freed). */
 av_status av_acts_alloc_sized(av_gpt2_acts *a, int T, int L, int C, int H, size_t qkv, size_t fch, size_t act,

@@ -178,9 +178,9 @@ av_status av_llama_acts_alloc(av_gpt2_acts *a, const av_llama_config *cfg, int T
     if (T < 1 || T > maxT)
         return av_fail(err, AV_EUSAGE, "%d tokens is outside the allowed range 1..%d (%s)", T, maxT,
                        maxT == cfg->max_positions ? "the model's max_position_embeddings" : "attnviz's token limit");
-    size_t D = (size_t)(cfg->n_embd / cfg->n_head), I = (size_t)cfg->n_inter;
-    size_t QKV = ((size_t)cfg->n_head + 2 * (size_t)cfg->n_kv_head) * D; /* [q | k | v] per token */
-    return av_acts_alloc_sized(a, T, cfg->n_layer, cfg->n_embd, cfg->n_head, QKV, 2 * I, I, (size_t)cfg->vocab_size, err);
+    size_t I = (size_t)cfg->n_inter;
+    /* qkv 0: no (T, [q | k | v]) rows; the projections go into heads straight from the scratch */
+    return av_acts_alloc_sized(a, T, cfg->n_layer, cfg->n_embd, cfg->n_head, 0, 2 * I, I, (size_t)cfg->vocab_size, err);
 }
 
 /* ----------------------------------------------------------------------------
@@ -236,7 +236,7 @@ static av_status attention_block(av_gpt2_acts *a, const av_llama_layer *w, const
                                  const float *inp, int pos0, float *scratch, av_err *err) {
     int T = a->T, C = cfg->n_embd, H = cfg->n_head, KVH = cfg->n_kv_head, D = C / H, KVD = KVH * D;
     size_t TC = (size_t)T * C, TK = (size_t)T * KVD, HTT = (size_t)H * T * T, QKV = (size_t)C + 2 * (size_t)KVD;
-    float *qkv = a->qkv + (size_t)l * T * QKV, *qkvh = a->qkvh + 3 * l * TC;  // (T, C + 2·KVD), (3, H, T, D)
+    float *qkvh = a->qkvh + 3 * l * TC;                                      // (3, H, T, D)
     float *q = qkvh, *k = qkvh + TC, *v = qkvh + 2 * TC;                     // (H, T, D) each
     float *preatt = a->preatt + l * HTT, *att = a->att + l * HTT;           // (H, T, T)
     float *proj = scratch, *heads = scratch + T * QKV;  // (T, C), (T, KVD), (T, KVD); then (H + 2·KVH, T, D)
@@ -244,13 +244,9 @@ static av_status attention_block(av_gpt2_acts *a, const av_llama_layer *w, const
     linear_forward(proj, inp, w->q_proj, w->q_bias, T, C, C, cfg->kernel);
     linear_forward(proj + TC, inp, w->k_proj, w->k_bias, T, C, KVD, cfg->kernel);
     linear_forward(proj + TC + TK, inp, w->v_proj, w->v_bias, T, C, KVD, cfg->kernel);
-    for (int t = 0; t < T; t++) { /* qkv row t = [q_t | k_t | v_t] */
-        memcpy(qkv + t * QKV, proj + (size_t)t * C, (size_t)C * sizeof(float));
-        memcpy(qkv + t * QKV + C, proj + TC + (size_t)t * KVD, (size_t)KVD * sizeof(float));
-        memcpy(qkv + t * QKV + C + KVD, proj + TC + TK + (size_t)t * KVD, (size_t)KVD * sizeof(float));
-    }
-    split_heads_forward(heads, qkv, T, (int)QKV, H + 2 * KVH); /* (T, H+2KVH, D) → (H+2KVH, T, D) */
-    memcpy(q, heads, TC * sizeof(float));
+    split_heads_forward(q, proj, T, C, H);                         /* (T, C) → (H, T, D) */
+    split_heads_forward(heads + TC, proj + TC, T, KVD, KVH);        /* k: (T, KVD) → (KVH, T, D) */
+    split_heads_forward(heads + TC + TK, proj + TC + TK, T, KVD, KVH); /* v */
     rope_forward(q, H, T, D, AV_ROPE_HALF, cfg->rope_theta, pos0);
     rope_forward(heads + TC, KVH, T, D, AV_ROPE_HALF, cfg->rope_theta, pos0);
     repeat_kv_forward(k, heads + TC, H, KVH, T, D);
