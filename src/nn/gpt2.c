@@ -350,6 +350,12 @@ void gpt2_unembed(float *logits, const float *inp, const float *wte, int T, int 
     colblock_matmul(logits, inp, wte, T, C, V, 4096, 1);
 }
 
+void gpt2_linear(float *out, const float *inp, const float *w, int T, int C, int OC, av_kernel kernel) {
+    // inp is (T, C), w is (OC, C), out is (T, OC)
+    if (kernel == AV_KERNEL_REFERENCE) gpt2_unembed_forward(out, inp, w, T, C, OC);
+    else colblock_matmul(out, inp, w, T, C, OC, 256, 1);
+}
+
 void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,
                        const float *b, int T, int C, double eps) {
     // inp, out are (T, C); w, b are (C); mean, rstd are (T)

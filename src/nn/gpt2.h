@@ -259,6 +259,12 @@ void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int
 void gpt2_matmul(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel);
 void gpt2_unembed(float *logits, const float *inp, const float *wte, int T, int C, int V, av_kernel kernel);
 
+/* out (T, OC) = inp (T, C) · wᵀ for an nn.Linear weight w (OC, C): the same
+ * product as gpt2_unembed (its reference loops for AV_KERNEL_REFERENCE), but
+ * with sgemm blocks of 256 output rows, so a projection of a few thousand
+ * outputs still spreads over the threads (4096-row blocks suit a vocabulary). */
+void gpt2_linear(float *out, const float *inp, const float *w, int T, int C, int OC, av_kernel kernel);
+
 /* out (T, C) = (inp − mean)·rstd·w + b per row, rstd = 1/√(var + eps),
  * population variance (Ba et al. 2016). mean, rstd (T) are kept for backward
  * (either may be NULL). */

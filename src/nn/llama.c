@@ -209,8 +209,8 @@ void swiglu_forward(float *out, const float *gate, const float *up, size_t N) {
 void linear_forward(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel) {
     // inp is (T, C), w is (OC, C) (nn.Linear), b is (OC) or NULL, out is (T, OC):
     // the same product as the unembedding logits = inp·wteᵀ, so gpt2.h's kernel runs it
-    // (reference loops, or sgemm in fixed blocks of rows of w).
-    gpt2_unembed(out, inp, w, T, C, OC, kernel);
+    // (reference loops, or sgemm in fixed blocks of 256 rows of w, spread over threads).
+    gpt2_linear(out, inp, w, T, C, OC, kernel);
     for (int t = 0; b && t < T; t++)
         for (int o = 0; o < OC; o++) out[(size_t)t * OC + o] += b[o];
 }
