@@ -95,8 +95,30 @@ static void matmul_block(void *arg, int item) {
              1.0f, 0.0f);
 }
 
+typedef struct {
+    float *out;
+    const float *inp, *w;
+    int T, C, N, block, trans;
+} colblock_ctx;
+
+static void colblock(void *ctx, int item) {
+    const colblock_ctx *j = ctx;
+    int o0 = item * j->block, n = j->N - o0 < j->block ? j->N - o0 : j->block;
+    const float *w0 = j->trans ? j->w + (size_t)o0 * j->C : j->w + o0;
+    av_sgemm(j->out + o0, j->inp, w0, j->T, n, j->C, j->C, j->trans ? j->C : j->N, j->N, j->trans, 1.0f, 0.0f);
+}
+
+void av_sgemm_colblocks(float *out, const float *inp, const float *w, int T, int C, int N, int block, int trans) {
+    colblock_ctx j = {out, inp, w, T, C, N, block, trans};
+    av_parallel_for((N + block - 1) / block, colblock, &j);
+}
+
 void matmul_blas_forward(float *out, const float *inp, const float *w, int T, int C, int OC) {
     // inp is (T, C), w is (C, OC), out is (T, OC)
+    if (n_blocks(T) < 2) { /* one block of rows would be one item on one thread: cut the columns instead */
+        av_sgemm_colblocks(out, inp, w, T, C, OC, 256, 0);
+        return;
+    }
     matmul_ctx a = {out, inp, w, T, C, OC};
     av_parallel_for(n_blocks(T), matmul_block, &a);
 }

@@ -28,7 +28,9 @@
  * runs matmul_blas_forward. Sizes >= 1. */
 void av_matmul(float *out, const float *a, const float *b, int M, int K, int N, av_kernel kernel);
 
-/* out (T, OC) = inp (T, C) · w (C, OC) by sgemm, 256 rows per work item. */
+/* out (T, OC) = inp (T, C) · w (C, OC) by sgemm, 256 rows per work item; up
+ * to 256 rows, blocks of 256 output columns instead (av_sgemm_colblocks), so
+ * a short input still uses every thread. */
 void matmul_blas_forward(float *out, const float *inp, const float *w, int T, int C, int OC);
 
 /* scores (H, T, T) = q (H, T, D) · k (H, T, D)ᵀ · scale, by sgemm (alpha = scale
@@ -76,6 +78,12 @@ av_status attention_blas_forward(float *scores, float *att, float *out, const fl
  * differ from stats_forward's, but not with the thread count). A non-finite
  * value makes *mean non-finite. */
 void stats_parallel_forward(const float *x, size_t n, double *mean, double *var);
+
+/* out (T, N) = inp (T, C) · W by sgemm in fixed blocks of block output
+ * columns, one work item each (base/parallel.h): W is w (C, N), or with trans
+ * w (N, C) used transposed (an nn.Linear weight, or the tied unembedding wte
+ * (V, C)). The blocks never depend on the thread count, so neither do the bits. */
+void av_sgemm_colblocks(float *out, const float *inp, const float *w, int T, int C, int N, int block, int trans);
 
 /* sgemm on row-major float32: c (M, N) = alpha · a (M, K) · op(b) + beta · c,
  * op(b) = b (K, N) or, with trans_b, b (N, K) transposed; lda/ldb/ldc are the

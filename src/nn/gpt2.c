@@ -299,42 +299,13 @@ void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int
             logits[(size_t)t * V + v] = gpt2_dot(inp + (size_t)t * C, wte + (size_t)v * C, C);
 }
 
-/* BLAS products out (T, N) = inp (T, C) · W in fixed blocks of output columns,
- * one sgemm each, spread over threads. W is (C, N), or with trans (N, C) and
- * used transposed (the tied unembedding: wte is (V, C)). The blocks never
- * depend on the thread count, so neither do the bits (base/parallel.h).
- * Used for the unembedding (blocks of 4096 vocabulary rows) and for Conv1D
- * products of few rows (T < 64: av_matmul cuts work by rows, which would
- * leave one item; blocks of 256 columns). */
-typedef struct {
-    float *out;
-    const float *inp, *w;
-    int T, C, N, block, trans;
-} colblock_job;
-
-static void colblock(void *ctx, int item) {
-    const colblock_job *j = ctx;
-    int o0 = item * j->block, n = j->N - o0 < j->block ? j->N - o0 : j->block;
-    const float *w0 = j->trans ? j->w + (size_t)o0 * j->C : j->w + o0;
-    av_sgemm(j->out + o0, j->inp, w0, j->T, n, j->C, j->C, j->trans ? j->C : j->N, j->N, j->trans, 1.0f, 0.0f);
-}
-
-static void colblock_matmul(float *out, const float *inp, const float *w, int T, int C, int N, int block, int trans) {
-    colblock_job j = {out, inp, w, T, C, N, block, trans};
-    av_parallel_for((N + block - 1) / block, colblock, &j);
-}
-
 void gpt2_matmul(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel) {
     // inp is (T, C), w is (C, OC), b is (OC) or NULL, out is (T, OC)
     if (kernel == AV_KERNEL_REFERENCE) {
         gpt2_matmul_forward(out, inp, w, b, T, C, OC);
         return;
     }
-    if (T < 64) {
-        colblock_matmul(out, inp, w, T, C, OC, 256, 0);
-    } else {
-        av_matmul(out, inp, w, T, C, OC, kernel);
-    }
+    av_matmul(out, inp, w, T, C, OC, kernel); /* column blocks for short inputs, so both threads work */
     for (int t = 0; b && t < T; t++) {
         float *out_t = out + (size_t)t * OC;
         for (int o = 0; o < OC; o++) out_t[o] += b[o];
@@ -347,13 +318,13 @@ void gpt2_unembed(float *logits, const float *inp, const float *wte, int T, int 
         gpt2_unembed_forward(logits, inp, wte, T, C, V);
         return;
     }
-    colblock_matmul(logits, inp, wte, T, C, V, 4096, 1);
+    av_sgemm_colblocks(logits, inp, wte, T, C, V, 4096, 1);
 }
 
 void gpt2_linear(float *out, const float *inp, const float *w, int T, int C, int OC, av_kernel kernel) {
     // inp is (T, C), w is (OC, C), out is (T, OC)
     if (kernel == AV_KERNEL_REFERENCE) gpt2_unembed_forward(out, inp, w, T, C, OC);
-    else colblock_matmul(out, inp, w, T, C, OC, 256, 1);
+    else av_sgemm_colblocks(out, inp, w, T, C, OC, 256, 1);
 }
 
 void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,

@@ -253,8 +253,8 @@ void gpt2_unembed_forward(float *logits, const float *inp, const float *wte, int
 /* The forward pass's products by kernel: AV_KERNEL_REFERENCE runs
  * gpt2_matmul_forward / gpt2_unembed_forward above (the loops training uses);
  * any other kernel runs sgemm (attention_blas.h's av_sgemm) in fixed blocks
- * spread over threads (256 output columns when T < 64, else av_matmul's
- * 64-row items; 4096 vocabulary rows for the logits), so the bits depend on
+ * spread over threads (av_matmul's: 256 output columns up to 256 rows, else
+ * 256-row items; 4096 vocabulary rows for the logits), so the bits depend on
  * neither the thread count nor the run. Same shapes as above. */
 void gpt2_matmul(float *out, const float *inp, const float *w, const float *b, int T, int C, int OC, av_kernel kernel);
 void gpt2_unembed(float *logits, const float *inp, const float *wte, int T, int C, int V, av_kernel kernel);
