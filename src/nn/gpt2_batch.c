@@ -130,7 +130,7 @@ size_t av_gpt2_batch_bytes(const av_gpt2_config *cfg, int maxB, int maxT) {
     buf b[64];
     size_t total = 0, N = (size_t)maxB * maxT;
     for (int i = 0, n = buffers(b, &bt, cfg, maxB, maxT); i < n; i++) total += b[i].n * sizeof(float);
-    return total + 3 * N * sizeof(int) + 2 * ((size_t)maxB + 1) * sizeof(size_t) + (size_t)maxT * maxT;
+    return total + 3 * N * sizeof(int) + 2 * ((size_t)maxB + 1) * sizeof(size_t);
 }
 
 av_status av_gpt2_batch_alloc(av_gpt2_batch *bt, const av_gpt2_config *cfg, int maxB, int maxT, av_err *err) {
@@ -147,8 +147,7 @@ av_status av_gpt2_batch_alloc(av_gpt2_batch *bt, const av_gpt2_config *cfg, int 
     bt->tokens = calloc((size_t)bt->maxN, sizeof *bt->tokens);
     bt->srow = calloc((size_t)bt->maxN, sizeof *bt->srow);
     bt->target = calloc((size_t)bt->maxN, sizeof *bt->target);
-    bt->mask = calloc((size_t)maxT * maxT, 1);
-    if (!bt->off || !bt->aoff || !bt->tokens || !bt->srow || !bt->target || !bt->mask) goto oom;
+    if (!bt->off || !bt->aoff || !bt->tokens || !bt->srow || !bt->target) goto oom;
     if (cfg->positions == AV_POS_SINUSOIDAL) sinusoidal_forward(bt->pe, maxT, cfg->n_embd);
     return AV_OK;
 oom:
@@ -161,7 +160,7 @@ void av_gpt2_batch_free(av_gpt2_batch *bt) {
     buf b[64];
     int n = buffers(b, bt, &none, 0, 0);
     for (int i = 0; i < n; i++) free(*b[i].p);
-    free(bt->off); free(bt->aoff); free(bt->tokens); free(bt->srow); free(bt->target); free(bt->mask);
+    free(bt->off); free(bt->aoff); free(bt->tokens); free(bt->srow); free(bt->target);
     memset(bt, 0, sizeof *bt);
 }
 

@@ -49,7 +49,6 @@ typedef struct {
     int *tokens;           /* (maxN) token id of each row */
     int *srow;             /* (maxN) the S scored rows, in order */
     int *target;           /* (maxN) the label of each scored row */
-    unsigned char *mask;   /* (maxT, maxT) scratch: one sequence's causal mask */
     float *pe;             /* (maxT, C) sinusoidal positional encoding (filled when positions = sinusoidal) */
     /* activations: av_gpt2_acts's fields with N rows */
     float *hidden;         /* (L+1, N, C) residual stream; hidden[0] = wte[token] (+ wpe[pos] or PE) */
@@ -88,7 +87,7 @@ void av_gpt2_batch_free(av_gpt2_batch *bt);
 /* The bytes av_gpt2_batch_alloc takes for (cfg, maxB, maxT), for the
  * trainer's memory guard: with N = maxB·maxT rows and A = H·maxB·maxT²,
  * 4·((27L + 23)·N·C + (4L + 2)·N + (L + 1)·A + 2·N·V + maxT·C) for the
- * floats, plus 12·N + 16·(maxB + 1) + maxT² for the row indices and mask. */
+ * floats, plus 12·N + 16·(maxB + 1) for the row indices and offsets. */
 size_t av_gpt2_batch_bytes(const av_gpt2_config *cfg, int maxB, int maxT);
 
 /* Pack B sequences: tokens[b][0..T[b]−1] (ids in 0..V−1) and targets[b][t] =
