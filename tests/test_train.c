@@ -407,10 +407,10 @@ static void test_cli_train_bad_input(void **state) {
         /* nn/train.h's rule by hand for --train's packed path: reverse's 2 layers, batch 32 (G = 4 chunks of 8),
          * V = 294, T = 32, C = 4096, H = 64; P = 294·4096 + 2·4096 + 2·(12·4096² + 13·4096) + 32·4096 (learned
          * wpe) = 404,103,168; per chunk (gpt2_batch.h) N = 8·32 = 256 rows, A = 64·8·32² = 524,288:
-         * 4·(77·N·C + 10·N + 3·A + 2·N·294 + 32·4096) + 12·N + 16·9 = 330,392,720;
-         * 4·7·P + 4·330,392,720 = 12,636,459,584 bytes = 11.8 GiB */
+         * 4·(73·N·C + 10·N + 3·A + 2·N·294 + 32·4096) + 12·N + 16·9 = 313,615,504;
+         * 4·7·P + 4·313,615,504 = 12,569,350,720 bytes = 11.7 GiB */
         {{"--train", "reverse", "-d", "4096", "-H", "64"},
-         "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 11.8 GiB (parameters, gradients, "
+         "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 11.7 GiB (parameters, gradients, "
          "AdamW moments, activations), more than the 2 GiB allowed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

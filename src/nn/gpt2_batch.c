@@ -110,8 +110,8 @@ static int buffers(buf *out, av_gpt2_batch *bt, const av_gpt2_config *cfg, int m
     size_t N = (size_t)maxB * maxT, NC = N * C, LNC = L * NC, LN = L * N, A = H * (size_t)maxB * maxT * maxT;
     buf b[] = {
         {&bt->hidden, LNC + NC}, {&bt->ln1, LNC},      {&bt->ln1_mean, LN},  {&bt->ln1_rstd, LN},
-        {&bt->qkv, 3 * LNC},     {&bt->qkvh, 3 * LNC}, {&bt->att, L * A},
-        {&bt->atty_h, LNC},      {&bt->atty, LNC},     {&bt->attproj, LNC},  {&bt->res2, LNC},
+        {&bt->qkv, 3 * NC},      {&bt->qkvh, 3 * LNC}, {&bt->att, L * A},
+        {&bt->atty_h, NC},       {&bt->atty, LNC},     {&bt->attproj, LNC},  {&bt->res2, LNC},
         {&bt->ln2, LNC},         {&bt->ln2_mean, LN},  {&bt->ln2_rstd, LN},  {&bt->fch, 4 * LNC},
         {&bt->fch_gelu, 4 * LNC}, {&bt->fch_sigma, 4 * LNC}, {&bt->fcproj, LNC},  {&bt->res3, LNC},     {&bt->lnf, NC},
         {&bt->lnf_mean, N},      {&bt->lnf_rstd, N},   {&bt->lnf_s, NC},     {&bt->logits, N * V},
@@ -217,13 +217,13 @@ static void embed_forward(av_gpt2_batch *bt, const av_gpt2_params *p, const av_g
         }
 }
 
-/* Causal self-attention of each sequence, layer l: qkv[l] (N, 3C) → atty[l] (N, C). */
+/* Causal self-attention of each sequence, layer l: qkv (N, 3C) → atty[l] (N, C). */
 static av_status attention_seqs_forward(av_gpt2_batch *bt, const av_gpt2_config *cfg, int l, av_err *err) {
     int N = bt->N, C = cfg->n_embd, H = cfg->n_head, D = C / H, finite = 1;
     size_t NC = (size_t)N * C, A = bt->aoff[bt->B];
-    const float *qkv = bt->qkv + 3 * l * NC;
+    const float *qkv = bt->qkv;
     float *qkvh = bt->qkvh + 3 * l * NC, *att = bt->att + l * A;
-    float *atty_h = bt->atty_h + l * NC, *atty = bt->atty + l * NC;
+    float *atty_h = bt->atty_h, *atty = bt->atty + l * NC;
     float scale = cfg->scale ? (float)(1.0 / sqrt((double)D)) : 1.0f;
     for (int b = 0; b < bt->B; b++) {
         int T = bt->off[b + 1] - bt->off[b];
@@ -245,7 +245,7 @@ static av_status attn_forward(av_gpt2_batch *bt, const av_gpt2_layer *w, const a
                               const float *inp, av_err *err) {
     int N = bt->N, C = cfg->n_embd;
     size_t NC = (size_t)N * C;
-    conv1d_forward(bt->qkv + 3 * l * NC, inp, w->attn_c_attn_w, w->attn_c_attn_b, N, C, 3 * C);
+    conv1d_forward(bt->qkv, inp, w->attn_c_attn_w, w->attn_c_attn_b, N, C, 3 * C);
     av_status s = attention_seqs_forward(bt, cfg, l, err);
     if (!s) conv1d_forward(bt->attproj + l * NC, bt->atty + l * NC, w->attn_c_proj_w, w->attn_c_proj_b, N, C, C);
     return s;

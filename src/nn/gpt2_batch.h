@@ -54,10 +54,10 @@ typedef struct {
     float *hidden;         /* (L+1, N, C) residual stream; hidden[0] = wte[token] (+ wpe[pos] or PE) */
     float *ln1;            /* (L, N, C) */
     float *ln1_mean, *ln1_rstd; /* (L, N) */
-    float *qkv;            /* (L, N, 3C) */
+    float *qkv;            /* (N, 3C) scratch of the layer being run forward; the backward reads qkvh */
     float *qkvh;           /* (L, 3N·C): sequence b's (3, H, T_b, D) at 3·off[b]·C; q, k after RoPE */
     float *att;            /* (L, H·Σ T_b²): sequence b's (H, T_b, T_b) weights at aoff[b] (0 above the diagonal) */
-    float *atty_h;         /* (L, N·C): sequence b's (H, T_b, D) at off[b]·C */
+    float *atty_h;         /* (N·C) scratch of the layer being run forward: sequence b's (H, T_b, D) at off[b]·C */
     float *atty;           /* (L, N, C) */
     float *attproj, *res2, *ln2; /* (L, N, C) */
     float *ln2_mean, *ln2_rstd;  /* (L, N) */
@@ -86,7 +86,7 @@ void av_gpt2_batch_free(av_gpt2_batch *bt);
 
 /* The bytes av_gpt2_batch_alloc takes for (cfg, maxB, maxT), for the
  * trainer's memory guard: with N = maxB·maxT rows and A = H·maxB·maxT²,
- * 4·((27L + 23)·N·C + (4L + 2)·N + (L + 1)·A + 2·N·V + maxT·C) for the
+ * 4·((23L + 27)·N·C + (4L + 2)·N + (L + 1)·A + 2·N·V + maxT·C) for the
  * floats, plus 12·N + 16·(maxB + 1) for the row indices and offsets. */
 size_t av_gpt2_batch_bytes(const av_gpt2_config *cfg, int maxB, int maxT);
 
