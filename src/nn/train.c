@@ -101,12 +101,16 @@ av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_ad
     return AV_OK;
 }
 
+#define EVAL_LANES 4 /* packed evaluation: fixed lanes, so the sums never depend on the thread count */
+
 size_t av_trainer_bytes(const av_gpt2_config *cfg, int B) {
     size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, H = (size_t)cfg->n_head, V = (size_t)cfg->vocab_size;
     size_t T = AV_TASK_MAX_T, P = av_gpt2_num_params(cfg), G = ((size_t)B + AV_TRAIN_CHUNK - 1) / AV_TRAIN_CHUNK;
     size_t A = 23 * L * T * C + 3 * T * C + 2 * L * H * T * T + T * V, Ag = T * V + 19 * T * C + H * T * T;
-    if (cfg->kernel != AV_KERNEL_REFERENCE)
-        return sizeof(float) * (3 + G) * P + G * av_gpt2_batch_bytes(cfg, AV_TRAIN_CHUNK, AV_TASK_MAX_T);
+    if (cfg->kernel != AV_KERNEL_REFERENCE) {
+        size_t Gp = G > EVAL_LANES ? G : EVAL_LANES; /* av_trainer_eval allocates one chunk per lane */
+        return sizeof(float) * (3 + Gp) * P + Gp * av_gpt2_batch_bytes(cfg, AV_TRAIN_CHUNK, AV_TASK_MAX_T);
+    }
     return sizeof(float) * ((3 + G) * P + G * (A + Ag));
 }
 
@@ -352,8 +356,6 @@ static double target_mass(const float *row, uint32_t target, int T) {
         if (target >> j & 1u) m += row[j];
     return m;
 }
-
-#define EVAL_LANES 4 /* packed evaluation: fixed lanes, so the sums never depend on the thread count */
 
 typedef struct {
     av_trainer *tr;
