@@ -63,4 +63,16 @@ void *av_calloc(size_t n, size_t size);
 #define AV_FNV1A64_BASIS 0xCBF29CE484222325ull
 uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n);
 
+/* AV_SIMD_CLONES before a kernel function: GCC compiles it for AVX-512, AVX2
+ * and plain x86-64 and picks the one the CPU has when the program starts
+ * (target_clones, which needs ifunc, hence ELF). Without -ffast-math and with
+ * -ffp-contract=off, each lane does the same IEEE operations and no sum is
+ * reordered, so every clone gives the same bits; only the speed differs (16
+ * floats per AVX-512 step instead of 4 with SSE2, the x86-64 baseline). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define AV_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define AV_SIMD_CLONES
+#endif
+
 #endif

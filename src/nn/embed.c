@@ -4,15 +4,15 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/common.h" /* AV_SIMD_CLONES */
+
 /* x86-64: normal_block (below) is also compiled for AVX2 and AVX-512 (4 and
- * 8 doubles a step instead of SSE2's 2), chosen at load time; the same
- * operations in the same order, without FMA, so the same values. Its
- * helpers are INLINE, so that every copy has its own. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
-#define WIDE_VECTORS __attribute__((target_clones("avx512f", "avx2", "default")))
+ * 8 doubles a step instead of SSE2's 2), chosen at load time (AV_SIMD_CLONES,
+ * base/common.h); the same operations in the same order, without FMA, so the
+ * same values. Its helpers are INLINE, so that every copy has its own. */
+#if defined(__GNUC__)
 #define INLINE static inline __attribute__((always_inline))
 #else
-#define WIDE_VECTORS
 #define INLINE static inline
 #endif
 
@@ -152,7 +152,7 @@ INLINE double cos_poly(double x) {
 }
 
 /* out[0..n) = (float)(N(0,1) * sd) from r, n <= NORMAL_BLOCK, as the scalar loop gives. */
-WIDE_VECTORS static void normal_block(float *out, int n, av_rng *r, double sd) {
+AV_SIMD_CLONES static void normal_block(float *out, int n, av_rng *r, double sd) {
     double u1[NORMAL_BLOCK], u2[NORMAL_BLOCK];
     unsigned char again[NORMAL_BLOCK];
     for (int i = 0; i < n; i++) {

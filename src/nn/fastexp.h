@@ -20,17 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* AV_SIMD_CLONES before a function that runs these loops: GCC compiles it
- * for AVX-512, AVX2 and plain x86-64 and picks the one the CPU has when the
- * program starts (ifunc). Without -ffast-math and with -ffp-contract=off, each
- * lane does the same IEEE operations and no sum is reordered, so every clone
- * gives the same bits; only the speed differs (16 floats per AVX-512 step
- * instead of 4 with SSE2, the x86-64 baseline). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define AV_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define AV_SIMD_CLONES
-#endif
+#include "base/common.h" /* AV_SIMD_CLONES, for the functions that run these loops */
 
 static inline float av_expf(float x) {
     x = x > -87.33654f ? x : -87.33654f; /* written so that NaN takes the low end: (int32_t)n below stays defined */

@@ -4,8 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "nn/fastexp.h" /* AV_SIMD_CLONES */
-
 double av_lr_at(const av_adamw *o, int t) {
     if (t < 1) t = 1;
     switch (o->schedule) {
