@@ -86,21 +86,18 @@ static void digits_example(av_task_example *ex, const int *d, int n, int sort) {
     }
 }
 
-/* The letter of a toy token (" k" and "k" are both 'k'). */
-static int letter_of(int id) {
-    char t[16];
-    av_toy_token_text(id, t);
-    return t[strlen(t) - 1];
-}
-
 /* induction from the distinct letters a[0..n1-1]: then a[s], a[s+1], ...,
  * each next letter the one that followed the current letter's first
  * occurrence (so a[s..n1-1] repeats, once or more), up to T tokens. Every
  * position from n1 on holds a letter seen before and is scored; its targets
  * are the positions right after the earlier occurrences of its letter. */
 static void induction_example(av_task_example *ex, const int *a, int n1, int s, int T) {
+    int letter[AV_TASK_MAX_T]; /* the letter at each position (" k" and "k" are both 'k') */
     memset(ex, 0, sizeof *ex);
-    for (int t = 0; t < T; t++) ex->tokens[t] = toy_id(t < n1 ? a[t] : a[s + (t - n1) % (n1 - s)], t > 0);
+    for (int t = 0; t < T; t++) {
+        letter[t] = t < n1 ? a[t] : a[s + (t - n1) % (n1 - s)];
+        ex->tokens[t] = toy_id(letter[t], t > 0);
+    }
     ex->T = T;
     ex->n_prompt = T - 1;
     ex->n_answer = T - 1 - n1;
@@ -108,7 +105,7 @@ static void induction_example(av_task_example *ex, const int *a, int n1, int s, 
         int q = n1 + i;
         ex->answer_q[i] = q;
         for (int j = 1; j <= q; j++)
-            if (letter_of(ex->tokens[j - 1]) == letter_of(ex->tokens[q])) ex->target[i] |= 1u << j;
+            if (letter[j - 1] == letter[q]) ex->target[i] |= 1u << j;
     }
 }
 
