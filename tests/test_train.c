@@ -25,6 +25,7 @@
 #include "text/bpe.h"
 #include "nn/tasks.h"
 #include "nn/train.h"
+#include "render/pngout.h"
 #include "testutil.h"
 
 /* The text of tokens[from..to-1]. */
@@ -391,6 +392,29 @@ static void test_cli_train_writes_a_model_folder(void **state) {
     tu_free(&r);
 }
 
+/* One layer, one head, one step: the header line and the figure titles count them in the singular
+ * ("1 layers, 1 heads", "1 steps" before). */
+static void test_cli_train_counts_in_the_singular(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--layers", "1", "--heads", "1", "--d-model", "16",
+                "--batch", "4", "-o", f->dir, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "training reverse: 1 layer, 1 head, d_model 16, "));
+    assert_non_null(strstr(r.out, "; batch 4, 1 step, AdamW"));
+    const char *figs[] = {"curves.png", "filmstrip.png"};
+    for (int i = 0; i < 2; i++) {
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read_texts(tu_in(f, figs[i]), &img, &err), AV_OK);
+        const char *title = av_png_image_text(&img, "Title");
+        assert_non_null(title);
+        assert_non_null(strstr(title, "trained on reverse, step 1 · 1 layer, 1 head, d_model 16 · "));
+        av_png_image_free(&img);
+    }
+    tu_free(&r);
+}
+
 static void test_cli_train_bad_input(void **state) {
     (void)state;
     static const struct { const char *args[6]; const char *msg; } cases[] = {
@@ -538,6 +562,7 @@ int main(void) {
         cmocka_unit_test(test_short_schedule_learns_induction),
         cmocka_unit_test(test_batch_with_more_chunks_than_eval_lanes),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_counts_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
         cmocka_unit_test(test_cli_train_checks_outdir_first),
         cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),

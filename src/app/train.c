@@ -545,8 +545,8 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     av_plot_meta meta = {.description = o->command_line, .run = run};
     av_status s = write_model(dir, &r->tr, task, err);
     if (!s) s = write_csv(dir, &r->log, err);
-    snprintf(title, sizeof title, "trained on %s, step %d · %d layers, %d heads, d_model %d · %s", task, o->steps,
-             o->layers, o->heads, o->d_model, vlabel);
+    snprintf(title, sizeof title, "trained on %s, step %d · %d layer%s, %d head%s, d_model %d · %s", task, o->steps,
+             o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
     log_fig lf = {.g = &r->log, .title = title};
     if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
     strip_fig sf = {.g = &r->log, .title = title, .tokens = lp, .mask = mask};
@@ -715,9 +715,9 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     variant_label(vlabel, sizeof vlabel, &o);
     if (!o.quiet)
         fprintf(out,
-                "training %s: %d layers, %d heads, d_model %d, %s; batch %d, %d steps, AdamW lr %g (%s, warm-up %d), "
+                "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW lr %g (%s, warm-up %d), "
                 "clip 1.0, seed %llu\n",
-                av_task_name(o.task), o.layers, o.heads, o.d_model, vlabel, o.batch, o.steps, o.lr,
+                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model, vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", o.lr,
                 av_schedule_name(o.schedule), o.warmup, (unsigned long long)o.seed);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     return run_one(&o, o.outdir, NULL, out, err);
