@@ -26,6 +26,7 @@
 #include "base/parallel.h"
 #include "nn/attention_blas.h"
 #include "nn/model.h"
+#include "render/pngout.h"
 #include "text/bpe.h"
 
 #include "benchutil.h"
@@ -213,6 +214,61 @@ static void bench_bpe(const char *dir) {
     av_bpe_free(b);
 }
 
+/* ---------------------------------------------------------------------------- where the classroom time goes */
+
+static double median3(double a, double b, double c) {
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+    return c < lo ? lo : c > hi ? hi : c;
+}
+
+/* CPU time (ms, this thread, median of 3) to compress the pixels of the PNGs
+ * named in dir/head0.png .. head{H-1}.png and dir/heads.png again, with the
+ * tool's own encoder (libpng + zlib, the same level and filter): the
+ * compression share of the classroom command, measured alone on one core.
+ * Sets *bytes to the raw RGB bytes compressed; -1 if a file cannot be read. */
+static double png_compress_cpu_ms(const char *dir, int H, double *bytes) {
+    double best[3] = {0, 0, 0};
+    *bytes = 0;
+    for (int i = 0; i <= H; i++) {
+        char path[512];
+        if (i < H) snprintf(path, sizeof path, "%s/head%d.png", dir, i);
+        else snprintf(path, sizeof path, "%s/heads.png", dir);
+        av_png_image img;
+        av_err err;
+        if (av_png_read(path, &img, &err)) return -1;
+        *bytes += 3.0 * img.width * img.height;
+        for (int r = 0; r < 3; r++) {
+            unsigned char *png = NULL;
+            size_t len = 0;
+            double t0 = bench_thread_cpu_ms();
+            av_status st = av_png_encode(&png, &len, img.rgb, img.width, img.height, 3 * (size_t)img.width, NULL, 0,
+                                         100, &err);
+            best[r] += bench_thread_cpu_ms() - t0;
+            free(png);
+            if (st) {
+                av_png_image_free(&img);
+                return -1;
+            }
+        }
+        av_png_image_free(&img);
+    }
+    return median3(best[0], best[1], best[2]);
+}
+
+/* The classroom command's floor on this machine, printed under its goal:
+ * the same command without figures, and the PNG compression alone. */
+static void classroom_floor(const cmd_result *full, const cmd_result *noplot, double png_cpu, double png_bytes,
+                            long cores) {
+    printf("\nwhere the classroom command's time goes (same run; not goals):\n");
+    printf("  with figures: %.1f ms wall, %.1f ms CPU; --no-plot (start-up, weights, attention, trace): %.1f ms wall, "
+           "%.1f ms CPU\n", full->ms, full->cpu_ms, noplot->ms, noplot->cpu_ms);
+    printf("  compressing the 9 PNGs' pixels alone (%.1f MB RGB, libpng + zlib level 1, one core): %.1f ms CPU\n",
+           png_bytes / 1e6, png_cpu);
+    double bound = (noplot->cpu_ms + png_cpu) / (double)cores;
+    printf("  lower bound with every core busy and no drawing: (%.1f + %.1f) ms CPU / %ld cores = %.1f ms wall "
+           "(goal 30 ms)\n", noplot->cpu_ms, png_cpu, cores, bound);
+}
+
 static void goal(const char *what, double got, const char *unit, const char *vs, double ratio, int met) {
     printf("  %-58s %9.1f %-4s %-36s %6.2fx  %s\n", what, got, unit, vs, ratio, met ? "met" : "MISSED");
 }
@@ -243,6 +299,9 @@ int main(int argc, char **argv) {
     if (!mkdtemp(out)) return 1;
     char *demo[] = {(char *)bin, "--heads", "8", "-o", out, "I love deep learning", NULL};
     cmd_result rd = run_command(demo, 9);
+    double png_bytes = 0, png_cpu = png_compress_cpu_ms(out, 8, &png_bytes);
+    char *demo_noplot[] = {(char *)bin, "--heads", "8", "--no-plot", "I love deep learning", NULL};
+    cmd_result rd_noplot = run_command(demo_noplot, 9);
     char *t2048 = paragraph_tokens(2048), *t16k = paragraph_tokens(16384);
     char *fig2048[] = {(char *)bin, "-q", "--heads", "8", "-o", out, t2048, NULL};
     cmd_result r2048 = run_command(fig2048, 3);
@@ -288,6 +347,7 @@ int main(int argc, char **argv) {
     goal("T=2048 default figures, whole process", r2048.ms, "ms", vs, r2048.ms / 1500,
          r2048.code == 0 && r2048.ms <= 1500);
     printf("(ratio: torch/attnviz for torch goals, 2800 ms/attnviz for the classroom, attnviz/reference otherwise)\n");
+    if (png_cpu >= 0) classroom_floor(&rd, &rd_noplot, png_cpu, png_bytes, sysconf(_SC_NPROCESSORS_ONLN));
     double gf1 = bench_sgemm_cpu_gflops(2048);
     printf("\nthe same two sgemm goals in CPU time, which a busy machine changes far less (not a goal, a cross-check):\n"
            "one core's sgemm rate %.1f GFLOP/s of CPU time (1 OpenBLAS thread, 2048^3, median of 5);\n"
