@@ -264,6 +264,8 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"norm\": 1}}", "attnviz.norm (not a string): expected pre or post"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"scale\": 1}}", "attnviz.scale must be true or false"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 18, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"rope\"}}", "RoPE needs an even d_k; d_k = n_embd / n_head = 9"},
+        {"{\"model_type\": \"mistral\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: model_type \"mistral\" is not supported (allowed: gpt2, llama, qwen2)"},
+        {"{\"model_type\": 2, \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "model_type (not a string) is not supported (allowed: gpt2, llama, qwen2)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         av_gpt2_config c;

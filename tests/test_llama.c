@@ -231,7 +231,8 @@ static void expect_config_error(const char *json, const char *msg) {
 static void test_config_errors(void **state) {
     (void)state;
     static const struct { const char *json, *msg; } bad[] = {
-        {"{\"model_type\":\"mistral\",\"hidden_size\":64}", "model_type mistral is not supported (allowed: gpt2, llama, qwen2)"},
+        {"{\"model_type\":\"mistral\",\"hidden_size\":64}", "model_type \"mistral\" is not supported (allowed: gpt2, llama, qwen2)"},
+        {"{\"hidden_size\":64}", "model_type (missing) is not supported (allowed: gpt2, llama, qwen2)"},
         {"{\"model_type\":\"llama\",\"rope_scaling\":{\"rope_type\":\"llama3\",\"factor\":8}}", "rope_scaling \"llama3\" is not supported"},
         {"{\"model_type\":\"llama\",\"hidden_act\":\"gelu\"}", "hidden_act must be \"silu\""},
         {"{\"model_type\":\"llama\",\"hidden_size\":64}", "missing key \"num_hidden_layers\""},

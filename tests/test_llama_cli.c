@@ -138,6 +138,35 @@ static void test_bad_llama_folders(void **state) {
     tu_free(&r);
 }
 
+/* A model_type attnviz has no forward for is refused by name, not read as
+ * GPT-2 ("missing key n_layer"); options the model fixes name no family. */
+static void test_unsupported_model_type(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], want[4600];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    char *at = strstr(json, "\"llama\"");
+    assert_non_null(at);
+    FILE *fp = fopen(path, "wb");
+    fprintf(fp, "%.*s\"mistral\"%s", (int)(at - json), json, at + strlen("\"llama\""));
+    fclose(fp);
+    free(json);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: %s: model_type \"mistral\" is not supported (allowed: gpt2, llama, "
+             "qwen2)\n", path);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", model, "--causal", "--no-plot", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --causal cannot be used with --model: the model always uses the causal mask\n");
+    tu_free(&r);
+}
+
 /* Options the model fixes are refused in the words of the model loaded:
  * --causal names a Llama or a Qwen2 model, never "a GPT-2 model". */
 static void test_options_name_the_family(void **state) {
@@ -169,6 +198,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

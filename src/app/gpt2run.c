@@ -21,7 +21,8 @@
 /* Which family the folder's config.json names, for messages: "a Llama
  * model" (model_type llama), "a Qwen2 model" (qwen2), "a model trained by
  * attnviz --train" (an "attnviz" object), else "a GPT-2 model"; "the model"
- * when config.json cannot be read (its own error comes later). */
+ * when config.json cannot be read or names another model_type (its own
+ * error comes later). */
 static const char *model_family(const char *dir) {
     char path[4200], *json = NULL;
     size_t len = 0;
@@ -32,6 +33,7 @@ static const char *model_family(const char *dir) {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     const char *type = cJSON_IsString(mt) && mt->valuestring ? mt->valuestring : "";
     const char *family = !root ? "the model" : !strcmp(type, "llama") ? "a Llama model" : !strcmp(type, "qwen2") ? "a Qwen2 model"
+                       : (mt && strcmp(type, "gpt2")) ? "the model" /* unsupported: its own error comes later */
                        : cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "attnviz")) ? "a model trained by attnviz --train"
                        : "a GPT-2 model";
     cJSON_Delete(root);

@@ -111,6 +111,17 @@ static av_status check_unsupported(const cJSON *root, const char *name, av_err *
     return AV_OK;
 }
 
+/* model_type "gpt2", or none: GPT2Config's own model_type, and older GPT-2
+ * exports lack the key. Any other family is refused by name rather than
+ * read as GPT-2 (llama and qwen2 folders go to nn/llama.h). */
+static av_status check_model_type(const cJSON *root, const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    if (!j || (cJSON_IsString(j) && strcmp(j->valuestring, "gpt2") == 0)) return AV_OK;
+    return av_fail(err, AV_EUSAGE, "%s: model_type %s%.40s%s is not supported (allowed: gpt2, llama, qwen2)", name,
+                   cJSON_IsString(j) ? "\"" : "", cJSON_IsString(j) ? j->valuestring : "(not a string)",
+                   cJSON_IsString(j) ? "\"" : "");
+}
+
 av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, const char *name, av_err *err) {
     av_gpt2_config_defaults(c);
     cJSON *root = cJSON_ParseWithLength(json, len);
@@ -121,7 +132,7 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         return av_fail(err, AV_EUSAGE, "%s: not a JSON object (JSON error near byte %zu)", name, at);
     }
     av_status s;
-    if ((s = json_int(&c->n_layer, root, "n_layer", 1, name, err)) || (s = json_int(&c->n_head, root, "n_head", 1, name, err)) ||
+    if ((s = check_model_type(root, name, err)) || (s = json_int(&c->n_layer, root, "n_layer", 1, name, err)) || (s = json_int(&c->n_head, root, "n_head", 1, name, err)) ||
         (s = json_int(&c->n_embd, root, "n_embd", 1, name, err)) ||
         (s = json_int(&c->n_positions, root, "n_positions", 1, name, err)) ||
         (s = json_int(&c->vocab_size, root, "vocab_size", 1, name, err)) || (s = check_unsupported(root, name, err)))

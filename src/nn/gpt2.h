@@ -91,9 +91,11 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
 
 /* Parse config.json text (len bytes, need not be NUL-terminated) with cJSON.
  * Required: n_layer, n_head, n_embd, n_positions, vocab_size (whole numbers);
- * optional: layer_norm_epsilon (default 1e-5), "attnviz" (above). `name`
- * starts every message. Errors, AV_EUSAGE: "config.json: not valid JSON near
- * byte 12", "config.json: missing key \"n_head\"", "config.json: \"n_head\"
+ * optional: model_type (must be "gpt2"; older GPT-2 exports lack it),
+ * layer_norm_epsilon (default 1e-5), "attnviz" (above). `name` starts every
+ * message. Errors, AV_EUSAGE: "config.json: not valid JSON near byte 12",
+ * "config.json: model_type \"mistral\" is not supported (allowed: gpt2,
+ * llama, qwen2)", "config.json: missing key \"n_head\"", "config.json: \"n_head\"
  * must be a whole number", "config.json: attnviz.positions \"x\": expected
  * learned, sinusoidal, rope or none", and av_gpt2_config_check's. */
 av_status av_gpt2_config_parse(av_gpt2_config *cfg, const char *json, size_t len, const char *name,
