@@ -421,6 +421,52 @@ static void test_model_figures_say_the_sentence(void **state) {
     free(svg);
 }
 
+/* --figures pe on a model without RoPE draws nothing and says why, as the
+ * single layer's note for --positions none does (it was silent: exit 0, an
+ * empty folder); -q keeps it quiet. */
+static void test_no_pe_figure_says_why(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--figures", "pe", "-o", tu_in(f, "o"), "3 1 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "attnviz: note: no pe figure: the model's positions are learned embeddings (wpe, one row "
+                               "of weights per position), not a formula to draw; --model draws pe for RoPE models "
+                               "(Llama, Qwen2)\n");
+    assert_false(file_exists(tu_in(f, "o/pe.png")));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--figures", "pe", "-o", tu_in(f, "q"), "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    /* a toy model with sinusoidal positions (--train), then the same folder saying positions none */
+    const char *toy = tu_in(f, "toy");
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "--positions",
+                "sinusoidal", "-o", toy, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", toy, "--figures", "all", "-o", tu_in(f, "s"), "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: note: no pe figure: --model draws pe for RoPE models only; this model's "
+                               "sinusoidal encoding is the single layer's: attnviz --positions sinusoidal --d-model 16 "
+                               "--figures pe\n");
+    assert_false(file_exists(tu_in(f, "s/pe.png")));
+    tu_free(&r);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", toy);
+    char *json = tu_slurp_file(path, NULL), *at = strstr(json, "\"sinusoidal\"");
+    assert_non_null(at);
+    FILE *fp = fopen(path, "wb");
+    fprintf(fp, "%.*s\"none\"%s", (int)(at - json), json, at + strlen("\"sinusoidal\""));
+    fclose(fp);
+    free(json);
+    run_attnviz(&r, NULL, "--model", toy, "--figures", "pe", "-o", tu_in(f, "n"), "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: note: no pe figure: the model adds no positional encoding (attnviz.positions "
+                               "none in config.json)\n");
+    tu_free(&r);
+}
+
 /* --explain with a model's tokens: "quick" finds "␣quick" (GPT-2 labels
  * carry the leading space), and a number that is also a token's text is
  * read as an index, with a note naming the token. */
@@ -514,6 +560,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

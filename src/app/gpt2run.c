@@ -302,11 +302,27 @@ void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks
     av_figures_model_run_id(run, source, toks);
 }
 
+/* --figures pe (or all) on a model without RoPE: say why there is no pe
+ * figure, as the single layer does for --positions none (figures.c), unless -q. */
+static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
+    av_positions p = gr->g.cfg.positions;
+    if (o->no_plot || o->quiet || !av_option_given(o, "figures") || !(o->figures & AV_FIG_PE) || p == AV_POS_ROPE) return;
+    if (p == AV_POS_SINUSOIDAL)
+        fprintf(stderr, "attnviz: note: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
+                "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe\n", gr->g.cfg.n_embd);
+    else
+        fprintf(stderr, "attnviz: note: no pe figure: %s\n",
+                p == AV_POS_LEARNED ? "the model's positions are learned embeddings (wpe, one row of weights per "
+                                      "position), not a formula to draw; --model draws pe for RoPE models (Llama, Qwen2)"
+                                    : "the model adds no positional encoding (attnviz.positions none in config.json)");
+}
+
 av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
                            const char *cmd, const char *run, av_written *w, av_err *err) {
     char source[4300];
     av_gpt2run_source(source, sizeof source, gr);
     av_status st = AV_OK;
+    note_no_pe(gr, o);
     if (!o->no_plot)
         st = av_figures_model(m, toks, gr->a.att, gr->g.cfg.n_layer, gr->layer, source, gr->text, run, o, cmd, w,
                               err);
