@@ -206,7 +206,7 @@ static void test_all_figures_in_png_and_svg(void **state) {
     RUN(&r, "--heads", "2", "--causal", "--pad-to", "5", "--figures", "all", "--format", "both", "-o", in(f, "all"),
         "I love you");
     expect_ok(&r);
-    assert_non_null(strstr(r.out, "wrote 18 file(s)"));
+    assert_non_null(strstr(r.out, "wrote 18 files:"));
     tu_free(&r);
     assert_int_equal(count_entries(in(f, "all")), 2 * N_ALL);
     for (int k = 0; k < N_ALL; k++) {
@@ -733,7 +733,7 @@ static void test_folder_never_mixes_two_runs(void **state) {
     fclose(fp);
     RUN(&r, "--heads", "2", "--format", "both", "-o", in(f, "o"), "the cat sat");
     expect_ok(&r);
-    assert_non_null(strstr(r.err, "attnviz: note: removed 12 file(s) of an earlier run from"));
+    assert_non_null(strstr(r.err, "attnviz: note: removed 12 files of an earlier run from"));
     /* in name order, the first 8 */
     assert_non_null(strstr(r.err, "so the folder holds one run: head2.png head2.svg head3.png head3.svg head4.png "
                                   "head4.svg head5.png head5.svg ...\n"));
@@ -794,7 +794,7 @@ static void test_folder_rule_covers_every_file(void **state) {
     tu_free(&r);
     RUN(&r, "--model", toy_dir, "--html", "--figures", "model,grid,heads", "-o", in(f, "o"), "3 1 4 1 5 >");
     expect_ok(&r);
-    assert_non_null(strstr(r.err, "attnviz: note: removed 3 file(s) of an earlier run from"));
+    assert_non_null(strstr(r.err, "attnviz: note: removed 3 files of an earlier run from"));
     char want_src[4400]; /* the trace says the weights are trained, as the titles do */
     snprintf(want_src, sizeof want_src, "  weights    model %s (trained toy model: attnviz --train sort, step 4): F32, ",
              toy_dir);
@@ -832,7 +832,7 @@ static void test_folder_rule_covers_every_file(void **state) {
     RUN(&r, "--heads", "2", "-o", in(f, "o"), "I love you");
     expect_ok(&r);
     /* model + layer0 + layer1 + layer1_head0..3 (the toy has 4 heads) + the page = 8 */
-    assert_non_null(strstr(r.err, "attnviz: note: removed 8 file(s) of an earlier run from"));
+    assert_non_null(strstr(r.err, "attnviz: note: removed 8 files of an earlier run from"));
     tu_free(&r);
     expect_files(f, "o", (const char *[]){"model.png", "layer0.png", "layer1.png", "layer1_head0.png",
                                            "layer1_head3.png", "attnviz.html", NULL}, 0);
@@ -850,7 +850,7 @@ static void test_folder_rule_covers_every_file(void **state) {
     /* training into the folder removes the single layer's figures, not the user's */
     RUN(&r, "--train", "sort", "--steps", "4", "--d-model", "32", "--batch", "4", "--prefix", "p_", "-o", in(f, "o"));
     expect_ok(&r);
-    assert_non_null(strstr(r.err, "attnviz: note: removed 3 file(s) of an earlier run from"));
+    assert_non_null(strstr(r.err, "attnviz: note: removed 3 files of an earlier run from"));
     tu_free(&r);
     expect_files(f, "o", (const char *[]){"head0.png", "heads.png", NULL}, 0);
     expect_files(f, "o", (const char *[]){"layer7.png", "p_head0.png", "p_attnviz.html", "curves.png", NULL}, 1);

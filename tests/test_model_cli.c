@@ -311,7 +311,7 @@ static void test_bad_checkpoints(void **state) {
         {"non-JSON header", 2, "header is not a JSON object"},
         {"wrong shape vs config", 2, "tensor \"wte.weight\" has shape (8, 4); config.json implies (8, 8)"},
         {"missing tensor", 2, "missing tensor \"h.1.ln_1.weight\""},
-        {"unexpected tensor", 2, "unexpected tensor \"wpe.weight\""},
+        {"unexpected tensor", 2, "unexpected tensor \"wpe.weight\" (not part of a GPT-2 with 1 layer and no learned positions)"},
         {"NaN weight", 2, "tensor \"wte.weight\" contains NaN at index 5"},
         {"integer dtype", 2, "tensor \"ln_f.bias\" has dtype I32; expected F32, F16 or BF16"},
         {"config missing key", 2, "config.json: missing key \"n_embd\""},
@@ -467,6 +467,40 @@ static void test_no_pe_figure_says_why(void **state) {
     tu_free(&r);
 }
 
+/* A model of 1 layer and 1 head is counted in the singular everywhere
+ * (was "1 blocks", "the model has 1 layers"), and a one-file run says
+ * "wrote 1 file". The model: attnviz --train with --layers 1 --heads 1. */
+static void test_one_layer_model_in_the_singular(void **state) {
+    tu_fixture *f = *state;
+    const char *toy = tu_in(f, "one");
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "2", "--layers", "1", "--heads", "1", "--d-model",
+                "16", "--batch", "2", "-o", toy, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", toy, "--figures", "model", "--html", "-o", tu_in(f, "o"), "3 1 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "[3] layers        1 block, each (3, 16) → (3, 16)"));
+    assert_non_null(strstr(r.out, "\nwrote 2 files:\n"));
+    tu_free(&r);
+    char *html = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL);
+    assert_non_null(html);
+    assert_non_null(strstr(html, "1 layer × 1 head, d_model 16"));
+    free(html);
+    run_attnviz(&r, NULL, "--model", toy, "--figures", "model", "-o", tu_in(f, "p"), "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "\nwrote 1 file:\n"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", toy, "--layer", "1", "--no-plot", "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --layer 1 is outside 0..0 (the model has 1 layer)\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", toy, "--head", "1", "--no-plot", "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --head 1 is outside 0..0 (the model has 1 head)\n"));
+    tu_free(&r);
+}
+
 /* --explain with a model's tokens: "quick" finds "␣quick" (GPT-2 labels
  * carry the leading space), and a number that is also a token's text is
  * read as an index, with a note naming the token. */
@@ -561,6 +595,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,12 +137,14 @@ static void test_bad_files(void **state) {
         const char *msg;
     } cases[] = {
         {NULL, 0, 5, "truncated: 5 bytes, fewer than the 8-byte header length"},
+        {NULL, 0, 1, "truncated: 1 byte, fewer than the 8-byte header length"},
         {"{}", 0, 0, NULL}, /* empty but valid */
         {"[1]", 0, 0, "header is not a JSON object"},
         {"{\"a\":", 0, 0, "header is not a JSON object"},
         {"{} x", 0, 0, "header has bytes after its JSON object"},
         {"{\"a\":{\"dtype\":\"F99\",\"shape\":[1],\"data_offsets\":[0,4]}}", 0, 4, "unknown dtype \"F99\""},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}", 0, 4, "data_offsets [0, 4] hold 4 bytes; shape with 2 elements of F32 needs 8"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,1]}}", 0, 4, "data_offsets [0, 1] hold 1 byte; shape with 1 element of F32 needs 4"},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 0, 4, "data_offsets end 8 is past the end of the data (4 bytes; file truncated?)"},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", 0, 8, "end before they begin"},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}", 0, 8, "overlap tensor"},

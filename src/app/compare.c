@@ -193,9 +193,9 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
         av_put_width(f, diff, 22, 1);
         fputc('\n', f);
     }
-    fprintf(f, "  (over the %d real query rows of every head; a higher max weight and lower entropy mean sharper,\n"
-               "  more one-hot rows; uniform over all %d keys would be ln(%d) = %.3f)\n",
-            c0->n_real, T, T, log((double)T));
+    fprintf(f, "  (over the %d real query row%s of every head; a higher max weight and lower entropy mean sharper,\n"
+               "  more one-hot rows; uniform over all %d key%s would be ln(%d) = %.3f)\n",
+            c0->n_real, c0->n_real == 1 ? "" : "s", T, T == 1 ? "" : "s", T, log((double)T));
 }
 
 int av_compare_has_figure(av_compare_kind kind) { return kind != AV_CMP_NONE; }

@@ -355,7 +355,8 @@ static void describe_run(fig_run *fr, const av_figure_context *fc) {
 static void warn_missing_glyphs(void) {
     int n = av_plot_missing_glyphs();
     if (n > 0)
-        fprintf(stderr, "attnviz: warning: %d character(s) in the labels have no glyph in any installed font; drawn as boxes\n", n);
+        fprintf(stderr, "attnviz: warning: %d character%s in the labels %s no glyph in any installed font; drawn as boxes\n",
+                n, n == 1 ? "" : "s", n == 1 ? "has" : "have");
 }
 
 /* The figures in order, each if selected; the notes when one is not drawn. */
@@ -469,8 +470,10 @@ static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned 
     av_status s = AV_OK;
     if (figs & AV_FIG_GRID) {
         snprintf(stem, sizeof stem, "layer%d", layer);
-        snprintf(title, sizeof title, "%s · %s · layer %d: attention weights, all %d heads · mask: causal", fr->lead,
-                 source, layer, H);
+        char heads[32] = " of the one head";
+        if (H > 1) snprintf(heads, sizeof heads, ", all %d heads", H);
+        snprintf(title, sizeof title, "%s · %s · layer %d: attention weights%s · mask: causal", fr->lead, source, layer,
+                 heads);
         s = write_fig(fr, stem, FIG_GRID, fr->hms, H, title, &fr->wmeta, err);
     }
     int only = av_option_given(fr->o, "head") ? fr->o->head : -1;
@@ -630,7 +633,7 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
     }
     free(list);
     if (!st && removed && !quiet)
-        fprintf(stderr, "attnviz: note: removed %d file(s) of an earlier run from %s, so the folder holds one run:%s%s\n",
-                removed, dir, names, removed > 8 ? " ..." : "");
+        fprintf(stderr, "attnviz: note: removed %d file%s of an earlier run from %s, so the folder holds one run:%s%s\n",
+                removed, removed == 1 ? "" : "s", dir, names, removed > 8 ? " ..." : "");
     return st;
 }

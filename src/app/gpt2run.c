@@ -231,11 +231,11 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     const av_gpt2_config *c = &r->g.cfg;
     r->layer = o->layer < 0 ? c->n_layer - 1 : o->layer;
     if (r->layer >= c->n_layer)
-        return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d (the model has %d layers)", r->layer,
-                       c->n_layer - 1, c->n_layer);
+        return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d (the model has %d layer%s)", r->layer,
+                       c->n_layer - 1, c->n_layer, c->n_layer == 1 ? "" : "s");
     if (o->head >= c->n_head)
-        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d heads)", o->head, c->n_head - 1,
-                       c->n_head);
+        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)", o->head, c->n_head - 1,
+                       c->n_head, c->n_head == 1 ? "" : "s");
     if ((!llama && (st = load_tokenizer(r, err))) || (st = tokenize(r, labels, o, err))) return st;
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if (llama) {
@@ -288,7 +288,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
         for (int k = 0; k < steps; k++) fprintf(f, " %d", (int)ids[T + k]);
         fprintf(f, "\n              text: %.*s\n", (int)len, text ? text : "");
         if (steps < n)
-            fprintf(f, "              stopped after %d of %d: at most %d tokens (%s)\n", steps, n, cap,
+            fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap, cap == 1 ? "" : "s",
                     cap == c->n_positions ? (r->llama ? "the model's max_position_embeddings" : "the model's n_positions") : "attnviz's token limit");
     }
     free(text);

@@ -89,7 +89,7 @@ static void embed_and_layers(const tctx *t) {
     FILE *f = t->f;
     int T = t->T, C = t->C;
     stage(t, "[1]", "tokenize");
-    fprintf(f, "UTF-8 text → %d token ids (pre-tokenize, bytes → symbols, merges applied by rank)\n", T);
+    fprintf(f, "UTF-8 text → %d token id%s (pre-tokenize, bytes → symbols, merges applied by rank)\n", T, T == 1 ? "" : "s");
     fprintf(f, "%sids [", ind);
     for (int i = 0; i < T; i++) fprintf(f, "%s%d", i ? ", " : "", (int)t->r->ids[i]);
     fprintf(f, "]\n");
@@ -101,8 +101,8 @@ static void embed_and_layers(const tctx *t) {
         fprintf(f, "x = wte[token]%s          (%d, %d)   wte (%d, %d)\n",
                 t->c->positions == AV_POS_SINUSOIDAL ? " + PE" : "", T, C, t->V, C);
     stage(t, "[3]", "layers");
-    fprintf(f, "%d blocks, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L, T,
-            C, T, C, t->H, T, T);
+    fprintf(f, "%d block%s, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L,
+            t->L == 1 ? "" : "s", T, C, T, C, t->H, T, T);
     fprintf(f, "%s%-7s %-22s %-15s %s\n", ind, "layer", "rms(x): in → out", "on 1st token", "previous-token head");
     for (int l = 0; l < t->L; l++) {
         double first, pw;
@@ -238,15 +238,15 @@ static void llama_layers(const tctx *t) {
     FILE *f = t->f;
     int T = t->T, C = t->C, Ts = T < 64 ? T : 64;
     stage(t, "[1]", "tokenize");
-    fprintf(f, "UTF-8 text → %d token ids (%s)\n%sids [", T, av_hftok_kind_name(t->r->hftok), ind);
+    fprintf(f, "UTF-8 text → %d token id%s (%s)\n%sids [", T, T == 1 ? "" : "s", av_hftok_kind_name(t->r->hftok), ind);
     for (int i = 0; i < T; i++) fprintf(f, "%s%d", i ? ", " : "", (int)t->r->ids[i]);
     fprintf(f, "]\n");
     stage(t, "[2]", "embed");
     fprintf(f, "x = embed_tokens[token]          (%d, %d)   embed_tokens (%d, %d); no position vector: RoPE acts in every layer\n",
             T, C, t->V, C);
     stage(t, "[3]", "layers");
-    fprintf(f, "%d blocks, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L, T, C,
-            T, C, t->H, T, T);
+    fprintf(f, "%d block%s, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L,
+            t->L == 1 ? "" : "s", T, C, T, C, t->H, T, T);
     fprintf(f, "%s%-7s %-22s %-15s %-22s %s\n", ind, "layer", "rms(x): in → out", "on 1st token", "previous-token head",
             "RoPE shift: worst |ΔS|");
     double all = 0;
@@ -263,8 +263,8 @@ static void llama_layers(const tctx *t) {
         fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
                 l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);
     }
-    fprintf(f, "%sRoPE evidence on the model's own heads: the first %d tokens run again at positions %d…%d;\n", ind, Ts,
-            AV_LLAMARUN_SHIFT, AV_LLAMARUN_SHIFT + Ts - 1);
+    fprintf(f, "%sRoPE evidence on the model's own heads: the first %d token%s run again at positions %d…%d;\n", ind, Ts,
+            Ts == 1 ? "" : "s", AV_LLAMARUN_SHIFT, AV_LLAMARUN_SHIFT + Ts - 1);
     fprintf(f, "%severy layer's and head's scores S = q·kᵀ/√d_k stay the same: worst |ΔS| = %.1e (float32 rounding),\n", ind, all);
     fprintf(f, "%sbecause a rotation by angle m·θ_i on q and n·θ_i on k leaves only (m − n)·θ_i in q·k (RoFormer §3.4.2)\n", ind);
 }

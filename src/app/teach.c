@@ -108,7 +108,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
             toks->tok[qi], kj, toks->tok[kj], av_reset(color), D);
     fprintf(f, "  q_%d = Q[%d, %d, :] = ", qi, h, qi);
     print_vec(f, q, D, precision);
-    fprintf(f, "   (%d numbers%s)\n", D, c->positions == AV_POS_ROPE ? ", after RoPE" : "");
+    fprintf(f, "   (%d number%s%s)\n", D, D == 1 ? "" : "s", c->positions == AV_POS_ROPE ? ", after RoPE" : "");
     fprintf(f, "  k_%d = K[%d, %d, :] = ", kj, h, kj);
     print_vec(f, k, D, precision);
     fprintf(f, "\n");
@@ -343,13 +343,13 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
         }
         if (h < 8) fprintf(f, "%s\n", T > 8 ? " …" : "");
     }
-    if (H > 8) fprintf(f, "                   (%d more heads)\n", H - 8);
+    if (H > 8) fprintf(f, "                   (%d more head%s)\n", H - 8, H == 9 ? "" : "s");
     if (rows && 2 * peaked >= rows)
-        fprintf(f, "                   %sverdict: softmax is saturated: %d of %d rows are nearly one-hot (max weight > 0.9)%s\n",
-                av_yellow(color), peaked, rows, av_reset(color));
+        fprintf(f, "                   %sverdict: softmax is saturated: %d of %d row%s %s nearly one-hot (max weight > 0.9)%s\n",
+                av_yellow(color), peaked, rows, rows == 1 ? "" : "s", peaked == 1 ? "is" : "are", av_reset(color));
     else
-        fprintf(f, "                   verdict: not saturated: %d of %d rows are nearly one-hot (max weight > 0.9)\n",
-                peaked, rows);
+        fprintf(f, "                   verdict: not saturated: %d of %d row%s %s nearly one-hot (max weight > 0.9)\n",
+                peaked, rows, rows == 1 ? "" : "s", peaked == 1 ? "is" : "are");
     free(mx);
     free(en);
 }

@@ -20,7 +20,7 @@ void av_written_add(av_written *w, const char *path) {
 
 void av_written_print(FILE *f, const av_written *w) {
     if (!w->n) return;
-    fprintf(f, "\nwrote %d file(s):\n", w->n);
+    fprintf(f, "\nwrote %d file%s:\n", w->n, w->n == 1 ? "" : "s");
     for (int i = 0; i < w->n; i++) fprintf(f, "  %s\n", w->paths[i]);
 }
 

@@ -79,12 +79,12 @@ static void print_tokens(FILE *f, const av_tokens *toks) {
 static void print_kernel(FILE *f, av_kernel k) {
     if (k == AV_KERNEL_FLASH)
         fprintf(f, "  kernel     flash: keys in tiles of %d with an online softmax (FlashAttention); never forms (T, T);"
-                   " %d threads, sgemm on OpenBLAS %s kernels\n",
-                AV_FLASH_TILE, av_get_threads(), av_blas_core());
+                   " %d thread%s, sgemm on OpenBLAS %s kernels\n",
+                AV_FLASH_TILE, av_get_threads(), av_get_threads() == 1 ? "" : "s", av_blas_core());
     else if (k == AV_KERNEL_BLAS)
-        fprintf(f, "  kernel     blas: projections, Q·Kᵀ and A·V by sgemm (OpenBLAS %s kernels), %d threads;"
+        fprintf(f, "  kernel     blas: projections, Q·Kᵀ and A·V by sgemm (OpenBLAS %s kernels), %d thread%s;"
                    " keeps the (H, T, T) weights\n",
-                av_blas_core(), av_get_threads());
+                av_blas_core(), av_get_threads(), av_get_threads() == 1 ? "" : "s");
     else
         fprintf(f, "  kernel     reference: the plain loops of nn/attention.c, every sum in double\n");
 }
@@ -244,8 +244,9 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
     else
         fprintf(f, "%s: S[i,j] = −∞ where masked; %zu of %zu (query, key) pairs masked\n", mask, m->masked_count, TT);
     if (m->fully_masked_rows)
-        fprintf(f, "%s%s%d row(s), counted over all heads, have every key masked: weights all 0, output row 0 (no NaN)%s\n",
-                ind, Y(tr), m->fully_masked_rows, R(tr));
+        fprintf(f, "%s%s%d row%s, counted over all heads, %s every key masked: weights all 0, output row 0 (no NaN)%s\n",
+                ind, Y(tr), m->fully_masked_rows, m->fully_masked_rows == 1 ? "" : "s",
+                m->fully_masked_rows == 1 ? "has" : "have", R(tr));
     return n;
 }
 
@@ -298,10 +299,11 @@ static void print_online_softmax(const av_trace *tr, const av_model *m) {
     double worst = 0;
     for (int d = 0; d < D; d++) worst = fmax(worst, fabs((double)row[d] - (double)row[D + d]));
     fprintf(f, "%seach tile that raises m rescales l and the partial output o by e^(m_old−m_new); out = o / l\n", ind);
-    fprintf(f, "%s%s✓%s the plain softmax (all %d keys as one tile, no rescaling) gives the same output row:"
-               " max |difference| = %.2e\n", ind, G(tr), R(tr), T, worst);
+    fprintf(f, "%s%s✓%s the plain softmax (all %d key%s as one tile, no rescaling) gives the same output row:"
+               " max |difference| = %.2e\n", ind, G(tr), R(tr), T, T == 1 ? "" : "s", worst);
     if (m->fully_masked_rows)
-        fprintf(f, "%s%d row(s) saw no key at all: l = 0, output row 0 (never NaN)\n", ind, m->fully_masked_rows);
+        fprintf(f, "%s%d row%s saw no key at all: l = 0, output row 0 (never NaN)\n", ind, m->fully_masked_rows,
+                m->fully_masked_rows == 1 ? "" : "s");
     free(steps);
     free(row);
 }
@@ -323,8 +325,8 @@ static void stages_output(const av_trace *tr, const av_model *m, int n) {
     fprintf(f, "A = softmax(S) along keys = exp(S − row max) / Σ   (%d, %d, %d)\n", H, T, T);
     int rows = H * T - m->fully_masked_rows;
     if (rows == 0)
-        fprintf(f, "%s%sno row sums to 1: every query has every key masked, so all %d rows are 0%s\n", ind, Y(tr),
-                H * T, R(tr));
+        fprintf(f, "%s%sno row sums to 1: every query has every key masked, so %s %d row%s %s 0%s\n", ind, Y(tr),
+                H * T == 1 ? "its" : "all", H * T, H * T == 1 ? "" : "s", H * T == 1 ? "is" : "are", R(tr));
     else
         fprintf(f, "%s%s✓%s every unmasked row sums to 1: worst |Σ_j A[i,j] − 1| = %.2e over %d row%s\n", ind,
                 G(tr), R(tr), m->worst_row_dev, rows, rows == 1 ? "" : "s");

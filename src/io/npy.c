@@ -398,8 +398,8 @@ static av_status check_data_length(const header_info *h, size_t item, size_t hav
                        shp, need, have);
     if (have > need)
         return av_fail(err, AV_EUSAGE,
-                       "%s: %zu trailing bytes: header says shape %s = %zu bytes of data, file has %zu", name,
-                       have - need, shp, need, have);
+                       "%s: %zu trailing byte%s: header says shape %s = %zu bytes of data, file has %zu", name,
+                       have - need, have - need == 1 ? "" : "s", shp, need, have);
     *count = n;
     return AV_OK;
 }

@@ -142,8 +142,9 @@ static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, c
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets end %zu is past the end of the data (%zu bytes; file truncated?)",
                        nm, tn, t->end, data_len);
     if (t->end - t->begin != need)
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] hold %zu bytes; shape with %zu elements of %s needs %zu",
-                       nm, tn, t->begin, t->end, t->end - t->begin, numel, kDtypes[t->dtype].name, need);
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] hold %zu byte%s; shape with %zu element%s of %s needs %zu",
+                       nm, tn, t->begin, t->end, t->end - t->begin, t->end - t->begin == 1 ? "" : "s", numel,
+                       numel == 1 ? "" : "s", kDtypes[t->dtype].name, need);
     t->data = st->buf + 8 + st->header_len + t->begin;
     return AV_OK;
 }
@@ -201,7 +202,8 @@ av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, siz
     memset(st, 0, sizeof *st);
     snprintf(st->name, sizeof st->name, "%s", name);
     if (len < 8)
-        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu bytes, fewer than the 8-byte header length", name, len);
+        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", name, len,
+                           len == 1 ? "" : "s");
     uint64_t n = le64(buf);
     if (n > len - 8)
         return av_fail(err, AV_EUSAGE, "%s: header length %llu is larger than the file (%zu bytes); truncated or not a safetensors file",
@@ -251,7 +253,8 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
     size_t len = (size_t)sb.st_size;
     if (len < 8) {
         close(fd);
-        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu bytes, fewer than the 8-byte header length", path, len);
+        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", path, len,
+                           len == 1 ? "" : "s");
     }
 #ifdef MAP_POPULATE
     int flags = MAP_PRIVATE | MAP_POPULATE; /* fault the pages in up front: every byte is read anyway */

@@ -261,7 +261,7 @@ av_status av_acts_alloc_sized(av_gpt2_acts *a, int T, int nL, int nC, int nH, si
     return AV_OK;
 oom:
     av_gpt2_acts_free(a);
-    return av_fail(err, AV_ERUNTIME, "out of memory allocating activations for %d tokens", T);
+    return av_fail(err, AV_ERUNTIME, "out of memory allocating activations for %d token%s", T, T == 1 ? "" : "s");
 }
 
 void av_gpt2_acts_free(av_gpt2_acts *a) {
@@ -466,7 +466,8 @@ static av_status block_forward(av_gpt2_acts *a, const av_gpt2_layer *w, const av
 
 av_status av_gpt2_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt2_config *cfg,
                           const int *tokens, int T, av_err *err) {
-    if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d tokens, not %d", a->T, T);
+    if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d token%s, not %d", a->T,
+                                   a->T == 1 ? "" : "s", T);
     int C = cfg->n_embd, L = cfg->n_layer;
     av_status s = embed_forward(a, p, cfg, tokens, T, err);
     if (s) return s;
@@ -535,9 +536,10 @@ static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, c
         int known = ignorable(nm, prefix);
         size_t pl = strlen(prefix);
         for (int j = 0; j < n && !known; j++) known = strncmp(nm, prefix, pl) == 0 && strcmp(nm + pl, tab[j].name) == 0;
+        int L = n > 0 ? (n - 2) / 12 : 0;
         if (!known)
-            return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of a GPT-2 with %d layers and %s positions)",
-                           file, nm, n > 0 ? (n - 2) / 12 : 0, tab[1].name[0] == 'w' ? "learned" : "no learned");
+            return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of a GPT-2 with %d layer%s and %s positions)",
+                           file, nm, L, L == 1 ? "" : "s", tab[1].name[0] == 'w' ? "learned" : "no learned");
     }
     return AV_OK;
 }

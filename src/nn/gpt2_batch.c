@@ -152,7 +152,7 @@ av_status av_gpt2_batch_alloc(av_gpt2_batch *bt, const av_gpt2_config *cfg, int 
     return AV_OK;
 oom:
     av_gpt2_batch_free(bt);
-    return av_fail(err, AV_ERUNTIME, "out of memory for a training batch of %d sequences", maxB);
+    return av_fail(err, AV_ERUNTIME, "out of memory for a training batch of %d sequence%s", maxB, maxB == 1 ? "" : "s");
 }
 
 void av_gpt2_batch_free(av_gpt2_batch *bt) {

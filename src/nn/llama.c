@@ -288,7 +288,8 @@ static av_status block_forward(av_gpt2_acts *a, const av_llama_layer *w, const a
 
 av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_llama_config *cfg, const int *tokens,
                            int T, int pos0, av_err *err) {
-    if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d tokens, not %d", a->T, T);
+    if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d token%s, not %d", a->T,
+                                   a->T == 1 ? "" : "s", T);
     int C = cfg->n_embd, L = cfg->n_layer;
     for (int t = 0; t < T; t++) {
         if (tokens[t] < 0 || tokens[t] >= cfg->vocab_size)
@@ -300,7 +301,8 @@ av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_l
     mask_forward(a->mask, T, 1, T, NULL);
     size_t QKV = (size_t)C + 2 * (size_t)cfg->n_kv_head * (C / cfg->n_head);
     float *scratch = av_calloc(2 * (size_t)T * QKV, sizeof(float));
-    if (!scratch) return av_fail(err, AV_ERUNTIME, "out of memory running the forward pass on %d tokens", T);
+    if (!scratch) return av_fail(err, AV_ERUNTIME, "out of memory running the forward pass on %d token%s", T,
+                               T == 1 ? "" : "s");
     av_status s = AV_OK;
     for (int l = 0; l < L && !s; l++) s = block_forward(a, &p->layers[l], cfg, l, pos0, scratch, err);
     free(scratch);

@@ -45,9 +45,9 @@ av_status av_model_init(av_model *m, const av_config *cfg, av_err *err) {
         return av_fail(err, AV_EUSAGE, "tensor sizes overflow");
     if (cfg->kernel != AV_KERNEL_FLASH && HTT > AV_MAX_WEIGHT_BYTES / (2 * sizeof(float)))
         return av_fail(err, AV_EUSAGE,
-                       "%d tokens with %d heads need %.1f GiB for the (heads, T, T) scores and weights, more than the "
+                       "%d tokens with %d head%s need %.1f GiB for the (heads, T, T) scores and weights, more than the "
                        "%zu GiB allowed; the flash kernel needs none (no weight figures, dumps or --show)",
-                       T, H, (double)HTT * 2 * sizeof(float) / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30);
+                       T, H, H == 1 ? "" : "s", (double)HTT * 2 * sizeof(float) / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30);
     float **tc[] = {&m->X, &m->q_proj, &m->Q, &m->K, &m->V, &m->context, &m->out};
     for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++)
         if (!(*tc[i] = av_calloc(TC, sizeof(float)))) goto oom;

@@ -48,7 +48,7 @@ static av_status load_vocab(av_bpe **out, const char *text, size_t len, av_err *
             st = av_fail(err, AV_EUSAGE, "token \"%.40s\" has a value that is not a number", e->string);
         else if (d != floor(d) || d < 0 || d >= V)
             st = av_fail(err, AV_EUSAGE, "token \"%.40s\" has id %.17g (allowed: integers 0..%d, as the file has "
-                         "%d entries)", e->string, d, V - 1, V);
+                         "%d entr%s)", e->string, d, V - 1, V, V == 1 ? "y" : "ies");
         else st = av_bpe_add_token(*out, e->string, strlen(e->string), (int32_t)d, err);
     }
     cJSON_Delete(root);
@@ -62,8 +62,8 @@ static av_status load_merge_line(av_bpe *b, const char *s, size_t n, av_err *err
     int spaces = 0;
     for (size_t i = 0; i < n; i++) spaces += s[i] == ' ';
     if (spaces != 1 || sp == s || sp == s + n - 1)
-        return av_fail(err, AV_EUSAGE, "expected two tokens separated by one space, got %zu bytes with %d "
-                       "spaces", n, spaces);
+        return av_fail(err, AV_EUSAGE, "expected two tokens separated by one space, got %zu byte%s with %d "
+                       "space%s", n, n == 1 ? "" : "s", spaces, spaces == 1 ? "" : "s");
     return av_bpe_add_merge(b, s, (size_t)(sp - s), sp + 1, (size_t)(s + n - sp - 1), err);
 }
 
@@ -102,8 +102,9 @@ static av_status check_reachable(const av_bpe *b, const unsigned char *made, av_
         if (n < 2 || made[id] || (s[0] == '<' && s[n - 1] == '>')) continue;
         char label[AV_BPE_LABEL_MAX];
         av_bpe_label(label, sizeof label, b, id);
-        return av_fail(err, AV_EUSAGE, "token %d \"%.60s\" is made by no merge (merges.txt has %d merges: "
-                       "truncated, or from another model?)", (int)id, label, (int)av_bpe_n_merges(b));
+        return av_fail(err, AV_EUSAGE, "token %d \"%.60s\" is made by no merge (merges.txt has %d merge%s: "
+                       "truncated, or from another model?)", (int)id, label, (int)av_bpe_n_merges(b),
+                       av_bpe_n_merges(b) == 1 ? "" : "s");
     }
     return AV_OK;
 }
