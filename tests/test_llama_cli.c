@@ -110,6 +110,14 @@ static void test_bad_llama_folders(void **state) {
     const char *model = tu_in(f, "b");
     assert_int_equal(mkdir(model, 0700), 0);
     make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    char text[300] = "a"; /* 130 tokens, past max_position_embeddings 128 */
+    for (int i = 1; i < 130; i++) strcat(text, " a");
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", text, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: 130 tokens is more than the model's 128 positions "
+                               "(max_position_embeddings in config.json); allowed: 1..128 tokens\n");
+    tu_free(&r);
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
@@ -119,7 +127,6 @@ static void test_bad_llama_folders(void **state) {
     fprintf(fp, "%.*s\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4}%s", (int)(at - json), json,
             at + strlen("\"rope_scaling\": null"));
     fclose(fp);
-    tu_result r;
     run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "rope_scaling \"yarn\" is not supported (allowed: null"));

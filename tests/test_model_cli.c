@@ -467,6 +467,22 @@ static void test_no_pe_figure_says_why(void **state) {
     tu_free(&r);
 }
 
+/* More tokens than the model's n_positions: the message says it is the
+ * model's limit and which key sets it (was "outside the allowed range
+ * 1..64"). "a" then 69 × " a" is 70 GPT-2 tokens (one per pre-token). */
+static void test_too_many_tokens_names_n_positions(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    char text[160] = "a";
+    for (int i = 1; i < 70; i++) strcat(text, " a");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", text, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: 70 tokens is more than the model's 64 positions (n_positions in "
+                               "config.json); allowed: 1..64 tokens\n");
+    tu_free(&r);
+}
+
 /* A model of 1 layer and 1 head is counted in the singular everywhere
  * (was "1 blocks", "the model has 1 layers"), and a one-file run says
  * "wrote 1 file". The model: attnviz --train with --layers 1 --heads 1. */
@@ -596,6 +612,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

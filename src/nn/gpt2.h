@@ -193,6 +193,13 @@ typedef struct {
 av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, av_err *err);
 void av_gpt2_acts_free(av_gpt2_acts *a);
 
+/* T tokens against a model of max_positions positions (0: no limit of the
+ * model's; key: the config.json key that sets it, for the message) and
+ * AV_MAX_TOKENS. Errors, AV_EUSAGE: "40 tokens is more than the model's 32
+ * positions (n_positions in config.json); allowed: 1..32 tokens", or T
+ * outside 1..AV_MAX_TOKENS. */
+av_status av_acts_check_T(int T, int max_positions, const char *key, av_err *err);
+
 /* The allocation behind av_gpt2_acts_alloc, for any decoder that fills the
  * same struct (nn/llama.h): T tokens, L layers, C = d_model, H heads, and
  * per token and layer qkv floats for a->qkv, fch for a->fch, act for

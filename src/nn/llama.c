@@ -175,10 +175,8 @@ void av_llama_tensor_table(av_llama_tensor *table, const av_llama_config *cfg, a
 
 av_status av_llama_acts_alloc(av_gpt2_acts *a, const av_llama_config *cfg, int T, av_err *err) {
     memset(a, 0, sizeof *a);
-    int maxT = cfg->max_positions < AV_MAX_TOKENS ? cfg->max_positions : AV_MAX_TOKENS;
-    if (T < 1 || T > maxT)
-        return av_fail(err, AV_EUSAGE, "%d tokens is outside the allowed range 1..%d (%s)", T, maxT,
-                       maxT == cfg->max_positions ? "the model's max_position_embeddings" : "attnviz's token limit");
+    av_status s = av_acts_check_T(T, cfg->max_positions, "max_position_embeddings", err);
+    if (s) return s;
     size_t I = (size_t)cfg->n_inter;
     /* qkv 0: no (T, [q | k | v]) rows; the projections go into heads straight from the scratch */
     return av_acts_alloc_sized(a, T, cfg->n_layer, cfg->n_embd, cfg->n_head, 0, 2 * I, I, (size_t)cfg->vocab_size, err);
