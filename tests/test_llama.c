@@ -287,7 +287,7 @@ static void test_bad_folders(void **state) {
     fclose(fp);
     free(json);
     assert_int_equal(av_llama_load(&m, f->dir, &err), AV_EUSAGE);
-    assert_non_null(strstr(err.msg, "gate_proj.weight\" has 2 dims (128, 64); config.json implies nn.Linear (out, in) = (64, 64)"));
+    assert_non_null(strstr(err.msg, "gate_proj.weight\" has shape (128, 64); config.json implies nn.Linear (out, in) = (64, 64)"));
 }
 
 int main(void) {

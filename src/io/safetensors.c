@@ -36,6 +36,15 @@ static const struct {
 const char *av_st_dtype_name(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].name : "?"; }
 size_t av_st_dtype_size(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].size : 1; }
 
+void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim) {
+    size_t at = 0;
+    if (n == 0) return;
+    buf[0] = 0;
+    for (int d = 0; d < ndim && at < n; d++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%zu", d ? ", " : "(", shape[d]);
+    if (at < n) snprintf(buf + at, n - at, "%s", ndim == 0 ? "()" : ndim == 1 ? ",)" : ")");
+}
+
 static int dtype_from_name(const char *s) {
     for (int i = 0; i < N_DTYPES; i++)
         if (strcmp(s, kDtypes[i].name) == 0) return i;

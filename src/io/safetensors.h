@@ -68,6 +68,9 @@ typedef struct {
 const char *av_st_dtype_name(av_st_dtype d);
 /* Bytes per element of a dtype. */
 size_t av_st_dtype_size(av_st_dtype d);
+/* A shape as Python prints it, into buf (n bytes, truncated to fit): "(8, 4)",
+ * "(8,)", "()" for ndim 0. For messages. */
+void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim);
 
 /* Parse and validate an in-memory file of len bytes (not copied: buf must
  * outlive st). `name` starts every message. Errors, AV_EUSAGE:

@@ -512,6 +512,15 @@ static int ignorable(const char *name, const char *prefix) {
     return strcmp(name, "lm_head.weight") == 0;
 }
 
+/* What a table row is, as Hugging Face's GPT-2 modules name it, for shape errors. */
+static const char *tensor_kind(const char *name) {
+    if (strcmp(name, "wte.weight") == 0) return "nn.Embedding (vocab_size, n_embd)";
+    if (strcmp(name, "wpe.weight") == 0) return "nn.Embedding (n_positions, n_embd)";
+    if (strstr(name, "ln_")) return "LayerNorm (n_embd,)";
+    if (strstr(name, ".bias")) return "Conv1D bias (out,)";
+    return "Conv1D (in, out)";
+}
+
 static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *prefix, const char *file, av_err *err) {
     char full[AV_GPT2_NAME_MAX + 16];
     snprintf(full, sizeof full, "%s%s", prefix, row->name);
@@ -519,14 +528,11 @@ static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *pr
     if (!t) return av_fail(err, AV_EUSAGE, "%s: missing tensor \"%s\" (GPT-2 checkpoint names; config.json implies it)", file, full);
     int ok = t->ndim == row->ndim && t->shape[0] == row->shape[0] && (row->ndim == 1 || t->shape[1] == row->shape[1]);
     if (!ok) {
-        char got[128] = "(";
-        for (int d = 0; d < t->ndim && strlen(got) < 100; d++)
-            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%zu", d ? ", " : "", t->shape[d]);
-        strcat(got, t->ndim == 1 ? ",)" : ")");
-        char want[64];
-        if (row->ndim == 1) snprintf(want, sizeof want, "(%zu,)", row->shape[0]);
-        else snprintf(want, sizeof want, "(%zu, %zu)", row->shape[0], row->shape[1]);
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s", file, full, got, want);
+        char got[128], want[64];
+        av_st_shape_str(got, sizeof got, t->shape, t->ndim);
+        av_st_shape_str(want, sizeof want, row->shape, row->ndim);
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s = %s", file, full, got,
+                       tensor_kind(row->name), want);
     }
     const float *f;
     float *owned;

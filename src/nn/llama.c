@@ -371,14 +371,25 @@ static av_status check_unknown(const llama_store *s, const av_llama_tensor *tab,
     return AV_OK;
 }
 
+/* What a table row is, as Hugging Face's Llama/Qwen2 modules name it, for shape errors. */
+static const char *tensor_kind(const char *name) {
+    if (strstr(name, "embed_tokens")) return "nn.Embedding (vocab_size, hidden_size)";
+    if (strstr(name, "norm.weight")) return "RMSNorm weight (hidden_size,)";
+    if (strstr(name, ".bias")) return "nn.Linear bias (out,)";
+    return "nn.Linear (out, in)";
+}
+
 static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err *err) {
     int f = 0;
     const av_st_tensor *t = store_find(s, row->name, &f);
     if (!t) return av_fail(err, AV_EUSAGE, "%s: missing tensor \"%s\" (config.json implies it)", s->st[0].name, row->name);
-    if (t->ndim != row->ndim || t->shape[0] != row->shape[0] || (row->ndim == 2 && t->shape[1] != row->shape[1]))
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has %d dims (%zu, %zu); config.json implies nn.Linear (out, in) = (%zu, %zu)",
-                       s->st[f].name, row->name, t->ndim, t->ndim > 0 ? t->shape[0] : 0, t->ndim > 1 ? t->shape[1] : 0,
-                       row->shape[0], row->shape[1]);
+    if (t->ndim != row->ndim || t->shape[0] != row->shape[0] || (row->ndim == 2 && t->shape[1] != row->shape[1])) {
+        char got[128], want[64];
+        av_st_shape_str(got, sizeof got, t->shape, t->ndim);
+        av_st_shape_str(want, sizeof want, row->shape, row->ndim);
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s = %s", s->st[f].name,
+                       row->name, got, tensor_kind(row->name), want);
+    }
     const float *v = NULL;
     float *copy = NULL;
     av_status st = av_safetensors_f32(&v, &copy, &s->st[f], t, err);
