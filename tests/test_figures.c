@@ -1018,6 +1018,78 @@ static void test_rtl_and_indic_labels_in_every_figure_type(void **state) {
     }
 }
 
+/* A --title wider than the figure is cut with "…" to the figure's width; the
+ * plot sets the width, as without --title (it made head0.png 2400 px wide
+ * with the map small at the left), and the metadata keeps the title whole.
+ * Every figure kind that draws the title: the single layer's, --compare's,
+ * and a --model's. */
+static void expect_same_width_cut_title(const fixture *f, const char *plain, const char *titled, const char *name,
+                                        const char *long_title) {
+    char a[256], b[256];
+    av_png_image pa, pb;
+    snprintf(a, sizeof a, "%s/%s.png", plain, name);
+    snprintf(b, sizeof b, "%s/%s.png", titled, name);
+    read_png(in(f, a), &pa);
+    read_png(in(f, b), &pb);
+    if (pa.width != pb.width) fail_msg("%s: %d px wide with the long --title, %d px without", b, pb.width, pa.width);
+    const char *t = av_png_image_text(&pb, "Title");
+    if (strncmp(t, long_title, strlen(long_title)) != 0 || strncmp(t + strlen(long_title), " \xC2\xB7 ", 4) != 0)
+        fail_msg("%s: the Title metadata does not start with the whole --title: %.80s", b, t);
+    av_png_image_free(&pa);
+    av_png_image_free(&pb);
+    snprintf(a, sizeof a, "%s/%s.svg", plain, name);
+    snprintf(b, sizeof b, "%s/%s.svg", titled, name);
+    char *sa = slurp(in(f, a), NULL), *sb = slurp(in(f, b), NULL);
+    assert_non_null(sa);
+    assert_non_null(sb);
+    const char *wa = strstr(sa, " width=\""), *wb = strstr(sb, " width=\"");
+    assert_non_null(wa);
+    assert_non_null(wb);
+    if (atof(wa + 8) != atof(wb + 8)) fail_msg("%s: width %g, without --title %g", b, atof(wb + 8), atof(wa + 8));
+    if (!strstr(sb, "xxxx\xE2\x80\xA6</text>")) fail_msg("%s: no title line cut with an ellipsis", b);
+    const char *st = strstr(sb, "<title>");
+    if (!st || strncmp(st + 7, long_title, strlen(long_title)) != 0)
+        fail_msg("%s: the <title> does not hold the whole --title", b);
+    free(sa);
+    free(sb);
+}
+
+static void test_long_title_cut_to_the_figure_width(void **state) {
+    fixture *f = *state;
+    char long_title[301];
+    memset(long_title, 'x', 300);
+    long_title[300] = 0;
+    tu_result r;
+    const char *single[] = {"-q", "-H", "2", "--causal", "--figures", "all", "--format", "both", "I love you"};
+    const char *cmp[] = {"-q", "-H", "2", "--compare", "order", "--format", "both", "I love you"};
+    const char *toy = in(f, "toy");
+    char toy_dir[4096];
+    snprintf(toy_dir, sizeof toy_dir, "%s", toy);
+    RUN(&r, "-q", "--train", "sort", "--steps", "2", "--d-model", "16", "--layers", "1", "--batch", "4", "-o", toy_dir);
+    expect_ok(&r);
+    tu_free(&r);
+    const char *model[] = {"-q", "--model", toy_dir, "--figures", "model,grid,heads", "--format", "both", "3 1 4 >"};
+    for (int titled = 0; titled < 2; titled++) {
+        const char *dirs[3] = {titled ? "t1" : "p1", titled ? "t2" : "p2", titled ? "t3" : "p3"};
+        const char *const *args[3] = {single, cmp, model};
+        int n[3] = {9, 8, 8};
+        for (int run = 0; run < 3; run++) {
+            const char *argv[16];
+            int k = 0;
+            for (int i = 0; i < n[run] - 1; i++) argv[k++] = args[run][i];
+            if (titled) argv[k++] = "--title", argv[k++] = long_title;
+            argv[k++] = "-o", argv[k++] = in(f, dirs[run]), argv[k++] = args[run][n[run] - 1], argv[k] = NULL;
+            tu_runv(&r, NULL, NULL, argv);
+            expect_ok(&r);
+            tu_free(&r);
+        }
+    }
+    for (int k = 0; k < N_ALL; k++) expect_same_width_cut_title(f, "p1", "t1", ALL_FILES[k], long_title);
+    expect_same_width_cut_title(f, "p2", "t2", "compare_order", long_title);
+    const char *const mfiles[] = {"model", "layer0", "layer0_head0"};
+    for (int k = 0; k < 3; k++) expect_same_width_cut_title(f, "p3", "t3", mfiles[k], long_title);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
@@ -1042,6 +1114,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_title_cut_to_the_figure_width, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
 }

@@ -29,7 +29,7 @@ typedef struct {
     av_plot_meta wmeta;     /* weight figures: meta plus the colour range (--vmax, --log-scale) */
     char wlabel[128];       /* wmeta's colour-bar title */
     char desc[8192];        /* "<command line> (seed N)"; a model's without the seed */
-    char lead[400];         /* "“I love deep learning”" or --title */
+    char lead[1024];        /* "“I love deep learning”" or --title */
     const char *weights;    /* "random weights (untrained, seed 42)" */
     char mask[128];         /* "causal + key padding (2 <pad>)" */
     char pos[96];           /* "sinusoidal", "RoPE (half)" */
@@ -95,8 +95,9 @@ static int has_non_ascii(const char *s) {
  * the label font, not as full-width CJK quotes). A right-to-left one also
  * starts with LEFT-TO-RIGHT MARK U+200E (the title line stays left to right:
  * UAX #9 P2 finds the mark first). --title is the user's text and keeps its
- * own direction. */
-static void make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
+ * own direction; the plot cuts it to the figure's width (here only past ~1 KiB).
+ * Returns the bytes of lead that are --title (av_plot_meta.user_title), or 0. */
+static size_t make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
     const char *text = o->title ? o->title : sentence ? sentence : "";
     int rtl = !o->title && has_rtl(text), isolate = !o->title && has_non_ascii(text);
     size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“"), len = strlen(text);
@@ -120,6 +121,7 @@ static void make_lead(char *lead, size_t n, const av_options *o, const char *sen
         space = 0;
     }
     snprintf(lead + at, n - at, "%s%s", isolate ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
+    return o->title ? strlen(lead) : 0;
 }
 
 /* title (n bytes) = "<lead> · <what> · <weights> · positions: … · mask: …". */
@@ -342,7 +344,7 @@ static av_status fig_mask(const fig_run *fr, av_err *err) {
  * mask, scale. */
 static void describe_run(fig_run *fr, const av_figure_context *fc) {
     const av_config *c = &fr->m->cfg;
-    make_lead(fr->lead, sizeof fr->lead, fr->o, fc->sentence);
+    fr->meta.user_title = fr->wmeta.user_title = make_lead(fr->lead, sizeof fr->lead, fr->o, fc->sentence);
     fr->weights = fc->ws->text;
     av_mask_desc(fr->mask, sizeof fr->mask, c, fr->m->user_mask != NULL);
     av_positions_desc(fr->pos, sizeof fr->pos, c);
@@ -406,9 +408,9 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
 av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
                              const av_figure_context *fc, av_written *w, av_err *err) {
     if (!av_compare_has_figure(c->kind)) return AV_OK;
-    char desc[8192], lead[400], context[1100];
+    char desc[8192], lead[1024], context[1024 + 8 + 600]; /* lead · weights text */
     av_plot_meta meta = figure_meta(desc, o, fc, o->seed);
-    make_lead(lead, sizeof lead, o, fc->sentence);
+    meta.user_title = make_lead(lead, sizeof lead, o, fc->sentence);
     snprintf(context, sizeof context, "%s · %s", lead, fc->ws->text);
     for (int e = 0; e < 2; e++) {
         if (!(o->format & (e ? AV_FMT_SVG : AV_FMT_PNG))) continue;
@@ -491,10 +493,11 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     av_status s = av_mkdir_p(o->outdir, err);
     if (s) return s;
     fig_run fr = {.m = view, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
-    make_lead(fr.lead, sizeof fr.lead, o, sentence);
+    size_t user_title = make_lead(fr.lead, sizeof fr.lead, o, sentence);
     snprintf(fr.desc, sizeof fr.desc, "%s (weights: %s)", cmdline, source);
     fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .weights = source, .run = run,
-                             .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale, .pool = (av_pool)o->pool};
+                             .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale, .pool = (av_pool)o->pool,
+                             .user_title = user_title};
     weight_range(&fr); /* --vmax, --log-scale as for the single layer's weight figures */
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);

@@ -726,13 +726,16 @@ static int title_make(title_lines *t, const char *title, float size, float max_w
     return 0;
 }
 
-/* Width of the widest " · "-separated piece of title (bold, px), so a
- * figure can widen (up to its bound) instead of cutting a piece. */
-static float title_widest_piece(const char *title, float size) {
+/* Width of the widest " · "-separated piece of title after its first skip
+ * bytes (bold, px), so a figure can widen (up to its bound) instead of
+ * cutting a piece. */
+static float title_widest_piece(const char *title, size_t skip, float size) {
     static const char SEP[] = " \xC2\xB7 ";
     float m = 0;
     if (!title) return 0;
-    for (const char *p = title; *p;) {
+    const char *p = title + (skip < strlen(title) ? skip : strlen(title));
+    if (strncmp(p, SEP, strlen(SEP)) == 0) p += strlen(SEP);
+    while (*p) {
         const char *end = strstr(p, SEP);
         size_t len = end ? (size_t)(end - p) : strlen(p);
         char *piece = malloc(len + 1);
@@ -855,9 +858,12 @@ static int maps_below(const axis_labels *xl, int axis_band) {
 }
 
 /* Title: wrap to the content width at " · ", widening *width for one long
- * piece up to fig_max (beyond that the piece is cut with "…"). 0 or -1 (OOM). */
-static int title_fit(title_lines *tl, const char *title, float size, int fig_max, int *width) {
-    *width = imax(*width, imin(fig_max, (int)ceilf(title_widest_piece(title, size)) + 2 * MARGIN));
+ * piece up to fig_max (beyond that the piece is cut with "…"); the user's
+ * first meta->user_title bytes never widen it. 0 or -1 (OOM). */
+static int title_fit(title_lines *tl, const char *title, float size, int fig_max, const av_plot_meta *meta,
+                     int *width) {
+    float widest = title_widest_piece(title, meta ? meta->user_title : 0, size);
+    *width = imax(*width, imin(fig_max, (int)ceilf(widest) + 2 * MARGIN));
     return title_make(tl, title, size, (float)(*width - 2 * MARGIN));
 }
 
@@ -1041,7 +1047,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
     int cbx = maps_right + CBAR_GAP;
     int width = cbx + b.key_w + MARGIN;
-    if (title_fit(&tl, title, fs.title, sz.fig_max, &width) != 0) goto oom;
+    if (title_fit(&tl, title, fs.title, sz.fig_max, meta, &width) != 0) goto oom;
 
     /* Vertical extents. */
     int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1 + b.panel_band;
@@ -1211,7 +1217,7 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
 
     int grid_right = g.left + g.cols * g.pw + (g.cols - 1) * g.gap_x;
     int width = grid_right + CBAR_GAP + g.key_w + MARGIN;
-    if (title_fit(&tl, title, fs.title, sz.fig_max, &width) != 0) goto oom;
+    if (title_fit(&tl, title, fs.title, sz.fig_max, meta, &width) != 0) goto oom;
     grid_rows(row_y, &g, n, MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0));
     int heat_bottom = row_y[g.rows - 1] + g.ph;
     int height = heat_bottom + g.below;

@@ -135,6 +135,10 @@ typedef struct {
                               * model view); 0 = automatic */
     av_png_batch *batch;     /* non-NULL: a PNG is drawn now and queued there, compressed on
                               * its thread and written by av_png_batch_end (pngbatch.h) */
+    size_t user_title;       /* the first bytes of every title are the user's own (--title):
+                              * they never widen the figure, and are cut with "…" to its width
+                              * (the metadata keeps them whole); 0 = every " · " piece may
+                              * widen the figure up to its bound */
 } av_plot_meta;
 
 #define AV_PLOT_MAX_PANELS 4096 /* av_plot_grid: at most this many panels (e.g. 48 layers x 25 heads) */
