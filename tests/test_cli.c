@@ -84,6 +84,40 @@ static void test_unknown_and_missing(void **state) {
     expect_usage((const char *[]){"-f", "a.txt", "x", NULL}, "not both");
 }
 
+/* A bad choice's message offers what is accepted where it was given: learned
+ * positions and --compare norm need --train, --figures model needs --model
+ * ("--positions foo" offered learned, which was then refused without --train). */
+static void test_bad_choice_offers_what_is_accepted(void **state) {
+    (void)state;
+    static const struct {
+        const char *opt, *val, *says;
+    } cases[] = {
+        {"--positions", "foo", "expected none, sinusoidal or rope; with --train: learned, sinusoidal or rope"},
+        {"--compare", "foo", "expected scale, positions, rope-style or order; with --train: scale, norm or positions"},
+        {"--figures", "foo", "heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or all"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, cases[k].opt, cases[k].val, "I love you", NULL);
+        assert_int_equal(r.code, 2);
+        if (!strstr(r.err, "attnviz: error: ") || !strstr(r.err, cases[k].val) || !strstr(r.err, cases[k].says))
+            fail_msg("%s %s: %s", cases[k].opt, cases[k].val, r.err);
+        tu_free(&r);
+    }
+    /* and each value the first message offers is accepted where it says */
+    const char *const ok[][6] = {{"--positions", "learned", "--train", "sort", "--steps", "1"},
+                                 {"--compare", "norm", "--train", "sort", "--steps", "1"},
+                                 {"--positions", "rope", "--compare", "order", "-q", "-q"}};
+    for (int k = 0; k < 3; k++) {
+        av_options o;
+        av_err err = {{0}};
+        const char *args[9] = {ok[k][0], ok[k][1], ok[k][2], ok[k][3], ok[k][4], ok[k][5], "--no-plot", "x", NULL};
+        if (k < 2) args[7] = NULL; /* --train takes no sentence */
+        if (parse(&o, &err, args) != AV_OK) fail_msg("%s %s: %s", ok[k][0], ok[k][1], err.msg);
+        av_options_free(&o);
+    }
+}
+
 /* ---------------------------------------------------------------------------- */
 
 static void test_help_and_version_exit_0(void **state) {
@@ -480,6 +514,7 @@ int main(void) {
         cmocka_unit_test(test_defaults_and_joining),
         cmocka_unit_test(test_bad_numbers_name_the_value),
         cmocka_unit_test(test_unknown_and_missing),
+        cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_trace_shows_every_stage),

@@ -567,7 +567,7 @@ static void test_bad_values_exit_2_and_write_nothing(void **state) {
         {"--scale", "2x", "0.5..4"},              {"--format", "jpg", "png, svg or both"},
         {"--format", "PNG", "png, svg or both"},  {"--figures", "heads,foo", "heads, grid, mean"},
         {"--figures", "", "empty"},               {"--figures", "heads,", "empty"},
-        {"--figures", "attention", "scores, pe, mask, model or all"},
+        {"--figures", "attention", "pe, mask or all; with --model: model"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         tu_result r;

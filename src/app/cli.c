@@ -44,6 +44,8 @@ typedef struct {
     const char *(*choice_name)(int);  /* OPT_CHOICE: name of each value lo..hi */
     int nocase;                       /* OPT_CHOICE: names match in any case */
     const char *noun;                 /* OPT_CHOICE: "'x' is not a <noun>" (default "'x' is not allowed") */
+    const char *allowed;              /* OPT_CHOICE: the names a bad value's message offers, when some need another
+                                         option (default: every name, "a, b or c") */
     const char *if_empty;             /* OPT_STRING: "" is an error, and this is what to give instead */
     av_status (*parse)(av_options *o, const char *arg, av_err *err); /* OPT_CALL */
     const char *arg;                  /* metavariable for --help, or NULL for no argument */
@@ -77,6 +79,7 @@ static const optdef kOpts[] = {
      .help = "seed for embeddings and weights (default 42); same seed, same numbers"},
     {"positions", 'p', OPT_CHOICE, AT(positions), .lo = AV_POS_NONE, .hi = AV_POS_LEARNED,
      .choice_name = av_positions_name, .arg = "KIND",
+     .allowed = "none, sinusoidal or rope; with --train: learned, sinusoidal or rope",
      .help = "none | sinusoidal | rope (default sinusoidal); with --train: learned (default) | sinusoidal | rope"},
     {"rope-style", 0, OPT_CHOICE, AT(rope_style), .lo = AV_ROPE_INTERLEAVED, .hi = AV_ROPE_HALF,
      .choice_name = av_rope_style_name, .arg = "S",
@@ -136,7 +139,7 @@ static const optdef kOpts[] = {
      .help = "head for --explain and --compare figures; with --model also drawn alone (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
     {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
-     .arg = "WHAT",
+     .allowed = "scale, positions, rope-style or order; with --train: scale, norm or positions", .arg = "WHAT",
      .help = "scale | positions | rope-style | order: rerun under each setting; with --train: scale | norm | positions"},
     {"train", 0, OPT_CHOICE, AT(train), .lo = 0, .hi = AV_TASK_COUNT - 1, .choice_name = task_name, .noun = "task",
      .arg = "TASK", .help = "reverse | sort | induction: train a small GPT-2-layout model from scratch into -o DIR"},
@@ -261,7 +264,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
         }
     }
     char allowed[256] = "";
-    for (long long v = d->lo; v <= d->hi; v++) {
+    if (d->allowed) snprintf(allowed, sizeof allowed, "%s", d->allowed);
+    for (long long v = d->lo; !d->allowed && v <= d->hi; v++) {
         size_t at = strlen(allowed);
         snprintf(allowed + at, sizeof allowed - at, "%s%s", v == d->lo ? "" : v == d->hi ? " or " : ", ",
                  d->choice_name((int)v));
@@ -314,7 +318,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
 
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
-    static const char allowed[] = "heads, grid, mean, scores, pe, mask, model or all";
+    static const char allowed[] = "heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or all";
     unsigned bits = 0;
     o->figures_all = 0;
     const char *p = s;
