@@ -118,6 +118,40 @@ static void test_bad_choice_offers_what_is_accepted(void **state) {
     }
 }
 
+/* --title is drawn as one line and --prefix is printed in the trace: a control
+ * character or a line break in them is refused, naming the character and its
+ * byte (a newline in --title was drawn as a box, with a missing-glyph warning). */
+static void test_control_characters_in_title_and_prefix(void **state) {
+    (void)state;
+    static const struct {
+        const char *opt, *val, *says;
+    } cases[] = {
+        {"--title", "line1\nline2", "--title 'line1<U+000A>line2' contains a control character (U+000A at byte 5); "
+                                    "a title is one line of text"},
+        {"--title", "tab\there", "control character (U+0009 at byte 3)"},
+        {"--title", "bell\x07", "control character (U+0007 at byte 4)"},
+        {"--title", "del\x7f", "control character (U+007F at byte 3)"},
+        {"--title", "\xC3\xA9 next line \xC2\x85", "control character (U+0085 at byte 13)"}, /* C1 NEL */
+        {"--title", "a\xE2\x80\xA8" "b", "line break (U+2028 at byte 1)"},                 /* LINE SEPARATOR */
+        {"--title", "ab\xFF", "--title 'ab\\xFF': invalid UTF-8 at byte offset 2"},
+        {"--prefix", "a\tb", "--prefix 'a<U+0009>b' contains a control character (U+0009 at byte 1)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--no-plot", cases[k].opt, cases[k].val, "I love you", NULL);
+        if (r.code != 2 || !strstr(r.err, "attnviz: error: ") || !strstr(r.err, cases[k].says))
+            fail_msg("%s (case %zu): exit %d, %s", cases[k].opt, k, r.code, r.err);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+    /* one line of any script, with the title's own separators and quotes, is fine */
+    av_options o;
+    av_err err = {{0}};
+    const char *args[] = {"--title", "Slide 3 \xC2\xB7 \xE2\x80\x9C我爱\xE2\x80\x9D caf\xC3\xA9", "x", NULL};
+    assert_int_equal(parse(&o, &err, args), AV_OK);
+    av_options_free(&o);
+}
+
 /* ---------------------------------------------------------------------------- */
 
 static void test_help_and_version_exit_0(void **state) {
@@ -515,6 +549,7 @@ int main(void) {
         cmocka_unit_test(test_bad_numbers_name_the_value),
         cmocka_unit_test(test_unknown_and_missing),
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
+        cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_trace_shows_every_stage),

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "app/compare.h"
+#include "base/utf8.h"
 #include "nn/gpt2.h"
 #include "nn/model.h"
 #include "nn/optim.h"
@@ -47,6 +48,8 @@ typedef struct {
     const char *allowed;              /* OPT_CHOICE: the names a bad value's message offers, when some need another
                                          option (default: every name, "a, b or c") */
     const char *if_empty;             /* OPT_STRING: "" is an error, and this is what to give instead */
+    const char *one_line;             /* OPT_STRING: drawn text, so valid UTF-8 without a control character or
+                                         line break; "a <one_line> is one line of text" says why */
     av_status (*parse)(av_options *o, const char *arg, av_err *err); /* OPT_CALL */
     const char *arg;                  /* metavariable for --help, or NULL for no argument */
     const char *help;
@@ -94,7 +97,7 @@ static const optdef kOpts[] = {
     {"no-scale", 0, OPT_FLAG, AT(no_scale), .help = "skip the ÷√d_k (see softmax saturate)"},
     {"outdir", 'o', OPT_STRING, AT(outdir), .if_empty = "give a folder name", .arg = "DIR",
      .help = "folder for the figures (default ./attnviz-out, created if missing)"},
-    {"title", 0, OPT_STRING, AT(title), .if_empty = "give a title", .arg = "TEXT",
+    {"title", 0, OPT_STRING, AT(title), .if_empty = "give a title", .one_line = "title", .arg = "TEXT",
      .help = "figure title instead of the quoted sentence (head, weights, positions stay)"},
     {"prefix", 0, OPT_CALL, 0, .parse = parse_prefix, .arg = "NAME",
      .help = "prefix every file name in -o: NAME + head0.png, ..., NAME + attnviz.html"},
@@ -275,6 +278,50 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
     return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed; expected %s", d->name, s, allowed);
 }
 
+/* A code point a figure would draw as a box in a one-line text: a control
+ * character (general category Cc: C0, DEL, C1) or a line or paragraph
+ * separator (Zl, Zp). */
+static int breaks_line(unsigned cp) {
+    av_ucat cat = av_utf8_category(cp);
+    return cat == AV_UC_CC || cat == AV_UC_ZL || cat == AV_UC_ZP;
+}
+
+/* shown (n bytes) = s for a message: at most 64 bytes, each invalid byte as
+ * \xHH and each breaks_line code point as U+XXXX, so the message stays one
+ * line of valid UTF-8. */
+static void show_value(char *shown, size_t n, const char *s) {
+    size_t at = 0, len = strlen(s), i = 0;
+    while (i < len && i < 64 && at + 12 < n) {
+        unsigned cp;
+        const char *why;
+        int k = av_utf8_decode((const unsigned char *)s + i, len - i, &cp, &why);
+        if (k == 0) at += (size_t)snprintf(shown + at, n - at, "\\x%02X", (unsigned char)s[i]);
+        else if (breaks_line(cp)) at += (size_t)snprintf(shown + at, n - at, "<U+%04X>", cp);
+        else at += (size_t)snprintf(shown + at, n - at, "%.*s", k, s + i);
+        i += k ? (size_t)k : 1;
+    }
+    snprintf(shown + at, n - at, "%s", i < len ? "…" : "");
+}
+
+/* s (--name's value) is valid UTF-8 without a breaks_line code point; what
+ * says why ("a title is one line of text"). */
+static av_status check_one_line(const char *name, const char *s, const char *what, av_err *err) {
+    char shown[160];
+    show_value(shown, sizeof shown, s);
+    av_err uerr;
+    if (av_utf8_check(s, strlen(s), &uerr)) return av_fail(err, AV_EUSAGE, "--%s '%s': %s", name, shown, uerr.msg);
+    for (size_t i = 0, len = strlen(s); i < len;) {
+        unsigned cp;
+        const char *why;
+        int k = av_utf8_decode((const unsigned char *)s + i, len - i, &cp, &why);
+        if (breaks_line(cp))
+            return av_fail(err, AV_EUSAGE, "--%s '%s' contains a %s (U+%04X at byte %zu); %s", name, shown,
+                           av_utf8_category(cp) == AV_UC_CC ? "control character" : "line break", cp, i, what);
+        i += (size_t)k;
+    }
+    return AV_OK;
+}
+
 /* Store the argument of row d into o. */
 static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *err) {
     char *field = (char *)o + d->offset;
@@ -291,6 +338,11 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *
     case OPT_DOUBLE: st = read_number(d, arg, (double *)field, err); break;
     case OPT_STRING:
         if (!*arg && d->if_empty) return av_fail(err, AV_EUSAGE, "--%s '' is empty; %s", d->name, d->if_empty);
+        if (d->one_line) {
+            char why[64];
+            snprintf(why, sizeof why, "a %s is one line of text", d->one_line);
+            if ((st = check_one_line(d->name, arg, why, err))) return st;
+        }
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
@@ -353,6 +405,8 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
     if (strchr(s, '/') || strlen(s) > 64)
         return av_fail(err, AV_EUSAGE, "--prefix '%.80s' must be part of a file name: at most 64 bytes, no '/' "
                        "(use -o for the folder)", s);
+    av_status st = check_one_line("prefix", s, "a prefix is part of a file name", err);
+    if (st) return st;
     o->prefix = s;
     return AV_OK;
 }
