@@ -289,6 +289,37 @@ static void test_man_page_names_the_masked_glyph(void **state) {
     tu_free(&r);
 }
 
+/* The man page's --kernel entry: its formulas use a dot and a superscript T
+ * (groff \(md and \[u1D40]; it had \(mu and \(ua, shown as "A×.V" and
+ * "Q×.K↑"), and the flash tile size it states is the one the trace prints (it
+ * said 256, the code uses 512). */
+static void test_man_page_kernel_formulas_and_tile_size(void **state) {
+    (void)state;
+    size_t n;
+    char *man = tu_slurp_file(src_path("docs/attnviz.1"), &n);
+    assert_non_null(man);
+    assert_null(strstr(man, "\\(ua"));  /* an up arrow has no place in this page */
+    assert_null(strstr(man, "\\(mu.")); /* "×." was meant as a product dot */
+    const char *entry = strstr(man, ".BI \\-\\-kernel");
+    assert_non_null(entry);
+    const char *end = strstr(entry, "\n.TP");
+    assert_non_null(end);
+    assert_non_null(strstr(entry, "A\\(mdV"));
+    assert_non_null(strstr(entry, "Q\\(mdK\\[u1D40]"));
+    const char *tiles = strstr(entry, "keys in tiles of");
+    assert_true(tiles && tiles < end);
+    int man_tile = atoi(tiles + strlen("keys in tiles of"));
+    free(man);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "--kernel", "flash", "-d", "8", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    const char *said = strstr(r.out, "kernel     flash: keys in tiles of ");
+    assert_non_null(said);
+    int trace_tile = atoi(said + strlen("kernel     flash: keys in tiles of "));
+    if (man_tile != trace_tile) fail_msg("man page: keys in tiles of %d; the trace: %d", man_tile, trace_tile);
+    tu_free(&r);
+}
+
 /* --dump's X.npy is the embedding before the positional encoding: Q is
  * (X + PE)·W_Q, split into heads, and X·W_Q alone is off (by 1.17 here;
  * worked with numpy on the same dump). The docs say so. */
@@ -438,6 +469,7 @@ int main(void) {
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),
         cmocka_unit_test(test_man_page_names_the_masked_glyph),
+        cmocka_unit_test(test_man_page_kernel_formulas_and_tile_size),
         cmocka_unit_test(test_dump_x_is_before_positional_encoding),
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_compare_writes_summary_and_figure),

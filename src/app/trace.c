@@ -267,7 +267,7 @@ static void print_flash_step(FILE *f, const av_flash_step *st, int k) {
 }
 
 /* The online softmax on one query row, with its real numbers: the last real
- * token of head 0, keys in about 4 tiles (the kernel's own 256 past 1024
+ * token of head 0, keys in about 4 tiles (the kernel's own AV_FLASH_TILE = 512 past 1024
  * tokens), then the same row as one tile (the plain softmax). */
 static void print_online_softmax(const av_trace *tr, const av_model *m) {
     FILE *f = tr->f;
