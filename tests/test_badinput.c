@@ -423,6 +423,11 @@ static const bad_case kCases[] = {
     {"file_is_a_folder", 2, "Is a directory", {"-f", "@/in/adir"}, prep_f_dir, 0, NULL, 0},
     {"token_65_bytes", 2, "token 1 (\"xxxxxxxxxxxxxxxx…\") is 65 bytes long; the maximum is 64 bytes",
      {"a", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}, NULL, 0, NULL, 0},
+    /* one grapheme longer than the preview's 16 bytes, or only marks: the first code points show which token */
+    {"token_one_grapheme_65_bytes", 2, "token 0 (U+0065 U+0301 U+0301 U+0301 U+0301 U+0301 …) is 65 bytes long",
+     {"e\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"}, NULL, 0, NULL, 0},
+    {"token_only_marks", 2, "token 0 (U+0301 U+0301 U+0301 U+0301 U+0301 U+0301 …) is 66 bytes long",
+     {"\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"}, NULL, 0, NULL, 0},
     /* options */
     {"heads_0", 2, "--heads 0 is outside the allowed range 1..64", {"--heads", "0", S4}, NULL, 0, NULL, 0},
     {"heads_minus_1", 2, "--heads -1 is outside the allowed range 1..64", {"--heads", "-1", S4}, NULL, 0, NULL, 0},

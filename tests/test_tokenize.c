@@ -244,6 +244,18 @@ static void test_long_token(void **state) {
     assert_int_equal(av_tokenize(&t, ko, strlen(ko), AV_MAX_TOKENS, &err), AV_EUSAGE);
     assert_string_equal(err.msg, "token 2 (\"한한한한한…\") is 66 bytes long; the maximum is 64 bytes");
     av_tokens_free(&t);
+    /* one grapheme of 65 bytes (e + 32 × U+0301 COMBINING ACUTE ACCENT) has no
+     * whole character within 16 bytes: its first code points show it (it was
+     * (\"…\")); 8 marks alone (16 bytes) would show nothing either */
+    char mark[1 + 64 + 1] = "e", marks[64 + 2 + 1] = "";
+    for (int i = 0; i < 32; i++) strcat(mark, "\xCC\x81");
+    for (int i = 0; i < 33; i++) strcat(marks, "\xCC\x81");
+    assert_int_equal(av_tokenize(&t, mark, strlen(mark), AV_MAX_TOKENS, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "token 0 (U+0065 U+0301 U+0301 U+0301 U+0301 U+0301 …) is 65 bytes long; the maximum is 64 bytes");
+    av_tokens_free(&t);
+    assert_int_equal(av_tokenize(&t, marks, strlen(marks), AV_MAX_TOKENS, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "token 0 (U+0301 U+0301 U+0301 U+0301 U+0301 U+0301 …) is 66 bytes long; the maximum is 64 bytes");
+    av_tokens_free(&t);
 }
 
 int main(void) {

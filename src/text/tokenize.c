@@ -1,6 +1,7 @@
 /* tokenize.c - the BERT-style basic tokenizer over grapheme clusters (see tokenize.h). */
 #include "text/tokenize.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,18 +67,42 @@ void av_tokens_free(av_tokens *t) {
     t->n = 0;
 }
 
+/* out (64 bytes) = the start of the token s[0..len) (valid UTF-8), to say
+ * which one a message means: its first whole characters, at most 16 bytes,
+ * quoted ("wor…"); or, when those would show nothing (one character longer
+ * than 16 bytes, such as a letter with many marks, or only marks), its first
+ * code points (U+0065 U+0301 …). */
+static void token_start(char out[64], const char *s, size_t len) {
+    char head[17];
+    size_t shown = 0;
+    for (size_t k; shown < len && shown + (k = av_utf8_cluster_len(s + shown, len - shown)) <= 16;) shown += k;
+    memcpy(head, s, shown);
+    head[shown] = 0;
+    if (av_utf8_width(head) > 0) {
+        snprintf(out, 64, "\"%s…\"", head);
+        return;
+    }
+    size_t at = 0;
+    for (size_t i = 0, k; i < len && at < 40; i += k) {
+        unsigned cp = 0;
+        const char *why;
+        k = (size_t)av_utf8_decode((const unsigned char *)s + i, len - i, &cp, &why);
+        if (k == 0) break; /* not reached: the input was checked */
+        at += (size_t)snprintf(out + at, 64 - at, "U+%04X ", cp);
+    }
+    snprintf(out + at, 64 - at, "…");
+}
+
 /* Append text[a..b) as the next token. Tokens past max_tokens are only
  * counted (in *found), so the error can say how many there are. */
 static av_status emit(av_tokens *t, int *found, const char *text, size_t a, size_t b, int max_tokens, av_err *err) {
     if (b == a) return AV_OK;
     if (b - a > AV_MAX_TOKEN_BYTES) {
-        /* counted from 0 like the trace, --explain and --compare order; the
-         * start (whole characters, at most 16 bytes) shows which one */
-        size_t shown = 0;
-        for (size_t k; shown < b - a && shown + (k = av_utf8_cluster_len(text + a + shown, b - a - shown)) <= 16;)
-            shown += k;
-        return av_fail(err, AV_EUSAGE, "token %d (\"%.*s…\") is %zu bytes long; the maximum is %d bytes", *found,
-                       (int)shown, text + a, b - a, AV_MAX_TOKEN_BYTES);
+        /* counted from 0 like the trace, --explain and --compare order; the start shows which one */
+        char start[64];
+        token_start(start, text + a, b - a);
+        return av_fail(err, AV_EUSAGE, "token %d (%s) is %zu bytes long; the maximum is %d bytes", *found, start, b - a,
+                       AV_MAX_TOKEN_BYTES);
     }
     if (++*found > max_tokens) return AV_OK;
     char *s = malloc(b - a + 1);

@@ -29,7 +29,9 @@
  * Errors (all AV_EUSAGE): invalid UTF-8 (overlong, surrogate, > U+10FFFF,
  * lone continuation byte, truncated sequence) naming the byte offset; a NUL
  * byte; no tokens at all; more than max_tokens tokens (saying how many); a
- * token longer than AV_MAX_TOKEN_BYTES bytes.
+ * token longer than AV_MAX_TOKEN_BYTES bytes (named by its index and its
+ * start: whole characters, or its first code points as U+XXXX when those
+ * show nothing).
  *
  * Non-goals: subword (BPE/WordPiece) tokenization, normalisation (NFC/NFKC),
  * dictionary word segmentation (Thai, Lao, Khmer, Burmese runs stay whole).
