@@ -426,6 +426,49 @@ static void test_terminal_heatmap_fits_80_columns(void **state) {
     tu_free(&r);
 }
 
+/* --show in a narrow terminal: the table fits COLUMNS (it was drawn 39+
+ * columns wide at COLUMNS=20 and 10), a line under it names the keys left
+ * out (key 7 of 8 was dropped without one at COLUMNS=40), and when not even
+ * one key fits, a note replaces the table. Worked by hand for 9 tokens,
+ * --color never: labels 5 wide ("quick"), so rows start at 1 + 1 + 5 + 1 = 8
+ * columns and 9 cells of 5 ("0.08 ") need 53, so cells are 4 (".08 "):
+ * 40 columns hold (40 − 8) / 4 = 8 keys, 20 hold 3, 10 hold none. */
+static void test_show_in_a_narrow_terminal(void **state) {
+    (void)state;
+    static const struct {
+        const char *columns, *note;
+        int keys; /* columns of keys drawn */
+    } cases[] = {
+        {"COLUMNS=40", "(key 8 not shown: the terminal is 40 columns wide)\n", 8},
+        {"COLUMNS=20", "(keys 3..8 not shown: the terminal is 20 columns wide)\n", 3},
+        {"COLUMNS=10", "(not drawn: the terminal is 10 columns wide; the labels and one key need 12;", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *env[] = {cases[k].columns, NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8",
+                                                "The quick brown fox jumps over the lazy dog", NULL});
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, cases[k].note)) fail_msg("%s: no note %s in:\n%s", cases[k].columns, cases[k].note, r.out);
+        const char *row = strstr(r.out, "\n8 dog ");
+        if (cases[k].keys == 0) {
+            assert_null(row);
+        } else {
+            assert_non_null(row);
+            const char *end = strchr(row + 1, '\n');
+            int cells = 0;
+            for (const char *p = row + 7; p < end; p++) cells += *p == '.';
+            assert_int_equal(cells, cases[k].keys);
+            char table[4096];
+            const char *top = strstr(r.out, "head 0 of 1");
+            const char *top_end = strchr(top, '\n') + 1, *bottom = strstr(r.out, cases[k].note);
+            snprintf(table, sizeof table, "%.*s", (int)(bottom - top_end), top_end); /* header and rows */
+            assert_true(widest_line(table) <= atoi(cases[k].columns + 8));
+        }
+        tu_free(&r);
+    }
+}
+
 static void test_no_scale_saturation_verdict(void **state) {
     (void)state;
     tu_result r;
@@ -467,6 +510,7 @@ int main(void) {
         cmocka_unit_test(test_rope_shift_evidence),
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
+        cmocka_unit_test(test_show_in_a_narrow_terminal),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),
         cmocka_unit_test(test_man_page_names_the_masked_glyph),
         cmocka_unit_test(test_man_page_kernel_formulas_and_tile_size),

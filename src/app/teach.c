@@ -220,9 +220,17 @@ static void print_cell_text(FILE *f, const char *s, int w) {
     for (; used < w; used++) fputc(' ', f);
 }
 
+/* The lines under a --show table that say which queries and keys it left
+ * out, and why: the row limit, the terminal's width. */
+static void print_left_out(FILE *f, int T, int nrows, int ncols, int width) {
+    if (nrows < T) fprintf(f, "(queries %d..%d not shown: at most %d rows)\n", nrows, T - 1, nrows);
+    if (ncols == T - 1) fprintf(f, "(key %d not shown: the terminal is %d columns wide)\n", ncols, width);
+    else if (ncols < T) fprintf(f, "(keys %d..%d not shown: the terminal is %d columns wide)\n", ncols, T - 1, width);
+    if (nrows < T || ncols < T) fprintf(f, "(the figures and --dump have all of them)\n");
+}
+
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, int width) {
     int T = m->cfg.T;
-    if (width < 40) width = 40;
     int labw = 0;
     for (int i = 0; i < T; i++) {
         int w = av_utf8_width(toks->tok[i]);
@@ -241,6 +249,11 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     const float *A = m->att + (size_t)h * T * T;
 
     fprintf(f, "\nhead %d of %d: attention weights (rows = queries, columns = keys)\n", h, m->cfg.H);
+    if (ncols < 1) {
+        fprintf(f, "(not drawn: the terminal is %d columns wide; the labels and one key need %d; the figures and "
+                "--dump have all)\n", width, left + cellw);
+        return;
+    }
     /* column header: key indices (only when the cells are wide enough) */
     fprintf(f, "%*s", left, "");
     for (int j = 0; j < ncols; j++) {
@@ -281,8 +294,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
         }
         fputc('\n', f);
     }
-    if (ncols < T || nrows < T)
-        fprintf(f, "(showing %d of %d queries, %d of %d keys; the figures and --dump have all)\n", nrows, T, ncols, T);
+    print_left_out(f, T, nrows, ncols, width);
     /* key legend and colour legend */
     fprintf(f, "keys:");
     int col = 5;

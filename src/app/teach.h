@@ -39,7 +39,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
 /* Draw head h's (T, T) weights: rows = queries, columns = keys (numbered,
  * with a key legend), masked cells as "·"/"-∞". Fits `width` columns: with
  * many tokens the cells shrink, then only the first keys/queries that fit
- * are drawn with a note saying how many were left out. */
+ * are drawn, with a line under the table naming the ones left out and why;
+ * when not even one key fits, a note instead of the table. */
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, int width);
 
 /* Per-row statistics of head h's weights (rows not fully masked):
