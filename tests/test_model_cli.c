@@ -204,6 +204,9 @@ static void test_model_generate(void **state) {
     snprintf(line, sizeof line, "ids: %s\n", want);
     if (!strstr(r.out, line)) fail_msg("want '%s' in:\n%s", line, r.out);
     assert_non_null(strstr(r.out, "greedy, 8 tokens after the input"));
+    /* ids 40284 and 1704 are "ĠRankings" and "idence" in GPT-2's vocab.json (Ġ: a space);
+     * the text is quoted so its leading space shows */
+    assert_non_null(strstr(r.out, "\n              text: \" Rankings Rankings Rankings Rankings Rankings Rankingsidenceidence\"\n"));
     free(want);
     tu_free(&r);
     /* the model's 64 positions end it early, and it says so */

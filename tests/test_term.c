@@ -1,12 +1,15 @@
 /* test_term.c - app/term: the training time estimate (av_format_eta), checked
  * against hand-worked cases of tqdm's rule: rate = done / elapsed, remaining =
  * (total - done) / rate, whole seconds as tqdm's format_interval prints them
- * (MM:SS, H:MM:SS from an hour), "s/step" below one step a second. */
+ * (MM:SS, H:MM:SS from an hour), "s/step" below one step a second; and the
+ * quoting of --generate's text (av_print_quoted), byte by byte by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/term.h"
@@ -27,6 +30,35 @@ static void test_eta_hand_worked(void **state) {
     assert_string_equal(b, "1:00:00<00:00, 6.00 s/step");
 }
 
+/* av_print_quoted, hand-worked: each input byte and what must stand for it. */
+static void test_quoted_text_escapes(void **state) {
+    (void)state;
+    static const struct {
+        const char *in;
+        size_t len;
+        const char *want;
+    } cases[] = {
+        {" 5 1 4 1 3", 10, "\" 5 1 4 1 3\""},                 /* the leading space shows */
+        {"", 0, "\"\""},
+        {"a\"b\\c", 5, "\"a\\\"b\\\\c\""},                  /* a " b \ c */
+        {"x\n\t\r\x01\x7f", 6, "\"x\\n\\t\\r\\x01\\x7F\""},
+        {"\0z", 2, "\"\\x00z\""},                             /* a NUL byte inside the length */
+        {"\xc3\xa9 \xe6\x88\x91", 6, "\"\xc3\xa9 \xe6\x88\x91\""}, /* é and 我 as they are */
+        {"\xea\xb0", 2, "\"\\xEA\\xB0\""},                     /* a character cut after 2 of its 3 bytes */
+        {"\xc2\x85", 2, "\"\\u0085\""},                          /* NEL, a C1 control */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        assert_non_null(f);
+        av_print_quoted(f, cases[i].in, cases[i].len);
+        fclose(f);
+        if (strcmp(buf, cases[i].want) != 0) fail_msg("case %zu: got %s, want %s", i, buf, cases[i].want);
+        free(buf);
+    }
+}
+
 static void test_eta_needs_a_step_and_time(void **state) {
     (void)state;
     char b[96] = "x";
@@ -41,6 +73,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eta_hand_worked),
         cmocka_unit_test(test_eta_needs_a_step_and_time),
+        cmocka_unit_test(test_quoted_text_escapes),
     };
     return cmocka_run_group_tests_name("term", tests, NULL, NULL);
 }

@@ -286,7 +286,9 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
         }
         fprintf(f, "\n              ids:");
         for (int k = 0; k < steps; k++) fprintf(f, " %d", (int)ids[T + k]);
-        fprintf(f, "\n              text: %.*s\n", (int)len, text ? text : "");
+        fprintf(f, "\n              text: ");
+        av_print_quoted(f, text ? text : "", len);
+        fputc('\n', f);
         if (steps < n)
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap, cap == 1 ? "" : "s",
                     cap == c->n_positions ? (r->llama ? "the model's max_position_embeddings" : "the model's n_positions") : "attnviz's token limit");

@@ -61,6 +61,24 @@ void av_put_width(FILE *f, const char *s, int w, int right_align) {
     if (!right_align) for (int k = used; k < w; k++) fputc(' ', f);
 }
 
+void av_print_quoted(FILE *f, const char *s, size_t len) {
+    const unsigned char *u = (const unsigned char *)s;
+    fputc('"', f);
+    for (size_t i = 0; i < len;) {
+        unsigned cp;
+        const char *why;
+        int n = u[i] >= 0x80 ? av_utf8_decode(u + i, len - i, &cp, &why) : 1;
+        if (u[i] == '"' || u[i] == '\\') fprintf(f, "\\%c", u[i]);
+        else if (u[i] == '\n' || u[i] == '\t' || u[i] == '\r')
+            fprintf(f, "\\%c", u[i] == '\n' ? 'n' : u[i] == '\t' ? 't' : 'r');
+        else if (n == 0 || u[i] < 0x20 || u[i] == 0x7f) fprintf(f, "\\x%02X", u[i]);
+        else if (n > 1 && cp < 0xA0) fprintf(f, "\\u%04X", cp); /* C1 controls U+0080..U+009F */
+        else fwrite(u + i, 1, (size_t)n, f);
+        i += n ? (size_t)n : 1;
+    }
+    fputc('"', f);
+}
+
 double av_now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

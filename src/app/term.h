@@ -37,6 +37,14 @@ int av_term_width(void);
  * columns as base/utf8.h does and never splitting a grapheme cluster. */
 void av_put_width(FILE *f, const char *s, int w, int right_align);
 
+/* Print len bytes of s in double quotes, so a leading or trailing space
+ * shows (--generate's text). Escaped: the quote and the backslash (\" and
+ * \\), newline, tab and carriage return (\n \t \r), other C0 controls and DEL
+ * (\xHH), C1 controls U+0080..U+009F (\uHHHH), and bytes that are not valid
+ * UTF-8 (\xHH: a token can end inside a character); the rest of UTF-8 as is.
+ * E.g. the 5 bytes ' a"b<newline>' print as " a\"b\n" in quotes. */
+void av_print_quoted(FILE *f, const char *s, size_t len);
+
 /* Seconds on the monotonic clock (POSIX CLOCK_MONOTONIC), for durations. */
 double av_now_seconds(void);
 
