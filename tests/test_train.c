@@ -415,6 +415,27 @@ static void test_cli_train_counts_in_the_singular(void **state) {
     tu_free(&r);
 }
 
+/* --compare trains each setting of what it compares: the header line names
+ * them all as varying ("Pre-LN vs Post-LN"), not the first one alone ("Pre-LN"). */
+static void test_cli_train_compare_header_names_the_settings(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *what, *label; } cases[] = {
+        {"norm", "d_model 16, learned positions, Pre-LN vs Post-LN, ÷√d_k; batch 2"},
+        {"scale", "d_model 16, learned positions, Pre-LN, ÷√d_k vs no scale; batch 2"},
+        {"positions", "d_model 16, learned vs sinusoidal vs rope positions, Pre-LN, ÷√d_k; batch 2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "--compare",
+                    cases[i].what, "-o", tu_in(f, cases[i].what), NULL);
+        if (r.code != 0) fail_msg("--compare %s: exit %d: %s", cases[i].what, r.code, r.err);
+        if (strncmp(r.out, "training reverse: 2 layers, 4 heads, ", 37) != 0 || !strstr(r.out, cases[i].label) ||
+            strstr(r.out, cases[i].label) > strchr(r.out, '\n'))
+            fail_msg("--compare %s: the header line lacks '%s':\n%.300s", cases[i].what, cases[i].label, r.out);
+        tu_free(&r);
+    }
+}
+
 static void test_cli_train_bad_input(void **state) {
     (void)state;
     static const struct { const char *args[6]; const char *msg; } cases[] = {
@@ -564,6 +585,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_counts_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_checks_outdir_first),
         cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),

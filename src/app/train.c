@@ -112,9 +112,14 @@ static void train_run_id(char run[32], const av_train_opts *o) {
     snprintf(run, 32, "train-%016llx", (unsigned long long)av_run_hash(AV_RUN_HASH_START, cfg, (size_t)n));
 }
 
-static void variant_label(char *out, size_t n, const av_train_opts *o) {
-    snprintf(out, n, "%s positions, %s, %s", positions_label(o->positions), o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
-             o->scale ? "÷√d_k" : "no scale");
+/* "learned positions, Pre-LN, ÷√d_k" for o; with vary (the header line of
+ * --compare), the compared setting lists every variant: "Pre-LN vs Post-LN". */
+static void variant_label(char *out, size_t n, const av_train_opts *o, int vary) {
+    av_train_compare c = vary ? o->compare : AV_TRAIN_CMP_NONE; /* the --compare header: that setting varies */
+    snprintf(out, n, "%s positions, %s, %s",
+             c == AV_TRAIN_CMP_POSITIONS ? "learned vs sinusoidal vs rope" : positions_label(o->positions),
+             c == AV_TRAIN_CMP_NORM ? "Pre-LN vs Post-LN" : o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
+             c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
 }
 
 static void join(char *out, size_t n, const char *dir, const char *name) {
@@ -539,7 +544,7 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     for (int t = 0; t < T; t++) { token_label(labels[t], sizeof labels[t], r->probe.tokens[t]); lp[t] = labels[t]; }
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) mask[i * T + j] = j > i;
-    variant_label(vlabel, sizeof vlabel, o);
+    variant_label(vlabel, sizeof vlabel, o, 0);
     char run[32];
     train_run_id(run, o);
     av_plot_meta meta = {.description = o->command_line, .run = run};
@@ -712,7 +717,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
     char vlabel[96];
-    variant_label(vlabel, sizeof vlabel, &o);
+    variant_label(vlabel, sizeof vlabel, &o, 1);
     if (!o.quiet)
         fprintf(out,
                 "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW lr %g (%s, warm-up %d), "
