@@ -85,7 +85,8 @@ static void test_unknown_and_missing(void **state) {
 }
 
 /* A bad choice's message offers what is accepted where it was given: learned
- * positions and --compare norm need --train, --figures model needs --model
+ * positions and --compare norm need --train, --figures model needs --model,
+ * --model takes neither --kernel flash nor --compare other than scale
  * ("--positions foo" offered learned, which was then refused without --train). */
 static void test_bad_choice_offers_what_is_accepted(void **state) {
     (void)state;
@@ -93,7 +94,9 @@ static void test_bad_choice_offers_what_is_accepted(void **state) {
         const char *opt, *val, *says;
     } cases[] = {
         {"--positions", "foo", "expected none, sinusoidal or rope; with --train: learned, sinusoidal or rope"},
-        {"--compare", "foo", "expected scale, positions, rope-style or order; with --train: scale, norm or positions"},
+        {"--compare", "foo", "expected scale, positions, rope-style or order; with --train: scale, norm or positions; "
+                             "with --model: scale"},
+        {"--kernel", "foo", "expected auto, reference, blas or flash; with --model: auto, reference or blas"},
         {"--figures", "foo", "heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or all"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
