@@ -1018,6 +1018,24 @@ static void test_rtl_and_indic_labels_in_every_figure_type(void **state) {
     }
 }
 
+/* A control character or a line separator in the sentence separates words
+ * (the tokenizer drops it) and is one space in the title, as white space is;
+ * it was drawn as a box, with a missing-glyph warning. */
+static void test_sentence_controls_are_spaces_in_the_title(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "-o", in(f, "c"), "I\x01love\xE2\x80\xA8you\xC2\x85too");
+    expect_ok(&r);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "c/head0.png"), &img);
+    const char *t = av_png_image_text(&img, "Title");
+    const char *want = "\xE2\x80\x9C\xE2\x81\xA8I love you too\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0";
+    if (strncmp(t, want, strlen(want)) != 0) fail_msg("title: %s", t);
+    av_png_image_free(&img);
+}
+
 /* A --title wider than the figure is cut with "…" to the figure's width; the
  * plot sets the width, as without --title (it made head0.png 2400 px wide
  * with the map small at the left), and the metadata keeps the title whole.
@@ -1115,6 +1133,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_cut_to_the_figure_width, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
 }

@@ -86,7 +86,16 @@ static int has_non_ascii(const char *s) {
     return 0;
 }
 
-/* lead (n bytes) = --title, or the sentence in quotes, white space runs
+/* 1 if the cluster at s (NUL-terminated) starts with white space, a line
+ * break or a control character (Z*, Cc): in a quoted sentence it separates
+ * words, as in the tokenizer, and is drawn as one space, never as a box. */
+static int is_separator(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    av_ucat cat = av_utf8_category(av_utf8_next(&p));
+    return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC;
+}
+
+/* lead (n bytes) = --title, or the sentence in quotes, separator runs
  * folded to one space and cut to LEAD_COLUMNS columns, so two runs' slides
  * can be told apart. A quoted sentence with any non-ASCII character sits in
  * FIRST STRONG ISOLATE U+2068 ... POP DIRECTIONAL ISOLATE U+2069 (UAX #9
@@ -105,7 +114,7 @@ static size_t make_lead(char *lead, size_t n, const av_options *o, const char *s
     int cols = 0, space = 0;
     for (size_t p = 0, k; p < len && at + 16 < n; p += k) {
         k = av_utf8_cluster_len(text + p, len - p);
-        if (!o->title && (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' || text[p] == '\r')) {
+        if (!o->title && is_separator(text + p)) {
             space = cols > 0;
             continue;
         }
