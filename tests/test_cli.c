@@ -16,6 +16,7 @@
 #include "app/cli.h"
 #include "render/plot.h"
 #include "io/npy.h"
+#include "base/utf8.h"
 #include "testutil.h"
 
 static av_status parse(av_options *o, av_err *err, const char *const *args) {
@@ -138,12 +139,24 @@ static void test_control_characters_in_title_and_prefix(void **state) {
         {"--title", "a\xE2\x80\xA8" "b", "line break (U+2028 at byte 1)"},                 /* LINE SEPARATOR */
         {"--title", "ab\xFF", "--title 'ab\\xFF': invalid UTF-8 at byte offset 2"},
         {"--prefix", "a\tb", "--prefix 'a<U+0009>b' contains a control character (U+0009 at byte 1)"},
+        /* too long as well: the control character is named, not printed raw across two lines */
+        {"--prefix", "x\ny0123456789012345678901234567890123456789012345678901234567890123456789",
+         "--prefix 'x<U+000A>y012"},
+        /* too long, no control character: the shown value stops before a character, never inside one */
+        {"--prefix", "a\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                     "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                     "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                     "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9",
+         "\xC3\xA9\xE2\x80\xA6' must be part of a file name: at most 64 bytes"}, /* "é…' must" */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tu_result r;
         run_attnviz(&r, NULL, "-q", "--no-plot", cases[k].opt, cases[k].val, "I love you", NULL);
         if (r.code != 2 || !strstr(r.err, "attnviz: error: ") || !strstr(r.err, cases[k].says))
             fail_msg("%s (case %zu): exit %d, %s", cases[k].opt, k, r.code, r.err);
+        av_err uerr;
+        assert_int_equal(av_utf8_check(r.err, strlen(r.err), &uerr), AV_OK); /* the message is valid UTF-8 */
+        assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);  /* and one line */
         assert_string_equal(r.out, "");
         tu_free(&r);
     }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "app/page.h"
+#include "base/utf8.h"
 #include "gpt2_fixture.h"
 #include "render/html.h"
 #include "testutil.h"
@@ -247,6 +248,29 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     tu_free(&r);
 }
 
+/* A sentence longer than the page title's 2,047 bytes: the title is cut
+ * before a character, never inside one, so the page stays valid UTF-8
+ * (700 × 我 = 2,100 bytes was cut after the first byte of a 我). */
+static void html_long_sentence_title_is_valid_utf8(void **state) {
+    tu_fixture *f = *state;
+    char sentence[2101];
+    for (int i = 0; i < 700; i++) memcpy(sentence + 3 * i, "\xE6\x88\x91", 3); /* 我 */
+    sentence[2100] = 0;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "-d", "8", "--html", "--no-plot", "-o", f->dir, sentence, NULL);
+    assert_int_equal(r.code, 0);
+    size_t n = 0;
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), &n);
+    assert_non_null(page);
+    av_err err;
+    if (av_utf8_check(page, n, &err)) fail_msg("%s", err.msg);
+    const char *t = strstr(page, "<title>");
+    assert_non_null(t);
+    assert_non_null(strstr(t, "\xE6\x88\x91\xE6\x88\x91</title>")); /* ends on a whole 我 */
+    free(page);
+    tu_free(&r);
+}
+
 static void html_compare_has_one_panel_per_setting(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -353,6 +377,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_qkv_layer_stride_reads_gpt2_layout, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_text_cannot_close_the_script_element, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_refers_to_nothing_outside_itself, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),

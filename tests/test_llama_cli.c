@@ -122,27 +122,19 @@ static void test_bad_llama_folders(void **state) {
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
     /* vocab_size 50258 against the checkpoint's (50257, 64) embedding: an nn.Embedding, not an nn.Linear */
-    char *at = strstr(json, "\"vocab_size\": 50257");
-    assert_non_null(at);
-    FILE *fp = fopen(path, "wb");
-    fprintf(fp, "%.*s\"vocab_size\": 50258%s", (int)(at - json), json, at + strlen("\"vocab_size\": 50257"));
-    fclose(fp);
+    assert_int_equal(tu_write_replaced(path, json, "\"vocab_size\": 50257", "\"vocab_size\": 50258"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "tensor \"model.embed_tokens.weight\" has shape (50257, 64); config.json implies "
                                   "nn.Embedding (vocab_size, hidden_size) = (50258, 64)\n"));
     tu_free(&r);
-    at = strstr(json, "\"rope_scaling\": null");
-    assert_non_null(at);
-    fp = fopen(path, "wb");
-    fprintf(fp, "%.*s\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4}%s", (int)(at - json), json,
-            at + strlen("\"rope_scaling\": null"));
-    fclose(fp);
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null",
+                                       "\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4}"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "rope_scaling \"yarn\" is not supported (allowed: null"));
     tu_free(&r);
-    fp = fopen(path, "wb");
+    FILE *fp = fopen(path, "wb");
     fputs(json, fp);
     fclose(fp);
     free(json);
@@ -166,11 +158,7 @@ static void test_unsupported_model_type(void **state) {
     char path[4400], want[4600];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
-    char *at = strstr(json, "\"llama\"");
-    assert_non_null(at);
-    FILE *fp = fopen(path, "wb");
-    fprintf(fp, "%.*s\"mistral\"%s", (int)(at - json), json, at + strlen("\"llama\""));
-    fclose(fp);
+    assert_int_equal(tu_write_replaced(path, json, "\"llama\"", "\"mistral\""), 0);
     free(json);
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "hi", NULL);

@@ -15,10 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 #include "gpt2_fixture.h"
 
+#include "base/utf8.h"
 #include "io/npy.h"
 #include "render/pngout.h"
 
@@ -457,11 +459,8 @@ static void test_no_pe_figure_says_why(void **state) {
     tu_free(&r);
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", toy);
-    char *json = tu_slurp_file(path, NULL), *at = strstr(json, "\"sinusoidal\"");
-    assert_non_null(at);
-    FILE *fp = fopen(path, "wb");
-    fprintf(fp, "%.*s\"none\"%s", (int)(at - json), json, at + strlen("\"sinusoidal\""));
-    fclose(fp);
+    char *json = tu_slurp_file(path, NULL);
+    assert_int_equal(tu_write_replaced(path, json, "\"sinusoidal\"", "\"none\""), 0);
     free(json);
     run_attnviz(&r, NULL, "--model", toy, "--figures", "pe", "-o", tu_in(f, "n"), "3 1 >", NULL);
     assert_int_equal(r.code, 0);
@@ -489,6 +488,52 @@ static void test_too_many_tokens_names_n_positions(void **state) {
 /* A model of 1 layer and 1 head is counted in the singular everywhere
  * (was "1 blocks", "the model has 1 layers"), and a one-file run says
  * "wrote 1 file". The model: attnviz --train with --layers 1 --heads 1. */
+/* A --model folder with a 1,400-byte path and a 1,000-byte --title: every
+ * figure's title is whole (it ends with the mask) and valid UTF-8 in the PNG's
+ * iTXt Title and the SVG (a 2,048-byte buffer cut it inside a character). */
+static void test_long_title_and_long_model_path(void **state) {
+    tu_fixture *f = *state;
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s", f->dir);
+    for (int d = 0; d < 7; d++) {
+        size_t n = strlen(dir);
+        dir[n++] = '/';
+        memset(dir + n, 'd', 199);
+        dir[n + 199] = 0;
+        assert_int_equal(mkdir(dir, 0755), 0);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char title[1001];
+    for (int i = 0; i < 1000; i += 2) memcpy(title + i, "\xC3\xA9", 2); /* 500 × é */
+    title[1000] = 0;
+    run_attnviz(&r, NULL, "-q", "--model", dir, "--title", title, "--format", "both", "-o", tu_in(f, "o"), "3 1 >",
+                NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *figs[] = {"o/model.png", "o/layer1.png"};
+    for (int i = 0; i < 2; i++) {
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read_texts(tu_in(f, figs[i]), &img, &err), AV_OK);
+        const char *t = av_png_image_text(&img, "Title");
+        assert_non_null(t);
+        assert_int_equal(av_utf8_check(t, strlen(t), &err), AV_OK);
+        assert_non_null(strstr(t, dir));
+        size_t n = strlen(t);
+        assert_true(n > 12 && strcmp(t + n - 12, "mask: causal") == 0);
+        av_png_image_free(&img);
+    }
+    size_t n = 0;
+    char *svg = tu_slurp_file(tu_in(f, "o/model.svg"), &n);
+    assert_non_null(svg);
+    av_err err;
+    assert_int_equal(av_utf8_check(svg, n, &err), AV_OK);
+    free(svg);
+}
+
 static void test_one_layer_model_in_the_singular(void **state) {
     tu_fixture *f = *state;
     const char *toy = tu_in(f, "one");
@@ -615,6 +660,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -433,6 +433,21 @@ static void test_terminal_heatmap_fits_80_columns(void **state) {
  * --color never: labels 5 wide ("quick"), so rows start at 1 + 1 + 5 + 1 = 8
  * columns and 9 cells of 5 ("0.08 ") need 53, so cells are 4 (".08 "):
  * 40 columns hold (40 − 8) / 4 = 8 keys, 20 hold 3, 10 hold none. */
+/* One query past --show's row limit is named in the singular ("queries 48..48" before). */
+static void test_show_one_query_left_out(void **state) {
+    (void)state;
+    char sentence[512] = "";
+    for (int t = 0; t < 49; t++) snprintf(sentence + strlen(sentence), sizeof sentence - strlen(sentence), "%sw%d",
+                                          t ? " " : "", t);
+    const char *env[] = {"COLUMNS=400", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8", sentence, NULL});
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "(query 48 not shown: at most 48 rows)\n")) fail_msg("no singular note in:\n%s", r.out);
+    assert_null(strstr(r.out, "queries 48..48"));
+    tu_free(&r);
+}
+
 static void test_show_in_a_narrow_terminal(void **state) {
     (void)state;
     static const struct {
@@ -511,6 +526,7 @@ int main(void) {
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
         cmocka_unit_test(test_show_in_a_narrow_terminal),
+        cmocka_unit_test(test_show_one_query_left_out),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),
         cmocka_unit_test(test_man_page_names_the_masked_glyph),
         cmocka_unit_test(test_man_page_kernel_formulas_and_tile_size),

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 #include <utf8proc.h>
 
@@ -51,6 +52,31 @@ static void test_check_names_first_bad_byte(void **state) {
     assert_int_equal(av_utf8_next(&p), 0xFFFD);
     assert_int_equal(av_utf8_next(&p), 'A');
     assert_int_equal(*p, 0);
+}
+
+/* snprintf cut a string inside a character: the incomplete sequence goes,
+ * whole characters stay (byte counts by hand from RFC 3629's table). */
+static void test_trim_cut(void **state) {
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"a\xC3", "a"},                       /* é (C3 A9) cut after its lead byte */
+        {"a\xE2\x82", "a"},                   /* € (E2 82 AC) cut after 2 of 3 */
+        {"a\xF0\x9F\x98", "a"},               /* 😀 (F0 9F 98 80) cut after 3 of 4 */
+        {"a\xC3\xA9", "a\xC3\xA9"},           /* é whole */
+        {"\xE6\x97\xA5\xE6\x9C\xAC", "\xE6\x97\xA5\xE6\x9C\xAC"}, /* 日本 whole */
+        {"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80"}, /* 😀 whole */
+        {"abc", "abc"},
+        {"", ""},
+        {"\x80\x80", "\x80\x80"},             /* no lead byte: not a cut, left as it is */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "%s", cases[k].in);
+        assert_int_equal(av_utf8_trim_cut(buf), strlen(cases[k].out));
+        assert_string_equal(buf, cases[k].out);
+    }
 }
 
 /* Cluster byte lengths, worked by hand from UAX #29's rules. */
@@ -150,6 +176,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
         cmocka_unit_test(test_check_names_first_bad_byte),
+        cmocka_unit_test(test_trim_cut),
         cmocka_unit_test(test_grapheme_clusters),
         cmocka_unit_test(test_emoji_presentation),
         cmocka_unit_test(test_width_of_every_code_point_is_the_librarys),

@@ -208,6 +208,17 @@ static inline char *tu_slurp_file(const char *path, size_t *len) {
     return buf;
 }
 
+/* Write text to path with its first `from` replaced by `to` (a lying
+ * config.json from a good one). 0, or -1 when text has no `from` or the
+ * file cannot be written. */
+static inline int tu_write_replaced(const char *path, const char *text, const char *from, const char *to) {
+    const char *at = strstr(text, from);
+    FILE *fp = at ? fopen(path, "wb") : NULL;
+    if (!fp) return -1;
+    int ok = fprintf(fp, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) >= 0;
+    return fclose(fp) == 0 && ok ? 0 : -1;
+}
+
 static inline int file_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;

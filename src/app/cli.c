@@ -404,11 +404,14 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
 /* --prefix NAME: part of a file name, so no '/' and not empty. */
 static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
     if (!*s) return av_fail(err, AV_EUSAGE, "--prefix '' is empty; give a name such as slide1_ (or leave it out)");
-    if (strchr(s, '/') || strlen(s) > 64)
-        return av_fail(err, AV_EUSAGE, "--prefix '%.80s' must be part of a file name: at most 64 bytes, no '/' "
-                       "(use -o for the folder)", s);
     av_status st = check_one_line("prefix", s, "a prefix is part of a file name", err);
     if (st) return st;
+    if (strchr(s, '/') || strlen(s) > 64) {
+        char shown[160];
+        show_value(shown, sizeof shown, s);
+        return av_fail(err, AV_EUSAGE, "--prefix '%s' must be part of a file name: at most 64 bytes, no '/' "
+                       "(use -o for the folder)", shown);
+    }
     o->prefix = s;
     return AV_OK;
 }

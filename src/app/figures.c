@@ -18,6 +18,11 @@
 
 typedef enum { FIG_HEAD, FIG_GRID, FIG_MATRIX, FIG_MASK } fig_kind;
 
+/* A figure title's bytes: the lead (--title or the quoted sentence, < 1024),
+ * a --model folder's source text (< 4300) and the fixed words, so a title
+ * is never cut short; av_utf8_trim_cut would keep a cut one valid UTF-8. */
+#define FIG_TITLE_MAX 8192
+
 /* What every figure of one run shares. */
 typedef struct {
     const av_model *m;
@@ -35,7 +40,7 @@ typedef struct {
     char pos[96];           /* "sinusoidal", "RoPE (half)" */
     const char *noscale;    /* "" or " · no scale" */
     av_heatmap *hms;        /* H panels */
-    char (*titles)[2048];   /* H titles */
+    char (*titles)[FIG_TITLE_MAX]; /* H titles */
 } fig_run;
 
 /* Metadata for every figure: software, the command and seed, the weights'
@@ -194,7 +199,7 @@ static av_status fig_heads(fig_run *fr, av_err *err) {
     int H = m->cfg.H, T = m->cfg.T;
     size_t TT = (size_t)T * (size_t)T;
     av_status s = AV_OK;
-    char stem[64], title[2048], what[128];
+    char stem[64], title[FIG_TITLE_MAX], what[128];
     for (int h = 0; h < H; h++) {
         snprintf(what, sizeof what, "head %d of %d: attention weights", h, H);
         compose(fr->titles[h], sizeof fr->titles[h], fr, what);
@@ -222,7 +227,7 @@ static av_status fig_mean(const fig_run *fr, av_err *err) {
     int H = m->cfg.H, T = m->cfg.T;
     float *mean = malloc((size_t)T * (size_t)T * sizeof *mean);
     if (!mean) return av_fail(err, AV_ERUNTIME, "out of memory");
-    char title[2048], what[160];
+    char title[FIG_TITLE_MAX], what[160];
     av_plot_mean_heads(mean, m->att, H, T, T);
     snprintf(what, sizeof what, "mean over %d head%s · not a head: averaging hides each head's pattern", H,
              H == 1 ? "" : "s");
@@ -251,7 +256,7 @@ static av_status fig_scores(fig_run *fr, av_err *err) {
     sm.value_label = "score";
     const char *what = m->cfg.scale ? "scores S = Q·Kᵀ/√d_k" : "scores S = Q·Kᵀ (no ÷√d_k)";
     const char *neg = m->masked_count ? " · masked keys get −∞" : "";
-    char stem[64], title[2048], part[160];
+    char stem[64], title[FIG_TITLE_MAX], part[160];
     for (int h = 0; h < H; h++) {
         snprintf(part, sizeof part, "%s before the softmax · head %d of %d%s", what, h, H, neg);
         compose(fr->titles[h], sizeof fr->titles[h], fr, part);
@@ -291,7 +296,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
     float *v = malloc(sizeof(float) * 2 * (size_t)T * (size_t)P);
     if (!v) return av_fail(err, AV_ERUNTIME, "out of memory");
     float *a = v, *b = v + (size_t)T * P;
-    char what[512], title[2048], kt[2][96];
+    char what[512], title[FIG_TITLE_MAX], kt[2][96];
     const char *const *tok = (const char *const *)toks->tok;
     av_heatmap hm[2] = {{.n_q = T, .n_k = P, .q_labels = tok, .w = a, .k_title = kt[0]},
                         {.n_q = T, .n_k = P, .q_labels = tok, .w = b, .k_title = kt[1]}};
@@ -342,7 +347,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
 /* mask: which query sees which key. */
 static av_status fig_mask(const fig_run *fr, av_err *err) {
     int T = fr->m->cfg.T;
-    char title[2048];
+    char title[FIG_TITLE_MAX];
     compose(title, sizeof title, fr, "which keys each query sees");
     av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                      .masked = fr->m->mask};
@@ -456,7 +461,7 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
         hms[p] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                               .w = att + (size_t)p * TT, .masked = fr->m->mask, .panel_title = names[p]};
     }
-    char title[2048];
+    char title[FIG_TITLE_MAX];
     snprintf(title, sizeof title, "%s · %s · attention weights of every layer (rows L0…L%d) and head (columns H0…H%d) · "
              "mask: causal", fr->lead, source, L - 1, H - 1);
     av_plot_meta meta = fr->wmeta;
@@ -471,7 +476,7 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
 static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned figs, av_err *err) {
     const av_model *m = fr->m;
     int H = m->cfg.H, T = m->cfg.T;
-    char stem[64], title[2048];
+    char stem[64], title[FIG_TITLE_MAX];
     for (int h = 0; h < H; h++) {
         snprintf(fr->titles[h], sizeof fr->titles[h], "%s · %s · layer %d · head %d of %d · mask: causal", fr->lead,
                  source, layer, h, H);

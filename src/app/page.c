@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/trace.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 
 /* "positions: sinusoidal · mask: causal" (and " · no scale") */
@@ -67,7 +68,11 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
 /* The title: the sentence, or its first n_real labels joined by spaces. */
 static void page_title(char *title, size_t n, const av_page_info *info, const char *const *labels, int T) {
     title[0] = 0;
-    if (info->sentence) { snprintf(title, n, "%s", info->sentence); return; }
+    if (info->sentence) {
+        snprintf(title, n, "%s", info->sentence);
+        av_utf8_trim_cut(title); /* a long sentence is cut at n - 1 bytes, maybe inside a character */
+        return;
+    }
     for (int t = 0; t < info->n_real && t < T && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < n; t++)
         snprintf(title + strlen(title), n - strlen(title), "%s%s", t ? " " : "", labels[t]);
 }

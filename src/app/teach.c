@@ -223,7 +223,8 @@ static void print_cell_text(FILE *f, const char *s, int w) {
 /* The lines under a --show table that say which queries and keys it left
  * out, and why: the row limit, the terminal's width. */
 static void print_left_out(FILE *f, int T, int nrows, int ncols, int width) {
-    if (nrows < T) fprintf(f, "(queries %d..%d not shown: at most %d rows)\n", nrows, T - 1, nrows);
+    if (nrows == T - 1) fprintf(f, "(query %d not shown: at most %d rows)\n", nrows, nrows);
+    else if (nrows < T) fprintf(f, "(queries %d..%d not shown: at most %d rows)\n", nrows, T - 1, nrows);
     if (ncols == T - 1) fprintf(f, "(key %d not shown: the terminal is %d columns wide)\n", ncols, width);
     else if (ncols < T) fprintf(f, "(keys %d..%d not shown: the terminal is %d columns wide)\n", ncols, T - 1, width);
     if (nrows < T || ncols < T) fprintf(f, "(the figures and --dump have all of them)\n");

@@ -17,7 +17,7 @@
 #include "nn/model.h"
 #include "text/tokenize.h"
 
-/* The files a run wrote, in order, for the closing "wrote N file(s)" list. */
+/* The files a run wrote, in order, for the closing "wrote N files:" list ("wrote 1 file:"). */
 #define AV_MAX_WRITTEN 1024
 typedef struct {
     char *paths[AV_MAX_WRITTEN];
@@ -27,7 +27,7 @@ typedef struct {
 /* Remember path (copied; beyond AV_MAX_WRITTEN or out of memory it is left
  * out of the list, the file itself is written). */
 void av_written_add(av_written *w, const char *path);
-/* The closing list on f: "\nwrote N file(s):\n" and one indented path a line; nothing when w is empty. */
+/* The closing list on f: "\nwrote N files:\n" ("wrote 1 file:") and one indented path a line; nothing when w is empty. */
 void av_written_print(FILE *f, const av_written *w);
 void av_written_free(av_written *w);
 

@@ -55,6 +55,16 @@ int av_utf8_encode(unsigned cp, char out[4]) {
     return (int)utf8proc_encode_char((utf8proc_int32_t)cp, (utf8proc_uint8_t *)out);
 }
 
+size_t av_utf8_trim_cut(char *s) {
+    size_t n = strlen(s), k = 0;
+    while (k < 3 && k < n && ((unsigned char)s[n - 1 - k] & 0xC0) == 0x80) k++; /* continuation bytes at the end */
+    if (k == n) return n;                                                      /* no lead byte: not a cut */
+    unsigned char lead = (unsigned char)s[n - 1 - k];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (need > k + 1) s[n -= k + 1] = 0; /* the sequence started at lead lacks bytes */
+    return n;
+}
+
 av_status av_utf8_check(const char *s, size_t len, av_err *err) {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < len;) {

@@ -59,6 +59,12 @@ int av_utf8_encode(unsigned cp, char out[4]);
  * "invalid UTF-8 at byte offset N (byte 0xBB): <why>" naming the first bad byte. */
 av_status av_utf8_check(const char *s, size_t len, av_err *err);
 
+/* Shorten s (NUL-terminated) to drop an incomplete UTF-8 sequence at its end,
+ * as snprintf leaves when it cuts a string short inside a character; a
+ * complete last character, or an ASCII end, is kept. Returns the new length.
+ * Source: RFC 3629 section 3 (lead bytes and their sequence lengths). */
+size_t av_utf8_trim_cut(char *s);
+
 /* ---------------------------------------------------------------- properties of one code point */
 
 const char *av_utf8_unicode_version(void);
