@@ -517,6 +517,33 @@ static void test_compare_writes_summary_and_figure(void **state) {
     }
 }
 
+/* RoPE rotates pairs of dimensions, so d_model 10 with 2 heads (d_k = 5)
+ * cannot run it: positions and order leave it out and say so on stderr, in
+ * the table and in the figure's title, instead of dropping it silently. */
+static void test_compare_says_rope_is_left_out_for_an_odd_d_k(void **state) {
+    (void)state;
+    const char *why = "RoPE needs an even d_k; d_k = d_model / heads = 10 / 2 = 5";
+    const char *kinds[] = {"positions", "order"};
+    for (int k = 0; k < 2; k++) {
+        char *dir = make_tmpdir(), note[200], path[4200];
+        tu_result r;
+        run_attnviz(&r, NULL, "-o", dir, "--format", "svg", "--d-model", "10", "--heads", "2", "--compare", kinds[k],
+                    "a b c", NULL);
+        assert_int_equal(r.code, 0);
+        snprintf(note, sizeof note, "attnviz: note: --compare %s leaves out rope: %s\n", kinds[k], why);
+        if (!strstr(r.err, note)) fail_msg("--compare %s: stderr lacks '%s':\n%s", kinds[k], note, r.err);
+        snprintf(note, sizeof note, "%s left out: %s)\n", k ? "(positions rope is" : "(RoPE is", why);
+        if (!strstr(r.out, note)) fail_msg("--compare %s: the table lacks '%s'", kinds[k], note);
+        snprintf(path, sizeof path, "%s/compare_%s.svg", dir, kinds[k]);
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        if (!strstr(svg, why)) fail_msg("%s: the title does not say why RoPE is left out", path);
+        free(svg);
+        tu_free(&r);
+        rm_rf(dir);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
@@ -533,6 +560,7 @@ int main(void) {
         cmocka_unit_test(test_dump_x_is_before_positional_encoding),
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
+        cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

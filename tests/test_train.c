@@ -436,6 +436,34 @@ static void test_cli_train_compare_header_names_the_settings(void **state) {
     }
 }
 
+/* --compare positions with an odd d_k (d_model 10, 2 heads: d_k = 5) leaves
+ * out rope, which rotates pairs of dimensions, and says so on stderr, in the
+ * header and the summary; it used to train rope anyway, fail, and free the
+ * failed run's uninitialized log (a segfault). */
+static void test_cli_train_compare_positions_odd_d_k_leaves_out_rope(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--d-model", "10", "--heads", "2", "--layers", "1", "--steps", "1",
+                "--batch", "2", "--compare", "positions", "-o", f->dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *why = "RoPE needs an even d_k; d_k = d_model / heads = 10 / 2 = 5";
+    char line[160];
+    snprintf(line, sizeof line, "attnviz: note: --compare positions leaves out rope: %s\n", why);
+    if (!strstr(r.err, line)) fail_msg("stderr lacks '%s':\n%s", line, r.err);
+    snprintf(line, sizeof line, "\nrope        left out: %s\n", why);
+    if (!strstr(r.out, line)) fail_msg("the summary lacks '%s':\n%s", line, r.out);
+    assert_non_null(strstr(r.out, "d_model 10, learned vs sinusoidal positions, Pre-LN"));
+    assert_false(file_exists(tu_in(f, "rope")));
+    av_png_image img;
+    av_err err;
+    assert_int_equal(av_png_read_texts(tu_in(f, "compare_positions.png"), &img, &err), AV_OK);
+    const char *title = av_png_image_text(&img, "Title");
+    assert_non_null(title);
+    assert_non_null(strstr(title, " · rope left out: d_k = 5 is odd"));
+    av_png_image_free(&img);
+    tu_free(&r);
+}
+
 static void test_cli_train_bad_input(void **state) {
     (void)state;
     static const struct { const char *args[6]; const char *msg; } cases[] = {
@@ -585,6 +613,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_counts_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_positions_odd_d_k_leaves_out_rope, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_checks_outdir_first),

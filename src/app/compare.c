@@ -68,6 +68,15 @@ static double max_abs_diff(const float *a, const float *b, size_t n) {
     return w;
 }
 
+/* RoPE rotates pairs of dimensions: with an odd d_k, positions and order
+ * leave it out, and c->left_out says why (the note, the table, the figure). */
+static int rope_left_out(av_comparison *c, const av_model *m) {
+    if (!(m->D % 2)) return 0;
+    snprintf(c->left_out, sizeof c->left_out, "RoPE needs an even d_k; d_k = d_model / heads = %d / %d = %d",
+             m->cfg.C, m->cfg.H, m->D);
+    return 1;
+}
+
 /* order: one permuted and one plain run per positions kind, without the
  * position-dependent masks; keeps only the difference. */
 static av_status run_order(av_comparison *c, const av_model *m, av_err *err) {
@@ -86,7 +95,7 @@ static av_status run_order(av_comparison *c, const av_model *m, av_err *err) {
     for (int p = 0; p < 3 && !st; p++) {
         av_config cfg = m->cfg;
         cfg.positions = all[p];
-        if (all[p] == AV_POS_ROPE && (m->D % 2)) continue;
+        if (all[p] == AV_POS_ROPE && rope_left_out(c, m)) continue;
         cfg.causal = 0; /* the causal mask depends on position: compare without it (padding stays at the end) */
         av_model a, b;
         memset(&a, 0, sizeof a);
@@ -126,7 +135,7 @@ static av_status settings(av_comparison *c, av_config *cfgs, const av_model *m, 
     } else if (c->kind == AV_CMP_POSITIONS) {
         const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
         for (int p = 0; p < 3; p++) {
-            if (all[p] == AV_POS_ROPE && m->D % 2) continue;
+            if (all[p] == AV_POS_ROPE && rope_left_out(c, m)) continue;
             cfgs[c->n] = *c0;
             cfgs[c->n].positions = all[p];
             snprintf(c->names[c->n], 64, "%s", all[p] == AV_POS_ROPE ? "RoPE" : av_positions_name(all[p]));
@@ -167,6 +176,7 @@ static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, 
                                       : "order matters: positions make the weights depend on where a word is");
     if (c->order_dropped_mask)
         fprintf(f, "  (the causal mask and --attn-mask depend on position, so this comparison runs without them)\n");
+    if (c->left_out[0]) fprintf(f, "  (positions rope is left out: %s)\n", c->left_out);
 }
 
 void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, int color) {
@@ -196,6 +206,7 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
     fprintf(f, "  (over the %d real query row%s of every head; a higher max weight and lower entropy mean sharper,\n"
                "  more one-hot rows; uniform over all %d key%s would be ln(%d) = %.3f)\n",
             c0->n_real, c0->n_real == 1 ? "" : "s", T, T == 1 ? "" : "s", T, log((double)T));
+    if (c->left_out[0]) fprintf(f, "  (RoPE is left out: %s)\n", c->left_out);
 }
 
 int av_compare_has_figure(av_compare_kind kind) { return kind != AV_CMP_NONE; }
@@ -220,8 +231,9 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
                               .w = c->order_delta[i] + (size_t)h * T * T, .panel_title = names[i]};
     }
     snprintf(title, sizeof title, "%s%s--compare order: swap \"%s\" and \"%s\", then |A′[π(i), π(j)] − A[i, j]| "
-             "of head %d · 0 everywhere = the weights only permute%s", context ? context : "", context ? " · " : "",
-             tok[0], tok[c->last], h, c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "");
+             "of head %d · 0 everywhere = the weights only permute%s%s%s", context ? context : "", context ? " · " : "",
+             tok[0], tok[c->last], h, c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "",
+             c->left_out[0] ? " · rope left out: " : "", c->left_out);
     av_plot_meta mm = meta ? *meta : (av_plot_meta){0};
     mm.vmin = 0;
     mm.vmax = top > 0 ? top : 1;
@@ -243,8 +255,8 @@ av_status av_compare_plot(const char *path, const av_comparison *c, const av_tok
                               .w = c->runs[i].att + (size_t)h * T * T, .masked = c->runs[i].mask,
                               .panel_title = c->names[i]};
     }
-    snprintf(title, sizeof title, "%s%s--compare %s: head %d under each setting", context ? context : "",
-             context ? " · " : "", av_compare_name(c->kind), h);
+    snprintf(title, sizeof title, "%s%s--compare %s: head %d under each setting%s%s", context ? context : "",
+             context ? " · " : "", av_compare_name(c->kind), h, c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
     return av_plot_grid(path, hms, c->n, title, meta, err);
 }
 

@@ -3,7 +3,8 @@
  * same runs. Legend: T tokens, H heads, D = d_k.
  *
  *   scale       scaled ÷√d_k vs no scale
- *   positions   none vs sinusoidal vs RoPE (RoPE only with an even d_k)
+ *   positions   none vs sinusoidal vs RoPE (RoPE only with an even d_k: with
+ *               an odd one it is left out and left_out says why)
  *   rope-style  RoPE interleaved (2i, 2i+1) vs half (i, i + d_k/2)
  *   order       swap the first and last real tokens and check that, without
  *               positions, the weights only permute: max over heads, i, j of
@@ -47,6 +48,9 @@ typedef struct {
     double order_diff[AV_CMP_MAX_SETTINGS];  /* max |A'[π(i), π(j)] − A[i, j]| per positions */
     float *order_delta[AV_CMP_MAX_SETTINGS]; /* (H, T, T) |A'[π(i), π(j)] − A[i, j]| per positions */
     int order_dropped_mask;                  /* m had a causal mask or --attn-mask: run without it */
+    /* positions and order: "" or why RoPE is not among the settings
+     * ("RoPE needs an even d_k; d_k = d_model / heads = 10 / 2 = 5") */
+    char left_out[96];
 } av_comparison;
 
 /* Run m's X and weights under each setting of kind into *c (zeroed first;
@@ -57,7 +61,8 @@ av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind ki
 
 /* Print the comparison: per setting the mean max weight, mean entropy (nats)
  * over the real query rows of every head, and max |ΔA| against the first
- * setting; for order, the permutation check per positions. */
+ * setting; for order, the permutation check per positions; and a line
+ * saying why RoPE is left out if it is. */
 void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, int color);
 
 /* Draw head h of every setting side by side into path (.png or .svg, by

@@ -101,6 +101,9 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, err);
+        if (!st && r->cmp.left_out[0])
+            fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
+                    r->cmp.left_out);
         if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
         if (!st && !o->no_plot) st = av_figures_compare(&r->cmp, &r->toks, o, &fc, &r->written, err);
     }

@@ -117,7 +117,9 @@ static void train_run_id(char run[32], const av_train_opts *o) {
 static void variant_label(char *out, size_t n, const av_train_opts *o, int vary) {
     av_train_compare c = vary ? o->compare : AV_TRAIN_CMP_NONE; /* the --compare header: that setting varies */
     snprintf(out, n, "%s positions, %s, %s",
-             c == AV_TRAIN_CMP_POSITIONS ? "learned vs sinusoidal vs rope" : positions_label(o->positions),
+             c != AV_TRAIN_CMP_POSITIONS ? positions_label(o->positions)
+             : (o->d_model / o->heads) % 2 ? "learned vs sinusoidal" /* rope left out: odd d_k */
+                                           : "learned vs sinusoidal vs rope",
              c == AV_TRAIN_CMP_NORM ? "Pre-LN vs Post-LN" : o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
              c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
 }
@@ -646,8 +648,11 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
     return st;
 }
 
-/* The variants of --compare WHAT, applied to o; returns how many (2 or 3). */
-static int compare_variants(av_train_opts *v, const char **names, const av_train_opts *o) {
+/* The variants of --compare WHAT, applied to o; returns how many (2 or 3).
+ * positions leaves out rope with an odd d_k (RoPE rotates pairs of
+ * dimensions) and writes why into left_out (n bytes), else "". */
+static int compare_variants(av_train_opts *v, const char **names, const av_train_opts *o, char *left_out, size_t n) {
+    left_out[0] = 0;
     for (int i = 0; i < 3; i++) v[i] = *o;
     switch (o->compare) {
     case AV_TRAIN_CMP_SCALE:
@@ -659,7 +664,10 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
     default:
         v[0].positions = AV_POS_LEARNED; v[1].positions = AV_POS_SINUSOIDAL; v[2].positions = AV_POS_ROPE;
         names[0] = "learned"; names[1] = "sinusoidal"; names[2] = "rope";
-        return 3;
+        if (!((o->d_model / o->heads) % 2)) return 3;
+        snprintf(left_out, n, "RoPE needs an even d_k; d_k = d_model / heads = %d / %d = %d", o->d_model, o->heads,
+                 o->d_model / o->heads);
+        return 2;
     }
 }
 
@@ -668,7 +676,10 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_train_opts v[3];
     const char *names[3];
     train_log logs[3];
-    int n = compare_variants(v, names, o), done = 0;
+    memset(logs, 0, sizeof logs); /* a failed run's log is freed too */
+    char left_out[96];
+    int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
+    if (left_out[0]) fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
     av_status s = AV_OK;
     for (int i = 0; !s && i < n; i++, done++) {
         char dir[4096];
@@ -676,9 +687,10 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         if (!o->quiet) fprintf(out, "\n== --compare %s: %s -> %s\n", what[o->compare], names[i], dir);
         s = run_one(&v[i], dir, &logs[i], out, err);
     }
-    char title[200], file[64];
-    snprintf(title, sizeof title, "trained on %s, step %d · --compare %s, same data and seed %llu", av_task_name(o->task),
-             o->steps, what[o->compare], (unsigned long long)o->seed);
+    char title[200], file[64], odd[48] = ""; /* the figure's title is one line: say it short */
+    if (left_out[0]) snprintf(odd, sizeof odd, " · rope left out: d_k = %d is odd", o->d_model / o->heads);
+    snprintf(title, sizeof title, "trained on %s, step %d · --compare %s, same data and seed %llu%s",
+             av_task_name(o->task), o->steps, what[o->compare], (unsigned long long)o->seed, odd);
     snprintf(file, sizeof file, "compare_%s", what[o->compare]);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32];
@@ -698,6 +710,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         fprintf(out, "%-11s held-out loss %.4f  accuracy %5.1f %%  best head on target %.2f  first snapshot >= 90 %%: %s\n",
                 names[i], g->ho_loss[last], 100 * g->acc[last], best, when);
     }
+    if (!s && !o->quiet && left_out[0]) fprintf(out, "%-11s left out: %s\n", "rope", left_out);
     if (!s && !o->quiet) fprintf(out, "wrote %s/%s.png and .svg\n", o->outdir, file);
     for (int i = 0; i < done; i++) log_free(&logs[i]);
     return s;
