@@ -393,6 +393,28 @@ static void test_quiet_silences_only_the_trace(void **state) {
     tu_free(&r);
 }
 
+/* A list option takes the full-width comma '，' (U+FF0C) that Chinese input
+ * methods type, like ',': --figures heads，mean writes the one head's map and
+ * the mean, nothing else; --help says so. */
+static void test_figures_list_takes_a_full_width_comma(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), path[4200];
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "-d", "8", "-o", dir, "--figures", "heads，mean", "I love", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    snprintf(path, sizeof path, "%s/head0.png", dir);
+    assert_true(file_exists(path));
+    snprintf(path, sizeof path, "%s/mean.png", dir);
+    assert_true(file_exists(path));
+    assert_int_equal(count_entries(dir), 2);
+    tu_free(&r);
+    rm_rf(dir);
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，'"));
+    tu_free(&r);
+}
+
 /* An option without effect in this run: one warning line, exit 0. */
 static void test_options_without_effect_warn(void **state) {
     (void)state;
@@ -580,6 +602,7 @@ int main(void) {
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
+        cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -121,6 +121,26 @@ static void test_explain_by_token_text_and_masked_cell(void **state) {
     tu_free(&r);
 }
 
+/* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
+ * takes it as the separator, the same cell as with ','. In 我爱深度学习 the
+ * tokens are 我 0, 爱 1, 深 2, 度 3, 学 4, 习 5. */
+static void test_explain_takes_a_full_width_comma(void **state) {
+    (void)state;
+    tu_result a, b;
+    run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "爱，习", "我爱深度学习", NULL);
+    run_attnviz(&b, NULL, "--no-plot", "-q", "--explain", "1,5", "我爱深度学习", NULL);
+    if (a.code != 0) fail_msg("--explain 爱，习: exit %d: %s", a.code, a.err);
+    assert_int_equal(b.code, 0);
+    assert_non_null(strstr(a.out, "query 1 \"爱\" → key 5 \"习\""));
+    assert_string_equal(a.out, b.out);
+    tu_free(&a);
+    tu_free(&b);
+    run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "1，", "我爱深度学习", NULL);
+    assert_int_equal(a.code, 2);
+    assert_non_null(strstr(a.err, "--explain '1，' must be QUERY,KEY"));
+    tu_free(&a);
+}
+
 /* ---------------------------------------------------------------------------- */
 
 /* "I love you" vs "you love I" with positions off: the swapped run's weights are
@@ -548,6 +568,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
+        cmocka_unit_test(test_explain_takes_a_full_width_comma),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_rope_shift_evidence),
         cmocka_unit_test(test_terminal_heatmap_colour_rules),

@@ -216,6 +216,7 @@ void av_print_help(FILE *f) {
             "--dump, --show) at most %zu GiB (about 5800 tokens at 8 heads); past that, --no-plot.\n"
             "--train: parameters, gradients, AdamW moments and activations at most %zu GiB\n"
             "(d_model 1024 with 2 layers and batch 32 fits; 2048 does not).\n"
+            "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，' (U+FF0C).\n"
             "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n"
             "See attnviz(1) and docs/conventions.md for the conventions used.\n",
             AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES, AV_MAX_WEIGHT_BYTES >> 30,
@@ -377,7 +378,8 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     o->figures_all = 0;
     const char *p = s;
     for (;;) {
-        const char *end = strchr(p, ',');
+        size_t sep = 0;
+        const char *end = av_utf8_list_sep(p, &sep); /* ',' or '，' */
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len == 0)
             return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
@@ -394,7 +396,7 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             bits |= 1u << k;
         }
         if (!end) break;
-        p = end + 1;
+        p = end + sep;
     }
     o->figures = bits;
     o->figures_arg = s;

@@ -52,8 +52,9 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
 }
 
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
-    const char *comma = strchr(spec, ',');
-    if (!comma || comma == spec || !comma[1])
+    size_t sep = 0;
+    const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
+    if (!comma || comma == spec || !comma[sep])
         return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning", spec);
     char q[256];
     size_t n = (size_t)(comma - spec);
@@ -62,7 +63,7 @@ av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int
     q[n] = 0;
     av_status st = resolve(q, toks, "query", qi, err);
     if (st) return st;
-    return resolve(comma + 1, toks, "key", kj, err);
+    return resolve(comma + sep, toks, "key", kj, err);
 }
 
 static void print_vec(FILE *f, const float *v, int n, int precision) {

@@ -184,3 +184,11 @@ char *av_utf8_nfc(const char *s, size_t len, size_t *out_len) {
     *out_len = (size_t)n;
     return (char *)out;
 }
+
+const char *av_utf8_list_sep(const char *s, size_t *len) {
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+        if (*u == ',') return *len = 1, (const char *)u;
+        if (u[0] == 0xEF && u[1] == 0xBC && u[2] == 0x8C) return *len = 3, (const char *)u; /* && stops at a NUL */
+    }
+    return NULL;
+}

@@ -99,4 +99,11 @@ int av_utf8_cluster_width(const char *s, size_t len);
 /* Terminal columns of a NUL-terminated string: the sum over its clusters. */
 int av_utf8_width(const char *s);
 
+/* The first separator of a comma-separated list in the NUL-terminated s:
+ * ',' or the full-width comma '，' (U+FF0C, what Chinese and Japanese input
+ * methods type), or NULL if there is none; *len gets its byte length (1 or
+ * 3). UTF-8 never has EF BC 8C inside another character (RFC 3629 §3), so a
+ * byte search is exact. */
+const char *av_utf8_list_sep(const char *s, size_t *len);
+
 #endif
