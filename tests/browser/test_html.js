@@ -152,6 +152,7 @@ async function main() {
     await singleLayer(browser, tmp);
     await compareRun(browser, tmp);
     await quantisedRuns(browser, tmp);
+    await fullyMaskedRow(browser, tmp);
     await modelRun(browser, tmp);
   } finally {
     await browser.close();
@@ -298,6 +299,45 @@ async function modelRun(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
   });
   await page.close();
+}
+
+/* A bool (n, n) .npy (format 1.0, C order), True where mask[i][j]. */
+function writeBoolNpy(file, mask) {
+  const n = mask.length;
+  let hdr = "{'descr': '|b1', 'fortran_order': False, 'shape': (" + n + ', ' + n + '), }';
+  hdr += ' '.repeat(63 - ((10 + hdr.length) % 64)) + '\n'; /* magic + version + length + header = 64·k bytes */
+  const len = Buffer.alloc(2);
+  len.writeUInt16LE(hdr.length);
+  fs.writeFileSync(file, Buffer.concat([Buffer.from('\x93NUMPY\x01\x00', 'latin1'), len, Buffer.from(hdr, 'latin1'),
+    Buffer.from(mask.flat().map((m) => (m ? 1 : 0)))]));
+}
+
+/* --attn-mask with row 1 all True: the cell view states the rule --explain
+ * prints for a fully masked row (all-zero weights), not "exp(−∞) / 0 = 0". */
+async function fullyMaskedRow(browser, tmp) {
+  const out = path.join(tmp, 'rowmask'), mask = path.join(tmp, 'rowmask.npy');
+  writeBoolNpy(mask, [[false, false, false], [true, true, true], [false, true, false]]);
+  const args = ['--heads', '2', '-d', '8', '--attn-mask', mask, 'a b c'];
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+  const rule = attnviz(args.concat(['--no-plot', '-q', '--explain', '1,1'])).match(/every key of this row is masked:[^]*?\)\./);
+  check(rule, '--explain 1,1 no longer states the rule for a fully masked row');
+  await test('html_cell_view_fully_masked_row_states_the_rule', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await view(page, 'matrix');
+    await lib.clickCell(page, 0, 1, 1);
+    const text = await page.$eval('#view-cell', (e) => e.textContent);
+    const shown = await page.$eval('#view-cell [data-role="all-masked"]', (e) => e.textContent).catch(() => '');
+    check(shown === rule[0].replace(/\s+/g, ' '), 'cell (1, 1): the page says ' + JSON.stringify(shown) + ', --explain ' + JSON.stringify(rule[0]));
+    check(!/row sum|\/ 0/.test(text), 'cell (1, 1) still divides by the row sum: ' + text.slice(0, 400));
+    check(num(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent)) === 0, 'cell (1, 1): weight not 0');
+    /* a partly masked row still shows its division */
+    await view(page, 'matrix');
+    await lib.clickCell(page, 0, 2, 1);
+    check(await page.$('#view-cell [data-role="all-masked"]') === null, 'row 2 is not fully masked');
+    check(/row sum/.test(await page.$eval('#view-cell', (e) => e.textContent)), 'row 2 lost its row sum');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* Over --html-limit: 8-bit weights and scores (mode 1), then panels cut (mode 2). The page shows

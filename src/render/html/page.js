@@ -531,11 +531,18 @@
       cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null })));
       tb.append(tr);
     }
-    const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j);
+    const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j), cell = 'A[' + [l, h, i, j].join(', ') + '] = ';
     cv.append(el('h2', { text: 'the whole row ' + i + ' of S (query \u201c' + r.tokens[i] + '\u201d) and its softmax' }),
-      el('div', { class: 'scroll' }, tb),
-      el('p', { class: 'eq', text: 'row max = ' + (isFinite(mx) ? fmt(mx) : 'none (every key masked)') + '   row sum \u03a3_j exp(S \u2212 max) = ' + fmt(tot) }),
-      el('p', { class: 'eq' }, 'A[' + [l, h, i, j].join(', ') + '] = exp(' + (masked(r, i, j) ? '\u2212\u221e' : fmt(score(r, l, h, i, j) - mx)) + ') / ' + fmt(tot) +
+      el('div', { class: 'scroll' }, tb));
+    if (mx === -Infinity) { /* no row sum to divide by: the rule --explain states, not exp(−∞) / 0 */
+      cv.append(el('p', { class: 'note', 'data-role': 'all-masked', text: 'every key of this row is masked: softmax of all ' +
+        '\u2212\u221e is undefined, so the rule gives all-zero weights and a zero output row (never NaN).' }),
+      el('p', { class: 'eq' }, cell, el('strong', { 'data-role': 'weight', text: fmt(a) }), ' (the rule, not a division)',
+        dumpRef(r, r.weights_file, l, h, i, j)));
+      return;
+    }
+    cv.append(el('p', { class: 'eq', text: 'row max = ' + fmt(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fmt(tot) }),
+      el('p', { class: 'eq' }, cell + 'exp(' + (masked(r, i, j) ? '\u2212\u221e' : fmt(score(r, l, h, i, j) - mx)) + ') / ' + fmt(tot) +
         ' = ', el('strong', { 'data-role': 'weight', text: fmt(a) }), dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
