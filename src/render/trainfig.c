@@ -168,6 +168,12 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
                        fs->T);
     int T = fs->T, cell = T <= 12 ? 12 : T <= 24 ? 7 : 3, side = cell * T, gap = 16;
     int left = 150, top = 86, tok_w = 64;
+    for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its maps, 10 px of margin */
+        av_text_metrics lm;
+        av_text_measure(fs->row_labels[r], 13, 0, &lm);
+        int need_l = (int)ceilf(lm.width) + 20;
+        if (need_l > left) left = need_l;
+    }
     int width = left + fs->cols * (side + gap) + 20, height = top + fs->rows * (side + gap) + tok_w;
     av_text_metrics tm, sm;
     av_text_measure(fs->title, 17, 1, &tm);
