@@ -415,6 +415,65 @@ static void test_cli_train_counts_in_the_singular(void **state) {
     tu_free(&r);
 }
 
+/* Rows of train.csv with a held-out loss (the snapshot steps), read apart
+ * from the figures. */
+static int csv_snapshots(const char *path) {
+    char *csv = tu_slurp_file(path, NULL);
+    assert_non_null(csv);
+    int n = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char *c = line + 1;
+        for (int k = 0; k < 4 && c; k++) c = strchr(c + 1, ','); /* step,lr,loss,grad_norm, */
+        n += c && c[1] != ',';
+    }
+    free(csv);
+    return n;
+}
+
+/* <rect>s of a 6-px marker square in fill colour `fill` in an SVG file. */
+static int svg_markers(const char *path, const char *fill) {
+    char *svg = tu_slurp_file(path, NULL), pat[64];
+    assert_non_null(svg);
+    snprintf(pat, sizeof pat, "width=\"6\" height=\"6\" fill=\"%s\"", fill);
+    int n = 0;
+    for (const char *p = strstr(svg, pat); p; p = strstr(p + 1, pat)) n++;
+    free(svg);
+    return n;
+}
+
+/* The curves measured at snapshots only (held-out loss and accuracy,
+ * attention on target; a few log-spaced steps) draw a marker at every
+ * snapshot and say "at snapshots", so the joining lines do not read as
+ * measured between them; the compare overlays too. They had lines alone. */
+static void test_cli_train_snapshot_curves_have_markers(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", "1", "--heads", "1", "--d-model", "16",
+                "--batch", "4", "-o", tu_in(f, "one"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    int n = csv_snapshots(tu_in(f, "one/train.csv"));
+    assert_true(n > 3 && n < 21);
+    /* tab10 orange: the held-out loss (series 1 of the loss panel) and its legend entry; blue: the accuracy
+     * (no legend entry) and the attention on target (one head, in the legend) */
+    assert_int_equal(svg_markers(tu_in(f, "one/curves.svg"), "#ff7f0e"), n + 1);
+    assert_int_equal(svg_markers(tu_in(f, "one/curves.svg"), "#1f77b4"), 2 * n + 1);
+    char *svg = tu_slurp_file(tu_in(f, "one/curves.svg"), NULL);
+    assert_non_null(strstr(svg, ">held-out, at snapshots</text>"));
+    assert_non_null(strstr(svg, ">held-out sequence accuracy, at snapshots</text>"));
+    free(svg);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", "1", "--heads", "1", "--d-model", "16",
+                "--batch", "4", "--compare", "scale", "-o", tu_in(f, "cmp"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* per setting: accuracy and best head's attention at every snapshot, and both legend entries */
+    assert_int_equal(svg_markers(tu_in(f, "cmp/compare_scale.svg"), "#1f77b4"), 2 * n + 2);
+    assert_int_equal(svg_markers(tu_in(f, "cmp/compare_scale.svg"), "#ff7f0e"), 2 * n + 2);
+    svg = tu_slurp_file(tu_in(f, "cmp/compare_scale.svg"), NULL);
+    assert_non_null(strstr(svg, ">held-out sequence accuracy, at snapshots</text>"));
+    free(svg);
+}
+
 /* --compare trains each setting of what it compares: the header line names
  * them all as varying ("Pre-LN vs Post-LN"), not the first one alone ("Pre-LN"). */
 static void test_cli_train_compare_header_names_the_settings(void **state) {
@@ -615,6 +674,7 @@ int main(void) {
         cmocka_unit_test(test_cli_train_bad_input),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_positions_odd_d_k_leaves_out_rope, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_snapshot_curves_have_markers, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_checks_outdir_first),

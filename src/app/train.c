@@ -399,11 +399,12 @@ typedef struct {
     const char *title;
 } log_fig;
 
-/* Series of one snapshot quantity: x = snapshot steps. */
+/* Series of one snapshot quantity: x = snapshot steps, a marker at each (the
+ * line between them is not measured). */
 static void snap_series(av_series *s, double *x, double *y, const train_log *g, const double *src, size_t stride,
                         const char *label) {
     for (int k = 0; k < g->n_snap; k++) { x[k] = g->snap_step[k]; y[k] = src[(size_t)k * stride]; }
-    *s = (av_series){.label = label, .x = x, .y = y, .n = g->n_snap};
+    *s = (av_series){.label = label, .x = x, .y = y, .n = g->n_snap, .markers = 1};
 }
 
 static av_status curves_fig(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
@@ -420,7 +421,7 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
     }
     for (int i = 0; i <= g->steps; i++) steps[i] = i;
     ser[0] = (av_series){.label = "training batch", .x = steps + 1, .y = g->loss + 1, .n = g->steps};
-    snap_series(&ser[1], buf, buf + MAX_SNAP, g, g->ho_loss, 1, "held-out");
+    snap_series(&ser[1], buf, buf + MAX_SNAP, g, g->ho_loss, 1, "held-out, at snapshots");
     snap_series(&ser[2], buf + 2 * MAX_SNAP, buf + 3 * MAX_SNAP, g, g->acc, 1, NULL);
     int shown = LH < 10 ? LH : 10;
     for (int i = 0; i < shown; i++) {
@@ -430,8 +431,8 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
     }
     av_curve_panel p[3] = {
         {.title = "loss (cross-entropy on answers)", .y_label = "loss", .s = ser, .n_series = 2},
-        {.title = "held-out sequence accuracy", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0, .ymax = 1},
-        {.title = "attention on the target", .y_label = "attention weight", .s = ser + 3, .n_series = shown, .ymin = 0,
+        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0, .ymax = 1},
+        {.title = "attention on the target, at snapshots", .y_label = "attention weight", .s = ser + 3, .n_series = shown, .ymin = 0,
          .ymax = 1},
     };
     av_status s = av_plot_curves(path, p, 3, lf->title, "training step", meta, err);
@@ -639,8 +640,8 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
     }
     av_curve_panel p[3] = {
         {.title = "training loss (every step)", .y_label = "loss", .s = s[0], .n_series = c->n},
-        {.title = "held-out sequence accuracy", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0, .ymax = 1},
-        {.title = "best head's attention on target", .y_label = "attention weight", .s = s[2], .n_series = c->n,
+        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0, .ymax = 1},
+        {.title = "best head's weight on target, at snapshots", .y_label = "attention weight", .s = s[2], .n_series = c->n,
          .ymin = 0, .ymax = 1},
     };
     av_status st = av_plot_curves(path, p, 3, c->title, "training step", meta, err);

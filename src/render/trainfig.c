@@ -20,7 +20,7 @@ static const av_rgb TAB10[10] = {{0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 
 
 /* ---------------------------------------------------------------------------- curves */
 
-enum { PW = 420, PH = 300, PAD_L = 64, PAD_R = 18, PAD_T = 40, PAD_B = 56, LEG_LINE = 18, LEG_COLS = 2 };
+enum { PW = 420, PH = 300, PAD_L = 64, PAD_R = 18, PAD_T = 40, PAD_B = 56, LEG_LINE = 18, LEG_COLS = 2, MARKER = 6 };
 
 typedef struct {
     double x0, x1, y0, y1; /* data range */
@@ -44,6 +44,12 @@ static void seg(av_dlist *dl, const axes *a, float xa, float ya, float xb, float
         if (hi > a->by1) hi = a->by1;
         if (x >= a->bx0 && x < a->bx1 && hi > lo) av_dl_rect(dl, x, lo, x + 2, hi, c);
     }
+}
+
+/* A series' marker: a MARKER-px filled square centred on (x, y). */
+static void marker(av_dlist *dl, float x, float y, av_rgb c) {
+    int x0 = (int)lrintf(x) - MARKER / 2, y0 = (int)lrintf(y) - MARKER / 2;
+    av_dl_rect(dl, x0, y0, x0 + MARKER, y0 + MARKER, c);
 }
 
 /* A round tick step for a range: 1, 2 or 5 times a power of ten, about 5 ticks. */
@@ -99,6 +105,7 @@ static void emit_legend(av_dlist *dl, const av_curve_panel *p, int x0, int y0) {
         if (!se->label) continue;
         int lx = x0 + (k % LEG_COLS) * col_w, ly = y0 + (k / LEG_COLS) * LEG_LINE;
         av_dl_rect(dl, lx, ly + 4, lx + 18, ly + 7, TAB10[s % 10]);
+        if (se->markers) marker(dl, lx + 9.5f, ly + 5.5f, TAB10[s % 10]);
         av_dl_text_run(dl, se->label, (float)lx + 22, (float)ly + 10, 12, AV_ANCHOR_START, 0, 0, INK);
         k++;
     }
@@ -124,7 +131,8 @@ static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, co
             double y = fmin(fmax(se->y[i], a.y0), a.y1);
             float nx = px_x(&a, se->x[i]), ny = px_y(&a, y);
             if (have) seg(dl, &a, px, py, nx, ny, c);
-            else av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
+            else if (!se->markers) av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
+            if (se->markers) marker(dl, nx, ny, c);
             px = nx; py = ny; have = 1;
         }
     }

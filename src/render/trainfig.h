@@ -9,7 +9,8 @@
  * Files are written atomically (io/fileio.h). Arrays are read, not kept.
  *
  * Curves are drawn with 2-px boxes along each polyline (the display list has
- * no line item), so PNG and SVG show the same pixels. Colours are
+ * no line item), markers as MARKER-px squares, so PNG and SVG show the same
+ * pixels. Colours are
  * matplotlib's tab10 in order.
  *
  * Non-goals: general plotting (no log axes, no error bands), GIF with
@@ -26,6 +27,8 @@ typedef struct {
     const char *label;   /* legend text, or NULL for no legend entry */
     const double *x, *y; /* n points, x increasing; non-finite y are skipped */
     int n;
+    int markers;         /* 1 = a square marker at every point (few measured points, e.g. snapshots, whose
+                          * joining line only guides the eye, as matplotlib's marker='s'), also in the legend */
 } av_series;
 
 typedef struct {
