@@ -698,6 +698,51 @@ static void test_compare_panels_named_by_setting(void **state) {
     free(svg);
 }
 
+/* Every --compare figure's title says what the other figures' titles say:
+ * the head of how many, the mask, and the settings not compared (positions
+ * for scale, "no scale"); order names the mask it ran with (padding only).
+ * It said "head 0 under each setting" alone. */
+static void test_compare_titles_name_head_mask_and_positions(void **state) {
+    fixture *f = *state;
+    static const struct {
+        const char *args[8], *file, *want[2], *not_want;
+    } cases[] = {
+        {{"--compare", "positions", "--rope-style", "half", "--causal", "--pad-to", "6"}, "compare_positions",
+         {"--compare positions: head 0 of 2 under each setting · positions: none vs sinusoidal vs RoPE (half) · "
+          "mask: causal + key padding (2 <pad>)", ""}, "no scale"},
+        {{"--compare", "scale", "--positions", "rope", "--rope-style", "half", "--causal"}, "compare_scale",
+         {"--compare scale: head 0 of 2 under each setting · positions: RoPE (half) · mask: causal", ""}, "no scale"},
+        {{"--compare", "rope-style", "--no-scale", "--pad-to", "6"}, "compare_rope-style",
+         {"--compare rope-style: head 0 of 2 under each setting · mask: key padding (2 <pad>) · no scale", ""},
+         "· positions: "},
+        {{"--compare", "order", "--causal", "--pad-to", "6"}, "compare_order",
+         {"of head 0 of 2 · 0 everywhere", "run without the causal / --attn-mask mask · positions: none vs "
+          "sinusoidal vs RoPE (interleaved) · mask: key padding (2 <pad>)"}, "no scale"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *argv[16] = {"-q", "--heads", "2", "-o", in(f, "c")};
+        int n = 5;
+        for (int k = 0; k < 8 && cases[i].args[k]; k++) argv[n++] = cases[i].args[k];
+        argv[n] = "I love deep learning";
+        tu_result r;
+        tu_runv(&r, NULL, NULL, argv);
+        expect_ok(&r);
+        tu_free(&r);
+        char path[64];
+        snprintf(path, sizeof path, "c/%s.png", cases[i].file);
+        av_png_image img;
+        av_err e;
+        assert_int_equal(av_png_read_texts(in(f, path), &img, &e), AV_OK);
+        const char *title = av_png_image_text(&img, "Title");
+        assert_non_null(title);
+        for (int k = 0; k < 2; k++)
+            if (cases[i].want[k][0] && !strstr(title, cases[i].want[k]))
+                fail_msg("%s: Title lacks '%s':\n%s", path, cases[i].want[k], title);
+        if (strstr(title, cases[i].not_want)) fail_msg("%s: Title says '%s':\n%s", path, cases[i].not_want, title);
+        av_png_image_free(&img);
+    }
+}
+
 /* --figures grid names the grid, so it is drawn even for one head (issue 10:
  * it used to write nothing and exit 0). */
 static void test_grid_for_one_head_when_asked(void **state) {
@@ -1112,6 +1157,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),

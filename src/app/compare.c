@@ -7,6 +7,7 @@
 
 #include "app/teach.h"
 #include "app/term.h"
+#include "app/trace.h"
 
 /* A forward pass of base's X and weights under cfg; perm (T entries, or
  * NULL) moves row t of X to row perm[t]. */
@@ -155,9 +156,33 @@ static av_status settings(av_comparison *c, av_config *cfgs, const av_model *m, 
     return AV_OK;
 }
 
+/* c->shared: the positions (scale), or the kinds compared with RoPE's style
+ * (positions, order; rope-style's panels name theirs), the mask the runs use
+ * (order's: without the causal mask and --attn-mask) and "no scale" unless
+ * scale is compared. */
+static void describe_shared(av_comparison *c, const av_model *m) {
+    av_config cfg = m->cfg;
+    int user_mask = m->user_mask != NULL;
+    if (c->kind == AV_CMP_ORDER) { cfg.causal = 0; user_mask = 0; }
+    char desc[96], pos[160] = "", mask[128];
+    if (c->kind == AV_CMP_SCALE) {
+        av_positions_desc(desc, sizeof desc, &cfg);
+        snprintf(pos, sizeof pos, "positions: %s · ", desc);
+    } else if (c->kind == AV_CMP_POSITIONS || c->kind == AV_CMP_ORDER) { /* RoPE's style is not compared */
+        cfg.positions = AV_POS_ROPE;
+        av_positions_desc(desc, sizeof desc, &cfg);
+        snprintf(pos, sizeof pos, "positions: none vs sinusoidal%s%s · ", m->D % 2 ? "" : " vs ", m->D % 2 ? "" : desc);
+    }
+    av_mask_desc(mask, sizeof mask, &cfg, user_mask);
+    snprintf(c->shared, sizeof c->shared, "%smask: %s%s", pos, mask,
+             c->kind != AV_CMP_SCALE && !cfg.scale ? " · no scale" : "");
+}
+
 av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, av_err *err) {
     memset(c, 0, sizeof *c);
     c->kind = kind;
+    c->H = m->cfg.H;
+    describe_shared(c, m);
     if (kind == AV_CMP_ORDER) return run_order(c, m, err);
     av_config cfgs[AV_CMP_MAX_SETTINGS];
     av_status st = settings(c, cfgs, m, err);
@@ -231,8 +256,9 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
                               .w = c->order_delta[i] + (size_t)h * T * T, .panel_title = names[i]};
     }
     snprintf(title, sizeof title, "%s%s--compare order: swap \"%s\" and \"%s\", then |A′[π(i), π(j)] − A[i, j]| "
-             "of head %d · 0 everywhere = the weights only permute%s%s%s", context ? context : "", context ? " · " : "",
-             tok[0], tok[c->last], h, c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "",
+             "of head %d of %d · 0 everywhere = the weights only permute%s · %s%s%s", context ? context : "",
+             context ? " · " : "", tok[0], tok[c->last], h, c->H,
+             c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "", c->shared,
              c->left_out[0] ? " · rope left out: " : "", c->left_out);
     av_plot_meta mm = meta ? *meta : (av_plot_meta){0};
     mm.vmin = 0;
@@ -255,8 +281,9 @@ av_status av_compare_plot(const char *path, const av_comparison *c, const av_tok
                               .w = c->runs[i].att + (size_t)h * T * T, .masked = c->runs[i].mask,
                               .panel_title = c->names[i]};
     }
-    snprintf(title, sizeof title, "%s%s--compare %s: head %d under each setting%s%s", context ? context : "",
-             context ? " · " : "", av_compare_name(c->kind), h, c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
+    snprintf(title, sizeof title, "%s%s--compare %s: head %d of %d under each setting · %s%s%s", context ? context : "",
+             context ? " · " : "", av_compare_name(c->kind), h, c->H, c->shared,
+             c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
     return av_plot_grid(path, hms, c->n, title, meta, err);
 }
 

@@ -40,6 +40,11 @@ static inline const char *av_compare_name(int k) {
 typedef struct {
     av_compare_kind kind;
     int n;                                 /* settings compared, 2 or 3 */
+    int H;                                 /* heads of the model compared */
+    char shared[320];                      /* what every setting shares, as the other figures' titles say it:
+                                            * "positions: RoPE (half) · mask: causal" (scale), "positions: none
+                                            * vs sinusoidal vs RoPE (half) · mask: none · no scale" (positions,
+                                            * order: the mask it ran with), "mask: causal" (rope-style) */
     char names[AV_CMP_MAX_SETTINGS][64];   /* "scaled ÷√d_k", "RoPE", "RoPE half", ... */
     av_model runs[AV_CMP_MAX_SETTINGS];    /* one forward pass per setting (not for order) */
     /* order only */
@@ -68,7 +73,8 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
 /* Draw head h of every setting side by side into path (.png or .svg, by
  * meta); for order the difference maps, on a 0..max colour scale, labelled
  * with the original token order. context ("“sentence” · random weights
- * (untrained, seed 42)", or NULL) starts the title. Errors: those of av_plot_grid. */
+ * (untrained, seed 42)", or NULL) starts the title; "head h of H" and
+ * c->shared follow. Errors: those of av_plot_grid. */
 av_status av_compare_plot(const char *path, const av_comparison *c, const av_tokens *toks, int h,
                           const char *context, const av_plot_meta *meta, av_err *err);
 
