@@ -743,6 +743,35 @@ static void test_compare_titles_name_head_mask_and_positions(void **state) {
     }
 }
 
+/* --log-scale --figures mean colours log₁₀ of the mean weight (the mean is
+ * taken first), so its colour bar says so, not "mean log₁₀ attention
+ * weight"; a fixed or --vmax range names the 3 decades the log scale spans. */
+static void test_log_scale_mean_and_range_labels(void **state) {
+    fixture *f = *state;
+    static const struct {
+        const char *args[3], *file, *want;
+    } cases[] = {
+        {{"--vmax", "fixed", NULL}, "mean", ">log\xE2\x82\x81\xE2\x82\x80 of the mean attention weight (fixed 10^-3 "
+                                            "\xE2\x80\x93 1)</text>"},
+        {{"--vmax", "0.5", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (10^-3.3 \xE2\x80\x93 0.5, "
+                                           "--vmax)</text>"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tu_result r;
+        RUN(&r, "-q", "--heads", "2", "--log-scale", "--figures", "heads,mean", "--format", "svg", cases[i].args[0],
+            cases[i].args[1], "-o", in(f, "l"), "I love deep learning");
+        expect_ok(&r);
+        tu_free(&r);
+        char path[64];
+        snprintf(path, sizeof path, "l/%s.svg", cases[i].file);
+        char *svg = slurp(in(f, path), NULL);
+        assert_non_null(svg);
+        if (!strstr(svg, cases[i].want)) fail_msg("%s lacks '%s'", path, cases[i].want);
+        assert_null(strstr(svg, "mean log\xE2\x82\x81\xE2\x82\x80"));
+        free(svg);
+    }
+}
+
 /* --figures grid names the grid, so it is drawn even for one head (issue 10:
  * it used to write nothing and exit 0). */
 static void test_grid_for_one_head_when_asked(void **state) {
@@ -1158,6 +1187,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),

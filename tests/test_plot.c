@@ -1105,6 +1105,29 @@ static void test_auto_range_after_pooling(void **state) {
     av_dl_free(&dl);
 }
 
+/* The log scale's automatic range is top / 1000 .. top (3 decades below the
+ * percentile), and the colour bar's title gives that range, not "0–top". */
+static void test_log_auto_range_label_gives_the_log_range(void **state) {
+    fixture *f = *state;
+    fill(f, 40, 0);
+    f->meta.auto_pct = 100.0f; /* the largest weight: no pooling at 40 tokens */
+    f->meta.log_scale = 1;
+    f->meta.value_label = "attention weight";
+    float top = 0;
+    for (int c = 0; c < 40 * 40; c++) top = fmaxf(top, f->w[c]);
+    char want[128];
+    snprintf(want, sizeof want, "attention weight (auto: 10^%.3g \xE2\x80\x93 %.3g, 100th percentile)",
+             log10((double)top / 1000), (double)top);
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    if (!has_text(&dl, want)) fail_msg("no colour bar title '%s'", want);
+    assert_false(has_text(&dl, "(auto: 0\xE2\x80\x93"));
+    const av_dl_item *h = av_plot_panel(&dl, 0);
+    assert_true(fabsf(h->heat.vmin - log10f(top / 1000)) < 1e-5f && fabsf(h->heat.vmax - log10f(top)) < 1e-6f);
+    av_dl_free(&dl);
+}
+
 /* --log: cells carry log10 of the weight over [vmin, vmax] in log10 units. */
 static void test_log_scale_cells(void **state) {
     fixture *f = *state;
@@ -1159,6 +1182,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_percentile_nearest_rank, setup, teardown),
         cmocka_unit_test(test_percentile_equals_sorted),
         cmocka_unit_test_setup_teardown(test_log_scale_cells, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_log_auto_range_label_gives_the_log_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_range_after_pooling, setup, teardown),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);

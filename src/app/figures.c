@@ -33,6 +33,7 @@ typedef struct {
     av_plot_meta meta;
     av_plot_meta wmeta;     /* weight figures: meta plus the colour range (--vmax, --log-scale) */
     char wlabel[128];       /* wmeta's colour-bar title */
+    char mlabel[160];       /* the mean figure's: "mean attention weight", "log₁₀ of the mean attention weight" */
     char desc[8192];        /* "<command line> (seed N)"; a model's without the seed */
     char lead[1024];        /* "“I love deep learning”" or --title */
     const char *weights;    /* "random weights (untrained, seed 42)" */
@@ -144,6 +145,8 @@ static void compose(char *title, size_t n, const fig_run *fr, const char *what) 
              fr->noscale);
 }
 
+#define LOG10 "log\xE2\x82\x81\xE2\x82\x80 " /* "log₁₀ " */
+
 /* The weight figures' colour range: fixed 0..1 up to AV_AUTO_VMAX_T tokens,
  * then (or with --vmax auto) 0 up to the 99th percentile of the visible
  * values each figure draws (plot.h auto_pct, after pooling), or 0..F with
@@ -157,17 +160,21 @@ static void weight_range(fig_run *fr) {
     fr->wmeta.vmin = 0.0f;
     fr->wmeta.vmax = 1.0f;
     fr->wmeta.log_scale = o->log_scale;
-    const char *how = o->vmax_mode == AV_VMAX_FIXED ? " (fixed 0\xE2\x80\x93" "1)" : "";
+    const char *how = o->vmax_mode != AV_VMAX_FIXED ? ""
+                      : o->log_scale ? " (fixed 10^-3 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
     char buf[64];
     if (mode == AV_VMAX_AUTO) {
         fr->wmeta.auto_pct = (float)AV_AUTO_VMAX_PCT; /* the plot appends the range it found */
     } else if (mode == AV_VMAX_VALUE) {
         fr->wmeta.vmax = (float)o->vmax;
-        snprintf(buf, sizeof buf, " (0\xE2\x80\x93%.3g, --vmax)", o->vmax);
+        if (o->log_scale)
+            snprintf(buf, sizeof buf, " (10^%.3g \xE2\x80\x93 %.3g, --vmax)", log10(o->vmax) - 3, o->vmax);
+        else snprintf(buf, sizeof buf, " (0\xE2\x80\x93%.3g, --vmax)", o->vmax);
         how = buf;
     }
-    snprintf(fr->wlabel, sizeof fr->wlabel, "%sattention weight%s", o->log_scale ? "log\xE2\x82\x81\xE2\x82\x80 " : "",
-             how);
+    snprintf(fr->wlabel, sizeof fr->wlabel, "%sattention weight%s", o->log_scale ? LOG10 : "", how);
+    /* the mean figure colours the log of the mean, not the mean of the logs */
+    snprintf(fr->mlabel, sizeof fr->mlabel, "%s attention weight%s", o->log_scale ? LOG10 "of the mean" : "mean", how);
     fr->wmeta.value_label = fr->wlabel;
 }
 
@@ -235,9 +242,7 @@ static av_status fig_mean(const fig_run *fr, av_err *err) {
     av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok, .w = mean,
                      .masked = m->mask};
     av_plot_meta mm = fr->wmeta;
-    char label[160];
-    snprintf(label, sizeof label, "mean %s", fr->wlabel);
-    mm.value_label = label;
+    mm.value_label = fr->mlabel;
     av_status s = write_fig(fr, "mean", FIG_HEAD, &hm, 1, NULL, &mm, err);
     free(mean);
     return s;

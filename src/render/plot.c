@@ -408,7 +408,9 @@ static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, in
 
 /* The automatic top of the range: meta->auto_pct of the values drawn (after
  * pooling, so max-pooled cells are not all above it); the colour bar's title
- * gains "(auto: 0–X, 99th percentile)". Returns 0, or -1 when out of memory. */
+ * gains "(auto: 0–X, 99th percentile)", on the log scale the range it spans,
+ * "(auto: 10^-3.64 – 0.229, 99th percentile)" (log_panels: X / 1000 .. X).
+ * Returns 0, or -1 when out of memory. */
 static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_meta *meta, color_range *cr) {
     size_t cells = (size_t)hms[0].n_q * hms[0].n_k;
     float *all = av_dl_alloc(dl, cells * (size_t)n * sizeof *all);
@@ -420,7 +422,11 @@ static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_
     size_t len = strlen(cr->value_label) + 64;
     char *label = av_dl_alloc(dl, len);
     if (!label) return -1;
-    snprintf(label, len, "%s (auto: 0\xE2\x80\x93%.3g, %gth percentile)", cr->value_label, cr->vmax, meta->auto_pct);
+    if (cr->log)
+        snprintf(label, len, "%s (auto: 10^%.3g \xE2\x80\x93 %.3g, %gth percentile)", cr->value_label,
+                 log10(cr->vmax) - 3, cr->vmax, meta->auto_pct);
+    else
+        snprintf(label, len, "%s (auto: 0\xE2\x80\x93%.3g, %gth percentile)", cr->value_label, cr->vmax, meta->auto_pct);
     cr->value_label = label;
     return 0;
 }
