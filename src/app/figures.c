@@ -92,13 +92,12 @@ static int has_non_ascii(const char *s) {
     return 0;
 }
 
-/* 1 if the cluster at s (NUL-terminated) starts with white space, a line
- * break or a control character (Z*, Cc): in a quoted sentence it separates
- * words, as in the tokenizer, and is drawn as one space, never as a box. */
+/* 1 if the cluster at s (NUL-terminated) starts with a separator
+ * (av_utf8_is_separator, as the tokenizer splits words): in a quoted
+ * sentence it is drawn as one space, never as a box. */
 static int is_separator(const char *s) {
     const unsigned char *p = (const unsigned char *)s;
-    av_ucat cat = av_utf8_category(av_utf8_next(&p));
-    return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC;
+    return av_utf8_is_separator(av_utf8_next(&p));
 }
 
 /* lead (n bytes) = --title, or the sentence in quotes, separator runs

@@ -108,6 +108,11 @@ int av_utf8_is_hangul(unsigned cp) {
     return n >= 1 && n <= 4 && (unsigned)d[0] != cp && hangul_boundclass((unsigned)d[0]);
 }
 
+int av_utf8_is_separator(unsigned cp) {
+    av_ucat cat = av_utf8_category(cp);
+    return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC;
+}
+
 int av_utf8_is_rtl(unsigned cp) {
     if (cp > 0x10FFFF) return 0;
     int bc = utf8proc_get_property((utf8proc_int32_t)cp)->bidi_class;

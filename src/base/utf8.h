@@ -76,6 +76,10 @@ av_ucat av_utf8_category(unsigned cp);
 int av_utf8_is_ignorable(unsigned cp); /* Default_Ignorable_Code_Point: drawn as nothing */
 int av_utf8_is_hangul(unsigned cp);    /* a Hangul syllable or jamo (incl. compatibility jamo) */
 int av_utf8_is_rtl(unsigned cp);       /* Bidi_Class R or AL: a strong right-to-left letter (UAX #9) */
+/* White space, a line or paragraph separator, or a control character (general
+ * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
+ * quoted sentence in a figure title shows as one space. */
+int av_utf8_is_separator(unsigned cp);
 /* Terminal columns of one code point: 0, 1 or 2 (utf8proc_charwidth; East
  * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
 int av_utf8_cp_width(unsigned cp);

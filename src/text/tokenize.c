@@ -38,7 +38,7 @@ static cls classify(const char *s, size_t n) {
         at += (size_t)k;
         av_ucat cat = av_utf8_category(cp);
         if (cat == AV_UC_CF || av_utf8_is_ignorable(cp)) continue;
-        if (cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC) return CL_SEP;
+        if (av_utf8_is_separator(cp)) return CL_SEP;
         if (cat >= AV_UC_PC && cat <= AV_UC_PO) return CL_ALONE;
         if (cp < 0x80 && cat >= AV_UC_SM && cat <= AV_UC_SO) return CL_ALONE; /* $+<=>^`|~ as BERT */
         return splits_per_character(cp, cat) ? CL_ALONE : CL_WORD;
