@@ -117,9 +117,12 @@ static av_status check_unsupported(const cJSON *root, const char *name, av_err *
 static av_status check_model_type(const cJSON *root, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     if (!j || (cJSON_IsString(j) && strcmp(j->valuestring, "gpt2") == 0)) return AV_OK;
+    return av_model_type_refused(name, cJSON_IsString(j) ? j->valuestring : NULL, 0, err);
+}
+
+av_status av_model_type_refused(const char *name, const char *value, int missing, av_err *err) {
     return av_fail(err, AV_EUSAGE, "%s: model_type %s%.40s%s is not supported (allowed: gpt2, llama, qwen2)", name,
-                   cJSON_IsString(j) ? "\"" : "", cJSON_IsString(j) ? j->valuestring : "(not a string)",
-                   cJSON_IsString(j) ? "\"" : "");
+                   value ? "\"" : "", value ? value : missing ? "(missing)" : "(not a string)", value ? "\"" : "");
 }
 
 av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, const char *name, av_err *err) {

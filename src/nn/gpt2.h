@@ -193,6 +193,12 @@ typedef struct {
 av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, av_err *err);
 void av_gpt2_acts_free(av_gpt2_acts *a);
 
+/* The refusal of a config.json whose model_type no loader reads (name: the
+ * file, for the message): value is the JSON string, or NULL when model_type is
+ * missing (missing = 1) or not a string. Always returns AV_EUSAGE:
+ * 'config.json: model_type "mistral" is not supported (allowed: gpt2, llama, qwen2)'. */
+av_status av_model_type_refused(const char *name, const char *value, int missing, av_err *err);
+
 /* T tokens against a model of max_positions positions (0: no limit of the
  * model's; key: the config.json key that sets it, for the message) and
  * AV_MAX_TOKENS. Errors, AV_EUSAGE: "40 tokens is more than the model's 32

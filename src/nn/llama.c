@@ -120,9 +120,7 @@ av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len
     int head_dim = 0;
     if (cJSON_IsString(mt) && strcmp(mt->valuestring, "qwen2") == 0) c->type = AV_LLAMA_QWEN2, c->qkv_bias = 1;
     else if (!(cJSON_IsString(mt) && strcmp(mt->valuestring, "llama") == 0))
-        s = av_fail(err, AV_EUSAGE, "%s: model_type %s%.40s%s is not supported (allowed: gpt2, llama, qwen2)", name,
-                    cJSON_IsString(mt) ? "\"" : "", !mt ? "(missing)" : cJSON_IsString(mt) ? mt->valuestring : "(not a string)",
-                    cJSON_IsString(mt) ? "\"" : "");
+        s = av_model_type_refused(name, cJSON_IsString(mt) ? mt->valuestring : NULL, !mt, err);
     if (!s && !(s = cfg_refuse(root, name, err)) && !(s = cfg_fields(c, root, &head_dim, name, err)))
         s = cfg_check(c, head_dim, name, err);
     cJSON_Delete(root);
