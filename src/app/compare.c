@@ -69,13 +69,17 @@ static double max_abs_diff(const float *a, const float *b, size_t n) {
     return w;
 }
 
-/* RoPE rotates pairs of dimensions: with an odd d_k, positions and order
- * leave it out, and c->left_out says why (the note, the table, the figure). */
-static int rope_left_out(av_comparison *c, const av_model *m) {
-    if (!(m->D % 2)) return 0;
-    snprintf(c->left_out, sizeof c->left_out, "RoPE needs an even d_k; d_k = d_model / heads = %d / %d = %d",
-             m->cfg.C, m->cfg.H, m->D);
+int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads) {
+    int d_k = d_model / heads;
+    if (d_k % 2 == 0) return out[0] = 0, 0;
+    snprintf(out, n, "RoPE needs an even d_k; d_k = d_model / heads = %d / %d = %d", d_model, heads, d_k);
     return 1;
+}
+
+/* With an odd d_k, positions and order leave RoPE out, and c->left_out says
+ * why (the note, the table, the figure). */
+static int rope_left_out(av_comparison *c, const av_model *m) {
+    return av_compare_rope_left_out(c->left_out, sizeof c->left_out, m->cfg.C, m->cfg.H);
 }
 
 /* order: one permuted and one plain run per positions kind, without the
@@ -259,7 +263,7 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
              "of head %d of %d · 0 everywhere = the weights only permute%s · %s%s%s", context ? context : "",
              context ? " · " : "", tok[0], tok[c->last], h, c->H,
              c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "", c->shared,
-             c->left_out[0] ? " · rope left out: " : "", c->left_out);
+             c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
     av_plot_meta mm = meta ? *meta : (av_plot_meta){0};
     mm.vmin = 0;
     mm.vmax = top > 0 ? top : 1;

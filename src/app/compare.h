@@ -58,6 +58,12 @@ typedef struct {
     char left_out[96];
 } av_comparison;
 
+/* With an odd d_k = d_model / heads, RoPE (which rotates pairs of
+ * dimensions) is left out of a positions comparison: out (n bytes, at least
+ * 96) = "RoPE needs an even d_k; d_k = d_model / heads = 10 / 2 = 5" and 1;
+ * else out = "" and 0. For --compare positions/order and --train --compare. */
+int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads);
+
 /* Run m's X and weights under each setting of kind into *c (zeroed first;
  * free with av_compare_free, also after an error). Errors: AV_EUSAGE for
  * order with fewer than 2 real tokens and for rope-style with an odd d_k,

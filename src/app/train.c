@@ -665,10 +665,7 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
     default:
         v[0].positions = AV_POS_LEARNED; v[1].positions = AV_POS_SINUSOIDAL; v[2].positions = AV_POS_ROPE;
         names[0] = "learned"; names[1] = "sinusoidal"; names[2] = "rope";
-        if (!((o->d_model / o->heads) % 2)) return 3;
-        snprintf(left_out, n, "RoPE needs an even d_k; d_k = d_model / heads = %d / %d = %d", o->d_model, o->heads,
-                 o->d_model / o->heads);
-        return 2;
+        return av_compare_rope_left_out(left_out, n, o->d_model, o->heads) ? 2 : 3;
     }
 }
 
