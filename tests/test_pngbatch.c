@@ -20,7 +20,7 @@ enum { W = 97, H = 61, N_IMAGES = 7 };
 
 /* Image k: flat fields and a gradient that differ per k (malloc'd). */
 static unsigned char *image(int k) {
-    unsigned char *rgb = malloc((size_t)W * H * 3);
+    unsigned char *rgb = av_big_calloc((size_t)W * H, 3); /* the batch frees it with av_big_free */
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             unsigned char *p = rgb + ((size_t)y * W + (size_t)x) * 3;
@@ -63,7 +63,7 @@ static void test_batch_bytes_equal_direct_write(void **state) {
         snprintf(ref, sizeof ref, "r%d.png", k);
         unsigned char *rgb = image(k);
         assert_int_equal(av_png_write(tu_in(f, ref), rgb, W, H, (size_t)W * 3, kTexts, 3, 150, &err), AV_OK);
-        free(rgb);
+        av_big_free(rgb);
         assert_true(same_file(tu_in(f, name), tu_in(f, ref)));
     }
 }

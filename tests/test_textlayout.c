@@ -63,7 +63,7 @@ static mask label_mask(const char *utf8) {
             const unsigned char *p = rgb + (size_t)y * stride + (size_t)x * 3;
             k.m[(size_t)y * w + x] = p[0] + p[1] + p[2] < 3 * 128;
         }
-    free(rgb);
+    av_big_free(rgb);
     av_dl_free(&dl);
     return k;
 }
@@ -370,7 +370,7 @@ static void ink_columns(const char *utf8, av_anchor anchor, float x, int *lo, in
                 if (c < *lo) *lo = c;
                 if (c > *hi) *hi = c;
             }
-    free(rgb);
+    av_big_free(rgb);
     av_dl_free(&dl);
 }
 

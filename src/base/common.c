@@ -1,9 +1,14 @@
-/* common.c - error formatting and checked size arithmetic. */
+/* common.c - error formatting, checked size arithmetic, large zeroed buffers. */
 #include "base/common.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...) {
     if (e) {
@@ -33,6 +38,69 @@ void *av_calloc(size_t n, size_t size) {
     if (av_mul_size(&total, n, size) != 0) return NULL;
     if (total == 0) total = 1;
     return calloc(1, total);
+}
+
+/* Every av_big_calloc buffer starts BIG_HEADER bytes after a header saying
+ * how to free it: munmap(base, len), or free(base) when len is 0. 64 bytes
+ * keep the buffer aligned for AVX-512 loads. */
+#define BIG_HEADER 64
+#define HUGE_PAGE ((size_t)2 << 20)
+
+typedef struct {
+    void *base;
+    size_t len;
+} big_header;
+
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+/* A 2 MiB-aligned anonymous mapping of at least total bytes, advised for huge
+ * pages; the unaligned head and the unused tail of the reservation are
+ * unmapped again. NULL if mmap fails. */
+static unsigned char *map_huge(size_t total, size_t *len) {
+    size_t want = (total + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    if (want < total || want + HUGE_PAGE < want) return NULL;
+    size_t reserve = want + HUGE_PAGE;
+    unsigned char *b = mmap(NULL, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b == MAP_FAILED) return NULL;
+    uintptr_t a = ((uintptr_t)b + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    size_t head = (size_t)(a - (uintptr_t)b), tail = reserve - head - want;
+    if (head) munmap(b, head);
+    if (tail) munmap((unsigned char *)a + want, tail);
+    madvise((void *)a, want, MADV_HUGEPAGE); /* advice only: failure leaves 4 KiB pages */
+    *len = want;
+    return (unsigned char *)a;
+}
+#endif
+
+void *av_big_calloc(size_t n, size_t size) {
+    size_t total;
+    if (av_mul_size(&total, n, size) != 0 || total > SIZE_MAX - BIG_HEADER) return NULL;
+    total += BIG_HEADER;
+    unsigned char *base = NULL;
+    size_t len = 0;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (total >= AV_BIG_MIN) base = map_huge(total, &len); /* zeroed by the kernel */
+#endif
+    if (!base) {
+        base = calloc(1, total);
+        len = 0;
+    }
+    if (!base) return NULL;
+    big_header h = {base, len};
+    memcpy(base, &h, sizeof h);
+    return base + BIG_HEADER;
+}
+
+void av_big_free(void *p) {
+    if (!p) return;
+    big_header h;
+    memcpy(&h, (unsigned char *)p - BIG_HEADER, sizeof h);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (h.len) {
+        munmap(h.base, h.len);
+        return;
+    }
+#endif
+    free(h.base);
 }
 
 uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n) {

@@ -50,13 +50,13 @@ av_status av_model_init(av_model *m, const av_config *cfg, av_err *err) {
                        T, H, H == 1 ? "" : "s", (double)HTT * 2 * sizeof(float) / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30);
     float **tc[] = {&m->X, &m->q_proj, &m->Q, &m->K, &m->V, &m->context, &m->out};
     for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++)
-        if (!(*tc[i] = av_calloc(TC, sizeof(float)))) goto oom;
+        if (!(*tc[i] = av_big_calloc(TC, sizeof(float)))) goto oom;
     float **cc[] = {&m->W_Q, &m->W_K, &m->W_V, &m->W_O};
     for (size_t i = 0; i < 4; i++)
-        if (!(*cc[i] = av_calloc(CC, sizeof(float)))) goto oom;
+        if (!(*cc[i] = av_big_calloc(CC, sizeof(float)))) goto oom;
     if (cfg->kernel != AV_KERNEL_FLASH) { /* the (H, T, T) tensors the figures and dumps show */
-        if (!(m->scores = av_calloc(HTT, sizeof(float)))) goto oom;
-        if (!(m->att = av_calloc(HTT, sizeof(float)))) goto oom;
+        if (!(m->scores = av_big_calloc(HTT, sizeof(float)))) goto oom;
+        if (!(m->att = av_big_calloc(HTT, sizeof(float)))) goto oom;
         if (!(m->mask = av_calloc(TT, 1))) goto oom;
         if (!(m->ctx_heads = av_calloc(TC, sizeof(float)))) goto oom;
     }
@@ -278,8 +278,9 @@ av_status av_model_forward(av_model *m, av_err *err) {
 }
 
 void av_model_free(av_model *m) {
-    float *bufs[] = {m->X, m->PE, m->W_Q, m->W_K, m->W_V, m->W_O, m->b_Q, m->b_K, m->b_V, m->b_O, m->q_proj, m->Q, m->K, m->V,
-                     m->scores, m->att, m->ctx_heads, m->context, m->out};
+    float *big[] = {m->X, m->W_Q, m->W_K, m->W_V, m->W_O, m->q_proj, m->Q, m->K, m->V, m->scores, m->att, m->context, m->out};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) av_big_free(big[i]); /* from av_big_calloc */
+    float *bufs[] = {m->PE, m->b_Q, m->b_K, m->b_V, m->b_O, m->ctx_heads};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
     free(m->mask);
     free(m->user_mask);

@@ -1357,7 +1357,7 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
     if (meta && meta->batch) /* rgb is the batch's now */
         return av_png_batch_add(meta->batch, path, rgb, dl->width, dl->height, stride, texts, 5, meta->dpi, err);
     st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 5, meta ? meta->dpi : 0, err);
-    free(rgb);
+    av_big_free(rgb);
     return st;
 }
 

@@ -10,7 +10,7 @@
 
 struct av_png_job {
     char *path;
-    unsigned char *rgb; /* freed once compressed */
+    unsigned char *rgb; /* av_big_calloc'd; freed once compressed */
     int width, height, dpi, n_texts;
     size_t stride;
     char *keys[MAX_TEXTS], *values[MAX_TEXTS];
@@ -31,7 +31,7 @@ static char *dup_str(const char *s) {
 static void job_free(av_png_job *j) {
     if (!j) return;
     free(j->path);
-    free(j->rgb);
+    av_big_free(j->rgb);
     free(j->png);
     for (int k = 0; k < j->n_texts; k++) {
         free(j->keys[k]);
@@ -46,7 +46,7 @@ static void compress(av_png_job *j) {
     for (int k = 0; k < j->n_texts; k++) texts[k] = (av_png_text){j->keys[k], j->values[k]};
     j->st = av_png_encode(&j->png, &j->png_len, j->rgb, j->width, j->height, j->stride, texts, j->n_texts, j->dpi,
                           &j->err);
-    free(j->rgb);
+    av_big_free(j->rgb);
     j->rgb = NULL;
 }
 
@@ -104,7 +104,7 @@ av_status av_png_batch_add(av_png_batch *b, const char *path, unsigned char *rgb
                            size_t stride, const av_png_text *texts, int n_texts, int dpi, av_err *err) {
     av_png_job *j = job_make(path, rgb, width, height, stride, texts, n_texts, dpi);
     if (!j) {
-        free(rgb);
+        av_big_free(rgb);
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
     }
     pthread_mutex_lock(&b->lock);

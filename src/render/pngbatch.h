@@ -13,7 +13,8 @@
  *   st = av_png_batch_end(&b, err);  // compresses what is left (both threads),
  *                                    // then writes every file, in order
  *
- * Data contract: av_png_batch_add takes ownership of rgb (malloc'd) and
+ * Data contract: av_png_batch_add takes ownership of rgb (from av_big_calloc,
+ * base/common.h, as av_raster_render gives it) and
  * copies path and texts. Files are written by av_png_batch_end on the
  * caller's thread, in the order they were added, each atomically (io/fileio.h);
  * the bytes are those av_png_write gives, whichever thread compressed them.

@@ -396,7 +396,7 @@ av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stri
     if (dl->width <= 0 || dl->height <= 0)
         return av_fail(err, AV_ERUNTIME, "figure size %dx%d is empty", dl->width, dl->height);
     size_t row = (size_t)dl->width * 3;
-    unsigned char *buf = av_calloc(row, (size_t)dl->height);
+    unsigned char *buf = av_big_calloc(row, (size_t)dl->height); /* huge pages: see base/common.h */
     if (!buf)
         return av_fail(err, AV_ERUNTIME, "out of memory for a %dx%d figure", dl->width, dl->height);
     av_raster_draw(dl, buf, row);

@@ -135,7 +135,7 @@ int av_dl_cell_box(const av_dl_item *item, int i, int j, int box[4]);
 void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride);
 
 /* Allocate a (dl->height, dl->width, 3) buffer with stride 3 * width and draw
- * into it. Caller frees *out. Errors: AV_ERUNTIME when out of memory or when
+ * into it. The caller frees *out with av_big_free (base/common.h). Errors: AV_ERUNTIME when out of memory or when
  * the list is incomplete (dl->oom). */
 av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stride, av_err *err);
 

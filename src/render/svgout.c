@@ -124,7 +124,7 @@ static int put_heat_image(FILE *fp, const av_dlist *dl, const av_dl_item *it, av
     av_status st = av_raster_render(&one, &rgb, &stride, err);
     av_dl_free(&one);
     if (st == AV_OK) st = av_png_encode(&png, &len, rgb, w, h, stride, NULL, 0, 0, err);
-    free(rgb);
+    av_big_free(rgb);
     if (st) return -1;
     fprintf(fp,
             "<image x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" preserveAspectRatio=\"none\" "
