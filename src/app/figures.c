@@ -212,17 +212,28 @@ static av_status fig_heads(fig_run *fr, av_err *err) {
         fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok,
                                   .k_labels = fr->tok, .w = m->att + (size_t)h * TT, .masked = m->mask};
     }
+    /* the default set draws the grid only when there are several heads; asked
+     * for by name (--figures grid or all), it is drawn even for one head.
+     * It is drawn first, the largest image, so that its compression runs on
+     * the second thread while the heads are drawn (pngbatch.h), and listed
+     * after them. */
+    av_written grid_paths = {0};
+    if ((fr->o->figures & AV_FIG_GRID) && (H > 1 || av_option_given(fr->o, "figures"))) {
+        if (H == 1) snprintf(what, sizeof what, "attention weights of the one head");
+        else snprintf(what, sizeof what, "attention weights, all %d heads", H);
+        compose(title, sizeof title, fr, what);
+        av_written *list = fr->w;
+        fr->w = &grid_paths;
+        s = write_fig(fr, "heads", FIG_GRID, fr->hms, H, title, &fr->wmeta, err);
+        fr->w = list;
+    }
     for (int h = 0; h < H && !s && (fr->o->figures & AV_FIG_HEADS); h++) {
         snprintf(stem, sizeof stem, "head%d", h);
         s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->wmeta, err);
     }
-    /* the default set draws the grid only when there are several heads; asked
-     * for by name (--figures grid or all), it is drawn even for one head */
-    if (!s && (fr->o->figures & AV_FIG_GRID) && (H > 1 || av_option_given(fr->o, "figures"))) {
-        if (H == 1) snprintf(what, sizeof what, "attention weights of the one head");
-        else snprintf(what, sizeof what, "attention weights, all %d heads", H);
-        compose(title, sizeof title, fr, what);
-        s = write_fig(fr, "heads", FIG_GRID, fr->hms, H, title, &fr->wmeta, err);
+    for (int i = 0; i < grid_paths.n; i++) {
+        if (!s) av_written_add(fr->w, grid_paths.paths[i]);
+        free(grid_paths.paths[i]);
     }
     return s;
 }

@@ -28,6 +28,7 @@
 #include "app/trace.h"
 #include "app/train.h"
 #include "io/fileio.h"
+#include "render/textlayout.h"
 #include "nn/attention_blas.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
@@ -96,7 +97,7 @@ static av_status write_outputs(run *r, av_err *err) {
     if (o->model_dir) av_gpt2run_run_id(fc.run, &r->gr, &r->toks);
     else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
-    if (!o->no_plot) av_assets_use_fonts(); /* Latin labels in the bundled DejaVu Sans */
+    if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
@@ -143,6 +144,8 @@ int main(int argc, char **argv) {
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
     } else if (run_it) {
         r.color = av_use_color(r.o.color);
+        if (!r.o.no_plot && !av_assets_use_fonts()) /* Latin labels in the bundled DejaVu Sans */
+            av_text_prepare(); /* loaded while the model runs (render/textlayout.h) */
         if (r.o.model_dir) {
             st = av_gpt2run_open(&r.gr, &r.m, &r.toks, &r.o, &err);
             if (!st) av_gpt2run_weights(&r.source, &r.gr);

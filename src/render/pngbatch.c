@@ -18,6 +18,7 @@ struct av_png_job {
     size_t png_len;
     av_status st;       /* of the compression */
     av_err err;
+    int done;           /* compressed (under the batch's lock) */
 };
 
 static char *dup_str(const char *s) {
@@ -50,13 +51,58 @@ static void compress(av_png_job *j) {
     j->rgb = NULL;
 }
 
-/* Take the next waiting job and compress it; 0 when none was waiting. */
+/* Write a compressed job's bytes to its path, atomically. */
+static av_status write_job(const av_png_job *j, av_err *err) {
+    if (j->st) {
+        *err = j->err;
+        return j->st;
+    }
+    av_afile f;
+    av_status st = av_afile_open(&f, j->path, err);
+    if (st) return st;
+    av_afile_write(&f, j->png, j->png_len);
+    return av_afile_commit(&f, err);
+}
+
+/* Write every file that is next in order and compressed, unless another
+ * thread is doing so. Called with the lock held; returns with it held (it
+ * is released around each write). After the first failure nothing more is
+ * written. */
+static void write_ready(av_png_batch *b) {
+    if (b->writing) return;
+    b->writing = 1;
+    while (b->n_written < b->n && b->jobs[b->n_written]->done) {
+        av_png_job *j = b->jobs[b->n_written];
+        av_status st = AV_OK;
+        av_err err;
+        if (!b->st) {
+            pthread_mutex_unlock(&b->lock);
+            st = write_job(j, &err);
+            free(j->png); /* written: the bytes are no longer needed */
+            j->png = NULL;
+            pthread_mutex_lock(&b->lock);
+        }
+        if (st && !b->st) {
+            b->st = st;
+            b->err = err;
+        }
+        b->n_written++;
+    }
+    b->writing = 0;
+}
+
+/* Take the next waiting job, compress it, and write what is ready; 0 when
+ * none was waiting. */
 static int run_one(av_png_batch *b) {
     pthread_mutex_lock(&b->lock);
     av_png_job *j = b->next < b->n ? b->jobs[b->next++] : NULL;
     pthread_mutex_unlock(&b->lock);
     if (!j) return 0;
     compress(j);
+    pthread_mutex_lock(&b->lock);
+    j->done = 1;
+    write_ready(b);
+    pthread_mutex_unlock(&b->lock);
     return 1;
 }
 
@@ -129,19 +175,6 @@ av_status av_png_batch_add(av_png_batch *b, const char *path, unsigned char *rgb
     return AV_OK;
 }
 
-/* Write a compressed job's bytes to its path, atomically. */
-static av_status write_job(const av_png_job *j, av_err *err) {
-    if (j->st) {
-        *err = j->err;
-        return j->st;
-    }
-    av_afile f;
-    av_status st = av_afile_open(&f, j->path, err);
-    if (st) return st;
-    av_afile_write(&f, j->png, j->png_len);
-    return av_afile_commit(&f, err);
-}
-
 av_status av_png_batch_end(av_png_batch *b, av_err *err) {
     pthread_mutex_lock(&b->lock);
     b->closing = 1;
@@ -150,11 +183,12 @@ av_status av_png_batch_end(av_png_batch *b, av_err *err) {
     while (run_one(b)) {
     }
     if (b->worker_running) pthread_join(b->worker, NULL);
-    av_status st = AV_OK;
-    for (int i = 0; i < b->n; i++) {
-        if (!st) st = write_job(b->jobs[i], err);
-        job_free(b->jobs[i]);
-    }
+    pthread_mutex_lock(&b->lock);
+    write_ready(b); /* one thread left and every job compressed: this writes the rest */
+    pthread_mutex_unlock(&b->lock);
+    av_status st = b->st;
+    if (st) *err = b->err;
+    for (int i = 0; i < b->n; i++) job_free(b->jobs[i]);
     free(b->jobs);
     pthread_mutex_destroy(&b->lock);
     pthread_cond_destroy(&b->wake);

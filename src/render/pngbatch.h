@@ -11,15 +11,17 @@
  *   meta.batch = &b;                 // av_plot_write queues its PNGs in b
  *   ... av_plot_head(...) ...        // drawn here, compressed there
  *   st = av_png_batch_end(&b, err);  // compresses what is left (both threads),
- *                                    // then writes every file, in order
+ *                                    // writes the files not yet written
  *
  * Data contract: av_png_batch_add takes ownership of rgb (from av_big_calloc,
  * base/common.h, as av_raster_render gives it) and
- * copies path and texts. Files are written by av_png_batch_end on the
- * caller's thread, in the order they were added, each atomically (io/fileio.h);
- * the bytes are those av_png_write gives, whichever thread compressed them.
- * The first failure (in that order) is returned and the files after it are
- * not written. At most AV_PNG_BATCH_WAITING images wait for the worker;
+ * copies path and texts. Files are written in the order they were added,
+ * each atomically (io/fileio.h), and each as soon as it and every file before
+ * it are compressed, by the thread that finished the last of them (so the
+ * writing overlaps the drawing; av_png_batch_end writes what is left). The
+ * bytes are those av_png_write gives, whichever thread compressed them.
+ * The first failure (in that order) is returned by av_png_batch_end and the
+ * files after it are not written. At most AV_PNG_BATCH_WAITING images wait for the worker;
  * beyond that the caller compresses one itself, so memory stays bounded.
  *
  * Non-goals: more than one worker, SVG (cheap to write), reuse after end.
@@ -46,6 +48,10 @@ typedef struct {
     av_png_job **jobs; /* in the order added */
     int n, cap;
     int next;          /* jobs[next] is the first not yet taken by a thread */
+    int n_written;     /* jobs[0..n_written) are written (or failed: see st) */
+    int writing;       /* a thread is writing files now (one at a time, in order) */
+    av_status st;      /* the first write failure, with err; later files are not written */
+    av_err err;
 } av_png_batch;
 
 /* Start an empty batch (no thread yet: the first add starts it). */

@@ -10,6 +10,7 @@
 #include "render/textlayout.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,13 +116,52 @@ static void unload(void) {
     memset(&T, 0, sizeof T);
 }
 
+/* ------------------------------------------------------- set-up in advance */
+
+/* The thread av_text_prepare started, if it is still to be joined. Only the
+ * thread that called av_text_prepare touches this; every entry point that
+ * uses T joins it first, so T is never used by two threads at once. */
+static struct {
+    pthread_t thread;
+    int running;
+} prep;
+static int shutdown_registered;
+
+static void prepare_join(void) {
+    if (!prep.running) return;
+    pthread_join(prep.thread, NULL);
+    prep.running = 0;
+}
+
+static void text_init_now(void);
+
+static void *prepare_main(void *arg) {
+    (void)arg;
+    text_init_now();
+    return NULL;
+}
+
+void av_text_prepare(void) {
+    if (prep.running || T.tried) return;
+    if (!shutdown_registered) { /* here, not on the thread: exit joins it first */
+        atexit(av_text_shutdown);
+        shutdown_registered = 1;
+    }
+    prep.running = pthread_create(&prep.thread, NULL, prepare_main, NULL) == 0;
+}
+
 void av_text_shutdown(void) {
+    prepare_join();
     unload();
     for (int i = 0; i < app_fonts.n; i++) free(app_fonts.files[i]);
     app_fonts.n = 0;
 }
 
 int av_text_use_fonts(const char *const *files, int n) {
+    prepare_join();
+    int same = n == app_fonts.n;
+    for (int i = 0; same && i < n; i++) same = strcmp(files[i], app_fonts.files[i]) == 0;
+    if (same) return app_fonts.n; /* loaded fonts stay */
     for (int i = 0; i < app_fonts.n; i++) free(app_fonts.files[i]);
     app_fonts.n = 0;
     for (int i = 0; i < n && app_fonts.n < MAX_APP_FONTS; i++) {
@@ -177,13 +217,14 @@ static FcFontSet *sort_fonts(const char *lang, int bold) {
     return fs;
 }
 
-static void text_init(void) {
-    static int registered;
+/* Load fontconfig's configuration, the application fonts and the sorted
+ * family lists (once; T.ok says whether it worked). */
+static void text_init_now(void) {
     if (T.tried) return;
     T.tried = 1;
-    if (!registered) {
+    if (!shutdown_registered) {
         atexit(av_text_shutdown);
-        registered = 1;
+        shutdown_registered = 1;
     }
     if (FT_Init_FreeType(&T.ft) != 0) {
         T.ft = NULL;
@@ -194,6 +235,13 @@ static void text_init(void) {
     for (int i = 0; i < app_fonts.n; i++) FcConfigAppFontAddFile(T.fc, (const FcChar8 *)app_fonts.files[i]);
     for (int b = 0; b < 2; b++) T.sorted[b] = sort_fonts(NULL, b);
     T.ok = T.sorted[0] != NULL;
+}
+
+/* text_init_now on the caller's thread, after any set-up av_text_prepare
+ * started has finished. */
+static void text_init(void) {
+    prepare_join();
+    text_init_now();
 }
 
 /* The sorted list for a language (cached per language and weight). */
@@ -692,6 +740,7 @@ static void glyph_keep(glyph_entry *e, int slot, unsigned gid, FT_F26Dot6 size, 
 }
 
 int av_text_glyph_render(const av_glyph *g, int32_t x, float size, av_glyph_bitmap *out) {
+    prepare_join();
     if (g->slot < 0 || g->slot >= T.n_faces) return -1;
     int32_t ix = x >= 0 ? x / 64 : -((63 - x) / 64), iy = g->y >= 0 ? g->y / 64 : -((63 - g->y) / 64);
     FT_F26Dot6 s26 = (FT_F26Dot6)lrintf(size * 64.0f);

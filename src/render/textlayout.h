@@ -39,8 +39,9 @@
  * output), the same route the Python imaging library takes; attnviz only
  * adds what raqm leaves to its caller, the font for each run.
  *
- * Fonts are loaded on first use and released at exit (or by
- * av_text_shutdown). Not thread-safe (one process-wide font cache).
+ * Fonts are loaded on first use, or in advance by av_text_prepare, and
+ * released at exit (or by av_text_shutdown). Not thread-safe (one
+ * process-wide font cache): call every function from one thread.
  *
  * Non-goals: line breaking, vertical text, colour (bitmap) emoji fonts,
  * user-chosen languages or fonts.
@@ -126,9 +127,20 @@ int av_text_has_glyph(unsigned cp);
  * (assets/fonts), so Latin labels look the same on every machine whatever is
  * installed. Characters these files lack (CJK, emoji) still come from the
  * system fonts. Copies the names; fonts already loaded are released so the
- * next text uses the new list. Returns how many names were kept (at most 8).
+ * next text uses the new list, unless the list is the one already in use
+ * (then nothing changes). Returns how many names were kept (at most 8).
  * A file fontconfig cannot read is skipped when the fonts load. */
 int av_text_use_fonts(const char *const *files, int n);
+
+/* Start loading the fonts now, on a thread of their own: fontconfig's
+ * configuration and cache, the av_text_use_fonts files and the sorted family
+ * lists, about 8 ms that then overlap the caller's own work (the model's
+ * forward pass) instead of delaying the first figure. Call it after
+ * av_text_use_fonts, from the thread that will use the text functions; each
+ * of them waits for the loading to finish before it touches the fonts.
+ * Nothing happens when the fonts are loaded or loading already, or when the
+ * thread cannot start (they load on first use, as without this call). */
+void av_text_prepare(void);
 
 /* Release fonts, fontconfig state and the av_text_use_fonts list (also
  * registered with atexit on first use, so leak checkers stay quiet). Safe to
