@@ -1,4 +1,4 @@
-/* test_common.c - base/common.h's FNV-1a 64 hash.
+/* test_common.c - base/common.h's FNV-1a 64 hash and large zeroed buffers.
  *
  * Expected values were computed independently with a Python loop
  * (h = 14695981039346656037; per byte h ^= byte, h = h * 1099511628211
@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "base/common.h"
@@ -30,10 +31,70 @@ static void test_fnv1a64_continues(void **state) {
     assert_true(av_fnv1a64(AV_FNV1A64_BASIS, high, 2) == want);
 }
 
+#if defined(__linux__)
+#include <stdio.h>
+/* The [start, end) of the mapping that holds p, from /proc/self/maps; 0 if none. */
+static int mapping_of(const void *p, uintptr_t *start, uintptr_t *end) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return 0;
+    unsigned long a, b;
+    char line[512];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f))
+        if (sscanf(line, "%lx-%lx", &a, &b) == 2 && (uintptr_t)p >= a && (uintptr_t)p < b) {
+            *start = a;
+            *end = b;
+            found = 1;
+        }
+    fclose(f);
+    return found;
+}
+#endif
+
+/* av_big_calloc: zeroed, writable to the last byte, 64-byte aligned; on
+ * Linux a buffer of AV_BIG_MIN bytes or more is a mapping of its own that
+ * starts at the buffer, on a 2 MiB boundary, and ends at its size rounded up
+ * to 2 MiB (so an exact multiple costs no extra huge page; the header lives
+ * in a separate page before it); overflow of n * size gives NULL;
+ * av_big_free(NULL) is a no-op. Under AddressSanitizer (make test
+ * SANITIZE=1) a wrong free of either kind is reported. */
+static void test_big_calloc(void **state) {
+    (void)state;
+    const size_t sizes[] = {1, 100, AV_BIG_MIN - 64, AV_BIG_MIN, (size_t)2 << 20, (size_t)3 << 20, (size_t)33 << 20};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        unsigned char *p = av_big_calloc(sizes[k], 1);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % 64, 0);
+#if defined(__linux__)
+        if (sizes[k] >= AV_BIG_MIN) {
+            size_t huge = (size_t)2 << 20, want = (sizes[k] + huge - 1) / huge * huge;
+            uintptr_t start = 0, end = 0;
+            assert_int_equal((uintptr_t)p % huge, 0);
+            assert_true(mapping_of(p, &start, &end));
+            assert_true(start == (uintptr_t)p);
+            assert_true(end == (uintptr_t)p + want);
+        }
+#endif
+        size_t nonzero = 0;
+        for (size_t i = 0; i < sizes[k]; i++) nonzero += p[i] != 0;
+        assert_int_equal(nonzero, 0);
+        memset(p, 0xA5, sizes[k]);
+        av_big_free(p);
+    }
+    float *f = av_big_calloc(1000, sizeof(float));
+    assert_non_null(f);
+    assert_true(f[999] == 0.0f);
+    av_big_free(f);
+    assert_null(av_big_calloc(SIZE_MAX / 2, 3));
+    assert_null(av_big_calloc(SIZE_MAX, 1));
+    av_big_free(NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
+        cmocka_unit_test(test_big_calloc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

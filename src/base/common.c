@@ -40,11 +40,15 @@ void *av_calloc(size_t n, size_t size) {
     return calloc(1, total);
 }
 
-/* Every av_big_calloc buffer starts BIG_HEADER bytes after a header saying
- * how to free it: munmap(base, len), or free(base) when len is 0. 64 bytes
- * keep the buffer aligned for AVX-512 loads. */
+/* Every av_big_calloc buffer p has, in the BIG_HEADER bytes before it, a
+ * header saying how to free it: munmap(base, len), or free(base) when len is
+ * 0. A mapped buffer starts on a 2 MiB boundary, so that its own size in huge
+ * pages is all it costs, and its header sits at the end of one ordinary 4 KiB
+ * page mapped just before it. Smaller buffers come from aligned_alloc, 64
+ * bytes after its start: every buffer is aligned for AVX-512 loads. */
 #define BIG_HEADER 64
 #define HUGE_PAGE ((size_t)2 << 20)
+#define HEADER_PAGE ((size_t)4096)
 
 typedef struct {
     void *base;
@@ -53,41 +57,43 @@ typedef struct {
 
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 /* A 2 MiB-aligned anonymous mapping of at least total bytes, advised for huge
- * pages; the unaligned head and the unused tail of the reservation are
- * unmapped again. NULL if mmap fails. */
-static unsigned char *map_huge(size_t total, size_t *len) {
+ * pages, with one 4 KiB page mapped before it (for the header); the rest of
+ * the reservation is unmapped again. NULL if mmap fails. */
+static unsigned char *map_huge(size_t total, big_header *h) {
     size_t want = (total + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    if (want < total || want + HUGE_PAGE < want) return NULL;
-    size_t reserve = want + HUGE_PAGE;
+    if (want < total || want > SIZE_MAX - 2 * HUGE_PAGE) return NULL;
+    size_t reserve = want + HUGE_PAGE + HEADER_PAGE;
     unsigned char *b = mmap(NULL, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (b == MAP_FAILED) return NULL;
-    uintptr_t a = ((uintptr_t)b + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-    size_t head = (size_t)(a - (uintptr_t)b), tail = reserve - head - want;
+    uintptr_t a = ((uintptr_t)b + HEADER_PAGE + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    size_t head = (size_t)(a - HEADER_PAGE - (uintptr_t)b), tail = reserve - head - HEADER_PAGE - want;
     if (head) munmap(b, head);
     if (tail) munmap((unsigned char *)a + want, tail);
     madvise((void *)a, want, MADV_HUGEPAGE); /* advice only: failure leaves 4 KiB pages */
-    *len = want;
+    *h = (big_header){(unsigned char *)a - HEADER_PAGE, HEADER_PAGE + want};
     return (unsigned char *)a;
 }
 #endif
 
 void *av_big_calloc(size_t n, size_t size) {
     size_t total;
-    if (av_mul_size(&total, n, size) != 0 || total > SIZE_MAX - BIG_HEADER) return NULL;
-    total += BIG_HEADER;
-    unsigned char *base = NULL;
-    size_t len = 0;
+    if (av_mul_size(&total, n, size) != 0 || total > SIZE_MAX - BIG_HEADER - 63) return NULL;
+    unsigned char *p = NULL;
+    big_header h = {NULL, 0};
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (total >= AV_BIG_MIN) base = map_huge(total, &len); /* zeroed by the kernel */
+    if (total >= AV_BIG_MIN) p = map_huge(total, &h); /* zeroed by the kernel */
 #endif
-    if (!base) {
-        base = calloc(1, total);
-        len = 0;
+    if (!p) {
+        size_t padded = (total + BIG_HEADER + 63) & ~(size_t)63; /* aligned_alloc wants a multiple */
+        if (padded < total) return NULL;
+        h.base = aligned_alloc(64, padded);
+        h.len = 0;
+        if (!h.base) return NULL;
+        memset(h.base, 0, padded);
+        p = (unsigned char *)h.base + BIG_HEADER;
     }
-    if (!base) return NULL;
-    big_header h = {base, len};
-    memcpy(base, &h, sizeof h);
-    return base + BIG_HEADER;
+    memcpy(p - BIG_HEADER, &h, sizeof h);
+    return p;
 }
 
 void av_big_free(void *p) {

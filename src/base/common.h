@@ -66,7 +66,7 @@ void *av_calloc(size_t n, size_t size);
  * "always"): one fault per 2 MiB. The kernel may still back it with 4 KiB
  * pages (THP "never", or no huge page free); the memory is the same.
  * Smaller buffers, other systems, and a failed mapping use calloc.
- * Costs: up to 2 MiB of unused but resident memory per large buffer.
+ * Costs: the size rounded up to 2 MiB, plus one 4 KiB page.
  * NULL on overflow of n*size or when out of memory. Source: Linux madvise(2),
  * Documentation/admin-guide/mm/transhuge.rst. */
 #define AV_BIG_MIN ((size_t)1 << 20)
