@@ -9,7 +9,9 @@
 #include "io/fileio.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,27 +49,67 @@ static av_status create_error(av_err *err, const char *path, int e) {
 /* ------------------------------------------------------------------------- */
 /* atomic writer */
 
-/* The temporary file being written, so that Ctrl-C (SIGINT), SIGTERM or
- * SIGHUP does not leave it behind: the handler unlinks it (unlink is
- * async-signal-safe), restores the default action and re-raises. attnviz
- * writes one file at a time, so one slot is enough. */
-static char g_tmp[4096];
+/* The temporary files being written, so that Ctrl-C (SIGINT), SIGTERM or
+ * SIGHUP does not leave one behind: the handler unlinks them (unlink is
+ * async-signal-safe), restores the default action and re-raises. Two can be
+ * open at once, on two threads: render/pngbatch.c writes each PNG on its
+ * worker while the caller writes the next figure's SVG (--format both). So
+ * each open file holds one of TMP_SLOTS slots (av_afile.slot). A slot is
+ * FREE, BUSY (its name is being written) or LIVE (the handler may unlink it);
+ * the state changes atomically, so the handler never reads a half-written
+ * name. Were more files open at once than there are slots, the extra ones
+ * would not be removed on a signal (as before the handler existed). */
+#define TMP_SLOTS 8
+enum { SLOT_FREE, SLOT_BUSY, SLOT_LIVE };
+static atomic_int g_slot[TMP_SLOTS];
+static char g_tmp[TMP_SLOTS][sizeof ((av_afile *)0)->tmp];
+static pthread_once_t g_handlers_once = PTHREAD_ONCE_INIT;
 
 static void on_signal(int sig) {
-    if (g_tmp[0]) unlink(g_tmp);
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static void track_tmp(const char *tmp) {
-    static int installed;
-    if (!installed) {
-        installed = 1;
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
-        signal(SIGHUP, on_signal);
+static void install_handlers(void) {
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+}
+
+/* Let the handler remove f->tmp: f->slot = its slot + 1, or 0 when every slot
+ * is taken. */
+static void track_tmp(av_afile *f) {
+    pthread_once(&g_handlers_once, install_handlers);
+    f->slot = 0;
+    for (int i = 0; i < TMP_SLOTS; i++) {
+        int expect = SLOT_FREE;
+        if (!atomic_compare_exchange_strong(&g_slot[i], &expect, SLOT_BUSY)) continue;
+        memcpy(g_tmp[i], f->tmp, sizeof g_tmp[i]);
+        atomic_store(&g_slot[i], SLOT_LIVE);
+        f->slot = i + 1;
+        return;
     }
-    snprintf(g_tmp, sizeof g_tmp, "%s", tmp ? tmp : "");
+}
+
+/* The handler no longer removes f's temporary (it is gone, renamed or never
+ * tracked). */
+static void untrack_tmp(av_afile *f) {
+    if (f->slot > 0 && f->slot <= TMP_SLOTS) atomic_store(&g_slot[f->slot - 1], SLOT_FREE);
+    f->slot = 0;
+}
+
+/* The process's umask. umask(2) reads it only by setting it, so this sets
+ * 022 and puts the old value back; the lock keeps a second thread from
+ * reading the 022 in between (and then keeping it as the process's umask). */
+static mode_t current_umask(void) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    mode_t mask = umask(022);
+    umask(mask);
+    pthread_mutex_unlock(&lock);
+    return mask;
 }
 
 size_t av_afile_write(av_afile *f, const void *buf, size_t n) {
@@ -102,10 +144,8 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         return create_error(err, path, e);
     }
     /* mkstemp creates 0600; give the file the mode a plain fopen would,
-     * limited to 0644 and honouring the umask (read back without changing
-     * it; attnviz is single-threaded). */
-    mode_t mask = umask(022);
-    umask(mask);
+     * limited to 0644 and honouring the umask. */
+    mode_t mask = current_umask();
     if (fchmod(fd, (mode_t)(0644 & ~mask)) != 0) {
         int e = errno;
         close(fd);
@@ -121,7 +161,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         f->tmp[0] = 0;
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
     }
-    track_tmp(f->tmp);
+    track_tmp(f);
     return AV_OK;
 }
 
@@ -143,18 +183,18 @@ av_status av_afile_commit(av_afile *f, av_err *err) {
     if (e || why) {
         unlink(f->tmp);
         f->tmp[0] = 0;
-        track_tmp(NULL);
+        untrack_tmp(f);
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, why ? why : strerror(e));
     }
     if (rename(f->tmp, f->path) != 0) {
         e = errno;
         unlink(f->tmp);
         f->tmp[0] = 0;
-        track_tmp(NULL);
+        untrack_tmp(f);
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, strerror(e));
     }
     f->tmp[0] = 0;
-    track_tmp(NULL);
+    untrack_tmp(f);
     return AV_OK;
 }
 
@@ -164,7 +204,7 @@ void av_afile_abort(av_afile *f) {
     f->fp = NULL;
     if (f->tmp[0]) unlink(f->tmp);
     f->tmp[0] = 0;
-    track_tmp(NULL);
+    untrack_tmp(f);
 }
 
 /* ------------------------------------------------------------------------- */

@@ -14,6 +14,10 @@
  *   if (av_afile_commit(&f, &err)) return ...;   // checks ferror+fclose, renames
  *   // on an error path before commit: av_afile_abort(&f);
  *
+ * Threads: different handles may be used on different threads at once (the
+ * PNG batch's worker writes while its caller writes SVGs); the umask read and
+ * the Ctrl-C clean-up of the temporaries are safe for that.
+ *
  * Non-goals: cross-filesystem moves, directory fsync.
  */
 #ifndef AV_FILEIO_H
@@ -28,6 +32,7 @@ typedef struct {
     char path[4096]; /* final name */
     char tmp[4096];  /* temporary name in the same folder */
     int werr;        /* errno of the first failed av_afile_write, or 0 */
+    int slot;        /* 1 + the signal handler's slot for tmp (fileio.c), 0 = none */
 } av_afile;
 
 /* Create the temporary "<dir>/.<base>.tmpXXXXXX" (mkstemp) next to path and
