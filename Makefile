@@ -42,6 +42,7 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
 DEPS       = $(LIB_OBJS:.o=.d) $(BUILD)/app/main.d $(TEST_BINS:=.d)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+TEST_SHIMS := $(BUILD)/tests/shim_env.so
 ifeq ($(SANITIZE),1)
   BIN := $(BUILD)/attnviz
 else
@@ -106,6 +107,11 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libattnviz.a | $(BUILD)
 	$(CC) $(CFLAGS) -MMD -MP $(shell pkg-config --cflags cmocka 2>/dev/null) -Itests -o $@ $< $(BUILD)/libattnviz.a \
 	    $(LDFLAGS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka) $(LDLIBS)
 
+# LD_PRELOAD libraries some tests run the binary with (tests/shim_*.c), never
+# sanitized: they only replace a few library functions.
+$(BUILD)/tests/%.so: tests/%.c | $(BUILD)
+	$(CC) $(CSTD) $(WARN) -O1 -g -shared -fPIC -o $@ $< -ldl
+
 # What running needs (make demo), and what the tests need on top (make test).
 deps:
 	@sh scripts/install-deps.sh run
@@ -130,7 +136,7 @@ $(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json
 test: deps-test
 	@$(MAKE) --no-print-directory $(BROWSER_MODULES)
 	@sh scripts/check-layers.sh
-	@$(MAKE) --no-print-directory $(BIN) $(TEST_BINS)
+	@$(MAKE) --no-print-directory $(BIN) $(TEST_BINS) $(TEST_SHIMS)
 	@$(RUN_TESTS)
 	@BIN=$(BIN) sh scripts/check-install.sh
 

@@ -581,6 +581,59 @@ static void test_redirected_trace_ignores_stderrs_terminal(void **state) {
     tu_free(&r);
 }
 
+/* The font thread (render/textlayout.h av_text_prepare) reads the
+ * environment while fontconfig starts (getenv of HOME, XDG_*, FONTCONFIG_*);
+ * nn/attention_blas.c sets and removes OPENBLAS_CORETYPE when OpenBLAS picked
+ * its generic kernels. glibc's setenv/unsetenv are not safe while another
+ * thread reads the environment, so the second must happen before the font
+ * thread starts, not at the first sgemm while the fonts load. The
+ * LD_PRELOAD shim (tests/shim_env.c) reports OpenBLAS's generic core, makes
+ * the font start-up take 0.3 s and exits 70 on a setenv during it. */
+static void test_environment_not_changed_while_fonts_load(void **state) {
+    tu_fixture *f = *state;
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    int selects = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    int selects = 0;
+#endif
+    if (!selects) {
+        print_message("[ SKIPROW  ] no AVX2+FMA: attnviz keeps OpenBLAS's kernels and never sets OPENBLAS_CORETYPE\n");
+        return;
+    }
+    char shim[4200], self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    snprintf(shim, sizeof shim, "%.*s/shim_env.so", (int)(strrchr(self, '/') - self), self);
+    if (access(shim, R_OK) != 0) {
+        print_message("[ SKIPROW  ] %s not built (make test builds it)\n", shim);
+        return;
+    }
+    char preload[4300], asan[4300];
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", shim);
+    /* a sanitized binary wants its runtime first in the library list */
+    const char *old_asan = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sverify_asan_link_order=0", old_asan ? old_asan : "",
+             old_asan && *old_asan ? ":" : "");
+    const char *env[] = {preload, asan, NULL};
+    char *coretype = getenv("OPENBLAS_CORETYPE") ? strdup(getenv("OPENBLAS_CORETYPE")) : NULL;
+    unsetenv("OPENBLAS_CORETYPE"); /* set, attnviz leaves OpenBLAS's choice alone */
+    const char *kinds[] = {"blas", "reference"};
+    for (int k = 0; k < 2; k++) {
+        tu_result r;
+        const char *args[] = {"-q", "--heads", "8", "--kernel", kinds[k], "-o", tu_in(f, kinds[k]), "I love deep learning",
+                              NULL};
+        tu_runv(&r, NULL, env, args);
+        if (r.code != 0) print_message("--kernel %s: exit %d, stderr: %s\n", kinds[k], r.code, r.err);
+        assert_int_equal(r.code, 0);
+        assert_string_equal(r.err, "");
+        tu_free(&r);
+    }
+    if (coretype) setenv("OPENBLAS_CORETYPE", coretype, 1);
+    free(coretype);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -603,6 +656,8 @@ int main(void) {
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
+        cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -134,6 +134,7 @@ int main(int argc, char **argv) {
      * and leave a temporary file behind */
     signal(SIGXFSZ, SIG_IGN);
     av_blas_stop_threads(); /* OpenBLAS's idle workers would spin on a core for 0.1 s */
+    av_blas_select_core();  /* may setenv: before any thread (the font loader) reads the environment */
     av_status st = av_parse_args(&r.o, argc, argv, &err);
     int run_it = !st && !r.o.help && !r.o.version;
     if (!st && r.o.help) av_print_help(stdout);

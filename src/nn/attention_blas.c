@@ -24,7 +24,7 @@ static int n_blocks(int rows) { return (rows + ROWS - 1) / ROWS; }
 /* ----------------------------------------------------------------------------
  * one sgemm, OpenBLAS single-threaded */
 
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT, core_once = PTHREAD_ONCE_INIT;
 
 /* OpenBLAS internals (DYNAMIC_ARCH builds; weak, so any other CBLAS links). */
 char *openblas_get_corename(void) __attribute__((weak));
@@ -54,10 +54,14 @@ static void blas_fix_core(void) {
 #endif
 }
 
+void av_blas_select_core(void) {
+    pthread_once(&core_once, blas_fix_core);
+}
+
 /* Our threads split the work; OpenBLAS's own would split sums differently
  * with the core count and fight ours for the cores. */
 static void blas_setup(void) {
-    blas_fix_core();
+    av_blas_select_core();
     openblas_set_num_threads(1);
 }
 

@@ -97,6 +97,16 @@ void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int
  * kernels, selects the AVX-512 or AVX2 ones the CPU has (attention_blas.c). */
 const char *av_blas_core(void);
 
+/* Select OpenBLAS's kernels for this CPU now, as av_blas_core and the first
+ * av_sgemm would: when OpenBLAS 0.3.21 did not recognise the CPU, this sets
+ * OPENBLAS_CORETYPE, reruns OpenBLAS's start-up and removes the variable
+ * again. glibc's setenv/unsetenv are not safe while another thread reads the
+ * environment (fontconfig does, on the thread render/textlayout.h's
+ * av_text_prepare starts), so main calls this first, while it is the only
+ * thread. Starts no thread; later calls do nothing; a few microseconds when
+ * OpenBLAS knew the CPU. Nothing happens with another CBLAS. */
+void av_blas_select_core(void);
+
 /* Stop OpenBLAS's worker threads, which it starts when the library loads and
  * which spin (sched_yield) for about 0.1 s before they sleep, using a core
  * the process needs. attnviz never hands OpenBLAS more than one thread (see
