@@ -13,6 +13,17 @@
 
 #include "base/common.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#ifdef TEST_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 static void test_fnv1a64_reference_vectors(void **state) {
     (void)state;
     assert_true(av_fnv1a64(AV_FNV1A64_BASIS, "", 0) == 0xcbf29ce484222325ull);
@@ -31,7 +42,7 @@ static void test_fnv1a64_continues(void **state) {
     assert_true(av_fnv1a64(AV_FNV1A64_BASIS, high, 2) == want);
 }
 
-#if defined(__linux__)
+#if defined(__linux__) && !defined(TEST_ASAN)
 #include <stdio.h>
 /* The [start, end) of the mapping that holds p, from /proc/self/maps; 0 if none. */
 static int mapping_of(const void *p, uintptr_t *start, uintptr_t *end) {
@@ -57,7 +68,8 @@ static int mapping_of(const void *p, uintptr_t *start, uintptr_t *end) {
  * to 2 MiB (so an exact multiple costs no extra huge page; the header lives
  * in a separate page before it); overflow of n * size gives NULL;
  * av_big_free(NULL) is a no-op. Under AddressSanitizer (make test
- * SANITIZE=1) a wrong free of either kind is reported. */
+ * SANITIZE=1) a wrong free of either kind is reported, and every buffer is a
+ * heap block (test_big_calloc_bounds_checked_by_asan). */
 static void test_big_calloc(void **state) {
     (void)state;
     const size_t sizes[] = {1, 100, AV_BIG_MIN - 64, AV_BIG_MIN, (size_t)2 << 20, (size_t)3 << 20, (size_t)33 << 20};
@@ -65,7 +77,7 @@ static void test_big_calloc(void **state) {
         unsigned char *p = av_big_calloc(sizes[k], 1);
         assert_non_null(p);
         assert_int_equal((uintptr_t)p % 64, 0);
-#if defined(__linux__)
+#if defined(__linux__) && !defined(TEST_ASAN) /* under ASan every buffer is a heap block */
         if (sizes[k] >= AV_BIG_MIN) {
             size_t huge = (size_t)2 << 20, want = (sizes[k] + huge - 1) / huge * huge;
             uintptr_t start = 0, end = 0;
@@ -90,11 +102,34 @@ static void test_big_calloc(void **state) {
     av_big_free(NULL);
 }
 
+/* make SANITIZE=1 must check these buffers as it checks malloc's: the byte
+ * after the last one is poisoned (a write there is reported), for a small
+ * buffer (no padding to a multiple of 64 after it) and for the 1 MiB and
+ * larger canvases and tensors that would otherwise get a mapping rounded up
+ * to 2 MiB, where an overrun writes unseen. */
+static void test_big_calloc_bounds_checked_by_asan(void **state) {
+    (void)state;
+#ifdef TEST_ASAN
+    const size_t sizes[] = {100, AV_BIG_MIN, ((size_t)3 << 20) + 5};
+    for (size_t k = 0; k < 3; k++) {
+        size_t n = sizes[k];
+        unsigned char *p = av_big_calloc(n, 1);
+        assert_non_null(p);
+        assert_false(__asan_address_is_poisoned(p + n - 1));
+        assert_true(__asan_address_is_poisoned(p + n));
+        av_big_free(p);
+    }
+#else
+    print_message("[ SKIPROW  ] not an AddressSanitizer build: av_big_calloc's bounds are checked by make test SANITIZE=1\n");
+#endif
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
         cmocka_unit_test(test_big_calloc),
+        cmocka_unit_test(test_big_calloc_bounds_checked_by_asan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,7 +44,7 @@ void *av_calloc(size_t n, size_t size) {
  * header saying how to free it: munmap(base, len), or free(base) when len is
  * 0. A mapped buffer starts on a 2 MiB boundary, so that its own size in huge
  * pages is all it costs, and its header sits at the end of one ordinary 4 KiB
- * page mapped just before it. Smaller buffers come from aligned_alloc, 64
+ * page mapped just before it. Smaller buffers come from posix_memalign, 64
  * bytes after its start: every buffer is aligned for AVX-512 loads. */
 #define BIG_HEADER 64
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -55,7 +55,22 @@ typedef struct {
     size_t len;
 } big_header;
 
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+/* Own mappings on Linux, except under AddressSanitizer (make SANITIZE=1,
+ * the fuzz targets): it checks bounds, use after free and leaks of heap
+ * blocks only, and in a mapping rounded up to 2 MiB a write past the end of
+ * a canvas or tensor, or a buffer never freed, would pass unseen. */
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_ASAN 1
+#endif
+#endif
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(BIG_ASAN)
+#define BIG_MAP 1
+#endif
+
+#ifdef BIG_MAP
 /* A 2 MiB-aligned anonymous mapping of at least total bytes, advised for huge
  * pages, with one 4 KiB page mapped before it (for the header); the rest of
  * the reservation is unmapped again. NULL if mmap fails. */
@@ -80,16 +95,14 @@ void *av_big_calloc(size_t n, size_t size) {
     if (av_mul_size(&total, n, size) != 0 || total > SIZE_MAX - BIG_HEADER - 63) return NULL;
     unsigned char *p = NULL;
     big_header h = {NULL, 0};
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#ifdef BIG_MAP
     if (total >= AV_BIG_MIN) p = map_huge(total, &h); /* zeroed by the kernel */
 #endif
-    if (!p) {
-        size_t padded = (total + BIG_HEADER + 63) & ~(size_t)63; /* aligned_alloc wants a multiple */
-        if (padded < total) return NULL;
-        h.base = aligned_alloc(64, padded);
+    if (!p) { /* the exact size (no padding to 64), so that ASan sees a write past the end */
+        h.base = NULL;
         h.len = 0;
-        if (!h.base) return NULL;
-        memset(h.base, 0, padded);
+        if (posix_memalign(&h.base, 64, total + BIG_HEADER) != 0) return NULL;
+        memset(h.base, 0, total + BIG_HEADER);
         p = (unsigned char *)h.base + BIG_HEADER;
     }
     memcpy(p - BIG_HEADER, &h, sizeof h);
@@ -100,7 +113,7 @@ void av_big_free(void *p) {
     if (!p) return;
     big_header h;
     memcpy(&h, (unsigned char *)p - BIG_HEADER, sizeof h);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#ifdef BIG_MAP
     if (h.len) {
         munmap(h.base, h.len);
         return;

@@ -65,7 +65,9 @@ void *av_calloc(size_t n, size_t size);
  * advised MADV_HUGEPAGE (transparent huge pages, mode "madvise" or
  * "always"): one fault per 2 MiB. The kernel may still back it with 4 KiB
  * pages (THP "never", or no huge page free); the memory is the same.
- * Smaller buffers, other systems, and a failed mapping use calloc.
+ * Smaller buffers, other systems, a failed mapping and AddressSanitizer
+ * builds (so that it checks these buffers' bounds and leaks) use the heap
+ * (posix_memalign, 64-byte aligned).
  * Costs: the size rounded up to 2 MiB, plus one 4 KiB page.
  * NULL on overflow of n*size or when out of memory. Source: Linux madvise(2),
  * Documentation/admin-guide/mm/transhuge.rst. */
