@@ -4,6 +4,7 @@
  * (h = 14695981039346656037; per byte h ^= byte, h = h * 1099511628211
  * mod 2^64): "" -> the offset basis, "a" -> 0xaf63dc4c8601ec8c, "foobar" ->
  * 0x85944171f73967e8, the values FNV's authors list for FNV-1a 64. */
+#define _GNU_SOURCE /* dlsym(RTLD_NEXT): the simulated page size below */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,58 @@
 #endif
 #ifdef TEST_ASAN
 #include <sanitizer/asan_interface.h>
+#endif
+
+#if defined(__linux__) && !defined(TEST_ASAN)
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A kernel with pages larger than 4 KiB, simulated for base/common.c (linked
+ * into this program, so these definitions replace the C library's for it):
+ * 16 KiB on Apple silicon (Asahi Linux), 64 KiB on some arm64 and ppc64le
+ * distributions. When g_sim_page is set, sysconf(_SC_PAGESIZE) says so, mmap
+ * returns regions aligned to it and munmap follows munmap(2) for it: the
+ * address must be a multiple of the page size, and every page holding a
+ * part of the range is unmapped. Otherwise the real calls. */
+static size_t g_sim_page;
+
+long sysconf(int name) {
+    long (*real)(int);
+    *(void **)&real = dlsym(RTLD_NEXT, "sysconf");
+    if (g_sim_page && name == _SC_PAGESIZE) return (long)g_sim_page;
+    return real(name);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    void *(*real)(void *, size_t, int, int, int, off_t);
+    *(void **)&real = dlsym(RTLD_NEXT, "mmap");
+    if (!g_sim_page || addr || fd != -1) return real(addr, len, prot, flags, fd, off);
+    size_t P = g_sim_page, L = (len + P - 1) / P * P;
+    unsigned char *b = real(NULL, L + P, prot, flags, fd, off);
+    if (b == MAP_FAILED) return b;
+    unsigned char *a = (unsigned char *)(((uintptr_t)b + P - 1) / P * P);
+    int (*real_unmap)(void *, size_t);
+    *(void **)&real_unmap = dlsym(RTLD_NEXT, "munmap");
+    if (a > b) real_unmap(b, (size_t)(a - b));
+    if (a + L < b + L + P) real_unmap(a + L, (size_t)(b + L + P - (a + L)));
+    return a;
+}
+
+int munmap(void *addr, size_t len) {
+    int (*real)(void *, size_t);
+    *(void **)&real = dlsym(RTLD_NEXT, "munmap");
+    if (!g_sim_page) return real(addr, len);
+    size_t P = g_sim_page;
+    if ((uintptr_t)addr % P) {
+        errno = EINVAL;
+        return -1;
+    }
+    return real(addr, (len + P - 1) / P * P);
+}
 #endif
 
 static void test_fnv1a64_reference_vectors(void **state) {
@@ -102,6 +155,44 @@ static void test_big_calloc(void **state) {
     av_big_free(NULL);
 }
 
+/* On a kernel with 16 or 64 KiB pages the mapping's header page is a whole
+ * page of that size: with 4 KiB assumed, unmapping the reservation's head
+ * also unmapped the page the header is then written to (SIGSEGV on the
+ * first model tensor or canvas of 1 MiB). Each page size is tried in a
+ * child, which writes and frees buffers of 1, 3 and 33 MiB. */
+static void test_big_calloc_larger_pages(void **state) {
+    (void)state;
+#if defined(__linux__) && !defined(TEST_ASAN)
+    const size_t pages[] = {16384, 65536};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            signal(SIGSEGV, SIG_DFL); /* die of it, not cmocka's handler in the child */
+            signal(SIGBUS, SIG_DFL);
+            g_sim_page = pages[k];
+            const size_t sizes[] = {AV_BIG_MIN, (size_t)3 << 20, (size_t)33 << 20};
+            for (int i = 0; i < 3; i++) {
+                unsigned char *p = av_big_calloc(sizes[i], 1);
+                if (!p) _exit(3);
+                for (size_t j = 0; j < sizes[i]; j++)
+                    if (p[j]) _exit(4);
+                memset(p, 0x5A, sizes[i]);
+                av_big_free(p);
+            }
+            _exit(0);
+        }
+        int st = 0;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (WIFSIGNALED(st)) fail_msg("%zu KiB pages: killed by signal %d", pages[k] >> 10, WTERMSIG(st));
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+#else
+    print_message("[ SKIPROW  ] no own mappings in this build (not Linux, or AddressSanitizer)\n");
+#endif
+}
+
 /* make SANITIZE=1 must check these buffers as it checks malloc's: the byte
  * after the last one is poisoned (a write there is reported), for a small
  * buffer (no padding to a multiple of 64 after it) and for the 1 MiB and
@@ -130,6 +221,7 @@ int main(void) {
         cmocka_unit_test(test_fnv1a64_continues),
         cmocka_unit_test(test_big_calloc),
         cmocka_unit_test(test_big_calloc_bounds_checked_by_asan),
+        cmocka_unit_test(test_big_calloc_larger_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...) {
@@ -43,12 +44,12 @@ void *av_calloc(size_t n, size_t size) {
 /* Every av_big_calloc buffer p has, in the BIG_HEADER bytes before it, a
  * header saying how to free it: munmap(base, len), or free(base) when len is
  * 0. A mapped buffer starts on a 2 MiB boundary, so that its own size in huge
- * pages is all it costs, and its header sits at the end of one ordinary 4 KiB
- * page mapped just before it. Smaller buffers come from posix_memalign, 64
+ * pages is all it costs, and its header sits at the end of one ordinary page
+ * mapped just before it (the system's page: 4 KiB on x86-64, 16 or 64 KiB
+ * on some arm64 and ppc64le kernels, where munmap works in those units). Smaller buffers come from posix_memalign, 64
  * bytes after its start: every buffer is aligned for AVX-512 loads. */
 #define BIG_HEADER 64
 #define HUGE_PAGE ((size_t)2 << 20)
-#define HEADER_PAGE ((size_t)4096)
 
 typedef struct {
     void *base;
@@ -72,20 +73,24 @@ typedef struct {
 
 #ifdef BIG_MAP
 /* A 2 MiB-aligned anonymous mapping of at least total bytes, advised for huge
- * pages, with one 4 KiB page mapped before it (for the header); the rest of
- * the reservation is unmapped again. NULL if mmap fails. */
+ * pages, with one page (of the system's size) mapped before it for the
+ * header; the rest of the reservation is unmapped again. NULL if mmap fails
+ * or the page size does not divide 2 MiB. */
 static unsigned char *map_huge(size_t total, big_header *h) {
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096;
+    if (page < BIG_HEADER || page >= HUGE_PAGE || HUGE_PAGE % page) return NULL;
     size_t want = (total + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     if (want < total || want > SIZE_MAX - 2 * HUGE_PAGE) return NULL;
-    size_t reserve = want + HUGE_PAGE + HEADER_PAGE;
+    size_t reserve = want + HUGE_PAGE + page;
     unsigned char *b = mmap(NULL, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (b == MAP_FAILED) return NULL;
-    uintptr_t a = ((uintptr_t)b + HEADER_PAGE + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-    size_t head = (size_t)(a - HEADER_PAGE - (uintptr_t)b), tail = reserve - head - HEADER_PAGE - want;
+    uintptr_t a = ((uintptr_t)b + page + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    size_t head = (size_t)(a - page - (uintptr_t)b), tail = reserve - head - page - want; /* whole pages */
     if (head) munmap(b, head);
     if (tail) munmap((unsigned char *)a + want, tail);
-    madvise((void *)a, want, MADV_HUGEPAGE); /* advice only: failure leaves 4 KiB pages */
-    *h = (big_header){(unsigned char *)a - HEADER_PAGE, HEADER_PAGE + want};
+    madvise((void *)a, want, MADV_HUGEPAGE); /* advice only: failure leaves ordinary pages */
+    *h = (big_header){(unsigned char *)a - page, page + want};
     return (unsigned char *)a;
 }
 #endif

@@ -68,7 +68,7 @@ void *av_calloc(size_t n, size_t size);
  * Smaller buffers, other systems, a failed mapping and AddressSanitizer
  * builds (so that it checks these buffers' bounds and leaks) use the heap
  * (posix_memalign, 64-byte aligned).
- * Costs: the size rounded up to 2 MiB, plus one 4 KiB page.
+ * Costs: the size rounded up to 2 MiB, plus one page (4 KiB on x86-64).
  * NULL on overflow of n*size or when out of memory. Source: Linux madvise(2),
  * Documentation/admin-guide/mm/transhuge.rst. */
 #define AV_BIG_MIN ((size_t)1 << 20)
