@@ -422,6 +422,61 @@ static void test_script_without_font_draws_boxes(void **state) {
     assert_int_equal(miss[0], cp);
 }
 
+/* ---------------------------------------------------------------- loading in advance */
+
+/* The glyphs, pen positions and width of utf8 at 24 px, as one string. */
+static char *layout_text(const char *utf8) {
+    av_text_layout lay;
+    assert_int_equal(av_text_lay(utf8, 24, 0, &lay), 0);
+    size_t cap = 64 + (size_t)lay.n * 48, at = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    at += (size_t)snprintf(out + at, cap - at, "n=%zu w=%d miss=%d:", (size_t)lay.n, (int)lay.width, lay.missing);
+    for (size_t k = 0; k < (size_t)lay.n; k++)
+        at += (size_t)snprintf(out + at, cap - at, " %d/%u@%d,%d", lay.g[k].slot >= 0, lay.g[k].gid, (int)lay.g[k].x,
+                               (int)lay.g[k].y);
+    av_text_layout_free(&lay);
+    return out;
+}
+
+/* Fonts loaded in advance on the loader thread (av_text_prepare, as main()
+ * does while the model runs) give the same layouts as fonts loaded on first
+ * use; a second av_text_prepare, or one after the fonts are loaded, changes
+ * nothing; av_text_use_fonts with the list already in use keeps it (the
+ * bundled DejaVu Sans still draws Latin), and every call after
+ * av_text_prepare waits for the loader, so none sees half-loaded fonts. */
+static void test_prepare_gives_the_same_layouts(void **state) {
+    (void)state;
+    static const char *const labels[] = {"I love deep learning", "我爱深度学习", "مرحبا", "नमस्ते", "0.64"};
+    enum { N = sizeof labels / sizeof *labels };
+    char fonts[2][4200];
+    snprintf(fonts[0], sizeof fonts[0], "%s", src_path("assets/fonts/DejaVuSans.ttf"));
+    snprintf(fonts[1], sizeof fonts[1], "%s", src_path("assets/fonts/DejaVuSans-Bold.ttf"));
+    const char *const files[2] = {fonts[0], fonts[1]};
+    char *lazy[N];
+    av_text_shutdown();
+    assert_int_equal(av_text_use_fonts(files, 2), 2);
+    for (int k = 0; k < N; k++) lazy[k] = layout_text(labels[k]); /* loaded on first use */
+    for (int round = 0; round < 2; round++) {
+        av_text_shutdown();
+        assert_int_equal(av_text_use_fonts(files, 2), 2);
+        av_text_prepare();
+        av_text_prepare();
+        if (round == 1) assert_int_equal(av_text_use_fonts(files, 2), 2); /* waits, then keeps the list */
+        for (int k = 0; k < N; k++) {
+            char *early = layout_text(labels[k]);
+            assert_string_equal(early, lazy[k]);
+            free(early);
+        }
+        av_text_prepare(); /* loaded already: nothing */
+        const char *file[2];
+        assert_int_equal(av_text_fonts("learning", 0, NULL, file, 2), 1);
+        assert_string_equal(file[0], fonts[0]);
+    }
+    for (int k = 0; k < N; k++) free(lazy[k]);
+    av_text_shutdown();
+}
+
 /* ---------------------------------------------------------------- SVG */
 
 /* The SVG gives the viewer the raster's direction and visual anchor: an RTL
@@ -470,6 +525,7 @@ int main(void) {
         cmocka_unit_test(test_isolate_keeps_quotes_in_the_outer_script),
         cmocka_unit_test(test_measured_width_is_drawn_extent),
         cmocka_unit_test(test_script_without_font_draws_boxes),
+        cmocka_unit_test(test_prepare_gives_the_same_layouts),
         cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
