@@ -20,6 +20,7 @@
 #include "llama_fixture.h"
 
 #include "io/npy.h"
+#include "render/pngout.h"
 
 #define SENTENCE "The quick brown fox jumps over the lazy dog."
 
@@ -198,6 +199,115 @@ static void test_options_name_the_family(void **state) {
     }
 }
 
+/* The PNG Title of out/<file>, owned by the caller. */
+static char *png_title(const char *path) {
+    av_png_image img;
+    av_err e = {{0}};
+    if (av_png_read_texts(path, &img, &e)) fail_msg("%s", e.msg);
+    const char *t = av_png_image_text(&img, "Title");
+    assert_non_null(t);
+    char *copy = strdup(t);
+    av_png_image_free(&img);
+    return copy;
+}
+
+/* A Llama's pe.png says what every other figure says: the model, its positions (Hugging Face
+ * checkpoints are rotate-half) and the causal mask. Its title read "(null) · positions:  · mask:
+ * (null)": the --model figures never filled the parts the single layer's titles share. */
+static void test_model_pe_title_names_model_positions_and_mask(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "-q", "-o", tu_in(f, "out"), "--figures", "pe", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *title = png_title(tu_in(f, "out/pe.png"));
+    char want[4400];
+    snprintf(want, sizeof want, " · model %s (F32", model);
+    static const char *const must[] = {"positions: RoPE (half)", "· mask: causal"};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
+        if (!strstr(title, must[i])) fail_msg("pe.png's Title lacks '%s':\n%s", must[i], title);
+    if (!strstr(title, want)) fail_msg("pe.png's Title lacks '%s':\n%s", want, title);
+    if (strstr(title, "(null)")) fail_msg("pe.png's Title says (null):\n%s", title);
+    free(title);
+}
+
+/* --explain on a Llama layer points at the files --dump writes for a model, scores.npy and attn.npy
+ * (L, H, T, T), with the layer first, and the value it prints is the numpy reference's
+ * (tests/ref/llama/llama_f32/attn.npy). It named "weights.npy[0, 3, 1]", a single layer's file. */
+static void test_llama_explain_points_at_the_model_dump(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--layer", "0", "--head", "1", "--explain", "3,1",
+                SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "(= scores.npy[0, 1, 3, 1])"));
+    const char *a = strstr(r.out, "A[1, 3, 1] = exp(");
+    assert_non_null(a);
+    a = strstr(a, ") / ");
+    assert_non_null(a);
+    double got = 0;
+    assert_int_equal(sscanf(strstr(a, " = ") + 3, "%lf", &got), 1);
+    assert_non_null(strstr(a, "(= attn.npy[0, 1, 3, 1])"));
+    assert_null(strstr(r.out, "weights.npy"));
+    av_npy ref;
+    av_err err = {{0}};
+    if (av_npy_read(&ref, src_path("tests/ref/llama/llama_f32/attn.npy"), &err)) fail_msg("%s", err.msg);
+    int T = (int)ref.shape[2]; /* (L, H, T, T) */
+    double want = ref.data[((size_t)(0 * 4 + 1) * T + 3) * T + 1];
+    printf("    --explain 3,1 layer 0 head 1: %.9g, numpy %.9g\n", got, want);
+    assert_true(fabs(got - want) <= 1e-4);
+    av_npy_free(&ref);
+    tu_free(&r);
+}
+
+/* --model --compare scale runs layer L (--layer): the table and the figure's title say which layer,
+ * as every other --model figure does ("layer 0, head 1 of 4"); they named the head alone. */
+static void test_model_compare_scale_names_the_layer(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "-q", "-o", tu_in(f, "out"), "--layer", "0", "--head", "1", "--compare",
+                "scale", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "--compare scale: same sentence, layer 0, same input and weights, all 4 heads"))
+        fail_msg("the table does not name layer 0:\n%s", r.out);
+    tu_free(&r);
+    char *title = png_title(tu_in(f, "out/compare_scale.png"));
+    if (!strstr(title, "--compare scale: layer 0, head 1 of 4 under each setting"))
+        fail_msg("compare_scale.png's Title does not name layer 0:\n%s", title);
+    free(title);
+}
+
+/* With --model, --show prints layer L's head --head alone (README: "--layer L --head H with
+ * --explain Q,K, --show or --compare scale works on one real head"), so --head has an effect and
+ * gets no "has no effect ... --show draws every head" warning, which it got with --no-plot. */
+static void test_model_show_head_is_not_warned_unused(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--layer", "0", "--head", "2", "--show", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "head 2 of 4: attention weights"));
+    assert_null(strstr(r.out, "head 0 of 4"));
+    if (strstr(r.err, "has no effect")) fail_msg("--head warned unused:\n%s", r.err);
+    tu_free(&r);
+    /* the single layer's --show draws every head: there the warning stays */
+    run_attnviz(&r, NULL, "--heads", "2", "--d-model", "8", "--head", "1", "--show", "--no-plot", "-q", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "--head 1 has no effect"));
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -205,6 +315,13 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_pe_title_names_model_positions_and_mask, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_explain_points_at_the_model_dump, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_show_head_is_not_warned_unused, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

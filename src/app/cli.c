@@ -562,8 +562,9 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
-    if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) && !(o->model_dir && !o->no_plot) &&
-        n < AV_MAX_WARNINGS) /* a --model draws layer L's head --head on its own */
+    if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) &&
+        !(o->model_dir && (!o->no_plot || o->show)) &&
+        n < AV_MAX_WARNINGS) /* a --model draws layer L's head --head on its own, and --show prints that head only */
         snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
                  "(figures and --show draw every head)", o->head);
     if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */

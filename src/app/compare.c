@@ -186,6 +186,7 @@ av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind ki
     memset(c, 0, sizeof *c);
     c->kind = kind;
     c->H = m->cfg.H;
+    c->model_layer = m->model_layer;
     describe_shared(c, m);
     if (kind == AV_CMP_ORDER) return run_order(c, m, err);
     av_config cfgs[AV_CMP_MAX_SETTINGS];
@@ -218,8 +219,10 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
     size_t HTT = (size_t)c0->H * T * T;
     char heads[32] = "the one head"; /* "all 1 heads" read oddly */
     if (c0->H > 1) snprintf(heads, sizeof heads, "all %d heads", c0->H);
-    fprintf(f, "\n%s--compare %s%s: same sentence, same X and weights, %s\n", av_bold(color),
-            av_compare_name(c->kind), av_reset(color), heads);
+    char what[64] = "same X and weights"; /* a --model's: layer L's input (after its norm) and weights */
+    if (c->model_layer) snprintf(what, sizeof what, "layer %d, same input and weights", c->model_layer - 1);
+    fprintf(f, "\n%s--compare %s%s: same sentence, %s, %s\n", av_bold(color), av_compare_name(c->kind),
+            av_reset(color), what, heads);
     fprintf(f, "  %-18s %15s %20s %22s\n", "setting", "mean max weight", "mean entropy (nats)", "max |ΔA| vs first");
     for (int i = 0; i < c->n; i++) {
         double mm, me;
@@ -285,8 +288,10 @@ av_status av_compare_plot(const char *path, const av_comparison *c, const av_tok
                               .w = c->runs[i].att + (size_t)h * T * T, .masked = c->runs[i].mask,
                               .panel_title = c->names[i]};
     }
-    snprintf(title, sizeof title, "%s%s--compare %s: head %d of %d under each setting · %s%s%s", context ? context : "",
-             context ? " · " : "", av_compare_name(c->kind), h, c->H, c->shared,
+    char layer[32] = ""; /* a --model's figure names the layer it compares */
+    if (c->model_layer) snprintf(layer, sizeof layer, "layer %d, ", c->model_layer - 1);
+    snprintf(title, sizeof title, "%s%s--compare %s: %shead %d of %d under each setting · %s%s%s",
+             context ? context : "", context ? " · " : "", av_compare_name(c->kind), layer, h, c->H, c->shared,
              c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
     return av_plot_grid(path, hms, c->n, title, meta, err);
 }

@@ -41,6 +41,7 @@ typedef struct {
     av_compare_kind kind;
     int n;                                 /* settings compared, 2 or 3 */
     int H;                                 /* heads of the model compared */
+    int model_layer;                       /* 0: the single layer; L + 1: layer L of a --model (av_model's) */
     char shared[320];                      /* what every setting shares, as the other figures' titles say it:
                                             * "positions: RoPE (half) · mask: causal" (scale), "positions: none
                                             * vs sinusoidal vs RoPE (half) · mask: none · no scale" (positions,

@@ -528,6 +528,11 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
                              .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale, .pool = (av_pool)o->pool,
                              .user_title = user_title};
     weight_range(&fr); /* --vmax, --log-scale as for the single layer's weight figures */
+    /* compose()'s parts for pe.png: the model as the weights, its positions, the causal mask */
+    fr.weights = source;
+    av_positions_desc(fr.pos, sizeof fr.pos, &view->cfg);
+    av_mask_desc(fr.mask, sizeof fr.mask, &view->cfg, 0);
+    fr.noscale = view->cfg.scale ? "" : " · no scale";
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);
     if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");
