@@ -474,6 +474,42 @@ static void test_cli_train_snapshot_curves_have_markers(void **state) {
     free(svg);
 }
 
+/* The film strip's row labels and the GIF's titles give the held-out accuracy as the log and
+ * train.csv measure it (a count of 512 held-out sequences), to one decimal: 1 of 512 right is
+ * 0.2 %, 510 of 512 is 99.6 %. They rounded to whole percent, so a film strip said "acc 100 %"
+ * beside a printed "accuracy  99.6 %", and "acc 0 %" when some sequences were right. */
+static void test_cli_train_filmstrip_accuracy_is_not_rounded_away(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "40", "-q", "-o", f->dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *csv = tu_slurp_file(tu_in(f, "train.csv"), NULL), *svg = tu_slurp_file(tu_in(f, "filmstrip.svg"), NULL);
+    assert_non_null(csv);
+    assert_non_null(svg);
+    int rows = 0, fractional = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        int step = atoi(line + 1);
+        char *c = line + 1;
+        for (int k = 0; k < 5 && c; k++) c = strchr(c + 1, ','); /* step,lr,loss,grad_norm,heldout_loss, */
+        if (!c || c[-1] == ',') continue;                           /* not a snapshot: no held-out loss */
+        double acc = 100 * strtod(c + 1, NULL);                     /* heldout_accuracy, a fraction */
+        char key[64];
+        snprintf(key, sizeof key, ">step %d \xC2\xB7 acc ", step);
+        const char *label = strstr(svg, key);
+        if (!label) fail_msg("filmstrip.svg has no row label for step %d", step);
+        double shown = strtod(label + strlen(key), NULL);
+        if (fabs(shown - acc) > 0.05 + 1e-9)
+            fail_msg("step %d: the film strip says acc %g %%, train.csv measured %.4f %%", step, shown, acc);
+        fractional += fabs(acc - floor(acc + 0.5)) > 0.05;
+        rows++;
+    }
+    assert_true(rows > 3);
+    assert_true(fractional > 0); /* 1/512 = 0.195 % at several snapshots of this run: the case that matters */
+    free(csv);
+    free(svg);
+}
+
 /* --compare trains each setting of what it compares: the header line names
  * them all as varying ("Pre-LN vs Post-LN"), not the first one alone ("Pre-LN"). */
 static void test_cli_train_compare_header_names_the_settings(void **state) {
@@ -673,6 +709,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_counts_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_positions_odd_d_k_leaves_out_rope, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_accuracy_is_not_rounded_away, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_snapshot_curves_have_markers, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,

@@ -454,7 +454,8 @@ static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_m
     char rows[MAX_SNAP][48], cols[64][24];
     const char *rp[MAX_SNAP], *cp[64];
     for (int k = 0; k < g->n_snap; k++) {
-        snprintf(rows[k], sizeof rows[k], "step %d · acc %.0f %%", g->snap_step[k], 100 * g->acc[k]);
+        /* one decimal as the printed log: 510 of 512 is 99.6 %, never "100 %" */
+        snprintf(rows[k], sizeof rows[k], "step %d · acc %.1f %%", g->snap_step[k], 100 * g->acc[k]);
         rp[k] = rows[k];
     }
     for (int i = 0; i < LH && i < 64; i++) {
@@ -478,7 +479,7 @@ static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_
         hms[i] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = sf->tokens, .k_labels = sf->tokens,
                               .w = g->att + ((size_t)k * LH + i) * T * T, .masked = sf->mask, .panel_title = names[i]};
     }
-    snprintf(title, sizeof title, "trained on %s, step %d · held-out accuracy %.0f %%", task, g->snap_step[k],
+    snprintf(title, sizeof title, "trained on %s, step %d · held-out accuracy %.1f %%", task, g->snap_step[k],
              100 * g->acc[k]);
     av_dlist dl;
     av_status s = av_plot_layout_grid(&dl, hms, LH < 64 ? LH : 64, title, meta, err);
