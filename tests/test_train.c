@@ -559,6 +559,24 @@ static void test_cli_train_compare_positions_odd_d_k_leaves_out_rope(void **stat
     tu_free(&r);
 }
 
+/* -q silences the training log, not the comparison asked for: the README's -q is "no trace
+ * (--show, --explain, --compare still print)" and the single layer's --compare table prints with
+ * -q. --train --compare -q printed nothing, so the run's only result was the figure. */
+static void test_cli_train_compare_summary_prints_with_quiet(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--d-model", "10", "--heads", "2", "--layers", "1", "--steps", "1",
+                "--batch", "2", "--compare", "positions", "-q", "-o", f->dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    static const char *const rows[] = {"learned     held-out loss ", "\nsinusoidal  held-out loss ",
+                                       "\nrope        left out: RoPE needs an even d_k"};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strstr(r.out, rows[i])) fail_msg("-q lost the summary row '%s':\n%s", rows[i], r.out);
+    assert_null(strstr(r.out, "step 0 ")); /* the training log stays quiet */
+    assert_null(strstr(r.out, "== --compare"));
+    tu_free(&r);
+}
+
 static void test_cli_train_bad_input(void **state) {
     (void)state;
     static const struct { const char *args[6]; const char *msg; } cases[] = {
@@ -707,6 +725,8 @@ int main(void) {
         cmocka_unit_test(test_batch_with_more_chunks_than_eval_lanes),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_counts_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_summary_prints_with_quiet, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_bad_input),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_positions_odd_d_k_leaves_out_rope, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -697,7 +697,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_plot_meta meta = {.description = o->command_line, .run = run};
     if (!s) s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, NULL, o->quiet, err);
-    for (int i = 0; !s && !o->quiet && i < n; i++) {
+    for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
         int last = g->n_snap - 1, first90 = -1, LH = g->L * g->H;
         double best = 0;
@@ -709,7 +709,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         fprintf(out, "%-11s held-out loss %.4f  accuracy %5.1f %%  best head on target %.2f  first snapshot >= 90 %%: %s\n",
                 names[i], g->ho_loss[last], 100 * g->acc[last], best, when);
     }
-    if (!s && !o->quiet && left_out[0]) fprintf(out, "%-11s left out: %s\n", "rope", left_out);
+    if (!s && left_out[0]) fprintf(out, "%-11s left out: %s\n", "rope", left_out);
     if (!s && !o->quiet) fprintf(out, "wrote %s/%s.png and .svg\n", o->outdir, file);
     for (int i = 0; i < done; i++) log_free(&logs[i]);
     return s;
