@@ -711,6 +711,33 @@ static void test_cli_train_rope_style_and_base_reach_the_model(void **state) {
     tu_free(&r);
 }
 
+/* A trained folder run with --model: every figure title names what its heads were computed with
+ * when it is not GPT-2's layout, as the single layer's titles do ("positions: ...", "no scale").
+ * The titles said "trained toy model DIR (attnviz --train reverse, step 2; F32)" alone, so an
+ * unscaled Post-LN model's heads looked like GPT-2's. The settings are the --train options. */
+static void test_cli_trained_model_titles_name_its_layout(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--positions",
+                "sinusoidal", "--norm", "post", "--no-scale", "-q", "-o", tu_in(f, "m"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "-q", "-o", tu_in(f, "out"), "3 1 4 1 5 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *const figs[] = {"out/model.png", "out/layer1.png"};
+    for (int i = 0; i < 2; i++) {
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read_texts(tu_in(f, figs[i]), &img, &err), AV_OK);
+        const char *title = av_png_image_text(&img, "Title");
+        assert_non_null(title);
+        if (!strstr(title, ", step 2; F32; positions: sinusoidal; Post-LN; no scale) · "))
+            fail_msg("%s: the Title does not name the model's layout:\n%s", figs[i], title);
+        av_png_image_free(&img);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
@@ -739,6 +766,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_rope_style_and_base_reach_the_model, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_trained_model_titles_name_its_layout, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

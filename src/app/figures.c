@@ -532,7 +532,7 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     fr.weights = source;
     av_positions_desc(fr.pos, sizeof fr.pos, &view->cfg);
     av_mask_desc(fr.mask, sizeof fr.mask, &view->cfg, 0);
-    fr.noscale = view->cfg.scale ? "" : " · no scale";
+    fr.noscale = ""; /* source names a model without ÷√d_k ("; no scale", gpt2run.c) */
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);
     if (!fr.hms || !fr.titles) s = av_fail(err, AV_ERUNTIME, "out of memory");

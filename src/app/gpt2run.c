@@ -359,15 +359,31 @@ void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r) {
     av_gpt2run_source(src->text, sizeof src->text, r);
 }
 
+/* A GPT-2-layout folder's settings that differ from GPT-2's (config.json's "attnviz" object: a
+ * --train folder's positions, Post-LN, no ÷√d_k), e.g. "; RoPE half, θ = 10000; Post-LN; no
+ * scale", so every figure title says what the heads were computed with; "" for GPT-2's own. */
+static void layout_differences(char *buf, size_t n, const av_gpt2_config *c) {
+    size_t at = 0;
+    buf[0] = '\0';
+    if (c->positions == AV_POS_ROPE)
+        at += (size_t)snprintf(buf, n, "; RoPE %s, θ = %g", av_rope_style_name(c->rope_style), c->rope_base);
+    else if (c->positions != AV_POS_LEARNED)
+        at += (size_t)snprintf(buf, n, "; positions: %s", av_positions_name(c->positions));
+    if (c->norm == AV_NORM_POST && at < n) at += (size_t)snprintf(buf + at, n - at, "; Post-LN");
+    if (!c->scale && at < n) snprintf(buf + at, n - at, "; no scale");
+}
+
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
+    char extra[96];
+    if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
     if (r->task[0])
-        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s)", r->dir, r->task, r->step,
-                 r->g.dtype ? r->g.dtype : "?");
+        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)", r->dir, r->task, r->step,
+                 r->g.dtype ? r->g.dtype : "?", extra);
     else if (r->llama)
         snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", r->dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);
     else
-        snprintf(buf, n, "model %s (%s)", r->dir, r->g.dtype ? r->g.dtype : "?");
+        snprintf(buf, n, "model %s (%s%s)", r->dir, r->g.dtype ? r->g.dtype : "?", extra);
 }
 
 /* ---------------------------------------------------------------------------- --dump */
