@@ -253,8 +253,10 @@ static void test_config_errors(void **state) {
         {"{\"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "missing key \"n_layer\""},
         {"{\"n_layer\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "missing key \"n_head\""},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32}", "missing key \"vocab_size\""},
-        {"{\"n_layer\": 2.5, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" must be a whole number"},
-        {"{\"n_layer\": \"2\", \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" must be a whole number"},
+        {"{\"n_layer\": 2.5, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" 2.5 must be a whole number"},
+        {"{\"n_layer\": \"2\", \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" must be a whole number (it is a string)"},
+        /* a whole number past 1e9 is named as too large, not "not a whole number" */
+        {"{\"n_layer\": 1099511627776, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" 1099511627776 is too large (a whole number of at most 1e9)"},
         {"{\"n_layer\": 2, \"n_head\": 5, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "n_head 5 does not divide n_embd 16"},
         {"{\"n_layer\": 0, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "n_layer 0 is outside 1..128"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": -1}", "vocab_size -1 is outside"},

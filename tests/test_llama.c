@@ -242,6 +242,8 @@ static void test_config_errors(void **state) {
          "\"head_dim\":32,\"intermediate_size\":8,\"vocab_size\":9}", "head_dim 32 must be even and equal hidden_size / num_attention_heads = 16"},
         {"{\"model_type\":\"llama\",\"attention_bias\":true}", "\"attention_bias\": true is not supported"},
         {"[1]", "not a JSON object"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":1e12}", "\"hidden_size\" 1000000000000 is too large"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":64.5}", "\"hidden_size\" 64.5 must be a whole number"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) expect_config_error(bad[i].json, bad[i].msg);
     const char *ok = "{\"model_type\":\"qwen2\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"

@@ -113,6 +113,14 @@ static int json_size(const cJSON *j, size_t *out) {
     return 0;
 }
 
+/* A header value as an error names it: the number ("-1", "1.5", "4.6116860184273879e+18") or
+ * its JSON kind. */
+static const char *json_shown(char *buf, size_t n, const cJSON *j) {
+    if (cJSON_IsNumber(j)) snprintf(buf, n, "%.17g", j->valuedouble);
+    else snprintf(buf, n, "%s", !j ? "missing" : cJSON_IsString(j) ? "a string" : "not a number");
+    return buf;
+}
+
 static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, const av_safetensors *st,
                              av_err *err) {
     const char *nm = st->name, *tn = t->name;
@@ -133,15 +141,25 @@ static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, c
     t->ndim = nd;
     size_t numel = 1;
     for (int i = 0; i < nd; i++) {
-        if (json_size(cJSON_GetArrayItem(sh, i), &t->shape[i]))
-            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": shape entry %d is not a whole number >= 0", nm, tn, i);
+        if (json_size(cJSON_GetArrayItem(sh, i), &t->shape[i])) {
+            char v[40];
+            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": shape entry %d is %s; allowed: a whole number "
+                           "0..2^53", nm, tn, i, json_shown(v, sizeof v, cJSON_GetArrayItem(sh, i)));
+        }
         if (av_mul_size(&numel, numel, t->shape[i]))
             return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": shape is too large (its size overflows)", nm, tn);
     }
     t->numel = numel;
     if (cJSON_GetArraySize(off) != 2 || json_size(cJSON_GetArrayItem(off, 0), &t->begin) ||
-        json_size(cJSON_GetArrayItem(off, 1), &t->end))
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets must be [BEGIN, END], whole numbers", nm, tn);
+        json_size(cJSON_GetArrayItem(off, 1), &t->end)) {
+        char b[40] = "", e2[40] = "";
+        if (cJSON_GetArraySize(off) != 2)
+            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets must be [BEGIN, END], whole numbers; it "
+                           "has %d entries", nm, tn, cJSON_GetArraySize(off));
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%s, %s]: BEGIN and END must be whole "
+                       "numbers 0..2^53", nm, tn, json_shown(b, sizeof b, cJSON_GetArrayItem(off, 0)),
+                       json_shown(e2, sizeof e2, cJSON_GetArrayItem(off, 1)));
+    }
     size_t need;
     if (av_mul_size(&need, numel, av_st_dtype_size(t->dtype)))
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": shape is too large (its size overflows)", nm, tn);

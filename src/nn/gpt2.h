@@ -96,7 +96,8 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * message. Errors, AV_EUSAGE: "config.json: not valid JSON near byte 12",
  * "config.json: model_type \"mistral\" is not supported (allowed: gpt2,
  * llama, qwen2)", "config.json: missing key \"n_head\"", "config.json: \"n_head\"
- * must be a whole number", "config.json: attnviz.positions \"x\": expected
+ * 4.5 must be a whole number", "config.json: \"n_layer\" 1099511627776 is too
+ * large (a whole number of at most 1e9)", "config.json: attnviz.positions \"x\": expected
  * learned, sinusoidal, rope or none", and av_gpt2_config_check's. */
 av_status av_gpt2_config_parse(av_gpt2_config *cfg, const char *json, size_t len, const char *name,
                                av_err *err);
