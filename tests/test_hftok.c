@@ -198,6 +198,9 @@ static void test_refusals(void **state) {
         {"{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[\"a c\"]}}",
          "merge 0 names a token the vocabulary lacks"},
         {"[]", "not a JSON object"},
+        /* an id no token has: the message names the file (it named none) */
+        {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":2},\"merges\":[]}}",
+         "tokenizer.json: no token has id 1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         av_hftok *t = NULL;

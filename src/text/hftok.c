@@ -162,7 +162,10 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
         if (!s && merge_parts(e, &l, &ll, &r, &rl)) s = av_fail(err, AV_EUSAGE, "%s: a merge is not \"left right\"", name);
         if (!s) s = av_bpe_add_merge(t->bpe, l, ll, r, rl, err);
     }
-    if (!s) s = av_bpe_finish(t->bpe, pattern, err);
+    if (!s && (s = av_bpe_finish(t->bpe, pattern, err))) { /* "no token has id 7 ...": say which file */
+        av_err inner = *err;
+        s = av_fail(err, s, "%s: %s", name, inner.msg);
+    }
     return s;
 }
 
