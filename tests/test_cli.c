@@ -139,6 +139,9 @@ static void test_control_characters_in_title_and_prefix(void **state) {
         {"--title", "a\xE2\x80\xA8" "b", "line break (U+2028 at byte 1)"},                 /* LINE SEPARATOR */
         {"--title", "ab\xFF", "--title 'ab\\xFF': invalid UTF-8 at byte offset 2"},
         {"--prefix", "a\tb", "--prefix 'a<U+0009>b' contains a control character (U+0009 at byte 1)"},
+        /* --explain's value is echoed too: it printed the raw invalid byte into the message */
+        {"--explain", "\xFF,1", "--explain '\\xFF,1': invalid UTF-8 at byte offset 0"},
+        {"--explain", "I\n,you", "--explain 'I<U+000A>,you' contains a control character (U+000A at byte 1)"},
         /* too long as well: the control character is named, not printed raw across two lines */
         {"--prefix", "x\ny0123456789012345678901234567890123456789012345678901234567890123456789",
          "--prefix 'x<U+000A>y012"},

@@ -137,7 +137,7 @@ static const optdef kOpts[] = {
      .help = "digits after the point with -v (default 4; 0..10)"},
     {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
      .arg = "WHEN", .help = "auto (TTY and NO_COLOR unset; default) | always | never"},
-    {"explain", 0, OPT_STRING, AT(explain), .arg = "Q,K",
+    {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
     {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .arg = "N",
      .help = "head for --explain and --compare figures; with --model also drawn alone (default 0)"},
