@@ -308,6 +308,24 @@ static void test_model_show_head_is_not_warned_unused(void **state) {
     tu_free(&r);
 }
 
+/* The --html page of a Llama names its normalisation as the trace does (RMSNorm, pre-norm), not
+ * GPT-2's "pre-LN" (LayerNorm), which the page's run line said for every --model. */
+static void test_llama_page_names_rmsnorm(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--html", "-o", tu_in(f, "out"), SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "out/attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "mask: causal · pre-norm RMSNorm"));
+    assert_null(strstr(page, "pre-LN"));
+    free(page);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -322,6 +340,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_show_head_is_not_warned_unused, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_page_names_rmsnorm, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

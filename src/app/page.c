@@ -118,8 +118,9 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
     char desc[256], pos[96], title[2048];
     av_config c = {.positions = cfg->positions, .rope_style = cfg->rope_style};
     av_positions_desc(pos, sizeof pos, &c);
-    snprintf(desc, sizeof desc, "%d layer%s × %d head%s, d_model %d · positions: %s · mask: causal · %s-LN%s", L,
-             L == 1 ? "" : "s", H, H == 1 ? "" : "s", cfg->n_embd, pos, cfg->norm == AV_NORM_PRE ? "pre" : "post", cfg->scale ? "" : " · no scale");
+    const char *norm = info->norm ? info->norm : cfg->norm == AV_NORM_PRE ? "pre-LN" : "post-LN";
+    snprintf(desc, sizeof desc, "%d layer%s × %d head%s, d_model %d · positions: %s · mask: causal · %s%s", L,
+             L == 1 ? "" : "s", H, H == 1 ? "" : "s", cfg->n_embd, pos, norm, cfg->scale ? "" : " · no scale");
     av_html_run run = {.name = "", .desc = desc, .L = L, .H = H, .T = T, .D = D, .tokens = labels,
                        .weights = a->att, .scores = a->preatt, .q = a->qkvh, .k = a->qkvh + htd,
                        .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask,

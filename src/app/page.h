@@ -36,6 +36,8 @@ typedef struct {
     const char *sentence; /* the page's title: the sentence as given, or NULL (-f): the tokens joined */
     int n_real;          /* tokens of the sentence before any <pad> */
     const char *run;     /* the run's id (figures.h), kept in the page's <meta name="attnviz-run"> */
+    const char *norm;    /* a model's normalisation as the page names it, e.g. "pre-norm RMSNorm" (Llama);
+                          * NULL: the GPT-2 layout's "pre-LN" or "post-LN" from cfg->norm */
 } av_page_info;
 
 /* The page's file name in --outdir, after --prefix: prefix + AV_PAGE_NAME. */
