@@ -267,6 +267,9 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"scale\": 1}}", "attnviz.scale must be true or false"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 18, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"rope\"}}", "RoPE needs an even d_k; d_k = n_embd / n_head = 9"},
         {"{\"model_type\": \"mistral\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: model_type \"mistral\" is not supported (allowed: gpt2, llama, qwen2)"},
+        /* GPT2Config's MLP width: null or 4·n_embd is GPT-2's; another value was ignored (d_ff stayed 4·n_embd) */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 32}", "config.json: n_inner 32 is not supported (allowed: null or 4·n_embd = 64, GPT-2's MLP width)"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": \"64\"}", "\"n_inner\" must be a whole number (it is a string)"},
         {"{\"model_type\": 2, \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "model_type (not a string) is not supported (allowed: gpt2, llama, qwen2)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -274,6 +277,15 @@ static void test_config_errors(void **state) {
         av_err err = {{0}};
         assert_int_equal(av_gpt2_config_parse(&c, cases[i].json, strlen(cases[i].json), "config.json", &err), AV_EUSAGE);
         if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: got '%s', want '%s'", i, err.msg, cases[i].msg);
+    }
+    /* Hugging Face's gpt2 config.json has "n_inner": null; 4·n_embd written out is the same model */
+    static const char *const ok[] = {
+        "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": null}",
+        "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 64}"};
+    for (int i = 0; i < 2; i++) {
+        av_gpt2_config c;
+        av_err err = {{0}};
+        if (av_gpt2_config_parse(&c, ok[i], strlen(ok[i]), "config.json", &err)) fail_msg("%s: %s", ok[i], err.msg);
     }
 }
 

@@ -153,6 +153,14 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;
     if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
+    /* GPT2Config's n_inner: the MLP width, null meaning 4·n_embd. This forward's MLP is 4·n_embd (GPT-2's),
+     * so another width is refused by name rather than read past (the checkpoint's c_fc holds it too) */
+    int inner = -1;
+    if ((j = cJSON_GetObjectItemCaseSensitive(root, "n_inner")) && !cJSON_IsNull(j) &&
+        !(s = json_int(&inner, root, "n_inner", 0, name, err)) && inner != 4 * c->n_embd)
+        s = av_fail(err, AV_EUSAGE, "%s: n_inner %d is not supported (allowed: null or 4·n_embd = %d, GPT-2's MLP width)",
+                    name, inner, 4 * c->n_embd);
+    if (s) goto done;
     s = check_config(c, name, err);
 done:
     cJSON_Delete(root);
