@@ -738,6 +738,59 @@ static void test_cli_trained_model_titles_name_its_layout(void **state) {
     }
 }
 
+/* --train -o DIR over a model folder attnviz did not write (the gpt2/ folder the README's
+ * huggingface-cli download fills: config.json without an "attnviz" task, model.safetensors,
+ * vocab.json, merges.txt) is refused before training and leaves every file as it was; it replaced
+ * them with a toy model, silently. --compare checks each DIR/VARIANT before the first trains. A
+ * folder of an earlier --train run is trained into again. */
+static void test_cli_train_never_overwrites_a_downloaded_model(void **state) {
+    tu_fixture *f = *state;
+    static const char *const files[4][2] = {
+        {"gpt2/config.json", "{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_head\": 12, \"n_embd\": 768}"},
+        {"gpt2/model.safetensors", "not really 548 MB"},
+        {"gpt2/vocab.json", "{\"!\": 0}"},
+        {"gpt2/merges.txt", "#version: 0.2\n"}};
+    assert_int_equal(mkdir(tu_in(f, "gpt2"), 0700), 0);
+    for (int i = 0; i < 4; i++) {
+        FILE *fp = fopen(tu_in(f, files[i][0]), "wb");
+        assert_non_null(fp);
+        fputs(files[i][1], fp);
+        fclose(fp);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o",
+                tu_in(f, "gpt2"), NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "holds a model attnviz did not train"));
+    assert_null(strstr(r.out, "step 0 "));
+    tu_free(&r);
+    for (int i = 0; i < 4; i++) {
+        char *got = tu_slurp_file(tu_in(f, files[i][0]), NULL);
+        assert_non_null(got);
+        assert_string_equal(got, files[i][1]);
+        free(got);
+    }
+    /* --compare scale writes DIR/scale and DIR/no-scale: model files there without a config.json */
+    assert_int_equal(mkdir(tu_in(f, "cmp"), 0700), 0);
+    assert_int_equal(mkdir(tu_in(f, "cmp/no-scale"), 0700), 0);
+    FILE *fp = fopen(tu_in(f, "cmp/no-scale/merges.txt"), "wb");
+    assert_non_null(fp);
+    fputs(files[3][1], fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "--compare", "scale",
+                "-o", tu_in(f, "cmp"), NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "holds merges.txt but no config.json"));
+    assert_false(file_exists(tu_in(f, "cmp/scale"))); /* the first variant did not train either */
+    tu_free(&r);
+    for (int k = 0; k < 2; k++) {
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                    tu_in(f, "toy"), NULL);
+        if (r.code != 0) fail_msg("run %d: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
@@ -768,6 +821,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_rope_style_and_base_reach_the_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_titles_name_its_layout, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_never_overwrites_a_downloaded_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,6 +129,44 @@ static void join(char *out, size_t n, const char *dir, const char *name) {
     snprintf(out, n, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
 }
 
+/* --train writes config.json, model.safetensors, vocab.json and merges.txt
+ * into dir. Refuse (AV_EUSAGE) when dir already holds a model attnviz did not
+ * train: a config.json without an "attnviz" object naming a "task", or model
+ * files beside no config.json at all. `attnviz --train reverse -o gpt2` (the
+ * folder README's huggingface-cli download fills) replaced GPT-2's 548 MB
+ * checkpoint with a toy model, silently. A folder of an earlier --train run
+ * (its config.json has "attnviz": {"task": ...}) is rewritten as before. */
+static av_status check_not_a_foreign_model(const char *dir, av_err *err) {
+    static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
+                                        "model.safetensors.index.json"};
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    join(path, sizeof path, dir, "config.json");
+    if (access(path, F_OK) == 0) {
+        av_err rerr;
+        int ours = 0;
+        if (av_read_file(path, 1 << 20, &text, &len, &rerr) == AV_OK) {
+            cJSON *root = cJSON_ParseWithLength(text, len);
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
+            ours = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(a, "task"));
+            cJSON_Delete(root);
+            free(text);
+        }
+        if (!ours)
+            return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
+                           "naming a task); --train would overwrite its config.json, model.safetensors, vocab.json "
+                           "and merges.txt: give another folder", dir, path);
+        return AV_OK;
+    }
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        join(path, sizeof path, dir, files[i]);
+        if (access(path, F_OK) == 0)
+            return av_fail(err, AV_EUSAGE, "-o %s holds %s but no config.json: a model attnviz did not write, or part "
+                           "of one; --train would overwrite its model files: give another folder", dir, files[i]);
+    }
+    return AV_OK;
+}
+
 /* Readable label of a toy token for figures: a leading space shows as "␣". */
 static void token_label(char *out, size_t n, int id) {
     char t[16];
@@ -592,7 +630,8 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
                        "(parameters, gradients, AdamW moments, activations), more than the %zu GiB allowed; try a smaller "
                        "--d-model, --layers or --batch", o->d_model, o->layers, o->heads, o->batch,
                        (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
-    av_status s = av_mkdir_p(dir, err); /* a bad -o fails before the first step, not after training */
+    av_status s = check_not_a_foreign_model(dir, err); /* never over a downloaded model's files */
+    if (!s) s = av_mkdir_p(dir, err); /* a bad -o fails before the first step, not after training */
     if (!s) s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
     if (s) return s;
     r.batch = calloc((size_t)o->batch, sizeof *r.batch);
@@ -680,6 +719,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
     if (left_out[0]) fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
     av_status s = AV_OK;
+    for (int i = 0; !s && i < n; i++) { /* every variant's folder is checked before the first trains */
+        char dir[4096];
+        join(dir, sizeof dir, o->outdir, names[i]);
+        s = check_not_a_foreign_model(dir, err);
+    }
     for (int i = 0; !s && i < n; i++, done++) {
         char dir[4096];
         join(dir, sizeof dir, o->outdir, names[i]);
@@ -728,6 +772,8 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = %d", o.d_model / o.heads);
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
+    av_status fs = o.compare == AV_TRAIN_CMP_NONE ? check_not_a_foreign_model(o.outdir, err) : AV_OK;
+    if (fs) return fs; /* before the header line: nothing has started (run_compare checks its folders) */
     char vlabel[96];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     if (!o.quiet)
