@@ -477,6 +477,48 @@ static void test_prepare_gives_the_same_layouts(void **state) {
     av_text_shutdown();
 }
 
+/* A new font list empties every cache: the layouts, the code point → font
+ * table and the glyph bitmaps kept for the old fonts are not reused. With
+ * DejaVu Sans Bold given as the regular face, "learning" must be laid out as
+ * a fresh start with that list lays it out (wider than DejaVu Sans), and
+ * again after switching back. unload() resets only the cache entries that
+ * were filled, so this checks that it finds all of them. */
+static void test_new_font_list_empties_the_caches(void **state) {
+    (void)state;
+    char reg[4200], bold[4200];
+    snprintf(reg, sizeof reg, "%s", src_path("assets/fonts/DejaVuSans.ttf"));
+    snprintf(bold, sizeof bold, "%s", src_path("assets/fonts/DejaVuSans-Bold.ttf"));
+    const char *const normal[2] = {reg, bold}, *const heavy[2] = {bold, bold};
+    static const char *const words[] = {"learning", "I love deep learning", "0.64"};
+    enum { N = sizeof words / sizeof *words };
+    char *fresh[2][N];
+    for (int f = 0; f < 2; f++) { /* each list from a clean start */
+        av_text_shutdown();
+        assert_int_equal(av_text_use_fonts(f ? heavy : normal, 2), 2);
+        for (int k = 0; k < N; k++) fresh[f][k] = layout_text(words[k]);
+    }
+    assert_string_not_equal(fresh[0][0], fresh[1][0]); /* the two lists really differ */
+    av_text_shutdown();
+    for (int round = 0; round < 4; round++) { /* normal, heavy, normal, heavy: no clean start between */
+        int f = round % 2;
+        assert_int_equal(av_text_use_fonts(f ? heavy : normal, 2), 2);
+        for (int k = 0; k < N; k++) {
+            char *got = layout_text(words[k]);
+            assert_string_equal(got, fresh[f][k]);
+            free(got);
+            av_glyph_bitmap bm;
+            av_text_layout lay;
+            assert_int_equal(av_text_lay(words[k], 24, 0, &lay), 0);
+            for (int g = 0; g < lay.n; g++) /* fills the glyph cache, to be emptied by the next switch */
+                if (lay.g[g].slot >= 0) assert_int_equal(av_text_glyph_render(&lay.g[g], lay.g[g].x, 24, &bm), 0);
+            av_text_layout_free(&lay);
+        }
+    }
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < N; k++) free(fresh[f][k]);
+    av_text_shutdown();
+}
+
 /* ---------------------------------------------------------------- SVG */
 
 /* The SVG gives the viewer the raster's direction and visual anchor: an RTL
@@ -526,6 +568,7 @@ int main(void) {
         cmocka_unit_test(test_measured_width_is_drawn_extent),
         cmocka_unit_test(test_script_without_font_draws_boxes),
         cmocka_unit_test(test_prepare_gives_the_same_layouts),
+        cmocka_unit_test(test_new_font_list_empties_the_caches),
         cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

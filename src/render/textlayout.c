@@ -79,10 +79,18 @@ static struct {
     char *face_key[MAX_FACES]; /* "file\nindex" */
     char *face_file[MAX_FACES];
     int n_faces;
+} T;
+
+/* The caches, apart from T: unload() resets only the entries that were
+ * filled (listed in *_used), so that exit does not read and zero 1.3 MB of
+ * pages the run never touched (each a page fault). */
+static struct {
     cp_entry cache[2][CP_CACHE];
     lay_entry lays[LAY_CACHE];
     glyph_entry glyphs[GLYPH_CACHE];
-} T;
+    int cp_used[2 * CP_CACHE], lay_used[LAY_CACHE], glyph_used[GLYPH_CACHE]; /* filled slots, in order */
+    int n_cp_used, n_lay_used, n_glyph_used;
+} C;
 
 /* Font files registered by av_text_use_fonts (they outlive unload()). */
 #define MAX_APP_FONTS 8
@@ -94,11 +102,22 @@ static struct {
 /* Release the cached layouts, the loaded fonts and fontconfig state (not the
  * app_fonts list). */
 static void unload(void) {
-    for (int k = 0; k < LAY_CACHE; k++) {
-        free(T.lays[k].text);
-        free(T.lays[k].lay.g);
+    for (int i = 0; i < C.n_lay_used; i++) {
+        lay_entry *e = &C.lays[C.lay_used[i]];
+        free(e->text);
+        free(e->lay.g);
+        memset(e, 0, sizeof *e);
     }
-    for (int k = 0; k < GLYPH_CACHE; k++) free(T.glyphs[k].bits);
+    for (int i = 0; i < C.n_glyph_used; i++) {
+        glyph_entry *e = &C.glyphs[C.glyph_used[i]];
+        free(e->bits);
+        memset(e, 0, sizeof *e);
+    }
+    for (int i = 0; i < C.n_cp_used; i++) {
+        int k = C.cp_used[i];
+        memset(&C.cache[k / CP_CACHE][k % CP_CACHE], 0, sizeof(cp_entry));
+    }
+    C.n_lay_used = C.n_glyph_used = C.n_cp_used = 0;
     for (int k = 0; k < T.n_faces; k++) {
         FT_Done_Face(T.faces[k].face);
         free(T.face_key[k]);
@@ -324,13 +343,15 @@ static int find_face(unsigned cp, int bold) {
 static int face_for(unsigned cp, int bold) {
     text_init();
     if (!T.ok) return -1;
-    cp_entry *tab = T.cache[bold ? 1 : 0];
+    cp_entry *tab = C.cache[bold ? 1 : 0];
     unsigned h = (cp * 2654435761u) % CP_CACHE;
     for (int probe = 0; probe < 16; probe++) {
-        cp_entry *e = &tab[(h + (unsigned)probe) % CP_CACHE];
+        unsigned k = (h + (unsigned)probe) % CP_CACHE;
+        cp_entry *e = &tab[k];
         if (e->cp == cp + 1) return e->slot;
         if (e->cp == 0) {
             int slot = find_face(cp, bold ? 1 : 0);
+            C.cp_used[C.n_cp_used++] = (bold ? CP_CACHE : 0) + (int)k;
             e->cp = cp + 1;
             e->slot = (short)slot;
             return slot;
@@ -693,7 +714,7 @@ static lay_entry *lay_slot(const char *utf8, float size, int bold) {
     for (const unsigned char *p = (const unsigned char *)utf8; *p; p++) h = (h ^ *p) * 16777619u;
     h = (h ^ (uint32_t)lrintf(size * 64.0f)) * 16777619u;
     h = (h ^ (uint32_t)bold) * 16777619u;
-    return &T.lays[h % LAY_CACHE];
+    return &C.lays[h % LAY_CACHE];
 }
 
 int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay) {
@@ -709,6 +730,7 @@ int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay) {
         return 0; /* not cached; the layout itself is fine */
     }
     strcpy(text, utf8);
+    if (!e->text) C.lay_used[C.n_lay_used++] = (int)(e - C.lays);
     free(e->text);
     free(e->lay.g);
     *e = (lay_entry){text, size, bold, keep};
@@ -725,7 +747,7 @@ static glyph_entry *glyph_slot(int slot, unsigned gid, FT_F26Dot6 size, int32_t 
     uint32_t h = 2166136261u;
     uint32_t key[5] = {(uint32_t)slot, gid, (uint32_t)size, (uint32_t)fx, (uint32_t)fy};
     for (int k = 0; k < 5; k++) h = (h ^ key[k]) * 16777619u;
-    return &T.glyphs[h % GLYPH_CACHE];
+    return &C.glyphs[h % GLYPH_CACHE];
 }
 
 /* Keep a copy of the glyph slot's bitmap in e (nothing when out of memory). */
@@ -735,6 +757,7 @@ static void glyph_keep(glyph_entry *e, int slot, unsigned gid, FT_F26Dot6 size, 
     unsigned char *bits = malloc(rows && cols ? (size_t)rows * (size_t)cols : 1);
     if (!bits) return;
     for (int r = 0; r < rows; r++) memcpy(bits + (size_t)r * cols, gs->bitmap.buffer + (ptrdiff_t)r * gs->bitmap.pitch, (size_t)cols);
+    if (!e->used) C.glyph_used[C.n_glyph_used++] = (int)(e - C.glyphs);
     free(e->bits);
     *e = (glyph_entry){1, slot, gid, size, fx, fy, bits, rows, cols, gs->bitmap_left, gs->bitmap_top};
 }
