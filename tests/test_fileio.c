@@ -1,4 +1,4 @@
-/* test_fileio.c - atomic writer, mkdir -p, whole-file read.
+/* test_fileio.c - atomic writer, mkdir -p, whole-file read, path joining.
  *
  * Every failure test also lists the folder afterwards: no ".tmp" file may be
  * left behind and an existing target must still hold its old bytes.
@@ -625,6 +625,27 @@ static void test_read_stdin_over_limit(void **state) {
     close(fd);
 }
 
+/* av_path_join: one '/' between folder and name whatever the folder ends in
+ * (a folder typed as "out/" once printed "out//heads.png"); the expected
+ * strings are written by hand. */
+static void test_path_join_never_doubles_the_slash(void **state) {
+    (void)state;
+    static const struct { const char *dir, *name, *want; } cases[] = {
+        {"a", "b", "a/b"},         {"a/", "b", "a/b"},     {"a//", "b", "a/b"},
+        {"/", "b", "/b"},          {"//", "b", "/b"},      {"", "b", "b"},
+        {"x/y/", "c.png", "x/y/c.png"}, {"d", "fonts/f.ttf", "d/fonts/f.ttf"}, {"./", "b", "./b"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char out[64];
+        av_path_join(out, sizeof out, cases[k].dir, cases[k].name);
+        if (strcmp(out, cases[k].want) != 0)
+            fail_msg("'%s' + '%s' gave '%s', want '%s'", cases[k].dir, cases[k].name, out, cases[k].want);
+    }
+    char small[6]; /* cut to fit, still terminated */
+    av_path_join(small, sizeof small, "abc/", "def");
+    assert_string_equal(small, "abc/d");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_commit_renames_into_place, setup, teardown),
@@ -651,6 +672,7 @@ int main(void) {
         cmocka_unit_test(test_input_path_status_rule),
         cmocka_unit_test(test_read_stdin_through_a_pipe),
         cmocka_unit_test_setup_teardown(test_read_stdin_over_limit, setup, teardown),
+        cmocka_unit_test(test_path_join_never_doubles_the_slash),
     };
     return cmocka_run_group_tests_name("fileio", tests, NULL, NULL);
 }

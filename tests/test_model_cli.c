@@ -391,6 +391,21 @@ static void test_bad_checkpoints(void **state) {
     }
 }
 
+/* --model DIR/ (a folder typed with its trailing slash, as shell completion
+ * gives it): the messages name DIR/config.json, not DIR//config.json. */
+static void test_model_folder_with_trailing_slash(void **state) {
+    tu_fixture *f = *state;
+    micro_checkpoint(f->dir, "{\"n_layer\": 1, \"n_head\": 3, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}");
+    char typed[4200], want[4400];
+    snprintf(typed, sizeof typed, "%s/", f->dir);
+    snprintf(want, sizeof want, "attnviz: error: %s/config.json: n_head 3 does not divide n_embd 4\n", f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", typed, "--no-plot", "hello", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+}
+
 /* A --model's figures are titled like the single layer's: the sentence in
  * quotes (or --title) first, then the model; --head draws that head alone
  * without a "no effect" warning; --vmax and --log-scale reach them. */
@@ -654,6 +669,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),

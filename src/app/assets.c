@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/fileio.h"
 #include "render/textlayout.h"
 
 #ifndef AV_DATADIR
@@ -16,7 +17,7 @@
 /* 1 if dir holds the probe file. */
 static int has_assets(const char *dir) {
     char path[4400];
-    snprintf(path, sizeof path, "%s/%s", dir, PROBE);
+    av_path_join(path, sizeof path, dir, PROBE);
     return access(path, R_OK) == 0;
 }
 
@@ -33,7 +34,7 @@ static int near_binary(char *out, size_t n) {
     *slash = 0;
     static const char *const rel[] = {"../share/attnviz", "assets", "../../assets"};
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        snprintf(out, n, "%s/%s", exe, rel[i]);
+        av_path_join(out, n, exe, rel[i]);
         if (has_assets(out)) return 0;
     }
     return -1;
@@ -54,8 +55,8 @@ int av_assets_use_fonts(void) {
     const char *dir = av_assets_dir();
     if (!dir) return -1;
     char regular[4300], bold[4300];
-    snprintf(regular, sizeof regular, "%s/fonts/DejaVuSans.ttf", dir);
-    snprintf(bold, sizeof bold, "%s/fonts/DejaVuSans-Bold.ttf", dir);
+    av_path_join(regular, sizeof regular, dir, "fonts/DejaVuSans.ttf");
+    av_path_join(bold, sizeof bold, dir, "fonts/DejaVuSans-Bold.ttf");
     const char *const files[] = {regular, bold};
     av_text_use_fonts(files, 2);
     return 0;

@@ -100,10 +100,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     if (stat(dir, &st) != 0) { /* say where the example folder that comes with attnviz is */
         int e = errno;
         const char *data = av_assets_dir();
-        char hint[4200] = "";
-        if (e == ENOENT && data)
-            snprintf(hint, sizeof hint, "; the example folder that comes with attnviz is %s/weights/identity-d8 "
-                     "(with --d-model 8)", data);
+        char hint[4300] = "", example[4200];
+        if (e == ENOENT && data) {
+            av_path_join(example, sizeof example, data, "weights/identity-d8");
+            snprintf(hint, sizeof hint, "; the example folder that comes with attnviz is %s (with --d-model 8)", example);
+        }
         return av_fail(err, av_input_path_status(e), "--weights '%s': %s%s", dir, strerror(e), hint);
     }
     if (!S_ISDIR(st.st_mode)) return av_fail(err, AV_EUSAGE, "--weights '%s' is not a folder", dir);

@@ -124,11 +124,6 @@ static void variant_label(char *out, size_t n, const av_train_opts *o, int vary)
              c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
 }
 
-static void join(char *out, size_t n, const char *dir, const char *name) {
-    size_t len = strlen(dir);
-    snprintf(out, n, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
-}
-
 /* --train writes config.json, model.safetensors, vocab.json and merges.txt
  * into dir. Refuse (AV_EUSAGE) when dir already holds a model attnviz did not
  * train: a config.json without an "attnviz" object naming a "task", or model
@@ -141,7 +136,7 @@ static av_status check_not_a_foreign_model(const char *dir, av_err *err) {
                                         "model.safetensors.index.json"};
     char path[4200], *text = NULL;
     size_t len = 0;
-    join(path, sizeof path, dir, "config.json");
+    av_path_join(path, sizeof path, dir, "config.json");
     if (access(path, F_OK) == 0) {
         av_err rerr;
         int ours = 0;
@@ -159,7 +154,7 @@ static av_status check_not_a_foreign_model(const char *dir, av_err *err) {
         return AV_OK;
     }
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        join(path, sizeof path, dir, files[i]);
+        av_path_join(path, sizeof path, dir, files[i]);
         if (access(path, F_OK) == 0)
             return av_fail(err, AV_EUSAGE, "-o %s holds %s but no config.json: a model attnviz did not write, or part "
                            "of one; --train would overwrite its model files: give another folder", dir, files[i]);
@@ -296,7 +291,7 @@ static av_status train_loop(run_state *r, av_err *err) {
 
 static av_status write_text(const char *dir, const char *name, const char *text, av_err *err) {
     char path[4096];
-    join(path, sizeof path, dir, name);
+    av_path_join(path, sizeof path, dir, name);
     av_afile f;
     av_status s = av_afile_open(&f, path, err);
     if (s) return s;
@@ -377,7 +372,7 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
         for (int d = 0; d < row->ndim; d++) t[i].shape[d] = row->shape[d];
     }
     char path[4096];
-    join(path, sizeof path, dir, "model.safetensors");
+    av_path_join(path, sizeof path, dir, "model.safetensors");
     av_status s = av_safetensors_write(path, t, tr->n_tensors, err);
     free(t);
     if (!s) s = write_config(dir, &tr->cfg, task, tr->step, err);
@@ -391,7 +386,7 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
  * attention on target of every layer and head (empty elsewhere). */
 static av_status write_csv(const char *dir, const train_log *g, av_err *err) {
     char path[4096];
-    join(path, sizeof path, dir, "train.csv");
+    av_path_join(path, sizeof path, dir, "train.csv");
     av_afile f;
     av_status s = av_afile_open(&f, path, err);
     if (s) return s;
@@ -425,7 +420,7 @@ static av_status png_and_svg(const char *dir, const char *name, fig_fn fn, const
     const char *ext[2] = {"png", "svg"};
     for (int i = 0; i < 2; i++) {
         snprintf(file, sizeof file, "%s.%s", name, ext[i]);
-        join(path, sizeof path, dir, file);
+        av_path_join(path, sizeof path, dir, file);
         av_status s = fn(path, ctx, meta, err);
         if (s) return s;
     }
@@ -546,7 +541,7 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
         for (int y = 0; y < h[k]; y++) memcpy(frames[k] + (size_t)y * W * 3, raw[k] + (size_t)y * w[k] * 3, (size_t)w[k] * 3);
     }
     char path[4096];
-    join(path, sizeof path, dir, "attention.gif");
+    av_path_join(path, sizeof path, dir, "attention.gif");
     if (!s) s = av_gif_write(path, (const unsigned char *const *)frames, g->n_snap, W, H, 80, err);
     for (int k = 0; k < g->n_snap; k++) { av_big_free(raw[k]); free(frames[k]); }
     return s;
@@ -721,12 +716,12 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_status s = AV_OK;
     for (int i = 0; !s && i < n; i++) { /* every variant's folder is checked before the first trains */
         char dir[4096];
-        join(dir, sizeof dir, o->outdir, names[i]);
+        av_path_join(dir, sizeof dir, o->outdir, names[i]);
         s = check_not_a_foreign_model(dir, err);
     }
     for (int i = 0; !s && i < n; i++, done++) {
         char dir[4096];
-        join(dir, sizeof dir, o->outdir, names[i]);
+        av_path_join(dir, sizeof dir, o->outdir, names[i]);
         if (!o->quiet) fprintf(out, "\n== --compare %s: %s -> %s\n", what[o->compare], names[i], dir);
         s = run_one(&v[i], dir, &logs[i], out, err);
     }
@@ -754,7 +749,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
                 names[i], g->ho_loss[last], 100 * g->acc[last], best, when);
     }
     if (!s && left_out[0]) fprintf(out, "%-11s left out: %s\n", "rope", left_out);
-    if (!s && !o->quiet) fprintf(out, "wrote %s/%s.png and .svg\n", o->outdir, file);
+    if (!s && !o->quiet) {
+        char path[4200];
+        av_path_join(path, sizeof path, o->outdir, file);
+        fprintf(out, "wrote %s.png and .svg\n", path);
+    }
     for (int i = 0; i < done; i++) log_free(&logs[i]);
     return s;
 }

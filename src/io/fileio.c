@@ -324,5 +324,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
 
 void av_path_join(char *out, size_t n, const char *dir, const char *name) {
     size_t len = strlen(dir);
-    snprintf(out, n, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+    while (len > 1 && dir[len - 1] == '/') len--; /* "out//" -> "out"; "/" and "//" -> "/" */
+    const char *sep = len == 0 || dir[len - 1] == '/' ? "" : "/";
+    snprintf(out, n, "%.*s%s%s", (int)len, dir, sep, name);
 }

@@ -82,8 +82,13 @@ av_status av_input_path_status(int e);
  * stdin is not closed. Caller frees *out. */
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
-/* dir + "/" + name into out (n bytes, cut to fit), with no doubled '/'
- * when dir already ends in one. */
+/* dir + "/" + name into out (n bytes, NUL-terminated, cut to fit), the one
+ * way attnviz joins a folder and a file name, so a folder typed with a
+ * trailing slash never shows as "out//heads.png" in a message. Trailing '/'
+ * of dir are dropped before the one separator: "out/" + "a.png" and
+ * "out//" + "a.png" give "out/a.png", "/" + "a.png" gives "/a.png", and an
+ * empty dir gives name alone (the current folder). name is used as given
+ * (it may hold a '/' of its own: "fonts/DejaVuSans.ttf"). No errors. */
 void av_path_join(char *out, size_t n, const char *dir, const char *name);
 
 #endif

@@ -597,7 +597,7 @@ static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *e
 
 static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) {
     char path[4200];
-    snprintf(path, sizeof path, "%s/config.json", dir);
+    av_path_join(path, sizeof path, dir, "config.json");
     char *text;
     size_t len;
     av_status s = av_read_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
@@ -609,7 +609,7 @@ static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) 
 
 static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err) {
     char path[4200];
-    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    av_path_join(path, sizeof path, dir, "model.safetensors");
     av_status st = av_safetensors_open(&s->st, path, err);
     if (st) return st;
     m->file_bytes = s->st.len;

@@ -338,7 +338,7 @@ static const av_st_tensor *store_find(const llama_store *s, const char *name, in
 static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
     char path[4200], *text = NULL;
     size_t len = 0;
-    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
     av_status st = av_read_file(path, 64u << 20, &text, &len, err);
     cJSON *root = st ? NULL : cJSON_ParseWithLength(text, len);
     free(text);
@@ -351,7 +351,7 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
             st = av_fail(err, AV_EUSAGE, "%s: weight_map[\"%.60s\"] must be a file name in the folder", path, e->string);
         int seen = 0;
         char shard[4200];
-        snprintf(shard, sizeof shard, "%s/%s", dir, f);
+        av_path_join(shard, sizeof shard, dir, f);
         for (int i = 0; i < s->n_st && !st && !seen; i++) seen = strcmp(s->st[i].name, shard) == 0;
         if (st || seen) continue;
         if (s->n_st == LLAMA_MAX_SHARDS) st = av_fail(err, AV_EUSAGE, "%s: more than %d shards", path, LLAMA_MAX_SHARDS);
@@ -404,7 +404,7 @@ static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err 
 
 static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_err *err) {
     char path[4200];
-    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    av_path_join(path, sizeof path, dir, "model.safetensors");
     FILE *probe = fopen(path, "rb");
     av_status st = AV_OK;
     if (probe) fclose(probe), st = av_safetensors_open(&s->st[0], path, err), s->n_st = !st;
@@ -443,7 +443,7 @@ av_status av_llama_load(av_llama *m, const char *dir, av_err *err) {
     memset(m, 0, sizeof *m);
     char path[4200], *text = NULL;
     size_t len = 0;
-    snprintf(path, sizeof path, "%s/config.json", dir);
+    av_path_join(path, sizeof path, dir, "config.json");
     av_status s = av_read_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
     if (!s) s = av_llama_config_parse(&m->cfg, text, len, path, err);
     free(text);

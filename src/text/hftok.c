@@ -280,11 +280,11 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
 av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_err *err) {
     char path[4200], *text = NULL;
     size_t len = 0;
-    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    av_path_join(path, sizeof path, dir, "tokenizer.json");
     av_status s = av_read_file(path, 256u << 20, &text, &len, err);
     if (!s) s = av_hftok_load_mem(out, text, len, path, err);
     free(text);
-    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+    av_path_join(path, sizeof path, dir, "tokenizer_config.json");
     FILE *probe = s ? NULL : fopen(path, "rb");
     if (!probe) return s;
     fclose(probe);
