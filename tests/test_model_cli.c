@@ -616,8 +616,42 @@ static void test_explain_finds_tokens_with_their_space(void **state) {
     run_attnviz(&r, NULL, "-q", "--model", f->dir, "--no-plot", "--explain", "2,1", "1 0 1", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "query 2 \"␣1\" → key 1 \"␣0\""));
-    assert_string_equal(r.err, "attnviz: note: --explain key 1 is read as an index; the token '1' is index 0\n");
+    assert_string_equal(r.err, "attnviz: note: --explain key 1 is read as an index; the token '1' is index 0; the "
+                               "token '␣1' is index 2 (pick it by its text: '␣1' or ' 1')\n");
     tu_free(&r);
+}
+
+/* A token with its leading space, picked by text: "3 1 4 1 5 >" is [3] [␣1]
+ * [␣4] [␣1] [␣5] [␣>] (each digit after a space is GPT-2's "Ġ5", docs/train.md).
+ * " 5" (the space typed) and "␣5" (as the label draws it) are the token
+ * [␣5], index 4; a bare 5 is index 5, and a note says so and how to pick
+ * [␣5]. "1, 3": no token [␣3], so the spaced " 3" is still index 3 (the
+ * token [3] is index 0, and the note says so, as for "5"). */
+static void test_explain_picks_a_token_by_its_leading_space(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    static const struct { const char *spec, *out, *err; } cases[] = {
+        {">,5", "query 5 \"␣>\" → key 5 \"␣>\"",
+         "attnviz: note: --explain query '>' is the token '␣>' (index 5): the model's token carries its leading "
+         "space as ␣\nattnviz: note: --explain key 5 is read as an index; the token '␣5' is index 4 (pick it by its "
+         "text: '␣5' or ' 5')\n"},
+        {"␣>, 5", "query 5 \"␣>\" → key 4 \"␣5\"", ""},
+        {" >,␣5", "query 5 \"␣>\" → key 4 \"␣5\"", ""},
+        {"1, 3", "query 1 \"␣1\" → key 3 \"␣1\"",
+         "attnviz: note: --explain key 3 is read as an index; the token '3' is index 0\n"},
+        {" 1,2", "query 1 \"␣1\" → key 2 \"␣4\"",
+         "attnviz: note: --explain query '␣1' occurs 2 times; using the first (index 1); give an index to pick "
+         "another\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--model", f->dir, "--no-plot", "--color", "never", "--explain", cases[k].spec,
+                    "3 1 4 1 5 >", NULL);
+        if (r.code != 0 || !strstr(r.out, cases[k].out) || strcmp(r.err, cases[k].err) != 0)
+            fail_msg("--explain '%s': exit %d\nstdout %s\nstderr '%s'\nwant '%s' and stderr '%s'", cases[k].spec,
+                     r.code, r.out, r.err, cases[k].out, cases[k].err);
+        tu_free(&r);
+    }
 }
 
 static void test_options_with_model(void **state) {
@@ -673,6 +707,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_explain_picks_a_token_by_its_leading_space, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),

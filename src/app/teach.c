@@ -13,42 +13,106 @@
 /* ----------------------------------------------------------------------------
  * --explain */
 
-static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
-    char *end = NULL;
-    long v = strtol(part, &end, 10);
-    if (*part && end && *end == 0) {
-        if (v < 0 || v >= toks->n)
-            return av_fail(err, AV_EUSAGE, "--explain %s index %s is outside 0..%d (T = %d token%s)", what, part,
-                           toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
-        for (int i = 0; i < toks->n; i++) /* "3" on digit tokens: say which reading was taken */
-            if (i != v && strcmp(toks->tok[i], part) == 0) {
-                fprintf(stderr, "attnviz: note: --explain %s %s is read as an index; the token '%s' is index %d\n",
-                        what, part, part, i);
-                break;
-            }
-        *out = (int)v;
-        return AV_OK;
+#define OPEN_BOX "\xE2\x90\xA3" /* ␣ U+2423, how a token label draws a space */
+
+/* The first token whose text is want, or -1; *more counts later ones. */
+static int find_token(const av_tokens *toks, const char *want, int *more) {
+    *more = 0;
+    for (int i = 0; i < toks->n; i++) {
+        if (strcmp(toks->tok[i], want) != 0) continue;
+        for (int j = i + 1; j < toks->n; j++) *more += strcmp(toks->tok[j], want) == 0;
+        return i;
     }
-    /* the text as typed, then with the "␣" a GPT-2 label puts for its leading space ("love" finds "␣love") */
-    char spaced[300];
-    snprintf(spaced, sizeof spaced, "\xE2\x90\xA3%s", part);
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < toks->n; i++) {
-            const char *want = pass ? spaced : part;
-            if (strcmp(toks->tok[i], want) != 0) continue;
-            int more = 0;
-            for (int j = i + 1; j < toks->n; j++) more += strcmp(toks->tok[j], want) == 0;
-            if (pass)
-                fprintf(stderr, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
-                                "carries its leading space as ␣\n", what, part, want, i);
-            if (more)
-                fprintf(stderr, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
-                                "give an index to pick another\n", what, want, more + 1, i);
-            *out = i;
-            return AV_OK;
+    return -1;
+}
+
+/* 1 and *v if part is a whole number, spaces around it allowed ("1, 3"). */
+static int read_index(const char *part, long *v) {
+    char *end = NULL;
+    *v = strtol(part, &end, 10);
+    if (end == part) return 0;
+    while (*end == ' ') end++;
+    return *end == 0;
+}
+
+static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
+                      int *out) {
+    if (added_space)
+        fprintf(stderr, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
+                        "carries its leading space as ␣\n", what, part, tok, i);
+    if (more)
+        fprintf(stderr, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
+                        "give an index to pick another\n", what, tok, more + 1, i);
+    *out = i;
+}
+
+/* "the token '1' is index 0; the token '␣1' is index 2 (...)" into which
+ * (cap bytes): where the first token whose text is the number v, without or
+ * with its space, is, when that is not index v; "" when there is none. */
+static void number_tokens(char *which, size_t cap, const av_tokens *toks, long v) {
+    char digits[32], spaced[40];
+    snprintf(digits, sizeof digits, "%ld", v);
+    snprintf(spaced, sizeof spaced, OPEN_BOX "%ld", v);
+    int plain = -1, sp = -1;
+    for (int j = 0; j < toks->n; j++) {
+        if (plain < 0 && strcmp(toks->tok[j], digits) == 0) plain = j;
+        if (sp < 0 && strcmp(toks->tok[j], spaced) == 0) sp = j;
+    }
+    plain = plain == v ? -1 : plain, sp = sp == v ? -1 : sp;
+    which[0] = 0;
+    if (plain >= 0) snprintf(which, cap, "the token '%s' is index %d", digits, plain);
+    if (sp >= 0)
+        snprintf(which + strlen(which), cap - strlen(which), "%sthe token '%s' is index %d (pick it by its text: "
+                 "'%s' or ' %s')", plain >= 0 ? "; " : "", spaced, sp, spaced, digits);
+}
+
+/* One part of QUERY,KEY. A token label draws a space as ␣ (GPT-2's " love" is
+ * "␣love"), so a part with spaces is first tried with them drawn as ␣ (" 5"
+ * finds "␣5", as "␣5" typed does). Then a whole number is an index (with a
+ * note when a token's text is that number, with or without its space, saying
+ * how to pick the token); then the text as typed; then with ␣ put in front
+ * ("love" finds "␣love"). */
+static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
+    size_t n = strlen(part);
+    char *drawn = malloc(3 * n + 4), *spaced = malloc(3 * n + 4);
+    if (!drawn || !spaced) return free(drawn), free(spaced), av_fail(err, AV_ERUNTIME, "out of memory");
+    char *d = drawn;
+    for (const char *c = part; *c; c++) {
+        if (*c == ' ') memcpy(d, OPEN_BOX, 3), d += 3;
+        else *d++ = *c;
+    }
+    *d = 0;
+    snprintf(spaced, 3 * n + 4, OPEN_BOX "%s", drawn);
+    av_status st = AV_OK;
+    long v;
+    int i, more;
+    if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
+        use_token(what, part, drawn, i, more, 0, out);
+    } else if (read_index(part, &v)) {
+        const char *num = part + strspn(part, " "); /* "1, 3": the 3 as typed, without its space */
+        if (v < 0 || v >= toks->n) {
+            st = av_fail(err, AV_EUSAGE, "--explain %s index %.*s is outside 0..%d (T = %d token%s)", what,
+                         (int)strcspn(num, " "), num,
+                         toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
+        } else {
+            char which[200];
+            number_tokens(which, sizeof which, toks, v);
+            if (which[0])
+                fprintf(stderr, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what,
+                        (int)strcspn(num, " "), num, which);
+            *out = (int)v;
         }
-    return av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d", what,
-                   part, toks->n - 1);
+    } else if ((i = find_token(toks, drawn, &more)) >= 0) {
+        use_token(what, part, drawn, i, more, 0, out);
+    } else if ((i = find_token(toks, spaced, &more)) >= 0) {
+        use_token(what, part, spaced, i, more, 1, out);
+    } else {
+        st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d", what,
+                     part, toks->n - 1);
+    }
+    free(drawn);
+    free(spaced);
+    return st;
 }
 
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {

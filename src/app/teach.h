@@ -27,8 +27,12 @@
 #include "text/tokenize.h"
 
 /* Resolve "QUERY,KEY" (each a 0-based token index or a token's text, first
- * occurrence) against toks. Errors: AV_EUSAGE naming the part that matches
- * no token or is out of range 0..T-1. */
+ * occurrence) against toks. A label draws a token's space as ␣, so a part's
+ * spaces are read as ␣ first (" 5" and "␣5" find "␣5"); else a whole number
+ * is an index (a note on stderr names a token whose text is that number,
+ * with or without its ␣, and how to pick it); else the text as typed, then
+ * with ␣ in front ("love" finds "␣love"). Errors: AV_EUSAGE naming the part
+ * that matches no token or is out of range 0..T-1. */
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err);
 
 /* Print the walk-through of cell (qi, kj) of head h to f. color: ANSI on/off.
