@@ -211,20 +211,29 @@ static void test_model_generate(void **state) {
     assert_non_null(strstr(r.out, "\n              text: \" Rankings Rankings Rankings Rankings Rankings Rankingsidenceidence\"\n"));
     free(want);
     tu_free(&r);
-    /* the model's 64 positions end it early, and it says so */
+    /* the model's 64 positions (its config.json's n_positions) end it early after
+     * 64 - 2 = 62 tokens ("Hello world" is [Hello] [␣world]), and it says so, on stdout and as a warning */
     run_attnviz(&r, NULL, "--model", f->dir, "--generate", "100", "--no-plot", "-q", "Hello world", NULL);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "stopped after 62 of 100: at most 64 tokens (the model's n_positions)"));
+    assert_string_equal(r.err, "attnviz: warning: --generate 100 stopped after 62 tokens: the sequence reached the "
+                               "maximum length of 64 positions (the model's n_positions)\n");
     tu_free(&r);
-    /* an input that already fills the 64 positions: nothing to add, and nothing
-     * written past the ids (the first greedy id was once stored before the
-     * check: a heap overflow that make test SANITIZE=1 reports) */
+    /* an input that already fills the 64 positions: nothing to add, a warning as Hugging Face's
+     * generate gives, the input printed as it is, exit 0, and nothing written past the ids (the
+     * first greedy id was once stored before the check: a heap overflow that make test SANITIZE=1
+     * reports) */
     char full[200] = "a";
     for (int i = 1; i < 64; i++) strcat(full, " a"); /* "a" and 63 " a": 64 tokens */
     run_attnviz(&r, NULL, "--model", f->dir, "--generate", "1", "--no-plot", "-q", full, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    assert_non_null(strstr(r.out, "greedy, 0 tokens after the input"));
-    assert_non_null(strstr(r.out, "stopped after 0 of 1: at most 64 tokens (the model's n_positions)"));
+    assert_string_equal(r.err, "attnviz: warning: the input is 64 tokens, already the maximum length of 64 positions "
+                               "(the model's n_positions), so --generate 1 can generate no tokens\n");
+    char want_out[400];
+    snprintf(want_out, sizeof want_out, "\n  generate    no tokens: the input is already at the maximum length of 64 "
+             "positions (the model's n_positions)\n              text: \"%s\" (the input, nothing added)\n", full);
+    if (!strstr(r.out, want_out)) fail_msg("want '%s' in:\n%s", want_out, r.out);
+    assert_null(strstr(r.out, "greedy"));
     tu_free(&r);
     run_attnviz(&r, NULL, "--generate", "3", "hi", NULL);
     assert_int_equal(r.code, 2);

@@ -265,15 +265,26 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
     const av_gpt2_config *c = &r->g.cfg;
     int cap = (c->positions == AV_POS_LEARNED || r->llama) && c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
     int T = r->T, room = cap - T, steps = n < room ? n : room;
-    int32_t *ids = malloc((size_t)(T + (steps > 0 ? steps : 0)) * sizeof *ids);
+    const char *why = cap == c->n_positions ? (r->llama ? "the model's max_position_embeddings" : "the model's n_positions")
+                                            : "attnviz's token limit";
+    if (steps <= 0) { /* Hugging Face's generate warns and returns the input unchanged; so does this */
+        fprintf(stderr, "attnviz: warning: the input is %d tokens, already the maximum length of %d positions (%s), "
+                "so --generate %d can generate no tokens\n", T, cap, why, n);
+        fprintf(f, "\n  generate    no tokens: the input is already at the maximum length of %d positions (%s)\n"
+                "              text: ", cap, why);
+        av_print_quoted(f, r->text ? r->text : "", r->text ? strlen(r->text) : 0);
+        fprintf(f, " (the input, nothing added)\n");
+        return AV_OK;
+    }
+    int32_t *ids = malloc((size_t)(T + steps) * sizeof *ids);
     if (!ids) return av_fail(err, AV_ERUNTIME, "out of memory");
     memcpy(ids, r->ids, (size_t)T * sizeof *ids);
-    if (steps > 0) ids[T] = av_gpt2run_argmax(r->a.logits, T - 1, c->vocab_size); /* no room: nothing to add */
+    ids[T] = av_gpt2run_argmax(r->a.logits, T - 1, c->vocab_size);
     av_status st = AV_OK;
     for (int k = 1; k < steps && !st; k++) st = next_id(&ids[T + k], r, ids, T + k, err); /* no KV cache */
     char *text = NULL;
     size_t len = 0;
-    if (!st && steps > 0)
+    if (!st)
         st = r->hftok ? av_hftok_decode(r->hftok, ids + T, (size_t)steps, &text, &len, err)
                       : av_bpe_decode(r->bpe, ids + T, (size_t)steps, &text, &len, err);
     if (!st) {
@@ -289,9 +300,12 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
         fprintf(f, "\n              text: ");
         av_print_quoted(f, text ? text : "", len);
         fputc('\n', f);
-        if (steps < n)
-            fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap, cap == 1 ? "" : "s",
-                    cap == c->n_positions ? (r->llama ? "the model's max_position_embeddings" : "the model's n_positions") : "attnviz's token limit");
+        if (steps < n) {
+            fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,
+                    cap == 1 ? "" : "s", why);
+            fprintf(stderr, "attnviz: warning: --generate %d stopped after %d token%s: the sequence reached the maximum "
+                    "length of %d positions (%s)\n", n, steps, steps == 1 ? "" : "s", cap, why);
+        }
     }
     free(text);
     free(ids);

@@ -76,8 +76,10 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
 
 /* --generate N: n times, append the most probable next token (greedy) and
  * run the forward pass again on the whole sequence (no cache), then print
- * the continuation to f. Stops early at the model's n_positions or
- * attnviz's token limit, and says so. r's activations, ids and top-5 are
+ * the continuation to f. Stops early at the model's n_positions (Llama:
+ * max_position_embeddings) or attnviz's token limit, and says so on f and
+ * as a warning on stderr; an input already that long gets the warning and
+ * its own text on f, as Hugging Face's generate returns it. r's activations, ids and top-5 are
  * left as they were for the input. Errors: those of av_gpt2_forward;
  * AV_ERUNTIME on out of memory. */
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
