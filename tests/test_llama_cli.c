@@ -149,6 +149,42 @@ static void test_bad_llama_folders(void **state) {
     tu_free(&r);
 }
 
+/* tokenizer.json against config.json's vocab_size (50257 here): a tokenizer
+ * with fewer ids is fine (checkpoints pad vocab_size: here ids 0..49999
+ * only), one with an id at or past vocab_size (an added token 50257) is
+ * refused, naming that id and the allowed 0..50256, not "they must match". */
+static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    char *small = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 50000);
+    assert_non_null(small);
+    FILE *fp = fopen(path, "wb");
+    fputs(small, fp);
+    fclose(fp);
+    free(small);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("a tokenizer smaller than vocab_size: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
+                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
+                                       "{\"id\":50257,\"content\":\"<extra>\",\"special\":true}"), 0);
+    free(tok);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: %s has token ids up to 50257 (its vocabulary and added tokens), but "
+             "config.json's vocab_size is 50257: token id 50257 must fit within vocab_size 50257 (ids 0..50256); a "
+             "tokenizer may have fewer tokens than vocab_size, not more\n", path);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+}
+
 /* A model_type attnviz has no forward for is refused by name, not read as
  * GPT-2 ("missing key n_layer"); options the model fixes name no family. */
 static void test_unsupported_model_type(void **state) {
@@ -331,6 +367,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_pe_title_names_model_positions_and_mask, tu_setup_tmpdir,

@@ -334,7 +334,10 @@ static void test_bad_checkpoints(void **state) {
         {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
         {"no model.safetensors", 2, "has no model.safetensors; a GPT-2 model folder holds"},
         {"empty model.safetensors", 2, "fewer than the 8-byte header length"},
-        {"vocab larger than the model's", 2, "has 50257 tokens but config.json's vocab_size is 8"},
+        /* vocab.json's ids are 0..50256, kMicro's vocab_size is 8: what is allowed is said exactly */
+        {"vocab larger than the model's", 2, "has 50257 tokens, ids 0..50256, but config.json's vocab_size is 8: token "
+                                             "id 50256 must fit within vocab_size 8 (ids 0..7); a tokenizer may have "
+                                             "fewer tokens than vocab_size, not more"},
         {"no vocab.json", 2, "has no vocab.json; a GPT-2 model folder holds"},
         {"no merges.txt", 2, "has no merges.txt; a GPT-2 model folder holds"},
         {"empty folder", 2, "has no config.json; a GPT-2 model folder holds"},

@@ -114,9 +114,10 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
     av_path_join(merges, sizeof merges, r->dir, "merges.txt");
     if ((st = av_bpe_load(&r->bpe, vocab, merges, err))) return st;
     int V = r->g.cfg.vocab_size, bv = av_bpe_vocab_size(r->bpe);
-    if (bv > V)
-        return av_fail(err, AV_EUSAGE, "%s has %d tokens but config.json's vocab_size is %d; they must match the model",
-                       vocab, bv, V);
+    if (bv > V) /* fewer is fine: a checkpoint may pad vocab_size past its tokenizer */
+        return av_fail(err, AV_EUSAGE, "%s has %d tokens, ids 0..%d, but config.json's vocab_size is %d: token id %d "
+                       "must fit within vocab_size %d (ids 0..%d); a tokenizer may have fewer tokens than vocab_size, "
+                       "not more", vocab, bv, bv - 1, V, bv - 1, V, V - 1);
     return AV_OK;
 }
 

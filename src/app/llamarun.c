@@ -44,9 +44,11 @@ av_status av_llamarun_load(av_gpt2run *r, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, r->dir, "tokenizer.json");
     if ((st = av_hftok_load_dir(&r->hftok, r->dir, lc->bos_token_id, err))) return st;
-    if (av_hftok_vocab_size(r->hftok) > lc->vocab_size)
-        return av_fail(err, AV_EUSAGE, "%s has %d tokens but config.json's vocab_size is %d; they must match the model",
-                       path, av_hftok_vocab_size(r->hftok), lc->vocab_size);
+    int top = av_hftok_vocab_size(r->hftok) - 1, V = lc->vocab_size; /* the largest id, vocabulary or added */
+    if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
+        return av_fail(err, AV_EUSAGE, "%s has token ids up to %d (its vocabulary and added tokens), but config.json's "
+                       "vocab_size is %d: token id %d must fit within vocab_size %d (ids 0..%d); a tokenizer may have "
+                       "fewer tokens than vocab_size, not more", path, top, V, top, V, V - 1);
     return AV_OK;
 }
 
