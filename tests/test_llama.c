@@ -292,6 +292,51 @@ static void test_bad_folders(void **state) {
     assert_non_null(strstr(err.msg, "gate_proj.weight\" has shape (128, 64); config.json implies nn.Linear (out, in) = (64, 64)"));
 }
 
+/* model.safetensors.index.json against its two shards (llama_bf16: embed_tokens and layer 0 in
+ * model-00001-of-00002.safetensors, the rest in model-00002-of-00002.safetensors, as
+ * llama_fixture.h writes them). Every tensor the index lists must be in the file it names, and
+ * every tensor of a shard must be listed with that shard: each edit of the index below loaded
+ * before (store_find looked in every shard, whatever the index said). */
+static void test_index_disagrees_with_shards(void **state) {
+    tu_fixture *f = *state;
+    build(f->dir, 1);
+    char path[4200], want[4600];
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", f->dir);
+    char *index = tu_slurp_file(path, NULL);
+    assert_non_null(index);
+    static const struct { const char *from, *to, *msg; } cases[] = {
+        /* listed with the other shard */
+        {"\"model.norm.weight\": \"model-00002-of-00002.safetensors\"",
+         "\"model.norm.weight\": \"model-00001-of-00002.safetensors\"",
+         "model-00002-of-00002.safetensors holds tensor \"model.norm.weight\", which weight_map puts in "
+         "model-00001-of-00002.safetensors"},
+        /* not listed */
+        {",\n    \"lm_head.weight\": \"model-00002-of-00002.safetensors\"", "",
+         "model-00002-of-00002.safetensors holds tensor \"lm_head.weight\", which weight_map does not list"},
+        /* listed, in no shard */
+        {"\"model.norm.weight\":",
+         "\"model.extra.weight\": \"model-00002-of-00002.safetensors\",\n    \"model.norm.weight\":",
+         "weight_map puts tensor \"model.extra.weight\" in model-00002-of-00002.safetensors, but that file has no "
+         "such tensor"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        assert_int_equal(tu_write_replaced(path, index, cases[k].from, cases[k].to), 0);
+        av_llama m;
+        av_err err = {{0}};
+        av_status st = av_llama_load(&m, f->dir, &err);
+        if (st == AV_OK) av_llama_free(&m);
+        snprintf(want, sizeof want, "%s: %s", path, cases[k].msg);
+        if (st != AV_EUSAGE || strcmp(err.msg, want) != 0)
+            fail_msg("case %zu: status %d, '%s'; want '%s'", k, (int)st, err.msg, want);
+    }
+    assert_int_equal(tu_write_replaced(path, index, "{", "{"), 0); /* the index as written: loads */
+    av_llama m;
+    av_err err = {{0}};
+    if (av_llama_load(&m, f->dir, &err)) fail_msg("%s", err.msg);
+    av_llama_free(&m);
+    free(index);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_checkpoints_equal_script_and_forward_matches_numpy, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -300,6 +345,7 @@ int main(void) {
         cmocka_unit_test(test_rmsnorm_swiglu_by_hand),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test_setup_teardown(test_bad_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_index_disagrees_with_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,6 +185,43 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
     tu_free(&r);
 }
 
+/* A sharded folder whose index puts a tensor in the other shard: refused as a
+ * bad checkpoint (exit 2, like a missing shard), naming the tensor and both
+ * files (test_llama.c has every disagreement); the index as written runs. */
+static void test_sharded_index_must_match_shards(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_bf16", AV_ST_BF16);
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    av_llama_config cfg;
+    av_err err = {{0}};
+    if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    if (lf_write_checkpoint(model, &cfg, AV_ST_BF16, 2, &err)) fail_msg("%s", err.msg);
+    char *index = tu_slurp_file(src_path("tests/ref/llama/llama_bf16/model.safetensors.index.json"), NULL);
+    assert_non_null(index);
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", model);
+    assert_int_equal(tu_write_replaced(path, index, "{", "{"), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("the index as written: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, index, "\"model.layers.0.mlp.up_proj.weight\": \"model-00001-of-00002",
+                                       "\"model.layers.0.mlp.up_proj.weight\": \"model-00002-of-00002"), 0);
+    free(index);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: %s: model-00001-of-00002.safetensors holds tensor "
+             "\"model.layers.0.mlp.up_proj.weight\", which weight_map puts in model-00002-of-00002.safetensors\n", path);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+}
+
 /* A model_type attnviz has no forward for is refused by name, not read as
  * GPT-2 ("missing key n_layer"); options the model fixes name no family. */
 static void test_unsupported_model_type(void **state) {
@@ -368,6 +405,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_pe_title_names_model_positions_and_mask, tu_setup_tmpdir,

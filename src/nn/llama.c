@@ -334,7 +334,36 @@ static const av_st_tensor *store_find(const llama_store *s, const char *name, in
     return NULL;
 }
 
-/* The shard file names of the index's weight_map, each opened once. */
+/* The index and its shards agree (files[i] is shard i's name in the index):
+ * every tensor of every shard is listed in weight_map with that shard's
+ * file, and every tensor weight_map lists is in the file it names. A
+ * disagreement means a broken or hand-edited download, so it is refused
+ * (AV_EUSAGE, bad input like a missing shard) naming the tensor and both files. */
+static av_status check_index(const llama_store *s, const char *const *files, const cJSON *map, const char *index,
+                             av_err *err) {
+    for (int i = 0; i < s->n_st; i++)
+        for (int k = 0; k < s->st[i].n; k++) {
+            const char *nm = s->st[i].tensors[k].name;
+            const cJSON *e = cJSON_GetObjectItemCaseSensitive(map, nm);
+            if (!e)
+                return av_fail(err, AV_EUSAGE, "%s: %s holds tensor \"%s\", which weight_map does not list", index,
+                               files[i], nm);
+            if (strcmp(e->valuestring, files[i]) != 0)
+                return av_fail(err, AV_EUSAGE, "%s: %s holds tensor \"%s\", which weight_map puts in %s", index,
+                               files[i], nm, e->valuestring);
+        }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, map) {
+        for (int i = 0; i < s->n_st; i++)
+            if (strcmp(e->valuestring, files[i]) == 0 && !av_safetensors_find(&s->st[i], e->string))
+                return av_fail(err, AV_EUSAGE, "%s: weight_map puts tensor \"%s\" in %s, but that file has no such "
+                               "tensor", index, e->string, files[i]);
+    }
+    return AV_OK;
+}
+
+/* The shard file names of the index's weight_map, each opened once, then
+ * checked against the index (check_index). */
 static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
     char path[4200], *text = NULL;
     size_t len = 0;
@@ -343,6 +372,7 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
     cJSON *root = st ? NULL : cJSON_ParseWithLength(text, len);
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "weight_map"), *e;
+    const char *files[LLAMA_MAX_SHARDS]; /* shard i's file name, as the index writes it */
     if (!st && !cJSON_IsObject(map)) st = av_fail(err, AV_EUSAGE, "%s: no \"weight_map\" object", path);
     cJSON_ArrayForEach(e, map) {
         if (st) break;
@@ -352,11 +382,12 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
         int seen = 0;
         char shard[4200];
         av_path_join(shard, sizeof shard, dir, f);
-        for (int i = 0; i < s->n_st && !st && !seen; i++) seen = strcmp(s->st[i].name, shard) == 0;
+        for (int i = 0; i < s->n_st && !st && !seen; i++) seen = strcmp(files[i], f) == 0;
         if (st || seen) continue;
         if (s->n_st == LLAMA_MAX_SHARDS) st = av_fail(err, AV_EUSAGE, "%s: more than %d shards", path, LLAMA_MAX_SHARDS);
-        else if (!(st = av_safetensors_open(&s->st[s->n_st], shard, err))) s->n_st++;
+        else if (!(st = av_safetensors_open(&s->st[s->n_st], shard, err))) files[s->n_st++] = f;
     }
+    if (!st) st = check_index(s, files, map, path, err);
     cJSON_Delete(root);
     return st;
 }
