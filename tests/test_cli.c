@@ -116,7 +116,7 @@ static void test_bad_choice_offers_what_is_accepted(void **state) {
         av_options o;
         av_err err = {{0}};
         const char *args[9] = {ok[k][0], ok[k][1], ok[k][2], ok[k][3], ok[k][4], ok[k][5], "--no-plot", "x", NULL};
-        if (k < 2) args[7] = NULL; /* --train takes no sentence */
+        if (k < 2) args[7] = NULL; /* --train takes no input text */
         if (parse(&o, &err, args) != AV_OK) fail_msg("%s %s: %s", ok[k][0], ok[k][1], err.msg);
         av_options_free(&o);
     }

@@ -582,7 +582,13 @@ static void test_cli_train_bad_input(void **state) {
     static const struct { const char *args[6]; const char *msg; } cases[] = {
         {{"--train", "copy"}, "--train 'copy' is not a task; expected reverse, sort or induction"},
         {{"--layers", "2", "hi"}, "--layers is an option of --train"},
-        {{"--train", "reverse", "3 1 >"}, "--train takes no sentence"},
+        {{"--train", "reverse", "3 1 >"}, "--train takes no input text, but the sentence '3 1 >' is given; it trains on "
+                                          "its task's generated data"},
+        /* -f was only warned about ("has no effect"): input text either way is the same usage error */
+        {{"--train", "reverse", "-f", "in.txt"}, "--train takes no input text, but -f/--file in.txt gives some; it "
+                                                 "trains on its task's generated data; try the trained model with: "
+                                                 "attnviz --model DIR -f in.txt"},
+        {{"--file=-", "--train", "sort"}, "--train takes no input text, but -f/--file - gives some"},
         {{"--train", "reverse", "--d-model", "32", "--heads", "3"}, "--heads 3 does not divide --d-model 32"},
         {{"--train", "reverse", "--compare", "order"}, "--compare order is not a --train comparison"},
         {{"--compare", "norm", "hi"}, "--compare norm needs --train"},

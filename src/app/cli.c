@@ -660,10 +660,15 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     }
     if (o->help || o->version) return AV_OK;
     if ((st = check_combinations(o, err))) return st;
-    if (o->train >= 0) {
+    if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
+        if (o->file)
+            return av_fail(err, AV_EUSAGE, "--train takes no input text, but -f/--file %.100s gives some; it trains on "
+                           "its task's generated data; try the trained model with: attnviz --model DIR -f %.100s",
+                           o->file, o->file);
         if (optind < argc)
-            return av_fail(err, AV_EUSAGE, "--train takes no sentence ('%.100s'); try the trained model with: "
-                           "attnviz --model DIR \"3 1 4 1 5 >\"", argv[optind]);
+            return av_fail(err, AV_EUSAGE, "--train takes no input text, but the sentence '%.100s' is given; it trains "
+                           "on its task's generated data; try the trained model with: attnviz --model DIR "
+                           "\"3 1 4 1 5 >\"", argv[optind]);
         return AV_OK;
     }
     return join_sentence(o, optind, argc, argv, err);
