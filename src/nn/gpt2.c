@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "io/fileio.h"
+#include "io/jsonval.h"
 #include "io/safetensors.h"
 #include "base/parallel.h"
 #include "nn/attention_blas.h"
@@ -55,19 +56,10 @@ av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
     return check_config(c, "config.json", err);
 }
 
+/* A whole-number key of GPT2Config (io/jsonval.h says what is accepted). */
 static av_status json_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
-    if (!j) return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (GPT2Config needs n_layer, n_head, n_embd, n_positions, vocab_size)", name, key) : AV_OK;
-    if (!cJSON_IsNumber(j))
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a whole number (it is %s)", name, key,
-                       cJSON_IsString(j) ? "a string" : "not a number");
-    if (j->valuedouble != floor(j->valuedouble))
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g must be a whole number", name, key, j->valuedouble);
-    if (fabs(j->valuedouble) > 1e9) /* whole, but no size of a model: say the value, not "not a whole number" */
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g is too large (a whole number of at most 1e9)", name, key,
-                       j->valuedouble);
-    *out = (int)j->valuedouble;
-    return AV_OK;
+    return av_json_int(out, root, key, required, "GPT2Config needs n_layer, n_head, n_embd, n_positions, vocab_size",
+                       name, err);
 }
 
 /* One string choice of the "attnviz" object: index into names, or -1 if absent. */

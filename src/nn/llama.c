@@ -11,28 +11,17 @@
 #include <string.h>
 
 #include "io/fileio.h"
+#include "io/jsonval.h"
 #include "io/safetensors.h"
 #include "nn/attention_blas.h"
 
 /* ----------------------------------------------------------------------------
  * config */
 
-/* A whole number key: *out untouched if absent and not required. */
+/* A whole-number key of a Llama/Qwen2 config.json (io/jsonval.h says what is
+ * accepted): *out untouched if absent or null and not required. */
 static av_status cfg_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
-    if (!j || cJSON_IsNull(j))
-        return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (a Llama/Qwen2 config.json has it)", name, key)
-                        : AV_OK;
-    if (!cJSON_IsNumber(j))
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a whole number (it is %s)", name, key,
-                       cJSON_IsString(j) ? "a string" : "not a number");
-    if (j->valuedouble != floor(j->valuedouble))
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g must be a whole number", name, key, j->valuedouble);
-    if (fabs(j->valuedouble) > 1e9) /* whole, but no size of a model: say the value, not "not a whole number" */
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g is too large (a whole number of at most 1e9)", name, key,
-                       j->valuedouble);
-    *out = (int)j->valuedouble;
-    return AV_OK;
+    return av_json_int(out, root, key, required, "a Llama/Qwen2 config.json has it", name, err);
 }
 
 static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *name, av_err *err) {

@@ -1,0 +1,48 @@
+/* Layer io/ (file formats): includes only base/ and io/ headers.
+ * (src/README.md; scripts/check-layers.sh checks it on every make test) */
+/* jsonval.h - checked values of a parsed JSON object (cJSON), for the keys of
+ * a model's config.json: one place says what a whole-number key may be, so
+ * the GPT-2 (nn/gpt2.c) and Llama/Qwen2 (nn/llama.c) loaders refuse a bad
+ * value in the same words.
+ *
+ * Usage:
+ *   int n_layer;
+ *   if (av_json_int(&n_layer, root, "n_layer", 1, "GPT2Config needs n_layer, ...", path, &err)) return ...;
+ *   // then the caller checks its own range: "n_layer 0 is outside 1..128"
+ *
+ * Data contract: root is any cJSON node (NULL or a non-object finds no key);
+ * key is matched case-sensitively, as Hugging Face's from_pretrained does.
+ * Nothing is allocated; out is written only on success.
+ *
+ * Non-goals: parsing (cJSON does it), numbers other than whole ones, keys
+ * nested below root.
+ */
+#ifndef AV_JSONVAL_H
+#define AV_JSONVAL_H
+
+#include <cjson/cJSON.h>
+
+#include "base/common.h"
+
+/* The largest magnitude av_json_int accepts: no size of a model is larger,
+ * and it keeps every accepted value exact in an int. */
+#define AV_JSON_INT_MAX 1000000000
+
+/* *out = root[key] as an int, when it is a JSON number with no fractional
+ * part and |value| <= AV_JSON_INT_MAX (1e9). A key that is absent or null is
+ * left alone (*out untouched, AV_OK) unless required. Callers then check the
+ * range their field allows. name starts every message (the file's path);
+ * missing_why ends the "missing key" one (which keys the format needs).
+ * Errors, all AV_EUSAGE:
+ *   "NAME: missing key \"KEY\" (MISSING_WHY)"                 absent, required
+ *   "NAME: \"KEY\" must be a whole number (it is null)"       null, required
+ *   "NAME: \"KEY\" must be a whole number (it is a string)"   (or "not a number")
+ *   "NAME: \"KEY\" 2.5 must be a whole number"
+ *   "NAME: \"KEY\" 1099511627776 is too large (a whole number of at most 1e9)"
+ *   "NAME: \"KEY\" -1099511627776 is too small (a whole number of at least -1e9)"
+ * Source: the whole-number checks nn/gpt2.c's json_int and nn/llama.c's
+ * cfg_int each made before this helper. */
+av_status av_json_int(int *out, const cJSON *root, const char *key, int required, const char *missing_why,
+                      const char *name, av_err *err);
+
+#endif

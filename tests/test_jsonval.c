@@ -1,0 +1,106 @@
+/* test_jsonval.c - av_json_int, the whole-number check of a config.json key
+ * (io/jsonval.h) that the GPT-2 and Llama/Qwen2 loaders share.
+ *
+ * Expected values: each JSON text below is written by hand with the value it
+ * must give or the exact message it must produce (the key, the bad value,
+ * what is allowed). The loaders' own wording over it is checked in
+ * test_gpt2.c and test_llama.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "io/jsonval.h"
+
+#define WHY "the format needs it"
+
+/* av_json_int on the object in json, key "k": status, value (or -7 untouched), message. */
+static av_status read_k(const char *json, int required, int *out, av_err *err) {
+    cJSON *root = cJSON_Parse(json);
+    if (!root) fail_msg("test JSON does not parse: %s", json);
+    *out = -7;
+    memset(err, 0, sizeof *err);
+    av_status s = av_json_int(out, root, "k", required, WHY, "cfg.json", err);
+    cJSON_Delete(root);
+    return s;
+}
+
+static void test_whole_numbers_are_read(void **state) {
+    (void)state;
+    static const struct { const char *json; int want; } cases[] = {
+        {"{\"k\": 64}", 64},
+        {"{\"k\": 0}", 0},
+        {"{\"k\": -3}", -3},                  /* the sign is the caller's range check */
+        {"{\"k\": 1e2}", 100},                /* JSON exponent form, still whole */
+        {"{\"k\": 12.0}", 12},                /* a float with no fractional part */
+        {"{\"k\": 1000000000}", 1000000000},  /* 1e9: the largest accepted */
+        {"{\"k\": -1000000000}", -1000000000},
+        {"{\"other\": 1, \"k\": 5}", 5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int v;
+        av_err err;
+        for (int required = 0; required < 2; required++) {
+            if (read_k(cases[i].json, required, &v, &err) != AV_OK) fail_msg("%s: %s", cases[i].json, err.msg);
+            if (v != cases[i].want) fail_msg("%s gave %d, want %d", cases[i].json, v, cases[i].want);
+        }
+    }
+}
+
+static void test_absent_or_null_optional_key_is_left_alone(void **state) {
+    (void)state;
+    static const char *const cases[] = {"{}", "{\"k\": null}", "{\"K\": 3}"}; /* keys are case-sensitive */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int v;
+        av_err err;
+        assert_int_equal(read_k(cases[i], 0, &v, &err), AV_OK);
+        assert_int_equal(v, -7);
+    }
+    int v = -7; /* not an object: no key */
+    av_err err = {{0}};
+    cJSON *arr = cJSON_Parse("[1, 2]");
+    assert_int_equal(av_json_int(&v, arr, "k", 0, WHY, "cfg.json", &err), AV_OK);
+    assert_int_equal(av_json_int(&v, NULL, "k", 0, WHY, "cfg.json", &err), AV_OK);
+    assert_int_equal(v, -7);
+    assert_int_equal(av_json_int(&v, arr, "k", 1, WHY, "cfg.json", &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "cfg.json: missing key \"k\" (the format needs it)");
+    cJSON_Delete(arr);
+}
+
+static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
+    (void)state;
+    static const struct { const char *json; int required; const char *msg; } cases[] = {
+        {"{}", 1, "cfg.json: missing key \"k\" (the format needs it)"},
+        {"{\"k\": null}", 1, "cfg.json: \"k\" must be a whole number (it is null)"},
+        {"{\"k\": \"64\"}", 0, "cfg.json: \"k\" must be a whole number (it is a string)"},
+        {"{\"k\": true}", 0, "cfg.json: \"k\" must be a whole number (it is not a number)"},
+        {"{\"k\": [64]}", 1, "cfg.json: \"k\" must be a whole number (it is not a number)"},
+        {"{\"k\": 2.5}", 0, "cfg.json: \"k\" 2.5 must be a whole number"},
+        {"{\"k\": -0.25}", 1, "cfg.json: \"k\" -0.25 must be a whole number"},
+        {"{\"k\": 1000000001}", 0, "cfg.json: \"k\" 1000000001 is too large (a whole number of at most 1e9)"},
+        {"{\"k\": 1099511627776}", 1, "cfg.json: \"k\" 1099511627776 is too large (a whole number of at most 1e9)"},
+        {"{\"k\": -1000000001}", 0, "cfg.json: \"k\" -1000000001 is too small (a whole number of at least -1e9)"},
+        {"{\"k\": 1e400}", 0, "cfg.json: \"k\" inf is too large (a whole number of at most 1e9)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int v;
+        av_err err;
+        av_status s = read_k(cases[i].json, cases[i].required, &v, &err);
+        if (s != AV_EUSAGE || strcmp(err.msg, cases[i].msg) != 0)
+            fail_msg("%s: status %d, '%s'; want '%s'", cases[i].json, (int)s, err.msg, cases[i].msg);
+        assert_int_equal(v, -7); /* untouched on error */
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_whole_numbers_are_read),
+        cmocka_unit_test(test_absent_or_null_optional_key_is_left_alone),
+        cmocka_unit_test(test_bad_values_name_key_value_and_what_is_allowed),
+    };
+    return cmocka_run_group_tests_name("jsonval", tests, NULL, NULL);
+}
