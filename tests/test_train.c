@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/train.h"
 #include "base/parallel.h"
 #include "nn/optim.h"
 #include "text/bpe.h"
@@ -183,6 +184,72 @@ static void test_schedules_by_hand(void **state) {
     assert_true(fabs(av_lr_at(&o, 10) - 1e-3) < 1e-15);
     assert_true(fabs(av_lr_at(&o, 60) - 5.5e-4) < 1e-15); /* half way: the mean of max and min */
     assert_true(fabs(av_lr_at(&o, 110) - 1e-4) < 1e-15);
+}
+
+/* The paper's rule (Vaswani et al. 2017, §5.3, eq. 3) written out here, in double, apart from optim.c. */
+static double noam_by_hand(double factor, int d_model, int warmup, int step) {
+    return factor * (1.0 / sqrt((double)d_model)) * fmin(1.0 / sqrt((double)step), step / (warmup * sqrt((double)warmup)));
+}
+
+/* --schedule noam without --lr: the factor is 1, the paper's, so the peak lr (at step = warm-up) is
+ * d_model^-0.5 · warmup^-0.5. It used the task's peak --lr 6e-3 as the factor, so d_model 64 with
+ * warm-up 200 peaked at 5.3e-5 and the model barely learned. An explicit --lr is the factor. */
+static void test_noam_factor_is_1_unless_lr_is_given(void **state) {
+    (void)state;
+    av_train_opts o = {.task = AV_TASK_REVERSE, .schedule = AV_SCHED_NOAM};
+    av_train_fill_defaults(&o);
+    assert_true(o.lr == 1.0);
+    av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o.lr, .warmup = o.warmup, .d_model = o.d_model};
+    static const int steps[] = {1, 7, 100, 200, 201, 1000, 4000};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        double want = noam_by_hand(1.0, 64, 200, steps[i]);
+        if (fabs(av_lr_at(&a, steps[i]) - want) > 1e-12 * want)
+            fail_msg("noam at step %d: %.17g, the rule gives %.17g", steps[i], av_lr_at(&a, steps[i]), want);
+    }
+    assert_true(fabs(noam_by_hand(1.0, 64, 200, 200) - 8.8388e-3) < 1e-7); /* 1/(8·√200) */
+    av_train_opts given = {.task = AV_TASK_REVERSE, .schedule = AV_SCHED_NOAM, .lr = 2.0};
+    av_train_fill_defaults(&given);
+    assert_true(given.lr == 2.0);
+    av_train_opts cosine = {.task = AV_TASK_REVERSE}; /* the other schedules keep the task's peak lr */
+    av_train_fill_defaults(&cosine);
+    assert_true(cosine.lr == 6e-3);
+}
+
+/* The same through the command: the header prints the rule and its real peak, and train.csv's lr
+ * column follows the rule with factor 1 (then with --lr 2, factor 2). */
+static void test_cli_train_noam_header_and_trace(void **state) {
+    tu_fixture *f = *state;
+    for (int k = 0; k < 2; k++) {
+        double factor = k ? 2.0 : 1.0;
+        tu_result r;
+        const char *dir = tu_in(f, k ? "two" : "one");
+        if (k) run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "noam", "--lr", "2", "--steps", "12",
+                           "--warmup", "5", "--d-model", "16", "--batch", "4", "-o", dir, NULL);
+        else run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "noam", "--steps", "12", "--warmup", "5",
+                         "--d-model", "16", "--batch", "4", "-o", dir, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        char want[200];
+        snprintf(want, sizeof want, "AdamW lr = %g · 16^-0.5 · min(step^-0.5, step · 5^-1.5) (noam; peak %.3g at step 5)",
+                 factor, noam_by_hand(factor, 16, 5, 5)); /* 0.112 with factor 1: 1/(4·√5) */
+        if (!strstr(r.out, want)) fail_msg("the header does not say '%s':\n%s", want, r.out);
+        tu_free(&r);
+        char csv_path[4200];
+        snprintf(csv_path, sizeof csv_path, "%s/train.csv", dir);
+        char *csv = tu_slurp_file(csv_path, NULL);
+        assert_non_null(csv);
+        int rows = 0;
+        for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+            int step;
+            double lr;
+            assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
+            if (step == 0) continue;
+            double rule = noam_by_hand(factor, 16, 5, step);
+            if (fabs(lr - rule) > 1e-8 * rule) fail_msg("train.csv step %d: lr %.9g, the rule gives %.9g", step, lr, rule);
+            rows++;
+        }
+        assert_int_equal(rows, 12);
+        free(csv);
+    }
 }
 
 /* ---------------------------------------------------------------------------- training */
@@ -799,6 +866,8 @@ int main(void) {
         cmocka_unit_test(test_toy_vocab_ids_are_gpt2s),
         cmocka_unit_test(test_adamw_one_step_by_hand),
         cmocka_unit_test(test_schedules_by_hand),
+        cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
+        cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_same_bits_on_1_and_2_threads),
         cmocka_unit_test(test_short_schedule_learns_reverse),
         cmocka_unit_test(test_short_schedule_learns_induction),

@@ -42,7 +42,9 @@ void av_train_fill_defaults(av_train_opts *o) {
     if (!o->d_model) o->d_model = kTaskDefaults[o->task].d_model;
     if (!o->steps) o->steps = kTaskDefaults[o->task].steps;
     if (!o->batch) o->batch = kTaskDefaults[o->task].batch;
-    if (!(o->lr > 0)) o->lr = kTaskDefaults[o->task].lr;
+    /* noam's lr is factor · d_model^-0.5 · min(...): the factor is 1 as in the paper (Vaswani et al. 2017, §5.3;
+     * The Annotated Transformer uses 1 or 2), not the task's peak lr (6e-3 as a factor gave a peak of 5.3e-5) */
+    if (!(o->lr > 0)) o->lr = o->schedule == AV_SCHED_NOAM ? 1.0 : kTaskDefaults[o->task].lr;
     if (!o->warmup) o->warmup = o->steps / 20 > 0 ? o->steps / 20 : 1;
 }
 
@@ -122,6 +124,20 @@ static void variant_label(char *out, size_t n, const av_train_opts *o, int vary)
                                            : "learned vs sinusoidal vs rope",
              c == AV_TRAIN_CMP_NORM ? "Pre-LN vs Post-LN" : o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
              c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
+}
+
+/* The header's learning rate: "lr 0.006 (cosine, warm-up 200)"; for noam the
+ * rule with its numbers and the peak it reaches at step = warm-up, "lr = 1 ·
+ * 64^-0.5 · min(step^-0.5, step · 200^-1.5) (noam; peak 0.00884 at step 200)",
+ * since the factor alone says nothing about the lr the model trains with. */
+static void lr_label(char *out, size_t n, const av_train_opts *o) {
+    if (o->schedule != AV_SCHED_NOAM) {
+        snprintf(out, n, "lr %g (%s, warm-up %d)", o->lr, av_schedule_name(o->schedule), o->warmup);
+        return;
+    }
+    av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o->lr, .warmup = o->warmup, .d_model = o->d_model};
+    snprintf(out, n, "lr = %g · %d^-0.5 · min(step^-0.5, step · %d^-1.5) (noam; peak %.3g at step %d)", o->lr,
+             o->d_model, o->warmup, av_lr_at(&a, o->warmup), o->warmup);
 }
 
 static void join(char *out, size_t n, const char *dir, const char *name) {
@@ -774,14 +790,13 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
     av_status fs = o.compare == AV_TRAIN_CMP_NONE ? check_not_a_foreign_model(o.outdir, err) : AV_OK;
     if (fs) return fs; /* before the header line: nothing has started (run_compare checks its folders) */
-    char vlabel[96];
+    char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
+    lr_label(lr_text, sizeof lr_text, &o);
     if (!o.quiet)
-        fprintf(out,
-                "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW lr %g (%s, warm-up %d), "
-                "clip 1.0, seed %llu\n",
-                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model, vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", o.lr,
-                av_schedule_name(o.schedule), o.warmup, (unsigned long long)o.seed);
+        fprintf(out, "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW %s, clip 1.0, seed %llu\n",
+                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model,
+                vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, (unsigned long long)o.seed);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     return run_one(&o, o.outdir, NULL, out, err);
 }
