@@ -22,6 +22,7 @@
 
 #include "app/train.h"
 #include "base/parallel.h"
+#include "io/fileio.h"
 #include "nn/optim.h"
 #include "text/bpe.h"
 #include "nn/tasks.h"
@@ -690,6 +691,100 @@ static void test_cli_train_checks_outdir_first(void **state) {
     tu_free(&r);
 }
 
+/* A failed -o check: exit 1, the message names the folder and the cause, and nothing had started
+ * (no header line, no step line). */
+static void check_outdir_refused(const tu_result *r, const char *what, const char *msg) {
+    if (r->code != 1 || !strstr(r->err, msg) || strstr(r->out, "step 0 ") || strstr(r->out, "training reverse:"))
+        fail_msg("%s: exit %d, expected 1 with '%s' before any training\nstdout: %s\nstderr: %s", what, r->code, msg,
+                 r->out, r->err);
+}
+
+/* Run attnviz with args as uid/gid 65534 ("nobody") when root (which ignores permission bits), as
+ * test_fileio.c does; stdout and stderr both into r->err, r->out empty. Returns 0, or -1 when this
+ * machine cannot drop to nobody or nobody cannot run the binary (the caller skips the case). */
+static int run_as_nobody(tu_result *r, const char *const *args) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(126);
+        const char *argv[20] = {tu_bin()};
+        for (int i = 0; args[i] && i < 18; i++) argv[i + 1] = args[i];
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    static char buf[1 << 16];
+    size_t n = 0;
+    for (ssize_t k; n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fds[0]);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r->err = strdup(buf);
+    r->out = strdup("");
+    return r->code == 126 || r->code == 127 ? -1 : 0;
+}
+
+/* -o DIR that can be made but not written was found only after every step had run ("cannot write
+ * '/proc/model.safetensors'"): now a probe file is made and removed in DIR before the header line.
+ * Cases that fail for root too: DIR's parent is a regular file, DIR is /proc (no files can be made
+ * there), and --compare's folders under /proc; then, as "nobody", a read-only DIR and a DIR under a
+ * read-only folder. --steps is small so the old code, which trained first, ends quickly. */
+static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    FILE *fp = fopen(tu_in(f, "afile"), "wb");
+    assert_non_null(fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o",
+                tu_in(f, "afile/out"), NULL);
+    check_outdir_refused(&r, "parent is a file", "afile/out': ");
+    assert_non_null(strstr(r.err, "afile' exists and is not a folder"));
+    tu_free(&r);
+    struct stat sb;
+    if (stat("/proc", &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", "/proc", NULL);
+        check_outdir_refused(&r, "-o /proc", "attnviz: error: cannot write in folder '/proc': ");
+        tu_free(&r);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "--compare",
+                    "scale", "-o", "/proc", NULL);
+        check_outdir_refused(&r, "--compare -o /proc", "attnviz: error: cannot write in folder '/proc': ");
+        tu_free(&r);
+    } else {
+        print_message("[ SKIPROW  ] no /proc folder: the case of a folder no one can write in\n");
+    }
+    assert_int_equal(mkdir(tu_in(f, "ro"), 0555), 0);
+    assert_int_equal(chmod(tu_in(f, "ro"), 0555), 0);
+    assert_int_equal(chmod(f->dir, 0755), 0); /* let uid 65534 reach ro/ */
+    static const struct { const char *sub, *msg; } ro_cases[] = {
+        {"ro", "cannot write in folder '%s': Permission denied"},
+        {"ro/out", "cannot create folder '%s': Permission denied"},
+    };
+    for (size_t i = 0; i < sizeof ro_cases / sizeof ro_cases[0]; i++) {
+        char dir[4200], msg[4300];
+        snprintf(dir, sizeof dir, "%s", tu_in(f, ro_cases[i].sub));
+        snprintf(msg, sizeof msg, ro_cases[i].msg, dir);
+        const char *args[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", dir, NULL};
+        if (run_as_nobody(&r, args) != 0) {
+            print_message("[ SKIPROW  ] -o %s: cannot run attnviz as uid 65534 here (exit %d)\n", ro_cases[i].sub, r.code);
+            tu_free(&r);
+            continue;
+        }
+        check_outdir_refused(&r, ro_cases[i].sub, msg);
+        tu_free(&r);
+    }
+    assert_int_equal(count_entries(tu_in(f, "ro")), 0);
+    av_err err; /* a folder that can be written: made, and the probe file is not left behind */
+    assert_int_equal(av_dir_writable(tu_in(f, "ok/sub"), &err), AV_OK);
+    assert_int_equal(count_entries(tu_in(f, "ok/sub")), 0);
+}
+
 /* --dump and --causal do nothing with --train: one warning each, no dump folder, exit 0. */
 /* On a terminal the progress line is redrawn in place with '\r', so it must fit
  * the terminal: a line wider than the terminal wraps, and each redraw then
@@ -885,6 +980,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_checks_outdir_first),
+        cmocka_unit_test_setup_teardown(test_cli_train_unwritable_outdir_fails_before_step_1, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_rope_style_and_base_reach_the_model, tu_setup_tmpdir,

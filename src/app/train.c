@@ -647,7 +647,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
                        "--d-model, --layers or --batch", o->d_model, o->layers, o->heads, o->batch,
                        (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
     av_status s = check_not_a_foreign_model(dir, err); /* never over a downloaded model's files */
-    if (!s) s = av_mkdir_p(dir, err); /* a bad -o fails before the first step, not after training */
+    if (!s) s = av_dir_writable(dir, err); /* a bad -o fails before the first step, not after training */
     if (!s) s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
     if (s) return s;
     r.batch = calloc((size_t)o->batch, sizeof *r.batch);
@@ -735,11 +735,6 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
     if (left_out[0]) fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
     av_status s = AV_OK;
-    for (int i = 0; !s && i < n; i++) { /* every variant's folder is checked before the first trains */
-        char dir[4096];
-        join(dir, sizeof dir, o->outdir, names[i]);
-        s = check_not_a_foreign_model(dir, err);
-    }
     for (int i = 0; !s && i < n; i++, done++) {
         char dir[4096];
         join(dir, sizeof dir, o->outdir, names[i]);
@@ -777,6 +772,29 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
 
 /* ---------------------------------------------------------------------------- entry */
 
+/* Before the header line and the first step: -o DIR (with --compare, each
+ * DIR/VARIANT) holds no model attnviz did not train, and can be made and
+ * written (a probe file is created and removed: io/fileio.h
+ * av_dir_writable). A read-only or full folder failed only after every step
+ * had run. The foreign-model checks all come first, so a refused folder
+ * leaves no variant folder made. */
+static av_status check_outdirs(const av_train_opts *o, av_err *err) {
+    if (o->compare == AV_TRAIN_CMP_NONE) {
+        av_status s = check_not_a_foreign_model(o->outdir, err);
+        return s ? s : av_dir_writable(o->outdir, err);
+    }
+    av_train_opts v[3];
+    const char *names[3];
+    char left_out[96], dir[3][4096];
+    int n = compare_variants(v, names, o, left_out, sizeof left_out);
+    av_status s = AV_OK;
+    for (int i = 0; i < n; i++) join(dir[i], sizeof dir[i], o->outdir, names[i]);
+    for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], err);
+    if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
+    for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
+    return s;
+}
+
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
@@ -788,8 +806,8 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = %d", o.d_model / o.heads);
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
-    av_status fs = o.compare == AV_TRAIN_CMP_NONE ? check_not_a_foreign_model(o.outdir, err) : AV_OK;
-    if (fs) return fs; /* before the header line: nothing has started (run_compare checks its folders) */
+    av_status fs = check_outdirs(&o, err);
+    if (fs) return fs; /* before the header line: nothing has started */
     char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
