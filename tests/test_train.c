@@ -953,6 +953,112 @@ static void test_cli_train_never_overwrites_a_downloaded_model(void **state) {
     }
 }
 
+/* Write text to path (the test fails if it cannot). */
+static void put_text(const char *path, const char *text) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fputs(text, fp) >= 0, 1);
+    assert_int_equal(fclose(fp), 0);
+}
+
+/* The reverse probe's logits (T, V) through --model's loader on dir, into logits; -1 and err when it
+ * does not load. */
+static int probe_logits(float *logits, const char *dir, av_err *err) {
+    av_gpt2 m;
+    if (av_gpt2_load(&m, dir, err)) return -1;
+    av_task_example probe;
+    av_task_probe(&probe, AV_TASK_REVERSE);
+    av_gpt2_acts a;
+    assert_int_equal(av_gpt2_acts_alloc(&a, &m.cfg, probe.T, err), AV_OK);
+    assert_int_equal(av_gpt2_forward(&a, &m.params, &m.cfg, probe.tokens, probe.T, err), AV_OK);
+    memcpy(logits, a.logits, sizeof(float) * (size_t)probe.T * AV_TOY_VOCAB);
+    av_gpt2_acts_free(&a);
+    av_gpt2_free(&m);
+    return 0;
+}
+
+/* config.json of the variants says what Hugging Face transformers would compute. --no-scale writes
+ * GPT2Config's own "scale_attn_weights": false (transformers computes that, so GPT2LMHeadModel
+ * stays), and a hand-written GPT-2 config.json with only that key loads as the same unscaled model:
+ * the same logits as attnviz.scale false, other logits than with the scale. The variants
+ * transformers cannot compute (Post-LN here) claimed model_type gpt2 and GPT2LMHeadModel; now they
+ * name neither, say why in "attnviz_note", and still load with --model. Both keys disagreeing is an
+ * error naming both. */
+static void test_cli_train_config_json_tells_hf_the_truth(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--no-scale", "-q",
+                "-o", tu_in(f, "noscale"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *cfg = tu_slurp_file(tu_in(f, "noscale/config.json"), NULL);
+    assert_non_null(cfg);
+    if (!strstr(cfg, "\"scale_attn_weights\":\tfalse") || !strstr(cfg, "\"model_type\":\t\"gpt2\"") ||
+        !strstr(cfg, "[\"GPT2LMHeadModel\"]"))
+        fail_msg("--no-scale's config.json:\n%s", cfg);
+    free(cfg);
+    /* the same weights under hand-written GPT-2 config.json files */
+    static const char *const hand[3][2] = {
+        {"hf_noscale", ", \"scale_attn_weights\": false}"},
+        {"hf_scaled", "}"},
+        {"conflict", ", \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}"},
+    };
+    char *st = NULL;
+    size_t st_len = 0;
+    assert_non_null(st = tu_slurp_file(tu_in(f, "noscale/model.safetensors"), &st_len));
+    for (int i = 0; i < 3; i++) {
+        char path[4200], json[400];
+        assert_int_equal(mkdir(tu_in(f, hand[i][0]), 0755), 0);
+        snprintf(path, sizeof path, "%s/model.safetensors", tu_in(f, hand[i][0]));
+        FILE *fp = fopen(path, "wb");
+        assert_non_null(fp);
+        assert_int_equal(fwrite(st, 1, st_len, fp), st_len);
+        assert_int_equal(fclose(fp), 0);
+        snprintf(json, sizeof json, "{\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"], \"n_layer\": 2, "
+                 "\"n_head\": 4, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": %d%s\n", AV_TOY_VOCAB, hand[i][1]);
+        snprintf(path, sizeof path, "%s/config.json", tu_in(f, hand[i][0]));
+        put_text(path, json);
+    }
+    free(st);
+    enum { N = 11 * AV_TOY_VOCAB }; /* the probe "3 1 4 1 5 > 5 1 4 1 3" is 11 tokens */
+    av_task_example probe;
+    av_task_probe(&probe, AV_TASK_REVERSE);
+    assert_int_equal(probe.T, 11);
+    static float mine[N], hf[N], scaled[N];
+    av_err err;
+    if (probe_logits(mine, tu_in(f, "noscale"), &err)) fail_msg("%s", err.msg);
+    if (probe_logits(hf, tu_in(f, "hf_noscale"), &err)) fail_msg("scale_attn_weights false: %s", err.msg);
+    if (probe_logits(scaled, tu_in(f, "hf_scaled"), &err)) fail_msg("%s", err.msg);
+    assert_memory_equal(hf, mine, sizeof mine);
+    double moved = 0;
+    for (int i = 0; i < N; i++) moved = fmax(moved, fabs((double)scaled[i] - mine[i]));
+    print_message("no scale vs ÷√d_k on the same weights: logits differ by up to %.3g\n", moved);
+    assert_true(moved > 1e-6); /* so the equality above says something */
+    assert_int_equal(probe_logits(hf, tu_in(f, "conflict"), &err), -1);
+    if (!strstr(err.msg, "\"scale_attn_weights\": false contradicts attnviz.scale true"))
+        fail_msg("conflict: %s", err.msg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "conflict"), "--no-plot", "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "contradicts attnviz.scale true"));
+    tu_free(&r);
+    /* Post-LN: transformers' GPT2LMHeadModel is Pre-LN */
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--norm", "post",
+                "-o", tu_in(f, "post"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "probe logits differ by at most 0\n")); /* it loads with --model's loader */
+    tu_free(&r);
+    cfg = tu_slurp_file(tu_in(f, "post/config.json"), NULL);
+    assert_non_null(cfg);
+    if (strstr(cfg, "GPT2LMHeadModel") || strstr(cfg, "\"model_type\":\t\"gpt2\"") ||
+        !strstr(cfg, "\"architectures\":\t[\"AttnvizGPT2\"]") ||
+        !strstr(cfg, "\"attnviz_note\":\t\"not a Hugging Face GPT-2: Post-LN"))
+        fail_msg("--norm post's config.json:\n%s", cfg);
+    free(cfg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "post"), "--no-plot", "-q", "3 1 >", NULL);
+    if (r.code != 0) fail_msg("--model on the Post-LN folder: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
@@ -989,6 +1095,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_trained_model_titles_name_its_layout, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_never_overwrites_a_downloaded_model, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
