@@ -953,6 +953,44 @@ static void test_cli_train_never_overwrites_a_downloaded_model(void **state) {
     }
 }
 
+/* text with SVG's escapes (& < > "), as a <text> holds it. */
+static void svg_escaped(char *out, size_t n, const char *text) {
+    size_t k = 0;
+    for (const char *c = text; *c && k + 7 < n; c++) {
+        const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '"' ? "&quot;" : NULL;
+        if (e) k += (size_t)snprintf(out + k, n - k, "%s", e);
+        else out[k++] = *c;
+    }
+    out[k] = 0;
+}
+
+/* The film strip names the input its maps show: the line under the title gives the probe and its
+ * answer (the issue's formats: sort's probe "3 1 4 1 5 >" continues " 1 1 3 4 5", induction's
+ * "k q a z m k q a" continues " z"). It said only "rows: snapshots over training · ...". */
+static void test_cli_train_filmstrip_names_the_probe(void **state) {
+    tu_fixture *f = *state;
+    static const char *const cases[2][2] = {
+        {"sort", "probe \"3 1 4 1 5 >\" and its answer \" 1 1 3 4 5\""},
+        {"induction", "probe \"k q a z m k q a\" and its answer \" z\""},
+    };
+    for (int i = 0; i < 2; i++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", cases[i][0], "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "-o",
+                    tu_in(f, cases[i][0]), NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        char path[4200], want[300];
+        snprintf(path, sizeof path, "%s/filmstrip.svg", tu_in(f, cases[i][0]));
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        char esc[256];
+        svg_escaped(esc, sizeof esc, cases[i][1]);
+        snprintf(want, sizeof want, ">%s</text>", esc);
+        if (!strstr(svg, want)) fail_msg("%s: the film strip does not say %s", cases[i][0], want);
+        free(svg);
+    }
+}
+
 /* Write text to path (the test fails if it cannot). */
 static void put_text(const char *path, const char *text) {
     FILE *fp = fopen(path, "wb");
@@ -1098,6 +1136,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -191,6 +191,20 @@ static void token_label(char *out, size_t n, int id) {
     else snprintf(out, n, "%s", t);
 }
 
+/* The film strip's line naming its input: 'probe "3 1 4 1 5 >" and its answer " 5 1 4 1 3"', the
+ * text of the prompt and of the answer tokens. */
+static void probe_label(char *out, size_t n, const av_task_example *ex) {
+    char text[2][128] = {"", ""};
+    for (int t = 0; t < ex->T; t++) {
+        char tok[16];
+        if (av_toy_token_text(ex->tokens[t], tok)) continue;
+        char *dst = text[t >= ex->n_prompt];
+        if (strlen(dst) + strlen(tok) < sizeof text[0]) strcat(dst, tok);
+    }
+    if (ex->n_prompt < ex->T) snprintf(out, n, "probe \"%s\" and its answer \"%s\"", text[0], text[1]);
+    else snprintf(out, n, "probe \"%s\"", text[0]);
+}
+
 /* ---------------------------------------------------------------------------- the loop */
 
 typedef struct {
@@ -497,6 +511,7 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
 typedef struct {
     const train_log *g;
     const char *title;
+    const char *probe;           /* the probe's line: probe "3 1 4 1 5 >" and its answer " 5 1 4 1 3" */
     const char *const *tokens;   /* T labels */
     const unsigned char *mask;   /* (T, T) causal */
 } strip_fig;
@@ -516,7 +531,7 @@ static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_m
         snprintf(cols[i], sizeof cols[i], "L%d H%d", i / g->H, i % g->H);
         cp[i] = cols[i];
     }
-    av_filmstrip fs = {.title = sf->title, .rows = g->n_snap, .cols = LH < 64 ? LH : 64, .T = g->T, .att = g->att,
+    av_filmstrip fs = {.title = sf->title, .probe = sf->probe, .rows = g->n_snap, .cols = LH < 64 ? LH : 64, .T = g->T, .att = g->att,
                        .masked = sf->mask, .row_labels = rp, .col_labels = cp, .tokens = sf->tokens};
     return av_plot_filmstrip(path, &fs, meta, err);
 }
@@ -612,7 +627,9 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
              o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
     log_fig lf = {.g = &r->log, .title = title};
     if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
-    strip_fig sf = {.g = &r->log, .title = title, .tokens = lp, .mask = mask};
+    char probe[256];
+    probe_label(probe, sizeof probe, &r->probe);
+    strip_fig sf = {.g = &r->log, .title = title, .probe = probe, .tokens = lp, .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
     double diff = 0;
