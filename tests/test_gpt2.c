@@ -234,6 +234,18 @@ static void test_config_parse(void **state) {
     assert_int_equal(c.scale, 0);
     assert_int_equal(c.rope_style, AV_ROPE_HALF);
     assert_true(c.rope_base == 500.0);
+    /* scale_attn_weights (GPT2Config's key) alone, or agreeing with attnviz.scale */
+    static const struct { const char *json; int scale; } hf_scale[] = {
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false}", 0},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true}", 1},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": false}}", 0},
+    };
+    for (size_t i = 0; i < sizeof hf_scale / sizeof hf_scale[0]; i++) {
+        av_gpt2_config h;
+        if (av_gpt2_config_parse(&h, hf_scale[i].json, strlen(hf_scale[i].json), "config.json", &err))
+            fail_msg("%s: %s", hf_scale[i].json, err.msg);
+        assert_int_equal(h.scale, hf_scale[i].scale);
+    }
     /* the writer's text parses back to the same config */
     char *out;
     assert_int_equal(av_gpt2_config_json(&out, &c, &err), AV_OK);
@@ -241,6 +253,53 @@ static void test_config_parse(void **state) {
     assert_int_equal(av_gpt2_config_parse(&back, out, strlen(out), "config.json", &err), AV_OK);
     assert_memory_equal(&back, &c, sizeof c);
     free(out);
+}
+
+/* What config.json claims for Hugging Face. Without the scale: GPT2Config's "scale_attn_weights":
+ * false, which transformers computes, so model_type gpt2 and GPT2LMHeadModel stay. Post-LN,
+ * sinusoidal positions and RoPE (no wpe) transformers' GPT2LMHeadModel does not compute: those
+ * claimed GPT2LMHeadModel under model_type gpt2, so AutoModelForCausalLM built it from the folder
+ * and computed other logits. Now an architecture and model_type transformers does not know, and a
+ * note; every text parses back to the same config. */
+static void test_config_json_claims_gpt2_only_when_hf_computes_it(void **state) {
+    (void)state;
+    static const struct {
+        av_positions pos;
+        av_norm norm;
+        int scale, hf;
+        const char *note;
+    } cases[] = {
+        {AV_POS_LEARNED, AV_NORM_PRE, 1, 1, NULL},
+        {AV_POS_LEARNED, AV_NORM_PRE, 0, 1, NULL},
+        {AV_POS_LEARNED, AV_NORM_POST, 1, 0, "Post-LN"},
+        {AV_POS_SINUSOIDAL, AV_NORM_PRE, 1, 0, "sinusoidal positions"},
+        {AV_POS_ROPE, AV_NORM_PRE, 0, 0, "RoPE"},
+        {AV_POS_ROPE, AV_NORM_POST, 1, 0, "Post-LN, RoPE"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        av_gpt2_config c, back;
+        av_err err = {{0}};
+        char *out;
+        av_gpt2_config_defaults(&c);
+        c.n_layer = 2, c.n_head = 2, c.n_embd = 16, c.n_positions = 32, c.vocab_size = 40;
+        c.positions = cases[i].pos, c.norm = cases[i].norm, c.scale = cases[i].scale;
+        assert_int_equal(av_gpt2_config_is_hf(&c), cases[i].hf);
+        assert_int_equal(av_gpt2_config_json(&out, &c, &err), AV_OK);
+        int claims = strstr(out, "\"model_type\": \"gpt2\"") && strstr(out, "\"architectures\": [\"GPT2LMHeadModel\"]");
+        if (claims != cases[i].hf || (!cases[i].hf && strstr(out, "GPT2LMHeadModel\"]")))
+            fail_msg("case %zu: %s", i, out);
+        if (!cases[i].hf) {
+            char note[200];
+            snprintf(note, sizeof note, "\"attnviz_note\": \"not a Hugging Face GPT-2: %s", cases[i].note);
+            if (!strstr(out, "\"model_type\": \"attnviz_gpt2\"") || !strstr(out, "\"architectures\": [\"AttnvizGPT2\"]") ||
+                !strstr(out, note))
+                fail_msg("case %zu: %s", i, out);
+        }
+        assert_int_equal(strstr(out, "\"scale_attn_weights\": false") != NULL, !cases[i].scale);
+        if (av_gpt2_config_parse(&back, out, strlen(out), "config.json", &err)) fail_msg("case %zu: %s\n%s", i, err.msg, out);
+        assert_memory_equal(&back, &c, sizeof c);
+        free(out);
+    }
 }
 
 static void test_config_errors(void **state) {
@@ -271,6 +330,10 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 32}", "config.json: n_inner 32 is not supported (allowed: null or 4·n_embd = 64, GPT-2's MLP width)"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": \"64\"}", "\"n_inner\" must be a whole number (it is a string)"},
         {"{\"model_type\": 2, \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "model_type (not a string) is not supported (allowed: gpt2, llama, qwen2)"},
+        /* GPT2Config's scale_attn_weights and attnviz.scale say the same thing: a contradiction names both */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": false contradicts attnviz.scale true"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true, \"attnviz\": {\"scale\": false}}", "config.json: \"scale_attn_weights\": true contradicts attnviz.scale false"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0}", "config.json: \"scale_attn_weights\" must be true or false"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         av_gpt2_config c;
@@ -374,6 +437,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_forward_matches_numpy, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_and_buffers_do_not_matter, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_config_parse),
+        cmocka_unit_test(test_config_json_claims_gpt2_only_when_hf_computes_it),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_tensor_table),
         cmocka_unit_test(test_layernorm_gelu_by_hand),

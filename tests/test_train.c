@@ -20,7 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/train.h"
 #include "base/parallel.h"
+#include "io/fileio.h"
 #include "nn/optim.h"
 #include "text/bpe.h"
 #include "nn/tasks.h"
@@ -183,6 +185,72 @@ static void test_schedules_by_hand(void **state) {
     assert_true(fabs(av_lr_at(&o, 10) - 1e-3) < 1e-15);
     assert_true(fabs(av_lr_at(&o, 60) - 5.5e-4) < 1e-15); /* half way: the mean of max and min */
     assert_true(fabs(av_lr_at(&o, 110) - 1e-4) < 1e-15);
+}
+
+/* The paper's rule (Vaswani et al. 2017, §5.3, eq. 3) written out here, in double, apart from optim.c. */
+static double noam_by_hand(double factor, int d_model, int warmup, int step) {
+    return factor * (1.0 / sqrt((double)d_model)) * fmin(1.0 / sqrt((double)step), step / (warmup * sqrt((double)warmup)));
+}
+
+/* --schedule noam without --lr: the factor is 1, the paper's, so the peak lr (at step = warm-up) is
+ * d_model^-0.5 · warmup^-0.5. It used the task's peak --lr 6e-3 as the factor, so d_model 64 with
+ * warm-up 200 peaked at 5.3e-5 and the model barely learned. An explicit --lr is the factor. */
+static void test_noam_factor_is_1_unless_lr_is_given(void **state) {
+    (void)state;
+    av_train_opts o = {.task = AV_TASK_REVERSE, .schedule = AV_SCHED_NOAM};
+    av_train_fill_defaults(&o);
+    assert_true(o.lr == 1.0);
+    av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o.lr, .warmup = o.warmup, .d_model = o.d_model};
+    static const int steps[] = {1, 7, 100, 200, 201, 1000, 4000};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        double want = noam_by_hand(1.0, 64, 200, steps[i]);
+        if (fabs(av_lr_at(&a, steps[i]) - want) > 1e-12 * want)
+            fail_msg("noam at step %d: %.17g, the rule gives %.17g", steps[i], av_lr_at(&a, steps[i]), want);
+    }
+    assert_true(fabs(noam_by_hand(1.0, 64, 200, 200) - 8.8388e-3) < 1e-7); /* 1/(8·√200) */
+    av_train_opts given = {.task = AV_TASK_REVERSE, .schedule = AV_SCHED_NOAM, .lr = 2.0};
+    av_train_fill_defaults(&given);
+    assert_true(given.lr == 2.0);
+    av_train_opts cosine = {.task = AV_TASK_REVERSE}; /* the other schedules keep the task's peak lr */
+    av_train_fill_defaults(&cosine);
+    assert_true(cosine.lr == 6e-3);
+}
+
+/* The same through the command: the header prints the rule and its real peak, and train.csv's lr
+ * column follows the rule with factor 1 (then with --lr 2, factor 2). */
+static void test_cli_train_noam_header_and_trace(void **state) {
+    tu_fixture *f = *state;
+    for (int k = 0; k < 2; k++) {
+        double factor = k ? 2.0 : 1.0;
+        tu_result r;
+        const char *dir = tu_in(f, k ? "two" : "one");
+        if (k) run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "noam", "--lr", "2", "--steps", "12",
+                           "--warmup", "5", "--d-model", "16", "--batch", "4", "-o", dir, NULL);
+        else run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "noam", "--steps", "12", "--warmup", "5",
+                         "--d-model", "16", "--batch", "4", "-o", dir, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        char want[200];
+        snprintf(want, sizeof want, "AdamW lr = %g · 16^-0.5 · min(step^-0.5, step · 5^-1.5) (noam; peak %.3g at step 5)",
+                 factor, noam_by_hand(factor, 16, 5, 5)); /* 0.112 with factor 1: 1/(4·√5) */
+        if (!strstr(r.out, want)) fail_msg("the header does not say '%s':\n%s", want, r.out);
+        tu_free(&r);
+        char csv_path[4200];
+        snprintf(csv_path, sizeof csv_path, "%s/train.csv", dir);
+        char *csv = tu_slurp_file(csv_path, NULL);
+        assert_non_null(csv);
+        int rows = 0;
+        for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+            int step;
+            double lr;
+            assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
+            if (step == 0) continue;
+            double rule = noam_by_hand(factor, 16, 5, step);
+            if (fabs(lr - rule) > 1e-8 * rule) fail_msg("train.csv step %d: lr %.9g, the rule gives %.9g", step, lr, rule);
+            rows++;
+        }
+        assert_int_equal(rows, 12);
+        free(csv);
+    }
 }
 
 /* ---------------------------------------------------------------------------- training */
@@ -629,6 +697,100 @@ static void test_cli_train_checks_outdir_first(void **state) {
     tu_free(&r);
 }
 
+/* A failed -o check: exit 1, the message names the folder and the cause, and nothing had started
+ * (no header line, no step line). */
+static void check_outdir_refused(const tu_result *r, const char *what, const char *msg) {
+    if (r->code != 1 || !strstr(r->err, msg) || strstr(r->out, "step 0 ") || strstr(r->out, "training reverse:"))
+        fail_msg("%s: exit %d, expected 1 with '%s' before any training\nstdout: %s\nstderr: %s", what, r->code, msg,
+                 r->out, r->err);
+}
+
+/* Run attnviz with args as uid/gid 65534 ("nobody") when root (which ignores permission bits), as
+ * test_fileio.c does; stdout and stderr both into r->err, r->out empty. Returns 0, or -1 when this
+ * machine cannot drop to nobody or nobody cannot run the binary (the caller skips the case). */
+static int run_as_nobody(tu_result *r, const char *const *args) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(126);
+        const char *argv[20] = {tu_bin()};
+        for (int i = 0; args[i] && i < 18; i++) argv[i + 1] = args[i];
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    static char buf[1 << 16];
+    size_t n = 0;
+    for (ssize_t k; n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fds[0]);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r->err = strdup(buf);
+    r->out = strdup("");
+    return r->code == 126 || r->code == 127 ? -1 : 0;
+}
+
+/* -o DIR that can be made but not written was found only after every step had run ("cannot write
+ * '/proc/model.safetensors'"): now a probe file is made and removed in DIR before the header line.
+ * Cases that fail for root too: DIR's parent is a regular file, DIR is /proc (no files can be made
+ * there), and --compare's folders under /proc; then, as "nobody", a read-only DIR and a DIR under a
+ * read-only folder. --steps is small so the old code, which trained first, ends quickly. */
+static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    FILE *fp = fopen(tu_in(f, "afile"), "wb");
+    assert_non_null(fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o",
+                tu_in(f, "afile/out"), NULL);
+    check_outdir_refused(&r, "parent is a file", "afile/out': ");
+    assert_non_null(strstr(r.err, "afile' exists and is not a folder"));
+    tu_free(&r);
+    struct stat sb;
+    if (stat("/proc", &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", "/proc", NULL);
+        check_outdir_refused(&r, "-o /proc", "attnviz: error: cannot write in folder '/proc': ");
+        tu_free(&r);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "--compare",
+                    "scale", "-o", "/proc", NULL);
+        check_outdir_refused(&r, "--compare -o /proc", "attnviz: error: cannot write in folder '/proc': ");
+        tu_free(&r);
+    } else {
+        print_message("[ SKIPROW  ] no /proc folder: the case of a folder no one can write in\n");
+    }
+    assert_int_equal(mkdir(tu_in(f, "ro"), 0555), 0);
+    assert_int_equal(chmod(tu_in(f, "ro"), 0555), 0);
+    assert_int_equal(chmod(f->dir, 0755), 0); /* let uid 65534 reach ro/ */
+    static const struct { const char *sub, *msg; } ro_cases[] = {
+        {"ro", "cannot write in folder '%s': Permission denied"},
+        {"ro/out", "cannot create folder '%s': Permission denied"},
+    };
+    for (size_t i = 0; i < sizeof ro_cases / sizeof ro_cases[0]; i++) {
+        char dir[4200], msg[4300];
+        snprintf(dir, sizeof dir, "%s", tu_in(f, ro_cases[i].sub));
+        snprintf(msg, sizeof msg, ro_cases[i].msg, dir);
+        const char *args[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", dir, NULL};
+        if (run_as_nobody(&r, args) != 0) {
+            print_message("[ SKIPROW  ] -o %s: cannot run attnviz as uid 65534 here (exit %d)\n", ro_cases[i].sub, r.code);
+            tu_free(&r);
+            continue;
+        }
+        check_outdir_refused(&r, ro_cases[i].sub, msg);
+        tu_free(&r);
+    }
+    assert_int_equal(count_entries(tu_in(f, "ro")), 0);
+    av_err err; /* a folder that can be written: made, and the probe file is not left behind */
+    assert_int_equal(av_dir_writable(tu_in(f, "ok/sub"), &err), AV_OK);
+    assert_int_equal(count_entries(tu_in(f, "ok/sub")), 0);
+}
+
 /* --dump and --causal do nothing with --train: one warning each, no dump folder, exit 0. */
 /* On a terminal the progress line is redrawn in place with '\r', so it must fit
  * the terminal: a line wider than the terminal wraps, and each redraw then
@@ -797,6 +959,150 @@ static void test_cli_train_never_overwrites_a_downloaded_model(void **state) {
     }
 }
 
+/* text with SVG's escapes (& < > "), as a <text> holds it. */
+static void svg_escaped(char *out, size_t n, const char *text) {
+    size_t k = 0;
+    for (const char *c = text; *c && k + 7 < n; c++) {
+        const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '"' ? "&quot;" : NULL;
+        if (e) k += (size_t)snprintf(out + k, n - k, "%s", e);
+        else out[k++] = *c;
+    }
+    out[k] = 0;
+}
+
+/* The film strip names the input its maps show: the line under the title gives the probe and its
+ * answer (the issue's formats: sort's probe "3 1 4 1 5 >" continues " 1 1 3 4 5", induction's
+ * "k q a z m k q a" continues " z"). It said only "rows: snapshots over training · ...". */
+static void test_cli_train_filmstrip_names_the_probe(void **state) {
+    tu_fixture *f = *state;
+    static const char *const cases[2][2] = {
+        {"sort", "probe \"3 1 4 1 5 >\" and its answer \" 1 1 3 4 5\""},
+        {"induction", "probe \"k q a z m k q a\" and its answer \" z\""},
+    };
+    for (int i = 0; i < 2; i++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", cases[i][0], "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "-o",
+                    tu_in(f, cases[i][0]), NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        char path[4200], want[300];
+        snprintf(path, sizeof path, "%s/filmstrip.svg", tu_in(f, cases[i][0]));
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        char esc[256];
+        svg_escaped(esc, sizeof esc, cases[i][1]);
+        snprintf(want, sizeof want, ">%s</text>", esc);
+        if (!strstr(svg, want)) fail_msg("%s: the film strip does not say %s", cases[i][0], want);
+        free(svg);
+    }
+}
+
+/* Write text to path (the test fails if it cannot). */
+static void put_text(const char *path, const char *text) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fputs(text, fp) >= 0, 1);
+    assert_int_equal(fclose(fp), 0);
+}
+
+/* The reverse probe's logits (T, V) through --model's loader on dir, into logits; -1 and err when it
+ * does not load. */
+static int probe_logits(float *logits, const char *dir, av_err *err) {
+    av_gpt2 m;
+    if (av_gpt2_load(&m, dir, err)) return -1;
+    av_task_example probe;
+    av_task_probe(&probe, AV_TASK_REVERSE);
+    av_gpt2_acts a;
+    assert_int_equal(av_gpt2_acts_alloc(&a, &m.cfg, probe.T, err), AV_OK);
+    assert_int_equal(av_gpt2_forward(&a, &m.params, &m.cfg, probe.tokens, probe.T, err), AV_OK);
+    memcpy(logits, a.logits, sizeof(float) * (size_t)probe.T * AV_TOY_VOCAB);
+    av_gpt2_acts_free(&a);
+    av_gpt2_free(&m);
+    return 0;
+}
+
+/* config.json of the variants says what Hugging Face transformers would compute. --no-scale writes
+ * GPT2Config's own "scale_attn_weights": false (transformers computes that, so GPT2LMHeadModel
+ * stays), and a hand-written GPT-2 config.json with only that key loads as the same unscaled model:
+ * the same logits as attnviz.scale false, other logits than with the scale. The variants
+ * transformers cannot compute (Post-LN here) claimed model_type gpt2 and GPT2LMHeadModel; now they
+ * name neither, say why in "attnviz_note", and still load with --model. Both keys disagreeing is an
+ * error naming both. */
+static void test_cli_train_config_json_tells_hf_the_truth(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--no-scale", "-q",
+                "-o", tu_in(f, "noscale"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *cfg = tu_slurp_file(tu_in(f, "noscale/config.json"), NULL);
+    assert_non_null(cfg);
+    if (!strstr(cfg, "\"scale_attn_weights\":\tfalse") || !strstr(cfg, "\"model_type\":\t\"gpt2\"") ||
+        !strstr(cfg, "[\"GPT2LMHeadModel\"]"))
+        fail_msg("--no-scale's config.json:\n%s", cfg);
+    free(cfg);
+    /* the same weights under hand-written GPT-2 config.json files */
+    static const char *const hand[3][2] = {
+        {"hf_noscale", ", \"scale_attn_weights\": false}"},
+        {"hf_scaled", "}"},
+        {"conflict", ", \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}"},
+    };
+    char *st = NULL;
+    size_t st_len = 0;
+    assert_non_null(st = tu_slurp_file(tu_in(f, "noscale/model.safetensors"), &st_len));
+    for (int i = 0; i < 3; i++) {
+        char path[4200], json[400];
+        assert_int_equal(mkdir(tu_in(f, hand[i][0]), 0755), 0);
+        snprintf(path, sizeof path, "%s/model.safetensors", tu_in(f, hand[i][0]));
+        FILE *fp = fopen(path, "wb");
+        assert_non_null(fp);
+        assert_int_equal(fwrite(st, 1, st_len, fp), st_len);
+        assert_int_equal(fclose(fp), 0);
+        snprintf(json, sizeof json, "{\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"], \"n_layer\": 2, "
+                 "\"n_head\": 4, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": %d%s\n", AV_TOY_VOCAB, hand[i][1]);
+        snprintf(path, sizeof path, "%s/config.json", tu_in(f, hand[i][0]));
+        put_text(path, json);
+    }
+    free(st);
+    enum { N = 11 * AV_TOY_VOCAB }; /* the probe "3 1 4 1 5 > 5 1 4 1 3" is 11 tokens */
+    av_task_example probe;
+    av_task_probe(&probe, AV_TASK_REVERSE);
+    assert_int_equal(probe.T, 11);
+    static float mine[N], hf[N], scaled[N];
+    av_err err;
+    if (probe_logits(mine, tu_in(f, "noscale"), &err)) fail_msg("%s", err.msg);
+    if (probe_logits(hf, tu_in(f, "hf_noscale"), &err)) fail_msg("scale_attn_weights false: %s", err.msg);
+    if (probe_logits(scaled, tu_in(f, "hf_scaled"), &err)) fail_msg("%s", err.msg);
+    assert_memory_equal(hf, mine, sizeof mine);
+    double moved = 0;
+    for (int i = 0; i < N; i++) moved = fmax(moved, fabs((double)scaled[i] - mine[i]));
+    print_message("no scale vs ÷√d_k on the same weights: logits differ by up to %.3g\n", moved);
+    assert_true(moved > 1e-6); /* so the equality above says something */
+    assert_int_equal(probe_logits(hf, tu_in(f, "conflict"), &err), -1);
+    if (!strstr(err.msg, "\"scale_attn_weights\": false contradicts attnviz.scale true"))
+        fail_msg("conflict: %s", err.msg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "conflict"), "--no-plot", "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "contradicts attnviz.scale true"));
+    tu_free(&r);
+    /* Post-LN: transformers' GPT2LMHeadModel is Pre-LN */
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--norm", "post",
+                "-o", tu_in(f, "post"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "probe logits differ by at most 0\n")); /* it loads with --model's loader */
+    tu_free(&r);
+    cfg = tu_slurp_file(tu_in(f, "post/config.json"), NULL);
+    assert_non_null(cfg);
+    if (strstr(cfg, "GPT2LMHeadModel") || strstr(cfg, "\"model_type\":\t\"gpt2\"") ||
+        !strstr(cfg, "\"architectures\":\t[\"AttnvizGPT2\"]") ||
+        !strstr(cfg, "\"attnviz_note\":\t\"not a Hugging Face GPT-2: Post-LN"))
+        fail_msg("--norm post's config.json:\n%s", cfg);
+    free(cfg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "post"), "--no-plot", "-q", "3 1 >", NULL);
+    if (r.code != 0) fail_msg("--model on the Post-LN folder: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
@@ -805,6 +1111,8 @@ int main(void) {
         cmocka_unit_test(test_toy_vocab_ids_are_gpt2s),
         cmocka_unit_test(test_adamw_one_step_by_hand),
         cmocka_unit_test(test_schedules_by_hand),
+        cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
+        cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_same_bits_on_1_and_2_threads),
         cmocka_unit_test(test_short_schedule_learns_reverse),
         cmocka_unit_test(test_short_schedule_learns_induction),
@@ -822,6 +1130,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_checks_outdir_first),
+        cmocka_unit_test_setup_teardown(test_cli_train_unwritable_outdir_fails_before_step_1, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_rope_style_and_base_reach_the_model, tu_setup_tmpdir,
@@ -830,6 +1140,9 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_never_overwrites_a_downloaded_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

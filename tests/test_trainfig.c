@@ -68,8 +68,58 @@ static void test_filmstrip_long_row_label_inside_figure(void **state) {
     free(svg);
 }
 
+/* The y of the <text> whose content is `content` (the test fails if there is none). */
+static double svg_text_y(const char *svg, const char *content) {
+    char needle[256];
+    snprintf(needle, sizeof needle, ">%s</text>", content);
+    const char *hit = strstr(svg, needle);
+    assert_non_null(hit);
+    const char *open = hit;
+    while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+    const char *y = strstr(open, " y=\"");
+    assert_true(y && y < hit);
+    return atof(y + 4);
+}
+
+/* The probe's line: between the title and the note, above the column labels, and wide enough: a
+ * probe line wider than the maps widens the figure, as the title does. */
+static void test_filmstrip_probe_line(void **state) {
+    tu_fixture *f = *state;
+    enum { T = 3 };
+    static float att[T * T];
+    for (int i = 0; i < T * T; i++) att[i] = 1.0f / T;
+    static const char *rows[1] = {"step 0"}, *cols[1] = {"L0 H0"}, *toks[T] = {"a", "b", "c"};
+    const char *probe = "probe \"a b\" and its answer \" c\" and a long tail so that the line is the widest text "
+                        "of this figure by far, wider than the note under it";
+    av_filmstrip fs = {.title = "t", .probe = probe, .rows = 1, .cols = 1, .T = T, .att = att, .row_labels = rows,
+                       .col_labels = cols, .tokens = toks};
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
+    assert_non_null(svg);
+    char esc[300];
+    size_t k = 0;
+    for (const char *c = probe; *c; c++) {
+        if (*c == '"') k += (size_t)snprintf(esc + k, sizeof esc - k, "&quot;");
+        else esc[k++] = *c;
+    }
+    esc[k] = 0;
+    double yt = svg_text_y(svg, "t"), yp = svg_text_y(svg, esc), yc = svg_text_y(svg, "L0 H0");
+    double yn = svg_text_y(svg, "rows: snapshots over training \xC2\xB7 columns: layer L, head H \xC2\xB7 each map: query "
+                                "(row) \xC3\x97 key (column), weight 0 (dark) .. 1 (yellow); hatched = causal mask");
+    assert_true(yt < yp && yp + 13 <= yn && yn + 13 <= yc);
+    char anchor[8];
+    double x = svg_text_x(svg, esc, anchor);
+    av_text_metrics m;
+    av_text_measure(probe, 13, 0, &m);
+    assert_string_equal(anchor, "middle");
+    assert_true(x - m.width / 2 >= 0);
+    free(svg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_filmstrip_probe_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

@@ -33,7 +33,7 @@ static const char *model_family(const char *dir) {
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     const char *type = cJSON_IsString(mt) && mt->valuestring ? mt->valuestring : "";
     const char *family = !root ? "the model" : !strcmp(type, "llama") ? "a Llama model" : !strcmp(type, "qwen2") ? "a Qwen2 model"
-                       : (mt && strcmp(type, "gpt2")) ? "the model" /* unsupported: its own error comes later */
+                       : (mt && strcmp(type, "gpt2") && strcmp(type, AV_GPT2_ATTNVIZ_TYPE)) ? "the model" /* unsupported: its own error comes later */
                        : cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "attnviz")) ? "a model trained by attnviz --train"
                        : "a GPT-2 model";
     cJSON_Delete(root);

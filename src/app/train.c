@@ -42,7 +42,9 @@ void av_train_fill_defaults(av_train_opts *o) {
     if (!o->d_model) o->d_model = kTaskDefaults[o->task].d_model;
     if (!o->steps) o->steps = kTaskDefaults[o->task].steps;
     if (!o->batch) o->batch = kTaskDefaults[o->task].batch;
-    if (!(o->lr > 0)) o->lr = kTaskDefaults[o->task].lr;
+    /* noam's lr is factor · d_model^-0.5 · min(...): the factor is 1 as in the paper (Vaswani et al. 2017, §5.3;
+     * The Annotated Transformer uses 1 or 2), not the task's peak lr (6e-3 as a factor gave a peak of 5.3e-5) */
+    if (!(o->lr > 0)) o->lr = o->schedule == AV_SCHED_NOAM ? 1.0 : kTaskDefaults[o->task].lr;
     if (!o->warmup) o->warmup = o->steps / 20 > 0 ? o->steps / 20 : 1;
 }
 
@@ -124,6 +126,20 @@ static void variant_label(char *out, size_t n, const av_train_opts *o, int vary)
              c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
 }
 
+/* The header's learning rate: "lr 0.006 (cosine, warm-up 200)"; for noam the
+ * rule with its numbers and the peak it reaches at step = warm-up, "lr = 1 ·
+ * 64^-0.5 · min(step^-0.5, step · 200^-1.5) (noam; peak 0.00884 at step 200)",
+ * since the factor alone says nothing about the lr the model trains with. */
+static void lr_label(char *out, size_t n, const av_train_opts *o) {
+    if (o->schedule != AV_SCHED_NOAM) {
+        snprintf(out, n, "lr %g (%s, warm-up %d)", o->lr, av_schedule_name(o->schedule), o->warmup);
+        return;
+    }
+    av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o->lr, .warmup = o->warmup, .d_model = o->d_model};
+    snprintf(out, n, "lr = %g · %d^-0.5 · min(step^-0.5, step · %d^-1.5) (noam; peak %.3g at step %d)", o->lr,
+             o->d_model, o->warmup, av_lr_at(&a, o->warmup), o->warmup);
+}
+
 /* --train writes config.json, model.safetensors, vocab.json and merges.txt
  * into dir. Refuse (AV_EUSAGE) when dir already holds a model attnviz did not
  * train: a config.json without an "attnviz" object naming a "task", or model
@@ -168,6 +184,20 @@ static void token_label(char *out, size_t n, int id) {
     if (av_toy_token_text(id, t)) t[0] = 0;
     if (t[0] == ' ') snprintf(out, n, "␣%s", t + 1);
     else snprintf(out, n, "%s", t);
+}
+
+/* The film strip's line naming its input: 'probe "3 1 4 1 5 >" and its answer " 5 1 4 1 3"', the
+ * text of the prompt and of the answer tokens. */
+static void probe_label(char *out, size_t n, const av_task_example *ex) {
+    char text[2][128] = {"", ""};
+    for (int t = 0; t < ex->T; t++) {
+        char tok[16];
+        if (av_toy_token_text(ex->tokens[t], tok)) continue;
+        char *dst = text[t >= ex->n_prompt];
+        if (strlen(dst) + strlen(tok) < sizeof text[0]) strcat(dst, tok);
+    }
+    if (ex->n_prompt < ex->T) snprintf(out, n, "probe \"%s\" and its answer \"%s\"", text[0], text[1]);
+    else snprintf(out, n, "probe \"%s\"", text[0]);
 }
 
 /* ---------------------------------------------------------------------------- the loop */
@@ -476,6 +506,7 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
 typedef struct {
     const train_log *g;
     const char *title;
+    const char *probe;           /* the probe's line: probe "3 1 4 1 5 >" and its answer " 5 1 4 1 3" */
     const char *const *tokens;   /* T labels */
     const unsigned char *mask;   /* (T, T) causal */
 } strip_fig;
@@ -495,7 +526,7 @@ static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_m
         snprintf(cols[i], sizeof cols[i], "L%d H%d", i / g->H, i % g->H);
         cp[i] = cols[i];
     }
-    av_filmstrip fs = {.title = sf->title, .rows = g->n_snap, .cols = LH < 64 ? LH : 64, .T = g->T, .att = g->att,
+    av_filmstrip fs = {.title = sf->title, .probe = sf->probe, .rows = g->n_snap, .cols = LH < 64 ? LH : 64, .T = g->T, .att = g->att,
                        .masked = sf->mask, .row_labels = rp, .col_labels = cp, .tokens = sf->tokens};
     return av_plot_filmstrip(path, &fs, meta, err);
 }
@@ -591,7 +622,9 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
              o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
     log_fig lf = {.g = &r->log, .title = title};
     if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
-    strip_fig sf = {.g = &r->log, .title = title, .tokens = lp, .mask = mask};
+    char probe[256];
+    probe_label(probe, sizeof probe, &r->probe);
+    strip_fig sf = {.g = &r->log, .title = title, .probe = probe, .tokens = lp, .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
     double diff = 0;
@@ -626,7 +659,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
                        "--d-model, --layers or --batch", o->d_model, o->layers, o->heads, o->batch,
                        (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
     av_status s = check_not_a_foreign_model(dir, err); /* never over a downloaded model's files */
-    if (!s) s = av_mkdir_p(dir, err); /* a bad -o fails before the first step, not after training */
+    if (!s) s = av_dir_writable(dir, err); /* a bad -o fails before the first step, not after training */
     if (!s) s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
     if (s) return s;
     r.batch = calloc((size_t)o->batch, sizeof *r.batch);
@@ -714,11 +747,6 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
     if (left_out[0]) fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
     av_status s = AV_OK;
-    for (int i = 0; !s && i < n; i++) { /* every variant's folder is checked before the first trains */
-        char dir[4096];
-        av_path_join(dir, sizeof dir, o->outdir, names[i]);
-        s = check_not_a_foreign_model(dir, err);
-    }
     for (int i = 0; !s && i < n; i++, done++) {
         char dir[4096];
         av_path_join(dir, sizeof dir, o->outdir, names[i]);
@@ -760,6 +788,29 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
 
 /* ---------------------------------------------------------------------------- entry */
 
+/* Before the header line and the first step: -o DIR (with --compare, each
+ * DIR/VARIANT) holds no model attnviz did not train, and can be made and
+ * written (a probe file is created and removed: io/fileio.h
+ * av_dir_writable). A read-only or full folder failed only after every step
+ * had run. The foreign-model checks all come first, so a refused folder
+ * leaves no variant folder made. */
+static av_status check_outdirs(const av_train_opts *o, av_err *err) {
+    if (o->compare == AV_TRAIN_CMP_NONE) {
+        av_status s = check_not_a_foreign_model(o->outdir, err);
+        return s ? s : av_dir_writable(o->outdir, err);
+    }
+    av_train_opts v[3];
+    const char *names[3];
+    char left_out[96], dir[3][4096];
+    int n = compare_variants(v, names, o, left_out, sizeof left_out);
+    av_status s = AV_OK;
+    for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
+    for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], err);
+    if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
+    for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
+    return s;
+}
+
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
@@ -771,16 +822,15 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = %d", o.d_model / o.heads);
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
-    av_status fs = o.compare == AV_TRAIN_CMP_NONE ? check_not_a_foreign_model(o.outdir, err) : AV_OK;
-    if (fs) return fs; /* before the header line: nothing has started (run_compare checks its folders) */
-    char vlabel[96];
+    av_status fs = check_outdirs(&o, err);
+    if (fs) return fs; /* before the header line: nothing has started */
+    char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
+    lr_label(lr_text, sizeof lr_text, &o);
     if (!o.quiet)
-        fprintf(out,
-                "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW lr %g (%s, warm-up %d), "
-                "clip 1.0, seed %llu\n",
-                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model, vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", o.lr,
-                av_schedule_name(o.schedule), o.warmup, (unsigned long long)o.seed);
+        fprintf(out, "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW %s, clip 1.0, seed %llu\n",
+                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model,
+                vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, (unsigned long long)o.seed);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     return run_one(&o, o.outdir, NULL, out, err);
 }

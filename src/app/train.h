@@ -30,7 +30,8 @@ typedef struct {
     av_task_kind task;
     const char *outdir;
     int layers, heads, d_model, steps, batch;  /* 0 = the task's default */
-    double lr;                                 /* 0 = the task's default */
+    double lr;                                 /* peak lr (cosine, constant) or noam's factor;
+                                                  0 = the task's default (noam: factor 1) */
     av_schedule schedule;
     int warmup;                                /* 0 = 5 % of the steps */
     av_positions positions;                    /* learned, sinusoidal or rope */
@@ -48,7 +49,8 @@ typedef struct {
 } av_train_opts;
 
 /* The task's defaults for every 0 field of o (layers, heads, d_model, steps,
- * batch, lr, warmup). */
+ * batch, lr, warmup). With schedule noam a 0 lr becomes the factor 1 (the
+ * paper's rule, Vaswani et al. 2017 §5.3), not the task's peak lr. */
 void av_train_fill_defaults(av_train_opts *o);
 
 /* Train, print to out, write DIR. Errors: AV_EUSAGE (bad sizes, e.g. heads

@@ -241,6 +241,21 @@ av_status av_mkdir_p(const char *dir, av_err *err) {
     return mkdir_one(dir, buf, err);
 }
 
+av_status av_dir_writable(const char *dir, av_err *err) {
+    av_status s = av_mkdir_p(dir, err);
+    if (s) return s;
+    char probe[4200];
+    size_t n = strlen(dir);
+    snprintf(probe, sizeof probe, "%s%s.attnviz-write-check.XXXXXX", dir, dir[n - 1] == '/' ? "" : "/");
+    int fd = mkstemp(probe);
+    if (fd < 0) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s': %s", dir, strerror(errno));
+    int e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
+    if (close(fd) != 0 && !e) e = errno;
+    unlink(probe);
+    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s': %s", dir, strerror(e));
+    return AV_OK;
+}
+
 /* ------------------------------------------------------------------------- */
 /* whole-file read */
 

@@ -63,6 +63,15 @@ void av_afile_abort(av_afile *f);
  * a folder", or naming dir and strerror; AV_EUSAGE for an empty name. */
 av_status av_mkdir_p(const char *dir, av_err *err);
 
+/* av_mkdir_p(dir), then check that a file can be made in it: create
+ * "<dir>/.attnviz-write-check.XXXXXX" (mkstemp), write one byte, close and
+ * remove it. For commands that work a long time before they write (--train),
+ * so a folder that cannot be written fails before the work, not after it.
+ * Errors: av_mkdir_p's; AV_ERUNTIME naming dir and the OS error: "cannot
+ * write in folder 'out': Permission denied" (Read-only file system, No space
+ * left on device, ...). */
+av_status av_dir_writable(const char *dir, av_err *err);
+
 /* The exit status for an input path the user named (a file or folder to read)
  * that could not be opened, from errno e: AV_EUSAGE (exit 2) when it does not
  * exist or is the wrong kind (ENOENT, ENOTDIR, EISDIR, ELOOP): the user's

@@ -104,17 +104,36 @@ static av_status check_unsupported(const cJSON *root, const char *name, av_err *
     for (int i = 0; i < 3; i++)
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, off[i])))
             return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (GPT-2 has false)", name, off[i]);
-    j = cJSON_GetObjectItemCaseSensitive(root, "scale_attn_weights");
-    if (cJSON_IsFalse(j)) return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\": false is not supported (use attnviz.scale)", name);
+    return AV_OK;
+}
+
+/* GPT2Config's scale_attn_weights (true: scores ÷ √d_k, GPT-2's; false: none,
+ * which transformers computes too) into c->scale. attnviz.scale says the same
+ * thing, so with both present they must agree. Call after parse_attnviz. */
+static av_status parse_scale_attn_weights(av_gpt2_config *c, const cJSON *root, const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "scale_attn_weights");
+    if (!j) return AV_OK;
+    if (!cJSON_IsBool(j)) return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\" must be true or false", name);
+    int hf = cJSON_IsTrue(j);
+    const cJSON *mine = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "attnviz"), "scale");
+    if (mine && hf != c->scale)
+        return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\": %s contradicts attnviz.scale %s (both say whether "
+                       "the scores are divided by √d_k; give one, or the same value)", name, hf ? "true" : "false",
+                       c->scale ? "true" : "false");
+    c->scale = hf;
     return AV_OK;
 }
 
 /* model_type "gpt2", or none: GPT2Config's own model_type, and older GPT-2
- * exports lack the key. Any other family is refused by name rather than
- * read as GPT-2 (llama and qwen2 folders go to nn/llama.h). */
+ * exports lack the key; or AV_GPT2_ATTNVIZ_TYPE, which attnviz --train writes
+ * for variants transformers cannot compute (av_gpt2_config_json). Any other
+ * family is refused by name rather than read as GPT-2 (llama and qwen2
+ * folders go to nn/llama.h). */
 static av_status check_model_type(const cJSON *root, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "model_type");
-    if (!j || (cJSON_IsString(j) && strcmp(j->valuestring, "gpt2") == 0)) return AV_OK;
+    if (!j || (cJSON_IsString(j) && (strcmp(j->valuestring, "gpt2") == 0 ||
+                                     strcmp(j->valuestring, AV_GPT2_ATTNVIZ_TYPE) == 0)))
+        return AV_OK;
     return av_model_type_refused(name, cJSON_IsString(j) ? j->valuestring : NULL, 0, err);
 }
 
@@ -145,6 +164,7 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;
     if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
+    if ((s = parse_scale_attn_weights(c, root, name, err))) goto done;
     /* GPT2Config's n_inner: the MLP width, null meaning 4·n_embd. This forward's MLP is 4·n_embd (GPT-2's),
      * so another width is refused by name rather than read past (the checkpoint's c_fc holds it too) */
     int inner = -1;
@@ -159,15 +179,34 @@ done:
     return s;
 }
 
+int av_gpt2_config_is_hf(const av_gpt2_config *c) {
+    return c->positions == AV_POS_LEARNED && c->norm == AV_NORM_PRE;
+}
+
 av_status av_gpt2_config_json(char **out, const av_gpt2_config *c, av_err *err) {
     static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"};
-    char buf[1024];
-    int k = snprintf(buf, sizeof buf,
-                     "{\n  \"model_type\": \"gpt2\",\n  \"architectures\": [\"GPT2LMHeadModel\"],\n"
-                     "  \"activation_function\": \"gelu_new\",\n  \"n_layer\": %d,\n  \"n_head\": %d,\n"
-                     "  \"n_embd\": %d,\n  \"n_positions\": %d,\n  \"n_ctx\": %d,\n  \"vocab_size\": %d,\n"
-                     "  \"layer_norm_epsilon\": %.17g",
-                     c->n_layer, c->n_head, c->n_embd, c->n_positions, c->n_positions, c->vocab_size, c->layer_norm_epsilon);
+    char buf[2048], what[160] = "";
+    int k;
+    if (av_gpt2_config_is_hf(c)) {
+        k = snprintf(buf, sizeof buf, "{\n  \"model_type\": \"gpt2\",\n  \"architectures\": [\"GPT2LMHeadModel\"],\n");
+    } else { /* what transformers' GPT2Model would compute differently, and no claim that it can */
+        static const char *const pos_what[] = {"no positions (no wpe)", "sinusoidal positions (no wpe)",
+                                               "RoPE (no wpe)", ""}; /* av_positions order */
+        snprintf(what, sizeof what, "%s%s%s", c->norm == AV_NORM_POST ? "Post-LN" : "",
+                 c->norm == AV_NORM_POST && c->positions != AV_POS_LEARNED ? ", " : "", pos_what[c->positions]);
+        k = snprintf(buf, sizeof buf,
+                     "{\n  \"model_type\": \"%s\",\n  \"architectures\": [\"%s\"],\n"
+                     "  \"attnviz_note\": \"not a Hugging Face GPT-2: %s, which transformers' GPT-2 does not compute "
+                     "(model_type %s is unknown to transformers on purpose); run this folder with attnviz --model DIR\",\n",
+                     AV_GPT2_ATTNVIZ_TYPE, AV_GPT2_ATTNVIZ_ARCH, what, AV_GPT2_ATTNVIZ_TYPE);
+    }
+    k += snprintf(buf + k, sizeof buf - (size_t)k,
+                  "  \"activation_function\": \"gelu_new\",\n  \"n_layer\": %d,\n  \"n_head\": %d,\n"
+                  "  \"n_embd\": %d,\n  \"n_positions\": %d,\n  \"n_ctx\": %d,\n  \"vocab_size\": %d,\n"
+                  "  \"layer_norm_epsilon\": %.17g",
+                  c->n_layer, c->n_head, c->n_embd, c->n_positions, c->n_positions, c->vocab_size, c->layer_norm_epsilon);
+    if (!c->scale) /* GPT2Config's own key: transformers computes the unscaled scores too */
+        k += snprintf(buf + k, sizeof buf - (size_t)k, ",\n  \"scale_attn_weights\": false");
     if (c->positions != AV_POS_LEARNED || c->norm != AV_NORM_PRE || !c->scale || c->rope_base != 10000.0 ||
         c->rope_style != AV_ROPE_INTERLEAVED)
         k += snprintf(buf + k, sizeof buf - (size_t)k,

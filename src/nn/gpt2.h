@@ -91,8 +91,11 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
 
 /* Parse config.json text (len bytes, need not be NUL-terminated) with cJSON.
  * Required: n_layer, n_head, n_embd, n_positions, vocab_size (whole numbers);
- * optional: model_type (must be "gpt2"; older GPT-2 exports lack it),
- * layer_norm_epsilon (default 1e-5), "attnviz" (above). `name` starts every
+ * optional: model_type (must be "gpt2" or AV_GPT2_ATTNVIZ_TYPE; older GPT-2
+ * exports lack it), layer_norm_epsilon (default 1e-5), scale_attn_weights
+ * (true or false, GPT2Config's: false = no ÷√d_k), "attnviz" (above; its
+ * "scale" and scale_attn_weights, if both given, must agree: "config.json:
+ * \"scale_attn_weights\": false contradicts attnviz.scale true ..."). `name` starts every
  * message. Errors, AV_EUSAGE: "config.json: not valid JSON near byte 12",
  * "config.json: model_type \"mistral\" is not supported (allowed: gpt2,
  * llama, qwen2)", "config.json: missing key \"n_head\"", "config.json: \"n_head\"
@@ -102,9 +105,26 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
 av_status av_gpt2_config_parse(av_gpt2_config *cfg, const char *json, size_t len, const char *name,
                                av_err *err);
 
+/* model_type and architectures of the config.json of a model Hugging Face
+ * transformers cannot compute (av_gpt2_config_is_hf 0): unknown to
+ * transformers on purpose, so AutoModelForCausalLM refuses the folder instead
+ * of building GPT2LMHeadModel and computing other logits with its weights.
+ * av_gpt2_config_parse accepts the type as it does "gpt2". */
+#define AV_GPT2_ATTNVIZ_TYPE "attnviz_gpt2"
+#define AV_GPT2_ATTNVIZ_ARCH "AttnvizGPT2"
+
+/* 1 if transformers' GPT2LMHeadModel computes what cfg describes: learned
+ * positions (wpe) and Pre-LN; the scale may be off (scale_attn_weights
+ * false). Post-LN, sinusoidal positions, RoPE or none give 0. */
+int av_gpt2_config_is_hf(const av_gpt2_config *cfg);
+
 /* Write cfg as config.json text into a malloc'd NUL-terminated string
- * (*out, caller frees): the GPT2Config keys, "model_type": "gpt2", and the
- * "attnviz" object when any of its fields differs from GPT-2's.
+ * (*out, caller frees): the GPT2Config keys; "model_type": "gpt2" and
+ * "architectures": ["GPT2LMHeadModel"] when av_gpt2_config_is_hf, else
+ * AV_GPT2_ATTNVIZ_TYPE, [AV_GPT2_ATTNVIZ_ARCH] and an "attnviz_note" saying
+ * what transformers would compute differently; "scale_attn_weights": false
+ * (GPT2Config's key) without the scale; and the "attnviz" object when any of
+ * its fields differs from GPT-2's.
  * Errors: AV_ERUNTIME on out of memory. */
 av_status av_gpt2_config_json(char **out, const av_gpt2_config *cfg, av_err *err);
 

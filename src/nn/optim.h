@@ -32,7 +32,7 @@ typedef struct {
     double weight_decay;       /* wd for tensors that decay (weights, not biases or LayerNorm) */
     double max_norm;           /* clip the global gradient norm to this; 0 = no clipping */
     av_schedule schedule;
-    double lr_max, lr_min;     /* cosine, constant; noam uses lr_max as its factor */
+    double lr_max, lr_min;     /* cosine, constant; noam uses lr_max as its factor (1 in the paper) */
     int warmup, steps;         /* steps of warm-up, and in all */
     int d_model;               /* for noam */
 } av_adamw;

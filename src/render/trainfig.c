@@ -175,7 +175,8 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
         return av_fail(err, AV_ERUNTIME, "cannot plot a film strip of %d x %d maps of %d tokens", fs->rows, fs->cols,
                        fs->T);
     int T = fs->T, cell = T <= 12 ? 12 : T <= 24 ? 7 : 3, side = cell * T, gap = 16;
-    int left = 150, top = 86, tok_w = 64;
+    int probe_h = fs->probe && fs->probe[0] ? 20 : 0; /* the probe's line under the title, then the note */
+    int left = 150, top = 86 + probe_h, tok_w = 64;
     for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its maps, 10 px of margin */
         av_text_metrics lm;
         av_text_measure(fs->row_labels[r], 13, 0, &lm);
@@ -183,15 +184,17 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
         if (need_l > left) left = need_l;
     }
     int width = left + fs->cols * (side + gap) + 20, height = top + fs->rows * (side + gap) + tok_w;
-    av_text_metrics tm, sm;
+    av_text_metrics tm, sm, pm = {0};
     av_text_measure(fs->title, 17, 1, &tm);
     av_text_measure(FILMSTRIP_NOTE, 12, 0, &sm);
-    int need = (int)ceilf(fmaxf(tm.width, sm.width)) + 40;
+    if (probe_h) av_text_measure(fs->probe, 13, 0, &pm);
+    int need = (int)ceilf(fmaxf(fmaxf(tm.width, sm.width), pm.width)) + 40;
     if (need > width) { left += (need - width) / 2; width = need; }
     av_dlist dl;
     av_dl_init(&dl, width, height, WHITE);
     av_dl_text_run(&dl, fs->title, width * 0.5f, 30, 17, AV_ANCHOR_MIDDLE, 0, 1, INK);
-    av_dl_text_run(&dl, FILMSTRIP_NOTE, width * 0.5f, 54, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    if (probe_h) av_dl_text_run(&dl, fs->probe, width * 0.5f, 54, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    av_dl_text_run(&dl, FILMSTRIP_NOTE, width * 0.5f, 54 + (float)probe_h, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
     av_dl_heat h = {.n_q = T, .n_k = T, .vmin = 0, .vmax = 1, .cmap = meta ? meta->cmap : AV_CMAP_VIRIDIS,
                     .masked = fs->masked};
     for (int c = 0; c < fs->cols; c++)

@@ -48,6 +48,8 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
 /* A film strip: rows = snapshots, columns = panels (one per layer and head). */
 typedef struct {
     const char *title;               /* figure title */
+    const char *probe;               /* the line under the title naming the input every map shows, e.g.
+                                        "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"", or NULL */
     int rows, cols, T;               /* snapshots, heads, tokens of the probe */
     const float *att;                /* (rows, cols, T, T) attention weights */
     const unsigned char *masked;     /* (T, T) 1 = masked (causal), or NULL */
