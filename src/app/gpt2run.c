@@ -357,6 +357,7 @@ void av_gpt2run_free(av_gpt2run *r) {
 
 void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r) {
     src->kind = r->task[0] ? AV_WEIGHTS_TRAINED : AV_WEIGHTS_MODEL;
+    src->x_file[0] = 0;
     av_gpt2run_source(src->text, sizeof src->text, r);
 }
 
