@@ -463,8 +463,6 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         if (av_option_given(o, train_only[i]))
             return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
                            train_only[i], train_only[i]);
-    if (av_option_given(o, "html-limit") && !o->html)
-        return av_fail(err, AV_EUSAGE, "--html-limit sets the size of the --html page; add --html");
     if (o->train >= 0 && o->model_dir)
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
                        "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
@@ -573,6 +571,9 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     if (av_option_given(o, "precision") && !(o->verbose && !o->model_dir) && !o->explain && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain%s", o->precision,
                  o->model_dir && o->verbose ? " (-v prints nothing more with --model)" : "");
+    if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",
+                 o->html_limit);
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
     const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";
