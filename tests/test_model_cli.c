@@ -613,7 +613,10 @@ static void test_one_layer_model_in_the_singular(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--layer", "1", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
-    assert_string_equal(r.err, "attnviz: error: --layer 1 is outside 0..0 (the model has 1 layer)\n");
+    char want[4600];
+    snprintf(want, sizeof want, "attnviz: error: --layer 1 is outside 0..0: --layer must be 0..L-1 for this model "
+             "(L = n_layer = 1 from %s/config.json); leave --layer out for the last layer\n", toy);
+    assert_string_equal(r.err, want);
     tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--head", "1", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
@@ -677,7 +680,10 @@ static void test_options_with_model(void **state) {
         {"--compare", "order", "--compare order cannot be used with --model; allowed: scale"},
         {"--kernel", "flash", "--kernel flash cannot be used with --model"},
         {"--figures", "mean", "--figures mean: with --model the figures are model (layers × heads), grid"},
-        {"--layer", "2", "--layer 2 is outside 0..1 (the model has 2 layers)"},
+        {"--layer", "2", "--layer 2 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
+        /* no negative indexing; the message is the model's, not the parser's generic range */
+        {"--layer", "-1", "--layer -1 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
+        {"--layer", "x", "--layer 'x' is not a layer number; allowed: 0..L-1, L the --model's layers"},
         {"--head", "4", "--head 4 is outside 0..3 (the model has 4 heads)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -58,6 +58,7 @@ typedef struct {
 static av_status parse_figures(av_options *o, const char *s, av_err *err);
 static av_status parse_vmax(av_options *o, const char *s, av_err *err);
 static av_status parse_prefix(av_options *o, const char *s, av_err *err);
+static av_status parse_layer(av_options *o, const char *s, av_err *err);
 static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
 static const char *task_name(int k) { return av_task_name((av_task_kind)k); }
 static const char *norm_name(int n) { return n == AV_NORM_POST ? "post" : "pre"; }
@@ -164,7 +165,7 @@ static const optdef kOpts[] = {
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
     {"model", 'm', OPT_STRING, AT(model_dir), .if_empty = "give a folder name", .arg = "DIR",
      .help = "run a GPT-2 folder (config.json, model.safetensors, vocab.json, merges.txt) or a Llama/Qwen2 folder (config.json, safetensors, tokenizer.json)"},
-    {"layer", 0, OPT_INT, AT(layer), .lo = 0, .hi = 127, .arg = "L",
+    {"layer", 0, OPT_CALL, 0, .parse = parse_layer, .arg = "L",
      .help = "layer of a --model for the full trace, --explain, --show and figures (default the last)"},
     {"generate", 0, OPT_INT, AT(generate), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
      .help = "continue a --model input by N tokens, greedy (the most probable each time)"},
@@ -400,6 +401,20 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     }
     o->figures = bits;
     o->figures_arg = s;
+    return AV_OK;
+}
+
+/* --layer L: any whole number here; 0..L-1 is checked once the --model is
+ * loaded and its layer count known (app/gpt2run.c), so the message can say
+ * what this model allows. */
+static av_status parse_layer(av_options *o, const char *s, av_err *err) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != 0 || errno == ERANGE || v < -1000000 || v > 1000000)
+        return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number; allowed: 0..L-1, L the --model's layers "
+                       "(n_layer in its config.json)", s);
+    o->layer = (int)v;
     return AV_OK;
 }
 
