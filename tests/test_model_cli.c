@@ -377,7 +377,7 @@ static void test_bad_checkpoints(void **state) {
         {"integer dtype", 2, "tensor \"ln_f.bias\" has dtype I32; expected F32, F16 or BF16"},
         {"config missing key", 2, "config.json: missing key \"n_embd\""},
         {"config not JSON", 2, "config.json: not a JSON object"},
-        {"config wrong type", 2, "\"n_head\" must be a whole number"},
+        {"config wrong type", 2, "\"n_head\" is \"one\"; it must be a whole number"},
         {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
         {"no model.safetensors", 2, "has no model.safetensors; a GPT-2 model folder holds"},
         {"empty model.safetensors", 2, "fewer than the 8-byte header length"},

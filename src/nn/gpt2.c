@@ -55,12 +55,25 @@ av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
     return check_config(c, "config.json", err);
 }
 
+void av_json_shown(char *buf, size_t n, const cJSON *j) {
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    const char *s = text ? text : "(unreadable)";
+    size_t len = strlen(s), keep = len;
+    if (keep > 40 || keep >= n) {
+        keep = n - 4 < 40 ? n - 4 : 40; /* room for "…" (3 bytes) and the NUL */
+        while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80) keep--; /* not inside a character */
+    }
+    snprintf(buf, n, "%.*s%s", (int)keep, s, keep < len ? "\xE2\x80\xA6" : "");
+    cJSON_free(text);
+}
+
 static av_status json_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!j) return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (GPT2Config needs n_layer, n_head, n_embd, n_positions, vocab_size)", name, key) : AV_OK;
+    char shown[64];
+    av_json_shown(shown, sizeof shown, j);
     if (!cJSON_IsNumber(j))
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a whole number (it is %s)", name, key,
-                       cJSON_IsString(j) ? "a string" : "not a number");
+        return av_fail(err, AV_EUSAGE, "%s: \"%s\" is %s; it must be a whole number", name, key, shown);
     if (j->valuedouble != floor(j->valuedouble))
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g must be a whole number", name, key, j->valuedouble);
     if (fabs(j->valuedouble) > 1e9) /* whole, but no size of a model: say the value, not "not a whole number" */
@@ -78,8 +91,9 @@ static av_status json_choice(int *out, const cJSON *obj, const char *key, const 
     if (!j) return AV_OK;
     for (int i = 0; i < n && cJSON_IsString(j); i++)
         if (strcmp(j->valuestring, names[i]) == 0) return (*out = i), AV_OK;
-    return av_fail(err, AV_EUSAGE, "%s: attnviz.%s %.40s%s%s: expected %s", name, key, cJSON_IsString(j) ? "\"" : "",
-                   cJSON_IsString(j) ? j->valuestring : "(not a string)", cJSON_IsString(j) ? "\"" : "", allowed);
+    char shown[64];
+    av_json_shown(shown, sizeof shown, j);
+    return av_fail(err, AV_EUSAGE, "%s: attnviz.%s %s: expected %s", name, key, shown, allowed);
 }
 
 static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *name, av_err *err) {
@@ -87,7 +101,9 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
     static const char *const norm[] = {"pre", "post"}, *const style[] = {"interleaved", "half"};
     int v;
     av_status s;
-    if (!cJSON_IsObject(a)) return av_fail(err, AV_EUSAGE, "%s: \"attnviz\" must be an object", name);
+    char shown[64];
+    av_json_shown(shown, sizeof shown, a);
+    if (!cJSON_IsObject(a)) return av_fail(err, AV_EUSAGE, "%s: \"attnviz\" is %s; it must be an object", name, shown);
     if ((s = json_choice(&v, a, "positions", pos, 4, "learned, sinusoidal, rope or none", name, err))) return s;
     if (v >= 0) c->positions = (av_positions)v;
     if ((s = json_choice(&v, a, "norm", norm, 2, "pre or post", name, err))) return s;
@@ -95,10 +111,16 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
     if ((s = json_choice(&v, a, "rope_style", style, 2, "interleaved or half", name, err))) return s;
     if (v >= 0) c->rope_style = (av_rope_style)v;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(a, "scale");
-    if (j && !cJSON_IsBool(j)) return av_fail(err, AV_EUSAGE, "%s: attnviz.scale must be true or false", name);
+    if (j && !cJSON_IsBool(j)) {
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: attnviz.scale is %s; it must be true or false", name, shown);
+    }
     if (j) c->scale = cJSON_IsTrue(j);
     j = cJSON_GetObjectItemCaseSensitive(a, "rope_base");
-    if (j && !cJSON_IsNumber(j)) return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base must be a number", name);
+    if (j && !cJSON_IsNumber(j)) {
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base is %s; it must be a number", name, shown);
+    }
     if (j) c->rope_base = j->valuedouble;
     return AV_OK;
 }
@@ -106,8 +128,12 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
 /* Hugging Face options this forward does not implement must have GPT-2's values. */
 static av_status check_unsupported(const cJSON *root, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "activation_function");
-    if (j && !(cJSON_IsString(j) && strcmp(j->valuestring, "gelu_new") == 0))
-        return av_fail(err, AV_EUSAGE, "%s: activation_function must be \"gelu_new\" (GPT-2's tanh GELU)", name);
+    if (j && !(cJSON_IsString(j) && strcmp(j->valuestring, "gelu_new") == 0)) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: activation_function is %s; attnviz supports only \"gelu_new\" (GPT-2's "
+                       "tanh GELU)", name, shown);
+    }
     static const char *const off[] = {"scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "add_cross_attention"};
     for (int i = 0; i < 3; i++)
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, off[i])))
@@ -148,7 +174,9 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         goto done;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
     if (j && !cJSON_IsNumber(j)) {
-        s = av_fail(err, AV_EUSAGE, "%s: \"layer_norm_epsilon\" must be a number", name);
+        char shown[64];
+        av_json_shown(shown, sizeof shown, j);
+        s = av_fail(err, AV_EUSAGE, "%s: \"layer_norm_epsilon\" is %s; it must be a number", name, shown);
         goto done;
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;

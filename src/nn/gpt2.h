@@ -200,6 +200,13 @@ void av_gpt2_acts_free(av_gpt2_acts *a);
  * 'config.json: model_type "mistral" is not supported (allowed: gpt2, llama, qwen2)'. */
 av_status av_model_type_refused(const char *name, const char *value, int missing, av_err *err);
 
+/* buf (n bytes, n >= 8) = the JSON value j as config.json spells it, for a
+ * message that names the value found: "relu" with its quotes, 1, null,
+ * {"a":1}; cut to 40 bytes with "…" (whole UTF-8 characters are not
+ * guaranteed beyond ASCII keys, so the cut backs up to a character start). */
+struct cJSON;
+void av_json_shown(char *buf, size_t n, const struct cJSON *j);
+
 /* T tokens against a model of max_positions positions (0: no limit of the
  * model's; key: the config.json key that sets it, for the message) and
  * AV_MAX_TOKENS. Errors, AV_EUSAGE: "40 tokens is more than the model's 32
