@@ -193,7 +193,9 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--heads", "7", "I love deep learning", NULL);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "attnviz: error: --heads 7 does not divide d_model 512"));
+    /* multiples of 7 around 512: 511 = 73·7, 518; divisors of 512 around 7: 4, 8 */
+    assert_non_null(strstr(r.err, "attnviz: error: --heads 7 does not divide d_model 512 (d_k = d_model / heads must be "
+                                  "a whole number); with 7 heads give --d-model 511 or 518, or keep 512 with --heads 4 or 8\n"));
     assert_string_equal(r.out, "");
     tu_free(&r);
     run_attnviz(&r, NULL, "--d-model", "10", "--heads", "2", "--positions", "rope", "a b", NULL);
