@@ -361,8 +361,22 @@ static void test_kernel_option(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--kernel", "flash", "I love deep learning", NULL);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures"));
+    assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures; add "
+                                  "--no-plot, or use --kernel blas\n"));
     tu_free(&r);
+    /* with --no-plot given, the conflict is --dump's (T, T) weights: the message names it and not --no-plot */
+    char *dump = make_tmpdir();
+    run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--dump", dump, "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --kernel flash keeps no (T, T) attention weights, so it cannot give "
+                               "--dump; drop --dump, or use --kernel blas\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--kernel", "flash", "--dump", dump, "--show", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "cannot give figures, --dump or --show; add --no-plot and drop --dump and --show, or "
+                                  "use --kernel blas\n"));
+    tu_free(&r);
+    rm_rf(dump);
     run_attnviz(&r, NULL, "--kernel", "fast", "hi", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "auto"));

@@ -763,11 +763,28 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
     const char *needs = weights_needed_by(o);
     if (o->kernel != AV_KERNEL_AUTO) {
         cfg->kernel = (av_kernel)(o->kernel - 1);
-        if (cfg->kernel == AV_KERNEL_FLASH && needs)
-            return av_fail(err, AV_EUSAGE,
-                           "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; add --no-plot "
-                           "(and drop --dump, --show, --explain, --compare, --html) or use --kernel blas",
-                           needs);
+        if (cfg->kernel == AV_KERNEL_FLASH && needs) {
+            /* name exactly what was asked for that needs the weights, and only those ways out */
+            const char *const what[] = {"figures", "--dump", "--show", "--explain", "--compare", "--html"};
+            int on[] = {!o->no_plot, o->dump_dir != NULL, o->show, o->explain != NULL, o->compare != 0, o->html};
+            char gives[128] = "", way[192] = "";
+            int n_on = 0, n_drop = 0, k_on = 0, k_drop = 0;
+            for (int k = 0; k < 6; k++) n_on += on[k], n_drop += k > 0 && on[k];
+            snprintf(way, sizeof way, "%s", on[0] ? "add --no-plot" : "");
+            for (int k = 0; k < 6; k++) {
+                if (!on[k]) continue;
+                size_t at = strlen(gives);
+                snprintf(gives + at, sizeof gives - at, "%s%s", k_on == 0 ? "" : k_on == n_on - 1 ? " or " : ", ", what[k]);
+                k_on++;
+                if (k == 0) continue;
+                at = strlen(way);
+                snprintf(way + at, sizeof way - at, "%s%s", k_drop == 0 ? (on[0] ? " and drop " : "drop ")
+                         : k_drop == n_drop - 1 ? " and " : ", ", what[k]);
+                k_drop++;
+            }
+            return av_fail(err, AV_EUSAGE, "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; "
+                           "%s, or use --kernel blas", gives, way);
+        }
         return weights_fit(cfg, o, err);
     }
     cfg->kernel = cfg->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : needs ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;
