@@ -743,6 +743,25 @@ static void test_compare_titles_name_head_mask_and_positions(void **state) {
     }
 }
 
+/* --vmax 1e-30: the colour bar's ticks in the SVG are short scientific
+ * labels (the 1-2-5 step of 1e-30 / 7 is 2e-31: 0, 2e−31, ..., 1e−30),
+ * not 31 decimals. */
+static void test_tiny_vmax_ticks_in_scientific_notation(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--vmax", "1e-30", "--format", "svg", "-o", in(f, "v"), "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "v/head0.svg"), NULL);
+    assert_non_null(svg);
+    static const char *const ticks[] = {">0</text>", ">2e" MINUS "31</text>", ">4e" MINUS "31</text>",
+                                        ">6e" MINUS "31</text>", ">8e" MINUS "31</text>", ">1e" MINUS "30</text>"};
+    for (size_t i = 0; i < sizeof ticks / sizeof *ticks; i++)
+        if (!strstr(svg, ticks[i])) fail_msg("head0.svg lacks the tick '%s'", ticks[i]);
+    assert_null(strstr(svg, ">0.0000"));
+    free(svg);
+}
+
 /* --log-scale --figures mean colours log₁₀ of the mean weight (the mean is
  * taken first), so its colour bar says so, not "mean log₁₀ attention
  * weight"; a fixed or --vmax range names the 3 decades the log scale spans. */
@@ -1188,6 +1207,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),

@@ -824,6 +824,39 @@ static void test_grid_many_small_panels_keep_key_and_titles_apart(void **state) 
     av_dl_free(&dl);
 }
 
+/* Colour-bar ticks of a tiny range, --vmax 1e-30: once "0.0000000000000000000000000000002"
+ * (31 decimals). Now scientific notation as matplotlib would: the 1-2-5
+ * step of 1e-30 / 7 = 1.4e-31 is 2e-31, so the ticks are 0, 2e−31, ...,
+ * 1e−30; for 3e-5 the step is 5e-6 (3e-5 / 7 = 4.3e-6), so 1.5e−5 needs
+ * one mantissa decimal. No tick label is longer than 9 bytes (a U+2212
+ * minus is 3). The usual 0..1 range keeps "0.0", "0.2", ..., "1.0". */
+static void test_cbar_ticks_of_tiny_range_in_scientific_notation(void **state) {
+    fixture *f = *state;
+    static const struct { float vmax; const char *ticks[8]; } cases[] = {
+        {1e-30f, {"0", "2e\xE2\x88\x92" "31", "4e\xE2\x88\x92" "31", "6e\xE2\x88\x92" "31", "8e\xE2\x88\x92" "31",
+                  "1e\xE2\x88\x92" "30", NULL}},
+        {3e-5f, {"0", "5e\xE2\x88\x92" "6", "1e\xE2\x88\x92" "5", "1.5e\xE2\x88\x92" "5", "2e\xE2\x88\x92" "5",
+                 "2.5e\xE2\x88\x92" "5", "3e\xE2\x88\x92" "5", NULL}},
+        {1.0f, {"0.0", "0.2", "0.4", "0.6", "0.8", "1.0", NULL}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        av_plot_meta meta = f->meta;
+        meta.vmin = 0.0f;
+        meta.vmax = cases[c].vmax;
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &meta, &e), AV_OK);
+        for (int k = 0; cases[c].ticks[k]; k++)
+            if (count_text(&dl, cases[c].ticks[k]) != 1) fail_msg("vmax %g: no tick '%s'", (double)cases[c].vmax,
+                                                                  cases[c].ticks[k]);
+        for (size_t k = 0; k < dl.n; k++) /* the colour bar's tick labels: 14 px, left-anchored, right of the map */
+            if (dl.items[k].kind == AV_DL_TEXT && dl.items[k].text.size == 14 && !dl.items[k].text.rot90 &&
+                dl.items[k].text.anchor == AV_ANCHOR_START && strlen(dl.items[k].text.utf8) > 9)
+                fail_msg("vmax %g: tick label '%s' is too long", (double)cases[c].vmax, dl.items[k].text.utf8);
+        av_dl_free(&dl);
+    }
+}
+
 /* ---------------------------------------------------------------- scores */
 
 #define MINUS "\xE2\x88\x92"
@@ -1244,6 +1277,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_carry_their_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_panel_titles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_many_small_panels_keep_key_and_titles_apart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_diverging_and_neg_inf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mean_heads_P10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matrix_two_panels, setup, teardown),

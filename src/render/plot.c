@@ -596,6 +596,40 @@ static double cbar_step(double lo, double hi, int *decimals) {
     return step;
 }
 
+/* A colour-bar tick label for v on a scale of ticks `step` apart (dec
+ * decimals from cbar_step), as matplotlib would: fixed point ("0.2",
+ * "−0.5", "20") while that stays short, and scientific notation with the
+ * fewest mantissa digits that tell the ticks apart ("5e−31", "1.5e−30",
+ * "2e+06") when the step is below 1e-4 or the values reach 1e6, so --vmax
+ * 1e-30 does not print 31 decimals. 0 is "0" in scientific mode. True minus
+ * signs (U+2212). */
+static void fmt_tick(char out[48], double v, double step, int dec, double top) {
+    if (!(step < 1e-4 || top >= 1e6)) {
+        fmt_num(out, 48, v, dec);
+        return;
+    }
+    if (fabs(v) < step * 1e-6) {
+        snprintf(out, 48, "0");
+        return;
+    }
+    int e = (int)floor(log10(fabs(v)));
+    int digits = e - (int)floor(log10(step) + 1e-9); /* mantissa decimals that resolve one step */
+    if (digits < 0) digits = 0;
+    double m = fabs(v) / pow(10.0, e);
+    char mant[40];
+    snprintf(mant, sizeof mant, "%.*f", digits, m);
+    if (strcmp(mant, "10") == 0 || strncmp(mant, "10.", 3) == 0) { /* 9.99… rounded up: one more decade */
+        e++;
+        snprintf(mant, sizeof mant, "%.*f", digits, m / 10.0);
+    }
+    if (strchr(mant, '.')) { /* drop trailing zeros: "5.0" → "5" */
+        char *z = mant + strlen(mant) - 1;
+        while (*z == '0') *z-- = 0;
+        if (*z == '.') *z = 0;
+    }
+    snprintf(out, 48, "%s%se%s%d", v < 0 ? "\xE2\x88\x92" : "", mant, e < 0 ? "\xE2\x88\x92" : "+", abs(e));
+}
+
 /* Widest colour-bar tick label, px. */
 static float cbar_labels_w(const color_range *cr, float size) {
     int dec;
@@ -603,7 +637,7 @@ static float cbar_labels_w(const color_range *cr, float size) {
     float m = 0;
     for (double v = ceil(cr->vmin / step - 1e-9) * step; v <= cr->vmax + step * 1e-6; v += step) {
         char num[48];
-        fmt_num(num, sizeof num, fabs(v) < step * 1e-6 ? 0.0 : v, dec);
+        fmt_tick(num, fabs(v) < step * 1e-6 ? 0.0 : v, step, dec, fmax(fabs(cr->vmin), fabs(cr->vmax)));
         float w = text_w(num, size, 0);
         if (w > m) m = w;
     }
@@ -631,7 +665,7 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
         double t = (v - cr->vmin) / (cr->vmax - cr->vmin);
         int y = y0 + (int)lrint((1.0 - t) * (h - 1));
         char num[48];
-        fmt_num(num, sizeof num, fabs(v) < step * 1e-6 ? 0.0 : v, dec);
+        fmt_tick(num, fabs(v) < step * 1e-6 ? 0.0 : v, step, dec, fmax(fabs(cr->vmin), fabs(cr->vmax)));
         av_dl_rect(dl, xt, y, xt + TICK, y + 1, FRAME);
         av_dl_text_run(dl, num, (float)(xt + TICK + TICK_PAD), y + 0.5f + MID * fs, fs, AV_ANCHOR_START, 0, 0,
                        INK);

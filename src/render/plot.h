@@ -41,7 +41,9 @@
  * Other figures from the same pieces: av_plot_matrix draws any (rows, cols)
  * matrix with per-axis cell sizes (the positional-encoding matrix, the RoPE
  * angles), av_plot_mask the two-colour "which query sees which key" matrix.
- * Numbers in cells and on colour bars use a true minus sign (U+2212).
+ * Numbers in cells and on colour bars use a true minus sign (U+2212); colour-bar
+ * ticks of a tiny or huge range (step below 1e-4, or values from 1e6) are in
+ * scientific notation, "2e−31", as matplotlib's.
  *
  * When labels are thinned (every k-th drawn), token labels carry their
  * position, "15 model", so a reader can find a row; plain index labels
