@@ -471,6 +471,14 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
                  mode == AV_POOL_MAX ? "max" : "mean", p, p);
         *title = nt;
     }
+    if (cr->log && out[0].w) { /* the cells hold log10 values now: say why no numbers are printed */
+        const char *t = *title ? *title : "";
+        size_t len = strlen(t) + 64;
+        char *nt = av_dl_alloc(dl, len);
+        if (!nt) return NULL;
+        snprintf(nt, len, "%s%s" AV_PLOT_LOG_NOTE, t, *t ? " \xC2\xB7 " : "");
+        *title = nt;
+    }
     return out;
 }
 
