@@ -193,7 +193,9 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--heads", "7", "I love deep learning", NULL);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "attnviz: error: --heads 7 does not divide d_model 512"));
+    /* multiples of 7 around 512: 511 = 73·7, 518; divisors of 512 around 7: 4, 8 */
+    assert_non_null(strstr(r.err, "attnviz: error: --heads 7 does not divide d_model 512 (d_k = d_model / heads must be "
+                                  "a whole number); with 7 heads give --d-model 511 or 518, or keep 512 with --heads 4 or 8\n"));
     assert_string_equal(r.out, "");
     tu_free(&r);
     run_attnviz(&r, NULL, "--d-model", "10", "--heads", "2", "--positions", "rope", "a b", NULL);
@@ -257,6 +259,50 @@ static void test_same_word_same_row_without_positions(void **state) {
     rm_rf(dir);
 }
 
+/* [2] embed with --weights DIR holding X.npy: X is the file's, so the trace
+ * says where it was loaded from and its shape, and not the rule of the
+ * random embeddings ("one N(0,1) vector per token text", "the same word
+ * gets the same row"), which a loaded X need not follow. Without X.npy in
+ * the folder the random rule is still stated. */
+static void test_embed_step_names_a_loaded_x(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    float x[4 * 8];
+    for (int i = 0; i < 4 * 8; i++) x[i] = (float)(i % 8 == i / 8); /* identity rows: the two "the" get different rows */
+    size_t shape[2] = {4, 8};
+    av_err err;
+    assert_int_equal(av_npy_write(path, x, 2, shape, &err), AV_OK);
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--no-plot", "--color", "never", "the cat sat the", NULL);
+    assert_int_equal(r.code, 0);
+    const char *embed = strstr(r.out, "[2] embed");
+    assert_non_null(embed);
+    const char *next = strstr(embed, "[3] ");
+    assert_non_null(next);
+    char step[1024];
+    snprintf(step, sizeof step, "%.*s", (int)(next - embed), embed);
+    printf("%s", step);
+    char want[4400];
+    snprintf(want, sizeof want, "(4, 8)   loaded from %s", path);
+    assert_non_null(strstr(step, want));
+    assert_null(strstr(step, "N(0,1) vector per token text"));
+    assert_null(strstr(step, "same word gets the same row"));
+    tu_free(&r);
+    unlink(path); /* only W_Q: X is drawn again, and the trace says so */
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    float w[8 * 8] = {0};
+    size_t wshape[2] = {8, 8};
+    assert_int_equal(av_npy_write(path, w, 2, wshape, &err), AV_OK);
+    run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--no-plot", "--color", "never", "the cat sat the", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "(4, 8)   one N(0,1) vector per token text"));
+    assert_null(strstr(r.out, "X.npy"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 static void test_same_command_same_numbers(void **state) {
     (void)state;
     tu_result a, b, c;
@@ -315,8 +361,22 @@ static void test_kernel_option(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--kernel", "flash", "I love deep learning", NULL);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures"));
+    assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures; add "
+                                  "--no-plot, or use --kernel blas\n"));
     tu_free(&r);
+    /* with --no-plot given, the conflict is --dump's (T, T) weights: the message names it and not --no-plot */
+    char *dump = make_tmpdir();
+    run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--dump", dump, "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --kernel flash keeps no (T, T) attention weights, so it cannot give "
+                               "--dump; drop --dump, or use --kernel blas\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--kernel", "flash", "--dump", dump, "--show", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "cannot give figures, --dump or --show; add --no-plot and drop --dump and --show, or "
+                                  "use --kernel blas\n"));
+    tu_free(&r);
+    rm_rf(dump);
     run_attnviz(&r, NULL, "--kernel", "fast", "hi", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "auto"));
@@ -648,6 +708,7 @@ int main(void) {
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),
+        cmocka_unit_test(test_embed_step_names_a_loaded_x),
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),
         cmocka_unit_test(test_kernel_option),

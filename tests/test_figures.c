@@ -743,6 +743,58 @@ static void test_compare_titles_name_head_mask_and_positions(void **state) {
     }
 }
 
+/* --vmax 1e-30: the colour bar's ticks in the SVG are short scientific
+ * labels (the 1-2-5 step of 1e-30 / 7 is 2e-31: 0, 2e−31, ..., 1e−30),
+ * not 31 decimals. */
+static void test_tiny_vmax_ticks_in_scientific_notation(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--vmax", "1e-30", "--format", "svg", "-o", in(f, "v"), "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "v/head0.svg"), NULL);
+    assert_non_null(svg);
+    static const char *const ticks[] = {">0</text>", ">2e" MINUS "31</text>", ">4e" MINUS "31</text>",
+                                        ">6e" MINUS "31</text>", ">8e" MINUS "31</text>", ">1e" MINUS "30</text>"};
+    for (size_t i = 0; i < sizeof ticks / sizeof *ticks; i++)
+        if (!strstr(svg, ticks[i])) fail_msg("head0.svg lacks the tick '%s'", ticks[i]);
+    assert_null(strstr(svg, ">0.0000"));
+    free(svg);
+}
+
+/* --log-scale prints no numbers in cells (they would be log10 values): the
+ * figure says so in its drawn title, and --help says so too; without
+ * --log-scale the note is absent and the cells print their weights. */
+static void test_log_scale_says_cells_print_no_numbers(void **state) {
+    fixture *f = *state;
+    for (int log = 0; log < 2; log++) {
+        tu_result r;
+        if (log) RUN(&r, "-q", "--log-scale", "--heads", "2", "--figures", "heads,grid", "--format", "svg", "-o",
+                     in(f, "lg"), "I love deep learning");
+        else RUN(&r, "-q", "--heads", "2", "--figures", "heads,grid", "--format", "svg", "-o", in(f, "li"),
+                 "I love deep learning");
+        expect_ok(&r);
+        tu_free(&r);
+        static const char *const files[] = {"head0.svg", "heads.svg"};
+        for (int k = 0; k < 2; k++) {
+            char path[64];
+            snprintf(path, sizeof path, "%s/%s", log ? "lg" : "li", files[k]);
+            char *svg = slurp(in(f, path), NULL);
+            assert_non_null(svg);
+            int has = strstr(svg, "font-weight=\"bold\">log colours: no numbers in cells</text>") != NULL ||
+                      strstr(svg, " \xC2\xB7 log colours: no numbers in cells</text>") != NULL;
+            if (has != log) fail_msg("%s: the log note is %s", path, has ? "there without --log-scale" : "missing");
+            free(svg);
+        }
+    }
+    tu_result r;
+    RUN(&r, "--help");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "--log-scale            colour weights by log10, 3 decades below --vmax; cells then "
+                                  "print no numbers\n"));
+    tu_free(&r);
+}
+
 /* --log-scale --figures mean colours log₁₀ of the mean weight (the mean is
  * taken first), so its colour bar says so, not "mean log₁₀ attention
  * weight"; a fixed or --vmax range names the 3 decades the log scale spans. */
@@ -1188,6 +1240,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_log_scale_says_cells_print_no_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),

@@ -334,12 +334,15 @@ static void html_model_page_has_every_layer_and_its_q_k_v(void **state) {
     free(p.h);
 }
 
-static void html_limit_needs_html_and_train_needs_model(void **state) {
+static void html_limit_without_html_warns_and_train_needs_model(void **state) {
     (void)state;
     tu_result r;
+    /* without --html it has no effect: a warning, as for every such option (README), and the run goes on */
     run_attnviz(&r, NULL, "--html-limit", "4", "--no-plot", "I love you", NULL);
-    assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "attnviz: error: --html-limit sets the size of the --html page; add --html"));
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: warning: --html-limit 4 has no effect without --html (it sets the size of "
+                               "the --html page)\n");
+    assert_non_null(strstr(r.out, "[I] [love] [you]"));
     tu_free(&r);
     run_attnviz(&r, NULL, "--html", "--html-limit", "0", "I love you", NULL);
     assert_int_equal(r.code, 2);
@@ -384,7 +387,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),
-        cmocka_unit_test(html_limit_needs_html_and_train_needs_model),
+        cmocka_unit_test(html_limit_without_html_warns_and_train_needs_model),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -75,10 +75,10 @@ static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
     (void)state;
     static const struct { const char *json; int required; const char *msg; } cases[] = {
         {"{}", 1, "cfg.json: missing key \"k\" (the format needs it)"},
-        {"{\"k\": null}", 1, "cfg.json: \"k\" must be a whole number (it is null)"},
-        {"{\"k\": \"64\"}", 0, "cfg.json: \"k\" must be a whole number (it is a string)"},
-        {"{\"k\": true}", 0, "cfg.json: \"k\" must be a whole number (it is not a number)"},
-        {"{\"k\": [64]}", 1, "cfg.json: \"k\" must be a whole number (it is not a number)"},
+        {"{\"k\": null}", 1, "cfg.json: \"k\" is null; it must be a whole number"},
+        {"{\"k\": \"64\"}", 0, "cfg.json: \"k\" is \"64\"; it must be a whole number"},
+        {"{\"k\": true}", 0, "cfg.json: \"k\" is true; it must be a whole number"},
+        {"{\"k\": [64]}", 1, "cfg.json: \"k\" is [64]; it must be a whole number"},
         {"{\"k\": 2.5}", 0, "cfg.json: \"k\" 2.5 must be a whole number"},
         {"{\"k\": -0.25}", 1, "cfg.json: \"k\" -0.25 must be a whole number"},
         {"{\"k\": 1000000001}", 0, "cfg.json: \"k\" 1000000001 is too large (a whole number of at most 1e9)"},
@@ -96,11 +96,39 @@ static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
     }
 }
 
+/* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
+static void test_shown_value_is_cut_at_a_character(void **state) {
+    (void)state;
+    static const struct { const char *json; const char *want; } cases[] = {
+        {"\"relu\"", "\"relu\""},
+        {"null", "null"},
+        {"{\"a\": 1}", "{\"a\":1}"},
+        /* 45 ASCII bytes printed: the first 40, then … */
+        {"\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq\"", "\"abcdefghijklmnopqrstuvwxyzabcdefghijklm\xE2\x80\xA6"},
+        /* '"' + 13 three-byte 中 = 40 bytes and the 14th starts at byte 40: the cut falls between characters */
+        {"\"中中中中中中中中中中中中中中中\"", "\"中中中中中中中中中中中中中\xE2\x80\xA6"},
+        /* '"a' + 12 中 = 38 bytes; the 13th 中 is bytes 38..40, so byte 40 is inside it: the cut backs up to 38 */
+        {"\"a中中中中中中中中中中中中中中\"", "\"a中中中中中中中中中中中中\xE2\x80\xA6"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *j = cJSON_Parse(cases[i].json);
+        assert_non_null(j);
+        char buf[64];
+        av_json_shown(buf, sizeof buf, j);
+        cJSON_Delete(j);
+        if (strcmp(buf, cases[i].want) != 0) fail_msg("%s: '%s'; want '%s'", cases[i].json, buf, cases[i].want);
+    }
+    char buf[64];
+    av_json_shown(buf, sizeof buf, NULL);
+    assert_string_equal(buf, "(unreadable)");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole_numbers_are_read),
         cmocka_unit_test(test_absent_or_null_optional_key_is_left_alone),
         cmocka_unit_test(test_bad_values_name_key_value_and_what_is_allowed),
+        cmocka_unit_test(test_shown_value_is_cut_at_a_character),
     };
     return cmocka_run_group_tests_name("jsonval", tests, NULL, NULL);
 }

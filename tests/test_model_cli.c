@@ -46,6 +46,26 @@ static void copy_into(const char *dir, const char *name, const char *from) {
     free(buf);
 }
 
+/* A GPT-2 of config.json text json (the fixture's deterministic weights)
+ * with the real vocabulary, in dir. */
+static void make_gpt2(const char *dir, const char *json) {
+    char *voc = tu_gpt2_vocab_dir();
+    assert_non_null(voc);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/vocab.json", voc);
+    copy_into(dir, "vocab.json", path);
+    snprintf(path, sizeof path, "%s/merges.txt", voc);
+    copy_into(dir, "merges.txt", path);
+    rm_rf(voc);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    write_text(path, json, strlen(json));
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (gf_write_checkpoint(path, &cfg, AV_ST_F32, "", 0, &err)) fail_msg("%s", err.msg);
+}
+
 /* The tiny GPT-2 (gpt2_f32 of the script) with the real vocabulary, in dir. */
 static void make_tiny(const char *dir) {
     char *voc = tu_gpt2_vocab_dir();
@@ -139,6 +159,42 @@ static void test_model_end_to_end(void **state) {
     assert_true(file_exists(tu_in(f, "figs/layer1.png")) && file_exists(tu_in(f, "figs/layer1.svg")));
     assert_false(file_exists(tu_in(f, "figs/layer1_head0.png")));
     tu_free(&r);
+}
+
+/* The model view of a model with one layer and 64 heads: the title once said
+ * "rows L0…L0" and the 64 thumbnails made one row 3037 px wide (past the
+ * 2400 px bound of figures), with a ~20 px colour bar. Now the title names
+ * the one layer, the heads wrap into rows, and the figure stays in bounds. */
+static void test_model_view_of_one_layer(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "m64");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, "{\"model_type\": \"gpt2\", \"n_layer\": 1, \"n_head\": 64, \"n_embd\": 64, "
+                   "\"n_positions\": 16, \"vocab_size\": 50257}");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", dir, "-q", "--format", "svg", "--figures", "model", "-o", tu_in(f, "o"),
+                "3 1 4", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    char *svg = tu_slurp_file(tu_in(f, "o/model.svg"), NULL);
+    assert_non_null(svg);
+    const char *t = strstr(svg, "<title>");
+    assert_non_null(t);
+    const char *t_end = strstr(t, "</title>");
+    char title[2048];
+    snprintf(title, sizeof title, "%.*s", (int)(t_end - t), t);
+    printf("    %s\n", title);
+    assert_null(strstr(title, "L0\xE2\x80\xA6L0"));     /* "L0…L0" */
+    assert_null(strstr(title, "H0\xE2\x80\xA6H0"));
+    assert_non_null(strstr(title, "the one layer (L0)"));
+    assert_non_null(strstr(title, "every head (H0\xE2\x80\xA6H63)"));
+    int w = 0, h = 0;
+    const char *vb = strstr(svg, "viewBox=\"0 0 ");
+    assert_non_null(vb);
+    assert_int_equal(sscanf(vb, "viewBox=\"0 0 %d %d", &w, &h), 2);
+    printf("    model.svg %d x %d px\n", w, h);
+    assert_true(w <= 2400 && h <= 2400);
+    free(svg);
 }
 
 /* --layer/--head with --explain, --show and --compare scale on that layer. */
@@ -330,7 +386,7 @@ static void test_bad_checkpoints(void **state) {
         {"integer dtype", 2, "tensor \"ln_f.bias\" has dtype I32; expected F32, F16 or BF16"},
         {"config missing key", 2, "config.json: missing key \"n_embd\""},
         {"config not JSON", 2, "config.json: not a JSON object"},
-        {"config wrong type", 2, "\"n_head\" must be a whole number"},
+        {"config wrong type", 2, "\"n_head\" is \"one\"; it must be a whole number"},
         {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
         {"no model.safetensors", 2, "has no model.safetensors; a GPT-2 model folder holds"},
         {"empty model.safetensors", 2, "fewer than the 8-byte header length"},
@@ -584,7 +640,10 @@ static void test_one_layer_model_in_the_singular(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--layer", "1", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
-    assert_string_equal(r.err, "attnviz: error: --layer 1 is outside 0..0 (the model has 1 layer)\n");
+    char want[4600];
+    snprintf(want, sizeof want, "attnviz: error: --layer 1 is outside 0..0: --layer must be 0..L-1 for this model "
+             "(L = n_layer = 1 from %s/config.json); leave --layer out for the last layer\n", toy);
+    assert_string_equal(r.err, want);
     tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--head", "1", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
@@ -682,7 +741,10 @@ static void test_options_with_model(void **state) {
         {"--compare", "order", "--compare order cannot be used with --model; allowed: scale"},
         {"--kernel", "flash", "--kernel flash cannot be used with --model"},
         {"--figures", "mean", "--figures mean: with --model the figures are model (layers × heads), grid"},
-        {"--layer", "2", "--layer 2 is outside 0..1 (the model has 2 layers)"},
+        {"--layer", "2", "--layer 2 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
+        /* no negative indexing; the message is the model's, not the parser's generic range */
+        {"--layer", "-1", "--layer -1 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
+        {"--layer", "x", "--layer 'x' is not a layer number; allowed: 0..L-1, L the --model's layers"},
         {"--head", "4", "--head 4 is outside 0..3 (the model has 4 heads)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -713,6 +775,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),

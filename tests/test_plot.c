@@ -19,6 +19,7 @@
 #include "render/plot.h"
 #include "render/pngout.h"
 #include "render/raster.h"
+#include "render/textlayout.h"
 #include "testutil.h"
 
 /* ---------------------------------------------------------------- fixtures */
@@ -753,6 +754,109 @@ static void test_grid_panel_titles(void **state) {
     av_dl_free(&dl);
 }
 
+/* A text item's box, px: [x0, x1] x [y0, y1], from its measured width, its
+ * anchor and rotation; the run's top is 0.76 em above the baseline and its
+ * descent 0.24 em below (DejaVu-like, generous for any font). */
+static void text_box(const av_dl_text *t, float box[4]) {
+    av_text_metrics m;
+    av_text_measure(t->utf8, t->size, t->bold, &m);
+    float w = m.width, a = t->anchor == AV_ANCHOR_START ? 0 : t->anchor == AV_ANCHOR_MIDDLE ? w / 2 : w;
+    if (!t->rot90) {
+        box[0] = t->x - a, box[1] = t->x - a + w, box[2] = t->y - 0.76f * t->size, box[3] = t->y + 0.24f * t->size;
+    } else { /* turned counter-clockwise: the run goes up from (x, y) */
+        box[0] = t->x - 0.76f * t->size, box[1] = t->x + 0.24f * t->size, box[2] = t->y - w + a, box[3] = t->y + a;
+    }
+}
+
+static int boxes_overlap(const float a[4], const float b[4]) {
+    return a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3];
+}
+
+/* The model view of a 1-layer, 64-head model (one row of 64 panels of 4
+ * tokens, "L0 H0" ... "L0 H63"): the colour bar once shrank to the ~20 px
+ * panels (six tick labels on top of each other, its title running into the
+ * legend below) and the panel titles overlapped. Now the bar is at least
+ * as tall as six tick labels need (6 x 1.25 x 14 px = 105 px) and as its
+ * own rotated title, every text stays on the canvas, no two panel titles
+ * touch, and the bar's title and the legend do not overlap. */
+static void test_grid_many_small_panels_keep_key_and_titles_apart(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 1);
+    enum { N = 64 };
+    av_heatmap hms[N];
+    char names[N][16];
+    for (int p = 0; p < N; p++) {
+        snprintf(names[p], sizeof names[p], "L0 H%d", p);
+        hms[p] = f->hm;
+        hms[p].panel_title = names[p];
+    }
+    av_plot_meta meta = f->meta;
+    meta.grid_cols = N;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+    int ramp_h = -1;
+    float title_box[4] = {0}, legend_box[4] = {0}, prev[4] = {0};
+    int seen_title = 0, seen_legend = 0, n_panel = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        const av_dl_item *it = &dl.items[k];
+        if (it->kind == AV_DL_HEAT && it->heat.ramp) ramp_h = it->y1 - it->y0;
+        if (it->kind != AV_DL_TEXT) continue;
+        float b[4];
+        text_box(&it->text, b);
+        if (b[0] < 0 || b[1] > dl.width || b[2] < 0 || b[3] > dl.height)
+            fail_msg("'%s' at (%.0f..%.0f, %.0f..%.0f) leaves the %dx%d canvas", it->text.utf8, b[0], b[1], b[2], b[3],
+                     dl.width, dl.height);
+        if (strcmp(it->text.utf8, "attention weight") == 0) memcpy(title_box, b, sizeof b), seen_title = 1;
+        if (strstr(it->text.utf8, "masked (")) memcpy(legend_box, b, sizeof b), seen_legend = 1;
+        if (strncmp(it->text.utf8, "L0 H", 4) == 0) { /* drawn left to right */
+            if (n_panel++ && boxes_overlap(prev, b)) fail_msg("panel title '%s' overlaps the one before", it->text.utf8);
+            memcpy(prev, b, sizeof b);
+        }
+    }
+    assert_int_equal(n_panel, N);
+    assert_true(seen_title && seen_legend);
+    av_text_metrics m;
+    av_text_measure("attention weight", 14, 0, &m);
+    printf("    colour bar %d px tall (title %.0f px)\n", ramp_h, (double)m.width);
+    assert_true(ramp_h >= 105 && ramp_h >= m.width);
+    assert_false(boxes_overlap(title_box, legend_box));
+    av_dl_free(&dl);
+}
+
+/* Colour-bar ticks of a tiny range, --vmax 1e-30: once "0.0000000000000000000000000000002"
+ * (31 decimals). Now scientific notation as matplotlib would: the 1-2-5
+ * step of 1e-30 / 7 = 1.4e-31 is 2e-31, so the ticks are 0, 2e−31, ...,
+ * 1e−30; for 3e-5 the step is 5e-6 (3e-5 / 7 = 4.3e-6), so 1.5e−5 needs
+ * one mantissa decimal. No tick label is longer than 9 bytes (a U+2212
+ * minus is 3). The usual 0..1 range keeps "0.0", "0.2", ..., "1.0". */
+static void test_cbar_ticks_of_tiny_range_in_scientific_notation(void **state) {
+    fixture *f = *state;
+    static const struct { float vmax; const char *ticks[8]; } cases[] = {
+        {1e-30f, {"0", "2e\xE2\x88\x92" "31", "4e\xE2\x88\x92" "31", "6e\xE2\x88\x92" "31", "8e\xE2\x88\x92" "31",
+                  "1e\xE2\x88\x92" "30", NULL}},
+        {3e-5f, {"0", "5e\xE2\x88\x92" "6", "1e\xE2\x88\x92" "5", "1.5e\xE2\x88\x92" "5", "2e\xE2\x88\x92" "5",
+                 "2.5e\xE2\x88\x92" "5", "3e\xE2\x88\x92" "5", NULL}},
+        {1.0f, {"0.0", "0.2", "0.4", "0.6", "0.8", "1.0", NULL}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        av_plot_meta meta = f->meta;
+        meta.vmin = 0.0f;
+        meta.vmax = cases[c].vmax;
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &meta, &e), AV_OK);
+        for (int k = 0; cases[c].ticks[k]; k++)
+            if (count_text(&dl, cases[c].ticks[k]) != 1) fail_msg("vmax %g: no tick '%s'", (double)cases[c].vmax,
+                                                                  cases[c].ticks[k]);
+        for (size_t k = 0; k < dl.n; k++) /* the colour bar's tick labels: 14 px, left-anchored, right of the map */
+            if (dl.items[k].kind == AV_DL_TEXT && dl.items[k].text.size == 14 && !dl.items[k].text.rot90 &&
+                dl.items[k].text.anchor == AV_ANCHOR_START && strlen(dl.items[k].text.utf8) > 9)
+                fail_msg("vmax %g: tick label '%s' is too long", (double)cases[c].vmax, dl.items[k].text.utf8);
+        av_dl_free(&dl);
+    }
+}
+
 /* ---------------------------------------------------------------- scores */
 
 #define MINUS "\xE2\x88\x92"
@@ -1172,6 +1276,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_svg_well_formed_with_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_carry_their_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_panel_titles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_many_small_panels_keep_key_and_titles_apart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_diverging_and_neg_inf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mean_heads_P10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matrix_two_panels, setup, teardown),

@@ -657,7 +657,11 @@ static void test_cli_train_bad_input(void **state) {
                                                  "trains on its task's generated data; try the trained model with: "
                                                  "attnviz --model DIR -f in.txt"},
         {{"--file=-", "--train", "sort"}, "--train takes no input text, but -f/--file - gives some"},
-        {{"--train", "reverse", "--d-model", "32", "--heads", "3"}, "--heads 3 does not divide --d-model 32"},
+        /* both numbers and the nearest valid ones: multiples of 3 around 32 are 30, 33; divisors of 32 around 3 are 2, 4 */
+        {{"--train", "reverse", "--d-model", "32", "--heads", "3"}, "--heads 3 does not divide --d-model 32 (d_k = d_model / "
+         "heads must be a whole number); with 3 heads give --d-model 30 or 33, or keep 32 with --heads 2 or 4"},
+        {{"--train", "reverse", "--d-model", "63", "--heads", "4"}, "with 4 heads give --d-model 60 or 64, or keep 63 with "
+         "--heads 3 or 7"},
         {{"--train", "reverse", "--compare", "order"}, "--compare order is not a --train comparison"},
         {{"--compare", "norm", "hi"}, "--compare norm needs --train"},
         {{"--positions", "learned", "hi"}, "(learned position embeddings need --train)"},

@@ -58,6 +58,7 @@ typedef struct {
 static av_status parse_figures(av_options *o, const char *s, av_err *err);
 static av_status parse_vmax(av_options *o, const char *s, av_err *err);
 static av_status parse_prefix(av_options *o, const char *s, av_err *err);
+static av_status parse_layer(av_options *o, const char *s, av_err *err);
 static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
 static const char *task_name(int k) { return av_task_name((av_task_kind)k); }
 static const char *norm_name(int n) { return n == AV_NORM_POST ? "post" : "pre"; }
@@ -108,7 +109,7 @@ static const optdef kOpts[] = {
      .help = "auto | reference | blas | flash (default auto: reference up to 64 tokens, blas\n                             when weights are drawn, dumped or shown, else flash: no (T, T) matrix)"},
     {"vmax", 0, OPT_CALL, 0, .parse = parse_vmax, .arg = "V",
      .help = "auto | fixed | F: top of the weight colour range; auto = 99th percentile\n                             (the default past 32 tokens), fixed = 1 (the default up to 32)"},
-    {"log-scale", 0, OPT_FLAG, AT(log_scale), .help = "colour weights by log10, 3 decades below --vmax"},
+    {"log-scale", 0, OPT_FLAG, AT(log_scale), .help = "colour weights by log10, 3 decades below --vmax; cells then print no numbers"},
     {"pool", 0, OPT_CHOICE, AT(pool), .lo = AV_POOL_MAX, .hi = AV_POOL_MEAN, .choice_name = pool_name, .arg = "HOW",
      .help = "max (default) | mean: how cells are pooled when tokens outnumber pixels"},
     {"html", 0, OPT_FLAG, AT(html), .help = "also write attnviz.html: the interactive page (one file, works offline)"},
@@ -164,7 +165,7 @@ static const optdef kOpts[] = {
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
     {"model", 'm', OPT_STRING, AT(model_dir), .if_empty = "give a folder name", .arg = "DIR",
      .help = "run a GPT-2 folder (config.json, model.safetensors, vocab.json, merges.txt) or a Llama/Qwen2 folder (config.json, safetensors, tokenizer.json)"},
-    {"layer", 0, OPT_INT, AT(layer), .lo = 0, .hi = 127, .arg = "L",
+    {"layer", 0, OPT_CALL, 0, .parse = parse_layer, .arg = "L",
      .help = "layer of a --model for the full trace, --explain, --show and figures (default the last)"},
     {"generate", 0, OPT_INT, AT(generate), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
      .help = "continue a --model input by N tokens, greedy (the most probable each time)"},
@@ -403,6 +404,20 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     return AV_OK;
 }
 
+/* --layer L: any whole number here; 0..L-1 is checked once the --model is
+ * loaded and its layer count known (app/gpt2run.c), so the message can say
+ * what this model allows. */
+static av_status parse_layer(av_options *o, const char *s, av_err *err) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != 0 || errno == ERANGE || v < -1000000 || v > 1000000)
+        return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number; allowed: 0..L-1, L the --model's layers "
+                       "(n_layer in its config.json)", s);
+    o->layer = (int)v;
+    return AV_OK;
+}
+
 /* --prefix NAME: part of a file name, so no '/' and not empty. */
 static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
     if (!*s) return av_fail(err, AV_EUSAGE, "--prefix '' is empty; give a name such as slide1_ (or leave it out)");
@@ -463,8 +478,6 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         if (av_option_given(o, train_only[i]))
             return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
                            train_only[i], train_only[i]);
-    if (av_option_given(o, "html-limit") && !o->html)
-        return av_fail(err, AV_EUSAGE, "--html-limit sets the size of the --html page; add --html");
     if (o->train >= 0 && o->model_dir)
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
                        "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
@@ -573,6 +586,9 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     if (av_option_given(o, "precision") && !(o->verbose && !o->model_dir) && !o->explain && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain%s", o->precision,
                  o->model_dir && o->verbose ? " (-v prints nothing more with --model)" : "");
+    if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS)
+        snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",
+                 o->html_limit);
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
     const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";
@@ -752,11 +768,28 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
     const char *needs = weights_needed_by(o);
     if (o->kernel != AV_KERNEL_AUTO) {
         cfg->kernel = (av_kernel)(o->kernel - 1);
-        if (cfg->kernel == AV_KERNEL_FLASH && needs)
-            return av_fail(err, AV_EUSAGE,
-                           "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; add --no-plot "
-                           "(and drop --dump, --show, --explain, --compare, --html) or use --kernel blas",
-                           needs);
+        if (cfg->kernel == AV_KERNEL_FLASH && needs) {
+            /* name exactly what was asked for that needs the weights, and only those ways out */
+            const char *const what[] = {"figures", "--dump", "--show", "--explain", "--compare", "--html"};
+            int on[] = {!o->no_plot, o->dump_dir != NULL, o->show, o->explain != NULL, o->compare != 0, o->html};
+            char gives[128] = "", way[192] = "";
+            int n_on = 0, n_drop = 0, k_on = 0, k_drop = 0;
+            for (int k = 0; k < 6; k++) n_on += on[k], n_drop += k > 0 && on[k];
+            snprintf(way, sizeof way, "%s", on[0] ? "add --no-plot" : "");
+            for (int k = 0; k < 6; k++) {
+                if (!on[k]) continue;
+                size_t at = strlen(gives);
+                snprintf(gives + at, sizeof gives - at, "%s%s", k_on == 0 ? "" : k_on == n_on - 1 ? " or " : ", ", what[k]);
+                k_on++;
+                if (k == 0) continue;
+                at = strlen(way);
+                snprintf(way + at, sizeof way - at, "%s%s", k_drop == 0 ? (on[0] ? " and drop " : "drop ")
+                         : k_drop == n_drop - 1 ? " and " : ", ", what[k]);
+                k_drop++;
+            }
+            return av_fail(err, AV_EUSAGE, "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; "
+                           "%s, or use --kernel blas", gives, way);
+        }
         return weights_fit(cfg, o, err);
     }
     cfg->kernel = cfg->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : needs ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;

@@ -476,11 +476,20 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
         hms[p] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                               .w = att + (size_t)p * TT, .masked = fr->m->mask, .panel_title = names[p]};
     }
-    char title[FIG_TITLE_MAX];
-    snprintf(title, sizeof title, "%s · %s · attention weights of every layer (rows L0…L%d) and head (columns H0…H%d) · "
-             "mask: causal", fr->lead, source, L - 1, H - 1);
+    /* One layer: its heads wrap into a square-ish grid (no row of 64 thumbnails
+     * 16 px wide), and the title names the layer rather than "rows L0…L0". */
+    char title[FIG_TITLE_MAX], heads[64];
+    if (H == 1) snprintf(heads, sizeof heads, L == 1 ? "its one head (H0)" : "its one head (column H0)");
+    else if (L == 1) snprintf(heads, sizeof heads, "every head (H0…H%d)", H - 1);
+    else snprintf(heads, sizeof heads, "head (columns H0…H%d)", H - 1);
+    if (L == 1)
+        snprintf(title, sizeof title, "%s · %s · attention weights of the one layer (L0) and %s · mask: causal", fr->lead,
+                 source, heads);
+    else
+        snprintf(title, sizeof title, "%s · %s · attention weights of every layer (rows L0…L%d) and %s · mask: causal",
+                 fr->lead, source, L - 1, heads);
     av_plot_meta meta = fr->wmeta;
-    meta.grid_cols = H;
+    meta.grid_cols = L == 1 ? 0 : H;
     if (!s) s = write_fig(fr, "model", FIG_GRID, hms, L * H, title, &meta, err);
     free(hms);
     free(names);

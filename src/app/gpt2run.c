@@ -230,10 +230,12 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (st) return st;
     read_training(r);
     const av_gpt2_config *c = &r->g.cfg;
-    r->layer = o->layer < 0 ? c->n_layer - 1 : o->layer;
-    if (r->layer >= c->n_layer)
-        return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d (the model has %d layer%s)", r->layer,
-                       c->n_layer - 1, c->n_layer, c->n_layer == 1 ? "" : "s");
+    int given = av_option_given(o, "layer");
+    r->layer = given ? o->layer : c->n_layer - 1;
+    if (r->layer < 0 || r->layer >= c->n_layer) /* no negative indexing: leaving --layer out gives the last */
+        return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
+                       "from %.300s/config.json); leave --layer out for the last layer", r->layer, c->n_layer - 1,
+                       llama ? "num_hidden_layers" : "n_layer", c->n_layer, r->dir);
     if (o->head >= c->n_head)
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)", o->head, c->n_head - 1,
                        c->n_head, c->n_head == 1 ? "" : "s");
@@ -372,6 +374,7 @@ void av_gpt2run_free(av_gpt2run *r) {
 
 void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r) {
     src->kind = r->task[0] ? AV_WEIGHTS_TRAINED : AV_WEIGHTS_MODEL;
+    src->x_file[0] = 0;
     av_gpt2run_source(src->text, sizeof src->text, r);
 }
 

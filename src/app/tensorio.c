@@ -48,6 +48,7 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
 
 void av_weights_random(av_weights_source *src, uint64_t seed) {
     src->kind = AV_WEIGHTS_RANDOM;
+    src->x_file[0] = 0;
     snprintf(src->text, sizeof src->text, "random weights (untrained, seed %llu)", (unsigned long long)seed);
 }
 
@@ -114,9 +115,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     const char *names[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
     float *dst[] = {m->X, m->W_Q, m->W_K, m->W_V, m->W_O};
     char which[2][64] = {"", ""}; /* [0] loaded, [1] left random */
+    src->x_file[0] = 0;
     for (int i = 0; i < 5; i++) {
         int before = found;
         if ((s = load_one(dir, names[i], dst[i], i ? C : T, C, &found, err))) return s;
+        if (i == 0 && found) av_path_join(src->x_file, sizeof src->x_file, dir, names[0]);
         char *list = which[found > before ? 0 : 1];
         snprintf(list + strlen(list), 64 - strlen(list), "%s%.*s", *list ? ", " : "", (int)strcspn(names[i], "."),
                  names[i]);

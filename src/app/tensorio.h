@@ -48,6 +48,8 @@ typedef enum {
 typedef struct {
     av_weights_kind kind;
     char text[600]; /* short, for titles: "random weights (untrained, seed 42)" */
+    char x_file[512]; /* the X.npy a --weights folder gave ("w/X.npy"), or "" when X is
+                       * drawn (random N(0, 1) per token text) or a model's embedding */
 } av_weights_source;
 
 /* The sentence: the joined arguments (o->sentence) or the file of -f, at most
@@ -57,7 +59,7 @@ typedef struct {
  * AV_EUSAGE); out of memory AV_ERUNTIME. */
 av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err *err);
 
-/* src = random weights (untrained, seed seed). */
+/* src = random weights (untrained, seed seed), X drawn (x_file ""). */
 void av_weights_random(av_weights_source *src, uint64_t seed);
 
 /* 1 if some of the weights are untrained random draws (RANDOM or MIXED). */
@@ -65,7 +67,7 @@ int av_weights_are_random(const av_weights_source *src);
 
 /* Replace m's seeded X (T, C) and W_Q, W_K, W_V, W_O (C, C) by those of
  * X.npy, W_Q.npy, ... found in folder dir (each optional, at least one
- * required); src becomes LOADED ("weights loaded from DIR") or MIXED
+ * required); src->x_file names X.npy when it was loaded; src becomes LOADED ("weights loaded from DIR") or MIXED
  * ("W_Q, W_K loaded from DIR; X, W_V, W_O random (untrained, seed 42)"). Errors:
  * AV_EUSAGE for a missing folder or a path of the wrong kind (io/fileio.h
  * av_input_path_status), a folder with none of the files, a file that is not

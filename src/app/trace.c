@@ -130,8 +130,9 @@ static void print_header(const av_trace *tr, const av_model *m, const av_tokens 
     fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
 }
 
-/* [1] tokenize, [2] embed, [3] positions. Returns the next stage number. */
-static int stages_input(const av_trace *tr, const av_model *m, int n) {
+/* [1] tokenize, [2] embed, [3] positions; [2] says where X came from (drawn
+ * per token text, or a --weights folder's X.npy). Returns the next stage number. */
+static int stages_input(const av_trace *tr, const av_model *m, const av_weights_source *ws, int n) {
     FILE *f = tr->f;
     const av_config *c = &m->cfg;
     int T = c->T, C = c->C, P = tr->precision;
@@ -141,9 +142,14 @@ static int stages_input(const av_trace *tr, const av_model *m, int n) {
     if (T != c->n_real) fprintf(f, "%s+ %d <pad> tokens up to --pad-to %d → T = %d\n", ind, T - c->n_real, T, T);
 
     stage(tr, n++, "embed");
-    fprintf(f, "X = E[token]                      (%d, %d)   one N(0,1) vector per token text\n", T, C);
-    fprintf(f, "%sthe same word gets the same row wherever it appears%s\n", ind,
-            c->positions == AV_POS_NONE ? " (positions are off, so repeated words have identical rows)" : "");
+    if (ws && ws->x_file[0]) { /* --weights DIR/X.npy: row i is token i's, whatever the word */
+        fprintf(f, "X = X.npy                         (%d, %d)   loaded from %s\n", T, C, ws->x_file);
+        fprintf(f, "%srow i is token i's embedding as the file gives it (not drawn: no N(0,1) rule)\n", ind);
+    } else {
+        fprintf(f, "X = E[token]                      (%d, %d)   one N(0,1) vector per token text\n", T, C);
+        fprintf(f, "%sthe same word gets the same row wherever it appears%s\n", ind,
+                c->positions == AV_POS_NONE ? " (positions are off, so repeated words have identical rows)" : "");
+    }
     if (tr->verbose) av_print_matrix(f, "X", m->X, T, C, P, NULL);
 
     if (c->positions == AV_POS_SINUSOIDAL) {
@@ -359,7 +365,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     char mask[128];
     av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
     print_header(tr, m, toks, ws, mask);
-    int n = stages_input(tr, m, 1);
+    int n = stages_input(tr, m, ws, 1);
     n = stages_project(tr, m, n);
     n = stages_scores(tr, m, n, mask);
     stages_output(tr, m, n);

@@ -2,15 +2,19 @@
 #include "io/jsonval.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 av_status av_json_int(int *out, const cJSON *root, const char *key, int required, const char *missing_why,
                       const char *name, av_err *err) {
     const cJSON *j = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, key) : NULL;
     if (!j || (cJSON_IsNull(j) && !required))
         return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (%s)", name, key, missing_why) : AV_OK;
-    if (!cJSON_IsNumber(j))
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a whole number (it is %s)", name, key,
-                       cJSON_IsNull(j) ? "null" : cJSON_IsString(j) ? "a string" : "not a number");
+    if (!cJSON_IsNumber(j)) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: \"%s\" is %s; it must be a whole number", name, key, shown);
+    }
     double v = j->valuedouble;
     if (v != floor(v)) /* also NaN, which cJSON never gives */
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g must be a whole number", name, key, v);
@@ -20,4 +24,16 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g is too small (a whole number of at least -1e9)", name, key, v);
     *out = (int)v;
     return AV_OK;
+}
+
+void av_json_shown(char *buf, size_t n, const cJSON *j) {
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    const char *s = text ? text : "(unreadable)";
+    size_t len = strlen(s), keep = len;
+    if (keep > 40 || keep >= n) {
+        keep = n - 4 < 40 ? n - 4 : 40; /* room for "…" (3 bytes) and the NUL */
+        while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80) keep--; /* not inside a character */
+    }
+    snprintf(buf, n, "%.*s%s", (int)keep, s, keep < len ? "\xE2\x80\xA6" : "");
+    cJSON_free(text);
 }

@@ -35,8 +35,9 @@
  * missing_why ends the "missing key" one (which keys the format needs).
  * Errors, all AV_EUSAGE:
  *   "NAME: missing key \"KEY\" (MISSING_WHY)"                 absent, required
- *   "NAME: \"KEY\" must be a whole number (it is null)"       null, required
- *   "NAME: \"KEY\" must be a whole number (it is a string)"   (or "not a number")
+ *   "NAME: \"KEY\" is null; it must be a whole number"        null, required
+ *   "NAME: \"KEY\" is \"12\"; it must be a whole number"      any non-number, shown as
+ *                                                            av_json_shown spells it
  *   "NAME: \"KEY\" 2.5 must be a whole number"
  *   "NAME: \"KEY\" 1099511627776 is too large (a whole number of at most 1e9)"
  *   "NAME: \"KEY\" -1099511627776 is too small (a whole number of at least -1e9)"
@@ -45,4 +46,10 @@
 av_status av_json_int(int *out, const cJSON *root, const char *key, int required, const char *missing_why,
                       const char *name, av_err *err);
 
+
+/* buf (n bytes, n >= 8) = the JSON value j as config.json spells it, for a
+ * message that names the value found: "relu" with its quotes, 1, null,
+ * {"a":1}; cut to 40 bytes with "…" (the cut backs up to the start of a
+ * UTF-8 character). j NULL or unprintable gives "(unreadable)". */
+void av_json_shown(char *buf, size_t n, const cJSON *j);
 #endif

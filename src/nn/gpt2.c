@@ -70,8 +70,9 @@ static av_status json_choice(int *out, const cJSON *obj, const char *key, const 
     if (!j) return AV_OK;
     for (int i = 0; i < n && cJSON_IsString(j); i++)
         if (strcmp(j->valuestring, names[i]) == 0) return (*out = i), AV_OK;
-    return av_fail(err, AV_EUSAGE, "%s: attnviz.%s %.40s%s%s: expected %s", name, key, cJSON_IsString(j) ? "\"" : "",
-                   cJSON_IsString(j) ? j->valuestring : "(not a string)", cJSON_IsString(j) ? "\"" : "", allowed);
+    char shown[64];
+    av_json_shown(shown, sizeof shown, j);
+    return av_fail(err, AV_EUSAGE, "%s: attnviz.%s %s: expected %s", name, key, shown, allowed);
 }
 
 static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *name, av_err *err) {
@@ -79,7 +80,9 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
     static const char *const norm[] = {"pre", "post"}, *const style[] = {"interleaved", "half"};
     int v;
     av_status s;
-    if (!cJSON_IsObject(a)) return av_fail(err, AV_EUSAGE, "%s: \"attnviz\" must be an object", name);
+    char shown[64];
+    av_json_shown(shown, sizeof shown, a);
+    if (!cJSON_IsObject(a)) return av_fail(err, AV_EUSAGE, "%s: \"attnviz\" is %s; it must be an object", name, shown);
     if ((s = json_choice(&v, a, "positions", pos, 4, "learned, sinusoidal, rope or none", name, err))) return s;
     if (v >= 0) c->positions = (av_positions)v;
     if ((s = json_choice(&v, a, "norm", norm, 2, "pre or post", name, err))) return s;
@@ -87,10 +90,16 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
     if ((s = json_choice(&v, a, "rope_style", style, 2, "interleaved or half", name, err))) return s;
     if (v >= 0) c->rope_style = (av_rope_style)v;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(a, "scale");
-    if (j && !cJSON_IsBool(j)) return av_fail(err, AV_EUSAGE, "%s: attnviz.scale must be true or false", name);
+    if (j && !cJSON_IsBool(j)) {
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: attnviz.scale is %s; it must be true or false", name, shown);
+    }
     if (j) c->scale = cJSON_IsTrue(j);
     j = cJSON_GetObjectItemCaseSensitive(a, "rope_base");
-    if (j && !cJSON_IsNumber(j)) return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base must be a number", name);
+    if (j && !cJSON_IsNumber(j)) {
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base is %s; it must be a number", name, shown);
+    }
     if (j) c->rope_base = j->valuedouble;
     return AV_OK;
 }
@@ -98,8 +107,12 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
 /* Hugging Face options this forward does not implement must have GPT-2's values. */
 static av_status check_unsupported(const cJSON *root, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "activation_function");
-    if (j && !(cJSON_IsString(j) && strcmp(j->valuestring, "gelu_new") == 0))
-        return av_fail(err, AV_EUSAGE, "%s: activation_function must be \"gelu_new\" (GPT-2's tanh GELU)", name);
+    if (j && !(cJSON_IsString(j) && strcmp(j->valuestring, "gelu_new") == 0)) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: activation_function is %s; attnviz supports only \"gelu_new\" (GPT-2's "
+                       "tanh GELU)", name, shown);
+    }
     static const char *const off[] = {"scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "add_cross_attention"};
     for (int i = 0; i < 3; i++)
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, off[i])))
@@ -159,7 +172,9 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         goto done;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
     if (j && !cJSON_IsNumber(j)) {
-        s = av_fail(err, AV_EUSAGE, "%s: \"layer_norm_epsilon\" must be a number", name);
+        char shown[64];
+        av_json_shown(shown, sizeof shown, j);
+        s = av_fail(err, AV_EUSAGE, "%s: \"layer_norm_epsilon\" is %s; it must be a number", name, shown);
         goto done;
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;

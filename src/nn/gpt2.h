@@ -220,6 +220,7 @@ void av_gpt2_acts_free(av_gpt2_acts *a);
  * 'config.json: model_type "mistral" is not supported (allowed: gpt2, llama, qwen2)'. */
 av_status av_model_type_refused(const char *name, const char *value, int missing, av_err *err);
 
+
 /* T tokens against a model of max_positions positions (0: no limit of the
  * model's; key: the config.json key that sets it, for the message) and
  * AV_MAX_TOKENS. Errors, AV_EUSAGE: "40 tokens is more than the model's 32

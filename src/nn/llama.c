@@ -27,7 +27,11 @@ static av_status cfg_int(int *out, const cJSON *root, const char *key, int requi
 static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!j || cJSON_IsNull(j)) return AV_OK;
-    if (!cJSON_IsNumber(j)) return av_fail(err, AV_EUSAGE, "%s: \"%s\" must be a number", name, key);
+    if (!cJSON_IsNumber(j)) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: \"%s\" is %s; it must be a number", name, key, shown);
+    }
     *out = j->valuedouble;
     return AV_OK;
 }
@@ -50,7 +54,11 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
     if (off) return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (allowed: false)", name, off);
     j = cJSON_GetObjectItemCaseSensitive(root, "hidden_act");
     int silu = !j || (cJSON_IsString(j) && strcmp(j->valuestring, "silu") == 0);
-    return silu ? AV_OK : av_fail(err, AV_EUSAGE, "%s: hidden_act must be \"silu\" (the SwiGLU MLP)", name);
+    if (silu) return AV_OK;
+    char shown[64];
+    av_json_shown(shown, sizeof shown, j);
+    return av_fail(err, AV_EUSAGE, "%s: hidden_act is %s; attnviz supports only \"silu\" (the SwiGLU MLP)", name,
+                   shown);
 }
 
 static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n, av_err *err) {
@@ -97,7 +105,11 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
         return s;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
-    if (j && !cJSON_IsBool(j)) return av_fail(err, AV_EUSAGE, "%s: \"tie_word_embeddings\" must be true or false", name);
+    if (j && !cJSON_IsBool(j)) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, j);
+        return av_fail(err, AV_EUSAGE, "%s: \"tie_word_embeddings\" is %s; it must be true or false", name, shown);
+    }
     if (j) c->tie_word_embeddings = cJSON_IsTrue(j);
     return AV_OK;
 }

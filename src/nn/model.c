@@ -2,6 +2,7 @@
 #include "nn/model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,14 +11,31 @@
 #include "nn/embed.h"
 #include "nn/flash.h"
 
+void av_heads_hint(char *buf, size_t n, int C, int H) {
+    char ds[64] = "", hs[64] = "";
+    int lo = C / H * H, hi = lo + H; /* multiples of H below and above C */
+    if (lo >= 1 && hi <= AV_MAX_D_MODEL) snprintf(ds, sizeof ds, "%d or %d", lo, hi);
+    else snprintf(ds, sizeof ds, "%d", lo >= 1 ? lo : hi);
+    int below = H, above = H; /* divisors of C around H (1 always divides) */
+    while (below > 1 && C % below) below--;
+    while (above <= AV_MAX_HEADS && C % above) above++;
+    if (above <= AV_MAX_HEADS && above <= C) snprintf(hs, sizeof hs, "%d or %d", below, above);
+    else snprintf(hs, sizeof hs, "%d", below);
+    snprintf(buf, n, "with %d heads give --d-model %s, or keep %d with --heads %s", H, ds, C, hs);
+}
+
 av_status av_config_check(const av_config *cfg, av_err *err) {
     int C = cfg->C, H = cfg->H;
     if (C < 1 || C > AV_MAX_D_MODEL)
         return av_fail(err, AV_EUSAGE, "--d-model %d is outside the allowed range 1..%d", C, AV_MAX_D_MODEL);
     if (H < 1 || H > AV_MAX_HEADS)
         return av_fail(err, AV_EUSAGE, "--heads %d is outside the allowed range 1..%d", H, AV_MAX_HEADS);
-    if (C % H != 0)
-        return av_fail(err, AV_EUSAGE, "--heads %d does not divide d_model %d (d_k = d_model / heads must be a whole number)", H, C);
+    if (C % H != 0) {
+        char hint[160];
+        av_heads_hint(hint, sizeof hint, C, H);
+        return av_fail(err, AV_EUSAGE, "--heads %d does not divide d_model %d (d_k = d_model / heads must be a whole "
+                       "number); %s", H, C, hint);
+    }
     int D = C / H;
     if (cfg->positions == AV_POS_ROPE && D % 2 != 0)
         return av_fail(err, AV_EUSAGE,

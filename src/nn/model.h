@@ -93,6 +93,13 @@ enum { AV_FLASH_STATS_ROWS = 16 }; /* query rows per head whose scores flash mea
  * looked at). Errors: AV_EUSAGE naming the value and the allowed range. */
 av_status av_config_check(const av_config *cfg, av_err *err);
 
+/* buf (n bytes) = the nearest valid choices when H heads do not divide
+ * d_model C: "with 4 heads give --d-model 60 or 64, or keep 63 with --heads 3
+ * or 7" (the multiples of H around C within 1..AV_MAX_D_MODEL, and the
+ * divisors of C around H within 1..AV_MAX_HEADS; either list may be a
+ * single value). C in 1..AV_MAX_D_MODEL, H in 1..AV_MAX_HEADS. */
+void av_heads_hint(char *buf, size_t n, int C, int H);
+
 /* Check sizes against the limits and allocate every buffer (zeroed).
  * Errors: AV_EUSAGE naming the value and the allowed range ("--heads 7 does
  * not divide d_model 512", "RoPE needs an even d_k; d_k = 5"), AV_ERUNTIME on

@@ -40,6 +40,7 @@
 #define LABEL_MAX_W 150.0f  /* token labels longer than this are cut with "…" */
 #define CBAR_GAP 30         /* heat map → colour bar, px */
 #define CBAR_W 22           /* colour bar width, px */
+#define CBAR_MIN_H 150      /* shortest colour bar, px: room for 6 tick labels and its title */
 #define MID 0.36f           /* baseline sits MID*size below a run's visual middle */
 #define ASC 0.76f           /* baseline sits ASC*size below a run's top */
 #define LINE 1.25f          /* line height, in font sizes */
@@ -470,6 +471,14 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
                  mode == AV_POOL_MAX ? "max" : "mean", p, p);
         *title = nt;
     }
+    if (cr->log && out[0].w) { /* the cells hold log10 values now: say why no numbers are printed */
+        const char *t = *title ? *title : "";
+        size_t len = strlen(t) + 64;
+        char *nt = av_dl_alloc(dl, len);
+        if (!nt) return NULL;
+        snprintf(nt, len, "%s%s" AV_PLOT_LOG_NOTE, t, *t ? " \xC2\xB7 " : "");
+        *title = nt;
+    }
     return out;
 }
 
@@ -595,6 +604,40 @@ static double cbar_step(double lo, double hi, int *decimals) {
     return step;
 }
 
+/* A colour-bar tick label for v on a scale of ticks `step` apart (dec
+ * decimals from cbar_step), as matplotlib would: fixed point ("0.2",
+ * "−0.5", "20") while that stays short, and scientific notation with the
+ * fewest mantissa digits that tell the ticks apart ("5e−31", "1.5e−30",
+ * "2e+06") when the step is below 1e-4 or the values reach 1e6, so --vmax
+ * 1e-30 does not print 31 decimals. 0 is "0" in scientific mode. True minus
+ * signs (U+2212). */
+static void fmt_tick(char out[48], double v, double step, int dec, double top) {
+    if (!(step < 1e-4 || top >= 1e6)) {
+        fmt_num(out, 48, v, dec);
+        return;
+    }
+    if (fabs(v) < step * 1e-6) {
+        snprintf(out, 48, "0");
+        return;
+    }
+    int e = (int)floor(log10(fabs(v)));
+    int digits = e - (int)floor(log10(step) + 1e-9); /* mantissa decimals that resolve one step */
+    if (digits < 0) digits = 0;
+    double m = fabs(v) / pow(10.0, e);
+    char mant[40];
+    snprintf(mant, sizeof mant, "%.*f", digits, m);
+    if (strcmp(mant, "10") == 0 || strncmp(mant, "10.", 3) == 0) { /* 9.99… rounded up: one more decade */
+        e++;
+        snprintf(mant, sizeof mant, "%.*f", digits, m / 10.0);
+    }
+    if (strchr(mant, '.')) { /* drop trailing zeros: "5.0" → "5" */
+        char *z = mant + strlen(mant) - 1;
+        while (*z == '0') *z-- = 0;
+        if (*z == '.') *z = 0;
+    }
+    snprintf(out, 48, "%s%se%s%d", v < 0 ? "\xE2\x88\x92" : "", mant, e < 0 ? "\xE2\x88\x92" : "+", abs(e));
+}
+
 /* Widest colour-bar tick label, px. */
 static float cbar_labels_w(const color_range *cr, float size) {
     int dec;
@@ -602,7 +645,7 @@ static float cbar_labels_w(const color_range *cr, float size) {
     float m = 0;
     for (double v = ceil(cr->vmin / step - 1e-9) * step; v <= cr->vmax + step * 1e-6; v += step) {
         char num[48];
-        fmt_num(num, sizeof num, fabs(v) < step * 1e-6 ? 0.0 : v, dec);
+        fmt_tick(num, fabs(v) < step * 1e-6 ? 0.0 : v, step, dec, fmax(fabs(cr->vmin), fabs(cr->vmax)));
         float w = text_w(num, size, 0);
         if (w > m) m = w;
     }
@@ -630,7 +673,7 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
         double t = (v - cr->vmin) / (cr->vmax - cr->vmin);
         int y = y0 + (int)lrint((1.0 - t) * (h - 1));
         char num[48];
-        fmt_num(num, sizeof num, fabs(v) < step * 1e-6 ? 0.0 : v, dec);
+        fmt_tick(num, fabs(v) < step * 1e-6 ? 0.0 : v, step, dec, fmax(fabs(cr->vmin), fabs(cr->vmax)));
         av_dl_rect(dl, xt, y, xt + TICK, y + 1, FRAME);
         av_dl_text_run(dl, num, (float)(xt + TICK + TICK_PAD), y + 0.5f + MID * fs, fs, AV_ANCHOR_START, 0, 0,
                        INK);
@@ -638,6 +681,14 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
     int xl = xt + TICK + TICK_PAD + (int)ceilf(cbar_labels_w(cr, fs)) + 10;
     av_dl_text_run(dl, cr->value_label, xl + ASC * fs, (y0 + y1) * 0.5f, fs, AV_ANCHOR_MIDDLE, 1, 0, INK);
     return xl + (int)ceilf(fs * LINE);
+}
+
+/* Height of a colour bar next to maps hh px tall: hh, but at least
+ * CBAR_MIN_H and its rotated title's length plus a margin, so tick labels
+ * never crowd and the title stays beside the bar (a row of small model-view
+ * panels is only ~20 px tall). */
+static int cbar_h(const color_range *cr, float fs, int hh) {
+    return imax(hh, imax(CBAR_MIN_H, (int)ceilf(text_w(cr->value_label, fs, 0)) + 12));
 }
 
 /* Width of the colour bar block (from its left edge). */
@@ -998,8 +1049,9 @@ static void emit_single_key(av_dlist *dl, fig_kind kind, const color_range *cr, 
         av_cmap_rgb(cr->cmap, MASK_T, c);
         emit_mask_legend(dl, cbx, hy0, fs_cbar, (av_rgb){c[0], c[1], c[2]});
     } else {
-        emit_cbar(dl, cr, cbx, hy0, hy0 + hh, fs_cbar);
-        if (masked) emit_legend(dl, cbx, hy0 + hh + 26, fs_cbar);
+        int ch = cbar_h(cr, fs_cbar, hh);
+        emit_cbar(dl, cr, cbx, hy0, hy0 + ch, fs_cbar);
+        if (masked) emit_legend(dl, cbx, hy0 + ch + 26, fs_cbar);
     }
 }
 
@@ -1059,7 +1111,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1 + b.panel_band;
     int bottom = hy0 + b.hh + b.below;
     if (kind == FIG_MASK) bottom = imax(bottom, hy0 + 2 * LEGEND_H + 12);
-    else if (masked) bottom = imax(bottom, hy0 + b.hh + 26 + LEGEND_H);
+    else bottom = imax(bottom, hy0 + cbar_h(&cr, fs.cbar, b.hh) + (masked ? 26 + LEGEND_H : 0));
     dl->width = width;
     dl->height = bottom + MARGIN;
 
@@ -1091,7 +1143,9 @@ typedef struct {
     int cols, rows;            /* panels per row; rows */
     int left, below;           /* left edge of the first column; band under a labelled row */
     int axis_band, panel_title; /* axis-title band; panel-title band above each row */
-    int gap_x, gap_y, key_w;   /* between panels; the key right of them */
+    int gap_x, gap_y, key_w;   /* between panels (at least 28, and wide enough that panel titles
+                                * never touch); the key right of them */
+    float title_w;             /* widest panel title, px */
     int pw, ph;                /* one panel's width and height */
 } grid_box;
 
@@ -1101,6 +1155,12 @@ static int grid_cols(int n, const av_plot_meta *meta) {
     int cols = n <= 4 ? n : n <= 16 ? 4 : (int)ceil(sqrt((double)n));
     if (meta && meta->grid_cols > 0) cols = imin(meta->grid_cols, n);
     return cols;
+}
+
+/* Gap between panels pw px wide: 28 px, or more when the widest panel title
+ * (centred over its panel) would come within 8 px of its neighbour's. */
+static int title_gap(const grid_box *g, int pw) {
+    return imax(28, (int)ceilf(g->title_w) + 8 - pw);
 }
 
 /* Panel size: cells of 260/T px (at least 1), then shrink (averaging
@@ -1114,6 +1174,7 @@ static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int 
     if (cell < 1) cell = 1;
     for (int pass = 0; pass < 3; pass++) {
         if (labels_plan_y(yl, cell) != 0 || labels_plan_x(xl, cell) != 0) return -1;
+        g->gap_x = title_gap(g, (int)(cell * n_k));
         g->left = maps_left(yl, g->axis_band);
         g->below = maps_below(xl, g->axis_band);
         int fixed_w = g->left + CBAR_GAP + g->key_w + MARGIN - g->gap_x;
@@ -1136,6 +1197,7 @@ static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int 
     }
     if (g->pw < 1) g->pw = 1;
     if (g->ph < 1) g->ph = 1;
+    g->gap_x = title_gap(g, g->pw);
     return 0;
 }
 
@@ -1179,14 +1241,15 @@ static int emit_grid_panels(av_dlist *dl, const av_heatmap *hms, int n, const gr
  * (panels from row_y[0] to heat_bottom, right edge grid_right). */
 static void emit_grid_frame(av_dlist *dl, const av_heatmap *hm0, const grid_box *g, int top, int heat_bottom,
                             int grid_right, int masked, const color_range *cr, const font_sizes *fs) {
+    int cbar_bottom = top + cbar_h(cr, fs->cbar, heat_bottom - top);
     av_dl_text_run(dl, hm0->q_title ? hm0->q_title : "query (row)", MARGIN + ASC * fs->axis,
                    (top + heat_bottom) * 0.5f, fs->axis, AV_ANCHOR_MIDDLE, 1, 0, INK);
     av_dl_text_run(dl, hm0->k_title ? hm0->k_title : "key (column)", (g->left + grid_right) * 0.5f,
                    (float)(heat_bottom + g->below - g->axis_band) + ASC * fs->axis, fs->axis, AV_ANCHOR_MIDDLE, 0, 0,
                    INK);
     int cbx = grid_right + CBAR_GAP;
-    emit_cbar(dl, cr, cbx, top, heat_bottom, fs->cbar);
-    if (masked) emit_legend(dl, cbx, heat_bottom + 26, fs->cbar);
+    emit_cbar(dl, cr, cbx, top, cbar_bottom, fs->cbar);
+    if (masked) emit_legend(dl, cbx, cbar_bottom + 26, fs->cbar);
 }
 
 av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
@@ -1218,6 +1281,11 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     g.axis_band = (int)ceilf(fs.axis * LINE);
     g.panel_title = (int)ceilf(fs.panel * LINE) + 4;
     g.gap_x = 28, g.gap_y = 20;
+    for (int p = 0; p < n; p++) {
+        char name[32];
+        snprintf(name, sizeof name, "head %d", p);
+        g.title_w = fmaxf(g.title_w, text_w(hms[p].panel_title ? hms[p].panel_title : name, fs.panel, 0));
+    }
     g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
     if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
 
@@ -1226,8 +1294,8 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     if (title_fit(&tl, title, fs.title, sz.fig_max, meta, &width) != 0) goto oom;
     grid_rows(row_y, &g, n, MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0));
     int heat_bottom = row_y[g.rows - 1] + g.ph;
-    int height = heat_bottom + g.below;
-    if (masked) height = imax(height, heat_bottom + 26 + LEGEND_H);
+    int cbar_bottom = row_y[0] + cbar_h(&cr, fs.cbar, heat_bottom - row_y[0]);
+    int height = imax(heat_bottom + g.below, cbar_bottom + (masked ? 26 + LEGEND_H : 0));
     dl->width = width;
     dl->height = height + MARGIN;
 

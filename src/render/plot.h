@@ -41,7 +41,9 @@
  * Other figures from the same pieces: av_plot_matrix draws any (rows, cols)
  * matrix with per-axis cell sizes (the positional-encoding matrix, the RoPE
  * angles), av_plot_mask the two-colour "which query sees which key" matrix.
- * Numbers in cells and on colour bars use a true minus sign (U+2212).
+ * Numbers in cells and on colour bars use a true minus sign (U+2212); colour-bar
+ * ticks of a tiny or huge range (step below 1e-4, or values from 1e6) are in
+ * scientific notation, "2e−31", as matplotlib's.
  *
  * When labels are thinned (every k-th drawn), token labels carry their
  * position, "15 model", so a reader can find a row; plain index labels
@@ -128,7 +130,8 @@ typedef struct {
     float scale;             /* size multiplier; 0 = 1 */
     av_pool pool;            /* how cells are pooled past the pixels (0 = AV_POOL_MAX) */
     int log_scale;           /* 1 = colour by log10(value) over [vmin, vmax] (vmin <= 0
-                              * becomes vmax / 1000); cell values are not printed */
+                              * becomes vmax / 1000); cell values are not printed, and
+                              * the title ends in AV_PLOT_LOG_NOTE to say so */
     float auto_pct;          /* > 0: vmax = this percentile of the values drawn (after
                               * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
@@ -140,6 +143,9 @@ typedef struct {
                               * (the metadata keeps them whole); 0 = every " · " piece may
                               * widen the figure up to its bound */
 } av_plot_meta;
+
+/* What a log-scale figure's title gains: its cells print no numbers. */
+#define AV_PLOT_LOG_NOTE "log colours: no numbers in cells"
 
 #define AV_PLOT_MAX_PANELS 4096 /* av_plot_grid: at most this many panels (e.g. 48 layers x 25 heads) */
 
