@@ -824,6 +824,49 @@ static void test_grid_many_small_panels_keep_key_and_titles_apart(void **state) 
     av_dl_free(&dl);
 }
 
+/* A 2-layer, 64-head model view names the layer only on each row's first
+ * panel ("L1 H0", then "H1" ... "H63"). The gap between panels follows the
+ * two neighbouring titles, not the widest title anywhere: these short
+ * titles fit the usual 28 px gap, so the figure is exactly as wide as the
+ * same grid with empty titles (it once grew from 3037 to 4171 px), and
+ * still no two neighbouring titles touch. */
+static void test_grid_gap_follows_neighbouring_titles(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 1);
+    enum { H = 64, N = 2 * H };
+    av_heatmap hms[N];
+    char names[N][16];
+    av_plot_meta meta = f->meta;
+    meta.grid_cols = H;
+    int width[2];
+    for (int titled = 0; titled < 2; titled++) {
+        for (int p = 0; p < N; p++) {
+            if (p % H) snprintf(names[p], sizeof names[p], "H%d", p % H);
+            else snprintf(names[p], sizeof names[p], "L%d H0", p / H);
+            hms[p] = f->hm;
+            hms[p].panel_title = titled ? names[p] : "";
+        }
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+        width[titled] = dl.width;
+        float prev[4] = {0};
+        int in_row = 0;
+        for (size_t k = 0; titled && k < dl.n; k++) {
+            const av_dl_item *it = &dl.items[k];
+            if (it->kind != AV_DL_TEXT || it->text.size != 15) continue; /* panel titles: 15 px */
+            float b[4];
+            text_box(&it->text, b);
+            if (in_row++ % H && boxes_overlap(prev, b)) fail_msg("panel title '%s' overlaps the one before", it->text.utf8);
+            memcpy(prev, b, sizeof b);
+        }
+        if (titled) assert_int_equal(in_row, N);
+        av_dl_free(&dl);
+    }
+    printf("    %d px wide with titles, %d px without\n", width[1], width[0]);
+    assert_int_equal(width[1], width[0]);
+}
+
 /* Colour-bar ticks of a tiny range, --vmax 1e-30: once "0.0000000000000000000000000000002"
  * (31 decimals). Now scientific notation as matplotlib would: the 1-2-5
  * step of 1e-30 / 7 = 1.4e-31 is 2e-31, so the ticks are 0, 2e−31, ...,
@@ -1277,6 +1320,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_carry_their_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_panel_titles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_many_small_panels_keep_key_and_titles_apart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_gap_follows_neighbouring_titles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_diverging_and_neg_inf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mean_heads_P10, setup, teardown),

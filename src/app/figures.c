@@ -472,7 +472,9 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
     char(*names)[32] = calloc((size_t)L * H, sizeof *names);
     av_status s = !hms || !names ? av_fail(err, AV_ERUNTIME, "out of memory") : AV_OK;
     for (int p = 0; !s && p < L * H; p++) {
-        snprintf(names[p], sizeof names[p], "L%d H%d", p / H, p % H);
+        /* past 16 heads the thumbnails are small: only a row's first panel names the layer */
+        if (H > 16 && L > 1 && p % H) snprintf(names[p], sizeof names[p], "H%d", p % H);
+        else snprintf(names[p], sizeof names[p], "L%d H%d", p / H, p % H);
         hms[p] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                               .w = att + (size_t)p * TT, .masked = fr->m->mask, .panel_title = names[p]};
     }

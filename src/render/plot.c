@@ -1145,7 +1145,8 @@ typedef struct {
     int axis_band, panel_title; /* axis-title band; panel-title band above each row */
     int gap_x, gap_y, key_w;   /* between panels (at least 28, and wide enough that panel titles
                                 * never touch); the key right of them */
-    float title_w;             /* widest panel title, px */
+    float title_w;             /* widest pair of neighbouring panel titles in a row, half of
+                                * each (their centres are one panel pitch apart), px */
     int pw, ph;                /* one panel's width and height */
 } grid_box;
 
@@ -1157,8 +1158,8 @@ static int grid_cols(int n, const av_plot_meta *meta) {
     return cols;
 }
 
-/* Gap between panels pw px wide: 28 px, or more when the widest panel title
- * (centred over its panel) would come within 8 px of its neighbour's. */
+/* Gap between panels pw px wide: 28 px, or more when two neighbouring panel
+ * titles (each centred over its panel) would come within 8 px. */
 static int title_gap(const grid_box *g, int pw) {
     return imax(28, (int)ceilf(g->title_w) + 8 - pw);
 }
@@ -1281,10 +1282,13 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     g.axis_band = (int)ceilf(fs.axis * LINE);
     g.panel_title = (int)ceilf(fs.panel * LINE) + 4;
     g.gap_x = 28, g.gap_y = 20;
+    float left_w = 0; /* the title of the panel to the left of p in its row */
     for (int p = 0; p < n; p++) {
         char name[32];
         snprintf(name, sizeof name, "head %d", p);
-        g.title_w = fmaxf(g.title_w, text_w(hms[p].panel_title ? hms[p].panel_title : name, fs.panel, 0));
+        float w = text_w(hms[p].panel_title ? hms[p].panel_title : name, fs.panel, 0);
+        if (p % g.cols) g.title_w = fmaxf(g.title_w, (left_w + w) / 2);
+        left_w = w;
     }
     g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
     if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
