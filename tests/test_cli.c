@@ -267,7 +267,7 @@ static void test_same_word_same_row_without_positions(void **state) {
 static void test_embed_step_names_a_loaded_x(void **state) {
     (void)state;
     char *dir = make_tmpdir();
-    char path[4200];
+    char path[4400];
     snprintf(path, sizeof path, "%s/X.npy", dir);
     float x[4 * 8];
     for (int i = 0; i < 4 * 8; i++) x[i] = (float)(i % 8 == i / 8); /* identity rows: the two "the" get different rows */
@@ -284,12 +284,43 @@ static void test_embed_step_names_a_loaded_x(void **state) {
     char step[1024];
     snprintf(step, sizeof step, "%.*s", (int)(next - embed), embed);
     printf("%s", step);
-    char want[4400];
+    char want[4500];
     snprintf(want, sizeof want, "(4, 8)   loaded from %s", path);
     assert_non_null(strstr(step, want));
     assert_null(strstr(step, "N(0,1) vector per token text"));
     assert_null(strstr(step, "same word gets the same row"));
     tu_free(&r);
+    /* [3] with --positions none: the words' order is not X's, so the claim for drawn embeddings
+     * ("shuffling the words only permutes the weights") is false here; checked: the same X with the
+     * words reordered gives the same weights, not permuted ones */
+    char dump1[4250], dump2[4250];
+    snprintf(dump1, sizeof dump1, "%s/d1", dir);
+    snprintf(dump2, sizeof dump2, "%s/d2", dir);
+    run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--positions", "none", "--no-plot", "--color", "never",
+                "--dump", dump1, "the cat sat on", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.out, "only permutes the weights"));
+    assert_non_null(strstr(r.out, "reordering\n"));
+    assert_non_null(strstr(r.out, "the words changes only the labels, not X or the weights"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--positions", "none", "--no-plot", "--color", "never",
+                "--dump", dump2, "on sat cat the", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    av_npy a1, a2;
+    snprintf(path, sizeof path, "%s/weights.npy", dump1);
+    assert_int_equal(av_npy_read(&a1, path, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/weights.npy", dump2);
+    assert_int_equal(av_npy_read(&a2, path, &err), AV_OK);
+    assert_int_equal(a1.ndim, 3);
+    assert_int_equal(a2.ndim, 3);
+    size_t cells = a1.shape[0] * a1.shape[1] * a1.shape[2];
+    assert_int_equal(cells, a2.shape[0] * a2.shape[1] * a2.shape[2]);
+    assert_int_equal(cells, 1 * 4 * 4); /* (H, T, T): -d 8 runs 1 head by default, T = 4 */
+    assert_memory_equal(a1.data, a2.data, cells * sizeof(float));
+    av_npy_free(&a1);
+    av_npy_free(&a2);
+    snprintf(path, sizeof path, "%s/X.npy", dir);
     unlink(path); /* only W_Q: X is drawn again, and the trace says so */
     snprintf(path, sizeof path, "%s/W_Q.npy", dir);
     float w[8 * 8] = {0};

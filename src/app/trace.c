@@ -163,7 +163,11 @@ static int stages_input(const av_trace *tr, const av_model *m, const av_weights_
         n++;
     } else {
         stage(tr, n++, "positions");
-        fprintf(f, "none: X is used as is, so shuffling the words only permutes the weights\n");
+        if (ws && ws->x_file[0]) /* X.npy's row i belongs to position i, not to a word */
+            fprintf(f, "none: X is used as is; X.npy gives row i to token i whatever the word, so reordering\n"
+                       "%sthe words changes only the labels, not X or the weights\n", ind);
+        else
+            fprintf(f, "none: X is used as is, so shuffling the words only permutes the weights\n");
     }
     return n;
 }
