@@ -759,6 +759,10 @@ static void test_tiny_vmax_ticks_in_scientific_notation(void **state) {
     for (size_t i = 0; i < sizeof ticks / sizeof *ticks; i++)
         if (!strstr(svg, ticks[i])) fail_msg("head0.svg lacks the tick '%s'", ticks[i]);
     assert_null(strstr(svg, ">0.0000"));
+    /* the colour bar's title gives the range with the same true minus as the ticks */
+    if (!strstr(svg, "attention weight (0\xE2\x80\x93" "1e" MINUS "30, --vmax)"))
+        fail_msg("head0.svg lacks the colour-bar title 'attention weight (0–1e−30, --vmax)'");
+    assert_null(strstr(svg, "\xE2\x80\x93" "1e-30")); /* (the command line in the file's metadata keeps its "1e-30") */
     free(svg);
 }
 
@@ -803,9 +807,9 @@ static void test_log_scale_mean_and_range_labels(void **state) {
     static const struct {
         const char *args[3], *file, *want;
     } cases[] = {
-        {{"--vmax", "fixed", NULL}, "mean", ">log\xE2\x82\x81\xE2\x82\x80 of the mean attention weight (fixed 10^-3 "
+        {{"--vmax", "fixed", NULL}, "mean", ">log\xE2\x82\x81\xE2\x82\x80 of the mean attention weight (fixed 10^" MINUS "3 "
                                             "\xE2\x80\x93 1)</text>"},
-        {{"--vmax", "0.5", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (10^-3.3 \xE2\x80\x93 0.5, "
+        {{"--vmax", "0.5", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (10^" MINUS "3.3 \xE2\x80\x93 0.5, "
                                            "--vmax)</text>"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -1252,6 +1252,23 @@ static void test_auto_range_after_pooling(void **state) {
     av_dl_free(&dl);
 }
 
+/* av_plot_g3: %.3g with the true minus, hand-written expectations. */
+static void test_g3_writes_the_true_minus(void **state) {
+    (void)state;
+    static const struct { double v; const char *want; } cases[] = {
+        {1e-30, "1e" MINUS "30"}, {-3.3, MINUS "3.3"}, {0.229, "0.229"}, {1e6, "1e+06"},
+        {-3.63827, MINUS "3.64"}, {0, "0"}, {-1e-5, MINUS "1e" MINUS "05"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char out[32];
+        av_plot_g3(out, sizeof out, cases[i].v);
+        if (strcmp(out, cases[i].want)) fail_msg("%g: '%s', want '%s'", cases[i].v, out, cases[i].want);
+    }
+    char small[6]; /* room for "−1" and the NUL, not for "−1e" */
+    av_plot_g3(small, sizeof small, -1e-30);
+    assert_string_equal(small, MINUS "1e");
+}
+
 /* The log scale's automatic range is top / 1000 .. top (3 decades below the
  * percentile), and the colour bar's title gives that range, not "0–top". */
 static void test_log_auto_range_label_gives_the_log_range(void **state) {
@@ -1263,8 +1280,9 @@ static void test_log_auto_range_label_gives_the_log_range(void **state) {
     float top = 0;
     for (int c = 0; c < 40 * 40; c++) top = fmaxf(top, f->w[c]);
     char want[128];
-    snprintf(want, sizeof want, "attention weight (auto: 10^%.3g \xE2\x80\x93 %.3g, 100th percentile)",
-             log10((double)top / 1000), (double)top);
+    /* top <= 1, so the exponent is negative: written with the true minus, as the ticks are */
+    snprintf(want, sizeof want, "attention weight (auto: 10^" MINUS "%.3g \xE2\x80\x93 %.3g, 100th percentile)",
+             -log10((double)top / 1000), (double)top);
     av_dlist dl;
     av_err e;
     assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
@@ -1332,6 +1350,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_percentile_nearest_rank, setup, teardown),
         cmocka_unit_test(test_percentile_equals_sorted),
         cmocka_unit_test_setup_teardown(test_log_scale_cells, setup, teardown),
+        cmocka_unit_test(test_g3_writes_the_true_minus),
         cmocka_unit_test_setup_teardown(test_log_auto_range_label_gives_the_log_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_range_after_pooling, setup, teardown),
     };

@@ -160,15 +160,17 @@ static void weight_range(fig_run *fr) {
     fr->wmeta.vmax = 1.0f;
     fr->wmeta.log_scale = o->log_scale;
     const char *how = o->vmax_mode != AV_VMAX_FIXED ? ""
-                      : o->log_scale ? " (fixed 10^-3 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
-    char buf[64];
+                      : o->log_scale ? " (fixed 10^\xE2\x88\x92" "3 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
+    char buf[96];
     if (mode == AV_VMAX_AUTO) {
         fr->wmeta.auto_pct = (float)AV_AUTO_VMAX_PCT; /* the plot appends the range it found */
     } else if (mode == AV_VMAX_VALUE) {
         fr->wmeta.vmax = (float)o->vmax;
-        if (o->log_scale)
-            snprintf(buf, sizeof buf, " (10^%.3g \xE2\x80\x93 %.3g, --vmax)", log10(o->vmax) - 3, o->vmax);
-        else snprintf(buf, sizeof buf, " (0\xE2\x80\x93%.3g, --vmax)", o->vmax);
+        char lo[32], hi[32];
+        av_plot_g3(lo, sizeof lo, log10(o->vmax) - 3);
+        av_plot_g3(hi, sizeof hi, o->vmax);
+        if (o->log_scale) snprintf(buf, sizeof buf, " (10^%s \xE2\x80\x93 %s, --vmax)", lo, hi);
+        else snprintf(buf, sizeof buf, " (0\xE2\x80\x93%s, --vmax)", hi);
         how = buf;
     }
     snprintf(fr->wlabel, sizeof fr->wlabel, "%sattention weight%s", o->log_scale ? LOG10 : "", how);

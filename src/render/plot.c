@@ -407,10 +407,25 @@ static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, in
     return 0;
 }
 
+void av_plot_g3(char *out, size_t n, double v) {
+    char plain[32];
+    snprintf(plain, sizeof plain, "%.3g", v);
+    if (!n) return;
+    size_t k = 0;
+    for (const char *c = plain; *c; c++) {
+        size_t need = *c == '-' ? 3 : 1;
+        if (k + need + 1 > n) break; /* whole characters and the NUL */
+        if (*c == '-') memcpy(out + k, "\xE2\x88\x92", 3);
+        else out[k] = *c;
+        k += need;
+    }
+    out[k] = 0;
+}
+
 /* The automatic top of the range: meta->auto_pct of the values drawn (after
  * pooling, so max-pooled cells are not all above it); the colour bar's title
  * gains "(auto: 0–X, 99th percentile)", on the log scale the range it spans,
- * "(auto: 10^-3.64 – 0.229, 99th percentile)" (log_panels: X / 1000 .. X).
+ * "(auto: 10^−3.64 – 0.229, 99th percentile)" (log_panels: X / 1000 .. X).
  * Returns 0, or -1 when out of memory. */
 static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_meta *meta, color_range *cr) {
     size_t cells = (size_t)hms[0].n_q * hms[0].n_k;
@@ -423,11 +438,14 @@ static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_
     size_t len = strlen(cr->value_label) + 64;
     char *label = av_dl_alloc(dl, len);
     if (!label) return -1;
+    char lo[32], hi[32];
+    av_plot_g3(lo, sizeof lo, log10(cr->vmax) - 3);
+    av_plot_g3(hi, sizeof hi, cr->vmax);
     if (cr->log)
-        snprintf(label, len, "%s (auto: 10^%.3g \xE2\x80\x93 %.3g, %gth percentile)", cr->value_label,
-                 log10(cr->vmax) - 3, cr->vmax, meta->auto_pct);
+        snprintf(label, len, "%s (auto: 10^%s \xE2\x80\x93 %s, %gth percentile)", cr->value_label, lo, hi,
+                 meta->auto_pct);
     else
-        snprintf(label, len, "%s (auto: 0\xE2\x80\x93%.3g, %gth percentile)", cr->value_label, cr->vmax, meta->auto_pct);
+        snprintf(label, len, "%s (auto: 0\xE2\x80\x93%s, %gth percentile)", cr->value_label, hi, meta->auto_pct);
     cr->value_label = label;
     return 0;
 }

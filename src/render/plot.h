@@ -211,6 +211,13 @@ float av_plot_abs_max(const float *v, const unsigned char *masked, int n, int n_
  * tokens the weights sit near 1/T, dark on a fixed 0..1 scale. */
 float av_plot_percentile(const float *v, const unsigned char *masked, int n, int n_q, int n_k, double pct);
 
+/* out (n bytes, n >= 32 holds any value) = printf's %.3g of v with every
+ * ASCII '-' written as the true minus U+2212, as the colour bar's ticks and
+ * matplotlib (axes.unicode_minus) print it: 1e-30 -> "1e−30", -3.3 ->
+ * "−3.3". For the colour bar's range in its title. Cut short (whole
+ * characters) if n is smaller. */
+void av_plot_g3(char *out, size_t n, double v);
+
 /* Number of distinct characters (code points) that no font could render in
  * the figures laid out since the last reset, so main can warn once: "2
  * characters have no glyph" for two emoji, however often they are drawn.
