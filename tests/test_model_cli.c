@@ -48,7 +48,8 @@ static void copy_into(const char *dir, const char *name, const char *from) {
 
 /* A GPT-2 of config.json text json (the fixture's deterministic weights)
  * with the real vocabulary, in dir. */
-static void make_gpt2(const char *dir, const char *json) {
+/* GPT-2's real vocab.json and merges.txt, copied into dir. */
+static void copy_real_vocab(const char *dir) {
     char *voc = tu_gpt2_vocab_dir();
     assert_non_null(voc);
     char path[4400];
@@ -57,6 +58,11 @@ static void make_gpt2(const char *dir, const char *json) {
     snprintf(path, sizeof path, "%s/merges.txt", voc);
     copy_into(dir, "merges.txt", path);
     rm_rf(voc);
+}
+
+static void make_gpt2(const char *dir, const char *json) {
+    copy_real_vocab(dir);
+    char path[4400];
     snprintf(path, sizeof path, "%s/config.json", dir);
     write_text(path, json, strlen(json));
     av_gpt2_config cfg;
@@ -68,14 +74,7 @@ static void make_gpt2(const char *dir, const char *json) {
 
 /* The tiny GPT-2 (gpt2_f32 of the script) with the real vocabulary, in dir. */
 static void make_tiny(const char *dir) {
-    char *voc = tu_gpt2_vocab_dir();
-    assert_non_null(voc);
-    char from[4300];
-    snprintf(from, sizeof from, "%s/vocab.json", voc);
-    copy_into(dir, "vocab.json", from);
-    snprintf(from, sizeof from, "%s/merges.txt", voc);
-    copy_into(dir, "merges.txt", from);
-    rm_rf(voc);
+    copy_real_vocab(dir);
     copy_into(dir, "config.json", src_path("tests/ref/gpt2/gpt2_f32/config.json"));
     char *json = tu_slurp_file(src_path("tests/ref/gpt2/gpt2_f32/config.json"), NULL);
     av_gpt2_config cfg;

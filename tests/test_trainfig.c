@@ -19,15 +19,22 @@
 
 static const av_plot_meta META = {.software = "attnviz test", .description = "attnviz --train reverse"};
 
+/* The opening "<text " of the element whose content is `content`; *hit = where
+ * that content starts. Fails the test if there is none. */
+static const char *svg_text_open(const char *svg, const char *content, const char **hit) {
+    char needle[256];
+    snprintf(needle, sizeof needle, ">%s</text>", content);
+    *hit = strstr(svg, needle);
+    assert_non_null(*hit);
+    const char *open = *hit;
+    while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+    return open;
+}
+
 /* The x of the <text> whose content is `content` and its anchor ("start",
  * "middle" or "end"); fails the test if there is none. */
 static double svg_text_x(const char *svg, const char *content, char anchor[8]) {
-    char needle[256];
-    snprintf(needle, sizeof needle, ">%s</text>", content);
-    const char *hit = strstr(svg, needle);
-    assert_non_null(hit);
-    const char *open = hit;
-    while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+    const char *hit, *open = svg_text_open(svg, content, &hit);
     double x = -1;
     assert_int_equal(sscanf(open, "<text x=\"%lf\"", &x), 1);
     const char *a = strstr(open, "text-anchor=\"");
@@ -70,12 +77,7 @@ static void test_filmstrip_long_row_label_inside_figure(void **state) {
 
 /* The y of the <text> whose content is `content` (the test fails if there is none). */
 static double svg_text_y(const char *svg, const char *content) {
-    char needle[256];
-    snprintf(needle, sizeof needle, ">%s</text>", content);
-    const char *hit = strstr(svg, needle);
-    assert_non_null(hit);
-    const char *open = hit;
-    while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+    const char *hit, *open = svg_text_open(svg, content, &hit);
     const char *y = strstr(open, " y=\"");
     assert_true(y && y < hit);
     return atof(y + 4);
