@@ -542,6 +542,50 @@ static void test_cli_train_snapshot_curves_have_markers(void **state) {
     free(svg);
 }
 
+/* The "attention on the target" panel holds 10 curves (tab10, the legend's room). With 16 heads it drew
+ * layer 0's heads 0..9 and nothing said so, so the head the trace names best ("best L1 H5") could be
+ * missing. Now: 10 heads, the trace's best among them, and a note saying which 10 of how many; with
+ * few heads, every head and no note. */
+static void test_cli_train_curves_draw_the_best_head_of_many(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *layers, *heads; int lh; } cases[] = {{"2", "8", 16}, {"2", "2", 4}};
+    for (int c = 0; c < 2; c++) {
+        tu_result r;
+        const char *dir = tu_in(f, c ? "few" : "many");
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", cases[c].layers, "--heads",
+                    cases[c].heads, "--d-model", "32", "--batch", "4", "-o", dir, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        const char *b = NULL;
+        for (const char *p = strstr(r.out, " best L"); p; p = strstr(p + 1, " best L")) b = p; /* the last snapshot */
+        int bl = -1, bh = -1;
+        assert_true(b && sscanf(b, " best L%d H%d", &bl, &bh) == 2);
+        tu_free(&r);
+        char path[4200], want[160];
+        snprintf(path, sizeof path, "%s/curves.svg", dir);
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        int entries = 0, seen[64] = {0};
+        for (const char *p = strstr(svg, ">layer "); p; p = strstr(p + 1, ">layer ")) {
+            int l, h;
+            if (sscanf(p, ">layer %d head %d</text>", &l, &h) != 2) continue;
+            assert_true(l >= 0 && h >= 0 && l * 8 + h < 64);
+            assert_int_equal(seen[l * 8 + h]++, 0); /* no head twice */
+            entries++;
+        }
+        snprintf(want, sizeof want, ">layer %d head %d</text>", bl, bh);
+        if (!strstr(svg, want)) fail_msg("curves.svg does not draw the best head L%d H%d", bl, bh);
+        if (c == 0) {
+            assert_int_equal(entries, 10);
+            snprintf(want, sizeof want, ">10 of 16 heads: the best at the end, L%d H%d, and the 9 next</text>", bl, bh);
+            if (!strstr(svg, want)) fail_msg("curves.svg has no note '%s'", want);
+        } else {
+            assert_int_equal(entries, cases[c].lh);
+            assert_null(strstr(svg, " heads: the best at the end"));
+        }
+        free(svg);
+    }
+}
+
 /* The film strip's row labels and the GIF's titles give the held-out accuracy as the log and
  * train.csv measure it (a count of 512 held-out sequences), to one decimal: 1 of 512 right is
  * 0.2 %, 510 of 512 is 99.6 %. They rounded to whole percent, so a film strip said "acc 100 %"
@@ -1131,6 +1175,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_accuracy_is_not_rounded_away, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_snapshot_curves_have_markers, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_curves_draw_the_best_head_of_many, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_checks_outdir_first),

@@ -486,17 +486,37 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
     ser[0] = (av_series){.label = "training batch", .x = steps + 1, .y = g->loss + 1, .n = g->steps};
     snap_series(&ser[1], buf, buf + MAX_SNAP, g, g->ho_loss, 1, "held-out, at snapshots");
     snap_series(&ser[2], buf + 2 * MAX_SNAP, buf + 3 * MAX_SNAP, g, g->acc, 1, NULL);
-    int shown = LH < 10 ? LH : 10;
+    /* at most 10 heads (tab10's colours, the legend's room): with more, the 10 with the most attention on
+     * target at the last snapshot, the best first (ties: the lower index, as the trace's "best L H"), and a
+     * note under the legend says so; never a silent cut at layer 0's first heads */
+    int shown = LH < 10 ? LH : 10, *order = calloc((size_t)LH, sizeof *order);
+    if (!order) {
+        free(steps); free(buf); free(ser); free(names);
+        return av_fail(err, AV_ERUNTIME, "out of memory drawing the curves");
+    }
+    const double *last = g->aot + (size_t)(g->n_snap - 1) * LH;
+    for (int i = 0; i < LH; i++) order[i] = i;
+    for (int i = 0; LH > shown && i < shown; i++) /* selection: order[0..shown-1] the best, in order */
+        for (int j = i + 1; j < LH; j++)
+            if (last[order[j]] > last[order[i]] || (last[order[j]] == last[order[i]] && order[j] < order[i])) {
+                int t = order[i]; order[i] = order[j]; order[j] = t;
+            }
+    char note[128] = "";
+    if (LH > shown)
+        snprintf(note, sizeof note, "%d of %d heads: the best at the end, L%d H%d, and the %d next", shown, LH,
+                 order[0] / g->H, order[0] % g->H, shown - 1);
     for (int i = 0; i < shown; i++) {
-        snprintf(names[i], sizeof names[i], "layer %d head %d", i / g->H, i % g->H);
-        snap_series(&ser[3 + i], buf + (4 + 2 * i) * MAX_SNAP, buf + (5 + 2 * i) * MAX_SNAP, g, g->aot + i, (size_t)LH,
+        int h = order[i];
+        snprintf(names[i], sizeof names[i], "layer %d head %d", h / g->H, h % g->H);
+        snap_series(&ser[3 + i], buf + (4 + 2 * i) * MAX_SNAP, buf + (5 + 2 * i) * MAX_SNAP, g, g->aot + h, (size_t)LH,
                     names[i]);
     }
+    free(order);
     av_curve_panel p[3] = {
         {.title = "loss (cross-entropy on answers)", .y_label = "loss", .s = ser, .n_series = 2},
         {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0, .ymax = 1},
         {.title = "attention on the target, at snapshots", .y_label = "attention weight", .s = ser + 3, .n_series = shown, .ymin = 0,
-         .ymax = 1},
+         .ymax = 1, .note = note[0] ? note : NULL},
     };
     av_status s = av_plot_curves(path, p, 3, lf->title, "training step", meta, err);
     free(steps); free(buf); free(ser); free(names);

@@ -96,6 +96,9 @@ static int n_labelled(const av_curve_panel *p) {
     return n;
 }
 
+/* Rows the panel's legend takes; its note, if any, is one more. */
+static int legend_rows(const av_curve_panel *p) { return (n_labelled(p) + LEG_COLS - 1) / LEG_COLS; }
+
 /* The legend under the panel's x-axis title, LEG_COLS entries a row, so it
  * never covers a curve. */
 static void emit_legend(av_dlist *dl, const av_curve_panel *p, int x0, int y0) {
@@ -137,6 +140,9 @@ static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, co
         }
     }
     emit_legend(dl, p, a.bx0, y0 + PH);
+    if (p->note) /* under the legend's last row, from the panel's left edge: the widest text of the panel */
+        av_dl_text_run(dl, p->note, (float)x0 + 16, (float)(y0 + PH + legend_rows(p) * LEG_LINE + 10), 12,
+                       AV_ANCHOR_START, 0, 0, INK);
     av_dl_text_run(dl, p->title, (a.bx0 + a.bx1) * 0.5f, (float)y0 + 26, 15, AV_ANCHOR_MIDDLE, 0, 1, INK);
     av_dl_text_run(dl, x_label, (a.bx0 + a.bx1) * 0.5f, (float)a.by1 + 40, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
     if (p->y_label)
@@ -151,12 +157,12 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
         if (panels[p].n_series < 1 || panels[p].n_series > 10)
             return av_fail(err, AV_ERUNTIME, "cannot plot %d curves in one panel (allowed 1..10)", panels[p].n_series);
     av_dlist dl;
-    int top = 44, legend_rows = 0;
+    int top = 44, leg_rows = 0;
     for (int p = 0; p < n_panels; p++) {
-        int rows = (n_labelled(&panels[p]) + LEG_COLS - 1) / LEG_COLS;
-        if (rows > legend_rows) legend_rows = rows;
+        int rows = legend_rows(&panels[p]) + (panels[p].note != NULL);
+        if (rows > leg_rows) leg_rows = rows;
     }
-    av_dl_init(&dl, n_panels * PW + 20, PH + top + 10 + legend_rows * LEG_LINE, WHITE);
+    av_dl_init(&dl, n_panels * PW + 20, PH + top + 10 + leg_rows * LEG_LINE, WHITE);
     av_dl_text_run(&dl, title, dl.width * 0.5f, 30, 18, AV_ANCHOR_MIDDLE, 0, 1, INK);
     for (int p = 0; p < n_panels; p++) emit_panel(&dl, &panels[p], 10 + p * PW, top, x_label);
     av_status st = av_plot_write(path, &dl, title, meta, err);

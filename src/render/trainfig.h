@@ -37,6 +37,7 @@ typedef struct {
     const av_series *s;
     int n_series;        /* 1..10 */
     double ymin, ymax;   /* y range; both 0 = from the data */
+    const char *note;    /* a line under the legend, e.g. which of more series than fit are drawn; or NULL */
 } av_curve_panel;
 
 /* n_panels (1..4) panels side by side sharing the x axis title, under
