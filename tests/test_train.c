@@ -253,6 +253,46 @@ static void test_cli_train_noam_header_and_trace(void **state) {
     }
 }
 
+/* --schedule constant is --lr at every step (nn/optim.h), no warm-up. The header said "AdamW lr 0.004
+ * (constant, warm-up 10)" while train.csv showed 0.004 from step 1, and --warmup passed without a word.
+ * Now the header names no warm-up, --warmup warns "has no effect" as other unused options do, and even
+ * a --warmup beyond --steps (an error with cosine and noam) only warns. */
+static void test_cli_train_constant_schedule_has_no_warmup(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "constant", "--lr", "0.004", "--warmup", "10", "--steps",
+                "12", "--d-model", "16", "--batch", "4", "-o", tu_in(f, "c"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "AdamW lr 0.004 (constant), clip 1.0")) fail_msg("header:\n%s", r.out);
+    assert_null(strstr(r.out, "warm-up"));
+    if (!strstr(r.err, "attnviz: warning: --warmup 10 has no effect with --schedule constant"))
+        fail_msg("no warning:\n%s", r.err);
+    tu_free(&r);
+    char *csv = tu_slurp_file(tu_in(f, "c/train.csv"), NULL);
+    assert_non_null(csv);
+    int rows = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        int step;
+        double lr;
+        assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
+        if (step == 0) continue;
+        if (fabs(lr - 0.004) > 1e-12) fail_msg("train.csv step %d: lr %.9g, constant gives 0.004", step, lr);
+        rows++;
+    }
+    assert_int_equal(rows, 12);
+    free(csv);
+    run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "constant", "--warmup", "50", "--steps", "2",
+                "--d-model", "16", "--batch", "4", "-q", "-o", tu_in(f, "d"), NULL);
+    if (r.code != 0) fail_msg("--warmup 50 --steps 2 with constant: exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.err, "--warmup 50 has no effect with --schedule constant"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "constant", "--steps", "2", "--d-model", "16", "--batch",
+                "4", "-o", tu_in(f, "e"), NULL); /* no --warmup: no warning */
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "warning"));
+    tu_free(&r);
+}
+
 /* ---------------------------------------------------------------------------- training */
 
 static void small_config(av_gpt2_config *cfg, av_adamw *opt, int steps, av_kernel kernel) {
@@ -1161,6 +1201,8 @@ int main(void) {
         cmocka_unit_test(test_schedules_by_hand),
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
         cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_constant_schedule_has_no_warmup, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(test_same_bits_on_1_and_2_threads),
         cmocka_unit_test(test_short_schedule_learns_reverse),
         cmocka_unit_test(test_short_schedule_learns_induction),

@@ -160,7 +160,7 @@ static const optdef kOpts[] = {
      .choice_name = schedule_name, .arg = "S",
      .help = "--train: cosine (default) | noam (paper: factor·d_model^-0.5·min(t^-0.5, t·warmup^-1.5), factor --lr or 1) | constant"},
     {"warmup", 0, OPT_INT, AT(warmup), .lo = 1, .hi = 1000000, .arg = "N",
-     .help = "--train: warm-up steps (default 5 % of --steps; at most --steps)"},
+     .help = "--train: warm-up steps (default 5 % of --steps; at most --steps; none with --schedule constant)"},
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
     {"model", 'm', OPT_STRING, AT(model_dir), .if_empty = "give a folder name", .arg = "DIR",
@@ -542,6 +542,9 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
                  "attnviz --model DIR --dump ...", o->dump_dir);
     if (o->causal)
         snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
+    if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup")) /* nn/optim.h: constant is lr_max from t = 1 */
+        snprintf(msgs[n++], 160, "--warmup %d has no effect with --schedule constant: the lr is --lr from step 1 "
+                 "(cosine and noam warm up)", o->warmup);
     if (o->kernel == AV_KERNEL_FLASH + 1) /* reference: the readable loops; auto and blas: packed sgemm */
         snprintf(msgs[n++], 160, "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
     for (int i = 0; i < N_OPTS && n < AV_MAX_WARNINGS; i++) {

@@ -126,11 +126,16 @@ static void variant_label(char *out, size_t n, const av_train_opts *o, int vary)
              c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
 }
 
-/* The header's learning rate: "lr 0.006 (cosine, warm-up 200)"; for noam the
+/* The header's learning rate: "lr 0.006 (cosine, warm-up 200)", "lr 0.006
+ * (constant)" (constant has no warm-up: nn/optim.h av_lr_at); for noam the
  * rule with its numbers and the peak it reaches at step = warm-up, "lr = 1 ·
  * 64^-0.5 · min(step^-0.5, step · 200^-1.5) (noam; peak 0.00884 at step 200)",
  * since the factor alone says nothing about the lr the model trains with. */
 static void lr_label(char *out, size_t n, const av_train_opts *o) {
+    if (o->schedule == AV_SCHED_CONSTANT) {
+        snprintf(out, n, "lr %g (constant)", o->lr);
+        return;
+    }
     if (o->schedule != AV_SCHED_NOAM) {
         snprintf(out, n, "lr %g (%s, warm-up %d)", o->lr, av_schedule_name(o->schedule), o->warmup);
         return;
@@ -834,7 +839,8 @@ static av_status check_outdirs(const av_train_opts *o, av_err *err) {
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
-    if (o.warmup > o.steps) /* torch's LambdaLR would accept it and never reach the peak --lr: refuse instead */
+    if (o.warmup > o.steps && o.schedule != AV_SCHED_CONSTANT) /* torch's LambdaLR would accept it and never reach
+                                                                 * the peak --lr: refuse (constant ignores it) */
         return av_fail(err, AV_EUSAGE, "--warmup %d is more than --steps %d (allowed: 1..%d)", o.warmup, o.steps, o.steps);
     if (o.d_model % o.heads) {
         char hint[160];
