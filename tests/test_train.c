@@ -293,6 +293,33 @@ static void test_cli_train_constant_schedule_has_no_warmup(void **state) {
     tu_free(&r);
 }
 
+/* The default warm-up is 5 % of --steps (av_train_fill_defaults): 200 only at 4000 steps. docs/train.md
+ * and its Chinese version said "the default warm-up of 200 steps"; they now give the rule, with its
+ * numbers for the tasks' default steps (worked by hand: 4000 / 20 = 200, 3000 / 20 = 150). */
+static void test_docs_state_the_default_warmup_rule(void **state) {
+    (void)state;
+    static const struct { av_task_kind task; int steps, warmup; } cases[] = {
+        {AV_TASK_REVERSE, 0, 200}, {AV_TASK_SORT, 0, 200}, {AV_TASK_INDUCTION, 0, 150}, {AV_TASK_REVERSE, 100, 5}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        av_train_opts o = {.task = cases[i].task, .steps = cases[i].steps};
+        av_train_fill_defaults(&o);
+        assert_int_equal(o.warmup, cases[i].warmup);
+    }
+    static const struct { const char *path, *wrong, *right; } docs[] = {
+        {"docs/train.md", "default warm-up of 200", "The default warm-up is 5 % of `--steps`: 200 steps for\n"
+                                                    "reverse's and sort's 4000 (150 for induction's 3000)"},
+        {"docs/train.zh.md", "\xE9\xBB\x98\xE8\xAE\xA4\n\xE9\xA2\x84\xE7\x83\xAD 200", /* 默认\n预热 200 */
+         "\xE9\xBB\x98\xE8\xAE\xA4\xE9\xA2\x84\xE7\x83\xAD\xE6\x98\xAF `--steps`\n\xE7\x9A\x84 5 %"},
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        char *text = tu_slurp_file(src_path(docs[i].path), NULL);
+        assert_non_null(text);
+        if (strstr(text, docs[i].wrong)) fail_msg("%s still says the default warm-up is 200 steps", docs[i].path);
+        if (!strstr(text, docs[i].right)) fail_msg("%s does not state the 5 %% rule", docs[i].path);
+        free(text);
+    }
+}
+
 /* ---------------------------------------------------------------------------- training */
 
 static void small_config(av_gpt2_config *cfg, av_adamw *opt, int steps, av_kernel kernel) {
@@ -1200,6 +1227,7 @@ int main(void) {
         cmocka_unit_test(test_adamw_one_step_by_hand),
         cmocka_unit_test(test_schedules_by_hand),
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
+        cmocka_unit_test(test_docs_state_the_default_warmup_rule),
         cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_constant_schedule_has_no_warmup, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
