@@ -801,6 +801,26 @@ static void test_cli_train_bad_input(void **state) {
     }
 }
 
+/* A model too big to train is a usage error: exit 2, the message, and nothing on stdout. The check ran
+ * after the "training reverse: ..." header, so stdout had a header for a run that never started (and -o
+ * was made). Alone and with --compare. */
+static void test_cli_train_too_big_prints_no_header(void **state) {
+    tu_fixture *f = *state;
+    for (int c = 0; c < 2; c++) {
+        tu_result r;
+        const char *dir = tu_in(f, "big");
+        if (c) run_attnviz(&r, NULL, "--train", "reverse", "--d-model", "2048", "--compare", "positions", "-o", dir, NULL);
+        else run_attnviz(&r, NULL, "--train", "reverse", "--d-model", "2048", "-o", dir, NULL);
+        if (r.code != 2 || r.out[0]) fail_msg("case %d: exit %d, stdout:\n%s\nstderr:\n%s", c, r.code, r.out, r.err);
+        assert_non_null(strstr(r.err, "attnviz: error: --train with d_model 2048, 2 layers, 4 heads and batch 32 needs "
+                                      "at least "));
+        assert_non_null(strstr(r.err, "more than the 2 GiB allowed; try a smaller --d-model, --layers or --batch"));
+        struct stat sb;
+        assert_int_not_equal(stat(dir, &sb), 0); /* no folder made for it */
+        tu_free(&r);
+    }
+}
+
 /* -o is made before the first step: a bad one fails with no "step 0" line (exit 1, I/O). */
 static void test_cli_train_checks_outdir_first(void **state) {
     (void)state;
@@ -1250,6 +1270,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_compare_header_names_the_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_cli_train_checks_outdir_first),
+        cmocka_unit_test_setup_teardown(test_cli_train_too_big_prints_no_header, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_unwritable_outdir_fails_before_step_1, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),

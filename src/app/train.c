@@ -663,27 +663,40 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     return s;
 }
 
-static av_status run_one(const av_train_opts *o, const char *dir, train_log *out_log, FILE *out, av_err *err) {
-    run_state r = {.o = o, .out = out};
+/* The model o trains: GPT-2's layout at o's sizes, over the toy vocabulary. */
+static void train_config(av_gpt2_config *cfg, const av_train_opts *o) {
+    av_gpt2_config_defaults(cfg);
+    cfg->n_layer = o->layers; cfg->n_head = o->heads; cfg->n_embd = o->d_model;
+    cfg->n_positions = AV_TASK_MAX_T; cfg->vocab_size = AV_TOY_VOCAB; cfg->layer_norm_epsilon = 1e-5;
+    cfg->positions = o->positions; cfg->norm = o->norm; cfg->scale = o->scale;
+    if (o->rope_base > 0) cfg->rope_base = o->rope_base;
+    cfg->rope_style = o->rope_style;
+    cfg->kernel = o->reference ? AV_KERNEL_REFERENCE : AV_KERNEL_BLAS;
+}
+
+/* AV_EUSAGE when o's trainer (nn/train.h av_trainer_bytes) needs more than AV_MAX_TRAIN_BYTES. */
+static av_status check_train_size(const av_train_opts *o, av_err *err) {
     av_gpt2_config cfg;
-    av_gpt2_config_defaults(&cfg);
-    cfg.n_layer = o->layers; cfg.n_head = o->heads; cfg.n_embd = o->d_model;
-    cfg.n_positions = AV_TASK_MAX_T; cfg.vocab_size = AV_TOY_VOCAB; cfg.layer_norm_epsilon = 1e-5;
-    cfg.positions = o->positions; cfg.norm = o->norm; cfg.scale = o->scale;
-    if (o->rope_base > 0) cfg.rope_base = o->rope_base;
-    cfg.rope_style = o->rope_style;
-    cfg.kernel = o->reference ? AV_KERNEL_REFERENCE : AV_KERNEL_BLAS;
-    av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
-                    .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
-                    .steps = o->steps, .d_model = o->d_model};
-    av_task_probe(&r.probe, o->task);
+    train_config(&cfg, o);
     size_t need = av_trainer_bytes(&cfg, o->batch);
     if (need > AV_MAX_TRAIN_BYTES)
         return av_fail(err, AV_EUSAGE, "--train with d_model %d, %d layers, %d heads and batch %d needs at least %.1f GiB "
                        "(parameters, gradients, AdamW moments, activations), more than the %zu GiB allowed; try a smaller "
                        "--d-model, --layers or --batch", o->d_model, o->layers, o->heads, o->batch,
                        (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
-    av_status s = check_not_a_foreign_model(dir, err); /* never over a downloaded model's files */
+    return AV_OK;
+}
+
+static av_status run_one(const av_train_opts *o, const char *dir, train_log *out_log, FILE *out, av_err *err) {
+    run_state r = {.o = o, .out = out};
+    av_gpt2_config cfg;
+    train_config(&cfg, o);
+    av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
+                    .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
+                    .steps = o->steps, .d_model = o->d_model};
+    av_task_probe(&r.probe, o->task);
+    av_status s = check_train_size(o, err); /* av_train_run checked it before the header; kept for direct callers */
+    if (!s) s = check_not_a_foreign_model(dir, err); /* never over a downloaded model's files */
     if (!s) s = av_dir_writable(dir, err); /* a bad -o fails before the first step, not after training */
     if (!s) s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
     if (s) return s;
@@ -852,6 +865,17 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = %d", o.d_model / o.heads);
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
+    /* the size check before the header line too: a usage error prints nothing on stdout (it printed the
+     * header, then "needs at least 3.2 GiB"); with --compare every variant (learned positions add wpe) */
+    av_train_opts v[3];
+    const char *vnames[3];
+    char vleft[96];
+    int nv = o.compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, vnames, &o, vleft, sizeof vleft);
+    if (o.compare == AV_TRAIN_CMP_NONE) v[0] = o;
+    for (int i = 0; i < nv; i++) {
+        av_status zs = check_train_size(&v[i], err);
+        if (zs) return zs;
+    }
     av_status fs = check_outdirs(&o, err);
     if (fs) return fs; /* before the header line: nothing has started */
     char vlabel[96], lr_text[200];
