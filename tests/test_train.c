@@ -696,7 +696,8 @@ static void test_cli_train_compare_header_names_the_settings(void **state) {
     static const struct { const char *what, *label; } cases[] = {
         {"norm", "d_model 16, learned positions, Pre-LN vs Post-LN, ÷√d_k; batch 2"},
         {"scale", "d_model 16, learned positions, Pre-LN, ÷√d_k vs no scale; batch 2"},
-        {"positions", "d_model 16, learned vs sinusoidal vs rope positions, Pre-LN, ÷√d_k; batch 2"},
+        /* RoPE as everywhere else in the output (it said "rope positions") */
+        {"positions", "d_model 16, learned vs sinusoidal vs RoPE positions, Pre-LN, ÷√d_k; batch 2"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_result r;
@@ -1005,6 +1006,13 @@ static void test_cli_train_rope_style_and_base_reach_the_model(void **state) {
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "no effect"));
     assert_non_null(strstr(r.out, "probe logits differ by at most 0\n"));
+    /* the header and the figures' titles write RoPE as the rest of the output does (they said "rope positions");
+     * config.json keeps its value "rope" */
+    assert_non_null(strstr(r.out, "d_model 16, RoPE positions, Pre-LN, ÷√d_k; batch 4"));
+    char *svg = tu_slurp_file(tu_in(f, "curves.svg"), NULL);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "d_model 16 · RoPE positions, Pre-LN, ÷√d_k</text>"));
+    free(svg);
     size_t n = 0;
     char *cfg = tu_slurp_file(tu_in(f, "config.json"), &n);
     assert_non_null(strstr(cfg, "\"positions\":\t\"rope\""));

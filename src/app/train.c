@@ -100,6 +100,10 @@ static const char *positions_label(av_positions p) {
     return p == AV_POS_LEARNED ? "learned" : p == AV_POS_SINUSOIDAL ? "sinusoidal" : p == AV_POS_ROPE ? "rope" : "none";
 }
 
+/* The positions as the header and figure titles write them: "learned", "sinusoidal", "RoPE" (its
+ * name everywhere else in attnviz's output; positions_label is config.json's value, "rope"). */
+static const char *positions_text(av_positions p) { return p == AV_POS_ROPE ? "RoPE" : positions_label(p); }
+
 /* run (32 bytes) = "train-" + 16 hex digits of FNV-1a 64 (figures.h) of
  * every option that decides the numbers: the figures' PNG tEXt Run and SVG
  * run line. "train-" tells a later run in the folder (figures.h
@@ -119,9 +123,9 @@ static void train_run_id(char run[32], const av_train_opts *o) {
 static void variant_label(char *out, size_t n, const av_train_opts *o, int vary) {
     av_train_compare c = vary ? o->compare : AV_TRAIN_CMP_NONE; /* the --compare header: that setting varies */
     snprintf(out, n, "%s positions, %s, %s",
-             c != AV_TRAIN_CMP_POSITIONS ? positions_label(o->positions)
+             c != AV_TRAIN_CMP_POSITIONS ? positions_text(o->positions)
              : (o->d_model / o->heads) % 2 ? "learned vs sinusoidal" /* rope left out: odd d_k */
-                                           : "learned vs sinusoidal vs rope",
+                                           : "learned vs sinusoidal vs RoPE",
              c == AV_TRAIN_CMP_NORM ? "Pre-LN vs Post-LN" : o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
              c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
 }
