@@ -196,6 +196,57 @@ static void test_model_view_of_one_layer(void **state) {
     free(svg);
 }
 
+/* What config.json claims against its "attnviz" object. model_type
+ * "attnviz_gpt2" without the object ran silently as a plain Pre-LN GPT-2:
+ * now an error naming the file. model_type "gpt2" or GPT2LMHeadModel with a
+ * Post-LN or RoPE object (earlier attnviz versions wrote that) runs the
+ * object's way with a warning naming both keys; a consistent folder warns
+ * about nothing. */
+static void test_model_type_against_attnviz_object(void **state) {
+    tu_fixture *f = *state;
+    static const char *base = "\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257";
+    static const struct {
+        const char *name, *claims, *object; /* object "" = no "attnviz" key */
+        int code;
+        const char *want[3]; /* in stderr; NULL: stderr has no "warning" */
+    } cases[] = {
+        {"bare", "\"model_type\": \"attnviz_gpt2\", \"architectures\": [\"AttnvizGPT2\"]", "", 2,
+         {"/bare/config.json: model_type \"attnviz_gpt2\" needs the \"attnviz\" object (norm, positions)", NULL}},
+        {"post", "\"model_type\": \"gpt2\"", "{\"norm\": \"post\"}", 0,
+         {"attnviz: warning: ", "/post/config.json: model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.norm \"post\"",
+          "attnviz follows the attnviz object, while transformers would not"}},
+        {"rope", "\"architectures\": [\"GPT2LMHeadModel\"]", "{\"positions\": \"rope\"}", 0,
+         {"/rope/config.json: architectures [\"GPT2LMHeadModel\"] claims a Hugging Face GPT-2, but attnviz.positions \"rope\"",
+          "attnviz follows the attnviz object, while transformers would not", NULL}},
+        {"sin", "\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"]",
+         "{\"norm\": \"post\", \"positions\": \"sinusoidal\"}", 0,
+         {"model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.norm \"post\" and attnviz.positions \"sinusoidal\"",
+          NULL}},
+        {"ok", "\"model_type\": \"attnviz_gpt2\", \"architectures\": [\"AttnvizGPT2\"]", "{\"norm\": \"post\"}", 0, {NULL}},
+        {"noscale", "\"model_type\": \"gpt2\"", "{\"scale\": false}", 0, {NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *dir = tu_in(f, cases[i].name);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        char json[1024], valid[1024], path[4400];
+        snprintf(json, sizeof json, "{%s, %s%s%s}", cases[i].claims, base, cases[i].object[0] ? ", \"attnviz\": " : "",
+                 cases[i].object);
+        /* the weights from a config the loader accepts; then the config.json under test */
+        snprintf(valid, sizeof valid, "{%s%s%s}", base, cases[i].object[0] ? ", \"attnviz\": " : "", cases[i].object);
+        make_gpt2(dir, valid);
+        snprintf(path, sizeof path, "%s/config.json", dir);
+        write_text(path, json, strlen(json));
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "-q", "hello world", NULL);
+        if (r.code != cases[i].code) fail_msg("case %s: exit %d, stderr '%s'", cases[i].name, r.code, r.err);
+        if (!cases[i].want[0] && strstr(r.err, "warning")) fail_msg("case %s: unexpected '%s'", cases[i].name, r.err);
+        for (int k = 0; k < 3 && cases[i].want[k]; k++)
+            if (!strstr(r.err, cases[i].want[k]))
+                fail_msg("case %s: want '%s' in stderr '%s'", cases[i].name, cases[i].want[k], r.err);
+        tu_free(&r);
+    }
+}
+
 /* --layer/--head with --explain, --show and --compare scale on that layer. */
 static void test_model_teaching_tools(void **state) {
     tu_fixture *f = *state;
@@ -788,6 +839,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,6 +228,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
+    if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     read_training(r);
     const av_gpt2_config *c = &r->g.cfg;
     int given = av_option_given(o, "layer");
