@@ -275,6 +275,14 @@ static void test_model_teaching_tools(void **state) {
     assert_non_null(strstr(r.out, "head 2 of 4: attention weights"));
     assert_null(strstr(r.out, "head 1 of 4: attention weights"));
     assert_non_null(strstr(r.out, "--compare scale"));
+    /* the model's causal mask: row i (of T = 10) sees i + 1 keys, so uniform weights have entropy
+     * (ln 1 + ln 2 + ... + ln 10) / 10, not ln 10 */
+    double uniform = 0;
+    for (int i = 1; i <= 10; i++) uniform += log((double)i);
+    char want_u[128];
+    snprintf(want_u, sizeof want_u, "uniform over each row's visible keys would be %.3f,", uniform / 10);
+    if (!strstr(r.out, want_u)) fail_msg("want '%s' in:\n%s", want_u, r.out);
+    assert_null(strstr(r.out, "ln(10)"));
     assert_true(file_exists(tu_in(f, "o/layer0_head2.png")));
     assert_true(file_exists(tu_in(f, "o/compare_scale.png")));
     /* the --compare figure says what it shows like the model's other figures: the
