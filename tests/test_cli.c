@@ -200,8 +200,17 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--d-model", "10", "--heads", "2", "--positions", "rope", "a b", NULL);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "d_k"));
-    assert_non_null(strstr(r.err, "= 5"));
+    /* RoPE's even d_k: multiples of 2·2 = 4 around 10 are 8, 12; heads 1 (d_k 10) and 5 (d_k 2) keep 10 */
+    assert_non_null(strstr(r.err, "d_k = d_model / heads = 10 / 2 = 5; with 2 heads give --d-model 8 or 12 (multiples "
+                                  "of 2·heads, for an even d_k), or keep 10 with --heads 1 or 5\n"));
+    tu_free(&r);
+    /* with RoPE the suggestions keep d_k even: 511 = 7·73 gave d_k 73; multiples of 14 around 512 are 504 = 14·36 and
+     * 518 = 14·37; 4 and 8 heads give d_k 128 and 64 */
+    run_attnviz(&r, NULL, "--heads", "7", "--positions", "rope", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--heads 7 does not divide d_model 512 (d_k = d_model / heads must be a whole number); "
+                                  "with 7 heads give --d-model 504 or 518 (multiples of 2·heads, for an even d_k), or "
+                                  "keep 512 with --heads 4 or 8\n"));
     tu_free(&r);
 }
 
