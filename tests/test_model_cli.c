@@ -256,7 +256,8 @@ static void test_model_teaching_tools(void **state) {
                 "--compare", "scale", "--color", "never", "--html", "-o", tu_in(f, "o"), SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "layer 0 of 2, step by step"));
-    assert_non_null(strstr(r.out, "--explain: head 2, query 3 \"␣fox\" → key 1 \"␣quick\""));
+    /* a --model's headers name the layer as well as the head (head 2 is in every layer) */
+    assert_non_null(strstr(r.out, "--explain: layer 0, head 2, query 3 \"␣fox\" → key 1 \"␣quick\""));
     /* the weight explained is the numpy reference's attn[0, 2, 3, 1] */
     av_npy a;
     av_err err = {{0}};
@@ -272,7 +273,7 @@ static void test_model_teaching_tools(void **state) {
     assert_non_null(strstr(r.out, "(= scores.npy[0, 2, 3, 1])"));
     assert_true(fabs(shown - want) <= 1e-4);
     av_npy_free(&a);
-    assert_non_null(strstr(r.out, "head 2 of 4: attention weights"));
+    assert_non_null(strstr(r.out, "\nlayer 0, head 2 of 4: attention weights (rows = queries, columns = keys)\n"));
     assert_null(strstr(r.out, "head 1 of 4: attention weights"));
     assert_non_null(strstr(r.out, "--compare scale"));
     /* the model's causal mask: row i (of T = 10) sees i + 1 keys, so uniform weights have entropy
