@@ -531,6 +531,32 @@ static void test_model_folder_with_trailing_slash(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* the trace and the figures' Weights name the folder without the slash too (the trace printed
+     * "model DIR/ (trained toy model: ...)"), and --layer's error DIR/config.json, not DIR//config.json */
+    const char *toy = tu_in(f, "toy");
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-o", toy, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(typed, sizeof typed, "%s//", toy);
+    run_attnviz(&r, NULL, "--model", typed, "--format", "png", "-o", tu_in(f, "o"), "3 1 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    snprintf(want, sizeof want, "  weights    model %s (trained toy model: attnviz --train reverse, step 2)", toy);
+    if (!strstr(r.out, want)) fail_msg("want '%s' in:\n%s", want, r.out);
+    snprintf(want, sizeof want, "%s/ ", toy);
+    assert_null(strstr(r.out, want));
+    tu_free(&r);
+    av_png_image img;
+    av_err err;
+    assert_int_equal(av_png_read_texts(tu_in(f, "o/model.png"), &img, &err), AV_OK);
+    const char *w = av_png_image_text(&img, "Weights");
+    snprintf(want, sizeof want, "trained toy model %s (attnviz --train reverse, step 2;", toy);
+    if (!w || strncmp(w, want, strlen(want)) != 0) fail_msg("Weights '%s', want it to start '%s'", w ? w : "(none)", want);
+    av_png_image_free(&img);
+    run_attnviz(&r, NULL, "--model", typed, "--layer", "9", "--no-plot", "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "from %s/config.json)", toy);
+    if (!strstr(r.err, want)) fail_msg("want '%s' in '%s'", want, r.err);
+    tu_free(&r);
 }
 
 /* A --model's figures are titled like the single layer's: the sentence in
