@@ -161,10 +161,11 @@ static av_status check_type_claims(av_gpt2_config *c, const cJSON *root, const c
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
     int attnviz_type = cJSON_IsString(type) && strcmp(type->valuestring, AV_GPT2_ATTNVIZ_TYPE) == 0;
-    if (attnviz_type && !a)
+    if (attnviz_type && (!a || (!cJSON_GetObjectItemCaseSensitive(a, "norm") &&
+                                !cJSON_GetObjectItemCaseSensitive(a, "positions"))))
         return av_fail(err, AV_EUSAGE, "%s: model_type \"%s\" needs the \"attnviz\" object (norm, positions) that says "
-                       "how it differs from GPT-2; without it the folder would run as a plain Pre-LN GPT-2", name,
-                       AV_GPT2_ATTNVIZ_TYPE);
+                       "how it differs from GPT-2; without %s the folder would run as a plain Pre-LN GPT-2", name,
+                       AV_GPT2_ATTNVIZ_TYPE, a ? "norm or positions in it" : "it");
     int gpt2_type = cJSON_IsString(type) && strcmp(type->valuestring, "gpt2") == 0, gpt2_arch = 0;
     const cJSON *arch;
     cJSON_ArrayForEach(arch, cJSON_GetObjectItemCaseSensitive(root, "architectures"))
