@@ -200,8 +200,17 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--d-model", "10", "--heads", "2", "--positions", "rope", "a b", NULL);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "d_k"));
-    assert_non_null(strstr(r.err, "= 5"));
+    /* RoPE's even d_k: multiples of 2·2 = 4 around 10 are 8, 12; heads 1 (d_k 10) and 5 (d_k 2) keep 10 */
+    assert_non_null(strstr(r.err, "d_k = d_model / heads = 10 / 2 = 5; with 2 heads give --d-model 8 or 12 (multiples "
+                                  "of 2·heads, for an even d_k), or keep 10 with --heads 1 or 5\n"));
+    tu_free(&r);
+    /* with RoPE the suggestions keep d_k even: 511 = 7·73 gave d_k 73; multiples of 14 around 512 are 504 = 14·36 and
+     * 518 = 14·37; 4 and 8 heads give d_k 128 and 64 */
+    run_attnviz(&r, NULL, "--heads", "7", "--positions", "rope", "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--heads 7 does not divide d_model 512 (d_k = d_model / heads must be a whole number); "
+                                  "with 7 heads give --d-model 504 or 518 (multiples of 2·heads, for an even d_k), or "
+                                  "keep 512 with --heads 4 or 8\n"));
     tu_free(&r);
 }
 
@@ -623,6 +632,44 @@ static void test_one_head_and_one_token_in_the_singular(void **state) {
     tu_free(&r);
 }
 
+/* --compare scale's uniform reference follows the mask the runs use: a
+ * masked key gets no weight, so row i spread evenly over its n_i visible
+ * keys has entropy ln(n_i), and the reference is the mean of ln(n_i) over
+ * the real query rows. It printed ln(T) over all T keys, padding included. */
+static void test_compare_uniform_entropy_follows_the_mask(void **state) {
+    (void)state;
+    double ln1234 = (log(1.0) + log(2.0) + log(3.0) + log(4.0)) / 4; /* causal, 4 real tokens: 0.795 */
+    static const struct {
+        const char *opt[4]; /* NULL-terminated */
+        int causal, all;    /* all: every real row sees all T = 4 keys */
+        double want;        /* ln(4) otherwise */
+    } cases[] = {
+        {{"--causal", NULL}, 1, 0, 0},
+        {{"--causal", "--pad-to", "6", NULL}, 1, 0, 0}, /* <pad> keys 4, 5 masked: rows see 1..4 keys */
+        {{"--pad-to", "6", NULL}, 0, 0, 0},             /* every real row sees the 4 real keys of 6 */
+        {{NULL}, 0, 1, 0},                              /* no mask: ln(T) = ln 4 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[16] = {"-q", "--no-plot", "--heads", "2", "--compare", "scale", "--color", "never"};
+        int n = 8;
+        for (int k = 0; cases[i].opt[k]; k++) argv[n++] = cases[i].opt[k];
+        argv[n++] = "I love deep learning";
+        argv[n] = NULL;
+        tu_result r;
+        tu_runv(&r, NULL, NULL, argv);
+        assert_int_equal(r.code, 0);
+        char want[160];
+        double u = cases[i].causal ? ln1234 : log(4.0);
+        if (cases[i].all)
+            snprintf(want, sizeof want, "uniform over all 4 keys would be ln(4) = %.3f)", u);
+        else
+            snprintf(want, sizeof want, "uniform over each row's visible keys would be %.3f, the mean over those rows", u);
+        if (!strstr(r.out, want)) fail_msg("case %zu: want '%s' in:\n%s", i, want, r.out);
+        assert_null(strstr(r.out, "ln(6)"));
+        tu_free(&r);
+    }
+}
+
 /* "--head 8" with one head was meant as --heads 8; with --heads given it is not. */
 static void test_head_out_of_range_suggests_heads(void **state) {
     (void)state;
@@ -750,6 +797,7 @@ int main(void) {
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
+        cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

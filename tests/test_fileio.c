@@ -646,6 +646,21 @@ static void test_path_join_never_doubles_the_slash(void **state) {
     assert_string_equal(small, "abc/d");
 }
 
+/* av_path_shown: a folder without its trailing '/' (the trace printed
+ * "model runs/reverse/ (trained toy model ..."); expected strings by hand. */
+static void test_path_shown_drops_trailing_slashes(void **state) {
+    (void)state;
+    static const struct { const char *dir, *want; } cases[] = {
+        {"runs/reverse/", "runs/reverse"}, {"runs/reverse//", "runs/reverse"}, {"runs/reverse", "runs/reverse"},
+        {"/", "/"}, {"//", "/"}, {"", ""}, {"./", "."}, {"/abs/m/", "/abs/m"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char out[64];
+        av_path_shown(out, sizeof out, cases[k].dir);
+        if (strcmp(out, cases[k].want) != 0) fail_msg("'%s' gave '%s', want '%s'", cases[k].dir, out, cases[k].want);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_commit_renames_into_place, setup, teardown),
@@ -673,6 +688,7 @@ int main(void) {
         cmocka_unit_test(test_read_stdin_through_a_pipe),
         cmocka_unit_test_setup_teardown(test_read_stdin_over_limit, setup, teardown),
         cmocka_unit_test(test_path_join_never_doubles_the_slash),
+        cmocka_unit_test(test_path_shown_drops_trailing_slashes),
     };
     return cmocka_run_group_tests_name("fileio", tests, NULL, NULL);
 }

@@ -338,6 +338,9 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": false contradicts attnviz.scale true"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true, \"attnviz\": {\"scale\": false}}", "config.json: \"scale_attn_weights\": true contradicts attnviz.scale false"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0}", "config.json: \"scale_attn_weights\" must be true or false"},
+        /* attnviz_gpt2 says "not a Hugging Face GPT-2"; only the object's norm/positions say how (it ran as plain GPT-2) */
+        {"{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: model_type \"attnviz_gpt2\" needs the \"attnviz\" object (norm, positions)"},
+        {"{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"task\": \"reverse\"}}", "without norm or positions in it the folder would run as a plain Pre-LN GPT-2"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         av_gpt2_config c;

@@ -196,6 +196,57 @@ static void test_model_view_of_one_layer(void **state) {
     free(svg);
 }
 
+/* What config.json claims against its "attnviz" object. model_type
+ * "attnviz_gpt2" without the object ran silently as a plain Pre-LN GPT-2:
+ * now an error naming the file. model_type "gpt2" or GPT2LMHeadModel with a
+ * Post-LN or RoPE object (earlier attnviz versions wrote that) runs the
+ * object's way with a warning naming both keys; a consistent folder warns
+ * about nothing. */
+static void test_model_type_against_attnviz_object(void **state) {
+    tu_fixture *f = *state;
+    static const char *base = "\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257";
+    static const struct {
+        const char *name, *claims, *object; /* object "" = no "attnviz" key */
+        int code;
+        const char *want[3]; /* in stderr; NULL: stderr has no "warning" */
+    } cases[] = {
+        {"bare", "\"model_type\": \"attnviz_gpt2\", \"architectures\": [\"AttnvizGPT2\"]", "", 2,
+         {"/bare/config.json: model_type \"attnviz_gpt2\" needs the \"attnviz\" object (norm, positions)", NULL}},
+        {"post", "\"model_type\": \"gpt2\"", "{\"norm\": \"post\"}", 0,
+         {"attnviz: warning: ", "/post/config.json: model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.norm \"post\"",
+          "attnviz follows the attnviz object, while transformers would not"}},
+        {"rope", "\"architectures\": [\"GPT2LMHeadModel\"]", "{\"positions\": \"rope\"}", 0,
+         {"/rope/config.json: architectures [\"GPT2LMHeadModel\"] claims a Hugging Face GPT-2, but attnviz.positions \"rope\"",
+          "attnviz follows the attnviz object, while transformers would not", NULL}},
+        {"sin", "\"model_type\": \"gpt2\", \"architectures\": [\"GPT2LMHeadModel\"]",
+         "{\"norm\": \"post\", \"positions\": \"sinusoidal\"}", 0,
+         {"model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.norm \"post\" and attnviz.positions \"sinusoidal\"",
+          NULL}},
+        {"ok", "\"model_type\": \"attnviz_gpt2\", \"architectures\": [\"AttnvizGPT2\"]", "{\"norm\": \"post\"}", 0, {NULL}},
+        {"noscale", "\"model_type\": \"gpt2\"", "{\"scale\": false}", 0, {NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *dir = tu_in(f, cases[i].name);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        char json[1024], valid[1024], path[4400];
+        snprintf(json, sizeof json, "{%s, %s%s%s}", cases[i].claims, base, cases[i].object[0] ? ", \"attnviz\": " : "",
+                 cases[i].object);
+        /* the weights from a config the loader accepts; then the config.json under test */
+        snprintf(valid, sizeof valid, "{%s%s%s}", base, cases[i].object[0] ? ", \"attnviz\": " : "", cases[i].object);
+        make_gpt2(dir, valid);
+        snprintf(path, sizeof path, "%s/config.json", dir);
+        write_text(path, json, strlen(json));
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "-q", "hello world", NULL);
+        if (r.code != cases[i].code) fail_msg("case %s: exit %d, stderr '%s'", cases[i].name, r.code, r.err);
+        if (!cases[i].want[0] && strstr(r.err, "warning")) fail_msg("case %s: unexpected '%s'", cases[i].name, r.err);
+        for (int k = 0; k < 3 && cases[i].want[k]; k++)
+            if (!strstr(r.err, cases[i].want[k]))
+                fail_msg("case %s: want '%s' in stderr '%s'", cases[i].name, cases[i].want[k], r.err);
+        tu_free(&r);
+    }
+}
+
 /* --layer/--head with --explain, --show and --compare scale on that layer. */
 static void test_model_teaching_tools(void **state) {
     tu_fixture *f = *state;
@@ -205,7 +256,8 @@ static void test_model_teaching_tools(void **state) {
                 "--compare", "scale", "--color", "never", "--html", "-o", tu_in(f, "o"), SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "layer 0 of 2, step by step"));
-    assert_non_null(strstr(r.out, "--explain: head 2, query 3 \"␣fox\" → key 1 \"␣quick\""));
+    /* a --model's headers name the layer as well as the head (head 2 is in every layer) */
+    assert_non_null(strstr(r.out, "--explain: layer 0, head 2, query 3 \"␣fox\" → key 1 \"␣quick\""));
     /* the weight explained is the numpy reference's attn[0, 2, 3, 1] */
     av_npy a;
     av_err err = {{0}};
@@ -221,9 +273,17 @@ static void test_model_teaching_tools(void **state) {
     assert_non_null(strstr(r.out, "(= scores.npy[0, 2, 3, 1])"));
     assert_true(fabs(shown - want) <= 1e-4);
     av_npy_free(&a);
-    assert_non_null(strstr(r.out, "head 2 of 4: attention weights"));
+    assert_non_null(strstr(r.out, "\nlayer 0, head 2 of 4: attention weights (rows = queries, columns = keys)\n"));
     assert_null(strstr(r.out, "head 1 of 4: attention weights"));
     assert_non_null(strstr(r.out, "--compare scale"));
+    /* the model's causal mask: row i (of T = 10) sees i + 1 keys, so uniform weights have entropy
+     * (ln 1 + ln 2 + ... + ln 10) / 10, not ln 10 */
+    double uniform = 0;
+    for (int i = 1; i <= 10; i++) uniform += log((double)i);
+    char want_u[128];
+    snprintf(want_u, sizeof want_u, "uniform over each row's visible keys would be %.3f,", uniform / 10);
+    if (!strstr(r.out, want_u)) fail_msg("want '%s' in:\n%s", want_u, r.out);
+    assert_null(strstr(r.out, "ln(10)"));
     assert_true(file_exists(tu_in(f, "o/layer0_head2.png")));
     assert_true(file_exists(tu_in(f, "o/compare_scale.png")));
     /* the --compare figure says what it shows like the model's other figures: the
@@ -470,6 +530,32 @@ static void test_model_folder_with_trailing_slash(void **state) {
     run_attnviz(&r, NULL, "--model", typed, "--no-plot", "hello", NULL);
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
+    tu_free(&r);
+    /* the trace and the figures' Weights name the folder without the slash too (the trace printed
+     * "model DIR/ (trained toy model: ...)"), and --layer's error DIR/config.json, not DIR//config.json */
+    const char *toy = tu_in(f, "toy");
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-o", toy, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(typed, sizeof typed, "%s//", toy);
+    run_attnviz(&r, NULL, "--model", typed, "--format", "png", "-o", tu_in(f, "o"), "3 1 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    snprintf(want, sizeof want, "  weights    model %s (trained toy model: attnviz --train reverse, step 2)", toy);
+    if (!strstr(r.out, want)) fail_msg("want '%s' in:\n%s", want, r.out);
+    snprintf(want, sizeof want, "%s/ ", toy);
+    assert_null(strstr(r.out, want));
+    tu_free(&r);
+    av_png_image img;
+    av_err err;
+    assert_int_equal(av_png_read_texts(tu_in(f, "o/model.png"), &img, &err), AV_OK);
+    const char *w = av_png_image_text(&img, "Weights");
+    snprintf(want, sizeof want, "trained toy model %s (attnviz --train reverse, step 2;", toy);
+    if (!w || strncmp(w, want, strlen(want)) != 0) fail_msg("Weights '%s', want it to start '%s'", w ? w : "(none)", want);
+    av_png_image_free(&img);
+    run_attnviz(&r, NULL, "--model", typed, "--layer", "9", "--no-plot", "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "from %s/config.json)", toy);
+    if (!strstr(r.err, want)) fail_msg("want '%s' in '%s'", want, r.err);
     tu_free(&r);
 }
 
@@ -788,6 +874,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

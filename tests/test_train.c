@@ -759,7 +759,7 @@ static void test_cli_train_compare_summary_prints_with_quiet(void **state) {
 
 static void test_cli_train_bad_input(void **state) {
     (void)state;
-    static const struct { const char *args[6]; const char *msg; } cases[] = {
+    static const struct { const char *args[8]; const char *msg; } cases[] = {
         {{"--train", "copy"}, "--train 'copy' is not a task; expected reverse, sort or induction"},
         {{"--layers", "2", "hi"}, "--layers is an option of --train"},
         {{"--train", "reverse", "3 1 >"}, "--train takes no input text, but the sentence '3 1 >' is given; it trains on "
@@ -772,6 +772,19 @@ static void test_cli_train_bad_input(void **state) {
         /* both numbers and the nearest valid ones: multiples of 3 around 32 are 30, 33; divisors of 32 around 3 are 2, 4 */
         {{"--train", "reverse", "--d-model", "32", "--heads", "3"}, "--heads 3 does not divide --d-model 32 (d_k = d_model / "
          "heads must be a whole number); with 3 heads give --d-model 30 or 33, or keep 32 with --heads 2 or 4"},
+        /* RoPE wants an even d_k too: multiples of 2·3 = 6 around 64 are 60, 66 (63 gave d_k 21); the head counts h
+         * around 3 with 64 % (2·h) == 0 are 2 (d_k 32) and 4 (d_k 16) */
+        {{"--train", "reverse", "--heads", "3", "--positions", "rope"}, "--heads 3 does not divide --d-model 64 (d_k = "
+         "d_model / heads must be a whole number); with 3 heads give --d-model 60 or 66 (multiples of 2·heads, for an "
+         "even d_k), or keep 64 with --heads 2 or 4"},
+        /* 42 / 2 = 21 is odd: multiples of 4 around 42 are 40, 44; heads 1 (d_k 42) and 3 (d_k 14) keep 42 */
+        {{"--train", "reverse", "-d", "42", "-H", "2", "--positions", "rope"}, "RoPE needs an even d_k; d_k = d_model / "
+         "heads = 42 / 2 = 21; with 2 heads give --d-model 40 or 44 (multiples of 2·heads, for an even d_k), or keep 42 "
+         "with --heads 1 or 3"},
+        /* an odd d_model has an odd d_k with every head count */
+        {{"--train", "reverse", "-d", "63", "-H", "3", "--positions", "rope"}, "d_k = d_model / heads = 63 / 3 = 21; with "
+         "3 heads give --d-model 60 or 66 (multiples of 2·heads, for an even d_k), or no head count keeps 63 (odd, so "
+         "d_k = 63 / heads is odd)"},
         {{"--train", "reverse", "--d-model", "63", "--heads", "4"}, "with 4 heads give --d-model 60 or 64, or keep 63 with "
          "--heads 3 or 7"},
         {{"--train", "reverse", "--compare", "order"}, "--compare order is not a --train comparison"},
@@ -792,7 +805,7 @@ static void test_cli_train_bad_input(void **state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *argv[10] = {NULL};
         int n = 0;
-        for (int k = 0; k < 6 && cases[i].args[k]; k++) argv[n++] = cases[i].args[k];
+        for (int k = 0; k < 8 && cases[i].args[k]; k++) argv[n++] = cases[i].args[k];
         tu_result r;
         tu_runv(&r, NULL, NULL, argv);
         if (r.code != 2 || !strstr(r.err, cases[i].msg)) print_message("case %zu: exit %d, stderr: %s\n", i, r.code, r.err);

@@ -8,6 +8,7 @@
 #include "app/teach.h"
 #include "app/term.h"
 #include "app/trace.h"
+#include "nn/attention.h"
 
 /* A forward pass of base's X and weights under cfg; perm (T entries, or
  * NULL) moves row t of X to row perm[t]. */
@@ -58,6 +59,33 @@ static void summary_stats(const av_model *m, double *mean_max, double *mean_ent)
     free(en);
     *mean_max = rows ? sm / rows : 0;
     *mean_ent = rows ? se / rows : 0;
+}
+
+/* The mean entropy uniform weights would have over the rows summary_stats
+ * averages (real query rows, i < n_real, not fully masked): each row spread
+ * evenly over its visible keys has entropy ln(visible keys), so the reference
+ * is mean_i ln(n_i) with n_i the unmasked keys of row i in m's own mask
+ * (causal, key padding, user mask; nn/attention.h's mask_forward). The mask
+ * is the same for every head, so the mean over heads and rows is the mean
+ * over rows. *all_see_T: 1 when every such row sees all T keys (then the
+ * reference is ln T). Returns 0 when no row counts. */
+static double uniform_entropy(const av_model *m, int *all_see_T) {
+    int T = m->cfg.T, rows = 0;
+    double sum = 0;
+    *all_see_T = 1;
+    unsigned char *mask = malloc((size_t)T * T);
+    if (!mask) return 0;
+    mask_forward(mask, T, m->cfg.causal, m->cfg.n_real, m->user_mask);
+    for (int i = 0; i < m->cfg.n_real; i++) {
+        int visible = 0;
+        for (int j = 0; j < T; j++) visible += !mask[(size_t)i * T + j];
+        if (!visible) continue; /* fully masked: summary_stats leaves it out too */
+        if (visible < T) *all_see_T = 0;
+        sum += log((double)visible);
+        rows++;
+    }
+    free(mask);
+    return rows ? sum / rows : 0;
 }
 
 static double max_abs_diff(const float *a, const float *b, size_t n) {
@@ -235,9 +263,16 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
         av_put_width(f, diff, 22, 1);
         fputc('\n', f);
     }
-    fprintf(f, "  (over the %d real query row%s of every head; a higher max weight and lower entropy mean sharper,\n"
-               "  more one-hot rows; uniform over all %d key%s would be ln(%d) = %.3f)\n",
-            c0->n_real, c0->n_real == 1 ? "" : "s", T, T == 1 ? "" : "s", T, log((double)T));
+    int all_see_T;
+    double uniform = uniform_entropy(&c->runs[0], &all_see_T);
+    fprintf(f, "  (over the %d real query row%s of every head; a higher max weight and lower entropy mean sharper,\n",
+            c0->n_real, c0->n_real == 1 ? "" : "s");
+    if (all_see_T)
+        fprintf(f, "  more one-hot rows; uniform over all %d key%s would be ln(%d) = %.3f)\n", T, T == 1 ? "" : "s", T,
+                log((double)T));
+    else /* masked keys get no weight: each row's uniform spreads over the keys it sees */
+        fprintf(f, "  more one-hot rows; uniform over each row's visible keys would be %.3f, the mean over those rows\n"
+                   "  of ln(number of keys the row sees), as the mask hides the others)\n", uniform);
     if (c->left_out[0]) fprintf(f, "  (RoPE is left out: %s)\n", c->left_out);
 }
 

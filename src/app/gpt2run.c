@@ -221,13 +221,18 @@ static void read_training(av_gpt2run *r) {
 
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
     memset(r, 0, sizeof *r);
-    r->dir = o->model_dir;
+    if (strlen(o->model_dir) >= sizeof r->dir_buf)
+        return av_fail(err, AV_EUSAGE, "--model: the folder name is %zu bytes long; allowed: at most %zu",
+                       strlen(o->model_dir), sizeof r->dir_buf - 1);
+    av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir); /* "runs/x/" is shown as "runs/x" */
+    r->dir = r->dir_buf;
     av_status st = check_options(o, err);
     if (!st) st = check_present(r->dir, "config.json", err);
     int llama = !st && av_llamarun_is_llama(r->dir);
     if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
+    if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     read_training(r);
     const av_gpt2_config *c = &r->g.cfg;
     int given = av_option_given(o, "layer");

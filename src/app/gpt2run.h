@@ -36,7 +36,8 @@
 #define AV_LLAMARUN_SHIFT 1000
 
 typedef struct {
-    const char *dir;                   /* --model DIR */
+    const char *dir;                   /* --model DIR as shown: dir_buf, without trailing '/' */
+    char dir_buf[4096];                /* (av_path_shown of o->model_dir; "runs/x/" printed as "runs/x") */
     av_gpt2 g;                         /* config, parameters (mmapped) */
     av_gpt2_acts a;                    /* every activation of the forward pass */
     av_bpe *bpe;                       /* the folder's tokenizer */

@@ -169,8 +169,10 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     const float *a_row = m->att + ((size_t)h * T + qi) * T;
     const unsigned char *m_row = m->mask + (size_t)qi * T;
 
-    fprintf(f, "\n%s--explain: head %d, query %d \"%s\" → key %d \"%s\"%s   (d_k = %d)\n", av_bold(color), h, qi,
-            toks->tok[qi], kj, toks->tok[kj], av_reset(color), D);
+    char layer[32] = ""; /* a --model's layer: its heads are numbered per layer */
+    if (m->model_layer) snprintf(layer, sizeof layer, "layer %d, ", m->model_layer - 1);
+    fprintf(f, "\n%s--explain: %shead %d, query %d \"%s\" → key %d \"%s\"%s   (d_k = %d)\n", av_bold(color), layer, h,
+            qi, toks->tok[qi], kj, toks->tok[kj], av_reset(color), D);
     fprintf(f, "  q_%d = Q[%d, %d, :] = ", qi, h, qi);
     print_vec(f, q, D, precision);
     fprintf(f, "   (%d number%s%s)\n", D, D == 1 ? "" : "s", c->positions == AV_POS_ROPE ? ", after RoPE" : "");
@@ -314,7 +316,9 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     int nrows = T > 48 ? 48 : T;
     const float *A = m->att + (size_t)h * T * T;
 
-    fprintf(f, "\nhead %d of %d: attention weights (rows = queries, columns = keys)\n", h, m->cfg.H);
+    char layer[32] = ""; /* a --model's layer: its heads are numbered per layer */
+    if (m->model_layer) snprintf(layer, sizeof layer, "layer %d, ", m->model_layer - 1);
+    fprintf(f, "\n%shead %d of %d: attention weights (rows = queries, columns = keys)\n", layer, h, m->cfg.H);
     if (ncols < 1) {
         fprintf(f, "(not drawn: the terminal is %d columns wide; the labels and one key need %d; the figures and "
                 "--dump have all)\n", width, left + cellw);

@@ -860,13 +860,17 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                                                                  * the peak --lr: refuse (constant ignores it) */
         return av_fail(err, AV_EUSAGE, "--warmup %d is more than --steps %d (allowed: 1..%d)", o.warmup, o.steps, o.steps);
     if (o.d_model % o.heads) {
-        char hint[160];
-        av_heads_hint(hint, sizeof hint, o.d_model, o.heads);
+        char hint[256];
+        av_heads_hint(hint, sizeof hint, o.d_model, o.heads, o.positions == AV_POS_ROPE);
         return av_fail(err, AV_EUSAGE, "--heads %d does not divide --d-model %d (d_k = d_model / heads must be a whole "
                        "number); %s", o.heads, o.d_model, hint);
     }
-    if (o.positions == AV_POS_ROPE && (o.d_model / o.heads) % 2)
-        return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = %d", o.d_model / o.heads);
+    if (o.positions == AV_POS_ROPE && (o.d_model / o.heads) % 2) {
+        char hint[256];
+        av_heads_hint(hint, sizeof hint, o.d_model, o.heads, 1);
+        return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = d_model / heads = %d / %d = %d; %s", o.d_model,
+                       o.heads, o.d_model / o.heads, hint);
+    }
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
     /* the size check before the header line too: a usage error prints nothing on stdout (it printed the

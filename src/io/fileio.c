@@ -337,6 +337,12 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     return AV_OK;
 }
 
+void av_path_shown(char *out, size_t n, const char *dir) {
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--; /* "out//" -> "out"; "/" and "//" -> "/" */
+    snprintf(out, n, "%.*s", (int)len, dir);
+}
+
 void av_path_join(char *out, size_t n, const char *dir, const char *name) {
     size_t len = strlen(dir);
     while (len > 1 && dir[len - 1] == '/') len--; /* "out//" -> "out"; "/" and "//" -> "/" */

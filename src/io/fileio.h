@@ -100,4 +100,10 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
  * (it may hold a '/' of its own: "fonts/DejaVuSans.ttf"). No errors. */
 void av_path_join(char *out, size_t n, const char *dir, const char *name);
 
+/* A folder as messages and titles show it: dir without its trailing '/'
+ * into out (n bytes, NUL-terminated, cut to fit), as av_path_join drops them:
+ * "runs/reverse/" and "runs/reverse//" give "runs/reverse"; "/" stays "/"
+ * and "" stays "". No errors. */
+void av_path_shown(char *out, size_t n, const char *dir);
+
 #endif

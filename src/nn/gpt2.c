@@ -150,6 +150,42 @@ static av_status check_model_type(const cJSON *root, const char *name, av_err *e
     return av_model_type_refused(name, cJSON_IsString(j) ? j->valuestring : NULL, 0, err);
 }
 
+/* The model_type and architectures claims against the "attnviz" object (call
+ * after parse_attnviz). AV_GPT2_ATTNVIZ_TYPE says "not a Hugging Face GPT-2",
+ * which only the object says how: without it the folder would run as a plain
+ * Pre-LN GPT-2, so it is an error. model_type "gpt2" or GPT2LMHeadModel with a
+ * layout transformers does not compute (Post-LN, no learned positions) is what
+ * earlier attnviz versions wrote: a warning in c->warning, since transformers
+ * would compute other logits from the same weights. */
+static av_status check_type_claims(av_gpt2_config *c, const cJSON *root, const char *name, av_err *err) {
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
+    int attnviz_type = cJSON_IsString(type) && strcmp(type->valuestring, AV_GPT2_ATTNVIZ_TYPE) == 0;
+    if (attnviz_type && (!a || (!cJSON_GetObjectItemCaseSensitive(a, "norm") &&
+                                !cJSON_GetObjectItemCaseSensitive(a, "positions"))))
+        return av_fail(err, AV_EUSAGE, "%s: model_type \"%s\" needs the \"attnviz\" object (norm, positions) that says "
+                       "how it differs from GPT-2; without %s the folder would run as a plain Pre-LN GPT-2", name,
+                       AV_GPT2_ATTNVIZ_TYPE, a ? "norm or positions in it" : "it");
+    int gpt2_type = cJSON_IsString(type) && strcmp(type->valuestring, "gpt2") == 0, gpt2_arch = 0;
+    const cJSON *arch;
+    cJSON_ArrayForEach(arch, cJSON_GetObjectItemCaseSensitive(root, "architectures"))
+        if (cJSON_IsString(arch) && strcmp(arch->valuestring, "GPT2LMHeadModel") == 0) gpt2_arch = 1;
+    if (!(gpt2_type || gpt2_arch) || av_gpt2_config_is_hf(c)) return AV_OK;
+    static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"}; /* av_positions order */
+    char keys[80];
+    if (c->norm == AV_NORM_POST && c->positions != AV_POS_LEARNED)
+        snprintf(keys, sizeof keys, "attnviz.norm \"post\" and attnviz.positions \"%s\"", pos[c->positions]);
+    else if (c->norm == AV_NORM_POST)
+        snprintf(keys, sizeof keys, "attnviz.norm \"post\"");
+    else
+        snprintf(keys, sizeof keys, "attnviz.positions \"%s\"", pos[c->positions]);
+    snprintf(c->warning, sizeof c->warning,
+             "%.200s: %s claims a Hugging Face GPT-2, but %s is not one: attnviz follows the attnviz object, while "
+             "transformers would not (it computes a Pre-LN GPT-2 with learned positions)", name,
+             gpt2_type ? "model_type \"gpt2\"" : "architectures [\"GPT2LMHeadModel\"]", keys);
+    return AV_OK;
+}
+
 av_status av_model_type_refused(const char *name, const char *value, int missing, av_err *err) {
     return av_fail(err, AV_EUSAGE, "%s: model_type %s%.40s%s is not supported (allowed: gpt2, llama, qwen2)", name,
                    value ? "\"" : "", value ? value : missing ? "(missing)" : "(not a string)", value ? "\"" : "");
@@ -180,6 +216,7 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     if (j) c->layer_norm_epsilon = j->valuedouble;
     if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
     if ((s = parse_scale_attn_weights(c, root, name, err))) goto done;
+    if ((s = check_type_claims(c, root, name, err))) goto done;
     /* GPT2Config's n_inner: the MLP width, null meaning 4·n_embd. This forward's MLP is 4·n_embd (GPT-2's),
      * so another width is refused by name rather than read past (the checkpoint's c_fc holds it too) */
     int inner = -1;

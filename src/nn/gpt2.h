@@ -72,6 +72,9 @@ typedef struct {
                                   loops, sums in double) or AV_KERNEL_BLAS (sgemm, float32 sums,
                                   attention_blas.h); AV_KERNEL_FLASH runs as BLAS here, since the
                                   model keeps every (H, T, T) map */
+    char warning[512];         /* not from config.json as such: "" or what av_gpt2_config_parse found
+                                  worth a warning (a Hugging Face GPT-2 claim that the "attnviz"
+                                  object contradicts); the caller prints it */
 } av_gpt2_config;
 
 /* Limits checked by av_gpt2_config_check (besides AV_MAX_D_MODEL/HEADS). */
@@ -101,7 +104,14 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * llama, qwen2)", "config.json: missing key \"n_head\"", "config.json: \"n_head\"
  * 4.5 must be a whole number", "config.json: \"n_layer\" 1099511627776 is too
  * large (a whole number of at most 1e9)", "config.json: attnviz.positions \"x\": expected
- * learned, sinusoidal, rope or none", and av_gpt2_config_check's. */
+ * learned, sinusoidal, rope or none", "config.json: model_type \"attnviz_gpt2\"
+ * needs the \"attnviz\" object ..." (AV_GPT2_ATTNVIZ_TYPE without it would
+ * silently run as a plain GPT-2), and av_gpt2_config_check's.
+ * Not an error, but cfg->warning: model_type "gpt2" or architectures
+ * ["GPT2LMHeadModel"] together with an "attnviz" object that transformers
+ * does not compute (attnviz.norm "post", attnviz.positions other than
+ * learned), as folders of earlier attnviz versions have; attnviz follows the
+ * "attnviz" object. */
 av_status av_gpt2_config_parse(av_gpt2_config *cfg, const char *json, size_t len, const char *name,
                                av_err *err);
 

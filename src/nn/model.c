@@ -11,17 +11,23 @@
 #include "nn/embed.h"
 #include "nn/flash.h"
 
-void av_heads_hint(char *buf, size_t n, int C, int H) {
-    char ds[64] = "", hs[64] = "";
-    int lo = C / H * H, hi = lo + H; /* multiples of H below and above C */
+void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk) {
+    char ds[64] = "", hs[96] = "";
+    int step = even_dk ? 2 * H : H; /* d_k = C / H whole, and even for RoPE: C a multiple of 2·H */
+    int lo = C / step * step, hi = lo + step; /* multiples of step below and above C */
+    if (lo == C) lo -= step;                  /* C itself is no choice (RoPE: odd d_k) */
     if (lo >= 1 && hi <= AV_MAX_D_MODEL) snprintf(ds, sizeof ds, "%d or %d", lo, hi);
     else snprintf(ds, sizeof ds, "%d", lo >= 1 ? lo : hi);
-    int below = H, above = H; /* divisors of C around H (1 always divides) */
-    while (below > 1 && C % below) below--;
-    while (above <= AV_MAX_HEADS && C % above) above++;
-    if (above <= AV_MAX_HEADS && above <= C) snprintf(hs, sizeof hs, "%d or %d", below, above);
-    else snprintf(hs, sizeof hs, "%d", below);
-    snprintf(buf, n, "with %d heads give --d-model %s, or keep %d with --heads %s", H, ds, C, hs);
+    /* head counts h around H that keep C: h divides C, and for RoPE C / h is even */
+    int f = even_dk ? 2 : 1, below = H - 1, above = H + 1;
+    while (below >= 1 && C % (f * below)) below--;
+    while (above <= AV_MAX_HEADS && above <= C && C % (f * above)) above++;
+    int has_above = above <= AV_MAX_HEADS && above <= C;
+    if (below >= 1 && has_above) snprintf(hs, sizeof hs, "keep %d with --heads %d or %d", C, below, above);
+    else if (below >= 1 || has_above) snprintf(hs, sizeof hs, "keep %d with --heads %d", C, below >= 1 ? below : above);
+    else snprintf(hs, sizeof hs, "no head count keeps %d (odd, so d_k = %d / heads is odd)", C, C);
+    snprintf(buf, n, "with %d heads give --d-model %s%s, or %s", H, ds,
+             even_dk ? " (multiples of 2·heads, for an even d_k)" : "", hs);
 }
 
 av_status av_config_check(const av_config *cfg, av_err *err) {
@@ -31,16 +37,19 @@ av_status av_config_check(const av_config *cfg, av_err *err) {
     if (H < 1 || H > AV_MAX_HEADS)
         return av_fail(err, AV_EUSAGE, "--heads %d is outside the allowed range 1..%d", H, AV_MAX_HEADS);
     if (C % H != 0) {
-        char hint[160];
-        av_heads_hint(hint, sizeof hint, C, H);
+        char hint[256];
+        av_heads_hint(hint, sizeof hint, C, H, cfg->positions == AV_POS_ROPE);
         return av_fail(err, AV_EUSAGE, "--heads %d does not divide d_model %d (d_k = d_model / heads must be a whole "
                        "number); %s", H, C, hint);
     }
     int D = C / H;
-    if (cfg->positions == AV_POS_ROPE && D % 2 != 0)
+    if (cfg->positions == AV_POS_ROPE && D % 2 != 0) {
+        char hint[256];
+        av_heads_hint(hint, sizeof hint, C, H, 1);
         return av_fail(err, AV_EUSAGE,
-                       "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = %d / %d = %d",
-                       C, H, D);
+                       "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = %d / %d = %d; %s",
+                       C, H, D, hint);
+    }
     if (cfg->positions == AV_POS_ROPE && !(cfg->rope_base > 1.0 && isfinite(cfg->rope_base)))
         return av_fail(err, AV_EUSAGE, "--rope-base %g must be a finite number greater than 1", cfg->rope_base);
     return AV_OK;

@@ -97,8 +97,13 @@ av_status av_config_check(const av_config *cfg, av_err *err);
  * d_model C: "with 4 heads give --d-model 60 or 64, or keep 63 with --heads 3
  * or 7" (the multiples of H around C within 1..AV_MAX_D_MODEL, and the
  * divisors of C around H within 1..AV_MAX_HEADS; either list may be a
- * single value). C in 1..AV_MAX_D_MODEL, H in 1..AV_MAX_HEADS. */
-void av_heads_hint(char *buf, size_t n, int C, int H);
+ * single value). even_dk (RoPE, which rotates pairs of dimensions): only
+ * choices with an even d_k, i.e. multiples of 2·H, and head counts h with
+ * C % (2·h) == 0, C itself excluded ("with 7 heads give --d-model 504 or 518
+ * (multiples of 2·heads, for an even d_k), or keep 512 with --heads 4 or 8");
+ * for an odd C no head count qualifies, and the text says so. C in
+ * 1..AV_MAX_D_MODEL, H in 1..AV_MAX_HEADS; 256 bytes always suffice. */
+void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk);
 
 /* Check sizes against the limits and allocate every buffer (zeroed).
  * Errors: AV_EUSAGE naming the value and the allowed range ("--heads 7 does
