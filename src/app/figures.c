@@ -146,6 +146,36 @@ static void compose(char *title, size_t n, const fig_run *fr, const char *what) 
 
 #define LOG10 "log\xE2\x82\x81\xE2\x82\x80 " /* "log₁₀ " */
 
+/* Warn on stderr when --vmax F lies below more than half of the visible
+ * (unmasked) weights of m->att (H, T, T): those cells all take the top colour,
+ * so the map says little (with every weight above F it is one colour). Printed
+ * with -q too, as the other warnings. */
+static void warn_vmax_saturates(const fig_run *fr) {
+    const av_options *o = fr->o;
+    const av_model *m = fr->m;
+    unsigned weight_figs = AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MODEL;
+    if (o->vmax_mode != AV_VMAX_VALUE || !(o->figures & weight_figs) || !m->att || !m->mask) return;
+    int H = m->cfg.H, T = m->cfg.T;
+    size_t TT = (size_t)T * (size_t)T, visible = 0, above = 0;
+    float smallest = INFINITY;
+    for (int h = 0; h < H; h++)
+        for (size_t c = 0; c < TT; c++) {
+            if (m->mask[c]) continue;
+            float v = m->att[(size_t)h * TT + c];
+            visible++;
+            if (v > o->vmax) above++;
+            if (v < smallest) smallest = v;
+        }
+    if (visible == 0 || 2 * above <= visible) return;
+    if (above == visible)
+        fprintf(stderr, "attnviz: warning: --vmax %g is below every visible weight (smallest %.3g): every cell shows "
+                "the top colour; use --vmax auto or a larger value\n", o->vmax, (double)smallest);
+    else
+        fprintf(stderr, "attnviz: warning: --vmax %g is below %.0f%% of the visible weights (%zu of %zu): they all "
+                "show the top colour; use --vmax auto or a larger value\n", o->vmax, floor(100.0 * above / visible),
+                above, visible);
+}
+
 /* The weight figures' colour range: fixed 0..1 up to AV_AUTO_VMAX_T tokens,
  * then (or with --vmax auto) 0 up to the 99th percentile of the visible
  * values each figure draws (plot.h auto_pct, after pooling), or 0..F with
@@ -177,6 +207,7 @@ static void weight_range(fig_run *fr) {
     /* the mean figure colours the log of the mean, not the mean of the logs */
     snprintf(fr->mlabel, sizeof fr->mlabel, "%s attention weight%s", o->log_scale ? LOG10 "of the mean" : "mean", how);
     fr->wmeta.value_label = fr->wlabel;
+    warn_vmax_saturates(fr);
 }
 
 /* <stem>.png and/or <stem>.svg in --outdir, as --format says. */
