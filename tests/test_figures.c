@@ -831,16 +831,20 @@ static void test_log_scale_says_cells_print_no_numbers(void **state) {
 
 /* --log-scale --figures mean colours log₁₀ of the mean weight (the mean is
  * taken first), so its colour bar says so, not "mean log₁₀ attention
- * weight"; a fixed or --vmax range names the 3 decades the log scale spans. */
+ * weight"; a fixed or --vmax range names the 3 decades the log scale spans,
+ * both ends written the same way (not "10^−33 – 1e−30"). */
 static void test_log_scale_mean_and_range_labels(void **state) {
     fixture *f = *state;
     static const struct {
         const char *args[3], *file, *want;
     } cases[] = {
-        {{"--vmax", "fixed", NULL}, "mean", ">log\xE2\x82\x81\xE2\x82\x80 of the mean attention weight (fixed 10^" MINUS "3 "
+        {{"--vmax", "fixed", NULL}, "mean", ">log\xE2\x82\x81\xE2\x82\x80 of the mean attention weight (fixed 0.001 "
                                             "\xE2\x80\x93 1)</text>"},
-        {{"--vmax", "0.5", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (10^" MINUS "3.3 \xE2\x80\x93 0.5, "
+        /* both ends in one notation: 0.5 / 1000 = 0.0005, 1e-30 / 1000 = 1e-33 */
+        {{"--vmax", "0.5", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (0.0005 \xE2\x80\x93 0.5, "
                                            "--vmax)</text>"},
+        {{"--vmax", "1e-30", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (1e" MINUS "33 \xE2\x80\x93 1e"
+                                             MINUS "30, --vmax)</text>"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         tu_result r;

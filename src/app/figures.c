@@ -180,7 +180,7 @@ static void warn_vmax_saturates(const fig_run *fr) {
  * then (or with --vmax auto) 0 up to the 99th percentile of the visible
  * values each figure draws (plot.h auto_pct, after pooling), or 0..F with
  * --vmax F; with --log-scale 3 decades below that top. The colour bar's
- * title says which. */
+ * title says which, both ends in one notation ("0.0005 – 0.5"). */
 static void weight_range(fig_run *fr) {
     const av_options *o = fr->o;
     int mode = o->vmax_mode;
@@ -190,16 +190,16 @@ static void weight_range(fig_run *fr) {
     fr->wmeta.vmax = 1.0f;
     fr->wmeta.log_scale = o->log_scale;
     const char *how = o->vmax_mode != AV_VMAX_FIXED ? ""
-                      : o->log_scale ? " (fixed 10^\xE2\x88\x92" "3 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
+                      : o->log_scale ? " (fixed 0.001 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
     char buf[96];
     if (mode == AV_VMAX_AUTO) {
         fr->wmeta.auto_pct = (float)AV_AUTO_VMAX_PCT; /* the plot appends the range it found */
     } else if (mode == AV_VMAX_VALUE) {
         fr->wmeta.vmax = (float)o->vmax;
         char lo[32], hi[32];
-        av_plot_g3(lo, sizeof lo, log10(o->vmax) - 3);
+        av_plot_g3(lo, sizeof lo, o->vmax / 1000); /* both ends written alike: "1e−33 – 1e−30" */
         av_plot_g3(hi, sizeof hi, o->vmax);
-        if (o->log_scale) snprintf(buf, sizeof buf, " (10^%s \xE2\x80\x93 %s, --vmax)", lo, hi);
+        if (o->log_scale) snprintf(buf, sizeof buf, " (%s \xE2\x80\x93 %s, --vmax)", lo, hi);
         else snprintf(buf, sizeof buf, " (0\xE2\x80\x93%s, --vmax)", hi);
         how = buf;
     }
