@@ -100,6 +100,39 @@ static int is_separator(const char *s) {
     return av_utf8_is_separator(av_utf8_next(&p));
 }
 
+/* out (room bytes) = text cut at whole grapheme clusters, leaving 16 bytes
+ * for what follows; with fold, separator runs are one space (none at the
+ * ends) and the cut comes past LEAD_COLUMNS columns. A cut text ends in "…".
+ * Returns the bytes written. */
+static size_t cut_text(char *out, size_t room, const char *text, int fold) {
+    size_t at = 0, len = strlen(text);
+    int cols = 0, space = 0;
+    if (room) out[0] = 0;
+    for (size_t p = 0, k; p < len && at + 16 < room; p += k) {
+        k = av_utf8_cluster_len(text + p, len - p);
+        if (fold && is_separator(text + p)) {
+            space = cols > 0;
+            continue;
+        }
+        int w = av_utf8_cluster_width(text + p, k) + space;
+        if ((fold && cols + w > LEAD_COLUMNS) || at + k + 16 >= room) {
+            at += (size_t)snprintf(out + at, room - at, "…");
+            break;
+        }
+        if (space) out[at++] = ' ';
+        memcpy(out + at, text + p, k);
+        at += k;
+        cols += w;
+        space = 0;
+    }
+    if (at < room) out[at] = 0;
+    return at;
+}
+
+void av_figures_short_sentence(char *out, size_t n, const char *text) {
+    cut_text(out, n, text ? text : "", 1);
+}
+
 /* lead (n bytes) = --title, or the sentence in quotes, separator runs
  * folded to one space and cut to LEAD_COLUMNS columns, so two runs' slides
  * can be told apart. A quoted sentence with any non-ASCII character sits in
@@ -114,26 +147,9 @@ static int is_separator(const char *s) {
 static size_t make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
     const char *text = o->title ? o->title : sentence ? sentence : "";
     int rtl = !o->title && has_rtl(text), isolate = !o->title && has_non_ascii(text);
-    size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“"), len = strlen(text);
+    size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“");
     if (isolate) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");
-    int cols = 0, space = 0;
-    for (size_t p = 0, k; p < len && at + 16 < n; p += k) {
-        k = av_utf8_cluster_len(text + p, len - p);
-        if (!o->title && is_separator(text + p)) {
-            space = cols > 0;
-            continue;
-        }
-        int w = av_utf8_cluster_width(text + p, k) + space;
-        if ((!o->title && cols + w > LEAD_COLUMNS) || at + k + 16 >= n) {
-            at += (size_t)snprintf(lead + at, n - at, "…");
-            break;
-        }
-        if (space) lead[at++] = ' ';
-        memcpy(lead + at, text + p, k);
-        at += k;
-        cols += w;
-        space = 0;
-    }
+    at += cut_text(lead + at, n - at, text, !o->title);
     snprintf(lead + at, n - at, "%s%s", isolate ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
     return o->title ? strlen(lead) : 0;
 }
