@@ -154,6 +154,7 @@ async function main() {
     await quantisedRuns(browser, tmp);
     await fullyMaskedRow(browser, tmp);
     await modelRun(browser, tmp);
+    await manyHeadsModel(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -259,6 +260,29 @@ async function compareRun(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
   });
   await page.close();
+}
+
+/* A 1-layer × 32-head model: the model view's 32 thumbnails (70 px each, over 2,200 px in one
+ * row) wrap inside a 1400 px window, so the page never scrolls sideways. */
+async function manyHeadsModel(browser, tmp) {
+  const toy = path.join(tmp, 'h32'), out = path.join(tmp, 'h32-page');
+  attnviz(['--train', 'reverse', '--layers', '1', '--heads', '32', '--d-model', '64', '--steps', '2', '-q', '-o', toy]);
+  attnviz(['--model', toy, '--html', '--no-plot', '-q', '-o', out, '3 1 4 >']);
+  await test('html_model_view_of_32_heads_wraps_in_the_window', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 1400, 900);
+    await view(page, 'model');
+    const m = await page.evaluate(() => {
+      const b = [...document.querySelectorAll('#view-model button[data-l]')].map((e) => e.getBoundingClientRect());
+      return { sw: document.documentElement.scrollWidth, iw: window.innerWidth, n: b.length,
+               right: Math.max(...b.map((r) => r.right)), rows: new Set(b.map((r) => Math.round(r.top))).size };
+    });
+    check(m.n === 32, 'model view: ' + m.n + ' thumbnails for 32 heads');
+    check(m.sw <= m.iw, 'the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+    check(m.right <= m.iw, 'a thumbnail ends at x = ' + m.right + ', past the ' + m.iw + ' px window');
+    check(m.rows >= 2, 'the 32 thumbnails are in ' + m.rows + ' line(s)');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* (L, H, T, T) as the (H, T, T) of layer l, for the checks above */
