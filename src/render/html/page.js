@@ -377,7 +377,8 @@
     const rows = el('div', { class: 'rows' }), cols = el('div', { class: 'cols' });
     for (let i = 0; i < T; i += step) { /* one label per `step` rows (columns), as the PNG thins them */
       const px = Math.min(step, T - i) * c;
-      rows.append(el('span', { style: 'height:' + px + 'px;max-width:10em', text: lab(i), title: r.tokens[i] }));
+      rows.append(el('span', { class: step > 1 ? 'thin' : '', style: 'height:' + px + 'px;max-width:10em', text: lab(i),
+        title: r.tokens[i] }));
       cols.append(el('span', { style: 'width:' + px + 'px', text: lab(i), title: r.tokens[i] }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
