@@ -766,6 +766,36 @@ static void test_tiny_vmax_ticks_in_scientific_notation(void **state) {
     free(svg);
 }
 
+/* --vmax F below most visible weights saturates the map: a warning says so,
+ * with the fraction. P10's weights (hand-worked, see p10_weights): per head
+ * row 0 is one-hot (1 and ~4e-16), row 1 is 0.5, 0.5; so of the 8 weights
+ * 6 exceed 0.4 (75%), 2 exceed 0.6 (no warning), and with --causal the 6
+ * visible ones (1, 0.5, 0.5 per head) all exceed 1e-30, the smallest 0.5. */
+static void test_vmax_below_the_weights_warns(void **state) {
+    fixture *f = *state;
+    const char *w = p10_weights(f);
+    static const struct {
+        const char *vmax, *causal, *want;
+    } cases[] = {
+        {"0.4", NULL, "attnviz: warning: --vmax 0.4 is below 75% of the visible weights (6 of 8): they all show the "
+                      "top colour; use --vmax auto or a larger value\n"},
+        {"0.6", NULL, NULL},
+        {"1e-30", "--causal", "attnviz: warning: --vmax 1e-30 is below every visible weight (smallest 0.5): every "
+                              "cell shows the top colour; use --vmax auto or a larger value\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tu_result r;
+        /* -q: warnings are printed all the same */
+        RUN(&r, "-q", "--d-model", "4", "--heads", "2", "--positions", "none", "--weights", w, "--format", "svg",
+            "--vmax", cases[i].vmax, "-o", in(f, "vw"), "I you", cases[i].causal);
+        expect_ok(&r);
+        if (cases[i].want && !strstr(r.err, cases[i].want))
+            fail_msg("--vmax %s: stderr lacks '%s':\n%s", cases[i].vmax, cases[i].want, r.err);
+        if (!cases[i].want && strstr(r.err, "--vmax")) fail_msg("--vmax %s: a warning:\n%s", cases[i].vmax, r.err);
+        tu_free(&r);
+    }
+}
+
 /* --log-scale prints no numbers in cells (they would be log10 values): the
  * figure says so in its drawn title, and --help says so too; without
  * --log-scale the note is absent and the cells print their weights. */
@@ -801,16 +831,20 @@ static void test_log_scale_says_cells_print_no_numbers(void **state) {
 
 /* --log-scale --figures mean colours log₁₀ of the mean weight (the mean is
  * taken first), so its colour bar says so, not "mean log₁₀ attention
- * weight"; a fixed or --vmax range names the 3 decades the log scale spans. */
+ * weight"; a fixed or --vmax range names the 3 decades the log scale spans,
+ * both ends written the same way (not "10^−33 – 1e−30"). */
 static void test_log_scale_mean_and_range_labels(void **state) {
     fixture *f = *state;
     static const struct {
         const char *args[3], *file, *want;
     } cases[] = {
-        {{"--vmax", "fixed", NULL}, "mean", ">log\xE2\x82\x81\xE2\x82\x80 of the mean attention weight (fixed 10^" MINUS "3 "
+        {{"--vmax", "fixed", NULL}, "mean", ">log\xE2\x82\x81\xE2\x82\x80 of the mean attention weight (fixed 0.001 "
                                             "\xE2\x80\x93 1)</text>"},
-        {{"--vmax", "0.5", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (10^" MINUS "3.3 \xE2\x80\x93 0.5, "
+        /* both ends in one notation: 0.5 / 1000 = 0.0005, 1e-30 / 1000 = 1e-33 */
+        {{"--vmax", "0.5", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (0.0005 \xE2\x80\x93 0.5, "
                                            "--vmax)</text>"},
+        {{"--vmax", "1e-30", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (1e" MINUS "33 \xE2\x80\x93 1e"
+                                             MINUS "30, --vmax)</text>"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         tu_result r;
@@ -1245,6 +1279,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_says_cells_print_no_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),

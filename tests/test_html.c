@@ -248,9 +248,10 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     tu_free(&r);
 }
 
-/* A sentence longer than the page title's 2,047 bytes: the title is cut
- * before a character, never inside one, so the page stays valid UTF-8
- * (700 × 我 = 2,100 bytes was cut after the first byte of a 我). */
+/* A long sentence: the title is cut before a character, never inside one,
+ * so the page stays valid UTF-8 (700 × 我 = 2,100 bytes was once cut after the
+ * first byte of a 我), and as the figures' titles cut it: 20 我 are 40
+ * columns (each is 2 wide), the 21st would pass 40, so "…" follows. */
 static void html_long_sentence_title_is_valid_utf8(void **state) {
     tu_fixture *f = *state;
     char sentence[2101];
@@ -264,11 +265,49 @@ static void html_long_sentence_title_is_valid_utf8(void **state) {
     assert_non_null(page);
     av_err err;
     if (av_utf8_check(page, n, &err)) fail_msg("%s", err.msg);
-    const char *t = strstr(page, "<title>");
-    assert_non_null(t);
-    assert_non_null(strstr(t, "\xE6\x88\x91\xE6\x88\x91</title>")); /* ends on a whole 我 */
+    char want[128] = "<title>attnviz: ";
+    for (int i = 0; i < 20; i++) strcat(want, "\xE6\x88\x91");
+    strcat(want, "\xE2\x80\xA6</title>"); /* … */
+    if (!strstr(page, want)) fail_msg("no '%s'", want);
     free(page);
     tu_free(&r);
+}
+
+/* -f: the page's <title> and heading (the data's "title") are the text as
+ * read, as in the figures' titles, not the tokens joined by spaces ("Hello
+ * , world ! I ' m fine ."); a 300-word file is cut as the figures' titles
+ * are: 8 × "word" and 7 spaces are 39 columns, a space and a "w" would pass 40, so
+ * "…" follows; the file's newlines are spaces. */
+static void html_title_from_a_file_is_the_text_shortened(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *text, *title;
+    } cases[] = {
+        {"Hello, world! I'm fine.\n", "Hello, world! I'm fine."},
+        {NULL, "word word word word word word word word\xE2\x80\xA6"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[2000] = "";
+        if (cases[i].text) snprintf(text, sizeof text, "%s", cases[i].text);
+        else
+            for (int w = 0; w < 300; w++) strcat(text, w % 10 == 9 ? "word\n" : "word ");
+        FILE *fp = fopen(tu_in(f, "in.txt"), "w");
+        assert_non_null(fp);
+        fputs(text, fp);
+        assert_int_equal(fclose(fp), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "-d", "8", "--html", "--no-plot", "-o", f->dir, "-f", tu_in(f, "in.txt"), NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+        assert_non_null(page);
+        char want[256];
+        snprintf(want, sizeof want, "<title>attnviz: %s</title>", cases[i].title);
+        if (!strstr(page, want)) fail_msg("no '%s'", want);
+        snprintf(want, sizeof want, "\"title\":\"%s\"", cases[i].title);
+        if (!strstr(page, want)) fail_msg("no '%s'", want);
+        free(page);
+        tu_free(&r);
+    }
 }
 
 static void html_compare_has_one_panel_per_setting(void **state) {
@@ -381,6 +420,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_text_cannot_close_the_script_element, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_refers_to_nothing_outside_itself, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -100,6 +100,39 @@ static int is_separator(const char *s) {
     return av_utf8_is_separator(av_utf8_next(&p));
 }
 
+/* out (room bytes) = text cut at whole grapheme clusters, leaving 16 bytes
+ * for what follows; with fold, separator runs are one space (none at the
+ * ends) and the cut comes past LEAD_COLUMNS columns. A cut text ends in "…".
+ * Returns the bytes written. */
+static size_t cut_text(char *out, size_t room, const char *text, int fold) {
+    size_t at = 0, len = strlen(text);
+    int cols = 0, space = 0;
+    if (room) out[0] = 0;
+    for (size_t p = 0, k; p < len && at + 16 < room; p += k) {
+        k = av_utf8_cluster_len(text + p, len - p);
+        if (fold && is_separator(text + p)) {
+            space = cols > 0;
+            continue;
+        }
+        int w = av_utf8_cluster_width(text + p, k) + space;
+        if ((fold && cols + w > LEAD_COLUMNS) || at + k + 16 >= room) {
+            at += (size_t)snprintf(out + at, room - at, "…");
+            break;
+        }
+        if (space) out[at++] = ' ';
+        memcpy(out + at, text + p, k);
+        at += k;
+        cols += w;
+        space = 0;
+    }
+    if (at < room) out[at] = 0;
+    return at;
+}
+
+void av_figures_short_sentence(char *out, size_t n, const char *text) {
+    cut_text(out, n, text ? text : "", 1);
+}
+
 /* lead (n bytes) = --title, or the sentence in quotes, separator runs
  * folded to one space and cut to LEAD_COLUMNS columns, so two runs' slides
  * can be told apart. A quoted sentence with any non-ASCII character sits in
@@ -114,26 +147,9 @@ static int is_separator(const char *s) {
 static size_t make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
     const char *text = o->title ? o->title : sentence ? sentence : "";
     int rtl = !o->title && has_rtl(text), isolate = !o->title && has_non_ascii(text);
-    size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“"), len = strlen(text);
+    size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“");
     if (isolate) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");
-    int cols = 0, space = 0;
-    for (size_t p = 0, k; p < len && at + 16 < n; p += k) {
-        k = av_utf8_cluster_len(text + p, len - p);
-        if (!o->title && is_separator(text + p)) {
-            space = cols > 0;
-            continue;
-        }
-        int w = av_utf8_cluster_width(text + p, k) + space;
-        if ((!o->title && cols + w > LEAD_COLUMNS) || at + k + 16 >= n) {
-            at += (size_t)snprintf(lead + at, n - at, "…");
-            break;
-        }
-        if (space) lead[at++] = ' ';
-        memcpy(lead + at, text + p, k);
-        at += k;
-        cols += w;
-        space = 0;
-    }
+    at += cut_text(lead + at, n - at, text, !o->title);
     snprintf(lead + at, n - at, "%s%s", isolate ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
     return o->title ? strlen(lead) : 0;
 }
@@ -146,11 +162,41 @@ static void compose(char *title, size_t n, const fig_run *fr, const char *what) 
 
 #define LOG10 "log\xE2\x82\x81\xE2\x82\x80 " /* "log₁₀ " */
 
+/* Warn on stderr when --vmax F lies below more than half of the visible
+ * (unmasked) weights of m->att (H, T, T): those cells all take the top colour,
+ * so the map says little (with every weight above F it is one colour). Printed
+ * with -q too, as the other warnings. */
+static void warn_vmax_saturates(const fig_run *fr) {
+    const av_options *o = fr->o;
+    const av_model *m = fr->m;
+    unsigned weight_figs = AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MODEL;
+    if (o->vmax_mode != AV_VMAX_VALUE || !(o->figures & weight_figs) || !m->att || !m->mask) return;
+    int H = m->cfg.H, T = m->cfg.T;
+    size_t TT = (size_t)T * (size_t)T, visible = 0, above = 0;
+    float smallest = INFINITY;
+    for (int h = 0; h < H; h++)
+        for (size_t c = 0; c < TT; c++) {
+            if (m->mask[c]) continue;
+            float v = m->att[(size_t)h * TT + c];
+            visible++;
+            if (v > o->vmax) above++;
+            if (v < smallest) smallest = v;
+        }
+    if (visible == 0 || 2 * above <= visible) return;
+    if (above == visible)
+        fprintf(stderr, "attnviz: warning: --vmax %g is below every visible weight (smallest %.3g): every cell shows "
+                "the top colour; use --vmax auto or a larger value\n", o->vmax, (double)smallest);
+    else
+        fprintf(stderr, "attnviz: warning: --vmax %g is below %.0f%% of the visible weights (%zu of %zu): they all "
+                "show the top colour; use --vmax auto or a larger value\n", o->vmax, floor(100.0 * above / visible),
+                above, visible);
+}
+
 /* The weight figures' colour range: fixed 0..1 up to AV_AUTO_VMAX_T tokens,
  * then (or with --vmax auto) 0 up to the 99th percentile of the visible
  * values each figure draws (plot.h auto_pct, after pooling), or 0..F with
  * --vmax F; with --log-scale 3 decades below that top. The colour bar's
- * title says which. */
+ * title says which, both ends in one notation ("0.0005 – 0.5"). */
 static void weight_range(fig_run *fr) {
     const av_options *o = fr->o;
     int mode = o->vmax_mode;
@@ -160,16 +206,16 @@ static void weight_range(fig_run *fr) {
     fr->wmeta.vmax = 1.0f;
     fr->wmeta.log_scale = o->log_scale;
     const char *how = o->vmax_mode != AV_VMAX_FIXED ? ""
-                      : o->log_scale ? " (fixed 10^\xE2\x88\x92" "3 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
+                      : o->log_scale ? " (fixed 0.001 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
     char buf[96];
     if (mode == AV_VMAX_AUTO) {
         fr->wmeta.auto_pct = (float)AV_AUTO_VMAX_PCT; /* the plot appends the range it found */
     } else if (mode == AV_VMAX_VALUE) {
         fr->wmeta.vmax = (float)o->vmax;
         char lo[32], hi[32];
-        av_plot_g3(lo, sizeof lo, log10(o->vmax) - 3);
+        av_plot_g3(lo, sizeof lo, o->vmax / 1000); /* both ends written alike: "1e−33 – 1e−30" */
         av_plot_g3(hi, sizeof hi, o->vmax);
-        if (o->log_scale) snprintf(buf, sizeof buf, " (10^%s \xE2\x80\x93 %s, --vmax)", lo, hi);
+        if (o->log_scale) snprintf(buf, sizeof buf, " (%s \xE2\x80\x93 %s, --vmax)", lo, hi);
         else snprintf(buf, sizeof buf, " (0\xE2\x80\x93%s, --vmax)", hi);
         how = buf;
     }
@@ -177,6 +223,7 @@ static void weight_range(fig_run *fr) {
     /* the mean figure colours the log of the mean, not the mean of the logs */
     snprintf(fr->mlabel, sizeof fr->mlabel, "%s attention weight%s", o->log_scale ? LOG10 "of the mean" : "mean", how);
     fr->wmeta.value_label = fr->wlabel;
+    warn_vmax_saturates(fr);
 }
 
 /* <stem>.png and/or <stem>.svg in --outdir, as --format says. */

@@ -32,6 +32,13 @@ typedef struct {
     char run[24];                  /* run identity (av_figures_run_id), PNG tEXt Run */
 } av_figure_context;
 
+/* out (n bytes, n >= 32) = text as every figure's title quotes it (without
+ * the quotes): separator runs (tabs, newlines, ...) folded to one space, none
+ * at either end, cut at whole grapheme clusters past 40 columns (East Asian
+ * wide characters count 2) and then ending in "…"; bytes are kept for the
+ * "…" and 16 more. text NULL is "". No errors. */
+void av_figures_short_sentence(char *out, size_t n, const char *text);
+
 /* fc->run = 16 hex digits of a 64-bit FNV-1a hash of everything that decides
  * the numbers: the tokens, T, d_model, heads, positions, RoPE style and base,
  * causal, scale, seed, --attn-mask contents and the weights' source. Two

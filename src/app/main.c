@@ -116,7 +116,7 @@ static av_status write_outputs(run *r, av_err *err) {
     } else {
         if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, &fc, &r->written, err);
         av_page_info page = {.command = fc.cmdline, .note = r->source.text, .ws = &r->source,
-                             .sentence = o->sentence, .n_real = r->n_real, .run = fc.run};
+                             .sentence = fc.sentence, .n_real = r->n_real, .run = fc.run};
         if (!st && o->html)
             st = av_page_write(o->compare ? &r->cmp : NULL, &r->m, &r->toks, o, &page, &r->written, err);
     }

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/figures.h"
 #include "app/trace.h"
-#include "base/utf8.h"
 #include "io/fileio.h"
 
 /* "positions: sinusoidal · mask: causal" (and " · no scale") */
@@ -65,12 +65,13 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     return s;
 }
 
-/* The title: the sentence, or its first n_real labels joined by spaces. */
+/* The title (<title> and the heading): the input text shortened as the
+ * figures' titles quote it (figures.h av_figures_short_sentence: 40 columns,
+ * then "…"), or without it the first n_real labels joined by spaces. */
 static void page_title(char *title, size_t n, const av_page_info *info, const char *const *labels, int T) {
     title[0] = 0;
     if (info->sentence) {
-        snprintf(title, n, "%s", info->sentence);
-        av_utf8_trim_cut(title); /* a long sentence is cut at n - 1 bytes, maybe inside a character */
+        av_figures_short_sentence(title, n, info->sentence);
         return;
     }
     for (int t = 0; t < info->n_real && t < T && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < n; t++)

@@ -33,7 +33,8 @@ typedef struct {
     const av_weights_source *ws; /* single layer: the weights' source for the trace, or NULL */
     const char *trace;   /* the trace as printed, no colour; NULL: printed again here
                           * (single layer, compare); a model's caller gives it */
-    const char *sentence; /* the page's title: the sentence as given, or NULL (-f): the tokens joined */
+    const char *sentence; /* the input text as read (arguments or -f), shortened for the page's
+                           * title and heading as the figures' titles; NULL: the tokens joined */
     int n_real;          /* tokens of the sentence before any <pad> */
     const char *run;     /* the run's id (figures.h), kept in the page's <meta name="attnviz-run"> */
     const char *norm;    /* a model's normalisation as the page names it, e.g. "pre-norm RMSNorm" (Llama);

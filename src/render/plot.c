@@ -425,7 +425,8 @@ void av_plot_g3(char *out, size_t n, double v) {
 /* The automatic top of the range: meta->auto_pct of the values drawn (after
  * pooling, so max-pooled cells are not all above it); the colour bar's title
  * gains "(auto: 0–X, 99th percentile)", on the log scale the range it spans,
- * "(auto: 10^−3.64 – 0.229, 99th percentile)" (log_panels: X / 1000 .. X).
+ * "(auto: 0.000229 – 0.229, 99th percentile)" (log_panels: X / 1000 .. X),
+ * both ends in the same notation ("1e−33 – 1e−30", never "10^−33 – 1e−30").
  * Returns 0, or -1 when out of memory. */
 static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_meta *meta, color_range *cr) {
     size_t cells = (size_t)hms[0].n_q * hms[0].n_k;
@@ -439,10 +440,10 @@ static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_
     char *label = av_dl_alloc(dl, len);
     if (!label) return -1;
     char lo[32], hi[32];
-    av_plot_g3(lo, sizeof lo, log10(cr->vmax) - 3);
+    av_plot_g3(lo, sizeof lo, (double)cr->vmax / 1000); /* both ends written alike */
     av_plot_g3(hi, sizeof hi, cr->vmax);
     if (cr->log)
-        snprintf(label, len, "%s (auto: 10^%s \xE2\x80\x93 %s, %gth percentile)", cr->value_label, lo, hi,
+        snprintf(label, len, "%s (auto: %s \xE2\x80\x93 %s, %gth percentile)", cr->value_label, lo, hi,
                  meta->auto_pct);
     else
         snprintf(label, len, "%s (auto: 0\xE2\x80\x93%s, %gth percentile)", cr->value_label, hi, meta->auto_pct);

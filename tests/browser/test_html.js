@@ -154,6 +154,8 @@ async function main() {
     await quantisedRuns(browser, tmp);
     await fullyMaskedRow(browser, tmp);
     await modelRun(browser, tmp);
+    await manyHeadsModel(browser, tmp);
+    await matrixLabels(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -259,6 +261,56 @@ async function compareRun(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
   });
   await page.close();
+}
+
+/* A 1-layer × 32-head model: the model view's 32 thumbnails (70 px each, over 2,200 px in one
+ * row) wrap inside a 1400 px window, so the page never scrolls sideways. */
+async function manyHeadsModel(browser, tmp) {
+  const toy = path.join(tmp, 'h32'), out = path.join(tmp, 'h32-page');
+  attnviz(['--train', 'reverse', '--layers', '1', '--heads', '32', '--d-model', '64', '--steps', '2', '-q', '-o', toy]);
+  attnviz(['--model', toy, '--html', '--no-plot', '-q', '-o', out, '3 1 4 >']);
+  await test('html_model_view_of_32_heads_wraps_in_the_window', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 1400, 900);
+    await view(page, 'model');
+    const m = await page.evaluate(() => {
+      const b = [...document.querySelectorAll('#view-model button[data-l]')].map((e) => e.getBoundingClientRect());
+      return { sw: document.documentElement.scrollWidth, iw: window.innerWidth, n: b.length,
+               right: Math.max(...b.map((r) => r.right)), rows: new Set(b.map((r) => Math.round(r.top))).size };
+    });
+    check(m.n === 32, 'model view: ' + m.n + ' thumbnails for 32 heads');
+    check(m.sw <= m.iw, 'the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+    check(m.right <= m.iw, 'a thumbnail ends at x = ' + m.right + ', past the ' + m.iw + ' px window');
+    check(m.rows >= 2, 'the 32 thumbnails are in ' + m.rows + ' line(s)');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* The matrix view's labels (4 tokens: 44 px cells, one label per row and column): each row
+ * label's text is level with the middle of its row (within 2 px), and every column label's
+ * text starts below the map, clear of it (the first, "I", used to sit on the map's edge). */
+async function matrixLabels(browser, tmp) {
+  const out = path.join(tmp, 'labels');
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
+  await test('html_matrix_labels_sit_beside_their_rows_and_below_the_map', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await view(page, 'matrix');
+    const m = await page.evaluate(() => {
+      const cv = document.querySelector('#view-matrix canvas'), b = cv.getBoundingClientRect(), c = Number(cv.dataset.cell);
+      const text = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
+      const rows = [...document.querySelectorAll('#view-matrix .mx .rows span')].map((e, i) => {
+        const t = text(e); return { tok: e.textContent, mid: (t.top + t.bottom) / 2, want: b.top + (i + 0.5) * c }; });
+      const cols = [...document.querySelectorAll('#view-matrix .mx .cols span')].map((e) => ({ tok: e.textContent, top: text(e).top }));
+      return { bottom: b.bottom, rows, cols };
+    });
+    check(m.rows.length === 4 && m.cols.length === 4, m.rows.length + ' row and ' + m.cols.length + ' column labels for 4 tokens');
+    for (const r of m.rows)
+      check(Math.abs(r.mid - r.want) <= 2, 'row label "' + r.tok + '" is centred at y = ' + r.mid.toFixed(1) + ', its row at ' + r.want.toFixed(1));
+    for (const c of m.cols)
+      check(c.top >= m.bottom + 2, 'column label "' + c.tok + '" starts at y = ' + c.top.toFixed(1) + ', the map ends at ' + m.bottom.toFixed(1));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* (L, H, T, T) as the (H, T, T) of layer l, for the checks above */

@@ -377,7 +377,8 @@
     const rows = el('div', { class: 'rows' }), cols = el('div', { class: 'cols' });
     for (let i = 0; i < T; i += step) { /* one label per `step` rows (columns), as the PNG thins them */
       const px = Math.min(step, T - i) * c;
-      rows.append(el('span', { style: 'height:' + px + 'px;max-width:10em', text: lab(i), title: r.tokens[i] }));
+      rows.append(el('span', { class: step > 1 ? 'thin' : '', style: 'height:' + px + 'px;max-width:10em', text: lab(i),
+        title: r.tokens[i] }));
       cols.append(el('span', { style: 'width:' + px + 'px', text: lab(i), title: r.tokens[i] }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
@@ -417,20 +418,22 @@
   // ------------------------------------------------------------------ model view
   function modelView(box) {
     const r = run(), px = 64;
-    box.append(el('p', { class: 'desc', text: 'Every layer (row) and head (column) of ' + (r.name || 'this run') +
+    box.append(el('p', { class: 'desc', text: 'Every head of every layer (a row per layer) of ' + (r.name || 'this run') +
       ', attention weights on the same colour map. Click a thumbnail (or press Enter on it) to open that head in the other views.' }));
-    const grid = el('div', { class: 'mv', style: 'grid-template-columns: max-content repeat(' + r.H + ', ' + (px + 6) + 'px)' });
-    grid.append(el('span'));
-    for (let h = 0; h < r.H; h++) grid.append(el('span', { class: 'hl', text: 'head ' + h }));
+    // one line per layer: its label, then its heads, which wrap to more lines when they are wider than
+    // the window (32 heads are over 2,200 px), each captioned, so the page never scrolls sideways
+    const grid = el('div', { class: 'mv' });
     const items = [];
     for (let l = 0; l < r.L; l++) {
-      grid.append(el('span', { class: 'hl', text: 'layer ' + l }));
+      const heads = el('div', { class: 'mvh' });
+      grid.append(el('div', { class: 'mvl' }, el('span', { class: 'hl', text: 'layer ' + l }), heads));
       for (let h = 0; h < r.H; h++) {
         const b = el('button', { class: l === st.layer && h === st.head ? 'cur' : '', 'data-l': String(l), 'data-h': String(h),
           'aria-label': 'layer ' + l + ' head ' + h, tabindex: l === st.layer && h === st.head ? '0' : '-1',
           onclick: () => { st.layer = l; st.head = h; if (st.shown.size <= 1) st.shown = new Set([h]); showView('matrix'); } });
         b.append(stored(r, l, h) ? thumb(r, l, h, px) : el('span', { class: 'hl', text: 'not stored' }));
-        items.push(b); grid.append(b);
+        items.push(b);
+        heads.append(el('div', { class: 'mvc', style: 'width: ' + (px + 6) + 'px' }, el('span', { class: 'hl', text: 'head ' + h }), b));
       }
     }
     box.append(grid);
