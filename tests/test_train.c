@@ -192,6 +192,25 @@ static double noam_by_hand(double factor, int d_model, int warmup, int step) {
     return factor * (1.0 / sqrt((double)d_model)) * fmin(1.0 / sqrt((double)step), step / (warmup * sqrt((double)warmup)));
 }
 
+/* Every step row (step > 0) of train.csv at path: its lr column against the lr the test expects,
+ * noam_by_hand(factor, 16, 5, step) when noam, else factor at every step. Returns the rows checked. */
+static int csv_lr_rows_follow(const char *path, int noam, double factor) {
+    char *csv = tu_slurp_file(path, NULL);
+    assert_non_null(csv);
+    int rows = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        int step;
+        double lr;
+        assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
+        if (step == 0) continue;
+        double want = noam ? noam_by_hand(factor, 16, 5, step) : factor;
+        if (fabs(lr - want) > 1e-8 * want) fail_msg("%s step %d: lr %.9g, expected %.9g", path, step, lr, want);
+        rows++;
+    }
+    free(csv);
+    return rows;
+}
+
 /* --schedule noam without --lr: the factor is 1, the paper's, so the peak lr (at step = warm-up) is
  * d_model^-0.5 · warmup^-0.5. It used the task's peak --lr 6e-3 as the factor, so d_model 64 with
  * warm-up 200 peaked at 5.3e-5 and the model barely learned. An explicit --lr is the factor. */
@@ -236,20 +255,7 @@ static void test_cli_train_noam_header_and_trace(void **state) {
         tu_free(&r);
         char csv_path[4200];
         snprintf(csv_path, sizeof csv_path, "%s/train.csv", dir);
-        char *csv = tu_slurp_file(csv_path, NULL);
-        assert_non_null(csv);
-        int rows = 0;
-        for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
-            int step;
-            double lr;
-            assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
-            if (step == 0) continue;
-            double rule = noam_by_hand(factor, 16, 5, step);
-            if (fabs(lr - rule) > 1e-8 * rule) fail_msg("train.csv step %d: lr %.9g, the rule gives %.9g", step, lr, rule);
-            rows++;
-        }
-        assert_int_equal(rows, 12);
-        free(csv);
+        assert_int_equal(csv_lr_rows_follow(csv_path, 1, factor), 12);
     }
 }
 
@@ -268,19 +274,7 @@ static void test_cli_train_constant_schedule_has_no_warmup(void **state) {
     if (!strstr(r.err, "attnviz: warning: --warmup 10 has no effect with --schedule constant"))
         fail_msg("no warning:\n%s", r.err);
     tu_free(&r);
-    char *csv = tu_slurp_file(tu_in(f, "c/train.csv"), NULL);
-    assert_non_null(csv);
-    int rows = 0;
-    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
-        int step;
-        double lr;
-        assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
-        if (step == 0) continue;
-        if (fabs(lr - 0.004) > 1e-12) fail_msg("train.csv step %d: lr %.9g, constant gives 0.004", step, lr);
-        rows++;
-    }
-    assert_int_equal(rows, 12);
-    free(csv);
+    assert_int_equal(csv_lr_rows_follow(tu_in(f, "c/train.csv"), 0, 0.004), 12); /* constant: 0.004 at every step */
     run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "constant", "--warmup", "50", "--steps", "2",
                 "--d-model", "16", "--batch", "4", "-q", "-o", tu_in(f, "d"), NULL);
     if (r.code != 0) fail_msg("--warmup 50 --steps 2 with constant: exit %d: %s", r.code, r.err);
