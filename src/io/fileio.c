@@ -245,8 +245,7 @@ av_status av_dir_writable(const char *dir, av_err *err) {
     av_status s = av_mkdir_p(dir, err);
     if (s) return s;
     char probe[4200];
-    size_t n = strlen(dir);
-    snprintf(probe, sizeof probe, "%s%s.attnviz-write-check.XXXXXX", dir, dir[n - 1] == '/' ? "" : "/");
+    av_path_join(probe, sizeof probe, dir, ".attnviz-write-check.XXXXXX");
     int fd = mkstemp(probe);
     if (fd < 0) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s': %s", dir, strerror(errno));
     int e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
@@ -337,15 +336,19 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     return AV_OK;
 }
 
-void av_path_shown(char *out, size_t n, const char *dir) {
+/* The length of dir without its trailing '/': "out//" -> "out"; "/" and "//" -> "/". */
+static size_t trimmed_len(const char *dir) {
     size_t len = strlen(dir);
-    while (len > 1 && dir[len - 1] == '/') len--; /* "out//" -> "out"; "/" and "//" -> "/" */
-    snprintf(out, n, "%.*s", (int)len, dir);
+    while (len > 1 && dir[len - 1] == '/') len--;
+    return len;
+}
+
+void av_path_shown(char *out, size_t n, const char *dir) {
+    snprintf(out, n, "%.*s", (int)trimmed_len(dir), dir);
 }
 
 void av_path_join(char *out, size_t n, const char *dir, const char *name) {
-    size_t len = strlen(dir);
-    while (len > 1 && dir[len - 1] == '/') len--; /* "out//" -> "out"; "/" and "//" -> "/" */
+    size_t len = trimmed_len(dir);
     const char *sep = len == 0 || dir[len - 1] == '/' ? "" : "/";
     snprintf(out, n, "%.*s%s%s", (int)len, dir, sep, name);
 }
