@@ -11,9 +11,9 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
     if (!j || (cJSON_IsNull(j) && !required))
         return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (%s)", name, key, missing_why) : AV_OK;
     if (!cJSON_IsNumber(j)) {
-        char shown[64];
-        av_json_shown(shown, sizeof shown, j);
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" is %s; it must be a whole number", name, key, shown);
+        char quoted[160];
+        snprintf(quoted, sizeof quoted, "\"%s\"", key);
+        return av_json_wrong_kind(name, quoted, j, "a whole number", err);
     }
     double v = j->valuedouble;
     if (v != floor(v)) /* also NaN, which cJSON never gives */
@@ -24,6 +24,12 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g is too small (a whole number of at least -1e9)", name, key, v);
     *out = (int)v;
     return AV_OK;
+}
+
+av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, const char *must, av_err *err) {
+    char shown[64];
+    av_json_shown(shown, sizeof shown, j);
+    return av_fail(err, AV_EUSAGE, "%s: %s is %s; it must be %s", name, key, shown, must);
 }
 
 void av_json_shown(char *buf, size_t n, const cJSON *j) {

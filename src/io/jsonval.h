@@ -52,4 +52,11 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
  * {"a":1}; cut to 40 bytes with "…" (the cut backs up to the start of a
  * UTF-8 character). j NULL or unprintable gives "(unreadable)". */
 void av_json_shown(char *buf, size_t n, const cJSON *j);
+
+/* The error for a value of the wrong kind, naming what was found:
+ * AV_EUSAGE "NAME: KEY is SHOWN; it must be MUST", SHOWN as av_json_shown
+ * spells j. key is printed as given, so the caller writes it as the message
+ * should show it ("\"layer_norm_epsilon\"", "attnviz.scale"). Always
+ * returns AV_EUSAGE. */
+av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, const char *must, av_err *err);
 #endif

@@ -80,9 +80,7 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
     static const char *const norm[] = {"pre", "post"}, *const style[] = {"interleaved", "half"};
     int v;
     av_status s;
-    char shown[64];
-    av_json_shown(shown, sizeof shown, a);
-    if (!cJSON_IsObject(a)) return av_fail(err, AV_EUSAGE, "%s: \"attnviz\" is %s; it must be an object", name, shown);
+    if (!cJSON_IsObject(a)) return av_json_wrong_kind(name, "\"attnviz\"", a, "an object", err);
     if ((s = json_choice(&v, a, "positions", pos, 4, "learned, sinusoidal, rope or none", name, err))) return s;
     if (v >= 0) c->positions = (av_positions)v;
     if ((s = json_choice(&v, a, "norm", norm, 2, "pre or post", name, err))) return s;
@@ -90,16 +88,10 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
     if ((s = json_choice(&v, a, "rope_style", style, 2, "interleaved or half", name, err))) return s;
     if (v >= 0) c->rope_style = (av_rope_style)v;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(a, "scale");
-    if (j && !cJSON_IsBool(j)) {
-        av_json_shown(shown, sizeof shown, j);
-        return av_fail(err, AV_EUSAGE, "%s: attnviz.scale is %s; it must be true or false", name, shown);
-    }
+    if (j && !cJSON_IsBool(j)) return av_json_wrong_kind(name, "attnviz.scale", j, "true or false", err);
     if (j) c->scale = cJSON_IsTrue(j);
     j = cJSON_GetObjectItemCaseSensitive(a, "rope_base");
-    if (j && !cJSON_IsNumber(j)) {
-        av_json_shown(shown, sizeof shown, j);
-        return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base is %s; it must be a number", name, shown);
-    }
+    if (j && !cJSON_IsNumber(j)) return av_json_wrong_kind(name, "attnviz.rope_base", j, "a number", err);
     if (j) c->rope_base = j->valuedouble;
     return AV_OK;
 }
@@ -208,9 +200,7 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         goto done;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
     if (j && !cJSON_IsNumber(j)) {
-        char shown[64];
-        av_json_shown(shown, sizeof shown, j);
-        s = av_fail(err, AV_EUSAGE, "%s: \"layer_norm_epsilon\" is %s; it must be a number", name, shown);
+        s = av_json_wrong_kind(name, "\"layer_norm_epsilon\"", j, "a number", err);
         goto done;
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;

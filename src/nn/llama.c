@@ -28,9 +28,9 @@ static av_status cfg_num(double *out, const cJSON *root, const char *key, const 
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!j || cJSON_IsNull(j)) return AV_OK;
     if (!cJSON_IsNumber(j)) {
-        char shown[64];
-        av_json_shown(shown, sizeof shown, j);
-        return av_fail(err, AV_EUSAGE, "%s: \"%s\" is %s; it must be a number", name, key, shown);
+        char quoted[160];
+        snprintf(quoted, sizeof quoted, "\"%s\"", key);
+        return av_json_wrong_kind(name, quoted, j, "a number", err);
     }
     *out = j->valuedouble;
     return AV_OK;
@@ -105,11 +105,7 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
         return s;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
-    if (j && !cJSON_IsBool(j)) {
-        char shown[64];
-        av_json_shown(shown, sizeof shown, j);
-        return av_fail(err, AV_EUSAGE, "%s: \"tie_word_embeddings\" is %s; it must be true or false", name, shown);
-    }
+    if (j && !cJSON_IsBool(j)) return av_json_wrong_kind(name, "\"tie_word_embeddings\"", j, "true or false", err);
     if (j) c->tie_word_embeddings = cJSON_IsTrue(j);
     return AV_OK;
 }
