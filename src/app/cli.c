@@ -404,6 +404,16 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     return AV_OK;
 }
 
+/* out (n bytes) = the count words joined as English lists them: "a", "a or
+ * b", "a, b or c" (last is the final separator, " or " or " and "); "" for
+ * none. Cut to fit. */
+static void join_words(char *out, size_t n, const char *const *words, int count, const char *last) {
+    size_t at = 0;
+    out[0] = 0;
+    for (int k = 0; k < count && at < n; k++)
+        at += (size_t)snprintf(out + at, n - at, "%s%s", k == 0 ? "" : k == count - 1 ? last : ", ", words[k]);
+}
+
 /* --layer L: any whole number here; 0..L-1 is checked once the --model is
  * loaded and its layer count known (app/gpt2run.c), so the message can say
  * what this model allows. */
@@ -775,21 +785,15 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
             /* name exactly what was asked for that needs the weights, and only those ways out */
             const char *const what[] = {"figures", "--dump", "--show", "--explain", "--compare", "--html"};
             int on[] = {!o->no_plot, o->dump_dir != NULL, o->show, o->explain != NULL, o->compare != 0, o->html};
-            char gives[128] = "", way[192] = "";
-            int n_on = 0, n_drop = 0, k_on = 0, k_drop = 0;
-            for (int k = 0; k < 6; k++) n_on += on[k], n_drop += k > 0 && on[k];
-            snprintf(way, sizeof way, "%s", on[0] ? "add --no-plot" : "");
-            for (int k = 0; k < 6; k++) {
-                if (!on[k]) continue;
-                size_t at = strlen(gives);
-                snprintf(gives + at, sizeof gives - at, "%s%s", k_on == 0 ? "" : k_on == n_on - 1 ? " or " : ", ", what[k]);
-                k_on++;
-                if (k == 0) continue;
-                at = strlen(way);
-                snprintf(way + at, sizeof way - at, "%s%s", k_drop == 0 ? (on[0] ? " and drop " : "drop ")
-                         : k_drop == n_drop - 1 ? " and " : ", ", what[k]);
-                k_drop++;
-            }
+            const char *asked[6];
+            int n_on = 0;
+            for (int k = 0; k < 6; k++)
+                if (on[k]) asked[n_on++] = what[k];
+            char gives[128], drops[128], way[192];
+            join_words(gives, sizeof gives, asked, n_on, " or ");
+            join_words(drops, sizeof drops, asked + on[0], n_on - on[0], " and "); /* all but "figures" */
+            snprintf(way, sizeof way, "%s%s%s%s", on[0] ? "add --no-plot" : "", on[0] && drops[0] ? " and " : "",
+                     drops[0] ? "drop " : "", drops);
             return av_fail(err, AV_EUSAGE, "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; "
                            "%s, or use --kernel blas", gives, way);
         }
