@@ -699,10 +699,8 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
                     .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
                     .steps = o->steps, .d_model = o->d_model};
     av_task_probe(&r.probe, o->task);
-    av_status s = check_train_size(o, err); /* av_train_run checked it before the header; kept for direct callers */
-    if (!s) s = check_not_a_foreign_model(dir, err); /* never over a downloaded model's files */
-    if (!s) s = av_dir_writable(dir, err); /* a bad -o fails before the first step, not after training */
-    if (!s) s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
+    /* size, foreign model files and a writable dir: av_train_run checked them all before its header */
+    av_status s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
     if (s) return s;
     r.batch = calloc((size_t)o->batch, sizeof *r.batch);
     r.heldout = calloc(N_HELDOUT, sizeof *r.heldout);
@@ -830,22 +828,24 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
 
 /* ---------------------------------------------------------------------------- entry */
 
-/* Before the header line and the first step: -o DIR (with --compare, each
+/* Before the header line and the first step, so a usage error prints nothing
+ * on stdout and a bad folder fails before the work, not after every step:
+ * each model trained (with --compare, each variant: learned positions add
+ * wpe) fits AV_MAX_TRAIN_BYTES; then -o DIR (with --compare, each
  * DIR/VARIANT) holds no model attnviz did not train, and can be made and
- * written (a probe file is created and removed: io/fileio.h
- * av_dir_writable). A read-only or full folder failed only after every step
- * had run. The foreign-model checks all come first, so a refused folder
- * leaves no variant folder made. */
-static av_status check_outdirs(const av_train_opts *o, av_err *err) {
+ * written (io/fileio.h av_dir_writable). The foreign-model checks all come
+ * before any folder is made, so a refused folder leaves no variant folder. */
+static av_status check_before_start(const av_train_opts *o, av_err *err) {
+    av_train_opts v[3] = {*o};
+    const char *names[3] = {""};
+    char left_out[96], dir[3][4096];
+    int n = o->compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, names, o, left_out, sizeof left_out);
+    av_status s = AV_OK;
+    for (int i = 0; !s && i < n; i++) s = check_train_size(&v[i], err);
     if (o->compare == AV_TRAIN_CMP_NONE) {
-        av_status s = check_not_a_foreign_model(o->outdir, err);
+        if (!s) s = check_not_a_foreign_model(o->outdir, err);
         return s ? s : av_dir_writable(o->outdir, err);
     }
-    av_train_opts v[3];
-    const char *names[3];
-    char left_out[96], dir[3][4096];
-    int n = compare_variants(v, names, o, left_out, sizeof left_out);
-    av_status s = AV_OK;
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
     for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], err);
     if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
@@ -873,18 +873,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     }
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
-    /* the size check before the header line too: a usage error prints nothing on stdout (it printed the
-     * header, then "needs at least 3.2 GiB"); with --compare every variant (learned positions add wpe) */
-    av_train_opts v[3];
-    const char *vnames[3];
-    char vleft[96];
-    int nv = o.compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, vnames, &o, vleft, sizeof vleft);
-    if (o.compare == AV_TRAIN_CMP_NONE) v[0] = o;
-    for (int i = 0; i < nv; i++) {
-        av_status zs = check_train_size(&v[i], err);
-        if (zs) return zs;
-    }
-    av_status fs = check_outdirs(&o, err);
+    av_status fs = check_before_start(&o, err);
     if (fs) return fs; /* before the header line: nothing has started */
     char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
