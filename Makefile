@@ -29,8 +29,13 @@ ifeq ($(SANITIZE),1)
 else
   BUILD := build/rel
 endif
+# OpenBLAS gives its headers only: nn/attention_blas.c opens the library with
+# dlopen when sgemm is first needed, so a run on the reference kernel (and
+# --help, --version) never loads it. bench/ calls cblas_sgemm itself and links
+# it (BLAS_LIBS).
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out openblas,$(PKGS)) 2>/dev/null)
+BLAS_LIBS  := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
 CFLAGS  += $(CSTD) $(WARN) $(OPT) $(FPFLAGS) $(VECFLAGS) $(SAN) $(PKG_CFLAGS) -pthread -Isrc
 LDLIBS  += $(PKG_LIBS) -lgif -lm -pthread
 LDFLAGS += $(SAN)
@@ -42,7 +47,7 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
 DEPS       = $(LIB_OBJS:.o=.d) $(BUILD)/app/main.d $(TEST_BINS:=.d)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
-TEST_SHIMS := $(BUILD)/tests/shim_env.so
+TEST_SHIMS := $(BUILD)/tests/shim_env.so $(BUILD)/tests/shim_noblas.so
 ifeq ($(SANITIZE),1)
   BIN := $(BUILD)/attnviz
 else
@@ -108,9 +113,12 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libattnviz.a | $(BUILD)
 	    $(LDFLAGS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka) $(LDLIBS)
 
 # LD_PRELOAD libraries some tests run the binary with (tests/shim_*.c), never
-# sanitized: they only replace a few library functions.
+# sanitized: they only replace a few library functions. shim_env hands
+# attnviz its own handle in place of OpenBLAS's, so it needs OpenBLAS
+# (SHIM_LIBS; --no-as-needed keeps it though the shim calls none of it).
+$(BUILD)/tests/shim_env.so: SHIM_LIBS := -Wl,--no-as-needed $(BLAS_LIBS)
 $(BUILD)/tests/%.so: tests/%.c | $(BUILD)
-	$(CC) $(CSTD) $(WARN) -O1 -g -shared -fPIC -o $@ $< -ldl
+	$(CC) $(CSTD) $(WARN) -O1 -g -shared -fPIC -o $@ $< -ldl $(SHIM_LIBS)
 
 # What running needs (make demo), and what the tests need on top (make test).
 deps:
@@ -198,7 +206,8 @@ FUZZ_LIBS_tokenize := $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null
 # --title and --prefix are checked as UTF-8 text (base/utf8.c).
 $(FUZZ_DIR)/fuzz_args: src/app/cli.c src/render/colormap.c src/nn/tasks.c src/nn/optim.c src/nn/embed.c src/base/common.c \
     src/nn/model.c src/nn/attention.c src/nn/attention_blas.c src/nn/flash.c src/base/parallel.c src/base/utf8.c
-FUZZ_LIBS_args := $(shell pkg-config --cflags --libs openblas libutf8proc 2>/dev/null || echo -lopenblas -lutf8proc) -lpthread
+FUZZ_LIBS_args := $(shell pkg-config --cflags openblas 2>/dev/null) \
+                  $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc) -lpthread
 $(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/common.c
 $(FUZZ_DIR)/fuzz_safetensors: src/io/safetensors.c src/io/fileio.c src/base/common.c
 FUZZ_LIBS_safetensors := $(shell pkg-config --cflags --libs libcjson 2>/dev/null || echo -lcjson)
@@ -239,7 +248,7 @@ train-figures: deps
 # (bench_gpt2 includes the test fixtures, hence -Itests).
 BENCH_BINS := $(BUILD)/bench $(BUILD)/bench_gpt2 $(BUILD)/bench_train
 $(BENCH_BINS): $(BUILD)/%: bench/%.c $(BUILD)/libattnviz.a
-	$(CC) $(CFLAGS) -MMD -MP -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS) $(BLAS_LIBS)
 
 -include $(BENCH_BINS:=.d)
 

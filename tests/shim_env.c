@@ -5,7 +5,11 @@
  * It makes attnviz believe OpenBLAS picked its generic "Prescott" kernels
  * (as OpenBLAS 0.3.21 does on CPUs newer than it knows), so that
  * nn/attention_blas.c sets and removes OPENBLAS_CORETYPE to select the
- * right ones. It slows fontconfig's start-up (FcInitLoadConfigAndFonts, run
+ * right ones. attnviz opens OpenBLAS with dlopen and takes its functions
+ * with dlsym from that handle, which no LD_PRELOAD library overrides; so
+ * dlopen("libopenblas.so.0") here returns a handle to this shim, which is
+ * linked with OpenBLAS: dlsym finds openblas_get_corename below first and
+ * everything else in OpenBLAS, a dependency of the shim. It slows fontconfig's start-up (FcInitLoadConfigAndFonts, run
  * on av_text_prepare's thread) by 0.3 s, as a cold font cache does, and
  * ends the process with status 70 and a message on stderr if setenv or
  * unsetenv is called while that start-up runs: glibc's setenv/unsetenv are
@@ -23,6 +27,15 @@ static atomic_int g_fonts_loading;
 char *openblas_get_corename(void);
 char *openblas_get_corename(void) {
     return "Prescott";
+}
+
+void *dlopen(const char *file, int flags) {
+    void *(*real)(const char *, int);
+    *(void **)&real = dlsym(RTLD_NEXT, "dlopen");
+    Dl_info self;
+    if (file && strcmp(file, "libopenblas.so.0") == 0 && dladdr((void *)&g_fonts_loading, &self) && self.dli_fname)
+        return real(self.dli_fname, flags);
+    return real(file, flags);
 }
 
 void *FcInitLoadConfigAndFonts(void);

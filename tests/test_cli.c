@@ -726,10 +726,12 @@ static void test_redirected_trace_ignores_stderrs_terminal(void **state) {
  * environment while fontconfig starts (getenv of HOME, XDG_*, FONTCONFIG_*);
  * nn/attention_blas.c sets and removes OPENBLAS_CORETYPE when OpenBLAS picked
  * its generic kernels. glibc's setenv/unsetenv are not safe while another
- * thread reads the environment, so the second must happen before the font
- * thread starts, not at the first sgemm while the fonts load. The
- * LD_PRELOAD shim (tests/shim_env.c) reports OpenBLAS's generic core, makes
- * the font start-up take 0.3 s and exits 70 on a setenv during it. */
+ * thread reads the environment, and OpenBLAS is loaded (dlopen) only when a
+ * kernel needs it, after the font thread has started: the change must wait
+ * for that thread (av_blas_set_env_wait). The LD_PRELOAD shim
+ * (tests/shim_env.c) reports OpenBLAS's generic core, makes the font
+ * start-up take 0.3 s and exits 70 on a setenv during it; the trace naming
+ * the "Prescott" kernels shows the shim's report reached attnviz. */
 static void test_environment_not_changed_while_fonts_load(void **state) {
     tu_fixture *f = *state;
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -763,16 +765,108 @@ static void test_environment_not_changed_while_fonts_load(void **state) {
     const char *kinds[] = {"blas", "reference"};
     for (int k = 0; k < 2; k++) {
         tu_result r;
-        const char *args[] = {"-q", "--heads", "8", "--kernel", kinds[k], "-o", tu_in(f, kinds[k]), "I love deep learning",
+        const char *args[] = {"--heads", "8", "--kernel", kinds[k], "-o", tu_in(f, kinds[k]), "I love deep learning",
                               NULL};
         tu_runv(&r, NULL, env, args);
         if (r.code != 0) print_message("--kernel %s: exit %d, stderr: %s\n", kinds[k], r.code, r.err);
         assert_int_equal(r.code, 0);
         assert_string_equal(r.err, "");
+        if (k == 0) assert_non_null(strstr(r.out, "OpenBLAS Prescott kernels"));
         tu_free(&r);
     }
     if (coretype) setenv("OPENBLAS_CORETYPE", coretype, 1);
     free(coretype);
+}
+
+/* The path of BUILD/tests/NAME, next to this test binary; NULL (and a
+ * SKIPROW line) when it was not built. */
+static const char *shim_path(char *buf, size_t size, const char *name) {
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    snprintf(buf, size, "%.*s/%s", (int)(strrchr(self, '/') - self), self, name);
+    if (access(buf, R_OK) == 0) return buf;
+    print_message("[ SKIPROW  ] %s not built (make test builds it)\n", buf);
+    return NULL;
+}
+
+/* OpenBLAS is opened with dlopen when a kernel first needs sgemm (issue 13:
+ * loading it took about 5 of the 12 ms of `attnviz --version`). The dynamic
+ * loader's own log (LD_DEBUG=libs, on stderr) names every library it loads:
+ * --version, --help and the classroom command (T = 4 runs the reference
+ * kernel; with its figures) never load libopenblas, --kernel blas and
+ * --kernel flash on the same sentence do. */
+static void test_openblas_loads_only_for_sgemm(void **state) {
+    tu_fixture *f = *state;
+    const char *env[] = {"LD_DEBUG=libs", NULL};
+    struct {
+        const char *args[12];
+        int loads;
+    } cases[] = {
+        {{"--version", NULL}, 0},
+        {{"--help", NULL}, 0},
+        {{"--heads", "8", "-o", tu_in(f, "classroom"), "I love deep learning", NULL}, 0},
+        {{"--no-plot", "--heads", "8", "I love deep learning", NULL}, 0},
+        {{"--no-plot", "--heads", "8", "--kernel", "blas", "I love deep learning", NULL}, 1},
+        {{"--no-plot", "--heads", "8", "--kernel", "flash", "I love deep learning", NULL}, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_result r;
+        tu_runv(&r, NULL, env, cases[i].args);
+        int loaded = strstr(r.err, "libopenblas") != NULL;
+        if (r.code != 0 || loaded != cases[i].loads)
+            print_message("case %zu (%s ...): exit %d, libopenblas %s\n", i, cases[i].args[0], r.code,
+                          loaded ? "loaded" : "not loaded");
+        assert_int_equal(r.code, 0);
+        assert_int_equal(loaded, cases[i].loads);
+        tu_free(&r);
+    }
+}
+
+/* Without OpenBLAS (tests/shim_noblas.c makes its dlopen fail as on a
+ * machine without the library), what needs sgemm exits 1 with a message
+ * naming libopenblas.so.0, dlerror()'s reason and the two ways out, before
+ * writing anything; the reference kernel (the classroom command, figures
+ * included) still works. */
+static void test_missing_openblas_is_an_error_not_a_crash(void **state) {
+    tu_fixture *f = *state;
+    char shim[4200], preload[4300], asan[4300];
+    if (!shim_path(shim, sizeof shim, "shim_noblas.so")) return;
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", shim);
+    const char *old_asan = getenv("ASAN_OPTIONS"); /* a sanitized binary wants its runtime first */
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sverify_asan_link_order=0", old_asan ? old_asan : "",
+             old_asan && *old_asan ? ":" : "");
+    const char *env[] = {preload, asan, NULL};
+    const char *fails[][12] = {
+        {"--no-plot", "--heads", "8", "--kernel", "blas", "I love deep learning", NULL},
+        {"--no-plot", "--heads", "8", "--kernel", "flash", "I love deep learning", NULL},
+        {"--heads", "8", "--kernel", "blas", "-o", tu_in(f, "blas"), "I love deep learning", NULL},
+        {"--train", "reverse", "--steps", "2", "-o", tu_in(f, "train"), NULL},
+    };
+    for (size_t i = 0; i < sizeof fails / sizeof fails[0]; i++) {
+        tu_result r;
+        tu_runv(&r, NULL, env, fails[i]);
+        if (r.code != 1) print_message("case %zu: exit %d, stderr: %s\n", i, r.code, r.err);
+        assert_int_equal(r.code, 1);
+        assert_true(strncmp(r.err, "attnviz: error: ", 16) == 0);
+        assert_non_null(strstr(r.err, "libopenblas.so.0"));
+        assert_non_null(strstr(r.err, "/nonexistent/shim_noblas-hides-the-blas.so: cannot open shared object file"));
+        assert_non_null(strstr(r.err, "libopenblas0"));
+        assert_non_null(strstr(r.err, "--kernel reference"));
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+    assert_int_equal(access(tu_in(f, "blas"), F_OK), -1); /* nothing written */
+    assert_int_equal(access(tu_in(f, "train"), F_OK), -1);
+    const char *works[] = {"--heads", "8", "--kernel", "reference", "-o", tu_in(f, "ref"), "I love deep learning", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, env, works);
+    if (r.code != 0) print_message("--kernel reference: exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    assert_int_equal(access(tu_in(f, "ref/heads.png"), F_OK), 0);
+    tu_free(&r);
 }
 
 int main(void) {
@@ -800,6 +894,9 @@ int main(void) {
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -856,6 +856,46 @@ static void test_options_with_model(void **state) {
     tu_free(&r);
 }
 
+/* --model multiplies by sgemm unless --kernel reference, and then nothing
+ * does (not even layer L's view, which ran the blas kernel whatever
+ * --kernel said). Without OpenBLAS (tests/shim_noblas.c makes its dlopen
+ * fail) the default exits 1 naming libopenblas.so.0 before the weights
+ * load; --kernel reference draws the figures. */
+static void test_model_reference_needs_no_openblas(void **state) {
+    tu_fixture *f = *state;
+    char self[4096], shim[4200], preload[4300], asan[4300];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    snprintf(shim, sizeof shim, "%.*s/shim_noblas.so", (int)(strrchr(self, '/') - self), self);
+    if (access(shim, R_OK) != 0) {
+        print_message("[ SKIPROW  ] %s not built (make test builds it)\n", shim);
+        return;
+    }
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", shim);
+    const char *old_asan = getenv("ASAN_OPTIONS"); /* a sanitized binary wants its runtime first */
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sverify_asan_link_order=0", old_asan ? old_asan : "",
+             old_asan && *old_asan ? ":" : "");
+    const char *env[] = {preload, asan, NULL};
+    const char *dir = tu_in(f, "tiny");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_tiny(dir);
+    tu_result r;
+    const char *blas[] = {"--model", dir, "-q", "--no-plot", "Hello world", NULL};
+    tu_runv(&r, NULL, env, blas);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "libopenblas.so.0"));
+    assert_non_null(strstr(r.err, "--kernel reference"));
+    tu_free(&r);
+    const char *ref[] = {"--model", dir, "--kernel", "reference", "-o", tu_in(f, "o"), "Hello world", NULL};
+    tu_runv(&r, NULL, env, ref);
+    if (r.code != 0) print_message("--kernel reference: exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    assert_int_equal(access(tu_in(f, "o/model.png"), F_OK), 0);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -875,6 +915,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include "app/term.h"
 #include "io/fileio.h"
 #include "io/npy.h"
+#include "nn/attention_blas.h"
 
 /* ---------------------------------------------------------------------------- options */
 
@@ -148,7 +149,7 @@ static av_status make_view(av_model *v, const av_gpt2run *r, av_err *err) {
     const av_gpt2_layer *w = &r->g.params.h[r->layer];
     int T = r->T, C = c->n_embd, H = c->n_head, l = r->layer;
     size_t TC = (size_t)T * C, HTT = (size_t)H * T * T;
-    av_config vc = {.T = T, .n_real = T, .C = C, .H = H, .causal = 1, .scale = c->scale, .kernel = AV_KERNEL_BLAS,
+    av_config vc = {.T = T, .n_real = T, .C = C, .H = H, .causal = 1, .scale = c->scale, .kernel = c->kernel,
                     .positions = c->positions == AV_POS_ROPE ? AV_POS_ROPE : AV_POS_LEARNED,
                     .rope_style = c->rope_style, .rope_base = c->rope_base};
     av_status st = av_model_init(v, &vc, err);
@@ -227,6 +228,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir); /* "runs/x/" is shown as "runs/x" */
     r->dir = r->dir_buf;
     av_status st = check_options(o, err);
+    if (!st && o->kernel != AV_KERNEL_REFERENCE + 1) st = av_blas_require(err); /* before the weights load */
     if (!st) st = check_present(r->dir, "config.json", err);
     int llama = !st && av_llamarun_is_llama(r->dir);
     if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);

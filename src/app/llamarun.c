@@ -93,7 +93,7 @@ av_status av_llamarun_view(av_model *v, const av_gpt2run *r, av_err *err) {
     const av_llama_layer *w = &r->llama->params.layers[r->layer];
     int T = r->T, C = c->n_embd, H = c->n_head, D = C / H, G = H / c->n_kv_head, l = r->layer;
     size_t TC = (size_t)T * C, HTT = (size_t)H * T * T;
-    av_config vc = {.T = T, .n_real = T, .C = C, .H = H, .causal = 1, .scale = 1, .kernel = AV_KERNEL_BLAS,
+    av_config vc = {.T = T, .n_real = T, .C = C, .H = H, .causal = 1, .scale = 1, .kernel = c->kernel,
                     .positions = AV_POS_ROPE, .rope_style = AV_ROPE_HALF, .rope_base = c->rope_theta};
     av_status st = av_model_init(v, &vc, err);
     if (st) return st;

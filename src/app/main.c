@@ -76,6 +76,7 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     const av_options *o = &r->o;
     cfg->T = r->toks.n;
     av_status kst = av_options_kernel(cfg, o, err);
+    if (!kst && cfg->kernel != AV_KERNEL_REFERENCE) kst = av_blas_require(err); /* loads OpenBLAS */
     if (kst) return kst;
     if (o->compare == AV_CMP_ORDER && cfg->n_real < 2)
         return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens; got 1");
@@ -133,8 +134,7 @@ int main(int argc, char **argv) {
     /* a file size limit (ulimit -f) must fail a write, not kill the process
      * and leave a temporary file behind */
     signal(SIGXFSZ, SIG_IGN);
-    av_blas_stop_threads(); /* OpenBLAS's idle workers would spin on a core for 0.1 s */
-    av_blas_select_core();  /* may setenv: before any thread (the font loader) reads the environment */
+    av_blas_set_env_wait(av_text_prepare_wait); /* OpenBLAS, loaded when needed, may setenv: not while fonts load */
     av_status st = av_parse_args(&r.o, argc, argv, &err);
     int run_it = !st && !r.o.help && !r.o.version;
     if (!st && r.o.help) av_print_help(stdout);

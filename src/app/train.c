@@ -14,6 +14,7 @@
 #include "app/term.h"
 #include "io/fileio.h"
 #include "io/safetensors.h"
+#include "nn/attention_blas.h"
 #include "nn/train.h"
 #include "render/trainfig.h"
 
@@ -840,7 +841,7 @@ static av_status check_before_start(const av_train_opts *o, av_err *err) {
     const char *names[3] = {""};
     char left_out[96], dir[3][4096];
     int n = o->compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, names, o, left_out, sizeof left_out);
-    av_status s = AV_OK;
+    av_status s = o->reference ? AV_OK : av_blas_require(err); /* loads OpenBLAS */
     for (int i = 0; !s && i < n; i++) s = check_train_size(&v[i], err);
     if (o->compare == AV_TRAIN_CMP_NONE) {
         if (!s) s = check_not_a_foreign_model(o->outdir, err);

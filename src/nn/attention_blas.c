@@ -1,13 +1,17 @@
 /* attention_blas.c - sgemm kernels for the attention stages (see
  * attention_blas.h). Each public kernel cuts its work into fixed items and
  * hands them to av_parallel_for; an item is one sgemm call or one block of
- * softmax rows. */
+ * softmax rows. OpenBLAS is not linked: it is opened with dlopen the first
+ * time sgemm is needed (av_blas_require), so a run on the reference kernel
+ * never pays for loading it. */
 #include "nn/attention_blas.h"
 
-#include <cblas.h>
+#include <cblas.h> /* the enums and prototypes; the library itself is opened with dlopen */
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE__)
@@ -22,65 +26,122 @@ enum { ROWS = 256 }; /* rows per work item; fixed, so the bits never depend on t
 static int n_blocks(int rows) { return (rows + ROWS - 1) / ROWS; }
 
 /* ----------------------------------------------------------------------------
- * one sgemm, OpenBLAS single-threaded */
+ * OpenBLAS, loaded on first need */
 
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT, core_once = PTHREAD_ONCE_INIT;
+#define BLAS_LIB "libopenblas.so.0"
 
-/* OpenBLAS internals (DYNAMIC_ARCH builds; weak, so any other CBLAS links). */
-char *openblas_get_corename(void) __attribute__((weak));
-void gotoblas_dynamic_init(void) __attribute__((weak));
-void gotoblas_dynamic_quit(void) __attribute__((weak));
+/* What blas_load found: sgemm and set_num_threads (both needed), OpenBLAS's
+ * internals (DYNAMIC_ARCH builds; NULL when missing), or why it failed. */
+static struct {
+    int ready; /* loaded and set up */
+    __typeof__(cblas_sgemm) *sgemm;
+    __typeof__(openblas_set_num_threads) *set_num_threads;
+    __typeof__(openblas_get_corename) *corename;
+    void (*dynamic_init)(void), (*dynamic_quit)(void);
+    int (*thread_shutdown)(void);
+    char why[400]; /* the reason loading failed, dlerror()'s text first */
+} blas;
+
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+static void (*env_wait)(void); /* av_blas_set_env_wait */
+
+void av_blas_set_env_wait(void (*wait)(void)) {
+    env_wait = wait;
+}
 
 /* OpenBLAS 0.3.21 (Debian 12) does not know recent Xeons (e.g. family 6
  * model 207) and falls back to its generic "Prescott" (SSE3) kernels, 4 to 5
  * times slower. When the CPU has AVX-512 (or AVX2 + FMA) and the user did not
  * choose with OPENBLAS_CORETYPE, select the matching kernels the way
  * OpenBLAS does at load time: set OPENBLAS_CORETYPE and rerun its dynamic
- * initialisation (then remove the variable again). */
+ * initialisation (then remove the variable again). setenv is not safe while
+ * another thread reads the environment: env_wait ends those threads first. */
 static void blas_fix_core(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (!openblas_get_corename || !gotoblas_dynamic_init || !gotoblas_dynamic_quit) return;
-    if (getenv("OPENBLAS_CORETYPE") || strcmp(openblas_get_corename(), "Prescott") != 0) return;
+    if (!blas.corename || !blas.dynamic_init || !blas.dynamic_quit) return;
+    if (getenv("OPENBLAS_CORETYPE") || strcmp(blas.corename(), "Prescott") != 0) return;
     __builtin_cpu_init();
     const char *core = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
                            ? "SkylakeX"
                        : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "Haswell"
                                                                                           : NULL;
-    if (!core || setenv("OPENBLAS_CORETYPE", core, 1) != 0) return;
-    gotoblas_dynamic_quit();
-    gotoblas_dynamic_init();
+    if (!core) return;
+    if (env_wait) env_wait();
+    if (setenv("OPENBLAS_CORETYPE", core, 1) != 0) return;
+    blas.dynamic_quit();
+    blas.dynamic_init();
     unsetenv("OPENBLAS_CORETYPE");
 #endif
 }
 
-void av_blas_select_core(void) {
-    pthread_once(&core_once, blas_fix_core);
+/* The address of `name` in lib, as a function pointer (POSIX's way past ISO
+ * C's rule against casting an object pointer to a function pointer). */
+#define BLAS_SYM(field, lib, name) (*(void **)&blas.field = dlsym(lib, name))
+
+/* dlopen OpenBLAS, take its functions, stop the worker threads its
+ * constructor started (they spin on sched_yield for about 0.1 s before they
+ * sleep, on a core the process needs; our threads split the work, and
+ * OpenBLAS's would split sums differently with the core count), fix its
+ * kernel choice, and leave it one thread. Run once (blas_once). */
+static void blas_load(void) {
+    void *lib = dlopen(BLAS_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(blas.why, sizeof blas.why, "%s", e ? e : "dlopen gave no reason");
+        return;
+    }
+    if (!BLAS_SYM(sgemm, lib, "cblas_sgemm") || !BLAS_SYM(set_num_threads, lib, "openblas_set_num_threads")) {
+        snprintf(blas.why, sizeof blas.why, BLAS_LIB " has no %s", blas.sgemm ? "openblas_set_num_threads" : "cblas_sgemm");
+        return; /* left loaded: its constructor has run, and dlclose would run its destructor mid-process */
+    }
+    BLAS_SYM(corename, lib, "openblas_get_corename");
+    BLAS_SYM(dynamic_init, lib, "gotoblas_dynamic_init");
+    BLAS_SYM(dynamic_quit, lib, "gotoblas_dynamic_quit");
+    BLAS_SYM(thread_shutdown, lib, "blas_thread_shutdown_");
+    if (blas.thread_shutdown) blas.thread_shutdown();
+    blas_fix_core();
+    blas.set_num_threads(1);
+    blas.ready = 1;
 }
 
-/* Our threads split the work; OpenBLAS's own would split sums differently
- * with the core count and fight ours for the cores. */
-static void blas_setup(void) {
-    av_blas_select_core();
-    openblas_set_num_threads(1);
+av_status av_blas_require(av_err *err) {
+    pthread_once(&blas_once, blas_load);
+    if (blas.ready) return AV_OK;
+    return av_fail(err, AV_ERUNTIME,
+                   "cannot load OpenBLAS (" BLAS_LIB "), which the blas and flash kernels, --model and --train use "
+                   "for sgemm: %s; install the Debian package libopenblas0, or use --kernel reference",
+                   blas.why);
 }
 
-int blas_thread_shutdown_(void) __attribute__((weak)); /* OpenBLAS's own, also run at exit */
-
-void av_blas_stop_threads(void) {
-    if (blas_thread_shutdown_) blas_thread_shutdown_();
+/* Loaded, or the error and exit 1: the last resort of a caller that did
+ * not call av_blas_require first. */
+static void blas_or_exit(void) {
+    pthread_once(&blas_once, blas_load);
+    if (blas.ready) return;
+    av_err err;
+    av_blas_require(&err);
+    fprintf(stderr, "attnviz: error: %s\n", err.msg);
+    exit(1);
 }
 
 const char *av_blas_core(void) {
-    pthread_once(&blas_once, blas_setup);
-    return openblas_get_corename ? openblas_get_corename() : "CBLAS";
+    pthread_once(&blas_once, blas_load);
+    if (!blas.ready) return "none";
+    return blas.corename ? blas.corename() : "unnamed";
 }
 
 void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
               int trans_b, float alpha, float beta) {
-    pthread_once(&blas_once, blas_setup);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha, a, lda, b, ldb,
-                beta, c, ldc);
+    blas_or_exit();
+    blas.sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha, a, lda, b, ldb,
+               beta, c, ldc);
+}
+
+void av_sgemm_at(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
+                 float alpha, float beta) {
+    blas_or_exit();
+    blas.sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* ----------------------------------------------------------------------------

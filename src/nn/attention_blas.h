@@ -1,6 +1,7 @@
 /* attention_blas.h - the fast kernels for the stages of attention.h: the same
  * math, shapes and legend (T tokens, C = d_model, H heads, D = d_k), with the
- * matrix products done by CBLAS sgemm (OpenBLAS, or any CBLAS).
+ * matrix products done by OpenBLAS's sgemm (loaded when first needed,
+ * av_blas_require).
  *
  * What differs from the reference loops of attention.c:
  *   - sgemm sums in float32 (the reference sums in double); on unit-scale
@@ -87,31 +88,53 @@ void av_sgemm_colblocks(float *out, const float *inp, const float *w, int T, int
 
 /* sgemm on row-major float32: c (M, N) = alpha · a (M, K) · op(b) + beta · c,
  * op(b) = b (K, N) or, with trans_b, b (N, K) transposed; lda/ldb/ldc are the
- * row strides. One thread (OpenBLAS's threads are switched off on first use). */
+ * row strides. One thread. Loads OpenBLAS if no av_blas_require came first;
+ * if it cannot be loaded, prints av_blas_require's error and exits 1 (call
+ * av_blas_require where the kernel is chosen, so that never happens). */
 void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
               int trans_b, float alpha, float beta);
 
-/* The kernel set the BLAS library runs ("SkylakeX", "Haswell", ...; "CBLAS"
- * when not OpenBLAS). First use also switches OpenBLAS's own threads off and,
- * when OpenBLAS 0.3.21 does not recognise the CPU and picked its generic SSE3
- * kernels, selects the AVX-512 or AVX2 ones the CPU has (attention_blas.c). */
+/* The same with a transposed: c (M, N) = alpha · aᵀ · b + beta · c, a (K, M)
+ * with row stride lda, b (K, N) with ldb (a weight gradient, Σ over K rows). */
+void av_sgemm_at(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
+                 float alpha, float beta);
+
+/* OpenBLAS is not linked: the first call opens libopenblas.so.0 (dlopen; on
+ * Debian the package libopenblas0), so a run that never multiplies by sgemm
+ * (the reference kernel, --help, --version) never maps it, and loading it
+ * (relocations, its constructor, about 5 ms) is paid only where it is used.
+ * Call it wherever a blas or flash kernel, a --model or a --train run is
+ * chosen, before the work starts. The first call also:
+ *   - stops the worker threads OpenBLAS's constructor starts (they spin on
+ *     sched_yield for about 0.1 s before they sleep, using a core the
+ *     process needs) and leaves OpenBLAS one thread: attnviz's own threads
+ *     split the work (base/parallel.h), and OpenBLAS's would split the sums
+ *     differently with the core count;
+ *   - when OpenBLAS 0.3.21 does not recognise the CPU and picked its generic
+ *     SSE3 ("Prescott") kernels, selects the AVX-512 or AVX2 ones the CPU has:
+ *     it sets OPENBLAS_CORETYPE, reruns OpenBLAS's start-up and removes the
+ *     variable again. glibc's setenv/unsetenv are not safe while another
+ *     thread reads the environment (fontconfig does, on the thread
+ *     render/textlayout.h's av_text_prepare starts), so it first calls the
+ *     function given to av_blas_set_env_wait, which waits for such threads.
+ *     That wait happens only on such CPUs, never when OpenBLAS knew the CPU
+ *     (attnviz does not load OpenBLAS up front, before any thread starts,
+ *     because most runs never need it).
+ * Later calls return at once. Thread-safe. Errors: AV_ERUNTIME when the
+ * library cannot be loaded or lacks cblas_sgemm / openblas_set_num_threads;
+ * the message names libopenblas.so.0, gives dlerror()'s reason and says what
+ * to do (install libopenblas0, or --kernel reference). */
+av_status av_blas_require(av_err *err);
+
+/* wait: a function that returns once no other thread reads the environment
+ * (main passes render/textlayout.h's av_text_prepare_wait), called before
+ * av_blas_require changes it; NULL (the default) calls nothing. Set it before
+ * starting any thread. */
+void av_blas_set_env_wait(void (*wait)(void));
+
+/* The kernel set OpenBLAS runs ("SkylakeX", "Haswell", ...; "unnamed" when
+ * the library does not say). Loads OpenBLAS as av_blas_require does; "none"
+ * when it cannot be loaded. */
 const char *av_blas_core(void);
-
-/* Select OpenBLAS's kernels for this CPU now, as av_blas_core and the first
- * av_sgemm would: when OpenBLAS 0.3.21 did not recognise the CPU, this sets
- * OPENBLAS_CORETYPE, reruns OpenBLAS's start-up and removes the variable
- * again. glibc's setenv/unsetenv are not safe while another thread reads the
- * environment (fontconfig does, on the thread render/textlayout.h's
- * av_text_prepare starts), so main calls this first, while it is the only
- * thread. Starts no thread; later calls do nothing; a few microseconds when
- * OpenBLAS knew the CPU. Nothing happens with another CBLAS. */
-void av_blas_select_core(void);
-
-/* Stop OpenBLAS's worker threads, which it starts when the library loads and
- * which spin (sched_yield) for about 0.1 s before they sleep, using a core
- * the process needs. attnviz never hands OpenBLAS more than one thread (see
- * av_sgemm); if something does, OpenBLAS starts its workers again itself.
- * Call once, early in main. Nothing happens with another CBLAS. */
-void av_blas_stop_threads(void);
 
 #endif

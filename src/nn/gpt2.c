@@ -568,7 +568,8 @@ av_status av_gpt2_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt
     if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d token%s, not %d", a->T,
                                    a->T == 1 ? "" : "s", T);
     int C = cfg->n_embd, L = cfg->n_layer;
-    av_status s = embed_forward(a, p, cfg, tokens, T, err);
+    av_status s = cfg->kernel == AV_KERNEL_REFERENCE ? AV_OK : av_blas_require(err);
+    if (!s) s = embed_forward(a, p, cfg, tokens, T, err);
     if (s) return s;
     mask_forward(a->mask, T, 1, T, NULL);
     for (int l = 0; l < L; l++)

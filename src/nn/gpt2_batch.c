@@ -4,7 +4,6 @@
  * kernels, GELU in float32. Runs on the calling thread only. */
 #include "nn/gpt2_batch.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +79,7 @@ static void conv1d_forward(float *out, const float *inp, const float *w, const f
 
 /* dw (M, K2) += aᵀ·b for a (N, M), b (N, K2): the weight gradient, summed over the N rows by sgemm. */
 static void gemm_at_b(float *dw, const float *a, const float *b, int N, int M, int K2) {
-    av_blas_core(); /* OpenBLAS set up as for av_sgemm: one thread, the CPU's kernels */
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, K2, N, 1.0f, a, M, b, K2, 1.0f, dw, K2);
+    av_sgemm_at(dw, a, b, M, K2, N, M, K2, K2, 1.0f, 1.0f);
 }
 
 /* out = inp·w + b backward (Conv1D, w (C, OC)), over N rows:
@@ -286,8 +284,10 @@ static av_status block_forward(av_gpt2_batch *bt, const av_gpt2_layer *w, const 
 
 av_status av_gpt2_batch_forward(av_gpt2_batch *bt, const av_gpt2_params *p, const av_gpt2_config *cfg, av_err *err) {
     int N = bt->N, C = cfg->n_embd, L = cfg->n_layer, V = cfg->vocab_size;
+    av_status s = av_blas_require(err); /* every product here is sgemm */
+    if (s) return s;
     embed_forward(bt, p, cfg);
-    av_status s = finite_or_fail(bt->hidden, (size_t)N * C, 0, "the embedding", err);
+    s = finite_or_fail(bt->hidden, (size_t)N * C, 0, "the embedding", err);
     for (int l = 0; !s && l < L; l++) s = block_forward(bt, &p->h[l], cfg, l, err);
     if (s) return s;
     layernorm_forward(bt->lnf, bt->lnf_mean, bt->lnf_rstd, bt->hidden + (size_t)L * N * C, p->ln_f_w, p->ln_f_b, N,

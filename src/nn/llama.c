@@ -290,6 +290,8 @@ av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_l
     if (T != a->T) return av_fail(err, AV_EUSAGE, "activations are sized for %d token%s, not %d", a->T,
                                    a->T == 1 ? "" : "s", T);
     int C = cfg->n_embd, L = cfg->n_layer;
+    av_status s = cfg->kernel == AV_KERNEL_REFERENCE ? AV_OK : av_blas_require(err);
+    if (s) return s;
     for (int t = 0; t < T; t++) {
         if (tokens[t] < 0 || tokens[t] >= cfg->vocab_size)
             return av_fail(err, AV_EUSAGE, "token id %d at position %d is outside the vocabulary 0..%d", tokens[t], t,
@@ -302,7 +304,6 @@ av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_l
     float *scratch = av_calloc(2 * (size_t)T * QKV, sizeof(float));
     if (!scratch) return av_fail(err, AV_ERUNTIME, "out of memory running the forward pass on %d token%s", T,
                                T == 1 ? "" : "s");
-    av_status s = AV_OK;
     for (int l = 0; l < L && !s; l++) s = block_forward(a, &p->layers[l], cfg, l, pos0, scratch, err);
     free(scratch);
     if (s) return s;

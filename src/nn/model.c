@@ -284,7 +284,8 @@ av_status av_model_forward(av_model *m, av_err *err) {
     const av_config *c = &m->cfg;
     int T = c->T, C = c->C, D = m->D;
     double scale = c->scale ? 1.0 / sqrt((double)D) : 1.0;
-    av_status st;
+    av_status st = c->kernel == AV_KERNEL_REFERENCE ? AV_OK : av_blas_require(err);
+    if (st) return st;
 
     /* 3-5. positions, project, split heads, RoPE */
     if ((st = project_forward(m, err))) return st;

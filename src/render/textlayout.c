@@ -137,19 +137,25 @@ static void unload(void) {
 
 /* ------------------------------------------------------- set-up in advance */
 
-/* The thread av_text_prepare started, if it is still to be joined. Only the
- * thread that called av_text_prepare touches this; every entry point that
- * uses T joins it first, so T is never used by two threads at once. */
+/* The thread av_text_prepare started, if it is still to be joined. Every
+ * entry point that uses T joins it first, so T is never used by two threads
+ * at once. The lock lets av_text_prepare_wait join it from another thread. */
 static struct {
     pthread_t thread;
     int running;
 } prep;
+static pthread_mutex_t prep_lock = PTHREAD_MUTEX_INITIALIZER;
 static int shutdown_registered;
 
 static void prepare_join(void) {
-    if (!prep.running) return;
-    pthread_join(prep.thread, NULL);
+    pthread_mutex_lock(&prep_lock);
+    if (prep.running) pthread_join(prep.thread, NULL);
     prep.running = 0;
+    pthread_mutex_unlock(&prep_lock);
+}
+
+void av_text_prepare_wait(void) {
+    prepare_join();
 }
 
 static void text_init_now(void);
@@ -161,12 +167,15 @@ static void *prepare_main(void *arg) {
 }
 
 void av_text_prepare(void) {
-    if (prep.running || T.tried) return;
-    if (!shutdown_registered) { /* here, not on the thread: exit joins it first */
-        atexit(av_text_shutdown);
-        shutdown_registered = 1;
+    pthread_mutex_lock(&prep_lock);
+    if (!prep.running && !T.tried) {
+        if (!shutdown_registered) { /* here, not on the thread: exit joins it first */
+            atexit(av_text_shutdown);
+            shutdown_registered = 1;
+        }
+        prep.running = pthread_create(&prep.thread, NULL, prepare_main, NULL) == 0;
     }
-    prep.running = pthread_create(&prep.thread, NULL, prepare_main, NULL) == 0;
+    pthread_mutex_unlock(&prep_lock);
 }
 
 void av_text_shutdown(void) {

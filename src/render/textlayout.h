@@ -142,6 +142,13 @@ int av_text_use_fonts(const char *const *files, int n);
  * thread cannot start (they load on first use, as without this call). */
 void av_text_prepare(void);
 
+/* Wait until the loading av_text_prepare started has finished (nothing
+ * when none runs). While it runs, fontconfig reads the environment on that
+ * thread, so setenv/unsetenv elsewhere must wait for it
+ * (nn/attention_blas.h's av_blas_set_env_wait). The one function here that
+ * may be called from any thread. */
+void av_text_prepare_wait(void);
+
 /* Release fonts, fontconfig state and the av_text_use_fonts list (also
  * registered with atexit on first use, so leak checkers stay quiet). Safe to
  * call more than once. */
