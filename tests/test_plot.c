@@ -824,6 +824,79 @@ static void test_grid_many_small_panels_keep_key_and_titles_apart(void **state) 
     av_dl_free(&dl);
 }
 
+/* The colour bar runs beside the maps, not far below them. The 200-token
+ * paragraph's grid (2 panels of about 200 px, automatic range) once had a
+ * 364 px bar: its one-line title "attention weight (auto: 0–X, 99th
+ * percentile)" is about 340 px long, and the bar was never shorter than its
+ * title. Now the title goes on up to three lines, broken before " (" and
+ * after the first ", ", and the bar ends with the maps (it is at least
+ * CBAR_MIN_H = 150 px, so with ~200 px maps it is exactly their span). The
+ * lines keep every character of the title, in order, each line fits the
+ * bar, and none touches a tick label or another line. A figure whose maps
+ * are taller than the title keeps it on one line. */
+static void test_long_cbar_title_wraps_to_the_maps_height(void **state) {
+    fixture *f = *state;
+    fill(f, 200, 0);
+    av_heatmap hms[2] = {f->hm, f->hm};
+    av_plot_meta meta = f->meta;
+    meta.auto_pct = 99.0f;
+    meta.value_label = "attention weight";
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, 2, "two heads", &meta, &e), AV_OK);
+    const av_dl_item *p0 = av_plot_panel(&dl, 0);
+    int ramp_y0 = -1, ramp_y1 = -1, ramp_x1 = 0;
+    for (size_t k = 0; k < dl.n; k++)
+        if (dl.items[k].kind == AV_DL_HEAT && dl.items[k].heat.ramp)
+            ramp_y0 = dl.items[k].y0, ramp_y1 = dl.items[k].y1, ramp_x1 = dl.items[k].x1;
+    assert_true(ramp_x1 > p0->x1);
+    char joined[256] = "";
+    float boxes[3][4], ticks[16][4];
+    int n_lines = 0, n_ticks = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        const av_dl_item *it = &dl.items[k];
+        if (it->kind != AV_DL_TEXT) continue;
+        float b[4];
+        text_box(&it->text, b);
+        if (b[0] < 0 || b[1] > dl.width || b[2] < 0 || b[3] > dl.height)
+            fail_msg("'%s' leaves the %dx%d canvas", it->text.utf8, dl.width, dl.height);
+        if (it->text.rot90 && it->text.x > ramp_x1) { /* right of the bar: its title */
+            assert_true(n_lines < 3);
+            memcpy(boxes[n_lines++], b, sizeof b);
+            if (joined[0]) strcat(joined, " ");
+            strcat(joined, it->text.utf8);
+        } else if (!it->text.rot90 && it->text.x > ramp_x1 && n_ticks < 16) { /* its tick labels */
+            memcpy(ticks[n_ticks++], b, sizeof b);
+        }
+    }
+    printf("    colour bar %d..%d, maps %d..; title in %d lines: %s\n", ramp_y0, ramp_y1, p0->y0, n_lines, joined);
+    /* the whole title, in order, split only at the two break points */
+    assert_non_null(strstr(joined, "attention weight (auto: 0\xE2\x80\x93"));
+    assert_non_null(strstr(joined, ", 99th percentile)"));
+    assert_int_equal(n_lines, 3);
+    /* the bar spans the panels' rows exactly: from their top to their bottom */
+    assert_int_equal(ramp_y0, p0->y0);
+    assert_int_equal(ramp_y1, p0->y1);
+    for (int i = 0; i < n_lines; i++) {
+        assert_true(boxes[i][3] - boxes[i][2] <= ramp_y1 - ramp_y0); /* each line fits beside the bar */
+        for (int j = 0; j < i; j++) assert_false(boxes_overlap(boxes[i], boxes[j]));
+        for (int t = 0; t < n_ticks; t++) assert_false(boxes_overlap(boxes[i], ticks[t]));
+    }
+    assert_true(n_ticks >= 3);
+    av_dl_free(&dl);
+
+    /* the 40-token head figure's maps (800 px) are taller than the title: one line */
+    fill(f, 40, 0);
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &meta, &e), AV_OK);
+    int one_line = 0;
+    for (size_t k = 0; k < dl.n; k++)
+        if (dl.items[k].kind == AV_DL_TEXT && strstr(dl.items[k].text.utf8, "attention weight (auto: ") &&
+            strstr(dl.items[k].text.utf8, ", 99th percentile)"))
+            one_line++;
+    assert_int_equal(one_line, 1);
+    av_dl_free(&dl);
+}
+
 /* A 2-layer, 64-head model view names the layer only on each row's first
  * panel ("L1 H0", then "H1" ... "H63"). The gap between panels follows the
  * two neighbouring titles, not the widest title anywhere: these short
@@ -1346,6 +1419,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_grid_many_small_panels_keep_key_and_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_gap_follows_neighbouring_titles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_cbar_title_wraps_to_the_maps_height, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_diverging_and_neg_inf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mean_heads_P10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matrix_two_panels, setup, teardown),

@@ -323,11 +323,12 @@ typedef struct {
     av_cmap cmap;
     float vmin, vmax;        /* in log10 units when log */
     const char *value_label;
+    const char *more[2];     /* the title's second and third lines, or NULL (cbar_split) */
     int log;                 /* values are log10 of the data (see prepare_panels) */
 } color_range;
 
 static color_range range_of(const av_plot_meta *meta) {
-    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight", 0};
+    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight", {NULL, NULL}, 0};
     if (!meta) return r;
     if ((int)meta->cmap > 0 && meta->cmap < AV_CMAP_COUNT) r.cmap = meta->cmap;
     if (isfinite(meta->vmin) && isfinite(meta->vmax) && meta->vmax > meta->vmin) {
@@ -699,7 +700,61 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
     }
     int xl = xt + TICK + TICK_PAD + (int)ceilf(cbar_labels_w(cr, fs)) + 10;
     av_dl_text_run(dl, cr->value_label, xl + ASC * fs, (y0 + y1) * 0.5f, fs, AV_ANCHOR_MIDDLE, 1, 0, INK);
+    for (int k = 0; k < 2 && cr->more[k]; k++) { /* read bottom to top, the first line is the left one */
+        xl += (int)ceilf(fs * LINE);
+        av_dl_text_run(dl, cr->more[k], xl + ASC * fs, (y0 + y1) * 0.5f, fs, AV_ANCHOR_MIDDLE, 1, 0, INK);
+    }
     return xl + (int)ceilf(fs * LINE);
+}
+
+/* Lines of the colour bar's title (1 to 3). */
+static int cbar_title_lines(const color_range *cr) {
+    return 1 + (cr->more[0] != NULL) + (cr->more[1] != NULL);
+}
+
+/* Length of the colour bar's rotated title, px: its longest line. */
+static float cbar_title_len(const color_range *cr, float fs) {
+    float w = text_w(cr->value_label, fs, 0);
+    for (int k = 0; k < 2 && cr->more[k]; k++) w = fmaxf(w, text_w(cr->more[k], fs, 0));
+    return w;
+}
+
+/* A copy of s[0..n) in the display list's memory; NULL when out of memory. */
+static char *dl_strndup(av_dlist *dl, const char *s, size_t n) {
+    char *d = av_dl_alloc(dl, n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* The colour bar's title on more lines when in one it would make the bar
+ * longer than the maps beside it (hh px tall, and at least the CBAR_MIN_H
+ * every bar gets): a bar that runs far below its maps reads as if it
+ * belonged to something else. The title breaks before its " (" and, if the
+ * part in brackets is still too long, after that part's first ", ":
+ * "attention weight" / "(auto: 0–0.0447," / "99th percentile)". Returns 1
+ * when it broke the title (the key is then wider: the caller fits the maps
+ * again), 0 when it did not (short enough, no " (", or broken already), -1
+ * when out of memory. */
+static int cbar_split(av_dlist *dl, color_range *cr, float fs, int hh) {
+    int room = imax(hh, CBAR_MIN_H) - 12;
+    const char *open = cr->more[0] ? NULL : strstr(cr->value_label, " (");
+    if (!open || open == cr->value_label || text_w(cr->value_label, fs, 0) <= room) return 0;
+    char *first = dl_strndup(dl, cr->value_label, (size_t)(open - cr->value_label));
+    if (!first) return -1;
+    const char *rest = open + 1, *comma = strstr(rest, ", ");
+    if (text_w(rest, fs, 0) > room && comma) {
+        char *second = dl_strndup(dl, rest, (size_t)(comma + 1 - rest));
+        if (!second) return -1;
+        cr->more[0] = second;
+        cr->more[1] = comma + 2;
+    } else {
+        cr->more[0] = rest;
+    }
+    cr->value_label = first;
+    return 1;
 }
 
 /* Height of a colour bar next to maps hh px tall: hh, but at least
@@ -707,12 +762,13 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
  * never crowd and the title stays beside the bar (a row of small model-view
  * panels is only ~20 px tall). */
 static int cbar_h(const color_range *cr, float fs, int hh) {
-    return imax(hh, imax(CBAR_MIN_H, (int)ceilf(text_w(cr->value_label, fs, 0)) + 12));
+    return imax(hh, imax(CBAR_MIN_H, (int)ceilf(cbar_title_len(cr, fs)) + 12));
 }
 
 /* Width of the colour bar block (from its left edge). */
 static int cbar_block_w(const color_range *cr, float fs) {
-    return CBAR_W + 1 + TICK + TICK_PAD + (int)ceilf(cbar_labels_w(cr, fs)) + 10 + (int)ceilf(fs * LINE);
+    return CBAR_W + 1 + TICK + TICK_PAD + (int)ceilf(cbar_labels_w(cr, fs)) + 10 +
+           cbar_title_lines(cr) * (int)ceilf(fs * LINE);
 }
 
 #define LEGEND_TEXT "masked (\xE2\x88\x92\xE2\x88\x9E)" /* masked (−∞) */
@@ -1121,6 +1177,14 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
     b.axis_band = (int)ceilf(fs.axis * LINE);
     if (single_fit(&b, &yl, &xl, hm, n, kind, &sz, &fs) != 0) goto oom;
+    if (kind != FIG_MASK) { /* a long colour-bar title goes on two lines, and the maps are fitted again */
+        int split = cbar_split(dl, &cr, fs.cbar, b.hh);
+        if (split < 0) goto oom;
+        if (split) {
+            b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
+            if (single_fit(&b, &yl, &xl, hm, n, kind, &sz, &fs) != 0) goto oom;
+        }
+    }
     int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
     int cbx = maps_right + CBAR_GAP;
     int width = cbx + b.key_w + MARGIN;
@@ -1311,6 +1375,13 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     }
     g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
     if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
+    grid_rows(row_y, &g, n, 0); /* the rows' span beside the colour bar; placed again below */
+    int split = cbar_split(dl, &cr, fs.cbar, row_y[g.rows - 1] + g.ph - row_y[0]);
+    if (split < 0) goto oom;
+    if (split) { /* a long colour-bar title goes on two lines, and the panels are fitted again */
+        g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
+        if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
+    }
 
     int grid_right = g.left + g.cols * g.pw + (g.cols - 1) * g.gap_x;
     int width = grid_right + CBAR_GAP + g.key_w + MARGIN;
