@@ -102,7 +102,7 @@ const char *av_blas_core(void);
  * OPENBLAS_CORETYPE, reruns OpenBLAS's start-up and removes the variable
  * again. glibc's setenv/unsetenv are not safe while another thread reads the
  * environment (fontconfig does, on the thread render/textlayout.h's
- * av_text_prepare starts), so main calls this first, while it is the only
+ * av_text_prepare / av_text_prepare_for starts), so main calls this first, while it is the only
  * thread. Starts no thread; later calls do nothing; a few microseconds when
  * OpenBLAS knew the CPU. Nothing happens with another CBLAS. */
 void av_blas_select_core(void);
