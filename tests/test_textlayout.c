@@ -678,6 +678,7 @@ static void test_fontconfig_puts_the_bundled_faces_first(void **state) {
     }
     FT_Done_FreeType(ft);
     FcConfigDestroy(fc);
+    FcFini(); /* as av_text_shutdown does: the next text starts fontconfig afresh */
 }
 
 /* ---------------------------------------------------------------- SVG */
