@@ -507,6 +507,93 @@ static void test_rerun_is_byte_identical(void **state) {
     free(db);
 }
 
+/* The figure of one sentence (labels: its words; title: the sentence, bold)
+ * as PNG and SVG files and as RGB pixels, into out[0..2] (owned), with the
+ * text layer in one of three states:
+ *   0  fresh, bundled fonts: the bundled faces straight from FreeType
+ *   1  fresh, bundled fonts, av_text_use_fast_path(0): every font from
+ *      fontconfig's lists (the way before issue 13)
+ *   2  bundled fonts, fontconfig started first by a Chinese label (its
+ *      faces loaded before any of the figure's), then the figure. */
+typedef struct {
+    char *data[3];
+    size_t len[3];
+    int fontconfig; /* av_text_fontconfig_loaded() once the figure is drawn */
+} figure_bytes;
+
+static void figure_in_mode(fixture *f, const char *sentence, const char *const *words, int n, int mode,
+                           figure_bytes *out) {
+    char reg[4200], bold[4200];
+    snprintf(reg, sizeof reg, "%s", src_path("assets/fonts/DejaVuSans.ttf"));
+    snprintf(bold, sizeof bold, "%s", src_path("assets/fonts/DejaVuSans-Bold.ttf"));
+    const char *const files[2] = {reg, bold};
+    av_text_shutdown();
+    assert_int_equal(av_text_use_fonts(files, 2), 2);
+    if (mode == 1) av_text_use_fast_path(0);
+    if (mode == 2) {
+        av_text_metrics m;
+        av_text_measure("我爱深度学习", 12, 0, &m);
+        assert_int_equal(av_text_fontconfig_loaded(), 1);
+    }
+    float w[64];
+    for (int k = 0; k < n * n; k++) w[k] = (float)((k * 7) % 11) / 10.0f;
+    av_heatmap hm = {.title = sentence, .n_q = n, .n_k = n, .q_labels = words, .k_labels = words, .w = w};
+    av_err e;
+    const char *png = in_dir(f, "same.png"), *svg = in_dir(f, "same.svg");
+    assert_int_equal(av_plot_head(png, &hm, &f->meta, &e), AV_OK);
+    assert_int_equal(av_plot_head(svg, &hm, &f->meta, &e), AV_OK);
+    out->data[0] = slurp(png, &out->len[0]);
+    out->data[1] = slurp(svg, &out->len[1]);
+    av_dlist dl;
+    unsigned char *rgb;
+    size_t stride;
+    assert_int_equal(av_plot_layout_head(&dl, &hm, &f->meta, &e), AV_OK);
+    assert_int_equal(av_raster_render(&dl, &rgb, &stride, &e), AV_OK);
+    out->len[2] = stride * (size_t)dl.height;
+    out->data[2] = malloc(out->len[2]);
+    assert_non_null(out->data[2]);
+    memcpy(out->data[2], rgb, out->len[2]);
+    av_big_free(rgb);
+    av_dl_free(&dl);
+    out->fontconfig = av_text_fontconfig_loaded();
+    if (mode == 1) av_text_use_fast_path(1);
+}
+
+/* Issue 13: the bundled faces taken without fontconfig draw exactly the
+ * figure fontconfig's choice draws: PNG bytes, SVG bytes and pixels the
+ * same for an ASCII sentence (drawn without starting fontconfig at all), a
+ * mixed Latin + Chinese one and an Arabic one, whichever way (and in which
+ * order) the fonts were loaded. */
+static void test_fast_fonts_draw_the_same_figure(void **state) {
+    fixture *f = *state;
+    static const char *const ascii[] = {"I", "love", "deep", "learning"};
+    static const char *const mixed[] = {"I", "love", "深度", "学习"};
+    static const char *const arabic[] = {"أحب", "التعلم", "العميق", "2"};
+    static const struct {
+        const char *sentence;
+        const char *const *words;
+    } cases[] = {{"I love deep learning", ascii}, {"I love 深度学习", mixed}, {"أحب التعلم العميق 2", arabic}};
+    static const char *const what[3] = {"PNG", "SVG", "RGB"};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        figure_bytes fig[3];
+        for (int mode = 0; mode < 3; mode++) {
+            figure_in_mode(f, cases[c].sentence, cases[c].words, 4, mode, &fig[mode]);
+            assert_int_equal(fig[mode].fontconfig, c > 0 || mode > 0); /* ASCII, bundled faces: never started */
+        }
+        for (int mode = 1; mode < 3; mode++)
+            for (int k = 0; k < 3; k++) {
+                assert_non_null(fig[0].data[k]);
+                assert_non_null(fig[mode].data[k]);
+                if (fig[0].len[k] != fig[mode].len[k] || memcmp(fig[0].data[k], fig[mode].data[k], fig[0].len[k]) != 0)
+                    fail_msg("'%s': %s differs between the bundled faces and fonts way %d", cases[c].sentence, what[k],
+                             mode);
+            }
+        for (int mode = 0; mode < 3; mode++)
+            for (int k = 0; k < 3; k++) free(fig[mode].data[k]);
+    }
+    av_text_shutdown(); /* the other tests run without the bundled fonts */
+}
+
 static void test_missing_folder_fails_cleanly(void **state) {
     fixture *f = *state;
     const char *path = in_dir(f, "no/such/folder/h.png");
@@ -1406,6 +1493,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_missing_glyphs_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_png_text_chunks_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rerun_is_byte_identical, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fast_fonts_draw_the_same_figure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_folder_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_path_that_is_a_folder_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_existing_file_survives_failed_write, setup, teardown),

@@ -23,6 +23,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
 #include <png.h>
 
 #include "render/raster.h"
@@ -519,6 +522,165 @@ static void test_new_font_list_empties_the_caches(void **state) {
     av_text_shutdown();
 }
 
+/* ---------------------------------------------------------------- fontconfig on demand */
+
+/* The bundled regular [0] and bold [1] files into fonts and registered. */
+static void use_bundled(char fonts[2][4200]) {
+    snprintf(fonts[0], 4200, "%s", src_path("assets/fonts/DejaVuSans.ttf"));
+    snprintf(fonts[1], 4200, "%s", src_path("assets/fonts/DejaVuSans-Bold.ttf"));
+    const char *const files[2] = {fonts[0], fonts[1]};
+    assert_int_equal(av_text_use_fonts(files, 2), 2);
+}
+
+/* Lay out, measure and draw every glyph of utf8 at 24 px, and ask for its
+ * missing code points: everything a figure does with a label. */
+static void use_label(const char *utf8, int bold) {
+    av_text_layout lay;
+    av_text_metrics m;
+    av_glyph_bitmap bm;
+    unsigned miss[8];
+    assert_int_equal(av_text_lay(utf8, 24, bold, &lay), 0);
+    for (int g = 0; g < lay.n; g++)
+        if (lay.g[g].slot >= 0) assert_int_equal(av_text_glyph_render(&lay.g[g], lay.g[g].x, 24, &bm), 0);
+    av_text_layout_free(&lay);
+    av_text_measure(utf8, 24, bold, &m);
+    assert_true(m.width > 0);
+    assert_int_equal(av_text_missing_codepoints(utf8, bold, miss, 8), 0);
+}
+
+/* Issue 13: with the bundled fonts registered, ASCII labels (regular and
+ * bold: tokens, digits, the title) are drawn without starting fontconfig,
+ * and so is an av_text_prepare_for of an ASCII sentence; a Chinese label (a
+ * character DejaVu Sans lacks), an Arabic one (a run with a language; DejaVu
+ * Sans has the letters, fontconfig's choice for "ar" still decides), a
+ * character DejaVu Sans lacks in a Latin word, no bundled fonts, or
+ * av_text_prepare_for of a Chinese sentence (on the loader thread, before
+ * any label) do start it. */
+static void test_ascii_labels_leave_fontconfig_unloaded(void **state) {
+    (void)state;
+    char fonts[2][4200];
+    av_text_shutdown();
+    use_bundled(fonts);
+    char ascii[96];
+    for (int c = 0x20; c < 0x7F; c++) ascii[c - 0x20] = (char)c;
+    ascii[0x7F - 0x20] = 0;
+    use_label(ascii, 0);
+    use_label(ascii, 1);
+    use_label("I love deep learning", 0);
+    use_label("head 0 of 8 \xC2\xB7 positions: sinusoidal", 1); /* the middle dot is in DejaVu Sans */
+    assert_true(av_text_has_glyph('A'));
+    const char *file[2];
+    assert_int_equal(av_text_fonts("learning", 1, NULL, file, 2), 1);
+    assert_string_equal(file[0], fonts[1]);
+    assert_int_equal(av_text_fontconfig_loaded(), 0);
+    use_label("我爱深度学习", 0);
+    assert_int_equal(av_text_fontconfig_loaded(), 1);
+
+    static const char *const need[] = {"مرحبا", "deep 学习", "नमस्ते"};
+    for (size_t k = 0; k < sizeof need / sizeof *need; k++) {
+        av_text_shutdown();
+        use_bundled(fonts);
+        av_text_layout lay;
+        assert_int_equal(av_text_lay(need[k], 24, 0, &lay), 0);
+        av_text_layout_free(&lay);
+        if (!av_text_fontconfig_loaded()) fail_msg("'%s' was laid out without fontconfig", need[k]);
+    }
+
+    av_text_shutdown(); /* no bundled fonts: only fontconfig can find one */
+    use_label("I love deep learning", 0);
+    assert_int_equal(av_text_fontconfig_loaded(), 1);
+
+    av_text_shutdown();
+    use_bundled(fonts);
+    av_text_prepare_for("I love deep learning");
+    assert_int_equal(av_text_fontconfig_loaded(), 0); /* waits for the thread */
+    use_label("I love deep learning", 0);
+    assert_int_equal(av_text_fontconfig_loaded(), 0);
+    av_text_shutdown();
+    use_bundled(fonts);
+    av_text_prepare_for("我爱深度学习");
+    assert_int_equal(av_text_fontconfig_loaded(), 1); /* loaded by the thread, no label yet */
+    av_text_shutdown();
+    use_bundled(fonts);
+    av_text_prepare_for("مرحبا");
+    assert_int_equal(av_text_fontconfig_loaded(), 1);
+    av_text_shutdown();
+}
+
+/* The independent evidence that the bundled face is the face fontconfig
+ * gives (textlayout.c fast_faces): fontconfig itself, queried here without
+ * attnviz's code. For the list attnviz asks for (the families "DejaVu Sans,
+ * Noto Sans CJK SC, sans-serif", weight regular or bold, upright: the
+ * application fonts sorted by it, then the system's), the first font whose
+ * character set has each ASCII code point is the bundled file of that
+ * weight; and fontconfig's character set of each bundled file is exactly
+ * its FreeType character map (what attnviz checks in place of it), over all
+ * of Unicode. */
+static void test_fontconfig_puts_the_bundled_faces_first(void **state) {
+    (void)state;
+    char fonts[2][4200];
+    av_text_shutdown(); /* fontconfig's global state is this test's alone */
+    snprintf(fonts[0], sizeof fonts[0], "%s", src_path("assets/fonts/DejaVuSans.ttf"));
+    snprintf(fonts[1], sizeof fonts[1], "%s", src_path("assets/fonts/DejaVuSans-Bold.ttf"));
+    FcConfig *fc = FcInitLoadConfigAndFonts();
+    assert_non_null(fc);
+    for (int b = 0; b < 2; b++) assert_true(FcConfigAppFontAddFile(fc, (const FcChar8 *)fonts[b]));
+    FcFontSet *app = FcConfigGetFonts(fc, FcSetApplication);
+    assert_non_null(app);
+    assert_int_equal(app->nfont, 2);
+    for (int bold = 0; bold < 2; bold++) {
+        FcPattern *pat = FcNameParse((const FcChar8 *)"DejaVu Sans,Noto Sans CJK SC,sans-serif");
+        FcPatternAddInteger(pat, FC_WEIGHT, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
+        FcPatternAddInteger(pat, FC_SLANT, FC_SLANT_ROMAN);
+        FcConfigSubstitute(fc, pat, FcMatchPattern);
+        FcDefaultSubstitute(pat);
+        FcResult res;
+        FcFontSet *lists[2] = {FcFontSetSort(fc, &app, 1, pat, FcFalse, NULL, &res), FcFontSort(fc, pat, FcFalse, NULL, &res)};
+        assert_non_null(lists[0]);
+        for (unsigned cp = 0x20; cp < 0x7F; cp++) {
+            const char *first = NULL;
+            for (int l = 0; l < 2 && !first; l++)
+                for (int k = 0; lists[l] && k < lists[l]->nfont && !first; k++) {
+                    FcCharSet *cs;
+                    FcChar8 *file;
+                    if (FcPatternGetCharSet(lists[l]->fonts[k], FC_CHARSET, 0, &cs) == FcResultMatch &&
+                        FcCharSetHasChar(cs, cp) && FcPatternGetString(lists[l]->fonts[k], FC_FILE, 0, &file) == FcResultMatch)
+                        first = (const char *)file;
+                }
+            if (!first || strcmp(first, fonts[bold]) != 0)
+                fail_msg("U+%04X %s: fontconfig's first font is %s, not %s", cp, bold ? "bold" : "regular",
+                         first ? first : "none", fonts[bold]);
+        }
+        for (int l = 0; l < 2; l++)
+            if (lists[l]) FcFontSetDestroy(lists[l]);
+        FcPatternDestroy(pat);
+    }
+    FT_Library ft;
+    assert_int_equal(FT_Init_FreeType(&ft), 0);
+    for (int k = 0; k < app->nfont; k++) {
+        FcChar8 *file;
+        FcCharSet *cs;
+        FT_Face face;
+        assert_int_equal(FcPatternGetString(app->fonts[k], FC_FILE, 0, &file), FcResultMatch);
+        assert_int_equal(FcPatternGetCharSet(app->fonts[k], FC_CHARSET, 0, &cs), FcResultMatch);
+        assert_int_equal(FT_New_Face(ft, (const char *)file, 0, &face), 0);
+        unsigned differ = 0, n_fc = 0, n_ft = 0;
+        for (unsigned cp = 0; cp < 0x110000; cp++) {
+            int in_ft = FT_Get_Char_Index(face, cp) != 0, in_fc = FcCharSetHasChar(cs, cp) != 0;
+            n_ft += (unsigned)in_ft;
+            n_fc += (unsigned)in_fc;
+            if (in_ft != in_fc && !differ++) print_message("%s U+%04X: FreeType %d, fontconfig %d\n", file, cp, in_ft, in_fc);
+        }
+        assert_true(n_ft > 5000); /* DejaVu Sans: about 5,900 */
+        assert_int_equal(n_fc, n_ft);
+        assert_int_equal(differ, 0);
+        FT_Done_Face(face);
+    }
+    FT_Done_FreeType(ft);
+    FcConfigDestroy(fc);
+    FcFini(); /* as av_text_shutdown does: the next text starts fontconfig afresh */
+}
+
 /* ---------------------------------------------------------------- SVG */
 
 /* The SVG gives the viewer the raster's direction and visual anchor: an RTL
@@ -569,6 +731,8 @@ int main(void) {
         cmocka_unit_test(test_script_without_font_draws_boxes),
         cmocka_unit_test(test_prepare_gives_the_same_layouts),
         cmocka_unit_test(test_new_font_list_empties_the_caches),
+        cmocka_unit_test(test_ascii_labels_leave_fontconfig_unloaded),
+        cmocka_unit_test(test_fontconfig_puts_the_bundled_faces_first),
         cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

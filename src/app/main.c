@@ -145,12 +145,15 @@ int main(int argc, char **argv) {
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
     } else if (run_it) {
         r.color = av_use_color(r.o.color);
-        if (!r.o.no_plot && !av_assets_use_fonts()) /* Latin labels in the bundled DejaVu Sans */
-            av_text_prepare(); /* loaded while the model runs (render/textlayout.h) */
+        /* Latin labels in the bundled DejaVu Sans; the fonts load while the
+         * model runs (render/textlayout.h), fontconfig only if the sentence needs it */
+        int fonts = !r.o.no_plot && !av_assets_use_fonts();
         if (r.o.model_dir) {
+            if (fonts) av_text_prepare(); /* the sentence is read after the weights: load everything */
             st = av_gpt2run_open(&r.gr, &r.m, &r.toks, &r.o, &err);
             if (!st) av_gpt2run_weights(&r.source, &r.gr);
         } else if (!(st = av_options_config(&cfg, &r.o, &err)) && !(st = read_tokens(&r, &err))) {
+            if (fonts) av_text_prepare_for(r.text); /* before the model: its threads start there */
             cfg.n_real = r.n_real;
             st = run_model(&r, &cfg, &err);
         }

@@ -1,9 +1,16 @@
 /* textlayout.c - label lines: fontconfig per script run, libraqm (FriBidi +
  * HarfBuzz) for bidi and shaping, FreeType for the glyphs.
  *
- * Sections: fonts (fontconfig's sorted list, FreeType faces, a code
- * point → font cache), a line's code points (scripts, fonts per run, the
- * per-script language), shaping with raqm, entry points.
+ * Sections: fonts (the bundled faces, fontconfig's sorted list, FreeType
+ * faces, a code point → font cache), a line's code points (scripts, fonts
+ * per run, the per-script language), shaping with raqm, entry points.
+ *
+ * fontconfig starts only when a line needs it (about 10 ms of CPU): a run
+ * without a language and a character the bundled face of its weight has
+ * take that face straight from FreeType, as fontconfig's list would give
+ * it (the application fonts are sorted in front of that list, see
+ * app_first); anything else (a character the face lacks, a run with a
+ * language, no bundled fonts) asks fontconfig.
  *
  * Non-goals: see textlayout.h.
  */
@@ -65,8 +72,11 @@ typedef struct {
 } glyph_entry;
 
 static struct {
-    int tried, ok;
+    int tried;    /* text_init_now ran: FreeType (ft, NULL if it failed) and fast[] */
+    int fc_tried, fc_ok; /* fc_init_now ran; fontconfig and the sorted lists loaded */
     FT_Library ft;
+    int fast[2];  /* [bold]: face slot of the bundled face fontconfig's list without a
+                   * language starts with for that weight (fast_faces), -1 = none */
     FcConfig *fc;
     FcFontSet *sorted[2]; /* [bold]: the family list, no language */
     struct {
@@ -98,6 +108,8 @@ static struct {
     char *files[MAX_APP_FONTS];
     int n;
 } app_fonts;
+
+static int fast_path_off; /* av_text_use_fast_path(0): every font from fontconfig (tests) */
 
 /* Release the cached layouts, the loaded fonts and fontconfig state (not the
  * app_fonts list). */
@@ -143,6 +155,8 @@ static void unload(void) {
 static struct {
     pthread_t thread;
     int running;
+    int all;    /* load fontconfig whatever the text */
+    char *text; /* the hint of av_text_prepare_for (owned), or NULL */
 } prep;
 static pthread_mutex_t prep_lock = PTHREAD_MUTEX_INITIALIZER;
 static int shutdown_registered;
@@ -151,6 +165,8 @@ static void prepare_join(void) {
     pthread_mutex_lock(&prep_lock);
     if (prep.running) pthread_join(prep.thread, NULL);
     prep.running = 0;
+    free(prep.text);
+    prep.text = NULL;
     pthread_mutex_unlock(&prep_lock);
 }
 
@@ -159,23 +175,58 @@ void av_text_prepare_wait(void) {
 }
 
 static void text_init_now(void);
+static void fc_init_now(void);
+static int text_needs_fontconfig(const char *utf8);
 
 static void *prepare_main(void *arg) {
     (void)arg;
     text_init_now();
+    if (prep.all || text_needs_fontconfig(prep.text)) fc_init_now();
     return NULL;
 }
 
-void av_text_prepare(void) {
+/* Start the loader thread: FreeType and the bundled faces, and fontconfig
+ * when all is set or text (NULL: none) needs it. */
+static void prepare_start(const char *text, int all) {
     pthread_mutex_lock(&prep_lock);
-    if (!prep.running && !T.tried) {
-        if (!shutdown_registered) { /* here, not on the thread: exit joins it first */
-            atexit(av_text_shutdown);
-            shutdown_registered = 1;
-        }
-        prep.running = pthread_create(&prep.thread, NULL, prepare_main, NULL) == 0;
+    if (prep.running || T.fc_tried) {
+        pthread_mutex_unlock(&prep_lock);
+        return;
+    }
+    if (!shutdown_registered) { /* here, not on the thread: exit joins it first */
+        atexit(av_text_shutdown);
+        shutdown_registered = 1;
+    }
+    prep.all = all;
+    prep.text = NULL;
+    if (text && !all && !(prep.text = malloc(strlen(text) + 1))) prep.all = 1; /* no copy: load everything */
+    if (prep.text) strcpy(prep.text, text);
+    prep.running = pthread_create(&prep.thread, NULL, prepare_main, NULL) == 0;
+    if (!prep.running) {
+        free(prep.text);
+        prep.text = NULL;
     }
     pthread_mutex_unlock(&prep_lock);
+}
+
+void av_text_prepare(void) {
+    prepare_start(NULL, 1);
+}
+
+void av_text_prepare_for(const char *utf8) {
+    prepare_start(utf8, utf8 == NULL);
+}
+
+void av_text_use_fast_path(int on) {
+    prepare_join();
+    if (fast_path_off == !on) return;
+    fast_path_off = !on;
+    if (T.tried) unload(); /* the next text chooses its fonts the new way */
+}
+
+int av_text_fontconfig_loaded(void) {
+    prepare_join();
+    return T.fc != NULL;
 }
 
 void av_text_shutdown(void) {
@@ -246,10 +297,70 @@ static FcFontSet *sort_fonts(const char *lang, int bold) {
 }
 
 /* Load fontconfig's configuration, the application fonts and the sorted
- * family lists (once; T.ok says whether it worked). */
+ * family lists (once, after text_init_now; T.fc_ok says whether it worked). */
+static void fc_init_now(void) {
+    if (T.fc_tried || !T.ft) return;
+    T.fc_tried = 1;
+    T.fc = FcInitLoadConfigAndFonts();
+    if (!T.fc) return;
+    for (int i = 0; i < app_fonts.n; i++) FcConfigAppFontAddFile(T.fc, (const FcChar8 *)app_fonts.files[i]);
+    for (int b = 0; b < 2; b++) T.sorted[b] = sort_fonts(NULL, b);
+    T.fc_ok = T.sorted[0] != NULL;
+}
+
+/* fontconfig, loaded now if it is not yet: 1 if its lists are there. */
+static int fc_ready(void) {
+    fc_init_now();
+    return T.fc_ok;
+}
+
+static int face_slot_for(const char *file, int index);
+
+/* Does the family or style name of face contain word? */
+static int face_name_has(FT_Face face, const char *word) {
+    return (face->family_name && strstr(face->family_name, word)) || (face->style_name && strstr(face->style_name, word));
+}
+
+/* T.fast: the application font fontconfig's list without a language starts
+ * with for each weight, found without fontconfig. That list begins with the
+ * application fonts sorted by FAMILIES, weight and upright slant (app_first);
+ * when they are all one sans-serif family of single-face, upright, outline
+ * files (no collection, no variable font; the bundled DejaVu Sans and DejaVu
+ * Sans Bold), family and slant tie and the weight decides: the one file
+ * that is not bold comes first for regular text, the one bold file for
+ * bold text. Any other list leaves fast[] at -1 (every font from
+ * fontconfig). Keyed as fontconfig's FC_FILE for an application font (the
+ * name as given) with index 0, so both ways share the face slot. */
+static void fast_faces(void) {
+    int slot[MAX_APP_FONTS];
+    T.fast[0] = T.fast[1] = -1;
+    if (fast_path_off || app_fonts.n == 0) return;
+    for (int i = 0; i < app_fonts.n; i++) {
+        slot[i] = face_slot_for(app_fonts.files[i], 0);
+        if (slot[i] < 0) return;
+        FT_Face f = T.faces[slot[i]].face, f0 = T.faces[slot[0]].face;
+        if (f->num_faces != 1 || FT_HAS_MULTIPLE_MASTERS(f) || (f->style_flags & FT_STYLE_FLAG_ITALIC) ||
+            face_name_has(f, "Italic") || face_name_has(f, "Oblique") || face_name_has(f, "Serif") ||
+            !f->family_name || strcmp(f->family_name, f0->family_name) != 0)
+            return;
+    }
+    for (int b = 0; b < 2; b++) {
+        int found = -1, unique = 1;
+        for (int i = 0; i < app_fonts.n; i++) {
+            if (((T.faces[slot[i]].face->style_flags & FT_STYLE_FLAG_BOLD) != 0) != b) continue;
+            if (found >= 0 && found != slot[i]) unique = 0;
+            found = slot[i];
+        }
+        T.fast[b] = unique ? found : -1;
+    }
+}
+
+/* FreeType and the bundled faces (once): what every line needs, without
+ * fontconfig (fc_init_now loads that when a line needs it). */
 static void text_init_now(void) {
     if (T.tried) return;
     T.tried = 1;
+    T.fast[0] = T.fast[1] = -1;
     if (!shutdown_registered) {
         atexit(av_text_shutdown);
         shutdown_registered = 1;
@@ -258,11 +369,7 @@ static void text_init_now(void) {
         T.ft = NULL;
         return;
     }
-    T.fc = FcInitLoadConfigAndFonts();
-    if (!T.fc) return;
-    for (int i = 0; i < app_fonts.n; i++) FcConfigAppFontAddFile(T.fc, (const FcChar8 *)app_fonts.files[i]);
-    for (int b = 0; b < 2; b++) T.sorted[b] = sort_fonts(NULL, b);
-    T.ok = T.sorted[0] != NULL;
+    fast_faces();
 }
 
 /* text_init_now on the caller's thread, after any set-up av_text_prepare
@@ -332,9 +439,13 @@ static int usable_font(FcPattern *p, const char **file, int *index) {
     return 1;
 }
 
-/* First upright outline font in the sorted list that has cp; -1 if none. */
+/* First upright outline font in the sorted list that has cp; -1 if none.
+ * The bundled face of the weight heads that list: when it has cp, it is the
+ * answer without fontconfig (its cmap is the FC_CHARSET fontconfig reads). */
 static int find_face(unsigned cp, int bold) {
-    FcFontSet *fs = sorted_for(NULL, bold);
+    int fast = T.fast[bold];
+    if (fast >= 0 && FT_Get_Char_Index(T.faces[fast].face, cp) != 0) return fast;
+    FcFontSet *fs = fc_ready() ? sorted_for(NULL, bold) : NULL;
     if (!fs) return -1;
     for (int k = 0; k < fs->nfont; k++) {
         FcCharSet *cs;
@@ -351,7 +462,7 @@ static int find_face(unsigned cp, int bold) {
 /* Cached find_face. */
 static int face_for(unsigned cp, int bold) {
     text_init();
-    if (!T.ok) return -1;
+    if (!T.ft) return -1;
     cp_entry *tab = C.cache[bold ? 1 : 0];
     unsigned h = (cp * 2654435761u) % CP_CACHE;
     for (int probe = 0; probe < 16; probe++) {
@@ -550,6 +661,17 @@ static int font_covers_run(FcPattern *p, const line *ln, size_t a, size_t b) {
     return 1;
 }
 
+/* font_covers_run for a loaded face: its character map (with canonical
+ * decompositions, as slot_has) in place of fontconfig's character set. */
+static int slot_covers_run(int slot, const line *ln, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) {
+        hb_script_t sc = own_script(ln->cp[i]);
+        if (sc != ln->sc[a] && sc != HB_SCRIPT_INHERITED) continue;
+        if (!av_utf8_is_ignorable(ln->cp[i]) && !slot_has(slot, ln->cp[i])) return 0;
+    }
+    return 1;
+}
+
 static int is_serif(FcPattern *p) {
     FcChar8 *family;
     return FcPatternGetString(p, FC_FAMILY, 0, &family) == FcResultMatch && strstr((const char *)family, "Serif");
@@ -563,7 +685,10 @@ static int is_serif(FcPattern *p) {
  * digits or symbols only: the first font that has one of them. */
 static int run_font(const line *ln, size_t a, size_t b, int bold) {
     if (!is_weak(ln->sc[a])) {
-        FcFontSet *fs = sorted_for(run_language(ln, a, b), bold);
+        const char *lang = run_language(ln, a, b);
+        if (!lang && T.fast[bold] >= 0 && slot_covers_run(T.fast[bold], ln, a, b))
+            return T.fast[bold]; /* the head of the list without a language (fast_faces) */
+        FcFontSet *fs = fc_ready() ? sorted_for(lang, bold) : NULL;
         for (int pass = 0; fs && pass < 2; pass++)
             for (int k = 0; k < fs->nfont; k++) {
                 FcPattern *p = fs->fonts[k];
@@ -610,6 +735,28 @@ static int line_fonts(line *ln, int bold) {
     for (size_t i = 0; i < ln->n; i++)
         if (ln->font[i] < 0) ln->font[i] = any; /* a box: shaped as .notdef in a neighbour's font */
     return any;
+}
+
+/* Will laying out utf8 (NULL: nothing) load fontconfig? 1 when a run of it
+ * gets a language, or a character that is not default-ignorable is missing
+ * from the bundled regular or bold face (or there are none); 0 when both
+ * faces draw all of it. Needs text_init_now. */
+static int text_needs_fontconfig(const char *utf8) {
+    line ln;
+    if (!utf8) return 0;
+    if (!T.ft) return 0; /* without FreeType nothing loads fontconfig */
+    if (T.fast[0] < 0 || T.fast[1] < 0 || line_open(&ln, utf8) != 0) return 1;
+    int need = 0;
+    for (size_t a = 0, b; a < ln.n && !need; a = b) {
+        for (b = a + 1; b < ln.n && ln.sc[b] == ln.sc[a]; b++) {
+        }
+        need = !is_weak(ln.sc[a]) && run_language(&ln, a, b) != NULL;
+        for (size_t i = a; i < b && !need; i++)
+            need = !av_utf8_is_ignorable(ln.cp[i]) && (FT_Get_Char_Index(T.faces[T.fast[0]].face, ln.cp[i]) == 0 ||
+                                                       FT_Get_Char_Index(T.faces[T.fast[1]].face, ln.cp[i]) == 0);
+    }
+    line_free(&ln);
+    return need;
 }
 
 /* 1 if the paragraph is right to left (UAX #9 P2-P3, FriBidi). */

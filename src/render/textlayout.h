@@ -40,8 +40,13 @@
  * adds what raqm leaves to its caller, the font for each run.
  *
  * Fonts are loaded on first use, or in advance by av_text_prepare, and
- * released at exit (or by av_text_shutdown). Not thread-safe (one
- * process-wide font cache): call every function from one thread.
+ * released at exit (or by av_text_shutdown). fontconfig (about 10 ms of CPU
+ * to start) is loaded only when a line needs it: a character in a run
+ * without a language (Latin, digits, ...) that the bundled face of its
+ * weight (av_text_use_fonts) has is drawn with that face, read by FreeType
+ * alone, exactly as fontconfig's list would choose it (step 3), so figures
+ * are the same byte for byte either way. Not thread-safe (one process-wide
+ * font cache): call every function from one thread.
  *
  * Non-goals: line breaking, vertical text, colour (bitmap) emoji fonts,
  * user-chosen languages or fonts.
@@ -117,7 +122,8 @@ int av_text_fonts(const char *utf8, int bold, const char **families, const char 
  * repeats, into out[0 .. cap-1]. Returns how many there are (may exceed cap). */
 int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap);
 
-/* 1 if some installed font has code point cp (0 if none, or no fontconfig). */
+/* 1 if some installed font has code point cp: the bundled regular face, or
+ * a font fontconfig finds (0 if none has it, or fontconfig cannot start). */
 int av_text_has_glyph(unsigned cp);
 
 /* Font files searched before any system font, in this order (fontconfig's
@@ -132,14 +138,15 @@ int av_text_has_glyph(unsigned cp);
  * A file fontconfig cannot read is skipped when the fonts load. */
 int av_text_use_fonts(const char *const *files, int n);
 
-/* Start loading the fonts now, on a thread of their own: fontconfig's
- * configuration and cache, the av_text_use_fonts files and the sorted family
- * lists, about 8 ms that then overlap the caller's own work (the model's
- * forward pass) instead of delaying the first figure. Call it after
- * av_text_use_fonts, from the thread that will use the text functions; each
- * of them waits for the loading to finish before it touches the fonts.
- * Nothing happens when the fonts are loaded or loading already, or when the
- * thread cannot start (they load on first use, as without this call). */
+/* Start loading the fonts now, on a thread of their own: FreeType, the
+ * av_text_use_fonts files, and fontconfig's configuration, cache and sorted
+ * family lists, about 10 ms of CPU that then overlap the caller's own work
+ * (the model's forward pass) instead of delaying the first figure. Call it
+ * after av_text_use_fonts, from the thread that will use the text
+ * functions; each of them waits for the loading to finish before it touches
+ * the fonts. Nothing happens when fontconfig is loaded or the fonts are
+ * loading already, or when the thread cannot start (they load on first use,
+ * as without this call). */
 void av_text_prepare(void);
 
 /* Wait until the loading av_text_prepare started has finished (nothing
@@ -148,6 +155,26 @@ void av_text_prepare(void);
  * (nn/attention_blas.h's av_blas_set_env_wait). The one function here that
  * may be called from any thread. */
 void av_text_prepare_wait(void);
+
+/* av_text_prepare for labels made from utf8 (UTF-8, e.g. the sentence; NULL:
+ * unknown, load everything): fontconfig is loaded on the thread only if
+ * utf8 will need it, that is if it has a script run with a language
+ * (Arabic, Devanagari, ...) or a character the bundled regular or bold face
+ * lacks (Chinese, emoji), or no bundled fonts are registered. For an
+ * all-Latin sentence the thread opens the bundled faces (well under 1 ms)
+ * and leaves both cores to the model; a label that does need fontconfig
+ * later loads it then, on the caller's thread. */
+void av_text_prepare_for(const char *utf8);
+
+/* 1 if fontconfig is loaded (after waiting for any av_text_prepare thread),
+ * else 0. For tests: an ASCII label in the bundled fonts leaves it 0. */
+int av_text_fontconfig_loaded(void);
+
+/* on = 0: every font comes from fontconfig's lists, never straight from the
+ * bundled faces; on = 1 (the default): the bundled faces first, as above.
+ * Fonts already loaded are released when this changes. For tests that
+ * compare the two ways byte for byte. */
+void av_text_use_fast_path(int on);
 
 /* Release fonts, fontconfig state and the av_text_use_fonts list (also
  * registered with atexit on first use, so leak checkers stay quiet). Safe to
