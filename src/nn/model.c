@@ -78,9 +78,14 @@ av_status av_model_init(av_model *m, const av_config *cfg, av_err *err) {
     float **tc[] = {&m->X, &m->q_proj, &m->Q, &m->K, &m->V, &m->context, &m->out};
     for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++)
         if (!(*tc[i] = av_big_calloc(TC, sizeof(float)))) goto oom;
-    float **cc[] = {&m->W_Q, &m->W_K, &m->W_V, &m->W_O};
-    for (size_t i = 0; i < 4; i++)
-        if (!(*cc[i] = av_big_calloc(CC, sizeof(float)))) goto oom;
+    /* the four (C, C) matrices in one buffer: with d_model 512 that is 4 MiB
+     * in two huge pages, where four buffers of 1 MiB took four (each rounded
+     * up to 2 MiB), and first-touching a page is most of what seeding costs
+     * on a virtual machine (base/common.h) */
+    if (CC > SIZE_MAX / (4 * sizeof(float)) || !(m->W_Q = av_big_calloc(4 * CC, sizeof(float)))) goto oom;
+    m->W_K = m->W_Q + CC;
+    m->W_V = m->W_K + CC;
+    m->W_O = m->W_V + CC;
     if (cfg->kernel != AV_KERNEL_FLASH) { /* the (H, T, T) tensors the figures and dumps show */
         if (!(m->scores = av_big_calloc(HTT, sizeof(float)))) goto oom;
         if (!(m->att = av_big_calloc(HTT, sizeof(float)))) goto oom;
@@ -306,7 +311,7 @@ av_status av_model_forward(av_model *m, av_err *err) {
 }
 
 void av_model_free(av_model *m) {
-    float *big[] = {m->X, m->W_Q, m->W_K, m->W_V, m->W_O, m->q_proj, m->Q, m->K, m->V, m->scores, m->att, m->context, m->out};
+    float *big[] = {m->X, m->W_Q /* and W_K, W_V, W_O */, m->q_proj, m->Q, m->K, m->V, m->scores, m->att, m->context, m->out};
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) av_big_free(big[i]); /* from av_big_calloc */
     float *bufs[] = {m->PE, m->b_Q, m->b_K, m->b_V, m->b_O, m->ctx_heads};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);

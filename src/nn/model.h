@@ -58,7 +58,8 @@ typedef struct {
     int D;                   /* d_k = C / H */
     float *X;                /* (T, C) token embeddings, before positions */
     float *PE;               /* (T, C) sinusoidal encoding, NULL unless sinusoidal */
-    float *W_Q, *W_K, *W_V, *W_O; /* (C, C) each */
+    float *W_Q, *W_K, *W_V, *W_O; /* (C, C) each, one after another in one allocation
+                              * (W_Q first: av_model_free frees W_Q only) */
     int model_layer;         /* 0: the single attention layer; L + 1: this is layer L of a --model
                               * (app/gpt2run.h), whose dump names it attn.npy / scores.npy[L, h, i, j] */
     float *b_Q, *b_K, *b_V, *b_O; /* (C) biases added after each product, or NULL (the
