@@ -1027,6 +1027,114 @@ static void test_grid_gap_follows_neighbouring_titles(void **state) {
     assert_int_equal(width[1], width[0]);
 }
 
+/* The model view (one panel per layer x head, meta.grid_cols = H, as
+ * fig_model_view lays it out) of every model shape stays within the
+ * 2400 x 2400 px figure bound (plot.c FIG_MAX; issue 13): attnviz's toy
+ * models (2 x 4), GPT-2 small (12 x 12) and XL (48 x 25), one layer of 64
+ * heads, 2 layers of 64 heads (once 3037 px wide: 64 panels of 16 px and
+ * 28 px gaps in a row), and the largest the tool accepts, 4096 panels
+ * (AV_PLOT_MAX_PANELS; 128 layers x 32 heads, 64 x 64). Every panel is
+ * there, no two texts overlap, every text is on the canvas. For the shapes
+ * with up to 1200 panels every panel is titled, and its layer and head can
+ * be read: its title is "L<l> H<h>", or "H<h>" with the first panel of its
+ * row naming layer l (the title centred over the panel, or starting at its
+ * left edge); and every row holds one layer's heads, in order. */
+typedef struct {
+    const av_dl_text *t;
+    float box[4];
+} placed_text;
+
+static int by_left(const void *a, const void *b) {
+    float d = ((const placed_text *)a)->box[0] - ((const placed_text *)b)->box[0];
+    return d < 0 ? -1 : d > 0;
+}
+
+/* 1 if t is placed as a panel's title over pp: centred over it, or (wider
+ * than the panel, at the start of a row) starting at its left edge. */
+static int over_panel(const av_dl_text *t, const av_dl_item *pp) {
+    return (t->anchor == AV_ANCHOR_MIDDLE && fabsf(t->x - (pp->x0 + pp->x1) * 0.5f) < 1) ||
+           (t->anchor == AV_ANCHOR_START && fabsf(t->x - pp->x0) < 1);
+}
+
+static void check_model_view(fixture *f, int L, int H, int want_titles) {
+    int N = L * H;
+    av_heatmap *hms = calloc((size_t)N, sizeof *hms);
+    char(*names)[2][32] = calloc((size_t)N, sizeof *names);
+    for (int p = 0; p < N; p++) { /* as fig_model_view names them */
+        snprintf(names[p][0], sizeof names[p][0], "L%d H%d", p / H, p % H);
+        snprintf(names[p][1], sizeof names[p][1], "H%d", p % H);
+        hms[p] = f->hm;
+        hms[p].panel_title = names[p][0];
+        hms[p].panel_short = H > 16 && L > 1 ? names[p][1] : NULL;
+    }
+    av_plot_meta meta = f->meta;
+    meta.grid_cols = L == 1 ? 0 : H;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+    printf("    %d x %d: %d x %d px\n", L, H, dl.width, dl.height);
+    if (dl.width > 2400 || dl.height > 2400)
+        fail_msg("%d x %d model view is %d x %d px, over 2400", L, H, dl.width, dl.height);
+    assert_non_null(av_plot_panel(&dl, N - 1));
+    assert_null(av_plot_panel(&dl, N));
+    /* texts: on the canvas, none overlapping (sorted by left edge, each against those that start before its right) */
+    placed_text *tx = calloc(dl.n, sizeof *tx);
+    size_t nt = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        if (dl.items[k].kind != AV_DL_TEXT) continue;
+        tx[nt].t = &dl.items[k].text;
+        text_box(tx[nt].t, tx[nt].box);
+        const float *b = tx[nt].box;
+        if (b[0] < 0 || b[1] > dl.width || b[2] < 0 || b[3] > dl.height)
+            fail_msg("'%s' leaves the %dx%d canvas", tx[nt].t->utf8, dl.width, dl.height);
+        nt++;
+    }
+    qsort(tx, nt, sizeof *tx, by_left);
+    for (size_t i = 0; i < nt; i++)
+        for (size_t j = i + 1; j < nt && tx[j].box[0] < tx[i].box[1]; j++)
+            if (boxes_overlap(tx[i].box, tx[j].box))
+                fail_msg("%d x %d: '%s' (%.1f..%.1f, %.1f..%.1f) overlaps '%s' (%.1f..%.1f, %.1f..%.1f)", L, H, tx[i].t->utf8, tx[i].box[0], tx[i].box[1], tx[i].box[2], tx[i].box[3], tx[j].t->utf8, tx[j].box[0], tx[j].box[1], tx[j].box[2], tx[j].box[3]);
+    /* each panel's title: the text centred over it, just above its top edge */
+    for (int p = 0; want_titles && p < N; p++) {
+        const av_dl_item *pp = av_plot_panel(&dl, p), *row0 = pp;
+        for (int q = p - 1; q >= 0 && av_plot_panel(&dl, q)->y0 == pp->y0; q--) row0 = av_plot_panel(&dl, q);
+        const char *own = NULL, *first = NULL;
+        for (size_t i = 0; i < nt; i++) {
+            const av_dl_text *t = tx[i].t;
+            if (t->rot90 || t->y > pp->y0 || t->y < pp->y0 - 20) continue;
+            if (over_panel(t, pp)) own = t->utf8;
+            if (over_panel(t, row0)) first = t->utf8;
+        }
+        int l = -1, h = -1, l0 = -1, h0 = -1;
+        if (!own || !first) fail_msg("%d x %d: panel %d (L%d H%d) has no title", L, H, p, p / H, p % H);
+        if (sscanf(own, "L%d H%d", &l, &h) != 2) {
+            assert_int_equal(sscanf(own, "H%d", &h), 1);
+            assert_int_equal(sscanf(first, "L%d H%d", &l, &h0), 2);
+        }
+        if (l != p / H || h != p % H)
+            fail_msg("%d x %d: panel %d reads as L%d H%d, not L%d H%d", L, H, p, l, h, p / H, p % H);
+        /* the row belongs to one layer: its first panel is one of layer l's */
+        assert_int_equal(sscanf(first, "L%d H%d", &l0, &h0), 2);
+        assert_int_equal(l0, p / H);
+    }
+    free(tx);
+    av_dl_free(&dl);
+    free(hms);
+    free(names);
+}
+
+static void test_model_view_within_bound_for_every_shape(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 1);
+    static const int shapes[][3] = {{2, 4, 1},  {12, 12, 1}, {1, 64, 1}, {2, 64, 1},
+                                    {48, 25, 1}, {128, 32, 0}, {64, 64, 0}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        check_model_view(f, shapes[s][0], shapes[s][1], shapes[s][2]);
+    fill(f, 12, 1); /* a sentence of 12 tokens: labels thinned, panels of whole-pixel cells */
+    check_model_view(f, 48, 25, 1);
+    check_model_view(f, 2, 64, 1);
+}
+
 /* Colour-bar ticks of a tiny range, --vmax 1e-30: once "0.0000000000000000000000000000002"
  * (31 decimals). Now scientific notation as matplotlib would: the 1-2-5
  * step of 1e-30 / 7 = 1.4e-31 is 2e-31, so the ticks are 0, 2e−31, ...,
@@ -1506,6 +1614,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_grid_panel_titles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_many_small_panels_keep_key_and_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_gap_follows_neighbouring_titles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_view_within_bound_for_every_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_cbar_title_wraps_to_the_maps_height, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_diverging_and_neg_inf, setup, teardown),

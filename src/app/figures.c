@@ -518,14 +518,16 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
     int H = fr->m->cfg.H, T = fr->m->cfg.T;
     size_t TT = (size_t)T * T;
     av_heatmap *hms = calloc((size_t)L * H, sizeof *hms);
-    char(*names)[32] = calloc((size_t)L * H, sizeof *names);
+    char(*names)[2][32] = calloc((size_t)L * H, sizeof *names);
     av_status s = !hms || !names ? av_fail(err, AV_ERUNTIME, "out of memory") : AV_OK;
     for (int p = 0; !s && p < L * H; p++) {
-        /* past 16 heads the thumbnails are small: only a row's first panel names the layer */
-        if (H > 16 && L > 1 && p % H) snprintf(names[p], sizeof names[p], "H%d", p % H);
-        else snprintf(names[p], sizeof names[p], "L%d H%d", p / H, p % H);
+        /* past 16 heads the thumbnails are small: only the panel that starts a row (a layer,
+         * or a layer's heads wrapped onto another row) names the layer, the others "H5" */
+        snprintf(names[p][0], sizeof names[p][0], "L%d H%d", p / H, p % H);
+        snprintf(names[p][1], sizeof names[p][1], "H%d", p % H);
         hms[p] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
-                              .w = att + (size_t)p * TT, .masked = fr->m->mask, .panel_title = names[p]};
+                              .w = att + (size_t)p * TT, .masked = fr->m->mask, .panel_title = names[p][0],
+                              .panel_short = H > 16 && L > 1 ? names[p][1] : NULL};
     }
     /* One layer: its heads wrap into a square-ish grid (no row of 64 thumbnails
      * 16 px wide), and the title names the layer rather than "rows L0…L0". */

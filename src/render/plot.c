@@ -22,6 +22,7 @@
  */
 #include "render/plot.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1221,17 +1222,51 @@ av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_
 
 /* ---------------------------------------------------------------- grid figure */
 
-/* The panels of a grid figure, px of the unscaled layout. */
+/* The panels of a grid figure, px of the unscaled layout. Panels go in
+ * groups (a model view's group is one layer's heads, meta->grid_cols);
+ * a group starts a new row, and wraps over several rows when it is wider
+ * than cols. Without groups (group 0) panels simply fill rows of cols. */
 typedef struct {
     int cols, rows;            /* panels per row; rows */
+    int group;                 /* panels per group, 0 = none */
     int left, below;           /* left edge of the first column; band under a labelled row */
     int axis_band, panel_title; /* axis-title band; panel-title band above each row */
-    int gap_x, gap_y, key_w;   /* between panels (at least 28, and wide enough that panel titles
-                                * never touch); the key right of them */
+    int gap_x, gap_y, key_w;   /* between panels (at least gap_min, and wide enough that panel
+                                * titles never touch); the key right of them */
+    int gap_min;               /* least gap between panels across, px */
+    float panel_fs;            /* panel-title font size, px */
+    int row_titles_only;       /* 1 = only the first panel of each row is titled */
+    int min_side;              /* panels are never made smaller than this, px */
+    int row_px;                /* px per row grid_fit counts besides gaps, titles and panels:
+                                * 0 in the usual grid (as it always was), 1 (the frame's
+                                * bottom line) when packed, where 60 rows add up */
     float title_w;             /* widest pair of neighbouring panel titles in a row, half of
                                 * each (their centres are one panel pitch apart), px */
+    float lead_w;              /* widest row-start title plus half its neighbour's, px: a
+                                * row-start title wider than its panel starts at the panel's
+                                * left edge (it never runs into the query labels) */
     int pw, ph;                /* one panel's width and height */
 } grid_box;
+
+/* How tightly a grid is packed, tried in this order. A figure-maker wants
+ * the usual grid first: 28 px gaps, 15 px panel titles, panels of at least
+ * 16 px (what grids always had). When even the best arrangement of rows
+ * leaves panels smaller than that, as in a 48-layer model (48 rows of 20 px
+ * title bands and 20 px gaps alone fill 1900 px), the gaps shrink to a few
+ * px and the titles to 11 px, every panel still titled ("L47 H0", "H1",
+ * ...). Past that (some 60 rows or more) only the first panel of each row
+ * keeps its title, which names the layer and the head it starts with, and
+ * the other panels are read off by position. */
+typedef struct {
+    int panel_fs, gap_min, gap_y, min_side, row_titles_only, row_px;
+} grid_style;
+
+static const grid_style GRID_STYLES[] = {
+    {15, 28, 20, 16, 0, 0}, /* the usual grid (GRID_FS.panel) */
+    {11, 6, 4, 12, 0, 1},   /* compact: every panel titled */
+    {11, 3, 3, 1, 1, 1},    /* tight: the rows' first panels titled */
+};
+#define N_GRID_STYLES (int)(sizeof GRID_STYLES / sizeof GRID_STYLES[0])
 
 /* Columns: all in one row up to 4, 4 up to 16, then a square-ish grid;
  * meta->grid_cols overrides. */
@@ -1241,16 +1276,61 @@ static int grid_cols(int n, const av_plot_meta *meta) {
     return cols;
 }
 
-/* Gap between panels pw px wide: 28 px, or more when two neighbouring panel
- * titles (each centred over its panel) would come within 8 px. */
+/* 1 when a group wraps over several rows (cols < group). */
+static int grid_wraps(const grid_box *g) {
+    return g->group > 0 && g->cols < g->group;
+}
+
+/* Row and column of panel p. */
+static void grid_slot(const grid_box *g, int p, int *r, int *c) {
+    if (grid_wraps(g)) {
+        int per = (g->group + g->cols - 1) / g->cols, i = p % g->group; /* rows per group; index in it */
+        *r = p / g->group * per + i / g->cols;
+        *c = i % g->cols;
+    } else {
+        *r = p / g->cols;
+        *c = p % g->cols;
+    }
+}
+
+/* The panel at row r, column c of n, or -1 when that place is empty. */
+static int grid_panel_at(const grid_box *g, int n, int r, int c) {
+    if (r < 0 || c < 0 || c >= g->cols) return -1;
+    int p = r * g->cols + c;
+    if (grid_wraps(g)) {
+        int per = (g->group + g->cols - 1) / g->cols, i = (r % per) * g->cols + c;
+        if (i >= g->group) return -1;
+        p = r / per * g->group + i;
+    }
+    return p < n ? p : -1;
+}
+
+/* The title over panel p (name is scratch for "head p"), or NULL when it
+ * has none: a row's first panel and a group's first panel show panel_title,
+ * the others panel_short when given; tight grids title the rows' first
+ * panels only. */
+static const char *grid_title(const av_heatmap *hms, int p, const grid_box *g, char name[32]) {
+    int r, c;
+    grid_slot(g, p, &r, &c);
+    int first = c == 0 || (g->group > 0 && p % g->group == 0);
+    if (g->row_titles_only && c != 0) return NULL;
+    if (!first && hms[p].panel_short) return hms[p].panel_short;
+    if (hms[p].panel_title) return hms[p].panel_title;
+    snprintf(name, 32, "head %d", p);
+    return name;
+}
+
+/* Gap between panels pw px wide: gap_min, or more when two neighbouring
+ * panel titles (each centred over its panel, or a row's first title that is
+ * wider than the panel starting at its left edge) would come within 8 px. */
 static int title_gap(const grid_box *g, int pw) {
-    return imax(28, (int)ceilf(g->title_w) + 8 - pw);
+    return imax(imax(g->gap_min, (int)ceilf(g->title_w) + 8 - pw), (int)ceilf(g->lead_w - 1.5f * pw) + 8);
 }
 
 /* Panel size: cells of 260/T px (at least 1), then shrink (averaging
- * cells if need be) until the figure fits fig_max. Label bands depend on
- * the cell size, so plan with the first guess and re-plan after.
- * 0 or -1 (OOM). */
+ * cells if need be) until the figure fits fig_max, down to g->min_side.
+ * Label bands depend on the cell size, so plan with the first guess and
+ * re-plan after. 0 or -1 (OOM). */
 static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int n_k, const sizing *sz,
                     const font_sizes *fs) {
     int nmax = imax(n_q, n_k);
@@ -1264,9 +1344,9 @@ static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int 
         int fixed_w = g->left + CBAR_GAP + g->key_w + MARGIN - g->gap_x;
         int fixed_h = MARGIN + (int)ceilf(2 * fs->title * LINE) + 14 + g->below + MARGIN - g->gap_y;
         int room_w = (sz->fig_max - fixed_w) / g->cols - g->gap_x;
-        int room_h = (sz->fig_max - fixed_h) / g->rows - g->gap_y - g->panel_title;
+        int room_h = (sz->fig_max - fixed_h) / g->rows - g->gap_y - g->panel_title - g->row_px;
         int side = imin(room_w, room_h); /* largest square panel that fits */
-        if (side < 16) side = 16;
+        if (side < g->min_side) side = g->min_side;
         float want = cell * nmax;
         if (want <= side) break;
         cell = floorf((float)side / nmax);
@@ -1286,37 +1366,137 @@ static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int 
 }
 
 /* Top edge of each row's panels below a title block of title_bottom px;
- * rows whose panels lack a panel below get an x label band. */
+ * rows with a panel that has none below it get an x label band. */
 static void grid_rows(int *row_y, const grid_box *g, int n, int title_bottom) {
     int y = title_bottom;
     for (int r = 0; r < g->rows; r++) {
         row_y[r] = y + g->panel_title;
         y = row_y[r] + g->ph + 1;
-        int last = imin(n, (r + 1) * g->cols) - 1; /* last panel of row r */
-        int needs_labels = last + g->cols >= n;    /* it has no panel below */
+        int needs_labels = 0;
+        for (int c = 0; c < g->cols && !needs_labels; c++)
+            needs_labels = grid_panel_at(g, n, r, c) >= 0 && grid_panel_at(g, n, r + 1, c) < 0;
         if (r < g->rows - 1) y += needs_labels ? g->below : g->gap_y;
     }
 }
 
-/* The panels with their "head p" (or own) titles, y labels on the first
+/* Lay out the panels in `cols` columns packed as `style`: g's rows, gaps,
+ * title widths and panel size, and the figure's size (*w, *h, with the
+ * figure title `title` wrapped as it will be). 0 or -1 (OOM). */
+static int grid_try(grid_box *g, int cols, const grid_style *style, const av_heatmap *hms, int n, const char *title,
+                    const av_plot_meta *meta, axis_labels *yl, axis_labels *xl, const color_range *cr, int masked,
+                    const sizing *sz, const font_sizes *fs, int *row_y, int *w, int *h) {
+    g->cols = cols;
+    int r, c;
+    grid_slot(g, n - 1, &r, &c);
+    g->rows = r + 1;
+    g->panel_fs = (float)style->panel_fs;
+    g->gap_min = style->gap_min;
+    g->gap_y = style->gap_y;
+    g->min_side = style->min_side;
+    g->row_titles_only = style->row_titles_only;
+    g->row_px = style->row_px;
+    g->panel_title = (int)ceilf(g->panel_fs * LINE) + 4;
+    g->title_w = g->lead_w = 0;
+    float left_w = 0; /* the title of the panel to the left of p in its row */
+    for (int p = 0; p < n; p++) {
+        char name[32];
+        const char *t = grid_title(hms, p, g, name);
+        float tw = t ? text_w(t, g->panel_fs, 0) : 0;
+        grid_slot(g, p, &r, &c);
+        if (c && !g->row_titles_only) g->title_w = fmaxf(g->title_w, (left_w + tw) / 2);
+        if (c == 1 && !g->row_titles_only) g->lead_w = fmaxf(g->lead_w, left_w + tw / 2);
+        left_w = tw;
+    }
+    if (grid_fit(g, yl, xl, hms[0].n_q, hms[0].n_k, sz, fs) != 0) return -1;
+    *w = g->left + g->cols * g->pw + (g->cols - 1) * g->gap_x + CBAR_GAP + g->key_w + MARGIN;
+    title_lines tl = {0};
+    int fail = title_fit(&tl, title, fs->title, sz->fig_max, meta, w);
+    int title_bottom = MARGIN + title_h(&tl, fs->title) + (tl.n ? 14 : 0);
+    title_free(&tl);
+    if (fail) return -1;
+    grid_rows(row_y, g, n, title_bottom);
+    int heat_bottom = row_y[g->rows - 1] + g->ph;
+    int cbar_bottom = row_y[0] + cbar_h(cr, fs->cbar, heat_bottom - row_y[0]);
+    *h = imax(heat_bottom + g->below, cbar_bottom + (masked ? 26 + LEGEND_H : 0)) + MARGIN;
+    return 0;
+}
+
+/* Choose the columns and packing, in this order, because a model view's
+ * reader expects one layer per row (the title says "rows L0…L11") and
+ * titled panels:
+ *  1. the usual grid in grid_cols() columns, when it fits fig_max with
+ *     panels of at least 16 px (so views that fit stay as they were);
+ *  2. else each group (a layer's heads) on rows of its own, wrapped over
+ *     1, 2, 3, ... rows when it is too wide (a 64-head layer: 4 rows of 16),
+ *     the usual packing if it fits, else the compact one;
+ *  3. else (some 60 layers or more) 2, 3, ... whole groups side by side in
+ *     a row, each group's first panel naming it, usual or compact packing;
+ *  4. else the tight packing, any of those arrangements;
+ *  5. else (nothing fits: not seen up to AV_PLOT_MAX_PANELS) the tight
+ *     packing that goes least over.
+ * Within a step and packing, the largest panels win, but rows that a
+ * group fills (64 heads as 4 rows of 16, not 13, 13, 13, 13 and 12) go
+ * first: ragged rows only when no even wrap fits that packing (61 heads).
+ * Leaves g laid out as chosen.
+ * 0 or -1 (OOM). */
+static int grid_choose(grid_box *g, const av_heatmap *hms, int n, const char *title, const av_plot_meta *meta,
+                       axis_labels *yl, axis_labels *xl, const color_range *cr, int masked, const sizing *sz,
+                       const font_sizes *fs, int *row_y) {
+    const int first = grid_cols(n, meta), group = g->group ? g->group : 1;
+    const int groups = g->group ? (n + g->group - 1) / g->group : 1;
+    int best_cols = first, best_style = -1, best_side = -1, least_cols = first, least_over = INT_MAX, w, h;
+    for (int step = 1; step <= 4 && best_side < 0; step++) {
+        int s0 = step == 4 ? 2 : 0, s1 = step == 1 ? 0 : step == 4 ? 2 : 1;
+        for (int s = s0; s <= s1 && best_side < 0; s++) {
+            int prev = 0, ragged_cols = 0, ragged_side = -1; /* the best with a group's last row short */
+            /* k: step 2, rows per group (k = 1..group); step 3, groups per row (2..groups);
+             * step 4, both (k = 1..group, then group + 1.. for 2.. groups per row) */
+            int k0 = step == 3 ? group + 1 : 1, k1 = step == 1 ? 1 : step == 2 ? group : group + groups - 1;
+            for (int k = k0; k <= k1; k++) {
+                int cols = step == 1 || !g->group ? first
+                           : k <= group          ? imin(n, (group + k - 1) / k)
+                                                 : (k - group + 1) * group;
+                if (cols == prev || (step > 1 && s == 0 && cols == first)) continue; /* tried already */
+                prev = cols;
+                if (grid_try(g, cols, &GRID_STYLES[s], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y, &w,
+                             &h) != 0)
+                    return -1;
+                int side = imin(g->pw, g->ph), over = imax(w, h) - sz->fig_max;
+                int fits = over <= 0 && side >= GRID_STYLES[s].min_side;
+                int even = !g->group || step == 1 || cols >= group || group % cols == 0;
+                if (fits && even && side > best_side) best_cols = cols, best_style = s, best_side = side;
+                if (fits && !even && side > ragged_side) ragged_cols = cols, ragged_side = side;
+                if (s == N_GRID_STYLES - 1 && over < least_over) least_over = over, least_cols = cols;
+            }
+            if (best_side < 0 && ragged_side >= 0) best_cols = ragged_cols, best_style = s, best_side = ragged_side;
+        }
+    }
+    if (best_side < 0) best_cols = least_cols, best_style = N_GRID_STYLES - 1; /* 5. */
+    return grid_try(g, best_cols, &GRID_STYLES[best_style], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y,
+                    &w, &h);
+}
+
+/* The panels with their titles (see grid_title), y labels on the first
  * column and x labels under each panel with none below. 0 or -1 (OOM). */
 static int emit_grid_panels(av_dlist *dl, const av_heatmap *hms, int n, const grid_box *g, const int *row_y,
-                            const color_range *cr, const axis_labels *yl, const axis_labels *xl,
-                            const font_sizes *fs) {
+                            const color_range *cr, const axis_labels *yl, const axis_labels *xl) {
     int n_q = hms[0].n_q, n_k = hms[0].n_k;
     for (int p = 0; p < n; p++) {
-        int r = p / g->cols, c = p % g->cols;
+        int r, c;
+        grid_slot(g, p, &r, &c);
         int x0 = g->left + c * (g->pw + g->gap_x), y0 = row_y[r];
         float pcw = (float)g->pw / n_k, pch = (float)g->ph / n_q;
         const av_dl_item *heat = emit_heat(dl, &hms[p], cr, x0, y0, g->pw, g->ph, pcw, pch, !cr->log);
         if (!heat) return -1;
         av_dl_item h = *heat;
         char name[32];
-        snprintf(name, sizeof name, "head %d", p);
-        av_dl_text_run(dl, hms[p].panel_title ? hms[p].panel_title : name, x0 + g->pw * 0.5f, (float)(y0 - 1 - 6),
-                       fs->panel, AV_ANCHOR_MIDDLE, 0, 0, BLACK);
+        const char *t = grid_title(hms, p, g, name);
+        if (t && (g->row_titles_only || (c == 0 && text_w(t, g->panel_fs, 0) > g->pw))) /* runs right only */
+            av_dl_text_run(dl, t, (float)x0, (float)(y0 - 1 - 6), g->panel_fs, AV_ANCHOR_START, 0, 0, BLACK);
+        else if (t)
+            av_dl_text_run(dl, t, x0 + g->pw * 0.5f, (float)(y0 - 1 - 6), g->panel_fs, AV_ANCHOR_MIDDLE, 0, 0, BLACK);
         if (c == 0) emit_y_labels(dl, &h, yl);
-        if (p + g->cols >= n) emit_x_labels(dl, &h, xl);
+        if (grid_panel_at(g, n, r + 1, c) < 0) emit_x_labels(dl, &h, xl);
     }
     return 0;
 }
@@ -1350,31 +1530,20 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     int n_q = hms[0].n_q, n_k = hms[0].n_k;
     grid_box g = {0};
-    g.cols = grid_cols(n, meta);
-    g.rows = (n + g.cols - 1) / g.cols;
-    int row_y[AV_PLOT_MAX_PANELS + 1]; /* one top edge per row */
+    g.group = meta && meta->grid_cols > 0 ? meta->grid_cols : 0;
+    int *row_y = malloc(((size_t)n + 1) * sizeof *row_y); /* one top edge per row */
 
     axis_labels yl, xl;
     title_lines tl = {0};
     memset(&xl, 0, sizeof xl);
     if (labels_make(&yl, hms[0].q_labels, n_q, hms[0].pool, fs.tick, 0) != 0 ||
-        labels_make(&xl, hms[0].k_labels, n_k, hms[0].pool, fs.tick, 0) != 0)
+        labels_make(&xl, hms[0].k_labels, n_k, hms[0].pool, fs.tick, 0) != 0 || !row_y)
         goto oom;
     int masked = 0;
     for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
     g.axis_band = (int)ceilf(fs.axis * LINE);
-    g.panel_title = (int)ceilf(fs.panel * LINE) + 4;
-    g.gap_x = 28, g.gap_y = 20;
-    float left_w = 0; /* the title of the panel to the left of p in its row */
-    for (int p = 0; p < n; p++) {
-        char name[32];
-        snprintf(name, sizeof name, "head %d", p);
-        float w = text_w(hms[p].panel_title ? hms[p].panel_title : name, fs.panel, 0);
-        if (p % g.cols) g.title_w = fmaxf(g.title_w, (left_w + w) / 2);
-        left_w = w;
-    }
     g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
-    if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
+    if (grid_choose(&g, hms, n, title, meta, &yl, &xl, &cr, masked, &sz, &fs, row_y) != 0) goto oom;
     grid_rows(row_y, &g, n, 0); /* the rows' span beside the colour bar; placed again below */
     int split = cbar_split(dl, &cr, fs.cbar, row_y[g.rows - 1] + g.ph - row_y[0]);
     if (split < 0) goto oom;
@@ -1393,11 +1562,13 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     dl->width = width;
     dl->height = height + MARGIN;
 
-    if (emit_grid_panels(dl, hms, n, &g, row_y, &cr, &yl, &xl, &fs) != 0) goto oom;
+    if (emit_grid_panels(dl, hms, n, &g, row_y, &cr, &yl, &xl) != 0) goto oom;
     emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs);
     emit_title_over(dl, &tl, g.left, grid_right, width, fs.title);
+    free(row_y);
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
 oom:
+    free(row_y);
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
 }
 

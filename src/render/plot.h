@@ -79,6 +79,9 @@ typedef struct {
     const unsigned char *masked;    /* (n_q, n_k) 1 = masked (-inf before softmax), or NULL */
     /* Optional; zero / NULL gives the default. */
     const char *panel_title;        /* grid: text over this panel; NULL = "head p" */
+    const char *panel_short;        /* grid: text over this panel when it neither starts a row
+                                     * nor a group (meta->grid_cols), e.g. "H5" for "L0 H5";
+                                     * NULL = panel_title */
     const char *q_title;            /* y-axis title; NULL = "query (row)" */
     const char *k_title;            /* x-axis title; NULL = "key (column)" */
     int neg_inf_cells;              /* 1 = masked cells print "−∞" where values are printed
@@ -135,7 +138,9 @@ typedef struct {
     float auto_pct;          /* > 0: vmax = this percentile of the values drawn (after
                               * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
-                              * model view); 0 = automatic */
+                              * model view), and a group that starts a new row; a group
+                              * too wide for the figure wraps over several rows, and past
+                              * ~60 groups several go in a row; 0 = automatic */
     av_png_batch *batch;     /* non-NULL: a PNG is drawn now and queued there, compressed on
                               * its thread and written by av_png_batch_end (pngbatch.h) */
     size_t user_title;       /* the first bytes of every title are the user's own (--title):
@@ -162,13 +167,17 @@ typedef struct {
 av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 
 /* All n heads (hms[0..n-1], same n_q and n_k) in one grid figure: 4 columns
- * for 5..16 heads, ceil(sqrt(n)) beyond, hms[p].panel_title (default
- * "head p") over each panel, shared
+ * for 5..16 heads, ceil(sqrt(n)) beyond (or meta->grid_cols),
+ * hms[p].panel_title (default "head p") over each panel (panel_short over
+ * those that start neither a row nor a group), shared
  * axes (query labels on the left column, key labels under the bottom panel
  * of each column), one shared colour bar, `title` as the figure title. Cell
  * values are printed only while cells stay large (about T <= 8); the figure
  * stays within ~2400 x 2400 px, averaging cells when panels are smaller
- * than T pixels. The per-head hms[h].title is not drawn.
+ * than T pixels. When panels would get smaller than 16 px, groups wrap,
+ * gaps shrink to a few px and panel titles to 11 px; past ~60 rows only
+ * each row's first panel is titled (plot.c grid_choose). The per-head
+ * hms[h].title is not drawn.
  * Errors: as av_plot_head; also AV_ERUNTIME when n < 1 or heads differ in
  * shape. */
 av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const char *title,
