@@ -257,9 +257,11 @@ static double png_compress_cpu_ms(const char *dir, int H, double *bytes) {
 
 /* The classroom command's floor on this machine, printed under its goal:
  * the same command without figures, and the PNG compression alone. */
-static void classroom_floor(const cmd_result *full, const cmd_result *noplot, double png_cpu, double png_bytes,
-                            long cores) {
+static void classroom_floor(const cmd_result *full, const cmd_result *noplot, const cmd_result *version,
+                            const cmd_result *empty, double png_cpu, double png_bytes, long cores) {
     printf("\nwhere the classroom command's time goes (same run; not goals):\n");
+    printf("  an empty process (/bin/true) %.1f ms wall; attnviz --version (loading its libraries) %.1f ms wall, "
+           "%.1f ms CPU\n", empty->ms, version->ms, version->cpu_ms);
     printf("  with figures: %.1f ms wall, %.1f ms CPU; --no-plot (start-up, weights, attention, trace): %.1f ms wall, "
            "%.1f ms CPU\n", full->ms, full->cpu_ms, noplot->ms, noplot->cpu_ms);
     printf("  compressing the 9 PNGs' pixels alone (%.1f MB RGB, libpng + zlib level 1, one core): %.1f ms CPU\n",
@@ -302,6 +304,8 @@ int main(int argc, char **argv) {
     double png_bytes = 0, png_cpu = png_compress_cpu_ms(out, 8, &png_bytes);
     char *demo_noplot[] = {(char *)bin, "--heads", "8", "--no-plot", "I love deep learning", NULL};
     cmd_result rd_noplot = run_command(demo_noplot, 9);
+    char *version[] = {(char *)bin, "--version", NULL}, *empty[] = {"/bin/true", NULL};
+    cmd_result rd_version = run_command(version, 9), rd_true = run_command(empty, 9);
     char *t2048 = paragraph_tokens(2048), *t16k = paragraph_tokens(16384);
     char *fig2048[] = {(char *)bin, "-q", "--heads", "8", "-o", out, t2048, NULL};
     cmd_result r2048 = run_command(fig2048, 3);
@@ -347,7 +351,8 @@ int main(int argc, char **argv) {
     goal("T=2048 default figures, whole process", r2048.ms, "ms", vs, r2048.ms / 1500,
          r2048.code == 0 && r2048.ms <= 1500);
     printf("(ratio: torch/attnviz for torch goals, 2800 ms/attnviz for the classroom, attnviz/reference otherwise)\n");
-    if (png_cpu >= 0) classroom_floor(&rd, &rd_noplot, png_cpu, png_bytes, sysconf(_SC_NPROCESSORS_ONLN));
+    if (png_cpu >= 0)
+        classroom_floor(&rd, &rd_noplot, &rd_version, &rd_true, png_cpu, png_bytes, sysconf(_SC_NPROCESSORS_ONLN));
     double gf1 = bench_sgemm_cpu_gflops(2048);
     printf("\nthe same two sgemm goals in CPU time, which a busy machine changes far less (not a goal, a cross-check):\n"
            "one core's sgemm rate %.1f GFLOP/s of CPU time (1 OpenBLAS thread, 2048^3, median of 5);\n"
