@@ -276,6 +276,7 @@ static void goal(const char *what, double got, const char *unit, const char *vs,
 }
 
 int main(int argc, char **argv) {
+    bench_spawner_start(); /* first, while this process is small: benchutil.h */
     const char *bin = argc > 1 ? argv[1] : "./attnviz";
     printf("attnviz benchmark: medians of repeated runs, same machine, same run\n");
     char load[64];

@@ -203,6 +203,7 @@ static int make_llama_folder(void) {
 }
 
 int main(int argc, char **argv) {
+    bench_spawner_start(); /* first, while this process is small: benchutil.h */
     const char *bin = argc > 1 ? argv[1] : "./attnviz";
     printf("\n--model on GPT-2 small's shapes (12 layers, d_model 768, 12 heads, vocabulary 50,257)\n");
     if (make_folder()) return 1;

@@ -14,6 +14,7 @@
 #include <cblas.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,17 +88,10 @@ typedef struct {
     int code;
 } bench_run;
 
-/* Runs argv (argv[0] a path, as execv takes it) with its stdout to out_file
- * (NULL: /dev/null) and waits for it. posix_spawn, not fork: glibc starts
- * the child without copying this process's page tables, which fork does and
- * which costs this benchmark (hundreds of MiB touched by the in-process
- * runs) 5-15 ms per child on a virtual machine, time a user's shell does not
- * spend (measured: /bin/true from a process with 300 MiB touched, fork+exec
- * 13.6 ms, posix_spawn 2.5 ms). */
-static inline bench_run bench_run_command(char *const argv[], const char *out_file) {
+/* Start argv (stdout to out_file, NULL: /dev/null), wait, and measure it. */
+static inline bench_run bench_spawn_wait(char *const argv[], const char *out_file) {
     extern char **environ;
     bench_run r = {0, 0, 0, -1};
-    fflush(stdout);
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0) return r;
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_file ? out_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC,
@@ -113,6 +107,95 @@ static inline bench_run bench_run_command(char *const argv[], const char *out_fi
     r.cpu_ms = bench_rusage_cpu_ms(&ru);
     r.rss_kib = ru.ru_maxrss;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+/* The spawner: a small process forked by bench_spawner_start, before the
+ * benchmark touches much memory, that starts every child for it. Two
+ * reasons. fork copies the caller's page tables, which on a virtual machine
+ * costs a large process 5-15 ms per child, time a user's shell does not spend
+ * (measured: /bin/true from a process with 300 MiB touched, fork + exec 13.6
+ * ms, posix_spawn 2.5 ms). posix_spawn from the large process instead
+ * reports the wrong peak memory: its child runs on the parent's memory map
+ * until exec, and Linux counts that map's high-water mark as the child's
+ * ru_maxrss (every child then "used" the benchmark's own peak). From the
+ * small spawner both are right. Requests and answers go through two pipes. */
+static int bench_sp_req = -1, bench_sp_resp = -1;
+
+static inline int bench_write_all(int fd, const void *p, size_t n) {
+    for (const char *c = p; n > 0;) {
+        ssize_t w = write(fd, c, n);
+        if (w <= 0) return -1;
+        c += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+static inline int bench_read_all(int fd, void *p, size_t n) {
+    for (char *c = p; n > 0;) {
+        ssize_t r = read(fd, c, n);
+        if (r <= 0) return -1;
+        c += r, n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* A string on fd: its length (size_t, SIZE_MAX for NULL) and its bytes. */
+static inline int bench_send_str(int fd, const char *s) {
+    size_t n = s ? strlen(s) : SIZE_MAX;
+    return bench_write_all(fd, &n, sizeof n) || (s && bench_write_all(fd, s, n)) ? -1 : 0;
+}
+
+static inline int bench_recv_str(int fd, char **s) {
+    size_t n;
+    *s = NULL;
+    if (bench_read_all(fd, &n, sizeof n)) return -1;
+    if (n == SIZE_MAX) return 0;
+    if (!(*s = malloc(n + 1)) || bench_read_all(fd, *s, n)) return -1;
+    (*s)[n] = 0;
+    return 0;
+}
+
+/* Call first in main. If the spawner cannot start, children are started
+ * from this process (posix_spawn; the peak memory is then this process's). */
+static inline void bench_spawner_start(void) {
+    int req[2], resp[2];
+    if (pipe(req) || pipe(resp)) return;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) return;
+    if (pid == 0) { /* the spawner: argc, argv, out_file in; a bench_run out; until EOF */
+        close(req[1]), close(resp[0]);
+        for (;;) {
+            size_t argc;
+            if (bench_read_all(req[0], &argc, sizeof argc)) _exit(0);
+            char **argv = calloc(argc + 1, sizeof *argv), *out = NULL;
+            for (size_t k = 0; argv && k < argc; k++)
+                if (bench_recv_str(req[0], &argv[k])) _exit(1);
+            if (!argv || bench_recv_str(req[0], &out)) _exit(1);
+            bench_run r = bench_spawn_wait(argv, out);
+            if (bench_write_all(resp[1], &r, sizeof r)) _exit(1);
+            for (size_t k = 0; k < argc; k++) free(argv[k]);
+            free(argv), free(out);
+        }
+    }
+    close(req[0]), close(resp[1]);
+    bench_sp_req = req[1], bench_sp_resp = resp[0];
+}
+
+/* Runs argv (argv[0] a path, as execv takes it) with its stdout to out_file
+ * (NULL: /dev/null) and waits for it: wall time, CPU time, peak RSS, exit
+ * code (-1 when it did not exit normally or could not be started). */
+static inline bench_run bench_run_command(char *const argv[], const char *out_file) {
+    fflush(stdout);
+    if (bench_sp_req < 0) return bench_spawn_wait(argv, out_file);
+    bench_run r = {0, 0, 0, -1};
+    size_t argc = 0;
+    while (argv[argc]) argc++;
+    int bad = bench_write_all(bench_sp_req, &argc, sizeof argc);
+    for (size_t k = 0; !bad && k < argc; k++) bad = bench_send_str(bench_sp_req, argv[k]);
+    if (bad || bench_send_str(bench_sp_req, out_file) || bench_read_all(bench_sp_resp, &r, sizeof r))
+        return (bench_run){0, 0, 0, -1};
     return r;
 }
 
