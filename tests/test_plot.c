@@ -984,6 +984,53 @@ static void test_long_cbar_title_wraps_to_the_maps_height(void **state) {
     av_dl_free(&dl);
 }
 
+/* Past the pixels available, cells are pooled and the title says so (issue
+ * 13). A model view of 3 layers x 25 heads over 64 tokens gets panels of
+ * about 32 px: before, each panel drew its 64x64 cells into those pixels
+ * (two cells averaged into each, silently). Now no panel has more cells
+ * than pixels, and when the panels hold fewer cells than tokens the title
+ * names the pooling and its factor, ceil(64 / cells per side). */
+static void test_small_panels_pool_cells_and_say_so(void **state) {
+    fixture *f = *state;
+    fill(f, 64, 1);
+    enum { L = 3, H = 25, N = L * H };
+    av_heatmap hms[N];
+    char names[N][16], shorts[N][16];
+    for (int p = 0; p < N; p++) {
+        snprintf(names[p], sizeof names[p], "L%d H%d", p / H, p % H);
+        snprintf(shorts[p], sizeof shorts[p], "H%d", p % H);
+        hms[p] = f->hm;
+        hms[p].panel_title = names[p];
+        hms[p].panel_short = shorts[p];
+    }
+    av_plot_meta meta = f->meta;
+    meta.grid_cols = H;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+    int panels = 0, cells = 0;
+    for (size_t k = 0; k < dl.n; k++) {
+        const av_dl_item *it = &dl.items[k];
+        if (it->kind != AV_DL_HEAT || it->heat.ramp) continue;
+        panels++;
+        cells = it->heat.n_k;
+        if (it->heat.n_k > it->x1 - it->x0 || it->heat.n_q > it->y1 - it->y0)
+            fail_msg("panel %d: %dx%d cells in %dx%d px", panels, it->heat.n_q, it->heat.n_k, it->y1 - it->y0,
+                     it->x1 - it->x0);
+    }
+    assert_int_equal(panels, N);
+    assert_true(cells < 64); /* these panels are smaller than 64 px */
+    int factor = (64 + cells - 1) / cells;
+    char want[64];
+    snprintf(want, sizeof want, "max over %d\xC3\x97%d tokens per cell", factor, factor);
+    int found = 0;
+    for (size_t k = 0; k < dl.n; k++)
+        if (dl.items[k].kind == AV_DL_TEXT && strstr(dl.items[k].text.utf8, want)) found = 1;
+    printf("    panels of %d cells for 64 tokens: '%s' %s\n", cells, want, found ? "in the title" : "MISSING");
+    assert_true(found);
+    av_dl_free(&dl);
+}
+
 /* A 2-layer, 64-head model view names the layer only on each row's first
  * panel ("L1 H0", then "H1" ... "H63"). The gap between panels follows the
  * two neighbouring titles, not the widest title anywhere: these short
@@ -1617,6 +1664,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_view_within_bound_for_every_shape, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_cbar_title_wraps_to_the_maps_height, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_small_panels_pool_cells_and_say_so, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_diverging_and_neg_inf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mean_heads_P10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matrix_two_panels, setup, teardown),

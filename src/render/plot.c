@@ -1516,9 +1516,13 @@ static void emit_grid_frame(av_dlist *dl, const av_heatmap *hm0, const grid_box 
     if (masked) emit_legend(dl, cbx, cbar_bottom + 26, fs->cbar);
 }
 
-av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
-                              const av_plot_meta *meta, av_err *err) {
+/* av_plot_layout_grid with panels pooled to at most max_cells tokens per
+ * side; *px_side = the drawn panels' smaller side in px, to see whether
+ * each cell got a pixel. */
+static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
+                                   const av_plot_meta *meta, int max_cells, int *px_side, av_err *err) {
     av_dl_init(dl, 0, 0, WHITE);
+    *px_side = 0;
     if (n < 1 || n > AV_PLOT_MAX_PANELS || !hms)
         return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d panels (allowed 1..%d)", n, AV_PLOT_MAX_PANELS);
     av_status st = check_panels(hms, n, AV_PLOT_MAX_TOKENS, 1, "heads of different shapes in one grid", err);
@@ -1526,7 +1530,7 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     const font_sizes fs = GRID_FS;
     sizing sz = sizing_of(meta);
     color_range cr = range_of(meta);
-    if (!(hms = prepare_panels(dl, hms, n, AV_PLOT_GRID_CELLS, meta, &cr, &title)))
+    if (!(hms = prepare_panels(dl, hms, n, max_cells, meta, &cr, &title)))
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     int n_q = hms[0].n_q, n_k = hms[0].n_k;
     grid_box g = {0};
@@ -1566,10 +1570,27 @@ av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const 
     emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs);
     emit_title_over(dl, &tl, g.left, grid_right, width, fs.title);
     free(row_y);
+    if (g.pw < n_k || g.ph < n_q) *px_side = imax(1, imin(g.pw, g.ph)); /* under one pixel per cell */
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
 oom:
     free(row_y);
     return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
+}
+
+/* Past the pixels available the cells are pooled, and the title says how
+ * (issue 13): many small panels (a model view of 48 layers x 25 heads has
+ * 20 px panels) would otherwise average several cells into one pixel with
+ * no word about it. So when the panels come out smaller than their cells,
+ * the figure is laid out again with the cells pooled (meta->pool: max by
+ * default, or mean) to at most one per pixel, the factor in the title
+ * ("max over 3x3 tokens per cell"), as for a long sentence. */
+av_status av_plot_layout_grid(av_dlist *dl, const av_heatmap *hms, int n, const char *title,
+                              const av_plot_meta *meta, av_err *err) {
+    int side;
+    av_status st = layout_grid_cells(dl, hms, n, title, meta, AV_PLOT_GRID_CELLS, &side, err);
+    if (st || side <= 0) return st;
+    av_dl_free(dl);
+    return layout_grid_cells(dl, hms, n, title, meta, side, &side, err);
 }
 
 /* ---------------------------------------------------------------- data helpers */
