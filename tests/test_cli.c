@@ -80,6 +80,9 @@ static void test_unknown_and_missing(void **state) {
     (void)state;
     expect_usage((const char *[]){"--frobnicate", "x", NULL}, "unknown option '--frobnicate'");
     expect_usage((const char *[]){"-Z", "x", NULL}, "unknown option '-Z'");
+    /* a sentence that starts with '-' reads as options: say where it goes (a new user typed this) */
+    expect_usage((const char *[]){"-5 degrees today", NULL}, "a sentence that starts with '-' goes after '--'");
+    expect_usage((const char *[]){"--no-plot", "-1", NULL}, "goes after '--', as in attnviz -- \"-1 ...\"");
     expect_usage((const char *[]){"x", "--heads", NULL}, "needs a value");
     expect_usage((const char *[]){NULL}, "no sentence given");
     expect_usage((const char *[]){"-f", "a.txt", "x", NULL}, "not both");

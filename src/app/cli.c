@@ -449,6 +449,10 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
 static av_status bad_option(int ch, char **argv, av_err *err) {
     const char *name = argv[optind - 1];
     if (ch == ':') return av_fail(err, AV_EUSAGE, "option '%s' needs a value (try --help)", name ? name : "?");
+    if (optopt >= '0' && optopt <= '9') /* "-5 degrees today": a sentence, not an option */
+        return av_fail(err, AV_EUSAGE,
+                       "unknown option '-%c'; a sentence that starts with '-' goes after '--', as in attnviz -- \"-%c ...\"",
+                       optopt, optopt);
     if (optopt && optopt < LONG_ONLY && optopt != '?')
         return av_fail(err, AV_EUSAGE, "unknown option '-%c' (try --help)", optopt);
     if (name && name[0] == '-' && name[1] == '-') {

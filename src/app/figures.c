@@ -555,7 +555,7 @@ static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned 
     int H = m->cfg.H, T = m->cfg.T;
     char stem[64], title[FIG_TITLE_MAX];
     for (int h = 0; h < H; h++) {
-        snprintf(fr->titles[h], sizeof fr->titles[h], "%s · %s · layer %d · head %d of %d · mask: causal", fr->lead,
+        snprintf(fr->titles[h], sizeof fr->titles[h], "%s · %s · layer %d · head %d of %d: attention weights · mask: causal", fr->lead,
                  source, layer, h, H);
         fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
                                   .w = m->att + (size_t)h * T * T, .masked = m->mask};
