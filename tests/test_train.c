@@ -647,6 +647,89 @@ static void test_cli_train_curves_draw_the_best_head_of_many(void **state) {
     }
 }
 
+/* The film strip's width and height (from the PNG's IHDR: bytes 16..23, big-endian). */
+static void png_size(const char *path, unsigned *w, unsigned *h) {
+    size_t n = 0;
+    unsigned char *b = (unsigned char *)tu_slurp_file(path, &n);
+    assert_true(b && n > 24);
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    free(b);
+}
+
+/* The film strip drew one column per head: a 12 x 16 model gave a 9642 x 1650 px strip of 192 columns
+ * (every other figure stays within 2400 px). Now at most 16 columns: with more heads, the 16 with the
+ * most attention on target at the last snapshot (train.csv's last attn_on_target_* row), the best
+ * first, named "L<l> H<h>", a note saying 16 of 192 and why, and within 2400 x 2400 px. A 2 x 4 model
+ * keeps its 8 columns in layer/head order, no note, 12 px a token (11 tokens) + 16 px between maps. */
+static void test_cli_train_filmstrip_of_many_heads_stays_within_2400_px(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *layers, *heads; int lh; } cases[] = {{"12", "16", 192}, {"2", "4", 8}};
+    for (int c = 0; c < 2; c++) {
+        tu_result r;
+        const char *dir = tu_in(f, c ? "few" : "many");
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", cases[c].layers, "--heads",
+                    cases[c].heads, "--d-model", "64", "--batch", "4", "-q", "-o", dir, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        char path[4200];
+        unsigned w, h;
+        snprintf(path, sizeof path, "%s/filmstrip.png", dir);
+        png_size(path, &w, &h);
+        if (w > 2400 || h > 2400) fail_msg("%s x %s: filmstrip.png is %u x %u px", cases[c].layers, cases[c].heads, w, h);
+        /* attention on target per head at the last snapshot, from train.csv */
+        snprintf(path, sizeof path, "%s/train.csv", dir);
+        char *csv = tu_slurp_file(path, NULL);
+        assert_non_null(csv);
+        double aot[192];
+        int snaps = 0;
+        for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+            char *p = line + 1;
+            for (int k = 0; k < 6 && p; k++) p = strchr(p + 1, ','); /* past step,lr,loss,grad_norm,ho_loss,acc */
+            if (!p || p[-1] == ',' || p[1] == '\n' || p[1] == 0) continue; /* not a snapshot */
+            for (int i = 0; i < cases[c].lh; i++) { aot[i] = strtod(p + 1, &p); }
+            snaps++;
+        }
+        assert_true(snaps > 3);
+        free(csv);
+        snprintf(path, sizeof path, "%s/filmstrip.svg", dir);
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        int col[192], n = 0, seen[192] = {0};
+        double x[192];
+        for (const char *p = strstr(svg, ">L"); p; p = strstr(p + 1, ">L")) {
+            int l, hd;
+            char end[8] = "";
+            if (sscanf(p, ">L%d H%d%7[^0-9]", &l, &hd, end) != 3 || strncmp(end, "</text", 6) != 0) continue;
+            int H = atoi(cases[c].heads), i = l * H + hd;
+            assert_true(n < 192 && hd < H && i >= 0 && i < cases[c].lh);
+            assert_int_equal(seen[i]++, 0); /* no head twice */
+            const char *open = p;
+            while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+            x[n] = atof(open + 9); /* <text x=" */
+            col[n++] = i;
+        }
+        if (c == 0) {
+            assert_int_equal(n, 16);
+            for (int k = 0; k < 16; k++) { /* the best first; every head left out has no more on target */
+                if (k) assert_true(aot[col[k]] <= aot[col[k - 1]] + 1e-8);
+                for (int i = 0; i < 192; i++)
+                    if (!seen[i] && aot[i] > aot[col[k]] + 1e-8)
+                        fail_msg("L%d H%d (%.9g on target) left out for L%d H%d (%.9g)", i / 16, i % 16, aot[i],
+                                 col[k] / 16, col[k] % 16, aot[col[k]]);
+            }
+            assert_non_null(strstr(svg, ">16 of 192 heads (a film strip has at most 16 columns): the 16 with the most "
+                                        "attention on target at the end, the best first</text>"));
+        } else {
+            assert_int_equal(n, 8);
+            for (int k = 0; k < 8; k++) assert_int_equal(col[k], k);
+            for (int k = 1; k < 8; k++) assert_true(fabs(x[k] - x[k - 1] - (12 * 11 + 16)) < 1e-6);
+            assert_null(strstr(svg, " heads (a film strip has at most"));
+        }
+        free(svg);
+    }
+}
+
 /* The film strip's row labels and the GIF's titles give the held-out accuracy as the log and
  * train.csv measure it (a count of 512 held-out sequences), to one decimal: 1 of 512 right is
  * 0.2 %, 510 of 512 is 99.6 %. They rounded to whole percent, so a film strip said "acc 100 %"
@@ -1299,6 +1382,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_of_many_heads_stays_within_2400_px, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,9 +119,57 @@ static void test_filmstrip_probe_line(void **state) {
     free(svg);
 }
 
+/* The svg element's width and height attributes. */
+static void svg_size(const char *svg, double *w, double *h) {
+    const char *p = strstr(svg, "<svg ");
+    assert_non_null(p);
+    const char *pw = strstr(p, " width=\""), *ph = strstr(p, " height=\"");
+    assert_true(pw && ph);
+    *w = atof(pw + 8);
+    *h = atof(ph + 9);
+}
+
+/* 16 snapshots x 16 heads of 12 tokens: the usual 12 px a token made it 16 x (144 + 16) px of maps
+ * plus the labels, 2730 px wide and 2800 tall, past the 2400 px every other figure keeps. Now the
+ * maps shrink (fewer px a token) so both sides stay within 2400, every column is still named, and
+ * the caller's note is drawn; 17 columns are refused, naming the count and the limit. */
+static void test_filmstrip_16_by_16_within_2400_px(void **state) {
+    tu_fixture *f = *state;
+    enum { ROWS = 16, COLS = 16, T = 12 };
+    static float att[ROWS * (COLS + 1) * T * T];
+    for (int i = 0; i < ROWS * (COLS + 1) * T * T; i++) att[i] = 1.0f / T;
+    static char rbuf[ROWS][40], cbuf[COLS + 1][16];
+    static const char *rows[ROWS], *cols[COLS + 1];
+    for (int r = 0; r < ROWS; r++) { snprintf(rbuf[r], sizeof rbuf[r], "step %d \xC2\xB7 acc 99.6 %%", 1000 * r); rows[r] = rbuf[r]; }
+    for (int c = 0; c <= COLS; c++) { snprintf(cbuf[c], sizeof cbuf[c], "L%d H%d", c / 4, c % 4); cols[c] = cbuf[c]; }
+    static const char *toks[T] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"};
+    av_filmstrip fs = {.title = "reverse", .probe = "probe \"a b\"", .note = "16 of 192 heads", .rows = ROWS,
+                       .cols = COLS, .T = T, .att = att, .row_labels = rows, .col_labels = cols, .tokens = toks};
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
+    assert_non_null(svg);
+    double w, h;
+    svg_size(svg, &w, &h);
+    if (w > 2400 || h > 2400) fail_msg("a 16 x 16 film strip is %g x %g px", w, h);
+    for (int c = 0; c < COLS; c++) {
+        char anchor[8];
+        double x = svg_text_x(svg, cols[c], anchor);
+        assert_true(x > 0 && x < w);
+    }
+    assert_true(svg_text_y(svg, "16 of 192 heads") < svg_text_y(svg, cols[0]));
+    free(svg);
+    fs.cols = COLS + 1;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs17.svg"), &fs, &META, &e), AV_ERUNTIME);
+    assert_non_null(strstr(e.msg, "16 x 17 maps"));
+    assert_non_null(strstr(e.msg, "1..16"));
+    assert_int_equal(access(tu_in(f, "fs17.svg"), F_OK), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_filmstrip_probe_line, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

@@ -480,6 +480,20 @@ static void snap_series(av_series *s, double *x, double *y, const train_log *g, 
     *s = (av_series){.label = label, .x = x, .y = y, .n = g->n_snap, .markers = 1};
 }
 
+/* The heads to draw when more than `shown` of L·H do not fit: order[0..shown-1] = the layer·H + head
+ * indices with the most attention on target at the last snapshot, the best first (ties: the lower
+ * index, as the trace's "best L H"); with shown >= L·H, every head in layer/head order. */
+static void heads_by_target(int *order, const train_log *g, int shown) {
+    int LH = g->L * g->H;
+    const double *last = g->aot + (size_t)(g->n_snap - 1) * LH;
+    for (int i = 0; i < LH; i++) order[i] = i;
+    for (int i = 0; LH > shown && i < shown; i++) /* selection: order[0..shown-1] the best, in order */
+        for (int j = i + 1; j < LH; j++)
+            if (last[order[j]] > last[order[i]] || (last[order[j]] == last[order[i]] && order[j] < order[i])) {
+                int t = order[i]; order[i] = order[j]; order[j] = t;
+            }
+}
+
 static av_status curves_fig(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
     const log_fig *lf = ctx;
     const train_log *g = lf->g;
@@ -504,13 +518,7 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
         free(steps); free(buf); free(ser); free(names);
         return av_fail(err, AV_ERUNTIME, "out of memory drawing the curves");
     }
-    const double *last = g->aot + (size_t)(g->n_snap - 1) * LH;
-    for (int i = 0; i < LH; i++) order[i] = i;
-    for (int i = 0; LH > shown && i < shown; i++) /* selection: order[0..shown-1] the best, in order */
-        for (int j = i + 1; j < LH; j++)
-            if (last[order[j]] > last[order[i]] || (last[order[j]] == last[order[i]] && order[j] < order[i])) {
-                int t = order[i]; order[i] = order[j]; order[j] = t;
-            }
+    heads_by_target(order, g, shown);
     char note[128] = "";
     if (LH > shown)
         snprintf(note, sizeof note, "%d of %d heads: the best at the end, L%d H%d, and the %d next", shown, LH,
@@ -541,24 +549,45 @@ typedef struct {
     const unsigned char *mask;   /* (T, T) causal */
 } strip_fig;
 
+/* The film strip: every head up to AV_FILMSTRIP_MAX_COLS (16) columns, in layer/head order; with more
+ * (a 12 x 16 model drew 192 columns, 9642 px wide), the 16 with the most attention on target at the
+ * last snapshot, the best first as in the curves' legend, and a line under the legend says so. */
 static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
     const strip_fig *sf = ctx;
     const train_log *g = sf->g;
-    int LH = g->L * g->H;
-    char rows[MAX_SNAP][48], cols[64][24];
-    const char *rp[MAX_SNAP], *cp[64];
+    int LH = g->L * g->H, T = g->T, shown = LH < AV_FILMSTRIP_MAX_COLS ? LH : AV_FILMSTRIP_MAX_COLS;
+    char rows[MAX_SNAP][48], cols[AV_FILMSTRIP_MAX_COLS][24], note[160] = "";
+    const char *rp[MAX_SNAP], *cp[AV_FILMSTRIP_MAX_COLS];
     for (int k = 0; k < g->n_snap; k++) {
         /* one decimal as the printed log: 510 of 512 is 99.6 %, never "100 %" */
         snprintf(rows[k], sizeof rows[k], "step %d · acc %.1f %%", g->snap_step[k], 100 * g->acc[k]);
         rp[k] = rows[k];
     }
-    for (int i = 0; i < LH && i < 64; i++) {
-        snprintf(cols[i], sizeof cols[i], "L%d H%d", i / g->H, i % g->H);
+    int *order = malloc((size_t)LH * sizeof *order);
+    float *att = LH > shown ? malloc((size_t)g->n_snap * shown * T * T * sizeof *att) : NULL;
+    if (!order || (LH > shown && !att)) {
+        free(order); free(att);
+        return av_fail(err, AV_ERUNTIME, "out of memory drawing the film strip");
+    }
+    heads_by_target(order, g, shown);
+    for (int i = 0; i < shown; i++) {
+        snprintf(cols[i], sizeof cols[i], "L%d H%d", order[i] / g->H, order[i] % g->H);
         cp[i] = cols[i];
     }
-    av_filmstrip fs = {.title = sf->title, .probe = sf->probe, .rows = g->n_snap, .cols = LH < 64 ? LH : 64, .T = g->T, .att = g->att,
-                       .masked = sf->mask, .row_labels = rp, .col_labels = cp, .tokens = sf->tokens};
-    return av_plot_filmstrip(path, &fs, meta, err);
+    if (att) { /* (n_snap, shown, T, T): the shown heads' maps, in column order */
+        for (int k = 0; k < g->n_snap; k++)
+            for (int i = 0; i < shown; i++)
+                memcpy(att + ((size_t)k * shown + i) * T * T, g->att + ((size_t)k * LH + order[i]) * T * T,
+                       (size_t)T * T * sizeof *att);
+        snprintf(note, sizeof note, "%d of %d heads (a film strip has at most %d columns): the %d with the most "
+                 "attention on target at the end, the best first", shown, LH, AV_FILMSTRIP_MAX_COLS, shown);
+    }
+    av_filmstrip fs = {.title = sf->title, .probe = sf->probe, .note = note[0] ? note : NULL, .rows = g->n_snap,
+                       .cols = shown, .T = T, .att = att ? att : g->att, .masked = sf->mask, .row_labels = rp,
+                       .col_labels = cp, .tokens = sf->tokens};
+    av_status s = av_plot_filmstrip(path, &fs, meta, err);
+    free(order); free(att);
+    return s;
 }
 
 /* One GIF frame: the attention grid of snapshot k, as RGB. */

@@ -177,30 +177,43 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
     "(dark) .. 1 (yellow); hatched = causal mask"
 
 av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err) {
-    if (fs->rows < 1 || fs->cols < 1 || fs->T < 1 || fs->rows * fs->cols > 4096 || fs->T > 64)
-        return av_fail(err, AV_ERUNTIME, "cannot plot a film strip of %d x %d maps of %d tokens", fs->rows, fs->cols,
-                       fs->T);
-    int T = fs->T, cell = T <= 12 ? 12 : T <= 24 ? 7 : 3, side = cell * T, gap = 16;
-    int probe_h = fs->probe && fs->probe[0] ? 20 : 0; /* the probe's line under the title, then the note */
-    int left = 150, top = 86 + probe_h, tok_w = 64;
+    if (fs->rows < 1 || fs->cols < 1 || fs->T < 1 || fs->rows > AV_FILMSTRIP_MAX_ROWS ||
+        fs->cols > AV_FILMSTRIP_MAX_COLS || fs->T > 64)
+        return av_fail(err, AV_ERUNTIME, "cannot plot a film strip of %d x %d maps of %d tokens (allowed 1..%d x 1..%d "
+                       "maps of 1..64 tokens)", fs->rows, fs->cols, fs->T, AV_FILMSTRIP_MAX_ROWS, AV_FILMSTRIP_MAX_COLS);
+    int T = fs->T, cell = T <= 12 ? 12 : T <= 24 ? 7 : 3, gap = 16;
+    int probe_h = fs->probe && fs->probe[0] ? 20 : 0; /* the probe's line under the title, then the legend line */
+    int note_h = fs->note && fs->note[0] ? 18 : 0;    /* and the caller's note under it */
+    int left = 150, top = 86 + probe_h + note_h, tok_w = 64;
     for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its maps, 10 px of margin */
         av_text_metrics lm;
         av_text_measure(fs->row_labels[r], 13, 0, &lm);
         int need_l = (int)ceilf(lm.width) + 20;
         if (need_l > left) left = need_l;
     }
-    int width = left + fs->cols * (side + gap) + 20, height = top + fs->rows * (side + gap) + tok_w;
-    av_text_metrics tm, sm, pm = {0};
+    av_text_metrics tm, sm, pm = {0}, nm = {0};
     av_text_measure(fs->title, 17, 1, &tm);
     av_text_measure(FILMSTRIP_NOTE, 12, 0, &sm);
     if (probe_h) av_text_measure(fs->probe, 13, 0, &pm);
-    int need = (int)ceilf(fmaxf(fmaxf(tm.width, sm.width), pm.width)) + 40;
+    if (note_h) av_text_measure(fs->note, 12, 0, &nm);
+    int need = (int)ceilf(fmaxf(fmaxf(tm.width, sm.width), fmaxf(pm.width, nm.width))) + 40;
+    /* the usual cell, or the largest smaller one that keeps both sides within the bound */
+    while (cell > 1 && (left + fs->cols * (cell * T + gap) + 20 > AV_FILMSTRIP_MAX_PX ||
+                        top + fs->rows * (cell * T + gap) + tok_w > AV_FILMSTRIP_MAX_PX))
+        cell--;
+    int side = cell * T;
+    int width = left + fs->cols * (side + gap) + 20, height = top + fs->rows * (side + gap) + tok_w;
     if (need > width) { left += (need - width) / 2; width = need; }
+    if (width > AV_FILMSTRIP_MAX_PX || height > AV_FILMSTRIP_MAX_PX)
+        return av_fail(err, AV_ERUNTIME, "cannot fit a film strip of %d x %d maps of %d tokens and its labels within "
+                       "%d x %d px (it needs %d x %d)", fs->rows, fs->cols, T, AV_FILMSTRIP_MAX_PX, AV_FILMSTRIP_MAX_PX,
+                       width, height);
     av_dlist dl;
     av_dl_init(&dl, width, height, WHITE);
     av_dl_text_run(&dl, fs->title, width * 0.5f, 30, 17, AV_ANCHOR_MIDDLE, 0, 1, INK);
     if (probe_h) av_dl_text_run(&dl, fs->probe, width * 0.5f, 54, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
     av_dl_text_run(&dl, FILMSTRIP_NOTE, width * 0.5f, 54 + (float)probe_h, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    if (note_h) av_dl_text_run(&dl, fs->note, width * 0.5f, 54 + (float)(probe_h + note_h), 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
     av_dl_heat h = {.n_q = T, .n_k = T, .vmin = 0, .vmax = 1, .cmap = meta ? meta->cmap : AV_CMAP_VIRIDIS,
                     .masked = fs->masked};
     for (int c = 0; c < fs->cols; c++)

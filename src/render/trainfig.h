@@ -46,11 +46,21 @@ typedef struct {
 av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_panels, const char *title,
                          const char *x_label, const av_plot_meta *meta, av_err *err);
 
-/* A film strip: rows = snapshots, columns = panels (one per layer and head). */
+/* A film strip: rows = snapshots, columns = panels (one per layer and head).
+ * At most AV_FILMSTRIP_MAX_ROWS rows and AV_FILMSTRIP_MAX_COLS columns: a
+ * caller with more heads picks which to show and says so in `note`. The
+ * figure stays within AV_FILMSTRIP_MAX_PX a side (plot.c's figure bound):
+ * where the usual maps (12 px a token up to 12 tokens, 7 up to 24, 3 beyond)
+ * would pass it, every map is drawn with fewer px a token, down to 1. */
+#define AV_FILMSTRIP_MAX_ROWS 16
+#define AV_FILMSTRIP_MAX_COLS 16
+#define AV_FILMSTRIP_MAX_PX 2400
 typedef struct {
     const char *title;               /* figure title */
     const char *probe;               /* the line under the title naming the input every map shows, e.g.
                                         "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"", or NULL */
+    const char *note;                /* a line under the legend line, e.g. which of more heads than fit are
+                                        shown; or NULL */
     int rows, cols, T;               /* snapshots, heads, tokens of the probe */
     const float *att;                /* (rows, cols, T, T) attention weights */
     const unsigned char *masked;     /* (T, T) 1 = masked (causal), or NULL */
@@ -59,7 +69,9 @@ typedef struct {
     const char *const *tokens;       /* T token labels (keys under the last row, queries on the left) */
 } av_filmstrip;
 
-/* Errors: AV_ERUNTIME for bad shapes, I/O failure or OOM. */
+/* Errors: AV_ERUNTIME for bad shapes (rows outside 1..AV_FILMSTRIP_MAX_ROWS,
+ * cols outside 1..AV_FILMSTRIP_MAX_COLS, T outside 1..64), for labels too wide
+ * to fit AV_FILMSTRIP_MAX_PX even with 1-px cells, I/O failure or OOM. */
 av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err);
 
 /* An animated GIF (GIF89a, looping forever) of n frames, each an RGB8 buffer
