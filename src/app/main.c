@@ -76,7 +76,6 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     const av_options *o = &r->o;
     cfg->T = r->toks.n;
     av_status kst = av_options_kernel(cfg, o, err);
-    if (!kst && cfg->kernel != AV_KERNEL_REFERENCE) kst = av_blas_require(err); /* loads OpenBLAS */
     if (kst) return kst;
     if (o->compare == AV_CMP_ORDER && cfg->n_real < 2)
         return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens; got 1");
