@@ -1379,6 +1379,20 @@ static void grid_rows(int *row_y, const grid_box *g, int n, int title_bottom) {
     }
 }
 
+/* The right edge of the grid's panels, px. */
+static int grid_right_of(const grid_box *g) {
+    return g->left + g->cols * g->pw + (g->cols - 1) * g->gap_x;
+}
+
+/* The bottom of everything the grid draws (rows placed at row_y, by
+ * grid_rows): the x labels under the panels, or the colour bar and the
+ * masked-cell legend under it, px, before the margin. */
+static int grid_bottom(const grid_box *g, const int *row_y, const color_range *cr, const font_sizes *fs, int masked) {
+    int heat_bottom = row_y[g->rows - 1] + g->ph;
+    int cbar_bottom = row_y[0] + cbar_h(cr, fs->cbar, heat_bottom - row_y[0]);
+    return imax(heat_bottom + g->below, cbar_bottom + (masked ? 26 + LEGEND_H : 0));
+}
+
 /* Lay out the panels in `cols` columns packed as `style`: g's rows, gaps,
  * title widths and panel size, and the figure's size (*w, *h, with the
  * figure title `title` wrapped as it will be). 0 or -1 (OOM). */
@@ -1408,16 +1422,14 @@ static int grid_try(grid_box *g, int cols, const grid_style *style, const av_hea
         left_w = tw;
     }
     if (grid_fit(g, yl, xl, hms[0].n_q, hms[0].n_k, sz, fs) != 0) return -1;
-    *w = g->left + g->cols * g->pw + (g->cols - 1) * g->gap_x + CBAR_GAP + g->key_w + MARGIN;
+    *w = grid_right_of(g) + CBAR_GAP + g->key_w + MARGIN;
     title_lines tl = {0};
     int fail = title_fit(&tl, title, fs->title, sz->fig_max, meta, w);
     int title_bottom = MARGIN + title_h(&tl, fs->title) + (tl.n ? 14 : 0);
     title_free(&tl);
     if (fail) return -1;
     grid_rows(row_y, g, n, title_bottom);
-    int heat_bottom = row_y[g->rows - 1] + g->ph;
-    int cbar_bottom = row_y[0] + cbar_h(cr, fs->cbar, heat_bottom - row_y[0]);
-    *h = imax(heat_bottom + g->below, cbar_bottom + (masked ? 26 + LEGEND_H : 0)) + MARGIN;
+    *h = grid_bottom(g, row_y, cr, fs, masked) + MARGIN;
     return 0;
 }
 
@@ -1556,15 +1568,13 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
         if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
     }
 
-    int grid_right = g.left + g.cols * g.pw + (g.cols - 1) * g.gap_x;
+    int grid_right = grid_right_of(&g);
     int width = grid_right + CBAR_GAP + g.key_w + MARGIN;
     if (title_fit(&tl, title, fs.title, sz.fig_max, meta, &width) != 0) goto oom;
     grid_rows(row_y, &g, n, MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0));
     int heat_bottom = row_y[g.rows - 1] + g.ph;
-    int cbar_bottom = row_y[0] + cbar_h(&cr, fs.cbar, heat_bottom - row_y[0]);
-    int height = imax(heat_bottom + g.below, cbar_bottom + (masked ? 26 + LEGEND_H : 0));
     dl->width = width;
-    dl->height = height + MARGIN;
+    dl->height = grid_bottom(&g, row_y, &cr, &fs, masked) + MARGIN;
 
     if (emit_grid_panels(dl, hms, n, &g, row_y, &cr, &yl, &xl) != 0) goto oom;
     emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs);
