@@ -984,6 +984,28 @@ static void test_long_cbar_title_wraps_to_the_maps_height(void **state) {
     av_dl_free(&dl);
 }
 
+/* L x H panels of f's map, titled as fig_model_view titles them ("L1 H5",
+ * and the short "H5" when shorts), with meta's grid_cols as it sets them (a
+ * layer per group; none for one layer). The caller frees the panels and
+ * *names. */
+static av_heatmap *model_view_panels(const fixture *f, int L, int H, int shorts, av_plot_meta *meta,
+                                     char (**names)[2][32]) {
+    int N = L * H;
+    av_heatmap *hms = calloc((size_t)N, sizeof *hms);
+    *names = calloc((size_t)N, sizeof **names);
+    assert_true(hms && *names);
+    for (int p = 0; p < N; p++) {
+        snprintf((*names)[p][0], sizeof (*names)[p][0], "L%d H%d", p / H, p % H);
+        snprintf((*names)[p][1], sizeof (*names)[p][1], "H%d", p % H);
+        hms[p] = f->hm;
+        hms[p].panel_title = (*names)[p][0];
+        hms[p].panel_short = shorts ? (*names)[p][1] : NULL;
+    }
+    *meta = f->meta;
+    meta->grid_cols = L == 1 ? 0 : H;
+    return hms;
+}
+
 /* Past the pixels available, cells are pooled and the title says so (issue
  * 13). A model view of 3 layers x 25 heads over 64 tokens gets panels of
  * about 32 px: before, each panel drew its 64x64 cells into those pixels
@@ -994,17 +1016,9 @@ static void test_small_panels_pool_cells_and_say_so(void **state) {
     fixture *f = *state;
     fill(f, 64, 1);
     enum { L = 3, H = 25, N = L * H };
-    av_heatmap hms[N];
-    char names[N][16], shorts[N][16];
-    for (int p = 0; p < N; p++) {
-        snprintf(names[p], sizeof names[p], "L%d H%d", p / H, p % H);
-        snprintf(shorts[p], sizeof shorts[p], "H%d", p % H);
-        hms[p] = f->hm;
-        hms[p].panel_title = names[p];
-        hms[p].panel_short = shorts[p];
-    }
-    av_plot_meta meta = f->meta;
-    meta.grid_cols = H;
+    av_plot_meta meta;
+    char(*names)[2][32];
+    av_heatmap *hms = model_view_panels(f, L, H, 1, &meta, &names);
     av_dlist dl;
     av_err e;
     assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
@@ -1029,6 +1043,8 @@ static void test_small_panels_pool_cells_and_say_so(void **state) {
     printf("    panels of %d cells for 64 tokens: '%s' %s\n", cells, want, found ? "in the title" : "MISSING");
     assert_true(found);
     av_dl_free(&dl);
+    free(hms);
+    free(names);
 }
 
 /* A 2-layer, 64-head model view names the layer only on each row's first
@@ -1105,17 +1121,9 @@ static int over_panel(const av_dl_text *t, const av_dl_item *pp) {
 
 static void check_model_view(fixture *f, int L, int H, int want_titles) {
     int N = L * H;
-    av_heatmap *hms = calloc((size_t)N, sizeof *hms);
-    char(*names)[2][32] = calloc((size_t)N, sizeof *names);
-    for (int p = 0; p < N; p++) { /* as fig_model_view names them */
-        snprintf(names[p][0], sizeof names[p][0], "L%d H%d", p / H, p % H);
-        snprintf(names[p][1], sizeof names[p][1], "H%d", p % H);
-        hms[p] = f->hm;
-        hms[p].panel_title = names[p][0];
-        hms[p].panel_short = H > 16 && L > 1 ? names[p][1] : NULL;
-    }
-    av_plot_meta meta = f->meta;
-    meta.grid_cols = L == 1 ? 0 : H;
+    av_plot_meta meta;
+    char(*names)[2][32];
+    av_heatmap *hms = model_view_panels(f, L, H, H > 16 && L > 1, &meta, &names);
     av_dlist dl;
     av_err e;
     assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
