@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gif_lib.h>
+
 #include "app/train.h"
 #include "base/parallel.h"
 #include "io/fileio.h"
@@ -730,6 +732,84 @@ static void test_cli_train_filmstrip_of_many_heads_stays_within_2400_px(void **s
     }
 }
 
+/* attention.gif passed only the first 64 heads to its grid (layers 0..7 of a 12 x 8 model), silently.
+ * Now, as the film strip, the 64 with the most attention on target at the end, the best first, and a
+ * note says so; with at most 64 heads every head in layer/head order and no note (byte-identical GIF).
+ * Hand-worked: head i has (37 i mod 96) / 100 on target; 37 · 13 = 481 = 5 · 96 + 1, so the head with
+ * value v/100 is 13 v mod 96, and the k-th best (k = 0..63) is the one with v = 95 − k. */
+static void test_gif_shows_the_heads_with_most_attention_on_target(void **state) {
+    (void)state;
+    double aot[96];
+    int order[96];
+    char note[200];
+    for (int i = 0; i < 96; i++) aot[i] = (double)((37 * i) % 96) / 100.0;
+    assert_int_equal(av_train_gif_heads(order, note, sizeof note, aot, 12, 8), 64);
+    for (int k = 0; k < 64; k++)
+        if (order[k] != (13 * (95 - k)) % 96) fail_msg("panel %d: head %d, expected %d", k, order[k], (13 * (95 - k)) % 96);
+    assert_string_equal(note, "64 of 96 heads (a GIF frame has at most 64 panels): the 64 with the most attention "
+                              "on target at the end, the best first");
+    /* ties: the lower index first (heads 5 and 2 both 1.0, the rest 0 → 2, 5, then 0, 1, 3, ...) */
+    double tie[72] = {0};
+    tie[5] = tie[2] = 1.0;
+    assert_int_equal(av_train_gif_heads(order, note, sizeof note, tie, 9, 8), 64);
+    static const int want[6] = {2, 5, 0, 1, 3, 4};
+    for (int k = 0; k < 6; k++) assert_int_equal(order[k], want[k]);
+    assert_int_equal(order[63], 63); /* the 62nd zero: 0..71 without 2 and 5 */
+    /* 8 x 8 = 64 heads: all of them, in layer/head order, no note (as before) */
+    strcpy(note, "stale");
+    assert_int_equal(av_train_gif_heads(order, note, sizeof note, aot, 8, 8), 64);
+    for (int k = 0; k < 64; k++) assert_int_equal(order[k], k);
+    assert_string_equal(note, "");
+}
+
+/* The first line of ink from the top of frame k of a GIF (its title): the ink's left and right
+ * x, and the frame's size. "Ink": a pixel with every channel below 128 (the title is black text). */
+static void gif_title_extent(const char *path, int k, int *left, int *right, int *w, int *h) {
+    int e;
+    GifFileType *g = DGifOpenFileName(path, &e);
+    if (!g || DGifSlurp(g) != GIF_OK) fail_msg("cannot read %s", path);
+    assert_true(k < g->ImageCount);
+    const SavedImage *si = &g->SavedImages[k];
+    const ColorMapObject *cm = si->ImageDesc.ColorMap ? si->ImageDesc.ColorMap : g->SColorMap;
+    *w = si->ImageDesc.Width;
+    *h = si->ImageDesc.Height;
+    *left = *w;
+    *right = -1;
+    for (int y = 0, started = 0; y < *h; y++) {
+        int ink = 0;
+        for (int x = 0; x < *w; x++) {
+            GifColorType c = cm->Colors[si->RasterBits[(size_t)y * *w + x]];
+            if (c.Red < 128 && c.Green < 128 && c.Blue < 128) {
+                ink = 1;
+                if (x < *left) *left = x;
+                if (x > *right) *right = x;
+            }
+        }
+        if (ink) started = 1;
+        else if (started) break;
+    }
+    DGifCloseFile(g, &e);
+}
+
+/* The same end to end: a 12 x 8 model's GIF frames stay within 2400 px (64 panels, as before) and
+ * their title carries the note, so its line spans most of the frame; the old title ("trained on
+ * reverse, step 2 · held-out accuracy 0.0 %") spans about a quarter of it. */
+static void test_cli_train_gif_of_many_heads_says_which(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    const char *dir = tu_in(f, "many");
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--layers", "12", "--heads", "8", "--d-model", "32",
+                "--batch", "4", "-q", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/attention.gif", dir);
+    int left, right, w, h;
+    gif_title_extent(path, 0, &left, &right, &w, &h);
+    if (w > 2400 || h > 2400) fail_msg("attention.gif is %d x %d px", w, h);
+    if (right - left < w * 6 / 10) fail_msg("the title spans x %d..%d of %d px: no note line", left, right, w);
+}
+
 /* The film strip's row labels and the GIF's titles give the held-out accuracy as the log and
  * train.csv measure it (a count of 512 held-out sequences), to one decimal: 1 of 512 right is
  * 0.2 %, 510 of 512 is 99.6 %. They rounded to whole percent, so a film strip said "acc 100 %"
@@ -1344,6 +1424,7 @@ int main(void) {
         cmocka_unit_test(test_toy_vocab_ids_are_gpt2s),
         cmocka_unit_test(test_adamw_one_step_by_hand),
         cmocka_unit_test(test_schedules_by_hand),
+        cmocka_unit_test(test_gif_shows_the_heads_with_most_attention_on_target),
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
         cmocka_unit_test(test_docs_state_the_default_warmup_rule),
         cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -1382,6 +1463,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_of_many_heads_stays_within_2400_px, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

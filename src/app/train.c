@@ -480,18 +480,31 @@ static void snap_series(av_series *s, double *x, double *y, const train_log *g, 
     *s = (av_series){.label = label, .x = x, .y = y, .n = g->n_snap, .markers = 1};
 }
 
-/* The heads to draw when more than `shown` of L·H do not fit: order[0..shown-1] = the layer·H + head
- * indices with the most attention on target at the last snapshot, the best first (ties: the lower
- * index, as the trace's "best L H"); with shown >= L·H, every head in layer/head order. */
-static void heads_by_target(int *order, const train_log *g, int shown) {
-    int LH = g->L * g->H;
-    const double *last = g->aot + (size_t)(g->n_snap - 1) * LH;
+/* The heads to draw when more than `shown` of LH do not fit: order[0..shown-1] = the layer·H + head
+ * indices with the most attention on target (last: (LH) at the last snapshot), the best first (ties:
+ * the lower index, as the trace's "best L H"); with shown >= LH, every head in layer/head order. */
+static void heads_by_target_of(int *order, const double *last, int LH, int shown) {
     for (int i = 0; i < LH; i++) order[i] = i;
     for (int i = 0; LH > shown && i < shown; i++) /* selection: order[0..shown-1] the best, in order */
         for (int j = i + 1; j < LH; j++)
             if (last[order[j]] > last[order[i]] || (last[order[j]] == last[order[i]] && order[j] < order[i])) {
                 int t = order[i]; order[i] = order[j]; order[j] = t;
             }
+}
+
+static void heads_by_target(int *order, const train_log *g, int shown) {
+    int LH = g->L * g->H;
+    heads_by_target_of(order, g->aot + (size_t)(g->n_snap - 1) * LH, LH, shown);
+}
+
+int av_train_gif_heads(int *order, char *note, size_t note_size, const double *aot_last, int L, int H) {
+    int LH = L * H, shown = LH < AV_TRAIN_GIF_MAX_HEADS ? LH : AV_TRAIN_GIF_MAX_HEADS;
+    heads_by_target_of(order, aot_last, LH, shown);
+    if (note_size) note[0] = 0;
+    if (LH > shown && note_size)
+        snprintf(note, note_size, "%d of %d heads (a GIF frame has at most %d panels): the %d with the most "
+                 "attention on target at the end, the best first", shown, LH, AV_TRAIN_GIF_MAX_HEADS, shown);
+    return shown;
 }
 
 static av_status curves_fig(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
@@ -590,22 +603,25 @@ static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_m
     return s;
 }
 
-/* One GIF frame: the attention grid of snapshot k, as RGB. */
+/* One GIF frame: the attention grid of snapshot k, as RGB: the shown heads order[0..shown-1]
+ * (av_train_gif_heads), and the note saying which when not every head is shown ("" when all are). */
 static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_fig *sf, int k, const char *task,
-                               const av_plot_meta *meta, av_err *err) {
+                               const int *order, int shown, const char *note, const av_plot_meta *meta, av_err *err) {
     const train_log *g = sf->g;
     int LH = g->L * g->H, T = g->T;
-    av_heatmap hms[64];
-    char names[64][32], title[160];
-    for (int i = 0; i < LH && i < 64; i++) {
-        snprintf(names[i], sizeof names[i], "layer %d head %d", i / g->H, i % g->H);
+    av_heatmap hms[AV_TRAIN_GIF_MAX_HEADS];
+    char names[AV_TRAIN_GIF_MAX_HEADS][32], title[400];
+    for (int i = 0; i < shown; i++) {
+        int hd = order[i];
+        snprintf(names[i], sizeof names[i], "layer %d head %d", hd / g->H, hd % g->H);
         hms[i] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = sf->tokens, .k_labels = sf->tokens,
-                              .w = g->att + ((size_t)k * LH + i) * T * T, .masked = sf->mask, .panel_title = names[i]};
+                              .w = g->att + ((size_t)k * LH + hd) * T * T, .masked = sf->mask, .panel_title = names[i]};
     }
-    snprintf(title, sizeof title, "trained on %s, step %d · held-out accuracy %.1f %%", task, g->snap_step[k],
-             100 * g->acc[k]);
+    /* the note is one more " · " piece of the title, which wraps there when too wide for the frame */
+    snprintf(title, sizeof title, "trained on %s, step %d · held-out accuracy %.1f %%%s%s", task, g->snap_step[k],
+             100 * g->acc[k], note[0] ? " · " : "", note);
     av_dlist dl;
-    av_status s = av_plot_layout_grid(&dl, hms, LH < 64 ? LH : 64, title, meta, err);
+    av_status s = av_plot_layout_grid(&dl, hms, shown, title, meta, err);
     size_t stride;
     if (!s) s = av_raster_render(&dl, rgb, &stride, err);
     *w = dl.width;
@@ -618,12 +634,17 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
                            av_err *err) {
     const train_log *g = sf->g;
     unsigned char *raw[MAX_SNAP] = {0}, *frames[MAX_SNAP] = {0};
-    int w[MAX_SNAP], h[MAX_SNAP], W = 0, H = 0;
+    int w[MAX_SNAP], h[MAX_SNAP], W = 0, H = 0, LH = g->L * g->H;
+    int *order = malloc((size_t)LH * sizeof *order);
+    if (!order) return av_fail(err, AV_ERUNTIME, "out of memory for the GIF");
+    char note[200];
+    int shown = av_train_gif_heads(order, note, sizeof note, g->aot + (size_t)(g->n_snap - 1) * LH, g->L, g->H);
     av_status s = AV_OK;
     for (int k = 0; !s && k < g->n_snap; k++) {
-        s = gif_frame_rgb(&raw[k], &w[k], &h[k], sf, k, task, meta, err);
+        s = gif_frame_rgb(&raw[k], &w[k], &h[k], sf, k, task, order, shown, note, meta, err);
         if (!s) { W = w[k] > W ? w[k] : W; H = h[k] > H ? h[k] : H; }
     }
+    free(order);
     for (int k = 0; !s && k < g->n_snap; k++) { /* same size for every frame: pad with white */
         frames[k] = malloc((size_t)W * H * 3);
         if (!frames[k]) { s = av_fail(err, AV_ERUNTIME, "out of memory for the GIF"); break; }

@@ -53,6 +53,22 @@ typedef struct {
  * paper's rule, Vaswani et al. 2017 §5.3), not the task's peak lr. */
 void av_train_fill_defaults(av_train_opts *o);
 
+/* attention.gif shows at most this many heads, one grid panel each. 64 was the frame's array size
+ * (no reason given); kept because 8 x 8 panels within the figures' 2400-px bound are about 235 px a
+ * side (a 2291 x 2315 frame), so a probe of up to AV_TASK_MAX_T (32) tokens keeps about 7 px a token
+ * and every panel its "layer L head H" title, and a model of up to 64 heads gets the same GIF. */
+#define AV_TRAIN_GIF_MAX_HEADS 64
+
+/* The heads attention.gif's frames show, in panel order, and the line that says so.
+ * aot_last: (L·H) attention on target per head (index layer·H + head) at the last snapshot, as
+ * train.csv's last attn_on_target_* row. order: (L·H) ints, written; its first n (the return value,
+ * min(L·H, AV_TRAIN_GIF_MAX_HEADS)) are the panels. With L·H <= AV_TRAIN_GIF_MAX_HEADS: every head
+ * in layer/head order and note = "". Else, as the film strip (AV_FILMSTRIP_MAX_COLS): the heads with
+ * the most attention on target, the best first (ties: the lower index), and note = "64 of 96 heads (a
+ * GIF frame has at most 64 panels): the 64 with the most attention on target at the end, the best
+ * first" (cut to note_size; 200 bytes always suffice). No errors. */
+int av_train_gif_heads(int *order, char *note, size_t note_size, const double *aot_last, int L, int H);
+
 /* Train, print to out, write DIR. Errors: AV_EUSAGE (bad sizes, e.g. heads
  * not dividing d_model), AV_ERUNTIME (I/O, OOM), each naming the value. */
 av_status av_train_run(const av_train_opts *o, FILE *out, av_err *err);
