@@ -12,7 +12,7 @@
 #                 (PREFIX default /usr/local); make uninstall removes them
 
 CC      ?= cc
-PKGS    := libpng freetype2 fontconfig openblas libutf8proc libcjson libpcre2-8 harfbuzz fribidi raqm zlib
+PKGS    := libpng libisal freetype2 fontconfig openblas libutf8proc libcjson libpcre2-8 harfbuzz fribidi raqm zlib
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-overlength-strings
 OPT     ?= -O2 -g

@@ -7,8 +7,9 @@
 # Modes; each includes the ones before it (run < test < fuzz):
 #   run   (make demo, make deps; the default) build and run attnviz:
 #           pkg-config, a C compiler, make, libpng, FreeType, fontconfig,
-#           zlib, OpenBLAS (CBLAS), utf8proc (Unicode properties), cJSON (JSON
-#           headers of safetensors, config.json, tokenizer files), PCRE2
+#           zlib, ISA-L (igzip, the deflate of PNG image data), OpenBLAS
+#           (CBLAS), utf8proc (Unicode properties), cJSON (JSON headers of
+#           safetensors, config.json, tokenizer files), PCRE2
 #           (GPT-2's pre-tokenizer regex), HarfBuzz, FriBidi and libraqm
 #           (shaping and bidi of labels), giflib (animated GIFs); fonts for
 #           labels the bundled DejaVu Sans (assets/fonts) lacks: Noto CJK
@@ -53,6 +54,7 @@ run_pkgs() {
     have_cmd pkg-config || need="$need pkg-config"
     have_pc libpng || need="$need libpng-dev"
     have_pc zlib || need="$need zlib1g-dev"
+    have_pc libisal || need="$need libisal-dev"
     have_pc freetype2 || need="$need libfreetype-dev"
     have_pc fontconfig || need="$need libfontconfig-dev"
     have_pc openblas || need="$need libopenblas-dev"

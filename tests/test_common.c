@@ -155,6 +155,49 @@ static void test_big_calloc(void **state) {
     av_big_free(NULL);
 }
 
+/* A freed buffer's mapping is kept for the next buffer of the same size in
+ * 2 MiB pages (a figure run's canvases; base/common.c), so the next one
+ * must come back zeroed over its whole length, as a fresh mapping does, and
+ * still end at its size rounded up to 2 MiB. On Linux (not ASan) the reuse
+ * itself is checked, so that the zero check is not vacuous. */
+static void test_big_calloc_reuse_zeroed(void **state) {
+    (void)state;
+    const size_t first[] = {AV_BIG_MIN + 123, (size_t)3 << 20, (size_t)6 << 20};
+    const size_t second[] = {(size_t)2 << 20, ((size_t)3 << 20) + 4096, ((size_t)5 << 20) + 1};
+    for (int k = 0; k < 3; k++) {
+        unsigned char *p = av_big_calloc(first[k], 1);
+        assert_non_null(p);
+        memset(p, 0xA5, first[k]);
+        av_big_free(p);
+        unsigned char *q = av_big_calloc(second[k], 1);
+        assert_non_null(q);
+#if defined(__linux__) && !defined(TEST_ASAN)
+        assert_ptr_equal(q, p); /* same size in 2 MiB pages: the kept mapping */
+        size_t huge = (size_t)2 << 20, want = (second[k] + huge - 1) / huge * huge;
+        uintptr_t start = 0, end = 0;
+        assert_true(mapping_of(q, &start, &end));
+        assert_true(end == (uintptr_t)q + want);
+#endif
+        size_t nonzero = 0;
+        for (size_t i = 0; i < second[k]; i++) nonzero += q[i] != 0;
+        assert_int_equal(nonzero, 0);
+        memset(q, 0x5A, second[k]);
+        av_big_free(q);
+    }
+    /* a different size in 2 MiB pages never takes a kept mapping */
+    unsigned char *a = av_big_calloc((size_t)2 << 20, 1), *b = NULL;
+    assert_non_null(a);
+    av_big_free(a);
+    b = av_big_calloc((size_t)4 << 20, 1);
+    assert_non_null(b);
+#if defined(__linux__) && !defined(TEST_ASAN)
+    uintptr_t start = 0, end = 0;
+    assert_true(mapping_of(b, &start, &end));
+    assert_true(end == (uintptr_t)b + ((size_t)4 << 20));
+#endif
+    av_big_free(b);
+}
+
 /* On a kernel with 16 or 64 KiB pages the mapping's header page is a whole
  * page of that size: with 4 KiB assumed, unmapping the reservation's head
  * also unmapped the page the header is then written to (SIGSEGV on the
@@ -220,6 +263,7 @@ int main(void) {
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
         cmocka_unit_test(test_big_calloc),
+        cmocka_unit_test(test_big_calloc_reuse_zeroed),
         cmocka_unit_test(test_big_calloc_bounds_checked_by_asan),
         cmocka_unit_test(test_big_calloc_larger_pages),
     };

@@ -1,4 +1,16 @@
-/* test_pngout.c - render/pngout.h's metadata reader, av_png_read_texts.
+/* test_pngout.c - render/pngout.h: the image data av_png_write / av_png_encode
+ * give, and the metadata reader av_png_read_texts.
+ *
+ * Image data (written with ISA-L's igzip into IDAT chunks that libpng frames):
+ * each file is checked by hand against the PNG Specification, 5.3 "Chunk
+ * layout" (every CRC with zlib's crc32), 10 "Compression" (one zlib stream
+ * over all IDAT chunks, method 8 with a window of at most 32 KiB, inflated
+ * here with zlib's own inflate) and 7.3 / 9 "Filtering" (a filter byte
+ * before each row; 0 = None, so the row follows unchanged), and the result
+ * must equal the pixels written, byte for byte. libpng's reader
+ * (av_png_read) must agree. Sizes cover one pixel, a row longer than the
+ * 64 KiB staging buffer, a stride wider than the row, and noise whose
+ * compressed stream spans several IDAT chunks.
  *
  * The reference is av_png_read on the same file (it decodes the whole image
  * and collects the text chunks before and after IDAT): the texts, size and
@@ -11,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "testutil.h"
 
@@ -139,8 +152,128 @@ static void test_errors_name_the_path(void **state) {
     free(bytes);
 }
 
+static uint32_t be32(const unsigned char *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Decode the n PNG bytes at p by the specification (see the top of the file)
+ * and compare with rgb (h rows of w pixels, `stride` bytes apart). Returns
+ * the number of IDAT chunks. */
+static int check_png_by_spec(const unsigned char *p, size_t n, const unsigned char *rgb, int w, int h,
+                             size_t stride) {
+    assert_true(n > 8);
+    assert_memory_equal(p, "\x89PNG\r\n\x1a\n", 8);
+    size_t at = 8, zlen = 0;
+    unsigned char *z = malloc(n);
+    assert_non_null(z);
+    int idats = 0, saw_iend = 0, after_idat = 0;
+    while (at + 12 <= n && !saw_iend) {
+        uint32_t len = be32(p + at);
+        assert_true(at + 12 + len <= n);
+        const unsigned char *type = p + at + 4, *data = p + at + 8;
+        assert_int_equal(be32(data + len), (uint32_t)crc32(crc32(0, NULL, 0), type, len + 4));
+        if (memcmp(type, "IHDR", 4) == 0) {
+            assert_int_equal(be32(data), (uint32_t)w);
+            assert_int_equal(be32(data + 4), (uint32_t)h);
+            assert_int_equal(data[8], 8); /* bit depth */
+            assert_int_equal(data[9], 2); /* truecolour */
+        } else if (memcmp(type, "IDAT", 4) == 0) {
+            assert_false(after_idat); /* IDAT chunks are consecutive */
+            memcpy(z + zlen, data, len);
+            zlen += len;
+            idats++;
+        } else {
+            if (idats) after_idat = 1;
+            if (memcmp(type, "IEND", 4) == 0) {
+                assert_int_equal(len, 0);
+                saw_iend = 1;
+            }
+        }
+        at += 12 + len;
+    }
+    assert_true(saw_iend);
+    assert_int_equal(at, n); /* nothing after IEND */
+    assert_true(idats >= 1);
+    assert_true(zlen >= 2);
+    assert_int_equal(z[0] & 0x0f, 8);    /* deflate */
+    assert_true((z[0] >> 4) <= 7);       /* window <= 32 KiB */
+    assert_int_equal((z[0] << 8 | z[1]) % 31, 0);
+    size_t row = (size_t)w * 3, raw_len = (row + 1) * (size_t)h;
+    unsigned char *raw = malloc(raw_len + 1);
+    assert_non_null(raw);
+    uLongf got = (uLongf)raw_len + 1;
+    assert_int_equal(uncompress(raw, &got, z, (uLong)zlen), Z_OK); /* checks the Adler-32 too */
+    assert_int_equal(got, raw_len);
+    for (int y = 0; y < h; y++) {
+        assert_int_equal(raw[(size_t)y * (row + 1)], 0);
+        assert_memory_equal(raw + (size_t)y * (row + 1) + 1, rgb + (size_t)y * stride, row);
+    }
+    free(raw);
+    free(z);
+    return idats;
+}
+
+/* An image of h rows, `stride` bytes each: noise (every byte random) or smooth
+ * (a gradient with flat runs, like a figure). */
+static unsigned char *make_image(int h, size_t stride, int noise) {
+    unsigned char *rgb = malloc(stride * (size_t)h);
+    assert_non_null(rgb);
+    uint32_t s = 777;
+    for (int y = 0; y < h; y++)
+        for (size_t i = 0; i < stride; i++) {
+            s = s * 1664525u + 1013904223u;
+            rgb[(size_t)y * stride + i] = noise ? (unsigned char)(s >> 24)
+                                                : (unsigned char)((i / 3 / 40 + (size_t)y / 7) * 37 + i % 3 * 80);
+        }
+    return rgb;
+}
+
+static void test_image_data_by_the_spec(void **state) {
+    fixture *f = *state;
+    static const struct {
+        int w, h, pad, noise, min_idats;
+    } cases[] = {
+        {1, 1, 0, 0, 1},      /* one pixel */
+        {5, 3, 7, 1, 1},      /* stride wider than the row */
+        {22000, 3, 0, 0, 1},  /* a row (66,000 bytes) longer than the staging buffer */
+        {22000, 2, 0, 1, 2},  /* the same, incompressible */
+        {300, 300, 0, 1, 4},  /* 270 kB of noise: the stream spans several 64 KiB IDAT chunks */
+        {631, 562, 0, 0, 1},  /* a head figure's size, smooth */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int w = cases[k].w, h = cases[k].h;
+        size_t stride = (size_t)w * 3 + (size_t)cases[k].pad;
+        unsigned char *rgb = make_image(h, stride, cases[k].noise);
+        av_err err;
+        unsigned char *mem = NULL;
+        size_t mem_len = 0;
+        assert_int_equal(av_png_encode(&mem, &mem_len, rgb, w, h, stride, kTexts, 4, 96, &err), AV_OK);
+        int idats = check_png_by_spec(mem, mem_len, rgb, w, h, stride);
+        assert_true(idats >= cases[k].min_idats);
+
+        const char *path = tu_in(f, "img.png");
+        assert_int_equal(av_png_write(path, rgb, w, h, stride, kTexts, 4, 96, &err), AV_OK);
+        size_t n = 0;
+        char *bytes = tu_slurp_file(path, &n);
+        assert_int_equal(n, mem_len); /* the file and the memory encoding are the same bytes */
+        assert_memory_equal(bytes, mem, n);
+        av_png_image img;
+        assert_int_equal(av_png_read(path, &img, &err), AV_OK); /* libpng's reader agrees */
+        assert_int_equal(img.width, w);
+        assert_int_equal(img.height, h);
+        for (int y = 0; y < h; y++)
+            assert_memory_equal(img.rgb + (size_t)y * w * 3, rgb + (size_t)y * stride, (size_t)w * 3);
+        assert_string_equal(av_png_image_text(&img, "Title"), kTexts[1].value);
+        av_png_image_free(&img);
+        free(bytes);
+        free(mem);
+        free(rgb);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_image_data_by_the_spec, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_texts_equal_full_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_truncated_idat_still_gives_texts, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_errors_name_the_path, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -95,13 +96,65 @@ static unsigned char *map_huge(size_t total, big_header *h) {
 }
 #endif
 
+/* Freed mappings kept for the next av_big_calloc that fits: a figure run
+ * draws canvas after canvas of about the same size, and a fresh mapping costs
+ * a huge-page fault (1-2.5 ms on these VMs) where clearing a kept one costs
+ * about 0.1 ms per MiB. At most BIG_KEEP mappings and BIG_KEEP_BYTES in all
+ * (so a 16,384-token run's large buffers are never kept); a kept mapping is
+ * reused only for a buffer of the same size in 2 MiB pages, so a buffer
+ * still costs exactly its size rounded up to 2 MiB. Guarded by a mutex: the
+ * PNG worker frees canvases the main thread drew. */
+#ifdef BIG_MAP
+#define BIG_KEEP 4
+#define BIG_KEEP_BYTES ((size_t)16 << 20)
+static pthread_mutex_t big_keep_lock = PTHREAD_MUTEX_INITIALIZER;
+static big_header big_kept[BIG_KEEP];
+static size_t big_kept_bytes;
+
+/* A kept mapping of total bytes rounded up to 2 MiB, zeroed over those
+ * bytes; NULL if none. */
+static unsigned char *take_kept(size_t total, big_header *h) {
+    int best = -1;
+    size_t want = (total + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    pthread_mutex_lock(&big_keep_lock);
+    for (int i = 0; i < BIG_KEEP && best < 0; i++)
+        if (big_kept[i].base && big_kept[i].len - big_kept[i].len % HUGE_PAGE == want) /* len = header page + want */
+            best = i;
+    unsigned char *p = NULL;
+    if (best >= 0) {
+        *h = big_kept[best];
+        big_kept_bytes -= h->len;
+        big_kept[best] = (big_header){NULL, 0};
+        p = (unsigned char *)h->base + h->len % HUGE_PAGE;
+    }
+    pthread_mutex_unlock(&big_keep_lock);
+    if (p) memset(p, 0, total);
+    return p;
+}
+
+/* Keep h's mapping for reuse if there is room; returns 1 if kept. */
+static int keep(const big_header *h) {
+    int kept = 0;
+    pthread_mutex_lock(&big_keep_lock);
+    if (big_kept_bytes + h->len <= BIG_KEEP_BYTES)
+        for (int i = 0; i < BIG_KEEP && !kept; i++)
+            if (!big_kept[i].base) {
+                big_kept[i] = *h;
+                big_kept_bytes += h->len;
+                kept = 1;
+            }
+    pthread_mutex_unlock(&big_keep_lock);
+    return kept;
+}
+#endif
+
 void *av_big_calloc(size_t n, size_t size) {
     size_t total;
     if (av_mul_size(&total, n, size) != 0 || total > SIZE_MAX - BIG_HEADER - 63) return NULL;
     unsigned char *p = NULL;
     big_header h = {NULL, 0};
 #ifdef BIG_MAP
-    if (total >= AV_BIG_MIN) p = map_huge(total, &h); /* zeroed by the kernel */
+    if (total >= AV_BIG_MIN && !(p = take_kept(total, &h))) p = map_huge(total, &h); /* zeroed by the kernel */
 #endif
     if (!p) { /* the exact size (no padding to 64), so that ASan sees a write past the end */
         h.base = NULL;
@@ -120,7 +173,7 @@ void av_big_free(void *p) {
     memcpy(&h, (unsigned char *)p - BIG_HEADER, sizeof h);
 #ifdef BIG_MAP
     if (h.len) {
-        munmap(h.base, h.len);
+        if (!keep(&h)) munmap(h.base, h.len);
         return;
     }
 #endif

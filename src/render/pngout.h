@@ -2,7 +2,10 @@
  *
  * The only module that includes <png.h>; libpng's setjmp error handling stays
  * inside pngout.c. Files are deterministic: no tIME chunk, fixed compression
- * settings, text chunks in the order given. A text value that is pure ASCII
+ * settings (ISA-L igzip level 1, no row filters), text chunks in the order
+ * given. The same image gives the same bytes on the same machine; igzip
+ * picks its code for the CPU (SSE, AVX2, AVX-512), so another machine may
+ * compress differently, into the same pixels. A text value that is pure ASCII
  * or fits Latin-1 is written as tEXt (converted to Latin-1, as the PNG spec
  * requires); anything else (e.g. Chinese tokens in a command line) as an
  * uncompressed iTXt chunk holding the UTF-8 unchanged.
