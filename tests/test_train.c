@@ -541,6 +541,12 @@ static void test_cli_train_counts_in_the_singular(void **state) {
         const char *title = av_png_image_text(&img, "Title");
         assert_non_null(title);
         assert_non_null(strstr(title, "trained on reverse, step 1 · 1 layer, 1 head, d_model 16 · "));
+        /* where the weights come from, in the metadata as every other figure says it (head*.png: "random
+         * weights (untrained, seed 42)", model.png: "trained toy model DIR (...)") */
+        const char *weights = av_png_image_text(&img, "Weights");
+        assert_non_null(weights);
+        assert_string_equal(weights, "trained in this run: toy model on reverse, 1 step from random initialisation "
+                                     "(seed 42)");
         av_png_image_free(&img);
     }
     tu_free(&r);
@@ -892,6 +898,9 @@ static void test_cli_train_compare_positions_odd_d_k_leaves_out_rope(void **stat
     const char *title = av_png_image_text(&img, "Title");
     assert_non_null(title);
     assert_non_null(strstr(title, " · rope left out: d_k = 5 is odd"));
+    const char *weights = av_png_image_text(&img, "Weights");
+    assert_non_null(weights);
+    assert_non_null(strstr(weights, "trained in this run: toy model on "));
     av_png_image_free(&img);
     tu_free(&r);
 }

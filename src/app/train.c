@@ -682,6 +682,13 @@ static av_status check_checkpoint(const char *dir, run_state *r, double *max_dif
     return s;
 }
 
+/* The figures' "Weights" text (PNG tEXt, SVG <desc>), as --model's and the random-weight figures have:
+ * trained in this run, on which task, how many steps, from which seed. */
+static void train_weights_note(char *buf, size_t n, const av_train_opts *o) {
+    snprintf(buf, n, "trained in this run: toy model on %s, %d step%s from random initialisation (seed %llu)",
+             av_task_name(o->task), o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed);
+}
+
 static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     const av_train_opts *o = r->o;
     const char *task = av_task_name(o->task);
@@ -693,9 +700,10 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) mask[i * T + j] = j > i;
     variant_label(vlabel, sizeof vlabel, o, 0);
-    char run[32];
+    char run[32], weights[160];
     train_run_id(run, o);
-    av_plot_meta meta = {.description = o->command_line, .run = run};
+    train_weights_note(weights, sizeof weights, o);
+    av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
     av_status s = write_model(dir, &r->tr, task, err);
     if (!s) s = write_csv(dir, &r->log, err);
     snprintf(title, sizeof title, "trained on %s, step %d · %d layer%s, %d head%s, d_model %d · %s", task, o->steps,
@@ -850,9 +858,10 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
              av_task_name(o->task), o->steps, what[o->compare], (unsigned long long)o->seed, odd);
     snprintf(file, sizeof file, "compare_%s", what[o->compare]);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
-    char run[32];
+    char run[32], weights[160];
     train_run_id(run, o);
-    av_plot_meta meta = {.description = o->command_line, .run = run};
+    train_weights_note(weights, sizeof weights, o);
+    av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
     if (!s) s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, NULL, o->quiet, err);
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
