@@ -1190,6 +1190,65 @@ static void test_model_view_within_bound_for_every_shape(void **state) {
     check_model_view(f, 2, 64, 1);
 }
 
+/* Panels per row of a laid-out grid of n panels: how many share the first
+ * panel's top edge. */
+static int panels_in_first_row(const av_dlist *dl, int n) {
+    int k = 1;
+    while (k < n && av_plot_panel(dl, k)->y0 == av_plot_panel(dl, 0)->y0) k++;
+    return k;
+}
+
+/* A model view whose layers have 32 heads kept one row per layer, 32
+ * panels across: 3 x 32 and 12 x 32 got panels of 36 px while 2 x 64
+ * (wrapped, 16 a row) got ~100 px. 32 usual panels in a row with their
+ * 28 px gaps can be at most (2400 - 31 * 28) / 32 = 47 px wide in the
+ * 2400 px figure, so any wider panel means the heads wrapped. Now a
+ * layer's heads wrap over rows they fill when that makes the panels at
+ * least a quarter larger: 3 x 32 gets panels over twice that bound (4 rows
+ * of 8 per layer leave 2400 / 12 rows ~ 200 px a row), 12 x 32 2 rows of
+ * 16. The common shapes whose panels are already about as large as they
+ * get keep one row per layer: 2 x 4 and 2 x 8 (panels near the 260 px
+ * cap), 6 x 8, GPT-2 small's 12 x 12, GPT-2 medium's 24 x 16. */
+static void test_model_view_wraps_heads_when_panels_grow(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 1);
+    static const struct { int L, H, min_side; } wraps[] = {{3, 32, 2 * 47}, {12, 32, 48}, {4, 32, 48}};
+    for (size_t s = 0; s < sizeof wraps / sizeof wraps[0]; s++) {
+        int L = wraps[s].L, H = wraps[s].H, N = L * H;
+        av_plot_meta meta;
+        char(*names)[2][32];
+        av_heatmap *hms = model_view_panels(f, L, H, 1, &meta, &names);
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+        const av_dl_item *p0 = av_plot_panel(&dl, 0);
+        int per_row = panels_in_first_row(&dl, N), side = p0->x1 - p0->x0 < p0->y1 - p0->y0 ? p0->x1 - p0->x0 : p0->y1 - p0->y0;
+        printf("    %d x %d: %d panels a row, %d px, figure %d x %d\n", L, H, per_row, side, dl.width, dl.height);
+        if (per_row >= H || H % per_row) fail_msg("%d x %d: %d panels a row, want a layer wrapped evenly", L, H, per_row);
+        if (side < wraps[s].min_side) fail_msg("%d x %d: panels of %d px, want >= %d", L, H, side, wraps[s].min_side);
+        assert_true(dl.width <= 2400 && dl.height <= 2400);
+        av_dl_free(&dl);
+        free(hms);
+        free(names);
+        check_model_view(f, L, H, 1); /* every panel titled, each row one layer's, no overlaps */
+    }
+    static const int keeps[][2] = {{2, 4}, {2, 8}, {6, 8}, {12, 12}, {24, 16}};
+    for (size_t s = 0; s < sizeof keeps / sizeof keeps[0]; s++) {
+        int L = keeps[s][0], H = keeps[s][1], N = L * H;
+        av_plot_meta meta;
+        char(*names)[2][32];
+        av_heatmap *hms = model_view_panels(f, L, H, H > 16, &meta, &names);
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+        if (panels_in_first_row(&dl, N) != H) fail_msg("%d x %d: %d panels a row, want one layer a row (%d)", L, H,
+                                                       panels_in_first_row(&dl, N), H);
+        av_dl_free(&dl);
+        free(hms);
+        free(names);
+    }
+}
+
 /* Colour-bar ticks of a tiny range, --vmax 1e-30: once "0.0000000000000000000000000000002"
  * (31 decimals). Now scientific notation as matplotlib would: the 1-2-5
  * step of 1e-30 / 7 = 1.4e-31 is 2e-31, so the ticks are 0, 2e−31, ...,
@@ -1670,6 +1729,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_grid_many_small_panels_keep_key_and_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_gap_follows_neighbouring_titles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_view_within_bound_for_every_shape, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_view_wraps_heads_when_panels_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_cbar_title_wraps_to_the_maps_height, setup, teardown),
         cmocka_unit_test_setup_teardown(test_small_panels_pool_cells_and_say_so, setup, teardown),

@@ -1433,11 +1433,23 @@ static int grid_try(grid_box *g, int cols, const grid_style *style, const av_hea
     return 0;
 }
 
+/* A layer's heads wrap over several rows (step 1b) only when that makes the
+ * panels at least this much larger, 5/4 of their side: 12 x 32 heads get
+ * 48 px panels in place of 36, 3 x 32 138 px in place of 36, while 2 x 8
+ * (258 px against 240) keeps one row per layer. */
+#define WRAP_GAIN_NUM 5
+#define WRAP_GAIN_DEN 4
+
 /* Choose the columns and packing, in this order, because a model view's
  * reader expects one layer per row (the title says "rows L0…L11") and
  * titled panels:
  *  1. the usual grid in grid_cols() columns, when it fits fig_max with
  *     panels of at least 16 px (so views that fit stay as they were);
+ *     1b. but with groups (a model view, one layer per row) each group
+ *     wraps over rows it fills (32 heads: 2 rows of 16, 4 of 8, ...) when
+ *     the largest panels that fit so are WRAP_GAIN_NUM / WRAP_GAIN_DEN of
+ *     step 1's side or more: 3 x 32 heads in one row per layer leave 36 px
+ *     panels, 4 rows of 8 per layer 138 px;
  *  2. else each group (a layer's heads) on rows of its own, wrapped over
  *     1, 2, 3, ... rows when it is too wide (a 64-head layer: 4 rows of 16),
  *     the usual packing if it fits, else the compact one;
@@ -1484,6 +1496,17 @@ static int grid_choose(grid_box *g, const av_heatmap *hms, int n, const char *ti
         }
     }
     if (best_side < 0) best_cols = least_cols, best_style = N_GRID_STYLES - 1; /* 5. */
+    else if (best_style == 0 && best_cols == first && g->group && first == group) { /* 1, then maybe wrapped */
+        int wrap_cols = 0, wrap_side = best_side;
+        for (int cols = group - 1; cols >= 1; cols--) {
+            if (group % cols) continue; /* only groups that fill their rows */
+            if (grid_try(g, cols, &GRID_STYLES[0], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y, &w, &h) != 0)
+                return -1;
+            int side = imin(g->pw, g->ph);
+            if (imax(w, h) <= sz->fig_max && side > wrap_side) wrap_cols = cols, wrap_side = side;
+        }
+        if (wrap_cols && wrap_side * WRAP_GAIN_DEN >= best_side * WRAP_GAIN_NUM) best_cols = wrap_cols;
+    }
     return grid_try(g, best_cols, &GRID_STYLES[best_style], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y,
                     &w, &h);
 }

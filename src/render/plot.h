@@ -139,7 +139,8 @@ typedef struct {
                               * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
                               * model view), and a group that starts a new row; a group
-                              * too wide for the figure wraps over several rows, and past
+                              * too wide for the figure, or whose panels grow by a quarter
+                              * or more when wrapped, wraps over several rows, and past
                               * ~60 groups several go in a row; 0 = automatic */
     av_png_batch *batch;     /* non-NULL: a PNG is drawn now and queued there, compressed on
                               * its thread and written by av_png_batch_end (pngbatch.h) */
