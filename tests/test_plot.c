@@ -435,6 +435,99 @@ static void test_long_title_wraps_inside_figure(void **state) {
     av_dl_free(&dl);
 }
 
+/* The bold title lines of a laid-out figure, top to bottom (they are
+ * emitted in that order), into lines[]; returns how many. */
+static int title_lines_of(const av_dlist *dl, const char **lines, int max) {
+    int n = 0;
+    for (size_t k = 0; k < dl->n && n < max; k++)
+        if (dl->items[k].kind == AV_DL_TEXT && dl->items[k].text.bold) lines[n++] = dl->items[k].text.utf8;
+    return n;
+}
+
+/* --title TEXT wider than the figure was cut with "…" on one line: "Attention
+ * of a small untrained Transformer on a classic exa…" lost the rest. Now it
+ * wraps: in English at spaces, so its lines joined with one space give the
+ * title back, whole, on 2 or 3 lines; in Chinese between characters (no
+ * spaces), so the lines joined give the title back, and no line starts
+ * with "，" or "。" (they close the clause before them); the rest of the
+ * title (" · head 0 of 1 · ...") starts a line of its own. Each line fits
+ * the figure, which grows in height by the lines added. Past 3 lines the
+ * user's title is cut with "…" on its third. A figure without --title
+ * (user_title 0) still cuts its long quoted sentence on one line. */
+static void test_long_user_title_wraps_at_spaces_and_between_cjk_characters(void **state) {
+    fixture *f = *state;
+    static const char *const en = "Attention of a small untrained Transformer on a classic example sentence, "
+                                  "shown at our lab meeting in week twelve";
+    static const char *const zh = "\xE4\xB8\x80\xE4\xB8\xAA\xE6\x9C\xAA\xE7\xBB\x8F\xE8\xAE\xAD\xE7\xBB\x83\xE7"
+                                  "\x9A\x84\xE5\xB0\x8F\xE5\x9E\x8B\xE6\xA8\xA1\xE5\x9E\x8B\xE5\x9C\xA8\xE7\xBB"
+                                  "\x8F\xE5\x85\xB8\xE4\xBE\x8B\xE5\x8F\xA5\xE4\xB8\x8A\xE7\x9A\x84\xE6\xB3\xA8"
+                                  "\xE6\x84\x8F\xE5\x8A\x9B\xEF\xBC\x8C\xE7\x94\xA8\xE4\xBA\x8E\xE7\xAC\xAC\xE5"
+                                  "\x8D\x81\xE4\xBA\x8C\xE5\x91\xA8\xE7\xBB\x84\xE4\xBC\x9A\xE7\x9A\x84\xE8\xAE"
+                                  "\xA8\xE8\xAE\xBA\xEF\xBC\x8C\xE5\xB9\xB6\xE9\x99\x84\xE4\xB8\x8A\xE8\xAF\xB4"
+                                  "\xE6\x98\x8E\xE3\x80\x82";
+    /* 一个未经训练的小型模型在经典例句上的注意力，用于第十二周组会的讨论，并附上说明。 */
+    static const char *const rest = " \xC2\xB7 head 0 of 1 \xC2\xB7 mask: none";
+    char title[1024];
+    av_err e;
+    av_dlist dl;
+    snprintf(title, sizeof title, "short%s", rest);
+    f->hm.title = title;
+    f->meta.user_title = strlen("short");
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const char *lines[16];
+    int short_lines = title_lines_of(&dl, lines, 16), short_h = dl.height, fig_w = dl.width;
+    av_dl_free(&dl);
+    for (int lang = 0; lang < 2; lang++) {
+        const char *user = lang ? zh : en;
+        snprintf(title, sizeof title, "%s%s", user, rest);
+        f->meta.user_title = strlen(user);
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+        assert_int_equal(dl.width, fig_w); /* the user's title never widens the figure */
+        int n = title_lines_of(&dl, lines, 16);
+        char joined[1024] = "";
+        int k = 0;
+        for (; k < n && strncmp(lines[k], "head 0", 6) != 0; k++) {
+            printf("    %s\n", lines[k]);
+            if (strstr(lines[k], "\xE2\x80\xA6")) fail_msg("title line '%s' is cut", lines[k]);
+            if (!strncmp(lines[k], "\xEF\xBC\x8C", 3) || !strncmp(lines[k], "\xE3\x80\x82", 3))
+                fail_msg("title line '%s' starts with closing punctuation", lines[k]);
+            if (k && !lang) strcat(joined, " ");
+            strcat(joined, lines[k]);
+        }
+        if (k < 2 || k > 3) fail_msg("the user's title is on %d lines, want 2 or 3", k);
+        assert_string_equal(joined, user);
+        for (size_t i = 0; i < dl.n; i++) { /* every title line inside the figure */
+            const av_dl_item *it = &dl.items[i];
+            if (it->kind != AV_DL_TEXT || !it->text.bold) continue;
+            av_text_metrics m;
+            av_text_measure(it->text.utf8, it->text.size, 1, &m);
+            assert_true(it->text.x - m.width / 2 >= 0 && it->text.x + m.width / 2 <= dl.width);
+        }
+        /* taller by the lines added: 18 px titles at 1.2 line height */
+        assert_true(dl.height >= short_h + (int)((n - short_lines) * 18 * 1.2f) - 1);
+        av_dl_free(&dl);
+    }
+    /* 40 words: 3 lines, the third cut */
+    char many[512] = "";
+    for (int w = 0; w < 40; w++) snprintf(many + strlen(many), sizeof many - strlen(many), "%sword%d", w ? " " : "", w);
+    snprintf(title, sizeof title, "%s%s", many, rest);
+    f->meta.user_title = strlen(many);
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    int n = title_lines_of(&dl, lines, 16), k = 0;
+    while (k < n && strncmp(lines[k], "head 0", 6) != 0) k++;
+    assert_int_equal(k, 3);
+    assert_non_null(strstr(lines[2], "\xE2\x80\xA6"));
+    assert_true(!strncmp(lines[0], "word0 word1 ", 12));
+    av_dl_free(&dl);
+    /* no --title: the long first piece (a quoted sentence) is cut on one line, as before */
+    f->meta.user_title = 0;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    n = title_lines_of(&dl, lines, 16);
+    assert_true(!strncmp(lines[0], "word0 word1 ", 12) && strstr(lines[0], "\xE2\x80\xA6"));
+    assert_true(!strncmp(lines[1], "head 0", 6));
+    av_dl_free(&dl);
+}
+
 /* CJK tokens render with an installed CJK font; characters no font has are
  * counted (they are drawn as boxes). */
 static void test_missing_glyphs_counted(void **state) {
@@ -1712,6 +1805,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_labels_thinned_without_overlap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_label_cut_with_ellipsis, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_inside_figure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_user_title_wraps_at_spaces_and_between_cjk_characters, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyphs_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_png_text_chunks_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rerun_is_byte_identical, setup, teardown),
