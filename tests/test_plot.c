@@ -435,6 +435,99 @@ static void test_long_title_wraps_inside_figure(void **state) {
     av_dl_free(&dl);
 }
 
+/* The bold title lines of a laid-out figure, top to bottom (they are
+ * emitted in that order), into lines[]; returns how many. */
+static int title_lines_of(const av_dlist *dl, const char **lines, int max) {
+    int n = 0;
+    for (size_t k = 0; k < dl->n && n < max; k++)
+        if (dl->items[k].kind == AV_DL_TEXT && dl->items[k].text.bold) lines[n++] = dl->items[k].text.utf8;
+    return n;
+}
+
+/* --title TEXT wider than the figure was cut with "…" on one line: "Attention
+ * of a small untrained Transformer on a classic exa…" lost the rest. Now it
+ * wraps: in English at spaces, so its lines joined with one space give the
+ * title back, whole, on 2 or 3 lines; in Chinese between characters (no
+ * spaces), so the lines joined give the title back, and no line starts
+ * with "，" or "。" (they close the clause before them); the rest of the
+ * title (" · head 0 of 1 · ...") starts a line of its own. Each line fits
+ * the figure, which grows in height by the lines added. Past 3 lines the
+ * user's title is cut with "…" on its third. A figure without --title
+ * (user_title 0) still cuts its long quoted sentence on one line. */
+static void test_long_user_title_wraps_at_spaces_and_between_cjk_characters(void **state) {
+    fixture *f = *state;
+    static const char *const en = "Attention of a small untrained Transformer on a classic example sentence, "
+                                  "shown at our lab meeting in week twelve";
+    static const char *const zh = "\xE4\xB8\x80\xE4\xB8\xAA\xE6\x9C\xAA\xE7\xBB\x8F\xE8\xAE\xAD\xE7\xBB\x83\xE7"
+                                  "\x9A\x84\xE5\xB0\x8F\xE5\x9E\x8B\xE6\xA8\xA1\xE5\x9E\x8B\xE5\x9C\xA8\xE7\xBB"
+                                  "\x8F\xE5\x85\xB8\xE4\xBE\x8B\xE5\x8F\xA5\xE4\xB8\x8A\xE7\x9A\x84\xE6\xB3\xA8"
+                                  "\xE6\x84\x8F\xE5\x8A\x9B\xEF\xBC\x8C\xE7\x94\xA8\xE4\xBA\x8E\xE7\xAC\xAC\xE5"
+                                  "\x8D\x81\xE4\xBA\x8C\xE5\x91\xA8\xE7\xBB\x84\xE4\xBC\x9A\xE7\x9A\x84\xE8\xAE"
+                                  "\xA8\xE8\xAE\xBA\xEF\xBC\x8C\xE5\xB9\xB6\xE9\x99\x84\xE4\xB8\x8A\xE8\xAF\xB4"
+                                  "\xE6\x98\x8E\xE3\x80\x82";
+    /* 一个未经训练的小型模型在经典例句上的注意力，用于第十二周组会的讨论，并附上说明。 */
+    static const char *const rest = " \xC2\xB7 head 0 of 1 \xC2\xB7 mask: none";
+    char title[1024];
+    av_err e;
+    av_dlist dl;
+    snprintf(title, sizeof title, "short%s", rest);
+    f->hm.title = title;
+    f->meta.user_title = strlen("short");
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const char *lines[16];
+    int short_lines = title_lines_of(&dl, lines, 16), short_h = dl.height, fig_w = dl.width;
+    av_dl_free(&dl);
+    for (int lang = 0; lang < 2; lang++) {
+        const char *user = lang ? zh : en;
+        snprintf(title, sizeof title, "%s%s", user, rest);
+        f->meta.user_title = strlen(user);
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+        assert_int_equal(dl.width, fig_w); /* the user's title never widens the figure */
+        int n = title_lines_of(&dl, lines, 16);
+        char joined[1024] = "";
+        int k = 0;
+        for (; k < n && strncmp(lines[k], "head 0", 6) != 0; k++) {
+            printf("    %s\n", lines[k]);
+            if (strstr(lines[k], "\xE2\x80\xA6")) fail_msg("title line '%s' is cut", lines[k]);
+            if (!strncmp(lines[k], "\xEF\xBC\x8C", 3) || !strncmp(lines[k], "\xE3\x80\x82", 3))
+                fail_msg("title line '%s' starts with closing punctuation", lines[k]);
+            if (k && !lang) strcat(joined, " ");
+            strcat(joined, lines[k]);
+        }
+        if (k < 2 || k > 3) fail_msg("the user's title is on %d lines, want 2 or 3", k);
+        assert_string_equal(joined, user);
+        for (size_t i = 0; i < dl.n; i++) { /* every title line inside the figure */
+            const av_dl_item *it = &dl.items[i];
+            if (it->kind != AV_DL_TEXT || !it->text.bold) continue;
+            av_text_metrics m;
+            av_text_measure(it->text.utf8, it->text.size, 1, &m);
+            assert_true(it->text.x - m.width / 2 >= 0 && it->text.x + m.width / 2 <= dl.width);
+        }
+        /* taller by the lines added: 18 px titles at 1.2 line height */
+        assert_true(dl.height >= short_h + (int)((n - short_lines) * 18 * 1.2f) - 1);
+        av_dl_free(&dl);
+    }
+    /* 40 words: 3 lines, the third cut */
+    char many[512] = "";
+    for (int w = 0; w < 40; w++) snprintf(many + strlen(many), sizeof many - strlen(many), "%sword%d", w ? " " : "", w);
+    snprintf(title, sizeof title, "%s%s", many, rest);
+    f->meta.user_title = strlen(many);
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    int n = title_lines_of(&dl, lines, 16), k = 0;
+    while (k < n && strncmp(lines[k], "head 0", 6) != 0) k++;
+    assert_int_equal(k, 3);
+    assert_non_null(strstr(lines[2], "\xE2\x80\xA6"));
+    assert_true(!strncmp(lines[0], "word0 word1 ", 12));
+    av_dl_free(&dl);
+    /* no --title: the long first piece (a quoted sentence) is cut on one line, as before */
+    f->meta.user_title = 0;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    n = title_lines_of(&dl, lines, 16);
+    assert_true(!strncmp(lines[0], "word0 word1 ", 12) && strstr(lines[0], "\xE2\x80\xA6"));
+    assert_true(!strncmp(lines[1], "head 0", 6));
+    av_dl_free(&dl);
+}
+
 /* CJK tokens render with an installed CJK font; characters no font has are
  * counted (they are drawn as boxes). */
 static void test_missing_glyphs_counted(void **state) {
@@ -1190,6 +1283,65 @@ static void test_model_view_within_bound_for_every_shape(void **state) {
     check_model_view(f, 2, 64, 1);
 }
 
+/* Panels per row of a laid-out grid of n panels: how many share the first
+ * panel's top edge. */
+static int panels_in_first_row(const av_dlist *dl, int n) {
+    int k = 1;
+    while (k < n && av_plot_panel(dl, k)->y0 == av_plot_panel(dl, 0)->y0) k++;
+    return k;
+}
+
+/* A model view whose layers have 32 heads kept one row per layer, 32
+ * panels across: 3 x 32 and 12 x 32 got panels of 36 px while 2 x 64
+ * (wrapped, 16 a row) got ~100 px. 32 usual panels in a row with their
+ * 28 px gaps can be at most (2400 - 31 * 28) / 32 = 47 px wide in the
+ * 2400 px figure, so any wider panel means the heads wrapped. Now a
+ * layer's heads wrap over rows they fill when that makes the panels at
+ * least a quarter larger: 3 x 32 gets panels over twice that bound (4 rows
+ * of 8 per layer leave 2400 / 12 rows ~ 200 px a row), 12 x 32 2 rows of
+ * 16. The common shapes whose panels are already about as large as they
+ * get keep one row per layer: 2 x 4 and 2 x 8 (panels near the 260 px
+ * cap), 6 x 8, GPT-2 small's 12 x 12, GPT-2 medium's 24 x 16. */
+static void test_model_view_wraps_heads_when_panels_grow(void **state) {
+    fixture *f = *state;
+    fill(f, 4, 1);
+    static const struct { int L, H, min_side; } wraps[] = {{3, 32, 2 * 47}, {12, 32, 48}, {4, 32, 48}};
+    for (size_t s = 0; s < sizeof wraps / sizeof wraps[0]; s++) {
+        int L = wraps[s].L, H = wraps[s].H, N = L * H;
+        av_plot_meta meta;
+        char(*names)[2][32];
+        av_heatmap *hms = model_view_panels(f, L, H, 1, &meta, &names);
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+        const av_dl_item *p0 = av_plot_panel(&dl, 0);
+        int per_row = panels_in_first_row(&dl, N), side = p0->x1 - p0->x0 < p0->y1 - p0->y0 ? p0->x1 - p0->x0 : p0->y1 - p0->y0;
+        printf("    %d x %d: %d panels a row, %d px, figure %d x %d\n", L, H, per_row, side, dl.width, dl.height);
+        if (per_row >= H || H % per_row) fail_msg("%d x %d: %d panels a row, want a layer wrapped evenly", L, H, per_row);
+        if (side < wraps[s].min_side) fail_msg("%d x %d: panels of %d px, want >= %d", L, H, side, wraps[s].min_side);
+        assert_true(dl.width <= 2400 && dl.height <= 2400);
+        av_dl_free(&dl);
+        free(hms);
+        free(names);
+        check_model_view(f, L, H, 1); /* every panel titled, each row one layer's, no overlaps */
+    }
+    static const int keeps[][2] = {{2, 4}, {2, 8}, {6, 8}, {12, 12}, {24, 16}};
+    for (size_t s = 0; s < sizeof keeps / sizeof keeps[0]; s++) {
+        int L = keeps[s][0], H = keeps[s][1], N = L * H;
+        av_plot_meta meta;
+        char(*names)[2][32];
+        av_heatmap *hms = model_view_panels(f, L, H, H > 16, &meta, &names);
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+        if (panels_in_first_row(&dl, N) != H) fail_msg("%d x %d: %d panels a row, want one layer a row (%d)", L, H,
+                                                       panels_in_first_row(&dl, N), H);
+        av_dl_free(&dl);
+        free(hms);
+        free(names);
+    }
+}
+
 /* Colour-bar ticks of a tiny range, --vmax 1e-30: once "0.0000000000000000000000000000002"
  * (31 decimals). Now scientific notation as matplotlib would: the 1-2-5
  * step of 1e-30 / 7 = 1.4e-31 is 2e-31, so the ticks are 0, 2e−31, ...,
@@ -1653,6 +1805,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_labels_thinned_without_overlap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_label_cut_with_ellipsis, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_inside_figure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_user_title_wraps_at_spaces_and_between_cjk_characters, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyphs_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_png_text_chunks_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rerun_is_byte_identical, setup, teardown),
@@ -1670,6 +1824,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_grid_many_small_panels_keep_key_and_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_gap_follows_neighbouring_titles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_view_within_bound_for_every_shape, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_view_wraps_heads_when_panels_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cbar_ticks_of_tiny_range_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_cbar_title_wraps_to_the_maps_height, setup, teardown),
         cmocka_unit_test_setup_teardown(test_small_panels_pool_cells_and_say_so, setup, teardown),

@@ -142,7 +142,8 @@ void av_figures_short_sentence(char *out, size_t n, const char *text) {
  * the label font, not as full-width CJK quotes). A right-to-left one also
  * starts with LEFT-TO-RIGHT MARK U+200E (the title line stays left to right:
  * UAX #9 P2 finds the mark first). --title is the user's text and keeps its
- * own direction; the plot cuts it to the figure's width (here only past ~1 KiB).
+ * own direction; the plot wraps it to the figure's width over up to 3 lines, cutting
+ * only what still does not fit (here only past ~1 KiB).
  * Returns the bytes of lead that are --title (av_plot_meta.user_title), or 0. */
 static size_t make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
     const char *text = o->title ? o->title : sentence ? sentence : "";

@@ -819,9 +819,129 @@ static void title_free(title_lines *t) {
     memset(t, 0, sizeof *t);
 }
 
-/* Split title at " · " so that lines fit max_w where possible; a piece that
- * is still too wide is cut with "…". Returns 0 or -1 (OOM). */
-static int title_make(title_lines *t, const char *title, float size, float max_w) {
+/* ---------------------------------------------------------------- line breaks in the user's title */
+
+#define USER_TITLE_LINES 3 /* a --title piece wider than the figure wraps over at most this many lines */
+
+/* The first code point of the cluster s[0..n). */
+static unsigned cluster_cp(const char *s, size_t n) {
+    unsigned cp = 0xFFFD;
+    const char *why;
+    if (!av_utf8_decode((const unsigned char *)s, n, &cp, &why)) cp = 0xFFFD;
+    return cp;
+}
+
+/* Punctuation a line does not start with (closing brackets and quotes,
+ * commas, stops, the ideographic iteration and prolonged-sound marks) or
+ * end with (opening brackets and quotes): JIS X 4051 / GB/T 15834's kinsoku
+ * sets, the common ones; UAX #14 classes CL, CP, EX, IS, NS and OP. */
+static int no_break_before(unsigned cp) {
+    if (cp < 0x80) return cp && strchr(",.:;!?)]}%", (int)cp) != NULL;
+    static const unsigned CLOSE[] = {0x3001, 0x3002, 0x3005, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015,
+                                     0x3017, 0x30FC, 0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F,
+                                     0xFF3D, 0xFF5D, 0x2019, 0x201D, 0x2025, 0x2026}; /* 、。々〉》」』】〕〗ー！）
+                                                                                      * ，．：；？］｝’”‥… */
+    for (size_t k = 0; k < sizeof CLOSE / sizeof CLOSE[0]; k++)
+        if (cp == CLOSE[k]) return 1;
+    return 0;
+}
+
+static int no_break_after(unsigned cp) {
+    if (cp < 0x80) return cp == '(' || cp == '[' || cp == '{';
+    static const unsigned OPEN[] = {0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016,
+                                    0xFF08, 0xFF3B, 0xFF5B, 0x2018, 0x201C}; /* 〈《「『【〔〖（［｛‘“ */
+    for (size_t k = 0; k < sizeof OPEN / sizeof OPEN[0]; k++)
+        if (cp == OPEN[k]) return 1;
+    return 0;
+}
+
+/* 1 if a line may break between the clusters a and b (first code points):
+ * after spaces (which the break drops), or next to a wide character
+ * (Chinese, Japanese and Korean text breaks between characters, UAX #14
+ * class ID), unless punctuation forbids it (no_break_before/after). */
+static int break_between(unsigned a, unsigned b) {
+    int sa = av_utf8_is_separator(a), sb = av_utf8_is_separator(b);
+    if (sb) return 0;
+    if (sa) return 1;
+    if (no_break_before(b) || no_break_after(a)) return 0;
+    return av_utf8_cp_width(a) == 2 || av_utf8_cp_width(b) == 2;
+}
+
+/* s[from..to) without its leading and trailing white space, as a line:
+ * appended to t (its width kept in t->w), cut with "…" past max_w.
+ * 0 or -1 (OOM). */
+static int title_add_line(title_lines *t, const char *s, size_t from, size_t to, float size, float max_w) {
+    while (from < to && (s[from] == ' ' || s[from] == '\t')) from++;
+    while (to > from && (s[to - 1] == ' ' || s[to - 1] == '\t')) to--;
+    char *piece = malloc(to - from + 1);
+    if (!piece) return -1;
+    memcpy(piece, s + from, to - from);
+    piece[to - from] = 0;
+    char *fitted = fit_text(piece, size, 1, max_w);
+    free(piece);
+    if (!fitted) return -1;
+    t->line[t->n++] = fitted;
+    t->w = fmaxf(t->w, text_w(fitted, size, 1));
+    return 0;
+}
+
+/* Width of s[from..to) without trailing spaces, bold, px. -1 on OOM. */
+static float span_w(const char *s, size_t from, size_t to, float size) {
+    while (to > from && (s[to - 1] == ' ' || s[to - 1] == '\t')) to--;
+    char *tmp = malloc(to - from + 1);
+    if (!tmp) return -1;
+    memcpy(tmp, s + from, to - from);
+    tmp[to - from] = 0;
+    float w = text_w(tmp, size, 1);
+    free(tmp);
+    return w;
+}
+
+/* The user's title piece s[0..len), wider than max_w, as up to
+ * USER_TITLE_LINES lines of t (and never past MAX_TITLE_LINES), each filled
+ * greedily up to its last break (break_between) that fits: a word, or a
+ * CJK character, longer than a line is broken between its clusters. What
+ * the last line still cannot hold is cut with "…". 0 or -1 (OOM). */
+static int title_wrap_piece(title_lines *t, const char *s, size_t len, float size, float max_w) {
+    size_t pos = 0;
+    for (int lines = 0; pos < len && t->n < MAX_TITLE_LINES; lines++) {
+        while (pos < len && (s[pos] == ' ' || s[pos] == '\t')) pos++;
+        float rest = span_w(s, pos, len, size);
+        if (rest < 0) return -1;
+        if (rest <= max_w || lines == USER_TITLE_LINES - 1 || t->n == MAX_TITLE_LINES - 1)
+            return title_add_line(t, s, pos, len, size, max_w);
+        size_t fit_brk = 0, fit_cluster = 0; /* the last break, and the last cluster end, that fit */
+        unsigned prev = 0;
+        for (size_t at = pos; at < len;) {
+            size_t n = av_utf8_cluster_len(s + at, len - at);
+            unsigned cp = cluster_cp(s + at, n);
+            if (at > pos && break_between(prev, cp)) {
+                float w = span_w(s, pos, at, size);
+                if (w < 0) return -1;
+                if (w > max_w) break;
+                fit_brk = at;
+            }
+            if (!fit_brk) { /* no break fits yet: how many whole clusters do */
+                float w = span_w(s, pos, at + n, size);
+                if (w < 0) return -1;
+                if (w <= max_w || at == pos) fit_cluster = at + n;
+            }
+            prev = cp;
+            at += n;
+        }
+        size_t end = fit_brk ? fit_brk : fit_cluster;
+        if (title_add_line(t, s, pos, end, size, max_w) != 0) return -1;
+        pos = end;
+    }
+    return 0;
+}
+
+/* Split title at " · " so that lines fit max_w where possible. A piece
+ * that is still too wide is cut with "…", unless it lies in the first
+ * user bytes (the user's --title): that piece wraps at spaces, or between
+ * CJK characters, over up to USER_TITLE_LINES lines (title_wrap_piece).
+ * Returns 0 or -1 (OOM). */
+static int title_make(title_lines *t, const char *title, size_t user, float size, float max_w) {
     static const char SEP[] = " \xC2\xB7 "; /* " · " */
     memset(t, 0, sizeof *t);
     if (!title || !*title) return 0;
@@ -844,6 +964,15 @@ static int title_make(title_lines *t, const char *title, float size, float max_w
             end = next;
         }
         if (t->n == MAX_TITLE_LINES - 1) best = p + strlen(p);
+        if ((size_t)(best - title) <= user && t->n < MAX_TITLE_LINES - 1) { /* the user's own piece */
+            float w = span_w(p, 0, (size_t)(best - p), size);
+            if (w < 0) return -1;
+            if (w > max_w) {
+                if (title_wrap_piece(t, p, (size_t)(best - p), size, max_w) != 0) return -1;
+                p = *best ? best + strlen(SEP) : best;
+                continue;
+            }
+        }
         char *piece = malloc((size_t)(best - p) + 1);
         if (!piece) return -1;
         memcpy(piece, p, (size_t)(best - p));
@@ -992,12 +1121,13 @@ static int maps_below(const axis_labels *xl, int axis_band) {
 
 /* Title: wrap to the content width at " · ", widening *width for one long
  * piece up to fig_max (beyond that the piece is cut with "…"); the user's
- * first meta->user_title bytes never widen it. 0 or -1 (OOM). */
+ * first meta->user_title bytes never widen it, and wrap over up to
+ * USER_TITLE_LINES lines instead (title_make). 0 or -1 (OOM). */
 static int title_fit(title_lines *tl, const char *title, float size, int fig_max, const av_plot_meta *meta,
                      int *width) {
     float widest = title_widest_piece(title, meta ? meta->user_title : 0, size);
     *width = imax(*width, imin(fig_max, (int)ceilf(widest) + 2 * MARGIN));
-    return title_make(tl, title, size, (float)(*width - 2 * MARGIN));
+    return title_make(tl, title, meta ? meta->user_title : 0, size, (float)(*width - 2 * MARGIN));
 }
 
 /* Centre the title over the maps (left..right) when it fits there, else
@@ -1433,11 +1563,23 @@ static int grid_try(grid_box *g, int cols, const grid_style *style, const av_hea
     return 0;
 }
 
+/* A layer's heads wrap over several rows (step 1b) only when that makes the
+ * panels at least this much larger, 5/4 of their side: 12 x 32 heads get
+ * 48 px panels in place of 36, 3 x 32 138 px in place of 36, while 2 x 8
+ * (258 px against 240) keeps one row per layer. */
+#define WRAP_GAIN_NUM 5
+#define WRAP_GAIN_DEN 4
+
 /* Choose the columns and packing, in this order, because a model view's
  * reader expects one layer per row (the title says "rows L0…L11") and
  * titled panels:
  *  1. the usual grid in grid_cols() columns, when it fits fig_max with
  *     panels of at least 16 px (so views that fit stay as they were);
+ *     1b. but with groups (a model view, one layer per row) each group
+ *     wraps over rows it fills (32 heads: 2 rows of 16, 4 of 8, ...) when
+ *     the largest panels that fit so are WRAP_GAIN_NUM / WRAP_GAIN_DEN of
+ *     step 1's side or more: 3 x 32 heads in one row per layer leave 36 px
+ *     panels, 4 rows of 8 per layer 138 px;
  *  2. else each group (a layer's heads) on rows of its own, wrapped over
  *     1, 2, 3, ... rows when it is too wide (a 64-head layer: 4 rows of 16),
  *     the usual packing if it fits, else the compact one;
@@ -1484,6 +1626,17 @@ static int grid_choose(grid_box *g, const av_heatmap *hms, int n, const char *ti
         }
     }
     if (best_side < 0) best_cols = least_cols, best_style = N_GRID_STYLES - 1; /* 5. */
+    else if (best_style == 0 && best_cols == first && g->group && first == group) { /* 1, then maybe wrapped */
+        int wrap_cols = 0, wrap_side = best_side;
+        for (int cols = group - 1; cols >= 1; cols--) {
+            if (group % cols) continue; /* only groups that fill their rows */
+            if (grid_try(g, cols, &GRID_STYLES[0], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y, &w, &h) != 0)
+                return -1;
+            int side = imin(g->pw, g->ph);
+            if (imax(w, h) <= sz->fig_max && side > wrap_side) wrap_cols = cols, wrap_side = side;
+        }
+        if (wrap_cols && wrap_side * WRAP_GAIN_DEN >= best_side * WRAP_GAIN_NUM) best_cols = wrap_cols;
+    }
     return grid_try(g, best_cols, &GRID_STYLES[best_style], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y,
                     &w, &h);
 }

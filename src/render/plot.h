@@ -139,14 +139,17 @@ typedef struct {
                               * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
                               * model view), and a group that starts a new row; a group
-                              * too wide for the figure wraps over several rows, and past
+                              * too wide for the figure, or whose panels grow by a quarter
+                              * or more when wrapped, wraps over several rows, and past
                               * ~60 groups several go in a row; 0 = automatic */
     av_png_batch *batch;     /* non-NULL: a PNG is drawn now and queued there, compressed on
                               * its thread and written by av_png_batch_end (pngbatch.h) */
     size_t user_title;       /* the first bytes of every title are the user's own (--title):
-                              * they never widen the figure, and are cut with "…" to its width
-                              * (the metadata keeps them whole); 0 = every " · " piece may
-                              * widen the figure up to its bound */
+                              * they never widen the figure; a piece of them wider than it
+                              * wraps over up to 3 lines (at spaces, or between CJK
+                              * characters), the rest cut with "…" (the metadata keeps them
+                              * whole); 0 = every " · " piece may widen the figure up to its
+                              * bound, and one wider than the bound is cut with "…" */
 } av_plot_meta;
 
 /* What a log-scale figure's title gains: its cells print no numbers. */
