@@ -123,6 +123,16 @@ static int mapping_of(const void *p, uintptr_t *start, uintptr_t *end) {
  * av_big_free(NULL) is a no-op. Under AddressSanitizer (make test
  * SANITIZE=1) a wrong free of either kind is reported, and every buffer is a
  * heap block (test_big_calloc_bounds_checked_by_asan). */
+/* p[0..n) must be all zero; then it is scribbled over with `byte` (so a
+ * reuse that is not cleared shows) and freed. */
+static void assert_zeroed_then_free(unsigned char *p, size_t n, unsigned char byte) {
+    size_t nonzero = 0;
+    for (size_t i = 0; i < n; i++) nonzero += p[i] != 0;
+    assert_int_equal(nonzero, 0);
+    memset(p, byte, n);
+    av_big_free(p);
+}
+
 static void test_big_calloc(void **state) {
     (void)state;
     const size_t sizes[] = {1, 100, AV_BIG_MIN - 64, AV_BIG_MIN, (size_t)2 << 20, (size_t)3 << 20, (size_t)33 << 20};
@@ -140,11 +150,7 @@ static void test_big_calloc(void **state) {
             assert_true(end == (uintptr_t)p + want);
         }
 #endif
-        size_t nonzero = 0;
-        for (size_t i = 0; i < sizes[k]; i++) nonzero += p[i] != 0;
-        assert_int_equal(nonzero, 0);
-        memset(p, 0xA5, sizes[k]);
-        av_big_free(p);
+        assert_zeroed_then_free(p, sizes[k], 0xA5);
     }
     float *f = av_big_calloc(1000, sizeof(float));
     assert_non_null(f);
@@ -178,11 +184,7 @@ static void test_big_calloc_reuse_zeroed(void **state) {
         assert_true(mapping_of(q, &start, &end));
         assert_true(end == (uintptr_t)q + want);
 #endif
-        size_t nonzero = 0;
-        for (size_t i = 0; i < second[k]; i++) nonzero += q[i] != 0;
-        assert_int_equal(nonzero, 0);
-        memset(q, 0x5A, second[k]);
-        av_big_free(q);
+        assert_zeroed_then_free(q, second[k], 0x5A);
     }
     /* a different size in 2 MiB pages never takes a kept mapping */
     unsigned char *a = av_big_calloc((size_t)2 << 20, 1), *b = NULL;

@@ -1099,6 +1099,19 @@ static av_heatmap *model_view_panels(const fixture *f, int L, int H, int shorts,
     return hms;
 }
 
+/* The model view of an L x H model (panels from model_view_panels) laid out
+ * into dl, which the caller frees; the panels' heat items point at the
+ * fixture's weights, not at the panel array, which is freed here. */
+static void layout_model_view(const fixture *f, int L, int H, int shorts, av_dlist *dl) {
+    av_plot_meta meta;
+    char(*names)[2][32];
+    av_heatmap *hms = model_view_panels(f, L, H, shorts, &meta, &names);
+    av_err e;
+    assert_int_equal(av_plot_layout_grid(dl, hms, L * H, "model view", &meta, &e), AV_OK);
+    free(hms);
+    free(names);
+}
+
 /* Past the pixels available, cells are pooled and the title says so (issue
  * 13). A model view of 3 layers x 25 heads over 64 tokens gets panels of
  * about 32 px: before, each panel drew its 64x64 cells into those pixels
@@ -1109,12 +1122,8 @@ static void test_small_panels_pool_cells_and_say_so(void **state) {
     fixture *f = *state;
     fill(f, 64, 1);
     enum { L = 3, H = 25, N = L * H };
-    av_plot_meta meta;
-    char(*names)[2][32];
-    av_heatmap *hms = model_view_panels(f, L, H, 1, &meta, &names);
     av_dlist dl;
-    av_err e;
-    assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+    layout_model_view(f, L, H, 1, &dl);
     int panels = 0, cells = 0;
     for (size_t k = 0; k < dl.n; k++) {
         const av_dl_item *it = &dl.items[k];
@@ -1136,8 +1145,6 @@ static void test_small_panels_pool_cells_and_say_so(void **state) {
     printf("    panels of %d cells for 64 tokens: '%s' %s\n", cells, want, found ? "in the title" : "MISSING");
     assert_true(found);
     av_dl_free(&dl);
-    free(hms);
-    free(names);
 }
 
 /* A 2-layer, 64-head model view names the layer only on each row's first
@@ -1308,12 +1315,8 @@ static void test_model_view_wraps_heads_when_panels_grow(void **state) {
     static const struct { int L, H, min_side; } wraps[] = {{3, 32, 2 * 47}, {12, 32, 48}, {4, 32, 48}};
     for (size_t s = 0; s < sizeof wraps / sizeof wraps[0]; s++) {
         int L = wraps[s].L, H = wraps[s].H, N = L * H;
-        av_plot_meta meta;
-        char(*names)[2][32];
-        av_heatmap *hms = model_view_panels(f, L, H, 1, &meta, &names);
         av_dlist dl;
-        av_err e;
-        assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+        layout_model_view(f, L, H, 1, &dl);
         const av_dl_item *p0 = av_plot_panel(&dl, 0);
         int per_row = panels_in_first_row(&dl, N), side = p0->x1 - p0->x0 < p0->y1 - p0->y0 ? p0->x1 - p0->x0 : p0->y1 - p0->y0;
         printf("    %d x %d: %d panels a row, %d px, figure %d x %d\n", L, H, per_row, side, dl.width, dl.height);
@@ -1321,24 +1324,16 @@ static void test_model_view_wraps_heads_when_panels_grow(void **state) {
         if (side < wraps[s].min_side) fail_msg("%d x %d: panels of %d px, want >= %d", L, H, side, wraps[s].min_side);
         assert_true(dl.width <= 2400 && dl.height <= 2400);
         av_dl_free(&dl);
-        free(hms);
-        free(names);
         check_model_view(f, L, H, 1); /* every panel titled, each row one layer's, no overlaps */
     }
     static const int keeps[][2] = {{2, 4}, {2, 8}, {6, 8}, {12, 12}, {24, 16}};
     for (size_t s = 0; s < sizeof keeps / sizeof keeps[0]; s++) {
         int L = keeps[s][0], H = keeps[s][1], N = L * H;
-        av_plot_meta meta;
-        char(*names)[2][32];
-        av_heatmap *hms = model_view_panels(f, L, H, H > 16, &meta, &names);
         av_dlist dl;
-        av_err e;
-        assert_int_equal(av_plot_layout_grid(&dl, hms, N, "model view", &meta, &e), AV_OK);
+        layout_model_view(f, L, H, H > 16, &dl);
         if (panels_in_first_row(&dl, N) != H) fail_msg("%d x %d: %d panels a row, want one layer a row (%d)", L, H,
                                                        panels_in_first_row(&dl, N), H);
         av_dl_free(&dl);
-        free(hms);
-        free(names);
     }
 }
 
