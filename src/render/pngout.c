@@ -112,8 +112,8 @@ enum {
  * way to plug in another compressor, so libpng writes the signature, IHDR,
  * the ancillary chunks and every chunk's length and CRC (png_write_chunk),
  * and this function only fills the IDAT chunks. On this project's figures
- * igzip level 1 gives files the size of zlib level 1's (within 1 %) in about
- * a tenth of the CPU time. Its output depends only on the input on a given
+ * igzip level 1 gives files the size of zlib level 1's (the 9 classroom
+ * figures: 550,827 bytes against 551,002) in a fifth of the CPU time. Its output depends only on the input on a given
  * machine (no clocks, no threads), so files stay reproducible; the decoded
  * pixels are the same everywhere.
  *
