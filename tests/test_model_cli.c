@@ -196,6 +196,36 @@ static void test_model_view_of_one_layer(void **state) {
     free(svg);
 }
 
+/* The model view's title says how to read it. It said "rows L0…L1" and "columns H0…H31", which
+ * is wrong once a layer's 32 heads wrap over several rows (plot.c's grid_choose): it now gives
+ * the reading order, layers top to bottom and heads left to right. */
+static void test_model_view_title_gives_the_reading_order(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "m2x32");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 32, \"n_embd\": 64, "
+                   "\"n_positions\": 16, \"vocab_size\": 50257}");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", dir, "-q", "--format", "svg", "--figures", "model", "-o", tu_in(f, "o"),
+                "3 1 4", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    char *svg = tu_slurp_file(tu_in(f, "o/model.svg"), NULL);
+    assert_non_null(svg);
+    const char *t = strstr(svg, "<title>");
+    assert_non_null(t);
+    const char *t_end = strstr(t, "</title>");
+    assert_non_null(t_end);
+    char title[2048];
+    snprintf(title, sizeof title, "%.*s", (int)(t_end - t), t);
+    printf("    %s\n", title);
+    assert_null(strstr(title, "rows"));
+    assert_null(strstr(title, "columns"));
+    assert_non_null(strstr(title, "every layer (L0\xE2\x80\xA6L1, top to bottom)"));
+    assert_non_null(strstr(title, "head (H0\xE2\x80\xA6H31, left to right)"));
+    free(svg);
+}
+
 /* What config.json claims against its "attnviz" object. model_type
  * "attnviz_gpt2" without the object ran silently as a plain Pre-LN GPT-2:
  * now an error naming the file. model_type "gpt2" or GPT2LMHeadModel with a
@@ -902,6 +932,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -514,7 +514,7 @@ static unsigned model_figures(const av_options *o, int rope) {
     return AV_FIG_MODEL | AV_FIG_GRID | pe | (av_option_given(o, "head") ? AV_FIG_HEADS : 0);
 }
 
-/* model: every layer (rows) × head (columns) as thumbnails, one colour scale. */
+/* model: every layer × head as thumbnails, one colour scale: a row per layer, or several when its heads wrap. */
 static av_status fig_model_view(fig_run *fr, const float *att, int L, const char *source, av_err *err) {
     int H = fr->m->cfg.H, T = fr->m->cfg.T;
     size_t TT = (size_t)T * T;
@@ -533,14 +533,16 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
     /* One layer: its heads wrap into a square-ish grid (no row of 64 thumbnails
      * 16 px wide), and the title names the layer rather than "rows L0…L0". */
     char title[FIG_TITLE_MAX], heads[64];
-    if (H == 1) snprintf(heads, sizeof heads, L == 1 ? "its one head (H0)" : "its one head (column H0)");
+    /* "rows" and "columns" would be wrong when a layer's heads wrap over several rows (plot.c's
+     * grid_choose does that for shapes such as 3 x 32): the title gives the reading order instead */
+    if (H == 1) snprintf(heads, sizeof heads, "its one head (H0)");
     else if (L == 1) snprintf(heads, sizeof heads, "every head (H0…H%d)", H - 1);
-    else snprintf(heads, sizeof heads, "head (columns H0…H%d)", H - 1);
+    else snprintf(heads, sizeof heads, "head (H0…H%d, left to right)", H - 1);
     if (L == 1)
         snprintf(title, sizeof title, "%s · %s · attention weights of the one layer (L0) and %s · mask: causal", fr->lead,
                  source, heads);
     else
-        snprintf(title, sizeof title, "%s · %s · attention weights of every layer (rows L0…L%d) and %s · mask: causal",
+        snprintf(title, sizeof title, "%s · %s · attention weights of every layer (L0…L%d, top to bottom) and %s · mask: causal",
                  fr->lead, source, L - 1, heads);
     av_plot_meta meta = fr->wmeta;
     meta.grid_cols = L == 1 ? 0 : H;

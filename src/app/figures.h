@@ -89,7 +89,7 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
 void av_figures_model_run_id(char run[24], const char *source, const av_tokens *toks);
 
 /* The --model figures of a finished forward pass, in every --format:
- *   model             every layer (rows) × head (columns), att (L, H, T, T)   --figures model
+ *   model             every layer × head (layers top to bottom), att (L, H, T, T)   --figures model
  *   layer<L>          layer L's heads in one grid (view = layer L)            grid
  *   layer<L>_head<h>  single heads of layer L (only --head h if given)        heads
  * Default without --figures: model and layer<L>, plus layer<L>_head<h> with
