@@ -160,16 +160,17 @@ static void test_model_end_to_end(void **state) {
     tu_free(&r);
 }
 
-/* The model view of a model with one layer and 64 heads: the title once said
- * "rows L0…L0" and the 64 thumbnails made one row 3037 px wide (past the
- * 2400 px bound of figures), with a ~20 px colour bar. Now the title names
- * the one layer, the heads wrap into rows, and the figure stays in bounds. */
-static void test_model_view_of_one_layer(void **state) {
-    tu_fixture *f = *state;
-    const char *dir = tu_in(f, "m64");
+/* Make a GPT-2 folder of L layers and H heads (d_model 64), run its model view as SVG over
+ * "3 1 4", and copy the SVG's <title> into title; returns the SVG text (the caller frees it). */
+static char *model_view_svg(tu_fixture *f, int L, int H, char *title, size_t cap) {
+    char name[32], config[256];
+    snprintf(name, sizeof name, "m%dx%d", L, H);
+    snprintf(config, sizeof config,
+             "{\"model_type\": \"gpt2\", \"n_layer\": %d, \"n_head\": %d, \"n_embd\": 64, "
+             "\"n_positions\": 16, \"vocab_size\": 50257}", L, H);
+    const char *dir = tu_in(f, name);
     assert_int_equal(mkdir(dir, 0755), 0);
-    make_gpt2(dir, "{\"model_type\": \"gpt2\", \"n_layer\": 1, \"n_head\": 64, \"n_embd\": 64, "
-                   "\"n_positions\": 16, \"vocab_size\": 50257}");
+    make_gpt2(dir, config);
     tu_result r;
     run_attnviz(&r, NULL, "--model", dir, "-q", "--format", "svg", "--figures", "model", "-o", tu_in(f, "o"),
                 "3 1 4", NULL);
@@ -180,9 +181,20 @@ static void test_model_view_of_one_layer(void **state) {
     const char *t = strstr(svg, "<title>");
     assert_non_null(t);
     const char *t_end = strstr(t, "</title>");
-    char title[2048];
-    snprintf(title, sizeof title, "%.*s", (int)(t_end - t), t);
+    assert_non_null(t_end);
+    snprintf(title, cap, "%.*s", (int)(t_end - t), t);
     printf("    %s\n", title);
+    return svg;
+}
+
+/* The model view of a model with one layer and 64 heads: the title once said
+ * "rows L0…L0" and the 64 thumbnails made one row 3037 px wide (past the
+ * 2400 px bound of figures), with a ~20 px colour bar. Now the title names
+ * the one layer, the heads wrap into rows, and the figure stays in bounds. */
+static void test_model_view_of_one_layer(void **state) {
+    tu_fixture *f = *state;
+    char title[2048];
+    char *svg = model_view_svg(f, 1, 64, title, sizeof title);
     assert_null(strstr(title, "L0\xE2\x80\xA6L0"));     /* "L0…L0" */
     assert_null(strstr(title, "H0\xE2\x80\xA6H0"));
     assert_non_null(strstr(title, "the one layer (L0)"));
@@ -201,24 +213,8 @@ static void test_model_view_of_one_layer(void **state) {
  * the reading order, layers top to bottom and heads left to right. */
 static void test_model_view_title_gives_the_reading_order(void **state) {
     tu_fixture *f = *state;
-    const char *dir = tu_in(f, "m2x32");
-    assert_int_equal(mkdir(dir, 0755), 0);
-    make_gpt2(dir, "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 32, \"n_embd\": 64, "
-                   "\"n_positions\": 16, \"vocab_size\": 50257}");
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", dir, "-q", "--format", "svg", "--figures", "model", "-o", tu_in(f, "o"),
-                "3 1 4", NULL);
-    assert_int_equal(r.code, 0);
-    tu_free(&r);
-    char *svg = tu_slurp_file(tu_in(f, "o/model.svg"), NULL);
-    assert_non_null(svg);
-    const char *t = strstr(svg, "<title>");
-    assert_non_null(t);
-    const char *t_end = strstr(t, "</title>");
-    assert_non_null(t_end);
     char title[2048];
-    snprintf(title, sizeof title, "%.*s", (int)(t_end - t), t);
-    printf("    %s\n", title);
+    char *svg = model_view_svg(f, 2, 32, title, sizeof title);
     assert_null(strstr(title, "rows"));
     assert_null(strstr(title, "columns"));
     assert_non_null(strstr(title, "every layer (L0\xE2\x80\xA6L1, top to bottom)"));
