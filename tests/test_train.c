@@ -611,6 +611,19 @@ static void test_cli_train_snapshot_curves_have_markers(void **state) {
     free(svg);
 }
 
+/* `attnviz --train reverse` of a given shape for a few steps, batch 4, into dir (with -q when quiet); fails
+ * the test unless it exits 0. The caller frees r (its trace is in r->out). */
+static void train_shape(tu_result *r, const char *dir, const char *steps, const char *layers, const char *heads,
+                        const char *d_model, int quiet) {
+    if (quiet)
+        run_attnviz(r, NULL, "--train", "reverse", "--steps", steps, "--layers", layers, "--heads", heads,
+                    "--d-model", d_model, "--batch", "4", "-q", "-o", dir, NULL);
+    else
+        run_attnviz(r, NULL, "--train", "reverse", "--steps", steps, "--layers", layers, "--heads", heads,
+                    "--d-model", d_model, "--batch", "4", "-o", dir, NULL);
+    if (r->code != 0) fail_msg("exit %d: %s", r->code, r->err);
+}
+
 /* The "attention on the target" panel holds 10 curves (tab10, the legend's room). With 16 heads it drew
  * layer 0's heads 0..9 and nothing said so, so the head the trace names best ("best L1 H5") could be
  * missing. Now: 10 heads, the trace's best among them, and a note saying which 10 of how many; with
@@ -621,9 +634,7 @@ static void test_cli_train_curves_draw_the_best_head_of_many(void **state) {
     for (int c = 0; c < 2; c++) {
         tu_result r;
         const char *dir = tu_in(f, c ? "few" : "many");
-        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", cases[c].layers, "--heads",
-                    cases[c].heads, "--d-model", "32", "--batch", "4", "-o", dir, NULL);
-        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        train_shape(&r, dir, "20", cases[c].layers, cases[c].heads, "32", 0);
         const char *b = NULL;
         for (const char *p = strstr(r.out, " best L"); p; p = strstr(p + 1, " best L")) b = p; /* the last snapshot */
         int bl = -1, bh = -1;
@@ -676,9 +687,7 @@ static void test_cli_train_filmstrip_of_many_heads_stays_within_2400_px(void **s
     for (int c = 0; c < 2; c++) {
         tu_result r;
         const char *dir = tu_in(f, c ? "few" : "many");
-        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", cases[c].layers, "--heads",
-                    cases[c].heads, "--d-model", "64", "--batch", "4", "-q", "-o", dir, NULL);
-        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        train_shape(&r, dir, "20", cases[c].layers, cases[c].heads, "64", 1);
         tu_free(&r);
         char path[4200];
         unsigned w, h;
@@ -804,9 +813,7 @@ static void test_cli_train_gif_of_many_heads_says_which(void **state) {
     tu_fixture *f = *state;
     tu_result r;
     const char *dir = tu_in(f, "many");
-    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--layers", "12", "--heads", "8", "--d-model", "32",
-                "--batch", "4", "-q", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    train_shape(&r, dir, "2", "12", "8", "32", 1);
     tu_free(&r);
     char path[4200];
     snprintf(path, sizeof path, "%s/attention.gif", dir);
