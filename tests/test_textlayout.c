@@ -427,10 +427,11 @@ static void test_script_without_font_draws_boxes(void **state) {
 
 /* ---------------------------------------------------------------- loading in advance */
 
-/* The glyphs, pen positions and width of utf8 at 24 px, as one string. */
-static char *layout_text(const char *utf8) {
+/* The glyphs (font, glyph id, pen position), width and missing count of
+ * utf8 at size px, as one string. */
+static char *layout_text_at(const char *utf8, float size, int bold) {
     av_text_layout lay;
-    assert_int_equal(av_text_lay(utf8, 24, 0, &lay), 0);
+    assert_int_equal(av_text_lay(utf8, size, bold, &lay), 0);
     size_t cap = 64 + (size_t)lay.n * 48, at = 0;
     char *out = malloc(cap);
     assert_non_null(out);
@@ -440,6 +441,11 @@ static char *layout_text(const char *utf8) {
                                (int)lay.g[k].y);
     av_text_layout_free(&lay);
     return out;
+}
+
+/* The same at 24 px, regular. */
+static char *layout_text(const char *utf8) {
+    return layout_text_at(utf8, 24, 0);
 }
 
 /* Fonts loaded in advance on the loader thread (av_text_prepare, as main()
@@ -683,6 +689,64 @@ static void test_fontconfig_puts_the_bundled_faces_first(void **state) {
 
 /* ---------------------------------------------------------------- SVG */
 
+/* ---------------------------------------------------------------- direct shaping */
+
+/* Labels for test_direct_shaping_matches_raqm: the ones attnviz draws in
+ * every figure (tokens, numbers, titles), Latin with kerning pairs and
+ * ligatures, Chinese and Cyrillic alone and with digits, brackets and
+ * default ignorables; and lines raqm must shape (two scripts, marks,
+ * right to left, an isolate, a zero-width joiner: Inherited). */
+static const char *const DIRECT_LABELS[] = {
+    "I love deep learning", "0.25", "1.00", "head 3 of 8 \xC2\xB7 positions: sinusoidal", "AVATAR To Wa Ty Yo",
+    "office fluffy", "\xC4\xA0learning", "<|endoftext|>", "3 1 4 1 5 >", "(\"quoted\") [x] {y} 42%",
+    "x \xE2\x86\x92 y \xE2\x80\x94 z", "soft\xC2\xADhy\xE2\x80\x8Bphen", "  ", "\xE6\x88\x91\xE7\x88\xB1\xE6\xB7\xB1\xE5\xBA\xA6\xE5\xAD\xA6\xE4\xB9\xA0",
+    "\xE6\xB3\xA8\xE6\x84\x8F\xE5\x8A\x9B\xEF\xBC\x88\xE7\xAC\xAC 3 \xE4\xB8\xAA\xEF\xBC\x89", "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82, 2024!",
+    "deep \xE5\xAD\xA6\xE4\xB9\xA0", "u\xCC\x88" "ber", "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D", "GPT-2 \xD8\xA8\xD8\xA7\xD9\x84\xD8\xB9\xD8\xB1\xD8\xA8\xD9\x8A\xD8\xA9",
+    "a \xE2\x81\xA8" "b\xE2\x81\xA9 c", "zw\xE2\x80\x8Dj",
+};
+
+/* Lines shaped by HarfBuzz straight (av_text_use_direct_shaping, one
+ * HarfBuzz font kept per face and told of each size change) get exactly the
+ * glyphs, positions and widths raqm gives them, the independent reference:
+ * every label at four sizes, regular and bold, sizes interleaved so that the
+ * kept fonts change size between labels, laid out twice in different
+ * orders. Both ways are exercised: some labels go straight, some
+ * (two scripts, marks, right to left, an isolate, a joiner) still through raqm. */
+static void test_direct_shaping_matches_raqm(void **state) {
+    (void)state;
+    enum { N = sizeof DIRECT_LABELS / sizeof *DIRECT_LABELS, S = 4 };
+    static const float sizes[S] = {9.5f, 13, 24, 31.7f};
+    char *want[N][S][2];
+    char fonts[2][4200];
+    av_text_shutdown();
+    use_bundled(fonts);
+    av_text_use_direct_shaping(0);
+    for (int k = 0; k < N; k++)
+        for (int z = 0; z < S; z++)
+            for (int b = 0; b < 2; b++) want[k][z][b] = layout_text_at(DIRECT_LABELS[k], sizes[z], b);
+    av_text_use_direct_shaping(1);
+    int direct = 0;
+    for (int k = 0; k < N; k++) direct += av_text_shapes_directly(DIRECT_LABELS[k]);
+    assert_int_equal(direct, N - 6); /* the last six need raqm */
+    for (int k = N - 6; k < N; k++) assert_int_equal(av_text_shapes_directly(DIRECT_LABELS[k]), 0);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < N * S * 2; i++) {
+            int k = round ? N - 1 - i / (2 * S) : i / (2 * S), z = round ? i % S : S - 1 - i % S, b = (i / S) % 2;
+            char *got = layout_text_at(DIRECT_LABELS[k], sizes[z], b);
+            if (strcmp(got, want[k][z][b]) != 0)
+                fail_msg("'%s' at %.1f px%s: straight %s, raqm %s", DIRECT_LABELS[k], sizes[z], b ? " bold" : "", got,
+                         want[k][z][b]);
+            free(got);
+        }
+        av_text_shutdown(); /* the second round loads the faces again */
+        use_bundled(fonts);
+    }
+    for (int k = 0; k < N; k++)
+        for (int z = 0; z < S; z++)
+            for (int b = 0; b < 2; b++) free(want[k][z][b]);
+    av_text_shutdown();
+}
+
 /* The SVG gives the viewer the raster's direction and visual anchor: an RTL
  * label anchored at its left end says direction="rtl" text-anchor="end". */
 static void test_svg_direction_and_anchor(void **state) {
@@ -733,6 +797,7 @@ int main(void) {
         cmocka_unit_test(test_new_font_list_empties_the_caches),
         cmocka_unit_test(test_ascii_labels_leave_fontconfig_unloaded),
         cmocka_unit_test(test_fontconfig_puts_the_bundled_faces_first),
+        cmocka_unit_test(test_direct_shaping_matches_raqm),
         cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,7 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
+#include <hb-ft.h>
 #include <hb.h>
 #include <raqm.h>
 
@@ -47,7 +48,9 @@
 
 typedef struct {
     FT_Face face;
-    FT_F26Dot6 size; /* current char size in 26.6, 0 = unset */
+    FT_F26Dot6 size;    /* current char size in 26.6, 0 = unset */
+    hb_font_t *hb;      /* HarfBuzz's font on face for line_shape_direct, NULL until used */
+    FT_F26Dot6 hb_size; /* the char size hb was last told of (hb_ft_font_changed) */
 } face_slot;
 
 typedef struct {
@@ -110,6 +113,7 @@ static struct {
 } app_fonts;
 
 static int fast_path_off; /* av_text_use_fast_path(0): every font from fontconfig (tests) */
+static int direct_off;    /* av_text_use_direct_shaping(0): every line through raqm (tests) */
 
 /* Release the cached layouts, the loaded fonts and fontconfig state (not the
  * app_fonts list). */
@@ -131,6 +135,7 @@ static void unload(void) {
     }
     C.n_lay_used = C.n_glyph_used = C.n_cp_used = 0;
     for (int k = 0; k < T.n_faces; k++) {
+        hb_font_destroy(T.faces[k].hb); /* before the face it references */
         FT_Done_Face(T.faces[k].face);
         free(T.face_key[k]);
         free(T.face_file[k]);
@@ -215,6 +220,12 @@ void av_text_prepare(void) {
 
 void av_text_prepare_for(const char *utf8) {
     prepare_start(utf8, utf8 == NULL);
+}
+
+void av_text_use_direct_shaping(int on) {
+    prepare_join();
+    direct_off = !on;
+    if (T.tried) unload(); /* no layout of the other way is reused */
 }
 
 void av_text_use_fast_path(int on) {
@@ -417,7 +428,7 @@ static int face_slot_for(const char *file, int index) {
     }
     strcpy(copy, key);
     strcpy(path, file);
-    T.faces[T.n_faces] = (face_slot){face, 0};
+    T.faces[T.n_faces] = (face_slot){face, 0, NULL, 0};
     T.face_key[T.n_faces] = copy;
     T.face_file[T.n_faces] = path;
     return T.n_faces++;
@@ -794,6 +805,98 @@ static int place_glyphs(av_text_layout *lay, const raqm_glyph_t *g, size_t ng, f
     return 0;
 }
 
+/* Can line_shape_direct lay out ln with the glyphs raqm would give? When
+ * the paragraph is left to right and no character has a right-to-left or
+ * Arabic-number bidi type or is an explicit embedding, override or isolate
+ * (FriBidi types), raqm's bidi pass gives one run at level 0 (UAX #9 W1-W7,
+ * I1: European numbers and neutrals next to left-to-right text stay there).
+ * When no character is Inherited (UAX #24) and at most one script besides
+ * Common occurs, raqm's script pass (raqm.c _raqm_resolve_scripts, 0.7)
+ * gives every character that script, or Common if there is none, and so
+ * does line_scripts: one language for the line. */
+static int line_is_direct(const line *ln, int rtl) {
+    if (direct_off || rtl || ln->n == 0) return 0;
+    FriBidiCharType *types = malloc(ln->n * sizeof *types);
+    if (!types) return 0;
+    fribidi_get_bidi_types(ln->cp, (FriBidiStrIndex)ln->n, types);
+    int ok = 1;
+    hb_script_t strong = HB_SCRIPT_COMMON;
+    for (size_t i = 0; i < ln->n && ok; i++) {
+        FriBidiCharType t = types[i];
+        hb_script_t sc = own_script(ln->cp[i]);
+        if (FRIBIDI_IS_RTL(t) || FRIBIDI_IS_ARABIC(t) || FRIBIDI_IS_EXPLICIT(t) || FRIBIDI_IS_ISOLATE(t)) ok = 0;
+        if (sc == HB_SCRIPT_INHERITED || (sc != HB_SCRIPT_COMMON && strong != HB_SCRIPT_COMMON && sc != strong)) ok = 0;
+        if (sc != HB_SCRIPT_COMMON) strong = sc;
+    }
+    free(types);
+    return ok;
+}
+
+/* HarfBuzz's font for slot at its current char size: created once per face
+ * (hb_ft, FreeType's hinted advances with LOAD_FLAGS, as raqm sets them) and
+ * told of size changes, so that the face's OpenType tables, its shape plans
+ * and their lookup accelerators are built once, not for every label. */
+static hb_font_t *slot_hb_font(int slot) {
+    face_slot *fsl = &T.faces[slot];
+    if (!fsl->hb) {
+        fsl->hb = hb_ft_font_create_referenced(fsl->face);
+        hb_ft_font_set_load_flags(fsl->hb, LOAD_FLAGS);
+        fsl->hb_size = fsl->size;
+    } else if (fsl->hb_size != fsl->size) {
+        hb_ft_font_changed(fsl->hb);
+        fsl->hb_size = fsl->size;
+    }
+    return fsl->hb;
+}
+
+/* The shaping raqm does (raqm.c _raqm_shape, 0.7) for a line_is_direct
+ * line, without raqm's fresh HarfBuzz font per run: one run per stretch of
+ * equal fonts, each shaped with the whole line as context, the line's
+ * script and language, left to right, default ignorables removed. -1 when
+ * out of memory. */
+static int line_shape_direct(const line *ln, float size, av_text_layout *lay) {
+    hb_script_t sc = ln->sc[0];
+    const char *lang = run_language(ln, 0, ln->n);
+    hb_language_t language = lang ? hb_language_from_string(lang, -1) : hb_language_get_default();
+    hb_buffer_t *buf = hb_buffer_create();
+    if (!hb_buffer_allocation_successful(buf)) return -1;
+    int rc = 0;
+    int32_t pen = 0;
+    for (size_t a = 0, b; a < ln->n && rc == 0; a = b) {
+        for (b = a + 1; b < ln->n && ln->font[b] == ln->font[a]; b++) {
+        }
+        hb_buffer_clear_contents(buf);
+        hb_buffer_add_utf32(buf, ln->cp, (int)ln->n, (unsigned)a, (int)(b - a));
+        hb_buffer_set_script(buf, sc);
+        hb_buffer_set_language(buf, language);
+        hb_buffer_set_direction(buf, HB_DIRECTION_LTR);
+        hb_buffer_set_flags(buf, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT | HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES);
+        sized_face(ln->font[a], size);
+        hb_shape_full(slot_hb_font(ln->font[a]), buf, NULL, 0, NULL);
+        unsigned ng;
+        const hb_glyph_info_t *info = hb_buffer_get_glyph_infos(buf, &ng);
+        const hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(buf, NULL);
+        av_glyph *g = realloc(lay->g, ((size_t)lay->n + ng + 1) * sizeof *g);
+        if (!hb_buffer_allocation_successful(buf) || !g) {
+            rc = -1;
+            break;
+        }
+        lay->g = g;
+        for (unsigned k = 0; k < ng; k++) { /* as place_glyphs */
+            av_glyph *o = &lay->g[lay->n++];
+            o->slot = info[k].codepoint ? ln->font[a] : -1;
+            o->gid = info[k].codepoint;
+            o->x = pen + (o->slot >= 0 ? pos[k].x_offset : 0);
+            o->y = o->slot >= 0 ? pos[k].y_offset : 0;
+            pen += o->slot >= 0 ? pos[k].x_advance : av_text_box_advance(size);
+        }
+    }
+    hb_buffer_destroy(buf);
+    lay->width = pen;
+    if (rc == 0 && !lay->g && !(lay->g = malloc(sizeof *lay->g))) rc = -1;
+    return rc;
+}
+
 /* Bidi and shaping of the whole line by raqm: one font range per run of
  * equal fonts, one language per script run. -1 on failure. */
 static int line_shape(const line *ln, float size, av_text_layout *lay) {
@@ -846,7 +949,10 @@ static int lay_line(const char *utf8, float size, int bold, av_text_layout *lay)
         lay->chars += !av_utf8_is_ignorable(ln.cp[i]);
     }
     lay->rtl = line_rtl(&ln);
-    int rc = ln.n == 0 ? 0 : any >= 0 ? line_shape(&ln, size, lay) : line_boxes(&ln, size, lay);
+    int rc = ln.n == 0 ? 0
+             : any < 0 ? line_boxes(&ln, size, lay)
+             : line_is_direct(&ln, lay->rtl) ? line_shape_direct(&ln, size, lay)
+             : line_shape(&ln, size, lay);
     line_free(&ln);
     if (rc != 0) av_text_layout_free(lay);
     return rc;
@@ -952,6 +1058,15 @@ void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m)
     m->missing = lay.missing;
     m->chars = lay.chars;
     av_text_layout_free(&lay);
+}
+
+int av_text_shapes_directly(const char *utf8) {
+    line ln;
+    text_init();
+    if (line_open(&ln, utf8) != 0) return 0;
+    int direct = line_is_direct(&ln, line_rtl(&ln));
+    line_free(&ln);
+    return direct;
 }
 
 int av_text_is_rtl(const char *utf8) {

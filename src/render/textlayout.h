@@ -176,6 +176,18 @@ int av_text_fontconfig_loaded(void);
  * compare the two ways byte for byte. */
 void av_text_use_fast_path(int on);
 
+/* on = 1 (the default): a line that is left to right with at most one
+ * script besides Common and no Inherited character (marks) is shaped by
+ * HarfBuzz straight, with one HarfBuzz font kept per face, giving the
+ * glyphs and positions raqm gives (about 10 times faster: raqm 0.7 builds a
+ * new HarfBuzz font, and so reloads the face's OpenType tables, for every
+ * run it shapes). on = 0: every line through raqm. Cached layouts and loaded
+ * fonts are released. For tests that compare the two ways glyph for glyph. */
+void av_text_use_direct_shaping(int on);
+
+/* 1 if av_text_lay shapes utf8 (one line, UTF-8) that way, else 0 (raqm). */
+int av_text_shapes_directly(const char *utf8);
+
 /* Release fonts, fontconfig state and the av_text_use_fonts list (also
  * registered with atexit on first use, so leak checkers stay quiet). Safe to
  * call more than once. */
