@@ -42,6 +42,28 @@ static int same_file(const char *a, const char *b) {
     return same;
 }
 
+/* A batch that gets no image (its worker starts at av_png_batch_begin and
+ * warms the encoder) ends with AV_OK and writes nothing, and a batch after
+ * it still writes files equal to av_png_write's. */
+static void test_empty_batch_writes_nothing(void **state) {
+    fixture *f = *state;
+    av_png_batch b;
+    av_err err;
+    for (int round = 0; round < 3; round++) {
+        av_png_batch_begin(&b);
+        assert_int_equal(av_png_batch_end(&b, &err), AV_OK);
+    }
+    assert_int_equal(count_entries(f->dir), 0); /* no temporary file either */
+    av_png_batch_begin(&b);
+    assert_int_equal(av_png_batch_add(&b, tu_in(f, "after.png"), image(1), W, H, (size_t)W * 3, kTexts, 3, 150, &err),
+                     AV_OK);
+    assert_int_equal(av_png_batch_end(&b, &err), AV_OK);
+    unsigned char *rgb = image(1);
+    assert_int_equal(av_png_write(tu_in(f, "direct.png"), rgb, W, H, (size_t)W * 3, kTexts, 3, 150, &err), AV_OK);
+    av_big_free(rgb);
+    assert_true(same_file(tu_in(f, "after.png"), tu_in(f, "direct.png")));
+}
+
 /* Every file of a batch equals av_png_write's, in whatever order the
  * threads compressed them (more images than may wait, so the caller
  * compresses some itself). */
@@ -91,6 +113,7 @@ static void test_batch_first_failure_stops_the_rest(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_batch_bytes_equal_direct_write, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_empty_batch_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_batch_first_failure_stops_the_rest, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,6 +108,7 @@ static int run_one(av_png_batch *b) {
 
 static void *worker(void *arg) {
     av_png_batch *b = arg;
+    av_png_warm(); /* while the caller draws the first figure */
     for (;;) {
         pthread_mutex_lock(&b->lock);
         while (b->next == b->n && !b->closing) pthread_cond_wait(&b->wake, &b->lock);
@@ -122,6 +123,7 @@ void av_png_batch_begin(av_png_batch *b) {
     memset(b, 0, sizeof *b);
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->wake, NULL);
+    b->worker_running = pthread_create(&b->worker, NULL, worker, b) == 0; /* else the first add tries again */
 }
 
 /* A job holding copies of path and texts, and rgb; NULL when out of memory. */

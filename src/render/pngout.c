@@ -361,6 +361,18 @@ av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *r
     return AV_OK;
 }
 
+void av_png_warm(void) {
+    idat_scratch *set[SCRATCH_KEEP];
+    for (int i = 0; i < SCRATCH_KEEP; i++)
+        if ((set[i] = scratch_get())) memset(set[i], 0, sizeof *set[i]); /* its pages, faulted in now */
+    for (int i = 0; i < SCRATCH_KEEP; i++) scratch_put(set[i]);
+    static const unsigned char rgb[4 * 4 * 3] = {0};
+    unsigned char *png = NULL;
+    size_t len = 0;
+    av_err err;
+    if (av_png_encode(&png, &len, rgb, 4, 4, 4 * 3, NULL, 0, 0, &err) == AV_OK) free(png);
+}
+
 /* ---------------------------------------------------------------- reading */
 
 void av_png_image_free(av_png_image *img) {

@@ -43,6 +43,15 @@ av_status av_png_write(const char *path, const unsigned char *rgb, int width, in
 av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *rgb, int width, int height,
                         size_t stride, const av_png_text *texts, int n_texts, int dpi, av_err *err);
 
+/* Get the encoder ready for the next images, so that the first figure of a
+ * run does not pay for it: the compressor's buffers (both sets that are
+ * kept, about 600 KiB) allocated and their pages faulted in, and a 4 x 4
+ * image encoded into memory, which brings libpng's and igzip's code in.
+ * Takes about 1 ms on this project's VMs; av_png_batch_begin runs it on the
+ * worker thread while the first figure is drawn. Out of memory leaves the
+ * encoder as it was (it allocates what it needs on use). */
+void av_png_warm(void);
+
 /* A decoded PNG, for tests and tools. */
 typedef struct {
     int width, height;
