@@ -24,6 +24,9 @@
  * files after it are not written. At most AV_PNG_BATCH_WAITING images wait for the worker;
  * beyond that the caller compresses one itself, so memory stays bounded.
  *
+ * The worker starts at av_png_batch_begin and first warms the encoder
+ * (av_png_warm) while the caller draws the first figure.
+ *
  * Non-goals: more than one worker, SVG (cheap to write), reuse after end.
  */
 #ifndef AV_PNGBATCH_H
