@@ -26,6 +26,7 @@
 #include <fontconfig/fontconfig.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include FT_OUTLINE_H
 #include <png.h>
 
 #include "render/raster.h"
@@ -689,6 +690,61 @@ static void test_fontconfig_puts_the_bundled_faces_first(void **state) {
 
 /* ---------------------------------------------------------------- SVG */
 
+/* ---------------------------------------------------------------- glyph bitmaps */
+
+/* Every glyph bitmap equals FreeType's own rendering of that glyph, the
+ * independent reference, done here without attnviz's code: the bundled face
+ * at the size (72 dpi), FT_Load_Glyph with light hinting, the outline moved
+ * by the sub-pixel offset, FT_Render_Glyph anti-aliased. attnviz keeps the
+ * hinted outline per glyph and size and rasterises it per offset (and keeps
+ * the bitmaps): the glyphs of a label, regular and bold, at three sizes and
+ * 22 offsets in 1/64 px, twice (the second time from the caches). */
+static void test_glyph_bitmaps_equal_freetype_rendering(void **state) {
+    (void)state;
+    static const float sizes[] = {9.5f, 14, 31.7f};
+    static const char label[] = "AVATAR learning 0.25 Wg";
+    char fonts[2][4200];
+    av_text_shutdown();
+    use_bundled(fonts);
+    FT_Library ft;
+    assert_int_equal(FT_Init_FreeType(&ft), 0);
+    int checked = 0;
+    for (int round = 0; round < 2; round++)
+        for (int b = 0; b < 2; b++) {
+            FT_Face face;
+            assert_int_equal(FT_New_Face(ft, fonts[b], 0, &face), 0);
+            for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                FT_F26Dot6 s26 = (FT_F26Dot6)(sizes[z] * 64.0f + 0.5f);
+                assert_int_equal(FT_Set_Char_Size(face, 0, s26, 72, 72), 0);
+                av_text_layout lay;
+                assert_int_equal(av_text_lay(label, sizes[z], b, &lay), 0);
+                for (int k = 0; k < lay.n; k++)
+                    for (int32_t fx = 0; fx < 64; fx += 3) {
+                        av_glyph_bitmap got;
+                        int32_t x = 640 + fx; /* 10 px and fx/64 */
+                        assert_int_equal(av_text_glyph_render(&lay.g[k], x, sizes[z], &got), 0);
+                        assert_int_equal(FT_Load_Glyph(face, lay.g[k].gid, FT_LOAD_TARGET_LIGHT), 0);
+                        FT_Outline_Translate(&face->glyph->outline, fx, 0);
+                        assert_int_equal(FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL), 0);
+                        const FT_Bitmap *want = &face->glyph->bitmap;
+                        assert_int_equal(got.rows, (int)want->rows);
+                        assert_int_equal(got.cols, (int)want->width);
+                        assert_int_equal(got.left, 10 + face->glyph->bitmap_left);
+                        assert_int_equal(got.top, face->glyph->bitmap_top);
+                        for (int r = 0; r < got.rows; r++)
+                            assert_memory_equal(got.bits + (size_t)r * got.pitch, want->buffer + (ptrdiff_t)r * want->pitch,
+                                                (size_t)got.cols);
+                        checked++;
+                    }
+                av_text_layout_free(&lay);
+            }
+            FT_Done_Face(face);
+        }
+    assert_int_equal(checked, 2 * 2 * 3 * 23 * 22); /* every glyph of the label is drawn by the bundled faces */
+    FT_Done_FreeType(ft);
+    av_text_shutdown();
+}
+
 /* ---------------------------------------------------------------- direct shaping */
 
 /* Labels for test_direct_shaping_matches_raqm: the ones attnviz draws in
@@ -798,6 +854,7 @@ int main(void) {
         cmocka_unit_test(test_ascii_labels_leave_fontconfig_unloaded),
         cmocka_unit_test(test_fontconfig_puts_the_bundled_faces_first),
         cmocka_unit_test(test_direct_shaping_matches_raqm),
+        cmocka_unit_test(test_glyph_bitmaps_equal_freetype_rendering),
         cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,7 @@
 #include <fribidi.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include FT_GLYPH_H
 #include FT_OUTLINE_H
 #include <hb-ft.h>
 #include <hb.h>
@@ -44,6 +45,9 @@
                          * head's figure: 1024 slots kept evicting them) */
 #define GLYPH_CACHE 4096 /* rendered glyph bitmaps kept, by (font, glyph, size, sub-pixel offset):
                           * a figure set draws the same digits and labels in every figure */
+#define OUTLINE_CACHE 1024 /* hinted outlines kept, by (font, glyph, size): FreeType's light hinting
+                           * (the auto-hinter) is about 2/3 of a glyph's cost and is the same at every
+                           * sub-pixel offset; a figure set draws each glyph at ~3 offsets per size */
 #define FAMILIES "DejaVu Sans,Noto Sans CJK SC,sans-serif" /* matplotlib's face first, then CJK */
 
 typedef struct {
@@ -64,6 +68,13 @@ typedef struct {
     unsigned cp;  /* code point + 1; 0 = empty */
     short slot;   /* face slot, -1 = no font has it */
 } cp_entry;
+
+typedef struct {
+    int used, slot;
+    unsigned gid;
+    FT_F26Dot6 size; /* 26.6, as sized_face sets it */
+    FT_Glyph glyph;  /* the outline as FT_Load_Glyph gives it at that size (hinted), at the origin */
+} outline_entry;
 
 typedef struct {
     int used, slot;
@@ -101,8 +112,10 @@ static struct {
     cp_entry cache[2][CP_CACHE];
     lay_entry lays[LAY_CACHE];
     glyph_entry glyphs[GLYPH_CACHE];
+    outline_entry outlines[OUTLINE_CACHE];
     int cp_used[2 * CP_CACHE], lay_used[LAY_CACHE], glyph_used[GLYPH_CACHE]; /* filled slots, in order */
-    int n_cp_used, n_lay_used, n_glyph_used;
+    int outline_used[OUTLINE_CACHE];
+    int n_cp_used, n_lay_used, n_glyph_used, n_outline_used;
 } C;
 
 /* Font files registered by av_text_use_fonts (they outlive unload()). */
@@ -133,7 +146,12 @@ static void unload(void) {
         int k = C.cp_used[i];
         memset(&C.cache[k / CP_CACHE][k % CP_CACHE], 0, sizeof(cp_entry));
     }
-    C.n_lay_used = C.n_glyph_used = C.n_cp_used = 0;
+    for (int i = 0; i < C.n_outline_used; i++) {
+        outline_entry *e = &C.outlines[C.outline_used[i]];
+        FT_Done_Glyph(e->glyph); /* before FT_Done_FreeType */
+        memset(e, 0, sizeof *e);
+    }
+    C.n_lay_used = C.n_glyph_used = C.n_cp_used = C.n_outline_used = 0;
     for (int k = 0; k < T.n_faces; k++) {
         hb_font_destroy(T.faces[k].hb); /* before the face it references */
         FT_Done_Face(T.faces[k].face);
@@ -1012,16 +1030,39 @@ static glyph_entry *glyph_slot(int slot, unsigned gid, FT_F26Dot6 size, int32_t 
     return &C.glyphs[h % GLYPH_CACHE];
 }
 
-/* Keep a copy of the glyph slot's bitmap in e (nothing when out of memory). */
-static void glyph_keep(glyph_entry *e, int slot, unsigned gid, FT_F26Dot6 size, int32_t fx, int32_t fy,
-                       const FT_GlyphSlot gs) {
-    int rows = (int)gs->bitmap.rows, cols = (int)gs->bitmap.width;
+/* Keep a copy of bitmap bm (its top-left corner left px right of and top px
+ * above the origin) in e; 0, or -1 when out of memory (e unchanged). */
+static int glyph_keep(glyph_entry *e, int slot, unsigned gid, FT_F26Dot6 size, int32_t fx, int32_t fy,
+                      const FT_Bitmap *bm, int left, int top) {
+    int rows = (int)bm->rows, cols = (int)bm->width;
     unsigned char *bits = malloc(rows && cols ? (size_t)rows * (size_t)cols : 1);
-    if (!bits) return;
-    for (int r = 0; r < rows; r++) memcpy(bits + (size_t)r * cols, gs->bitmap.buffer + (ptrdiff_t)r * gs->bitmap.pitch, (size_t)cols);
+    if (!bits) return -1;
+    for (int r = 0; r < rows; r++) memcpy(bits + (size_t)r * cols, bm->buffer + (ptrdiff_t)r * bm->pitch, (size_t)cols);
     if (!e->used) C.glyph_used[C.n_glyph_used++] = (int)(e - C.glyphs);
     free(e->bits);
-    *e = (glyph_entry){1, slot, gid, size, fx, fy, bits, rows, cols, gs->bitmap_left, gs->bitmap_top};
+    *e = (glyph_entry){1, slot, gid, size, fx, fy, bits, rows, cols, left, top};
+    return 0;
+}
+
+/* The hinted outline of glyph gid of slot at size (s26 its 26.6 value), at
+ * the origin: FT_Load_Glyph's with LOAD_FLAGS, kept (direct-mapped by slot,
+ * glyph and size). NULL when FreeType fails, the glyph is not an outline
+ * (a bitmap strike) or memory runs out. */
+static FT_Glyph hinted_outline(int slot, unsigned gid, float size, FT_F26Dot6 s26) {
+    uint32_t h = 2166136261u;
+    uint32_t key[3] = {(uint32_t)slot, gid, (uint32_t)s26};
+    for (int k = 0; k < 3; k++) h = (h ^ key[k]) * 16777619u;
+    outline_entry *e = &C.outlines[h % OUTLINE_CACHE];
+    if (e->used && e->slot == slot && e->gid == gid && e->size == s26) return e->glyph;
+    FT_Face face = sized_face(slot, size);
+    FT_Glyph glyph;
+    if (FT_Load_Glyph(face, gid, LOAD_FLAGS) != 0 || face->glyph->format != FT_GLYPH_FORMAT_OUTLINE ||
+        FT_Get_Glyph(face->glyph, &glyph) != 0)
+        return NULL;
+    if (e->used) FT_Done_Glyph(e->glyph);
+    else C.outline_used[C.n_outline_used++] = (int)(e - C.outlines);
+    *e = (outline_entry){1, slot, gid, s26, glyph};
+    return glyph;
 }
 
 int av_text_glyph_render(const av_glyph *g, int32_t x, float size, av_glyph_bitmap *out) {
@@ -1036,15 +1077,27 @@ int av_text_glyph_render(const av_glyph *g, int32_t x, float size, av_glyph_bitm
         *out = (av_glyph_bitmap){e->bits, e->rows, e->cols, e->cols, (int)ix + e->left, (int)iy + e->top};
         return 0;
     }
-    FT_Face face = sized_face(g->slot, size);
+    FT_Glyph hinted = hinted_outline(g->slot, g->gid, size, s26);
+    if (hinted) { /* the kept outline, moved to the sub-pixel offset and rasterised (then moved back) */
+        FT_Vector offset = {x - ix * 64, g->y - iy * 64};
+        FT_Glyph bitmap = hinted;
+        if (FT_Glyph_To_Bitmap(&bitmap, FT_RENDER_MODE_NORMAL, &offset, 0) != 0) return -1;
+        FT_BitmapGlyph bg = (FT_BitmapGlyph)bitmap;
+        if (bg->bitmap.pixel_mode != FT_PIXEL_MODE_GRAY ||
+            glyph_keep(e, g->slot, g->gid, s26, offset.x, offset.y, &bg->bitmap, bg->left, bg->top) != 0) {
+            FT_Done_Glyph(bitmap);
+            return -1;
+        }
+        FT_Done_Glyph(bitmap);
+        *out = (av_glyph_bitmap){e->bits, e->rows, e->cols, e->cols, (int)ix + e->left, (int)iy + e->top};
+        return 0;
+    }
+    FT_Face face = sized_face(g->slot, size); /* a bitmap strike: at the nearest whole pixel */
     if (FT_Load_Glyph(face, g->gid, LOAD_FLAGS) != 0) return -1;
     FT_GlyphSlot gs = face->glyph;
-    int outline = gs->format == FT_GLYPH_FORMAT_OUTLINE;
-    if (outline) FT_Outline_Translate(&gs->outline, x - ix * 64, g->y - iy * 64);
-    else ix = (x + 32) >> 6, iy = (g->y + 32) >> 6;
+    ix = (x + 32) >> 6, iy = (g->y + 32) >> 6;
     if (FT_Render_Glyph(gs, FT_RENDER_MODE_NORMAL) != 0) return -1;
     if (gs->bitmap.pixel_mode != FT_PIXEL_MODE_GRAY) return -1;
-    if (outline) glyph_keep(e, g->slot, g->gid, s26, x - ix * 64, g->y - iy * 64, gs);
     *out = (av_glyph_bitmap){gs->bitmap.buffer, (int)gs->bitmap.rows, (int)gs->bitmap.width, gs->bitmap.pitch,
                              (int)ix + gs->bitmap_left, (int)iy + gs->bitmap_top};
     return 0;
