@@ -1,7 +1,7 @@
 /* pngbatch.h - PNG figures compressed on a second thread while the caller
  * draws the next one.
  *
- * Drawing a figure (layout, text, raster) and compressing it (zlib) take
+ * Drawing a figure (layout, text, raster) and compressing it (igzip) take
  * about the same time, and the text layer is not thread-safe, so a set of
  * figures runs as a pipeline: the caller draws figure k+1 while a worker
  * thread compresses figure k into memory.

@@ -31,7 +31,13 @@
  *     (Devanagari "hi", Arabic "ar", or "fa" / "ur" when the run has letters
  *     only Persian / Urdu use, ...); Latin, Cyrillic and Han get none.
  *     Default-ignorable characters (ZWJ, variation selectors) draw nothing.
- * Advances use FreeType's light hinting, as the glyphs are drawn.
+ *     A line raqm would shape as one left-to-right run of one script (no
+ *     right-to-left or explicit bidi character, no mark; most labels) goes
+ *     to HarfBuzz directly with the same settings, through one HarfBuzz font
+ *     kept per face: raqm 0.7 makes a new one per run, which reloads the
+ *     face's OpenType tables (av_text_use_direct_shaping).
+ * Advances use FreeType's light hinting, as the glyphs are drawn. A glyph
+ * is hinted once per size and rasterised once per sub-pixel offset.
  *
  * Why libraqm rather than HarfBuzz + FriBidi by hand: raqm is exactly the
  * glue this needs (UAX #9 levels and the L2 reordering of runs, script
