@@ -694,6 +694,26 @@ static void test_stdout_on_full_disk(void **state) {
     tu_free(&r);
 }
 
+/* --help and --version on a full disk: exit 1, and the message names
+ * standard output, not "the trace" (there is none). */
+static void test_help_and_version_on_full_disk(void **state) {
+    fixture *fx = *state;
+    const char *const opts[] = {"--help", "--version"};
+    for (int k = 0; k < 2; k++) {
+        int full = open("/dev/full", O_WRONLY);
+        if (full < 0) skip();
+        run_opts ro = {fx->root, full, 0, NULL};
+        tu_result r;
+        const char *args[] = {opts[k], NULL};
+        run_ex(&r, &ro, NULL, 0, args);
+        close(full);
+        assert_int_equal(r.code, 1);
+        assert_non_null(strstr(r.err, "attnviz: error: cannot write to standard output: No space left on device"));
+        assert_null(strstr(r.err, "trace"));
+        tu_free(&r);
+    }
+}
+
 /* A full disk while writing a figure: RLIMIT_FSIZE makes every write past
  * 4 KiB fail with EFBIG (SIGXFSZ ignored), which attnviz must catch like
  * ENOSPC: exit 1 naming the file, the earlier figure untouched, no temporary
@@ -792,6 +812,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_argv_longer_than_1mib, setup, teardown),
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlier_figures_survive_failed_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_plot_leaves_dump_untouched, setup, teardown),

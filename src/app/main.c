@@ -74,7 +74,7 @@ typedef struct {
  * memcheck allows. */
 static int finish(int code) {
     if (fclose(stdout) != 0 && code == 0) {
-        fprintf(stderr, "attnviz: error: cannot write the trace to standard output: %s\n", strerror(errno));
+        fprintf(stderr, "attnviz: error: cannot write to standard output: %s\n", strerror(errno)); /* the help, version or trace */
         code = 1;
     }
 #ifndef EXIT_BY_RETURN
