@@ -392,6 +392,50 @@ static void test_labels_thinned_without_overlap(void **state) {
     }
 }
 
+/* Chinese key labels stay upright when a long Latin token turns the key
+ * labels 90 degrees (UAX #50: wide characters are set upright in vertical
+ * text): for 注 意 力 Transformer 的, the four characters are horizontal,
+ * centred under their columns and below the ticks, and only Transformer is
+ * rotated. With no long token nothing is rotated. */
+static void test_cjk_key_labels_stay_upright(void **state) {
+    fixture *f = *state;
+    static const char *const words[] = {"\xE6\xB3\xA8", "\xE6\x84\x8F", "\xE5\x8A\x9B", "Transformer", "\xE7\x9A\x84"};
+    for (int round = 0; round < 2; round++) {
+        fill(f, 5, 0);
+        for (int k = 0; k < 5; k++) {
+            free(f->labels[k]);
+            f->labels[k] = strdup(round == 1 && k == 3 ? "\xE6\xA0\xB8" : words[k]); /* round 1: 核, no long token */
+        }
+        av_dlist dl;
+        av_err e;
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+        const av_dl_item *panel = av_plot_panel(&dl, 0);
+        float cell = (float)(panel->x1 - panel->x0) / 5.0f;
+        int upright = 0, rotated = 0;
+        for (size_t k = 0; k < dl.n; k++) {
+            const av_dl_item *it = &dl.items[k];
+            if (it->kind != AV_DL_TEXT || it->text.y <= panel->y1 || it->text.x > panel->x1 + 2) continue;
+            int j = -1;
+            for (int w = 0; w < 5; w++)
+                if (strcmp(it->text.utf8, f->labels[w]) == 0) j = w;
+            if (j < 0) continue; /* the axis title */
+            if (j == 3 && round == 0) {
+                assert_int_equal(it->text.rot90, 1);
+                rotated++;
+            } else {
+                assert_int_equal(it->text.rot90, 0);
+                assert_int_equal(it->text.anchor, AV_ANCHOR_MIDDLE);
+                assert_true(fabsf(it->text.x - (panel->x0 + (j + 0.5f) * cell)) <= 1.5f);
+                assert_true(it->text.y > panel->y1 + it->text.size * 0.5f); /* below the ticks */
+                upright++;
+            }
+        }
+        assert_int_equal(rotated, round == 0 ? 1 : 0);
+        assert_int_equal(upright, round == 0 ? 4 : 5);
+        av_dl_free(&dl);
+    }
+}
+
 static void test_long_label_cut_with_ellipsis(void **state) {
     fixture *f = *state;
     free(f->labels[2]);
@@ -1799,6 +1843,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_axis_titles_labels_and_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_thinned_without_overlap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_label_cut_with_ellipsis, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cjk_key_labels_stay_upright, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_inside_figure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_user_title_wraps_at_spaces_and_between_cjk_characters, setup,
                                         teardown),

@@ -293,9 +293,26 @@ static int labels_plan_x(axis_labels *a, float cell) {
     return 0;
 }
 
-/* Height of the x label band below the ticks. */
+/* Height of the x label band below the ticks (an upright label among
+ * rotated ones needs one line). */
 static float labels_x_band(const axis_labels *a) {
-    return a->rot90 ? a->max_w : a->size * LINE;
+    return a->rot90 ? fmaxf(a->max_w, a->size * LINE) : a->size * LINE;
+}
+
+/* Does label s stay upright among rotated key labels? Chinese, Japanese and
+ * Korean text is set upright in vertical lines while Latin words turn 90
+ * degrees (UAX #50: wide characters are U or Tu, upright), so a label of
+ * wide characters only that fits across its column of w_cell px is drawn
+ * horizontally; "注 意 力 Transformer" keeps 注, 意, 力 readable and turns
+ * only "Transformer". Zero-width code points (joiners, marks) do not count. */
+static int label_upright(const char *s, float w, float w_cell) {
+    if (!s || !*s || w + 8 > w_cell) return 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int cw = av_utf8_cp_width(av_utf8_next(&p));
+        if (cw != 2 && cw != 0) return 0;
+    }
+    return 1;
 }
 
 /* ---------------------------------------------------------------- pieces */
@@ -603,7 +620,7 @@ static void emit_x_labels(av_dlist *dl, const av_dl_item *heat, const axis_label
         av_dl_cell_box(&h, 0, j, b);
         int cx = (b[0] + b[2]) / 2;
         av_dl_rect(dl, cx, y, cx + 1, y + TICK, FRAME);
-        if (a->rot90)
+        if (a->rot90 && !label_upright(a->s[j], a->w[j], (float)(b[2] - b[0])))
             av_dl_text_run(dl, a->s[j], cx + 0.5f + MID * a->size, (float)(y + TICK + TICK_PAD), a->size,
                            AV_ANCHOR_END, 1, 0, INK);
         else
