@@ -156,6 +156,7 @@ async function main() {
     await modelRun(browser, tmp);
     await manyHeadsModel(browser, tmp);
     await matrixLabels(browser, tmp);
+    await cjkColumnLabels(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -308,6 +309,28 @@ async function matrixLabels(browser, tmp) {
       check(Math.abs(r.mid - r.want) <= 2, 'row label "' + r.tok + '" is centred at y = ' + r.mid.toFixed(1) + ', its row at ' + r.want.toFixed(1));
     for (const c of m.cols)
       check(c.top >= m.bottom + 2, 'column label "' + c.tok + '" starts at y = ' + c.top.toFixed(1) + ', the map ends at ' + m.bottom.toFixed(1));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* Column labels of Chinese characters stay upright (horizontal writing, not
+ * turned): the rotated vertical writing of the other labels turned them
+ * upside down. "Transformer" among them still reads bottom to top. */
+async function cjkColumnLabels(browser, tmp) {
+  const out = path.join(tmp, 'cjk');
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, '\u6ce8\u610f\u529bTransformer\u7684']);
+  await test('html_cjk_column_labels_stay_upright', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await view(page, 'matrix');
+    const cols = await page.evaluate(() => [...document.querySelectorAll('#view-matrix .mx .cols span')].map((e) => {
+      const st = getComputedStyle(e); return { tok: e.textContent, mode: st.writingMode, turn: st.transform }; }));
+    check(cols.length === 5, cols.length + ' column labels for 5 tokens');
+    for (const c of cols) {
+      const latin = c.tok === 'Transformer';
+      check(latin ? c.mode === 'vertical-rl' && c.turn !== 'none' : c.mode === 'horizontal-tb' && c.turn === 'none',
+        'column label "' + c.tok + '": writing-mode ' + c.mode + ', transform ' + c.turn);
+    }
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

@@ -379,11 +379,22 @@
       const px = Math.min(step, T - i) * c;
       rows.append(el('span', { class: step > 1 ? 'thin' : '', style: 'height:' + px + 'px;max-width:10em', text: lab(i),
         title: r.tokens[i] }));
-      cols.append(el('span', { style: 'width:' + px + 'px', text: lab(i), title: r.tokens[i] }));
+      cols.append(el('span', { class: upright(lab(i), px) ? 'up' : '', style: 'width:' + px + 'px', text: lab(i),
+        title: r.tokens[i] }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
       el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax));
     return out;
+  }
+
+  /* A key label of Chinese, Japanese or Korean characters only stays
+   * upright when it fits across its column of px pixels (12 px a
+   * character): vertical CJK text is set upright (UAX #50), and the
+   * rotated writing of the other labels would turn it upside down. As the
+   * PNG's key labels (render/plot.c label_upright). */
+  const WIDE = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Bopomofo}\u3000-\u303F\uFF01-\uFF60\uFFE0-\uFFE6]+$/u;
+  function upright(text, px) {
+    return WIDE.test(text) && [...text].length * 12 + 2 <= px;
   }
 
   function keyMatrix(ev, cv, r, k, l, h, c) {
