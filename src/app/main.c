@@ -66,7 +66,8 @@ typedef struct {
  * HarfBuzz, OpenBLAS's threads), which only free memory the kernel takes
  * back at once: _exit skips them (about 1 ms of the 31 ms classroom
  * command). It first waits for the font loader thread (after an early error
- * it may still be loading), so that no thread is cut off; and when
+ * it may still be loading), so that no thread is cut off or outlives
+ * HarfBuzz's exit handler; and when
  * fontconfig was loaded (labels beyond the bundled faces, --model), the
  * process exits normally: fontconfig's own teardown (FcFini) is what frees
  * its font lists, part of which valgrind cannot reach from attnviz's
@@ -77,8 +78,13 @@ static int finish(int code) {
         fprintf(stderr, "attnviz: error: cannot write to standard output: %s\n", strerror(errno)); /* the help, version or trace */
         code = 1;
     }
+    /* The font loader may still be laying out its warm-up text after an
+     * early error; exit() would run HarfBuzz's own atexit handler, which
+     * frees the language strings that thread is reading, before the
+     * handler that joins it (AddressSanitizer: heap-use-after-free). */
+    av_text_prepare_wait();
 #ifndef EXIT_BY_RETURN
-    if (!av_text_fontconfig_loaded()) _exit(code); /* waits for the loader thread */
+    if (!av_text_fontconfig_loaded()) _exit(code);
 #endif
     return code;
 }
