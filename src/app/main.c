@@ -49,16 +49,6 @@ typedef struct {
     int color;
 } run;
 
-/* Builds with AddressSanitizer (make SANITIZE=1) leave main by return, so
- * that LeakSanitizer, which runs at exit, checks every block. */
-#if defined(__SANITIZE_ADDRESS__)
-#define EXIT_BY_RETURN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EXIT_BY_RETURN 1
-#endif
-#endif
-
 /* Close standard output (an error there fails a run that had none) and
  * end the process with the exit code. Every file the run wrote is closed
  * and main has freed its memory by now; what exit() would still do is run
@@ -81,11 +71,11 @@ static int finish(int code) {
     /* The font loader may still be laying out its warm-up text after an
      * early error; exit() would run HarfBuzz's own atexit handler, which
      * frees the language strings that thread is reading, before the
-     * handler that joins it (AddressSanitizer: heap-use-after-free). */
-    av_text_prepare_wait();
-#ifndef EXIT_BY_RETURN
-    if (!av_text_fontconfig_loaded()) _exit(code);
-#endif
+     * handler that joins it (AddressSanitizer: heap-use-after-free).
+     * av_text_fontconfig_loaded waits for it. ASan builds leave by return,
+     * so that LeakSanitizer, which runs at exit, checks every block. */
+    int fontconfig = av_text_fontconfig_loaded();
+    if (!AV_ASAN && !fontconfig) _exit(code);
     return code;
 }
 

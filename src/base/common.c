@@ -61,14 +61,7 @@ typedef struct {
  * the fuzz targets): it checks bounds, use after free and leaks of heap
  * blocks only, and in a mapping rounded up to 2 MiB a write past the end of
  * a canvas or tensor, or a buffer never freed, would pass unseen. */
-#if defined(__SANITIZE_ADDRESS__)
-#define BIG_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BIG_ASAN 1
-#endif
-#endif
-#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(BIG_ASAN)
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !AV_ASAN
 #define BIG_MAP 1
 #endif
 

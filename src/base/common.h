@@ -88,6 +88,21 @@ void av_big_free(void *p);
 #define AV_FNV1A64_BASIS 0xCBF29CE484222325ull
 uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n);
 
+/* AV_ASAN is 1 in builds with AddressSanitizer (make SANITIZE=1, the fuzz
+ * targets; GCC's __SANITIZE_ADDRESS__ or clang's __has_feature), else 0:
+ * code that would hide memory errors from it (own mappings, base/common.c)
+ * or skip its leak check at exit (app/main.c) steps aside. */
+#if defined(__SANITIZE_ADDRESS__)
+#define AV_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AV_ASAN 1
+#endif
+#endif
+#ifndef AV_ASAN
+#define AV_ASAN 0
+#endif
+
 /* AV_SIMD_CLONES before a kernel function: GCC compiles it for AVX-512, AVX2
  * and plain x86-64 and picks the one the CPU has when the program starts
  * (target_clones, which needs ifunc, hence ELF). Without -ffast-math and with

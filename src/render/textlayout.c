@@ -246,7 +246,9 @@ static void prepare_start(const char *text, int all) {
         pthread_mutex_unlock(&prep_lock);
         return;
     }
-    if (!shutdown_registered) { /* here, not on the thread: exit joins it first */
+    if (!shutdown_registered) { /* here, not on the thread; but libraries' exit handlers registered
+                                  * later (HarfBuzz's, on first use) run before it: callers wait
+                                  * (av_text_prepare_wait) before they exit */
         atexit(av_text_shutdown);
         shutdown_registered = 1;
     }

@@ -161,8 +161,9 @@ void av_text_prepare(void);
 /* Wait until the loading av_text_prepare started has finished (nothing
  * when none runs). While it runs, fontconfig reads the environment on that
  * thread, so setenv/unsetenv elsewhere must wait for it
- * (nn/attention_blas.h's av_blas_set_env_wait). The one function here that
- * may be called from any thread. */
+ * (nn/attention_blas.h's av_blas_set_env_wait); so must exit: HarfBuzz's
+ * exit handler frees strings that thread may be reading (app/main.c
+ * finish). The one function here that may be called from any thread. */
 void av_text_prepare_wait(void);
 
 /* av_text_prepare for labels made from utf8 (UTF-8, e.g. the sentence; NULL:
