@@ -291,11 +291,7 @@ async function manyHeadsModel(browser, tmp) {
  * label's text is level with the middle of its row (within 2 px), and every column label's
  * text starts below the map, clear of it (the first, "I", used to sit on the map's edge). */
 async function matrixLabels(browser, tmp) {
-  const out = path.join(tmp, 'labels');
-  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
-  await test('html_matrix_labels_sit_beside_their_rows_and_below_the_map', async () => {
-    const page = await openPage(browser, path.join(out, 'attnviz.html'));
-    await view(page, 'matrix');
+  await matrixTest(browser, tmp, 'labels', 'I love deep learning', 'html_matrix_labels_sit_beside_their_rows_and_below_the_map', async (page) => {
     const m = await page.evaluate(() => {
       const cv = document.querySelector('#view-matrix canvas'), b = cv.getBoundingClientRect(), c = Number(cv.dataset.cell);
       const text = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
@@ -309,8 +305,6 @@ async function matrixLabels(browser, tmp) {
       check(Math.abs(r.mid - r.want) <= 2, 'row label "' + r.tok + '" is centred at y = ' + r.mid.toFixed(1) + ', its row at ' + r.want.toFixed(1));
     for (const c of m.cols)
       check(c.top >= m.bottom + 2, 'column label "' + c.tok + '" starts at y = ' + c.top.toFixed(1) + ', the map ends at ' + m.bottom.toFixed(1));
-    check(page.problems.length === 0, page.problems.join('; '));
-    await page.close();
   });
 }
 
@@ -318,11 +312,7 @@ async function matrixLabels(browser, tmp) {
  * turned): the rotated vertical writing of the other labels turned them
  * upside down. "Transformer" among them still reads bottom to top. */
 async function cjkColumnLabels(browser, tmp) {
-  const out = path.join(tmp, 'cjk');
-  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, '\u6ce8\u610f\u529bTransformer\u7684']);
-  await test('html_cjk_column_labels_stay_upright', async () => {
-    const page = await openPage(browser, path.join(out, 'attnviz.html'));
-    await view(page, 'matrix');
+  await matrixTest(browser, tmp, 'cjk', '\u6ce8\u610f\u529bTransformer\u7684', 'html_cjk_column_labels_stay_upright', async (page) => {
     const cols = await page.evaluate(() => [...document.querySelectorAll('#view-matrix .mx .cols span')].map((e) => {
       const st = getComputedStyle(e); return { tok: e.textContent, mode: st.writingMode, turn: st.transform }; }));
     check(cols.length === 5, cols.length + ' column labels for 5 tokens');
@@ -331,6 +321,18 @@ async function cjkColumnLabels(browser, tmp) {
       check(latin ? c.mode === 'vertical-rl' && c.turn !== 'none' : c.mode === 'horizontal-tb' && c.turn === 'none',
         'column label "' + c.tok + '": writing-mode ' + c.mode + ', transform ' + c.turn);
     }
+  });
+}
+
+/* Test `name` on the --html page of sentence (2 heads, in tmp/dir) in the
+ * matrix view: check(page), then no failed request or console error. */
+async function matrixTest(browser, tmp, dir, sentence, name, checkPage) {
+  const out = path.join(tmp, dir);
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, sentence]);
+  await test(name, async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await view(page, 'matrix');
+    await checkPage(page);
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
