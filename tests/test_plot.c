@@ -479,6 +479,49 @@ static void test_long_title_wraps_inside_figure(void **state) {
     av_dl_free(&dl);
 }
 
+/* x of the map (the data heat item), of the colour bar's ramp and of the
+ * "query (row)" axis title, for the centring test below. */
+static void single_xs(const av_dlist *dl, int *map_x, int *ramp_x, float *qtitle_x) {
+    *map_x = *ramp_x = -1;
+    *qtitle_x = -1;
+    for (size_t k = 0; k < dl->n; k++) {
+        const av_dl_item *it = &dl->items[k];
+        if (it->kind == AV_DL_HEAT) *(it->heat.ramp ? ramp_x : map_x) = it->x0;
+        if (it->kind == AV_DL_TEXT && strcmp(it->text.utf8, "query (row)") == 0) *qtitle_x = it->text.x;
+    }
+}
+
+/* A title piece wider than the map and its key (the README's --weights
+ * example names a folder: "W_Q, W_K, W_V, W_O loaded from /usr/local/share/
+ * attnviz/weights/identity-d8; X random ...") widens the figure; the map,
+ * its labels, axis titles and colour bar used to stay at the left with the
+ * added width empty on the right. Now all of them move right by half the
+ * added width, so the margins left and right of them are equal. */
+static void test_title_wider_than_the_map_centres_the_map(void **state) {
+    fixture *f = *state;
+    av_dlist narrow, wide;
+    av_err e;
+    f->hm.title = "head 0 of 1 \xC2\xB7 mask: none";
+    assert_int_equal(av_plot_layout_head(&narrow, &f->hm, &f->meta, &e), AV_OK);
+    f->hm.title = "head 0 of 1 \xC2\xB7 W_Q, W_K, W_V, W_O loaded from /usr/local/share/attnviz/weights/"
+                  "identity-d8; X random (untrained, seed 42) \xC2\xB7 mask: none";
+    assert_int_equal(av_plot_layout_head(&wide, &f->hm, &f->meta, &e), AV_OK);
+    assert_true(wide.width > narrow.width + 100);
+    int shift = (wide.width - narrow.width) / 2;
+    int map_n, ramp_n, map_w, ramp_w;
+    float q_n, q_w;
+    single_xs(&narrow, &map_n, &ramp_n, &q_n);
+    single_xs(&wide, &map_w, &ramp_w, &q_w);
+    assert_true(map_n > 0 && ramp_n > map_n && q_n > 0);
+    assert_int_equal(map_w, map_n + shift);
+    assert_int_equal(ramp_w, ramp_n + shift);
+    assert_float_equal(q_w, q_n + shift, 1e-3);
+    int right_n = narrow.width - ramp_n, right_w = wide.width - ramp_w; /* margin right of the ramp */
+    assert_true(abs(right_w - (right_n + shift)) <= 1);                  /* rounding of an odd difference */
+    av_dl_free(&narrow);
+    av_dl_free(&wide);
+}
+
 /* The bold title lines of a laid-out figure, top to bottom (they are
  * emitted in that order), into lines[]; returns how many. */
 static int title_lines_of(const av_dlist *dl, const char **lines, int max) {
@@ -1845,6 +1888,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_label_cut_with_ellipsis, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_key_labels_stay_upright, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_inside_figure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_title_wider_than_the_map_centres_the_map, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_user_title_wraps_at_spaces_and_between_cjk_characters, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyphs_counted, setup, teardown),

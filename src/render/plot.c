@@ -1166,6 +1166,7 @@ static int clampi(int v, int lo, int hi) {
 /* The maps of a single-panel figure, px of the unscaled layout. */
 typedef struct {
     int hx0, below, axis_band;     /* left edge of the first map; band under the maps; axis-title band */
+    int shift;                     /* px the maps, labels and key moved right, centred under a wider title */
     int hw, hh;                    /* one map's width and height */
     float fcw, fch;                /* one cell's width and height (< 1: cells averaged) */
     int gap_x, panel_band, key_w;  /* between maps; panel titles above them; the key right of them */
@@ -1258,7 +1259,7 @@ static int emit_single_maps(av_dlist *dl, const av_heatmap *hms, const av_heatma
             av_dl_text_run(dl, hp->panel_title, x0 + b->hw * 0.5f, (float)(hy0 - 1 - 6), fs->panel,
                            AV_ANCHOR_MIDDLE, 0, 0, BLACK);
     }
-    av_dl_text_run(dl, hm->q_title ? hm->q_title : "query (row)", MARGIN + ASC * fs->axis, hy0 + b->hh * 0.5f,
+    av_dl_text_run(dl, hm->q_title ? hm->q_title : "query (row)", MARGIN + b->shift + ASC * fs->axis, hy0 + b->hh * 0.5f,
                    fs->axis, AV_ANCHOR_MIDDLE, 1, 0, INK);
     return 0;
 }
@@ -1335,8 +1336,14 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     }
     int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
     int cbx = maps_right + CBAR_GAP;
-    int width = cbx + b.key_w + MARGIN;
+    int width = cbx + b.key_w + MARGIN, content_w = width;
     if (title_fit(&tl, title, fs.title, sz.fig_max, meta, &width) != 0) goto oom;
+    if (width > content_w) { /* a title piece (a long --weights folder) widened the figure: centre the rest */
+        b.shift = (width - content_w) / 2;
+        b.hx0 += b.shift;
+        maps_right += b.shift;
+        cbx += b.shift;
+    }
 
     /* Vertical extents. */
     int hy0 = MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0) + 1 + b.panel_band;
