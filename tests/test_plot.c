@@ -531,6 +531,76 @@ static int title_lines_of(const av_dlist *dl, const char **lines, int max) {
     return n;
 }
 
+/* Bold width of pieces[from..to) joined with " · ", px. */
+static float joined_w(const char *const *pieces, int from, int to, float size) {
+    char buf[1024] = "";
+    for (int i = from; i < to; i++) {
+        if (i > from) strcat(buf, " \xC2\xB7 ");
+        strcat(buf, pieces[i]);
+    }
+    av_text_metrics m;
+    av_text_measure(buf, size, 1, &m);
+    return m.width;
+}
+
+/* The narrowest widest line over every split of pieces[0..n) into `lines`
+ * runs of consecutive pieces (all of them tried), px. */
+static float best_split(const char *const *pieces, int n, int lines, int from, float size) {
+    if (lines == 1) return joined_w(pieces, from, n, size);
+    float best = 1e9f;
+    for (int end = from + 1; end <= n - (lines - 1); end++) {
+        float w = fmaxf(joined_w(pieces, from, end, size), best_split(pieces, n, lines - 1, end, size));
+        best = fminf(best, w);
+    }
+    return best;
+}
+
+/* A title of " · " pieces that wraps (no --title) has even lines: greedy
+ * filling had left "... · positions: sinusoidal" over a lone "mask: none"
+ * in the README's grid figure. The lines, joined with " · ", give the title
+ * back; and the widest of them is as narrow as any split of the pieces into
+ * that many lines can make it (every split measured whole; 1 px for the
+ * rounding of the bisection). */
+static void test_wrapped_title_lines_are_balanced(void **state) {
+    fixture *f = *state;
+    /* greedy filling gave lines of 6, 6, 6 and 3 of these (585 px widest); balanced, 6, 5, 5, 5 (510 px) */
+    static const char *const pieces[] = {"head 0", "head 1", "head 2", "head 3", "head 4", "head 5", "head 6",
+                                         "head 7", "head 8", "head 9", "head 10", "head 11", "head 12",
+                                         "head 13", "head 14", "head 15", "head 16", "head 17", "head 18",
+                                         "head 19", "head 20"};
+    const int n = 21;
+    char title[512] = "";
+    for (int i = 0; i < n; i++) {
+        if (i) strcat(title, " \xC2\xB7 ");
+        strcat(title, pieces[i]);
+    }
+    f->hm.title = title;
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const char *lines[16];
+    int nl = title_lines_of(&dl, lines, 16);
+    assert_true(nl >= 2);
+    char joined[512] = "";
+    float widest = 0, size = 0;
+    for (int k = 0; k < nl; k++) {
+        if (k) strcat(joined, " \xC2\xB7 ");
+        strcat(joined, lines[k]);
+        for (size_t i = 0; i < dl.n; i++)
+            if (dl.items[i].kind == AV_DL_TEXT && dl.items[i].text.utf8 == lines[k]) size = dl.items[i].text.size;
+        av_text_metrics m;
+        av_text_measure(lines[k], size, 1, &m);
+        widest = fmaxf(widest, m.width);
+        printf("    %s (%.1f px)\n", lines[k], m.width);
+    }
+    assert_string_equal(joined, title);
+    float best = best_split(pieces, n, nl, 0, size);
+    printf("    widest line %.1f px, best split into %d lines %.1f px\n", widest, nl, best);
+    assert_true(widest <= best + 1.0f);
+    av_dl_free(&dl);
+}
+
+
 /* --title TEXT wider than the figure was cut with "…" on one line: "Attention
  * of a small untrained Transformer on a classic exa…" lost the rest. Now it
  * wraps: in English at spaces, so its lines joined with one space give the
@@ -1889,6 +1959,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cjk_key_labels_stay_upright, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_inside_figure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_wider_than_the_map_centres_the_map, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wrapped_title_lines_are_balanced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_user_title_wraps_at_spaces_and_between_cjk_characters, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyphs_counted, setup, teardown),

@@ -1005,6 +1005,86 @@ static int title_make(title_lines *t, const char *title, size_t user, float size
     return 0;
 }
 
+/* Greedy packing of n pieces of widths w (joined by a separator of width
+ * sep) into lines no wider than lim, where it can: the number of lines, and
+ * in first[] (when not NULL) the index of each line's first piece. */
+static int pack_pieces(const float *w, int n, float sep, float lim, int *first) {
+    int lines = 0;
+    float at = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == 0 || at + sep + w[i] > lim) {
+            if (first) first[lines] = i;
+            lines++;
+            at = w[i];
+        } else {
+            at += sep + w[i];
+        }
+    }
+    return lines;
+}
+
+/* Even out the lines of a title that title_make wrapped at " · " (no --title
+ * part, no piece cut): the same number of lines, as narrow as they can be,
+ * instead of full lines followed by a short last one (the grid figure's
+ * "... · positions: sinusoidal" over a lone "mask: none" becomes "... ·
+ * random weights (untrained, seed 42)" over "positions: sinusoidal · mask:
+ * none"). Like CSS text-wrap: balance: the smallest width at which greedy
+ * packing still needs no more lines, found by bisection on the pieces'
+ * widths (each measured once; a line is taken as its pieces plus the
+ * separators); the lines are then measured whole and the title is left as it
+ * was if one of them would not fit max_w. 0 or -1 (OOM). */
+static int title_balance(title_lines *t, const char *title, float size, float max_w) {
+    static const char SEP[] = " \xC2\xB7 ";
+    enum { MAX_PIECES = 32 };
+    if (!title || t->n < 2 || t->n >= MAX_TITLE_LINES - 1) return 0;
+    for (int k = 0; k < t->n; k++)
+        if (strstr(t->line[k], "\xE2\x80\xA6")) return 0; /* a piece was cut with "…": leave it */
+    const char *start[MAX_PIECES];
+    size_t len[MAX_PIECES];
+    float w[MAX_PIECES];
+    int n = 0;
+    for (const char *p = title; *p; n++) {
+        if (n == MAX_PIECES) return 0;
+        const char *end = strstr(p, SEP);
+        start[n] = p;
+        len[n] = end ? (size_t)(end - p) : strlen(p);
+        if ((w[n] = span_w(p, 0, len[n], size)) < 0) return -1;
+        p = end ? end + strlen(SEP) : p + len[n];
+    }
+    float sep = text_w(SEP, size, 1), lo = 0, hi = max_w;
+    for (int i = 0; i < n; i++) lo = fmaxf(lo, w[i]);
+    if (lo > max_w || pack_pieces(w, n, sep, hi, NULL) > t->n) return 0;
+    for (int it = 0; it < 24 && hi - lo > 0.5f; it++) {
+        float mid = (lo + hi) / 2;
+        if (pack_pieces(w, n, sep, mid, NULL) <= t->n) hi = mid;
+        else lo = mid;
+    }
+    int first[MAX_PIECES + 1];
+    int lines = pack_pieces(w, n, sep, hi, first);
+    first[lines] = n;
+    title_lines b = {0};
+    for (int k = 0; k < lines; k++) {
+        const char *from = start[first[k]], *to = start[first[k + 1] - 1] + len[first[k + 1] - 1];
+        char *line = malloc((size_t)(to - from) + 1);
+        if (!line) {
+            title_free(&b);
+            return -1;
+        }
+        memcpy(line, from, (size_t)(to - from));
+        line[to - from] = 0;
+        b.line[b.n++] = line;
+        float lw = text_w(line, size, 1);
+        if (lw > max_w) { /* measured whole, it does not fit after all: keep title_make's lines */
+            title_free(&b);
+            return 0;
+        }
+        b.w = fmaxf(b.w, lw);
+    }
+    title_free(t);
+    *t = b;
+    return 0;
+}
+
 /* Width of the widest " · "-separated piece of title after its first skip
  * bytes (bold, px), so a figure can widen (up to its bound) instead of
  * cutting a piece. */
@@ -1139,12 +1219,15 @@ static int maps_below(const axis_labels *xl, int axis_band) {
 /* Title: wrap to the content width at " · ", widening *width for one long
  * piece up to fig_max (beyond that the piece is cut with "…"); the user's
  * first meta->user_title bytes never widen it, and wrap over up to
- * USER_TITLE_LINES lines instead (title_make). 0 or -1 (OOM). */
+ * USER_TITLE_LINES lines instead (title_make). Without --title the lines
+ * are then evened out (title_balance). 0 or -1 (OOM). */
 static int title_fit(title_lines *tl, const char *title, float size, int fig_max, const av_plot_meta *meta,
                      int *width) {
     float widest = title_widest_piece(title, meta ? meta->user_title : 0, size);
     *width = imax(*width, imin(fig_max, (int)ceilf(widest) + 2 * MARGIN));
-    return title_make(tl, title, meta ? meta->user_title : 0, size, (float)(*width - 2 * MARGIN));
+    size_t user = meta ? meta->user_title : 0;
+    if (title_make(tl, title, user, size, (float)(*width - 2 * MARGIN)) != 0) return -1;
+    return user ? 0 : title_balance(tl, title, size, (float)(*width - 2 * MARGIN));
 }
 
 /* Centre the title over the maps (left..right) when it fits there, else
