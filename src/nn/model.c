@@ -310,6 +310,11 @@ av_status av_model_forward(av_model *m, av_err *err) {
     return check(m->out, (size_t)T * C, "the output Y", err);
 }
 
+void av_model_release_weights(av_model *m) {
+    av_big_free(m->W_Q); /* and W_K, W_V, W_O: one buffer */
+    m->W_Q = m->W_K = m->W_V = m->W_O = NULL;
+}
+
 void av_model_free(av_model *m) {
     float *big[] = {m->X, m->W_Q /* and W_K, W_V, W_O */, m->q_proj, m->Q, m->K, m->V, m->scores, m->att, m->context, m->out};
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) av_big_free(big[i]); /* from av_big_calloc */
