@@ -1100,8 +1100,6 @@ static FT_Glyph hinted_outline(int slot, unsigned gid, float size, FT_F26Dot6 s2
     return glyph;
 }
 
-static int glyph_render_now(const av_glyph *g, int32_t x, float size, av_glyph_bitmap *out);
-
 int av_text_glyph_render(const av_glyph *g, int32_t x, float size, av_glyph_bitmap *out) {
     prepare_join();
     return glyph_render_now(g, x, size, out);
