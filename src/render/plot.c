@@ -825,6 +825,10 @@ static int emit_mask_legend(av_dlist *dl, int x0, int y0, float fs, av_rgb visib
 
 #define MAX_TITLE_LINES 8
 
+/* Between the pieces of a generated title ("head 0 of 8 · mask: none"):
+ * title_make breaks lines only there. */
+static const char SEP[] = " \xC2\xB7 "; /* " · " */
+
 typedef struct {
     char *line[MAX_TITLE_LINES];
     int n;
@@ -959,7 +963,6 @@ static int title_wrap_piece(title_lines *t, const char *s, size_t len, float siz
  * CJK characters, over up to USER_TITLE_LINES lines (title_wrap_piece).
  * Returns 0 or -1 (OOM). */
 static int title_make(title_lines *t, const char *title, size_t user, float size, float max_w) {
-    static const char SEP[] = " \xC2\xB7 "; /* " · " */
     memset(t, 0, sizeof *t);
     if (!title || !*title) return 0;
     const char *p = title;
@@ -1034,7 +1037,6 @@ static int pack_pieces(const float *w, int n, float sep, float lim, int *first) 
  * separators); the lines are then measured whole and the title is left as it
  * was if one of them would not fit max_w. 0 or -1 (OOM). */
 static int title_balance(title_lines *t, const char *title, float size, float max_w) {
-    static const char SEP[] = " \xC2\xB7 ";
     enum { MAX_PIECES = 32 };
     if (!title || t->n < 2 || t->n >= MAX_TITLE_LINES - 1) return 0;
     for (int k = 0; k < t->n; k++)
@@ -1089,7 +1091,6 @@ static int title_balance(title_lines *t, const char *title, float size, float ma
  * bytes (bold, px), so a figure can widen (up to its bound) instead of
  * cutting a piece. */
 static float title_widest_piece(const char *title, size_t skip, float size) {
-    static const char SEP[] = " \xC2\xB7 ";
     float m = 0;
     if (!title) return 0;
     const char *p = title + (skip < strlen(title) ? skip : strlen(title));
