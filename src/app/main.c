@@ -55,9 +55,11 @@ typedef struct {
  * the text layer's av_text_shutdown and the libraries' destructors (FreeType,
  * HarfBuzz, OpenBLAS's threads), which only free memory the kernel takes
  * back at once: _exit skips them (about 1 ms of the 31 ms classroom
- * command). It first waits for the font loader thread (after an early error
- * it may still be loading), so that no thread is cut off or outlives
- * HarfBuzz's exit handler; and when
+ * command). It first waits for the font loader thread: after an early error
+ * it may still be laying out its warm-up text, and exit() would run
+ * HarfBuzz's own exit handler, which frees the language strings that thread
+ * reads, before the one that joins it (AddressSanitizer: heap-use-after-free).
+ * ASan builds leave by return, so that LeakSanitizer checks every block. And when
  * fontconfig was loaded (labels beyond the bundled faces, --model), the
  * process exits normally: fontconfig's own teardown (FcFini) is what frees
  * its font lists, part of which valgrind cannot reach from attnviz's
@@ -68,13 +70,7 @@ static int finish(int code) {
         fprintf(stderr, "attnviz: error: cannot write to standard output: %s\n", strerror(errno)); /* the help, version or trace */
         code = 1;
     }
-    /* The font loader may still be laying out its warm-up text after an
-     * early error; exit() would run HarfBuzz's own atexit handler, which
-     * frees the language strings that thread is reading, before the
-     * handler that joins it (AddressSanitizer: heap-use-after-free).
-     * av_text_fontconfig_loaded waits for it. ASan builds leave by return,
-     * so that LeakSanitizer, which runs at exit, checks every block. */
-    int fontconfig = av_text_fontconfig_loaded();
+    int fontconfig = av_text_fontconfig_loaded(); /* joins the font loader first (see above) */
     if (!AV_ASAN && !fontconfig) _exit(code);
     return code;
 }
