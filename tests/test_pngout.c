@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/mman.h>
 #include <zlib.h>
 
 #include "testutil.h"
@@ -271,12 +272,96 @@ static void test_image_data_by_the_spec(void **state) {
     }
 }
 
+/* CRC-32C (Castagnoli; reflected polynomial 0x82F63B78) of the 4 bytes of v,
+ * little-endian, from 0 and without the final inversion: what x86's SSE4.2
+ * crc32 instruction computes, which is igzip's hash of a 4-byte window
+ * (compute_hash in ISA-L's huffman.asm). Bitwise, from the polynomial. */
+static uint32_t crc32c_u32(uint32_t v) {
+    uint32_t crc = 0;
+    for (int b = 0; b < 4; b++) {
+        crc ^= (v >> (8 * b)) & 0xFF;
+        for (int k = 0; k < 8; k++) crc = crc & 1 ? (crc >> 1) ^ 0x82F63B78u : crc >> 1;
+    }
+    return crc;
+}
+
+/* size bytes mapped at addr exactly, or NULL when that range is taken. */
+static void *map_at(uintptr_t addr, size_t size) {
+#ifdef MAP_FIXED_NOREPLACE
+    void *p = mmap((void *)addr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+#else
+    void *p = mmap((void *)addr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#endif
+    if (p == MAP_FAILED) return NULL;
+    if ((uintptr_t)p != addr) { /* a kernel without MAP_FIXED_NOREPLACE took it as a hint */
+        munmap(p, size);
+        return NULL;
+    }
+    return p;
+}
+
+/* The same image gives the same bytes wherever the compressor's state
+ * lives. ISA-L 2.30 hashes stream position 2 from bits 16-47 of the state's
+ * address (see first_byte_apart in pngout.c); when that hash lands in the
+ * bucket of the white background's 4-byte window, FF FF FF FF, a later match
+ * in the background was coded at another distance and the file changed
+ * (decoding to the same pixels). This puts the state at an address where
+ * it does (the bucket: the low 13 bits of the CRC, igzip level 1's 8,192
+ * entries) and at one where it does not, on a figure-like image (white, a
+ * map of coloured cells, black axes); the two encodings, and av_png_encode's
+ * with its own state, must be the same bytes. Without first_byte_apart the
+ * first two differ (68,048 against 68,055 bytes on a head figure). */
+static void test_bytes_do_not_depend_on_where_the_state_lives(void **state) {
+    (void)state;
+    enum { FW = 640, FH = 480 };
+    unsigned char *rgb = malloc((size_t)FW * FH * 3);
+    assert_non_null(rgb);
+    memset(rgb, 0xFF, (size_t)FW * FH * 3);
+    for (int y = 60; y < 420; y++)
+        for (int x = 80; x < 560; x++) {
+            unsigned char *px = rgb + ((size_t)y * FW + x) * 3;
+            if (x == 80 || y == 419) { px[0] = px[1] = px[2] = 0; continue; } /* the axes */
+            int cell = (y - 60) / 45 * 8 + (x - 80) / 60;                   /* 8 x 8 cells */
+            px[0] = (unsigned char)(40 + cell * 3), px[1] = (unsigned char)(200 - cell * 2), px[2] = (unsigned char)(90 + cell);
+        }
+    size_t size = av_png_state_size();
+    uint32_t white = crc32c_u32(0xFFFFFFFFu) & 8191;
+    void *at_white = NULL, *elsewhere = NULL;
+    uintptr_t v;
+    /* from 2^45 up: user space, and above AddressSanitizer's shadow memory */
+    for (v = 0x20000000u; !at_white && v < 0x20400000u; v++)
+        if ((crc32c_u32((uint32_t)v) & 8191) == white) at_white = map_at(v << 16, size);
+    for (v += 0x100; !elsewhere && v < 0x20800000u; v++)
+        if ((crc32c_u32((uint32_t)v) & 8191) != white) elsewhere = map_at(v << 16, size);
+    assert_non_null(at_white);
+    assert_non_null(elsewhere);
+
+    av_err err;
+    unsigned char *a = NULL, *b = NULL, *c = NULL;
+    size_t na = 0, nb = 0, nc = 0;
+    assert_int_equal(av_png_encode_in(at_white, &a, &na, rgb, FW, FH, (size_t)FW * 3, &err), AV_OK);
+    assert_int_equal(av_png_encode_in(elsewhere, &b, &nb, rgb, FW, FH, (size_t)FW * 3, &err), AV_OK);
+    assert_int_equal(av_png_encode(&c, &nc, rgb, FW, FH, (size_t)FW * 3, NULL, 0, 0, &err), AV_OK);
+    check_png_by_spec(a, na, rgb, FW, FH, (size_t)FW * 3);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    assert_int_equal(na, nc);
+    assert_memory_equal(a, c, na);
+    free(a);
+    free(b);
+    free(c);
+    munmap(at_white, size);
+    munmap(elsewhere, size);
+    free(rgb);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_image_data_by_the_spec, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_texts_equal_full_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_truncated_idat_still_gives_texts, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_errors_name_the_path, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_bytes_do_not_depend_on_where_the_state_lives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <isa-l/igzip_lib.h>
 #include <png.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,9 +114,10 @@ enum {
  * the ancillary chunks and every chunk's length and CRC (png_write_chunk),
  * and this function only fills the IDAT chunks. On this project's figures
  * igzip level 1 gives files the size of zlib level 1's (the 9 classroom
- * figures: 550,827 bytes against 551,002) in a fifth of the CPU time. Its output depends only on the input on a given
- * machine (no clocks, no threads), so files stay reproducible; the decoded
- * pixels are the same everywhere.
+ * figures: 550,827 bytes against 551,002) in a fifth of the CPU time. Its
+ * output depends only on the input on a given machine (no clocks, no
+ * threads), once first_byte_apart below has run, so files stay reproducible;
+ * the decoded pixels are the same everywhere.
  *
  * Rows are copied with their filter bytes into a 64 KiB staging buffer (a
  * longer row into long_row, row + 1 bytes, which the caller allocates), so
@@ -182,6 +184,50 @@ static void after_igzip(void) {
 }
 #endif
 
+/* Compress the stream's first byte on its own, ended with a sync flush
+ * (RFC 1951 3.2.4: a final-less empty stored block), before any other input.
+ *
+ * Why: ISA-L 2.30's level-1 body (igzip_icf_body_h1_gr_bt.asm, the
+ * .write_first_byte path, taken while the stream has no history) hashes
+ * position 2 from a register that holds the isal_zstream's address instead
+ * of the input (`shr tmp2, 16` on rcx, which was never loaded with data).
+ * Position 2 then goes into a hash bucket chosen by bits 16-47 of where the
+ * compressor's state lives, and when that bucket is one the image uses
+ * later (1 in 8192: the white background's, say) a match is coded at
+ * another, equally valid distance. The file decodes to the same pixels, but
+ * its bytes depended on memory layout: 1 run in about 400 of the classroom
+ * command wrote a figure that differed from the last run's.
+ *
+ * With one byte and a flush, igzip's body returns before that path (less
+ * than its 16 bytes of look-ahead) and its finish routine, which hashes the
+ * data, codes the byte and sets the history flag; the body never sees a
+ * stream without history. Costs one call and 5 bytes; the files come out a
+ * little smaller (position 2 is found again). Test:
+ * test_pngout test_bytes_do_not_depend_on_where_the_state_lives. Returns 0,
+ * or -1 with ctx->msg set. */
+static int first_byte_apart(png_structp png, png_ctx *ctx, idat_scratch *scr, const unsigned char *byte) {
+    struct isal_zstream *zs = &scr->zs;
+    zs->next_in = (uint8_t *)byte;
+    zs->avail_in = 1;
+    zs->flush = SYNC_FLUSH;
+    zs->end_of_stream = 0;
+    while (zs->avail_in > 0 || zs->avail_out == 0) {
+        if (zs->avail_out == 0) { /* only with an output buffer of a few bytes; never here */
+            png_write_chunk(png, (png_const_bytep) "IDAT", scr->out, IDAT_BYTES);
+            zs->next_out = scr->out;
+            zs->avail_out = IDAT_BYTES;
+        }
+        int rc = isal_deflate(zs);
+        after_igzip();
+        if (rc != COMP_OK) {
+            snprintf(ctx->msg, sizeof ctx->msg, "igzip (ISA-L) failed with code %d", rc);
+            return -1;
+        }
+    }
+    zs->flush = NO_FLUSH;
+    return 0;
+}
+
 static int write_idat(png_structp png, png_ctx *ctx, idat_scratch *scr, unsigned char *long_row,
                       const unsigned char *rgb, int width, int height, size_t stride) {
     size_t row = (size_t)width * 3, stage_cap = long_row ? row + 1 : STAGE_BYTES;
@@ -195,7 +241,7 @@ static int write_idat(png_structp png, png_ctx *ctx, idat_scratch *scr, unsigned
     zs->flush = NO_FLUSH;
     zs->next_out = scr->out;
     zs->avail_out = IDAT_BYTES;
-    int y = 0;
+    int y = 0, first = 1;
     do {
         size_t n = 0;
         while (y < height && (n == 0 || n + row + 1 <= stage_cap)) {
@@ -206,6 +252,12 @@ static int write_idat(png_structp png, png_ctx *ctx, idat_scratch *scr, unsigned
         }
         zs->next_in = stage;
         zs->avail_in = (uint32_t)n;
+        if (first) {
+            if (first_byte_apart(png, ctx, scr, stage) != 0) return -1;
+            zs->next_in = stage + 1;
+            zs->avail_in = (uint32_t)n - 1;
+            first = 0;
+        }
         zs->end_of_stream = y == height;
         for (;;) {
             int rc = isal_deflate(zs);
@@ -296,18 +348,19 @@ static int encode(FILE *fp, mem_sink *sink, png_ctx *ctx, const unsigned char *r
 /* encode() plus the bookkeeping for converted text values and the
  * compressor's buffers. */
 static int encode_with_texts(FILE *fp, mem_sink *sink, png_ctx *ctx, const unsigned char *rgb, int width,
-                             int height, size_t stride, const av_png_text *texts, int n_texts, int dpi) {
+                             int height, size_t stride, const av_png_text *texts, int n_texts, int dpi,
+                             idat_scratch *given) {
     if (n_texts < 0) n_texts = 0;
     char **conv = calloc((size_t)n_texts + 1, sizeof *conv);
     png_text *chunks = calloc((size_t)n_texts + 1, sizeof *chunks);
     size_t row = (size_t)width * 3;
-    idat_scratch *scr = scratch_get();
+    idat_scratch *scr = given ? given : scratch_get();
     unsigned char *long_row = row + 1 > STAGE_BYTES ? malloc(row + 1) : NULL;
     int rc = -1;
     if (!conv || !chunks || !scr || (row + 1 > STAGE_BYTES && !long_row))
         snprintf(ctx->msg, sizeof ctx->msg, "out of memory");
     else rc = encode(fp, sink, ctx, rgb, width, height, stride, texts, n_texts, dpi, conv, chunks, scr, long_row);
-    scratch_put(scr);
+    if (!given) scratch_put(scr);
     free(long_row);
     if (conv)
         for (int k = 0; k < n_texts; k++) free(conv[k]);
@@ -333,7 +386,7 @@ av_status av_png_write(const char *path, const unsigned char *rgb, int width, in
     if (st) return st;
     png_ctx ctx = {{0}};
     errno = 0;
-    if (encode_with_texts(f.fp, NULL, &ctx, rgb, width, height, stride, texts, n_texts, dpi) != 0) {
+    if (encode_with_texts(f.fp, NULL, &ctx, rgb, width, height, stride, texts, n_texts, dpi, NULL) != 0) {
         /* libpng says only "Write Error"; the failed fwrite left the cause in errno */
         int e = errno;
         int io = ferror(f.fp) && e;
@@ -352,7 +405,29 @@ av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *r
     if (st) return st;
     mem_sink sink = {0};
     png_ctx ctx = {{0}};
-    if (encode_with_texts(NULL, &sink, &ctx, rgb, width, height, stride, texts, n_texts, dpi) != 0) {
+    if (encode_with_texts(NULL, &sink, &ctx, rgb, width, height, stride, texts, n_texts, dpi, NULL) != 0) {
+        free(sink.buf);
+        return av_fail(err, AV_ERUNTIME, "cannot encode PNG: %s", ctx.msg);
+    }
+    *out = sink.buf;
+    *len = sink.len;
+    return AV_OK;
+}
+
+size_t av_png_state_size(void) {
+    return sizeof(idat_scratch);
+}
+
+av_status av_png_encode_in(void *state, unsigned char **out, size_t *len, const unsigned char *rgb, int width,
+                           int height, size_t stride, av_err *err) {
+    *out = NULL;
+    *len = 0;
+    av_status st = check_args("(memory)", rgb, width, height, stride, err);
+    if (st) return st;
+    if (!state || (uintptr_t)state % 16) return av_fail(err, AV_EUSAGE, "av_png_encode_in: state must be 16-byte aligned");
+    mem_sink sink = {0};
+    png_ctx ctx = {{0}};
+    if (encode_with_texts(NULL, &sink, &ctx, rgb, width, height, stride, NULL, 0, 0, state) != 0) {
         free(sink.buf);
         return av_fail(err, AV_ERUNTIME, "cannot encode PNG: %s", ctx.msg);
     }

@@ -43,6 +43,16 @@ av_status av_png_write(const char *path, const unsigned char *rgb, int width, in
 av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *rgb, int width, int height,
                         size_t stride, const av_png_text *texts, int n_texts, int dpi, av_err *err);
 
+/* For tests: the size in bytes of the compressor's state (about 300 KiB),
+ * and av_png_encode (no text chunks, 100 dpi) with that state at `state`,
+ * owned by the caller (av_png_state_size() bytes, 16-byte aligned, contents
+ * irrelevant), instead of a set the encoder keeps. The bytes written do not
+ * depend on where the state is (see first_byte_apart in pngout.c). Errors:
+ * AV_EUSAGE for a NULL or misaligned state; otherwise av_png_encode's. */
+size_t av_png_state_size(void);
+av_status av_png_encode_in(void *state, unsigned char **out, size_t *len, const unsigned char *rgb, int width,
+                           int height, size_t stride, av_err *err);
+
 /* Get the encoder ready for the next images, so that the first figure of a
  * run does not pay for it: the compressor's buffers (both sets that are
  * kept, about 600 KiB) allocated and their pages faulted in, and a 4 x 4
