@@ -116,7 +116,7 @@ enum {
  * igzip level 1 gives files the size of zlib level 1's (the 9 classroom
  * figures: 550,827 bytes against 551,002) in a fifth of the CPU time. Its
  * output depends only on the input on a given machine (no clocks, no
- * threads), once first_byte_apart below has run, so files stay reproducible;
+ * threads), once first_bytes_apart below has run, so files stay reproducible;
  * the decoded pixels are the same everywhere.
  *
  * Rows are copied with their filter bytes into a 64 KiB staging buffer (a
@@ -184,31 +184,36 @@ static void after_igzip(void) {
 }
 #endif
 
-/* Compress the stream's first byte on its own, ended with a sync flush
- * (RFC 1951 3.2.4: a final-less empty stored block), before any other input.
+/* Compress the stream's first few bytes on their own, ended with a sync
+ * flush (RFC 1951 3.2.4: a non-final empty stored block), before the rest.
  *
- * Why: ISA-L 2.30's level-1 body (igzip_icf_body_h1_gr_bt.asm, the
- * .write_first_byte path, taken while the stream has no history) hashes
- * position 2 from a register that holds the isal_zstream's address instead
- * of the input (`shr tmp2, 16` on rcx, which was never loaded with data).
- * Position 2 then goes into a hash bucket chosen by bits 16-47 of where the
- * compressor's state lives, and when that bucket is one the image uses
- * later (1 in 8192: the white background's, say) a match is coded at
- * another, equally valid distance. The file decodes to the same pixels, but
- * its bytes depended on memory layout: 1 run in about 400 of the classroom
- * command wrote a figure that differed from the last run's.
+ * Why: ISA-L 2.30's level-1 body (igzip_icf_body_h1_gr_bt.asm, its
+ * .write_first_byte path, taken while the stream has no history) hashes the
+ * next position from a register that holds the isal_zstream's address, not
+ * from the input (`shr tmp2, 16` on rcx, never loaded with data). That
+ * position goes into a hash bucket chosen by bits 16-47 of where the
+ * compressor's state lives, and when the bucket is one the image needs later
+ * (2 to 4 of the 8192 for a figure) a match is coded at another, equally
+ * valid distance. Files decoded to the same pixels, but their bytes
+ * depended on memory layout: about 1 run in 400 of the classroom command
+ * wrote a figure that differed from the last run's.
  *
- * With one byte and a flush, igzip's body returns before that path (less
- * than its 16 bytes of look-ahead) and its finish routine, which hashes the
- * data, codes the byte and sets the history flag; the body never sees a
- * stream without history. Costs one call and 5 bytes; the files come out a
- * little smaller (position 2 is found again). Test:
- * test_pngout test_bytes_do_not_depend_on_where_the_state_lives. Returns 0,
- * or -1 with ctx->msg set. */
-static int first_byte_apart(png_structp png, png_ctx *ctx, idat_scratch *scr, const unsigned char *byte) {
+ * With FIRST_BYTES bytes and a flush, the body returns before that path
+ * (the flush leaves it 16 bytes of slack, so it has nothing to do) and
+ * igzip's finish routine codes them. The finish routine hashes the data
+ * and sets the history flag, provided it gets more than its last 3 bytes;
+ * with a single byte it only emitted a literal and the flag stayed unset.
+ * The body then never sees a stream without history. Costs one call and a
+ * few bytes (the flush's empty stored block, 00 00 FF FF); the files come
+ * out a little smaller all the same (the skipped position is hashed again).
+ * Test: test_pngout test_bytes_do_not_depend_on_where_the_state_lives.
+ * Returns the number of bytes consumed (at most n), or -1 with ctx->msg set. */
+enum { FIRST_BYTES = 16 };
+static int first_bytes_apart(png_structp png, png_ctx *ctx, idat_scratch *scr, const unsigned char *in, size_t n) {
     struct isal_zstream *zs = &scr->zs;
-    zs->next_in = (uint8_t *)byte;
-    zs->avail_in = 1;
+    uint32_t k = n < FIRST_BYTES ? (uint32_t)n : FIRST_BYTES;
+    zs->next_in = (uint8_t *)in;
+    zs->avail_in = k;
     zs->flush = SYNC_FLUSH;
     zs->end_of_stream = 0;
     while (zs->avail_in > 0 || zs->avail_out == 0) {
@@ -225,7 +230,7 @@ static int first_byte_apart(png_structp png, png_ctx *ctx, idat_scratch *scr, co
         }
     }
     zs->flush = NO_FLUSH;
-    return 0;
+    return (int)k;
 }
 
 static int write_idat(png_structp png, png_ctx *ctx, idat_scratch *scr, unsigned char *long_row,
@@ -253,9 +258,10 @@ static int write_idat(png_structp png, png_ctx *ctx, idat_scratch *scr, unsigned
         zs->next_in = stage;
         zs->avail_in = (uint32_t)n;
         if (first) {
-            if (first_byte_apart(png, ctx, scr, stage) != 0) return -1;
-            zs->next_in = stage + 1;
-            zs->avail_in = (uint32_t)n - 1;
+            int k = first_bytes_apart(png, ctx, scr, stage, n);
+            if (k < 0) return -1;
+            zs->next_in = stage + k;
+            zs->avail_in = (uint32_t)(n - (size_t)k);
             first = 0;
         }
         zs->end_of_stream = y == height;

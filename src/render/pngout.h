@@ -47,7 +47,7 @@ av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *r
  * and av_png_encode (no text chunks, 100 dpi) with that state at `state`,
  * owned by the caller (av_png_state_size() bytes, 16-byte aligned, contents
  * irrelevant), instead of a set the encoder keeps. The bytes written do not
- * depend on where the state is (see first_byte_apart in pngout.c). Errors:
+ * depend on where the state is (see first_bytes_apart in pngout.c). Errors:
  * AV_EUSAGE for a NULL or misaligned state; otherwise av_png_encode's. */
 size_t av_png_state_size(void);
 av_status av_png_encode_in(void *state, unsigned char **out, size_t *len, const unsigned char *rgb, int width,
