@@ -184,8 +184,9 @@ static void after_igzip(void) {
 }
 #endif
 
-/* Compress the stream's first few bytes on their own, ended with a sync
- * flush (RFC 1951 3.2.4: a non-final empty stored block), before the rest.
+/* Compress the stream's first min(n, FIRST_BYTES) bytes of `in` on their
+ * own, ended with a sync flush (zlib's Z_SYNC_FLUSH: a non-final empty stored
+ * block, RFC 1951 3.2.4), before the rest of the image.
  *
  * Why: ISA-L 2.30's level-1 body (igzip_icf_body_h1_gr_bt.asm, its
  * .write_first_byte path, taken while the stream has no history) hashes the
@@ -193,7 +194,7 @@ static void after_igzip(void) {
  * from the input (`shr tmp2, 16` on rcx, never loaded with data). That
  * position goes into a hash bucket chosen by bits 16-47 of where the
  * compressor's state lives, and when the bucket is one the image needs later
- * (2 to 4 of the 8192 for a figure) a match is coded at another, equally
+ * (4 of the 8192 for a head figure) a match is coded at another, equally
  * valid distance. Files decoded to the same pixels, but their bytes
  * depended on memory layout: about 1 run in 400 of the classroom command
  * wrote a figure that differed from the last run's.
@@ -403,21 +404,28 @@ av_status av_png_write(const char *path, const unsigned char *rgb, int width, in
     return av_afile_commit(&f, err);
 }
 
-av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *rgb, int width, int height,
-                        size_t stride, const av_png_text *texts, int n_texts, int dpi, av_err *err) {
+/* av_png_encode with the compressor's state `given` (NULL: a kept one). */
+static av_status encode_to_memory(idat_scratch *given, unsigned char **out, size_t *len, const unsigned char *rgb,
+                                  int width, int height, size_t stride, const av_png_text *texts, int n_texts,
+                                  int dpi, av_err *err) {
     *out = NULL;
     *len = 0;
     av_status st = check_args("(memory)", rgb, width, height, stride, err);
     if (st) return st;
     mem_sink sink = {0};
     png_ctx ctx = {{0}};
-    if (encode_with_texts(NULL, &sink, &ctx, rgb, width, height, stride, texts, n_texts, dpi, NULL) != 0) {
+    if (encode_with_texts(NULL, &sink, &ctx, rgb, width, height, stride, texts, n_texts, dpi, given) != 0) {
         free(sink.buf);
         return av_fail(err, AV_ERUNTIME, "cannot encode PNG: %s", ctx.msg);
     }
     *out = sink.buf;
     *len = sink.len;
     return AV_OK;
+}
+
+av_status av_png_encode(unsigned char **out, size_t *len, const unsigned char *rgb, int width, int height,
+                        size_t stride, const av_png_text *texts, int n_texts, int dpi, av_err *err) {
+    return encode_to_memory(NULL, out, len, rgb, width, height, stride, texts, n_texts, dpi, err);
 }
 
 size_t av_png_state_size(void) {
@@ -426,20 +434,12 @@ size_t av_png_state_size(void) {
 
 av_status av_png_encode_in(void *state, unsigned char **out, size_t *len, const unsigned char *rgb, int width,
                            int height, size_t stride, av_err *err) {
-    *out = NULL;
-    *len = 0;
-    av_status st = check_args("(memory)", rgb, width, height, stride, err);
-    if (st) return st;
-    if (!state || (uintptr_t)state % 16) return av_fail(err, AV_EUSAGE, "av_png_encode_in: state must be 16-byte aligned");
-    mem_sink sink = {0};
-    png_ctx ctx = {{0}};
-    if (encode_with_texts(NULL, &sink, &ctx, rgb, width, height, stride, NULL, 0, 0, state) != 0) {
-        free(sink.buf);
-        return av_fail(err, AV_ERUNTIME, "cannot encode PNG: %s", ctx.msg);
+    if (!state || (uintptr_t)state % 16) {
+        *out = NULL;
+        *len = 0;
+        return av_fail(err, AV_EUSAGE, "av_png_encode_in: the state must be 16-byte aligned, not NULL");
     }
-    *out = sink.buf;
-    *len = sink.len;
-    return AV_OK;
+    return encode_to_memory(state, out, len, rgb, width, height, stride, NULL, 0, 0, err);
 }
 
 void av_png_warm(void) {
