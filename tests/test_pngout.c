@@ -18,7 +18,13 @@
  * dpi must agree. A file cut inside its IDAT chunk, which av_png_read
  * rejects, still gives its texts: av_png_read_texts never reads the image.
  * The chunk layout (8-byte signature, then length, type, data, CRC) is the
- * PNG Specification's "Chunk layout"; the test finds IDAT by walking it. */
+ * PNG Specification's "Chunk layout"; the test finds IDAT by walking it.
+ *
+ * Reproducibility: the bytes must not depend on where in memory the
+ * compressor's state is. The reference is the same image encoded with the
+ * state at another address: an address is tried for each of the 8192
+ * buckets that ISA-L 2.30's address-dependent hash can pick (see
+ * test_bytes_do_not_depend_on_where_the_state_lives). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
