@@ -205,8 +205,9 @@ static void after_igzip(void) {
  * and sets the history flag, provided it gets more than its last 3 bytes;
  * with a single byte it only emitted a literal and the flag stayed unset.
  * The body then never sees a stream without history. Costs one call and a
- * few bytes (the flush's empty stored block, 00 00 FF FF); the files come
- * out a little smaller all the same (the skipped position is hashed again).
+ * few bytes per file (the flush's empty stored block, 00 00 FF FF, and the
+ * first bytes coded apart): the 9 classroom figures take 551,837 bytes
+ * instead of 551,605 (+0.04 %).
  * Test: test_pngout test_bytes_do_not_depend_on_where_the_state_lives.
  * Returns the number of bytes consumed (at most n), or -1 with ctx->msg set. */
 enum { FIRST_BYTES = 16 };
