@@ -151,7 +151,7 @@ static const optdef kOpts[] = {
      .arg = "TASK", .help = "reverse | sort | induction: train a small GPT-2-layout model from scratch into -o DIR"},
     {"layers", 0, OPT_INT, AT(layers), .lo = 1, .hi = 12, .arg = "N", .help = "--train: layers (default 2; 1..12)"},
     {"steps", 0, OPT_INT, AT(steps), .lo = 1, .hi = 1000000, .arg = "N",
-     .help = "--train: optimiser steps (default 4000; induction 3000)"},
+     .help = "--train: optimiser steps (default 4000)"},
     {"batch", 0, OPT_INT, AT(batch), .lo = 1, .hi = AV_TRAIN_MAX_BATCH, .arg = "N",
      .help = "--train: sequences per step (default 32, induction 64; 1..1024)"},
     {"lr", 0, OPT_DOUBLE, AT(lr), .min = 0, .max = 10, .open = 1, .arg = "LR",

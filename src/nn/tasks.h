@@ -5,12 +5,16 @@
  *   reverse    "3 1 4 1 5 >"      continues " 5 1 4 1 3"   digits, 2..8 of them
  *   sort       "3 1 4 1 5 >"      continues " 1 1 3 4 5"
  *   induction  "k q a z m k q a"  continues " z"  lowercase letters: a segment
- *              of 3..10 distinct letters, then a repeat of part of it (from
- *              any letter but the last, to the end, again and again up to 24
- *              tokens); after the second occurrence of a letter the answer is
- *              the letter that followed its first occurrence (Olsson et al.
- *              2022, "In-context learning and induction heads"). Every
- *              repeated position is scored: several answers per sequence.
+ *              of 6..14 distinct letters (each after the first is, with
+ *              probability 1/2, the next unused letter of the alphabet, else
+ *              any unused one), then a repeat of part of it (from a letter at
+ *              least AV_INDUCTION_MIN_GAP = 6 before the segment's end, to
+ *              the end, again and again up to 24 tokens); after the
+ *              second occurrence of a letter the answer is the letter that
+ *              followed its first occurrence (Olsson et al. 2022, "In-context
+ *              learning and induction heads"). Every repeated position is
+ *              scored: several answers per sequence. A trained model reads
+ *              any such text, shorter gaps too ("a b a" continues " b").
  *
  * Tokens: the vocabulary is GPT-2's byte-level BPE (Radford et al. 2019) cut
  * down to what the tasks need: the 256 byte tokens, numbered as GPT-2 numbers
@@ -39,6 +43,7 @@
 #include "nn/embed.h"
 
 #define AV_TASK_MAX_T 32 /* tokens in one example, answer included */
+#define AV_INDUCTION_MIN_GAP 6 /* induction: positions from a letter's first occurrence to its second, at least */
 
 typedef enum { AV_TASK_REVERSE, AV_TASK_SORT, AV_TASK_INDUCTION, AV_TASK_COUNT } av_task_kind;
 
