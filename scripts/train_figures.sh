@@ -51,6 +51,7 @@ cp "$tmp/reverse/config.json" "$out/reverse_config.json"
 attnviz --model "$tmp/reverse" --generate 5 --no-plot "3 1 4 1 5 >" >"$out/reverse_generate.txt" 2>&1 || true
 attnviz --model "$tmp/induction" --generate 1 --no-plot "k q a z m k q a" >"$out/induction_generate.txt" 2>&1 || true
 attnviz --model "$tmp/induction" --generate 3 --no-plot "a b a" >"$out/induction_generate_short.txt" 2>&1 || true
+attnviz --model "$tmp/induction" --generate 2 --no-plot "m n a o p m n" >"$out/induction_generate_against.txt" 2>&1 || true
 for what in scale norm; do cp "$tmp/cmp_$what/compare_$what.png" "$out/compare_$what.png"; done
 sh scripts/excerpts.sh docs/train.md docs/train.zh.md
 echo "training figures in $out ($(du -sh "$out" | cut -f1)); excerpts refreshed in docs/train.md docs/train.zh.md"
