@@ -138,8 +138,8 @@ void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r) {
     for (int i = 0; i < n1; i++) {
         int c = -1;
         if (i > 0 && (av_rng_next(r) >> 63) == 0) { /* the next unused letter after letters[i-1] */
-            for (int k = 1; c < 0; k++)
-                if (!used[(letters[i - 1] - 'a' + k) % 26]) c = (letters[i - 1] - 'a' + k) % 26;
+            c = (letters[i - 1] - 'a' + 1) % 26;
+            while (used[c]) c = (c + 1) % 26;
         } else { /* any unused letter */
             int pick = (int)rand_below(r, (uint32_t)(26 - i));
             for (int x = 0; c < 0; x++)
