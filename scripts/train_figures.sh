@@ -19,6 +19,11 @@ rm -rf "$out"
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The runs write runs/<name> inside $tmp, so the printed paths read as the
+# chapter's commands do (`-o runs/reverse`), not as a temp folder, and the
+# same code gives the same excerpts.
+top=$PWD
+mkdir "$tmp/runs"
 
 # one default run per task, and the two ablations on reverse (600 steps
 # each variant, to keep the chapter's cost down); the runs are independent,
@@ -26,11 +31,11 @@ trap 'rm -rf "$tmp"' EXIT
 # each job's pid is kept and waited on: one failed run fails the script.
 pids=
 for task in reverse sort induction; do
-    attnviz --train "$task" -o "$tmp/$task" >"$out/$task.txt" &
+    (cd "$tmp" && attnviz --train "$task" -o "runs/$task") >"$out/$task.txt" &
     pids="$pids $!"
 done
 for what in scale norm; do
-    attnviz --train reverse --steps 600 --compare "$what" -o "$tmp/cmp_$what" >"$out/compare_$what.txt" &
+    (cd "$tmp" && attnviz --train reverse --steps 600 --compare "$what" -o "runs/compare_$what") >"$out/compare_$what.txt" &
     pids="$pids $!"
 done
 failed=0
@@ -42,16 +47,18 @@ if [ "$failed" -ne 0 ]; then
     exit 1
 fi
 for task in reverse sort induction; do
-    cp "$tmp/$task/filmstrip.png" "$out/${task}_filmstrip.png"
-    cp "$tmp/$task/curves.png" "$out/${task}_curves.png"
+    cp "$tmp/runs/$task/filmstrip.png" "$out/${task}_filmstrip.png"
+    cp "$tmp/runs/$task/curves.png" "$out/${task}_curves.png"
 done
-cp "$tmp/reverse/attention.gif" "$out/reverse_attention.gif"
-cp "$tmp/reverse/config.json" "$out/reverse_config.json"
+cp "$tmp/runs/reverse/attention.gif" "$out/reverse_attention.gif"
+cp "$tmp/runs/reverse/config.json" "$out/reverse_config.json"
 # the trained folder runs like any model folder
-attnviz --model "$tmp/reverse" --generate 5 --no-plot "3 1 4 1 5 >" >"$out/reverse_generate.txt" 2>&1 || true
-attnviz --model "$tmp/induction" --generate 1 --no-plot "k q a z m k q a" >"$out/induction_generate.txt" 2>&1 || true
-attnviz --model "$tmp/induction" --generate 3 --no-plot "a b a" >"$out/induction_generate_short.txt" 2>&1 || true
-attnviz --model "$tmp/induction" --generate 2 --no-plot "m n a o p m n" >"$out/induction_generate_against.txt" 2>&1 || true
-for what in scale norm; do cp "$tmp/cmp_$what/compare_$what.png" "$out/compare_$what.png"; done
+cd "$tmp"
+attnviz --model runs/reverse --generate 5 --no-plot "3 1 4 1 5 >" >"$top/$out/reverse_generate.txt" 2>&1 || true
+attnviz --model runs/induction --generate 1 --no-plot "k q a z m k q a" >"$top/$out/induction_generate.txt" 2>&1 || true
+attnviz --model runs/induction --generate 3 --no-plot "a b a" >"$top/$out/induction_generate_short.txt" 2>&1 || true
+attnviz --model runs/induction --generate 2 --no-plot "m n a o p m n" >"$top/$out/induction_generate_against.txt" 2>&1 || true
+cd "$top"
+for what in scale norm; do cp "$tmp/runs/compare_$what/compare_$what.png" "$out/compare_$what.png"; done
 sh scripts/excerpts.sh docs/train.md docs/train.zh.md
 echo "training figures in $out ($(du -sh "$out" | cut -f1)); excerpts refreshed in docs/train.md docs/train.zh.md"
