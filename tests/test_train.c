@@ -306,6 +306,148 @@ static void test_cli_train_noam_header_and_trace(void **state) {
     }
 }
 
+/* --compare sets what it compares in each variant itself, so the same option given by hand is ignored:
+ * `--train reverse --compare scale --no-scale` trained both variants without a word. Now each such
+ * option warns as every other unused option does, with --train (scale, norm, positions) and without
+ * (the single-layer --compare scale); the run goes on (exit 0). The warnings name the variants that
+ * app/train.c compare_variants and app/compare.c settings really run. */
+static void test_cli_compare_warns_about_the_option_it_compares(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *what, *opt, *val, *warning; } cases[] = {
+        {"scale", "--no-scale", NULL, "--no-scale has no effect with --compare scale: it trains both, scale and no-scale"},
+        {"norm", "--norm", "post", "--norm post has no effect with --compare norm: it trains both, pre-ln and post-ln"},
+        {"positions", "--positions", "rope",
+         "--positions rope has no effect with --compare positions: it trains learned, sinusoidal and rope"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_result r;
+        char dir[16];
+        snprintf(dir, sizeof dir, "c%zu", i);
+        if (cases[i].val)
+            run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q",
+                        "--compare", cases[i].what, cases[i].opt, cases[i].val, "-o", tu_in(f, dir), NULL);
+        else
+            run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q",
+                        "--compare", cases[i].what, cases[i].opt, "-o", tu_in(f, dir), NULL);
+        if (r.code != 0) fail_msg("--compare %s %s: exit %d: %s", cases[i].what, cases[i].opt, r.code, r.err);
+        if (!strstr(r.err, cases[i].warning)) fail_msg("--compare %s: no warning '%s' in:\n%s", cases[i].what,
+                                                       cases[i].warning, r.err);
+        tu_free(&r);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q", "--compare",
+                "scale", "-o", tu_in(f, "c9"), NULL); /* nothing given by hand: no warning */
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "warning"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--compare", "scale", "--no-scale", "--no-plot", "-q", "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "--no-scale has no effect with --compare scale: it runs both, scaled ÷√d_k and no scale"))
+        fail_msg("single-layer --compare scale --no-scale: %s", r.err);
+    tu_free(&r);
+}
+
+/* "A folder holds one run" (README): a --compare into a folder where a plain --train had written its
+ * model left that model beside the variant folders, and a plain --train into a --compare folder left
+ * its variant folders, without a note (a new user's report). They are trained models, not figures, so
+ * they are named, not deleted: the note lists exactly what an earlier run left, and nothing after a
+ * run into a fresh folder or into a folder of the same kind of run. */
+static void test_cli_train_notes_what_an_earlier_run_left(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *compare, *want; } steps[] = {
+        {NULL, NULL},                 /* fresh folder: no note */
+        {NULL, NULL},                 /* the same kind of run again: it replaces everything */
+        {"scale", "the model of a plain --train (config.json, model.safetensors, its figures)"},
+        {NULL, "scale/, no-scale/"},  /* the model is replaced; the variants stay */
+        {"norm", "scale/, no-scale/, the model of a plain --train"},
+    };
+    const char *dir = tu_in(f, "runs");
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        tu_result r;
+        if (steps[i].compare)
+            run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--compare",
+                        steps[i].compare, "-o", dir, NULL);
+        else
+            run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-o", dir,
+                        NULL);
+        if (r.code != 0) fail_msg("step %zu: exit %d: %s", i, r.code, r.err);
+        const char *note = strstr(r.err, "still holds what an earlier run wrote and this one did not replace: ");
+        if (!steps[i].want && note) fail_msg("step %zu: a note after a run that left nothing behind:\n%s", i, r.err);
+        if (steps[i].want && (!note || !strstr(note, steps[i].want)))
+            fail_msg("step %zu: the note should name '%s':\n%s", i, steps[i].want, r.err);
+        tu_free(&r);
+    }
+    tu_result r; /* -q: no note */
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q", "-o", dir,
+                NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "still holds"));
+    tu_free(&r);
+}
+
+/* --help (and the README's and man page's option tables) gave --d-model's and --heads' defaults as
+ * 512 and 1, the single-layer tool's, while --train uses 64 and 4 (a new user's report). The numbers
+ * the help states for --train must be the ones the training run's first line prints. */
+static void test_cli_help_states_the_train_defaults_it_uses(void **state) {
+    tu_fixture *f = *state;
+    tu_result h, r;
+    run_attnviz(&h, NULL, "--help", NULL);
+    assert_int_equal(h.code, 0);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--batch", "2", "-o", tu_in(f, "t"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    int d_model = 0, heads = 0;
+    const char *d = strstr(h.out, "--d-model N"), *hd = strstr(h.out, "--heads N");
+    assert_non_null(d);
+    assert_non_null(hd);
+    const char *dt = strstr(d, "with --train "), *ht = strstr(hd, "with --train ");
+    if (!dt || dt > hd || sscanf(dt, "with --train %d", &d_model) != 1) fail_msg("--d-model's help has no --train default");
+    if (!ht || sscanf(ht, "with --train %d", &heads) != 1 || strchr(hd, '\n') < ht)
+        fail_msg("--heads' help has no --train default");
+    char want[64];
+    snprintf(want, sizeof want, "%d heads, d_model %d", heads, d_model);
+    if (!strstr(r.out, want)) fail_msg("help says '%s' with --train; the run says:\n%s", want, r.out);
+    tu_free(&h);
+    tu_free(&r);
+}
+
+/* The curves' x axis counts training steps, yet a one-step run was drawn with ticks 0, 0.2, ... 1 (and
+ * --steps 3 with 0, 0.5, ... 3): steps that do not exist (a new user's report). Every x tick label of
+ * curves.svg (the numbers centred under the axes; the y ticks are right-aligned) must be a whole
+ * number, and the last step must be one of them. */
+static void test_cli_train_curves_tick_whole_steps(void **state) {
+    tu_fixture *f = *state;
+    static const char *const steps[] = {"1", "3"};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        tu_result r;
+        char dir[16], svg[32];
+        snprintf(dir, sizeof dir, "s%s", steps[i]);
+        snprintf(svg, sizeof svg, "s%s/curves.svg", steps[i]);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", steps[i], "--d-model", "16", "--batch", "4", "-q", "-o",
+                    tu_in(f, dir), NULL);
+        if (r.code != 0) fail_msg("--steps %s: exit %d: %s", steps[i], r.code, r.err);
+        tu_free(&r);
+        char *text = tu_slurp_file(tu_in(f, svg), NULL);
+        assert_non_null(text);
+        int ticks = 0, last_seen = 0;
+        for (const char *p = text; (p = strstr(p, "text-anchor=\"middle\"")) != NULL; p++) {
+            const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
+            if (!end) break;
+            char label[64];
+            size_t n = (size_t)(end - gt - 1);
+            if (n == 0 || n >= sizeof label) continue;
+            memcpy(label, gt + 1, n);
+            label[n] = 0;
+            if (strspn(label, "0123456789.-") != n) continue; /* a title, not a tick */
+            ticks++;
+            if (strchr(label, '.')) fail_msg("--steps %s: an x tick at step %s", steps[i], label);
+            last_seen |= strcmp(label, steps[i]) == 0;
+        }
+        free(text);
+        if (ticks < 6) fail_msg("--steps %s: only %d x tick labels found in %s", steps[i], ticks, svg);
+        if (!last_seen) fail_msg("--steps %s: the last step is not a tick", steps[i]);
+    }
+}
+
 /* --schedule constant is --lr at every step (nn/optim.h), no warm-up. The header said "AdamW lr 0.004
  * (constant, warm-up 10)" while train.csv showed 0.004 from step 1, and --warmup passed without a word.
  * Now the header names no warm-up, --warmup warns "has no effect" as other unused options do, and even
@@ -1543,6 +1685,13 @@ int main(void) {
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
         cmocka_unit_test(test_docs_state_the_default_warmup_rule),
         cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_compare_warns_about_the_option_it_compares, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_notes_what_an_earlier_run_left, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_help_states_the_train_defaults_it_uses, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_constant_schedule_has_no_warmup, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_same_bits_on_1_and_2_threads),

@@ -76,9 +76,9 @@ _Static_assert(sizeof(av_positions) == sizeof(int) && sizeof(av_rope_style) == s
 /* The one usage table: parser and --help both come from here, in this order. */
 static const optdef kOpts[] = {
     {"d-model", 'd', OPT_INT, AT(d_model), .lo = 1, .hi = AV_MAX_D_MODEL, .arg = "N",
-     .help = "model width d_model (default 512, the paper's base model; 1..4096)"},
+     .help = "model width d_model (default 512, the paper's base model; with --train 64; 1..4096)"},
     {"heads", 'H', OPT_INT, AT(heads), .lo = 1, .hi = AV_MAX_HEADS, .arg = "N",
-     .help = "number of heads H; must divide d_model, d_k = d_model/H (default 1; 1..64)"},
+     .help = "number of heads H; must divide d_model, d_k = d_model/H (default 1; with --train 4; 1..64)"},
     {"seed", 's', OPT_U64, AT(seed), .lo = 0, .hi = INT64_MAX, .arg = "N",
      .help = "seed for embeddings and weights (default 42); same seed, same numbers"},
     {"positions", 'p', OPT_CHOICE, AT(positions), .lo = AV_POS_NONE, .hi = AV_POS_LEARNED,
@@ -559,6 +559,15 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
     if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup")) /* nn/optim.h: constant is lr_max from t = 1 */
         snprintf(msgs[n++], 160, "--warmup %d has no effect with --schedule constant: the lr is --lr from step 1 "
                  "(cosine and noam warm up)", o->warmup);
+    /* --compare trains each variant with its own setting of what it compares (app/train.c compare_variants) */
+    if (o->compare == AV_CMP_SCALE && o->no_scale)
+        snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it trains both, scale and no-scale");
+    if (o->compare == AV_CMP_NORM && av_option_given(o, "norm"))
+        snprintf(msgs[n++], 160, "--norm %s has no effect with --compare norm: it trains both, pre-ln and post-ln",
+                 o->norm == AV_NORM_POST ? "post" : "pre");
+    if (o->compare == AV_CMP_POSITIONS && av_option_given(o, "positions"))
+        snprintf(msgs[n++], 160, "--positions %s has no effect with --compare positions: it trains learned, "
+                 "sinusoidal and rope", av_positions_name(o->positions));
     if (o->kernel == AV_KERNEL_FLASH + 1) /* reference: the readable loops; auto and blas: packed sgemm */
         snprintf(msgs[n++], 160, "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
     for (int i = 0; i < N_OPTS && n < AV_MAX_WARNINGS; i++) {
@@ -606,6 +615,8 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",
                  o->html_limit);
+    if (o->compare == AV_CMP_SCALE && o->no_scale && n < AV_MAX_WARNINGS) /* compare.c settings: both runs */
+        snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it runs both, scaled ÷√d_k and no scale");
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
     const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";

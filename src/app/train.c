@@ -837,6 +837,37 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
     }
 }
 
+/* After a run into o->outdir: a note naming what an earlier run left there
+ * that this one neither wrote nor removed, so "a folder holds one run" is
+ * kept in what the user is told. Those are model folders, not figures, so
+ * they are named, not deleted (av_figures_remove_stale removes only figures
+ * attnviz recognises by their run id): the variant folders of another
+ * --compare (any of kVariantDirs not in names[0..n-1], holding a
+ * config.json), and with --compare (n > 0) a model trained at the top of the
+ * folder by a plain --train. */
+static void note_other_runs(const av_train_opts *o, const char *const *names, int n) {
+    static const char *const kVariantDirs[] = {"scale", "no-scale", "pre-ln", "post-ln", "learned", "sinusoidal", "rope"};
+    char list[256] = "", path[4200];
+    size_t len = 0;
+    if (o->quiet) return;
+    for (size_t k = 0; k < sizeof kVariantDirs / sizeof kVariantDirs[0]; k++) {
+        int ours = 0;
+        for (int i = 0; i < n; i++) ours |= !strcmp(names[i], kVariantDirs[k]);
+        char sub[4096];
+        av_path_join(sub, sizeof sub, o->outdir, kVariantDirs[k]);
+        av_path_join(path, sizeof path, sub, "config.json");
+        if (!ours && access(path, F_OK) == 0 && len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s/", len ? ", " : "", kVariantDirs[k]);
+    }
+    av_path_join(path, sizeof path, o->outdir, "config.json");
+    if (n > 0 && access(path, F_OK) == 0 && len < sizeof list)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%sthe model of a plain --train (config.json, "
+                                "model.safetensors, its figures)", len ? ", " : "");
+    if (len)
+        fprintf(stderr, "attnviz: note: %s still holds what an earlier run wrote and this one did not replace: %s; "
+                "remove it, or use another -o\n", o->outdir, list);
+}
+
 static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     static const char *const what[] = {"", "scale", "norm", "positions"};
     av_train_opts v[3];
@@ -878,6 +909,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
                 names[i], g->ho_loss[last], 100 * g->acc[last], best, when);
     }
     if (!s && left_out[0]) fprintf(out, "%-11s left out: %s\n", "rope", left_out);
+    if (!s) note_other_runs(o, names, n);
     if (!s && !o->quiet) {
         char path[4200];
         av_path_join(path, sizeof path, o->outdir, file);
@@ -944,7 +976,9 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                 av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model,
                 vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, (unsigned long long)o.seed);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
-    return run_one(&o, o.outdir, NULL, out, err);
+    av_status s = run_one(&o, o.outdir, NULL, out, err);
+    if (!s) note_other_runs(&o, NULL, 0);
+    return s;
 }
 
 av_status av_train_command(const av_options *op, const char *command_line, av_err *err) {

@@ -74,7 +74,7 @@ static void data_range(const av_curve_panel *p, axes *a) {
 
 static void emit_ticks(av_dlist *dl, const axes *a) {
     char buf[32];
-    double sx = nice_step(a->x1 - a->x0), sy = nice_step(a->y1 - a->y0);
+    double sx = fmax(1.0, nice_step(a->x1 - a->x0)), sy = nice_step(a->y1 - a->y0); /* x counts steps */
     for (double x = ceil(a->x0 / sx) * sx; x <= a->x1 + 1e-9 * sx; x += sx) {
         int px = (int)lrintf(px_x(a, x));
         av_dl_rect(dl, px, a->by0, px + 1, a->by1, GRID);

@@ -41,7 +41,8 @@ typedef struct {
 } av_curve_panel;
 
 /* n_panels (1..4) panels side by side sharing the x axis title, under
- * `title`. Errors: AV_ERUNTIME naming path on I/O failure or OOM, or for
+ * `title`. The x axis counts (training steps): its ticks are whole numbers,
+ * 0 and 1 for a one-step run, not 0, 0.2, ... 1. Errors: AV_ERUNTIME naming path on I/O failure or OOM, or for
  * n_panels/n_series out of range. */
 av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_panels, const char *title,
                          const char *x_label, const av_plot_meta *meta, av_err *err);
