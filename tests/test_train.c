@@ -27,6 +27,7 @@
 #include "app/train.h"
 #include "base/parallel.h"
 #include "io/fileio.h"
+#include "io/safetensors.h"
 #include "nn/optim.h"
 #include "text/bpe.h"
 #include "nn/tasks.h"
@@ -448,6 +449,64 @@ static void test_cli_train_curves_tick_whole_steps(void **state) {
     }
 }
 
+/* --weight-decay λ is AdamW's decoupled decay (Loshchilov and Hutter 2019, Algorithm 2; torch.optim.AdamW):
+ * each step multiplies the 2-D tensors by 1 − lr·λ before the Adam update, and leaves biases and
+ * LayerNorm alone. After one step from the same start, the Adam update is the same whatever λ, so
+ * p(λ=0) − p(λ) = lr·λ·p0 for every 2-D tensor: twice as large for λ 0.5 as for 0.25, and p0 =
+ * that difference / (lr·λ) has wte's init spread, N(0, 0.02²) (GPT-2); for a 1-D tensor it is 0. */
+static void test_cli_train_weight_decay_is_decoupled(void **state) {
+    tu_fixture *f = *state;
+    static const char *const wd[3] = {"0", "0.25", "0.5"};
+    const double lr = 0.01;
+    av_safetensors st[3];
+    memset(st, 0, sizeof st);
+    av_err err;
+    for (int k = 0; k < 3; k++) {
+        tu_result r;
+        char dir[16], path[32];
+        snprintf(dir, sizeof dir, "wd%d", k);
+        snprintf(path, sizeof path, "wd%d/model.safetensors", k);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--schedule", "constant", "--lr", "0.01",
+                    "--weight-decay", wd[k], "--d-model", "16", "--batch", "4", "-o", tu_in(f, dir), NULL);
+        if (r.code != 0) fail_msg("--weight-decay %s: exit %d: %s", wd[k], r.code, r.err);
+        char want[48];
+        snprintf(want, sizeof want, "weight decay %s, clip 1.0", wd[k]);
+        if (!strstr(r.out, want)) fail_msg("the header does not say '%s':\n%s", want, r.out);
+        tu_free(&r);
+        if (av_safetensors_open(&st[k], tu_in(f, path), &err)) fail_msg("%s", err.msg);
+    }
+    int n2 = 0, n1 = 0;
+    for (int i = 0; i < st[0].n; i++) {
+        const av_st_tensor *t[3] = {&st[0].tensors[i]};
+        for (int k = 1; k < 3; k++) assert_non_null(t[k] = av_safetensors_find(&st[k], t[0]->name));
+        const float *p[3];
+        float *owned[3];
+        for (int k = 0; k < 3; k++) assert_int_equal(av_safetensors_f32(&p[k], &owned[k], &st[k], t[k], &err), AV_OK);
+        double worst = 0, sumsq = 0;
+        for (size_t j = 0; j < t[0]->numel; j++) {
+            double d1 = (double)p[0][j] - p[1][j], d2 = (double)p[0][j] - p[2][j];
+            if (t[0]->ndim == 1 && (d1 != 0 || d2 != 0))
+                fail_msg("%s (1-D) changed with the weight decay: %g", t[0]->name, d2);
+            worst = fmax(worst, fabs(d2 - 2 * d1));
+            double p0 = d2 / (lr * 0.5);
+            sumsq += p0 * p0;
+        }
+        if (t[0]->ndim == 2) {
+            n2++;
+            if (worst > 1e-8) fail_msg("%s: p(0) - p(0.5) is not twice p(0) - p(0.25): off by %g", t[0]->name, worst);
+            if (!(sumsq > 0)) fail_msg("%s: the weight decay changed nothing", t[0]->name);
+            if (!strcmp(t[0]->name, "wte.weight")) {
+                double sd = sqrt(sumsq / (double)t[0]->numel); /* 294 x 16 draws of N(0, 0.02^2) */
+                if (fabs(sd - 0.02) > 0.002) fail_msg("wte's p0 recovered from the decay has sd %g, not 0.02", sd);
+            }
+        } else n1++;
+        for (int k = 0; k < 3; k++) free(owned[k]);
+    }
+    for (int k = 0; k < 3; k++) av_safetensors_close(&st[k]);
+    assert_true(n2 >= 5); /* wte, wpe, and per layer c_attn, c_proj, c_fc, mlp c_proj */
+    assert_true(n1 >= 8); /* biases and LayerNorm */
+}
+
 /* --schedule constant is --lr at every step (nn/optim.h), no warm-up. The header said "AdamW lr 0.004
  * (constant, warm-up 10)" while train.csv showed 0.004 from step 1, and --warmup passed without a word.
  * Now the header names no warm-up, --warmup warns "has no effect" as other unused options do, and even
@@ -458,7 +517,7 @@ static void test_cli_train_constant_schedule_has_no_warmup(void **state) {
     run_attnviz(&r, NULL, "--train", "reverse", "--schedule", "constant", "--lr", "0.004", "--warmup", "10", "--steps",
                 "12", "--d-model", "16", "--batch", "4", "-o", tu_in(f, "c"), NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    if (!strstr(r.out, "AdamW lr 0.004 (constant), clip 1.0")) fail_msg("header:\n%s", r.out);
+    if (!strstr(r.out, "AdamW lr 0.004 (constant), weight decay 0.01, clip 1.0")) fail_msg("header:\n%s", r.out);
     assert_null(strstr(r.out, "warm-up"));
     if (!strstr(r.err, "attnviz: warning: --warmup 10 has no effect with --schedule constant"))
         fail_msg("no warning:\n%s", r.err);
@@ -1172,7 +1231,7 @@ static void test_cli_train_compare_summary_prints_with_quiet(void **state) {
 
 static void test_cli_train_bad_input(void **state) {
     (void)state;
-    static const struct { const char *args[8]; const char *msg; } cases[] = {
+    static const struct { const char *args[16]; const char *msg; } cases[] = {
         {{"--train", "copy"}, "--train 'copy' is not a task; expected reverse, sort or induction"},
         {{"--layers", "2", "hi"}, "--layers is an option of --train"},
         {{"--train", "reverse", "3 1 >"}, "--train takes no input text, but the sentence '3 1 >' is given; it trains on "
@@ -1206,6 +1265,17 @@ static void test_cli_train_bad_input(void **state) {
         {{"--train", "reverse", "--positions", "none"}, "--positions none cannot learn"},
         /* a warm-up longer than the run never reaches the peak --lr: refused, not clamped */
         {{"--train", "reverse", "--steps", "100", "--warmup", "200"}, "--warmup 200 is more than --steps 100 (allowed: 1..100)"},
+        {{"--weight-decay", "0.1", "hi"}, "--weight-decay is an option of --train"},
+        {{"--train", "reverse", "--weight-decay", "-0.1"}, "--weight-decay -0.1 is outside the allowed range 0..1"},
+        {{"--train", "reverse", "--weight-decay", "1.5"}, "--weight-decay 1.5 is outside the allowed range 0..1"},
+        {{"--train", "reverse", "--weight-decay", "nan"}, "--weight-decay nan is outside the allowed range 0..1"},
+        /* 1 − lr·λ at or below 0 flips the weights' sign every step: 10 · 0.5 = 5 */
+        {{"--train", "reverse", "--lr", "10", "--weight-decay", "0.5"}, "--weight-decay 0.5 with a peak lr of 10: lr · "
+         "weight decay = 5 must be below 1 (each step multiplies the weights by 1 − lr · weight decay); lower "
+         "--weight-decay or --lr"},
+        /* noam's peak, not its factor: 10 · 4^-0.5 · min(1, 1 · 1^-1.5) = 5 at step 1; · 0.3 = 1.5 */
+        {{"--train", "reverse", "--schedule", "noam", "--lr", "10", "-d", "4", "-H", "1", "--warmup", "1",
+          "--weight-decay", "0.3"}, "--weight-decay 0.3 with a peak lr of 5: lr · weight decay = 1.5 must be below 1"},
         /* nn/train.h's rule by hand for --train's packed path: reverse's 2 layers, batch 32 (G = 4 chunks of 8),
          * V = 294, T = 32, C = 4096, H = 64; P = 294·4096 + 2·4096 + 2·(12·4096² + 13·4096) + 32·4096 (learned
          * wpe) = 404,103,168; per chunk (gpt2_batch.h) N = 8·32 = 256 rows, A = 64·8·32² = 524,288:
@@ -1216,9 +1286,9 @@ static void test_cli_train_bad_input(void **state) {
          "AdamW moments, activations), more than the 2 GiB allowed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *argv[10] = {NULL};
+        const char *argv[18] = {NULL};
         int n = 0;
-        for (int k = 0; k < 8 && cases[i].args[k]; k++) argv[n++] = cases[i].args[k];
+        for (int k = 0; k < 16 && cases[i].args[k]; k++) argv[n++] = cases[i].args[k];
         tu_result r;
         tu_runv(&r, NULL, NULL, argv);
         if (r.code != 2 || !strstr(r.err, cases[i].msg)) print_message("case %zu: exit %d, stderr: %s\n", i, r.code, r.err);
@@ -1692,6 +1762,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_help_states_the_train_defaults_it_uses, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_constant_schedule_has_no_warmup, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_same_bits_on_1_and_2_threads),

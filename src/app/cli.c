@@ -156,6 +156,8 @@ static const optdef kOpts[] = {
      .help = "--train: sequences per step (default 32, induction 64; 1..1024)"},
     {"lr", 0, OPT_DOUBLE, AT(lr), .min = 0, .max = 10, .open = 1, .arg = "LR",
      .help = "--train: peak learning rate (default 6e-3; induction 3e-3); with --schedule noam the factor (default 1)"},
+    {"weight-decay", 0, OPT_DOUBLE, AT(weight_decay), .min = 0, .max = 1, .arg = "WD",
+     .help = "--train: AdamW weight decay of the weight matrices and embeddings (default 0.01, torch's; 0..1)"},
     {"schedule", 0, OPT_CHOICE, AT(schedule), .lo = AV_SCHED_COSINE, .hi = AV_SCHED_CONSTANT,
      .choice_name = schedule_name, .arg = "S",
      .help = "--train: cosine (default) | noam (paper: factor·d_model^-0.5·min(t^-0.5, t·warmup^-1.5), factor --lr or 1) | constant"},
@@ -487,7 +489,8 @@ static av_status check_combinations(const av_options *o, av_err *err) {
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
-    static const char *const train_only[] = {"layers", "steps", "batch", "lr", "schedule", "warmup", "norm"};
+    static const char *const train_only[] = {"layers", "steps", "batch", "lr", "weight-decay", "schedule", "warmup",
+                                             "norm"};
     for (size_t i = 0; o->train < 0 && i < sizeof train_only / sizeof train_only[0]; i++)
         if (av_option_given(o, train_only[i]))
             return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
@@ -548,7 +551,8 @@ static void given_text(char *buf, size_t n, const av_options *o, const char *nam
 static int unused_with_train(const av_options *o, char msgs[][160]) {
     static const char *const kTrainUses[] = {"d-model", "heads", "seed", "positions", "rope-style", "rope-base",
                                              "no-scale", "outdir", "quiet", "compare", "train", "layers", "steps",
-                                             "batch", "lr", "schedule", "warmup", "norm", "kernel", "help", "version"};
+                                             "batch", "lr", "weight-decay", "schedule", "warmup", "norm", "kernel",
+                                             "help", "version"};
     int n = 0;
     char opt[96];
     if (o->dump_dir)

@@ -115,6 +115,7 @@ typedef struct {
     int train;               /* av_task_kind, or -1 = no --train */
     int layers, steps, batch, warmup;
     double lr;
+    double weight_decay;     /* --weight-decay (app/train.h); used only if given */
     int norm;                /* av_norm: pre (default) | post */
     int schedule;            /* av_schedule: cosine (default) | noam | constant */
     unsigned long long given; /* bit i: the i-th option of the table was on the command line */

@@ -48,6 +48,7 @@ void av_train_fill_defaults(av_train_opts *o) {
      * The Annotated Transformer uses 1 or 2), not the task's peak lr (6e-3 as a factor gave a peak of 5.3e-5) */
     if (!(o->lr > 0)) o->lr = o->schedule == AV_SCHED_NOAM ? 1.0 : kTaskDefaults[o->task].lr;
     if (!o->warmup) o->warmup = o->steps / 20 > 0 ? o->steps / 20 : 1;
+    if (!o->weight_decay_set) o->weight_decay = AV_TRAIN_WEIGHT_DECAY;
 }
 
 /* ---------------------------------------------------------------------------- the log */
@@ -117,6 +118,9 @@ static void train_run_id(char run[32], const av_train_opts *o) {
                      o->steps, o->batch, o->lr, o->layers, o->heads, o->d_model, o->warmup, (int)o->schedule,
                      (int)o->positions, (int)o->rope_style, o->rope_base, (int)o->norm, o->scale,
                      (unsigned long long)o->seed, (int)o->compare);
+    if (o->weight_decay != AV_TRAIN_WEIGHT_DECAY && n > 0 && (size_t)n < sizeof cfg) /* the default keeps older ids */
+        n += snprintf(cfg + n, sizeof cfg - (size_t)n, " wd=%.17g", o->weight_decay);
+    if (n < 0 || (size_t)n >= sizeof cfg) n = (int)strlen(cfg);
     snprintf(run, 32, "train-%016llx", (unsigned long long)av_run_hash(AV_RUN_HASH_START, cfg, (size_t)n));
 }
 
@@ -755,7 +759,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     run_state r = {.o = o, .out = out};
     av_gpt2_config cfg;
     train_config(&cfg, o);
-    av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = 0.01, .max_norm = 1.0,
+    av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = o->weight_decay, .max_norm = 1.0,
                     .schedule = o->schedule, .lr_max = o->lr, .lr_min = o->lr / 10, .warmup = o->warmup,
                     .steps = o->steps, .d_model = o->d_model};
     av_task_probe(&r.probe, o->task);
@@ -966,15 +970,26 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     }
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
+    /* decoupled decay multiplies the 2-D tensors by 1 − lr·λ each step: at 1 or more they flip sign and grow */
+    double peak = o.lr;
+    if (o.schedule == AV_SCHED_NOAM) {
+        av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o.lr, .warmup = o.warmup, .d_model = o.d_model};
+        peak = av_lr_at(&a, o.warmup);
+    }
+    if (peak * o.weight_decay >= 1)
+        return av_fail(err, AV_EUSAGE, "--weight-decay %g with a peak lr of %g: lr · weight decay = %g must be below 1 "
+                       "(each step multiplies the weights by 1 − lr · weight decay); lower --weight-decay or --lr",
+                       o.weight_decay, peak, peak * o.weight_decay);
     av_status fs = check_before_start(&o, err);
     if (fs) return fs; /* before the header line: nothing has started */
     char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
     if (!o.quiet)
-        fprintf(out, "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW %s, clip 1.0, seed %llu\n",
-                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model,
-                vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, (unsigned long long)o.seed);
+        fprintf(out, "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW %s, weight decay %g, clip 1.0, "
+                "seed %llu\n", av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s",
+                o.d_model, vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, o.weight_decay,
+                (unsigned long long)o.seed);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     av_status s = run_one(&o, o.outdir, NULL, out, err);
     if (!s) note_other_runs(&o, NULL, 0);
@@ -984,6 +999,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
 av_status av_train_command(const av_options *op, const char *command_line, av_err *err) {
     av_train_opts o = {
         .task = (av_task_kind)op->train, .outdir = op->outdir, .steps = op->steps, .batch = op->batch, .lr = op->lr,
+        .weight_decay = op->weight_decay, .weight_decay_set = av_option_given(op, "weight-decay"),
         .layers = op->layers, .warmup = op->warmup, .schedule = (av_schedule)op->schedule, .norm = (av_norm)op->norm,
         .scale = !op->no_scale, .seed = op->seed, .quiet = op->quiet, .command_line = command_line,
         .positions = av_option_given(op, "positions") ? op->positions : AV_POS_LEARNED,
