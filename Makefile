@@ -237,7 +237,8 @@ figures: deps
 	@sh scripts/figures.sh
 
 # The "watch attention learn" chapter (docs/train.md, docs/train.zh.md):
-# trains 7 small models, so it is not part of `make figures`.
+# trains 7 small models and the ~30 runs of the reverse options table
+# (scripts/train_options.sh, about 20 minutes in all), so it is not part of `make figures`.
 train-figures: deps
 	@$(MAKE) --no-print-directory attnviz
 	@sh scripts/train_figures.sh

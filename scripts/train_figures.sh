@@ -2,8 +2,8 @@
 # train_figures.sh - regenerate docs/figures/train/ and the excerpts of the
 # "watch attention learn" chapter (docs/train.md, docs/train.zh.md). Run by
 # `make train-figures`; it trains 7 small models (several CPU minutes, run in
-# parallel), so it
-# is kept apart from `make figures`.
+# parallel) and then the 30 or so runs of scripts/train_options.sh (about 15
+# minutes), so it is kept apart from `make figures`.
 #
 # Each run's printed output is kept as docs/figures/train/<name>.txt and the
 # chapter's <!-- run: ... --> blocks print parts of those files, so
@@ -60,5 +60,7 @@ attnviz --model runs/induction --generate 3 --no-plot "a b a" >"$top/$out/induct
 attnviz --model runs/induction --generate 2 --no-plot "m n a o p m n" >"$top/$out/induction_generate_against.txt" 2>&1 || true
 cd "$top"
 for what in scale norm; do cp "$tmp/runs/compare_$what/compare_$what.png" "$out/compare_$what.png"; done
+# the table of reverse runs with other shapes and settings (about 30 runs, one after another)
+sh scripts/train_options.sh
 sh scripts/excerpts.sh docs/train.md docs/train.zh.md
 echo "training figures in $out ($(du -sh "$out" | cut -f1)); excerpts refreshed in docs/train.md docs/train.zh.md"

@@ -11,9 +11,9 @@
 # separated by " / ", so every number in the table comes from a run here.
 #
 # Writes docs/figures/train/reverse_options.md and reverse_options.zh.md
-# (table rows without the header; the chapters include them with a
-# <!-- run-md: ... --> block) and reverse_options.txt (the last line of every
-# run, for reference).
+# (the whole Markdown table, header included, since a comment line inside a
+# table would end it; the chapters include them with a <!-- run-md: ... -->
+# block) and reverse_options.txt (the last line of every run, for reference).
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD:$PATH"
@@ -21,8 +21,8 @@ export PATH
 out=docs/figures/train
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-: >"$tmp/en"
-: >"$tmp/zh"
+printf '| task, option | held-out accuracy | best head on target |\n|---|---|---|\n' >"$tmp/en"
+printf '| 任务、选项 | 留出集准确率 | 目标注意力最高的头 |\n|---|---|---|\n' >"$tmp/zh"
 : >"$tmp/log"
 
 # label (en) | label (zh) | option sets (backquotes are Markdown, not shell)
@@ -44,6 +44,7 @@ reverse `--lr 1e-3` / `2e-3` / `3e-3` / `1e-2`||--lr 1e-3;--lr 2e-3;--lr 3e-3;--
 reverse `--batch 64` / `--batch 128`||--batch 64;--batch 128
 reverse `--schedule constant` / `--schedule noam`||--schedule constant;--schedule noam
 reverse `--warmup 1000`||--warmup 1000
+reverse `--weight-decay 0` / `0.1` (default 0.01)|reverse `--weight-decay 0` / `0.1`（默认 0.01）|--weight-decay 0;--weight-decay 0.1
 reverse `--seed 1` / `2` / `3`||--seed 1;--seed 2;--seed 3'
 
 echo "$rows" | while IFS='|' read -r en zh sets; do
@@ -77,7 +78,10 @@ echo "$rows" | while IFS='|' read -r en zh sets; do
     echo "| $en | $acc % | $best |" >>"$tmp/en"
     echo "| $zh | $acc % | $best |" >>"$tmp/zh"
 done
+# a blank line ends the table: GFM would take the <!-- end --> after it for one more row
+echo >>"$tmp/en"
+echo >>"$tmp/zh"
 cp "$tmp/en" "$out/reverse_options.md"
 cp "$tmp/zh" "$out/reverse_options.zh.md"
 cp "$tmp/log" "$out/reverse_options.txt"
-echo "reverse options table in $out/reverse_options.md ($(wc -l <"$out/reverse_options.md") rows)"
+echo "reverse options table in $out/reverse_options.md ($(($(wc -l <"$out/reverse_options.md") - 3)) rows)"
