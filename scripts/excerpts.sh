@@ -10,6 +10,8 @@
 # gets its body replaced by the real output of the command, run with sh from
 # the repository root with ./attnviz first on PATH, NO_COLOR=1 and COLUMNS=80.
 # So the README and the tutorials always show what the tool really prints.
+# A block opened with <!-- run-md: COMMAND --> instead takes the output as
+# Markdown, without the ```text fence (for generated table rows).
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD:$PATH"
@@ -29,6 +31,17 @@ for doc in "$@"; do
             while ((full | getline line) > 0) print line
             close(full)
             print "```"
+            skipping = 1
+            next
+        }
+        /^<!-- run-md: .* -->$/ {
+            print
+            cmd = $0
+            sub(/^<!-- run-md: /, "", cmd)
+            sub(/ -->$/, "", cmd)
+            full = "{ " cmd "; } 2>&1"
+            while ((full | getline line) > 0) print line
+            close(full)
             skipping = 1
             next
         }
