@@ -986,10 +986,11 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
     if (!o.quiet)
-        fprintf(out, "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW %s, weight decay %g, clip 1.0, "
-                "seed %llu\n", av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s",
-                o.d_model, vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, o.weight_decay,
-                (unsigned long long)o.seed);
+        fprintf(out,
+                "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW %s, "
+                "weight decay %g, clip 1.0, seed %llu\n",
+                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model,
+                vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, o.weight_decay, (unsigned long long)o.seed);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     av_status s = run_one(&o, o.outdir, NULL, out, err);
     if (!s) note_other_runs(&o, NULL, 0);

@@ -38,7 +38,7 @@ typedef struct {
                                                   matrices, wte, wpe; not biases or LayerNorm): each step
                                                   multiplies them by 1 − lr·λ (Loshchilov and Hutter 2019);
                                                   used only if weight_decay_set, else AV_TRAIN_WEIGHT_DECAY */
-    int weight_decay_set;
+    int weight_decay_set;                      /* 1 = --weight-decay was given (0 is a valid value) */
     av_positions positions;                    /* learned, sinusoidal or rope */
     av_rope_style rope_style;                  /* with rope: interleaved or half pairs */
     double rope_base;                          /* with rope: θ base, 10000 by default */
@@ -56,7 +56,8 @@ typedef struct {
 #define AV_TRAIN_WEIGHT_DECAY 0.01 /* torch.optim.AdamW's default */
 
 /* The task's defaults for every 0 field of o (layers, heads, d_model, steps,
- * batch, lr, warmup), and weight decay AV_TRAIN_WEIGHT_DECAY unless set. With schedule noam a 0 lr becomes the factor 1 (the
+ * batch, lr, warmup), and weight decay AV_TRAIN_WEIGHT_DECAY unless
+ * weight_decay_set. With schedule noam a 0 lr becomes the factor 1 (the
  * paper's rule, Vaswani et al. 2017 §5.3), not the task's peak lr. */
 void av_train_fill_defaults(av_train_opts *o);
 
