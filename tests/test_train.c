@@ -507,6 +507,62 @@ static void test_cli_train_weight_decay_is_decoupled(void **state) {
     assert_true(n1 >= 8); /* biases and LayerNorm */
 }
 
+/* A trained toy model continues any text, and as surely as its task's own: "1 2 3 4 5 6 7 8 9 >" (one
+ * digit more than reverse's 2..8) got p 0.9999 for a wrong answer, and letters typed to the reverse
+ * model got digits, without a word (a new user's report). Now --model on a folder --train wrote notes
+ * an input outside the task's text (the issue's formats: reverse and sort 2-8 digits then ">",
+ * induction lowercase letters, sequences of at most 24), naming why, and says nothing for inputs
+ * inside it; the run goes on (exit 0). */
+static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
+    tu_fixture *f = *state;
+    static const char *const tasks[2] = {"reverse", "induction"};
+    for (int k = 0; k < 2; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", tasks[k], "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                    tu_in(f, tasks[k]), NULL);
+        if (r.code != 0) fail_msg("--train %s: exit %d: %s", tasks[k], r.code, r.err);
+        tu_free(&r);
+    }
+    static const struct { int task; const char *text, *why; } cases[] = {
+        {0, "3 1 4 1 5 >", NULL},
+        {0, "3 1 4 1 5 > 5 1 4 1", NULL},                 /* the answer so far: inside */
+        {0, "1 2 >", NULL},
+        {0, "1 2 3 4 5 6 7 8 >", NULL},
+        {0, "1 2 3 4 5 6 7 8 9 >", "9 digits before >; its prompts have 2 to 8"},
+        {0, "7 >", "1 digit before >; its prompts have 2 to 8"},
+        {0, "k q a", "token 1 is \"k\", not a digit or >"},
+        {0, "3 1 4", "no > after the digits"},
+        {0, "3 1 > 1 3", "2 answer digits after > for 2 digits: the answer is complete"},
+        {0, "10 2 >", "token 1 is \"10\", not a digit or >"},
+        {0, "3 1 > 1 >", "token 5 is a second >"},
+        {0, "我 爱 你", "token 1 is \"我\", not a digit or >"},
+        {1, "k q a z m k q a", NULL},
+        {1, "a b a", NULL},
+        {1, "3 1 >", "token 1 is \"3\", not a lowercase letter"},
+        {1, "a b c d e f g h i j k l m n o p q r s t u v w x", NULL},   /* 24 letters */
+        {1, "a b c d e f g h i j k l m n o p q r s t u v w x y", "25 letters; its sequences have at most 24"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", tu_in(f, tasks[cases[i].task]), "--no-plot", cases[i].text, NULL);
+        if (r.code != 0) fail_msg("\"%s\": exit %d: %s", cases[i].text, r.code, r.err);
+        const char *note = strstr(r.err, "this input is outside that: ");
+        if (!cases[i].why && note) fail_msg("\"%s\" is inside %s's text, yet:\n%s", cases[i].text,
+                                           tasks[cases[i].task], r.err);
+        if (cases[i].why && (!note || !strstr(note, cases[i].why)))
+            fail_msg("\"%s\": the note should say '%s':\n%s", cases[i].text, cases[i].why, r.err);
+        if (cases[i].why && !strstr(r.err, tasks[cases[i].task][0] == 'r' ? "was trained on reverse only (2 to 8 digits"
+                                                                          : "was trained on induction only (lowercase"))
+            fail_msg("\"%s\": the note does not name the task's text:\n%s", cases[i].text, r.err);
+        tu_free(&r);
+    }
+    tu_result r; /* -q: no note */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "k q a", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "outside"));
+    tu_free(&r);
+}
+
 /* --schedule constant is --lr at every step (nn/optim.h), no warm-up. The header said "AdamW lr 0.004
  * (constant, warm-up 10)" while train.csv showed 0.004 from step 1, and --warmup passed without a word.
  * Now the header names no warm-up, --warmup warns "has no effect" as other unused options do, and even
@@ -1763,6 +1819,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_constant_schedule_has_no_warmup, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_same_bits_on_1_and_2_threads),
