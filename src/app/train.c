@@ -824,19 +824,29 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
 /* The variants of --compare WHAT, applied to o; returns how many (2 or 3).
  * positions leaves out rope with an odd d_k (RoPE rotates pairs of
  * dimensions) and writes why into left_out (n bytes), else "". */
+/* Each --compare's variant folders under -o, in training order (the rope
+ * folder is left out when d_k is odd). */
+static const char *const kVariantDirs[][3] = {
+    [AV_TRAIN_CMP_SCALE] = {"scale", "no-scale"},
+    [AV_TRAIN_CMP_NORM] = {"pre-ln", "post-ln"},
+    [AV_TRAIN_CMP_POSITIONS] = {"learned", "sinusoidal", "rope"},
+};
+
 static int compare_variants(av_train_opts *v, const char **names, const av_train_opts *o, char *left_out, size_t n) {
     left_out[0] = 0;
     for (int i = 0; i < 3; i++) v[i] = *o;
     switch (o->compare) {
     case AV_TRAIN_CMP_SCALE:
-        v[0].scale = 1; v[1].scale = 0; names[0] = "scale"; names[1] = "no-scale";
+        v[0].scale = 1; v[1].scale = 0;
+        names[0] = kVariantDirs[o->compare][0]; names[1] = kVariantDirs[o->compare][1];
         return 2;
     case AV_TRAIN_CMP_NORM:
-        v[0].norm = AV_NORM_PRE; v[1].norm = AV_NORM_POST; names[0] = "pre-ln"; names[1] = "post-ln";
+        v[0].norm = AV_NORM_PRE; v[1].norm = AV_NORM_POST;
+        names[0] = kVariantDirs[o->compare][0]; names[1] = kVariantDirs[o->compare][1];
         return 2;
     default:
         v[0].positions = AV_POS_LEARNED; v[1].positions = AV_POS_SINUSOIDAL; v[2].positions = AV_POS_ROPE;
-        names[0] = "learned"; names[1] = "sinusoidal"; names[2] = "rope";
+        for (int i = 0; i < 3; i++) names[i] = kVariantDirs[AV_TRAIN_CMP_POSITIONS][i];
         return av_compare_rope_left_out(left_out, n, o->d_model, o->heads) ? 2 : 3;
     }
 }
@@ -846,23 +856,24 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
  * kept in what the user is told. Those are model folders, not figures, so
  * they are named, not deleted (av_figures_remove_stale removes only figures
  * attnviz recognises by their run id): the variant folders of another
- * --compare (any of kVariantDirs not in names[0..n-1], holding a
+ * --compare (any folder of kVariantDirs not in names[0..n-1], holding a
  * config.json), and with --compare (n > 0) a model trained at the top of the
  * folder by a plain --train. */
 static void note_other_runs(const av_train_opts *o, const char *const *names, int n) {
-    static const char *const kVariantDirs[] = {"scale", "no-scale", "pre-ln", "post-ln", "learned", "sinusoidal", "rope"};
     char list[256] = "", path[4200];
     size_t len = 0;
     if (o->quiet) return;
-    for (size_t k = 0; k < sizeof kVariantDirs / sizeof kVariantDirs[0]; k++) {
-        int ours = 0;
-        for (int i = 0; i < n; i++) ours |= !strcmp(names[i], kVariantDirs[k]);
-        char sub[4096];
-        av_path_join(sub, sizeof sub, o->outdir, kVariantDirs[k]);
-        av_path_join(path, sizeof path, sub, "config.json");
-        if (!ours && access(path, F_OK) == 0 && len < sizeof list)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s/", len ? ", " : "", kVariantDirs[k]);
-    }
+    for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++)
+        for (int k = 0; k < 3 && kVariantDirs[c][k]; k++) {
+            const char *d = kVariantDirs[c][k];
+            int ours = 0;
+            for (int i = 0; i < n; i++) ours |= !strcmp(names[i], d);
+            char sub[4096];
+            av_path_join(sub, sizeof sub, o->outdir, d);
+            av_path_join(path, sizeof path, sub, "config.json");
+            if (!ours && access(path, F_OK) == 0 && len < sizeof list)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s/", len ? ", " : "", d);
+        }
     av_path_join(path, sizeof path, o->outdir, "config.json");
     if (n > 0 && access(path, F_OK) == 0 && len < sizeof list)
         len += (size_t)snprintf(list + len, sizeof list - len, "%sthe model of a plain --train (config.json, "
