@@ -16,6 +16,7 @@
 #include "io/fileio.h"
 #include "io/npy.h"
 #include "nn/attention_blas.h"
+#include "nn/tasks.h"
 
 /* ---------------------------------------------------------------------------- options */
 
@@ -220,49 +221,6 @@ static void read_training(av_gpt2run *r) {
     free(json);
 }
 
-/* A trained toy model continues any input, and as confidently as the task's
- * own ("1 2 3 4 5 6 7 8 9 >", one digit more than reverse ever had, gets
- * p 0.9999 for a wrong answer). So the run says when the sentence is outside
- * the text its task generates (nn/tasks.h): reverse and sort, 2 to 8 digits,
- * " >", then at most one answer digit fewer than the prompt's; induction,
- * lowercase letters, at most 24 (AV_TASK_MAX_T is 32, the sequences 24).
- * Returns 1 and why (n bytes) if outside, else 0 (also for a task name this
- * version does not know). */
-static int outside_training(char *why, size_t n, const char *task, const char *text) {
-    int induction = strcmp(task, "induction") == 0, words = 0, digits = 0, answers = 0, seen_gt = 0;
-    if (!induction && strcmp(task, "reverse") != 0 && strcmp(task, "sort") != 0) return 0;
-    for (const char *p = text;; p++) {
-        const char *q = p;
-        while (*q && *q != ' ') q++;
-        int len = (int)(q - p), c = len == 1 ? (unsigned char)*p : -1;
-        words++;
-        if (induction ? !(c >= 'a' && c <= 'z') : !(c == '>' || (c >= '0' && c <= '9'))) {
-            int shown = len > 24 ? 24 : len;
-            while (shown < len && shown > 0 && ((unsigned char)p[shown] & 0xC0) == 0x80) shown--; /* whole UTF-8 */
-            snprintf(why, n, "token %d is \"%.*s\", not %s", words, shown, p,
-                     induction ? "a lowercase letter" : "a digit or >");
-            return 1;
-        }
-        if (c == '>' && seen_gt) {
-            snprintf(why, n, "token %d is a second >", words);
-            return 1;
-        }
-        if (c == '>') seen_gt = 1;
-        else if (!induction) seen_gt ? answers++ : digits++;
-        if (!*q) break;
-        p = q;
-    }
-    if (induction) {
-        if (words > 24) snprintf(why, n, "%d letters; its sequences have at most 24", words);
-        return words > 24;
-    }
-    if (digits < 2 || digits > 8) snprintf(why, n, "%d digit%s before >; its prompts have 2 to 8", digits, digits == 1 ? "" : "s");
-    else if (!seen_gt) snprintf(why, n, "no > after the digits");
-    else if (answers >= digits) snprintf(why, n, "%d answer digits after > for %d digits: the answer is complete", answers, digits);
-    else return 0;
-    return 1;
-}
-
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
     memset(r, 0, sizeof *r);
     if (strlen(o->model_dir) >= sizeof r->dir_buf)
@@ -290,12 +248,13 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)", o->head, c->n_head - 1,
                        c->n_head, c->n_head == 1 ? "" : "s");
     if ((!llama && (st = load_tokenizer(r, err))) || (st = tokenize(r, labels, o, err))) return st;
-    char why[96];
-    if (r->task[0] && !o->quiet && outside_training(why, sizeof why, r->task, r->text))
+    int kind = r->task[0] ? av_task_find(r->task) : -1; /* a trained toy model says when the input is not its task's */
+    char why[96], what[96];
+    if (kind >= 0 && !o->quiet && av_task_text_outside((av_task_kind)kind, r->text, why, sizeof why)) {
+        av_task_describe(what, sizeof what, (av_task_kind)kind);
         fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its "
-                "continuation need not be the task's answer, however probable it looks\n", r->dir, r->task,
-                strcmp(r->task, "induction") ? "2 to 8 digits, then >, like \"3 1 4 1 5 >\""
-                                             : "lowercase letters, at most 24, like \"k q a z m k q a\"", why);
+                "continuation need not be the task's answer, however probable it looks\n", r->dir, r->task, what, why);
+    }
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if (llama) {
         if ((st = av_llamarun_forward(r, err))) return st;

@@ -56,13 +56,19 @@ static const char *const task_names[AV_TASK_COUNT] = {"reverse", "sort", "induct
 
 const char *av_task_name(av_task_kind kind) { return task_names[kind]; }
 
-int av_task_max_T(av_task_kind kind) { return kind == AV_TASK_INDUCTION ? 24 : 17; }
+int av_task_max_T(av_task_kind kind) { return kind == AV_TASK_INDUCTION ? AV_INDUCTION_MAX_T : 2 * AV_TASK_MAX_DIGITS + 1; }
+
+int av_task_find(const char *name) {
+    for (int k = 0; k < AV_TASK_COUNT; k++)
+        if (strcmp(name, task_names[k]) == 0) return k;
+    return -1;
+}
 
 static uint32_t rand_below(av_rng *r, uint32_t n) { return (uint32_t)(av_rng_next(r) >> 33) % n; }
 
 /* reverse / sort from the n digits d: prompt "d0 d1 .. >", answer digits ans. */
 static void digits_example(av_task_example *ex, const int *d, int n, int sort) {
-    int ans[8], order[8];
+    int ans[AV_TASK_MAX_DIGITS], order[AV_TASK_MAX_DIGITS];
     for (int i = 0; i < n; i++) order[i] = i;
     if (sort) /* stable insertion sort of the positions by digit */
         for (int i = 1; i < n; i++)
@@ -111,7 +117,8 @@ static void induction_example(av_task_example *ex, const int *a, int n1, int s, 
 
 void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r) {
     if (kind != AV_TASK_INDUCTION) {
-        int d[8], n = 2 + (int)rand_below(r, 7);
+        int d[AV_TASK_MAX_DIGITS];
+        int n = AV_TASK_MIN_DIGITS + (int)rand_below(r, AV_TASK_MAX_DIGITS - AV_TASK_MIN_DIGITS + 1);
         for (int i = 0; i < n; i++) d[i] = (int)rand_below(r, 10);
         digits_example(ex, d, n, kind == AV_TASK_SORT);
         return;
@@ -149,7 +156,7 @@ void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r) {
         letters[i] = 'a' + c;
     }
     int s = (int)rand_below(r, (uint32_t)(n1 - AV_INDUCTION_MIN_GAP + 1)); /* the repeat starts at a[s] */
-    int T = n1 + 2 + (int)rand_below(r, (uint32_t)(24 - n1 - 1));          /* n1+2 .. 24 tokens */
+    int T = n1 + 2 + (int)rand_below(r, (uint32_t)(AV_INDUCTION_MAX_T - n1 - 1)); /* n1+2 .. 24 tokens */
     induction_example(ex, letters, n1, s, T);
 }
 
@@ -158,6 +165,49 @@ void av_task_probe(av_task_example *ex, av_task_kind kind) {
     static const int kq[5] = {'k', 'q', 'a', 'z', 'm'};
     if (kind == AV_TASK_INDUCTION) induction_example(ex, kq, 5, 0, 9);
     else digits_example(ex, pi, 5, kind == AV_TASK_SORT);
+}
+
+int av_task_text_outside(av_task_kind kind, const char *text, char *why, size_t n) {
+    int induction = kind == AV_TASK_INDUCTION, words = 0, digits = 0, answers = 0, seen_gt = 0;
+    for (const char *p = text;; p++) {
+        const char *q = p;
+        while (*q && *q != ' ') q++;
+        int len = (int)(q - p), c = len == 1 ? (unsigned char)*p : -1;
+        words++;
+        if (induction ? !(c >= 'a' && c <= 'z') : !(c == '>' || (c >= '0' && c <= '9'))) {
+            int shown = len > 24 ? 24 : len;
+            while (shown < len && shown > 0 && ((unsigned char)p[shown] & 0xC0) == 0x80) shown--; /* whole UTF-8 */
+            snprintf(why, n, "token %d is \"%.*s\", not %s", words, shown, p,
+                     induction ? "a lowercase letter" : "a digit or >");
+            return 1;
+        }
+        if (c == '>' && seen_gt) {
+            snprintf(why, n, "token %d is a second >", words);
+            return 1;
+        }
+        if (c == '>') seen_gt = 1;
+        else if (!induction) seen_gt ? answers++ : digits++;
+        if (!*q) break;
+        p = q;
+    }
+    if (induction) {
+        if (words > AV_INDUCTION_MAX_T)
+            snprintf(why, n, "%d letters; its sequences have at most %d", words, AV_INDUCTION_MAX_T);
+        return words > AV_INDUCTION_MAX_T;
+    }
+    if (digits < AV_TASK_MIN_DIGITS || digits > AV_TASK_MAX_DIGITS)
+        snprintf(why, n, "%d digit%s before >; its prompts have %d to %d", digits, digits == 1 ? "" : "s",
+                 AV_TASK_MIN_DIGITS, AV_TASK_MAX_DIGITS);
+    else if (!seen_gt) snprintf(why, n, "no > after the digits");
+    else if (answers >= digits) snprintf(why, n, "%d answer digits after > for %d digits: the answer is complete", answers, digits);
+    else return 0;
+    return 1;
+}
+
+void av_task_describe(char *out, size_t n, av_task_kind kind) {
+    if (kind == AV_TASK_INDUCTION)
+        snprintf(out, n, "lowercase letters, at most %d, like \"k q a z m k q a\"", AV_INDUCTION_MAX_T);
+    else snprintf(out, n, "%d to %d digits, then >, like \"3 1 4 1 5 >\"", AV_TASK_MIN_DIGITS, AV_TASK_MAX_DIGITS);
 }
 
 /* ----------------------------------------------------------------------------

@@ -44,6 +44,9 @@
 
 #define AV_TASK_MAX_T 32 /* tokens in one example, answer included */
 #define AV_INDUCTION_MIN_GAP 6 /* induction: positions from a letter's first occurrence to its second, at least */
+#define AV_INDUCTION_MAX_T 24  /* induction: tokens in a sequence, at most */
+#define AV_TASK_MIN_DIGITS 2   /* reverse, sort: digits in a prompt */
+#define AV_TASK_MAX_DIGITS 8
 
 typedef enum { AV_TASK_REVERSE, AV_TASK_SORT, AV_TASK_INDUCTION, AV_TASK_COUNT } av_task_kind;
 
@@ -115,5 +118,22 @@ void av_task_probe(av_task_example *ex, av_task_kind kind);
 
 /* Longest example of the task (the model's n_positions must cover it). */
 int av_task_max_T(av_task_kind kind);
+
+/* The task called name ("reverse", ...), or -1. */
+int av_task_find(const char *name);
+
+/* A trained toy model continues any text, as surely as its task's own, so a
+ * run of it can say when its input is text the task never generates. 1 if
+ * `text` is outside the formats above (reverse, sort: AV_TASK_MIN_DIGITS to
+ * AV_TASK_MAX_DIGITS digits, " >", then fewer answer digits than prompt
+ * digits; induction: lowercase letters, at most AV_INDUCTION_MAX_T), with
+ * why in why (n bytes): "9 digits before >; its prompts have 2 to 8",
+ * "token 1 is \"k\", not a digit or >"; else 0. Tokens are split at single
+ * spaces, as the formats write them. */
+int av_task_text_outside(av_task_kind kind, const char *text, char *why, size_t n);
+
+/* The task's text in words for messages, into out (n bytes): "2 to 8
+ * digits, then >, like \"3 1 4 1 5 >\"". */
+void av_task_describe(char *out, size_t n, av_task_kind kind);
 
 #endif
