@@ -561,6 +561,16 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "outside"));
     tu_free(&r);
+    /* An input refused (41 tokens, past n_positions 32) gets its error only: the note came first, then
+     * the error, as if the run had gone on. */
+    char longer[128] = "";
+    for (int k = 0; k < 40; k++) strcat(longer, "3 ");
+    strcat(longer, ">");
+    run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--no-plot", longer, NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "41 tokens is more than the model's 32 positions")) fail_msg("no error:\n%s", r.err);
+    if (strstr(r.err, "note:")) fail_msg("a note about an input that is refused:\n%s", r.err);
+    tu_free(&r);
 }
 
 /* --schedule constant is --lr at every step (nn/optim.h), no warm-up. The header said "AdamW lr 0.004

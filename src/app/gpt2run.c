@@ -221,6 +221,18 @@ static void read_training(av_gpt2run *r) {
     free(json);
 }
 
+/* A trained toy model says when the input is not its task's text. Called
+ * once the forward pass has run, so an input refused later (too long for
+ * n_positions) gets only its error, not a note about it first. */
+static void note_outside_task(const av_gpt2run *r, const av_options *o) {
+    int kind = r->task[0] ? av_task_find(r->task) : -1;
+    char why[96], what[96];
+    if (kind < 0 || o->quiet || !av_task_text_outside((av_task_kind)kind, r->text, why, sizeof why)) return;
+    av_task_describe(what, sizeof what, (av_task_kind)kind);
+    fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its "
+            "continuation need not be the task's answer, however probable it looks\n", r->dir, r->task, what, why);
+}
+
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
     memset(r, 0, sizeof *r);
     if (strlen(o->model_dir) >= sizeof r->dir_buf)
@@ -248,21 +260,16 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)", o->head, c->n_head - 1,
                        c->n_head, c->n_head == 1 ? "" : "s");
     if ((!llama && (st = load_tokenizer(r, err))) || (st = tokenize(r, labels, o, err))) return st;
-    int kind = r->task[0] ? av_task_find(r->task) : -1; /* a trained toy model says when the input is not its task's */
-    char why[96], what[96];
-    if (kind >= 0 && !o->quiet && av_task_text_outside((av_task_kind)kind, r->text, why, sizeof why)) {
-        av_task_describe(what, sizeof what, (av_task_kind)kind);
-        fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its "
-                "continuation need not be the task's answer, however probable it looks\n", r->dir, r->task, what, why);
-    }
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if (llama) {
         if ((st = av_llamarun_forward(r, err))) return st;
+        note_outside_task(r, o);
         top_next(r);
         return av_llamarun_view(view, r, err);
     }
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
+    note_outside_task(r, o);
     top_next(r);
     return make_view(view, r, err);
 }
