@@ -166,8 +166,44 @@ static void test_filmstrip_16_by_16_within_2400_px(void **state) {
     assert_int_equal(access(tu_in(f, "fs17.svg"), F_OK), -1);
 }
 
+/* ------------------------------------------------------------------- curves */
+
+/* How many <rect> of `w` x `h` px filled `fill` the SVG holds. */
+static int svg_rects(const char *svg, int w, int h, const char *fill) {
+    char want[96];
+    snprintf(want, sizeof want, "width=\"%d\" height=\"%d\" fill=\"%s\"", w, h, fill);
+    int n = 0;
+    for (const char *p = strstr(svg, want); p; p = strstr(p + 1, want)) n++;
+    return n;
+}
+
+/* A point with no line to either side: `--train --steps 1` has one training-batch loss, and it was a
+ * 3 x 3 px dot at the panel's edge, hard to find (matplotlib's plot([1], [y]) draws nothing). Now such
+ * a point is drawn as a 6 x 6 marker: the one-point series and the point a NaN cuts off; a line's
+ * points are not. */
+static void test_curves_lone_point_is_a_marker(void **state) {
+    tu_fixture *f = *state;
+    static const double x1[1] = {1}, y1[1] = {5.65};
+    static const double x5[5] = {0, 1, 2, 3, 4};
+    double y5[5] = {1, 2, NAN, 4, 3};  /* points 0-1 a line; 3-4 a line */
+    double y6[5] = {1, NAN, 2, NAN, 3}; /* three lone points */
+    av_series s[3] = {{.label = "one point", .x = x1, .y = y1, .n = 1},
+                      {.label = "lines", .x = x5, .y = y5, .n = 5},
+                      {.label = "lone", .x = x5, .y = y6, .n = 5}};
+    av_curve_panel p = {.title = "loss", .y_label = "loss", .s = s, .n_series = 3};
+    av_err e;
+    assert_int_equal(av_plot_curves(tu_in(f, "c.svg"), &p, 1, "lone points", "step", &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "c.svg"), NULL);
+    assert_non_null(svg);
+    assert_int_equal(svg_rects(svg, 6, 6, "#1f77b4"), 1); /* tab10's first colour: the one point */
+    assert_int_equal(svg_rects(svg, 6, 6, "#ff7f0e"), 0); /* the lines have no marker */
+    assert_int_equal(svg_rects(svg, 6, 6, "#2ca02c"), 3); /* each lone point one */
+    free(svg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_curves_lone_point_is_a_marker, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_probe_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,

@@ -133,9 +133,11 @@ static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, co
             if (!isfinite(se->y[i])) { have = 0; continue; }
             double y = fmin(fmax(se->y[i], a.y0), a.y1);
             float nx = px_x(&a, se->x[i]), ny = px_y(&a, y);
+            int alone = !have && (i + 1 == se->n || !isfinite(se->y[i + 1])); /* e.g. a one-step run's loss */
             if (have) seg(dl, &a, px, py, nx, ny, c);
-            else if (!se->markers) av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
-            if (se->markers) marker(dl, nx, ny, c);
+            else if (!se->markers && !alone) av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
+            if (se->markers || alone) marker(dl, nx, ny, c); /* a point with no line to either side is a marker,
+                                                              * not a 3-px dot (matplotlib draws it not at all) */
             px = nx; py = ny; have = 1;
         }
     }

@@ -28,7 +28,8 @@ typedef struct {
     const double *x, *y; /* n points, x increasing; non-finite y are skipped */
     int n;
     int markers;         /* 1 = a square marker at every point (few measured points, e.g. snapshots, whose
-                          * joining line only guides the eye, as matplotlib's marker='s'), also in the legend */
+                          * joining line only guides the eye, as matplotlib's marker='s'), also in the legend;
+                          * with 0, a point with no finite neighbour (a one-step run's loss) still gets one */
 } av_series;
 
 typedef struct {
