@@ -530,15 +530,22 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "1 2 3 4 5 6 7 8 >", NULL},
         {0, "1 2 3 4 5 6 7 8 9 >", "9 digits before >; its prompts have 2 to 8"},
         {0, "7 >", "1 digit before >; its prompts have 2 to 8"},
-        {0, "k q a", "token 1 is \"k\", not a digit or >"},
+        {0, "k q a", "token 0 [k] is not a digit or >"},
         {0, "3 1 4", "no > after the digits"},
         {0, "3 1 > 1 3", "2 answer digits after > for 2 digits: the answer is complete"},
-        {0, "10 2 >", "token 1 is \"10\", not a digit or >"},
-        {0, "3 1 > 1 >", "token 5 is a second >"},
-        {0, "我 爱 你", "token 1 is \"我\", not a digit or >"},
+        {0, "10 2 >", "token 1 [0] has no space before it"},
+        {0, "3 1 > 1 >", "token 4 [␣>] is a second >"},
+        {0, "我 爱 你", "token 0 [<0xE6>] is not a digit or >"},
+        /* whitespace, named as the trace's tokens line names it (from 0, ␣ for a space): a new user's
+         * "3 1 4 1 5 > " was "token 7 is \"\"", the tab's token was "3<TAB>1" */
+        {0, "3 1 4 1 5 > ", "token 6 [␣] is whitespace on its own"},
+        {0, " 3 1 >", "token 0 [␣3] starts with a space"},
+        {0, "3\t1 >", "token 1 [⇥] is whitespace on its own"},
+        {0, "3  1   4 >", "token 1 [␣] is whitespace on its own"},
+        {1, "k q  a", "token 2 [␣] is whitespace on its own"},
         {1, "k q a z m k q a", NULL},
         {1, "a b a", NULL},
-        {1, "3 1 >", "token 1 is \"3\", not a lowercase letter"},
+        {1, "3 1 >", "token 0 [3] is not a lowercase letter"},
         {1, "a b c d e f g h i j k l m n o p q r s t u v w x", NULL},   /* 24 letters */
         {1, "a b c d e f g h i j k l m n o p q r s t u v w x y", "25 letters; its sequences have at most 24"},
     };

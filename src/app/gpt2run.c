@@ -225,12 +225,16 @@ static void read_training(av_gpt2run *r) {
  * once the forward pass has run, so an input refused later (too long for
  * n_positions) gets only its error, not a note about it first. */
 static void note_outside_task(const av_gpt2run *r, const av_options *o) {
-    int kind = r->task[0] ? av_task_find(r->task) : -1;
-    char why[96], what[96];
-    if (kind < 0 || o->quiet || !av_task_text_outside((av_task_kind)kind, r->text, why, sizeof why)) return;
+    int kind = r->task[0] && r->bpe ? av_task_find(r->task) : -1, bad;
+    char why[160], what[96], label[AV_BPE_LABEL_MAX];
+    if (kind < 0 || o->quiet || !av_task_ids_outside((av_task_kind)kind, r->ids, r->T, &bad, why, sizeof why)) return;
     av_task_describe(what, sizeof what, (av_task_kind)kind);
-    fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its "
-            "continuation need not be the task's answer, however probable it looks\n", r->dir, r->task, what, why);
+    fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: ", r->dir, r->task, what);
+    if (bad >= 0) {
+        av_bpe_label(label, sizeof label, r->bpe, r->ids[bad]);
+        fprintf(stderr, "token %d [%s] ", bad, label);
+    }
+    fprintf(stderr, "%s. Its continuation need not be the task's answer, however probable it looks\n", why);
 }
 
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {

@@ -167,33 +167,36 @@ void av_task_probe(av_task_example *ex, av_task_kind kind) {
     else digits_example(ex, pi, 5, kind == AV_TASK_SORT);
 }
 
-int av_task_text_outside(av_task_kind kind, const char *text, char *why, size_t n) {
-    int induction = kind == AV_TASK_INDUCTION, words = 0, digits = 0, answers = 0, seen_gt = 0;
-    for (const char *p = text;; p++) {
-        const char *q = p;
-        while (*q && *q != ' ') q++;
-        int len = (int)(q - p), c = len == 1 ? (unsigned char)*p : -1;
-        words++;
-        if (induction ? !(c >= 'a' && c <= 'z') : !(c == '>' || (c >= '0' && c <= '9'))) {
-            int shown = len > 24 ? 24 : len;
-            while (shown < len && shown > 0 && ((unsigned char)p[shown] & 0xC0) == 0x80) shown--; /* whole UTF-8 */
-            snprintf(why, n, "token %d is \"%.*s\", not %s", words, shown, p,
-                     induction ? "a lowercase letter" : "a digit or >");
-            return 1;
+int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n) {
+    int induction = kind == AV_TASK_INDUCTION, digits = 0, answers = 0, seen_gt = 0;
+    const char *what = induction ? "a lowercase letter" : "a digit or >";
+    *bad = -1;
+    for (int k = 0; k < T; k++) {
+        char t[16];
+        if (av_toy_token_text(ids[k], t) != 0) t[0] = 0;
+        int space = t[0] == ' ', c = (unsigned char)t[space], one = c && !t[space + 1];
+        int ok = one && (induction ? (c >= 'a' && c <= 'z') : (c == '>' || (c >= '0' && c <= '9')));
+        const char *ws = " \t\n\r\v\f";
+        *bad = k;
+        if (t[0] && strspn(t, ws) == strlen(t))
+            snprintf(why, n, "is whitespace on its own: the task's text has one space between tokens, none at "
+                     "either end");
+        else if (!ok) snprintf(why, n, "is not %s", what);
+        else if (k == 0 && space) snprintf(why, n, "starts with a space: the task's text has none before its first token");
+        else if (k > 0 && !space) snprintf(why, n, "has no space before it: the task's text has one between tokens");
+        else if (c == '>' && seen_gt) snprintf(why, n, "is a second >");
+        else {
+            *bad = -1;
+            if (c == '>') seen_gt = 1;
+            else if (!induction) seen_gt ? answers++ : digits++;
+            continue;
         }
-        if (c == '>' && seen_gt) {
-            snprintf(why, n, "token %d is a second >", words);
-            return 1;
-        }
-        if (c == '>') seen_gt = 1;
-        else if (!induction) seen_gt ? answers++ : digits++;
-        if (!*q) break;
-        p = q;
+        return 1;
     }
     if (induction) {
-        if (words > AV_INDUCTION_MAX_T)
-            snprintf(why, n, "%d letters; its sequences have at most %d", words, AV_INDUCTION_MAX_T);
-        return words > AV_INDUCTION_MAX_T;
+        if (T > AV_INDUCTION_MAX_T)
+            snprintf(why, n, "%d letters; its sequences have at most %d", T, AV_INDUCTION_MAX_T);
+        return T > AV_INDUCTION_MAX_T;
     }
     if (digits < AV_TASK_MIN_DIGITS || digits > AV_TASK_MAX_DIGITS)
         snprintf(why, n, "%d digit%s before >; its prompts have %d to %d", digits, digits == 1 ? "" : "s",

@@ -123,14 +123,18 @@ int av_task_max_T(av_task_kind kind);
 int av_task_find(const char *name);
 
 /* A trained toy model continues any text, as surely as its task's own, so a
- * run of it can say when its input is text the task never generates. 1 if
- * `text` is outside the formats above (reverse, sort: AV_TASK_MIN_DIGITS to
- * AV_TASK_MAX_DIGITS digits, " >", then fewer answer digits than prompt
- * digits; induction: lowercase letters, at most AV_INDUCTION_MAX_T), with
- * why in why (n bytes): "9 digits before >; its prompts have 2 to 8",
- * "token 1 is \"k\", not a digit or >"; else 0. Tokens are split at single
- * spaces, as the formats write them. */
-int av_task_text_outside(av_task_kind kind, const char *text, char *why, size_t n);
+ * run of it can say when its input is text the task never generates. ids
+ * (T of them) are the input's token ids in the toy vocabulary above, as
+ * --model's tokenizer gave them. 1 if they are outside the formats above
+ * (reverse, sort: AV_TASK_MIN_DIGITS to AV_TASK_MAX_DIGITS digits, " >", then
+ * fewer answer digits than prompt digits; induction: lowercase letters, at
+ * most AV_INDUCTION_MAX_T; one space between tokens, none at either end),
+ * else 0. When 1: *bad = the index (from 0, as the trace's tokens) of the
+ * token at fault, or -1 when the sequence as a whole is ("9 digits before >;
+ * its prompts have 2 to 8"), and why (n bytes) says what: for a token, the
+ * predicate after its name ("is whitespace on its own: ...", "is not a digit
+ * or >", "has no space before it: ..."). */
+int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
 
 /* The task's text in words for messages, into out (n bytes): "2 to 8
  * digits, then >, like \"3 1 4 1 5 >\"". */
