@@ -580,6 +580,36 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
     tu_free(&r);
 }
 
+/* --rope-style and --rope-base: with learned positions --train ignored them without a word (every other
+ * option it does not use warns), and with --positions rope the header said only "RoPE" while
+ * config.json said "half" (a new user's report). */
+static void test_cli_train_names_rope_style_or_warns(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--rope-style", "half", "--steps", "2", "--d-model", "16", "--batch",
+                "2", "-o", tu_in(f, "a"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.err, "attnviz: warning: --rope-style half has no effect with --train without --positions rope"))
+        fail_msg("no warning:\n%s", r.err);
+    if (!strstr(r.out, ", learned positions,")) fail_msg("header:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--positions", "rope", "--rope-style", "half", "--rope-base", "100",
+                "--steps", "2", "--d-model", "16", "--batch", "2", "-o", tu_in(f, "b"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_null(strstr(r.err, "warning"));
+    if (!strstr(r.out, ", RoPE (half, base 100) positions,")) fail_msg("header:\n%s", r.out);
+    tu_free(&r);
+    char *cfg = tu_slurp_file(tu_in(f, "b/config.json"), NULL);
+    assert_non_null(cfg);
+    assert_non_null(strstr(cfg, "\"rope_style\":\t\"half\""));
+    free(cfg);
+    run_attnviz(&r, NULL, "--train", "reverse", "--positions", "rope", "--steps", "2", "--d-model", "16", "--batch",
+                "2", "-o", tu_in(f, "c"), NULL); /* the defaults (interleaved, 10000): the header as before */
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, ", RoPE positions,")) fail_msg("header:\n%s", r.out);
+    tu_free(&r);
+}
+
 /* --schedule constant is --lr at every step (nn/optim.h), no warm-up. The header said "AdamW lr 0.004
  * (constant, warm-up 10)" while train.csv showed 0.004 from step 1, and --warmup passed without a word.
  * Now the header names no warm-up, --warmup warns "has no effect" as other unused options do, and even
@@ -1836,6 +1866,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_constant_schedule_has_no_warmup, tu_setup_tmpdir,

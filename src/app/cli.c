@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "app/compare.h"
+#include "app/gpt2run.h"
 #include "base/utf8.h"
 #include "nn/gpt2.h"
 #include "nn/model.h"
@@ -572,6 +573,12 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
     if (o->compare == AV_CMP_POSITIONS && av_option_given(o, "positions"))
         snprintf(msgs[n++], 160, "--positions %s has no effect with --compare positions: it trains learned, "
                  "sinusoidal and rope", av_positions_name(o->positions));
+    for (int k = 0; k < 2; k++) { /* as without --train: only RoPE reads them (--compare positions trains it) */
+        const char *name = k ? "rope-base" : "rope-style";
+        if (!av_option_given(o, name) || o->positions == AV_POS_ROPE || o->compare == AV_CMP_POSITIONS) continue;
+        option_text(opt, sizeof opt, o, name);
+        snprintf(msgs[n++], 160, "%s has no effect with --train without --positions rope", opt);
+    }
     if (o->kernel == AV_KERNEL_FLASH + 1) /* reference: the readable loops; auto and blas: packed sgemm */
         snprintf(msgs[n++], 160, "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
     for (int i = 0; i < N_OPTS && n < AV_MAX_WARNINGS; i++) {
@@ -580,8 +587,12 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
         for (size_t k = 0; !used && k < sizeof kTrainUses / sizeof kTrainUses[0]; k++) used = !strcmp(name, kTrainUses[k]);
         if (used || !av_option_given(o, name)) continue;
         given_text(opt, sizeof opt, o, name);
-        snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "
-                 "attnviz --model DIR ...", opt);
+        if (!av_gpt2run_takes_option(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
+            snprintf(msgs[n++], 160, "%.50s has no effect with --train: it is for one attention layer, "
+                     "not a model (--model refuses it too)", opt);
+        else
+            snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "
+                     "attnviz --model DIR ...", opt);
     }
     return n;
 }

@@ -61,6 +61,12 @@ static const struct {
     {"attn-mask", "the model's mask is its causal mask"},
 };
 
+int av_gpt2run_takes_option(const char *name) {
+    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++)
+        if (!strcmp(name, kNotForModel[i].opt)) return 0;
+    return 1;
+}
+
 static av_status check_options(const av_options *o, av_err *err) {
     for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++) {
         if (!av_option_given(o, kNotForModel[i].opt)) continue;

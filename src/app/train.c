@@ -128,8 +128,11 @@ static void train_run_id(char run[32], const av_train_opts *o) {
  * --compare), the compared setting lists every variant: "Pre-LN vs Post-LN". */
 static void variant_label(char *out, size_t n, const av_train_opts *o, int vary) {
     av_train_compare c = vary ? o->compare : AV_TRAIN_CMP_NONE; /* the --compare header: that setting varies */
+    char pos[48] = ""; /* RoPE with --rope-style half or another --rope-base says which: "RoPE (half, base 100)" */
+    if (o->positions == AV_POS_ROPE && (o->rope_style != AV_ROPE_INTERLEAVED || o->rope_base != 10000.0))
+        snprintf(pos, sizeof pos, "RoPE (%s, base %g)", av_rope_style_name(o->rope_style), o->rope_base);
     snprintf(out, n, "%s positions, %s, %s",
-             c != AV_TRAIN_CMP_POSITIONS ? positions_text(o->positions)
+             c != AV_TRAIN_CMP_POSITIONS ? (pos[0] ? pos : positions_text(o->positions))
              : (o->d_model / o->heads) % 2 ? "learned vs sinusoidal" /* rope left out: odd d_k */
                                            : "learned vs sinusoidal vs RoPE",
              c == AV_TRAIN_CMP_NORM ? "Pre-LN vs Post-LN" : o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
