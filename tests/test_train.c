@@ -580,6 +580,33 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
     tu_free(&r);
 }
 
+/* A run whose held-out loss ends above where it started (ln V, about 5.68, at initialisation) has
+ * diverged: --lr 10 ended at a held-out loss near 110000 with exit 0 and not a word (a new user's
+ * report). It still writes its folder (a learner may want to look), exit 0, and warns with the numbers
+ * and what to change; a run that learns does not warn. */
+static void test_cli_train_warns_when_it_diverges(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--lr", "10", "--steps", "30", "--d-model", "16", "--batch", "4",
+                "-q", "-o", tu_in(f, "a"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *w = strstr(r.err, "attnviz: warning: ");
+    if (!w || !strstr(w, ": the held-out loss rose from 5.6") || !strstr(w, "at step 30: training diverged; "
+                                                                          "try a smaller --lr than 10"))
+        fail_msg("no warning:\n%s", r.err);
+    double from, to;
+    const char *p = strstr(w, "rose from ");
+    assert_int_equal(sscanf(p, "rose from %lf at step 0 to %lf", &from, &to), 2);
+    assert_true(to > from);
+    tu_free(&r);
+    assert_int_equal(access(tu_in(f, "a/model.safetensors"), F_OK), 0);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "30", "--d-model", "16", "--batch", "4", "-q", "-o",
+                tu_in(f, "b"), NULL); /* the default lr: the loss falls */
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "diverged"));
+    tu_free(&r);
+}
+
 /* --rope-style and --rope-base: with learned positions --train ignored them without a word (every other
  * option it does not use warns), and with --positions rope the header said only "RoPE" while
  * config.json said "half" (a new user's report). */
@@ -1866,6 +1893,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

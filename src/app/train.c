@@ -779,6 +779,11 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, err);
+    int last = r.log.n_snap - 1;
+    if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) /* worse than at initialisation: diverged */
+        fprintf(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
+                "training diverged; try a smaller --lr than %g\n", dir, r.log.ho_loss[0], r.log.ho_loss[last],
+                r.log.snap_step[last], o->lr);
     free(r.batch);
     free(r.heldout);
     av_task_set_free(&r.heldout_set);
