@@ -580,6 +580,43 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
     tu_free(&r);
 }
 
+/* `mkdir DIR/curves.png` then --train -o DIR: the run trained to its end, then stopped at "cannot write
+ * 'DIR/curves.png': Is a directory" with the model written and the figures not (a new user's report).
+ * Now a name the run writes, taken by a folder, is refused before training (exit 1, as an unwritable
+ * -o), naming it; with --compare, in each variant's folder and compare_WHAT.png/.svg at the top. */
+static void test_cli_train_refuses_output_names_taken_by_folders(void **state) {
+    tu_fixture *f = *state;
+    static const char *const taken[] = {"a/curves.png", "a/filmstrip.svg", "a/train.csv", "a/attention.gif",
+                                        "b/compare_scale.svg", "c/no-scale/filmstrip.png"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        char dir[8] = {taken[i][0], 0}, made[4200];
+        snprintf(made, sizeof made, "%s", tu_in(f, taken[i]));
+        for (char *p = made + strlen(tu_in(f, "")) + 1; (p = strchr(p, '/')); p++) { /* mkdir -p */
+            *p = 0;
+            mkdir(made, 0755);
+            *p = '/';
+        }
+        if (mkdir(made, 0755) != 0) fail_msg("mkdir %s", made);
+        tu_result r;
+        if (dir[0] == 'a')
+            run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
+                        tu_in(f, dir), NULL);
+        else
+            run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q",
+                        "--compare", "scale", "-o", tu_in(f, dir), NULL);
+        if (r.code != 1) fail_msg("%s taken: exit %d: %s", taken[i], r.code, r.err);
+        char want[4400];
+        snprintf(want, sizeof want, "'%s' is a folder, and the run writes a file of that name there when it ends",
+                 made);
+        if (!strstr(r.err, want)) fail_msg("%s taken:\n%s", taken[i], r.err);
+        tu_free(&r);
+        char model[4200];
+        snprintf(model, sizeof model, "%s/%s", tu_in(f, dir), dir[0] == 'c' ? "no-scale/config.json" : "config.json");
+        if (access(model, F_OK) == 0) fail_msg("%s taken, yet it trained and wrote %s", taken[i], model);
+        rmdir(made);
+    }
+}
+
 /* A run whose held-out loss ends above where it started (ln V, about 5.68, at initialisation) has
  * diverged: --lr 10 ended at a held-out loss near 110000 with exit 0 and not a word (a new user's
  * report). It still writes its folder (a learner may want to look), exit 0, and warns with the numbers
@@ -1893,6 +1930,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_refuses_output_names_taken_by_folders, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,

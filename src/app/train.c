@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "app/cli.h"
 #include "app/compare.h"
@@ -795,6 +796,9 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
 
 /* ---------------------------------------------------------------------------- --compare */
 
+/* --compare's setting as its option and figure name say it: compare_<this>.png. */
+static const char *const kCompareWhat[] = {"", "scale", "norm", "positions"};
+
 typedef struct {
     const train_log *logs;
     const char *const *names;
@@ -892,7 +896,7 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
 }
 
 static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
-    static const char *const what[] = {"", "scale", "norm", "positions"};
+    const char *const *what = kCompareWhat;
     av_train_opts v[3];
     const char *names[3];
     train_log logs[3];
@@ -951,6 +955,26 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
  * DIR/VARIANT) holds no model attnviz did not train, and can be made and
  * written (io/fileio.h av_dir_writable). The foreign-model checks all come
  * before any folder is made, so a refused folder leaves no variant folder. */
+/* The files a run writes into its folder, at its end (write_outputs). */
+static const char *const kRunFiles[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt", "filmstrip.png",
+                                        "filmstrip.svg", "attention.gif", "curves.png", "curves.svg", "train.csv"};
+
+/* A name the run writes at its end, taken by a folder (or anything but a
+ * file: the atomic rename cannot replace it), stopped the run there, after
+ * all its training, with half its files written (a new user's `mkdir
+ * DIR/curves.png`): refused before training, AV_ERUNTIME as an unwritable -o. */
+static av_status check_names_free(const char *dir, const char *const *names, size_t n, av_err *err) {
+    for (size_t i = 0; i < n; i++) {
+        char path[4200];
+        struct stat sb;
+        av_path_join(path, sizeof path, dir, names[i]);
+        if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
+            return av_fail(err, AV_ERUNTIME, "'%s' is %s, and the run writes a file of that name there when it ends; "
+                           "move or remove it first", path, S_ISDIR(sb.st_mode) ? "a folder" : "not a regular file");
+    }
+    return AV_OK;
+}
+
 static av_status check_before_start(const av_train_opts *o, av_err *err) {
     av_train_opts v[3] = {*o};
     const char *names[3] = {""};
@@ -958,14 +982,21 @@ static av_status check_before_start(const av_train_opts *o, av_err *err) {
     int n = o->compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, names, o, left_out, sizeof left_out);
     av_status s = o->reference ? AV_OK : av_blas_require(err); /* loads OpenBLAS */
     for (int i = 0; !s && i < n; i++) s = check_train_size(&v[i], err);
+    size_t nf = sizeof kRunFiles / sizeof kRunFiles[0];
     if (o->compare == AV_TRAIN_CMP_NONE) {
         if (!s) s = check_not_a_foreign_model(o->outdir, err);
-        return s ? s : av_dir_writable(o->outdir, err);
+        if (!s) s = av_dir_writable(o->outdir, err);
+        return s ? s : check_names_free(o->outdir, kRunFiles, nf, err);
     }
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
     for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], err);
     if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
     for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
+    for (int i = 0; !s && i < n; i++) s = check_names_free(dir[i], kRunFiles, nf, err);
+    char png[64], svg[64];
+    snprintf(png, sizeof png, "compare_%s.png", kCompareWhat[o->compare]);
+    snprintf(svg, sizeof svg, "compare_%s.svg", kCompareWhat[o->compare]);
+    if (!s) s = check_names_free(o->outdir, (const char *const[]){png, svg}, 2, err);
     return s;
 }
 
