@@ -251,15 +251,21 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
         return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': '%s' exists and is not a folder", dir,
                        part);
     }
-    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': %s", dir, strerror(e));
-    return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': '%s': %s", dir, part, strerror(e));
+    const char *more = strlen(dir) > 200 ? "..." : "";
+    if (e == ENAMETOOLONG) /* bad input like the whole name past 4095 bytes below (exit 2), not a failure */
+        return av_fail(err, AV_EUSAGE, "cannot create folder '%.200s%s': a name in it is too long (at most %ld bytes "
+                       "a name)", dir, more, (long)pathconf(".", _PC_NAME_MAX));
+    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder '%.200s%s': %s", dir, more, strerror(e));
+    return av_fail(err, AV_ERUNTIME, "cannot create folder '%.200s%s': '%.200s': %s", dir, more, part, strerror(e));
 }
 
 av_status av_mkdir_p(const char *dir, av_err *err) {
     if (!dir || !dir[0]) return av_fail(err, AV_EUSAGE, "cannot create folder '': empty name");
     char buf[4096];
     size_t n = strlen(dir);
-    if (n >= sizeof buf) return av_fail(err, AV_EUSAGE, "cannot create folder '%.200s...': name is too long", dir);
+    if (n + 32 >= sizeof buf) /* room for the files written in it ("/.attnviz-write-check.XXXXXX") */
+        return av_fail(err, AV_EUSAGE, "cannot create folder '%.200s...': the name is %zu bytes long; at most %zu",
+                       dir, n, sizeof buf - 33);
     memcpy(buf, dir, n + 1);
     /* Create each prefix ending before a '/', then the whole name. */
     for (size_t i = 1; i < n; i++) {
@@ -278,11 +284,12 @@ av_status av_dir_writable(const char *dir, av_err *err) {
     char probe[4200];
     av_path_join(probe, sizeof probe, dir, ".attnviz-write-check.XXXXXX");
     int fd = mkstemp(probe);
-    if (fd < 0) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s': %s", dir, strerror(errno));
+    const char *more = strlen(dir) > 200 ? "..." : "";
+    if (fd < 0) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%.200s%s': %s", dir, more, strerror(errno));
     int e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
     if (close(fd) != 0 && !e) e = errno;
     unlink(probe);
-    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s': %s", dir, strerror(e));
+    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%.200s%s': %s", dir, more, strerror(e));
     return AV_OK;
 }
 
