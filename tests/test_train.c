@@ -674,6 +674,46 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     tu_free(&r);
 }
 
+/* --warmup 0 was refused ("outside the allowed range 1..1000000", though the real limit is --steps),
+ * so cosine could not start without a warm-up as torch's CosineAnnealingLR does (a new user's
+ * report). Now 0 means none: the header says "no warm-up" and every step's lr in train.csv is the
+ * cosine from lr to lr/10 over all the steps, lr/10 + (lr − lr/10)·(1 + cos(π t / steps))/2, computed
+ * here; noam, whose rule divides by the warm-up, refuses 0 (exit 2). */
+static void test_cli_train_warmup_0_is_none(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--warmup", "0", "--lr", "0.004", "--steps", "8", "--d-model", "16",
+                "--batch", "2", "-o", tu_in(f, "a"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "AdamW lr 0.004 (cosine, no warm-up)")) fail_msg("header:\n%s", r.out);
+    tu_free(&r);
+    char *csv = tu_slurp_file(tu_in(f, "a/train.csv"), NULL);
+    assert_non_null(csv);
+    int rows = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        int step;
+        double lr;
+        assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
+        if (step == 0) continue;
+        double want = 0.0004 + (0.004 - 0.0004) * 0.5 * (1 + cos(M_PI * step / 8.0));
+        if (fabs(lr - want) > 1e-8 * want) fail_msg("step %d: lr %.9g, expected %.9g", step, lr, want);
+        rows++;
+    }
+    free(csv);
+    assert_int_equal(rows, 8);
+    run_attnviz(&r, NULL, "--train", "reverse", "--warmup", "0", "--schedule", "noam", "--steps", "8", "--d-model",
+                "16", "--batch", "2", "-o", tu_in(f, "b"), NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "--warmup 0 with --schedule noam") || !strstr(r.err, "allowed: 1..8"))
+        fail_msg("noam:\n%s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--warmup", "9", "--steps", "8", "--d-model", "16", "--batch", "2",
+                "-o", tu_in(f, "c"), NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "--warmup 9 is more than --steps 8 (allowed: 0..8, 0 = no warm-up)")) fail_msg("%s", r.err);
+    tu_free(&r);
+}
+
 /* --schedule constant is --lr at every step (nn/optim.h), no warm-up. The header said "AdamW lr 0.004
  * (constant, warm-up 10)" while train.csv showed 0.004 from step 1, and --warmup passed without a word.
  * Now the header names no warm-up, --warmup warns "has no effect" as other unused options do, and even
@@ -1932,6 +1972,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_refuses_output_names_taken_by_folders, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,

@@ -48,7 +48,7 @@ void av_train_fill_defaults(av_train_opts *o) {
     /* noam's lr is factor · d_model^-0.5 · min(...): the factor is 1 as in the paper (Vaswani et al. 2017, §5.3;
      * The Annotated Transformer uses 1 or 2), not the task's peak lr (6e-3 as a factor gave a peak of 5.3e-5) */
     if (!(o->lr > 0)) o->lr = o->schedule == AV_SCHED_NOAM ? 1.0 : kTaskDefaults[o->task].lr;
-    if (!o->warmup) o->warmup = o->steps / 20 > 0 ? o->steps / 20 : 1;
+    if (!o->warmup && !o->warmup_set) o->warmup = o->steps / 20 > 0 ? o->steps / 20 : 1;
     if (!o->weight_decay_set) o->weight_decay = AV_TRAIN_WEIGHT_DECAY;
 }
 
@@ -151,7 +151,8 @@ static void lr_label(char *out, size_t n, const av_train_opts *o) {
         return;
     }
     if (o->schedule != AV_SCHED_NOAM) {
-        snprintf(out, n, "lr %g (%s, warm-up %d)", o->lr, av_schedule_name(o->schedule), o->warmup);
+        if (o->warmup) snprintf(out, n, "lr %g (%s, warm-up %d)", o->lr, av_schedule_name(o->schedule), o->warmup);
+        else snprintf(out, n, "lr %g (%s, no warm-up)", o->lr, av_schedule_name(o->schedule));
         return;
     }
     av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o->lr, .warmup = o->warmup, .d_model = o->d_model};
@@ -1005,7 +1006,11 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_fill_defaults(&o);
     if (o.warmup > o.steps && o.schedule != AV_SCHED_CONSTANT) /* torch's LambdaLR would accept it and never reach
                                                                  * the peak --lr: refuse (constant ignores it) */
-        return av_fail(err, AV_EUSAGE, "--warmup %d is more than --steps %d (allowed: 1..%d)", o.warmup, o.steps, o.steps);
+        return av_fail(err, AV_EUSAGE, "--warmup %d is more than --steps %d (allowed: 0..%d, 0 = no warm-up)", o.warmup, o.steps, o.steps);
+    if (o.warmup == 0 && o.schedule == AV_SCHED_NOAM) /* its step · warmup^-1.5 */
+        return av_fail(err, AV_EUSAGE, "--warmup 0 with --schedule noam: the rule d_model^-0.5 · min(step^-0.5, "
+                       "step · warmup^-1.5) needs a warm-up of 1 or more (allowed: 1..%d); cosine can start without "
+                       "one", o.steps);
     if (o.d_model % o.heads) {
         char hint[256];
         av_heads_hint(hint, sizeof hint, o.d_model, o.heads, o.positions == AV_POS_ROPE);
@@ -1051,6 +1056,7 @@ av_status av_train_command(const av_options *op, const char *command_line, av_er
     av_train_opts o = {
         .task = (av_task_kind)op->train, .outdir = op->outdir, .steps = op->steps, .batch = op->batch, .lr = op->lr,
         .weight_decay = op->weight_decay, .weight_decay_set = av_option_given(op, "weight-decay"),
+        .warmup_set = av_option_given(op, "warmup"),
         .layers = op->layers, .warmup = op->warmup, .schedule = (av_schedule)op->schedule, .norm = (av_norm)op->norm,
         .scale = !op->no_scale, .seed = op->seed, .quiet = op->quiet, .command_line = command_line,
         .positions = av_option_given(op, "positions") ? op->positions : AV_POS_LEARNED,

@@ -33,12 +33,14 @@ typedef struct {
     double lr;                                 /* peak lr (cosine, constant) or noam's factor;
                                                   0 = the task's default (noam: factor 1) */
     av_schedule schedule;
-    int warmup;                                /* 0 = 5 % of the steps */
+    int warmup;                                /* 0 = 5 % of the steps, or none with warmup_set */
     double weight_decay;                       /* AdamW's decoupled weight decay λ of the 2-D tensors (weight
                                                   matrices, wte, wpe; not biases or LayerNorm): each step
                                                   multiplies them by 1 − lr·λ (Loshchilov and Hutter 2019);
                                                   used only if weight_decay_set, else AV_TRAIN_WEIGHT_DECAY */
     int weight_decay_set;                      /* 1 = --weight-decay was given (0 is a valid value) */
+    int warmup_set;                            /* 1 = --warmup was given: 0 is then no warm-up (cosine from
+                                                  step 1, torch's CosineAnnealingLR), else 0 = the default */
     av_positions positions;                    /* learned, sinusoidal or rope */
     av_rope_style rope_style;                  /* with rope: interleaved or half pairs */
     double rope_base;                          /* with rope: θ base, 10000 by default */
