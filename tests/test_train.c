@@ -1518,11 +1518,21 @@ static void test_cli_train_too_big_prints_no_header(void **state) {
         if (r.code != 2 || r.out[0]) fail_msg("case %d: exit %d, stdout:\n%s\nstderr:\n%s", c, r.code, r.out, r.err);
         assert_non_null(strstr(r.err, "attnviz: error: --train with d_model 2048, 2 layers, 4 heads and batch 32 needs "
                                       "at least "));
-        assert_non_null(strstr(r.err, "more than the 2 GiB allowed; try a smaller --d-model, --layers or --batch"));
+        assert_non_null(strstr(r.err, "more than the 2 GiB allowed; try a smaller --d-model, --layers, --heads (each "
+                                      "keeps (batch, T, T) attention weights a layer) or --batch"));
         struct stat sb;
         assert_int_not_equal(stat(dir, &sb), 0); /* no folder made for it */
         tu_free(&r);
     }
+    /* the heads alone make it too big (64 heads x 12 layers of (1024, T, T) weights: 6.0 GiB at d_model 64),
+     * and the message named every other size but --heads (a new user's report) */
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--d-model", "64", "--layers", "12", "--batch", "1024", "--heads", "64",
+                "-o", tu_in(f, "heads"), NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "64 heads and batch 1024 needs at least") || !strstr(r.err, "--heads (each keeps"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
 }
 
 /* -o is made before the first step: a bad one fails with no "step 0" line (exit 1, I/O). */

@@ -755,8 +755,8 @@ static av_status check_train_size(const av_train_opts *o, av_err *err) {
     if (need > AV_MAX_TRAIN_BYTES)
         return av_fail(err, AV_EUSAGE, "--train with d_model %d, %d layers, %d heads and batch %d needs at least %.1f GiB "
                        "(parameters, gradients, AdamW moments, activations), more than the %zu GiB allowed; try a smaller "
-                       "--d-model, --layers or --batch", o->d_model, o->layers, o->heads, o->batch,
-                       (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
+                       "--d-model, --layers, --heads (each keeps (batch, T, T) attention weights a layer) or --batch", o->d_model,
+                       o->layers, o->heads, o->batch, (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
     return AV_OK;
 }
 
