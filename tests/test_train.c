@@ -674,6 +674,33 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     tu_free(&r);
 }
 
+/* --model on the top folder of --train --compare said only "has no config.json; a GPT-2 model folder
+ * holds ..." (a new user's report): the models are one folder down. Now it names the variant folders
+ * that hold a model and how to run one; a folder with none keeps the plain message. */
+static void test_cli_model_on_compare_folder_points_to_variants(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--compare", "norm", "--steps", "2", "--d-model", "16", "--batch", "2",
+                "-q", "-o", tu_in(f, "cmp"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "cmp"), "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    char want[4400];
+    snprintf(want, sizeof want, "has no config.json: it is a --train --compare folder, with a model in each of its "
+             "folders pre-ln, post-ln; run one of them: attnviz --model %s/pre-ln TEXT", tu_in(f, "cmp"));
+    if (!strstr(r.err, want)) fail_msg("%s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "cmp/post-ln"), "--no-plot", "-q", "3 1 >", NULL); /* as it says */
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    mkdir(tu_in(f, "empty"), 0755);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "empty"), "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "has no config.json; a GPT-2 model folder holds")) fail_msg("%s", r.err);
+    tu_free(&r);
+}
+
 /* --warmup 0 was refused ("outside the allowed range 1..1000000", though the real limit is --steps),
  * so cosine could not start without a warm-up as torch's CosineAnnealingLR does (a new user's
  * report). Now 0 means none: the header says "no warm-up" and every step's lr in train.csv is the
@@ -1981,6 +2008,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_refuses_output_names_taken_by_folders, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),

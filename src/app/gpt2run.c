@@ -1,6 +1,7 @@
 /* gpt2run.c - the --model path (see gpt2run.h): options, loading, the
  * forward pass, layer L's view, the trace, the top-5 next tokens, --dump. */
 #include "app/gpt2run.h"
+#include "app/train.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -108,9 +109,24 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", dir, MODEL_FOLDER);
     char path[4200];
     av_path_join(path, sizeof path, dir, name);
-    if (stat(path, &sb) != 0 && errno == ENOENT)
-        return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", dir, name, MODEL_FOLDER);
-    return AV_OK;
+    if (stat(path, &sb) == 0 || errno != ENOENT) return AV_OK;
+    /* `attnviz --train T --compare WHAT -o DIR` writes a model into each variant's folder, DIR/scale, DIR/no-scale...:
+     * point there rather than only at what a model folder holds */
+    char found[160] = "", sub[4200];
+    size_t used = 0;
+    const char *v;
+    for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS && !strcmp(name, "config.json"); c++)
+        for (int i = 0; (v = av_train_variant_dir(c, i)); i++) {
+            av_path_join(sub, sizeof sub, dir, v);
+            av_path_join(path, sizeof path, sub, "config.json");
+            if (stat(path, &sb) == 0 && used < sizeof found)
+                used += (size_t)snprintf(found + used, sizeof found - used, "%s%s", used ? ", " : "", v);
+        }
+    if (found[0])
+        return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a --train --compare folder, with a model "
+                       "in each of its folders %s; run one of them: attnviz --model %.200s/%.*s TEXT", dir, found,
+                       dir, (int)strcspn(found, ","), found);
+    return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", dir, name, MODEL_FOLDER);
 }
 
 static av_status load_tokenizer(av_gpt2run *r, av_err *err) {

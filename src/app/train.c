@@ -845,6 +845,11 @@ static const char *const kVariantDirs[][3] = {
     [AV_TRAIN_CMP_POSITIONS] = {"learned", "sinusoidal", "rope"},
 };
 
+const char *av_train_variant_dir(int compare, int i) {
+    int n = sizeof kVariantDirs / sizeof kVariantDirs[0];
+    return compare > AV_TRAIN_CMP_NONE && compare < n && i >= 0 && i < 3 ? kVariantDirs[compare][i] : NULL;
+}
+
 static int compare_variants(av_train_opts *v, const char **names, const av_train_opts *o, char *left_out, size_t n) {
     left_out[0] = 0;
     for (int i = 0; i < 3; i++) v[i] = *o;
