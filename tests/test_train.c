@@ -1471,10 +1471,10 @@ static void test_cli_train_bad_input(void **state) {
         {{"--train", "reverse", "3 1 >"}, "--train takes no input text, but the sentence '3 1 >' is given; it trains on "
                                           "its task's generated data"},
         /* -f was only warned about ("has no effect"): input text either way is the same usage error */
-        {{"--train", "reverse", "-f", "in.txt"}, "--train takes no input text, but -f/--file in.txt gives some; it "
+        {{"--train", "reverse", "-f", "in.txt"}, "--train takes no input text, but -f/--file in.txt is given; it "
                                                  "trains on its task's generated data; try the trained model with: "
                                                  "attnviz --model DIR -f in.txt"},
-        {{"--file=-", "--train", "sort"}, "--train takes no input text, but -f/--file - gives some"},
+        {{"--file=-", "--train", "sort"}, "--train takes no input text, but -f/--file - is given"},
         /* both numbers and the nearest valid ones: multiples of 3 around 32 are 30, 33; divisors of 32 around 3 are 2, 4 */
         {{"--train", "reverse", "--d-model", "32", "--heads", "3"}, "--heads 3 does not divide --d-model 32 (d_k = d_model / "
          "heads must be a whole number); with 3 heads give --d-model 30 or 33, or keep 32 with --heads 2 or 4"},
@@ -1498,7 +1498,7 @@ static void test_cli_train_bad_input(void **state) {
         {{"--positions", "learned", "hi"}, "(learned position embeddings need --train)"},
         {{"--train", "reverse", "--positions", "none"}, "--positions none cannot learn"},
         /* a warm-up longer than the run never reaches the peak --lr: refused, not clamped */
-        {{"--train", "reverse", "--steps", "100", "--warmup", "200"}, "--warmup 200 is more than --steps 100 (allowed: 1..100)"},
+        {{"--train", "reverse", "--steps", "100", "--warmup", "200"}, "--warmup 200 is more than --steps 100 (allowed: 0..100, 0 = no warm-up)"},
         {{"--weight-decay", "0.1", "hi"}, "--weight-decay is an option of --train"},
         {{"--train", "reverse", "--weight-decay", "-0.1"}, "--weight-decay -0.1 is outside the allowed range 0..1"},
         {{"--train", "reverse", "--weight-decay", "1.5"}, "--weight-decay 1.5 is outside the allowed range 0..1"},
@@ -1746,12 +1746,12 @@ static void test_cli_train_rope_style_and_base_reach_the_model(void **state) {
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "no effect"));
     assert_non_null(strstr(r.out, "probe logits differ by at most 0\n"));
-    /* the header and the figures' titles write RoPE as the rest of the output does (they said "rope positions");
-     * config.json keeps its value "rope" */
-    assert_non_null(strstr(r.out, "d_model 16, RoPE positions, Pre-LN, ÷√d_k; batch 4"));
+    /* the header and the figures' titles write RoPE as the rest of the output does (they said "rope positions"),
+     * with the style and base when they are not the defaults; config.json keeps its value "rope" */
+    assert_non_null(strstr(r.out, "d_model 16, RoPE (half, base 500) positions, Pre-LN, ÷√d_k; batch 4"));
     char *svg = tu_slurp_file(tu_in(f, "curves.svg"), NULL);
     assert_non_null(svg);
-    assert_non_null(strstr(svg, "d_model 16 · RoPE positions, Pre-LN, ÷√d_k</text>"));
+    assert_non_null(strstr(svg, "d_model 16 · RoPE (half, base 500) positions, Pre-LN, ÷√d_k</text>"));
     free(svg);
     size_t n = 0;
     char *cfg = tu_slurp_file(tu_in(f, "config.json"), &n);

@@ -721,7 +721,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     if ((st = check_combinations(o, err))) return st;
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
         if (o->file)
-            return av_fail(err, AV_EUSAGE, "--train takes no input text, but -f/--file %.100s gives some; it trains on "
+            return av_fail(err, AV_EUSAGE, "--train takes no input text, but -f/--file %.100s is given; it trains on "
                            "its task's generated data; try the trained model with: attnviz --model DIR -f %.100s",
                            o->file, o->file);
         if (optind < argc)
