@@ -55,6 +55,11 @@ typedef struct {
     float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
 } av_gpt2run;
 
+/* 1 if --model takes the long option `name` ("layer", "generate"), 0 if it
+ * refuses it with a usage error ("weights", "pad-to", "d-model": options of
+ * the single attention layer, or what the model's config.json fixes). */
+int av_gpt2run_takes_option(const char *name);
+
 /* Check o against a model (options the model fixes or that make no sense
  * for it are usage errors naming the option), load o->model_dir, tokenize
  * the sentence (arguments or -f), run the forward pass, and fill view (layer
@@ -64,11 +69,6 @@ typedef struct {
  * continues anything with confidence. Errors: AV_EUSAGE for options, a bad folder content, an empty sentence,
  * too many tokens, a --layer/--head past the model's; AV_ERUNTIME for I/O
  * and out of memory. r, view and labels are freeable after any error. */
-/* 1 if --model takes the long option `name` ("layer", "generate"), 0 if it
- * refuses it with a usage error ("weights", "pad-to", "d-model": options of
- * the single attention layer, or what the model's config.json fixes). */
-int av_gpt2run_takes_option(const char *name);
-
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err);
 
 /* The trace: header, tokens and ids, embedding, one compact line per layer

@@ -954,13 +954,6 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
 
 /* ---------------------------------------------------------------------------- entry */
 
-/* Before the header line and the first step, so a usage error prints nothing
- * on stdout and a bad folder fails before the work, not after every step:
- * each model trained (with --compare, each variant: learned positions add
- * wpe) fits AV_MAX_TRAIN_BYTES; then -o DIR (with --compare, each
- * DIR/VARIANT) holds no model attnviz did not train, and can be made and
- * written (io/fileio.h av_dir_writable). The foreign-model checks all come
- * before any folder is made, so a refused folder leaves no variant folder. */
 /* The files a run writes into its folder, at its end (write_outputs). */
 static const char *const kRunFiles[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt", "filmstrip.png",
                                         "filmstrip.svg", "attention.gif", "curves.png", "curves.svg", "train.csv"};
@@ -981,6 +974,13 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
     return AV_OK;
 }
 
+/* Before the header line and the first step, so a usage error prints nothing
+ * on stdout and a bad folder fails before the work, not after every step:
+ * each model trained (with --compare, each variant: learned positions add
+ * wpe) fits AV_MAX_TRAIN_BYTES; then -o DIR (with --compare, each
+ * DIR/VARIANT) holds no model attnviz did not train, and can be made and
+ * written (io/fileio.h av_dir_writable). The foreign-model checks all come
+ * before any folder is made, so a refused folder leaves no variant folder. */
 static av_status check_before_start(const av_train_opts *o, av_err *err) {
     av_train_opts v[3] = {*o};
     const char *names[3] = {""};

@@ -79,14 +79,14 @@ void av_train_fill_defaults(av_train_opts *o);
  * first" (cut to note_size; 200 bytes always suffice). No errors. */
 int av_train_gif_heads(int *order, char *note, size_t note_size, const double *aot_last, int L, int H);
 
-/* Train, print to out, write DIR. Errors: AV_EUSAGE (bad sizes, e.g. heads
- * not dividing d_model), AV_ERUNTIME (I/O, OOM), each naming the value. */
 /* The folder --compare's variant i trains into, under -o: compare
  * AV_TRAIN_CMP_SCALE gives "scale", "no-scale"; NORM "pre-ln", "post-ln";
  * POSITIONS "learned", "sinusoidal", "rope". NULL past the last or for
  * another compare. */
 const char *av_train_variant_dir(int compare, int i);
 
+/* Train, print to out, write DIR. Errors: AV_EUSAGE (bad sizes, e.g. heads
+ * not dividing d_model), AV_ERUNTIME (I/O, OOM), each naming the value. */
 av_status av_train_run(const av_train_opts *o, FILE *out, av_err *err);
 
 /* --train from the parsed options: the task's defaults for --d-model,
