@@ -54,7 +54,7 @@ else
   BIN := attnviz
 endif
 
-.PHONY: all deps deps-test demo test check bench clean figures train-figures memcheck fuzz fuzz-build install uninstall
+.PHONY: all deps deps-test deps-bench demo test check bench clean figures train-figures memcheck fuzz fuzz-build install uninstall
 all: $(BIN)
 
 # ---------------------------------------------------------------------------- data folder
@@ -125,6 +125,8 @@ deps:
 	@sh scripts/install-deps.sh run
 deps-test:
 	@sh scripts/install-deps.sh test
+deps-bench:
+	@sh scripts/install-deps.sh bench
 
 # The demo sentence is the first of assets/sentences.txt.
 DEMO_SENTENCE := $(shell grep -v '^\#' assets/sentences.txt | head -n 1)
@@ -253,7 +255,7 @@ $(BENCH_BINS): $(BUILD)/%: bench/%.c $(BUILD)/libattnviz.a
 
 -include $(BENCH_BINS:=.d)
 
-bench: deps
+bench: deps-bench
 	@$(MAKE) --no-print-directory attnviz $(BENCH_BINS)
 	@$(BUILD)/bench ./attnviz
 	@$(BUILD)/bench_gpt2 ./attnviz

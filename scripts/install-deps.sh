@@ -28,6 +28,11 @@
 #           tests/test_textlayout.c are compared with), DejaVu Sans as a
 #           system font (the plot tests draw without the bundled copy), man
 #           (the installed man page is read)
+#   bench (make bench) run's packages and python3-torch with python3-numpy:
+#           bench/*.py time the same attention, GPT-2, Llama and training
+#           step in torch on the CPU, the reference every goal is quoted
+#           beside (not part of test or fuzz: the tests read committed
+#           reference tensors, so CI needs no torch)
 #   fuzz  (make fuzz, make memcheck; CI) also clang with its libFuzzer
 #           runtime (libclang-rt-N-dev) and valgrind. gcc's
 #           -fsanitize=address,undefined (make test SANITIZE=1) needs nothing
@@ -38,10 +43,10 @@ set -eu
 
 mode=${1:-run}
 case $mode in
-run | test | fuzz) ;;
-*) echo "attnviz: error: install-deps.sh: unknown mode '$mode' (allowed: run, test, fuzz)" >&2; exit 2 ;;
+run | test | fuzz | bench) ;;
+*) echo "attnviz: error: install-deps.sh: unknown mode '$mode' (allowed: run, test, fuzz, bench)" >&2; exit 2 ;;
 esac
-[ $# -le 1 ] || { echo "attnviz: error: install-deps.sh takes one mode (run, test or fuzz)" >&2; exit 2; }
+[ $# -le 1 ] || { echo "attnviz: error: install-deps.sh takes one mode (run, test, fuzz or bench)" >&2; exit 2; }
 
 need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
@@ -88,7 +93,14 @@ fuzz_pkgs() {
     have_cmd valgrind || need="$need valgrind"
 }
 
+bench_pkgs() {
+    have_py() { have_cmd python3 && python3 -c "import $1" >/dev/null 2>&1; }
+    have_py torch || need="$need python3-torch"
+    have_py numpy || need="$need python3-numpy"
+}
+
 run_pkgs
+if [ "$mode" = bench ]; then bench_pkgs; mode=run; fi
 [ "$mode" = run ] || test_pkgs
 [ "$mode" != fuzz ] || fuzz_pkgs
 
