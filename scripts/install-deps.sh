@@ -94,7 +94,8 @@ fuzz_pkgs() {
 }
 
 bench_pkgs() {
-    have_py() { have_cmd python3 && python3 -c "import $1" >/dev/null 2>&1; }
+    # Debian's python3, the one bench/ runs (a pyenv or venv python3 on the PATH would not see python3-torch)
+    have_py() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
     have_py torch || need="$need python3-torch"
     have_py numpy || need="$need python3-numpy"
 }
