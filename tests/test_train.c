@@ -644,6 +644,25 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     assert_true(to > from);
     tu_free(&r);
     assert_int_equal(access(tu_in(f, "a/model.safetensors"), F_OK), 0);
+    /* its losses of 100 and more kept the columns: "loss 98.5289 held-out loss 75.6277 accuracy" had lost a
+     * space; every loss now takes at most 6 characters ("5.6647", "98.529", "110068", "1.2e+07") */
+    run_attnviz(&r, NULL, "--train", "reverse", "--lr", "10", "--steps", "30", "--d-model", "16", "--batch", "4",
+                "-o", tu_in(f, "c"), NULL);
+    assert_int_equal(r.code, 0);
+    int snaps = 0, big = 0;
+    for (const char *line = r.out; (line = strstr(line, "\nstep ")); line++) {
+        double loss, ho;
+        if (!strstr(line, "held-out loss") || strstr(line, "held-out loss") > strchr(line + 1, '\n')) continue;
+        const char *l = strstr(line, " loss "), *h = strstr(line, "held-out loss ");
+        assert_int_equal(sscanf(l, " loss %lf", &loss), 1);
+        assert_int_equal(sscanf(h, "held-out loss %lf", &ho), 1);
+        if (h - l != 14 || strncmp(h + 20, "  accuracy", 10) != 0)
+            fail_msg("columns moved (loss %g, held-out %g):\n%.*s", loss, ho, (int)strcspn(line + 1, "\n"), line + 1);
+        big += ho >= 100;
+        snaps++;
+    }
+    if (snaps < 5 || !big) fail_msg("%d snapshot lines, %d with a held-out loss of 100 or more:\n%s", snaps, big, r.out);
+    tu_free(&r);
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "30", "--d-model", "16", "--batch", "4", "-q", "-o",
                 tu_in(f, "b"), NULL); /* the default lr: the loss falls */
     assert_int_equal(r.code, 0);

@@ -233,6 +233,15 @@ typedef struct {
     int eta_said; /* a pipe's early line with the estimate is printed */
 } run_state;
 
+/* A loss in at most 6 characters, so the snapshot lines' columns stay put:
+ * "5.6647" below 10, then fewer decimals ("98.529", "1234.5", "110068"), and
+ * "1.2e+07" style past a million (a run that diverged). */
+static void loss_text(char out[16], double x) {
+    int dec = x < 10 ? 4 : x < 100 ? 3 : x < 1000 ? 2 : x < 10000 ? 1 : 0;
+    if (x < 1e6) snprintf(out, 16, "%.*f", dec, x);
+    else snprintf(out, 16, "%.1e", x);
+}
+
 /* Evaluate the held-out set and the probe, store snapshot k, print its line. */
 static av_status snapshot(run_state *r, int k, int step, av_err *err) {
     train_log *g = &r->log;
@@ -247,8 +256,11 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
     int best = 0;
     for (int i = 1; i < LH; i++) if (aot[i] > aot[best]) best = i;
     if (r->o->quiet) return AV_OK;
-    fprintf(r->out, "step %-6d loss %-7.4f held-out loss %-7.4f accuracy %5.1f %%  attention on target:", step,
-            step ? g->loss[step] : g->ho_loss[k], g->ho_loss[k], 100 * g->acc[k]);
+    char loss[16], ho[16];
+    loss_text(loss, step ? g->loss[step] : g->ho_loss[k]);
+    loss_text(ho, g->ho_loss[k]);
+    fprintf(r->out, "step %-6d loss %-7s held-out loss %-7s accuracy %5.1f %%  attention on target:", step, loss, ho,
+            100 * g->acc[k]);
     for (int l = 0; l < g->L; l++) {
         fprintf(r->out, " L%d [", l);
         for (int h = 0; h < g->H; h++) fprintf(r->out, "%s%.2f", h ? " " : "", aot[l * g->H + h]);
@@ -270,11 +282,12 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
  * goes, then the bar, then the line is cut. */
 static void progress_line(int step, int steps, const char *eta, double loss, double acc_pct, int acc_step) {
     int cols = av_term_width_of(STDERR_FILENO) - 1; /* the last column would wrap on some terminals */
-    char text[256];
-    int n = snprintf(text, sizeof text, " step %d/%d%s  loss %.4f  held-out accuracy %.1f %% (step %d)", step, steps,
-                     eta, loss, acc_pct, acc_step);
+    char text[256], lt[16];
+    loss_text(lt, loss);
+    int n = snprintf(text, sizeof text, " step %d/%d%s  loss %s  held-out accuracy %.1f %% (step %d)", step, steps,
+                     eta, lt, acc_pct, acc_step);
     if (n + 10 > cols)
-        n = snprintf(text, sizeof text, " step %d/%d  loss %.4f  held-out %.1f %%", step, steps, loss, acc_pct);
+        n = snprintf(text, sizeof text, " step %d/%d  loss %s  held-out %.1f %%", step, steps, lt, acc_pct);
     int w = cols - n - 2 < 30 ? cols - n - 2 : 30;
     fputc('\r', stderr);
     if (w >= 8) {
@@ -304,8 +317,9 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     int tenth = o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped;
     int early = !r->eta_said && eta[0] && elapsed >= 3 && o->steps >= 10 && step < o->steps / 10;
     if (tenth || early) {
-        fprintf(r->out, "step %-6d loss %.4f  lr %.3g  |grad| %.3g%s\n", step, g->loss[step], g->lr[step],
-                g->gnorm[step], tail);
+        char lt[16];
+        loss_text(lt, g->loss[step]);
+        fprintf(r->out, "step %-6d loss %s  lr %.3g  |grad| %.3g%s\n", step, lt, g->lr[step], g->gnorm[step], tail);
         fflush(r->out);
         r->eta_said |= early;
     }
