@@ -14,7 +14,6 @@
 #include <strings.h>
 
 #include "app/compare.h"
-#include "app/gpt2run.h"
 #include "base/utf8.h"
 #include "nn/gpt2.h"
 #include "nn/model.h"
@@ -547,6 +546,41 @@ static void given_text(char *buf, size_t n, const av_options *o, const char *nam
     else option_text(buf, n, o, name);
 }
 
+/* Options --model refuses: what a model fixes or what makes no sense for
+ * it, and why ("%s": the model's family, app/gpt2run.c model_family). */
+static const struct {
+    const char *opt, *why;
+} kNotForModel[] = {
+    {"d-model", "the model fixes d_model (its config.json)"},
+    {"heads", "the model fixes the heads (its config.json)"},
+    {"positions", "%s fixes its positions (GPT-2: learned wpe; Llama, Qwen2: RoPE with rope_theta; attnviz's toy models: \"attnviz\" in config.json)"},
+    {"rope-style", "%s fixes its positions (Llama, Qwen2: RoPE half; attnviz's toy models: \"attnviz\" in config.json)"},
+    {"rope-base", "%s fixes its positions (Llama, Qwen2: rope_theta; attnviz's toy models: \"attnviz\" in config.json)"},
+    {"causal", "%s always uses the causal mask"},
+    {"no-scale", "the model fixes its scale; --compare scale shows layer L without ÷√d_k"},
+    {"seed", "nothing is seeded: every weight is the model's"},
+    {"weights", "--weights loads one attention layer; --model loads the whole model"},
+    {"pad-to", "a causal language model has no key padding"},
+    {"attn-mask", "the model's mask is its causal mask"},
+};
+
+/* kNotForModel's why for the long option `name`, or NULL if --model takes it. */
+static const char *model_refuses(const char *name) {
+    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++)
+        if (!strcmp(name, kNotForModel[i].opt)) return kNotForModel[i].why;
+    return NULL;
+}
+
+const char *av_model_refused(const av_options *o, const char **name) {
+    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++)
+        if (av_option_given(o, kNotForModel[i].opt)) {
+            *name = kNotForModel[i].opt;
+            return kNotForModel[i].why;
+        }
+    *name = NULL;
+    return NULL;
+}
+
 /* --train's warnings: every option it does not use (it trains on generated
  * task data and writes a model folder with fixed figures). */
 static int unused_with_train(const av_options *o, char msgs[][160]) {
@@ -587,7 +621,7 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
         for (size_t k = 0; !used && k < sizeof kTrainUses / sizeof kTrainUses[0]; k++) used = !strcmp(name, kTrainUses[k]);
         if (used || !av_option_given(o, name)) continue;
         given_text(opt, sizeof opt, o, name);
-        if (!av_gpt2run_takes_option(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
+        if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
             snprintf(msgs[n++], 160, "%.50s has no effect with --train: it is for one attention layer, "
                      "not a model (--model refuses it too)", opt);
         else

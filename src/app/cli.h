@@ -141,6 +141,14 @@ int av_option_given(const av_options *o, const char *name);
 
 #define AV_MAX_WARNINGS 8
 
+/* The first option given in o that --model refuses (d-model, heads,
+ * positions, rope-style, rope-base, causal, no-scale, seed, weights, pad-to,
+ * attn-mask: what a model's config.json fixes, or what is for the single
+ * attention layer): *name = its long name, and the result is why, a printf
+ * format with one %s for the model's family ("%s always uses the causal
+ * mask"). NULL (and *name NULL) when o gives none of them. */
+const char *av_model_refused(const av_options *o, const char **name);
+
 /* The options given that have no effect in this run, one message each
  * ("--rope-style half has no effect without --positions rope"), into
  * msgs[0..return value). The caller prints them as warnings; the run goes on

@@ -1,6 +1,7 @@
 /* gpt2run.c - the --model path (see gpt2run.h): options, loading, the
  * forward pass, layer L's view, the trace, the top-5 next tokens, --dump. */
 #include "app/gpt2run.h"
+#include "app/cli.h"
 #include "app/train.h"
 
 #include <cjson/cJSON.h>
@@ -44,36 +45,12 @@ static const char *model_family(const char *dir) {
     return family;
 }
 
-/* Options a model fixes or that make no sense for it, and why ("%s": the
- * model's family, model_family). */
-static const struct {
-    const char *opt, *why;
-} kNotForModel[] = {
-    {"d-model", "the model fixes d_model (its config.json)"},
-    {"heads", "the model fixes the heads (its config.json)"},
-    {"positions", "%s fixes its positions (GPT-2: learned wpe; Llama, Qwen2: RoPE with rope_theta; attnviz's toy models: \"attnviz\" in config.json)"},
-    {"rope-style", "%s fixes its positions (Llama, Qwen2: RoPE half; attnviz's toy models: \"attnviz\" in config.json)"},
-    {"rope-base", "%s fixes its positions (Llama, Qwen2: rope_theta; attnviz's toy models: \"attnviz\" in config.json)"},
-    {"causal", "%s always uses the causal mask"},
-    {"no-scale", "the model fixes its scale; --compare scale shows layer L without ÷√d_k"},
-    {"seed", "nothing is seeded: every weight is the model's"},
-    {"weights", "--weights loads one attention layer; --model loads the whole model"},
-    {"pad-to", "a causal language model has no key padding"},
-    {"attn-mask", "the model's mask is its causal mask"},
-};
-
-int av_gpt2run_takes_option(const char *name) {
-    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++)
-        if (!strcmp(name, kNotForModel[i].opt)) return 0;
-    return 1;
-}
-
 static av_status check_options(const av_options *o, av_err *err) {
-    for (size_t i = 0; i < sizeof kNotForModel / sizeof kNotForModel[0]; i++) {
-        if (!av_option_given(o, kNotForModel[i].opt)) continue;
+    const char *name, *fmt = av_model_refused(o, &name);
+    if (fmt) {
         char why[400];
-        snprintf(why, sizeof why, kNotForModel[i].why, model_family(o->model_dir));
-        return av_fail(err, AV_EUSAGE, "--%s cannot be used with --model: %s", kNotForModel[i].opt, why);
+        snprintf(why, sizeof why, fmt, model_family(o->model_dir));
+        return av_fail(err, AV_EUSAGE, "--%s cannot be used with --model: %s", name, why);
     }
     if (o->kernel == AV_KERNEL_FLASH + 1)
         return av_fail(err, AV_EUSAGE, "--kernel flash cannot be used with --model: the model keeps every layer's (H, T, T) "

@@ -55,11 +55,6 @@ typedef struct {
     float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
 } av_gpt2run;
 
-/* 1 if --model takes the long option `name` ("layer", "generate"), 0 if it
- * refuses it with a usage error ("weights", "pad-to", "d-model": options of
- * the single attention layer, or what the model's config.json fixes). */
-int av_gpt2run_takes_option(const char *name);
-
 /* Check o against a model (options the model fixes or that make no sense
  * for it are usage errors naming the option), load o->model_dir, tokenize
  * the sentence (arguments or -f), run the forward pass, and fill view (layer
