@@ -540,6 +540,11 @@ static void test_options_without_effect_warn(void **state) {
         {{"--pool", "mean", "--no-plot"}, "attnviz: warning: --pool mean has no effect with --no-plot"},
         {{"--vmax", "0.5", "--no-plot"}, "attnviz: warning: --vmax 0.5 has no effect with --no-plot"},
         {{"--vmax", "auto", "--no-plot"}, "attnviz: warning: --vmax auto has no effect with --no-plot"},
+        /* a value the shell would split or drop is quoted as a shell would take it back (GNU ls's shell-escape) */
+        {{"--title", "My fig", "--no-plot"}, "attnviz: warning: --title 'My fig' has no effect with --no-plot (no"},
+        {{"--title", "it's", "--no-plot"}, "attnviz: warning: --title 'it'\\''s' has no effect with --no-plot (no"},
+        {{"--title", "注意力", "--no-plot"}, "attnviz: warning: --title 注意力 has no effect with --no-plot (no"},
+        {{"--prefix", "a b", "--no-plot"}, "attnviz: warning: --prefix 'a b' has no effect with --no-plot (no"},
     };
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
         const char *args[16] = {"-q", "-d", "8"};

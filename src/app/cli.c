@@ -522,6 +522,30 @@ static av_status check_combinations(const av_options *o, av_err *err) {
 }
 
 /* "--name VALUE" as typed (the value formatted back from o). */
+/* s as one shell word, for a message a user may paste back: as it is when
+ * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
+ * character; else in single quotes, each ' written '\'' (GNU ls's
+ * --quoting-style=shell-escape). "" gives ''. Cut to fit n bytes. */
+static void shell_word(char *buf, size_t n, const char *s) {
+    int plain = *s != 0;
+    for (const unsigned char *p = (const unsigned char *)s; plain && *p; p++)
+        plain = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || *p >= 0x80 ||
+                strchr("_-./:=,+@%^", *p);
+    if (plain) {
+        snprintf(buf, n, "%s", s);
+        av_utf8_trim_cut(buf); /* no half character where it was cut */
+        return;
+    }
+    size_t k = 0;
+    if (k + 1 < n) buf[k++] = '\'';
+    for (; *s && k + 5 < n; s++) {
+        if (*s == '\'') { memcpy(buf + k, "'\\''", 4); k += 4; }
+        else buf[k++] = *s;
+    }
+    if (k + 1 < n) buf[k++] = '\'';
+    buf[k < n ? k : n - 1] = 0;
+}
+
 static void option_text(char *buf, size_t n, const av_options *o, const char *name) {
     for (int i = 0; i < N_OPTS; i++) {
         const optdef *d = &kOpts[i];
@@ -530,7 +554,11 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
         if (d->kind == OPT_CHOICE) snprintf(buf, n, "--%s %s", name, d->choice_name(*(const int *)field));
         else if (d->kind == OPT_INT) snprintf(buf, n, "--%s %d", name, *(const int *)field);
         else if (d->kind == OPT_DOUBLE) snprintf(buf, n, "--%s %g", name, *(const double *)field);
-        else if (d->kind == OPT_STRING) snprintf(buf, n, "--%s %s", name, *(const char *const *)field);
+        else if (d->kind == OPT_STRING) {
+            char word[80];
+            shell_word(word, sizeof word, *(const char *const *)field);
+            snprintf(buf, n, "--%s %s", name, word);
+        }
         else snprintf(buf, n, "--%s", name);
         return;
     }
@@ -540,7 +568,11 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
 /* "--name VALUE" as typed, for a warning: option_text, with --figures, --prefix and --vmax as given. */
 static void given_text(char *buf, size_t n, const av_options *o, const char *name) {
     if (strcmp(name, "figures") == 0) snprintf(buf, n, "--figures %.80s", o->figures_arg);
-    else if (strcmp(name, "prefix") == 0) snprintf(buf, n, "--prefix %.80s", o->prefix);
+    else if (strcmp(name, "prefix") == 0) {
+        char word[84];
+        shell_word(word, sizeof word, o->prefix);
+        snprintf(buf, n, "--prefix %s", word);
+    }
     else if (strcmp(name, "vmax") == 0 && o->vmax_mode == AV_VMAX_VALUE) snprintf(buf, n, "--vmax %g", o->vmax);
     else if (strcmp(name, "vmax") == 0) snprintf(buf, n, "--vmax %s", o->vmax_mode == AV_VMAX_AUTO ? "auto" : "fixed");
     else option_text(buf, n, o, name);
@@ -590,9 +622,11 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
                                              "help", "version"};
     int n = 0;
     char opt[96];
-    if (o->dump_dir)
-        snprintf(msgs[n++], 160, "--dump %.50s has no effect with --train; dump a run of the trained folder: "
-                 "attnviz --model DIR --dump ...", o->dump_dir);
+    if (o->dump_dir) {
+        option_text(opt, 60, o, "dump");
+        snprintf(msgs[n++], 160, "%.60s has no effect with --train; dump a run of the trained folder: "
+                 "attnviz --model DIR --dump ...", opt);
+    }
     if (o->causal)
         snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
     if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup")) /* nn/optim.h: constant is lr_max from t = 1 */
