@@ -544,6 +544,9 @@ static void test_options_without_effect_warn(void **state) {
         {{"--title", "My fig", "--no-plot"}, "attnviz: warning: --title 'My fig' has no effect with --no-plot (no"},
         {{"--title", "it's", "--no-plot"}, "attnviz: warning: --title 'it'\\''s' has no effect with --no-plot (no"},
         {{"--title", "注意力", "--no-plot"}, "attnviz: warning: --title 注意力 has no effect with --no-plot (no"},
+        /* cut short inside the quotes at a whole character (3-byte 注), then closed */
+        {{"--title", "注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力", "--no-plot"},
+         "attnviz: warning: --title '注意力 注意力 注意力 注意力 注意力 注意力 注意力 注' has no effect"},
         {{"--prefix", "a b", "--no-plot"}, "attnviz: warning: --prefix 'a b' has no effect with --no-plot (no"},
     };
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {

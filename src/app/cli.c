@@ -521,7 +521,6 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     return AV_OK;
 }
 
-/* "--name VALUE" as typed (the value formatted back from o). */
 /* s as one shell word, for a message a user may paste back: as it is when
  * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
  * character; else in single quotes, each ' written '\'' (GNU ls's
@@ -542,10 +541,13 @@ static void shell_word(char *buf, size_t n, const char *s) {
         if (*s == '\'') { memcpy(buf + k, "'\\''", 4); k += 4; }
         else buf[k++] = *s;
     }
+    buf[k] = 0;
+    if (*s) k = av_utf8_trim_cut(buf); /* cut short: no half character before the closing quote */
     if (k + 1 < n) buf[k++] = '\'';
     buf[k < n ? k : n - 1] = 0;
 }
 
+/* "--name VALUE" as typed (the value formatted back from o). */
 static void option_text(char *buf, size_t n, const av_options *o, const char *name) {
     for (int i = 0; i < N_OPTS; i++) {
         const optdef *d = &kOpts[i];
