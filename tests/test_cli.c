@@ -85,6 +85,10 @@ static void test_unknown_and_missing(void **state) {
     expect_usage((const char *[]){"--no-plot", "-1", NULL}, "goes after '--', as in attnviz -- \"-1 ...\"");
     expect_usage((const char *[]){"x", "--heads", NULL}, "needs a value");
     expect_usage((const char *[]){NULL}, "no sentence given");
+    /* with --model the hint is a --model command: the single layer's "--heads 8" example is refused there, and
+     * a toy model reads its task's text (a new user's report) */
+    expect_usage((const char *[]){"--model", "my model", NULL}, "no input text given; try: attnviz --model 'my model' "
+                 "\"3 1 4 1 5 >\" for a --train reverse or sort folder, \"I love deep learning\" for GPT-2");
     expect_usage((const char *[]){"-f", "a.txt", "x", NULL}, "not both");
 }
 
@@ -111,6 +115,10 @@ static void test_bad_choice_offers_what_is_accepted(void **state) {
             fail_msg("%s %s: %s", cases[k].opt, cases[k].val, r.err);
         tu_free(&r);
     }
+    /* --compare norm with --model offers what --model allows, scale (it offered the single layer's scale,
+     * positions, rope-style and order, which --model refuses; a new user's report) */
+    expect_usage((const char *[]){"--model", "m", "--compare", "norm", "x", NULL}, "--compare norm cannot be used with "
+                 "--model; allowed: scale (layer L's attention without ÷√d_k); --compare norm trains Pre-LN and Post-LN");
     /* and each value the first message offers is accepted where it says */
     const char *const ok[][6] = {{"--positions", "learned", "--train", "sort", "--steps", "1"},
                                  {"--compare", "norm", "--train", "sort", "--steps", "1"},

@@ -396,9 +396,21 @@ static void html_limit_without_html_warns_and_train_needs_model(void **state) {
     assert_non_null(strstr(r.err, "--html: one head's weights and scores for 800 tokens take 1.2 MiB at 8 bits, "
                                   "over the page's 1 MiB; raise --html-limit"));
     tu_free(&r);
-    run_attnviz(&r, NULL, "--train", "reverse", "--html", "-o", "x", NULL);
-    assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "attnviz --model DIR --html"));
+}
+
+/* --html with --train warns, as every other option --train does not use (it was the one usage error among
+ * them, exit 2; a new user's report), and writes no page. */
+static void html_with_train_warns(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-d", "16", "-H", "2", "--html", "--html-limit", "4",
+                "-o", tu_in(f, "t"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.err, "attnviz: warning: --html has no effect with --train; use it on a run of the "
+                                  "trained folder: attnviz --model DIR ..."));
+    assert_non_null(strstr(r.err, "attnviz: warning: --html-limit 4 has no effect with --train"));
+    assert_int_equal(access(tu_in(f, "t/attnviz.html"), F_OK), -1);
+    assert_int_equal(access(tu_in(f, "t/model.safetensors"), F_OK), 0);
     tu_free(&r);
 }
 
@@ -428,6 +440,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_limit_without_html_warns_and_train_needs_model),
+        cmocka_unit_test_setup_teardown(html_with_train_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

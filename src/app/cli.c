@@ -498,12 +498,13 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     if (o->train >= 0 && o->model_dir)
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
                        "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
-    if (o->train >= 0 && o->html)
-        return av_fail(err, AV_EUSAGE, "--html makes the page of a run; after --train, run the trained folder: "
-                       "attnviz --model DIR --html \"...\"");
     if (o->train < 0 && o->positions == AV_POS_LEARNED)
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
                        "(learned position embeddings need --train)");
+    if (o->train < 0 && o->model_dir && o->compare == AV_CMP_NORM) /* gpt2run.c refuses the other non-scale ones */
+        return av_fail(err, AV_EUSAGE, "--compare norm cannot be used with --model; allowed: scale (layer L's attention "
+                       "without ÷√d_k); --compare norm trains Pre-LN and Post-LN: attnviz --train TASK --compare norm "
+                       "-o DIR");
     if (o->train < 0 && o->compare == AV_CMP_NORM)
         return av_fail(err, AV_EUSAGE, "--compare norm needs --train (one attention layer has no LayerNorm); allowed "
                        "here: scale, positions, rope-style, order");
@@ -719,6 +720,13 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
 static av_status join_sentence(av_options *o, int first, int argc, char **argv, av_err *err) {
     if (first >= argc) {
         if (o->file) return AV_OK;
+        if (o->model_dir) { /* the single layer's example takes --heads, which --model refuses */
+            char dir[84];
+            shell_word(dir, sizeof dir, o->model_dir);
+            return av_fail(err, AV_EUSAGE, "no input text given; try: attnviz --model %s \"3 1 4 1 5 >\" for a "
+                           "--train reverse or sort folder, \"I love deep learning\" for GPT-2 (or -f FILE, or -f - "
+                           "for stdin)", dir);
+        }
         return av_fail(err, AV_EUSAGE,
                        "no sentence given; try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or -f - for stdin)");
     }
