@@ -426,6 +426,16 @@ static void test_forward_rejects_bad_ids_and_lengths(void **state) {
     /* causal: the first query sees only itself */
     assert_float_equal(a.att[0], 1.0, 0);
     assert_float_equal(a.att[1], 0.0, 0);
+    /* an overflow after the last block is in the logits, after ln_f, which is no layer's (the message named
+     * "layer 0", the last layer; a new user's report); one in wte + wpe comes before layer 0 */
+    for (int i = 0; i < c.n_embd; i++) p.ln_f_w[i] = p.ln_f_b[i] = 3e38f;
+    assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "the logits (after the final LayerNorm ln_f) overflowed float32 (a value became "
+                                 "infinite); the checkpoint's weights are too large");
+    for (int i = 0; i < c.n_embd; i++) p.ln_f_w[i] = 1.0f, p.ln_f_b[i] = 0.0f, p.wte[c.n_embd + i] = p.wpe[i] = 3e38f;
+    assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "the embedding (wte + positions, before layer 0) overflowed float32 (a value became "
+                                 "infinite); the checkpoint's weights are too large");
     av_gpt2_acts_free(&a);
     free(block);
     free(p.h);

@@ -199,6 +199,16 @@ static void test_rope_shift_keeps_scores(void **state) {
     const float *k = a0.qkvh + TC;
     assert_memory_equal(k, k + TD, TD * sizeof(float));
     assert_memory_not_equal(k + TD, k + 2 * TD, TD * sizeof(float));
+    /* an overflow after the last layer is in the logits, after model.norm, no layer's (it was named "layer 1") */
+    float *norm = m.params.norm, *huge = malloc((size_t)m.cfg.n_embd * sizeof(float)); /* the loaded one is mapped */
+    assert_non_null(huge);
+    for (int i = 0; i < m.cfg.n_embd; i++) huge[i] = 3e38f;
+    m.params.norm = huge;
+    assert_int_equal(av_llama_forward(&a0, &m.params, &m.cfg, IDS, NIDS, 0, &err), AV_EUSAGE);
+    m.params.norm = norm;
+    free(huge);
+    assert_string_equal(err.msg, "the logits (after the final RMSNorm, model.norm) overflowed float32 (a value became "
+                                 "infinite); the checkpoint's weights are too large");
     av_gpt2_acts_free(&a0);
     av_gpt2_acts_free(&ak);
     av_llama_free(&m);

@@ -469,9 +469,13 @@ void residual_forward(float *out, const float *a, const float *b, size_t N) {
 /* ----------------------------------------------------------------------------
  * forward */
 
+/* Exit 2 naming where x overflowed: "layer l: what ...", or what alone for l < 0 (the embedding before
+ * layer 0, the logits after ln_f, which belong to no layer). */
 static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {
     if (all_finite(x, n)) return AV_OK;
-    return av_fail(err, AV_EUSAGE, "layer %d: %s overflowed float32 (a value became infinite); the checkpoint's weights are too large", l, what);
+    char at[32] = "";
+    if (l >= 0) snprintf(at, sizeof at, "layer %d: ", l);
+    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 (a value became infinite); the checkpoint's weights are too large", at, what);
 }
 
 /* hidden[0] = encoded (T, C) = wte[token] + wpe[t] (learned) or + PE (sinusoidal). */
@@ -491,7 +495,7 @@ static av_status embed_forward(av_gpt2_acts *a, const av_gpt2_params *p, const a
         else memcpy(x, wte_t, (size_t)C * sizeof(float));
     }
     memcpy(a->hidden, a->encoded, (size_t)T * C * sizeof(float));
-    return finite_or_fail(a->encoded, (size_t)T * C, 0, "the embedding", err);
+    return finite_or_fail(a->encoded, (size_t)T * C, -1, "the embedding (wte + positions, before layer 0)", err);
 }
 
 /* Causal multi-head self-attention of layer l on inp (T, C) → attproj[l] (T, C). */
@@ -577,7 +581,7 @@ av_status av_gpt2_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt
     layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->hidden + (size_t)L * T * C, p->ln_f_w, p->ln_f_b, T, C,
                       cfg->layer_norm_epsilon);
     gpt2_unembed(a->logits, a->lnf, p->wte, T, C, cfg->vocab_size, cfg->kernel);
-    return finite_or_fail(a->logits, (size_t)T * cfg->vocab_size, L - 1, "the logits", err);
+    return finite_or_fail(a->logits, (size_t)T * cfg->vocab_size, -1, "the logits (after the final LayerNorm ln_f)", err);
 }
 
 /* ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 #include "nn/gpt2_batch.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,8 +194,11 @@ av_status av_gpt2_batch_set(av_gpt2_batch *bt, const av_gpt2_config *cfg, const 
 /* ----------------------------------------------------------------------------
  * forward */
 
+/* Exit 2 naming where: "layer l: what ...", or what alone for l < 0 (the embedding, the logits). */
 static av_status overflowed(int l, const char *what, av_err *err) {
-    return av_fail(err, AV_EUSAGE, "layer %d: %s overflowed float32 during training (a value became infinite)", l, what);
+    char at[32] = "";
+    if (l >= 0) snprintf(at, sizeof at, "layer %d: ", l);
+    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 during training (a value became infinite)", at, what);
 }
 
 static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {
@@ -287,7 +291,7 @@ av_status av_gpt2_batch_forward(av_gpt2_batch *bt, const av_gpt2_params *p, cons
     av_status s = av_blas_require(err); /* every product here is sgemm */
     if (s) return s;
     embed_forward(bt, p, cfg);
-    s = finite_or_fail(bt->hidden, (size_t)N * C, 0, "the embedding", err);
+    s = finite_or_fail(bt->hidden, (size_t)N * C, -1, "the embedding (wte + positions, before layer 0)", err);
     for (int l = 0; !s && l < L; l++) s = block_forward(bt, &p->h[l], cfg, l, err);
     if (s) return s;
     layernorm_forward(bt->lnf, bt->lnf_mean, bt->lnf_rstd, bt->hidden + (size_t)L * N * C, p->ln_f_w, p->ln_f_b, N,
@@ -295,7 +299,7 @@ av_status av_gpt2_batch_forward(av_gpt2_batch *bt, const av_gpt2_params *p, cons
     for (int i = 0; i < bt->S; i++)
         memcpy(bt->lnf_s + (size_t)i * C, bt->lnf + (size_t)bt->srow[i] * C, (size_t)C * sizeof(float));
     if (bt->S) av_sgemm(bt->logits, bt->lnf_s, p->wte, bt->S, V, C, C, C, V, 1, 1.0f, 0.0f);
-    return finite_or_fail(bt->logits, (size_t)bt->S * V, L - 1, "the logits", err);
+    return finite_or_fail(bt->logits, (size_t)bt->S * V, -1, "the logits (after the final LayerNorm ln_f)", err);
 }
 
 double av_gpt2_batch_loss(av_gpt2_batch *bt, int V, double weight) {

@@ -218,9 +218,13 @@ void linear_forward(float *out, const float *inp, const float *w, const float *b
 /* ----------------------------------------------------------------------------
  * forward */
 
+/* Exit 2 naming where x overflowed: "layer l: what ...", or what alone for l < 0 (the logits, after the
+ * final RMSNorm, belong to no layer). */
 static av_status overflowed(const float *x, size_t n, int l, const char *what, av_err *err) {
     if (all_finite(x, n)) return AV_OK;
-    return av_fail(err, AV_EUSAGE, "layer %d: %s overflowed float32 (a value became infinite); the checkpoint's weights are too large", l, what);
+    char at[32] = "";
+    if (l >= 0) snprintf(at, sizeof at, "layer %d: ", l);
+    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 (a value became infinite); the checkpoint's weights are too large", at, what);
 }
 
 /* out (H, T, D) = src (KVH, T, D) with head j repeated H/KVH times: query head
@@ -309,7 +313,7 @@ av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_l
     if (s) return s;
     rmsnorm_forward(a->lnf, a->lnf_rstd, a->hidden + (size_t)L * T * C, p->norm, T, C, cfg->rms_norm_eps);
     linear_forward(a->logits, a->lnf, p->lm_head, NULL, T, C, cfg->vocab_size, cfg->kernel);
-    return overflowed(a->logits, (size_t)T * cfg->vocab_size, L - 1, "the logits", err);
+    return overflowed(a->logits, (size_t)T * cfg->vocab_size, -1, "the logits (after the final RMSNorm, model.norm)", err);
 }
 
 /* ----------------------------------------------------------------------------
