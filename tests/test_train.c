@@ -700,6 +700,40 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     tu_free(&r);
 }
 
+/* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
+ * is exit 2, shown as JSON. An ESC sequence in "task" reached the terminal as it was, and "step": -7 was
+ * printed as "step -7" (a new user's report). */
+static void test_cli_trained_model_checks_task_and_step(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "m"), NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(cfg);
+    static const struct { const char *from, *to, *says; } cases[] = {
+        {"\"task\":\t\"reverse\"", "\"task\": \"\\u001b[31mred\"", "attnviz.task \"\\u001b[31mred\": expected "
+         "\"reverse\", \"sort\" or \"induction\" (the task --train trained)"},
+        {"\"task\":\t\"reverse\"", "\"task\": 3", "attnviz.task 3: expected \"reverse\""},
+        {"\"step\":\t1", "\"step\": -7", "attnviz.step -7 is outside 0..1000000 (the step --train saved the model at)"},
+        {"\"step\":\t1", "\"step\": 1.5", "\"step\" 1.5 must be a whole number"},
+        {",\n\t\t\"step\":\t1", "", "missing key \"step\" (--train writes attnviz.step"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        assert_int_equal(tu_write_replaced(tu_in(f, "m/config.json"), cfg, cases[k].from, cases[k].to), 0);
+        run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 >", NULL);
+        if (r.code != 2 || !strstr(r.err, cases[k].says) || strchr(r.err, 0x1b) || r.out[0])
+            fail_msg("case %zu: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.out, r.err);
+        tu_free(&r);
+    }
+    assert_int_equal(tu_write_replaced(tu_in(f, "m/config.json"), cfg, "\"step\":\t1", "\"step\": 1000000"), 0);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 >", NULL);
+    if (r.code != 0 || !strstr(r.out, "attnviz --train reverse, step 1000000")) fail_msg("%s%s", r.out, r.err);
+    tu_free(&r);
+    free(cfg);
+}
+
 /* --model on the top folder of --train --compare said only "has no config.json; a GPT-2 model folder
  * holds ..." (a new user's report): the models are one folder down. Now it names the variant folders
  * that hold a model and how to run one; a folder with none keeps the plain message. */
@@ -2022,6 +2056,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_refuses_output_names_taken_by_folders, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -16,6 +16,7 @@
 #include "app/page.h"
 #include "app/term.h"
 #include "io/fileio.h"
+#include "io/jsonval.h"
 #include "io/npy.h"
 #include "nn/attention_blas.h"
 #include "nn/tasks.h"
@@ -203,21 +204,37 @@ static void top_next(av_gpt2run *r) {
 
 /* A folder written by --train says so in config.json: "attnviz": {"task":
  * "reverse", "step": 1500}. Fill r->task and r->step from it (nothing for a
- * GPT-2 folder; av_gpt2_load has already checked the file). */
-static void read_training(av_gpt2run *r) {
-    char path[4200], *json = NULL;
+ * GPT-2 folder; av_gpt2_load has already checked the file). Both are printed
+ * in the header, the trace and the figures: a task that is not one of
+ * av_task_name's or a step outside 0..1000000 (--steps' range) is exit 2,
+ * shown as JSON (a control character escaped), not printed as it is. */
+static av_status read_training(av_gpt2run *r, av_err *err) {
+    char path[4200], *json = NULL, name[4300];
     size_t len = 0;
     av_err ignored;
     av_path_join(path, sizeof path, r->dir, "config.json");
-    if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return;
+    if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
+    snprintf(name, sizeof name, "%.300s/config.json", r->dir);
     cJSON *root = cJSON_ParseWithLength(json, len);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
     const cJSON *task = cJSON_GetObjectItemCaseSensitive(a, "task");
-    const cJSON *step = cJSON_GetObjectItemCaseSensitive(a, "step");
-    if (cJSON_IsString(task) && task->valuestring) snprintf(r->task, sizeof r->task, "%s", task->valuestring);
-    if (cJSON_IsNumber(step)) r->step = step->valueint;
+    av_status st = AV_OK;
+    if (task && !(cJSON_IsString(task) && av_task_find(task->valuestring) >= 0)) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, task);
+        st = av_fail(err, AV_EUSAGE, "%s: attnviz.task %s: expected \"%s\", \"%s\" or \"%s\" (the task --train "
+                     "trained)", name, shown, av_task_name(AV_TASK_REVERSE), av_task_name(AV_TASK_SORT),
+                     av_task_name(AV_TASK_INDUCTION));
+    }
+    if (!st && task) st = av_json_int(&r->step, a, "step", 1, "--train writes attnviz.step, the step it saved, "
+                                      "beside attnviz.task", name, err);
+    if (!st && task && (r->step < 0 || r->step > 1000000))
+        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %d is outside 0..1000000 (the step --train saved the model at)",
+                     name, r->step);
+    if (!st && task) snprintf(r->task, sizeof r->task, "%s", task->valuestring);
     cJSON_Delete(root);
     free(json);
+    return st;
 }
 
 /* A trained toy model says when the input is not its task's text. Called
@@ -251,7 +268,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
     if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
-    read_training(r);
+    if ((st = read_training(r, err))) return st;
     const av_gpt2_config *c = &r->g.cfg;
     int given = av_option_given(o, "layer");
     r->layer = given ? o->layer : c->n_layer - 1;
