@@ -700,6 +700,73 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     tu_free(&r);
 }
 
+/* A --train into a folder holding an earlier --train's model says, before its first step, which model
+ * it replaces: `--train sort` over a trained reverse model said only "removed 2 files of an earlier run"
+ * at its end (a new user's report). With --compare, each variant folder. -q keeps it quiet, as every note. */
+static void test_cli_train_names_the_model_it_replaces(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "m"), NULL);
+    if (r.code != 0 || r.err[0]) fail_msg("first run: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: note: %s holds the model of an earlier --train (reverse, step 2); this run "
+             "replaces it\n", tu_in(f, "m"));
+    run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", tu_in(f, "m"), NULL);
+    if (r.code != 0 || strncmp(r.err, want, strlen(want)) != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "m"), NULL);
+    if (r.code != 0 || strstr(r.err, "replaces")) fail_msg("-q: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    for (int k = 0; k < 2; k++) { /* the second run replaces both variants, each named */
+        run_attnviz(&r, NULL, "--train", "induction", "--steps", "1", "--d-model", "16", "--batch", "2", "--compare",
+                    "norm", "-o", tu_in(f, "c"), NULL);
+        if (r.code != 0) fail_msg("--compare: exit %d: %s", r.code, r.err);
+        const char *pre = strstr(r.err, "/c/pre-ln holds the model of an earlier --train (induction, step 1)");
+        const char *post = strstr(r.err, "/c/post-ln holds the model of an earlier --train (induction, step 1)");
+        if (k ? !pre || !post : pre || post) fail_msg("--compare run %d: %s", k, r.err);
+        tu_free(&r);
+    }
+}
+
+/* A run that fails after the model is saved (a full disk at curves.png: RLIMIT_FSIZE between the
+ * checkpoint's size and the first figure's, writes failing with EFBIG as with ENOSPC) says that the model
+ * was saved and checked, and that the figures are not all written. It said only "cannot write", beside a
+ * loadable model.safetensors (a new user's report). The model it names runs with --model. */
+static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    const char *args[] = {"--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
+                          tu_in(f, "m"), NULL};
+    tu_run_ex(&r, NULL, NULL, 0, args);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    struct stat model, curves;
+    assert_int_equal(stat(tu_in(f, "m/model.safetensors"), &model), 0);
+    assert_int_equal(stat(tu_in(f, "m/curves.png"), &curves), 0);
+    assert_true(model.st_size + 1024 < curves.st_size); /* room for the limit between them */
+    tu_run_opts ro = {NULL, -1, (long)model.st_size + 512, NULL};
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--train", "reverse", "--steps", "2", "--d-model", "16", "--batch",
+                                                  "2", "--seed", "7", "-q", "-o", tu_in(f, "n"), NULL});
+    if (r.code != 1 || !strstr(r.err, "attnviz: error: cannot write '") || !strstr(r.err, "/n/curves.png'") ||
+        !strstr(r.err, "; the trained model was saved and checked before this error (attnviz --model ") ||
+        !strstr(r.err, "but the training figures and train.csv are not all written: rerun the same command"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "n"), "--no-plot", "-q", "3 1 >", NULL);
+    if (r.code != 0) fail_msg("--model: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* a failure before the model is whole says nothing of the sort */
+    ro.fsize_limit = 1024;
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--train", "reverse", "--steps", "2", "--d-model", "16", "--batch",
+                                                  "2", "-q", "-o", tu_in(f, "p"), NULL});
+    if (r.code != 1 || !strstr(r.err, "/p/model.safetensors'") || strstr(r.err, "was saved"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
  * is exit 2, shown as JSON. An ESC sequence in "task" reached the terminal as it was, and "step": -7 was
  * printed as "step -7" (a new user's report). */
@@ -2056,6 +2123,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_refuses_output_names_taken_by_folders, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

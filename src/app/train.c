@@ -166,12 +166,15 @@ static void lr_label(char *out, size_t n, const av_train_opts *o) {
  * files beside no config.json at all. `attnviz --train reverse -o gpt2` (the
  * folder README's huggingface-cli download fills) replaced GPT-2's 548 MB
  * checkpoint with a toy model, silently. A folder of an earlier --train run
- * (its config.json has "attnviz": {"task": ...}) is rewritten as before. */
-static av_status check_not_a_foreign_model(const char *dir, av_err *err) {
+ * (its config.json has "attnviz": {"task": ...}) is rewritten as before, and
+ * earlier (n bytes) says which model that was, "reverse, step 4000", for the
+ * note that this run replaces it ("" when dir holds no model). */
+static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
     char path[4200], *text = NULL;
     size_t len = 0;
+    earlier[0] = 0;
     av_path_join(path, sizeof path, dir, "config.json");
     if (access(path, F_OK) == 0) {
         av_err rerr;
@@ -179,7 +182,13 @@ static av_status check_not_a_foreign_model(const char *dir, av_err *err) {
         if (av_read_file(path, 1 << 20, &text, &len, &rerr) == AV_OK) {
             cJSON *root = cJSON_ParseWithLength(text, len);
             const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
-            ours = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(a, "task"));
+            const cJSON *task = cJSON_GetObjectItemCaseSensitive(a, "task");
+            const cJSON *step = cJSON_GetObjectItemCaseSensitive(a, "step");
+            ours = cJSON_IsString(task);
+            if (ours && av_task_find(task->valuestring) >= 0 && cJSON_IsNumber(step) && step->valuedouble >= 0 &&
+                step->valuedouble <= 1e6) /* as --model reads them (app/gpt2run.c read_training); else unnamed */
+                snprintf(earlier, n, "%s, step %d", task->valuestring, step->valueint);
+            else if (ours) snprintf(earlier, n, "an earlier --train's");
             cJSON_Delete(root);
             free(text);
         }
@@ -729,6 +738,9 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     train_weights_note(weights, sizeof weights, o);
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
     av_status s = write_model(dir, &r->tr, task, err);
+    double diff = 0;
+    if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
+    int saved = !s;
     if (!s) s = write_csv(dir, &r->log, err);
     snprintf(title, sizeof title, "trained on %s, step %d · %d layer%s, %d head%s, d_model %d · %s", task, o->steps,
              o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
@@ -739,9 +751,12 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     strip_fig sf = {.g = &r->log, .title = title, .probe = probe, .tokens = lp, .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
-    double diff = 0;
-    if (!s) s = check_checkpoint(dir, r, &diff, err);
     if (!s) s = av_figures_remove_stale(dir, "", run, NULL, o->quiet, err); /* e.g. head0.png of a run before */
+    size_t len = strlen(err->msg);
+    if (s && saved && len < sizeof err->msg) /* a full disk at curves.svg: the user may keep the trained model */
+        snprintf(err->msg + len, sizeof err->msg - len, "; the trained model was saved and checked before this error "
+                 "(attnviz --model %.100s runs it), but the training figures and train.csv are not all written: rerun "
+                 "the same command (the same seed gives the same model) to write them", dir);
     if (!s && !o->quiet)
         fprintf(r->out,
                 "wrote %s: config.json model.safetensors vocab.json merges.txt, filmstrip.png/.svg, attention.gif, "
@@ -915,6 +930,26 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
                 "remove it, or use another -o\n", o->outdir, list);
 }
 
+/* Before the first step (so Ctrl-C can still keep it): a note for each
+ * folder whose model of an earlier --train this run replaces, naming its task
+ * and step. "removed 2 files of an earlier run" at the end was all a user was
+ * told when `--train sort` replaced a trained reverse model. earlier: as
+ * check_before_start gives it. Nothing with -q, as every note. */
+static void note_replaced(const av_train_opts *o, char earlier[3][64]) {
+    av_train_opts v[3];
+    const char *names[3] = {""};
+    char left_out[96];
+    int n = o->compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, names, o, left_out, sizeof left_out);
+    for (int i = 0; i < n && !o->quiet; i++) {
+        if (!earlier[i][0]) continue;
+        char dir[4096];
+        if (names[i][0]) av_path_join(dir, sizeof dir, o->outdir, names[i]);
+        else snprintf(dir, sizeof dir, "%s", o->outdir);
+        fprintf(stderr, "attnviz: note: %.300s holds the model of an earlier --train (%s); this run replaces it\n",
+                dir, earlier[i]);
+    }
+}
+
 static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     const char *const *what = kCompareWhat;
     av_train_opts v[3];
@@ -994,8 +1029,10 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
  * wpe) fits AV_MAX_TRAIN_BYTES; then -o DIR (with --compare, each
  * DIR/VARIANT) holds no model attnviz did not train, and can be made and
  * written (io/fileio.h av_dir_writable). The foreign-model checks all come
- * before any folder is made, so a refused folder leaves no variant folder. */
-static av_status check_before_start(const av_train_opts *o, av_err *err) {
+ * before any folder is made, so a refused folder leaves no variant folder.
+ * earlier[i] says which model of an earlier --train folder i holds, which
+ * this run replaces ("" for none; folder i is -o, or its i-th variant). */
+static av_status check_before_start(const av_train_opts *o, char earlier[3][64], av_err *err) {
     av_train_opts v[3] = {*o};
     const char *names[3] = {""};
     char left_out[96], dir[3][4096];
@@ -1004,12 +1041,12 @@ static av_status check_before_start(const av_train_opts *o, av_err *err) {
     for (int i = 0; !s && i < n; i++) s = check_train_size(&v[i], err);
     size_t nf = sizeof kRunFiles / sizeof kRunFiles[0];
     if (o->compare == AV_TRAIN_CMP_NONE) {
-        if (!s) s = check_not_a_foreign_model(o->outdir, err);
+        if (!s) s = check_not_a_foreign_model(o->outdir, earlier[0], 64, err);
         if (!s) s = av_dir_writable(o->outdir, err);
         return s ? s : check_names_free(o->outdir, kRunFiles, nf, err);
     }
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
-    for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], err);
+    for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], earlier[i], 64, err);
     if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
     for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
     for (int i = 0; !s && i < n; i++) s = check_names_free(dir[i], kRunFiles, nf, err);
@@ -1054,7 +1091,8 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--weight-decay %g with a peak lr of %g: lr · weight decay = %g must be below 1 "
                        "(each step multiplies the weights by 1 − lr · weight decay); lower --weight-decay or --lr",
                        o.weight_decay, peak, peak * o.weight_decay);
-    av_status fs = check_before_start(&o, err);
+    char earlier[3][64] = {"", "", ""};
+    av_status fs = check_before_start(&o, earlier, err);
     if (fs) return fs; /* before the header line: nothing has started */
     char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
@@ -1065,6 +1103,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                 "weight decay %g, clip 1.0, seed %llu\n",
                 av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model,
                 vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, o.weight_decay, (unsigned long long)o.seed);
+    note_replaced(&o, earlier);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     av_status s = run_one(&o, o.outdir, NULL, out, err);
     if (!s) note_other_runs(&o, NULL, 0);
