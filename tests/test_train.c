@@ -570,10 +570,11 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
             fail_msg("\"%s\": the note does not name the task's text:\n%s", cases[i].text, r.err);
         tu_free(&r);
     }
-    tu_result r; /* -q: no note */
-    run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "k q a", NULL);
+    tu_result r; /* -q prints the continuation, so the note that qualifies it stays (-q hid it) */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "2", "k q a", NULL);
     assert_int_equal(r.code, 0);
-    assert_null(strstr(r.err, "outside"));
+    if (!strstr(r.out, "generate") || !strstr(r.err, "this input is outside that: token 0 [k] is not a digit or >"))
+        fail_msg("stdout:\n%s\nstderr:\n%s", r.out, r.err);
     tu_free(&r);
     /* An input refused (41 tokens, past n_positions 32) gets its error only: the note came first, then
      * the error, as if the run had gone on. */
@@ -620,6 +621,9 @@ static void test_cli_train_refuses_output_names_taken_by_folders(void **state) {
         char model[4200];
         snprintf(model, sizeof model, "%s/%s", tu_in(f, dir), dir[0] == 'c' ? "no-scale/config.json" : "config.json");
         if (access(model, F_OK) == 0) fail_msg("%s taken, yet it trained and wrote %s", taken[i], model);
+        /* nor made the other variant's folder, or the --compare top folder's (c/scale was left empty) */
+        if (dir[0] != 'a' && access(tu_in(f, dir[0] == 'c' ? "c/scale" : "b/scale"), F_OK) == 0)
+            fail_msg("%s taken, yet it made the folder of variant scale", taken[i]);
         rmdir(made);
     }
 }

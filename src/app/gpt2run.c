@@ -239,11 +239,12 @@ static av_status read_training(av_gpt2run *r, av_err *err) {
 
 /* A trained toy model says when the input is not its task's text. Called
  * once the forward pass has run, so an input refused later (too long for
- * n_positions) gets only its error, not a note about it first. */
-static void note_outside_task(const av_gpt2run *r, const av_options *o) {
+ * n_positions) gets only its error, not a note about it first. Printed with
+ * -q too: it qualifies the continuation --generate prints even then. */
+static void note_outside_task(const av_gpt2run *r) {
     int kind = r->task[0] && r->bpe ? av_task_find(r->task) : -1, bad;
     char why[160], what[96], label[AV_BPE_LABEL_MAX];
-    if (kind < 0 || o->quiet || !av_task_ids_outside((av_task_kind)kind, r->ids, r->T, &bad, why, sizeof why)) return;
+    if (kind < 0 || !av_task_ids_outside((av_task_kind)kind, r->ids, r->T, &bad, why, sizeof why)) return;
     av_task_describe(what, sizeof what, (av_task_kind)kind);
     fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: ", r->dir, r->task, what);
     if (bad >= 0) {
@@ -283,13 +284,13 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if (llama) {
         if ((st = av_llamarun_forward(r, err))) return st;
-        note_outside_task(r, o);
+        note_outside_task(r);
         top_next(r);
         return av_llamarun_view(view, r, err);
     }
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
-    note_outside_task(r, o);
+    note_outside_task(r);
     top_next(r);
     return make_view(view, r, err);
 }

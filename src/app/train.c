@@ -1042,18 +1042,19 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     size_t nf = sizeof kRunFiles / sizeof kRunFiles[0];
     if (o->compare == AV_TRAIN_CMP_NONE) {
         if (!s) s = check_not_a_foreign_model(o->outdir, earlier[0], 64, err);
-        if (!s) s = av_dir_writable(o->outdir, err);
-        return s ? s : check_names_free(o->outdir, kRunFiles, nf, err);
+        if (!s) s = check_names_free(o->outdir, kRunFiles, nf, err);
+        return s ? s : av_dir_writable(o->outdir, err);
     }
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
     for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], earlier[i], 64, err);
-    if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
-    for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
+    /* every name before any folder is made: a taken name in the second variant left the first one's empty folder */
     for (int i = 0; !s && i < n; i++) s = check_names_free(dir[i], kRunFiles, nf, err);
     char png[64], svg[64];
     snprintf(png, sizeof png, "compare_%s.png", kCompareWhat[o->compare]);
     snprintf(svg, sizeof svg, "compare_%s.svg", kCompareWhat[o->compare]);
     if (!s) s = check_names_free(o->outdir, (const char *const[]){png, svg}, 2, err);
+    if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
+    for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
     return s;
 }
 
