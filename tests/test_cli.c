@@ -84,6 +84,21 @@ static void test_unknown_and_missing(void **state) {
     expect_usage((const char *[]){"-5 degrees today", NULL}, "a sentence that starts with '-' goes after '--'");
     expect_usage((const char *[]){"--no-plot", "-1", NULL}, "goes after '--', as in attnviz -- \"-1 ...\"");
     expect_usage((const char *[]){"x", "--heads", NULL}, "needs a value");
+    /* getopt takes the next word as the value, even an option: say the value is missing, not that '--steps' is
+     * not a task (a new user's `--train --steps 100`); a string option may hold anything, so -o --x is a folder */
+    expect_usage((const char *[]){"--train", "--steps", "3", NULL}, "option '--train' needs a task, but the word after "
+                 "it is the option '--steps'; give the task right after --train");
+    expect_usage((const char *[]){"-H", "--d-model=8", "x", NULL}, "option '--heads' needs a value N, but the word after "
+                 "it is the option '--d-model=8'; give the value right after --heads");
+    expect_usage((const char *[]){"--vmax", "--log-scale", "x", NULL}, "option '--vmax' needs a value V");
+    expect_usage((const char *[]){"--heads", "--frob", "x", NULL}, "--heads '--frob' is not"); /* not an option */
+    {
+        av_options o;
+        av_err err = {{0}};
+        assert_int_equal(parse(&o, &err, (const char *[]){"--title", "--steps", "x", NULL}), AV_OK);
+        assert_string_equal(o.title, "--steps");
+        av_options_free(&o);
+    }
     expect_usage((const char *[]){NULL}, "no sentence given");
     /* with --model the hint is a --model command: the single layer's "--heads 8" example is refused there, and
      * a toy model reads its task's text (a new user's report) */

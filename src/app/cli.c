@@ -329,10 +329,25 @@ static av_status check_one_line(const char *name, const char *s, const char *wha
 }
 
 /* Store the argument of row d into o. */
+/* 1 if s is "--NAME" or "--NAME=..." for an option NAME of kOpts. */
+static int names_an_option(const char *s) {
+    if (strncmp(s, "--", 2) != 0) return 0;
+    size_t len = strcspn(s + 2, "=");
+    for (int i = 0; i < N_OPTS; i++)
+        if (strlen(kOpts[i].name) == len && strncmp(kOpts[i].name, s + 2, len) == 0) return 1;
+    return 0;
+}
+
 static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *err) {
     char *field = (char *)o + d->offset;
     av_status st = AV_OK;
     long long whole;
+    /* getopt takes the next word as the value, even an option: "--train --steps 100" read '--steps' as the task.
+     * A number, choice or list is never "--NAME", so say the value is missing (a string may be anything) */
+    if (arg && d->kind != OPT_STRING && names_an_option(arg))
+        return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option '%.40s'; give "
+                       "the %s right after --%s", d->name, d->noun ? "a " : "a value", d->noun ? d->noun : d->arg ? " " : "",
+                       d->noun ? "" : d->arg ? d->arg : "", arg, d->noun ? d->noun : "value", d->name);
     switch (d->kind) {
     case OPT_FLAG: *(int *)field = 1; break;
     case OPT_INT:
