@@ -17,6 +17,15 @@ typedef struct {
     int T, C, H, D, V, L;
 } tctx;
 
+/* v to sig significant digits, zeros kept ("14.0", not "14", beside "4.41"), no bare
+ * trailing point ("1273"); "%.*g" dropped them, so a measured 14.0 read as a whole number. */
+static const char *sig(char buf[32], double v, int digits) {
+    snprintf(buf, 32, "%#.*g", digits, v);
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '.') buf[n - 1] = 0;
+    return buf;
+}
+
 static const char *ind = "                     "; /* continuation indent under the formula column */
 
 static void stage(const tctx *t, const char *num, const char *name) {
@@ -109,8 +118,9 @@ static void embed_and_layers(const tctx *t) {
         int ph;
         layer_marks(t, l, &first, &ph, &pw);
         char io[64];
-        snprintf(io, sizeof io, "%.3g → %.3g", rms(t->r->a.hidden + (size_t)l * T * C, T, C),
-                 rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+        char in[32], out[32];
+        snprintf(io, sizeof io, "%s → %s", sig(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
+                 sig(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
         fprintf(f, "%s%s%-7d%s %-22s %-15.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
                 l == t->r->layer ? av_reset(t->color) : "", io, first, ph, pw);
     }
@@ -142,8 +152,9 @@ static void layer_detail(const tctx *t, const av_model *v) {
     stage(t, n, "scores");
     fprintf(f, "S = Q·Kᵀ%s   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d)\n", t->c->scale ? "/√d_k" : " (no scale)", H, T, D,
             H, D, T, H, T, T);
-    fprintf(f, "%smeasured: var(Q·Kᵀ) = %.4g, var(Q·Kᵀ/√d_k) = %.4g (theory for independent unit-variance q, k: d_k and 1)\n", ind,
-            v->var_raw, v->var_scaled);
+    char raw[32], scaled[32];
+    fprintf(f, "%smeasured: var(Q·Kᵀ) = %s, var(Q·Kᵀ/√d_k) = %s (theory for independent unit-variance q, k: d_k and 1)\n", ind,
+            sig(raw, v->var_raw, 4), sig(scaled, v->var_scaled, 4));
     snprintf(n, sizeof n, "[%d.5]", l);
     stage(t, n, "mask");
     fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
@@ -171,8 +182,9 @@ static void layer_detail(const tctx *t, const av_model *v) {
     fprintf(f, "%sGELU(u) = 0.5·u·(1 + tanh(√(2/π)·(u + 0.044715·u³)))   mlp.c_fc, mlp.c_proj\n", ind);
     snprintf(n, sizeof n, "[%d.12]", l);
     stage(t, n, "residual");
-    fprintf(f, "x ← x + m%s                     (%d, %d)   rms(x) = %.3g\n", pre ? "" : ", then ln_2", T, C,
-            rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+    char r3[32];
+    fprintf(f, "x ← x + m%s                     (%d, %d)   rms(x) = %s\n", pre ? "" : ", then ln_2", T, C,
+            sig(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
 }
 
 static void head_out(const tctx *t, const av_tokens *labels) {
@@ -257,8 +269,9 @@ static void llama_layers(const tctx *t) {
         double dS = rope_worst(t, l, &wh);
         all = fmax(all, dS);
         char io[64], prev[40];
-        snprintf(io, sizeof io, "%.3g → %.3g", rms(t->r->a.hidden + (size_t)l * T * C, T, C),
-                 rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+        char in[32], out[32];
+        snprintf(io, sizeof io, "%s → %s", sig(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
+                 sig(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
         snprintf(prev, sizeof prev, "head %d (%.2f)", ph, pw);
         fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
                 l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);
@@ -287,8 +300,9 @@ static void llama_detail(const tctx *t, const av_model *v) {
             KVH, T, D, c->rope_theta);
     fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
     snprintf(n, sizeof n, "[%d.4]", l), stage(t, n, "scores");
-    fprintf(f, "S = Q·Kᵀ/√d_k   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d); var(Q·Kᵀ/√d_k) = %.4g\n", H, T, D, H, D, T, H, T, T,
-            v->var_scaled);
+    char vs[32];
+    fprintf(f, "S = Q·Kᵀ/√d_k   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d); var(Q·Kᵀ/√d_k) = %s\n", H, T, D, H, D, T, H, T, T,
+            sig(vs, v->var_scaled, 4));
     snprintf(n, sizeof n, "[%d.5]", l), stage(t, n, "mask");
     fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
     snprintf(n, sizeof n, "[%d.6]", l), stage(t, n, "softmax");
@@ -306,7 +320,9 @@ static void llama_detail(const tctx *t, const av_model *v) {
     fprintf(f, "m = (SiLU(h·W_gateᵀ) ⊙ h·W_upᵀ)·W_downᵀ   (%d, %d) → (%d, %d) → (%d, %d);  SiLU(u) = u/(1 + e^−u)\n", T, C,
             T, I, T, C);
     snprintf(n, sizeof n, "[%d.12]", l), stage(t, n, "residual");
-    fprintf(f, "x ← x + m                       (%d, %d)   rms(x) = %.3g\n", T, C, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C));
+    char r3[32];
+    fprintf(f, "x ← x + m                       (%d, %d)   rms(x) = %s\n", T, C,
+            sig(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
     fprintf(f, "%sRoPE shift, this layer's heads: worst |ΔS| =", ind);
     for (int h = 0; h < H; h++) fprintf(f, " %.0e", t->r->rope_dS[(size_t)l * H + h]);
     fprintf(f, "\n");
