@@ -133,6 +133,22 @@ static void assert_zeroed_then_free(unsigned char *p, size_t n, unsigned char by
     av_big_free(p);
 }
 
+/* A measured number keeps its significant zeros: "%.3g" printed 14.0 as "14", which reads as an exact
+ * whole number beside "4.41" (a new user's report of the --model trace). Expected strings by hand. */
+static void test_sig_text_keeps_significant_zeros(void **state) {
+    (void)state;
+    static const struct { double v; int digits; const char *want; } cases[] = {
+        {14.0, 3, "14.0"}, {4.41, 3, "4.41"}, {4.4, 3, "4.40"}, {0.136, 3, "0.136"}, {1273.4, 4, "1273"},
+        {79.56, 4, "79.56"}, {80.0, 4, "80.00"}, {12734.0, 4, "1.273e+04"}, {1e-05, 3, "1.00e-05"}, {0.0, 3, "0.00"},
+        {-2.5, 3, "-2.50"}, {100.0, 3, "100"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char buf[32];
+        if (strcmp(av_sig_text(buf, cases[k].v, cases[k].digits), cases[k].want) != 0)
+            fail_msg("%g at %d digits: got \"%s\", want \"%s\"", cases[k].v, cases[k].digits, buf, cases[k].want);
+    }
+}
+
 static void test_big_calloc(void **state) {
     (void)state;
     const size_t sizes[] = {1, 100, AV_BIG_MIN - 64, AV_BIG_MIN, (size_t)2 << 20, (size_t)3 << 20, (size_t)33 << 20};
@@ -264,6 +280,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
+        cmocka_unit_test(test_sig_text_keeps_significant_zeros),
         cmocka_unit_test(test_big_calloc),
         cmocka_unit_test(test_big_calloc_reuse_zeroed),
         cmocka_unit_test(test_big_calloc_bounds_checked_by_asan),

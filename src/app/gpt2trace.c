@@ -17,15 +17,6 @@ typedef struct {
     int T, C, H, D, V, L;
 } tctx;
 
-/* v to sig significant digits, zeros kept ("14.0", not "14", beside "4.41"), no bare
- * trailing point ("1273"); "%.*g" dropped them, so a measured 14.0 read as a whole number. */
-static const char *sig(char buf[32], double v, int digits) {
-    snprintf(buf, 32, "%#.*g", digits, v);
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == '.') buf[n - 1] = 0;
-    return buf;
-}
-
 static const char *ind = "                     "; /* continuation indent under the formula column */
 
 static void stage(const tctx *t, const char *num, const char *name) {
@@ -119,8 +110,8 @@ static void embed_and_layers(const tctx *t) {
         layer_marks(t, l, &first, &ph, &pw);
         char io[64];
         char in[32], out[32];
-        snprintf(io, sizeof io, "%s → %s", sig(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
-                 sig(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+        snprintf(io, sizeof io, "%s → %s", av_sig_text(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
+                 av_sig_text(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
         fprintf(f, "%s%s%-7d%s %-22s %-15.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
                 l == t->r->layer ? av_reset(t->color) : "", io, first, ph, pw);
     }
@@ -154,7 +145,7 @@ static void layer_detail(const tctx *t, const av_model *v) {
             H, D, T, H, T, T);
     char raw[32], scaled[32];
     fprintf(f, "%smeasured: var(Q·Kᵀ) = %s, var(Q·Kᵀ/√d_k) = %s (theory for independent unit-variance q, k: d_k and 1)\n", ind,
-            sig(raw, v->var_raw, 4), sig(scaled, v->var_scaled, 4));
+            av_sig_text(raw, v->var_raw, 4), av_sig_text(scaled, v->var_scaled, 4));
     snprintf(n, sizeof n, "[%d.5]", l);
     stage(t, n, "mask");
     fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
@@ -184,7 +175,7 @@ static void layer_detail(const tctx *t, const av_model *v) {
     stage(t, n, "residual");
     char r3[32];
     fprintf(f, "x ← x + m%s                     (%d, %d)   rms(x) = %s\n", pre ? "" : ", then ln_2", T, C,
-            sig(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+            av_sig_text(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
 }
 
 static void head_out(const tctx *t, const av_tokens *labels) {
@@ -270,8 +261,8 @@ static void llama_layers(const tctx *t) {
         all = fmax(all, dS);
         char io[64], prev[40];
         char in[32], out[32];
-        snprintf(io, sizeof io, "%s → %s", sig(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
-                 sig(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+        snprintf(io, sizeof io, "%s → %s", av_sig_text(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
+                 av_sig_text(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
         snprintf(prev, sizeof prev, "head %d (%.2f)", ph, pw);
         fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
                 l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);
@@ -302,7 +293,7 @@ static void llama_detail(const tctx *t, const av_model *v) {
     snprintf(n, sizeof n, "[%d.4]", l), stage(t, n, "scores");
     char vs[32];
     fprintf(f, "S = Q·Kᵀ/√d_k   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d); var(Q·Kᵀ/√d_k) = %s\n", H, T, D, H, D, T, H, T, T,
-            sig(vs, v->var_scaled, 4));
+            av_sig_text(vs, v->var_scaled, 4));
     snprintf(n, sizeof n, "[%d.5]", l), stage(t, n, "mask");
     fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
     snprintf(n, sizeof n, "[%d.6]", l), stage(t, n, "softmax");
@@ -322,7 +313,7 @@ static void llama_detail(const tctx *t, const av_model *v) {
     snprintf(n, sizeof n, "[%d.12]", l), stage(t, n, "residual");
     char r3[32];
     fprintf(f, "x ← x + m                       (%d, %d)   rms(x) = %s\n", T, C,
-            sig(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+            av_sig_text(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
     fprintf(f, "%sRoPE shift, this layer's heads: worst |ΔS| =", ind);
     for (int h = 0; h < H; h++) fprintf(f, " %.0e", t->r->rope_dS[(size_t)l * H + h]);
     fprintf(f, "\n");

@@ -178,3 +178,10 @@ uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n) {
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull; /* the 64-bit FNV prime */
     return h;
 }
+
+const char *av_sig_text(char buf[32], double v, int digits) {
+    snprintf(buf, 32, "%#.*g", digits, v);
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '.') buf[n - 1] = 0;
+    return buf;
+}

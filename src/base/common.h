@@ -47,6 +47,13 @@ typedef struct {
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* v to digits significant digits (1..17) in buf, for a measured number in a
+ * trace: "%#.*g" (C11 7.21.6.1: the # flag keeps trailing zeros), without a
+ * bare trailing point. 14.0 at 3 digits is "14.0" (plain "%.3g" gave "14",
+ * which reads as an exact whole number), 4.41 is "4.41", 1273.4 at 4 is
+ * "1273", 12734 at 4 is "1.273e+04", 1e-05 at 3 is "1.00e-05". Returns buf. */
+const char *av_sig_text(char buf[32], double v, int digits);
+
 /* Checked size arithmetic: returns 0 and sets *out on success, -1 on overflow. */
 int av_mul_size(size_t *out, size_t a, size_t b);
 int av_mul3_size(size_t *out, size_t a, size_t b, size_t c);
