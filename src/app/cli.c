@@ -328,7 +328,6 @@ static av_status check_one_line(const char *name, const char *s, const char *wha
     return AV_OK;
 }
 
-/* Store the argument of row d into o. */
 /* 1 if s is "--NAME" or "--NAME=..." for an option NAME of kOpts. */
 static int names_an_option(const char *s) {
     if (strncmp(s, "--", 2) != 0) return 0;
@@ -338,6 +337,7 @@ static int names_an_option(const char *s) {
     return 0;
 }
 
+/* Store the argument of row d into o. */
 static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *err) {
     char *field = (char *)o + d->offset;
     av_status st = AV_OK;

@@ -188,7 +188,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
             if (ours && av_task_find(task->valuestring) >= 0 && cJSON_IsNumber(step) && step->valuedouble >= 0 &&
                 step->valuedouble <= 1e6) /* as --model reads them (app/gpt2run.c read_training); else unnamed */
                 snprintf(earlier, n, "%s, step %d", task->valuestring, step->valueint);
-            else if (ours) snprintf(earlier, n, "an earlier --train's");
+            else if (ours) snprintf(earlier, n, "task or step unreadable");
             cJSON_Delete(root);
             free(text);
         }
@@ -751,12 +751,12 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     strip_fig sf = {.g = &r->log, .title = title, .probe = probe, .tokens = lp, .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
-    if (!s) s = av_figures_remove_stale(dir, "", run, NULL, o->quiet, err); /* e.g. head0.png of a run before */
     size_t len = strlen(err->msg);
-    if (s && saved && len < sizeof err->msg) /* a full disk at curves.svg: the user may keep the trained model */
+    if (s && saved) /* a full disk at curves.svg: the user may keep the trained model */
         snprintf(err->msg + len, sizeof err->msg - len, "; the trained model was saved and checked before this error "
                  "(attnviz --model %.100s runs it), but the training figures and train.csv are not all written: rerun "
                  "the same command (the same seed gives the same model) to write them", dir);
+    if (!s) s = av_figures_remove_stale(dir, "", run, NULL, o->quiet, err); /* e.g. head0.png of a run before */
     if (!s && !o->quiet)
         fprintf(r->out,
                 "wrote %s: config.json model.safetensors vocab.json merges.txt, filmstrip.png/.svg, attention.gif, "

@@ -277,7 +277,8 @@ void av_gpt2_free(av_gpt2 *m);
 /* Run the forward pass on tokens[0..T-1] (each in 0..V-1), filling a (sized
  * for T by av_gpt2_acts_alloc). params is read only. Errors: AV_EUSAGE for a
  * token id out of range, or a value that overflows float32 ("layer 3: the
- * scores overflowed float32"); NaN never escapes. */
+ * scores q·kᵀ overflowed float32"; the embedding and the logits, which are no
+ * layer's, are named without one); NaN never escapes. */
 av_status av_gpt2_forward(av_gpt2_acts *a, const av_gpt2_params *p, const av_gpt2_config *cfg,
                           const int *tokens, int T, av_err *err);
 
