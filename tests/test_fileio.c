@@ -436,6 +436,58 @@ static void test_commit_catches_enospc_on_dev_full(void **state) {
     assert_int_equal(count_entries(f->dir), 1);
 }
 
+/* A set of files appears together or not at all: a full disk at the set's second file leaves the first
+ * one's old text too (--train wrote a new model.safetensors beside the old config.json, which then
+ * claimed another task and step; a new user's report), and a set that succeeds shows nothing of itself
+ * until av_afile_set_end renames it, in commit order. */
+static void test_set_appears_together_or_not_at_all(void **state) {
+    fixture *f = *state;
+    if (!file_exists("/dev/full")) skip();
+    const char *p1 = in_dir(f, "model.safetensors"), *p2 = in_dir(f, "config.json");
+    put_file(p1, "old model");
+    put_file(p2, "old config");
+    av_afile_set set;
+    av_afile a, b;
+    av_err err = {{0}};
+    av_afile_set_begin(&set);
+    assert_int_equal(av_afile_open(&a, p1, &err), AV_OK);
+    fputs("new model", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_OK);
+    assert_file_text(p1, "old model"); /* kept, not yet in place */
+    assert_int_equal(count_tmp(f->dir), 1);
+    assert_int_equal(av_afile_open(&b, p2, &err), AV_OK);
+    fclose(b.fp);
+    b.fp = fopen("/dev/full", "wb"); /* ENOSPC, as in test_commit_catches_enospc_on_dev_full */
+    assert_non_null(b.fp);
+    fputs("new config", b.fp);
+    assert_int_equal(av_afile_commit(&b, &err), AV_ERUNTIME);
+    assert_int_equal(av_afile_set_end(&set, 0, NULL), AV_OK);
+    assert_file_text(p1, "old model");
+    assert_file_text(p2, "old config");
+    assert_int_equal(count_tmp(f->dir), 0);
+    assert_int_equal(count_entries(f->dir), 2);
+    /* and a set that succeeds replaces both */
+    av_afile_set_begin(&set);
+    assert_int_equal(av_afile_open(&a, p1, &err), AV_OK);
+    fputs("new model", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_OK);
+    assert_int_equal(av_afile_open(&b, p2, &err), AV_OK);
+    fputs("new config", b.fp);
+    assert_int_equal(av_afile_commit(&b, &err), AV_OK);
+    assert_file_text(p2, "old config");
+    av_afile_abort(&a); /* a gave its temporary to the set: a no-op */
+    assert_int_equal(count_tmp(f->dir), 2);
+    assert_int_equal(av_afile_set_end(&set, 1, &err), AV_OK);
+    assert_file_text(p1, "new model");
+    assert_file_text(p2, "new config");
+    assert_int_equal(count_tmp(f->dir), 0);
+    /* outside a set, a commit is in place at once again */
+    assert_int_equal(av_afile_open(&a, p1, &err), AV_OK);
+    fputs("newer", a.fp);
+    assert_int_equal(av_afile_commit(&a, &err), AV_OK);
+    assert_file_text(p1, "newer");
+}
+
 static void test_commit_catches_file_size_limit(void **state) {
     fixture *f = *state;
     const char *p = in_dir(f, "big.bin");
@@ -733,6 +785,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_open_with_empty_or_folder_name_is_usage_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_into_unwritable_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_catches_enospc_on_dev_full, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_set_appears_together_or_not_at_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_catches_file_size_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_rename_failure_removes_temp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mkdir_p_creates_parents, setup, teardown),

@@ -762,12 +762,33 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
     run_attnviz(&r, NULL, "--model", tu_in(f, "n"), "--no-plot", "-q", "3 1 >", NULL);
     if (r.code != 0) fail_msg("--model: exit %d: %s", r.code, r.err);
     tu_free(&r);
-    /* a failure before the model is whole says nothing of the sort */
+    /* a failure before the model is whole says it was not saved, and leaves the folder's earlier model as it
+     * was: the four files appear together (a new model.safetensors beside the old config.json claimed the old
+     * task and step, and a fresh folder kept only model.safetensors, which a rerun then refused) */
+    char *before = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(before);
     ro.fsize_limit = 1024;
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--train", "sort", "--steps", "3", "--d-model", "16", "--batch",
+                                                  "2", "-q", "-o", tu_in(f, "m"), NULL});
+    if (r.code != 1 || !strstr(r.err, "/m/model.safetensors'") || strstr(r.err, "was saved") ||
+        !strstr(r.err, "; the model was not saved ("))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *after = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(after);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
     tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--train", "reverse", "--steps", "2", "--d-model", "16", "--batch",
                                                   "2", "-q", "-o", tu_in(f, "p"), NULL});
-    if (r.code != 1 || !strstr(r.err, "/p/model.safetensors'") || strstr(r.err, "was saved"))
-        fail_msg("exit %d: %s", r.code, r.err);
+    if (r.code != 1 || !strstr(r.err, "; the model was not saved (")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char *const none[] = {"p/model.safetensors", "p/config.json", "p/vocab.json", "p/merges.txt"};
+    for (int k = 0; k < 4; k++)
+        if (access(tu_in(f, none[k]), F_OK) == 0) fail_msg("a failed run left %s", none[k]);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "p"), NULL); /* and the same command, with room, finishes the job */
+    if (r.code != 0) fail_msg("rerun: exit %d: %s", r.code, r.err);
     tu_free(&r);
 }
 

@@ -436,6 +436,10 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
     return s;
 }
 
+/* The trained model into dir: model.safetensors, config.json, vocab.json and
+ * merges.txt, as one set (io/fileio.h av_afile_set): on a failure (a full
+ * disk) none of the four changes, and the error adds that the model was not
+ * saved. Errors: AV_ERUNTIME, naming the file. */
 static av_status write_model(const char *dir, const av_trainer *tr, const char *task, av_err *err) {
     av_st_write_tensor *t = calloc((size_t)tr->n_tensors, sizeof *t);
     if (!t) return av_fail(err, AV_ERUNTIME, "out of memory writing the model");
@@ -446,10 +450,18 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
     }
     char path[4096];
     av_path_join(path, sizeof path, dir, "model.safetensors");
+    av_afile_set set; /* the four appear together or not at all (io/fileio.h) */
+    av_afile_set_begin(&set);
     av_status s = av_safetensors_write(path, t, tr->n_tensors, err);
     free(t);
     if (!s) s = write_config(dir, &tr->cfg, task, tr->step, err);
-    return s ? s : write_vocab(dir, err);
+    if (!s) s = write_vocab(dir, err);
+    if (!s) return av_afile_set_end(&set, 1, err);
+    av_afile_set_end(&set, 0, NULL);
+    size_t len = strlen(err->msg); /* a full disk: say that nothing of the model changed */
+    snprintf(err->msg + len, sizeof err->msg - len, "; the model was not saved (%.100s keeps the model files it held "
+             "before, if any)", dir);
+    return s;
 }
 
 /* ---------------------------------------------------------------------------- CSV */

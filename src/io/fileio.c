@@ -196,6 +196,39 @@ static int replace_by_exchange(av_afile *f) {
 #endif
 }
 
+static _Thread_local av_afile_set *g_set; /* av_afile_set_begin's set on this thread, or NULL */
+
+/* Rename f->tmp over f->path (replace_by_exchange first); on failure the
+ * temporary is removed and the error names f->path. */
+static av_status put_in_place(av_afile *f, av_err *err) {
+    if (!replace_by_exchange(f) && rename(f->tmp, f->path) != 0) {
+        int e = errno;
+        unlink(f->tmp);
+        f->tmp[0] = 0;
+        untrack_tmp(f);
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, strerror(e));
+    }
+    f->tmp[0] = 0;
+    untrack_tmp(f);
+    return AV_OK;
+}
+
+void av_afile_set_begin(av_afile_set *set) {
+    set->n = 0;
+    g_set = set;
+}
+
+av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err) {
+    g_set = NULL;
+    av_status st = AV_OK;
+    for (int i = 0; i < set->n; i++) {
+        if (commit && !st) st = put_in_place(&set->kept[i], err);
+        else av_afile_abort(&set->kept[i]);
+    }
+    set->n = 0;
+    return st;
+}
+
 av_status av_afile_commit(av_afile *f, av_err *err) {
     if (!f->fp || !f->tmp[0]) {
         av_afile_abort(f);
@@ -217,16 +250,20 @@ av_status av_afile_commit(av_afile *f, av_err *err) {
         untrack_tmp(f);
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, why ? why : strerror(e));
     }
-    if (!replace_by_exchange(f) && rename(f->tmp, f->path) != 0) {
-        e = errno;
-        unlink(f->tmp);
+    if (g_set) { /* kept, complete, for av_afile_set_end: f gives up its temporary */
+        if (g_set->n == AV_AFILE_SET_MAX) {
+            unlink(f->tmp);
+            f->tmp[0] = 0;
+            untrack_tmp(f);
+            return av_fail(err, AV_ERUNTIME, "cannot write '%s': more than %d files in one set", f->path,
+                           AV_AFILE_SET_MAX);
+        }
+        g_set->kept[g_set->n++] = *f;
         f->tmp[0] = 0;
-        untrack_tmp(f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", f->path, strerror(e));
+        f->slot = 0;
+        return AV_OK;
     }
-    f->tmp[0] = 0;
-    untrack_tmp(f);
-    return AV_OK;
+    return put_in_place(f, err);
 }
 
 void av_afile_abort(av_afile *f) {

@@ -60,6 +60,26 @@ av_status av_afile_commit(av_afile *f, av_err *err);
  * failed open, after commit (then it does nothing), twice, or with NULL. */
 void av_afile_abort(av_afile *f);
 
+/* A set of files that appear together or not at all (a model folder's
+ * config.json, model.safetensors, vocab.json and merges.txt: a new
+ * model.safetensors beside the old config.json would lie about what it is).
+ * Between av_afile_set_begin and av_afile_set_end, on the calling thread,
+ * av_afile_commit does all its checks (a full disk fails there, removing
+ * that temporary) but keeps the temporary instead of renaming it; the set
+ * holds it (the Ctrl-C handler still removes it). av_afile_set_end(set, 1,
+ * err) then renames every kept temporary over its target, in commit order;
+ * av_afile_set_end(set, 0, NULL) removes them all, leaving every target as it
+ * was. At most AV_AFILE_SET_MAX files: a further commit fails (AV_ERUNTIME).
+ * Errors of set_end: av_afile_commit's rename error, naming the file; the
+ * files renamed before it stay, the rest are removed. */
+#define AV_AFILE_SET_MAX 4
+typedef struct {
+    av_afile kept[AV_AFILE_SET_MAX];
+    int n;
+} av_afile_set;
+void av_afile_set_begin(av_afile_set *set);
+av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
+
 /* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
  * the umask. An existing folder is fine; doubled and trailing '/' are fine.
  * Errors: AV_ERUNTIME "cannot create folder 'a/b/c': 'a/b' exists and is not
