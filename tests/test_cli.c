@@ -92,6 +92,16 @@ static void test_unknown_and_missing(void **state) {
                  "it is the option '--d-model=8'; give the value right after --heads");
     expect_usage((const char *[]){"--vmax", "--log-scale", "x", NULL}, "option '--vmax' needs a value V");
     expect_usage((const char *[]){"--heads", "--frob", "x", NULL}, "--heads '--frob' is not"); /* not an option */
+    /* a short option too, and a path option's value that names an option and is no file (-o -q made a folder
+     * "-q"; --model --generate said "no such folder") */
+    expect_usage((const char *[]){"--train", "-o", "d", NULL}, "option '--train' needs a task, but the word after it "
+                 "is the option '-o'");
+    expect_usage((const char *[]){"--train", "reverse", "--steps", "-q", NULL}, "option '--steps' needs a value N, "
+                 "but the word after it is the option '-q'");
+    expect_usage((const char *[]){"-o", "-q", "x", NULL}, "option '--outdir' needs a value DIR, but the word after it "
+                 "is the option '-q'");
+    expect_usage((const char *[]){"--model", "--generate", "3", "x", NULL}, "option '--model' needs a value DIR");
+    expect_usage((const char *[]){"--heads", "-5", "x", NULL}, "--heads -5 is outside"); /* a number, no option */
     {
         av_options o;
         av_err err = {{0}};
@@ -603,6 +613,29 @@ static void test_options_without_effect_warn(void **state) {
  * --weights, ... were silently dropped, and --no-plot was told it made -o
  * useless), --model with --train is refused, and with --html the page is
  * named with --prefix, so --prefix has an effect there. */
+/* --head, --layer, --generate and --figures model with --train warn as every option --train does not use;
+ * they were usage errors meant for the single layer: "--head 3 is outside 0..0 (there is 1 head)" though the
+ * model trains 4 heads, "add --model DIR", which --train refuses (a new user's report). */
+static void test_train_warns_for_model_only_options(void **state) {
+    (void)state;
+    av_options o;
+    av_err err = {{0}};
+    const char *const args[] = {"--train", "reverse", "--head", "3", "--layer", "1", "--generate", "3", "--figures",
+                                "model", NULL};
+    if (parse(&o, &err, args) != AV_OK) fail_msg("%s", err.msg);
+    char msgs[AV_MAX_WARNINGS][160];
+    int n = av_unused_options(&o, msgs);
+    const char *const want[] = {"--figures model", "--head 3", "--layer 1", "--generate 3"};
+    assert_int_equal(n, 4);
+    for (int k = 0; k < 4; k++) {
+        char line[200];
+        snprintf(line, sizeof line, "%s has no effect with --train; use it on a run of the trained folder: "
+                 "attnviz --model DIR ...", want[k]);
+        if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
+    }
+    av_options_free(&o);
+}
+
 static void test_train_warns_every_option_it_does_not_use(void **state) {
     (void)state;
     av_options o;
@@ -930,6 +963,7 @@ int main(void) {
         cmocka_unit_test(test_vmax_and_pool_options),
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),
+        cmocka_unit_test(test_train_warns_for_model_only_options),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),

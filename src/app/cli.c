@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "app/compare.h"
 #include "base/utf8.h"
@@ -328,12 +329,23 @@ static av_status check_one_line(const char *name, const char *s, const char *wha
     return AV_OK;
 }
 
-/* 1 if s is "--NAME" or "--NAME=..." for an option NAME of kOpts. */
+/* 1 if s is "--NAME" or "--NAME=..." for an option NAME of kOpts, or "-X"
+ * for a short option X ("-5" is a number: no short option is a digit). */
 static int names_an_option(const char *s) {
+    for (int i = 0; s[0] == '-' && s[1] && s[1] != '-' && !s[2] && i < N_OPTS; i++)
+        if (kOpts[i].short_name == s[1]) return 1;
     if (strncmp(s, "--", 2) != 0) return 0;
     size_t len = strcspn(s + 2, "=");
     for (int i = 0; i < N_OPTS; i++)
         if (strlen(kOpts[i].name) == len && strncmp(kOpts[i].name, s + 2, len) == 0) return 1;
+    return 0;
+}
+
+/* 1 if d takes a file or folder name: its value may be an option's name only when that file exists. */
+static int takes_a_path(const optdef *d) {
+    static const char *const kPaths[] = {"outdir", "dump", "file", "weights", "attn-mask", "model"};
+    for (size_t k = 0; k < sizeof kPaths / sizeof kPaths[0]; k++)
+        if (strcmp(d->name, kPaths[k]) == 0) return 1;
     return 0;
 }
 
@@ -343,8 +355,9 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *
     av_status st = AV_OK;
     long long whole;
     /* getopt takes the next word as the value, even an option: "--train --steps 100" read '--steps' as the task.
-     * A number, choice or list is never "--NAME", so say the value is missing (a string may be anything) */
-    if (arg && d->kind != OPT_STRING && names_an_option(arg))
+     * A number, choice or list is never "--NAME" or "-X", nor a path that does not exist, so say the value is
+     * missing (a --title may be anything) */
+    if (arg && (d->kind != OPT_STRING || (takes_a_path(d) && access(arg, F_OK) != 0)) && names_an_option(arg))
         return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option '%.40s'; give "
                        "the %s right after --%s", d->name, d->noun ? "a " : "a value", d->noun ? d->noun : d->arg ? " " : "",
                        d->noun ? "" : d->arg ? d->arg : "", arg, d->noun ? d->noun : "value", d->name);
@@ -490,13 +503,14 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
 
 /* Rules that involve more than one option. */
 static av_status check_combinations(const av_options *o, av_err *err) {
-    if (!o->model_dir && av_option_given(o, "layer"))
+    /* --train warns about these instead, as about every option it does not use (unused_with_train) */
+    if (o->train < 0 && !o->model_dir && av_option_given(o, "layer"))
         return av_fail(err, AV_EUSAGE, "--layer picks a layer of a --model; the single attention layer has none (add --model DIR)");
-    if (!o->model_dir && o->generate)
+    if (o->train < 0 && !o->model_dir && o->generate)
         return av_fail(err, AV_EUSAGE, "--generate continues a --model's input; add --model DIR");
-    if (!o->model_dir && av_option_given(o, "figures") && (o->figures & AV_FIG_MODEL) && !o->figures_all)
+    if (o->train < 0 && !o->model_dir && av_option_given(o, "figures") && (o->figures & AV_FIG_MODEL) && !o->figures_all)
         return av_fail(err, AV_EUSAGE, "--figures model draws every layer of a --model; add --model DIR");
-    if (!o->model_dir && o->head >= o->heads) { /* a --model's heads are checked once it is loaded */
+    if (o->train < 0 && !o->model_dir && o->head >= o->heads) { /* a --model's heads are checked once it is loaded */
         /* "--head 8" with the default one head was most likely meant as --heads 8 */
         char hint[64] = "";
         if (!av_option_given(o, "heads")) snprintf(hint, sizeof hint, "; did you mean --heads %d?", o->head);
@@ -583,7 +597,7 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
     snprintf(buf, n, "--%s", name);
 }
 
-/* "--name VALUE" as typed, for a warning: option_text, with --figures, --prefix and --vmax as given. */
+/* "--name VALUE" as typed, for a warning: option_text, with --figures, --prefix, --layer and --vmax as given. */
 static void given_text(char *buf, size_t n, const av_options *o, const char *name) {
     if (strcmp(name, "figures") == 0) snprintf(buf, n, "--figures %.80s", o->figures_arg);
     else if (strcmp(name, "prefix") == 0) {
@@ -591,6 +605,7 @@ static void given_text(char *buf, size_t n, const av_options *o, const char *nam
         shell_word(word, sizeof word, o->prefix);
         snprintf(buf, n, "--prefix %s", word);
     }
+    else if (strcmp(name, "layer") == 0) snprintf(buf, n, "--layer %d", o->layer);
     else if (strcmp(name, "vmax") == 0 && o->vmax_mode == AV_VMAX_VALUE) snprintf(buf, n, "--vmax %g", o->vmax);
     else if (strcmp(name, "vmax") == 0) snprintf(buf, n, "--vmax %s", o->vmax_mode == AV_VMAX_AUTO ? "auto" : "fixed");
     else option_text(buf, n, o, name);
