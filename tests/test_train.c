@@ -808,14 +808,21 @@ static void test_cli_trained_model_checks_task_and_step(void **state) {
         {"\"task\":\t\"reverse\"", "\"task\": \"\\u001b[31mred\"", "attnviz.task \"\\u001b[31mred\": expected "
          "\"reverse\", \"sort\" or \"induction\" (the task --train trained)"},
         {"\"task\":\t\"reverse\"", "\"task\": 3", "attnviz.task 3: expected \"reverse\""},
-        {"\"step\":\t1", "\"step\": -7", "attnviz.step -7 is outside 0..1000000 (the step --train saved the model at)"},
-        {"\"step\":\t1", "\"step\": 1.5", "\"step\" 1.5 must be a whole number"},
-        {",\n\t\t\"step\":\t1", "", "missing key \"step\" (--train writes attnviz.step"},
+        /* a right-to-left override would reorder the terminal line: escaped as JSON escapes it */
+        {"\"task\":\t\"reverse\"", "\"task\": \"ab\u202ecd\"", "attnviz.task \"ab\\u202ecd\": expected"},
+        {"\"step\":\t1", "\"step\": -7", "attnviz.step -7 is not a whole number in 0..1000000 (the step --train "
+         "saved the model at)"},
+        {"\"step\":\t1", "\"step\": 1.5", "attnviz.step 1.5 is not a whole number in 0..1000000"},
+        /* one limit, one name for the key: 1e300 said "too large (a whole number of at most 1e9)" */
+        {"\"step\":\t1", "\"step\": 1e300", "attnviz.step 1.0000000000000001e+300 is not a whole number in "
+         "0..1000000"},
+        {"\"step\":\t1", "\"step\": \"1\"", "attnviz.step is \"1\"; it must be a whole number in 0..1000000"},
+        {",\n\t\t\"step\":\t1", "", "attnviz.step is missing; --train writes it beside attnviz.task"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         assert_int_equal(tu_write_replaced(tu_in(f, "m/config.json"), cfg, cases[k].from, cases[k].to), 0);
         run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 >", NULL);
-        if (r.code != 2 || !strstr(r.err, cases[k].says) || strchr(r.err, 0x1b) || r.out[0])
+        if (r.code != 2 || !strstr(r.err, cases[k].says) || strchr(r.err, 0x1b) || strstr(r.err, "\u202e") || r.out[0])
             fail_msg("case %zu: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.out, r.err);
         tu_free(&r);
     }

@@ -226,11 +226,17 @@ static av_status read_training(av_gpt2run *r, av_err *err) {
                      "trained)", name, shown, av_task_name(AV_TASK_REVERSE), av_task_name(AV_TASK_SORT),
                      av_task_name(AV_TASK_INDUCTION));
     }
-    if (!st && task) st = av_json_int(&r->step, a, "step", 1, "--train writes attnviz.step, the step it saved, "
-                                      "beside attnviz.task", name, err);
-    if (!st && task && (r->step < 0 || r->step > 1000000))
-        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %d is outside 0..1000000 (the step --train saved the model at)",
-                     name, r->step);
+    const cJSON *step = cJSON_GetObjectItemCaseSensitive(a, "step");
+    if (!st && task && !step)
+        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step is missing; --train writes it beside attnviz.task (the step "
+                     "it saved the model at)", name);
+    else if (!st && task && !cJSON_IsNumber(step))
+        st = av_json_wrong_kind(name, "attnviz.step", step, "a whole number in 0..1000000", err);
+    else if (!st && task && !(step->valuedouble >= 0 && step->valuedouble <= 1e6 &&
+                              step->valuedouble == floor(step->valuedouble)))
+        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %.17g is not a whole number in 0..1000000 (the step --train "
+                     "saved the model at)", name, step->valuedouble);
+    if (!st && task) r->step = (int)step->valuedouble;
     if (!st && task) snprintf(r->task, sizeof r->task, "%s", task->valuestring);
     cJSON_Delete(root);
     free(json);

@@ -32,8 +32,40 @@ av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, 
     return av_fail(err, AV_EUSAGE, "%s: %s is %s; it must be %s", name, key, shown, must);
 }
 
+/* 1 if the 3 bytes at p are UTF-8 for a bidirectional control (U+200E,
+ * U+200F, U+202A..U+202E, U+2066..U+2069): printed as they are, they
+ * reorder the rest of the terminal line ("Trojan Source", CVE-2021-42574). */
+static int bidi_control(const unsigned char *p) {
+    if (p[0] != 0xE2 || (p[1] != 0x80 && p[1] != 0x81)) return 0;
+    unsigned cp = 0x2000u | ((unsigned)(p[1] & 0x3F) << 6) | (p[2] & 0x3Fu);
+    return (p[2] & 0xC0) == 0x80 &&
+           (cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069));
+}
+
+/* text (cJSON_PrintUnformatted's, which writes these raw) with each
+ * bidi_control as the JSON escape \uXXXX: a new cJSON_malloc'd string
+ * (text is freed), or text itself when it has none or memory runs out. */
+static char *escape_bidi(char *text) {
+    size_t len = strlen(text), extra = 0;
+    for (size_t i = 0; i + 2 < len; i++) extra += bidi_control((const unsigned char *)text + i) ? 3 : 0;
+    if (!extra) return text;
+    char *out = cJSON_malloc(len + extra + 1), *o = out;
+    if (!out) return text;
+    for (size_t i = 0; i < len;) {
+        const unsigned char *p = (const unsigned char *)text + i;
+        if (i + 2 < len && bidi_control(p)) {
+            o += sprintf(o, "\\u%04x", 0x2000u | ((unsigned)(p[1] & 0x3F) << 6) | (p[2] & 0x3Fu));
+            i += 3;
+        } else *o++ = text[i++];
+    }
+    *o = 0;
+    cJSON_free(text);
+    return out;
+}
+
 void av_json_shown(char *buf, size_t n, const cJSON *j) {
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    if (text) text = escape_bidi(text);
     const char *s = text ? text : "(unreadable)";
     size_t len = strlen(s), keep = len;
     if (keep > 40 || keep >= n) {

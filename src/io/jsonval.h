@@ -50,7 +50,9 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
 /* buf (n bytes, n >= 8) = the JSON value j as config.json spells it, for a
  * message that names the value found: "relu" with its quotes, 1, null,
  * {"a":1}; cut to 40 bytes with "…" (the cut backs up to the start of a
- * UTF-8 character). j NULL or unprintable gives "(unreadable)". */
+ * UTF-8 character). A control character is escaped as JSON escapes it
+ * (\u001b), and so is a bidirectional control (U+202E as \u202e), which
+ * would reorder the terminal line. j NULL or unprintable gives "(unreadable)". */
 void av_json_shown(char *buf, size_t n, const cJSON *j);
 
 /* The error for a value of the wrong kind, naming what was found:
