@@ -835,6 +835,14 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
                      r.code, r.out, r.err, cases[k].out, cases[k].err);
         tu_free(&r);
     }
+    /* an index past the end gets the same words in its error: "3,1" on "3 1 >" meant the token 3 (a new
+     * user's report: the error said only "outside 0..2") */
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--no-plot", "--explain", "3,1", "3 1 >", NULL);
+    if (r.code != 2 || strcmp(r.err, "attnviz: error: --explain query index 3 is outside 0..2 (T = 3 tokens); the "
+                                     "token '3' is index 0\n") != 0)
+        fail_msg("exit %d: '%s'", r.code, r.err);
+    tu_free(&r);
 }
 
 static void test_options_with_model(void **state) {

@@ -70,7 +70,8 @@ static void number_tokens(char *which, size_t cap, const av_tokens *toks, long v
  * "␣love"), so a part with spaces is first tried with them drawn as ␣ (" 5"
  * finds "␣5", as "␣5" typed does). Then a whole number is an index (with a
  * note when a token's text is that number, with or without its space, saying
- * how to pick the token); then the text as typed; then with ␣ put in front
+ * how to pick the token, and the same words in the error for an index out of
+ * range); then the text as typed; then with ␣ put in front
  * ("love" finds "␣love"). */
 static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
     size_t n = strlen(part);
@@ -90,10 +91,12 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         use_token(what, part, drawn, i, more, 0, out);
     } else if (read_index(part, &v)) {
         const char *num = part + strspn(part, " "); /* "1, 3": the 3 as typed, without its space */
-        if (v < 0 || v >= toks->n) {
-            st = av_fail(err, AV_EUSAGE, "--explain %s index %.*s is outside 0..%d (T = %d token%s)", what,
-                         (int)strcspn(num, " "), num,
-                         toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
+        if (v < 0 || v >= toks->n) { /* the note's hint too: "3,1" on "3 1 >" meant the token 3 */
+            char which[200];
+            number_tokens(which, sizeof which, toks, v);
+            st = av_fail(err, AV_EUSAGE, "--explain %s index %.*s is outside 0..%d (T = %d token%s)%s%s", what,
+                         (int)strcspn(num, " "), num, toks->n - 1, toks->n, toks->n == 1 ? "" : "s",
+                         which[0] ? "; " : "", which);
         } else {
             char which[200];
             number_tokens(which, sizeof which, toks, v);
