@@ -835,6 +835,16 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
                      r.code, r.out, r.err, cases[k].out, cases[k].err);
         tu_free(&r);
     }
+    tu_result r0;
+    /* no text: the hint is a --model command with a sentence for GPT-2 ("--heads 8 ..." was hinted, which
+     * --model refuses; a new user's report) */
+    char want[4400], dir[4200];
+    snprintf(dir, sizeof dir, "%s", f->dir);
+    run_attnviz(&r0, NULL, "--model", dir, NULL);
+    snprintf(want, sizeof want, "attnviz: error: no input text given; try: attnviz --model %s \"I love deep learning\", "
+             "or -f FILE, or -f - for stdin\n", dir);
+    if (r0.code != 2 || strcmp(r0.err, want) != 0 || r0.out[0]) fail_msg("exit %d: '%s'", r0.code, r0.err);
+    tu_free(&r0);
     /* an index past the end gets the same words in its error: "3,1" on "3 1 >" meant the token 3 (a new
      * user's report: the error said only "outside 0..2") */
     tu_result r;

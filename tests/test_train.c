@@ -570,6 +570,16 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
             fail_msg("\"%s\": the note does not name the task's text:\n%s", cases[i].text, r.err);
         tu_free(&r);
     }
+    for (int k = 0; k < 2; k++) { /* no text: the hint is the task's own text ("--heads 8 ..." was hinted) */
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", tu_in(f, tasks[k]), NULL);
+        char want[4400];
+        snprintf(want, sizeof want, "attnviz: error: no input text given; try: attnviz --model %s \"%s\" (the text of "
+                 "its task, %s), or -f FILE, or -f - for stdin\n", tu_in(f, tasks[k]), k ? "k q a z m k q a" : "3 1 4 1 5 >",
+                 tasks[k]);
+        if (r.code != 2 || strcmp(r.err, want) != 0) fail_msg("exit %d: '%s'", r.code, r.err);
+        tu_free(&r);
+    }
     tu_result r; /* -q prints the continuation, so the note that qualifies it stays (-q hid it) */
     run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "2", "k q a", NULL);
     assert_int_equal(r.code, 0);

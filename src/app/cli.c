@@ -551,11 +551,7 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     return AV_OK;
 }
 
-/* s as one shell word, for a message a user may paste back: as it is when
- * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
- * character; else in single quotes, each ' written '\'' (GNU ls's
- * --quoting-style=shell-escape). "" gives ''. Cut to fit n bytes. */
-static void shell_word(char *buf, size_t n, const char *s) {
+void av_shell_word(char *buf, size_t n, const char *s) {
     int plain = *s != 0;
     for (const unsigned char *p = (const unsigned char *)s; plain && *p; p++)
         plain = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || *p >= 0x80 ||
@@ -588,7 +584,7 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
         else if (d->kind == OPT_DOUBLE) snprintf(buf, n, "--%s %g", name, *(const double *)field);
         else if (d->kind == OPT_STRING) {
             char word[80];
-            shell_word(word, sizeof word, *(const char *const *)field);
+            av_shell_word(word, sizeof word, *(const char *const *)field);
             snprintf(buf, n, "--%s %s", name, word);
         }
         else snprintf(buf, n, "--%s", name);
@@ -602,7 +598,7 @@ static void given_text(char *buf, size_t n, const av_options *o, const char *nam
     if (strcmp(name, "figures") == 0) snprintf(buf, n, "--figures %.80s", o->figures_arg);
     else if (strcmp(name, "prefix") == 0) {
         char word[84];
-        shell_word(word, sizeof word, o->prefix);
+        av_shell_word(word, sizeof word, o->prefix);
         snprintf(buf, n, "--prefix %s", word);
     }
     else if (strcmp(name, "layer") == 0) snprintf(buf, n, "--layer %d", o->layer);
@@ -746,17 +742,12 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
 }
 
 /* The positional words argv[first..argc-1] joined by single spaces into
- * o->sentence (owned), or -f, but not both and not neither. */
+ * o->sentence (owned), or -f, but not both and not neither (with --model,
+ * neither is left to av_gpt2run_open, which knows the model's kind of text). */
 static av_status join_sentence(av_options *o, int first, int argc, char **argv, av_err *err) {
     if (first >= argc) {
         if (o->file) return AV_OK;
-        if (o->model_dir) { /* the single layer's example takes --heads, which --model refuses */
-            char dir[84];
-            shell_word(dir, sizeof dir, o->model_dir);
-            return av_fail(err, AV_EUSAGE, "no input text given; try: attnviz --model %s \"3 1 4 1 5 >\" for a "
-                           "--train reverse or sort folder, \"I love deep learning\" for GPT-2 (or -f FILE, or -f - "
-                           "for stdin)", dir);
-        }
+        if (o->model_dir) return AV_OK; /* av_gpt2run_open refuses it, with an input of the model's own kind */
         return av_fail(err, AV_EUSAGE,
                        "no sentence given; try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or -f - for stdin)");
     }

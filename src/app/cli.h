@@ -165,6 +165,13 @@ void av_warn_unused(FILE *f, const av_options *o);
 /* Print the usage table (the --help text) to f. */
 void av_print_help(FILE *f);
 
+/* s as one shell word, for a message a user may paste back: as it is when
+ * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
+ * character; else in single quotes, each ' written '\'' (GNU ls's
+ * --quoting-style=shell-escape). "" gives ''. Cut to fit n bytes (n >= 8),
+ * at a whole UTF-8 character. */
+void av_shell_word(char *buf, size_t n, const char *s);
+
 /* argv as one shell-quoted line, "attnviz --heads 2 'I love you'", for the
  * figures' metadata (malloc'd; NULL when out of memory). */
 char *av_command_line(int argc, char **argv);

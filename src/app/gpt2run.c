@@ -276,6 +276,16 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (st) return st;
     if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     if ((st = read_training(r, err))) return st;
+    if (!o->sentence && !o->file) { /* text of the model's own kind: its task's, or a sentence for GPT-2 or Llama */
+        char dir[84], what[64] = "";
+        int kind = r->task[0] ? av_task_find(r->task) : -1;
+        av_shell_word(dir, sizeof dir, r->dir);
+        if (kind >= 0) snprintf(what, sizeof what, " (the text of its task, %s)", r->task);
+        const char *like = kind == AV_TASK_INDUCTION ? "k q a z m k q a" : kind >= 0 ? "3 1 4 1 5 >"
+                                                                                     : "I love deep learning";
+        return av_fail(err, AV_EUSAGE, "no input text given; try: attnviz --model %s \"%s\"%s, or -f FILE, or -f - "
+                       "for stdin", dir, like, what);
+    }
     const av_gpt2_config *c = &r->g.cfg;
     int given = av_option_given(o, "layer");
     r->layer = given ? o->layer : c->n_layer - 1;

@@ -758,7 +758,7 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
              o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
     log_fig lf = {.g = &r->log, .title = title};
     if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
-    char probe[256];
+    char probe[300]; /* probe_label: 26 bytes of words and two texts of up to 127 */
     probe_label(probe, sizeof probe, &r->probe);
     strip_fig sf = {.g = &r->log, .title = title, .probe = probe, .tokens = lp, .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);

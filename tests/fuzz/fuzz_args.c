@@ -15,7 +15,8 @@
  * requires the same verdict, message and options both times.
  *
  * Properties of a successful parse (unless --help/--version): exactly one of
- * sentence / file, or with --train neither (it takes no input text), every number inside its documented range, rope_base
+ * sentence / file, or with --train neither (it takes no input text), with --model at most one (the model
+ * refuses neither once loaded, naming text of its kind), every number inside its documented range, rope_base
  * finite and > 1, the sentence no longer than AV_MAX_INPUT_BYTES. A failed
  * parse is AV_EUSAGE with a non-empty message. av_options_free releases
  * everything (LeakSanitizer checks).
@@ -108,8 +109,8 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
 #undef COPY
     if (snap->st == AV_OK && !snap->o.help && !snap->o.version) {
         const av_options *o = &snap->o;
-        if (o->train >= 0 ? snap->sentence != NULL || o->file != NULL : (snap->sentence != NULL) == (o->file != NULL))
-            abort();
+        int given = (snap->sentence != NULL) + (o->file != NULL);
+        if (o->train >= 0 ? given != 0 : o->model_dir ? given > 1 : given != 1) abort();
         if (o->d_model < 1 || o->d_model > AV_MAX_D_MODEL) abort();
         if (o->heads < 1 || o->heads > AV_MAX_HEADS) abort();
         if (o->pad_to < 0 || o->pad_to > AV_MAX_TOKENS) abort();
