@@ -6,6 +6,8 @@
  * many markers a curve draws.
  */
 #include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -201,10 +203,37 @@ static void test_curves_lone_point_is_a_marker(void **state) {
     free(svg);
 }
 
+/* A GIF that does not fit (RLIMIT_FSIZE 4 KiB, SIGXFSZ ignored: writes fail with EFBIG as on a full disk)
+ * says why in the system's words; it said giflib's "Failed to write to given file" (a new user's report).
+ * No temporary stays. Frames of noise, so giflib's LZW cannot fit them in 4 KiB. */
+static void test_gif_on_a_full_disk_says_why(void **state) {
+    tu_fixture *f = *state;
+    enum { W = 96, H = 96 };
+    static unsigned char px[W * H * 3];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof px; i++) x = x * 1664525u + 1013904223u, px[i] = (unsigned char)(x >> 24);
+    const unsigned char *frames[2] = {px, px};
+    struct rlimit old;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    struct rlimit small = {4096, old.rlim_max}; /* the soft limit only, so it can be raised back */
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    av_err err = {{0}};
+    av_status st = av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(st, AV_ERUNTIME);
+    char want[4200];
+    snprintf(want, sizeof want, "cannot write '%s': File too large", tu_in(f, "a.gif"));
+    assert_string_equal(err.msg, want);
+    assert_int_equal(count_entries(f->dir), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_curves_lone_point_is_a_marker, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_probe_line, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_gif_on_a_full_disk_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

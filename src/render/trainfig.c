@@ -284,9 +284,11 @@ av_status av_gif_write(const char *path, const unsigned char *const *frames, int
     for (int i = 0; ok && i < n; i++) ok = gif_frame(g, frames[i], width, height, i == n - 1 ? 3 * delay_cs : delay_cs);
     int cerr = 0;
     if (EGifCloseFile(g, &cerr) != GIF_OK) { ok = 0; gerr = cerr; } /* frees g either way */
-    if (!ok) {
+    if (!ok) { /* a failed write says why (No space left on device, File too large), not giflib's "Failed to write" */
+        int werr = f.werr;
         av_afile_abort(&f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, GifErrorString(gerr ? gerr : E_GIF_ERR_WRITE_FAILED));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path,
+                       werr ? strerror(werr) : GifErrorString(gerr ? gerr : E_GIF_ERR_WRITE_FAILED));
     }
     return av_afile_commit(&f, err);
 }

@@ -79,7 +79,8 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
 /* An animated GIF (GIF89a, looping forever) of n frames, each an RGB8 buffer
  * (height, width, 3) with stride 3·width, shown delay_cs hundredths of a second
  * each (the last one 3 times as long). Through giflib, written atomically.
- * Errors: AV_ERUNTIME naming path (giflib's message, I/O, OOM). */
+ * Errors: AV_ERUNTIME naming path and why: the system's words for a failed
+ * write ("No space left on device"), else giflib's message; OOM. */
 av_status av_gif_write(const char *path, const unsigned char *const *frames, int n, int width, int height,
                        int delay_cs, av_err *err);
 
