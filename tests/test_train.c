@@ -714,16 +714,23 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     tu_free(&r);
 }
 
+/* A small model of task in f's folder dir, quietly (--d-model 16, --batch 2, steps steps): a folder for a test
+ * of what a later run does with it. Fails the test on a nonzero exit or any message on stderr. */
+static void train_small(tu_fixture *f, const char *task, const char *steps, const char *dir) {
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", task, "--steps", steps, "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, dir), NULL);
+    if (r.code != 0 || r.err[0]) fail_msg("--train %s -o %s: exit %d: %s", task, dir, r.code, r.err);
+    tu_free(&r);
+}
+
 /* A --train into a folder holding an earlier --train's model says, before its first step, which model
  * it replaces: `--train sort` over a trained reverse model said only "removed 2 files of an earlier run"
  * at its end (a new user's report). With --compare, each variant folder. -q keeps it quiet, as every note. */
 static void test_cli_train_names_the_model_it_replaces(void **state) {
     tu_fixture *f = *state;
     tu_result r;
-    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
-                tu_in(f, "m"), NULL);
-    if (r.code != 0 || r.err[0]) fail_msg("first run: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_small(f, "reverse", "2", "m");
     char want[4400];
     snprintf(want, sizeof want, "attnviz: note: %s holds the model of an earlier --train (reverse, step 2); this run "
              "replaces it\n", tu_in(f, "m"));
@@ -752,11 +759,7 @@ static void test_cli_train_names_the_model_it_replaces(void **state) {
 static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state) {
     tu_fixture *f = *state;
     tu_result r;
-    const char *args[] = {"--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
-                          tu_in(f, "m"), NULL};
-    tu_run_ex(&r, NULL, NULL, 0, args);
-    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_small(f, "reverse", "2", "m");
     struct stat model, curves;
     assert_int_equal(stat(tu_in(f, "m/model.safetensors"), &model), 0);
     assert_int_equal(stat(tu_in(f, "m/curves.png"), &curves), 0);
@@ -796,10 +799,7 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
     static const char *const none[] = {"p/model.safetensors", "p/config.json", "p/vocab.json", "p/merges.txt"};
     for (int k = 0; k < 4; k++)
         if (access(tu_in(f, none[k]), F_OK) == 0) fail_msg("a failed run left %s", none[k]);
-    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
-                tu_in(f, "p"), NULL); /* and the same command, with room, finishes the job */
-    if (r.code != 0) fail_msg("rerun: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_small(f, "reverse", "2", "p"); /* and the same command, with room, finishes the job */
 }
 
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
@@ -808,10 +808,7 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
 static void test_cli_trained_model_checks_task_and_step(void **state) {
     tu_fixture *f = *state;
     tu_result r;
-    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
-                tu_in(f, "m"), NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_small(f, "reverse", "1", "m");
     char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
     assert_non_null(cfg);
     static const struct { const char *from, *to, *says; } cases[] = {
