@@ -580,6 +580,19 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         if (r.code != 2 || strcmp(r.err, want) != 0) fail_msg("exit %d: '%s'", r.code, r.err);
         tu_free(&r);
     }
+    { /* a continuation past the answer gets a note where it leaves the task: 2 digits have 2 answer digits, so
+       * generated token 3 at the latest is past it (--generate 10 printed 5 more digits without a word) */
+        tu_result g;
+        run_attnviz(&g, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "12", "3 1 >", NULL);
+        const char *note = strstr(g.err, "was trained on reverse only; its answer ends before generated token ");
+        int at = note ? atoi(note + strlen("was trained on reverse only; its answer ends before generated token ")) : 0;
+        if (g.code != 0 || !note || at < 2 || at > 3 || !strstr(g.err, "are not the task's answer\n"))
+            fail_msg("exit %d: %s", g.code, g.err);
+        tu_free(&g);
+        run_attnviz(&g, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "1", "3 1 >", NULL);
+        if (g.code != 0 || g.err[0]) fail_msg("one token: exit %d: %s", g.code, g.err); /* the answer's first */
+        tu_free(&g);
+    }
     tu_result r; /* -q prints the continuation, so the note that qualifies it stays (-q hid it) */
     run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "2", "k q a", NULL);
     assert_int_equal(r.code, 0);

@@ -323,6 +323,27 @@ static av_status next_id(int32_t *out, const av_gpt2run *r, const int32_t *ids, 
     return st;
 }
 
+/* A trained toy model's continuation of an input inside its task (ids: the
+ * input's r->T tokens, then steps generated) goes on past the task's answer
+ * (reverse and sort: once n answer digits follow n prompt digits), where it
+ * was never trained: a note names the first generated token that is not the
+ * task's, and why, as note_outside_task does for an input. `--generate 10
+ * "3 1 4 1 5 >"` printed " 5 1 4 1 3 1 4 4 4 1" without a word. Printed with
+ * -q too, as that note. */
+static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, int steps) {
+    int kind = r->task[0] && r->bpe ? av_task_find(r->task) : -1, bad;
+    char why[160], label[AV_BPE_LABEL_MAX];
+    if (kind < 0 || av_task_ids_outside((av_task_kind)kind, ids, r->T, &bad, why, sizeof why)) return;
+    for (int k = 1; k < steps; k++) { /* generated token k is the task's while the k before it keep the input inside */
+        if (!av_task_ids_outside((av_task_kind)kind, ids, r->T + k, &bad, why, sizeof why)) continue;
+        av_bpe_label(label, sizeof label, r->bpe, ids[r->T + k]);
+        fprintf(stderr, "attnviz: note: %s was trained on %s only; its answer ends before generated token %d [%s] "
+                "(%s). The %d token%s from there on are not the task's answer\n", r->dir, r->task, k + 1, label, why,
+                steps - k, steps - k == 1 ? "" : "s");
+        return;
+    }
+}
+
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) {
     const av_gpt2_config *c = &r->g.cfg;
     int cap = (c->positions == AV_POS_LEARNED || r->llama) && c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
@@ -362,6 +383,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
         fprintf(f, "\n              text: ");
         av_print_quoted(f, text ? text : "", len);
         fputc('\n', f);
+        note_generated_past_task(r, ids, steps);
         if (steps < n) {
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,
                     cap == 1 ? "" : "s", why);
