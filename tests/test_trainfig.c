@@ -109,7 +109,8 @@ static void test_filmstrip_probe_line(void **state) {
     }
     esc[k] = 0;
     double yt = svg_text_y(svg, "t"), yp = svg_text_y(svg, esc), yc = svg_text_y(svg, "L0 H0");
-    double yn = svg_text_y(svg, "rows: snapshots over training \xC2\xB7 columns: layer L, head H \xC2\xB7 each map: query "
+    double yn = svg_text_y(svg, "rows: snapshots over training (acc: held-out sequence accuracy) \xC2\xB7 columns: layer "
+                                "L, head H \xC2\xB7 each map: query "
                                 "(row) \xC3\x97 key (column), weight 0 (dark) .. 1 (yellow); hatched = causal mask");
     assert_true(yt < yp && yp + 13 <= yn && yn + 13 <= yc);
     char anchor[8];

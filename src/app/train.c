@@ -663,8 +663,11 @@ static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_
                               .w = g->att + ((size_t)k * LH + hd) * T * T, .masked = sf->mask, .panel_title = names[i]};
     }
     /* the note is one more " · " piece of the title, which wraps there when too wide for the frame */
-    snprintf(title, sizeof title, "trained on %s, step %d · held-out accuracy %.1f %%%s%s", task, g->snap_step[k],
-             100 * g->acc[k], note[0] ? " · " : "", note);
+    char what[96]; /* step 0 is the random initialisation: "trained on reverse, step 0" said it was trained */
+    if (g->snap_step[k] == 0) snprintf(what, sizeof what, "%s, step 0: untrained (random initialisation)", task);
+    else snprintf(what, sizeof what, "trained on %s, step %d", task, g->snap_step[k]);
+    snprintf(title, sizeof title, "%s · held-out accuracy %.1f %%%s%s", what, 100 * g->acc[k], note[0] ? " · " : "",
+             note);
     av_dlist dl;
     av_status s = av_plot_layout_grid(&dl, hms, shown, title, meta, err);
     size_t stride;

@@ -175,7 +175,8 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
 /* ---------------------------------------------------------------------------- film strip */
 
 #define FILMSTRIP_NOTE                                                                                               \
-    "rows: snapshots over training · columns: layer L, head H · each map: query (row) × key (column), weight 0 "  \
+    "rows: snapshots over training (acc: held-out sequence accuracy) · columns: layer L, head H · each map: "    \
+    "query (row) × key (column), weight 0 "                                                                       \
     "(dark) .. 1 (yellow); hatched = causal mask"
 
 av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err) {
