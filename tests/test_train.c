@@ -1307,6 +1307,14 @@ static void test_cli_train_snapshot_curves_have_markers(void **state) {
     assert_int_equal(svg_markers(tu_in(f, "cmp/compare_scale.svg"), "#ff7f0e"), 2 * n + 2);
     svg = tu_slurp_file(tu_in(f, "cmp/compare_scale.svg"), NULL);
     assert_non_null(strstr(svg, ">held-out sequence accuracy, at snapshots</text>"));
+    /* the title says the model and lr the result depends on, the legend what each run is and which head the
+     * last panel follows (a new user's report: "scale" and "no-scale" only, no shape, no lr, no head) */
+    const char *const want[] = {">reverse, 20 steps \xC2\xB7 1 layer, 1 head, d_model 16, lr 0.006 \xC2\xB7 --compare "
+                                "scale, same data, seed 42</text>", ">scale: \xC3\xB7\xE2\x88\x9A" "d_k</text>",
+                                ">no-scale: no \xC3\xB7\xE2\x88\x9A" "d_k</text>", ">scale: L0 H0</text>",
+                                ">no-scale: L0 H0</text>", ">on target: best head at the end</text>"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (!strstr(svg, want[k])) fail_msg("compare_scale.svg has no %s", want[k]);
     free(svg);
 }
 
@@ -1603,7 +1611,7 @@ static void test_cli_train_compare_positions_odd_d_k_leaves_out_rope(void **stat
     assert_int_equal(av_png_read_texts(tu_in(f, "compare_positions.png"), &img, &err), AV_OK);
     const char *title = av_png_image_text(&img, "Title");
     assert_non_null(title);
-    assert_non_null(strstr(title, " · rope left out: d_k = 5 is odd"));
+    assert_non_null(strstr(title, " · no rope: d_k 5 is odd"));
     const char *weights = av_png_image_text(&img, "Weights");
     assert_non_null(weights);
     assert_non_null(strstr(weights, "trained in this run: toy model on "));

@@ -851,9 +851,20 @@ typedef struct {
     const char *title;
 } cmp_fig;
 
+/* What a --compare variant folder's name means, for the figure's legend. */
+static const char *variant_meaning(const char *name) {
+    static const char *const kMeaning[][2] = {{"scale", "÷√d_k"},    {"no-scale", "no ÷√d_k"}, {"pre-ln", "Pre-LN"},
+                                              {"post-ln", "Post-LN"}, {"learned", "GPT-2 wpe"},  {"sinusoidal", "sin/cos"},
+                                              {"rope", "rotary"}}; /* short: a legend entry has 1/3 of a panel */
+    for (size_t k = 0; k < sizeof kMeaning / sizeof kMeaning[0]; k++)
+        if (strcmp(name, kMeaning[k][0]) == 0) return kMeaning[k][1];
+    return "";
+}
+
 static av_status compare_fig(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err) {
     const cmp_fig *c = ctx;
     av_series s[3][4];
+    char label[4][2][64]; /* what each variant is ("scale: ÷√d_k"), and which head the last panel follows */
     double x[4][MAX_SNAP], ya[4][MAX_SNAP], xb[4][MAX_SNAP], yb[4][MAX_SNAP];
     double *steps = malloc(((size_t)c->logs[0].steps + 1) * sizeof(double));
     if (!steps) return av_fail(err, AV_ERUNTIME, "out of memory drawing the comparison");
@@ -863,14 +874,16 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
         int LH = g->L * g->H, best = 0;
         for (int i = 1; i < LH; i++)
             if (g->aot[(size_t)(g->n_snap - 1) * LH + i] > g->aot[(size_t)(g->n_snap - 1) * LH + best]) best = i;
-        s[0][v] = (av_series){.label = c->names[v], .x = steps + 1, .y = g->loss + 1, .n = g->steps};
-        snap_series(&s[1][v], x[v], ya[v], g, g->acc, 1, c->names[v]);
-        snap_series(&s[2][v], xb[v], yb[v], g, g->aot + best, (size_t)LH, c->names[v]);
+        snprintf(label[v][0], sizeof label[v][0], "%s: %s", c->names[v], variant_meaning(c->names[v]));
+        snprintf(label[v][1], sizeof label[v][1], "%s: L%d H%d", c->names[v], best / g->H, best % g->H);
+        s[0][v] = (av_series){.label = label[v][0], .x = steps + 1, .y = g->loss + 1, .n = g->steps};
+        snap_series(&s[1][v], x[v], ya[v], g, g->acc, 1, label[v][0]);
+        snap_series(&s[2][v], xb[v], yb[v], g, g->aot + best, (size_t)LH, label[v][1]);
     }
     av_curve_panel p[3] = {
         {.title = "training loss (every step)", .y_label = "loss", .s = s[0], .n_series = c->n},
         {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0, .ymax = 1},
-        {.title = "best head's weight on target, at snapshots", .y_label = "attention weight", .s = s[2], .n_series = c->n,
+        {.title = "on target: best head at the end", .y_label = "attention weight", .s = s[2], .n_series = c->n,
          .ymin = 0, .ymax = 1},
     };
     av_status st = av_plot_curves(path, p, 3, c->title, "training step", meta, err);
@@ -878,9 +891,6 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
     return st;
 }
 
-/* The variants of --compare WHAT, applied to o; returns how many (2 or 3).
- * positions leaves out rope with an odd d_k (RoPE rotates pairs of
- * dimensions) and writes why into left_out (n bytes), else "". */
 /* Each --compare's variant folders under -o, in training order (the rope
  * folder is left out when d_k is odd). */
 static const char *const kVariantDirs[][3] = {
@@ -894,6 +904,9 @@ const char *av_train_variant_dir(int compare, int i) {
     return compare > AV_TRAIN_CMP_NONE && compare < n && i >= 0 && i < 3 ? kVariantDirs[compare][i] : NULL;
 }
 
+/* The variants of --compare WHAT, applied to o; returns how many (2 or 3).
+ * positions leaves out rope with an odd d_k (RoPE rotates pairs of
+ * dimensions) and writes why into left_out (n bytes), else "". */
 static int compare_variants(av_train_opts *v, const char **names, const av_train_opts *o, char *left_out, size_t n) {
     left_out[0] = 0;
     for (int i = 0; i < 3; i++) v[i] = *o;
@@ -981,10 +994,12 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         if (!o->quiet) fprintf(out, "\n== --compare %s: %s -> %s\n", what[o->compare], names[i], dir);
         s = run_one(&v[i], dir, &logs[i], out, err);
     }
-    char title[200], file[64], odd[48] = ""; /* the figure's title is one line: say it short */
-    if (left_out[0]) snprintf(odd, sizeof odd, " · rope left out: d_k = %d is odd", o->d_model / o->heads);
-    snprintf(title, sizeof title, "trained on %s, step %d · --compare %s, same data and seed %llu%s",
-             av_task_name(o->task), o->steps, what[o->compare], (unsigned long long)o->seed, odd);
+    char title[240], file[64], odd[48] = ""; /* the figure's title is one line: say it short */
+    if (left_out[0]) snprintf(odd, sizeof odd, " · no rope: d_k %d is odd", o->d_model / o->heads);
+    /* the model and lr too: the scale result turns over between lr 6e-3 and 3e-3 (docs/train.md) */
+    snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, lr %g · --compare %s, same data, "
+             "seed %llu%s", av_task_name(o->task), o->steps, o->layers, o->layers == 1 ? "" : "s", o->heads,
+             o->heads == 1 ? "" : "s", o->d_model, o->lr, what[o->compare], (unsigned long long)o->seed, odd);
     snprintf(file, sizeof file, "compare_%s", what[o->compare]);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32], weights[160];

@@ -164,9 +164,13 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
         int rows = legend_rows(&panels[p]) + (panels[p].note != NULL);
         if (rows > leg_rows) leg_rows = rows;
     }
-    av_dl_init(&dl, n_panels * PW + 20, PH + top + 10 + leg_rows * LEG_LINE, WHITE);
+    av_text_metrics tm; /* a title wider than the panels widens the figure, panels centred (it ran off both edges) */
+    av_text_measure(title, 18, 1, &tm);
+    int width = n_panels * PW + 20, need = (int)ceilf(tm.width) + 40, left = 10;
+    if (need > width) left += (need - width) / 2, width = need;
+    av_dl_init(&dl, width, PH + top + 10 + leg_rows * LEG_LINE, WHITE);
     av_dl_text_run(&dl, title, dl.width * 0.5f, 30, 18, AV_ANCHOR_MIDDLE, 0, 1, INK);
-    for (int p = 0; p < n_panels; p++) emit_panel(&dl, &panels[p], 10 + p * PW, top, x_label);
+    for (int p = 0; p < n_panels; p++) emit_panel(&dl, &panels[p], left + p * PW, top, x_label);
     av_status st = av_plot_write(path, &dl, title, meta, err);
     av_dl_free(&dl);
     return st;
