@@ -122,6 +122,30 @@ static void test_filmstrip_probe_line(void **state) {
     free(svg);
 }
 
+/* Every map's rows are labelled with the query tokens, left of each row's first map and right of the row
+ * label, as its columns are with the keys under the last row; only the keys were (a new user's report).
+ * 2 rows x 3 columns of T = 3: "b" is drawn 2 times as a query and 3 times as a key. */
+static void test_filmstrip_labels_queries(void **state) {
+    tu_fixture *f = *state;
+    enum { T = 3 };
+    static float att[2 * 3 * T * T];
+    for (int i = 0; i < 2 * 3 * T * T; i++) att[i] = 1.0f / T;
+    static const char *rows[2] = {"step 0", "step 9"}, *cols[3] = {"L0 H0", "L0 H1", "L1 H0"}, *toks[T] = {"a", "b", "c"};
+    av_filmstrip fs = {.title = "t", .rows = 2, .cols = 3, .T = T, .att = att, .row_labels = rows, .col_labels = cols,
+                       .tokens = toks};
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
+    assert_non_null(svg);
+    int n = 0;
+    for (const char *p = svg; (p = strstr(p, ">b</text>")); p++) n++;
+    assert_int_equal(n, 2 + 3);
+    char anchor[8];
+    double xq = svg_text_x(svg, "b", anchor), xr = svg_text_x(svg, "step 0", anchor);
+    assert_true(xr < xq); /* the first "b" is row 0's query label, right of the row label */
+    free(svg);
+}
+
 /* The svg element's width and height attributes. */
 static void svg_size(const char *svg, double *w, double *h) {
     const char *p = strstr(svg, "<svg ");
@@ -234,6 +258,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_curves_lone_point_is_a_marker, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_probe_line, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_filmstrip_labels_queries, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gif_on_a_full_disk_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,

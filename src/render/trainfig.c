@@ -191,11 +191,16 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
     int T = fs->T, cell = T <= 12 ? 12 : T <= 24 ? 7 : 3, gap = 16;
     int probe_h = fs->probe && fs->probe[0] ? 20 : 0; /* the probe's line under the title, then the legend line */
     int note_h = fs->note && fs->note[0] ? 18 : 0;    /* and the caller's note under it */
-    int left = 150, top = 86 + probe_h + note_h, tok_w = 64;
-    for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its maps, 10 px of margin */
+    int left = 150, top = 86 + probe_h + note_h, tok_w = 64, q_w = 0;
+    for (int t = 0; fs->tokens && t < T; t++) { /* the query labels, left of each row's first map */
+        av_text_metrics qm;
+        av_text_measure(fs->tokens[t], 10, 0, &qm);
+        if ((int)ceilf(qm.width) + 8 > q_w) q_w = (int)ceilf(qm.width) + 8;
+    }
+    for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its query labels, 10 px of margin */
         av_text_metrics lm;
         av_text_measure(fs->row_labels[r], 13, 0, &lm);
-        int need_l = (int)ceilf(lm.width) + 20;
+        int need_l = (int)ceilf(lm.width) + 20 + q_w;
         if (need_l > left) left = need_l;
     }
     av_text_metrics tm, sm, pm = {0}, nm = {0};
@@ -228,7 +233,11 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
                        AV_ANCHOR_MIDDLE, 0, 1, INK);
     for (int r = 0; r < fs->rows; r++) {
         int y0 = top + r * (side + gap);
-        av_dl_text_run(&dl, fs->row_labels[r], (float)left - 10, y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0, INK);
+        av_dl_text_run(&dl, fs->row_labels[r], (float)(left - 10 - q_w), y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0,
+                       INK);
+        for (int t = 0; fs->tokens && cell >= 6 && t < T; t++) /* queries, as the keys under the last row */
+            av_dl_text_run(&dl, fs->tokens[t], (float)left - 4, (float)y0 + t * cell + cell * 0.5f + 3.5f, 10,
+                           AV_ANCHOR_END, 0, 0, INK);
         for (int c = 0; c < fs->cols; c++) {
             int x0 = left + c * (side + gap);
             h.w = fs->att + ((size_t)r * fs->cols + c) * (size_t)T * T;

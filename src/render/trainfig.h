@@ -68,8 +68,8 @@ typedef struct {
     const unsigned char *masked;     /* (T, T) 1 = masked (causal), or NULL */
     const char *const *row_labels;   /* rows, e.g. "step 0 · acc 0%" */
     const char *const *col_labels;   /* cols, e.g. "L1 H0" */
-    const char *const *tokens;       /* T token labels, under the last row's maps, one a key column (the query
-                                        rows are the same tokens in the same order; the left holds row_labels) */
+    const char *const *tokens;       /* T token labels: the keys under the last row's maps, the queries left of
+                                        each row's first map (between it and the row label) */
 } av_filmstrip;
 
 /* Errors: AV_ERUNTIME for bad shapes (rows outside 1..AV_FILMSTRIP_MAX_ROWS,
