@@ -228,6 +228,30 @@ static void test_curves_lone_point_is_a_marker(void **state) {
     free(svg);
 }
 
+/* A symlog step axis (x at log10(1 + x)): the ticks 0, 1, 10, 100, 1000 are about evenly spaced, the last step
+ * (4000) gets its own tick, and each tick sits where log10(1 + x) / log10(4001) of the axis puts it.
+ * On the linear axis, the 7 log-spaced snapshots up to step 100 of 4000 sat in its first 2.5 % (a new
+ * user's report). Positions from the formula, by hand. */
+static void test_curves_symlog_steps(void **state) {
+    tu_fixture *f = *state;
+    static const double x[3] = {0, 9, 4000}, y[3] = {1, 2, 3};
+    av_series s = {.label = "s", .x = x, .y = y, .n = 3, .markers = 1};
+    av_curve_panel p = {.title = "loss", .y_label = "loss", .s = &s, .n_series = 1, .x_symlog = 1};
+    av_err e;
+    assert_int_equal(av_plot_curves(tu_in(f, "c.svg"), &p, 1, "symlog", "step", &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "c.svg"), NULL);
+    assert_non_null(svg);
+    char anchor[8];
+    double t[6];
+    const char *const labels[6] = {"0", "1", "10", "100", "1000", "4000"};
+    for (int k = 0; k < 6; k++) t[k] = svg_text_x(svg, labels[k], anchor);
+    double unit = (t[5] - t[0]) / log10(4001.0); /* px per decade */
+    for (int k = 1; k < 5; k++) /* 1 = 10^0 sits at log10(2), then whole decades from log10(11), ... */
+        if (fabs(t[k] - t[0] - unit * log10(1 + pow(10, k - 1))) > 1.0) fail_msg("tick %s at %g", labels[k], t[k]);
+    assert_true(t[1] - t[0] > 20 && t[4] - t[3] > 80); /* the first step and the decades get room */
+    free(svg);
+}
+
 /* A GIF that does not fit (RLIMIT_FSIZE 4 KiB, SIGXFSZ ignored: writes fail with EFBIG as on a full disk)
  * says why in the system's words; it said giflib's "Failed to write to given file" (a new user's report).
  * No temporary stays. Frames of noise, so giflib's LZW cannot fit them in 4 KiB. */
@@ -260,6 +284,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_filmstrip_probe_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_labels_queries, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gif_on_a_full_disk_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -588,13 +588,15 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
                     names[i]);
     }
     free(order);
+    /* steps on a symlog axis, as the snapshots are log-spaced: linear, 7 of 11 sat in the first 100 of 4000 */
     av_curve_panel p[3] = {
-        {.title = "loss (cross-entropy on answers)", .y_label = "loss", .s = ser, .n_series = 2},
-        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0, .ymax = 1},
+        {.title = "loss (cross-entropy on answers)", .y_label = "loss", .s = ser, .n_series = 2, .x_symlog = 1},
+        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0,
+         .ymax = 1, .x_symlog = 1},
         {.title = "attention on the target, at snapshots", .y_label = "attention weight", .s = ser + 3, .n_series = shown, .ymin = 0,
-         .ymax = 1, .note = note[0] ? note : NULL},
+         .ymax = 1, .note = note[0] ? note : NULL, .x_symlog = 1},
     };
-    av_status s = av_plot_curves(path, p, 3, lf->title, "training step", meta, err);
+    av_status s = av_plot_curves(path, p, 3, lf->title, "training step (log scale from 0)", meta, err);
     free(steps); free(buf); free(ser); free(names);
     return s;
 }
@@ -880,13 +882,14 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
         snap_series(&s[1][v], x[v], ya[v], g, g->acc, 1, label[v][0]);
         snap_series(&s[2][v], xb[v], yb[v], g, g->aot + best, (size_t)LH, label[v][1]);
     }
-    av_curve_panel p[3] = {
-        {.title = "training loss (every step)", .y_label = "loss", .s = s[0], .n_series = c->n},
-        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0, .ymax = 1},
+    av_curve_panel p[3] = { /* symlog steps, as curves.png */
+        {.title = "training loss (every step)", .y_label = "loss", .s = s[0], .n_series = c->n, .x_symlog = 1},
+        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0,
+         .ymax = 1, .x_symlog = 1},
         {.title = "on target: best head at the end", .y_label = "attention weight", .s = s[2], .n_series = c->n,
-         .ymin = 0, .ymax = 1},
+         .ymin = 0, .ymax = 1, .x_symlog = 1},
     };
-    av_status st = av_plot_curves(path, p, 3, c->title, "training step", meta, err);
+    av_status st = av_plot_curves(path, p, 3, c->title, "training step (log scale from 0)", meta, err);
     free(steps);
     return st;
 }

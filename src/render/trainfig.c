@@ -25,9 +25,16 @@ enum { PW = 420, PH = 300, PAD_L = 64, PAD_R = 18, PAD_T = 40, PAD_B = 56, LEG_L
 typedef struct {
     double x0, x1, y0, y1; /* data range */
     int bx0, by0, bx1, by1; /* axes box, px */
+    int xlog;               /* av_curve_panel.x_symlog */
 } axes;
 
-static float px_x(const axes *a, double x) { return (float)(a->bx0 + (x - a->x0) / (a->x1 - a->x0) * (a->bx1 - a->bx0)); }
+/* x as the axis draws it: x, or log10(1 + x) on a symlog axis. */
+static double x_scaled(const axes *a, double x) { return a->xlog ? log10(1 + fmax(x, 0)) : x; }
+
+static float px_x(const axes *a, double x) {
+    double u0 = x_scaled(a, a->x0), u1 = x_scaled(a, a->x1);
+    return (float)(a->bx0 + (x_scaled(a, x) - u0) / (u1 - u0) * (a->bx1 - a->bx0));
+}
 static float px_y(const axes *a, double y) { return (float)(a->by1 - (y - a->y0) / (a->y1 - a->y0) * (a->by1 - a->by0)); }
 
 /* A 2-px polyline segment from (xa, ya) to (xb, yb) as one box per pixel column. */
@@ -67,20 +74,31 @@ static void data_range(const av_curve_panel *p, axes *a) {
             a->x0 = fmin(a->x0, x); a->x1 = fmax(a->x1, x);
             a->y0 = fmin(a->y0, y); a->y1 = fmax(a->y1, y);
         }
+    a->xlog = p->x_symlog;
+    if (a->xlog) a->x0 = 0; /* every panel from step 0, the loss too (its first point is step 1) */
     if (!(a->x1 > a->x0)) { a->x0 = isfinite(a->x0) ? a->x0 - 1 : 0; a->x1 = a->x0 + 2; }
     if (p->ymin != 0 || p->ymax != 0) { a->y0 = p->ymin; a->y1 = p->ymax; }
     if (!(a->y1 > a->y0)) { a->y0 = isfinite(a->y0) ? a->y0 - 1 : 0; a->y1 = a->y0 + 2; }
 }
 
+/* One x tick: its grid line and label. */
+static void x_tick(av_dlist *dl, const axes *a, double x) {
+    char buf[32];
+    int px = (int)lrintf(px_x(a, x));
+    av_dl_rect(dl, px, a->by0, px + 1, a->by1, GRID);
+    snprintf(buf, sizeof buf, "%g", x);
+    av_dl_text_run(dl, buf, (float)px, (float)a->by1 + 18, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
+}
+
 static void emit_ticks(av_dlist *dl, const axes *a) {
     char buf[32];
     double sx = fmax(1.0, nice_step(a->x1 - a->x0)), sy = nice_step(a->y1 - a->y0); /* x counts steps */
-    for (double x = ceil(a->x0 / sx) * sx; x <= a->x1 + 1e-9 * sx; x += sx) {
-        int px = (int)lrintf(px_x(a, x));
-        av_dl_rect(dl, px, a->by0, px + 1, a->by1, GRID);
-        snprintf(buf, sizeof buf, "%g", x);
-        av_dl_text_run(dl, buf, (float)px, (float)a->by1 + 18, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    if (a->xlog) { /* 0, 1, 10, 100, ...; and the last step when it is a fair way past the last of those */
+        double last = 0;
+        for (double x = 0; x <= a->x1 + 1e-9; x = x == 0 ? 1 : x * 10) x_tick(dl, a, last = x);
+        if (x_scaled(a, a->x1) - x_scaled(a, last) > 0.3) x_tick(dl, a, a->x1);
     }
+    for (double x = ceil(a->x0 / sx) * sx; !a->xlog && x <= a->x1 + 1e-9 * sx; x += sx) x_tick(dl, a, x);
     for (double y = ceil(a->y0 / sy) * sy; y <= a->y1 + 1e-9 * sy; y += sy) {
         int py = (int)lrintf(px_y(a, y));
         av_dl_rect(dl, a->bx0, py, a->bx1, py + 1, GRID);

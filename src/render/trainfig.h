@@ -39,6 +39,9 @@ typedef struct {
     int n_series;        /* 1..10 */
     double ymin, ymax;   /* y range; both 0 = from the data */
     const char *note;    /* a line under the legend, e.g. which of more series than fit are drawn; or NULL */
+    int x_symlog;        /* 1: x (>= 0) drawn at log10(1 + x), from 0 (matplotlib's symlog, linthresh 1): 0, 1,
+                          * 10, 100, 1000 evenly spaced, so log-spaced snapshots spread out; ticks there and at
+                          * the last x. 0: linear */
 } av_curve_panel;
 
 /* n_panels (1..4) panels side by side sharing the x axis title, under
