@@ -27,7 +27,8 @@
 #           libharfbuzz-bin: the reference the shaped labels of
 #           tests/test_textlayout.c are compared with), DejaVu Sans as a
 #           system font (the plot tests draw without the bundled copy), man
-#           (the installed man page is read)
+#           (the installed man page is read), strace (injects a Ctrl-C
+#           between --train's renames, tests/test_train.c)
 #   bench (make bench) run's packages and python3-torch with python3-numpy:
 #           bench/*.py time the same attention, GPT-2, Llama and training
 #           step in torch on the CPU, the reference every goal is quoted
@@ -86,6 +87,7 @@ test_pkgs() {
     have_cmd hb-view || need="$need libharfbuzz-bin"
     have_font 'DejaVu Sans' || need="$need fonts-dejavu-core"
     have_cmd man || need="$need man-db"
+    have_cmd strace || need="$need strace"
 }
 
 fuzz_pkgs() {

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <pty.h>
 #include <stdio.h>
 #include <string.h>
@@ -813,6 +815,47 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
     for (int k = 0; k < 4; k++)
         if (access(tu_in(f, none[k]), F_OK) == 0) fail_msg("a failed run left %s", none[k]);
     train_small(f, "reverse", "2", "p"); /* and the same command, with room, finishes the job */
+}
+
+/* A Ctrl-C while the model's four files are renamed into place comes after all four or none: strace
+ * injects SIGINT right after the first rename. A signal there used to let the handler remove the other
+ * temporaries, leaving a step-31 model.safetensors of d_model 32 beside the step-30 config.json of d_model
+ * 16 (a new user's report). strace comes with `install-deps.sh test`; skipped without it or ptrace. */
+static void test_cli_train_ctrl_c_between_renames_keeps_one_model(void **state) {
+    tu_fixture *f = *state;
+    if (access("/usr/bin/strace", X_OK) != 0) skip();
+    train_small(f, "reverse", "30", "m");
+    tu_result r;
+    const char *args[] = {"-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e",
+                          "inject=renameat2,rename:signal=SIGINT:when=1", tu_bin(), "--train", "reverse", "--steps", "31",
+                          "-d", "32", "--batch", "2", "-q", "-o", tu_in(f, "m"), NULL};
+    const char *argv[32] = {"/usr/bin/strace"};
+    int n = 1;
+    for (int k = 0; args[k]; k++) argv[n++] = args[k];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1), dup2(devnull, 2);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) skip(); /* strace could not run (no ptrace here) */
+    char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(cfg);
+    int old = strstr(cfg, "\"step\":\t30") != NULL, now = strstr(cfg, "\"step\":\t31") != NULL;
+    free(cfg);
+    if (old == now) fail_msg("config.json says neither step 30 nor 31 alone");
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "-q", "3 1 >", NULL);
+    if (r.code != 0) fail_msg("a mixed model folder (config.json of step %d): %s", old ? 30 : 31, r.err);
+    tu_free(&r);
+    DIR *d = opendir(tu_in(f, "m"));
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strstr(e->d_name, ".tmp")) fail_msg("a temporary stayed: %s", e->d_name);
+    closedir(d);
 }
 
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
@@ -2185,6 +2228,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -198,6 +198,22 @@ static int replace_by_exchange(av_afile *f) {
 
 static _Thread_local av_afile_set *g_set; /* av_afile_set_begin's set on this thread, or NULL */
 
+/* Hold SIGINT, SIGTERM and SIGHUP (the Ctrl-C handler's) on this thread until
+ * unhold_signals: for a few system calls that must not be cut in two, as the
+ * renames of a set (a signal after the first one, whose handler then removed
+ * the other temporaries, left a new model.safetensors beside the old
+ * config.json). A signal that came meanwhile is delivered at unhold. */
+static void hold_signals(sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void unhold_signals(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
+
 /* Rename f->tmp over f->path (replace_by_exchange first); on failure the
  * temporary is removed and the error names f->path. */
 static av_status put_in_place(av_afile *f, av_err *err) {
@@ -221,10 +237,13 @@ void av_afile_set_begin(av_afile_set *set) {
 av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err) {
     g_set = NULL;
     av_status st = AV_OK;
+    sigset_t old;
+    hold_signals(&old); /* all renamed or none, even on Ctrl-C */
     for (int i = 0; i < set->n; i++) {
         if (commit && !st) st = put_in_place(&set->kept[i], err);
         else av_afile_abort(&set->kept[i]);
     }
+    unhold_signals(&old);
     set->n = 0;
     return st;
 }
@@ -320,12 +339,18 @@ av_status av_dir_writable(const char *dir, av_err *err) {
     if (s) return s;
     char probe[4200];
     av_path_join(probe, sizeof probe, dir, ".attnviz-write-check.XXXXXX");
-    int fd = mkstemp(probe);
+    sigset_t old;
+    hold_signals(&old); /* made and removed before a Ctrl-C is handled: it left the probe file behind */
+    int fd = mkstemp(probe), e = fd < 0 ? errno : 0;
     const char *more = strlen(dir) > 200 ? "..." : "";
-    if (fd < 0) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%.200s%s': %s", dir, more, strerror(errno));
-    int e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
+    if (fd < 0) {
+        unhold_signals(&old);
+        return av_fail(err, AV_ERUNTIME, "cannot write in folder '%.200s%s': %s", dir, more, strerror(e));
+    }
+    e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
     if (close(fd) != 0 && !e) e = errno;
     unlink(probe);
+    unhold_signals(&old);
     if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%.200s%s': %s", dir, more, strerror(e));
     return AV_OK;
 }

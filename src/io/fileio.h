@@ -70,8 +70,10 @@ void av_afile_abort(av_afile *f);
  * err) then renames every kept temporary over its target, in commit order;
  * av_afile_set_end(set, 0, NULL) removes them all, leaving every target as it
  * was. At most AV_AFILE_SET_MAX files: a further commit fails (AV_ERUNTIME).
- * Errors of set_end: av_afile_commit's rename error, naming the file; the
- * files renamed before it stay, the rest are removed. */
+ * set_end holds SIGINT, SIGTERM and SIGHUP while it renames, so a Ctrl-C
+ * comes after all or none. Errors of set_end: av_afile_commit's rename
+ * error, naming the file; the files renamed before it stay, the rest are
+ * removed. */
 #define AV_AFILE_SET_MAX 4
 typedef struct {
     av_afile kept[AV_AFILE_SET_MAX];
