@@ -583,13 +583,16 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         tu_free(&r);
     }
     { /* a continuation past the answer gets a note where it leaves the task: 2 digits have 2 answer digits, so
-       * generated token 3 at the latest is past it (--generate 10 printed 5 more digits without a word) */
+       * generated token 3 at the latest is past it, or an earlier one that is no digit (--generate 10 printed 5
+       * more digits without a word); by hand, on a model whose answers are known, test_generate_note_positions */
         tu_result g;
         run_attnviz(&g, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "12", "3 1 >", NULL);
-        const char *note = strstr(g.err, "was trained on reverse only; its answer ends before generated token ");
-        int at = note ? atoi(note + strlen("was trained on reverse only; its answer ends before generated token ")) : 0;
-        if (g.code != 0 || !note || at < 2 || at > 3 || !strstr(g.err, "are not the task's answer\n"))
-            fail_msg("exit %d: %s", g.code, g.err);
+        static const char lead[] = "was trained on reverse only; the continuation leaves its task at generated token ";
+        const char *note = strstr(g.err, lead);
+        int at = note ? atoi(note + strlen(lead)) : 0;
+        char tail[64];
+        snprintf(tail, sizeof tail, "The %d tokens from there on are not the task's answer\n", 12 - at + 1);
+        if (g.code != 0 || !note || at < 1 || at > 3 || !strstr(g.err, tail)) fail_msg("exit %d: %s", g.code, g.err);
         tu_free(&g);
         run_attnviz(&g, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "1", "3 1 >", NULL);
         if (g.code != 0 || g.err[0]) fail_msg("one token: exit %d: %s", g.code, g.err); /* the answer's first */
@@ -737,6 +740,51 @@ static void train_small(tu_fixture *f, const char *task, const char *steps, cons
                 tu_in(f, dir), NULL);
     if (r.code != 0 || r.err[0]) fail_msg("--train %s -o %s: exit %d: %s", task, dir, r.code, r.err);
     tu_free(&r);
+}
+
+/* The toy token whose text is t ("3", " 1", " >"), by searching the vocabulary. */
+static int32_t toy_id(const char *t) {
+    char text[16];
+    for (int id = 0; id < AV_TOY_VOCAB; id++)
+        if (av_toy_token_text(id, text) == 0 && strcmp(text, t) == 0) return id;
+    fail_msg("no toy token \"%s\"", t);
+    return -1;
+}
+
+/* Where a continuation leaves the task, by hand (nn/tasks.h): input "3 1 >" (n = 2) then generated
+ * tokens. The note was one token late for a bad token and for induction's length (a new user's report):
+ * it named the token after the one at fault. */
+static void test_generate_note_positions(void **state) {
+    (void)state;
+    static const struct { av_task_kind kind; const char *in[12]; int T, steps, want, token; const char *why; } cases[] = {
+        /* " 1 3" is the whole answer: generated token 3 (j = 2) is past it */
+        {AV_TASK_REVERSE, {"3", " 1", " >", " 1", " 3", " 1", " 1"}, 3, 4, 2, 0, "2 answer digits after > for 2 digits"},
+        {AV_TASK_REVERSE, {"3", " 1", " >", " 1", " 3"}, 3, 2, -1, 0, NULL}, /* exactly the answer: no note */
+        {AV_TASK_SORT, {"3", " 1", " >", " q", " 1"}, 3, 2, 0, 1, "is not a digit or >"}, /* token 1 itself */
+        {AV_TASK_REVERSE, {"3", " 1", " >", " 1", " >"}, 3, 2, 1, 1, "is a second >"},
+        {AV_TASK_REVERSE, {"3", " >", " 1"}, 2, 1, -1, 0, NULL}, /* the input is outside: its own note says so */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int32_t ids[16];
+        int n = cases[k].T + cases[k].steps, token = -1;
+        for (int i = 0; i < n; i++) ids[i] = toy_id(cases[k].in[i]);
+        char why[160] = "";
+        int j = av_task_continuation_leaves(cases[k].kind, ids, cases[k].T, cases[k].steps, &token, why, sizeof why);
+        if (j != cases[k].want || (j >= 0 && (token != cases[k].token || !strstr(why, cases[k].why))))
+            fail_msg("case %zu: j %d token %d why '%s'", k, j, token, why);
+    }
+    /* induction: 8 letters then 17 generated make 25, past its 24; the 17th (j = 16) is the first outside */
+    int32_t ids[25];
+    for (int i = 0; i < 25; i++) {
+        char t[3] = {' ', (char)('a' + i % 26), 0};
+        ids[i] = toy_id(i ? t : t + 1);
+    }
+    int token;
+    char why[160];
+    assert_int_equal(av_task_continuation_leaves(AV_TASK_INDUCTION, ids, 8, 17, &token, why, sizeof why), 16);
+    assert_int_equal(token, 0);
+    assert_string_equal(why, "25 letters; its sequences have at most 24");
+    assert_int_equal(av_task_continuation_leaves(AV_TASK_INDUCTION, ids, 8, 16, &token, why, sizeof why), -1);
 }
 
 /* A --train into a folder holding an earlier --train's model says, before its first step, which model
@@ -2229,6 +2277,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_generate_note_positions),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

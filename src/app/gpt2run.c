@@ -324,24 +324,21 @@ static av_status next_id(int32_t *out, const av_gpt2run *r, const int32_t *ids, 
 }
 
 /* A trained toy model's continuation of an input inside its task (ids: the
- * input's r->T tokens, then steps generated) goes on past the task's answer
- * (reverse and sort: once n answer digits follow n prompt digits), where it
- * was never trained: a note names the first generated token that is not the
- * task's, and why, as note_outside_task does for an input. `--generate 10
- * "3 1 4 1 5 >"` printed " 5 1 4 1 3 1 4 4 4 1" without a word. Printed with
- * -q too, as that note. */
+ * input's r->T tokens, then steps generated) goes on past the task's text,
+ * where it was never trained: a note names the first generated token that is
+ * not the task's (nn/tasks.h av_task_continuation_leaves), and why, as
+ * note_outside_task does for an input. `--generate 10 "3 1 4 1 5 >"` printed
+ * " 5 1 4 1 3 1 4 4 4 1" without a word. Printed with -q too, as that note. */
 static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, int steps) {
-    int kind = r->task[0] && r->bpe ? av_task_find(r->task) : -1, bad;
+    int kind = r->task[0] && r->bpe ? av_task_find(r->task) : -1, token;
     char why[160], label[AV_BPE_LABEL_MAX];
-    if (kind < 0 || av_task_ids_outside((av_task_kind)kind, ids, r->T, &bad, why, sizeof why)) return;
-    for (int k = 1; k < steps; k++) { /* generated token k is the task's while the k before it keep the input inside */
-        if (!av_task_ids_outside((av_task_kind)kind, ids, r->T + k, &bad, why, sizeof why)) continue;
-        av_bpe_label(label, sizeof label, r->bpe, ids[r->T + k]);
-        fprintf(stderr, "attnviz: note: %s was trained on %s only; its answer ends before generated token %d [%s] "
-                "(%s). The %d token%s from there on are not the task's answer\n", r->dir, r->task, k + 1, label, why,
-                steps - k, steps - k == 1 ? "" : "s");
-        return;
-    }
+    int j = kind < 0 ? -1 : av_task_continuation_leaves((av_task_kind)kind, ids, r->T, steps, &token, why, sizeof why);
+    if (j < 0) return;
+    av_bpe_label(label, sizeof label, r->bpe, ids[r->T + j]);
+    int rest = steps - j;
+    fprintf(stderr, "attnviz: note: %s was trained on %s only; the continuation leaves its task at generated token %d "
+            "[%s] (%s%s). The %d token%s from there on %s not the task's answer\n", r->dir, r->task, j + 1, label,
+            token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
 }
 
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) {

@@ -207,6 +207,23 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
     return 1;
 }
 
+int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, int steps, int *token, char *why,
+                                size_t n) {
+    int bad, bad0;
+    char why0[160];
+    *token = 0;
+    if (av_task_ids_outside(kind, ids, T, &bad, why, n)) return -1;
+    for (int j = 0; j < steps; j++) {
+        if (!av_task_ids_outside(kind, ids, T + j + 1, &bad, why, n)) continue;
+        int prefix_ok = !av_task_ids_outside(kind, ids, T + j, &bad0, why0, sizeof why0);
+        if (bad < 0 && prefix_ok && kind != AV_TASK_INDUCTION) continue; /* j completes the answer */
+        if (!prefix_ok) snprintf(why, n, "%s", why0);                      /* the answer ended before j */
+        *token = prefix_ok && bad >= 0;
+        return j;
+    }
+    return -1;
+}
+
 void av_task_describe(char *out, size_t n, av_task_kind kind) {
     if (kind == AV_TASK_INDUCTION)
         snprintf(out, n, "lowercase letters, at most %d, like \"k q a z m k q a\"", AV_INDUCTION_MAX_T);

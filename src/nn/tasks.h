@@ -136,6 +136,19 @@ int av_task_find(const char *name);
  * or >", "has no space before it: ..."). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
 
+/* Where a continuation leaves the task: ids holds an input of T tokens
+ * inside the task (av_task_ids_outside 0), then `steps` generated ones.
+ * Generated token j (from 0) is the task's while the sequence up to and with
+ * it is inside, or the prefix before it is and j is a well-formed token that
+ * completes the answer (reverse, sort: the n-th answer digit). Returns the
+ * first j that is not, or -1 (all are, or the input itself is outside); then
+ * why (n bytes) says why, as av_task_ids_outside does, and *token is 1 when it
+ * is about token j itself (why is then a predicate: "is not a digit or >"),
+ * 0 when about the sequence ("5 answer digits after > for 5 digits: the
+ * answer is complete", "25 letters; its sequences have at most 24"). */
+int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, int steps, int *token, char *why,
+                                size_t n);
+
 /* The task's text in words for messages, into out (n bytes): "2 to 8
  * digits, then >, like \"3 1 4 1 5 >\"". */
 void av_task_describe(char *out, size_t n, av_task_kind kind);
