@@ -102,6 +102,19 @@ static void test_unknown_and_missing(void **state) {
                  "is the option '-q'");
     expect_usage((const char *[]){"--model", "--generate", "3", "x", NULL}, "option '--model' needs a value DIR");
     expect_usage((const char *[]){"--heads", "-5", "x", NULL}, "--heads -5 is outside"); /* a number, no option */
+    /* an abbreviation, as getopt_long takes it, is an option too ('--ste' was "not a task") */
+    expect_usage((const char *[]){"--train", "--ste", "3", NULL}, "option '--train' needs a task, but the word after "
+                 "it is the option '--ste'");
+    { /* a value attached to its option is the user's on purpose: --outdir=--heads and -o--quiet are folders */
+        static const char *const attached[][4] = {{"--outdir=--heads", "x", NULL}, {"-o--quiet", "x", NULL},
+                                                  {"--prefix=--heads", "x", NULL}};
+        for (int k = 0; k < 3; k++) {
+            av_options o;
+            av_err err = {{0}};
+            if (parse(&o, &err, attached[k]) != AV_OK) fail_msg("%s: %s", attached[k][0], err.msg);
+            av_options_free(&o);
+        }
+    }
     {
         av_options o;
         av_err err = {{0}};

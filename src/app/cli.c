@@ -330,15 +330,16 @@ static av_status check_one_line(const char *name, const char *s, const char *wha
     return AV_OK;
 }
 
-/* 1 if s is "--NAME" or "--NAME=..." for an option NAME of kOpts, or "-X"
- * for a short option X ("-5" is a number: no short option is a digit). */
+/* 1 if s is "--NAME" or "--NAME=..." for an option NAME of kOpts or the
+ * start of one, as getopt_long takes it ("--ste" for --steps), or "-X" for a
+ * short option X ("-5" is a number: no short option is a digit). */
 static int names_an_option(const char *s) {
     for (int i = 0; s[0] == '-' && s[1] && s[1] != '-' && !s[2] && i < N_OPTS; i++)
         if (kOpts[i].short_name == s[1]) return 1;
     if (strncmp(s, "--", 2) != 0) return 0;
     size_t len = strcspn(s + 2, "=");
-    for (int i = 0; i < N_OPTS; i++)
-        if (strlen(kOpts[i].name) == len && strncmp(kOpts[i].name, s + 2, len) == 0) return 1;
+    for (int i = 0; len && i < N_OPTS; i++)
+        if (strlen(kOpts[i].name) >= len && strncmp(kOpts[i].name, s + 2, len) == 0) return 1;
     return 0;
 }
 
@@ -350,15 +351,17 @@ static int takes_a_path(const optdef *d) {
     return 0;
 }
 
-/* Store the argument of row d into o. */
-static av_status apply(const optdef *d, av_options *o, const char *arg, av_err *err) {
+/* Store the argument of row d into o; separate: arg was the next word, not
+ * attached (--outdir=X, -oX), where it may be anything. */
+static av_status apply(const optdef *d, av_options *o, const char *arg, int separate, av_err *err) {
     char *field = (char *)o + d->offset;
     av_status st = AV_OK;
     long long whole;
     /* getopt takes the next word as the value, even an option: "--train --steps 100" read '--steps' as the task.
      * A number, choice or list is never "--NAME" or "-X", nor a path that does not exist, so say the value is
      * missing (a --title may be anything) */
-    if (arg && (d->kind != OPT_STRING || (takes_a_path(d) && access(arg, F_OK) != 0)) && names_an_option(arg))
+    if (arg && separate && (d->kind != OPT_STRING || (takes_a_path(d) && access(arg, F_OK) != 0)) &&
+        names_an_option(arg))
         return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option '%.40s'; give "
                        "the %s right after --%s", d->name, d->noun ? "a " : "a value", d->noun ? d->noun : d->arg ? " " : "",
                        d->noun ? "" : d->arg ? d->arg : "", arg, d->noun ? d->noun : "value", d->name);
@@ -814,7 +817,8 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         for (int i = 0; row < 0 && i < N_OPTS; i++)
             if (kOpts[i].short_name == ch) row = i;
         if (row < 0) return bad_option(ch, argv, err);
-        if ((st = apply(&kOpts[row], o, optarg, err))) return st;
+        int separate = optarg && optind > 0 && optarg == argv[optind - 1]; /* not --name=VALUE or -XVALUE */
+        if ((st = apply(&kOpts[row], o, optarg, separate, err))) return st;
         o->given |= 1ull << row;
     }
     if (o->help || o->version) return AV_OK;

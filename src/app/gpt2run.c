@@ -234,7 +234,7 @@ static av_status read_training(av_gpt2run *r, av_err *err) {
         st = av_json_wrong_kind(name, "attnviz.step", step, "a whole number in 0..1000000", err);
     else if (!st && task && !(step->valuedouble >= 0 && step->valuedouble <= 1e6 &&
                               step->valuedouble == floor(step->valuedouble)))
-        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %.17g is not a whole number in 0..1000000 (the step --train "
+        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %.15g is not a whole number in 0..1000000 (the step --train "
                      "saved the model at)", name, step->valuedouble);
     if (!st && task) r->step = (int)step->valuedouble;
     if (!st && task) snprintf(r->task, sizeof r->task, "%s", task->valuestring);
