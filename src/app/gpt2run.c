@@ -202,23 +202,20 @@ static void top_next(av_gpt2run *r) {
     }
 }
 
-/* A folder written by --train says so in config.json: "attnviz": {"task":
- * "reverse", "step": 1500}. Fill r->task and r->step from it (nothing for a
- * GPT-2 folder; av_gpt2_load has already checked the file). Both are printed
- * in the header, the trace and the figures: a task that is not one of
- * av_task_name's or a step outside 0..1000000 (--steps' range) is exit 2,
- * shown as JSON (a control character escaped), not printed as it is. */
-static av_status read_training(av_gpt2run *r, av_err *err) {
+av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out, int *present, av_err *err) {
     char path[4200], *json = NULL, name[4300];
     size_t len = 0;
     av_err ignored;
-    av_path_join(path, sizeof path, r->dir, "config.json");
+    task_out[0] = 0;
+    *present = 0;
+    av_path_join(path, sizeof path, dir, "config.json");
     if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
-    snprintf(name, sizeof name, "%.300s/config.json", r->dir);
+    snprintf(name, sizeof name, "%.300s/config.json", dir);
     cJSON *root = cJSON_ParseWithLength(json, len);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
     const cJSON *task = cJSON_GetObjectItemCaseSensitive(a, "task");
     av_status st = AV_OK;
+    *present = task != NULL;
     if (task && !(cJSON_IsString(task) && av_task_find(task->valuestring) >= 0)) {
         char shown[64];
         av_json_shown(shown, sizeof shown, task);
@@ -236,8 +233,8 @@ static av_status read_training(av_gpt2run *r, av_err *err) {
                               step->valuedouble == floor(step->valuedouble)))
         st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %.15g is not a whole number in 0..1000000 (the step --train "
                      "saved the model at)", name, step->valuedouble);
-    if (!st && task) r->step = (int)step->valuedouble;
-    if (!st && task) snprintf(r->task, sizeof r->task, "%s", task->valuestring);
+    if (!st && task) *step_out = (int)step->valuedouble;
+    if (!st && task) snprintf(task_out, 32, "%s", task->valuestring);
     cJSON_Delete(root);
     free(json);
     return st;
@@ -275,7 +272,8 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
     if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
-    if ((st = read_training(r, err))) return st;
+    int trained; /* r->task "" for a GPT-2 or Llama folder */
+    if ((st = av_trained_task_read(r->dir, r->task, &r->step, &trained, err))) return st;
     if (!o->sentence && !o->file) { /* text of the model's own kind: its task's, or a sentence for GPT-2 or Llama */
         char dir[84], what[64] = "";
         int kind = r->task[0] ? av_task_find(r->task) : -1;

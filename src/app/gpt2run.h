@@ -66,6 +66,17 @@ typedef struct {
  * and out of memory. r, view and labels are freeable after any error. */
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err);
 
+/* A folder written by --train says so in DIR/config.json: "attnviz":
+ * {"task": "reverse", "step": 1500}. task (32 bytes) and *step from it;
+ * *present = 1 when attnviz.task is there at all. No config.json, or no
+ * attnviz.task (a GPT-2 or Llama folder): AV_OK, task "" and *present 0. Both
+ * are printed in headers, traces, figures and notes, so a task that is not
+ * one of nn/tasks.h av_task_name's, or a step missing or outside 0..1000000
+ * (--steps' range), is AV_EUSAGE naming the value as JSON (a control or
+ * bidirectional character escaped), never printed as it is. Read by --model
+ * (the run's header) and by --train (the note that it replaces the model). */
+av_status av_trained_task_read(const char *dir, char task[32], int *step, int *present, av_err *err);
+
 /* The trace: header, tokens and ids, embedding, one compact line per layer
  * with shapes, layer L step by step (LayerNorm, attention stages, residual,
  * MLP), ln_f, logits and the top-5 next tokens. */

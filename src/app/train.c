@@ -12,6 +12,7 @@
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/figures.h"
+#include "app/gpt2run.h"
 #include "app/term.h"
 #include "io/fileio.h"
 #include "io/safetensors.h"
@@ -172,26 +173,15 @@ static void lr_label(char *out, size_t n, const av_train_opts *o) {
 static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
-    char path[4200], *text = NULL;
-    size_t len = 0;
+    char path[4200];
     earlier[0] = 0;
     av_path_join(path, sizeof path, dir, "config.json");
     if (access(path, F_OK) == 0) {
         av_err rerr;
-        int ours = 0;
-        if (av_read_file(path, 1 << 20, &text, &len, &rerr) == AV_OK) {
-            cJSON *root = cJSON_ParseWithLength(text, len);
-            const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
-            const cJSON *task = cJSON_GetObjectItemCaseSensitive(a, "task");
-            const cJSON *step = cJSON_GetObjectItemCaseSensitive(a, "step");
-            ours = cJSON_IsString(task);
-            if (ours && av_task_find(task->valuestring) >= 0 && cJSON_IsNumber(step) && step->valuedouble >= 0 &&
-                step->valuedouble <= 1e6) /* as --model reads them (app/gpt2run.c read_training); else unnamed */
-                snprintf(earlier, n, "%s, step %d", task->valuestring, step->valueint);
-            else if (ours) snprintf(earlier, n, "task or step unreadable");
-            cJSON_Delete(root);
-            free(text);
-        }
+        int ours, step = 0;
+        char task[32];
+        if (av_trained_task_read(dir, task, &step, &ours, &rerr)) snprintf(earlier, n, "task or step unreadable");
+        else if (ours) snprintf(earlier, n, "%s, step %d", task, step); /* as --model names it */
         if (!ours)
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
                            "naming a task); --train would overwrite its config.json, model.safetensors, vocab.json "
