@@ -7,6 +7,7 @@
 #include "base/common.h" /* AV_SIMD_CLONES */
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,6 +251,12 @@ void stats_forward(const float *x, size_t n, double *mean, double *var) {
     for (size_t i = 0; i < n; i++) v += (x[i] - m) * (x[i] - m);
     *mean = m;
     *var = n ? v / (double)n : 0.0;
+}
+
+av_status av_overflow_fail(int layer, const char *what, const char *why, av_err *err) {
+    char at[32] = "";
+    if (layer >= 0) snprintf(at, sizeof at, "layer %d: ", layer);
+    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 (a value became infinite)%s", at, what, why);
 }
 
 int all_finite(const float *x, size_t n) {

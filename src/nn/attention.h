@@ -27,6 +27,8 @@
 
 #include <stddef.h>
 
+#include "base/common.h"
+
 /* AV_POS_LEARNED: a trained position-embedding table (GPT-2's wpe); only models have it. */
 typedef enum { AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE, AV_POS_LEARNED } av_positions;
 
@@ -118,5 +120,12 @@ void stats_forward(const float *x, size_t n, double *mean, double *var);
 
 /* 1 if every one of n floats is finite. */
 int all_finite(const float *x, size_t n);
+
+/* The error for a value that became infinite in the forward pass of a model:
+ * AV_EUSAGE "layer L: WHAT overflowed float32 (a value became infinite)WHY",
+ * without "layer L: " for layer < 0 (the embedding before layer 0, the logits
+ * after the final norm: no layer's). Shared by nn/gpt2.c, nn/gpt2_batch.c and
+ * nn/llama.c, so every overflow is named the same way. */
+av_status av_overflow_fail(int layer, const char *what, const char *why, av_err *err);
 
 #endif

@@ -469,13 +469,9 @@ void residual_forward(float *out, const float *a, const float *b, size_t N) {
 /* ----------------------------------------------------------------------------
  * forward */
 
-/* Exit 2 naming where x overflowed: "layer l: what ...", or what alone for l < 0 (the embedding before
- * layer 0, the logits after ln_f, which belong to no layer). */
+/* Exit 2 naming where x overflowed (attention.h av_overflow_fail; l < 0: no layer's). */
 static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {
-    if (all_finite(x, n)) return AV_OK;
-    char at[32] = "";
-    if (l >= 0) snprintf(at, sizeof at, "layer %d: ", l);
-    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 (a value became infinite); the checkpoint's weights are too large", at, what);
+    return all_finite(x, n) ? AV_OK : av_overflow_fail(l, what, "; the checkpoint's weights are too large", err);
 }
 
 /* hidden[0] = encoded (T, C) = wte[token] + wpe[t] (learned) or + PE (sinusoidal). */

@@ -5,7 +5,6 @@
 #include "nn/gpt2_batch.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,11 +193,9 @@ av_status av_gpt2_batch_set(av_gpt2_batch *bt, const av_gpt2_config *cfg, const 
 /* ----------------------------------------------------------------------------
  * forward */
 
-/* Exit 2 naming where: "layer l: what ...", or what alone for l < 0 (the embedding, the logits). */
+/* Exit 2 naming where (attention.h av_overflow_fail; l < 0: the embedding, the logits). */
 static av_status overflowed(int l, const char *what, av_err *err) {
-    char at[32] = "";
-    if (l >= 0) snprintf(at, sizeof at, "layer %d: ", l);
-    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 during training (a value became infinite)", at, what);
+    return av_overflow_fail(l, what, " during training", err);
 }
 
 static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {

@@ -218,13 +218,9 @@ void linear_forward(float *out, const float *inp, const float *w, const float *b
 /* ----------------------------------------------------------------------------
  * forward */
 
-/* Exit 2 naming where x overflowed: "layer l: what ...", or what alone for l < 0 (the logits, after the
- * final RMSNorm, belong to no layer). */
+/* Exit 2 naming where x overflowed (attention.h av_overflow_fail; l < 0: the logits, after the final RMSNorm). */
 static av_status overflowed(const float *x, size_t n, int l, const char *what, av_err *err) {
-    if (all_finite(x, n)) return AV_OK;
-    char at[32] = "";
-    if (l >= 0) snprintf(at, sizeof at, "layer %d: ", l);
-    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 (a value became infinite); the checkpoint's weights are too large", at, what);
+    return all_finite(x, n) ? AV_OK : av_overflow_fail(l, what, "; the checkpoint's weights are too large", err);
 }
 
 /* out (H, T, D) = src (KVH, T, D) with head j repeated H/KVH times: query head
