@@ -66,6 +66,14 @@ static double rms(const float *x, int T, int C) {
     return sqrt(acc / ((double)T * C));
 }
 
+/* io (64 bytes) = "rms in → rms out" of layer l's residual stream, 3 significant digits each. */
+static void rms_in_out(char io[64], const tctx *t, int l) {
+    int T = t->T, C = t->C;
+    char in[32], out[32];
+    snprintf(io, 64, "%s → %s", av_sig_text(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
+             av_sig_text(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+}
+
 /* Layer l: mean weight on the first token (queries i >= 1), and the head
  * with the largest mean weight on the previous token. */
 static void layer_marks(const tctx *t, int l, double *first, int *prev_head, double *prev_w) {
@@ -109,9 +117,7 @@ static void embed_and_layers(const tctx *t) {
         int ph;
         layer_marks(t, l, &first, &ph, &pw);
         char io[64];
-        char in[32], out[32];
-        snprintf(io, sizeof io, "%s → %s", av_sig_text(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
-                 av_sig_text(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+        rms_in_out(io, t, l);
         fprintf(f, "%s%s%-7d%s %-22s %-15.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
                 l == t->r->layer ? av_reset(t->color) : "", io, first, ph, pw);
     }
@@ -260,9 +266,7 @@ static void llama_layers(const tctx *t) {
         double dS = rope_worst(t, l, &wh);
         all = fmax(all, dS);
         char io[64], prev[40];
-        char in[32], out[32];
-        snprintf(io, sizeof io, "%s → %s", av_sig_text(in, rms(t->r->a.hidden + (size_t)l * T * C, T, C), 3),
-                 av_sig_text(out, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+        rms_in_out(io, t, l);
         snprintf(prev, sizeof prev, "head %d (%.2f)", ph, pw);
         fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
                 l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);

@@ -91,15 +91,13 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         use_token(what, part, drawn, i, more, 0, out);
     } else if (read_index(part, &v)) {
         const char *num = part + strspn(part, " "); /* "1, 3": the 3 as typed, without its space */
+        char which[200];
+        number_tokens(which, sizeof which, toks, v);
         if (v < 0 || v >= toks->n) { /* the note's hint too: "3,1" on "3 1 >" meant the token 3 */
-            char which[200];
-            number_tokens(which, sizeof which, toks, v);
             st = av_fail(err, AV_EUSAGE, "--explain %s index %.*s is outside 0..%d (T = %d token%s)%s%s", what,
                          (int)strcspn(num, " "), num, toks->n - 1, toks->n, toks->n == 1 ? "" : "s",
                          which[0] ? "; " : "", which);
         } else {
-            char which[200];
-            number_tokens(which, sizeof which, toks, v);
             if (which[0])
                 fprintf(stderr, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what,
                         (int)strcspn(num, " "), num, which);
