@@ -28,8 +28,15 @@ typedef struct {
     int xlog;               /* av_curve_panel.x_symlog */
 } axes;
 
-/* x as the axis draws it: x, or log10(1 + x) on a symlog axis. */
-static double x_scaled(const axes *a, double x) { return a->xlog ? log10(1 + fmax(x, 0)) : x; }
+/* x as the axis draws it: x, or matplotlib's symlog with base 10, linthresh 1
+ * and linscale 1 (matplotlib.scale.SymmetricalLogTransform): linear up to 1,
+ * x / (1 - 1/10), then 1 / (1 - 1/10) + log10(x), so 0, 1, 10, 100 sit
+ * 1.11, 1, 1 decades apart. x < 0 (never a step) counts as 0. */
+static double x_scaled(const axes *a, double x) {
+    if (!a->xlog) return x;
+    const double linscale_adj = 1 / (1 - 1 / 10.0);
+    return x <= 1 ? fmax(x, 0) * linscale_adj : linscale_adj + log10(x);
+}
 
 static float px_x(const axes *a, double x) {
     double u0 = x_scaled(a, a->x0), u1 = x_scaled(a, a->x1);
@@ -201,38 +208,70 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
     "query (row) × key (column), weight 0 "                                                                       \
     "(dark) .. 1 (yellow); hatched = causal mask"
 
+/* A film strip grows its cells past the usual size up to FS_GROW_CELL px a
+ * token, while it stays within FS_GROW_W x FS_GROW_H px. */
+enum { FS_GROW_CELL = 24, FS_GROW_W = 1400, FS_GROW_H = 1800 };
+
+typedef struct {
+    int cell, font;    /* px a token; the token labels' size, px */
+    int left, q_w;     /* the maps' left edge; the query labels' band */
+    int width, height; /* the figure, before a wide title widens it */
+} fs_layout;
+
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* The film strip's layout with cells of `cell` px: token labels grow with
+ * the cells from 10 px (12-px cells) to 14 px, and the bands around the
+ * maps with them. */
+static void fs_layout_at(const av_filmstrip *fs, int cell, int top, fs_layout *l) {
+    int T = fs->T, gap = 16, tok = 0;
+    l->cell = cell;
+    l->font = cell - 2 < 10 ? 10 : cell - 2 > 14 ? 14 : cell - 2;
+    for (int t = 0; fs->tokens && t < T; t++) {
+        av_text_metrics m;
+        av_text_measure(fs->tokens[t], (float)l->font, 0, &m);
+        tok = imax(tok, (int)ceilf(m.width));
+    }
+    l->q_w = fs->tokens ? tok + 8 : 0; /* the query labels, left of each row's first map */
+    l->left = 150;
+    for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its query labels, 10 px of margin */
+        av_text_metrics m;
+        av_text_measure(fs->row_labels[r], 13, 0, &m);
+        l->left = imax(l->left, (int)ceilf(m.width) + 20 + l->q_w);
+    }
+    int tok_w = imax(64, tok + 24); /* the key labels under the last row, upright */
+    l->width = l->left + fs->cols * (cell * T + gap) + 20;
+    l->height = top + fs->rows * (cell * T + gap) + tok_w;
+}
+
 av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err) {
     if (fs->rows < 1 || fs->cols < 1 || fs->T < 1 || fs->rows > AV_FILMSTRIP_MAX_ROWS ||
         fs->cols > AV_FILMSTRIP_MAX_COLS || fs->T > 64)
         return av_fail(err, AV_ERUNTIME, "cannot plot a film strip of %d x %d maps of %d tokens (allowed 1..%d x 1..%d "
                        "maps of 1..64 tokens)", fs->rows, fs->cols, fs->T, AV_FILMSTRIP_MAX_ROWS, AV_FILMSTRIP_MAX_COLS);
-    int T = fs->T, cell = T <= 12 ? 12 : T <= 24 ? 7 : 3, gap = 16;
+    int T = fs->T, base = T <= 12 ? 12 : T <= 24 ? 7 : 3, gap = 16;
     int probe_h = fs->probe && fs->probe[0] ? 20 : 0; /* the probe's line under the title, then the legend line */
     int note_h = fs->note && fs->note[0] ? 18 : 0;    /* and the caller's note under it */
-    int left = 150, top = 86 + probe_h + note_h, tok_w = 64, q_w = 0;
-    for (int t = 0; fs->tokens && t < T; t++) { /* the query labels, left of each row's first map */
-        av_text_metrics qm;
-        av_text_measure(fs->tokens[t], 10, 0, &qm);
-        if ((int)ceilf(qm.width) + 8 > q_w) q_w = (int)ceilf(qm.width) + 8;
-    }
-    for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its query labels, 10 px of margin */
-        av_text_metrics lm;
-        av_text_measure(fs->row_labels[r], 13, 0, &lm);
-        int need_l = (int)ceilf(lm.width) + 20 + q_w;
-        if (need_l > left) left = need_l;
-    }
+    int top = 86 + probe_h + note_h;
     av_text_metrics tm, sm, pm = {0}, nm = {0};
     av_text_measure(fs->title, 17, 1, &tm);
     av_text_measure(FILMSTRIP_NOTE, 12, 0, &sm);
     if (probe_h) av_text_measure(fs->probe, 13, 0, &pm);
     if (note_h) av_text_measure(fs->note, 12, 0, &nm);
     int need = (int)ceilf(fmaxf(fmaxf(tm.width, sm.width), fmaxf(pm.width, nm.width))) + 40;
-    /* the usual cell, or the largest smaller one that keeps both sides within the bound */
-    while (cell > 1 && (left + fs->cols * (cell * T + gap) + 20 > AV_FILMSTRIP_MAX_PX ||
-                        top + fs->rows * (cell * T + gap) + tok_w > AV_FILMSTRIP_MAX_PX))
-        cell--;
-    int side = cell * T;
-    int width = left + fs->cols * (side + gap) + 20, height = top + fs->rows * (side + gap) + tok_w;
+    /* The largest cell that keeps both sides within the bound: the usual one
+     * or smaller, or, with few heads, larger while the figure stays within
+     * FS_GROW_W x FS_GROW_H px (the usual 2 layers x 4 heads' size), so one
+     * head's maps and labels are not 130 px on an empty page. */
+    fs_layout lay = {0};
+    for (int c = imax(base, T <= 24 ? FS_GROW_CELL : base); c >= 1; c--) {
+        fs_layout_at(fs, c, top, &lay);
+        if (lay.width > AV_FILMSTRIP_MAX_PX || lay.height > AV_FILMSTRIP_MAX_PX) continue;
+        if (c > base && (imax(lay.width, need) > FS_GROW_W || lay.height > FS_GROW_H)) continue;
+        break;
+    }
+    int cell = lay.cell, left = lay.left, q_w = lay.q_w, font = lay.font, side = cell * T;
+    int width = lay.width, height = lay.height;
     if (need > width) { left += (need - width) / 2; width = need; }
     if (width > AV_FILMSTRIP_MAX_PX || height > AV_FILMSTRIP_MAX_PX)
         return av_fail(err, AV_ERUNTIME, "cannot fit a film strip of %d x %d maps of %d tokens and its labels within "
@@ -254,8 +293,8 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
         av_dl_text_run(&dl, fs->row_labels[r], (float)(left - 10 - q_w), y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0,
                        INK);
         for (int t = 0; fs->tokens && cell >= 6 && t < T; t++) /* queries, as the keys under the last row */
-            av_dl_text_run(&dl, fs->tokens[t], (float)left - 4, (float)y0 + t * cell + cell * 0.5f + 3.5f, 10,
-                           AV_ANCHOR_END, 0, 0, INK);
+            av_dl_text_run(&dl, fs->tokens[t], (float)left - 4, (float)y0 + t * cell + cell * 0.5f + font * 0.35f,
+                           (float)font, AV_ANCHOR_END, 0, 0, INK);
         for (int c = 0; c < fs->cols; c++) {
             int x0 = left + c * (side + gap);
             h.w = fs->att + ((size_t)r * fs->cols + c) * (size_t)T * T;
@@ -265,8 +304,8 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
     int yk = top + fs->rows * (side + gap) - gap + 6;
     for (int c = 0; c < fs->cols && fs->tokens && cell >= 6; c++)
         for (int t = 0; t < T; t++)
-            av_dl_text_run(&dl, fs->tokens[t], (float)left + c * (side + gap) + t * cell + cell * 0.5f + 4,
-                           (float)yk, 10, AV_ANCHOR_END, 1, 0, INK);
+            av_dl_text_run(&dl, fs->tokens[t], (float)left + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
+                           (float)yk, (float)font, AV_ANCHOR_END, 1, 0, INK);
     av_status st = av_plot_write(path, &dl, fs->title, meta, err);
     av_dl_free(&dl);
     return st;

@@ -39,9 +39,10 @@ typedef struct {
     int n_series;        /* 1..10 */
     double ymin, ymax;   /* y range; both 0 = from the data */
     const char *note;    /* a line under the legend, e.g. which of more series than fit are drawn; or NULL */
-    int x_symlog;        /* 1: x (>= 0) drawn at log10(1 + x), from 0 (matplotlib's symlog, linthresh 1): 0, 1,
-                          * 10, 100, 1000 evenly spaced, so log-spaced snapshots spread out; ticks there and at
-                          * the last x. 0: linear */
+    int x_symlog;        /* 1: x (>= 0) on matplotlib's symlog axis (base 10, linthresh 1, linscale 1), from 0:
+                          * linear from 0 to 1, logarithmic past 1, so 0, 1, 10, 100, 1000 sit about evenly
+                          * (1.11, 1, 1, 1 decades apart) and log-spaced snapshots spread out; ticks there and
+                          * at the last x. 0: linear */
 } av_curve_panel;
 
 /* n_panels (1..4) panels side by side sharing the x axis title, under
@@ -56,7 +57,9 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
  * caller with more heads picks which to show and says so in `note`. The
  * figure stays within AV_FILMSTRIP_MAX_PX a side (plot.c's figure bound):
  * where the usual maps (12 px a token up to 12 tokens, 7 up to 24, 3 beyond)
- * would pass it, every map is drawn with fewer px a token, down to 1. */
+ * would pass it, every map is drawn with fewer px a token, down to 1. With
+ * few heads, maps of up to 24 tokens grow (up to 24 px a token, token labels
+ * up to 14 px) while the figure stays within 1400 x 1800 px. */
 #define AV_FILMSTRIP_MAX_ROWS 16
 #define AV_FILMSTRIP_MAX_COLS 16
 #define AV_FILMSTRIP_MAX_PX 2400
