@@ -74,6 +74,21 @@ static void test_bad_numbers_name_the_value(void **state) {
     expect_usage((const char *[]){"--train", "reverse", "--lr", "0", NULL}, "--lr 0 is outside the allowed range (0, 10]");
     expect_usage((const char *[]){"--train", "reverse", "--lr", "11", NULL}, "--lr 11 is outside the allowed range (0, 10]");
     expect_usage((const char *[]){"--train", "reverse", "--lr", "x", NULL}, "--lr 'x' is not a number; allowed: (0, 10]");
+    /* inside the range but 0 or a denormal as a float32: "is outside the allowed range (0, 10]" was false (a new
+     * user's report); FLT_MIN = 2^-126 = 1.17549e-38 */
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "5e-324", NULL}, "--lr 5e-324 is too small: below "
+                 "1.2e-38, float32's smallest normal number");
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "1e-40", NULL}, "--lr 1e-40 is too small");
+    expect_usage((const char *[]){"--train", "reverse", "--weight-decay", "1e-400", NULL}, "--weight-decay 1e-400 is too "
+                 "small: below 1.2e-38, float32's smallest normal number, it computes as 0 or loses its digits; allowed: "
+                 "0..1 (0 for none)");
+    av_options o;
+    av_err err = {{0}};
+    assert_int_equal(parse(&o, &err, (const char *[]){"--train", "reverse", "--lr", "1.2e-38", "--weight-decay", "-0",
+                                                      NULL}), AV_OK);
+    assert_true(o.lr == 1.2e-38);
+    assert_true(o.weight_decay == 0 && !signbit(o.weight_decay)); /* "-0" printed "weight decay -0" */
+    av_options_free(&o);
 }
 
 static void test_unknown_and_missing(void **state) {

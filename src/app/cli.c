@@ -6,6 +6,7 @@
 #include "app/cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -255,6 +256,13 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     double v = strtod(s, &end);
     if (end == s || *end != 0)
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
+    /* 5e-324 (an underflow, ERANGE) and 1e-40 are inside (0, 10] but compute as 0 or as a denormal in
+     * float32: said so, not "outside the range" (a new user's report) */
+    if (isfinite(v) && fabs(v) < 1 && (errno == ERANGE || (v != 0 && fabs(v) < FLT_MIN)))
+        return av_fail(err, AV_EUSAGE, "--%s %s is too small: below %.2g, float32's smallest normal number, it "
+                       "computes as 0 or loses its digits; allowed: %s%s", d->name, s, (double)FLT_MIN, range,
+                       d->min == 0 && !d->open ? " (0 for none)" : "");
+    if (v == 0) v = 0; /* "-0" is 0: the header printed "weight decay -0" */
     int below = d->open ? !(v > d->min) : !(v >= d->min);
     if (!isfinite(v) || errno == ERANGE || below || v > d->max) {
         if (isinf(d->max))
