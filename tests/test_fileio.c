@@ -580,6 +580,22 @@ static void test_mkdir_p_on_existing_file_names_it(void **state) {
     assert_int_equal(av_mkdir_p("", &err), AV_EUSAGE);
 }
 
+/* A dangling symbolic link, as the folder or a parent of it: mkdir says only "File exists" and stat finds
+ * nothing, so the message was "cannot create folder 'DL': File exists" (a new user's report). */
+static void test_mkdir_p_on_dangling_link_names_its_target(void **state) {
+    fixture *f = *state;
+    char link[600];
+    snprintf(link, sizeof link, "%s", in_dir(f, "DL"));
+    assert_int_equal(symlink("/nonexistent/x", link), 0);
+    av_err err = {{0}};
+    assert_int_equal(av_mkdir_p(link, &err), AV_ERUNTIME);
+    char want[800];
+    snprintf(want, sizeof want, "'%s' is a symbolic link to '/nonexistent/x', which does not exist", link);
+    if (!strstr(err.msg, want)) fail_msg("%s", err.msg);
+    assert_int_equal(av_mkdir_p(in_dir(f, "DL/sub"), &err), AV_ERUNTIME);
+    if (!strstr(err.msg, want)) fail_msg("%s", err.msg);
+}
+
 /* ------------------------------------------------------------------------- */
 /* whole-file read */
 
@@ -790,6 +806,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_commit_rename_failure_removes_temp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mkdir_p_creates_parents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mkdir_p_on_existing_file_names_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mkdir_p_on_dangling_link_names_its_target, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_file_keeps_embedded_nul, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_file_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_empty_file, setup, teardown),

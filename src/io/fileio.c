@@ -67,9 +67,16 @@ static atomic_int g_slot[TMP_SLOTS];
 static char g_tmp[TMP_SLOTS][sizeof ((av_afile *)0)->tmp];
 static pthread_once_t g_handlers_once = PTHREAD_ONCE_INIT;
 
+/* av_interrupt_message's text; its length is 0 while it changes, so the
+ * handler never writes a half-copied one. */
+static char g_msg[AV_INTERRUPT_MSG_MAX];
+static atomic_int g_msg_len;
+
 static void on_signal(int sig) {
     for (int i = 0; i < TMP_SLOTS; i++)
         if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
+    int n = atomic_load(&g_msg_len);
+    if (n > 0 && write(STDERR_FILENO, g_msg, (size_t)n) < 0) { /* nothing more to do on the way out */ }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -78,6 +85,15 @@ static void install_handlers(void) {
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
+}
+
+void av_interrupt_message(const char *msg) {
+    pthread_once(&g_handlers_once, install_handlers);
+    atomic_store(&g_msg_len, 0);
+    size_t n = msg ? strlen(msg) : 0;
+    if (n > sizeof g_msg) n = sizeof g_msg;
+    if (n) memcpy(g_msg, msg, n);
+    atomic_store(&g_msg_len, (int)n);
 }
 
 /* Let the handler remove f->tmp: f->slot = its slot + 1, or 0 when every slot
@@ -308,6 +324,14 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
                        part);
     }
     const char *more = strlen(dir) > 200 ? "..." : "";
+    char target[256];
+    ssize_t tn;
+    if (e == EEXIST && lstat(part, &st) == 0 && S_ISLNK(st.st_mode) &&
+        (tn = readlink(part, target, sizeof target - 1)) >= 0) { /* mkdir's "File exists" said nothing of the link */
+        target[tn] = 0;
+        return av_fail(err, AV_ERUNTIME, "cannot create folder '%.200s%s': '%.200s' is a symbolic link to '%s', "
+                       "which does not exist", dir, more, part, target);
+    }
     if (e == ENAMETOOLONG) /* bad input like the whole name past 4095 bytes below (exit 2), not a failure */
         return av_fail(err, AV_EUSAGE, "cannot create folder '%.200s%s': a name in it is too long (at most %ld bytes "
                        "a name)", dir, more, (long)pathconf(".", _PC_NAME_MAX));

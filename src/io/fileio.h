@@ -82,6 +82,17 @@ typedef struct {
 void av_afile_set_begin(av_afile_set *set);
 av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
 
+/* What Ctrl-C (SIGINT), SIGTERM or SIGHUP prints before the process ends:
+ * msg (copied, at most AV_INTERRUPT_MSG_MAX bytes, cut there), written to
+ * stderr by the handler that removes the temporaries above (write(2) is
+ * async-signal-safe), then the default action (exit status 128 + signal).
+ * NULL or "" prints nothing. Installs that handler if no file has yet. For a
+ * long phase whose interruption leaves something the user should know of
+ * (--train: "the model was not saved"; "saved, but its figures are not all
+ * written"). Not thread-safe against itself: one caller thread sets it. */
+#define AV_INTERRUPT_MSG_MAX 1024
+void av_interrupt_message(const char *msg);
+
 /* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
  * the umask. An existing folder is fine; doubled and trailing '/' are fine.
  * Errors: AV_ERUNTIME "cannot create folder 'a/b/c': 'a/b' exists and is not
