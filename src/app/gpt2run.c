@@ -333,10 +333,11 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
     int j = kind < 0 ? -1 : av_task_continuation_leaves((av_task_kind)kind, ids, r->T, steps, &token, why, sizeof why);
     if (j < 0) return;
     av_bpe_label(label, sizeof label, r->bpe, ids[r->T + j]);
-    int rest = steps - j;
-    fprintf(stderr, "attnviz: note: %s was trained on %s only; the continuation leaves its task at generated token %d "
-            "[%s] (%s%s). The %d token%s from there on %s not the task's answer\n", r->dir, r->task, j + 1, label,
-            token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
+    int rest = steps - j, wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
+    fprintf(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
+            "[%s] (%s%s). The %d token%s from there on %s not the task's answer\n", r->dir, r->task,
+            wrong ? "is wrong" : "leaves its task", j + 1, label, token ? "it " : "", why, rest, rest == 1 ? "" : "s",
+            rest == 1 ? "is" : "are");
 }
 
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) {

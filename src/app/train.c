@@ -3,6 +3,7 @@
 #include "app/train.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,17 +278,32 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
 /* The TTY's progress line, redrawn in place with '\r': the bar, step, time
  * estimate, loss and held-out accuracy, fitted to the terminal's width. A line
  * wider than the terminal would wrap, and every '\r' would then scroll a new
- * one; so the bar shrinks (30 columns at most, 8 at least), then the estimate
- * goes, then the bar, then the line is cut. */
+ * one; so the words shorten (tqdm's "100/300 [00:01<00:02, 75.26 steps/s]"
+ * form keeps the estimate at 80 columns), then the estimate goes, then the bar
+ * (30 columns at most, 8 at least), then the line is cut. The form and the bar
+ * are chosen for the run's widest line (its last step, an estimate of ETA_W
+ * columns), so neither changes as the estimate appears at step 3 or the
+ * numbers grow. */
 static void progress_line(int step, int steps, const char *eta, double loss, double acc_pct, int acc_step) {
+    enum { ETA_W = 30 }; /* "  00:00:01<00:00:02, 100.00 steps/s" less its hours */
+    static const char *const form[3] = {" step %d/%d%s%s%s  loss %s  held-out accuracy %.1f %% (step %d)",
+                                        " %d/%d%s%s%s  loss %s  acc %.1f %%", " step %d/%d%s%s%s  loss %s  held-out %.1f %%"};
     int cols = av_term_width_of(STDERR_FILENO) - 1; /* the last column would wrap on some terminals */
-    char text[256], lt[16];
+    char text[256], lt[16], wide[ETA_W + 1];
     loss_text(lt, loss);
-    int n = snprintf(text, sizeof text, " step %d/%d%s  loss %s  held-out accuracy %.1f %% (step %d)", step, steps,
-                     eta, lt, acc_pct, acc_step);
-    if (n + 10 > cols)
-        n = snprintf(text, sizeof text, " step %d/%d  loss %s  held-out %.1f %%", step, steps, lt, acc_pct);
-    int w = cols - n - 2 < 30 ? cols - n - 2 : 30;
+    memset(wide, '0', ETA_W);
+    wide[ETA_W] = 0;
+    /* the widest each form gets in this run: the last step, 100.0 %, a 7-character loss and an ETA_W estimate */
+    int f = 0, longest = 0;
+    for (; f < 3; f++) {
+        longest = snprintf(text, sizeof text, form[f], steps, steps, f == 1 ? " [" : "", f < 2 ? wide + 2 : "",
+                           f == 1 ? "]" : "", "00.0000", 100.0, steps);
+        if (longest + 10 <= cols || f == 2) break;
+    }
+    const char *e = f < 2 && eta[0] ? eta + 2 : ""; /* eta is "  MM:SS<MM:SS, R steps/s" or "" */
+    snprintf(text, sizeof text, form[f], step, steps, f == 1 && e[0] ? " [" : f == 0 && e[0] ? "  " : "", e,
+             f == 1 && e[0] ? "]" : "", lt, acc_pct, acc_step);
+    int w = cols - longest - 2 < 30 ? cols - longest - 2 : 30;
     fputc('\r', stderr);
     if (w >= 8) {
         int fill = (int)((double)step / steps * w);
@@ -729,6 +745,25 @@ static void train_weights_note(char *buf, size_t n, const av_train_opts *o) {
              av_task_name(o->task), o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed);
 }
 
+/* The training outputs --train writes beside its model, in the order it writes them. */
+static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.svg", "filmstrip.png", "filmstrip.svg",
+                                            "attention.gif"};
+
+/* Remove dir's training outputs (kTrainOutputs) before this run writes its
+ * own: they are the model's that this run just replaced, or files this run
+ * overwrites anyway. A missing one is fine. Error: AV_ERUNTIME naming the
+ * file that cannot be removed. */
+static av_status remove_training_outputs(const char *dir, av_err *err) {
+    char path[4096];
+    for (size_t i = 0; i < sizeof kTrainOutputs / sizeof kTrainOutputs[0]; i++) {
+        av_path_join(path, sizeof path, dir, kTrainOutputs[i]);
+        if (unlink(path) != 0 && errno != ENOENT)
+            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', written for the model this run replaced: %s", path,
+                           strerror(errno));
+    }
+    return AV_OK;
+}
+
 static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     const av_train_opts *o = r->o;
     const char *task = av_task_name(o->task);
@@ -748,6 +783,16 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
     int saved = !s;
+    char msg[AV_INTERRUPT_MSG_MAX];
+    if (saved) { /* from here a Ctrl-C leaves the new model with some of its figures: say so, and leave none of
+                  * the model's predecessor (its attention.gif said "trained on sort" beside a reverse model:
+                  * a new user's report) */
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %.300s was saved and checked, but "
+                 "its training figures and train.csv are not all written: rerun the same command (the same seed "
+                 "gives the same model) to write them\n", o->tty ? "\n" : "", dir);
+        av_interrupt_message(msg);
+        s = remove_training_outputs(dir, err);
+    }
     if (!s) s = write_csv(dir, &r->log, err);
     snprintf(title, sizeof title, "trained on %s, step %d · %d layer%s, %d head%s, d_model %d · %s", task, o->steps,
              o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
@@ -764,6 +809,7 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
                  "(attnviz --model %.100s runs it), but the training figures and train.csv are not all written: rerun "
                  "the same command (the same seed gives the same model) to write them", dir);
     if (!s) s = av_figures_remove_stale(dir, "", run, NULL, o->quiet, err); /* e.g. head0.png of a run before */
+    av_interrupt_message(NULL);
     if (!s && !o->quiet)
         fprintf(r->out,
                 "wrote %s: config.json model.safetensors vocab.json merges.txt, filmstrip.png/.svg, attention.gif, "
@@ -815,8 +861,13 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     for (int i = 0; !s && i < N_HELDOUT; i++) av_task_sample(&r.heldout[i], o->task, &hr);
     if (!s) s = av_task_set_init(&r.heldout_set, r.heldout, N_HELDOUT, err);
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
+    char msg[AV_INTERRUPT_MSG_MAX]; /* a Ctrl-C until the model is written (write_outputs says what after) */
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; the model was not saved (%.300s keeps what it "
+             "held)\n", o->tty ? "\n" : "", dir);
+    av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, err);
+    av_interrupt_message(NULL);
     int last = r.log.n_snap - 1;
     if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) /* worse than at initialisation: diverged */
         fprintf(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
