@@ -364,12 +364,16 @@ static void test_cli_compare_warns_about_the_option_it_compares(void **state) {
  * run into a fresh folder or into a folder of the same kind of run. */
 static void test_cli_train_notes_what_an_earlier_run_left(void **state) {
     tu_fixture *f = *state;
-    static const struct { const char *compare, *want; } steps[] = {
-        {NULL, NULL},                 /* fresh folder: no note */
-        {NULL, NULL},                 /* the same kind of run again: it replaces everything */
-        {"scale", "the model of a plain --train (config.json, model.safetensors, its figures)"},
-        {NULL, "scale/, no-scale/"},  /* the model is replaced; the variants stay */
-        {"norm", "scale/, no-scale/, the model of a plain --train"},
+    /* stays: figures of the runs whose models stay, which the note names; they were removed ("removed 2 files
+     * of an earlier run ... so the folder holds one run: compare_norm.png ...") while the note named the
+     * models they show (a new user's report) */
+    static const struct { const char *compare, *want, *stays[3]; } steps[] = {
+        {NULL, NULL, {NULL}},                 /* fresh folder: no note */
+        {NULL, NULL, {NULL}},                 /* the same kind of run again: it replaces everything */
+        {"scale", "the model of a plain --train (config.json, model.safetensors, its figures)",
+         {"curves.png", "filmstrip.svg", NULL}},
+        {NULL, "scale/, no-scale/", {"compare_scale.png", "compare_scale.svg", NULL}}, /* the variants stay */
+        {"norm", "scale/, no-scale/, the model of a plain --train", {"compare_scale.png", "curves.png", NULL}},
     };
     const char *dir = tu_in(f, "runs");
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
@@ -385,6 +389,11 @@ static void test_cli_train_notes_what_an_earlier_run_left(void **state) {
         if (!steps[i].want && note) fail_msg("step %zu: a note after a run that left nothing behind:\n%s", i, r.err);
         if (steps[i].want && (!note || !strstr(note, steps[i].want)))
             fail_msg("step %zu: the note should name '%s':\n%s", i, steps[i].want, r.err);
+        for (int k = 0; steps[i].stays[k]; k++) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", dir, steps[i].stays[k]);
+            if (access(path, F_OK) != 0) fail_msg("step %zu: %s was removed:\n%s", i, steps[i].stays[k], r.err);
+        }
         tu_free(&r);
     }
     tu_result r; /* -q: no note */
@@ -2160,6 +2169,23 @@ static void test_cli_train_never_overwrites_a_downloaded_model(void **state) {
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "holds merges.txt but no config.json"));
     assert_false(file_exists(tu_in(f, "cmp/scale"))); /* the first variant did not train either */
+    tu_free(&r);
+    /* a train.csv (or curves.png, attention.gif, ...) without a model beside it is not --train's: it was
+     * overwritten without a word, while a foreign config.json was refused (a new user's report) */
+    assert_int_equal(mkdir(tu_in(f, "own"), 0700), 0);
+    fp = fopen(tu_in(f, "own/train.csv"), "wb");
+    assert_non_null(fp);
+    fputs("my,data\n", fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", tu_in(f, "own"),
+                NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "holds train.csv but no model attnviz trained, so it is not this tool's output of an earlier "
+                "--train; --train would overwrite it")) fail_msg("%s", r.err);
+    char *kept = tu_slurp_file(tu_in(f, "own/train.csv"), NULL);
+    assert_non_null(kept);
+    assert_string_equal(kept, "my,data\n");
+    free(kept);
     tu_free(&r);
     for (int k = 0; k < 2; k++) {
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",

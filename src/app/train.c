@@ -162,6 +162,10 @@ static void lr_label(char *out, size_t n, const av_train_opts *o) {
              o->d_model, o->warmup, av_lr_at(&a, o->warmup), o->warmup);
 }
 
+/* The training outputs --train writes beside its model, in the order it writes them. */
+static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.svg", "filmstrip.png", "filmstrip.svg",
+                                            "attention.gif"};
+
 /* --train writes config.json, model.safetensors, vocab.json and merges.txt
  * into dir. Refuse (AV_EUSAGE) when dir already holds a model attnviz did not
  * train: a config.json without an "attnviz" object naming a "task", or model
@@ -170,7 +174,9 @@ static void lr_label(char *out, size_t n, const av_train_opts *o) {
  * checkpoint with a toy model, silently. A folder of an earlier --train run
  * (its config.json has "attnviz": {"task": ...}) is rewritten as before, and
  * earlier (n bytes) says which model that was, "reverse, step 4000", for the
- * note that this run replaces it ("" when dir holds no model). */
+ * note that this run replaces it ("" when dir holds no model). Without a
+ * model, a file named as a training output (kTrainOutputs) is refused too:
+ * --train writes those only after its model. */
 static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
@@ -194,6 +200,16 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         if (access(path, F_OK) == 0)
             return av_fail(err, AV_EUSAGE, "-o %s holds %s but no config.json: a model attnviz did not write, or part "
                            "of one; --train would overwrite its model files: give another folder", dir, files[i]);
+    }
+    /* --train writes its outputs only after its model: without one, a train.csv there is someone else's (it was
+     * overwritten without a word while a foreign config.json was refused: a new user's report) */
+    for (size_t i = 0; i < sizeof kTrainOutputs / sizeof kTrainOutputs[0]; i++) {
+        struct stat st; /* a folder of that name gets check_names_free's message */
+        av_path_join(path, sizeof path, dir, kTrainOutputs[i]);
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+            return av_fail(err, AV_EUSAGE, "-o %s holds %s but no model attnviz trained, so it is not this tool's "
+                           "output of an earlier --train; --train would overwrite it: give another folder, or remove "
+                           "it", dir, kTrainOutputs[i]);
     }
     return AV_OK;
 }
@@ -745,9 +761,6 @@ static void train_weights_note(char *buf, size_t n, const av_train_opts *o) {
              av_task_name(o->task), o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed);
 }
 
-/* The training outputs --train writes beside its model, in the order it writes them. */
-static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.svg", "filmstrip.png", "filmstrip.svg",
-                                            "attention.gif"};
 
 /* Remove dir's training outputs (kTrainOutputs) before this run writes its
  * own: they are the model's that this run just replaced, or files this run
@@ -763,6 +776,9 @@ static av_status remove_training_outputs(const char *dir, av_err *err) {
     }
     return AV_OK;
 }
+
+static void keep_other_runs_figures(const char *dir, int compare, av_written *keep); /* --compare's section */
+static void free_kept(av_written *keep);
 
 static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     const av_train_opts *o = r->o;
@@ -808,7 +824,10 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
         snprintf(err->msg + len, sizeof err->msg - len, "; the trained model was saved and checked before this error "
                  "(attnviz --model %.100s runs it), but the training figures and train.csv are not all written: rerun "
                  "the same command (the same seed gives the same model) to write them", dir);
-    if (!s) s = av_figures_remove_stale(dir, "", run, NULL, o->quiet, err); /* e.g. head0.png of a run before */
+    av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
+    keep_other_runs_figures(dir, o->compare, &keep);
+    if (!s) s = av_figures_remove_stale(dir, "", run, &keep, o->quiet, err); /* e.g. head0.png of a run before */
+    free_kept(&keep);
     av_interrupt_message(NULL);
     if (!s && !o->quiet)
         fprintf(r->out,
@@ -970,6 +989,45 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
     }
 }
 
+/* The figures in dir of the earlier runs whose models dir still holds and
+ * this run (compare: its --compare, or AV_TRAIN_CMP_NONE) does not replace:
+ * compare_WHAT.png/.svg of another --compare whose variant folders hold a
+ * config.json, and, for a --compare run, the curves and film strip of a plain
+ * --train's model at the top. They describe models that stay, so
+ * av_figures_remove_stale keeps them (it removed compare_norm.png while
+ * pre-ln/ and post-ln/ stayed and were named: a new user's report). Adds
+ * strdup'ed paths to keep (free them with free_kept); an allocation failure
+ * keeps fewer. */
+static void keep_other_runs_figures(const char *dir, int compare, av_written *keep) {
+    static const char *const what[] = {"", "scale", "norm", "positions"};
+    char path[4200], sub[4096], name[64];
+    keep->n = 0;
+    for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++) {
+        int held = 0;
+        for (int k = 0; k < 3 && kVariantDirs[c][k] && c != compare; k++) {
+            av_path_join(sub, sizeof sub, dir, kVariantDirs[c][k]);
+            av_path_join(path, sizeof path, sub, "config.json");
+            held |= access(path, F_OK) == 0;
+        }
+        for (int e = 0; held && e < 2; e++) {
+            snprintf(name, sizeof name, "compare_%s.%s", what[c], e ? "svg" : "png");
+            av_path_join(path, sizeof path, dir, name);
+            if ((keep->paths[keep->n] = strdup(path))) keep->n++;
+        }
+    }
+    av_path_join(path, sizeof path, dir, "config.json");
+    if (compare != AV_TRAIN_CMP_NONE && access(path, F_OK) == 0)
+        for (size_t i = 1; i < sizeof kTrainOutputs / sizeof kTrainOutputs[0]; i++) { /* its figures, not train.csv */
+            av_path_join(path, sizeof path, dir, kTrainOutputs[i]);
+            if ((keep->paths[keep->n] = strdup(path))) keep->n++;
+        }
+}
+
+static void free_kept(av_written *keep) {
+    for (int i = 0; i < keep->n; i++) free(keep->paths[i]);
+    keep->n = 0;
+}
+
 /* After a run into o->outdir: a note naming what an earlier run left there
  * that this one neither wrote nor removed, so "a folder holds one run" is
  * kept in what the user is told. Those are model folders, not figures, so
@@ -1051,7 +1109,10 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     train_weights_note(weights, sizeof weights, o);
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
     if (!s) s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
-    if (!s) s = av_figures_remove_stale(o->outdir, "", run, NULL, o->quiet, err);
+    av_written keep;
+    keep_other_runs_figures(o->outdir, o->compare, &keep);
+    if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, o->quiet, err);
+    free_kept(&keep);
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
         int last = g->n_snap - 1, first90 = -1, LH = g->L * g->H;
