@@ -301,7 +301,7 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
  * columns), so neither changes as the estimate appears at step 3 or the
  * numbers grow. */
 static void progress_line(int step, int steps, const char *eta, double loss, double acc_pct, int acc_step) {
-    enum { ETA_W = 30 }; /* "  00:00:01<00:00:02, 100.00 steps/s" less its hours */
+    enum { ETA_W = 30 }; /* "  00:01<00:02, 100.00 steps/s" (29) and a column to spare */
     static const char *const form[3] = {" step %d/%d%s%s%s  loss %s  held-out accuracy %.1f %% (step %d)",
                                         " %d/%d%s%s%s  loss %s  acc %.1f %%", " step %d/%d%s%s%s  loss %s  held-out %.1f %%"};
     int cols = av_term_width_of(STDERR_FILENO) - 1; /* the last column would wrap on some terminals */
@@ -761,7 +761,6 @@ static void train_weights_note(char *buf, size_t n, const av_train_opts *o) {
              av_task_name(o->task), o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed);
 }
 
-
 /* Remove dir's training outputs (kTrainOutputs) before this run writes its
  * own: they are the model's that this run just replaced, or files this run
  * overwrites anyway. A missing one is fine. Error: AV_ERUNTIME naming the
@@ -999,7 +998,6 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
  * strdup'ed paths to keep (free them with free_kept); an allocation failure
  * keeps fewer. */
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep) {
-    static const char *const what[] = {"", "scale", "norm", "positions"};
     char path[4200], sub[4096], name[64];
     keep->n = 0;
     for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++) {
@@ -1010,7 +1008,7 @@ static void keep_other_runs_figures(const char *dir, int compare, av_written *ke
             held |= access(path, F_OK) == 0;
         }
         for (int e = 0; held && e < 2; e++) {
-            snprintf(name, sizeof name, "compare_%s.%s", what[c], e ? "svg" : "png");
+            snprintf(name, sizeof name, "compare_%s.%s", kCompareWhat[c], e ? "svg" : "png");
             av_path_join(path, sizeof path, dir, name);
             if ((keep->paths[keep->n] = strdup(path))) keep->n++;
         }

@@ -170,7 +170,6 @@ void av_task_probe(av_task_example *ex, av_task_kind kind) {
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n) {
     int induction = kind == AV_TASK_INDUCTION, digits = 0, answers = 0, seen_gt = 0;
     int prompt[AV_TASK_MAX_DIGITS], answer_at[AV_TASK_MAX_DIGITS]; /* the digits; where each answer digit is */
-    int answer[AV_TASK_MAX_DIGITS];
     const char *what = induction ? "a lowercase letter" : "a digit or >";
     *bad = -1;
     for (int k = 0; k < T; k++) {
@@ -191,7 +190,7 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
             *bad = -1;
             if (c == '>') seen_gt = 1;
             else if (!induction && seen_gt) {
-                if (answers < AV_TASK_MAX_DIGITS) answer[answers] = c - '0', answer_at[answers] = k;
+                if (answers < AV_TASK_MAX_DIGITS) answer_at[answers] = k;
                 answers++;
             } else if (!induction) {
                 if (digits < AV_TASK_MAX_DIGITS) prompt[digits] = c - '0';
@@ -215,19 +214,18 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
     else if (!seen_gt) snprintf(why, n, "no > after the digits");
     else if (answers >= digits) snprintf(why, n, "%d answer digits after > for %d digits: the answer is complete", answers, digits);
     else {
-        /* the answer so far must be the task's: reverse or sort of the digits before > */
-        int want[AV_TASK_MAX_DIGITS];
-        for (int i = 0; i < digits; i++) want[i] = prompt[kind == AV_TASK_SORT ? i : digits - 1 - i];
-        for (int i = 1; kind == AV_TASK_SORT && i < digits; i++) /* insertion sort, ascending */
-            for (int j = i; j > 0 && want[j - 1] > want[j]; j--) { int t = want[j]; want[j] = want[j - 1]; want[j - 1] = t; }
+        /* the answer so far must be the task's: the example of these digits, as training made it */
+        av_task_example ex;
+        digits_example(&ex, prompt, digits, kind == AV_TASK_SORT);
         int i = 0;
-        while (i < answers && answer[i] == want[i]) i++;
+        while (i < answers && ids[answer_at[i]] == ex.tokens[digits + 1 + i]) i++;
         if (i == answers) return 0;
         char got[2 * AV_TASK_MAX_DIGITS + 1] = "", ans[2 * AV_TASK_MAX_DIGITS + 1] = "";
         for (int d = 0; d < digits; d++) { /* "3 1 4": digit d at 2 d, a space before each but the first */
+            char t[16];
             if (d) got[2 * d - 1] = ans[2 * d - 1] = ' ';
             got[2 * d] = (char)('0' + prompt[d]);
-            ans[2 * d] = (char)('0' + want[d]);
+            ans[2 * d] = av_toy_token_text(ex.tokens[digits + 1 + d], t) == 0 ? t[1] : '?'; /* " 4" */
             got[2 * d + 1] = ans[2 * d + 1] = 0;
         }
         *bad = answer_at[i];
