@@ -82,6 +82,10 @@ static void test_bad_numbers_name_the_value(void **state) {
     expect_usage((const char *[]){"--train", "reverse", "--weight-decay", "1e-400", NULL}, "--weight-decay 1e-400 is too "
                  "small: below 1.2e-38, float32's smallest normal number, it computes as 0 or loses its digits; allowed: "
                  "0..1 (0 for none)");
+    expect_usage((const char *[]){"--vmax", "5e-324", "x", NULL}, "--vmax 5e-324 is too small"); /* drew 0..1 */
+    expect_usage((const char *[]){"--vmax", "1e-40", "x", NULL}, "--vmax 1e-40 is too small");
+    /* a range that does not reach 0 says "outside", not the float32 reason */
+    expect_usage((const char *[]){"--scale", "1e-400", "x", NULL}, "--scale 1e-400 is outside the allowed range");
     av_options o;
     av_err err = {{0}};
     assert_int_equal(parse(&o, &err, (const char *[]){"--train", "reverse", "--lr", "1.2e-38", "--weight-decay", "-0",

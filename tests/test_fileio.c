@@ -594,6 +594,12 @@ static void test_mkdir_p_on_dangling_link_names_its_target(void **state) {
     if (!strstr(err.msg, want)) fail_msg("%s", err.msg);
     assert_int_equal(av_mkdir_p(in_dir(f, "DL/sub"), &err), AV_ERUNTIME);
     if (!strstr(err.msg, want)) fail_msg("%s", err.msg);
+    /* a link to itself exists as a name but leads nowhere: a loop, not "does not exist" */
+    snprintf(link, sizeof link, "%s", in_dir(f, "loop"));
+    assert_int_equal(symlink("loop", link), 0);
+    assert_int_equal(av_mkdir_p(link, &err), AV_ERUNTIME);
+    if (!strstr(err.msg, "is a symbolic link to 'loop', which leads back to itself (a loop of links)"))
+        fail_msg("%s", err.msg);
 }
 
 /* ------------------------------------------------------------------------- */

@@ -372,8 +372,9 @@ static void test_cli_train_notes_what_an_earlier_run_left(void **state) {
         {NULL, NULL, {NULL}},                 /* the same kind of run again: it replaces everything */
         {"scale", "the model of a plain --train (config.json, model.safetensors, its figures)",
          {"curves.png", "filmstrip.svg", NULL}},
-        {NULL, "scale/, no-scale/", {"compare_scale.png", "compare_scale.svg", NULL}}, /* the variants stay */
-        {"norm", "scale/, no-scale/, the model of a plain --train", {"compare_scale.png", "curves.png", NULL}},
+        {NULL, "scale/, no-scale/, compare_scale.png/.svg", {"compare_scale.png", "compare_scale.svg", NULL}},
+        {"norm", "scale/, no-scale/, compare_scale.png/.svg, the model of a plain --train",
+         {"compare_scale.png", "curves.png", NULL}},
     };
     const char *dir = tu_in(f, "runs");
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
@@ -554,7 +555,9 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "1 2 3 4 5 6 7 8 9", "9 digits and no >; its prompts have 2 to 8 digits, then >"},
         /* answer digits that are not the answer so far went without a note (a new user's report) */
         {0, "3 1 4 > 7", "token 4 [␣7] is not the task's answer: reverse of \"3 1 4\" is \"4 1 3\""},
-        {0, "3 1 4 > 4 1 2", "3 answer digits after > for 3 digits"},
+        {0, "3 1 4 > 4 1 2", "token 6 [␣2] is not the task's answer"}, /* was "the answer is complete" */
+        {0, "3 1 4 > 4 2 3", "token 5 [␣2] is not the task's answer"},
+        {0, "3 1 4 > 4 1 3 9", "4 answer digits after > for 3 digits: the answer is complete"},
         {0, "3 1 4 1 5 > 5 1 4 2", "token 9 [␣2] is not the task's answer: reverse of \"3 1 4 1 5\" is \"5 1 4 1 3\""},
         {0, "3 1 > 1 3", "2 answer digits after > for 2 digits: the answer is complete"},
         {0, "10 2 >", "token 1 [0] has no space before it"},
@@ -893,16 +896,16 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
  * injects SIGINT right after the first rename. A signal there used to let the handler remove the other
  * temporaries, leaving a step-31 model.safetensors of d_model 32 beside the step-30 config.json of d_model
  * 16 (a new user's report). strace comes with `install-deps.sh test`; skipped without it or ptrace. */
-/* `attnviz --train reverse --steps 31 -d 32 --batch 2 -q -o f/m` under strace, which sends it SIGINT at its
- * when-th rename (the model's four files are renames 1..4, train.csv 5); stderr into f/err. Skips the test
- * without strace or ptrace. */
-static void train_interrupted_at_rename(tu_fixture *f, int when) {
+/* `attnviz --train reverse --steps 31 -d 32 --batch 2 -q -o f/m` (with `--compare compare` unless NULL) under
+ * strace, which sends it SIGINT at its when-th rename (the model's four files are renames 1..4, train.csv 5);
+ * stderr into f/err. Skips the test without strace or ptrace. */
+static void train_interrupted_at_rename(tu_fixture *f, int when, const char *compare) {
     if (access("/usr/bin/strace", X_OK) != 0) skip();
     char inject[64];
     snprintf(inject, sizeof inject, "inject=renameat2,rename:signal=SIGINT:when=%d", when);
     const char *argv[] = {"/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e", inject,
                           tu_bin(), "--train", "reverse", "--steps", "31", "-d", "32", "--batch", "2", "-q", "-o",
-                          tu_in(f, "m"), NULL};
+                          tu_in(f, "m"), compare ? "--compare" : NULL, compare, NULL};
     char err_path[4096];
     snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
     pid_t pid = fork();
@@ -921,7 +924,7 @@ static void test_cli_train_ctrl_c_between_renames_keeps_one_model(void **state) 
     tu_fixture *f = *state;
     train_small(f, "reverse", "30", "m");
     tu_result r;
-    train_interrupted_at_rename(f, 1);
+    train_interrupted_at_rename(f, 1, NULL);
     char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
     assert_non_null(cfg);
     int old = strstr(cfg, "\"step\":\t30") != NULL, now = strstr(cfg, "\"step\":\t31") != NULL;
@@ -953,11 +956,21 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
         old[i] = tu_slurp_file(tu_in(f, path), &old_len[i]);
         assert_non_null(old[i]);
     }
-    train_interrupted_at_rename(f, 5);
-    char *err = tu_slurp_file(tu_in(f, "err"), NULL), *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    /* at the last of the model's renames (4; the signal waits for the set's end) and at train.csv's (5): the
+     * message said "not saved" in the moment after the renames, while the sort figures still stood */
+    train_interrupted_at_rename(f, 4, NULL);
+    char *err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved, but its training "
+        "figures and train.csv are not all written: rerun the same command"))
+        fail_msg("at the model's last rename, stderr: %s", err);
+    free(err);
+    train_interrupted_at_rename(f, 5, NULL);
+    err = tu_slurp_file(tu_in(f, "err"), NULL);
+    char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
     assert_true(err && cfg);
-    if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved and checked, but its "
-        "training figures and train.csv are not all written: rerun the same command"))
+    if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved, but its training "
+        "figures and train.csv are not all written: rerun the same command"))
         fail_msg("stderr: %s", err);
     assert_non_null(strstr(cfg, "\"task\":\t\"reverse\""));
     for (int i = 0; i < 6; i++) {
@@ -970,6 +983,26 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
     }
     free(err);
     free(cfg);
+}
+
+/* A --compare interrupted after its first variant is replaced leaves no comparison of the variants it
+ * replaced: compare_scale.png of an earlier sort comparison stood beside a new reverse scale/ (a new user's
+ * report). */
+static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "sort", "--steps", "2", "-d", "16", "--batch", "2", "-q", "--compare", "scale",
+                "-o", tu_in(f, "m"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(access(tu_in(f, "m/compare_scale.png"), F_OK), 0);
+    train_interrupted_at_rename(f, 5, "scale"); /* scale/'s train.csv: scale/ is replaced, no-scale/ not yet */
+    char *cfg = tu_slurp_file(tu_in(f, "m/scale/config.json"), NULL);
+    assert_non_null(cfg);
+    assert_non_null(strstr(cfg, "\"task\":\t\"reverse\""));
+    free(cfg);
+    if (access(tu_in(f, "m/compare_scale.png"), F_OK) == 0 || access(tu_in(f, "m/compare_scale.svg"), F_OK) == 0)
+        fail_msg("the sort comparison stayed beside the new reverse scale/");
 }
 
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
@@ -2366,6 +2399,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_generate_note_positions),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -257,8 +257,8 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     if (end == s || *end != 0)
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
     /* 5e-324 (an underflow, ERANGE) and 1e-40 are inside (0, 10] but compute as 0 or as a denormal in
-     * float32: said so, not "outside the range" (a new user's report) */
-    if (isfinite(v) && fabs(v) < 1 && (errno == ERANGE || (v != 0 && fabs(v) < FLT_MIN)))
+     * float32: said so, not "outside the range" (a new user's report); a range from 0.5 says "outside" */
+    if (isfinite(v) && fabs(v) < 1 && d->min <= 0 && (errno == ERANGE || (v != 0 && fabs(v) < FLT_MIN)))
         return av_fail(err, AV_EUSAGE, "--%s %s is too small: below %.2g, float32's smallest normal number, it "
                        "computes as 0 or loses its digits; allowed: %s%s", d->name, s, (double)FLT_MIN, range,
                        d->min == 0 && !d->open ? " (0 for none)" : "");
@@ -407,6 +407,10 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     double v = strtod(s, &end);
     if (end == s || *end != 0 || !isfinite(v))
         return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", s);
+    if (fabs(v) < FLT_MIN && v != 0 && fabs(v) < 1) /* as read_number: 5e-324 drew a 0..1 colour bar */
+        return av_fail(err, AV_EUSAGE, "--vmax %s is too small: below %.2g, float32's smallest normal number, it "
+                       "computes as 0 or loses its digits; allowed: auto, fixed, or a number in (0, 1]", s,
+                       (double)FLT_MIN);
     if (!(v > 0 && v <= 1))
         return av_fail(err, AV_EUSAGE, "--vmax %s is outside the allowed range (0, 1]", s);
     o->vmax_mode = AV_VMAX_VALUE;

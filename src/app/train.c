@@ -295,8 +295,8 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
  * estimate, loss and held-out accuracy, fitted to the terminal's width. A line
  * wider than the terminal would wrap, and every '\r' would then scroll a new
  * one; so the words shorten (tqdm's "100/300 [00:01<00:02, 75.26 steps/s]"
- * form keeps the estimate at 80 columns), then the estimate goes, then the bar
- * (30 columns at most, 8 at least), then the line is cut. The form and the bar
+ * form keeps the estimate at 80 columns), then the bar goes (30 columns at
+ * most, 8 at least), then the estimate, then the line is cut. The form and the bar
  * are chosen for the run's widest line (its last step, an estimate of ETA_W
  * columns), so neither changes as the estimate appears at step 3 or the
  * numbers grow. */
@@ -310,16 +310,17 @@ static void progress_line(int step, int steps, const char *eta, double loss, dou
     memset(wide, '0', ETA_W);
     wide[ETA_W] = 0;
     /* the widest each form gets in this run: the last step, 100.0 %, a 7-character loss and an ETA_W estimate */
-    int f = 0, longest = 0;
+    int f = 0, longest = 0, bar = 1;
     for (; f < 3; f++) {
         longest = snprintf(text, sizeof text, form[f], steps, steps, f == 1 ? " [" : "", f < 2 ? wide + 2 : "",
                            f == 1 ? "]" : "", "00.0000", 100.0, steps);
         if (longest + 10 <= cols || f == 2) break;
+        if (f == 1 && longest <= cols) { bar = 0; break; } /* the estimate before the bar, as tqdm drops its bar */
     }
     const char *e = f < 2 && eta[0] ? eta + 2 : ""; /* eta is "  MM:SS<MM:SS, R steps/s" or "" */
     snprintf(text, sizeof text, form[f], step, steps, f == 1 && e[0] ? " [" : f == 0 && e[0] ? "  " : "", e,
              f == 1 && e[0] ? "]" : "", lt, acc_pct, acc_step);
-    int w = cols - longest - 2 < 30 ? cols - longest - 2 : 30;
+    int w = !bar ? 0 : cols - longest - 2 < 30 ? cols - longest - 2 : 30;
     fputc('\r', stderr);
     if (w >= 8) {
         int fill = (int)((double)step / steps * w);
@@ -461,8 +462,10 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
 /* The trained model into dir: model.safetensors, config.json, vocab.json and
  * merges.txt, as one set (io/fileio.h av_afile_set): on a failure (a full
  * disk) none of the four changes, and the error adds that the model was not
- * saved. Errors: AV_ERUNTIME, naming the file. */
-static av_status write_model(const char *dir, const av_trainer *tr, const char *task, av_err *err) {
+ * saved. saved_msg becomes the Ctrl-C message once the four are in place
+ * (av_afile_set.renamed_msg). Errors: AV_ERUNTIME, naming the file. */
+static av_status write_model(const char *dir, const av_trainer *tr, const char *task, const char *saved_msg,
+                             av_err *err) {
     av_st_write_tensor *t = calloc((size_t)tr->n_tensors, sizeof *t);
     if (!t) return av_fail(err, AV_ERUNTIME, "out of memory writing the model");
     for (int i = 0; i < tr->n_tensors; i++) {
@@ -474,6 +477,7 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
     av_path_join(path, sizeof path, dir, "model.safetensors");
     av_afile_set set; /* the four appear together or not at all (io/fileio.h) */
     av_afile_set_begin(&set);
+    set.renamed_msg = saved_msg; /* what a Ctrl-C is told from the moment they are in place */
     av_status s = av_safetensors_write(path, t, tr->n_tensors, err);
     free(t);
     if (!s) s = write_config(dir, &tr->cfg, task, tr->step, err);
@@ -794,20 +798,18 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     train_run_id(run, o);
     train_weights_note(weights, sizeof weights, o);
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
-    av_status s = write_model(dir, &r->tr, task, err);
+    /* from the moment the model's files are renamed in, a Ctrl-C leaves the new model with some of its figures:
+     * say so, and leave none of the model's predecessor (its attention.gif said "trained on sort" beside a reverse
+     * model: a new user's report) */
+    char msg[AV_INTERRUPT_MSG_MAX];
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %.300s was saved, but its training "
+             "figures and train.csv are not all written: rerun the same command (the same seed gives the same "
+             "model) to write them\n", o->tty ? "\n" : "", dir);
+    av_status s = write_model(dir, &r->tr, task, msg, err);
+    if (!s) s = remove_training_outputs(dir, err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
     int saved = !s;
-    char msg[AV_INTERRUPT_MSG_MAX];
-    if (saved) { /* from here a Ctrl-C leaves the new model with some of its figures: say so, and leave none of
-                  * the model's predecessor (its attention.gif said "trained on sort" beside a reverse model:
-                  * a new user's report) */
-        snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %.300s was saved and checked, but "
-                 "its training figures and train.csv are not all written: rerun the same command (the same seed "
-                 "gives the same model) to write them\n", o->tty ? "\n" : "", dir);
-        av_interrupt_message(msg);
-        s = remove_training_outputs(dir, err);
-    }
     if (!s) s = write_csv(dir, &r->log, err);
     snprintf(title, sizeof title, "trained on %s, step %d · %d layer%s, %d head%s, d_model %d · %s", task, o->steps,
              o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
@@ -1032,10 +1034,11 @@ static void free_kept(av_written *keep) {
  * they are named, not deleted (av_figures_remove_stale removes only figures
  * attnviz recognises by their run id): the variant folders of another
  * --compare (any folder of kVariantDirs not in names[0..n-1], holding a
- * config.json), and with --compare (n > 0) a model trained at the top of the
- * folder by a plain --train. */
+ * config.json) with its compare_WHAT figure, which stays with them, and with
+ * --compare (n > 0) a model trained at the top of the folder by a plain
+ * --train. */
 static void note_other_runs(const av_train_opts *o, const char *const *names, int n) {
-    char list[256] = "", path[4200];
+    char list[512] = "", path[4200];
     size_t len = 0;
     if (o->quiet) return;
     for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++)
@@ -1049,6 +1052,14 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
             if (!ours && access(path, F_OK) == 0 && len < sizeof list)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s/", len ? ", " : "", d);
         }
+    for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++) { /* their figures, which stay with them */
+        char name[64];
+        snprintf(name, sizeof name, "compare_%s.png", kCompareWhat[c]);
+        av_path_join(path, sizeof path, o->outdir, name);
+        if ((int)o->compare != c && access(path, F_OK) == 0 && len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%scompare_%s.png/.svg", len ? ", " : "",
+                                    kCompareWhat[c]);
+    }
     av_path_join(path, sizeof path, o->outdir, "config.json");
     if (n > 0 && access(path, F_OK) == 0 && len < sizeof list)
         len += (size_t)snprintf(list + len, sizeof list - len, "%sthe model of a plain --train (config.json, "
@@ -1088,19 +1099,29 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
     if (left_out[0]) fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
     av_status s = AV_OK;
+    char file[64], path[4200];
+    snprintf(file, sizeof file, "compare_%s", what[o->compare]);
+    for (int e = 0; e < 2 && !s; e++) { /* an earlier compare_WHAT shows the variants this run replaces: it went
+                                         * stale beside a replaced scale/ when no-scale/ was interrupted */
+        char name[80];
+        snprintf(name, sizeof name, "%s.%s", file, e ? "svg" : "png");
+        av_path_join(path, sizeof path, o->outdir, name);
+        if (unlink(path) != 0 && errno != ENOENT)
+            s = av_fail(err, AV_ERUNTIME, "cannot remove '%s', the comparison of the models this run replaces: %s",
+                        path, strerror(errno));
+    }
     for (int i = 0; !s && i < n; i++, done++) {
         char dir[4096];
         av_path_join(dir, sizeof dir, o->outdir, names[i]);
         if (!o->quiet) fprintf(out, "\n== --compare %s: %s -> %s\n", what[o->compare], names[i], dir);
         s = run_one(&v[i], dir, &logs[i], out, err);
     }
-    char title[240], file[64], odd[48] = ""; /* the figure's title is one line: say it short */
+    char title[240], odd[48] = ""; /* the figure's title is one line: say it short */
     if (left_out[0]) snprintf(odd, sizeof odd, " · no rope: d_k %d is odd", o->d_model / o->heads);
     /* the model and lr too: the scale result turns over between lr 6e-3 and 3e-3 (docs/train.md) */
     snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, lr %g · --compare %s, same data, "
              "seed %llu%s", av_task_name(o->task), o->steps, o->layers, o->layers == 1 ? "" : "s", o->heads,
              o->heads == 1 ? "" : "s", o->d_model, o->lr, what[o->compare], (unsigned long long)o->seed, odd);
-    snprintf(file, sizeof file, "compare_%s", what[o->compare]);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32], weights[160];
     train_run_id(run, o);
@@ -1126,7 +1147,6 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     if (!s && left_out[0]) fprintf(out, "%-11s left out: %s\n", "rope", left_out);
     if (!s) note_other_runs(o, names, n);
     if (!s && !o->quiet) {
-        char path[4200];
         av_path_join(path, sizeof path, o->outdir, file);
         fprintf(out, "wrote %s.png and .svg\n", path);
     }

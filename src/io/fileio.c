@@ -72,7 +72,10 @@ static pthread_once_t g_handlers_once = PTHREAD_ONCE_INIT;
 static char g_msg[AV_INTERRUPT_MSG_MAX];
 static atomic_int g_msg_len;
 
+static atomic_int g_handling; /* a second signal (timeout signals the process and its group) waits for the first */
+
 static void on_signal(int sig) {
+    if (atomic_exchange(&g_handling, 1)) return; /* the first one's raise() ends the process */
     for (int i = 0; i < TMP_SLOTS; i++)
         if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
     int n = atomic_load(&g_msg_len);
@@ -247,6 +250,7 @@ static av_status put_in_place(av_afile *f, av_err *err) {
 
 void av_afile_set_begin(av_afile_set *set) {
     set->n = 0;
+    set->renamed_msg = NULL;
     g_set = set;
 }
 
@@ -259,6 +263,7 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err) {
         if (commit && !st) st = put_in_place(&set->kept[i], err);
         else av_afile_abort(&set->kept[i]);
     }
+    if (commit && !st && set->renamed_msg) av_interrupt_message(set->renamed_msg);
     unhold_signals(&old);
     set->n = 0;
     return st;
@@ -326,11 +331,13 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
     const char *more = strlen(dir) > 200 ? "..." : "";
     char target[256];
     ssize_t tn;
+    int why = stat(part, &st) == 0 ? 0 : errno; /* ENOENT: the link's target is missing; ELOOP: a loop */
     if (e == EEXIST && lstat(part, &st) == 0 && S_ISLNK(st.st_mode) &&
         (tn = readlink(part, target, sizeof target - 1)) >= 0) { /* mkdir's "File exists" said nothing of the link */
         target[tn] = 0;
-        return av_fail(err, AV_ERUNTIME, "cannot create folder '%.200s%s': '%.200s' is a symbolic link to '%s', "
-                       "which does not exist", dir, more, part, target);
+        return av_fail(err, AV_ERUNTIME, "cannot create folder '%.200s%s': '%.200s' is a symbolic link to '%s', %s",
+                       dir, more, part, target, why == ELOOP ? "which leads back to itself (a loop of links)"
+                                                             : "which does not exist");
     }
     if (e == ENAMETOOLONG) /* bad input like the whole name past 4095 bytes below (exit 2), not a failure */
         return av_fail(err, AV_EUSAGE, "cannot create folder '%.200s%s': a name in it is too long (at most %ld bytes "

@@ -73,11 +73,15 @@ void av_afile_abort(av_afile *f);
  * set_end holds SIGINT, SIGTERM and SIGHUP while it renames, so a Ctrl-C
  * comes after all or none. Errors of set_end: av_afile_commit's rename
  * error, naming the file; the files renamed before it stay, the rest are
- * removed. */
+ * removed. A caller may set `renamed_msg` after set_begin: once every file
+ * is renamed, set_end makes it the av_interrupt_message while the signals
+ * are still held, so a Ctrl-C is told the set is in place from its first
+ * moment there (a Ctrl-C just after the renames said "not saved"). */
 #define AV_AFILE_SET_MAX 4
 typedef struct {
     av_afile kept[AV_AFILE_SET_MAX];
     int n;
+    const char *renamed_msg; /* or NULL: the interrupt message is left as it is */
 } av_afile_set;
 void av_afile_set_begin(av_afile_set *set);
 av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);

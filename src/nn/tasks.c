@@ -212,14 +212,18 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
         snprintf(why, n, "%d digit%s before >; its prompts have %d to %d", digits, digits == 1 ? "" : "s",
                  AV_TASK_MIN_DIGITS, AV_TASK_MAX_DIGITS);
     else if (!seen_gt) snprintf(why, n, "no > after the digits");
-    else if (answers >= digits) snprintf(why, n, "%d answer digits after > for %d digits: the answer is complete", answers, digits);
     else {
-        /* the answer so far must be the task's: the example of these digits, as training made it */
+        /* the answer so far must be the task's, the example of these digits as training made it, before its
+         * length counts ("3 1 4 > 4 2 3" was only "the answer is complete") */
         av_task_example ex;
         digits_example(&ex, prompt, digits, kind == AV_TASK_SORT);
-        int i = 0;
-        while (i < answers && ids[answer_at[i]] == ex.tokens[digits + 1 + i]) i++;
-        if (i == answers) return 0;
+        int i = 0, m = answers < digits ? answers : digits;
+        while (i < m && ids[answer_at[i]] == ex.tokens[digits + 1 + i]) i++;
+        if (i == m && answers < digits) return 0;
+        if (i == m) {
+            snprintf(why, n, "%d answer digits after > for %d digits: the answer is complete", answers, digits);
+            return 1;
+        }
         char got[2 * AV_TASK_MAX_DIGITS + 1] = "", ans[2 * AV_TASK_MAX_DIGITS + 1] = "";
         for (int d = 0; d < digits; d++) { /* "3 1 4": digit d at 2 d, a space before each but the first */
             char t[16];
