@@ -241,7 +241,7 @@ figures: deps
 # The "watch attention learn" chapter (docs/train.md, docs/train.zh.md):
 # trains 7 small models and the ~30 runs of the reverse options table
 # (scripts/train_options.sh, about 20 minutes in all), so it is not part of `make figures`.
-train-figures: deps
+train-figures: deps-bench
 	@$(MAKE) --no-print-directory attnviz
 	@sh scripts/train_figures.sh
 

@@ -29,11 +29,12 @@
 #           system font (the plot tests draw without the bundled copy), man
 #           (the installed man page is read), strace (injects a Ctrl-C
 #           between --train's renames, tests/test_train.c)
-#   bench (make bench) run's packages and python3-torch with python3-numpy:
-#           bench/*.py time the same attention, GPT-2, Llama and training
-#           step in torch on the CPU, the reference every goal is quoted
-#           beside (not part of test or fuzz: the tests read committed
-#           reference tensors, so CI needs no torch)
+#   bench (make bench, make train-figures) run's packages and python3-torch
+#           with python3-numpy: bench/*.py time the same attention, GPT-2,
+#           Llama and training step in torch on the CPU, the reference every
+#           goal is quoted beside, and scripts/chapter_heads.py reads the
+#           chapter's --dump with numpy (not part of test or fuzz: the tests
+#           read committed reference tensors, so CI needs no torch)
 #   fuzz  (make fuzz, make memcheck; CI) also clang with its libFuzzer
 #           runtime (libclang-rt-N-dev) and valgrind. gcc's
 #           -fsanitize=address,undefined (make test SANITIZE=1) needs nothing

@@ -1,19 +1,21 @@
 #!/bin/sh
-# train_options.sh - regenerate the table of reverse runs with other shapes
-# and optimiser settings in docs/train.md and docs/train.zh.md. Called by
-# scripts/train_figures.sh (`make train-figures`); about 30 trainings, run one
-# after another (each uses every core), so it takes several minutes.
+# train_options.sh - regenerate the tables of reverse, sort and induction runs
+# with other shapes, optimiser settings and seeds in docs/train.md and
+# docs/train.zh.md. Called by scripts/train_figures.sh (`make
+# train-figures`); about 40 trainings, run one after another (each uses every
+# core), so it takes several minutes.
 #
 # Each row below is a label (English, then Chinese) and one or more option
-# sets separated by ";". Every option set is one `attnviz --train reverse
+# sets separated by ";". Every option set is one `attnviz --train TASK
 # OPTIONS -o DIR` (seed 42 unless the options say otherwise); the row prints
 # the held-out accuracy and the best head of the last snapshot line of each,
 # separated by " / ", so every number in the table comes from a run here.
 #
-# Writes docs/figures/train/reverse_options.md and reverse_options.zh.md
-# (the whole Markdown table, header included, since a comment line inside a
-# table would end it; the chapters include them with a <!-- run-md: ... -->
-# block) and reverse_options.txt (the last line of every run, for reference).
+# Writes docs/figures/train/TASK_options.md and TASK_options.zh.md for TASK
+# reverse, sort and induction (the whole Markdown table, header included, since a
+# comment line inside a table would end it; the chapters include them with a
+# <!-- run-md: ... --> block) and TASK_options.txt (the last line of every
+# run, for reference).
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD:$PATH"
@@ -21,13 +23,55 @@ export PATH
 out=docs/figures/train
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '| task, option | held-out accuracy | best head on target |\n|---|---|---|\n' >"$tmp/en"
-printf '| 任务、选项 | 留出集准确率 | 目标注意力最高的头 |\n|---|---|---|\n' >"$tmp/zh"
-: >"$tmp/log"
+# table TASK: the rows on standard input, one run per option set
+table() {
+    task=$1
+    printf '| task, option | held-out accuracy | best head on target |\n|---|---|---|\n' >"$tmp/en"
+    printf '| 任务、选项 | 留出集准确率 | 目标注意力最高的头 |\n|---|---|---|\n' >"$tmp/zh"
+    : >"$tmp/log"
+    while IFS='|' read -r en zh sets; do
+        [ -n "$zh" ] || zh=$en
+        acc=
+        best=
+        # one run per option set; an empty set is the defaults
+        rest="$sets;"
+        while [ -n "$rest" ]; do
+            opts=${rest%%;*}
+            rest=${rest#*;}
+            rm -rf "$tmp/run"
+            # $opts is split into words on purpose: it is a list of options
+            # shellcheck disable=SC2086
+            attnviz --train "$task" $opts -o "$tmp/run" >"$tmp/out" 2>&1 </dev/null || {
+                echo "train_options.sh: attnviz --train $task $opts failed:" >&2
+                cat "$tmp/out" >&2
+                exit 1
+            }
+            last=$(grep '^step ' "$tmp/out" | tail -n 1)
+            printf '%s\t%s\n' "${opts:-(defaults)}" "$last" >>"$tmp/log"
+            a=$(echo "$last" | sed -n 's/.*accuracy *\([0-9.]*\) %.*/\1/p')
+            b=$(echo "$last" | sed -n 's/.*best \(L[0-9]* H[0-9]* [0-9.]*\).*/\1/p')
+            if [ -z "$a" ] || [ -z "$b" ]; then
+                echo "train_options.sh: no accuracy or best head in: $last" >&2
+                exit 1
+            fi
+            acc=${acc:+$acc / }$a
+            best=${best:+$best / }$b
+        done
+        echo "| $en | $acc % | $best |" >>"$tmp/en"
+        echo "| $zh | $acc % | $best |" >>"$tmp/zh"
+    done
+    # a blank line ends the table: GFM would take the <!-- end --> after it for one more row
+    echo >>"$tmp/en"
+    echo >>"$tmp/zh"
+    cp "$tmp/en" "$out/${task}_options.md"
+    cp "$tmp/zh" "$out/${task}_options.zh.md"
+    cp "$tmp/log" "$out/${task}_options.txt"
+    echo "$task options table in $out/${task}_options.md ($(($(wc -l <"$out/${task}_options.md") - 3)) rows)"
+}
 
 # label (en) | label (zh) | option sets (backquotes are Markdown, not shell)
-# shellcheck disable=SC2016
-rows='reverse (defaults: 2 layers, 4 heads, d_model 64, 4000 steps)|reverse（默认：2 层、4 个头、d_model 64、4000 步）|
+table reverse <<'EOF'
+reverse (defaults: 2 layers, 4 heads, d_model 64, 4000 steps)|reverse（默认：2 层、4 个头、d_model 64、4000 步）|
 reverse `--heads 1`||--heads 1
 reverse `--heads 2`||--heads 2
 reverse `--layers 1`||--layers 1
@@ -45,43 +89,13 @@ reverse `--batch 64` / `--batch 128`||--batch 64;--batch 128
 reverse `--schedule constant` / `--schedule noam`||--schedule constant;--schedule noam
 reverse `--warmup 1000`||--warmup 1000
 reverse `--weight-decay 0` / `0.1` (default 0.01)|reverse `--weight-decay 0` / `0.1`（默认 0.01）|--weight-decay 0;--weight-decay 0.1
-reverse `--seed 1` / `2` / `3`||--seed 1;--seed 2;--seed 3'
-
-echo "$rows" | while IFS='|' read -r en zh sets; do
-    [ -n "$zh" ] || zh=$en
-    acc=
-    best=
-    # one run per option set; an empty set is the defaults
-    rest="$sets;"
-    while [ -n "$rest" ]; do
-        opts=${rest%%;*}
-        rest=${rest#*;}
-        rm -rf "$tmp/run"
-        # $opts is split into words on purpose: it is a list of options
-        # shellcheck disable=SC2086
-        attnviz --train reverse $opts -o "$tmp/run" >"$tmp/out" 2>&1 || {
-            echo "train_options.sh: attnviz --train reverse $opts failed:" >&2
-            cat "$tmp/out" >&2
-            exit 1
-        }
-        last=$(grep '^step ' "$tmp/out" | tail -n 1)
-        printf '%s\t%s\n' "${opts:-(defaults)}" "$last" >>"$tmp/log"
-        a=$(echo "$last" | sed -n 's/.*accuracy *\([0-9.]*\) %.*/\1/p')
-        b=$(echo "$last" | sed -n 's/.*best \(L[0-9]* H[0-9]* [0-9.]*\).*/\1/p')
-        if [ -z "$a" ] || [ -z "$b" ]; then
-            echo "train_options.sh: no accuracy or best head in: $last" >&2
-            exit 1
-        fi
-        acc=${acc:+$acc / }$a
-        best=${best:+$best / }$b
-    done
-    echo "| $en | $acc % | $best |" >>"$tmp/en"
-    echo "| $zh | $acc % | $best |" >>"$tmp/zh"
-done
-# a blank line ends the table: GFM would take the <!-- end --> after it for one more row
-echo >>"$tmp/en"
-echo >>"$tmp/zh"
-cp "$tmp/en" "$out/reverse_options.md"
-cp "$tmp/zh" "$out/reverse_options.zh.md"
-cp "$tmp/log" "$out/reverse_options.txt"
-echo "reverse options table in $out/reverse_options.md ($(($(wc -l <"$out/reverse_options.md") - 3)) rows)"
+reverse `--seed 1` / `2` / `3`||--seed 1;--seed 2;--seed 3
+EOF
+table sort <<'EOF'
+sort (defaults: 2 layers, 4 heads, d_model 64, 4000 steps)|sort（默认：2 层、4 个头、d_model 64、4000 步）|
+sort `--heads 1` / `--heads 2`||--heads 1;--heads 2
+sort `--layers 1 --heads 1`||--layers 1 --heads 1
+EOF
+table induction <<'EOF'
+induction `--seed 1` / `2` / `3` / `4`||--seed 1;--seed 2;--seed 3;--seed 4
+EOF
