@@ -203,8 +203,9 @@ static void filmstrip_cell(const char *svg, double *cell, double *font) {
 
 /* One head's strip (10 snapshots of 11 tokens) drew its single column of maps at the usual 12 px a token
  * with 10-px labels, 132 px on a page sized by its title (a new user's report: not legible when
- * projected). With few heads the maps now grow, the labels with them, while the figure stays within
- * 1400 x 1800 px; the usual 8 heads keep 12 px and 10-px labels. */
+ * projected). With few heads the maps now grow, the labels with them, and the snapshots stand in
+ * groups side by side, while the figure stays within 1400 x 1800 px; the usual 8 heads keep one column
+ * of snapshots, 12 px a token and 10-px labels. */
 static void test_filmstrip_few_heads_grow(void **state) {
     tu_fixture *f = *state;
     enum { ROWS = 10, T = 11 };
@@ -226,6 +227,9 @@ static void test_filmstrip_few_heads_grow(void **state) {
     svg_size(svg, &w, &h);
     if (!(cell > 12 && font > 10)) fail_msg("one head: %g px a token, %g-px labels", cell, font);
     if (w > 1400 || h > 1800) fail_msg("one head: %g x %g px", w, h);
+    char anchor[8]; /* and its snapshots stand in groups side by side: the last row's label right of the first's */
+    if (!(svg_text_x(svg, "step 9", anchor) > svg_text_x(svg, "step 0", anchor) + 100))
+        fail_msg("one head: the snapshots are one column");
     free(svg);
     fs.cols = 8;
     assert_int_equal(av_plot_filmstrip(tu_in(f, "eight.svg"), &fs, &META, &e), AV_OK);
@@ -233,6 +237,7 @@ static void test_filmstrip_few_heads_grow(void **state) {
     assert_non_null(svg);
     filmstrip_cell(svg, &cell, &font);
     assert_true(fabs(cell - 12) < 1e-6 && fabs(font - 10) < 1e-6);
+    assert_true(fabs(svg_text_x(svg, "step 9", anchor) - svg_text_x(svg, "step 0", anchor)) < 1e-6); /* one column */
     free(svg);
 }
 

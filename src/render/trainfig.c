@@ -214,18 +214,23 @@ enum { FS_GROW_CELL = 24, FS_GROW_W = 1400, FS_GROW_H = 1800 };
 
 typedef struct {
     int cell, font;    /* px a token; the token labels' size, px */
-    int left, q_w;     /* the maps' left edge; the query labels' band */
+    int left, q_w;     /* the maps' left edge (in the first group); the query labels' band */
+    int groups, per;   /* snapshot rows side by side in groups of `per` rows (1 group: one column of rows) */
+    int group_w;       /* px from one group's left edge to the next's */
     int width, height; /* the figure, before a wide title widens it */
 } fs_layout;
 
 static int imax(int a, int b) { return a > b ? a : b; }
 
-/* The film strip's layout with cells of `cell` px: token labels grow with
- * the cells from 10 px (12-px cells) to 14 px, and the bands around the
- * maps with them. */
-static void fs_layout_at(const av_filmstrip *fs, int cell, int top, fs_layout *l) {
+/* The film strip's layout with cells of `cell` px and the snapshot rows in
+ * `groups` groups side by side: token labels grow with the cells from 10 px
+ * (12-px cells) to 14 px, and the bands around the maps with them. Each
+ * group has its own row labels, query labels and column labels. */
+static void fs_layout_at(const av_filmstrip *fs, int cell, int groups, int top, fs_layout *l) {
     int T = fs->T, gap = 16, tok = 0;
     l->cell = cell;
+    l->groups = groups;
+    l->per = (fs->rows + groups - 1) / groups;
     l->font = cell - 2 < 10 ? 10 : cell - 2 > 14 ? 14 : cell - 2;
     for (int t = 0; fs->tokens && t < T; t++) {
         av_text_metrics m;
@@ -240,8 +245,9 @@ static void fs_layout_at(const av_filmstrip *fs, int cell, int top, fs_layout *l
         l->left = imax(l->left, (int)ceilf(m.width) + 20 + l->q_w);
     }
     int tok_w = imax(64, tok + 24); /* the key labels under the last row, upright */
-    l->width = l->left + fs->cols * (cell * T + gap) + 20;
-    l->height = top + fs->rows * (cell * T + gap) + tok_w;
+    l->group_w = l->left + fs->cols * (cell * T + gap);
+    l->width = groups * l->group_w + 20;
+    l->height = top + l->per * (cell * T + gap) + tok_w;
 }
 
 av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err) {
@@ -262,14 +268,22 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
     /* The largest cell that keeps both sides within the bound: the usual one
      * or smaller, or, with few heads, larger while the figure stays within
      * FS_GROW_W x FS_GROW_H px (the usual 2 layers x 4 heads' size), so one
-     * head's maps and labels are not 130 px on an empty page. */
-    fs_layout lay = {0};
-    for (int c = imax(base, T <= 24 ? FS_GROW_CELL : base); c >= 1; c--) {
-        fs_layout_at(fs, c, top, &lay);
-        if (lay.width > AV_FILMSTRIP_MAX_PX || lay.height > AV_FILMSTRIP_MAX_PX) continue;
-        if (c > base && (imax(lay.width, need) > FS_GROW_W || lay.height > FS_GROW_H)) continue;
-        break;
+     * head's maps and labels are not 130 px on an empty page. With 1 or 2
+     * heads the snapshot rows may also stand in up to 4 groups side by side
+     * (one head's 11 snapshots were one thin column): the grouping with the
+     * largest cell, the fewest groups on a tie. */
+    fs_layout lay = {0}, best = {0};
+    for (int g = 1; g <= (fs->cols <= 2 ? 4 : 1) && g <= fs->rows; g++) {
+        if (g > 1 && (fs->rows + g - 1) / g == (fs->rows + g - 2) / (g - 1)) continue; /* no fewer rows a group */
+        for (int c = imax(base, T <= 24 ? FS_GROW_CELL : base); c >= 1; c--) {
+            fs_layout_at(fs, c, g, top, &lay);
+            if (lay.width > AV_FILMSTRIP_MAX_PX || lay.height > AV_FILMSTRIP_MAX_PX) continue;
+            if ((c > base || g > 1) && (imax(lay.width, need) > FS_GROW_W || lay.height > FS_GROW_H)) continue;
+            break;
+        }
+        if (g == 1 || (lay.cell > best.cell && lay.width <= FS_GROW_W)) best = lay;
     }
+    lay = best;
     int cell = lay.cell, left = lay.left, q_w = lay.q_w, font = lay.font, side = cell * T;
     int width = lay.width, height = lay.height;
     if (need > width) { left += (need - width) / 2; width = need; }
@@ -285,27 +299,31 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
     if (note_h) av_dl_text_run(&dl, fs->note, width * 0.5f, 54 + (float)(probe_h + note_h), 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
     av_dl_heat h = {.n_q = T, .n_k = T, .vmin = 0, .vmax = 1, .cmap = meta ? meta->cmap : AV_CMAP_VIRIDIS,
                     .masked = fs->masked};
-    for (int c = 0; c < fs->cols; c++)
-        av_dl_text_run(&dl, fs->col_labels[c], (float)left + c * (side + gap) + side * 0.5f, (float)top - 8, 13,
-                       AV_ANCHOR_MIDDLE, 0, 1, INK);
+    for (int g = 0; g < lay.groups && g * lay.per < fs->rows; g++) { /* each group's column labels */
+        int gx = left + g * lay.group_w;
+        for (int c = 0; c < fs->cols; c++)
+            av_dl_text_run(&dl, fs->col_labels[c], (float)gx + c * (side + gap) + side * 0.5f, (float)top - 8, 13,
+                           AV_ANCHOR_MIDDLE, 0, 1, INK);
+    }
     for (int r = 0; r < fs->rows; r++) {
-        int y0 = top + r * (side + gap);
-        av_dl_text_run(&dl, fs->row_labels[r], (float)(left - 10 - q_w), y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0,
+        int gx = left + (r / lay.per) * lay.group_w, y0 = top + (r % lay.per) * (side + gap);
+        av_dl_text_run(&dl, fs->row_labels[r], (float)(gx - 10 - q_w), y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0,
                        INK);
         for (int t = 0; fs->tokens && cell >= 6 && t < T; t++) /* queries, as the keys under the last row */
-            av_dl_text_run(&dl, fs->tokens[t], (float)left - 4, (float)y0 + t * cell + cell * 0.5f + font * 0.35f,
+            av_dl_text_run(&dl, fs->tokens[t], (float)gx - 4, (float)y0 + t * cell + cell * 0.5f + font * 0.35f,
                            (float)font, AV_ANCHOR_END, 0, 0, INK);
         for (int c = 0; c < fs->cols; c++) {
-            int x0 = left + c * (side + gap);
+            int x0 = gx + c * (side + gap);
             h.w = fs->att + ((size_t)r * fs->cols + c) * (size_t)T * T;
             av_dl_heatmap(&dl, x0, y0, x0 + side, y0 + side, &h);
         }
+        if (r % lay.per != lay.per - 1 && r != fs->rows - 1) continue;
+        int yk = y0 + side + 6; /* the keys, under each group's last row */
+        for (int c = 0; c < fs->cols && fs->tokens && cell >= 6; c++)
+            for (int t = 0; t < T; t++)
+                av_dl_text_run(&dl, fs->tokens[t], (float)gx + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
+                               (float)yk, (float)font, AV_ANCHOR_END, 1, 0, INK);
     }
-    int yk = top + fs->rows * (side + gap) - gap + 6;
-    for (int c = 0; c < fs->cols && fs->tokens && cell >= 6; c++)
-        for (int t = 0; t < T; t++)
-            av_dl_text_run(&dl, fs->tokens[t], (float)left + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
-                           (float)yk, (float)font, AV_ANCHOR_END, 1, 0, INK);
     av_status st = av_plot_write(path, &dl, fs->title, meta, err);
     av_dl_free(&dl);
     return st;
