@@ -6,10 +6,12 @@ chapter_heads.py rows DIR TEXT
 Where the heads of a model trained by `attnviz --train` put their weight,
 measured through `attnviz --model DIR --dump` (attn.npy is (L, H, T, T),
 query rows, key columns). Run by scripts/train_figures.sh on the chapter's
-runs/reverse and runs/induction (docs/train.md, "One command" and
-"Induction"); it prints the numbers the chapter quotes, so the prose
-describes a file, not a hand count. Needs python3-numpy (install-deps.sh
-bench) and attnviz on PATH.
+runs/reverse and runs/induction, and (rows) on runs/reverse_1x1 and
+runs/sort_1x1 (docs/train.md, "One command", "Sort" and "Induction"); it
+prints the numbers the chapter quotes, so the prose describes a file, not a
+hand count. Needs python3-numpy (install-deps.sh bench). Runs the attnviz of
+the source tree it is in (../attnviz from this script), so that a learner
+typing it from the tree gets the tool just built, else the one on PATH.
 
 reverse: the prompts are N (default 200) random reverse examples drawn here from SEED
 (default 1; numpy's default_rng, not attnviz's task stream), n = 2 to 8 digits
@@ -50,9 +52,14 @@ USAGE = ("usage: chapter_heads.py reverse DIR [N] [SEED] | chapter_heads.py indu
          " | chapter_heads.py rows DIR TEXT\n")
 
 
+# the source tree's ./attnviz when it is built, else the one on PATH
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "attnviz")
+ATTNVIZ = HERE if os.access(HERE, os.X_OK) else "attnviz"
+
+
 def dump(folder, text, tmp):
     """attn.npy (L, H, T, T) of TEXT run through the model folder."""
-    subprocess.run(["attnviz", "--model", folder, "--dump", tmp, "--no-plot", "-q", text],
+    subprocess.run([ATTNVIZ, "--model", folder, "--dump", tmp, "--no-plot", "-q", text],
                    check=True, stdout=subprocess.DEVNULL)
     return np.load(os.path.join(tmp, "attn.npy"))
 

@@ -2,9 +2,10 @@
 # train_figures.sh - regenerate docs/figures/train/ and the excerpts of the
 # "watch attention learn" chapter (docs/train.md, docs/train.zh.md). Run by
 # `make train-figures`; it trains 11 small models (several CPU minutes, run in
-# parallel) and then the 40 or so runs of scripts/train_options.sh (about 15
-# minutes), so it is kept apart from `make figures`. The numbers the prose
-# quotes about where heads look come from scripts/chapter_heads.py (numpy).
+# parallel) and then the 40 or so runs of scripts/train_options.sh (the whole
+# target took 24 minutes on 2 cores), so it is kept apart from `make
+# figures`. The numbers the prose quotes about where heads look come from
+# scripts/chapter_heads.py (numpy).
 #
 # Each run's printed output is kept as docs/figures/train/<name>.txt and the
 # chapter's <!-- run: ... --> blocks print parts of those files, so

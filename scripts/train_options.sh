@@ -3,7 +3,7 @@
 # with other shapes, optimiser settings and seeds in docs/train.md and
 # docs/train.zh.md. Called by scripts/train_figures.sh (`make
 # train-figures`); about 40 trainings, run one after another (each uses every
-# core), so it takes several minutes.
+# core), so it takes about 15 minutes on 2 cores.
 #
 # Each row below is a label (English, then Chinese) and one or more option
 # sets separated by ";". Every option set is one `attnviz --train TASK

@@ -1334,7 +1334,7 @@ static const char *snapshot_line(const char *out, int step) {
  * layer-1 head ends with >= 0.9 of its weight on the target, the letter after
  * the earlier occurrence: an induction head (Olsson et al. 2022; docs/train.md
  * shows the default model's, and the previous-token heads under them).
- * Measured: 0.09 -> 0.97, 99.8 %.
+ * Measured: 0.09 -> 0.97; held-out accuracy 98.8 % to 99.8 % by machine.
  * With the first version of the data (3..10 letters, repeats at any gap) the
  * default model's best head ended in layer 0 at 0.33, and its layer-1 heads
  * looked one position past the target. */
