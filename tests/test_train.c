@@ -755,14 +755,20 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     tu_free(&r);
 }
 
-/* A small model of task in f's folder dir, quietly (--d-model 16, --batch 2, steps steps): a folder for a test
- * of what a later run does with it. Fails the test on a nonzero exit or any message on stderr. */
-static void train_small(tu_fixture *f, const char *task, const char *steps, const char *dir) {
+/* A small model of task in f's folder dir, quietly (--d-model 16, --batch 2, steps steps; with --compare compare
+ * unless NULL): a folder for a test of what a later run does with it. Fails the test on a nonzero exit or any
+ * message on stderr. train_small: no --compare. */
+static void train_small_compare(tu_fixture *f, const char *task, const char *steps, const char *compare,
+                                const char *dir) {
     tu_result r;
     run_attnviz(&r, NULL, "--train", task, "--steps", steps, "--d-model", "16", "--batch", "2", "-q", "-o",
-                tu_in(f, dir), NULL);
+                tu_in(f, dir), compare ? "--compare" : NULL, compare, NULL);
     if (r.code != 0 || r.err[0]) fail_msg("--train %s -o %s: exit %d: %s", task, dir, r.code, r.err);
     tu_free(&r);
+}
+
+static void train_small(tu_fixture *f, const char *task, const char *steps, const char *dir) {
+    train_small_compare(f, task, steps, NULL, dir);
 }
 
 /* The toy token whose text is t ("3", " 1", " >"), by searching the vocabulary. */
@@ -990,11 +996,7 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
  * report). */
 static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **state) {
     tu_fixture *f = *state;
-    tu_result r;
-    run_attnviz(&r, NULL, "--train", "sort", "--steps", "2", "-d", "16", "--batch", "2", "-q", "--compare", "scale",
-                "-o", tu_in(f, "m"), NULL);
-    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_small_compare(f, "sort", "2", "scale", "m");
     assert_int_equal(access(tu_in(f, "m/compare_scale.png"), F_OK), 0);
     train_interrupted_at_rename(f, 5, "scale"); /* scale/'s train.csv: scale/ is replaced, no-scale/ not yet */
     char *cfg = tu_slurp_file(tu_in(f, "m/scale/config.json"), NULL);
