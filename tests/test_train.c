@@ -991,6 +991,30 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
     free(cfg);
 }
 
+/* A run of another model into a folder --train wrote puts its figures beside the training figures, which
+ * stay: a note says so (a reverse model's model.png went into an induction folder without a word: a new
+ * user's report). A run of the trained folder itself, or with -q, has no note. */
+static void test_cli_other_model_into_training_folder_notes_it(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "induction", "2", "ind");
+    train_small(f, "reverse", "2", "rev");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "-o", tu_in(f, "ind"), "3 1 4 >", NULL);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: note: -o %s holds the model an earlier --train trained (induction, step 2) "
+             "and its training figures; this run's figures, of %s, go beside them", tu_in(f, "ind"), tu_in(f, "rev"));
+    if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char same[4400];
+    snprintf(same, sizeof same, "%s/", tu_in(f, "ind")); /* the same folder, named otherwise */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "ind"), "-o", same, "k q a", NULL);
+    if (r.code != 0 || strstr(r.err, "holds the model an earlier --train")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "ind"), "I love you", NULL);
+    if (r.code != 0 || strstr(r.err, "holds the model")) fail_msg("-q: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A --compare interrupted after its first variant is replaced leaves no comparison of the variants it
  * replaced: compare_scale.png of an earlier sort comparison stood beside a new reverse scale/ (a new user's
  * report). */
@@ -2403,6 +2427,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_other_model_into_training_folder_notes_it, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_generate_note_positions),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),

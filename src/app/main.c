@@ -12,6 +12,7 @@
  *
  * The only file that exits: 0 success, 1 runtime failure, 2 usage error. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,26 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     return av_model_forward(&r->m, err);
 }
 
+/* A run whose -o is a folder --train wrote, of another model than the trained
+ * one (a sentence, or --model OTHER): its figures go beside the training
+ * figures, which stay (av_figures_remove_stale keeps --train's), so a note
+ * says the folder now shows two models. --model of the trained folder
+ * itself (the same folder, however named) is what the folder is for: no
+ * note. A run of another reverse model wrote model.png into an induction
+ * folder without a word (a new user's report). Nothing with -q. */
+static void note_training_folder(const av_options *o) {
+    char task[32], real_out[PATH_MAX], real_model[PATH_MAX];
+    int step = 0, trained = 0;
+    av_err ignored;
+    if (o->quiet || o->no_plot || av_trained_task_read(o->outdir, task, &step, &trained, &ignored) || !trained) return;
+    if (o->model_dir && realpath(o->outdir, real_out) && realpath(o->model_dir, real_model) &&
+        strcmp(real_out, real_model) == 0)
+        return;
+    fprintf(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its training "
+            "figures; this run's figures, of %s, go beside them; use another -o to keep them apart\n", o->outdir,
+            task, step, o->model_dir ? o->model_dir : "the sentence's random-weight model");
+}
+
 /* sinks 2-5: --compare, --dump, the figures, the page. Every output folder is made (or
  * checked) before any file is written, so a bad -o leaves no dump from this
  * run next to figures from an older one. */
@@ -118,6 +139,7 @@ static av_status write_outputs(run *r, av_err *err) {
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
+    if (!st) note_training_folder(o);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, err);
