@@ -765,17 +765,17 @@ static void train_weights_note(char *buf, size_t n, const av_train_opts *o) {
              av_task_name(o->task), o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed);
 }
 
-/* Remove dir's training outputs (kTrainOutputs) before this run writes its
- * own: they are the model's that this run just replaced, or files this run
- * overwrites anyway. A missing one is fine. Error: AV_ERUNTIME naming the
- * file that cannot be removed. */
-static av_status remove_training_outputs(const char *dir, av_err *err) {
-    char path[4096];
-    for (size_t i = 0; i < sizeof kTrainOutputs / sizeof kTrainOutputs[0]; i++) {
-        av_path_join(path, sizeof path, dir, kTrainOutputs[i]);
+/* Remove the n files names[] from dir before this run writes its own of
+ * those names: they show the models this run replaces (whose: the message's
+ * words for them), so a Ctrl-C or a full disk never leaves them beside the
+ * new ones. A missing one is fine. Error: AV_ERUNTIME naming the file that
+ * cannot be removed. */
+static av_status remove_outputs(const char *dir, const char *const *names, size_t n, const char *whose, av_err *err) {
+    char path[4200];
+    for (size_t i = 0; i < n; i++) {
+        av_path_join(path, sizeof path, dir, names[i]);
         if (unlink(path) != 0 && errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', written for the model this run replaced: %s", path,
-                           strerror(errno));
+            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', %s: %s", path, whose, strerror(errno));
     }
     return AV_OK;
 }
@@ -806,7 +806,8 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
              "figures and train.csv are not all written: rerun the same command (the same seed gives the same "
              "model) to write them\n", o->tty ? "\n" : "", dir);
     av_status s = write_model(dir, &r->tr, task, msg, err);
-    if (!s) s = remove_training_outputs(dir, err);
+    if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
+                               "written for the model this run replaced", err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
     int saved = !s;
@@ -829,7 +830,6 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, o->quiet, err); /* e.g. head0.png of a run before */
     free_kept(&keep);
-    av_interrupt_message(NULL);
     if (!s && !o->quiet)
         fprintf(r->out,
                 "wrote %s: config.json model.safetensors vocab.json merges.txt, filmstrip.png/.svg, attention.gif, "
@@ -881,7 +881,8 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     for (int i = 0; !s && i < N_HELDOUT; i++) av_task_sample(&r.heldout[i], o->task, &hr);
     if (!s) s = av_task_set_init(&r.heldout_set, r.heldout, N_HELDOUT, err);
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
-    char msg[AV_INTERRUPT_MSG_MAX]; /* a Ctrl-C until the model is written (write_outputs says what after) */
+    char msg[AV_INTERRUPT_MSG_MAX]; /* a Ctrl-C until the model is written (write_outputs says what after) and
+                                     * none once the run is over */
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; the model was not saved (%.300s keeps what it "
              "held)\n", o->tty ? "\n" : "", dir);
     av_interrupt_message(msg);
@@ -990,6 +991,14 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
     }
 }
 
+/* 1 if dir/sub holds a model (its config.json), e.g. a --compare variant folder. */
+static int holds_model(const char *dir, const char *sub) {
+    char d[4096], path[4200];
+    av_path_join(d, sizeof d, dir, sub);
+    av_path_join(path, sizeof path, d, "config.json");
+    return access(path, F_OK) == 0;
+}
+
 /* The figures in dir of the earlier runs whose models dir still holds and
  * this run (compare: its --compare, or AV_TRAIN_CMP_NONE) does not replace:
  * compare_WHAT.png/.svg of another --compare whose variant folders hold a
@@ -1000,15 +1009,11 @@ static int compare_variants(av_train_opts *v, const char **names, const av_train
  * strdup'ed paths to keep (free them with free_kept); an allocation failure
  * keeps fewer. */
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep) {
-    char path[4200], sub[4096], name[64];
+    char path[4200], name[64];
     keep->n = 0;
     for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++) {
         int held = 0;
-        for (int k = 0; k < 3 && kVariantDirs[c][k] && c != compare; k++) {
-            av_path_join(sub, sizeof sub, dir, kVariantDirs[c][k]);
-            av_path_join(path, sizeof path, sub, "config.json");
-            held |= access(path, F_OK) == 0;
-        }
+        for (int k = 0; k < 3 && kVariantDirs[c][k] && c != compare; k++) held |= holds_model(dir, kVariantDirs[c][k]);
         for (int e = 0; held && e < 2; e++) {
             snprintf(name, sizeof name, "compare_%s.%s", kCompareWhat[c], e ? "svg" : "png");
             av_path_join(path, sizeof path, dir, name);
@@ -1046,10 +1051,7 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
             const char *d = kVariantDirs[c][k];
             int ours = 0;
             for (int i = 0; i < n; i++) ours |= !strcmp(names[i], d);
-            char sub[4096];
-            av_path_join(sub, sizeof sub, o->outdir, d);
-            av_path_join(path, sizeof path, sub, "config.json");
-            if (!ours && access(path, F_OK) == 0 && len < sizeof list)
+            if (!ours && holds_model(o->outdir, d) && len < sizeof list)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s/", len ? ", " : "", d);
         }
     for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++) { /* their figures, which stay with them */
@@ -1098,18 +1100,14 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     char left_out[96];
     int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
     if (left_out[0]) fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
-    av_status s = AV_OK;
-    char file[64], path[4200];
+    char file[64], path[4200], png[80], svg[80];
     snprintf(file, sizeof file, "compare_%s", what[o->compare]);
-    for (int e = 0; e < 2 && !s; e++) { /* an earlier compare_WHAT shows the variants this run replaces: it went
-                                         * stale beside a replaced scale/ when no-scale/ was interrupted */
-        char name[80];
-        snprintf(name, sizeof name, "%s.%s", file, e ? "svg" : "png");
-        av_path_join(path, sizeof path, o->outdir, name);
-        if (unlink(path) != 0 && errno != ENOENT)
-            s = av_fail(err, AV_ERUNTIME, "cannot remove '%s', the comparison of the models this run replaces: %s",
-                        path, strerror(errno));
-    }
+    snprintf(png, sizeof png, "%s.png", file);
+    snprintf(svg, sizeof svg, "%s.svg", file);
+    /* an earlier compare_WHAT shows the variants this run replaces: it went stale beside a replaced scale/
+     * when no-scale/ was interrupted */
+    av_status s = remove_outputs(o->outdir, (const char *const[]){png, svg}, 2, "the comparison of the models this run replaces",
+                       err);
     for (int i = 0; !s && i < n; i++, done++) {
         char dir[4096];
         av_path_join(dir, sizeof dir, o->outdir, names[i]);
