@@ -245,6 +245,17 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     return AV_OK;
 }
 
+/* A number that float32 cannot hold though its option's range takes it:
+ * an underflow (erange: strtod's ERANGE; 5e-324, 1e-400) or a denormal
+ * (1e-40) computes as 0 or loses its digits. AV_EUSAGE "--NAME S is too
+ * small: ...; allowed: ALLOWED" then, else AV_OK. */
+static av_status check_float32_tiny(const char *name, const char *s, double v, int erange, const char *allowed,
+                                    av_err *err) {
+    if (!isfinite(v) || fabs(v) >= 1 || !(erange || (v != 0 && fabs(v) < FLT_MIN))) return AV_OK;
+    return av_fail(err, AV_EUSAGE, "--%s %s is too small: below %.2g, float32's smallest normal number, it computes "
+                   "as 0 or loses its digits; allowed: %s", name, s, (double)FLT_MIN, allowed);
+}
+
 /* A finite number in [d->min, d->max] (d->min excluded when d->open). */
 static av_status read_number(const optdef *d, const char *s, double *out, av_err *err) {
     char range[64];
@@ -256,12 +267,12 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     double v = strtod(s, &end);
     if (end == s || *end != 0)
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
-    /* 5e-324 (an underflow, ERANGE) and 1e-40 are inside (0, 10] but compute as 0 or as a denormal in
-     * float32: said so, not "outside the range" (a new user's report); a range from 0.5 says "outside" */
-    if (isfinite(v) && fabs(v) < 1 && d->min <= 0 && (errno == ERANGE || (v != 0 && fabs(v) < FLT_MIN)))
-        return av_fail(err, AV_EUSAGE, "--%s %s is too small: below %.2g, float32's smallest normal number, it "
-                       "computes as 0 or loses its digits; allowed: %s%s", d->name, s, (double)FLT_MIN, range,
-                       d->min == 0 && !d->open ? " (0 for none)" : "");
+    /* 5e-324 and 1e-40 are inside (0, 10]: said so, not "outside the range" (a new user's report); a range
+     * from 0.5 says "outside" */
+    char allowed[80];
+    snprintf(allowed, sizeof allowed, "%s%s", range, d->min == 0 && !d->open ? " (0 for none)" : "");
+    av_status tiny = d->min <= 0 ? check_float32_tiny(d->name, s, v, errno == ERANGE, allowed, err) : AV_OK;
+    if (tiny) return tiny;
     if (v == 0) v = 0; /* "-0" is 0: the header printed "weight decay -0" */
     int below = d->open ? !(v > d->min) : !(v >= d->min);
     if (!isfinite(v) || errno == ERANGE || below || v > d->max) {
@@ -404,13 +415,12 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     if (strcmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK;
     if (strcmp(s, "fixed") == 0) return o->vmax_mode = AV_VMAX_FIXED, AV_OK;
     char *end = NULL;
+    errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end != 0 || !isfinite(v))
         return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", s);
-    if (fabs(v) < FLT_MIN && v != 0 && fabs(v) < 1) /* as read_number: 5e-324 drew a 0..1 colour bar */
-        return av_fail(err, AV_EUSAGE, "--vmax %s is too small: below %.2g, float32's smallest normal number, it "
-                       "computes as 0 or loses its digits; allowed: auto, fixed, or a number in (0, 1]", s,
-                       (double)FLT_MIN);
+    av_status tiny = check_float32_tiny("vmax", s, v, errno == ERANGE, "auto, fixed, or a number in (0, 1]", err);
+    if (tiny) return tiny; /* 5e-324 drew a 0..1 colour bar */
     if (!(v > 0 && v <= 1))
         return av_fail(err, AV_EUSAGE, "--vmax %s is outside the allowed range (0, 1]", s);
     o->vmax_mode = AV_VMAX_VALUE;
