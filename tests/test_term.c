@@ -1,8 +1,9 @@
 /* test_term.c - app/term: the training time estimate (av_format_eta), checked
  * against hand-worked cases of tqdm's rule: rate = done / elapsed, remaining =
  * (total - done) / rate, whole seconds as tqdm's format_interval prints them
- * (MM:SS, H:MM:SS from an hour), "s/step" below one step a second; and the
- * quoting of --generate's text (av_print_quoted), byte by byte by hand. */
+ * (MM:SS, H:MM:SS from an hour), "s/step" below one step a second; the
+ * quoting of --generate's text (av_print_quoted), byte by byte by hand; and
+ * lines broken between their pieces (av_line), column by column by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,6 +32,53 @@ static void test_eta_hand_worked(void **state) {
 }
 
 /* av_print_quoted, hand-worked: each input byte and what must stand for it. */
+/* av_line_print, hand-worked: where each piece goes at a given width. */
+static void test_line_breaks_between_pieces(void **state) {
+    (void)state;
+    static const struct {
+        int cols, indent;
+        const char *want;
+    } cases[] = {
+        /* "step 60    " is 11 columns; + " loss 2.26" = 21 > 20: "loss" starts a new line, its leading
+         * space dropped, after the indent: 2 + 9 = 11; + "  acc 4 %" = 20 fits; + 15 does not */
+        {20, 2, "step 60    \n  loss 2.26  acc 4 %\n  L0 [0.13 0.50]\n"},
+        /* 21 + 9 = 30 fits; + 15 = 45 does not */
+        {30, 2, "step 60     loss 2.26  acc 4 %\n  L0 [0.13 0.50]\n"},
+        {45, 4, "step 60     loss 2.26  acc 4 % L0 [0.13 0.50]\n"},
+        {0, 2, "step 60     loss 2.26  acc 4 % L0 [0.13 0.50]\n"},  /* 0: a pipe, one line */
+        /* a piece wider than the line goes whole on a line of its own; the first piece never moves */
+        {8, 1, "step 60    \n loss 2.26\n acc 4 %\n L0 [0.13 0.50]\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        av_line l = {.n = 0};
+        av_line_add(&l, "step %-6d", 60);
+        av_line_add(&l, " loss %.2f", 2.26);
+        av_line_add(&l, "  acc %d %%", 4);
+        av_line_add(&l, " L0 [%s]", "0.13 0.50");
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        assert_non_null(f);
+        av_line_print(f, &l, cases[i].cols, cases[i].indent);
+        fclose(f);
+        if (strcmp(buf, cases[i].want) != 0) fail_msg("case %zu: got '%s', want '%s'", i, buf, cases[i].want);
+        free(buf);
+    }
+    /* CJK counts 2 columns a character: "数据" (4 columns) + "x" fits in 5, not in 4 */
+    for (int cols = 4; cols <= 5; cols++) {
+        av_line l = {.n = 0};
+        av_line_add(&l, "数据");
+        av_line_add(&l, "x");
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        av_line_print(f, &l, cols, 0);
+        fclose(f);
+        assert_string_equal(buf, cols == 5 ? "数据x\n" : "数据\nx\n");
+        free(buf);
+    }
+}
+
 static void test_quoted_text_escapes(void **state) {
     (void)state;
     static const struct {
@@ -74,6 +122,7 @@ int main(void) {
         cmocka_unit_test(test_eta_hand_worked),
         cmocka_unit_test(test_eta_needs_a_step_and_time),
         cmocka_unit_test(test_quoted_text_escapes),
+        cmocka_unit_test(test_line_breaks_between_pieces),
     };
     return cmocka_run_group_tests_name("term", tests, NULL, NULL);
 }

@@ -2064,7 +2064,12 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
  * sequences removed) is at most columns - 1 wide, that the last redraw
  * says the last step, and that the bar keeps its width. At 80 columns the
  * time estimate stays (it went, and the bar grew from 19 to 30 columns when
- * it came at step 3: a new user's report; the man page promises it). */
+ * it came at step 3: a new user's report; the man page promises it).
+ * The lines printed once fit too: the header (170 columns) and each snapshot
+ * line (152) were left to the terminal, which cut them through a number
+ * ("0.1" / "3"); now they break between their pieces, each piece whole, the
+ * next line indented. Only the lines that name the folder may be wider (a path
+ * is never cut). */
 static void check_progress_fits(tu_fixture *f, int cols) {
     struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
     int fd;
@@ -2087,7 +2092,8 @@ static void check_progress_fits(tu_fixture *f, int cols) {
     /* the redrawn pieces: text after a '\r' up to the next '\r' or '\n' that
      * holds "step N/40" (the snapshot lines above are printed once and may wrap) */
     int widest = 0, bar = -2;
-    for (char *p = buf; (p = strchr(p, '\r')) != NULL;) {
+    int snap_pieces = 0; /* continuation lines that start with the snapshot's attention on target */
+    for (char *p = buf; (p = strpbrk(p, "\r\n")) != NULL;) {
         char *end = p + 1 + strcspn(p + 1, "\r\n");
         int width = 0, progress = 0, this_bar = p[1] == '[' ? (int)strcspn(p + 2, "]") : -1;
         for (char *c = p + 1; c < end; c++) {
@@ -2099,11 +2105,18 @@ static void check_progress_fits(tu_fixture *f, int cols) {
             progress |= c[0] == '/' && c[1] == '4' && c[2] == '0';
         }
         if (progress && width > widest) widest = width;
+        char saved = *end;
+        *end = 0;
+        if (!progress && !strstr(p + 1, tu_in(f, "out")) && width > cols - 1)
+            fail_msg("%d columns: a line of %d columns: '%s'", cols, width, p + 1);
+        if (!progress && strstr(p + 1, "  attention on target:") == p + 1) snap_pieces++;
+        *end = saved;
         if (progress && bar != -2 && this_bar != bar) fail_msg("%d columns: the bar went from %d to %d", cols, bar, this_bar);
         if (progress) bar = this_bar;
         p = end;
     }
     int saw_last = strstr(buf, " 40/40") != NULL;
+    if (snap_pieces < 5) fail_msg("%d columns: %d snapshot lines broken before \"attention on target\":\n%s", cols, snap_pieces, buf);
     if (cols >= 80 && !strstr(buf, "steps/s") && !strstr(buf, "s/step"))
         fail_msg("no time estimate at %d columns:\n%s", cols, buf);
     if (widest > cols - 1) fprintf(stderr, "widest line %d columns on a %d-column terminal:\n%s\n", widest, cols, buf);

@@ -1,6 +1,7 @@
 /* term.c - the terminal (see term.h). */
 #include "app/term.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -101,4 +102,44 @@ void av_format_eta(char *buf, size_t n, double elapsed_s, long done, long total)
     format_interval(left, sizeof left, total > done ? (double)(total - done) / rate : 0);
     if (rate >= 1) snprintf(buf, n, "%s<%s, %.2f steps/s", el, left, rate);
     else snprintf(buf, n, "%s<%s, %.2f s/step", el, left, 1 / rate);
+}
+
+void av_line_add(av_line *l, const char *fmt, ...) {
+    int at = l->n ? (int)strlen(l->text + l->start[l->n - 1]) + l->start[l->n - 1] : 0;
+    if (l->n == 0) l->text[0] = 0;
+    if (l->n >= (int)(sizeof l->start / sizeof l->start[0]) || at >= (int)sizeof l->text - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->text + at, sizeof l->text - (size_t)at, fmt, ap);
+    va_end(ap);
+    av_utf8_trim_cut(l->text + at); /* a piece cut at the buffer's end ends on a whole character */
+    l->start[l->n++] = at;
+}
+
+void av_line_print(FILE *f, const av_line *l, int cols, int indent) {
+    int used = 0;
+    char piece[sizeof l->text];
+    for (int k = 0; k < l->n; k++) {
+        int len = (k + 1 < l->n ? l->start[k + 1] : (int)strlen(l->text)) - l->start[k];
+        memcpy(piece, l->text + l->start[k], (size_t)len);
+        piece[len] = 0;
+        const char *p = piece;
+        int w = av_utf8_width(p);
+        if (cols > 0 && used > indent && used + w > cols) {
+            while (*p == ' ') p++;
+            fprintf(f, "\n%*s", indent, "");
+            used = indent;
+            w = av_utf8_width(p);
+        }
+        fputs(p, f);
+        used += w;
+    }
+    fputc('\n', f);
+}
+
+int av_line_cols(FILE *f) {
+    int fd = fileno(f);
+    if (fd < 0 || !isatty(fd)) return 0;
+    int cols = av_term_width_of(fd) - 1;
+    return cols < 20 ? 20 : cols;
 }

@@ -56,4 +56,33 @@ double av_now_seconds(void);
  * hour (tqdm's format_interval). buf is "" when done < 1 or elapsed_s <= 0. */
 void av_format_eta(char *buf, size_t n, double elapsed_s, long done, long total);
 
+/* A line of output built in pieces, which a terminal narrower than the line
+ * breaks between, never inside: --train's header ("2 layers,", "d_model 64,")
+ * and snapshot lines ("loss 5.6647", "L0 [0.13 0.13 0.13 0.13]"), a path.
+ * A terminal that wraps the line itself cuts it at the last column, through
+ * a number or a word. text holds at most 8191 bytes and 64 pieces; what does
+ * not fit is cut (no line attnviz prints comes near: paths are < 4096). */
+typedef struct {
+    char text[8192];
+    int start[64]; /* byte offset in text where piece k begins */
+    int n;         /* pieces so far */
+} av_line;
+
+/* Append one piece, printf-formatted. A piece that starts with spaces keeps
+ * them when it stays on its line and drops them when it starts a new one. */
+void av_line_add(av_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print l's pieces to f, then '\n'. With cols > 0, a piece that would end past
+ * column cols (columns as av_utf8_width counts them: CJK 2) starts a new line
+ * of indent spaces; a piece wider than a line is printed whole on its own.
+ * cols <= 0 prints one line whatever its width. E.g. pieces "step 60    ",
+ * " loss 2.26", "  acc 4 %" at cols 20 and indent 2 print "step 60     loss
+ * 2.26\n  acc 4 %\n". */
+void av_line_print(FILE *f, const av_line *l, int cols, int indent);
+
+/* The columns a line printed to f may use: on a TTY its width less one (the
+ * last column wraps on some terminals), at least 20; else 0, so a pipe or a
+ * file keeps each line whole for logs, grep and diff. */
+int av_line_cols(FILE *f);
+
 #endif

@@ -275,14 +275,21 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
     char loss[16], ho[16];
     loss_text(loss, step ? g->loss[step] : g->ho_loss[k]);
     loss_text(ho, g->ho_loss[k]);
-    fprintf(r->out, "step %-6d loss %-7s held-out loss %-7s accuracy %5.1f %%  attention on target:", step, loss, ho,
-            100 * g->acc[k]);
+    av_line line = {.n = 0}; /* on a narrow terminal it breaks between these pieces */
+    av_line_add(&line, "step %-6d", step);
+    av_line_add(&line, " loss %-7s", loss);
+    av_line_add(&line, " held-out loss %-7s", ho);
+    av_line_add(&line, " accuracy %5.1f %%", 100 * g->acc[k]);
+    av_line_add(&line, "  attention on target:");
     for (int l = 0; l < g->L; l++) {
-        fprintf(r->out, " L%d [", l);
-        for (int h = 0; h < g->H; h++) fprintf(r->out, "%s%.2f", h ? " " : "", aot[l * g->H + h]);
-        fprintf(r->out, "]");
+        char heads[1024];
+        int at = 0;
+        for (int h = 0; h < g->H && at < (int)sizeof heads - 8; h++)
+            at += snprintf(heads + at, sizeof heads - (size_t)at, "%s%.2f", h ? " " : "", aot[l * g->H + h]);
+        av_line_add(&line, " L%d [%s]", l, heads);
     }
-    fprintf(r->out, "  best L%d H%d %.2f\n", best / g->H, best % g->H, aot[best]);
+    av_line_add(&line, "  best L%d H%d %.2f", best / g->H, best % g->H, aot[best]);
+    av_line_print(r->out, &line, av_line_cols(r->out), 2);
     fflush(r->out);
     return AV_OK;
 }
@@ -830,11 +837,19 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, o->quiet, err); /* e.g. head0.png of a run before */
     free_kept(&keep);
-    if (!s && !o->quiet)
-        fprintf(r->out,
-                "wrote %s: config.json model.safetensors vocab.json merges.txt, filmstrip.png/.svg, attention.gif, "
-                "curves.png/.svg, train.csv\nreloaded %s with --model's loader: probe logits differ by at most %.3g\n",
-                dir, dir, diff);
+    if (!s && !o->quiet) { /* a narrow terminal breaks the lines between the pieces */
+        av_line line = {.n = 0};
+        static const char *const files[] = {" config.json", " model.safetensors", " vocab.json", " merges.txt,",
+                                            " filmstrip.png/.svg,", " attention.gif,", " curves.png/.svg,", " train.csv"};
+        av_line_add(&line, "wrote %s:", dir);
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) av_line_add(&line, "%s", files[i]);
+        av_line_print(r->out, &line, av_line_cols(r->out), 2);
+        line.n = 0;
+        av_line_add(&line, "reloaded %s", dir);
+        av_line_add(&line, " with --model's loader:");
+        av_line_add(&line, " probe logits differ by at most %.3g", diff);
+        av_line_print(r->out, &line, av_line_cols(r->out), 2);
+    }
     return s;
 }
 
@@ -1139,8 +1154,13 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         for (int j = 0; j < LH; j++) best = fmax(best, g->aot[(size_t)last * LH + j]);
         char when[32] = "never";
         if (first90 >= 0) snprintf(when, sizeof when, "step %d", first90);
-        fprintf(out, "%-11s held-out loss %.4f  accuracy %5.1f %%  best head on target %.2f  first snapshot >= 90 %%: %s\n",
-                names[i], g->ho_loss[last], 100 * g->acc[last], best, when);
+        av_line line = {.n = 0}; /* a narrow terminal breaks the line between the pieces */
+        av_line_add(&line, "%-11s", names[i]);
+        av_line_add(&line, " held-out loss %.4f", g->ho_loss[last]);
+        av_line_add(&line, "  accuracy %5.1f %%", 100 * g->acc[last]);
+        av_line_add(&line, "  best head on target %.2f", best);
+        av_line_add(&line, "  first snapshot >= 90 %%: %s", when);
+        av_line_print(out, &line, av_line_cols(out), 2);
     }
     if (!s && left_out[0]) fprintf(out, "%-11s left out: %s\n", "rope", left_out);
     if (!s) note_other_runs(o, names, n);
@@ -1249,12 +1269,21 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
-    if (!o.quiet)
-        fprintf(out,
-                "training %s: %d layer%s, %d head%s, d_model %d, %s; batch %d, %d step%s, AdamW %s, "
-                "weight decay %g, clip 1.0, seed %llu\n",
-                av_task_name(o.task), o.layers, o.layers == 1 ? "" : "s", o.heads, o.heads == 1 ? "" : "s", o.d_model,
-                vlabel, o.batch, o.steps, o.steps == 1 ? "" : "s", lr_text, o.weight_decay, (unsigned long long)o.seed);
+    if (!o.quiet) { /* a narrow terminal breaks the line between the pieces */
+        av_line line = {.n = 0};
+        av_line_add(&line, "training %s:", av_task_name(o.task));
+        av_line_add(&line, " %d layer%s,", o.layers, o.layers == 1 ? "" : "s");
+        av_line_add(&line, " %d head%s,", o.heads, o.heads == 1 ? "" : "s");
+        av_line_add(&line, " d_model %d,", o.d_model);
+        av_line_add(&line, " %s;", vlabel);
+        av_line_add(&line, " batch %d,", o.batch);
+        av_line_add(&line, " %d step%s,", o.steps, o.steps == 1 ? "" : "s");
+        av_line_add(&line, " AdamW %s,", lr_text);
+        av_line_add(&line, " weight decay %g,", o.weight_decay);
+        av_line_add(&line, " clip 1.0,");
+        av_line_add(&line, " seed %llu", (unsigned long long)o.seed);
+        av_line_print(out, &line, av_line_cols(out), 2);
+    }
     note_replaced(&o, earlier);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
     av_status s = run_one(&o, o.outdir, NULL, out, err);
