@@ -359,6 +359,9 @@ static const err_case kErrors[] = {
     {"duplicate_token", "{\"a\": 0, \"a\": 1}", "", AV_EUSAGE, "appears twice"},
     {"raw_space_in_token", "{\"a b\": 0}", "", AV_EUSAGE, "U+0020 is not in the byte-level alphabet"},
     {"empty_token", "{\"\": 0}", "", AV_EUSAGE, "empty string"},
+    /* cJSON ends a key at \u0000, so "a\u0000b" was read as the token "a" */
+    {"nul_in_token", "{\"a\\u0000b\": 0}", "", AV_EUSAGE,
+     "/vocab.json': byte 3: a string holds \\u0000 (a NUL character), which no model file has"},
     {"merge_unknown_token", "{\"a\": 0, \"b\": 1, \"ab\": 2}", "#version: 0.2\na c\n", AV_EUSAGE,
      "line 2: \"c\" is not a token"},
     {"merge_result_unknown", "{\"a\": 0, \"b\": 1}", "#version: 0.2\na b\n", AV_EUSAGE,

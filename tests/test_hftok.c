@@ -198,6 +198,8 @@ static void test_refusals(void **state) {
         {"{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[\"a c\"]}}",
          "merge 0 names a token the vocabulary lacks"},
         {"[]", "not a JSON object"},
+        /* cJSON ends a key at \u0000: the token "a\u0000b" was read as "a" */
+        {"{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\\u0000b\":0}}}", "tokenizer.json: byte 34: a string holds \\u0000"},
         /* an id no token has: the message names the file (it named none) */
         {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":2},\"merges\":[]}}",
          "tokenizer.json: no token has id 1"},

@@ -97,6 +97,39 @@ static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
 }
 
 /* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
+/* av_json_check_nul, hand-worked: where a \u0000 escape is (the byte of its backslash, from 0), and
+ * the texts that only look like one. */
+static void test_nul_escape_in_a_string_is_refused(void **state) {
+    (void)state;
+    static const struct {
+        const char *json;
+        long at; /* -1: accepted */
+    } cases[] = {
+        {"{\"task\": \"reverse\\u0000x\"}", 17},  /* {"task": "reverse = 17 bytes */
+        {"{\"a\\u0000b\": 1}", 3},                  /* in a key */
+        {"[\"x\", \"\\u0000\"]", 7},
+        {"{\"a\": \"\\\\u0000\"}", -1},               /* \\ then "u0000": a backslash and text */
+        {"{\"a\": \"\\\"\\u0000\"}", 9},               /* \" does not end the string */
+        {"{\"a\": \"\\u00001\"}", 7},                /* {"a": " = 7 bytes */
+        {"{\"a\": \"\\u0001 \\u1000 \\U0000\"}", -1},  /* other code points; \U is not an escape */
+        {"{\"a\": 1}", -1},
+        {"{\"a\": \"\\u000", -1},                   /* cut short: the parser's to report */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        av_err err = {0};
+        av_status s = av_json_check_nul(cases[i].json, strlen(cases[i].json), "c.json", &err);
+        char want[200];
+        snprintf(want, sizeof want, "c.json: byte %ld: a string holds \\u0000 (a NUL character), which no model "
+                 "file has; is the file damaged?", cases[i].at);
+        if (cases[i].at < 0 ? s != AV_OK : s != AV_EUSAGE || strcmp(err.msg, want) != 0)
+            fail_msg("case %zu (%s): status %d, '%s'", i, cases[i].json, (int)s, err.msg);
+    }
+    av_err err = {0}; /* name NULL: the caller prefixes its path */
+    assert_int_equal(av_json_check_nul("[\"\\u0000\"]", 10, NULL, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "byte 2: a string holds \\u0000 (a NUL character), which no model file has; "
+                        "is the file damaged?");
+}
+
 static void test_shown_value_is_cut_at_a_character(void **state) {
     (void)state;
     static const struct { const char *json; const char *want; } cases[] = {
@@ -129,6 +162,7 @@ int main(void) {
         cmocka_unit_test(test_absent_or_null_optional_key_is_left_alone),
         cmocka_unit_test(test_bad_values_name_key_value_and_what_is_allowed),
         cmocka_unit_test(test_shown_value_is_cut_at_a_character),
+        cmocka_unit_test(test_nul_escape_in_a_string_is_refused),
     };
     return cmocka_run_group_tests_name("jsonval", tests, NULL, NULL);
 }

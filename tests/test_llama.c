@@ -259,6 +259,8 @@ static void test_config_errors(void **state) {
          "\"head_dim\":32,\"intermediate_size\":8,\"vocab_size\":9}", "head_dim 32 must be even and equal hidden_size / num_attention_heads = 16"},
         {"{\"model_type\":\"llama\",\"attention_bias\":true}", "\"attention_bias\": true is not supported"},
         {"[1]", "not a JSON object"},
+        /* cJSON ends a string at \u0000: "llama\u0000x" was read as "llama" */
+        {"{\"model_type\":\"llama\\u0000x\"}", "config.json: byte 20: a string holds \\u0000 (a NUL character)"},
         {"{\"model_type\":\"llama\",\"hidden_size\":1e12}", "\"hidden_size\" 1000000000000 is too large"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64.5}", "\"hidden_size\" 64.5 must be a whole number"},
     };

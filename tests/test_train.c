@@ -1033,7 +1033,7 @@ static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **s
 
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
  * is exit 2, shown as JSON. An ESC sequence in "task" reached the terminal as it was, and "step": -7 was
- * printed as "step -7" (a new user's report). */
+ * printed as "step -7" (a new user's report). A NUL (\u0000) inside the task name is refused too. */
 static void test_cli_trained_model_checks_task_and_step(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -1053,6 +1053,10 @@ static void test_cli_trained_model_checks_task_and_step(void **state) {
         {"\"step\":\t1", "\"step\": 1e300", "attnviz.step 1e+300 is not a whole number in 0..1000000"},
         {"\"step\":\t1", "\"step\": \"1\"", "attnviz.step is \"1\"; it must be a whole number in 0..1000000"},
         {",\n\t\t\"step\":\t1", "", "attnviz.step is missing; --train writes it beside attnviz.task"},
+        /* cJSON ends a string at \u0000: "reverse\u0000x" ran as a reverse model without a word */
+        {"\"task\":\t\"reverse\"", "\"task\": \"reverse\\u0000x\"", "m/config.json: byte "},
+        {"\"task\":\t\"reverse\"", "\"task\": \"reverse\\u0000x\"", ": a string holds \\u0000 (a NUL character), "
+         "which no model file has; is the file damaged?"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         assert_int_equal(tu_write_replaced(tu_in(f, "m/config.json"), cfg, cases[k].from, cases[k].to), 0);

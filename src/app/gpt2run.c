@@ -211,10 +211,10 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
     av_path_join(path, sizeof path, dir, "config.json");
     if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
     snprintf(name, sizeof name, "%.300s/config.json", dir);
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    av_status st = av_json_check_nul(json, len, name, err);
+    cJSON *root = st ? NULL : cJSON_ParseWithLength(json, len);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
     const cJSON *task = cJSON_GetObjectItemCaseSensitive(a, "task");
-    av_status st = AV_OK;
     *present = task != NULL;
     if (task && !(cJSON_IsString(task) && av_task_find(task->valuestring) >= 0)) {
         char shown[64];

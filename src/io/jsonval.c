@@ -75,3 +75,17 @@ void av_json_shown(char *buf, size_t n, const cJSON *j) {
     snprintf(buf, n, "%.*s%s", (int)keep, s, keep < len ? "\xE2\x80\xA6" : "");
     cJSON_free(text);
 }
+
+av_status av_json_check_nul(const char *text, size_t len, const char *name, av_err *err) {
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '"') in_string = !in_string;
+        else if (in_string && text[i] == '\\' && i + 1 < len) {
+            if (text[i + 1] == 'u' && i + 6 <= len && memcmp(text + i + 2, "0000", 4) == 0)
+                return av_fail(err, AV_EUSAGE, "%s%sbyte %zu: a string holds \\u0000 (a NUL character), which no "
+                               "model file has; is the file damaged?", name ? name : "", name ? ": " : "", i);
+            i++; /* the escaped character: \" does not end the string, \\ does not escape the next */
+        }
+    }
+    return AV_OK;
+}

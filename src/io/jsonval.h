@@ -61,4 +61,17 @@ void av_json_shown(char *buf, size_t n, const cJSON *j);
  * should show it ("\"layer_norm_epsilon\"", "attnviz.scale"). Always
  * returns AV_EUSAGE. */
 av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, const char *must, av_err *err);
+
+/* AV_OK unless a string in the JSON text (len bytes) holds the escape
+ * \u0000, a NUL character. cJSON ends its C string there, so "reverse\u0000x"
+ * would be read as "reverse" and a vocabulary key "a\u0000b" as "a", where
+ * Python's json (and Hugging Face) keeps the whole string; no key, value or
+ * token of a model's files holds a NUL (GPT-2's byte-level BPE writes byte 0
+ * as "Ā", SentencePiece as "<0x00>"), so the file is damaged. Error
+ * AV_EUSAGE: "NAME: byte N: a string holds \u0000 (a NUL character), which
+ * no model file has; is the file damaged?" (N from 0, the backslash; name
+ * NULL leaves out "NAME: ", for a caller that prefixes the path). A text
+ * that is not JSON may pass: the parser reports it. Source: RFC 8259 §7
+ * (string escapes). */
+av_status av_json_check_nul(const char *text, size_t len, const char *name, av_err *err);
 #endif

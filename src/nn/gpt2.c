@@ -185,6 +185,8 @@ av_status av_model_type_refused(const char *name, const char *value, int missing
 
 av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, const char *name, av_err *err) {
     av_gpt2_config_defaults(c);
+    av_status nul = av_json_check_nul(json, len, name, err);
+    if (nul) return nul;
     cJSON *root = cJSON_ParseWithLength(json, len);
     if (!root || !cJSON_IsObject(root)) {
         const char *e = cJSON_GetErrorPtr();

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "io/fileio.h"
+#include "io/jsonval.h"
 #include "text/bpe.h"
 
 #define MAX_VOCAB_FILE (64u << 20)  /* GPT-2's is 1 MB; Qwen's 7 MB */
@@ -28,6 +29,8 @@ static av_status prefixed(av_err *err, av_status code, const char *what) {
 /* vocab.json text -> tokens of b (created here with V = number of entries). */
 static av_status load_vocab(av_bpe **out, const char *text, size_t len, av_err *err) {
     const char *end = NULL;
+    av_status nul = av_json_check_nul(text, len, NULL, err);
+    if (nul) return nul;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();

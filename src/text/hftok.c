@@ -10,6 +10,7 @@
 
 #include "base/utf8.h"
 #include "io/fileio.h"
+#include "io/jsonval.h"
 #include "text/bpe.h"
 
 #define SP_SPACE "\xe2\x96\x81" /* "▁" U+2581, sentencepiece's space */
@@ -254,9 +255,11 @@ static int32_t bos_rule(const av_hftok *t, const cJSON *root) {
 
 av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const char *name, av_err *err) {
     *out = NULL;
+    av_status s = av_json_check_nul(json, len, name, err);
+    if (s) return s;
     cJSON *root = cJSON_ParseWithLength(json, len);
     av_hftok *t = calloc(1, sizeof *t);
-    av_status s = t ? AV_OK : av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+    s = t ? AV_OK : av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(model, "type");
     const char *pattern = NULL;
