@@ -348,7 +348,7 @@ typedef struct {
 } err_case;
 
 static const err_case kErrors[] = {
-    {"truncated_json", "{\"a\": 0, \"b\"", "#version: 0.2\n", AV_EUSAGE, "not valid JSON at byte"},
+    {"truncated_json", "{\"a\": 0, \"b\"", "#version: 0.2\n", AV_EUSAGE, "not valid JSON near byte"},
     {"json_array", "[0, 1]", "", AV_EUSAGE, "not a JSON object"},
     {"empty_object", "{}", "", AV_EUSAGE, "has no tokens"},
     {"id_string", "{\"a\": \"0\"}", "", AV_EUSAGE, "not a number"},

@@ -307,8 +307,10 @@ static void test_config_errors(void **state) {
     static const struct {
         const char *json, *msg;
     } cases[] = {
-        {"{\"n_layer\": 2", "not a JSON object"},
-        {"[1, 2]", "not a JSON object"},
+        /* cJSON stops at the end of the text and names its last byte (cJSON_ParseWithLengthOpts) */
+        {"{\"n_layer\": 2", "config.json: not valid JSON near byte 12 of 13; it ends before its closing '}' (truncated?)"},
+        {"[1, 2]", "config.json: not a JSON object (it is an array)"},
+        {"{\"n_layer\": 2} x", "config.json: not valid JSON at byte 15 of 16: text follows the object"}, /* the x */
         {"{\"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "missing key \"n_layer\""},
         {"{\"n_layer\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "missing key \"n_head\""},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32}", "missing key \"vocab_size\""},

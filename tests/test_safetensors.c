@@ -139,8 +139,10 @@ static void test_bad_files(void **state) {
         {NULL, 0, 5, "truncated: 5 bytes, fewer than the 8-byte header length"},
         {NULL, 0, 1, "truncated: 1 byte, fewer than the 8-byte header length"},
         {"{}", 0, 0, NULL}, /* empty but valid */
-        {"[1]", 0, 0, "header is not a JSON object"},
-        {"{\"a\":", 0, 0, "header is not a JSON object"},
+        {"[1]", 0, 0, "header: not a JSON object (it is an array)"},
+        {"{\"a\":", 0, 0, "header: not valid JSON near byte 4 of 5; it ends before its closing '}' (truncated?)"},
+        /* cJSON ends a name at \u0000: "a\u0000b" was read as the tensor "a" */
+        {"{\"a\\u0000b\":{}}", 0, 0, "header: byte 3: a string holds \\u0000 (a NUL character)"},
         {"{} x", 0, 0, "header has bytes after its JSON object"},
         {"{\"a\":{\"dtype\":\"F99\",\"shape\":[1],\"data_offsets\":[0,4]}}", 0, 4, "unknown dtype \"F99\""},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}", 0, 4, "data_offsets [0, 4] hold 4 bytes; shape with 2 elements of F32 needs 8"},

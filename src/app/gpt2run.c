@@ -211,8 +211,8 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
     av_path_join(path, sizeof path, dir, "config.json");
     if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
     snprintf(name, sizeof name, "%.300s/config.json", dir);
-    av_status st = av_json_check_nul(json, len, name, err);
-    cJSON *root = st ? NULL : cJSON_ParseWithLength(json, len);
+    cJSON *root = NULL;
+    av_status st = av_json_parse_object(&root, json, len, NULL, name, err);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
     const cJSON *task = cJSON_GetObjectItemCaseSensitive(a, "task");
     *present = task != NULL;

@@ -89,3 +89,39 @@ av_status av_json_check_nul(const char *text, size_t len, const char *name, av_e
     }
     return AV_OK;
 }
+
+av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const char **end, const char *name,
+                               av_err *err) {
+    *root = NULL;
+    av_status s = av_json_check_nul(text, len, name, err);
+    if (s) return s;
+    const char *stop = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &stop, 0);
+    const char *sep = name ? ": " : "";
+    name = name ? name : "";
+    if (!j) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len, last = len, first = 0;
+        while (last > 0 && strchr(" \t\r\n", text[last - 1])) last--;
+        while (first < last && strchr(" \t\r\n", text[first])) first++;
+        int cut = first < last && text[first] == '{' && text[last - 1] != '}'; /* an object begun, not ended */
+        return av_fail(err, AV_EUSAGE, "%s%snot valid JSON near byte %zu of %zu%s", name, sep, off, len,
+                       cut ? "; it ends before its closing '}' (truncated?)" : "");
+    }
+    if (!cJSON_IsObject(j)) {
+        const char *kind = cJSON_IsArray(j) ? "an array" : cJSON_IsString(j) ? "a string" : cJSON_IsNumber(j) ? "a number"
+                         : cJSON_IsBool(j) ? "true or false" : "null";
+        cJSON_Delete(j);
+        return av_fail(err, AV_EUSAGE, "%s%snot a JSON object (it is %s)", name, sep, kind);
+    }
+    if (end) *end = stop;
+    else
+        for (const char *p = stop; p < text + len; p++)
+            if (!strchr(" \t\r\n", *p)) {
+                cJSON_Delete(j);
+                return av_fail(err, AV_EUSAGE, "%s%snot valid JSON at byte %zu of %zu: text follows the object", name,
+                               sep, (size_t)(p - text), len);
+            }
+    *root = j;
+    return AV_OK;
+}

@@ -74,4 +74,22 @@ av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, 
  * that is not JSON may pass: the parser reports it. Source: RFC 8259 §7
  * (string escapes). */
 av_status av_json_check_nul(const char *text, size_t len, const char *name, av_err *err);
+
+/* *root = the JSON object that text (len bytes, need not be NUL-terminated)
+ * holds, parsed by cJSON; free it with cJSON_Delete. With end NULL the object
+ * must be the whole text (white space may follow); else *end = the byte after
+ * it, for a caller that allows what follows (a safetensors header's padding).
+ * Errors, AV_EUSAGE, *root NULL; name starts each message (NULL leaves out
+ * "NAME: ", for a caller that prefixes its path):
+ *   av_json_check_nul's, first;
+ *   "NAME: not valid JSON near byte 12 of 13; it ends before its closing '}'
+ *    (truncated?)"  (where cJSON stopped, from 0: the start of the value it
+ *    could not finish, so a byte or so before Python's json; the hint when the
+ *    text, less white space, begins with '{' and does not end with '}');
+ *   "NAME: not a JSON object (it is an array)"  (or a string, a number, ...);
+ *   "NAME: not valid JSON at byte 16 of 17: text follows the object" (end NULL).
+ * AV_ERUNTIME if cJSON runs out of memory (it says so only as a parse
+ * failure, reported as above). Source: RFC 8259 §2 (a JSON text) and §4. */
+av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const char **end, const char *name,
+                               av_err *err);
 #endif

@@ -2,6 +2,7 @@
  * writer (see safetensors.h for the format and the checks). */
 #include "io/safetensors.h"
 #include "io/fileio.h"
+#include "io/jsonval.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "io/fileio.h"
+#include "io/jsonval.h"
 
 /* ----------------------------------------------------------------------------
  * dtypes */
@@ -242,12 +244,13 @@ av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, siz
     st->len = len;
     st->header_len = (size_t)n;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts((const char *)buf + 8, (size_t)n, &end, 0);
-    if (!root || !cJSON_IsObject(root)) {
-        size_t at = root ? 0 : (size_t)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - ((const char *)buf + 8) : 0);
-        cJSON_Delete(root);
+    cJSON *root;
+    char hname[320];
+    snprintf(hname, sizeof hname, "%.300s: header", name);
+    av_status js = av_json_parse_object(&root, (const char *)buf + 8, (size_t)n, &end, hname, err);
+    if (js) {
         av_safetensors_close(st);
-        return av_fail(err, AV_EUSAGE, "%s: header is not a JSON object (JSON error near byte %zu of the header)", name, at);
+        return js;
     }
     for (const char *p = end; p < (const char *)buf + 8 + n; p++)
         if (*p != ' ') { /* only space padding may follow the object */

@@ -76,7 +76,8 @@ void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim);
  * outlive st). `name` starts every message. Errors, AV_EUSAGE:
  *   "model.safetensors: truncated: 5 bytes, fewer than the 8-byte header length",
  *   "model.safetensors: header length 4096 is larger than the file (100 bytes)",
- *   "model.safetensors: header is not valid JSON (near byte 17 of the header)",
+ *   "model.safetensors: header: not valid JSON near byte 17 of 120" (bytes of
+ *   the header, from 0), and av_json_parse_object's other errors,
  *   "model.safetensors: tensor \"wte.weight\": unknown dtype \"F99\" (known: F32, F16, BF16, ...)",
  *   "model.safetensors: tensor \"wte.weight\": data_offsets [0, 100] hold 100 bytes; shape (5, 6) F32 needs 120",
  *   "model.safetensors: tensor \"b\": data_offsets [0, 24] overlap tensor \"a\" [16, 40]",

@@ -185,16 +185,9 @@ av_status av_model_type_refused(const char *name, const char *value, int missing
 
 av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, const char *name, av_err *err) {
     av_gpt2_config_defaults(c);
-    av_status nul = av_json_check_nul(json, len, name, err);
-    if (nul) return nul;
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root || !cJSON_IsObject(root)) {
-        const char *e = cJSON_GetErrorPtr();
-        size_t at = !root && e && e >= json && e <= json + len ? (size_t)(e - json) : 0;
-        cJSON_Delete(root);
-        return av_fail(err, AV_EUSAGE, "%s: not a JSON object (JSON error near byte %zu)", name, at);
-    }
-    av_status s;
+    cJSON *root;
+    av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
+    if (s) return s;
     if ((s = check_model_type(root, name, err)) || (s = json_int(&c->n_layer, root, "n_layer", 1, name, err)) || (s = json_int(&c->n_head, root, "n_head", 1, name, err)) ||
         (s = json_int(&c->n_embd, root, "n_embd", 1, name, err)) ||
         (s = json_int(&c->n_positions, root, "n_positions", 1, name, err)) ||

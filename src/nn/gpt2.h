@@ -99,7 +99,8 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * (true or false, GPT2Config's: false = no ÷√d_k), "attnviz" (above; its
  * "scale" and scale_attn_weights, if both given, must agree: "config.json:
  * \"scale_attn_weights\": false contradicts attnviz.scale true ..."). `name` starts every
- * message. Errors, AV_EUSAGE: "config.json: not valid JSON near byte 12",
+ * message. Errors, AV_EUSAGE: av_json_parse_object's ("config.json: not
+ * valid JSON near byte 12 of 40; ...", "config.json: not a JSON object (it is an array)"),
  * "config.json: model_type \"mistral\" is not supported (allowed: gpt2,
  * llama, qwen2)", "config.json: missing key \"n_head\"", "config.json: \"n_head\"
  * 4.5 must be a whole number", "config.json: \"n_layer\" 1099511627776 is too

@@ -113,14 +113,9 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
 av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len, const char *name, av_err *err) {
     memset(c, 0, sizeof *c);
     c->max_positions = 2048, c->rms_norm_eps = 1e-6, c->rope_theta = 10000.0, c->bos_token_id = -1;
-    av_status nul = av_json_check_nul(json, len, name, err);
-    if (nul) return nul;
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
-        return av_fail(err, AV_EUSAGE, "%s: not a JSON object", name);
-    }
-    av_status s = AV_OK;
+    cJSON *root;
+    av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
+    if (s) return s;
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     int head_dim = 0;
     if (cJSON_IsString(mt) && strcmp(mt->valuestring, "qwen2") == 0) c->type = AV_LLAMA_QWEN2, c->qkv_bias = 1;
@@ -369,8 +364,8 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
     size_t len = 0;
     av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
     av_status st = av_read_file(path, 64u << 20, &text, &len, err);
-    if (!st) st = av_json_check_nul(text, len, path, err);
-    cJSON *root = st ? NULL : cJSON_ParseWithLength(text, len);
+    cJSON *root = NULL;
+    if (!st) st = av_json_parse_object(&root, text, len, NULL, path, err);
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "weight_map"), *e;
     const char *files[LLAMA_MAX_SHARDS]; /* shard i's file name, as the index writes it */

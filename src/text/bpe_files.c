@@ -28,22 +28,11 @@ static av_status prefixed(av_err *err, av_status code, const char *what) {
 
 /* vocab.json text -> tokens of b (created here with V = number of entries). */
 static av_status load_vocab(av_bpe **out, const char *text, size_t len, av_err *err) {
-    const char *end = NULL;
-    av_status nul = av_json_check_nul(text, len, NULL, err);
-    if (nul) return nul;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len, last = len;
-        while (last > 0 && strchr(" \t\r\n", text[last - 1])) last--;
-        int cut = last == 0 || text[last - 1] != '}';
-        return av_fail(err, AV_EUSAGE, "not valid JSON at byte %zu of %zu%s", off, len,
-                       cut ? "; it ends before its closing '}' (truncated?)" : "");
-    }
-    av_status st = AV_OK;
+    cJSON *root;
+    av_status st = av_json_parse_object(&root, text, len, NULL, NULL, err);
+    if (st) return st;
     int V = cJSON_GetArraySize(root);
-    if (!cJSON_IsObject(root)) st = av_fail(err, AV_EUSAGE, "not a JSON object of token -> id");
-    else if (V == 0) st = av_fail(err, AV_EUSAGE, "has no tokens");
+    if (V == 0) st = av_fail(err, AV_EUSAGE, "has no tokens");
     else st = av_bpe_new(out, V, err);
     for (const cJSON *e = root->child; st == AV_OK && e; e = e->next) {
         double d = e->valuedouble;

@@ -255,15 +255,14 @@ static int32_t bos_rule(const av_hftok *t, const cJSON *root) {
 
 av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const char *name, av_err *err) {
     *out = NULL;
-    av_status s = av_json_check_nul(json, len, name, err);
+    cJSON *root;
+    av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
     if (s) return s;
-    cJSON *root = cJSON_ParseWithLength(json, len);
     av_hftok *t = calloc(1, sizeof *t);
     s = t ? AV_OK : av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(model, "type");
     const char *pattern = NULL;
-    if (!s && !cJSON_IsObject(root)) s = av_fail(err, AV_EUSAGE, "%s: not a JSON object", name);
     if (!s && !(cJSON_IsString(mt) && !strcmp(mt->valuestring, "BPE")))
         s = av_fail(err, AV_EUSAGE, "%s: model type %.40s is not supported (allowed: BPE)", name,
                     cJSON_IsString(mt) ? mt->valuestring : "(missing)");
