@@ -572,6 +572,13 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {1, "k q  a", "token 2 [␣] is whitespace on its own"},
         {1, "k q a z m k q a", NULL},
         {1, "a b a", NULL},
+        {1, "a b a b a b", NULL},
+        /* a letter seen before must be followed by what followed its first occurrence (the task's rule):
+         * after the second q comes a, as after the first; a wrong letter went without a note */
+        {1, "k q a z m k q b", "token 7 [␣b] is not the task's answer: after q comes a, the letter after the first q "
+         "(token 1)"},
+        {1, "a b a c", "token 3 [␣c] is not the task's answer: after a comes b, the letter after the first a (token 0)"},
+        {1, "k q a z m k q a z m k q a y", "token 13 [␣y] is not the task's answer: after a comes z"},
         {1, "3 1 >", "token 0 [3] is not a lowercase letter"},
         {1, "a b c d e f g h i j k l m n o p q r s t u v w x", NULL},   /* 24 letters */
         {1, "a b c d e f g h i j k l m n o p q r s t u v w x y", "25 letters; its sequences have at most 24"},
@@ -796,6 +803,14 @@ static void test_generate_note_positions(void **state) {
         {AV_TASK_SORT, {"3", " 1", " >", " 3", " 1"}, 3, 2, 0, 1, "is not the task's answer: sort of \"3 1\" is \"1 3\""},
         {AV_TASK_SORT, {"3", " 1", " >", " 1", " 3"}, 3, 2, -1, 0, NULL},
         {AV_TASK_REVERSE, {"5", " 2", " 9", " >", " 9", " 5"}, 4, 2, 1, 1, "reverse of \"5 2 9\" is \"9 2 5\""},
+        /* induction: "k q a z m k q a" goes on with " z"; a model that wrote " b" was wrong without a note */
+        {AV_TASK_INDUCTION, {"k", " q", " a", " z", " m", " k", " q", " a", " b", " c"}, 8, 2, 0, 1,
+         "is not the task's answer: after a comes z, the letter after the first a (token 2)"},
+        {AV_TASK_INDUCTION, {"k", " q", " a", " z", " m", " k", " q", " a", " z", " m"}, 8, 2, -1, 0, NULL},
+        /* after a new letter (m) any letter is the task's; then the rule holds again: after k comes q, after
+         * q comes a, not b */
+        {AV_TASK_INDUCTION, {"k", " q", " a", " z", " m", " k", " q", " b"}, 5, 3, 2, 1, "after q comes a, the letter "
+         "after the first q (token 1)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         int32_t ids[16];

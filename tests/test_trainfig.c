@@ -303,6 +303,32 @@ static void test_curves_symlog_steps(void **state) {
     free(svg);
 }
 
+/* A y axis from the data has matplotlib's margins (axes.ymargin 0.05): a loss from 5.66 down to 1e-4
+ * spans [1e-4 - 0.283, 5.66 + 0.283], so its 0 tick is drawn. The axis ran from 1e-4 exactly, so a
+ * loss that reached 0 had no 0 tick, and the highest point lay on the frame (new users' reports). The
+ * label "0" must be there, and "1" above it by a fifth of the way from "0" to "5" (ticks are linear). */
+static void test_curves_y_margins_show_zero(void **state) {
+    tu_fixture *f = *state;
+    static const double x[3] = {10, 20, 30}, y[3] = {5.66, 2.0, 1e-4};
+    av_series s = {.label = "s", .x = x, .y = y, .n = 3};
+    av_curve_panel p = {.title = "loss", .y_label = "loss (nats)", .s = &s, .n_series = 1};
+    av_err e;
+    assert_int_equal(av_plot_curves(tu_in(f, "m.svg"), &p, 1, "margins", "step", &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "m.svg"), NULL);
+    assert_non_null(svg);
+    double yv[3];
+    const char *const labels[3] = {"0", "1", "5"};
+    for (int k = 0; k < 3; k++) {
+        const char *hit, *open = svg_text_open(svg, labels[k], &hit);
+        const char *ya = strstr(open, " y=\"");
+        assert_true(ya && ya < hit);
+        assert_int_equal(sscanf(ya, " y=\"%lf\"", &yv[k]), 1);
+    }
+    assert_true(yv[0] > yv[2]); /* 0 below 5 */
+    if (fabs((yv[0] - yv[1]) - (yv[0] - yv[2]) / 5) > 1.0) fail_msg("ticks 0 %g, 1 %g, 5 %g", yv[0], yv[1], yv[2]);
+    free(svg);
+}
+
 /* A GIF that does not fit (RLIMIT_FSIZE 4 KiB, SIGXFSZ ignored: writes fail with EFBIG as on a full disk)
  * says why in the system's words; it said giflib's "Failed to write to given file" (a new user's report).
  * No temporary stays. Frames of noise, so giflib's LZW cannot fit them in 4 KiB. */
@@ -337,6 +363,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gif_on_a_full_disk_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_curves_y_margins_show_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

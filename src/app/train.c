@@ -623,7 +623,7 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
     free(order);
     /* steps on a symlog axis, as the snapshots are log-spaced: linear, 7 of 11 sat in the first 100 of 4000 */
     av_curve_panel p[3] = {
-        {.title = "loss (cross-entropy on answers)", .y_label = "loss", .s = ser, .n_series = 2, .x_symlog = 1},
+        {.title = "loss (cross-entropy on answers)", .y_label = "loss (nats)", .s = ser, .n_series = 2, .x_symlog = 1},
         {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0,
          .ymax = 1, .x_symlog = 1},
         {.title = "attention on the target, at snapshots", .y_label = "attention weight", .s = ser + 3, .n_series = shown, .ymin = 0,
@@ -690,7 +690,7 @@ static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_
     const train_log *g = sf->g;
     int LH = g->L * g->H, T = g->T;
     av_heatmap hms[AV_TRAIN_GIF_MAX_HEADS];
-    char names[AV_TRAIN_GIF_MAX_HEADS][32], title[400];
+    char names[AV_TRAIN_GIF_MAX_HEADS][32], title[800];
     for (int i = 0; i < shown; i++) {
         int hd = order[i];
         snprintf(names[i], sizeof names[i], "layer %d head %d", hd / g->H, hd % g->H);
@@ -701,8 +701,9 @@ static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_
     char what[96]; /* step 0 is the random initialisation: "trained on reverse, step 0" said it was trained */
     if (g->snap_step[k] == 0) snprintf(what, sizeof what, "%s, step 0: untrained (random initialisation)", task);
     else snprintf(what, sizeof what, "trained on %s, step %d", task, g->snap_step[k]);
-    snprintf(title, sizeof title, "%s · held-out accuracy %.1f %%%s%s", what, 100 * g->acc[k], note[0] ? " · " : "",
-             note);
+    /* the probe, as the film strip says it: a frame on a slide names its input */
+    snprintf(title, sizeof title, "%s · held-out accuracy %.1f %% · %s%s%s", what, 100 * g->acc[k], sf->probe,
+             note[0] ? " · " : "", note);
     av_dlist dl;
     av_status s = av_plot_layout_grid(&dl, hms, shown, title, meta, err);
     size_t stride;
@@ -960,7 +961,7 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
         snap_series(&s[2][v], xb[v], yb[v], g, g->aot + best, (size_t)LH, label[v][1]);
     }
     av_curve_panel p[3] = { /* symlog steps, as curves.png */
-        {.title = "training loss (every step)", .y_label = "loss", .s = s[0], .n_series = c->n, .x_symlog = 1},
+        {.title = "training loss (every step)", .y_label = "loss (nats)", .s = s[0], .n_series = c->n, .x_symlog = 1},
         {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0,
          .ymax = 1, .x_symlog = 1},
         {.title = "on target: best head at the end", .y_label = "attention weight", .s = s[2], .n_series = c->n,

@@ -170,6 +170,7 @@ void av_task_probe(av_task_example *ex, av_task_kind kind) {
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n) {
     int induction = kind == AV_TASK_INDUCTION, digits = 0, answers = 0, seen_gt = 0;
     int prompt[AV_TASK_MAX_DIGITS], answer_at[AV_TASK_MAX_DIGITS]; /* the digits; where each answer digit is */
+    char letter[AV_INDUCTION_MAX_T + 1]; /* induction: the letter of each token, while T fits */
     const char *what = induction ? "a lowercase letter" : "a digit or >";
     *bad = -1;
     for (int k = 0; k < T; k++) {
@@ -188,6 +189,7 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
         else if (c == '>' && seen_gt) snprintf(why, n, "is a second >");
         else {
             *bad = -1;
+            if (induction && k <= AV_INDUCTION_MAX_T) letter[k] = (char)c;
             if (c == '>') seen_gt = 1;
             else if (!induction && seen_gt) {
                 if (answers < AV_TASK_MAX_DIGITS) answer_at[answers] = k;
@@ -200,11 +202,22 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
         }
         return 1;
     }
-    if (induction) {
-        if (T > AV_INDUCTION_MAX_T)
-            snprintf(why, n, "%d letters; its sequences have at most %d", T, AV_INDUCTION_MAX_T);
-        return T > AV_INDUCTION_MAX_T;
+    if (induction && T > AV_INDUCTION_MAX_T) {
+        snprintf(why, n, "%d letters; its sequences have at most %d", T, AV_INDUCTION_MAX_T);
+        return 1;
     }
+    /* induction: a letter seen before is followed by the letter that followed its first occurrence
+     * ("k q a z m k q a" goes on with z); a letter seen for the first time may be followed by any */
+    for (int k = 1; induction && k < T; k++)
+        for (int f = 0; f < k - 1; f++) {
+            if (letter[f] != letter[k - 1]) continue;
+            if (letter[k] == letter[f + 1]) break;
+            *bad = k;
+            snprintf(why, n, "is not the task's answer: after %c comes %c, the letter after the first %c (token %d)",
+                     letter[k - 1], letter[f + 1], letter[k - 1], f);
+            return 1;
+        }
+    if (induction) return 0;
     if ((digits < AV_TASK_MIN_DIGITS || digits > AV_TASK_MAX_DIGITS) && !seen_gt)
         snprintf(why, n, "%d digit%s and no >; its prompts have %d to %d digits, then >", digits,
                  digits == 1 ? "" : "s", AV_TASK_MIN_DIGITS, AV_TASK_MAX_DIGITS);

@@ -129,13 +129,16 @@ int av_task_find(const char *name);
  * (reverse, sort: AV_TASK_MIN_DIGITS to AV_TASK_MAX_DIGITS digits, " >", then
  * fewer answer digits than prompt digits, each the task's: the reverse or the
  * sort of the digits so far; induction: lowercase letters, at most
- * AV_INDUCTION_MAX_T; one space between tokens, none at either end), else 0.
+ * AV_INDUCTION_MAX_T, a letter seen before followed by the letter that
+ * followed its first occurrence; one space between tokens, none at either
+ * end), else 0.
  * When 1: *bad = the index (from 0, as the trace's tokens) of the token at
  * fault, or -1 when the sequence as a whole is ("9 digits before >; its
  * prompts have 2 to 8", "9 digits and no >; ..."), and why (n bytes) says
  * what: for a token, the predicate after its name ("is whitespace on its
  * own: ...", "is not a digit or >", "has no space before it: ...", "is not
- * the task's answer: reverse of \"3 1 4\" is \"4 1 3\""). */
+ * the task's answer: reverse of \"3 1 4\" is \"4 1 3\"", "is not the task's
+ * answer: after a comes z, the letter after the first a (token 2)"). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
 
 /* Where a continuation leaves the task: ids holds an input of T tokens

@@ -86,6 +86,11 @@ static void data_range(const av_curve_panel *p, axes *a) {
     if (!(a->x1 > a->x0)) { a->x0 = isfinite(a->x0) ? a->x0 - 1 : 0; a->x1 = a->x0 + 2; }
     if (p->ymin != 0 || p->ymax != 0) { a->y0 = p->ymin; a->y1 = p->ymax; }
     if (!(a->y1 > a->y0)) { a->y0 = isfinite(a->y0) ? a->y0 - 1 : 0; a->y1 = a->y0 + 2; }
+    else if (p->ymin == 0 && p->ymax == 0) { /* matplotlib's axes.ymargin: 5 % of the span above and below, so the */
+        double m = 0.05 * (a->y1 - a->y0); /* highest point is not on the frame and a loss near 0 shows its 0 tick */
+        a->y0 -= m;
+        a->y1 += m;
+    }
 }
 
 /* One x tick: its grid line and label. */

@@ -37,7 +37,7 @@ typedef struct {
     const char *y_label; /* left of the axis */
     const av_series *s;
     int n_series;        /* 1..10 */
-    double ymin, ymax;   /* y range; both 0 = from the data */
+    double ymin, ymax;   /* y range; both 0 = from the data, with matplotlib's 5 % margin each side */
     const char *note;    /* a line under the legend, e.g. which of more series than fit are drawn; or NULL */
     int x_symlog;        /* 1: x (>= 0) on matplotlib's symlog axis (base 10, linthresh 1, linscale 1), from 0:
                           * linear from 0 to 1, logarithmic past 1, so 0, 1, 10, 100, 1000 sit about evenly
