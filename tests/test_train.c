@@ -649,11 +649,13 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
 /* `mkdir DIR/curves.png` then --train -o DIR: the run trained to its end, then stopped at "cannot write
  * 'DIR/curves.png': Is a directory" with the model written and the figures not (a new user's report).
  * Now a name the run writes, taken by a folder, is refused before training (exit 1, as an unwritable
- * -o), naming it; with --compare, in each variant's folder and compare_WHAT.png/.svg at the top. */
+ * -o), naming it; with --compare, in each variant's folder and compare_WHAT.png/.svg at the top. A
+ * folder named config.json was called "a model attnviz did not train" (exit 2): it is a taken name too. */
 static void test_cli_train_refuses_output_names_taken_by_folders(void **state) {
     tu_fixture *f = *state;
     static const char *const taken[] = {"a/curves.png", "a/filmstrip.svg", "a/train.csv", "a/attention.gif",
-                                        "b/compare_scale.svg", "c/no-scale/filmstrip.png"};
+                                        "b/compare_scale.svg", "c/no-scale/filmstrip.png", "a/config.json",
+                                        "c/no-scale/config.json"};
     for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
         char dir[8] = {taken[i][0], 0}, made[4200];
         snprintf(made, sizeof made, "%s", tu_in(f, taken[i]));
@@ -678,7 +680,8 @@ static void test_cli_train_refuses_output_names_taken_by_folders(void **state) {
         tu_free(&r);
         char model[4200];
         snprintf(model, sizeof model, "%s/%s", tu_in(f, dir), dir[0] == 'c' ? "no-scale/config.json" : "config.json");
-        if (access(model, F_OK) == 0) fail_msg("%s taken, yet it trained and wrote %s", taken[i], model);
+        if (access(model, F_OK) == 0 && strcmp(model, made) != 0) /* the taken config.json is the folder made */
+            fail_msg("%s taken, yet it trained and wrote %s", taken[i], model);
         /* nor made the other variant's folder, or the --compare top folder's (c/scale was left empty) */
         if (dir[0] != 'a' && access(tu_in(f, dir[0] == 'c' ? "c/scale" : "b/scale"), F_OK) == 0)
             fail_msg("%s taken, yet it made the folder of variant scale", taken[i]);
@@ -1926,6 +1929,8 @@ static void test_cli_train_bad_input(void **state) {
         {{"--train", "reverse", "-d", "4096", "-H", "64"},
          "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 11.7 GiB (parameters, gradients, "
          "AdamW moments, activations), more than the 2 GiB allowed"},
+        /* one layer is "1 layer", as the header says it (a new user read "1 layers") */
+        {{"--train", "reverse", "-d", "4096", "-H", "64", "--layers", "1"}, "--train with d_model 4096, 1 layer, 64 heads"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *argv[18] = {NULL};

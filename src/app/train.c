@@ -871,10 +871,11 @@ static av_status check_train_size(const av_train_opts *o, av_err *err) {
     train_config(&cfg, o);
     size_t need = av_trainer_bytes(&cfg, o->batch);
     if (need > AV_MAX_TRAIN_BYTES)
-        return av_fail(err, AV_EUSAGE, "--train with d_model %d, %d layers, %d heads and batch %d needs at least %.1f GiB "
-                       "(parameters, gradients, AdamW moments, activations), more than the %zu GiB allowed; try a smaller "
-                       "--d-model, --layers, --heads (each keeps (batch, T, T) attention weights a layer) or --batch", o->d_model,
-                       o->layers, o->heads, o->batch, (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
+        return av_fail(err, AV_EUSAGE, "--train with d_model %d, %d layer%s, %d head%s and batch %d needs at least %.1f "
+                       "GiB (parameters, gradients, AdamW moments, activations), more than the %zu GiB allowed; try a "
+                       "smaller --d-model, --layers, --heads (each keeps (batch, T, T) attention weights a layer) or "
+                       "--batch", o->d_model, o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s",
+                       o->batch, (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
     return AV_OK;
 }
 
@@ -1213,14 +1214,15 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     for (int i = 0; !s && i < n; i++) s = check_train_size(&v[i], err);
     size_t nf = sizeof kRunFiles / sizeof kRunFiles[0];
     if (o->compare == AV_TRAIN_CMP_NONE) {
-        if (!s) s = check_not_a_foreign_model(o->outdir, earlier[0], 64, err);
+        /* names first: a folder named config.json was "a model attnviz did not train" */
         if (!s) s = check_names_free(o->outdir, kRunFiles, nf, err);
+        if (!s) s = check_not_a_foreign_model(o->outdir, earlier[0], 64, err);
         return s ? s : av_dir_writable(o->outdir, err);
     }
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
-    for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], earlier[i], 64, err);
     /* every name before any folder is made: a taken name in the second variant left the first one's empty folder */
     for (int i = 0; !s && i < n; i++) s = check_names_free(dir[i], kRunFiles, nf, err);
+    for (int i = 0; !s && i < n; i++) s = check_not_a_foreign_model(dir[i], earlier[i], 64, err);
     char png[64], svg[64];
     snprintf(png, sizeof png, "compare_%s.png", kCompareWhat[o->compare]);
     snprintf(svg, sizeof svg, "compare_%s.svg", kCompareWhat[o->compare]);
