@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -1031,6 +1032,40 @@ static void test_cli_other_model_into_training_folder_notes_it(void **state) {
     run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "ind"), "I love you", NULL);
     if (r.code != 0 || strstr(r.err, "holds the model")) fail_msg("-q: exit %d: %s", r.code, r.err);
     tu_free(&r);
+}
+
+/* `attnviz --train reverse -o D | head -1`: the reader goes, the next line raises SIGPIPE, and the run
+ * ended with exit 141 and not a word, the model thrown away (a new user's report). Now it says so, as
+ * for Ctrl-C, and the folder made for the run, still empty, is called empty ("keeps what it held" said
+ * it held something). The pipe has no reader from the start, so the first line written raises it. */
+static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
+    tu_fixture *f = *state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    close(fds[0]); /* no reader */
+    const char *errpath = tu_in(f, "err.txt"), *dir = tu_in(f, "d");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fds[1], 1);
+        dup2(e, 2);
+        signal(SIGPIPE, SIG_DFL); /* as a shell's pipeline gives it */
+        execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "50", "--d-model", "16", "--batch", "4", "-o", dir,
+              (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    char *err = tu_slurp_file(errpath, NULL);
+    assert_non_null(err);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: interrupted: training stopped; the model was not saved (%s is empty)\n", dir);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
+        fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
+    assert_int_equal(count_entries(dir), 0);
+    free(err);
 }
 
 /* A --compare interrupted after its first variant is replaced leaves no comparison of the variants it
@@ -2463,6 +2498,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_other_model_into_training_folder_notes_it, tu_setup_tmpdir,

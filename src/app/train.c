@@ -3,6 +3,7 @@
 #include "app/train.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -900,8 +901,13 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
     char msg[AV_INTERRUPT_MSG_MAX]; /* a Ctrl-C until the model is written (write_outputs says what after) and
                                      * none once the run is over */
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; the model was not saved (%.300s keeps what it "
-             "held)\n", o->tty ? "\n" : "", dir);
+    DIR *d = opendir(dir); /* a folder made for this run is empty: "keeps what it held" said it held something */
+    int empty = d != NULL;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { empty = 0; break; }
+    if (d) closedir(d);
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; the model was not saved (%.300s %s)\n",
+             o->tty ? "\n" : "", dir, empty ? "is empty" : "keeps what it held");
     av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, err);

@@ -51,8 +51,8 @@ static av_status create_error(av_err *err, const char *path, int e) {
 /* ------------------------------------------------------------------------- */
 /* atomic writer */
 
-/* The temporary files being written, so that Ctrl-C (SIGINT), SIGTERM or
- * SIGHUP does not leave one behind: the handler unlinks them (unlink is
+/* The temporary files being written, so that Ctrl-C (SIGINT), SIGTERM,
+ * SIGHUP or SIGPIPE (stdout's reader gone: `| head`) does not leave one behind: the handler unlinks them (unlink is
  * async-signal-safe), restores the default action and re-raises. Two can be
  * open at once, on two threads: render/pngbatch.c writes each PNG on its
  * worker while the caller writes the next figure's SVG (--format both). So
@@ -88,6 +88,7 @@ static void install_handlers(void) {
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
+    signal(SIGPIPE, on_signal); /* `attnviz --train ... | head -1`: the reader is gone at the next line */
 }
 
 void av_interrupt_message(const char *msg) {
@@ -217,7 +218,7 @@ static int replace_by_exchange(av_afile *f) {
 
 static _Thread_local av_afile_set *g_set; /* av_afile_set_begin's set on this thread, or NULL */
 
-/* Hold SIGINT, SIGTERM and SIGHUP (the Ctrl-C handler's) on this thread until
+/* Hold SIGINT, SIGTERM, SIGHUP and SIGPIPE (the Ctrl-C handler's) on this thread until
  * unhold_signals: for a few system calls that must not be cut in two, as the
  * renames of a set (a signal after the first one, whose handler then removed
  * the other temporaries, left a new model.safetensors beside the old
@@ -228,6 +229,7 @@ static void hold_signals(sigset_t *old) {
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &set, old);
 }
 

@@ -70,7 +70,7 @@ void av_afile_abort(av_afile *f);
  * err) then renames every kept temporary over its target, in commit order;
  * av_afile_set_end(set, 0, NULL) removes them all, leaving every target as it
  * was. At most AV_AFILE_SET_MAX files: a further commit fails (AV_ERUNTIME).
- * set_end holds SIGINT, SIGTERM and SIGHUP while it renames, so a Ctrl-C
+ * set_end holds SIGINT, SIGTERM, SIGHUP and SIGPIPE while it renames, so a Ctrl-C
  * comes after all or none. Errors of set_end: av_afile_commit's rename
  * error, naming the file; the files renamed before it stay, the rest are
  * removed. A caller may set `renamed_msg` after set_begin: once every file
@@ -86,7 +86,8 @@ typedef struct {
 void av_afile_set_begin(av_afile_set *set);
 av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
 
-/* What Ctrl-C (SIGINT), SIGTERM or SIGHUP prints before the process ends:
+/* What Ctrl-C (SIGINT), SIGTERM, SIGHUP or SIGPIPE (`| head` closed the pipe)
+ * prints before the process ends:
  * msg (copied, at most AV_INTERRUPT_MSG_MAX bytes, cut there), written to
  * stderr by the handler that removes the temporaries above (write(2) is
  * async-signal-safe), then the default action (exit status 128 + signal).
