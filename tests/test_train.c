@@ -1034,6 +1034,31 @@ static void test_cli_other_model_into_training_folder_notes_it(void **state) {
     tu_free(&r);
 }
 
+/* n_positions (32 for a trained toy model) is the longest sequence for every kind of positions: --generate
+ * 1000 on a RoPE model went on to 1006 tokens, where a learned one stopped at 32 (a new user's report). A
+ * longer input still runs (RoPE has no table to run out of), with a note that says so. */
+static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--positions", "rope", "--steps", "1", "--d-model", "16", "--batch",
+                "2", "-q", "-o", tu_in(f, "rope"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rope"), "--no-plot", "--generate", "1000", "3 1 4 1 5 >", NULL);
+    /* 6 tokens of input, 26 generated: 32 */
+    if (r.code != 0 || !strstr(r.out, "stopped after 26 of 1000: at most 32 tokens (the model's n_positions)"))
+        fail_msg("exit %d\n%s\n%s", r.code, r.out, r.err);
+    tu_free(&r);
+    char text[200] = "1 2";
+    for (int i = 0; i < 31; i++) strcat(text, " 3"); /* 33 tokens */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rope"), "--no-plot", text, NULL);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: note: the input is 33 tokens, more than n_positions 32 in %s/config.json: "
+             "RoPE is computed for any position, but the model was made for at most 32\n", tu_in(f, "rope"));
+    if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d\n%s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* `attnviz --train reverse -o D | head -1`: the reader goes, the next line raises SIGPIPE, and the run
  * ended with exit 141 and not a word, the model thrown away (a new user's report). Now it says so, as
  * for Ctrl-C, and the folder made for the run, still empty, is called empty ("keeps what it held" said
@@ -2499,6 +2524,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_other_model_into_training_folder_notes_it, tu_setup_tmpdir,

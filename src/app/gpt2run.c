@@ -304,6 +304,12 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     }
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
+    if (r->T > c->n_positions && !o->quiet) /* learned positions refused it (no wpe row); a formula runs on */
+        fprintf(stderr, "attnviz: note: the input is %d tokens, more than n_positions %d in %s/config.json: %s, but the "
+                "model was made for at most %d\n", r->T, c->n_positions, r->dir,
+                c->positions == AV_POS_ROPE ? "RoPE is computed for any position"
+                : c->positions == AV_POS_SINUSOIDAL ? "the sinusoidal encoding is computed for any position"
+                                                    : "it adds no positions, so any length runs", c->n_positions);
     note_outside_task(r);
     top_next(r);
     return make_view(view, r, err);
@@ -342,7 +348,9 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
 
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) {
     const av_gpt2_config *c = &r->g.cfg;
-    int cap = (c->positions == AV_POS_LEARNED || r->llama) && c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
+    /* config.json's length for every kind of positions: a RoPE or sinusoidal toy model (n_positions 32) went on
+     * to 1000 tokens, where a learned one stopped at 32 */
+    int cap = c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
     int T = r->T, room = cap - T, steps = n < room ? n : room;
     const char *why = cap == c->n_positions ? (r->llama ? "the model's max_position_embeddings" : "the model's n_positions")
                                             : "attnviz's token limit";
