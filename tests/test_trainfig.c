@@ -205,7 +205,8 @@ static void filmstrip_cell(const char *svg, double *cell, double *font) {
  * with 10-px labels, 132 px on a page sized by its title (a new user's report: not legible when
  * projected). With few heads the maps now grow, the labels with them, and the snapshots stand in
  * groups side by side, while the figure stays within 1400 x 1800 px; the usual 8 heads keep one column
- * of snapshots, 12 px a token and 10-px labels. */
+ * of snapshots, 12 px a token and 10-px labels. The grouped strip's note says how to read its rows (it
+ * said "rows: snapshots" of a page whose rows run down each group, then the next). */
 static void test_filmstrip_few_heads_grow(void **state) {
     tu_fixture *f = *state;
     enum { ROWS = 10, T = 11 };
@@ -230,6 +231,7 @@ static void test_filmstrip_few_heads_grow(void **state) {
     char anchor[8]; /* and its snapshots stand in groups side by side: the last row's label right of the first's */
     if (!(svg_text_x(svg, "step 9", anchor) > svg_text_x(svg, "step 0", anchor) + 100))
         fail_msg("one head: the snapshots are one column");
+    assert_non_null(strstr(svg, ">rows: snapshots over training, down each group, then the next (acc: "));
     free(svg);
     fs.cols = 8;
     assert_int_equal(av_plot_filmstrip(tu_in(f, "eight.svg"), &fs, &META, &e), AV_OK);
@@ -238,6 +240,7 @@ static void test_filmstrip_few_heads_grow(void **state) {
     filmstrip_cell(svg, &cell, &font);
     assert_true(fabs(cell - 12) < 1e-6 && fabs(font - 10) < 1e-6);
     assert_true(fabs(svg_text_x(svg, "step 9", anchor) - svg_text_x(svg, "step 0", anchor)) < 1e-6); /* one column */
+    assert_null(strstr(svg, "down each group"));
     free(svg);
 }
 

@@ -311,7 +311,7 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
 static void progress_line(int step, int steps, const char *eta, double loss, double acc_pct, int acc_step) {
     enum { ETA_W = 30 }; /* "  00:01<00:02, 100.00 steps/s" (29) and a column to spare */
     static const char *const form[3] = {" step %d/%d%s%s%s  loss %s  held-out accuracy %.1f %% (step %d)",
-                                        " %d/%d%s%s%s  loss %s  acc %.1f %%", " step %d/%d%s%s%s  loss %s  held-out %.1f %%"};
+                                        " %d/%d%s%s%s  loss %s  acc %.1f %%", " step %d/%d%s%s%s  loss %s  acc %.1f %%"};
     int cols = av_term_width_of(STDERR_FILENO) - 1; /* the last column would wrap on some terminals */
     char text[256], lt[16], wide[ETA_W + 1];
     loss_text(lt, loss);

@@ -212,6 +212,10 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
     "rows: snapshots over training (acc: held-out sequence accuracy) · columns: layer L, head H · each map: "    \
     "query (row) × key (column), weight 0 "                                                                       \
     "(dark) .. 1 (yellow); hatched = causal mask"
+/* With the snapshot rows in groups side by side (1 or 2 heads), which way to read them */
+#define FILMSTRIP_NOTE_GROUPS                                                                                        \
+    "rows: snapshots over training, down each group, then the next (acc: held-out sequence accuracy) · columns: "\
+    "layer L, head H · each map: query (row) × key (column), weight 0 (dark) .. 1 (yellow); hatched = causal mask"
 
 /* A film strip grows its cells past the usual size up to FS_GROW_CELL px a
  * token, while it stays within FS_GROW_W x FS_GROW_H px. */
@@ -266,7 +270,8 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
     int top = 86 + probe_h + note_h;
     av_text_metrics tm, sm, pm = {0}, nm = {0};
     av_text_measure(fs->title, 17, 1, &tm);
-    av_text_measure(FILMSTRIP_NOTE, 12, 0, &sm);
+    /* the note that says how to read grouped rows when the rows may be grouped (1 or 2 heads: the longer one) */
+    av_text_measure(fs->cols <= 2 ? FILMSTRIP_NOTE_GROUPS : FILMSTRIP_NOTE, 12, 0, &sm);
     if (probe_h) av_text_measure(fs->probe, 13, 0, &pm);
     if (note_h) av_text_measure(fs->note, 12, 0, &nm);
     int need = (int)ceilf(fmaxf(fmaxf(tm.width, sm.width), fmaxf(pm.width, nm.width))) + 40;
@@ -300,7 +305,8 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
     av_dl_init(&dl, width, height, WHITE);
     av_dl_text_run(&dl, fs->title, width * 0.5f, 30, 17, AV_ANCHOR_MIDDLE, 0, 1, INK);
     if (probe_h) av_dl_text_run(&dl, fs->probe, width * 0.5f, 54, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
-    av_dl_text_run(&dl, FILMSTRIP_NOTE, width * 0.5f, 54 + (float)probe_h, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    av_dl_text_run(&dl, lay.groups > 1 && fs->rows > lay.per ? FILMSTRIP_NOTE_GROUPS : FILMSTRIP_NOTE, width * 0.5f,
+                   54 + (float)probe_h, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
     if (note_h) av_dl_text_run(&dl, fs->note, width * 0.5f, 54 + (float)(probe_h + note_h), 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
     av_dl_heat h = {.n_q = T, .n_k = T, .vmin = 0, .vmax = 1, .cmap = meta ? meta->cmap : AV_CMAP_VIRIDIS,
                     .masked = fs->masked};
