@@ -259,8 +259,9 @@ static int csv_lr_rows_follow(const char *path, int noam, double factor) {
     for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
         int step;
         double lr;
+        assert_int_equal(sscanf(line + 1, "%d,", &step), 1);
+        if (step == 0) continue; /* no batch, no lr: the cell is empty */
         assert_int_equal(sscanf(line + 1, "%d,%lf,", &step, &lr), 2);
-        if (step == 0) continue;
         double want = noam == 1 ? noam_by_hand(factor, 16, 5, step) : noam == 2 ? cosine_by_hand(factor, 8, step) : factor;
         if (fabs(lr - want) > 1e-8 * want) fail_msg("%s step %d: lr %.9g, expected %.9g", path, step, lr, want);
         rows++;
@@ -1498,6 +1499,10 @@ static void test_cli_train_writes_a_model_folder(void **state) {
     int lines = 0;
     for (size_t i = 0; i < n; i++) lines += csv[i] == '\n';
     assert_int_equal(lines, 1 + 13); /* header, steps 0..12 */
+    /* step 0 drew no batch: no lr, no gradient norm (they said 0, a measurement no step made) */
+    const char *row0 = strchr(csv, '\n') + 1;
+    if (strncmp(row0, "0,,", 3) != 0 || strncmp(strchr(row0 + 3, ','), ",,", 2) != 0)
+        fail_msg("step 0's row: %.*s", (int)strcspn(row0, "\n"), row0);
     free(csv);
     /* the folder's tokenizer is GPT-2's BPE: text/bpe.c splits the input as the tasks do */
     av_bpe *bpe = NULL;

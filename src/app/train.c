@@ -502,7 +502,9 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
 
 /* train.csv: one row per step (0 = before training): lr, loss, gradient
  * norm; at snapshot steps also the held-out loss and accuracy and the
- * attention on target of every layer and head (empty elsewhere). */
+ * attention on target of every layer and head (empty elsewhere). Step 0 has
+ * no batch, so no lr and no gradient: those cells are empty (they said 0),
+ * and its loss is the held-out loss. */
 static av_status write_csv(const char *dir, const train_log *g, av_err *err) {
     char path[4096];
     av_path_join(path, sizeof path, dir, "train.csv");
@@ -514,7 +516,8 @@ static av_status write_csv(const char *dir, const train_log *g, av_err *err) {
         for (int h = 0; h < g->H; h++) fprintf(f.fp, ",attn_on_target_L%d_H%d", l, h);
     fprintf(f.fp, "\n");
     for (int step = 0, k = 0; step <= g->steps; step++) {
-        fprintf(f.fp, "%d,%.9g,%.9g,%.9g", step, g->lr[step], g->loss[step], g->gnorm[step]);
+        if (step) fprintf(f.fp, "%d,%.9g,%.9g,%.9g", step, g->lr[step], g->loss[step], g->gnorm[step]);
+        else fprintf(f.fp, "0,,%.9g,", g->loss[0]);
         int snap = k < g->n_snap && g->snap_step[k] == step;
         if (snap) fprintf(f.fp, ",%.9g,%.9g", g->ho_loss[k], g->acc[k]);
         else fprintf(f.fp, ",,");
