@@ -444,7 +444,7 @@ static const bad_case kCases[] = {
     {"odd_d_k_with_rope", 2, "d_k must be even; d_k = d_model / heads = 10 / 2 = 5", {"--d-model", "10", "--heads", "2", "--positions", "rope", S4}, NULL, 0, NULL, 0},
     {"rope_base_0", 2, "--rope-base 0 is not allowed", {"-p", "rope", "--rope-base", "0", S4}, NULL, 0, NULL, 0},
     {"rope_base_minus_1", 2, "--rope-base -1 is not allowed", {"-p", "rope", "--rope-base", "-1", S4}, NULL, 0, NULL, 0},
-    {"rope_base_nan", 2, "--rope-base nan is not allowed", {"-p", "rope", "--rope-base", "nan", S4}, NULL, 0, NULL, 0},
+    {"rope_base_nan", 2, "--rope-base 'nan' is not a number", {"-p", "rope", "--rope-base", "nan", S4}, NULL, 0, NULL, 0},
     {"rope_base_inf", 2, "--rope-base inf is not allowed", {"-p", "rope", "--rope-base", "inf", S4}, NULL, 0, NULL, 0},
     {"rope_base_abc", 2, "--rope-base 'abc' is not a number", {"-p", "rope", "--rope-base", "abc", S4}, NULL, 0, NULL, 0},
     {"pad_to_below_T", 2, "--pad-to 2 is smaller than the sentence's 4 tokens; use at least 4", {"--pad-to", "2", S4}, NULL, 0, NULL, 0},

@@ -66,7 +66,17 @@ static void test_bad_numbers_name_the_value(void **state) {
     expect_usage((const char *[]){"--d-model", "0", "x", NULL}, "--d-model 0 is outside the allowed range 1..4096");
     expect_usage((const char *[]){"--rope-base", "0", "x", NULL}, "--rope-base 0");
     expect_usage((const char *[]){"--rope-base", "-5", "x", NULL}, "--rope-base -5");
-    expect_usage((const char *[]){"--rope-base", "nan", "x", NULL}, "--rope-base nan");
+    expect_usage((const char *[]){"--rope-base", "nan", "x", NULL}, "--rope-base 'nan' is not a number"); /* was "outside" */
+    /* every number option takes the same text, decimal only: --lr took hexadecimal and --steps did not, and
+     * both took a leading space but not a trailing one (a new user's report) */
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "0x1p-8", NULL}, "--lr '0x1p-8' is not a number");
+    expect_usage((const char *[]){"--train", "reverse", "--steps", "0x10", NULL}, "--steps '0x10' is not a whole number");
+    expect_usage((const char *[]){"--train", "reverse", "--lr", " 1e-3", NULL}, "--lr ' 1e-3' is not a number");
+    expect_usage((const char *[]){"--train", "reverse", "--steps", " 5", NULL}, "--steps ' 5' is not a whole number");
+    expect_usage((const char *[]){"--train", "reverse", "--steps", "5 ", NULL}, "--steps '5 ' is not a whole number");
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "1e", NULL}, "--lr '1e' is not a number");
+    expect_usage((const char *[]){"--vmax", "0x1p-1", "x", NULL}, "--vmax '0x1p-1' is not allowed");
+    expect_usage((const char *[]){"--layer", " 1", "x", NULL}, "--layer ' 1' is not a layer number");
     expect_usage((const char *[]){"--positions", "learned", "x", NULL}, "expected none, sinusoidal or rope");
     expect_usage((const char *[]){"--color", "sometimes", "x", NULL}, "expected auto, always or never");
     /* --lr excludes 0 (a zero learning rate never trains), so its range is the half-open (0, 10]:

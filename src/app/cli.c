@@ -5,6 +5,7 @@
  * The same rows print --help. */
 #include "app/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -231,12 +232,32 @@ void av_print_help(FILE *f) {
 
 /* ---------------------------------------------------------------------------- one argument */
 
+/* 1 if s is a decimal number and nothing else: [+-]digits, and with real
+ * also [.digits] and [e[+-]digits] ("1e-3", ".5", "5."). strtod alone took
+ * hexadecimal ("--lr 0x1p-8") where strtoll refused "--steps 0x10", and both
+ * took a leading space but not a trailing one; now every number option takes
+ * the same text, as Python's float() and int() refuse "0x1p-8" and "0x10". */
+static int is_decimal(const char *s, int real) {
+    const char *p = s + (*s == '+' || *s == '-');
+    int digits = 0;
+    for (; isdigit((unsigned char)*p); p++) digits++;
+    if (real && *p == '.')
+        for (p++; isdigit((unsigned char)*p); p++) digits++;
+    if (!digits) return 0;
+    if (real && (*p == 'e' || *p == 'E')) {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        if (!isdigit((unsigned char)*p)) return 0;
+        while (isdigit((unsigned char)*p)) p++;
+    }
+    return *p == 0;
+}
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (end == s || *end != 0)
+    if (end == s || *end != 0 || !is_decimal(s, 0))
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number; allowed: %lld..%lld", d->name, s, d->lo,
                        d->hi);
     if (errno == ERANGE || v < d->lo || v > d->hi)
@@ -265,7 +286,8 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *end != 0)
+    /* "inf" goes on to "outside the allowed range"; "nan" said that too, and is not a number */
+    if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1)))
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
     /* 5e-324 and 1e-40 are inside (0, 10]: said so, not "outside the range" (a new user's report); a range
      * from 0.5 says "outside" */
@@ -417,7 +439,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *end != 0 || !isfinite(v))
+    if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1))
         return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", s);
     av_status tiny = check_float32_tiny("vmax", s, v, errno == ERANGE, "auto, fixed, or a number in (0, 1]", err);
     if (tiny) return tiny; /* 5e-324 drew a 0..1 colour bar */
@@ -477,7 +499,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     char *end = NULL;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || *end != 0 || errno == ERANGE || v < -1000000 || v > 1000000)
+    if (end == s || *end != 0 || !is_decimal(s, 0) || errno == ERANGE || v < -1000000 || v > 1000000)
         return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number; allowed: 0..L-1, L the --model's layers "
                        "(n_layer in its config.json)", s);
     o->layer = (int)v;
