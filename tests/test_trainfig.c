@@ -332,6 +332,39 @@ static void test_curves_y_margins_show_zero(void **state) {
     free(svg);
 }
 
+/* --compare's variants share their first steps (the same data and seed), and the last series drawn hid
+ * the others there: compare_scale's loss showed no blue line up to step 35 (new users' reports). With
+ * underlay each series is 2 px wider than the next: of two identical series the first's line boxes are
+ * 4 px wide, the second's 2, so the first shows as a band around the second; without underlay both are
+ * 2 px. */
+static void test_curves_underlay_shows_coinciding_series(void **state) {
+    tu_fixture *f = *state;
+    static const double x[4] = {0, 1, 2, 3}, y[4] = {5, 4, 2, 1};
+    av_series s[2] = {{.label = "a", .x = x, .y = y, .n = 4}, {.label = "b", .x = x, .y = y, .n = 4}};
+    for (int under = 0; under < 2; under++) {
+        av_curve_panel p = {.title = "loss", .y_label = "loss", .s = s, .n_series = 2, .underlay = under};
+        av_err e;
+        assert_int_equal(av_plot_curves(tu_in(f, "u.svg"), &p, 1, "underlay", "step", &META, &e), AV_OK);
+        char *svg = tu_slurp_file(tu_in(f, "u.svg"), NULL);
+        assert_non_null(svg);
+        int w4[2] = {0, 0}, w2[2] = {0, 0};
+        static const char *const fill[2] = {"#1f77b4", "#ff7f0e"};
+        for (const char *r = strstr(svg, "<rect "); r; r = strstr(r + 1, "<rect ")) {
+            int w = 0;
+            const char *wa = strstr(r, " width=\""), *end = strchr(r, '>');
+            if (!wa || wa > end || sscanf(wa, " width=\"%d\"", &w) != 1) continue;
+            for (int k = 0; k < 2; k++) {
+                const char *fa = strstr(r, fill[k]);
+                if (fa && fa < end) { w4[k] += w == 4; w2[k] += w == 2; }
+            }
+        }
+        if (under && !(w4[0] > 50 && w4[1] == 0 && w2[1] > 50))
+            fail_msg("underlay: first %d boxes 4 px wide, second %d 4 px and %d 2 px", w4[0], w4[1], w2[1]);
+        if (!under && !(w4[0] == 0 && w2[0] > 50)) fail_msg("no underlay: first %d boxes 4 px, %d 2 px", w4[0], w2[0]);
+        free(svg);
+    }
+}
+
 /* A GIF that does not fit (RLIMIT_FSIZE 4 KiB, SIGXFSZ ignored: writes fail with EFBIG as on a full disk)
  * says why in the system's words; it said giflib's "Failed to write to given file" (a new user's report).
  * No temporary stays. Frames of noise, so giflib's LZW cannot fit them in 4 KiB. */
@@ -367,6 +400,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_y_margins_show_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_curves_underlay_shows_coinciding_series, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -971,11 +971,13 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
         snap_series(&s[2][v], xb[v], yb[v], g, g->aot + best, (size_t)LH, label[v][1]);
     }
     av_curve_panel p[3] = { /* symlog steps, as curves.png */
-        {.title = "training loss (every step)", .y_label = "loss (nats)", .s = s[0], .n_series = c->n, .x_symlog = 1},
+        /* underlay: the variants share their first steps, where the last drawn hid the others */
+        {.title = "training loss (every step)", .y_label = "loss (nats)", .s = s[0], .n_series = c->n, .x_symlog = 1,
+         .underlay = 1},
         {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0,
-         .ymax = 1, .x_symlog = 1},
+         .ymax = 1, .x_symlog = 1, .underlay = 1},
         {.title = "on target: best head at the end", .y_label = "attention weight", .s = s[2], .n_series = c->n,
-         .ymin = 0, .ymax = 1, .x_symlog = 1},
+         .ymin = 0, .ymax = 1, .x_symlog = 1, .underlay = 1},
     };
     av_status st = av_plot_curves(path, p, 3, c->title, "training step (log scale from 0)", meta, err);
     free(steps);

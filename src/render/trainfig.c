@@ -44,8 +44,9 @@ static float px_x(const axes *a, double x) {
 }
 static float px_y(const axes *a, double y) { return (float)(a->by1 - (y - a->y0) / (a->y1 - a->y0) * (a->by1 - a->by0)); }
 
-/* A 2-px polyline segment from (xa, ya) to (xb, yb) as one box per pixel column. */
-static void seg(av_dlist *dl, const axes *a, float xa, float ya, float xb, float yb, av_rgb c) {
+/* A polyline segment from (xa, ya) to (xb, yb) as one box per pixel column, 2 px wide and
+ * `extra` px more on each side. */
+static void seg(av_dlist *dl, const axes *a, float xa, float ya, float xb, float yb, av_rgb c, int extra) {
     int c0 = (int)floorf(xa), c1 = (int)floorf(xb);
     if (c1 < c0) { int t = c0; c0 = c1; c1 = t; }
     for (int x = c0; x <= c1; x++) {
@@ -53,17 +54,19 @@ static void seg(av_dlist *dl, const axes *a, float xa, float ya, float xb, float
         t0 = t0 < 0 ? 0 : t0 > 1 ? 1 : t0;
         t1 = t1 < 0 ? 0 : t1 > 1 ? 1 : t1;
         float y0 = ya + (yb - ya) * t0, y1 = ya + (yb - ya) * t1;
-        int lo = (int)floorf(fminf(y0, y1)) - 1, hi = (int)ceilf(fmaxf(y0, y1)) + 1;
+        int lo = (int)floorf(fminf(y0, y1)) - 1 - extra, hi = (int)ceilf(fmaxf(y0, y1)) + 1 + extra;
+        int xl = x - extra < a->bx0 ? a->bx0 : x - extra, xr = x + 2 + extra > a->bx1 ? a->bx1 : x + 2 + extra;
         if (lo < a->by0) lo = a->by0;
         if (hi > a->by1) hi = a->by1;
-        if (x >= a->bx0 && x < a->bx1 && hi > lo) av_dl_rect(dl, x, lo, x + 2, hi, c);
+        if (x >= a->bx0 && x < a->bx1 && hi > lo) av_dl_rect(dl, xl, lo, xr, hi, c);
     }
 }
 
-/* A series' marker: a MARKER-px filled square centred on (x, y). */
-static void marker(av_dlist *dl, float x, float y, av_rgb c) {
-    int x0 = (int)lrintf(x) - MARKER / 2, y0 = (int)lrintf(y) - MARKER / 2;
-    av_dl_rect(dl, x0, y0, x0 + MARKER, y0 + MARKER, c);
+/* A series' marker: a MARKER-px filled square centred on (x, y), `extra` px
+ * more on each side. */
+static void marker(av_dlist *dl, float x, float y, av_rgb c, int extra) {
+    int x0 = (int)lrintf(x) - MARKER / 2 - extra, y0 = (int)lrintf(y) - MARKER / 2 - extra;
+    av_dl_rect(dl, x0, y0, x0 + MARKER + 2 * extra, y0 + MARKER + 2 * extra, c);
 }
 
 /* A round tick step for a range: 1, 2 or 5 times a power of ten, about 5 ticks. */
@@ -137,8 +140,9 @@ static void emit_legend(av_dlist *dl, const av_curve_panel *p, int x0, int y0) {
         const av_series *se = &p->s[s];
         if (!se->label) continue;
         int lx = x0 + (k % LEG_COLS) * col_w, ly = y0 + (k / LEG_COLS) * LEG_LINE;
-        av_dl_rect(dl, lx, ly + 4, lx + 18, ly + 7, TAB10[s % 10]);
-        if (se->markers) marker(dl, lx + 9.5f, ly + 5.5f, TAB10[s % 10]);
+        int extra = p->underlay ? p->n_series - 1 - s : 0; /* as wide as its line */
+        av_dl_rect(dl, lx, ly + 4 - extra, lx + 18, ly + 7 + extra, TAB10[s % 10]);
+        if (se->markers) marker(dl, lx + 9.5f, ly + 5.5f, TAB10[s % 10], 0);
         av_dl_text_run(dl, se->label, (float)lx + 22, (float)ly + 10, 12, AV_ANCHOR_START, 0, 0, INK);
         k++;
     }
@@ -157,16 +161,16 @@ static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, co
     for (int s = 0; s < p->n_series; s++) {
         const av_series *se = &p->s[s];
         av_rgb c = TAB10[s % 10];
-        int have = 0;
+        int have = 0, extra = p->underlay ? p->n_series - 1 - s : 0; /* a band around the later series */
         float px = 0, py = 0;
         for (int i = 0; i < se->n; i++) {
             if (!isfinite(se->y[i])) { have = 0; continue; }
             double y = fmin(fmax(se->y[i], a.y0), a.y1);
             float nx = px_x(&a, se->x[i]), ny = px_y(&a, y);
             int alone = !have && (i + 1 == se->n || !isfinite(se->y[i + 1])); /* e.g. a one-step run's loss */
-            if (have) seg(dl, &a, px, py, nx, ny, c);
+            if (have) seg(dl, &a, px, py, nx, ny, c, extra);
             else if (!se->markers && !alone) av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
-            if (se->markers || alone) marker(dl, nx, ny, c); /* a point with no line to either side is a marker,
+            if (se->markers || alone) marker(dl, nx, ny, c, extra); /* a point with no line to either side is a marker,
                                                               * not a 3-px dot (matplotlib draws it not at all) */
             px = nx; py = ny; have = 1;
         }

@@ -43,6 +43,9 @@ typedef struct {
                           * linear from 0 to 1, logarithmic past 1, so 0, 1, 10, 100, 1000 sit about evenly
                           * (1.11, 1, 1, 1 decades apart) and log-spaced snapshots spread out; ticks there and
                           * at the last x. 0: linear */
+    int underlay;        /* 1: each series is drawn 2 px wider than the one after it (the last 2 px wide), so
+                          * where series coincide (--compare's variants share their first steps) every one
+                          * shows as a band around the next; 0: all 2 px, the later on top */
 } av_curve_panel;
 
 /* n_panels (1..4) panels side by side sharing the x axis title, under
