@@ -130,6 +130,34 @@ static void test_nul_escape_in_a_string_is_refused(void **state) {
                         "is the file damaged?");
 }
 
+/* av_json_parse_object, hand-worked: what follows the object may be white space only, and a NUL byte is
+ * not white space (strchr(" \t\r\n", c) matched it); the truncation hint only for an object begun. */
+static void test_parse_object_refuses_what_follows(void **state) {
+    (void)state;
+    static const struct {
+        const char *text;
+        size_t len;
+        const char *want; /* NULL: accepted */
+    } cases[] = {
+        {"{\"a\": 1} \n", 10, NULL},
+        {"{}\0", 3, "c.json: not valid JSON at byte 2 of 3: text follows the object"},
+        {"{} x", 4, "c.json: not valid JSON at byte 3 of 4: text follows the object"},
+        {"[1]", 3, "c.json: not a JSON object (it is an array)"},
+        {"\"s\"", 3, "c.json: not a JSON object (it is a string)"},
+        {"{\"a\": ", 6, "; it ends before its closing '}' (truncated?)"},
+        {"n_layer = 1", 11, "c.json: not valid JSON near byte 0 of 11"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *root = NULL;
+        av_err err = {0};
+        av_status s = av_json_parse_object(&root, cases[i].text, cases[i].len, NULL, "c.json", &err);
+        if (cases[i].want ? s != AV_EUSAGE || !strstr(err.msg, cases[i].want) || root : s != AV_OK || !root)
+            fail_msg("case %zu: status %d, '%s'", i, (int)s, err.msg);
+        if (i == 6 && strstr(err.msg, "truncated")) fail_msg("case 6 is not an object begun: '%s'", err.msg);
+        cJSON_Delete(root);
+    }
+}
+
 static void test_shown_value_is_cut_at_a_character(void **state) {
     (void)state;
     static const struct { const char *json; const char *want; } cases[] = {
@@ -163,6 +191,7 @@ int main(void) {
         cmocka_unit_test(test_bad_values_name_key_value_and_what_is_allowed),
         cmocka_unit_test(test_shown_value_is_cut_at_a_character),
         cmocka_unit_test(test_nul_escape_in_a_string_is_refused),
+        cmocka_unit_test(test_parse_object_refuses_what_follows),
     };
     return cmocka_run_group_tests_name("jsonval", tests, NULL, NULL);
 }

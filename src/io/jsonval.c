@@ -90,6 +90,9 @@ av_status av_json_check_nul(const char *text, size_t len, const char *name, av_e
     return AV_OK;
 }
 
+/* JSON's white space (RFC 8259 §2); strchr(" \t\r\n", c) also matched a NUL byte */
+static int json_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const char **end, const char *name,
                                av_err *err) {
     *root = NULL;
@@ -102,8 +105,8 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
     if (!j) {
         const char *at = cJSON_GetErrorPtr();
         size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len, last = len, first = 0;
-        while (last > 0 && strchr(" \t\r\n", text[last - 1])) last--;
-        while (first < last && strchr(" \t\r\n", text[first])) first++;
+        while (last > 0 && json_ws(text[last - 1])) last--;
+        while (first < last && json_ws(text[first])) first++;
         int cut = first < last && text[first] == '{' && text[last - 1] != '}'; /* an object begun, not ended */
         return av_fail(err, AV_EUSAGE, "%s%snot valid JSON near byte %zu of %zu%s", name, sep, off, len,
                        cut ? "; it ends before its closing '}' (truncated?)" : "");
@@ -117,7 +120,7 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
     if (end) *end = stop;
     else
         for (const char *p = stop; p < text + len; p++)
-            if (!strchr(" \t\r\n", *p)) {
+            if (!json_ws(*p)) {
                 cJSON_Delete(j);
                 return av_fail(err, AV_EUSAGE, "%s%snot valid JSON at byte %zu of %zu: text follows the object", name,
                                sep, (size_t)(p - text), len);
