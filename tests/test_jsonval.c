@@ -96,7 +96,6 @@ static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
     }
 }
 
-/* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
 /* av_json_check_nul, hand-worked: where a \u0000 escape is (the byte of its backslash, from 0), and
  * the texts that only look like one. */
 static void test_nul_escape_in_a_string_is_refused(void **state) {
@@ -158,6 +157,7 @@ static void test_parse_object_refuses_what_follows(void **state) {
     }
 }
 
+/* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
 static void test_shown_value_is_cut_at_a_character(void **state) {
     (void)state;
     static const struct { const char *json; const char *want; } cases[] = {

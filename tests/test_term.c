@@ -31,7 +31,6 @@ static void test_eta_hand_worked(void **state) {
     assert_string_equal(b, "1:00:00<00:00, 6.00 s/step");
 }
 
-/* av_print_quoted, hand-worked: each input byte and what must stand for it. */
 /* av_line_print, hand-worked: where each piece goes at a given width. */
 static void test_line_breaks_between_pieces(void **state) {
     (void)state;
@@ -79,6 +78,7 @@ static void test_line_breaks_between_pieces(void **state) {
     }
 }
 
+/* av_print_quoted, hand-worked: each input byte and what must stand for it. */
 static void test_quoted_text_escapes(void **state) {
     (void)state;
     static const struct {

@@ -430,8 +430,6 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
     return st;
 }
 
-/* --figures LIST: comma-separated names, each one of kFig; "all" selects
- * every figure. Sets o->figures and o->figures_all. */
 /* --vmax auto | fixed | F (0 < F <= 1). */
 static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     if (strcmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK;
@@ -450,6 +448,8 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     return AV_OK;
 }
 
+/* --figures LIST: comma-separated names, each one of kFig; "all" selects
+ * every figure. Sets o->figures and o->figures_all. */
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
     static const char allowed[] = "heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or all";

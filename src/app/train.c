@@ -295,10 +295,6 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
     return AV_OK;
 }
 
-/* The progress bar (TTY, on stderr, redrawn in place) or, in a pipe, a plain
- * line at every tenth of the run, and one more once 3 s have passed (a long run's
- * first tenth may be hours away). Both give tqdm's "elapsed<remaining, rate" from
- * the third step on (before that the mean rate says little). */
 /* The TTY's progress line, redrawn in place with '\r': the bar, step, time
  * estimate, loss and held-out accuracy, fitted to the terminal's width. A line
  * wider than the terminal would wrap, and every '\r' would then scroll a new
@@ -342,6 +338,10 @@ static void progress_line(int step, int steps, const char *eta, double loss, dou
     fflush(stderr);
 }
 
+/* The progress bar (TTY, on stderr, redrawn in place) or, in a pipe, a plain
+ * line at every tenth of the run, and one more once 3 s have passed (a long run's
+ * first tenth may be hours away). Both give tqdm's "elapsed<remaining, rate" from
+ * the third step on (before that the mean rate says little). */
 static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     const av_train_opts *o = r->o;
     train_log *g = &r->log;
