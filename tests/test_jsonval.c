@@ -96,7 +96,7 @@ static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
     }
 }
 
-/* av_json_check_nul, hand-worked: where a \u0000 escape is (the byte of its backslash, from 0), and
+/* av_json_check_strings, hand-worked: where a \u0000 escape is (the byte of its backslash, from 0), and
  * the texts that only look like one. */
 static void test_nul_escape_in_a_string_is_refused(void **state) {
     (void)state;
@@ -116,7 +116,7 @@ static void test_nul_escape_in_a_string_is_refused(void **state) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         av_err err = {0};
-        av_status s = av_json_check_nul(cases[i].json, strlen(cases[i].json), "c.json", &err);
+        av_status s = av_json_check_strings(cases[i].json, strlen(cases[i].json), "c.json", &err);
         char want[200];
         snprintf(want, sizeof want, "c.json: byte %ld: a string holds \\u0000 (a NUL character), which no model "
                  "file has; is the file damaged?", cases[i].at);
@@ -124,9 +124,25 @@ static void test_nul_escape_in_a_string_is_refused(void **state) {
             fail_msg("case %zu (%s): status %d, '%s'", i, cases[i].json, (int)s, err.msg);
     }
     av_err err = {0}; /* name NULL: the caller prefixes its path */
-    assert_int_equal(av_json_check_nul("[\"\\u0000\"]", 10, NULL, &err), AV_EUSAGE);
+    assert_int_equal(av_json_check_strings("[\"\\u0000\"]", 10, NULL, &err), AV_EUSAGE);
     assert_string_equal(err.msg, "byte 2: a string holds \\u0000 (a NUL character), which no model file has; "
                         "is the file damaged?");
+    /* raw bytes cJSON took silently: a NUL ended the string ("half<NUL>leaved" ran as "half"), and a
+     * control byte or a byte that is not UTF-8, which Python's json refuses (a new user's report) */
+    static const struct { const char *text; size_t len; const char *want; } raw[] = {
+        {"{\"a\": \"half\0leaved\"}", 20, "c.json: byte 11: a string holds \\u0000 (a NUL character)"},
+        {"{\"a\": \"x\ny\"}", 13, "c.json: byte 8: a string holds the control byte 0x0A unescaped, which JSON "
+         "does not allow; is the file damaged?"},
+        {"{\"a\": \"x\ty\"}", 13, "c.json: byte 8: a string holds the control byte 0x09 unescaped"},
+        {"{\"a\": \"\xff\"}", 11, "c.json: not UTF-8: invalid UTF-8 at byte offset 7 (byte 0xFF)"},
+        {"{\"a\":\n\t\"x\"}", 12, NULL}, /* white space between tokens is not in a string */
+    };
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+        av_err e = {0};
+        av_status s = av_json_check_strings(raw[i].text, raw[i].len, "c.json", &e);
+        if (raw[i].want ? s != AV_EUSAGE || !strstr(e.msg, raw[i].want) : s != AV_OK)
+            fail_msg("raw case %zu: status %d, '%s'", i, (int)s, e.msg);
+    }
 }
 
 /* av_json_parse_object, hand-worked: what follows the object may be white space only, and a NUL byte is
@@ -145,6 +161,15 @@ static void test_parse_object_refuses_what_follows(void **state) {
         {"\"s\"", 3, "c.json: not a JSON object (it is a string)"},
         {"{\"a\": ", 6, "; it ends before its closing '}' (truncated?)"},
         {"n_layer = 1", 11, "c.json: not valid JSON near byte 0 of 11"},
+        /* Python's json keeps the last of two equal keys, cJSON the first: "n_head": 4, "n_head": 8 ran with
+         * 4 heads where transformers reads 8 (a new user's report); at any depth */
+        {"{\"n_head\": 4, \"n_head\": 8}", 26, "c.json: key \"n_head\" appears twice in one object (Python's json "
+         "keeps the last, cJSON the first; is the file damaged?)"},
+        {"{\"m\": {\"v\": {\"a\": 0, \"b\": 1, \"a\": 2}}}", 38, "key \"a\" appears twice"},
+        {"{\"a\": [{\"k\": 1, \"k\": 1}]}", 25, "key \"k\" appears twice"},
+        {"{\"a\": 1, \"A\": 2, \"b\": {\"a\": 3}}", 31, NULL}, /* case differs; same key in another object */
+        {" \n", 2, "c.json: empty file; expected a JSON object"},
+        {"", 0, "c.json: empty file; expected a JSON object"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cJSON *root = NULL;

@@ -1058,6 +1058,12 @@ static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
              "RoPE is computed for any position, but the model was made for at most 32\n", tu_in(f, "rope"));
     if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d\n%s", r.code, r.err);
     tu_free(&r);
+    /* --generate on it: past the length, not "already the maximum length" (33 > 32) */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rope"), "--no-plot", "--generate", "1", text, NULL);
+    if (r.code != 0 || !strstr(r.err, "the input is 33 tokens, past the maximum length of 32 positions (the model's "
+                                      "n_positions), so --generate 1 can generate no tokens"))
+        fail_msg("exit %d\n%s", r.code, r.err);
+    tu_free(&r);
 }
 
 /* `attnviz --train reverse -o D | head -1`: the reader goes, the next line raises SIGPIPE, and the run

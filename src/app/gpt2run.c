@@ -355,10 +355,11 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
     const char *why = cap == c->n_positions ? (r->llama ? "the model's max_position_embeddings" : "the model's n_positions")
                                             : "attnviz's token limit";
     if (steps <= 0) { /* Hugging Face's generate warns and returns the input unchanged; so does this */
-        fprintf(stderr, "attnviz: warning: the input is %d tokens, already the maximum length of %d positions (%s), "
-                "so --generate %d can generate no tokens\n", T, cap, why, n);
-        fprintf(f, "\n  generate    no tokens: the input is already at the maximum length of %d positions (%s)\n"
-                "              text: ", cap, why);
+        const char *at = T > cap ? "past" : "already"; /* a RoPE model runs a longer input; learned ones refuse it */
+        fprintf(stderr, "attnviz: warning: the input is %d tokens, %s the maximum length of %d positions (%s), "
+                "so --generate %d can generate no tokens\n", T, at, cap, why, n);
+        fprintf(f, "\n  generate    no tokens: the input is %s%s the maximum length of %d positions (%s)\n"
+                "              text: ", at, T > cap ? "" : " at", cap, why);
         av_print_quoted(f, r->text ? r->text : "", r->text ? strlen(r->text) : 0);
         fprintf(f, " (the input, nothing added)\n");
         return AV_OK;

@@ -846,11 +846,13 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
         av_line line = {.n = 0};
         static const char *const files[] = {" config.json", " model.safetensors", " vocab.json", " merges.txt,",
                                             " filmstrip.png/.svg,", " attention.gif,", " curves.png/.svg,", " train.csv"};
-        av_line_add(&line, "wrote %s:", dir);
+        av_line_add(&line, "wrote"); /* a long path may go to the next line whole */
+        av_line_add(&line, " %s:", dir);
         for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) av_line_add(&line, "%s", files[i]);
         av_line_print(r->out, &line, av_line_cols(r->out), 2);
         line.n = 0;
-        av_line_add(&line, "reloaded %s", dir);
+        av_line_add(&line, "reloaded");
+        av_line_add(&line, " %s", dir);
         av_line_add(&line, " with --model's loader:");
         av_line_add(&line, " probe logits differ by at most %.3g", diff);
         av_line_print(r->out, &line, av_line_cols(r->out), 2);

@@ -1,7 +1,10 @@
 /* jsonval.c - checked values of a parsed JSON object (see jsonval.h). */
 #include "io/jsonval.h"
 
+#include "base/utf8.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,18 +79,52 @@ void av_json_shown(char *buf, size_t n, const cJSON *j) {
     cJSON_free(text);
 }
 
-av_status av_json_check_nul(const char *text, size_t len, const char *name, av_err *err) {
+av_status av_json_check_strings(const char *text, size_t len, const char *name, av_err *err) {
+    const char *sep = name ? ": " : "";
+    name = name ? name : "";
+    av_err u;
+    if (av_utf8_check(text, len, &u)) return av_fail(err, AV_EUSAGE, "%s%snot UTF-8: %s", name, sep, u.msg);
     int in_string = 0;
     for (size_t i = 0; i < len; i++) {
-        if (text[i] == '"') in_string = !in_string;
-        else if (in_string && text[i] == '\\' && i + 1 < len) {
-            if (text[i + 1] == 'u' && i + 6 <= len && memcmp(text + i + 2, "0000", 4) == 0)
-                return av_fail(err, AV_EUSAGE, "%s%sbyte %zu: a string holds \\u0000 (a NUL character), which no "
-                               "model file has; is the file damaged?", name ? name : "", name ? ": " : "", i);
-            i++; /* the escaped character: \" does not end the string, \\ does not escape the next */
-        }
+        unsigned char c = (unsigned char)text[i];
+        if (c == '"') in_string = !in_string;
+        else if (in_string && (c == 0 || (c == '\\' && i + 6 <= len && text[i + 1] == 'u' &&
+                                          memcmp(text + i + 2, "0000", 4) == 0)))
+            return av_fail(err, AV_EUSAGE, "%s%sbyte %zu: a string holds \\u0000 (a NUL character), which no model "
+                           "file has; is the file damaged?", name, sep, i);
+        else if (in_string && c < 0x20)
+            return av_fail(err, AV_EUSAGE, "%s%sbyte %zu: a string holds the control byte 0x%02X unescaped, which "
+                           "JSON does not allow; is the file damaged?", name, sep, i, c);
+        else if (in_string && c == '\\') i++; /* the escaped character: \" does not end the string */
     }
     return AV_OK;
+}
+
+static int key_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first key found twice in one object of j, at any depth, or NULL:
+ * each object's keys sorted (tokenizer.json's vocabulary has 150k). An
+ * object whose keys cannot be sorted for want of memory is not checked. */
+static const char *duplicate_key(const cJSON *j) {
+    int n = 0;
+    for (const cJSON *c = j ? j->child : NULL; c; c = c->next) {
+        n++;
+        const char *d = cJSON_IsObject(c) || cJSON_IsArray(c) ? duplicate_key(c) : NULL;
+        if (d) return d;
+    }
+    if (!cJSON_IsObject(j) || n < 2) return NULL;
+    const char **keys = malloc((size_t)n * sizeof *keys);
+    if (!keys) return NULL;
+    int k = 0;
+    for (const cJSON *c = j->child; c; c = c->next) keys[k++] = c->string ? c->string : "";
+    qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+    const char *dup = NULL;
+    for (int i = 1; i < n && !dup; i++)
+        if (strcmp(keys[i - 1], keys[i]) == 0) dup = keys[i];
+    free(keys);
+    return dup;
 }
 
 /* JSON's white space (RFC 8259 §2); strchr(" \t\r\n", c) also matched a NUL byte */
@@ -96,17 +133,19 @@ static int json_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '
 av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const char **end, const char *name,
                                av_err *err) {
     *root = NULL;
-    av_status s = av_json_check_nul(text, len, name, err);
+    av_status s = av_json_check_strings(text, len, name, err);
     if (s) return s;
-    const char *stop = NULL;
-    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &stop, 0);
     const char *sep = name ? ": " : "";
     name = name ? name : "";
+    size_t first = 0;
+    while (first < len && json_ws(text[first])) first++;
+    if (first == len) return av_fail(err, AV_EUSAGE, "%s%sempty file; expected a JSON object", name, sep);
+    const char *stop = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &stop, 0);
     if (!j) {
         const char *at = cJSON_GetErrorPtr();
-        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len, last = len, first = 0;
+        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len, last = len;
         while (last > 0 && json_ws(text[last - 1])) last--;
-        while (first < last && json_ws(text[first])) first++;
         int cut = first < last && text[first] == '{' && text[last - 1] != '}'; /* an object begun, not ended */
         return av_fail(err, AV_EUSAGE, "%s%snot valid JSON near byte %zu of %zu%s", name, sep, off, len,
                        cut ? "; it ends before its closing '}' (truncated?)" : "");
@@ -125,6 +164,13 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
                 return av_fail(err, AV_EUSAGE, "%s%snot valid JSON at byte %zu of %zu: text follows the object", name,
                                sep, (size_t)(p - text), len);
             }
+    const char *dup = duplicate_key(j);
+    if (dup) {
+        av_status st = av_fail(err, AV_EUSAGE, "%s%skey \"%.80s\" appears twice in one object (Python's json keeps the "
+                               "last, cJSON the first; is the file damaged?)", name, sep, dup);
+        cJSON_Delete(j);
+        return st;
+    }
     *root = j;
     return AV_OK;
 }

@@ -62,18 +62,23 @@ void av_json_shown(char *buf, size_t n, const cJSON *j);
  * returns AV_EUSAGE. */
 av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, const char *must, av_err *err);
 
-/* AV_OK unless a string in the JSON text (len bytes) holds the escape
- * \u0000, a NUL character. cJSON ends its C string there, so "reverse\u0000x"
- * would be read as "reverse" and a vocabulary key "a\u0000b" as "a", where
- * Python's json (and Hugging Face) keeps the whole string; no key, value or
- * token of a model's files holds a NUL (GPT-2's byte-level BPE writes byte 0
- * as "Ā", SentencePiece as "<0x00>"), so the file is damaged. Error
- * AV_EUSAGE: "NAME: byte N: a string holds \u0000 (a NUL character), which
- * no model file has; is the file damaged?" (N from 0, the backslash; name
- * NULL leaves out "NAME: ", for a caller that prefixes the path). A text
- * that is not JSON may pass: the parser reports it. Source: RFC 8259 §7
- * (string escapes). */
-av_status av_json_check_nul(const char *text, size_t len, const char *name, av_err *err);
+/* AV_OK unless the JSON text (len bytes) is not UTF-8 or one of its strings
+ * holds what cJSON would cut or take silently: the escape \u0000 or a raw NUL
+ * byte (cJSON ends its C string there, so "reverse\u0000x" would be read as
+ * "reverse" and a vocabulary key "a\u0000b" as "a", where Python's json and
+ * Hugging Face keep the whole string; no key, value or token of a model's
+ * files holds a NUL: GPT-2's byte-level BPE writes byte 0 as "Ā",
+ * SentencePiece as "<0x00>"), or another raw control byte (below 0x20), which
+ * JSON requires escaped and Python's json refuses. Errors, AV_EUSAGE (N from
+ * 0; name NULL leaves out "NAME: ", for a caller that prefixes the path):
+ *   "NAME: not UTF-8: invalid UTF-8 at byte offset N (byte 0xFF): ..."
+ *   "NAME: byte N: a string holds \u0000 (a NUL character), which no model
+ *    file has; is the file damaged?"  (N the backslash, or the raw NUL)
+ *   "NAME: byte N: a string holds the control byte 0x0A unescaped, which JSON
+ *    does not allow; is the file damaged?"
+ * A text that is not JSON may pass: the parser reports it. Source: RFC 8259
+ * §7 (strings, escapes) and §8.1 (UTF-8). */
+av_status av_json_check_strings(const char *text, size_t len, const char *name, av_err *err);
 
 /* *root = the JSON object that text (len bytes, need not be NUL-terminated)
  * holds, parsed by cJSON; free it with cJSON_Delete. With end NULL the object
@@ -81,12 +86,15 @@ av_status av_json_check_nul(const char *text, size_t len, const char *name, av_e
  * it, for a caller that allows what follows (a safetensors header's padding).
  * Errors, AV_EUSAGE, *root NULL; name starts each message (NULL leaves out
  * "NAME: ", for a caller that prefixes its path):
- *   av_json_check_nul's, first;
+ *   "NAME: empty file; expected a JSON object" (only white space);
+ *   av_json_check_strings', first;
  *   "NAME: not valid JSON near byte 12 of 13; it ends before its closing '}'
  *    (truncated?)"  (where cJSON stopped, from 0: the start of the value it
  *    could not finish, so a byte or so before Python's json; the hint when the
  *    text, less white space, begins with '{' and does not end with '}');
  *   "NAME: not a JSON object (it is an array)"  (or a string, a number, ...);
+ *   "NAME: key \"n_head\" appears twice in one object (Python's json keeps
+ *    the last, cJSON the first; is the file damaged?)"  (at any depth);
  *   "NAME: not valid JSON at byte 16 of 17: text follows the object" (end NULL).
  * AV_ERUNTIME if cJSON runs out of memory (it says so only as a parse
  * failure, reported as above). Source: RFC 8259 §2 (a JSON text) and §4. */
