@@ -52,8 +52,9 @@ static av_status create_error(av_err *err, const char *path, int e) {
 /* atomic writer */
 
 /* The temporary files being written, so that Ctrl-C (SIGINT), SIGTERM,
- * SIGHUP or SIGPIPE (stdout's reader gone: `| head`) does not leave one behind: the handler unlinks them (unlink is
- * async-signal-safe), restores the default action and re-raises. Two can be
+ * SIGHUP or SIGPIPE (stdout's reader gone: `| head`) does not leave one
+ * behind: the handler unlinks them (unlink is async-signal-safe), restores
+ * the default action and re-raises. Two can be
  * open at once, on two threads: render/pngbatch.c writes each PNG on its
  * worker while the caller writes the next figure's SVG (--format both). So
  * each open file holds one of TMP_SLOTS slots (av_afile.slot). A slot is

@@ -1,8 +1,6 @@
 /* safetensors.c - safetensors reader (mmap, validate, convert to float32) and
  * writer (see safetensors.h for the format and the checks). */
 #include "io/safetensors.h"
-#include "io/fileio.h"
-#include "io/jsonval.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
