@@ -182,6 +182,37 @@ static void test_parse_object_refuses_what_follows(void **state) {
     }
 }
 
+/* Nesting past cJSON's limit (CJSON_NESTING_LIMIT, 1000) says so: it said "not valid JSON near byte 1000",
+ * which reads as a typo there. Hand-worked: '{' then "a": then 1200 '[' : the object is open level 1, byte 5
+ * is the first '[', so the 1000th open bracket is the '[' at byte 1003 and cJSON stops at the next, byte 1004.
+ * 999 '[' closed again and a typo at depth 1000 are not called too deep. */
+static void test_parse_object_names_nesting_past_the_limit(void **state) {
+    (void)state;
+    char text[4000];
+    int n = snprintf(text, sizeof text, "{\"a\":");
+    for (int i = 0; i < 1200; i++) text[n++] = '[';
+    cJSON *root = NULL;
+    av_err err = {0};
+    assert_int_equal(av_json_parse_object(&root, text, (size_t)n, NULL, "c.json", &err), AV_EUSAGE);
+    assert_null(root);
+    assert_string_equal(err.msg, "c.json: arrays and objects nested more than 1000 deep at byte 1004 of 1205; the "
+                                 "parser stops there (a model file nests a few levels)");
+    /* 999 arrays inside the object, then a typo 'x' where a value belongs: 1000 open, not past the limit */
+    n = snprintf(text, sizeof text, "{\"a\":");
+    for (int i = 0; i < 999; i++) text[n++] = '[';
+    text[n++] = 'x';
+    err = (av_err){0};
+    assert_int_equal(av_json_parse_object(&root, text, (size_t)n, NULL, "c.json", &err), AV_EUSAGE);
+    if (!strstr(err.msg, "not valid JSON near byte 1004 of 1005")) fail_msg("typo at depth 1000: '%s'", err.msg);
+    /* the same depth closed again parses */
+    n = snprintf(text, sizeof text, "{\"a\":");
+    for (int i = 0; i < 999; i++) text[n++] = '[';
+    for (int i = 0; i < 999; i++) text[n++] = ']';
+    text[n++] = '}';
+    assert_int_equal(av_json_parse_object(&root, text, (size_t)n, NULL, "c.json", &err), AV_OK);
+    cJSON_Delete(root);
+}
+
 /* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
 static void test_shown_value_is_cut_at_a_character(void **state) {
     (void)state;
@@ -217,6 +248,7 @@ int main(void) {
         cmocka_unit_test(test_shown_value_is_cut_at_a_character),
         cmocka_unit_test(test_nul_escape_in_a_string_is_refused),
         cmocka_unit_test(test_parse_object_refuses_what_follows),
+        cmocka_unit_test(test_parse_object_names_nesting_past_the_limit),
     };
     return cmocka_run_group_tests_name("jsonval", tests, NULL, NULL);
 }

@@ -1066,16 +1066,14 @@ static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
     tu_free(&r);
 }
 
-/* `attnviz --train reverse -o D | head -1`: the reader goes, the next line raises SIGPIPE, and the run
- * ended with exit 141 and not a word, the model thrown away (a new user's report). Now it says so, as
- * for Ctrl-C, and the folder made for the run, still empty, is called empty ("keeps what it held" said
- * it held something). The pipe has no reader from the start, so the first line written raises it. */
-static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
-    tu_fixture *f = *state;
+/* `attnviz --train reverse ARGS -o dir` (ARGS: --compare compare unless NULL) with stdout a pipe that has no
+ * reader from the start, so the first line flushed (step 0's) raises SIGPIPE; *st = its wait status, and
+ * its stderr is returned (free it). */
+static char *train_into_broken_pipe(tu_fixture *f, const char *dir, const char *compare, int *st) {
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     close(fds[0]); /* no reader */
-    const char *errpath = tu_in(f, "err.txt"), *dir = tu_in(f, "d");
+    const char *errpath = tu_in(f, "err.txt");
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -1084,19 +1082,39 @@ static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
         dup2(e, 2);
         signal(SIGPIPE, SIG_DFL); /* as a shell's pipeline gives it */
         execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "50", "--d-model", "16", "--batch", "4", "-o", dir,
-              (char *)NULL);
+              compare ? "--compare" : (char *)NULL, compare, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
-    int st = 0;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_int_equal(waitpid(pid, st, 0), pid);
     char *err = tu_slurp_file(errpath, NULL);
     assert_non_null(err);
-    char want[4400];
+    return err;
+}
+
+/* `attnviz --train reverse -o D | head -1`: the reader goes, the next line raises SIGPIPE, and the run
+ * ended with exit 141 and not a word, the model thrown away (a new user's report). Now it says so, as
+ * for Ctrl-C, and the folder made for the run, still empty, is called empty ("keeps what it held" said
+ * it held something). With --compare every variant's folder is made before the first step, and the
+ * message named only the one in training: it names the others too. */
+static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
+    tu_fixture *f = *state;
+    int st = 0;
+    const char *dir = tu_in(f, "d");
+    char *err = train_into_broken_pipe(f, dir, NULL, &st);
+    char want[9000];
     snprintf(want, sizeof want, "attnviz: interrupted: training stopped; the model was not saved (%s is empty)\n", dir);
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
     assert_int_equal(count_entries(dir), 0);
+    free(err);
+    dir = tu_in(f, "c");
+    err = train_into_broken_pipe(f, dir, "scale", &st);
+    snprintf(want, sizeof want, "attnviz: interrupted: training stopped; the model was not saved (%s/scale is empty; "
+             "%s/no-scale is empty, not trained yet)\n", dir, dir);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
+        fail_msg("--compare: status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
+                 err, want);
     free(err);
 }
 
@@ -2156,7 +2174,6 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
     assert_int_equal(count_entries(tu_in(f, "ok/sub")), 0);
 }
 
-/* --dump and --causal do nothing with --train: one warning each, no dump folder, exit 0. */
 /* On a terminal the progress line is redrawn in place with '\r', so it must fit
  * the terminal: a line wider than the terminal wraps, and each redraw then
  * scrolls a new line. Runs --train on a pseudo-terminal of 80 and of 40 columns
@@ -2168,9 +2185,13 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
  * The lines printed once fit too: the header (170 columns) and each snapshot
  * line (152) were left to the terminal, which cut them through a number
  * ("0.1" / "3"); now they break between their pieces, each piece whole, the
- * next line indented. Only the lines that name the folder may be wider (a path
- * is never cut). */
-static void check_progress_fits(tu_fixture *f, int cols) {
+ * next line indented (the notes on stderr stay one line, as GNU tools' do).
+ * Only a line that starts with the folder's path may be wider (a path is
+ * never cut); what comes before it on its line fits. With
+ * --compare (compare not NULL) the variant banner "== --compare scale:
+ * scale -> DIR" put the path after 29 columns; DIR now goes to a line of its
+ * own. */
+static void check_progress_fits(tu_fixture *f, int cols, const char *compare) {
     struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
     int fd;
     pid_t pid = forkpty(&fd, NULL, NULL, &ws);
@@ -2178,7 +2199,7 @@ static void check_progress_fits(tu_fixture *f, int cols) {
     if (pid == 0) {
         unsetenv("COLUMNS");
         execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "40", "--d-model", "16", "--batch", "4", "-o",
-              tu_in(f, "out"), (char *)NULL);
+              tu_in(f, "out"), compare ? "--compare" : (char *)NULL, compare, (char *)NULL);
         _exit(127);
     }
     static char buf[1 << 16];
@@ -2207,7 +2228,10 @@ static void check_progress_fits(tu_fixture *f, int cols) {
         if (progress && width > widest) widest = width;
         char saved = *end;
         *end = 0;
-        if (!progress && !strstr(p + 1, tu_in(f, "out")) && width > cols - 1)
+        const char *text = p + 1 + strspn(p + 1, " "); /* a path piece that did not fit starts its line */
+        int path = strncmp(text, tu_in(f, "out"), strlen(tu_in(f, "out"))) == 0;
+        int note = strncmp(p + 1, "attnviz: ", 9) == 0; /* stderr's notes stay one line, as GNU tools' do */
+        if (!progress && !note && !path && width > cols - 1)
             fail_msg("%d columns: a line of %d columns: '%s'", cols, width, p + 1);
         if (!progress && strstr(p + 1, "  attention on target:") == p + 1) snap_pieces++;
         *end = saved;
@@ -2225,10 +2249,12 @@ static void check_progress_fits(tu_fixture *f, int cols) {
 }
 
 static void test_cli_train_progress_fits_the_terminal(void **state) {
-    check_progress_fits(*state, 80);
-    check_progress_fits(*state, 40);
+    check_progress_fits(*state, 80, NULL);
+    check_progress_fits(*state, 40, NULL);
+    check_progress_fits(*state, 40, "scale");
 }
 
+/* --dump and --causal do nothing with --train: one warning each, no dump folder, exit 0. */
 static void test_cli_train_warns_unused_options(void **state) {
     tu_fixture *f = *state;
     tu_result r;

@@ -885,7 +885,21 @@ static av_status check_train_size(const av_train_opts *o, av_err *err) {
     return AV_OK;
 }
 
-static av_status run_one(const av_train_opts *o, const char *dir, train_log *out_log, FILE *out, av_err *err) {
+/* What an interrupted run leaves in dir: "is empty" (a folder this run made,
+ * or one that was empty) or "keeps what it held". */
+static const char *left_in(const char *dir) {
+    DIR *d = opendir(dir);
+    int empty = d != NULL;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { empty = 0; break; }
+    if (d) closedir(d);
+    return empty ? "is empty" : "keeps what it held";
+}
+
+/* Train o's model into dir. others ("" for none) ends the Ctrl-C message's
+ * parenthesis: what --compare's other variant folders hold. */
+static av_status run_one(const av_train_opts *o, const char *dir, const char *others, train_log *out_log, FILE *out,
+                         av_err *err) {
     run_state r = {.o = o, .out = out};
     av_gpt2_config cfg;
     train_config(&cfg, o);
@@ -906,13 +920,9 @@ static av_status run_one(const av_train_opts *o, const char *dir, train_log *out
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
     char msg[AV_INTERRUPT_MSG_MAX]; /* a Ctrl-C until the model is written (write_outputs says what after) and
                                      * none once the run is over */
-    DIR *d = opendir(dir); /* a folder made for this run is empty: "keeps what it held" said it held something */
-    int empty = d != NULL;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { empty = 0; break; }
-    if (d) closedir(d);
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; the model was not saved (%.300s %s)\n",
-             o->tty ? "\n" : "", dir, empty ? "is empty" : "keeps what it held");
+    /* a folder made for this run is empty: "keeps what it held" said it held something */
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; the model was not saved (%.300s %s%.600s)\n",
+             o->tty ? "\n" : "", dir, left_in(dir), others);
     av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, err);
@@ -1139,10 +1149,27 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_status s = remove_outputs(o->outdir, (const char *const[]){png, svg}, 2, "the comparison of the models this run replaces",
                        err);
     for (int i = 0; !s && i < n; i++, done++) {
-        char dir[4096];
+        char dir[4096], others[640] = "";
         av_path_join(dir, sizeof dir, o->outdir, names[i]);
-        if (!o->quiet) fprintf(out, "\n== --compare %s: %s -> %s\n", what[o->compare], names[i], dir);
-        s = run_one(&v[i], dir, &logs[i], out, err);
+        /* a Ctrl-C names every variant's folder: they are all made before the first step, and "scale/ is empty"
+         * said nothing of the empty no-scale/ beside it */
+        for (int j = 0; j < n; j++) {
+            char dj[4096];
+            size_t k = strlen(others);
+            if (j == i) continue;
+            av_path_join(dj, sizeof dj, o->outdir, names[j]);
+            snprintf(others + k, sizeof others - k, "; %.200s %s", dj,
+                     j < i ? "holds its trained model" : !strcmp(left_in(dj), "is empty") ? "is empty, not trained yet"
+                                                                                          : "keeps what it held, not trained yet");
+        }
+        if (!o->quiet) { /* a long DIR goes to the next line whole on a narrow terminal */
+            av_line line = {.n = 0};
+            av_line_add(&line, "== --compare %s: %s ->", what[o->compare], names[i]);
+            av_line_add(&line, " %s", dir);
+            fputc('\n', out);
+            av_line_print(out, &line, av_line_cols(out), 2);
+        }
+        s = run_one(&v[i], dir, others, &logs[i], out, err);
     }
     char title[240], odd[48] = ""; /* the figure's title is one line: say it short */
     if (left_out[0]) snprintf(odd, sizeof odd, " · no rope: d_k %d is odd", o->d_model / o->heads);
@@ -1181,7 +1208,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     if (!s) note_other_runs(o, names, n);
     if (!s && !o->quiet) {
         av_path_join(path, sizeof path, o->outdir, file);
-        fprintf(out, "wrote %s.png and .svg\n", path);
+        av_line line = {.n = 0}; /* a long path goes to the next line whole, as in the variants' "wrote" */
+        av_line_add(&line, "wrote");
+        av_line_add(&line, " %s.png", path);
+        av_line_add(&line, " and .svg");
+        av_line_print(out, &line, av_line_cols(out), 2);
     }
     for (int i = 0; i < done; i++) log_free(&logs[i]);
     return s;
@@ -1291,7 +1322,13 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         av_line_add(&line, " %d layer%s,", o.layers, o.layers == 1 ? "" : "s");
         av_line_add(&line, " %d head%s,", o.heads, o.heads == 1 ? "" : "s");
         av_line_add(&line, " d_model %d,", o.d_model);
-        av_line_add(&line, " %s;", vlabel);
+        for (const char *v = vlabel; *v;) { /* its parts each a piece: "learned positions, Pre-LN, ÷√d_k vs no
+                                              * scale" was one, wider than 40 columns */
+            const char *comma = strstr(v, ", ");
+            int len = comma ? (int)(comma - v) : (int)strlen(v);
+            av_line_add(&line, " %.*s%c", len, v, comma ? ',' : ';');
+            v += len + (comma ? 2 : 0);
+        }
         av_line_add(&line, " batch %d,", o.batch);
         av_line_add(&line, " %d step%s,", o.steps, o.steps == 1 ? "" : "s");
         av_line_add(&line, " AdamW %s,", lr_text);
@@ -1302,7 +1339,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     }
     note_replaced(&o, earlier);
     if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
-    av_status s = run_one(&o, o.outdir, NULL, out, err);
+    av_status s = run_one(&o, o.outdir, "", NULL, out, err);
     if (!s) note_other_runs(&o, NULL, 0);
     return s;
 }

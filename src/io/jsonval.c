@@ -127,6 +127,23 @@ static const char *duplicate_key(const cJSON *j) {
     return dup;
 }
 
+/* How many arrays and objects are open at byte off of text (brackets inside
+ * strings not counted), to tell "nested past cJSON's limit" from a typo. */
+static size_t open_depth(const char *text, size_t off) {
+    size_t depth = 0;
+    int in_str = 0;
+    for (size_t i = 0; i < off; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\') i++;
+            else if (c == '"') in_str = 0;
+        } else if (c == '"') in_str = 1;
+        else if (c == '[' || c == '{') depth++;
+        else if ((c == ']' || c == '}') && depth) depth--;
+    }
+    return depth;
+}
+
 /* JSON's white space (RFC 8259 §2); strchr(" \t\r\n", c) also matched a NUL byte */
 static int json_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -147,6 +164,10 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
         size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len, last = len;
         while (last > 0 && json_ws(text[last - 1])) last--;
         int cut = first < last && text[first] == '{' && text[last - 1] != '}'; /* an object begun, not ended */
+        if (off < len && (text[off] == '[' || text[off] == '{') && open_depth(text, off) >= CJSON_NESTING_LIMIT)
+            return av_fail(err, AV_EUSAGE, "%s%sarrays and objects nested more than %d deep at byte %zu of %zu; the "
+                           "parser stops there (a model file nests a few levels)", name, sep, CJSON_NESTING_LIMIT, off,
+                           len);
         return av_fail(err, AV_EUSAGE, "%s%snot valid JSON near byte %zu of %zu%s", name, sep, off, len,
                        cut ? "; it ends before its closing '}' (truncated?)" : "");
     }

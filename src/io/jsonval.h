@@ -92,6 +92,9 @@ av_status av_json_check_strings(const char *text, size_t len, const char *name, 
  *    (truncated?)"  (where cJSON stopped, from 0: the start of the value it
  *    could not finish, so a byte or so before Python's json; the hint when the
  *    text, less white space, begins with '{' and does not end with '}');
+ *   "NAME: arrays and objects nested more than 1000 deep at byte 1000 of
+ *    2000; the parser stops there (...)"  (CJSON_NESTING_LIMIT; Python's json
+ *    stops near there too, with a RecursionError);
  *   "NAME: not a JSON object (it is an array)"  (or a string, a number, ...);
  *   "NAME: key \"n_head\" appears twice in one object (Python's json keeps
  *    the last, cJSON the first; is the file damaged?)"  (at any depth);
