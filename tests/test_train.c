@@ -946,6 +946,36 @@ static void train_interrupted_at_rename(tu_fixture *f, int when, const char *com
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127) skip(); /* strace could not run (no ptrace here) */
 }
 
+/* `nohup attnviz --train ... &` then closing the terminal: nohup starts it with SIGHUP ignored, and the
+ * Ctrl-C handler, installed over that, ended the run at the hang-up with the model lost. A signal ignored at
+ * the start now stays ignored, as GNU tools leave it: strace sends SIGHUP at the first rename, and the run
+ * goes on to write its whole folder and exit 0. Skipped without strace or ptrace. */
+static void test_cli_train_under_nohup_ignores_the_hang_up(void **state) {
+    tu_fixture *f = *state;
+    if (access("/usr/bin/strace", X_OK) != 0) skip();
+    const char *argv[] = {"/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e",
+                          "inject=renameat2,rename:signal=SIGHUP:when=1", tu_bin(), "--train", "reverse", "--steps",
+                          "31", "-d", "32", "--batch", "2", "-q", "-o", tu_in(f, "m"), NULL};
+    char err_path[4096];
+    snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(devnull, 1), dup2(e, 2);
+        signal(SIGHUP, SIG_IGN); /* as nohup starts it; kept across exec */
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) skip(); /* strace could not run (no ptrace here) */
+    char *err = tu_slurp_file(err_path, NULL);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("status %d: the ignored SIGHUP ended the run; stderr: %s", st, err ? err : "");
+    free(err);
+    assert_int_equal(count_entries(tu_in(f, "m")), 10); /* kRunFiles: the model, tokenizer, figures, train.csv */
+}
+
 static void test_cli_train_ctrl_c_between_renames_keeps_one_model(void **state) {
     tu_fixture *f = *state;
     train_small(f, "reverse", "30", "m");
@@ -2566,6 +2596,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_under_nohup_ignores_the_hang_up, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -85,11 +85,18 @@ static void on_signal(int sig) {
     raise(sig);
 }
 
+/* A signal the process was started ignoring stays ignored, as GNU tools
+ * leave it (coreutils' sort): `nohup attnviz --train ...` sets SIGHUP to
+ * SIG_IGN, and the handler, installed over it, ended the training when the
+ * terminal closed; a `cmd &` of a script ignores SIGINT. */
 static void install_handlers(void) {
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
-    signal(SIGPIPE, on_signal); /* `attnviz --train ... | head -1`: the reader is gone at the next line */
+    /* SIGPIPE: `attnviz --train ... | head -1`: the reader is gone at the next line */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        signal(sigs[i], on_signal);
+    }
 }
 
 void av_interrupt_message(const char *msg) {

@@ -94,7 +94,9 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
  * NULL or "" prints nothing. Installs that handler if no file has yet. For a
  * long phase whose interruption leaves something the user should know of
  * (--train: "the model was not saved"; "saved, but its figures are not all
- * written"). Not thread-safe against itself: one caller thread sets it. */
+ * written"). Not thread-safe against itself: one caller thread sets it.
+ * A signal ignored when the handler is installed stays ignored (nohup's
+ * SIGHUP, a script's `cmd &` SIGINT), as in GNU tools. */
 #define AV_INTERRUPT_MSG_MAX 1024
 void av_interrupt_message(const char *msg);
 
