@@ -53,7 +53,7 @@ attnviz -q --heads 2 --causal --figures all --format both -o "$out/hi_causal" "à
 # --- for the tutorials (only the files they show are kept, below)
 for d in zh_heads zh_padded compare8 compare compare8_zh compare_zh; do fresh "$d"; done
 attnviz -q --heads 8 -o "$out/zh_heads" "$zh"
-attnviz -q --pad-to 8 --causal -o "$out/zh_padded" "$zh"
+attnviz -q --pad-to 8 --causal --d-model 64 -o "$out/zh_padded" "$zh"  # the settings of the table above it
 attnviz -q --heads 8 --compare scale -o "$out/compare8" "$love"
 attnviz -q --heads 2 --compare positions -o "$out/compare" "$love"
 

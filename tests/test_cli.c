@@ -745,7 +745,7 @@ static void test_one_head_and_one_token_in_the_singular(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-H", "2", "--compare", "scale", "--color", "never", "I love you",
                 NULL);
-    assert_non_null(strstr(r.out, "--compare scale: same sentence, same X and weights, all 2 heads\n"));
+    assert_non_null(strstr(r.out, "--compare scale: same sentence, same X and weights, both heads\n"));
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--explain", "1,0", "hi", NULL);
     assert_int_equal(r.code, 2);

@@ -245,8 +245,8 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
     const av_config *c0 = &c->runs[0].cfg;
     int T = c0->T;
     size_t HTT = (size_t)c0->H * T * T;
-    char heads[32] = "the one head"; /* "all 1 heads" read oddly */
-    if (c0->H > 1) snprintf(heads, sizeof heads, "all %d heads", c0->H);
+    char heads[32];
+    av_heads_phrase(heads, sizeof heads, c0->H);
     char what[64] = "same X and weights"; /* a --model's: layer L's input (after its norm) and weights */
     if (c->model_layer) snprintf(what, sizeof what, "layer %d, same input and weights", c->model_layer - 1);
     fprintf(f, "\n%s--compare %s%s: same sentence, %s, %s\n", av_bold(color), av_compare_name(c->kind),

@@ -269,8 +269,9 @@ static av_status fig_heads(fig_run *fr, av_err *err) {
      * after them. */
     av_written grid_paths = {0};
     if ((fr->o->figures & AV_FIG_GRID) && (H > 1 || av_option_given(fr->o, "figures"))) {
-        if (H == 1) snprintf(what, sizeof what, "attention weights of the one head");
-        else snprintf(what, sizeof what, "attention weights, all %d heads", H);
+        char heads[32];
+        av_heads_phrase(heads, sizeof heads, H);
+        snprintf(what, sizeof what, "attention weights%s %s", H == 1 ? " of" : ",", heads);
         compose(title, sizeof title, fr, what);
         av_written *list = fr->w;
         fr->w = &grid_paths;
@@ -335,7 +336,9 @@ static av_status fig_scores(fig_run *fr, av_err *err) {
         s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &sm, err);
     }
     if (!s && H > 1) {
-        snprintf(part, sizeof part, "%s before the softmax · all %d heads%s", what, H, neg);
+        char heads[32];
+        av_heads_phrase(heads, sizeof heads, H);
+        snprintf(part, sizeof part, "%s before the softmax · %s%s", what, heads, neg);
         compose(title, sizeof title, fr, part);
         s = write_fig(fr, "scores", FIG_GRID, fr->hms, H, title, &sm, err);
     }
@@ -566,8 +569,9 @@ static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned 
     av_status s = AV_OK;
     if (figs & AV_FIG_GRID) {
         snprintf(stem, sizeof stem, "layer%d", layer);
-        char heads[32] = " of the one head";
-        if (H > 1) snprintf(heads, sizeof heads, ", all %d heads", H);
+        char heads[40], phrase[32];
+        av_heads_phrase(phrase, sizeof phrase, H);
+        snprintf(heads, sizeof heads, "%s %s", H == 1 ? " of" : ",", phrase);
         snprintf(title, sizeof title, "%s · %s · layer %d: attention weights%s · mask: causal", fr->lead, source, layer,
                  heads);
         s = write_fig(fr, stem, FIG_GRID, fr->hms, H, title, &fr->wmeta, err);

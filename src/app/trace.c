@@ -34,6 +34,12 @@ void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask) {
     if (!*buf) snprintf(buf, n, "none");
 }
 
+void av_heads_phrase(char *buf, size_t n, int H) {
+    if (H == 1) snprintf(buf, n, "the one head");
+    else if (H == 2) snprintf(buf, n, "both heads");
+    else snprintf(buf, n, "all %d heads", H);
+}
+
 void av_positions_desc(char *buf, size_t n, const av_config *c) {
     if (c->positions == AV_POS_ROPE) snprintf(buf, n, "RoPE (%s)", av_rope_style_name(c->rope_style));
     else snprintf(buf, n, "%s", av_positions_name(c->positions));

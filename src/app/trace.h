@@ -43,6 +43,10 @@ void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask);
  * "RoPE (interleaved)", "RoPE (half)". */
 void av_positions_desc(char *buf, size_t n, const av_config *c);
 
+/* The heads a figure title or the trace names, by H (>= 1): "the one head",
+ * "both heads", "all 8 heads" ("all 1 heads" and "all 2 heads" read oddly). */
+void av_heads_phrase(char *buf, size_t n, int H);
+
 /* Sink 1, on f before any file is written: the trace (this file's, or
  * gpt2run.h's with --model; not with -q), --explain Q,K (teach.h), --show's
  * terminal heat maps (term.h; a model's only --head when given) and a

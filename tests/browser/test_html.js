@@ -186,6 +186,10 @@ async function singleLayer(browser, tmp) {
     for (const i of [0, 2, 3]) await checkHeadView(page, W, 0, i, 0);
     await page.click('#av-heads [data-h="2"]');
     for (const i of [1, 3]) await checkHeadView(page, W, 2, i, 0);
+    /* the heading names the heads shown, "head 2" for one ("heads 0" read as a count: a new user's report) */
+    const h2 = await page.$eval('#view-head .panel h2', (e) => e.textContent);
+    const m = h2.match(/ \u00b7 (heads?) ([0-9, ]+)$/);
+    check(m && (m[1] === 'head') === (m[2].split(',').length === 1), 'head view heading: ' + JSON.stringify(h2));
     await page.hover('#view-head .hv button[data-side="q"][data-i="3"]');
     await shot(page, 'head');
   });

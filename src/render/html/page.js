@@ -264,8 +264,8 @@
       left.append(bq); right.append(bk);
     }
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
-    const title = (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 heads ' +
-      ([...st.shown].sort((a, b) => a - b).join(', ') || 'none');
+    const title = (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 ' +
+      (st.shown.size === 1 ? 'head ' : 'heads ') + ([...st.shown].sort((a, b) => a - b).join(', ') || 'none');
     const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc }), grid);
     if (r.T > T) out.append(el('p', { class: 'note', text: 'The head view shows the first ' + T + ' of ' + r.T + ' tokens; the matrix view shows all.' }));
     setTimeout(rest, 0);
