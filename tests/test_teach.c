@@ -139,6 +139,27 @@ static void test_explain_takes_a_full_width_comma(void **state) {
     assert_int_equal(a.code, 2);
     assert_non_null(strstr(a.err, "--explain '1，' must be QUERY,KEY"));
     tu_free(&a);
+    /* a comma token cannot be named by its text: "，,好" on 你好，世界 (你 0, 好 1, ， 2, 世 3, 界 4) said only
+     * "must be QUERY,KEY" (a new user's report); the error gives its index, and that index works */
+    static const struct { const char *spec, *text, *says; } commas[] = {
+        {"，,好", "你好，世界", "--explain '，,好' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
+         "love,learning; ',' and '，' separate QUERY from KEY, so a comma token is named by its index: the "
+         "sentence's ， is token 2 (e.g. --explain 2,KEY)\n"},
+        {"a,,b", "a , b", "--explain key ',b' is neither a token of the sentence nor an index 0..2; ',' and '，' "
+         "separate QUERY from KEY, so a comma token is named by its index: the sentence's , is token 1 (e.g. "
+         "--explain 1,KEY)\n"},
+        {"a,,b", "a b", "--explain key ',b' is neither a token of the sentence nor an index 0..1\n"}, /* no comma */
+    };
+    for (size_t i = 0; i < sizeof commas / sizeof commas[0]; i++) {
+        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", commas[i].spec, commas[i].text, NULL);
+        const char *msg = strstr(a.err, "--explain ");
+        if (a.code != 2 || !msg || strcmp(msg, commas[i].says) != 0)
+            fail_msg("--explain %s on %s: exit %d: %s", commas[i].spec, commas[i].text, a.code, a.err);
+        tu_free(&a);
+    }
+    run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "2,好", "你好，世界", NULL);
+    if (a.code != 0 || !strstr(a.out, "query 2 \"，\" → key 1 \"好\"")) fail_msg("2,好: exit %d: %s%s", a.code, a.out, a.err);
+    tu_free(&a);
 }
 
 /* ---------------------------------------------------------------------------- */

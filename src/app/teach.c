@@ -116,7 +116,28 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     return st;
 }
 
-av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
+/* A spec that names a comma token by its text ("，,好" on 你好，世界) fails:
+ * ',' and '，' separate QUERY from KEY. The error then says so and gives
+ * the comma's index; err->msg is extended, st returned. */
+static av_status comma_hint(av_status st, const char *spec, const av_tokens *toks, av_err *err) {
+    int seps = 0;
+    size_t len = 0;
+    for (const char *c = av_utf8_list_sep(spec, &len); c; c = av_utf8_list_sep(c + len, &len)) seps++;
+    if (!st || seps < 2) return st;
+    for (int i = 0; i < toks->n; i++) {
+        const char *t = toks->tok[i];
+        if (strncmp(t, "\xE2\x90\xA3", 3) == 0) t += 3; /* "␣," */
+        else if (*t == ' ') t++;
+        if (strcmp(t, ",") && strcmp(t, "\xEF\xBC\x8C")) continue;
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, "; ',' and '，' separate QUERY from KEY, so a comma token is "
+                 "named by its index: the sentence's %s is token %d (e.g. --explain %d,KEY)", toks->tok[i], i, i);
+        break;
+    }
+    return st;
+}
+
+static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
     size_t sep = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     if (!comma || comma == spec || !comma[sep])
@@ -129,6 +150,10 @@ av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int
     av_status st = resolve(q, toks, "query", qi, err);
     if (st) return st;
     return resolve(comma + sep, toks, "key", kj, err);
+}
+
+av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
+    return comma_hint(explain_parse(spec, toks, qi, kj, err), spec, toks, err);
 }
 
 static void print_vec(FILE *f, const float *v, int n, int precision) {
