@@ -398,6 +398,47 @@ static void html_limit_without_html_warns_and_train_needs_model(void **state) {
     tu_free(&r);
 }
 
+/* A page too small for one head is refused before any file is written: `-o D --heads 8` then `-o D --heads 2
+ * --html --html-limit 1` on 800 tokens replaced head0.png, head1.png and heads.png of the first run, left its
+ * head2..7.png, and then failed (a new user's report: two runs mixed in D). Now D keeps the first run's 9
+ * PNGs byte for byte, stdout is empty (no trace before a usage error), and no --dump folder is made. */
+static void html_too_large_writes_nothing(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "D"), "--heads", "8", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    const char *names[] = {"head0.png", "head1.png", "head7.png", "heads.png"};
+    char *before[4];
+    size_t len[4];
+    for (int i = 0; i < 4; i++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "D/%s", names[i]);
+        before[i] = tu_slurp_file(tu_in(f, rel), &len[i]);
+        assert_non_null(before[i]);
+    }
+    static char words[800 * 3 + 1];
+    for (int i = 0; i < 800; i++) memcpy(words + 3 * i, "ab ", 3);
+    words[800 * 3 - 1] = 0;
+    run_attnviz(&r, NULL, "-o", tu_in(f, "D"), "--heads", "2", "-d", "8", "--html", "--html-limit", "1", "--dump",
+                tu_in(f, "dump"), words, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "attnviz: error: --html: one head's weights and scores for 800 tokens take 1.2 MiB at "
+                               "8 bits, over the page's 1 MiB; raise --html-limit (up to 1024) or use fewer tokens\n");
+    tu_free(&r);
+    for (int i = 0; i < 4; i++) {
+        char rel[64];
+        size_t n = 0;
+        snprintf(rel, sizeof rel, "D/%s", names[i]);
+        char *now = tu_slurp_file(tu_in(f, rel), &n);
+        if (!now || n != len[i] || memcmp(now, before[i], n) != 0) fail_msg("%s was rewritten by the failed run", names[i]);
+        free(now);
+        free(before[i]);
+    }
+    assert_int_not_equal(access(tu_in(f, "dump"), F_OK), 0);
+}
+
 /* --html with --train warns, as every other option --train does not use (it was the one usage error among
  * them, exit 2; a new user's report), and writes no page. */
 static void html_with_train_warns(void **state) {
@@ -437,6 +478,7 @@ int main(void) {
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_too_large_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_limit_without_html_warns_and_train_needs_model),

@@ -1096,6 +1096,43 @@ static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
     tu_free(&r);
 }
 
+/* A FIFO in place of a model folder's file (`mkfifo DIR/config.json`) is refused at once, exit 2: opening it
+ * waited for a writer forever (a new user's report; a folder or /dev/zero there was refused already). Each
+ * of the folder's four files in turn; the child is killed by SIGALRM after 60 s, so a hang fails the test
+ * instead of stopping the suite. */
+static void test_cli_model_folder_fifo_is_refused(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "reverse", "2", "m");
+    static const char *const files[] = {"config.json", "vocab.json", "merges.txt", "model.safetensors"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char rel[64], path[4200], saved[4200], err_path[4200];
+        snprintf(rel, sizeof rel, "m/%s", files[i]);
+        snprintf(path, sizeof path, "%s", tu_in(f, rel));
+        snprintf(saved, sizeof saved, "%s", tu_in(f, "saved"));
+        snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
+        assert_int_equal(rename(path, saved), 0);
+        assert_int_equal(mkfifo(path, 0644), 0);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(devnull, 1), dup2(e, 2);
+            alarm(60);
+            execl(tu_bin(), tu_bin(), "--model", tu_in(f, "m"), "--no-plot", "-q", "3 1 >", (char *)NULL);
+            _exit(127);
+        }
+        int st = 0;
+        waitpid(pid, &st, 0);
+        char *err = tu_slurp_file(err_path, NULL), want[4400];
+        snprintf(want, sizeof want, "attnviz: error: cannot read '%s': it is a FIFO, not a regular file\n", path);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !err || strcmp(err, want) != 0)
+            fail_msg("%s a FIFO: status %d (signal %d), stderr '%s'", files[i], st, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
+                     err ? err : "");
+        free(err);
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(rename(saved, path), 0);
+    }
+}
+
 /* `attnviz --train reverse ARGS -o dir` (ARGS: --compare compare unless NULL) with stdout a pipe that has no
  * reader from the start, so the first line flushed (step 0's) raises SIGPIPE; *st = its wait status, and
  * its stderr is returned (free it). */
@@ -2596,6 +2633,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_folder_fifo_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_under_nohup_ignores_the_hang_up, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,

@@ -33,7 +33,7 @@ static const char *model_family(const char *dir) {
     size_t len = 0;
     av_err ignored;
     av_path_join(path, sizeof path, dir, "config.json");
-    if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return "the model";
+    if (av_read_regular_file(path, 1u << 20, &json, &len, &ignored)) return "the model";
     cJSON *root = cJSON_ParseWithLength(json, len);
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     const char *type = cJSON_IsString(mt) && mt->valuestring ? mt->valuestring : "";
@@ -209,7 +209,7 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
     task_out[0] = 0;
     *present = 0;
     av_path_join(path, sizeof path, dir, "config.json");
-    if (av_read_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
+    if (av_read_regular_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
     snprintf(name, sizeof name, "%.300s/config.json", dir);
     cJSON *root = NULL;
     av_status st = av_json_parse_object(&root, json, len, NULL, name, err);

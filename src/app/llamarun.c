@@ -20,7 +20,7 @@ int av_llamarun_is_llama(const char *dir) {
     size_t len = 0;
     av_err err = {{0}};
     av_path_join(path, sizeof path, dir, "config.json");
-    if (av_read_file(path, AV_MAX_INPUT_BYTES, &text, &len, &err)) return 0;
+    if (av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, &err)) return 0;
     cJSON *root = cJSON_ParseWithLength(text, len);
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     int yes = cJSON_IsString(mt) && (!strcmp(mt->valuestring, "llama") || !strcmp(mt->valuestring, "qwen2"));

@@ -198,6 +198,8 @@ int main(int argc, char **argv) {
             cfg.n_real = r.n_real;
             st = run_model(&r, &cfg, &err);
         }
+        /* a page that cannot hold one head is refused before the trace and before any file is written */
+        if (!st && r.o.html) st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, &r.o, &err);
         if (!st) st = av_trace_sinks(stdout, &r.o, &r.gr, &r.m, &r.toks, &r.source, r.color, &err);
         if (!st) r.cmd = av_command_line(argc, argv);
         if (!st) st = write_outputs(&r, &err);

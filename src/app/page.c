@@ -52,17 +52,23 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     av_html_page page = {.title = title, .command = info->command, .source = source, .trace = trace,
                          .cmap = o->cmap, .precision = o->precision, .runs = runs, .n_runs = n,
                          .max_bytes = (size_t)o->html_limit << 20, .run = info->run};
-    int mode;
-    if (av_html_data_bytes(&page, &mode) == 0) /* not one (layer, head) fits, even with 8 bits */
-        return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits, "
-                       "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens",
-                       runs[0].T, 2.0 * runs[0].T * runs[0].T / 1048576.0, o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20));
-    av_status s = av_mkdir_p(o->outdir, err);
+    av_status s = av_page_check_size(runs[0].T, o, err); /* main.c checked before any file; kept for any caller */
+    if (!s) s = av_mkdir_p(o->outdir, err);
     snprintf(name, sizeof name, "%s%s", o->prefix ? o->prefix : "", AV_PAGE_NAME);
     av_path_join(path, sizeof path, o->outdir, name);
     if (!s) s = av_html_write(path, &page, err);
     if (!s) av_written_add(w, path);
     return s;
+}
+
+av_status av_page_check_size(int T, const av_options *o, av_err *err) {
+    av_html_run one = {.L = 1, .H = 1, .T = T}; /* weights and scores only: the 8-bit size of one panel */
+    av_html_page page = {.runs = &one, .n_runs = 1, .max_bytes = (size_t)o->html_limit << 20};
+    int mode;
+    if (av_html_data_bytes(&page, &mode) > 0) return AV_OK;
+    return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits, "
+                   "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens", T,
+                   2.0 * T * T / 1048576.0, o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20));
 }
 
 /* The title (<title> and the heading): the input text shortened as the

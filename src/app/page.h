@@ -41,6 +41,15 @@ typedef struct {
                           * NULL: the GPT-2 layout's "pre-LN" or "post-LN" from cfg->norm */
 } av_page_info;
 
+/* AV_OK when the page of a run over T tokens can hold at least one (layer,
+ * head) panel within --html-limit (o->html_limit MiB, 0 = AV_HTML_MAX_BYTES):
+ * its (T, T) weights and scores at 8 bits, 2·T² bytes. Else AV_EUSAGE
+ * "--html: one head's weights and scores for T tokens take X MiB at 8 bits,
+ * over the page's N MiB; ...". For a check before any file is written: a
+ * 3000-token --html run replaced an earlier run's figures and then failed
+ * here (a new user's report). */
+av_status av_page_check_size(int T, const av_options *o, av_err *err);
+
 /* The page's file name in --outdir, after --prefix: prefix + AV_PAGE_NAME. */
 #define AV_PAGE_NAME "attnviz.html"
 

@@ -477,6 +477,16 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     return AV_OK;
 }
 
+av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err) {
+    struct stat sb;
+    *out = NULL;
+    *len = 0;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) /* a folder: av_read_file's EISDIR */
+        return av_fail(err, AV_EUSAGE, "cannot read '%s': it is %s, not a regular file", path,
+                       S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISSOCK(sb.st_mode) ? "a socket" : "a device");
+    return av_read_file(path, max_bytes, out, len, err);
+}
+
 /* The length of dir without its trailing '/': "out//" -> "out"; "/" and "//" -> "/". */
 static size_t trimmed_len(const char *dir) {
     size_t len = strlen(dir);

@@ -134,6 +134,14 @@ av_status av_input_path_status(int e);
  * stdin is not closed. Caller frees *out. */
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
+/* av_read_file for a file of a model folder (config.json, vocab.json,
+ * merges.txt, tokenizer.json, ...): a path that names anything but a
+ * regular file or a folder (a FIFO, a socket, a device) is refused before it
+ * is opened, AV_EUSAGE "cannot read 'x': it is a FIFO, not a regular file",
+ * where opening a FIFO waited for a writer forever (a new user's `mkfifo
+ * DIR/config.json`). -f FILE keeps av_read_file: `-f <(cmd)` is a pipe. */
+av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
+
 /* dir + "/" + name into out (n bytes, NUL-terminated, cut to fit), the one
  * way attnviz joins a folder and a file name, so a folder typed with a
  * trailing slash never shows as "out//heads.png" in a message. Trailing '/'

@@ -266,7 +266,7 @@ av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, siz
 
 av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err) {
     memset(st, 0, sizeof *st);
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO opens at once, to be refused below, not wait for a writer */
     if (fd < 0) return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s", path, strerror(errno));
     struct stat sb;
     if (fstat(fd, &sb) != 0) {
@@ -276,7 +276,9 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
     }
     if (!S_ISREG(sb.st_mode)) {
         close(fd);
-        return av_fail(err, AV_EUSAGE, "cannot read '%s': not a regular file", path);
+        return av_fail(err, AV_EUSAGE, "cannot read '%s': it is %s, not a regular file", path,
+                       S_ISDIR(sb.st_mode) ? "a folder" : S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISSOCK(sb.st_mode)
+                       ? "a socket" : "a device");
     }
     size_t len = (size_t)sb.st_size;
     if (len < 8) {

@@ -669,7 +669,7 @@ static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) 
     av_path_join(path, sizeof path, dir, "config.json");
     char *text;
     size_t len;
-    av_status s = av_read_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
+    av_status s = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
     if (s) return s;
     s = av_gpt2_config_parse(cfg, text, len, path, err);
     free(text);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/fileio.h"
 #include "io/jsonval.h"
@@ -363,7 +364,7 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
     char path[4200], *text = NULL;
     size_t len = 0;
     av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
-    av_status st = av_read_file(path, 64u << 20, &text, &len, err);
+    av_status st = av_read_regular_file(path, 64u << 20, &text, &len, err);
     cJSON *root = NULL;
     if (!st) st = av_json_parse_object(&root, text, len, NULL, path, err);
     free(text);
@@ -432,9 +433,8 @@ static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err 
 static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, dir, "model.safetensors");
-    FILE *probe = fopen(path, "rb");
-    av_status st = AV_OK;
-    if (probe) fclose(probe), st = av_safetensors_open(&s->st[0], path, err), s->n_st = !st;
+    av_status st = AV_OK; /* access, not fopen: a FIFO there waited for a writer forever */
+    if (access(path, F_OK) == 0) st = av_safetensors_open(&s->st[0], path, err), s->n_st = !st;
     else st = open_shards(s, dir, err);
     if (st) return st;
     if (!s->n_st) return av_fail(err, AV_EUSAGE, "%s.index.json: weight_map names no file", path);
@@ -471,7 +471,7 @@ av_status av_llama_load(av_llama *m, const char *dir, av_err *err) {
     char path[4200], *text = NULL;
     size_t len = 0;
     av_path_join(path, sizeof path, dir, "config.json");
-    av_status s = av_read_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
+    av_status s = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
     if (!s) s = av_llama_config_parse(&m->cfg, text, len, path, err);
     free(text);
     if (!s) {

@@ -125,8 +125,8 @@ av_status av_bpe_load(av_bpe **out, const char *vocab_json, const char *merges_t
     *out = NULL;
     char *vt = NULL, *mt = NULL;
     size_t vn = 0, mn = 0;
-    av_status st = av_read_file(vocab_json, MAX_VOCAB_FILE, &vt, &vn, err);
-    if (st == AV_OK) st = av_read_file(merges_txt, MAX_MERGES_FILE, &mt, &mn, err);
+    av_status st = av_read_regular_file(vocab_json, MAX_VOCAB_FILE, &vt, &vn, err);
+    if (st == AV_OK) st = av_read_regular_file(merges_txt, MAX_MERGES_FILE, &mt, &mn, err);
     if (st == AV_OK && (st = av_bpe_load_mem(out, vt, vn, mt, mn, err)) != AV_OK) {
         /* name the file: "vocab.json: ..." -> "vocab.json '<path>': ..." */
         av_err inner = *err;

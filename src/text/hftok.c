@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/utf8.h"
 #include "io/fileio.h"
@@ -283,14 +284,12 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_
     char path[4200], *text = NULL;
     size_t len = 0;
     av_path_join(path, sizeof path, dir, "tokenizer.json");
-    av_status s = av_read_file(path, 256u << 20, &text, &len, err);
+    av_status s = av_read_regular_file(path, 256u << 20, &text, &len, err);
     if (!s) s = av_hftok_load_mem(out, text, len, path, err);
     free(text);
     av_path_join(path, sizeof path, dir, "tokenizer_config.json");
-    FILE *probe = s ? NULL : fopen(path, "rb");
-    if (!probe) return s;
-    fclose(probe);
-    if ((s = av_read_file(path, 64u << 20, &text, &len, err))) return av_hftok_free(*out), *out = NULL, s;
+    if (s || access(path, F_OK) != 0) return s; /* not fopen: a FIFO there waited for a writer forever */
+    if ((s = av_read_regular_file(path, 64u << 20, &text, &len, err))) return av_hftok_free(*out), *out = NULL, s;
     cJSON *root = cJSON_ParseWithLength(text, len);
     const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
     if (cJSON_IsBool(add)) (*out)->bos = cJSON_IsTrue(add) ? bos_id : -1;
