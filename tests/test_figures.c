@@ -1129,6 +1129,21 @@ static void test_title_prefix_and_sentence(void **state) {
     t = av_png_image_text(&img, "Title");
     if (strncmp(t, want, strlen(want)) != 0) fail_msg("title: %s", t);
     av_png_image_free(&img);
+    /* a sentence holding double quotes is quoted with single ones, as nested quotes alternate: the title
+     * began ““深度学习”很有趣”, two quotes opened (a Chinese reader's report); ASCII '"' too */
+    static const struct { const char *text, *want; } quoted[] = {
+        {"“深度学习”很有趣", "‘\xE2\x81\xA8“深度学习”很有趣\xE2\x81\xA9’ \xC2\xB7 head 0"},
+        {"He said \"hi\"", "‘He said \"hi\"’ \xC2\xB7 head 0"},
+    };
+    for (size_t i = 0; i < sizeof quoted / sizeof quoted[0]; i++) {
+        RUN(&r, "-q", "-o", in(f, "q"), quoted[i].text);
+        expect_ok(&r);
+        tu_free(&r);
+        read_png(in(f, "q/head0.png"), &img);
+        t = av_png_image_text(&img, "Title");
+        if (strncmp(t, quoted[i].want, strlen(quoted[i].want)) != 0) fail_msg("title: %s", t);
+        av_png_image_free(&img);
+    }
     RUN(&r, "-q", "--prefix", "a/b", "I love you");
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--prefix 'a/b' must be part of a file name"));

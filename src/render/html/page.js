@@ -116,7 +116,9 @@
 
   // ------------------------------------------------------------------ header, selectors
   function header() {
-    document.getElementById('av-title').textContent = '\u201c' + DATA.title + '\u201d';
+    /* a title holding double quotes gets single ones, as the figures' titles: nested quotes alternate */
+    const single = /[\u201c\u201d"]/.test(DATA.title);
+    document.getElementById('av-title').textContent = (single ? '\u2018' : '\u201c') + DATA.title + (single ? '\u2019' : '\u201d');
     document.getElementById('av-source').textContent = 'weights: ' + DATA.source;
     document.getElementById('av-command').textContent = DATA.command;
     document.getElementById('av-trace').textContent = DATA.trace;
