@@ -131,7 +131,10 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     st = r->hftok ? av_hftok_encode(r->hftok, r->text, len, &r->ids, &n, err)
                   : av_bpe_encode(r->bpe, r->text, len, &r->ids, &n, err);
     if (st) return st;
-    if (n == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
+    if (n == 0 && len == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
+    if (n == 0) /* a tokenizer.json Split with behavior Removed can drop every character */
+        return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: %s/%s's pre-tokenizer removed "
+                       "all of it", len, len == 1 ? "" : "s", r->dir, r->hftok ? "tokenizer.json" : "vocab.json");
     if (n > (size_t)AV_MAX_TOKENS)
         return av_fail(err, AV_EUSAGE, "the sentence is %zu tokens; at most %d", n, AV_MAX_TOKENS);
     r->T = (int)n;

@@ -61,7 +61,8 @@ typedef struct {
  * L, see above) and labels (readable token labels: a leading space is "␣").
  * For a folder --train wrote, a note on stderr (not with -q) when the
  * sentence is outside its task's text (nn/tasks.h), since such a model
- * continues anything with confidence. Errors: AV_EUSAGE for options, a bad folder content, an empty sentence,
+ * continues anything with confidence. Errors: AV_EUSAGE for options, a bad folder content, an empty sentence
+ * or one the tokenizer makes no tokens of (a tokenizer.json Split that removes every character),
  * too many tokens, a --layer/--head past the model's; AV_ERUNTIME for I/O
  * and out of memory. r, view and labels are freeable after any error. */
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err);
