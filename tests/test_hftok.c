@@ -274,6 +274,12 @@ static void test_refusals(void **state) {
         /* an id no token has: the message names the file (it named none) */
         {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":2},\"merges\":[]}}",
          "tokenizer.json: no token has id 1"},
+        /* an added token far past the vocabulary (ids 0, 1; the added token 5): it is named with its id and the
+         * allowed 0..2 for the file's 3 tokens (it said "no token has id 2 (ids must be 0..5)") */
+        {"{\"added_tokens\":[{\"id\":5,\"content\":\"<x>\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
+         "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
+         "tokenizer.json: added token \"<x>\" has id 5, outside 0..2: the file has 3 tokens (model.vocab and "
+         "added_tokens), so the ids must be 0..2, each once (no token has id 2)"},
         /* a Split behavior tokenizers does not have: named, with the allowed ones */
         {"{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"a\"},"
          "\"behavior\":\"Sideways\",\"invert\":false},{\"type\":\"ByteLevel\"}]},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",

@@ -183,6 +183,21 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
              "tokenizer may have fewer tokens than vocab_size, not more\n", path);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* an added token far past them (id 100000): named, with its id and the ids the file's 50258 tokens allow
+     * (it said "no token has id 50257 (ids must be 0..100000)") */
+    tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
+                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
+                                       "{\"id\":100000,\"content\":\"<extra>\",\"special\":true}"), 0);
+    free(tok);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: %s: added token \"<extra>\" has id 100000, outside 0..50257: the file "
+             "has 50258 tokens (model.vocab and added_tokens), so the ids must be 0..50257, each once (no token has "
+             "id 50257)\n", path);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
 }
 
 /* tokenizer.json's Split keeps the text between its matches (behavior

@@ -170,6 +170,17 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
         if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k])
             s = av_bpe_add_token(t->bpe, c->valuestring, strlen(c->valuestring), k, err), given[k] = 1;
     }
+    int32_t n = 0, gap = -1; /* the tokens; the first id none has (bpe.h needs ids 0..V-1, each once) */
+    for (int32_t i = 0; !s && i < t->V; i++)
+        if (given[i]) n++;
+        else if (gap < 0) gap = i;
+    const added_token *past = NULL; /* an added token past model.vocab's ids and the gap: it, not the gap, is named */
+    for (int i = 0; !s && gap >= 0 && i < t->n_added; i++)
+        if (t->added[i].id > gap && (!past || t->added[i].id > past->id)) past = &t->added[i];
+    if (past && past->id == t->V - 1)
+        s = av_fail(err, AV_EUSAGE, "%s: added token \"%.40s\" has id %d, outside 0..%d: the file has %d tokens "
+                    "(model.vocab and added_tokens), so the ids must be 0..%d, each once (no token has id %d)", name,
+                    past->s, (int)past->id, (int)n - 1, (int)n, (int)n - 1, (int)gap);
     free(given);
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
         const char *l, *r;

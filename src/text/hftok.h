@@ -43,7 +43,9 @@
  * other pre-tokenizers or normalizers, ByteLevel add_prefix_space true, a
  * Split behavior or invert other than the above, a Split pattern that does
  * not compile, two Splits, a Split without ByteLevel, merges naming unknown
- * tokens.
+ * tokens; for byte-level BPE an id no token has (bpe.h needs ids 0..N-1 for
+ * N tokens, each once: an added token whose id is past them is named, with
+ * its id and the allowed 0..N-1).
  * Non-goals: training, decoding of sentencepiece text, offsets, pair inputs.
  */
 #ifndef AV_HFTOK_H
