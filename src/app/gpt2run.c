@@ -240,6 +240,8 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
                      av_task_name(AV_TASK_INDUCTION));
     }
     const cJSON *step = cJSON_GetObjectItemCaseSensitive(a, "step");
+    char shown[64]; /* as written; 1e400 (read as infinity) as a number past a double's range, never "inf" */
+    av_json_shown(shown, sizeof shown, step);
     if (!st && task && !step)
         st = av_fail(err, AV_EUSAGE, "%s: attnviz.step is missing; --train writes it beside attnviz.task (the step "
                      "it saved the model at)", name);
@@ -247,8 +249,8 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
         st = av_json_wrong_kind(name, "attnviz.step", step, "a whole number in 0..1000000", err);
     else if (!st && task && !(step->valuedouble >= 0 && step->valuedouble <= 1e6 &&
                               step->valuedouble == floor(step->valuedouble)))
-        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %.15g is not a whole number in 0..1000000 (the step --train "
-                     "saved the model at)", name, step->valuedouble);
+        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %s is not a whole number in 0..1000000 (the step --train "
+                     "saved the model at)", name, shown);
     if (!st && task) *step_out = (int)step->valuedouble;
     if (!st && task) snprintf(task_out, 32, "%s", task->valuestring);
     cJSON_Delete(root);
