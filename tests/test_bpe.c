@@ -352,7 +352,13 @@ static const err_case kErrors[] = {
     {"json_array", "[0, 1]", "", AV_EUSAGE, "not a JSON object"},
     {"empty_object", "{}", "", AV_EUSAGE, "has no tokens"},
     {"id_string", "{\"a\": \"0\"}", "", AV_EUSAGE, "not a number"},
-    {"id_out_of_range", "{\"a\": 0, \"b\": 2}", "", AV_EUSAGE, "has id 2 (allowed: integers 0..1"},
+    /* 2 entries, ids 0 and 2: id 1 is missing, and that is what is named (it said "has id 2 (allowed: integers
+     * 0..1"); with "<|endoftext|>" last, as in a vocab.json a token was cut from, it blamed that token alone */
+    {"id_out_of_range", "{\"a\": 0, \"b\": 2}", "", AV_EUSAGE,
+     "vocab.json': no token has id 1: the file has 2 entries, so the ids must be 0..1, each once, but token \"b\" has id 2"},
+    {"id_missing", "{\"a\": 0, \"b\": 1, \"d\": 3, \"e\": 4, \"<|endoftext|>\": 5}", "", AV_EUSAGE,
+     "vocab.json': no token has id 2: the file has 5 entries, so the ids must be 0..4, each once, but token "
+     "\"<|endoftext|>\" has id 5"},
     {"id_negative", "{\"a\": -1}", "", AV_EUSAGE, "has id -1"},
     {"id_fraction", "{\"a\": 0.5}", "", AV_EUSAGE, "has id 0.5"},
     {"duplicate_id", "{\"a\": 0, \"b\": 0}", "", AV_EUSAGE, "already the id of another token"},

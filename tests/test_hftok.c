@@ -109,6 +109,77 @@ static void test_split_and_digits(void **state) {
     av_hftok_free(t);
 }
 
+/* A toy byte-level tokenizer.json whose pre_tokenizer is [Split {Regex re,
+ * behavior, invert}, ByteLevel {use_regex}]. Vocabulary: "1" 0, "3" 1, "4" 2,
+ * "5" 3, "Ġ" (a space) 4, ">" 5, "Ġ>" 6, "a" 7, "b" 8, "Ġ1" 9, "3Ġ" 10,
+ * "31" 11; merges by rank: 0 "3 Ġ", 1 "Ġ >", 2 "Ġ 1", 3 "3 1". */
+static av_hftok *split_tok(const char *re, const char *behavior, int invert, int use_regex) {
+    char json[1200];
+    snprintf(json, sizeof json,
+             "{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"%s\"},"
+             "\"behavior\":\"%s\",\"invert\":%s},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":%s}]},"
+             "\"model\":{\"type\":\"BPE\",\"vocab\":{\"1\":0,\"3\":1,\"4\":2,\"5\":3,\"\xc4\xa0\":4,\">\":5,\"\xc4\xa0>\":6,"
+             "\"a\":7,\"b\":8,\"\xc4\xa0" "1\":9,\"3\xc4\xa0\":10,\"31\":11},"
+             "\"merges\":[\"3 \xc4\xa0\",\"\xc4\xa0 >\",\"\xc4\xa0 1\",\"3 1\"]}}",
+             re, behavior, invert ? "true" : "false", use_regex ? "true" : "false");
+    return load(json);
+}
+
+/* Split's behavior and invert, as tokenizers' SplitDelimiterBehavior: the
+ * text is cut into the pattern's matches and the gaps between them; invert
+ * swaps the two; Isolated keeps each as a piece, Removed drops the matches,
+ * MergedWithPrevious/MergedWithNext glue each match to the piece before/after
+ * it, Contiguous joins neighbours of one kind. The pieces and ids below are
+ * worked by hand from those rules and the toy vocabulary of split_tok (a
+ * piece's bytes merged by rank; "␣" is a space). The Split was read as
+ * findall (the gaps dropped: "3 1 4 1 5 >" gave [3] [1] [4] [1] [5]), and a
+ * pattern matching nothing gave no tokens at all. */
+static void test_split_behaviors(void **state) {
+    (void)state;
+    static const struct {
+        const char *re, *behavior;
+        int invert, use_regex;
+        const char *text;
+        int32_t want[12];
+        size_t n;
+    } c[] = {
+        /* matches 3 1 4 1 5, gaps ␣ ␣ ␣ ␣ ␣>: pieces 3|␣|1|␣|4|␣|1|␣|5|␣> ("␣>" by rank 1) */
+        {"\\\\d", "Isolated", 0, 0, "3 1 4 1 5 >", {1, 4, 0, 4, 2, 4, 0, 4, 3, 6}, 10},
+        /* Isolated ignores which spans matched: the same pieces */
+        {"\\\\d", "Isolated", 1, 0, "3 1 4 1 5 >", {1, 4, 0, 4, 2, 4, 0, 4, 3, 6}, 10},
+        /* the gaps only: ␣|␣|␣|␣|␣> */
+        {"\\\\d", "Removed", 0, 0, "3 1 4 1 5 >", {4, 4, 4, 4, 6}, 5},
+        /* inverted, the gaps are removed: 3|1|4|1|5 */
+        {"\\\\d", "Removed", 1, 0, "3 1 4 1 5 >", {1, 0, 2, 0, 3}, 5},
+        /* each digit glued to the gap before it: 3|␣1|␣4|␣1|␣5|␣>; "␣1" is rank 2's, "␣4" and "␣5" no merge */
+        {"\\\\d", "MergedWithPrevious", 0, 0, "3 1 4 1 5 >", {1, 9, 4, 2, 9, 4, 3, 6}, 8},
+        /* each digit glued to the gap after it: 3␣|1␣|4␣|1␣|5␣> ("3␣" rank 0; "5␣>": rank 1 makes ␣>) */
+        {"\\\\d", "MergedWithNext", 0, 0, "3 1 4 1 5 >", {10, 0, 4, 2, 4, 0, 4, 3, 6}, 9},
+        /* inverted, the gaps are the matches, glued to the digit before: the same pieces */
+        {"\\\\d", "MergedWithPrevious", 1, 0, "3 1 4 1 5 >", {10, 0, 4, 2, 4, 0, 4, 3, 6}, 9},
+        /* "31 4": matches 3 and 1 side by side, gap ␣, match 4; Contiguous: 31|␣|4 (rank 3), Isolated 3|1|␣|4 */
+        {"\\\\d", "Contiguous", 0, 0, "31 4", {11, 4, 2}, 3},
+        {"\\\\d", "Isolated", 0, 0, "31 4", {1, 0, 4, 2}, 4},
+        /* a pattern matching nothing: one gap, the whole text: 3␣ (rank 0), 1 */
+        {"x", "Isolated", 0, 0, "3 1", {10, 0}, 2},
+        {"x", "Removed", 0, 0, "3 1", {10, 0}, 2},
+        /* empty matches at 0, 1, 2, 3 (the next search starts where the last ended, an empty match there is
+         * skipped by one character); the gaps 3|␣|1 are the pieces */
+        {"a*", "Isolated", 0, 0, "3 1", {1, 4, 0}, 3},
+        /* ByteLevel use_regex true splits each piece with GPT-2's pattern: 3|␣1 */
+        {"x", "Isolated", 0, 1, "3 1", {1, 9}, 2},
+        /* everything removed: no ids */
+        {"x", "Removed", 1, 0, "3 1", {0}, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        printf("    case %zu: Split /%s/ %s%s on \"%s\"\n", i, c[i].re, c[i].behavior, c[i].invert ? ", invert" : "",
+               c[i].text);
+        av_hftok *t = split_tok(c[i].re, c[i].behavior, c[i].invert, c[i].use_regex);
+        expect_ids(t, c[i].text, c[i].want, c[i].n);
+        av_hftok_free(t);
+    }
+}
+
 /* A small sentencepiece-style vocabulary: <unk> 0, <s> 1, </s> 2, the 256
  * byte tokens <0x00>..<0xFF> = 3..258, then ▁ 259, h 260, e 261, l 262,
  * o 263, and merges by rank 0 "▁ h" → ▁h 264, 1 "l o" → lo 265, 2 "e l" →
@@ -203,6 +274,20 @@ static void test_refusals(void **state) {
         /* an id no token has: the message names the file (it named none) */
         {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":2},\"merges\":[]}}",
          "tokenizer.json: no token has id 1"},
+        /* an added token far past the vocabulary (ids 0, 1; the added token 5): it is named with its id and the
+         * allowed 0..2 for the file's 3 tokens (it said "no token has id 2 (ids must be 0..5)") */
+        {"{\"added_tokens\":[{\"id\":5,\"content\":\"<x>\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
+         "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
+         "tokenizer.json: added token \"<x>\" has id 5, outside 0..2: the file has 3 tokens (model.vocab and "
+         "added_tokens), so the ids must be 0..2, each once (no token has id 2)"},
+        /* a Split behavior tokenizers does not have: named, with the allowed ones */
+        {"{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"a\"},"
+         "\"behavior\":\"Sideways\",\"invert\":false},{\"type\":\"ByteLevel\"}]},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
+         "tokenizer.json: Split behavior \"Sideways\" is not supported (allowed: \"Isolated\", \"Removed\", "
+         "\"MergedWithPrevious\", \"MergedWithNext\", \"Contiguous\")"},
+        {"{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"a\"},"
+         "\"behavior\":\"Isolated\",\"invert\":\"yes\"},{\"type\":\"ByteLevel\"}]},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
+         "tokenizer.json: Split invert \"yes\" is not supported (allowed: true, false)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         av_hftok *t = NULL;
@@ -217,6 +302,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_byte_level_equals_reference_encoder),
         cmocka_unit_test(test_split_and_digits),
+        cmocka_unit_test(test_split_behaviors),
         cmocka_unit_test(test_sentencepiece_by_hand),
         cmocka_unit_test(test_refusals),
     };

@@ -84,7 +84,12 @@ static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
         {"{\"k\": 1000000001}", 0, "cfg.json: \"k\" 1000000001 is too large (a whole number of at most 1e9)"},
         {"{\"k\": 1099511627776}", 1, "cfg.json: \"k\" 1099511627776 is too large (a whole number of at most 1e9)"},
         {"{\"k\": -1000000001}", 0, "cfg.json: \"k\" -1000000001 is too small (a whole number of at least -1e9)"},
-        {"{\"k\": 1e400}", 0, "cfg.json: \"k\" inf is too large (a whole number of at most 1e9)"},
+        /* past a double's range: cJSON reads 1e400 as infinity, and the message said "\"k\" inf is too large";
+         * the text as written is not kept, so the range it is past is named instead (DBL_MAX = 1.797...e308) */
+        {"{\"k\": 1e400}", 0, "cfg.json: \"k\" is too large: a number past 1.797e308, out of a double's range (a whole "
+                              "number of at most 1e9)"},
+        {"{\"k\": -1e400}", 1, "cfg.json: \"k\" is too small: a number past -1.797e308, out of a double's range (a "
+                               "whole number of at least -1e9)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int v;
@@ -220,6 +225,8 @@ static void test_shown_value_is_cut_at_a_character(void **state) {
         {"\"relu\"", "\"relu\""},
         {"null", "null"},
         {"{\"a\": 1}", "{\"a\":1}"},
+        /* cJSON reads 1e400 as infinity and would print it as null */
+        {"1e400", "(a number past 1.797e308)"},
         /* 45 ASCII bytes printed: the first 40, then … */
         {"\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq\"", "\"abcdefghijklmnopqrstuvwxyzabcdefghijklm\xE2\x80\xA6"},
         /* '"' + 13 three-byte 中 = 40 bytes and the 14th starts at byte 40: the cut falls between characters */

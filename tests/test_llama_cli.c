@@ -183,6 +183,62 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
              "tokenizer may have fewer tokens than vocab_size, not more\n", path);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* an added token far past them (id 100000): named, with its id and the ids the file's 50258 tokens allow
+     * (it said "no token has id 50257 (ids must be 0..100000)") */
+    tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
+                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
+                                       "{\"id\":100000,\"content\":\"<extra>\",\"special\":true}"), 0);
+    free(tok);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: %s: added token \"<extra>\" has id 100000, outside 0..50257: the file "
+             "has 50258 tokens (model.vocab and added_tokens), so the ids must be 0..50257, each once (no token has "
+             "id 50257)\n", path);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+}
+
+/* tokenizer.json's Split keeps the text between its matches (behavior
+ * Isolated: each match and each gap is a piece, as tokenizers'
+ * SplitDelimiterBehavior says). Worked by hand: "3 1 4 1 5 >" with \d is the
+ * matches 3 1 4 1 5 and the gaps ␣ ␣ ␣ ␣ ␣>, ten pieces of one or two bytes,
+ * each one GPT-2 token ("Ġ>" is one). It gave [3] [1] [4] [1] [5], the spaces
+ * and > dropped without a word; a Split that removes everything (invert true,
+ * Removed, a pattern matching nothing) said "the sentence is empty". */
+static void test_split_keeps_the_gaps(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    static const char *pre[] = {
+        "{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"\\\\d\"},\"behavior\":"
+        "\"Isolated\",\"invert\":false},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":false}]}",
+        "{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"x\"},\"behavior\":"
+        "\"Removed\",\"invert\":true},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":false}]}"};
+    tu_result r;
+    for (int i = 0; i < 2; i++) {
+        char *tok = hf_gpt2_tokenizer_json(pre[i], 0);
+        assert_non_null(tok);
+        FILE *fp = fopen(path, "wb");
+        fputs(tok, fp);
+        fclose(fp);
+        free(tok);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "3 1 4 1 5 >", NULL);
+        if (i == 0) {
+            if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+            if (!strstr(r.out, "[3] [␣] [1] [␣] [4] [␣] [1] [␣] [5] [␣>]")) fail_msg("the tokens:\n%s", r.out);
+        } else {
+            assert_int_equal(r.code, 2);
+            snprintf(want, sizeof want, "attnviz: error: the sentence (11 bytes) gives no tokens: %s/tokenizer.json's "
+                     "pre-tokenizer removed all of it\n", model);
+            assert_string_equal(r.err, want);
+        }
+        tu_free(&r);
+    }
 }
 
 /* A sharded folder whose index puts a tensor in the other shard: refused as a
@@ -405,6 +461,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -382,6 +382,72 @@ static void test_model_generate(void **state) {
     tu_free(&r);
 }
 
+/* A checkpoint whose vocab_size (8) pads past its tokenizer (vocab.json has 6
+ * tokens, ids 0..5), as Qwen2.5's 151936 pads past its 151665 tokens, and
+ * whose greedy pick is always a padded id. Worked by hand: ln_f.weight = 0
+ * and ln_f.bias = 1 make ln_f's output (1, 1, 1, 1) at every position,
+ * whatever the input, so logit v = the sum of wte row v. Rows 0..5 are the
+ * fixture's (every entry in (-0.5, 0.5): sums in (-2, 2)); row 6 is all 5
+ * (sum 20), row 7 all 10 (sum 40). So the argmax is id 7 at every step, id
+ * 6 second, p(7) = 1/(1 + e^-20 + ...) = 1.0000 to 4 places; neither has a
+ * token. */
+static void make_padded_vocab(const char *dir) {
+    static const char *cfg_json = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}";
+    static const char *vocab = "{\"h\": 0, \"i\": 1, \"\xc4\xa0\": 2, \"a\": 3, \"b\": 4, \"c\": 5}"; /* Ġ: a space */
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    write_text(path, cfg_json, strlen(cfg_json));
+    snprintf(path, sizeof path, "%s/vocab.json", dir);
+    write_text(path, vocab, strlen(vocab));
+    snprintf(path, sizeof path, "%s/merges.txt", dir);
+    write_text(path, "#version: 0.2\n", 14);
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, cfg_json, strlen(cfg_json), "config.json", &err)) fail_msg("%s", err.msg);
+    av_gpt2_params p = {0};
+    float *block = NULL;
+    assert_int_equal(gf_params(&p, &block, &cfg), 0);
+    for (int c = 0; c < 4; c++) p.ln_f_w[c] = 0.0f, p.ln_f_b[c] = 1.0f, p.wte[6 * 4 + c] = 5.0f, p.wte[7 * 4 + c] = 10.0f;
+    int n = av_gpt2_num_tensors(&cfg);
+    av_gpt2_tensor *tab = calloc((size_t)n, sizeof *tab);
+    av_st_write_tensor *w = calloc((size_t)n, sizeof *w);
+    av_gpt2_tensor_table(tab, &cfg, &p);
+    for (int i = 0; i < n; i++)
+        w[i] = (av_st_write_tensor){tab[i].name, AV_ST_F32, tab[i].ndim, {tab[i].shape[0], tab[i].shape[1]}, *tab[i].slot};
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (av_safetensors_write(path, w, n, &err)) fail_msg("%s", err.msg);
+    free(tab);
+    free(w);
+    free(block);
+    free(p.h);
+}
+
+/* An id the model produces but the tokenizer has no token for (vocab_size
+ * pads past it) is shown as <id N> wherever ids become text: the top-5 list,
+ * the tokens --generate adds (which go on: Hugging Face's generate emits such
+ * ids and its decode leaves them out of the text), the --html page's trace.
+ * It stopped with "token id 7 at position 0 is outside 0..5", exit 2. */
+static void test_generate_ids_past_the_tokenizer(void **state) {
+    tu_fixture *f = *state;
+    make_padded_vocab(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "3", "--no-plot", "--html", "-o", tu_in(f, "o"), "hi", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "[h] [i]")); /* "hi": ids 0, 1 */
+    assert_non_null(strstr(r.out, "1. p = 1.0000   <id 7>   (id 7)"));
+    assert_non_null(strstr(r.out, "2. p = 0.0000   <id 6>   (id 6)"));
+    if (!strstr(r.out, "generate    greedy, 3 tokens after the input: [<id 7>] [<id 7>] [<id 7>]\n"
+                       "              ids: 7 7 7\n"
+                       "              text: \"\"\n"))
+        fail_msg("generate:\n%s", r.out);
+    assert_non_null(strstr(r.out, "3 of the 3 generated ids have no token in the tokenizer"));
+    char *page = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "1. p = 1.0000   \\u003cid 7\\u003e   (id 7)")); /* the trace, as JSON in the page */
+    free(page);
+    tu_free(&r);
+}
+
 /* ------------------------------------------------------------------------- */
 /* bad checkpoints and options */
 
@@ -948,6 +1014,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),

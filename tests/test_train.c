@@ -1221,6 +1221,8 @@ static void test_cli_trained_model_checks_task_and_step(void **state) {
         {"\"step\":\t1", "\"step\": 1.5", "attnviz.step 1.5 is not a whole number in 0..1000000"},
         /* one limit, one name for the key: 1e300 said "too large (a whole number of at most 1e9)" */
         {"\"step\":\t1", "\"step\": 1e300", "attnviz.step 1e+300 is not a whole number in 0..1000000"},
+        /* cJSON reads 1e400 as infinity: it said "attnviz.step inf" */
+        {"\"step\":\t1", "\"step\": 1e400", "attnviz.step (a number past 1.797e308) is not a whole number in 0..1000000"},
         {"\"step\":\t1", "\"step\": \"1\"", "attnviz.step is \"1\"; it must be a whole number in 0..1000000"},
         {",\n\t\t\"step\":\t1", "", "attnviz.step is missing; --train writes it beside attnviz.task"},
         /* cJSON ends a string at \u0000: "reverse\u0000x" ran as a reverse model without a word */

@@ -131,14 +131,16 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     st = r->hftok ? av_hftok_encode(r->hftok, r->text, len, &r->ids, &n, err)
                   : av_bpe_encode(r->bpe, r->text, len, &r->ids, &n, err);
     if (st) return st;
-    if (n == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
+    if (n == 0 && len == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
+    if (n == 0) /* a tokenizer.json Split with behavior Removed can drop every character */
+        return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: %s/%s's pre-tokenizer removed "
+                       "all of it", len, len == 1 ? "" : "s", r->dir, r->hftok ? "tokenizer.json" : "vocab.json");
     if (n > (size_t)AV_MAX_TOKENS)
         return av_fail(err, AV_EUSAGE, "the sentence is %zu tokens; at most %d", n, AV_MAX_TOKENS);
     r->T = (int)n;
     char label[AV_BPE_LABEL_MAX];
     for (int t = 0; t < r->T && !st; t++) {
-        if (r->hftok) av_hftok_label(label, sizeof label, r->hftok, r->ids[t]);
-        else av_bpe_label(label, sizeof label, r->bpe, r->ids[t]);
+        av_gpt2run_label(label, sizeof label, r, r->ids[t]);
         st = av_tokens_push(labels, label, err);
     }
     return st;
@@ -172,6 +174,20 @@ static av_status make_view(av_model *v, const av_gpt2run *r, av_err *err) {
     memcpy(v->att, r->a.att + l * HTT, HTT * sizeof(float)); /* the model's own maps, bit for bit */
     memcpy(v->scores, r->a.preatt + l * HTT, HTT * sizeof(float));
     return AV_OK;
+}
+
+/* 1 if the tokenizer has a token for id (the model's vocab_size may pad past it). */
+static int has_token(const av_gpt2run *r, int32_t id) {
+    char label[AV_BPE_LABEL_MAX];
+    size_t n;
+    return r->hftok ? av_hftok_label(label, sizeof label, r->hftok, id) > 0 : av_bpe_token_bytes(r->bpe, id, &n) != NULL;
+}
+
+size_t av_gpt2run_label(char *out, size_t cap, const av_gpt2run *r, int32_t id) {
+    if (cap == 0) return 0;
+    if (has_token(r, id)) return r->hftok ? av_hftok_label(out, cap, r->hftok, id) : av_bpe_label(out, cap, r->bpe, id);
+    int n = snprintf(out, cap, "<id %d>", (int)id);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
 int av_gpt2run_argmax(const float *logits, int row, int V) {
@@ -224,6 +240,8 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
                      av_task_name(AV_TASK_INDUCTION));
     }
     const cJSON *step = cJSON_GetObjectItemCaseSensitive(a, "step");
+    char shown[64]; /* as written; 1e400 (read as infinity) as a number past a double's range, never "inf" */
+    av_json_shown(shown, sizeof shown, step);
     if (!st && task && !step)
         st = av_fail(err, AV_EUSAGE, "%s: attnviz.step is missing; --train writes it beside attnviz.task (the step "
                      "it saved the model at)", name);
@@ -231,8 +249,8 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
         st = av_json_wrong_kind(name, "attnviz.step", step, "a whole number in 0..1000000", err);
     else if (!st && task && !(step->valuedouble >= 0 && step->valuedouble <= 1e6 &&
                               step->valuedouble == floor(step->valuedouble)))
-        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %.15g is not a whole number in 0..1000000 (the step --train "
-                     "saved the model at)", name, step->valuedouble);
+        st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %s is not a whole number in 0..1000000 (the step --train "
+                     "saved the model at)", name, shown);
     if (!st && task) *step_out = (int)step->valuedouble;
     if (!st && task) snprintf(task_out, 32, "%s", task->valuestring);
     cJSON_Delete(root);
@@ -251,7 +269,7 @@ static void note_outside_task(const av_gpt2run *r) {
     av_task_describe(what, sizeof what, (av_task_kind)kind);
     fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: ", r->dir, r->task, what);
     if (bad >= 0) {
-        av_bpe_label(label, sizeof label, r->bpe, r->ids[bad]);
+        av_gpt2run_label(label, sizeof label, r, r->ids[bad]);
         fprintf(stderr, "token %d [%s] ", bad, label);
     }
     fprintf(stderr, "%s. Its continuation need not be the task's answer, however probable it looks\n", why);
@@ -338,7 +356,7 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
     char why[160], label[AV_BPE_LABEL_MAX];
     int j = kind < 0 ? -1 : av_task_continuation_leaves((av_task_kind)kind, ids, r->T, steps, &token, why, sizeof why);
     if (j < 0) return;
-    av_bpe_label(label, sizeof label, r->bpe, ids[r->T + j]);
+    av_gpt2run_label(label, sizeof label, r, ids[r->T + j]);
     int rest = steps - j, wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
     fprintf(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
             "(token %d of the text, from 0 as the tokens line counts) [%s] (%s%s). The %d token%s from there on %s "
@@ -372,15 +390,20 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
     for (int k = 1; k < steps && !st; k++) st = next_id(&ids[T + k], r, ids, T + k, err); /* no KV cache */
     char *text = NULL;
     size_t len = 0;
+    int32_t *known = st ? NULL : malloc((size_t)steps * sizeof *known); /* the ids with a token: the text's */
+    int n_known = 0;
+    if (!st && !known) st = av_fail(err, AV_ERUNTIME, "out of memory");
+    for (int k = 0; !st && k < steps; k++)
+        if (has_token(r, ids[T + k])) known[n_known++] = ids[T + k];
     if (!st)
-        st = r->hftok ? av_hftok_decode(r->hftok, ids + T, (size_t)steps, &text, &len, err)
-                      : av_bpe_decode(r->bpe, ids + T, (size_t)steps, &text, &len, err);
+        st = r->hftok ? av_hftok_decode(r->hftok, known, (size_t)n_known, &text, &len, err)
+                      : av_bpe_decode(r->bpe, known, (size_t)n_known, &text, &len, err);
+    free(known);
     if (!st) {
         fprintf(f, "\n  generate    greedy, %d token%s after the input:", steps, steps == 1 ? "" : "s");
         char label[AV_BPE_LABEL_MAX];
         for (int k = 0; k < steps; k++) {
-            if (r->hftok) av_hftok_label(label, sizeof label, r->hftok, ids[T + k]);
-            else av_bpe_label(label, sizeof label, r->bpe, ids[T + k]);
+            av_gpt2run_label(label, sizeof label, r, ids[T + k]);
             fprintf(f, " [%s]", label);
         }
         fprintf(f, "\n              ids:");
@@ -388,6 +411,10 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
         fprintf(f, "\n              text: ");
         av_print_quoted(f, text ? text : "", len);
         fputc('\n', f);
+        if (n_known < steps) /* a vocab_size padded past the tokenizer: the model may pick a row no token has */
+            fprintf(f, "              (%d of the %d generated ids have no token in the tokenizer, shown <id N>: the "
+                    "model's vocab_size %d is past the tokenizer's ids; the text leaves them out, as Hugging Face's "
+                    "decode does)\n", steps - n_known, steps, c->vocab_size);
         note_generated_past_task(r, ids, steps);
         if (steps < n) {
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,

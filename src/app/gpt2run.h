@@ -61,7 +61,8 @@ typedef struct {
  * L, see above) and labels (readable token labels: a leading space is "␣").
  * For a folder --train wrote, a note on stderr (not with -q) when the
  * sentence is outside its task's text (nn/tasks.h), since such a model
- * continues anything with confidence. Errors: AV_EUSAGE for options, a bad folder content, an empty sentence,
+ * continues anything with confidence. Errors: AV_EUSAGE for options, a bad folder content, an empty sentence
+ * or one the tokenizer makes no tokens of (a tokenizer.json Split that removes every character),
  * too many tokens, a --layer/--head past the model's; AV_ERUNTIME for I/O
  * and out of memory. r, view and labels are freeable after any error. */
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err);
@@ -93,8 +94,10 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
  * the continuation to f. Stops early at the model's n_positions (Llama:
  * max_position_embeddings) or attnviz's token limit, and says so on f and
  * as a warning on stderr; an input already that long gets the warning and
- * its own text on f, as Hugging Face's generate returns it. r's activations, ids and top-5 are
- * left as they were for the input. Errors: those of av_gpt2_forward;
+ * its own text on f, as Hugging Face's generate returns it. A generated id
+ * the tokenizer has no token for is listed as "<id N>" (av_gpt2run_label)
+ * and left out of the text, as Hugging Face's decode leaves it out, with a
+ * note saying how many. r's activations, ids and top-5 are left as they were for the input. Errors: those of av_gpt2_forward;
  * AV_ERUNTIME on out of memory. */
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
 
@@ -119,6 +122,15 @@ void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks
 av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
                            const char *cmd, const char *run, av_written *w, av_err *err);
 void av_gpt2run_free(av_gpt2run *r);
+
+/* out (cap bytes, NUL-terminated) = a readable label of a model-produced id:
+ * the tokenizer's (bpe.h av_bpe_label, hftok.h av_hftok_label), or "<id N>"
+ * for an id the tokenizer has no token for (a vocab_size padded past the
+ * tokenizer's ids, as Qwen2.5's 151936 past its 151665 tokens; a gap in a
+ * tokenizer.json's ids). Every place that shows a model's id as text (the
+ * input's labels, the top-5 next tokens, --generate, notes) goes through it.
+ * Returns the label's length. */
+size_t av_gpt2run_label(char *out, size_t cap, const av_gpt2run *r, int32_t id);
 
 /* The id of the largest logits[row] entry (T, V), the first on ties. */
 int av_gpt2run_argmax(const float *logits, int row, int V);

@@ -198,8 +198,7 @@ static void head_out(const tctx *t, const av_tokens *labels) {
     for (int k = 0; k < AV_GPT2RUN_TOPK && t->r->top_id[k] >= 0; k++) {
         char label[AV_BPE_LABEL_MAX];
         int id = t->r->top_id[k];
-        if (id < av_bpe_vocab_size(t->r->bpe)) av_bpe_label(label, sizeof label, t->r->bpe, id);
-        else snprintf(label, sizeof label, "<id %d>", id);
+        av_gpt2run_label(label, sizeof label, t->r, id); /* "<id N>" past the tokenizer's ids */
         fprintf(f, "%s%d. p = %.4f   %s   (id %d)\n", ind, k + 1, t->r->top_p[k], label, id);
     }
 }
@@ -337,7 +336,7 @@ static void llama_out(const tctx *t, const av_tokens *labels) {
     for (int k = 0; k < AV_GPT2RUN_TOPK && t->r->top_id[k] >= 0; k++) {
         char label[AV_BPE_LABEL_MAX];
         int id = t->r->top_id[k];
-        if (!av_hftok_label(label, sizeof label, t->r->hftok, id)) snprintf(label, sizeof label, "<id %d>", id);
+        av_gpt2run_label(label, sizeof label, t->r, id); /* "<id N>" past the tokenizer's ids */
         fprintf(f, "%s%d. p = %.4f   %s   (id %d)\n", ind, k + 1, t->r->top_p[k], label, id);
     }
 }

@@ -19,6 +19,10 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
         return av_json_wrong_kind(name, quoted, j, "a whole number", err);
     }
     double v = j->valuedouble;
+    if (isinf(v)) /* cJSON's strtod reads 1e400 as infinity: say out of range, never "inf" */
+        return av_fail(err, AV_EUSAGE, "%s: \"%s\" is too %s: %s, out of a double's range (a whole number of at %s)",
+                       name, key, v > 0 ? "large" : "small", v > 0 ? "a number past 1.797e308" : "a number past -1.797e308",
+                       v > 0 ? "most 1e9" : "least -1e9");
     if (v != floor(v)) /* also NaN, which cJSON never gives */
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" %.17g must be a whole number", name, key, v);
     if (v > AV_JSON_INT_MAX) /* whole, but no size of a model: say the value, not "not a whole number" */
@@ -67,6 +71,10 @@ static char *escape_bidi(char *text) {
 }
 
 void av_json_shown(char *buf, size_t n, const cJSON *j) {
+    if (cJSON_IsNumber(j) && isinf(j->valuedouble)) { /* cJSON prints infinity as null; the text (1e400) is gone */
+        snprintf(buf, n, "%s", j->valuedouble > 0 ? "(a number past 1.797e308)" : "(a number past -1.797e308)");
+        return;
+    }
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;
     if (text) text = escape_bidi(text);
     const char *s = text ? text : "(unreadable)";

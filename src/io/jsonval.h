@@ -41,6 +41,9 @@
  *   "NAME: \"KEY\" 2.5 must be a whole number"
  *   "NAME: \"KEY\" 1099511627776 is too large (a whole number of at most 1e9)"
  *   "NAME: \"KEY\" -1099511627776 is too small (a whole number of at least -1e9)"
+ *   "NAME: \"KEY\" is too large: a number past 1.797e308, out of a double's range (a whole number of at most 1e9)"
+ *                                                            a number cJSON reads as infinity (1e400;
+ *                                                            "too small ... -1.797e308 ... -1e9" for -1e400)
  * Source: the whole-number checks nn/gpt2.c's json_int and nn/llama.c's
  * cfg_int each made before this helper. */
 av_status av_json_int(int *out, const cJSON *root, const char *key, int required, const char *missing_why,
@@ -52,7 +55,10 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
  * {"a":1}; cut to 40 bytes with "…" (the cut backs up to the start of a
  * UTF-8 character). A control character is escaped as JSON escapes it
  * (\u001b), and so is a bidirectional control (U+202E as \u202e), which
- * would reorder the terminal line. j NULL or unprintable gives "(unreadable)". */
+ * would reorder the terminal line. j NULL or unprintable gives "(unreadable)";
+ * a number past a double's range (1e400, which cJSON reads as infinity and
+ * prints as null; its text is not kept) "(a number past 1.797e308)", or
+ * "(a number past -1.797e308)". */
 void av_json_shown(char *buf, size_t n, const cJSON *j);
 
 /* The error for a value of the wrong kind, naming what was found:

@@ -76,7 +76,9 @@ typedef struct av_bpe av_bpe;
  * free with av_bpe_free.
  * Errors: AV_ERUNTIME if a file cannot be read; AV_EUSAGE naming the file and
  * line/token for: not JSON (with the byte offset), not an object, an id that
- * is not an integer in 0..V-1, two tokens with one id, a token with a
+ * is not an integer in 0..V-1 (V = the number of entries; when an id is V or
+ * more, the message names the first id below V that no token has, and the
+ * token with the largest id), two tokens with one id, a token with a
  * character outside the byte-level alphabet; a merge line without exactly
  * two tokens, naming an unknown token, whose result is not in the vocabulary,
  * or repeating an earlier line; a multi-byte token that no merge makes

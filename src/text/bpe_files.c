@@ -26,6 +26,29 @@ static av_status prefixed(av_err *err, av_status code, const char *what) {
     return av_fail(err, code, "%s: %s", what, inner.msg);
 }
 
+/* Ids must be 0..V-1 for V entries: when every id is a whole number >= 0
+ * but one is V or more, some id below V has no token, and that is what went
+ * wrong (a token left out), not the largest id (often "<|endoftext|>"): the
+ * message names the first missing id and the largest. Other bad ids are left
+ * to load_vocab's own messages. */
+static av_status missing_id(const cJSON *root, int V, av_err *err) {
+    const cJSON *top = NULL;
+    for (const cJSON *e = root->child; e; e = e->next) {
+        if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0) return AV_OK;
+        if (!top || e->valuedouble > top->valuedouble) top = e;
+    }
+    if (top->valuedouble < V) return AV_OK;
+    unsigned char *seen = calloc((size_t)V, 1);
+    if (!seen) return av_fail(err, AV_ERUNTIME, "out of memory");
+    for (const cJSON *e = root->child; e; e = e->next)
+        if (e->valuedouble < V) seen[(int)e->valuedouble] = 1;
+    int m = 0;
+    while (m < V - 1 && seen[m]) m++; /* one id below V is missing: V entries, one of them at V or past it */
+    free(seen);
+    return av_fail(err, AV_EUSAGE, "no token has id %d: the file has %d entr%s, so the ids must be 0..%d, each once, "
+                   "but token \"%.40s\" has id %.17g", m, V, V == 1 ? "y" : "ies", V - 1, top->string, top->valuedouble);
+}
+
 /* vocab.json text -> tokens of b (created here with V = number of entries). */
 static av_status load_vocab(av_bpe **out, const char *text, size_t len, av_err *err) {
     cJSON *root;
@@ -33,7 +56,8 @@ static av_status load_vocab(av_bpe **out, const char *text, size_t len, av_err *
     if (st) return st;
     int V = cJSON_GetArraySize(root);
     if (V == 0) st = av_fail(err, AV_EUSAGE, "has no tokens");
-    else st = av_bpe_new(out, V, err);
+    else st = missing_id(root, V, err);
+    if (st == AV_OK) st = av_bpe_new(out, V, err);
     for (const cJSON *e = root->child; st == AV_OK && e; e = e->next) {
         double d = e->valuedouble;
         if (!cJSON_IsNumber(e))

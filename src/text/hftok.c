@@ -1,9 +1,12 @@
-/* hftok.c - tokenizer.json: parsing, the byte-level kind on bpe.h's core, the
- * sentencepiece-style kind (characters merged by rank, byte fallback), added
- * tokens and the BOS rule. See hftok.h. */
+/* hftok.c - tokenizer.json: parsing, the byte-level kind on bpe.h's core
+ * (after the Split pre-tokenizer, cut here), the sentencepiece-style kind
+ * (characters merged by rank, byte fallback), added tokens and the BOS rule.
+ * See hftok.h. */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "text/hftok.h"
 
 #include <cjson/cJSON.h>
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,14 @@
 
 #define SP_SPACE "\xe2\x96\x81" /* "▁" U+2581, sentencepiece's space */
 
+/* The pattern bpe.h's core gets after a ByteLevel with use_regex false: the
+ * whole piece is one (HF's ByteLevel then splits nothing). */
+#define WHOLE_PIECE "(?s).+"
+
+/* A Split pre-tokenizer's behavior (tokenizers' SplitDelimiterBehavior). */
+typedef enum { SPLIT_ISOLATED, SPLIT_REMOVED, SPLIT_MERGED_PREV, SPLIT_MERGED_NEXT, SPLIT_CONTIGUOUS } split_behavior;
+static const char *const split_names[] = {"Isolated", "Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous"};
+
 typedef struct {
     char *s;
     size_t len;
@@ -27,6 +38,9 @@ struct av_hftok {
     int32_t V;
     av_bpe *bpe;                       /* byte-level: the core */
     int digits;                        /* byte-level: Digits(individual_digits) splits first */
+    pcre2_code *split;                 /* byte-level: a Split's pattern, or NULL */
+    split_behavior split_how;          /* its behavior */
+    int split_invert;                  /* and invert */
     int nfc;                           /* normalizer NFC */
     char **tok;                        /* sentencepiece: token text by id (NULL for unused ids) */
     size_t *tok_len;
@@ -157,6 +171,17 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
         if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k])
             s = av_bpe_add_token(t->bpe, c->valuestring, strlen(c->valuestring), k, err), given[k] = 1;
     }
+    int32_t n = 0, gap = -1; /* the tokens; the first id none has (bpe.h needs ids 0..V-1, each once) */
+    for (int32_t i = 0; !s && i < t->V; i++)
+        if (given[i]) n++;
+        else if (gap < 0) gap = i;
+    const added_token *past = NULL; /* an added token past model.vocab's ids and the gap: it, not the gap, is named */
+    for (int i = 0; !s && gap >= 0 && i < t->n_added; i++)
+        if (t->added[i].id > gap && (!past || t->added[i].id > past->id)) past = &t->added[i];
+    if (past && past->id == t->V - 1)
+        s = av_fail(err, AV_EUSAGE, "%s: added token \"%.40s\" has id %d, outside 0..%d: the file has %d tokens "
+                    "(model.vocab and added_tokens), so the ids must be 0..%d, each once (no token has id %d)", name,
+                    past->s, (int)past->id, (int)n - 1, (int)n, (int)n - 1, (int)gap);
     free(given);
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
         const char *l, *r;
@@ -171,8 +196,46 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
     return s;
 }
 
+/* A Split pre-tokenizer e: its pattern ({"Regex": ...} or {"String": ...},
+ * compiled as bpe.h compiles one: PCRE2, UTF + UCP), behavior and invert. */
+static av_status split_settings(av_hftok *t, const cJSON *e, const char *name, av_err *err) {
+    const cJSON *pat = cJSON_GetObjectItemCaseSensitive(e, "pattern");
+    const cJSON *re = cJSON_GetObjectItemCaseSensitive(pat, "Regex"), *str = cJSON_GetObjectItemCaseSensitive(pat, "String");
+    const cJSON *how = cJSON_GetObjectItemCaseSensitive(e, "behavior"), *inv = cJSON_GetObjectItemCaseSensitive(e, "invert");
+    if (t->split) return av_fail(err, AV_EUSAGE, "%s: two Split pre-tokenizers are not supported (allowed: one)", name);
+    if (!cJSON_IsString(re) && !cJSON_IsString(str))
+        return av_fail(err, AV_EUSAGE, "%s: a Split pre-tokenizer needs a pattern {\"Regex\": ...} or {\"String\": ...}", name);
+    int k = 0;
+    while (k < 5 && !(cJSON_IsString(how) && !strcmp(how->valuestring, split_names[k]))) k++;
+    if (k == 5) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, how);
+        return av_fail(err, AV_EUSAGE, "%s: Split behavior %s is not supported (allowed: \"Isolated\", \"Removed\", "
+                       "\"MergedWithPrevious\", \"MergedWithNext\", \"Contiguous\")", name, how ? shown : "(missing)");
+    }
+    if (inv && !cJSON_IsBool(inv)) {
+        char shown[64];
+        av_json_shown(shown, sizeof shown, inv);
+        return av_fail(err, AV_EUSAGE, "%s: Split invert %s is not supported (allowed: true, false)", name, shown);
+    }
+    t->split_how = (split_behavior)k, t->split_invert = cJSON_IsTrue(inv);
+    int code;
+    PCRE2_SIZE at;
+    const char *p = cJSON_IsString(re) ? re->valuestring : str->valuestring;
+    t->split = pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP | (cJSON_IsString(re) ? 0 : PCRE2_LITERAL),
+                             &code, &at, NULL);
+    if (!t->split) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(code, msg, sizeof msg);
+        return av_fail(err, AV_EUSAGE, "%s: the Split pattern does not compile at offset %zu: %s", name, (size_t)at,
+                       (const char *)msg);
+    }
+    return AV_OK;
+}
+
 /* The kind and its settings from normalizer and pre_tokenizer. *pattern
- * gets a Split's regex (NULL: GPT-2's). */
+ * gets what bpe.h's core splits each piece with: NULL (GPT-2's pattern,
+ * ByteLevel's use_regex true, the default) or WHOLE_PIECE (use_regex false). */
 static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, const char *name, av_err *err) {
     const cJSON *norm = cJSON_GetObjectItemCaseSensitive(root, "normalizer");
     const cJSON *pre = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), *e;
@@ -186,10 +249,10 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
             byte_level = 1;
             if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "add_prefix_space")))
                 return av_fail(err, AV_EUSAGE, "%s: ByteLevel add_prefix_space true is not supported (allowed: false)", name);
+            if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "use_regex"))) *pattern = WHOLE_PIECE;
         } else if (!strcmp(type, "Split")) {
-            const cJSON *re = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "pattern"), "Regex");
-            if (!cJSON_IsString(re)) return av_fail(err, AV_EUSAGE, "%s: a Split pre-tokenizer needs a \"Regex\" pattern", name);
-            *pattern = re->valuestring;
+            av_status s = split_settings(t, e, name, err);
+            if (s) return s;
         } else if (!strcmp(type, "Digits") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "individual_digits"))) {
             t->digits = 1;
         } else if (!strcmp(type, "Metaspace")) {
@@ -213,6 +276,9 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
     }
     if (byte_level == (metaspace || sp_norm))
         return av_fail(err, AV_EUSAGE, "%s: neither byte-level BPE (a ByteLevel pre-tokenizer) nor sentencepiece-style BPE (Metaspace or a \"▁\" normalizer)", name);
+    if (t->split && !byte_level)
+        return av_fail(err, AV_EUSAGE, "%s: a Split pre-tokenizer is supported with ByteLevel only (byte-level BPE), not "
+                       "with sentencepiece-style BPE", name);
     t->kind = byte_level ? AV_HFTOK_BYTE_LEVEL : AV_HFTOK_SENTENCEPIECE;
     return AV_OK;
 }
@@ -355,22 +421,9 @@ oom:
     return av_fail(err, AV_ERUNTIME, "out of memory encoding text");
 }
 
-/* The text between added tokens: sentencepiece (spaces to "▁", prepended
- * "▁") or byte-level (Digits first, then bpe.h). */
-static av_status encode_segment(av_hftok *t, const char *s, size_t n, int first, idvec *out, av_err *err) {
-    if (t->kind == AV_HFTOK_SENTENCEPIECE) {
-        char *buf = malloc(3 * n + 4);
-        size_t k = 0;
-        if (!buf) return av_fail(err, AV_ERUNTIME, "out of memory encoding text");
-        if (t->prepend == 1 || (t->prepend == 2 && first)) memcpy(buf, SP_SPACE, 3), k = 3;
-        for (size_t i = 0; i < n; i++) {
-            if (s[i] == ' ') memcpy(buf + k, SP_SPACE, 3), k += 3;
-            else buf[k++] = s[i];
-        }
-        av_status st = sp_encode_piece(t, buf, k, out, err);
-        free(buf);
-        return st;
-    }
+/* Byte-level text s[0..n) after the Split: Digits, then bpe.h's core (which
+ * splits with GPT-2's pattern, or not at all, as ByteLevel's use_regex says). */
+static av_status encode_piece(av_hftok *t, const char *s, size_t n, idvec *out, av_err *err) {
     for (size_t i = 0; i < n;) { /* Digits(individual_digits): every ASCII digit is its own piece */
         size_t j = i + 1;
         int digit = s[i] >= '0' && s[i] <= '9';
@@ -386,6 +439,92 @@ static av_status encode_segment(av_hftok *t, const char *s, size_t n, int first,
         i = j;
     }
     return AV_OK;
+}
+
+typedef struct {
+    size_t a, b; /* s[a..b) */
+    int hit;     /* a match of the pattern (1) or the text between matches (0); after the behavior: removed (1) */
+} span;
+
+/* The Split pre-tokenizer, as tokenizers' NormalizedString::split does:
+ * s[0..n) is cut into the pattern's matches and the gaps between them
+ * (Pattern::find_matches; matches found as the onig crate's find_iter finds
+ * them: the next search starts where the last match ended, and an empty match
+ * right there is skipped by one character); invert swaps matches and gaps;
+ * then behavior: Isolated keeps every span as its own piece, Removed drops the
+ * matches, MergedWithPrevious glues a match to the span before it,
+ * MergedWithNext to the span after it, Contiguous joins runs of matches and
+ * runs of gaps. Empty pieces are dropped (PreTokenizedString::split). Each
+ * piece is then encoded on its own. */
+static av_status split_and_encode(av_hftok *t, const char *s, size_t n, idvec *out, av_err *err) {
+    span *sp = malloc((2 * n + 2) * sizeof *sp); /* at most n + 1 matches (empty ones) and n gaps */
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(t->split, NULL);
+    size_t k = 0, prev = 0, from = 0, last_end = (size_t)-1;
+    av_status st = sp && md ? AV_OK : av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+    while (!st && from <= n) {
+        int rc = pcre2_match(t->split, (PCRE2_SPTR)s, n, from, PCRE2_NO_UTF_CHECK, md, NULL);
+        if (rc == PCRE2_ERROR_NOMATCH) break;
+        if (rc < 0) {
+            st = av_fail(err, AV_ERUNTIME, "the Split pattern failed at byte %zu (PCRE2 error %d)", from, rc);
+            break;
+        }
+        const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        if (ov[0] == ov[1] && ov[1] == last_end) { /* an empty match where the last one ended: one character on */
+            from++;
+            while (from < n && ((unsigned char)s[from] & 0xC0) == 0x80) from++;
+            continue;
+        }
+        if (prev != ov[0]) sp[k++] = (span){prev, ov[0], 0};
+        sp[k++] = (span){ov[0], ov[1], 1};
+        prev = from = last_end = ov[1];
+    }
+    if (!st && prev != n) sp[k++] = (span){prev, n, 0};
+    pcre2_match_data_free(md);
+    size_t m = 0;
+    int hit = 0, last;
+    for (size_t i = 0; !st && i < k; i++) {
+        /* the behavior, in place (m <= i): sp[0..m) the pieces, their hit = removed; sp[i] is read before it is written */
+        last = hit, hit = sp[i].hit != t->split_invert; /* last: the span before was a match (after invert) */
+        switch (t->split_how) {
+        case SPLIT_ISOLATED: sp[m++] = (span){sp[i].a, sp[i].b, 0}; break;
+        case SPLIT_REMOVED: sp[m++] = (span){sp[i].a, sp[i].b, hit}; break;
+        case SPLIT_CONTIGUOUS:
+            if (m > 0 && hit == last) sp[m - 1].b = sp[i].b;
+            else sp[m++] = (span){sp[i].a, sp[i].b, 0};
+            break;
+        case SPLIT_MERGED_PREV:
+            if (m > 0 && hit && !last) sp[m - 1].b = sp[i].b;
+            else sp[m++] = (span){sp[i].a, sp[i].b, 0};
+            break;
+        case SPLIT_MERGED_NEXT: /* a match glued to the span after it: a pending match waits for it */
+            if (m > 0 && last && !hit) sp[m - 1].b = sp[i].b;
+            else sp[m++] = (span){sp[i].a, sp[i].b, 0};
+            break;
+        }
+    }
+    for (size_t i = 0; !st && i < m; i++)
+        if (!sp[i].hit && sp[i].b > sp[i].a) st = encode_piece(t, s + sp[i].a, sp[i].b - sp[i].a, out, err);
+    free(sp);
+    return st;
+}
+
+/* The text between added tokens: sentencepiece (spaces to "▁", prepended
+ * "▁") or byte-level (the Split, Digits, then bpe.h). */
+static av_status encode_segment(av_hftok *t, const char *s, size_t n, int first, idvec *out, av_err *err) {
+    if (t->kind == AV_HFTOK_SENTENCEPIECE) {
+        char *buf = malloc(3 * n + 4);
+        size_t k = 0;
+        if (!buf) return av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+        if (t->prepend == 1 || (t->prepend == 2 && first)) memcpy(buf, SP_SPACE, 3), k = 3;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == ' ') memcpy(buf + k, SP_SPACE, 3), k += 3;
+            else buf[k++] = s[i];
+        }
+        av_status st = sp_encode_piece(t, buf, k, out, err);
+        free(buf);
+        return st;
+    }
+    return t->split ? split_and_encode(t, s, n, out, err) : encode_piece(t, s, n, out, err);
 }
 
 av_status av_hftok_encode(av_hftok *t, const char *text, size_t len, int32_t **ids, size_t *n, av_err *err) {
@@ -475,6 +614,7 @@ int32_t av_hftok_find(const av_hftok *t, const char *s, size_t len) {
 void av_hftok_free(av_hftok *t) {
     if (!t) return;
     av_bpe_free(t->bpe);
+    pcre2_code_free(t->split);
     for (int32_t i = 0; t->tok && i < t->V; i++) free(t->tok[i]);
     for (int i = 0; i < t->n_added; i++) free(t->added[i].s);
     free(t->added);

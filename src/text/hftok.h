@@ -4,12 +4,27 @@
  * https://huggingface.co/docs/tokenizers/api/models). Parsed with cJSON.
  *
  * Two kinds, chosen from the file:
- *   - byte-level BPE (GPT-2, SmolLM, Qwen2): pre_tokenizer ByteLevel (with
- *     GPT-2's pattern when use_regex), or Sequence [Split {Regex}, ByteLevel]
- *     (the regex is the Split's, e.g. Qwen2's), optionally with Digits
- *     {individual_digits} before it (SmolLM); normalizer null or NFC. The
- *     vocabulary, merges and pattern go into bpe.h's core (av_bpe_new ...
- *     av_bpe_finish), which encodes each piece.
+ *   - byte-level BPE (GPT-2, SmolLM, Qwen2, Llama 3): pre_tokenizer
+ *     ByteLevel, or Sequence [Split, ByteLevel] (Qwen2's, Llama 3's),
+ *     optionally with Digits {individual_digits} (SmolLM); normalizer null or
+ *     NFC. The text is cut in that order: the Split (below), then Digits
+ *     (every ASCII digit its own piece), then ByteLevel: with use_regex true
+ *     (the default) each piece is split again with GPT-2's pattern, with
+ *     use_regex false not at all. The vocabulary, merges and pattern go into
+ *     bpe.h's core (av_bpe_new ... av_bpe_finish), which encodes each piece.
+ *     Split {pattern {"Regex"} or {"String"}, behavior, invert}, as
+ *     tokenizers' SplitDelimiterBehavior (tokenizers/src/tokenizer/
+ *     normalizer.rs, NormalizedString::split): the text is cut into the
+ *     pattern's matches and the gaps between them (PCRE2, UTF + UCP, where
+ *     tokenizers uses Oniguruma; matches found as its find_iter does: the next
+ *     search starts where the last match ended, an empty match there is
+ *     skipped by one character); invert true swaps matches and gaps; behavior
+ *     "Isolated" keeps each as its own piece, "Removed" drops the matches,
+ *     "MergedWithPrevious"/"MergedWithNext" glue each match to the span
+ *     before/after it, "Contiguous" joins neighbouring matches and
+ *     neighbouring gaps; empty pieces are dropped. Qwen2's and Llama 3's
+ *     Isolated patterns match every character, so their pieces are the
+ *     matches.
  *   - sentencepiece-style BPE with byte fallback (Llama 2, TinyLlama): the
  *     normalizer Sequence [Prepend "▁", Replace " " → "▁"], or the
  *     pre_tokenizer Metaspace (replacement "▁", prepend_scheme first/always);
@@ -25,8 +40,12 @@
  *
  * Refused with AV_EUSAGE and a message naming what was found and what is
  * allowed: model types other than BPE (WordPiece, Unigram, WordLevel),
- * other pre-tokenizers or normalizers, ByteLevel add_prefix_space true,
- * merges naming unknown tokens.
+ * other pre-tokenizers or normalizers, ByteLevel add_prefix_space true, a
+ * Split behavior or invert other than the above, a Split pattern that does
+ * not compile, two Splits, a Split without ByteLevel, merges naming unknown
+ * tokens; for byte-level BPE an id no token has (bpe.h needs ids 0..N-1 for
+ * N tokens, each once: an added token whose id is past them is named, with
+ * its id and the allowed 0..N-1).
  * Non-goals: training, decoding of sentencepiece text, offsets, pair inputs.
  */
 #ifndef AV_HFTOK_H
@@ -53,8 +72,11 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
 av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_err *err);
 
 /* Encode UTF-8 text[0..len) into *n ids (*ids malloc'd, caller frees), BOS
- * first when the rule above says so. Errors: AV_EUSAGE for invalid UTF-8, a
- * character with neither a token nor byte tokens; AV_ERUNTIME on OOM. */
+ * first when the rule above says so. *n may be 0 (and *ids NULL) for
+ * non-empty text: a Split with behavior Removed can drop every character.
+ * Errors: AV_EUSAGE for invalid UTF-8, a character
+ * with neither a token nor byte tokens; AV_ERUNTIME on OOM or a PCRE2
+ * matching failure. */
 av_status av_hftok_encode(av_hftok *t, const char *text, size_t len, int32_t **ids, size_t *n, av_err *err);
 
 /* A readable label of id, as bpe.h's av_bpe_label: a space (or "▁") is "␣",
