@@ -1158,9 +1158,8 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
             size_t k = strlen(others);
             if (j == i) continue;
             av_path_join(dj, sizeof dj, o->outdir, names[j]);
-            snprintf(others + k, sizeof others - k, "; %.200s %s", dj,
-                     j < i ? "holds its trained model" : !strcmp(left_in(dj), "is empty") ? "is empty, not trained yet"
-                                                                                          : "keeps what it held, not trained yet");
+            snprintf(others + k, sizeof others - k, "; %.200s %s%s", dj, j < i ? "holds its trained model" : left_in(dj),
+                     j < i ? "" : ", not trained yet");
         }
         if (!o->quiet) { /* a long DIR goes to the next line whole on a narrow terminal */
             av_line line = {.n = 0};
