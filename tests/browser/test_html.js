@@ -153,6 +153,7 @@ async function main() {
     await compareRun(browser, tmp);
     await quantisedRuns(browser, tmp);
     await fullyMaskedRow(browser, tmp);
+    await quotedTitle(browser, tmp);
     await modelRun(browser, tmp);
     await manyHeadsModel(browser, tmp);
     await matrixLabels(browser, tmp);
@@ -391,6 +392,20 @@ function writeBoolNpy(file, mask) {
   len.writeUInt16LE(hdr.length);
   fs.writeFileSync(file, Buffer.concat([Buffer.from('\x93NUMPY\x01\x00', 'latin1'), len, Buffer.from(hdr, 'latin1'),
     Buffer.from(mask.flat().map((m) => (m ? 1 : 0)))]));
+}
+
+/* A sentence holding double quotes is headed with single ones, as the figures' titles: nested quotes
+ * alternate (the heading began ““深度学习”..., two quotes opened: a Chinese reader's report). */
+async function quotedTitle(browser, tmp) {
+  const out = path.join(tmp, 'quoted');
+  attnviz(['--html', '--no-plot', '-q', '-o', out, '“深度学习”很有趣']);
+  await test('html_title_with_double_quotes_gets_single_ones', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const t = await page.$eval('#av-title', (e) => e.textContent);
+    check(t === '‘“深度学习”很有趣’', 'heading: ' + JSON.stringify(t));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* --attn-mask with row 1 all True: the cell view states the rule --explain
