@@ -923,12 +923,13 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
  * temporaries, leaving a step-31 model.safetensors of d_model 32 beside the step-30 config.json of d_model
  * 16 (a new user's report). strace comes with `install-deps.sh test`; skipped without it or ptrace. */
 /* `attnviz --train reverse --steps 31 -d 32 --batch 2 -q -o f/m` (with `--compare compare` unless NULL) under
- * strace, which sends it SIGINT at its when-th rename (the model's four files are renames 1..4, train.csv 5);
- * stderr into f/err. Skips the test without strace or ptrace. */
-static void train_interrupted_at_rename(tu_fixture *f, int when, const char *compare) {
+ * strace, which sends it signal sig ("SIGINT") at its when-th rename (the model's four files are renames
+ * 1..4, train.csv 5), started with SIGHUP ignored when ignore_hup (as nohup starts it; kept across exec);
+ * stderr into f/err. Returns the wait status. Skips the test without strace or ptrace. */
+static int train_signalled_at_rename(tu_fixture *f, int when, const char *compare, const char *sig, int ignore_hup) {
     if (access("/usr/bin/strace", X_OK) != 0) skip();
-    char inject[64];
-    snprintf(inject, sizeof inject, "inject=renameat2,rename:signal=SIGINT:when=%d", when);
+    char inject[80];
+    snprintf(inject, sizeof inject, "inject=renameat2,rename:signal=%s:when=%d", sig, when);
     const char *argv[] = {"/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e", inject,
                           tu_bin(), "--train", "reverse", "--steps", "31", "-d", "32", "--batch", "2", "-q", "-o",
                           tu_in(f, "m"), compare ? "--compare" : NULL, compare, NULL};
@@ -938,12 +939,19 @@ static void train_interrupted_at_rename(tu_fixture *f, int when, const char *com
     if (pid == 0) {
         int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(devnull, 1), dup2(e, 2);
+        if (ignore_hup) signal(SIGHUP, SIG_IGN);
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
     int st = 0;
     waitpid(pid, &st, 0);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127) skip(); /* strace could not run (no ptrace here) */
+    return st;
+}
+
+/* The same with SIGINT (a Ctrl-C), SIGHUP not ignored. */
+static void train_interrupted_at_rename(tu_fixture *f, int when, const char *compare) {
+    train_signalled_at_rename(f, when, compare, "SIGINT", 0);
 }
 
 /* `nohup attnviz --train ... &` then closing the terminal: nohup starts it with SIGHUP ignored, and the
@@ -952,24 +960,8 @@ static void train_interrupted_at_rename(tu_fixture *f, int when, const char *com
  * goes on to write its whole folder and exit 0. Skipped without strace or ptrace. */
 static void test_cli_train_under_nohup_ignores_the_hang_up(void **state) {
     tu_fixture *f = *state;
-    if (access("/usr/bin/strace", X_OK) != 0) skip();
-    const char *argv[] = {"/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e",
-                          "inject=renameat2,rename:signal=SIGHUP:when=1", tu_bin(), "--train", "reverse", "--steps",
-                          "31", "-d", "32", "--batch", "2", "-q", "-o", tu_in(f, "m"), NULL};
-    char err_path[4096];
-    snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(devnull, 1), dup2(e, 2);
-        signal(SIGHUP, SIG_IGN); /* as nohup starts it; kept across exec */
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) skip(); /* strace could not run (no ptrace here) */
-    char *err = tu_slurp_file(err_path, NULL);
+    int st = train_signalled_at_rename(f, 1, NULL, "SIGHUP", 1);
+    char *err = tu_slurp_file(tu_in(f, "err"), NULL);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         fail_msg("status %d: the ignored SIGHUP ended the run; stderr: %s", st, err ? err : "");
     free(err);
