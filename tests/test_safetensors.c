@@ -161,6 +161,23 @@ static void test_bad_files(void **state) {
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,4294967296],\"data_offsets\":[0,4]}}", 0, 4, "overflows"},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1]}}", 0, 4, "needs \"dtype\" (string), \"shape\" and \"data_offsets\""},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0]}}", 0, 4, "data_offsets must be [BEGIN, END]"},
+        /* the tensors tile the data exactly, as the reference's Metadata::validate and
+         * SafeTensors::deserialize require: no gap, nothing after the last tensor. The header
+         * {"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}} is 54 bytes, + 2 spaces = 56 */
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", 2, 10,
+         "m.safetensors: the file is 74 bytes where its header and tensors make 68 (8 + 56 header + 4 data): it "
+         "holds 6 bytes after its last tensor (\"a\" ends at 4); is it damaged or was something appended?"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", 2, 5, "it holds 1 byte after its last tensor"},
+        {"{}", 6, 3, "m.safetensors: the file is 19 bytes where its header makes 16 (8 + 8) and it lists no tensor: it "
+                     "holds 3 bytes after its header; is it damaged or was something appended?"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}", 0, 12,
+         "tensor \"b\": data_offsets [8, 12] begin 4 bytes after tensor \"a\" [0, 4] ends; the format packs tensors back to back"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}", 0, 8,
+         "tensor \"a\": data_offsets [4, 8] begin at byte 4 of the data; the first tensor must begin at 0"},
+        /* empty tensors sit at an offset where no other tensor is: at 0, between two, at the end */
+        {"{\"z\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]},\"b\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[4,8]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},\"e\":{\"dtype\":\"F32\",\"shape\":[2,0],\"data_offsets\":[4,4]},"
+         "\"y\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[8,8]}}", 0, 8, NULL},
         {"{\"a\":7}", 0, 0, "entry is not a JSON object"},
         {"{\"__metadata__\":3}", 0, 0, "\"__metadata__\" is not a JSON object"},
     };
@@ -195,10 +212,10 @@ static void test_bad_files(void **state) {
 static void test_convert_rejects_nonfinite_and_other_dtypes(void **state) {
     (void)state;
     const char *hdr = "{\"n\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[0,4]},"
-                      "\"i\":{\"dtype\":\"I64\",\"shape\":[1],\"data_offsets\":[8,16]}}";
+                      "\"i\":{\"dtype\":\"I64\",\"shape\":[1],\"data_offsets\":[4,12]}}";
     size_t len;
-    unsigned char *buf = craft(hdr, 0, 16, &len);
-    unsigned char *data = buf + len - 16;
+    unsigned char *buf = craft(hdr, 0, 12, &len);
+    unsigned char *data = buf + len - 12;
     data[0] = 0x00, data[1] = 0x3C, data[2] = 0x01, data[3] = 0x7E; /* 1.0, NaN */
     av_safetensors st;
     av_err err = {{0}};
@@ -212,6 +229,133 @@ static void test_convert_rejects_nonfinite_and_other_dtypes(void **state) {
     assert_non_null(strstr(err.msg, "tensor \"i\" has dtype I64; expected F32, F16 or BF16"));
     av_safetensors_close(&st);
     free(buf);
+}
+
+/* A header padded with NUL bytes, not spaces: the NUL and its offset (from 0, in the header) are
+ * named. cJSON skips a NUL between tokens as white space: the third header passed, the first
+ * two were "bytes after its JSON object", and one whose object lacks its '}' was "(truncated?)". */
+static void test_nul_in_header(void **state) {
+    (void)state;
+    static const struct {
+        const char *hdr;
+        size_t hlen, data_len;
+        const char *msg;
+    } cases[] = {
+        {"{}\0\0\0\0\0\0", 8, 0, "m.safetensors: header holds a NUL byte at offset 2 (of its 8 bytes), where the "
+                                  "format pads with spaces (0x20) and JSON allows none; is the file damaged?"},
+        /* the 54-byte header of test_bad_files, + 2 NULs */
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}\0\0", 56, 4,
+         "header holds a NUL byte at offset 54 (of its 56 bytes)"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}\0}", 55, 4,
+         "header holds a NUL byte at offset 53 (of its 55 bytes)"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}\0\0", 55, 4,
+         "header holds a NUL byte at offset 53 (of its 55 bytes)"},
+        {"{} \0    ", 8, 0, "header holds a NUL byte at offset 3 (of its 8 bytes)"},
+        /* inside a string it is av_json_check_strings' to name */
+        {"{\"a\0\":{}}", 9, 0, "header: byte 3: a string holds \\u0000 (a NUL character)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = 8 + cases[i].hlen + cases[i].data_len;
+        unsigned char *buf = calloc(1, len);
+        buf[0] = (unsigned char)cases[i].hlen;
+        memcpy(buf + 8, cases[i].hdr, cases[i].hlen);
+        av_safetensors st;
+        av_err err = {{0}};
+        av_status s = av_safetensors_parse(&st, buf, len, "m.safetensors", &err);
+        if (s != AV_EUSAGE || !strstr(err.msg, cases[i].msg))
+            fail_msg("case %zu: got %d '%s', want '%s'", i, s, s ? err.msg : "", cases[i].msg);
+        if (!s) av_safetensors_close(&st);
+        free(buf);
+    }
+}
+
+/* A file of n tensors "t0" .. "t<n-1>", F32 (1,), listed last first in the header: t<k> at
+ * [4k, 4k + 4], moved by shift bytes when k is `moved` or k >= from (-1: none); the data is
+ * data_len bytes. */
+static unsigned char *many(int n, int moved, long shift, int from, size_t data_len, size_t *len) {
+    size_t cap = (size_t)n * 80 + 16, hl = 0;
+    char *h = malloc(cap);
+    h[hl++] = '{';
+    for (int k = n - 1; k >= 0; k--) {
+        size_t b = (size_t)((long)k * 4 + (k == moved || (from >= 0 && k >= from) ? shift : 0));
+        hl += (size_t)snprintf(h + hl, cap - hl, "\"t%d\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[%zu,%zu]}%s",
+                               k, b, b + 4, k ? "," : "}");
+    }
+    h[hl] = 0;
+    unsigned char *buf = craft(h, 0, data_len, len);
+    free(h);
+    return buf;
+}
+
+/* The offsets are checked sorted, O(n log n): every pair was compared for repeated names, so
+ * 200,000 empty tensors took more than 2 minutes (no time is asserted: the test is quick only
+ * when the check is). The first tensor out of place is named with its neighbour, worked by hand:
+ * t31415 is [125660, 125664] (4 x 31415); t31416 moved back 2 bytes is [125662, 125666]. */
+static void test_many_tensors(void **state) {
+    (void)state;
+    enum { N_EMPTY = 200000, N = 50000 };
+    size_t cap = (size_t)N_EMPTY * 64 + 16, hl = 0, len;
+    char *h = malloc(cap);
+    h[hl++] = '{';
+    for (int k = 0; k < N_EMPTY; k++)
+        hl += (size_t)snprintf(h + hl, cap - hl, "\"e%d\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}%s",
+                               k, k + 1 < N_EMPTY ? "," : "}");
+    unsigned char *buf = craft(h, 0, 0, &len);
+    free(h);
+    av_safetensors st;
+    av_err err = {{0}};
+    if (av_safetensors_parse(&st, buf, len, "m.safetensors", &err)) fail_msg("%s", err.msg);
+    assert_int_equal(st.n, N_EMPTY);
+    av_safetensors_close(&st);
+    free(buf);
+
+    buf = many(N, -1, 0, -1, 4 * N, &len); /* back to back: valid */
+    if (av_safetensors_parse(&st, buf, len, "m.safetensors", &err)) fail_msg("%s", err.msg);
+    assert_int_equal(st.n, N);
+    assert_int_equal(av_safetensors_find(&st, "t49999")->begin, 199996);
+    av_safetensors_close(&st);
+    free(buf);
+
+    buf = many(N, 31416, -2, -1, 4 * N, &len);
+    assert_int_equal(av_safetensors_parse(&st, buf, len, "m.safetensors", &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "m.safetensors: tensor \"t31416\": data_offsets [125662, 125666] overlap tensor "
+                                 "\"t31415\" [125660, 125664]");
+    free(buf);
+
+    buf = many(N, -1, 4, 20000, 4 * N + 4, &len); /* t20000 .. t49999 moved 4 bytes on: a gap before t20000 */
+    assert_int_equal(av_safetensors_parse(&st, buf, len, "m.safetensors", &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "m.safetensors: tensor \"t20000\": data_offsets [80004, 80008] begin 4 bytes "
+                                    "after tensor \"t19999\" [79996, 80000] ends"));
+    free(buf);
+}
+
+/* A file with bytes after its last tensor is refused by av_safetensors_open from its header and
+ * length alone (its data is never mapped: `truncate -s 10G` on a 0.5 MB model took 5.5 GB). The
+ * file below: 8 + 184 header + 38 data = 230 bytes (test_write_then_read's header: 63 + 61 + 60
+ * bytes for its three entries, a multiple of 8 so no padding), grown to 1 MiB. */
+static void test_open_refuses_bytes_after_the_last_tensor(void **state) {
+    tu_fixture *f = *state;
+    float a[6] = {0}, s = 0;
+    av_st_write_tensor t[3] = {
+        {"layer.w", AV_ST_F32, 2, {2, 3}, a},
+        {"layer.h", AV_ST_F16, 1, {6}, a},
+        {"scalar", AV_ST_BF16, 0, {0}, &s},
+    };
+    av_err err = {{0}};
+    const char *path = tu_in(f, "m.safetensors");
+    if (av_safetensors_write(path, t, 3, &err)) fail_msg("%s", err.msg);
+    av_safetensors st;
+    if (av_safetensors_open(&st, path, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(st.len, 230);
+    av_safetensors_close(&st);
+    assert_int_equal(truncate(path, 1 << 20), 0);
+    assert_int_equal(av_safetensors_open(&st, path, &err), AV_EUSAGE);
+    char want[4400];
+    snprintf(want, sizeof want, "%s: the file is 1048576 bytes where its header and tensors make 230 (8 + 184 header "
+             "+ 38 data): it holds 1048346 bytes after its last tensor (\"scalar\" ends at 38); is it damaged or was "
+             "something appended?", path);
+    assert_string_equal(err.msg, want);
+    assert_null(st.tensors);
 }
 
 static void test_open_errors(void **state) {
@@ -235,6 +379,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_write_then_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_convert_rejects_nonfinite_and_other_dtypes),
+        cmocka_unit_test(test_nul_in_header),
+        cmocka_unit_test(test_many_tensors),
+        cmocka_unit_test_setup_teardown(test_open_refuses_bytes_after_the_last_tensor, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_open_errors, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,37 +172,60 @@ static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, c
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] hold %zu byte%s; shape with %zu element%s of %s needs %zu",
                        nm, tn, t->begin, t->end, t->end - t->begin, t->end - t->begin == 1 ? "" : "s", numel,
                        numel == 1 ? "" : "s", kDtypes[t->dtype].name, need);
-    t->data = st->buf + 8 + st->header_len + t->begin;
     return AV_OK;
 }
 
+/* Header order of two tensors with the same offsets: the message names the same pair every run. */
 static int by_begin(const void *a, const void *b) {
     const av_st_tensor *x = *(const av_st_tensor *const *)a, *y = *(const av_st_tensor *const *)b;
-    return x->begin < y->begin ? -1 : x->begin > y->begin ? 1 : (x->end > y->end) - (x->end < y->end);
+    if (x->begin != y->begin) return x->begin < y->begin ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return (x > y) - (x < y);
 }
 
-/* No two tensors share a byte, and no name repeats (sorted copies). */
-static av_status check_overlaps(const av_safetensors *st, av_err *err) {
-    if (st->n < 2) return AV_OK;
-    const av_st_tensor **v = malloc((size_t)st->n * sizeof *v);
-    if (!v) return av_fail(err, AV_ERUNTIME, "%s: out of memory", st->name);
+/* The tensors tile the data exactly, as the reference's Metadata::validate
+ * and SafeTensors::deserialize require: sorted by (begin, end), the first
+ * begins at 0, each begins where the one before it ends (no gap, no
+ * overlap; an empty tensor holds no byte but still sits at one offset), and
+ * the last ends where the data ends. O(n log n): a sorted copy, one pass.
+ * Names need no check here: av_json_parse_object refuses a key twice. */
+static av_status check_layout(const av_safetensors *st, size_t data_len, av_err *err) {
+    const char *nm = st->name;
+    size_t at = 0; /* where the next tensor must begin: the end of the ones before it */
+    const av_st_tensor *prev = NULL, **v = NULL;
+    if (st->n > 0 && !(v = malloc((size_t)st->n * sizeof *v)))
+        return av_fail(err, AV_ERUNTIME, "%s: out of memory", nm);
     for (int i = 0; i < st->n; i++) v[i] = &st->tensors[i];
-    qsort(v, (size_t)st->n, sizeof *v, by_begin);
+    if (st->n > 1) qsort(v, (size_t)st->n, sizeof *v, by_begin);
     av_status s = AV_OK;
-    const av_st_tensor *last = NULL; /* the non-empty tensor reaching furthest so far */
     for (int i = 0; i < st->n && !s; i++) {
-        if (v[i]->begin == v[i]->end) continue; /* an empty tensor holds no byte */
-        if (last && v[i]->begin < last->end)
+        const av_st_tensor *t = v[i];
+        if (t->begin < at) /* then prev is not empty: it holds t->begin */
             s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] overlap tensor \"%s\" [%zu, %zu]",
-                        st->name, v[i]->name, v[i]->begin, v[i]->end, last->name, last->begin, last->end);
-        if (!last || v[i]->end > last->end) last = v[i];
+                        nm, t->name, t->begin, t->end, prev->name, prev->begin, prev->end);
+        else if (t->begin > at && !prev)
+            s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] begin at byte %zu of the data; the "
+                        "first tensor must begin at 0, as the format packs tensors back to back (is the file damaged?)",
+                        nm, t->name, t->begin, t->end, t->begin);
+        else if (t->begin > at)
+            s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] begin %zu byte%s after tensor \"%s\" "
+                        "[%zu, %zu] ends; the format packs tensors back to back (is the file damaged?)", nm, t->name,
+                        t->begin, t->end, t->begin - at, t->begin - at == 1 ? "" : "s", prev->name, prev->begin,
+                        prev->end);
+        at = t->end;
+        prev = t;
     }
-    for (int i = 1; i < st->n && !s; i++)
-        for (int j = 0; j < i && !s; j++)
-            if (strcmp(st->tensors[i].name, st->tensors[j].name) == 0)
-                s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" appears twice in the header", st->name, st->tensors[i].name);
     free(v);
-    return s;
+    if (s || at == data_len) return s;
+    size_t extra = data_len - at; /* at <= data_len: parse_entry checked every end */
+    if (!prev)
+        return av_fail(err, AV_EUSAGE, "%s: the file is %zu bytes where its header makes %zu (8 + %zu) and it lists "
+                       "no tensor: it holds %zu byte%s after its header; is it damaged or was something appended?",
+                       nm, st->len, 8 + st->header_len, st->header_len, extra, extra == 1 ? "" : "s");
+    return av_fail(err, AV_EUSAGE, "%s: the file is %zu bytes where its header and tensors make %zu (8 + %zu header + "
+                   "%zu data): it holds %zu byte%s after its last tensor (\"%s\" ends at %zu); is it damaged or was "
+                   "something appended?", nm, st->len, 8 + st->header_len + at, st->header_len, at, extra,
+                   extra == 1 ? "" : "s", prev->name, at);
 }
 
 static av_status parse_header(av_safetensors *st, const cJSON *root, av_err *err) {
@@ -221,47 +244,123 @@ static av_status parse_header(av_safetensors *st, const cJSON *root, av_err *err
         av_status s = parse_entry(t, e, data_len, st, err);
         if (s) return s;
     }
-    return check_overlaps(st, err);
+    return check_layout(st, data_len, err);
 }
 
-av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, size_t len, const char *name,
-                               av_err *err) {
+/* The offset of the header's first NUL byte outside a JSON string, or len.
+ * cJSON skips a NUL between tokens as white space, so "{...}\0\0" padding
+ * would pass or end in a misleading message; one inside a string is left to
+ * av_json_check_strings, which names it. */
+static size_t first_nul(const unsigned char *h, size_t len) {
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (h[i] == 0 && !in_string) return i;
+        if (h[i] == '"') in_string = !in_string;
+        else if (in_string && h[i] == '\\') i++;
+    }
+    return len;
+}
+
+/* Everything of av_safetensors_parse but the data pointers: head holds the
+ * file's first 8 bytes, and its first 8 + N when N (the header length) is
+ * 2..AV_ST_MAX_HEADER and fits in len, the length of the whole file. No byte
+ * of the data is read. st->buf is left NULL; on error st is zeroed. */
+static av_status parse_layout(av_safetensors *st, const unsigned char *head, size_t len, const char *name,
+                              av_err *err) {
     memset(st, 0, sizeof *st);
     snprintf(st->name, sizeof st->name, "%s", name);
     if (len < 8)
         return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", name, len,
                            len == 1 ? "" : "s");
-    uint64_t n = le64(buf);
+    uint64_t n = le64(head);
     if (n > len - 8)
         return av_fail(err, AV_EUSAGE, "%s: header length %llu is larger than the file (%zu bytes); truncated or not a safetensors file",
                        name, (unsigned long long)n, len);
     if (n < 2 || n > AV_ST_MAX_HEADER)
         return av_fail(err, AV_EUSAGE, "%s: header length %llu is outside 2..%u; not a safetensors file", name,
                        (unsigned long long)n, AV_ST_MAX_HEADER);
-    st->buf = buf;
     st->len = len;
     st->header_len = (size_t)n;
+    size_t nul = first_nul(head + 8, (size_t)n);
+    if (nul < n) {
+        memset(st, 0, sizeof *st);
+        return av_fail(err, AV_EUSAGE, "%s: header holds a NUL byte at offset %zu (of its %llu bytes), where the format "
+                       "pads with spaces (0x20) and JSON allows none; is the file damaged?", name, nul,
+                       (unsigned long long)n);
+    }
     const char *end = NULL;
     cJSON *root;
     char hname[320];
     snprintf(hname, sizeof hname, "%.300s: header", name);
-    av_status js = av_json_parse_object(&root, (const char *)buf + 8, (size_t)n, &end, hname, err);
+    av_status js = av_json_parse_object(&root, (const char *)head + 8, (size_t)n, &end, hname, err);
     if (js) {
         av_safetensors_close(st);
         return js;
     }
-    for (const char *p = end; p < (const char *)buf + 8 + n; p++)
+    for (const char *p = end; p < (const char *)head + 8 + n; p++)
         if (*p != ' ') { /* only space padding may follow the object */
             cJSON_Delete(root);
             av_safetensors_close(st);
             return av_fail(err, AV_EUSAGE, "%s: header has bytes after its JSON object (byte %zu of the header)", name,
-                           (size_t)(p - ((const char *)buf + 8)));
+                           (size_t)(p - ((const char *)head + 8)));
         }
     av_status s = parse_header(st, root, err);
     cJSON_Delete(root);
     if (s) av_safetensors_close(st);
     else snprintf(st->name, sizeof st->name, "%s", name);
     return s;
+}
+
+/* st's buffer is buf (the whole file): each tensor's data is its begin there. */
+static void point_data(av_safetensors *st, const unsigned char *buf) {
+    st->buf = buf;
+    for (int i = 0; i < st->n; i++) st->tensors[i].data = buf + 8 + st->header_len + st->tensors[i].begin;
+}
+
+av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, size_t len, const char *name,
+                               av_err *err) {
+    av_status s = parse_layout(st, buf, len, name, err);
+    if (!s) point_data(st, buf);
+    return s;
+}
+
+/* n bytes at offset off of fd into buf: 0, or -1 with errno (0 when the file
+ * ends first). */
+static int read_at(int fd, unsigned char *buf, size_t n, size_t off) {
+    while (n > 0) {
+        ssize_t k = pread(fd, buf, n, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            if (k == 0) errno = 0;
+            return -1;
+        }
+        buf += k, n -= (size_t)k, off += (size_t)k;
+    }
+    return 0;
+}
+
+/* *head = a new buffer with the first 8 bytes of fd (a file of len >= 8
+ * bytes), and the N header bytes after them when N is one parse_layout
+ * reads (2..AV_ST_MAX_HEADER, inside the file); else parse_layout refuses N
+ * from the 8. Errors, AV_ERUNTIME: "cannot read 'PATH': ..." (*head NULL). */
+static av_status read_head(unsigned char **head, int fd, size_t len, const char *path, av_err *err) {
+    unsigned char len8[8];
+    *head = NULL;
+    int bad = read_at(fd, len8, 8, 0);
+    if (!bad) {
+        uint64_t n = le64(len8);
+        size_t want = n >= 2 && n <= AV_ST_MAX_HEADER && n <= len - 8 ? 8 + (size_t)n : 8;
+        if (!(*head = malloc(want)))
+            return av_fail(err, AV_ERUNTIME, "cannot read '%s': out of memory for its %zu-byte header", path, want - 8);
+        memcpy(*head, len8, 8);
+        bad = read_at(fd, *head + 8, want - 8, 8);
+    }
+    if (!bad) return AV_OK;
+    int e = errno;
+    free(*head);
+    *head = NULL;
+    return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path,
+                   e ? strerror(e) : "it ended early (changed while it was being read?)");
 }
 
 av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err) {
@@ -286,6 +385,16 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
         return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", path, len,
                            len == 1 ? "" : "s");
     }
+    /* the header first, read, not mapped: a file that is not exactly its header and tensors (a
+     * 1 TB file of which 1 MB are tensors) is refused before a byte of its data is touched */
+    unsigned char *head = NULL;
+    av_status s = read_head(&head, fd, len, path, err);
+    if (!s) s = parse_layout(st, head, len, path, err);
+    if (s) {
+        free(head);
+        close(fd);
+        return s;
+    }
 #ifdef MAP_POPULATE
     int flags = MAP_PRIVATE | MAP_POPULATE; /* fault the pages in up front: every byte is read anyway */
 #else
@@ -294,12 +403,19 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
     void *map = mmap(NULL, len, PROT_READ, flags, fd, 0);
     int e = errno;
     close(fd);
-    if (map == MAP_FAILED) return av_fail(err, AV_ERUNTIME, "cannot read '%s': mmap: %s", path, strerror(e));
-    av_status s = av_safetensors_parse(st, map, len, path, err);
-    if (s) {
-        munmap(map, len);
-        return s;
+    if (map == MAP_FAILED) {
+        free(head);
+        av_safetensors_close(st);
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': mmap: %s", path, strerror(e));
     }
+    int changed = memcmp(map, head, 8 + st->header_len) != 0; /* rewritten in place since it was read */
+    free(head);
+    if (changed) {
+        munmap(map, len);
+        av_safetensors_close(st);
+        return av_fail(err, AV_ERUNTIME, "cannot read '%s': its header changed while it was being read", path);
+    }
+    point_data(st, map);
     st->mapped = 1;
     return AV_OK;
 }

@@ -9,12 +9,19 @@
  *   the rest      the data; BEGIN and END are byte offsets into it,
  *                 little-endian, C order
  *
- * Reading maps the file read-only (mmap) and validates everything before any
- * tensor is used: the header length is at least 2 and at most 100 MB and
- * inside the file; the header is a JSON object (parsed with cJSON); each
- * entry has a known dtype, a shape of at most AV_ST_MAX_NDIM whole numbers,
- * and data_offsets with BEGIN <= END <= data length and END − BEGIN equal to
- * the shape's size times the dtype's; no two tensors overlap; no name repeats.
+ * Reading validates everything before any tensor is used: the header length
+ * is at least 2 and at most 100 MB and inside the file; the header holds no
+ * NUL byte outside a string (the format pads with spaces) and is a JSON
+ * object (parsed with cJSON); each entry has a known dtype, a shape of at
+ * most AV_ST_MAX_NDIM whole numbers, and data_offsets with BEGIN <= END <=
+ * data length and END − BEGIN equal to the shape's size times the dtype's; no
+ * name repeats; and the tensors tile the data exactly, as the reference
+ * library's Metadata::validate and SafeTensors::deserialize require: sorted
+ * by BEGIN, the first begins at 0, each begins where the one before it ends
+ * (no gap, no overlap), and the last ends where the file ends (no bytes
+ * after it). The checks are O(n log n) in the number of tensors. A file is
+ * read header first and mapped read-only (mmap) only once the header passed,
+ * so a file with more bytes than its tensors is refused without touching them.
  * F32, F16 and BF16 convert to float32; F32 whose data is 4-byte aligned in
  * the mapping is used in place (no copy).
  *
@@ -73,22 +80,40 @@ size_t av_st_dtype_size(av_st_dtype d);
 void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim);
 
 /* Parse and validate an in-memory file of len bytes (not copied: buf must
- * outlive st). `name` starts every message. Errors, AV_EUSAGE:
+ * outlive st). `name` starts every message. Errors, AV_EUSAGE (offsets and
+ * lengths in bytes; header offsets from 0 at the header's first byte, data
+ * offsets from 0 at the data's):
  *   "model.safetensors: truncated: 5 bytes, fewer than the 8-byte header length",
  *   "model.safetensors: header length 4096 is larger than the file (100 bytes)",
- *   "model.safetensors: header: not valid JSON near byte 17 of 120" (bytes of
- *   the header, from 0), and av_json_parse_object's other errors,
+ *   "model.safetensors: header holds a NUL byte at offset 54 (of its 56
+ *   bytes), where the format pads with spaces (0x20) and JSON allows none; is
+ *   the file damaged?",
+ *   "model.safetensors: header: not valid JSON near byte 17 of 120", and
+ *   av_json_parse_object's other errors (a name twice: "key \"a\" appears twice"),
  *   "model.safetensors: tensor \"wte.weight\": unknown dtype \"F99\" (known: F32, F16, BF16, ...)",
  *   "model.safetensors: tensor \"wte.weight\": data_offsets [0, 100] hold 100 bytes; shape (5, 6) F32 needs 120",
- *   "model.safetensors: tensor \"b\": data_offsets [0, 24] overlap tensor \"a\" [16, 40]",
- *   "model.safetensors: tensor \"a\": data_offsets end 400 is past the end of the data (240 bytes; file truncated?)";
+ *   "model.safetensors: tensor \"a\": data_offsets end 400 is past the end of the data (240 bytes; file truncated?)",
+ *   "model.safetensors: tensor \"b\": data_offsets [16, 40] overlap tensor \"a\" [0, 24]",
+ *   "model.safetensors: tensor \"b\": data_offsets [8, 12] begin 4 bytes after tensor \"a\" [0, 4] ends; the
+ *   format packs tensors back to back (is the file damaged?)" (and "... begin at byte 4 of the data; the
+ *   first tensor must begin at 0, ..." for the first),
+ *   "model.safetensors: the file is 74 bytes where its header and tensors make 68 (8 + 56 header + 4 data):
+ *   it holds 6 bytes after its last tensor (\"a\" ends at 4); is it damaged or was something appended?"
+ *   (a header with no tensor: "... where its header makes 16 (8 + 8) and it lists no tensor: it holds 3
+ *   bytes after its header; ...");
  * AV_ERUNTIME on out of memory. On error st is zeroed. */
 av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, size_t len, const char *name,
                                av_err *err);
 
-/* mmap path read-only and parse it. Errors: AV_ERUNTIME "cannot read 'x':
- * No such file or directory" (open, fstat, mmap); AV_EUSAGE as parse, and for
- * a folder or an empty file. Close with av_safetensors_close. */
+/* Open path, read its 8-byte length and header (pread), validate them as
+ * parse does against the file's length, and only then mmap the whole file
+ * read-only (MAP_POPULATE: every byte is a tensor's, and is read). Errors:
+ * AV_EUSAGE "cannot read 'x': No such file or directory" (a path that does
+ * not exist, av_input_path_status), "cannot read 'x': not a regular file",
+ * and as parse (a file with bytes after its last tensor among them, refused
+ * before its data is mapped); AV_ERUNTIME "cannot read 'x': ..." for a file
+ * that cannot be read (fstat, pread, mmap, out of memory for the header) or
+ * that changed while being read. Close with av_safetensors_close. */
 av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err);
 
 /* Unmap (if mapped), free the table, zero st; safe on a zeroed struct. */

@@ -7,7 +7,8 @@
  *
  * Property checked beyond "no crash, no leak, no out-of-bounds read": a
  * successful parse gives tensors whose byte ranges lie inside the data
- * section, match shape × dtype size, and do not overlap; each F32/F16/BF16
+ * section, match shape × dtype size, do not overlap and add up to the data
+ * section (no gap, nothing after the last); each F32/F16/BF16
  * tensor converts to all-finite floats or fails with a message; a failed
  * parse leaves the struct empty with a message that starts with the name.
  */
@@ -44,6 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     av_err err = {{0}};
     av_status s = av_safetensors_parse(&st, data, size, "fuzz.safetensors", &err);
     if (s == AV_OK) {
+        size_t bytes = 0; /* the tensors tile the data: their sizes add up to its length */
+        for (int i = 0; i < st.n; i++) bytes += st.tensors[i].end - st.tensors[i].begin;
+        if (bytes != st.len - 8 - st.header_len) abort();
         for (int i = 0; i < st.n; i++) {
             check_tensor(&st, &st.tensors[i]);
             for (int j = 0; j < i; j++) {
