@@ -104,6 +104,9 @@ av_status av_json_check_strings(const char *text, size_t len, const char *name, 
             return av_fail(err, AV_EUSAGE, "%s%sbyte %zu: a string holds the control byte 0x%02X unescaped, which "
                            "JSON does not allow; is the file damaged?", name, sep, i, c);
         else if (in_string && c == '\\') i++; /* the escaped character: \" does not end the string */
+        else if (!in_string && c < 0x20 && c != '\t' && c != '\n' && c != '\r') /* cJSON skips any as white space */
+            return av_fail(err, AV_EUSAGE, "%s%sbyte %zu: the control byte 0x%02X between values, where JSON allows "
+                           "only spaces, tabs and line breaks; is the file damaged?", name, sep, i, c);
     }
     return AV_OK;
 }

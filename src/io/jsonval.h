@@ -75,15 +75,19 @@ av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, 
  * Hugging Face keep the whole string; no key, value or token of a model's
  * files holds a NUL: GPT-2's byte-level BPE writes byte 0 as "Ā",
  * SentencePiece as "<0x00>"), or another raw control byte (below 0x20), which
- * JSON requires escaped and Python's json refuses. Errors, AV_EUSAGE (N from
+ * JSON requires escaped and Python's json refuses, in a string or between
+ * values. Errors, AV_EUSAGE (N from
  * 0; name NULL leaves out "NAME: ", for a caller that prefixes the path):
  *   "NAME: not UTF-8: invalid UTF-8 at byte offset N (byte 0xFF): ..."
  *   "NAME: byte N: a string holds \u0000 (a NUL character), which no model
  *    file has; is the file damaged?"  (N the backslash, or the raw NUL)
  *   "NAME: byte N: a string holds the control byte 0x0A unescaped, which JSON
  *    does not allow; is the file damaged?"
+ *   "NAME: byte N: the control byte 0x00 between values, where JSON allows
+ *    only spaces, tabs and line breaks; is the file damaged?"  (cJSON skips
+ *    every byte up to 0x20 there as white space; Python's json refuses it)
  * A text that is not JSON may pass: the parser reports it. Source: RFC 8259
- * §7 (strings, escapes) and §8.1 (UTF-8). */
+ * §2 (white space), §7 (strings, escapes) and §8.1 (UTF-8). */
 av_status av_json_check_strings(const char *text, size_t len, const char *name, av_err *err);
 
 /* *root = the JSON object that text (len bytes, need not be NUL-terminated)
