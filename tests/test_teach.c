@@ -202,6 +202,15 @@ static void test_order_blindness_is_an_exact_permutation(void **state) {
     assert_non_null(strstr(r.out, "positions none        max difference = 0 "));
     assert_non_null(strstr(r.out, "exactly a permutation"));
     assert_non_null(strstr(r.out, "order matters"));
+    assert_null(strstr(r.out, "the same sentence"));
+    tu_free(&r);
+    /* "the cat the": the swap gives the same sentence, and "order matters" with nothing said read as if the
+     * swapped sentence were another (a teacher's report); a note says what the check then compares */
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--compare", "order", "the cat the", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "  (both are \"the\", so the swapped sentence is the same sentence: the check "
+                                  "compares the weights of one copy of the word with the other's, which differ only "
+                                  "by position)\n"));
     tu_free(&r);
 }
 
@@ -537,6 +546,18 @@ static void test_no_scale_saturation_verdict(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--no-plot", "--heads", "2", "-v", "I love deep learning", NULL);
     assert_non_null(strstr(r.out, "verdict: not saturated"));
+    tu_free(&r);
+    /* only rows with a choice are judged: under a causal mask query 0 sees one key and is 1.00 whatever the
+     * scores, and counting it said "saturated: 7 of 12 rows" (a teacher's report). numpy on this run's
+     * --dump weights.npy (4 heads, T 3): 3 of the 8 rows with 2 or 3 visible keys have a max > 0.9 */
+    run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--causal", "--heads", "4", "-d", "16", "I love you", NULL);
+    if (!strstr(r.out, "verdict: not saturated: 3 of 8 rows are nearly one-hot (max weight > 0.9); 4 rows with one "
+                       "visible key left out\n"))
+        fail_msg("causal verdict:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "--no-scale", "Hello", NULL); /* one token: nothing to judge */
+    if (!strstr(r.out, "verdict: none: every row sees one key, so its weight is 1 whatever the scores\n"))
+        fail_msg("one token:\n%s", r.out);
     tu_free(&r);
 }
 

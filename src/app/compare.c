@@ -232,6 +232,9 @@ static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, 
                 c->order_diff[p],
                 c->order_diff[p] == 0 ? "exactly a permutation: attention alone is blind to word order"
                                       : "order matters: positions make the weights depend on where a word is");
+    if (strcmp(toks->tok[0], toks->tok[c->last]) == 0) /* "the cat the": the swap leaves the sentence as it was */
+        fprintf(f, "  (both are \"%s\", so the swapped sentence is the same sentence: the check compares the weights of "
+                "one copy of the word with the other's, which differ only by position)\n", toks->tok[0]);
     if (c->order_dropped_mask)
         fprintf(f, "  (the causal mask and --attn-mask depend on position, so this comparison runs without them)\n");
     if (c->left_out[0]) fprintf(f, "  (positions rope is left out: %s)\n", c->left_out);

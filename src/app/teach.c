@@ -436,7 +436,7 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
     int T = m->cfg.T, H = m->cfg.H;
     double *mx = calloc((size_t)T, sizeof *mx), *en = calloc((size_t)T, sizeof *en);
     if (!mx || !en) { free(mx); free(en); return; }
-    int rows = 0, peaked = 0;
+    int rows = 0, peaked = 0, single = 0; /* rows judged (2+ visible keys), near one-hot, one key only */
     fprintf(f, "                   per row: max weight / entropy in nats (uniform over n keys = ln n; one-hot = 0)\n");
     for (int h = 0; h < H; h++) {
         av_row_stats(m, h, mx, en);
@@ -445,19 +445,25 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
             int visible = 0;
             for (int j = 0; j < T; j++) visible += !m->mask[(size_t)i * T + j];
             if (!visible) continue;
-            rows++;
-            peaked += mx[i] > 0.9;
+            if (visible == 1) single++; /* weight 1 by construction (query 0 under a causal mask): no verdict */
+            else rows++, peaked += mx[i] > 0.9;
             if (h < 8 && i < 8) fprintf(f, " %.2f/%.2f", mx[i], en[i]);
         }
         if (h < 8) fprintf(f, "%s\n", T > 8 ? " …" : "");
     }
     if (H > 8) fprintf(f, "                   (%d more head%s)\n", H - 8, H == 9 ? "" : "s");
-    if (rows && 2 * peaked >= rows)
-        fprintf(f, "                   %sverdict: softmax is saturated: %d of %d row%s %s nearly one-hot (max weight > 0.9)%s\n",
-                av_yellow(color), peaked, rows, rows == 1 ? "" : "s", peaked == 1 ? "is" : "are", av_reset(color));
+    char left_out[96] = ""; /* the rows with one visible key are 1.00 whatever the scores */
+    if (single)
+        snprintf(left_out, sizeof left_out, "; %d row%s with one visible key left out", single, single == 1 ? "" : "s");
+    if (!rows)
+        fprintf(f, "                   verdict: none: every row sees one key, so its weight is 1 whatever the scores\n");
+    else if (2 * peaked >= rows)
+        fprintf(f, "                   %sverdict: softmax is saturated: %d of %d row%s %s nearly one-hot (max weight > 0.9)%s%s\n",
+                av_yellow(color), peaked, rows, rows == 1 ? "" : "s", peaked == 1 ? "is" : "are", left_out,
+                av_reset(color));
     else
-        fprintf(f, "                   verdict: not saturated: %d of %d row%s %s nearly one-hot (max weight > 0.9)\n",
-                peaked, rows, rows == 1 ? "" : "s", peaked == 1 ? "is" : "are");
+        fprintf(f, "                   verdict: not saturated: %d of %d row%s %s nearly one-hot (max weight > 0.9)%s\n",
+                peaked, rows, rows == 1 ? "" : "s", peaked == 1 ? "is" : "are", left_out);
     free(mx);
     free(en);
 }
