@@ -672,7 +672,7 @@ static void test_token_limit_boundary(void **state) {
     words[16385 * 2 - 1] = 0;
     run_ex(&r, &ro, NULL, 0, kept);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "16385 tokens with 1 head need 2.0 GiB for the (heads, T, T) scores and weights, "
+    assert_non_null(strstr(r.err, "16385 tokens with 1 head need 2.0002 GiB for the (heads, T, T) scores and weights, "
                                   "more than the 2 GiB allowed; drop --kernel blas, --show and --html to run the "
                                   "flash kernel, which keeps none, or give at most 16384 tokens at 1 head\n"));
     tu_free(&r);

@@ -149,6 +149,25 @@ static void test_sig_text_keeps_significant_zeros(void **state) {
     }
 }
 
+/* "need 2.0 GiB ..., more than the 2 GiB allowed" (a teacher's report: 5793 tokens at 8 heads are
+ * 2·8·5793²·4 = 2,147,766,336 bytes, 2.00026 GiB): as many decimals as it takes to read as more than the
+ * limit. Expected strings by hand from the byte counts. */
+static void test_gib_over_reads_as_more_than_the_limit(void **state) {
+    (void)state;
+    static const struct { double need, limit; const char *want; } cases[] = {
+        {2147766336.0, 2147483648.0, "2.0003"},  /* 2.000263 GiB */
+        {2147745800.0, 2147483648.0, "2.0002"},  /* 16385 tokens, 1 head: 2.000244 */
+        {3758096384.0, 2147483648.0, "3.5"},     /* 3.5 GiB: one decimal is enough */
+        {2147483649.0, 2147483648.0, "2.000001"}, /* one byte over: 6 decimals, the most it gives */
+        {12562779340.8, 8589934592.0, "11.7"},   /* 11.7 GiB of --train against 8 */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char buf[32];
+        if (strcmp(av_gib_over(buf, cases[k].need, cases[k].limit), cases[k].want) != 0)
+            fail_msg("%.0f over %.0f: got \"%s\", want \"%s\"", cases[k].need, cases[k].limit, buf, cases[k].want);
+    }
+}
+
 static void test_big_calloc(void **state) {
     (void)state;
     const size_t sizes[] = {1, 100, AV_BIG_MIN - 64, AV_BIG_MIN, (size_t)2 << 20, (size_t)3 << 20, (size_t)33 << 20};
@@ -281,6 +300,7 @@ int main(void) {
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
         cmocka_unit_test(test_sig_text_keeps_significant_zeros),
+        cmocka_unit_test(test_gib_over_reads_as_more_than_the_limit),
         cmocka_unit_test(test_big_calloc),
         cmocka_unit_test(test_big_calloc_reuse_zeroed),
         cmocka_unit_test(test_big_calloc_bounds_checked_by_asan),

@@ -946,10 +946,11 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
         k_drop++;
     }
     const char *s = cfg->H == 1 ? "" : "s";
-    return av_fail(err, AV_EUSAGE, "%d tokens with %d head%s need %.1f GiB for the (heads, T, T) scores and weights, "
+    char gib[32];
+    return av_fail(err, AV_EUSAGE, "%d tokens with %d head%s need %s GiB for the (heads, T, T) scores and weights, "
                    "more than the %zu GiB allowed; %s to run the flash kernel, which keeps none, or give at most %d "
-                   "tokens at %d head%s", cfg->T, cfg->H, s, need / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30, way, t_max,
-                   cfg->H, s);
+                   "tokens at %d head%s", cfg->T, cfg->H, s, av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES),
+                   AV_MAX_WEIGHT_BYTES >> 30, way, t_max, cfg->H, s);
 }
 
 /* --kernel, or auto: the fastest kernel that gives what was asked for. Short

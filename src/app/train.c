@@ -876,12 +876,13 @@ static av_status check_train_size(const av_train_opts *o, av_err *err) {
     av_gpt2_config cfg;
     train_config(&cfg, o);
     size_t need = av_trainer_bytes(&cfg, o->batch);
+    char gib[32];
     if (need > AV_MAX_TRAIN_BYTES)
-        return av_fail(err, AV_EUSAGE, "--train with d_model %d, %d layer%s, %d head%s and batch %d needs at least %.1f "
+        return av_fail(err, AV_EUSAGE, "--train with d_model %d, %d layer%s, %d head%s and batch %d needs at least %s "
                        "GiB (parameters, gradients, AdamW moments, activations), more than the %zu GiB allowed; try a "
                        "smaller --d-model, --layers, --heads (each keeps (batch, T, T) attention weights a layer) or "
                        "--batch", o->d_model, o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s",
-                       o->batch, (double)need / (1 << 30), AV_MAX_TRAIN_BYTES >> 30);
+                       o->batch, av_gib_over(gib, (double)need, (double)AV_MAX_TRAIN_BYTES), AV_MAX_TRAIN_BYTES >> 30);
     return AV_OK;
 }
 

@@ -1,6 +1,7 @@
 /* common.c - error formatting, checked size arithmetic, large zeroed buffers. */
 #include "base/common.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -177,6 +178,16 @@ uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n) {
     const unsigned char *p = data;
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull; /* the 64-bit FNV prime */
     return h;
+}
+
+const char *av_gib_over(char buf[32], double need, double limit) {
+    const double gib = 1073741824.0;
+    for (int d = 1; d <= 6; d++) {
+        snprintf(buf, 32, "%.*f", d, need / gib);
+        if (strtod(buf, NULL) > limit / gib) return buf;
+    }
+    snprintf(buf, 32, "%.6f", ceil(need / gib * 1e6) / 1e6); /* a few bytes over: rounded up at the 6th */
+    return buf;
 }
 
 const char *av_sig_text(char buf[32], double v, int digits) {

@@ -54,6 +54,13 @@ av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
  * "1273", 12734 at 4 is "1.273e+04", 1e-05 at 3 is "1.00e-05". Returns buf. */
 const char *av_sig_text(char buf[32], double v, int digits);
 
+/* need bytes in GiB (2^30 bytes) in buf, for "needs X GiB, more than the
+ * limit GiB allowed": one decimal, or as many more (up to 6) as it takes to
+ * read as more than limit bytes. 2,147,766,336 against a 2 GiB limit is
+ * "2.0003" ("2.0" read as no more than 2); 3.5 GiB is "3.5"; a few bytes
+ * over, rounded up at the 6th decimal ("2.000001"). Returns buf. */
+const char *av_gib_over(char buf[32], double need, double limit);
+
 /* Checked size arithmetic: returns 0 and sets *out on success, -1 on overflow. */
 int av_mul_size(size_t *out, size_t a, size_t b);
 int av_mul3_size(size_t *out, size_t a, size_t b, size_t c);

@@ -335,10 +335,12 @@ av_status av_acts_alloc_sized(av_gpt2_acts *a, int T, int nL, int nC, int nH, si
     if (LHTT > AV_MAX_WEIGHT_BYTES / (2 * sizeof(float))) { /* preatt + att, every layer */
         size_t most = 1; /* the most tokens that fit: L·H·t² ≤ the limit / 8 */
         while (L * H * (most + 1) * (most + 1) <= AV_MAX_WEIGHT_BYTES / (2 * sizeof(float))) most++;
+        char gib[32];
         return av_fail(err, AV_EUSAGE,
-                       "%d tokens need %.1f GiB for the (layers, heads, T, T) = (%zu, %zu, %d, %d) scores and weights, "
-                       "more than the %zu GiB allowed; give at most %zu tokens",
-                       T, (double)LHTT * 2 * sizeof(float) / (1 << 30), L, H, T, T, AV_MAX_WEIGHT_BYTES >> 30, most);
+                       "%d tokens need %s GiB for the (layers, heads, T, T) = (%zu, %zu, %d, %d) scores and weights, "
+                       "more than the %zu GiB allowed; give at most %zu tokens", T,
+                       av_gib_over(gib, (double)LHTT * 2 * sizeof(float), (double)AV_MAX_WEIGHT_BYTES), L, H, T, T,
+                       AV_MAX_WEIGHT_BYTES >> 30, most);
     }
     a->T = T;
     struct { float **p; size_t n; } bufs[] = {

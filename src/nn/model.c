@@ -70,11 +70,13 @@ av_status av_model_init(av_model *m, const av_config *cfg, av_err *err) {
     if (av_mul_size(&TC, (size_t)T, (size_t)C) || av_mul_size(&CC, (size_t)C, (size_t)C) ||
         av_mul3_size(&HTT, (size_t)H, (size_t)T, (size_t)T) || av_mul_size(&TT, (size_t)T, (size_t)T))
         return av_fail(err, AV_EUSAGE, "tensor sizes overflow");
+    char gib[32];
     if (cfg->kernel != AV_KERNEL_FLASH && HTT > AV_MAX_WEIGHT_BYTES / (2 * sizeof(float)))
         return av_fail(err, AV_EUSAGE,
-                       "%d tokens with %d head%s need %.1f GiB for the (heads, T, T) scores and weights, more than the "
-                       "%zu GiB allowed; the flash kernel needs none (no weight figures, dumps or --show)",
-                       T, H, H == 1 ? "" : "s", (double)HTT * 2 * sizeof(float) / (1 << 30), AV_MAX_WEIGHT_BYTES >> 30);
+                       "%d tokens with %d head%s need %s GiB for the (heads, T, T) scores and weights, more than the "
+                       "%zu GiB allowed; the flash kernel needs none (no weight figures, dumps or --show)", T, H,
+                       H == 1 ? "" : "s", av_gib_over(gib, (double)HTT * 2 * sizeof(float), (double)AV_MAX_WEIGHT_BYTES),
+                       AV_MAX_WEIGHT_BYTES >> 30);
     float **tc[] = {&m->X, &m->q_proj, &m->Q, &m->K, &m->V, &m->context, &m->out};
     for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++)
         if (!(*tc[i] = av_big_calloc(TC, sizeof(float)))) goto oom;
