@@ -216,7 +216,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     if (c->scale)
         fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g%s\n", dot, D, dot, sqrt((double)D), (double)s_row[kj], where);
     else
-        fprintf(f, "  no ÷√d_k (--no-scale): S = q·k = %.9g%s\n", (double)s_row[kj], where);
+        fprintf(f, "  no ÷√d_k (--no-scale): S = q·k in float32 (the sum above is in double) = %.9g%s\n",
+                (double)s_row[kj], where); /* -4.81642244 above, -4.81642246 here: say why (a teacher's report) */
 
     /* 3. the row: mask, max, exp, sum */
     double maxv = -INFINITY, sum = 0.0;
@@ -272,8 +273,9 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     for (int d = 0; d < show; d++) contrib[d] = (float)(w * v[d]);
     print_vec(f, contrib, show, precision);
     fprintf(f, "%s\n", show < D ? " …" : "");
-    fprintf(f, "  so key \"%s\" supplies %.1f%% of query \"%s\"'s output in head %d.\n", toks->tok[kj], 100.0 * w,
-            toks->tok[qi], h);
+    /* a weight, not a share of the output vector: the v_j differ in length and their entries can cancel */
+    fprintf(f, "  so key \"%s\" has weight %.1f%% in query \"%s\"'s weighted average of the value vectors in head %d.\n",
+            toks->tok[kj], 100.0 * w, toks->tok[qi], h);
 }
 
 /* ----------------------------------------------------------------------------

@@ -573,8 +573,8 @@
       el('p', { class: 'eq' }, 'v_' + j + ' = ', vecEl(vj)),
       el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmt(a) + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x))),
       el('p', { class: 'eq' }, 'o_' + i + ' = ', vecEl(o, 'o')),
-      el('p', { text: 'so key \u201c' + r.tokens[j] + '\u201d supplies ' + (100 * a).toFixed(1) + '% of query \u201c' + r.tokens[i] +
-        '\u201d\u2019s output in head ' + h + '.' }));
+      el('p', { text: 'so key \u201c' + r.tokens[j] + '\u201d has weight ' + (100 * a).toFixed(1) + '% in query \u201c' + r.tokens[i] +
+        '\u201d\u2019s weighted average of the value vectors in head ' + h + '.' }));
   }
 
   // ------------------------------------------------------------------ render
