@@ -483,6 +483,16 @@ static void test_kernel_option(void **state) {
     assert_non_null(d);
     assert_true(strtod(d + strlen("max |difference| = "), NULL) < 1e-6);
     tu_free(&r);
+    /* a tile with no visible key (row 7 of 10 under the causal mask, padded: tiles of (10 + 3) / 4 = 3, the
+     * 4th holds key 9 only, masked) has tile max −∞ as the trace writes it everywhere else ("-inf" stood there:
+     * a teacher's report), in its column */
+    run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--causal", "--pad-to", "10", "--color", "never",
+                "a b c d e f g h", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "                      4  9..9              0         \xE2\x88\x92\xE2\x88\x9E     ") ||
+        strstr(r.out, "-inf"))
+        fail_msg("the empty tile:\n%s", r.out);
+    tu_free(&r);
     run_attnviz(&r, NULL, "--kernel", "flash", "I love deep learning", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures; add "

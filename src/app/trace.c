@@ -269,17 +269,25 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
 static void print_concat_output(const av_trace *tr, const av_model *m, int n);
 
 /* One tile of the worked example: keys, tile max, m_old → m_new, rescale, tile sum, l. */
+/* v as the worked example prints a maximum: "%.4f", or "−∞" (as the rest of
+ * the trace writes it; "-inf" stood in a tile with no visible key). */
+static const char *max_text(char buf[24], double v) {
+    if (v == -INFINITY) snprintf(buf, 24, "−∞");
+    else snprintf(buf, 24, "%.4f", v);
+    return buf;
+}
+
 static void print_flash_step(FILE *f, const av_flash_step *st, int k) {
-    char keys[32], mold[24], alpha[32];
+    char keys[32], tmax[24], mold[24], mnew[24], alpha[32];
     snprintf(keys, sizeof keys, "%d..%d", st->j0, st->j1 - 1);
-    if (st->m_old == -INFINITY) snprintf(mold, sizeof mold, "−∞");
-    else snprintf(mold, sizeof mold, "%.4f", st->m_old);
     if (st->m_new == -INFINITY) snprintf(alpha, sizeof alpha, "(nothing visible yet)");
     else if (st->m_old == -INFINITY) snprintf(alpha, sizeof alpha, "0 (first visible)");
     else snprintf(alpha, sizeof alpha, "%.6f", st->alpha);
-    int mold_w = st->m_old == -INFINITY ? 13 : 9; /* "−∞" is 6 bytes in 2 columns */
-    fprintf(f, "%s%4d  %-13s %5d  %9.4f  %*s → %-9.4f %-22s %10.4f %10.4f\n", ind, k + 1, keys, st->visible,
-            st->tile_max, mold_w, mold, st->m_new, alpha, st->tile_sum, st->l);
+    /* "−∞" is 6 bytes in 2 columns: 4 more bytes of field width keep the columns */
+    int wt = st->tile_max == -INFINITY ? 13 : 9, wo = st->m_old == -INFINITY ? 13 : 9, wn = st->m_new == -INFINITY ? 13 : 9;
+    fprintf(f, "%s%4d  %-13s %5d  %*s  %*s → %-*s %-22s %10.4f %10.4f\n", ind, k + 1, keys, st->visible, wt,
+            max_text(tmax, st->tile_max), wo, max_text(mold, st->m_old), wn, max_text(mnew, st->m_new), alpha,
+            st->tile_sum, st->l);
 }
 
 /* The online softmax on one query row, with its real numbers: the last real
