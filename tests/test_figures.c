@@ -1134,6 +1134,9 @@ static void test_title_prefix_and_sentence(void **state) {
     static const struct { const char *text, *want; } quoted[] = {
         {"“深度学习”很有趣", "‘\xE2\x81\xA8“深度学习”很有趣\xE2\x81\xA9’ \xC2\xB7 head 0"},
         {"He said \"hi\"", "‘He said \"hi\"’ \xC2\xB7 head 0"},
+        /* a quote past the 40-column cut is not shown, so the title keeps its double quotes */
+        {"The quick brown fox jumps over the lazy dog, said \"Ada\"",
+         "\xE2\x80\x9CThe quick brown fox jumps over the lazy\xE2\x80\xA6\xE2\x80\x9D \xC2\xB7 head 0"},
     };
     for (size_t i = 0; i < sizeof quoted / sizeof quoted[0]; i++) {
         RUN(&r, "-q", "-o", in(f, "q"), quoted[i].text);

@@ -139,8 +139,8 @@ void av_figures_short_sentence(char *out, size_t n, const char *text) {
  * FIRST STRONG ISOLATE U+2068 ... POP DIRECTIONAL ISOLATE U+2069 (UAX #9
  * 2.7), one unit inside the line: the quotes belong to the English line
  * (its direction, and its Latin script, so render/textlayout draws them with
- * the label font, not as full-width CJK quotes). A sentence holding a double
- * quote (“ ” or ") is quoted with ‘ ’. A right-to-left one also
+ * the label font, not as full-width CJK quotes). A shown text holding a
+ * double quote (“ ” or ") is quoted with ‘ ’. A right-to-left one also
  * starts with LEFT-TO-RIGHT MARK U+200E (the title line stays left to right:
  * UAX #9 P2 finds the mark first). --title is the user's text and keeps its
  * own direction; the plot wraps it to the figure's width over up to 3 lines, cutting
@@ -149,14 +149,21 @@ void av_figures_short_sentence(char *out, size_t n, const char *text) {
 static size_t make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
     const char *text = o->title ? o->title : sentence ? sentence : "";
     int rtl = !o->title && has_rtl(text), isolate = !o->title && has_non_ascii(text);
-    /* a sentence that holds double quotes gets single ones around it, as nested quotes alternate:
-     * ‘“深度学习”很有趣’, where ““深度学习”很有趣” read as two quotes opened */
-    int single = strstr(text, "“") || strstr(text, "”") || strchr(text, '"');
-    const char *open = o->title ? "" : single ? "‘" : "“", *close = o->title ? "" : single ? "’" : "”";
-    size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", open);
+    size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“");
+    char *open = lead + at - (o->title ? 0 : 3); /* the opening quote's 3 bytes */
     if (isolate) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");
+    size_t from = at;
     at += cut_text(lead + at, n - at, text, !o->title);
-    snprintf(lead + at, n - at, "%s%s", isolate ? "\xE2\x81\xA9" : "", close);
+    char *close = lead + at + (isolate ? 3 : 0);
+    snprintf(lead + at, n - at, "%s%s", isolate ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
+    /* a shown text that holds double quotes gets single ones around it, as nested quotes alternate:
+     * ‘“深度学习”很有趣’, where ““深度学习”很有趣” read as two quotes opened; “ ” and ‘ ’ differ in the
+     * last of their 3 bytes */
+    char saved = lead[at];
+    lead[at] = 0;
+    int inner = strstr(lead + from, "“") || strstr(lead + from, "”") || strchr(lead + from, '"');
+    lead[at] = saved;
+    if (!o->title && inner && close + 3 <= lead + n - 1) open[2] = '\x98', close[2] = '\x99';
     return o->title ? strlen(lead) : 0;
 }
 
