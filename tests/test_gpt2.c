@@ -322,6 +322,9 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 0, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "n_layer 0 is outside 1..128"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": -1}", "vocab_size -1 is outside"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"layer_norm_epsilon\": 0}", "layer_norm_epsilon 0 is outside (0, 1)"},
+        /* cJSON reads 1e400 as infinity: the message says what the file holds, not "inf" (a tester's report) */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"layer_norm_epsilon\": 1e400}", "layer_norm_epsilon (a number past 1.797e308) is outside (0, 1)"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"rope\", \"rope_base\": -1e400}}", "attnviz.rope_base (a number past -1.797e308) must be a finite number greater than 1"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"activation_function\": \"relu\"}", "config.json: activation_function is \"relu\"; attnviz supports only \"gelu_new\" (GPT-2's tanh GELU)"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"activation_function\": null}", "activation_function is null; attnviz supports only \"gelu_new\""},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"layer_norm_epsilon\": \"1e-5\"}", "\"layer_norm_epsilon\" is \"1e-5\"; it must be a number"},

@@ -113,15 +113,15 @@ static void test_split_and_digits(void **state) {
  * behavior, invert}, ByteLevel {use_regex}]. Vocabulary: "1" 0, "3" 1, "4" 2,
  * "5" 3, "Ġ" (a space) 4, ">" 5, "Ġ>" 6, "a" 7, "b" 8, "Ġ1" 9, "3Ġ" 10,
  * "31" 11; merges by rank: 0 "3 Ġ", 1 "Ġ >", 2 "Ġ 1", 3 "3 1". */
-static av_hftok *split_tok(const char *re, const char *behavior, int invert, int use_regex) {
+static av_hftok *split_tok(const char *re, const char *behavior, int invert, int use_regex, int literal) {
     char json[1200];
     snprintf(json, sizeof json,
-             "{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"%s\"},"
+             "{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"%s\":\"%s\"},"
              "\"behavior\":\"%s\",\"invert\":%s},{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":%s}]},"
              "\"model\":{\"type\":\"BPE\",\"vocab\":{\"1\":0,\"3\":1,\"4\":2,\"5\":3,\"\xc4\xa0\":4,\">\":5,\"\xc4\xa0>\":6,"
              "\"a\":7,\"b\":8,\"\xc4\xa0" "1\":9,\"3\xc4\xa0\":10,\"31\":11},"
              "\"merges\":[\"3 \xc4\xa0\",\"\xc4\xa0 >\",\"\xc4\xa0 1\",\"3 1\"]}}",
-             re, behavior, invert ? "true" : "false", use_regex ? "true" : "false");
+             literal ? "String" : "Regex", re, behavior, invert ? "true" : "false", use_regex ? "true" : "false");
     return load(json);
 }
 
@@ -142,39 +142,45 @@ static void test_split_behaviors(void **state) {
         const char *text;
         int32_t want[12];
         size_t n;
+        int literal; /* a {"String": ...} pattern */
     } c[] = {
         /* matches 3 1 4 1 5, gaps ␣ ␣ ␣ ␣ ␣>: pieces 3|␣|1|␣|4|␣|1|␣|5|␣> ("␣>" by rank 1) */
-        {"\\\\d", "Isolated", 0, 0, "3 1 4 1 5 >", {1, 4, 0, 4, 2, 4, 0, 4, 3, 6}, 10},
+        {"\\\\d", "Isolated", 0, 0, "3 1 4 1 5 >", {1, 4, 0, 4, 2, 4, 0, 4, 3, 6}, 10, 0},
         /* Isolated ignores which spans matched: the same pieces */
-        {"\\\\d", "Isolated", 1, 0, "3 1 4 1 5 >", {1, 4, 0, 4, 2, 4, 0, 4, 3, 6}, 10},
+        {"\\\\d", "Isolated", 1, 0, "3 1 4 1 5 >", {1, 4, 0, 4, 2, 4, 0, 4, 3, 6}, 10, 0},
         /* the gaps only: ␣|␣|␣|␣|␣> */
-        {"\\\\d", "Removed", 0, 0, "3 1 4 1 5 >", {4, 4, 4, 4, 6}, 5},
+        {"\\\\d", "Removed", 0, 0, "3 1 4 1 5 >", {4, 4, 4, 4, 6}, 5, 0},
         /* inverted, the gaps are removed: 3|1|4|1|5 */
-        {"\\\\d", "Removed", 1, 0, "3 1 4 1 5 >", {1, 0, 2, 0, 3}, 5},
+        {"\\\\d", "Removed", 1, 0, "3 1 4 1 5 >", {1, 0, 2, 0, 3}, 5, 0},
         /* each digit glued to the gap before it: 3|␣1|␣4|␣1|␣5|␣>; "␣1" is rank 2's, "␣4" and "␣5" no merge */
-        {"\\\\d", "MergedWithPrevious", 0, 0, "3 1 4 1 5 >", {1, 9, 4, 2, 9, 4, 3, 6}, 8},
+        {"\\\\d", "MergedWithPrevious", 0, 0, "3 1 4 1 5 >", {1, 9, 4, 2, 9, 4, 3, 6}, 8, 0},
         /* each digit glued to the gap after it: 3␣|1␣|4␣|1␣|5␣> ("3␣" rank 0; "5␣>": rank 1 makes ␣>) */
-        {"\\\\d", "MergedWithNext", 0, 0, "3 1 4 1 5 >", {10, 0, 4, 2, 4, 0, 4, 3, 6}, 9},
+        {"\\\\d", "MergedWithNext", 0, 0, "3 1 4 1 5 >", {10, 0, 4, 2, 4, 0, 4, 3, 6}, 9, 0},
         /* inverted, the gaps are the matches, glued to the digit before: the same pieces */
-        {"\\\\d", "MergedWithPrevious", 1, 0, "3 1 4 1 5 >", {10, 0, 4, 2, 4, 0, 4, 3, 6}, 9},
+        {"\\\\d", "MergedWithPrevious", 1, 0, "3 1 4 1 5 >", {10, 0, 4, 2, 4, 0, 4, 3, 6}, 9, 0},
         /* "31 4": matches 3 and 1 side by side, gap ␣, match 4; Contiguous: 31|␣|4 (rank 3), Isolated 3|1|␣|4 */
-        {"\\\\d", "Contiguous", 0, 0, "31 4", {11, 4, 2}, 3},
-        {"\\\\d", "Isolated", 0, 0, "31 4", {1, 0, 4, 2}, 4},
+        {"\\\\d", "Contiguous", 0, 0, "31 4", {11, 4, 2}, 3, 0},
+        {"\\\\d", "Isolated", 0, 0, "31 4", {1, 0, 4, 2}, 4, 0},
         /* a pattern matching nothing: one gap, the whole text: 3␣ (rank 0), 1 */
-        {"x", "Isolated", 0, 0, "3 1", {10, 0}, 2},
-        {"x", "Removed", 0, 0, "3 1", {10, 0}, 2},
+        {"x", "Isolated", 0, 0, "3 1", {10, 0}, 2, 0},
+        {"x", "Removed", 0, 0, "3 1", {10, 0}, 2, 0},
         /* empty matches at 0, 1, 2, 3 (the next search starts where the last ended, an empty match there is
          * skipped by one character); the gaps 3|␣|1 are the pieces */
-        {"a*", "Isolated", 0, 0, "3 1", {1, 4, 0}, 3},
+        {"a*", "Isolated", 0, 0, "3 1", {1, 4, 0}, 3, 0},
         /* ByteLevel use_regex true splits each piece with GPT-2's pattern: 3|␣1 */
-        {"x", "Isolated", 0, 1, "3 1", {1, 9}, 2},
+        {"x", "Isolated", 0, 1, "3 1", {1, 9}, 2, 0},
         /* everything removed: no ids */
-        {"x", "Removed", 1, 0, "3 1", {0}, 0},
+        {"x", "Removed", 1, 0, "3 1", {0}, 0, 0},
+        /* {"String": ...} is the text itself, not a regex: " " Removed cuts "3 1 4" into 3|1|4; "\d" is
+         * the two characters \ d, absent from "3 1", so the whole text is one piece, 3␣|1 by rank 0 (a
+         * String pattern did not compile at all: PCRE2_LITERAL with PCRE2_UCP, a tester's report) */
+        {" ", "Removed", 0, 0, "3 1 4", {1, 0, 2}, 3, 1},
+        {"\\\\d", "Isolated", 0, 0, "3 1", {10, 0}, 2, 1},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         printf("    case %zu: Split /%s/ %s%s on \"%s\"\n", i, c[i].re, c[i].behavior, c[i].invert ? ", invert" : "",
                c[i].text);
-        av_hftok *t = split_tok(c[i].re, c[i].behavior, c[i].invert, c[i].use_regex);
+        av_hftok *t = split_tok(c[i].re, c[i].behavior, c[i].invert, c[i].use_regex, c[i].literal);
         expect_ids(t, c[i].text, c[i].want, c[i].n);
         av_hftok_free(t);
     }

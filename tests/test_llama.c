@@ -248,6 +248,11 @@ static void test_config_errors(void **state) {
         {"{\"model_type\":\"llama\",\"hidden_size\":\"64\"}", "\"hidden_size\" is \"64\"; it must be a whole number"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
          "\"intermediate_size\":8,\"vocab_size\":9,\"rms_norm_eps\":\"1e-6\"}", "\"rms_norm_eps\" is \"1e-6\"; it must be a number"},
+        /* 1e400, read by cJSON as infinity, is named as what the file holds, not "inf" (a tester's report) */
+        {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9,\"rms_norm_eps\":1e400}", "rms_norm_eps (a number past 1.797e308) is outside (0, 1)"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9,\"rope_theta\":1e400}", "rope_theta (a number past 1.797e308) must be a finite number greater than 1"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
          "\"intermediate_size\":8,\"vocab_size\":9,\"tie_word_embeddings\":\"yes\"}", "\"tie_word_embeddings\" is \"yes\"; it must be true or false"},
         /* a long value is cut to 40 bytes with "…" */

@@ -1276,6 +1276,27 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     return s;
 }
 
+/* text as pieces of line, each with a space in front, end after the last:
+ * cut after each ", " and " vs " and before each " (", so that a narrow
+ * terminal breaks there ("learned vs sinusoidal vs RoPE positions" was one
+ * 42-column piece, noam's "lr = 1 · 16^-0.5 · min(...) (noam; peak ...)" one
+ * of 89). Joined, the pieces are text as it was: a pipe's line is unchanged. */
+static void add_parts(av_line *line, const char *text, const char *end) {
+    while (*text) {
+        const char *cut = NULL, *next = NULL;
+        static const char *const after[] = {", ", " vs "};
+        for (int k = 0; k < 2; k++) { /* the piece keeps "," or " vs"; the next starts after the space */
+            const char *c = strstr(text, after[k]);
+            if (c && (!cut || c + strlen(after[k]) - 1 < cut)) cut = c + strlen(after[k]) - 1, next = cut + 1;
+        }
+        const char *paren = strstr(text, " (");
+        if (paren && paren != text && (!cut || paren < cut)) cut = paren, next = paren + 1;
+        int len = cut ? (int)(cut - text) : (int)strlen(text);
+        av_line_add(line, " %.*s%s", len, text, cut ? "" : end);
+        text = cut ? next : text + len;
+    }
+}
+
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
@@ -1322,16 +1343,11 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         av_line_add(&line, " %d layer%s,", o.layers, o.layers == 1 ? "" : "s");
         av_line_add(&line, " %d head%s,", o.heads, o.heads == 1 ? "" : "s");
         av_line_add(&line, " d_model %d,", o.d_model);
-        for (const char *v = vlabel; *v;) { /* its parts each a piece: "learned positions, Pre-LN, ÷√d_k vs no
-                                              * scale" was one, wider than 40 columns */
-            const char *comma = strstr(v, ", ");
-            int len = comma ? (int)(comma - v) : (int)strlen(v);
-            av_line_add(&line, " %.*s%c", len, v, comma ? ',' : ';');
-            v += len + (comma ? 2 : 0);
-        }
+        add_parts(&line, vlabel, ";");
         av_line_add(&line, " batch %d,", o.batch);
         av_line_add(&line, " %d step%s,", o.steps, o.steps == 1 ? "" : "s");
-        av_line_add(&line, " AdamW %s,", lr_text);
+        av_line_add(&line, " AdamW");
+        add_parts(&line, lr_text, ",");
         av_line_add(&line, " weight decay %g,", o.weight_decay);
         av_line_add(&line, " clip 1.0,");
         av_line_add(&line, " seed %llu", (unsigned long long)o.seed);

@@ -180,6 +180,12 @@ uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n) {
     return h;
 }
 
+const char *av_num_shown(char buf[32], double v) {
+    if (isinf(v)) snprintf(buf, 32, "(a number past %s1.797e308)", v < 0 ? "-" : "");
+    else snprintf(buf, 32, "%g", v);
+    return buf;
+}
+
 const char *av_gib_over(char buf[32], double need, double limit) {
     const double gib = 1073741824.0;
     for (int d = 1; d <= 6; d++) {

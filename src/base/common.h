@@ -54,6 +54,11 @@ av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
  * "1273", 12734 at 4 is "1.273e+04", 1e-05 at 3 is "1.00e-05". Returns buf. */
 const char *av_sig_text(char buf[32], double v, int digits);
 
+/* A decimal read from a file, for a message: "%g", or "(a number past
+ * 1.797e308)" / "(a number past -1.797e308)" for an infinity (cJSON reads
+ * "1e400" as one; "inf" is not what the file says). Returns buf. */
+const char *av_num_shown(char buf[32], double v);
+
 /* need bytes in GiB (2^30 bytes) in buf, for "needs X GiB, more than the
  * limit GiB allowed": one decimal, or as many more (up to 6) as it takes to
  * read as more than limit bytes. 2,147,766,336 against a 2 GiB limit is

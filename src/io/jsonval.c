@@ -72,7 +72,8 @@ static char *escape_bidi(char *text) {
 
 void av_json_shown(char *buf, size_t n, const cJSON *j) {
     if (cJSON_IsNumber(j) && isinf(j->valuedouble)) { /* cJSON prints infinity as null; the text (1e400) is gone */
-        snprintf(buf, n, "%s", j->valuedouble > 0 ? "(a number past 1.797e308)" : "(a number past -1.797e308)");
+        char v[32];
+        snprintf(buf, n, "%s", av_num_shown(v, j->valuedouble));
         return;
     }
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;

@@ -43,12 +43,15 @@ static av_status check_config(const av_gpt2_config *c, const char *n, av_err *er
         return av_fail(err, AV_EUSAGE, "%s: vocab_size %d is outside 1..%d", n, c->vocab_size, AV_GPT2_MAX_VOCAB);
     if (c->n_positions < 1 || c->n_positions > AV_GPT2_MAX_POSITIONS)
         return av_fail(err, AV_EUSAGE, "%s: n_positions %d is outside 1..%d", n, c->n_positions, AV_GPT2_MAX_POSITIONS);
+    char v[32]; /* 1e400 is "a number past 1.797e308", not "inf" */
     if (!(c->layer_norm_epsilon > 0 && c->layer_norm_epsilon < 1))
-        return av_fail(err, AV_EUSAGE, "%s: layer_norm_epsilon %g is outside (0, 1)", n, c->layer_norm_epsilon);
+        return av_fail(err, AV_EUSAGE, "%s: layer_norm_epsilon %s is outside (0, 1)", n,
+                       av_num_shown(v, c->layer_norm_epsilon));
     if (c->positions == AV_POS_ROPE && (c->n_embd / c->n_head) % 2)
         return av_fail(err, AV_EUSAGE, "%s: RoPE needs an even d_k; d_k = n_embd / n_head = %d", n, c->n_embd / c->n_head);
     if (c->positions == AV_POS_ROPE && !(c->rope_base > 1 && isfinite(c->rope_base)))
-        return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base %g must be a finite number greater than 1", n, c->rope_base);
+        return av_fail(err, AV_EUSAGE, "%s: attnviz.rope_base %s must be a finite number greater than 1", n,
+                       av_num_shown(v, c->rope_base));
     return AV_OK;
 }
 

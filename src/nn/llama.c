@@ -82,10 +82,12 @@ static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n
         return av_fail(err, AV_EUSAGE, "%s: vocab_size %d is outside 1..%d", n, c->vocab_size, AV_GPT2_MAX_VOCAB);
     if (c->max_positions < 1)
         return av_fail(err, AV_EUSAGE, "%s: max_position_embeddings %d must be positive", n, c->max_positions);
+    char v[32]; /* 1e400 is "a number past 1.797e308", not "inf" */
     if (!(c->rms_norm_eps > 0 && c->rms_norm_eps < 1))
-        return av_fail(err, AV_EUSAGE, "%s: rms_norm_eps %g is outside (0, 1)", n, c->rms_norm_eps);
+        return av_fail(err, AV_EUSAGE, "%s: rms_norm_eps %s is outside (0, 1)", n, av_num_shown(v, c->rms_norm_eps));
     if (!(c->rope_theta > 1 && isfinite(c->rope_theta)))
-        return av_fail(err, AV_EUSAGE, "%s: rope_theta %g must be a finite number greater than 1", n, c->rope_theta);
+        return av_fail(err, AV_EUSAGE, "%s: rope_theta %s must be a finite number greater than 1", n,
+                       av_num_shown(v, c->rope_theta));
     return AV_OK;
 }
 

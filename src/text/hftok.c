@@ -222,7 +222,8 @@ static av_status split_settings(av_hftok *t, const cJSON *e, const char *name, a
     int code;
     PCRE2_SIZE at;
     const char *p = cJSON_IsString(re) ? re->valuestring : str->valuestring;
-    t->split = pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP | (cJSON_IsString(re) ? 0 : PCRE2_LITERAL),
+    /* PCRE2_LITERAL refuses PCRE2_UCP ("invalid option bits"): a String pattern has no classes to need it */
+    t->split = pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, PCRE2_UTF | (cJSON_IsString(re) ? PCRE2_UCP : PCRE2_LITERAL),
                              &code, &at, NULL);
     if (!t->split) {
         PCRE2_UCHAR msg[256];
