@@ -137,6 +137,7 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
     return st;
 }
 
+/* av_explain_parse without comma_hint's addition. */
 static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
     size_t sep = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */

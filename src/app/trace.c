@@ -268,7 +268,6 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
 
 static void print_concat_output(const av_trace *tr, const av_model *m, int n);
 
-/* One tile of the worked example: keys, tile max, m_old → m_new, rescale, tile sum, l. */
 /* v as the worked example prints a maximum: "%.4f", or "−∞" (as the rest of
  * the trace writes it; "-inf" stood in a tile with no visible key). */
 static const char *max_text(char buf[24], double v) {
@@ -277,6 +276,7 @@ static const char *max_text(char buf[24], double v) {
     return buf;
 }
 
+/* One tile of the worked example: keys, tile max, m_old → m_new, rescale, tile sum, l. */
 static void print_flash_step(FILE *f, const av_flash_step *st, int k) {
     char keys[32], tmax[24], mold[24], mnew[24], alpha[32];
     snprintf(keys, sizeof keys, "%d..%d", st->j0, st->j1 - 1);
