@@ -90,17 +90,25 @@ static void test_half_conversions_by_hand(void **state) {
     }
 }
 
-static void test_write_then_read(void **state) {
-    tu_fixture *f = *state;
-    float a[6] = {0.5f, -1.25f, 3.0f, 1e-3f, 65504.0f, -0.0f}, s = 7.0f;
+/* f/m.safetensors with three tensors from a (6 floats) and s: layer.w F32
+ * (2, 3), layer.h F16 (6), scalar BF16 (); returns its path. */
+static const char *write_three(tu_fixture *f, const float *a, const float *s) {
     av_st_write_tensor t[3] = {
         {"layer.w", AV_ST_F32, 2, {2, 3}, a},
         {"layer.h", AV_ST_F16, 1, {6}, a},
-        {"scalar", AV_ST_BF16, 0, {0}, &s},
+        {"scalar", AV_ST_BF16, 0, {0}, s},
     };
     av_err err = {{0}};
     const char *path = tu_in(f, "m.safetensors");
     if (av_safetensors_write(path, t, 3, &err)) fail_msg("%s", err.msg);
+    return path;
+}
+
+static void test_write_then_read(void **state) {
+    tu_fixture *f = *state;
+    float a[6] = {0.5f, -1.25f, 3.0f, 1e-3f, 65504.0f, -0.0f}, s = 7.0f;
+    av_err err = {{0}};
+    const char *path = write_three(f, a, &s);
     size_t len;
     char *raw = tu_slurp_file(path, &len);
     /* the header by hand: compact JSON, back-to-back offsets, padded to 8 */
@@ -336,14 +344,8 @@ static void test_many_tensors(void **state) {
 static void test_open_refuses_bytes_after_the_last_tensor(void **state) {
     tu_fixture *f = *state;
     float a[6] = {0}, s = 0;
-    av_st_write_tensor t[3] = {
-        {"layer.w", AV_ST_F32, 2, {2, 3}, a},
-        {"layer.h", AV_ST_F16, 1, {6}, a},
-        {"scalar", AV_ST_BF16, 0, {0}, &s},
-    };
     av_err err = {{0}};
-    const char *path = tu_in(f, "m.safetensors");
-    if (av_safetensors_write(path, t, 3, &err)) fail_msg("%s", err.msg);
+    const char *path = write_three(f, a, &s);
     av_safetensors st;
     if (av_safetensors_open(&st, path, &err)) fail_msg("%s", err.msg);
     assert_int_equal(st.len, 230);
