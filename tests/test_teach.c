@@ -164,6 +164,16 @@ static void test_explain_takes_a_full_width_comma(void **state) {
             fail_msg("--explain %s on %s: exit %d: %s", commas[i].spec, commas[i].text, a.code, a.err);
         tu_free(&a);
     }
+    /* a token that is a double quote is shown in single quotes, as Python's repr does: key """ read as an
+     * empty string and a quote (a tester's report); 'He said "hi"' is He 0, said 1, " 2, hi 3, " 4 */
+    run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "0,2", "He said \"hi\"", NULL);
+    if (a.code != 0 || !strstr(a.out, "query 0 \"He\" → key 2 '\"'") || !strstr(a.out, "so key '\"' has weight "))
+        fail_msg("a quote token: exit %d: %s%s", a.code, a.out, a.err);
+    tu_free(&a);
+    run_attnviz(&a, NULL, "--no-plot", "-q", "--compare", "order", "\" hi \"", NULL);
+    if (a.code != 0 || !strstr(a.out, "swap token 0 '\"' and token 2 '\"'") || !strstr(a.out, "(both are '\"', so"))
+        fail_msg("order of quotes: exit %d: %s%s", a.code, a.out, a.err);
+    tu_free(&a);
     run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "2,好", "你好，世界", NULL);
     if (a.code != 0 || !strstr(a.out, "query 2 \"，\" → key 1 \"好\"")) fail_msg("2,好: exit %d: %s%s", a.code, a.out, a.err);
     tu_free(&a);

@@ -224,8 +224,11 @@ av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind ki
 }
 
 static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, int color) {
-    fprintf(f, "\n%s--compare order%s: swap token 0 \"%s\" and token %d \"%s\" (same embeddings and weights)\n",
-            av_bold(color), av_reset(color), toks->tok[0], c->last, toks->tok[c->last]);
+    char first[AV_MAX_TOKEN_BYTES + 8], last[AV_MAX_TOKEN_BYTES + 8]; /* '"' for a quote token */
+    av_quote_token(first, sizeof first, toks->tok[0]);
+    av_quote_token(last, sizeof last, toks->tok[c->last]);
+    fprintf(f, "\n%s--compare order%s: swap token 0 %s and token %d %s (same embeddings and weights)\n",
+            av_bold(color), av_reset(color), first, c->last, last);
     fprintf(f, "  check: max over heads, i, j of |A_swapped[π(i), π(j)] − A[i, j]|  (0 = the weights only permute)\n");
     for (int p = 0; p < c->n; p++)
         fprintf(f, "  positions %-11s max difference = %-10.3g %s\n", av_positions_name(c->order_pos[p]),
@@ -233,8 +236,8 @@ static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, 
                 c->order_diff[p] == 0 ? "exactly a permutation: attention alone is blind to word order"
                                       : "order matters: positions make the weights depend on where a word is");
     if (strcmp(toks->tok[0], toks->tok[c->last]) == 0) /* "the cat the": the swap leaves the sentence as it was */
-        fprintf(f, "  (both are \"%s\", so the swapped sentence is the same sentence: the check compares the weights of "
-                "one copy of the word with the other's, which differ only by position)\n", toks->tok[0]);
+        fprintf(f, "  (both are %s, so the swapped sentence is the same sentence: the check compares the weights of "
+                "one copy of the word with the other's, which differ only by position)\n", first);
     if (c->order_dropped_mask)
         fprintf(f, "  (the causal mask and --attn-mask depend on position, so this comparison runs without them)\n");
     if (c->left_out[0]) fprintf(f, "  (positions rope is left out: %s)\n", c->left_out);
@@ -300,9 +303,11 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
         hms[i] = (av_heatmap){.title = names[i], .n_q = T, .n_k = T, .q_labels = tok, .k_labels = tok,
                               .w = c->order_delta[i] + (size_t)h * T * T, .panel_title = names[i]};
     }
-    snprintf(title, sizeof title, "%s%s--compare order: swap \"%s\" and \"%s\", then |A′[π(i), π(j)] − A[i, j]| "
+    char first[AV_MAX_TOKEN_BYTES + 8], last[AV_MAX_TOKEN_BYTES + 8]; /* '"' for a quote token */
+    snprintf(title, sizeof title, "%s%s--compare order: swap %s and %s, then |A′[π(i), π(j)] − A[i, j]| "
              "of head %d of %d · 0 everywhere = the weights only permute%s · %s%s%s", context ? context : "",
-             context ? " · " : "", tok[0], tok[c->last], h, c->H,
+             context ? " · " : "", av_quote_token(first, sizeof first, tok[0]),
+             av_quote_token(last, sizeof last, tok[c->last]), h, c->H,
              c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "", c->shared,
              c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
     av_plot_meta mm = meta ? *meta : (av_plot_meta){0};

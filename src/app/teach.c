@@ -198,8 +198,11 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
 
     char layer[32] = ""; /* a --model's layer: its heads are numbered per layer */
     if (m->model_layer) snprintf(layer, sizeof layer, "layer %d, ", m->model_layer - 1);
-    fprintf(f, "\n%s--explain: %shead %d, query %d \"%s\" → key %d \"%s\"%s   (d_k = %d)\n", av_bold(color), layer, h,
-            qi, toks->tok[qi], kj, toks->tok[kj], av_reset(color), D);
+    char qq[AV_MAX_TOKEN_BYTES + 8], kq[AV_MAX_TOKEN_BYTES + 8]; /* 'He said "hi"': a quote token is '"' */
+    av_quote_token(qq, sizeof qq, toks->tok[qi]);
+    av_quote_token(kq, sizeof kq, toks->tok[kj]);
+    fprintf(f, "\n%s--explain: %shead %d, query %d %s → key %d %s%s   (d_k = %d)\n", av_bold(color), layer, h, qi, qq,
+            kj, kq, av_reset(color), D);
     fprintf(f, "  q_%d = Q[%d, %d, :] = ", qi, h, qi);
     print_vec(f, q, D, precision);
     fprintf(f, "   (%d number%s%s)\n", D, D == 1 ? "" : "s", c->positions == AV_POS_ROPE ? ", after RoPE" : "");
@@ -224,7 +227,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     double maxv = -INFINITY, sum = 0.0;
     for (int j = 0; j < T; j++)
         if (!m_row[j] && s_row[j] > maxv) maxv = s_row[j];
-    fprintf(f, "  the whole row %d of S (query \"%s\") and its softmax:\n", qi, toks->tok[qi]);
+    fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qq);
     fprintf(f, "      %-4s ", "j");
     av_put_width(f, "key", 12, 0);
     const char *heads[] = {"S[i,j]", "S − max", "exp(S − max)", "A[i,j]"};
@@ -275,8 +278,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     print_vec(f, contrib, show, precision);
     fprintf(f, "%s\n", show < D ? " …" : "");
     /* a weight, not a share of the output vector: the v_j differ in length and their entries can cancel */
-    fprintf(f, "  so key \"%s\" has weight %.1f%% in query \"%s\"'s weighted average of the value vectors in head %d.\n",
-            toks->tok[kj], 100.0 * w, toks->tok[qi], h);
+    fprintf(f, "  so key %s has weight %.1f%% in query %s's weighted average of the value vectors in head %d.\n", kq,
+            100.0 * w, qq, h);
 }
 
 /* ----------------------------------------------------------------------------

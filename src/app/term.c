@@ -143,3 +143,9 @@ int av_line_cols(FILE *f) {
     int cols = av_term_width_of(fd) - 1;
     return cols < 20 ? 20 : cols;
 }
+
+const char *av_quote_token(char *buf, size_t n, const char *tok) {
+    char q = strchr(tok, '"') ? '\'' : '"';
+    snprintf(buf, n, "%c%s%c", q, tok, q);
+    return buf;
+}

@@ -85,4 +85,9 @@ void av_line_print(FILE *f, const av_line *l, int cols, int indent);
  * file keeps each line whole for logs, grep and diff. */
 int av_line_cols(FILE *f);
 
+/* buf (n bytes) = tok in quotes for a line of the trace: "love", or 'tok'
+ * when tok holds a double quote, as Python's repr picks (key """ read as an
+ * empty string and a quote). Returns buf. */
+const char *av_quote_token(char *buf, size_t n, const char *tok);
+
 #endif
