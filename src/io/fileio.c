@@ -482,9 +482,13 @@ av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, s
     *out = NULL;
     *len = 0;
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) /* a folder: av_read_file's EISDIR */
-        return av_fail(err, AV_EUSAGE, "cannot read '%s': it is %s, not a regular file", path,
-                       S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISSOCK(sb.st_mode) ? "a socket" : "a device");
+        return av_not_regular(path, sb.st_mode, err);
     return av_read_file(path, max_bytes, out, len, err);
+}
+
+av_status av_not_regular(const char *path, unsigned mode, av_err *err) {
+    return av_fail(err, AV_EUSAGE, "cannot read '%s': it is %s, not a regular file", path,
+                   S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a device");
 }
 
 /* The length of dir without its trailing '/': "out//" -> "out"; "/" and "//" -> "/". */

@@ -142,6 +142,12 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
  * DIR/config.json`). -f FILE keeps av_read_file: `-f <(cmd)` is a pipe. */
 av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
+/* The error for path, whose st_mode is mode and which is not a regular file:
+ * AV_EUSAGE "cannot read 'x': it is a FIFO, not a regular file" (or a
+ * folder, a socket, a device). The one wording for av_read_regular_file and
+ * safetensors.h's av_safetensors_open, which checks the mode it opened. */
+av_status av_not_regular(const char *path, unsigned mode, av_err *err);
+
 /* dir + "/" + name into out (n bytes, NUL-terminated, cut to fit), the one
  * way attnviz joins a folder and a file name, so a folder typed with a
  * trailing slash never shows as "out//heads.png" in a message. Trailing '/'

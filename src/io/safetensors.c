@@ -375,9 +375,7 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
     }
     if (!S_ISREG(sb.st_mode)) {
         close(fd);
-        return av_fail(err, AV_EUSAGE, "cannot read '%s': it is %s, not a regular file", path,
-                       S_ISDIR(sb.st_mode) ? "a folder" : S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISSOCK(sb.st_mode)
-                       ? "a socket" : "a device");
+        return av_not_regular(path, sb.st_mode, err);
     }
     size_t len = (size_t)sb.st_size;
     if (len < 8) {

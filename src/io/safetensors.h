@@ -109,7 +109,8 @@ av_status av_safetensors_parse(av_safetensors *st, const unsigned char *buf, siz
  * parse does against the file's length, and only then mmap the whole file
  * read-only (MAP_POPULATE: every byte is a tensor's, and is read). Errors:
  * AV_EUSAGE "cannot read 'x': No such file or directory" (a path that does
- * not exist, av_input_path_status), "cannot read 'x': not a regular file",
+ * not exist, av_input_path_status), "cannot read 'x': it is a FIFO, not a
+ * regular file" (a folder, a socket, a device: fileio.h av_not_regular),
  * and as parse (a file with bytes after its last tensor among them, refused
  * before its data is mapped); AV_ERUNTIME "cannot read 'x': ..." for a file
  * that cannot be read (fstat, pread, mmap, out of memory for the header) or
