@@ -356,6 +356,44 @@ static void test_isolate_keeps_quotes_in_the_outer_script(void **state) {
     assert_true(joined != alone);
 }
 
+/* Glyph k of utf8 laid out at 20 px: its font slot and advance (1/64 px,
+ * to the next glyph, or to the line's end). */
+static void glyph_at(const char *utf8, int k, int *slot, int32_t *advance) {
+    av_text_layout lay;
+    assert_int_equal(av_text_lay(utf8, 20, 0, &lay), 0);
+    assert_true(k < lay.n);
+    *slot = lay.g[k].slot;
+    *advance = (k + 1 < lay.n ? lay.g[k + 1].x : lay.width) - lay.g[k].x;
+    av_text_layout_free(&lay);
+}
+
+/* Digits, the space and ASCII punctuation next to Chinese are drawn by the
+ * label font, as matplotlib's per-glyph fallback draws them: the row label
+ * "14 元" has the digits of "16 ，" and "44 x" (before, the digits joined
+ * the Han run and took the CJK font's smaller ones), and in a title's
+ * `"你", then` the space after the comma is as wide as in `"x", then` (the
+ * CJK font's left almost no gap). Full-width ， stays with the CJK font. */
+static void test_latin1_next_to_han_uses_the_label_font(void **state) {
+    (void)state;
+    int latin, han, punct, s;
+    int32_t a_latin, a_han, a_punct, a;
+    glyph_at("44 x", 0, &latin, &a_latin);
+    glyph_at("14 \u5143", 0, &han, &a_han);    /* 14 元 */
+    glyph_at("16 \uFF0C", 0, &punct, &a_punct); /* 16 ， */
+    assert_int_equal(han, latin);
+    assert_int_equal(punct, latin);
+    assert_int_equal(a_han, a_latin);
+    assert_int_equal(a_punct, a_latin);
+    glyph_at("14 \u5143", 3, &han, &a);
+    assert_int_not_equal(han, latin); /* 元 itself: the CJK font */
+    glyph_at("16 \uFF0C", 3, &punct, &a);
+    assert_int_equal(punct, han);      /* ，: the CJK font too */
+    glyph_at("\"x\", then", 3, &s, &a_latin); /* the space after the comma */
+    glyph_at("\"\u4F60\", then", 3, &s, &a);
+    assert_int_equal(s, latin);
+    assert_int_equal(a, a_latin);
+}
+
 /* ---------------------------------------------------------------- widths and anchors */
 
 /* Ink column range of a rendered single text item. */
@@ -847,6 +885,7 @@ int main(void) {
         cmocka_unit_test(test_mixed_runs_in_display_order),
         cmocka_unit_test(test_font_per_script_run),
         cmocka_unit_test(test_isolate_keeps_quotes_in_the_outer_script),
+        cmocka_unit_test(test_latin1_next_to_han_uses_the_label_font),
         cmocka_unit_test(test_measured_width_is_drawn_extent),
         cmocka_unit_test(test_script_without_font_draws_boxes),
         cmocka_unit_test(test_prepare_gives_the_same_layouts),

@@ -771,14 +771,31 @@ static int run_font(const line *ln, size_t a, size_t b, int bold) {
     return -1;
 }
 
+/* 1 for the scripts whose fonts carry Latin letters, digits and ASCII
+ * punctuation of their own design (Noto Sans CJK's are smaller and its
+ * space narrower than the label font's). */
+static int is_cjk_script(hb_script_t sc) {
+    return sc == HB_SCRIPT_HAN || sc == HB_SCRIPT_HIRAGANA || sc == HB_SCRIPT_KATAKANA || sc == HB_SCRIPT_HANGUL ||
+           sc == HB_SCRIPT_BOPOMOFO;
+}
+
 /* Font of character i in a run whose font is `run`: the run's font when it
  * has the character; a mark or joiner stays with the character before it;
- * anything else the first font that has it. Marks ln->missing[i]. */
+ * anything else the first font that has it. A Common character of Latin-1
+ * (digits, space, ASCII punctuation, ·) in a CJK run is drawn by the first
+ * font that has it, as matplotlib's per-glyph fallback and CSS font-family
+ * lists draw it: "14 元" and "16 ，" get the same digits, and the space in
+ * `"你", then` its label-font width. Full-width forms (，。) stay with the
+ * run. Marks ln->missing[i]. */
 static int char_font(line *ln, size_t i, int run, int bold) {
     uint32_t cp = ln->cp[i];
     int prev = i > 0 && ln->font[i - 1] >= 0 ? ln->font[i - 1] : run;
     if (av_utf8_is_ignorable(cp)) return prev;
     if (own_script(cp) == HB_SCRIPT_INHERITED && slot_has(prev, cp)) return prev;
+    if (cp >= 0x20 && cp < 0x100 && own_script(cp) == HB_SCRIPT_COMMON && is_cjk_script(ln->sc[i])) {
+        int f = face_for(cp, bold);
+        if (f >= 0) return f;
+    }
     if (slot_has(run, cp)) return run;
     int f = face_for(cp, bold);
     ln->missing[i] = f < 0;
