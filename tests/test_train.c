@@ -1928,6 +1928,66 @@ static void test_cli_train_gif_of_many_heads_says_which(void **state) {
     if (right - left < w * 6 / 10) fail_msg("the title spans x %d..%d of %d px: no note line", left, right, w);
 }
 
+/* The first row of frame k of a GIF holding 60 side-by-side pixels that are not near white (a
+ * heat-map panel's top edge; title text never has such a run): its y, or -1. */
+static int gif_panel_top(const char *path, int k, int *n_frames) {
+    int e, top = -1;
+    GifFileType *g = DGifOpenFileName(path, &e);
+    if (!g || DGifSlurp(g) != GIF_OK) fail_msg("cannot read %s", path);
+    *n_frames = g->ImageCount;
+    assert_true(k < g->ImageCount);
+    const SavedImage *si = &g->SavedImages[k];
+    const ColorMapObject *cm = si->ImageDesc.ColorMap ? si->ImageDesc.ColorMap : g->SColorMap;
+    int w = si->ImageDesc.Width, h = si->ImageDesc.Height;
+    for (int y = 0; y < h && top < 0; y++)
+        for (int x = 0, run = 0; x < w && top < 0; x++) {
+            GifColorType c = cm->Colors[si->RasterBits[(size_t)y * w + x]];
+            run = c.Red < 200 || c.Green < 200 || c.Blue < 200 ? run + 1 : 0;
+            if (run >= 60) top = y;
+        }
+    DGifCloseFile(g, &e);
+    return top;
+}
+
+/* The heat-maps stand still from frame to frame: step 0's title ("reverse, step 0: untrained
+ * (random initialisation) · ...") wraps to one more line than the later ones', and every panel sat
+ * 25 px lower in frame 0 than in frames 1-9 (104 vs 79 px with the defaults, 129 vs 104 with 1
+ * layer of 2 heads): a learner's report. Frames are now padded above, so the panels' top edge has
+ * one y in all 10 frames. */
+static void test_cli_train_gif_panels_stay_still(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", "1", "--heads", "2", "-q", "-o", f->dir,
+                NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    int n = 0, top0 = gif_panel_top(tu_in(f, "attention.gif"), 0, &n);
+    assert_int_equal(n, 10); /* steps 0, 1, 2, 3, 4, 6, 8, 11, 15, 20 */
+    assert_true(top0 > 0);
+    for (int k = 1; k < n; k++) {
+        int top = gif_panel_top(tu_in(f, "attention.gif"), k, &n);
+        if (top != top0) fail_msg("frame %d's panels start at y %d, frame 0's at %d", k, top, top0);
+    }
+}
+
+/* A frame's title names the model as the film strip does, so the frames of two --compare variants
+ * (pre-ln/ and post-ln/attention.gif) can be told apart on a slide; they named only the task, step,
+ * accuracy and probe. Hand-written expected strings. */
+static void test_gif_frame_title_names_the_model(void **state) {
+    (void)state;
+    char t[800];
+    const char *model = "2 layers, 4 heads, d_model 64 · learned positions, Post-LN, ÷√d_k";
+    const char *probe = "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"";
+    av_train_frame_title(t, sizeof t, "reverse", 600, 1.0, model, probe, "");
+    assert_string_equal(t, "trained on reverse, step 600 · held-out accuracy 100.0 % · 2 layers, 4 heads, "
+                           "d_model 64 · learned positions, Post-LN, ÷√d_k · probe \"3 1 4 1 5 >\" "
+                           "and its answer \" 5 1 4 1 3\"");
+    av_train_frame_title(t, sizeof t, "sort", 0, 1.0 / 512, model, probe, "8 of 96 heads");
+    assert_string_equal(t, "sort, step 0: untrained (random initialisation) · held-out accuracy 0.2 % · 2 layers, "
+                           "4 heads, d_model 64 · learned positions, Post-LN, ÷√d_k · probe \"3 1 4 "
+                           "1 5 >\" and its answer \" 5 1 4 1 3\" · 8 of 96 heads");
+}
+
 /* The film strip's row labels and the GIF's titles give the held-out accuracy as the log and
  * train.csv measure it (a count of 512 held-out sequences), to one decimal: 1 of 512 right is
  * 0.2 %, 510 of 512 is 99.6 %. They rounded to whole percent, so a film strip said "acc 100 %"
@@ -2620,6 +2680,7 @@ int main(void) {
         cmocka_unit_test(test_adamw_one_step_by_hand),
         cmocka_unit_test(test_schedules_by_hand),
         cmocka_unit_test(test_gif_shows_the_heads_with_most_attention_on_target),
+        cmocka_unit_test(test_gif_frame_title_names_the_model),
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
         cmocka_unit_test(test_docs_state_the_default_warmup_rule),
         cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -2692,6 +2753,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_of_many_heads_stays_within_2400_px, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

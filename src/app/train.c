@@ -641,6 +641,7 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
 typedef struct {
     const train_log *g;
     const char *title;
+    const char *model;           /* "2 layers, 4 heads, d_model 64 · learned positions, Pre-LN, ÷√d_k" */
     const char *probe;           /* the probe's line: probe "3 1 4 1 5 >" and its answer " 5 1 4 1 3" */
     const char *const *tokens;   /* T labels */
     const unsigned char *mask;   /* (T, T) causal */
@@ -687,6 +688,17 @@ static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_m
     return s;
 }
 
+void av_train_frame_title(char *out, size_t n, const char *task, int step, double accuracy, const char *model,
+                          const char *probe, const char *note) {
+    char what[96]; /* step 0 is the random initialisation: "trained on reverse, step 0" said it was trained */
+    if (step == 0) snprintf(what, sizeof what, "%s, step 0: untrained (random initialisation)", task);
+    else snprintf(what, sizeof what, "trained on %s, step %d", task, step);
+    /* the model, as the film strip names it: post-ln/attention.gif's frames read as pre-ln's (a learner's
+     * report); the note is one more " · " piece, which wraps there when too wide for the frame */
+    snprintf(out, n, "%s · held-out accuracy %.1f %% · %s · %s%s%s", what, 100 * accuracy, model, probe,
+             note[0] ? " · " : "", note);
+}
+
 /* One GIF frame: the attention grid of snapshot k, as RGB: the shown heads order[0..shown-1]
  * (av_train_gif_heads), and the note saying which when not every head is shown ("" when all are). */
 static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_fig *sf, int k, const char *task,
@@ -701,13 +713,7 @@ static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_
         hms[i] = (av_heatmap){.n_q = T, .n_k = T, .q_labels = sf->tokens, .k_labels = sf->tokens,
                               .w = g->att + ((size_t)k * LH + hd) * T * T, .masked = sf->mask, .panel_title = names[i]};
     }
-    /* the note is one more " · " piece of the title, which wraps there when too wide for the frame */
-    char what[96]; /* step 0 is the random initialisation: "trained on reverse, step 0" said it was trained */
-    if (g->snap_step[k] == 0) snprintf(what, sizeof what, "%s, step 0: untrained (random initialisation)", task);
-    else snprintf(what, sizeof what, "trained on %s, step %d", task, g->snap_step[k]);
-    /* the probe, as the film strip says it: a frame on a slide names its input */
-    snprintf(title, sizeof title, "%s · held-out accuracy %.1f %% · %s%s%s", what, 100 * g->acc[k], sf->probe,
-             note[0] ? " · " : "", note);
+    av_train_frame_title(title, sizeof title, task, g->snap_step[k], g->acc[k], sf->model, sf->probe, note);
     av_dlist dl;
     av_status s = av_plot_layout_grid(&dl, hms, shown, title, meta, err);
     size_t stride;
@@ -733,11 +739,17 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
         if (!s) { W = w[k] > W ? w[k] : W; H = h[k] > H ? h[k] : H; }
     }
     free(order);
-    for (int k = 0; !s && k < g->n_snap; k++) { /* same size for every frame: pad with white */
+    /* same size for every frame, padded with its background above and at both sides: a title that
+     * wraps to one more line (step 0's "untrained (random initialisation)") adds height above the
+     * grid, so the heat-maps stay still from frame to frame, as a FuncAnimation's axes do (they
+     * jumped 25 px after frame 0: a learner's report) */
+    for (int k = 0; !s && k < g->n_snap; k++) {
         frames[k] = malloc((size_t)W * H * 3);
         if (!frames[k]) { s = av_fail(err, AV_ERUNTIME, "out of memory for the GIF"); break; }
-        memset(frames[k], 255, (size_t)W * H * 3);
-        for (int y = 0; y < h[k]; y++) memcpy(frames[k] + (size_t)y * W * 3, raw[k] + (size_t)y * w[k] * 3, (size_t)w[k] * 3);
+        for (size_t p = 0; p < (size_t)W * H; p++) memcpy(frames[k] + p * 3, raw[k], 3); /* the corner's colour */
+        size_t x0 = (size_t)(W - w[k]) / 2, y0 = (size_t)(H - h[k]);
+        for (int y = 0; y < h[k]; y++)
+            memcpy(frames[k] + ((y0 + (size_t)y) * W + x0) * 3, raw[k] + (size_t)y * w[k] * 3, (size_t)w[k] * 3);
     }
     char path[4096];
     av_path_join(path, sizeof path, dir, "attention.gif");
@@ -824,13 +836,15 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
     int saved = !s;
     if (!s) s = write_csv(dir, &r->log, err);
-    snprintf(title, sizeof title, "trained on %s, step %d · %d layer%s, %d head%s, d_model %d · %s", task, o->steps,
-             o->layers, o->layers == 1 ? "" : "s", o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
+    char model[160];
+    snprintf(model, sizeof model, "%d layer%s, %d head%s, d_model %d · %s", o->layers, o->layers == 1 ? "" : "s",
+             o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
+    snprintf(title, sizeof title, "trained on %s, step %d · %s", task, o->steps, model);
     log_fig lf = {.g = &r->log, .title = title};
     if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
     char probe[300]; /* probe_label: 26 bytes of words and two texts of up to 127 */
     probe_label(probe, sizeof probe, &r->probe);
-    strip_fig sf = {.g = &r->log, .title = title, .probe = probe, .tokens = lp, .mask = mask};
+    strip_fig sf = {.g = &r->log, .title = title, .model = model, .probe = probe, .tokens = lp, .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
     size_t len = strlen(err->msg);

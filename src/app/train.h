@@ -79,6 +79,16 @@ void av_train_fill_defaults(av_train_opts *o);
  * first" (cut to note_size; 200 bytes always suffice). No errors. */
 int av_train_gif_heads(int *order, char *note, size_t note_size, const double *aot_last, int L, int H);
 
+/* The title of attention.gif's frame at snapshot `step` (0 = the random initialisation), so a frame
+ * put on a slide says what it shows, as the film strip does: the task and step, the held-out
+ * accuracy (a fraction 0..1, shown in percent to one decimal), the model ("2 layers, 4 heads,
+ * d_model 64 · learned positions, Pre-LN, ÷√d_k": two --compare variants' frames differ), the
+ * probe's line, and note (av_train_gif_heads's; "" for none). Example: "trained on reverse, step
+ * 600 · held-out accuracy 100.0 % · 2 layers, 4 heads, d_model 64 · learned positions, Post-LN,
+ * ÷√d_k · probe "3 1 4 1 5 >" and its answer " 5 1 4 1 3"". Cut to n bytes. No errors. */
+void av_train_frame_title(char *out, size_t n, const char *task, int step, double accuracy, const char *model,
+                          const char *probe, const char *note);
+
 /* The folder --compare's variant i trains into, under -o: compare
  * AV_TRAIN_CMP_SCALE gives "scale", "no-scale"; NORM "pre-ln", "post-ln";
  * POSITIONS "learned", "sinusoidal", "rope". NULL past the last or for
