@@ -564,7 +564,19 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "3 1 > 1 3", "2 answer digits after > for 2 digits: the answer is complete"},
         {0, "10 2 >", "token 1 [0] has no space before it"},
         {0, "3 1 > 1 >", "token 4 [␣>] is a second >"},
-        {0, "我 爱 你", "token 0 [<0xE6>] is not a digit or >"},
+        {0, "我 爱 你", "token 0 [<0xE6>] is the first of 3 bytes of '我' (U+6211), not a digit or >"},
+        /* a full-width form, as a Chinese input method types it, is named with its half-width twin (a Chinese
+         * reader's report): "３" was "token 0 [<0xEF>] is not a digit or >", and the space before a "＞" was
+         * blamed ("token 5 [␣] is whitespace on its own") though the text had one space there */
+        {0, "３ １ ４ >", "token 0 [<0xEF>] is the first of 3 bytes of '３' (U+FF13), the full-width form of '3': type "
+         "the half-width '3' (半角)"},
+        {0, "3 1 4 1 5 ＞", "token 6 [<0xEF>] is the first of 3 bytes of '＞' (U+FF1E), the full-width form of '>'"},
+        {0, "3 1 4 1 5 > 5 1 ４", "token 9 [<0xEF>] is the first of 3 bytes of '４' (U+FF14)"},
+        {0, "3\u30001 >", "token 1 [<0xE3>] is the first of 3 bytes of U+3000, the full-width (ideographic) space: "
+         "type a half-width space (半角)"},
+        {0, "3，1 >", "token 1 [<0xEF>] is the first of 3 bytes of '，' (U+FF0C), the full-width form of ','"},
+        {1, "ｋ ｑ ａ", "token 0 [<0xEF>] is the first of 3 bytes of 'ｋ' (U+FF4B), the full-width form of 'k'"},
+        {1, "k q é", "token 3 [<0xC3>] is the first of 2 bytes of 'é' (U+00E9), not a lowercase letter"},
         /* whitespace, named as the trace's tokens line names it (from 0, ␣ for a space): a new user's
          * "3 1 4 1 5 > " was "token 7 is \"\"", the tab's token was "3<TAB>1" */
         {0, "3 1 4 1 5 > ", "token 6 [␣] is whitespace on its own"},

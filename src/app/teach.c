@@ -35,6 +35,50 @@ static int read_index(const char *part, long *v) {
     return *end == 0;
 }
 
+/* read_index for a number in full-width digits (０..９, U+FF10..U+FF19, as a
+ * Chinese or Japanese input method types them), spaces around it allowed:
+ * Python's int("１５") reads it too. */
+static int read_wide_index(const char *part, long *v) {
+    const unsigned char *c = (const unsigned char *)part + strspn(part, " ");
+    int digits = 0;
+    *v = 0;
+    for (; c[0] == 0xEF && c[1] == 0xBC && c[2] >= 0x90 && c[2] <= 0x99 && digits < 9; c += 3, digits++)
+        *v = *v * 10 + (c[2] - 0x90);
+    while (*c == ' ') c++;
+    return digits > 0 && *c == 0;
+}
+
+/* " (the text spans tokens 4..5: [学] [习]; name one of them)" into out (cap
+ * bytes) when part is the text of two or more neighbouring tokens, written
+ * together or with one space between ("学习", "deep learning", "␣deep␣learning"
+ * for a model's tokens); "" when it is not. A Chinese reader typed a word of
+ * two characters, each its own token. */
+static void spans_tokens(char *out, size_t cap, const av_tokens *toks, const char *part, const char *drawn) {
+    out[0] = 0;
+    size_t n = strlen(part);
+    for (int i = 0; i < toks->n; i++)
+        for (int glue = 0; glue < 2; glue++) { /* 0: written together, 1: one space between */
+            size_t at = 0;
+            for (int j = i; j < toks->n; j++) {
+                size_t len = strlen(toks->tok[j]);
+                if (j > i && glue) { /* the typed space, or a model's ␣ that starts the token */
+                    if (at < n && part[at] == ' ') at++;
+                    else break;
+                }
+                int typed = at + len <= n && !memcmp(part + at, toks->tok[j], len);
+                if (!typed) break;
+                at += len;
+                if (at == n && j > i) {
+                    size_t w = (size_t)snprintf(out, cap, " (the text spans tokens %d..%d:", i, j);
+                    for (int k = i; k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", toks->tok[k]);
+                    if (w < cap) snprintf(out + w, cap - w, "; name one of them)");
+                    return;
+                }
+            }
+        }
+    if (drawn != part && strcmp(drawn, part)) spans_tokens(out, cap, toks, drawn, drawn);
+}
+
 static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
                       int *out) {
     if (added_space)
@@ -107,9 +151,22 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         use_token(what, part, drawn, i, more, 0, out);
     } else if ((i = find_token(toks, spaced, &more)) >= 0) {
         use_token(what, part, spaced, i, more, 1, out);
+    } else if (read_wide_index(part, &v)) {
+        if (v < toks->n) *out = (int)v;
+        else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
+                          part + strspn(part, " "), v, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
+    } else if (part[0] == ' ' || (n && part[n - 1] == ' ')) { /* "爱, 习": the space typed after the comma */
+        size_t lead = strspn(part, " "), len = n - lead;
+        while (len && part[lead + len - 1] == ' ') len--;
+        char *trimmed = strndup(part + lead, len);
+        st = trimmed ? resolve(trimmed, toks, what, out, err) : av_fail(err, AV_ERUNTIME, "out of memory");
+        free(trimmed);
     } else {
-        st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d", what,
-                     part, toks->n - 1);
+        char span[400] = ""; /* a comma in the part: comma_hint says more */
+        size_t sep;
+        if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn);
+        st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
+                     part, toks->n - 1, span);
     }
     free(drawn);
     free(spaced);
@@ -142,7 +199,9 @@ static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi,
     size_t sep = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     if (!comma || comma == spec || !comma[sep])
-        return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning", spec);
+        return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
+                       "love,learning%s", spec, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
+                       ? "; the enumeration comma '、' does not separate them: type ',' or '，'" : "");
     char q[256];
     size_t n = (size_t)(comma - spec);
     if (n >= sizeof q) return av_fail(err, AV_EUSAGE, "--explain '%s': the query part is too long", spec);

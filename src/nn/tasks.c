@@ -1,6 +1,8 @@
 /* tasks.c - the toy tasks and their vocabulary (see tasks.h for the formats). */
 #include "nn/tasks.h"
 
+#include "base/utf8.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +169,36 @@ void av_task_probe(av_task_example *ex, av_task_kind kind) {
     else digits_example(ex, pi, 5, kind == AV_TASK_SORT);
 }
 
+/* The character whose UTF-8 bytes start at token k, when ids[k..] are byte
+ * tokens of one non-ASCII character (the toy vocabulary has no other way to
+ * hold it): its code point and byte count into *cp, *len, and 1; else 0. */
+static int non_ascii_at(const int32_t *ids, int T, int k, unsigned *cp, int *len) {
+    unsigned char b[4];
+    char t[16];
+    int m = 0;
+    while (m < 4 && k + m < T && av_toy_token_text(ids[k + m], t) == 0 && (unsigned char)t[0] >= 0x80 && !t[1])
+        b[m++] = (unsigned char)t[0];
+    if (m == 0) return 0;
+    const char *bad;
+    *len = av_utf8_decode(b, (size_t)m, cp, &bad);
+    return *len > 0;
+}
+
+/* why for a non-ASCII character of len bytes at a token (what: "a digit or >"): a full-width form
+ * (U+FF01..U+FF5E, U+3000), as a Chinese or Japanese input method types it, names its half-width
+ * twin; any other names itself. */
+static void non_ascii_why(char *why, size_t n, unsigned cp, int len, const char *what) {
+    char c[5] = {0};
+    av_utf8_encode(cp, c);
+    if (cp >= 0xFF01 && cp <= 0xFF5E)
+        snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), the full-width form of '%c': type the "
+                 "half-width '%c' (半角)", len, c, cp, (char)(cp - 0xFEE0), (char)(cp - 0xFEE0));
+    else if (cp == 0x3000)
+        snprintf(why, n, "is the first of %d bytes of U+3000, the full-width (ideographic) space: type a half-width "
+                 "space (半角)", len);
+    else snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), not %s", len, c, cp, what);
+}
+
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n) {
     int induction = kind == AV_TASK_INDUCTION, digits = 0, answers = 0, seen_gt = 0;
     int prompt[AV_TASK_MAX_DIGITS], answer_at[AV_TASK_MAX_DIGITS]; /* the digits; where each answer digit is */
@@ -179,8 +211,13 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
         int space = t[0] == ' ', c = (unsigned char)t[space], one = c && !t[space + 1];
         int ok = one && (induction ? (c >= 'a' && c <= 'z') : (c == '>' || (c >= '0' && c <= '9')));
         const char *ws = " \t\n\r\v\f";
+        unsigned cp;
+        int len;
         *bad = k;
-        if (t[0] && strspn(t, ws) == strlen(t))
+        /* a space the tokenizer left alone because a non-ASCII character follows ("5 ＞"): that character */
+        if (!strcmp(t, " ") && non_ascii_at(ids, T, k + 1, &cp, &len)) *bad = k + 1;
+        if (*bad > k || non_ascii_at(ids, T, k, &cp, &len)) non_ascii_why(why, n, cp, len, what);
+        else if (t[0] && strspn(t, ws) == strlen(t))
             snprintf(why, n, "is whitespace on its own: the task's text has one space between tokens, none at "
                      "either end");
         else if (!ok) snprintf(why, n, "is not %s", what);

@@ -136,7 +136,10 @@ int av_task_find(const char *name);
  * fault, or -1 when the sequence as a whole is ("9 digits before >; its
  * prompts have 2 to 8", "9 digits and no >; ..."), and why (n bytes) says
  * what: for a token, the predicate after its name ("is whitespace on its
- * own: ...", "is not a digit or >", "has no space before it: ...", "is not
+ * own: ...", "is not a digit or >", "is the first of 3 bytes of '３'
+ * (U+FF13), the full-width form of '3': type the half-width '3' (半角)" for a
+ * character outside ASCII, held as byte tokens; a space token before one is
+ * not blamed, the character is), "has no space before it: ...", "is not
  * the task's answer: reverse of \"3 1 4\" is \"4 1 3\"", "is not the task's
  * answer: after a comes z, the letter after the first a (token 2)"). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
