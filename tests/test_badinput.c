@@ -346,6 +346,9 @@ static void prep_f_overlong(fixture *fx) { put_text(at(fx, "in/s.txt"), "bad \xc
 static void prep_f_lone(fixture *fx) { put_text(at(fx, "in/s.txt"), "x \x80 y\n"); }
 static void prep_f_truncated(fixture *fx) { put_text(at(fx, "in/s.txt"), "end \xe4\xbd\n"); }
 static void prep_f_nul(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "abc\0def\n", 8); }
+/* 我爱深度学习 as Windows Notepad saves Chinese (GBK), and "hi" as its "Unicode" (UTF-16LE with a BOM) */
+static void prep_f_gbk(fixture *fx) { put_text(at(fx, "in/s.txt"), "\xce\xd2\xb0\xae\xc9\xee\xb6\xc8\xd1\xa7\xcf\xb0\r\n"); }
+static void prep_f_utf16(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfeh\0i\0", 6); }
 static void prep_f_empty(fixture *fx) { put_text(at(fx, "in/s.txt"), ""); }
 static void prep_f_newlines(fixture *fx) { put_text(at(fx, "in/s.txt"), "\n\r\n\n"); }
 
@@ -414,6 +417,19 @@ static const bad_case kCases[] = {
     {"file_utf8_overlong", 2, "invalid UTF-8 at byte offset 4 (byte 0xC0): overlong encoding", {"-f", "@/in/s.txt"}, prep_f_overlong, 0, NULL, 0},
     {"file_utf8_lone_continuation", 2, "invalid UTF-8 at byte offset 2 (byte 0x80): unexpected continuation byte", {"-f", "@/in/s.txt"}, prep_f_lone, 0, NULL, 0},
     {"file_utf8_truncated", 2, "invalid UTF-8 at byte offset 4 (byte 0xE4): truncated multi-byte sequence", {"-f", "@/in/s.txt"}, prep_f_truncated, 0, NULL, 0},
+    /* text in another encoding says how to convert it (a Chinese reader's report: a GBK file got only
+     * "invalid UTF-8 at byte offset 0") */
+    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte sequence; a file in "
+     "another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS) can be converted first, e.g. iconv -f "
+     "GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
+    {"file_utf16", 2, "starts with a UTF-16 byte-order mark (0xFF 0xFE); attnviz reads UTF-8: convert it first, e.g. "
+     "iconv -f UTF-16 -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_utf16, 0, NULL, 0},
+    {"stdin_gbk", 2, "the standard input is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte "
+     "sequence; convert text in another encoding first, e.g. iconv -f GBK -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
+     "\xce\xd2\xb0\xae\n", 5},
+    {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte sequence; a "
+     "terminal in another encoding (GBK, Big5) sends such bytes: switch it to UTF-8", {"\xce\xd2\xb0\xae"}, NULL, 0, NULL,
+     0},
     {"file_nul_byte", 2, "the input contains a NUL byte at byte offset 3", {"-f", "@/in/s.txt"}, prep_f_nul, 0, NULL, 0},
     {"stdin_nul_byte", 2, "the input contains a NUL byte at byte offset 2", {"-f", "-"}, NULL, 0, "hi\0there\n", 9},
     {"stdin_utf8_truncated", 2, "invalid UTF-8 at byte offset 3 (byte 0xE6): truncated multi-byte sequence", {"-f", "-"}, NULL, 0, "ok \xe6\x88", 5},

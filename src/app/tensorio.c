@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "app/assets.h"
+#include "app/cli.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/npy.h"
 
@@ -29,6 +31,37 @@ void av_written_free(av_written *w) {
     w->n = 0;
 }
 
+/* The sentence's bytes are UTF-8, or an error that says what to do: a text
+ * saved in another encoding (GBK, as Windows Notepad saves Chinese; Big5;
+ * Shift_JIS) fails at its first byte past ASCII, and a bare "invalid UTF-8 at
+ * byte offset 0" told a Chinese reader nothing (a report). UTF-16 (Windows'
+ * "Unicode") is named by its byte-order mark. AV_EUSAGE. */
+static av_status check_encoding(const av_options *o, const char *text, size_t len, av_err *err) {
+    char file[600] = "";
+    if (o->file) av_shell_word(file, sizeof file, o->file);
+    const unsigned char *u = (const unsigned char *)text;
+    int named = o->file && strcmp(o->file, "-"), in = o->file && !named; /* -f FILE; -f - */
+    if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
+        char how[700];
+        snprintf(how, sizeof how, named ? "iconv -f UTF-16 -t UTF-8 %s > text.txt" : "iconv -f UTF-16 -t UTF-8 | "
+                 "attnviz -f -", file);
+        return av_fail(err, AV_EUSAGE, "%s%s starts with a UTF-16 byte-order mark (0x%02X 0x%02X); attnviz reads "
+                       "UTF-8: convert it first, e.g. %s", named ? "-f " : in ? "the standard input" : "the text",
+                       named ? file : "", u[0], u[1], how);
+    }
+    av_err u8 = {{0}};
+    if (!av_utf8_check(text, len, &u8)) return AV_OK;
+    if (named)
+        return av_fail(err, AV_EUSAGE, "-f %s is not UTF-8: %s; a file in another encoding (GBK, as Windows Notepad "
+                       "saves Chinese; Big5; Shift_JIS) can be converted first, e.g. iconv -f GBK -t UTF-8 %s > text.txt",
+                       file, u8.msg, file);
+    if (in)
+        return av_fail(err, AV_EUSAGE, "the standard input is not UTF-8: %s; convert text in another encoding first, "
+                       "e.g. iconv -f GBK -t UTF-8 | attnviz -f -", u8.msg);
+    return av_fail(err, AV_EUSAGE, "the text is not UTF-8: %s; a terminal in another encoding (GBK, Big5) sends such "
+                   "bytes: switch it to UTF-8 (e.g. LANG=zh_CN.UTF-8), or save the text as UTF-8 and use -f FILE", u8.msg);
+}
+
 av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err *err) {
     *text = NULL;
     *len = 0;
@@ -37,13 +70,13 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         if (st) return st;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
         (*text)[*len] = 0;
-        return AV_OK;
+        return check_encoding(o, *text, *len, err);
     }
     *len = o->sentence ? strlen(o->sentence) : 0;
     if (!(*text = malloc(*len + 1))) return av_fail(err, AV_ERUNTIME, "out of memory");
     if (*len) memcpy(*text, o->sentence, *len);
     (*text)[*len] = 0;
-    return AV_OK;
+    return check_encoding(o, *text, *len, err);
 }
 
 void av_weights_random(av_weights_source *src, uint64_t seed) {
