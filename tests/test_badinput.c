@@ -457,6 +457,10 @@ static const bad_case kCases[] = {
     {"heads_65", 2, "--heads 65 is outside the allowed range 1..64", {"--heads", "65", "--d-model", "4095", S4}, NULL, 0, NULL, 0},
     {"d_model_0", 2, "--d-model 0 is outside the allowed range 1..4096", {"--d-model", "0", S4}, NULL, 0, NULL, 0},
     {"d_model_4097", 2, "--d-model 4097 is outside the allowed range 1..4096", {"--d-model", "4097", S4}, NULL, 0, NULL, 0},
+    /* one head, one: "with 1 heads give" (a tester's report) */
+    {"odd_d_k_with_rope_one_head", 2, "d_k = d_model / heads = 63 / 1 = 63; with 1 head give --d-model 62 or 64 "
+     "(multiples of 2·heads, for an even d_k), or no head count keeps 63", {"--d-model", "63", "--heads", "1",
+     "--positions", "rope", S4}, NULL, 0, NULL, 0},
     {"odd_d_k_with_rope", 2, "d_k must be even; d_k = d_model / heads = 10 / 2 = 5", {"--d-model", "10", "--heads", "2", "--positions", "rope", S4}, NULL, 0, NULL, 0},
     {"rope_base_0", 2, "--rope-base 0 is not allowed", {"-p", "rope", "--rope-base", "0", S4}, NULL, 0, NULL, 0},
     {"rope_base_minus_1", 2, "--rope-base -1 is not allowed", {"-p", "rope", "--rope-base", "-1", S4}, NULL, 0, NULL, 0},

@@ -2162,6 +2162,14 @@ static void test_cli_train_bad_input(void **state) {
         {{"--train", "reverse", "-d", "4096", "-H", "64"},
          "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 11.7 GiB (parameters, gradients, "
          "AdamW moments, activations), more than the 2 GiB allowed"},
+        /* the lr the schedule reaches, not only --lr, must be a normal float32 (FLT_MIN = 1.2e-38): cosine ends at
+         * --lr / 10 = 2e-39 at step 3 of 3 (warm-up 1: 5 % of 3, at least 1); noam's step 1 is 2e-38 · 256^-0.5 ·
+         * min(1, 1 · 3^-1.5) = 2e-38 / 16 / 5.196 = 2.41e-40. Both ran (a tester's report) */
+        {{"--train", "reverse", "--steps", "3", "--lr", "2e-38"}, "--lr 2e-38 with --schedule cosine: the lr at step 3 "
+         "is 2e-39, below 1.2e-38, float32's smallest normal number, so it computes as 0 or loses its digits; raise --lr "
+         "by 5.88 times or more"},
+        {{"--train", "reverse", "--steps", "3", "--schedule", "noam", "--lr", "2e-38", "--warmup", "3", "-d", "256"},
+         "--lr 2e-38 with --schedule noam: the lr at step 1 is 2.41e-40"},
         /* one layer is "1 layer", as the header says it (a new user read "1 layers") */
         {{"--train", "reverse", "-d", "4096", "-H", "64", "--layers", "1"}, "--train with d_model 4096, 1 layer, 64 heads"},
     };

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1341,6 +1342,19 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o.lr, .warmup = o.warmup, .d_model = o.d_model};
         peak = av_lr_at(&a, o.warmup);
     }
+    /* the smallest lr the schedule reaches (cosine's last step is --lr / 10, noam's first step is tiny): below
+     * float32's smallest normal number it computes as 0 or loses its digits, as --lr itself is refused there
+     * (--lr 2e-38 ran at 2e-39: a tester's report); 1e6 steps at most, so the scan is cheap */
+    av_adamw sched = {.schedule = o.schedule, .lr_max = o.lr, .lr_min = o.lr / 10, .warmup = o.warmup,
+                      .steps = o.steps, .d_model = o.d_model};
+    double low = o.lr;
+    int low_at = 1;
+    for (int t = 1; t <= o.steps; t++)
+        if (av_lr_at(&sched, t) < low) low = av_lr_at(&sched, t), low_at = t;
+    if (low < FLT_MIN)
+        return av_fail(err, AV_EUSAGE, "--lr %g with --schedule %s: the lr at step %d is %.3g, below %.2g, float32's "
+                       "smallest normal number, so it computes as 0 or loses its digits; raise --lr by %.3g times or more",
+                       o.lr, av_schedule_name(o.schedule), low_at, low, (double)FLT_MIN, (double)FLT_MIN / low);
     if (peak * o.weight_decay >= 1)
         return av_fail(err, AV_EUSAGE, "--weight-decay %g with a peak lr of %g: lr · weight decay = %g must be below 1 "
                        "(each step multiplies the weights by 1 − lr · weight decay); lower --weight-decay or --lr",

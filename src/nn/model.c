@@ -26,7 +26,7 @@ void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk) {
     if (below >= 1 && has_above) snprintf(hs, sizeof hs, "keep %d with --heads %d or %d", C, below, above);
     else if (below >= 1 || has_above) snprintf(hs, sizeof hs, "keep %d with --heads %d", C, below >= 1 ? below : above);
     else snprintf(hs, sizeof hs, "no head count keeps %d (odd, so d_k = %d / heads is odd)", C, C);
-    snprintf(buf, n, "with %d heads give --d-model %s%s, or %s", H, ds,
+    snprintf(buf, n, "with %d head%s give --d-model %s%s, or %s", H, H == 1 ? "" : "s", ds,
              even_dk ? " (multiples of 2·heads, for an even d_k)" : "", hs);
 }
 
