@@ -156,26 +156,8 @@ static void test_explain_takes_a_full_width_comma(void **state) {
          "separate QUERY from KEY, so a comma token is named by its index: the sentence's , is token 1 (e.g. "
          "--explain 1,KEY)\n"},
         {"a,,b", "a b", "--explain key ',b' is neither a token of the sentence nor an index 0..1\n"}, /* no comma */
-    };
-    for (size_t i = 0; i < sizeof commas / sizeof commas[0]; i++) {
-        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", commas[i].spec, commas[i].text, NULL);
-        const char *msg = strstr(a.err, "--explain ");
-        if (a.code != 2 || !msg || strcmp(msg, commas[i].says) != 0)
-            fail_msg("--explain %s on %s: exit %d: %s", commas[i].spec, commas[i].text, a.code, a.err);
-        tu_free(&a);
-    }
-    /* what a Chinese reader typed (a report): each gives the cell of --explain 1,5 (爱 → 习), or an error that
-     * says what to type */
-    static const char *const same[] = {"爱, 习", "爱 ， 习", "１，５", "１, ５"};
-    run_attnviz(&b, NULL, "--no-plot", "-q", "--explain", "1,5", "我爱深度学习", NULL);
-    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
-        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", same[i], "我爱深度学习", NULL);
-        if (a.code != 0 || strcmp(a.out, b.out) != 0) fail_msg("--explain '%s': exit %d: %s", same[i], a.code, a.err);
-        tu_free(&a);
-    }
-    tu_free(&b);
-    static const struct { const char *spec, *text, *says; } typed[] = {
-        /* a word of two characters, each its own token (it said only "is neither a token") */
+        /* what a Chinese reader typed (a report): a word of two characters, each its own token (it said only
+         * "is neither a token") */
         {"学习,深", "我爱深度学习", "--explain query '学习' is neither a token of the sentence nor an index 0..5 (the "
          "text spans tokens 4..5: [学] [习]; name one of them)\n"},
         {"deep learning,love", "I love deep learning", "--explain query 'deep learning' is neither a token of the "
@@ -186,13 +168,22 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         /* a full-width index past the end: the number it reads */
         {"１，９", "我爱深度学习", "--explain key index ９ (9) is outside 0..5 (T = 6 tokens)\n"},
     };
-    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
-        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", typed[i].spec, typed[i].text, NULL);
+    for (size_t i = 0; i < sizeof commas / sizeof commas[0]; i++) {
+        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", commas[i].spec, commas[i].text, NULL);
         const char *msg = strstr(a.err, "--explain ");
-        if (a.code != 2 || !msg || strcmp(msg, typed[i].says) != 0)
-            fail_msg("--explain %s on %s: exit %d: %s", typed[i].spec, typed[i].text, a.code, a.err);
+        if (a.code != 2 || !msg || strcmp(msg, commas[i].says) != 0)
+            fail_msg("--explain %s on %s: exit %d: %s", commas[i].spec, commas[i].text, a.code, a.err);
         tu_free(&a);
     }
+    /* what a Chinese reader typed (a report) that gives the cell of --explain 1,5 (爱 → 习) */
+    static const char *const same[] = {"爱, 习", "爱 ， 习", "１，５", "１, ５"};
+    run_attnviz(&b, NULL, "--no-plot", "-q", "--explain", "1,5", "我爱深度学习", NULL);
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", same[i], "我爱深度学习", NULL);
+        if (a.code != 0 || strcmp(a.out, b.out) != 0) fail_msg("--explain '%s': exit %d: %s", same[i], a.code, a.err);
+        tu_free(&a);
+    }
+    tu_free(&b);
     /* a token that is a double quote is shown in single quotes, as Python's repr does: key """ read as an
      * empty string and a quote (a tester's report); 'He said "hi"' is He 0, said 1, " 2, hi 3, " 4 */
     run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "0,2", "He said \"hi\"", NULL);
