@@ -155,7 +155,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (v < toks->n) *out = (int)v;
         else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
                           part + strspn(part, " "), v, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
-    } else if (part[0] == ' ' || (n && part[n - 1] == ' ')) { /* "爱, 习": the space typed after the comma */
+    } else if (strspn(part, " ") < n && (part[0] == ' ' || part[n - 1] == ' ')) { /* "爱, 习": a space after the comma */
         size_t lead = strspn(part, " "), len = n - lead;
         while (len && part[lead + len - 1] == ' ') len--;
         char *trimmed = strndup(part + lead, len);
