@@ -1199,6 +1199,81 @@ static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **s
         fail_msg("the sort comparison stayed beside the new reverse scale/");
 }
 
+/* `attnviz --train reverse --steps 20000 -o dir` started in the background, stdout a pipe and stderr
+ * /dev/null; returns its pid once it has printed its step-0 line, so it has begun training (and, with the
+ * folder lock, holds dir's lock: it is taken before the header line). Fails the test if it ends first. */
+static pid_t start_long_training(const char *dir) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(fds[1], 1), dup2(devnull, 2);
+        close(fds[0]);
+        execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "20000", "-o", dir, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    size_t n = 0;
+    for (ssize_t k; n + 1 < sizeof buf && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0;) {
+        n += (size_t)k;
+        buf[n] = 0;
+        if (strstr(buf, "\nstep 0 ")) break;
+    }
+    buf[n] = 0;
+    close(fds[0]); /* its later lines raise SIGPIPE, which ends it if the test has not by then */
+    if (!strstr(buf, "\nstep 0 ")) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        fail_msg("the training into %s ended before step 0: %s", dir, buf);
+    }
+    return pid;
+}
+
+/* Two trainings into one folder at once both exited 0, leaving the second's config.json and
+ * model.safetensors beside the first's train.csv and figures (a tester's report). The second is refused at
+ * once, exit 1 naming the folder, and writes nothing there; with --compare too. Trainings into different
+ * folders still run at once, and --model reading the folder under training is not blocked. */
+static void test_cli_train_refuses_a_folder_another_training_writes(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "sort", "2", "m"); /* a model for --model to read while m trains again */
+    char dir[4096], want[4400];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "m"));
+    snprintf(want, sizeof want, "attnviz: error: cannot train into '%s': another attnviz --train is writing it", dir);
+    char *cfg_before = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(cfg_before);
+    pid_t first = start_long_training(dir);
+    tu_result same, cmp, other, model;
+    run_attnviz(&same, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    char *cfg_after = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    run_attnviz(&cmp, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "--compare",
+                "norm", "-o", dir, NULL);
+    int variants = access(tu_in(f, "m/pre-ln"), F_OK) == 0 || access(tu_in(f, "m/post-ln"), F_OK) == 0;
+    run_attnviz(&other, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "other"), NULL);
+    run_attnviz(&model, NULL, "--model", dir, "--no-plot", "-q", "3 1 >", NULL);
+    kill(first, SIGTERM);
+    int st = 0;
+    waitpid(first, &st, 0);
+    int same_ok = same.code == 1 && strstr(same.err, want) && !same.out[0] && cfg_after &&
+                  !strcmp(cfg_before, cfg_after);
+    if (!same_ok) fail_msg("the same folder: exit %d\nstdout: %s\nstderr: %s", same.code, same.out, same.err);
+    if (cmp.code != 1 || !strstr(cmp.err, want) || variants)
+        fail_msg("--compare into it: exit %d, variant folders %d\nstderr: %s", cmp.code, variants, cmp.err);
+    if (other.code != 0) fail_msg("another folder: exit %d: %s", other.code, other.err);
+    if (model.code != 0) fail_msg("--model of the folder in training: exit %d: %s", model.code, model.err);
+    tu_free(&same), tu_free(&cmp), tu_free(&other), tu_free(&model);
+    free(cfg_before), free(cfg_after);
+    /* once the first is gone, its lock is too (no lock file stays behind) */
+    run_attnviz(&same, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-q", "-o", dir,
+                NULL);
+    if (same.code != 0) fail_msg("after the first ended: exit %d: %s", same.code, same.err);
+    tu_free(&same);
+    assert_int_equal(count_entries(dir), 10); /* kRunFiles, nothing else */
+}
+
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
  * is exit 2, shown as JSON. An ESC sequence in "task" reached the terminal as it was, and "step": -7 was
  * printed as "step -7" (a new user's report). A NUL (\u0000) inside the task name is refused too. */
@@ -2704,6 +2779,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_under_nohup_ignores_the_hang_up, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_refuses_a_folder_another_training_writes, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_other_model_into_training_folder_notes_it, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -5,10 +5,12 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "app/cli.h"
@@ -1254,6 +1256,50 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
     return AV_OK;
 }
 
+/* The folders a run holds locked: -o DIR, and with --compare each variant
+ * folder too (a plain --train into DIR/learned while a --compare writes DIR
+ * mixed the two the same way). */
+typedef struct {
+    int fd[4];
+    int n;
+} folder_locks;
+
+/* Lock dir (it exists) for this run: flock(LOCK_EX | LOCK_NB) on an fd of
+ * the folder itself, so no lock file is left behind; the kernel lets go when
+ * the fd is closed (unlock_folders) or the process ends, by a signal too. Two
+ * runs into one folder at once both exited 0 and left the second's
+ * config.json and model.safetensors beside the first's train.csv and figures
+ * (a tester's report): the second is now refused before it trains.
+ * Advisory: --model DIR reading the folder takes no lock and is never
+ * blocked. A folder that cannot be opened for reading (mode 0300) or a file
+ * system without flock (EINVAL, ENOLCK, EBADF on NFS) runs unlocked, as every
+ * run did before. Errors: AV_ERUNTIME when another process holds the lock,
+ * naming dir. Source: flock(2). */
+static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 || lk->n == (int)(sizeof lk->fd / sizeof lk->fd[0])) {
+        if (fd >= 0) close(fd);
+        return AV_OK;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        lk->fd[lk->n++] = fd;
+        return AV_OK;
+    }
+    int e = errno;
+    close(fd);
+    if (e != EWOULDBLOCK) return AV_OK;
+    char shown[4096];
+    av_path_shown(shown, sizeof shown, dir);
+    return av_fail(err, AV_ERUNTIME, "cannot train into '%.300s': another attnviz --train is writing it (it holds "
+                   "the folder's lock until it ends), and two runs into one folder leave one's model beside the "
+                   "other's figures: wait for it to end, or give another -o", shown);
+}
+
+static void unlock_folders(folder_locks *lk) {
+    for (int i = 0; i < lk->n; i++) close(lk->fd[i]);
+    lk->n = 0;
+}
+
 /* Before the header line and the first step, so a usage error prints nothing
  * on stdout and a bad folder fails before the work, not after every step:
  * each model trained (with --compare, each variant: learned positions add
@@ -1261,9 +1307,11 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
  * DIR/VARIANT) holds no model attnviz did not train, and can be made and
  * written (io/fileio.h av_dir_writable). The foreign-model checks all come
  * before any folder is made, so a refused folder leaves no variant folder.
+ * Each folder is locked (lock_folder) as soon as it is made, so a second run
+ * into it is refused before it makes anything there; locks holds them.
  * earlier[i] says which model of an earlier --train folder i holds, which
  * this run replaces ("" for none; folder i is -o, or its i-th variant). */
-static av_status check_before_start(const av_train_opts *o, char earlier[3][64], av_err *err) {
+static av_status check_before_start(const av_train_opts *o, char earlier[3][64], folder_locks *locks, av_err *err) {
     av_train_opts v[3] = {*o};
     const char *names[3] = {""};
     char left_out[96], dir[3][4096];
@@ -1275,7 +1323,8 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
         /* names first: a folder named config.json was "a model attnviz did not train" */
         if (!s) s = check_names_free(o->outdir, kRunFiles, nf, err);
         if (!s) s = check_not_a_foreign_model(o->outdir, earlier[0], 64, err);
-        return s ? s : av_dir_writable(o->outdir, err);
+        if (!s) s = av_dir_writable(o->outdir, err);
+        return s ? s : lock_folder(locks, o->outdir, err);
     }
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
     /* every name before any folder is made: a taken name in the second variant left the first one's empty folder */
@@ -1286,7 +1335,9 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     snprintf(svg, sizeof svg, "compare_%s.svg", kCompareWhat[o->compare]);
     if (!s) s = check_names_free(o->outdir, (const char *const[]){png, svg}, 2, err);
     if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
+    if (!s) s = lock_folder(locks, o->outdir, err); /* before the variant folders: a refused run makes none */
     for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
+    for (int i = 0; !s && i < n; i++) s = lock_folder(locks, dir[i], err);
     return s;
 }
 
@@ -1346,8 +1397,12 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                        "(each step multiplies the weights by 1 − lr · weight decay); lower --weight-decay or --lr",
                        o.weight_decay, peak, peak * o.weight_decay);
     char earlier[3][64] = {"", "", ""};
-    av_status fs = check_before_start(&o, earlier, err);
-    if (fs) return fs; /* before the header line: nothing has started */
+    folder_locks locks = {.n = 0}; /* held until the run ends: a second run into a folder is refused */
+    av_status fs = check_before_start(&o, earlier, &locks, err);
+    if (fs) { /* before the header line: nothing has started */
+        unlock_folders(&locks);
+        return fs;
+    }
     char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
@@ -1368,9 +1423,10 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         av_line_print(out, &line, av_line_cols(out), 2);
     }
     note_replaced(&o, earlier);
-    if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
-    av_status s = run_one(&o, o.outdir, "", NULL, out, err);
-    if (!s) note_other_runs(&o, NULL, 0);
+    av_status s;
+    if (o.compare != AV_TRAIN_CMP_NONE) s = run_compare(&o, out, err);
+    else if (!(s = run_one(&o, o.outdir, "", NULL, out, err))) note_other_runs(&o, NULL, 0);
+    unlock_folders(&locks);
     return s;
 }
 
