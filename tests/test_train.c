@@ -1199,6 +1199,36 @@ static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **s
         fail_msg("the sort comparison stayed beside the new reverse scale/");
 }
 
+/* A Ctrl-C while a --compare variant's figures are written names every variant's folder, as during
+ * training: it said only "the trained model in csig/learned was saved, but its training figures ... are not
+ * all written", not that sinusoidal/ and rope/ were empty and the comparison not written (a tester's report).
+ * While the comparison is drawn (rename 31: 3 variants of 10 files, then compare_positions.png), it says
+ * every variant is whole and the comparison is not. */
+static void test_cli_train_compare_interrupted_at_figures_names_every_variant(void **state) {
+    tu_fixture *f = *state;
+    char m[4096], want[20000];
+    snprintf(m, sizeof m, "%s", tu_in(f, "m"));
+    train_interrupted_at_rename(f, 5, "positions"); /* learned/'s train.csv: its model is saved */
+    char *err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s/learned was saved, but its training "
+             "figures and train.csv are not all written (%s/sinusoidal is empty, not trained yet; %s/rope is empty, "
+             "not trained yet; %s/compare_positions.png and .svg not written): rerun the same command (the same seed "
+             "gives the same model) to write them\n", m, m, m, m);
+    if (strcmp(err, want) != 0) fail_msg("stderr '%s', want '%s'", err, want);
+    free(err);
+    assert_int_equal(rename(m, tu_in(f, "m1")), 0); /* a fresh folder: strace counts rename and renameat2 apart */
+    train_interrupted_at_rename(f, 31, "positions");
+    err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted: every variant's trained model was saved with its figures and "
+             "train.csv (%s/learned, %s/sinusoidal, %s/rope), but %s/compare_positions.png and .svg are not all "
+             "written: rerun the same command (the same seed gives the same models) to write them\n", m, m, m, m);
+    if (strcmp(err, want) != 0) fail_msg("at the comparison: stderr '%s', want '%s'", err, want);
+    free(err);
+    assert_int_equal(access(tu_in(f, "m/compare_positions.svg"), F_OK), -1);
+}
+
 /* `attnviz --train reverse --steps 20000 -o dir` started in the background, stdout a pipe and stderr
  * /dev/null; returns its pid once it has printed its step-0 line, so it has begun training (and, with the
  * folder lock, holds dir's lock: it is taken before the header line). Fails the test if it ends first. */
@@ -2780,6 +2810,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_at_figures_names_every_variant,
+                                        tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_refuses_a_folder_another_training_writes, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_other_model_into_training_folder_notes_it, tu_setup_tmpdir,

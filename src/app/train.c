@@ -165,6 +165,9 @@ static void lr_label(char *out, size_t n, const av_train_opts *o) {
              o->d_model, o->warmup, av_lr_at(&a, o->warmup), o->warmup);
 }
 
+/* --compare's setting as its option and figure name say it: compare_<this>.png. */
+static const char *const kCompareWhat[] = {"", "scale", "norm", "positions"};
+
 /* The training outputs --train writes beside its model, in the order it writes them. */
 static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.svg", "filmstrip.png", "filmstrip.svg",
                                             "attention.gif"};
@@ -809,7 +812,9 @@ static av_status remove_outputs(const char *dir, const char *const *names, size_
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep); /* --compare's section */
 static void free_kept(av_written *keep);
 
-static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
+/* The model and its outputs into dir. others: as run_one's, what --compare's other variant folders hold
+ * ("" for none), for the Ctrl-C message once the model is saved. */
+static av_status write_outputs(run_state *r, const char *dir, const char *others, av_err *err) {
     const av_train_opts *o = r->o;
     const char *task = av_task_name(o->task);
     int T = r->probe.T;
@@ -826,11 +831,21 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
     /* from the moment the model's files are renamed in, a Ctrl-C leaves the new model with some of its figures:
      * say so, and leave none of the model's predecessor (its attention.gif said "trained on sort" beside a reverse
-     * model: a new user's report) */
-    char msg[AV_INTERRUPT_MSG_MAX];
+     * model: a new user's report); with --compare, in parentheses, what the other variant folders hold and that
+     * the comparison is not written, as the message during training says (it named only this variant's folder
+     * while the others were still empty: a tester's report) */
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[340] = "", cmp_path[4200];
+    if (o->compare != AV_TRAIN_CMP_NONE) {
+        char name[64];
+        snprintf(name, sizeof name, "compare_%s", kCompareWhat[o->compare]);
+        av_path_join(cmp_path, sizeof cmp_path, o->outdir, name);
+        snprintf(cmp, sizeof cmp, "; %.300s.png and .svg not written", cmp_path);
+    }
+    const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %.300s was saved, but its training "
-             "figures and train.csv are not all written: rerun the same command (the same seed gives the same "
-             "model) to write them\n", o->tty ? "\n" : "", dir);
+             "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
+             "same model) to write them\n", o->tty ? "\n" : "", dir, rest[0] ? " (" : "", rest,
+             others[0] ? cmp : "", rest[0] ? ")" : "");
     av_status s = write_model(dir, &r->tr, task, msg, err);
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
@@ -942,7 +957,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
              o->tty ? "\n" : "", dir, left_in(dir), others);
     av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
-    if (!s) s = write_outputs(&r, dir, err);
+    if (!s) s = write_outputs(&r, dir, others, err);
     av_interrupt_message(NULL);
     int last = r.log.n_snap - 1;
     if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) /* worse than at initialisation: diverged */
@@ -960,8 +975,6 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
 
 /* ---------------------------------------------------------------------------- --compare */
 
-/* --compare's setting as its option and figure name say it: compare_<this>.png. */
-static const char *const kCompareWhat[] = {"", "scale", "norm", "positions"};
 
 typedef struct {
     const train_log *logs;
@@ -1198,10 +1211,24 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     train_run_id(run, o);
     train_weights_note(weights, sizeof weights, o);
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
-    if (!s) s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
+    if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
+        char msg[AV_INTERRUPT_MSG_MAX], list[700] = "";
+        for (int i = 0; i < n; i++) {
+            size_t k = strlen(list);
+            av_path_join(path, sizeof path, o->outdir, names[i]);
+            snprintf(list + k, sizeof list - k, "%s%.200s", i ? ", " : "", path);
+        }
+        av_path_join(path, sizeof path, o->outdir, file);
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted: every variant's trained model was saved with its figures "
+                 "and train.csv (%s), but %.300s.png and .svg are not all written: rerun the same command (the same "
+                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, path);
+        av_interrupt_message(msg);
+        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
+    }
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, o->quiet, err);
+    av_interrupt_message(NULL);
     free_kept(&keep);
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
