@@ -2561,6 +2561,42 @@ static void test_cli_trained_model_titles_name_its_layout(void **state) {
     }
 }
 
+/* A damaged config.json (cut to half, emptied, an array) in a folder an earlier --train wrote: --train said
+ * "has no "attnviz" object naming a task", where --model said what is wrong, "not valid JSON near byte 196 of
+ * 197 ... (truncated?)" (a tester's report). --train says it in --model's words, and still refuses (exit 2,
+ * nothing on stdout, the folder as it was): whose model it is cannot be told. */
+static void put_text(const char *path, const char *text); /* below */
+
+static void test_cli_train_names_what_is_wrong_with_a_damaged_config(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "reverse", "2", "m");
+    size_t len = 0;
+    char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), &len);
+    assert_non_null(cfg);
+    char half[8192];
+    snprintf(half, sizeof half, "%.*s", (int)(len / 2), cfg);
+    free(cfg);
+    const char *const damaged[] = {half, "", "[1]\n"};
+    const char *const says[] = {"(truncated?)", "empty file; expected a JSON object", "not a JSON object (it is an array)"};
+    for (int k = 0; k < 3; k++) {
+        put_text(tu_in(f, "m/config.json"), damaged[k]);
+        tu_result model, r;
+        run_attnviz(&model, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 >", NULL);
+        char why[4400] = ""; /* --model's message, without "attnviz: error: " and its newline */
+        const char *e = strstr(model.err, "attnviz: error: ");
+        if (e) snprintf(why, sizeof why, "%.*s", (int)strcspn(e + 16, "\n"), e + 16);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-o",
+                    tu_in(f, "m"), NULL);
+        char *now = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+        int ok = model.code == 2 && strstr(why, says[k]) && r.code == 2 && strstr(r.err, why) &&
+                 strstr(r.err, "holds a model attnviz cannot identify: ") && !strstr(r.err, "no \"attnviz\" object") &&
+                 !r.out[0] && now && !strcmp(now, damaged[k]);
+        if (!ok) fail_msg("case %d: --model exit %d: %s--train exit %d: %s", k, model.code, model.err, r.code, r.err);
+        free(now);
+        tu_free(&model), tu_free(&r);
+    }
+}
+
 /* --train -o DIR over a model folder attnviz did not write (the gpt2/ folder the README's
  * huggingface-cli download fills: config.json without an "attnviz" task, model.safetensors,
  * vocab.json, merges.txt) is refused before training and leaves every file as it was; it replaced
@@ -2857,6 +2893,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_trained_model_titles_name_its_layout, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_never_overwrites_a_downloaded_model, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_names_what_is_wrong_with_a_damaged_config, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -182,7 +182,13 @@ static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.s
  * earlier (n bytes) says which model that was, "reverse, step 4000", for the
  * note that this run replaces it ("" when dir holds no model). Without a
  * model, a file named as a training output (kTrainOutputs) is refused too:
- * --train writes those only after its model. */
+ * --train writes those only after its model. A config.json that is not a
+ * JSON object (cut short, empty) is refused with av_trained_task_read's
+ * words for what is wrong, as --model DIR says it: "has no "attnviz" object"
+ * sent a user looking for a key in a file that had lost its end (a tester's
+ * report). Still refused: --train writes config.json whole (a rename), so a
+ * damaged one is not its own partial output, and whose model it is cannot be
+ * told. */
 static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
@@ -193,8 +199,14 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         av_err rerr;
         int ours, step = 0;
         char task[32];
-        if (av_trained_task_read(dir, task, &step, &ours, &rerr)) snprintf(earlier, n, "task or step unreadable");
+        av_status rs = av_trained_task_read(dir, task, &step, &ours, &rerr);
+        if (rs) snprintf(earlier, n, "task or step unreadable");
         else if (ours) snprintf(earlier, n, "%s, step %d", task, step); /* as --model names it */
+        if (rs && !ours) /* rerr names the file: "DIR/config.json: not valid JSON near byte 196 of 197 ..." */
+            return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz cannot identify: %s; --train would overwrite "
+                           "its config.json, model.safetensors, vocab.json and merges.txt: give another folder, or "
+                           "remove %s if an earlier --train wrote it (--train writes config.json whole, never in "
+                           "part: something else changed this one)", dir, rerr.msg, dir);
         if (!ours)
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
                            "naming a task); --train would overwrite its config.json, model.safetensors, vocab.json "
