@@ -2561,6 +2561,64 @@ static void test_cli_trained_model_titles_name_its_layout(void **state) {
     }
 }
 
+/* Standard output that cannot be written: `--train ... -o fullout >/dev/full` (or `>&-`) trained every step
+ * and wrote every file, then said only "cannot write to standard output: No space left on device" (a
+ * tester's report). The header line finds it now: exit 1 before the first step, the folders it made taken
+ * away (an existing one stays, empty). With -q --compare only the closing table goes to standard output:
+ * that failure says every variant was saved. */
+static void test_cli_train_unwritable_stdout_fails_before_training(void **state) {
+    tu_fixture *f = *state;
+    int full = open("/dev/full", O_WRONLY);
+    if (full < 0) skip();
+    tu_run_opts ro = {NULL, full, 0, NULL};
+    tu_result r;
+    const char *small[14] = {"--train", "reverse", "--steps", "5", "--d-model", "16", "--batch", "2", "-o", NULL, NULL,
+                           NULL, NULL};
+    small[9] = tu_in(f, "new/sub");
+    tu_run_ex(&r, &ro, NULL, 0, small);
+    if (r.code != 1 || !strstr(r.err, "attnviz: error: cannot write to standard output: No space left on device; "
+                                      "stopped before training: nothing was written (-o ") ||
+        strstr(r.err, "step ") || file_exists(tu_in(f, "new")))
+        fail_msg("/dev/full: exit %d, new/ %s: %s", r.code, file_exists(tu_in(f, "new")) ? "made" : "not made", r.err);
+    tu_free(&r);
+    assert_int_equal(mkdir(tu_in(f, "old"), 0755), 0);
+    small[9] = tu_in(f, "old"), small[10] = "--compare", small[11] = "norm";
+    tu_run_ex(&r, &ro, NULL, 0, small);
+    if (r.code != 1 || !strstr(r.err, "stopped before training: nothing was written") ||
+        !file_exists(tu_in(f, "old")) || count_entries(tu_in(f, "old")) != 0)
+        fail_msg("--compare into an empty folder: exit %d, %d entries left: %s", r.code, count_entries(tu_in(f, "old")),
+                 r.err);
+    tu_free(&r);
+    small[9] = tu_in(f, "q"), small[12] = "-q"; /* the table is printed at the end, even with -q */
+    tu_run_ex(&r, &ro, NULL, 0, small);
+    if (r.code != 1 || !strstr(r.err, "cannot write to standard output: No space left on device; every variant's "
+                                      "trained model was saved and checked before this error") ||
+        !file_exists(tu_in(f, "q/pre-ln/model.safetensors")) || !file_exists(tu_in(f, "q/compare_norm.svg")))
+        fail_msg("-q --compare: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    close(full);
+    /* `>&-`: standard output closed */
+    char err_path[4096];
+    snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
+    pid_t pid = fork();
+    if (pid == 0) {
+        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(e, 2);
+        close(1);
+        execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "5", "--d-model", "16", "--batch", "2", "-o",
+              tu_in(f, "closed"), (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    char *err = tu_slurp_file(err_path, NULL);
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 1 && err &&
+             !strcmp(err, "attnviz: error: cannot write to standard output: Bad file descriptor; nothing was trained "
+                          "or written\n") && !file_exists(tu_in(f, "closed"));
+    if (!ok) fail_msg(">&-: status %d, stderr %s", st, err ? err : "");
+    free(err);
+}
+
 /* A damaged config.json (cut to half, emptied, an array) in a folder an earlier --train wrote: --train said
  * "has no "attnviz" object naming a task", where --model said what is wrong, "not valid JSON near byte 196 of
  * 197 ... (truncated?)" (a tester's report). --train says it in --model's words, and still refuses (exit 2,
@@ -2577,7 +2635,8 @@ static void test_cli_train_names_what_is_wrong_with_a_damaged_config(void **stat
     snprintf(half, sizeof half, "%.*s", (int)(len / 2), cfg);
     free(cfg);
     const char *const damaged[] = {half, "", "[1]\n"};
-    const char *const says[] = {"(truncated?)", "empty file; expected a JSON object", "not a JSON object (it is an array)"};
+    const char *const says[] = {"(truncated?)", "empty file; expected a JSON object",
+                                "not a JSON object (it is an array)"};
     for (int k = 0; k < 3; k++) {
         put_text(tu_in(f, "m/config.json"), damaged[k]);
         tu_result model, r;
@@ -2895,6 +2954,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_never_overwrites_a_downloaded_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_what_is_wrong_with_a_damaged_config, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_unwritable_stdout_fails_before_training, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -1401,6 +1401,46 @@ static void add_parts(av_line *line, const char *text, const char *end) {
     }
 }
 
+/* p without its last component and the '/' before it ("a/b/c" -> "a/b", "/a" -> "/"); 0 when nothing is
+ * left ("a" -> ""). */
+static int strip_last(char *p) {
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    while (n > 0 && p[n - 1] != '/') n--;
+    while (n > 1 && p[n - 1] == '/') n--;
+    p[n] = 0;
+    return n > 0;
+}
+
+/* How many folders av_mkdir_p will make for dir: its last components that do not exist yet ("a/b/c" with
+ * only "a" there: 2), which remove_made_folders takes away again. */
+static int folders_missing(const char *dir) {
+    char p[4096];
+    struct stat st;
+    int n = 0;
+    snprintf(p, sizeof p, "%.4095s", dir);
+    while (stat(p, &st) != 0 && errno == ENOENT) {
+        n++;
+        if (!strip_last(p)) break;
+    }
+    return n;
+}
+
+/* Remove the n folders folders_missing counted for dir, the deepest first; only empty ones go (rmdir). */
+static void remove_made_folders(const char *dir, int n) {
+    char p[4096];
+    snprintf(p, sizeof p, "%.4095s", dir);
+    for (int i = 0; i < n && rmdir(p) == 0 && strip_last(p); i++) {}
+}
+
+/* 0 if everything printed on out so far has reached it (fflush, then its error flag), else the errno of
+ * the failure, or -1 when only the flag says an earlier write failed (its errno is gone). A file on a full
+ * disk, /dev/full, a pipe whose reader is gone with SIGPIPE ignored. */
+static int out_failed(FILE *out) {
+    if (fflush(out) != 0) return errno ? errno : -1;
+    return ferror(out) ? -1 : 0;
+}
+
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
@@ -1435,7 +1475,18 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--weight-decay %g with a peak lr of %g: lr · weight decay = %g must be below 1 "
                        "(each step multiplies the weights by 1 − lr · weight decay); lower --weight-decay or --lr",
                        o.weight_decay, peak, peak * o.weight_decay);
-    char earlier[3][64] = {"", "", ""};
+    /* a closed standard output (`>&-`) failed only at exit, after the whole run; its fd would also be the next
+     * file opened, where the progress lines then went */
+    if (fileno(out) >= 0 && fcntl(fileno(out), F_GETFD) < 0)
+        return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; nothing was trained or written",
+                       strerror(errno));
+    char earlier[3][64] = {"", "", ""}, variant_dir[3][4096];
+    int missing = folders_missing(o.outdir), variant_missing[3] = {0, 0, 0}; /* what a failed header line undoes */
+    for (int i = 0; i < 3; i++) {
+        const char *v = av_train_variant_dir(o.compare, i);
+        av_path_join(variant_dir[i], sizeof variant_dir[i], o.outdir, v ? v : "");
+        variant_missing[i] = v && folders_missing(variant_dir[i]);
+    }
     folder_locks locks = {.n = 0}; /* held until the run ends: a second run into a folder is refused */
     av_status fs = check_before_start(&o, earlier, &locks, err);
     if (fs) { /* before the header line: nothing has started */
@@ -1461,10 +1512,44 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         av_line_add(&line, " seed %llu", (unsigned long long)o.seed);
         av_line_print(out, &line, av_line_cols(out), 2);
     }
+    /* standard output that cannot be written (`>/dev/full`) said so only after every step, with every file
+     * written (a tester's report): found at the header line, before the first step, the run stops there and
+     * takes away the folders it made, as GNU tools that check their output fail before their work. Not on a
+     * pipe or socket: a reader that is gone raises SIGPIPE there, whose handler says what the run leaves once
+     * the run's message is set (run_one), and `| head -1` reads this line before it goes */
+    struct stat ost;
+    int piped = fileno(out) >= 0 && fstat(fileno(out), &ost) == 0 && (S_ISFIFO(ost.st_mode) || S_ISSOCK(ost.st_mode));
+    int e = o.quiet || piped ? 0 : out_failed(out);
+    if (e) {
+        for (int i = 0; i < 3; i++)
+            if (variant_missing[i]) remove_made_folders(variant_dir[i], 1);
+        remove_made_folders(o.outdir, missing);
+        unlock_folders(&locks);
+        return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; stopped before training: nothing was "
+                       "written (-o %.300s is as it was)", e > 0 ? strerror(e) : "a write failed", o.outdir);
+    }
     note_replaced(&o, earlier);
     av_status s;
     if (o.compare != AV_TRAIN_CMP_NONE) s = run_compare(&o, out, err);
     else if (!(s = run_one(&o, o.outdir, "", NULL, out, err))) note_other_runs(&o, NULL, 0);
+    /* later (a disk that fills while the progress goes to a file on it, -q --compare's table): the run went
+     * on, so say what it saved, as the other failures after the model do */
+    if (!s && (e = out_failed(out)) != 0) {
+        if (o.compare == AV_TRAIN_CMP_NONE)
+            s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; the trained model was saved and "
+                        "checked before this error, with its training figures and train.csv, in %.300s (attnviz "
+                        "--model %.300s runs it): only lines printed on standard output are lost",
+                        e > 0 ? strerror(e) : "an earlier write failed", o.outdir, o.outdir);
+        else {
+            char name[64], cmp[4200];
+            snprintf(name, sizeof name, "compare_%s", kCompareWhat[o.compare]);
+            av_path_join(cmp, sizeof cmp, o.outdir, name);
+            s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; every variant's trained model was "
+                        "saved and checked before this error, with its figures and train.csv, in the variant folders "
+                        "under %.300s, and %.300s.png and .svg were written: only lines printed on standard output "
+                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", o.outdir, cmp);
+        }
+    }
     unlock_folders(&locks);
     return s;
 }
