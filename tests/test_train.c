@@ -1211,6 +1211,111 @@ static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **s
         fail_msg("the sort comparison stayed beside the new reverse scale/");
 }
 
+/* A Ctrl-C while a --compare variant's figures are written names every variant's folder, as during
+ * training: it said only "the trained model in csig/learned was saved, but its training figures ... are not
+ * all written", not that sinusoidal/ and rope/ were empty and the comparison not written (a tester's report).
+ * While the comparison is drawn (rename 31: 3 variants of 10 files, then compare_positions.png), it says
+ * every variant is whole and the comparison is not. */
+static void test_cli_train_compare_interrupted_at_figures_names_every_variant(void **state) {
+    tu_fixture *f = *state;
+    char m[4096], want[20000];
+    snprintf(m, sizeof m, "%s", tu_in(f, "m"));
+    train_interrupted_at_rename(f, 5, "positions"); /* learned/'s train.csv: its model is saved */
+    char *err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s/learned was saved, but its training "
+             "figures and train.csv are not all written (%s/sinusoidal is empty, not trained yet; %s/rope is empty, "
+             "not trained yet; %s/compare_positions.png and .svg not written): rerun the same command (the same seed "
+             "gives the same model) to write them\n", m, m, m, m);
+    if (strcmp(err, want) != 0) fail_msg("stderr '%s', want '%s'", err, want);
+    free(err);
+    assert_int_equal(rename(m, tu_in(f, "m1")), 0); /* a fresh folder: strace counts rename and renameat2 apart */
+    train_interrupted_at_rename(f, 31, "positions");
+    err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted: every variant's trained model was saved with its figures and "
+             "train.csv (%s/learned, %s/sinusoidal, %s/rope), but %s/compare_positions.png and .svg are not all "
+             "written: rerun the same command (the same seed gives the same models) to write them\n", m, m, m, m);
+    if (strcmp(err, want) != 0) fail_msg("at the comparison: stderr '%s', want '%s'", err, want);
+    free(err);
+    assert_int_equal(access(tu_in(f, "m/compare_positions.svg"), F_OK), -1);
+}
+
+/* `attnviz --train reverse --steps 20000 -o dir` started in the background, stdout a pipe and stderr
+ * /dev/null; returns its pid once it has printed its step-0 line, so it has begun training (and, with the
+ * folder lock, holds dir's lock: it is taken before the header line). Fails the test if it ends first. */
+static pid_t start_long_training(const char *dir) {
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(fds[1], 1), dup2(devnull, 2);
+        close(fds[0]);
+        execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "20000", "-o", dir, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    size_t n = 0;
+    for (ssize_t k; n + 1 < sizeof buf && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0;) {
+        n += (size_t)k;
+        buf[n] = 0;
+        if (strstr(buf, "\nstep 0 ")) break;
+    }
+    buf[n] = 0;
+    close(fds[0]); /* its later lines raise SIGPIPE, which ends it if the test has not by then */
+    if (!strstr(buf, "\nstep 0 ")) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        fail_msg("the training into %s ended before step 0: %s", dir, buf);
+    }
+    return pid;
+}
+
+/* Two trainings into one folder at once both exited 0, leaving the second's config.json and
+ * model.safetensors beside the first's train.csv and figures (a tester's report). The second is refused at
+ * once, exit 1 naming the folder, and writes nothing there; with --compare too. Trainings into different
+ * folders still run at once, and --model reading the folder under training is not blocked. */
+static void test_cli_train_refuses_a_folder_another_training_writes(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "sort", "2", "m"); /* a model for --model to read while m trains again */
+    char dir[4096], want[4400];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "m"));
+    snprintf(want, sizeof want, "attnviz: error: cannot train into '%s': another attnviz --train is writing it", dir);
+    char *cfg_before = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(cfg_before);
+    pid_t first = start_long_training(dir);
+    tu_result same, cmp, other, model;
+    run_attnviz(&same, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    char *cfg_after = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    run_attnviz(&cmp, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "--compare",
+                "norm", "-o", dir, NULL);
+    int variants = access(tu_in(f, "m/pre-ln"), F_OK) == 0 || access(tu_in(f, "m/post-ln"), F_OK) == 0;
+    run_attnviz(&other, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "other"), NULL);
+    run_attnviz(&model, NULL, "--model", dir, "--no-plot", "-q", "3 1 >", NULL);
+    kill(first, SIGTERM);
+    int st = 0;
+    waitpid(first, &st, 0);
+    int same_ok = same.code == 1 && strstr(same.err, want) && !same.out[0] && cfg_after &&
+                  !strcmp(cfg_before, cfg_after);
+    if (!same_ok) fail_msg("the same folder: exit %d\nstdout: %s\nstderr: %s", same.code, same.out, same.err);
+    if (cmp.code != 1 || !strstr(cmp.err, want) || variants)
+        fail_msg("--compare into it: exit %d, variant folders %d\nstderr: %s", cmp.code, variants, cmp.err);
+    if (other.code != 0) fail_msg("another folder: exit %d: %s", other.code, other.err);
+    if (model.code != 0) fail_msg("--model of the folder in training: exit %d: %s", model.code, model.err);
+    tu_free(&same), tu_free(&cmp), tu_free(&other), tu_free(&model);
+    free(cfg_before), free(cfg_after);
+    /* once the first is gone, its lock is too (no lock file stays behind) */
+    run_attnviz(&same, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-q", "-o", dir,
+                NULL);
+    if (same.code != 0) fail_msg("after the first ended: exit %d: %s", same.code, same.err);
+    tu_free(&same);
+    assert_int_equal(count_entries(dir), 10); /* kRunFiles, nothing else */
+}
+
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
  * is exit 2, shown as JSON. An ESC sequence in "task" reached the terminal as it was, and "step": -7 was
  * printed as "step -7" (a new user's report). A NUL (\u0000) inside the task name is refused too. */
@@ -2476,6 +2581,101 @@ static void test_cli_trained_model_titles_name_its_layout(void **state) {
     }
 }
 
+/* Standard output that cannot be written: `--train ... -o fullout >/dev/full` (or `>&-`) trained every step
+ * and wrote every file, then said only "cannot write to standard output: No space left on device" (a
+ * tester's report). The header line finds it now: exit 1 before the first step, the folders it made taken
+ * away (an existing one stays, empty). With -q --compare only the closing table goes to standard output:
+ * that failure says every variant was saved. */
+static void test_cli_train_unwritable_stdout_fails_before_training(void **state) {
+    tu_fixture *f = *state;
+    int full = open("/dev/full", O_WRONLY);
+    if (full < 0) skip();
+    tu_run_opts ro = {NULL, full, 0, NULL};
+    tu_result r;
+    const char *small[14] = {"--train", "reverse", "--steps", "5", "--d-model", "16", "--batch", "2", "-o", NULL, NULL,
+                           NULL, NULL};
+    small[9] = tu_in(f, "new/sub");
+    tu_run_ex(&r, &ro, NULL, 0, small);
+    if (r.code != 1 || !strstr(r.err, "attnviz: error: cannot write to standard output: No space left on device; "
+                                      "stopped before training: nothing was written (-o ") ||
+        strstr(r.err, "step ") || file_exists(tu_in(f, "new")))
+        fail_msg("/dev/full: exit %d, new/ %s: %s", r.code, file_exists(tu_in(f, "new")) ? "made" : "not made", r.err);
+    tu_free(&r);
+    assert_int_equal(mkdir(tu_in(f, "old"), 0755), 0);
+    small[9] = tu_in(f, "old"), small[10] = "--compare", small[11] = "norm";
+    tu_run_ex(&r, &ro, NULL, 0, small);
+    if (r.code != 1 || !strstr(r.err, "stopped before training: nothing was written") ||
+        !file_exists(tu_in(f, "old")) || count_entries(tu_in(f, "old")) != 0)
+        fail_msg("--compare into an empty folder: exit %d, %d entries left: %s", r.code, count_entries(tu_in(f, "old")),
+                 r.err);
+    tu_free(&r);
+    small[9] = tu_in(f, "q"), small[12] = "-q"; /* the table is printed at the end, even with -q */
+    tu_run_ex(&r, &ro, NULL, 0, small);
+    if (r.code != 1 || !strstr(r.err, "cannot write to standard output: No space left on device; every variant's "
+                                      "trained model was saved and checked before this error") ||
+        !file_exists(tu_in(f, "q/pre-ln/model.safetensors")) || !file_exists(tu_in(f, "q/compare_norm.svg")))
+        fail_msg("-q --compare: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    close(full);
+    /* `>&-`: standard output closed */
+    char err_path[4096];
+    snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
+    pid_t pid = fork();
+    if (pid == 0) {
+        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(e, 2);
+        close(1);
+        execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "5", "--d-model", "16", "--batch", "2", "-o",
+              tu_in(f, "closed"), (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    char *err = tu_slurp_file(err_path, NULL);
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 1 && err &&
+             !strcmp(err, "attnviz: error: cannot write to standard output: Bad file descriptor; nothing was trained "
+                          "or written\n") && !file_exists(tu_in(f, "closed"));
+    if (!ok) fail_msg(">&-: status %d, stderr %s", st, err ? err : "");
+    free(err);
+}
+
+/* A damaged config.json (cut to half, emptied, an array) in a folder an earlier --train wrote: --train said
+ * "has no "attnviz" object naming a task", where --model said what is wrong, "not valid JSON near byte 196 of
+ * 197 ... (truncated?)" (a tester's report). --train says it in --model's words, and still refuses (exit 2,
+ * nothing on stdout, the folder as it was): whose model it is cannot be told. */
+static void put_text(const char *path, const char *text); /* below */
+
+static void test_cli_train_names_what_is_wrong_with_a_damaged_config(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "reverse", "2", "m");
+    size_t len = 0;
+    char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), &len);
+    assert_non_null(cfg);
+    char half[8192];
+    snprintf(half, sizeof half, "%.*s", (int)(len / 2), cfg);
+    free(cfg);
+    const char *const damaged[] = {half, "", "[1]\n"};
+    const char *const says[] = {"(truncated?)", "empty file; expected a JSON object",
+                                "not a JSON object (it is an array)"};
+    for (int k = 0; k < 3; k++) {
+        put_text(tu_in(f, "m/config.json"), damaged[k]);
+        tu_result model, r;
+        run_attnviz(&model, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 >", NULL);
+        char why[4400] = ""; /* --model's message, without "attnviz: error: " and its newline */
+        const char *e = strstr(model.err, "attnviz: error: ");
+        if (e) snprintf(why, sizeof why, "%.*s", (int)strcspn(e + 16, "\n"), e + 16);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-o",
+                    tu_in(f, "m"), NULL);
+        char *now = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+        int ok = model.code == 2 && strstr(why, says[k]) && r.code == 2 && strstr(r.err, why) &&
+                 strstr(r.err, "holds a model attnviz cannot identify: ") && !strstr(r.err, "no \"attnviz\" object") &&
+                 !r.out[0] && now && !strcmp(now, damaged[k]);
+        if (!ok) fail_msg("case %d: --model exit %d: %s--train exit %d: %s", k, model.code, model.err, r.code, r.err);
+        free(now);
+        tu_free(&model), tu_free(&r);
+    }
+}
+
 /* --train -o DIR over a model folder attnviz did not write (the gpt2/ folder the README's
  * huggingface-cli download fills: config.json without an "attnviz" task, model.safetensors,
  * vocab.json, merges.txt) is refused before training and leaves every file as it was; it replaced
@@ -2725,6 +2925,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_at_figures_names_every_variant,
+                                        tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_refuses_a_folder_another_training_writes, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_other_model_into_training_folder_notes_it, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_generate_note_positions),
@@ -2768,6 +2972,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_trained_model_titles_name_its_layout, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_never_overwrites_a_downloaded_model, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_names_what_is_wrong_with_a_damaged_config, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_unwritable_stdout_fails_before_training, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -5,11 +5,13 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "app/cli.h"
@@ -164,6 +166,9 @@ static void lr_label(char *out, size_t n, const av_train_opts *o) {
              o->d_model, o->warmup, av_lr_at(&a, o->warmup), o->warmup);
 }
 
+/* --compare's setting as its option and figure name say it: compare_<this>.png. */
+static const char *const kCompareWhat[] = {"", "scale", "norm", "positions"};
+
 /* The training outputs --train writes beside its model, in the order it writes them. */
 static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.svg", "filmstrip.png", "filmstrip.svg",
                                             "attention.gif"};
@@ -178,7 +183,13 @@ static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.s
  * earlier (n bytes) says which model that was, "reverse, step 4000", for the
  * note that this run replaces it ("" when dir holds no model). Without a
  * model, a file named as a training output (kTrainOutputs) is refused too:
- * --train writes those only after its model. */
+ * --train writes those only after its model. A config.json that is not a
+ * JSON object (cut short, empty) is refused with av_trained_task_read's
+ * words for what is wrong, as --model DIR says it: "has no "attnviz" object"
+ * sent a user looking for a key in a file that had lost its end (a tester's
+ * report). Still refused: --train writes config.json whole (a rename), so a
+ * damaged one is not its own partial output, and whose model it is cannot be
+ * told. */
 static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
@@ -189,8 +200,14 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         av_err rerr;
         int ours, step = 0;
         char task[32];
-        if (av_trained_task_read(dir, task, &step, &ours, &rerr)) snprintf(earlier, n, "task or step unreadable");
+        av_status rs = av_trained_task_read(dir, task, &step, &ours, &rerr);
+        if (rs) snprintf(earlier, n, "task or step unreadable");
         else if (ours) snprintf(earlier, n, "%s, step %d", task, step); /* as --model names it */
+        if (rs && !ours) /* rerr names the file: "DIR/config.json: not valid JSON near byte 196 of 197 ..." */
+            return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz cannot identify: %s; --train would overwrite "
+                           "its config.json, model.safetensors, vocab.json and merges.txt: give another folder, or "
+                           "remove %s if an earlier --train wrote it (--train writes config.json whole, never in "
+                           "part: something else changed this one)", dir, rerr.msg, dir);
         if (!ours)
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
                            "naming a task); --train would overwrite its config.json, model.safetensors, vocab.json "
@@ -808,7 +825,9 @@ static av_status remove_outputs(const char *dir, const char *const *names, size_
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep); /* --compare's section */
 static void free_kept(av_written *keep);
 
-static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
+/* The model and its outputs into dir. others: as run_one's, what --compare's other variant folders hold
+ * ("" for none), for the Ctrl-C message once the model is saved. */
+static av_status write_outputs(run_state *r, const char *dir, const char *others, av_err *err) {
     const av_train_opts *o = r->o;
     const char *task = av_task_name(o->task);
     int T = r->probe.T;
@@ -825,11 +844,21 @@ static av_status write_outputs(run_state *r, const char *dir, av_err *err) {
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
     /* from the moment the model's files are renamed in, a Ctrl-C leaves the new model with some of its figures:
      * say so, and leave none of the model's predecessor (its attention.gif said "trained on sort" beside a reverse
-     * model: a new user's report) */
-    char msg[AV_INTERRUPT_MSG_MAX];
+     * model: a new user's report); with --compare, in parentheses, what the other variant folders hold and that
+     * the comparison is not written, as the message during training says (it named only this variant's folder
+     * while the others were still empty: a tester's report) */
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[340] = "", cmp_path[4200];
+    if (o->compare != AV_TRAIN_CMP_NONE) {
+        char name[64];
+        snprintf(name, sizeof name, "compare_%s", kCompareWhat[o->compare]);
+        av_path_join(cmp_path, sizeof cmp_path, o->outdir, name);
+        snprintf(cmp, sizeof cmp, "; %.300s.png and .svg not written", cmp_path);
+    }
+    const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %.300s was saved, but its training "
-             "figures and train.csv are not all written: rerun the same command (the same seed gives the same "
-             "model) to write them\n", o->tty ? "\n" : "", dir);
+             "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
+             "same model) to write them\n", o->tty ? "\n" : "", dir, rest[0] ? " (" : "", rest,
+             others[0] ? cmp : "", rest[0] ? ")" : "");
     av_status s = write_model(dir, &r->tr, task, msg, err);
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
@@ -941,7 +970,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
              o->tty ? "\n" : "", dir, left_in(dir), others);
     av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
-    if (!s) s = write_outputs(&r, dir, err);
+    if (!s) s = write_outputs(&r, dir, others, err);
     av_interrupt_message(NULL);
     int last = r.log.n_snap - 1;
     if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) /* worse than at initialisation: diverged */
@@ -959,8 +988,6 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
 
 /* ---------------------------------------------------------------------------- --compare */
 
-/* --compare's setting as its option and figure name say it: compare_<this>.png. */
-static const char *const kCompareWhat[] = {"", "scale", "norm", "positions"};
 
 typedef struct {
     const train_log *logs;
@@ -1197,10 +1224,24 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     train_run_id(run, o);
     train_weights_note(weights, sizeof weights, o);
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
-    if (!s) s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
+    if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
+        char msg[AV_INTERRUPT_MSG_MAX], list[700] = "";
+        for (int i = 0; i < n; i++) {
+            size_t k = strlen(list);
+            av_path_join(path, sizeof path, o->outdir, names[i]);
+            snprintf(list + k, sizeof list - k, "%s%.200s", i ? ", " : "", path);
+        }
+        av_path_join(path, sizeof path, o->outdir, file);
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted: every variant's trained model was saved with its figures "
+                 "and train.csv (%s), but %.300s.png and .svg are not all written: rerun the same command (the same "
+                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, path);
+        av_interrupt_message(msg);
+        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
+    }
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, o->quiet, err);
+    av_interrupt_message(NULL);
     free_kept(&keep);
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
@@ -1255,6 +1296,50 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
     return AV_OK;
 }
 
+/* The folders a run holds locked: -o DIR, and with --compare each variant
+ * folder too (a plain --train into DIR/learned while a --compare writes DIR
+ * mixed the two the same way). */
+typedef struct {
+    int fd[4];
+    int n;
+} folder_locks;
+
+/* Lock dir (it exists) for this run: flock(LOCK_EX | LOCK_NB) on an fd of
+ * the folder itself, so no lock file is left behind; the kernel lets go when
+ * the fd is closed (unlock_folders) or the process ends, by a signal too. Two
+ * runs into one folder at once both exited 0 and left the second's
+ * config.json and model.safetensors beside the first's train.csv and figures
+ * (a tester's report): the second is now refused before it trains.
+ * Advisory: --model DIR reading the folder takes no lock and is never
+ * blocked. A folder that cannot be opened for reading (mode 0300) or a file
+ * system without flock (EINVAL, ENOLCK, EBADF on NFS) runs unlocked, as every
+ * run did before. Errors: AV_ERUNTIME when another process holds the lock,
+ * naming dir. Source: flock(2). */
+static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 || lk->n == (int)(sizeof lk->fd / sizeof lk->fd[0])) {
+        if (fd >= 0) close(fd);
+        return AV_OK;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        lk->fd[lk->n++] = fd;
+        return AV_OK;
+    }
+    int e = errno;
+    close(fd);
+    if (e != EWOULDBLOCK) return AV_OK;
+    char shown[4096];
+    av_path_shown(shown, sizeof shown, dir);
+    return av_fail(err, AV_ERUNTIME, "cannot train into '%.300s': another attnviz --train is writing it (it holds "
+                   "the folder's lock until it ends), and two runs into one folder leave one's model beside the "
+                   "other's figures: wait for it to end, or give another -o", shown);
+}
+
+static void unlock_folders(folder_locks *lk) {
+    for (int i = 0; i < lk->n; i++) close(lk->fd[i]);
+    lk->n = 0;
+}
+
 /* Before the header line and the first step, so a usage error prints nothing
  * on stdout and a bad folder fails before the work, not after every step:
  * each model trained (with --compare, each variant: learned positions add
@@ -1262,9 +1347,11 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
  * DIR/VARIANT) holds no model attnviz did not train, and can be made and
  * written (io/fileio.h av_dir_writable). The foreign-model checks all come
  * before any folder is made, so a refused folder leaves no variant folder.
+ * Each folder is locked (lock_folder) as soon as it is made, so a second run
+ * into it is refused before it makes anything there; locks holds them.
  * earlier[i] says which model of an earlier --train folder i holds, which
  * this run replaces ("" for none; folder i is -o, or its i-th variant). */
-static av_status check_before_start(const av_train_opts *o, char earlier[3][64], av_err *err) {
+static av_status check_before_start(const av_train_opts *o, char earlier[3][64], folder_locks *locks, av_err *err) {
     av_train_opts v[3] = {*o};
     const char *names[3] = {""};
     char left_out[96], dir[3][4096];
@@ -1276,7 +1363,8 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
         /* names first: a folder named config.json was "a model attnviz did not train" */
         if (!s) s = check_names_free(o->outdir, kRunFiles, nf, err);
         if (!s) s = check_not_a_foreign_model(o->outdir, earlier[0], 64, err);
-        return s ? s : av_dir_writable(o->outdir, err);
+        if (!s) s = av_dir_writable(o->outdir, err);
+        return s ? s : lock_folder(locks, o->outdir, err);
     }
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
     /* every name before any folder is made: a taken name in the second variant left the first one's empty folder */
@@ -1287,7 +1375,9 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     snprintf(svg, sizeof svg, "compare_%s.svg", kCompareWhat[o->compare]);
     if (!s) s = check_names_free(o->outdir, (const char *const[]){png, svg}, 2, err);
     if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
+    if (!s) s = lock_folder(locks, o->outdir, err); /* before the variant folders: a refused run makes none */
     for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
+    for (int i = 0; !s && i < n; i++) s = lock_folder(locks, dir[i], err);
     return s;
 }
 
@@ -1310,6 +1400,46 @@ static void add_parts(av_line *line, const char *text, const char *end) {
         av_line_add(line, " %.*s%s", len, text, cut ? "" : end);
         text = cut ? next : text + len;
     }
+}
+
+/* p without its last component and the '/' before it ("a/b/c" -> "a/b", "/a" -> "/"); 0 when nothing is
+ * left ("a" -> ""). */
+static int strip_last(char *p) {
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    while (n > 0 && p[n - 1] != '/') n--;
+    while (n > 1 && p[n - 1] == '/') n--;
+    p[n] = 0;
+    return n > 0;
+}
+
+/* How many folders av_mkdir_p will make for dir: its last components that do not exist yet ("a/b/c" with
+ * only "a" there: 2), which remove_made_folders takes away again. */
+static int folders_missing(const char *dir) {
+    char p[4096];
+    struct stat st;
+    int n = 0;
+    snprintf(p, sizeof p, "%.4095s", dir);
+    while (stat(p, &st) != 0 && errno == ENOENT) {
+        n++;
+        if (!strip_last(p)) break;
+    }
+    return n;
+}
+
+/* Remove the n folders folders_missing counted for dir, the deepest first; only empty ones go (rmdir). */
+static void remove_made_folders(const char *dir, int n) {
+    char p[4096];
+    snprintf(p, sizeof p, "%.4095s", dir);
+    for (int i = 0; i < n && rmdir(p) == 0 && strip_last(p); i++) {}
+}
+
+/* 0 if everything printed on out so far has reached it (fflush, then its error flag), else the errno of
+ * the failure, or -1 when only the flag says an earlier write failed (its errno is gone). A file on a full
+ * disk, /dev/full, a pipe whose reader is gone with SIGPIPE ignored. */
+static int out_failed(FILE *out) {
+    if (fflush(out) != 0) return errno ? errno : -1;
+    return ferror(out) ? -1 : 0;
 }
 
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
@@ -1359,9 +1489,24 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--weight-decay %g with a peak lr of %g: lr · weight decay = %g must be below 1 "
                        "(each step multiplies the weights by 1 − lr · weight decay); lower --weight-decay or --lr",
                        o.weight_decay, peak, peak * o.weight_decay);
-    char earlier[3][64] = {"", "", ""};
-    av_status fs = check_before_start(&o, earlier, err);
-    if (fs) return fs; /* before the header line: nothing has started */
+    /* a closed standard output (`>&-`) failed only at exit, after the whole run; its fd would also be the next
+     * file opened, where the progress lines then went */
+    if (fileno(out) >= 0 && fcntl(fileno(out), F_GETFD) < 0)
+        return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; nothing was trained or written",
+                       strerror(errno));
+    char earlier[3][64] = {"", "", ""}, variant_dir[3][4096];
+    int missing = folders_missing(o.outdir), variant_missing[3] = {0, 0, 0}; /* what a failed header line undoes */
+    for (int i = 0; i < 3; i++) {
+        const char *v = av_train_variant_dir(o.compare, i);
+        av_path_join(variant_dir[i], sizeof variant_dir[i], o.outdir, v ? v : "");
+        variant_missing[i] = v && folders_missing(variant_dir[i]);
+    }
+    folder_locks locks = {.n = 0}; /* held until the run ends: a second run into a folder is refused */
+    av_status fs = check_before_start(&o, earlier, &locks, err);
+    if (fs) { /* before the header line: nothing has started */
+        unlock_folders(&locks);
+        return fs;
+    }
     char vlabel[96], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
@@ -1381,10 +1526,45 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         av_line_add(&line, " seed %llu", (unsigned long long)o.seed);
         av_line_print(out, &line, av_line_cols(out), 2);
     }
+    /* standard output that cannot be written (`>/dev/full`) said so only after every step, with every file
+     * written (a tester's report): found at the header line, before the first step, the run stops there and
+     * takes away the folders it made, as GNU tools that check their output fail before their work. Not on a
+     * pipe or socket: a reader that is gone raises SIGPIPE there, whose handler says what the run leaves once
+     * the run's message is set (run_one), and `| head -1` reads this line before it goes */
+    struct stat ost;
+    int piped = fileno(out) >= 0 && fstat(fileno(out), &ost) == 0 && (S_ISFIFO(ost.st_mode) || S_ISSOCK(ost.st_mode));
+    int e = o.quiet || piped ? 0 : out_failed(out);
+    if (e) {
+        for (int i = 0; i < 3; i++)
+            if (variant_missing[i]) remove_made_folders(variant_dir[i], 1);
+        remove_made_folders(o.outdir, missing);
+        unlock_folders(&locks);
+        return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; stopped before training: nothing was "
+                       "written (-o %.300s is as it was)", e > 0 ? strerror(e) : "a write failed", o.outdir);
+    }
     note_replaced(&o, earlier);
-    if (o.compare != AV_TRAIN_CMP_NONE) return run_compare(&o, out, err);
-    av_status s = run_one(&o, o.outdir, "", NULL, out, err);
-    if (!s) note_other_runs(&o, NULL, 0);
+    av_status s;
+    if (o.compare != AV_TRAIN_CMP_NONE) s = run_compare(&o, out, err);
+    else if (!(s = run_one(&o, o.outdir, "", NULL, out, err))) note_other_runs(&o, NULL, 0);
+    /* later (a disk that fills while the progress goes to a file on it, -q --compare's table): the run went
+     * on, so say what it saved, as the other failures after the model do */
+    if (!s && (e = out_failed(out)) != 0) {
+        if (o.compare == AV_TRAIN_CMP_NONE)
+            s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; the trained model was saved and "
+                        "checked before this error, with its training figures and train.csv, in %.300s (attnviz "
+                        "--model %.300s runs it): only lines printed on standard output are lost",
+                        e > 0 ? strerror(e) : "an earlier write failed", o.outdir, o.outdir);
+        else {
+            char name[64], cmp[4200];
+            snprintf(name, sizeof name, "compare_%s", kCompareWhat[o.compare]);
+            av_path_join(cmp, sizeof cmp, o.outdir, name);
+            s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; every variant's trained model was "
+                        "saved and checked before this error, with its figures and train.csv, in the variant folders "
+                        "under %.300s, and %.300s.png and .svg were written: only lines printed on standard output "
+                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", o.outdir, cmp);
+        }
+    }
+    unlock_folders(&locks);
     return s;
 }
 

@@ -95,8 +95,14 @@ void av_train_frame_title(char *out, size_t n, const char *task, int step, doubl
  * another compare. */
 const char *av_train_variant_dir(int compare, int i);
 
-/* Train, print to out, write DIR. Errors: AV_EUSAGE (bad sizes, e.g. heads
- * not dividing d_model), AV_ERUNTIME (I/O, OOM), each naming the value. */
+/* Train, print to out, write DIR. DIR (with --compare, DIR and each variant
+ * folder) is locked while the run lasts (flock on the folder itself, no lock
+ * file). Errors: AV_EUSAGE (bad sizes, e.g. heads not dividing d_model; a
+ * model in DIR attnviz did not train, or a damaged config.json there),
+ * AV_ERUNTIME (I/O, OOM; another --train holding DIR's lock, before
+ * anything is made; out that cannot be written: found at the header line,
+ * before the first step, with the folders the run made removed, or at the
+ * end, saying what was saved), each naming the value. */
 av_status av_train_run(const av_train_opts *o, FILE *out, av_err *err);
 
 /* --train from the parsed options: the task's defaults for --d-model,
