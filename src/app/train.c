@@ -988,7 +988,6 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
 
 /* ---------------------------------------------------------------------------- --compare */
 
-
 typedef struct {
     const train_log *logs;
     const char *const *names;
