@@ -244,6 +244,18 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     assert_non_null(strstr(page, "[6] scores")); /* the trace */
     assert_non_null(strstr(page, "\"tokens\":[\"I\",\"love\",\"you\"]"));
     assert_false(file_exists(tu_in(f, "head0.png")));
+    /* without --dump the cell view names no file: "(= scores.npy[0, 0, 0])" named one never written (a
+     * figure-maker's report); with it, the files --dump wrote */
+    assert_non_null(strstr(page, "\"weights_file\":\"\",\"scores_file\":\"\""));
+    free(page);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--heads", "2", "-d", "16", "--html", "--no-plot", "--dump", tu_in(f, "d"), "-o", f->dir,
+                "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"weights_file\":\"weights.npy\",\"scores_file\":\"scores.npy\""));
+    assert_true(file_exists(tu_in(f, "d/scores.npy")));
     free(page);
     tu_free(&r);
 }
@@ -359,6 +371,7 @@ static void html_model_page_has_every_layer_and_its_q_k_v(void **state) {
     assert_non_null(strstr(page, "\"L\":2,\"H\":2,\"T\":3,\"D\":4"));
     assert_non_null(strstr(page, "\"source\":\"model m/ (2 layers)\""));
     assert_non_null(strstr(page, "mask: causal · pre-LN"));
+    assert_non_null(strstr(page, "\"weights_file\":\"\",\"scores_file\":\"\"")); /* o has no --dump */
     float got[2 * 2 * 3 * 4];
     assert_int_equal(b64_field(page, "weights", (unsigned char *)got, sizeof got), 4 * 36);
     for (int i = 0; i < 36; i++) assert_true(got[i] == a.att[i]);

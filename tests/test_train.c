@@ -1243,8 +1243,12 @@ static void test_cli_train_compare_interrupted_at_figures_names_every_variant(vo
 
 /* `attnviz --train reverse --steps 20000 -o dir` started in the background, stdout a pipe and stderr
  * /dev/null; returns its pid once it has printed its step-0 line, so it has begun training (and, with the
- * folder lock, holds dir's lock: it is taken before the header line). Fails the test if it ends first. */
-static pid_t start_long_training(const char *dir) {
+ * folder lock, holds dir's lock: it is taken before the header line). *out_fd: the pipe's read end, for
+ * the caller to close after ending it: closed here, the run's next line (step 1's snapshot) raised
+ * SIGPIPE and ended it, with its lock, while the test still counted on it (the test failed once under
+ * load). Unread, the run blocks once the pipe is full, still holding the lock. Fails the test if it
+ * ends first. */
+static pid_t start_long_training(const char *dir, int *out_fd) {
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     pid_t pid = fork();
@@ -1265,12 +1269,13 @@ static pid_t start_long_training(const char *dir) {
         if (strstr(buf, "\nstep 0 ")) break;
     }
     buf[n] = 0;
-    close(fds[0]); /* its later lines raise SIGPIPE, which ends it if the test has not by then */
     if (!strstr(buf, "\nstep 0 ")) {
+        close(fds[0]);
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
         fail_msg("the training into %s ended before step 0: %s", dir, buf);
     }
+    *out_fd = fds[0];
     return pid;
 }
 
@@ -1286,7 +1291,8 @@ static void test_cli_train_refuses_a_folder_another_training_writes(void **state
     snprintf(want, sizeof want, "attnviz: error: cannot train into '%s': another attnviz --train is writing it", dir);
     char *cfg_before = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
     assert_non_null(cfg_before);
-    pid_t first = start_long_training(dir);
+    int first_out;
+    pid_t first = start_long_training(dir, &first_out);
     tu_result same, cmp, other, model;
     run_attnviz(&same, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
     char *cfg_after = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
@@ -1296,9 +1302,11 @@ static void test_cli_train_refuses_a_folder_another_training_writes(void **state
     run_attnviz(&other, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "-q", "-o",
                 tu_in(f, "other"), NULL);
     run_attnviz(&model, NULL, "--model", dir, "--no-plot", "-q", "3 1 >", NULL);
+    int alive = kill(first, 0) == 0 && waitpid(first, NULL, WNOHANG) == 0; /* held the lock throughout */
     kill(first, SIGTERM);
-    int st = 0;
-    waitpid(first, &st, 0);
+    waitpid(first, NULL, 0);
+    close(first_out);
+    if (!alive) fail_msg("the first training ended before the checks did");
     int same_ok = same.code == 1 && strstr(same.err, want) && !same.out[0] && cfg_after &&
                   !strcmp(cfg_before, cfg_after);
     if (!same_ok) fail_msg("the same folder: exit %d\nstdout: %s\nstderr: %s", same.code, same.out, same.err);
@@ -2045,10 +2053,10 @@ static void test_cli_train_gif_of_many_heads_says_which(void **state) {
     if (right - left < w * 6 / 10) fail_msg("the title spans x %d..%d of %d px: no note line", left, right, w);
 }
 
-/* The first row of frame k of a GIF holding 60 side-by-side pixels that are not near white (a
- * heat-map panel's top edge; title text never has such a run): its y, or -1. */
-static int gif_panel_top(const char *path, int k, int *n_frames) {
-    int e, top = -1;
+/* Where frame k of a GIF has its first run of 60 side-by-side pixels that are not near white (a
+ * heat-map panel's top edge; title text never has such a run): the run's first x and its y, or -1. */
+static void gif_panel_corner(const char *path, int k, int *n_frames, int *x, int *y) {
+    int e;
     GifFileType *g = DGifOpenFileName(path, &e);
     if (!g || DGifSlurp(g) != GIF_OK) fail_msg("cannot read %s", path);
     *n_frames = g->ImageCount;
@@ -2056,34 +2064,47 @@ static int gif_panel_top(const char *path, int k, int *n_frames) {
     const SavedImage *si = &g->SavedImages[k];
     const ColorMapObject *cm = si->ImageDesc.ColorMap ? si->ImageDesc.ColorMap : g->SColorMap;
     int w = si->ImageDesc.Width, h = si->ImageDesc.Height;
-    for (int y = 0; y < h && top < 0; y++)
-        for (int x = 0, run = 0; x < w && top < 0; x++) {
-            GifColorType c = cm->Colors[si->RasterBits[(size_t)y * w + x]];
-            run = c.Red < 200 || c.Green < 200 || c.Blue < 200 ? run + 1 : 0;
-            if (run >= 60) top = y;
+    *x = *y = -1;
+    for (int r = 0; r < h && *y < 0; r++)
+        for (int c = 0, run = 0; c < w && *y < 0; c++) {
+            GifColorType p = cm->Colors[si->RasterBits[(size_t)r * w + c]];
+            run = p.Red < 200 || p.Green < 200 || p.Blue < 200 ? run + 1 : 0;
+            if (run >= 60) *y = r, *x = c - 59;
         }
     DGifCloseFile(g, &e);
-    return top;
 }
 
 /* The heat-maps stand still from frame to frame: step 0's title ("reverse, step 0: untrained
  * (random initialisation) · ...") wraps to one more line than the later ones', and every panel sat
- * 25 px lower in frame 0 than in frames 1-9 (104 vs 79 px with the defaults, 129 vs 104 with 1
- * layer of 2 heads): a learner's report. Frames are now padded above, so the panels' top edge has
- * one y in all 10 frames. */
+ * 25 px lower in frame 0 than in frames 1-9 (104 vs 79 px with the defaults): a learner's report.
+ * Frames are now padded above, and on the right, where a title wider than one head's panel widens
+ * frame 0 (centred, the panel moved 18 px sideways: a figure-maker's report); the first panel's
+ * top-left corner has one place in every frame, with 2 layers of 4 heads and with 1 head. */
 static void test_cli_train_gif_panels_stay_still(void **state) {
     tu_fixture *f = *state;
-    tu_result r;
-    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--layers", "1", "--heads", "2", "-q", "-o", f->dir,
-                NULL);
-    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    tu_free(&r);
-    int n = 0, top0 = gif_panel_top(tu_in(f, "attention.gif"), 0, &n);
-    assert_int_equal(n, 10); /* steps 0, 1, 2, 3, 4, 6, 8, 11, 15, 20 */
-    assert_true(top0 > 0);
-    for (int k = 1; k < n; k++) {
-        int top = gif_panel_top(tu_in(f, "attention.gif"), k, &n);
-        if (top != top0) fail_msg("frame %d's panels start at y %d, frame 0's at %d", k, top, top0);
+    static const struct { const char *steps, *layers, *heads; int frames; } runs[] = {
+        {"20", "2", "4", 10},  /* steps 0, 1, 2, 3, 4, 6, 8, 11, 15, 20: the 25 px jump down */
+        {"300", "1", "1", 11}, /* step 0 and 10 log-spaced steps to 300: the 18 px jump sideways */
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tu_result r;
+        const char *dir = tu_in(f, runs[i].heads);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", runs[i].steps, "--layers", runs[i].layers, "--heads",
+                    runs[i].heads, "-q", "-o", dir, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/attention.gif", dir);
+        int n = 0, x0, y0, x, y;
+        gif_panel_corner(path, 0, &n, &x0, &y0);
+        assert_int_equal(n, runs[i].frames);
+        assert_true(x0 > 0 && y0 > 0);
+        for (int k = 1; k < n; k++) {
+            gif_panel_corner(path, k, &n, &x, &y);
+            if (x != x0 || y != y0)
+                fail_msg("%s x %s heads: frame %d's panel starts at (%d, %d), frame 0's at (%d, %d)", runs[i].layers,
+                         runs[i].heads, k, x, y, x0, y0);
+        }
     }
 }
 

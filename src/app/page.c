@@ -19,14 +19,17 @@ static void run_desc(char *buf, size_t n, const av_model *m) {
     snprintf(buf, n, "positions: %s · mask: %s%s", pos, mask, m->cfg.scale ? "" : " · no scale");
 }
 
-/* m as one page run (L = 1): its tokens, A, S and q, k, v (H, T, D) */
-static av_html_run single_run(const av_model *m, const av_tokens *toks, const char *name, char *desc, size_t desc_n) {
+/* m as one page run (L = 1): its tokens, A, S and q, k, v (H, T, D); the cell view names --dump's files
+ * only when dumped: "(= scores.npy[0, 0, 0])" beside a stored score named a file that was never
+ * written (a figure-maker's report) */
+static av_html_run single_run(const av_model *m, const av_tokens *toks, const char *name, int dumped, char *desc,
+                              size_t desc_n) {
     run_desc(desc, desc_n, m);
     return (av_html_run){.name = name, .desc = desc, .L = 1, .H = m->cfg.H, .T = m->cfg.T, .D = m->D,
                          .tokens = (const char *const *)toks->tok, .weights = m->att, .scores = m->scores,
                          .q = m->Q, .k = m->K, .v = m->V, .mask = m->mask,
                          .scale = m->cfg.scale ? 1.0 / sqrt((double)m->D) : 1.0,
-                         .weights_file = "weights.npy", .scores_file = "scores.npy"};
+                         .weights_file = dumped ? "weights.npy" : NULL, .scores_file = dumped ? "scores.npy" : NULL};
 }
 
 /* The trace as printed, without colour (and the comparison table when c is
@@ -95,7 +98,7 @@ static av_status write_runs(const av_html_run *runs, int n, const av_tokens *tok
 av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
                          av_written *w, av_err *err) {
     char desc[256];
-    av_html_run run = single_run(m, toks, "", desc, sizeof desc);
+    av_html_run run = single_run(m, toks, "", o->dump_dir != NULL, desc, sizeof desc);
     char *trace = trace_text(m, toks, o, info->ws, NULL);
     av_status s = write_runs(&run, 1, toks, o, info, trace, w, err);
     free(trace);
@@ -109,8 +112,7 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
     av_html_run runs[AV_CMP_MAX_SETTINGS];
     char desc[AV_CMP_MAX_SETTINGS][256];
     for (int k = 0; k < c->n; k++) { /* --dump holds the base run, not the settings */
-        runs[k] = single_run(&c->runs[k], toks, c->names[k], desc[k], sizeof desc[k]);
-        runs[k].weights_file = runs[k].scores_file = NULL;
+        runs[k] = single_run(&c->runs[k], toks, c->names[k], 0, desc[k], sizeof desc[k]);
     }
     char *trace = trace_text(m, toks, o, info->ws, c);
     av_status s = write_runs(runs, c->n, toks, o, info, trace, w, err);
@@ -132,7 +134,8 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
                        .weights = a->att, .scores = a->preatt, .q = a->qkvh, .k = a->qkvh + htd,
                        .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask,
                        .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0,
-                       .weights_file = "attn.npy", .scores_file = "scores.npy", .files_have_layers = 1};
+                       .weights_file = o->dump_dir ? "attn.npy" : NULL, .scores_file = o->dump_dir ? "scores.npy" : NULL,
+                       .files_have_layers = 1}; /* named only when dumped, as single_run */
     page_title(title, sizeof title, info, labels, T);
     return write_page(&run, 1, title, info->note, info->trace, o, info, w, err);
 }

@@ -757,17 +757,18 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
         if (!s) { W = w[k] > W ? w[k] : W; H = h[k] > H ? h[k] : H; }
     }
     free(order);
-    /* same size for every frame, padded with its background above and at both sides: a title that
+    /* same size for every frame, padded with its background above and on the right: a title that
      * wraps to one more line (step 0's "untrained (random initialisation)") adds height above the
-     * grid, so the heat-maps stay still from frame to frame, as a FuncAnimation's axes do (they
-     * jumped 25 px after frame 0: a learner's report) */
+     * grid, and one wider than the grid (one head) widens the frame on the right of the grid, which
+     * the layout puts at the left margin; so the heat-maps stay still from frame to frame, as a
+     * FuncAnimation's axes do (they jumped 25 px after frame 0: a learner's report) */
     for (int k = 0; !s && k < g->n_snap; k++) {
         frames[k] = malloc((size_t)W * H * 3);
         if (!frames[k]) { s = av_fail(err, AV_ERUNTIME, "out of memory for the GIF"); break; }
         for (size_t p = 0; p < (size_t)W * H; p++) memcpy(frames[k] + p * 3, raw[k], 3); /* the corner's colour */
-        size_t x0 = (size_t)(W - w[k]) / 2, y0 = (size_t)(H - h[k]);
+        size_t y0 = (size_t)(H - h[k]);
         for (int y = 0; y < h[k]; y++)
-            memcpy(frames[k] + ((y0 + (size_t)y) * W + x0) * 3, raw[k] + (size_t)y * w[k] * 3, (size_t)w[k] * 3);
+            memcpy(frames[k] + (y0 + (size_t)y) * W * 3, raw[k] + (size_t)y * w[k] * 3, (size_t)w[k] * 3);
     }
     char path[4096];
     av_path_join(path, sizeof path, dir, "attention.gif");
