@@ -1757,7 +1757,10 @@ static void test_cli_train_counts_in_the_singular(void **state) {
         assert_int_equal(av_png_read_texts(tu_in(f, figs[i]), &img, &err), AV_OK);
         const char *title = av_png_image_text(&img, "Title");
         assert_non_null(title);
-        assert_non_null(strstr(title, "trained on reverse, step 1 · 1 layer, 1 head, d_model 16 · "));
+        /* "for 1 step from random initialisation": "step 1" read as a snapshot of a longer run (a
+         * figure-maker's report) */
+        assert_non_null(strstr(title, "trained on reverse for 1 step from random initialisation (seed 42) · 1 layer, "
+                                      "1 head, d_model 16 · "));
         /* where the weights come from, in the metadata as every other figure says it (head*.png: "random
          * weights (untrained, seed 42)", model.png: "trained toy model DIR (...)") */
         const char *weights = av_png_image_text(&img, "Weights");
@@ -2146,8 +2149,8 @@ static void test_cli_train_filmstrip_accuracy_is_not_rounded_away(void **state) 
         for (int k = 0; k < 5 && c; k++) c = strchr(c + 1, ','); /* step,lr,loss,grad_norm,heldout_loss, */
         if (!c || c[-1] == ',') continue;                           /* not a snapshot: no held-out loss */
         double acc = 100 * strtod(c + 1, NULL);                     /* heldout_accuracy, a fraction */
-        char key[64];
-        snprintf(key, sizeof key, ">step %d \xC2\xB7 acc ", step);
+        char key[64]; /* step 0 is named untrained, as the GIF's frame 0 (a figure-maker's report) */
+        snprintf(key, sizeof key, ">step %d%s \xC2\xB7 acc ", step, step ? "" : " (untrained)");
         const char *label = strstr(svg, key);
         if (!label) fail_msg("filmstrip.svg has no row label for step %d", step);
         double shown = strtod(label + strlen(key), NULL);

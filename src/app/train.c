@@ -676,7 +676,8 @@ static av_status strip_fig_fn(const char *path, const void *ctx, const av_plot_m
     const char *rp[MAX_SNAP], *cp[AV_FILMSTRIP_MAX_COLS];
     for (int k = 0; k < g->n_snap; k++) {
         /* one decimal as the printed log: 510 of 512 is 99.6 %, never "100 %" */
-        snprintf(rows[k], sizeof rows[k], "step %d · acc %.1f %%", g->snap_step[k], 100 * g->acc[k]);
+        snprintf(rows[k], sizeof rows[k], "step %d%s · acc %.1f %%", g->snap_step[k],
+                 g->snap_step[k] ? "" : " (untrained)", 100 * g->acc[k]); /* as the GIF's frame 0 says it */
         rp[k] = rows[k];
     }
     int *order = malloc((size_t)LH * sizeof *order);
@@ -870,7 +871,10 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     char model[160];
     snprintf(model, sizeof model, "%d layer%s, %d head%s, d_model %d · %s", o->layers, o->layers == 1 ? "" : "s",
              o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
-    snprintf(title, sizeof title, "trained on %s, step %d · %s", task, o->steps, model);
+    /* "for N steps from random initialisation": the rows and curves run from step 0, the random weights, and
+     * "trained on reverse, step 4000" read as one snapshot (a figure-maker's report) */
+    snprintf(title, sizeof title, "trained on %s for %d step%s from random initialisation (seed %llu) · %s", task,
+             o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed, model);
     log_fig lf = {.g = &r->log, .title = title};
     if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
     char probe[300]; /* probe_label: 26 bytes of words and two texts of up to 127 */
