@@ -795,6 +795,42 @@ static void train_small(tu_fixture *f, const char *task, const char *steps, cons
     train_small_compare(f, task, steps, NULL, dir);
 }
 
+/* A figure or page of a toy model on an input outside its task says so, as the note on stderr does:
+ * model.png and the --html page of "1 2 3 4 5 6 7 8 9 >" on a reverse model carried nothing of it, so
+ * a reader of the figure took the map for the trained behaviour (a figure-maker's report). An input
+ * inside the task gets no such words. */
+static void test_cli_toy_model_figures_say_the_input_is_outside_its_task(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "reverse", "2", "m");
+    static const struct { const char *text, *says, *page_says; } runs[] = { /* the page writes > as \u003e */
+        {"1 2 3 4 5 6 7 8 9 >", "; this input is outside its task: 9 digits before >; its prompts have 2 to 8)",
+         "; this input is outside its task: 9 digits before \\u003e; its prompts have 2 to 8)"},
+        {"3 1 4 > 7", "; this input is outside its task: token 4 [␣7] is not the task's answer: reverse of",
+         "; this input is outside its task: token 4 [␣7] is not the task's answer: reverse of"},
+        {"3 1 4 >", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--figures", "model", "--html", "-q", "-o", tu_in(f, "o"),
+                    runs[i].text, NULL);
+        if (r.code != 0) fail_msg("\"%s\": exit %d: %s", runs[i].text, r.code, r.err);
+        tu_free(&r);
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read_texts(tu_in(f, "o/model.png"), &img, &err), AV_OK);
+        const char *title = av_png_image_text(&img, "Title");
+        char *page = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL);
+        assert_non_null(title);
+        assert_non_null(page);
+        if (runs[i].says && (!strstr(title, runs[i].says) || !strstr(page, runs[i].page_says)))
+            fail_msg("\"%s\": the figure or page does not say '%s'; title: %s", runs[i].text, runs[i].says, title);
+        if (!runs[i].says && (strstr(title, "outside its task") || strstr(page, "outside its task")))
+            fail_msg("\"%s\" is the task's text, yet: %s", runs[i].text, title);
+        free(page);
+        av_png_image_free(&img);
+    }
+}
+
 /* The toy token whose text is t ("3", " 1", " >"), by searching the vocabulary. */
 static int32_t toy_id(const char *t) {
     char text[16];
@@ -3006,6 +3042,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_of_many_heads_stays_within_2400_px, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

@@ -262,17 +262,18 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
  * once the forward pass has run, so an input refused later (too long for
  * n_positions) gets only its error, not a note about it first. Printed with
  * -q too: it qualifies the continuation --generate prints even then. */
-static void note_outside_task(const av_gpt2run *r) {
+static void note_outside_task(av_gpt2run *r) {
     int kind = r->task[0] && r->bpe ? av_task_find(r->task) : -1, bad;
     char why[160], what[96], label[AV_BPE_LABEL_MAX];
+    r->outside[0] = 0;
     if (kind < 0 || !av_task_ids_outside((av_task_kind)kind, r->ids, r->T, &bad, why, sizeof why)) return;
     av_task_describe(what, sizeof what, (av_task_kind)kind);
-    fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: ", r->dir, r->task, what);
-    if (bad >= 0) {
-        av_gpt2run_label(label, sizeof label, r, r->ids[bad]);
-        fprintf(stderr, "token %d [%s] ", bad, label);
-    }
-    fprintf(stderr, "%s. Its continuation need not be the task's answer, however probable it looks\n", why);
+    if (bad >= 0) av_gpt2run_label(label, sizeof label, r, r->ids[bad]);
+    /* kept for the figures and the page, which said nothing of it (a figure-maker's report) */
+    if (bad >= 0) snprintf(r->outside, sizeof r->outside, "token %d [%.60s] %s", bad, label, why);
+    else snprintf(r->outside, sizeof r->outside, "%s", why);
+    fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its continuation "
+            "need not be the task's answer, however probable it looks\n", r->dir, r->task, what, r->outside);
 }
 
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
@@ -509,8 +510,9 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
     char extra[96];
     if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
     if (r->task[0])
-        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)", r->dir, r->task, r->step,
-                 r->g.dtype ? r->g.dtype : "?", extra);
+        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s%s%s)", r->dir, r->task, r->step,
+                 r->g.dtype ? r->g.dtype : "?", extra, r->outside[0] ? "; this input is outside its task: " : "",
+                 r->outside);
     else if (r->llama)
         snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", r->dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);

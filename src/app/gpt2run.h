@@ -47,6 +47,8 @@ typedef struct {
     int layer;                         /* L shown step by step (--layer, default the last) */
     char task[32];                     /* a trained toy model's task (config.json attnviz.task), or "" */
     int step;                          /* and the step it was saved at (attnviz.step) */
+    char outside[240];                 /* why the input is outside that task ("token 9 [␣5] is not the task's
+                                          answer: ..."), as the note on stderr says it, or "" */
     int top_id[AV_GPT2RUN_TOPK];       /* the most probable next tokens after the last position */
     double top_p[AV_GPT2RUN_TOPK];     /* their probabilities, softmax(logits[T-1]) */
     av_llama *llama;                   /* a Llama/Qwen2 folder (nn/llama.h), else NULL; g.cfg then mirrors
@@ -108,7 +110,9 @@ void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r);
 
 /* "model DIR (F32)", or for a folder --train wrote "trained toy model DIR
  * (attnviz --train reverse, step 1500; F32)", for figure metadata, titles
- * and the page. */
+ * and the page; with "; this input is outside its task: 9 digits before >;
+ * its prompts have 2 to 8" inside the brackets when r->outside says so, so a
+ * figure of such an input is not read as the model's trained behaviour. */
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 
 /* run (24 bytes) = the run's id (figures.h av_figures_model_run_id of the
