@@ -2199,6 +2199,13 @@ static void test_cli_train_filmstrip_accuracy_is_not_rounded_away(void **state) 
     assert_true(fractional > 0); /* 1/512 = 0.195 % at several snapshots of this run: the case that matters */
     free(csv);
     free(svg);
+    /* the curves' accuracy axis in percent too, 0 to 100: it said 0.617 where the rest said 61.7 % (a
+     * figure-maker's report) */
+    svg = tu_slurp_file(tu_in(f, "curves.svg"), NULL);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, ">accuracy (%)</text>"));
+    assert_non_null(strstr(svg, "text-anchor=\"end\" fill=\"#222222\">100</text>")); /* a y tick: right-aligned */
+    free(svg);
 }
 
 /* --compare trains each setting of what it compares: the header line names

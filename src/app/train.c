@@ -580,6 +580,14 @@ static void snap_series(av_series *s, double *x, double *y, const train_log *g, 
     *s = (av_series){.label = label, .x = x, .y = y, .n = g->n_snap, .markers = 1};
 }
 
+/* The held-out accuracy at the snapshots as snap_series gives it, in percent: the log, the film strip
+ * and the GIF say "accuracy 61.7 %", the curves' axis said 0.617 (a figure-maker's report); train.csv
+ * keeps the fraction. */
+static void snap_accuracy(av_series *s, double *x, double *y, const train_log *g, const char *label) {
+    snap_series(s, x, y, g, g->acc, 1, label);
+    for (int k = 0; k < g->n_snap; k++) y[k] *= 100;
+}
+
 /* The heads to draw when more than `shown` of LH do not fit: order[0..shown-1] = the layer·H + head
  * indices with the most attention on target (last: (LH) at the last snapshot), the best first (ties:
  * the lower index, as the trace's "best L H"); with shown >= LH, every head in layer/head order. */
@@ -622,7 +630,7 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
     for (int i = 0; i <= g->steps; i++) steps[i] = i;
     ser[0] = (av_series){.label = "training batch", .x = steps + 1, .y = g->loss + 1, .n = g->steps};
     snap_series(&ser[1], buf, buf + MAX_SNAP, g, g->ho_loss, 1, "held-out, at snapshots");
-    snap_series(&ser[2], buf + 2 * MAX_SNAP, buf + 3 * MAX_SNAP, g, g->acc, 1, NULL);
+    snap_accuracy(&ser[2], buf + 2 * MAX_SNAP, buf + 3 * MAX_SNAP, g, NULL);
     /* at most 10 heads (tab10's colours, the legend's room): with more, the 10 with the most attention on
      * target at the last snapshot, the best first (ties: the lower index, as the trace's "best L H"), and a
      * note under the legend says so; never a silent cut at layer 0's first heads */
@@ -646,8 +654,8 @@ static av_status curves_fig(const char *path, const void *ctx, const av_plot_met
     /* steps on a symlog axis, as the snapshots are log-spaced: linear, 7 of 11 sat in the first 100 of 4000 */
     av_curve_panel p[3] = {
         {.title = "loss (cross-entropy on answers)", .y_label = "loss (nats)", .s = ser, .n_series = 2, .x_symlog = 1},
-        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = ser + 2, .n_series = 1, .ymin = 0,
-         .ymax = 1, .x_symlog = 1},
+        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy (%)", .s = ser + 2, .n_series = 1,
+         .ymin = 0, .ymax = 100, .x_symlog = 1},
         {.title = "attention on the target, at snapshots", .y_label = "attention weight", .s = ser + 3, .n_series = shown, .ymin = 0,
          .ymax = 1, .note = note[0] ? note : NULL, .x_symlog = 1},
     };
@@ -1026,15 +1034,15 @@ static av_status compare_fig(const char *path, const void *ctx, const av_plot_me
         snprintf(label[v][0], sizeof label[v][0], "%s: %s", c->names[v], variant_meaning(c->names[v]));
         snprintf(label[v][1], sizeof label[v][1], "%s: L%d H%d", c->names[v], best / g->H, best % g->H);
         s[0][v] = (av_series){.label = label[v][0], .x = steps + 1, .y = g->loss + 1, .n = g->steps};
-        snap_series(&s[1][v], x[v], ya[v], g, g->acc, 1, label[v][0]);
+        snap_accuracy(&s[1][v], x[v], ya[v], g, label[v][0]);
         snap_series(&s[2][v], xb[v], yb[v], g, g->aot + best, (size_t)LH, label[v][1]);
     }
     av_curve_panel p[3] = { /* symlog steps, as curves.png */
         /* underlay: the variants share their first steps, where the last drawn hid the others */
         {.title = "training loss (every step)", .y_label = "loss (nats)", .s = s[0], .n_series = c->n, .x_symlog = 1,
          .underlay = 1},
-        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy", .s = s[1], .n_series = c->n, .ymin = 0,
-         .ymax = 1, .x_symlog = 1, .underlay = 1},
+        {.title = "held-out sequence accuracy, at snapshots", .y_label = "accuracy (%)", .s = s[1], .n_series = c->n,
+         .ymin = 0, .ymax = 100, .x_symlog = 1, .underlay = 1},
         {.title = "on target: best head at the end", .y_label = "attention weight", .s = s[2], .n_series = c->n,
          .ymin = 0, .ymax = 1, .x_symlog = 1, .underlay = 1},
     };
