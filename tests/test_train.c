@@ -1870,9 +1870,12 @@ static void test_cli_train_snapshot_curves_have_markers(void **state) {
     svg = tu_slurp_file(tu_in(f, "cmp/compare_scale.svg"), NULL);
     assert_non_null(strstr(svg, ">held-out sequence accuracy, at snapshots</text>"));
     /* the title says the model and lr the result depends on, the legend what each run is and which head the
-     * last panel follows (a new user's report: "scale" and "no-scale" only, no shape, no lr, no head) */
-    const char *const want[] = {">reverse, 20 steps \xC2\xB7 1 layer, 1 head, d_model 16, lr 0.006 \xC2\xB7 --compare "
-                                "scale, same data, seed 42</text>", ">scale: \xC3\xB7\xE2\x88\x9A" "d_k</text>",
+     * last panel follows (a new user's report: "scale" and "no-scale" only, no shape, no lr, no head); and the
+     * settings held fixed (a figure-maker's report: which positions and norm both had); whole in <title>, as
+     * the drawn title breaks between its pieces */
+    const char *const want[] = {"<title>reverse, 20 steps \xC2\xB7 1 layer, 1 head, d_model 16, lr 0.006 \xC2\xB7 learned "
+                                "positions, Pre-LN, \xC3\xB7\xE2\x88\x9A" "d_k vs no scale \xC2\xB7 --compare scale, same data, "
+                                "seed 42</title>", ">scale: \xC3\xB7\xE2\x88\x9A" "d_k</text>",
                                 ">no-scale: no \xC3\xB7\xE2\x88\x9A" "d_k</text>", ">scale: L0 H0</text>",
                                 ">no-scale: L0 H0</text>", ">on target: best head at the end</text>"};
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
@@ -2610,7 +2613,7 @@ static void test_cli_train_rope_style_and_base_reach_the_model(void **state) {
     assert_non_null(strstr(r.out, "d_model 16, RoPE (half, base 500) positions, Pre-LN, ÷√d_k; batch 4"));
     char *svg = tu_slurp_file(tu_in(f, "curves.svg"), NULL);
     assert_non_null(svg);
-    assert_non_null(strstr(svg, "d_model 16 · RoPE (half, base 500) positions, Pre-LN, ÷√d_k</text>"));
+    assert_non_null(strstr(svg, "d_model 16 · RoPE (half, base 500) positions, Pre-LN, ÷√d_k</title>"));
     free(svg);
     size_t n = 0;
     char *cfg = tu_slurp_file(tu_in(f, "config.json"), &n);

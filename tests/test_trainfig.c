@@ -279,6 +279,36 @@ static void test_curves_lone_point_is_a_marker(void **state) {
     free(svg);
 }
 
+/* A title wider than the panels breaks between its " · " pieces over up to 3 lines, each centred,
+ * and the figure keeps the panels' width: a --compare title naming its fixed settings was drawn on one
+ * line and widened the figure by about 210 px of blank (a figure-maker's report). The SVG's <title>
+ * keeps the whole title. */
+static void test_curves_long_title_breaks_between_pieces(void **state) {
+    tu_fixture *f = *state;
+    static const double x[2] = {0, 1}, y[2] = {1, 2};
+    av_series s = {.label = "s", .x = x, .y = y, .n = 2};
+    av_curve_panel p = {.title = "loss", .y_label = "loss", .s = &s, .n_series = 1};
+    const char *title = "a first piece of the title · a second piece of the title · a third piece";
+    av_err e;
+    assert_int_equal(av_plot_curves(tu_in(f, "c.svg"), &p, 1, "short", "step", &META, &e), AV_OK);
+    char *one = tu_slurp_file(tu_in(f, "c.svg"), NULL);
+    assert_int_equal(av_plot_curves(tu_in(f, "c.svg"), &p, 1, title, "step", &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "c.svg"), NULL);
+    assert_non_null(one);
+    assert_non_null(svg);
+    int w1 = atoi(strstr(one, "width=\"") + 7), w = atoi(strstr(svg, "width=\"") + 7);
+    assert_int_equal(w, w1); /* one panel: the short title's width */
+    char want[256];
+    snprintf(want, sizeof want, "<title>%s</title>", title);
+    assert_non_null(strstr(svg, want));
+    int lines = 0;
+    for (const char *q = svg; (q = strstr(q, " piece of the title</text>")) != NULL; q++) lines++;
+    assert_true(lines >= 2); /* "a first piece of the title" and "a second piece of the title" end lines */
+    assert_non_null(strstr(svg, ">a third piece</text>"));
+    free(one);
+    free(svg);
+}
+
 /* A symlog step axis: the ticks 0, 1, 10, 100, 1000 are about evenly spaced, the last step (4000) gets its
  * own tick, and each tick sits where matplotlib's symlog (base 10, linthresh 1, linscale 1:
  * SymmetricalLogTransform, u(x) = x / 0.9 up to 1, then 1 / 0.9 + log10 x) puts it on [0, 4000]. The
@@ -398,6 +428,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_filmstrip_labels_queries, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gif_on_a_full_disk_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_curves_long_title_breaks_between_pieces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_y_margins_show_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_underlay_shows_coinciding_series, tu_setup_tmpdir, tu_teardown_tmpdir),

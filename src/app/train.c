@@ -1225,12 +1225,15 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         }
         s = run_one(&v[i], dir, others, &logs[i], out, err);
     }
-    char title[240], odd[48] = ""; /* the figure's title is one line: say it short */
+    char title[400], odd[48] = "", held[96];
     if (left_out[0]) snprintf(odd, sizeof odd, " · no rope: d_k %d is odd", o->d_model / o->heads);
-    /* the model and lr too: the scale result turns over between lr 6e-3 and 3e-3 (docs/train.md) */
-    snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, lr %g · --compare %s, same data, "
-             "seed %llu%s", av_task_name(o->task), o->steps, o->layers, o->layers == 1 ? "" : "s", o->heads,
-             o->heads == 1 ? "" : "s", o->d_model, o->lr, what[o->compare], (unsigned long long)o->seed, odd);
+    /* the model and lr too: the scale result turns over between lr 6e-3 and 3e-3 (docs/train.md); and the
+     * settings held fixed, as the header says them ("learned positions, Pre-LN, ÷√d_k vs no scale"): the
+     * figure on a slide did not say which positions or norm both variants had (a figure-maker's report) */
+    variant_label(held, sizeof held, o, 1);
+    snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, lr %g · %s · --compare %s, same "
+             "data, seed %llu%s", av_task_name(o->task), o->steps, o->layers, o->layers == 1 ? "" : "s", o->heads,
+             o->heads == 1 ? "" : "s", o->d_model, o->lr, held, what[o->compare], (unsigned long long)o->seed, odd);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32], weights[160];
     train_run_id(run, o);

@@ -198,12 +198,35 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
         int rows = legend_rows(&panels[p]) + (panels[p].note != NULL);
         if (rows > leg_rows) leg_rows = rows;
     }
-    av_text_metrics tm; /* a title wider than the panels widens the figure, panels centred (it ran off both edges) */
-    av_text_measure(title, 18, 1, &tm);
-    int width = n_panels * PW + 20, need = (int)ceilf(tm.width) + 40, left = 10;
-    if (need > width) left += (need - width) / 2, width = need;
+    /* the title over up to 3 lines, broken between its " · " pieces where it is wider than the panels (a
+     * --compare title naming its fixed settings widened the figure by 210 px of blank); a piece wider
+     * still widens the figure, panels centred (it ran off both edges) */
+    int width = n_panels * PW + 20, left = 10, n_lines = 0, widest = 0;
+    char lines[3][512];
+    for (const char *piece = title; *piece && n_lines < 3;) {
+        const char *end = strstr(piece, " \xC2\xB7 "), *cut = end ? end : piece + strlen(piece);
+        while (end) { /* take the next piece too while the line fits */
+            const char *next = strstr(end + 4, " \xC2\xB7 "), *stop = next ? next : end + strlen(end);
+            char trial[512];
+            av_text_metrics tm;
+            snprintf(trial, sizeof trial, "%.*s", (int)(stop - piece), piece);
+            av_text_measure(trial, 18, 1, &tm);
+            if (n_lines == 2 || tm.width + 40 > width) break;
+            cut = stop;
+            end = next;
+        }
+        if (n_lines == 2) cut = piece + strlen(piece); /* the last line takes the rest */
+        snprintf(lines[n_lines], sizeof lines[n_lines], "%.*s", (int)(cut - piece), piece);
+        av_text_metrics tm;
+        av_text_measure(lines[n_lines++], 18, 1, &tm);
+        if ((int)ceilf(tm.width) > widest) widest = (int)ceilf(tm.width);
+        piece = *cut ? cut + 4 : cut; /* past " · " */
+    }
+    if (widest + 40 > width) left += (widest + 40 - width) / 2, width = widest + 40;
+    top += 24 * (n_lines - 1);
     av_dl_init(&dl, width, PH + top + 10 + leg_rows * LEG_LINE, WHITE);
-    av_dl_text_run(&dl, title, dl.width * 0.5f, 30, 18, AV_ANCHOR_MIDDLE, 0, 1, INK);
+    for (int k = 0; k < n_lines; k++)
+        av_dl_text_run(&dl, lines[k], dl.width * 0.5f, 30 + 24.0f * k, 18, AV_ANCHOR_MIDDLE, 0, 1, INK);
     for (int p = 0; p < n_panels; p++) emit_panel(&dl, &panels[p], left + p * PW, top, x_label);
     av_status st = av_plot_write(path, &dl, title, meta, err);
     av_dl_free(&dl);
