@@ -372,6 +372,7 @@ static void html_model_page_has_every_layer_and_its_q_k_v(void **state) {
     assert_non_null(strstr(page, "\"source\":\"model m/ (2 layers)\""));
     assert_non_null(strstr(page, "mask: causal · pre-LN"));
     assert_non_null(strstr(page, "\"weights_file\":\"\",\"scores_file\":\"\"")); /* o has no --dump */
+    assert_non_null(strstr(page, "\"first_layer\":0")); /* info.layer, as --layer 0 gives it */
     float got[2 * 2 * 3 * 4];
     assert_int_equal(b64_field(page, "weights", (unsigned char *)got, sizeof got), 4 * 36);
     for (int i = 0; i < 36; i++) assert_true(got[i] == a.att[i]);

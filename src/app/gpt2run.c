@@ -467,7 +467,7 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tok
         av_gpt2run_trace(ms, gr, m, toks, 0);
         fclose(ms);
         av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = gr->text, .n_real = gr->T,
-                             .run = run,
+                             .run = run, .layer = gr->layer,
                              .norm = gr->llama ? "pre-norm RMSNorm" : NULL};
         st = av_page_model(&gr->g.cfg, &gr->a, (const char *const *)toks->tok, gr->T, o, &page, w,
                            err);

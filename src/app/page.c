@@ -135,7 +135,8 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
                        .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask,
                        .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0,
                        .weights_file = o->dump_dir ? "attn.npy" : NULL, .scores_file = o->dump_dir ? "scores.npy" : NULL,
-                       .files_have_layers = 1}; /* named only when dumped, as single_run */
+                       .files_have_layers = 1, /* named only when dumped, as single_run */
+                       .first_layer = info->layer};
     page_title(title, sizeof title, info, labels, T);
     return write_page(&run, 1, title, info->note, info->trace, o, info, w, err);
 }

@@ -39,6 +39,8 @@ typedef struct {
     const char *run;     /* the run's id (figures.h), kept in the page's <meta name="attnviz-run"> */
     const char *norm;    /* a model's normalisation as the page names it, e.g. "pre-norm RMSNorm" (Llama);
                           * NULL: the GPT-2 layout's "pre-LN" or "post-LN" from cfg->norm */
+    int layer;           /* a model's layer shown step by step (--layer, default the last): the page
+                          * opens on it (av_html_run.first_layer) */
 } av_page_info;
 
 /* AV_OK when the page of a run over T tokens can hold at least one (layer,

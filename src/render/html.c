@@ -186,7 +186,8 @@ static void run_json(out_t *o, const av_html_run *r, size_t kept, int mode) {
     json_str(o, r->weights_file);
     puts_(o, ",\"scores_file\":");
     json_str(o, r->scores_file);
-    printf_(o, ",\"files_have_layers\":%s", r->files_have_layers ? "true" : "false");
+    printf_(o, ",\"files_have_layers\":%s,\"first_layer\":%d", r->files_have_layers ? "true" : "false",
+            r->first_layer >= 0 && r->first_layer < r->L ? r->first_layer : 0);
     printf_(o, ",\"L\":%d,\"H\":%d,\"T\":%d,\"D\":%d,\"scale\":%.17g,\"kept\":%zu,\"tokens\":[", r->L, r->H, r->T,
             r->D, r->scale, kept);
     for (int t = 0; t < r->T; t++) {

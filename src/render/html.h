@@ -56,6 +56,10 @@ typedef struct {
                                 * the cell view; NULL = none */
     const char *scores_file;   /* the same for the scores ("scores.npy"); NULL = none */
     int files_have_layers;     /* 1: those files are (L, H, T, T); 0: (H, T, T) */
+    int first_layer;           /* the layer the page opens on, 0..L-1: a model's --layer, the one its
+                                * trace and figures show (the page opened on layer 0 beside a trace of
+                                * the last: a figure-maker's report); layer 0 when that one's panels
+                                * are not stored (--html-limit) */
 } av_html_run;
 
 typedef struct {

@@ -359,6 +359,9 @@ async function modelRun(browser, tmp) {
     page = await openPage(browser, path.join(out, 'attnviz.html'));
     const src = await page.$eval('#av-source', (e) => e.textContent);
     check(/trained toy model .*--train reverse, step 3/.test(src), 'the page does not say the model is trained: ' + src);
+    /* it opens on the layer the trace and the figures show, the last (it opened on layer 0: a figure-maker's report) */
+    const opened = await page.evaluate(() => window.attnviz.state.layer);
+    check(opened === L - 1, 'the page opens on layer ' + opened + ', the trace shows layer ' + (L - 1));
     const thumbs = await page.evaluate(() => { window.attnviz.state.view = 'model'; window.attnviz.render();
       return document.querySelectorAll('#view-model button[data-l]').length; });
     check(thumbs === L * A.shape[1], 'model view: ' + thumbs + ' thumbnails for ' + L + ' layers × ' + A.shape[1] + ' heads');

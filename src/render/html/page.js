@@ -107,8 +107,10 @@
   }
 
   // ------------------------------------------------------------------ state
+  /* the layer the trace and the figures show (a model's --layer, default the last), when stored */
+  const firstLayer = (r) => (r.first_layer > 0 && r.first_layer < r.L && stored(r, r.first_layer, 0) ? r.first_layer : 0);
   const st = {
-    run: 0, layer: 0, head: 0, shown: new Set([0]), query: -1,
+    run: 0, layer: firstLayer(DATA.runs[0]), head: 0, shown: new Set([0]), query: -1,
     cell: { i: 0, j: 0 }, view: 'head', what: 'weights', cmap: DATA.cmap,
   };
   const run = () => DATA.runs[st.run];
