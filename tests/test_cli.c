@@ -87,11 +87,16 @@ static void test_bad_numbers_name_the_value(void **state) {
     /* inside the range but 0 or a denormal as a float32: "is outside the allowed range (0, 10]" was false (a new
      * user's report); FLT_MIN = 2^-126 = 1.17549e-38 */
     expect_usage((const char *[]){"--train", "reverse", "--lr", "5e-324", NULL}, "--lr 5e-324 is too small: below "
-                 "1.2e-38, float32's smallest normal number");
+                 "1.1755e-38, float32's smallest normal number");
     expect_usage((const char *[]){"--train", "reverse", "--lr", "1e-40", NULL}, "--lr 1e-40 is too small");
+    /* the allowed range gives the float32 floor: "below 1.2e-38 ...; allowed: (0, 10]" for 1e-38, inside (0, 10],
+     * read as a contradiction, and 1.18e-38 looked below "1.2e-38" though it runs (a tester's report) */
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "1e-38", NULL}, "--lr 1e-38 is too small: below "
+                 "1.1755e-38, float32's smallest normal number, it computes as 0 or loses its digits; allowed: "
+                 "1.1755e-38..10");
     expect_usage((const char *[]){"--train", "reverse", "--weight-decay", "1e-400", NULL}, "--weight-decay 1e-400 is too "
-                 "small: below 1.2e-38, float32's smallest normal number, it computes as 0 or loses its digits; allowed: "
-                 "0..1 (0 for none)");
+                 "small: below 1.1755e-38, float32's smallest normal number, it computes as 0 or loses its digits; "
+                 "allowed: 0 (for none) or 1.1755e-38..1");
     expect_usage((const char *[]){"--vmax", "5e-324", "x", NULL}, "--vmax 5e-324 is too small"); /* drew 0..1 */
     expect_usage((const char *[]){"--vmax", "1e-40", "x", NULL}, "--vmax 1e-40 is too small");
     /* a range that does not reach 0 says "outside", not the float32 reason */

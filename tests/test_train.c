@@ -1223,8 +1223,10 @@ static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     free(err);
     dir = tu_in(f, "c");
     err = train_into_broken_pipe(f, dir, "scale", &st);
-    snprintf(want, sizeof want, "attnviz: interrupted: training stopped; the model was not saved (%s/scale is empty; "
-             "%s/no-scale is empty, not trained yet)\n", dir, dir);
+    /* "this variant's model", and the comparison named as not written (a tester's report) */
+    snprintf(want, sizeof want, "attnviz: interrupted: training stopped; this variant's model was not saved (%s/scale "
+             "is empty; %s/no-scale is empty, not trained yet; %s/compare_scale.png and .svg not written)\n", dir, dir,
+             dir);
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("--compare: status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
                  err, want);
@@ -1358,6 +1360,22 @@ static void test_cli_train_refuses_a_folder_another_training_writes(void **state
     if (same.code != 0) fail_msg("after the first ended: exit %d: %s", same.code, same.err);
     tu_free(&same);
     assert_int_equal(count_entries(dir), 10); /* kRunFiles, nothing else */
+    /* a plain run into a variant's folder refuses a --compare before it makes the other variant's folder (an
+     * empty v/post-ln stayed behind: a tester's report) */
+    char vdir[4096];
+    snprintf(vdir, sizeof vdir, "%s", tu_in(f, "v/pre-ln"));
+    av_err merr;
+    assert_int_equal(av_mkdir_p(vdir, &merr), AV_OK);
+    first = start_long_training(vdir, &first_out);
+    run_attnviz(&cmp, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "--compare",
+                "norm", "-o", tu_in(f, "v"), NULL);
+    kill(first, SIGTERM);
+    waitpid(first, NULL, 0);
+    close(first_out);
+    if (cmp.code != 1 || !strstr(cmp.err, "/v/pre-ln': another attnviz --train is writing it"))
+        fail_msg("--compare beside a run in its pre-ln/: exit %d: %s", cmp.code, cmp.err);
+    tu_free(&cmp);
+    assert_int_equal(access(tu_in(f, "v/post-ln"), F_OK), -1);
 }
 
 /* config.json's attnviz.task and attnviz.step are printed in the header, trace and figures: a lying value
@@ -2337,11 +2355,11 @@ static void test_cli_train_bad_input(void **state) {
         {{"--train", "reverse", "-d", "4096", "-H", "64"},
          "--train with d_model 4096, 2 layers, 64 heads and batch 32 needs at least 11.7 GiB (parameters, gradients, "
          "AdamW moments, activations), more than the 2 GiB allowed"},
-        /* the lr the schedule reaches, not only --lr, must be a normal float32 (FLT_MIN = 1.2e-38): cosine ends at
+        /* the lr the schedule reaches, not only --lr, must be a normal float32 (FLT_MIN = 1.1755e-38): cosine ends at
          * --lr / 10 = 2e-39 at step 3 of 3 (warm-up 1: 5 % of 3, at least 1); noam's step 1 is 2e-38 · 256^-0.5 ·
          * min(1, 1 · 3^-1.5) = 2e-38 / 16 / 5.196 = 2.41e-40. Both ran (a tester's report) */
         {{"--train", "reverse", "--steps", "3", "--lr", "2e-38"}, "--lr 2e-38 with --schedule cosine: the lr at step 3 "
-         "is 2e-39, below 1.2e-38, float32's smallest normal number, so it computes as 0 or loses its digits; raise --lr "
+         "is 2e-39, below 1.1755e-38, float32's smallest normal number, so it computes as 0 or loses its digits; raise --lr "
          "by 5.88 times or more"},
         {{"--train", "reverse", "--steps", "3", "--schedule", "noam", "--lr", "2e-38", "--warmup", "3", "-d", "256"},
          "--lr 2e-38 with --schedule noam: the lr at step 1 is 2.41e-40"},
@@ -2738,7 +2756,7 @@ static void test_cli_train_names_what_is_wrong_with_a_damaged_config(void **stat
                     tu_in(f, "m"), NULL);
         char *now = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
         int ok = model.code == 2 && strstr(why, says[k]) && r.code == 2 && strstr(r.err, why) &&
-                 strstr(r.err, "holds a model attnviz cannot identify: ") && !strstr(r.err, "no \"attnviz\" object") &&
+                 strstr(r.err, "holds a model attnviz cannot identify (") && !strstr(r.err, "no \"attnviz\" object") &&
                  !r.out[0] && now && !strcmp(now, damaged[k]);
         if (!ok) fail_msg("case %d: --model exit %d: %s--train exit %d: %s", k, model.code, model.err, r.code, r.err);
         free(now);

@@ -273,7 +273,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
 static av_status check_float32_tiny(const char *name, const char *s, double v, int erange, const char *allowed,
                                     av_err *err) {
     if (!isfinite(v) || fabs(v) >= 1 || !(erange || (v != 0 && fabs(v) < FLT_MIN))) return AV_OK;
-    return av_fail(err, AV_EUSAGE, "--%s %s is too small: below %.2g, float32's smallest normal number, it computes "
+    return av_fail(err, AV_EUSAGE, "--%s %s is too small: below %.5g, float32's smallest normal number, it computes "
                    "as 0 or loses its digits; allowed: %s", name, s, (double)FLT_MIN, allowed);
 }
 
@@ -291,8 +291,12 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
     /* 5e-324 and 1e-40 are inside (0, 10]: said so, not "outside the range" (a new user's report); a range
      * from 0.5 says "outside" */
+    /* the float32 floor in the range it gives: "(0, 10]" beside "1e-38 is too small" read as a
+     * contradiction (a tester's report) */
     char allowed[80];
-    snprintf(allowed, sizeof allowed, "%s%s", range, d->min == 0 && !d->open ? " (0 for none)" : "");
+    if (d->min == 0 && d->open) snprintf(allowed, sizeof allowed, "%.5g..%g", (double)FLT_MIN, d->max);
+    else if (d->min == 0) snprintf(allowed, sizeof allowed, "0 (for none) or %.5g..%g", (double)FLT_MIN, d->max);
+    else snprintf(allowed, sizeof allowed, "%s", range);
     av_status tiny = d->min <= 0 ? check_float32_tiny(d->name, s, v, errno == ERANGE, allowed, err) : AV_OK;
     if (tiny) return tiny;
     if (v == 0) v = 0; /* "-0" is 0: the header printed "weight decay -0" */
@@ -439,7 +443,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     double v = strtod(s, &end);
     if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1))
         return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", s);
-    av_status tiny = check_float32_tiny("vmax", s, v, errno == ERANGE, "auto, fixed, or a number in (0, 1]", err);
+    av_status tiny = check_float32_tiny("vmax", s, v, errno == ERANGE, "auto, fixed, or a number in 1.1755e-38..1", err);
     if (tiny) return tiny; /* 5e-324 drew a 0..1 colour bar */
     if (!(v > 0 && v <= 1))
         return av_fail(err, AV_EUSAGE, "--vmax %s is outside the allowed range (0, 1]", s);

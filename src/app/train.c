@@ -204,7 +204,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         if (rs) snprintf(earlier, n, "task or step unreadable");
         else if (ours) snprintf(earlier, n, "%s, step %d", task, step); /* as --model names it */
         if (rs && !ours) /* rerr names the file: "DIR/config.json: not valid JSON near byte 196 of 197 ..." */
-            return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz cannot identify: %s; --train would overwrite "
+            return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz cannot identify (%s); --train would overwrite "
                            "its config.json, model.safetensors, vocab.json and merges.txt: give another folder, or "
                            "remove %s if an earlier --train wrote it (--train writes config.json whole, never in "
                            "part: something else changed this one)", dir, rerr.msg, dir);
@@ -835,6 +835,17 @@ static av_status remove_outputs(const char *dir, const char *const *names, size_
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep); /* --compare's section */
 static void free_kept(av_written *keep);
 
+/* "; DIR/compare_scale.png and .svg not written" into out (n bytes) for a --compare run's Ctrl-C
+ * messages, "" for a plain run. */
+static void compare_not_written(char *out, size_t n, const av_train_opts *o) {
+    char name[64], path[4200];
+    out[0] = 0;
+    if (o->compare == AV_TRAIN_CMP_NONE) return;
+    snprintf(name, sizeof name, "compare_%s", kCompareWhat[o->compare]);
+    av_path_join(path, sizeof path, o->outdir, name);
+    snprintf(out, n, "; %.300s.png and .svg not written", path);
+}
+
 /* The model and its outputs into dir. others: as run_one's, what --compare's other variant folders hold
  * ("" for none), for the Ctrl-C message once the model is saved. */
 static av_status write_outputs(run_state *r, const char *dir, const char *others, av_err *err) {
@@ -857,13 +868,8 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
      * model: a new user's report); with --compare, in parentheses, what the other variant folders hold and that
      * the comparison is not written, as the message during training says (it named only this variant's folder
      * while the others were still empty: a tester's report) */
-    char msg[AV_INTERRUPT_MSG_MAX], cmp[340] = "", cmp_path[4200];
-    if (o->compare != AV_TRAIN_CMP_NONE) {
-        char name[64];
-        snprintf(name, sizeof name, "compare_%s", kCompareWhat[o->compare]);
-        av_path_join(cmp_path, sizeof cmp_path, o->outdir, name);
-        snprintf(cmp, sizeof cmp, "; %.300s.png and .svg not written", cmp_path);
-    }
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[340];
+    compare_not_written(cmp, sizeof cmp, o);
     const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %.300s was saved, but its training "
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
@@ -978,9 +984,14 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
     char msg[AV_INTERRUPT_MSG_MAX]; /* a Ctrl-C until the model is written (write_outputs says what after) and
                                      * none once the run is over */
-    /* a folder made for this run is empty: "keeps what it held" said it held something */
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; the model was not saved (%.300s %s%.600s)\n",
-             o->tty ? "\n" : "", dir, left_in(dir), others);
+    /* a folder made for this run is empty: "keeps what it held" said it held something; with --compare,
+     * "this variant's model", beside the variants that hold theirs, and the comparison not written (a
+     * tester's report: "the model was not saved" read as nothing saved, and compare_positions.png was not
+     * named) */
+    char cmp[340];
+    compare_not_written(cmp, sizeof cmp, o);
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%.300s %s%.600s%s)\n",
+             o->tty ? "\n" : "", others[0] ? "this variant's model" : "the model", dir, left_in(dir), others, cmp);
     av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, others, err);
@@ -1391,8 +1402,16 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     if (!s) s = check_names_free(o->outdir, (const char *const[]){png, svg}, 2, err);
     if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
     if (!s) s = lock_folder(locks, o->outdir, err); /* before the variant folders: a refused run makes none */
+    /* the variant folders that exist first, so one another run holds refuses this one before it makes any
+     * (a plain --train into DIR/pre-ln left an empty DIR/post-ln behind a refused --compare norm: a
+     * tester's report); then the ones made now, which no other run can hold yet */
+    struct stat vst;
+    int existed[3] = {0, 0, 0};
+    for (int i = 0; !s && i < n; i++)
+        if ((existed[i] = stat(dir[i], &vst) == 0)) s = lock_folder(locks, dir[i], err);
     for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
-    for (int i = 0; !s && i < n; i++) s = lock_folder(locks, dir[i], err);
+    for (int i = 0; !s && i < n; i++)
+        if (!existed[i]) s = lock_folder(locks, dir[i], err);
     return s;
 }
 
@@ -1497,7 +1516,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     for (int t = 1; t <= o.steps; t++)
         if (av_lr_at(&sched, t) < low) low = av_lr_at(&sched, t), low_at = t;
     if (low < FLT_MIN)
-        return av_fail(err, AV_EUSAGE, "--lr %g with --schedule %s: the lr at step %d is %.3g, below %.2g, float32's "
+        return av_fail(err, AV_EUSAGE, "--lr %g with --schedule %s: the lr at step %d is %.3g, below %.5g, float32's "
                        "smallest normal number, so it computes as 0 or loses its digits; raise --lr by %.3g times or more",
                        o.lr, av_schedule_name(o.schedule), low_at, low, (double)FLT_MIN, (double)FLT_MIN / low);
     if (peak * o.weight_decay >= 1)

@@ -97,7 +97,7 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
  * written"). Not thread-safe against itself: one caller thread sets it.
  * A signal ignored when the handler is installed stays ignored (nohup's
  * SIGHUP, a script's `cmd &` SIGINT), as in GNU tools. */
-#define AV_INTERRUPT_MSG_MAX 1024
+#define AV_INTERRUPT_MSG_MAX 2048 /* a --compare message names every variant folder and the comparison */
 void av_interrupt_message(const char *msg);
 
 /* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
