@@ -184,6 +184,25 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         tu_free(&a);
     }
     tu_free(&b);
+    /* the ideographic space U+3000 (a Chinese input method types it after '，') and the no-break space U+00A0
+     * around a part are left out as ' ' is (a tester's report: "爱，　习" said "key '　习' is neither a token");
+     * in 我 爱 深 度 学 习 了, 爱 is token 1 and 习 token 5 */
+    static const char *const blanks[] = {"爱，\u3000习", "\u3000爱\u3000,\u3000习\u3000", "爱,\u00A0习",
+                                         "\u00A0爱 \u3000，\u00A0 习\u00A0", "1，\u30005", "\u3000１，５\u00A0"};
+    run_attnviz(&b, NULL, "--no-plot", "-q", "--explain", "1,5", "我 爱 深 度 学 习 了", NULL);
+    assert_int_equal(b.code, 0);
+    for (size_t i = 0; i < sizeof blanks / sizeof blanks[0]; i++) {
+        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", blanks[i], "我 爱 深 度 学 习 了", NULL);
+        if (a.code != 0 || strcmp(a.out, b.out) != 0) fail_msg("--explain '%s': exit %d: %s", blanks[i], a.code, a.err);
+        tu_free(&a);
+    }
+    tu_free(&b);
+    /* a part of blanks only is still named as typed */
+    run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "1,\u3000", "我 爱 深 度 学 习 了", NULL);
+    if (a.code != 2 || !strstr(a.err, "attnviz: error: --explain key '\u3000' is neither a token of the sentence nor "
+                                      "an index 0..6\n"))
+        fail_msg("1,U+3000: exit %d: %s", a.code, a.err);
+    tu_free(&a);
     /* a token that is a double quote is shown in single quotes, as Python's repr does: key """ read as an
      * empty string and a quote (a tester's report); 'He said "hi"' is He 0, said 1, " 2, hi 3, " 4 */
     run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "0,2", "He said \"hi\"", NULL);

@@ -49,34 +49,58 @@ static int read_wide_index(const char *part, long *v) {
 }
 
 /* " (the text spans tokens 4..5: [学] [习]; name one of them)" into out (cap
- * bytes) when part is the text of two or more neighbouring tokens, written
- * together or with one space between ("学习", "deep learning", "␣deep␣learning"
- * for a model's tokens); "" when it is not. A Chinese reader typed a word of
- * two characters, each its own token. */
-static void spans_tokens(char *out, size_t cap, const av_tokens *toks, const char *part, const char *drawn) {
+ * bytes) when text is the text of two or more neighbouring tokens, written
+ * together or with one space between; 1 then, else 0 and out "". */
+static int span_of(char *out, size_t cap, const av_tokens *toks, const char *text) {
     out[0] = 0;
-    size_t n = strlen(part);
+    size_t n = strlen(text);
     for (int i = 0; i < toks->n; i++)
         for (int glue = 0; glue < 2; glue++) { /* 0: written together, 1: one space between */
             size_t at = 0;
             for (int j = i; j < toks->n; j++) {
                 size_t len = strlen(toks->tok[j]);
                 if (j > i && glue) { /* the typed space, or a model's ␣ that starts the token */
-                    if (at < n && part[at] == ' ') at++;
+                    if (at < n && text[at] == ' ') at++;
                     else break;
                 }
-                int typed = at + len <= n && !memcmp(part + at, toks->tok[j], len);
+                int typed = at + len <= n && !memcmp(text + at, toks->tok[j], len);
                 if (!typed) break;
                 at += len;
                 if (at == n && j > i) {
                     size_t w = (size_t)snprintf(out, cap, " (the text spans tokens %d..%d:", i, j);
                     for (int k = i; k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", toks->tok[k]);
                     if (w < cap) snprintf(out + w, cap - w, "; name one of them)");
-                    return;
+                    return 1;
                 }
             }
         }
-    if (drawn != part && strcmp(drawn, part)) spans_tokens(out, cap, toks, drawn, drawn);
+    return 0;
+}
+
+/* span_of for a part as typed, then with its spaces drawn as ␣ (drawn), then
+ * with ␣ put in front as well (spaced): "学习", "deep learning", and "1 4" on
+ * a --model's "3 1 4 1 5 >", whose tokens carry their space ([␣1] [␣4]). A
+ * Chinese reader typed a word of two characters, each its own token. */
+static void spans_tokens(char *out, size_t cap, const av_tokens *toks, const char *part, const char *drawn,
+                         const char *spaced) {
+    if (!span_of(out, cap, toks, part) && !span_of(out, cap, toks, drawn)) span_of(out, cap, toks, spaced);
+}
+
+/* Bytes of a blank at s (' ', U+3000 the ideographic space that a Chinese
+ * input method types after '，', U+00A0 no-break space), else 0. */
+static size_t blank_at(const char *s) {
+    if (s[0] == ' ') return 1;
+    if (!strncmp(s, "\xE3\x80\x80", 3)) return 3;
+    if (!strncmp(s, "\xC2\xA0", 2)) return 2;
+    return 0;
+}
+
+/* Bytes of a blank (as blank_at) that ends s[0..end), else 0. */
+static size_t blank_before(const char *s, size_t end) {
+    if (end >= 1 && s[end - 1] == ' ') return 1;
+    if (end >= 3 && !memcmp(s + end - 3, "\xE3\x80\x80", 3)) return 3;
+    if (end >= 2 && !memcmp(s + end - 2, "\xC2\xA0", 2)) return 2;
+    return 0;
 }
 
 static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
@@ -116,7 +140,9 @@ static void number_tokens(char *which, size_t cap, const av_tokens *toks, long v
  * note when a token's text is that number, with or without its space, saying
  * how to pick the token, and the same words in the error for an index out of
  * range); then the text as typed; then with ␣ put in front
- * ("love" finds "␣love"). */
+ * ("love" finds "␣love"); then full-width digits; then the part without the
+ * blanks around it (blank_at: ' ', U+3000, U+00A0; "爱，　习" as a Chinese
+ * input method types it). */
 static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
     size_t n = strlen(part);
     char *drawn = malloc(3 * n + 4), *spaced = malloc(3 * n + 4);
@@ -131,6 +157,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     av_status st = AV_OK;
     long v;
     int i, more;
+    size_t lead = 0, b; /* the blanks before the part */
+    while ((b = blank_at(part + lead)) > 0) lead += b;
     if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
         use_token(what, part, drawn, i, more, 0, out);
     } else if (read_index(part, &v)) {
@@ -155,16 +183,16 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (v < toks->n) *out = (int)v;
         else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
                           part + strspn(part, " "), v, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
-    } else if (strspn(part, " ") < n && (part[0] == ' ' || part[n - 1] == ' ')) { /* "爱, 习": a space after the comma */
-        size_t lead = strspn(part, " "), len = n - lead;
-        while (len && part[lead + len - 1] == ' ') len--;
+    } else if (lead < n && (lead || blank_before(part, n))) { /* "爱, 习", "爱，　习": a space after the comma */
+        size_t len = n - lead;
+        while ((b = blank_before(part + lead, len)) > 0) len -= b;
         char *trimmed = strndup(part + lead, len);
         st = trimmed ? resolve(trimmed, toks, what, out, err) : av_fail(err, AV_ERUNTIME, "out of memory");
         free(trimmed);
     } else {
         char span[400] = ""; /* a comma in the part: comma_hint says more */
         size_t sep;
-        if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn);
+        if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
                      part, toks->n - 1, span);
     }
