@@ -653,7 +653,8 @@ static void test_model_folder_with_trailing_slash(void **state) {
 
 /* Input edges on a trained toy model (reverse: tokens [3] [␣1] [␣4] [␣1] [␣5] [␣>] for "3 1 4 1 5 >"),
  * a tester's reports: --explain's multi-token hint finds tokens that carry their space as ␣ ("1 4" is
- * [␣1] [␣4], tokens 1..2; it gave no hint). */
+ * [␣1] [␣4], tokens 1..2; it gave no hint), and -f reads past one UTF-8 byte-order mark (it was kept
+ * as the byte tokens [<0xEF>] [<0xBB>] [<0xBF>] and the note blamed U+FEFF). */
 static void test_toy_model_input_edges(void **state) {
     tu_fixture *f = *state;
     const char *toy = tu_in(f, "toy");
@@ -675,6 +676,25 @@ static void test_toy_model_input_edges(void **state) {
             fail_msg("--explain '%s': exit %d: %s\nwant: %s", spans[i].spec, r.code, r.err, spans[i].says);
         tu_free(&r);
     }
+    const char *bom = tu_in(f, "bom.txt");
+    FILE *fp = fopen(bom, "wb");
+    assert_non_null(fp);
+    fputs("\xEF\xBB\xBF" "3 1 4 1 5 >\n", fp);
+    fclose(fp);
+    const char *want = "  tokens     [3] [␣1] [␣4] [␣1] [␣5] [␣>]\n";
+    for (int in = 0; in < 2; in++) { /* -f FILE, -f - */
+        run_attnviz(&r, in ? "\xEF\xBB\xBF" "3 1 4 1 5 >\n" : NULL, "--model", toy, "--no-plot", "-f", in ? "-" : bom,
+                    NULL);
+        if (r.code != 0 || !strstr(r.out, want) || strstr(r.err, "FEFF") || strstr(r.err, "outside"))
+            fail_msg("-f %s with a byte-order mark: exit %d:\n%s%s", in ? "-" : "FILE", r.code, r.out, r.err);
+        tu_free(&r);
+    }
+    /* only one mark goes: a second is the text's, and the note names it */
+    run_attnviz(&r, "\xEF\xBB\xBF\xEF\xBB\xBF" "3 1 >", "--model", toy, "--no-plot", "-f", "-", NULL);
+    if (r.code != 0 || !strstr(r.out, "  tokens     [<0xEF>] [<0xBB>] [<0xBF>] [3] [␣1] [␣>]\n") ||
+        !strstr(r.err, "token 0 [<0xEF>] is the first of 3 bytes of"))
+        fail_msg("two marks: exit %d:\n%s%s", r.code, r.out, r.err);
+    tu_free(&r);
 }
 
 /* A --model's figures are titled like the single layer's: the sentence in
