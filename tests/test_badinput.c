@@ -422,12 +422,12 @@ static const bad_case kCases[] = {
     {"file_utf8_truncated", 2, "invalid UTF-8 at byte offset 4 (byte 0xE4): truncated multi-byte sequence", {"-f", "@/in/s.txt"}, prep_f_truncated, 0, NULL, 0},
     /* text in another encoding says how to convert it (a Chinese reader's report: a GBK file got only
      * "invalid UTF-8 at byte offset 0") */
-    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte sequence; a file in "
+    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a file in "
      "another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS; Latin-1, ISO-8859-1) can be converted "
      "first, e.g. iconv -f GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
     /* a Latin-1 file (é is 0xE9) was told only GBK, Big5, Shift_JIS (a tester's report) */
-    {"file_latin1", 2, "is not UTF-8: invalid UTF-8 at byte offset 3 (byte 0xE9): ", {"-f", "@/in/s.txt"}, prep_f_latin1,
-     0, NULL, 0},
+    {"file_latin1", 2, "is not UTF-8: invalid UTF-8 at byte offset 3 (byte 0xE9): invalid continuation byte; ",
+     {"-f", "@/in/s.txt"}, prep_f_latin1, 0, NULL, 0},
     {"file_latin1_named", 2, "; a file in another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS; "
      "Latin-1, ISO-8859-1) can be converted first, e.g. iconv -f GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_latin1, 0,
      NULL, 0},
@@ -442,10 +442,10 @@ static const bad_case kCases[] = {
     {"stdin_utf32le", 2, "the standard input starts with a UTF-32 byte-order mark (0xFF 0xFE 0x00 0x00); attnviz reads "
      "UTF-8: convert it first, e.g. iconv -f UTF-32 -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
      "\xff\xfe\0\0h\0\0\0", 8},
-    {"stdin_gbk", 2, "the standard input is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte "
-     "sequence; convert text in another encoding first, e.g. iconv -f GBK -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
+    {"stdin_gbk", 2, "the standard input is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation "
+     "byte; convert text in another encoding first, e.g. iconv -f GBK -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
      "\xce\xd2\xb0\xae\n", 5},
-    {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte sequence; a "
+    {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a "
      "terminal in another encoding (GBK, Big5) sends such bytes: switch it to UTF-8", {"\xce\xd2\xb0\xae"}, NULL, 0, NULL,
      0},
     {"file_nul_byte", 2, "the input contains a NUL byte at byte offset 3", {"-f", "@/in/s.txt"}, prep_f_nul, 0, NULL, 0},
