@@ -26,6 +26,47 @@ static int find_token(const av_tokens *toks, const char *want, int *more) {
     return -1;
 }
 
+/* s[0..len) for a message, into buf (cap >= 8 bytes): as it is when it fits in
+ * SHOWN_COLS terminal columns and cap bytes, else cut at a whole character
+ * (an extended grapheme cluster, or a code point of one too long to keep
+ * whole) with "…" after it, so that a pasted 3000-character spec leaves
+ * room in av_err for the message's hint (a tester's report: it was cut
+ * mid-character and lost). Returns buf. */
+#define SHOWN_COLS 80
+static const char *shown(char *buf, size_t cap, const char *s, size_t len) {
+    size_t at = 0, k = 0;
+    int cols = 0;
+    while (at < len) {
+        size_t c = av_utf8_cluster_len(s + at, len - at);
+        int w = av_utf8_cluster_width(s + at, c);
+        if (cols + w > SHOWN_COLS || k + c + 1 > cap) break;
+        memcpy(buf + k, s + at, c);
+        k += c, at += c, cols += w;
+    }
+    if (at == len) { buf[k] = 0; return buf; }
+    /* too long: take back whole clusters until "…" (1 column, 3 bytes) fits */
+    while (k > 0 && (cols + 1 > SHOWN_COLS || k + 4 > cap)) {
+        size_t b = 0, last = 0;
+        while (b < k) last = b, b += av_utf8_cluster_len(buf + b, k - b);
+        cols -= av_utf8_cluster_width(buf + last, k - last);
+        k = last;
+    }
+    if (k == 0) { /* one cluster longer than cap (a letter under thousands of marks): its first code points */
+        const unsigned char *u = (const unsigned char *)s;
+        unsigned cp;
+        const char *why;
+        for (;;) {
+            int n = av_utf8_decode(u + k, len - k, &cp, &why);
+            size_t step = n > 0 ? (size_t)n : 1;
+            if (k + step + 4 > cap) break;
+            memcpy(buf + k, s + k, step);
+            k += step;
+        }
+    }
+    memcpy(buf + k, "\xE2\x80\xA6", 4); /* … */
+    return buf;
+}
+
 /* 1 and *v if part is a whole number, spaces around it allowed ("1, 3"). */
 static int read_index(const char *part, long *v) {
     char *end = NULL;
@@ -166,9 +207,10 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         char which[200];
         number_tokens(which, sizeof which, toks, v);
         if (v < 0 || v >= toks->n) { /* the note's hint too: "3,1" on "3 1 >" meant the token 3 */
-            st = av_fail(err, AV_EUSAGE, "--explain %s index %.*s is outside 0..%d (T = %d token%s)%s%s", what,
-                         (int)strcspn(num, " "), num, toks->n - 1, toks->n, toks->n == 1 ? "" : "s",
-                         which[0] ? "; " : "", which);
+            char numq[SHOWN_COLS * 4];
+            st = av_fail(err, AV_EUSAGE, "--explain %s index %s is outside 0..%d (T = %d token%s)%s%s", what,
+                         shown(numq, sizeof numq, num, strcspn(num, " ")), toks->n - 1, toks->n,
+                         toks->n == 1 ? "" : "s", which[0] ? "; " : "", which);
         } else {
             if (which[0])
                 fprintf(stderr, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what,
@@ -190,11 +232,11 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         st = trimmed ? resolve(trimmed, toks, what, out, err) : av_fail(err, AV_ERUNTIME, "out of memory");
         free(trimmed);
     } else {
-        char span[400] = ""; /* a comma in the part: comma_hint says more */
+        char span[400] = "", partq[SHOWN_COLS * 4]; /* a comma in the part: comma_hint says more */
         size_t sep;
         if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
-                     part, toks->n - 1, span);
+                     shown(partq, sizeof partq, part, n), toks->n - 1, span);
     }
     free(drawn);
     free(spaced);
@@ -226,13 +268,17 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
 static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
     size_t sep = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
+    char specq[SHOWN_COLS * 4];
+    shown(specq, sizeof specq, spec, strlen(spec));
     if (!comma || comma == spec || !comma[sep])
         return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
-                       "love,learning%s", spec, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
+                       "love,learning%s", specq, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
                        ? "; the enumeration comma '、' does not separate them: type ',' or '，'" : "");
     char q[256];
     size_t n = (size_t)(comma - spec);
-    if (n >= sizeof q) return av_fail(err, AV_EUSAGE, "--explain '%s': the query part is too long", spec);
+    if (n >= sizeof q)
+        return av_fail(err, AV_EUSAGE, "--explain '%s': the query part is too long (%zu bytes; at most %zu)", specq, n,
+                       sizeof q - 1);
     memcpy(q, spec, n);
     q[n] = 0;
     av_status st = resolve(q, toks, "query", qi, err);
