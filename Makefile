@@ -210,7 +210,8 @@ $(FUZZ_DIR)/fuzz_args: src/app/cli.c src/render/colormap.c src/nn/tasks.c src/nn
     src/nn/model.c src/nn/attention.c src/nn/attention_blas.c src/nn/flash.c src/base/parallel.c src/base/utf8.c
 FUZZ_LIBS_args := $(shell pkg-config --cflags openblas 2>/dev/null) \
                   $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc) -lpthread
-$(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/common.c
+$(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/utf8.c src/base/common.c
+FUZZ_LIBS_npy := $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc)
 $(FUZZ_DIR)/fuzz_safetensors: src/io/safetensors.c src/io/jsonval.c src/base/utf8.c src/io/fileio.c src/base/common.c
 FUZZ_LIBS_safetensors := $(shell pkg-config --cflags --libs libcjson libutf8proc 2>/dev/null || echo -lcjson -lutf8proc)
 $(FUZZ_DIR)/fuzz_bpe: src/text/bpe.c src/text/bpe_files.c src/io/jsonval.c src/base/utf8.c src/io/fileio.c src/base/common.c

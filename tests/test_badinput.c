@@ -349,6 +349,9 @@ static void prep_f_nul(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "abc\0def\n"
 /* 我爱深度学习 as Windows Notepad saves Chinese (GBK), and "hi" as its "Unicode" (UTF-16LE with a BOM) */
 static void prep_f_gbk(fixture *fx) { put_text(at(fx, "in/s.txt"), "\xce\xd2\xb0\xae\xc9\xee\xb6\xc8\xd1\xa7\xcf\xb0\r\n"); }
 static void prep_f_utf16(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfeh\0i\0", 6); }
+static void prep_f_utf32le(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfe\0\0h\0\0\0", 8); }
+static void prep_f_utf32be(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\0\0\xfe\xff\0\0\0h", 8); }
+static void prep_f_latin1(fixture *fx) { put_text(at(fx, "in/s.txt"), "caf\xe9 au lait\n"); }
 static void prep_f_empty(fixture *fx) { put_text(at(fx, "in/s.txt"), ""); }
 static void prep_f_newlines(fixture *fx) { put_text(at(fx, "in/s.txt"), "\n\r\n\n"); }
 
@@ -419,15 +422,30 @@ static const bad_case kCases[] = {
     {"file_utf8_truncated", 2, "invalid UTF-8 at byte offset 4 (byte 0xE4): truncated multi-byte sequence", {"-f", "@/in/s.txt"}, prep_f_truncated, 0, NULL, 0},
     /* text in another encoding says how to convert it (a Chinese reader's report: a GBK file got only
      * "invalid UTF-8 at byte offset 0") */
-    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte sequence; a file in "
-     "another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS) can be converted first, e.g. iconv -f "
-     "GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
+    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a file in "
+     "another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS; Latin-1, ISO-8859-1) can be converted "
+     "first, e.g. iconv -f GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
+    /* a Latin-1 file (é is 0xE9) was told only GBK, Big5, Shift_JIS (a tester's report) */
+    {"file_latin1", 2, "is not UTF-8: invalid UTF-8 at byte offset 3 (byte 0xE9): invalid continuation byte; ",
+     {"-f", "@/in/s.txt"}, prep_f_latin1, 0, NULL, 0},
+    {"file_latin1_named", 2, "; a file in another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS; "
+     "Latin-1, ISO-8859-1) can be converted first, e.g. iconv -f GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_latin1, 0,
+     NULL, 0},
     {"file_utf16", 2, "starts with a UTF-16 byte-order mark (0xFF 0xFE); attnviz reads UTF-8: convert it first, e.g. "
      "iconv -f UTF-16 -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_utf16, 0, NULL, 0},
-    {"stdin_gbk", 2, "the standard input is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte "
-     "sequence; convert text in another encoding first, e.g. iconv -f GBK -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
+    /* UTF-32's marks (FF FE 00 00 little-endian, 00 00 FE FF big-endian): FF FE 00 00 was named UTF-16 (a tester's
+     * report), and iconv -f UTF-16 makes U+0000s of it */
+    {"file_utf32le", 2, "starts with a UTF-32 byte-order mark (0xFF 0xFE 0x00 0x00); attnviz reads UTF-8: convert it "
+     "first, e.g. iconv -f UTF-32 -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_utf32le, 0, NULL, 0},
+    {"file_utf32be", 2, "starts with a UTF-32 byte-order mark (0x00 0x00 0xFE 0xFF); attnviz reads UTF-8: convert it "
+     "first, e.g. iconv -f UTF-32 -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_utf32be, 0, NULL, 0},
+    {"stdin_utf32le", 2, "the standard input starts with a UTF-32 byte-order mark (0xFF 0xFE 0x00 0x00); attnviz reads "
+     "UTF-8: convert it first, e.g. iconv -f UTF-32 -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
+     "\xff\xfe\0\0h\0\0\0", 8},
+    {"stdin_gbk", 2, "the standard input is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation "
+     "byte; convert text in another encoding first, e.g. iconv -f GBK -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
      "\xce\xd2\xb0\xae\n", 5},
-    {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): truncated multi-byte sequence; a "
+    {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a "
      "terminal in another encoding (GBK, Big5) sends such bytes: switch it to UTF-8", {"\xce\xd2\xb0\xae"}, NULL, 0, NULL,
      0},
     {"file_nul_byte", 2, "the input contains a NUL byte at byte offset 3", {"-f", "@/in/s.txt"}, prep_f_nul, 0, NULL, 0},

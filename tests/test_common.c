@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "base/common.h"
+#include "base/utf8.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define TEST_ASAN 1
@@ -76,6 +77,32 @@ int munmap(void *addr, size_t len) {
     return real(addr, (len + P - 1) / P * P);
 }
 #endif
+
+/* av_fail cuts a message longer than av_err's 512 bytes at a whole UTF-8
+ * character: vsnprintf kept 511 bytes, "ab" and 169 whole 我 (3 bytes each,
+ * 2 + 507 = 509) and 2 bytes of the 170th, which go (a tester's report: an
+ * --explain error ended with half a character). Byte counts by hand. */
+static void test_fail_cuts_at_a_whole_character(void **state) {
+    (void)state;
+    char text[700] = "ab";
+    for (int i = 0; i < 200; i++) strcat(text, "\xE6\x88\x91"); /* 我 */
+    av_err e;
+    assert_int_equal(av_fail(&e, AV_EUSAGE, "%s", text), AV_EUSAGE);
+    assert_int_equal(strlen(e.msg), 509);
+    assert_memory_equal(e.msg, text, 509);
+    assert_int_equal(av_utf8_check(e.msg, strlen(e.msg), &(av_err){{0}}), AV_OK);
+    text[2 + 3 * 170] = 0; /* 512 bytes: 511 fit, the 170th 我 is cut after 2 of its 3 bytes */
+    av_fail(&e, AV_EUSAGE, "%s", text);
+    assert_int_equal(strlen(e.msg), 509);
+    text[2 + 3 * 169] = 0; /* 509 bytes: fits, left whole */
+    av_fail(&e, AV_EUSAGE, "%s", text);
+    assert_string_equal(e.msg, text);
+    char ascii[600];
+    memset(ascii, 'x', sizeof ascii - 1);
+    ascii[sizeof ascii - 1] = 0;
+    av_fail(&e, AV_EUSAGE, "%s", ascii); /* ASCII: cut at 511 as before */
+    assert_int_equal(strlen(e.msg), 511);
+}
 
 static void test_fnv1a64_reference_vectors(void **state) {
     (void)state;
@@ -297,6 +324,7 @@ static void test_big_calloc_bounds_checked_by_asan(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fail_cuts_at_a_whole_character),
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
         cmocka_unit_test(test_sig_text_keeps_significant_zeros),

@@ -651,6 +651,52 @@ static void test_model_folder_with_trailing_slash(void **state) {
     tu_free(&r);
 }
 
+/* Input edges on a trained toy model (reverse: tokens [3] [␣1] [␣4] [␣1] [␣5] [␣>] for "3 1 4 1 5 >"),
+ * a tester's reports: --explain's multi-token hint finds tokens that carry their space as ␣ ("1 4" is
+ * [␣1] [␣4], tokens 1..2; it gave no hint), and -f reads past one UTF-8 byte-order mark (it was kept
+ * as the byte tokens [<0xEF>] [<0xBB>] [<0xBF>] and the note blamed U+FEFF). */
+static void test_toy_model_input_edges(void **state) {
+    tu_fixture *f = *state;
+    const char *toy = tu_in(f, "toy");
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", toy, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const struct { const char *spec, *says; } spans[] = {
+        {"1 4,3", "attnviz: error: --explain query '1 4' is neither a token of the sentence nor an index 0..5 (the "
+         "text spans tokens 1..2: [␣1] [␣4]; name one of them)\n"},
+        {"0,4 1 5", "attnviz: error: --explain key '4 1 5' is neither a token of the sentence nor an index 0..5 (the "
+         "text spans tokens 2..4: [␣4] [␣1] [␣5]; name one of them)\n"},
+        {"5 >,0", "attnviz: error: --explain query '5 >' is neither a token of the sentence nor an index 0..5 (the "
+         "text spans tokens 4..5: [␣5] [␣>]; name one of them)\n"},
+    };
+    for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {
+        run_attnviz(&r, NULL, "--model", toy, "--no-plot", "-q", "--explain", spans[i].spec, "3 1 4 1 5 >", NULL);
+        if (r.code != 2 || strcmp(r.err, spans[i].says) != 0)
+            fail_msg("--explain '%s': exit %d: %s\nwant: %s", spans[i].spec, r.code, r.err, spans[i].says);
+        tu_free(&r);
+    }
+    const char *bom = tu_in(f, "bom.txt");
+    FILE *fp = fopen(bom, "wb");
+    assert_non_null(fp);
+    fputs("\xEF\xBB\xBF" "3 1 4 1 5 >\n", fp);
+    fclose(fp);
+    const char *want = "  tokens     [3] [␣1] [␣4] [␣1] [␣5] [␣>]\n";
+    for (int in = 0; in < 2; in++) { /* -f FILE, -f - */
+        run_attnviz(&r, in ? "\xEF\xBB\xBF" "3 1 4 1 5 >\n" : NULL, "--model", toy, "--no-plot", "-f", in ? "-" : bom,
+                    NULL);
+        if (r.code != 0 || !strstr(r.out, want) || strstr(r.err, "FEFF") || strstr(r.err, "outside"))
+            fail_msg("-f %s with a byte-order mark: exit %d:\n%s%s", in ? "-" : "FILE", r.code, r.out, r.err);
+        tu_free(&r);
+    }
+    /* only one mark goes: a second is the text's, and the note names it */
+    run_attnviz(&r, "\xEF\xBB\xBF\xEF\xBB\xBF" "3 1 >", "--model", toy, "--no-plot", "-f", "-", NULL);
+    if (r.code != 0 || !strstr(r.out, "  tokens     [<0xEF>] [<0xBB>] [<0xBF>] [3] [␣1] [␣>]\n") ||
+        !strstr(r.err, "token 0 [<0xEF>] is the first of 3 bytes of"))
+        fail_msg("two marks: exit %d:\n%s%s", r.code, r.out, r.err);
+    tu_free(&r);
+}
+
 /* A --model's figures are titled like the single layer's: the sentence in
  * quotes (or --title) first, then the model; --head draws that head alone
  * without a "no effect" warning; --vmax and --log-scale reach them. */
@@ -1017,6 +1063,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <utf8proc.h>
+#include <sys/stat.h>
 
 #include "base/utf8.h"
 #include "io/npy.h"
@@ -184,6 +185,25 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         tu_free(&a);
     }
     tu_free(&b);
+    /* the ideographic space U+3000 (a Chinese input method types it after '，') and the no-break space U+00A0
+     * around a part are left out as ' ' is (a tester's report: "爱，　习" said "key '　习' is neither a token");
+     * in 我 爱 深 度 学 习 了, 爱 is token 1 and 习 token 5 */
+    static const char *const blanks[] = {"爱，\u3000习", "\u3000爱\u3000,\u3000习\u3000", "爱,\u00A0习",
+                                         "\u00A0爱 \u3000，\u00A0 习\u00A0", "1，\u30005", "\u3000１，５\u00A0"};
+    run_attnviz(&b, NULL, "--no-plot", "-q", "--explain", "1,5", "我 爱 深 度 学 习 了", NULL);
+    assert_int_equal(b.code, 0);
+    for (size_t i = 0; i < sizeof blanks / sizeof blanks[0]; i++) {
+        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", blanks[i], "我 爱 深 度 学 习 了", NULL);
+        if (a.code != 0 || strcmp(a.out, b.out) != 0) fail_msg("--explain '%s': exit %d: %s", blanks[i], a.code, a.err);
+        tu_free(&a);
+    }
+    tu_free(&b);
+    /* a part of blanks only is still named as typed */
+    run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "1,\u3000", "我 爱 深 度 学 习 了", NULL);
+    if (a.code != 2 || !strstr(a.err, "attnviz: error: --explain key '\u3000' is neither a token of the sentence nor "
+                                      "an index 0..6\n"))
+        fail_msg("1,U+3000: exit %d: %s", a.code, a.err);
+    tu_free(&a);
     /* a token that is a double quote is shown in single quotes, as Python's repr does: key """ read as an
      * empty string and a quote (a tester's report); 'He said "hi"' is He 0, said 1, " 2, hi 3, " 4 */
     run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", "0,2", "He said \"hi\"", NULL);
@@ -643,6 +663,62 @@ static void test_compare_says_rope_is_left_out_for_an_odd_d_k(void **state) {
     }
 }
 
+/* 1 if s is valid UTF-8 (the whole of it). */
+static int valid_utf8(const char *s) { return av_utf8_check(s, strlen(s), &(av_err){{0}}) == AV_OK; }
+
+/* A pasted spec of 3000 characters is quoted shortened (80 columns, cut at a whole character, then "…"), so the
+ * error keeps its hint: it was cut at av_err's 512 bytes in the middle of a '、' and lost the hint (a tester's
+ * report). '、' is 2 columns: 39 of them and "…" are 79 columns. The same for a long -f path's iconv advice. */
+static void test_explain_long_spec_keeps_its_hint(void **state) {
+    (void)state;
+    char *spec = malloc(3 * 3000 + 1), *p = spec;
+    for (int i = 0; i < 3000; i++, p += 3) memcpy(p, "\xE3\x80\x81", 3); /* 、 */
+    *p = 0;
+    char want[512] = "attnviz: error: --explain '";
+    for (int i = 0; i < 39; i++) strcat(want, "、");
+    strcat(want, "…' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the enumeration comma "
+                 "'、' does not separate them: type ',' or '，'\n");
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", spec, "我 爱", NULL);
+    assert_int_equal(r.code, 2);
+    if (strcmp(r.err, want) != 0 || !valid_utf8(r.err)) fail_msg("got:\n%s\nwant:\n%s", r.err, want);
+    tu_free(&r);
+    /* a key of 3000 letters: 80 columns would not leave room for "…", so 79 letters and "…" */
+    spec[0] = '1', spec[1] = ',';
+    memset(spec + 2, 'x', 3000);
+    spec[3002] = 0;
+    char *key = strstr(strcpy(want, "attnviz: error: --explain key '"), "'") + 1;
+    memset(key, 'x', 79);
+    strcpy(key + 79, "…' is neither a token of the sentence nor an index 0..1\n");
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", spec, "我 爱", NULL);
+    assert_int_equal(r.code, 2);
+    if (strcmp(r.err, want) != 0) fail_msg("got:\n%s\nwant:\n%s", r.err, want);
+    tu_free(&r);
+    free(spec);
+    /* -f with a long path (3 folders of 80 '目', 240 bytes each) of GBK bytes: the path is quoted cut to 120 bytes
+     * at a whole character, and the message ends with the iconv advice */
+    char *dir = make_tmpdir(), path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (int d = 0; d < 3; d++) {
+        strcat(path, "/");
+        for (int i = 0; i < 80; i++) strcat(path, "目");
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    strcat(path, "/s.txt");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("\xCE\xD2\xB0\xAE\n", f); /* 我爱 in GBK */
+    fclose(f);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-f", path, NULL);
+    assert_int_equal(r.code, 2);
+    size_t n = strlen(r.err);
+    if (!valid_utf8(r.err) || n < 12 || strcmp(r.err + n - 12, " > text.txt\n") != 0 ||
+        !strstr(r.err, "can be converted first, e.g. iconv -f GBK -t UTF-8 "))
+        fail_msg("got:\n%s", r.err);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
@@ -661,6 +737,7 @@ int main(void) {
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
+        cmocka_unit_test(test_explain_long_spec_keeps_its_hint),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

@@ -577,6 +577,19 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "3，1 >", "token 1 [<0xEF>] is the first of 3 bytes of '，' (U+FF0C), the full-width form of ','"},
         {1, "ｋ ｑ ａ", "token 0 [<0xEF>] is the first of 3 bytes of 'ｋ' (U+FF4B), the full-width form of 'k'"},
         {1, "k q é", "token 3 [<0xC3>] is the first of 2 bytes of 'é' (U+00E9), not a lowercase letter"},
+        /* the half-width twin is suggested only when the task takes it (a tester's report: 'Ｋ' for induction and
+         * 'ａ' for reverse said "type the half-width 'K'" / "'a'", which the task refuses too) */
+        {1, "Ｋ q a", "token 0 [<0xEF>] is the first of 3 bytes of 'Ｋ' (U+FF2B), the full-width form of 'K', and the "
+         "half-width 'K' is not a lowercase letter either. Its"},
+        {0, "3 ａ 4 >", "token 2 [<0xEF>] is the first of 3 bytes of 'ａ' (U+FF41), the full-width form of 'a', and the "
+         "half-width 'a' is not a digit or > either. Its"},
+        {0, "３ １ ４ >", "the full-width form of '3': type the half-width '3' (半角). Its"},
+        {1, "ｋ ｑ ａ", "the full-width form of 'k': type the half-width 'k' (半角). Its"},
+        /* a combining mark is named by code point: quoted, U+0301 attached itself to the quote ("of '\u0301'") */
+        {0, "3 \u0301 4 >", "token 2 [<0xCC>] is the first of 2 bytes of U+0301, a combining mark, not a digit or >. Its"},
+        {1, "k q a\u0301", "token 3 [<0xCC>] is the first of 2 bytes of U+0301, a combining mark, not a lowercase "
+         "letter. Its"},
+        {1, "k q \u20DD", "is the first of 3 bytes of U+20DD, a combining mark, not a lowercase letter. Its"}, /* Me */
         /* whitespace, named as the trace's tokens line names it (from 0, ␣ for a space): a new user's
          * "3 1 4 1 5 > " was "token 7 is \"\"", the tab's token was "3<TAB>1" */
         {0, "3 1 4 1 5 > ", "token 6 [␣] is whitespace on its own"},

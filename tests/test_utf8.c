@@ -45,7 +45,12 @@ static void test_check_names_first_bad_byte(void **state) {
     expect_bad("ab\xC0\xAF", 4, "byte offset 2 (byte 0xC0): overlong encoding");
     expect_bad("x\x80y", 3, "byte offset 1 (byte 0x80): unexpected continuation byte");
     expect_bad("\xED\xA0\x80", 3, "UTF-16 surrogate");
-    expect_bad("ok \xE6\x88", 5, "byte offset 3 (byte 0xE6): truncated");
+    expect_bad("ok \xE6\x88", 5, "byte offset 3 (byte 0xE6): truncated multi-byte sequence");
+    /* a lead byte followed by a byte that is not a continuation (10xxxxxx): GBK's 我 is CE D2, and D2 is there, so the
+     * sequence is not truncated (a tester's report; Python says "invalid continuation byte" too) */
+    expect_bad("\xCE\xD2", 2, "byte offset 0 (byte 0xCE): invalid continuation byte");
+    expect_bad("\xE6\x88x", 3, "byte offset 0 (byte 0xE6): invalid continuation byte"); /* the 3rd byte is 'x' */
+    expect_bad("\xF0\x9F\x98", 3, "byte offset 0 (byte 0xF0): truncated multi-byte sequence"); /* ends after 3 of 4 */
     expect_bad("\xF4\x90\x80\x80", 4, "above U+10FFFF");
     /* lenient walker: a bad byte is one U+FFFD, then decoding resumes */
     const unsigned char *p = (const unsigned char *)"\xC0" "A";

@@ -26,6 +26,47 @@ static int find_token(const av_tokens *toks, const char *want, int *more) {
     return -1;
 }
 
+/* s[0..len) for a message, into buf (cap >= 8 bytes): as it is when it fits in
+ * SHOWN_COLS terminal columns and cap bytes, else cut at a whole character
+ * (an extended grapheme cluster, or a code point of one too long to keep
+ * whole) with "…" after it, so that a pasted 3000-character spec leaves
+ * room in av_err for the message's hint (a tester's report: it was cut
+ * mid-character and lost). Returns buf. */
+#define SHOWN_COLS 80
+static const char *shown(char *buf, size_t cap, const char *s, size_t len) {
+    size_t at = 0, k = 0;
+    int cols = 0;
+    while (at < len) {
+        size_t c = av_utf8_cluster_len(s + at, len - at);
+        int w = av_utf8_cluster_width(s + at, c);
+        if (cols + w > SHOWN_COLS || k + c + 1 > cap) break;
+        memcpy(buf + k, s + at, c);
+        k += c, at += c, cols += w;
+    }
+    if (at == len) { buf[k] = 0; return buf; }
+    /* too long: take back whole clusters until "…" (1 column, 3 bytes) fits */
+    while (k > 0 && (cols + 1 > SHOWN_COLS || k + 4 > cap)) {
+        size_t b = 0, last = 0;
+        while (b < k) last = b, b += av_utf8_cluster_len(buf + b, k - b);
+        cols -= av_utf8_cluster_width(buf + last, k - last);
+        k = last;
+    }
+    if (k == 0) { /* one cluster longer than cap (a letter under thousands of marks): its first code points */
+        const unsigned char *u = (const unsigned char *)s;
+        unsigned cp;
+        const char *why;
+        for (;;) {
+            int n = av_utf8_decode(u + k, len - k, &cp, &why);
+            size_t step = n > 0 ? (size_t)n : 1;
+            if (k + step + 4 > cap) break;
+            memcpy(buf + k, s + k, step);
+            k += step;
+        }
+    }
+    memcpy(buf + k, "\xE2\x80\xA6", 4); /* … */
+    return buf;
+}
+
 /* 1 and *v if part is a whole number, spaces around it allowed ("1, 3"). */
 static int read_index(const char *part, long *v) {
     char *end = NULL;
@@ -49,34 +90,58 @@ static int read_wide_index(const char *part, long *v) {
 }
 
 /* " (the text spans tokens 4..5: [学] [习]; name one of them)" into out (cap
- * bytes) when part is the text of two or more neighbouring tokens, written
- * together or with one space between ("学习", "deep learning", "␣deep␣learning"
- * for a model's tokens); "" when it is not. A Chinese reader typed a word of
- * two characters, each its own token. */
-static void spans_tokens(char *out, size_t cap, const av_tokens *toks, const char *part, const char *drawn) {
+ * bytes) when text is the text of two or more neighbouring tokens, written
+ * together or with one space between; 1 then, else 0 and out "". */
+static int span_of(char *out, size_t cap, const av_tokens *toks, const char *text) {
     out[0] = 0;
-    size_t n = strlen(part);
+    size_t n = strlen(text);
     for (int i = 0; i < toks->n; i++)
         for (int glue = 0; glue < 2; glue++) { /* 0: written together, 1: one space between */
             size_t at = 0;
             for (int j = i; j < toks->n; j++) {
                 size_t len = strlen(toks->tok[j]);
                 if (j > i && glue) { /* the typed space, or a model's ␣ that starts the token */
-                    if (at < n && part[at] == ' ') at++;
+                    if (at < n && text[at] == ' ') at++;
                     else break;
                 }
-                int typed = at + len <= n && !memcmp(part + at, toks->tok[j], len);
+                int typed = at + len <= n && !memcmp(text + at, toks->tok[j], len);
                 if (!typed) break;
                 at += len;
                 if (at == n && j > i) {
                     size_t w = (size_t)snprintf(out, cap, " (the text spans tokens %d..%d:", i, j);
                     for (int k = i; k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", toks->tok[k]);
                     if (w < cap) snprintf(out + w, cap - w, "; name one of them)");
-                    return;
+                    return 1;
                 }
             }
         }
-    if (drawn != part && strcmp(drawn, part)) spans_tokens(out, cap, toks, drawn, drawn);
+    return 0;
+}
+
+/* span_of for a part as typed, then with its spaces drawn as ␣ (drawn), then
+ * with ␣ put in front as well (spaced): "学习", "deep learning", and "1 4" on
+ * a --model's "3 1 4 1 5 >", whose tokens carry their space ([␣1] [␣4]). A
+ * Chinese reader typed a word of two characters, each its own token. */
+static void spans_tokens(char *out, size_t cap, const av_tokens *toks, const char *part, const char *drawn,
+                         const char *spaced) {
+    if (!span_of(out, cap, toks, part) && !span_of(out, cap, toks, drawn)) span_of(out, cap, toks, spaced);
+}
+
+/* Bytes of a blank at s (' ', U+3000 the ideographic space that a Chinese
+ * input method types after '，', U+00A0 no-break space), else 0. */
+static size_t blank_at(const char *s) {
+    if (s[0] == ' ') return 1;
+    if (!strncmp(s, "\xE3\x80\x80", 3)) return 3;
+    if (!strncmp(s, "\xC2\xA0", 2)) return 2;
+    return 0;
+}
+
+/* Bytes of a blank (as blank_at) that ends s[0..end), else 0. */
+static size_t blank_before(const char *s, size_t end) {
+    if (end >= 1 && s[end - 1] == ' ') return 1;
+    if (end >= 3 && !memcmp(s + end - 3, "\xE3\x80\x80", 3)) return 3;
+    if (end >= 2 && !memcmp(s + end - 2, "\xC2\xA0", 2)) return 2;
+    return 0;
 }
 
 static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
@@ -116,7 +181,9 @@ static void number_tokens(char *which, size_t cap, const av_tokens *toks, long v
  * note when a token's text is that number, with or without its space, saying
  * how to pick the token, and the same words in the error for an index out of
  * range); then the text as typed; then with ␣ put in front
- * ("love" finds "␣love"). */
+ * ("love" finds "␣love"); then full-width digits; then the part without the
+ * blanks around it (blank_at: ' ', U+3000, U+00A0; "爱，　习" as a Chinese
+ * input method types it). */
 static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
     size_t n = strlen(part);
     char *drawn = malloc(3 * n + 4), *spaced = malloc(3 * n + 4);
@@ -131,6 +198,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     av_status st = AV_OK;
     long v;
     int i, more;
+    size_t lead = 0, b; /* the blanks before the part */
+    while ((b = blank_at(part + lead)) > 0) lead += b;
     if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
         use_token(what, part, drawn, i, more, 0, out);
     } else if (read_index(part, &v)) {
@@ -138,9 +207,10 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         char which[200];
         number_tokens(which, sizeof which, toks, v);
         if (v < 0 || v >= toks->n) { /* the note's hint too: "3,1" on "3 1 >" meant the token 3 */
-            st = av_fail(err, AV_EUSAGE, "--explain %s index %.*s is outside 0..%d (T = %d token%s)%s%s", what,
-                         (int)strcspn(num, " "), num, toks->n - 1, toks->n, toks->n == 1 ? "" : "s",
-                         which[0] ? "; " : "", which);
+            char numq[SHOWN_COLS * 4];
+            st = av_fail(err, AV_EUSAGE, "--explain %s index %s is outside 0..%d (T = %d token%s)%s%s", what,
+                         shown(numq, sizeof numq, num, strcspn(num, " ")), toks->n - 1, toks->n,
+                         toks->n == 1 ? "" : "s", which[0] ? "; " : "", which);
         } else {
             if (which[0])
                 fprintf(stderr, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what,
@@ -155,18 +225,18 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (v < toks->n) *out = (int)v;
         else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
                           part + strspn(part, " "), v, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
-    } else if (strspn(part, " ") < n && (part[0] == ' ' || part[n - 1] == ' ')) { /* "爱, 习": a space after the comma */
-        size_t lead = strspn(part, " "), len = n - lead;
-        while (len && part[lead + len - 1] == ' ') len--;
+    } else if (lead < n && (lead || blank_before(part, n))) { /* "爱, 习", "爱，　习": a space after the comma */
+        size_t len = n - lead;
+        while ((b = blank_before(part + lead, len)) > 0) len -= b;
         char *trimmed = strndup(part + lead, len);
         st = trimmed ? resolve(trimmed, toks, what, out, err) : av_fail(err, AV_ERUNTIME, "out of memory");
         free(trimmed);
     } else {
-        char span[400] = ""; /* a comma in the part: comma_hint says more */
+        char span[400] = "", partq[SHOWN_COLS * 4]; /* a comma in the part: comma_hint says more */
         size_t sep;
-        if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn);
+        if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
-                     part, toks->n - 1, span);
+                     shown(partq, sizeof partq, part, n), toks->n - 1, span);
     }
     free(drawn);
     free(spaced);
@@ -198,13 +268,17 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
 static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
     size_t sep = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
+    char specq[SHOWN_COLS * 4];
+    shown(specq, sizeof specq, spec, strlen(spec));
     if (!comma || comma == spec || !comma[sep])
         return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
-                       "love,learning%s", spec, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
+                       "love,learning%s", specq, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
                        ? "; the enumeration comma '、' does not separate them: type ',' or '，'" : "");
     char q[256];
     size_t n = (size_t)(comma - spec);
-    if (n >= sizeof q) return av_fail(err, AV_EUSAGE, "--explain '%s': the query part is too long", spec);
+    if (n >= sizeof q)
+        return av_fail(err, AV_EUSAGE, "--explain '%s': the query part is too long (%zu bytes; at most %zu)", specq, n,
+                       sizeof q - 1);
     memcpy(q, spec, n);
     q[n] = 0;
     av_status st = resolve(q, toks, "query", qi, err);

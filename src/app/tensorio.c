@@ -33,28 +33,35 @@ void av_written_free(av_written *w) {
 
 /* The sentence's bytes are UTF-8, or an error that says what to do: a text
  * saved in another encoding (GBK, as Windows Notepad saves Chinese; Big5;
- * Shift_JIS) fails at its first byte past ASCII, and a bare "invalid UTF-8 at
- * byte offset 0" told a Chinese reader nothing (a report). UTF-16 (Windows'
- * "Unicode") is named by its byte-order mark. AV_EUSAGE. */
+ * Shift_JIS; Latin-1) fails at its first byte past ASCII, and a bare "invalid
+ * UTF-8 at byte offset 0" told a Chinese reader nothing (a report). UTF-32
+ * (FF FE 00 00, 00 00 FE FF) and UTF-16 (FF FE, FE FF: Windows' "Unicode")
+ * are named by their byte-order marks. The file's name is quoted cut to 120
+ * bytes (av_shell_word), so a long path leaves room for the advice. AV_EUSAGE. */
 static av_status check_encoding(const av_options *o, const char *text, size_t len, av_err *err) {
-    char file[600] = "";
+    char file[120] = "";
     if (o->file) av_shell_word(file, sizeof file, o->file);
     const unsigned char *u = (const unsigned char *)text;
     int named = o->file && strcmp(o->file, "-"), in = o->file && !named; /* -f FILE; -f - */
-    if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
-        char how[700];
-        snprintf(how, sizeof how, named ? "iconv -f UTF-16 -t UTF-8 %s > text.txt" : "iconv -f UTF-16 -t UTF-8 | "
-                 "attnviz -f -", file);
-        return av_fail(err, AV_EUSAGE, "%s%s starts with a UTF-16 byte-order mark (0x%02X 0x%02X); attnviz reads "
-                       "UTF-8: convert it first, e.g. %s", named ? "-f " : in ? "the standard input" : "the text",
-                       named ? file : "", u[0], u[1], how);
+    int utf32 = len >= 4 && ((u[0] == 0xFF && u[1] == 0xFE && !u[2] && !u[3]) ||
+                             (!u[0] && !u[1] && u[2] == 0xFE && u[3] == 0xFF));
+    if (utf32 || (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))) {
+        const char *enc = utf32 ? "UTF-32" : "UTF-16";
+        char how[300], mark[32];
+        if (named) snprintf(how, sizeof how, "iconv -f %s -t UTF-8 %s > text.txt", enc, file);
+        else snprintf(how, sizeof how, "iconv -f %s -t UTF-8 | attnviz -f -", enc);
+        if (utf32) snprintf(mark, sizeof mark, "0x%02X 0x%02X 0x%02X 0x%02X", u[0], u[1], u[2], u[3]);
+        else snprintf(mark, sizeof mark, "0x%02X 0x%02X", u[0], u[1]);
+        return av_fail(err, AV_EUSAGE, "%s%s starts with a %s byte-order mark (%s); attnviz reads UTF-8: convert it "
+                       "first, e.g. %s", named ? "-f " : in ? "the standard input" : "the text", named ? file : "", enc,
+                       mark, how);
     }
     av_err u8 = {{0}};
     if (!av_utf8_check(text, len, &u8)) return AV_OK;
     if (named)
         return av_fail(err, AV_EUSAGE, "-f %s is not UTF-8: %s; a file in another encoding (GBK, as Windows Notepad "
-                       "saves Chinese; Big5; Shift_JIS) can be converted first, e.g. iconv -f GBK -t UTF-8 %s > text.txt",
-                       file, u8.msg, file);
+                       "saves Chinese; Big5; Shift_JIS; Latin-1, ISO-8859-1) can be converted first, e.g. iconv -f GBK "
+                       "-t UTF-8 %s > text.txt", file, u8.msg, file);
     if (in)
         return av_fail(err, AV_EUSAGE, "the standard input is not UTF-8: %s; convert text in another encoding first, "
                        "e.g. iconv -f GBK -t UTF-8 | attnviz -f -", u8.msg);
@@ -69,6 +76,10 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         av_status st = av_read_file(o->file, AV_MAX_INPUT_BYTES, text, len, err);
         if (st) return st;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
+        if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3)) { /* one UTF-8 BOM (Notepad: "UTF-8 with BOM") */
+            memmove(*text, *text + 3, *len - 3);
+            *len -= 3;
+        }
         (*text)[*len] = 0;
         return check_encoding(o, *text, *len, err);
     }

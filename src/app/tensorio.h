@@ -53,12 +53,14 @@ typedef struct {
 } av_weights_source;
 
 /* The sentence: the joined arguments (o->sentence) or the file of -f, at most
- * AV_MAX_INPUT_BYTES, its final newlines dropped; *text is an owned
- * NUL-terminated copy of *len bytes. Errors: av_read_file's (io/fileio.h: a
- * missing -f file is AV_EUSAGE, an unreadable one AV_ERUNTIME, too large
- * AV_EUSAGE); bytes that are not UTF-8 (RFC 3629) AV_EUSAGE, naming the first
- * bad byte and how to convert the text (iconv -f GBK -t UTF-8), or a UTF-16
- * byte-order mark; out of memory AV_ERUNTIME. */
+ * AV_MAX_INPUT_BYTES, its final newlines dropped, and from -f one leading
+ * UTF-8 byte-order mark (EF BB BF, as Notepad saves UTF-8 and Python's
+ * 'utf-8-sig' drops it); *text is an owned NUL-terminated copy of *len bytes.
+ * Errors: av_read_file's (io/fileio.h: a missing -f file is AV_EUSAGE, an
+ * unreadable one AV_ERUNTIME, too large AV_EUSAGE); bytes that are not UTF-8
+ * (RFC 3629) AV_EUSAGE, naming the first bad byte and how to convert the text
+ * (iconv -f GBK -t UTF-8), or a UTF-32 or UTF-16 byte-order mark; out of
+ * memory AV_ERUNTIME. */
 av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err *err);
 
 /* src = random weights (untrained, seed seed), X drawn (x_file ""). */

@@ -1,6 +1,8 @@
 /* common.c - error formatting, checked size arithmetic, large zeroed buffers. */
 #include "base/common.h"
 
+#include "base/utf8.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -17,8 +19,9 @@ av_status av_fail(av_err *e, av_status code, const char *fmt, ...) {
     if (e) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        int w = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
+        if (w >= (int)sizeof e->msg) av_utf8_trim_cut(e->msg); /* cut short: no half character at the end */
     }
     return code;
 }

@@ -43,7 +43,9 @@ typedef struct {
     char msg[512];
 } av_err;
 
-/* Format an error message into e (printf-style) and return code. */
+/* Format an error message into e (printf-style) and return code. A message
+ * longer than e->msg is cut short at a whole UTF-8 character (av_utf8_trim_cut,
+ * base/utf8.h): never half of one at its end. */
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -22,7 +22,8 @@ int av_utf8_decode(const unsigned char *s, size_t len, unsigned *cp, const char 
     else if (c < 0xF8) { n = 4; c &= 0x07; min = 0x10000; }
     else { *why = "byte is never valid in UTF-8"; return 0; }
     for (int i = 1; i < n; i++) {
-        if ((size_t)i >= len || (s[i] & 0xC0) != 0x80) { *why = kTrunc; return 0; }
+        if ((size_t)i >= len) { *why = kTrunc; return 0; } /* the input ends inside the sequence */
+        if ((s[i] & 0xC0) != 0x80) { *why = "invalid continuation byte"; return 0; } /* GBK's CE D2 */
         c = (c << 6) | (s[i] & 0x3F);
     }
     if (c < min) { *why = "overlong encoding"; return 0; }

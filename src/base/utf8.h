@@ -43,7 +43,10 @@ typedef enum {
 
 /* Decode one code point from s[0..len), len >= 1. Returns the bytes used
  * (1..4) and stores the code point, or 0 for an invalid or truncated
- * sequence (then *why says which, e.g. "overlong encoding"). Strict RFC 3629. */
+ * sequence (then *why says which, in Python's words where it has them:
+ * "truncated multi-byte sequence" when s[0..len) ends inside the sequence,
+ * "invalid continuation byte" when a byte in it is not 10xxxxxx (GBK's
+ * CE D2), "overlong encoding", ...). Strict RFC 3629. */
 int av_utf8_decode(const unsigned char *s, size_t len, unsigned *cp, const char **why);
 
 /* Decode one code point at *s of a NUL-terminated string and advance *s.

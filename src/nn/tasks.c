@@ -184,18 +184,30 @@ static int non_ascii_at(const int32_t *ids, int T, int k, unsigned *cp, int *len
     return *len > 0;
 }
 
-/* why for a non-ASCII character of len bytes at a token (what: "a digit or >"): a full-width form
- * (U+FF01..U+FF5E, U+3000), as a Chinese or Japanese input method types it, names its half-width
- * twin; any other names itself. */
-static void non_ascii_why(char *why, size_t n, unsigned cp, int len, const char *what) {
+/* why for a non-ASCII character of len bytes at a token (what: "a digit or >"; induction: the task
+ * takes a-z, else digits and >): a full-width form (U+FF01..U+FF5E, U+3000), as a Chinese or Japanese
+ * input method types it, names its half-width twin, and says to type it only when the task takes it
+ * ('Ｋ' for induction: the half-width 'K' is outside the task too); a combining mark (general category
+ * Mn or Me, e.g. U+0301) is named by code point only, since quoted it would attach to the quote; any
+ * other character names itself. */
+static void non_ascii_why(char *why, size_t n, unsigned cp, int len, const char *what, int induction) {
     char c[5] = {0};
     av_utf8_encode(cp, c);
-    if (cp >= 0xFF01 && cp <= 0xFF5E)
-        snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), the full-width form of '%c': type the "
-                 "half-width '%c' (半角)", len, c, cp, (char)(cp - 0xFEE0), (char)(cp - 0xFEE0));
-    else if (cp == 0x3000)
+    av_ucat cat = av_utf8_category(cp);
+    if (cp >= 0xFF01 && cp <= 0xFF5E) {
+        char h = (char)(cp - 0xFEE0);
+        int takes = induction ? (h >= 'a' && h <= 'z') : (h == '>' || (h >= '0' && h <= '9'));
+        if (takes)
+            snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), the full-width form of '%c': type the "
+                     "half-width '%c' (半角)", len, c, cp, h, h);
+        else
+            snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), the full-width form of '%c', and the "
+                     "half-width '%c' is not %s either", len, c, cp, h, h, what);
+    } else if (cp == 0x3000)
         snprintf(why, n, "is the first of %d bytes of U+3000, the full-width (ideographic) space: type a half-width "
                  "space (半角)", len);
+    else if (cat == AV_UC_MN || cat == AV_UC_ME)
+        snprintf(why, n, "is the first of %d bytes of U+%04X, a combining mark, not %s", len, cp, what);
     else snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), not %s", len, c, cp, what);
 }
 
@@ -216,7 +228,7 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
         *bad = k;
         /* a space the tokenizer left alone because a non-ASCII character follows ("5 ＞"): that character */
         if (!strcmp(t, " ") && non_ascii_at(ids, T, k + 1, &cp, &len)) *bad = k + 1;
-        if (*bad > k || non_ascii_at(ids, T, k, &cp, &len)) non_ascii_why(why, n, cp, len, what);
+        if (*bad > k || non_ascii_at(ids, T, k, &cp, &len)) non_ascii_why(why, n, cp, len, what, induction);
         else if (t[0] && strspn(t, ws) == strlen(t))
             snprintf(why, n, "is whitespace on its own: the task's text has one space between tokens, none at "
                      "either end");

@@ -138,8 +138,11 @@ int av_task_find(const char *name);
  * what: for a token, the predicate after its name ("is whitespace on its
  * own: ...", "is not a digit or >", "is the first of 3 bytes of '３'
  * (U+FF13), the full-width form of '3': type the half-width '3' (半角)" for a
- * character outside ASCII, held as byte tokens; a space token before one is
- * not blamed, the character is), "has no space before it: ...", "is not
+ * character outside ASCII, held as byte tokens, the advice only when the task
+ * takes the half-width twin ("... of 'Ｋ' (U+FF2B), the full-width form of
+ * 'K', and the half-width 'K' is not a lowercase letter either"), a combining
+ * mark unquoted ("... of U+0301, a combining mark, not a digit or >"); a space
+ * token before one is not blamed, the character is), "has no space before it: ...", "is not
  * the task's answer: reverse of \"3 1 4\" is \"4 1 3\"", "is not the task's
  * answer: after a comes z, the letter after the first a (token 2)"). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
