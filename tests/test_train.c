@@ -569,13 +569,14 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
          * reader's report): "３" was "token 0 [<0xEF>] is not a digit or >", and the space before a "＞" was
          * blamed ("token 5 [␣] is whitespace on its own") though the text had one space there */
         {0, "３ １ ４ >", "token 0 [<0xEF>] is the first of 3 bytes of '３' (U+FF13), the full-width form of '3': type "
-         "the half-width '3' (半角)"},
+         "the half-width '3' (半角). Its"},
         {0, "3 1 4 1 5 ＞", "token 6 [<0xEF>] is the first of 3 bytes of '＞' (U+FF1E), the full-width form of '>'"},
         {0, "3 1 4 1 5 > 5 1 ４", "token 9 [<0xEF>] is the first of 3 bytes of '４' (U+FF14)"},
         {0, "3\u30001 >", "token 1 [<0xE3>] is the first of 3 bytes of U+3000, the full-width (ideographic) space: "
          "type a half-width space (半角)"},
         {0, "3，1 >", "token 1 [<0xEF>] is the first of 3 bytes of '，' (U+FF0C), the full-width form of ','"},
-        {1, "ｋ ｑ ａ", "token 0 [<0xEF>] is the first of 3 bytes of 'ｋ' (U+FF4B), the full-width form of 'k'"},
+        {1, "ｋ ｑ ａ", "token 0 [<0xEF>] is the first of 3 bytes of 'ｋ' (U+FF4B), the full-width form of 'k': type "
+         "the half-width 'k' (半角). Its"},
         {1, "k q é", "token 3 [<0xC3>] is the first of 2 bytes of 'é' (U+00E9), not a lowercase letter"},
         /* the half-width twin is suggested only when the task takes it (a tester's report: 'Ｋ' for induction and
          * 'ａ' for reverse said "type the half-width 'K'" / "'a'", which the task refuses too) */
@@ -583,8 +584,6 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
          "half-width 'K' is not a lowercase letter either. Its"},
         {0, "3 ａ 4 >", "token 2 [<0xEF>] is the first of 3 bytes of 'ａ' (U+FF41), the full-width form of 'a', and the "
          "half-width 'a' is not a digit or > either. Its"},
-        {0, "３ １ ４ >", "the full-width form of '3': type the half-width '3' (半角). Its"},
-        {1, "ｋ ｑ ａ", "the full-width form of 'k': type the half-width 'k' (半角). Its"},
         /* a combining mark is named by code point: quoted, U+0301 attached itself to the quote ("of '\u0301'") */
         {0, "3 \u0301 4 >", "token 2 [<0xCC>] is the first of 2 bytes of U+0301, a combining mark, not a digit or >. Its"},
         {1, "k q a\u0301", "token 3 [<0xCC>] is the first of 2 bytes of U+0301, a combining mark, not a lowercase "
@@ -2080,15 +2079,25 @@ static void test_gif_shows_the_heads_with_most_attention_on_target(void **state)
     assert_string_equal(note, "");
 }
 
-/* The first line of ink from the top of frame k of a GIF (its title): the ink's left and right
- * x, and the frame's size. "Ink": a pixel with every channel below 128 (the title is black text). */
-static void gif_title_extent(const char *path, int k, int *left, int *right, int *w, int *h) {
+/* The GIF at path, read whole, and its frame k with that frame's colour map (its own, or the
+ * file's); the caller closes it with DGifCloseFile. */
+static GifFileType *gif_frame(const char *path, int k, const SavedImage **si, const ColorMapObject **cm) {
     int e;
     GifFileType *g = DGifOpenFileName(path, &e);
     if (!g || DGifSlurp(g) != GIF_OK) fail_msg("cannot read %s", path);
     assert_true(k < g->ImageCount);
-    const SavedImage *si = &g->SavedImages[k];
-    const ColorMapObject *cm = si->ImageDesc.ColorMap ? si->ImageDesc.ColorMap : g->SColorMap;
+    *si = &g->SavedImages[k];
+    *cm = (*si)->ImageDesc.ColorMap ? (*si)->ImageDesc.ColorMap : g->SColorMap;
+    return g;
+}
+
+/* The first line of ink from the top of frame k of a GIF (its title): the ink's left and right
+ * x, and the frame's size. "Ink": a pixel with every channel below 128 (the title is black text). */
+static void gif_title_extent(const char *path, int k, int *left, int *right, int *w, int *h) {
+    int e;
+    const SavedImage *si;
+    const ColorMapObject *cm;
+    GifFileType *g = gif_frame(path, k, &si, &cm);
     *w = si->ImageDesc.Width;
     *h = si->ImageDesc.Height;
     *left = *w;
@@ -2130,12 +2139,10 @@ static void test_cli_train_gif_of_many_heads_says_which(void **state) {
  * heat-map panel's top edge; title text never has such a run): the run's first x and its y, or -1. */
 static void gif_panel_corner(const char *path, int k, int *n_frames, int *x, int *y) {
     int e;
-    GifFileType *g = DGifOpenFileName(path, &e);
-    if (!g || DGifSlurp(g) != GIF_OK) fail_msg("cannot read %s", path);
+    const SavedImage *si;
+    const ColorMapObject *cm;
+    GifFileType *g = gif_frame(path, k, &si, &cm);
     *n_frames = g->ImageCount;
-    assert_true(k < g->ImageCount);
-    const SavedImage *si = &g->SavedImages[k];
-    const ColorMapObject *cm = si->ImageDesc.ColorMap ? si->ImageDesc.ColorMap : g->SColorMap;
     int w = si->ImageDesc.Width, h = si->ImageDesc.Height;
     *x = *y = -1;
     for (int r = 0; r < h && *y < 0; r++)
