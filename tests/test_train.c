@@ -807,6 +807,23 @@ static void train_small(tu_fixture *f, const char *task, const char *steps, cons
     train_small_compare(f, task, steps, NULL, dir);
 }
 
+/* A --compare figure with --schedule noam names the rule and its peak, not "lr 1": noam's --lr is the
+ * rule's factor, and "lr 1" read as a learning rate of 1 (a new user's report). The peak by hand:
+ * 1 · 16^-0.5 · min(2^-0.5, 2 · 2^-1.5) = 0.25 · 0.7071 = 0.177 at step 2. */
+static void test_cli_train_compare_title_names_noam(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "2", "--schedule", "noam",
+                "--warmup", "2", "--compare", "scale", "-q", "-o", f->dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *svg = tu_slurp_file(tu_in(f, "compare_scale.svg"), NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, "<title>reverse, 3 steps · 2 layers, 4 heads, d_model 16, noam lr, peak 0.177 at step 2 · "))
+        fail_msg("compare_scale.svg's title: %.300s", strstr(svg, "<title>") ? strstr(svg, "<title>") : svg);
+    free(svg);
+}
+
 /* A figure or page of a toy model on an input outside its task says so, as the note on stderr does:
  * model.png and the --html page of "1 2 3 4 5 6 7 8 9 >" on a reverse model carried nothing of it, so
  * a reader of the figure took the map for the trained behaviour (a figure-maker's report). An input
@@ -815,10 +832,10 @@ static void test_cli_toy_model_figures_say_the_input_is_outside_its_task(void **
     tu_fixture *f = *state;
     train_small(f, "reverse", "2", "m");
     static const struct { const char *text, *says, *page_says; } runs[] = { /* the page writes > as \u003e */
-        {"1 2 3 4 5 6 7 8 9 >", "; this input is outside its task: 9 digits before >; its prompts have 2 to 8)",
-         "; this input is outside its task: 9 digits before \\u003e; its prompts have 2 to 8)"},
-        {"3 1 4 > 7", "; this input is outside its task: token 4 [␣7] is not the task's answer: reverse of",
-         "; this input is outside its task: token 4 [␣7] is not the task's answer: reverse of"},
+        {"1 2 3 4 5 6 7 8 9 >", "; F32) · this input is outside its task: 9 digits before >; its prompts have 2 to 8",
+         "; F32) · this input is outside its task: 9 digits before \\u003e; its prompts have 2 to 8"},
+        {"3 1 4 > 7", "; F32) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of",
+         "; F32) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of"},
         {"3 1 4 >", NULL, NULL},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
@@ -3092,6 +3109,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_title_names_noam, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_of_many_heads_stays_within_2400_px, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

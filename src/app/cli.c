@@ -281,6 +281,9 @@ static av_status check_float32_tiny(const char *name, const char *s, double v, i
 static av_status read_number(const optdef *d, const char *s, double *out, av_err *err) {
     char range[64];
     if (isinf(d->max)) snprintf(range, sizeof range, "a finite number %s %g", d->open ? ">" : ">=", d->min);
+    else if (d->open && d->min == 0) /* 0 excluded, and float32's floor with it: "(0, 10]" beside a refused 1e-38
+                                      * read as a contradiction (a new user's report) */
+        snprintf(range, sizeof range, "%.5g..%g", (double)FLT_MIN, d->max);
     else if (d->open) snprintf(range, sizeof range, "(%g, %g]", d->min, d->max); /* min excluded: "0..10" would allow 0 */
     else snprintf(range, sizeof range, "%g..%g", d->min, d->max);
     char *end = NULL;
@@ -289,12 +292,11 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     /* "inf" goes on to "outside the allowed range"; "nan" said that too, and is not a number */
     if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1)))
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
-    /* 5e-324 and 1e-40 are inside (0, 10]: said so, not "outside the range" (a new user's report); a range
-     * from 0.5 says "outside" */
-    /* the float32 floor in the range it gives: "(0, 10]" beside "1e-38 is too small" read as a
-     * contradiction (a tester's report) */
+    /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
+     * report), with the float32 floor in the range it gives ("allowed: (0, 10]" beside it read as a
+     * contradiction: a tester's report); a range from 0.5 says "outside" */
     char allowed[80];
-    if (d->min == 0 && d->open) snprintf(allowed, sizeof allowed, "%.5g..%g", (double)FLT_MIN, d->max);
+    if (d->min == 0 && d->open) snprintf(allowed, sizeof allowed, "%s", range);
     else if (d->min == 0) snprintf(allowed, sizeof allowed, "0 (for none) or %.5g..%g", (double)FLT_MIN, d->max);
     else snprintf(allowed, sizeof allowed, "%s", range);
     av_status tiny = d->min <= 0 ? check_float32_tiny(d->name, s, v, errno == ERANGE, allowed, err) : AV_OK;

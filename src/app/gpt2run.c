@@ -510,9 +510,10 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
     char extra[96];
     if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
     if (r->task[0])
-        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s%s%s)", r->dir, r->task, r->step,
-                 r->g.dtype ? r->g.dtype : "?", extra, r->outside[0] ? "; this input is outside its task: " : "",
-                 r->outside);
+        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s", r->dir, r->task, r->step,
+                 r->g.dtype ? r->g.dtype : "?", extra, r->outside[0] ? " · this input is outside its task: " : "",
+                 r->outside); /* a piece of its own: a title breaks its line there (inside the brackets it
+                               * widened model.png by 300 px: a new user's report) */
     else if (r->llama)
         snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", r->dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);

@@ -110,9 +110,9 @@ void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r);
 
 /* "model DIR (F32)", or for a folder --train wrote "trained toy model DIR
  * (attnviz --train reverse, step 1500; F32)", for figure metadata, titles
- * and the page; with "; this input is outside its task: 9 digits before >;
- * its prompts have 2 to 8" inside the brackets when r->outside says so, so a
- * figure of such an input is not read as the model's trained behaviour. */
+ * and the page; followed by " · this input is outside its task: 9 digits
+ * before >; its prompts have 2 to 8" when r->outside says so, so a figure of
+ * such an input is not read as the model's trained behaviour. */
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 
 /* run (24 bytes) = the run's id (figures.h av_figures_model_run_id of the

@@ -1242,9 +1242,14 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
      * settings held fixed, as the header says them ("learned positions, Pre-LN, ÷√d_k vs no scale"): the
      * figure on a slide did not say which positions or norm both variants had (a figure-maker's report) */
     variant_label(held, sizeof held, o, 1);
-    snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, lr %g · %s · --compare %s, same "
+    char lr[64]; /* noam's --lr is the rule's factor: "lr 1" read as a learning rate of 1 (a new user's report) */
+    av_adamw a = {.schedule = o->schedule, .lr_max = o->lr, .warmup = o->warmup, .d_model = o->d_model};
+    if (o->schedule == AV_SCHED_NOAM) snprintf(lr, sizeof lr, "noam lr, peak %.3g at step %d", av_lr_at(&a, o->warmup),
+                                               o->warmup);
+    else snprintf(lr, sizeof lr, "%slr %g", o->schedule == AV_SCHED_CONSTANT ? "constant " : "", o->lr);
+    snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, %s · %s · --compare %s, same "
              "data, seed %llu%s", av_task_name(o->task), o->steps, o->layers, o->layers == 1 ? "" : "s", o->heads,
-             o->heads == 1 ? "" : "s", o->d_model, o->lr, held, what[o->compare], (unsigned long long)o->seed, odd);
+             o->heads == 1 ? "" : "s", o->d_model, lr, held, what[o->compare], (unsigned long long)o->seed, odd);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32], weights[160];
     train_run_id(run, o);
