@@ -309,6 +309,36 @@ static void test_curves_long_title_breaks_between_pieces(void **state) {
     free(svg);
 }
 
+/* A curve is a vector line in the SVG: one <polyline> through its points, clipped to the axes,
+ * as matplotlib's SVG draws it. It was a <rect> per pixel column (7,907 in one curves.svg, a
+ * staircase when zoomed: a figure-maker's report). A NaN breaks the line in two; the PNG keeps
+ * its drawing (the other tests here). */
+static void test_curves_svg_lines_are_polylines(void **state) {
+    tu_fixture *f = *state;
+    static const double x[6] = {0, 1, 2, 3, 4, 5};
+    double y[6] = {1, 3, 2, 4, NAN, 5}, y2[6] = {2, 2, 2, 2, 2, 2};
+    av_series s[2] = {{.label = "a", .x = x, .y = y, .n = 6}, {.label = "b", .x = x, .y = y2, .n = 6}};
+    av_curve_panel p = {.title = "loss", .y_label = "loss", .s = s, .n_series = 2};
+    av_err e;
+    assert_int_equal(av_plot_curves(tu_in(f, "c.svg"), &p, 1, "lines", "step", &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "c.svg"), NULL);
+    assert_non_null(svg);
+    int lines = 0, points[3] = {0, 0, 0};
+    for (const char *q = svg; (q = strstr(q, "<polyline ")) != NULL; q++) {
+        const char *pts = strstr(q, "points=\""), *end = pts ? strchr(pts + 8, '"') : NULL;
+        assert_non_null(end);
+        if (lines < 3)
+            for (const char *c = pts + 8; c < end; c++) points[lines] += *c == ',';
+        lines++;
+        assert_non_null(strstr(q, "clip-path=\"url(#line"));
+    }
+    assert_int_equal(lines, 2); /* series a: points 0-3, then 5 alone (a marker); series b: points 0-5 */
+    assert_int_equal(points[0], 4);
+    assert_int_equal(points[1], 6);
+    assert_int_equal(svg_rects(svg, 6, 6, "#1f77b4"), 1); /* a's lone point 5 */
+    free(svg);
+}
+
 /* A symlog step axis: the ticks 0, 1, 10, 100, 1000 are about evenly spaced, the last step (4000) gets its
  * own tick, and each tick sits where matplotlib's symlog (base 10, linthresh 1, linscale 1:
  * SymmetricalLogTransform, u(x) = x / 0.9 up to 1, then 1 / 0.9 + log10 x) puts it on [0, 4000]. The
@@ -364,9 +394,9 @@ static void test_curves_y_margins_show_zero(void **state) {
 
 /* --compare's variants share their first steps (the same data and seed), and the last series drawn hid
  * the others there: compare_scale's loss showed no blue line up to step 35 (new users' reports). With
- * underlay each series is 2 px wider than the next: of two identical series the first's line boxes are
- * 4 px wide, the second's 2, so the first shows as a band around the second; without underlay both are
- * 2 px. */
+ * underlay each series is 2 px wider than the next: of two identical series the first's line is
+ * stroked 4.5 px wide in the SVG, the second's 2.5, so the first shows as a band around the second;
+ * without underlay both are 2.5 px. */
 static void test_curves_underlay_shows_coinciding_series(void **state) {
     tu_fixture *f = *state;
     static const double x[4] = {0, 1, 2, 3}, y[4] = {5, 4, 2, 1};
@@ -377,20 +407,17 @@ static void test_curves_underlay_shows_coinciding_series(void **state) {
         assert_int_equal(av_plot_curves(tu_in(f, "u.svg"), &p, 1, "underlay", "step", &META, &e), AV_OK);
         char *svg = tu_slurp_file(tu_in(f, "u.svg"), NULL);
         assert_non_null(svg);
-        int w4[2] = {0, 0}, w2[2] = {0, 0};
-        static const char *const fill[2] = {"#1f77b4", "#ff7f0e"};
-        for (const char *r = strstr(svg, "<rect "); r; r = strstr(r + 1, "<rect ")) {
-            int w = 0;
-            const char *wa = strstr(r, " width=\""), *end = strchr(r, '>');
-            if (!wa || wa > end || sscanf(wa, " width=\"%d\"", &w) != 1) continue;
-            for (int k = 0; k < 2; k++) {
-                const char *fa = strstr(r, fill[k]);
-                if (fa && fa < end) { w4[k] += w == 4; w2[k] += w == 2; }
-            }
+        double width[2] = {0, 0};
+        static const char *const stroke[2] = {"stroke=\"#1f77b4\" stroke-width=\"", "stroke=\"#ff7f0e\" stroke-width=\""};
+        for (int k = 0; k < 2; k++) {
+            const char *sw = strstr(svg, stroke[k]);
+            if (!sw) fail_msg("no line of series %d", k);
+            width[k] = strtod(sw + strlen(stroke[k]), NULL);
         }
-        if (under && !(w4[0] > 50 && w4[1] == 0 && w2[1] > 50))
-            fail_msg("underlay: first %d boxes 4 px wide, second %d 4 px and %d 2 px", w4[0], w4[1], w2[1]);
-        if (!under && !(w4[0] == 0 && w2[0] > 50)) fail_msg("no underlay: first %d boxes 4 px, %d 2 px", w4[0], w2[0]);
+        if (under && !(width[0] == 4.5 && width[1] == 2.5))
+            fail_msg("underlay: the first line %g px wide, the second %g", width[0], width[1]);
+        if (!under && !(width[0] == 2.5 && width[1] == 2.5))
+            fail_msg("no underlay: the lines %g and %g px wide", width[0], width[1]);
         free(svg);
     }
 }
@@ -429,6 +456,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gif_on_a_full_disk_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_long_title_breaks_between_pieces, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_curves_svg_lines_are_polylines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_y_margins_show_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_underlay_shows_coinciding_series, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -89,6 +89,15 @@ void av_dl_hatch(av_dlist *dl, int x0, int y0, int x1, int y1) {
     it->color = AV_HATCH_INK;
 }
 
+void av_dl_line(av_dlist *dl, float xa, float ya, float xb, float yb, int x0, int y0, int x1, int y1, int extra,
+                av_rgb c) {
+    av_dl_item *it = dl_push(dl, AV_DL_LINE);
+    if (!it) return;
+    set_box(it, x0, y0, x1, y1);
+    it->color = c;
+    it->line = (av_dl_segment){xa, ya, xb, yb, extra};
+}
+
 void av_dl_heatmap(av_dlist *dl, int x0, int y0, int x1, int y1, const av_dl_heat *heat) {
     av_dl_item *it = dl_push(dl, AV_DL_HEAT);
     if (!it) return;
@@ -163,6 +172,28 @@ static void fill_box(const canvas *cv, int x0, int y0, int x1, int y1, av_rgb c)
     for (int y = y0; y < y1; y++) {
         unsigned char *p = cv->rgb + (size_t)y * cv->stride + (size_t)x0 * 3;
         for (int x = x0; x < x1; x++, p += 3) p[0] = c.r, p[1] = c.g, p[2] = c.b;
+    }
+}
+
+/* A LINE item (av_dl_line): one box per pixel column the segment crosses,
+ * from the segment's lowest to its highest y in that column, 1 px more at
+ * each end, 2 px wide, `extra` px more on every side, clipped to the item's
+ * box. */
+static void paint_line(const canvas *cv, const av_dl_item *it) {
+    const av_dl_segment *l = &it->line;
+    float xa = l->xa, ya = l->ya, xb = l->xb, yb = l->yb;
+    int c0 = (int)floorf(xa), c1 = (int)floorf(xb), extra = l->extra;
+    if (c1 < c0) { int t = c0; c0 = c1; c1 = t; }
+    for (int x = c0; x <= c1; x++) {
+        float t0 = xb > xa ? ((float)x - xa) / (xb - xa) : 0, t1 = xb > xa ? ((float)x + 1 - xa) / (xb - xa) : 1;
+        t0 = t0 < 0 ? 0 : t0 > 1 ? 1 : t0;
+        t1 = t1 < 0 ? 0 : t1 > 1 ? 1 : t1;
+        float y0 = ya + (yb - ya) * t0, y1 = ya + (yb - ya) * t1;
+        int lo = (int)floorf(fminf(y0, y1)) - 1 - extra, hi = (int)ceilf(fmaxf(y0, y1)) + 1 + extra;
+        int xl = x - extra < it->x0 ? it->x0 : x - extra, xr = x + 2 + extra > it->x1 ? it->x1 : x + 2 + extra;
+        if (lo < it->y0) lo = it->y0;
+        if (hi > it->y1) hi = it->y1;
+        if (x >= it->x0 && x < it->x1 && hi > lo) fill_box(cv, xl, lo, xr, hi, it->color);
     }
 }
 
@@ -386,6 +417,7 @@ void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride) {
         case AV_DL_HATCH: paint_hatch(&cv, it->x0, it->y0, it->x1, it->y1); break;
         case AV_DL_HEAT: paint_heat(&cv, it); break;
         case AV_DL_TEXT: paint_text(&cv, it); break;
+        case AV_DL_LINE: paint_line(&cv, it); break;
         }
     }
 }

@@ -82,6 +82,36 @@ static void hex(char out[8], av_rgb c) {
     snprintf(out, 8, "#%02x%02x%02x", c.r, c.g, c.b);
 }
 
+/* 1 when LINE item b continues LINE item a: same colour, halo and clip box,
+ * and b starts where a ends. */
+static int line_continues(const av_dl_item *a, const av_dl_item *b) {
+    return b->kind == AV_DL_LINE && a->color.r == b->color.r && a->color.g == b->color.g && a->color.b == b->color.b &&
+           a->line.extra == b->line.extra && a->x0 == b->x0 && a->y0 == b->y0 && a->x1 == b->x1 && a->y1 == b->y1 &&
+           a->line.xb == b->line.xa && a->line.yb == b->line.ya;
+}
+
+/* The LINE items from items[k] that continue one another as one <polyline>,
+ * clipped to their box (a <clipPath> of its own, id "lineN"), stroked as
+ * wide as the raster draws them (2 px and 1 px past each end, so about 2.5,
+ * and the halo on both sides), with round joins. Returns the items used. */
+static size_t put_polyline(FILE *fp, const av_dl_item *items, size_t n, size_t k, int id) {
+    const av_dl_item *it = &items[k];
+    char col[8];
+    hex(col, it->color);
+    fprintf(fp, "<clipPath id=\"line%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n", id,
+            it->x0, it->y0, it->x1 - it->x0, it->y1 - it->y0);
+    fprintf(fp, "<polyline clip-path=\"url(#line%d)\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
+            "stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"%.2f,%.2f", id, col, 2.5 + 2.0 * it->line.extra,
+            (double)it->line.xa, (double)it->line.ya);
+    size_t used = 0;
+    do {
+        fprintf(fp, " %.2f,%.2f", (double)items[k + used].line.xb, (double)items[k + used].line.yb);
+        used++;
+    } while (k + used < n && line_continues(&items[k + used - 1], &items[k + used]));
+    fputs("\"/>\n", fp);
+    return used;
+}
+
 /* One <rect> per run of equal cells along a row (same colour, or both
  * masked), so flat regions (masks, slow PE frequencies) stay small. */
 static void put_heat_rects(FILE *fp, const av_dl_item *it) {
@@ -227,7 +257,7 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
     fprintf(fp, "<g shape-rendering=\"crispEdges\">\n");
     put_rect(fp, 0, 0, dl->width, dl->height, col);
     fprintf(fp, "</g>\n<g font-family=\"%s\">\n", FONT_FAMILY);
-    int in_rects = 0; /* inside a <g> of consecutive RECT items */
+    int in_rects = 0, lines = 0; /* inside a <g> of consecutive RECT items; polylines so far */
     for (size_t k = 0; k < dl->n; k++) {
         const av_dl_item *it = &dl->items[k];
         if (in_rects && it->kind != AV_DL_RECT) {
@@ -252,6 +282,7 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
             }
             break;
         case AV_DL_TEXT: put_text(fp, it); break;
+        case AV_DL_LINE: k += put_polyline(fp, dl->items, dl->n, k, lines++) - 1; break;
         }
     }
     if (in_rects) fputs("</g>\n", fp);

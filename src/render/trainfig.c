@@ -44,24 +44,6 @@ static float px_x(const axes *a, double x) {
 }
 static float px_y(const axes *a, double y) { return (float)(a->by1 - (y - a->y0) / (a->y1 - a->y0) * (a->by1 - a->by0)); }
 
-/* A polyline segment from (xa, ya) to (xb, yb) as one box per pixel column, 2 px wide and
- * `extra` px more on each side. */
-static void seg(av_dlist *dl, const axes *a, float xa, float ya, float xb, float yb, av_rgb c, int extra) {
-    int c0 = (int)floorf(xa), c1 = (int)floorf(xb);
-    if (c1 < c0) { int t = c0; c0 = c1; c1 = t; }
-    for (int x = c0; x <= c1; x++) {
-        float t0 = xb > xa ? ((float)x - xa) / (xb - xa) : 0, t1 = xb > xa ? ((float)x + 1 - xa) / (xb - xa) : 1;
-        t0 = t0 < 0 ? 0 : t0 > 1 ? 1 : t0;
-        t1 = t1 < 0 ? 0 : t1 > 1 ? 1 : t1;
-        float y0 = ya + (yb - ya) * t0, y1 = ya + (yb - ya) * t1;
-        int lo = (int)floorf(fminf(y0, y1)) - 1 - extra, hi = (int)ceilf(fmaxf(y0, y1)) + 1 + extra;
-        int xl = x - extra < a->bx0 ? a->bx0 : x - extra, xr = x + 2 + extra > a->bx1 ? a->bx1 : x + 2 + extra;
-        if (lo < a->by0) lo = a->by0;
-        if (hi > a->by1) hi = a->by1;
-        if (x >= a->bx0 && x < a->bx1 && hi > lo) av_dl_rect(dl, xl, lo, xr, hi, c);
-    }
-}
-
 /* A series' marker: a MARKER-px filled square centred on (x, y), `extra` px
  * more on each side. */
 static void marker(av_dlist *dl, float x, float y, av_rgb c, int extra) {
@@ -161,18 +143,24 @@ static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, co
     for (int s = 0; s < p->n_series; s++) {
         const av_series *se = &p->s[s];
         av_rgb c = TAB10[s % 10];
-        int have = 0, extra = p->underlay ? p->n_series - 1 - s : 0; /* a band around the later series */
-        float px = 0, py = 0;
-        for (int i = 0; i < se->n; i++) {
-            if (!isfinite(se->y[i])) { have = 0; continue; }
-            double y = fmin(fmax(se->y[i], a.y0), a.y1);
-            float nx = px_x(&a, se->x[i]), ny = px_y(&a, y);
-            int alone = !have && (i + 1 == se->n || !isfinite(se->y[i + 1])); /* e.g. a one-step run's loss */
-            if (have) seg(dl, &a, px, py, nx, ny, c, extra);
-            else if (!se->markers && !alone) av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
-            if (se->markers || alone) marker(dl, nx, ny, c, extra); /* a point with no line to either side is a marker,
-                                                              * not a 3-px dot (matplotlib draws it not at all) */
-            px = nx; py = ny; have = 1;
+        int extra = p->underlay ? p->n_series - 1 - s : 0; /* a band around the later series */
+        /* the line first, then its markers over it, as matplotlib draws them: the line's segments follow one
+         * another, so the SVG joins them into one <polyline> */
+        for (int pass = 0; pass < 2; pass++) {
+            int have = 0;
+            float px = 0, py = 0;
+            for (int i = 0; i < se->n; i++) {
+                if (!isfinite(se->y[i])) { have = 0; continue; }
+                double y = fmin(fmax(se->y[i], a.y0), a.y1);
+                float nx = px_x(&a, se->x[i]), ny = px_y(&a, y);
+                int alone = !have && (i + 1 == se->n || !isfinite(se->y[i + 1])); /* e.g. a one-step run's loss */
+                if (pass == 0 && have) av_dl_line(dl, px, py, nx, ny, a.bx0, a.by0, a.bx1, a.by1, extra, c);
+                else if (pass == 0 && !se->markers && !alone)
+                    av_dl_rect(dl, (int)nx - 1, (int)ny - 1, (int)nx + 2, (int)ny + 2, c);
+                if (pass == 1 && (se->markers || alone)) /* a point with no line to either side is a marker, not a */
+                    marker(dl, nx, ny, c, extra);         /* 3-px dot (matplotlib draws it not at all) */
+                px = nx; py = ny; have = 1;
+            }
         }
     }
     emit_legend(dl, p, a.bx0, y0 + PH);
