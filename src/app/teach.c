@@ -127,21 +127,22 @@ static void spans_tokens(char *out, size_t cap, const av_tokens *toks, const cha
     if (!span_of(out, cap, toks, part) && !span_of(out, cap, toks, drawn)) span_of(out, cap, toks, spaced);
 }
 
-/* Bytes of a blank at s (' ', U+3000 the ideographic space that a Chinese
- * input method types after '，', U+00A0 no-break space), else 0. */
-static size_t blank_at(const char *s) {
-    if (s[0] == ' ') return 1;
-    if (!strncmp(s, "\xE3\x80\x80", 3)) return 3;
-    if (!strncmp(s, "\xC2\xA0", 2)) return 2;
-    return 0;
-}
-
-/* Bytes of a blank (as blank_at) that ends s[0..end), else 0. */
-static size_t blank_before(const char *s, size_t end) {
-    if (end >= 1 && s[end - 1] == ' ') return 1;
-    if (end >= 3 && !memcmp(s + end - 3, "\xE3\x80\x80", 3)) return 3;
-    if (end >= 2 && !memcmp(s + end - 2, "\xC2\xA0", 2)) return 2;
-    return 0;
+/* The part of s without the separators around it (av_utf8_is_separator, where
+ * the tokenizer splits words: ' ', U+3000 that a Chinese input method types
+ * after '，', U+00A0): its first byte's offset into *lead, its length returned
+ * (0 when s is all separators). */
+static size_t core_of(const char *s, size_t *lead) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t end = 0;
+    *lead = strlen(s);
+    while (*p) {
+        size_t at = (size_t)(p - (const unsigned char *)s);
+        if (!av_utf8_is_separator(av_utf8_next(&p))) {
+            if (*lead > at) *lead = at;
+            end = (size_t)(p - (const unsigned char *)s);
+        }
+    }
+    return end > *lead ? end - *lead : 0;
 }
 
 static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
@@ -182,7 +183,7 @@ static void number_tokens(char *which, size_t cap, const av_tokens *toks, long v
  * how to pick the token, and the same words in the error for an index out of
  * range); then the text as typed; then with ␣ put in front
  * ("love" finds "␣love"); then full-width digits; then the part without the
- * blanks around it (blank_at: ' ', U+3000, U+00A0; "爱，　习" as a Chinese
+ * separators around it (core_of: ' ', U+3000, U+00A0; "爱，　习" as a Chinese
  * input method types it). */
 static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
     size_t n = strlen(part);
@@ -198,8 +199,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     av_status st = AV_OK;
     long v;
     int i, more;
-    size_t lead = 0, b; /* the blanks before the part */
-    while ((b = blank_at(part + lead)) > 0) lead += b;
+    size_t lead, core = core_of(part, &lead); /* the part without the separators around it */
     if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
         use_token(what, part, drawn, i, more, 0, out);
     } else if (read_index(part, &v)) {
@@ -225,10 +225,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (v < toks->n) *out = (int)v;
         else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
                           part + strspn(part, " "), v, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
-    } else if (lead < n && (lead || blank_before(part, n))) { /* "爱, 习", "爱，　习": a space after the comma */
-        size_t len = n - lead;
-        while ((b = blank_before(part + lead, len)) > 0) len -= b;
-        char *trimmed = strndup(part + lead, len);
+    } else if (core && core < n) { /* "爱, 习", "爱，　习": a space after the comma */
+        char *trimmed = strndup(part + lead, core);
         st = trimmed ? resolve(trimmed, toks, what, out, err) : av_fail(err, AV_ERUNTIME, "out of memory");
         free(trimmed);
     } else {
