@@ -1238,14 +1238,16 @@ static char *train_into_broken_pipe(tu_fixture *f, const char *dir, const char *
  * ended with exit 141 and not a word, the model thrown away (a new user's report). Now it says so, as
  * for Ctrl-C, and the folder made for the run, still empty, is called empty ("keeps what it held" said
  * it held something). With --compare every variant's folder is made before the first step, and the
- * message named only the one in training: it names the others too. */
+ * message named only the one in training: it names the others too. It says the pipe was closed, not
+ * "interrupted" (a learner took that for something they had done). */
 static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     tu_fixture *f = *state;
     int st = 0;
     const char *dir = tu_in(f, "d");
     char *err = train_into_broken_pipe(f, dir, NULL, &st);
     char want[9000];
-    snprintf(want, sizeof want, "attnviz: interrupted: training stopped; the model was not saved (%s is empty)\n", dir);
+    snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; the model was not saved (%s "
+             "is empty)\n", dir);
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
     assert_int_equal(count_entries(dir), 0);
@@ -1253,7 +1255,8 @@ static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     dir = tu_in(f, "c");
     err = train_into_broken_pipe(f, dir, "scale", &st);
     /* "this variant's model", and the comparison named as not written (a tester's report) */
-    snprintf(want, sizeof want, "attnviz: interrupted: training stopped; this variant's model was not saved (%s/scale "
+    snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; this variant's "
+             "model was not saved (%s/scale "
              "is empty; %s/no-scale is empty, not trained yet; %s/compare_scale.png and .svg not written)\n", dir, dir,
              dir);
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)

@@ -80,7 +80,19 @@ static void on_signal(int sig) {
     for (int i = 0; i < TMP_SLOTS; i++)
         if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
     int n = atomic_load(&g_msg_len);
-    if (n > 0 && write(STDERR_FILENO, g_msg, (size_t)n) < 0) { /* nothing more to do on the way out */ }
+    /* SIGPIPE is no interruption by the user: `| head -1` closed the pipe. Its message says so in place of
+     * the message's first "interrupted" (a learner read "interrupted" as something they had done) */
+    static const char word[] = "interrupted", pipe_closed[] = "standard output was closed (broken pipe)";
+    int at = -1;
+    for (int i = 0; sig == SIGPIPE && at < 0 && i + (int)sizeof word - 1 <= n && i < 16; i++)
+        if (memcmp(g_msg + i, word, sizeof word - 1) == 0) at = i;
+    if (at >= 0) {
+        if (write(STDERR_FILENO, g_msg, (size_t)at) < 0 ||
+            write(STDERR_FILENO, pipe_closed, sizeof pipe_closed - 1) < 0 ||
+            write(STDERR_FILENO, g_msg + at + sizeof word - 1, (size_t)(n - at) - (sizeof word - 1)) < 0) {
+            /* nothing more to do on the way out */
+        }
+    } else if (n > 0 && write(STDERR_FILENO, g_msg, (size_t)n) < 0) { /* nothing more to do on the way out */ }
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -91,7 +91,9 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
  * msg (copied, at most AV_INTERRUPT_MSG_MAX bytes, cut there), written to
  * stderr by the handler that removes the temporaries above (write(2) is
  * async-signal-safe), then the default action (exit status 128 + signal).
- * NULL or "" prints nothing. Installs that handler if no file has yet. For a
+ * NULL or "" prints nothing. On SIGPIPE the word "interrupted" in the
+ * message's first 16 bytes is written as "standard output was closed (broken
+ * pipe)". Installs that handler if no file has yet. For a
  * long phase whose interruption leaves something the user should know of
  * (--train: "the model was not saved"; "saved, but its figures are not all
  * written"). Not thread-safe against itself: one caller thread sets it.
