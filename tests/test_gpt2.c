@@ -302,6 +302,38 @@ static void test_config_json_claims_gpt2_only_when_hf_computes_it(void **state) 
     }
 }
 
+/* One key, one limit: n_layer 0 said "outside 1..128" and 1e12 "a whole number of at most 1e9". For each
+ * size key of GPT2Config, the range the message gives for 0 is the one it gives for 1e12, -1e12 and 1e400
+ * (infinity to cJSON), and the message names the value. */
+static void test_config_keys_have_one_limit(void **state) {
+    (void)state;
+    static const char *const keys[] = {"n_layer", "n_head", "n_embd", "n_positions", "vocab_size"};
+    static const char *const values[] = {"1099511627776", "-1099511627776", "1e400"};
+    static const char *const shown[] = {"1099511627776", "-1099511627776", "(a number past 1.797e308)"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        char json[400], want[200];
+        const char *fmt = "{\"n_layer\": %s, \"n_head\": %s, \"n_embd\": %s, \"n_positions\": %s, \"vocab_size\": %s}";
+        const char *v[5] = {"2", "2", "16", "32", "40"};
+        v[k] = "0";
+        snprintf(json, sizeof json, fmt, v[0], v[1], v[2], v[3], v[4]);
+        av_gpt2_config c;
+        av_err err = {{0}};
+        assert_int_equal(av_gpt2_config_parse(&c, json, strlen(json), "config.json", &err), AV_EUSAGE);
+        char range[80];
+        const char *at = strstr(err.msg, " is outside ");
+        if (!at) fail_msg("%s = 0: '%s' names no range", keys[k], err.msg);
+        snprintf(range, sizeof range, "%s", at);
+        for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+            v[k] = values[i];
+            snprintf(json, sizeof json, fmt, v[0], v[1], v[2], v[3], v[4]);
+            snprintf(want, sizeof want, "config.json: %s %s%s", keys[k], shown[i], range);
+            memset(&err, 0, sizeof err);
+            assert_int_equal(av_gpt2_config_parse(&c, json, strlen(json), "config.json", &err), AV_EUSAGE);
+            if (strcmp(err.msg, want) != 0) fail_msg("%s = %s: '%s', want '%s'", keys[k], values[i], err.msg, want);
+        }
+    }
+}
+
 static void test_config_errors(void **state) {
     (void)state;
     static const struct {
@@ -316,8 +348,9 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32}", "missing key \"vocab_size\""},
         {"{\"n_layer\": 2.5, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" 2.5 must be a whole number"},
         {"{\"n_layer\": \"2\", \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" is \"2\"; it must be a whole number"},
-        /* a whole number past 1e9 is named as too large, not "not a whole number" */
-        {"{\"n_layer\": 1099511627776, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "\"n_layer\" 1099511627776 is too large (a whole number of at most 1e9)"},
+        /* a whole number past 1e9 is named against n_layer's own range, not "not a whole number" (nor "at most
+         * 1e9", a second limit beside 1..128: test_config_keys_have_one_limit) */
+        {"{\"n_layer\": 1099511627776, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: n_layer 1099511627776 is outside 1..128"},
         {"{\"n_layer\": 2, \"n_head\": 5, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "n_head 5 does not divide n_embd 16"},
         {"{\"n_layer\": 0, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "n_layer 0 is outside 1..128"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": -1}", "vocab_size -1 is outside"},
@@ -337,7 +370,13 @@ static void test_config_errors(void **state) {
         {"{\"model_type\": \"mistral\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: model_type \"mistral\" is not supported (allowed: gpt2, llama, qwen2)"},
         /* GPT2Config's MLP width: null or 4·n_embd is GPT-2's; another value was ignored (d_ff stayed 4·n_embd) */
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 32}", "config.json: n_inner 32 is not supported (allowed: null or 4·n_embd = 64, GPT-2's MLP width)"},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": \"64\"}", "\"n_inner\" is \"64\"; it must be a whole number"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": \"64\"}", "\"n_inner\" is \"64\"; it must be null or a whole number"},
+        /* every wrong width by its value and the one allowed: 1e12 said "at most 1e9" */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 1e12}", "config.json: n_inner 1000000000000 is not supported (allowed: null or 4·n_embd = 64, GPT-2's MLP width)"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 64.5}", "config.json: n_inner 64.5 is not supported (allowed: null or 4·n_embd = 64"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": -1e400}", "config.json: n_inner (a number past -1.797e308) is not supported"},
+        /* n_embd past its range with an n_inner: 4·n_embd overflowed an int before n_embd was checked */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 1000000000, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 64}", "config.json: n_embd 1000000000 is outside 1..4096"},
         {"{\"model_type\": 2, \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "model_type (not a string) is not supported (allowed: gpt2, llama, qwen2)"},
         /* GPT2Config's scale_attn_weights and attnviz.scale say the same thing: a contradiction names both */
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": false contradicts attnviz.scale true"},
@@ -461,6 +500,7 @@ int main(void) {
         cmocka_unit_test(test_config_parse),
         cmocka_unit_test(test_config_json_claims_gpt2_only_when_hf_computes_it),
         cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_config_keys_have_one_limit),
         cmocka_unit_test(test_tensor_table),
         cmocka_unit_test(test_layernorm_gelu_by_hand),
         cmocka_unit_test(test_forward_rejects_bad_ids_and_lengths),

@@ -24,7 +24,7 @@ static av_status read_k(const char *json, int required, int *out, av_err *err) {
     if (!root) fail_msg("test JSON does not parse: %s", json);
     *out = -7;
     memset(err, 0, sizeof *err);
-    av_status s = av_json_int(out, root, "k", required, WHY, "cfg.json", err);
+    av_status s = av_json_int(out, root, "k", required, WHY, NULL, "cfg.json", err);
     cJSON_Delete(root);
     return s;
 }
@@ -63,10 +63,10 @@ static void test_absent_or_null_optional_key_is_left_alone(void **state) {
     int v = -7; /* not an object: no key */
     av_err err = {{0}};
     cJSON *arr = cJSON_Parse("[1, 2]");
-    assert_int_equal(av_json_int(&v, arr, "k", 0, WHY, "cfg.json", &err), AV_OK);
-    assert_int_equal(av_json_int(&v, NULL, "k", 0, WHY, "cfg.json", &err), AV_OK);
+    assert_int_equal(av_json_int(&v, arr, "k", 0, WHY, NULL, "cfg.json", &err), AV_OK);
+    assert_int_equal(av_json_int(&v, NULL, "k", 0, WHY, NULL, "cfg.json", &err), AV_OK);
     assert_int_equal(v, -7);
-    assert_int_equal(av_json_int(&v, arr, "k", 1, WHY, "cfg.json", &err), AV_EUSAGE);
+    assert_int_equal(av_json_int(&v, arr, "k", 1, WHY, NULL, "cfg.json", &err), AV_EUSAGE);
     assert_string_equal(err.msg, "cfg.json: missing key \"k\" (the format needs it)");
     cJSON_Delete(arr);
 }
@@ -99,6 +99,41 @@ static void test_bad_values_name_key_value_and_what_is_allowed(void **state) {
             fail_msg("%s: status %d, '%s'; want '%s'", cases[i].json, (int)s, err.msg, cases[i].msg);
         assert_int_equal(v, -7); /* untouched on error */
     }
+}
+
+/* With the caller's range (allowed), a number past 1e9 either way is named against that range, in the
+ * caller's own words ("n_head 0 is outside 1..64"): "n_head" 1e12 said "a whole number of at most 1e9",
+ * a second limit for one key. Hand-written messages; numbers within 1e9 are still the caller's to check. */
+static void test_past_1e9_is_named_against_the_callers_range(void **state) {
+    (void)state;
+    static const struct { const char *json; const char *msg; } cases[] = {
+        {"{\"k\": 1000000001}", "cfg.json: k 1000000001 is outside 1..64"},
+        {"{\"k\": 1099511627776}", "cfg.json: k 1099511627776 is outside 1..64"},
+        {"{\"k\": -1099511627776}", "cfg.json: k -1099511627776 is outside 1..64"},
+        {"{\"k\": 1e300}", "cfg.json: k 1e+300 is outside 1..64"},
+        {"{\"k\": 1e400}", "cfg.json: k (a number past 1.797e308) is outside 1..64"},
+        {"{\"k\": -1e400}", "cfg.json: k (a number past -1.797e308) is outside 1..64"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *root = cJSON_Parse(cases[i].json);
+        assert_non_null(root);
+        int v = -7;
+        av_err err = {{0}};
+        av_status s = av_json_int(&v, root, "k", 1, WHY, "1..64", "cfg.json", &err);
+        cJSON_Delete(root);
+        if (s != AV_EUSAGE || strcmp(err.msg, cases[i].msg) != 0)
+            fail_msg("%s: status %d, '%s'; want '%s'", cases[i].json, (int)s, err.msg, cases[i].msg);
+        assert_int_equal(v, -7);
+    }
+    /* within 1e9 the value is read, whatever the range says: the caller checks it and names it the same way */
+    cJSON *root = cJSON_Parse("{\"k\": 1000000000, \"m\": 2.5}");
+    int v = -7;
+    av_err err = {{0}};
+    assert_int_equal(av_json_int(&v, root, "k", 1, WHY, "1..64", "cfg.json", &err), AV_OK);
+    assert_int_equal(v, 1000000000);
+    assert_int_equal(av_json_int(&v, root, "m", 1, WHY, "1..64", "cfg.json", &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "cfg.json: \"m\" 2.5 must be a whole number");
+    cJSON_Delete(root);
 }
 
 /* av_json_check_strings, hand-worked: where a \u0000 escape is (the byte of its backslash, from 0), and
@@ -256,6 +291,7 @@ int main(void) {
         cmocka_unit_test(test_whole_numbers_are_read),
         cmocka_unit_test(test_absent_or_null_optional_key_is_left_alone),
         cmocka_unit_test(test_bad_values_name_key_value_and_what_is_allowed),
+        cmocka_unit_test(test_past_1e9_is_named_against_the_callers_range),
         cmocka_unit_test(test_shown_value_is_cut_at_a_character),
         cmocka_unit_test(test_nul_escape_in_a_string_is_refused),
         cmocka_unit_test(test_parse_object_refuses_what_follows),

@@ -266,7 +266,13 @@ static void test_config_errors(void **state) {
         {"[1]", "not a JSON object"},
         /* cJSON ends a string at \u0000: "llama\u0000x" was read as "llama" */
         {"{\"model_type\":\"llama\\u0000x\"}", "config.json: byte 20: a string holds \\u0000 (a NUL character)"},
-        {"{\"model_type\":\"llama\",\"hidden_size\":1e12}", "\"hidden_size\" 1000000000000 is too large"},
+        /* named against hidden_size's own range, as 0 is ("at most 1e9" was a second limit) */
+        {"{\"model_type\":\"llama\",\"hidden_size\":1e12}", "config.json: hidden_size 1000000000000 is outside 1..4096"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":0,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9}", "config.json: hidden_size 0 is outside 1..4096"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9,\"num_key_value_heads\":-1e400}",
+         "config.json: num_key_value_heads (a number past -1.797e308) is outside 1..64"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64.5}", "\"hidden_size\" 64.5 must be a whole number"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) expect_config_error(bad[i].json, bad[i].msg);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 av_status av_json_int(int *out, const cJSON *root, const char *key, int required, const char *missing_why,
-                      const char *name, av_err *err) {
+                      const char *allowed, const char *name, av_err *err) {
     const cJSON *j = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, key) : NULL;
     if (!j || (cJSON_IsNull(j) && !required))
         return required ? av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (%s)", name, key, missing_why) : AV_OK;
@@ -19,6 +19,12 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
         return av_json_wrong_kind(name, quoted, j, "a whole number", err);
     }
     double v = j->valuedouble;
+    if (allowed && (isinf(v) || fabs(v) > AV_JSON_INT_MAX)) { /* one limit, the field's own, in every message */
+        char shown[32]; /* every digit of 1099511627776; 1e+300, not 1.0000000000000001e+300 */
+        if (isinf(v)) av_num_shown(shown, v);
+        else snprintf(shown, sizeof shown, "%.15g", v);
+        return av_fail(err, AV_EUSAGE, "%s: %s %s is outside %s", name, key, shown, allowed);
+    }
     if (isinf(v)) /* cJSON's strtod reads 1e400 as infinity: say out of range, never "inf" */
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" is too %s: %s, out of a double's range (a whole number of at %s)",
                        name, key, v > 0 ? "large" : "small", v > 0 ? "a number past 1.797e308" : "a number past -1.797e308",

@@ -44,10 +44,17 @@
  *   "NAME: \"KEY\" is too large: a number past 1.797e308, out of a double's range (a whole number of at most 1e9)"
  *                                                            a number cJSON reads as infinity (1e400;
  *                                                            "too small ... -1.797e308 ... -1e9" for -1e400)
+ * allowed, when not NULL, is the range the caller then checks, in its words
+ * ("1..64"); a number past 1e9 either way (infinity too) is then named against
+ * it, as the caller names a smaller one, in place of the last three lines:
+ *   "NAME: KEY 1099511627776 is outside ALLOWED"   (%.15g: "1e+300"; "(a number
+ *                                                  past 1.797e308)" for 1e400)
+ * so that one field has one limit in its messages ("n_head 0 is outside 1..64"
+ * but "at most 1e9" for 1e12 said two).
  * Source: the whole-number checks nn/gpt2.c's json_int and nn/llama.c's
  * cfg_int each made before this helper. */
 av_status av_json_int(int *out, const cJSON *root, const char *key, int required, const char *missing_why,
-                      const char *name, av_err *err);
+                      const char *allowed, const char *name, av_err *err);
 
 
 /* buf (n bytes, n >= 8) = the JSON value j as config.json spells it, for a

@@ -59,10 +59,14 @@ av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
     return check_config(c, "config.json", err);
 }
 
-/* A whole-number key of GPT2Config (io/jsonval.h says what is accepted). */
-static av_status json_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
+/* A whole-number key of GPT2Config (io/jsonval.h says what is accepted), whose range check_config
+ * checks: 1..max, named in the message for a number past 1e9 too. */
+static av_status json_int(int *out, const cJSON *root, const char *key, int required, int max, const char *name,
+                          av_err *err) {
+    char allowed[32];
+    snprintf(allowed, sizeof allowed, "1..%d", max);
     return av_json_int(out, root, key, required, "GPT2Config needs n_layer, n_head, n_embd, n_positions, vocab_size",
-                       name, err);
+                       allowed, name, err);
 }
 
 /* One string choice of the "attnviz" object: index into names, or -1 if absent. */
@@ -191,10 +195,13 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     cJSON *root;
     av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
     if (s) return s;
-    if ((s = check_model_type(root, name, err)) || (s = json_int(&c->n_layer, root, "n_layer", 1, name, err)) || (s = json_int(&c->n_head, root, "n_head", 1, name, err)) ||
-        (s = json_int(&c->n_embd, root, "n_embd", 1, name, err)) ||
-        (s = json_int(&c->n_positions, root, "n_positions", 1, name, err)) ||
-        (s = json_int(&c->vocab_size, root, "vocab_size", 1, name, err)) || (s = check_unsupported(root, name, err)))
+    if ((s = check_model_type(root, name, err)) ||
+        (s = json_int(&c->n_layer, root, "n_layer", 1, AV_GPT2_MAX_LAYERS, name, err)) ||
+        (s = json_int(&c->n_head, root, "n_head", 1, AV_MAX_HEADS, name, err)) ||
+        (s = json_int(&c->n_embd, root, "n_embd", 1, AV_MAX_D_MODEL, name, err)) ||
+        (s = json_int(&c->n_positions, root, "n_positions", 1, AV_GPT2_MAX_POSITIONS, name, err)) ||
+        (s = json_int(&c->vocab_size, root, "vocab_size", 1, AV_GPT2_MAX_VOCAB, name, err)) ||
+        (s = check_unsupported(root, name, err)))
         goto done;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
     if (j && !cJSON_IsNumber(j)) {
@@ -205,15 +212,19 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
     if ((s = parse_scale_attn_weights(c, root, name, err))) goto done;
     if ((s = check_type_claims(c, root, name, err))) goto done;
+    if ((s = check_config(c, name, err))) goto done; /* first: n_embd is in range, so 4·n_embd fits an int */
     /* GPT2Config's n_inner: the MLP width, null meaning 4·n_embd. This forward's MLP is 4·n_embd (GPT-2's),
      * so another width is refused by name rather than read past (the checkpoint's c_fc holds it too) */
-    int inner = -1;
-    if ((j = cJSON_GetObjectItemCaseSensitive(root, "n_inner")) && !cJSON_IsNull(j) &&
-        !(s = json_int(&inner, root, "n_inner", 0, name, err)) && inner != 4 * c->n_embd)
-        s = av_fail(err, AV_EUSAGE, "%s: n_inner %d is not supported (allowed: null or 4·n_embd = %d, GPT-2's MLP width)",
-                    name, inner, 4 * c->n_embd);
-    if (s) goto done;
-    s = check_config(c, name, err);
+    j = cJSON_GetObjectItemCaseSensitive(root, "n_inner");
+    if (j && !cJSON_IsNull(j) && !cJSON_IsNumber(j))
+        s = av_json_wrong_kind(name, "\"n_inner\"", j, "null or a whole number", err);
+    else if (j && !cJSON_IsNull(j) && j->valuedouble != 4.0 * c->n_embd) { /* 2.5 and 1e12 by their value too */
+        char shown[32];
+        if (isinf(j->valuedouble)) av_num_shown(shown, j->valuedouble);
+        else snprintf(shown, sizeof shown, "%.15g", j->valuedouble);
+        s = av_fail(err, AV_EUSAGE, "%s: n_inner %s is not supported (allowed: null or 4·n_embd = %d, GPT-2's MLP width)",
+                    name, shown, 4 * c->n_embd);
+    }
 done:
     cJSON_Delete(root);
     return s;

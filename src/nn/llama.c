@@ -20,9 +20,14 @@
  * config */
 
 /* A whole-number key of a Llama/Qwen2 config.json (io/jsonval.h says what is
- * accepted): *out untouched if absent or null and not required. */
-static av_status cfg_int(int *out, const cJSON *root, const char *key, int required, const char *name, av_err *err) {
-    return av_json_int(out, root, key, required, "a Llama/Qwen2 config.json has it", name, err);
+ * accepted): *out untouched if absent or null and not required. A number past
+ * 1e9 is named against 1..max, the range cfg_check allows (max 0: none, as for
+ * bos_token_id; then "a whole number of at most 1e9"). */
+static av_status cfg_int(int *out, const cJSON *root, const char *key, int required, int max, const char *name,
+                         av_err *err) {
+    char allowed[32];
+    snprintf(allowed, sizeof allowed, "1..%d", max);
+    return av_json_int(out, root, key, required, "a Llama/Qwen2 config.json has it", max ? allowed : NULL, name, err);
 }
 
 static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *name, av_err *err) {
@@ -93,17 +98,17 @@ static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n
 
 static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim, const char *name, av_err *err) {
     av_status s;
-    if ((s = cfg_int(&c->n_embd, root, "hidden_size", 1, name, err)) ||
-        (s = cfg_int(&c->n_layer, root, "num_hidden_layers", 1, name, err)) ||
-        (s = cfg_int(&c->n_head, root, "num_attention_heads", 1, name, err)) ||
-        (s = cfg_int(&c->n_inter, root, "intermediate_size", 1, name, err)) ||
-        (s = cfg_int(&c->vocab_size, root, "vocab_size", 1, name, err)))
+    if ((s = cfg_int(&c->n_embd, root, "hidden_size", 1, AV_MAX_D_MODEL, name, err)) ||
+        (s = cfg_int(&c->n_layer, root, "num_hidden_layers", 1, AV_GPT2_MAX_LAYERS, name, err)) ||
+        (s = cfg_int(&c->n_head, root, "num_attention_heads", 1, AV_MAX_HEADS, name, err)) ||
+        (s = cfg_int(&c->n_inter, root, "intermediate_size", 1, 16 * AV_MAX_D_MODEL, name, err)) ||
+        (s = cfg_int(&c->vocab_size, root, "vocab_size", 1, AV_GPT2_MAX_VOCAB, name, err)))
         return s;
     c->n_kv_head = c->n_head;
-    if ((s = cfg_int(&c->n_kv_head, root, "num_key_value_heads", 0, name, err)) ||
-        (s = cfg_int(&c->max_positions, root, "max_position_embeddings", 0, name, err)) ||
-        (s = cfg_int(&c->bos_token_id, root, "bos_token_id", 0, name, err)) ||
-        (s = cfg_int(head_dim, root, "head_dim", 0, name, err)) ||
+    if ((s = cfg_int(&c->n_kv_head, root, "num_key_value_heads", 0, AV_MAX_HEADS, name, err)) ||
+        (s = cfg_int(&c->max_positions, root, "max_position_embeddings", 0, 1000000000, name, err)) ||
+        (s = cfg_int(&c->bos_token_id, root, "bos_token_id", 0, 0, name, err)) ||
+        (s = cfg_int(head_dim, root, "head_dim", 0, AV_MAX_D_MODEL, name, err)) ||
         (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", name, err)) ||
         (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
         return s;
