@@ -1710,6 +1710,35 @@ static void test_batch_with_more_chunks_than_eval_lanes(void **state) {
     av_trainer_free(&tr);
 }
 
+/* The trainer at the largest model av_gpt2_config_check allows: 128 layers
+ * with learned positions have 3 + 12·128 + 1 = 1540 tensors
+ * (av_gpt2_num_tensors); the stack table that binds the gradient views of
+ * chunks 1, 2, ... had 12·128 + 3 = 1539 rows, one short, so binding a
+ * second chunk wrote a row past its end. */
+static void test_128_layers_with_learned_positions_bind_a_second_chunk(void **state) {
+    (void)state;
+    enum { B = AV_TRAIN_CHUNK + 1, C = 4 }; /* two chunks: chunk 1 is bound through that table */
+    static av_task_example batch[B];
+    av_gpt2_config cfg;
+    av_adamw opt;
+    av_err err;
+    small_config(&cfg, &opt, 1, AV_KERNEL_REFERENCE);
+    cfg.n_layer = AV_GPT2_MAX_LAYERS; cfg.n_head = 1; cfg.n_embd = C; opt.d_model = C;
+    assert_int_equal(cfg.positions, AV_POS_LEARNED);
+    assert_int_equal(av_gpt2_num_tensors(&cfg), 3 + 12 * AV_GPT2_MAX_LAYERS + 1);
+    av_trainer tr;
+    assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 1, &err), 0);
+    av_rng r;
+    av_rng_seed(&r, 5);
+    for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+    double loss;
+    assert_int_equal(av_trainer_step(&tr, batch, B, &loss, &err), 0);
+    assert_true(isfinite(loss));
+    /* chunk 1's views cover its whole buffer: ln_f.bias, the last tensor, ends where it ends */
+    assert_true(tr.chunk_views[1].ln_f_b + C == tr.chunk_grads[1] + tr.n_params);
+    av_trainer_free(&tr);
+}
+
 /* Induction on a short schedule: the loss must get past guessing a letter
  * (ln 26 = 3.26, where the old one-answer induction data stalled for 1500
  * steps) and the best head must move towards the earlier occurrences.
@@ -3072,6 +3101,7 @@ int main(void) {
         cmocka_unit_test(test_short_schedule_learns_induction),
         cmocka_unit_test_setup_teardown(test_cli_induction_head_forms, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_batch_with_more_chunks_than_eval_lanes),
+        cmocka_unit_test(test_128_layers_with_learned_positions_bind_a_second_chunk),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_counts_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_summary_prints_with_quiet, tu_setup_tmpdir,

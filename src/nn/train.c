@@ -155,7 +155,7 @@ static av_status ensure_chunks(av_trainer *tr, int n, av_err *err) {
     for (; tr->n_chunks < n; tr->n_chunks++) {
         int c = tr->n_chunks;
         tr->chunk_grads[c] = av_calloc(tr->n_params, sizeof(float));
-        av_gpt2_tensor scratch_table[AV_GPT2_MAX_LAYERS * 12 + 3];
+        av_gpt2_tensor scratch_table[3 + 12 * AV_GPT2_MAX_LAYERS + 1]; /* av_gpt2_num_tensors at its largest */
         if (!tr->chunk_grads[c]) return av_fail(err, AV_ERUNTIME, "out of memory for the gradients");
         av_status s = tr->cfg.kernel != AV_KERNEL_REFERENCE
                           ? av_gpt2_batch_alloc(&tr->packed[c], &tr->cfg, AV_TRAIN_CHUNK, AV_TASK_MAX_T, err)
