@@ -99,15 +99,19 @@ size_t av_trainer_bytes(const av_gpt2_config *cfg, int B);
 
 /* One optimiser step on the B examples: mean cross-entropy over all scored
  * positions, backward, clip, AdamW at the schedule's lr. *loss receives the
- * mean loss before the update. Errors: AV_ERUNTIME on OOM; AV_EUSAGE if the
- * forward overflows. */
+ * mean loss (nats per scored position) before the update. Errors: AV_ERUNTIME
+ * on OOM; AV_EUSAGE for B outside 1..AV_TRAIN_MAX_BATCH, an example of more
+ * tokens than AV_TASK_MAX_T (or, with learned positions, n_positions), or if
+ * the forward overflows (the parameters are then unchanged). */
 av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err);
 
 /* Held-out evaluation (no update) of n examples: mean loss per scored
- * position, sequence accuracy (every answer token is the argmax, i.e. greedy
+ * position (nats), sequence accuracy (a fraction 0..1 of the n examples:
+ * every answer token is the argmax, i.e. greedy
  * decoding reproduces the answer), and attn_on_target (L·H, may be NULL): per
  * layer and head, the attention weight the scored queries put on their target
- * positions, averaged over every scored query. */
+ * positions, averaged over every scored query. Errors: those of
+ * av_trainer_step's forward (AV_EUSAGE, AV_ERUNTIME). */
 av_status av_trainer_eval(av_trainer *tr, const av_task_example *ex, int n, double *loss, double *accuracy,
                           double *attn_on_target, av_err *err);
 
