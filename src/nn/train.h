@@ -88,9 +88,10 @@ void av_trainer_free(av_trainer *tr);
  * B sequences (float32, T = AV_TASK_MAX_T, P = av_gpt2_num_params, G =
  * ceil(B / AV_TRAIN_CHUNK) chunks): the parameters and AdamW's m and v (3P),
  * one gradient per chunk (G·P), and per chunk the activations of
- * av_gpt2_acts_alloc, A = 23·L·T·C + 3·T·C + 2·L·H·T² + T·V, and the backward
- * scratch of av_gpt2_grad_acts_alloc, Ag = T·V + 19·T·C + H·T² (the means,
- * rstd and mask are left out): 4·((3 + G)·P + G·(A + Ag)). The packed path
+ * av_gpt2_acts_alloc for every length t = 1..T (a worker keeps one set per
+ * example length it meets), A = Σ_t 23·L·t·C + 3·t·C + 2·L·H·t² + t·V, and the
+ * backward scratch of av_gpt2_grad_acts_alloc, Ag = T·V + 19·T·C + H·T² (the
+ * means, rstd and mask are left out): 4·((3 + G)·P + G·(A + Ag)). The packed path
  * (cfg->kernel other than reference) counts G' = max(G, 4) chunks, since
  * av_trainer_eval runs 4 fixed lanes of one chunk each: 4·(3 + G')·P plus, per
  * chunk, av_gpt2_batch_bytes for AV_TRAIN_CHUNK sequences of T tokens. */
