@@ -84,7 +84,7 @@ typedef struct {
     float *dlogits;   /* (T, V) */
     float *dx;        /* (T, C) gradient w.r.t. the residual stream hidden[l] */
     float *dln;       /* (T, C) gradient w.r.t. a LayerNorm output / a residual sum */
-    float *dres;      /* (T, C) gradient w.r.t. res2 (pre-LN) or res3 (post-LN) */
+    float *dres;      /* (T, C) gradient w.r.t. res2 (pre-LN); post-LN: res3, then res2 */
     float *datty;     /* (T, C) */
     float *datty_h;   /* (H, T, D) */
     float *dqkvh;     /* (3, H, T, D) */

@@ -119,7 +119,10 @@ av_status av_trainer_eval(av_trainer *tr, const av_task_example *ex, int n, doub
 /* Forward of one sequence with the current parameters in worker 0's
  * activations, with the reference kernel whatever cfg.kernel (so it equals
  * what `attnviz --model DIR` computes on the saved folder); returns them
- * (valid until the next call). */
+ * (valid until the next call). Errors: AV_EUSAGE for T outside
+ * 1..AV_TASK_MAX_T (learned positions: n_positions), a token outside the
+ * vocabulary or a value that overflows float32 (av_gpt2_forward's);
+ * AV_ERUNTIME on OOM. */
 av_status av_trainer_forward(av_trainer *tr, const int *tokens, int T, const av_gpt2_acts **acts, av_err *err);
 
 #endif
