@@ -175,6 +175,30 @@ static void test_fast_causal_attention_matches_reference(void **state) {
     assert_int_equal(causal_attention_fast_forward(out, att, q, k, v, H, T, D, 0.25f), 0);
 }
 
+/* Learned positions: wpe has n_positions rows, so a packed sequence of more
+ * tokens is refused (AV_EUSAGE), as av_gpt2_acts_alloc refuses it on the
+ * reference path. The packed batch used to accept any length up to its maxT:
+ * the embedding read wpe past its last row (into the next tensor of the flat
+ * parameter block) and the backward added that row's gradient there. */
+static void test_packed_batch_refuses_more_tokens_than_wpe_rows(void **state) {
+    (void)state;
+    av_gpt2_config cfg;
+    av_gpt2_config_defaults(&cfg); /* learned positions */
+    cfg.n_layer = 1; cfg.n_head = 1; cfg.n_embd = 4; cfg.n_positions = 4; cfg.vocab_size = 8;
+    cfg.layer_norm_epsilon = 1e-5;
+    av_gpt2_batch bt;
+    av_err err;
+    assert_int_equal(av_gpt2_batch_alloc(&bt, &cfg, 1, 6, &err), 0); /* room for 6 tokens, wpe has 4 rows */
+    const int tokens[5] = {1, 2, 3, 4, 5}, targets[5] = {-1, -1, -1, 6, 7};
+    const int *tok[1] = {tokens}, *tgt[1] = {targets};
+    int four = 4, five = 5;
+    assert_int_equal(av_gpt2_batch_set(&bt, &cfg, tok, tgt, &four, 1, &err), AV_OK);
+    assert_int_equal(av_gpt2_batch_set(&bt, &cfg, tok, tgt, &five, 1, &err), AV_EUSAGE);
+    cfg.positions = AV_POS_SINUSOIDAL; /* no such limit: the encoding is computed for every position */
+    assert_int_equal(av_gpt2_batch_set(&bt, &cfg, tok, tgt, &five, 1, &err), AV_OK);
+    av_gpt2_batch_free(&bt);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradients_equal_torch_autograd),
@@ -182,6 +206,7 @@ int main(void) {
         cmocka_unit_test(test_fast_matmul_matches_reference),
         cmocka_unit_test(test_fast_gelu_matches_reference),
         cmocka_unit_test(test_fast_causal_attention_matches_reference),
+        cmocka_unit_test(test_packed_batch_refuses_more_tokens_than_wpe_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1713,6 +1713,79 @@ static void test_batch_with_more_chunks_than_eval_lanes(void **state) {
     av_trainer_free(&tr);
 }
 
+/* The trainer at the largest model av_gpt2_config_check allows: 128 layers
+ * with learned positions have 3 + 12·128 + 1 = 1540 tensors
+ * (av_gpt2_num_tensors); the stack table that binds the gradient views of
+ * chunks 1, 2, ... had 12·128 + 3 = 1539 rows, one short, so binding a
+ * second chunk wrote a row past its end. */
+static void test_128_layers_with_learned_positions_bind_a_second_chunk(void **state) {
+    (void)state;
+    enum { B = AV_TRAIN_CHUNK + 1, C = 4 }; /* two chunks: chunk 1 is bound through that table */
+    static av_task_example batch[B];
+    av_gpt2_config cfg;
+    av_adamw opt;
+    av_err err;
+    small_config(&cfg, &opt, 1, AV_KERNEL_REFERENCE);
+    cfg.n_layer = AV_GPT2_MAX_LAYERS; cfg.n_head = 1; cfg.n_embd = C; opt.d_model = C;
+    assert_int_equal(cfg.positions, AV_POS_LEARNED);
+    assert_int_equal(av_gpt2_num_tensors(&cfg), 3 + 12 * AV_GPT2_MAX_LAYERS + 1);
+    av_trainer tr;
+    assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 1, &err), 0);
+    av_rng r;
+    av_rng_seed(&r, 5);
+    for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+    double loss;
+    assert_int_equal(av_trainer_step(&tr, batch, B, &loss, &err), 0);
+    assert_true(isfinite(loss));
+    /* chunk 1's views cover its whole buffer: ln_f.bias, the last tensor, ends where it ends */
+    assert_true(tr.chunk_views[1].ln_f_b + C == tr.chunk_grads[1] + tr.n_params);
+    av_trainer_free(&tr);
+}
+
+/* av_trainer_bytes bounds what the reference path holds. Each worker keeps
+ * one av_gpt2_acts per example length it meets (acts[T]), and induction's
+ * lengths run from 8 to 24; the bound counted one set of T = AV_TASK_MAX_T
+ * per chunk, about a ninth of what 17 lengths take. Held here: the
+ * parameters, m and v and one gradient per chunk (4·(3 + G)·P bytes), each
+ * worker's backward scratch (4·Ag at T = AV_TASK_MAX_T, nn/train.h) and each
+ * activations set it allocated, 4·A(T) with A(T) = 23·L·T·C + 3·T·C +
+ * 2·L·H·T² + T·V (av_gpt2_acts_alloc's buffers, gpt2.h; means, rstd and mask
+ * left out as there). */
+static void test_trainer_bytes_bound_the_reference_path(void **state) {
+    (void)state;
+    enum { B = 16, G = 2, STEPS = 3 };
+    static av_task_example batch[B];
+    av_gpt2_config cfg;
+    av_adamw opt;
+    av_err err;
+    small_config(&cfg, &opt, STEPS, AV_KERNEL_REFERENCE);
+    av_trainer tr;
+    assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 42, &err), 0);
+    av_rng r;
+    av_rng_seed(&r, 7);
+    double loss;
+    for (int s = 0; s < STEPS; s++) {
+        for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_INDUCTION, &r);
+        assert_int_equal(av_trainer_step(&tr, batch, B, &loss, &err), 0);
+    }
+    size_t L = (size_t)cfg.n_layer, C = (size_t)cfg.n_embd, H = (size_t)cfg.n_head, V = (size_t)cfg.vocab_size;
+    size_t Tm = AV_TASK_MAX_T, held = 4 * (3 + G) * av_gpt2_num_params(&cfg);
+    int sets = 0;
+    for (int w = 0; w < G; w++) {
+        held += 4 * (Tm * V + 19 * Tm * C + H * Tm * Tm);
+        for (size_t T = 1; T <= AV_TASK_MAX_T; T++)
+            if (tr.workers[w].acts[T].T) {
+                held += 4 * (23 * L * T * C + 3 * T * C + 2 * L * H * T * T + T * V);
+                sets++;
+            }
+    }
+    print_message("reference path: %d activation sets held, %zu bytes; av_trainer_bytes %zu\n", sets, held,
+                  av_trainer_bytes(&cfg, B));
+    assert_true(sets > G); /* several lengths per worker: the case the bound missed */
+    assert_true(av_trainer_bytes(&cfg, B) >= held);
+    av_trainer_free(&tr);
+}
+
 /* Induction on a short schedule: the loss must get past guessing a letter
  * (ln 26 = 3.26, where the old one-answer induction data stalled for 1500
  * steps) and the best head must move towards the earlier occurrences.
@@ -3075,6 +3148,8 @@ int main(void) {
         cmocka_unit_test(test_short_schedule_learns_induction),
         cmocka_unit_test_setup_teardown(test_cli_induction_head_forms, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_batch_with_more_chunks_than_eval_lanes),
+        cmocka_unit_test(test_128_layers_with_learned_positions_bind_a_second_chunk),
+        cmocka_unit_test(test_trainer_bytes_bound_the_reference_path),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_counts_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_summary_prints_with_quiet, tu_setup_tmpdir,

@@ -25,9 +25,10 @@
 
 /* ---------------------------------------------------------------------------- loss */
 
-/* Mean cross-entropy over the scored positions: position t is scored when
- * targets[t] >= 0 (targets (T), token ids). logits (T, V). Returns the SUM over
- * scored positions of −log softmax(logits[t])[targets[t]] (in double) and,
+/* Cross-entropy over the scored positions: position t is scored when
+ * targets[t] >= 0 (targets (T), token ids below V: not checked). logits
+ * (T, V). Returns the SUM over scored positions (nats) of
+ * −log softmax(logits[t])[targets[t]] (in double) and,
  * if dlogits (T, V) is not NULL, writes (not accumulates) its gradient
  * times weight: dlogits[t] = (softmax(logits[t]) − onehot(targets[t]))·weight
  * for scored t, 0 elsewhere. The caller passes weight = 1/(scored positions
@@ -53,16 +54,21 @@ void gpt2_unembed_backward(float *dinp, float *dwte, const float *dlogits, const
 void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
                         const float *mean, const float *rstd, int T, int C);
 
-/* GELU (tanh) backward: dinp (N) += GELU'(inp)·dout. */
+/* GELU (tanh) backward (Hendrycks & Gimpel 2016, the tanh approximation):
+ * dinp (N) += GELU'(inp)·dout, GELU'(x) = ½(1 + tanh u) + ½x(1 − tanh²u)·du/dx,
+ * u = √(2/π)(x + 0.044715x³). */
 void gelu_backward(float *dinp, const float *inp, const float *dout, size_t N);
 
-/* Causal attention backward for one layer, from its forward buffers:
+/* Causal attention backward for one layer (Vaswani et al. 2017, eq. 1, with
+ * the causal mask), from its forward buffers:
  * q, k, v (H, T, D) (q, k after RoPE), att (H, T, T) the weights, datty_h
  * (H, T, D) the gradient of att·v. Accumulates dq, dk, dv (H, T, D).
  * datt (H, T, T) is scratch. scale is 1/√D or 1.
  *   datt = datty_h·vᵀ,  dv += attᵀ·datty_h,
  *   dscores[i,j] = att[i,j]·(datt[i,j] − Σ_k att[i,k]·datt[i,k])   (softmax),
- *   dq += scale·dscores·k,  dk += scale·dscoresᵀ·q   (j ≤ i only: the causal mask). */
+ *   dq += scale·dscores·k,  dk += scale·dscoresᵀ·q   (j ≤ i only: the causal mask).
+ * dscores is the softmax's Jacobian (diag(a) − a·aᵀ per row a) times datt;
+ * att above the diagonal is not read: masked keys get no gradient. */
 void attention_backward(float *dq, float *dk, float *dv, float *datt, const float *datty_h, const float *q,
                         const float *k, const float *v, const float *att, int H, int T, int D, double scale);
 
@@ -78,7 +84,7 @@ typedef struct {
     float *dlogits;   /* (T, V) */
     float *dx;        /* (T, C) gradient w.r.t. the residual stream hidden[l] */
     float *dln;       /* (T, C) gradient w.r.t. a LayerNorm output / a residual sum */
-    float *dres;      /* (T, C) gradient w.r.t. res2 (pre-LN) or res3 (post-LN) */
+    float *dres;      /* (T, C) gradient w.r.t. res2 (pre-LN); post-LN: res3, then res2 */
     float *datty;     /* (T, C) */
     float *datty_h;   /* (H, T, D) */
     float *dqkvh;     /* (3, H, T, D) */
@@ -93,9 +99,10 @@ av_status av_gpt2_grad_acts_alloc(av_gpt2_grad_acts *g, const av_gpt2_config *cf
 void av_gpt2_grad_acts_free(av_gpt2_grad_acts *g);
 
 /* Backward of av_gpt2_forward for one sequence (a filled by the forward on
- * tokens[0..T-1]) given ga->dlogits (T, V) (from crossentropy_forward_backward):
- * accumulates every parameter's gradient into grads (same layout as params,
- * zero it before the batch). */
+ * tokens[0..T-1], T <= ga->maxT) given ga->dlogits (T, V) (from
+ * crossentropy_forward_backward): accumulates every parameter's gradient into
+ * grads (same layout as params, zero it before the batch); the rest of ga is
+ * overwritten. No errors (the forward checked the sizes and the tokens). */
 void av_gpt2_backward(av_gpt2_params *grads, av_gpt2_grad_acts *ga, const av_gpt2_acts *a,
                       const av_gpt2_params *p, const av_gpt2_config *cfg, const int *tokens, int T);
 

@@ -92,7 +92,9 @@ size_t av_gpt2_batch_bytes(const av_gpt2_config *cfg, int maxB, int maxT);
 
 /* Pack B sequences: tokens[b][0..T[b]−1] (ids in 0..V−1) and targets[b][t] =
  * the label scored after position t, or −1. Errors: AV_EUSAGE for B outside
- * 1..maxB, a length outside 1..maxT, a token or label outside the vocabulary. */
+ * 1..maxB, a length outside 1..maxT or, with learned positions, above
+ * n_positions (wpe's rows; av_acts_check_T's message), a token or label
+ * outside the vocabulary. */
 av_status av_gpt2_batch_set(av_gpt2_batch *bt, const av_gpt2_config *cfg, const int *const *tokens,
                             const int *const *targets, const int *T, int B, av_err *err);
 

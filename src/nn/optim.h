@@ -5,6 +5,8 @@
  *   AdamW (Loshchilov & Hutter 2019, "Decoupled Weight Decay Regularization",
  *   Algorithm 2), in the order torch.optim.AdamW applies it, at step t = 1, 2, ...:
  *     p ← p − lr·wd·p                           (decoupled weight decay)
+ *   The decay is scaled by lr as torch does; Algorithm 2 scales λ by the
+ *   schedule multiplier η_t only (line 12), so torch's wd is λ/α of the paper.
  *     m ← β1·m + (1 − β1)·g,   v ← β2·v + (1 − β2)·g²
  *     p ← p − lr · (m / (1 − β1^t)) / (√(v / (1 − β2^t)) + ε)
  *   clipping (Pascanu et al. 2013): if ‖g‖₂ over every parameter > max_norm,
@@ -37,16 +39,19 @@ typedef struct {
     int d_model;               /* for noam */
 } av_adamw;
 
-/* Learning rate at step t (1-based). */
+/* Learning rate at step t (1-based; t < 1 counts as 1), by the formulas above. */
 double av_lr_at(const av_adamw *o, int t);
 
 /* One AdamW update of n parameters p with gradients g and moments m, v (each
- * n floats, zero before step 1). lr from av_lr_at, t the 1-based step, decay 1
- * if this tensor takes weight decay. Sums in double, stored as float32. */
+ * n floats, zero before step 1). lr from av_lr_at, t the 1-based step (the
+ * bias corrections 1 − β^t), decay 1 if this tensor takes weight decay (the
+ * trainer decays the 2-D tensors: weights, wte, wpe). Computed in double,
+ * stored as float32. No errors. */
 void adamw_update(float *p, const float *g, float *m, float *v, size_t n, const av_adamw *o, double lr, int t,
                   int decay);
 
-/* ‖g‖₂ of n floats, summed in double in index order (deterministic). */
+/* Σ g[i]² of n floats (the square of ‖g‖₂: the caller adds the tensors' sums
+ * and takes the root), summed in double in index order (deterministic). */
 double grad_sumsq(const float *g, size_t n);
 /* Multiplier that clips a global norm to max_norm (1 when within it or max_norm is 0). */
 double clip_factor(double norm, double max_norm);

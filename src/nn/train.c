@@ -106,7 +106,9 @@ av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_ad
 size_t av_trainer_bytes(const av_gpt2_config *cfg, int B) {
     size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, H = (size_t)cfg->n_head, V = (size_t)cfg->vocab_size;
     size_t T = AV_TASK_MAX_T, P = av_gpt2_num_params(cfg), G = ((size_t)B + AV_TRAIN_CHUNK - 1) / AV_TRAIN_CHUNK;
-    size_t A = 23 * L * T * C + 3 * T * C + 2 * L * H * T * T + T * V, Ag = T * V + 19 * T * C + H * T * T;
+    size_t A = 0, Ag = T * V + 19 * T * C + H * T * T;
+    for (size_t t = 1; t <= T; t++) /* a worker keeps one av_gpt2_acts per example length it meets (acts[t]) */
+        A += 23 * L * t * C + 3 * t * C + 2 * L * H * t * t + t * V;
     if (cfg->kernel != AV_KERNEL_REFERENCE) {
         size_t Gp = G > EVAL_LANES ? G : EVAL_LANES; /* av_trainer_eval allocates one chunk per lane */
         return sizeof(float) * (3 + Gp) * P + Gp * av_gpt2_batch_bytes(cfg, AV_TRAIN_CHUNK, AV_TASK_MAX_T);
@@ -155,7 +157,7 @@ static av_status ensure_chunks(av_trainer *tr, int n, av_err *err) {
     for (; tr->n_chunks < n; tr->n_chunks++) {
         int c = tr->n_chunks;
         tr->chunk_grads[c] = av_calloc(tr->n_params, sizeof(float));
-        av_gpt2_tensor scratch_table[AV_GPT2_MAX_LAYERS * 12 + 3];
+        av_gpt2_tensor scratch_table[3 + 12 * AV_GPT2_MAX_LAYERS + 1]; /* av_gpt2_num_tensors at its largest */
         if (!tr->chunk_grads[c]) return av_fail(err, AV_ERUNTIME, "out of memory for the gradients");
         av_status s = tr->cfg.kernel != AV_KERNEL_REFERENCE
                           ? av_gpt2_batch_alloc(&tr->packed[c], &tr->cfg, AV_TRAIN_CHUNK, AV_TASK_MAX_T, err)

@@ -88,9 +88,10 @@ void av_trainer_free(av_trainer *tr);
  * B sequences (float32, T = AV_TASK_MAX_T, P = av_gpt2_num_params, G =
  * ceil(B / AV_TRAIN_CHUNK) chunks): the parameters and AdamW's m and v (3P),
  * one gradient per chunk (G·P), and per chunk the activations of
- * av_gpt2_acts_alloc, A = 23·L·T·C + 3·T·C + 2·L·H·T² + T·V, and the backward
- * scratch of av_gpt2_grad_acts_alloc, Ag = T·V + 19·T·C + H·T² (the means,
- * rstd and mask are left out): 4·((3 + G)·P + G·(A + Ag)). The packed path
+ * av_gpt2_acts_alloc for every length t = 1..T (a worker keeps one set per
+ * example length it meets), A = Σ_t 23·L·t·C + 3·t·C + 2·L·H·t² + t·V, and the
+ * backward scratch of av_gpt2_grad_acts_alloc, Ag = T·V + 19·T·C + H·T² (the
+ * means, rstd and mask are left out): 4·((3 + G)·P + G·(A + Ag)). The packed path
  * (cfg->kernel other than reference) counts G' = max(G, 4) chunks, since
  * av_trainer_eval runs 4 fixed lanes of one chunk each: 4·(3 + G')·P plus, per
  * chunk, av_gpt2_batch_bytes for AV_TRAIN_CHUNK sequences of T tokens. */
@@ -99,22 +100,29 @@ size_t av_trainer_bytes(const av_gpt2_config *cfg, int B);
 
 /* One optimiser step on the B examples: mean cross-entropy over all scored
  * positions, backward, clip, AdamW at the schedule's lr. *loss receives the
- * mean loss before the update. Errors: AV_ERUNTIME on OOM; AV_EUSAGE if the
- * forward overflows. */
+ * mean loss (nats per scored position) before the update. Errors: AV_ERUNTIME
+ * on OOM; AV_EUSAGE for B outside 1..AV_TRAIN_MAX_BATCH, an example of more
+ * tokens than AV_TASK_MAX_T (or, with learned positions, n_positions), or if
+ * the forward overflows (the parameters are then unchanged). */
 av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err);
 
 /* Held-out evaluation (no update) of n examples: mean loss per scored
- * position, sequence accuracy (every answer token is the argmax, i.e. greedy
+ * position (nats), sequence accuracy (a fraction 0..1 of the n examples:
+ * every answer token is the argmax, i.e. greedy
  * decoding reproduces the answer), and attn_on_target (L·H, may be NULL): per
  * layer and head, the attention weight the scored queries put on their target
- * positions, averaged over every scored query. */
+ * positions, averaged over every scored query. Errors: those of
+ * av_trainer_step's forward (AV_EUSAGE, AV_ERUNTIME). */
 av_status av_trainer_eval(av_trainer *tr, const av_task_example *ex, int n, double *loss, double *accuracy,
                           double *attn_on_target, av_err *err);
 
 /* Forward of one sequence with the current parameters in worker 0's
  * activations, with the reference kernel whatever cfg.kernel (so it equals
  * what `attnviz --model DIR` computes on the saved folder); returns them
- * (valid until the next call). */
+ * (valid until the next call). Errors: AV_EUSAGE for T outside
+ * 1..AV_TASK_MAX_T (learned positions: n_positions), a token outside the
+ * vocabulary or a value that overflows float32 (av_gpt2_forward's);
+ * AV_ERUNTIME on OOM. */
 av_status av_trainer_forward(av_trainer *tr, const int *tokens, int T, const av_gpt2_acts **acts, av_err *err);
 
 #endif

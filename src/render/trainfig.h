@@ -8,12 +8,12 @@
  * A path ending in ".svg" gets SVG (curves, film strip), anything else PNG.
  * Files are written atomically (io/fileio.h). Arrays are read, not kept.
  *
- * Curves are drawn with 2-px boxes along each polyline (the display list has
- * no line item), markers as MARKER-px squares, so PNG and SVG show the same
- * pixels. Colours are
- * matplotlib's tab10 in order.
+ * Curves are drawn as 2-px lines (the display list's line item: one
+ * <polyline> per series in SVG), markers as MARKER-px squares, so PNG and
+ * SVG show the same figure. Colours are matplotlib's tab10 in order.
  *
- * Non-goals: general plotting (no log axes, no error bands), GIF with
+ * Non-goals: general plotting (x is linear or symlog, y linear; no error
+ * bands), GIF with
  * transparency; the GIF palette is quantised per frame (giflib's
  * GifQuantizeBuffer, a median cut), so colours are close, not exact.
  */
