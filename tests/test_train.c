@@ -222,6 +222,10 @@ static void test_adamw_one_step_by_hand(void **state) {
     assert_true(fabs(p[1] - 0.9) < 1e-6);
     assert_true(fabs(clip_factor(5.0, 1.0) - 1.0 / (5.0 + 1e-6)) < 1e-12);
     assert_true(clip_factor(0.5, 1.0) == 1.0 && clip_factor(5.0, 0.0) == 1.0);
+    /* torch's clip_coef = max_norm / (norm + 1e-6), clamped to 1, also scales a norm just under max_norm:
+     * 1 / (1 − 5e-7 + 1e-6) = 1 / (1 + 5e-7) (a reviewer's report: it returned 1 there) */
+    assert_true(fabs(clip_factor(1.0 - 5e-7, 1.0) - 1.0 / (1.0 + 5e-7)) < 1e-15);
+    assert_true(clip_factor(1.0 - 2e-6, 1.0) == 1.0);
 }
 
 static void test_schedules_by_hand(void **state) {

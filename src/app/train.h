@@ -40,7 +40,8 @@ typedef struct {
                                                   used only if weight_decay_set, else AV_TRAIN_WEIGHT_DECAY */
     int weight_decay_set;                      /* 1 = --weight-decay was given (0 is a valid value) */
     int warmup_set;                            /* 1 = --warmup was given: 0 is then no warm-up (cosine from
-                                                  step 1, torch's CosineAnnealingLR), else 0 = the default */
+                                                  step 1, one step ahead of torch's CosineAnnealingLR stepped
+                                                  after each update: docs/attnviz.1), else 0 = the default */
     av_positions positions;                    /* learned, sinusoidal or rope */
     av_rope_style rope_style;                  /* with rope: interleaved or half pairs */
     double rope_base;                          /* with rope: θ base, 10000 by default */

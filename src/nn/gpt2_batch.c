@@ -49,7 +49,7 @@ int causal_attention_fast_forward(float *out, float *att, const float *q, const 
             float maxv = -INFINITY;
             for (int j = 0; j <= i; j++) {
                 a_i[j] = gpt2_dot(q_h + (size_t)i * D, k_h + (size_t)j * D, D) * scale;
-                finite &= isfinite(a_i[j]);
+                finite &= isfinite(a_i[j]) != 0; /* C promises nonzero, not 1 */
                 maxv = a_i[j] > maxv ? a_i[j] : maxv;
             }
             if (!finite) return 0; /* no exp of inf − inf */

@@ -9,8 +9,9 @@
  *   schedule multiplier η_t only (line 12), so torch's wd is λ/α of the paper.
  *     m ← β1·m + (1 − β1)·g,   v ← β2·v + (1 − β2)·g²
  *     p ← p − lr · (m / (1 − β1^t)) / (√(v / (1 − β2^t)) + ε)
- *   clipping (Pascanu et al. 2013): if ‖g‖₂ over every parameter > max_norm,
- *     g ← g · max_norm / (‖g‖₂ + 1e-6)        (as torch.nn.utils.clip_grad_norm_)
+ *   clipping (Pascanu et al. 2013), with ‖g‖₂ over every parameter:
+ *     g ← g · min(1, max_norm / (‖g‖₂ + 1e-6))   (as torch.nn.utils.clip_grad_norm_,
+ *     which also scales a norm less than 1e-6 under max_norm, a little)
  *   schedules, lr at step t = 1, 2, ... (steps count from 1):
  *     noam      factor · d_model^−0.5 · min(t^−0.5, t · warmup^−1.5)
  *               (Vaswani et al. 2017, §5.3, eq. 3; factor 1 is the paper's rule)
@@ -53,7 +54,8 @@ void adamw_update(float *p, const float *g, float *m, float *v, size_t n, const 
 /* Σ g[i]² of n floats (the square of ‖g‖₂: the caller adds the tensors' sums
  * and takes the root), summed in double in index order (deterministic). */
 double grad_sumsq(const float *g, size_t n);
-/* Multiplier that clips a global norm to max_norm (1 when within it or max_norm is 0). */
+/* Multiplier that clips a global norm to max_norm: min(1, max_norm / (norm +
+ * 1e-6)), torch's clip_grad_norm_ factor; 1 when max_norm is 0 (no clipping). */
 double clip_factor(double norm, double max_norm);
 
 /* "cosine" / "noam" / "constant". Errors: AV_EUSAGE naming the value. */
