@@ -88,6 +88,8 @@ av_status av_compare_plot(const char *path, const av_comparison *c, const av_tok
 /* 1 if kind has a figure (every kind: scale, positions, rope-style, order). */
 int av_compare_has_figure(av_compare_kind kind);
 
+/* Free what av_compare_run allocated in c and leave it empty (n = 0), so a
+ * second call is harmless; also after av_compare_run failed, and on a zeroed c. */
 void av_compare_free(av_comparison *c);
 
 #endif

@@ -44,7 +44,9 @@ void gpt2_matmul_backward(float *dinp, float *dw, float *db, const float *dout, 
                           int T, int C, int OC);
 
 /* logits (T, V) = inp (T, C)·wteᵀ, backward: dinp (T, C) += dlogits·wte;  dwte (V, C) += dlogitsᵀ·inp.
- * Rows of dlogits that are all zero are skipped (unscored positions). */
+ * wte is tied: the input embedding is also the unembedding (Press & Wolf 2017;
+ * GPT-2's lm_head), so dwte gets this term and the embedding's. Rows of dlogits
+ * that are all zero are skipped (unscored positions). */
 void gpt2_unembed_backward(float *dinp, float *dwte, const float *dlogits, const float *inp, const float *wte,
                            int T, int C, int V);
 
@@ -96,6 +98,8 @@ typedef struct {
 
 /* Allocate the scratch for maxT tokens. Errors: AV_ERUNTIME on OOM. */
 av_status av_gpt2_grad_acts_alloc(av_gpt2_grad_acts *g, const av_gpt2_config *cfg, int maxT, av_err *err);
+/* Free what av_gpt2_grad_acts_alloc allocated and zero g; g zeroed or
+ * already freed is fine. */
 void av_gpt2_grad_acts_free(av_gpt2_grad_acts *g);
 
 /* Backward of av_gpt2_forward for one sequence (a filled by the forward on

@@ -82,6 +82,8 @@ typedef struct {
  * n_positions for learned positions). Errors: AV_ERUNTIME on OOM (bt is then
  * freed). */
 av_status av_gpt2_batch_alloc(av_gpt2_batch *bt, const av_gpt2_config *cfg, int maxB, int maxT, av_err *err);
+/* Free what av_gpt2_batch_alloc allocated and zero bt; bt zeroed or already
+ * freed is fine. */
 void av_gpt2_batch_free(av_gpt2_batch *bt);
 
 /* The bytes av_gpt2_batch_alloc takes for (cfg, maxB, maxT), for the

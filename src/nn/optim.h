@@ -60,6 +60,8 @@ double clip_factor(double norm, double max_norm);
 
 /* "cosine" / "noam" / "constant". Errors: AV_EUSAGE naming the value. */
 av_status av_schedule_parse(const char *name, av_schedule *s, av_err *err);
+/* The name av_schedule_parse reads for s ("cosine", "noam", "constant"), as
+ * the header line and config.json write it. s must be a valid av_schedule. */
 const char *av_schedule_name(av_schedule s);
 
 #endif

@@ -82,6 +82,8 @@ typedef struct {
  * Errors: AV_EUSAGE from av_gpt2_config_check; AV_ERUNTIME on OOM. */
 av_status av_trainer_init(av_trainer *tr, const av_gpt2_config *cfg, const av_adamw *opt, uint64_t seed,
                           av_err *err);
+/* Free everything av_trainer_init allocated (also after it failed) and zero
+ * tr; tr zeroed is fine. */
 void av_trainer_free(av_trainer *tr);
 
 /* At least the bytes av_trainer_init, av_trainer_step and av_trainer_eval hold for batches of
