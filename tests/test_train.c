@@ -1717,6 +1717,52 @@ static void test_batch_with_more_chunks_than_eval_lanes(void **state) {
     av_trainer_free(&tr);
 }
 
+/* An example whose lengths lie outside it is refused before they index anything, on both paths, in
+ * av_trainer_step and av_trainer_eval: example_targets filled targets[AV_TASK_MAX_T] from answer_q
+ * before any check, so answer position 31 of a 6-token example wrote a label past the example and
+ * trained on (status 0), and T = 40 wrote past the array. A reviewer's report; the limits are the
+ * example's own (av_task_example: the label of query q is tokens[q + 1]). */
+static void test_examples_with_lengths_outside_them_are_refused(void **state) {
+    (void)state;
+    enum { B = 2 };
+    static const struct { int T, n_answer, q; const char *says; } bad[] = {
+        {6, 1, 31, "a training example of 6 tokens has answer position 31 (0..4: its label is the next token)"},
+        {6, 1, 5, "a training example of 6 tokens has answer position 5 (0..4"},
+        {6, 1, -1, "a training example of 6 tokens has answer position -1 (0..4"},
+        {6, 6, 0, "a training example of 6 tokens has 6 answer positions (0..5)"},
+        {40, 1, 2, "a training example has 40 tokens (1..32)"},
+        {0, 0, 0, "a training example has 0 tokens (1..32)"},
+    };
+    for (int kernel = 0; kernel < 2; kernel++) {
+        av_gpt2_config cfg;
+        av_adamw opt;
+        av_err err;
+        small_config(&cfg, &opt, 1, kernel ? AV_KERNEL_BLAS : AV_KERNEL_REFERENCE);
+        av_trainer tr;
+        assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 1, &err), 0);
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            static av_task_example batch[B];
+            av_rng r;
+            av_rng_seed(&r, 9);
+            for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+            batch[1].T = bad[i].T; /* tokens[] holds AV_TASK_MAX_T ids whatever T says */
+            batch[1].n_answer = bad[i].n_answer;
+            for (int k = 0; k < bad[i].n_answer && k < AV_TASK_MAX_T; k++) batch[1].answer_q[k] = k;
+            batch[1].answer_q[0] = bad[i].q;
+            double loss = 0, acc;
+            memset(&err, 0, sizeof err);
+            av_status st = av_trainer_step(&tr, batch, B, &loss, &err);
+            if (st != AV_EUSAGE || !strstr(err.msg, bad[i].says))
+                fail_msg("kernel %d, case %zu: step gave %d '%s', want '%s'", kernel, i, (int)st, err.msg, bad[i].says);
+            memset(&err, 0, sizeof err);
+            st = av_trainer_eval(&tr, batch, B, &loss, &acc, NULL, &err);
+            if (st != AV_EUSAGE || !strstr(err.msg, bad[i].says))
+                fail_msg("kernel %d, case %zu: eval gave %d '%s', want '%s'", kernel, i, (int)st, err.msg, bad[i].says);
+        }
+        av_trainer_free(&tr);
+    }
+}
+
 /* The trainer at the largest model av_gpt2_config_check allows: 128 layers
  * with learned positions have 3 + 12·128 + 1 = 1540 tensors
  * (av_gpt2_num_tensors); the stack table that binds the gradient views of
@@ -3152,6 +3198,7 @@ int main(void) {
         cmocka_unit_test(test_short_schedule_learns_induction),
         cmocka_unit_test_setup_teardown(test_cli_induction_head_forms, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_batch_with_more_chunks_than_eval_lanes),
+        cmocka_unit_test(test_examples_with_lengths_outside_them_are_refused),
         cmocka_unit_test(test_128_layers_with_learned_positions_bind_a_second_chunk),
         cmocka_unit_test(test_trainer_bytes_bound_the_reference_path),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -187,11 +187,22 @@ static av_status worker_acts(av_train_worker *w, const av_gpt2_config *cfg, int 
     return AV_OK;
 }
 
-/* targets[t] = the scored label after position t, or -1. */
-static int example_targets(int *targets, const av_task_example *ex) {
+/* targets[t] (AV_TASK_MAX_T) = the scored label after position t, or -1. Checks the example first, since
+ * its lengths index targets: AV_EUSAGE for T outside 1..AV_TASK_MAX_T, n_answer outside 0..T−1, or an
+ * answer position outside 0..T−2 (its label is the next token). */
+static av_status example_targets(int *targets, const av_task_example *ex, av_err *err) {
+    if (ex->T < 1 || ex->T > AV_TASK_MAX_T)
+        return av_fail(err, AV_EUSAGE, "a training example has %d tokens (1..%d)", ex->T, AV_TASK_MAX_T);
+    if (ex->n_answer < 0 || ex->n_answer > ex->T - 1)
+        return av_fail(err, AV_EUSAGE, "a training example of %d tokens has %d answer positions (0..%d)", ex->T,
+                       ex->n_answer, ex->T - 1);
+    for (int i = 0; i < ex->n_answer; i++)
+        if (ex->answer_q[i] < 0 || ex->answer_q[i] > ex->T - 2)
+            return av_fail(err, AV_EUSAGE, "a training example of %d tokens has answer position %d (0..%d: its "
+                           "label is the next token)", ex->T, ex->answer_q[i], ex->T - 2);
     for (int t = 0; t < ex->T; t++) targets[t] = -1;
     for (int i = 0; i < ex->n_answer; i++) targets[ex->answer_q[i]] = ex->tokens[ex->answer_q[i] + 1];
-    return ex->n_answer;
+    return AV_OK;
 }
 
 typedef struct {
@@ -214,8 +225,9 @@ static void step_chunk_reference(step_job *j, int c) {
         const av_task_example *ex = &j->ex[b];
         av_gpt2_acts *a = NULL;
         int targets[AV_TASK_MAX_T];
-        example_targets(targets, ex);
-        if ((j->status[c] = worker_acts(w, &tr->cfg, ex->T, &a, &j->err[c]))) return;
+        if ((j->status[c] = example_targets(targets, ex, &j->err[c])) ||
+            (j->status[c] = worker_acts(w, &tr->cfg, ex->T, &a, &j->err[c])))
+            return;
         if ((j->status[c] = av_gpt2_forward(a, &tr->params, &tr->cfg, ex->tokens, ex->T, &j->err[c]))) return;
         j->chunk_loss[c] += crossentropy_forward_backward(w->ga.dlogits, a->logits, targets, ex->T,
                                                           tr->cfg.vocab_size, j->weight);
@@ -229,7 +241,8 @@ static av_status pack_examples(av_gpt2_batch *bt, const av_gpt2_config *cfg, con
     const int *tok[AV_TRAIN_CHUNK], *tgt[AV_TRAIN_CHUNK];
     int T[AV_TRAIN_CHUNK], targets[AV_TRAIN_CHUNK][AV_TASK_MAX_T];
     for (int i = 0; i < n; i++) {
-        example_targets(targets[i], &ex[i]);
+        av_status s = example_targets(targets[i], &ex[i], err);
+        if (s) return s;
         tok[i] = ex[i].tokens;
         tgt[i] = targets[i];
         T[i] = ex[i].T;
@@ -435,9 +448,8 @@ av_status av_trainer_eval(av_trainer *tr, const av_task_example *ex, int n, doub
     for (int e = 0; tr->cfg.kernel == AV_KERNEL_REFERENCE && e < n; e++) {
         const av_gpt2_acts *a;
         int targets[AV_TASK_MAX_T], T = ex[e].T, all_right = 1;
-        av_status s = av_trainer_forward(tr, ex[e].tokens, T, &a, err);
-        if (s) return s;
-        example_targets(targets, &ex[e]);
+        av_status s = example_targets(targets, &ex[e], err);
+        if (s || (s = av_trainer_forward(tr, ex[e].tokens, T, &a, err))) return s;
         total += crossentropy_forward_backward(NULL, a->logits, targets, T, V, 1.0);
         for (int i = 0; i < ex[e].n_answer; i++) {
             int q = ex[e].answer_q[i];

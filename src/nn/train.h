@@ -104,7 +104,8 @@ size_t av_trainer_bytes(const av_gpt2_config *cfg, int B);
  * positions, backward, clip, AdamW at the schedule's lr. *loss receives the
  * mean loss (nats per scored position) before the update. Errors: AV_ERUNTIME
  * on OOM; AV_EUSAGE for B outside 1..AV_TRAIN_MAX_BATCH, an example of more
- * tokens than AV_TASK_MAX_T (or, with learned positions, n_positions), or if
+ * tokens than AV_TASK_MAX_T (or, with learned positions, n_positions), one
+ * whose n_answer or answer_q lie outside its tokens, or if
  * the forward overflows (the parameters are then unchanged). */
 av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err);
 
