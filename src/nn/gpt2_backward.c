@@ -129,29 +129,33 @@ void attention_backward(float *dq, float *dk, float *dv, float *datt, const floa
             const float *dy_i = datty_h + hd + (size_t)i * D;
             const float *att_i = att + ht + (size_t)i * T;
             float *datt_i = datt + ht + (size_t)i * T;
-            /* pass 1: through the weighted sum y_i = Σ_j att[i,j]·v_j (j <= i) */
+            /* pass 1: through the weighted sum y_i = Σ_j att[i,j]·v_j (j <= i). It does three things:
+             *   dv_j += att[i,j]·dy_i                     (y_i's gradient reaches each value it weighted)
+             *   datt[i,j] = dy_i · v_j                    (the gradient of each weight)
+             *   dot_sum = Σ_j att[i,j]·datt[i,j]          (what pass 2's softmax backward subtracts) */
             double dot_sum = 0.0;
             for (int j = 0; j <= i; j++) {
                 const float *v_j = v + hd + (size_t)j * D;
                 float *dv_j = dv + hd + (size_t)j * D;
-                float a = 0.0f;
+                float datt_ij = 0.0f; /* a float sum over d (dot_sum, over j, is in double) */
                 for (int d = 0; d < D; d++) {
-                    a += dy_i[d] * v_j[d];
+                    datt_ij += dy_i[d] * v_j[d];
                     dv_j[d] += att_i[j] * dy_i[d];
                 }
-                datt_i[j] = a;
-                dot_sum += (double)att_i[j] * a;
+                datt_i[j] = datt_ij;
+                dot_sum += (double)att_i[j] * datt_ij;
             }
-            /* pass 2: through the softmax, then the scaled dot products */
+            /* pass 2: through the softmax, dscores[i,j] = att[i,j]·(datt[i,j] − dot_sum), then through
+             * the scaled dot products scores[i,j] = scale·q_i·k_j, which give dq_i and dk_j */
             const float *q_i = q + hd + (size_t)i * D;
             float *dq_i = dq + hd + (size_t)i * D;
             for (int j = 0; j <= i; j++) {
-                float ds = (float)((double)att_i[j] * ((double)datt_i[j] - dot_sum)) * sc;
+                float dscores_ij = (float)((double)att_i[j] * ((double)datt_i[j] - dot_sum)) * sc; /* ×scale too */
                 const float *k_j = k + hd + (size_t)j * D;
                 float *dk_j = dk + hd + (size_t)j * D;
                 for (int d = 0; d < D; d++) {
-                    dq_i[d] += ds * k_j[d];
-                    dk_j[d] += ds * q_i[d];
+                    dq_i[d] += dscores_ij * k_j[d];
+                    dk_j[d] += dscores_ij * q_i[d];
                 }
             }
         }
