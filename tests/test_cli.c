@@ -703,6 +703,29 @@ static void test_train_warns_for_model_only_options(void **state) {
     av_options_free(&o);
 }
 
+/* --dpi, --scale, --format and --cmap with --train: the warning said "use it on a run of the trained folder:
+ * attnviz --model DIR ...", which a figure-maker read as the way to a 300-dpi film strip; --model draws the
+ * model's maps, and the film strip, curves and GIF are drawn once, at 100 dpi, PNG and SVG, viridis
+ * (app/train.c's plot meta: no dpi, scale or cmap). The warning says so. */
+static void test_train_warns_its_figures_are_fixed(void **state) {
+    (void)state;
+    av_options o;
+    av_err err = {{0}};
+    const char *const args[] = {"--train", "reverse", "--format", "svg", "--cmap", "magma", "--dpi", "300", "--scale",
+                                "2", NULL};
+    if (parse(&o, &err, args) != AV_OK) fail_msg("%s", err.msg);
+    char msgs[AV_MAX_WARNINGS][160];
+    const char *const want[] = {"--format svg", "--cmap magma", "--dpi 300", "--scale 2"}; /* in --help's order */
+    assert_int_equal(av_unused_options(&o, msgs), 4);
+    for (int k = 0; k < 4; k++) {
+        char line[200];
+        snprintf(line, sizeof line, "%s has no effect with --train: its figures are fixed (PNG + SVG, 100 dpi, "
+                 "viridis); the trained model's maps take it: attnviz --model DIR ...", want[k]);
+        if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
+    }
+    av_options_free(&o);
+}
+
 static void test_train_warns_every_option_it_does_not_use(void **state) {
     (void)state;
     av_options o;
@@ -1031,6 +1054,7 @@ int main(void) {
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),
         cmocka_unit_test(test_train_warns_for_model_only_options),
+        cmocka_unit_test(test_train_warns_its_figures_are_fixed),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),

@@ -776,6 +776,47 @@ static void test_no_pe_figure_says_why(void **state) {
     tu_free(&r);
 }
 
+/* compare_scale.png of a --model names the model's positions once, and never as another kind: on a
+ * toy model trained with --positions sinusoidal its title said "positions: sinusoidal" (the model)
+ * and then "positions: learned" (the layer's view, whose input already holds the encoding): a
+ * figure-maker's report. The same with the folder's config.json saying none. */
+static void test_model_compare_scale_names_the_models_positions(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    const char *toy = tu_in(f, "toy");
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "--positions",
+                "sinusoidal", "-o", toy, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char *const kinds[] = {"sinusoidal", "none"};
+    for (int k = 0; k < 2; k++) {
+        char path[4400], out[16], want[64];
+        if (k == 1) {
+            snprintf(path, sizeof path, "%s/config.json", toy);
+            char *json = tu_slurp_file(path, NULL);
+            assert_int_equal(tu_write_replaced(path, json, "\"sinusoidal\"", "\"none\""), 0);
+            free(json);
+        }
+        snprintf(out, sizeof out, "o%d", k);
+        run_attnviz(&r, NULL, "-q", "--model", toy, "--compare", "scale", "--format", "svg", "-o", tu_in(f, out),
+                    "3 1 >", NULL);
+        if (r.code != 0) fail_msg("--compare scale: exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/%s/compare_scale.svg", f->dir, out);
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        char *title = strstr(svg, "<title>"), *end = title ? strstr(title, "</title>") : NULL;
+        assert_non_null(end);
+        *end = 0;
+        snprintf(want, sizeof want, "positions: %s", kinds[k]);
+        if (!strstr(title, want)) fail_msg("compare_scale.svg's title lacks '%s': %s", want, title);
+        int n = 0;
+        for (const char *p = strstr(title, "positions: "); p; p = strstr(p + 1, "positions: ")) n++;
+        if (n != 1) fail_msg("compare_scale.svg's title names positions %d times: %s", n, title);
+        free(svg);
+    }
+}
+
 /* More tokens than the model's n_positions: the message says it is the
  * model's limit and which key sets it (was "outside the allowed range
  * 1..64"). "a" then 69 × " a" is 70 GPT-2 tokens (one per pre-token). */
@@ -1071,6 +1112,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -2331,6 +2331,52 @@ static void test_cli_train_gif_panels_stay_still(void **state) {
     }
 }
 
+/* The panels of frame k of a GIF in the first row of panels: the runs of at least 60 side-by-side
+ * pixels that are not near white on the row gif_panel_corner finds (the panels' top edges; the colour
+ * bar, about 20 px wide, and the title are shorter). */
+static int gif_first_row_panels(const char *path, int k) {
+    int n = 0, x, y, e;
+    gif_panel_corner(path, k, &n, &x, &y);
+    assert_true(y >= 0);
+    const SavedImage *si;
+    const ColorMapObject *cm;
+    GifFileType *g = gif_frame(path, k, &si, &cm);
+    int w = si->ImageDesc.Width, panels = 0;
+    for (int c = 0, run = 0; c <= w; c++) {
+        int ink = 0;
+        if (c < w) {
+            GifColorType p = cm->Colors[si->RasterBits[(size_t)y * w + c]];
+            ink = p.Red < 200 || p.Green < 200 || p.Blue < 200;
+        }
+        if (ink) run++;
+        else panels += run >= 60, run = 0;
+    }
+    DGifCloseFile(g, &e);
+    return panels;
+}
+
+/* A GIF frame puts one layer a row, its heads left to right, as model.png of the trained folder does:
+ * the automatic grid had 4 columns for 5..16 panels, so a 2 x 3 model's first row held layer 0's
+ * three heads and layer 1's head 0 (a figure-maker's report). The heads a layer come from the command
+ * (--heads 3, --heads 5); one head a layer keeps the layers side by side (--layers 3 --heads 1). */
+static void test_cli_train_gif_one_layer_a_row(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *layers, *heads, *d_model; int row; } runs[] = {
+        {"2", "3", "12", 3}, {"2", "5", "10", 5}, {"3", "1", "8", 3}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tu_result r;
+        char dir[32], path[4200];
+        snprintf(dir, sizeof dir, "g%zu", i);
+        train_shape(&r, tu_in(f, dir), "1", runs[i].layers, runs[i].heads, runs[i].d_model, 1);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/attention.gif", tu_in(f, dir));
+        int row = gif_first_row_panels(path, 1);
+        if (row != runs[i].row)
+            fail_msg("--layers %s --heads %s: %d panels in the GIF's first row, want %d", runs[i].layers,
+                     runs[i].heads, row, runs[i].row);
+    }
+}
+
 /* A frame's title names the model as the film strip does, so the frames of two --compare variants
  * (pre-ln/ and post-ln/attention.gif) can be told apart on a slide; they named only the task, step,
  * accuracy and probe. Hand-written expected strings. */
@@ -3236,6 +3282,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_gif_one_layer_a_row, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_title_names_noam, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -392,6 +392,34 @@ static void test_curves_y_margins_show_zero(void **state) {
     free(svg);
 }
 
+/* The y labels of an axis share the decimals of its step, as matplotlib's ScalarFormatter writes them
+ * (plt.plot on [0, 1] labels 0.0, 0.2, ... 1.0; a loss from 2.3 to 5.7, step 0.5, 2.5, 3.0, ... 5.5).
+ * "%g" wrote 0, 0.2, ... 1 and 2.5, 3, 3.5 on one axis (a figure-maker's report). Steps 1 and up keep
+ * whole numbers (the accuracy's 0, 20, ... 100; test_curves_y_margins_show_zero's 0, 1, 5). */
+static void test_curves_y_labels_share_their_decimals(void **state) {
+    tu_fixture *f = *state;
+    /* steps 10..30: the x labels 10, 15, ... 30 are none of the y labels checked */
+    static const double x[3] = {10, 20, 30}, y[3] = {5.7, 4.0, 2.3}, w[3] = {0.1, 0.5, 0.9};
+    av_series s[2] = {{.label = "loss", .x = x, .y = y, .n = 3}, {.label = "weight", .x = x, .y = w, .n = 3}};
+    av_curve_panel p[2] = {{.title = "loss", .y_label = "loss", .s = &s[0], .n_series = 1},
+                           {.title = "weight", .y_label = "weight", .s = &s[1], .n_series = 1, .ymin = 0, .ymax = 1}};
+    av_err e;
+    assert_int_equal(av_plot_curves(tu_in(f, "d.svg"), p, 2, "decimals", "step", &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "d.svg"), NULL);
+    assert_non_null(svg);
+    static const char *const want[] = {"2.5", "3.0", "3.5", "4.0", "4.5", "5.0", "5.5",
+                                       "0.0", "0.2", "0.4", "0.6", "0.8", "1.0"};
+    static const char *const not_[] = {">3</text>", ">4</text>", ">5</text>", ">0</text>", ">1</text>"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        char needle[32];
+        snprintf(needle, sizeof needle, ">%s</text>", want[k]);
+        if (!strstr(svg, needle)) fail_msg("no y label %s", want[k]);
+    }
+    for (size_t k = 0; k < sizeof not_ / sizeof not_[0]; k++)
+        if (strstr(svg, not_[k])) fail_msg("a label without the step's decimals: %s", not_[k]);
+    free(svg);
+}
+
 /* --compare's variants share their first steps (the same data and seed), and the last series drawn hid
  * the others there: compare_scale's loss showed no blue line up to step 35 (new users' reports). With
  * underlay each series is 2 px wider than the next: of two identical series the first's line is
@@ -459,6 +487,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_curves_svg_lines_are_polylines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_y_margins_show_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_curves_y_labels_share_their_decimals, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_underlay_shows_coinciding_series, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_16_by_16_within_2400_px, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_long_row_label_inside_figure, tu_setup_tmpdir,

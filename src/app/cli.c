@@ -741,6 +741,12 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
         if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
             snprintf(msgs[n++], 160, "%.50s has no effect with --train: it is for one attention layer, "
                      "not a model (--model refuses it too)", opt);
+        else if (!strcmp(name, "dpi") || !strcmp(name, "scale") || !strcmp(name, "format") || !strcmp(name, "cmap"))
+            /* "use it on a run of the trained folder" read as a way to redraw the film strip or the curves at
+             * 300 dpi; --model draws the model's maps, and nothing redraws the training figures (their
+             * snapshots are not kept): a figure-maker's report */
+            snprintf(msgs[n++], 160, "%.20s has no effect with --train: its figures are fixed (PNG + SVG, 100 dpi, "
+                     "viridis); the trained model's maps take it: attnviz --model DIR ...", opt);
         else
             snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "
                      "attnviz --model DIR ...", opt);

@@ -188,7 +188,8 @@ static av_status settings(av_comparison *c, av_config *cfgs, const av_model *m, 
     return AV_OK;
 }
 
-/* c->shared: the positions (scale), or the kinds compared with RoPE's style
+/* c->shared: the positions (scale; RoPE only for a --model layer, whose other
+ * encodings are in its input), or the kinds compared with RoPE's style
  * (positions, order; rope-style's panels name theirs), the mask the runs use
  * (order's: without the causal mask and --attn-mask) and "no scale" unless
  * scale is compared. */
@@ -197,7 +198,12 @@ static void describe_shared(av_comparison *c, const av_model *m) {
     int user_mask = m->user_mask != NULL;
     if (c->kind == AV_CMP_ORDER) { cfg.causal = 0; user_mask = 0; }
     char desc[96], pos[160] = "", mask[128];
-    if (c->kind == AV_CMP_SCALE) {
+    /* a --model layer's view (gpt2run.c make_view) says "learned" for every encoding added to the model's
+     * input, sinusoidal or none too: "positions: learned" stood under "positions: sinusoidal" in the title
+     * of a sinusoidal toy model's compare_scale.png (a figure-maker's report). The model's description
+     * before it names its positions when they are not GPT-2's learned ones, so the piece is left out, as
+     * in the title of the model's layer figures; RoPE, applied in the layer, is the view's own. */
+    if (c->kind == AV_CMP_SCALE && !(m->model_layer && cfg.positions == AV_POS_LEARNED)) {
         av_positions_desc(desc, sizeof desc, &cfg);
         snprintf(pos, sizeof pos, "positions: %s · ", desc);
     } else if (c->kind == AV_CMP_POSITIONS || c->kind == AV_CMP_ORDER) { /* RoPE's style is not compared */

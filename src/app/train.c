@@ -741,8 +741,16 @@ static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_
                               .w = g->att + ((size_t)k * LH + hd) * T * T, .masked = sf->mask, .panel_title = names[i]};
     }
     av_train_frame_title(title, sizeof title, task, g->snap_step[k], g->acc[k], sf->model, sf->probe, note);
+    /* every head, in layer/head order, of several heads a layer: one layer a row (its heads left to
+     * right), as model.png of the trained folder has them; the automatic grid put 4 columns for 5..16
+     * panels and ceil(√n) beyond, so a 2 x 3 model's first row held L0 H0..H2 and L1 H0, and a 4 x 8
+     * one's 6 columns mixed layers in most rows (a figure-maker's report). One head a layer keeps the
+     * automatic grid (its panels are the layers in order, side by side); the best-first selection of
+     * more than 64 heads has no layer rows. */
+    av_plot_meta gm = *meta;
+    gm.grid_cols = shown == LH && g->L > 1 && g->H > 1 ? g->H : 0;
     av_dlist dl;
-    av_status s = av_plot_layout_grid(&dl, hms, shown, title, meta, err);
+    av_status s = av_plot_layout_grid(&dl, hms, shown, title, &gm, err);
     size_t stride;
     if (!s) s = av_raster_render(&dl, rgb, &stride, err);
     *w = dl.width;

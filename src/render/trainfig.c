@@ -96,10 +96,13 @@ static void emit_ticks(av_dlist *dl, const axes *a) {
         if (x_scaled(a, a->x1) - x_scaled(a, last) > 0.3) x_tick(dl, a, a->x1);
     }
     for (double x = ceil(a->x0 / sx) * sx; !a->xlog && x <= a->x1 + 1e-9 * sx; x += sx) x_tick(dl, a, x);
+    /* every y label with the decimals of the step, as matplotlib's ScalarFormatter: 0.0, 0.2, ... 1.0 and
+     * 2.5, 3.0, 3.5; "%g" gave 0, 0.2, ... 1 and 2.5, 3, 3.5 (a figure-maker's report) */
+    int decimals = sy < 1 ? (int)ceil(-log10(sy) - 1e-9) : 0;
     for (double y = ceil(a->y0 / sy) * sy; y <= a->y1 + 1e-9 * sy; y += sy) {
         int py = (int)lrintf(px_y(a, y));
         av_dl_rect(dl, a->bx0, py, a->bx1, py + 1, GRID);
-        snprintf(buf, sizeof buf, "%g", fabs(y) < 1e-12 * sy ? 0.0 : y);
+        snprintf(buf, sizeof buf, "%.*f", decimals, fabs(y) < 1e-12 * sy ? 0.0 : y);
         av_dl_text_run(dl, buf, (float)a->bx0 - 6, (float)py + 4, 13, AV_ANCHOR_END, 0, 0, INK);
     }
 }
