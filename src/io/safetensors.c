@@ -34,6 +34,12 @@ static const struct {
 #define N_DTYPES ((int)(sizeof kDtypes / sizeof kDtypes[0]))
 
 const char *av_st_dtype_name(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].name : "?"; }
+const char *av_st_dtypes_name(unsigned mask) {
+    static const char *const names[8] = {"?", "F32", "F16", "F32 and F16", "BF16", "F32 and BF16", "F16 and BF16",
+                                         "F32, F16 and BF16"}; /* bit 0 F32, bit 1 F16, bit 2 BF16 */
+    unsigned m = (mask >> AV_ST_F32 & 1u) | (mask >> AV_ST_F16 & 1u) << 1 | (mask >> AV_ST_BF16 & 1u) << 2;
+    return names[m];
+}
 size_t av_st_dtype_size(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].size : 1; }
 
 void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim) {

@@ -73,6 +73,11 @@ typedef struct {
 
 /* Name of a dtype as in the header ("F32"). */
 const char *av_st_dtype_name(av_st_dtype d);
+/* The dtypes of a loaded checkpoint, for messages: mask has bit (1 << d) set
+ * for each dtype d among F32, F16 and BF16 that its tensors use. Returns a
+ * static string: "F32", "F16", "BF16", or the mix ("F32 and F16", "F32, F16
+ * and BF16"); "?" for an empty mask. */
+const char *av_st_dtypes_name(unsigned mask);
 /* Bytes per element of a dtype. */
 size_t av_st_dtype_size(av_st_dtype d);
 /* A shape as Python prints it, into buf (n bytes, truncated to fit): "(8, 4)",
