@@ -303,12 +303,18 @@ static av_status parse_layout(av_safetensors *st, const unsigned char *head, siz
         av_safetensors_close(st);
         return js;
     }
+    /* only white space may follow the object: the format pads with spaces, and the reference library
+     * (serde_json; its test_whitespace_padded_header) also reads "{}\r \t\n" */
     for (const char *p = end; p < (const char *)head + 8 + n; p++)
-        if (*p != ' ') { /* only space padding may follow the object */
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+            unsigned char b = (unsigned char)*p;
+            char shown[8] = "";
+            if (b > 0x20 && b < 0x7f) snprintf(shown, sizeof shown, " '%c'", b);
             cJSON_Delete(root);
             av_safetensors_close(st);
-            return av_fail(err, AV_EUSAGE, "%s: header has bytes after its JSON object (byte %zu of the header)", name,
-                           (size_t)(p - ((const char *)head + 8)));
+            return av_fail(err, AV_EUSAGE, "%s: header has bytes after its JSON object: 0x%02X%s at byte %zu of the "
+                           "header; only white space may follow it (the format pads with spaces, 0x20)", name, b,
+                           shown, (size_t)(p - ((const char *)head + 8)));
         }
     av_status s = parse_header(st, root, err);
     cJSON_Delete(root);
