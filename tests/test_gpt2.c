@@ -210,6 +210,79 @@ static void test_prefix_and_buffers_do_not_matter(void **state) {
     check_forward(dir, "gpt2_f16", 1, AV_KERNEL_REFERENCE);
 }
 
+/* The weights line says what the file holds (it said "F32, read in place"
+ * for a file whose every second tensor was F16): m.dtype names every
+ * dtype among the tensors, m.in_place is 1 only when no tensor was converted
+ * or copied. The checkpoint is gpt2_f32's weights with every second tensor
+ * written as F16; then the F32 file with its header padded by 2 more spaces
+ * (the format allows space padding), so the data begins at byte 8 + N with
+ * 8 + N = 2 (mod 4): no float32 of it is 4-byte aligned, and each is copied. */
+static void test_dtype_and_in_place_say_what_the_file_holds(void **state) {
+    fixture *f = *state;
+    char dir[4200], path[4300];
+    snprintf(dir, sizeof dir, "%s/mixed", f->dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_model(dir, "gpt2_f32", AV_ST_F32, "", 0); /* config.json; model.safetensors rewritten below */
+    char *json = tu_slurp_file(src_path("tests/ref/gpt2/gpt2_f32/config.json"), NULL);
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    av_gpt2_params p = {0};
+    float *block = NULL;
+    assert_int_equal(gf_params(&p, &block, &cfg), 0);
+    int n = av_gpt2_num_tensors(&cfg);
+    av_gpt2_tensor *tab = calloc((size_t)n, sizeof *tab);
+    av_st_write_tensor *w = calloc((size_t)n, sizeof *w);
+    assert_non_null(tab);
+    assert_non_null(w);
+    av_gpt2_tensor_table(tab, &cfg, &p);
+    for (int i = 0; i < n; i++)
+        w[i] = (av_st_write_tensor){tab[i].name, i % 2 ? AV_ST_F16 : AV_ST_F32, tab[i].ndim,
+                                    {tab[i].shape[0], tab[i].shape[1]}, *tab[i].slot};
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (av_safetensors_write(path, w, n, &err)) fail_msg("%s", err.msg);
+    free(w);
+    free(tab);
+    free(block);
+    free(p.h);
+    av_gpt2 m;
+    if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    assert_string_equal(m.dtype, "F32 and F16");
+    assert_int_equal(m.in_place, 0);
+    av_gpt2_free(&m);
+
+    make_model(dir, "gpt2_f32", AV_ST_F32, "", 0);
+    if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    assert_string_equal(m.dtype, "F32");
+    assert_int_equal(m.in_place, 1);
+    av_gpt2_free(&m);
+
+    size_t len = 0;
+    unsigned char *buf = (unsigned char *)tu_slurp_file(path, &len);
+    assert_non_null(buf);
+    uint64_t hl = 0;
+    for (int i = 7; i >= 0; i--) hl = hl << 8 | buf[i];
+    assert_int_equal((8 + hl) % 8, 0); /* the writer pads to 8 */
+    unsigned char *moved = malloc(len + 2);
+    assert_non_null(moved);
+    for (int i = 0; i < 8; i++) moved[i] = (unsigned char)((hl + 2) >> (8 * i));
+    memcpy(moved + 8, buf + 8, (size_t)hl);
+    memcpy(moved + 8 + hl, "  ", 2);
+    memcpy(moved + 8 + hl + 2, buf + 8 + hl, len - 8 - (size_t)hl);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(moved, 1, len + 2, fp), len + 2);
+    fclose(fp);
+    free(moved);
+    free(buf);
+    if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    assert_string_equal(m.dtype, "F32");
+    assert_int_equal(m.in_place, 0);
+    av_gpt2_free(&m);
+    check_forward(dir, "gpt2_f32", 1, AV_KERNEL_REFERENCE); /* the copies hold the same values */
+}
+
 /* ------------------------------------------------------------------------- */
 /* config.json */
 
@@ -497,6 +570,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_checkpoint_bytes_equal_script, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_forward_matches_numpy, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_and_buffers_do_not_matter, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dtype_and_in_place_say_what_the_file_holds, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(test_config_parse),
         cmocka_unit_test(test_config_json_claims_gpt2_only_when_hf_computes_it),
         cmocka_unit_test(test_config_errors),

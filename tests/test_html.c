@@ -162,6 +162,31 @@ static void html_text_cannot_close_the_script_element(void **state) {
     free_run(&d);
 }
 
+/* The page is UTF-8 (RFC 8259 §8.1 for its JSON), but a --model or -o
+ * folder name in the command, the source and the trace need not be (bytes
+ * 0xFF 0xFE, as a Latin-1 file system allows): each byte that is not UTF-8
+ * becomes U+FFFD, Python's b"bad\xff\xfe".decode("utf-8", "replace"). */
+static void html_text_that_is_not_utf8_is_written_as_utf8(void **state) {
+    tu_fixture *f = *state;
+    run_data d;
+    av_html_run r = make_run(&d, 1, 1, 4, 2);
+    av_html_page p = {.title = "3 1 \xFF", .command = "attnviz --model bad\xFF\xFE '3 1'",
+                      .source = "model bad\xFF\xFE (F32)", .trace = "weights    model bad\xFF\xFE", .precision = 4,
+                      .runs = &r, .n_runs = 1};
+    av_err err = {{0}};
+    const char *path = tu_in(f, "u.html");
+    if (av_html_write(path, &p, &err)) fail_msg("av_html_write: %s", err.msg);
+    size_t n = 0;
+    char *page = tu_slurp_file(path, &n);
+    assert_non_null(page);
+    assert_null(memchr(page, 0xFF, n));
+    assert_null(memchr(page, 0xFE, n));
+    assert_int_equal(count(page, "bad\xEF\xBF\xBD\xEF\xBF\xBD"), 3);
+    assert_non_null(strstr(page, "<title>attnviz: 3 1 \xEF\xBF\xBD</title>"));
+    free(page);
+    free_run(&d);
+}
+
 static void html_refers_to_nothing_outside_itself(void **state) {
     tu_fixture *f = *state;
     run_data d;
@@ -486,6 +511,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_qkv_layer_stride_reads_gpt2_layout, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_text_cannot_close_the_script_element, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_refers_to_nothing_outside_itself, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_text_that_is_not_utf8_is_written_as_utf8, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -160,6 +160,31 @@ static void test_errors_name_the_path(void **state) {
     free(bytes);
 }
 
+/* A text that is not valid UTF-8 (a --model folder named with bytes 0xFF
+ * 0xFE, as a Latin-1 file system allows) is written with U+FFFD for each
+ * bad byte: the iTXt chunk is UTF-8 by the PNG Specification, 11.3.4.5. The
+ * expected bytes are Python's b"bad\xff\xfe".decode("utf-8", "replace")
+ * encoded back to UTF-8 (each byte invalid on its own, one U+FFFD each). */
+static void test_text_that_is_not_utf8_is_written_as_utf8(void **state) {
+    fixture *f = *state;
+    const char *path = tu_in(f, "u.png");
+    static const av_png_text texts[2] = {{"Software", "attnviz 0.1.0"}, {"Title", "model bad\xFF\xFE · “3 1 >”"}};
+    unsigned char rgb[3] = {1, 2, 3};
+    av_err err;
+    assert_int_equal(av_png_write(path, rgb, 1, 1, 3, texts, 2, 100, &err), AV_OK);
+    size_t n = 0;
+    char *bytes = tu_slurp_file(path, &n);
+    assert_non_null(bytes);
+    static const char want[] = "model bad\xEF\xBF\xBD\xEF\xBF\xBD · “3 1 >”";
+    assert_non_null(memmem(bytes, n, want, strlen(want)));
+    assert_null(memmem(bytes, n, "bad\xFF", 4));
+    av_png_image img;
+    assert_int_equal(av_png_read_texts(path, &img, &err), AV_OK);
+    assert_string_equal(av_png_image_text(&img, "Title"), want);
+    av_png_image_free(&img);
+    free(bytes);
+}
+
 static uint32_t be32(const unsigned char *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
@@ -373,6 +398,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_texts_equal_full_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_truncated_idat_still_gives_texts, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_errors_name_the_path, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_text_that_is_not_utf8_is_written_as_utf8, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(test_bytes_do_not_depend_on_where_the_state_lives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

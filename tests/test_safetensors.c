@@ -151,7 +151,11 @@ static void test_bad_files(void **state) {
         {"{\"a\":", 0, 0, "header: not valid JSON near byte 4 of 5; it ends before its closing '}' (truncated?)"},
         /* cJSON ends a name at \u0000: "a\u0000b" was read as the tensor "a" */
         {"{\"a\\u0000b\":{}}", 0, 0, "header: byte 3: a string holds \\u0000 (a NUL character)"},
-        {"{} x", 0, 0, "header has bytes after its JSON object"},
+        {"{} x", 0, 0, "header has bytes after its JSON object: 0x78 'x' at byte 3 of the header; only white space "
+                       "may follow it (the format pads with spaces, 0x20)"},
+        /* the reference library's test_whitespace_padded_header: "{}\r \t\n" loads, with no tensor */
+        {"{}\r \t\n", 0, 0, NULL},
+        {"{}\n\xC3\xA9", 0, 0, "header has bytes after its JSON object: 0xC3 at byte 3 of the header"}, /* é */
         {"{\"a\":{\"dtype\":\"F99\",\"shape\":[1],\"data_offsets\":[0,4]}}", 0, 4, "unknown dtype \"F99\""},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}", 0, 4, "data_offsets [0, 4] hold 4 bytes; shape with 2 elements of F32 needs 8"},
         {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,1]}}", 0, 4, "data_offsets [0, 1] hold 1 byte; shape with 1 element of F32 needs 4"},

@@ -32,6 +32,15 @@ static const char *pos_text(const av_gpt2_config *c) {
     }
 }
 
+/* How the weights line says the tensors were read: dtypes as av_st_dtypes_name
+ * gives them, in_place as av_gpt2 / av_llama set it (an F32 file whose data
+ * is not 4-byte aligned is copied, a file that mixes F32 and F16 converted). */
+static const char *how_read(const char *dtypes, int in_place) {
+    if (in_place) return "read in place from the mmapped file";
+    return strcmp(dtypes, "F32") == 0 ? "copied to aligned memory (its data is not 4-byte aligned in the file)"
+                                      : "converted to float32";
+}
+
 static void header(const tctx *t, const av_tokens *labels) {
     const av_gpt2 *g = &t->r->g;
     FILE *f = t->f;
@@ -41,7 +50,7 @@ static void header(const tctx *t, const av_tokens *labels) {
     if (t->r->task[0])
         snprintf(trained, sizeof trained, " (trained toy model: attnviz --train %s, step %d)", t->r->task, t->r->step);
     fprintf(f, "  weights    model %s%s: %s, %zu parameters, %s%s\n", t->r->dir, trained, g->dtype,
-            av_gpt2_num_params(t->c), strcmp(g->dtype, "F32") == 0 ? "read in place from the mmapped file" : "converted to float32",
+            av_gpt2_num_params(t->c), how_read(g->dtype, g->in_place),
             g->transformer_prefix ? ", names with \"transformer.\"" : "");
     fprintf(f, "  tokens     ");
     for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
@@ -213,7 +222,7 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
     fprintf(f, "%sattnviz %s%s: a %s forward pass, every layer and head, step by step\n", av_bold(t->color), AV_VERSION,
             av_reset(t->color), c->type == AV_LLAMA_QWEN2 ? "Qwen2" : "Llama");
     fprintf(f, "  weights    model %s: %s in %d safetensors file%s, %s\n", t->r->dir, m->dtype, m->n_shards,
-            m->n_shards == 1 ? "" : "s", strcmp(m->dtype, "F32") == 0 ? "read in place from the mmapped file" : "converted to float32");
+            m->n_shards == 1 ? "" : "s", how_read(m->dtype, m->in_place));
     fprintf(f, "  tokens     ");
     for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
     fprintf(f, "\n             (tokenizer.json, %s%s; ␣ marks a space that belongs to the token)\n",

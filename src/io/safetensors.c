@@ -34,6 +34,12 @@ static const struct {
 #define N_DTYPES ((int)(sizeof kDtypes / sizeof kDtypes[0]))
 
 const char *av_st_dtype_name(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].name : "?"; }
+const char *av_st_dtypes_name(unsigned mask) {
+    static const char *const names[8] = {"?", "F32", "F16", "F32 and F16", "BF16", "F32 and BF16", "F16 and BF16",
+                                         "F32, F16 and BF16"}; /* bit 0 F32, bit 1 F16, bit 2 BF16 */
+    unsigned m = (mask >> AV_ST_F32 & 1u) | (mask >> AV_ST_F16 & 1u) << 1 | (mask >> AV_ST_BF16 & 1u) << 2;
+    return names[m];
+}
 size_t av_st_dtype_size(av_st_dtype d) { return (int)d < N_DTYPES ? kDtypes[d].size : 1; }
 
 void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim) {
@@ -297,12 +303,18 @@ static av_status parse_layout(av_safetensors *st, const unsigned char *head, siz
         av_safetensors_close(st);
         return js;
     }
+    /* only white space may follow the object: the format pads with spaces, and the reference library
+     * (serde_json; its test_whitespace_padded_header) also reads "{}\r \t\n" */
     for (const char *p = end; p < (const char *)head + 8 + n; p++)
-        if (*p != ' ') { /* only space padding may follow the object */
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+            unsigned char b = (unsigned char)*p;
+            char shown[8] = "";
+            if (b > 0x20 && b < 0x7f) snprintf(shown, sizeof shown, " '%c'", b);
             cJSON_Delete(root);
             av_safetensors_close(st);
-            return av_fail(err, AV_EUSAGE, "%s: header has bytes after its JSON object (byte %zu of the header)", name,
-                           (size_t)(p - ((const char *)head + 8)));
+            return av_fail(err, AV_EUSAGE, "%s: header has bytes after its JSON object: 0x%02X%s at byte %zu of the "
+                           "header; only white space may follow it (the format pads with spaces, 0x20)", name, b,
+                           shown, (size_t)(p - ((const char *)head + 8)));
         }
     av_status s = parse_header(st, root, err);
     cJSON_Delete(root);

@@ -2,7 +2,8 @@
  * checkpoints use (https://github.com/huggingface/safetensors, "Format"):
  *
  *   bytes 0..7    N, the header length, unsigned 64-bit little-endian
- *   bytes 8..8+N  a JSON object (UTF-8, may be padded with trailing spaces):
+ *   bytes 8..8+N  a JSON object (UTF-8, may be padded with trailing spaces;
+ *                 the reference library also reads \t, \n and \r there):
  *                   {"wte.weight": {"dtype": "F32", "shape": [50257, 768],
  *                                   "data_offsets": [BEGIN, END]}, ...,
  *                    "__metadata__": {"format": "pt"}}
@@ -73,6 +74,11 @@ typedef struct {
 
 /* Name of a dtype as in the header ("F32"). */
 const char *av_st_dtype_name(av_st_dtype d);
+/* The dtypes of a loaded checkpoint, for messages: mask has bit (1 << d) set
+ * for each dtype d among F32, F16 and BF16 that its tensors use. Returns a
+ * static string: "F32", "F16", "BF16", or the mix ("F32 and F16", "F32, F16
+ * and BF16"); "?" for an empty mask. */
+const char *av_st_dtypes_name(unsigned mask);
 /* Bytes per element of a dtype. */
 size_t av_st_dtype_size(av_st_dtype d);
 /* A shape as Python prints it, into buf (n bytes, truncated to fit): "(8, 4)",
@@ -88,7 +94,9 @@ void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim);
  *   "model.safetensors: header holds a NUL byte at offset 54 (of its 56
  *   bytes), where the format pads with spaces (0x20) and JSON allows none; is
  *   the file damaged?",
- *   "model.safetensors: header: not valid JSON near byte 17 of 120", and
+ *   "model.safetensors: header: not valid JSON near byte 17 of 120",
+ *   "model.safetensors: header has bytes after its JSON object: 0x78 'x' at byte 3 of the header; only
+ *   white space may follow it (the format pads with spaces, 0x20)", and
  *   av_json_parse_object's other errors (a name twice: "key \"a\" appears twice"),
  *   "model.safetensors: tensor \"wte.weight\": unknown dtype \"F99\" (known: F32, F16, BF16, ...)",
  *   "model.safetensors: tensor \"wte.weight\": data_offsets [0, 100] hold 100 bytes; shape (5, 6) F32 needs 120",

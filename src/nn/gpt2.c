@@ -598,6 +598,7 @@ typedef struct {
     av_safetensors st;
     float **owned;                     /* converted copies (F16, BF16, unaligned F32) */
     int n_owned;
+    unsigned dtypes;                   /* bit (1 << dtype) of each table tensor's dtype */
 } store;
 
 /* Tensors a GPT-2 checkpoint may hold besides the table: the tied lm_head and
@@ -641,6 +642,7 @@ static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *pr
     av_status st = av_safetensors_f32(&f, &owned, &s->st, t, err);
     if (st) return st;
     if (owned) s->owned[s->n_owned++] = owned;
+    s->dtypes |= 1u << t->dtype;
     *row->slot = (float *)f; /* read-only when it points into the mapping: the forward never writes params */
     return AV_OK;
 }
@@ -711,9 +713,8 @@ static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err
     st = check_extra(s, tab, n, prefix, path, err);
     for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], prefix, path, err);
     if (!st) {
-        char full[AV_GPT2_NAME_MAX + 16];
-        snprintf(full, sizeof full, "%swte.weight", prefix);
-        m->dtype = av_st_dtype_name(av_safetensors_find(&s->st, full)->dtype);
+        m->dtype = av_st_dtypes_name(s->dtypes); /* every tensor's: a file may mix F32 and F16 */
+        m->in_place = s->n_owned == 0;
         st = check_lm_head(m, s, path, err);
     }
     free(tab);

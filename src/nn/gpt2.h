@@ -257,7 +257,10 @@ typedef struct {
     av_gpt2_params params;
     int transformer_prefix;            /* 1 if the checkpoint's names start with "transformer." */
     int has_lm_head;                   /* 1 if lm_head.weight was present (it must equal wte: tied) */
-    const char *dtype;                 /* checkpoint dtype: "F32", "F16" or "BF16" */
+    const char *dtype;                 /* checkpoint dtypes (av_st_dtypes_name): "F32", "F16", "BF16", or a mix
+                                          ("F32 and F16") when its tensors differ */
+    int in_place;                      /* 1 if every tensor is read in place from the mapping (F32, 4-byte
+                                          aligned); 0 if any was converted or copied */
     size_t file_bytes;                 /* size of model.safetensors */
     void *store;                       /* owner of the tensor memory (opaque) */
 } av_gpt2;

@@ -327,6 +327,7 @@ typedef struct {
     int n_st;
     float **owned;                     /* converted copies (F16, BF16, unaligned F32) */
     int n_owned;
+    unsigned dtypes;                   /* bit (1 << dtype) of each table tensor's dtype */
 } llama_store;
 
 static const av_st_tensor *store_find(const llama_store *s, const char *name, int *shard) {
@@ -433,6 +434,7 @@ static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err 
     float *copy = NULL;
     av_status st = av_safetensors_f32(&v, &copy, &s->st[f], t, err);
     if (!st && copy) s->owned[s->n_owned++] = copy;
+    if (!st) s->dtypes |= 1u << t->dtype;
     if (!st) *row->slot = (float *)v; /* read-only when mapped: the forward never writes parameters */
     return st;
 }
@@ -456,8 +458,8 @@ static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_e
     }
     free(tab);
     if (st) return st;
-    int f = 0;
-    m->dtype = av_st_dtype_name(store_find(s, "model.embed_tokens.weight", &f)->dtype);
+    m->dtype = av_st_dtypes_name(s->dtypes); /* every tensor's: a file may mix F32 and BF16 */
+    m->in_place = s->n_owned == 0;
     m->n_shards = s->n_st;
     for (int i = 0; i < s->n_st; i++) m->file_bytes += s->st[i].len;
     if (m->cfg.tie_word_embeddings) m->params.lm_head = m->params.embed_tokens;

@@ -122,7 +122,10 @@ void av_llama_tensor_table(av_llama_tensor *table, const av_llama_config *cfg, a
 typedef struct {
     av_llama_config cfg;
     av_llama_params params;
-    const char *dtype;                 /* dtype of embed_tokens: "F32", "F16" or "BF16" */
+    const char *dtype;                 /* checkpoint dtypes (av_st_dtypes_name): "F32", "F16", "BF16", or a mix
+                                          ("F32 and BF16") when its tensors differ */
+    int in_place;                      /* 1 if every tensor is read in place from the mapping (F32, 4-byte
+                                          aligned); 0 if any was converted or copied */
     int n_shards;                      /* 1 for model.safetensors */
     size_t file_bytes;                 /* total size of the safetensors files */
     void *store;                       /* owner of the tensor memory (opaque) */

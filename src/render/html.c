@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "render/colormap.h"
 
@@ -81,28 +82,50 @@ static void printf_(out_t *o, const char *fmt, ...) {
     if (n > 0) put(o, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+/* The bytes of the UTF-8 character at c (NUL-terminated), or 0 when they are
+ * not valid UTF-8 (RFC 3629): a --model or -o folder name need not be, and
+ * the page is UTF-8 (RFC 8259 §8.1 for its JSON), so such a byte is written
+ * as U+FFFD, as svgout.c does for the SVG. */
+static size_t utf8_len(const unsigned char *c) {
+    unsigned cp;
+    const char *why;
+    return (size_t)av_utf8_decode(c, strnlen((const char *)c, 4), &cp, &why);
+}
+
 /* A JSON string; '<', '>' and '&' as \u escapes so no text can close the
- * <script> element, control characters escaped, other UTF-8 as is. */
+ * <script> element, control characters escaped, other UTF-8 as is, a byte
+ * that is not UTF-8 as U+FFFD. */
 static void json_str(out_t *o, const char *s) {
     put(o, "\"", 1);
     for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
+        size_t n = *c < 0x80 ? 1 : utf8_len(c);
         if (*c == '"' || *c == '\\') { char e[2] = {'\\', (char)*c}; put(o, e, 2); }
         else if (*c == '\n') puts_(o, "\\n");
         else if (*c < 0x20 || *c == '<' || *c == '>' || *c == '&') printf_(o, "\\u%04x", *c);
-        else put(o, (const char *)c, 1);
+        else if (n == 0) puts_(o, "\xEF\xBF\xBD");
+        else {
+            put(o, (const char *)c, n);
+            c += n - 1;
+        }
     }
     put(o, "\"", 1);
 }
 
-/* HTML text (the <title>): &, <, > and " escaped. */
+/* HTML text (the <title>): &, <, > and " escaped, a byte that is not UTF-8 as U+FFFD. */
 static void html_text(out_t *o, const char *s) {
     for (const char *c = s ? s : ""; *c; c++) {
+        size_t n = (unsigned char)*c < 0x80 ? 1 : utf8_len((const unsigned char *)c);
         switch (*c) {
         case '&': puts_(o, "&amp;"); break;
         case '<': puts_(o, "&lt;"); break;
         case '>': puts_(o, "&gt;"); break;
         case '"': puts_(o, "&quot;"); break;
-        default: put(o, c, 1);
+        default:
+            if (n == 0) puts_(o, "\xEF\xBF\xBD");
+            else {
+                put(o, c, n);
+                c += n - 1;
+            }
         }
     }
 }
