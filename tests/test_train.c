@@ -2377,6 +2377,50 @@ static void test_cli_train_gif_one_layer_a_row(void **state) {
     }
 }
 
+/* `attnviz --train reverse --dpi 200` (and --scale) reach the training figures: they were drawn at 100 dpi
+ * whatever the options (a figure-maker's report). By plot.h's rule (f = scale × dpi / 100) the film strip
+ * and the curves have 2 × the 100-dpi run's pixels and pHYs 200 dpi, and the GIF's frames 2 × its size;
+ * at --scale 1.5 the curves have 1.5 × and their SVG's width too. No warning names --dpi or --scale. */
+static void test_cli_train_dpi_and_scale_reach_its_figures(void **state) {
+    tu_fixture *f = *state;
+    static const char *const dirs[3] = {"d100", "d200", "s15"};
+    static const char *const opt[3][2] = {{"--dpi", "100"}, {"--dpi", "200"}, {"--scale", "1.5"}};
+    int w[3][3], h[3][3]; /* run, figure (film strip, curves, GIF) */
+    double dpi[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q",
+                    opt[k][0], opt[k][1], "-o", tu_in(f, dirs[k]), NULL);
+        if (r.code != 0 || strstr(r.err, "dpi") || strstr(r.err, "scale"))
+            fail_msg("%s %s: exit %d, stderr '%s'", opt[k][0], opt[k][1], r.code, r.err);
+        tu_free(&r);
+        static const char *const pngs[2] = {"filmstrip.png", "curves.png"};
+        for (int i = 0; i < 2; i++) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", tu_in(f, dirs[k]), pngs[i]);
+            av_png_image img;
+            av_err e = {{0}};
+            if (av_png_read(path, &img, &e) != AV_OK) fail_msg("%s", e.msg);
+            w[k][i] = img.width, h[k][i] = img.height;
+            if (i == 0) dpi[k] = img.dpi;
+            av_png_image_free(&img);
+        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/attention.gif", tu_in(f, dirs[k]));
+        int e;
+        GifFileType *g = DGifOpenFileName(path, &e);
+        if (!g) fail_msg("cannot read %s", path);
+        w[k][2] = g->SWidth, h[k][2] = g->SHeight;
+        DGifCloseFile(g, &e);
+    }
+    for (int i = 0; i < 3; i++)
+        if (w[1][i] != 2 * w[0][i] || h[1][i] != 2 * h[0][i])
+            fail_msg("figure %d at --dpi 200: %d x %d, at 100: %d x %d", i, w[1][i], h[1][i], w[0][i], h[0][i]);
+    assert_true(fabs(dpi[0] - 100) < 0.1 && fabs(dpi[1] - 200) < 0.1);
+    if (w[2][1] != (int)lrint(1.5 * w[0][1]) || h[2][1] != (int)lrint(1.5 * h[0][1]))
+        fail_msg("curves at --scale 1.5: %d x %d, at 1: %d x %d", w[2][1], h[2][1], w[0][1], h[0][1]);
+}
+
 /* A frame's title names the model as the film strip does, so the frames of two --compare variants
  * (pre-ln/ and post-ln/attention.gif) can be told apart on a slide; they named only the task, step,
  * accuracy and probe. Hand-written expected strings. */
@@ -3282,6 +3326,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_dpi_and_scale_reach_its_figures, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_one_layer_a_row, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

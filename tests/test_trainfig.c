@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "render/pngout.h"
 #include "render/textlayout.h"
 #include "render/trainfig.h"
 #include "testutil.h"
@@ -453,6 +454,107 @@ static void test_curves_underlay_shows_coinciding_series(void **state) {
 /* A GIF that does not fit (RLIMIT_FSIZE 4 KiB, SIGXFSZ ignored: writes fail with EFBIG as on a full disk)
  * says why in the system's words; it said giflib's "Failed to write to given file" (a new user's report).
  * No temporary stays. Frames of noise, so giflib's LZW cannot fit them in 4 KiB. */
+/* The PNG's size and pHYs, and the SVG's width and height attributes, of a figure drawn by draw(path, meta). */
+typedef struct { int w, h; double dpi, svg_w, svg_h; } fig_size;
+static fig_size size_of(tu_fixture *f, av_status (*draw)(const char *, const av_plot_meta *), const av_plot_meta *m) {
+    fig_size z = {0};
+    assert_int_equal(draw(tu_in(f, "x.png"), m), AV_OK);
+    assert_int_equal(draw(tu_in(f, "x.svg"), m), AV_OK);
+    av_png_image img;
+    av_err e = {{0}};
+    assert_int_equal(av_png_read(tu_in(f, "x.png"), &img, &e), AV_OK);
+    z.w = img.width, z.h = img.height, z.dpi = img.dpi;
+    av_png_image_free(&img);
+    char *svg = tu_slurp_file(tu_in(f, "x.svg"), NULL);
+    assert_non_null(svg);
+    const char *open = strstr(svg, "<svg ");
+    assert_non_null(open);
+    assert_non_null(strstr(open, "width=\""));
+    z.svg_w = atof(strstr(open, "width=\"") + 7);
+    z.svg_h = atof(strstr(open, "height=\"") + 8);
+    free(svg);
+    return z;
+}
+
+static av_status draw_strip(const char *path, const av_plot_meta *m) {
+    enum { T = 4 };
+    static float att[2 * 2 * T * T];
+    for (int i = 0; i < 2 * 2 * T * T; i++) att[i] = (float)(i % 7) / 6;
+    static const char *rows[2] = {"step 0", "step 10"}, *cols[2] = {"L0 H0", "L0 H1"}, *toks[T] = {"a", "b", "c", "d"};
+    av_filmstrip fs = {.title = "t", .rows = 2, .cols = 2, .T = T, .att = att, .row_labels = rows, .col_labels = cols,
+                       .tokens = toks};
+    av_err e;
+    return av_plot_filmstrip(path, &fs, m, &e);
+}
+
+static av_status draw_curves(const char *path, const av_plot_meta *m) {
+    static const double x[4] = {0, 1, 2, 3}, y[4] = {3, 2, 1.5, 1};
+    av_series s = {.label = "loss", .x = x, .y = y, .n = 4};
+    av_curve_panel p = {.title = "loss", .y_label = "nats", .s = &s, .n_series = 1};
+    av_err e;
+    return av_plot_curves(path, &p, 1, "curves", "step", m, &e);
+}
+
+/* --dpi and --scale with --train: the film strip, the curves and the GIF were drawn at 100 dpi and scale 1
+ * whatever the options (a figure-maker's report: a 300-dpi film strip for a printed page could not be
+ * had, and nothing redraws it later). They follow plot.h's rule for every figure: each length times
+ * f = scale × dpi / 100, pHYs = dpi (PNG spec 11.3.5.3: pixels per metre = dpi / 0.0254), and the SVG's
+ * size follows scale only (its printed size does not grow with dpi). The 100-dpi figure is the reference:
+ * 2 × its pixels at dpi 200, the same SVG size; 1.5 × both at scale 1.5; a curve's stroke 2.5 px at
+ * f = 1 (2 px, 1 px past each end, svgout.c) is 3.75 at scale 1.5. */
+static void test_dpi_and_scale_multiply_training_figures(void **state) {
+    tu_fixture *f = *state;
+    av_status (*draws[2])(const char *, const av_plot_meta *) = {draw_strip, draw_curves};
+    for (int d = 0; d < 2; d++) {
+        fig_size base = size_of(f, draws[d], &META);
+        av_plot_meta m = META;
+        m.dpi = 200;
+        fig_size at200 = size_of(f, draws[d], &m);
+        m.dpi = 0;
+        m.scale = 1.5f;
+        fig_size big = size_of(f, draws[d], &m);
+        if (at200.w != 2 * base.w || at200.h != 2 * base.h || fabs(at200.dpi - 200) > 0.1 || base.dpi < 99.9 ||
+            base.dpi > 100.1 || at200.svg_w != base.svg_w || at200.svg_h != base.svg_h)
+            fail_msg("figure %d at 200 dpi: %d x %d px, %.1f dpi, svg %g x %g; at 100: %d x %d px, %.1f dpi, svg %g x %g",
+                     d, at200.w, at200.h, at200.dpi, at200.svg_w, at200.svg_h, base.w, base.h, base.dpi, base.svg_w,
+                     base.svg_h);
+        if (big.w != (int)lrint(1.5 * base.w) || big.h != (int)lrint(1.5 * base.h) ||
+            fabs(big.svg_w - 1.5 * base.svg_w) > 1 || fabs(big.svg_h - 1.5 * base.svg_h) > 1)
+            fail_msg("figure %d at scale 1.5: %d x %d px, svg %g x %g; at 1: %d x %d, svg %g x %g", d, big.w, big.h,
+                     big.svg_w, big.svg_h, base.w, base.h, base.svg_w, base.svg_h);
+    }
+    char *svg = tu_slurp_file(tu_in(f, "x.svg"), NULL); /* the curves at scale 1.5, drawn last */
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "<polyline "));
+    assert_non_null(strstr(strstr(svg, "<polyline "), "stroke-width=\"3.8\"")); /* 3.75 printed with %.1f */
+    free(svg);
+}
+
+/* A figure stays within AV_PLOT_MAX_PX a side whatever dpi: a 16 x 16 film strip of 24 tokens is close to
+ * AV_FILMSTRIP_MAX_PX at 100 dpi, so 600 dpi (f = 6) would make it over 14,000 px; f is lowered to fit. */
+static void test_training_figures_stay_within_the_pixel_bound(void **state) {
+    tu_fixture *f = *state;
+    enum { R = 16, C = 16, T = 24 };
+    float *att = calloc((size_t)R * C * T * T, sizeof *att);
+    assert_non_null(att);
+    const char *rows[R], *cols[C], *toks[T];
+    for (int i = 0; i < R; i++) rows[i] = "step 1000 Â· acc 100.0 %";
+    for (int i = 0; i < C; i++) cols[i] = "L9 H9";
+    for (int i = 0; i < T; i++) toks[i] = "w";
+    av_filmstrip fs = {.title = "t", .rows = R, .cols = C, .T = T, .att = att, .row_labels = rows, .col_labels = cols,
+                       .tokens = toks};
+    av_plot_meta m = META;
+    m.dpi = 600;
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "big.png"), &fs, &m, &e), AV_OK);
+    free(att);
+    av_png_image img;
+    assert_int_equal(av_png_read(tu_in(f, "big.png"), &img, &e), AV_OK);
+    assert_true(img.width <= AV_PLOT_MAX_PX && img.height <= AV_PLOT_MAX_PX);
+    assert_true(img.width > AV_PLOT_MAX_PX * 9 / 10 || img.height > AV_PLOT_MAX_PX * 9 / 10); /* lowered, not dropped */
+    av_png_image_free(&img);
+}
+
 static void test_gif_on_a_full_disk_says_why(void **state) {
     tu_fixture *f = *state;
     enum { W = 96, H = 96 };
@@ -482,6 +584,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_filmstrip_probe_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_labels_queries, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gif_on_a_full_disk_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dpi_and_scale_multiply_training_figures, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_training_figures_stay_within_the_pixel_bound, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_long_title_breaks_between_pieces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_svg_lines_are_polylines, tu_setup_tmpdir, tu_teardown_tmpdir),

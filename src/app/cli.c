@@ -702,7 +702,7 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
     static const char *const kTrainUses[] = {"d-model", "heads", "seed", "positions", "rope-style", "rope-base",
                                              "no-scale", "outdir", "quiet", "compare", "train", "layers", "steps",
                                              "batch", "lr", "weight-decay", "schedule", "warmup", "norm", "kernel",
-                                             "help", "version"};
+                                             "dpi", "scale", "help", "version"};
     int n = 0;
     char opt[96];
     if (o->dump_dir) {
@@ -741,11 +741,11 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
         if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
             snprintf(msgs[n++], 160, "%.50s has no effect with --train: it is for one attention layer, "
                      "not a model (--model refuses it too)", opt);
-        else if (!strcmp(name, "dpi") || !strcmp(name, "scale") || !strcmp(name, "format") || !strcmp(name, "cmap"))
-            /* "use it on a run of the trained folder" read as a way to redraw the film strip or the curves at
-             * 300 dpi; --model draws the model's maps, and nothing redraws the training figures (their
-             * snapshots are not kept): a figure-maker's report */
-            snprintf(msgs[n++], 160, "%.20s has no effect with --train: its figures are fixed (PNG + SVG, 100 dpi, "
+        else if (!strcmp(name, "format") || !strcmp(name, "cmap"))
+            /* "use it on a run of the trained folder" read as a way to redraw the film strip or the curves;
+             * --model draws the model's maps, and nothing redraws the training figures (their snapshots are
+             * not kept): a figure-maker's report. --dpi and --scale do apply to them */
+            snprintf(msgs[n++], 160, "%.20s has no effect with --train: its figures are fixed (PNG + SVG, "
                      "viridis); the trained model's maps take it: attnviz --model DIR ...", opt);
         else
             snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "

@@ -870,7 +870,8 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     char run[32], weights[160];
     train_run_id(run, o);
     train_weights_note(weights, sizeof weights, o);
-    av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
+    av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
+                         .scale = o->fig_scale};
     /* from the moment the model's files are renamed in, a Ctrl-C leaves the new model with some of its figures:
      * say so, and leave none of the model's predecessor (its attention.gif said "trained on sort" beside a reverse
      * model: a new user's report); with --compare, in parentheses, what the other variant folders hold and that
@@ -1262,7 +1263,8 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     char run[32], weights[160];
     train_run_id(run, o);
     train_weights_note(weights, sizeof weights, o);
-    av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run};
+    av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
+                         .scale = o->fig_scale};
     if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
         char msg[AV_INTERRUPT_MSG_MAX], list[700] = "";
         for (int i = 0; i < n; i++) {
@@ -1622,6 +1624,7 @@ av_status av_train_command(const av_options *op, const char *command_line, av_er
         .warmup_set = av_option_given(op, "warmup"),
         .layers = op->layers, .warmup = op->warmup, .schedule = (av_schedule)op->schedule, .norm = (av_norm)op->norm,
         .scale = !op->no_scale, .seed = op->seed, .quiet = op->quiet, .command_line = command_line,
+        .dpi = op->dpi, .fig_scale = (float)op->scale,
         .positions = av_option_given(op, "positions") ? op->positions : AV_POS_LEARNED,
         .rope_style = op->rope_style, .rope_base = op->rope_base,
         .reference = op->kernel == AV_KERNEL_REFERENCE + 1, /* op->kernel counts auto as 0 */

@@ -52,6 +52,9 @@ typedef struct {
     uint64_t seed;
     av_train_compare compare;
     int quiet;                                 /* only errors */
+    int dpi;                                   /* the figures' resolution, pixels per inch (0 = 100): PNG pixels
+                                                  grow, printed size stays (plot.h av_plot_meta) */
+    float fig_scale;                           /* the figures' size multiplier, --scale (0 = 1), for slides */
     int tty;                                   /* 1 = a progress bar on stderr */
     const char *command_line;                  /* for the figures' Description */
 } av_train_opts;

@@ -1147,35 +1147,20 @@ const av_dl_item *av_plot_panel(const av_dlist *dl, int p) {
 /* ---------------------------------------------------------------- scaling */
 
 /* An edge at v px of the unscaled layout, at factor f. */
-static int scaled(int v, double f) {
-    return (int)lrint(v * f);
-}
-
-/* Multiply every coordinate, font size and the hatch by sz->f (edges are
- * rounded, so boxes that touch still touch; a 1 px line stays >= 1 px), and
- * record the dpi for the SVG back end. Counts missing glyphs first. */
+/* Multiply every coordinate, font size and the hatch by sz->f (av_dl_scale),
+ * and record the dpi for the SVG back end. Counts missing glyphs first. */
 static void dl_finish(av_dlist *dl, const sizing *sz, const av_plot_meta *meta) {
     count_missing(dl);
     dl->dpi = meta && meta->dpi > 0 ? meta->dpi : 100;
-    double f = sz->f;
-    if (f == 1.0) return;
-    for (size_t k = 0; k < dl->n; k++) {
-        av_dl_item *it = &dl->items[k];
-        if (it->kind == AV_DL_TEXT) {
-            it->text.x = (float)(it->text.x * f);
-            it->text.y = (float)(it->text.y * f);
-            it->text.size = (float)(it->text.size * f);
-            continue;
-        }
-        int x0 = scaled(it->x0, f), x1 = scaled(it->x1, f), y0 = scaled(it->y0, f), y1 = scaled(it->y1, f);
-        if (it->x1 > it->x0 && x1 <= x0) x1 = x0 + 1;
-        if (it->y1 > it->y0 && y1 <= y0) y1 = y0 + 1;
-        it->x0 = x0, it->x1 = x1, it->y0 = y0, it->y1 = y1;
-    }
-    dl->width = scaled(dl->width, f);
-    dl->height = scaled(dl->height, f);
-    dl->hatch_period = imax(4, scaled(AV_HATCH_PERIOD, f));
-    dl->hatch_width = (float)(AV_HATCH_WIDTH * f);
+    av_dl_scale(dl, sz->f);
+}
+
+void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta) {
+    sizing sz = sizing_of(meta);
+    int side = imax(dl->width, dl->height);
+    if (side > 0 && side * sz.f > AV_PLOT_MAX_PX) sz.f = (double)AV_PLOT_MAX_PX / side; /* a side stays within */
+    dl->dpi = meta && meta->dpi > 0 ? meta->dpi : 100;
+    av_dl_scale(dl, sz.f);
 }
 
 /* End of a layout: free the label and title scratch, then either report an

@@ -254,6 +254,13 @@ av_status av_plot_layout_matrix(av_dlist *dl, const av_heatmap *hms, int n, cons
                                 const av_plot_meta *meta, av_err *err);
 av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err);
 
+/* A figure laid out elsewhere (render/trainfig.c) at 100 dpi and scale 1,
+ * brought to meta's dpi and scale as this file's figures are: every length
+ * times f = scale × dpi / 100, clamped to 0.25..8 and then lowered so that no
+ * side passes AV_PLOT_MAX_PX; dl->dpi = meta's (0 = 100), for the pHYs chunk
+ * and the SVG's size. meta NULL or zero: nothing changes. No errors. */
+void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta);
+
 /* Write a laid-out figure: SVG when path ends in ".svg" (any case), else PNG
  * with tEXt Title (title), Software and Description (from meta) and pHYs.
  * Atomic (io/fileio.h). Errors: AV_ERUNTIME naming path (I/O, OOM, dl->oom). */

@@ -89,13 +89,43 @@ void av_dl_hatch(av_dlist *dl, int x0, int y0, int x1, int y1) {
     it->color = AV_HATCH_INK;
 }
 
+static int scaled_px(int v, double f) { return (int)lrint(v * f); }
+
+void av_dl_scale(av_dlist *dl, double f) {
+    if (f == 1.0) return;
+    for (size_t k = 0; k < dl->n; k++) {
+        av_dl_item *it = &dl->items[k];
+        if (it->kind == AV_DL_TEXT) {
+            it->text.x = (float)(it->text.x * f);
+            it->text.y = (float)(it->text.y * f);
+            it->text.size = (float)(it->text.size * f);
+            continue;
+        }
+        int x0 = scaled_px(it->x0, f), x1 = scaled_px(it->x1, f), y0 = scaled_px(it->y0, f), y1 = scaled_px(it->y1, f);
+        if (it->x1 > it->x0 && x1 <= x0) x1 = x0 + 1;
+        if (it->y1 > it->y0 && y1 <= y0) y1 = y0 + 1;
+        it->x0 = x0, it->x1 = x1, it->y0 = y0, it->y1 = y1;
+        if (it->kind == AV_DL_LINE) {
+            av_dl_segment *l = &it->line;
+            l->xa = (float)(l->xa * f), l->ya = (float)(l->ya * f), l->xb = (float)(l->xb * f), l->yb = (float)(l->yb * f);
+            l->width = (float)((l->width > 0 ? l->width : 2) * f);
+            l->extra = scaled_px(l->extra, f);
+        }
+    }
+    dl->width = scaled_px(dl->width, f);
+    dl->height = scaled_px(dl->height, f);
+    int period = scaled_px(dl->hatch_period > 1 ? dl->hatch_period : AV_HATCH_PERIOD, f);
+    dl->hatch_period = period < 4 ? 4 : period;
+    dl->hatch_width = (float)((dl->hatch_width > 0 ? dl->hatch_width : AV_HATCH_WIDTH) * f);
+}
+
 void av_dl_line(av_dlist *dl, float xa, float ya, float xb, float yb, int x0, int y0, int x1, int y1, int extra,
                 av_rgb c) {
     av_dl_item *it = dl_push(dl, AV_DL_LINE);
     if (!it) return;
     set_box(it, x0, y0, x1, y1);
     it->color = c;
-    it->line = (av_dl_segment){xa, ya, xb, yb, extra};
+    it->line = (av_dl_segment){xa, ya, xb, yb, extra, 0};
 }
 
 void av_dl_heatmap(av_dlist *dl, int x0, int y0, int x1, int y1, const av_dl_heat *heat) {
@@ -183,14 +213,16 @@ static void paint_line(const canvas *cv, const av_dl_item *it) {
     const av_dl_segment *l = &it->line;
     float xa = l->xa, ya = l->ya, xb = l->xb, yb = l->yb;
     int c0 = (int)floorf(xa), c1 = (int)floorf(xb), extra = l->extra;
+    int w = l->width > 0 ? (int)lrintf(l->width) : 2, reach = w / 2; /* 2 px wide, 1 px past each end at f = 1 */
+    if (w < 1) w = 1;
     if (c1 < c0) { int t = c0; c0 = c1; c1 = t; }
     for (int x = c0; x <= c1; x++) {
         float t0 = xb > xa ? ((float)x - xa) / (xb - xa) : 0, t1 = xb > xa ? ((float)x + 1 - xa) / (xb - xa) : 1;
         t0 = t0 < 0 ? 0 : t0 > 1 ? 1 : t0;
         t1 = t1 < 0 ? 0 : t1 > 1 ? 1 : t1;
         float y0 = ya + (yb - ya) * t0, y1 = ya + (yb - ya) * t1;
-        int lo = (int)floorf(fminf(y0, y1)) - 1 - extra, hi = (int)ceilf(fmaxf(y0, y1)) + 1 + extra;
-        int xl = x - extra < it->x0 ? it->x0 : x - extra, xr = x + 2 + extra > it->x1 ? it->x1 : x + 2 + extra;
+        int lo = (int)floorf(fminf(y0, y1)) - reach - extra, hi = (int)ceilf(fmaxf(y0, y1)) + reach + extra;
+        int xl = x - extra < it->x0 ? it->x0 : x - extra, xr = x + w + extra > it->x1 ? it->x1 : x + w + extra;
         if (lo < it->y0) lo = it->y0;
         if (hi > it->y1) hi = it->y1;
         if (x >= it->x0 && x < it->x1 && hi > lo) fill_box(cv, xl, lo, xr, hi, it->color);

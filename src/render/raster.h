@@ -81,6 +81,7 @@ typedef struct {
 typedef struct {
     float xa, ya, xb, yb; /* a segment of a curve, px; the item's box clips it (the axes) */
     int extra;            /* px of halo on each side (an underlay band), 0 for none */
+    float width;          /* the line's width, px; 0 = 2 (av_dl_scale sets it) */
 } av_dl_segment;
 
 typedef struct {
@@ -124,14 +125,23 @@ void av_dl_text_run(av_dlist *dl, const char *utf8, float x, float y, float size
                     int rot90, int bold, av_rgb ink);
 /* A segment of a curve from (xa, ya) to (xb, yb), px, clipped to the box
  * [x0, x1) x [y0, y1) (the axes). The raster draws it as one box per pixel
- * column, 2 px wide and reaching 1 px past the segment's ends in y, `extra`
- * px more on each side; the SVG back end joins segments that continue one
- * another (same colour, halo and clip, each starting where the last ended)
+ * column, w = 2 px wide and reaching w/2 px past the segment's ends in y
+ * (av_dl_scale multiplies w), `extra` px more on each side; the SVG back end
+ * joins segments that continue one another (same colour, width, halo and
+ * clip, each starting where the last ended)
  * into one <polyline>, a vector line as matplotlib's SVG has (they were a
  * <rect> per pixel column: 7,907 in one curves.svg, a figure-maker's
  * report). */
 void av_dl_line(av_dlist *dl, float xa, float ya, float xb, float yb, int x0, int y0, int x1, int y1, int extra,
                 av_rgb c);
+
+/* Multiply every coordinate, box, font size, line width and halo, the
+ * figure's size and the hatch (AV_HATCH_PERIOD, AV_HATCH_WIDTH at f = 1) by
+ * f > 0: a list laid out at 100 dpi and scale 1 becomes the same figure at
+ * f = scale × dpi / 100 (plot.h av_plot_meta). Box edges are rounded, so boxes
+ * that touch still touch, and a box 1 px or more across stays at least 1 px.
+ * f = 1 changes nothing. */
+void av_dl_scale(av_dlist *dl, double f);
 
 /* size bytes (zeroed) owned by the list and freed by av_dl_free: for data
  * a HEAT item points at that the caller does not keep (e.g. a constant

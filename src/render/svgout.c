@@ -86,7 +86,7 @@ static void hex(char out[8], av_rgb c) {
  * and b starts where a ends. */
 static int line_continues(const av_dl_item *a, const av_dl_item *b) {
     return b->kind == AV_DL_LINE && a->color.r == b->color.r && a->color.g == b->color.g && a->color.b == b->color.b &&
-           a->line.extra == b->line.extra && a->x0 == b->x0 && a->y0 == b->y0 && a->x1 == b->x1 && a->y1 == b->y1 &&
+           a->line.extra == b->line.extra && a->line.width == b->line.width && a->x0 == b->x0 && a->y0 == b->y0 && a->x1 == b->x1 && a->y1 == b->y1 &&
            a->line.xb == b->line.xa && a->line.yb == b->line.ya;
 }
 
@@ -101,7 +101,8 @@ static size_t put_polyline(FILE *fp, const av_dl_item *items, size_t n, size_t k
     fprintf(fp, "<clipPath id=\"line%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n", id,
             it->x0, it->y0, it->x1 - it->x0, it->y1 - it->y0);
     fprintf(fp, "<polyline clip-path=\"url(#line%d)\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
-            "stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"%.2f,%.2f", id, col, 2.5 + 2.0 * it->line.extra,
+            "stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"%.2f,%.2f", id, col,
+            1.25 * (it->line.width > 0 ? it->line.width : 2) + 2.0 * it->line.extra,
             (double)it->line.xa, (double)it->line.ya);
     size_t used = 0;
     do {

@@ -219,6 +219,7 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
     for (int k = 0; k < n_lines; k++)
         av_dl_text_run(&dl, lines[k], dl.width * 0.5f, 30 + 24.0f * k, 18, AV_ANCHOR_MIDDLE, 0, 1, INK);
     for (int p = 0; p < n_panels; p++) emit_panel(&dl, &panels[p], left + p * PW, top, x_label);
+    av_plot_scale_laid_out(&dl, meta); /* --dpi, --scale: laid out at 100 dpi, scale 1 */
     av_status st = av_plot_write(path, &dl, title, meta, err);
     av_dl_free(&dl);
     return st;
@@ -353,6 +354,7 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
                 av_dl_text_run(&dl, fs->tokens[t], (float)gx + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
                                (float)yk, (float)font, AV_ANCHOR_END, 1, 0, INK);
     }
+    av_plot_scale_laid_out(&dl, meta); /* --dpi, --scale: laid out at 100 dpi, scale 1 */
     av_status st = av_plot_write(path, &dl, fs->title, meta, err);
     av_dl_free(&dl);
     return st;

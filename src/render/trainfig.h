@@ -11,6 +11,10 @@
  * Curves are drawn as 2-px lines (the display list's line item: one
  * <polyline> per series in SVG), markers as MARKER-px squares, so PNG and
  * SVG show the same figure. Colours are matplotlib's tab10 in order.
+ * Sizes here are at 100 dpi and scale 1; meta's dpi and scale multiply the
+ * finished figure as they do plot.h's (av_plot_scale_laid_out: f = scale ×
+ * dpi / 100, no side past AV_PLOT_MAX_PX), so --dpi 300 keeps the printed
+ * size with 3 times the pixels, and the SVG's size follows scale only.
  *
  * Non-goals: general plotting (x is linear or symlog, y linear; no error
  * bands), GIF with
