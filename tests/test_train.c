@@ -565,7 +565,9 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "3 1 4 > 4 2 3", "token 5 [␣2] is not the task's answer"},
         {0, "3 1 4 > 4 1 3 9", "4 answer digits after > for 3 digits: the answer is complete"},
         {0, "3 1 4 1 5 > 5 1 4 2", "token 9 [␣2] is not the task's answer: reverse of \"3 1 4 1 5\" is \"5 1 4 1 3\""},
-        {0, "3 1 > 1 3", "2 answer digits after > for 2 digits: the answer is complete"},
+        /* a whole example, prompt and answer, as training saw it (the film strip's probe is one): inside for its
+         * attention; test_cli_whole_example_is_not_outside_its_task checks its own note */
+        {0, "3 1 > 1 3", NULL},
         {0, "10 2 >", "token 1 [0] has no space before it"},
         {0, "3 1 > 1 >", "token 4 [␣>] is a second >"},
         {0, "我 爱 你", "token 0 [<0xE6>] is the first of 3 bytes of '我' (U+6211), not a digit or >"},
@@ -841,6 +843,9 @@ static void test_cli_toy_model_figures_say_the_input_is_outside_its_task(void **
         {"3 1 4 > 7", "; F32) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of",
          "; F32) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of"},
         {"3 1 4 >", NULL, NULL},
+        /* the film strip's probe with its answer, a whole training example: "outside its task: 5 answer digits
+         * after > for 5 digits: the answer is complete" was in every title (a figure-maker's report) */
+        {"3 1 4 1 5 > 5 1 4 1 3", NULL, NULL},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         tu_result r;
@@ -872,6 +877,45 @@ static int32_t toy_id(const char *t) {
     fail_msg("no toy token \"%s\"", t);
     return -1;
 }
+
+/* A whole example of the task, prompt and complete answer, is what training saw: its attention is the
+ * model's trained behaviour, and only what follows it is outside the task. The note said "this input is
+ * outside that: 5 answer digits after > for 5 digits: the answer is complete" and every figure's title
+ * "this input is outside its task" for the film strip's own probe (a figure-maker's report). By the
+ * task's rule (nn/tasks.h): "3 1 > 1 3" and "3 1 4 1 5 > 5 1 4 1 3" are whole examples of reverse,
+ * "3 1 > 1 3 3" is past one, "3 1 > 1" is not yet one, sort's "3 1 > 1 3" is whole, and induction has none. */
+static void test_cli_whole_example_is_not_outside_its_task(void **state) {
+    tu_fixture *f = *state;
+    static const struct { av_task_kind k; const char *text; int whole; } cases[] = {
+        {AV_TASK_REVERSE, "3 1 > 1 3", 1}, {AV_TASK_REVERSE, "3 1 4 1 5 > 5 1 4 1 3", 1},
+        {AV_TASK_REVERSE, "3 1 > 1 3 3", 0}, {AV_TASK_REVERSE, "3 1 > 1", 0}, {AV_TASK_REVERSE, "3 1 > 3 1", 0},
+        {AV_TASK_SORT, "3 1 > 1 3", 1}, {AV_TASK_SORT, "3 1 > 3 1", 0}, {AV_TASK_INDUCTION, "a b a b", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int32_t ids[32];
+        int T = 0;
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", cases[i].text);
+        for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
+            char t[8];
+            snprintf(t, sizeof t, T ? " %s" : "%s", w);
+            ids[T++] = toy_id(t);
+        }
+        if (av_task_ids_whole_example(cases[i].k, ids, T) != cases[i].whole)
+            fail_msg("\"%s\" (task %d): whole example %d, want %d", cases[i].text, (int)cases[i].k, !cases[i].whole,
+                     cases[i].whole);
+    }
+    train_small(f, "reverse", "2", "m");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 > 1 3", NULL);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: note: this input is a whole example of %s's task, reverse (2 to 8 digits, "
+             "then >, like \"3 1 4 1 5 >\"), its answer complete, as training saw it; what comes after it is outside "
+             "the task, so a continuation means nothing, however probable it looks\n", tu_in(f, "m"));
+    if (r.code != 0 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s'\nwant '%s'", r.code, r.err, want);
+    tu_free(&r);
+}
+
 
 /* Where a continuation leaves the task, by hand (nn/tasks.h): input "3 1 >" (n = 2) then generated
  * tokens. The note was one token late for a bad token and for induction's length (a new user's report):
@@ -3329,6 +3373,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_dpi_and_scale_reach_its_figures, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_one_layer_a_row, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_whole_example_is_not_outside_its_task, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_title_names_noam, tu_setup_tmpdir, tu_teardown_tmpdir),

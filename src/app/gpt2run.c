@@ -268,6 +268,14 @@ static void note_outside_task(av_gpt2run *r) {
     r->outside[0] = 0;
     if (kind < 0 || !av_task_ids_outside((av_task_kind)kind, r->ids, r->T, &bad, why, sizeof why)) return;
     av_task_describe(what, sizeof what, (av_task_kind)kind);
+    if (av_task_ids_whole_example((av_task_kind)kind, r->ids, r->T)) {
+        /* a training example as it was trained, the film strip's probe too: its attention is the trained
+         * model's, so no figure says "outside its task" (a figure-maker's report); only what follows is */
+        fprintf(stderr, "attnviz: note: this input is a whole example of %s's task, %s (%s), its answer complete, "
+                "as training saw it; what comes after it is outside the task, so a continuation means nothing, "
+                "however probable it looks\n", r->dir, r->task, what);
+        return;
+    }
     if (bad >= 0) av_gpt2run_label(label, sizeof label, r, r->ids[bad]);
     /* kept for the figures and the page, which said nothing of it (a figure-maker's report) */
     if (bad >= 0) snprintf(r->outside, sizeof r->outside, "token %d [%.60s] %s", bad, label, why);

@@ -301,6 +301,13 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
     return 1;
 }
 
+int av_task_ids_whole_example(av_task_kind kind, const int32_t *ids, int T) {
+    int bad;
+    char why[160];
+    return kind != AV_TASK_INDUCTION && T >= 2 && !av_task_ids_outside(kind, ids, T - 1, &bad, why, sizeof why) &&
+           av_task_ids_outside(kind, ids, T, &bad, why, sizeof why) && bad < 0; /* the sequence, not a token */
+}
+
 int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, int steps, int *token, char *why,
                                 size_t n) {
     int bad, bad0;

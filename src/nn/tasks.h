@@ -147,6 +147,15 @@ int av_task_find(const char *name);
  * answer: after a comes z, the letter after the first a (token 2)"). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
 
+/* 1 if ids (T tokens) are a whole example of the task, prompt and complete
+ * answer, as training saw them ("3 1 4 1 5 > 5 1 4 1 3" for reverse): the
+ * first T − 1 tokens are inside the task (av_task_ids_outside 0) and the last
+ * completes the answer. Such a sequence is outside the task only for what
+ * comes after it (av_task_ids_outside says "the answer is complete"); its
+ * attention is the trained model's own. 0 otherwise, and always for induction
+ * (its sequences have no end). */
+int av_task_ids_whole_example(av_task_kind kind, const int32_t *ids, int T);
+
 /* Where a continuation leaves the task: ids holds an input of T tokens
  * inside the task (av_task_ids_outside 0), then `steps` generated ones.
  * Generated token j (from 0) is the task's while the sequence up to and with
