@@ -817,6 +817,43 @@ static void test_model_compare_scale_names_the_models_positions(void **state) {
     }
 }
 
+/* compare_scale of a --model marks the panel of the setting the model was trained with: on a toy trained
+ * with --no-scale (config.json "scale": false) the panels "scaled ÷√d_k" and "no scale" stood as equals, and
+ * only the terminal's trace said which the model runs with (a figure-maker's report). Each toy's own is
+ * named by how it was trained (the --no-scale flag), not read from the program. */
+static void test_model_compare_scale_marks_the_models_own(void **state) {
+    tu_fixture *f = *state;
+    static const char *const own[] = {">scaled ÷√d_k (the model's own)</text>", ">no scale (the model's own)</text>"};
+    static const char *const other[] = {">no scale</text>", ">scaled ÷√d_k</text>"};
+    for (int ns = 0; ns < 2; ns++) {
+        tu_result r;
+        char toy[16], out[16], path[4400];
+        snprintf(toy, sizeof toy, "toy%d", ns);
+        snprintf(out, sizeof out, "o%d", ns);
+        if (ns)
+            run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2",
+                        "--no-scale", "-o", tu_in(f, toy), NULL);
+        else
+            run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o",
+                        tu_in(f, toy), NULL);
+        if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        run_attnviz(&r, NULL, "-q", "--model", tu_in(f, toy), "--compare", "scale", "--format", "svg", "-o",
+                    tu_in(f, out), "3 1 4 1 5 >", NULL);
+        if (r.code != 0) fail_msg("--compare scale: exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/%s/compare_scale.svg", f->dir, out);
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        if (!strstr(svg, own[ns])) fail_msg("%s compare_scale.svg has no panel '%s'", ns ? "--no-scale" : "scaled", own[ns]);
+        if (!strstr(svg, other[ns])) fail_msg("%s compare_scale.svg has no panel '%s'", ns ? "--no-scale" : "scaled", other[ns]);
+        int n = 0;
+        for (const char *p = strstr(svg, "(the model's own)"); p; p = strstr(p + 1, "(the model's own)")) n++;
+        if (n != 1) fail_msg("%s compare_scale.svg says \"(the model's own)\" %d times", ns ? "--no-scale" : "scaled", n);
+        free(svg);
+    }
+}
+
 /* More tokens than the model's n_positions: the message says it is the
  * model's limit and which key sets it (was "outside the allowed range
  * 1..64"). "a" then 69 × " a" is 70 GPT-2 tokens (one per pre-token). */
@@ -1113,6 +1150,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_compare_scale_marks_the_models_own, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -1,6 +1,8 @@
 /* test_trainfig.c - the training figures (render/trainfig.h): the film strip's
  * layout and the learning curves, read back from their SVG files.
  *
+ * attention.gif's colours are read back with giflib.
+ *
  * Like test_plot.c these check structure, never one font's pixels: where a
  * <text> is anchored against the width the text layout measures, and how
  * many markers a curve draws.
@@ -14,6 +16,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <gif_lib.h>
 
 #include "render/pngout.h"
 #include "render/textlayout.h"
@@ -568,7 +571,7 @@ static void test_gif_on_a_full_disk_says_why(void **state) {
     void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
     av_err err = {{0}};
-    av_status st = av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, &err);
+    av_status st = av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, AV_CMAP_VIRIDIS, &err);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     signal(SIGXFSZ, was);
     assert_int_equal(st, AV_ERUNTIME);
@@ -576,6 +579,80 @@ static void test_gif_on_a_full_disk_says_why(void **state) {
     snprintf(want, sizeof want, "cannot write '%s': File too large", tu_in(f, "a.gif"));
     assert_string_equal(err.msg, want);
     assert_int_equal(count_entries(f->dir), 0);
+}
+
+/* Squared distance of two sRGB colours. */
+static int rgb_d2(const unsigned char *a, const unsigned char *b) {
+    int d2 = 0;
+    for (int c = 0; c < 3; c++) d2 += (a[c] - b[c]) * (a[c] - b[c]);
+    return d2;
+}
+
+/* attention.gif's cells keep their colour map's colours: giflib's GifQuantizeBuffer (5 bits a channel, a
+ * median cut per frame) drew a weight of 0.398, viridis #2a778e, as #287088 and the colour bar in ~25 bands
+ * (a figure-maker's report). Frames: a colour-bar ramp of all 256 entries of the map (the second frame
+ * reversed), a grey ramp 0..255 (anti-aliased text), the figure's own greys (white, #222 text, #333 spines,
+ * the hatch's #E4E4E4 and #8C8C8C) and the 0.398 cell. Bound: the palette holds every table entry or both
+ * its neighbours, so pixel j is no farther from entry j than the farther of entries j − 1 and j + 1 (for
+ * viridis at most 3.7 in 0..255 units, one table step); a grey at most 5 levels (the palette's widest gap
+ * of grey levels is 11); the figure's greys exactly. Expected colours are colormap.c's tables
+ * (matplotlib's). */
+static void test_gif_keeps_the_colour_maps_colours(void **state) {
+    tu_fixture *f = *state;
+    enum { W = 256, H = 40 };
+    static unsigned char px[2][W * H * 3];
+    static const unsigned char figure_greys[6] = {0xFF, 0x22, 0x33, 0xE4, 0x8C, 0x00};
+    static const unsigned char cell[3] = {0x2a, 0x77, 0x8e}; /* viridis at 0.398: entry floor(0.398 · 256) = 101 */
+    const av_cmap maps[2] = {AV_CMAP_VIRIDIS, AV_CMAP_MAGMA};
+    for (int m = 0; m < 2; m++) {
+        for (int k = 0; k < 2; k++)
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    unsigned char *p = px[k] + ((size_t)y * W + x) * 3;
+                    int j = k ? 255 - x : x;
+                    if (y < 10) av_cmap_entry(maps[m], j, p);
+                    else if (y < 20) p[0] = p[1] = p[2] = (unsigned char)j;
+                    else p[0] = p[1] = p[2] = figure_greys[x / 43];
+                }
+        if (m == 0) memcpy(px[0] + ((size_t)30 * W + 10) * 3, cell, 3);
+        const unsigned char *frames[2] = {px[0], px[1]};
+        av_err err = {{0}};
+        assert_int_equal(av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, maps[m], &err), AV_OK);
+        int gerr = 0;
+        GifFileType *g = DGifOpenFileName(tu_in(f, "a.gif"), &gerr);
+        assert_non_null(g);
+        assert_int_equal(DGifSlurp(g), GIF_OK);
+        assert_int_equal(g->ImageCount, 2);
+        for (int k = 0; k < 2; k++) {
+            const SavedImage *im = &g->SavedImages[k];
+            const ColorMapObject *cm = im->ImageDesc.ColorMap ? im->ImageDesc.ColorMap : g->SColorMap;
+            assert_non_null(cm);
+            assert_int_equal(im->ImageDesc.Width, W);
+            assert_int_equal(im->ImageDesc.Height, H);
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    const GifColorType *c = &cm->Colors[im->RasterBits[(size_t)y * W + x]];
+                    const unsigned char got[3] = {c->Red, c->Green, c->Blue}, *want = px[k] + ((size_t)y * W + x) * 3;
+                    int j = k ? 255 - x : x, bound2 = 0;
+                    int entry = y < 10 ? j : m == 0 && k == 0 && y == 30 && x == 10 ? 101 : -1; /* its table entry */
+                    if (entry >= 0) {
+                        for (int nb = entry - 1; nb <= entry + 1; nb += 2) {
+                            unsigned char e[3];
+                            av_cmap_entry(maps[m], nb < 0 ? 1 : nb > 255 ? 254 : nb, e);
+                            int d2 = rgb_d2(e, want);
+                            bound2 = d2 > bound2 ? d2 : bound2;
+                        }
+                    } else if (y < 20) {
+                        bound2 = 3 * 5 * 5;
+                    }
+                    if (rgb_d2(got, want) > bound2)
+                        fail_msg("%s, frame %d, pixel (%d, %d): #%02x%02x%02x drawn #%02x%02x%02x, %.1f apart, bound %.1f",
+                                 av_cmap_name(maps[m]), k, x, y, want[0], want[1], want[2], got[0], got[1], got[2],
+                                 sqrt(rgb_d2(got, want)), sqrt(bound2));
+                }
+        }
+        DGifCloseFile(g, &gerr);
+    }
 }
 
 int main(void) {
@@ -588,6 +665,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_training_figures_stay_within_the_pixel_bound, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_gif_keeps_the_colour_maps_colours, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_long_title_breaks_between_pieces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_svg_lines_are_polylines, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -165,6 +165,7 @@ static av_status settings(av_comparison *c, av_config *cfgs, const av_model *m, 
         cfgs[0] = *c0; cfgs[0].scale = 1; snprintf(c->names[0], 64, "scaled ÷√d_k");
         cfgs[1] = *c0; cfgs[1].scale = 0; snprintf(c->names[1], 64, "no scale");
         c->n = 2;
+        if (m->model_layer) c->own = c0->scale ? 0 : 1; /* as the model runs: a --no-scale toy's config.json */
     } else if (c->kind == AV_CMP_POSITIONS) {
         const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
         for (int p = 0; p < 3; p++) {
@@ -221,6 +222,7 @@ av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind ki
     c->kind = kind;
     c->H = m->cfg.H;
     c->model_layer = m->model_layer;
+    c->own = -1;
     describe_shared(c, m);
     if (kind == AV_CMP_ORDER) return run_order(c, m, err);
     av_config cfgs[AV_CMP_MAX_SETTINGS];
@@ -329,13 +331,17 @@ av_status av_compare_plot(const char *path, const av_comparison *c, const av_tok
     if (c->kind == AV_CMP_ORDER) return plot_order(path, c, toks, h, context, meta, err);
     int T = c->runs[0].cfg.T;
     av_heatmap hms[AV_CMP_MAX_SETTINGS];
-    char titles[AV_CMP_MAX_SETTINGS][256], title[2048];
+    char names[AV_CMP_MAX_SETTINGS][96], titles[AV_CMP_MAX_SETTINGS][256], title[2048];
     const char *const *tok = (const char *const *)toks->tok;
     for (int i = 0; i < c->n; i++) {
-        snprintf(titles[i], sizeof titles[i], "%s (head %d)", c->names[i], h);
+        /* the panel of the model as trained says so: a --no-scale toy's "scaled ÷√d_k" and "no scale" stood
+         * side by side as equals, and only the terminal's trace said which the model runs with (a
+         * figure-maker's report) */
+        snprintf(names[i], sizeof names[i], "%s%s", c->names[i], i == c->own ? " (the model's own)" : "");
+        snprintf(titles[i], sizeof titles[i], "%s (head %d)", names[i], h);
         hms[i] = (av_heatmap){.title = titles[i], .n_q = T, .n_k = T, .q_labels = tok, .k_labels = tok,
                               .w = c->runs[i].att + (size_t)h * T * T, .masked = c->runs[i].mask,
-                              .panel_title = c->names[i]};
+                              .panel_title = names[i]};
     }
     char layer[32] = ""; /* a --model's figure names the layer it compares */
     if (c->model_layer) snprintf(layer, sizeof layer, "layer %d, ", c->model_layer - 1);

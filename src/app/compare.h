@@ -47,6 +47,9 @@ typedef struct {
                                             * vs sinusoidal vs RoPE (half) · mask: none · no scale" (positions,
                                             * order: the mask it ran with), "mask: causal" (rope-style) */
     char names[AV_CMP_MAX_SETTINGS][64];   /* "scaled ÷√d_k", "RoPE", "RoPE half", ... */
+    int own;                               /* the setting a --model runs with as trained (scale: its config.json's),
+                                            * whose panel title says "(the model's own)"; -1 = none (a single
+                                            * layer's settings are all the user's to pick) */
     av_model runs[AV_CMP_MAX_SETTINGS];    /* one forward pass per setting (not for order) */
     /* order only */
     int last;                                /* the token swapped with token 0 */
@@ -81,7 +84,8 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
  * meta); for order the difference maps, on a 0..max colour scale, labelled
  * with the original token order. context ("“sentence” · random weights
  * (untrained, seed 42)", or NULL) starts the title; "head h of H" and
- * c->shared follow. Errors: those of av_plot_grid. */
+ * c->shared follow. The panel of c->own, the setting a --model runs with,
+ * is titled "<name> (the model's own)". Errors: those of av_plot_grid. */
 av_status av_compare_plot(const char *path, const av_comparison *c, const av_tokens *toks, int h,
                           const char *context, const av_plot_meta *meta, av_err *err);
 

@@ -4,7 +4,7 @@
  * How to use:
  *   av_plot_curves("out/curves.png", panels, 3, "trained on reverse", "step", &meta, &err);
  *   av_plot_filmstrip("out/filmstrip.png", &strip, &meta, &err);
- *   av_gif_write("out/attention.gif", frames, n, width, height, 80, &err);
+ *   av_gif_write("out/attention.gif", frames, n, width, height, 80, AV_CMAP_VIRIDIS, &err);
  * A path ending in ".svg" gets SVG (curves, film strip), anything else PNG.
  * Files are written atomically (io/fileio.h). Arrays are read, not kept.
  *
@@ -18,8 +18,8 @@
  *
  * Non-goals: general plotting (x is linear or symlog, y linear; no error
  * bands), GIF with
- * transparency; the GIF palette is quantised per frame (giflib's
- * GifQuantizeBuffer, a median cut), so colours are close, not exact.
+ * transparency, GIF colours beyond the colour map and greys (see
+ * av_gif_write).
  */
 #ifndef AV_TRAINFIG_H
 #define AV_TRAINFIG_H
@@ -95,9 +95,18 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
 /* An animated GIF (GIF89a, looping forever) of n frames, each an RGB8 buffer
  * (height, width, 3) with stride 3·width, shown delay_cs hundredths of a second
  * each (the last one 3 times as long). Through giflib, written atomically.
+ * Colours: one fixed 256-entry palette for every frame: 224 entries of cmap
+ * (the frames' heat-map colour map) at evenly spaced table entries and 32
+ * greys (the white ground, text, spines, hatch); each pixel becomes its
+ * nearest entry (Euclidean in sRGB). A colour of cmap's table (a cell, the
+ * colour bar) is then at most one table step (1/256 of the value range) off;
+ * a grey at most 5 levels (the figure's own greys #222, #333, #8C8C8C,
+ * #E4E4E4, black and white are exact); other colours (a cell value's
+ * anti-aliased edge) get the nearest entry. Source: the GIF89a specification
+ * (global colour table, 8 bits per index); the tables are colormap.h's.
  * Errors: AV_ERUNTIME naming path and why: the system's words for a failed
  * write ("No space left on device"), else giflib's message; OOM. */
 av_status av_gif_write(const char *path, const unsigned char *const *frames, int n, int width, int height,
-                       int delay_cs, av_err *err);
+                       int delay_cs, av_cmap cmap, av_err *err);
 
 #endif
