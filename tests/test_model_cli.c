@@ -1094,6 +1094,71 @@ static void test_model_reference_needs_no_openblas(void **state) {
     tu_free(&r);
 }
 
+/* A tester alternated `--train reverse --steps 20` and the same with `--positions rope` into one folder
+ * while running --model on it: once in 2,319 loads, exit 2 "model.safetensors: unexpected tensor
+ * "wpe.weight" (not part of a GPT-2 with 2 layers and no learned positions)", config.json read from
+ * one run and the weights from the next (--train renames its four files one after another). The
+ * LD_PRELOAD shim (tests/shim_swap.c) makes that moment happen on every load: when model.safetensors
+ * is opened, the other run's four files are renamed in first. A load that saw the folder change must
+ * be made again (so once: the second load reads run B alone, whose trace says learned positions, as
+ * it was trained), and a folder that changes on every load is a runtime error (exit 1) that says
+ * why, never a bad file (exit 2). */
+static void test_model_folder_replaced_while_read(void **state) {
+    tu_fixture *f = *state;
+    char self[4096], shim[4200], preload[4300], asan[4300], a_env[4300], b_env[4300];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    snprintf(shim, sizeof shim, "%.*s/shim_swap.so", (int)(strrchr(self, '/') - self), self);
+    if (access(shim, R_OK) != 0) {
+        print_message("[ SKIPROW  ] %s not built (make test builds it)\n", shim);
+        return;
+    }
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", shim);
+    const char *old_asan = getenv("ASAN_OPTIONS"); /* a sanitized binary wants its runtime first */
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sverify_asan_link_order=0", old_asan ? old_asan : "",
+             old_asan && *old_asan ? ":" : "");
+    tu_result r;
+    char a[4200], b[4200], dir[4200];
+    snprintf(a, sizeof a, "%s", tu_in(f, "a"));
+    snprintf(b, sizeof b, "%s", tu_in(f, "b"));
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "--positions",
+                "rope", "-o", a, NULL);
+    if (r.code != 0) fail_msg("--train rope: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", b, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(a_env, sizeof a_env, "SHIM_SWAP_A=%s", a);
+    snprintf(b_env, sizeof b_env, "SHIM_SWAP_B=%s", b);
+    const char *names[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
+    const char *times[] = {"SHIM_SWAP_TIMES=1", "SHIM_SWAP_TIMES=1000"};
+    for (int k = 0; k < 2; k++) {
+        char from[4400];
+        snprintf(dir, sizeof dir, "%s", tu_in(f, k ? "dir2" : "dir1"));
+        assert_int_equal(mkdir(dir, 0755), 0);
+        for (int i = 0; i < 4; i++) { /* a copy of run A (RoPE): the first swap brings B, a different inode */
+            snprintf(from, sizeof from, "%s/%s", a, names[i]);
+            copy_into(dir, names[i], from);
+        }
+        const char *env[] = {preload, asan, a_env, b_env, times[k], NULL};
+        const char *args[] = {"--model", dir, "--no-plot", "3 1 >", NULL};
+        tu_runv(&r, NULL, env, args);
+        if (k == 0) {
+            if (r.code != 0) fail_msg("one swap: exit %d, stderr: %s", r.code, r.err);
+            assert_string_equal(r.err, "");
+            assert_non_null(strstr(r.out, "positions  learned"));
+        } else {
+            char want[4600];
+            snprintf(want, sizeof want, "attnviz: error: %s changed while it was being read (its config.json, on "
+                     "each of 3 tries; is an attnviz --train writing it?); try again when it is done\n", dir);
+            assert_int_equal(r.code, 1);
+            assert_string_equal(r.err, want);
+        }
+        tu_free(&r);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -1119,6 +1184,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_folder_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
