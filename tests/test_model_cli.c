@@ -734,22 +734,36 @@ static void test_model_figures_say_the_sentence(void **state) {
 }
 
 /* --figures pe on a model without RoPE draws nothing and says why, as the
- * single layer's note for --positions none does (it was silent: exit 0, an
- * empty folder); -q keeps it quiet. */
+ * single layer does for --positions none (it was silent: exit 0, an
+ * empty folder). Named, pe is an option with no effect: a warning that -q
+ * does not hide, as README says of every such option (`--model runs/i
+ * --figures pe -q` wrote nothing and said nothing, exit 0: a tester's
+ * report; the single layer's `--positions none --figures pe -q` the same).
+ * --figures all asks for pe only among the rest: a note, hidden by -q. */
 static void test_no_pe_figure_says_why(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
     tu_result r;
     run_attnviz(&r, NULL, "--model", f->dir, "--figures", "pe", "-o", tu_in(f, "o"), "3 1 >", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    assert_string_equal(r.err, "attnviz: note: no pe figure: the model's positions are learned embeddings (wpe, one row "
-                               "of weights per position), not a formula to draw; --model draws pe for RoPE models "
-                               "(Llama, Qwen2)\n");
+    const char *learned = "attnviz: warning: no pe figure: the model's positions are learned embeddings (wpe, one "
+                          "row of weights per position), not a formula to draw; --model draws pe for RoPE models "
+                          "(Llama, Qwen2)\n";
+    assert_string_equal(r.err, learned);
     assert_false(file_exists(tu_in(f, "o/pe.png")));
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--model", f->dir, "--figures", "pe", "-o", tu_in(f, "q"), "3 1 >", NULL);
     assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, learned);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--figures", "all", "-o", tu_in(f, "qa"), "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
     assert_string_equal(r.err, "");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--positions", "none", "--figures", "pe", "-o", tu_in(f, "qn"), "a b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: warning: no pe figure: --positions none adds no positional encoding\n");
+    assert_false(file_exists(tu_in(f, "qn/pe.png")));
     tu_free(&r);
     /* a toy model with sinusoidal positions (--train), then the same folder saying positions none */
     const char *toy = tu_in(f, "toy");
@@ -769,9 +783,9 @@ static void test_no_pe_figure_says_why(void **state) {
     char *json = tu_slurp_file(path, NULL);
     assert_int_equal(tu_write_replaced(path, json, "\"sinusoidal\"", "\"none\""), 0);
     free(json);
-    run_attnviz(&r, NULL, "--model", toy, "--figures", "pe", "-o", tu_in(f, "n"), "3 1 >", NULL);
+    run_attnviz(&r, NULL, "-q", "--model", toy, "--figures", "pe", "-o", tu_in(f, "n"), "3 1 >", NULL);
     assert_int_equal(r.code, 0);
-    assert_string_equal(r.err, "attnviz: note: no pe figure: the model adds no positional encoding (attnviz.positions "
+    assert_string_equal(r.err, "attnviz: warning: no pe figure: the model adds no positional encoding (attnviz.positions "
                                "none in config.json)\n");
     tu_free(&r);
 }

@@ -470,15 +470,22 @@ void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks
 }
 
 /* --figures pe (or all) on a model without RoPE: say why there is no pe
- * figure, as the single layer does for --positions none (figures.c), unless -q. */
+ * figure, as the single layer does for --positions none (figures.c). pe
+ * named (--figures pe, pe,model) is an option with no effect: a warning,
+ * printed with -q too, as every such warning is (`-q --figures pe` wrote
+ * nothing and said nothing, exit 0: a tester's report); for --figures all
+ * it is a note, not with -q. */
 static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
     av_positions p = gr->g.cfg.positions;
-    if (o->no_plot || o->quiet || !av_option_given(o, "figures") || !(o->figures & AV_FIG_PE) || p == AV_POS_ROPE) return;
+    if (o->no_plot || !av_option_given(o, "figures") || !(o->figures & AV_FIG_PE) || p == AV_POS_ROPE) return;
+    if (o->figures_all && o->quiet) return;
+    const char *kind = o->figures_all ? "note" : "warning";
     if (p == AV_POS_SINUSOIDAL)
-        fprintf(stderr, "attnviz: note: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
-                "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe\n", gr->g.cfg.n_embd);
+        fprintf(stderr, "attnviz: %s: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
+                "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe\n", kind,
+                gr->g.cfg.n_embd);
     else
-        fprintf(stderr, "attnviz: note: no pe figure: %s\n",
+        fprintf(stderr, "attnviz: %s: no pe figure: %s\n", kind,
                 p == AV_POS_LEARNED ? "the model's positions are learned embeddings (wpe, one row of weights per "
                                       "position), not a formula to draw; --model draws pe for RoPE models (Llama, Qwen2)"
                                     : "the model adds no positional encoding (attnviz.positions none in config.json)");
