@@ -1043,6 +1043,8 @@ static void test_options_with_model(void **state) {
         {"--layer", "-1", "--layer -1 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
         {"--layer", "x", "--layer 'x' is not a layer number; allowed: 0..L-1, L the --model's layers"},
         {"--head", "4", "--head 4 is outside 0..3 (the model has 4 heads)"},
+        /* said "outside the allowed range 0..63", attnviz's maximum, not the model's 4 heads (a tester's report) */
+        {"--head", "-1", "--head -1 is outside 0..3 (the model has 4 heads)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_result r;
