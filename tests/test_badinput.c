@@ -499,6 +499,8 @@ static const bad_case kCases[] = {
     {"color_sometimes", 2, "--color 'sometimes' is not allowed", {"--color", "sometimes", S4}, NULL, 0, NULL, 0},
     {"seed_negative", 2, "--seed -1 is outside the allowed range", {"--seed", "-1", S4}, NULL, 0, NULL, 0},
     {"head_not_below_heads", 2, "--head 2 is outside 0..1 (there are 2 heads)", {W8, "--head", "2", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    /* named the parser's 0..63, not the layer's heads as --head 2 does (a tester's report, with --model) */
+    {"head_minus_1", 2, "--head -1 is outside 0..1 (there are 2 heads)", {W8, "--head", "-1", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},

@@ -436,6 +436,10 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"layer_norm_epsilon\": \"1e-5\"}", "\"layer_norm_epsilon\" is \"1e-5\"; it must be a number"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": [1]}", "\"attnviz\" is [1]; it must be an object"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"rope_base\": \"1e4\"}}", "attnviz.rope_base is \"1e4\"; it must be a number"},
+        /* refused with learned positions too (the default here): 0 and -5 were accepted silently, checked only for
+         * RoPE (a tester's report); the bound is RoPE's θ > 1, as --rope-base's */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"learned\", \"rope_base\": 0}}", "config.json: attnviz.rope_base 0 must be a finite number greater than 1"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"rope_base\": -5}}", "config.json: attnviz.rope_base -5 must be a finite number greater than 1"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"alibi\"}}", "attnviz.positions \"alibi\": expected learned, sinusoidal, rope or none"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"norm\": 1}}", "attnviz.norm 1: expected pre or post"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"scale\": 1}}", "attnviz.scale is 1; it must be true or false"},

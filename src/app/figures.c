@@ -464,8 +464,9 @@ static av_status write_selected(fig_run *fr, av_err *err) {
     if (!s && (figs & AV_FIG_SCORES)) s = fig_scores(fr, err);
     if (!s && (figs & AV_FIG_PE)) {
         if (fr->m->cfg.positions != AV_POS_NONE) s = fig_pe(fr, err);
-        else if (!o->quiet)
-            fprintf(stderr, "attnviz: note: no pe figure: --positions none adds no positional encoding\n");
+        else if (!o->figures_all || !o->quiet) /* pe named: a warning, -q or not (gpt2run.c note_no_pe) */
+            fprintf(stderr, "attnviz: %s: no pe figure: --positions none adds no positional encoding\n",
+                    o->figures_all ? "note" : "warning");
     }
     if (!s && (figs & AV_FIG_MASK)) s = fig_mask(fr, err);
     return s;

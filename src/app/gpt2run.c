@@ -284,21 +284,21 @@ static void note_outside_task(av_gpt2run *r) {
             "need not be the task's answer, however probable it looks\n", r->dir, r->task, what, r->outside);
 }
 
-av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
-    memset(r, 0, sizeof *r);
-    if (strlen(o->model_dir) >= sizeof r->dir_buf)
-        return av_fail(err, AV_EUSAGE, "--model: the folder name is %zu bytes long; allowed: at most %zu",
-                       strlen(o->model_dir), sizeof r->dir_buf - 1);
-    av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir); /* "runs/x/" is shown as "runs/x" */
-    r->dir = r->dir_buf;
-    av_status st = check_options(o, err);
-    if (!st && o->kernel != AV_KERNEL_REFERENCE + 1) st = av_blas_require(err); /* before the weights load */
-    if (!st) st = check_present(r->dir, "config.json", err);
-    int llama = !st && av_llamarun_is_llama(r->dir);
+/* Every file a folder's load reads (a Llama folder's shards, named in its
+ * index, are left out: --train never writes one). */
+static const char *const FOLDER_FILES[] = {"config.json", "model.safetensors", "model.safetensors.index.json",
+                                           "vocab.json", "merges.txt", "tokenizer.json", "tokenizer_config.json"};
+#define N_FOLDER_FILES ((int)(sizeof FOLDER_FILES / sizeof FOLDER_FILES[0]))
+#define LOAD_TRIES 3 /* loads of a folder that changed while it was read, before giving up */
+
+/* One load of r->dir: config.json and the weights, the task of a --train
+ * folder, the --layer/--head checks, the tokenizer. Reads no input text. */
+static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o, av_err *err) {
+    av_status st = check_present(r->dir, "config.json", err);
+    int llama = *llama_out = !st && av_llamarun_is_llama(r->dir);
     if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
-    if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     int trained; /* r->task "" for a GPT-2 or Llama folder */
     if ((st = av_trained_task_read(r->dir, r->task, &r->step, &trained, err))) return st;
     if (!o->sentence && !o->file) { /* text of the model's own kind: its task's, or a sentence for GPT-2 or Llama */
@@ -318,10 +318,44 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
                        "from %.300s/config.json); leave --layer out for the last layer", r->layer, c->n_layer - 1,
                        llama ? "num_hidden_layers" : "n_layer", c->n_layer, r->dir);
-    if (o->head >= c->n_head)
+    if (o->head < 0 || o->head >= c->n_head) /* cli.c leaves a negative --head to the model's range */
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)", o->head, c->n_head - 1,
                        c->n_head, c->n_head == 1 ? "" : "s");
-    if ((!llama && (st = load_tokenizer(r, err))) || (st = tokenize(r, labels, o, err))) return st;
+    return llama ? AV_OK : load_tokenizer(r, err);
+}
+
+av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
+    memset(r, 0, sizeof *r);
+    if (strlen(o->model_dir) >= sizeof r->dir_buf)
+        return av_fail(err, AV_EUSAGE, "--model: the folder name is %zu bytes long; allowed: at most %zu",
+                       strlen(o->model_dir), sizeof r->dir_buf - 1);
+    av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir); /* "runs/x/" is shown as "runs/x" */
+    r->dir = r->dir_buf;
+    av_status st = check_options(o, err);
+    if (!st && o->kernel != AV_KERNEL_REFERENCE + 1) st = av_blas_require(err); /* before the weights load */
+    /* --train renames its four files one after another while --model reads them (and config.json more than once):
+     * a load that saw the folder change is thrown away and made again, not blamed on a file (a tester's 1 in 2,319
+     * loads: "model.safetensors: unexpected tensor "wpe.weight"" from a RoPE run's config.json and a learned one's
+     * weights). --train's lock on the folder is not taken: reading must not wait for a long training. */
+    int llama = 0, changed = -1;
+    for (int k = 0; !st && k < LOAD_TRIES; k++) {
+        av_file_id before[N_FOLDER_FILES], after[N_FOLDER_FILES];
+        av_gpt2run_free(r); /* the last try's (and its dir: shown again) */
+        av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir);
+        r->dir = r->dir_buf;
+        av_file_ids_note(before, r->dir, FOLDER_FILES, N_FOLDER_FILES);
+        st = load_folder(r, &llama, o, err);
+        av_file_ids_note(after, r->dir, FOLDER_FILES, N_FOLDER_FILES);
+        if ((changed = av_file_ids_changed(before, after, N_FOLDER_FILES)) < 0) break;
+        st = AV_OK;
+    }
+    if (!st && changed >= 0)
+        st = av_fail(err, AV_ERUNTIME, "%s changed while it was being read (its %s, on each of %d tries; is an attnviz "
+                     "--train writing it?); try again when it is done", r->dir, FOLDER_FILES[changed], LOAD_TRIES);
+    if (st) return st;
+    if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
+    const av_gpt2_config *c = &r->g.cfg;
+    if ((st = tokenize(r, labels, o, err))) return st;
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if (llama) {
         if ((st = av_llamarun_forward(r, err))) return st;
@@ -444,15 +478,22 @@ void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks
 }
 
 /* --figures pe (or all) on a model without RoPE: say why there is no pe
- * figure, as the single layer does for --positions none (figures.c), unless -q. */
+ * figure, as the single layer does for --positions none (figures.c). pe
+ * named (--figures pe, pe,model) is an option with no effect: a warning,
+ * printed with -q too, as every such warning is (`-q --figures pe` wrote
+ * nothing and said nothing, exit 0: a tester's report); for --figures all
+ * it is a note, not with -q. */
 static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
     av_positions p = gr->g.cfg.positions;
-    if (o->no_plot || o->quiet || !av_option_given(o, "figures") || !(o->figures & AV_FIG_PE) || p == AV_POS_ROPE) return;
+    if (o->no_plot || !av_option_given(o, "figures") || !(o->figures & AV_FIG_PE) || p == AV_POS_ROPE) return;
+    if (o->figures_all && o->quiet) return;
+    const char *kind = o->figures_all ? "note" : "warning";
     if (p == AV_POS_SINUSOIDAL)
-        fprintf(stderr, "attnviz: note: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
-                "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe\n", gr->g.cfg.n_embd);
+        fprintf(stderr, "attnviz: %s: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
+                "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe\n", kind,
+                gr->g.cfg.n_embd);
     else
-        fprintf(stderr, "attnviz: note: no pe figure: %s\n",
+        fprintf(stderr, "attnviz: %s: no pe figure: %s\n", kind,
                 p == AV_POS_LEARNED ? "the model's positions are learned embeddings (wpe, one row of weights per "
                                       "position), not a formula to draw; --model draws pe for RoPE models (Llama, Qwen2)"
                                     : "the model adds no positional encoding (attnviz.positions none in config.json)");

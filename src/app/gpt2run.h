@@ -66,7 +66,11 @@ typedef struct {
  * continues anything with confidence. Errors: AV_EUSAGE for options, a bad folder content, an empty sentence
  * or one the tokenizer makes no tokens of (a tokenizer.json Split that removes every character),
  * too many tokens, a --layer/--head past the model's; AV_ERUNTIME for I/O
- * and out of memory. r, view and labels are freeable after any error. */
+ * and out of memory, and for a folder whose files changed while they were
+ * read on each of 3 loads (io/fileio.h av_file_ids_changed: an attnviz
+ * --train saving into it renames its files one after another; a load that
+ * saw a change is made again, its errors not reported). r, view and labels
+ * are freeable after any error. */
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err);
 
 /* A folder written by --train says so in DIR/config.json: "attnviz":

@@ -498,6 +498,32 @@ av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, s
     return av_read_file(path, max_bytes, out, len, err);
 }
 
+void av_file_ids_note(av_file_id *ids, const char *dir, const char *const *names, int n) {
+    char path[4200];
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        av_path_join(path, sizeof path, dir, names[i]);
+        memset(&ids[i], 0, sizeof ids[i]);
+        if (stat(path, &sb) != 0) {
+            ids[i].err_no = errno;
+            continue;
+        }
+        ids[i].present = 1;
+        ids[i].dev = (unsigned long long)sb.st_dev, ids[i].ino = (unsigned long long)sb.st_ino;
+        ids[i].size = (long long)sb.st_size;
+        ids[i].mtime_s = (long long)sb.st_mtim.tv_sec, ids[i].mtime_ns = (long long)sb.st_mtim.tv_nsec;
+    }
+}
+
+int av_file_ids_changed(const av_file_id *a, const av_file_id *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (a[i].present != b[i].present || a[i].err_no != b[i].err_no || a[i].dev != b[i].dev ||
+            a[i].ino != b[i].ino || a[i].size != b[i].size || a[i].mtime_s != b[i].mtime_s ||
+            a[i].mtime_ns != b[i].mtime_ns)
+            return i;
+    return -1;
+}
+
 av_status av_not_regular(const char *path, unsigned mode, av_err *err) {
     return av_fail(err, AV_EUSAGE, "cannot read '%s': it is %s, not a regular file", path,
                    S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a device");

@@ -144,6 +144,26 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
  * DIR/config.json`). -f FILE keeps av_read_file: `-f <(cmd)` is a pipe. */
 av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
+/* A file's identity as stat(2) gives it, to tell whether a folder's files
+ * changed while they were read: device and inode (a rename over the name,
+ * as av_afile_commit and av_afile_set_end make, gives another inode), size
+ * and modification time in ns (a write in place). present 0 when stat
+ * failed (a missing file); err_no is then its errno. */
+typedef struct {
+    int present, err_no;
+    unsigned long long dev, ino;
+    long long size, mtime_s, mtime_ns;
+} av_file_id;
+
+/* ids[i] = the identity of dir/names[i], for i < n (n >= 0). Never fails: a
+ * name that cannot be stat'ed is noted as absent, with its errno. */
+void av_file_ids_note(av_file_id *ids, const char *dir, const char *const *names, int n);
+
+/* The first i < n where a[i] and b[i] differ (the file appeared, went, or
+ * has another inode, device, size or modification time), or -1 when all n
+ * are the same. */
+int av_file_ids_changed(const av_file_id *a, const av_file_id *b, int n);
+
 /* The error for path, whose st_mode is mode and which is not a regular file:
  * AV_EUSAGE "cannot read 'x': it is a FIFO, not a regular file" (or a
  * folder, a socket, a device). The one wording for av_read_regular_file and

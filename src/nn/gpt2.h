@@ -87,7 +87,8 @@ typedef struct {
 void av_gpt2_config_defaults(av_gpt2_config *cfg);
 
 /* Check sizes against the limits: 1 <= L <= 128, C <= AV_MAX_D_MODEL, H
- * divides C, even D for rope, V and maxT in range, 0 < ε < 1. Errors:
+ * divides C, even D for rope, V and maxT in range, 0 < ε < 1, rope_base a
+ * finite number > 1 whatever the positions (unused unless rope). Errors:
  * AV_EUSAGE naming the key and value ("config.json: n_head 5 does not divide
  * n_embd 64"). */
 av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
