@@ -1610,6 +1610,37 @@ static void test_docs_state_the_default_warmup_rule(void **state) {
     }
 }
 
+/* The film strip section reads "The same grids as an animation (...) ... [the GIF] and the curves
+ * (`curves.png`): ...", one sentence around the GIF; the --dpi/--scale paragraph stood between its two
+ * halves, and said only a film strip is drawn smaller past 6000 px, where at --dpi 600 the curves
+ * (1280 px at 100 dpi, 7680 at 600) and the GIF (1343, 8058) are lowered too (measured: 6000 x 2109 and
+ * 5802 x 3486). The paragraph now follows the curves' image and names every figure. */
+static void test_docs_dpi_paragraph_follows_the_curves(void **state) {
+    (void)state;
+    static const struct { const char *path, *sentence, *curves_image, *paragraph, *bound, *film_only; } docs[] = {
+        {"docs/train.md", "(figures/train/reverse_attention.gif)\n\nand the curves (`curves.png`)",
+         "![reverse curves](figures/train/reverse_curves.png)", "The pixel sizes above are at 100 dpi.",
+         "a figure that would (at `--dpi 600`, all three) is drawn", "a film strip that would is drawn"},
+        {"docs/train.zh.md",
+         "(figures/train/reverse_attention.gif)\n\n\xE4\xBB\xA5\xE5\x8F\x8A\xE6\x9B\xB2\xE7\xBA\xBF", /* 以及曲线 */
+         "![reverse \xE6\x9B\xB2\xE7\xBA\xBF](figures/train/reverse_curves.png)", /* 曲线 */
+         "\xE4\xB8\x8A\xE9\x9D\xA2\xE7\x9A\x84\xE5\x83\x8F\xE7\xB4\xA0\xE5\xB0\xBA\xE5\xAF\xB8", /* 上面的像素尺寸 */
+         "\xE8\xB6\x85\xE8\xBF\x87\xE7\x9A\x84\xE5\x9B\xBE",                     /* 超过的图 */
+         "\xE8\xB6\x85\xE8\xBF\x87\xE7\x9A\x84\xE8\x83\xB6\xE7\x89\x87\xE6\x9D\xA1"}, /* 超过的胶片条 */
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        char *text = tu_slurp_file(src_path(docs[i].path), NULL);
+        assert_non_null(text);
+        if (!strstr(text, docs[i].sentence))
+            fail_msg("%s: the GIF's sentence does not go on with the curves", docs[i].path);
+        const char *img = strstr(text, docs[i].curves_image), *par = strstr(text, docs[i].paragraph);
+        if (!img || !par || par < img) fail_msg("%s: the --dpi paragraph is not after the curves' image", docs[i].path);
+        if (!strstr(text, docs[i].bound) || strstr(text, docs[i].film_only))
+            fail_msg("%s: the 6000 px bound is said of the film strip only", docs[i].path);
+        free(text);
+    }
+}
+
 /* ---------------------------------------------------------------------------- training */
 
 static void small_config(av_gpt2_config *cfg, av_adamw *opt, int steps, av_kernel kernel) {
@@ -3288,6 +3319,7 @@ int main(void) {
         cmocka_unit_test(test_gif_frame_title_names_the_model),
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
         cmocka_unit_test(test_docs_state_the_default_warmup_rule),
+        cmocka_unit_test(test_docs_dpi_paragraph_follows_the_curves),
         cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_compare_warns_about_the_option_it_compares, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
