@@ -100,7 +100,7 @@ static size_t put_polyline(FILE *fp, const av_dl_item *items, size_t n, size_t k
     hex(col, it->color);
     fprintf(fp, "<clipPath id=\"line%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n", id,
             it->x0, it->y0, it->x1 - it->x0, it->y1 - it->y0);
-    fprintf(fp, "<polyline clip-path=\"url(#line%d)\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
+    fprintf(fp, "<polyline clip-path=\"url(#line%d)\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
             "stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"%.2f,%.2f", id, col,
             1.25 * (it->line.width > 0 ? it->line.width : 2) + 2.0 * it->line.extra,
             (double)it->line.xa, (double)it->line.ya);
