@@ -501,6 +501,10 @@ static const bad_case kCases[] = {
     {"head_not_below_heads", 2, "--head 2 is outside 0..1 (there are 2 heads)", {W8, "--head", "2", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     /* named the parser's 0..63, not the layer's heads as --head 2 does (a tester's report, with --model) */
     {"head_minus_1", 2, "--head -1 is outside 0..1 (there are 2 heads)", {W8, "--head", "-1", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    /* past the parser's 0..63 too: the heads in use, as for 9 (it said "outside the allowed range 0..63"), and
+     * no "did you mean --heads 65?" (--heads allows at most 64) */
+    {"head_64", 2, "--head 64 is outside 0..1 (there are 2 heads)", {W8, "--head", "64", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    {"head_65_no_hint", 2, "--head 65 is outside 0..0 (there is 1 head)\n", {"--head", "65", S4}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},

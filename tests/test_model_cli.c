@@ -1082,6 +1082,7 @@ static void test_options_with_model(void **state) {
         {"--head", "4", "--head 4 is outside 0..3 (the model has 4 heads)"},
         /* said "outside the allowed range 0..63", attnviz's maximum, not the model's 4 heads (a tester's report) */
         {"--head", "-1", "--head -1 is outside 0..3 (the model has 4 heads)"},
+        {"--head", "64", "--head 64 is outside 0..3 (the model has 4 heads)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_result r;
@@ -1095,6 +1096,13 @@ static void test_options_with_model(void **state) {
     /* refused, so not also warned about as "no effect without --positions rope" */
     run_attnviz(&r, NULL, "--model", f->dir, "--rope-style", "half", "--no-plot", "hi", NULL);
     assert_int_equal(r.code, 2);
+    assert_null(strstr(r.err, "warning"));
+    tu_free(&r);
+    /* refused with --compare scale too: "--no-scale has no effect with --compare scale" came first, then the
+     * error that it cannot be used at all (a tester's report) */
+    run_attnviz(&r, NULL, "--model", f->dir, "--compare", "scale", "--no-scale", "--no-plot", "hi", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--no-scale cannot be used with --model"));
     assert_null(strstr(r.err, "warning"));
     tu_free(&r);
     run_attnviz(&r, NULL, "--layer", "1", "hi", NULL);

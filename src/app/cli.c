@@ -44,8 +44,9 @@ typedef struct {
     opt_kind kind;
     size_t offset;                    /* offsetof(av_options, field) */
     long long lo, hi;                 /* OPT_INT, OPT_U64: range; OPT_CHOICE: first and last value */
-    int lo_later;                     /* OPT_INT: a value below lo (an int) is refused later, by a rule that
-                                         knows the range in use (--head: the layer's or the model's heads) */
+    int range_later;                  /* OPT_INT: a value outside lo..hi (that fits an int) is refused later, by
+                                         a rule that knows the range in use (--head: the layer's or the model's
+                                         heads) */
     double min, max;                  /* OPT_DOUBLE: range (max may be INFINITY) */
     int open;                         /* OPT_DOUBLE: min itself is not allowed */
     const char *(*choice_name)(int);  /* OPT_CHOICE: name of each value lo..hi */
@@ -146,7 +147,7 @@ static const optdef kOpts[] = {
      .arg = "WHEN", .help = "auto (TTY and NO_COLOR unset; default) | always | never"},
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
-    {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .lo_later = 1, .arg = "N",
+    {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .range_later = 1, .arg = "N",
      .help = "head for --explain and --compare figures; with --model also drawn alone (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
     {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
@@ -263,7 +264,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     if (end == s || *end != 0 || !is_decimal(s, 0))
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number; allowed: %lld..%lld", d->name, s, d->lo,
                        d->hi);
-    if (errno == ERANGE || v < (d->lo_later ? INT_MIN : d->lo) || v > d->hi)
+    if (errno == ERANGE || v < (d->range_later ? INT_MIN : d->lo) || v > (d->range_later ? INT_MAX : d->hi))
         return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, s, d->lo, d->hi);
     *out = v;
     return AV_OK;
@@ -567,13 +568,15 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--generate continues a --model's input; add --model DIR");
     if (o->train < 0 && !o->model_dir && av_option_given(o, "figures") && (o->figures & AV_FIG_MODEL) && !o->figures_all)
         return av_fail(err, AV_EUSAGE, "--figures model draws every layer of a --model; add --model DIR");
-    /* --head -1 said "outside the allowed range 0..63" (the parser's), where --head 9 names the heads in use */
-    if (o->train >= 0 && o->head < 0)
+    /* --head -1 and 64 said "outside the allowed range 0..63" (the parser's), where --head 9 names the heads in
+     * use (a tester's report) */
+    if (o->train >= 0 && (o->head < 0 || o->head > AV_MAX_HEADS - 1))
         return av_fail(err, AV_EUSAGE, "--head %d is outside the allowed range 0..%d", o->head, AV_MAX_HEADS - 1);
     if (o->train < 0 && !o->model_dir && (o->head < 0 || o->head >= o->heads)) { /* a --model's: once it is loaded */
         /* "--head 8" with the default one head was most likely meant as --heads 8 */
         char hint[64] = "";
-        if (!av_option_given(o, "heads") && o->head > 0) snprintf(hint, sizeof hint, "; did you mean --heads %d?", o->head);
+        if (!av_option_given(o, "heads") && o->head > 0 && o->head <= AV_MAX_HEADS) /* a --heads it allows */
+            snprintf(hint, sizeof hint, "; did you mean --heads %d?", o->head);
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there %s %d head%s)%s", o->head, o->heads - 1,
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
@@ -793,7 +796,9 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",
                  o->html_limit);
-    if (o->compare == AV_CMP_SCALE && o->no_scale && n < AV_MAX_WARNINGS) /* compare.c settings: both runs */
+    /* compare.c settings: both runs; with --model it is an error, which this warning contradicted (a tester's
+     * report: "has no effect", then "cannot be used with --model") */
+    if (o->compare == AV_CMP_SCALE && o->no_scale && !o->model_dir && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it runs both, scaled ÷√d_k and no scale");
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
