@@ -115,8 +115,10 @@ static void parse_once(snapshot *snap, const uint8_t *data, size_t size) {
         if (o->heads < 1 || o->heads > AV_MAX_HEADS) abort();
         if (o->pad_to < 0 || o->pad_to > AV_MAX_TOKENS) abort();
         if (o->precision < 0 || o->precision > 10) abort();
-        /* a --model's heads are known once it is loaded: only the range then */
-        if (o->head < 0 || o->head >= (o->model_dir ? AV_MAX_HEADS : o->heads)) abort();
+        /* a --model's heads are known once it is loaded, and its loader refuses a --head outside them, negative
+         * or past 63 too (one message for every value: "--head -1 is outside 0..3 (the model has 4 heads)");
+         * --train keeps attnviz's 0..63 */
+        if (!o->model_dir && (o->head < 0 || o->head >= (o->train >= 0 ? AV_MAX_HEADS : o->heads))) abort();
         if (!isfinite(o->rope_base) || !(o->rope_base > 1.0)) abort();
         if (o->verbose && o->quiet) abort();
         if (!o->outdir || !o->outdir[0]) abort();
