@@ -61,6 +61,31 @@ static void test_check_names_first_bad_byte(void **state) {
 
 /* snprintf cut a string inside a character: the incomplete sequence goes,
  * whole characters stay (byte counts by hand from RFC 3629's table). */
+/* av_utf8_char_len and av_utf8_replace_invalid, hand-worked: a lone bad byte becomes U+FFFD (EF BF BD),
+ * as Python's b"a\xffb".decode("utf-8", "replace") gives "a\ufffdb"; valid characters of 1 to 4 bytes
+ * pass whole. The html, PNG and SVG writers share them (they had a copy each). */
+static void test_replace_invalid(void **state) {
+    (void)state;
+    assert_int_equal(av_utf8_char_len("a"), 1);
+    assert_int_equal(av_utf8_char_len("\xC3\xA9"), 2);         /* é */
+    assert_int_equal(av_utf8_char_len("\xE6\x88\x91x"), 3);    /* 我 */
+    assert_int_equal(av_utf8_char_len("\xF0\x9F\x98\x80"), 4); /* U+1F600 */
+    assert_int_equal(av_utf8_char_len("\xFF"), 0);
+    assert_int_equal(av_utf8_char_len("\xE6\x88"), 0);         /* truncated */
+    static const struct { const char *in, *out; } cases[] = {
+        {"a\xFF" "b", "a\xEF\xBF\xBD" "b"},
+        {"\xFF\xFE", "\xEF\xBF\xBD\xEF\xBF\xBD"},
+        {"\xE6\x88\x91 ok \xC3\xA9", "\xE6\x88\x91 ok \xC3\xA9"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *o = av_utf8_replace_invalid(cases[i].in);
+        assert_non_null(o);
+        assert_string_equal(o, cases[i].out);
+        free(o);
+    }
+}
+
 static void test_trim_cut(void **state) {
     (void)state;
     static const struct {
@@ -182,6 +207,7 @@ int main(void) {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
         cmocka_unit_test(test_check_names_first_bad_byte),
         cmocka_unit_test(test_trim_cut),
+        cmocka_unit_test(test_replace_invalid),
         cmocka_unit_test(test_grapheme_clusters),
         cmocka_unit_test(test_emoji_presentation),
         cmocka_unit_test(test_width_of_every_code_point_is_the_librarys),

@@ -1,6 +1,7 @@
 /* utf8.c - UTF-8 bytes and Unicode properties from utf8proc (see utf8.h). */
 #include "base/utf8.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
@@ -9,6 +10,32 @@ _Static_assert((int)AV_UC_CO == (int)UTF8PROC_CATEGORY_CO && (int)AV_UC_PO == (i
                "av_ucat follows utf8proc's category order");
 
 /* ---------------------------------------------------------------- bytes */
+
+size_t av_utf8_char_len(const char *s) {
+    unsigned cp;
+    const char *why;
+    return (size_t)av_utf8_decode((const unsigned char *)s, strnlen(s, 4), &cp, &why);
+}
+
+char *av_utf8_replace_invalid(const char *s) {
+    size_t n = strlen(s), m = 0;
+    char *o = malloc(3 * n + 1);
+    if (!o) return NULL;
+    for (size_t k = 0; k < n;) {
+        size_t used = av_utf8_char_len(s + k);
+        if (used == 0) {
+            memcpy(o + m, "\xEF\xBF\xBD", 3);
+            m += 3;
+            k++;
+        } else {
+            memcpy(o + m, s + k, used);
+            m += used;
+            k += used;
+        }
+    }
+    o[m] = 0;
+    return o;
+}
 
 int av_utf8_decode(const unsigned char *s, size_t len, unsigned *cp, const char **why) {
     static const char *const kTrunc = "truncated multi-byte sequence";

@@ -49,6 +49,17 @@ typedef enum {
  * CE D2), "overlong encoding", ...). Strict RFC 3629. */
 int av_utf8_decode(const unsigned char *s, size_t len, unsigned *cp, const char **why);
 
+/* Bytes (1..4) of the valid UTF-8 character at s, a NUL-terminated string
+ * with s[0] != 0, or 0 when the bytes there are not one (av_utf8_decode's
+ * rules). For writers whose output must be UTF-8 (the page's JSON, PNG iTXt,
+ * SVG): such a byte is written as U+FFFD, as av_utf8_replace_invalid does. */
+size_t av_utf8_char_len(const char *s);
+
+/* A malloc'd copy of s (NUL-terminated) with each byte that does not start a
+ * valid UTF-8 character replaced by U+FFFD (EF BF BD), as Python's
+ * decode('utf-8', 'replace') does for a lone bad byte. NULL on OOM. */
+char *av_utf8_replace_invalid(const char *s);
+
 /* Decode one code point at *s of a NUL-terminated string and advance *s.
  * An invalid sequence yields U+FFFD and advances one byte. *s must not point
  * at the terminating NUL. */

@@ -82,23 +82,13 @@ static void printf_(out_t *o, const char *fmt, ...) {
     if (n > 0) put(o, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-/* The bytes of the UTF-8 character at c (NUL-terminated), or 0 when they are
- * not valid UTF-8 (RFC 3629): a --model or -o folder name need not be, and
- * the page is UTF-8 (RFC 8259 §8.1 for its JSON), so such a byte is written
- * as U+FFFD, as svgout.c does for the SVG. */
-static size_t utf8_len(const unsigned char *c) {
-    unsigned cp;
-    const char *why;
-    return (size_t)av_utf8_decode(c, strnlen((const char *)c, 4), &cp, &why);
-}
-
 /* A JSON string; '<', '>' and '&' as \u escapes so no text can close the
  * <script> element, control characters escaped, other UTF-8 as is, a byte
  * that is not UTF-8 as U+FFFD. */
 static void json_str(out_t *o, const char *s) {
     put(o, "\"", 1);
     for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
-        size_t n = *c < 0x80 ? 1 : utf8_len(c);
+        size_t n = *c < 0x80 ? 1 : av_utf8_char_len((const char *)c); /* 0: not UTF-8 (a folder name) */
         if (*c == '"' || *c == '\\') { char e[2] = {'\\', (char)*c}; put(o, e, 2); }
         else if (*c == '\n') puts_(o, "\\n");
         else if (*c < 0x20 || *c == '<' || *c == '>' || *c == '&') printf_(o, "\\u%04x", *c);
@@ -114,7 +104,7 @@ static void json_str(out_t *o, const char *s) {
 /* HTML text (the <title>): &, <, > and " escaped, a byte that is not UTF-8 as U+FFFD. */
 static void html_text(out_t *o, const char *s) {
     for (const char *c = s ? s : ""; *c; c++) {
-        size_t n = (unsigned char)*c < 0x80 ? 1 : utf8_len((const unsigned char *)c);
+        size_t n = (unsigned char)*c < 0x80 ? 1 : av_utf8_char_len(c);
         switch (*c) {
         case '&': puts_(o, "&amp;"); break;
         case '<': puts_(o, "&lt;"); break;

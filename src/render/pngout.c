@@ -60,32 +60,6 @@ static int to_latin1(const char *utf8, char **out) {
     return 1;
 }
 
-/* A malloc'd copy of s with each byte that is not valid UTF-8 (RFC 3629)
- * replaced by U+FFFD, as svgout.c does: iTXt text must be UTF-8 (PNG
- * Specification 11.3.4.5), and a --model or -o folder name in a title need
- * not be. NULL on OOM. */
-static char *utf8_replaced(const char *s) {
-    size_t n = strlen(s), m = 0;
-    char *o = malloc(3 * n + 1);
-    if (!o) return NULL;
-    for (size_t k = 0; k < n;) {
-        unsigned cp;
-        const char *why;
-        int used = av_utf8_decode((const unsigned char *)s + k, n - k, &cp, &why);
-        if (used == 0) {
-            memcpy(o + m, "\xEF\xBF\xBD", 3);
-            m += 3;
-            k++;
-        } else {
-            memcpy(o + m, s + k, (size_t)used);
-            m += (size_t)used;
-            k += (size_t)used;
-        }
-    }
-    o[m] = 0;
-    return o;
-}
-
 /* Latin-1 → UTF-8 (malloc'd), for reading tEXt back. */
 static char *from_latin1(const char *s, size_t n) {
     char *o = malloc(2 * n + 1);
@@ -350,7 +324,8 @@ static int encode(FILE *fp, mem_sink *sink, png_ctx *ctx, const unsigned char *r
             t->text = conv[k];
             t->text_length = strlen(conv[k]);
         } else {
-            if (!(conv[k] = utf8_replaced(texts[k].value))) {
+            /* iTXt text is UTF-8 (PNG spec 11.3.4.5); a --model or -o folder name need not be */
+            if (!(conv[k] = av_utf8_replace_invalid(texts[k].value))) {
                 png_destroy_write_struct(&png, &info);
                 snprintf(ctx->msg, sizeof ctx->msg, "out of memory");
                 return -1;
