@@ -189,6 +189,12 @@ const char *av_num_shown(char buf[32], double v) {
     return buf;
 }
 
+const char *av_num_exact(char buf[32], double v) {
+    if (isinf(v)) return av_num_shown(buf, v);
+    snprintf(buf, 32, "%.15g", v);
+    return buf;
+}
+
 const char *av_gib_over(char buf[32], double need, double limit) {
     const double gib = 1073741824.0;
     for (int d = 1; d <= 6; d++) {

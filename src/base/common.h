@@ -60,6 +60,9 @@ const char *av_sig_text(char buf[32], double v, int digits);
  * 1.797e308)" / "(a number past -1.797e308)" for an infinity (cJSON reads
  * "1e400" as one; "inf" is not what the file says). Returns buf. */
 const char *av_num_shown(char buf[32], double v);
+/* As av_num_shown with "%.15g": every digit of a whole number a file wrote
+ * (1099511627776, not 1.09951e+12), 1e+300 as 1e+300. Returns buf. */
+const char *av_num_exact(char buf[32], double v);
 
 /* need bytes in GiB (2^30 bytes) in buf, for "needs X GiB, more than the
  * limit GiB allowed": one decimal, or as many more (up to 6) as it takes to

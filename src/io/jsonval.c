@@ -20,10 +20,8 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
     }
     double v = j->valuedouble;
     if (allowed && (isinf(v) || fabs(v) > AV_JSON_INT_MAX)) { /* one limit, the field's own, in every message */
-        char shown[32]; /* every digit of 1099511627776; 1e+300, not 1.0000000000000001e+300 */
-        if (isinf(v)) av_num_shown(shown, v);
-        else snprintf(shown, sizeof shown, "%.15g", v);
-        return av_fail(err, AV_EUSAGE, "%s: %s %s is outside %s", name, key, shown, allowed);
+        char shown[32];
+        return av_fail(err, AV_EUSAGE, "%s: %s %s is outside %s", name, key, av_num_exact(shown, v), allowed);
     }
     if (isinf(v)) /* cJSON's strtod reads 1e400 as infinity: say out of range, never "inf" */
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" is too %s: %s, out of a double's range (a whole number of at %s)",

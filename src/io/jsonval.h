@@ -47,8 +47,8 @@
  * allowed, when not NULL, is the range the caller then checks, in its words
  * ("1..64"); a number past 1e9 either way (infinity too) is then named against
  * it, as the caller names a smaller one, in place of the last three lines:
- *   "NAME: KEY 1099511627776 is outside ALLOWED"   (%.15g: "1e+300"; "(a number
- *                                                  past 1.797e308)" for 1e400)
+ *   "NAME: KEY 1099511627776 is outside ALLOWED"   (av_num_exact: "1e+300"; "(a
+ *                                                  number past 1.797e308)" for 1e400)
  * so that one field has one limit in its messages ("n_head 0 is outside 1..64"
  * but "at most 1e9" for 1e12 said two).
  * Source: the whole-number checks nn/gpt2.c's json_int and nn/llama.c's

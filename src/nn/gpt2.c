@@ -222,10 +222,8 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         s = av_json_wrong_kind(name, "\"n_inner\"", j, "null or a whole number", err);
     else if (j && !cJSON_IsNull(j) && j->valuedouble != 4.0 * c->n_embd) { /* 2.5 and 1e12 by their value too */
         char shown[32];
-        if (isinf(j->valuedouble)) av_num_shown(shown, j->valuedouble);
-        else snprintf(shown, sizeof shown, "%.15g", j->valuedouble);
         s = av_fail(err, AV_EUSAGE, "%s: n_inner %s is not supported (allowed: null or 4·n_embd = %d, GPT-2's MLP width)",
-                    name, shown, 4 * c->n_embd);
+                    name, av_num_exact(shown, j->valuedouble), 4 * c->n_embd);
     }
 done:
     cJSON_Delete(root);
