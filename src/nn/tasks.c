@@ -316,9 +316,9 @@ int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, in
     if (av_task_ids_outside(kind, ids, T, &bad, why, n)) return -1;
     for (int j = 0; j < steps; j++) {
         if (!av_task_ids_outside(kind, ids, T + j + 1, &bad, why, n)) continue;
+        if (av_task_ids_whole_example(kind, ids, T + j + 1)) continue; /* j completes the answer */
         int prefix_ok = !av_task_ids_outside(kind, ids, T + j, &bad0, why0, sizeof why0);
-        if (bad < 0 && prefix_ok && kind != AV_TASK_INDUCTION) continue; /* j completes the answer */
-        if (!prefix_ok) snprintf(why, n, "%s", why0);                      /* the answer ended before j */
+        if (!prefix_ok) snprintf(why, n, "%s", why0);                   /* the answer ended before j */
         *token = prefix_ok && bad >= 0;
         return j;
     }
