@@ -1772,6 +1772,41 @@ static void test_svg_size_ignores_dpi(void **state) {
     assert_true(abs(wd[2] - 2 * wd[0]) <= 2);
 }
 
+/* An SVG prints at its PNG's printed size: width and height in points, 72 an
+ * inch, as matplotlib writes them (the PNG's pixels / its pHYs dpi inches), at
+ * --dpi 100 and 300 and --scale 2. They were unitless CSS px, 96 an inch, so
+ * the SVG printed 4 % larger than the PNG. */
+static void test_svg_prints_at_png_size(void **state) {
+    fixture *f = *state;
+    av_err e;
+    static const int dpis[3] = {100, 300, 100};
+    static const float scales[3] = {1, 1, 2};
+    for (int c = 0; c < 3; c++) {
+        av_plot_meta meta = f->meta;
+        meta.dpi = dpis[c];
+        meta.scale = scales[c];
+        assert_int_equal(av_plot_head(in_dir(f, "p.svg"), &f->hm, &meta, &e), AV_OK);
+        assert_int_equal(av_plot_head(in_dir(f, "p.png"), &f->hm, &meta, &e), AV_OK);
+        av_png_image img;
+        read_png(in_dir(f, "p.png"), &img);
+        char *svg = slurp(in_dir(f, "p.svg"), NULL);
+        double w, h;
+        char uw[3] = "", uh[3] = "";
+        const char *at = strstr(svg, "<svg ");
+        assert_non_null(at);
+        assert_int_equal(sscanf(strstr(at, " width=\""), " width=\"%lf%2[a-z]\"", &w, uw), 2);
+        assert_int_equal(sscanf(strstr(at, " height=\""), " height=\"%lf%2[a-z]\"", &h, uh), 2);
+        assert_string_equal(uw, "pt");
+        assert_string_equal(uh, "pt");
+        double want_w = img.width / img.dpi * 72, want_h = img.height / img.dpi * 72; /* inches x 72 */
+        if (fabs(w - want_w) > 0.01 * want_w || fabs(h - want_h) > 0.01 * want_h)
+            fail_msg("--dpi %d --scale %g: the SVG is %g x %g pt, the PNG %d x %d px at %g dpi = %g x %g pt", dpis[c],
+                     (double)scales[c], w, h, img.width, img.height, img.dpi, want_w, want_h);
+        av_png_image_free(&img);
+        free(svg);
+    }
+}
+
 /* ---------------------------------------------------------------- long inputs */
 
 /* 1 if any text item of dl contains s. */
@@ -1989,6 +2024,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_mask_two_colours_with_legend, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scale_and_dpi_multiply_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_size_ignores_dpi, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_svg_prints_at_png_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pooling_past_the_pixels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentile_nearest_rank, setup, teardown),
         cmocka_unit_test(test_percentile_equals_sorted),

@@ -150,14 +150,13 @@ static void test_filmstrip_labels_queries(void **state) {
     free(svg);
 }
 
-/* The svg element's width and height attributes. */
+/* The svg element's layout size, px: its viewBox (width and height are in points). */
 static void svg_size(const char *svg, double *w, double *h) {
     const char *p = strstr(svg, "<svg ");
     assert_non_null(p);
-    const char *pw = strstr(p, " width=\""), *ph = strstr(p, " height=\"");
-    assert_true(pw && ph);
-    *w = atof(pw + 8);
-    *h = atof(ph + 9);
+    const char *vb = strstr(p, " viewBox=\"0 0 ");
+    assert_non_null(vb);
+    assert_int_equal(sscanf(vb, " viewBox=\"0 0 %lf %lf", w, h), 2);
 }
 
 /* 16 snapshots x 16 heads of 12 tokens: the usual 12 px a token made it 16 x (144 + 16) px of maps

@@ -225,13 +225,15 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
 
     int P = dl->hatch_period > 1 ? dl->hatch_period : AV_HATCH_PERIOD;
     double lw = dl->hatch_width > 0 ? dl->hatch_width : AV_HATCH_WIDTH;
-    double px = dl->dpi > 0 ? 100.0 / dl->dpi : 1.0; /* display px per layout px */
+    /* The printed size is the PNG's: a layout px is 1/100 inch at --dpi 100 (1/dpi at dl->dpi), written in points,
+     * 72 an inch, as matplotlib's SVGs are; a CSS px (96 an inch, SVG's unitless width) printed 4 % larger. */
+    double pt = (dl->dpi > 0 ? 1.0 / dl->dpi : 1.0 / 100) * 72; /* points per layout px */
 
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
     fprintf(fp,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
-            "version=\"1.1\" width=\"%.6g\" height=\"%.6g\" viewBox=\"0 0 %d %d\">\n",
-            dl->width * px, dl->height * px, dl->width, dl->height);
+            "version=\"1.1\" width=\"%.6gpt\" height=\"%.6gpt\" viewBox=\"0 0 %d %d\">\n",
+            dl->width * pt, dl->height * pt, dl->width, dl->height);
     if (title) {
         fputs("<title>", fp);
         put_escaped(fp, title);

@@ -12,6 +12,9 @@
  * row (masked cells filled with the shared hatch <pattern>); colour-bar
  * ramps, and beyond AV_SVG_MAX_RECTS cells in a figure they are embedded as
  * PNG images instead, so the file stays small. <title> and <desc> carry the figure title and description.
+ * The viewBox is the layout in px; width and height are in points (72 an inch) at the PNG's printed
+ * size (dl->width / dl->dpi inches), as matplotlib writes them; a browser shows them at 96 % of the
+ * pixel size of the PNG at --dpi 100 (1 pt = 4/3 CSS px).
  *
  * Non-goals: CSS styling, fonts embedding, interactivity.
  */
