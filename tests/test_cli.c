@@ -621,6 +621,21 @@ static void test_figures_list_takes_a_full_width_comma(void **state) {
     tu_free(&r);
 }
 
+/* --precision sets the digits of -v and of --explain (its warning names both):
+ * --help said "with -v" only. */
+static void test_help_precision_names_explain(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "digits after the point with -v and --explain (default 4; 0..10)"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--precision", "2", "--explain", "0,1", "I love", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "warning"));
+    tu_free(&r);
+}
+
 /* An option without effect in this run: one warning line, exit 0. */
 static void test_options_without_effect_warn(void **state) {
     (void)state;
@@ -1044,6 +1059,7 @@ int main(void) {
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),
+        cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),

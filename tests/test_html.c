@@ -285,6 +285,32 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     tu_free(&r);
 }
 
+/* The page holds the trace as printed, and the trace reads W_Q and W_K again
+ * after the figures: RoPE's shift check projects X anew, and -v prints the
+ * matrices. Both once crashed (exit 139) because the weights were freed before
+ * the page; the page's trace is the terminal's, RoPE evidence and W_Q included. */
+static void html_trace_of_rope_and_verbose_runs(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--heads", "2", "-d", "16", "--positions", "rope", "--html", "-o", f->dir, "I love you",
+                NULL);
+    assert_int_equal(r.code, 0);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(r.out, "evidence: shift every position"));
+    assert_non_null(strstr(page, "evidence: shift every position"));
+    free(page);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-v", "-d", "8", "--html", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(r.out, "      W_Q ="));
+    assert_non_null(strstr(page, "      W_Q ="));
+    free(page);
+    tu_free(&r);
+}
+
 /* A long sentence: the title is cut before a character, never inside one,
  * so the page stays valid UTF-8 (700 × 我 = 2,100 bytes was once cut after the
  * first byte of a 我), and as the figures' titles cut it: 20 我 are 40
@@ -519,6 +545,7 @@ int main(void) {
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_trace_of_rope_and_verbose_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_too_large_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -142,7 +142,7 @@ static const optdef kOpts[] = {
     {"verbose", 'v', OPT_FLAG, AT(verbose), .help = "also print the small matrices (numpy-style, truncated)"},
     {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "no trace (--show, --explain, --compare still print)"},
     {"precision", 0, OPT_INT, AT(precision), .lo = 0, .hi = 10, .arg = "N",
-     .help = "digits after the point with -v (default 4; 0..10)"},
+     .help = "digits after the point with -v and --explain (default 4; 0..10)"},
     {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
      .arg = "WHEN", .help = "auto (TTY and NO_COLOR unset; default) | always | never"},
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",

@@ -155,7 +155,8 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && o->model_dir) {
         st = av_gpt2run_sinks(&r->gr, &r->m, &r->toks, o, fc.cmdline, fc.run, &r->written, err);
     } else {
-        av_model_release_weights(&r->m); /* nothing reads W_* from here on; the first canvas reuses their pages */
+        if (!o->html) /* the page prints the trace again: RoPE's shift check and -v read W_Q, W_K */
+            av_model_release_weights(&r->m); /* nothing reads W_* from here on; the first canvas reuses their pages */
         if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, &fc, &r->written, err);
         av_page_info page = {.command = fc.cmdline, .note = r->source.text, .ws = &r->source,
                              .sentence = fc.sentence, .n_real = r->n_real, .run = fc.run};
