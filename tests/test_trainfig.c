@@ -209,8 +209,9 @@ static void filmstrip_cell(const char *svg, double *cell, double *font) {
  * with 10-px labels, 132 px on a page sized by its title (a new user's report: not legible when
  * projected). With few heads the maps now grow, the labels with them, and the snapshots stand in
  * groups side by side, while the figure stays within 1400 x 1800 px; the usual 8 heads keep one column
- * of snapshots, 12 px a token and 10-px labels. The grouped strip's note says how to read its rows (it
- * said "rows: snapshots" of a page whose rows run down each group, then the next). */
+ * of snapshots and 12 px a token, with 9.6-px labels (12 / 1.25: one label's line a cell). The grouped
+ * strip's note says how to read its rows (it said "rows: snapshots" of a page whose rows run down each
+ * group, then the next). */
 static void test_filmstrip_few_heads_grow(void **state) {
     tu_fixture *f = *state;
     enum { ROWS = 10, T = 11 };
@@ -242,9 +243,70 @@ static void test_filmstrip_few_heads_grow(void **state) {
     svg = tu_slurp_file(tu_in(f, "eight.svg"), NULL);
     assert_non_null(svg);
     filmstrip_cell(svg, &cell, &font);
-    assert_true(fabs(cell - 12) < 1e-6 && fabs(font - 10) < 1e-6);
+    assert_true(fabs(cell - 12) < 1e-6 && fabs(font - 12 / 1.25) < 1e-6); /* a label's line fits its 12-px cell */
     assert_true(fabs(svg_text_x(svg, "step 9", anchor) - svg_text_x(svg, "step 0", anchor)) < 1e-6); /* one column */
     assert_null(strstr(svg, "down each group"));
+    free(svg);
+}
+
+/* The font size of the first <text> whose content is `content`. */
+static double svg_text_size(const char *svg, const char *content) {
+    const char *hit, *open = svg_text_open(svg, content, &hit), *fsz = strstr(open, "font-size=\"");
+    assert_true(fsz && fsz < hit);
+    return atof(fsz + 11);
+}
+
+/* The x of the n-th (0-based) <text> whose content is `content`, or -1 if there are fewer. */
+static double svg_text_x_nth(const char *svg, const char *content, int n) {
+    char needle[256];
+    snprintf(needle, sizeof needle, ">%s</text>", content);
+    const char *hit = svg;
+    for (int k = 0; k <= n; k++, hit++)
+        if (!(hit = strstr(hit, needle))) return -1;
+    hit--;
+    const char *open = hit;
+    while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+    return atof(open + 9); /* <text x=" */
+}
+
+/* 16 heads of an 11-token probe (reverse with --layers 2 --heads 8): the maps shrink to 10 px a token and
+ * the token labels were 10 px, so each query label touched the next and each rotated key label its
+ * neighbours (a figure-maker's report). Now a label's line (1.25 font sizes, plot.c's rule) fits the
+ * cell pitch, the labels never go under 8 px, and where 8-px labels would not fit (16 heads of 24 tokens,
+ * 5-px cells, whose labels were not drawn at all) every step-th token is labelled with its index
+ * ("10 k10"), as the heat maps' thinned axes are. */
+static void test_filmstrip_token_labels_do_not_touch(void **state) {
+    tu_fixture *f = *state;
+    enum { ROWS = 10, COLS = 16, TMAX = 24 };
+    static float att[ROWS * COLS * TMAX * TMAX];
+    for (int i = 0; i < ROWS * COLS * TMAX * TMAX; i++) att[i] = 0.1f;
+    static char rbuf[ROWS][40], cbuf[COLS][16], tbuf[TMAX][16];
+    static const char *rows[ROWS], *cols[COLS], *toks[TMAX];
+    for (int r = 0; r < ROWS; r++) { snprintf(rbuf[r], sizeof rbuf[r], "step %d \xC2\xB7 acc 0.0 %%", r); rows[r] = rbuf[r]; }
+    for (int c = 0; c < COLS; c++) { snprintf(cbuf[c], sizeof cbuf[c], "L%d H%d", c / 8, c % 8); cols[c] = cbuf[c]; }
+    for (int t = 0; t < TMAX; t++) { snprintf(tbuf[t], sizeof tbuf[t], "k%d", t); toks[t] = tbuf[t]; }
+    av_filmstrip fs = {.title = "reverse", .rows = ROWS, .cols = COLS, .T = 11, .att = att, .row_labels = rows,
+                       .col_labels = cols, .tokens = toks};
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
+    assert_non_null(svg);
+    double font = svg_text_size(svg, "k0"), dy = svg_text_y(svg, "k1") - svg_text_y(svg, "k0");
+    /* the keys under map 0 of the last row: the (ROWS + 0)-th "k0" and "k1" (the first ROWS are queries) */
+    double dx = svg_text_x_nth(svg, "k1", ROWS) - svg_text_x_nth(svg, "k0", ROWS);
+    if (font < 8 || dy < 1.25 * font - 1e-6 || dx < 1.25 * font - 1e-6)
+        fail_msg("16 heads of 11 tokens: %g-px labels %g px apart (queries), %g px apart (keys)", font, dy, dx);
+    free(svg);
+    fs.T = TMAX;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs24.svg"), &fs, &META, &e), AV_OK);
+    svg = tu_slurp_file(tu_in(f, "fs24.svg"), NULL);
+    assert_non_null(svg);
+    assert_null(strstr(svg, ">k1</text>")); /* thinned */
+    double y0 = svg_text_y(svg, "0 k0"), font24 = svg_text_size(svg, "0 k0");
+    const char *next = strstr(svg, ">2 k2</text>") ? "2 k2" : strstr(svg, ">5 k5</text>") ? "5 k5" : "10 k10";
+    double y1 = svg_text_y(svg, next);
+    if (font24 < 8 || y1 - y0 < 1.25 * font24 - 1e-6)
+        fail_msg("16 heads of 24 tokens: %g-px labels %g px apart (\"0 k0\" to \"%s\")", font24, y1 - y0, next);
     free(svg);
 }
 
@@ -669,6 +731,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gif_keeps_the_colour_maps_colours, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_filmstrip_token_labels_do_not_touch, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_long_title_breaks_between_pieces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_svg_lines_are_polylines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -241,8 +241,16 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
  * token, while it stays within FS_GROW_W x FS_GROW_H px. */
 enum { FS_GROW_CELL = 24, FS_GROW_W = 1400, FS_GROW_H = 1800 };
 
+/* Token labels of a film strip: never under FS_FONT_MIN px; a label's line
+ * (FS_LINE font sizes) fits its cell's pitch or the labels are thinned, as
+ * plot.c's axes do (matplotlib keeps a tick label's size and drops ticks). */
+#define FS_FONT_MIN 8.0f
+#define FS_LINE 1.25f
+
 typedef struct {
-    int cell, font;    /* px a token; the token labels' size, px */
+    int cell;          /* px a token */
+    float font;        /* the token labels' size, px */
+    int step;          /* every step-th token is labelled (1, 2, 5, 10, ...); thinned labels carry their index */
     int left, q_w;     /* the maps' left edge (in the first group); the query labels' band */
     int groups, per;   /* snapshot rows side by side in groups of `per` rows (1 group: one column of rows) */
     int group_w;       /* px from one group's left edge to the next's */
@@ -251,19 +259,49 @@ typedef struct {
 
 static int imax(int a, int b) { return a > b ? a : b; }
 
+/* Every step-th token's label: 1, 2, 5, 10, 20, ... (plot.c's round steps,
+ * so the labelled positions are round numbers), the fewest that give each
+ * label `need` px along the axis at `cell` px a token. */
+static int fs_label_step(float need, int cell) {
+    int k = (int)ceilf(need / (float)cell - 1e-4f);
+    for (int base = 1;; base *= 10) {
+        if (k <= base) return base;
+        if (k <= 2 * base) return 2 * base;
+        if (k <= 5 * base) return 5 * base;
+    }
+}
+
+/* Token t's label as drawn: the token, or "t token" when the labels are
+ * thinned, so a reader finds position 10 among every fifth label (plot.c's
+ * rule). */
+static void fs_token_label(char *out, size_t n, const av_filmstrip *fs, int t, int step) {
+    if (step > 1) snprintf(out, n, "%d %s", t, fs->tokens[t]);
+    else snprintf(out, n, "%s", fs->tokens[t]);
+}
+
 /* The film strip's layout with cells of `cell` px and the snapshot rows in
- * `groups` groups side by side: token labels grow with the cells from 10 px
- * (12-px cells) to 14 px, and the bands around the maps with them. Each
- * group has its own row labels, query labels and column labels. */
+ * `groups` groups side by side: token labels are cell / FS_LINE px, so one
+ * label's line fits a cell (10 px in 12.5-px cells), up to 14 px; under
+ * FS_FONT_MIN they stay at FS_FONT_MIN and only every step-th token is
+ * labelled (10-px labels in 10-px cells touched: a figure-maker's report).
+ * The bands around the maps follow the labels. Each group has its own row
+ * labels, query labels and column labels. */
 static void fs_layout_at(const av_filmstrip *fs, int cell, int groups, int top, fs_layout *l) {
     int T = fs->T, gap = 16, tok = 0;
     l->cell = cell;
     l->groups = groups;
     l->per = (fs->rows + groups - 1) / groups;
-    l->font = cell - 2 < 10 ? 10 : cell - 2 > 14 ? 14 : cell - 2;
-    for (int t = 0; fs->tokens && t < T; t++) {
+    l->font = fminf(14.0f, (float)cell / FS_LINE);
+    l->step = 1;
+    if (l->font < FS_FONT_MIN) {
+        l->font = FS_FONT_MIN;
+        l->step = fs_label_step(FS_FONT_MIN * FS_LINE, cell);
+    }
+    for (int t = 0; fs->tokens && t < T; t += l->step) {
+        char lab[256];
         av_text_metrics m;
-        av_text_measure(fs->tokens[t], (float)l->font, 0, &m);
+        fs_token_label(lab, sizeof lab, fs, t, l->step);
+        av_text_measure(lab, l->font, 0, &m);
         tok = imax(tok, (int)ceilf(m.width));
     }
     l->q_w = fs->tokens ? tok + 8 : 0; /* the query labels, left of each row's first map */
@@ -314,7 +352,9 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
         if (g == 1 || (lay.cell > best.cell && lay.width <= FS_GROW_W)) best = lay;
     }
     lay = best;
-    int cell = lay.cell, left = lay.left, q_w = lay.q_w, font = lay.font, side = cell * T;
+    int cell = lay.cell, left = lay.left, q_w = lay.q_w, side = cell * T, step = lay.step;
+    float font = lay.font;
+    char lab[256];
     int width = lay.width, height = lay.height;
     if (need > width) { left += (need - width) / 2; width = need; }
     if (width > AV_FILMSTRIP_MAX_PX || height > AV_FILMSTRIP_MAX_PX)
@@ -340,9 +380,11 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
         int gx = left + (r / lay.per) * lay.group_w, y0 = top + (r % lay.per) * (side + gap);
         av_dl_text_run(&dl, fs->row_labels[r], (float)(gx - 10 - q_w), y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0,
                        INK);
-        for (int t = 0; fs->tokens && cell >= 6 && t < T; t++) /* queries, as the keys under the last row */
-            av_dl_text_run(&dl, fs->tokens[t], (float)gx - 4, (float)y0 + t * cell + cell * 0.5f + font * 0.35f,
-                           (float)font, AV_ANCHOR_END, 0, 0, INK);
+        for (int t = 0; fs->tokens && t < T; t += step) { /* queries, as the keys under the last row */
+            fs_token_label(lab, sizeof lab, fs, t, step);
+            av_dl_text_run(&dl, lab, (float)gx - 4, (float)y0 + t * cell + cell * 0.5f + font * 0.35f, font,
+                           AV_ANCHOR_END, 0, 0, INK);
+        }
         for (int c = 0; c < fs->cols; c++) {
             int x0 = gx + c * (side + gap);
             h.w = fs->att + ((size_t)r * fs->cols + c) * (size_t)T * T;
@@ -350,10 +392,12 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
         }
         if (r % lay.per != lay.per - 1 && r != fs->rows - 1) continue;
         int yk = y0 + side + 6; /* the keys, under each group's last row */
-        for (int c = 0; c < fs->cols && fs->tokens && cell >= 6; c++)
-            for (int t = 0; t < T; t++)
-                av_dl_text_run(&dl, fs->tokens[t], (float)gx + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
-                               (float)yk, (float)font, AV_ANCHOR_END, 1, 0, INK);
+        for (int c = 0; c < fs->cols && fs->tokens; c++)
+            for (int t = 0; t < T; t += step) {
+                fs_token_label(lab, sizeof lab, fs, t, step);
+                av_dl_text_run(&dl, lab, (float)gx + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
+                               (float)yk, font, AV_ANCHOR_END, 1, 0, INK);
+            }
     }
     av_plot_scale_laid_out(&dl, meta); /* --dpi, --scale: laid out at 100 dpi, scale 1 */
     av_status st = av_plot_write(path, &dl, fs->title, meta, err);
