@@ -113,9 +113,11 @@ static void test_filmstrip_probe_line(void **state) {
     }
     esc[k] = 0;
     double yt = svg_text_y(svg, "t"), yp = svg_text_y(svg, esc), yc = svg_text_y(svg, "L0 H0");
-    double yn = svg_text_y(svg, "rows: snapshots over training (acc: held-out sequence accuracy) \xC2\xB7 columns: layer "
-                                "L, head H \xC2\xB7 each map: query "
-                                "(row) \xC3\x97 key (column), weight 0 (dark) .. 1 (yellow); hatched = causal mask");
+    /* the note's first line (it breaks between its " · " pieces where wider than the figure) */
+    const char *note = strstr(svg, ">rows: snapshots over training (acc: held-out sequence accuracy)");
+    assert_non_null(note);
+    while (note > svg && strncmp(note, "<text ", 6) != 0) note--;
+    double yn = atof(strstr(note, " y=\"") + 4);
     assert_true(yt < yp && yp + 13 <= yn && yn + 13 <= yc);
     char anchor[8];
     double x = svg_text_x(svg, esc, anchor);
@@ -307,6 +309,65 @@ static void test_filmstrip_token_labels_do_not_touch(void **state) {
     double y1 = svg_text_y(svg, next);
     if (font24 < 8 || y1 - y0 < 1.25 * font24 - 1e-6)
         fail_msg("16 heads of 24 tokens: %g-px labels %g px apart (\"0 k0\" to \"%s\")", font24, y1 - y0, next);
+    free(svg);
+}
+
+/* One head, one layer (--train reverse --heads 1 --layers 1): the maps and labels of the two groups of
+ * snapshots were about 1100 px wide, but the figure took the width of its one-line title and legend,
+ * 1358 px, so 150 px of blank stood left of the row labels and more right of the maps, with a second
+ * group's label band as wide as the first's "(untrained)" label (a figure-maker's report). Now the
+ * title and the legend break between their " · " pieces (as the curves' title does) and each group's
+ * label band is its own: the row labels start within 30 px of the left edge, the keys end within 40 px
+ * of the right edge, and every line of text fits the figure. The SVG's <title> keeps the whole title. */
+static void test_filmstrip_one_head_is_tight(void **state) {
+    tu_fixture *f = *state;
+    enum { ROWS = 10, T = 11 };
+    static float att[ROWS * T * T];
+    for (int i = 0; i < ROWS * T * T; i++) att[i] = 1.0f / T;
+    static const int steps[ROWS] = {0, 1, 2, 3, 4, 5, 7, 10, 14, 20};
+    static char rbuf[ROWS][48];
+    static const char *rows[ROWS], *cols[1] = {"L0 H0"};
+    for (int r = 0; r < ROWS; r++) {
+        snprintf(rbuf[r], sizeof rbuf[r], "step %d%s \xC2\xB7 acc 0.0 %%", steps[r], r ? "" : " (untrained)");
+        rows[r] = rbuf[r];
+    }
+    static const char *toks[T] = {"3", "\xE2\x90\xA3" "1", "\xE2\x90\xA3" "4", "\xE2\x90\xA3" "1",
+                                  "\xE2\x90\xA3" "5", "\xE2\x90\xA3>", "\xE2\x90\xA3" "5", "\xE2\x90\xA3" "1",
+                                  "\xE2\x90\xA3" "4", "\xE2\x90\xA3" "1", "k10"};
+    const char *title = "trained on reverse for 20 steps from random initialisation (seed 42) \xC2\xB7 1 layer, 1 head, "
+                        "d_model 64 \xC2\xB7 learned positions, Pre-LN, \xC3\xB7\xE2\x88\x9A" "d_k";
+    av_filmstrip fs = {.title = title, .probe = "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"", .rows = ROWS,
+                       .cols = 1, .T = T, .att = att, .row_labels = rows, .col_labels = cols, .tokens = toks};
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
+    assert_non_null(svg);
+    double w, h;
+    svg_size(svg, &w, &h);
+    char anchor[8], want[400];
+    av_text_metrics m;
+    av_text_measure(rows[0], 13, 0, &m);
+    double label_left = svg_text_x(svg, rows[0], anchor) - m.width;
+    const char *last = NULL; /* the last "k10": the last group's last key */
+    for (const char *p = strstr(svg, ">k10</text>"); p; p = strstr(p + 1, ">k10</text>")) last = p;
+    assert_non_null(last);
+    while (last > svg && strncmp(last, "<text ", 6) != 0) last--;
+    double keys_right = atof(last + 9) + 10; /* x is the rotated label's baseline; 10 px covers its descent */
+    if (label_left > 30 || w - keys_right > 40)
+        fail_msg("one head: %g x %g px, %g px left of the row labels, %g px right of the keys", w, h, label_left,
+                 w - keys_right);
+    for (const char *p = strstr(svg, "<text "); p; p = strstr(p + 1, "<text ")) { /* every text inside */
+        const char *gt = strchr(p, '>'), *lt = gt ? strchr(gt, '<') : NULL;
+        assert_true(gt && lt);
+        char text[600];
+        snprintf(text, sizeof text, "%.*s", (int)(lt - gt - 1), gt + 1);
+        double x = atof(p + 9), sz = atof(strstr(p, "font-size=\"") + 11);
+        if (!strstr(p, "text-anchor=\"middle\"") || strstr(text, "&")) continue;
+        av_text_measure(text, (float)sz, strstr(p, "font-weight") && strstr(p, "font-weight") < gt, &m);
+        if (x - m.width / 2 < 0 || x + m.width / 2 > w) fail_msg("'%s' is %g px wide at x %g of %g", text, m.width, x, w);
+    }
+    snprintf(want, sizeof want, "<title>%s</title>", title);
+    assert_non_null(strstr(svg, want));
     free(svg);
 }
 
@@ -732,6 +793,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gif_keeps_the_colour_maps_colours, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_token_labels_do_not_touch, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_filmstrip_one_head_is_tight, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_long_title_breaks_between_pieces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_svg_lines_are_polylines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),

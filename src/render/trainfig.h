@@ -76,7 +76,8 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
 #define AV_FILMSTRIP_MAX_COLS 16
 #define AV_FILMSTRIP_MAX_PX 2400
 typedef struct {
-    const char *title;               /* figure title */
+    const char *title;               /* figure title; over up to 3 lines, broken between its " · " pieces
+                                        where wider than the maps, as the legend line is */
     const char *probe;               /* the line under the title naming the input every map shows, e.g.
                                         "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"", or NULL */
     const char *note;                /* a line under the legend line, e.g. which of more heads than fit are
