@@ -113,9 +113,11 @@ static void test_filmstrip_probe_line(void **state) {
     }
     esc[k] = 0;
     double yt = svg_text_y(svg, "t"), yp = svg_text_y(svg, esc), yc = svg_text_y(svg, "L0 H0");
-    double yn = svg_text_y(svg, "rows: snapshots over training (acc: held-out sequence accuracy) \xC2\xB7 columns: layer "
-                                "L, head H \xC2\xB7 each map: query "
-                                "(row) \xC3\x97 key (column), weight 0 (dark) .. 1 (yellow); hatched = causal mask");
+    /* the note's first line (it breaks between its " · " pieces where wider than the figure) */
+    const char *note = strstr(svg, ">rows: snapshots over training (acc: held-out sequence accuracy)");
+    assert_non_null(note);
+    while (note > svg && strncmp(note, "<text ", 6) != 0) note--;
+    double yn = atof(strstr(note, " y=\"") + 4);
     assert_true(yt < yp && yp + 13 <= yn && yn + 13 <= yc);
     char anchor[8];
     double x = svg_text_x(svg, esc, anchor);
@@ -208,8 +210,9 @@ static void filmstrip_cell(const char *svg, double *cell, double *font) {
  * with 10-px labels, 132 px on a page sized by its title (a new user's report: not legible when
  * projected). With few heads the maps now grow, the labels with them, and the snapshots stand in
  * groups side by side, while the figure stays within 1400 x 1800 px; the usual 8 heads keep one column
- * of snapshots, 12 px a token and 10-px labels. The grouped strip's note says how to read its rows (it
- * said "rows: snapshots" of a page whose rows run down each group, then the next). */
+ * of snapshots and 12 px a token, with 9.6-px labels (12 / 1.25: one label's line a cell). The grouped
+ * strip's note says how to read its rows (it said "rows: snapshots" of a page whose rows run down each
+ * group, then the next). */
 static void test_filmstrip_few_heads_grow(void **state) {
     tu_fixture *f = *state;
     enum { ROWS = 10, T = 11 };
@@ -241,9 +244,129 @@ static void test_filmstrip_few_heads_grow(void **state) {
     svg = tu_slurp_file(tu_in(f, "eight.svg"), NULL);
     assert_non_null(svg);
     filmstrip_cell(svg, &cell, &font);
-    assert_true(fabs(cell - 12) < 1e-6 && fabs(font - 10) < 1e-6);
+    assert_true(fabs(cell - 12) < 1e-6 && fabs(font - 12 / 1.25) < 1e-6); /* a label's line fits its 12-px cell */
     assert_true(fabs(svg_text_x(svg, "step 9", anchor) - svg_text_x(svg, "step 0", anchor)) < 1e-6); /* one column */
     assert_null(strstr(svg, "down each group"));
+    free(svg);
+}
+
+/* The font size of the first <text> whose content is `content`. */
+static double svg_text_size(const char *svg, const char *content) {
+    const char *hit, *open = svg_text_open(svg, content, &hit), *fsz = strstr(open, "font-size=\"");
+    assert_true(fsz && fsz < hit);
+    return atof(fsz + 11);
+}
+
+/* The x of the n-th (0-based) <text> whose content is `content`, or -1 if there are fewer. */
+static double svg_text_x_nth(const char *svg, const char *content, int n) {
+    char needle[256];
+    snprintf(needle, sizeof needle, ">%s</text>", content);
+    const char *hit = svg;
+    for (int k = 0; k <= n; k++, hit++)
+        if (!(hit = strstr(hit, needle))) return -1;
+    hit--;
+    const char *open = hit;
+    while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+    return atof(open + 9); /* <text x=" */
+}
+
+/* 16 heads of an 11-token probe (reverse with --layers 2 --heads 8): the maps shrink to 10 px a token and
+ * the token labels were 10 px, so each query label touched the next and each rotated key label its
+ * neighbours (a figure-maker's report). Now a label's line (1.25 font sizes, plot.c's rule) fits the
+ * cell pitch, the labels never go under 8 px, and where 8-px labels would not fit (16 heads of 24 tokens,
+ * 5-px cells, whose labels were not drawn at all) every step-th token is labelled with its index
+ * ("10 k10"), as the heat maps' thinned axes are. */
+static void test_filmstrip_token_labels_do_not_touch(void **state) {
+    tu_fixture *f = *state;
+    enum { ROWS = 10, COLS = 16, TMAX = 24 };
+    static float att[ROWS * COLS * TMAX * TMAX];
+    for (int i = 0; i < ROWS * COLS * TMAX * TMAX; i++) att[i] = 0.1f;
+    static char rbuf[ROWS][40], cbuf[COLS][16], tbuf[TMAX][16];
+    static const char *rows[ROWS], *cols[COLS], *toks[TMAX];
+    for (int r = 0; r < ROWS; r++) { snprintf(rbuf[r], sizeof rbuf[r], "step %d \xC2\xB7 acc 0.0 %%", r); rows[r] = rbuf[r]; }
+    for (int c = 0; c < COLS; c++) { snprintf(cbuf[c], sizeof cbuf[c], "L%d H%d", c / 8, c % 8); cols[c] = cbuf[c]; }
+    for (int t = 0; t < TMAX; t++) { snprintf(tbuf[t], sizeof tbuf[t], "k%d", t); toks[t] = tbuf[t]; }
+    av_filmstrip fs = {.title = "reverse", .rows = ROWS, .cols = COLS, .T = 11, .att = att, .row_labels = rows,
+                       .col_labels = cols, .tokens = toks};
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
+    assert_non_null(svg);
+    double font = svg_text_size(svg, "k0"), dy = svg_text_y(svg, "k1") - svg_text_y(svg, "k0");
+    /* the keys under map 0 of the last row: the (ROWS + 0)-th "k0" and "k1" (the first ROWS are queries) */
+    double dx = svg_text_x_nth(svg, "k1", ROWS) - svg_text_x_nth(svg, "k0", ROWS);
+    if (font < 8 || dy < 1.25 * font - 1e-6 || dx < 1.25 * font - 1e-6)
+        fail_msg("16 heads of 11 tokens: %g-px labels %g px apart (queries), %g px apart (keys)", font, dy, dx);
+    free(svg);
+    fs.T = TMAX;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs24.svg"), &fs, &META, &e), AV_OK);
+    svg = tu_slurp_file(tu_in(f, "fs24.svg"), NULL);
+    assert_non_null(svg);
+    assert_null(strstr(svg, ">k1</text>")); /* thinned */
+    double y0 = svg_text_y(svg, "0 k0"), font24 = svg_text_size(svg, "0 k0");
+    const char *next = strstr(svg, ">2 k2</text>") ? "2 k2" : strstr(svg, ">5 k5</text>") ? "5 k5" : "10 k10";
+    double y1 = svg_text_y(svg, next);
+    if (font24 < 8 || y1 - y0 < 1.25 * font24 - 1e-6)
+        fail_msg("16 heads of 24 tokens: %g-px labels %g px apart (\"0 k0\" to \"%s\")", font24, y1 - y0, next);
+    free(svg);
+}
+
+/* One head, one layer (--train reverse --heads 1 --layers 1): the maps and labels of the two groups of
+ * snapshots were about 1100 px wide, but the figure took the width of its one-line title and legend,
+ * 1358 px, so 150 px of blank stood left of the row labels and more right of the maps, with a second
+ * group's label band as wide as the first's "(untrained)" label (a figure-maker's report). Now the
+ * title and the legend break between their " · " pieces (as the curves' title does) and each group's
+ * label band is its own: the row labels start within 30 px of the left edge, the keys end within 40 px
+ * of the right edge, and every line of text fits the figure. The SVG's <title> keeps the whole title. */
+static void test_filmstrip_one_head_is_tight(void **state) {
+    tu_fixture *f = *state;
+    enum { ROWS = 10, T = 11 };
+    static float att[ROWS * T * T];
+    for (int i = 0; i < ROWS * T * T; i++) att[i] = 1.0f / T;
+    static const int steps[ROWS] = {0, 1, 2, 3, 4, 5, 7, 10, 14, 20};
+    static char rbuf[ROWS][48];
+    static const char *rows[ROWS], *cols[1] = {"L0 H0"};
+    for (int r = 0; r < ROWS; r++) {
+        snprintf(rbuf[r], sizeof rbuf[r], "step %d%s \xC2\xB7 acc 0.0 %%", steps[r], r ? "" : " (untrained)");
+        rows[r] = rbuf[r];
+    }
+    static const char *toks[T] = {"3", "\xE2\x90\xA3" "1", "\xE2\x90\xA3" "4", "\xE2\x90\xA3" "1",
+                                  "\xE2\x90\xA3" "5", "\xE2\x90\xA3>", "\xE2\x90\xA3" "5", "\xE2\x90\xA3" "1",
+                                  "\xE2\x90\xA3" "4", "\xE2\x90\xA3" "1", "k10"};
+    const char *title = "trained on reverse for 20 steps from random initialisation (seed 42) \xC2\xB7 1 layer, 1 head, "
+                        "d_model 64 \xC2\xB7 learned positions, Pre-LN, \xC3\xB7\xE2\x88\x9A" "d_k";
+    av_filmstrip fs = {.title = title, .probe = "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"", .rows = ROWS,
+                       .cols = 1, .T = T, .att = att, .row_labels = rows, .col_labels = cols, .tokens = toks};
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
+    assert_non_null(svg);
+    double w, h;
+    svg_size(svg, &w, &h);
+    char anchor[8], want[400];
+    av_text_metrics m;
+    av_text_measure(rows[0], 13, 0, &m);
+    double label_left = svg_text_x(svg, rows[0], anchor) - m.width;
+    const char *last = NULL; /* the last "k10": the last group's last key */
+    for (const char *p = strstr(svg, ">k10</text>"); p; p = strstr(p + 1, ">k10</text>")) last = p;
+    assert_non_null(last);
+    while (last > svg && strncmp(last, "<text ", 6) != 0) last--;
+    double keys_right = atof(last + 9) + 10; /* x is the rotated label's baseline; 10 px covers its descent */
+    if (label_left > 30 || w - keys_right > 40)
+        fail_msg("one head: %g x %g px, %g px left of the row labels, %g px right of the keys", w, h, label_left,
+                 w - keys_right);
+    for (const char *p = strstr(svg, "<text "); p; p = strstr(p + 1, "<text ")) { /* every text inside */
+        const char *gt = strchr(p, '>'), *lt = gt ? strchr(gt, '<') : NULL;
+        assert_true(gt && lt);
+        char text[600];
+        snprintf(text, sizeof text, "%.*s", (int)(lt - gt - 1), gt + 1);
+        double x = atof(p + 9), sz = atof(strstr(p, "font-size=\"") + 11);
+        if (!strstr(p, "text-anchor=\"middle\"") || strstr(text, "&")) continue;
+        av_text_measure(text, (float)sz, strstr(p, "font-weight") && strstr(p, "font-weight") < gt, &m);
+        if (x - m.width / 2 < 0 || x + m.width / 2 > w) fail_msg("'%s' is %g px wide at x %g of %g", text, m.width, x, w);
+    }
+    snprintf(want, sizeof want, "<title>%s</title>", title);
+    assert_non_null(strstr(svg, want));
     free(svg);
 }
 
@@ -668,6 +791,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gif_keeps_the_colour_maps_colours, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_filmstrip_few_heads_grow, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_filmstrip_token_labels_do_not_touch, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_filmstrip_one_head_is_tight, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_long_title_breaks_between_pieces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_svg_lines_are_polylines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_curves_symlog_steps, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -177,6 +177,37 @@ static void emit_panel(av_dlist *dl, const av_curve_panel *p, int x0, int y0, co
         av_dl_text_run(dl, p->y_label, (float)x0 + 16, (a.by0 + a.by1) * 0.5f, 13, AV_ANCHOR_MIDDLE, 1, 0, INK);
 }
 
+/* `text` over up to max_lines lines for a figure `width` px wide (20 px of
+ * margin each side), broken between its " · " pieces, each line taking the
+ * next piece while it fits; the last line takes the rest, and a piece wider
+ * than the figure stays whole. Returns the number of lines; *widest = the
+ * widest line, px. */
+static int break_pieces(const char *text, float size, int bold, int width, char lines[][512], int max_lines,
+                        int *widest) {
+    int n_lines = 0;
+    *widest = 0;
+    for (const char *piece = text; *piece && n_lines < max_lines;) {
+        const char *end = strstr(piece, " \xC2\xB7 "), *cut = end ? end : piece + strlen(piece);
+        while (end) { /* take the next piece too while the line fits */
+            const char *next = strstr(end + 4, " \xC2\xB7 "), *stop = next ? next : end + strlen(end);
+            char trial[512];
+            av_text_metrics tm;
+            snprintf(trial, sizeof trial, "%.*s", (int)(stop - piece), piece);
+            av_text_measure(trial, size, bold, &tm);
+            if (n_lines == max_lines - 1 || tm.width + 40 > width) break;
+            cut = stop;
+            end = next;
+        }
+        if (n_lines == max_lines - 1) cut = piece + strlen(piece); /* the last line takes the rest */
+        snprintf(lines[n_lines], 512, "%.*s", (int)(cut - piece), piece);
+        av_text_metrics tm;
+        av_text_measure(lines[n_lines++], size, bold, &tm);
+        if ((int)ceilf(tm.width) > *widest) *widest = (int)ceilf(tm.width);
+        piece = *cut ? cut + 4 : cut; /* past " · " */
+    }
+    return n_lines;
+}
+
 av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_panels, const char *title,
                          const char *x_label, const av_plot_meta *meta, av_err *err) {
     if (n_panels < 1 || n_panels > 4)
@@ -193,27 +224,9 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
     /* the title over up to 3 lines, broken between its " · " pieces where it is wider than the panels (a
      * --compare title naming its fixed settings widened the figure by 210 px of blank); a piece wider
      * still widens the figure, panels centred (it ran off both edges) */
-    int width = n_panels * PW + 20, left = 10, n_lines = 0, widest = 0;
+    int width = n_panels * PW + 20, left = 10, widest = 0;
     char lines[3][512];
-    for (const char *piece = title; *piece && n_lines < 3;) {
-        const char *end = strstr(piece, " \xC2\xB7 "), *cut = end ? end : piece + strlen(piece);
-        while (end) { /* take the next piece too while the line fits */
-            const char *next = strstr(end + 4, " \xC2\xB7 "), *stop = next ? next : end + strlen(end);
-            char trial[512];
-            av_text_metrics tm;
-            snprintf(trial, sizeof trial, "%.*s", (int)(stop - piece), piece);
-            av_text_measure(trial, 18, 1, &tm);
-            if (n_lines == 2 || tm.width + 40 > width) break;
-            cut = stop;
-            end = next;
-        }
-        if (n_lines == 2) cut = piece + strlen(piece); /* the last line takes the rest */
-        snprintf(lines[n_lines], sizeof lines[n_lines], "%.*s", (int)(cut - piece), piece);
-        av_text_metrics tm;
-        av_text_measure(lines[n_lines++], 18, 1, &tm);
-        if ((int)ceilf(tm.width) > widest) widest = (int)ceilf(tm.width);
-        piece = *cut ? cut + 4 : cut; /* past " · " */
-    }
+    int n_lines = break_pieces(title, 18, 1, width, lines, 3, &widest);
     if (widest + 40 > width) left += (widest + 40 - width) / 2, width = widest + 40;
     top += 24 * (n_lines - 1);
     av_dl_init(&dl, width, PH + top + 10 + leg_rows * LEG_LINE, WHITE);
@@ -241,42 +254,84 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
  * token, while it stays within FS_GROW_W x FS_GROW_H px. */
 enum { FS_GROW_CELL = 24, FS_GROW_W = 1400, FS_GROW_H = 1800 };
 
+/* Token labels of a film strip: never under FS_FONT_MIN px; a label's line
+ * (FS_LINE font sizes) fits its cell's pitch or the labels are thinned, as
+ * plot.c's axes do (matplotlib keeps a tick label's size and drops ticks). */
+#define FS_FONT_MIN 8.0f
+#define FS_LINE 1.25f
+
 typedef struct {
-    int cell, font;    /* px a token; the token labels' size, px */
-    int left, q_w;     /* the maps' left edge (in the first group); the query labels' band */
+    int cell;          /* px a token */
+    float font;        /* the token labels' size, px */
+    int step;          /* every step-th token is labelled (1, 2, 5, 10, ...); thinned labels carry their index */
+    int q_w;           /* the query labels' band */
     int groups, per;   /* snapshot rows side by side in groups of `per` rows (1 group: one column of rows) */
-    int group_w;       /* px from one group's left edge to the next's */
+    int gx[4];         /* each group's maps' left edge: a group's band for its row labels is as wide as they are */
     int width, height; /* the figure, before a wide title widens it */
 } fs_layout;
 
 static int imax(int a, int b) { return a > b ? a : b; }
 
+/* Every step-th token's label: 1, 2, 5, 10, 20, ... (plot.c's round steps,
+ * so the labelled positions are round numbers), the fewest that give each
+ * label `need` px along the axis at `cell` px a token. */
+static int fs_label_step(float need, int cell) {
+    int k = (int)ceilf(need / (float)cell - 1e-4f);
+    for (int base = 1;; base *= 10) {
+        if (k <= base) return base;
+        if (k <= 2 * base) return 2 * base;
+        if (k <= 5 * base) return 5 * base;
+    }
+}
+
+/* Token t's label as drawn: the token, or "t token" when the labels are
+ * thinned, so a reader finds position 10 among every fifth label (plot.c's
+ * rule). */
+static void fs_token_label(char *out, size_t n, const av_filmstrip *fs, int t, int step) {
+    if (step > 1) snprintf(out, n, "%d %s", t, fs->tokens[t]);
+    else snprintf(out, n, "%s", fs->tokens[t]);
+}
+
 /* The film strip's layout with cells of `cell` px and the snapshot rows in
- * `groups` groups side by side: token labels grow with the cells from 10 px
- * (12-px cells) to 14 px, and the bands around the maps with them. Each
- * group has its own row labels, query labels and column labels. */
+ * `groups` groups side by side: token labels are cell / FS_LINE px, so one
+ * label's line fits a cell (10 px in 12.5-px cells), up to 14 px; under
+ * FS_FONT_MIN they stay at FS_FONT_MIN and only every step-th token is
+ * labelled (10-px labels in 10-px cells touched: a figure-maker's report).
+ * The bands around the maps follow the labels. Each group has its own row
+ * labels, query labels and column labels. */
 static void fs_layout_at(const av_filmstrip *fs, int cell, int groups, int top, fs_layout *l) {
     int T = fs->T, gap = 16, tok = 0;
     l->cell = cell;
     l->groups = groups;
     l->per = (fs->rows + groups - 1) / groups;
-    l->font = cell - 2 < 10 ? 10 : cell - 2 > 14 ? 14 : cell - 2;
-    for (int t = 0; fs->tokens && t < T; t++) {
+    l->font = fminf(14.0f, (float)cell / FS_LINE);
+    l->step = 1;
+    if (l->font < FS_FONT_MIN) {
+        l->font = FS_FONT_MIN;
+        l->step = fs_label_step(FS_FONT_MIN * FS_LINE, cell);
+    }
+    for (int t = 0; fs->tokens && t < T; t += l->step) {
+        char lab[256];
         av_text_metrics m;
-        av_text_measure(fs->tokens[t], (float)l->font, 0, &m);
+        fs_token_label(lab, sizeof lab, fs, t, l->step);
+        av_text_measure(lab, l->font, 0, &m);
         tok = imax(tok, (int)ceilf(m.width));
     }
     l->q_w = fs->tokens ? tok + 8 : 0; /* the query labels, left of each row's first map */
-    l->left = 150;
-    for (int r = 0; r < fs->rows; r++) { /* each row label ends 10 px left of its query labels, 10 px of margin */
-        av_text_metrics m;
-        av_text_measure(fs->row_labels[r], 13, 0, &m);
-        l->left = imax(l->left, (int)ceilf(m.width) + 20 + l->q_w);
+    int maps_w = fs->cols * (cell * T + gap) - gap, x = 0;
+    for (int g = 0; g < groups; g++) { /* each row label ends 10 px left of its query labels, 10 px of margin */
+        int band = g ? 0 : 150;    /* (24 more between a group's maps and the next group's labels) */
+        for (int r = g * l->per; r < fs->rows && r < (g + 1) * l->per; r++) {
+            av_text_metrics m;
+            av_text_measure(fs->row_labels[r], 13, 0, &m);
+            band = imax(band, (int)ceilf(m.width) + 20 + l->q_w);
+        }
+        l->gx[g] = x + band + (g ? 24 : 0);
+        x = l->gx[g] + maps_w;
     }
-    int tok_w = imax(64, tok + 24); /* the key labels under the last row, upright */
-    l->group_w = l->left + fs->cols * (cell * T + gap);
-    l->width = groups * l->group_w + 20;
-    l->height = top + l->per * (cell * T + gap) + tok_w;
+    int tok_w = fs->tokens ? tok + 26 : 30; /* the key labels under the last row, upright, 20 px of margin */
+    l->width = x + 20;
+    l->height = top + l->per * (cell * T + gap) - gap + tok_w;
 }
 
 av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_plot_meta *meta, av_err *err) {
@@ -287,62 +342,91 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
     int T = fs->T, base = T <= 12 ? 12 : T <= 24 ? 7 : 3, gap = 16;
     int probe_h = fs->probe && fs->probe[0] ? 20 : 0; /* the probe's line under the title, then the legend line */
     int note_h = fs->note && fs->note[0] ? 18 : 0;    /* and the caller's note under it */
-    int top = 86 + probe_h + note_h;
-    av_text_metrics tm, sm, pm = {0}, nm = {0};
-    av_text_measure(fs->title, 17, 1, &tm);
+    /* The title and the legend line break between their " · " pieces, over up to 3 lines each, where
+     * they are wider than the maps (curves' rule): one head's strip was as wide as its one-line legend,
+     * 1358 px for maps and labels of about 1100, 150 px of blank each side (a figure-maker's report). A
+     * piece, the probe's line or the caller's note wider than the maps still widens the figure. */
+    char tl[3][512], nl[3][512];
+    int w_t, w_n, nt = 1, nn = 1, extra = 0, top = 0;
+    av_text_metrics pm = {0}, nm = {0};
+    break_pieces(fs->title, 17, 1, 1, tl, 3, &w_t); /* the narrowest each can be */
     /* the note that says how to read grouped rows when the rows may be grouped (1 or 2 heads: the longer one) */
-    av_text_measure(fs->cols <= 2 ? FILMSTRIP_NOTE_GROUPS : FILMSTRIP_NOTE, 12, 0, &sm);
+    break_pieces(fs->cols <= 2 ? FILMSTRIP_NOTE_GROUPS : FILMSTRIP_NOTE, 12, 0, 1, nl, 3, &w_n);
     if (probe_h) av_text_measure(fs->probe, 13, 0, &pm);
     if (note_h) av_text_measure(fs->note, 12, 0, &nm);
-    int need = (int)ceilf(fmaxf(fmaxf(tm.width, sm.width), fmaxf(pm.width, nm.width))) + 40;
+    int need = imax(imax(w_t, w_n), (int)ceilf(fmaxf(pm.width, nm.width))) + 40;
     /* The largest cell that keeps both sides within the bound: the usual one
      * or smaller, or, with few heads, larger while the figure stays within
      * FS_GROW_W x FS_GROW_H px (the usual 2 layers x 4 heads' size), so one
      * head's maps and labels are not 130 px on an empty page. With 1 or 2
      * heads the snapshot rows may also stand in up to 4 groups side by side
      * (one head's 11 snapshots were one thin column): the grouping with the
-     * largest cell, the fewest groups on a tie. */
-    fs_layout lay = {0}, best = {0};
-    for (int g = 1; g <= (fs->cols <= 2 ? 4 : 1) && g <= fs->rows; g++) {
-        if (g > 1 && (fs->rows + g - 1) / g == (fs->rows + g - 2) / (g - 1)) continue; /* no fewer rows a group */
-        for (int c = imax(base, T <= 24 ? FS_GROW_CELL : base); c >= 1; c--) {
-            fs_layout_at(fs, c, g, top, &lay);
-            if (lay.width > AV_FILMSTRIP_MAX_PX || lay.height > AV_FILMSTRIP_MAX_PX) continue;
-            if ((c > base || g > 1) && (imax(lay.width, need) > FS_GROW_W || lay.height > FS_GROW_H)) continue;
-            break;
+     * largest cell, the fewest groups on a tie. The lines over the maps
+     * depend on the width and the height left for the maps on them: a few
+     * rounds settle both. */
+    fs_layout lay = {0};
+    const char *legend = FILMSTRIP_NOTE;
+    for (int round = 0; round < 3; round++) {
+        fs_layout best = {0};
+        top = 86 + probe_h + note_h + extra;
+        for (int g = 1; g <= (fs->cols <= 2 ? 4 : 1) && g <= fs->rows; g++) {
+            if (g > 1 && (fs->rows + g - 1) / g == (fs->rows + g - 2) / (g - 1)) continue; /* no fewer rows a group */
+            for (int c = imax(base, T <= 24 ? FS_GROW_CELL : base); c >= 1; c--) {
+                fs_layout_at(fs, c, g, top, &lay);
+                if (lay.width > AV_FILMSTRIP_MAX_PX || lay.height > AV_FILMSTRIP_MAX_PX) continue;
+                if ((c > base || g > 1) && (imax(lay.width, need) > FS_GROW_W || lay.height > FS_GROW_H)) continue;
+                break;
+            }
+            if (g == 1 || (lay.cell > best.cell && lay.width <= FS_GROW_W)) best = lay;
         }
-        if (g == 1 || (lay.cell > best.cell && lay.width <= FS_GROW_W)) best = lay;
+        lay = best;
+        legend = lay.groups > 1 && fs->rows > lay.per ? FILMSTRIP_NOTE_GROUPS : FILMSTRIP_NOTE;
+        nt = break_pieces(fs->title, 17, 1, imax(lay.width, need), tl, 3, &w_t);
+        nn = break_pieces(legend, 12, 0, imax(lay.width, need), nl, 3, &w_n);
+        int now = 22 * (nt - 1) + 16 * (nn - 1);
+        if (now == extra) break;
+        extra = now;
     }
-    lay = best;
-    int cell = lay.cell, left = lay.left, q_w = lay.q_w, font = lay.font, side = cell * T;
+    top = 86 + probe_h + note_h + extra;
+    fs_layout_at(fs, lay.cell, lay.groups, top, &lay); /* the height for the lines as drawn */
+    int cell = lay.cell, q_w = lay.q_w, side = cell * T, step = lay.step;
+    float font = lay.font;
+    char lab[256];
     int width = lay.width, height = lay.height;
-    if (need > width) { left += (need - width) / 2; width = need; }
+    if (need > width) {
+        for (int g = 0; g < lay.groups; g++) lay.gx[g] += (need - width) / 2;
+        width = need;
+    }
     if (width > AV_FILMSTRIP_MAX_PX || height > AV_FILMSTRIP_MAX_PX)
         return av_fail(err, AV_ERUNTIME, "cannot fit a film strip of %d x %d maps of %d tokens and its labels within "
                        "%d x %d px (it needs %d x %d)", fs->rows, fs->cols, T, AV_FILMSTRIP_MAX_PX, AV_FILMSTRIP_MAX_PX,
                        width, height);
     av_dlist dl;
     av_dl_init(&dl, width, height, WHITE);
-    av_dl_text_run(&dl, fs->title, width * 0.5f, 30, 17, AV_ANCHOR_MIDDLE, 0, 1, INK);
-    if (probe_h) av_dl_text_run(&dl, fs->probe, width * 0.5f, 54, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
-    av_dl_text_run(&dl, lay.groups > 1 && fs->rows > lay.per ? FILMSTRIP_NOTE_GROUPS : FILMSTRIP_NOTE, width * 0.5f,
-                   54 + (float)probe_h, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
-    if (note_h) av_dl_text_run(&dl, fs->note, width * 0.5f, 54 + (float)(probe_h + note_h), 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    float y = 30;
+    for (int k = 0; k < nt; k++, y += 22) av_dl_text_run(&dl, tl[k], width * 0.5f, y, 17, AV_ANCHOR_MIDDLE, 0, 1, INK);
+    y += 2; /* 54 under a one-line title */
+    if (probe_h) av_dl_text_run(&dl, fs->probe, width * 0.5f, y, 13, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    y += (float)probe_h;
+    for (int k = 0; k < nn; k++, y += 16) av_dl_text_run(&dl, nl[k], width * 0.5f, y, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
+    if (note_h) av_dl_text_run(&dl, fs->note, width * 0.5f, y + 2, 12, AV_ANCHOR_MIDDLE, 0, 0, INK);
     av_dl_heat h = {.n_q = T, .n_k = T, .vmin = 0, .vmax = 1, .cmap = meta ? meta->cmap : AV_CMAP_VIRIDIS,
                     .masked = fs->masked};
     for (int g = 0; g < lay.groups && g * lay.per < fs->rows; g++) { /* each group's column labels */
-        int gx = left + g * lay.group_w;
+        int gx = lay.gx[g];
         for (int c = 0; c < fs->cols; c++)
             av_dl_text_run(&dl, fs->col_labels[c], (float)gx + c * (side + gap) + side * 0.5f, (float)top - 8, 13,
                            AV_ANCHOR_MIDDLE, 0, 1, INK);
     }
     for (int r = 0; r < fs->rows; r++) {
-        int gx = left + (r / lay.per) * lay.group_w, y0 = top + (r % lay.per) * (side + gap);
+        int gx = lay.gx[r / lay.per], y0 = top + (r % lay.per) * (side + gap);
         av_dl_text_run(&dl, fs->row_labels[r], (float)(gx - 10 - q_w), y0 + side * 0.5f + 5, 13, AV_ANCHOR_END, 0, 0,
                        INK);
-        for (int t = 0; fs->tokens && cell >= 6 && t < T; t++) /* queries, as the keys under the last row */
-            av_dl_text_run(&dl, fs->tokens[t], (float)gx - 4, (float)y0 + t * cell + cell * 0.5f + font * 0.35f,
-                           (float)font, AV_ANCHOR_END, 0, 0, INK);
+        for (int t = 0; fs->tokens && t < T; t += step) { /* queries, as the keys under the last row */
+            fs_token_label(lab, sizeof lab, fs, t, step);
+            av_dl_text_run(&dl, lab, (float)gx - 4, (float)y0 + t * cell + cell * 0.5f + font * 0.35f, font,
+                           AV_ANCHOR_END, 0, 0, INK);
+        }
         for (int c = 0; c < fs->cols; c++) {
             int x0 = gx + c * (side + gap);
             h.w = fs->att + ((size_t)r * fs->cols + c) * (size_t)T * T;
@@ -350,10 +434,12 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
         }
         if (r % lay.per != lay.per - 1 && r != fs->rows - 1) continue;
         int yk = y0 + side + 6; /* the keys, under each group's last row */
-        for (int c = 0; c < fs->cols && fs->tokens && cell >= 6; c++)
-            for (int t = 0; t < T; t++)
-                av_dl_text_run(&dl, fs->tokens[t], (float)gx + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
-                               (float)yk, (float)font, AV_ANCHOR_END, 1, 0, INK);
+        for (int c = 0; c < fs->cols && fs->tokens; c++)
+            for (int t = 0; t < T; t += step) {
+                fs_token_label(lab, sizeof lab, fs, t, step);
+                av_dl_text_run(&dl, lab, (float)gx + c * (side + gap) + t * cell + cell * 0.5f + font * 0.4f,
+                               (float)yk, font, AV_ANCHOR_END, 1, 0, INK);
+            }
     }
     av_plot_scale_laid_out(&dl, meta); /* --dpi, --scale: laid out at 100 dpi, scale 1 */
     av_status st = av_plot_write(path, &dl, fs->title, meta, err);

@@ -66,14 +66,18 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
  * where the usual maps (12 px a token up to 12 tokens, 7 up to 24, 3 beyond)
  * would pass it, every map is drawn with fewer px a token, down to 1. With
  * few heads, maps of up to 24 tokens grow (up to 24 px a token, token labels
- * up to 14 px) while the figure stays within 1400 x 1800 px, and with 1 or 2
- * heads the snapshot rows may stand in up to 4 groups side by side (read
+ * up to 14 px) while the figure stays within 1400 x 1800 px. Token labels
+ * are cell / 1.25 px (a label's line a cell), never under 8 px: in smaller
+ * cells every 2nd, 5th, 10th ... token is labelled, with its index
+ * ("10 k"), as plot.h's thinned axes. With 1 or 2 heads the snapshot rows
+ * may stand in up to 4 groups side by side (read
  * down each group, then the next), whichever gives the largest maps. */
 #define AV_FILMSTRIP_MAX_ROWS 16
 #define AV_FILMSTRIP_MAX_COLS 16
 #define AV_FILMSTRIP_MAX_PX 2400
 typedef struct {
-    const char *title;               /* figure title */
+    const char *title;               /* figure title; over up to 3 lines, broken between its " · " pieces
+                                        where wider than the maps, as the legend line is */
     const char *probe;               /* the line under the title naming the input every map shows, e.g.
                                         "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"", or NULL */
     const char *note;                /* a line under the legend line, e.g. which of more heads than fit are

@@ -368,6 +368,48 @@ async function modelRun(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
   });
   if (!page) return;
+  /* The model view's thumbnails had no colour bar, while the matrix view and every figure have one (a
+   * figure-maker's report). It is the matrix view's bar of the weights (0 .. 1, the chosen colour map),
+   * whatever the matrix view shows, with a swatch of a masked cell as the thumbnails draw it (flat grey,
+   * not hatched), and it follows the colour map. */
+  await test('html_model_view_has_a_colour_bar', async () => {
+    /* a canvas's pixel, read from a copy made for reading (repeated reads of the page's own canvases
+     * draw Chrome's willReadFrequently warning, which the tests count as a problem) */
+    await page.evaluate(() => { window.avPixel = (cv, x, y) => {
+      const c = document.createElement('canvas');
+      c.width = cv.width; c.height = cv.height;
+      const g = c.getContext('2d', { willReadFrequently: true });
+      g.drawImage(cv, 0, 0);
+      return Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3));
+    }; });
+    const bar = (sel) => page.evaluate((s) => {
+      const b = document.querySelector(s + ' .cbar');
+      if (!b) return null;
+      const cv = b.querySelector('canvas'), px = (x) => window.avPixel(cv, x, 6);
+      const sw = getComputedStyle(b.querySelector('.legend-mask'));
+      return { text: b.textContent, lo: px(0), hi: px(199), swatch: sw.backgroundColor, image: sw.backgroundImage };
+    }, sel);
+    await page.evaluate(() => { const s = window.attnviz.state; s.what = 'scores'; s.view = 'model'; window.attnviz.render(); });
+    const m = await bar('#view-model');
+    check(m !== null, 'the model view has no colour bar');
+    check(/^0.*1 attention weight \(viridis\)/.test(m.text), 'model view colour bar: ' + m.text);
+    const masked = await page.evaluate(() => { /* a causal thumbnail's top-right cell (query 0, key T - 1) */
+      const cv = document.querySelector('#view-model button[data-l] canvas');
+      return window.avPixel(cv, cv.width - 1, 0);
+    });
+    check(m.swatch === 'rgb(' + masked.join(', ') + ')' && m.image === 'none',
+      'masked swatch ' + m.swatch + ' ' + m.image + ', masked thumbnail cell rgb(' + masked.join(', ') + ')');
+    await page.evaluate(() => { const s = window.attnviz.state; s.what = 'weights'; s.view = 'matrix'; window.attnviz.render(); });
+    const x = await bar('#view-matrix');
+    check(x && String(x.lo) === String(m.lo) && String(x.hi) === String(m.hi),
+      'model view bar ' + m.lo + ' .. ' + m.hi + ', matrix view bar ' + (x && x.lo) + ' .. ' + (x && x.hi));
+    await page.select('#av-cmap', 'magma');
+    await page.evaluate(() => { window.attnviz.state.view = 'model'; window.attnviz.render(); });
+    const mg = await bar('#view-model');
+    check(/attention weight \(magma\)/.test(mg.text) && String(mg.lo) !== String(m.lo), 'after magma: ' + mg.text + ' ' + mg.lo);
+    await page.select('#av-cmap', 'viridis');
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
   await test('html_model_every_layer_matches_the_dump', async () => {
     for (let l = 0; l < L; l++) {
       await view(page, 'model');

@@ -414,14 +414,18 @@
     showTip(tipText(r, l, h, st.cell.i, st.cell.j), b.left + (st.cell.j + 1) * c, b.top + (st.cell.i + 1) * c);
   }
 
-  function colourBar(amax) {
+  /* The colour bar under a view: the weights (0 .. 1 on the chosen colour map) or the scores (RdBu_r,
+   * centred on 0, ±amax), as `what` says (the matrix view's choice unless given), and the swatch of a
+   * masked cell as the view draws it: hatched, or flat grey in the model view's thumbnails. */
+  function colourBar(amax, what, flatMask) {
+    const w = what || st.what;
     const cv = el('canvas', { width: '200', height: '12', 'aria-hidden': 'true' });
-    const g = cv.getContext('2d'), lut = st.what === 'weights' ? LUT[st.cmap] : LUT.RdBu_r;
+    const g = cv.getContext('2d'), lut = w === 'weights' ? LUT[st.cmap] : LUT.RdBu_r;
     for (let x = 0; x < 200; x++) { const [R, G, B] = rgb(lut, (x + 0.5) / 200); g.fillStyle = 'rgb(' + R + ',' + G + ',' + B + ')'; g.fillRect(x, 0, 1, 12); }
-    const lo = st.what === 'weights' ? '0' : fmt(-amax, 2), hi = st.what === 'weights' ? '1' : fmt(amax, 2);
+    const lo = w === 'weights' ? '0' : fmt(-amax, 2), hi = w === 'weights' ? '1' : fmt(amax, 2);
     return el('div', { class: 'cbar' }, el('span', { text: lo }), cv, el('span', { text: hi }),
-      el('span', { text: (st.what === 'weights' ? ' attention weight (' + st.cmap + ')' : ' score (RdBu_r, centred on 0)') + '   ' }),
-      el('span', { class: 'legend-mask' }), el('span', { text: ' masked (\u2212\u221e)' }));
+      el('span', { text: (w === 'weights' ? ' attention weight (' + st.cmap + ')' : ' score (RdBu_r, centred on 0)') + '   ' }),
+      el('span', { class: flatMask ? 'legend-mask flat' : 'legend-mask' }), el('span', { text: ' masked (\u2212\u221e)' }));
   }
 
   function openCell(k, i, j) {
@@ -451,7 +455,9 @@
         heads.append(el('div', { class: 'mvc', style: 'width: ' + (px + 6) + 'px' }, el('span', { class: 'hl', text: 'head ' + h }), b));
       }
     }
-    box.append(grid);
+    /* the thumbnails' colour bar, as the matrix view and every figure have one (the model view had none);
+     * weights always, whatever the matrix view shows; masked cells are flat grey there */
+    box.append(grid, colourBar(1, 'weights', true));
     gridKeys(items, r.H);
   }
 
