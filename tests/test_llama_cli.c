@@ -103,6 +103,14 @@ static void test_qwen2_bf16_trace_and_generate(void **state) {
                                        "generate    greedy, 3 tokens"};
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
         if (!strstr(r.out, must[i])) fail_msg("the trace lacks \"%s\":\n%s", must[i], r.out);
+    /* each step's shapes end in its result, residual and RMSNorm too (a new user's report: they gave only the input) */
+    static const char *const stages[] = {"output", "residual", "RMSNorm"};
+    for (size_t k = 0; k < sizeof stages / sizeof stages[0]; k++) {
+        int lines;
+        const char *bad;
+        if (tu_stage_lines_lacking(r.out, stages[k], "→ (", &lines, &bad) || lines < 1)
+            fail_msg("%d \"%s\" lines; this one lacks its result \"→ (T, C)\": %.120s", lines, stages[k], bad ? bad : "");
+    }
     tu_free(&r);
 }
 

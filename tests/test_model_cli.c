@@ -119,6 +119,14 @@ static void test_model_end_to_end(void **state) {
     assert_non_null(strstr(r.out, "ids [464, 2068, 7586, 21831, 18045, 625, 262, 16931, 3290, 13]"));
     assert_non_null(strstr(r.out, "(10, 64)·(64, 192) → (10, 192)"));
     assert_non_null(strstr(r.out, "layer 1 of 2, step by step"));
+    /* each step's shapes end in its result, residual and ln_2 too (a new user's report: they gave only the input) */
+    static const char *const stages[] = {"ln_1", "output", "residual", "ln_2", "MLP"};
+    for (size_t k = 0; k < sizeof stages / sizeof stages[0]; k++) {
+        int lines;
+        const char *bad;
+        if (tu_stage_lines_lacking(r.out, stages[k], "→ (10, 64)", &lines, &bad) || lines < 1)
+            fail_msg("%d \"%s\" lines; this one lacks \"→ (10, 64)\": %.120s", lines, stages[k], bad ? bad : "");
+    }
     /* the top 5 are the five largest logits of the numpy reference, in order */
     av_npy last;
     av_err err = {{0}};

@@ -219,6 +219,32 @@ static inline int tu_write_replaced(const char *path, const char *text, const ch
     return fclose(fp) == 0 && ok ? 0 : -1;
 }
 
+/* How many lines of a --model trace's step-by-step layer are the stage
+ * `stage` ("[l.k] stage  formula   shapes"), and how many of those lack
+ * `want` (the result's shape, e.g. "→ (10, 64)"); *first_bad = the first
+ * such line, or NULL. So a test can ask that every stage names its output. */
+static inline int tu_stage_lines_lacking(const char *out, const char *stage, const char *want, int *n_lines,
+                                         const char **first_bad) {
+    int bad = 0;
+    char name[64];
+    snprintf(name, sizeof name, "] %s ", stage);
+    *n_lines = 0;
+    *first_bad = NULL;
+    for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *end = strchr(line, '\n'), *lb = line + strspn(line, " ");
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+        if (*lb != '[' || !strstr(buf, name)) continue;
+        ++*n_lines;
+        if (!strstr(buf, want)) {
+            if (!bad) *first_bad = line;
+            bad++;
+        }
+    }
+    return bad;
+}
+
 static inline int file_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;

@@ -177,10 +177,12 @@ static void layer_detail(const tctx *t, const av_model *v) {
     fprintf(f, "y = concat·W_O + b_O            (%d, %d)·(%d, %d) → (%d, %d)   attn.c_proj\n", T, C, C, C, T, C);
     snprintf(n, sizeof n, "[%d.9]", l);
     stage(t, n, "residual");
-    fprintf(f, "x ← x + y%s                     (%d, %d) + (%d, %d)\n", pre ? "" : ", then ln_1", T, C, T, C);
+    fprintf(f, "x ← x + y%s                     (%d, %d) + (%d, %d) → (%d, %d)\n", pre ? "" : ", then ln_1", T, C, T, C,
+            T, C);
     snprintf(n, sizeof n, "[%d.10]", l);
     stage(t, n, pre ? "ln_2" : "MLP input");
-    fprintf(f, "%s   (%d, %d)\n", pre ? "h = LayerNorm_2(x)" : "h = x (post-LN)", T, C);
+    if (pre) fprintf(f, "h = LayerNorm_2(x)   (%d, %d) → (%d, %d)\n", T, C, T, C);
+    else fprintf(f, "h = x (post-LN)   (%d, %d)\n", T, C);
     snprintf(n, sizeof n, "[%d.11]", l);
     stage(t, n, "MLP");
     fprintf(f, "m = GELU(h·W_fc + b_fc)·W_proj + b_proj   (%d, %d)·(%d, %d) → (%d, %d) → (%d, %d)\n", T, C, C, 4 * C, T,
@@ -189,8 +191,8 @@ static void layer_detail(const tctx *t, const av_model *v) {
     snprintf(n, sizeof n, "[%d.12]", l);
     stage(t, n, "residual");
     char r3[32];
-    fprintf(f, "x ← x + m%s                     (%d, %d)   rms(x) = %s\n", pre ? "" : ", then ln_2", T, C,
-            av_sig_text(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
+    fprintf(f, "x ← x + m%s                     (%d, %d) + (%d, %d) → (%d, %d)   rms(x) = %s\n", pre ? "" : ", then ln_2",
+            T, C, T, C, T, C, av_sig_text(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
 }
 
 static void head_out(const tctx *t, const av_tokens *labels) {
@@ -316,15 +318,15 @@ static void llama_detail(const tctx *t, const av_model *v) {
     snprintf(n, sizeof n, "[%d.8]", l), stage(t, n, "output");
     fprintf(f, "y = concat·W_Oᵀ                 (%d, %d)·(%d, %d) → (%d, %d)   o_proj, no bias\n", T, C, C, C, T, C);
     snprintf(n, sizeof n, "[%d.9]", l), stage(t, n, "residual");
-    fprintf(f, "x ← x + y                       (%d, %d)\n", T, C);
+    fprintf(f, "x ← x + y                       (%d, %d) + (%d, %d) → (%d, %d)\n", T, C, T, C, T, C);
     snprintf(n, sizeof n, "[%d.10]", l), stage(t, n, "RMSNorm");
-    fprintf(f, "h = RMSNorm(x)·γ                (%d, %d)   post_attention_layernorm\n", T, C);
+    fprintf(f, "h = RMSNorm(x)·γ                (%d, %d) → (%d, %d)   post_attention_layernorm\n", T, C, T, C);
     snprintf(n, sizeof n, "[%d.11]", l), stage(t, n, "SwiGLU MLP");
     fprintf(f, "m = (SiLU(h·W_gateᵀ) ⊙ h·W_upᵀ)·W_downᵀ   (%d, %d) → (%d, %d) → (%d, %d);  SiLU(u) = u/(1 + e^−u)\n", T, C,
             T, I, T, C);
     snprintf(n, sizeof n, "[%d.12]", l), stage(t, n, "residual");
     char r3[32];
-    fprintf(f, "x ← x + m                       (%d, %d)   rms(x) = %s\n", T, C,
+    fprintf(f, "x ← x + m                       (%d, %d) + (%d, %d) → (%d, %d)   rms(x) = %s\n", T, C, T, C, T, C,
             av_sig_text(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
     fprintf(f, "%sRoPE shift, this layer's heads: worst |ΔS| =", ind);
     for (int h = 0; h < H; h++) fprintf(f, " %.0e", t->r->rope_dS[(size_t)l * H + h]);
