@@ -45,7 +45,11 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("chapter_heads.py: needs numpy, which " + sys.executable + " does not have; run it with /usr/bin/python3 "
+             "after 'sh scripts/install-deps.sh bench' (Debian's python3-numpy), or install numpy for this python")
 
 
 USAGE = ("usage: chapter_heads.py reverse DIR [N] [SEED] | chapter_heads.py induction DIR TEXT"
