@@ -102,7 +102,7 @@ static const optdef kOpts[] = {
      .help = "append <pad> tokens up to N and mask them as keys (key padding mask)"},
     {"attn-mask", 0, OPT_STRING, AT(attn_mask), .arg = "FILE",
      .help = "extra (T, T) bool .npy mask, True = masked (PyTorch attn_mask)"},
-    {"no-scale", 0, OPT_FLAG, AT(no_scale), .help = "skip the ÷√d_k (see softmax saturate)"},
+    {"no-scale", 0, OPT_FLAG, AT(no_scale), .help = "skip the ÷√d_k, to watch softmax saturate"},
     {"outdir", 'o', OPT_STRING, AT(outdir), .if_empty = "give a folder name", .arg = "DIR",
      .help = "folder for the figures (default ./attnviz-out, created if missing)"},
     {"title", 0, OPT_STRING, AT(title), .if_empty = "give a title", .one_line = "title", .arg = "TEXT",
