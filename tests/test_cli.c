@@ -628,7 +628,7 @@ static void test_help_precision_names_explain(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
-    assert_non_null(strstr(r.out, "digits after the point with -v and --explain (default 4; 0..10)"));
+    assert_non_null(strstr(r.out, "digits after the point with -v, --explain and in the --html page (default 4; 0..10)"));
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--precision", "2", "--explain", "0,1", "I love", NULL);
     assert_int_equal(r.code, 0);
@@ -646,7 +646,7 @@ static void test_options_without_effect_warn(void **state) {
                                           "--compare figure use one head"},
         {{"--dpi", "200", "--no-plot"}, "attnviz: warning: --dpi 200 has no effect with --no-plot"},
         {{"--rope-base", "500", "--positions", "sinusoidal"}, "--rope-base 500 has no effect without --positions rope"},
-        {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose or --explain"},
+        {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose, --explain or --html"},
         {{"--log-scale", "--no-plot"}, "attnviz: warning: --log-scale has no effect with --no-plot"},
         {{"--compare", "order", "--positions", "none"}, "attnviz: warning: --positions none has no effect with "
                                                          "--compare order: it runs none, sinusoidal and RoPE\n"},
@@ -770,8 +770,8 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
     assert_int_equal(av_unused_options(&o, msgs), 2);
     assert_string_equal(msgs[0], "-v has no effect with --model: its trace prints no matrices (--dump DIR writes them; "
                                  "--explain Q,K shows one cell's numbers)");
-    assert_string_equal(msgs[1], "--precision 2 has no effect without -v/--verbose or --explain (-v prints nothing "
-                                 "more with --model)");
+    assert_string_equal(msgs[1], "--precision 2 has no effect without -v/--verbose, --explain or --html (-v prints "
+                                 "nothing more with --model)");
     av_options_free(&o);
     assert_int_equal(parse(&o, &err, (const char *[]){"--model", "m", "--explain", "1,0", "--precision", "2", "hi",
                                                       NULL}), AV_OK);

@@ -311,6 +311,27 @@ static void html_trace_of_rope_and_verbose_runs(void **state) {
     tu_free(&r);
 }
 
+/* --precision N sets the digits of the page's views, every N the option
+ * allows (0..10), as -v's printout takes them, and is no "no effect" option
+ * with --html (a new user's report: 0 gave 4 digits, 10 gave 9, and the
+ * warning said --precision did nothing while the page used it). */
+static void html_precision_is_the_options(void **state) {
+    tu_fixture *f = *state;
+    static const char *const ns[] = {"0", "1", "6", "10"};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--html", "--precision", ns[k], "-o", f->dir, "I love you", NULL);
+        assert_int_equal(r.code, 0);
+        if (strstr(r.err, "no effect")) fail_msg("--precision %s --html: %s", ns[k], r.err);
+        char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL), want[32];
+        assert_non_null(page);
+        snprintf(want, sizeof want, "\"precision\":%s,", ns[k]);
+        if (!strstr(page, want)) fail_msg("--precision %s: the page lacks %s", ns[k], want);
+        free(page);
+        tu_free(&r);
+    }
+}
+
 /* A long sentence: the title is cut before a character, never inside one,
  * so the page stays valid UTF-8 (700 × 我 = 2,100 bytes was once cut after the
  * first byte of a 我), and as the figures' titles cut it: 20 我 are 40
@@ -546,6 +567,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_trace_of_rope_and_verbose_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_precision_is_the_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_too_large_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -142,7 +142,7 @@ static const optdef kOpts[] = {
     {"verbose", 'v', OPT_FLAG, AT(verbose), .help = "also print the small matrices (numpy-style, truncated)"},
     {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "no trace (--show, --explain, --compare still print)"},
     {"precision", 0, OPT_INT, AT(precision), .lo = 0, .hi = 10, .arg = "N",
-     .help = "digits after the point with -v and --explain (default 4; 0..10)"},
+     .help = "digits after the point with -v, --explain and in the --html page (default 4; 0..10)"},
     {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
      .arg = "WHEN", .help = "auto (TTY and NO_COLOR unset; default) | always | never"},
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
@@ -790,8 +790,9 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */
         snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
                  "them; --explain Q,K shows one cell's numbers)");
-    if (av_option_given(o, "precision") && !(o->verbose && !o->model_dir) && !o->explain && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose or --explain%s", o->precision,
+    if (av_option_given(o, "precision") && !(o->verbose && !o->model_dir) && !o->explain && !o->html &&
+        n < AV_MAX_WARNINGS) /* the page's views print with it */
+        snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose, --explain or --html%s", o->precision,
                  o->model_dir && o->verbose ? " (-v prints nothing more with --model)" : "");
     if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",

@@ -68,7 +68,7 @@ typedef struct {
     const char *source;   /* where the weights come from ("random: seed 42 ...", "model gpt2/") */
     const char *trace;    /* the trace as printed (no ANSI colour), or NULL */
     int cmap;             /* av_cmap of the weights, as --cmap */
-    int precision;        /* digits after the point in the views, 1..9 */
+    int precision;        /* digits after the point in the views, 0..10 (--precision); 4 when negative */
     const av_html_run *runs;
     int n_runs;           /* 1.. (--compare: one per variant, same T) */
     size_t max_bytes;     /* size limit; 0 = AV_HTML_MAX_BYTES */
