@@ -25,6 +25,15 @@
 
 static const av_plot_meta META = {.software = "attnviz test", .description = "attnviz --train reverse"};
 
+/* fs drawn as the SVG `name` in f's folder, and its text (free it). */
+static char *filmstrip_svg(const tu_fixture *f, const char *name, const av_filmstrip *fs) {
+    av_err e;
+    assert_int_equal(av_plot_filmstrip(tu_in(f, name), fs, &META, &e), AV_OK);
+    char *svg = tu_slurp_file(tu_in(f, name), NULL);
+    assert_non_null(svg);
+    return svg;
+}
+
 /* The opening "<text " of the element whose content is `content`; *hit = where
  * that content starts. Fails the test if there is none. */
 static const char *svg_text_open(const char *svg, const char *content, const char **hit) {
@@ -65,10 +74,7 @@ static void test_filmstrip_long_row_label_inside_figure(void **state) {
     static const char *toks[T] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"};
     av_filmstrip fs = {.title = "reverse", .rows = ROWS, .cols = COLS, .T = T, .att = att,
                        .row_labels = rows, .col_labels = cols, .tokens = toks};
-    av_err e;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
-    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
-    assert_non_null(svg);
+    char *svg = filmstrip_svg(f, "fs.svg", &fs);
     for (int r = 0; r < ROWS; r++) {
         char anchor[8];
         double x = svg_text_x(svg, rows[r], anchor);
@@ -101,10 +107,7 @@ static void test_filmstrip_probe_line(void **state) {
                         "of this figure by far, wider than the note under it";
     av_filmstrip fs = {.title = "t", .probe = probe, .rows = 1, .cols = 1, .T = T, .att = att, .row_labels = rows,
                        .col_labels = cols, .tokens = toks};
-    av_err e;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
-    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
-    assert_non_null(svg);
+    char *svg = filmstrip_svg(f, "fs.svg", &fs);
     char esc[300];
     size_t k = 0;
     for (const char *c = probe; *c; c++) {
@@ -139,10 +142,7 @@ static void test_filmstrip_labels_queries(void **state) {
     static const char *rows[2] = {"step 0", "step 9"}, *cols[3] = {"L0 H0", "L0 H1", "L1 H0"}, *toks[T] = {"a", "b", "c"};
     av_filmstrip fs = {.title = "t", .rows = 2, .cols = 3, .T = T, .att = att, .row_labels = rows, .col_labels = cols,
                        .tokens = toks};
-    av_err e;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
-    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
-    assert_non_null(svg);
+    char *svg = filmstrip_svg(f, "fs.svg", &fs);
     int n = 0;
     for (const char *p = svg; (p = strstr(p, ">b</text>")); p++) n++;
     assert_int_equal(n, 2 + 3);
@@ -178,9 +178,7 @@ static void test_filmstrip_16_by_16_within_2400_px(void **state) {
     av_filmstrip fs = {.title = "reverse", .probe = "probe \"a b\"", .note = "16 of 192 heads", .rows = ROWS,
                        .cols = COLS, .T = T, .att = att, .row_labels = rows, .col_labels = cols, .tokens = toks};
     av_err e;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
-    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
-    assert_non_null(svg);
+    char *svg = filmstrip_svg(f, "fs.svg", &fs);
     double w, h;
     svg_size(svg, &w, &h);
     if (w > 2400 || h > 2400) fail_msg("a 16 x 16 film strip is %g x %g px", w, h);
@@ -225,11 +223,8 @@ static void test_filmstrip_few_heads_grow(void **state) {
     static const char *toks[T] = {"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10"};
     av_filmstrip fs = {.title = "sort", .rows = ROWS, .cols = 1, .T = T, .att = att, .row_labels = rows,
                        .col_labels = cols, .tokens = toks};
-    av_err e;
     double cell, font, w, h;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "one.svg"), &fs, &META, &e), AV_OK);
-    char *svg = tu_slurp_file(tu_in(f, "one.svg"), NULL);
-    assert_non_null(svg);
+    char *svg = filmstrip_svg(f, "one.svg", &fs);
     filmstrip_cell(svg, &cell, &font);
     svg_size(svg, &w, &h);
     if (!(cell > 12 && font > 10)) fail_msg("one head: %g px a token, %g-px labels", cell, font);
@@ -240,9 +235,7 @@ static void test_filmstrip_few_heads_grow(void **state) {
     assert_non_null(strstr(svg, ">rows: snapshots over training, down each group, then the next (acc: "));
     free(svg);
     fs.cols = 8;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "eight.svg"), &fs, &META, &e), AV_OK);
-    svg = tu_slurp_file(tu_in(f, "eight.svg"), NULL);
-    assert_non_null(svg);
+    svg = filmstrip_svg(f, "eight.svg", &fs);
     filmstrip_cell(svg, &cell, &font);
     assert_true(fabs(cell - 12) < 1e-6 && fabs(font - 12 / 1.25) < 1e-6); /* a label's line fits its 12-px cell */
     assert_true(fabs(svg_text_x(svg, "step 9", anchor) - svg_text_x(svg, "step 0", anchor)) < 1e-6); /* one column */
@@ -288,10 +281,7 @@ static void test_filmstrip_token_labels_do_not_touch(void **state) {
     for (int t = 0; t < TMAX; t++) { snprintf(tbuf[t], sizeof tbuf[t], "k%d", t); toks[t] = tbuf[t]; }
     av_filmstrip fs = {.title = "reverse", .rows = ROWS, .cols = COLS, .T = 11, .att = att, .row_labels = rows,
                        .col_labels = cols, .tokens = toks};
-    av_err e;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
-    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
-    assert_non_null(svg);
+    char *svg = filmstrip_svg(f, "fs.svg", &fs);
     double font = svg_text_size(svg, "k0"), dy = svg_text_y(svg, "k1") - svg_text_y(svg, "k0");
     /* the keys under map 0 of the last row: the (ROWS + 0)-th "k0" and "k1" (the first ROWS are queries) */
     double dx = svg_text_x_nth(svg, "k1", ROWS) - svg_text_x_nth(svg, "k0", ROWS);
@@ -299,9 +289,7 @@ static void test_filmstrip_token_labels_do_not_touch(void **state) {
         fail_msg("16 heads of 11 tokens: %g-px labels %g px apart (queries), %g px apart (keys)", font, dy, dx);
     free(svg);
     fs.T = TMAX;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs24.svg"), &fs, &META, &e), AV_OK);
-    svg = tu_slurp_file(tu_in(f, "fs24.svg"), NULL);
-    assert_non_null(svg);
+    svg = filmstrip_svg(f, "fs24.svg", &fs);
     assert_null(strstr(svg, ">k1</text>")); /* thinned */
     double y0 = svg_text_y(svg, "0 k0"), font24 = svg_text_size(svg, "0 k0");
     const char *next = strstr(svg, ">2 k2</text>") ? "2 k2" : strstr(svg, ">5 k5</text>") ? "5 k5" : "10 k10";
@@ -337,10 +325,7 @@ static void test_filmstrip_one_head_is_tight(void **state) {
                         "d_model 64 \xC2\xB7 learned positions, Pre-LN, \xC3\xB7\xE2\x88\x9A" "d_k";
     av_filmstrip fs = {.title = title, .probe = "probe \"3 1 4 1 5 >\" and its answer \" 5 1 4 1 3\"", .rows = ROWS,
                        .cols = 1, .T = T, .att = att, .row_labels = rows, .col_labels = cols, .tokens = toks};
-    av_err e;
-    assert_int_equal(av_plot_filmstrip(tu_in(f, "fs.svg"), &fs, &META, &e), AV_OK);
-    char *svg = tu_slurp_file(tu_in(f, "fs.svg"), NULL);
-    assert_non_null(svg);
+    char *svg = filmstrip_svg(f, "fs.svg", &fs);
     double w, h;
     svg_size(svg, &w, &h);
     char anchor[8], want[400];
