@@ -746,6 +746,43 @@ static void test_stdout_on_full_disk(void **state) {
     tu_free(&r);
 }
 
+/* A closed standard output (`attnviz -q -o out ... >&-`): the run wrote
+ * every figure, replacing the earlier run's in out/, and only then failed,
+ * exit 1 "cannot write to standard output: Bad file descriptor" (and with
+ * --compare its table was lost). Now it is refused before anything is
+ * written, as --train refuses it: exit 1, the folder tree as it was. */
+static void test_stdout_closed(void **state) {
+    fixture *fx = *state;
+    char *before = snapshot(fx->root);
+    char err_path[4200];
+    snprintf(err_path, sizeof err_path, "%s.err", fx->root);
+    const char *const extra[] = {NULL, "--compare"};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (e < 0 || dup2(e, 2) < 0 || chdir(fx->root) != 0) _exit(126);
+            close(1);
+            if (extra[k]) execl(tu_bin(), tu_bin(), "-q", "-o", "out", "--d-model", "8", "--heads", "2", extra[k],
+                                "scale", S4, (char *)NULL);
+            else execl(tu_bin(), tu_bin(), "-q", "-o", "out", "--d-model", "8", "--heads", "2", S4, (char *)NULL);
+            _exit(127);
+        }
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+        char *err = tu_slurp_file(err_path, NULL);
+        unlink(err_path);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 1) fail_msg("%s: status %d, stderr %s", extra[k] ? extra[k] : "-q", st,
+                                                            err ? err : "");
+        assert_tree_unchanged(before, fx->root, "stdout_closed"); /* out/ was the earlier run's */
+        assert_non_null(err);
+        assert_string_equal(err, "attnviz: error: cannot write to standard output: Bad file descriptor; nothing was "
+                                 "written\n");
+        free(err);
+    }
+    free(before);
+}
+
 /* --help and --version on a full disk: exit 1, and the message names
  * standard output, not "the trace" (there is none). */
 static void test_help_and_version_on_full_disk(void **state) {
@@ -910,6 +947,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stdout_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas_under_memory_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlier_figures_survive_failed_runs, setup, teardown),
