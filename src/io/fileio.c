@@ -41,6 +41,10 @@ static void folder_of(char *buf, size_t cap, const char *path) {
 static av_status create_error(av_err *err, const char *path, int e) {
     char dir[4096];
     folder_of(dir, sizeof dir, path);
+    struct stat st;
+    if (e == ENOENT && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) /* there, but it makes no files: /proc/self */
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not take new files (%s)", path, dir,
+                       strerror(e));
     if (e == ENOENT)
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not exist", path, dir);
     if (e == ENOTDIR)
