@@ -47,7 +47,8 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
 DEPS       = $(LIB_OBJS:.o=.d) $(BUILD)/app/main.d $(TEST_BINS:=.d)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
-TEST_SHIMS := $(BUILD)/tests/shim_env.so $(BUILD)/tests/shim_noblas.so $(BUILD)/tests/shim_swap.so
+TEST_SHIMS := $(BUILD)/tests/shim_env.so $(BUILD)/tests/shim_noblas.so $(BUILD)/tests/shim_swap.so \
+              $(BUILD)/tests/shim_truncate.so
 ifeq ($(SANITIZE),1)
   BIN := $(BUILD)/attnviz
 else

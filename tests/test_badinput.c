@@ -746,6 +746,43 @@ static void test_stdout_on_full_disk(void **state) {
     tu_free(&r);
 }
 
+/* A closed standard output (`attnviz -q -o out ... >&-`): the run wrote
+ * every figure, replacing the earlier run's in out/, and only then failed,
+ * exit 1 "cannot write to standard output: Bad file descriptor" (and with
+ * --compare its table was lost). Now it is refused before anything is
+ * written, as --train refuses it: exit 1, the folder tree as it was. */
+static void test_stdout_closed(void **state) {
+    fixture *fx = *state;
+    char *before = snapshot(fx->root);
+    char err_path[4200];
+    snprintf(err_path, sizeof err_path, "%s.err", fx->root);
+    const char *const extra[] = {NULL, "--compare"};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (e < 0 || dup2(e, 2) < 0 || chdir(fx->root) != 0) _exit(126);
+            close(1);
+            if (extra[k]) execl(tu_bin(), tu_bin(), "-q", "-o", "out", "--d-model", "8", "--heads", "2", extra[k],
+                                "scale", S4, (char *)NULL);
+            else execl(tu_bin(), tu_bin(), "-q", "-o", "out", "--d-model", "8", "--heads", "2", S4, (char *)NULL);
+            _exit(127);
+        }
+        int st = 0;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+        char *err = tu_slurp_file(err_path, NULL);
+        unlink(err_path);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 1) fail_msg("%s: status %d, stderr %s", extra[k] ? extra[k] : "-q", st,
+                                                            err ? err : "");
+        assert_tree_unchanged(before, fx->root, "stdout_closed"); /* out/ was the earlier run's */
+        assert_non_null(err);
+        assert_string_equal(err, "attnviz: error: cannot write to standard output: Bad file descriptor; nothing was "
+                                 "written\n");
+        free(err);
+    }
+    free(before);
+}
+
 /* --help and --version on a full disk: exit 1, and the message names
  * standard output, not "the trace" (there is none). */
 static void test_help_and_version_on_full_disk(void **state) {
@@ -797,6 +834,51 @@ static void test_figure_on_full_disk(void **state) {
     free(after);
     free(before);
     tu_free(&r);
+}
+
+/* A low address-space limit (ulimit -v 300000) leaves no room for the work
+ * buffers OpenBLAS takes (128 MiB of address space per thread), and OpenBLAS
+ * retries a failed allocation for ever: attnviz spun at full CPU and never
+ * ended (here a 30 s CPU limit ends it, SIGXCPU). Now: exit 1 naming the
+ * limit and --kernel reference, which runs under the same limit. The child
+ * inherits both limits from this process, which sets them as soft limits
+ * around the runs and puts them back. Skipped under AddressSanitizer, which
+ * cannot start under such a limit. */
+static void test_blas_under_memory_limit(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    fixture *fx = *state;
+    char *before = snapshot(fx->root);
+    run_opts ro = {fx->root, -1, 0, NULL};
+    struct rlimit old_as, old_cpu, as, cpu;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old_as), 0);
+    assert_int_equal(getrlimit(RLIMIT_CPU, &old_cpu), 0);
+    as = old_as, cpu = old_cpu;
+    as.rlim_cur = (rlim_t)300000 * 1024;
+    cpu.rlim_cur = 30;
+    tu_result r, rr;
+    const char *args[] = {"--kernel", "blas", "--no-plot", "-q", "a b c d e f g h i j", NULL};
+    const char *ref[] = {"--kernel", "reference", "--no-plot", "-q", "a b c d e f g h i j", NULL};
+    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
+    assert_int_equal(setrlimit(RLIMIT_CPU, &cpu), 0);
+    run_ex(&r, &ro, NULL, 0, args);
+    run_ex(&rr, &ro, NULL, 0, ref);
+    setrlimit(RLIMIT_AS, &old_as);
+    setrlimit(RLIMIT_CPU, &old_cpu);
+    if (r.code != 1) print_message("exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "attnviz: error: cannot use OpenBLAS"));
+    assert_non_null(strstr(r.err, "do not fit under the process's memory limit (ulimit -v or -d)"));
+    assert_non_null(strstr(r.err, "--kernel reference"));
+    tu_free(&r);
+    if (rr.code != 0) print_message("--kernel reference: exit %d, stderr: %s\n", rr.code, rr.err);
+    assert_int_equal(rr.code, 0);
+    tu_free(&rr);
+    assert_tree_unchanged(before, fx->root, "blas_under_memory_limit");
+    free(before);
+#endif
 }
 
 /* Outputs of an earlier successful run survive later failed runs
@@ -865,7 +947,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stdout_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas_under_memory_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlier_figures_survive_failed_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_plot_leaves_dump_untouched, setup, teardown),
     };

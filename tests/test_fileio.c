@@ -344,6 +344,22 @@ static void test_open_into_missing_folder_names_it(void **state) {
     assert_int_equal(count_entries(f->dir), 0);
 }
 
+/* A folder that exists but where no file can be made (procfs: mkstemp in
+ * /proc/self fails with ENOENT) was reported as "folder '/proc/self' does
+ * not exist" (`attnviz -o /proc/self`): now the message says it is there
+ * and takes no new files. */
+static void test_open_into_folder_that_takes_no_files(void **state) {
+    (void)state;
+    struct stat st;
+    if (stat("/proc/self", &st) != 0) skip();
+    av_afile a;
+    av_err err = {{0}};
+    assert_int_equal(av_afile_open(&a, "/proc/self/head0.png", &err), AV_ERUNTIME);
+    if (!strstr(err.msg, "does not take new files")) fail_msg("message: %s", err.msg);
+    assert_null(strstr(err.msg, "does not exist"));
+    assert_non_null(strstr(err.msg, "cannot write '/proc/self/head0.png': folder '/proc/self'"));
+}
+
 static void test_open_into_folder_that_is_a_file(void **state) {
     fixture *f = *state;
     put_file(in_dir(f, "out"), "I am a file");
@@ -806,6 +822,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_open_into_folder_that_is_a_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_with_empty_or_folder_name_is_usage_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_into_unwritable_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_into_folder_that_takes_no_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_catches_enospc_on_dev_full, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_appears_together_or_not_at_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_catches_file_size_limit, setup, teardown),

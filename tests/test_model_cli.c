@@ -1227,9 +1227,40 @@ static void test_model_folder_replaced_while_read(void **state) {
     }
 }
 
+/* Another program empties model.safetensors while attnviz reads it (`>
+ * model.safetensors`, a download tool rewriting it in place): the file is
+ * read through mmap, and a read past its new end raised SIGBUS, so attnviz
+ * died with "Bus error" (exit 135). The shim (tests/shim_truncate.c)
+ * truncates it right after it is mapped. Now: exit 1 naming the file and
+ * what happened. */
+static void test_model_file_truncated_while_read(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300], trunc_env[4300];
+    if (!shim_env("shim_truncate.so", preload, asan)) return;
+    tu_result r;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(trunc_env, sizeof trunc_env, "SHIM_TRUNCATE=%s/model.safetensors", dir);
+    const char *env[] = {preload, asan, trunc_env, NULL};
+    const char *args[] = {"--model", dir, "-o", tu_in(f, "o"), "3 1 >", NULL};
+    tu_runv(&r, NULL, env, args);
+    char want[4600];
+    snprintf(want, sizeof want, "attnviz: error: cannot read '%s/model.safetensors': it became shorter while it was "
+             "being read (another program truncated or rewrote it in place)", dir);
+    if (r.code != 1) print_message("exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, want));
+    assert_int_equal(access(tu_in(f, "o"), F_OK), -1); /* nothing written */
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),

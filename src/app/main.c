@@ -12,6 +12,7 @@
  *
  * The only file that exits: 0 success, 1 runtime failure, 2 usage error. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -185,6 +186,10 @@ int main(int argc, char **argv) {
     if (run_it && r.o.train >= 0) {
         r.cmd = av_command_line(argc, argv);
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
+    } else if (run_it && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+        /* a closed standard output (`>&-`): a -q run wrote every file, replacing the earlier run's, and failed
+         * only at exit; the first file opened took its fd. Refused first, as --train does (train.c) */
+        st = av_fail(&err, AV_ERUNTIME, "cannot write to standard output: %s; nothing was written", strerror(errno));
     } else if (run_it) {
         r.color = av_use_color(r.o.color);
         /* Latin labels in the bundled DejaVu Sans; the fonts load while the

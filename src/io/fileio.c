@@ -41,6 +41,10 @@ static void folder_of(char *buf, size_t cap, const char *path) {
 static av_status create_error(av_err *err, const char *path, int e) {
     char dir[4096];
     folder_of(dir, sizeof dir, path);
+    struct stat st;
+    if (e == ENOENT && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) /* there, but it makes no files: /proc/self */
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not take new files (%s)", path, dir,
+                       strerror(e));
     if (e == ENOENT)
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not exist", path, dir);
     if (e == ENOTDIR)
@@ -118,6 +122,75 @@ void av_interrupt_message(const char *msg) {
     if (n > sizeof g_msg) n = sizeof g_msg;
     if (n) memcpy(g_msg, msg, n);
     atomic_store(&g_msg_len, (int)n);
+}
+
+/* Files mapped into memory (av_mapped_note): where, how long, and the name for
+ * the SIGBUS handler's message. A slot is free while its len is 0; the name
+ * is written before len is set, so the handler never reads a half-written one. */
+#define MAP_SLOTS 64
+static struct {
+    atomic_uintptr_t addr;
+    atomic_size_t len;
+    char path[1024];
+} g_maps[MAP_SLOTS];
+static pthread_once_t g_sigbus_once = PTHREAD_ONCE_INIT;
+
+static void put_str(const char *s) {
+    if (write(STDERR_FILENO, s, strlen(s)) < 0) { /* nothing more to do on the way out */ }
+}
+
+/* A read of a mapped file past its end, after another program made it
+ * shorter: remove the temporaries (as on_signal does), name the file, exit 1. */
+static void on_sigbus(int sig, siginfo_t *info, void *ctx) {
+    (void)sig, (void)ctx;
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
+    uintptr_t at = (uintptr_t)info->si_addr;
+    const char *path = NULL;
+    for (int i = 0; i < MAP_SLOTS && !path; i++) {
+        size_t len = atomic_load(&g_maps[i].len);
+        uintptr_t a = atomic_load(&g_maps[i].addr);
+        if (len && at >= a && at - a < len) path = g_maps[i].path;
+    }
+    put_str("attnviz: error: ");
+    if (path) {
+        put_str("cannot read '");
+        put_str(path);
+        put_str("': it became shorter while it was being read (another program truncated or rewrote it in place); "
+                "run again once it is complete\n");
+    } else {
+        put_str("a file mapped into memory became shorter while it was being read (bus error)\n");
+    }
+    _exit(1);
+}
+
+static void install_sigbus(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+void av_mapped_note(const void *addr, size_t len, const char *path) {
+    pthread_once(&g_sigbus_once, install_sigbus);
+    for (int i = 0; i < MAP_SLOTS && len; i++) {
+        uintptr_t none = 0;
+        if (!atomic_compare_exchange_strong(&g_maps[i].addr, &none, (uintptr_t)addr)) continue;
+        snprintf(g_maps[i].path, sizeof g_maps[i].path, "%s", path);
+        atomic_store(&g_maps[i].len, len);
+        return;
+    }
+}
+
+void av_mapped_forget(const void *addr) {
+    for (int i = 0; i < MAP_SLOTS; i++)
+        if (atomic_load(&g_maps[i].addr) == (uintptr_t)addr && atomic_load(&g_maps[i].len)) {
+            atomic_store(&g_maps[i].len, 0);
+            atomic_store(&g_maps[i].addr, 0);
+            return;
+        }
 }
 
 /* Let the handler remove f->tmp: f->slot = its slot + 1, or 0 when every slot

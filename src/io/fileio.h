@@ -102,6 +102,19 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
 #define AV_INTERRUPT_MSG_MAX 2048 /* a --compare message names every variant folder and the comparison */
 void av_interrupt_message(const char *msg);
 
+/* A file mapped into memory (safetensors.h's av_safetensors_open) that
+ * another program makes shorter while it is read (a truncation or a rewrite
+ * in place) raises SIGBUS at the next read past its new end, which ended
+ * attnviz with "Bus error" (exit 135). av_mapped_note(addr, len, path)
+ * registers the mapping and installs a SIGBUS handler once; the handler
+ * removes the temporaries (as for Ctrl-C), writes "attnviz: error: cannot
+ * read 'PATH': it became shorter while it was being read (...)" and ends
+ * the process with exit status 1. av_mapped_forget(addr) before munmap. At
+ * most 64 mappings are named at once; a fault in another one gets the
+ * message without a name. Thread-safe. */
+void av_mapped_note(const void *addr, size_t len, const char *path);
+void av_mapped_forget(const void *addr);
+
 /* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
  * the umask. An existing folder is fine; doubled and trailing '/' are fine.
  * Errors: AV_ERUNTIME "cannot create folder 'a/b/c': 'a/b' exists and is not

@@ -418,9 +418,11 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
         av_safetensors_close(st);
         return av_fail(err, AV_ERUNTIME, "cannot read '%s': mmap: %s", path, strerror(e));
     }
+    av_mapped_note(map, len, path); /* a truncation while it is read: exit 1 naming it, not "Bus error" */
     int changed = memcmp(map, head, 8 + st->header_len) != 0; /* rewritten in place since it was read */
     free(head);
     if (changed) {
+        av_mapped_forget(map);
         munmap(map, len);
         av_safetensors_close(st);
         return av_fail(err, AV_ERUNTIME, "cannot read '%s': its header changed while it was being read", path);
@@ -434,7 +436,10 @@ void av_safetensors_close(av_safetensors *st) {
     if (!st) return;
     for (int i = 0; i < st->n; i++) free(st->tensors[i].name);
     free(st->tensors);
-    if (st->mapped && st->buf) munmap((void *)st->buf, st->len);
+    if (st->mapped && st->buf) {
+        av_mapped_forget(st->buf);
+        munmap((void *)st->buf, st->len);
+    }
     memset(st, 0, sizeof *st);
 }
 

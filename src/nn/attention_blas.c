@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
@@ -39,6 +42,7 @@ static struct {
     __typeof__(openblas_get_corename) *corename;
     void (*dynamic_init)(void), (*dynamic_quit)(void);
     int (*thread_shutdown)(void);
+    int no_room; /* the memory limit leaves no room for its work buffers (blas_room) */
     char why[400]; /* the reason loading failed, dlerror()'s text first */
 } blas;
 
@@ -75,6 +79,46 @@ static void blas_fix_core(void) {
 #endif
 }
 
+/* OpenBLAS gives each of its worker threads (one per CPU but one, started
+ * when it is loaded) and each thread that calls sgemm a work buffer of its
+ * BUFFER_SIZE, 128 MiB of address space on x86-64 (touched only as far as a
+ * product needs). When it cannot get one (ulimit -v, or ulimit -d, set low) it
+ * tries again for ever: `ulimit -v 300000; attnviz --kernel blas "a b"`
+ * spun at full CPU and never ended. So under such a limit blas_room checks
+ * with one mapping that n such buffers fit: before the library is loaded
+ * (max(CPUs, av_parallel_for's threads) of them: av_blas_require's error),
+ * and on each thread before its first sgemm (one: blas_or_exit's). */
+enum { BLAS_BUFFER_MIB = 128 };
+static int blas_limited; /* an address-space or data limit is set (blas_load) */
+static _Thread_local int blas_room_checked;
+
+/* 1 if n buffers fit, else 0 with the reason in why (cap bytes). */
+static int blas_room(int n, char *why, size_t cap) {
+    size_t probe = (size_t)n * BLAS_BUFFER_MIB << 20;
+    void *p = mmap(NULL, probe, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+        munmap(p, probe);
+        return 1;
+    }
+    snprintf(why, cap,
+             "its work buffers (about %d MiB of address space for each of %d thread%s) do not fit under the "
+             "process's memory limit (ulimit -v or -d)", BLAS_BUFFER_MIB, n, n == 1 ? "" : "s");
+    return 0;
+}
+
+/* The error of av_blas_require for a library that did not load or that has
+ * no room, the reason in why. */
+static av_status blas_fail(av_err *err, int no_room, const char *why) {
+    if (no_room)
+        return av_fail(err, AV_ERUNTIME,
+                       "cannot use OpenBLAS, which the blas and flash kernels, --model and --train use for sgemm: %s; "
+                       "raise the limit, or use --kernel reference", why);
+    return av_fail(err, AV_ERUNTIME,
+                   "cannot load OpenBLAS (" BLAS_LIB "), which the blas and flash kernels, --model and --train use "
+                   "for sgemm: %s; install the Debian package libopenblas0, or use --kernel reference",
+                   why);
+}
+
 /* The address of `name` in lib, as a function pointer (POSIX's way past ISO
  * C's rule against casting an object pointer to a function pointer). */
 #define BLAS_SYM(field, lib, name) (*(void **)&blas.field = dlsym(lib, name))
@@ -85,6 +129,14 @@ static void blas_fix_core(void) {
  * OpenBLAS's would split sums differently with the core count), fix its
  * kernel choice, and leave it one thread. Run once (blas_once). */
 static void blas_load(void) {
+    struct rlimit as, data;
+    blas_limited = (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+                   (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (blas_limited && !blas_room(av_get_threads() > cpus ? av_get_threads() : (int)cpus, blas.why, sizeof blas.why)) {
+        blas.no_room = 1;
+        return;
+    }
     void *lib = dlopen(BLAS_LIB, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
@@ -108,21 +160,22 @@ static void blas_load(void) {
 av_status av_blas_require(av_err *err) {
     pthread_once(&blas_once, blas_load);
     if (blas.ready) return AV_OK;
-    return av_fail(err, AV_ERUNTIME,
-                   "cannot load OpenBLAS (" BLAS_LIB "), which the blas and flash kernels, --model and --train use "
-                   "for sgemm: %s; install the Debian package libopenblas0, or use --kernel reference",
-                   blas.why);
+    return blas_fail(err, blas.no_room, blas.why);
 }
 
 /* Loaded, or the error and exit 1: the last resort of a caller that did
- * not call av_blas_require first. */
+ * not call av_blas_require first, or of a thread whose buffer does not fit
+ * under the memory limit (blas_room; the first sgemm of each thread checks). */
 static void blas_or_exit(void) {
     pthread_once(&blas_once, blas_load);
-    if (blas.ready) return;
+    if (blas.ready && (!blas_limited || blas_room_checked)) return;
+    char why[400];
+    if (blas.ready && (blas_room_checked = blas_room(1, why, sizeof why))) return;
     av_err err;
-    av_blas_require(&err);
+    blas_fail(&err, !blas.ready ? blas.no_room : 1, !blas.ready ? blas.why : why);
+    fflush(stdout); /* the caller's thread waits in av_parallel_for, and no file is being written during a product */
     fprintf(stderr, "attnviz: error: %s\n", err.msg);
-    exit(1);
+    _exit(1); /* exit() on a worker thread ran the libraries' destructors under the other threads (a crash) */
 }
 
 const char *av_blas_core(void) {
