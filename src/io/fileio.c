@@ -79,10 +79,16 @@ static atomic_int g_msg_len;
 
 static atomic_int g_handling; /* a second signal (timeout signals the process and its group) waits for the first */
 
-static void on_signal(int sig) {
-    if (atomic_exchange(&g_handling, 1)) return; /* the first one's raise() ends the process */
+/* Unlink every temporary still being written (async-signal-safe): the
+ * signal handlers' first step, so no half-written file is left. */
+static void remove_live_temporaries(void) {
     for (int i = 0; i < TMP_SLOTS; i++)
         if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
+}
+
+static void on_signal(int sig) {
+    if (atomic_exchange(&g_handling, 1)) return; /* the first one's raise() ends the process */
+    remove_live_temporaries();
     int n = atomic_load(&g_msg_len);
     /* SIGPIPE is no interruption by the user: `| head -1` closed the pipe. Its message says so in place of
      * the message's first "interrupted" (a learner read "interrupted" as something they had done) */
@@ -143,8 +149,7 @@ static void put_str(const char *s) {
  * shorter: remove the temporaries (as on_signal does), name the file, exit 1. */
 static void on_sigbus(int sig, siginfo_t *info, void *ctx) {
     (void)sig, (void)ctx;
-    for (int i = 0; i < TMP_SLOTS; i++)
-        if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
+    remove_live_temporaries();
     uintptr_t at = (uintptr_t)info->si_addr;
     const char *path = NULL;
     for (int i = 0; i < MAP_SLOTS && !path; i++) {
