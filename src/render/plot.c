@@ -237,9 +237,7 @@ static int labels_sync_index(axis_labels *a) {
     return want != a->indexed ? labels_build(a, want) : 0;
 }
 
-/* Choose the step so that labels at `cell` px pitch do not overlap, given
- * how much room one label needs along the axis. */
-static int label_step(float need, float cell) {
+int av_plot_label_step(float need, float cell) {
     if (cell <= 0) return 1;
     int k = (int)ceilf(need / cell);
     if (k < 1) k = 1;
@@ -262,7 +260,7 @@ static float labels_max_w(const axis_labels *a) {
 
 /* y axis: step from the line height. Returns 0 or -1 (OOM). */
 static int labels_plan_y(axis_labels *a, float cell) {
-    a->step = label_step(a->size * LINE, cell);
+    a->step = av_plot_label_step(a->size * LINE, cell);
     a->rot90 = 0;
     if (labels_sync_index(a) != 0) return -1;
     a->max_w = labels_max_w(a);
@@ -282,12 +280,12 @@ static int labels_plan_x(axis_labels *a, float cell) {
         return 0;
     }
     if (!a->src) {
-        a->step = label_step(all + 12, cell);
+        a->step = av_plot_label_step(all + 12, cell);
         a->max_w = labels_max_w(a);
         return 0;
     }
     a->rot90 = 1;
-    a->step = label_step(a->size * LINE, cell);
+    a->step = av_plot_label_step(a->size * LINE, cell);
     if (labels_sync_index(a) != 0) return -1;
     a->max_w = labels_max_w(a);
     return 0;

@@ -230,6 +230,12 @@ float av_plot_percentile(const float *v, const unsigned char *masked, int n, int
  * characters) if n is smaller. */
 void av_plot_g3(char *out, size_t n, double v);
 
+/* Every step-th label of an axis: 1, 2, 5, 10, 20, 50, ... (so the labelled
+ * indices are round numbers), the fewest that give each label `need` px
+ * along the axis at `cell` px a position; 1 when cell <= 0. Used by the heat
+ * maps' thinned axes and the film strip's token labels. */
+int av_plot_label_step(float need, float cell);
+
 /* Number of distinct characters (code points) that no font could render in
  * the figures laid out since the last reset, so main can warn once: "2
  * characters have no glyph" for two emoji, however often they are drawn.

@@ -272,18 +272,6 @@ typedef struct {
 
 static int imax(int a, int b) { return a > b ? a : b; }
 
-/* Every step-th token's label: 1, 2, 5, 10, 20, ... (plot.c's round steps,
- * so the labelled positions are round numbers), the fewest that give each
- * label `need` px along the axis at `cell` px a token. */
-static int fs_label_step(float need, int cell) {
-    int k = (int)ceilf(need / (float)cell - 1e-4f);
-    for (int base = 1;; base *= 10) {
-        if (k <= base) return base;
-        if (k <= 2 * base) return 2 * base;
-        if (k <= 5 * base) return 5 * base;
-    }
-}
-
 /* Token t's label as drawn: the token, or "t token" when the labels are
  * thinned, so a reader finds position 10 among every fifth label (plot.c's
  * rule). */
@@ -308,7 +296,7 @@ static void fs_layout_at(const av_filmstrip *fs, int cell, int groups, int top, 
     l->step = 1;
     if (l->font < FS_FONT_MIN) {
         l->font = FS_FONT_MIN;
-        l->step = fs_label_step(FS_FONT_MIN * FS_LINE, cell);
+        l->step = av_plot_label_step(FS_FONT_MIN * FS_LINE, (float)cell);
     }
     for (int t = 0; fs->tokens && t < T; t += l->step) {
         char lab[256];
