@@ -881,6 +881,77 @@ static void test_blas_under_memory_limit(void **state) {
 #endif
 }
 
+/* An --attn-mask that never ends: /dev/zero, or a pipe whose writer sends a
+ * mask's header and then zeros and never closes it (`--attn-mask <(cmd)`).
+ * A valid (T, T) mask is at most T·T·8 bytes of data after a header of at
+ * most 12 + 65536 bytes; attnviz read up to npy's 256 MiB limit before it
+ * refused ("larger than the 268501008-byte limit"). Now it stops after
+ * 12 + 65536 + 4·4·8 = 65676 bytes: exit 2 naming that limit, and the
+ * writer, which counts what the pipe took until attnviz left (EPIPE), got
+ * rid of less than 1 MiB (the pipe's own buffer holds 64 KiB more). The
+ * writer stops at 512 MiB and at 60 s (alarm) in case nothing reads it. */
+static void test_mask_from_endless_input(void **state) {
+    fixture *fx = *state;
+    char *before = snapshot(fx->root);
+    run_opts ro = {fx->root, -1, 0, NULL};
+    tu_result r;
+    const char *zero[] = {W8, "--attn-mask", "/dev/zero", "-q", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, zero);
+    if (r.code != 2) print_message("exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --attn-mask: input file '/dev/zero' is larger than the "
+                                  "65676-byte limit; the mask must be a bool (4, 4) array"));
+    tu_free(&r);
+    assert_tree_unchanged(before, fx->root, "mask_from_endless_input (/dev/zero)");
+
+    char fifo[4200];
+    snprintf(fifo, sizeof fifo, "%s", at(fx, "in/mask.npy"));
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    int report[2];
+    assert_int_equal(pipe(report), 0);
+    pid_t writer = fork();
+    assert_true(writer >= 0);
+    if (writer == 0) {
+        close(report[0]);
+        signal(SIGPIPE, SIG_IGN);
+        alarm(60);
+        int fd = open(fifo, O_WRONLY);
+        unsigned long long sent = 0;
+        static const char head[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (4, 4), }";
+        static char chunk[65536];
+        memset(chunk, ' ', sizeof chunk);
+        memcpy(chunk, head, sizeof head - 1); /* the header's padding, then zeros (False) */
+        chunk[127] = '\n';
+        memset(chunk + 128, 0, sizeof chunk - 128);
+        while (fd >= 0 && sent < 512ull << 20) {
+            ssize_t k = write(fd, chunk, sizeof chunk);
+            if (k <= 0) break;
+            sent += (unsigned long long)k;
+            memset(chunk, 0, 128);
+        }
+        if (write(report[1], &sent, sizeof sent) != (ssize_t)sizeof sent) _exit(1);
+        _exit(0);
+    }
+    close(report[1]);
+    const char *piped[] = {W8, "--attn-mask", fifo, "-q", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, piped);
+    unsigned long long sent = 0;
+    ssize_t got = read(report[0], &sent, sizeof sent);
+    close(report[0]);
+    int wst = 0;
+    waitpid(writer, &wst, 0);
+    unlink(fifo);
+    if (r.code != 2) print_message("exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "is larger than the 65676-byte limit; the mask must be a bool (4, 4) array"));
+    assert_int_equal(got, (ssize_t)sizeof sent);
+    if (sent >= 1u << 20) print_message("the pipe's writer sent %llu bytes before attnviz stopped reading\n", sent);
+    assert_true(sent < 1u << 20);
+    tu_free(&r);
+    assert_tree_unchanged(before, fx->root, "mask_from_endless_input (pipe)");
+    free(before);
+}
+
 /* Outputs of an earlier successful run survive later failed runs
  * byte-for-byte: a usage error, bad weights, a dump folder that cannot be
  * made, and a full disk half-way through the figures. */
@@ -950,6 +1021,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_stdout_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas_under_memory_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mask_from_endless_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlier_figures_survive_failed_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_plot_leaves_dump_untouched, setup, teardown),
     };

@@ -181,8 +181,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
 
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     av_npy a;
-    size_t T = (size_t)m->cfg.T;
-    av_status s = av_npy_read(&a, path, err);
+    size_t T = (size_t)m->cfg.T, widest = T * T * 8;
+    /* read no more than a (T, T) array of the widest dtype npy takes ('<f8'),
+     * so a float mask of the right shape is still named by its dtype below,
+     * and an endless file (/dev/zero, a pipe left open) stops there */
+    av_status s = av_npy_read_max(&a, path, widest, err);
     if (s == AV_EUSAGE) {
         /* a content error (every one starts with the file name): say what a
          * mask must be, since npy's generic advice is about float32 arrays */

@@ -80,8 +80,12 @@ int av_weights_are_random(const av_weights_source *src);
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err);
 
 /* Set m->user_mask (T, T) from the bool .npy at path, True = masked.
- * Errors: AV_ERUNTIME when it cannot be read; AV_EUSAGE for bad content,
- * another dtype or another shape, saying the mask must be bool (T, T). */
+ * At most 12 + 65536 + 8·T·T bytes of path are read (a (T, T) '<f8' array
+ * with the longest header npy takes), so /dev/zero or a pipe that is never
+ * closed is refused after them. Errors: AV_ERUNTIME when it cannot be read;
+ * AV_EUSAGE for bad content, another dtype or another shape, or a longer
+ * file ("input file 'x' is larger than the 65620-byte limit" for T = 3),
+ * saying the mask must be bool (T, T). */
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err);
 
 /* Write dir/tokens.txt (dir must exist): the n tokens of toks, one per line,

@@ -491,15 +491,27 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
     return AV_OK;
 }
 
-av_status av_npy_read(av_npy *out, const char *path, av_err *err) {
+/* Read at most max_file bytes of path (av_read_file) and parse them. */
+static av_status read_bounded(av_npy *out, const char *path, size_t max_file, av_err *err) {
     memset(out, 0, sizeof *out);
     char *buf;
     size_t len;
-    av_status s = av_read_file(path, NPY_MAX_FILE, &buf, &len, err);
+    av_status s = av_read_file(path, max_file, &buf, &len, err);
     if (s) return s;
     s = av_npy_parse(out, (const unsigned char *)buf, len, path, err);
     free(buf);
     return s;
+}
+
+av_status av_npy_read(av_npy *out, const char *path, av_err *err) {
+    return read_bounded(out, path, NPY_MAX_FILE, err);
+}
+
+av_status av_npy_read_max(av_npy *out, const char *path, size_t max_data, av_err *err) {
+    /* the longest prefix (magic, version 2.0's 4-byte length) and header */
+    size_t max_file = NPY_MAX_FILE;
+    if (max_data < NPY_MAX_FILE - NPY_MAX_HEADER - 12) max_file = NPY_MAGIC_LEN + 2 + 4 + NPY_MAX_HEADER + max_data;
+    return read_bounded(out, path, max_file, err);
 }
 
 av_status av_npy_expect_shape(const av_npy *a, const char *name, int ndim, const size_t *shape, av_err *err) {

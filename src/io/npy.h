@@ -16,7 +16,8 @@
  *
  * Reading limits: at most AV_NPY_MAX_NDIM dimensions, each at most 1<<24, a
  * header of at most 64 KiB, a file of at most 256 MiB + 64 KiB (a 4096 x 4096
- * float64 matrix is 128 MiB). Every message starts with the file name.
+ * float64 matrix is 128 MiB; av_npy_read_max takes a smaller one). Every
+ * message starts with the file name.
  *
  * Non-goals: object arrays, structured dtypes, big-endian or integer dtypes
  * other than '|u1', Fortran order, .npz archives, memory mapping.
@@ -85,6 +86,14 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
  * errors are AV_ERUNTIME ("cannot read 'W_Q.npy': No such file or directory"),
  * a file over the size limit and content errors are AV_EUSAGE. */
 av_status av_npy_read(av_npy *out, const char *path, av_err *err);
+
+/* av_npy_read for an array of at most max_data bytes of data, e.g. a (T, T)
+ * --attn-mask: only the longest prefix and header (12 + 65536 bytes) plus
+ * max_data bytes are read, and a longer input is refused after them,
+ * AV_EUSAGE "input file 'mask.npy' is larger than the 65620-byte limit", so an
+ * endless one (/dev/zero, a pipe whose writer never closes it) is not read
+ * up to av_npy_read's 256 MiB. A max_data past that limit keeps the limit. */
+av_status av_npy_read_max(av_npy *out, const char *path, size_t max_data, av_err *err);
 
 /* Check that a parsed array is float and has exactly the expected shape
  * shape[0..ndim-1]. Errors: AV_EUSAGE "W_Q.npy has shape (4, 8); expected
