@@ -9,7 +9,10 @@
  * vocab.json and merges.txt in place, each by rename(2) over the name, as
  * --train's atomic set does (io/fileio.h av_afile_set_end). The runs come
  * from SHIM_SWAP_B, then SHIM_SWAP_A, B, A... (hard links, so each swap
- * gives the names other inodes), at most SHIM_SWAP_TIMES times (unset: 1). */
+ * gives the names other inodes), at most SHIM_SWAP_TIMES times (unset: 1).
+ * SHIM_SWAP_ON names another file whose open makes the swap, and
+ * SHIM_SWAP_NAMES (':' between names) other files to swap: a download that
+ * replaces a Llama folder's shards, for test_llama_cli. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -23,12 +26,19 @@ static int g_swaps;
 
 static void swap_in(const char *path) {
     const char *a = getenv("SHIM_SWAP_A"), *b = getenv("SHIM_SWAP_B"), *times = getenv("SHIM_SWAP_TIMES");
-    size_t len = strlen(path), tail = strlen("/model.safetensors");
-    if (!a || !b || len < tail || strcmp(path + len - tail, "/model.safetensors") != 0) return;
+    const char *on = getenv("SHIM_SWAP_ON"), *list = getenv("SHIM_SWAP_NAMES");
+    char trigger[300];
+    snprintf(trigger, sizeof trigger, "/%s", on ? on : "model.safetensors");
+    size_t len = strlen(path), tail = strlen(trigger);
+    if (!a || !b || len < tail || strcmp(path + len - tail, trigger) != 0) return;
     if (g_swaps >= (times ? atoi(times) : 1)) return;
     const char *from = g_swaps++ % 2 ? a : b;
-    static const char *const names[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
-    for (int i = 0; i < 4; i++) {
+    char names[8][256];
+    int n = 0;
+    if (!list) list = "config.json:model.safetensors:vocab.json:merges.txt";
+    for (const char *p = list; *p && n < 8; p += strcspn(p, ":"), p += *p == ':')
+        snprintf(names[n++], sizeof names[0], "%.*s", (int)strcspn(p, ":"), p);
+    for (int i = 0; i < n; i++) {
         char src[4200], tmp[4200], dst[4200];
         snprintf(src, sizeof src, "%s/%s", from, names[i]);
         snprintf(tmp, sizeof tmp, "%.*s/.shim_swap.tmp", (int)(len - tail), path);

@@ -286,6 +286,77 @@ static void test_sharded_index_must_match_shards(void **state) {
     tu_free(&r);
 }
 
+/* A sharded folder as a download leaves it: config.json, tokenizer.json,
+ * model-00001-of-00002.safetensors, model-00002-of-00002.safetensors in
+ * dtype, and the index (tests/ref/llama/llama_bf16's; the split is the same
+ * for every dtype). */
+static void make_sharded(const char *dir, av_st_dtype dtype) {
+    char path[4400];
+    assert_int_equal(mkdir(dir, 0700), 0);
+    make_folder(dir, "llama_bf16", dtype);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    assert_int_equal(unlink(path), 0);
+    char *json = tu_slurp_file(src_path("tests/ref/llama/llama_bf16/config.json"), NULL);
+    av_llama_config cfg;
+    av_err err = {{0}};
+    if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    if (lf_write_checkpoint(dir, &cfg, dtype, 2, &err)) fail_msg("%s", err.msg);
+    char *index = tu_slurp_file(src_path("tests/ref/llama/llama_bf16/model.safetensors.index.json"), NULL);
+    assert_non_null(index);
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    assert_int_equal(tu_write_replaced(path, index, "{", "{"), 0);
+    free(index);
+}
+
+/* A download that replaces a sharded folder's shards while attnviz reads it
+ * (the single file of a folder is test_model_cli's
+ * test_model_folder_replaced_while_read): the shards were not among the
+ * files noted before and after a load, so shard 1 of one version and shard
+ * 2 of the next made one model, exit 0, its trace "F32 and BF16 in 2
+ * safetensors files". The shim (tests/shim_swap.c) renames version B's two
+ * shards (F32) over version A's (BF16) when shard 2 is opened, shard 1 read
+ * by then. Now the load is made again and reads B alone ("F32 in 2"); a
+ * folder that changes on every load is exit 1 naming the shard. */
+static void test_shards_replaced_while_read(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300], a_env[4300], b_env[4300];
+    if (!tu_shim_env("shim_swap.so", preload, asan)) return;
+    char a[4200], b[4200], dir[4200];
+    snprintf(a, sizeof a, "%s", tu_in(f, "a"));
+    snprintf(b, sizeof b, "%s", tu_in(f, "b"));
+    make_sharded(a, AV_ST_BF16);
+    make_sharded(b, AV_ST_F32);
+    snprintf(a_env, sizeof a_env, "SHIM_SWAP_A=%s", a);
+    snprintf(b_env, sizeof b_env, "SHIM_SWAP_B=%s", b);
+    const char *on = "SHIM_SWAP_ON=model-00002-of-00002.safetensors";
+    const char *names = "SHIM_SWAP_NAMES=model-00001-of-00002.safetensors:model-00002-of-00002.safetensors";
+    const char *times[] = {"SHIM_SWAP_TIMES=1", "SHIM_SWAP_TIMES=1000"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(dir, sizeof dir, "%s", tu_in(f, k ? "dir2" : "dir1"));
+        make_sharded(dir, AV_ST_BF16); /* version A again: the first swap brings B, other inodes */
+        const char *env[] = {preload, asan, a_env, b_env, on, names, times[k], NULL};
+        const char *args[] = {"--model", dir, "--no-plot", SENTENCE, NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, args);
+        if (k == 0) {
+            if (r.code != 0) fail_msg("one swap: exit %d, stderr: %s", r.code, r.err);
+            assert_string_equal(r.err, "");
+            if (!strstr(r.out, ": F32 in 2 safetensors files"))
+                fail_msg("the model is not version B's alone:\n%.2000s", r.out);
+        } else {
+            char want[4600];
+            snprintf(want, sizeof want, "attnviz: error: %s changed while it was being read (its "
+                     "model-00001-of-00002.safetensors, on each of 3 tries; is a download writing it?); try again "
+                     "when it is done\n", dir);
+            if (r.code != 1) print_message("exit %d, stderr: %s\n", r.code, r.err);
+            assert_int_equal(r.code, 1);
+            assert_string_equal(r.err, want);
+        }
+        tu_free(&r);
+    }
+}
+
 /* A model_type attnviz has no forward for is refused by name, not read as
  * GPT-2 ("missing key n_layer"); options the model fixes name no family. */
 static void test_unsupported_model_type(void **state) {
@@ -471,6 +542,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_pe_title_names_model_positions_and_mask, tu_setup_tmpdir,

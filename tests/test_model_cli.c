@@ -1128,31 +1128,10 @@ static void test_options_with_model(void **state) {
  * --kernel said). Without OpenBLAS (tests/shim_noblas.c makes its dlopen
  * fail) the default exits 1 naming libopenblas.so.0 before the weights
  * load; --kernel reference draws the figures. */
-/* The environment that preloads the test shim `name` (built beside this test
- * binary by make test): preload = "LD_PRELOAD=...", asan = ASAN_OPTIONS with
- * verify_asan_link_order=0 (a sanitized binary wants its runtime first).
- * 0, after a SKIPROW line, when the shim is not built. */
-static int shim_env(const char *name, char preload[4300], char asan[4300]) {
-    char self[4096], shim[4200];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    assert_true(n > 0);
-    self[n] = 0;
-    snprintf(shim, sizeof shim, "%.*s/%s", (int)(strrchr(self, '/') - self), self, name);
-    if (access(shim, R_OK) != 0) {
-        print_message("[ SKIPROW  ] %s not built (make test builds it)\n", shim);
-        return 0;
-    }
-    snprintf(preload, 4300, "LD_PRELOAD=%s", shim);
-    const char *old_asan = getenv("ASAN_OPTIONS");
-    snprintf(asan, 4300, "ASAN_OPTIONS=%s%sverify_asan_link_order=0", old_asan ? old_asan : "",
-             old_asan && *old_asan ? ":" : "");
-    return 1;
-}
-
 static void test_model_reference_needs_no_openblas(void **state) {
     tu_fixture *f = *state;
     char preload[4300], asan[4300];
-    if (!shim_env("shim_noblas.so", preload, asan)) return;
+    if (!tu_shim_env("shim_noblas.so", preload, asan)) return;
     const char *env[] = {preload, asan, NULL};
     const char *dir = tu_in(f, "tiny");
     assert_int_equal(mkdir(dir, 0755), 0);
@@ -1185,7 +1164,7 @@ static void test_model_reference_needs_no_openblas(void **state) {
 static void test_model_folder_replaced_while_read(void **state) {
     tu_fixture *f = *state;
     char preload[4300], asan[4300], a_env[4300], b_env[4300];
-    if (!shim_env("shim_swap.so", preload, asan)) return;
+    if (!tu_shim_env("shim_swap.so", preload, asan)) return;
     tu_result r;
     char a[4200], b[4200], dir[4200];
     snprintf(a, sizeof a, "%s", tu_in(f, "a"));
@@ -1236,7 +1215,7 @@ static void test_model_folder_replaced_while_read(void **state) {
 static void test_model_file_truncated_while_read(void **state) {
     tu_fixture *f = *state;
     char preload[4300], asan[4300], trunc_env[4300];
-    if (!shim_env("shim_truncate.so", preload, asan)) return;
+    if (!tu_shim_env("shim_truncate.so", preload, asan)) return;
     tu_result r;
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));

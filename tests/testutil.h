@@ -7,6 +7,8 @@
  *   src_path("tests/ref/...")  a path inside the source tree ($ATTNVIZ_SRCDIR).
  *   tu_gpt2_vocab_dir()  a fresh folder with GPT-2's real vocab.json and
  *       merges.txt (decompressed with zlib from tests/data/gpt2/, gzip files).
+ *   tu_shim_env("shim_swap.so", preload, asan)  the environment that
+ *       preloads a tests/shim_*.c library.
  */
 #ifndef AV_TESTUTIL_H
 #define AV_TESTUTIL_H
@@ -143,6 +145,26 @@ static inline void run_attnviz(tu_result *r, const char *stdin_text, ...) {
     va_end(ap);
     args[n] = NULL;
     tu_runv(r, stdin_text, NULL, args);
+}
+
+/* The environment that preloads the test shim `name` (built beside this test
+ * binary by make test): preload = "LD_PRELOAD=...", asan = ASAN_OPTIONS with
+ * verify_asan_link_order=0 (a sanitized binary wants its runtime first).
+ * 0, after a SKIPROW line, when the shim is not built. */
+static inline int tu_shim_env(const char *name, char preload[4300], char asan[4300]) {
+    char self[4096], shim[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) self[n] = 0;
+    if (n > 0) snprintf(shim, sizeof shim, "%.*s/%s", (int)(strrchr(self, '/') - self), self, name);
+    if (n <= 0 || access(shim, R_OK) != 0) {
+        printf("[ SKIPROW  ] %s not built (make test builds it)\n", n > 0 ? shim : name);
+        return 0;
+    }
+    snprintf(preload, 4300, "LD_PRELOAD=%s", shim);
+    const char *old_asan = getenv("ASAN_OPTIONS");
+    snprintf(asan, 4300, "ASAN_OPTIONS=%s%sverify_asan_link_order=0", old_asan ? old_asan : "",
+             old_asan && *old_asan ? ":" : "");
+    return 1;
 }
 
 static inline char *make_tmpdir(void) {

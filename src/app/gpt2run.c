@@ -284,11 +284,12 @@ static void note_outside_task(av_gpt2run *r) {
             "need not be the task's answer, however probable it looks\n", r->dir, r->task, what, r->outside);
 }
 
-/* Every file a folder's load reads (a Llama folder's shards, named in its
- * index, are left out: --train never writes one). */
+/* Every file a folder's load reads but a Llama folder's shards, which its
+ * index names (av_llama_shard_files adds them to the list for each load). */
 static const char *const FOLDER_FILES[] = {"config.json", "model.safetensors", "model.safetensors.index.json",
                                            "vocab.json", "merges.txt", "tokenizer.json", "tokenizer_config.json"};
 #define N_FOLDER_FILES ((int)(sizeof FOLDER_FILES / sizeof FOLDER_FILES[0]))
+#define N_LOAD_FILES (N_FOLDER_FILES + AV_LLAMA_MAX_SHARDS)
 #define LOAD_TRIES 3 /* loads of a folder that changed while it was read, before giving up */
 
 /* One load of r->dir: config.json and the weights, the task of a --train
@@ -336,22 +337,30 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     /* --train renames its four files one after another while --model reads them (and config.json more than once):
      * a load that saw the folder change is thrown away and made again, not blamed on a file (a tester's 1 in 2,319
      * loads: "model.safetensors: unexpected tensor "wpe.weight"" from a RoPE run's config.json and a learned one's
-     * weights). --train's lock on the folder is not taken: reading must not wait for a long training. */
+     * weights). --train's lock on the folder is not taken: reading must not wait for a long training.
+     * A sharded Llama/Qwen2 folder's shards are noted too, as its index names them when the load begins (a
+     * download that replaces them one by one gave a model of two versions' tensors). */
     int llama = 0, changed = -1;
+    char shards[AV_LLAMA_MAX_SHARDS][256]; /* the index's shard files, names[N_FOLDER_FILES..] */
+    const char *names[N_LOAD_FILES];
     for (int k = 0; !st && k < LOAD_TRIES; k++) {
-        av_file_id before[N_FOLDER_FILES], after[N_FOLDER_FILES];
+        av_file_id before[N_LOAD_FILES], after[N_LOAD_FILES];
         av_gpt2run_free(r); /* the last try's (and its dir: shown again) */
         av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir);
         r->dir = r->dir_buf;
-        av_file_ids_note(before, r->dir, FOLDER_FILES, N_FOLDER_FILES);
+        av_file_ids_note(before, r->dir, FOLDER_FILES, N_FOLDER_FILES); /* the index before its shards are listed */
+        int n = N_FOLDER_FILES + av_llama_shard_files(shards, AV_LLAMA_MAX_SHARDS, r->dir);
+        for (int i = 0; i < n; i++) names[i] = i < N_FOLDER_FILES ? FOLDER_FILES[i] : shards[i - N_FOLDER_FILES];
+        av_file_ids_note(before + N_FOLDER_FILES, r->dir, names + N_FOLDER_FILES, n - N_FOLDER_FILES);
         st = load_folder(r, &llama, o, err);
-        av_file_ids_note(after, r->dir, FOLDER_FILES, N_FOLDER_FILES);
-        if ((changed = av_file_ids_changed(before, after, N_FOLDER_FILES)) < 0) break;
+        av_file_ids_note(after, r->dir, names, n);
+        if ((changed = av_file_ids_changed(before, after, n)) < 0) break;
         st = AV_OK;
     }
     if (!st && changed >= 0)
-        st = av_fail(err, AV_ERUNTIME, "%s changed while it was being read (its %s, on each of %d tries; is an attnviz "
-                     "--train writing it?); try again when it is done", r->dir, FOLDER_FILES[changed], LOAD_TRIES);
+        st = av_fail(err, AV_ERUNTIME, "%s changed while it was being read (its %s, on each of %d tries; is %s writing "
+                     "it?); try again when it is done", r->dir, names[changed], LOAD_TRIES,
+                     changed < N_FOLDER_FILES ? "an attnviz --train" : "a download");
     if (st) return st;
     if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     const av_gpt2_config *c = &r->g.cfg;

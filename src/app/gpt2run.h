@@ -68,8 +68,9 @@ typedef struct {
  * too many tokens, a --layer/--head past the model's; AV_ERUNTIME for I/O
  * and out of memory, and for a folder whose files changed while they were
  * read on each of 3 loads (io/fileio.h av_file_ids_changed: an attnviz
- * --train saving into it renames its files one after another; a load that
- * saw a change is made again, its errors not reported). r, view and labels
+ * --train saving into it renames its files one after another, a download
+ * replaces a Llama folder's shards one by one; a load that saw a change is
+ * made again, its errors not reported). r, view and labels
  * are freeable after any error. */
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err);
 

@@ -320,7 +320,7 @@ av_status av_llama_forward(av_gpt2_acts *a, const av_llama_params *p, const av_l
 /* ----------------------------------------------------------------------------
  * loading: model.safetensors, or the shards of model.safetensors.index.json */
 
-#define LLAMA_MAX_SHARDS 64
+#define LLAMA_MAX_SHARDS AV_LLAMA_MAX_SHARDS
 
 typedef struct {
     av_safetensors st[LLAMA_MAX_SHARDS];
@@ -395,6 +395,30 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
     if (!st) st = check_index(s, files, map, path, err);
     cJSON_Delete(root);
     return st;
+}
+
+int av_llama_shard_files(char (*names)[256], int max, const char *dir) {
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    av_err err = {{0}};
+    av_path_join(path, sizeof path, dir, "model.safetensors");
+    if (access(path, F_OK) == 0) return 0; /* load_weights reads model.safetensors alone then */
+    av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
+    if (access(path, F_OK) != 0 || av_read_regular_file(path, 64u << 20, &text, &len, &err)) return 0;
+    cJSON *root = NULL;
+    int n = 0;
+    if (!av_json_parse_object(&root, text, len, NULL, path, &err)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "weight_map")) {
+            const char *f = cJSON_IsString(e) ? e->valuestring : "";
+            int seen = !f[0] || strlen(f) >= 256 || strchr(f, '/'); /* open_shards refuses those */
+            for (int i = 0; i < n && !seen; i++) seen = strcmp(names[i], f) == 0;
+            if (!seen && n < max) snprintf(names[n++], 256, "%s", f);
+        }
+    }
+    cJSON_Delete(root);
+    free(text);
+    return n;
 }
 
 /* Every tensor of every file is in the table or a rotary_emb.inv_freq buffer. */

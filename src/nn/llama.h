@@ -142,6 +142,17 @@ typedef struct {
 av_status av_llama_load(av_llama *m, const char *dir, av_err *err);
 void av_llama_free(av_llama *m);
 
+#define AV_LLAMA_MAX_SHARDS 64         /* files a model.safetensors.index.json may name */
+
+/* The shard files av_llama_load would read from DIR: the distinct file names
+ * of model.safetensors.index.json's weight_map, in the order they first
+ * appear, into names[0..) (at most max, each a name in DIR, < 256 bytes).
+ * Returns how many; 0 when DIR/model.safetensors exists (it is read alone)
+ * or the index is missing or unreadable (av_llama_load says why). For
+ * app/gpt2run.c, which notes the files' identities before and after a load
+ * to see a folder that changed while it was read. */
+int av_llama_shard_files(char (*names)[256], int max, const char *dir);
+
 /* Allocate a (av_gpt2_acts, the meanings above) for T tokens, zeroed.
  * Errors: AV_EUSAGE if T is outside 1..min(max_positions, AV_MAX_TOKENS) or
  * the (L, H, T, T) maps exceed AV_MAX_WEIGHT_BYTES; AV_ERUNTIME on OOM.
