@@ -1792,6 +1792,45 @@ static void test_batch_with_more_chunks_than_eval_lanes(void **state) {
     av_trainer_free(&tr);
 }
 
+/* A gradient that is NaN or inf under a finite loss: the packed path's GELU backward (gpt2_batch.c
+ * gelu_fast_backward) makes 2·x·σ·(1 − σ)·du = x·0·inf = NaN of a pre-GELU value x = 1e20 (x² overflows
+ * float32), whose forward, x·σ = 1e20, is finite, and so are the loss and every checked activation.
+ * clip_factor(NaN) was 1, "no clipping", and AdamW wrote NaN into every parameter with status 0; the next
+ * step's forward then failed, or the run saved them. Now clip_factor has no factor for a norm that is NaN
+ * or inf, and av_trainer_step refuses the step naming it, the parameters, moments and step count as they
+ * were. */
+static void test_nonfinite_gradient_norm_stops_the_step(void **state) {
+    (void)state;
+    assert_true(isnan(clip_factor(NAN, 1.0)) && isnan(clip_factor(INFINITY, 1.0)) && isnan(clip_factor(NAN, 0.0)));
+    assert_true(clip_factor(0.5, 1.0) == 1.0 && clip_factor(5.0, 0.0) == 1.0); /* finite norms as before */
+    enum { B = 4 };
+    static av_task_example batch[B];
+    av_gpt2_config cfg;
+    av_adamw opt;
+    av_err err = {{0}};
+    small_config(&cfg, &opt, 2, AV_KERNEL_BLAS);
+    av_trainer tr;
+    assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 42, &err), 0);
+    av_rng r;
+    av_rng_seed(&r, 3);
+    for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+    tr.params.h[0].mlp_c_fc_b[0] = 1e20f;
+    size_t bytes = 3 * tr.n_params * sizeof(float); /* params | m | v */
+    float *was = malloc(bytes);
+    assert_non_null(was);
+    memcpy(was, tr.mem, bytes);
+    double loss = 0;
+    av_status st = av_trainer_step(&tr, batch, B, &loss, &err);
+    if (st != AV_ERUNTIME) fail_msg("step: status %d, '%s', loss %g", (int)st, err.msg, loss);
+    assert_string_equal(err.msg, "the gradient norm ‖g‖₂ is NaN at step 1 (a gradient overflowed float32 or is "
+                                 "NaN); the step was not taken");
+    assert_true(isfinite(loss) && isnan(tr.last_grad_norm));
+    assert_int_equal(tr.step, 0);
+    assert_memory_equal(tr.mem, was, bytes);
+    free(was);
+    av_trainer_free(&tr);
+}
+
 /* An example whose lengths lie outside it is refused before they index anything, on both paths, in
  * av_trainer_step and av_trainer_eval: example_targets filled targets[AV_TASK_MAX_T] from answer_q
  * before any check, so answer position 31 of a 6-token example wrote a label past the example and
@@ -3365,6 +3404,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_induction_head_forms, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_batch_with_more_chunks_than_eval_lanes),
         cmocka_unit_test(test_examples_with_lengths_outside_them_are_refused),
+        cmocka_unit_test(test_nonfinite_gradient_norm_stops_the_step),
         cmocka_unit_test(test_128_layers_with_learned_positions_bind_a_second_chunk),
         cmocka_unit_test(test_trainer_bytes_bound_the_reference_path),
         cmocka_unit_test_setup_teardown(test_cli_train_writes_a_model_folder, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -392,12 +392,22 @@ static av_status train_loop(run_state *r, av_err *err) {
     av_status s = snapshot(r, k++, 0, err);
     for (int step = 1; !s && step <= o->steps; step++) {
         for (int b = 0; b < o->batch; b++) av_task_sample_unseen(&r->batch[b], o->task, &rng, &r->heldout_set);
-        if ((s = av_trainer_step(&r->tr, r->batch, o->batch, &r->log.loss[step], err))) break;
-        r->log.lr[step] = r->tr.last_lr;
-        r->log.gnorm[step] = r->tr.last_grad_norm;
+        s = av_trainer_step(&r->tr, r->batch, o->batch, &r->log.loss[step], err);
+        if (s && isfinite(r->tr.last_grad_norm)) break; /* not the step's gradient: its error stands */
         if (!isfinite(r->log.loss[step]))
             return av_fail(err, AV_EUSAGE, "the loss became %g at step %d; try a smaller --lr (now %g)", r->log.loss[step],
                            step, o->lr);
+        if (s) { /* a gradient NaN or inf under a finite loss: clipping has no factor for it (nn/optim.h
+                  * clip_factor). The step was taken: AdamW wrote NaN into every parameter, and the next step's
+                  * forward failed ("overflowed float32"), or, at the last step, the NaN model was saved */
+            char lt[16];
+            loss_text(lt, r->log.loss[step]);
+            return av_fail(err, AV_ERUNTIME, "the gradient norm |grad| became %s at step %d (the loss was %s): a "
+                           "gradient overflowed float32 or is NaN; training stopped and nothing was saved; try a "
+                           "smaller --lr (now %g)", isnan(r->tr.last_grad_norm) ? "NaN" : "inf", step, lt, o->lr);
+        }
+        r->log.lr[step] = r->tr.last_lr;
+        r->log.gnorm[step] = r->tr.last_grad_norm;
         int snap = k < n_snaps && step == snaps[k];
         if (snap) {
             if (o->tty && !o->quiet) fprintf(stderr, "\r\x1b[K");

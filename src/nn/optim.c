@@ -46,6 +46,7 @@ double grad_sumsq(const float *g, size_t n) {
 }
 
 double clip_factor(double norm, double max_norm) {
+    if (!isfinite(norm)) return NAN; /* no factor makes it a gradient again: not 1 ("no clipping") */
     if (max_norm <= 0) return 1.0;
     double c = max_norm / (norm + 1e-6); /* torch's clip_coef, clamped to 1: it scales a norm 1e-6 under too */
     return c < 1.0 ? c : 1.0;

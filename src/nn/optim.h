@@ -55,7 +55,10 @@ void adamw_update(float *p, const float *g, float *m, float *v, size_t n, const 
  * and takes the root), summed in double in index order (deterministic). */
 double grad_sumsq(const float *g, size_t n);
 /* Multiplier that clips a global norm to max_norm: min(1, max_norm / (norm +
- * 1e-6)), torch's clip_grad_norm_ factor; 1 when max_norm is 0 (no clipping). */
+ * 1e-6)), torch's clip_grad_norm_ factor; 1 when max_norm is 0 (no clipping).
+ * NaN for a norm that is NaN or ±inf (a gradient overflowed float32 or is
+ * NaN): it was 1 for NaN, which read as "no clipping" and let AdamW write NaN
+ * into every parameter; av_trainer_step refuses such a step before it asks. */
 double clip_factor(double norm, double max_norm);
 
 /* "cosine" / "noam" / "constant". Errors: AV_EUSAGE naming the value. */

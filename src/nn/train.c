@@ -335,11 +335,14 @@ av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, doub
     double sumsq = 0;
     for (int b = 0; b < n_blocks; b++) sumsq += tr->block_sumsq[b];
     double norm = sqrt(sumsq);
+    tr->last_grad_norm = norm;
+    if (!isfinite(norm)) /* clip_factor has no factor for it: refused before AdamW touches a parameter */
+        return av_fail(err, AV_ERUNTIME, "the gradient norm ‖g‖₂ is %s at step %d (a gradient overflowed float32 or "
+                       "is NaN); the step was not taken", isnan(norm) ? "NaN" : "inf", tr->step + 1);
     oj.clip = clip_factor(norm, tr->opt.max_norm);
     tr->step++;
     oj.lr = av_lr_at(&tr->opt, tr->step);
     av_parallel_for(tr->n_pieces, adamw_block, &oj);
-    tr->last_grad_norm = norm;
     tr->last_lr = oj.lr;
     return AV_OK;
 }

@@ -106,7 +106,10 @@ size_t av_trainer_bytes(const av_gpt2_config *cfg, int B);
  * on OOM; AV_EUSAGE for B outside 1..AV_TRAIN_MAX_BATCH, an example of more
  * tokens than AV_TASK_MAX_T (or, with learned positions, n_positions), one
  * whose n_answer or answer_q lie outside its tokens, or if
- * the forward overflows (the parameters are then unchanged). */
+ * the forward overflows (the parameters are then unchanged); AV_ERUNTIME
+ * "the gradient norm ‖g‖₂ is NaN at step 7 (...); the step was not taken"
+ * when the gradient's global norm is NaN or inf (*loss and last_grad_norm
+ * are set; the parameters, moments and step count are unchanged). */
 av_status av_trainer_step(av_trainer *tr, const av_task_example *ex, int B, double *loss, av_err *err);
 
 /* Held-out evaluation (no update) of n examples: mean loss per scored
