@@ -836,6 +836,35 @@ static void test_figure_on_full_disk(void **state) {
     tu_free(&r);
 }
 
+/* A full disk half-way through a --dump into a folder that holds an earlier
+ * run's dump: each file was renamed into place as soon as it was written, so
+ * the new tokens.txt, X.npy and PE.npy (a few hundred bytes) went in and
+ * W_Q.npy (64·64 floats, over the 4 KiB limit) failed, leaving the folder
+ * with tensors of two runs: X of "we love deep learning too" beside W_Q of
+ * "I love deep learning". Now the dump's files are one set (io/fileio.h
+ * av_afile_set): exit 1 naming W_Q.npy, and the earlier dump byte-for-byte. */
+static void test_dump_on_full_disk_keeps_the_earlier_dump(void **state) {
+    fixture *fx = *state;
+    run_opts ro = {fx->root, -1, 0, NULL}, full = {fx->root, -1, 4096, NULL};
+    tu_result r;
+    const char *first[] = {"--dump", at(fx, "d"), "--d-model", "64", "--heads", "2", "--no-plot", "-q", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, first);
+    if (r.code != 0) print_message("exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    char *before = snapshot(fx->root);
+    const char *second[] = {"--dump", at(fx, "d"), "--d-model", "64", "--heads", "2", "--no-plot", "-q",
+                            "we love deep learning too", NULL};
+    run_ex(&r, &full, NULL, 0, second);
+    if (r.code != 1) print_message("exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "attnviz: error: cannot write '"));
+    assert_non_null(strstr(r.err, "/d/W_Q.npy'"));
+    tu_free(&r);
+    assert_tree_unchanged(before, fx->root, "dump_on_full_disk_keeps_the_earlier_dump");
+    free(before);
+}
+
 /* A low address-space limit (ulimit -v 300000) leaves no room for the work
  * buffers OpenBLAS takes (128 MiB of address space per thread), and OpenBLAS
  * retries a failed allocation for ever: attnviz spun at full CPU and never
@@ -1020,6 +1049,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dump_on_full_disk_keeps_the_earlier_dump, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas_under_memory_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mask_from_endless_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlier_figures_survive_failed_runs, setup, teardown),

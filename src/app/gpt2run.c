@@ -581,12 +581,13 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
 
 /* ---------------------------------------------------------------------------- --dump */
 
-av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err) {
+/* av_gpt2run_dump's files, each kept in the caller's set. */
+static av_status dump_files(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w,
+                            av_err *err) {
     const av_gpt2_config *c = &r->g.cfg;
     size_t L = (size_t)c->n_layer, H = (size_t)c->n_head, T = (size_t)r->T, C = (size_t)c->n_embd;
     char path[4200];
-    av_status st = av_mkdir_p(dir, err);
-    if (st) return st;
+    av_status st;
     if ((st = av_dump_tokens(labels, dir, w, err))) return st;
     av_path_join(path, sizeof path, dir, "token_ids.npy");
     if ((st = av_npy_write_i32(path, r->ids, 1, &T, err))) return st;
@@ -608,4 +609,12 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
         av_written_add(w, path);
     }
     return AV_OK;
+}
+
+av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err) {
+    av_status st = av_mkdir_p(dir, err);
+    if (st) return st;
+    static av_afile_set set; /* the six appear together or not at all (tensorio.h av_dump_all) */
+    av_afile_set_begin(&set);
+    return av_dump_set_end(&set, dump_files(r, labels, dir, w, err), err);
 }

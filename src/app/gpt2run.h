@@ -93,7 +93,8 @@ void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const 
 /* --dump DIR: tokens.txt (one label per line), token_ids.npy (T,) int32,
  * attn.npy (L, H, T, T), scores.npy (L, H, T, T; before the mask), hidden.npy (L+1, T, C) (the residual stream before
  * each block and after the last, before ln_f), logits.npy (T, V), all
- * float32. Errors: AV_ERUNTIME on I/O. */
+ * float32, appearing together or not at all (tensorio.h av_dump_all).
+ * Errors: AV_ERUNTIME on I/O. */
 av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err);
 
 /* --generate N: n times, append the most probable next token (greedy) and

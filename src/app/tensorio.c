@@ -225,10 +225,10 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
     av_written_add(w, path);
     return AV_OK;
 }
-av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w,
-                          av_err *err) {
+/* av_dump_all's files, each kept in the caller's set; *stale_pe = 1 when PE.npy is not among them. */
+static av_status dump_files(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, int *stale_pe,
+                            av_err *err) {
     av_status s;
-    if ((s = av_mkdir_p(dir, err))) return s;
     char path[4096];
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C, H = (size_t)m->cfg.H, D = (size_t)m->D;
 
@@ -255,12 +255,8 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir,
         {"output.npy", m->out, 2, {T, C, 0}},
     };
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
-        if (!items[i].data) {
-            /* PE only with sinusoidal: a PE.npy left by an earlier sinusoidal
-             * dump would describe another run, so it goes */
-            av_path_join(path, sizeof path, dir, items[i].name);
-            if (unlink(path) != 0 && errno != ENOENT)
-                return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", path, strerror(errno));
+        if (!items[i].data) { /* PE only with sinusoidal */
+            *stale_pe = 1;
             continue;
         }
         av_path_join(path, sizeof path, dir, items[i].name);
@@ -272,4 +268,29 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir,
     if ((s = av_npy_write_bool(path, m->mask, 2, tt, err))) return s;
     av_written_add(w, path);
     return AV_OK;
+}
+
+av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, av_err *err) {
+    av_status s = av_mkdir_p(dir, err);
+    if (s) return s;
+    static av_afile_set set; /* 15 files (io/fileio.h), 130 KB: not on the stack */
+    int stale_pe = 0;
+    av_afile_set_begin(&set);
+    s = dump_files(m, toks, dir, w, &stale_pe, err);
+    if ((s = av_dump_set_end(&set, s, err)) || !stale_pe) return s;
+    /* a PE.npy left by an earlier sinusoidal dump would describe another run, so it goes, once this run's
+     * files are in place */
+    char path[4096];
+    av_path_join(path, sizeof path, dir, "PE.npy");
+    if (unlink(path) != 0 && errno != ENOENT)
+        return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", path, strerror(errno));
+    return AV_OK;
+}
+
+av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err) {
+    if (st) {
+        av_afile_set_end(set, 0, NULL);
+        return st;
+    }
+    return av_afile_set_end(set, 1, err);
 }

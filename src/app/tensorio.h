@@ -14,6 +14,7 @@
 
 #include "app/cli.h"
 #include "base/common.h"
+#include "io/fileio.h"
 #include "nn/model.h"
 #include "text/tokenize.h"
 
@@ -96,7 +97,15 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
 /* Write tokens.txt and every tensor of a finished forward pass as float32
  * .npy into folder dir (created): X, PE (sinusoidal only; a stale PE.npy is
  * removed), W_Q, W_K, W_V, W_O, Q, K, V, scores, weights, context, output,
- * and mask.npy (bool). Each path goes into w. Errors: AV_ERUNTIME on I/O. */
+ * and mask.npy (bool). They appear together or not at all (one
+ * av_afile_set, io/fileio.h): a full disk or a Ctrl-C half-way leaves dir's
+ * files of an earlier run as they were, never some of each run. Each path
+ * goes into w. Errors: AV_ERUNTIME on I/O. */
 av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, av_err *err);
+
+/* End the set a --dump's files were kept in (av_afile_set_begin): when st is
+ * AV_OK they are renamed into place (set_end's error, naming the file, is
+ * returned), otherwise removed, and st is returned. */
+av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err);
 
 #endif

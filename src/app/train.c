@@ -511,7 +511,7 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
     }
     char path[4096];
     av_path_join(path, sizeof path, dir, "model.safetensors");
-    av_afile_set set; /* the four appear together or not at all (io/fileio.h) */
+    static av_afile_set set; /* the four appear together or not at all (io/fileio.h); 130 KB, not on the stack */
     av_afile_set_begin(&set);
     set.renamed_msg = saved_msg; /* what a Ctrl-C is told from the moment they are in place */
     av_status s = av_safetensors_write(path, t, tr->n_tensors, err);

@@ -65,8 +65,10 @@ static av_status create_error(av_err *err, const char *path, int e) {
  * FREE, BUSY (its name is being written) or LIVE (the handler may unlink it);
  * the state changes atomically, so the handler never reads a half-written
  * name. Were more files open at once than there are slots, the extra ones
- * would not be removed on a signal (as before the handler existed). */
-#define TMP_SLOTS 8
+ * would not be removed on a signal (as before the handler existed). A set's
+ * kept temporaries hold their slots until set_end (a --dump's 15), so there
+ * is room for a full set and the PNG batch's two beside it. */
+#define TMP_SLOTS (AV_AFILE_SET_MAX + 4)
 enum { SLOT_FREE, SLOT_BUSY, SLOT_LIVE };
 static atomic_int g_slot[TMP_SLOTS];
 static char g_tmp[TMP_SLOTS][sizeof ((av_afile *)0)->tmp];

@@ -62,7 +62,8 @@ void av_afile_abort(av_afile *f);
 
 /* A set of files that appear together or not at all (a model folder's
  * config.json, model.safetensors, vocab.json and merges.txt: a new
- * model.safetensors beside the old config.json would lie about what it is).
+ * model.safetensors beside the old config.json would lie about what it is;
+ * a --dump folder's tokens.txt and 14 tensors, which describe one run).
  * Between av_afile_set_begin and av_afile_set_end, on the calling thread,
  * av_afile_commit does all its checks (a full disk fails there, removing
  * that temporary) but keeps the temporary instead of renaming it; the set
@@ -77,7 +78,7 @@ void av_afile_abort(av_afile *f);
  * is renamed, set_end makes it the av_interrupt_message while the signals
  * are still held, so a Ctrl-C is told the set is in place from its first
  * moment there (a Ctrl-C just after the renames said "not saved"). */
-#define AV_AFILE_SET_MAX 4
+#define AV_AFILE_SET_MAX 16
 typedef struct {
     av_afile kept[AV_AFILE_SET_MAX];
     int n;
