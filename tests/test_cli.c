@@ -648,7 +648,7 @@ static void test_options_without_effect_warn(void **state) {
         {{"--rope-base", "500", "--positions", "sinusoidal"}, "--rope-base 500 has no effect without --positions rope"},
         {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose, --explain or --html"},
         {{"--log-scale", "--no-plot"}, "attnviz: warning: --log-scale has no effect with --no-plot"},
-        {{"--compare", "order", "--positions", "none"}, "attnviz: warning: --positions none has no effect with "
+        {{"--compare", "order", "--positions", "none", "--no-plot"}, "attnviz: warning: --positions none has no effect with "
                                                          "--compare order: it runs none, sinusoidal and RoPE\n"},
         {{"--compare", "rope-style", "--rope-style", "half"}, "attnviz: warning: --rope-style half has no effect with "
                                                                "--compare rope-style: it runs RoPE interleaved and RoPE half\n"},
@@ -687,6 +687,56 @@ static void test_options_without_effect_warn(void **state) {
                 "--head", "1", "--explain", "0,1", "I love deep learning", NULL);
     assert_int_equal(r.code, 0);
     assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
+/* --compare runs its settings itself, but the sentence's own run (its trace, figures, --dump, --html, --show,
+ * --explain) still takes --positions, --rope-style and --no-scale: they were called 'no effect' while
+ * head0.png and weights.npy changed with them (a tester's report; `-p rope -d 6 -H 2 --compare order` was
+ * then refused for the odd d_k of the option just called 'no effect'). Only a run that shows none of those
+ * (-q --no-plot) is warned. */
+static void test_compare_keeps_the_sentences_own_settings(void **state) {
+    (void)state;
+    const struct { const char *what, *a[3], *b[3]; } c[] = {
+        {"order", {"--positions", "none", NULL}, {"--positions", "rope", NULL}},
+        {"positions", {"--positions", "none", NULL}, {"--positions", "sinusoidal", NULL}},
+        {"scale", {"-s", "42", NULL}, {"--no-scale", NULL, NULL}},
+        {"rope-style", {"-p", "rope", "--rope-style=interleaved"}, {"-p", "rope", "--rope-style=half"}},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        char *dir = make_tmpdir(), out[2][4200], dump[2][4200], path[4400];
+        char *weights[2];
+        size_t len[2];
+        for (int v = 0; v < 2; v++) {
+            const char *const *opt = v ? c[k].b : c[k].a;
+            snprintf(out[v], sizeof out[v], "%s/o%d", dir, v);
+            snprintf(dump[v], sizeof dump[v], "%s/d%d", dir, v);
+            const char *args[16] = {"-q", "-d", "8", "-H", "2", "-o", out[v], "--dump", dump[v], "--compare", c[k].what};
+            int n = 11;
+            for (int i = 0; i < 3 && opt[i]; i++) args[n++] = opt[i];
+            args[n++] = "the cat sat on the mat";
+            tu_result r;
+            tu_runv(&r, NULL, NULL, args);
+            if (r.code != 0 || strstr(r.err, "no effect"))
+                fail_msg("--compare %s %s: exit %d: %s", c[k].what, opt[0], r.code, r.err);
+            tu_free(&r);
+            snprintf(path, sizeof path, "%s/weights.npy", dump[v]);
+            weights[v] = tu_slurp_file(path, &len[v]);
+            assert_non_null(weights[v]);
+            snprintf(path, sizeof path, "%s/head0.png", out[v]);
+            assert_int_equal(access(path, F_OK), 0);
+        }
+        if (len[0] == len[1] && memcmp(weights[0], weights[1], len[0]) == 0) /* the option changed the run */
+            fail_msg("--compare %s: %s and %s gave the same weights.npy", c[k].what, c[k].a[0], c[k].b[0]);
+        free(weights[0]);
+        free(weights[1]);
+        rm_rf(dir);
+    }
+    /* with nothing of the sentence's run shown, the warning stays */
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--compare", "order", "--positions", "rope", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "--positions rope has no effect with --compare order")) fail_msg("-q --no-plot: %s", r.err);
     tu_free(&r);
 }
 
@@ -1070,6 +1120,7 @@ int main(void) {
         cmocka_unit_test(test_vmax_and_pool_options),
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),
+        cmocka_unit_test(test_compare_keeps_the_sentences_own_settings),
         cmocka_unit_test(test_train_warns_for_model_only_options),
         cmocka_unit_test(test_train_warns_its_figures_are_fixed),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),

@@ -798,16 +798,21 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",
                  o->html_limit);
     /* compare.c settings: both runs; with --model it is an error, which this warning contradicted (a tester's
-     * report: "has no effect", then "cannot be used with --model") */
-    if (o->compare == AV_CMP_SCALE && o->no_scale && !o->model_dir && n < AV_MAX_WARNINGS)
+     * report: "has no effect", then "cannot be used with --model"). The sentence's own run still takes them:
+     * its trace, figures, --dump, --html, --show and --explain (a tester's report: -p rope --compare order was
+     * called 'no effect' while head0.png and weights.npy changed with it), so only a run that shows none of
+     * those is warned */
+    int base_shown = !o->quiet || !o->no_plot || o->dump_dir || o->html || o->show || o->explain;
+    if (o->compare == AV_CMP_SCALE && o->no_scale && !o->model_dir && !base_shown && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it runs both, scaled ÷√d_k and no scale");
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
     const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";
-    if (own_pos && av_option_given(o, "positions") && n < AV_MAX_WARNINGS)
+    if (own_pos && av_option_given(o, "positions") && !base_shown && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--positions %s has no effect with --compare %s: it runs %s",
                  av_positions_name(o->positions), av_compare_name(o->compare), runs);
-    if (o->compare == AV_CMP_ROPE_STYLE && av_option_given(o, "rope-style") && n < AV_MAX_WARNINGS)
+    if (o->compare == AV_CMP_ROPE_STYLE && av_option_given(o, "rope-style") &&
+        (!base_shown || o->positions != AV_POS_ROPE) && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--rope-style %s has no effect with --compare rope-style: it runs %s",
                  av_rope_style_name(o->rope_style), runs);
     return n;
