@@ -332,6 +332,26 @@ static void html_precision_is_the_options(void **state) {
     }
 }
 
+/* --cmap colours the page's weights as the figures' (its "cmap"), so with --no-plot --html it is no
+ * "no effect" option (a tester's report: `--no-plot --html --cmap magma` warned '--cmap magma has no
+ * effect with --no-plot' while the page drew magma); the figure-only options still warn. */
+static void html_cmap_with_no_plot_is_the_pages(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--html", "--cmap", "magma", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (strstr(r.err, "no effect")) fail_msg("--cmap magma --no-plot --html: %s", r.err);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    if (!strstr(page, "\"cmap\":\"magma\"")) fail_msg("the page lacks \"cmap\":\"magma\"");
+    free(page);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--html", "--dpi", "200", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "--dpi 200 has no effect with --no-plot")) fail_msg("--dpi 200 --no-plot --html: %s", r.err);
+    tu_free(&r);
+}
+
 /* A long sentence: the title is cut before a character, never inside one,
  * so the page stays valid UTF-8 (700 × 我 = 2,100 bytes was once cut after the
  * first byte of a 我), and as the figures' titles cut it: 20 我 are 40
@@ -568,6 +588,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_trace_of_rope_and_verbose_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_precision_is_the_options, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_cmap_with_no_plot_is_the_pages, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_too_large_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),

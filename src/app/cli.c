@@ -777,8 +777,9 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     }
     for (size_t k = 0; o->no_plot && k < sizeof kFigureOpts / sizeof kFigureOpts[0]; k++) {
         if (!av_option_given(o, kFigureOpts[k]) || n == AV_MAX_WARNINGS) continue;
-        if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0))
-            continue; /* the --html page goes there, named with the prefix */
+        if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0 ||
+                        strcmp(kFigureOpts[k], "cmap") == 0))
+            continue; /* the --html page goes there, named with the prefix, and colours its weights with --cmap */
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
