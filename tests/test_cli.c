@@ -899,6 +899,52 @@ static void test_compare_uniform_entropy_follows_the_mask(void **state) {
     }
 }
 
+/* A (T, T) bool .npy at path, True = masked, from T*T bytes of 0/1. */
+static void write_bool_mask(const char *path, const unsigned char *m, int T) {
+    char dict[128];
+    int n = snprintf(dict, sizeof dict, "{'descr': '|b1', 'fortran_order': False, 'shape': (%d, %d), }", T, T);
+    while ((10 + n + 1) % 64) dict[n++] = ' ';
+    dict[n++] = '\n';
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(n & 0xff, f);
+    fputc(n >> 8, f);
+    fwrite(dict, 1, (size_t)n, f);
+    fwrite(m, 1, (size_t)T * T, f);
+    fclose(f);
+}
+
+/* --compare scale with --attn-mask rows that see no key: their weights are all 0 and the table's means leave
+ * them out, but the note said "over the 3 real query rows" and, with every row masked, printed 0.0000 for both
+ * settings above "uniform over all 3 keys would be ln(3) = 1.099" (a tester's report). The note counts the
+ * rows it averages and names the ones left out; with none left it says the 0s measure nothing. */
+static void test_compare_leaves_out_rows_with_every_key_masked(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), path[4200];
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    static const unsigned char one_row[9] = {0, 1, 1, 0, 0, 1, 1, 1, 1}; /* row 2 sees nothing */
+    write_bool_mask(path, one_row, 3);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "--attn-mask", path, "--compare", "scale", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "(over the 2 real query rows of every head that see a key;") ||
+        !strstr(r.out, "(1 real query row sees no key (every key masked): weights all 0, left out)") ||
+        !strstr(r.out, "uniform over each row's visible keys would be 0.347,")) /* (ln 1 + ln 2) / 2 */
+        fail_msg("one masked row:\n%s", r.out);
+    tu_free(&r);
+    static const unsigned char all[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    write_bool_mask(path, all, 3);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "--attn-mask", path, "--compare", "scale", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "(all 3 real query rows see no key (every key masked): the weights are all 0, so there is no "
+                       "row\n  to average, and the 0s above measure nothing)") || strstr(r.out, "ln(3)") ||
+        strstr(r.out, "uniform over"))
+        fail_msg("every row masked:\n%s", r.out);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* "--head 8" with one head was meant as --heads 8; with --heads given it is not. */
 static void test_head_out_of_range_suggests_heads(void **state) {
     (void)state;
@@ -1128,6 +1174,7 @@ int main(void) {
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
+        cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -68,11 +68,13 @@ static void summary_stats(const av_model *m, double *mean_max, double *mean_ent)
  * (causal, key padding, user mask; nn/attention.h's mask_forward). The mask
  * is the same for every head, so the mean over heads and rows is the mean
  * over rows. *all_see_T: 1 when every such row sees all T keys (then the
- * reference is ln T). Returns 0 when no row counts. */
-static double uniform_entropy(const av_model *m, int *all_see_T) {
+ * reference is ln T). *rows: how many rows count (real rows that see a key).
+ * Returns 0 when no row counts. */
+static double uniform_entropy(const av_model *m, int *all_see_T, int *rows_out) {
     int T = m->cfg.T, rows = 0;
     double sum = 0;
     *all_see_T = 1;
+    *rows_out = m->cfg.n_real;
     unsigned char *mask = malloc((size_t)T * T);
     if (!mask) return 0;
     mask_forward(mask, T, m->cfg.causal, m->cfg.n_real, m->user_mask);
@@ -85,6 +87,7 @@ static double uniform_entropy(const av_model *m, int *all_see_T) {
         rows++;
     }
     free(mask);
+    *rows_out = rows;
     return rows ? sum / rows : 0;
 }
 
@@ -277,16 +280,27 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
         av_put_width(f, diff, 22, 1);
         fputc('\n', f);
     }
-    int all_see_T;
-    double uniform = uniform_entropy(&c->runs[0], &all_see_T);
-    fprintf(f, "  (over the %d real query row%s of every head; a higher max weight and lower entropy mean sharper,\n",
-            c0->n_real, c0->n_real == 1 ? "" : "s");
+    int all_see_T, rows;
+    double uniform = uniform_entropy(&c->runs[0], &all_see_T, &rows);
+    if (rows == 0) { /* --attn-mask hiding every key of every real row: summary_stats averaged nothing */
+        char who[48] = "the one real query row sees";
+        if (c0->n_real > 1) snprintf(who, sizeof who, "all %d real query rows see", c0->n_real);
+        fprintf(f, "  (%s no key (every key masked): the weights are all 0, so there is no row\n"
+                   "  to average, and the 0s above measure nothing)\n", who);
+        if (c->left_out[0]) fprintf(f, "  (RoPE is left out: %s)\n", c->left_out);
+        return;
+    }
+    fprintf(f, "  (over the %d real query row%s of every head%s; a higher max weight and lower entropy mean sharper,\n",
+            rows, rows == 1 ? "" : "s", rows < c0->n_real ? " that see a key" : "");
     if (all_see_T)
         fprintf(f, "  more one-hot rows; uniform over all %d key%s would be ln(%d) = %.3f)\n", T, T == 1 ? "" : "s", T,
                 log((double)T));
     else /* masked keys get no weight: each row's uniform spreads over the keys it sees */
         fprintf(f, "  more one-hot rows; uniform over each row's visible keys would be %.3f, the mean over those rows\n"
                    "  of ln(number of keys the row sees), as the mask hides the others)\n", uniform);
+    if (rows < c0->n_real) /* a row with every key masked has all-zero weights: summary_stats leaves it out */
+        fprintf(f, "  (%d real query row%s see%s no key (every key masked): weights all 0, left out)\n", c0->n_real - rows,
+                c0->n_real - rows == 1 ? "" : "s", c0->n_real - rows == 1 ? "s" : "");
     if (c->left_out[0]) fprintf(f, "  (RoPE is left out: %s)\n", c->left_out);
 }
 
