@@ -199,6 +199,37 @@ static char *model_view_svg(tu_fixture *f, int L, int H, char *title, size_t cap
  * "rows L0…L0" and the 64 thumbnails made one row 3037 px wide (past the
  * 2400 px bound of figures), with a ~20 px colour bar. Now the title names
  * the one layer, the heads wrap into rows, and the figure stays in bounds. */
+/* One dump folder for a single layer's run, then a --model's, then a single layer's again: each dump
+ * removes the files only the other kind writes, so the folder never mixes two runs (weights.npy, Q.npy,
+ * X.npy of the first sentence stayed beside the model's attn.npy and hidden.npy, and the model's attn.npy,
+ * logits.npy beside the next single layer's weights.npy: a tester's report). */
+static void test_dump_folder_holds_one_kind_of_run(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    const char *dump = tu_in(f, "dump");
+    static const char *const layer_only[] = {"X.npy", "W_Q.npy", "Q.npy", "weights.npy", "context.npy", "mask.npy"};
+    static const char *const model_only[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
+    char path[4400];
+    tu_result r;
+    for (int round = 0; round < 3; round++) {
+        int model = round == 1;
+        if (model) run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--dump", dump, SENTENCE, NULL);
+        else run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", dump, "I love you", NULL);
+        if (r.code != 0) fail_msg("round %d: exit %d: %s", round, r.code, r.err);
+        tu_free(&r);
+        for (size_t i = 0; i < sizeof layer_only / sizeof layer_only[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", dump, layer_only[i]);
+            if ((access(path, F_OK) == 0) == model) fail_msg("round %d (%s): %s %s", round, model ? "--model" : "layer",
+                                                              layer_only[i], model ? "stayed" : "missing");
+        }
+        for (size_t i = 0; i < sizeof model_only / sizeof model_only[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", dump, model_only[i]);
+            if ((access(path, F_OK) == 0) != model) fail_msg("round %d (%s): %s %s", round, model ? "--model" : "layer",
+                                                              model_only[i], model ? "missing" : "stayed");
+        }
+    }
+}
+
 static void test_model_view_of_one_layer(void **state) {
     tu_fixture *f = *state;
     char title[2048];
@@ -1262,6 +1293,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),

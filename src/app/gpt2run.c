@@ -578,6 +578,7 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
     char path[4200];
     av_status st = av_mkdir_p(dir, err);
     if (st) return st;
+    if ((st = av_dump_remove_other(dir, 1, err))) return st;
     if ((st = av_dump_tokens(labels, dir, w, err))) return st;
     av_path_join(path, sizeof path, dir, "token_ids.npy");
     if ((st = av_npy_write_i32(path, r->ids, 1, &T, err))) return st;

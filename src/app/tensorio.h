@@ -92,7 +92,17 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
 /* Write tokens.txt and every tensor of a finished forward pass as float32
  * .npy into folder dir (created): X, PE (sinusoidal only; a stale PE.npy is
  * removed), W_Q, W_K, W_V, W_O, Q, K, V, scores, weights, context, output,
- * and mask.npy (bool). Each path goes into w. Errors: AV_ERUNTIME on I/O. */
+ * and mask.npy (bool). A --model dump's own files there (token_ids, attn,
+ * hidden, logits) are removed (av_dump_remove_other). Each path goes into w.
+ * Errors: AV_ERUNTIME on I/O. */
 av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, av_err *err);
+
+/* Remove from folder dir the --dump files only the other kind of run writes,
+ * so a dump folder never mixes two runs: for a --model dump (model = 1) the
+ * single layer's X, PE, W_Q, W_K, W_V, W_O, Q, K, V, weights, context,
+ * output and mask .npy; for the single layer's (model = 0) a model's
+ * token_ids, attn, hidden and logits .npy (tokens.txt and scores.npy both
+ * write). Missing files are fine. Errors: AV_ERUNTIME when one cannot be removed. */
+av_status av_dump_remove_other(const char *dir, int model, av_err *err);
 
 #endif
