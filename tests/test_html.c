@@ -228,6 +228,30 @@ static void html_over_the_limit_is_8_bit_then_cut(void **state) {
     free_run(&d);
 }
 
+/* A --compare page over its limit keeps the first heads of every setting, in turn: with 3 panels' room it
+ * kept heads 0..2 of "scaled ÷√d_k" and none of "no scale" ("kept":3 then "kept":0), so no head could be
+ * compared (a tester's report); now 2 and 1. 400 tokens: a panel is 2·400² B = 312.5 KiB at 8 bits, 3 fit
+ * in 1 MiB. */
+static void html_compare_over_the_limit_keeps_every_setting(void **state) {
+    tu_fixture *f = *state;
+    static char words[400 * 5 + 1];
+    words[0] = 0;
+    for (int i = 0; i < 400; i++) snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%d", i ? " " : "", i);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-H", "4", "-d", "16", "--compare", "scale", "--html", "--html-limit", "1",
+                "-o", f->dir, words, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"mode\":2"));
+    const char *first = strstr(page, "\"kept\":"), *second = first ? strstr(first + 1, "\"kept\":") : NULL;
+    assert_non_null(second);
+    if (strncmp(first, "\"kept\":2,", 9) || strncmp(second, "\"kept\":1,", 9))
+        fail_msg("kept %.10s and %.10s, want 2 and 1", first, second);
+    free(page);
+}
+
 static void html_size_of_gpt2_small_on_20_tokens(void **state) {
     (void)state;
     /* L = 12, H = 12, T = 20, D = 64: per panel 2·20·20 + 3·20·64 = 4640
@@ -583,6 +607,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_compare_over_the_limit_keeps_every_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
