@@ -636,6 +636,21 @@ static void test_help_precision_names_explain(void **state) {
     tu_free(&r);
 }
 
+/* -q prints what was asked for, and --model's --generate continuation is printed with -q too; --help and
+ * the man page named only --show, --explain and --compare (a tester's report). */
+static void test_help_quiet_names_generate(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "no trace (--show, --explain, --compare, --generate still print)"));
+    tu_free(&r);
+    char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
+    assert_non_null(man);
+    assert_non_null(strstr(man, "the \\-\\-compare table, the \\-\\-generate continuation) is still printed"));
+    free(man);
+}
+
 /* An option without effect in this run: one warning line, exit 0. */
 static void test_options_without_effect_warn(void **state) {
     (void)state;
@@ -1156,6 +1171,7 @@ int main(void) {
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_help_precision_names_explain),
+        cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),

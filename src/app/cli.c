@@ -140,7 +140,7 @@ static const optdef kOpts[] = {
     {"file", 'f', OPT_STRING, AT(file), .if_empty = "give a file name or '-'", .arg = "FILE",
      .help = "read the sentence from FILE ('-' = standard input)"},
     {"verbose", 'v', OPT_FLAG, AT(verbose), .help = "also print the small matrices (numpy-style, truncated)"},
-    {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "no trace (--show, --explain, --compare still print)"},
+    {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "no trace (--show, --explain, --compare, --generate still print)"},
     {"precision", 0, OPT_INT, AT(precision), .lo = 0, .hi = 10, .arg = "N",
      .help = "digits after the point with -v, --explain and in the --html page (default 4; 0..10)"},
     {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
