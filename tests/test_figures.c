@@ -327,6 +327,15 @@ static void test_P10_mean_figure_is_the_mean(void **state) {
     assert_non_null(strstr(title, "\xC2\xB7 mean over 2 heads \xC2\xB7 not a head"));
     assert_null(strstr(title, "head 0"));
     av_png_image_free(&img);
+    /* one head: the mean is head 0, and "not a head: averaging hides each head's pattern" was false */
+    RUN(&r, "-q", "--d-model", "4", "--figures", "mean", "-o", in(f, "m1"), "I you");
+    expect_ok(&r);
+    tu_free(&r);
+    read_png(in(f, "m1/mean.png"), &img);
+    title = av_png_image_text(&img, "Title");
+    assert_non_null(strstr(title, "\xC2\xB7 mean over 1 head \xC2\xB7 the same as head 0"));
+    assert_null(strstr(title, "not a head"));
+    av_png_image_free(&img);
 
     static const char *tok[] = {"I", "you"};
     av_plot_meta meta = {.value_label = "mean attention weight"};
