@@ -1098,6 +1098,29 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
     tu_free(&r);
 }
 
+/* --head picks the head a --model draws alone by default and with --figures heads; with --figures grid or
+ * model nothing used it, and nothing said so (a tester's report): a warning now names what takes it. */
+static void test_head_with_model_figures_without_heads(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    static const char *const figs[] = {"grid", "model", "heads", NULL};
+    for (int k = 0; k < 4; k++) {
+        tu_result r;
+        if (figs[k])
+            run_attnviz(&r, NULL, "-q", "--model", f->dir, "--figures", figs[k], "--head", "2", "-o", tu_in(f, "o"),
+                        SENTENCE, NULL);
+        else
+            run_attnviz(&r, NULL, "-q", "--model", f->dir, "--head", "2", "-o", tu_in(f, "o"), SENTENCE, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        int used = !figs[k] || !strcmp(figs[k], "heads");
+        const char *w = strstr(r.err, "attnviz: warning: --head 2 has no effect: with --model it picks the head of "
+                                      "--explain, --show, the --compare figure and --figures heads\n");
+        if (used ? strstr(r.err, "no effect") != NULL : !w)
+            fail_msg("--figures %s --head 2: stderr was:\n%s", figs[k] ? figs[k] : "(default)", r.err);
+        tu_free(&r);
+    }
+}
+
 static void test_options_with_model(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -1301,6 +1324,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_head_with_model_figures_without_heads, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),

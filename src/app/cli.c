@@ -783,11 +783,19 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
+    /* a --model draws layer L's head --head on its own (by default, or with --figures heads: not with
+     * --figures grid or model, where --head was silently unused: a tester's report), and --show prints that
+     * head only */
+    int model_head_fig = !o->no_plot && (!av_option_given(o, "figures") || (o->figures & AV_FIG_HEADS));
     if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) &&
-        !(o->model_dir && (!o->no_plot || o->show)) &&
-        n < AV_MAX_WARNINGS) /* a --model draws layer L's head --head on its own, and --show prints that head only */
-        snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
-                 "(figures and --show draw every head)", o->head);
+        !(o->model_dir && (model_head_fig || o->show)) && n < AV_MAX_WARNINGS) {
+        if (o->model_dir)
+            snprintf(msgs[n++], 160, "--head %d has no effect: with --model it picks the head of --explain, --show, "
+                     "the --compare figure and --figures heads", o->head);
+        else
+            snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
+                     "(figures and --show draw every head)", o->head);
+    }
     if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */
         snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
                  "them; --explain Q,K shows one cell's numbers)");
