@@ -667,6 +667,10 @@ static void test_options_without_effect_warn(void **state) {
                                                          "--compare order: it runs none, sinusoidal and RoPE\n"},
         {{"--compare", "rope-style", "--rope-style", "half"}, "attnviz: warning: --rope-style half has no effect with "
                                                                "--compare rope-style: it runs RoPE interleaved and RoPE half\n"},
+        /* only scores, pe or mask drawn: no weight is coloured (no pixel changed, and nothing said so) */
+        {{"--figures", "scores", "--log-scale"}, "attnviz: warning: --log-scale has no effect with --figures scores: it "
+                                                 "colours attention weights (heads, grid, mean, model), not scores, pe, mask\n"},
+        {{"--figures", "pe,mask", "--vmax", "0.3"}, "attnviz: warning: --vmax 0.3 has no effect with --figures pe,mask: "},
         {{"--pool", "mean", "--no-plot"}, "attnviz: warning: --pool mean has no effect with --no-plot"},
         {{"--vmax", "0.5", "--no-plot"}, "attnviz: warning: --vmax 0.5 has no effect with --no-plot"},
         {{"--vmax", "auto", "--no-plot"}, "attnviz: warning: --vmax auto has no effect with --no-plot"},
@@ -703,6 +707,13 @@ static void test_options_without_effect_warn(void **state) {
     assert_int_equal(r.code, 0);
     assert_string_equal(r.err, "");
     tu_free(&r);
+    char *dir = make_tmpdir();
+    run_attnviz(&r, NULL, "-q", "-d", "8", "-o", dir, "--figures", "scores,mean", "--log-scale", "--vmax", "0.5",
+                "I love deep learning", NULL); /* the mean figure takes them */
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "no effect"));
+    tu_free(&r);
+    rm_rf(dir);
 }
 
 /* --compare runs its settings itself, but the sentence's own run (its trace, figures, --dump, --html, --show,

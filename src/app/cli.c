@@ -783,6 +783,18 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
+    /* --vmax and --log-scale set the attention weights' colours (heads, grid, mean, a --model's maps, the
+     * --compare figure but order's |ΔA| map): with only scores, pe or mask drawn no pixel changed, and
+     * nothing said so (a tester's report: --figures scores --log-scale) */
+    int weight_figs = (o->figures & (AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MODEL)) ||
+                      (o->compare && o->compare != AV_CMP_ORDER);
+    for (int k = 0; k < 2 && !o->no_plot && !weight_figs && o->train < 0; k++) {
+        const char *name = k ? "log-scale" : "vmax";
+        if (!av_option_given(o, name) || n == AV_MAX_WARNINGS) continue;
+        given_text(opt, sizeof opt, o, name);
+        snprintf(msgs[n++], 160, "%.24s has no effect with --figures %.24s: it colours attention weights (heads, "
+                 "grid, mean, model), not scores, pe, mask", opt, o->figures_arg ? o->figures_arg : "");
+    }
     /* a --model draws layer L's head --head on its own (by default, or with --figures heads: not with
      * --figures grid or model, where --head was silently unused: a tester's report), and --show prints that
      * head only */
