@@ -470,6 +470,22 @@ static void test_sentence_from_file_and_stdin(void **state) {
     rm_rf(dir);
 }
 
+/* A (T, T) bool .npy at path, True = masked, from T*T bytes of 0/1. */
+static void write_bool_mask(const char *path, const unsigned char *m, int T) {
+    char dict[128];
+    int n = snprintf(dict, sizeof dict, "{'descr': '|b1', 'fortran_order': False, 'shape': (%d, %d), }", T, T);
+    while ((10 + n + 1) % 64) dict[n++] = ' ';
+    dict[n++] = '\n';
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(n & 0xff, f);
+    fputc(n >> 8, f);
+    fwrite(dict, 1, (size_t)n, f);
+    fwrite(m, 1, (size_t)T * T, f);
+    fclose(f);
+}
+
 /* --kernel: the trace names the kernel; flash teaches the online softmax on
  * one row with real numbers and checks it against the plain softmax; flash
  * cannot give weights; auto picks reference for short inputs. Each kernel's
@@ -502,6 +518,21 @@ static void test_kernel_option(void **state) {
         strstr(r.out, "-inf"))
         fail_msg("the empty tile:\n%s", r.out);
     tu_free(&r);
+    /* --attn-mask hiding every key of the last query: the worked example walked that row, "(nothing visible
+     * yet)" in every tile (a tester's report); it takes the last row that sees a key */
+    {
+        char *md = make_tmpdir(), path[4200];
+        snprintf(path, sizeof path, "%s/m.npy", md);
+        static const unsigned char last_blind[9] = {0, 1, 1, 0, 0, 1, 1, 1, 1};
+        write_bool_mask(path, last_blind, 3);
+        run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "--attn-mask", path, "a b c", NULL);
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, "worked example: head 0, query row 1, keys in tiles of 1") ||
+            !strstr(r.out, "0 (first visible)"))
+            fail_msg("the worked example on a row that sees no key:\n%s", r.out);
+        tu_free(&r);
+        rm_rf(md);
+    }
     run_attnviz(&r, NULL, "--kernel", "flash", "I love deep learning", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures; add "
@@ -923,22 +954,6 @@ static void test_compare_uniform_entropy_follows_the_mask(void **state) {
         assert_null(strstr(r.out, "ln(6)"));
         tu_free(&r);
     }
-}
-
-/* A (T, T) bool .npy at path, True = masked, from T*T bytes of 0/1. */
-static void write_bool_mask(const char *path, const unsigned char *m, int T) {
-    char dict[128];
-    int n = snprintf(dict, sizeof dict, "{'descr': '|b1', 'fortran_order': False, 'shape': (%d, %d), }", T, T);
-    while ((10 + n + 1) % 64) dict[n++] = ' ';
-    dict[n++] = '\n';
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
-    fputc(n & 0xff, f);
-    fputc(n >> 8, f);
-    fwrite(dict, 1, (size_t)n, f);
-    fwrite(m, 1, (size_t)T * T, f);
-    fclose(f);
 }
 
 /* --compare scale with --attn-mask rows that see no key: their weights are all 0 and the table's means leave
