@@ -642,6 +642,30 @@ static void test_no_scale_saturation_verdict(void **state) {
     if (!strstr(r.out, "verdict: none: every row sees one key, so its weight is 1 whatever the scores\n"))
         fail_msg("one token:\n%s", r.out);
     tu_free(&r);
+    /* --attn-mask hiding every key: it said "every row sees one key" when no row saw any (a tester's report);
+     * rows with no key are named as left out, as rows with one are */
+    char *dir = make_tmpdir(), path[4200];
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    for (int all = 1; all >= 0; all--) {
+        /* numpy: np.save(path, np.array(m, bool)), m = ones (3, 3), or rows [0 1 1] [0 0 1] [1 1 1] */
+        static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (3, 3), }";
+        unsigned char m[9] = {0, 1, 1, 0, 0, 1, 1, 1, 1};
+        if (all) memset(m, 1, sizeof m);
+        FILE *fp = fopen(path, "wb");
+        assert_non_null(fp);
+        fwrite(hdr, 1, sizeof hdr - 1, fp);
+        for (size_t k = sizeof hdr - 1; k < 127; k++) fputc(' ', fp);
+        fputc('\n', fp);
+        fwrite(m, 1, sizeof m, fp);
+        fclose(fp);
+        run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--attn-mask", path, "a b c", NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        const char *want = all ? "verdict: none: every row has every key masked, so its weights are all 0\n"
+                               : "; 1 row with one visible key left out; 1 row with no visible key left out\n";
+        if (!strstr(r.out, want)) fail_msg("--attn-mask (%s):\n%s", all ? "all" : "row 2", r.out);
+        tu_free(&r);
+    }
+    rm_rf(dir);
 }
 
 static void test_compare_writes_summary_and_figure(void **state) {
