@@ -305,6 +305,14 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
                                   "with 7 heads give --d-model 504 or 518 (multiples of 2·heads, for an even d_k), or "
                                   "keep 512 with --heads 4 or 8\n"));
     tu_free(&r);
+    /* a title of spaces (ASCII or the ideographic U+3000) is as empty as '': it drew "· head 0 of 1: ..." */
+    static const char *const blank[] = {" ", "   ", "\xE3\x80\x80"};
+    for (size_t k = 0; k < sizeof blank / sizeof blank[0]; k++) {
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--title", blank[k], "a b", NULL);
+        assert_int_equal(r.code, 2);
+        if (!strstr(r.err, "is white space only; give a title\n")) fail_msg("--title '%s': %s", blank[k], r.err);
+        tu_free(&r);
+    }
 }
 
 static void test_trace_shows_every_stage(void **state) {

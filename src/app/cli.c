@@ -432,6 +432,15 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             snprintf(why, sizeof why, "a %s is one line of text", d->one_line);
             if ((st = check_one_line(d->name, arg, why, err))) return st;
         }
+        if (d->one_line && d->if_empty) { /* --title ' ' drew a title of nothing: "· head 0 of 1 ..." (a tester's report) */
+            const char *p = arg;
+            while (*p == ' ' || !strncmp(p, "\xE3\x80\x80", 3)) p += *p == ' ' ? 1 : 3; /* U+3000 ideographic space */
+            if (!*p) {
+                char word[80];
+                av_shell_word(word, sizeof word, arg);
+                return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", d->name, word, d->if_empty);
+            }
+        }
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
