@@ -305,6 +305,21 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
                                   "with 7 heads give --d-model 504 or 518 (multiples of 2·heads, for an even d_k), or "
                                   "keep 512 with --heads 4 or 8\n"));
     tu_free(&r);
+    /* --weights fixes d_model: "give --d-model 6 or 9" with the identity-d8 example led to "W_Q.npy has shape
+     * (8, 8); expected (6, 6)"; only other head counts are offered */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-w", src_path("assets/weights/identity-d8"), "-d", "8", "-H", "3",
+                "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "(d_k = d_model / heads must be a whole number); --weights fixes d_model, so keep 8 with "
+                       "--heads 2 or 4\n") || strstr(r.err, "give --d-model"))
+        fail_msg("--weights, --heads 3: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-w", src_path("assets/weights/identity-d8"), "-d", "8", "-H", "8", "-p",
+                "rope", "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "d_k = d_model / heads = 8 / 8 = 1; --weights fixes d_model, so keep 8 with --heads 4\n"))
+        fail_msg("--weights, RoPE, --heads 8: %s", r.err);
+    tu_free(&r);
     /* a title of spaces (ASCII or the ideographic U+3000) is as empty as '': it drew "· head 0 of 1: ..." */
     static const char *const blank[] = {" ", "   ", "\xE3\x80\x80"};
     for (size_t k = 0; k < sizeof blank / sizeof blank[0]; k++) {
