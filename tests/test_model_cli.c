@@ -1130,6 +1130,8 @@ static void test_options_with_model(void **state) {
         {"--d-model", "64", "--d-model cannot be used with --model: the model fixes d_model"},
         {"--heads", "4", "--heads cannot be used with --model: the model fixes the heads"},
         {"--positions", "rope", "--positions cannot be used with --model: a GPT-2 model fixes its positions"},
+        /* 'learned' named --train ("learned position embeddings need --train") though the model has them */
+        {"--positions", "learned", "--positions cannot be used with --model: a GPT-2 model fixes its positions"},
         {"--causal", NULL, "--causal cannot be used with --model: a GPT-2 model always uses the causal mask"},
         {"--seed", "7", "--seed cannot be used with --model: nothing is seeded"},
         {"--no-scale", NULL, "--no-scale cannot be used with --model"},

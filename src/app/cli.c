@@ -599,7 +599,7 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     if (o->train >= 0 && o->model_dir)
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
                        "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
-    if (o->train < 0 && o->positions == AV_POS_LEARNED)
+    if (o->train < 0 && !o->model_dir && o->positions == AV_POS_LEARNED) /* a --model refuses --positions itself */
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
                        "(learned position embeddings need --train)");
     if (o->train < 0 && o->model_dir && o->compare == AV_CMP_NORM) /* gpt2run.c refuses the other non-scale ones */
