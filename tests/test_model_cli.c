@@ -1121,6 +1121,24 @@ static void test_head_with_model_figures_without_heads(void **state) {
     }
 }
 
+/* --explain with --generate reads the input's forward pass: an index into the continuation got only "outside
+ * 0..T-1", as if the generated tokens did not exist (a tester's report); the error now says why. */
+static void test_explain_index_in_the_continuation(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--generate", "3", "--explain", "20,0", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "; --explain reads the input's forward pass, not the --generate tokens (run the continued text "
+                       "as the input to explain them)\n"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--explain", "20,0", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    assert_null(strstr(r.err, "--generate")); /* no --generate, no word on it */
+    tu_free(&r);
+}
+
 static void test_options_with_model(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -1327,6 +1345,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_with_model_figures_without_heads, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_explain_index_in_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -405,6 +405,12 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
                          const av_weights_source *ws, int color, av_err *err) {
     int qi = 0, kj = 0;
     av_status st = o->explain ? av_explain_parse(o->explain, toks, &qi, &kj, err) : AV_OK;
+    if (st == AV_EUSAGE && o->model_dir && o->generate && strstr(err->msg, " is outside 0..")) {
+        /* an index into the continuation (--generate 5 --explain 5,0 on 4 tokens) read as a plain range error */
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, "; --explain reads the input's forward pass, not the --generate "
+                 "tokens (run the continued text as the input to explain them)");
+    }
     if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
         av_trace tr = {f, color, o->verbose, o->precision};
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
