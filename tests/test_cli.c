@@ -305,6 +305,29 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
                                   "with 7 heads give --d-model 504 or 518 (multiples of 2·heads, for an even d_k), or "
                                   "keep 512 with --heads 4 or 8\n"));
     tu_free(&r);
+    /* --weights fixes d_model: "give --d-model 6 or 9" with the identity-d8 example led to "W_Q.npy has shape
+     * (8, 8); expected (6, 6)"; only other head counts are offered */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-w", src_path("assets/weights/identity-d8"), "-d", "8", "-H", "3",
+                "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "(d_k = d_model / heads must be a whole number); --weights fixes d_model, so keep 8 with "
+                       "--heads 2 or 4\n") || strstr(r.err, "give --d-model"))
+        fail_msg("--weights, --heads 3: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-w", src_path("assets/weights/identity-d8"), "-d", "8", "-H", "8", "-p",
+                "rope", "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "d_k = d_model / heads = 8 / 8 = 1; --weights fixes d_model, so keep 8 with --heads 4\n"))
+        fail_msg("--weights, RoPE, --heads 8: %s", r.err);
+    tu_free(&r);
+    /* a title of spaces (ASCII or the ideographic U+3000) is as empty as '': it drew "· head 0 of 1: ..." */
+    static const char *const blank[] = {" ", "   ", "\xE3\x80\x80"};
+    for (size_t k = 0; k < sizeof blank / sizeof blank[0]; k++) {
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--title", blank[k], "a b", NULL);
+        assert_int_equal(r.code, 2);
+        if (!strstr(r.err, "is white space only; give a title\n")) fail_msg("--title '%s': %s", blank[k], r.err);
+        tu_free(&r);
+    }
 }
 
 static void test_trace_shows_every_stage(void **state) {
@@ -470,6 +493,22 @@ static void test_sentence_from_file_and_stdin(void **state) {
     rm_rf(dir);
 }
 
+/* A (T, T) bool .npy at path, True = masked, from T*T bytes of 0/1. */
+static void write_bool_mask(const char *path, const unsigned char *m, int T) {
+    char dict[128];
+    int n = snprintf(dict, sizeof dict, "{'descr': '|b1', 'fortran_order': False, 'shape': (%d, %d), }", T, T);
+    while ((10 + n + 1) % 64) dict[n++] = ' ';
+    dict[n++] = '\n';
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(n & 0xff, f);
+    fputc(n >> 8, f);
+    fwrite(dict, 1, (size_t)n, f);
+    fwrite(m, 1, (size_t)T * T, f);
+    fclose(f);
+}
+
 /* --kernel: the trace names the kernel; flash teaches the online softmax on
  * one row with real numbers and checks it against the plain softmax; flash
  * cannot give weights; auto picks reference for short inputs. Each kernel's
@@ -502,6 +541,21 @@ static void test_kernel_option(void **state) {
         strstr(r.out, "-inf"))
         fail_msg("the empty tile:\n%s", r.out);
     tu_free(&r);
+    /* --attn-mask hiding every key of the last query: the worked example walked that row, "(nothing visible
+     * yet)" in every tile (a tester's report); it takes the last row that sees a key */
+    {
+        char *md = make_tmpdir(), path[4200];
+        snprintf(path, sizeof path, "%s/m.npy", md);
+        static const unsigned char last_blind[9] = {0, 1, 1, 0, 0, 1, 1, 1, 1};
+        write_bool_mask(path, last_blind, 3);
+        run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "--attn-mask", path, "a b c", NULL);
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, "worked example: head 0, query row 1, keys in tiles of 1") ||
+            !strstr(r.out, "0 (first visible)"))
+            fail_msg("the worked example on a row that sees no key:\n%s", r.out);
+        tu_free(&r);
+        rm_rf(md);
+    }
     run_attnviz(&r, NULL, "--kernel", "flash", "I love deep learning", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--kernel flash keeps no (T, T) attention weights, so it cannot give figures; add "
@@ -636,6 +690,21 @@ static void test_help_precision_names_explain(void **state) {
     tu_free(&r);
 }
 
+/* -q prints what was asked for, and --model's --generate continuation is printed with -q too; --help and
+ * the man page named only --show, --explain and --compare (a tester's report). */
+static void test_help_quiet_names_generate(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "no trace (--show, --explain, --compare, --generate still print)"));
+    tu_free(&r);
+    char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
+    assert_non_null(man);
+    assert_non_null(strstr(man, "the \\-\\-compare table, the \\-\\-generate continuation) is still printed"));
+    free(man);
+}
+
 /* An option without effect in this run: one warning line, exit 0. */
 static void test_options_without_effect_warn(void **state) {
     (void)state;
@@ -648,10 +717,14 @@ static void test_options_without_effect_warn(void **state) {
         {{"--rope-base", "500", "--positions", "sinusoidal"}, "--rope-base 500 has no effect without --positions rope"},
         {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose, --explain or --html"},
         {{"--log-scale", "--no-plot"}, "attnviz: warning: --log-scale has no effect with --no-plot"},
-        {{"--compare", "order", "--positions", "none"}, "attnviz: warning: --positions none has no effect with "
+        {{"--compare", "order", "--positions", "none", "--no-plot"}, "attnviz: warning: --positions none has no effect with "
                                                          "--compare order: it runs none, sinusoidal and RoPE\n"},
         {{"--compare", "rope-style", "--rope-style", "half"}, "attnviz: warning: --rope-style half has no effect with "
                                                                "--compare rope-style: it runs RoPE interleaved and RoPE half\n"},
+        /* only scores, pe or mask drawn: no weight is coloured (no pixel changed, and nothing said so) */
+        {{"--figures", "scores", "--log-scale"}, "attnviz: warning: --log-scale has no effect with --figures scores: it "
+                                                 "colours attention weights (heads, grid, mean, model), not scores, pe, mask\n"},
+        {{"--figures", "pe,mask", "--vmax", "0.3"}, "attnviz: warning: --vmax 0.3 has no effect with --figures pe,mask: "},
         {{"--pool", "mean", "--no-plot"}, "attnviz: warning: --pool mean has no effect with --no-plot"},
         {{"--vmax", "0.5", "--no-plot"}, "attnviz: warning: --vmax 0.5 has no effect with --no-plot"},
         {{"--vmax", "auto", "--no-plot"}, "attnviz: warning: --vmax auto has no effect with --no-plot"},
@@ -687,6 +760,63 @@ static void test_options_without_effect_warn(void **state) {
                 "--head", "1", "--explain", "0,1", "I love deep learning", NULL);
     assert_int_equal(r.code, 0);
     assert_string_equal(r.err, "");
+    tu_free(&r);
+    char *dir = make_tmpdir();
+    run_attnviz(&r, NULL, "-q", "-d", "8", "-o", dir, "--figures", "scores,mean", "--log-scale", "--vmax", "0.5",
+                "I love deep learning", NULL); /* the mean figure takes them */
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "no effect"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
+/* --compare runs its settings itself, but the sentence's own run (its trace, figures, --dump, --html, --show,
+ * --explain) still takes --positions, --rope-style and --no-scale: they were called 'no effect' while
+ * head0.png and weights.npy changed with them (a tester's report; `-p rope -d 6 -H 2 --compare order` was
+ * then refused for the odd d_k of the option just called 'no effect'). Only a run that shows none of those
+ * (-q --no-plot) is warned. */
+static void test_compare_keeps_the_sentences_own_settings(void **state) {
+    (void)state;
+    const struct { const char *what, *a[3], *b[3]; } c[] = {
+        {"order", {"--positions", "none", NULL}, {"--positions", "rope", NULL}},
+        {"positions", {"--positions", "none", NULL}, {"--positions", "sinusoidal", NULL}},
+        {"scale", {"-s", "42", NULL}, {"--no-scale", NULL, NULL}},
+        {"rope-style", {"-p", "rope", "--rope-style=interleaved"}, {"-p", "rope", "--rope-style=half"}},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        char *dir = make_tmpdir(), out[2][4200], dump[2][4200], path[4400];
+        char *weights[2];
+        size_t len[2];
+        for (int v = 0; v < 2; v++) {
+            const char *const *opt = v ? c[k].b : c[k].a;
+            snprintf(out[v], sizeof out[v], "%s/o%d", dir, v);
+            snprintf(dump[v], sizeof dump[v], "%s/d%d", dir, v);
+            const char *args[16] = {"-q", "-d", "8", "-H", "2", "-o", out[v], "--dump", dump[v], "--compare", c[k].what};
+            int n = 11;
+            for (int i = 0; i < 3 && opt[i]; i++) args[n++] = opt[i];
+            args[n++] = "the cat sat on the mat";
+            tu_result r;
+            tu_runv(&r, NULL, NULL, args);
+            if (r.code != 0 || strstr(r.err, "no effect"))
+                fail_msg("--compare %s %s: exit %d: %s", c[k].what, opt[0], r.code, r.err);
+            tu_free(&r);
+            snprintf(path, sizeof path, "%s/weights.npy", dump[v]);
+            weights[v] = tu_slurp_file(path, &len[v]);
+            assert_non_null(weights[v]);
+            snprintf(path, sizeof path, "%s/head0.png", out[v]);
+            assert_int_equal(access(path, F_OK), 0);
+        }
+        if (len[0] == len[1] && memcmp(weights[0], weights[1], len[0]) == 0) /* the option changed the run */
+            fail_msg("--compare %s: %s and %s gave the same weights.npy", c[k].what, c[k].a[0], c[k].b[0]);
+        free(weights[0]);
+        free(weights[1]);
+        rm_rf(dir);
+    }
+    /* with nothing of the sentence's run shown, the warning stays */
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--compare", "order", "--positions", "rope", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "--positions rope has no effect with --compare order")) fail_msg("-q --no-plot: %s", r.err);
     tu_free(&r);
 }
 
@@ -847,6 +977,36 @@ static void test_compare_uniform_entropy_follows_the_mask(void **state) {
         assert_null(strstr(r.out, "ln(6)"));
         tu_free(&r);
     }
+}
+
+/* --compare scale with --attn-mask rows that see no key: their weights are all 0 and the table's means leave
+ * them out, but the note said "over the 3 real query rows" and, with every row masked, printed 0.0000 for both
+ * settings above "uniform over all 3 keys would be ln(3) = 1.099" (a tester's report). The note counts the
+ * rows it averages and names the ones left out; with none left it says the 0s measure nothing. */
+static void test_compare_leaves_out_rows_with_every_key_masked(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), path[4200];
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    static const unsigned char one_row[9] = {0, 1, 1, 0, 0, 1, 1, 1, 1}; /* row 2 sees nothing */
+    write_bool_mask(path, one_row, 3);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "--attn-mask", path, "--compare", "scale", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "(over the 2 real query rows of every head that see a key;") ||
+        !strstr(r.out, "(1 real query row sees no key (every key masked): weights all 0, left out)") ||
+        !strstr(r.out, "uniform over each row's visible keys would be 0.347,")) /* (ln 1 + ln 2) / 2 */
+        fail_msg("one masked row:\n%s", r.out);
+    tu_free(&r);
+    static const unsigned char all[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    write_bool_mask(path, all, 3);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "--attn-mask", path, "--compare", "scale", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "(all 3 real query rows see no key (every key masked): the weights are all 0, so there is no "
+                       "row\n  to average, and the 0s above measure nothing)") || strstr(r.out, "ln(3)") ||
+        strstr(r.out, "uniform over"))
+        fail_msg("every row masked:\n%s", r.out);
+    tu_free(&r);
+    rm_rf(dir);
 }
 
 /* "--head 8" with one head was meant as --heads 8; with --heads given it is not. */
@@ -1060,6 +1220,7 @@ int main(void) {
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_help_precision_names_explain),
+        cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),
@@ -1070,6 +1231,7 @@ int main(void) {
         cmocka_unit_test(test_vmax_and_pool_options),
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),
+        cmocka_unit_test(test_compare_keeps_the_sentences_own_settings),
         cmocka_unit_test(test_train_warns_for_model_only_options),
         cmocka_unit_test(test_train_warns_its_figures_are_fixed),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
@@ -1077,6 +1239,7 @@ int main(void) {
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
+        cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -232,6 +232,37 @@ static void test_all_figures_in_png_and_svg(void **state) {
 }
 
 /* Labels are real text, found in the SVG from the same layout. */
+/* The --compare figure's panels are attention weights and take their colour range as the heads' figures do:
+ * --vmax, --log-scale, and auto past 32 tokens. It was always drawn on 0..1 (a 900-token comparison all dark,
+ * and --log-scale or --vmax changed no pixel of it: a tester's report); order's |ΔA| map keeps its own. */
+static void test_compare_figure_takes_the_weight_range(void **state) {
+    fixture *f = *state;
+    char words[40 * 4 + 1] = "";
+    for (int i = 0; i < 40; i++) snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%d", i ? " " : "", i);
+    static const struct { const char *opt[3], *want; } c[] = {
+        {{"-s", "42", NULL}, "(auto: 0\xE2\x80\x93"},                          /* 40 tokens: auto by default */
+        {{"--vmax", "0.5", NULL}, ">attention weight (0\xE2\x80\x93" "0.5, --vmax)</text>"},
+        {{"--log-scale", NULL, NULL}, ">log\xE2\x82\x81\xE2\x82\x80 attention weight"}, /* log₁₀ */
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        const char *args[16] = {"-q", "--format", "svg", "--figures", "heads", "-o", in(f, "c"), "--compare", "scale"};
+        int n = 9;
+        for (int i = 0; i < 3 && c[k].opt[i]; i++) args[n++] = c[k].opt[i];
+        args[n++] = words;
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        expect_ok(&r);
+        tu_free(&r);
+        char *svg = slurp(in(f, "c/compare_scale.svg"), NULL), *head = slurp(in(f, "c/head0.svg"), NULL);
+        assert_non_null(svg);
+        assert_non_null(head);
+        if (!strstr(head, c[k].want)) fail_msg("%s: head0.svg lacks '%s'", c[k].opt[0], c[k].want);
+        if (!strstr(svg, c[k].want)) fail_msg("%s: compare_scale.svg lacks '%s'", c[k].opt[0], c[k].want);
+        free(svg);
+        free(head);
+    }
+}
+
 static void test_labels_and_titles_as_svg_text(void **state) {
     fixture *f = *state;
     tu_result r;
@@ -295,6 +326,15 @@ static void test_P10_mean_figure_is_the_mean(void **state) {
     const char *title = av_png_image_text(&img, "Title");
     assert_non_null(strstr(title, "\xC2\xB7 mean over 2 heads \xC2\xB7 not a head"));
     assert_null(strstr(title, "head 0"));
+    av_png_image_free(&img);
+    /* one head: the mean is head 0, and "not a head: averaging hides each head's pattern" was false */
+    RUN(&r, "-q", "--d-model", "4", "--figures", "mean", "-o", in(f, "m1"), "I you");
+    expect_ok(&r);
+    tu_free(&r);
+    read_png(in(f, "m1/mean.png"), &img);
+    title = av_png_image_text(&img, "Title");
+    assert_non_null(strstr(title, "\xC2\xB7 mean over 1 head \xC2\xB7 the same as head 0"));
+    assert_null(strstr(title, "not a head"));
     av_png_image_free(&img);
 
     static const char *tok[] = {"I", "you"};
@@ -1319,6 +1359,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_says_cells_print_no_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_figure_takes_the_weight_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_centre_white_masked_neg_inf, setup, teardown),

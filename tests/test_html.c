@@ -228,6 +228,30 @@ static void html_over_the_limit_is_8_bit_then_cut(void **state) {
     free_run(&d);
 }
 
+/* A --compare page over its limit keeps the first heads of every setting, in turn: with 3 panels' room it
+ * kept heads 0..2 of "scaled ÷√d_k" and none of "no scale" ("kept":3 then "kept":0), so no head could be
+ * compared (a tester's report); now 2 and 1. 400 tokens: a panel is 2·400² B = 312.5 KiB at 8 bits, 3 fit
+ * in 1 MiB. */
+static void html_compare_over_the_limit_keeps_every_setting(void **state) {
+    tu_fixture *f = *state;
+    static char words[400 * 5 + 1];
+    words[0] = 0;
+    for (int i = 0; i < 400; i++) snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%d", i ? " " : "", i);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-H", "4", "-d", "16", "--compare", "scale", "--html", "--html-limit", "1",
+                "-o", f->dir, words, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"mode\":2"));
+    const char *first = strstr(page, "\"kept\":"), *second = first ? strstr(first + 1, "\"kept\":") : NULL;
+    assert_non_null(second);
+    if (strncmp(first, "\"kept\":2,", 9) || strncmp(second, "\"kept\":1,", 9))
+        fail_msg("kept %.10s and %.10s, want 2 and 1", first, second);
+    free(page);
+}
+
 static void html_size_of_gpt2_small_on_20_tokens(void **state) {
     (void)state;
     /* L = 12, H = 12, T = 20, D = 64: per panel 2·20·20 + 3·20·64 = 4640
@@ -330,6 +354,26 @@ static void html_precision_is_the_options(void **state) {
         free(page);
         tu_free(&r);
     }
+}
+
+/* --cmap colours the page's weights as the figures' (its "cmap"), so with --no-plot --html it is no
+ * "no effect" option (a tester's report: `--no-plot --html --cmap magma` warned '--cmap magma has no
+ * effect with --no-plot' while the page drew magma); the figure-only options still warn. */
+static void html_cmap_with_no_plot_is_the_pages(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--html", "--cmap", "magma", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (strstr(r.err, "no effect")) fail_msg("--cmap magma --no-plot --html: %s", r.err);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    if (!strstr(page, "\"cmap\":\"magma\"")) fail_msg("the page lacks \"cmap\":\"magma\"");
+    free(page);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--html", "--dpi", "200", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "--dpi 200 has no effect with --no-plot")) fail_msg("--dpi 200 --no-plot --html: %s", r.err);
+    tu_free(&r);
 }
 
 /* A long sentence: the title is cut before a character, never inside one,
@@ -563,11 +607,13 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_compare_over_the_limit_keeps_every_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_trace_of_rope_and_verbose_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_precision_is_the_options, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_cmap_with_no_plot_is_the_pages, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_too_large_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),

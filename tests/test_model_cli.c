@@ -199,6 +199,37 @@ static char *model_view_svg(tu_fixture *f, int L, int H, char *title, size_t cap
  * "rows L0…L0" and the 64 thumbnails made one row 3037 px wide (past the
  * 2400 px bound of figures), with a ~20 px colour bar. Now the title names
  * the one layer, the heads wrap into rows, and the figure stays in bounds. */
+/* One dump folder for a single layer's run, then a --model's, then a single layer's again: each dump
+ * removes the files only the other kind writes, so the folder never mixes two runs (weights.npy, Q.npy,
+ * X.npy of the first sentence stayed beside the model's attn.npy and hidden.npy, and the model's attn.npy,
+ * logits.npy beside the next single layer's weights.npy: a tester's report). */
+static void test_dump_folder_holds_one_kind_of_run(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    const char *dump = tu_in(f, "dump");
+    static const char *const layer_only[] = {"X.npy", "W_Q.npy", "Q.npy", "weights.npy", "context.npy", "mask.npy"};
+    static const char *const model_only[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
+    char path[4400];
+    tu_result r;
+    for (int round = 0; round < 3; round++) {
+        int model = round == 1;
+        if (model) run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--dump", dump, SENTENCE, NULL);
+        else run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", dump, "I love you", NULL);
+        if (r.code != 0) fail_msg("round %d: exit %d: %s", round, r.code, r.err);
+        tu_free(&r);
+        for (size_t i = 0; i < sizeof layer_only / sizeof layer_only[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", dump, layer_only[i]);
+            if ((access(path, F_OK) == 0) == model) fail_msg("round %d (%s): %s %s", round, model ? "--model" : "layer",
+                                                              layer_only[i], model ? "stayed" : "missing");
+        }
+        for (size_t i = 0; i < sizeof model_only / sizeof model_only[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", dump, model_only[i]);
+            if ((access(path, F_OK) == 0) != model) fail_msg("round %d (%s): %s %s", round, model ? "--model" : "layer",
+                                                              model_only[i], model ? "missing" : "stayed");
+        }
+    }
+}
+
 static void test_model_view_of_one_layer(void **state) {
     tu_fixture *f = *state;
     char title[2048];
@@ -1067,6 +1098,47 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
     tu_free(&r);
 }
 
+/* --head picks the head a --model draws alone by default and with --figures heads; with --figures grid or
+ * model nothing used it, and nothing said so (a tester's report): a warning now names what takes it. */
+static void test_head_with_model_figures_without_heads(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    static const char *const figs[] = {"grid", "model", "heads", NULL};
+    for (int k = 0; k < 4; k++) {
+        tu_result r;
+        if (figs[k])
+            run_attnviz(&r, NULL, "-q", "--model", f->dir, "--figures", figs[k], "--head", "2", "-o", tu_in(f, "o"),
+                        SENTENCE, NULL);
+        else
+            run_attnviz(&r, NULL, "-q", "--model", f->dir, "--head", "2", "-o", tu_in(f, "o"), SENTENCE, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        int used = !figs[k] || !strcmp(figs[k], "heads");
+        const char *w = strstr(r.err, "attnviz: warning: --head 2 has no effect: with --model it picks the head of "
+                                      "--explain, --show, the --compare figure and --figures heads\n");
+        if (used ? strstr(r.err, "no effect") != NULL : !w)
+            fail_msg("--figures %s --head 2: stderr was:\n%s", figs[k] ? figs[k] : "(default)", r.err);
+        tu_free(&r);
+    }
+}
+
+/* --explain with --generate reads the input's forward pass: an index into the continuation got only "outside
+ * 0..T-1", as if the generated tokens did not exist (a tester's report); the error now says why. */
+static void test_explain_index_in_the_continuation(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--generate", "3", "--explain", "20,0", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "; --explain reads the input's forward pass, not the --generate tokens (run the continued text "
+                       "as the input to explain them)\n"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--explain", "20,0", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    assert_null(strstr(r.err, "--generate")); /* no --generate, no word on it */
+    tu_free(&r);
+}
+
 static void test_options_with_model(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -1076,6 +1148,8 @@ static void test_options_with_model(void **state) {
         {"--d-model", "64", "--d-model cannot be used with --model: the model fixes d_model"},
         {"--heads", "4", "--heads cannot be used with --model: the model fixes the heads"},
         {"--positions", "rope", "--positions cannot be used with --model: a GPT-2 model fixes its positions"},
+        /* 'learned' named --train ("learned position embeddings need --train") though the model has them */
+        {"--positions", "learned", "--positions cannot be used with --model: a GPT-2 model fixes its positions"},
         {"--causal", NULL, "--causal cannot be used with --model: a GPT-2 model always uses the causal mask"},
         {"--seed", "7", "--seed cannot be used with --model: nothing is seeded"},
         {"--no-scale", NULL, "--no-scale cannot be used with --model"},
@@ -1241,6 +1315,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -1248,6 +1323,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_head_with_model_figures_without_heads, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_explain_index_in_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_with_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_say_the_sentence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_finds_tokens_with_their_space, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -271,6 +271,32 @@ static void test_order_blindness_is_an_exact_permutation(void **state) {
     tu_free(&r);
 }
 
+/* Past 64 tokens --kernel auto runs blas, whose float32 sums change with the row order: the swapped run with
+ * positions none differed by 7e-8 and the table said "order matters: positions make the weights depend on
+ * where a word is" (a tester's report). A difference within the kernels' agreement (1e-5) with blas is a
+ * permutation up to rounding, and a line says why; --kernel reference stays exactly 0. */
+static void test_order_blindness_past_64_tokens(void **state) {
+    (void)state;
+    char words[70 * 4 + 1] = "";
+    for (int i = 0; i < 70; i++) snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%d", i ? " " : "", i);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "-H", "2", "--compare", "order", words, NULL);
+    assert_int_equal(r.code, 0);
+    const char *none = strstr(r.out, "  positions none ");
+    assert_non_null(none);
+    const char *eol = strchr(none, '\n');
+    if (!strstr(none, "attention alone is blind to word order") || strstr(none, "attention alone is blind") > eol)
+        fail_msg("positions none past 64 tokens:\n%s", r.out);
+    if (!strstr(r.out, "exactly a permutation") && !strstr(r.out, "(the blas kernel's sums run in another order"))
+        fail_msg("no word on the rounding:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "-H", "2", "--kernel", "reference", "--compare", "order", words, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "positions none        max difference = 0 "));
+    assert_null(strstr(r.out, "float32 rounding"));
+    tu_free(&r);
+}
+
 static void test_rope_shift_evidence(void **state) {
     (void)state;
     char sent[16][256];
@@ -616,6 +642,30 @@ static void test_no_scale_saturation_verdict(void **state) {
     if (!strstr(r.out, "verdict: none: every row sees one key, so its weight is 1 whatever the scores\n"))
         fail_msg("one token:\n%s", r.out);
     tu_free(&r);
+    /* --attn-mask hiding every key: it said "every row sees one key" when no row saw any (a tester's report);
+     * rows with no key are named as left out, as rows with one are */
+    char *dir = make_tmpdir(), path[4200];
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    for (int all = 1; all >= 0; all--) {
+        /* numpy: np.save(path, np.array(m, bool)), m = ones (3, 3), or rows [0 1 1] [0 0 1] [1 1 1] */
+        static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (3, 3), }";
+        unsigned char m[9] = {0, 1, 1, 0, 0, 1, 1, 1, 1};
+        if (all) memset(m, 1, sizeof m);
+        FILE *fp = fopen(path, "wb");
+        assert_non_null(fp);
+        fwrite(hdr, 1, sizeof hdr - 1, fp);
+        for (size_t k = sizeof hdr - 1; k < 127; k++) fputc(' ', fp);
+        fputc('\n', fp);
+        fwrite(m, 1, sizeof m, fp);
+        fclose(fp);
+        run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--attn-mask", path, "a b c", NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        const char *want = all ? "verdict: none: every row has every key masked, so its weights are all 0\n"
+                               : "; 1 row with one visible key left out; 1 row with no visible key left out\n";
+        if (!strstr(r.out, want)) fail_msg("--attn-mask (%s):\n%s", all ? "all" : "row 2", r.out);
+        tu_free(&r);
+    }
+    rm_rf(dir);
 }
 
 static void test_compare_writes_summary_and_figure(void **state) {
@@ -725,6 +775,7 @@ int main(void) {
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
+        cmocka_unit_test(test_order_blindness_past_64_tokens),
         cmocka_unit_test(test_rope_shift_evidence),
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),

@@ -140,7 +140,7 @@ static const optdef kOpts[] = {
     {"file", 'f', OPT_STRING, AT(file), .if_empty = "give a file name or '-'", .arg = "FILE",
      .help = "read the sentence from FILE ('-' = standard input)"},
     {"verbose", 'v', OPT_FLAG, AT(verbose), .help = "also print the small matrices (numpy-style, truncated)"},
-    {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "no trace (--show, --explain, --compare still print)"},
+    {"quiet", 'q', OPT_FLAG, AT(quiet), .help = "no trace (--show, --explain, --compare, --generate still print)"},
     {"precision", 0, OPT_INT, AT(precision), .lo = 0, .hi = 10, .arg = "N",
      .help = "digits after the point with -v, --explain and in the --html page (default 4; 0..10)"},
     {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
@@ -432,6 +432,15 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             snprintf(why, sizeof why, "a %s is one line of text", d->one_line);
             if ((st = check_one_line(d->name, arg, why, err))) return st;
         }
+        if (d->one_line && d->if_empty) { /* --title ' ' drew a title of nothing: "· head 0 of 1 ..." (a tester's report) */
+            const char *p = arg;
+            while (*p == ' ' || !strncmp(p, "\xE3\x80\x80", 3)) p += *p == ' ' ? 1 : 3; /* U+3000 ideographic space */
+            if (!*p) {
+                char word[80];
+                av_shell_word(word, sizeof word, arg);
+                return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", d->name, word, d->if_empty);
+            }
+        }
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
@@ -590,7 +599,7 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     if (o->train >= 0 && o->model_dir)
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
                        "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
-    if (o->train < 0 && o->positions == AV_POS_LEARNED)
+    if (o->train < 0 && !o->model_dir && o->positions == AV_POS_LEARNED) /* a --model refuses --positions itself */
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
                        "(learned position embeddings need --train)");
     if (o->train < 0 && o->model_dir && o->compare == AV_CMP_NORM) /* gpt2run.c refuses the other non-scale ones */
@@ -777,16 +786,37 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     }
     for (size_t k = 0; o->no_plot && k < sizeof kFigureOpts / sizeof kFigureOpts[0]; k++) {
         if (!av_option_given(o, kFigureOpts[k]) || n == AV_MAX_WARNINGS) continue;
-        if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0))
-            continue; /* the --html page goes there, named with the prefix */
+        if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0 ||
+                        strcmp(kFigureOpts[k], "cmap") == 0))
+            continue; /* the --html page goes there, named with the prefix, and colours its weights with --cmap */
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
+    /* --vmax and --log-scale set the attention weights' colours (heads, grid, mean, a --model's maps, the
+     * --compare figure but order's |ΔA| map): with only scores, pe or mask drawn no pixel changed, and
+     * nothing said so (a tester's report: --figures scores --log-scale) */
+    int weight_figs = (o->figures & (AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MODEL)) ||
+                      (o->compare && o->compare != AV_CMP_ORDER);
+    for (int k = 0; k < 2 && !o->no_plot && !weight_figs && o->train < 0; k++) {
+        const char *name = k ? "log-scale" : "vmax";
+        if (!av_option_given(o, name) || n == AV_MAX_WARNINGS) continue;
+        given_text(opt, sizeof opt, o, name);
+        snprintf(msgs[n++], 160, "%.24s has no effect with --figures %.24s: it colours attention weights (heads, "
+                 "grid, mean, model), not scores, pe, mask", opt, o->figures_arg ? o->figures_arg : "");
+    }
+    /* a --model draws layer L's head --head on its own (by default, or with --figures heads: not with
+     * --figures grid or model, where --head was silently unused: a tester's report), and --show prints that
+     * head only */
+    int model_head_fig = !o->no_plot && (!av_option_given(o, "figures") || (o->figures & AV_FIG_HEADS));
     if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) &&
-        !(o->model_dir && (!o->no_plot || o->show)) &&
-        n < AV_MAX_WARNINGS) /* a --model draws layer L's head --head on its own, and --show prints that head only */
-        snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
-                 "(figures and --show draw every head)", o->head);
+        !(o->model_dir && (model_head_fig || o->show)) && n < AV_MAX_WARNINGS) {
+        if (o->model_dir)
+            snprintf(msgs[n++], 160, "--head %d has no effect: with --model it picks the head of --explain, --show, "
+                     "the --compare figure and --figures heads", o->head);
+        else
+            snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
+                     "(figures and --show draw every head)", o->head);
+    }
     if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */
         snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
                  "them; --explain Q,K shows one cell's numbers)");
@@ -798,16 +828,21 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",
                  o->html_limit);
     /* compare.c settings: both runs; with --model it is an error, which this warning contradicted (a tester's
-     * report: "has no effect", then "cannot be used with --model") */
-    if (o->compare == AV_CMP_SCALE && o->no_scale && !o->model_dir && n < AV_MAX_WARNINGS)
+     * report: "has no effect", then "cannot be used with --model"). The sentence's own run still takes them:
+     * its trace, figures, --dump, --html, --show and --explain (a tester's report: -p rope --compare order was
+     * called 'no effect' while head0.png and weights.npy changed with it), so only a run that shows none of
+     * those is warned */
+    int base_shown = !o->quiet || !o->no_plot || o->dump_dir || o->html || o->show || o->explain;
+    if (o->compare == AV_CMP_SCALE && o->no_scale && !o->model_dir && !base_shown && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it runs both, scaled ÷√d_k and no scale");
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
     const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";
-    if (own_pos && av_option_given(o, "positions") && n < AV_MAX_WARNINGS)
+    if (own_pos && av_option_given(o, "positions") && !base_shown && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--positions %s has no effect with --compare %s: it runs %s",
                  av_positions_name(o->positions), av_compare_name(o->compare), runs);
-    if (o->compare == AV_CMP_ROPE_STYLE && av_option_given(o, "rope-style") && n < AV_MAX_WARNINGS)
+    if (o->compare == AV_CMP_ROPE_STYLE && av_option_given(o, "rope-style") &&
+        (!base_shown || o->positions != AV_POS_ROPE) && n < AV_MAX_WARNINGS)
         snprintf(msgs[n++], 160, "--rope-style %s has no effect with --compare rope-style: it runs %s",
                  av_rope_style_name(o->rope_style), runs);
     return n;
@@ -932,6 +967,14 @@ av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
                        .rope_style = o->rope_style, .rope_base = o->rope_base, .causal = o->causal,
                        .scale = !o->no_scale, .seed = o->seed};
     av_status st = av_config_check(cfg, err);
+    char *with = st ? strstr(err->msg, "; with ") : NULL, *keep = with ? strstr(with, ", or ") : NULL;
+    if (keep && o->weights_dir && o->train < 0 && !o->model_dir) {
+        /* the --weights files fix d_model: "give --d-model 6 or 9" led to "W_Q.npy has shape (8, 8); expected
+         * (6, 6)" (a tester's report with the identity-d8 example and --heads 3); only other head counts help */
+        char tail[160];
+        snprintf(tail, sizeof tail, "%s", keep + 5);
+        snprintf(with, sizeof err->msg - (size_t)(with - err->msg), "; --weights fixes d_model, so %s", tail);
+    }
     if (!st && o->compare == AV_CMP_ROPE_STYLE && (o->d_model / o->heads) % 2)
         st = av_fail(err, AV_EUSAGE, "--compare rope-style needs RoPE, which needs an even d_k; d_k = %d / %d = %d",
                      o->d_model, o->heads, o->d_model / o->heads);

@@ -68,11 +68,13 @@ static void summary_stats(const av_model *m, double *mean_max, double *mean_ent)
  * (causal, key padding, user mask; nn/attention.h's mask_forward). The mask
  * is the same for every head, so the mean over heads and rows is the mean
  * over rows. *all_see_T: 1 when every such row sees all T keys (then the
- * reference is ln T). Returns 0 when no row counts. */
-static double uniform_entropy(const av_model *m, int *all_see_T) {
+ * reference is ln T). *rows: how many rows count (real rows that see a key).
+ * Returns 0 when no row counts. */
+static double uniform_entropy(const av_model *m, int *all_see_T, int *rows_out) {
     int T = m->cfg.T, rows = 0;
     double sum = 0;
     *all_see_T = 1;
+    *rows_out = m->cfg.n_real;
     unsigned char *mask = malloc((size_t)T * T);
     if (!mask) return 0;
     mask_forward(mask, T, m->cfg.causal, m->cfg.n_real, m->user_mask);
@@ -85,6 +87,7 @@ static double uniform_entropy(const av_model *m, int *all_see_T) {
         rows++;
     }
     free(mask);
+    *rows_out = rows;
     return rows ? sum / rows : 0;
 }
 
@@ -123,6 +126,7 @@ static av_status run_order(av_comparison *c, const av_model *m, av_err *err) {
     perm[last] = 0;
     c->last = last;
     c->order_dropped_mask = m->cfg.causal || m->user_mask;
+    c->order_kernel = m->cfg.kernel;
     av_status st = AV_OK;
     const av_positions all[3] = {AV_POS_NONE, AV_POS_SINUSOIDAL, AV_POS_ROPE};
     for (int p = 0; p < 3 && !st; p++) {
@@ -238,11 +242,22 @@ static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, 
     fprintf(f, "\n%s--compare order%s: swap token 0 %s and token %d %s (same embeddings and weights)\n",
             av_bold(color), av_reset(color), first, c->last, last);
     fprintf(f, "  check: max over heads, i, j of |A_swapped[π(i), π(j)] − A[i, j]|  (0 = the weights only permute)\n");
-    for (int p = 0; p < c->n; p++)
-        fprintf(f, "  positions %-11s max difference = %-10.3g %s\n", av_positions_name(c->order_pos[p]),
-                c->order_diff[p],
-                c->order_diff[p] == 0 ? "exactly a permutation: attention alone is blind to word order"
-                                      : "order matters: positions make the weights depend on where a word is");
+    for (int p = 0; p < c->n; p++) {
+        /* past 64 tokens auto runs blas, whose float32 sums in another row order gave 7e-8 for positions none,
+         * read as "order matters" (a tester's report) */
+        double d = c->order_diff[p];
+        int rounding = d > 0 && d <= AV_CMP_ROUNDING && c->order_kernel != AV_KERNEL_REFERENCE;
+        fprintf(f, "  positions %-11s max difference = %-10.3g %s\n", av_positions_name(c->order_pos[p]), d,
+                d == 0     ? "exactly a permutation: attention alone is blind to word order"
+                : rounding ? "a permutation up to float32 rounding: attention alone is blind to word order"
+                           : "order matters: positions make the weights depend on where a word is");
+    }
+    int rounded = 0;
+    for (int p = 0; p < c->n; p++) rounded |= c->order_diff[p] > 0 && c->order_diff[p] <= AV_CMP_ROUNDING;
+    if (rounded && c->order_kernel != AV_KERNEL_REFERENCE)
+        fprintf(f, "  (the %s kernel's sums run in another order once the words move, so a permutation differs in the\n"
+                   "  last float32 bits, up to %g; --kernel reference sums in double and gives exactly 0)\n",
+                av_kernel_name(c->order_kernel), AV_CMP_ROUNDING);
     if (strcmp(toks->tok[0], toks->tok[c->last]) == 0) /* "the cat the": the swap leaves the sentence as it was */
         fprintf(f, "  (both are %s, so the swapped sentence is the same sentence: the check compares the weights of "
                 "one copy of the word with the other's, which differ only by position)\n", first);
@@ -277,16 +292,27 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
         av_put_width(f, diff, 22, 1);
         fputc('\n', f);
     }
-    int all_see_T;
-    double uniform = uniform_entropy(&c->runs[0], &all_see_T);
-    fprintf(f, "  (over the %d real query row%s of every head; a higher max weight and lower entropy mean sharper,\n",
-            c0->n_real, c0->n_real == 1 ? "" : "s");
+    int all_see_T, rows;
+    double uniform = uniform_entropy(&c->runs[0], &all_see_T, &rows);
+    if (rows == 0) { /* --attn-mask hiding every key of every real row: summary_stats averaged nothing */
+        char who[48] = "the one real query row sees";
+        if (c0->n_real > 1) snprintf(who, sizeof who, "all %d real query rows see", c0->n_real);
+        fprintf(f, "  (%s no key (every key masked): the weights are all 0, so there is no row\n"
+                   "  to average, and the 0s above measure nothing)\n", who);
+        if (c->left_out[0]) fprintf(f, "  (RoPE is left out: %s)\n", c->left_out);
+        return;
+    }
+    fprintf(f, "  (over the %d real query row%s of every head%s; a higher max weight and lower entropy mean sharper,\n",
+            rows, rows == 1 ? "" : "s", rows < c0->n_real ? " that see a key" : "");
     if (all_see_T)
         fprintf(f, "  more one-hot rows; uniform over all %d key%s would be ln(%d) = %.3f)\n", T, T == 1 ? "" : "s", T,
                 log((double)T));
     else /* masked keys get no weight: each row's uniform spreads over the keys it sees */
         fprintf(f, "  more one-hot rows; uniform over each row's visible keys would be %.3f, the mean over those rows\n"
                    "  of ln(number of keys the row sees), as the mask hides the others)\n", uniform);
+    if (rows < c0->n_real) /* a row with every key masked has all-zero weights: summary_stats leaves it out */
+        fprintf(f, "  (%d real query row%s see%s no key (every key masked): weights all 0, left out)\n", c0->n_real - rows,
+                c0->n_real - rows == 1 ? "" : "s", c0->n_real - rows == 1 ? "s" : "");
     if (c->left_out[0]) fprintf(f, "  (RoPE is left out: %s)\n", c->left_out);
 }
 

@@ -36,6 +36,9 @@ static inline const char *av_compare_name(int k) {
 }
 
 #define AV_CMP_MAX_SETTINGS 3
+/* The kernels agree within 1e-5 (nn/attention.h): an order difference up to
+ * this with the blas kernel is float32 rounding, not position. */
+#define AV_CMP_ROUNDING 1e-5
 
 typedef struct {
     av_compare_kind kind;
@@ -57,6 +60,9 @@ typedef struct {
     double order_diff[AV_CMP_MAX_SETTINGS];  /* max |A'[π(i), π(j)] − A[i, j]| per positions */
     float *order_delta[AV_CMP_MAX_SETTINGS]; /* (H, T, T) |A'[π(i), π(j)] − A[i, j]| per positions */
     int order_dropped_mask;                  /* m had a causal mask or --attn-mask: run without it */
+    av_kernel order_kernel;                  /* the kernel the runs used: reference sums in double and
+                                              * permutes exactly; blas reorders its float32 sums, so a pure
+                                              * permutation differs by up to AV_CMP_ROUNDING */
     /* positions and order: "" or why RoPE is not among the settings
      * ("RoPE needs an even d_k; d_k = d_model / heads = 10 / 2 = 5") */
     char left_out[96];

@@ -209,33 +209,39 @@ static void warn_vmax_saturates(const fig_run *fr) {
  * then (or with --vmax auto) 0 up to the 99th percentile of the visible
  * values each figure draws (plot.h auto_pct, after pooling), or 0..F with
  * --vmax F; with --log-scale 3 decades below that top. The colour bar's
- * title says which, both ends in one notation ("0.0005 – 0.5"). */
-static void weight_range(fig_run *fr) {
-    const av_options *o = fr->o;
+ * title says which, both ends in one notation ("0.0005 – 0.5"): written
+ * into label (128 bytes), which wm->value_label points to; how (96 bytes)
+ * gets its range part, for the mean figure's title. T = the tokens a side. */
+static void weight_meta(av_plot_meta *wm, char label[128], char how[96], const av_options *o, int T) {
     int mode = o->vmax_mode;
-    if (mode == AV_VMAX_DEFAULT) mode = fr->m->cfg.T > AV_AUTO_VMAX_T ? AV_VMAX_AUTO : AV_VMAX_FIXED;
-    fr->wmeta = fr->meta;
-    fr->wmeta.vmin = 0.0f;
-    fr->wmeta.vmax = 1.0f;
-    fr->wmeta.log_scale = o->log_scale;
-    const char *how = o->vmax_mode != AV_VMAX_FIXED ? ""
-                      : o->log_scale ? " (fixed 0.001 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)";
-    char buf[96];
+    if (mode == AV_VMAX_DEFAULT) mode = T > AV_AUTO_VMAX_T ? AV_VMAX_AUTO : AV_VMAX_FIXED;
+    wm->vmin = 0.0f;
+    wm->vmax = 1.0f;
+    wm->log_scale = o->log_scale;
+    wm->auto_pct = 0;
+    snprintf(how, 96, "%s", o->vmax_mode != AV_VMAX_FIXED ? ""
+                            : o->log_scale ? " (fixed 0.001 \xE2\x80\x93 1)" /* 3 decades */ : " (fixed 0\xE2\x80\x93" "1)");
     if (mode == AV_VMAX_AUTO) {
-        fr->wmeta.auto_pct = (float)AV_AUTO_VMAX_PCT; /* the plot appends the range it found */
+        wm->auto_pct = (float)AV_AUTO_VMAX_PCT; /* the plot appends the range it found */
     } else if (mode == AV_VMAX_VALUE) {
-        fr->wmeta.vmax = (float)o->vmax;
+        wm->vmax = (float)o->vmax;
         char lo[32], hi[32];
         av_plot_g3(lo, sizeof lo, o->vmax / 1000); /* both ends written alike: "1e−33 – 1e−30" */
         av_plot_g3(hi, sizeof hi, o->vmax);
-        if (o->log_scale) snprintf(buf, sizeof buf, " (%s \xE2\x80\x93 %s, --vmax)", lo, hi);
-        else snprintf(buf, sizeof buf, " (0\xE2\x80\x93%s, --vmax)", hi);
-        how = buf;
+        if (o->log_scale) snprintf(how, 96, " (%s \xE2\x80\x93 %s, --vmax)", lo, hi);
+        else snprintf(how, 96, " (0\xE2\x80\x93%s, --vmax)", hi);
     }
-    snprintf(fr->wlabel, sizeof fr->wlabel, "%sattention weight%s", o->log_scale ? LOG10 : "", how);
+    snprintf(label, 128, "%sattention weight%s", o->log_scale ? LOG10 : "", how);
+    wm->value_label = label;
+}
+
+static void weight_range(fig_run *fr) {
+    const av_options *o = fr->o;
+    char how[96];
+    fr->wmeta = fr->meta;
+    weight_meta(&fr->wmeta, fr->wlabel, how, o, fr->m->cfg.T);
     /* the mean figure colours the log of the mean, not the mean of the logs */
     snprintf(fr->mlabel, sizeof fr->mlabel, "%s attention weight%s", o->log_scale ? LOG10 "of the mean" : "mean", how);
-    fr->wmeta.value_label = fr->wlabel;
     warn_vmax_saturates(fr);
 }
 
@@ -309,8 +315,10 @@ static av_status fig_mean(const fig_run *fr, av_err *err) {
     if (!mean) return av_fail(err, AV_ERUNTIME, "out of memory");
     char title[FIG_TITLE_MAX], what[160];
     av_plot_mean_heads(mean, m->att, H, T, T);
-    snprintf(what, sizeof what, "mean over %d head%s · not a head: averaging hides each head's pattern", H,
-             H == 1 ? "" : "s");
+    if (H == 1) /* "not a head: averaging hides each head's pattern" was false there (a tester's report) */
+        snprintf(what, sizeof what, "mean over 1 head · the same as head 0: with one head nothing is averaged");
+    else
+        snprintf(what, sizeof what, "mean over %d heads · not a head: averaging hides each head's pattern", H);
     compose(title, sizeof title, fr, what);
     av_heatmap hm = {.title = title, .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok, .w = mean,
                      .masked = m->mask};
@@ -507,6 +515,10 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
     av_plot_meta meta = figure_meta(desc, o, fc, o->seed);
     meta.user_title = make_lead(lead, sizeof lead, o, fc->sentence);
     snprintf(context, sizeof context, "%s · %s", lead, fc->ws->text);
+    char label[128], how[96];
+    /* its panels are attention weights, coloured as the heads' figures (--vmax, --log-scale, auto past 32
+     * tokens; a 900-token comparison was drawn on 0..1, every cell dark); order's |ΔA| map sets its own range */
+    if (c->kind != AV_CMP_ORDER) weight_meta(&meta, label, how, o, c->runs[0].cfg.T);
     for (int e = 0; e < 2; e++) {
         if (!(o->format & (e ? AV_FMT_SVG : AV_FMT_PNG))) continue;
         char name[64], path[4096];

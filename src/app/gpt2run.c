@@ -616,5 +616,6 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
     if (st) return st;
     static av_afile_set set; /* the six appear together or not at all (tensorio.h av_dump_all) */
     av_afile_set_begin(&set);
-    return av_dump_set_end(&set, dump_files(r, labels, dir, w, err), err);
+    if ((st = av_dump_set_end(&set, dump_files(r, labels, dir, w, err), err))) return st;
+    return av_dump_remove_other(dir, 1, err); /* once this run's files are in place */
 }

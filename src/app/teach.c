@@ -573,7 +573,8 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
     int T = m->cfg.T, H = m->cfg.H;
     double *mx = calloc((size_t)T, sizeof *mx), *en = calloc((size_t)T, sizeof *en);
     if (!mx || !en) { free(mx); free(en); return; }
-    int rows = 0, peaked = 0, single = 0; /* rows judged (2+ visible keys), near one-hot, one key only */
+    int rows = 0, peaked = 0, single = 0, blind = 0; /* rows judged (2+ visible keys), near one-hot, one key
+                                                       * only, no key at all (--attn-mask) */
     fprintf(f, "                   per row: max weight / entropy in nats (uniform over n keys = ln n; one-hot = 0)\n");
     for (int h = 0; h < H; h++) {
         av_row_stats(m, h, mx, en);
@@ -581,7 +582,7 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
         for (int i = 0; i < T; i++) {
             int visible = 0;
             for (int j = 0; j < T; j++) visible += !m->mask[(size_t)i * T + j];
-            if (!visible) continue;
+            if (!visible) { blind++; continue; }
             if (visible == 1) single++; /* weight 1 by construction (query 0 under a causal mask): no verdict */
             else rows++, peaked += mx[i] > 0.9;
             if (h < 8 && i < 8) fprintf(f, " %.2f/%.2f", mx[i], en[i]);
@@ -589,11 +590,17 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
         if (h < 8) fprintf(f, "%s\n", T > 8 ? " …" : "");
     }
     if (H > 8) fprintf(f, "                   (%d more head%s)\n", H - 8, H == 9 ? "" : "s");
-    char left_out[96] = ""; /* the rows with one visible key are 1.00 whatever the scores */
+    char left_out[160] = ""; /* the rows with one visible key are 1.00 whatever the scores; those with none 0 */
     if (single)
         snprintf(left_out, sizeof left_out, "; %d row%s with one visible key left out", single, single == 1 ? "" : "s");
-    if (!rows)
-        fprintf(f, "                   verdict: none: every row sees one key, so its weight is 1 whatever the scores\n");
+    if (blind) /* every key masked (--attn-mask): it said "every row sees one key" when no row saw any (a tester's report) */
+        snprintf(left_out + strlen(left_out), sizeof left_out - strlen(left_out), "; %d row%s with no visible key left out",
+                 blind, blind == 1 ? "" : "s");
+    if (!rows && !single)
+        fprintf(f, "                   verdict: none: every row has every key masked, so its weights are all 0\n");
+    else if (!rows)
+        fprintf(f, "                   verdict: none: every row sees one key, so its weight is 1 whatever the scores%s\n",
+                blind ? " (or none: weights all 0)" : "");
     else if (2 * peaked >= rows)
         fprintf(f, "                   %sverdict: softmax is saturated: %d of %d row%s %s nearly one-hot (max weight > 0.9)%s%s\n",
                 av_yellow(color), peaked, rows, rows == 1 ? "" : "s", peaked == 1 ? "is" : "are", left_out,

@@ -225,6 +225,23 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
     av_written_add(w, path);
     return AV_OK;
 }
+av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
+    /* a --model dump after a single layer's left weights.npy, Q.npy, ... of the other sentence beside the
+     * model's attn.npy, and the other way round (a tester's report) */
+    static const char *const kLayerOnly[] = {"X.npy", "PE.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy", "Q.npy",
+                                             "K.npy", "V.npy", "weights.npy", "context.npy", "output.npy", "mask.npy"};
+    static const char *const kModelOnly[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
+    const char *const *names = model ? kLayerOnly : kModelOnly;
+    size_t n = model ? sizeof kLayerOnly / sizeof kLayerOnly[0] : sizeof kModelOnly / sizeof kModelOnly[0];
+    char path[4096];
+    for (size_t i = 0; i < n; i++) {
+        av_path_join(path, sizeof path, dir, names[i]);
+        if (unlink(path) != 0 && errno != ENOENT)
+            return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", path, strerror(errno));
+    }
+    return AV_OK;
+}
+
 /* av_dump_all's files, each kept in the caller's set; *stale_pe = 1 when PE.npy is not among them. */
 static av_status dump_files(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, int *stale_pe,
                             av_err *err) {
@@ -277,9 +294,10 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir,
     int stale_pe = 0;
     av_afile_set_begin(&set);
     s = dump_files(m, toks, dir, w, &stale_pe, err);
-    if ((s = av_dump_set_end(&set, s, err)) || !stale_pe) return s;
-    /* a PE.npy left by an earlier sinusoidal dump would describe another run, so it goes, once this run's
-     * files are in place */
+    if ((s = av_dump_set_end(&set, s, err))) return s;
+    /* a PE.npy left by an earlier sinusoidal dump, or a --model dump's files, would describe another run, so
+     * they go, once this run's files are in place */
+    if ((s = av_dump_remove_other(dir, 0, err)) || !stale_pe) return s;
     char path[4096];
     av_path_join(path, sizeof path, dir, "PE.npy");
     if (unlink(path) != 0 && errno != ENOENT)

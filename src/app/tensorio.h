@@ -100,12 +100,22 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
  * and mask.npy (bool). They appear together or not at all (one
  * av_afile_set, io/fileio.h): a full disk or a Ctrl-C half-way leaves dir's
  * files of an earlier run as they were, never some of each run. Each path
- * goes into w. Errors: AV_ERUNTIME on I/O. */
+ * goes into w. Once they are in place, a --model dump's own files there
+ * (token_ids, attn, hidden, logits) are removed (av_dump_remove_other).
+ * Errors: AV_ERUNTIME on I/O. */
 av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, av_err *err);
 
 /* End the set a --dump's files were kept in (av_afile_set_begin): when st is
  * AV_OK they are renamed into place (set_end's error, naming the file, is
  * returned), otherwise removed, and st is returned. */
 av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err);
+
+/* Remove from folder dir the --dump files only the other kind of run writes,
+ * so a dump folder never mixes two runs: for a --model dump (model = 1) the
+ * single layer's X, PE, W_Q, W_K, W_V, W_O, Q, K, V, weights, context,
+ * output and mask .npy; for the single layer's (model = 0) a model's
+ * token_ids, attn, hidden and logits .npy (tokens.txt and scores.npy both
+ * write). Missing files are fine. Errors: AV_ERUNTIME when one cannot be removed. */
+av_status av_dump_remove_other(const char *dir, int model, av_err *err);
 
 #endif

@@ -290,13 +290,25 @@ static void print_flash_step(FILE *f, const av_flash_step *st, int k) {
             st->tile_sum, st->l);
 }
 
+/* The last real query row that sees a key (mask_forward's rules: causal, key padding, the user's
+ * mask), found without a (T, T) mask; n_real − 1 when none does. */
+static int last_row_with_a_key(const av_config *c, const unsigned char *user) {
+    int T = c->T;
+    for (int i = c->n_real - 1; i >= 0; i--)
+        for (int j = 0; j < c->n_real && (!c->causal || j <= i); j++)
+            if (!user || !user[(size_t)i * T + j]) return i;
+    return c->n_real - 1;
+}
+
 /* The online softmax on one query row, with its real numbers: the last real
- * token of head 0, keys in about 4 tiles (the kernel's own AV_FLASH_TILE = 512 past 1024
- * tokens), then the same row as one tile (the plain softmax). */
+ * token of head 0 that sees a key (--attn-mask can hide every key of it: the
+ * example then walked a row with nothing visible, a tester's report), keys in
+ * about 4 tiles (the kernel's own AV_FLASH_TILE = 512 past 1024 tokens), then
+ * the same row as one tile (the plain softmax). */
 static void print_online_softmax(const av_trace *tr, const av_model *m) {
     FILE *f = tr->f;
     const av_config *c = &m->cfg;
-    int T = c->T, D = m->D, i = c->n_real - 1, tile = T > 1024 ? AV_FLASH_TILE : (T + 3) / 4;
+    int T = c->T, D = m->D, i = last_row_with_a_key(c, m->user_mask), tile = T > 1024 ? AV_FLASH_TILE : (T + 3) / 4;
     if (tile < 1) tile = 1;
     fprintf(f, "online softmax: no (H, T, T) weights; per query row a running max m and sum l over key tiles\n");
     int n_tiles = (T + tile - 1) / tile;
@@ -393,6 +405,12 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
                          const av_weights_source *ws, int color, av_err *err) {
     int qi = 0, kj = 0;
     av_status st = o->explain ? av_explain_parse(o->explain, toks, &qi, &kj, err) : AV_OK;
+    if (st == AV_EUSAGE && o->model_dir && o->generate && strstr(err->msg, " is outside 0..")) {
+        /* an index into the continuation (--generate 5 --explain 5,0 on 4 tokens) read as a plain range error */
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, "; --explain reads the input's forward pass, not the --generate "
+                 "tokens (run the continued text as the input to explain them)");
+    }
     if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
         av_trace tr = {f, color, o->verbose, o->precision};
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);

@@ -43,12 +43,18 @@ static int plan(const av_html_page *p, size_t *kept, size_t *bytes) {
     }
     if (full <= limit) { *bytes = full; return 0; }
     if (small <= limit) { *bytes = small; return 1; }
-    size_t used = 0; /* 8-bit, first panels that fit, run by run */
-    for (int r = 0; r < p->n_runs; r++) {
-        size_t tt, tdq, n = kept[r];
-        panel_bytes(&p->runs[r], &tt, &tdq);
-        kept[r] = 0;
-        while (kept[r] < n && used + 2 * tt <= limit) { used += 2 * tt; kept[r]++; }
+    /* 8-bit, the first panels that fit, taken in turn from each run: a --compare page kept every head of
+     * its first setting and none of the others ("no scale: 0 of 8" beside 8 of 8, a tester's report),
+     * so the settings could not be compared on any head; now head h of each setting goes before h + 1 */
+    size_t used = 0, n[64];
+    for (int r = 0; r < p->n_runs; r++) n[r] = kept[r], kept[r] = 0;
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int r = 0; r < p->n_runs; r++) {
+            size_t tt, tdq;
+            panel_bytes(&p->runs[r], &tt, &tdq);
+            if (kept[r] < n[r] && used + 2 * tt <= limit) { used += 2 * tt; kept[r]++; grew = 1; }
+        }
     }
     *bytes = used;
     return 2;

@@ -25,8 +25,9 @@
  * weights and scores are quantised to 8 bits (weights over [0, 1], scores
  * over each head's own [min, max]; error at most half a step) and q, k, v
  * are left out; if the 8-bit panels still exceed it, only the first
- * (layer, head) panels that fit are kept. The page says which, in its
- * header and in the cell view.
+ * (layer, head) panels that fit are kept, taken in turn from each run (a
+ * --compare page keeps the same heads of every setting). The page says
+ * which, in its header and in the cell view.
  *
  * Non-goals: editing, recomputing attention in the browser, remote assets.
  */
