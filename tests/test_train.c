@@ -1766,6 +1766,19 @@ static void test_short_schedule_learns_reverse(void **state) {
     assert_true(m.acc_packed > 0);         /* so the packed = reference accuracy check compared something */
 }
 
+/* A small blas trainer of 2 steps (small_config, seed 42) in tr, and B reverse examples drawn with seed 3 in
+ * batch. */
+static void reverse_trainer(av_trainer *tr, av_task_example *batch, int B) {
+    av_gpt2_config cfg;
+    av_adamw opt;
+    av_err err;
+    small_config(&cfg, &opt, 2, AV_KERNEL_BLAS);
+    assert_int_equal(av_trainer_init(tr, &cfg, &opt, 42, &err), 0);
+    av_rng r;
+    av_rng_seed(&r, 3);
+    for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+}
+
 /* A batch of more chunks than the held-out evaluation's lanes, after an
  * evaluation (as --train does: the step-0 snapshot comes first): the
  * gradient buffers grow and the optimiser still finds chunk 0's (batch 33+
@@ -1775,15 +1788,9 @@ static void test_batch_with_more_chunks_than_eval_lanes(void **state) {
     (void)state;
     enum { B = 40 };
     static av_task_example batch[B];
-    av_gpt2_config cfg;
-    av_adamw opt;
     av_err err;
-    small_config(&cfg, &opt, 2, AV_KERNEL_BLAS);
     av_trainer tr;
-    assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 42, &err), 0);
-    av_rng r;
-    av_rng_seed(&r, 3);
-    for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+    reverse_trainer(&tr, batch, B);
     double loss0, acc, aot[4], l1, l2;
     assert_int_equal(av_trainer_eval(&tr, batch, 8, &loss0, &acc, aot, &err), 0);
     assert_int_equal(av_trainer_step(&tr, batch, B, &l1, &err), 0);
@@ -1805,15 +1812,9 @@ static void test_nonfinite_gradient_norm_stops_the_step(void **state) {
     assert_true(clip_factor(0.5, 1.0) == 1.0 && clip_factor(5.0, 0.0) == 1.0); /* finite norms as before */
     enum { B = 4 };
     static av_task_example batch[B];
-    av_gpt2_config cfg;
-    av_adamw opt;
     av_err err = {{0}};
-    small_config(&cfg, &opt, 2, AV_KERNEL_BLAS);
     av_trainer tr;
-    assert_int_equal(av_trainer_init(&tr, &cfg, &opt, 42, &err), 0);
-    av_rng r;
-    av_rng_seed(&r, 3);
-    for (int b = 0; b < B; b++) av_task_sample(&batch[b], AV_TASK_REVERSE, &r);
+    reverse_trainer(&tr, batch, B);
     tr.params.h[0].mlp_c_fc_b[0] = 1e20f;
     size_t bytes = 3 * tr.n_params * sizeof(float); /* params | m | v */
     float *was = malloc(bytes);
