@@ -225,6 +225,7 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
     av_written_add(w, path);
     return AV_OK;
 }
+
 av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
     /* a --model dump after a single layer's left weights.npy, Q.npy, ... of the other sentence beside the
      * model's attn.npy, and the other way round (a tester's report) */
