@@ -789,6 +789,14 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0 ||
                         strcmp(kFigureOpts[k], "cmap") == 0))
             continue; /* the --html page goes there, named with the prefix, and colours its weights with --cmap */
+        if (o->show && strcmp(kFigureOpts[k], "cmap") == 0) {
+            if (o->color == AV_COLOR_NEVER) { /* --show prints numbers only: nothing takes --cmap's colours */
+                given_text(opt, sizeof opt, o, "cmap");
+                snprintf(msgs[n++], 160, "%.60s has no effect with --no-plot and --color never (--show prints "
+                         "numbers, no colours)", opt);
+            }
+            continue; /* --show colours its cells with --cmap (on a colour terminal) */
+        }
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
