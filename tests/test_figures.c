@@ -605,7 +605,7 @@ static void test_bad_values_exit_2_and_write_nothing(void **state) {
         {"--dpi", "72.5", "50..600"},             {"--scale", "0", "0.5..4"},
         {"--scale", "4.5", "0.5..4"},             {"--scale", "nan", "0.5..4"},
         {"--scale", "2x", "0.5..4"},              {"--format", "jpg", "png, svg or both"},
-        {"--format", "PNG", "png, svg or both"},  {"--figures", "heads,foo", "heads, grid, mean"},
+        {"--format", "jpeg", "png, svg or both"}, {"--figures", "heads,foo", "heads, grid, mean"},
         {"--figures", "", "empty"},               {"--figures", "heads,", "empty"},
         {"--figures", "attention", "pe, mask or all; with --model: model"},
     };
@@ -629,6 +629,25 @@ static void test_bad_values_exit_2_and_write_nothing(void **state) {
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--dpi 600"));
     assert_false(file_exists(in(f, "never")));
+    tu_free(&r);
+}
+
+/* Named values match in any case, as --cmap's always did and matplotlib's savefig(format="SVG") does:
+ * --format SVG was "--format 'SVG' is not allowed; expected png, svg or both" (a tester's report). */
+static void test_named_values_any_case(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--format", "SVG", "--figures", "Heads,GRID", "--positions", "ROPE", "--color",
+        "NEVER", "--vmax", "Fixed", "-o", in(f, "uc"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_true(file_exists(in(f, "uc/head0.svg")));
+    assert_true(file_exists(in(f, "uc/heads.svg")));
+    assert_false(file_exists(in(f, "uc/head0.png")));
+    assert_false(file_exists(in(f, "uc/mean.svg"))); /* only the figures asked for */
+    RUN(&r, "-q", "--no-plot", "--format", "Both", "hi"); /* the warning names the value as the help spells it */
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "--format both has no effect with --no-plot"));
     tu_free(&r);
 }
 
@@ -1368,6 +1387,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_reruns_are_byte_identical, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_selects_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_values_exit_2_and_write_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_named_values_any_case, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cmap_names_and_cell_colour, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_follows_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),

@@ -50,7 +50,6 @@ typedef struct {
     double min, max;                  /* OPT_DOUBLE: range (max may be INFINITY) */
     int open;                         /* OPT_DOUBLE: min itself is not allowed */
     const char *(*choice_name)(int);  /* OPT_CHOICE: name of each value lo..hi */
-    int nocase;                       /* OPT_CHOICE: names match in any case */
     const char *noun;                 /* OPT_CHOICE: "'x' is not a <noun>" (default "'x' is not allowed") */
     const char *allowed;              /* OPT_CHOICE: the names a bad value's message offers, when some need another
                                          option (default: every name, "a, b or c") */
@@ -126,7 +125,7 @@ static const optdef kOpts[] = {
      .help = "heads,grid,mean,scores,pe,mask,model or all, comma-separated (default heads,grid; with --model: model,grid)"},
     {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,
      .arg = "FMT", .help = "png | svg | both (default png); SVG from the same layout"},
-    {"cmap", 0, OPT_CHOICE, AT(cmap), .lo = 0, .hi = AV_CMAP_COUNT - 1, .choice_name = cmap_name, .nocase = 1,
+    {"cmap", 0, OPT_CHOICE, AT(cmap), .lo = 0, .hi = AV_CMAP_COUNT - 1, .choice_name = cmap_name,
      .noun = "colour map", .arg = "NAME",
      .help = "viridis (default) | magma | inferno | plasma | cividis | gray | RdBu_r"},
     {"dpi", 0, OPT_INT, AT(dpi), .lo = AV_MIN_DPI, .hi = AV_MAX_DPI, .arg = "N",
@@ -316,11 +315,12 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     return AV_OK;
 }
 
-/* One of the names d->choice_name(d->lo .. d->hi). */
+/* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
+ * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). */
 static av_status read_choice(const optdef *d, const char *s, int *out, av_err *err) {
     for (long long v = d->lo; v <= d->hi; v++) {
         const char *name = d->choice_name((int)v);
-        if (d->nocase ? strcasecmp(s, name) == 0 : strcmp(s, name) == 0) {
+        if (strcasecmp(s, name) == 0) {
             *out = (int)v;
             return AV_OK;
         }
@@ -451,8 +451,8 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
 
 /* --vmax auto | fixed | F (0 < F <= 1). */
 static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
-    if (strcmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK;
-    if (strcmp(s, "fixed") == 0) return o->vmax_mode = AV_VMAX_FIXED, AV_OK;
+    if (strcasecmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK; /* any case, as every named value */
+    if (strcasecmp(s, "fixed") == 0) return o->vmax_mode = AV_VMAX_FIXED, AV_OK;
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
@@ -467,7 +467,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     return AV_OK;
 }
 
-/* --figures LIST: comma-separated names, each one of kFig; "all" selects
+/* --figures LIST: comma-separated names, each one of kFig in any case; "all" selects
  * every figure. Sets o->figures and o->figures_all. */
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
@@ -483,7 +483,7 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
                            s, allowed);
         int k = 0;
-        while (k < 8 && !(strlen(kFig[k]) == len && strncmp(p, kFig[k], len) == 0)) k++;
+        while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(p, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8)
             return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure; expected a comma-separated list of %s",
                            s, (int)(len > 64 ? 64 : len), p, allowed);
