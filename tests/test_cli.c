@@ -328,6 +328,26 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
         if (!strstr(r.err, "is white space only; give a title\n")) fail_msg("--title '%s': %s", blank[k], r.err);
         tu_free(&r);
     }
+    /* a message quotes a value with invisible characters, so a space at its ends shows: the ideographic
+     * space printed "--title 　 is white space only" and "--title  x has no effect" (U+00A0) unquoted, and
+     * a title of any other Unicode space (U+00A0, U+2003) was taken as a title (a tester's report) */
+    static const struct {
+        const char *title, *says;
+    } shown[] = {
+        {"\xE3\x80\x80", "error: --title '\xE3\x80\x80' is white space only; give a title\n"},
+        {"\xC2\xA0", "error: --title '\xC2\xA0' is white space only; give a title\n"},
+        {"\xE2\x80\x83\xC2\xA0 ", "error: --title '\xE2\x80\x83\xC2\xA0 ' is white space only; give a title\n"},
+        {"\xE3\x80\x80My title\xE3\x80\x80", "warning: --title '\xE3\x80\x80My title\xE3\x80\x80' has no effect"},
+        {"\xC2\xA0x", "warning: --title '\xC2\xA0x' has no effect with --no-plot"},
+        {"x\xE2\x80\x8B", "warning: --title 'x\xE2\x80\x8B' has no effect with --no-plot"}, /* zero-width space */
+        {"\xE6\x88\x91\xE7\x88\xB1", "warning: --title \xE6\x88\x91\xE7\x88\xB1 has no effect"}, /* 我爱: as it is */
+    };
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--title", shown[k].title, "a b", NULL);
+        assert_int_equal(r.code, strstr(shown[k].says, "error:") ? 2 : 0);
+        if (!strstr(r.err, shown[k].says)) fail_msg("--title '%s': %s", shown[k].title, r.err);
+        tu_free(&r);
+    }
 }
 
 static void test_trace_shows_every_stage(void **state) {

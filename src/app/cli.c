@@ -433,9 +433,15 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             if ((st = check_one_line(d->name, arg, why, err))) return st;
         }
         if (d->one_line && d->if_empty) { /* --title ' ' drew a title of nothing: "· head 0 of 1 ..." (a tester's report) */
-            const char *p = arg;
-            while (*p == ' ' || !strncmp(p, "\xE3\x80\x80", 3)) p += *p == ' ' ? 1 : 3; /* U+3000 ideographic space */
-            if (!*p) {
+            /* any Unicode space (Zs): ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ... */
+            const unsigned char *p = (const unsigned char *)arg, *end = p + strlen(arg);
+            unsigned cp;
+            const char *why;
+            int k;
+            while (p < end && (k = av_utf8_decode(p, (size_t)(end - p), &cp, &why)) > 0 &&
+                   av_utf8_category(cp) == AV_UC_ZS)
+                p += k;
+            if (p == end) {
                 char word[80];
                 av_shell_word(word, sizeof word, arg);
                 return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", d->name, word, d->if_empty);
@@ -623,11 +629,27 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     return AV_OK;
 }
 
+/* 1 for a code point a message shows as nothing or as a gap: white space (Zs, Zl, Zp: U+00A0, U+3000),
+ * controls (Cc: C1) and invisible format characters (Cf: U+200B, U+FEFF). */
+static int invisible(unsigned cp) {
+    av_ucat cat = av_utf8_category(cp);
+    return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC || cat == AV_UC_CF;
+}
+
 void av_shell_word(char *buf, size_t n, const char *s) {
     int plain = *s != 0;
-    for (const unsigned char *p = (const unsigned char *)s; plain && *p; p++)
-        plain = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || *p >= 0x80 ||
-                strchr("_-./:=,+@%^", *p);
+    size_t len = strlen(s);
+    for (const unsigned char *p = (const unsigned char *)s; plain && *p; p++) {
+        if (*p >= 0x80) { /* a UTF-8 character stays plain unless it is invisible: '　x　' showed as "　x　" */
+            unsigned cp;
+            const char *why;
+            int k = av_utf8_decode(p, len - (size_t)(p - (const unsigned char *)s), &cp, &why);
+            plain = k > 0 && !invisible(cp);
+            if (plain) p += k - 1;
+            continue;
+        }
+        plain = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || strchr("_-./:=,+@%^", *p);
+    }
     if (plain) {
         snprintf(buf, n, "%s", s);
         av_utf8_trim_cut(buf); /* no half character where it was cut */
