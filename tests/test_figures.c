@@ -939,6 +939,32 @@ static void test_grid_for_one_head_when_asked(void **state) {
     av_png_image_free(&img);
 }
 
+/* --figures all with one head draws every figure kind, the scores grid too: it wrote heads.png but no
+ * scores.png with -H 1 (a tester's report). --figures scores alone keeps the one-head default: no grid. */
+static void test_figures_all_for_one_head_has_the_scores_grid(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "-H", "1", "--figures", "all", "-o", in(f, "a1"), "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    static const char *const want[] = {"head0", "heads", "mean", "scores_head0", "scores", "pe", "mask"};
+    char p[64];
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        snprintf(p, sizeof p, "a1/%s.png", want[k]);
+        if (!file_exists(in(f, p))) fail_msg("--figures all -H 1 wrote no %s", p);
+    }
+    assert_int_equal(count_entries(in(f, "a1")), 7);
+    av_png_image img;
+    read_png(in(f, "a1/scores.png"), &img);
+    assert_non_null(strstr(av_png_image_text(&img, "Title"), "before the softmax of the one head"));
+    av_png_image_free(&img);
+    RUN(&r, "-q", "-H", "1", "--figures", "scores", "-o", in(f, "s1"), "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_true(file_exists(in(f, "s1/scores_head0.png")));
+    assert_false(file_exists(in(f, "s1/scores.png")));
+}
+
 /* 8 heads, then 2 heads into the same folder: head2..head7 of the first run
  * are removed (they carry attnviz's metadata); a file attnviz did not make
  * and figures with another --prefix stay. */
@@ -1388,6 +1414,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_format_selects_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_values_exit_2_and_write_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_named_values_any_case, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_figures_all_for_one_head_has_the_scores_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cmap_names_and_cell_colour, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_follows_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),
