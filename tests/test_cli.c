@@ -1041,6 +1041,31 @@ static void test_head_out_of_range_suggests_heads(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, "attnviz: error: --head 5 is outside 0..1 (there are 2 heads)\n");
     tu_free(&r);
+    /* --head 1 with one head said "did you mean --heads 1?", the one head it had, and --head 3 offered
+     * --heads 3, which d_model 512 does not divide (a tester's report); --head H is heads counted from 1 */
+    static const struct {
+        const char *args[6], *says;
+    } rows[] = {
+        {{"--head", "1"}, "--head 1 is outside 0..0 (there is 1 head); heads are numbered from 0, so the only head is 0\n"},
+        {{"-H", "1", "--head", "1"}, "--head 1 is outside 0..0 (there is 1 head); heads are numbered from 0, so the only "
+                                     "head is 0\n"},
+        {{"-H", "8", "--head", "8"}, "--head 8 is outside 0..7 (there are 8 heads); heads are numbered from 0, so the last "
+                                     "is 7\n"},
+        {{"--head", "3"}, "--head 3 is outside 0..0 (there is 1 head)\n"}, /* 512 / 3 is no d_k */
+        {{"-p", "rope", "-d", "8", "--head", "8"}, "--head 8 is outside 0..0 (there is 1 head)\n"}, /* d_k 1: odd */
+        {{"-d", "8", "--head", "4"}, "--head 4 is outside 0..0 (there is 1 head); did you mean --heads 4?\n"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        const char *argv[8] = {0};
+        int n = 0;
+        for (int i = 0; i < 6 && rows[k].args[i]; i++) argv[n++] = rows[k].args[i];
+        argv[n++] = "a b";
+        tu_runv(&r, NULL, NULL, argv);
+        char want[200];
+        snprintf(want, sizeof want, "attnviz: error: %s", rows[k].says);
+        if (r.code != 2 || strcmp(r.err, want) != 0) fail_msg("row %zu: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+    }
 }
 
 /* The trace's width follows stdout's terminal only: redirected to a file it

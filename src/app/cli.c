@@ -588,10 +588,17 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     if (o->train >= 0 && (o->head < 0 || o->head > AV_MAX_HEADS - 1))
         return av_fail(err, AV_EUSAGE, "--head %d is outside the allowed range 0..%d", o->head, AV_MAX_HEADS - 1);
     if (o->train < 0 && !o->model_dir && (o->head < 0 || o->head >= o->heads)) { /* a --model's: once it is loaded */
-        /* "--head 8" with the default one head was most likely meant as --heads 8 */
-        char hint[64] = "";
-        if (!av_option_given(o, "heads") && o->head > 0 && o->head <= AV_MAX_HEADS) /* a --heads it allows */
-            snprintf(hint, sizeof hint, "; did you mean --heads %d?", o->head);
+        /* "--head 8" with the default one head was most likely meant as --heads 8, when --heads 8 would run:
+         * "--head 1" said "did you mean --heads 1?", the one head it had, and "--head 3" offered --heads 3,
+         * which 512 does not divide (a tester's report). --head H counted from 1: heads count from 0. */
+        char hint[80] = "";
+        int n = o->head, d_k = n > 0 ? o->d_model / n : 0;
+        if (n == o->heads)
+            snprintf(hint, sizeof hint, "; heads are numbered from 0, so the %s is %d", n == 1 ? "only head" : "last",
+                     n - 1);
+        else if (!av_option_given(o, "heads") && n > 1 && n <= AV_MAX_HEADS && o->d_model % n == 0 &&
+                 !(o->positions == AV_POS_ROPE && d_k % 2)) /* a --heads that runs: d_k whole, even for RoPE */
+            snprintf(hint, sizeof hint, "; did you mean --heads %d?", n);
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there %s %d head%s)%s", o->head, o->heads - 1,
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
