@@ -722,7 +722,32 @@ static void test_help_quiet_names_generate(void **state) {
     char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
     assert_non_null(man);
     assert_non_null(strstr(man, "the \\-\\-compare table, the \\-\\-generate continuation) is still printed"));
+    /* the man page said -q drops "the notes": the notes on how --explain read its query and key, or what
+     * --compare leaves out, are printed with -q (the code's rule: they qualify what was asked for), the
+     * notes about the folder are not (a tester's report) */
+    assert_null(strstr(man, "trace, the notes or the list of written files"));
+    assert_non_null(strstr(man, "warnings and the notes on how it was read or what it leaves out: \\-\\-explain reading a "
+                                "number as an\nindex"));
     free(man);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", "1,1", "1 1 2", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "attnviz: note: --explain query 1 is read as an index"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "6", "-H", "2", "--compare", "positions", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "attnviz: note: --compare positions leaves out rope"));
+    tu_free(&r);
+    char *dir = make_tmpdir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/o", dir);
+    run_attnviz(&r, NULL, "-q", "-H", "4", "-o", out, "a b", NULL);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-H", "2", "-o", out, "a b", NULL); /* removes head2, head3: no note with -q */
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    rm_rf(dir);
 }
 
 /* An option without effect in this run: one warning line, exit 0. */
