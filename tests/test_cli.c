@@ -328,6 +328,26 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
         if (!strstr(r.err, "is white space only; give a title\n")) fail_msg("--title '%s': %s", blank[k], r.err);
         tu_free(&r);
     }
+    /* a message quotes a value with invisible characters, so a space at its ends shows: the ideographic
+     * space printed "--title 　 is white space only" and "--title  x has no effect" (U+00A0) unquoted, and
+     * a title of any other Unicode space (U+00A0, U+2003) was taken as a title (a tester's report) */
+    static const struct {
+        const char *title, *says;
+    } shown[] = {
+        {"\xE3\x80\x80", "error: --title '\xE3\x80\x80' is white space only; give a title\n"},
+        {"\xC2\xA0", "error: --title '\xC2\xA0' is white space only; give a title\n"},
+        {"\xE2\x80\x83\xC2\xA0 ", "error: --title '\xE2\x80\x83\xC2\xA0 ' is white space only; give a title\n"},
+        {"\xE3\x80\x80My title\xE3\x80\x80", "warning: --title '\xE3\x80\x80My title\xE3\x80\x80' has no effect"},
+        {"\xC2\xA0x", "warning: --title '\xC2\xA0x' has no effect with --no-plot"},
+        {"x\xE2\x80\x8B", "warning: --title 'x\xE2\x80\x8B' has no effect with --no-plot"}, /* zero-width space */
+        {"\xE6\x88\x91\xE7\x88\xB1", "warning: --title \xE6\x88\x91\xE7\x88\xB1 has no effect"}, /* 我爱: as it is */
+    };
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--title", shown[k].title, "a b", NULL);
+        assert_int_equal(r.code, strstr(shown[k].says, "error:") ? 2 : 0);
+        if (!strstr(r.err, shown[k].says)) fail_msg("--title '%s': %s", shown[k].title, r.err);
+        tu_free(&r);
+    }
 }
 
 static void test_trace_shows_every_stage(void **state) {
@@ -702,7 +722,32 @@ static void test_help_quiet_names_generate(void **state) {
     char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
     assert_non_null(man);
     assert_non_null(strstr(man, "the \\-\\-compare table, the \\-\\-generate continuation) is still printed"));
+    /* the man page said -q drops "the notes": the notes on how --explain read its query and key, or what
+     * --compare leaves out, are printed with -q (the code's rule: they qualify what was asked for), the
+     * notes about the folder are not (a tester's report) */
+    assert_null(strstr(man, "trace, the notes or the list of written files"));
+    assert_non_null(strstr(man, "warnings and the notes on how it was read or what it leaves out: \\-\\-explain reading a "
+                                "number as an\nindex"));
     free(man);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", "1,1", "1 1 2", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "attnviz: note: --explain query 1 is read as an index"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "6", "-H", "2", "--compare", "positions", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "attnviz: note: --compare positions leaves out rope"));
+    tu_free(&r);
+    char *dir = make_tmpdir();
+    char out[4200];
+    snprintf(out, sizeof out, "%s/o", dir);
+    run_attnviz(&r, NULL, "-q", "-H", "4", "-o", out, "a b", NULL);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-H", "2", "-o", out, "a b", NULL); /* removes head2, head3: no note with -q */
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    rm_rf(dir);
 }
 
 /* An option without effect in this run: one warning line, exit 0. */
@@ -1021,6 +1066,31 @@ static void test_head_out_of_range_suggests_heads(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, "attnviz: error: --head 5 is outside 0..1 (there are 2 heads)\n");
     tu_free(&r);
+    /* --head 1 with one head said "did you mean --heads 1?", the one head it had, and --head 3 offered
+     * --heads 3, which d_model 512 does not divide (a tester's report); --head H is heads counted from 1 */
+    static const struct {
+        const char *args[6], *says;
+    } rows[] = {
+        {{"--head", "1"}, "--head 1 is outside 0..0 (there is 1 head); heads are numbered from 0, so the only head is 0\n"},
+        {{"-H", "1", "--head", "1"}, "--head 1 is outside 0..0 (there is 1 head); heads are numbered from 0, so the only "
+                                     "head is 0\n"},
+        {{"-H", "8", "--head", "8"}, "--head 8 is outside 0..7 (there are 8 heads); heads are numbered from 0, so the last "
+                                     "is 7\n"},
+        {{"--head", "3"}, "--head 3 is outside 0..0 (there is 1 head)\n"}, /* 512 / 3 is no d_k */
+        {{"-p", "rope", "-d", "8", "--head", "8"}, "--head 8 is outside 0..0 (there is 1 head)\n"}, /* d_k 1: odd */
+        {{"-d", "8", "--head", "4"}, "--head 4 is outside 0..0 (there is 1 head); did you mean --heads 4?\n"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        const char *argv[8] = {0};
+        int n = 0;
+        for (int i = 0; i < 6 && rows[k].args[i]; i++) argv[n++] = rows[k].args[i];
+        argv[n++] = "a b";
+        tu_runv(&r, NULL, NULL, argv);
+        char want[200];
+        snprintf(want, sizeof want, "attnviz: error: %s", rows[k].says);
+        if (r.code != 2 || strcmp(r.err, want) != 0) fail_msg("row %zu: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+    }
 }
 
 /* The trace's width follows stdout's terminal only: redirected to a file it

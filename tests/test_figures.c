@@ -605,7 +605,7 @@ static void test_bad_values_exit_2_and_write_nothing(void **state) {
         {"--dpi", "72.5", "50..600"},             {"--scale", "0", "0.5..4"},
         {"--scale", "4.5", "0.5..4"},             {"--scale", "nan", "0.5..4"},
         {"--scale", "2x", "0.5..4"},              {"--format", "jpg", "png, svg or both"},
-        {"--format", "PNG", "png, svg or both"},  {"--figures", "heads,foo", "heads, grid, mean"},
+        {"--format", "jpeg", "png, svg or both"}, {"--figures", "heads,foo", "heads, grid, mean"},
         {"--figures", "", "empty"},               {"--figures", "heads,", "empty"},
         {"--figures", "attention", "pe, mask or all; with --model: model"},
     };
@@ -629,6 +629,25 @@ static void test_bad_values_exit_2_and_write_nothing(void **state) {
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "--dpi 600"));
     assert_false(file_exists(in(f, "never")));
+    tu_free(&r);
+}
+
+/* Named values match in any case, as --cmap's always did and matplotlib's savefig(format="SVG") does:
+ * --format SVG was "--format 'SVG' is not allowed; expected png, svg or both" (a tester's report). */
+static void test_named_values_any_case(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--format", "SVG", "--figures", "Heads,GRID", "--positions", "ROPE", "--color",
+        "NEVER", "--vmax", "Fixed", "-o", in(f, "uc"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_true(file_exists(in(f, "uc/head0.svg")));
+    assert_true(file_exists(in(f, "uc/heads.svg")));
+    assert_false(file_exists(in(f, "uc/head0.png")));
+    assert_false(file_exists(in(f, "uc/mean.svg"))); /* only the figures asked for */
+    RUN(&r, "-q", "--no-plot", "--format", "Both", "hi"); /* the warning names the value as the help spells it */
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "--format both has no effect with --no-plot"));
     tu_free(&r);
 }
 
@@ -918,6 +937,32 @@ static void test_grid_for_one_head_when_asked(void **state) {
     read_png(in(f, "g/heads.png"), &img);
     assert_non_null(strstr(av_png_image_text(&img, "Title"), "attention weights of the one head"));
     av_png_image_free(&img);
+}
+
+/* --figures all with one head draws every figure kind, the scores grid too: it wrote heads.png but no
+ * scores.png with -H 1 (a tester's report). --figures scores alone keeps the one-head default: no grid. */
+static void test_figures_all_for_one_head_has_the_scores_grid(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "-H", "1", "--figures", "all", "-o", in(f, "a1"), "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    static const char *const want[] = {"head0", "heads", "mean", "scores_head0", "scores", "pe", "mask"};
+    char p[64];
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        snprintf(p, sizeof p, "a1/%s.png", want[k]);
+        if (!file_exists(in(f, p))) fail_msg("--figures all -H 1 wrote no %s", p);
+    }
+    assert_int_equal(count_entries(in(f, "a1")), 7);
+    av_png_image img;
+    read_png(in(f, "a1/scores.png"), &img);
+    assert_non_null(strstr(av_png_image_text(&img, "Title"), "before the softmax of the one head"));
+    av_png_image_free(&img);
+    RUN(&r, "-q", "-H", "1", "--figures", "scores", "-o", in(f, "s1"), "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_true(file_exists(in(f, "s1/scores_head0.png")));
+    assert_false(file_exists(in(f, "s1/scores.png")));
 }
 
 /* 8 heads, then 2 heads into the same folder: head2..head7 of the first run
@@ -1368,6 +1413,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_reruns_are_byte_identical, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_selects_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_values_exit_2_and_write_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_named_values_any_case, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_figures_all_for_one_head_has_the_scores_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cmap_names_and_cell_colour, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_follows_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),

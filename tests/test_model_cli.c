@@ -1002,7 +1002,8 @@ static void test_one_layer_model_in_the_singular(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--head", "1", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "attnviz: error: --head 1 is outside 0..0 (the model has 1 head)\n"));
+    assert_non_null(strstr(r.err, "attnviz: error: --head 1 is outside 0..0 (the model has 1 head); heads are numbered "
+                           "from 0, so the only head is 0\n"));
     tu_free(&r);
 }
 

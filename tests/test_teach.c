@@ -524,6 +524,30 @@ static void test_terminal_heatmap_colour_rules(void **state) {
     tu_free(&r);
 }
 
+/* --show's colour cells follow --cmap, as the figures and --html do: they were always viridis, whatever
+ * --cmap said, and with --no-plot a warning said --cmap had no effect (a tester's report). The legend's
+ * first block is the map at 0: gray's black, viridis's (68, 1, 84). */
+static void test_terminal_heatmap_follows_cmap(void **state) {
+    (void)state;
+    const char *truecolor[] = {"COLORTERM=truecolor", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, truecolor,
+            (const char *[]){"-q", "--no-plot", "--show", "--color", "always", "--cmap", "gray", "a b", NULL});
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "legend: 0 \033[48;2;0;0;0m"));
+    assert_null(strstr(r.out, "\033[48;2;68;1;84m"));
+    assert_null(strstr(r.err, "has no effect")); /* --cmap colours --show, even with --no-plot */
+    tu_free(&r);
+    tu_runv(&r, NULL, truecolor, (const char *[]){"-q", "--no-plot", "--show", "--color", "always", "a b", NULL});
+    assert_non_null(strstr(r.out, "legend: 0 \033[48;2;68;1;84m")); /* viridis by default */
+    tu_free(&r);
+    /* without colour --show prints numbers: there --cmap has no effect, and says so */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--show", "--color", "never", "--cmap", "gray", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "--cmap gray has no effect with --no-plot and --color never"));
+    tu_free(&r);
+}
+
 static void test_terminal_heatmap_fits_80_columns(void **state) {
     (void)state;
     char sent[16][256];
@@ -789,6 +813,7 @@ int main(void) {
         cmocka_unit_test(test_compare_writes_summary_and_figure),
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
         cmocka_unit_test(test_explain_long_spec_keeps_its_hint),
+        cmocka_unit_test(test_terminal_heatmap_follows_cmap),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

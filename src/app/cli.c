@@ -50,7 +50,6 @@ typedef struct {
     double min, max;                  /* OPT_DOUBLE: range (max may be INFINITY) */
     int open;                         /* OPT_DOUBLE: min itself is not allowed */
     const char *(*choice_name)(int);  /* OPT_CHOICE: name of each value lo..hi */
-    int nocase;                       /* OPT_CHOICE: names match in any case */
     const char *noun;                 /* OPT_CHOICE: "'x' is not a <noun>" (default "'x' is not allowed") */
     const char *allowed;              /* OPT_CHOICE: the names a bad value's message offers, when some need another
                                          option (default: every name, "a, b or c") */
@@ -126,7 +125,7 @@ static const optdef kOpts[] = {
      .help = "heads,grid,mean,scores,pe,mask,model or all, comma-separated (default heads,grid; with --model: model,grid)"},
     {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,
      .arg = "FMT", .help = "png | svg | both (default png); SVG from the same layout"},
-    {"cmap", 0, OPT_CHOICE, AT(cmap), .lo = 0, .hi = AV_CMAP_COUNT - 1, .choice_name = cmap_name, .nocase = 1,
+    {"cmap", 0, OPT_CHOICE, AT(cmap), .lo = 0, .hi = AV_CMAP_COUNT - 1, .choice_name = cmap_name,
      .noun = "colour map", .arg = "NAME",
      .help = "viridis (default) | magma | inferno | plasma | cividis | gray | RdBu_r"},
     {"dpi", 0, OPT_INT, AT(dpi), .lo = AV_MIN_DPI, .hi = AV_MAX_DPI, .arg = "N",
@@ -316,11 +315,12 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     return AV_OK;
 }
 
-/* One of the names d->choice_name(d->lo .. d->hi). */
+/* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
+ * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). */
 static av_status read_choice(const optdef *d, const char *s, int *out, av_err *err) {
     for (long long v = d->lo; v <= d->hi; v++) {
         const char *name = d->choice_name((int)v);
-        if (d->nocase ? strcasecmp(s, name) == 0 : strcmp(s, name) == 0) {
+        if (strcasecmp(s, name) == 0) {
             *out = (int)v;
             return AV_OK;
         }
@@ -433,9 +433,15 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             if ((st = check_one_line(d->name, arg, why, err))) return st;
         }
         if (d->one_line && d->if_empty) { /* --title ' ' drew a title of nothing: "· head 0 of 1 ..." (a tester's report) */
-            const char *p = arg;
-            while (*p == ' ' || !strncmp(p, "\xE3\x80\x80", 3)) p += *p == ' ' ? 1 : 3; /* U+3000 ideographic space */
-            if (!*p) {
+            /* any Unicode space (Zs): ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ... */
+            const unsigned char *p = (const unsigned char *)arg, *end = p + strlen(arg);
+            unsigned cp;
+            const char *why;
+            int k;
+            while (p < end && (k = av_utf8_decode(p, (size_t)(end - p), &cp, &why)) > 0 &&
+                   av_utf8_category(cp) == AV_UC_ZS)
+                p += k;
+            if (p == end) {
                 char word[80];
                 av_shell_word(word, sizeof word, arg);
                 return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", d->name, word, d->if_empty);
@@ -451,8 +457,8 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
 
 /* --vmax auto | fixed | F (0 < F <= 1). */
 static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
-    if (strcmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK;
-    if (strcmp(s, "fixed") == 0) return o->vmax_mode = AV_VMAX_FIXED, AV_OK;
+    if (strcasecmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK; /* any case, as every named value */
+    if (strcasecmp(s, "fixed") == 0) return o->vmax_mode = AV_VMAX_FIXED, AV_OK;
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
@@ -467,7 +473,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     return AV_OK;
 }
 
-/* --figures LIST: comma-separated names, each one of kFig; "all" selects
+/* --figures LIST: comma-separated names, each one of kFig in any case; "all" selects
  * every figure. Sets o->figures and o->figures_all. */
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
@@ -483,7 +489,7 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
                            s, allowed);
         int k = 0;
-        while (k < 8 && !(strlen(kFig[k]) == len && strncmp(p, kFig[k], len) == 0)) k++;
+        while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(p, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8)
             return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure; expected a comma-separated list of %s",
                            s, (int)(len > 64 ? 64 : len), p, allowed);
@@ -582,10 +588,17 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     if (o->train >= 0 && (o->head < 0 || o->head > AV_MAX_HEADS - 1))
         return av_fail(err, AV_EUSAGE, "--head %d is outside the allowed range 0..%d", o->head, AV_MAX_HEADS - 1);
     if (o->train < 0 && !o->model_dir && (o->head < 0 || o->head >= o->heads)) { /* a --model's: once it is loaded */
-        /* "--head 8" with the default one head was most likely meant as --heads 8 */
-        char hint[64] = "";
-        if (!av_option_given(o, "heads") && o->head > 0 && o->head <= AV_MAX_HEADS) /* a --heads it allows */
-            snprintf(hint, sizeof hint, "; did you mean --heads %d?", o->head);
+        /* "--head 8" with the default one head was most likely meant as --heads 8, when --heads 8 would run:
+         * "--head 1" said "did you mean --heads 1?", the one head it had, and "--head 3" offered --heads 3,
+         * which 512 does not divide (a tester's report). --head H counted from 1: heads count from 0. */
+        char hint[80] = "";
+        int n = o->head, d_k = n > 0 ? o->d_model / n : 0;
+        if (n == o->heads)
+            snprintf(hint, sizeof hint, "; heads are numbered from 0, so the %s is %d", n == 1 ? "only head" : "last",
+                     n - 1);
+        else if (!av_option_given(o, "heads") && n > 1 && n <= AV_MAX_HEADS && o->d_model % n == 0 &&
+                 !(o->positions == AV_POS_ROPE && d_k % 2)) /* a --heads that runs: d_k whole, even for RoPE */
+            snprintf(hint, sizeof hint, "; did you mean --heads %d?", n);
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there %s %d head%s)%s", o->head, o->heads - 1,
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
@@ -623,11 +636,27 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     return AV_OK;
 }
 
+/* 1 for a code point a message shows as nothing or as a gap: white space (Zs, Zl, Zp: U+00A0, U+3000),
+ * controls (Cc: C1) and invisible format characters (Cf: U+200B, U+FEFF). */
+static int invisible(unsigned cp) {
+    av_ucat cat = av_utf8_category(cp);
+    return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC || cat == AV_UC_CF;
+}
+
 void av_shell_word(char *buf, size_t n, const char *s) {
     int plain = *s != 0;
-    for (const unsigned char *p = (const unsigned char *)s; plain && *p; p++)
-        plain = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || *p >= 0x80 ||
-                strchr("_-./:=,+@%^", *p);
+    size_t len = strlen(s);
+    for (const unsigned char *p = (const unsigned char *)s; plain && *p; p++) {
+        if (*p >= 0x80) { /* a UTF-8 character stays plain unless it is invisible: '　x　' showed as "　x　" */
+            unsigned cp;
+            const char *why;
+            int k = av_utf8_decode(p, len - (size_t)(p - (const unsigned char *)s), &cp, &why);
+            plain = k > 0 && !invisible(cp);
+            if (plain) p += k - 1;
+            continue;
+        }
+        plain = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || strchr("_-./:=,+@%^", *p);
+    }
     if (plain) {
         snprintf(buf, n, "%s", s);
         av_utf8_trim_cut(buf); /* no half character where it was cut */
@@ -789,6 +818,14 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0 ||
                         strcmp(kFigureOpts[k], "cmap") == 0))
             continue; /* the --html page goes there, named with the prefix, and colours its weights with --cmap */
+        if (o->show && strcmp(kFigureOpts[k], "cmap") == 0) {
+            if (o->color == AV_COLOR_NEVER) { /* --show prints numbers only: nothing takes --cmap's colours */
+                given_text(opt, sizeof opt, o, "cmap");
+                snprintf(msgs[n++], 160, "%.60s has no effect with --no-plot and --color never (--show prints "
+                         "numbers, no colours)", opt);
+            }
+            continue; /* --show colours its cells with --cmap (on a colour terminal) */
+        }
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
         snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }

@@ -167,7 +167,9 @@ void av_print_help(FILE *f);
 
 /* s as one shell word, for a message a user may paste back: as it is when
  * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
- * character; else in single quotes, each ' written '\'' (GNU ls's
+ * character that shows (not white space, a control or an invisible format
+ * character: U+3000, U+00A0, U+200B are quoted, so a leading or trailing one
+ * is seen); else in single quotes, each ' written '\'' (GNU ls's
  * --quoting-style=shell-escape). "" gives ''. Cut to fit n bytes (n >= 8),
  * at a whole UTF-8 character. */
 void av_shell_word(char *buf, size_t n, const char *s);

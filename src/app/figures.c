@@ -355,10 +355,12 @@ static av_status fig_scores(fig_run *fr, av_err *err) {
         snprintf(stem, sizeof stem, "scores_head%d", h);
         s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &sm, err);
     }
-    if (!s && H > 1) {
+    /* the grid as fig_heads draws the weights': with one head only when asked for by name (--figures
+     * all drew heads.png but no scores.png with -H 1: a tester's report) */
+    if (!s && (H > 1 || ((fr->o->figures & AV_FIG_GRID) && av_option_given(fr->o, "figures")))) {
         char heads[32];
         av_heads_phrase(heads, sizeof heads, H);
-        snprintf(part, sizeof part, "%s before the softmax · %s%s", what, heads, neg);
+        snprintf(part, sizeof part, "%s before the softmax%s %s%s", what, H == 1 ? " of" : " ·", heads, neg);
         compose(title, sizeof title, fr, part);
         s = write_fig(fr, "scores", FIG_GRID, fr->hms, H, title, &sm, err);
     }

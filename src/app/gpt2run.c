@@ -319,9 +319,14 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
         return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
                        "from %.300s/config.json); leave --layer out for the last layer", r->layer, c->n_layer - 1,
                        llama ? "num_hidden_layers" : "n_layer", c->n_layer, r->dir);
-    if (o->head < 0 || o->head >= c->n_head) /* cli.c leaves a negative --head to the model's range */
-        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)", o->head, c->n_head - 1,
-                       c->n_head, c->n_head == 1 ? "" : "s");
+    if (o->head < 0 || o->head >= c->n_head) { /* cli.c leaves a negative --head to the model's range */
+        char hint[80] = ""; /* --head H counted from 1, as cli.c says it for the single layer */
+        if (o->head == c->n_head)
+            snprintf(hint, sizeof hint, "; heads are numbered from 0, so the %s is %d",
+                     c->n_head == 1 ? "only head" : "last", c->n_head - 1);
+        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)%s", o->head,
+                       c->n_head - 1, c->n_head, c->n_head == 1 ? "" : "s", hint);
+    }
     return llama ? AV_OK : load_tokenizer(r, err);
 }
 

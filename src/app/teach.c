@@ -423,9 +423,9 @@ static int xterm256(const unsigned char rgb[3]) {
     return 16 + 36 * idx[0] + 6 * idx[1] + idx[2];
 }
 
-static void set_bg(FILE *f, av_term_mode mode, double t) {
+static void set_bg(FILE *f, av_term_mode mode, av_cmap cmap, double t) {
     unsigned char rgb[3];
-    av_cmap_rgb(AV_CMAP_VIRIDIS, t, rgb);
+    av_cmap_rgb(cmap, t, rgb);
     int light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 128;
     if (mode == AV_TERM_TRUECOLOR) fprintf(f, "\033[48;2;%d;%d;%dm", rgb[0], rgb[1], rgb[2]);
     else fprintf(f, "\033[48;5;%dm", xterm256(rgb));
@@ -460,7 +460,8 @@ static void print_left_out(FILE *f, int T, int nrows, int ncols, int width) {
     if (nrows < T || ncols < T) fprintf(f, "(the figures and --dump have all of them)\n");
 }
 
-void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, int width) {
+void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
+                     int width) {
     int T = m->cfg.T;
     int labw = 0;
     for (int i = 0; i < T; i++) {
@@ -520,7 +521,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
             }
             if (mode == AV_TERM_PLAIN) fputs(num, f);
             else {
-                set_bg(f, mode, a);
+                set_bg(f, mode, cmap, a);
                 fputs(num, f);
                 fputs("\033[0m", f);
             }
@@ -545,7 +546,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     } else {
         fprintf(f, "legend: 0 ");
         for (int i = 0; i <= 10; i++) {
-            set_bg(f, mode, i / 10.0);
+            set_bg(f, mode, cmap, i / 10.0);
             fputs("  ", f);
         }
         fprintf(f, "\033[0m 1   \033[48;5;250m\033[30m · \033[0m masked (−∞)\n");

@@ -46,11 +46,14 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
                 int color);
 
 /* Draw head h's (T, T) weights: rows = queries, columns = keys (numbered,
- * with a key legend), masked cells as "·"/"-∞". Fits `width` columns: with
+ * with a key legend), masked cells as "·"/"-∞". In a colour mode each cell's
+ * background is its weight in cmap over 0..1, as the figures colour it
+ * (--cmap); AV_TERM_PLAIN prints the numbers only. Fits `width` columns: with
  * many tokens the cells shrink, then only the first keys/queries that fit
  * are drawn, with a line under the table naming the ones left out and why;
  * when not even one key fits, a note instead of the table. */
-void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, int width);
+void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
+                     int width);
 
 /* Per-row statistics of head h's weights (rows not fully masked):
  * max_w[i] = max_j A[h,i,j], ent[i] = −Σ_j A log A in nats (0 for a one-hot
