@@ -767,6 +767,44 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     tu_free(&r);
 }
 
+/* A run whose numbers leave float32 has diverged, whichever number goes first, and valid options gave it:
+ * exit 1 (a runtime outcome, README's "Errors and exit codes"), with the step, what went, what DIR keeps and
+ * the lr to lower. An activation that overflowed said exit 2, a usage error, with neither the step nor the
+ * lr ("layer 1: the residual stream overflowed float32 (a value became infinite) during training"), a NaN
+ * loss exit 2 too, while a NaN gradient norm said exit 1 (a new user's report). The shim
+ * (tests/shim_sgemm.c) puts inf or NaN into one sgemm result: call 1500 is in step 2's forward pass,
+ * call 3000 in step 5's backward pass. */
+static void test_cli_train_diverged_is_a_runtime_error(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_sgemm.so", preload, asan)) return;
+    const struct { const char *at, *value, *want; } rows[] = {
+        {"1500", "inf", "training diverged at step 2: "},
+        {"1500", "nan", "training diverged at step 2: "},
+        {"3000", "nan", "training diverged at step 5: the gradient norm |grad| became NaN (the loss was "},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char at[64], value[64], dir[4200];
+        snprintf(at, sizeof at, "SHIM_SGEMM_AT=%s", rows[i].at);
+        snprintf(value, sizeof value, "SHIM_SGEMM_VALUE=%s", rows[i].value);
+        snprintf(dir, sizeof dir, "%s/run%zu", f->dir, i);
+        const char *env[] = {preload, asan, at, value, NULL};
+        const char *args[] = {"--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4", "-q", "-o", dir,
+                              NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, args);
+        char not_saved[4400];
+        snprintf(not_saved, sizeof not_saved, "; training stopped and the model was not saved (%s is empty); try a "
+                 "smaller --lr (now 0.006)\n", dir);
+        if (r.code != 1 || !strstr(r.err, rows[i].want) || !strstr(r.err, not_saved) || strstr(r.err, "during training"))
+            fail_msg("at sgemm %s = %s: exit %d, stderr: %s", rows[i].at, rows[i].value, r.code, r.err);
+        tu_free(&r);
+        char model[4300];
+        snprintf(model, sizeof model, "%s/model.safetensors", dir);
+        assert_int_equal(access(model, F_OK), -1);
+    }
+}
+
 /* --rope-style and --rope-base: with learned positions --train ignored them without a word (every other
  * option it does not use warns), and with --positions rope the header said only "RoPE" while
  * config.json said "half" (a new user's report). */
@@ -3393,6 +3431,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -264,6 +264,7 @@ typedef struct {
     av_task_set heldout_set;     /* the held-out sequences, never drawn for training */
     train_log log;
     FILE *out;
+    const char *dir, *others; /* run_one's: the folder, and what --compare's other variant folders hold */
     double t0;    /* av_now_seconds() when the loop started: the time estimate */
     int eta_said; /* a pipe's early line with the estimate is printed */
 } run_state;
@@ -383,6 +384,37 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     }
 }
 
+static const char *left_in(const char *dir);
+static void compare_not_written(char *out, size_t n, const av_train_opts *o);
+
+/* A run that diverged at `step`: `what` (the loss, the gradient norm, or an activation of the forward pass)
+ * left float32, as inf or NaN. Valid options gave it, so it is a runtime outcome, exit 1, whichever number
+ * went first: a NaN loss said exit 2, a usage error, a NaN gradient norm exit 1, and an overflowed
+ * activation exit 2 without the step or the lr to lower (a new user's report). What DIR keeps is said as a
+ * Ctrl-C says it. Step 0 is the untrained model: no lr has acted on it yet. */
+static av_status diverged(const run_state *r, int step, const char *what, av_err *err) {
+    char cmp[340], at[64], hint[64] = "";
+    compare_not_written(cmp, sizeof cmp, r->o);
+    if (step) {
+        snprintf(at, sizeof at, "training diverged at step %d", step);
+        snprintf(hint, sizeof hint, "; try a smaller --lr (now %g)", r->o->lr);
+    } else snprintf(at, sizeof at, "the untrained model (step 0) failed");
+    return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%.200s %s%.300s%s)%s", at, what,
+                   r->others[0] ? "this variant's model" : "the model", r->dir, left_in(r->dir), r->others, cmp, hint);
+}
+
+/* s and err from a forward pass of the trainer: an activation that left float32 (attention.h
+ * av_overflow_fail, a usage error where the weights come from a checkpoint) is a divergence here. */
+static av_status forward_failed(const run_state *r, int step, av_status s, av_err *err) {
+    const char *end = s == AV_EUSAGE ? strstr(err->msg, "overflowed float32") : NULL;
+    if (!end) return s;
+    const char *paren = strstr(end, " (a value became infinite)");
+    char what[sizeof err->msg];
+    int n = paren ? (int)(paren - err->msg) + (int)strlen(" (a value became infinite)") : (int)strlen(err->msg);
+    snprintf(what, sizeof what, "%.*s", n, err->msg);
+    return diverged(r, step, what, err);
+}
+
 static av_status train_loop(run_state *r, av_err *err) {
     const av_train_opts *o = r->o;
     int snaps[MAX_SNAP], n_snaps = snapshot_steps(snaps, o->steps), k = 0;
@@ -390,28 +422,29 @@ static av_status train_loop(run_state *r, av_err *err) {
     av_rng_seed(&rng, o->seed);
     r->t0 = av_now_seconds();
     av_status s = snapshot(r, k++, 0, err);
+    if (s) return forward_failed(r, 0, s, err);
     for (int step = 1; !s && step <= o->steps; step++) {
         for (int b = 0; b < o->batch; b++) av_task_sample_unseen(&r->batch[b], o->task, &rng, &r->heldout_set);
         s = av_trainer_step(&r->tr, r->batch, o->batch, &r->log.loss[step], err);
-        if (s && isfinite(r->tr.last_grad_norm)) break; /* not the step's gradient: its error stands */
-        if (!isfinite(r->log.loss[step]))
-            return av_fail(err, AV_EUSAGE, "the loss became %g at step %d; try a smaller --lr (now %g)", r->log.loss[step],
-                           step, o->lr);
+        if (s && isfinite(r->tr.last_grad_norm)) return forward_failed(r, step, s, err); /* not the gradient's */
+        char what[160], lt[16];
+        if (!isfinite(r->log.loss[step])) {
+            snprintf(what, sizeof what, "the loss became %s", isnan(r->log.loss[step]) ? "NaN" : "inf");
+            return diverged(r, step, what, err);
+        }
         if (s) { /* a gradient NaN or inf under a finite loss: clipping has no factor for it (nn/optim.h
-                  * clip_factor). The step was taken: AdamW wrote NaN into every parameter, and the next step's
-                  * forward failed ("overflowed float32"), or, at the last step, the NaN model was saved */
-            char lt[16];
+                  * clip_factor), so av_trainer_step refused the step before AdamW touched a parameter */
             loss_text(lt, r->log.loss[step]);
-            return av_fail(err, AV_ERUNTIME, "the gradient norm |grad| became %s at step %d (the loss was %s): a "
-                           "gradient overflowed float32 or is NaN; training stopped and nothing was saved; try a "
-                           "smaller --lr (now %g)", isnan(r->tr.last_grad_norm) ? "NaN" : "inf", step, lt, o->lr);
+            snprintf(what, sizeof what, "the gradient norm |grad| became %s (the loss was %s): a gradient "
+                     "overflowed float32 or is NaN", isnan(r->tr.last_grad_norm) ? "NaN" : "inf", lt);
+            return diverged(r, step, what, err);
         }
         r->log.lr[step] = r->tr.last_lr;
         r->log.gnorm[step] = r->tr.last_grad_norm;
         int snap = k < n_snaps && step == snaps[k];
         if (snap) {
             if (o->tty && !o->quiet) fprintf(stderr, "\r\x1b[K");
-            s = snapshot(r, k++, step, err);
+            if ((s = snapshot(r, k++, step, err))) return forward_failed(r, step, s, err);
         }
         progress(r, step, k - 1, snap);
     }
@@ -983,7 +1016,7 @@ static const char *left_in(const char *dir) {
  * parenthesis: what --compare's other variant folders hold. */
 static av_status run_one(const av_train_opts *o, const char *dir, const char *others, train_log *out_log, FILE *out,
                          av_err *err) {
-    run_state r = {.o = o, .out = out};
+    run_state r = {.o = o, .out = out, .dir = dir, .others = others};
     av_gpt2_config cfg;
     train_config(&cfg, o);
     av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = o->weight_decay, .max_norm = 1.0,
