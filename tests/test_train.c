@@ -863,7 +863,8 @@ static void test_cli_train_compare_title_names_noam(void **state) {
     tu_free(&r);
     char *svg = tu_slurp_file(tu_in(f, "compare_scale.svg"), NULL);
     assert_non_null(svg);
-    if (!strstr(svg, "<title>reverse, 3 steps · 2 layers, 4 heads, d_model 16, noam lr, peak 0.177 at step 2 · "))
+    if (!strstr(svg, "<title>trained on reverse for 3 steps from random initialisation · 2 layers, 4 heads, d_model "
+                     "16, noam lr, peak 0.177 at step 2 · "))
         fail_msg("compare_scale.svg's title: %.300s", strstr(svg, "<title>") ? strstr(svg, "<title>") : svg);
     free(svg);
 }
@@ -2197,8 +2198,9 @@ static void test_cli_train_snapshot_curves_have_markers(void **state) {
     /* the title says the model and lr the result depends on, the legend what each run is and which head the
      * last panel follows (a new user's report: "scale" and "no-scale" only, no shape, no lr, no head); and the
      * settings held fixed (a figure-maker's report: which positions and norm both had); whole in <title>, as
-     * the drawn title breaks between its pieces */
-    const char *const want[] = {"<title>reverse, 20 steps \xC2\xB7 1 layer, 1 head, d_model 16, lr 0.006 \xC2\xB7 learned "
+     * the drawn title breaks between its pieces; and that the weights are trained ones, as every figure's title
+     * says whether its weights are random, loaded or trained ("reverse, 20 steps" did not) */
+    const char *const want[] = {"<title>trained on reverse for 20 steps from random initialisation \xC2\xB7 1 layer, 1 head, d_model 16, lr 0.006 \xC2\xB7 learned "
                                 "positions, Pre-LN, \xC3\xB7\xE2\x88\x9A" "d_k vs no scale \xC2\xB7 --compare scale, same data, "
                                 "seed 42</title>", ">scale: \xC3\xB7\xE2\x88\x9A" "d_k</text>",
                                 ">no-scale: no \xC3\xB7\xE2\x88\x9A" "d_k</text>", ">scale: L0 H0</text>",

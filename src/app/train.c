@@ -1299,8 +1299,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     if (o->schedule == AV_SCHED_NOAM) snprintf(lr, sizeof lr, "noam lr, peak %.3g at step %d", av_lr_at(&a, o->warmup),
                                                o->warmup);
     else snprintf(lr, sizeof lr, "%slr %g", o->schedule == AV_SCHED_CONSTANT ? "constant " : "", o->lr);
-    snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, %s · %s · --compare %s, same "
-             "data, seed %llu%s", av_task_name(o->task), o->steps, o->layers, o->layers == 1 ? "" : "s", o->heads,
+    /* "trained on": "reverse, 20 steps · ..." did not say whether the curves were of trained weights, random
+     * ones or loaded ones, as every other figure's title does (a new user's report) */
+    snprintf(title, sizeof title, "trained on %s for %d step%s from random initialisation · %d layer%s, %d head%s, "
+             "d_model %d, %s · %s · --compare %s, same data, seed %llu%s", av_task_name(o->task), o->steps,
+             o->steps == 1 ? "" : "s", o->layers, o->layers == 1 ? "" : "s", o->heads,
              o->heads == 1 ? "" : "s", o->d_model, lr, held, what[o->compare], (unsigned long long)o->seed, odd);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32], weights[160];
