@@ -265,8 +265,9 @@ static void test_model_view_title_gives_the_reading_order(void **state) {
  * "attnviz_gpt2" without the object ran silently as a plain Pre-LN GPT-2:
  * now an error naming the file. model_type "gpt2" or GPT2LMHeadModel with a
  * Post-LN or RoPE object (earlier attnviz versions wrote that) runs the
- * object's way with a warning naming both keys; a consistent folder warns
- * about nothing. */
+ * object's way with a warning naming both keys, and so does one with
+ * attnviz.scale false but no "scale_attn_weights": false (transformers
+ * divides by √d_k); a consistent folder warns about nothing. */
 static void test_model_type_against_attnviz_object(void **state) {
     tu_fixture *f = *state;
     static const char *base = "\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257";
@@ -288,7 +289,13 @@ static void test_model_type_against_attnviz_object(void **state) {
          {"model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.norm \"post\" and attnviz.positions \"sinusoidal\"",
           NULL}},
         {"ok", "\"model_type\": \"attnviz_gpt2\", \"architectures\": [\"AttnvizGPT2\"]", "{\"norm\": \"post\"}", 0, {NULL}},
-        {"noscale", "\"model_type\": \"gpt2\"", "{\"scale\": false}", 0, {NULL}},
+        /* transformers divides by √d_k unless "scale_attn_weights": false says otherwise; this ran without the
+         * warning Post-LN gets (a new user's report, a config.json edited to lie) */
+        {"noscale", "\"model_type\": \"gpt2\"", "{\"scale\": false}", 0,
+         {"/noscale/config.json: model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.scale false (without "
+          "\"scale_attn_weights\": false) is not one", "(it computes a Pre-LN GPT-2 with learned positions and scores "
+          "\xC3\xB7 \xE2\x88\x9A" "d_k)", NULL}},
+        {"hfnoscale", "\"model_type\": \"gpt2\", \"scale_attn_weights\": false", "{\"scale\": false}", 0, {NULL}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *dir = tu_in(f, cases[i].name);
