@@ -48,7 +48,8 @@ DEPS       = $(LIB_OBJS:.o=.d) $(BUILD)/app/main.d $(TEST_BINS:=.d)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_SHIMS := $(BUILD)/tests/shim_env.so $(BUILD)/tests/shim_noblas.so $(BUILD)/tests/shim_swap.so \
-              $(BUILD)/tests/shim_truncate.so $(BUILD)/tests/shim_sgemm.so
+              $(BUILD)/tests/shim_truncate.so $(BUILD)/tests/shim_sgemm.so \
+              $(BUILD)/tests/shim_signal.so
 ifeq ($(SANITIZE),1)
   BIN := $(BUILD)/attnviz
 else

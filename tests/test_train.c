@@ -805,6 +805,37 @@ static void test_cli_train_diverged_is_a_runtime_error(void **state) {
     }
 }
 
+/* A Ctrl-C after the run is complete, on the way out: it ended with 130 and not a word, as if the run had
+ * been cut anywhere (a new user's report: was the folder whole?). It now says that the run was complete and
+ * what was saved, with --compare too. The shim (tests/shim_signal.c) raises SIGINT when attnviz closes its
+ * standard output (main.c finish), the last thing a run does. */
+static void test_cli_train_ctrl_c_after_the_run_is_complete(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_signal.so", preload, asan)) return;
+    const char *env[] = {preload, asan, "SHIM_SIGNAL_AT_EXIT=1", NULL};
+    char dir[4200], want[9000];
+    for (int cmp = 0; cmp < 2; cmp++) {
+        snprintf(dir, sizeof dir, "%s/run%d", f->dir, cmp);
+        const char *plain[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", dir, NULL};
+        const char *compare[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "--compare",
+                                 "scale", "-q", "-o", dir, NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, cmp ? compare : plain);
+        if (cmp)
+            snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: every variant's trained model "
+                     "was saved with its figures and train.csv under %s, and %s/compare_scale.png and .svg were "
+                     "written\n", dir, dir);
+        else
+            snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: the trained model in %s was "
+                     "saved with its training figures and train.csv\n", dir);
+        if (r.code != 130 || strcmp(r.err, want) != 0)
+            fail_msg("%s: exit %d, stderr '%s'", cmp ? "--compare" : "plain", r.code, r.err);
+        assert_non_null(strstr(r.out, cmp ? "no-scale    held-out loss" : "probe logits differ by at most"));
+        tu_free(&r);
+    }
+}
+
 /* --rope-style and --rope-base: with learned positions --train ignored them without a word (every other
  * option it does not use warns), and with --positions rope the header said only "RoPE" while
  * config.json said "half" (a new user's report). */
@@ -3434,6 +3465,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

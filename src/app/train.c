@@ -957,6 +957,14 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, o->quiet, err); /* e.g. head0.png of a run before */
     free_kept(&keep);
+    if (!s) { /* all written: a Ctrl-C from here to the exit ended the run with 130 and not a word (a new user's
+               * report: was the folder whole?); run_one keeps this message to the exit */
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted %s: the trained model in %.300s was saved with its "
+                 "training figures and train.csv%s%.600s%s%s\n", o->tty ? "\n" : "",
+                 others[0] ? "between --compare's variants" : "after the run was complete", dir, rest[0] ? " (" : "",
+                 rest, others[0] ? cmp : "", rest[0] ? ")" : "");
+        av_interrupt_message(msg);
+    }
     if (!s && !o->quiet) { /* a narrow terminal breaks the lines between the pieces */
         av_line line = {.n = 0};
         static const char *const files[] = {" config.json", " model.safetensors", " vocab.json", " merges.txt,",
@@ -1047,7 +1055,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, others, err);
-    av_interrupt_message(NULL);
+    if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
     int last = r.log.n_snap - 1;
     if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) /* worse than at initialisation: diverged */
         fprintf(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
@@ -1328,7 +1336,15 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, o->quiet, err);
-    av_interrupt_message(NULL);
+    if (s) av_interrupt_message(NULL);
+    else { /* all written: from here to the exit a Ctrl-C said nothing (as write_outputs) */
+        char msg[AV_INTERRUPT_MSG_MAX];
+        av_path_join(path, sizeof path, o->outdir, file);
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted after the run was complete: every variant's trained model "
+                 "was saved with its figures and train.csv under %.300s, and %.300s.png and .svg were written\n",
+                 o->tty ? "\n" : "", o->outdir, path);
+        av_interrupt_message(msg);
+    }
     free_kept(&keep);
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
