@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "testutil.h"
@@ -1287,6 +1288,33 @@ static void test_model_folder_replaced_while_read(void **state) {
     }
 }
 
+/* --model on a folder an attnviz --train is writing (made empty before its first step, the model saved
+ * after its last): "--model DIR has no config.json; a GPT-2 model folder holds ..." (exit 2) said the
+ * folder was the wrong kind (a new user's report, running the README's second command while the first ran).
+ * Now exit 1 saying a --train is writing it. The test holds the folder's lock itself, as --train does
+ * (flock(LOCK_EX) on the folder); a folder nobody holds keeps the usage error. */
+static void test_model_folder_under_training(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "training");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", dir, "--generate", "5", "3 1 4 1 5 >", NULL);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json yet: an attnviz --train is writing "
+             "this folder now (it holds the folder's lock) and saves its model after the last step; run this again "
+             "when that run has ended\n", dir);
+    if (r.code != 1 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+    close(fd);
+    run_attnviz(&r, NULL, "--model", dir, "--generate", "5", "3 1 4 1 5 >", NULL);
+    if (r.code != 2 || !strstr(r.err, "has no config.json; a GPT-2 model folder holds"))
+        fail_msg("unlocked: exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+}
+
 /* Another program empties model.safetensors while attnviz reads it (`>
  * model.safetensors`, a download tool rewriting it in place): the file is
  * read through mmap, and a read past its new end raised SIGBUS, so attnviz
@@ -1321,6 +1349,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),

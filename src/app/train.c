@@ -1438,6 +1438,14 @@ static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
                    "other's figures: wait for it to end, or give another -o", shown);
 }
 
+int av_train_folder_busy(const char *dir) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd); /* lets go of the shared lock too */
+    return busy;
+}
+
 static void unlock_folders(folder_locks *lk) {
     for (int i = 0; i < lk->n; i++) close(lk->fd[i]);
     lk->n = 0;
