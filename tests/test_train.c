@@ -1680,6 +1680,41 @@ static void test_docs_state_the_default_warmup_rule(void **state) {
     }
 }
 
+/* No side of a --train figure passes 6000 px (docs/train.md): at --dpi 600 a 2 x 64-head model's
+ * attention.gif was 6000 x 6114, as its frame title (the model, the probe and "64 of 128 heads ...")
+ * wraps to three lines and the grid had counted two (a new user's report). Now the GIF's height is
+ * within the bound too, and so is --model's layer figure with a --title of three lines. */
+static void test_cli_train_gif_within_the_pixel_bound_at_600_dpi(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--heads", "64", "--batch", "2", "--dpi", "600", "-q",
+                "-o", f->dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    size_t n = 0;
+    unsigned char *gif = (unsigned char *)tu_slurp_file(tu_in(f, "attention.gif"), &n);
+    assert_true(gif && n > 10 && memcmp(gif, "GIF89a", 6) == 0);
+    int w = gif[6] | gif[7] << 8, h = gif[8] | gif[9] << 8;
+    free(gif);
+    if (w > 6000 || h > 6000 || (w < 5400 && h < 5400)) fail_msg("attention.gif is %d x %d px", w, h);
+    /* the same grid layout draws --model's layer figure, whose --title may wrap to three lines: layer1.png of
+     * that model was 5424 x 6264 */
+    char title[700] = "";
+    for (int i = 0; i < 30; i++) strcat(title, "very long title words ");
+    run_attnviz(&r, NULL, "--model", f->dir, "--dpi", "600", "--title", title, "-q", "-o", tu_in(f, "m"),
+                "3 1 4 1 5 > 5 1 4 1 3", NULL);
+    if (r.code != 0) fail_msg("--model: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *figs[] = {"m/layer1.png", "m/model.png"};
+    for (int i = 0; i < 2; i++) {
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read(tu_in(f, figs[i]), &img, &err), AV_OK);
+        if (img.width > 6000 || img.height > 6000) fail_msg("%s is %d x %d px", figs[i], img.width, img.height);
+        av_png_image_free(&img);
+    }
+}
+
 /* The film strip section reads "The same grids as an animation (...) ... [the GIF] and the curves
  * (`curves.png`): ...", one sentence around the GIF; the --dpi/--scale paragraph stood between its two
  * halves, and said only a film strip is drawn smaller past 6000 px, where at --dpi 600 the curves
@@ -3465,6 +3500,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
