@@ -3064,6 +3064,53 @@ static void check_progress_fits(tu_fixture *f, int cols, const char *const *extr
     assert_true(saw_last);
 }
 
+/* A run that fails mid-training on a terminal starts its error on a line of its own: the progress line
+ * ends in no newline before the last step, and "[##....] 4/20 [...]  loss 4.2995  acc 0.2 %attnviz: error:
+ * training diverged at step 5: ..." was one line (a new user's report). The shim (tests/shim_sgemm.c) makes
+ * step 5's gradient NaN. */
+static void test_cli_train_error_on_a_terminal_starts_its_line(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_sgemm.so", preload, asan)) return;
+    struct winsize ws = {.ws_row = 24, .ws_col = 100};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        putenv(preload);
+        putenv(asan);
+        setenv("SHIM_SGEMM_AT", "3000", 1);
+        setenv("SHIM_SGEMM_VALUE", "nan", 1);
+        const char *argv[] = {tu_bin(), "--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4",
+                              "-o", tu_in(f, "out"), NULL};
+        execv(tu_bin(), (char *const *)argv);
+        _exit(127);
+    }
+    static char buf[1 << 16];
+    size_t n = 0;
+    for (ssize_t k; n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fd);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    char *e = strstr(buf, "attnviz: error: ");
+    if (!e) fail_msg("no error:\n%s", buf);
+    /* what the terminal shows before it on its line: from the last '\r' or '\n', escape sequences removed */
+    char *start = e;
+    while (start > buf && start[-1] != '\r' && start[-1] != '\n') start--;
+    for (char *c = start; c < e; c++) {
+        if (*c == '\x1b') {
+            for (c += 2; c < e && !(*c >= '@' && *c <= '~'); c++) {}
+            continue;
+        }
+        fail_msg("the error shares its line with '%.*s'", (int)(e - start), start);
+    }
+    /* and the progress line it ended is cleared: a '\r' then erase-line just before */
+    assert_true(start - buf >= 4 && memcmp(start - 1, "\r\x1b[K", 4) == 0);
+}
+
 static void test_cli_train_progress_fits_the_terminal(void **state) {
     check_progress_fits(*state, 80, NULL);
     check_progress_fits(*state, 40, NULL);
@@ -3500,6 +3547,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_error_on_a_terminal_starts_its_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -415,7 +415,7 @@ static av_status forward_failed(const run_state *r, int step, av_status s, av_er
     return diverged(r, step, what, err);
 }
 
-static av_status train_loop(run_state *r, av_err *err) {
+static av_status train_steps(run_state *r, av_err *err) {
     const av_train_opts *o = r->o;
     int snaps[MAX_SNAP], n_snaps = snapshot_steps(snaps, o->steps), k = 0;
     av_rng rng;
@@ -449,6 +449,18 @@ static av_status train_loop(run_state *r, av_err *err) {
         progress(r, step, k - 1, snap);
     }
     if (!s) r->log.loss[0] = r->log.ho_loss[0];
+    return s;
+}
+
+/* The steps; on a terminal a failure first clears the progress line, which ends in no newline before the
+ * last step: "[##....] 4/20 ... acc 0.2 %attnviz: error: training diverged at step 5: ..." was one line (a
+ * new user's report). On a line of its own "\r\x1b[K" changes nothing. */
+static av_status train_loop(run_state *r, av_err *err) {
+    av_status s = train_steps(r, err);
+    if (s && r->o->tty && !r->o->quiet) {
+        fputs("\r\x1b[K", stderr);
+        fflush(stderr);
+    }
     return s;
 }
 
