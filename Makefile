@@ -48,7 +48,8 @@ DEPS       = $(LIB_OBJS:.o=.d) $(BUILD)/app/main.d $(TEST_BINS:=.d)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_SHIMS := $(BUILD)/tests/shim_env.so $(BUILD)/tests/shim_noblas.so $(BUILD)/tests/shim_swap.so \
-              $(BUILD)/tests/shim_truncate.so
+              $(BUILD)/tests/shim_truncate.so $(BUILD)/tests/shim_sgemm.so \
+              $(BUILD)/tests/shim_signal.so
 ifeq ($(SANITIZE),1)
   BIN := $(BUILD)/attnviz
 else
@@ -118,6 +119,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libattnviz.a | $(BUILD)
 # attnviz its own handle in place of OpenBLAS's, so it needs OpenBLAS
 # (SHIM_LIBS; --no-as-needed keeps it though the shim calls none of it).
 $(BUILD)/tests/shim_env.so: SHIM_LIBS := -Wl,--no-as-needed $(BLAS_LIBS)
+$(BUILD)/tests/shim_sgemm.so: SHIM_LIBS := -Wl,--no-as-needed $(BLAS_LIBS)
 $(BUILD)/tests/%.so: tests/%.c | $(BUILD)
 	$(CC) $(CSTD) $(WARN) -O1 -g -shared -fPIC -o $@ $< -ldl $(SHIM_LIBS)
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "testutil.h"
@@ -265,8 +266,9 @@ static void test_model_view_title_gives_the_reading_order(void **state) {
  * "attnviz_gpt2" without the object ran silently as a plain Pre-LN GPT-2:
  * now an error naming the file. model_type "gpt2" or GPT2LMHeadModel with a
  * Post-LN or RoPE object (earlier attnviz versions wrote that) runs the
- * object's way with a warning naming both keys; a consistent folder warns
- * about nothing. */
+ * object's way with a warning naming both keys, and so does one with
+ * attnviz.scale false but no "scale_attn_weights": false (transformers
+ * divides by √d_k); a consistent folder warns about nothing. */
 static void test_model_type_against_attnviz_object(void **state) {
     tu_fixture *f = *state;
     static const char *base = "\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257";
@@ -288,7 +290,13 @@ static void test_model_type_against_attnviz_object(void **state) {
          {"model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.norm \"post\" and attnviz.positions \"sinusoidal\"",
           NULL}},
         {"ok", "\"model_type\": \"attnviz_gpt2\", \"architectures\": [\"AttnvizGPT2\"]", "{\"norm\": \"post\"}", 0, {NULL}},
-        {"noscale", "\"model_type\": \"gpt2\"", "{\"scale\": false}", 0, {NULL}},
+        /* transformers divides by √d_k unless "scale_attn_weights": false says otherwise; this ran without the
+         * warning Post-LN gets (a new user's report, a config.json edited to lie) */
+        {"noscale", "\"model_type\": \"gpt2\"", "{\"scale\": false}", 0,
+         {"/noscale/config.json: model_type \"gpt2\" claims a Hugging Face GPT-2, but attnviz.scale false (without "
+          "\"scale_attn_weights\": false) is not one", "(it computes a Pre-LN GPT-2 with learned positions and scores "
+          "\xC3\xB7 \xE2\x88\x9A" "d_k)", NULL}},
+        {"hfnoscale", "\"model_type\": \"gpt2\", \"scale_attn_weights\": false", "{\"scale\": false}", 0, {NULL}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *dir = tu_in(f, cases[i].name);
@@ -1281,6 +1289,33 @@ static void test_model_folder_replaced_while_read(void **state) {
     }
 }
 
+/* --model on a folder an attnviz --train is writing (made empty before its first step, the model saved
+ * after its last): "--model DIR has no config.json; a GPT-2 model folder holds ..." (exit 2) said the
+ * folder was the wrong kind (a new user's report, running the README's second command while the first ran).
+ * Now exit 1 saying a --train is writing it. The test holds the folder's lock itself, as --train does
+ * (flock(LOCK_EX) on the folder); a folder nobody holds keeps the usage error. */
+static void test_model_folder_under_training(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "training");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", dir, "--generate", "5", "3 1 4 1 5 >", NULL);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json yet: an attnviz --train is writing "
+             "this folder now (it holds the folder's lock) and saves its model after the last step; run this again "
+             "when that run has ended\n", dir);
+    if (r.code != 1 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+    close(fd);
+    run_attnviz(&r, NULL, "--model", dir, "--generate", "5", "3 1 4 1 5 >", NULL);
+    if (r.code != 2 || !strstr(r.err, "has no config.json; a GPT-2 model folder holds"))
+        fail_msg("unlocked: exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+}
+
 /* Another program empties model.safetensors while attnviz reads it (`>
  * model.safetensors`, a download tool rewriting it in place): the file is
  * read through mmap, and a read past its new end raised SIGBUS, so attnviz
@@ -1315,6 +1350,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),

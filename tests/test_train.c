@@ -767,6 +767,75 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     tu_free(&r);
 }
 
+/* A run whose numbers leave float32 has diverged, whichever number goes first, and valid options gave it:
+ * exit 1 (a runtime outcome, README's "Errors and exit codes"), with the step, what went, what DIR keeps and
+ * the lr to lower. An activation that overflowed said exit 2, a usage error, with neither the step nor the
+ * lr ("layer 1: the residual stream overflowed float32 (a value became infinite) during training"), a NaN
+ * loss exit 2 too, while a NaN gradient norm said exit 1 (a new user's report). The shim
+ * (tests/shim_sgemm.c) puts inf or NaN into one sgemm result: call 1500 is in step 2's forward pass,
+ * call 3000 in step 5's backward pass. */
+static void test_cli_train_diverged_is_a_runtime_error(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_sgemm.so", preload, asan)) return;
+    const struct { const char *at, *value, *want; } rows[] = {
+        {"1500", "inf", "training diverged at step 2: "},
+        {"1500", "nan", "training diverged at step 2: "},
+        {"3000", "nan", "training diverged at step 5: the gradient norm |grad| became NaN (the loss was "},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char at[64], value[64], dir[4200];
+        snprintf(at, sizeof at, "SHIM_SGEMM_AT=%s", rows[i].at);
+        snprintf(value, sizeof value, "SHIM_SGEMM_VALUE=%s", rows[i].value);
+        snprintf(dir, sizeof dir, "%s/run%zu", f->dir, i);
+        const char *env[] = {preload, asan, at, value, NULL};
+        const char *args[] = {"--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4", "-q", "-o", dir,
+                              NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, args);
+        char not_saved[4400];
+        snprintf(not_saved, sizeof not_saved, "; training stopped and the model was not saved (%s is empty); try a "
+                 "smaller --lr (now 0.006)\n", dir);
+        if (r.code != 1 || !strstr(r.err, rows[i].want) || !strstr(r.err, not_saved) || strstr(r.err, "during training"))
+            fail_msg("at sgemm %s = %s: exit %d, stderr: %s", rows[i].at, rows[i].value, r.code, r.err);
+        tu_free(&r);
+        char model[4300];
+        snprintf(model, sizeof model, "%s/model.safetensors", dir);
+        assert_int_equal(access(model, F_OK), -1);
+    }
+}
+
+/* A Ctrl-C after the run is complete, on the way out: it ended with 130 and not a word, as if the run had
+ * been cut anywhere (a new user's report: was the folder whole?). It now says that the run was complete and
+ * what was saved, with --compare too. The shim (tests/shim_signal.c) raises SIGINT when attnviz closes its
+ * standard output (main.c finish), the last thing a run does. */
+static void test_cli_train_ctrl_c_after_the_run_is_complete(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_signal.so", preload, asan)) return;
+    const char *env[] = {preload, asan, "SHIM_SIGNAL_AT_EXIT=1", NULL};
+    char dir[4200], want[9000];
+    for (int cmp = 0; cmp < 2; cmp++) {
+        snprintf(dir, sizeof dir, "%s/run%d", f->dir, cmp);
+        const char *plain[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", dir, NULL};
+        const char *compare[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "--compare",
+                                 "scale", "-q", "-o", dir, NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, cmp ? compare : plain);
+        if (cmp)
+            snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: every variant's trained model "
+                     "was saved with its figures and train.csv under %s, and %s/compare_scale.png and .svg were "
+                     "written\n", dir, dir);
+        else
+            snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: the trained model in %s was "
+                     "saved with its training figures and train.csv\n", dir);
+        if (r.code != 130 || strcmp(r.err, want) != 0)
+            fail_msg("%s: exit %d, stderr '%s'", cmp ? "--compare" : "plain", r.code, r.err);
+        assert_non_null(strstr(r.out, cmp ? "no-scale    held-out loss" : "probe logits differ by at most"));
+        tu_free(&r);
+    }
+}
+
 /* --rope-style and --rope-base: with learned positions --train ignored them without a word (every other
  * option it does not use warns), and with --positions rope the header said only "RoPE" while
  * config.json said "half" (a new user's report). */
@@ -825,7 +894,8 @@ static void test_cli_train_compare_title_names_noam(void **state) {
     tu_free(&r);
     char *svg = tu_slurp_file(tu_in(f, "compare_scale.svg"), NULL);
     assert_non_null(svg);
-    if (!strstr(svg, "<title>reverse, 3 steps · 2 layers, 4 heads, d_model 16, noam lr, peak 0.177 at step 2 · "))
+    if (!strstr(svg, "<title>trained on reverse for 3 steps from random initialisation · 2 layers, 4 heads, d_model "
+                     "16, noam lr, peak 0.177 at step 2 · "))
         fail_msg("compare_scale.svg's title: %.300s", strstr(svg, "<title>") ? strstr(svg, "<title>") : svg);
     free(svg);
 }
@@ -1610,6 +1680,41 @@ static void test_docs_state_the_default_warmup_rule(void **state) {
     }
 }
 
+/* No side of a --train figure passes 6000 px (docs/train.md): at --dpi 600 a 2 x 64-head model's
+ * attention.gif was 6000 x 6114, as its frame title (the model, the probe and "64 of 128 heads ...")
+ * wraps to three lines and the grid had counted two (a new user's report). Now the GIF's height is
+ * within the bound too, and so is --model's layer figure with a --title of three lines. */
+static void test_cli_train_gif_within_the_pixel_bound_at_600_dpi(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--heads", "64", "--batch", "2", "--dpi", "600", "-q",
+                "-o", f->dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    size_t n = 0;
+    unsigned char *gif = (unsigned char *)tu_slurp_file(tu_in(f, "attention.gif"), &n);
+    assert_true(gif && n > 10 && memcmp(gif, "GIF89a", 6) == 0);
+    int w = gif[6] | gif[7] << 8, h = gif[8] | gif[9] << 8;
+    free(gif);
+    if (w > 6000 || h > 6000 || (w < 5400 && h < 5400)) fail_msg("attention.gif is %d x %d px", w, h);
+    /* the same grid layout draws --model's layer figure, whose --title may wrap to three lines: layer1.png of
+     * that model was 5424 x 6264 */
+    char title[700] = "";
+    for (int i = 0; i < 30; i++) strcat(title, "very long title words ");
+    run_attnviz(&r, NULL, "--model", f->dir, "--dpi", "600", "--title", title, "-q", "-o", tu_in(f, "m"),
+                "3 1 4 1 5 > 5 1 4 1 3", NULL);
+    if (r.code != 0) fail_msg("--model: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *figs[] = {"m/layer1.png", "m/model.png"};
+    for (int i = 0; i < 2; i++) {
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read(tu_in(f, figs[i]), &img, &err), AV_OK);
+        if (img.width > 6000 || img.height > 6000) fail_msg("%s is %d x %d px", figs[i], img.width, img.height);
+        av_png_image_free(&img);
+    }
+}
+
 /* The film strip section reads "The same grids as an animation (...) ... [the GIF] and the curves
  * (`curves.png`): ...", one sentence around the GIF; the --dpi/--scale paragraph stood between its two
  * halves, and said only a film strip is drawn smaller past 6000 px, where at --dpi 600 the curves
@@ -2160,8 +2265,9 @@ static void test_cli_train_snapshot_curves_have_markers(void **state) {
     /* the title says the model and lr the result depends on, the legend what each run is and which head the
      * last panel follows (a new user's report: "scale" and "no-scale" only, no shape, no lr, no head); and the
      * settings held fixed (a figure-maker's report: which positions and norm both had); whole in <title>, as
-     * the drawn title breaks between its pieces */
-    const char *const want[] = {"<title>reverse, 20 steps \xC2\xB7 1 layer, 1 head, d_model 16, lr 0.006 \xC2\xB7 learned "
+     * the drawn title breaks between its pieces; and that the weights are trained ones, as every figure's title
+     * says whether its weights are random, loaded or trained ("reverse, 20 steps" did not) */
+    const char *const want[] = {"<title>trained on reverse for 20 steps from random initialisation \xC2\xB7 1 layer, 1 head, d_model 16, lr 0.006 \xC2\xB7 learned "
                                 "positions, Pre-LN, \xC3\xB7\xE2\x88\x9A" "d_k vs no scale \xC2\xB7 --compare scale, same data, "
                                 "seed 42</title>", ">scale: \xC3\xB7\xE2\x88\x9A" "d_k</text>",
                                 ">no-scale: no \xC3\xB7\xE2\x88\x9A" "d_k</text>", ">scale: L0 H0</text>",
@@ -2959,6 +3065,53 @@ static void check_progress_fits(tu_fixture *f, int cols, const char *const *extr
     assert_true(saw_last);
 }
 
+/* A run that fails mid-training on a terminal starts its error on a line of its own: the progress line
+ * ends in no newline before the last step, and "[##....] 4/20 [...]  loss 4.2995  acc 0.2 %attnviz: error:
+ * training diverged at step 5: ..." was one line (a new user's report). The shim (tests/shim_sgemm.c) makes
+ * step 5's gradient NaN. */
+static void test_cli_train_error_on_a_terminal_starts_its_line(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_sgemm.so", preload, asan)) return;
+    struct winsize ws = {.ws_row = 24, .ws_col = 100};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        putenv(preload);
+        putenv(asan);
+        setenv("SHIM_SGEMM_AT", "3000", 1);
+        setenv("SHIM_SGEMM_VALUE", "nan", 1);
+        const char *argv[] = {tu_bin(), "--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4",
+                              "-o", tu_in(f, "out"), NULL};
+        execv(tu_bin(), (char *const *)argv);
+        _exit(127);
+    }
+    static char buf[1 << 16];
+    size_t n = 0;
+    for (ssize_t k; n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fd);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    char *e = strstr(buf, "attnviz: error: ");
+    if (!e) fail_msg("no error:\n%s", buf);
+    /* what the terminal shows before it on its line: from the last '\r' or '\n', escape sequences removed */
+    char *start = e;
+    while (start > buf && start[-1] != '\r' && start[-1] != '\n') start--;
+    for (char *c = start; c < e; c++) {
+        if (*c == '\x1b') {
+            for (c += 2; c < e && !(*c >= '@' && *c <= '~'); c++) {}
+            continue;
+        }
+        fail_msg("the error shares its line with '%.*s'", (int)(e - start), start);
+    }
+    /* and the progress line it ended is cleared: a '\r' then erase-line just before */
+    assert_true(start - buf >= 4 && memcmp(start - 1, "\r\x1b[K", 4) == 0);
+}
+
 static void test_cli_train_progress_fits_the_terminal(void **state) {
     check_progress_fits(*state, 80, NULL);
     check_progress_fits(*state, 40, NULL);
@@ -3394,6 +3547,10 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_error_on_a_terminal_starts_its_line, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -104,6 +104,13 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a --train --compare folder, with a model "
                        "in each of its folders %s; run one of them: attnviz --model %.200s/%.*s TEXT", dir, found,
                        dir, (int)strcspn(found, ","), found);
+    /* a folder an attnviz --train is writing now (made empty before its first step): "has no config.json; a
+     * GPT-2 model folder holds ..." said the folder was the wrong kind, while its model comes at the last step
+     * (a new user's report). A runtime state, not bad input: exit 1, as the second --train into it */
+    if (av_train_folder_busy(dir))
+        return av_fail(err, AV_ERUNTIME, "--model %s has no %s yet: an attnviz --train is writing this folder now (it "
+                       "holds the folder's lock) and saves its model after the last step; run this again when that "
+                       "run has ended", dir, name);
     return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", dir, name, MODEL_FOLDER);
 }
 

@@ -264,6 +264,7 @@ typedef struct {
     av_task_set heldout_set;     /* the held-out sequences, never drawn for training */
     train_log log;
     FILE *out;
+    const char *dir, *others; /* run_one's: the folder, and what --compare's other variant folders hold */
     double t0;    /* av_now_seconds() when the loop started: the time estimate */
     int eta_said; /* a pipe's early line with the estimate is printed */
 } run_state;
@@ -383,39 +384,83 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     }
 }
 
-static av_status train_loop(run_state *r, av_err *err) {
+static const char *left_in(const char *dir);
+static void compare_not_written(char *out, size_t n, const av_train_opts *o);
+
+/* A run that diverged at `step`: `what` (the loss, the gradient norm, or an activation of the forward pass)
+ * left float32, as inf or NaN. Valid options gave it, so it is a runtime outcome, exit 1, whichever number
+ * went first: a NaN loss said exit 2, a usage error, a NaN gradient norm exit 1, and an overflowed
+ * activation exit 2 without the step or the lr to lower (a new user's report). What DIR keeps is said as a
+ * Ctrl-C says it. Step 0 is the untrained model: no lr has acted on it yet. */
+static av_status diverged(const run_state *r, int step, const char *what, av_err *err) {
+    char cmp[340], at[64], hint[64] = "";
+    compare_not_written(cmp, sizeof cmp, r->o);
+    if (step) {
+        snprintf(at, sizeof at, "training diverged at step %d", step);
+        snprintf(hint, sizeof hint, "; try a smaller --lr (now %g)", r->o->lr);
+    } else snprintf(at, sizeof at, "the untrained model (step 0) failed");
+    return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%.200s %s%.300s%s)%s", at, what,
+                   r->others[0] ? "this variant's model" : "the model", r->dir, left_in(r->dir), r->others, cmp, hint);
+}
+
+/* s and err from a forward pass of the trainer: an activation that left float32 (attention.h
+ * av_overflow_fail, a usage error where the weights come from a checkpoint) is a divergence here. */
+static av_status forward_failed(const run_state *r, int step, av_status s, av_err *err) {
+    const char *end = s == AV_EUSAGE ? strstr(err->msg, "overflowed float32") : NULL;
+    if (!end) return s;
+    const char *paren = strstr(end, " (a value became infinite)");
+    char what[sizeof err->msg];
+    int n = paren ? (int)(paren - err->msg) + (int)strlen(" (a value became infinite)") : (int)strlen(err->msg);
+    snprintf(what, sizeof what, "%.*s", n, err->msg);
+    return diverged(r, step, what, err);
+}
+
+static av_status train_steps(run_state *r, av_err *err) {
     const av_train_opts *o = r->o;
     int snaps[MAX_SNAP], n_snaps = snapshot_steps(snaps, o->steps), k = 0;
     av_rng rng;
     av_rng_seed(&rng, o->seed);
     r->t0 = av_now_seconds();
     av_status s = snapshot(r, k++, 0, err);
+    if (s) return forward_failed(r, 0, s, err);
     for (int step = 1; !s && step <= o->steps; step++) {
         for (int b = 0; b < o->batch; b++) av_task_sample_unseen(&r->batch[b], o->task, &rng, &r->heldout_set);
         s = av_trainer_step(&r->tr, r->batch, o->batch, &r->log.loss[step], err);
-        if (s && isfinite(r->tr.last_grad_norm)) break; /* not the step's gradient: its error stands */
-        if (!isfinite(r->log.loss[step]))
-            return av_fail(err, AV_EUSAGE, "the loss became %g at step %d; try a smaller --lr (now %g)", r->log.loss[step],
-                           step, o->lr);
+        if (s && isfinite(r->tr.last_grad_norm)) return forward_failed(r, step, s, err); /* not the gradient's */
+        char what[160], lt[16];
+        if (!isfinite(r->log.loss[step])) {
+            snprintf(what, sizeof what, "the loss became %s", isnan(r->log.loss[step]) ? "NaN" : "inf");
+            return diverged(r, step, what, err);
+        }
         if (s) { /* a gradient NaN or inf under a finite loss: clipping has no factor for it (nn/optim.h
-                  * clip_factor). The step was taken: AdamW wrote NaN into every parameter, and the next step's
-                  * forward failed ("overflowed float32"), or, at the last step, the NaN model was saved */
-            char lt[16];
+                  * clip_factor), so av_trainer_step refused the step before AdamW touched a parameter */
             loss_text(lt, r->log.loss[step]);
-            return av_fail(err, AV_ERUNTIME, "the gradient norm |grad| became %s at step %d (the loss was %s): a "
-                           "gradient overflowed float32 or is NaN; training stopped and nothing was saved; try a "
-                           "smaller --lr (now %g)", isnan(r->tr.last_grad_norm) ? "NaN" : "inf", step, lt, o->lr);
+            snprintf(what, sizeof what, "the gradient norm |grad| became %s (the loss was %s): a gradient "
+                     "overflowed float32 or is NaN", isnan(r->tr.last_grad_norm) ? "NaN" : "inf", lt);
+            return diverged(r, step, what, err);
         }
         r->log.lr[step] = r->tr.last_lr;
         r->log.gnorm[step] = r->tr.last_grad_norm;
         int snap = k < n_snaps && step == snaps[k];
         if (snap) {
             if (o->tty && !o->quiet) fprintf(stderr, "\r\x1b[K");
-            s = snapshot(r, k++, step, err);
+            if ((s = snapshot(r, k++, step, err))) return forward_failed(r, step, s, err);
         }
         progress(r, step, k - 1, snap);
     }
     if (!s) r->log.loss[0] = r->log.ho_loss[0];
+    return s;
+}
+
+/* The steps; on a terminal a failure first clears the progress line, which ends in no newline before the
+ * last step: "[##....] 4/20 ... acc 0.2 %attnviz: error: training diverged at step 5: ..." was one line (a
+ * new user's report). On a line of its own "\r\x1b[K" changes nothing. */
+static av_status train_loop(run_state *r, av_err *err) {
+    av_status s = train_steps(r, err);
+    if (s && r->o->tty && !r->o->quiet) {
+        fputs("\r\x1b[K", stderr);
+        fflush(stderr);
+    }
     return s;
 }
 
@@ -924,6 +969,14 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, o->quiet, err); /* e.g. head0.png of a run before */
     free_kept(&keep);
+    if (!s) { /* all written: a Ctrl-C from here to the exit ended the run with 130 and not a word (a new user's
+               * report: was the folder whole?); run_one keeps this message to the exit */
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted %s: the trained model in %.300s was saved with its "
+                 "training figures and train.csv%s%.600s%s%s\n", o->tty ? "\n" : "",
+                 others[0] ? "between --compare's variants" : "after the run was complete", dir, rest[0] ? " (" : "",
+                 rest, others[0] ? cmp : "", rest[0] ? ")" : "");
+        av_interrupt_message(msg);
+    }
     if (!s && !o->quiet) { /* a narrow terminal breaks the lines between the pieces */
         av_line line = {.n = 0};
         static const char *const files[] = {" config.json", " model.safetensors", " vocab.json", " merges.txt,",
@@ -983,7 +1036,7 @@ static const char *left_in(const char *dir) {
  * parenthesis: what --compare's other variant folders hold. */
 static av_status run_one(const av_train_opts *o, const char *dir, const char *others, train_log *out_log, FILE *out,
                          av_err *err) {
-    run_state r = {.o = o, .out = out};
+    run_state r = {.o = o, .out = out, .dir = dir, .others = others};
     av_gpt2_config cfg;
     train_config(&cfg, o);
     av_adamw opt = {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9, .weight_decay = o->weight_decay, .max_norm = 1.0,
@@ -1014,7 +1067,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     av_interrupt_message(msg);
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, others, err);
-    av_interrupt_message(NULL);
+    if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
     int last = r.log.n_snap - 1;
     if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) /* worse than at initialisation: diverged */
         fprintf(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
@@ -1266,8 +1319,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     if (o->schedule == AV_SCHED_NOAM) snprintf(lr, sizeof lr, "noam lr, peak %.3g at step %d", av_lr_at(&a, o->warmup),
                                                o->warmup);
     else snprintf(lr, sizeof lr, "%slr %g", o->schedule == AV_SCHED_CONSTANT ? "constant " : "", o->lr);
-    snprintf(title, sizeof title, "%s, %d steps · %d layer%s, %d head%s, d_model %d, %s · %s · --compare %s, same "
-             "data, seed %llu%s", av_task_name(o->task), o->steps, o->layers, o->layers == 1 ? "" : "s", o->heads,
+    /* "trained on": "reverse, 20 steps · ..." did not say whether the curves were of trained weights, random
+     * ones or loaded ones, as every other figure's title does (a new user's report) */
+    snprintf(title, sizeof title, "trained on %s for %d step%s from random initialisation · %d layer%s, %d head%s, "
+             "d_model %d, %s · %s · --compare %s, same data, seed %llu%s", av_task_name(o->task), o->steps,
+             o->steps == 1 ? "" : "s", o->layers, o->layers == 1 ? "" : "s", o->heads,
              o->heads == 1 ? "" : "s", o->d_model, lr, held, what[o->compare], (unsigned long long)o->seed, odd);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32], weights[160];
@@ -1292,7 +1348,15 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, o->quiet, err);
-    av_interrupt_message(NULL);
+    if (s) av_interrupt_message(NULL);
+    else { /* all written: from here to the exit a Ctrl-C said nothing (as write_outputs) */
+        char msg[AV_INTERRUPT_MSG_MAX];
+        av_path_join(path, sizeof path, o->outdir, file);
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted after the run was complete: every variant's trained model "
+                 "was saved with its figures and train.csv under %.300s, and %.300s.png and .svg were written\n",
+                 o->tty ? "\n" : "", o->outdir, path);
+        av_interrupt_message(msg);
+    }
     free_kept(&keep);
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
@@ -1384,6 +1448,14 @@ static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
     return av_fail(err, AV_ERUNTIME, "cannot train into '%.300s': another attnviz --train is writing it (it holds "
                    "the folder's lock until it ends), and two runs into one folder leave one's model beside the "
                    "other's figures: wait for it to end, or give another -o", shown);
+}
+
+int av_train_folder_busy(const char *dir) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd); /* lets go of the shared lock too */
+    return busy;
 }
 
 static void unlock_folders(folder_locks *lk) {

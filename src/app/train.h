@@ -99,6 +99,12 @@ void av_train_frame_title(char *out, size_t n, const char *task, int step, doubl
  * another compare. */
 const char *av_train_variant_dir(int compare, int i);
 
+/* 1 when another process's attnviz --train holds dir's lock (it is training
+ * into dir now): flock(LOCK_SH | LOCK_NB) on the folder fails with
+ * EWOULDBLOCK. 0 otherwise, and where the folder cannot be opened or the
+ * file system has no flock. */
+int av_train_folder_busy(const char *dir);
+
 /* Train, print to out, write DIR. DIR (with --compare, DIR and each variant
  * folder) is locked while the run lasts (flock on the folder itself, no lock
  * file). Errors: AV_EUSAGE (bad sizes, e.g. heads not dividing d_model; a

@@ -171,19 +171,26 @@ static av_status check_type_claims(av_gpt2_config *c, const cJSON *root, const c
     const cJSON *arch;
     cJSON_ArrayForEach(arch, cJSON_GetObjectItemCaseSensitive(root, "architectures"))
         if (cJSON_IsString(arch) && strcmp(arch->valuestring, "GPT2LMHeadModel") == 0) gpt2_arch = 1;
-    if (!(gpt2_type || gpt2_arch) || av_gpt2_config_is_hf(c)) return AV_OK;
+    /* attnviz.scale false without GPT2Config's "scale_attn_weights": false: transformers divides by √d_k
+     * (its default), attnviz does not; it ran without a word while Post-LN got the warning (a new user's
+     * report, a folder edited to lie) */
+    int scale_lie = !c->scale && !cJSON_GetObjectItemCaseSensitive(root, "scale_attn_weights");
+    if (!(gpt2_type || gpt2_arch) || (av_gpt2_config_is_hf(c) && !scale_lie)) return AV_OK;
     static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"}; /* av_positions order */
-    char keys[80];
-    if (c->norm == AV_NORM_POST && c->positions != AV_POS_LEARNED)
-        snprintf(keys, sizeof keys, "attnviz.norm \"post\" and attnviz.positions \"%s\"", pos[c->positions]);
-    else if (c->norm == AV_NORM_POST)
-        snprintf(keys, sizeof keys, "attnviz.norm \"post\"");
-    else
-        snprintf(keys, sizeof keys, "attnviz.positions \"%s\"", pos[c->positions]);
+    char keys[160] = "";
+    size_t k = 0;
+    if (c->norm == AV_NORM_POST) k += (size_t)snprintf(keys + k, sizeof keys - k, "attnviz.norm \"post\"");
+    if (c->positions != AV_POS_LEARNED)
+        k += (size_t)snprintf(keys + k, sizeof keys - k, "%sattnviz.positions \"%s\"", k ? " and " : "",
+                              pos[c->positions]);
+    if (scale_lie)
+        snprintf(keys + k, sizeof keys - k, "%sattnviz.scale false (without \"scale_attn_weights\": false)",
+                 k ? " and " : "");
     snprintf(c->warning, sizeof c->warning,
              "%.200s: %s claims a Hugging Face GPT-2, but %s is not one: attnviz follows the attnviz object, while "
-             "transformers would not (it computes a Pre-LN GPT-2 with learned positions)", name,
-             gpt2_type ? "model_type \"gpt2\"" : "architectures [\"GPT2LMHeadModel\"]", keys);
+             "transformers would not (it computes a Pre-LN GPT-2 with learned positions%s)", name,
+             gpt2_type ? "model_type \"gpt2\"" : "architectures [\"GPT2LMHeadModel\"]", keys,
+             scale_lie ? " and scores ÷ √d_k" : "");
     return AV_OK;
 }
 

@@ -1467,6 +1467,7 @@ typedef struct {
                                 * row-start title wider than its panel starts at the panel's
                                 * left edge (it never runs into the query labels) */
     int pw, ph;                /* one panel's width and height */
+    int title_extra;           /* px the figure title takes beyond the two lines grid_fit counts */
 } grid_box;
 
 /* How tightly a grid is packed, tried in this order. A figure-maker wants
@@ -1563,7 +1564,7 @@ static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int 
         g->left = maps_left(yl, g->axis_band);
         g->below = maps_below(xl, g->axis_band);
         int fixed_w = g->left + CBAR_GAP + g->key_w + MARGIN - g->gap_x;
-        int fixed_h = MARGIN + (int)ceilf(2 * fs->title * LINE) + 14 + g->below + MARGIN - g->gap_y;
+        int fixed_h = MARGIN + (int)ceilf(2 * fs->title * LINE) + 14 + g->title_extra + g->below + MARGIN - g->gap_y;
         int room_w = (sz->fig_max - fixed_w) / g->cols - g->gap_x;
         int room_h = (sz->fig_max - fixed_h) / g->rows - g->gap_y - g->panel_title - g->row_px;
         int side = imin(room_w, room_h); /* largest square panel that fits */
@@ -1642,13 +1643,23 @@ static int grid_try(grid_box *g, int cols, const grid_style *style, const av_hea
         if (c == 1 && !g->row_titles_only) g->lead_w = fmaxf(g->lead_w, left_w + tw / 2);
         left_w = tw;
     }
-    if (grid_fit(g, yl, xl, hms[0].n_q, hms[0].n_k, sz, fs) != 0) return -1;
-    *w = grid_right_of(g) + CBAR_GAP + g->key_w + MARGIN;
-    title_lines tl = {0};
-    int fail = title_fit(&tl, title, fs->title, sz->fig_max, meta, w);
-    int title_bottom = MARGIN + title_h(&tl, fs->title) + (tl.n ? 14 : 0);
-    title_free(&tl);
-    if (fail) return -1;
+    /* a title of three lines or more (a GIF frame's, with the model, the probe and which heads it shows)
+     * took height grid_fit had not counted: at --dpi 600 attention.gif was 6000 x 6114 px, past
+     * AV_PLOT_MAX_PX (a new user's report). The panels are fitted again with the title's real height */
+    g->title_extra = 0;
+    int title_bottom = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        if (grid_fit(g, yl, xl, hms[0].n_q, hms[0].n_k, sz, fs) != 0) return -1;
+        *w = grid_right_of(g) + CBAR_GAP + g->key_w + MARGIN;
+        title_lines tl = {0};
+        int fail = title_fit(&tl, title, fs->title, sz->fig_max, meta, w);
+        title_bottom = MARGIN + title_h(&tl, fs->title) + (tl.n ? 14 : 0);
+        title_free(&tl);
+        if (fail) return -1;
+        int extra = title_bottom - (MARGIN + (int)ceilf(2 * fs->title * LINE) + 14);
+        if (extra <= g->title_extra) break;
+        g->title_extra = extra;
+    }
     grid_rows(row_y, g, n, title_bottom);
     *h = grid_bottom(g, row_y, cr, fs, masked) + MARGIN;
     return 0;
