@@ -781,6 +781,10 @@ static void test_options_without_effect_warn(void **state) {
         {{"--title", "注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力", "--no-plot"},
          "attnviz: warning: --title '注意力 注意力 注意力 注意力 注意力 注意力 注意力 注' has no effect"},
         {{"--prefix", "a b", "--no-plot"}, "attnviz: warning: --prefix 'a b' has no effect with --no-plot (no"},
+        /* scores and pe are always RdBu_r: --cmap changed no pixel, and nothing said so */
+        {{"--figures", "scores,pe", "--cmap", "magma"}, "attnviz: warning: --cmap magma has no effect with --figures "
+                                                       "scores,pe: scores and pe are always drawn in RdBu_r"},
+        {{"--figures", "pe", "--cmap", "gray"}, "attnviz: warning: --cmap gray has no effect with --figures pe"},
     };
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
         const char *args[16] = {"-q", "-d", "8"};
@@ -809,6 +813,11 @@ static void test_options_without_effect_warn(void **state) {
     char *dir = make_tmpdir();
     run_attnviz(&r, NULL, "-q", "-d", "8", "-o", dir, "--figures", "scores,mean", "--log-scale", "--vmax", "0.5",
                 "I love deep learning", NULL); /* the mean figure takes them */
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "no effect"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-d", "8", "-o", dir, "--figures", "scores,mask", "--cmap", "magma",
+                "I love deep learning", NULL); /* the mask figure takes --cmap */
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "no effect"));
     tu_free(&r);
