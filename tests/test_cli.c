@@ -821,6 +821,23 @@ static void test_options_without_effect_warn(void **state) {
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "no effect"));
     tu_free(&r);
+    /* --seed when --weights gives X and all four W: nothing is drawn at random, so no number changed (a --model
+     * refuses --seed for that reason); with a folder that leaves X random (identity-d8) the seed is used */
+    char dump[4200];
+    snprintf(dump, sizeof dump, "%s/d", dir);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", dump, "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-w", dump, "--seed", "7", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "warning: --seed 7 has no effect: --weights ")) fail_msg("stderr was: %s", r.err);
+    assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err)); /* one line */
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-w", src_path("assets/weights/identity-d8"), "--seed", "7",
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
     rm_rf(dir);
 }
 
