@@ -919,6 +919,28 @@ static void test_blas_under_memory_limit(void **state) {
  * writer, which counts what the pipe took until attnviz left (EPIPE), got
  * rid of less than 1 MiB (the pipe's own buffer holds 64 KiB more). The
  * writer stops at 512 MiB and at 60 s (alarm) in case nothing reads it. */
+/* Loaded weights of large (finite) values: the trace printed var(Q) with three decimals, sixty digits
+ * long ("measured var(Q) = 78914116243987352313327961651698956727537362332624181264384.000"), beside
+ * var(Q·Kᵀ) = 1.743e+59 in %.4g; a large variance is printed as that one. */
+static void test_large_loaded_weights_print_short_variances(void **state) {
+    fixture *fx = *state;
+    weights_dir(fx);
+    fill_floats(64, 1e20f);
+    put_npy(at(fx, "in/w/W_Q.npy"), DICT("<f4", "False", "(8, 8)"), g_f, 64 * 4);
+    run_opts ro = {fx->root, -1, 0, NULL};
+    tu_result r;
+    const char *args[] = {W8, "--weights", at(fx, "in/w"), "--no-plot", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, args);
+    if (r.code != 0) fail_msg("exit %d, stderr: %s", r.code, r.err);
+    const char *v = strstr(r.out, "measured var(Q) = ");
+    assert_non_null(v);
+    v += strlen("measured var(Q) = ");
+    size_t len = strcspn(v, ",");
+    if (len > 12 || !memchr(v, 'e', len)) fail_msg("var(Q) printed as %.*s", (int)(len < 200 ? len : 200), v);
+    assert_null(strstr(r.out, "nan"));
+    tu_free(&r);
+}
+
 static void test_mask_from_endless_input(void **state) {
     fixture *fx = *state;
     char *before = snapshot(fx->root);
@@ -1044,6 +1066,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input_table),
         cmocka_unit_test_setup_teardown(test_argv_longer_than_1mib, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_large_loaded_weights_print_short_variances, setup, teardown),
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),

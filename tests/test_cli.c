@@ -781,6 +781,10 @@ static void test_options_without_effect_warn(void **state) {
         {{"--title", "注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力", "--no-plot"},
          "attnviz: warning: --title '注意力 注意力 注意力 注意力 注意力 注意力 注意力 注' has no effect"},
         {{"--prefix", "a b", "--no-plot"}, "attnviz: warning: --prefix 'a b' has no effect with --no-plot (no"},
+        /* scores and pe are always RdBu_r: --cmap changed no pixel, and nothing said so */
+        {{"--figures", "scores,pe", "--cmap", "magma"}, "attnviz: warning: --cmap magma has no effect with --figures "
+                                                       "scores,pe: scores and pe are always drawn in RdBu_r"},
+        {{"--figures", "pe", "--cmap", "gray"}, "attnviz: warning: --cmap gray has no effect with --figures pe"},
     };
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
         const char *args[16] = {"-q", "-d", "8"};
@@ -811,6 +815,28 @@ static void test_options_without_effect_warn(void **state) {
                 "I love deep learning", NULL); /* the mean figure takes them */
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "no effect"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-d", "8", "-o", dir, "--figures", "scores,mask", "--cmap", "magma",
+                "I love deep learning", NULL); /* the mask figure takes --cmap */
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "no effect"));
+    tu_free(&r);
+    /* --seed when --weights gives X and all four W: nothing is drawn at random, so no number changed (a --model
+     * refuses --seed for that reason); with a folder that leaves X random (identity-d8) the seed is used */
+    char dump[4200];
+    snprintf(dump, sizeof dump, "%s/d", dir);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", dump, "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-w", dump, "--seed", "7", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "warning: --seed 7 has no effect: --weights ")) fail_msg("stderr was: %s", r.err);
+    assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err)); /* one line */
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-w", src_path("assets/weights/identity-d8"), "--seed", "7",
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
     tu_free(&r);
     rm_rf(dir);
 }

@@ -1280,7 +1280,14 @@ static void test_rtl_and_indic_labels_in_every_figure_type(void **state) {
         assert_true(file_exists(in(f, path)));
         snprintf(path, sizeof path, "b/%s.svg", files[k]);
         char *svg = slurp(in(f, path), NULL);
-        if (count_str(svg, "direction=\"rtl\" unicode-bidi=\"embed\"") < 1) fail_msg("%s: no rtl label", path);
+        /* pe's rows are positions, "k token": the index stays at the left of an Arabic token (LRM, then the
+         * token isolated), as beside "1 नमस्ते"; the whole label was right to left, "أنا 0" */
+        int indexed = strcmp(files[k], "pe") == 0;
+        if (!indexed && count_str(svg, "direction=\"rtl\" unicode-bidi=\"embed\"") < 1)
+            fail_msg("%s: no rtl label", path);
+        if (indexed && !strstr(svg, ">\xE2\x80\x8E" "0 \xE2\x81\xA8" "أنا" "\xE2\x81\xA9</text>"))
+            fail_msg("%s: the label of position 0 is not \"0 \" then the isolated Arabic token", path);
+        if (indexed && strstr(svg, "direction=\"rtl\"")) fail_msg("%s: a right-to-left position label", path);
         if (!strstr(svg, want)) fail_msg("%s: no label in %s", path, fam[0]);
         free(svg);
     }

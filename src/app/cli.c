@@ -841,6 +841,15 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         snprintf(msgs[n++], 160, "%.24s has no effect with --figures %.24s: it colours attention weights (heads, "
                  "grid, mean, model), not scores, pe, mask", opt, o->figures_arg ? o->figures_arg : "");
     }
+    /* --cmap colours the weights and the mask (figures, the --compare figure, the --html page, --show's cells);
+     * scores and pe are always RdBu_r, so with only those drawn no pixel changed and nothing said so */
+    int cmap_figs = (o->figures & (AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MASK | AV_FIG_MODEL)) ||
+                    o->compare || o->html || (o->show && o->color != AV_COLOR_NEVER);
+    if (!o->no_plot && !cmap_figs && o->train < 0 && av_option_given(o, "cmap") && n < AV_MAX_WARNINGS) {
+        given_text(opt, sizeof opt, o, "cmap");
+        snprintf(msgs[n++], 160, "%.24s has no effect with --figures %.24s: scores and pe are always drawn in "
+                 "RdBu_r (it colours weights and the mask)", opt, o->figures_arg ? o->figures_arg : "");
+    }
     /* a --model draws layer L's head --head on its own (by default, or with --figures heads: not with
      * --figures grid or model, where --head was silently unused: a tester's report), and --show prints that
      * head only */

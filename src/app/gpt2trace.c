@@ -148,8 +148,9 @@ static void layer_detail(const tctx *t, const av_model *v) {
     stage(t, n, "project");
     fprintf(f, "[Q | K | V] = h·W_attn + b_attn   (%d, %d)·(%d, %d) → (%d, %d)   attn.c_attn, Conv1D (in, out)\n", T, C, C,
             3 * C, T, 3 * C);
-    fprintf(f, "%sQ, K, V = columns 0…%d, %d…%d, %d…%d; measured var(Q) = %.3f, var(K) = %.3f\n", ind, C - 1, C,
-            2 * C - 1, 2 * C, 3 * C - 1, v->var_q, v->var_k);
+    char vq[32], vk[32];
+    fprintf(f, "%sQ, K, V = columns 0…%d, %d…%d, %d…%d; measured var(Q) = %s, var(K) = %s\n", ind, C - 1, C,
+            2 * C - 1, 2 * C, 3 * C - 1, av_fmt_var(vq, v->var_q), av_fmt_var(vk, v->var_k));
     snprintf(n, sizeof n, "[%d.3]", l);
     stage(t, n, "split heads");
     fprintf(f, "(%d, %d) → (%d, %d, %d) → (%d, %d, %d)   head h takes columns h·%d … h·%d+%d%s\n", T, C, T, H, D, H, T, D,
@@ -299,7 +300,9 @@ static void llama_detail(const tctx *t, const av_model *v) {
     snprintf(n, sizeof n, "[%d.2]", l), stage(t, n, "project");
     fprintf(f, "Q = h·W_Qᵀ%s (%d, %d)·(%d, %d) → (%d, %d);  K, V = h·W_Kᵀ, h·W_Vᵀ → (%d, %d) each\n", c->qkv_bias ? " + b" : "",
             T, C, C, C, T, C, T, KVH * D);
-    fprintf(f, "%sq_proj, k_proj, v_proj are nn.Linear (out, in); measured var(Q) = %.3f, var(K) = %.3f\n", ind, v->var_q, v->var_k);
+    char vq[32], vk[32];
+    fprintf(f, "%sq_proj, k_proj, v_proj are nn.Linear (out, in); measured var(Q) = %s, var(K) = %s\n", ind,
+            av_fmt_var(vq, v->var_q), av_fmt_var(vk, v->var_k));
     snprintf(n, sizeof n, "[%d.3]", l), stage(t, n, "heads, RoPE");
     fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %g) on Q and K; K, V repeated: query head h\n", H, T, D,
             KVH, T, D, c->rope_theta);

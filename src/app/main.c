@@ -105,6 +105,11 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     av_model_seed(&r->m, (const char *const *)r->toks.tok);
     av_weights_random(&r->source, cfg->seed);
     if (o->weights_dir && (st = av_load_weights(&r->m, o->weights_dir, &r->source, err))) return st;
+    /* X and all four W came from --weights: nothing is drawn at random, so a --seed changed no number
+     * (with --model it is refused for the same reason; here only the folder's contents tell) */
+    if (r->source.kind == AV_WEIGHTS_LOADED && av_option_given(o, "seed"))
+        fprintf(stderr, "attnviz: warning: --seed %llu has no effect: --weights %s gave X.npy and all four W "
+                "(nothing is drawn at random)\n", (unsigned long long)o->seed, o->weights_dir);
     if (o->attn_mask && (st = av_load_attn_mask(&r->m, o->attn_mask, err))) return st;
     return av_model_forward(&r->m, err);
 }

@@ -1,6 +1,7 @@
 /* term.c - the terminal (see term.h). */
 #include "app/term.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,11 @@ const char *av_bold(int color) { return color ? "\033[1m" : ""; }
 const char *av_green(int color) { return color ? "\033[32m" : ""; }
 const char *av_yellow(int color) { return color ? "\033[33m" : ""; }
 const char *av_reset(int color) { return color ? "\033[0m" : ""; }
+
+const char *av_fmt_var(char *buf, double v) {
+    snprintf(buf, 32, fabs(v) < 1e5 ? "%.3f" : "%.4g", v);
+    return buf;
+}
 
 int av_use_color(av_color when) {
     if (when == AV_COLOR_ALWAYS) return 1;

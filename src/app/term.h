@@ -16,6 +16,11 @@ const char *av_green(int color);
 const char *av_yellow(int color);
 const char *av_reset(int color);
 
+/* A measured variance as the trace prints it, into buf (32 bytes): "1.608"
+ * (three decimals) up to 1e5, else "7.891e+58" as var(Q·Kᵀ) is printed, so
+ * loaded weights of large values do not print sixty digits. Returns buf. */
+const char *av_fmt_var(char *buf, double v);
+
 /* Colour for --color WHEN on standard output: always, never, or auto = a
  * TTY and NO_COLOR unset or empty (https://no-color.org). */
 int av_use_color(av_color when);

@@ -185,8 +185,10 @@ static int stages_project(const av_trace *tr, const av_model *m, int n) {
     int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
     stage(tr, n++, "project");
     fprintf(f, "Q = X·W_Q,  K = X·W_K,  V = X·W_V  (%d, %d)·(%d, %d) → (%d, %d) each\n", T, C, C, C, T, C);
-    fprintf(f, "%sW ~ N(0, 1/d_model) unless loaded; measured var(Q) = %.3f, var(K) = %.3f%s\n", ind, m->var_q,
-            m->var_k, c->positions == AV_POS_SINUSOIDAL ? " (of X + PE, so not exactly 1)" : "");
+    char vq[32], vk[32];
+    fprintf(f, "%sW ~ N(0, 1/d_model) unless loaded; measured var(Q) = %s, var(K) = %s%s\n", ind,
+            av_fmt_var(vq, m->var_q), av_fmt_var(vk, m->var_k),
+            c->positions == AV_POS_SINUSOIDAL ? " (of X + PE, so not exactly 1)" : "");
     if (tr->verbose) {
         av_print_matrix(f, "W_Q", m->W_Q, C, C, P, NULL);
         av_print_matrix(f, "Q = X·W_Q", m->q_proj, T, C, P, NULL);

@@ -198,10 +198,10 @@ static int labels_build(axis_labels *a, int indexed) {
             snprintf(num, sizeof num, "%d", k * a->stride);
             t = num;
         } else if (indexed) {
-            size_t len = strlen(t) + 16;
+            size_t len = strlen(t) + 32;
             text = malloc(len);
             if (!text) return -1;
-            snprintf(text, len, "%d %s", k * a->stride, t);
+            av_text_index_label(text, len, (long)k * a->stride, t);
             t = text;
         }
         free(a->s[k]);

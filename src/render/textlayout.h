@@ -117,6 +117,12 @@ void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m)
  * first strong character is R or AL), else 0. */
 int av_text_is_rtl(const char *utf8);
 
+/* "k label" into out (n bytes), the index first as an axis reads it: a label
+ * whose first strong character is right to left would make the whole line
+ * right to left and put k at its right end ("أنا 0" beside "5 hello"), so
+ * such a label is isolated (FSI ... PDI) after a left-to-right mark. */
+void av_text_index_label(char *out, size_t n, long k, const char *label);
+
 /* The fonts utf8's characters are drawn with, in order of first use (boxes
  * and ignorable characters excluded): up to cap family names (as FreeType
  * reads them, e.g. "Noto Sans Devanagari") into families[] and font files

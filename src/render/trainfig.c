@@ -276,7 +276,7 @@ static int imax(int a, int b) { return a > b ? a : b; }
  * thinned, so a reader finds position 10 among every fifth label (plot.c's
  * rule). */
 static void fs_token_label(char *out, size_t n, const av_filmstrip *fs, int t, int step) {
-    if (step > 1) snprintf(out, n, "%d %s", t, fs->tokens[t]);
+    if (step > 1) av_text_index_label(out, n, t, fs->tokens[t]);
     else snprintf(out, n, "%s", fs->tokens[t]);
 }
 
