@@ -2988,6 +2988,29 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
     assert_int_equal(count_entries(tu_in(f, "ok/sub")), 0);
 }
 
+/* Run argv (argv[0] the program, NULL-terminated) on a pseudo-terminal of `cols` columns, without COLUMNS and
+ * with env's NAME=VALUE strings (NULL-terminated, or NULL) put in its environment; what it wrote to the
+ * terminal goes into buf (cap bytes, NUL-terminated). Returns its waitpid status. */
+static int run_on_pty(int cols, char *const *env, const char *const *argv, char *buf, size_t cap) {
+    struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        for (int k = 0; env && env[k]; k++) putenv(env[k]);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    size_t n = 0;
+    for (ssize_t k; n < cap - 1 && (k = read(fd, buf + n, cap - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fd);
+    int status;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
 /* On a terminal the progress line is redrawn in place with '\r', so it must fit
  * the terminal: a line wider than the terminal wraps, and each redraw then
  * scrolls a new line. Runs --train on a pseudo-terminal of 80 and of 40 columns
@@ -3007,25 +3030,11 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
  * columns, "learned vs sinusoidal vs RoPE positions," was one 42-column part
  * and noam's lr one of 89; they break at their commas, " vs " and " (". */
 static void check_progress_fits(tu_fixture *f, int cols, const char *const *extra) {
-    struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
-    int fd;
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        unsetenv("COLUMNS");
-        const char *argv[24] = {tu_bin(), "--train", "reverse", "--steps", "40", "--d-model", "16", "--batch", "4",
-                                "-o", tu_in(f, "out")};
-        for (int k = 0; extra && extra[k] && k < 12; k++) argv[11 + k] = extra[k];
-        execv(tu_bin(), (char *const *)argv);
-        _exit(127);
-    }
+    const char *argv[24] = {tu_bin(), "--train", "reverse", "--steps", "40", "--d-model", "16", "--batch", "4",
+                            "-o", tu_in(f, "out")};
+    for (int k = 0; extra && extra[k] && k < 12; k++) argv[11 + k] = extra[k];
     static char buf[1 << 16];
-    size_t n = 0;
-    for (ssize_t k; n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
-    buf[n] = 0;
-    close(fd);
-    int status;
-    waitpid(pid, &status, 0);
+    int status = run_on_pty(cols, NULL, argv, buf, sizeof buf);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     /* the redrawn pieces: text after a '\r' up to the next '\r' or '\n' that
      * holds "step N/40" (the snapshot lines above are printed once and may wrap) */
@@ -3073,28 +3082,11 @@ static void test_cli_train_error_on_a_terminal_starts_its_line(void **state) {
     tu_fixture *f = *state;
     char preload[4300], asan[4300];
     if (!tu_shim_env("shim_sgemm.so", preload, asan)) return;
-    struct winsize ws = {.ws_row = 24, .ws_col = 100};
-    int fd;
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        unsetenv("COLUMNS");
-        putenv(preload);
-        putenv(asan);
-        setenv("SHIM_SGEMM_AT", "3000", 1);
-        setenv("SHIM_SGEMM_VALUE", "nan", 1);
-        const char *argv[] = {tu_bin(), "--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4",
-                              "-o", tu_in(f, "out"), NULL};
-        execv(tu_bin(), (char *const *)argv);
-        _exit(127);
-    }
+    char *env[] = {preload, asan, "SHIM_SGEMM_AT=3000", "SHIM_SGEMM_VALUE=nan", NULL};
+    const char *argv[] = {tu_bin(), "--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4",
+                          "-o", tu_in(f, "out"), NULL};
     static char buf[1 << 16];
-    size_t n = 0;
-    for (ssize_t k; n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
-    buf[n] = 0;
-    close(fd);
-    int status;
-    waitpid(pid, &status, 0);
+    int status = run_on_pty(100, env, argv, buf, sizeof buf);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
     char *e = strstr(buf, "attnviz: error: ");
     if (!e) fail_msg("no error:\n%s", buf);
