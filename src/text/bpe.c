@@ -317,6 +317,37 @@ av_status av_bpe_add_merge(av_bpe *b, const char *left, size_t llen, const char 
     return AV_OK;
 }
 
+pcre2_code *av_bpe_compile_pattern(const char *pattern, int *errcode, size_t *erroffset) {
+    size_t n = strlen(pattern), o = 0;
+    char *w = malloc(8 * n + 1); /* "\s" (2 bytes) becomes "\p{White_Space}" (15) */
+    PCRE2_SIZE at = 0;
+    pcre2_code *re = NULL;
+    if (w) {
+        int quoted = 0; /* inside \Q ... \E, where a backslash is literal */
+        for (size_t i = 0; i < n; i++) {
+            if (pattern[i] != '\\' || i + 1 == n || (quoted && pattern[i + 1] != 'E')) {
+                w[o++] = pattern[i];
+                continue;
+            }
+            char c = pattern[++i];
+            if (!quoted && (c == 's' || c == 'S')) {
+                memcpy(w + o, c == 's' ? "\\p{White_Space}" : "\\P{White_Space}", 15);
+                o += 15;
+                continue;
+            }
+            quoted = c == 'Q' ? 1 : c == 'E' ? 0 : quoted;
+            w[o++] = '\\', w[o++] = c;
+        }
+        w[o] = '\0';
+        re = pcre2_compile((PCRE2_SPTR)w, o, PCRE2_UTF | PCRE2_UCP, errcode, &at, NULL);
+        free(w);
+    }
+    if (!re) /* the pattern as written: its own error and offset, or a PCRE2 without White_Space */
+        re = pcre2_compile((PCRE2_SPTR)pattern, n, PCRE2_UTF | PCRE2_UCP, errcode, &at, NULL);
+    *erroffset = at;
+    return re;
+}
+
 av_status av_bpe_finish(av_bpe *b, const char *pattern, av_err *err) {
     if (b->re) return av_fail(err, AV_EUSAGE, "av_bpe_finish called twice");
     for (int32_t i = 0; i < b->V; i++)
@@ -324,8 +355,8 @@ av_status av_bpe_finish(av_bpe *b, const char *pattern, av_err *err) {
             return av_fail(err, AV_EUSAGE, "no token has id %d (ids must be 0..%d)", (int)i, (int)b->V - 1);
     const char *pat = pattern ? pattern : AV_BPE_GPT2_PATTERN;
     int code;
-    PCRE2_SIZE at;
-    b->re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP, &code, &at, NULL);
+    size_t at;
+    b->re = av_bpe_compile_pattern(pat, &code, &at);
     if (!b->re) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(code, msg, sizeof msg);

@@ -110,10 +110,22 @@ av_status av_bpe_add_merge(av_bpe *b, const char *left, size_t llen, const char 
                            av_err *err);
 
 /* Finish: check every id 0..V-1 has a token, compile the pre-tokenization
- * pattern (NULL: AV_BPE_GPT2_PATTERN; PCRE2 syntax, compiled with UTF|UCP),
- * find "<|endoftext|>". Errors: AV_EUSAGE for a missing id or a pattern that
+ * pattern (NULL: AV_BPE_GPT2_PATTERN; PCRE2 syntax, compiled by
+ * av_bpe_compile_pattern), find "<|endoftext|>". Errors: AV_EUSAGE for a missing id or a pattern that
  * does not compile (with PCRE2's message and offset); AV_ERUNTIME on OOM. */
 av_status av_bpe_finish(av_bpe *b, const char *pattern, av_err *err);
+
+/* Compile a pre-tokenization pattern with PCRE2 (UTF + UCP) so that \s and
+ * \S mean Unicode White_Space, as Python's regex (openai/gpt-2 encoder.py),
+ * Rust's regex and Oniguruma (Hugging Face tokenizers) read them. PCRE2's
+ * own \s also matches U+180E MONGOLIAN VOWEL SEPARATOR, a format character
+ * (Cf) since Unicode 6.3, which would cut pieces where GPT-2 does not
+ * (" \u180Ea": GPT-2's pieces " \u180E", "a"), so every \s and \S outside
+ * \Q...\E is compiled as \p{White_Space} / \P{White_Space}. A PCRE2 too old
+ * for that property (before 10.40) gets the pattern as written. Returns the
+ * compiled pattern (free with pcre2_code_free), or NULL with PCRE2's error
+ * code and the offset in the pattern as written. */
+struct pcre2_real_code_8 *av_bpe_compile_pattern(const char *pattern, int *errcode, size_t *erroffset);
 
 /* ---------------------------------------------------------------- use */
 

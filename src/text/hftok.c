@@ -220,11 +220,15 @@ static av_status split_settings(av_hftok *t, const cJSON *e, const char *name, a
     }
     t->split_how = (split_behavior)k, t->split_invert = cJSON_IsTrue(inv);
     int code;
-    PCRE2_SIZE at;
-    const char *p = cJSON_IsString(re) ? re->valuestring : str->valuestring;
-    /* PCRE2_LITERAL refuses PCRE2_UCP ("invalid option bits"): a String pattern has no classes to need it */
-    t->split = pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, PCRE2_UTF | (cJSON_IsString(re) ? PCRE2_UCP : PCRE2_LITERAL),
-                             &code, &at, NULL);
+    size_t at;
+    PCRE2_SIZE lat;
+    /* a Regex as Hugging Face's Oniguruma reads it (\s is White_Space, see bpe.h); PCRE2_LITERAL refuses
+     * PCRE2_UCP ("invalid option bits"): a String pattern has no classes to need it */
+    if (cJSON_IsString(re))
+        t->split = av_bpe_compile_pattern(re->valuestring, &code, &at);
+    else
+        t->split = pcre2_compile((PCRE2_SPTR)str->valuestring, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_LITERAL,
+                                 &code, &lat, NULL), at = lat;
     if (!t->split) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(code, msg, sizeof msg);
