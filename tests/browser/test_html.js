@@ -238,6 +238,33 @@ async function singleLayer(browser, tmp) {
     check(v === 'model', 'ArrowLeft from the cell tab went to ' + v);
     check(page.problems.length === 0, page.problems.join('; '));
   });
+  /* Enter or Space on a control that changes the state rebuilds the page's controls; the focus stays on
+   * the control (rebuilt), not on <body>, so a keyboard user goes on from there (it fell to the top of
+   * the page after every choice: a token, a head chip, a head-view checkbox, a matrix radio button) */
+  await test('html_keyboard_choices_keep_the_focus', async () => {
+    const steps = [
+      ['head', '#av-tokens .tok[data-i="2"]', 'Enter', 's.query === 2'],
+      ['head', '#av-heads .chip[data-h="2"]', 'Space', 's.head === 2'],
+      ['head', '#view-head input[type="checkbox"][data-h="1"]', 'Space', 's.shown.has(1)'],
+      ['head', '#view-head .showheads button:first-of-type', 'Enter', 's.shown.size === 4'],
+      ['matrix', '#view-matrix input[value="scores"]', 'Space', 's.what === "scores"'],
+      ['matrix', '#av-tokens .tok[data-i="2"]', 'Space', 's.query === -1'],
+    ];
+    for (const [v, sel, key, cond] of steps) {
+      await view(page, v);
+      await page.focus(sel);
+      await page.keyboard.press(key);
+      const ok = await page.evaluate((c) => { const s = window.attnviz.state; return Function('s', 'return ' + c)(s); }, cond);
+      check(ok, key + ' on ' + sel + ': the state is not ' + cond);
+      const where = await page.evaluate((q) => {
+        const a = document.activeElement;
+        return a.matches(q) ? '' : a === document.body ? '<body>' : a.outerHTML.slice(0, 80);
+      }, sel);
+      check(where === '', key + ' on ' + sel + ': the focus went to ' + where);
+    }
+    await page.click('#view-matrix input[value="weights"]');
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
   await page.close();
 }
 

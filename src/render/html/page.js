@@ -216,8 +216,8 @@
       cb.onchange = () => { if (cb.checked) st.shown.add(h); else st.shown.delete(h); render(); };
       checks.append(el('label', {}, cb, el('span', { class: 'swatch', style: '--c:' + headColour(h) }), ' ' + h));
     }
-    checks.append(el('button', { text: 'all', onclick: () => { st.shown = new Set(Array.from({ length: r0.H }, (_, h) => h)); render(); } }),
-      ' ', el('button', { text: 'only ' + st.head, onclick: () => { st.shown = new Set([st.head]); render(); } }));
+    checks.append(el('button', { text: 'all', 'data-act': 'all', onclick: () => { st.shown = new Set(Array.from({ length: r0.H }, (_, h) => h)); render(); } }),
+      ' ', el('button', { text: 'only ' + st.head, 'data-act': 'only', onclick: () => { st.shown = new Set([st.head]); render(); } }));
     box.append(el('p', { class: 'desc', text: 'Lines go from each query (left) to each key (right); the darker the line, the larger ' +
       'the attention weight. Hover or focus a token to see only its lines and its weights in head ' + st.head + '.' }), checks);
     const panels = el('div', { class: 'panels' });
@@ -587,18 +587,38 @@
 
   // ------------------------------------------------------------------ render
   const VIEWS = { head: headView, matrix: matrixView, model: modelView, cell: cellView };
+  /* Where the keyboard focus is, as [selector, n]: the n-th match of the selector, which names the
+   * element by its id, or by its tag and data attributes inside the nearest element with an id.
+   * render() rebuilds the controls, so focus by id alone fell to <body> after Enter or Space on a
+   * token, a head chip, a head-view checkbox or a matrix radio button (a keyboard user's report:
+   * every choice sent them back to the top of the page). */
+  const FOCUS_ATTRS = ['data-i', 'data-j', 'data-h', 'data-l', 'data-side', 'data-act', 'data-run', 'type', 'value'];
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || a === document.body || a === document.documentElement) return null;
+    if (a.id) return ['#' + CSS.escape(a.id), 0];
+    const box = a.parentElement && a.parentElement.closest('[id]');
+    if (!box) return null;
+    let sel = a.tagName.toLowerCase();
+    for (const at of FOCUS_ATTRS) if (a.hasAttribute(at)) sel += '[' + at + '="' + CSS.escape(a.getAttribute(at)) + '"]';
+    sel = '#' + CSS.escape(box.id) + ' ' + sel;
+    return [sel, Array.prototype.indexOf.call(document.querySelectorAll(sel), a)];
+  }
   function render() {
     const r = run();
     st.layer = Math.min(st.layer, r.L - 1); st.head = Math.min(st.head, r.H - 1);
     if (st.query >= r.T) st.query = -1;
-    const active = document.activeElement && document.activeElement.id;
+    const key = focusKey();
     tokenStrip(); headChips(); selects(); tabs();
     for (const v in VIEWS) {
       const box = document.getElementById('view-' + v);
       box.replaceChildren();
       if (v === st.view) VIEWS[v](box);
     }
-    if (active && document.getElementById(active)) document.getElementById(active).focus();
+    if (key) {
+      const again = document.querySelectorAll(key[0])[Math.max(0, key[1])];
+      if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+    }
   }
 
   const tablist = ['head', 'matrix', 'model', 'cell'];
