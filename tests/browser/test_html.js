@@ -521,6 +521,8 @@ async function quantisedRuns(browser, tmp) {
     page = await openPage(browser, path.join(out, 'attnviz.html'));
     const note = await page.$eval('#av-note', (e) => (e.hidden ? '' : e.textContent));
     check(/8 bits/.test(note) && /q, k, v are left out/.test(note), 'the page does not say it is 8-bit: ' + note);
+    check(/The exact numbers are in weights\.npy and scores\.npy of this run\u2019s --dump folder\./.test(note),
+      'the 8-bit page of a --dump run does not name its files: ' + note);
     check(page.problems.length === 0, page.problems.join('; '));
   });
   if (!page) return;
@@ -550,6 +552,9 @@ async function quantisedRuns(browser, tmp) {
     page = await openPage(browser, path.join(out2, 'attnviz.html'));
     const note = await page.$eval('#av-note', (e) => e.textContent);
     check(/8 of 16/.test(note), 'the page does not say which panels it kept: ' + note);
+    /* no --dump: the note named "the --dump .npy files", which this run never wrote */
+    check(!/are in/.test(note) && /run the same command with --dump DIR/.test(note),
+      'the page of a run without --dump points at .npy files: ' + note);
     await page.click('#av-heads [data-h="12"]');
     await view(page, 'matrix');
     const msg = await page.$eval('#view-matrix .note', (e) => e.textContent);

@@ -133,8 +133,19 @@
         mib(DATA.max_bytes) + ' limit, so weights and scores are stored with 8 bits (shown to 2 digits, within ' +
         '\u00b10.002 for weights) and q, k, v are left out.' + (DATA.mode === 2
           ? ' Only the first panels that fit are kept: ' + DATA.runs.map((r) => r.kept + ' of ' + r.L * r.H).join(', ') + '.'
-          : '') + ' The exact numbers are in the --dump .npy files.';
+          : '') + ' ' + exactNumbers();
     }
+  }
+
+  /* Where the exact numbers of an 8-bit page are: the --dump files when this run wrote them, else how to
+   * get them (the note named "the --dump .npy files" of a run that had no --dump: a tester's report) */
+  function exactNumbers() {
+    const r = DATA.runs[0];
+    if (DATA.runs.length === 1 && r.weights_file) {
+      return 'The exact numbers are in ' + r.weights_file + ' and ' + r.scores_file + ' of this run\u2019s --dump folder.';
+    }
+    return 'This run wrote no .npy files: for the exact numbers, run the same command with --dump DIR' +
+      (DATA.runs.length > 1 ? ' (with --compare it holds the base run, not each setting).' : '.');
   }
 
   function tokenStrip() {
