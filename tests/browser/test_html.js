@@ -158,6 +158,7 @@ async function main() {
     await manyHeadsModel(browser, tmp);
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
+    await longToken(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -562,6 +563,29 @@ async function quantisedRuns(browser, tmp) {
     await page.click('#av-heads [data-h="7"]');
     check(await page.$('#view-matrix canvas[data-run="0"]') !== null, 'head 7 (kept) has no map');
     await view(page, 'model');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* A 60-letter token (tokens go up to 64 bytes): the head view's label columns grew to its width, so the
+ * page scrolled sideways in a 1280 px window and the key weights beside it were out of sight. Now the
+ * label is cut with "…", its button's title holds it whole, and every key weight is in the window. */
+async function longToken(browser, tmp) {
+  const out = path.join(tmp, 'longtok'), long = 'x'.repeat(60);
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I ' + long + ' love']);
+  await test('html_long_token_keeps_the_page_in_the_window', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 1280, 900);
+    await view(page, 'head');
+    await page.hover('#view-head .hv button[data-side="q"][data-i="0"]');
+    const m = await page.evaluate(() => ({
+      sw: document.documentElement.scrollWidth, iw: window.innerWidth,
+      w: [...document.querySelectorAll('#view-head [data-role="weight-k"]')].map((e) => [e.textContent, e.getBoundingClientRect().right]),
+      title: document.querySelector('#view-head button[data-side="k"][data-j="1"]').title,
+    }));
+    check(m.sw <= m.iw, 'head view: the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+    check(m.w.length === 3 && m.w.every(([t, right]) => t !== '' && right <= m.iw), 'key weights out of the window: ' + JSON.stringify(m.w));
+    check(m.title === long, 'the long key label has no title with the whole token: ' + JSON.stringify(m.title));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
