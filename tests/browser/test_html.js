@@ -318,6 +318,20 @@ async function manyHeadsModel(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+  /* each head's lines, chip and swatch in its own colour: the 12-colour palette repeated, so heads 12..31
+   * drew their lines in the colours of heads 0..19 */
+  await test('html_every_head_has_its_own_colour', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 1400, 900);
+    await view(page, 'head');
+    const c = await page.evaluate(() => ({
+      chips: [...document.querySelectorAll('#av-heads .chip')].map((e) => getComputedStyle(e).borderTopColor),
+      swatches: [...document.querySelectorAll('#view-head .swatch')].map((e) => getComputedStyle(e).backgroundColor),
+    }));
+    check(c.chips.length === 32 && new Set(c.chips).size === 32, 'head chips: ' + new Set(c.chips).size + ' colours for ' + c.chips.length + ' heads');
+    check(c.swatches.length === 32 && c.swatches.every((x, h) => x === c.chips[h]), 'head-view swatches differ from the chips');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* The matrix view's labels (4 tokens: 44 px cells, one label per row and column): each row

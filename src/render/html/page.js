@@ -114,7 +114,14 @@
     cell: { i: 0, j: 0 }, view: 'head', what: 'weights', cmap: DATA.cmap,
   };
   const run = () => DATA.runs[st.run];
-  function headColour(h) { return HEAD_COLOURS[h % HEAD_COLOURS.length]; }
+  /* the palette's 12, then for heads 12..63 hues a golden angle apart at two lightnesses (the palette
+   * repeated: with -H 16 heads 12..15 drew their lines in the colours of heads 0..3, so "all" could not
+   * tell head 0's lines from head 12's: a teacher's report) */
+  function headColour(h) {
+    if (h < HEAD_COLOURS.length) return HEAD_COLOURS[h];
+    const n = h - HEAD_COLOURS.length;
+    return 'hsl(' + ((n * 137.508 + 20) % 360).toFixed(1) + ', 70%, ' + (n % 2 ? 30 : 42) + '%)';
+  }
 
   // ------------------------------------------------------------------ header, selectors
   function header() {
