@@ -159,6 +159,7 @@ async function main() {
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
     await longToken(browser, tmp);
+    await tooltipInWindow(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -600,6 +601,33 @@ async function longToken(browser, tmp) {
     check(m.sw <= m.iw, 'head view: the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
     check(m.w.length === 3 && m.w.every(([t, right]) => t !== '' && right <= m.iw), 'key weights out of the window: ' + JSON.stringify(m.w));
     check(m.title === long, 'the long key label has no title with the whole token: ' + JSON.stringify(m.title));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* The matrix view's tooltip stays inside the window: for a cell at the window's bottom edge (it was put
+ * 14 px below the pointer, past the edge: the numbers of the lower rows of a tall map could not be
+ * read), and for a tooltip wider than 260 px near the right edge (a long token). */
+async function tooltipInWindow(browser, tmp) {
+  const out = path.join(tmp, 'tip'), words = Array.from({ length: 64 }, (_, i) => (i === 62 ? 'y'.repeat(60) : 'w' + (i % 23))).join(' ');
+  attnviz(['--heads', '1', '--html', '--no-plot', '-q', '-o', out, words]);
+  await test('html_tooltip_stays_in_the_window', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 900, 700);
+    await view(page, 'matrix');
+    const cv = await page.$('#view-matrix canvas[data-run="0"]');
+    const c = Number(await cv.evaluate((e) => e.dataset.cell));
+    /* the last row 10 px above the window's bottom edge */
+    await cv.evaluate((e, y) => { window.scrollBy(0, e.getBoundingClientRect().top + y - window.innerHeight + 10); }, 64 * c);
+    for (const j of [0, 62]) {
+      const box = await cv.boundingBox();
+      await page.mouse.move(box.x + (j + 0.5) * c, box.y + 63.5 * c);
+      const t = await page.$eval('#av-tip', (e) => { const b = e.getBoundingClientRect();
+        return { hidden: e.hidden, text: e.textContent, l: b.left, t: b.top, r: b.right, b: b.bottom, w: document.documentElement.clientWidth, h: window.innerHeight }; });
+      check(!t.hidden && t.text.includes('query 63 ') && t.text.includes('key ' + j + ' '), 'no tooltip for cell (63, ' + j + '): ' + JSON.stringify(t.text));
+      check(t.l >= 0 && t.t >= 0 && t.r <= t.w && t.b <= t.h, 'cell (63, ' + j + '): the tooltip spans (' + [t.l, t.t, t.r, t.b].map(Math.round) +
+        ') of a ' + t.w + ' x ' + t.h + ' window');
+    }
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

@@ -369,7 +369,13 @@
   function showTip(text, x, y) {
     const tip = document.getElementById('av-tip');
     tip.textContent = text; tip.hidden = false;
-    tip.style.left = Math.min(x + 14, window.innerWidth - 260) + 'px'; tip.style.top = (y + 14) + 'px';
+    /* beside the pointer, inside the window: above it near the bottom, to its left near the right edge
+     * (it went below the window's bottom edge for the lower rows of a tall map, and past the right edge
+     * when wider than 260 px: a long token) */
+    const w = tip.offsetWidth, h = tip.offsetHeight, W = document.documentElement.clientWidth, H = window.innerHeight;
+    const left = x + 14 + w <= W - 4 ? x + 14 : x - 14 - w, top = y + 14 + h <= H - 4 ? y + 14 : y - 14 - h;
+    tip.style.left = Math.max(4, Math.min(left, W - 4 - w)) + 'px';
+    tip.style.top = Math.max(4, Math.min(top, H - 4 - h)) + 'px';
   }
   function hideTip() { document.getElementById('av-tip').hidden = true; }
 
