@@ -581,6 +581,18 @@ async function quantisedRuns(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+  /* the head view says so too (it drew an empty diagram, as if head 12 attended nowhere) */
+  await test('html_cut_head_view_says_the_head_is_not_stored', async () => {
+    page = await openPage(browser, path.join(out2, 'attnviz.html'));
+    await page.click('#av-heads [data-h="12"]');
+    await view(page, 'head');
+    const hv = await page.$eval('#view-head .panel', (e) => { const n = e.querySelector('.note'); return n ? n.textContent : ''; });
+    check(/head 12 is not stored/.test(hv), 'head view of head 12 of a cut page: ' + JSON.stringify(hv));
+    await page.click('#av-heads [data-h="3"]');
+    check(!/not stored/.test(await page.$eval('#view-head .panel', (e) => e.textContent)), 'head 3 (kept) is said not to be stored');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* A 60-letter token (tokens go up to 64 bytes): the head view's label columns grew to its width, so the

@@ -288,7 +288,16 @@
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
     const title = (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 ' +
       (st.shown.size === 1 ? 'head ' : 'heads ') + ([...st.shown].sort((a, b) => a - b).join(', ') || 'none');
-    const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc }), grid);
+    const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc }));
+    /* a head cut by the size limit drew no lines and no weights, with nothing to say why (as if it
+     * attended nowhere); the matrix and cell views said "not stored" */
+    const missing = [...new Set([...st.shown, st.head])].filter((h) => h < r.H && !stored(r, l, h)).sort((a, b) => a - b);
+    if (missing.length) {
+      out.append(el('p', { class: 'note', text: 'Layer ' + l + ' ' + (missing.length === 1 ? 'head ' : 'heads ') + missing.join(', ') +
+        (missing.length === 1 ? ' is' : ' are') + ' not stored in the page (size limit): no lines or weights for ' +
+        (missing.length === 1 ? 'it' : 'them') + '.' }));
+    }
+    out.append(grid);
     if (r.T > T) out.append(el('p', { class: 'note', text: 'The head view shows the first ' + T + ' of ' + r.T + ' tokens; the matrix view shows all.' }));
     setTimeout(rest, 0);
     return out;
