@@ -160,6 +160,7 @@ async function main() {
     await cjkColumnLabels(browser, tmp);
     await longToken(browser, tmp);
     await tooltipInWindow(browser, tmp);
+    await divergingCmap(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -641,6 +642,29 @@ async function tooltipInWindow(browser, tmp) {
         ') of a ' + t.w + ' x ' + t.h + ' window');
     }
     check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* --cmap RdBu_r (allowed for the weights): the colour-map selector shows it and can choose it again after
+ * another (it listed every map but RdBu_r, so it was blank); a page of another map does not offer it */
+async function divergingCmap(browser, tmp) {
+  const out = path.join(tmp, 'rdbu'), out2 = path.join(tmp, 'magma');
+  attnviz(['--heads', '2', '--cmap', 'rdbu_r', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
+  attnviz(['--heads', '2', '--cmap', 'magma', '--html', '--no-plot', '-q', '-o', out2, 'I love deep learning']);
+  await test('html_cmap_selector_shows_the_pages_map', async () => {
+    let page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const sel = () => page.$eval('#av-cmap', (s) => ({ value: s.value, options: [...s.options].map((o) => o.value) }));
+    let s = await sel();
+    check(s.value === 'RdBu_r', 'colour map selector of a --cmap RdBu_r page: ' + JSON.stringify(s));
+    await page.select('#av-cmap', 'gray');
+    await page.select('#av-cmap', 'RdBu_r');
+    check((await sel()).value === 'RdBu_r' && await page.evaluate(() => window.attnviz.state.cmap) === 'RdBu_r', 'RdBu_r cannot be chosen again');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+    page = await openPage(browser, path.join(out2, 'attnviz.html'));
+    s = await sel();
+    check(s.value === 'magma' && !s.options.includes('RdBu_r'), 'colour map selector of a --cmap magma page: ' + JSON.stringify(s));
     await page.close();
   });
 }

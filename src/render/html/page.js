@@ -196,7 +196,10 @@
     lay.value = String(st.layer);
     lay.onchange = () => { st.layer = Number(lay.value); render(); };
     const cm = document.getElementById('av-cmap');
-    cm.replaceChildren(...Object.keys(LUT).filter((n) => n !== 'RdBu_r').map((n) => el('option', { value: n, text: n })));
+    /* RdBu_r (diverging, the scores' map) is offered for the weights only when --cmap chose it: left out,
+     * the selector of a --cmap RdBu_r page was blank and RdBu_r could not be chosen again */
+    cm.replaceChildren(...Object.keys(LUT).filter((n) => n !== 'RdBu_r' || DATA.cmap === 'RdBu_r')
+      .map((n) => el('option', { value: n, text: n })));
     cm.value = st.cmap;
     cm.onchange = () => { st.cmap = cm.value; render(); };
     const rs = document.getElementById('av-run');
