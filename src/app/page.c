@@ -55,7 +55,7 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     av_html_page page = {.title = title, .command = info->command, .source = source, .trace = trace,
                          .cmap = o->cmap, .precision = o->precision, .runs = runs, .n_runs = n,
                          .max_bytes = (size_t)o->html_limit << 20, .run = info->run};
-    av_status s = av_page_check_size(runs[0].T, o, err); /* main.c checked before any file; kept for any caller */
+    av_status s = av_page_check_size(runs[0].T, n, o, err); /* main.c checked before any file; kept for any caller */
     if (!s) s = av_mkdir_p(o->outdir, err);
     snprintf(name, sizeof name, "%s%s", o->prefix ? o->prefix : "", AV_PAGE_NAME);
     av_path_join(path, sizeof path, o->outdir, name);
@@ -64,14 +64,29 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     return s;
 }
 
-av_status av_page_check_size(int T, const av_options *o, av_err *err) {
-    av_html_run one = {.L = 1, .H = 1, .T = T}; /* weights and scores only: the 8-bit size of one panel */
-    av_html_page page = {.runs = &one, .n_runs = 1, .max_bytes = (size_t)o->html_limit << 20};
-    int mode;
-    if (av_html_data_bytes(&page, &mode) > 0) return AV_OK;
-    return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits, "
-                   "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens", T,
-                   2.0 * T * T / 1048576.0, o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20));
+av_status av_page_check_size(int T, int n_runs, const av_options *o, av_err *err) {
+    size_t limit = o->html_limit ? (size_t)o->html_limit << 20 : AV_HTML_MAX_BYTES;
+    int n = n_runs > 1 ? n_runs : 1;
+    double mib = 2.0 * T * T / 1048576.0; /* one head's weights and scores at 8 bits */
+    if ((size_t)n * 2 * (size_t)T * (size_t)T <= limit) return AV_OK;
+    int lim = o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20);
+    if (n == 1)
+        return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits, "
+                       "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens", T, mib, lim);
+    /* a --compare page that held the first setting's head and none of the others' compared nothing (a
+     * tester's report: 560 tokens, --compare positions, --html-limit 1 kept "1 of 1, 0 of 1, 0 of 1") */
+    return av_fail(err, AV_EUSAGE, "--html: one head of each of the %d --compare settings (weights and scores for %d "
+                   "tokens, %.1f MiB at 8 bits each) takes %.1f MiB, over the page's %d MiB; raise --html-limit (up to "
+                   "1024) or use fewer tokens", n, T, mib, n * mib, lim);
+}
+
+int av_page_runs(const av_options *o, int d_model, int heads) {
+    char why[128];
+    switch (o->compare) {
+    case AV_CMP_SCALE: case AV_CMP_ROPE_STYLE: return 2;
+    case AV_CMP_POSITIONS: return 3 - av_compare_rope_left_out(why, sizeof why, d_model, heads);
+    default: return 1; /* none, and order: the base run alone */
+    }
 }
 
 /* The title (<title> and the heading): the input text shortened as the
