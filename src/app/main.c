@@ -159,7 +159,8 @@ static av_status write_outputs(run *r, av_err *err) {
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
                           : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
     if (!st && o->model_dir) {
-        st = av_gpt2run_sinks(&r->gr, &r->m, &r->toks, o, fc.cmdline, fc.run, &r->written, err);
+        st = av_gpt2run_sinks(&r->gr, &r->m, o->compare ? &r->cmp : NULL, &r->toks, o, fc.cmdline, fc.run, &r->written,
+                              err);
     } else {
         if (!o->html) /* the page prints the trace again: RoPE's shift check and -v read W_Q, W_K */
             av_model_release_weights(&r->m); /* nothing reads W_* from here on; the first canvas reuses their pages */

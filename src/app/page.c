@@ -110,20 +110,27 @@ static av_status write_runs(const av_html_run *runs, int n, const av_tokens *tok
     return write_page(runs, n, title, info->note, info->trace ? info->trace : trace, o, info, w, err);
 }
 
-av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
-                         av_written *w, av_err *err) {
+/* m's run alone; its trace followed by c's table when c is given (--compare order) */
+static av_status single_page(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
+                             const av_comparison *c, av_written *w, av_err *err) {
     char desc[256];
     av_html_run run = single_run(m, toks, "", o->dump_dir != NULL, desc, sizeof desc);
-    char *trace = trace_text(m, toks, o, info->ws, NULL);
+    char *trace = trace_text(m, toks, o, info->ws, c);
     av_status s = write_runs(&run, 1, toks, o, info, trace, w, err);
     free(trace);
     return s;
 }
 
+av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
+                         av_written *w, av_err *err) {
+    return single_page(m, toks, o, info, NULL, w, err);
+}
+
 av_status av_page_compare(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
                           const av_page_info *info, av_written *w, av_err *err) {
-    if (c->kind == AV_CMP_ORDER) /* order keeps no runs: the base run alone */
-        return av_page_single(m, toks, o, info, w, err);
+    if (c->kind == AV_CMP_ORDER) /* order keeps no runs: the base run alone, and the table in its trace (the page's
+                                  * trace left out the one thing --compare order printed: a tester's report) */
+        return single_page(m, toks, o, info, c, w, err);
     av_html_run runs[AV_CMP_MAX_SETTINGS];
     char desc[AV_CMP_MAX_SETTINGS][256];
     for (int k = 0; k < c->n; k++) { /* --dump holds the base run, not the settings */
