@@ -569,6 +569,73 @@ static void html_too_large_writes_nothing(void **state) {
     assert_int_not_equal(access(tu_in(f, "dump"), F_OK), 0);
 }
 
+/* --compare positions over 560 tokens with --html-limit 1: one head of one setting (0.6 MiB at 8 bits)
+ * fits, one of each of the three (1.8 MiB) does not. The page kept the first setting's head and none of
+ * the others' ("1 of 1, 0 of 1, 0 of 1": it compared nothing); now the run is refused before any file,
+ * as a page that cannot hold one head. With --html-limit 2 the page holds every setting. */
+static void html_compare_too_large_for_every_setting_writes_nothing(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    static char words[560 * 3 + 1];
+    for (int i = 0; i < 560; i++) memcpy(words + 3 * i, "ab ", 3);
+    words[560 * 3 - 1] = 0;
+    run_attnviz(&r, NULL, "-o", tu_in(f, "D"), "--heads", "1", "-d", "16", "--compare", "positions", "--html",
+                "--html-limit", "1", "--no-plot", "-q", words, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "attnviz: error: --html: one head of each of the 3 --compare settings (weights and "
+                               "scores for 560 tokens, 0.6 MiB at 8 bits each) takes 1.8 MiB, over the page's 1 MiB; "
+                               "raise --html-limit (up to 1024) or use fewer tokens\n");
+    tu_free(&r);
+    assert_int_not_equal(access(tu_in(f, "D/attnviz.html"), F_OK), 0);
+    run_attnviz(&r, NULL, "-o", tu_in(f, "D"), "--heads", "1", "-d", "16", "--compare", "positions", "--html",
+                "--html-limit", "2", "--no-plot", "-q", words, NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "D/attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_int_equal(count(page, "\"kept\":1,"), 3);
+    free(page);
+}
+
+/* --compare order --html: the page is the base run alone, and its trace ("what attnviz printed") holds the
+ * order table that was printed; it held the trace without the table, the one thing the run was for. */
+static void html_compare_order_page_trace_has_the_table(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-o", tu_in(f, "D"), "--heads", "2", "-d", "16", "--compare", "order", "--html", "--no-plot",
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "--compare order: swap token 0"));
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "D/attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "--compare order: swap token 0 \\\"I\\\" and token 3 \\\"learning\\\""));
+    assert_non_null(strstr(page, "positions sinusoidal  max difference = "));
+    assert_int_equal(count(page, "\"kept\":"), 1); /* one run */
+    free(page);
+}
+
+/* --model with --compare scale --html: the page's trace holds the --compare scale table printed after the
+ * model's trace (it stopped before it). A 2-step toy model keeps the run short. */
+static void html_model_compare_scale_page_trace_has_the_table(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--layers", "1", "--heads", "2", "--d-model", "16",
+                "-q", "-o", tu_in(f, "toy"), NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "toy"), "--compare", "scale", "--html", "--no-plot", "-o", tu_in(f, "D"),
+                "3 1 4 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "--compare scale: same sentence, layer 0"));
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "D/attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "--compare scale: same sentence, layer 0"));
+    free(page);
+}
+
 /* --html with --train warns, as every other option --train does not use (it was the one usage error among
  * them, exit 2; a new user's report), and writes no page. */
 static void html_with_train_warns(void **state) {
@@ -615,7 +682,12 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_precision_is_the_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_cmap_with_no_plot_is_the_pages, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_too_large_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_compare_too_large_for_every_setting_writes_nothing, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_compare_order_page_trace_has_the_table, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_model_compare_scale_page_trace_has_the_table, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_limit_without_html_warns_and_train_needs_model),
         cmocka_unit_test_setup_teardown(html_with_train_warns, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -520,8 +520,8 @@ static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
                                     : "the model adds no positional encoding (attnviz.positions none in config.json)");
 }
 
-av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
-                           const char *cmd, const char *run, av_written *w, av_err *err) {
+av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_comparison *c, const av_tokens *toks,
+                           const av_options *o, const char *cmd, const char *run, av_written *w, av_err *err) {
     char source[4300];
     av_gpt2run_source(source, sizeof source, gr);
     av_status st = AV_OK;
@@ -535,6 +535,8 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tok
         FILE *ms = open_memstream(&trace, &len);
         if (!ms) return av_fail(err, AV_ERUNTIME, "out of memory");
         av_gpt2run_trace(ms, gr, m, toks, 0);
+        /* --compare scale's table, printed after the trace, was left out of the page's trace */
+        if (c && c->n) av_compare_print(ms, c, toks, 0);
         fclose(ms);
         av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = gr->text, .n_real = gr->T,
                              .run = run, .layer = gr->layer,

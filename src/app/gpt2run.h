@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "app/cli.h"
+#include "app/compare.h"
 #include "app/tensorio.h"
 #include "nn/gpt2.h"
 #include "nn/llama.h"
@@ -127,10 +128,11 @@ void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks
 
 /* The --model's figures (figures.h av_figures_model, unless --no-plot) and
  * page (page.h av_page_model, with --html; its trace is the printed one
- * without colour), each written file added to w and carrying the run id run.
+ * without colour, followed by c's table when c is given: --compare scale),
+ * each written file added to w and carrying the run id run.
  * Errors: theirs; out of memory. */
-av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_tokens *toks, const av_options *o,
-                           const char *cmd, const char *run, av_written *w, av_err *err);
+av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_comparison *c, const av_tokens *toks,
+                           const av_options *o, const char *cmd, const char *run, av_written *w, av_err *err);
 void av_gpt2run_free(av_gpt2run *r);
 
 /* out (cap bytes, NUL-terminated) = a readable label of a model-produced id:

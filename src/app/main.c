@@ -159,7 +159,8 @@ static av_status write_outputs(run *r, av_err *err) {
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
                           : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
     if (!st && o->model_dir) {
-        st = av_gpt2run_sinks(&r->gr, &r->m, &r->toks, o, fc.cmdline, fc.run, &r->written, err);
+        st = av_gpt2run_sinks(&r->gr, &r->m, o->compare ? &r->cmp : NULL, &r->toks, o, fc.cmdline, fc.run, &r->written,
+                              err);
     } else {
         if (!o->html) /* the page prints the trace again: RoPE's shift check and -v read W_Q, W_K */
             av_model_release_weights(&r->m); /* nothing reads W_* from here on; the first canvas reuses their pages */
@@ -210,7 +211,9 @@ int main(int argc, char **argv) {
             st = run_model(&r, &cfg, &err);
         }
         /* a page that cannot hold one head is refused before the trace and before any file is written */
-        if (!st && r.o.html) st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, &r.o, &err);
+        if (!st && r.o.html)
+            st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, /* a --model's page is its one run */
+                                    r.o.model_dir ? 1 : av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H), &r.o, &err);
         if (!st) st = av_trace_sinks(stdout, &r.o, &r.gr, &r.m, &r.toks, &r.source, r.color, &err);
         if (!st) r.cmd = av_command_line(argc, argv);
         if (!st) st = write_outputs(&r, &err);

@@ -55,7 +55,7 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     av_html_page page = {.title = title, .command = info->command, .source = source, .trace = trace,
                          .cmap = o->cmap, .precision = o->precision, .runs = runs, .n_runs = n,
                          .max_bytes = (size_t)o->html_limit << 20, .run = info->run};
-    av_status s = av_page_check_size(runs[0].T, o, err); /* main.c checked before any file; kept for any caller */
+    av_status s = av_page_check_size(runs[0].T, n, o, err); /* main.c checked before any file; kept for any caller */
     if (!s) s = av_mkdir_p(o->outdir, err);
     snprintf(name, sizeof name, "%s%s", o->prefix ? o->prefix : "", AV_PAGE_NAME);
     av_path_join(path, sizeof path, o->outdir, name);
@@ -64,14 +64,29 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     return s;
 }
 
-av_status av_page_check_size(int T, const av_options *o, av_err *err) {
-    av_html_run one = {.L = 1, .H = 1, .T = T}; /* weights and scores only: the 8-bit size of one panel */
-    av_html_page page = {.runs = &one, .n_runs = 1, .max_bytes = (size_t)o->html_limit << 20};
-    int mode;
-    if (av_html_data_bytes(&page, &mode) > 0) return AV_OK;
-    return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits, "
-                   "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens", T,
-                   2.0 * T * T / 1048576.0, o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20));
+av_status av_page_check_size(int T, int n_runs, const av_options *o, av_err *err) {
+    size_t limit = o->html_limit ? (size_t)o->html_limit << 20 : AV_HTML_MAX_BYTES;
+    int n = n_runs > 1 ? n_runs : 1;
+    double mib = 2.0 * T * T / 1048576.0; /* one head's weights and scores at 8 bits */
+    if ((size_t)n * 2 * (size_t)T * (size_t)T <= limit) return AV_OK;
+    int lim = o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20);
+    if (n == 1)
+        return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits, "
+                       "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens", T, mib, lim);
+    /* a --compare page that held the first setting's head and none of the others' compared nothing (a
+     * tester's report: 560 tokens, --compare positions, --html-limit 1 kept "1 of 1, 0 of 1, 0 of 1") */
+    return av_fail(err, AV_EUSAGE, "--html: one head of each of the %d --compare settings (weights and scores for %d "
+                   "tokens, %.1f MiB at 8 bits each) takes %.1f MiB, over the page's %d MiB; raise --html-limit (up to "
+                   "1024) or use fewer tokens", n, T, mib, n * mib, lim);
+}
+
+int av_page_runs(const av_options *o, int d_model, int heads) {
+    char why[128];
+    switch (o->compare) {
+    case AV_CMP_SCALE: case AV_CMP_ROPE_STYLE: return 2;
+    case AV_CMP_POSITIONS: return 3 - av_compare_rope_left_out(why, sizeof why, d_model, heads);
+    default: return 1; /* none, and order: the base run alone */
+    }
 }
 
 /* The title (<title> and the heading): the input text shortened as the
@@ -95,20 +110,27 @@ static av_status write_runs(const av_html_run *runs, int n, const av_tokens *tok
     return write_page(runs, n, title, info->note, info->trace ? info->trace : trace, o, info, w, err);
 }
 
-av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
-                         av_written *w, av_err *err) {
+/* m's run alone; its trace followed by c's table when c is given (--compare order) */
+static av_status single_page(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
+                             const av_comparison *c, av_written *w, av_err *err) {
     char desc[256];
     av_html_run run = single_run(m, toks, "", o->dump_dir != NULL, desc, sizeof desc);
-    char *trace = trace_text(m, toks, o, info->ws, NULL);
+    char *trace = trace_text(m, toks, o, info->ws, c);
     av_status s = write_runs(&run, 1, toks, o, info, trace, w, err);
     free(trace);
     return s;
 }
 
+av_status av_page_single(const av_model *m, const av_tokens *toks, const av_options *o, const av_page_info *info,
+                         av_written *w, av_err *err) {
+    return single_page(m, toks, o, info, NULL, w, err);
+}
+
 av_status av_page_compare(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
                           const av_page_info *info, av_written *w, av_err *err) {
-    if (c->kind == AV_CMP_ORDER) /* order keeps no runs: the base run alone */
-        return av_page_single(m, toks, o, info, w, err);
+    if (c->kind == AV_CMP_ORDER) /* order keeps no runs: the base run alone, and the table in its trace (the page's
+                                  * trace left out the one thing --compare order printed: a tester's report) */
+        return single_page(m, toks, o, info, c, w, err);
     av_html_run runs[AV_CMP_MAX_SETTINGS];
     char desc[AV_CMP_MAX_SETTINGS][256];
     for (int k = 0; k < c->n; k++) { /* --dump holds the base run, not the settings */

@@ -43,14 +43,21 @@ typedef struct {
                           * opens on it (av_html_run.first_layer) */
 } av_page_info;
 
-/* AV_OK when the page of a run over T tokens can hold at least one (layer,
- * head) panel within --html-limit (o->html_limit MiB, 0 = AV_HTML_MAX_BYTES):
- * its (T, T) weights and scores at 8 bits, 2·T² bytes. Else AV_EUSAGE
+/* AV_OK when the page of n_runs runs (1, or the --compare settings:
+ * av_page_runs) over T tokens can hold at least one (layer, head) panel of
+ * each within --html-limit (o->html_limit MiB, 0 = AV_HTML_MAX_BYTES): its
+ * (T, T) weights and scores at 8 bits, 2·T² bytes a run. Else AV_EUSAGE
  * "--html: one head's weights and scores for T tokens take X MiB at 8 bits,
- * over the page's N MiB; ...". For a check before any file is written: a
+ * over the page's N MiB; ..." (with --compare: "one head of each of the n
+ * --compare settings ..."). For a check before any file is written: a
  * 3000-token --html run replaced an earlier run's figures and then failed
  * here (a new user's report). */
-av_status av_page_check_size(int T, const av_options *o, av_err *err);
+av_status av_page_check_size(int T, int n_runs, const av_options *o, av_err *err);
+
+/* The runs the page of o's run shows: 2 or 3 --compare settings (positions
+ * leaves out RoPE for an odd d_k = d_model / heads), else 1 (also --compare
+ * order, whose page is the base run). */
+int av_page_runs(const av_options *o, int d_model, int heads);
 
 /* The page's file name in --outdir, after --prefix: prefix + AV_PAGE_NAME. */
 #define AV_PAGE_NAME "attnviz.html"

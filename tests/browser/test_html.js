@@ -158,6 +158,9 @@ async function main() {
     await manyHeadsModel(browser, tmp);
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
+    await longToken(browser, tmp);
+    await tooltipInWindow(browser, tmp);
+    await divergingCmap(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -238,6 +241,33 @@ async function singleLayer(browser, tmp) {
     check(v === 'model', 'ArrowLeft from the cell tab went to ' + v);
     check(page.problems.length === 0, page.problems.join('; '));
   });
+  /* Enter or Space on a control that changes the state rebuilds the page's controls; the focus stays on
+   * the control (rebuilt), not on <body>, so a keyboard user goes on from there (it fell to the top of
+   * the page after every choice: a token, a head chip, a head-view checkbox, a matrix radio button) */
+  await test('html_keyboard_choices_keep_the_focus', async () => {
+    const steps = [
+      ['head', '#av-tokens .tok[data-i="2"]', 'Enter', 's.query === 2'],
+      ['head', '#av-heads .chip[data-h="2"]', 'Space', 's.head === 2'],
+      ['head', '#view-head input[type="checkbox"][data-h="1"]', 'Space', 's.shown.has(1)'],
+      ['head', '#view-head .showheads button:first-of-type', 'Enter', 's.shown.size === 4'],
+      ['matrix', '#view-matrix input[value="scores"]', 'Space', 's.what === "scores"'],
+      ['matrix', '#av-tokens .tok[data-i="2"]', 'Space', 's.query === -1'],
+    ];
+    for (const [v, sel, key, cond] of steps) {
+      await view(page, v);
+      await page.focus(sel);
+      await page.keyboard.press(key);
+      const ok = await page.evaluate((c) => { const s = window.attnviz.state; return Function('s', 'return ' + c)(s); }, cond);
+      check(ok, key + ' on ' + sel + ': the state is not ' + cond);
+      const where = await page.evaluate((q) => {
+        const a = document.activeElement;
+        return a.matches(q) ? '' : a === document.body ? '<body>' : a.outerHTML.slice(0, 80);
+      }, sel);
+      check(where === '', key + ' on ' + sel + ': the focus went to ' + where);
+    }
+    await page.click('#view-matrix input[value="weights"]');
+    check(page.problems.length === 0, page.problems.join('; '));
+  });
   await page.close();
 }
 
@@ -287,6 +317,20 @@ async function manyHeadsModel(browser, tmp) {
     check(m.sw <= m.iw, 'the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
     check(m.right <= m.iw, 'a thumbnail ends at x = ' + m.right + ', past the ' + m.iw + ' px window');
     check(m.rows >= 2, 'the 32 thumbnails are in ' + m.rows + ' line(s)');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+  /* each head's lines, chip and swatch in its own colour: the 12-colour palette repeated, so heads 12..31
+   * drew their lines in the colours of heads 0..19 */
+  await test('html_every_head_has_its_own_colour', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 1400, 900);
+    await view(page, 'head');
+    const c = await page.evaluate(() => ({
+      chips: [...document.querySelectorAll('#av-heads .chip')].map((e) => getComputedStyle(e).borderTopColor),
+      swatches: [...document.querySelectorAll('#view-head .swatch')].map((e) => getComputedStyle(e).backgroundColor),
+    }));
+    check(c.chips.length === 32 && new Set(c.chips).size === 32, 'head chips: ' + new Set(c.chips).size + ' colours for ' + c.chips.length + ' heads');
+    check(c.swatches.length === 32 && c.swatches.every((x, h) => x === c.chips[h]), 'head-view swatches differ from the chips');
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
@@ -494,6 +538,8 @@ async function quantisedRuns(browser, tmp) {
     page = await openPage(browser, path.join(out, 'attnviz.html'));
     const note = await page.$eval('#av-note', (e) => (e.hidden ? '' : e.textContent));
     check(/8 bits/.test(note) && /q, k, v are left out/.test(note), 'the page does not say it is 8-bit: ' + note);
+    check(/The exact numbers are in weights\.npy and scores\.npy of this run\u2019s --dump folder\./.test(note),
+      'the 8-bit page of a --dump run does not name its files: ' + note);
     check(page.problems.length === 0, page.problems.join('; '));
   });
   if (!page) return;
@@ -523,6 +569,9 @@ async function quantisedRuns(browser, tmp) {
     page = await openPage(browser, path.join(out2, 'attnviz.html'));
     const note = await page.$eval('#av-note', (e) => e.textContent);
     check(/8 of 16/.test(note), 'the page does not say which panels it kept: ' + note);
+    /* no --dump: the note named "the --dump .npy files", which this run never wrote */
+    check(!/are in/.test(note) && /run the same command with --dump DIR/.test(note),
+      'the page of a run without --dump points at .npy files: ' + note);
     await page.click('#av-heads [data-h="12"]');
     await view(page, 'matrix');
     const msg = await page.$eval('#view-matrix .note', (e) => e.textContent);
@@ -531,6 +580,91 @@ async function quantisedRuns(browser, tmp) {
     check(await page.$('#view-matrix canvas[data-run="0"]') !== null, 'head 7 (kept) has no map');
     await view(page, 'model');
     check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+  /* the head view says so too (it drew an empty diagram, as if head 12 attended nowhere) */
+  await test('html_cut_head_view_says_the_head_is_not_stored', async () => {
+    page = await openPage(browser, path.join(out2, 'attnviz.html'));
+    await page.click('#av-heads [data-h="12"]');
+    await view(page, 'head');
+    const hv = await page.$eval('#view-head .panel', (e) => { const n = e.querySelector('.note'); return n ? n.textContent : ''; });
+    check(/head 12 is not stored/.test(hv), 'head view of head 12 of a cut page: ' + JSON.stringify(hv));
+    await page.click('#av-heads [data-h="3"]');
+    check(!/not stored/.test(await page.$eval('#view-head .panel', (e) => e.textContent)), 'head 3 (kept) is said not to be stored');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* A 60-letter token (tokens go up to 64 bytes): the head view's label columns grew to its width, so the
+ * page scrolled sideways in a 1280 px window and the key weights beside it were out of sight. Now the
+ * label is cut with "…", its button's title holds it whole, and every key weight is in the window. */
+async function longToken(browser, tmp) {
+  const out = path.join(tmp, 'longtok'), long = 'x'.repeat(60);
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I ' + long + ' love']);
+  await test('html_long_token_keeps_the_page_in_the_window', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 1280, 900);
+    await view(page, 'head');
+    await page.hover('#view-head .hv button[data-side="q"][data-i="0"]');
+    const m = await page.evaluate(() => ({
+      sw: document.documentElement.scrollWidth, iw: window.innerWidth,
+      w: [...document.querySelectorAll('#view-head [data-role="weight-k"]')].map((e) => [e.textContent, e.getBoundingClientRect().right]),
+      title: document.querySelector('#view-head button[data-side="k"][data-j="1"]').title,
+    }));
+    check(m.sw <= m.iw, 'head view: the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+    check(m.w.length === 3 && m.w.every(([t, right]) => t !== '' && right <= m.iw), 'key weights out of the window: ' + JSON.stringify(m.w));
+    check(m.title === long, 'the long key label has no title with the whole token: ' + JSON.stringify(m.title));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* The matrix view's tooltip stays inside the window: for a cell at the window's bottom edge (it was put
+ * 14 px below the pointer, past the edge: the numbers of the lower rows of a tall map could not be
+ * read), and for a tooltip wider than 260 px near the right edge (a long token). */
+async function tooltipInWindow(browser, tmp) {
+  const out = path.join(tmp, 'tip'), words = Array.from({ length: 64 }, (_, i) => (i === 62 ? 'y'.repeat(60) : 'w' + (i % 23))).join(' ');
+  attnviz(['--heads', '1', '--html', '--no-plot', '-q', '-o', out, words]);
+  await test('html_tooltip_stays_in_the_window', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 900, 700);
+    await view(page, 'matrix');
+    const cv = await page.$('#view-matrix canvas[data-run="0"]');
+    const c = Number(await cv.evaluate((e) => e.dataset.cell));
+    /* the last row 10 px above the window's bottom edge */
+    await cv.evaluate((e, y) => { window.scrollBy(0, e.getBoundingClientRect().top + y - window.innerHeight + 10); }, 64 * c);
+    for (const j of [0, 62]) {
+      const box = await cv.boundingBox();
+      await page.mouse.move(box.x + (j + 0.5) * c, box.y + 63.5 * c);
+      const t = await page.$eval('#av-tip', (e) => { const b = e.getBoundingClientRect();
+        return { hidden: e.hidden, text: e.textContent, l: b.left, t: b.top, r: b.right, b: b.bottom, w: document.documentElement.clientWidth, h: window.innerHeight }; });
+      check(!t.hidden && t.text.includes('query 63 ') && t.text.includes('key ' + j + ' '), 'no tooltip for cell (63, ' + j + '): ' + JSON.stringify(t.text));
+      check(t.l >= 0 && t.t >= 0 && t.r <= t.w && t.b <= t.h, 'cell (63, ' + j + '): the tooltip spans (' + [t.l, t.t, t.r, t.b].map(Math.round) +
+        ') of a ' + t.w + ' x ' + t.h + ' window');
+    }
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* --cmap RdBu_r (allowed for the weights): the colour-map selector shows it and can choose it again after
+ * another (it listed every map but RdBu_r, so it was blank); a page of another map does not offer it */
+async function divergingCmap(browser, tmp) {
+  const out = path.join(tmp, 'rdbu'), out2 = path.join(tmp, 'magma');
+  attnviz(['--heads', '2', '--cmap', 'rdbu_r', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
+  attnviz(['--heads', '2', '--cmap', 'magma', '--html', '--no-plot', '-q', '-o', out2, 'I love deep learning']);
+  await test('html_cmap_selector_shows_the_pages_map', async () => {
+    let page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const sel = () => page.$eval('#av-cmap', (s) => ({ value: s.value, options: [...s.options].map((o) => o.value) }));
+    let s = await sel();
+    check(s.value === 'RdBu_r', 'colour map selector of a --cmap RdBu_r page: ' + JSON.stringify(s));
+    await page.select('#av-cmap', 'gray');
+    await page.select('#av-cmap', 'RdBu_r');
+    check((await sel()).value === 'RdBu_r' && await page.evaluate(() => window.attnviz.state.cmap) === 'RdBu_r', 'RdBu_r cannot be chosen again');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+    page = await openPage(browser, path.join(out2, 'attnviz.html'));
+    s = await sel();
+    check(s.value === 'magma' && !s.options.includes('RdBu_r'), 'colour map selector of a --cmap magma page: ' + JSON.stringify(s));
     await page.close();
   });
 }

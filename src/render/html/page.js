@@ -114,7 +114,14 @@
     cell: { i: 0, j: 0 }, view: 'head', what: 'weights', cmap: DATA.cmap,
   };
   const run = () => DATA.runs[st.run];
-  function headColour(h) { return HEAD_COLOURS[h % HEAD_COLOURS.length]; }
+  /* the palette's 12, then for heads 12..63 hues a golden angle apart at two lightnesses (the palette
+   * repeated: with -H 16 heads 12..15 drew their lines in the colours of heads 0..3, so "all" could not
+   * tell head 0's lines from head 12's: a teacher's report) */
+  function headColour(h) {
+    if (h < HEAD_COLOURS.length) return HEAD_COLOURS[h];
+    const n = h - HEAD_COLOURS.length;
+    return 'hsl(' + ((n * 137.508 + 20) % 360).toFixed(1) + ', 70%, ' + (n % 2 ? 30 : 42) + '%)';
+  }
 
   // ------------------------------------------------------------------ header, selectors
   function header() {
@@ -133,8 +140,19 @@
         mib(DATA.max_bytes) + ' limit, so weights and scores are stored with 8 bits (shown to 2 digits, within ' +
         '\u00b10.002 for weights) and q, k, v are left out.' + (DATA.mode === 2
           ? ' Only the first panels that fit are kept: ' + DATA.runs.map((r) => r.kept + ' of ' + r.L * r.H).join(', ') + '.'
-          : '') + ' The exact numbers are in the --dump .npy files.';
+          : '') + ' ' + exactNumbers();
     }
+  }
+
+  /* Where the exact numbers of an 8-bit page are: the --dump files when this run wrote them, else how to
+   * get them (the note named "the --dump .npy files" of a run that had no --dump: a tester's report) */
+  function exactNumbers() {
+    const r = DATA.runs[0];
+    if (DATA.runs.length === 1 && r.weights_file) {
+      return 'The exact numbers are in ' + r.weights_file + ' and ' + r.scores_file + ' of this run\u2019s --dump folder.';
+    }
+    return 'This run wrote no .npy files: for the exact numbers, run the same command with --dump DIR' +
+      (DATA.runs.length > 1 ? ' (with --compare it holds the base run, not each setting).' : '.');
   }
 
   function tokenStrip() {
@@ -144,7 +162,7 @@
       class: 'tok' + (t === '<pad>' ? ' pad' : ''), 'aria-pressed': String(st.query === i),
       tabindex: (st.query === i || (st.query < 0 && i === 0)) ? '0' : '-1',
       'aria-label': 'token ' + i + ' ' + t + (st.query === i ? ' (focused query)' : ''), 'data-i': String(i),
-      text: t, onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
+      text: t, title: t, onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
     }));
     box.append(...items);
     roving(items, null, false);
@@ -178,7 +196,10 @@
     lay.value = String(st.layer);
     lay.onchange = () => { st.layer = Number(lay.value); render(); };
     const cm = document.getElementById('av-cmap');
-    cm.replaceChildren(...Object.keys(LUT).filter((n) => n !== 'RdBu_r').map((n) => el('option', { value: n, text: n })));
+    /* RdBu_r (diverging, the scores' map) is offered for the weights only when --cmap chose it: left out,
+     * the selector of a --cmap RdBu_r page was blank and RdBu_r could not be chosen again */
+    cm.replaceChildren(...Object.keys(LUT).filter((n) => n !== 'RdBu_r' || DATA.cmap === 'RdBu_r')
+      .map((n) => el('option', { value: n, text: n })));
     cm.value = st.cmap;
     cm.onchange = () => { st.cmap = cm.value; render(); };
     const rs = document.getElementById('av-run');
@@ -216,8 +237,8 @@
       cb.onchange = () => { if (cb.checked) st.shown.add(h); else st.shown.delete(h); render(); };
       checks.append(el('label', {}, cb, el('span', { class: 'swatch', style: '--c:' + headColour(h) }), ' ' + h));
     }
-    checks.append(el('button', { text: 'all', onclick: () => { st.shown = new Set(Array.from({ length: r0.H }, (_, h) => h)); render(); } }),
-      ' ', el('button', { text: 'only ' + st.head, onclick: () => { st.shown = new Set([st.head]); render(); } }));
+    checks.append(el('button', { text: 'all', 'data-act': 'all', onclick: () => { st.shown = new Set(Array.from({ length: r0.H }, (_, h) => h)); render(); } }),
+      ' ', el('button', { text: 'only ' + st.head, 'data-act': 'only', onclick: () => { st.shown = new Set([st.head]); render(); } }));
     box.append(el('p', { class: 'desc', text: 'Lines go from each query (left) to each key (right); the darker the line, the larger ' +
       'the attention weight. Hover or focus a token to see only its lines and its weights in head ' + st.head + '.' }), checks);
     const panels = el('div', { class: 'panels' });
@@ -260,17 +281,26 @@
       wspans.q.push(wq); wspans.k.push(wk);
       const bq = el('button', { class: 'tok' + (t === st.query ? ' sel' : ''), 'data-side': 'q', 'data-i': String(t),
         'aria-label': 'query ' + t + ' ' + r.tokens[t], onmouseenter: () => show('q', t), onfocus: () => show('q', t),
-        onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); } },
-      wq, ' ' + r.tokens[t]);
+        onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); }, title: r.tokens[t] },
+      wq, ' ', el('span', { class: 'tt', text: r.tokens[t] }));
       const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), 'aria-label': 'key ' + t + ' ' + r.tokens[t],
-        onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest },
-      r.tokens[t] + ' ', wk);
+        onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest, title: r.tokens[t] },
+      el('span', { class: 'tt', text: r.tokens[t] }), ' ', wk);
       left.append(bq); right.append(bk);
     }
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
     const title = (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 ' +
       (st.shown.size === 1 ? 'head ' : 'heads ') + ([...st.shown].sort((a, b) => a - b).join(', ') || 'none');
-    const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc }), grid);
+    const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc }));
+    /* a head cut by the size limit drew no lines and no weights, with nothing to say why (as if it
+     * attended nowhere); the matrix and cell views said "not stored" */
+    const missing = [...new Set([...st.shown, st.head])].filter((h) => h < r.H && !stored(r, l, h)).sort((a, b) => a - b);
+    if (missing.length) {
+      out.append(el('p', { class: 'note', text: 'Layer ' + l + ' ' + (missing.length === 1 ? 'head ' : 'heads ') + missing.join(', ') +
+        (missing.length === 1 ? ' is' : ' are') + ' not stored in the page (size limit): no lines or weights for ' +
+        (missing.length === 1 ? 'it' : 'them') + '.' }));
+    }
+    out.append(grid);
     if (r.T > T) out.append(el('p', { class: 'note', text: 'The head view shows the first ' + T + ' of ' + r.T + ' tokens; the matrix view shows all.' }));
     setTimeout(rest, 0);
     return out;
@@ -351,7 +381,13 @@
   function showTip(text, x, y) {
     const tip = document.getElementById('av-tip');
     tip.textContent = text; tip.hidden = false;
-    tip.style.left = Math.min(x + 14, window.innerWidth - 260) + 'px'; tip.style.top = (y + 14) + 'px';
+    /* beside the pointer, inside the window: above it near the bottom, to its left near the right edge
+     * (it went below the window's bottom edge for the lower rows of a tall map, and past the right edge
+     * when wider than 260 px: a long token) */
+    const w = tip.offsetWidth, h = tip.offsetHeight, W = document.documentElement.clientWidth, H = window.innerHeight;
+    const left = x + 14 + w <= W - 4 ? x + 14 : x - 14 - w, top = y + 14 + h <= H - 4 ? y + 14 : y - 14 - h;
+    tip.style.left = Math.max(4, Math.min(left, W - 4 - w)) + 'px';
+    tip.style.top = Math.max(4, Math.min(top, H - 4 - h)) + 'px';
   }
   function hideTip() { document.getElementById('av-tip').hidden = true; }
 
@@ -587,18 +623,38 @@
 
   // ------------------------------------------------------------------ render
   const VIEWS = { head: headView, matrix: matrixView, model: modelView, cell: cellView };
+  /* Where the keyboard focus is, as [selector, n]: the n-th match of the selector, which names the
+   * element by its id, or by its tag and data attributes inside the nearest element with an id.
+   * render() rebuilds the controls, so focus by id alone fell to <body> after Enter or Space on a
+   * token, a head chip, a head-view checkbox or a matrix radio button (a keyboard user's report:
+   * every choice sent them back to the top of the page). */
+  const FOCUS_ATTRS = ['data-i', 'data-j', 'data-h', 'data-l', 'data-side', 'data-act', 'data-run', 'type', 'value'];
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || a === document.body || a === document.documentElement) return null;
+    if (a.id) return ['#' + CSS.escape(a.id), 0];
+    const box = a.parentElement && a.parentElement.closest('[id]');
+    if (!box) return null;
+    let sel = a.tagName.toLowerCase();
+    for (const at of FOCUS_ATTRS) if (a.hasAttribute(at)) sel += '[' + at + '="' + CSS.escape(a.getAttribute(at)) + '"]';
+    sel = '#' + CSS.escape(box.id) + ' ' + sel;
+    return [sel, Array.prototype.indexOf.call(document.querySelectorAll(sel), a)];
+  }
   function render() {
     const r = run();
     st.layer = Math.min(st.layer, r.L - 1); st.head = Math.min(st.head, r.H - 1);
     if (st.query >= r.T) st.query = -1;
-    const active = document.activeElement && document.activeElement.id;
+    const key = focusKey();
     tokenStrip(); headChips(); selects(); tabs();
     for (const v in VIEWS) {
       const box = document.getElementById('view-' + v);
       box.replaceChildren();
       if (v === st.view) VIEWS[v](box);
     }
-    if (active && document.getElementById(active)) document.getElementById(active).focus();
+    if (key) {
+      const again = document.querySelectorAll(key[0])[Math.max(0, key[1])];
+      if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+    }
   }
 
   const tablist = ['head', 'matrix', 'model', 'cell'];
