@@ -733,7 +733,7 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     const char *w = strstr(r.err, "attnviz: warning: ");
     if (!w || !strstr(w, ": the held-out loss rose from 5.6") || !strstr(w, "at step 30: training diverged; "
-                                                                          "try a smaller --lr than 10"))
+                                                                          "try a smaller --lr (now 10)"))
         fail_msg("no warning:\n%s", r.err);
     double from, to;
     const char *p = strstr(w, "rose from ");
@@ -778,10 +778,14 @@ static void test_cli_train_diverged_is_a_runtime_error(void **state) {
     tu_fixture *f = *state;
     char preload[4300], asan[4300];
     if (!tu_shim_env("shim_sgemm.so", preload, asan)) return;
-    const struct { const char *at, *value, *want; } rows[] = {
-        {"1500", "inf", "training diverged at step 2: "},
-        {"1500", "nan", "training diverged at step 2: "},
-        {"3000", "nan", "training diverged at step 5: the gradient norm |grad| became NaN (the loss was "},
+    /* under --schedule noam --lr is the paper's rule's factor: "(now 1)" read as a learning rate of 1, so the
+     * hint names the factor and the peak lr it gave, d_model^-0.5 · warmup^-0.5 = 16^-0.5 · 1^-0.5 = 0.25 */
+    const struct { const char *at, *value, *want, *lr, *sched; } rows[] = {
+        {"1500", "inf", "training diverged at step 2: ", "0.006", "cosine"},
+        {"1500", "nan", "training diverged at step 2: ", "0.006", "cosine"},
+        {"3000", "nan", "training diverged at step 5: the gradient norm |grad| became NaN (the loss was ", "0.006",
+         "cosine"},
+        {"3000", "nan", "training diverged at step 5: ", "1, the noam factor: its peak lr was 0.25 at step 1", "noam"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char at[64], value[64], dir[4200];
@@ -790,12 +794,12 @@ static void test_cli_train_diverged_is_a_runtime_error(void **state) {
         snprintf(dir, sizeof dir, "%s/run%zu", f->dir, i);
         const char *env[] = {preload, asan, at, value, NULL};
         const char *args[] = {"--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4", "-q", "-o", dir,
-                              NULL};
+                              "--schedule", rows[i].sched, NULL};
         tu_result r;
         tu_runv(&r, NULL, env, args);
         char not_saved[4400];
         snprintf(not_saved, sizeof not_saved, "; training stopped and the model was not saved (%s is empty); try a "
-                 "smaller --lr (now 0.006)\n", dir);
+                 "smaller --lr (now %s)\n", dir, rows[i].lr);
         if (r.code != 1 || !strstr(r.err, rows[i].want) || !strstr(r.err, not_saved) || strstr(r.err, "during training"))
             fail_msg("at sgemm %s = %s: exit %d, stderr: %s", rows[i].at, rows[i].value, r.code, r.err);
         tu_free(&r);

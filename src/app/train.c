@@ -385,6 +385,18 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
 }
 
 static const char *left_in(const char *dir);
+
+/* "--lr X" as a hint to lower it names what --lr is: under --schedule noam the factor of the paper's rule, whose
+ * peak (at step --warmup) is the learning rate a user reads ("try a smaller --lr (now 1)" read as a rate of 1) */
+static void lr_now(char *out, size_t n, const av_train_opts *o) {
+    if (o->schedule != AV_SCHED_NOAM) {
+        snprintf(out, n, "%g", o->lr);
+        return;
+    }
+    av_adamw a = {.schedule = AV_SCHED_NOAM, .lr_max = o->lr, .warmup = o->warmup, .d_model = o->d_model};
+    snprintf(out, n, "%g, the noam factor: its peak lr was %.3g at step %d", o->lr, av_lr_at(&a, o->warmup),
+             o->warmup);
+}
 static void compare_not_written(char *out, size_t n, const av_train_opts *o);
 
 /* A run that diverged at `step`: `what` (the loss, the gradient norm, or an activation of the forward pass)
@@ -393,11 +405,12 @@ static void compare_not_written(char *out, size_t n, const av_train_opts *o);
  * activation exit 2 without the step or the lr to lower (a new user's report). What DIR keeps is said as a
  * Ctrl-C says it. Step 0 is the untrained model: no lr has acted on it yet. */
 static av_status diverged(const run_state *r, int step, const char *what, av_err *err) {
-    char cmp[340], at[64], hint[64] = "";
+    char cmp[340], at[64], hint[160] = "", lr[128];
     compare_not_written(cmp, sizeof cmp, r->o);
     if (step) {
         snprintf(at, sizeof at, "training diverged at step %d", step);
-        snprintf(hint, sizeof hint, "; try a smaller --lr (now %g)", r->o->lr);
+        lr_now(lr, sizeof lr, r->o);
+        snprintf(hint, sizeof hint, "; try a smaller --lr (now %s)", lr);
     } else snprintf(at, sizeof at, "the untrained model (step 0) failed");
     return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%.200s %s%.300s%s)%s", at, what,
                    r->others[0] ? "this variant's model" : "the model", r->dir, left_in(r->dir), r->others, cmp, hint);
@@ -1069,10 +1082,13 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     if (!s) s = write_outputs(&r, dir, others, err);
     if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
     int last = r.log.n_snap - 1;
-    if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) /* worse than at initialisation: diverged */
+    if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) { /* worse than at initialisation: diverged */
+        char lr[128];
+        lr_now(lr, sizeof lr, o);
         fprintf(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
-                "training diverged; try a smaller --lr than %g\n", dir, r.log.ho_loss[0], r.log.ho_loss[last],
-                r.log.snap_step[last], o->lr);
+                "training diverged; try a smaller --lr (now %s)\n", dir, r.log.ho_loss[0], r.log.ho_loss[last],
+                r.log.snap_step[last], lr);
+    }
     free(r.batch);
     free(r.heldout);
     av_task_set_free(&r.heldout_set);
