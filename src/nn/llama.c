@@ -366,18 +366,20 @@ static av_status check_index(const llama_store *s, const char *const *files, con
     return AV_OK;
 }
 
-/* The shard file names of the index's weight_map, each opened once, then
- * checked against the index (check_index). */
-static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
-    char path[4200], *text = NULL;
+/* DIR/model.safetensors.index.json read and parsed into *root (cJSON_Delete it, also after an error), path
+ * its path; files[0..*n) the distinct file names of its weight_map, in the order they first appear, pointing
+ * into *root. Errors: AV_EUSAGE for no weight_map object, a name that is not a file in the folder, or more
+ * than LLAMA_MAX_SHARDS files; the reader's and parser's. */
+static av_status index_files(const char *dir, cJSON **root, char path[4200], const char *files[LLAMA_MAX_SHARDS],
+                             int *n, av_err *err) {
+    char *text = NULL;
     size_t len = 0;
-    av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
+    *root = NULL, *n = 0;
+    av_path_join(path, 4200, dir, "model.safetensors.index.json");
     av_status st = av_read_regular_file(path, 64u << 20, &text, &len, err);
-    cJSON *root = NULL;
-    if (!st) st = av_json_parse_object(&root, text, len, NULL, path, err);
+    if (!st) st = av_json_parse_object(root, text, len, NULL, path, err);
     free(text);
-    const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "weight_map"), *e;
-    const char *files[LLAMA_MAX_SHARDS]; /* shard i's file name, as the index writes it */
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(*root, "weight_map"), *e;
     if (!st && !cJSON_IsObject(map)) st = av_fail(err, AV_EUSAGE, "%s: no \"weight_map\" object", path);
     cJSON_ArrayForEach(e, map) {
         if (st) break;
@@ -385,40 +387,44 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
         if (!f[0] || strchr(f, '/') || strncmp(f, "..", 2) == 0)
             st = av_fail(err, AV_EUSAGE, "%s: weight_map[\"%.60s\"] must be a file name in the folder", path, e->string);
         int seen = 0;
-        char shard[4200];
-        av_path_join(shard, sizeof shard, dir, f);
-        for (int i = 0; i < s->n_st && !st && !seen; i++) seen = strcmp(files[i], f) == 0;
+        for (int i = 0; i < *n && !st && !seen; i++) seen = strcmp(files[i], f) == 0;
         if (st || seen) continue;
-        if (s->n_st == LLAMA_MAX_SHARDS) st = av_fail(err, AV_EUSAGE, "%s: more than %d shards", path, LLAMA_MAX_SHARDS);
-        else if (!(st = av_safetensors_open(&s->st[s->n_st], shard, err))) files[s->n_st++] = f;
+        if (*n == LLAMA_MAX_SHARDS) st = av_fail(err, AV_EUSAGE, "%s: more than %d shards", path, LLAMA_MAX_SHARDS);
+        else files[(*n)++] = f;
     }
-    if (!st) st = check_index(s, files, map, path, err);
+    return st;
+}
+
+/* The shard file names of the index's weight_map, each opened once, then
+ * checked against the index (check_index). */
+static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
+    char path[4200], shard[4200];
+    cJSON *root;
+    const char *files[LLAMA_MAX_SHARDS]; /* shard i's file name, as the index writes it */
+    int n;
+    av_status st = index_files(dir, &root, path, files, &n, err);
+    for (int i = 0; i < n && !st; i++) {
+        av_path_join(shard, sizeof shard, dir, files[i]);
+        if (!(st = av_safetensors_open(&s->st[s->n_st], shard, err))) s->n_st++;
+    }
+    if (!st) st = check_index(s, files, cJSON_GetObjectItemCaseSensitive(root, "weight_map"), path, err);
     cJSON_Delete(root);
     return st;
 }
 
 int av_llama_shard_files(char (*names)[256], int max, const char *dir) {
-    char path[4200], *text = NULL;
-    size_t len = 0;
-    av_err err = {{0}};
+    char path[4200];
     av_path_join(path, sizeof path, dir, "model.safetensors");
     if (access(path, F_OK) == 0) return 0; /* load_weights reads model.safetensors alone then */
-    av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
-    if (access(path, F_OK) != 0 || av_read_regular_file(path, 64u << 20, &text, &len, &err)) return 0;
-    cJSON *root = NULL;
-    int n = 0;
-    if (!av_json_parse_object(&root, text, len, NULL, path, &err)) {
-        const cJSON *e;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "weight_map")) {
-            const char *f = cJSON_IsString(e) ? e->valuestring : "";
-            int seen = !f[0] || strlen(f) >= 256 || strchr(f, '/'); /* open_shards refuses those */
-            for (int i = 0; i < n && !seen; i++) seen = strcmp(names[i], f) == 0;
-            if (!seen && n < max) snprintf(names[n++], 256, "%s", f);
-        }
-    }
+    cJSON *root;
+    const char *files[LLAMA_MAX_SHARDS];
+    int n = 0, k = 0;
+    av_err err = {{0}};
+    if (!index_files(dir, &root, path, files, &n, &err))
+        for (int i = 0; i < n && k < max; i++)
+            if (strlen(files[i]) < 256) snprintf(names[k++], 256, "%s", files[i]);
     cJSON_Delete(root);
-    free(text);
-    return n;
+    return k;
 }
 
 /* Every tensor of every file is in the table or a rotary_emb.inv_freq buffer. */
