@@ -159,6 +159,7 @@ async function main() {
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
     await longToken(browser, tmp);
+    await narrowWindow(browser, tmp);
     await tooltipInWindow(browser, tmp);
     await divergingCmap(browser, tmp);
   } finally {
@@ -616,6 +617,35 @@ async function longToken(browser, tmp) {
     check(m.title === long, 'the long key label has no title with the whole token: ' + JSON.stringify(m.title));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
+  });
+}
+
+/* The head view in a 480 px window (a phone, a projector's half screen): its lines' column was a fixed 220 px,
+ * so with the labels and the weights of a hovered query the view was 532 px wide and the page scrolled
+ * sideways. Now nothing is wider than the window, each key weight is inside it, and the lines still run from
+ * the query column to the key column. Also with a 60-letter token (in the title and the command line too). */
+async function narrowWindow(browser, tmp) {
+  const out = path.join(tmp, 'narrow'), out2 = path.join(tmp, 'narrow-long');
+  attnviz(['--heads', '4', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out2, 'I ' + 'x'.repeat(60) + ' love']);
+  await test('html_head_view_fits_a_480_px_window', async () => {
+    for (const [dir, T] of [[out, 4], [out2, 3]]) {
+      const page = await openPage(browser, path.join(dir, 'attnviz.html'), 480, 800);
+      await view(page, 'head');
+      await page.hover('#view-head .hv button[data-side="q"][data-i="1"]');
+      const m = await page.evaluate(() => {
+        const hv = document.querySelector('#view-head .hv'), box = (s) => hv.querySelector(s).getBoundingClientRect();
+        return { sw: document.documentElement.scrollWidth, iw: window.innerWidth,
+          w: [...document.querySelectorAll('#view-head [data-role="weight-k"]')].map((e) => [e.textContent, e.getBoundingClientRect().right]),
+          q: box('.col.left').right, svg: [box('svg').left, box('svg').right], k: box('.col.right').left };
+      });
+      check(m.sw <= m.iw, path.basename(dir) + ': the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+      check(m.w.length === T && m.w.every(([t, right]) => t !== '' && right <= m.iw), 'key weights out of the window: ' + JSON.stringify(m.w));
+      check(Math.abs(m.svg[0] - m.q) <= 1 && Math.abs(m.svg[1] - m.k) <= 1 && m.svg[1] - m.svg[0] >= 40,
+        'the lines span x = ' + m.svg.map(Math.round) + ', the query column ends at ' + Math.round(m.q) + ', the key column starts at ' + Math.round(m.k));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
   });
 }
 

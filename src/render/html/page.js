@@ -248,7 +248,9 @@
 
   function headPanel(r, k) {
     const T = Math.min(r.T, 96), l = st.layer, hw = 220;
-    const svg = svgEl('svg', { height: T * ROW, viewBox: '0 0 ' + hw + ' ' + T * ROW, 'aria-hidden': 'true' });
+    /* stretched to its column's width (the CSS narrows it in a small window), never in height: each line
+     * still ends level with its token's row */
+    const svg = svgEl('svg', { height: T * ROW, viewBox: '0 0 ' + hw + ' ' + T * ROW, preserveAspectRatio: 'none', 'aria-hidden': 'true' });
     const lines = [], heads = [...st.shown].filter((h) => h < r.H && stored(r, l, h)).sort((a, b) => a - b);
     heads.forEach((h, n) => {
       const dy = (n - (heads.length - 1) / 2) * Math.min(3, 14 / heads.length); /* heads side by side, not on top */
@@ -256,7 +258,7 @@
         const a = weight(r, l, h, i, j);
         if (a < 0.005 || masked(r, i, j)) continue;
         const ln = svgEl('line', { x1: 2, y1: i * ROW + ROW / 2 + dy, x2: hw - 2, y2: j * ROW + ROW / 2 + dy,
-          stroke: headColour(h), 'stroke-width': 2.5, 'stroke-opacity': a.toFixed(3) });
+          stroke: headColour(h), 'stroke-width': 2.5, 'stroke-opacity': a.toFixed(3), 'vector-effect': 'non-scaling-stroke' });
         ln.dataset.i = i; ln.dataset.j = j;
         lines.push(ln);
         svg.append(ln);
