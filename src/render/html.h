@@ -27,7 +27,10 @@
  * are left out; if the 8-bit panels still exceed it, only the first
  * (layer, head) panels that fit are kept, taken in turn from each run (a
  * --compare page keeps the same heads of every setting). The page says
- * which, in its header and in the cell view.
+ * which, in its header and in the cell view, and prints an 8-bit number only
+ * to the digits its step supports (none finer than the step: weights 2,
+ * scores by their head's (max - min)/255) followed by "(8-bit: ±E)", E half
+ * a step rounded up to one significant digit.
  *
  * Non-goals: editing, recomputing attention in the browser, remote assets.
  */

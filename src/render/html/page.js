@@ -9,7 +9,7 @@
 
   // ------------------------------------------------------------------ data
   const DATA = JSON.parse(document.getElementById('av-data').textContent);
-  const PREC = DATA.mode === 0 ? DATA.precision : 2; /* 8-bit data: 1/255 steps */
+  const PREC = DATA.mode === 0 ? DATA.precision : 2; /* 8-bit data: 1/255 steps (q8 below) */
   const HEAD_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#882255',
     '#44AA99', '#999933', '#AA4499', '#332288', '#000000']; /* Okabe-Ito, then Tol's muted */
   const ROW = 24; /* head view: px per token */
@@ -52,6 +52,23 @@
     const lo = r.scores_range[2 * p], hi = r.scores_range[2 * p + 1];
     return lo + (hi - lo) * r.S8[x] / 255;
   }
+  /* What an 8-bit number of panel (l, h) can say: its step (the weights' 1/255 of [0, 1], the scores'
+   * (max − min)/255 of the head, as html.c stores them), the digits that step supports (none finer than the
+   * step: floor(−log10 step), at least 0) and the error bound, half a step, rounded up to one significant
+   * digit ("0.002"). A score head over [−40, 60] printed "12.34" with a step of 0.39: a learner read two
+   * digits that were not in the page. Float32 pages: the --precision digits, no bound. */
+  function q8(r, l, h, what) {
+    if (DATA.mode === 0) return { digits: PREC, bound: '', note: '' };
+    const p = panelOf(r, l, h);
+    const span = what === 'weights' ? 1 : r.scores_range[2 * p + 1] - r.scores_range[2 * p];
+    const step = (span > 0 ? span : 1) / 255, half = step / 2;
+    let e = Math.floor(Math.log10(half)), m = Math.ceil(half / Math.pow(10, e) - 1e-9);
+    if (m >= 10) { m = 1; e += 1; }
+    const bound = (m * Math.pow(10, e)).toFixed(Math.max(0, -e));
+    return { digits: Math.max(0, Math.floor(-Math.log10(step) + 1e-9)), bound: bound, note: ' (8-bit: \u00b1' + bound + ')' };
+  }
+  function fmtW(r, l, h, x) { return fmt(x, q8(r, l, h, 'weights').digits); }
+  function fmtS(r, l, h, x) { return fmt(x, q8(r, l, h, 'scores').digits); }
   function masked(r, i, j) { return r.M !== null && r.M.length > 0 && r.M[i * r.T + j] === 1; }
   /* row vector x[l, h, t, :] of q, k or v */
   function vec(r, a, l, h, t) {
@@ -137,8 +154,9 @@
     if (DATA.mode > 0) {
       note.hidden = false;
       note.textContent = 'The numbers of this run (' + DATA.panels + ' layer\u00d7head panels) exceed this page\u2019s ' +
-        mib(DATA.max_bytes) + ' limit, so weights and scores are stored with 8 bits (shown to 2 digits, within ' +
-        '\u00b10.002 for weights) and q, k, v are left out.' + (DATA.mode === 2
+        mib(DATA.max_bytes) + ' limit, so weights and scores are stored with 8 bits and q, k, v are left out. Each number is shown ' +
+        'only to the digits its 8-bit step supports, with its error bound: weights to 2 digits (8-bit: \u00b10.002), ' +
+        'scores by the range of their head (a step of (max \u2212 min)/255, the bound half of it).' + (DATA.mode === 2
           ? ' Only the first panels that fit are kept: ' + DATA.runs.map((r) => r.kept + ' of ' + r.L * r.H).join(', ') + '.'
           : '') + ' ' + exactNumbers();
     }
@@ -273,7 +291,7 @@
         wspans.q[n].textContent = ''; wspans.k[n].textContent = '';
         if (!on) continue;
         const i = side === 'q' ? t : n, j = side === 'q' ? n : t;
-        (side === 'q' ? wspans.k : wspans.q)[n].textContent = masked(r, i, j) ? 'masked' : fmt(weight(r, l, st.head, i, j));
+        (side === 'q' ? wspans.k : wspans.q)[n].textContent = masked(r, i, j) ? 'masked' : fmtW(r, l, st.head, weight(r, l, st.head, i, j));
       }
     };
     wspans.q = []; wspans.k = [];
@@ -293,7 +311,8 @@
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
     const title = (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 ' +
       (st.shown.size === 1 ? 'head ' : 'heads ') + ([...st.shown].sort((a, b) => a - b).join(', ') || 'none');
-    const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc }));
+    const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc +
+      (DATA.mode > 0 ? ' \u00b7 weights' + q8(r, l, 0, 'weights').note : '') }));
     /* a head cut by the size limit drew no lines and no weights, with nothing to say why (as if it
      * attended nowhere); the matrix and cell views said "not stored" */
     const missing = [...new Set([...st.shown, st.head])].filter((h) => h < r.H && !stored(r, l, h)).sort((a, b) => a - b);
@@ -317,6 +336,13 @@
         if (!masked(r, i, j)) a = Math.max(a, Math.abs(score(r, l, h, i, j)));
     }
     return a > 0 ? a : 1;
+  }
+
+  /* the digits every stored head of layer l supports for its scores (q8): for the layer's colour bar */
+  function scoreDigits(r, l) {
+    let d = PREC;
+    for (let h = 0; h < r.H; h++) if (stored(r, l, h)) d = Math.min(d, q8(r, l, h, 'scores').digits);
+    return d;
   }
 
   function matrixView(box) {
@@ -363,7 +389,7 @@
         const v = st.what === 'weights' ? weight(r, l, h, i, j) : score(r, l, h, i, j);
         g.fillStyle = 0.299 * R + 0.587 * G + 0.114 * B > 128 ? '#000' : '#fff';
         g.font = '12px "DejaVu Sans", sans-serif'; g.textAlign = 'center'; g.textBaseline = 'middle';
-        g.fillText(fmt(v, 2), x + c / 2, y + c / 2);
+        g.fillText(fmt(v, Math.min(2, q8(r, l, h, st.what).digits)), x + c / 2, y + c / 2);
       }
     }
     g.lineWidth = 2;
@@ -376,8 +402,8 @@
   function tipText(r, l, h, i, j) {
     const m = masked(r, i, j);
     return (r.name ? r.name + '\n' : '') + 'layer ' + l + ' head ' + h + '\nquery ' + quoted(r, i) + '\nkey ' + quoted(r, j) +
-      '\nscore ' + fmt(score(r, l, h, i, j)) + (m ? ' (masked: \u2212\u221e before the softmax)' : '') +
-      '\nweight ' + (m ? '0 (masked)' : fmt(weight(r, l, h, i, j)));
+      '\nscore ' + fmtS(r, l, h, score(r, l, h, i, j)) + q8(r, l, h, 'scores').note + (m ? ' (masked: \u2212\u221e before the softmax)' : '') +
+      '\nweight ' + (m ? '0 (masked)' : fmtW(r, l, h, weight(r, l, h, i, j)) + q8(r, l, h, 'weights').note);
   }
 
   function showTip(text, x, y) {
@@ -425,7 +451,7 @@
         title: r.tokens[i] }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
-      el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax));
+      el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax, null, false, scoreDigits(r, l)));
     return out;
   }
 
@@ -455,12 +481,13 @@
   /* The colour bar under a view: the weights (0 .. 1 on the chosen colour map) or the scores (RdBu_r,
    * centred on 0, ±amax), as `what` says (the matrix view's choice unless given), and the swatch of a
    * masked cell as the view draws it: hatched, or flat grey in the model view's thumbnails. */
-  function colourBar(amax, what, flatMask) {
+  function colourBar(amax, what, flatMask, digits) {
     const w = what || st.what;
     const cv = el('canvas', { width: '200', height: '12', 'aria-hidden': 'true' });
     const g = cv.getContext('2d'), lut = w === 'weights' ? LUT[st.cmap] : LUT.RdBu_r;
     for (let x = 0; x < 200; x++) { const [R, G, B] = rgb(lut, (x + 0.5) / 200); g.fillStyle = 'rgb(' + R + ',' + G + ',' + B + ')'; g.fillRect(x, 0, 1, 12); }
-    const lo = w === 'weights' ? '0' : fmt(-amax, 2), hi = w === 'weights' ? '1' : fmt(amax, 2);
+    const d = Math.min(2, digits === undefined ? 2 : digits); /* ±amax: no finer than an 8-bit step */
+    const lo = w === 'weights' ? '0' : fmt(-amax, d), hi = w === 'weights' ? '1' : fmt(amax, d);
     return el('div', { class: 'cbar' }, el('span', { text: lo }), cv, el('span', { text: hi }),
       el('span', { text: (w === 'weights' ? ' attention weight (' + st.cmap + ')' : ' score (RdBu_r, centred on 0)') + '   ' }),
       el('span', { class: flatMask ? 'legend-mask flat' : 'legend-mask' }), el('span', { text: ' masked (\u2212\u221e)' }));
@@ -575,20 +602,23 @@
       el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: fmt(sum, PREC + 4) })),
       el('p', { class: 'eq', text: sc === 1 ? 'no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
         : '\u00f7\u221ad_k: ' + fmt(sum, PREC + 4) + ' / \u221a' + r.D + ' = ' + fmt(sum * sc, PREC + 4) + '   (computed here in double precision)' }),
-      el('p', { class: 'eq' }, 'stored score S[' + [l, h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmt(s) }),
-        dumpRef(r, r.scores_file, l, h, i, j)));
+      el('p', { class: 'eq' }, 'stored score S[' + [l, h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
+        q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j)));
   }
 
   function softmaxRow(cv, r, l, h, i, j) {
+    const fS = (x) => fmtS(r, l, h, x), fW = (x) => fmtW(r, l, h, x), wNote = q8(r, l, h, 'weights').note;
     let mx = -Infinity;
     for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) mx = Math.max(mx, score(r, l, h, i, n));
     let tot = 0;
     for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) tot += Math.exp(score(r, l, h, i, n) - mx);
-    const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]', 'S \u2212 max', 'exp(S \u2212 max)', 'A[i,j]'].map((t) => el('th', { text: t }))));
+    const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]' + q8(r, l, h, 'scores').note, 'S \u2212 max', 'exp(S \u2212 max)',
+      'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
     for (let n = 0; n < r.T; n++) {
       const m = masked(r, i, n), s = score(r, l, h, i, n);
-      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fmt(s), m ? '\u2212\u221e' : fmt(s - mx),
-        m ? fmt(0) : fmt(Math.exp(s - mx)), m ? fmt(0) : fmt(weight(r, l, h, i, n))];
+      /* S − max and exp(S − max) ≤ 1 of 8-bit scores: each off by up to a step, so at the scores' digits */
+      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fS(s), m ? '\u2212\u221e' : fS(s - mx),
+        m ? fS(0) : fS(Math.exp(s - mx)), m ? fW(0) : fW(weight(r, l, h, i, n))];
       const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
       cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null })));
       tb.append(tr);
@@ -599,13 +629,13 @@
     if (mx === -Infinity) { /* no row sum to divide by: the rule --explain states, not exp(−∞) / 0 */
       cv.append(el('p', { class: 'note', 'data-role': 'all-masked', text: 'every key of this row is masked: softmax of all ' +
         '\u2212\u221e is undefined, so the rule gives all-zero weights and a zero output row (never NaN).' }),
-      el('p', { class: 'eq' }, cell, el('strong', { 'data-role': 'weight', text: fmt(a) }), ' (the rule, not a division)',
+      el('p', { class: 'eq' }, cell, el('strong', { 'data-role': 'weight', text: fW(a) }), wNote + ' (the rule, not a division)',
         dumpRef(r, r.weights_file, l, h, i, j)));
       return;
     }
-    cv.append(el('p', { class: 'eq', text: 'row max = ' + fmt(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fmt(tot) }),
-      el('p', { class: 'eq' }, cell + 'exp(' + (masked(r, i, j) ? '\u2212\u221e' : fmt(score(r, l, h, i, j) - mx)) + ') / ' + fmt(tot) +
-        ' = ', el('strong', { 'data-role': 'weight', text: fmt(a) }), dumpRef(r, r.weights_file, l, h, i, j)));
+    cv.append(el('p', { class: 'eq', text: 'row max = ' + fS(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fS(tot) }),
+      el('p', { class: 'eq' }, cell + 'exp(' + (masked(r, i, j) ? '\u2212\u221e' : fS(score(r, l, h, i, j) - mx)) + ') / ' + fS(tot) +
+        ' = ', el('strong', { 'data-role': 'weight', text: fW(a) }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
   function weightedSum(cv, r, l, h, i, j) {
