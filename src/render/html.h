@@ -15,7 +15,10 @@
  *     the colour-map tables of colormap.h (so its colours are the PNGs').
  * Views (JavaScript): head view (lines weighted by A), matrix view (the
  * heat-map with tooltips), model view (layers × heads thumbnails), cell view
- * (the --explain walk-through of one cell with the stored numbers).
+ * (the --explain walk-through of one cell with the stored numbers). The page
+ * is lang="en" (its words are English); each token label, and the title
+ * heading when it is in another script, carries the lang of its script (zh,
+ * ja, ko, ar, he, ...), so the browser picks a font made for it.
  *
  * Data format: a JSON object in <script type="application/json"
  * id="av-data">; tensors are base64 of little-endian float32, C order:

@@ -160,6 +160,7 @@ async function main() {
     await cjkColumnLabels(browser, tmp);
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
+    await labelLanguages(browser, tmp);
     await tooltipInWindow(browser, tmp);
     await divergingCmap(browser, tmp);
   } finally {
@@ -671,6 +672,42 @@ async function narrowWindow(browser, tmp) {
       check(m.w.length === T && m.w.every(([t, right]) => t !== '' && right <= m.iw), 'key weights out of the window: ' + JSON.stringify(m.w));
       check(Math.abs(m.svg[0] - m.q) <= 1 && Math.abs(m.svg[1] - m.k) <= 1 && m.svg[1] - m.svg[0] >= 40,
         'the lines span x = ' + m.svg.map(Math.round) + ', the query column ends at ' + Math.round(m.q) + ', the key column starts at ' + Math.round(m.k));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
+  });
+}
+
+/* Token labels carry the lang of their script, so the browser picks a font made for it (a Han character has
+ * other forms in Japanese than in Chinese), while the page itself stays lang="en"; so does the title heading
+ * when its text is in another script. Every label of the page was English, and a Japanese sentence was drawn
+ * with Chinese forms. The expected languages are written by hand, one per token. */
+async function labelLanguages(browser, tmp) {
+  const cases = [
+    ['zh', '我爱深度学习 사랑해 مرحبا שלום любовь love 。',
+      { '我': 'zh', '爱': 'zh', '深': 'zh', '度': 'zh', '学': 'zh', '习': 'zh', '사랑해': 'ko', 'مرحبا': 'ar', 'שלום': 'he',
+        'любовь': 'und-Cyrl', 'love': 'en', '。': 'zh' }, 'zh'],
+    ['ja', '私は学生です', { '私': 'ja', 'は': 'ja', '学': 'ja', '生': 'ja', 'で': 'ja', 'す': 'ja' }, 'ja'],
+    ['en', 'I love deep learning', { 'I': 'en', 'love': 'en', 'deep': 'en', 'learning': 'en' }, 'en'],
+  ];
+  await test('html_token_labels_carry_the_lang_of_their_script', async () => {
+    for (const [dir, sentence, want, titleLang] of cases) {
+      const out = path.join(tmp, 'lang-' + dir);
+      attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, sentence]);
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      const langOf = (sel) => page.$$eval(sel, (es) => es.map((e) => [e.textContent, e.closest('[lang]').getAttribute('lang')]));
+      const m = { html: await page.$eval('html', (e) => e.getAttribute('lang')),
+        title: await page.$eval('#av-title', (e) => e.closest('[lang]').getAttribute('lang')) };
+      check(m.html === 'en', dir + ': <html lang="' + m.html + '">, the page\'s English words want en');
+      check(m.title === titleLang, dir + ': the title heading is lang ' + m.title + ', want ' + titleLang);
+      await view(page, 'head');
+      const got = [...await langOf('#av-tokens .tok'), ...await langOf('#view-head .hv .tt')];
+      await view(page, 'matrix');
+      got.push(...await langOf('#view-matrix .mx .rows span'), ...await langOf('#view-matrix .mx .cols span'));
+      await lib.clickCell(page, 0, 0, 0);
+      got.push(...(await langOf('#view-cell tr[data-j] td:nth-child(2)')));
+      check(got.length === 6 * Object.keys(want).length, dir + ': ' + got.length + ' labels'); /* strip, 2 head-view columns, rows, columns, cell view */
+      for (const [text, lang] of got) check(want[text] === lang, dir + ': label ' + JSON.stringify(text) + ' is lang ' + lang + ', want ' + want[text]);
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();
     }

@@ -89,7 +89,7 @@
       if (k === 'text') e.textContent = attrs[k];
       else if (k === 'class') e.className = attrs[k];
       else if (k.startsWith('on')) e.addEventListener(k.slice(2), attrs[k]);
-      else e.setAttribute(k, attrs[k]);
+      else if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]); /* null: no attribute */
     }
     for (const c of kids) if (c !== null && c !== undefined) e.append(c);
     return e;
@@ -104,6 +104,32 @@
     return [lut[3 * k], lut[3 * k + 1], lut[3 * k + 2]];
   }
   function tokLabel(r, i) { return r.tokens[i]; }
+
+  /* The language a label's script implies, for its lang attribute, so the browser takes a font made for it:
+   * the same Han character is drawn differently for Chinese and Japanese (骨, 直), and the page is lang="en"
+   * (its words are English), so every label was set as English and a Japanese sentence got Chinese glyph
+   * forms. Han is "ja" when the page's tokens or title hold kana (a Japanese sentence, whose 私 is a token of Han only),
+   * else "zh"; kana "ja"; Hangul "ko"; Arabic "ar", Hebrew "he", ...; Cyrillic, with many languages, "und-Cyrl".
+   * The script with the most letters wins; a label of Latin, digits or spaces only gets none (the page's en),
+   * one of CJK punctuation only (。，「」) the page's CJK language. */
+  const SCRIPTS = [['Han', 'zh'], ['Hiragana', 'ja'], ['Katakana', 'ja'], ['Hangul', 'ko'], ['Bopomofo', 'zh'],
+    ['Arabic', 'ar'], ['Hebrew', 'he'], ['Devanagari', 'hi'], ['Bengali', 'bn'], ['Tamil', 'ta'], ['Telugu', 'te'],
+    ['Kannada', 'kn'], ['Malayalam', 'ml'], ['Gujarati', 'gu'], ['Gurmukhi', 'pa'], ['Oriya', 'or'], ['Sinhala', 'si'],
+    ['Thai', 'th'], ['Lao', 'lo'], ['Khmer', 'km'], ['Myanmar', 'my'], ['Tibetan', 'bo'], ['Georgian', 'ka'],
+    ['Armenian', 'hy'], ['Ethiopic', 'am'], ['Greek', 'el'], ['Cyrillic', 'und-Cyrl'], ['Thaana', 'dv'], ['Syriac', 'syr']]
+    .map(([sc, lang]) => [new RegExp('\\p{sc=' + sc + '}', 'gu'), lang]);
+  const KANA = /[\p{sc=Hiragana}\p{sc=Katakana}]/u, CJK_PUNCT = /^[\s\u3000-\u303F\uFF00-\uFFEF\u30FB]+$/u;
+  const allText = DATA.runs.map((r) => r.tokens.join(' ')).join(' ') + ' ' + DATA.title;
+  const HAN = KANA.test(allText) ? 'ja' : 'zh';
+  function langOf(text) {
+    let best = null, most = 0;
+    for (const [re, lang] of SCRIPTS) {
+      const n = (String(text).match(re) || []).length;
+      if (n > most) { most = n; best = lang === 'zh' ? HAN : lang; }
+    }
+    if (best === null && CJK_PUNCT.test(text) && /\S/u.test(text)) best = /\p{sc=Hangul}/u.test(allText) && !/\p{sc=Han}/u.test(allText) ? 'ko' : HAN;
+    return best;
+  }
   function quoted(r, i) { return i + ' \u201c' + tokLabel(r, i) + '\u201d'; }
   /* arrow keys move focus along a list of buttons (roving tabindex) */
   function roving(items, onMove, vertical) {
@@ -144,7 +170,10 @@
   function header() {
     /* a title holding double quotes gets single ones, as the figures' titles: nested quotes alternate */
     const single = /[\u201c\u201d"]/.test(DATA.title);
-    document.getElementById('av-title').textContent = (single ? '\u2018' : '\u201c') + DATA.title + (single ? '\u2019' : '\u201d');
+    const title = document.getElementById('av-title');
+    title.textContent = (single ? '\u2018' : '\u201c') + DATA.title + (single ? '\u2019' : '\u201d');
+    const lang = langOf(DATA.title); /* a title in another script is read in its own (the page stays en) */
+    if (lang) title.setAttribute('lang', lang); else title.removeAttribute('lang');
     document.getElementById('av-source').textContent = 'weights: ' + DATA.source;
     document.getElementById('av-command').textContent = DATA.command;
     document.getElementById('av-trace').textContent = DATA.trace;
@@ -180,7 +209,7 @@
       class: 'tok' + (t === '<pad>' ? ' pad' : ''), 'aria-pressed': String(st.query === i),
       tabindex: (st.query === i || (st.query < 0 && i === 0)) ? '0' : '-1',
       'aria-label': 'token ' + i + ' ' + t + (st.query === i ? ' (focused query)' : ''), 'data-i': String(i),
-      text: t, title: t, onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
+      text: t, title: t, lang: langOf(t), onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
     }));
     box.append(...items);
     roving(items, null, false);
@@ -302,10 +331,10 @@
       const bq = el('button', { class: 'tok' + (t === st.query ? ' sel' : ''), 'data-side': 'q', 'data-i': String(t),
         'aria-label': 'query ' + t + ' ' + r.tokens[t], onmouseenter: () => show('q', t), onfocus: () => show('q', t),
         onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); }, title: r.tokens[t] },
-      wq, ' ', el('span', { class: 'tt', text: r.tokens[t] }));
+      wq, ' ', el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]) }));
       const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), 'aria-label': 'key ' + t + ' ' + r.tokens[t],
         onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest, title: r.tokens[t] },
-      el('span', { class: 'tt', text: r.tokens[t] }), ' ', wk);
+      el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]) }), ' ', wk);
       left.append(bq); right.append(bk);
     }
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
@@ -446,9 +475,9 @@
     for (let i = 0; i < T; i += step) { /* one label per `step` rows (columns), as the PNG thins them */
       const px = Math.min(step, T - i) * c;
       rows.append(el('span', { class: step > 1 ? 'thin' : '', style: 'height:' + px + 'px;max-width:10em', text: lab(i),
-        title: r.tokens[i] }));
+        title: r.tokens[i], lang: langOf(r.tokens[i]) }));
       cols.append(el('span', { class: upright(lab(i), px) ? 'up' : '', style: 'width:' + px + 'px', text: lab(i),
-        title: r.tokens[i] }));
+        title: r.tokens[i], lang: langOf(r.tokens[i]) }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
       el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax, null, false, scoreDigits(r, l)));
@@ -553,7 +582,7 @@
     const i = Math.min(st.cell.i, r.T - 1), j = Math.min(st.cell.j, r.T - 1);
     const pick = (label, cur, set) => {
       const s = el('select', { 'aria-label': label });
-      r.tokens.forEach((t, n) => s.append(el('option', { value: String(n), text: n + ' ' + t })));
+      r.tokens.forEach((t, n) => s.append(el('option', { value: String(n), text: n + ' ' + t, lang: langOf(t) })));
       s.value = String(cur);
       s.onchange = () => { set(Number(s.value)); render(); document.querySelector('#view-cell select[aria-label="' + label + '"]').focus(); };
       return el('label', {}, label + ' ', s, ' ');
@@ -620,7 +649,8 @@
       const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fS(s), m ? '\u2212\u221e' : fS(s - mx),
         m ? fS(0) : fS(Math.exp(s - mx)), m ? fW(0) : fW(weight(r, l, h, i, n))];
       const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
-      cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null })));
+      cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null,
+        lang: c === 1 ? langOf(t) : null })));
       tb.append(tr);
     }
     const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j), cell = 'A[' + [l, h, i, j].join(', ') + '] = ';
