@@ -915,6 +915,41 @@ static void test_model_compare_scale_marks_the_models_own(void **state) {
     }
 }
 
+/* --model --compare scale --html: the page holds layer L under both settings, so the size check before any file
+ * counts two runs, as the single layer's --compare does. 600 tokens ("a" then 599 " a", one GPT-2 token each):
+ * one head's 8-bit weights and scores are 2·600² B = 0.69 MiB, within --html-limit 1; two are 1.37 MiB, over it.
+ * The run with --compare is refused (exit 2, no file); the same run without --compare writes its page. */
+static void test_model_compare_html_counts_both_settings(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0755), 0);
+    make_gpt2(model, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 1024, \"vocab_size\": 50257}");
+    char *text = malloc(600 * 2 + 1);
+    assert_non_null(text);
+    strcpy(text, "a");
+    for (int i = 1; i < 600; i++) strcat(text, " a");
+    tu_result r;
+    char page[4400];
+    run_attnviz(&r, NULL, "-q", "--model", model, "--compare", "scale", "--html", "--html-limit", "1", "-o",
+                tu_in(f, "cmp"), text, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --html: one head of each of the 2 --compare settings (weights and "
+                               "scores for 600 tokens, 0.7 MiB at 8 bits each) takes 1.4 MiB, over the page's 1 MiB; "
+                               "raise --html-limit (up to 1024) or use fewer tokens\n");
+    snprintf(page, sizeof page, "%s/cmp/attnviz.html", f->dir);
+    assert_false(file_exists(page));
+    snprintf(page, sizeof page, "%s/cmp/model.png", f->dir);
+    assert_false(file_exists(page));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--model", model, "--html", "--html-limit", "1", "--no-plot", "-o", tu_in(f, "one"),
+                text, NULL);
+    if (r.code != 0) fail_msg("without --compare: exit %d: %s", r.code, r.err);
+    snprintf(page, sizeof page, "%s/one/attnviz.html", f->dir);
+    assert_true(file_exists(page));
+    tu_free(&r);
+    free(text);
+}
+
 /* More tokens than the model's n_positions: the message says it is the
  * model's limit and which key sets it (was "outside the allowed range
  * 1..64"). "a" then 69 × " a" is 70 GPT-2 tokens (one per pre-token). */
@@ -1372,6 +1407,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_marks_the_models_own, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_compare_html_counts_both_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -127,8 +127,9 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r);
 void av_gpt2run_run_id(char run[24], const av_gpt2run *gr, const av_tokens *toks);
 
 /* The --model's figures (figures.h av_figures_model, unless --no-plot) and
- * page (page.h av_page_model, with --html; its trace is the printed one
- * without colour, followed by c's table when c is given: --compare scale),
+ * page (with --html: page.h av_page_model, every layer and head; with c
+ * given, --compare scale, av_page_compare: layer L under each setting; its
+ * trace is the printed one without colour, followed by c's table when c is given),
  * each written file added to w and carrying the run id run.
  * Errors: theirs; out of memory. */
 av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_comparison *c, const av_tokens *toks,

@@ -210,10 +210,12 @@ int main(int argc, char **argv) {
             cfg.n_real = r.n_real;
             st = run_model(&r, &cfg, &err);
         }
-        /* a page that cannot hold one head is refused before the trace and before any file is written */
+        /* a page that cannot hold one head is refused before the trace and before any file is written; a
+         * --model's page is its one run, or with --compare scale its layer L under both settings, both
+         * counted (av_page_runs), else write_page refused it only after the figures were written */
         if (!st && r.o.html)
-            st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, /* a --model's page is its one run */
-                                    r.o.model_dir ? 1 : av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H), &r.o, &err);
+            st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H),
+                                    &r.o, &err);
         if (!st) st = av_trace_sinks(stdout, &r.o, &r.gr, &r.m, &r.toks, &r.source, r.color, &err);
         if (!st) r.cmd = av_command_line(argc, argv);
         if (!st) st = write_outputs(&r, &err);

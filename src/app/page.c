@@ -132,11 +132,19 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
                                   * trace left out the one thing --compare order printed: a tester's report) */
         return single_page(m, toks, o, info, c, w, err);
     av_html_run runs[AV_CMP_MAX_SETTINGS];
-    char desc[AV_CMP_MAX_SETTINGS][256];
+    char desc[AV_CMP_MAX_SETTINGS][512], name[AV_CMP_MAX_SETTINGS][96];
     for (int k = 0; k < c->n; k++) { /* --dump holds the base run, not the settings */
-        runs[k] = single_run(&c->runs[k], toks, c->names[k], 0, desc[k], sizeof desc[k]);
+        /* a --model's setting as trained says so, as in its compare figure */
+        snprintf(name[k], sizeof name[k], "%s%s", c->names[k], k == c->own ? " (the model's own)" : "");
+        runs[k] = single_run(&c->runs[k], toks, name[k], 0, desc[k], sizeof desc[k]);
+        if (c->model_layer) { /* the view's own positions say "learned" for any encoding of the model's input */
+            snprintf(desc[k], sizeof desc[k], "the model's layer %d, the same input and weights · %s", c->model_layer - 1,
+                     c->shared);
+            runs[k].layer0 = c->model_layer - 1;
+            runs[k].layers_of = info->n_layer;
+        }
     }
-    char *trace = trace_text(m, toks, o, info->ws, c);
+    char *trace = info->trace ? NULL : trace_text(m, toks, o, info->ws, c); /* a model's caller gives its own */
     av_status s = write_runs(runs, c->n, toks, o, info, trace, w, err);
     free(trace);
     return s;

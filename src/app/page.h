@@ -39,6 +39,7 @@ typedef struct {
     const char *run;     /* the run's id (figures.h), kept in the page's <meta name="attnviz-run"> */
     const char *norm;    /* a model's normalisation as the page names it, e.g. "pre-norm RMSNorm" (Llama);
                           * NULL: the GPT-2 layout's "pre-LN" or "post-LN" from cfg->norm */
+    int n_layer;         /* a model's layers: its --compare page names layer L "of n_layer"; 0 for a single layer */
     int layer;           /* a model's layer shown step by step (--layer, default the last): the page
                           * opens on it (av_html_run.first_layer) */
 } av_page_info;
@@ -69,8 +70,11 @@ av_status av_page_single(const av_model *m, const av_tokens *toks, const av_opti
                          av_written *w, av_err *err);
 
 /* The same for a --compare run c of base run m: each setting is one panel
- * named as in the comparison table ("scaled ÷√d_k", "no scale", ...); the
- * page's trace is the base run's trace followed by the comparison table. */
+ * (L = 1) named as in the comparison table ("scaled ÷√d_k", "no scale", ...);
+ * the page's trace is the base run's trace followed by the comparison table.
+ * For a --model (c->model_layer: m is layer L's view) the panels are layer L
+ * under each setting, the model's own marked "(the model's own)", and
+ * info->trace (the model's trace and the table) is the page's trace. */
 av_status av_page_compare(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,
                           const av_page_info *info, av_written *w, av_err *err);
 

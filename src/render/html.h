@@ -63,6 +63,9 @@ typedef struct {
                                 * the cell view; NULL = none */
     const char *scores_file;   /* the same for the scores ("scores.npy"); NULL = none */
     int files_have_layers;     /* 1: those files are (L, H, T, T); 0: (H, T, T) */
+    int layer0, layers_of;     /* 0, 0: the run's layers are 0..L-1 of L; else its layer 0 is named
+                                * layer layer0 of a model of layers_of layers (a --model's --compare:
+                                * its layer L under each setting, L = 1; the page said "layer 0 of 1") */
     int first_layer;           /* the layer the page opens on, 0..L-1: a model's --layer, the one its
                                 * trace and figures show (the page opened on layer 0 beside a trace of
                                 * the last: a figure-maker's report); layer 0 when that one's panels

@@ -155,6 +155,7 @@ async function main() {
     await fullyMaskedRow(browser, tmp);
     await quotedTitle(browser, tmp);
     await modelRun(browser, tmp);
+    await modelCompare(browser, tmp);
     await manyHeadsModel(browser, tmp);
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
@@ -299,6 +300,46 @@ async function compareRun(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
   });
   await page.close();
+}
+
+/* --model --compare scale --html: the page shows the model's layer L under both settings side by side, as
+ * the single layer's --compare page (it held the model's own run alone, the comparison only as the table in
+ * its trace). The scaled panel must be the --dump's layer L; the no-scale panel's scores are those times √d_k
+ * (d_k from the folder's config.json) and its weights their softmax over the keys the causal mask leaves,
+ * computed here. */
+async function modelCompare(browser, tmp) {
+  const toy = path.join(tmp, 'cmp-toy'), out = path.join(tmp, 'cmp-toy-page'), dump = path.join(tmp, 'cmp-toy-dump');
+  attnviz(['--train', 'reverse', '--steps', '2', '-q', '-o', toy]);
+  attnviz(['--model', toy, '--compare', 'scale', '--html', '--no-plot', '-q', '-o', out, '--dump', dump, '3 1 4 1 5 >']);
+  const cfg = JSON.parse(fs.readFileSync(path.join(toy, 'config.json'), 'utf8')), D = cfg.n_embd / cfg.n_head;
+  const A = readNpy(path.join(dump, 'attn.npy')), S = readNpy(path.join(dump, 'scores.npy'));
+  const L = A.shape[0], T = A.shape[3];
+  const S1 = (h, i, j) => S.at(L - 1, h, i, j) * Math.sqrt(D);
+  const W1 = (h, i, j) => {
+    if (j > i) return 0;
+    let mx = -Infinity, tot = 0;
+    for (let n = 0; n <= i; n++) mx = Math.max(mx, S1(h, i, n));
+    for (let n = 0; n <= i; n++) tot += Math.exp(S1(h, i, n) - mx);
+    return Math.exp(S1(h, i, j) - mx) / tot;
+  };
+  await test('html_model_compare_scale_shows_both_settings', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const names = await page.evaluate(() => window.attnviz.data.runs.map((r) => r.name));
+    check(names.length === 2 && names[0] === 'scaled \u00f7\u221ad_k (the model\'s own)' && names[1] === 'no scale',
+      'the page\'s runs: ' + JSON.stringify(names));
+    const heads = await page.$$eval('#view-head .panel h2', (e) => e.map((x) => x.textContent));
+    check(heads.length === 2 && heads.every((t) => t.includes('layer ' + (L - 1) + ' of ' + L)), 'head view panels: ' + JSON.stringify(heads));
+    await page.click('#av-heads [data-h="1"]');
+    await view(page, 'matrix');
+    await checkMatrix(page, layerOf(A, L - 1), layerOf(S, L - 1), 1, 0, 'scaled: ');
+    for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+      const t = await hoverCell(page, 1, i, j), tol = (s) => 0.5 * Math.pow(10, -digitsOf(s)) + 1e-6;
+      check(Math.abs(num(t.score) - S1(1, i, j)) <= tol(t.score), 'no scale S[1,' + i + ',' + j + ']: page ' + t.score + ', scores.npy × √' + D + ' = ' + S1(1, i, j));
+      check(Math.abs(num(t.weight) - W1(1, i, j)) <= tol(t.weight), 'no scale A[1,' + i + ',' + j + ']: page ' + t.weight + ', softmax here ' + W1(1, i, j));
+    }
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* A 1-layer × 32-head model: the model view's 32 thumbnails (70 px each, over 2,200 px in one

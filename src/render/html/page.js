@@ -39,6 +39,9 @@
   for (const name in DATA.cmaps) LUT[name] = bytes(DATA.cmaps[name]);
 
   function panelOf(r, l, h) { return l * r.H + h; }
+  /* the name of stored layer l: a --model's --compare run holds the model's layer layer0 alone */
+  function layerName(r, l) { return (r.layer0 || 0) + l; }
+  function layerOf(r, l) { return 'layer ' + layerName(r, l) + ' of ' + (r.layers_of || r.L); }
   function stored(r, l, h) { return panelOf(r, l, h) < r.kept; }
   /* attention weight A[l, h, i, j] */
   function weight(r, l, h, i, j) {
@@ -239,7 +242,7 @@
 
   function selects() {
     const lay = document.getElementById('av-layer'), r = run();
-    lay.replaceChildren(...Array.from({ length: r.L }, (_, l) => el('option', { value: String(l), text: String(l) })));
+    lay.replaceChildren(...Array.from({ length: r.L }, (_, l) => el('option', { value: String(l), text: String(layerName(r, l)) })));
     lay.value = String(st.layer);
     lay.onchange = () => { st.layer = Number(lay.value); render(); };
     const cm = document.getElementById('av-cmap');
@@ -338,7 +341,7 @@
       left.append(bq); right.append(bk);
     }
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
-    const title = (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 ' +
+    const title = (r.name ? r.name + ' \u00b7 ' : '') + layerOf(r, l) + ' \u00b7 ' +
       (st.shown.size === 1 ? 'head ' : 'heads ') + ([...st.shown].sort((a, b) => a - b).join(', ') || 'none');
     const out = el('div', { class: 'panel' }, el('h2', { text: title }), el('p', { class: 'desc', text: r.desc +
       (DATA.mode > 0 ? ' \u00b7 weights' + q8(r, l, 0, 'weights').note : '') }));
@@ -430,7 +433,7 @@
 
   function tipText(r, l, h, i, j) {
     const m = masked(r, i, j);
-    return (r.name ? r.name + '\n' : '') + 'layer ' + l + ' head ' + h + '\nquery ' + quoted(r, i) + '\nkey ' + quoted(r, j) +
+    return (r.name ? r.name + '\n' : '') + 'layer ' + layerName(r, l) + ' head ' + h + '\nquery ' + quoted(r, i) + '\nkey ' + quoted(r, j) +
       '\nscore ' + fmtS(r, l, h, score(r, l, h, i, j)) + q8(r, l, h, 'scores').note + (m ? ' (masked: \u2212\u221e before the softmax)' : '') +
       '\nweight ' + (m ? '0 (masked)' : fmtW(r, l, h, weight(r, l, h, i, j)) + q8(r, l, h, 'weights').note);
   }
@@ -453,7 +456,7 @@
     const width = Math.min(560, 1100 / DATA.runs.length);
     const c = Math.max(2, Math.min(44, Math.floor(width / T)));
     const out = el('div', { class: 'panel' });
-    out.append(el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ' of ' + r.L + ' \u00b7 head ' + h + ' of ' + r.H }),
+    out.append(el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + layerOf(r, l) + ' \u00b7 head ' + h + ' of ' + r.H }),
       el('p', { class: 'desc', text: r.desc }));
     if (!stored(r, l, h)) { out.append(el('p', { class: 'note', text: 'This layer and head are not stored in the page (size limit).' })); return out; }
     const amax = st.what === 'scores' ? scoreRange(r, l) : 1;
@@ -539,10 +542,10 @@
     const items = [];
     for (let l = 0; l < r.L; l++) {
       const heads = el('div', { class: 'mvh' });
-      grid.append(el('div', { class: 'mvl' }, el('span', { class: 'hl', text: 'layer ' + l }), heads));
+      grid.append(el('div', { class: 'mvl' }, el('span', { class: 'hl', text: 'layer ' + layerName(r, l) }), heads));
       for (let h = 0; h < r.H; h++) {
         const b = el('button', { class: l === st.layer && h === st.head ? 'cur' : '', 'data-l': String(l), 'data-h': String(h),
-          'aria-label': 'layer ' + l + ' head ' + h, tabindex: l === st.layer && h === st.head ? '0' : '-1',
+          'aria-label': 'layer ' + layerName(r, l) + ' head ' + h, tabindex: l === st.layer && h === st.head ? '0' : '-1',
           onclick: () => { st.layer = l; st.head = h; if (st.shown.size <= 1) st.shown = new Set([h]); showView('matrix'); } });
         b.append(stored(r, l, h) ? thumb(r, l, h, px) : el('span', { class: 'hl', text: 'not stored' }));
         items.push(b);
@@ -588,7 +591,7 @@
       return el('label', {}, label + ' ', s, ' ');
     };
     box.append(el('p', {}, pick('query', i, (v) => { st.cell.i = v; st.query = v; }), pick('key', j, (v) => { st.cell.j = v; })),
-      el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + l + ', head ' + h + ': query ' + quoted(r, i) +
+      el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + layerName(r, l) + ', head ' + h + ': query ' + quoted(r, i) +
         ' \u2192 key ' + quoted(r, j) + '   (d_k = ' + r.D + ')' }));
     if (!stored(r, l, h)) { box.append(el('p', { class: 'note', text: 'This layer and head are not stored in the page (size limit).' })); return; }
     const cv = el('div', { class: 'cv' });
@@ -617,8 +620,8 @@
 
   function dotProduct(cv, r, l, h, i, j) {
     const q = vec(r, r.Q, l, h, i), k = vec(r, r.K, l, h, j);
-    cv.append(el('p', { class: 'eq' }, 'q_' + i + ' = Q[' + l + ', ' + h + ', ' + i + ', :] = ', vecEl(q, 'q')),
-      el('p', { class: 'eq' }, 'k_' + j + ' = K[' + l + ', ' + h + ', ' + j + ', :] = ', vecEl(k, 'k')));
+    cv.append(el('p', { class: 'eq' }, 'q_' + i + ' = Q[' + layerName(r, l) + ', ' + h + ', ' + i + ', :] = ', vecEl(q, 'q')),
+      el('p', { class: 'eq' }, 'k_' + j + ' = K[' + layerName(r, l) + ', ' + h + ', ' + j + ', :] = ', vecEl(k, 'k')));
     const tb = el('table', {}, el('tr', {}, ...['d', 'q[d]', 'k[d]', 'q[d]\u00b7k[d]', 'partial sum'].map((t) => el('th', { text: t }))));
     let sum = 0;
     for (let d = 0; d < r.D; d++) {
@@ -631,7 +634,7 @@
       el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: fmt(sum, PREC + 4) })),
       el('p', { class: 'eq', text: sc === 1 ? 'no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
         : '\u00f7\u221ad_k: ' + fmt(sum, PREC + 4) + ' / \u221a' + r.D + ' = ' + fmt(sum * sc, PREC + 4) + '   (computed here in double precision)' }),
-      el('p', { class: 'eq' }, 'stored score S[' + [l, h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
+      el('p', { class: 'eq' }, 'stored score S[' + [layerName(r, l), h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
         q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j)));
   }
 
@@ -653,7 +656,7 @@
         lang: c === 1 ? langOf(t) : null })));
       tb.append(tr);
     }
-    const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j), cell = 'A[' + [l, h, i, j].join(', ') + '] = ';
+    const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j), cell = 'A[' + [layerName(r, l), h, i, j].join(', ') + '] = ';
     cv.append(el('h2', { text: 'the whole row ' + i + ' of S (query \u201c' + r.tokens[i] + '\u201d) and its softmax' }),
       el('div', { class: 'scroll' }, tb));
     if (mx === -Infinity) { /* no row sum to divide by: the rule --explain states, not exp(−∞) / 0 */
