@@ -253,6 +253,12 @@ static void test_blas_overflow_falls_back(void **state) {
         av_status st = av_model_forward(&m, &err);
         if (kern == AV_KERNEL_FLASH) {
             assert_int_equal(st, AV_EUSAGE);
+            assert_string_equal(err.msg, "the scores Q·Kᵀ overflowed float32 (a value became infinite or NaN): the "
+                                         "values in X.npy / W_*.npy are too large; float32 holds magnitudes up to 3.4e38");
+            assert_int_equal(err.overflowed, strlen("the scores Q·Kᵀ overflowed float32"));
+            cfg.H = 3; /* an ordinary error in the same av_err: not an overflow */
+            assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+            assert_int_equal(err.overflowed, 0);
         } else {
             assert_int_equal(st, AV_OK);
             for (int j = 0; j < T; j++) assert_true(fabs(m.att[(size_t)2 * T + j] - (j % 2 ? 0.0 : 0.02)) < 1e-7);

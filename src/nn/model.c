@@ -135,10 +135,8 @@ void av_model_seed(av_model *m, const char *const *tokens) {
 
 static av_status check(const float *x, size_t n, const char *what, av_err *err) {
     if (all_finite(x, n)) return AV_OK;
-    return av_fail(err, AV_EUSAGE,
-                   "%s overflowed float32 (a value became infinite or NaN): the values in X.npy / W_*.npy are too "
-                   "large; float32 holds magnitudes up to 3.4e38",
-                   what);
+    return av_fail_overflow(err, what, "(a value became infinite or NaN): the values in X.npy / W_*.npy are too "
+                            "large; float32 holds magnitudes up to 3.4e38");
 }
 
 /* ----------------------------------------------------------------------------
