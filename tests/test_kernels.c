@@ -267,6 +267,37 @@ static void test_blas_overflow_falls_back(void **state) {
     }
 }
 
+/* Heads that do not fit d_model: the hint names what fixes d_model. From --d-model (d_model_from NULL) another
+ * d_model or other head counts; from --weights (app/cli.c sets d_model_from) only other head counts, since
+ * "give --d-model 6 or 9" with the 8-wide identity-d8 weights led to "W_Q.npy has shape (8, 8); expected
+ * (6, 6)". The same for RoPE's odd d_k (8 / 8 = 1: only 4 heads keep 8 with an even d_k). */
+static void test_config_hint_names_what_fixes_d_model(void **state) {
+    (void)state;
+    av_config cfg = {.T = 1, .n_real = 1, .C = 8, .H = 3, .positions = AV_POS_SINUSOIDAL, .rope_base = 10000,
+                     .scale = 1};
+    av_err err = {{0}};
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "--heads 3 does not divide d_model 8 (d_k = d_model / heads must be a whole number); "
+                                 "with 3 heads give --d-model 6 or 9, or keep 8 with --heads 2 or 4");
+    cfg.d_model_from = "--weights";
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "--heads 3 does not divide d_model 8 (d_k = d_model / heads must be a whole number); "
+                                 "--weights fixes d_model, so keep 8 with --heads 2 or 4");
+    cfg.H = 8, cfg.positions = AV_POS_ROPE;
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = "
+                                 "8 / 8 = 1; --weights fixes d_model, so keep 8 with --heads 4");
+    cfg.d_model_from = NULL;
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = "
+                                 "8 / 8 = 1; with 8 heads give --d-model 16 (multiples of 2·heads, for an even d_k), "
+                                 "or keep 8 with --heads 4");
+    cfg.C = 7, cfg.H = 2, cfg.d_model_from = "--weights"; /* odd: no head count gives an even d_k */
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "; --weights fixes d_model, so no head count keeps 7 (odd, so d_k = 7 / heads is "
+                                    "odd)"));
+}
+
 /* all_finite: ±inf and NaN anywhere (first, inside and after its first
  * block of 4096, last) are found; float32's extremes are finite. */
 static void test_all_finite(void **state) {
@@ -298,6 +329,7 @@ int main(void) {
         cmocka_unit_test(test_fast_exp_accuracy),
         cmocka_unit_test(test_all_finite),
         cmocka_unit_test(test_blas_overflow_falls_back),
+        cmocka_unit_test(test_config_hint_names_what_fixes_d_model),
     };
     return cmocka_run_group_tests_name("reference, BLAS and flash kernels", tests, NULL, NULL);
 }
