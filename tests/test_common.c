@@ -104,6 +104,29 @@ static void test_fail_cuts_at_a_whole_character(void **state) {
     assert_int_equal(strlen(e.msg), 511);
 }
 
+/* av_fail_overflow writes "WHAT overflowed float32 " and the rest, and sets
+ * overflowed to the length of the words naming the value, which --train reads
+ * where it had matched the words (app/train.c forward_failed); av_fail on the
+ * same av_err clears it, and a message cut short keeps the length inside it. */
+static void test_fail_overflow_sets_the_field(void **state) {
+    (void)state;
+    av_err e = {{0}};
+    assert_int_equal(e.overflowed, 0);
+    assert_int_equal(av_fail_overflow(&e, "layer 1: the scores q·kᵀ", "(a value became infinite)%s", " during training"),
+                     AV_EUSAGE);
+    assert_string_equal(e.msg, "layer 1: the scores q·kᵀ overflowed float32 (a value became infinite) during training");
+    assert_int_equal(e.overflowed, strlen("layer 1: the scores q·kᵀ overflowed float32"));
+    assert_int_equal(av_fail(&e, AV_EUSAGE, "--heads %d is outside the allowed range 1..%d", 99, 64), AV_EUSAGE);
+    assert_int_equal(e.overflowed, 0);
+    char what[600];
+    memset(what, 'x', sizeof what - 1);
+    what[sizeof what - 1] = 0;
+    av_fail_overflow(&e, what, "(a value became infinite)");
+    assert_int_equal(strlen(e.msg), 511);
+    assert_int_equal(e.overflowed, 511);
+    assert_int_equal(av_fail_overflow(NULL, "x", "y"), AV_EUSAGE);
+}
+
 static void test_fnv1a64_reference_vectors(void **state) {
     (void)state;
     assert_true(av_fnv1a64(AV_FNV1A64_BASIS, "", 0) == 0xcbf29ce484222325ull);
@@ -325,6 +348,7 @@ static void test_big_calloc_bounds_checked_by_asan(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fail_cuts_at_a_whole_character),
+        cmocka_unit_test(test_fail_overflow_sets_the_field),
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
         cmocka_unit_test(test_sig_text_keeps_significant_zeros),

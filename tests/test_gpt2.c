@@ -553,10 +553,12 @@ static void test_forward_rejects_bad_ids_and_lengths(void **state) {
     assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_EUSAGE);
     assert_string_equal(err.msg, "the logits (after the final LayerNorm ln_f) overflowed float32 (a value became "
                                  "infinite); the checkpoint's weights are too large");
+    assert_int_equal(err.overflowed, strlen("the logits (after the final LayerNorm ln_f) overflowed float32"));
     for (int i = 0; i < c.n_embd; i++) p.ln_f_w[i] = 1.0f, p.ln_f_b[i] = 0.0f, p.wte[c.n_embd + i] = p.wpe[i] = 3e38f;
     assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_EUSAGE);
     assert_string_equal(err.msg, "the embedding (wte + positions, before layer 0) overflowed float32 (a value became "
                                  "infinite); the checkpoint's weights are too large");
+    assert_true(err.overflowed);
     av_gpt2_acts_free(&a);
     free(block);
     free(p.h);
@@ -567,6 +569,7 @@ static void test_forward_rejects_bad_ids_and_lengths(void **state) {
     assert_int_equal(av_gpt2_acts_alloc(&a, &c, 1400, &err), AV_EUSAGE);
     assert_string_equal(err.msg, "1400 tokens need 2.1 GiB for the (layers, heads, T, T) = (12, 12, 1400, 1400) "
                                  "scores and weights, more than the 2 GiB allowed; give at most 1365 tokens");
+    assert_int_equal(err.overflowed, 0); /* an ordinary error, in the av_err that held the overflow */
 }
 
 int main(void) {

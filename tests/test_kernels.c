@@ -253,12 +253,49 @@ static void test_blas_overflow_falls_back(void **state) {
         av_status st = av_model_forward(&m, &err);
         if (kern == AV_KERNEL_FLASH) {
             assert_int_equal(st, AV_EUSAGE);
+            assert_string_equal(err.msg, "the scores Q·Kᵀ overflowed float32 (a value became infinite or NaN): the "
+                                         "values in X.npy / W_*.npy are too large; float32 holds magnitudes up to 3.4e38");
+            assert_int_equal(err.overflowed, strlen("the scores Q·Kᵀ overflowed float32"));
+            cfg.H = 3; /* an ordinary error in the same av_err: not an overflow */
+            assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+            assert_int_equal(err.overflowed, 0);
         } else {
             assert_int_equal(st, AV_OK);
             for (int j = 0; j < T; j++) assert_true(fabs(m.att[(size_t)2 * T + j] - (j % 2 ? 0.0 : 0.02)) < 1e-7);
         }
         av_model_free(&m);
     }
+}
+
+/* Heads that do not fit d_model: the hint names what fixes d_model. From --d-model (d_model_from NULL) another
+ * d_model or other head counts; from --weights (app/cli.c sets d_model_from) only other head counts, since
+ * "give --d-model 6 or 9" with the 8-wide identity-d8 weights led to "W_Q.npy has shape (8, 8); expected
+ * (6, 6)". The same for RoPE's odd d_k (8 / 8 = 1: only 4 heads keep 8 with an even d_k). */
+static void test_config_hint_names_what_fixes_d_model(void **state) {
+    (void)state;
+    av_config cfg = {.T = 1, .n_real = 1, .C = 8, .H = 3, .positions = AV_POS_SINUSOIDAL, .rope_base = 10000,
+                     .scale = 1};
+    av_err err = {{0}};
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "--heads 3 does not divide d_model 8 (d_k = d_model / heads must be a whole number); "
+                                 "with 3 heads give --d-model 6 or 9, or keep 8 with --heads 2 or 4");
+    cfg.d_model_from = "--weights";
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "--heads 3 does not divide d_model 8 (d_k = d_model / heads must be a whole number); "
+                                 "--weights fixes d_model, so keep 8 with --heads 2 or 4");
+    cfg.H = 8, cfg.positions = AV_POS_ROPE;
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = "
+                                 "8 / 8 = 1; --weights fixes d_model, so keep 8 with --heads 4");
+    cfg.d_model_from = NULL;
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = "
+                                 "8 / 8 = 1; with 8 heads give --d-model 16 (multiples of 2·heads, for an even d_k), "
+                                 "or keep 8 with --heads 4");
+    cfg.C = 7, cfg.H = 2, cfg.d_model_from = "--weights"; /* odd: no head count gives an even d_k */
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "; --weights fixes d_model, so no head count keeps 7 (odd, so d_k = 7 / heads is "
+                                    "odd)"));
 }
 
 /* all_finite: ±inf and NaN anywhere (first, inside and after its first
@@ -292,6 +329,7 @@ int main(void) {
         cmocka_unit_test(test_fast_exp_accuracy),
         cmocka_unit_test(test_all_finite),
         cmocka_unit_test(test_blas_overflow_falls_back),
+        cmocka_unit_test(test_config_hint_names_what_fixes_d_model),
     };
     return cmocka_run_group_tests_name("reference, BLAS and flash kernels", tests, NULL, NULL);
 }

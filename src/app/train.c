@@ -416,15 +416,13 @@ static av_status diverged(const run_state *r, int step, const char *what, av_err
                    r->others[0] ? "this variant's model" : "the model", r->dir, left_in(r->dir), r->others, cmp, hint);
 }
 
-/* s and err from a forward pass of the trainer: an activation that left float32 (attention.h
- * av_overflow_fail, a usage error where the weights come from a checkpoint) is a divergence here. */
+/* s and err from a forward pass of the trainer: an activation that left float32 (err->overflowed, set by
+ * attention.h av_overflow_fail, a usage error where the weights come from a checkpoint) is a divergence here.
+ * What overflowed is named without the error's reason, which speaks of a checkpoint's weights. */
 static av_status forward_failed(const run_state *r, int step, av_status s, av_err *err) {
-    const char *end = s == AV_EUSAGE ? strstr(err->msg, "overflowed float32") : NULL;
-    if (!end) return s;
-    const char *paren = strstr(end, " (a value became infinite)");
+    if (s != AV_EUSAGE || !err->overflowed) return s;
     char what[sizeof err->msg];
-    int n = paren ? (int)(paren - err->msg) + (int)strlen(" (a value became infinite)") : (int)strlen(err->msg);
-    snprintf(what, sizeof what, "%.*s", n, err->msg);
+    snprintf(what, sizeof what, "%.*s (a value became infinite)", err->overflowed, err->msg);
     return diverged(r, step, what, err);
 }
 

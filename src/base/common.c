@@ -22,8 +22,23 @@ av_status av_fail(av_err *e, av_status code, const char *fmt, ...) {
         int w = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
         if (w >= (int)sizeof e->msg) av_utf8_trim_cut(e->msg); /* cut short: no half character at the end */
+        e->overflowed = 0;
     }
     return code;
+}
+
+av_status av_fail_overflow(av_err *e, const char *what, const char *fmt, ...) {
+    if (e) {
+        char rest[sizeof e->msg];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(rest, sizeof rest, fmt, ap);
+        va_end(ap);
+        av_fail(e, AV_EUSAGE, "%s overflowed float32 %s", what, rest);
+        size_t head = strlen(what) + strlen(" overflowed float32"), len = strlen(e->msg);
+        e->overflowed = (int)(head < len ? head : len); /* a message cut short keeps what it could */
+    }
+    return AV_EUSAGE;
 }
 
 int av_mul_size(size_t *out, size_t a, size_t b) {

@@ -39,14 +39,30 @@ typedef enum {
     AV_ERUNTIME = 1, /* I/O or resource failure: exit code 1 */
 } av_status;
 
+/* The fields sit in one anonymous struct, the int first, so that the
+ * `av_err e = {{0}}` callers write zeroes both without a missing-initializer
+ * or missing-braces warning (GCC and clang, -Wall -Wextra). */
 typedef struct {
-    char msg[512];
+    struct {
+        int overflowed; /* 0, or set by av_fail_overflow: the length of msg's first words, which name the
+                         * value that left float32 ("layer 1: the scores q·kᵀ overflowed float32") */
+        char msg[512];
+    };
 } av_err;
 
 /* Format an error message into e (printf-style) and return code. A message
  * longer than e->msg is cut short at a whole UTF-8 character (av_utf8_trim_cut,
- * base/utf8.h): never half of one at its end. */
+ * base/utf8.h): never half of one at its end. Clears e->overflowed. */
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A computation whose values left float32 (inf or NaN): AV_EUSAGE with the
+ * message "WHAT overflowed float32 " and fmt's text after it, and
+ * e->overflowed set (see av_err), so that a caller can tell this error from
+ * others without reading the words: --train reports it as a divergence
+ * (app/train.c). The words are the callers' (nn/attention.c
+ * av_overflow_fail, nn/model.c, nn/flash.c). */
+av_status av_fail_overflow(av_err *e, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* v to digits significant digits (1..17) in buf, for a measured number in a

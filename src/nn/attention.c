@@ -254,9 +254,10 @@ void stats_forward(const float *x, size_t n, double *mean, double *var) {
 }
 
 av_status av_overflow_fail(int layer, const char *what, const char *why, av_err *err) {
-    char at[32] = "";
-    if (layer >= 0) snprintf(at, sizeof at, "layer %d: ", layer);
-    return av_fail(err, AV_EUSAGE, "%s%s overflowed float32 (a value became infinite)%s", at, what, why);
+    char at[256]; /* "layer L: WHAT" */
+    if (layer >= 0) snprintf(at, sizeof at, "layer %d: %s", layer, what);
+    else snprintf(at, sizeof at, "%s", what);
+    return av_fail_overflow(err, at, "(a value became infinite)%s", why);
 }
 
 int all_finite(const float *x, size_t n) {

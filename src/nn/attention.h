@@ -124,7 +124,8 @@ int all_finite(const float *x, size_t n);
 /* The error for a value that became infinite in the forward pass of a model:
  * AV_EUSAGE "layer L: WHAT overflowed float32 (a value became infinite)WHY",
  * without "layer L: " for layer < 0 (the embedding before layer 0, the logits
- * after the final norm: no layer's). Shared by nn/gpt2.c, nn/gpt2_batch.c and
+ * after the final norm: no layer's), and err->overflowed set (base/common.h
+ * av_fail_overflow). Shared by nn/gpt2.c, nn/gpt2_batch.c and
  * nn/llama.c, so every overflow is named the same way. */
 av_status av_overflow_fail(int layer, const char *what, const char *why, av_err *err);
 

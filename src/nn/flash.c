@@ -214,8 +214,7 @@ av_status flash_attention_forward(float *out, const float *q, const float *k, co
         return av_fail(err, AV_ERUNTIME, "out of memory for the flash kernel's score tiles (%d x %d floats)",
                        AV_FLASH_ROWS, AV_FLASH_TILE);
     if (atomic_load(&a.overflow))
-        return av_fail(err, AV_EUSAGE,
-                       "the scores Q·Kᵀ overflowed float32 (a value became infinite or NaN): the values in X.npy / "
-                       "W_*.npy are too large; float32 holds magnitudes up to 3.4e38");
+        return av_fail_overflow(err, "the scores Q·Kᵀ", "(a value became infinite or NaN): the values in X.npy / "
+                                "W_*.npy are too large; float32 holds magnitudes up to 3.4e38");
     return AV_OK;
 }

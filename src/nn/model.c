@@ -11,6 +11,18 @@
 #include "nn/embed.h"
 #include "nn/flash.h"
 
+/* hs (96 bytes) = the head counts around H that keep d_model C: "keep 63 with --heads 3 or 7" (av_heads_hint). */
+static void keep_hint(char hs[96], int C, int H, int even_dk) {
+    /* head counts h around H that keep C: h divides C, and for RoPE C / h is even */
+    int f = even_dk ? 2 : 1, below = H - 1, above = H + 1;
+    while (below >= 1 && C % (f * below)) below--;
+    while (above <= AV_MAX_HEADS && above <= C && C % (f * above)) above++;
+    int has_above = above <= AV_MAX_HEADS && above <= C;
+    if (below >= 1 && has_above) snprintf(hs, 96, "keep %d with --heads %d or %d", C, below, above);
+    else if (below >= 1 || has_above) snprintf(hs, 96, "keep %d with --heads %d", C, below >= 1 ? below : above);
+    else snprintf(hs, 96, "no head count keeps %d (odd, so d_k = %d / heads is odd)", C, C);
+}
+
 void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk) {
     char ds[64] = "", hs[96] = "";
     int step = even_dk ? 2 * H : H; /* d_k = C / H whole, and even for RoPE: C a multiple of 2·H */
@@ -18,16 +30,22 @@ void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk) {
     if (lo == C) lo -= step;                  /* C itself is no choice (RoPE: odd d_k) */
     if (lo >= 1 && hi <= AV_MAX_D_MODEL) snprintf(ds, sizeof ds, "%d or %d", lo, hi);
     else snprintf(ds, sizeof ds, "%d", lo >= 1 ? lo : hi);
-    /* head counts h around H that keep C: h divides C, and for RoPE C / h is even */
-    int f = even_dk ? 2 : 1, below = H - 1, above = H + 1;
-    while (below >= 1 && C % (f * below)) below--;
-    while (above <= AV_MAX_HEADS && above <= C && C % (f * above)) above++;
-    int has_above = above <= AV_MAX_HEADS && above <= C;
-    if (below >= 1 && has_above) snprintf(hs, sizeof hs, "keep %d with --heads %d or %d", C, below, above);
-    else if (below >= 1 || has_above) snprintf(hs, sizeof hs, "keep %d with --heads %d", C, below >= 1 ? below : above);
-    else snprintf(hs, sizeof hs, "no head count keeps %d (odd, so d_k = %d / heads is odd)", C, C);
+    keep_hint(hs, C, H, even_dk);
     snprintf(buf, n, "with %d head%s give --d-model %s%s, or %s", H, H == 1 ? "" : "s", ds,
              even_dk ? " (multiples of 2·heads, for an even d_k)" : "", hs);
+}
+
+/* hint (256 bytes) for av_config_check: av_heads_hint's, or where cfg->d_model_from fixes d_model only the
+ * head counts ("--weights fixes d_model, so keep 8 with --heads 2 or 4"): "give --d-model 6 or 9" with the
+ * identity-d8 example led to "W_Q.npy has shape (8, 8); expected (6, 6)" (a tester's report, --heads 3). */
+static void config_hint(char hint[256], const av_config *cfg, int even_dk) {
+    if (!cfg->d_model_from) {
+        av_heads_hint(hint, 256, cfg->C, cfg->H, even_dk);
+        return;
+    }
+    char hs[96];
+    keep_hint(hs, cfg->C, cfg->H, even_dk);
+    snprintf(hint, 256, "%.64s fixes d_model, so %s", cfg->d_model_from, hs);
 }
 
 av_status av_config_check(const av_config *cfg, av_err *err) {
@@ -38,14 +56,14 @@ av_status av_config_check(const av_config *cfg, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--heads %d is outside the allowed range 1..%d", H, AV_MAX_HEADS);
     if (C % H != 0) {
         char hint[256];
-        av_heads_hint(hint, sizeof hint, C, H, cfg->positions == AV_POS_ROPE);
+        config_hint(hint, cfg, cfg->positions == AV_POS_ROPE);
         return av_fail(err, AV_EUSAGE, "--heads %d does not divide d_model %d (d_k = d_model / heads must be a whole "
                        "number); %s", H, C, hint);
     }
     int D = C / H;
     if (cfg->positions == AV_POS_ROPE && D % 2 != 0) {
         char hint[256];
-        av_heads_hint(hint, sizeof hint, C, H, 1);
+        config_hint(hint, cfg, 1);
         return av_fail(err, AV_EUSAGE,
                        "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = %d / %d = %d; %s",
                        C, H, D, hint);
@@ -135,10 +153,8 @@ void av_model_seed(av_model *m, const char *const *tokens) {
 
 static av_status check(const float *x, size_t n, const char *what, av_err *err) {
     if (all_finite(x, n)) return AV_OK;
-    return av_fail(err, AV_EUSAGE,
-                   "%s overflowed float32 (a value became infinite or NaN): the values in X.npy / W_*.npy are too "
-                   "large; float32 holds magnitudes up to 3.4e38",
-                   what);
+    return av_fail_overflow(err, what, "(a value became infinite or NaN): the values in X.npy / W_*.npy are too "
+                            "large; float32 holds magnitudes up to 3.4e38");
 }
 
 /* ----------------------------------------------------------------------------

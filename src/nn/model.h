@@ -51,6 +51,8 @@ typedef struct {
     int scale;               /* 1 = divide scores by √d_k (default), 0 = --no-scale */
     av_kernel kernel;        /* AV_KERNEL_REFERENCE (0), _BLAS or _FLASH */
     uint64_t seed;
+    const char *d_model_from;/* what fixes d_model, named in av_config_check's hint ("--weights"), or
+                              * NULL: --d-model sets it, and the hint may offer another */
 } av_config;
 
 typedef struct {
@@ -91,7 +93,9 @@ typedef struct {
 enum { AV_FLASH_STATS_ROWS = 16 }; /* query rows per head whose scores flash measures */
 
 /* Check d_model, heads, RoPE's even d_k and θ against the limits (T is not
- * looked at). Errors: AV_EUSAGE naming the value and the allowed range. */
+ * looked at). Errors: AV_EUSAGE naming the value and the allowed range; where
+ * heads do not fit d_model, the choices that do (av_heads_hint), only other
+ * head counts when cfg->d_model_from fixes d_model. */
 av_status av_config_check(const av_config *cfg, av_err *err);
 
 /* buf (n bytes) = the nearest valid choices when H heads do not divide
