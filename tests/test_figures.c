@@ -12,6 +12,7 @@
  * in-process (the PNG's Title chunk gives the exact title) and checking that
  * the layout's size equals the PNG's.
  */
+#include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -538,6 +539,65 @@ static void test_scale_and_dpi_sizes(void **state) {
     }
     assert_true(fabs(w[1] - 2 * w[0]) <= 2);
     assert_true(fabs(w[2] - w[0]) <= 1);
+}
+
+/* At --dpi 600 every figure prints at its --dpi 100 size, within a pixel: one that would pass 6000 px a side
+ * (AV_PLOT_MAX_PX) gets fewer pixels and states a lower dpi (PNG pHYs, SVG width and height). Its layout was
+ * shrunk to 6000 px while pHYs kept 600, so heads.png of "I love deep learning" printed 9.99 in wide against
+ * 13.67 at --dpi 100 (a new user's report), and its SVG too. Every figure of --figures all, --compare scale's,
+ * and --scale 2 with --dpi 300 (the same bound). One note on stderr names the lowered files and their dpi; none
+ * when nothing is lowered. Fails on the binary before the fix (9.99 against 13.67 in, no note). */
+static void test_dpi_600_keeps_the_printed_size(void **state) {
+    fixture *f = *state;
+    static const struct { const char *dir, *dpi, *scale; int lowered; } runs[] = {
+        {"d100", "100", "1", 0}, {"d600", "600", "1", 1}, {"s2d100", "100", "2", 0}, {"s2d300", "300", "2", 1}};
+    static char err[4][2048]; /* stderr of each run; fixed buffers, so a failure leaks nothing */
+    for (int k = 0; k < 4; k++) {
+        tu_result r;
+        RUN(&r, "-q", "--heads", "8", "--figures", "all", "--format", "both", "--compare", "scale", "--dpi",
+            runs[k].dpi, "--scale", runs[k].scale, "-o", in(f, runs[k].dir), "I love deep learning");
+        expect_ok(&r);
+        snprintf(err[k], sizeof err[k], "%s", r.err);
+        tu_free(&r);
+    }
+    for (int pair = 0; pair < 2; pair++) {
+        const char *lo = runs[2 * pair].dir, *hi = runs[2 * pair + 1].dir;
+        DIR *d = opendir(in(f, lo));
+        assert_non_null(d);
+        int n = 0;
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            size_t len = strlen(e->d_name);
+            if (len < 5 || (strcmp(e->d_name + len - 4, ".png") && strcmp(e->d_name + len - 4, ".svg"))) continue;
+            char a[300], b[300], why[1200];
+            snprintf(a, sizeof a, "%s/%s", lo, e->d_name);
+            snprintf(b, sizeof b, "%s/%s", hi, e->d_name);
+            if (!tu_same_printed_size(in(f, a), in(f, b), why, sizeof why)) {
+                closedir(d);
+                fail_msg("%s", why);
+            }
+            n++;
+        }
+        closedir(d);
+        /* head0..7, scores_head0..7, heads, scores, mean, pe, mask, compare_scale; PNG and SVG */
+        if (n != 2 * 22) fail_msg("%s: %d figures, want 44", lo, n);
+    }
+    /* heads.png met the bound: its dpi was lowered, and it uses the pixels up to it */
+    double w, h, px;
+    assert_int_equal(tu_printed_size(in(f, "d600/heads.png"), &w, &h, &px), 0);
+    int side = (int)lrint((w > h ? w : h) / px);
+    if (1 / px > 599 || side > AV_PLOT_MAX_PX || side < AV_PLOT_MAX_PX - 20)
+        fail_msg("d600/heads.png: %d px a side at %.1f dpi", side, 1 / px);
+    for (int k = 0; k < 4; k++) {
+        if (count_str(err[k], "px a side") != runs[k].lowered)
+            fail_msg("--dpi %s --scale %s: want %d note on a lowered dpi, stderr: %s", runs[k].dpi, runs[k].scale,
+                     runs[k].lowered, err[k]);
+        char want[96];
+        snprintf(want, sizeof want, "would pass 6000 px a side at --dpi %s%s%s (heads.png, heads.svg, ", runs[k].dpi,
+                 strcmp(runs[k].scale, "1") ? " and --scale " : "", strcmp(runs[k].scale, "1") ? runs[k].scale : "");
+        if (runs[k].lowered && (!strstr(err[k], "attnviz: note: ") || !strstr(err[k], want) ||
+                                !strstr(err[k], "instead, with fewer pixels and the same printed size")))
+            fail_msg("the note: %s\nwant: ...%s...", err[k], want);
+    }
 }
 
 /* ---------------------------------------------------------------- determinism, formats */
@@ -1417,6 +1477,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_scores_centre_white_masked_neg_inf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_png_text_chunks_and_phys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scale_and_dpi_sizes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dpi_600_keeps_the_printed_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reruns_are_byte_identical, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_selects_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_values_exit_2_and_write_nothing, setup, teardown),

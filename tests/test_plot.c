@@ -1732,20 +1732,33 @@ static void test_scale_and_dpi_multiply_sizes(void **state) {
         assert_true(abs(h - (int)lrint(h1 * cases[c].k)) <= 1);
         assert_true(fabs(s - s1 * cases[c].k) < 1e-3);
     }
-    /* Bounded: T = 512 at 600 dpi, a head figure and a 64-head grid. */
+    /* Bounded: T = 512 at 600 dpi, a head figure and a 64-head grid. Past AV_PLOT_MAX_PX the dpi is lowered,
+     * not the layout shrunk: the printed size (width / dpi) is the 100-dpi one, within a pixel (the layout
+     * was shrunk with dpi kept at 600, and the figure printed smaller) */
     fill(f, 512, 1);
-    av_plot_meta meta = f->meta;
-    meta.dpi = 600;
-    layout_dims(&f->hm, &meta, &w, &h, &s);
-    assert_true(w <= AV_PLOT_MAX_PX && h <= AV_PLOT_MAX_PX && w > 2400);
     static av_heatmap hms[64];
     for (int p = 0; p < 64; p++) hms[p] = f->hm;
     av_dlist dl;
     av_err e;
-    assert_int_equal(av_plot_layout_grid(&dl, hms, 64, "64 heads", &meta, &e), AV_OK);
-    assert_true(dl.width <= AV_PLOT_MAX_PX && dl.height <= AV_PLOT_MAX_PX);
-    assert_int_equal(dl.hatch_period, 6 * AV_HATCH_PERIOD); /* the hatch scales too */
-    av_dl_free(&dl);
+    double inches[2][2];
+    for (int k = 0; k < 2; k++) {
+        av_plot_meta meta = f->meta;
+        meta.dpi = k ? 600 : 100;
+        assert_int_equal(av_plot_layout_head(&dl, &f->hm, &meta, &e), AV_OK);
+        if (k) assert_true(dl.width <= AV_PLOT_MAX_PX && dl.height <= AV_PLOT_MAX_PX && dl.width > 2400);
+        if (k) assert_true(dl.dpi < 600);
+        inches[0][k] = (double)dl.width / dl.dpi;
+        av_dl_free(&dl);
+        assert_int_equal(av_plot_layout_grid(&dl, hms, 64, "64 heads", &meta, &e), AV_OK);
+        if (k) assert_true(dl.width <= AV_PLOT_MAX_PX && dl.height <= AV_PLOT_MAX_PX && dl.dpi < 600);
+        /* the hatch scales too, by scale × the dpi written / 100 */
+        if (k) assert_int_equal(dl.hatch_period, (int)lrint(AV_HATCH_PERIOD * dl.dpi / 100.0));
+        inches[1][k] = (double)dl.width / dl.dpi;
+        av_dl_free(&dl);
+    }
+    for (int k = 0; k < 2; k++)
+        if (fabs(inches[k][1] - inches[k][0]) > 1.0 / 100)
+            fail_msg("%s: %.3f in wide at 600 dpi, %.3f at 100", k ? "grid" : "head", inches[k][1], inches[k][0]);
 }
 
 /* An SVG prints at its PNG's printed size: width and height in points, 72 an

@@ -1723,18 +1723,22 @@ static void test_cli_train_gif_within_the_pixel_bound_at_600_dpi(void **state) {
  * (`curves.png`): ...", one sentence around the GIF; the --dpi/--scale paragraph stood between its two
  * halves, and said only a film strip is drawn smaller past 6000 px, where at --dpi 600 the curves
  * (1280 px at 100 dpi, 7680 at 600) and the GIF (1343, 8058) are lowered too (measured: 6000 x 2109 and
- * 5802 x 3486). The paragraph now follows the curves' image and names every figure. */
+ * 5802 x 3486). The paragraph now follows the curves' image and names every figure; and it says such a figure
+ * keeps its printed size at a lower dpi (it said "drawn smaller", and the PNGs printed smaller: test_cli_train_
+ * dpi_600_keeps_the_printed_size). */
 static void test_docs_dpi_paragraph_follows_the_curves(void **state) {
     (void)state;
     static const struct { const char *path, *sentence, *curves_image, *paragraph, *bound, *film_only; } docs[] = {
         {"docs/train.md", "(figures/train/reverse_attention.gif)\n\nand the curves (`curves.png`)",
          "![reverse curves](figures/train/reverse_curves.png)", "The pixel sizes above are at 100 dpi.",
-         "a figure that would (at `--dpi 600`, all three) is drawn", "a film strip that would is drawn"},
+         "a figure that would (at `--dpi 600`, all three) is drawn\nwith fewer pixels at a lower dpi",
+         "a film strip that would is drawn"},
         {"docs/train.zh.md",
          "(figures/train/reverse_attention.gif)\n\n\xE4\xBB\xA5\xE5\x8F\x8A\xE6\x9B\xB2\xE7\xBA\xBF", /* 以及曲线 */
          "![reverse \xE6\x9B\xB2\xE7\xBA\xBF](figures/train/reverse_curves.png)", /* 曲线 */
          "\xE4\xB8\x8A\xE9\x9D\xA2\xE7\x9A\x84\xE5\x83\x8F\xE7\xB4\xA0\xE5\xB0\xBA\xE5\xAF\xB8", /* 上面的像素尺寸 */
-         "\xE8\xB6\x85\xE8\xBF\x87\xE7\x9A\x84\xE5\x9B\xBE",                     /* 超过的图 */
+         "\xE6\x9B\xB4\xE5\xB0\x91\xE7\x9A\x84\xE5\x83\x8F\xE7\xB4\xA0\xE3\x80\x81\xE6\x9B\xB4\xE4\xBD\x8E"
+         "\xE7\x9A\x84 dpi", /* 更少的像素、更低的 dpi */
          "\xE8\xB6\x85\xE8\xBF\x87\xE7\x9A\x84\xE8\x83\xB6\xE7\x89\x87\xE6\x9D\xA1"}, /* 超过的胶片条 */
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
@@ -1745,7 +1749,7 @@ static void test_docs_dpi_paragraph_follows_the_curves(void **state) {
         const char *img = strstr(text, docs[i].curves_image), *par = strstr(text, docs[i].paragraph);
         if (!img || !par || par < img) fail_msg("%s: the --dpi paragraph is not after the curves' image", docs[i].path);
         if (!strstr(text, docs[i].bound) || strstr(text, docs[i].film_only))
-            fail_msg("%s: the 6000 px bound is said of the film strip only", docs[i].path);
+            fail_msg("%s: the 6000 px bound is said of the film strip only, or not as a lower dpi", docs[i].path);
         free(text);
     }
 }
@@ -2644,6 +2648,68 @@ static void test_cli_train_dpi_and_scale_reach_its_figures(void **state) {
     assert_true(fabs(dpi[0] - 100) < 0.1 && fabs(dpi[1] - 200) < 0.1);
     if (w[2][1] != (int)lrint(1.5 * w[0][1]) || h[2][1] != (int)lrint(1.5 * h[0][1]))
         fail_msg("curves at --scale 1.5: %d x %d, at 1: %d x %d", w[2][1], h[2][1], w[0][1], h[0][1]);
+}
+
+/* At --dpi 600 the training figures and a --model run's print at their --dpi 100 size, within a pixel: past
+ * 6000 px a side (AV_PLOT_MAX_PX) a figure gets fewer pixels and states a lower dpi. The layout was shrunk to
+ * 6000 px with pHYs 600, so the default reverse run's curves printed 10.00 in wide against 12.80 at --dpi 100,
+ * its film strip 8.85 against 14.25, and its --model figures 9.67..10.00 against 13.43 (a figure-maker's
+ * report); their SVGs too. The GIF has no dpi: its frames are the 100-dpi frames at one factor (width and height
+ * grow alike; 5802 x 3486 against 1343 x 734 was a squeezed layout). One note on stderr per command names the
+ * lowered files. Fails on the binary before the fix. */
+static void test_cli_train_dpi_600_keeps_the_printed_size(void **state) {
+    tu_fixture *f = *state;
+    static const char *const dpis[2] = {"100", "600"};
+    static char err[4][2048]; /* stderr of each command; fixed buffers, so a failure leaks nothing */
+    for (int k = 0; k < 2; k++) {
+        char dir[16], mdir[16];
+        snprintf(dir, sizeof dir, "t%s", dpis[k]);
+        snprintf(mdir, sizeof mdir, "m%s", dpis[k]);
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q", "--dpi",
+                    dpis[k], "-o", tu_in(f, dir), NULL);
+        if (r.code != 0) fail_msg("--train --dpi %s: exit %d, stderr '%s'", dpis[k], r.code, r.err);
+        snprintf(err[k], sizeof err[k], "%s", r.err);
+        tu_free(&r);
+        run_attnviz(&r, NULL, "--model", tu_in(f, "t100"), "--figures", "all", "--format", "both", "-q", "--dpi",
+                    dpis[k], "-o", tu_in(f, mdir), "3 1 4 1 5 > 5 1 4 1 3", NULL);
+        if (r.code != 0) fail_msg("--model --dpi %s: exit %d, stderr '%s'", dpis[k], r.code, r.err);
+        snprintf(err[2 + k], sizeof err[2 + k], "%s", r.err);
+        tu_free(&r);
+    }
+    static const char *const figs[] = {"t%s/filmstrip.png", "t%s/filmstrip.svg", "t%s/curves.png", "t%s/curves.svg",
+                                       "m%s/model.png", "m%s/model.svg", "m%s/layer1.png", "m%s/layer1.svg",
+                                       "m%s/layer1_head0.png", "m%s/layer1_head0.svg", "m%s/layer1_head3.png",
+                                       "m%s/layer1_head3.svg"};
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+        char a[64], b[64], pa[4300], why[9000];
+        snprintf(a, sizeof a, figs[i], "100");
+        snprintf(b, sizeof b, figs[i], "600");
+        snprintf(pa, sizeof pa, "%s", tu_in(f, a));
+        if (!tu_same_printed_size(pa, tu_in(f, b), why, sizeof why)) fail_msg("%s", why);
+    }
+    int gw[2], gh[2];
+    for (int k = 0; k < 2; k++) {
+        char rel[32];
+        snprintf(rel, sizeof rel, "t%s/attention.gif", dpis[k]);
+        size_t n = 0;
+        unsigned char *gif = (unsigned char *)tu_slurp_file(tu_in(f, rel), &n);
+        assert_true(gif && n > 10 && memcmp(gif, "GIF89a", 6) == 0);
+        gw[k] = gif[6] | gif[7] << 8, gh[k] = gif[8] | gif[9] << 8;
+        free(gif);
+    }
+    /* gw[1] / gw[0] = gh[1] / gh[0], within a pixel of each side */
+    if (abs(gw[1] * gh[0] - gh[1] * gw[0]) > gw[0] + gh[0] || (gw[1] > 6000 || gh[1] > 6000) ||
+        (gw[1] < 5900 && gh[1] < 5900))
+        fail_msg("attention.gif: %d x %d at --dpi 600, %d x %d at 100", gw[1], gh[1], gw[0], gh[0]);
+    static const char *const first[4] = {NULL, "(curves.png, curves.svg, filmstrip.png, ", NULL, "(model.png, "};
+    for (int k = 0; k < 4; k++) {
+        int notes = 0;
+        for (const char *p = err[k]; (p = strstr(p, "px a side")) != NULL; p++) notes++;
+        if (notes != (first[k] != NULL) || (first[k] && !strstr(err[k], first[k])) ||
+            (first[k] && !strstr(err[k], "instead, with fewer pixels and the same printed size")))
+            fail_msg("%s at --dpi %s: stderr '%s'", k < 2 ? "--train" : "--model", dpis[k % 2], err[k]);
+    }
 }
 
 /* A frame's title names the model as the film strip does, so the frames of two --compare variants
@@ -3597,6 +3663,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_dpi_and_scale_reach_its_figures, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_dpi_600_keeps_the_printed_size, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_one_layer_a_row, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_whole_example_is_not_outside_its_task, tu_setup_tmpdir,

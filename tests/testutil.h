@@ -9,12 +9,15 @@
  *       merges.txt (decompressed with zlib from tests/data/gpt2/, gzip files).
  *   tu_shim_env("shim_swap.so", preload, asan)  the environment that
  *       preloads a tests/shim_*.c library.
+ *   tu_printed_size(path, &w_in, &h_in, &px_in)  a PNG's (IHDR / pHYs) or an
+ *       SVG's (width, height in pt) printed size in inches.
  */
 #ifndef AV_TESTUTIL_H
 #define AV_TESTUTIL_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -228,6 +231,69 @@ static inline char *tu_slurp_file(const char *path, size_t *len) {
     fclose(fp);
     if (len) *len = (size_t)n;
     return buf;
+}
+
+/* The printed size of a figure, in inches: a PNG's IHDR width and height
+ * over its pHYs dpi (read from the chunks, the image never decoded), an
+ * SVG's <svg> width and height in points over 72. *px_in = one pixel, in
+ * inches (an SVG's viewBox pixel). 0, or -1 when the file is neither, has no
+ * pHYs in metres or no width/height in pt. */
+static inline int tu_printed_size(const char *path, double *w_in, double *h_in, double *px_in) {
+    size_t n = strlen(path);
+    if (n > 4 && strcmp(path + n - 4, ".svg") == 0) {
+        char *svg = tu_slurp_file(path, NULL);
+        const char *at = svg ? strstr(svg, "<svg ") : NULL;
+        double w = 0, h = 0, vw = 0;
+        int ok = at && strstr(at, " width=\"") && strstr(at, " height=\"") && strstr(at, " viewBox=\"") &&
+                 sscanf(strstr(at, " width=\""), " width=\"%lfpt\"", &w) == 1 &&
+                 sscanf(strstr(at, " height=\""), " height=\"%lfpt\"", &h) == 1 &&
+                 sscanf(strstr(at, " viewBox=\""), " viewBox=\"0 0 %lf", &vw) == 1 && w > 0 && vw > 0;
+        free(svg);
+        if (!ok) return -1;
+        *w_in = w / 72, *h_in = h / 72, *px_in = w / 72 / vw;
+        return 0;
+    }
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return -1;
+    unsigned char b[8];
+    unsigned long width = 0, height = 0, ppm = 0;
+    int rc = fread(b, 1, 8, fp) == 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 ? 0 : -1;
+    while (rc == 0 && fread(b, 1, 8, fp) == 8) { /* length, type; then data and CRC */
+        unsigned long len = (unsigned long)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+        unsigned char d[9];
+        if (memcmp(b + 4, "IDAT", 4) == 0 || memcmp(b + 4, "IEND", 4) == 0) break;
+        if ((memcmp(b + 4, "IHDR", 4) == 0 || memcmp(b + 4, "pHYs", 4) == 0) && len >= 9) {
+            if (fread(d, 1, 9, fp) != 9) rc = -1;
+            unsigned long x = (unsigned long)d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3];
+            unsigned long y = (unsigned long)d[4] << 24 | d[5] << 16 | d[6] << 8 | d[7];
+            if (memcmp(b + 4, "IHDR", 4) == 0) width = x, height = y;
+            else if (d[8] == 1 && x == y) ppm = x; /* unit 1: metres */
+            if (fseek(fp, (long)len - 9 + 4, SEEK_CUR) != 0) rc = -1;
+        } else if (fseek(fp, (long)len + 4, SEEK_CUR) != 0) {
+            rc = -1;
+        }
+    }
+    fclose(fp);
+    if (rc != 0 || !width || !height || !ppm) return -1;
+    double dpi = ppm * 0.0254;
+    *w_in = width / dpi, *h_in = height / dpi, *px_in = 1 / dpi;
+    return 0;
+}
+
+/* 1 when figures a and b (PNG or SVG) print at the same width and height
+ * within one pixel of the finer of the two, else 0 with why (n bytes) saying
+ * the sizes. */
+static inline int tu_same_printed_size(const char *a, const char *b, char *why, size_t n) {
+    double wa, ha, pa, wb, hb, pb;
+    if (tu_printed_size(a, &wa, &ha, &pa) != 0 || tu_printed_size(b, &wb, &hb, &pb) != 0) {
+        snprintf(why, n, "cannot read the printed size of %s or %s", a, b);
+        return 0;
+    }
+    double px = pa < pb ? pa : pb;
+    if (fabs(wa - wb) <= px && fabs(ha - hb) <= px) return 1;
+    snprintf(why, n, "%s prints %.4f x %.4f in (%.0f dpi), %s %.4f x %.4f in (%.0f dpi)", a, wa, ha, 1 / pa, b, wb, hb,
+             1 / pb);
+    return 0;
 }
 
 /* Write text to path with its first `from` replaced by `to` (a lying

@@ -465,6 +465,28 @@ static void warn_missing_glyphs(void) {
                 n, n == 1 ? "" : "s", n == 1 ? "has" : "have");
 }
 
+void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {
+    const av_plot_lowered *l = av_plot_lowered_dpi();
+    if (l->files == 0) return;
+    char at[80], names[3 * 100 + 16] = "", dpi[40];
+    int n = snprintf(at, sizeof at, "--dpi %d", o->dpi);
+    if (o->scale != 1) snprintf(at + n, sizeof at - n, " and --scale %g", o->scale);
+    for (int k = 0; k < l->files && k < AV_PLOT_LOWERED_NAMES; k++) {
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", l->names[k]);
+    }
+    if (l->files > AV_PLOT_LOWERED_NAMES) strcat(names, ", \xE2\x80\xA6"); /* … */
+    if (l->lowest == l->highest) snprintf(dpi, sizeof dpi, "%d dpi", l->lowest);
+    else snprintf(dpi, sizeof dpi, "%d to %d dpi", l->lowest, l->highest);
+    if (l->files == 1)
+        fprintf(fp, "attnviz: note: %s would pass %d px a side at %s: it is written at %s instead, with fewer "
+                "pixels and the same printed size\n", names, AV_PLOT_MAX_PX, at, dpi);
+    else
+        fprintf(fp, "attnviz: note: %d files would pass %d px a side at %s (%s): they are written at %s instead, "
+                "with fewer pixels and the same printed size\n", l->files, AV_PLOT_MAX_PX, at, names, dpi);
+    av_plot_reset_lowered_dpi();
+}
+
 /* The figures in order, each if selected; the notes when one is not drawn. */
 static av_status write_selected(fig_run *fr, av_err *err) {
     const av_options *o = fr->o;

@@ -101,4 +101,12 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
                            const char *source, const char *sentence, const char *run, const av_options *o,
                            const char *cmdline, av_written *w, av_err *err);
 
+/* Say once on fp (stderr) that figures written so far would have passed
+ * AV_PLOT_MAX_PX pixels at o's --dpi and --scale and were written at a lower
+ * dpi instead, keeping their printed size (render/plot.h
+ * av_plot_lowered_dpi): which files and the dpi they state. Nothing when no
+ * figure was; printed with -q too, since the run gave less than the --dpi
+ * asked for. Resets the count. */
+void av_figures_note_lowered_dpi(FILE *fp, const av_options *o);
+
 #endif

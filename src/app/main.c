@@ -172,6 +172,7 @@ static av_status write_outputs(run *r, av_err *err) {
     }
     if (!st && (!o->no_plot || o->html)) /* the -o folder holds this run only */
         st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, o->quiet, err);
+    if (!st) av_figures_note_lowered_dpi(stderr, o); /* past 6000 px a side */
     if (!st && !o->quiet) av_written_print(stdout, &r->written);
     return st;
 }
@@ -192,6 +193,7 @@ int main(int argc, char **argv) {
     if (run_it && r.o.train >= 0) {
         r.cmd = av_command_line(argc, argv);
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
+        if (!st) av_figures_note_lowered_dpi(stderr, &r.o);
     } else if (run_it && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
         /* a closed standard output (`>&-`): a -q run wrote every file, replacing the earlier run's, and failed
          * only at exit; the first file opened took its fd. Refused first, as --train does (train.c) */

@@ -792,10 +792,11 @@ void av_train_frame_title(char *out, size_t n, const char *task, int step, doubl
              note[0] ? " · " : "", note);
 }
 
-/* One GIF frame: the attention grid of snapshot k, as RGB: the shown heads order[0..shown-1]
- * (av_train_gif_heads), and the note saying which when not every head is shown ("" when all are). */
-static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_fig *sf, int k, const char *task,
-                               const int *order, int shown, const char *note, const av_plot_meta *meta, av_err *err) {
+/* One GIF frame laid out into dl at 100 dpi and scale 1 (write_gif scales every frame by one factor): the
+ * attention grid of snapshot k, the shown heads order[0..shown-1] (av_train_gif_heads), and the note saying
+ * which when not every head is shown ("" when all are). */
+static av_status gif_frame_layout(av_dlist *dl, const strip_fig *sf, int k, const char *task, const int *order,
+                                  int shown, const char *note, const av_plot_meta *meta, av_err *err) {
     const train_log *g = sf->g;
     int LH = g->L * g->H, T = g->T;
     av_heatmap hms[AV_TRAIN_GIF_MAX_HEADS];
@@ -815,14 +816,8 @@ static av_status gif_frame_rgb(unsigned char **rgb, int *w, int *h, const strip_
      * more than 64 heads has no layer rows. */
     av_plot_meta gm = *meta;
     gm.grid_cols = shown == LH && g->L > 1 && g->H > 1 ? g->H : 0;
-    av_dlist dl;
-    av_status s = av_plot_layout_grid(&dl, hms, shown, title, &gm, err);
-    size_t stride;
-    if (!s) s = av_raster_render(&dl, rgb, &stride, err);
-    *w = dl.width;
-    *h = dl.height;
-    av_dl_free(&dl);
-    return s;
+    gm.dpi = 100, gm.scale = 1;
+    return av_plot_layout_grid(dl, hms, shown, title, &gm, err);
 }
 
 static av_status write_gif(const char *dir, const strip_fig *sf, const char *task, const av_plot_meta *meta,
@@ -835,11 +830,26 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
     char note[200];
     int shown = av_train_gif_heads(order, note, sizeof note, g->aot + (size_t)(g->n_snap - 1) * LH, g->L, g->H);
     av_status s = AV_OK;
-    for (int k = 0; !s && k < g->n_snap; k++) {
-        s = gif_frame_rgb(&raw[k], &w[k], &h[k], sf, k, task, order, shown, note, meta, err);
-        if (!s) { W = w[k] > W ? w[k] : W; H = h[k] > H ? h[k] : H; }
+    av_dlist dl[MAX_SNAP];
+    int laid = 0;
+    for (; !s && laid < g->n_snap; laid++) {
+        s = gif_frame_layout(&dl[laid], sf, laid, task, order, shown, note, meta, err);
+        if (!s) { W = dl[laid].width > W ? dl[laid].width : W; H = dl[laid].height > H ? dl[laid].height : H; }
     }
     free(order);
+    /* every frame at one factor, --dpi and --scale's, or the lower one that keeps the largest frame within
+     * AV_PLOT_MAX_PX: each frame lowered on its own drew the maps of a taller frame (step 0's title wraps to
+     * one more line) smaller, and they jumped from frame to frame */
+    av_plot_meta fm = *meta;
+    fm.dpi = av_plot_fit_dpi(W, H, meta);
+    W = H = 0;
+    for (int k = 0; k < laid; k++) {
+        if (!s) av_plot_scale_laid_out(&dl[k], &fm);
+        size_t stride;
+        if (!s) s = av_raster_render(&dl[k], &raw[k], &stride, err);
+        if (!s) { w[k] = dl[k].width, h[k] = dl[k].height; W = w[k] > W ? w[k] : W; H = h[k] > H ? h[k] : H; }
+        av_dl_free(&dl[k]);
+    }
     /* same size for every frame, padded with its background above and on the right: a title that
      * wraps to one more line (step 0's "untrained (random initialisation)") adds height above the
      * grid, and one wider than the grid (one head) widens the frame on the right of the grid, which

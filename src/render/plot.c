@@ -62,21 +62,64 @@ static const font_sizes GRID_FS = {14, 16, 20, 14, 15};
 #define MATRIX_W 768 /* matrix figure: target map width, px */
 #define MATRIX_H 600 /* matrix figure: target map height, px */
 
-/* Pixel factor and the bound the unscaled layout must keep. */
+/* The bound the unscaled layout must keep. It does not depend on dpi or
+ * scale: the layout is the same at any dpi (so is the printed size), and
+ * dl_finish lowers the dpi when the pixels would pass AV_PLOT_MAX_PX. */
 typedef struct {
-    double f;    /* scale × dpi / 100, clamped to 0.25..8 */
     int fig_max; /* each side of the unscaled layout stays within this, px */
 } sizing;
 
-static sizing sizing_of(const av_plot_meta *meta) {
+static sizing sizing_of(void) {
+    return (sizing){FIG_MAX};
+}
+
+/* The factor a layout with sides w x h px (100 dpi, scale 1) is multiplied
+ * by, and the dpi its file states (*dpi): f = scale × dpi / 100, clamped to
+ * 0.25..8. When a side would pass AV_PLOT_MAX_PX at that f, the dpi is
+ * lowered instead of the layout shrunk: the largest whole dpi that keeps
+ * every side within, f = scale × that dpi / 100. So the printed size, px /
+ * dpi = w × scale / 100 inches, is the same at every dpi, as matplotlib's
+ * savefig(dpi=...) keeps figsize; only the pixels per inch are fewer. (The
+ * layout was shrunk to fit: at --dpi 600 heads.png of 8 heads printed 9.99 in
+ * wide against 13.67 at --dpi 100, a new user's report.) */
+static double pixel_factor(int w, int h, const av_plot_meta *meta, int *dpi) {
     double scale = meta && meta->scale > 0 && isfinite(meta->scale) ? meta->scale : 1.0;
-    int dpi = meta && meta->dpi > 0 ? meta->dpi : 100;
-    double f = scale * dpi / 100.0;
+    int d = meta && meta->dpi > 0 ? meta->dpi : 100;
+    double asked = scale * d / 100.0, f = asked;
     if (f < 0.25) f = 0.25;
     if (f > 8) f = 8;
-    sizing sz = {f, FIG_MAX};
-    if (FIG_MAX * f > AV_PLOT_MAX_PX) sz.fig_max = (int)floor(AV_PLOT_MAX_PX / f);
-    return sz;
+    int side = w > h ? w : h;
+    if (side > 0 && side * f > AV_PLOT_MAX_PX) f = (double)AV_PLOT_MAX_PX / side;
+    if (f != asked) { /* a dpi for the pixels drawn, so that they print at w × scale / 100 inches */
+        int fit = (int)floor(100.0 * f / scale);
+        if (fit >= 1) d = fit, f = scale * fit / 100.0;
+    }
+    *dpi = d;
+    return f;
+}
+
+/* Files whose dpi pixel_factor lowered, since the last reset. */
+static av_plot_lowered lowered;
+
+const av_plot_lowered *av_plot_lowered_dpi(void) {
+    return &lowered;
+}
+
+void av_plot_reset_lowered_dpi(void) {
+    memset(&lowered, 0, sizeof lowered);
+}
+
+/* Count path when dl states fewer dots per inch than meta asked. */
+static void note_lowered(const char *path, const av_dlist *dl, const av_plot_meta *meta) {
+    int asked = meta && meta->dpi > 0 ? meta->dpi : 100;
+    if (dl->dpi <= 0 || dl->dpi >= asked) return;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (lowered.files < AV_PLOT_LOWERED_NAMES)
+        snprintf(lowered.names[lowered.files], sizeof lowered.names[0], "%s", base);
+    if (!lowered.files || dl->dpi < lowered.lowest) lowered.lowest = dl->dpi;
+    if (!lowered.files || dl->dpi > lowered.highest) lowered.highest = dl->dpi;
+    lowered.files++;
 }
 
 /* Distinct code points without a font since the last reset. The first
@@ -1144,32 +1187,33 @@ const av_dl_item *av_plot_panel(const av_dlist *dl, int p) {
 
 /* ---------------------------------------------------------------- scaling */
 
-/* An edge at v px of the unscaled layout, at factor f. */
-/* Multiply every coordinate, font size and the hatch by sz->f (av_dl_scale),
- * and record the dpi for the SVG back end. Counts missing glyphs first. */
-static void dl_finish(av_dlist *dl, const sizing *sz, const av_plot_meta *meta) {
-    count_missing(dl);
-    dl->dpi = meta && meta->dpi > 0 ? meta->dpi : 100;
-    av_dl_scale(dl, sz->f);
+int av_plot_fit_dpi(int w, int h, const av_plot_meta *meta) {
+    int dpi;
+    pixel_factor(w, h, meta, &dpi);
+    return dpi;
 }
 
 void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta) {
-    sizing sz = sizing_of(meta);
-    int side = imax(dl->width, dl->height);
-    if (side > 0 && side * sz.f > AV_PLOT_MAX_PX) sz.f = (double)AV_PLOT_MAX_PX / side; /* a side stays within */
-    dl->dpi = meta && meta->dpi > 0 ? meta->dpi : 100;
-    av_dl_scale(dl, sz.f);
+    av_dl_scale(dl, pixel_factor(dl->width, dl->height, meta, &dl->dpi));
+}
+
+/* Multiply every coordinate, font size and the hatch by pixel_factor's f
+ * (av_dl_scale), and record the dpi it gives for the PNG's pHYs and the
+ * SVG's size. Counts missing glyphs first. */
+static void dl_finish(av_dlist *dl, const av_plot_meta *meta) {
+    count_missing(dl);
+    av_plot_scale_laid_out(dl, meta);
 }
 
 /* End of a layout: free the label and title scratch, then either report an
  * out-of-memory (oom set, or the display list ran out) or finish dl. */
-static av_status layout_done(av_dlist *dl, axis_labels *yl, axis_labels *xl, title_lines *tl, const sizing *sz,
+static av_status layout_done(av_dlist *dl, axis_labels *yl, axis_labels *xl, title_lines *tl,
                              const av_plot_meta *meta, int oom, av_err *err) {
     labels_free(yl);
     labels_free(xl);
     title_free(tl);
     if (oom || dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
-    dl_finish(dl, sz, meta);
+    dl_finish(dl, meta);
     return AV_OK;
 }
 
@@ -1358,7 +1402,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
                                 "panels of different shapes side by side", err);
     if (st) return st;
     const font_sizes fs = HEAD_FS;
-    sizing sz = sizing_of(meta);
+    sizing sz = sizing_of();
     color_range cr = range_of(meta);
     av_plot_meta mask_meta;
     if (kind == FIG_MASK && meta) { /* the mask figure has no values to range or log */
@@ -1423,9 +1467,9 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     if (emit_single_maps(dl, hms, hm, n, kind, &b, hy0, &cr, &yl, &xl, &fs) != 0) goto oom;
     emit_single_key(dl, kind, &cr, cbx, hy0, b.hh, masked, fs.cbar);
     emit_title_over(dl, &tl, b.hx0, maps_right, width, fs.title);
-    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
+    return layout_done(dl, &yl, &xl, &tl, meta, 0, err);
 oom:
-    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
+    return layout_done(dl, &yl, &xl, &tl, meta, 1, err);
 }
 
 av_status av_plot_layout_head(av_dlist *dl, const av_heatmap *hm, const av_plot_meta *meta, av_err *err) {
@@ -1795,7 +1839,7 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     av_status st = check_panels(hms, n, AV_PLOT_MAX_TOKENS, 1, "heads of different shapes in one grid", err);
     if (st) return st;
     const font_sizes fs = GRID_FS;
-    sizing sz = sizing_of(meta);
+    sizing sz = sizing_of();
     color_range cr = range_of(meta);
     if (!(hms = prepare_panels(dl, hms, n, max_cells, meta, &cr, &title)))
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
@@ -1836,10 +1880,10 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     emit_title_over(dl, &tl, g.left, grid_right, width, fs.title);
     free(row_y);
     if (g.pw < n_k || g.ph < n_q) *px_side = imax(1, imin(g.pw, g.ph)); /* under one pixel per cell */
-    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 0, err);
+    return layout_done(dl, &yl, &xl, &tl, meta, 0, err);
 oom:
     free(row_y);
-    return layout_done(dl, &yl, &xl, &tl, &sz, meta, 1, err);
+    return layout_done(dl, &yl, &xl, &tl, meta, 1, err);
 }
 
 /* Past the pixels available the cells are pooled, and the title says how
@@ -1956,6 +2000,7 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
     const char *software = meta && meta->software ? meta->software : "attnviz " AV_VERSION;
     const char *desc = meta ? meta->description : NULL;
     const char *weights = meta ? meta->weights : NULL, *run = meta ? meta->run : NULL;
+    note_lowered(path, dl, meta);
     if (ends_with_svg(path)) {
         /* SVG has one <desc>: the description, then "weights: ..." and "run: ..." lines */
         size_t n = (desc ? strlen(desc) : 0) + (weights ? strlen(weights) : 0) + (run ? strlen(run) : 0) + 32;
@@ -1974,8 +2019,8 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
     av_png_text texts[5] = {{"Title", title}, {"Software", software}, {"Description", desc}, {"Weights", weights},
                             {"Run", run}};
     if (meta && meta->batch) /* rgb is the batch's now */
-        return av_png_batch_add(meta->batch, path, rgb, dl->width, dl->height, stride, texts, 5, meta->dpi, err);
-    st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 5, meta ? meta->dpi : 0, err);
+        return av_png_batch_add(meta->batch, path, rgb, dl->width, dl->height, stride, texts, 5, dl->dpi, err);
+    st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 5, dl->dpi, err);
     av_big_free(rgb);
     return st;
 }

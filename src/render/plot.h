@@ -52,10 +52,11 @@
  *
  * PNG files are deterministic (same inputs → same bytes; no tIME chunk) and
  * carry tEXt (or iTXt, when not Latin-1) chunks Software, Title and
- * Description, plus pHYs (meta->dpi, default 100) and sRGB.
+ * Description, plus pHYs (meta->dpi, default 100, or lower past
+ * AV_PLOT_MAX_PX: see av_plot_meta) and sRGB.
  *
- * Not thread-safe: the font cache and the missing-glyph count are
- * process-wide.
+ * Not thread-safe: the font cache, the missing-glyph count and the
+ * lowered-dpi record (av_plot_lowered_dpi) are process-wide.
  *
  * Non-goals: line breaking beyond splitting a long title at " · ", general
  * plotting.
@@ -112,10 +113,14 @@ typedef enum { AV_POOL_MAX, AV_POOL_MEAN } av_pool;
  * Size: every length (fonts, cells, margins, lines, the hatch) is multiplied
  * by f = scale × dpi / 100, so `dpi` keeps the printed size (a 640 px figure
  * at 100 dpi is 6.4 in wide, and 1920 px at 300 dpi) and `scale` makes the
- * figure itself larger (slides, projectors). f is clamped to 0.25..8, and
- * the layout shrinks the maps (averaging cells) so that no side exceeds
- * AV_PLOT_MAX_PX pixels. An SVG's width/height attributes are the figure at
- * f = scale (the viewBox holds the pixel layout), so SVG size ignores dpi. */
+ * figure itself larger (slides, projectors). f is clamped to 0.25..8. No
+ * side exceeds AV_PLOT_MAX_PX pixels: a figure that would is drawn with a
+ * smaller f and states a lower dpi, the largest whole one that fits, so it
+ * keeps its printed size (fewer pixels per inch, as matplotlib's savefig
+ * at a lower dpi); av_plot_lowered_dpi counts such files. An SVG's
+ * width/height attributes are the figure at f = scale (the viewBox holds
+ * the pixel layout), so SVG size ignores dpi; dpi sets the pixels of the
+ * images an SVG embeds. */
 typedef struct {
     const char *software;    /* PNG tEXt Software, e.g. "attnviz 0.1.0" */
     const char *description; /* PNG tEXt Description: exact command line and seed */
@@ -158,6 +163,18 @@ typedef struct {
 #define AV_PLOT_MAX_PANELS 4096 /* av_plot_grid: at most this many panels (e.g. 48 layers x 25 heads) */
 
 #define AV_PLOT_MAX_PX 6000 /* no figure side is longer, whatever scale and dpi */
+
+/* The files av_plot_write wrote since av_plot_reset_lowered_dpi whose dpi
+ * was lowered to keep them within AV_PLOT_MAX_PX (see av_plot_meta), so the
+ * command can say so once. */
+#define AV_PLOT_LOWERED_NAMES 3
+typedef struct {
+    int files;                               /* how many */
+    int lowest, highest;                     /* the dpi they state, over them */
+    char names[AV_PLOT_LOWERED_NAMES][96];   /* the first ones' file names, without the folder */
+} av_plot_lowered;
+const av_plot_lowered *av_plot_lowered_dpi(void);
+void av_plot_reset_lowered_dpi(void);
 
 /* One head's heat-map: value cells, token labels on both axes, axis titles
  * "query (row)" / "key (column)", the title (hm->title), a colour bar with
@@ -262,13 +279,22 @@ av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_
 
 /* A figure laid out elsewhere (render/trainfig.c) at 100 dpi and scale 1,
  * brought to meta's dpi and scale as this file's figures are: every length
- * times f = scale × dpi / 100, clamped to 0.25..8 and then lowered so that no
- * side passes AV_PLOT_MAX_PX; dl->dpi = meta's (0 = 100), for the pHYs chunk
- * and the SVG's size. meta NULL or zero: nothing changes. No errors. */
+ * times f = scale × dpi / 100, clamped to 0.25..8; dl->dpi = meta's (0 =
+ * 100), for the pHYs chunk and the SVG's size. When a side would pass
+ * AV_PLOT_MAX_PX, f and dl->dpi are lowered together so that the printed
+ * size (dl->width / dl->dpi inches) stays layout width × scale / 100.
+ * meta NULL or zero: nothing changes. No errors. */
 void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta);
 
+/* The dpi av_plot_scale_laid_out gives a figure laid out at w x h px (100
+ * dpi, scale 1): meta's (0 = 100), or the lower one that keeps it within
+ * AV_PLOT_MAX_PX. Figures no larger than w x h brought to meta with this dpi
+ * all get one factor, scale × dpi / 100 (the frames of a GIF). No errors. */
+int av_plot_fit_dpi(int w, int h, const av_plot_meta *meta);
+
 /* Write a laid-out figure: SVG when path ends in ".svg" (any case), else PNG
- * with tEXt Title (title), Software and Description (from meta) and pHYs.
+ * with tEXt Title (title), Software and Description (from meta) and pHYs
+ * (dl->dpi, the dpi the layout was finished at; see av_plot_lowered_dpi).
  * Atomic (io/fileio.h). Errors: AV_ERUNTIME naming path (I/O, OOM, dl->oom). */
 av_status av_plot_write(const char *path, const av_dlist *dl, const char *title, const av_plot_meta *meta,
                         av_err *err);

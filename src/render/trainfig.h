@@ -13,8 +13,9 @@
  * SVG show the same figure. Colours are matplotlib's tab10 in order.
  * Sizes here are at 100 dpi and scale 1; meta's dpi and scale multiply the
  * finished figure as they do plot.h's (av_plot_scale_laid_out: f = scale ×
- * dpi / 100, no side past AV_PLOT_MAX_PX), so --dpi 300 keeps the printed
- * size with 3 times the pixels, and the SVG's size follows scale only.
+ * dpi / 100), so --dpi 300 keeps the printed size with 3 times the pixels,
+ * and the SVG's size follows scale only. No side passes AV_PLOT_MAX_PX: a
+ * figure that would gets fewer pixels and a lower dpi, the same printed size.
  *
  * Non-goals: general plotting (x is linear or symlog, y linear; no error
  * bands), GIF with
