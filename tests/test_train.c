@@ -741,6 +741,20 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     assert_true(to > from);
     tu_free(&r);
     assert_int_equal(access(tu_in(f, "a/model.safetensors"), F_OK), 0);
+    /* the saved model's figures and trace say it diverged, as the warning did: they showed its attention (every
+     * weight 0.00 or 1.00) titled "trained toy model ... step 30" like a model that learnt (a new user's report) */
+    char *cfg = tu_slurp_file(tu_in(f, "a/config.json"), NULL);
+    assert_non_null(cfg);
+    if (!strstr(cfg, "\"diverged\":\ttrue")) fail_msg("%s", cfg);
+    free(cfg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "a"), "--format", "svg", "-o", tu_in(f, "afig"), "3 1 4 >", NULL);
+    if (r.code != 0 || !strstr(r.out, "(trained toy model: attnviz --train reverse, step 30; its training diverged)"))
+        fail_msg("exit %d\n%s%s", r.code, r.out, r.err);
+    tu_free(&r);
+    char *svg = tu_slurp_file(tu_in(f, "afig/model.svg"), NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, "its training diverged")) fail_msg("model.svg's title does not say it diverged");
+    free(svg);
     /* its losses of 100 and more kept the columns: "loss 98.5289 held-out loss 75.6277 accuracy" had lost a
      * space; every loss now takes at most 6 characters ("5.6647", "98.529", "110068", "1.2e+07") */
     run_attnviz(&r, NULL, "--train", "reverse", "--lr", "10", "--steps", "30", "--d-model", "16", "--batch", "4",
@@ -764,6 +778,14 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
                 tu_in(f, "b"), NULL); /* the default lr: the loss falls */
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "diverged"));
+    tu_free(&r);
+    cfg = tu_slurp_file(tu_in(f, "b/config.json"), NULL);
+    assert_non_null(cfg);
+    assert_null(strstr(cfg, "diverged"));
+    free(cfg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "b"), "--no-plot", "3 1 4 >", NULL);
+    if (r.code != 0 || !strstr(r.out, "(trained toy model: attnviz --train reverse, step 30)"))
+        fail_msg("exit %d\n%s%s", r.code, r.out, r.err);
     tu_free(&r);
 }
 
@@ -1560,6 +1582,9 @@ static void test_cli_trained_model_checks_task_and_step(void **state) {
         {"\"task\":\t\"reverse\"", "\"task\": \"reverse\\u0000x\"", "m/config.json: byte "},
         {"\"task\":\t\"reverse\"", "\"task\": \"reverse\\u0000x\"", ": a string holds \\u0000 (a NUL character), "
          "which no model file has; is the file damaged?"},
+        /* "diverged" is printed in titles and the trace: only true or false */
+        {"\"step\":\t1", "\"step\": 1, \"diverged\": \"yes\"", "attnviz.diverged is \"yes\"; it must be true or false"},
+        {"\"step\":\t1", "\"step\": 1, \"diverged\": 1", "attnviz.diverged is 1; it must be true or false"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         assert_int_equal(tu_write_replaced(tu_in(f, "m/config.json"), cfg, cases[k].from, cases[k].to), 0);

@@ -225,12 +225,14 @@ static void top_next(av_gpt2run *r) {
     }
 }
 
-av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out, int *present, av_err *err) {
+av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out, int *present, int *diverged,
+                               av_err *err) {
     char path[4200], *json = NULL, name[4300];
     size_t len = 0;
     av_err ignored;
     task_out[0] = 0;
     *present = 0;
+    if (diverged) *diverged = 0;
     av_path_join(path, sizeof path, dir, "config.json");
     if (av_read_regular_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
     snprintf(name, sizeof name, "%.300s/config.json", dir);
@@ -258,6 +260,11 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
                               step->valuedouble == floor(step->valuedouble)))
         st = av_fail(err, AV_EUSAGE, "%s: attnviz.step %s is not a whole number in 0..1000000 (the step --train "
                      "saved the model at)", name, shown);
+    const cJSON *div = cJSON_GetObjectItemCaseSensitive(a, "diverged");
+    if (!st && task && div && !cJSON_IsBool(div))
+        st = av_json_wrong_kind(name, "attnviz.diverged", div, "true or false (--train writes true for a model whose "
+                                "held-out loss rose)", err);
+    if (!st && task && diverged) *diverged = cJSON_IsTrue(div);
     if (!st && task) *step_out = (int)step->valuedouble;
     if (!st && task) snprintf(task_out, 32, "%s", task->valuestring);
     cJSON_Delete(root);
@@ -308,7 +315,7 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st) return st;
     int trained; /* r->task "" for a GPT-2 or Llama folder */
-    if ((st = av_trained_task_read(r->dir, r->task, &r->step, &trained, err))) return st;
+    if ((st = av_trained_task_read(r->dir, r->task, &r->step, &trained, &r->diverged, err))) return st;
     if (!o->sentence && !o->file) { /* text of the model's own kind: its task's, or a sentence for GPT-2 or Llama */
         char dir[84], what[64] = "";
         int kind = r->task[0] ? av_task_find(r->task) : -1;
@@ -584,8 +591,9 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
     char extra[96];
     if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
     if (r->task[0])
-        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s", r->dir, r->task, r->step,
-                 r->g.dtype ? r->g.dtype : "?", extra, r->outside[0] ? " · this input is outside its task: " : "",
+        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s%s", r->dir, r->task, r->step,
+                 r->g.dtype ? r->g.dtype : "?", extra, r->diverged ? " · its training diverged" : "",
+                 r->outside[0] ? " · this input is outside its task: " : "",
                  r->outside); /* a piece of its own: a title breaks its line there (inside the brackets it
                                * widened model.png by 300 px: a new user's report) */
     else if (r->llama)

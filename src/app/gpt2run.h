@@ -48,6 +48,7 @@ typedef struct {
     int layer;                         /* L shown step by step (--layer, default the last) */
     char task[32];                     /* a trained toy model's task (config.json attnviz.task), or "" */
     int step;                          /* and the step it was saved at (attnviz.step) */
+    int diverged;                      /* 1: its training diverged (attnviz.diverged), said in titles and the trace */
     char outside[240];                 /* why the input is outside that task ("token 9 [␣5] is not the task's
                                           answer: ..."), as the note on stderr says it, or "" */
     int top_id[AV_GPT2RUN_TOPK];       /* the most probable next tokens after the last position */
@@ -76,15 +77,18 @@ typedef struct {
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err);
 
 /* A folder written by --train says so in DIR/config.json: "attnviz":
- * {"task": "reverse", "step": 1500}. task (32 bytes) and *step from it;
- * *present = 1 when attnviz.task is there at all. No config.json, or no
- * attnviz.task (a GPT-2 or Llama folder): AV_OK, task "" and *present 0. Both
- * are printed in headers, traces, figures and notes, so a task that is not
- * one of nn/tasks.h av_task_name's, or a step missing or outside 0..1000000
- * (--steps' range), is AV_EUSAGE naming the value as JSON (a control or
- * bidirectional character escaped), never printed as it is. Read by --model
- * (the run's header) and by --train (the note that it replaces the model). */
-av_status av_trained_task_read(const char *dir, char task[32], int *step, int *present, av_err *err);
+ * {"task": "reverse", "step": 1500}, and "diverged": true when its held-out
+ * loss ended above step 0's. task (32 bytes) and *step from it; *present = 1
+ * when attnviz.task is there at all; *diverged (may be NULL) 1 for
+ * "diverged": true, else 0. No config.json, or no attnviz.task (a GPT-2 or
+ * Llama folder): AV_OK, task "" and *present 0. They are printed in headers,
+ * traces, figures and notes, so a task that is not one of nn/tasks.h
+ * av_task_name's, a step missing or outside 0..1000000 (--steps' range), or
+ * a "diverged" that is not true or false, is AV_EUSAGE naming the value as
+ * JSON (a control or bidirectional character escaped), never printed as it
+ * is. Read by --model (the run's header) and by --train (the note that it
+ * replaces the model). */
+av_status av_trained_task_read(const char *dir, char task[32], int *step, int *present, int *diverged, av_err *err);
 
 /* The trace: header, tokens and ids, embedding, one compact line per layer
  * with shapes, layer L step by step (LayerNorm, attention stages, residual,

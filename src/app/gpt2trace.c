@@ -46,9 +46,10 @@ static void header(const tctx *t, const av_tokens *labels) {
     FILE *f = t->f;
     fprintf(f, "%sattnviz %s%s: a GPT-2 forward pass, every layer and head, step by step\n", av_bold(t->color),
             AV_VERSION, av_reset(t->color));
-    char trained[96] = ""; /* a folder --train wrote says so, as its figures' titles do */
+    char trained[128] = ""; /* a folder --train wrote says so, as its figures' titles do */
     if (t->r->task[0])
-        snprintf(trained, sizeof trained, " (trained toy model: attnviz --train %s, step %d)", t->r->task, t->r->step);
+        snprintf(trained, sizeof trained, " (trained toy model: attnviz --train %s, step %d%s)", t->r->task,
+                 t->r->step, t->r->diverged ? "; its training diverged" : "");
     fprintf(f, "  weights    model %s%s: %s, %zu parameters, %s%s\n", t->r->dir, trained, g->dtype,
             av_gpt2_num_params(t->c), how_read(g->dtype, g->in_place),
             g->transformer_prefix ? ", names with \"transformer.\"" : "");

@@ -125,7 +125,7 @@ static void note_training_folder(const av_options *o) {
     char task[32], real_out[PATH_MAX], real_model[PATH_MAX];
     int step = 0, trained = 0;
     av_err ignored;
-    if (o->quiet || o->no_plot || av_trained_task_read(o->outdir, task, &step, &trained, &ignored) || !trained) return;
+    if (o->quiet || o->no_plot || av_trained_task_read(o->outdir, task, &step, &trained, NULL, &ignored) || !trained) return;
     if (o->model_dir && realpath(o->outdir, real_out) && realpath(o->model_dir, real_model) &&
         strcmp(real_out, real_model) == 0)
         return;

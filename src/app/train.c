@@ -72,6 +72,14 @@ typedef struct {
     int best;                    /* layer·H + head with the most attention on target at the end */
 } train_log;
 
+/* A run whose held-out loss at its last snapshot is above step 0's, the random
+ * weights': it diverged, though no number left float32. Warned of at the end
+ * of the run and written in config.json (write_config). */
+static int held_out_rose(const train_log *g) {
+    int last = g->n_snap - 1;
+    return last > 0 && g->ho_loss[last] > g->ho_loss[0];
+}
+
 static void log_free(train_log *g) {
     free(g->loss); free(g->lr); free(g->gnorm); free(g->aot); free(g->att);
     memset(g, 0, sizeof *g);
@@ -200,7 +208,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         av_err rerr;
         int ours, step = 0;
         char task[32];
-        av_status rs = av_trained_task_read(dir, task, &step, &ours, &rerr);
+        av_status rs = av_trained_task_read(dir, task, &step, &ours, NULL, &rerr);
         if (rs) snprintf(earlier, n, "task or step unreadable");
         else if (ours) snprintf(earlier, n, "%s, step %d", task, step); /* as --model names it */
         if (rs && !ours) /* rerr names the file: "DIR/config.json: not valid JSON near byte 196 of 197 ..." */
@@ -521,8 +529,11 @@ static av_status write_vocab(const char *dir, av_err *err) {
 }
 
 /* config.json: GPT2Config's keys (av_gpt2_config_json) with the "attnviz"
- * object always present and saying the task and the step it was saved at. */
-static av_status write_config(const char *dir, const av_gpt2_config *cfg, const char *task, int step, av_err *err) {
+ * object always present and saying the task and the step it was saved at,
+ * and "diverged": true for a model whose held-out loss ended above step 0's
+ * (held_out_rose), so that --model's figures of it say so. */
+static av_status write_config(const char *dir, const av_gpt2_config *cfg, const char *task, int step, int diverged,
+                              av_err *err) {
     char *text = NULL;
     av_status s = av_gpt2_config_json(&text, cfg, err);
     if (s) return s;
@@ -538,6 +549,7 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
         cJSON_AddStringToObject(a, "rope_style", av_rope_style_name(cfg->rope_style));
         cJSON_AddStringToObject(a, "task", task);
         cJSON_AddNumberToObject(a, "step", step);
+        if (diverged) cJSON_AddBoolToObject(a, "diverged", 1);
         cJSON_AddItemToObject(root, "attnviz", a);
     }
     char *out = a ? cJSON_Print(root) : NULL;
@@ -556,8 +568,8 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
  * disk) none of the four changes, and the error adds that the model was not
  * saved. saved_msg becomes the Ctrl-C message once the four are in place
  * (av_afile_set.renamed_msg). Errors: AV_ERUNTIME, naming the file. */
-static av_status write_model(const char *dir, const av_trainer *tr, const char *task, const char *saved_msg,
-                             av_err *err) {
+static av_status write_model(const char *dir, const av_trainer *tr, const char *task, int diverged,
+                             const char *saved_msg, av_err *err) {
     av_st_write_tensor *t = calloc((size_t)tr->n_tensors, sizeof *t);
     if (!t) return av_fail(err, AV_ERUNTIME, "out of memory writing the model");
     for (int i = 0; i < tr->n_tensors; i++) {
@@ -572,7 +584,7 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
     set.renamed_msg = saved_msg; /* what a Ctrl-C is told from the moment they are in place */
     av_status s = av_safetensors_write(path, t, tr->n_tensors, err);
     free(t);
-    if (!s) s = write_config(dir, &tr->cfg, task, tr->step, err);
+    if (!s) s = write_config(dir, &tr->cfg, task, tr->step, diverged, err);
     if (!s) s = write_vocab(dir, err);
     if (!s) return av_afile_set_end(&set, 1, err);
     av_afile_set_end(&set, 0, NULL);
@@ -960,7 +972,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
              "same model) to write them\n", o->tty ? "\n" : "", dir, rest[0] ? " (" : "", rest,
              others[0] ? cmp : "", rest[0] ? ")" : "");
-    av_status s = write_model(dir, &r->tr, task, msg, err);
+    av_status s = write_model(dir, &r->tr, task, held_out_rose(&r->log), msg, err);
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
     double diff = 0;
@@ -1090,7 +1102,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     if (!s) s = write_outputs(&r, dir, others, err);
     if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
     int last = r.log.n_snap - 1;
-    if (!s && last > 0 && r.log.ho_loss[last] > r.log.ho_loss[0]) { /* worse than at initialisation: diverged */
+    if (!s && held_out_rose(&r.log)) {
         char lr[128];
         lr_now(lr, sizeof lr, o);
         fprintf(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
