@@ -101,9 +101,10 @@ typedef struct {
     int oom;           /* set when an append failed; the list is then incomplete */
     int hatch_period;  /* px between hatch lines along x; 0 = AV_HATCH_PERIOD */
     float hatch_width; /* hatch line width, px; 0 = AV_HATCH_WIDTH */
-    int dpi;           /* pixels per inch the list was laid out for; 0 = 100. The
-                        * SVG back end writes width/height as px * 100 / dpi,
-                        * so an SVG's size does not grow with --dpi */
+    int dpi;           /* pixels per inch the list states (the PNG's pHYs); 0 =
+                        * 100. The SVG back end writes width/height as
+                        * px / dpi × 72 points, the PNG's printed size, so an
+                        * SVG's size does not grow with --dpi */
     void **owned;      /* blocks from av_dl_alloc, freed with the list */
     size_t n_owned;
 } av_dlist;
