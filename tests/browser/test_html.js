@@ -717,6 +717,33 @@ async function narrowWindow(browser, tmp) {
       await page.close();
     }
   });
+  /* The matrix view too: a 20-token map was 560 px wide (28 px cells), the page 607 px in a 480 px window.
+   * The map now takes the window's width left of its row labels: its right edge, and every column label's,
+   * inside the window, cells still square and one per token. Both settings of --compare side by side too. */
+  const words = 'the quick brown fox jumps over the lazy dog and then it runs far away into the deep dark wood';
+  const out3 = path.join(tmp, 'narrow-20'), out4 = path.join(tmp, 'narrow-cmp');
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out3, words]);
+  attnviz(['--heads', '2', '--compare', 'scale', '--html', '--no-plot', '-q', '-o', out4, words]);
+  await test('html_matrix_view_fits_a_480_px_window', async () => {
+    for (const dir of [out3, out4]) {
+      const page = await openPage(browser, path.join(dir, 'attnviz.html'), 480, 800);
+      await view(page, 'matrix');
+      const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, iw: window.innerWidth,
+        maps: [...document.querySelectorAll('#view-matrix .mx canvas')].map((c) => {
+          const b = c.getBoundingClientRect(); return { right: b.right, w: b.width, h: b.height, T: c.closest('.mx').querySelectorAll('.cols span').length }; }),
+        cols: [...document.querySelectorAll('#view-matrix .mx .cols span')].map((e) => e.getBoundingClientRect().right) }));
+      const name = path.basename(dir);
+      check(m.maps.length >= 1, name + ': no map');
+      check(m.sw <= m.iw, name + ': the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+      for (const c of m.maps) {
+        check(c.right <= m.iw, name + ': a map ends at x = ' + c.right + ' in a ' + m.iw + ' px window');
+        check(c.T === 20 && c.w === c.h && c.w % 20 === 0 && c.w >= 40, name + ': a map of ' + c.w + ' x ' + c.h + ' px for ' + c.T + ' column labels');
+      }
+      check(m.cols.every((r) => r <= m.iw), name + ': a column label ends past the window: ' + Math.max(...m.cols));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
+  });
 }
 
 /* Token labels carry the lang of their script, so the browser picks a font made for it (a Han character has

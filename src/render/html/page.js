@@ -389,8 +389,18 @@
     el('div', { role: 'radiogroup', 'aria-label': 'what the map shows' }, radio('weights', 'attention weights A'),
       radio('scores', 'scores S before the softmax (Q\u00b7K\u1d40 \u00d7 scale)')));
     const panels = el('div', { class: 'panels' });
-    DATA.runs.forEach((r, k) => panels.append(matrixPanel(r, k)));
+    DATA.runs.forEach((r, k) => panels.append(matrixPanel(r, k, box.clientWidth)));
     box.append(panels);
+  }
+
+  /* Widest of a map's row labels, px: 12 px text (the .mx .rows span
+   * style), at most 10em, and their 4 px padding. */
+  const MEASURE = document.createElement('canvas').getContext('2d');
+  function rowLabelsWidth(r, step) {
+    MEASURE.font = '12px ' + getComputedStyle(document.body).fontFamily;
+    let w = 0;
+    for (let i = 0; i < r.T; i += step) w = Math.max(w, MEASURE.measureText((step > 1 ? i + ' ' : '') + r.tokens[i]).width);
+    return Math.min(120, Math.ceil(w) + 1) + 4;
   }
 
   function cellColour(r, l, h, i, j, lut, amax) {
@@ -451,10 +461,15 @@
   }
   function hideTip() { document.getElementById('av-tip').hidden = true; }
 
-  function matrixPanel(r, k) {
+  /* A panel of run k: its map of square cells, c px each, as wide as 560 px,
+   * its share of 1100 px, and the view's width `room` beside its row labels
+   * allow (in a 480 px window a 20-token map was 560 px wide: the page
+   * scrolled sideways), at least 2 px a cell. */
+  function matrixPanel(r, k, room) {
     const l = st.layer, h = Math.min(st.head, r.H - 1), T = r.T;
-    const width = Math.min(560, 1100 / DATA.runs.length);
-    const c = Math.max(2, Math.min(44, Math.floor(width / T)));
+    const fit = (c) => room > 0 ? room - rowLabelsWidth(r, Math.max(1, Math.ceil(13 / c))) - 2 : Infinity;
+    let c = Math.max(2, Math.min(44, Math.floor(Math.min(560, 1100 / DATA.runs.length) / T)));
+    while (c > 2 && c * T > fit(c)) c--; /* the labels thin (one per `step` rows) as the cells shrink */
     const out = el('div', { class: 'panel' });
     out.append(el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + layerOf(r, l) + ' \u00b7 head ' + h + ' of ' + r.H }),
       el('p', { class: 'desc', text: r.desc }));
@@ -728,6 +743,13 @@
     if (!d) return;
     ev.preventDefault();
     showView(tablist[(k + d + tablist.length) % tablist.length]);
+  });
+  /* the matrix view's map follows the window's width (matrixPanel); the other views follow it in CSS */
+  let resizing = 0;
+  window.addEventListener('resize', () => {
+    if (st.view !== 'matrix') return;
+    clearTimeout(resizing);
+    resizing = setTimeout(render, 100);
   });
   header();
   render();
