@@ -34,7 +34,8 @@
 
 /* ---------------------------------------------------------------- style */
 
-#define FIG_MAX 2400        /* figure width and height bound, px */
+#define FIG_MAX 2400        /* figure width and height bound of the layout at 100 dpi, px; the same at
+                             * every dpi (pixel_factor lowers the dpi past AV_PLOT_MAX_PX instead) */
 #define MARGIN 18           /* outer margin, px */
 #define TICK 5              /* tick length, px */
 #define TICK_PAD 4          /* tick → label, px */
@@ -62,16 +63,6 @@ static const font_sizes GRID_FS = {14, 16, 20, 14, 15};
 #define MATRIX_W 768 /* matrix figure: target map width, px */
 #define MATRIX_H 600 /* matrix figure: target map height, px */
 
-/* The bound the unscaled layout must keep. It does not depend on dpi or
- * scale: the layout is the same at any dpi (so is the printed size), and
- * dl_finish lowers the dpi when the pixels would pass AV_PLOT_MAX_PX. */
-typedef struct {
-    int fig_max; /* each side of the unscaled layout stays within this, px */
-} sizing;
-
-static sizing sizing_of(void) {
-    return (sizing){FIG_MAX};
-}
 
 /* The factor a layout with sides w x h px (100 dpi, scale 1) is multiplied
  * by, and the dpi its file states (*dpi): f = scale × dpi / 100, clamped to
@@ -1323,14 +1314,14 @@ static void single_maps(single_box *b, const av_heatmap *hm, int n, fig_kind kin
  * measure, shrink the maps (averaging cells below 1 px) and plan again.
  * 0 or -1 (OOM). */
 static int single_fit(single_box *b, axis_labels *yl, axis_labels *xl, const av_heatmap *hm, int n, fig_kind kind,
-                      const sizing *sz, const font_sizes *fs) {
+                      const font_sizes *fs) {
     for (int pass = 0; pass < 3; pass++) {
         if (labels_plan_y(yl, b->fch) != 0 || labels_plan_x(xl, b->fcw) != 0) return -1;
         b->hx0 = maps_left(yl, b->axis_band);
         b->below = maps_below(xl, b->axis_band);
         int fixed_w = b->hx0 + (n - 1) * b->gap_x + CBAR_GAP + b->key_w + MARGIN;
         int fixed_h = MARGIN + (int)ceilf(2 * fs->title * LINE) + 15 + b->panel_band + b->below + MARGIN;
-        int room_w = imax(16, (sz->fig_max - fixed_w) / n), room_h = imax(16, sz->fig_max - fixed_h);
+        int room_w = imax(16, (FIG_MAX - fixed_w) / n), room_h = imax(16, FIG_MAX - fixed_h);
         if (b->hw <= room_w && b->hh <= room_h) break;
         if (kind == FIG_MATRIX) {
             b->hw = imin(b->hw, room_w);
@@ -1402,7 +1393,6 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
                                 "panels of different shapes side by side", err);
     if (st) return st;
     const font_sizes fs = HEAD_FS;
-    sizing sz = sizing_of();
     color_range cr = range_of(meta);
     av_plot_meta mask_meta;
     if (kind == FIG_MASK && meta) { /* the mask figure has no values to range or log */
@@ -1436,19 +1426,19 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     b.gap_x = 28;
     b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
     b.axis_band = (int)ceilf(fs.axis * LINE);
-    if (single_fit(&b, &yl, &xl, hm, n, kind, &sz, &fs) != 0) goto oom;
+    if (single_fit(&b, &yl, &xl, hm, n, kind, &fs) != 0) goto oom;
     if (kind != FIG_MASK) { /* a long colour-bar title goes on two lines, and the maps are fitted again */
         int split = cbar_split(dl, &cr, fs.cbar, b.hh);
         if (split < 0) goto oom;
         if (split) {
             b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
-            if (single_fit(&b, &yl, &xl, hm, n, kind, &sz, &fs) != 0) goto oom;
+            if (single_fit(&b, &yl, &xl, hm, n, kind, &fs) != 0) goto oom;
         }
     }
     int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
     int cbx = maps_right + CBAR_GAP;
     int width = cbx + b.key_w + MARGIN, content_w = width;
-    if (title_fit(&tl, title, fs.title, sz.fig_max, meta, &width) != 0) goto oom;
+    if (title_fit(&tl, title, fs.title, FIG_MAX, meta, &width) != 0) goto oom;
     if (width > content_w) { /* a title piece (a long --weights folder) widened the figure: centre the rest */
         b.shift = (width - content_w) / 2;
         b.hx0 += b.shift;
@@ -1597,7 +1587,7 @@ static int title_gap(const grid_box *g, int pw) {
  * cells if need be) until the figure fits fig_max, down to g->min_side.
  * Label bands depend on the cell size, so plan with the first guess and
  * re-plan after. 0 or -1 (OOM). */
-static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int n_k, const sizing *sz,
+static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int n_k,
                     const font_sizes *fs) {
     int nmax = imax(n_q, n_k);
     float cell = floorf(260.0f / nmax);
@@ -1609,8 +1599,8 @@ static int grid_fit(grid_box *g, axis_labels *yl, axis_labels *xl, int n_q, int 
         g->below = maps_below(xl, g->axis_band);
         int fixed_w = g->left + CBAR_GAP + g->key_w + MARGIN - g->gap_x;
         int fixed_h = MARGIN + (int)ceilf(2 * fs->title * LINE) + 14 + g->title_extra + g->below + MARGIN - g->gap_y;
-        int room_w = (sz->fig_max - fixed_w) / g->cols - g->gap_x;
-        int room_h = (sz->fig_max - fixed_h) / g->rows - g->gap_y - g->panel_title - g->row_px;
+        int room_w = (FIG_MAX - fixed_w) / g->cols - g->gap_x;
+        int room_h = (FIG_MAX - fixed_h) / g->rows - g->gap_y - g->panel_title - g->row_px;
         int side = imin(room_w, room_h); /* largest square panel that fits */
         if (side < g->min_side) side = g->min_side;
         float want = cell * nmax;
@@ -1664,7 +1654,7 @@ static int grid_bottom(const grid_box *g, const int *row_y, const color_range *c
  * figure title `title` wrapped as it will be). 0 or -1 (OOM). */
 static int grid_try(grid_box *g, int cols, const grid_style *style, const av_heatmap *hms, int n, const char *title,
                     const av_plot_meta *meta, axis_labels *yl, axis_labels *xl, const color_range *cr, int masked,
-                    const sizing *sz, const font_sizes *fs, int *row_y, int *w, int *h) {
+                    const font_sizes *fs, int *row_y, int *w, int *h) {
     g->cols = cols;
     int r, c;
     grid_slot(g, n - 1, &r, &c);
@@ -1693,10 +1683,10 @@ static int grid_try(grid_box *g, int cols, const grid_style *style, const av_hea
     g->title_extra = 0;
     int title_bottom = 0;
     for (int pass = 0; pass < 3; pass++) {
-        if (grid_fit(g, yl, xl, hms[0].n_q, hms[0].n_k, sz, fs) != 0) return -1;
+        if (grid_fit(g, yl, xl, hms[0].n_q, hms[0].n_k, fs) != 0) return -1;
         *w = grid_right_of(g) + CBAR_GAP + g->key_w + MARGIN;
         title_lines tl = {0};
-        int fail = title_fit(&tl, title, fs->title, sz->fig_max, meta, w);
+        int fail = title_fit(&tl, title, fs->title, FIG_MAX, meta, w);
         title_bottom = MARGIN + title_h(&tl, fs->title) + (tl.n ? 14 : 0);
         title_free(&tl);
         if (fail) return -1;
@@ -1740,7 +1730,7 @@ static int grid_try(grid_box *g, int cols, const grid_style *style, const av_hea
  * Leaves g laid out as chosen.
  * 0 or -1 (OOM). */
 static int grid_choose(grid_box *g, const av_heatmap *hms, int n, const char *title, const av_plot_meta *meta,
-                       axis_labels *yl, axis_labels *xl, const color_range *cr, int masked, const sizing *sz,
+                       axis_labels *yl, axis_labels *xl, const color_range *cr, int masked,
                        const font_sizes *fs, int *row_y) {
     const int first = grid_cols(n, meta), group = g->group ? g->group : 1;
     const int groups = g->group ? (n + g->group - 1) / g->group : 1;
@@ -1758,10 +1748,10 @@ static int grid_choose(grid_box *g, const av_heatmap *hms, int n, const char *ti
                                                  : (k - group + 1) * group;
                 if (cols == prev || (step > 1 && s == 0 && cols == first)) continue; /* tried already */
                 prev = cols;
-                if (grid_try(g, cols, &GRID_STYLES[s], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y, &w,
+                if (grid_try(g, cols, &GRID_STYLES[s], hms, n, title, meta, yl, xl, cr, masked, fs, row_y, &w,
                              &h) != 0)
                     return -1;
-                int side = imin(g->pw, g->ph), over = imax(w, h) - sz->fig_max;
+                int side = imin(g->pw, g->ph), over = imax(w, h) - FIG_MAX;
                 int fits = over <= 0 && side >= GRID_STYLES[s].min_side;
                 int even = !g->group || step == 1 || cols >= group || group % cols == 0;
                 if (fits && even && side > best_side) best_cols = cols, best_style = s, best_side = side;
@@ -1776,14 +1766,14 @@ static int grid_choose(grid_box *g, const av_heatmap *hms, int n, const char *ti
         int wrap_cols = 0, wrap_side = best_side;
         for (int cols = group - 1; cols >= 1; cols--) {
             if (group % cols) continue; /* only groups that fill their rows */
-            if (grid_try(g, cols, &GRID_STYLES[0], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y, &w, &h) != 0)
+            if (grid_try(g, cols, &GRID_STYLES[0], hms, n, title, meta, yl, xl, cr, masked, fs, row_y, &w, &h) != 0)
                 return -1;
             int side = imin(g->pw, g->ph);
-            if (imax(w, h) <= sz->fig_max && side > wrap_side) wrap_cols = cols, wrap_side = side;
+            if (imax(w, h) <= FIG_MAX && side > wrap_side) wrap_cols = cols, wrap_side = side;
         }
         if (wrap_cols && wrap_side * WRAP_GAIN_DEN >= best_side * WRAP_GAIN_NUM) best_cols = wrap_cols;
     }
-    return grid_try(g, best_cols, &GRID_STYLES[best_style], hms, n, title, meta, yl, xl, cr, masked, sz, fs, row_y,
+    return grid_try(g, best_cols, &GRID_STYLES[best_style], hms, n, title, meta, yl, xl, cr, masked, fs, row_y,
                     &w, &h);
 }
 
@@ -1839,7 +1829,6 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     av_status st = check_panels(hms, n, AV_PLOT_MAX_TOKENS, 1, "heads of different shapes in one grid", err);
     if (st) return st;
     const font_sizes fs = GRID_FS;
-    sizing sz = sizing_of();
     color_range cr = range_of(meta);
     if (!(hms = prepare_panels(dl, hms, n, max_cells, meta, &cr, &title)))
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
@@ -1858,18 +1847,18 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
     g.axis_band = (int)ceilf(fs.axis * LINE);
     g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
-    if (grid_choose(&g, hms, n, title, meta, &yl, &xl, &cr, masked, &sz, &fs, row_y) != 0) goto oom;
+    if (grid_choose(&g, hms, n, title, meta, &yl, &xl, &cr, masked, &fs, row_y) != 0) goto oom;
     grid_rows(row_y, &g, n, 0); /* the rows' span beside the colour bar; placed again below */
     int split = cbar_split(dl, &cr, fs.cbar, row_y[g.rows - 1] + g.ph - row_y[0]);
     if (split < 0) goto oom;
     if (split) { /* a long colour-bar title goes on two lines, and the panels are fitted again */
         g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
-        if (grid_fit(&g, &yl, &xl, n_q, n_k, &sz, &fs) != 0) goto oom;
+        if (grid_fit(&g, &yl, &xl, n_q, n_k, &fs) != 0) goto oom;
     }
 
     int grid_right = grid_right_of(&g);
     int width = grid_right + CBAR_GAP + g.key_w + MARGIN;
-    if (title_fit(&tl, title, fs.title, sz.fig_max, meta, &width) != 0) goto oom;
+    if (title_fit(&tl, title, fs.title, FIG_MAX, meta, &width) != 0) goto oom;
     grid_rows(row_y, &g, n, MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0));
     int heat_bottom = row_y[g.rows - 1] + g.ph;
     dl->width = width;
