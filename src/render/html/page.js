@@ -393,13 +393,18 @@
     box.append(panels);
   }
 
+  /* A map of c px cells labels one row (column) in every labelStep(c), as the PNG thins them; a thinned
+   * label starts with its index. */
+  function labelStep(c) { return Math.max(1, Math.ceil(13 / c)); }
+  function mxLabel(r, i, step) { return (step > 1 ? i + ' ' : '') + r.tokens[i]; }
+
   /* Widest of a map's row labels, px: 12 px text (the .mx .rows span
    * style), at most 10em, and their 4 px padding. */
   const MEASURE = document.createElement('canvas').getContext('2d');
   function rowLabelsWidth(r, step) {
     MEASURE.font = '12px ' + getComputedStyle(document.body).fontFamily;
     let w = 0;
-    for (let i = 0; i < r.T; i += step) w = Math.max(w, MEASURE.measureText((step > 1 ? i + ' ' : '') + r.tokens[i]).width);
+    for (let i = 0; i < r.T; i += step) w = Math.max(w, MEASURE.measureText(mxLabel(r, i, step)).width);
     return Math.min(120, Math.ceil(w) + 1) + 4;
   }
 
@@ -467,7 +472,7 @@
    * scrolled sideways), at least 2 px a cell. */
   function matrixPanel(r, k, room) {
     const l = st.layer, h = Math.min(st.head, r.H - 1), T = r.T;
-    const fit = (c) => room > 0 ? room - rowLabelsWidth(r, Math.max(1, Math.ceil(13 / c))) - 2 : Infinity;
+    const fit = (c) => room > 0 ? room - rowLabelsWidth(r, labelStep(c)) - 2 : Infinity;
     let c = Math.max(2, Math.min(44, Math.floor(Math.min(560, 1100 / DATA.runs.length) / T)));
     while (c > 2 && c * T > fit(c)) c--; /* the labels thin (one per `step` rows) as the cells shrink */
     const out = el('div', { class: 'panel' });
@@ -487,10 +492,9 @@
     cv.addEventListener('click', (ev) => { const [i, j] = at(ev); if (i < T && j < T) openCell(k, i, j); });
     cv.addEventListener('keydown', (ev) => keyMatrix(ev, cv, r, k, l, h, c));
     cv.addEventListener('blur', hideTip);
-    const step = Math.max(1, Math.ceil(13 / c));
-    const lab = (i) => (step > 1 ? i + ' ' : '') + r.tokens[i];
+    const step = labelStep(c), lab = (i) => mxLabel(r, i, step);
     const rows = el('div', { class: 'rows' }), cols = el('div', { class: 'cols' });
-    for (let i = 0; i < T; i += step) { /* one label per `step` rows (columns), as the PNG thins them */
+    for (let i = 0; i < T; i += step) {
       const px = Math.min(step, T - i) * c;
       rows.append(el('span', { class: step > 1 ? 'thin' : '', style: 'height:' + px + 'px;max-width:10em', text: lab(i),
         title: r.tokens[i], lang: langOf(r.tokens[i]) }));
