@@ -582,7 +582,7 @@ static void test_dpi_600_keeps_the_printed_size(void **state) {
         if (n != 2 * 22) fail_msg("%s: %d figures, want 44", lo, n);
     }
     /* heads.png met the bound: its dpi was lowered, and it uses the pixels up to it */
-    double w, h, px;
+    double w = 0, h = 0, px = 1;
     assert_int_equal(tu_printed_size(in(f, "d600/heads.png"), &w, &h, &px), 0);
     int side = (int)lrint((w > h ? w : h) / px);
     if (1 / px > 599 || side > AV_PLOT_MAX_PX || side < AV_PLOT_MAX_PX - 20)

@@ -30,6 +30,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "render/pngout.h"
+
 #define TU_CAP (1u << 20)
 
 typedef struct {
@@ -234,7 +236,8 @@ static inline char *tu_slurp_file(const char *path, size_t *len) {
 }
 
 /* The printed size of a figure, in inches: a PNG's IHDR width and height
- * over its pHYs dpi (read from the chunks, the image never decoded), an
+ * over its pHYs dpi (render/pngout.h av_png_read_texts: libpng, the image
+ * never decoded), an
  * SVG's <svg> width and height in points over 72. *px_in = one pixel, in
  * inches (an SVG's viewBox pixel). 0, or -1 when the file is neither, has no
  * pHYs in metres or no width/height in pt. */
@@ -253,31 +256,12 @@ static inline int tu_printed_size(const char *path, double *w_in, double *h_in, 
         *w_in = w / 72, *h_in = h / 72, *px_in = w / 72 / vw;
         return 0;
     }
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return -1;
-    unsigned char b[8];
-    unsigned long width = 0, height = 0, ppm = 0;
-    int rc = fread(b, 1, 8, fp) == 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 ? 0 : -1;
-    while (rc == 0 && fread(b, 1, 8, fp) == 8) { /* length, type; then data and CRC */
-        unsigned long len = (unsigned long)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
-        unsigned char d[9];
-        if (memcmp(b + 4, "IDAT", 4) == 0 || memcmp(b + 4, "IEND", 4) == 0) break;
-        if ((memcmp(b + 4, "IHDR", 4) == 0 || memcmp(b + 4, "pHYs", 4) == 0) && len >= 9) {
-            if (fread(d, 1, 9, fp) != 9) rc = -1;
-            unsigned long x = (unsigned long)d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3];
-            unsigned long y = (unsigned long)d[4] << 24 | d[5] << 16 | d[6] << 8 | d[7];
-            if (memcmp(b + 4, "IHDR", 4) == 0) width = x, height = y;
-            else if (d[8] == 1 && x == y) ppm = x; /* unit 1: metres */
-            if (fseek(fp, (long)len - 9 + 4, SEEK_CUR) != 0) rc = -1;
-        } else if (fseek(fp, (long)len + 4, SEEK_CUR) != 0) {
-            rc = -1;
-        }
-    }
-    fclose(fp);
-    if (rc != 0 || !width || !height || !ppm) return -1;
-    double dpi = ppm * 0.0254;
-    *w_in = width / dpi, *h_in = height / dpi, *px_in = 1 / dpi;
-    return 0;
+    av_png_image img = {0};
+    av_err e = {{0}};
+    int ok = av_png_read_texts(path, &img, &e) == AV_OK && img.width > 0 && img.height > 0 && img.dpi > 0;
+    if (ok) *w_in = img.width / img.dpi, *h_in = img.height / img.dpi, *px_in = 1 / img.dpi;
+    av_png_image_free(&img);
+    return ok ? 0 : -1;
 }
 
 /* 1 when figures a and b (PNG or SVG) print at the same width and height
