@@ -591,9 +591,9 @@ static void test_dpi_600_keeps_the_printed_size(void **state) {
         if (count_str(err[k], "px a side") != runs[k].lowered)
             fail_msg("--dpi %s --scale %s: want %d note on a lowered dpi, stderr: %s", runs[k].dpi, runs[k].scale,
                      runs[k].lowered, err[k]);
-        char want[96];
-        snprintf(want, sizeof want, "would pass 6000 px a side at --dpi %s%s%s (heads.png, heads.svg, ", runs[k].dpi,
-                 strcmp(runs[k].scale, "1") ? " and --scale " : "", strcmp(runs[k].scale, "1") ? runs[k].scale : "");
+        char want[160]; /* a figure's PNG and SVG named once, "heads.png/.svg" (they were two files) */
+        snprintf(want, sizeof want, "figures would pass 6000 px a side at --dpi %s%s%s (heads.png/.svg, scores.png/.svg",
+                 runs[k].dpi, strcmp(runs[k].scale, "1") ? " and --scale " : "", strcmp(runs[k].scale, "1") ? runs[k].scale : "");
         if (runs[k].lowered && (!strstr(err[k], "attnviz: note: ") || !strstr(err[k], want) ||
                                 !strstr(err[k], "instead, with fewer pixels and the same printed size")))
             fail_msg("the note: %s\nwant: ...%s...", err[k], want);

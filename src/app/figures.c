@@ -467,8 +467,8 @@ static void warn_missing_glyphs(void) {
 
 void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {
     const av_plot_lowered *l = av_plot_lowered_dpi();
-    if (l->files == 0) return;
-    char at[80], names[3 * 100 + 16] = "", dpi[40];
+    if (l->files == 0 && !l->no_dpi[0]) return;
+    char at[80], names[AV_PLOT_LOWERED_NAMES * 106 + 8] = "", dpi[40];
     int n = snprintf(at, sizeof at, "--dpi %d", o->dpi);
     if (o->scale != 1) snprintf(at + n, sizeof at - n, " and --scale %g", o->scale);
     for (int k = 0; k < l->files && k < AV_PLOT_LOWERED_NAMES; k++) {
@@ -478,12 +478,19 @@ void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {
     if (l->files > AV_PLOT_LOWERED_NAMES) strcat(names, ", \xE2\x80\xA6"); /* … */
     if (l->lowest == l->highest) snprintf(dpi, sizeof dpi, "%d dpi", l->lowest);
     else snprintf(dpi, sizeof dpi, "%d to %d dpi", l->lowest, l->highest);
-    if (l->files == 1)
+    char gif[160] = "";
+    if (l->no_dpi[0])
+        snprintf(gif, sizeof gif, "%s%s has fewer pixels too, at the same proportions", l->files ? "; " : "",
+                 l->no_dpi);
+    if (l->files == 0)
+        fprintf(fp, "attnviz: note: %s would pass %d px a side at %s: it %s\n", l->no_dpi, AV_PLOT_MAX_PX, at,
+                "is drawn with fewer pixels, at the same proportions");
+    else if (l->files == 1)
         fprintf(fp, "attnviz: note: %s would pass %d px a side at %s: it is written at %s instead, with fewer "
-                "pixels and the same printed size\n", names, AV_PLOT_MAX_PX, at, dpi);
+                "pixels and the same printed size%s\n", names, AV_PLOT_MAX_PX, at, dpi, gif);
     else
-        fprintf(fp, "attnviz: note: %d files would pass %d px a side at %s (%s): they are written at %s instead, "
-                "with fewer pixels and the same printed size\n", l->files, AV_PLOT_MAX_PX, at, names, dpi);
+        fprintf(fp, "attnviz: note: %d figures would pass %d px a side at %s (%s): they are written at %s instead, "
+                "with fewer pixels and the same printed size%s\n", l->files, AV_PLOT_MAX_PX, at, names, dpi, gif);
     av_plot_reset_lowered_dpi();
 }
 

@@ -878,6 +878,7 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
     char path[4096];
     av_path_join(path, sizeof path, dir, "attention.gif");
     if (!s) s = av_gif_write(path, (const unsigned char *const *)frames, g->n_snap, W, H, 80, meta->cmap, err);
+    if (!s && fm.dpi < (meta->dpi > 0 ? meta->dpi : 100)) av_plot_note_fewer_pixels(path);
     for (int k = 0; k < g->n_snap; k++) { av_big_free(raw[k]); free(frames[k]); }
     return s;
 }

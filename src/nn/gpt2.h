@@ -72,7 +72,7 @@ typedef struct {
                                   loops, sums in double) or AV_KERNEL_BLAS (sgemm, float32 sums,
                                   attention_blas.h); AV_KERNEL_FLASH runs as BLAS here, since the
                                   model keeps every (H, T, T) map */
-    char warning[512];         /* not from config.json as such: "" or what av_gpt2_config_parse found
+    char warning[640];         /* not from config.json as such: "" or what av_gpt2_config_parse found
                                   worth a warning (a Hugging Face GPT-2 claim that the "attnviz"
                                   object contradicts); the caller prints it */
 } av_gpt2_config;

@@ -100,16 +100,36 @@ void av_plot_reset_lowered_dpi(void) {
     memset(&lowered, 0, sizeof lowered);
 }
 
-/* Count path when dl states fewer dots per inch than meta asked. */
+void av_plot_note_fewer_pixels(const char *path) {
+    const char *base = strrchr(path, '/');
+    snprintf(lowered.no_dpi, sizeof lowered.no_dpi, "%.95s", base ? base + 1 : path);
+}
+
+/* Count path when dl states fewer dots per inch than meta asked. The SVG
+ * written right after its figure's PNG (or the PNG after the SVG) is the
+ * same figure: its name gains "/.svg" and the count stays. */
 static void note_lowered(const char *path, const av_dlist *dl, const av_plot_meta *meta) {
     int asked = meta && meta->dpi > 0 ? meta->dpi : 100;
     if (dl->dpi <= 0 || dl->dpi >= asked) return;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    if (lowered.files < AV_PLOT_LOWERED_NAMES)
-        snprintf(lowered.names[lowered.files], sizeof lowered.names[0], "%s", base);
+    size_t n = strlen(base);
+    int ext = n > 4 && (strcmp(base + n - 4, ".png") == 0 || strcmp(base + n - 4, ".svg") == 0);
+    size_t stem = ext ? n - 4 : n;
     if (!lowered.files || dl->dpi < lowered.lowest) lowered.lowest = dl->dpi;
     if (!lowered.files || dl->dpi > lowered.highest) lowered.highest = dl->dpi;
+    if (ext && lowered.files && strlen(lowered.last) == stem && memcmp(lowered.last, base, stem) == 0) {
+        if (lowered.files <= AV_PLOT_LOWERED_NAMES) {
+            char *name = lowered.names[lowered.files - 1];
+            size_t len = strlen(name);
+            snprintf(name + len, sizeof lowered.names[0] - len, "/%s", base + stem);
+        }
+        lowered.last[0] = 0; /* a third file of that name is another figure */
+        return;
+    }
+    if (lowered.files < AV_PLOT_LOWERED_NAMES)
+        snprintf(lowered.names[lowered.files], sizeof lowered.names[0], "%.95s", base);
+    snprintf(lowered.last, sizeof lowered.last, "%.*s", (int)(stem < 95 ? stem : 95), base);
     lowered.files++;
 }
 
@@ -693,8 +713,9 @@ static void fmt_tick(char out[48], double v, double step, int dec, double top) {
     int e = (int)floor(log10(fabs(v)));
     int digits = e - (int)floor(log10(step) + 1e-9); /* mantissa decimals that resolve one step */
     if (digits < 0) digits = 0;
+    if (digits > 17) digits = 17; /* a double has no more digits to tell apart */
     double m = fabs(v) / pow(10.0, e);
-    char mant[40];
+    char mant[24];
     snprintf(mant, sizeof mant, "%.*f", digits, m);
     if (strcmp(mant, "10") == 0 || strncmp(mant, "10.", 3) == 0) { /* 9.99… rounded up: one more decade */
         e++;

@@ -164,17 +164,27 @@ typedef struct {
 
 #define AV_PLOT_MAX_PX 6000 /* no figure side is longer, whatever scale and dpi */
 
-/* The files av_plot_write wrote since av_plot_reset_lowered_dpi whose dpi
+/* The figures av_plot_write wrote since av_plot_reset_lowered_dpi whose dpi
  * was lowered to keep them within AV_PLOT_MAX_PX (see av_plot_meta), so the
- * command can say so once. */
+ * command can say so once. A figure's PNG and SVG, written one after the
+ * other, are one figure named "heads.png/.svg". */
 #define AV_PLOT_LOWERED_NAMES 3
 typedef struct {
-    int files;                               /* how many */
+    int files;                               /* how many figures */
     int lowest, highest;                     /* the dpi they state, over them */
-    char names[AV_PLOT_LOWERED_NAMES][96];   /* the first ones' file names, without the folder */
+    char names[AV_PLOT_LOWERED_NAMES][104];  /* the first ones' file names, without the folder */
+    char last[96];                           /* the last file's name without its .png or .svg */
+    char no_dpi[96];                         /* "" or a file with no dpi to state (the GIF) that was drawn
+                                                with fewer pixels than the dpi asked, from
+                                                av_plot_note_fewer_pixels */
 } av_plot_lowered;
 const av_plot_lowered *av_plot_lowered_dpi(void);
 void av_plot_reset_lowered_dpi(void);
+/* Record path (its name, without the folder) as a file that has no dpi to
+ * state, an animated GIF, drawn with fewer pixels than --dpi and --scale
+ * ask so that its frames stay within AV_PLOT_MAX_PX; the last one counts.
+ * No errors. */
+void av_plot_note_fewer_pixels(const char *path);
 
 /* One head's heat-map: value cells, token labels on both axes, axis titles
  * "query (row)" / "key (column)", the title (hm->title), a colour bar with
