@@ -2366,13 +2366,14 @@ static void test_cli_train_curves_draw_the_best_head_of_many(void **state) {
 }
 
 /* The film strip's width and height (from the PNG's IHDR: bytes 16..23, big-endian). */
+/* A PNG's width and height in pixels, from its IHDR (render/pngout.h's av_png_read_texts: libpng, the
+ * image never decoded). */
 static void png_size(const char *path, unsigned *w, unsigned *h) {
-    size_t n = 0;
-    unsigned char *b = (unsigned char *)tu_slurp_file(path, &n);
-    assert_true(b && n > 24);
-    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
-    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
-    free(b);
+    av_png_image img = {0};
+    av_err e = {{0}};
+    if (av_png_read_texts(path, &img, &e) != AV_OK) fail_msg("%s: %s", path, e.msg);
+    *w = (unsigned)img.width, *h = (unsigned)img.height;
+    av_png_image_free(&img);
 }
 
 /* The film strip drew one column per head: a 12 x 16 model gave a 9642 x 1650 px strip of 192 columns
