@@ -13,7 +13,11 @@
  *      5 runs after a warm-up, and peak resident memory (wait4 rusage);
  *   4. bench/gpt2_torch.py on the same folder and ids, if torch imports:
  *      import, load, forward (median of 5) and whole-process times;
- *   5. the same for a Llama-family folder with SmolLM-135M's shapes
+ *   5. `attnviz --generate 32` on the GPT-2 folder: the cost of a new token
+ *      (the whole command at 32 and at 1 token, median of 3), beside
+ *      bench/gpt2_torch.py's greedy loop with a key/value cache, and whether
+ *      both pick the same 32 tokens;
+ *   6. the same as 3 and 4 for a Llama-family folder with SmolLM-135M's shapes
  *      (build/bench-llama/: 30 layers, hidden 576, 9 query heads, 3 K/V
  *      heads, intermediate 1536, vocabulary 49,152, tied embeddings, F32
  *      weights of tests/llama_fixture.h, a GPT-2 tokenizer.json cut to
@@ -113,6 +117,8 @@ static int token_ids(const char *bin, const char *dir, char *ids, size_t n, int 
     return 0;
 }
 
+static void bench_generate(const char *bin, const char *dir, const char *ids);
+
 /* The whole command on dir (with and without figures), memory, and script (torch) on the same ids. */
 static int bench_model(const char *bin, const char *dir, const char *script, int L, int H) {
     struct stat sb;
@@ -169,7 +175,65 @@ static int bench_model(const char *bin, const char *dir, const char *script, int
     printf("  ratio (CPU time): attnviz whole command %.0f ms (--no-plot) / %.0f ms (figures) vs torch forward alone "
            "%.0f ms = %.2f / %.2f\n", cpu_nofig, cpu_fig, fwd_cpu, fwd_cpu > 0 ? cpu_nofig / fwd_cpu : 0,
            fwd_cpu > 0 ? cpu_fig / fwd_cpu : 0);
+    if (strcmp(script, "bench/gpt2_torch.py") == 0) bench_generate(bin, dir, ids);
     return 0;
+}
+
+/* --generate N on dir: the whole command's median wall of 3 runs (after a warm-up) at N and at 1 token, so
+ * (N − 1) new tokens cost the difference; beside bench/gpt2_torch.py's greedy loop with a key/value cache on the
+ * same ids (median of 3), and whether the two pick the same tokens. */
+static void bench_generate(const char *bin, const char *dir, const char *ids) {
+    enum { N = 32 };
+    char n_arg[16], *gen[2][10];
+    double med[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(n_arg, sizeof n_arg, "%d", k ? 1 : N);
+        char *a[] = {(char *)bin, "-q", "--no-plot", "--model", (char *)dir, "--generate", k ? "1" : n_arg,
+                     SENTENCE, NULL};
+        memcpy(gen[k], a, sizeof a);
+        double t[3];
+        bench_run_command(gen[k], "build/bench-gpt2.generate"); /* warm-up, and the output read below */
+        for (int i = 0; i < 3; i++) {
+            bench_run r = bench_run_command(gen[k], k ? NULL : "build/bench-gpt2.generate");
+            if (r.code != 0) {
+                printf("  attnviz --generate: the command failed\n");
+                return;
+            }
+            t[i] = r.wall_ms;
+        }
+        qsort(t, 3, sizeof t[0], bench_cmp);
+        med[k] = t[1];
+    }
+    double per = (med[0] - med[1]) / (N - 1);
+    printf("  attnviz --generate %d: whole command wall median %.0f ms (3 runs), --generate 1 %.0f ms: "
+           "%.1f ms a token = %.1f tokens/s (key/value cache)\n", N, med[0], med[1], per, per > 0 ? 1e3 / per : 0);
+    char *txt = tu_slurp_file("build/bench-gpt2.generate", NULL), ours[1024] = "";
+    char *at = txt ? strstr(txt, "ids:") : NULL;
+    if (at) { /* "ids: 1 2 3" as "1,2,3" */
+        size_t k = 0;
+        for (at += 4; *at == ' '; at++) {}
+        for (; *at && *at != '\n' && k + 1 < sizeof ours; at++) ours[k++] = *at == ' ' ? ',' : *at;
+        ours[k] = 0;
+    }
+    free(txt);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import torch' 2>/dev/null && /usr/bin/python3 bench/gpt2_torch.py "
+             "%s %s 2 generate %d", dir, ids, N);
+    FILE *p = popen(cmd, "r");
+    char line[2048] = "";
+    if (!p || !fgets(line, sizeof line, p)) {
+        printf("  torch: not importable with /usr/bin/python3; no comparison\n");
+        if (p) pclose(p);
+        return;
+    }
+    pclose(p);
+    line[strcspn(line, "\n")] = 0;
+    char *g = strstr(line, "generate_ms="), *tid = strstr(line, "ids=");
+    double tms = g ? atof(g + 12) : 0, tper = tms / N;
+    printf("  torch   greedy %d tokens with a key/value cache: %.0f ms = %.1f ms a token = %.1f tokens/s\n", N, tms,
+           tper, tper > 0 ? 1e3 / tper : 0);
+    printf("  ratio: attnviz %.1f ms / torch %.1f ms a token = %.2f; the same %d tokens: %s\n", per, tper,
+           tper > 0 ? per / tper : 0, N, tid && ours[0] && strcmp(tid + 4, ours) == 0 ? "yes" : "NO");
 }
 
 /* The folder llama_fixture.h describes, with SmolLM-135M's shapes. */

@@ -4,6 +4,7 @@ forward as attnviz (every layer's attention weights and hidden states kept,
 logits for every position) on the same model.safetensors, on the CPU.
 
     /usr/bin/python3 bench/gpt2_torch.py DIR ID,ID,... [THREADS]
+    /usr/bin/python3 bench/gpt2_torch.py DIR ID,ID,... THREADS generate N
 
 Prints one line of key=value pairs: import_ms (importing torch), load_ms
 (mapping the file and making tensors, no copy for F32), forward_ms (median of
@@ -12,6 +13,10 @@ The weights are read with numpy.memmap from the safetensors header (the
 `safetensors` package is not needed). Independent of attnviz's code: the
 forward follows Hugging Face's GPT2Model (pre-LN, causal mask, gelu_new,
 tied unembedding).
+
+With "generate N" it continues the ids greedily by N tokens with a key/value
+cache and prints generate_ms (median of 3 runs after a warm-up), tokens and
+the ids, for attnviz --generate's comparison.
 """
 import json
 import os
@@ -77,6 +82,58 @@ def forward(cfg, p, ids):
     return torch.stack(atts), torch.stack(hidden), x @ p["wte.weight"].T
 
 
+def generate(cfg, p, ids, n):
+    """Greedy continuation by n tokens with a key/value cache (as transformers' past_key_values): the input's
+    forward fills each layer's keys and values, then each new token runs alone against them. Returns the ids."""
+    L, H, C = cfg["n_layer"], cfg["n_head"], cfg["n_embd"]
+    eps = cfg.get("layer_norm_epsilon", 1e-5)
+    D = C // H
+    past = [None] * L
+    out, x_ids, pos0 = [], ids, 0
+    for _ in range(n):
+        T = x_ids.shape[0]
+        x = p["wte.weight"][x_ids] + p["wpe.weight"][pos0:pos0 + T]
+        for l in range(L):
+            h = "h.%d." % l
+            a = torch.nn.functional.layer_norm(x, (C,), p[h + "ln_1.weight"], p[h + "ln_1.bias"], eps)
+            qkv = torch.addmm(p[h + "attn.c_attn.bias"], a, p[h + "attn.c_attn.weight"])
+            q, k, v = (t.view(T, H, D).transpose(0, 1) for t in qkv.split(C, dim=1))
+            if past[l] is not None:
+                k, v = torch.cat([past[l][0], k], 1), torch.cat([past[l][1], v], 1)
+            past[l] = (k, v)
+            s = (q @ k.transpose(1, 2)) / (D ** 0.5)
+            if T > 1:  # the input: causal; a single new token sees every cached key
+                s = s.masked_fill(~torch.ones(T, T, dtype=torch.bool).tril(), float("-inf"))
+            y = (torch.softmax(s, dim=-1) @ v).transpose(0, 1).reshape(T, C)
+            x = x + torch.addmm(p[h + "attn.c_proj.bias"], y, p[h + "attn.c_proj.weight"])
+            m = torch.nn.functional.layer_norm(x, (C,), p[h + "ln_2.weight"], p[h + "ln_2.bias"], eps)
+            m = torch.nn.functional.gelu(torch.addmm(p[h + "mlp.c_fc.bias"], m, p[h + "mlp.c_fc.weight"]),
+                                         approximate="tanh")
+            x = x + torch.addmm(p[h + "mlp.c_proj.bias"], m, p[h + "mlp.c_proj.weight"])
+        x = torch.nn.functional.layer_norm(x[-1:], (C,), p["ln_f.weight"], p["ln_f.bias"], eps)
+        nxt = int((x @ p["wte.weight"].T)[0].argmax())
+        out.append(nxt)
+        pos0 += T
+        x_ids = torch.tensor([nxt])
+    return out
+
+
+def main_generate(n):
+    """DIR IDS THREADS generate N: greedy n tokens, median of 3 timed runs after a warm-up."""
+    dirname, ids = sys.argv[1], torch.tensor([int(i) for i in sys.argv[2].split(",")])
+    torch.set_num_threads(int(sys.argv[3]))
+    cfg, p = load(dirname)
+    times = []
+    with torch.no_grad():
+        for r in range(4):
+            t = time.perf_counter()
+            out = generate(cfg, p, ids, n)
+            if r:
+                times.append((time.perf_counter() - t) * 1e3)
+    times.sort()
+    print("generate_ms=%.0f tokens=%d ids=%s" % (times[1], n, ",".join(str(i) for i in out)))
+
+
 def main(forward=forward):
     """forward(cfg, params, ids) -> (attention, hidden, logits); bench/llama_torch.py passes its own."""
     dirname, ids = sys.argv[1], [int(i) for i in sys.argv[2].split(",")]
@@ -102,4 +159,7 @@ def main(forward=forward):
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 5 and sys.argv[4] == "generate":
+        main_generate(int(sys.argv[5]))
+    else:
+        main()

@@ -21,6 +21,7 @@
 
 #include "io/npy.h"
 #include "nn/gpt2.h"
+#include "nn/gpt2_decode.h"
 
 typedef tu_fixture fixture;
 
@@ -572,6 +573,86 @@ static void test_forward_rejects_bad_ids_and_lengths(void **state) {
     assert_int_equal(err.overflowed, 0); /* an ordinary error, in the av_err that held the overflow */
 }
 
+/* --generate's key/value cache (nn/gpt2_decode.h) against the full forward, which the numpy reference checks:
+ * the logits of each token run alone after the cached ones are the full forward's row for that token. Every
+ * kind of positions (learned, sinusoidal, RoPE in both pairings, none), Pre-LN and Post-LN, with and without
+ * the scale; from an empty cache and from one filled by a forward of the first 4 tokens. The reference kernel
+ * gives the same bits (the same per-row loops and sums); BLAS within 2e-5 relative (float32 sums of one row
+ * against sgemm's of ten). Then its errors: a full cache, an id outside the vocabulary. */
+static void test_decode_cache_is_the_full_forward(void **state) {
+    (void)state;
+    enum { T = 10, P = 4 };
+    static const struct { av_positions pos; av_rope_style style; } kinds[] = {
+        {AV_POS_LEARNED, AV_ROPE_INTERLEAVED}, {AV_POS_SINUSOIDAL, AV_ROPE_INTERLEAVED},
+        {AV_POS_ROPE, AV_ROPE_INTERLEAVED}, {AV_POS_ROPE, AV_ROPE_HALF}, {AV_POS_NONE, AV_ROPE_INTERLEAVED}};
+    int ids[T] = {3, 17, 0, 22, 5, 5, 11, 8, 19, 2};
+    int checked = 0;
+    for (size_t kd = 0; kd < sizeof kinds / sizeof kinds[0]; kd++)
+        for (int variant = 0; variant < 8; variant++) {
+            av_gpt2_config c;
+            av_gpt2_config_defaults(&c);
+            c.n_layer = 2, c.n_head = 2, c.n_embd = 16, c.n_positions = 12, c.vocab_size = 23;
+            c.positions = kinds[kd].pos, c.rope_style = kinds[kd].style;
+            c.norm = variant & 1 ? AV_NORM_POST : AV_NORM_PRE;
+            c.scale = !(variant & 2);
+            c.kernel = variant & 4 ? AV_KERNEL_BLAS : AV_KERNEL_REFERENCE;
+            av_gpt2_params p = {0};
+            float *block = NULL;
+            assert_int_equal(gf_params(&p, &block, &c), 0);
+            av_err err = {{0}};
+            av_gpt2_acts full, part;
+            assert_int_equal(av_gpt2_acts_alloc(&full, &c, T, &err), AV_OK);
+            assert_int_equal(av_gpt2_acts_alloc(&part, &c, P, &err), AV_OK);
+            if (av_gpt2_forward(&full, &p, &c, ids, T, &err) || av_gpt2_forward(&part, &p, &c, ids, P, &err))
+                fail_msg("%s", err.msg);
+            for (int from = 0; from < 2; from++) { /* 0: an empty cache; 1: prefilled with the first P tokens */
+                av_gpt2_cache cache;
+                assert_int_equal(av_gpt2_cache_alloc(&cache, &c, T, &err), AV_OK);
+                int t = 0;
+                if (from) av_gpt2_cache_prefill(&cache, &part, &c), t = P;
+                assert_int_equal(cache.T, t);
+                for (; t < T; t++) {
+                    if (av_gpt2_decode(&cache, &p, &c, ids[t], &err)) fail_msg("%s", err.msg);
+                    const float *want = full.logits + (size_t)t * c.vocab_size;
+                    for (int v = 0; v < c.vocab_size; v++) {
+                        double tol = c.kernel == AV_KERNEL_REFERENCE ? 0.0 : 2e-5 * (1.0 + fabs(want[v]));
+                        if (!(fabs((double)cache.logits[v] - want[v]) <= tol))
+                            fail_msg("positions %s%s, %s, scale %d, %s, %s: token %d, logit %d: %.9g, full forward "
+                                     "%.9g", av_positions_name(c.positions),
+                                     c.positions == AV_POS_ROPE && c.rope_style == AV_ROPE_HALF ? " (half)" : "",
+                                     c.norm == AV_NORM_POST ? "post-LN" : "pre-LN", c.scale,
+                                     c.kernel == AV_KERNEL_BLAS ? "BLAS" : "reference",
+                                     from ? "prefilled" : "empty cache", t, v, cache.logits[v], want[v]);
+                        checked++;
+                    }
+                }
+                assert_int_equal(cache.T, T);
+                if (variant == 0 && from == 0) { /* its errors */
+                    assert_int_equal(av_gpt2_decode(&cache, &p, &c, 1, &err), AV_EUSAGE);
+                    assert_string_equal(err.msg, "the cache holds 10 positions, all of them filled");
+                    cache.T = 3;
+                    assert_int_equal(av_gpt2_decode(&cache, &p, &c, 23, &err), AV_EUSAGE);
+                    assert_string_equal(err.msg, "token id 23 at position 3 is outside the vocabulary 0..22");
+                    assert_int_equal(cache.T, 3);
+                }
+                av_gpt2_cache_free(&cache);
+            }
+            av_gpt2_acts_free(&full);
+            av_gpt2_acts_free(&part);
+            free(block);
+            free(p.h);
+        }
+    assert_int_equal(checked, 5 * 8 * (T + (T - P)) * 23);
+    /* learned positions: no cache past n_positions */
+    av_gpt2_config c;
+    av_gpt2_config_defaults(&c);
+    c.n_layer = 1, c.n_head = 2, c.n_embd = 8, c.n_positions = 4, c.vocab_size = 10;
+    av_gpt2_cache cache;
+    av_err err = {{0}};
+    assert_int_equal(av_gpt2_cache_alloc(&cache, &c, 5, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "a cache of 5 positions is more than the model's 4 (n_positions)");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_checkpoint_bytes_equal_script, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -586,6 +667,7 @@ int main(void) {
         cmocka_unit_test(test_tensor_table),
         cmocka_unit_test(test_layernorm_gelu_by_hand),
         cmocka_unit_test(test_forward_rejects_bad_ids_and_lengths),
+        cmocka_unit_test(test_decode_cache_is_the_full_forward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

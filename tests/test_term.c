@@ -29,6 +29,11 @@ static void test_eta_hand_worked(void **state) {
     /* done: nothing left; 3,600 s is the first H:MM:SS; 600 steps in 3,600 s = 6 s/step */
     av_format_eta(b, sizeof b, 3600.0, 600, 600);
     assert_string_equal(b, "1:00:00<00:00, 6.00 s/step");
+    /* --generate's unit: 40 of 100 tokens in 5 s = 8 tokens/s, 60 left = 7.5 s, cut to 7; 2 in 5 s = 2.5 s/token */
+    av_format_eta_of(b, sizeof b, 5.0, 40, 100, "token");
+    assert_string_equal(b, "00:05<00:07, 8.00 tokens/s");
+    av_format_eta_of(b, sizeof b, 5.0, 2, 3, "token");
+    assert_string_equal(b, "00:05<00:02, 2.50 s/token");
 }
 
 /* av_line_print, hand-worked: where each piece goes at a given width. */

@@ -19,6 +19,7 @@
 #include "io/jsonval.h"
 #include "io/npy.h"
 #include "nn/attention_blas.h"
+#include "nn/gpt2_decode.h"
 #include "nn/tasks.h"
 
 /* ---------------------------------------------------------------------------- options */
@@ -435,7 +436,36 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
             label, token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
 }
 
-av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) {
+/* The ids after ids[0..T-1] (ids[T] set from the input's logits), steps in
+ * all: a GPT-2-layout model against a key/value cache filled from r's
+ * forward of the input, a Llama-family one by a forward of the whole
+ * sequence each time. progress: the TTY line of av_gpt2run_generate. */
+static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int steps, int progress, av_err *err) {
+    const av_gpt2_config *c = &r->g.cfg;
+    av_gpt2_cache cache = {0};
+    av_status st = r->llama ? AV_OK : av_gpt2_cache_alloc(&cache, c, T + steps, err);
+    if (!st && !r->llama) av_gpt2_cache_prefill(&cache, &r->a, c);
+    double t0 = av_now_seconds();
+    int shown = 0;
+    for (int k = 1; k < steps && !st; k++) {
+        if (r->llama) st = next_id(&ids[T + k], r, ids, T + k, err);
+        else if (!(st = av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err)))
+            ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
+        double el = av_now_seconds() - t0;
+        if (progress && el >= 1.0 && (k + 1 == steps || el - shown * 0.25 >= 0.25)) { /* 4 redraws a second */
+            char eta[96];
+            av_format_eta_of(eta, sizeof eta, el, k, steps - 1, "token");
+            fprintf(stderr, "\r--generate: token %d of %d  %s\x1b[K", k + 1, steps, eta);
+            fflush(stderr);
+            shown = (int)(el / 0.25);
+        }
+    }
+    if (shown) fputs("\r\x1b[K", stderr); /* the line goes: the continuation is printed on stdout */
+    av_gpt2_cache_free(&cache);
+    return st;
+}
+
+av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, av_err *err) {
     const av_gpt2_config *c = &r->g.cfg;
     /* config.json's length for every kind of positions: a RoPE or sinusoidal toy model (n_positions 32) went on
      * to 1000 tokens, where a learned one stopped at 32 */
@@ -457,8 +487,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err) 
     if (!ids) return av_fail(err, AV_ERUNTIME, "out of memory");
     memcpy(ids, r->ids, (size_t)T * sizeof *ids);
     ids[T] = av_gpt2run_argmax(r->a.logits, T - 1, c->vocab_size);
-    av_status st = AV_OK;
-    for (int k = 1; k < steps && !st; k++) st = next_id(&ids[T + k], r, ids, T + k, err); /* no KV cache */
+    av_status st = generate_ids(ids, r, T, steps, progress, err);
     char *text = NULL;
     size_t len = 0;
     int32_t *known = st ? NULL : malloc((size_t)steps * sizeof *known); /* the ids with a token: the text's */

@@ -102,9 +102,13 @@ void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const 
  * Errors: AV_ERUNTIME on I/O. */
 av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err);
 
-/* --generate N: n times, append the most probable next token (greedy) and
- * run the forward pass again on the whole sequence (no cache), then print
- * the continuation to f. Stops early at the model's n_positions (Llama:
+/* --generate N: n times, append the most probable next token (greedy), then
+ * print the continuation to f. A GPT-2-layout model runs each new token alone
+ * against a key/value cache filled from r's forward of the input
+ * (nn/gpt2_decode.h: the full forward's numbers with the reference kernel, bit
+ * for bit); a Llama-family model runs the forward pass again on the whole
+ * sequence. progress: on the TTY of stderr, a line "generating token k of n"
+ * redrawn in place once a second has passed, cleared at the end. Stops early at the model's n_positions (Llama:
  * max_position_embeddings) or attnviz's token limit, and says so on f and
  * as a warning on stderr; an input already that long gets the warning and
  * its own text on f, as Hugging Face's generate returns it. A generated id
@@ -112,7 +116,7 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
  * and left out of the text, as Hugging Face's decode leaves it out, with a
  * note saying how many. r's activations, ids and top-5 are left as they were for the input. Errors: those of av_gpt2_forward;
  * AV_ERUNTIME on out of memory. */
-av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, av_err *err);
+av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, av_err *err);
 
 /* src = the model's source as av_gpt2run_source words it, kind TRAINED for a
  * folder attnviz --train wrote, else MODEL: what the single layer's figure

@@ -99,15 +99,19 @@ static void format_interval(char *buf, size_t n, double seconds) {
     else snprintf(buf, n, "%02lld:%02lld", m, t % 60);
 }
 
-void av_format_eta(char *buf, size_t n, double elapsed_s, long done, long total) {
+void av_format_eta_of(char *buf, size_t n, double elapsed_s, long done, long total, const char *unit) {
     if (n) buf[0] = 0;
     if (done < 1 || !(elapsed_s > 0)) return;
     double rate = (double)done / elapsed_s;
     char el[32], left[32];
     format_interval(el, sizeof el, elapsed_s);
     format_interval(left, sizeof left, total > done ? (double)(total - done) / rate : 0);
-    if (rate >= 1) snprintf(buf, n, "%s<%s, %.2f steps/s", el, left, rate);
-    else snprintf(buf, n, "%s<%s, %.2f s/step", el, left, 1 / rate);
+    if (rate >= 1) snprintf(buf, n, "%s<%s, %.2f %ss/s", el, left, rate, unit);
+    else snprintf(buf, n, "%s<%s, %.2f s/%s", el, left, 1 / rate, unit);
+}
+
+void av_format_eta(char *buf, size_t n, double elapsed_s, long done, long total) {
+    av_format_eta_of(buf, n, elapsed_s, done, total, "step");
 }
 
 void av_line_add(av_line *l, const char *fmt, ...) {

@@ -60,6 +60,9 @@ double av_now_seconds(void);
  * rate; times are whole seconds (cut, not rounded), MM:SS or H:MM:SS from an
  * hour (tqdm's format_interval). buf is "" when done < 1 or elapsed_s <= 0. */
 void av_format_eta(char *buf, size_t n, double elapsed_s, long done, long total);
+/* The same in another unit (singular): "token" gives "12.50 tokens/s" and
+ * "2.10 s/token" (--generate's progress line). */
+void av_format_eta_of(char *buf, size_t n, double elapsed_s, long done, long total, const char *unit);
 
 /* A line of output built in pieces, which a terminal narrower than the line
  * breaks between, never inside: --train's header ("2 layers,", "d_model 64,")

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/parallel.h"
 #include "nn/attention_blas.h"
@@ -423,7 +424,8 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
     for (int h = 0; !st && o->show && h < m->cfg.H; h++)
         if (only < 0 || h == only)
             av_term_heatmap(f, m, toks, h, av_term_mode_for(color), (av_cmap)o->cmap, av_term_width());
-    if (!st && o->model_dir && o->generate) st = av_gpt2run_generate(f, gr, o->generate, err);
+    if (!st && o->model_dir && o->generate)
+        st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && isatty(STDERR_FILENO), err);
     if (!st && fflush(f) != 0)
         st = av_fail(err, AV_ERUNTIME, "cannot write the trace to standard output: %s", strerror(errno));
     return st;

@@ -35,7 +35,8 @@
  * (x0 = wte[token] + PE, attention.h's sinusoidal_forward), rope (x0 =
  * wte[token]; q, k rotated per head, attention.h's rope_forward), or none.
  *
- * Non-goals: batches (one activations struct per sequence), KV cache,
+ * Non-goals: batches (one activations struct per sequence), a KV cache
+ * (--generate's is nn/gpt2_decode.h, one token at a time),
  * dropout, the backward pass (train helper).
  */
 #ifndef AV_GPT2_H

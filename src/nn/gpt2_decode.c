@@ -1,0 +1,156 @@
+/* gpt2_decode.c - one token at a time with a key/value cache (see
+ * gpt2_decode.h for the math and why the numbers are the full forward's).
+ * The attention of the one query is the plain loops, sums in double; the
+ * projections use the model's kernel as av_gpt2_forward does. */
+#include "nn/gpt2_decode.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/attention.h"
+#include "nn/attention_blas.h"
+
+void av_gpt2_cache_free(av_gpt2_cache *c) {
+    free(c->k), free(c->v), free(c->pe);
+    free(c->x), free(c->ln), free(c->res), free(c->res2), free(c->qkv), free(c->atty), free(c->proj);
+    free(c->fch), free(c->fch_gelu), free(c->s), free(c->att), free(c->e), free(c->acc), free(c->logits);
+    memset(c, 0, sizeof *c);
+}
+
+av_status av_gpt2_cache_alloc(av_gpt2_cache *c, const av_gpt2_config *cfg, int cap, av_err *err) {
+    memset(c, 0, sizeof *c);
+    if (cap < 1 || cap > AV_MAX_TOKENS)
+        return av_fail(err, AV_EUSAGE, "a cache of %d positions: allowed 1..%d", cap, AV_MAX_TOKENS);
+    if (cfg->positions == AV_POS_LEARNED && cap > cfg->n_positions)
+        return av_fail(err, AV_EUSAGE, "a cache of %d positions is more than the model's %d (n_positions)", cap,
+                       cfg->n_positions);
+    size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, D = C / (size_t)cfg->n_head;
+    size_t kv = L * C * (size_t)cap; /* (L, H, cap, D) = L·cap·C floats */
+    c->cap = cap;
+    c->k = malloc(kv * sizeof(float)), c->v = malloc(kv * sizeof(float));
+    if (cfg->positions == AV_POS_SINUSOIDAL) c->pe = malloc((size_t)cap * C * sizeof(float));
+    c->x = malloc(C * sizeof(float)), c->ln = malloc(C * sizeof(float)), c->res = malloc(C * sizeof(float));
+    c->res2 = malloc(C * sizeof(float)), c->qkv = malloc(3 * C * sizeof(float));
+    c->atty = malloc(C * sizeof(float)), c->proj = malloc(C * sizeof(float));
+    c->fch = malloc(4 * C * sizeof(float)), c->fch_gelu = malloc(4 * C * sizeof(float));
+    c->s = malloc((size_t)cap * sizeof(float)), c->att = malloc((size_t)cap * sizeof(float));
+    c->e = malloc((size_t)cap * sizeof(double)), c->acc = malloc(D * sizeof(double));
+    c->logits = malloc((size_t)cfg->vocab_size * sizeof(float));
+    if (!c->k || !c->v || (cfg->positions == AV_POS_SINUSOIDAL && !c->pe) || !c->x || !c->ln || !c->res ||
+        !c->res2 || !c->qkv || !c->atty || !c->proj || !c->fch || !c->fch_gelu || !c->s || !c->att || !c->e ||
+        !c->acc || !c->logits) {
+        av_gpt2_cache_free(c);
+        return av_fail(err, AV_ERUNTIME, "out of memory for the key/value cache (%zu bytes)", 2 * kv * sizeof(float));
+    }
+    if (c->pe) sinusoidal_forward(c->pe, cap, (int)C); /* row t is the full forward's row t */
+    return AV_OK;
+}
+
+void av_gpt2_cache_prefill(av_gpt2_cache *c, const av_gpt2_acts *a, const av_gpt2_config *cfg) {
+    int T = a->T < c->cap ? a->T : c->cap, H = cfg->n_head, C = cfg->n_embd, D = C / H;
+    size_t TC = (size_t)a->T * C;
+    for (int l = 0; l < cfg->n_layer; l++) {
+        const float *k = a->qkvh + 3 * (size_t)l * TC + TC, *v = k + TC; /* (H, a->T, D) each */
+        for (int h = 0; h < H; h++) {
+            size_t to = (((size_t)l * H + h) * c->cap) * D, from = (size_t)h * a->T * D;
+            memcpy(c->k + to, k + from, (size_t)T * D * sizeof(float));
+            memcpy(c->v + to, v + from, (size_t)T * D * sizeof(float));
+        }
+    }
+    c->T = T;
+}
+
+/* x (C) became infinite or NaN: the full forward's error (gpt2.c finite_or_fail). */
+static av_status finite_or_fail(const float *x, size_t n, int l, const char *what, av_err *err) {
+    return all_finite(x, n) ? AV_OK : av_overflow_fail(l, what, "; the checkpoint's weights are too large", err);
+}
+
+/* Layer l's attention of the one query at position t = c->T on inp (C) →
+ * c->proj (C): the query's q, k, v, its k and v into the cache, then per head
+ * the loops of attention.c's scores_forward, softmax_forward and
+ * weighted_sum_forward for one row, over keys 0..t. */
+static av_status attend(av_gpt2_cache *c, const av_gpt2_layer *w, const av_gpt2_config *cfg, int l, const float *inp,
+                        av_err *err) {
+    int t = c->T, C = cfg->n_embd, H = cfg->n_head, D = C / H;
+    gpt2_matmul(c->qkv, inp, w->attn_c_attn_w, w->attn_c_attn_b, 1, C, 3 * C, cfg->kernel);
+    float *q = c->qkv, *k = c->qkv + C, *v = c->qkv + 2 * C; /* (H, 1, D) each: one row needs no reshape */
+    if (cfg->positions == AV_POS_ROPE) {
+        rope_forward(q, H, 1, D, cfg->rope_style, cfg->rope_base, t);
+        rope_forward(k, H, 1, D, cfg->rope_style, cfg->rope_base, t);
+    }
+    double scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0;
+    for (int h = 0; h < H; h++) {
+        float *K = c->k + ((size_t)l * H + h) * c->cap * D, *V = c->v + ((size_t)l * H + h) * c->cap * D;
+        memcpy(K + (size_t)t * D, k + (size_t)h * D, (size_t)D * sizeof(float));
+        memcpy(V + (size_t)t * D, v + (size_t)h * D, (size_t)D * sizeof(float));
+        const float *q_h = q + (size_t)h * D;
+        for (int j = 0; j <= t; j++) { /* scores: q·k_j·scale, the dot in double */
+            double dot = 0.0;
+            for (int d = 0; d < D; d++) dot += (double)q_h[d] * (double)K[(size_t)j * D + d];
+            c->s[j] = (float)(dot * scale);
+        }
+        if (!all_finite(c->s, (size_t)t + 1)) return finite_or_fail(c->s, (size_t)t + 1, l, "the scores q·kᵀ", err);
+        double maxv = -INFINITY, sum = 0.0; /* softmax over keys 0..t, all visible */
+        for (int j = 0; j <= t; j++)
+            if (c->s[j] > maxv) maxv = c->s[j];
+        for (int j = 0; j <= t; j++) sum += c->e[j] = exp((double)c->s[j] - maxv);
+        for (int j = 0; j <= t; j++) c->att[j] = (float)(c->e[j] / sum);
+        for (int d = 0; d < D; d++) c->acc[d] = 0.0; /* att·V, summed over j in order */
+        for (int j = 0; j <= t; j++) {
+            double a = c->att[j];
+            for (int d = 0; d < D; d++) c->acc[d] += a * (double)V[(size_t)j * D + d];
+        }
+        for (int d = 0; d < D; d++) c->atty[(size_t)h * D + d] = (float)c->acc[d]; /* heads merged: (1, C) */
+    }
+    gpt2_matmul(c->proj, c->atty, w->attn_c_proj_w, w->attn_c_proj_b, 1, C, C, cfg->kernel);
+    return AV_OK;
+}
+
+/* The MLP on inp (C) → c->proj (C): c_fc, GELU, c_proj. */
+static void mlp(av_gpt2_cache *c, const av_gpt2_layer *w, const av_gpt2_config *cfg, const float *inp) {
+    int C = cfg->n_embd;
+    gpt2_matmul(c->fch, inp, w->mlp_c_fc_w, w->mlp_c_fc_b, 1, C, 4 * C, cfg->kernel);
+    gelu_forward(c->fch_gelu, c->fch, 4 * (size_t)C);
+    gpt2_matmul(c->proj, c->fch_gelu, w->mlp_c_proj_w, w->mlp_c_proj_b, 1, 4 * C, C, cfg->kernel);
+}
+
+av_status av_gpt2_decode(av_gpt2_cache *c, const av_gpt2_params *p, const av_gpt2_config *cfg, int id, av_err *err) {
+    int t = c->T, C = cfg->n_embd;
+    double eps = cfg->layer_norm_epsilon;
+    if (t >= c->cap) return av_fail(err, AV_EUSAGE, "the cache holds %d positions, all of them filled", c->cap);
+    if (id < 0 || id >= cfg->vocab_size)
+        return av_fail(err, AV_EUSAGE, "token id %d at position %d is outside the vocabulary 0..%d", id, t,
+                       cfg->vocab_size - 1);
+    av_status s = cfg->kernel == AV_KERNEL_REFERENCE ? AV_OK : av_blas_require(err);
+    if (s) return s;
+    const float *wte = p->wte + (size_t)id * C;
+    if (cfg->positions == AV_POS_LEARNED) residual_forward(c->x, wte, p->wpe + (size_t)t * C, (size_t)C);
+    else if (cfg->positions == AV_POS_SINUSOIDAL) residual_forward(c->x, wte, c->pe + (size_t)t * C, (size_t)C);
+    else memcpy(c->x, wte, (size_t)C * sizeof(float));
+    if ((s = finite_or_fail(c->x, (size_t)C, -1, "the embedding (wte + positions, before layer 0)", err))) return s;
+    for (int l = 0; l < cfg->n_layer; l++) {
+        const av_gpt2_layer *w = &p->h[l];
+        if (cfg->norm == AV_NORM_PRE) { /* x + Attn(LN_1(x)), then + MLP(LN_2(.)) */
+            layernorm_forward(c->ln, NULL, NULL, c->x, w->ln_1_w, w->ln_1_b, 1, C, eps);
+            if ((s = attend(c, w, cfg, l, c->ln, err))) return s;
+            residual_forward(c->res2, c->x, c->proj, (size_t)C);
+            layernorm_forward(c->ln, NULL, NULL, c->res2, w->ln_2_w, w->ln_2_b, 1, C, eps);
+            mlp(c, w, cfg, c->ln);
+            residual_forward(c->x, c->res2, c->proj, (size_t)C);
+        } else { /* LN_1(x + Attn(x)), then LN_2(. + MLP(.)) */
+            if ((s = attend(c, w, cfg, l, c->x, err))) return s;
+            residual_forward(c->res2, c->x, c->proj, (size_t)C);
+            layernorm_forward(c->ln, NULL, NULL, c->res2, w->ln_1_w, w->ln_1_b, 1, C, eps);
+            mlp(c, w, cfg, c->ln);
+            residual_forward(c->res, c->ln, c->proj, (size_t)C);
+            layernorm_forward(c->x, NULL, NULL, c->res, w->ln_2_w, w->ln_2_b, 1, C, eps);
+        }
+        if ((s = finite_or_fail(c->x, (size_t)C, l, "the residual stream", err))) return s;
+    }
+    layernorm_forward(c->ln, NULL, NULL, c->x, p->ln_f_w, p->ln_f_b, 1, C, eps);
+    gpt2_unembed(c->logits, c->ln, p->wte, 1, C, cfg->vocab_size, cfg->kernel);
+    c->T = t + 1;
+    return finite_or_fail(c->logits, (size_t)cfg->vocab_size, -1, "the logits (after the final LayerNorm ln_f)", err);
+}
