@@ -192,7 +192,7 @@ static void bench_generate(const char *bin, const char *dir, const char *ids) {
                      SENTENCE, NULL};
         memcpy(gen[k], a, sizeof a);
         double t[3];
-        bench_run_command(gen[k], "build/bench-gpt2.generate"); /* warm-up, and the output read below */
+        bench_run_command(gen[k], k ? NULL : "build/bench-gpt2.generate"); /* warm-up; N's output is read below */
         for (int i = 0; i < 3; i++) {
             bench_run r = bench_run_command(gen[k], k ? NULL : "build/bench-gpt2.generate");
             if (r.code != 0) {

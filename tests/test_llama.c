@@ -16,9 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 #include "llama_fixture.h"
+
+#include "nn/gpt2_decode.h"
 
 #include "io/npy.h"
 #include "nn/llama.h"
@@ -367,6 +370,71 @@ static void test_index_disagrees_with_shards(void **state) {
     free(index);
 }
 
+/* --generate's key/value cache for a Llama-family model (nn/gpt2_decode.h av_llama_decode) against the full
+ * forward, which the numpy reference checks: each token run alone after the cached ones gives the full
+ * forward's logits row. llama_f32 (grouped-query: 2 query heads a K/V head) and qwen2_f32 (q, k, v biases),
+ * from an empty cache and from one filled by a forward of the first 4 ids; the reference kernel bit for bit,
+ * BLAS within 2e-5 relative. */
+static void test_decode_cache_is_the_full_forward(void **state) {
+    tu_fixture *f = *state;
+    static const int models[2] = {0, 2};
+    int checked = 0;
+    for (int mi = 0; mi < 2; mi++) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/%s", f->dir, MODELS[models[mi]].name);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        build(dir, models[mi]);
+        av_llama m;
+        av_err err = {{0}};
+        if (av_llama_load(&m, dir, &err)) fail_msg("%s", err.msg);
+        if (mi == 0) assert_true(m.cfg.n_kv_head < m.cfg.n_head);
+        for (int kern = 0; kern < 2; kern++) {
+            av_llama_config cfg = m.cfg;
+            cfg.kernel = kern ? AV_KERNEL_BLAS : AV_KERNEL_REFERENCE;
+            av_gpt2_acts full, part;
+            assert_int_equal(av_llama_acts_alloc(&full, &cfg, NIDS, &err), AV_OK);
+            assert_int_equal(av_llama_acts_alloc(&part, &cfg, 4, &err), AV_OK);
+            if (av_llama_forward(&full, &m.params, &cfg, IDS, NIDS, 0, &err) ||
+                av_llama_forward(&part, &m.params, &cfg, IDS, 4, 0, &err))
+                fail_msg("%s", err.msg);
+            for (int from = 0; from < 2; from++) {
+                av_gpt2_cache c;
+                assert_int_equal(av_llama_cache_alloc(&c, &cfg, NIDS, &err), AV_OK);
+                int t = 0;
+                if (from) av_llama_cache_prefill(&c, &part, &cfg), t = 4;
+                for (; t < NIDS; t++) {
+                    if (av_llama_decode(&c, &m.params, &cfg, IDS[t], &err)) fail_msg("%s", err.msg);
+                    const float *want = full.logits + (size_t)t * cfg.vocab_size;
+                    for (int v = 0; v < cfg.vocab_size; v++, checked++) {
+                        double tol = kern ? 2e-5 * (1.0 + fabs(want[v])) : 0.0;
+                        if (!(fabs((double)c.logits[v] - want[v]) <= tol))
+                            fail_msg("%s, %s, %s: token %d, logit %d: %.9g, full forward %.9g", MODELS[models[mi]].name,
+                                     kern ? "BLAS" : "reference", from ? "prefilled" : "empty cache", t, v,
+                                     c.logits[v], want[v]);
+                    }
+                }
+                if (kern == 0 && from == 0) {
+                    assert_int_equal(av_llama_decode(&c, &m.params, &cfg, 1, &err), AV_EUSAGE);
+                    assert_string_equal(err.msg, "the cache holds 10 positions, all of them filled");
+                }
+                av_gpt2_cache_free(&c);
+            }
+            av_gpt2_acts_free(&full);
+            av_gpt2_acts_free(&part);
+        }
+        if (mi == 0) {
+            av_gpt2_cache c;
+            assert_int_equal(av_llama_cache_alloc(&c, &m.cfg, m.cfg.max_positions + 1, &err), AV_EUSAGE);
+            char want[160];
+            snprintf(want, sizeof want, "a cache of %d positions is more than the model's %d (max_position_embeddings)",
+                     m.cfg.max_positions + 1, m.cfg.max_positions);
+            if (m.cfg.max_positions + 1 <= AV_MAX_TOKENS) assert_string_equal(err.msg, want);
+        }
+        av_llama_free(&m);
+    }
+    assert_true(checked > 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_checkpoints_equal_script_and_forward_matches_numpy, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -376,6 +444,7 @@ int main(void) {
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test_setup_teardown(test_bad_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_index_disagrees_with_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_decode_cache_is_the_full_forward, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

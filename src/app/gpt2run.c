@@ -405,18 +405,6 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     return make_view(view, r, err);
 }
 
-/* The greedy next id after ids[0..T) (T > r->T): the forward pass again, GPT-2 or Llama. */
-static av_status next_id(int32_t *out, const av_gpt2run *r, const int32_t *ids, int T, av_err *err) {
-    const av_gpt2_config *c = &r->g.cfg;
-    av_gpt2_acts a;
-    av_status st = r->llama ? av_llama_acts_alloc(&a, &r->llama->cfg, T, err) : av_gpt2_acts_alloc(&a, c, T, err);
-    if (!st && r->llama) st = av_llama_forward(&a, &r->llama->params, &r->llama->cfg, (const int *)ids, T, 0, err);
-    else if (!st) st = av_gpt2_forward(&a, &r->g.params, c, (const int *)ids, T, err);
-    if (!st) *out = av_gpt2run_argmax(a.logits, T - 1, c->vocab_size);
-    av_gpt2_acts_free(&a);
-    return st;
-}
-
 /* A trained toy model's continuation of an input inside its task (ids: the
  * input's r->T tokens, then steps generated) goes on past the task's text,
  * where it was never trained: a note names the first generated token that is
@@ -437,20 +425,21 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
 }
 
 /* The ids after ids[0..T-1] (ids[T] set from the input's logits), steps in
- * all: a GPT-2-layout model against a key/value cache filled from r's
- * forward of the input, a Llama-family one by a forward of the whole
- * sequence each time. progress: the TTY line of av_gpt2run_generate. */
+ * all, each new token run alone against a key/value cache filled from r's
+ * forward of the input. progress: the TTY line of av_gpt2run_generate. */
 static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int steps, int progress, av_err *err) {
     const av_gpt2_config *c = &r->g.cfg;
     av_gpt2_cache cache = {0};
-    av_status st = r->llama ? AV_OK : av_gpt2_cache_alloc(&cache, c, T + steps, err);
-    if (!st && !r->llama) av_gpt2_cache_prefill(&cache, &r->a, c);
+    av_status st = r->llama ? av_llama_cache_alloc(&cache, &r->llama->cfg, T + steps, err)
+                            : av_gpt2_cache_alloc(&cache, c, T + steps, err);
+    if (!st && r->llama) av_llama_cache_prefill(&cache, &r->a, &r->llama->cfg);
+    else if (!st) av_gpt2_cache_prefill(&cache, &r->a, c);
     double t0 = av_now_seconds();
     int shown = 0;
     for (int k = 1; k < steps && !st; k++) {
-        if (r->llama) st = next_id(&ids[T + k], r, ids, T + k, err);
-        else if (!(st = av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err)))
-            ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
+        st = r->llama ? av_llama_decode(&cache, &r->llama->params, &r->llama->cfg, ids[T + k - 1], err)
+                      : av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err);
+        if (!st) ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
         double el = av_now_seconds() - t0;
         if (progress && el >= 1.0 && (k + 1 == steps || el - shown * 0.25 >= 0.25)) { /* 4 redraws a second */
             char eta[96];

@@ -103,11 +103,10 @@ void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const 
 av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err);
 
 /* --generate N: n times, append the most probable next token (greedy), then
- * print the continuation to f. A GPT-2-layout model runs each new token alone
- * against a key/value cache filled from r's forward of the input
- * (nn/gpt2_decode.h: the full forward's numbers with the reference kernel, bit
- * for bit); a Llama-family model runs the forward pass again on the whole
- * sequence. progress: on the TTY of stderr, a line "generating token k of n"
+ * print the continuation to f. Each new token runs alone against a key/value
+ * cache filled from r's forward of the input (nn/gpt2_decode.h, GPT-2 layout
+ * or Llama family: the full forward's numbers with the reference kernel, bit
+ * for bit). progress: on the TTY of stderr, a line "generating token k of n"
  * redrawn in place once a second has passed, cleared at the end. Stops early at the model's n_positions (Llama:
  * max_position_embeddings) or attnviz's token limit, and says so on f and
  * as a warning on stderr; an input already that long gets the warning and

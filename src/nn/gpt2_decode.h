@@ -1,5 +1,5 @@
 /* gpt2_decode.h - one token at a time with a key/value cache, for greedy
- * continuation (--generate) of a GPT-2-layout model.
+ * continuation (--generate) of a GPT-2-layout or Llama-family model.
  *
  * A causal model's row t depends on rows 0..t only, and what a later query
  * needs of row t is its key and value in each layer. So generation keeps
@@ -34,14 +34,18 @@
 
 #include "base/common.h"
 #include "nn/gpt2.h"
+#include "nn/llama.h"
 
 typedef struct {
     int cap;           /* positions the cache holds */
     int T;             /* positions filled: the next token goes at position T */
-    float *k, *v;      /* (L, H, cap, D) each: every layer's keys (after RoPE) and values */
+    int kv_heads;      /* KVH: H for GPT-2; a Llama's num_key_value_heads (query head h reads K/V head
+                          h / (H/KVH), grouped-query attention) */
+    float *k, *v;      /* (L, KVH, cap, D) each: every layer's keys (after RoPE) and values */
     float *pe;         /* (cap, C) sinusoidal positional encoding, or NULL */
-    float *x, *ln, *res, *res2, *qkv, *atty, *proj; /* one row's scratch: (C), (C), (C), (C), (3C), (C), (C) */
-    float *fch, *fch_gelu; /* (4C) each */
+    float *x, *ln, *res, *res2, *qkv, *atty, *proj; /* one row's scratch: (C), (C), (C), (C), (C + 2·KVH·D),
+                                                       (C), (C) */
+    float *fch, *fch_gelu; /* (4C) each; a Llama's gate and up (I), SwiGLU's output in fch_gelu (I) */
     float *s, *att;    /* (cap) each: one head's scores and attention weights over the cached keys */
     double *e, *acc;   /* (cap) exp(s − max); (D) att·v */
     float *logits;     /* (V) the last token's logits */
@@ -65,5 +69,14 @@ void av_gpt2_cache_prefill(av_gpt2_cache *c, const av_gpt2_acts *a, const av_gpt
  * overflow errors (av_overflow_fail: "layer 1: the scores q·kᵀ overflowed
  * float32 ..."). */
 av_status av_gpt2_decode(av_gpt2_cache *c, const av_gpt2_params *p, const av_gpt2_config *cfg, int id, av_err *err);
+
+/* The same for a Llama-family model (nn/llama.h: RMSNorm, RoPE in halves at
+ * rope_theta, grouped-query attention with KVH cached heads, SwiGLU MLP,
+ * logits from lm_head). Its forward's numbers, bit for bit with the
+ * reference kernel. Errors as above; cap past max_positions is AV_EUSAGE. */
+av_status av_llama_cache_alloc(av_gpt2_cache *c, const av_llama_config *cfg, int cap, av_err *err);
+void av_llama_cache_prefill(av_gpt2_cache *c, const av_gpt2_acts *a, const av_llama_config *cfg);
+av_status av_llama_decode(av_gpt2_cache *c, const av_llama_params *p, const av_llama_config *cfg, int id,
+                          av_err *err);
 
 #endif

@@ -38,7 +38,8 @@
  *   fcproj, res3 (L, T, C), lnf (T, C), lnf_rstd (T), logits (T, V)
  *   (ln1_mean, ln2_mean, lnf_mean stay 0: RMSNorm has no mean.)
  *
- * Non-goals: rope_scaling (refused), sliding windows, KV cache, batches.
+ * Non-goals: rope_scaling (refused), sliding windows, a KV cache in the
+ * activations (--generate's is nn/gpt2_decode.h), batches.
  */
 #ifndef AV_LLAMA_H
 #define AV_LLAMA_H
