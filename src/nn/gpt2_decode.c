@@ -20,7 +20,8 @@ void av_gpt2_cache_free(av_gpt2_cache *c) {
 }
 
 /* The buffers for L layers of KVH cached heads of D, C = d_model, a one-row
- * query-key-value of qkv floats, an MLP of inter, V logits, cap positions. */
+ * query-key-value of qkv floats, an MLP of inter (fch holds 2·inter: a
+ * Llama's gate and up), V logits, cap positions. */
 static av_status cache_alloc(av_gpt2_cache *c, int L, int C, int KVH, int D, size_t qkv, size_t inter, int V, int cap,
                              int sinusoidal, av_err *err) {
     memset(c, 0, sizeof *c);

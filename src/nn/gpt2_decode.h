@@ -45,7 +45,8 @@ typedef struct {
     float *pe;         /* (cap, C) sinusoidal positional encoding, or NULL */
     float *x, *ln, *res, *res2, *qkv, *atty, *proj; /* one row's scratch: (C), (C), (C), (C), (C + 2·KVH·D),
                                                        (C), (C) */
-    float *fch, *fch_gelu; /* (4C) each; a Llama's gate and up (I), SwiGLU's output in fch_gelu (I) */
+    float *fch, *fch_gelu; /* GPT-2: c_fc's output and its GELU (4C each); a Llama: gate and up in fch
+                              (I each), SwiGLU's output in fch_gelu (I) */
     float *s, *att;    /* (cap) each: one head's scores and attention weights over the cached keys */
     double *e, *acc;   /* (cap) exp(s − max); (D) att·v */
     float *logits;     /* (V) the last token's logits */
