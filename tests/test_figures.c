@@ -1461,6 +1461,63 @@ static void test_long_title_wraps_to_the_figure_width(void **state) {
     for (int k = 0; k < 3; k++) expect_same_width_wrapped_title(f, "p3", "t3", mfiles[k], long_title);
 }
 
+/* A --weights folder with a long name (150 characters, no space in it) is
+ * named whole in every figure's title, wrapped over its lines, and does not
+ * make a figure wider than 10 in (1000 px at the default 100 dpi) unless the
+ * same figure from a folder named "w" already is: a 3-token head0.png was
+ * 2175 px wide, its map a tenth of that, so on a page or slide the map and
+ * labels shrank to nothing (a new user's report). */
+static void test_long_weights_folder_wraps_in_the_title(void **state) {
+    fixture *f = *state;
+    char name[151];
+    for (int k = 0; k < 150; k++) name[k] = "weights_of_my_course_"[k % 21];
+    name[150] = 0;
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s", in(f, name));
+    tu_result r;
+    const char *dirs[2] = {dir, in(f, "w")}, *outs[2] = {in(f, "o"), in(f, "s")};
+    for (int k = 0; k < 2; k++) {
+        RUN(&r, "-q", "--no-plot", "-d", "8", "-H", "2", "--dump", dirs[k], "I love you");
+        expect_ok(&r);
+        tu_free(&r);
+        RUN(&r, "-q", "-d", "8", "-H", "2", "--weights", dirs[k], "--figures", "all", "--format", "both", "-o", outs[k],
+            "I love you");
+        expect_ok(&r);
+        tu_free(&r);
+    }
+    for (int k = 0; k < N_ALL; k++) {
+        char rel[256];
+        av_png_image img, plain;
+        snprintf(rel, sizeof rel, "s/%s.png", ALL_FILES[k]);
+        read_png(in(f, rel), &plain);
+        snprintf(rel, sizeof rel, "o/%s.png", ALL_FILES[k]);
+        read_png(in(f, rel), &img);
+        if (img.width > 1000 && img.width > plain.width)
+            fail_msg("%s: %d px wide at 100 dpi (over 10 in) for a long --weights folder, %d px for folder w", rel,
+                     img.width, plain.width);
+        av_png_image_free(&img);
+        av_png_image_free(&plain);
+        /* the drawn title lines (bold <text>), joined: the folder is in them whole */
+        snprintf(rel, sizeof rel, "o/%s.svg", ALL_FILES[k]);
+        char *svg = slurp(in(f, rel), NULL);
+        assert_non_null(svg);
+        size_t n = strlen(svg), used = 0;
+        char *joined = calloc(n + 1, 1);
+        static const char BOLD[] = "font-weight=\"bold\">";
+        for (const char *q = strstr(svg, BOLD); q; q = strstr(q, BOLD)) {
+            q += strlen(BOLD);
+            const char *e = strstr(q, "</text>");
+            assert_non_null(e);
+            memcpy(joined + used, q, (size_t)(e - q));
+            used += (size_t)(e - q);
+            q = e;
+        }
+        if (!strstr(joined, dir)) fail_msg("%s: the title lines do not hold the whole folder: %s", rel, joined);
+        free(joined);
+        free(svg);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
@@ -1495,6 +1552,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
