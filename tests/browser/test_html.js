@@ -159,6 +159,7 @@ async function main() {
     await manyHeadsModel(browser, tmp);
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
+    await thinnedLastLabel(browser, tmp);
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
     await labelLanguages(browser, tmp);
@@ -397,6 +398,30 @@ async function matrixLabels(browser, tmp) {
       check(Math.abs(r.mid - r.want) <= 2, 'row label "' + r.tok + '" is centred at y = ' + r.mid.toFixed(1) + ', its row at ' + r.want.toFixed(1));
     for (const c of m.cols)
       check(c.top >= m.bottom + 2, 'column label "' + c.tok + '" starts at y = ' + c.top.toFixed(1) + ', the map ends at ' + m.bottom.toFixed(1));
+  });
+}
+
+/* Thinned matrix labels are never cut across their line: 205 tokens give 2 px cells and a label every 7
+ * rows (0, 7, ..., 203), so the last one has 2 rows, 4 px, and its 12 px text was cut to a 4 px sliver
+ * ("203 <pad>" unreadable under the map, and beside it). A line of 12 px text needs 12 px across it
+ * (rows: height, the turned column labels: width); the spans cut long labels along the line only. */
+async function thinnedLastLabel(browser, tmp) {
+  const words = Array.from({ length: 205 }, (_, i) => 'w' + i).join(' ');
+  await matrixTest(browser, tmp, 'thin-last', words, 'html_thinned_matrix_labels_keep_their_last_label_whole', async (page) => {
+    const m = await page.evaluate(() => {
+      const cv = document.querySelector('#view-matrix canvas');
+      const across = (sel, dim) => [...document.querySelectorAll(sel)].map((e) => ({ tok: e.textContent,
+        room: dim === 'h' ? e.clientHeight : e.clientWidth, need: dim === 'h' ? e.scrollHeight : e.scrollWidth }));
+      return { c: Number(cv.dataset.cell), h: cv.getBoundingClientRect().height, rows: across('#view-matrix .mx .rows span', 'h'),
+        cols: across('#view-matrix .mx .cols span', 'w'),
+        rowsH: document.querySelector('#view-matrix .mx .rows').getBoundingClientRect().height };
+    });
+    check(m.c === 2 && m.rows.length === 30 && m.cols.length === 30, 'cells ' + m.c + ' px, ' + m.rows.length + ' row and ' +
+      m.cols.length + ' column labels (want 2 px cells, a label every 7 rows: 30)');
+    check(m.rows[29].tok === '203 w203' && m.cols[29].tok === '203 w203', 'last labels ' + m.rows[29].tok + ', ' + m.cols[29].tok);
+    for (const [what, list] of [['row', m.rows], ['column', m.cols]])
+      for (const l of list) check(l.room >= 12 && l.need <= l.room, what + ' label "' + l.tok + '" has ' + l.room + ' px across its line for ' + l.need + ' px of text');
+    check(Math.abs(m.rowsH - m.h) <= 1, 'the row labels take ' + m.rowsH + ' px beside a ' + m.h + ' px map');
   });
 }
 

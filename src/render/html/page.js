@@ -495,11 +495,14 @@
     const step = labelStep(c), lab = (i) => mxLabel(r, i, step);
     const rows = el('div', { class: 'rows' }), cols = el('div', { class: 'cols' });
     for (let i = 0; i < T; i += step) {
-      const px = Math.min(step, T - i) * c;
-      rows.append(el('span', { class: step > 1 ? 'thin' : '', style: 'height:' + px + 'px;max-width:10em', text: lab(i),
-        title: r.tokens[i], lang: langOf(r.tokens[i]) }));
-      cols.append(el('span', { class: upright(lab(i), px) ? 'up' : '', style: 'width:' + px + 'px', text: lab(i),
-        title: r.tokens[i], lang: langOf(r.tokens[i]) }));
+      /* every label has a whole group's room (step·c >= 13 px) across its line: a thinned map's last group
+       * may have fewer rows (205 tokens, one label in 7: rows 203 and 204, 4 px, which cut "203 w203" to a
+       * sliver), so its label spills past the map's end, the negative margin keeping the map's size */
+      const px = step * c, spill = px - Math.min(step, T - i) * c;
+      rows.append(el('span', { class: step > 1 ? 'thin' : '', text: lab(i), title: r.tokens[i], lang: langOf(r.tokens[i]),
+        style: 'height:' + px + 'px;max-width:10em' + (spill ? ';margin-bottom:-' + spill + 'px' : '') }));
+      cols.append(el('span', { class: upright(lab(i), px) ? 'up' : '', text: lab(i), title: r.tokens[i], lang: langOf(r.tokens[i]),
+        style: 'width:' + px + 'px' + (spill ? ';margin-right:-' + spill + 'px' : '') }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
       el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax, null, false, scoreDigits(r, l)));
