@@ -1518,6 +1518,100 @@ static void test_long_weights_folder_wraps_in_the_title(void **state) {
     }
 }
 
+/* UAX #9 X1-X8 by hand: the embeddings and overrides (LRE, RLE, LRO, RLO) and
+ * isolates (LRI, RLI, FSI) open at byte `at` of s, not closed before it by
+ * their PDF or PDI. 0 means the text there reads in its own order. */
+static int bidi_open_at(const char *s, size_t at) {
+    char stack[128];
+    int depth = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c && c < (const unsigned char *)s + at; c++) {
+        if (c[0] != 0xE2 || !c[1] || !c[2]) continue;
+        unsigned cp = 0x2000 | (unsigned)(c[1] & 0x3F) << 6 | (c[2] & 0x3F);
+        if (c[1] != 0x80 && c[1] != 0x81) continue;
+        if (((cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068)) && depth < 128)
+            stack[depth++] = cp >= 0x2066 ? 'I' : 'E';
+        else if (cp == 0x202C && depth && stack[depth - 1] == 'E') depth--;
+        else if (cp == 0x2069) {
+            int k = depth;
+            while (k > 0 && stack[k - 1] != 'I') k--;
+            if (k) depth = k - 1;
+        }
+    }
+    return depth;
+}
+
+/* fail unless `what` is in s and reads in its own order there */
+static void expect_unturned(const char *where, const char *s, const char *what) {
+    const char *at = s ? strstr(s, what) : NULL;
+    if (!at) fail_msg("%s: no '%s' in: %s", where, what, s ? s : "(null)");
+    if (bidi_open_at(s, (size_t)(at - s)))
+        fail_msg("%s: '%s' follows %d unclosed bidi embedding(s), override(s) or isolate(s): drawn turned around: %s",
+                 where, what, bidi_open_at(s, (size_t)(at - s)), s);
+}
+
+/* A right-to-left override (U+202E) in --title, in a --weights folder's
+ * name or in the sentence turns only that text around, never what attnviz
+ * writes after it: "X random (untrained, seed 42)" was drawn as "(24 dees
+ * ,deniartnu) modnar X", and "· head 0 of 1: attention weights" after a
+ * --title backwards too (a new user's report). Checked by the bidi rules
+ * (UAX #9 X1-X8) on each drawn title line of the SVG, the PNG's Title and the
+ * command line in its Description. */
+static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
+    fixture *f = *state;
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s", in(f, "w\xE2\x80\xAE" "abc")); /* w, RLO, abc */
+    tu_result r;
+    RUN(&r, "-q", "--no-plot", "-d", "8", "-H", "2", "--dump", dir, "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    unlink(tu_in(f, "w\xE2\x80\xAE" "abc/X.npy"));
+    RUN(&r, "-q", "-d", "8", "-H", "2", "--weights", dir, "--format", "both", "-o", in(f, "o1"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "-d", "8", "-H", "2", "--title", "T \xE2\x80\xAE" "ab", "--format", "both", "-o", in(f, "o2"),
+        "I \xE2\x81\xA7love \xE2\x80\xAEyou");
+    expect_ok(&r);
+    tu_free(&r);
+    const char *runs[2] = {"o1", "o2"};
+    const char *files[2] = {"head0", "heads"};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 2; i++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "%s/%s.png", runs[k], files[i]);
+            av_png_image img;
+            read_png(in(f, rel), &img);
+            const char *title = av_png_image_text(&img, "Title"), *cmd = av_png_image_text(&img, "Description");
+            expect_unturned(rel, title, k ? "attention weights" : "X random (untrained, seed 42)");
+            expect_unturned(rel, title, "positions: sinusoidal");
+            expect_unturned(rel, cmd, k ? " --format both" : " --format both");
+            expect_unturned(rel, cmd, k ? " -o " : " -o ");
+            if (bidi_open_at(cmd, strlen(cmd))) fail_msg("%s: the command line leaves a bidi control open: %s", rel, cmd);
+            av_png_image_free(&img);
+            snprintf(rel, sizeof rel, "%s/%s.svg", runs[k], files[i]);
+            char *svg = slurp(in(f, rel), NULL);
+            assert_non_null(svg);
+            static const char BOLD[] = "font-weight=\"bold\">";
+            int seen = 0;
+            for (const char *q = strstr(svg, BOLD); q; q = strstr(q, BOLD)) { /* each drawn title line */
+                q += strlen(BOLD);
+                const char *e = strstr(q, "</text>");
+                assert_non_null(e);
+                char line[2048];
+                snprintf(line, sizeof line, "%.*s", (int)(e - q), q);
+                if (strstr(line, "random (untrained, seed 42)") || strstr(line, "attention weights") ||
+                    strstr(line, "positions:")) {
+                    const char *w = strstr(line, "random (untrained") ? "random (untrained"
+                                    : strstr(line, "attention weights") ? "attention weights" : "positions:";
+                    expect_unturned(rel, line, w);
+                    seen++;
+                }
+                q = e;
+            }
+            if (seen < 2) fail_msg("%s: %d title lines checked", rel, seen);
+            free(svg);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
@@ -1553,6 +1647,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);

@@ -160,6 +160,7 @@ async function main() {
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
     await thinnedLastLabel(browser, tmp);
+    await bidiOverrides(browser, tmp);
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
     await labelLanguages(browser, tmp);
@@ -422,6 +423,42 @@ async function thinnedLastLabel(browser, tmp) {
     for (const [what, list] of [['row', m.rows], ['column', m.cols]])
       for (const l of list) check(l.room >= 12 && l.need <= l.room, what + ' label "' + l.tok + '" has ' + l.room + ' px across its line for ' + l.need + ' px of text');
     check(Math.abs(m.rowsH - m.h) <= 1, 'the row labels take ' + m.rowsH + ' px beside a ' + m.h + ' px map');
+  });
+}
+
+/* A right-to-left override (U+202E) in the sentence or a --weights folder's name turns only that text
+ * around on the page, not the page's own words after it: the heading's closing quote was drawn in the
+ * middle of the sentence ("attnviz “I ”uoy evol"), "X random (untrained, seed 42)" backwards, and the
+ * command's later arguments too. Measured in the browser: where each character is drawn. */
+async function bidiOverrides(browser, tmp) {
+  const dir = path.join(tmp, 'w\u202eabc'), out = path.join(tmp, 'rlo');
+  attnviz(['-q', '--no-plot', '-d', '8', '--dump', dir, 'I love you']);
+  fs.unlinkSync(path.join(dir, 'X.npy'));
+  attnviz(['-q', '--no-plot', '--html', '-d', '8', '--weights', dir, '-o', out, 'I \u202elove you']);
+  await test('html_rtl_override_in_user_text_stays_in_it', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const m = await page.evaluate(() => {
+      /* the left edge of every character of element id's text, in text order */
+      const lefts = (id) => { const t = document.getElementById(id).firstChild, s = t.textContent, r = document.createRange(), x = [];
+        for (let i = 0; i < s.length; i++) { r.setStart(t, i); r.setEnd(t, i + 1); x.push(r.getBoundingClientRect().left); }
+        return { s, x }; };
+      return { title: lefts('av-title'), source: lefts('av-source'), command: lefts('av-command') };
+    });
+    /* a run of the page's own words: each character right of the one before it */
+    const inOrder = (what, o, from, to) => { for (let i = from + 1; i < to; i++) if (o.s[i] !== ' ' && o.s[i - 1] !== ' ')
+      check(o.x[i] > o.x[i - 1], what + ': "' + o.s.slice(from, to) + '" is drawn turned around (' + JSON.stringify(o.s[i - 1] + o.s[i]) + ')'); };
+    const t = m.title, last = t.s.length - 1;
+    check(t.s[last] === '\u201d', 'title ' + JSON.stringify(t.s));
+    const ctl = (c) => /[\u202a-\u202e\u2066-\u2069]/.test(c); /* drawn as nothing */
+    for (let i = 0; i < last; i++) check(ctl(t.s[i]) || t.x[last] > t.x[i], 'the heading\'s closing quote is drawn left of ' + JSON.stringify(t.s[i]) + ': ' + JSON.stringify(t.s));
+    const src = m.source, k = src.s.indexOf('; X random (untrained, seed 42)');
+    check(k > 0, 'source ' + JSON.stringify(src.s));
+    inOrder('weights line', src, k + 2, src.s.length);
+    const cmd = m.command, a = cmd.s.indexOf(' -o ');
+    check(a > 0, 'command ' + JSON.stringify(cmd.s));
+    inOrder('command', cmd, a, a + 4);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
   });
 }
 
