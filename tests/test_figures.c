@@ -1612,6 +1612,57 @@ static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
         }
 }
 
+/* Two tokens whose labels are cut to the same "Antidisestablish…" are told
+ * apart: every label of that axis then carries its index ("0 Antidise…",
+ * "1 Antidise…", "2 is"), as thinned labels do. They read the same, so the
+ * figure could not say which row was which (a new user's report). In every
+ * figure type with token labels, rows and columns. */
+static void test_cut_labels_that_read_the_same_get_indices(void **state) {
+    fixture *f = *state;
+    static const char *const tok[] = {"Antidisestablishmentarianism", "Antidisestablishmentary", "is", "long"};
+    tu_result r;
+    RUN(&r, "-q", "-H", "2", "--figures", "all", "--format", "svg", "-o", in(f, "o"),
+        "Antidisestablishmentarianism Antidisestablishmentary is long");
+    expect_ok(&r);
+    tu_free(&r);
+    const char *files[] = {"head0", "heads", "mean", "scores_head0", "scores", "mask"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "o/%s.svg", files[k]);
+        char *svg = slurp(in(f, rel), NULL);
+        assert_non_null(svg);
+        /* the token labels: 15 px (14 in the grids), right-aligned, not bold */
+        const char *label[64];
+        size_t len[64];
+        int n = 0;
+        for (const char *q = strstr(svg, "<text "); q && n < 64; q = strstr(q + 1, "<text ")) {
+            const char *gt = strchr(q, '>'), *e = gt ? strstr(gt, "</text>") : NULL;
+            assert_non_null(e);
+            if (!strstr(q, "text-anchor=\"end\"") || strstr(q, "text-anchor=\"end\"") > gt) continue;
+            if (gt[1] >= '0' && gt[1] <= '9' && !strchr(gt, ' ')) continue;
+            label[n] = gt + 1, len[n] = (size_t)(e - gt - 1), n++;
+        }
+        int seen = 0;
+        for (int i = 0; i < n; i++) {
+            const char *t = label[i];
+            size_t l = len[i];
+            int idx = -1;
+            if (t[0] >= '0' && t[0] <= '3' && t[1] == ' ') idx = t[0] - '0', t += 2, l -= 2;
+            int fits = 0; /* the tokens this label may be: whole, or its start and "…" */
+            for (int j = 0; j < 4; j++) {
+                size_t tl = strlen(tok[j]);
+                int whole = l == tl && !strncmp(t, tok[j], tl);
+                int cut = l > 3 && !strncmp(t + l - 3, "\xE2\x80\xA6", 3) && !strncmp(t, tok[j], l - 3);
+                if ((whole || cut) && (idx < 0 || idx == j)) fits++;
+            }
+            if (fits > 1) fail_msg("%s: label '%.*s' does not say which of tokens 0 and 1 it is", rel, (int)len[i], label[i]);
+            seen += fits;
+        }
+        if (seen < 8) fail_msg("%s: %d token labels of 8 found", rel, seen);
+        free(svg);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
@@ -1648,6 +1699,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cut_labels_that_read_the_same_get_indices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);

@@ -203,7 +203,8 @@ typedef struct {
     int n;                   /* labels (tokens) */
     int stride;              /* tokens per label: label k is token k·stride (pooled cells) */
     const char *const *src;  /* token labels, or NULL for plain indices */
-    int always_index;        /* rows are positions: "k label" even when not thinned */
+    int always_index;        /* rows are positions, or two tokens' cut labels read the same: "k label" even
+                              * when not thinned */
     int indexed;             /* the strings in s carry their index, "15 model" */
     char **s;                /* fitted label text */
     float *w;                /* width of each fitted label, px */
@@ -248,8 +249,39 @@ static int labels_build(axis_labels *a, int indexed) {
     return 0;
 }
 
+typedef struct {
+    const char *fit, *src;
+} label_pair;
+
+static int cmp_label_pair(const void *x, const void *y) {
+    const label_pair *a = x, *b = y;
+    int c = strcmp(a->fit, b->fit);
+    return c ? c : strcmp(a->src, b->src);
+}
+
+/* 1 if two different tokens have the same fitted label: both cut with "…"
+ * after the same first letters ("Antidisestablishmentarianism" and
+ * "Antidisestablishmentary" both "Antidisestablishm…"), so the figure could
+ * not tell their rows apart. -1 on OOM. */
+static int labels_collide(const axis_labels *a) {
+    int cut = 0;
+    for (int k = 0; k < a->n && !cut; k++) cut = a->src[k] && strcmp(a->s[k], a->src[k]) != 0;
+    if (!cut) return 0; /* labels shown whole are equal only for equal tokens */
+    label_pair *p = malloc((size_t)a->n * sizeof *p);
+    if (!p) return -1;
+    int m = 0;
+    for (int k = 0; k < a->n; k++)
+        if (a->src[k]) p[m++] = (label_pair){a->s[k], a->src[k]};
+    qsort(p, (size_t)m, sizeof *p, cmp_label_pair);
+    int same = 0;
+    for (int k = 1; k < m && !same; k++) same = !strcmp(p[k].fit, p[k - 1].fit) && strcmp(p[k].src, p[k - 1].src);
+    free(p);
+    return same;
+}
+
 /* Fit labels (or "0", "1", ... when src is NULL); label k names token
- * k·stride. Returns 0 or -1 (OOM). */
+ * k·stride. Labels that the cut makes the same for different tokens all
+ * carry their index, as thinned ones do. Returns 0 or -1 (OOM). */
 static int labels_make(axis_labels *a, const char *const *src, int n, int stride, float size, int always_index) {
     memset(a, 0, sizeof *a);
     a->n = n;
@@ -261,7 +293,12 @@ static int labels_make(axis_labels *a, const char *const *src, int n, int stride
     a->s = calloc((size_t)n, sizeof *a->s);
     a->w = calloc((size_t)n, sizeof *a->w);
     if (!a->s || !a->w) return -1;
-    return labels_build(a, a->always_index);
+    if (labels_build(a, a->always_index) != 0) return -1;
+    if (!src || a->always_index) return 0;
+    int same = labels_collide(a);
+    if (same < 0) return -1;
+    a->always_index = same;
+    return same ? labels_build(a, 1) : 0;
 }
 
 /* Token labels carry their index exactly when they are thinned (or always

@@ -161,6 +161,7 @@ async function main() {
     await cjkColumnLabels(browser, tmp);
     await thinnedLastLabel(browser, tmp);
     await bidiOverrides(browser, tmp);
+    await longMatrixLabels(browser, tmp);
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
     await labelLanguages(browser, tmp);
@@ -459,6 +460,35 @@ async function bidiOverrides(browser, tmp) {
     inOrder('command', cmd, a, a + 4);
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
+  });
+}
+
+/* Long tokens in the matrix view: each label is drawn whole inside its box, cut with "…" at its end, and
+ * two tokens whose cut labels would read the same are told apart by their index. CSS cut the row label of
+ * "Antidisestablishmentarianism" on its left ("tablishmentarianism", no sign of the cut), its column label
+ * at both ends, and "Antidisestablishmentary" read the same. */
+async function longMatrixLabels(browser, tmp) {
+  const toks = ['Antidisestablishmentarianism', 'Antidisestablishmentary', 'is', 'long'];
+  await matrixTest(browser, tmp, 'longlab', toks.join(' '), 'html_long_matrix_labels_are_cut_at_their_end_and_told_apart', async (page) => {
+    const m = await page.evaluate(() => {
+      const text = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
+      const of = (sel) => [...document.querySelectorAll(sel)].map((e) => { const b = e.getBoundingClientRect(), t = text(e);
+        return { s: e.textContent.replace(/[\u2066-\u2069]/g, ''), tip: e.title, box: [b.left, b.top, b.right, b.bottom], text: [t.left, t.top, t.right, t.bottom] }; });
+      return { rows: of('#view-matrix .mx .rows span'), cols: of('#view-matrix .mx .cols span') };
+    });
+    for (const [what, list] of [['row', m.rows], ['column', m.cols]]) {
+      check(list.length === 4, list.length + ' ' + what + ' labels');
+      check(new Set(list.map((l) => l.s)).size === 4, what + ' labels do not tell the tokens apart: ' + JSON.stringify(list.map((l) => l.s)));
+      list.forEach((l, i) => {
+        check(l.tip === toks[i], what + ' label ' + i + ' has the tooltip ' + JSON.stringify(l.tip));
+        const shown = l.s.replace(/^\d+ /, '');
+        check(shown === toks[i] || (shown.endsWith('\u2026') && toks[i].startsWith(shown.slice(0, -1))),
+          what + ' label ' + JSON.stringify(l.s) + ' is not token ' + i + ', ' + JSON.stringify(toks[i]) + ', or its start and "…"');
+        const inside = l.text[0] >= l.box[0] - 0.5 && l.text[2] <= l.box[2] + 0.5 && l.text[1] >= l.box[1] - 0.5 && l.text[3] <= l.box[3] + 0.5;
+        check(inside, what + ' label ' + JSON.stringify(l.s) + ': its text spans ' + JSON.stringify(l.text.map(Math.round)) +
+          ', outside its box ' + JSON.stringify(l.box.map(Math.round)) + ' (cut off)');
+      });
+    }
   });
 }
 

@@ -394,9 +394,43 @@
   }
 
   /* A map of c px cells labels one row (column) in every labelStep(c), as the PNG thins them; a thinned
-   * label starts with its index. */
+   * label starts with its index, and so does every label of a run where two tokens' cut labels read the
+   * same (labelsCollide). */
   function labelStep(c) { return Math.max(1, Math.ceil(13 / c)); }
-  function mxLabel(r, i, step) { return (step > 1 ? i + ' ' : '') + r.tokens[i]; }
+  function mxLabel(r, i, step) {
+    const index = step > 1 || labelsCollide(r) ? i + ' ' : '';
+    return index + fitLabel(r.tokens[i], LABEL_PX - (index ? MEASURE.measureText(index).width : 0));
+  }
+
+  /* A token as the map's labels show it: whole up to `max` px of 12 px text, else cut at whole characters
+   * (grapheme clusters) and ended with "…", as the PNG's labels (render/plot.c fit_text). CSS alone cut a
+   * long row label on its left, away from its right alignment, with no sign of the cut
+   * ("tablishmentarianism" for "Antidisestablishmentarianism"; its column label at both ends). A cut
+   * label sits in an isolate (FSI … PDI), so a right-to-left one ends in "…" on its left. The whole
+   * token is in the label's tooltip. */
+  const LABEL_PX = 108; /* the column labels' 9em */
+  const GRAPHEMES = typeof Intl === 'object' && Intl.Segmenter ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null;
+  function fitLabel(text, max) {
+    MEASURE.font = '12px ' + getComputedStyle(document.body).fontFamily;
+    if (MEASURE.measureText(text).width <= max) return text;
+    const g = GRAPHEMES ? Array.from(GRAPHEMES.segment(text), (x) => x.segment) : Array.from(text);
+    let lo = 0, hi = g.length; /* the longest start that fits with its "…" */
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (MEASURE.measureText(g.slice(0, mid).join('') + '\u2026').width <= max) lo = mid; else hi = mid - 1;
+    }
+    return '\u2068' + g.slice(0, Math.max(1, lo)).join('') + '\u2026\u2069';
+  }
+  /* 1 if two different tokens of run r have the same cut label ("Antidisestablishmentarianism" and
+   * "Antidisestablishmentary" both "Antidisestablishm…"): its map could not tell their rows apart */
+  function labelsCollide(r) {
+    if (r.labelsCollide === undefined) {
+      const seen = new Map();
+      r.labelsCollide = r.tokens.some((t) => { const f = fitLabel(t, LABEL_PX); if (f === t) return false;
+        const o = seen.get(f); seen.set(f, t); return o !== undefined && o !== t; });
+    }
+    return r.labelsCollide;
+  }
 
   /* Widest of a map's row labels, px: 12 px text (the .mx .rows span
    * style), at most 10em, and their 4 px padding. */
