@@ -162,6 +162,7 @@ async function main() {
     await thinnedLastLabel(browser, tmp);
     await bidiOverrides(browser, tmp);
     await longMatrixLabels(browser, tmp);
+    await rtlCutLabels(browser, tmp);
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
     await labelLanguages(browser, tmp);
@@ -489,6 +490,31 @@ async function longMatrixLabels(browser, tmp) {
           ', outside its box ' + JSON.stringify(l.box.map(Math.round)) + ' (cut off)');
       });
     }
+  });
+}
+
+/* A right-to-left token too long for its label (the token strip, the head view's columns) is cut at its
+ * end, which is on its left: CSS's "…" went on the right, the token's start, and hid it ("…ستمستمست" showed
+ * the word's last letters). The token's first letter is drawn inside its label's box. */
+async function rtlCutLabels(browser, tmp) {
+  const out = path.join(tmp, 'rtlcut'), word = '\u0623\u0628\u062c\u062f' + '\u0645\u0633\u062a'.repeat(8); /* أبجد + مست… */
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I ' + word + ' love']);
+  await test('html_cut_rtl_token_labels_keep_their_start', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 600, 800);
+    await view(page, 'head');
+    const m = await page.evaluate(() => [...document.querySelectorAll('#av-tokens .tok, #view-head .hv .tt')].filter((e) =>
+      e.textContent.length > 10).map((e) => {
+      const t = e.firstChild, r = document.createRange(); r.setStart(t, 0); r.setEnd(t, 1);
+      const a = r.getBoundingClientRect(), b = e.getBoundingClientRect();
+      return { cut: e.scrollWidth > e.clientWidth, first: [a.left, a.right], box: [b.left, b.right], where: e.className };
+    }));
+    check(m.length === 3, m.length + ' labels of the long token');
+    for (const l of m) check(l.first[0] >= l.box[0] - 0.5 && l.first[1] <= l.box[1] + 0.5,
+      l.where + ': the token\'s first letter is drawn at ' + JSON.stringify(l.first.map(Math.round)) + ', outside its label ' +
+      JSON.stringify(l.box.map(Math.round)) + (l.cut ? ' (cut)' : ''));
+    check(m.some((l) => l.cut), 'no label was cut: ' + JSON.stringify(m));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
   });
 }
 

@@ -212,7 +212,8 @@
       class: 'tok' + (t === '<pad>' ? ' pad' : ''), 'aria-pressed': String(st.query === i),
       tabindex: (st.query === i || (st.query < 0 && i === 0)) ? '0' : '-1',
       'aria-label': 'token ' + i + ' ' + t + (st.query === i ? ' (focused query)' : ''), 'data-i': String(i),
-      text: t, title: t, lang: langOf(t), onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
+      text: t, title: t, lang: langOf(t), dir: 'auto', /* a cut right-to-left token keeps its start, "…" on its left */
+      onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
     }));
     box.append(...items);
     roving(items, null, false);
@@ -334,10 +335,10 @@
       const bq = el('button', { class: 'tok' + (t === st.query ? ' sel' : ''), 'data-side': 'q', 'data-i': String(t),
         'aria-label': 'query ' + t + ' ' + r.tokens[t], onmouseenter: () => show('q', t), onfocus: () => show('q', t),
         onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); }, title: r.tokens[t] },
-      wq, ' ', el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]) }));
+      wq, ' ', el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]), dir: 'auto' }));
       const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), 'aria-label': 'key ' + t + ' ' + r.tokens[t],
         onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest, title: r.tokens[t] },
-      el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]) }), ' ', wk);
+      el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]), dir: 'auto' }), ' ', wk);
       left.append(bq); right.append(bk);
     }
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
