@@ -477,6 +477,10 @@ async function longMatrixLabels(browser, tmp) {
         return { s: e.textContent.replace(/[\u2066-\u2069]/g, ''), tip: e.title, box: [b.left, b.top, b.right, b.bottom], text: [t.left, t.top, t.right, t.bottom] }; });
       return { rows: of('#view-matrix .mx .rows span'), cols: of('#view-matrix .mx .cols span') };
     });
+    await view(page, 'head'); /* the head view's labels, cut by CSS, tell the two apart by their index too */
+    const hv = await page.$$eval('#view-head .hv .tt', (es) => es.map((e) => e.textContent));
+    check(hv.length === 8 && hv.slice(0, 4).every((t, i) => t === i + ' ' + toks[i]),
+      'head view labels ' + JSON.stringify(hv) + ': want "0 Antidisestablishmentarianism", "1 Antidisestablishmentary", ...');
     for (const [what, list] of [['row', m.rows], ['column', m.cols]]) {
       check(list.length === 4, list.length + ' ' + what + ' labels');
       check(new Set(list.map((l) => l.s)).size === 4, what + ' labels do not tell the tokens apart: ' + JSON.stringify(list.map((l) => l.s)));

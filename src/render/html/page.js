@@ -335,10 +335,10 @@
       const bq = el('button', { class: 'tok' + (t === st.query ? ' sel' : ''), 'data-side': 'q', 'data-i': String(t),
         'aria-label': 'query ' + t + ' ' + r.tokens[t], onmouseenter: () => show('q', t), onfocus: () => show('q', t),
         onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); }, title: r.tokens[t] },
-      wq, ' ', el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]), dir: 'auto' }));
+      wq, ' ', el('span', { class: 'tt', text: hvLabel(r, t), lang: langOf(r.tokens[t]), dir: 'auto' }));
       const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), 'aria-label': 'key ' + t + ' ' + r.tokens[t],
         onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest, title: r.tokens[t] },
-      el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]), dir: 'auto' }), ' ', wk);
+      el('span', { class: 'tt', text: hvLabel(r, t), lang: langOf(r.tokens[t]), dir: 'auto' }), ' ', wk);
       left.append(bq); right.append(bk);
     }
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
@@ -432,6 +432,10 @@
     }
     return r.labelsCollide;
   }
+
+  /* A head view label: the token, after its index when two tokens' cut labels read the same (labelsCollide:
+   * cut to 108 px; the head view's wider cut can only differ less) */
+  function hvLabel(r, t) { return (labelsCollide(r) ? t + ' ' : '') + r.tokens[t]; }
 
   /* Widest of a map's row labels, px: 12 px text (the .mx .rows span
    * style), at most 10em, and their 4 px padding. */
