@@ -1461,6 +1461,208 @@ static void test_long_title_wraps_to_the_figure_width(void **state) {
     for (int k = 0; k < 3; k++) expect_same_width_wrapped_title(f, "p3", "t3", mfiles[k], long_title);
 }
 
+/* A --weights folder with a long name (150 characters, no space in it) is
+ * named whole in every figure's title, wrapped over its lines, and does not
+ * make a figure wider than 10 in (1000 px at the default 100 dpi) unless the
+ * same figure from a folder named "w" already is: a 3-token head0.png was
+ * 2175 px wide, its map a tenth of that, so on a page or slide the map and
+ * labels shrank to nothing (a new user's report). */
+static void test_long_weights_folder_wraps_in_the_title(void **state) {
+    fixture *f = *state;
+    char name[151];
+    for (int k = 0; k < 150; k++) name[k] = "weights_of_my_course_"[k % 21];
+    name[150] = 0;
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s", in(f, name));
+    tu_result r;
+    const char *dirs[2] = {dir, in(f, "w")}, *outs[2] = {in(f, "o"), in(f, "s")};
+    for (int k = 0; k < 2; k++) {
+        RUN(&r, "-q", "--no-plot", "-d", "8", "-H", "2", "--dump", dirs[k], "I love you");
+        expect_ok(&r);
+        tu_free(&r);
+        RUN(&r, "-q", "-d", "8", "-H", "2", "--weights", dirs[k], "--figures", "all", "--format", "both", "-o", outs[k],
+            "I love you");
+        expect_ok(&r);
+        tu_free(&r);
+    }
+    for (int k = 0; k < N_ALL; k++) {
+        char rel[256];
+        av_png_image img, plain;
+        snprintf(rel, sizeof rel, "s/%s.png", ALL_FILES[k]);
+        read_png(in(f, rel), &plain);
+        snprintf(rel, sizeof rel, "o/%s.png", ALL_FILES[k]);
+        read_png(in(f, rel), &img);
+        if (img.width > 1000 && img.width > plain.width)
+            fail_msg("%s: %d px wide at 100 dpi (over 10 in) for a long --weights folder, %d px for folder w", rel,
+                     img.width, plain.width);
+        av_png_image_free(&img);
+        av_png_image_free(&plain);
+        /* the drawn title lines (bold <text>), joined: the folder is in them whole */
+        snprintf(rel, sizeof rel, "o/%s.svg", ALL_FILES[k]);
+        char *svg = slurp(in(f, rel), NULL);
+        assert_non_null(svg);
+        size_t n = strlen(svg), used = 0;
+        char *joined = calloc(n + 1, 1);
+        static const char BOLD[] = "font-weight=\"bold\">";
+        for (const char *q = strstr(svg, BOLD); q; q = strstr(q, BOLD)) {
+            q += strlen(BOLD);
+            const char *e = strstr(q, "</text>");
+            assert_non_null(e);
+            memcpy(joined + used, q, (size_t)(e - q));
+            used += (size_t)(e - q);
+            q = e;
+        }
+        if (!strstr(joined, dir)) fail_msg("%s: the title lines do not hold the whole folder: %s", rel, joined);
+        free(joined);
+        free(svg);
+    }
+}
+
+/* UAX #9 X1-X8 by hand: the embeddings and overrides (LRE, RLE, LRO, RLO) and
+ * isolates (LRI, RLI, FSI) open at byte `at` of s, not closed before it by
+ * their PDF or PDI. 0 means the text there reads in its own order. */
+static int bidi_open_at(const char *s, size_t at) {
+    char stack[128];
+    int depth = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c && c < (const unsigned char *)s + at; c++) {
+        if (c[0] != 0xE2 || !c[1] || !c[2]) continue;
+        unsigned cp = 0x2000 | (unsigned)(c[1] & 0x3F) << 6 | (c[2] & 0x3F);
+        if (c[1] != 0x80 && c[1] != 0x81) continue;
+        if (((cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068)) && depth < 128)
+            stack[depth++] = cp >= 0x2066 ? 'I' : 'E';
+        else if (cp == 0x202C && depth && stack[depth - 1] == 'E') depth--;
+        else if (cp == 0x2069) {
+            int k = depth;
+            while (k > 0 && stack[k - 1] != 'I') k--;
+            if (k) depth = k - 1;
+        }
+    }
+    return depth;
+}
+
+/* fail unless `what` is in s and reads in its own order there */
+static void expect_unturned(const char *where, const char *s, const char *what) {
+    const char *at = s ? strstr(s, what) : NULL;
+    if (!at) fail_msg("%s: no '%s' in: %s", where, what, s ? s : "(null)");
+    if (bidi_open_at(s, (size_t)(at - s)))
+        fail_msg("%s: '%s' follows %d unclosed bidi embedding(s), override(s) or isolate(s): drawn turned around: %s",
+                 where, what, bidi_open_at(s, (size_t)(at - s)), s);
+}
+
+/* A right-to-left override (U+202E) in --title, in a --weights folder's
+ * name or in the sentence turns only that text around, never what attnviz
+ * writes after it: "X random (untrained, seed 42)" was drawn as "(24 dees
+ * ,deniartnu) modnar X", and "· head 0 of 1: attention weights" after a
+ * --title backwards too (a new user's report). Checked by the bidi rules
+ * (UAX #9 X1-X8) on each drawn title line of the SVG, the PNG's Title and the
+ * command line in its Description. */
+static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
+    fixture *f = *state;
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s", in(f, "w\xE2\x80\xAE" "abc")); /* w, RLO, abc */
+    tu_result r;
+    RUN(&r, "-q", "--no-plot", "-d", "8", "-H", "2", "--dump", dir, "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    unlink(tu_in(f, "w\xE2\x80\xAE" "abc/X.npy"));
+    RUN(&r, "-q", "-d", "8", "-H", "2", "--weights", dir, "--format", "both", "-o", in(f, "o1"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "-d", "8", "-H", "2", "--title", "T \xE2\x80\xAE" "ab", "--format", "both", "-o", in(f, "o2"),
+        "I \xE2\x81\xA7love \xE2\x80\xAEyou");
+    expect_ok(&r);
+    tu_free(&r);
+    const char *runs[2] = {"o1", "o2"};
+    const char *files[2] = {"head0", "heads"};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 2; i++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "%s/%s.png", runs[k], files[i]);
+            av_png_image img;
+            read_png(in(f, rel), &img);
+            const char *title = av_png_image_text(&img, "Title"), *cmd = av_png_image_text(&img, "Description");
+            expect_unturned(rel, title, k ? "attention weights" : "X random (untrained, seed 42)");
+            expect_unturned(rel, title, "positions: sinusoidal");
+            expect_unturned(rel, cmd, k ? " --format both" : " --format both");
+            expect_unturned(rel, cmd, k ? " -o " : " -o ");
+            if (bidi_open_at(cmd, strlen(cmd))) fail_msg("%s: the command line leaves a bidi control open: %s", rel, cmd);
+            av_png_image_free(&img);
+            snprintf(rel, sizeof rel, "%s/%s.svg", runs[k], files[i]);
+            char *svg = slurp(in(f, rel), NULL);
+            assert_non_null(svg);
+            static const char BOLD[] = "font-weight=\"bold\">";
+            int seen = 0;
+            for (const char *q = strstr(svg, BOLD); q; q = strstr(q, BOLD)) { /* each drawn title line */
+                q += strlen(BOLD);
+                const char *e = strstr(q, "</text>");
+                assert_non_null(e);
+                char line[2048];
+                snprintf(line, sizeof line, "%.*s", (int)(e - q), q);
+                if (strstr(line, "random (untrained, seed 42)") || strstr(line, "attention weights") ||
+                    strstr(line, "positions:")) {
+                    const char *w = strstr(line, "random (untrained") ? "random (untrained"
+                                    : strstr(line, "attention weights") ? "attention weights" : "positions:";
+                    expect_unturned(rel, line, w);
+                    seen++;
+                }
+                q = e;
+            }
+            if (seen < 2) fail_msg("%s: %d title lines checked", rel, seen);
+            free(svg);
+        }
+}
+
+/* Two tokens whose labels are cut to the same "Antidisestablish…" are told
+ * apart: every label of that axis then carries its index ("0 Antidise…",
+ * "1 Antidise…", "2 is"), as thinned labels do. They read the same, so the
+ * figure could not say which row was which (a new user's report). In every
+ * figure type with token labels, rows and columns. */
+static void test_cut_labels_that_read_the_same_get_indices(void **state) {
+    fixture *f = *state;
+    static const char *const tok[] = {"Antidisestablishmentarianism", "Antidisestablishmentary", "is", "long"};
+    tu_result r;
+    RUN(&r, "-q", "-H", "2", "--figures", "all", "--format", "svg", "-o", in(f, "o"),
+        "Antidisestablishmentarianism Antidisestablishmentary is long");
+    expect_ok(&r);
+    tu_free(&r);
+    const char *files[] = {"head0", "heads", "mean", "scores_head0", "scores", "mask"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "o/%s.svg", files[k]);
+        char *svg = slurp(in(f, rel), NULL);
+        assert_non_null(svg);
+        /* the token labels: 15 px (14 in the grids), right-aligned, not bold */
+        const char *label[64];
+        size_t len[64];
+        int n = 0;
+        for (const char *q = strstr(svg, "<text "); q && n < 64; q = strstr(q + 1, "<text ")) {
+            const char *gt = strchr(q, '>'), *e = gt ? strstr(gt, "</text>") : NULL;
+            assert_non_null(e);
+            if (!strstr(q, "text-anchor=\"end\"") || strstr(q, "text-anchor=\"end\"") > gt) continue;
+            if (gt[1] >= '0' && gt[1] <= '9' && !strchr(gt, ' ')) continue;
+            label[n] = gt + 1, len[n] = (size_t)(e - gt - 1), n++;
+        }
+        int seen = 0;
+        for (int i = 0; i < n; i++) {
+            const char *t = label[i];
+            size_t l = len[i];
+            int idx = -1;
+            if (t[0] >= '0' && t[0] <= '3' && t[1] == ' ') idx = t[0] - '0', t += 2, l -= 2;
+            int fits = 0; /* the tokens this label may be: whole, or its start and "…" */
+            for (int j = 0; j < 4; j++) {
+                size_t tl = strlen(tok[j]);
+                int whole = l == tl && !strncmp(t, tok[j], tl);
+                int cut = l > 3 && !strncmp(t + l - 3, "\xE2\x80\xA6", 3) && !strncmp(t, tok[j], l - 3);
+                if ((whole || cut) && (idx < 0 || idx == j)) fits++;
+            }
+            if (fits > 1) fail_msg("%s: label '%.*s' does not say which of tokens 0 and 1 it is", rel, (int)len[i], label[i]);
+            seen += fits;
+        }
+        if (seen < 8) fail_msg("%s: %d token labels of 8 found", rel, seen);
+        free(svg);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
@@ -1495,6 +1697,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cut_labels_that_read_the_same_get_indices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);

@@ -202,6 +202,43 @@ static void test_categories_and_hangul(void **state) {
     assert_string_equal(av_utf8_unicode_version(), utf8proc_unicode_version());
 }
 
+/* The closers of a text's open bidi controls, worked by hand from UAX #9
+ * X1-X8: innermost first, PDF (E2 80 AC) for an embedding or override, PDI
+ * (E2 81 A9) for an isolate; a PDF does not reach past an isolate, a PDI
+ * closes what its isolate holds, a paragraph separator ends everything. */
+static void test_bidi_closers(void **state) {
+    (void)state;
+#define RLO "\xE2\x80\xAE"
+#define LRE "\xE2\x80\xAA"
+#define PDF "\xE2\x80\xAC"
+#define RLI "\xE2\x81\xA7"
+#define PDI "\xE2\x81\xA9"
+    static const char *const cases[][2] = {
+        {"plain text", ""},
+        {"w" RLO "abc", PDF},
+        {RLI "x" RLO "y", PDF PDI},
+        {RLO "x" PDF "y", ""},
+        {RLI "x" RLO "y" PDI "z", ""},
+        {RLO "x" RLI "y" PDF, PDI PDF},  /* that PDF is inside the isolate: ignored */
+        {LRE RLO "x" PDF, PDF},
+        {PDF PDI "x", ""},               /* closers without openers: nothing to close */
+        {RLO "a\xE2\x80\xA9" "b", ""},   /* U+2029 PARAGRAPH SEPARATOR */
+    };
+    char out[64];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t n = av_utf8_bidi_closers(cases[k][0], strlen(cases[k][0]), out, sizeof out);
+        assert_string_equal(out, cases[k][1]);
+        assert_int_equal(n, strlen(cases[k][1]));
+    }
+    assert_int_equal(av_utf8_bidi_closers(RLO RLO, 6, out, 4), 3); /* room for one closer and the NUL */
+    assert_string_equal(out, PDF);
+#undef RLO
+#undef LRE
+#undef PDF
+#undef RLI
+#undef PDI
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
@@ -213,6 +250,7 @@ int main(void) {
         cmocka_unit_test(test_width_of_every_code_point_is_the_librarys),
         cmocka_unit_test(test_string_widths),
         cmocka_unit_test(test_categories_and_hangul),
+        cmocka_unit_test(test_bidi_closers),
     };
     return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }

@@ -988,16 +988,39 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
 
 /* ---------------------------------------------------------------- what the options ask of a run */
 
-/* argv as one shell-quoted line, "attnviz --heads 2 'I love you'". */
+/* 1 if s holds a bidi embedding, override or isolate control (U+202A..U+202E, U+2066..U+2069): E2 80 AA..AE,
+ * E2 81 A6..A9 in UTF-8. */
+static int has_bidi_control(const char *s) {
+    for (const unsigned char *c = (const unsigned char *)s; (c = (const unsigned char *)strstr((const char *)c, "\xE2"));
+         c++)
+        if ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) || (c[1] == 0x81 && c[2] >= 0xA6 && c[2] <= 0xA9)) return 1;
+    return 0;
+}
+
+/* argv as one shell-quoted line, "attnviz --heads 2 'I love you'". An argument holding a bidi control is
+ * written in ANSI-C quotes with the controls as \uXXXX ($'w\u202eabc', as GNU ls quotes such names): the
+ * same argument to bash or zsh, and an RLO in it no longer turns the rest of the line around where the
+ * line is shown (the --html page's command, a PNG's Description). */
 char *av_command_line(int argc, char **argv) {
     size_t n = 1;
-    for (int i = 0; i < argc; i++) n += strlen(argv[i]) * 4 + 3;
+    for (int i = 0; i < argc; i++) n += strlen(argv[i]) * 4 + 4;
     char *s = malloc(n), *p = s;
     if (!s) return NULL;
     p += sprintf(p, "attnviz");
     for (int i = 1; i < argc; i++) {
         int plain = argv[i][0] != 0 && strpbrk(argv[i], " \t\n'\"\\$`!*?;&|<>()[]{}#~") == NULL;
-        if (plain) p += sprintf(p, " %s", argv[i]);
+        if (has_bidi_control(argv[i])) {
+            p += sprintf(p, " $'");
+            for (const unsigned char *c = (const unsigned char *)argv[i]; *c; c++) {
+                if (c[0] == 0xE2 && ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) ||
+                                     (c[1] == 0x81 && c[2] >= 0xA6 && c[2] <= 0xA9))) {
+                    p += sprintf(p, "\\u%04x", ((c[1] & 0x3F) << 6 | (c[2] & 0x3F)) | 0x2000);
+                    c += 2;
+                } else if (*c == '\'' || *c == '\\') p += sprintf(p, "\\%c", *c);
+                else *p++ = (char)*c, *p = 0;
+            }
+            p += sprintf(p, "'");
+        } else if (plain) p += sprintf(p, " %s", argv[i]);
         else {
             p += sprintf(p, " '");
             for (const char *c = argv[i]; *c; c++) p += (*c == '\'') ? sprintf(p, "'\\''") : sprintf(p, "%c", *c);

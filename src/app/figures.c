@@ -130,7 +130,8 @@ static size_t cut_text(char *out, size_t room, const char *text, int fold) {
 }
 
 void av_figures_short_sentence(char *out, size_t n, const char *text) {
-    cut_text(out, n, text ? text : "", 1);
+    size_t at = cut_text(out, n, text ? text : "", 1);
+    av_utf8_bidi_closers(out, at, out + at, n - at); /* an RLO in it does not turn the page's quote around */
 }
 
 /* lead (n bytes) = --title, or the sentence in quotes, separator runs
@@ -154,6 +155,7 @@ static size_t make_lead(char *lead, size_t n, const av_options *o, const char *s
     if (isolate) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");
     size_t from = at;
     at += cut_text(lead + at, n - at, text, !o->title);
+    at += av_utf8_bidi_closers(lead + from, at - from, lead + at, n - at); /* an RLO in it ends with it */
     char *close = lead + at + (isolate ? 3 : 0);
     snprintf(lead + at, n - at, "%s%s", isolate ? "\xE2\x81\xA9" : "", o->title ? "" : "”");
     /* a shown text that holds double quotes gets single ones around it, as nested quotes alternate:

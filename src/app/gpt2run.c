@@ -15,6 +15,7 @@
 #include "app/figures.h"
 #include "app/page.h"
 #include "app/term.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/jsonval.h"
 #include "io/npy.h"
@@ -606,19 +607,22 @@ static void layout_differences(char *buf, size_t n, const av_gpt2_config *c) {
 }
 
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
-    char extra[96];
+    char extra[96], dir[4200]; /* the folder, an RLO or other bidi control in its name closed after it */
     if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
+    size_t len = strlen(r->dir) < 4000 ? strlen(r->dir) : 4000;
+    memcpy(dir, r->dir, len);
+    av_utf8_bidi_closers(dir, len, dir + len, sizeof dir - len);
     if (r->task[0])
-        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s%s", r->dir, r->task, r->step,
+        snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s%s", dir, r->task, r->step,
                  r->g.dtype ? r->g.dtype : "?", extra, r->diverged ? " · its training diverged" : "",
                  r->outside[0] ? " · this input is outside its task: " : "",
                  r->outside); /* a piece of its own: a title breaks its line there (inside the brackets it
                                * widened model.png by 300 px: a new user's report) */
     else if (r->llama)
-        snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", r->dir,
+        snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);
     else
-        snprintf(buf, n, "model %s (%s%s)", r->dir, r->g.dtype ? r->g.dtype : "?", extra);
+        snprintf(buf, n, "model %s (%s%s)", dir, r->g.dtype ? r->g.dtype : "?", extra);
 }
 
 /* ---------------------------------------------------------------------------- --dump */

@@ -173,9 +173,14 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
                        dir);
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
     unsigned long long seed = (unsigned long long)m->cfg.seed;
-    if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %.400s", dir);
-    else snprintf(src->text, sizeof src->text, "%s loaded from %.300s; %s random (untrained, seed %llu)", which[0],
-                  dir, which[1], seed);
+    char shown[420]; /* the folder as the title shows it: at most 400 bytes (300 beside a list), and an RLO
+                      * or other bidi control in its name closed after it (av_utf8_bidi_closers) */
+    size_t cut = strlen(dir) < (found == 5 ? 400 : 300) ? strlen(dir) : (found == 5 ? 400 : 300);
+    memcpy(shown, dir, cut);
+    av_utf8_bidi_closers(shown, cut, shown + cut, sizeof shown - cut);
+    if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %s", shown);
+    else snprintf(src->text, sizeof src->text, "%s loaded from %s; %s random (untrained, seed %llu)", which[0],
+                  shown, which[1], seed);
     return AV_OK;
 }
 

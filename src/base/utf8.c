@@ -147,6 +147,42 @@ int av_utf8_is_rtl(unsigned cp) {
     return bc == UTF8PROC_BIDI_CLASS_R || bc == UTF8PROC_BIDI_CLASS_AL;
 }
 
+size_t av_utf8_bidi_closers(const char *s, size_t len, char *out, size_t n) {
+    enum { MAX_DEPTH = 125 };     /* UAX #9 BD2: deeper ones are overflow, never in effect */
+    char stack[MAX_DEPTH];        /* 'E' an embedding or override, 'I' an isolate */
+    int depth = 0, overflow = 0;  /* overflow: initiators past MAX_DEPTH, closed first */
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        unsigned cp = 0xFFFD;
+        const char *why;
+        int k = av_utf8_decode(p, (size_t)(end - p), &cp, &why);
+        p += k > 0 ? k : 1;
+        if (cp == 0x2029 || cp == '\n' || cp == '\r' || cp == 0x1C || cp == 0x1D || cp == 0x1E || cp == 0x85) {
+            depth = overflow = 0; /* Bidi_Class B: a new paragraph starts level afresh */
+        } else if ((cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068)) {
+            if (depth < MAX_DEPTH) stack[depth++] = cp >= 0x2066 ? 'I' : 'E';
+            else overflow++;
+        } else if (cp == 0x202C) { /* PDF: the innermost embedding, not past an isolate */
+            if (overflow) overflow--;
+            else if (depth && stack[depth - 1] == 'E') depth--;
+        } else if (cp == 0x2069) { /* PDI: the innermost isolate and what it holds, if one is open */
+            int at = depth;
+            while (at > 0 && stack[at - 1] != 'I') at--;
+            if (at > 0) depth = at - 1, overflow = 0;
+            else if (overflow) overflow--;
+        }
+    }
+    size_t w = 0;
+    out[0] = 0;
+    for (int k = 0; k < overflow + depth; k++) {
+        int isolate = k >= overflow && stack[depth - 1 - (k - overflow)] == 'I';
+        if (w + 3 >= n) break;
+        memcpy(out + w, isolate ? "\xE2\x81\xA9" : "\xE2\x80\xAC", 3); /* PDI U+2069, PDF U+202C */
+        out[w += 3] = 0;
+    }
+    return w;
+}
+
 int av_utf8_cp_width(unsigned cp) {
     if (cp > 0x10FFFF) return 1;
     return utf8proc_charwidth((utf8proc_int32_t)cp);

@@ -90,6 +90,16 @@ av_ucat av_utf8_category(unsigned cp);
 int av_utf8_is_ignorable(unsigned cp); /* Default_Ignorable_Code_Point: drawn as nothing */
 int av_utf8_is_hangul(unsigned cp);    /* a Hangul syllable or jamo (incl. compatibility jamo) */
 int av_utf8_is_rtl(unsigned cp);       /* Bidi_Class R or AL: a strong right-to-left letter (UAX #9) */
+/* Into out (n bytes, NUL-terminated; n >= 1): the PDF (U+202C) and PDI
+ * (U+2069) that close, innermost first, the explicit embeddings, overrides
+ * and isolates that s[0..len) opens and leaves open (UAX #9 X1-X8: an LRE,
+ * RLE, LRO or RLO without its PDF, an LRI, RLI or FSI without its PDI), so
+ * text written after s reads as if s held none: a --title or folder name
+ * holding an RLO (U+202E) turned the rest of a figure's title around ("X
+ * random (untrained, seed 42)" drawn as "(24 dees ,deniartnu) modnar X").
+ * "" for balanced text; a paragraph separator ends them all. Returns the
+ * bytes written (what does not fit in n is left out). */
+size_t av_utf8_bidi_closers(const char *s, size_t len, char *out, size_t n);
 /* White space, a line or paragraph separator, or a control character (general
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */

@@ -223,7 +223,8 @@ typedef struct {
     int n;                   /* labels (tokens) */
     int stride;              /* tokens per label: label k is token k·stride (pooled cells) */
     const char *const *src;  /* token labels, or NULL for plain indices */
-    int always_index;        /* rows are positions: "k label" even when not thinned */
+    int always_index;        /* rows are positions, or two tokens' cut labels read the same: "k label" even
+                              * when not thinned */
     int indexed;             /* the strings in s carry their index, "15 model" */
     char **s;                /* fitted label text */
     float *w;                /* width of each fitted label, px */
@@ -268,8 +269,39 @@ static int labels_build(axis_labels *a, int indexed) {
     return 0;
 }
 
+typedef struct {
+    const char *fit, *src;
+} label_pair;
+
+static int cmp_label_pair(const void *x, const void *y) {
+    const label_pair *a = x, *b = y;
+    int c = strcmp(a->fit, b->fit);
+    return c ? c : strcmp(a->src, b->src);
+}
+
+/* 1 if two different tokens have the same fitted label: both cut with "…"
+ * after the same first letters ("Antidisestablishmentarianism" and
+ * "Antidisestablishmentary" both "Antidisestablishm…"), so the figure could
+ * not tell their rows apart. -1 on OOM. */
+static int labels_collide(const axis_labels *a) {
+    int cut = 0;
+    for (int k = 0; k < a->n && !cut; k++) cut = a->src[k] && strcmp(a->s[k], a->src[k]) != 0;
+    if (!cut) return 0; /* labels shown whole are equal only for equal tokens */
+    label_pair *p = malloc((size_t)a->n * sizeof *p);
+    if (!p) return -1;
+    int m = 0;
+    for (int k = 0; k < a->n; k++)
+        if (a->src[k]) p[m++] = (label_pair){a->s[k], a->src[k]};
+    qsort(p, (size_t)m, sizeof *p, cmp_label_pair);
+    int same = 0;
+    for (int k = 1; k < m && !same; k++) same = !strcmp(p[k].fit, p[k - 1].fit) && strcmp(p[k].src, p[k - 1].src);
+    free(p);
+    return same;
+}
+
 /* Fit labels (or "0", "1", ... when src is NULL); label k names token
- * k·stride. Returns 0 or -1 (OOM). */
+ * k·stride. Labels that the cut makes the same for different tokens all
+ * carry their index, as thinned ones do. Returns 0 or -1 (OOM). */
 static int labels_make(axis_labels *a, const char *const *src, int n, int stride, float size, int always_index) {
     memset(a, 0, sizeof *a);
     a->n = n;
@@ -281,7 +313,12 @@ static int labels_make(axis_labels *a, const char *const *src, int n, int stride
     a->s = calloc((size_t)n, sizeof *a->s);
     a->w = calloc((size_t)n, sizeof *a->w);
     if (!a->s || !a->w) return -1;
-    return labels_build(a, a->always_index);
+    if (labels_build(a, a->always_index) != 0) return -1;
+    if (!src || a->always_index) return 0;
+    int same = labels_collide(a);
+    if (same < 0) return -1;
+    a->always_index = same;
+    return same ? labels_build(a, 1) : 0;
 }
 
 /* Token labels carry their index exactly when they are thinned (or always
@@ -895,7 +932,8 @@ static void title_free(title_lines *t) {
 
 /* ---------------------------------------------------------------- line breaks in the user's title */
 
-#define USER_TITLE_LINES 3 /* a --title piece wider than the figure wraps over at most this many lines */
+#define USER_TITLE_LINES 3 /* a title piece wider than the figure wraps over at most this many lines */
+#define TITLE_WIDEN_MAX 1000 /* a long generated title piece widens a figure up to this, px; a wider one wraps */
 
 /* The first code point of the cluster s[0..n). */
 static unsigned cluster_cp(const char *s, size_t n) {
@@ -930,14 +968,16 @@ static int no_break_after(unsigned cp) {
 }
 
 /* 1 if a line may break between the clusters a and b (first code points):
- * after spaces (which the break drops), or next to a wide character
- * (Chinese, Japanese and Korean text breaks between characters, UAX #14
- * class ID), unless punctuation forbids it (no_break_before/after). */
+ * after spaces (which the break drops), after a '/' (a folder's path, UAX #14
+ * class SY), or next to a wide character (Chinese, Japanese and Korean text
+ * breaks between characters, UAX #14 class ID), unless punctuation forbids
+ * it (no_break_before/after). */
 static int break_between(unsigned a, unsigned b) {
     int sa = av_utf8_is_separator(a), sb = av_utf8_is_separator(b);
     if (sb) return 0;
     if (sa) return 1;
     if (no_break_before(b) || no_break_after(a)) return 0;
+    if (a == '/') return 1;
     return av_utf8_cp_width(a) == 2 || av_utf8_cp_width(b) == 2;
 }
 
@@ -971,7 +1011,7 @@ static float span_w(const char *s, size_t from, size_t to, float size) {
     return w;
 }
 
-/* The user's title piece s[0..len), wider than max_w, as up to
+/* The title piece s[0..len), wider than max_w, as up to
  * USER_TITLE_LINES lines of t (and never past MAX_TITLE_LINES), each filled
  * greedily up to its last break (break_between) that fits: a word, or a
  * CJK character, longer than a line is broken between its clusters. What
@@ -1011,11 +1051,11 @@ static int title_wrap_piece(title_lines *t, const char *s, size_t len, float siz
 }
 
 /* Split title at " · " so that lines fit max_w where possible. A piece
- * that is still too wide is cut with "…", unless it lies in the first
- * user bytes (the user's --title): that piece wraps at spaces, or between
- * CJK characters, over up to USER_TITLE_LINES lines (title_wrap_piece).
- * Returns 0 or -1 (OOM). */
-static int title_make(title_lines *t, const char *title, size_t user, float size, float max_w) {
+ * that is still too wide (the user's --title, a long --weights folder)
+ * wraps at spaces, after a '/', or between CJK characters, over up to
+ * USER_TITLE_LINES lines (title_wrap_piece); only the last line's overflow
+ * is cut with "…". Returns 0 or -1 (OOM). */
+static int title_make(title_lines *t, const char *title, float size, float max_w) {
     memset(t, 0, sizeof *t);
     if (!title || !*title) return 0;
     const char *p = title;
@@ -1037,7 +1077,7 @@ static int title_make(title_lines *t, const char *title, size_t user, float size
             end = next;
         }
         if (t->n == MAX_TITLE_LINES - 1) best = p + strlen(p);
-        if ((size_t)(best - title) <= user && t->n < MAX_TITLE_LINES - 1) { /* the user's own piece */
+        if (t->n < MAX_TITLE_LINES - 1) { /* one piece wider than a line: wrapped, not cut */
             float w = span_w(p, 0, (size_t)(best - p), size);
             if (w < 0) return -1;
             if (w > max_w) {
@@ -1141,8 +1181,8 @@ static int title_balance(title_lines *t, const char *title, float size, float ma
 }
 
 /* Width of the widest " · "-separated piece of title after its first skip
- * bytes (bold, px), so a figure can widen (up to its bound) instead of
- * cutting a piece. */
+ * bytes (bold, px), so a figure can widen (up to TITLE_WIDEN_MAX) instead
+ * of wrapping a piece. */
 static float title_widest_piece(const char *title, size_t skip, float size) {
     float m = 0;
     if (!title) return 0;
@@ -1257,16 +1297,18 @@ static int maps_below(const axis_labels *xl, int axis_band) {
 }
 
 /* Title: wrap to the content width at " · ", widening *width for one long
- * piece up to fig_max (beyond that the piece is cut with "…"); the user's
- * first meta->user_title bytes never widen it, and wrap over up to
- * USER_TITLE_LINES lines instead (title_make). Without --title the lines
- * are then evened out (title_balance). 0 or -1 (OOM). */
+ * piece up to TITLE_WIDEN_MAX (and fig_max); a piece wider than that wraps
+ * over up to USER_TITLE_LINES lines (title_make), as the user's first
+ * meta->user_title bytes always do: they never widen it. A --weights folder
+ * of 150 characters made a 3-token figure 2375 px wide, its map a tenth of
+ * that (a new user's report). Without --title the lines are then evened
+ * out (title_balance). 0 or -1 (OOM). */
 static int title_fit(title_lines *tl, const char *title, float size, int fig_max, const av_plot_meta *meta,
                      int *width) {
     float widest = title_widest_piece(title, meta ? meta->user_title : 0, size);
-    *width = imax(*width, imin(fig_max, (int)ceilf(widest) + 2 * MARGIN));
+    *width = imax(*width, imin(imin(fig_max, TITLE_WIDEN_MAX), (int)ceilf(widest) + 2 * MARGIN));
     size_t user = meta ? meta->user_title : 0;
-    if (title_make(tl, title, user, size, (float)(*width - 2 * MARGIN)) != 0) return -1;
+    if (title_make(tl, title, size, (float)(*width - 2 * MARGIN)) != 0) return -1;
     return user ? 0 : title_balance(tl, title, size, (float)(*width - 2 * MARGIN));
 }
 

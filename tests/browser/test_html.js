@@ -159,6 +159,10 @@ async function main() {
     await manyHeadsModel(browser, tmp);
     await matrixLabels(browser, tmp);
     await cjkColumnLabels(browser, tmp);
+    await thinnedLastLabel(browser, tmp);
+    await bidiOverrides(browser, tmp);
+    await longMatrixLabels(browser, tmp);
+    await rtlCutLabels(browser, tmp);
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
     await labelLanguages(browser, tmp);
@@ -397,6 +401,124 @@ async function matrixLabels(browser, tmp) {
       check(Math.abs(r.mid - r.want) <= 2, 'row label "' + r.tok + '" is centred at y = ' + r.mid.toFixed(1) + ', its row at ' + r.want.toFixed(1));
     for (const c of m.cols)
       check(c.top >= m.bottom + 2, 'column label "' + c.tok + '" starts at y = ' + c.top.toFixed(1) + ', the map ends at ' + m.bottom.toFixed(1));
+  });
+}
+
+/* Thinned matrix labels are never cut across their line: 205 tokens give 2 px cells and a label every 7
+ * rows (0, 7, ..., 203), so the last one has 2 rows, 4 px, and its 12 px text was cut to a 4 px sliver
+ * ("203 <pad>" unreadable under the map, and beside it). A line of 12 px text needs 12 px across it
+ * (rows: height, the turned column labels: width); the spans cut long labels along the line only. */
+async function thinnedLastLabel(browser, tmp) {
+  const words = Array.from({ length: 205 }, (_, i) => 'w' + i).join(' ');
+  await matrixTest(browser, tmp, 'thin-last', words, 'html_thinned_matrix_labels_keep_their_last_label_whole', async (page) => {
+    const m = await page.evaluate(() => {
+      const cv = document.querySelector('#view-matrix canvas');
+      const across = (sel, dim) => [...document.querySelectorAll(sel)].map((e) => ({ tok: e.textContent,
+        room: dim === 'h' ? e.clientHeight : e.clientWidth, need: dim === 'h' ? e.scrollHeight : e.scrollWidth }));
+      return { c: Number(cv.dataset.cell), h: cv.getBoundingClientRect().height, rows: across('#view-matrix .mx .rows span', 'h'),
+        cols: across('#view-matrix .mx .cols span', 'w'),
+        rowsH: document.querySelector('#view-matrix .mx .rows').getBoundingClientRect().height };
+    });
+    check(m.c === 2 && m.rows.length === 30 && m.cols.length === 30, 'cells ' + m.c + ' px, ' + m.rows.length + ' row and ' +
+      m.cols.length + ' column labels (want 2 px cells, a label every 7 rows: 30)');
+    check(m.rows[29].tok === '203 w203' && m.cols[29].tok === '203 w203', 'last labels ' + m.rows[29].tok + ', ' + m.cols[29].tok);
+    for (const [what, list] of [['row', m.rows], ['column', m.cols]])
+      for (const l of list) check(l.room >= 12 && l.need <= l.room, what + ' label "' + l.tok + '" has ' + l.room + ' px across its line for ' + l.need + ' px of text');
+    check(Math.abs(m.rowsH - m.h) <= 1, 'the row labels take ' + m.rowsH + ' px beside a ' + m.h + ' px map');
+  });
+}
+
+/* A right-to-left override (U+202E) in the sentence or a --weights folder's name turns only that text
+ * around on the page, not the page's own words after it: the heading's closing quote was drawn in the
+ * middle of the sentence ("attnviz “I ”uoy evol"), "X random (untrained, seed 42)" backwards, and the
+ * command's later arguments too. Measured in the browser: where each character is drawn. */
+async function bidiOverrides(browser, tmp) {
+  const dir = path.join(tmp, 'w\u202eabc'), out = path.join(tmp, 'rlo');
+  attnviz(['-q', '--no-plot', '-d', '8', '--dump', dir, 'I love you']);
+  fs.unlinkSync(path.join(dir, 'X.npy'));
+  attnviz(['-q', '--no-plot', '--html', '-d', '8', '--weights', dir, '-o', out, 'I \u202elove you']);
+  await test('html_rtl_override_in_user_text_stays_in_it', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const m = await page.evaluate(() => {
+      /* the left edge of every character of element id's text, in text order */
+      const lefts = (id) => { const t = document.getElementById(id).firstChild, s = t.textContent, r = document.createRange(), x = [];
+        for (let i = 0; i < s.length; i++) { r.setStart(t, i); r.setEnd(t, i + 1); x.push(r.getBoundingClientRect().left); }
+        return { s, x }; };
+      return { title: lefts('av-title'), source: lefts('av-source'), command: lefts('av-command') };
+    });
+    /* a run of the page's own words: each character right of the one before it */
+    const inOrder = (what, o, from, to) => { for (let i = from + 1; i < to; i++) if (o.s[i] !== ' ' && o.s[i - 1] !== ' ')
+      check(o.x[i] > o.x[i - 1], what + ': "' + o.s.slice(from, to) + '" is drawn turned around (' + JSON.stringify(o.s[i - 1] + o.s[i]) + ')'); };
+    const t = m.title, last = t.s.length - 1;
+    check(t.s[last] === '\u201d', 'title ' + JSON.stringify(t.s));
+    const ctl = (c) => /[\u202a-\u202e\u2066-\u2069]/.test(c); /* drawn as nothing */
+    for (let i = 0; i < last; i++) check(ctl(t.s[i]) || t.x[last] > t.x[i], 'the heading\'s closing quote is drawn left of ' + JSON.stringify(t.s[i]) + ': ' + JSON.stringify(t.s));
+    const src = m.source, k = src.s.indexOf('; X random (untrained, seed 42)');
+    check(k > 0, 'source ' + JSON.stringify(src.s));
+    inOrder('weights line', src, k + 2, src.s.length);
+    const cmd = m.command, a = cmd.s.indexOf(' -o ');
+    check(a > 0, 'command ' + JSON.stringify(cmd.s));
+    inOrder('command', cmd, a, a + 4);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* Long tokens in the matrix view: each label is drawn whole inside its box, cut with "…" at its end, and
+ * two tokens whose cut labels would read the same are told apart by their index. CSS cut the row label of
+ * "Antidisestablishmentarianism" on its left ("tablishmentarianism", no sign of the cut), its column label
+ * at both ends, and "Antidisestablishmentary" read the same. */
+async function longMatrixLabels(browser, tmp) {
+  const toks = ['Antidisestablishmentarianism', 'Antidisestablishmentary', 'is', 'long'];
+  await matrixTest(browser, tmp, 'longlab', toks.join(' '), 'html_long_matrix_labels_are_cut_at_their_end_and_told_apart', async (page) => {
+    const m = await page.evaluate(() => {
+      const text = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
+      const of = (sel) => [...document.querySelectorAll(sel)].map((e) => { const b = e.getBoundingClientRect(), t = text(e);
+        return { s: e.textContent.replace(/[\u2066-\u2069]/g, ''), tip: e.title, box: [b.left, b.top, b.right, b.bottom], text: [t.left, t.top, t.right, t.bottom] }; });
+      return { rows: of('#view-matrix .mx .rows span'), cols: of('#view-matrix .mx .cols span') };
+    });
+    await view(page, 'head'); /* the head view's labels, cut by CSS, tell the two apart by their index too */
+    const hv = await page.$$eval('#view-head .hv .tt', (es) => es.map((e) => e.textContent));
+    check(hv.length === 8 && hv.slice(0, 4).every((t, i) => t === i + ' ' + toks[i]),
+      'head view labels ' + JSON.stringify(hv) + ': want "0 Antidisestablishmentarianism", "1 Antidisestablishmentary", ...');
+    for (const [what, list] of [['row', m.rows], ['column', m.cols]]) {
+      check(list.length === 4, list.length + ' ' + what + ' labels');
+      check(new Set(list.map((l) => l.s)).size === 4, what + ' labels do not tell the tokens apart: ' + JSON.stringify(list.map((l) => l.s)));
+      list.forEach((l, i) => {
+        check(l.tip === toks[i], what + ' label ' + i + ' has the tooltip ' + JSON.stringify(l.tip));
+        const shown = l.s.replace(/^\d+ /, '');
+        check(shown === toks[i] || (shown.endsWith('\u2026') && toks[i].startsWith(shown.slice(0, -1))),
+          what + ' label ' + JSON.stringify(l.s) + ' is not token ' + i + ', ' + JSON.stringify(toks[i]) + ', or its start and "…"');
+        const inside = l.text[0] >= l.box[0] - 0.5 && l.text[2] <= l.box[2] + 0.5 && l.text[1] >= l.box[1] - 0.5 && l.text[3] <= l.box[3] + 0.5;
+        check(inside, what + ' label ' + JSON.stringify(l.s) + ': its text spans ' + JSON.stringify(l.text.map(Math.round)) +
+          ', outside its box ' + JSON.stringify(l.box.map(Math.round)) + ' (cut off)');
+      });
+    }
+  });
+}
+
+/* A right-to-left token too long for its label (the token strip, the head view's columns) is cut at its
+ * end, which is on its left: CSS's "…" went on the right, the token's start, and hid it ("…ستمستمست" showed
+ * the word's last letters). The token's first letter is drawn inside its label's box. */
+async function rtlCutLabels(browser, tmp) {
+  const out = path.join(tmp, 'rtlcut'), word = '\u0623\u0628\u062c\u062f' + '\u0645\u0633\u062a'.repeat(8); /* أبجد + مست… */
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I ' + word + ' love']);
+  await test('html_cut_rtl_token_labels_keep_their_start', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 600, 800);
+    await view(page, 'head');
+    const m = await page.evaluate(() => [...document.querySelectorAll('#av-tokens .tok, #view-head .hv .tt')].filter((e) =>
+      e.textContent.length > 10).map((e) => {
+      const t = e.firstChild, r = document.createRange(); r.setStart(t, 0); r.setEnd(t, 1);
+      const a = r.getBoundingClientRect(), b = e.getBoundingClientRect();
+      return { cut: e.scrollWidth > e.clientWidth, first: [a.left, a.right], box: [b.left, b.right], where: e.className };
+    }));
+    check(m.length === 3, m.length + ' labels of the long token');
+    for (const l of m) check(l.first[0] >= l.box[0] - 0.5 && l.first[1] <= l.box[1] + 0.5,
+      l.where + ': the token\'s first letter is drawn at ' + JSON.stringify(l.first.map(Math.round)) + ', outside its label ' +
+      JSON.stringify(l.box.map(Math.round)) + (l.cut ? ' (cut)' : ''));
+    check(m.some((l) => l.cut), 'no label was cut: ' + JSON.stringify(m));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
   });
 }
 

@@ -212,7 +212,8 @@
       class: 'tok' + (t === '<pad>' ? ' pad' : ''), 'aria-pressed': String(st.query === i),
       tabindex: (st.query === i || (st.query < 0 && i === 0)) ? '0' : '-1',
       'aria-label': 'token ' + i + ' ' + t + (st.query === i ? ' (focused query)' : ''), 'data-i': String(i),
-      text: t, title: t, lang: langOf(t), onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
+      text: t, title: t, lang: langOf(t), dir: 'auto', /* a cut right-to-left token keeps its start, "…" on its left */
+      onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
     }));
     box.append(...items);
     roving(items, null, false);
@@ -334,10 +335,10 @@
       const bq = el('button', { class: 'tok' + (t === st.query ? ' sel' : ''), 'data-side': 'q', 'data-i': String(t),
         'aria-label': 'query ' + t + ' ' + r.tokens[t], onmouseenter: () => show('q', t), onfocus: () => show('q', t),
         onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); }, title: r.tokens[t] },
-      wq, ' ', el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]) }));
+      wq, ' ', el('span', { class: 'tt', text: hvLabel(r, t), lang: langOf(r.tokens[t]), dir: 'auto' }));
       const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), 'aria-label': 'key ' + t + ' ' + r.tokens[t],
         onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest, title: r.tokens[t] },
-      el('span', { class: 'tt', text: r.tokens[t], lang: langOf(r.tokens[t]) }), ' ', wk);
+      el('span', { class: 'tt', text: hvLabel(r, t), lang: langOf(r.tokens[t]), dir: 'auto' }), ' ', wk);
       left.append(bq); right.append(bk);
     }
     const grid = el('div', { class: 'hv', 'data-run': String(k) }, left, svg, right);
@@ -394,9 +395,47 @@
   }
 
   /* A map of c px cells labels one row (column) in every labelStep(c), as the PNG thins them; a thinned
-   * label starts with its index. */
+   * label starts with its index, and so does every label of a run where two tokens' cut labels read the
+   * same (labelsCollide). */
   function labelStep(c) { return Math.max(1, Math.ceil(13 / c)); }
-  function mxLabel(r, i, step) { return (step > 1 ? i + ' ' : '') + r.tokens[i]; }
+  function mxLabel(r, i, step) {
+    const index = step > 1 || labelsCollide(r) ? i + ' ' : '';
+    return index + fitLabel(r.tokens[i], LABEL_PX - (index ? MEASURE.measureText(index).width : 0));
+  }
+
+  /* A token as the map's labels show it: whole up to `max` px of 12 px text, else cut at whole characters
+   * (grapheme clusters) and ended with "…", as the PNG's labels (render/plot.c fit_text). CSS alone cut a
+   * long row label on its left, away from its right alignment, with no sign of the cut
+   * ("tablishmentarianism" for "Antidisestablishmentarianism"; its column label at both ends). A cut
+   * label sits in an isolate (FSI … PDI), so a right-to-left one ends in "…" on its left. The whole
+   * token is in the label's tooltip. */
+  const LABEL_PX = 108; /* the column labels' 9em */
+  const GRAPHEMES = typeof Intl === 'object' && Intl.Segmenter ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null;
+  function fitLabel(text, max) {
+    MEASURE.font = '12px ' + getComputedStyle(document.body).fontFamily;
+    if (MEASURE.measureText(text).width <= max) return text;
+    const g = GRAPHEMES ? Array.from(GRAPHEMES.segment(text), (x) => x.segment) : Array.from(text);
+    let lo = 0, hi = g.length; /* the longest start that fits with its "…" */
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (MEASURE.measureText(g.slice(0, mid).join('') + '\u2026').width <= max) lo = mid; else hi = mid - 1;
+    }
+    return '\u2068' + g.slice(0, Math.max(1, lo)).join('') + '\u2026\u2069';
+  }
+  /* 1 if two different tokens of run r have the same cut label ("Antidisestablishmentarianism" and
+   * "Antidisestablishmentary" both "Antidisestablishm…"): its map could not tell their rows apart */
+  function labelsCollide(r) {
+    if (r.labelsCollide === undefined) {
+      const seen = new Map();
+      r.labelsCollide = r.tokens.some((t) => { const f = fitLabel(t, LABEL_PX); if (f === t) return false;
+        const o = seen.get(f); seen.set(f, t); return o !== undefined && o !== t; });
+    }
+    return r.labelsCollide;
+  }
+
+  /* A head view label: the token, after its index when two tokens' cut labels read the same (labelsCollide:
+   * cut to 108 px; the head view's wider cut can only differ less) */
+  function hvLabel(r, t) { return (labelsCollide(r) ? t + ' ' : '') + r.tokens[t]; }
 
   /* Widest of a map's row labels, px: 12 px text (the .mx .rows span
    * style), at most 10em, and their 4 px padding. */
@@ -495,11 +534,14 @@
     const step = labelStep(c), lab = (i) => mxLabel(r, i, step);
     const rows = el('div', { class: 'rows' }), cols = el('div', { class: 'cols' });
     for (let i = 0; i < T; i += step) {
-      const px = Math.min(step, T - i) * c;
-      rows.append(el('span', { class: step > 1 ? 'thin' : '', style: 'height:' + px + 'px;max-width:10em', text: lab(i),
-        title: r.tokens[i], lang: langOf(r.tokens[i]) }));
-      cols.append(el('span', { class: upright(lab(i), px) ? 'up' : '', style: 'width:' + px + 'px', text: lab(i),
-        title: r.tokens[i], lang: langOf(r.tokens[i]) }));
+      /* every label has a whole group's room (step·c >= 13 px) across its line: a thinned map's last group
+       * may have fewer rows (205 tokens, one label in 7: rows 203 and 204, 4 px, which cut "203 w203" to a
+       * sliver), so its label spills past the map's end, the negative margin keeping the map's size */
+      const px = step * c, spill = px - Math.min(step, T - i) * c;
+      rows.append(el('span', { class: step > 1 ? 'thin' : '', text: lab(i), title: r.tokens[i], lang: langOf(r.tokens[i]),
+        style: 'height:' + px + 'px;max-width:10em' + (spill ? ';margin-bottom:-' + spill + 'px' : '') }));
+      cols.append(el('span', { class: upright(lab(i), px) ? 'up' : '', text: lab(i), title: r.tokens[i], lang: langOf(r.tokens[i]),
+        style: 'width:' + px + 'px' + (spill ? ';margin-right:-' + spill + 'px' : '') }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
       el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax, null, false, scoreDigits(r, l)));
