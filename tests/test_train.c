@@ -789,6 +789,57 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     tu_free(&r);
 }
 
+/* A run whose held-out loss rose says so in its own figures, as its warning and --model's figures of its
+ * folder do: curves.png, filmstrip.png (and .svg) were titled "trained on reverse for 30 steps from random
+ * initialisation" like a run that learnt, their Weights text too, and --compare's figure drew a diverged
+ * variant's curves as the result of its setting (a new user's report: --lr 10, held-out loss 5.66 at step
+ * 0, 66.6 at step 200, on a slide as "trained"). A run that learns has no such words. */
+static void test_cli_train_diverged_run_figures_say_so(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--lr", "10", "--steps", "30", "--d-model", "16", "--batch", "4",
+                "-q", "-o", tu_in(f, "a"), NULL);
+    if (r.code != 0 || !strstr(r.err, "training diverged")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *figs[] = {"a/curves.png", "a/filmstrip.png"};
+    for (int i = 0; i < 2; i++) {
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read_texts(tu_in(f, figs[i]), &img, &err), AV_OK);
+        const char *title = av_png_image_text(&img, "Title"), *weights = av_png_image_text(&img, "Weights");
+        if (!title || !strstr(title, "trained on reverse for 30 steps") || !strstr(title, "its training diverged"))
+            fail_msg("%s's title: %s", figs[i], title ? title : "(none)");
+        if (!weights || !strstr(weights, "its training diverged"))
+            fail_msg("%s's Weights: %s", figs[i], weights ? weights : "(none)");
+        av_png_image_free(&img);
+    }
+    char *svg = tu_slurp_file(tu_in(f, "a/filmstrip.svg"), NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, "its training diverged")) fail_msg("filmstrip.svg does not say it diverged");
+    free(svg);
+    run_attnviz(&r, NULL, "--train", "reverse", "--lr", "10", "--steps", "30", "--d-model", "16", "--batch", "4",
+                "--compare", "scale", "-q", "-o", tu_in(f, "c"), NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    av_png_image img;
+    av_err err;
+    assert_int_equal(av_png_read_texts(tu_in(f, "c/compare_scale.png"), &img, &err), AV_OK);
+    const char *title = av_png_image_text(&img, "Title");
+    if (!title || !strstr(title, "training diverged (held-out loss rose): "))
+        fail_msg("compare_scale.png's title: %s", title ? title : "(none)");
+    av_png_image_free(&img);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "30", "--d-model", "16", "--batch", "4", "-q", "-o",
+                tu_in(f, "b"), NULL); /* the default lr: the loss falls */
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    assert_int_equal(av_png_read_texts(tu_in(f, "b/curves.png"), &img, &err), AV_OK);
+    title = av_png_image_text(&img, "Title");
+    assert_non_null(title);
+    assert_null(strstr(title, "diverged"));
+    assert_null(strstr(av_png_image_text(&img, "Weights"), "diverged"));
+    av_png_image_free(&img);
+}
+
 /* A run whose numbers leave float32 has diverged, whichever number goes first, and valid options gave it:
  * exit 1 (a runtime outcome, README's "Errors and exit codes"), with the step, what went, what DIR keeps and
  * the lr to lower. An activation that overflowed said exit 2, a usage error, with neither the step nor the
@@ -3642,6 +3693,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_diverged_run_figures_say_so, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_error_on_a_terminal_starts_its_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
