@@ -1651,6 +1651,41 @@ static void test_cli_trained_model_checks_task_and_step(void **state) {
     free(cfg);
 }
 
+/* A folder whose config.json names a --train task is read by the toy vocabulary's ids (the notes that an
+ * input is outside the task or a continuation wrong), so a vocab.json that is not --train's is exit 2,
+ * naming the file and the id. With the ids of "3" and "4" swapped, "3 1 4 1 5 >" ran as "4 1 4 1 5 >":
+ * --generate 5 printed " 5 1 4 1 4" (reverse of 3 1 4 1 5 is 5 1 4 1 3, by hand) and no note said it
+ * was wrong (a new user's report); a vocab.json without <|endoftext|> was taken too. Merges in another
+ * order are the same tokenizer (no two toy merges compete) and still run. */
+static void test_cli_trained_model_checks_its_tokenizer(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    train_small(f, "reverse", "1", "m");
+    char *vocab = tu_slurp_file(tu_in(f, "m/vocab.json"), NULL), *merges = tu_slurp_file(tu_in(f, "m/merges.txt"), NULL);
+    assert_non_null(vocab);
+    assert_non_null(merges);
+    static const struct { const char *from, *to, *says; } cases[] = {
+        {"\"3\":18,\"4\":19", "\"3\":19,\"4\":18", "m/vocab.json: token id 18 is '4' where --train writes '3': "
+         "config.json's attnviz.task says attnviz --train wrote this folder"},
+        {",\"<|endoftext|>\":293", "", "m/vocab.json has 293 tokens where --train writes 294: "},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        assert_int_equal(tu_write_replaced(tu_in(f, "m/vocab.json"), vocab, cases[k].from, cases[k].to), 0);
+        run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "--generate", "5", "3 1 4 1 5 >", NULL);
+        if (r.code != 2 || !strstr(r.err, cases[k].says) || r.out[0])
+            fail_msg("case %zu: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.out, r.err);
+        tu_free(&r);
+    }
+    assert_int_equal(tu_write_replaced(tu_in(f, "m/vocab.json"), vocab, "", ""), 0);
+    assert_int_equal(tu_write_replaced(tu_in(f, "m/merges.txt"), merges, "\xC4\xA0 0\n\xC4\xA0 1\n",
+                                       "\xC4\xA0 1\n\xC4\xA0 0\n"), 0); /* "Ġ 0", "Ġ 1" the other way round */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "-q", "3 1 >", NULL);
+    if (r.code != 0) fail_msg("merges in another order: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(vocab);
+    free(merges);
+}
+
 /* --model on the top folder of --train --compare said only "has no config.json; a GPT-2 model folder
  * holds ..." (a new user's report): the models are one folder down. Now it names the variant folders
  * that hold a model and how to run one; a folder with none keeps the plain message. */
@@ -3689,6 +3724,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_generate_note_positions),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_its_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
