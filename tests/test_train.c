@@ -678,6 +678,33 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
     tu_free(&r);
 }
 
+/* A --compare whose variant folder is taken by a file (DIR/no-scale, or DIR/rope) is refused before
+ * training (exit 1, as -o naming a file), and leaves DIR as it was: it made DIR/scale first and left it
+ * empty beside the error (a new user's report). */
+static void test_cli_train_compare_refused_leaves_no_empty_folder(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *file, *compare, *made; } cases[] = {
+        {"d/no-scale", "scale", "d/scale"},
+        {"e/rope", "positions", "e/learned"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char top[8] = {cases[k].file[0], 0};
+        mkdir(tu_in(f, top), 0755);
+        FILE *fp = fopen(tu_in(f, cases[k].file), "w");
+        assert_non_null(fp);
+        fputs("notes\n", fp);
+        fclose(fp);
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", "reverse", "--compare", cases[k].compare, "--steps", "2", "--d-model", "16",
+                    "--batch", "2", "-q", "-o", tu_in(f, top), NULL);
+        if (r.code != 1 || !strstr(r.err, "exists and is not a folder") || r.out[0])
+            fail_msg("case %zu: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        if (access(tu_in(f, cases[k].made), F_OK) == 0) fail_msg("case %zu: %s was left behind", k, cases[k].made);
+        assert_int_equal(count_entries(tu_in(f, top)), 1); /* the file, nothing else */
+    }
+}
+
 /* `mkdir DIR/curves.png` then --train -o DIR: the run trained to its end, then stopped at "cannot write
  * 'DIR/curves.png': Is a directory" with the model written and the figures not (a new user's report).
  * Now a name the run writes, taken by a folder, is refused before training (exit 1, as an unwritable
@@ -3704,6 +3731,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_curves_tick_whole_steps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_refuses_output_names_taken_by_folders, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_refused_leaves_no_empty_folder, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),

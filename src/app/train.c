@@ -1702,8 +1702,13 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     }
     folder_locks locks = {.n = 0}; /* held until the run ends: a second run into a folder is refused */
     av_status fs = check_before_start(&o, earlier, &locks, err);
-    if (fs) { /* before the header line: nothing has started */
+    if (fs) { /* before the header line: nothing has started, and the folders made for the run go again (with
+               * DIR/no-scale a file, --compare scale made DIR/scale, then failed on no-scale and left it empty: a
+               * new user's report) */
         unlock_folders(&locks);
+        for (int i = 0; i < 3; i++)
+            if (variant_missing[i]) remove_made_folders(variant_dir[i], 1);
+        remove_made_folders(o.outdir, missing);
         return fs;
     }
     char vlabel[96], lr_text[200];
