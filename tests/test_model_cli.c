@@ -880,8 +880,9 @@ static void test_model_compare_scale_names_the_models_positions(void **state) {
 
 /* compare_scale of a --model marks the panel of the setting the model was trained with: on a toy trained
  * with --no-scale (config.json "scale": false) the panels "scaled ÷√d_k" and "no scale" stood as equals, and
- * only the terminal's trace said which the model runs with (a figure-maker's report). Each toy's own is
- * named by how it was trained (the --no-scale flag), not read from the program. */
+ * only the terminal's trace said which the model runs with (a figure-maker's report); the table under it,
+ * all that -q prints, marks that row "(own)" too. Each toy's own is named by how it was trained (the
+ * --no-scale flag), not read from the program. */
 static void test_model_compare_scale_marks_the_models_own(void **state) {
     tu_fixture *f = *state;
     static const char *const own[] = {">scaled ÷√d_k (the model's own)</text>", ">no scale (the model's own)</text>"};
@@ -902,6 +903,11 @@ static void test_model_compare_scale_marks_the_models_own(void **state) {
         run_attnviz(&r, NULL, "-q", "--model", tu_in(f, toy), "--compare", "scale", "--format", "svg", "-o",
                     tu_in(f, out), "3 1 4 1 5 >", NULL);
         if (r.code != 0) fail_msg("--compare scale: exit %d: %s", r.code, r.err);
+        /* the table, all -q prints, marks the same row: its rows stood as equals (a new user's report) */
+        static const char *const row[] = {"\n  scaled ÷√d_k (own)  ", "\n  no scale (own)  "};
+        if (!strstr(r.out, row[ns]) || strstr(r.out, row[!ns]) || !strstr(r.out, "\n  (own: the setting the model runs "
+                                                                          "with, from its config.json)\n"))
+            fail_msg("%s: the table does not mark '%s' alone:\n%s", ns ? "--no-scale" : "scaled", row[ns], r.out);
         tu_free(&r);
         snprintf(path, sizeof path, "%s/%s/compare_scale.svg", f->dir, out);
         char *svg = tu_slurp_file(path, NULL);

@@ -678,6 +678,33 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
     tu_free(&r);
 }
 
+/* A --compare whose variant folder is taken by a file (DIR/no-scale, or DIR/rope) is refused before
+ * training (exit 1, as -o naming a file), and leaves DIR as it was: it made DIR/scale first and left it
+ * empty beside the error (a new user's report). */
+static void test_cli_train_compare_refused_leaves_no_empty_folder(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *file, *compare, *made; } cases[] = {
+        {"d/no-scale", "scale", "d/scale"},
+        {"e/rope", "positions", "e/learned"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char top[8] = {cases[k].file[0], 0};
+        mkdir(tu_in(f, top), 0755);
+        FILE *fp = fopen(tu_in(f, cases[k].file), "w");
+        assert_non_null(fp);
+        fputs("notes\n", fp);
+        fclose(fp);
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", "reverse", "--compare", cases[k].compare, "--steps", "2", "--d-model", "16",
+                    "--batch", "2", "-q", "-o", tu_in(f, top), NULL);
+        if (r.code != 1 || !strstr(r.err, "exists and is not a folder") || r.out[0])
+            fail_msg("case %zu: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        if (access(tu_in(f, cases[k].made), F_OK) == 0) fail_msg("case %zu: %s was left behind", k, cases[k].made);
+        assert_int_equal(count_entries(tu_in(f, top)), 1); /* the file, nothing else */
+    }
+}
+
 /* `mkdir DIR/curves.png` then --train -o DIR: the run trained to its end, then stopped at "cannot write
  * 'DIR/curves.png': Is a directory" with the model written and the figures not (a new user's report).
  * Now a name the run writes, taken by a folder, is refused before training (exit 1, as an unwritable
@@ -787,6 +814,57 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     if (r.code != 0 || !strstr(r.out, "(trained toy model: attnviz --train reverse, step 30)"))
         fail_msg("exit %d\n%s%s", r.code, r.out, r.err);
     tu_free(&r);
+}
+
+/* A run whose held-out loss rose says so in its own figures, as its warning and --model's figures of its
+ * folder do: curves.png, filmstrip.png (and .svg) were titled "trained on reverse for 30 steps from random
+ * initialisation" like a run that learnt, their Weights text too, and --compare's figure drew a diverged
+ * variant's curves as the result of its setting (a new user's report: --lr 10, held-out loss 5.66 at step
+ * 0, 66.6 at step 200, on a slide as "trained"). A run that learns has no such words. */
+static void test_cli_train_diverged_run_figures_say_so(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--lr", "10", "--steps", "30", "--d-model", "16", "--batch", "4",
+                "-q", "-o", tu_in(f, "a"), NULL);
+    if (r.code != 0 || !strstr(r.err, "training diverged")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *figs[] = {"a/curves.png", "a/filmstrip.png"};
+    for (int i = 0; i < 2; i++) {
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read_texts(tu_in(f, figs[i]), &img, &err), AV_OK);
+        const char *title = av_png_image_text(&img, "Title"), *weights = av_png_image_text(&img, "Weights");
+        if (!title || !strstr(title, "trained on reverse for 30 steps") || !strstr(title, "its training diverged"))
+            fail_msg("%s's title: %s", figs[i], title ? title : "(none)");
+        if (!weights || !strstr(weights, "its training diverged"))
+            fail_msg("%s's Weights: %s", figs[i], weights ? weights : "(none)");
+        av_png_image_free(&img);
+    }
+    char *svg = tu_slurp_file(tu_in(f, "a/filmstrip.svg"), NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, "its training diverged")) fail_msg("filmstrip.svg does not say it diverged");
+    free(svg);
+    run_attnviz(&r, NULL, "--train", "reverse", "--lr", "10", "--steps", "30", "--d-model", "16", "--batch", "4",
+                "--compare", "scale", "-q", "-o", tu_in(f, "c"), NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    av_png_image img;
+    av_err err;
+    assert_int_equal(av_png_read_texts(tu_in(f, "c/compare_scale.png"), &img, &err), AV_OK);
+    const char *title = av_png_image_text(&img, "Title");
+    if (!title || !strstr(title, "training diverged (held-out loss rose): "))
+        fail_msg("compare_scale.png's title: %s", title ? title : "(none)");
+    av_png_image_free(&img);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "30", "--d-model", "16", "--batch", "4", "-q", "-o",
+                tu_in(f, "b"), NULL); /* the default lr: the loss falls */
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    assert_int_equal(av_png_read_texts(tu_in(f, "b/curves.png"), &img, &err), AV_OK);
+    title = av_png_image_text(&img, "Title");
+    assert_non_null(title);
+    assert_null(strstr(title, "diverged"));
+    assert_null(strstr(av_png_image_text(&img, "Weights"), "diverged"));
+    av_png_image_free(&img);
 }
 
 /* A run whose numbers leave float32 has diverged, whichever number goes first, and valid options gave it:
@@ -1598,6 +1676,41 @@ static void test_cli_trained_model_checks_task_and_step(void **state) {
     if (r.code != 0 || !strstr(r.out, "attnviz --train reverse, step 1000000")) fail_msg("%s%s", r.out, r.err);
     tu_free(&r);
     free(cfg);
+}
+
+/* A folder whose config.json names a --train task is read by the toy vocabulary's ids (the notes that an
+ * input is outside the task or a continuation wrong), so a vocab.json that is not --train's is exit 2,
+ * naming the file and the id. With the ids of "3" and "4" swapped, "3 1 4 1 5 >" ran as "4 1 4 1 5 >":
+ * --generate 5 printed " 5 1 4 1 4" (reverse of 3 1 4 1 5 is 5 1 4 1 3, by hand) and no note said it
+ * was wrong (a new user's report); a vocab.json without <|endoftext|> was taken too. Merges in another
+ * order are the same tokenizer (no two toy merges compete) and still run. */
+static void test_cli_trained_model_checks_its_tokenizer(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    train_small(f, "reverse", "1", "m");
+    char *vocab = tu_slurp_file(tu_in(f, "m/vocab.json"), NULL), *merges = tu_slurp_file(tu_in(f, "m/merges.txt"), NULL);
+    assert_non_null(vocab);
+    assert_non_null(merges);
+    static const struct { const char *from, *to, *says; } cases[] = {
+        {"\"3\":18,\"4\":19", "\"3\":19,\"4\":18", "m/vocab.json: token id 18 is '4' where --train writes '3': "
+         "config.json's attnviz.task says attnviz --train wrote this folder"},
+        {",\"<|endoftext|>\":293", "", "m/vocab.json has 293 tokens where --train writes 294: "},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        assert_int_equal(tu_write_replaced(tu_in(f, "m/vocab.json"), vocab, cases[k].from, cases[k].to), 0);
+        run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "--generate", "5", "3 1 4 1 5 >", NULL);
+        if (r.code != 2 || !strstr(r.err, cases[k].says) || r.out[0])
+            fail_msg("case %zu: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.out, r.err);
+        tu_free(&r);
+    }
+    assert_int_equal(tu_write_replaced(tu_in(f, "m/vocab.json"), vocab, "", ""), 0);
+    assert_int_equal(tu_write_replaced(tu_in(f, "m/merges.txt"), merges, "\xC4\xA0 0\n\xC4\xA0 1\n",
+                                       "\xC4\xA0 1\n\xC4\xA0 0\n"), 0); /* "Ġ 0", "Ġ 1" the other way round */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "-q", "3 1 >", NULL);
+    if (r.code != 0) fail_msg("merges in another order: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(vocab);
+    free(merges);
 }
 
 /* --model on the top folder of --train --compare said only "has no config.json; a GPT-2 model folder
@@ -3619,6 +3732,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_weight_decay_is_decoupled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_refuses_output_names_taken_by_folders, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_refused_leaves_no_empty_folder, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -3638,10 +3753,12 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_generate_note_positions),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_its_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_diverged_run_figures_say_so, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_error_on_a_terminal_starts_its_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -286,12 +286,16 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
         summary_stats(&c->runs[i], &mm, &me);
         char diff[32] = "—";
         if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(c->runs[i].att, c->runs[0].att, HTT));
+        char name[48]; /* the setting a --model runs with, as its figure's panel and page say it: with -q this
+                        * table is all the terminal shows, and a --no-scale toy's rows stood as equals */
+        snprintf(name, sizeof name, "%s%s", c->names[i], i == c->own ? " (own)" : "");
         fputs("  ", f);
-        av_put_width(f, c->names[i], 18, 0);
+        av_put_width(f, name, 18, 0);
         fprintf(f, " %15.4f %20.4f ", mm, me);
         av_put_width(f, diff, 22, 1);
         fputc('\n', f);
     }
+    if (c->own >= 0) fprintf(f, "  (own: the setting the model runs with, from its config.json)\n");
     int all_see_T, rows;
     double uniform = uniform_entropy(&c->runs[0], &all_see_T, &rows);
     if (rows == 0) { /* --attn-mask hiding every key of every real row: summary_stats averaged nothing */

@@ -132,6 +132,66 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
     return AV_OK;
 }
 
+/* A toy token's text as av_bpe_label shows a token: a leading space as "␣", a byte of 0x80 and more
+ * (a byte token alone) as "<0xNN>", a control byte as "<0xNN>" too. */
+static void toy_label(char *out, size_t cap, int id) {
+    char t[16];
+    if (av_toy_token_text(id, t) != 0) { snprintf(out, cap, "<id %d>", id); return; }
+    unsigned char c = (unsigned char)t[0];
+    if (c == ' ') snprintf(out, cap, "␣%s", t + 1);
+    else if (!t[1] && (c < 0x21 || c >= 0x7F)) snprintf(out, cap, "<0x%02X>", c);
+    else snprintf(out, cap, "%s", t);
+}
+
+/* A folder whose config.json names a --train task (attnviz.task) is read by
+ * the toy vocabulary's ids: the notes that an input is outside the task or a
+ * continuation wrong (nn/tasks.h av_task_ids_outside) and the task's example
+ * text. So its vocab.json and merges.txt must be the ones --train writes:
+ * AV_TOY_VOCAB tokens, each id with the toy token's bytes (av_toy_token_text),
+ * and the AV_TOY_N_MERGES merges "Ġ c", each making its token once (in any
+ * order: no two of them compete). Else AV_EUSAGE naming the file, the first id or merge that
+ * differs and what --train writes there: a vocab.json with the ids of "3" and
+ * "4" swapped ran "3 1 4 1 5 >" as "4 1 4 1 5 >", printed " 5 1 4 1 4", and
+ * no note said the answer was wrong (a new user's report). */
+static av_status check_toy_tokenizer(const av_gpt2run *r, av_err *err) {
+    char vocab[4200], merges[4200], have[AV_BPE_LABEL_MAX], want[32];
+    av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
+    av_path_join(merges, sizeof merges, r->dir, "merges.txt");
+    static const char why[] = "config.json's attnviz.task says attnviz --train wrote this folder, and --model reads "
+                              "the task's text by the ids of the vocabulary --train writes; restore vocab.json and "
+                              "merges.txt as --train wrote them, or train again";
+    int V = av_bpe_vocab_size(r->bpe), M = av_bpe_n_merges(r->bpe);
+    if (V != AV_TOY_VOCAB)
+        return av_fail(err, AV_EUSAGE, "%s has %d tokens where --train writes %d: %s", vocab, V, AV_TOY_VOCAB, why);
+    for (int id = 0; id < V; id++) {
+        char t[16];
+        size_t n;
+        const unsigned char *b = av_bpe_token_bytes(r->bpe, id, &n);
+        int ok = av_toy_token_text(id, t) == 0;
+        size_t tn = t[0] ? strlen(t) : 1; /* byte 0's token is the one byte 0 */
+        if (ok && b && n == tn && memcmp(b, t, n) == 0) continue;
+        av_bpe_label(have, sizeof have, r->bpe, id);
+        toy_label(want, sizeof want, id);
+        return av_fail(err, AV_EUSAGE, "%s: token id %d is '%s' where --train writes '%s': %s", vocab, id, have, want,
+                       why);
+    }
+    if (M != AV_TOY_N_MERGES)
+        return av_fail(err, AV_EUSAGE, "%s has %d merges where --train writes %d: %s", merges, M, AV_TOY_N_MERGES, why);
+    unsigned char made_once[AV_TOY_N_MERGES] = {0};
+    for (int k = 0; k < M; k++) {
+        int32_t left, right, made = av_bpe_merge_at(r->bpe, k, &left, &right), m = made - 256;
+        if (m >= 0 && m < AV_TOY_N_MERGES && !made_once[m] && left == av_toy_byte_id(' ') &&
+            right == av_toy_byte_id(av_toy_merge_byte(m))) {
+            made_once[m] = 1;
+            continue;
+        }
+        av_bpe_label(have, sizeof have, r->bpe, made);
+        return av_fail(err, AV_EUSAGE, "%s: merge %d (line %d), making '%s', is not one of the merges --train writes "
+                       "(each '␣' and one of 0-9, >, a-z, once): %s", merges, k, k + 2, have, why);
+    }
+    return AV_OK;
+}
+
 /* The sentence → ids, and their readable labels. */
 static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o, av_err *err) {
     size_t len, n = 0;
@@ -343,7 +403,9 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
         return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)%s", o->head,
                        c->n_head - 1, c->n_head, c->n_head == 1 ? "" : "s", hint);
     }
-    return llama ? AV_OK : load_tokenizer(r, err);
+    if (llama) return AV_OK;
+    st = load_tokenizer(r, err);
+    return !st && r->task[0] ? check_toy_tokenizer(r, err) : st;
 }
 
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {

@@ -80,6 +80,17 @@ static int held_out_rose(const train_log *g) {
     return last > 0 && g->ho_loss[last] > g->ho_loss[0];
 }
 
+/* What the run's own figures add when held_out_rose(g), into out (n bytes, 96 suffice): "its training
+ * diverged (held-out loss 5.66 at step 0, 66.6 at step 200)", the words --model's figures of its folder
+ * use; "" for a run whose held-out loss did not rise. No errors. */
+static void diverged_words(char *out, size_t n, const train_log *g) {
+    int last = g->n_snap - 1;
+    if (held_out_rose(g))
+        snprintf(out, n, "its training diverged (held-out loss %.3g at step 0, %.3g at step %d)", g->ho_loss[0],
+                 g->ho_loss[last], g->snap_step[last]);
+    else if (n) out[0] = 0;
+}
+
 static void log_free(train_log *g) {
     free(g->loss); free(g->lr); free(g->gnorm); free(g->aot); free(g->att);
     memset(g, 0, sizeof *g);
@@ -747,6 +758,7 @@ typedef struct {
     const char *title;
     const char *model;           /* "2 layers, 4 heads, d_model 64 · learned positions, Pre-LN, ÷√d_k" */
     const char *probe;           /* the probe's line: probe "3 1 4 1 5 >" and its answer " 5 1 4 1 3" */
+    const char *diverged;        /* diverged_words, "" for a run that did not diverge */
     const char *const *tokens;   /* T labels */
     const unsigned char *mask;   /* (T, T) causal */
 } strip_fig;
@@ -839,8 +851,11 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
     int w[MAX_SNAP], h[MAX_SNAP], W = 0, H = 0, LH = g->L * g->H;
     int *order = malloc((size_t)LH * sizeof *order);
     if (!order) return av_fail(err, AV_ERUNTIME, "out of memory for the GIF");
-    char note[200];
-    int shown = av_train_gif_heads(order, note, sizeof note, g->aot + (size_t)(g->n_snap - 1) * LH, g->L, g->H);
+    char heads[200], note[320];
+    int shown = av_train_gif_heads(order, heads, sizeof heads, g->aot + (size_t)(g->n_snap - 1) * LH, g->L, g->H);
+    /* a diverged run's frames say it, as its film strip does: each frame alone, on a slide, read as a model
+     * that learnt */
+    snprintf(note, sizeof note, "%s%s%s", sf->diverged, sf->diverged[0] && heads[0] ? " · " : "", heads);
     av_status s = AV_OK;
     av_dlist dl[MAX_SNAP];
     int laid = 0;
@@ -908,10 +923,12 @@ static av_status check_checkpoint(const char *dir, run_state *r, double *max_dif
 }
 
 /* The figures' "Weights" text (PNG tEXt, SVG <desc>), as --model's and the random-weight figures have:
- * trained in this run, on which task, how many steps, from which seed. */
-static void train_weights_note(char *buf, size_t n, const av_train_opts *o) {
-    snprintf(buf, n, "trained in this run: toy model on %s, %d step%s from random initialisation (seed %llu)",
-             av_task_name(o->task), o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed);
+ * trained in this run, on which task, how many steps, from which seed, and diverged (diverged_words, ""
+ * for none; --compare's figure passes "" and marks each diverged variant in its legend). */
+static void train_weights_note(char *buf, size_t n, const av_train_opts *o, const char *diverged) {
+    snprintf(buf, n, "trained in this run: toy model on %s, %d step%s from random initialisation (seed %llu)%s%s",
+             av_task_name(o->task), o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed,
+             diverged[0] ? "; " : "", diverged);
 }
 
 /* Remove the n files names[] from dir before this run writes its own of
@@ -949,16 +966,20 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     const av_train_opts *o = r->o;
     const char *task = av_task_name(o->task);
     int T = r->probe.T;
-    char labels[AV_TASK_MAX_T][24], title[256], vlabel[96];
+    char labels[AV_TASK_MAX_T][24], title[400], vlabel[96], diverged[128];
     const char *lp[AV_TASK_MAX_T];
     unsigned char mask[AV_TASK_MAX_T * AV_TASK_MAX_T];
     for (int t = 0; t < T; t++) { token_label(labels[t], sizeof labels[t], r->probe.tokens[t]); lp[t] = labels[t]; }
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) mask[i * T + j] = j > i;
     variant_label(vlabel, sizeof vlabel, o, 0);
-    char run[32], weights[160];
+    char run[32], weights[300];
     train_run_id(run, o);
-    train_weights_note(weights, sizeof weights, o);
+    /* a run whose held-out loss rose says so in its own figures too: its film strip, curves and GIF were titled
+     * "trained on reverse for 200 steps" like a run that learnt, while the warning and --model's figures of the
+     * folder said it diverged (a new user's report) */
+    diverged_words(diverged, sizeof diverged, &r->log);
+    train_weights_note(weights, sizeof weights, o, diverged);
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
                          .scale = o->fig_scale};
     /* from the moment the model's files are renamed in, a Ctrl-C leaves the new model with some of its figures:
@@ -985,13 +1006,15 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
     /* "for N steps from random initialisation": the rows and curves run from step 0, the random weights, and
      * "trained on reverse, step 4000" read as one snapshot (a figure-maker's report) */
-    snprintf(title, sizeof title, "trained on %s for %d step%s from random initialisation (seed %llu) · %s", task,
-             o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed, model);
+    snprintf(title, sizeof title, "trained on %s for %d step%s from random initialisation (seed %llu) · %s%s%s",
+             task, o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed, model, diverged[0] ? " · " : "",
+             diverged);
     log_fig lf = {.g = &r->log, .title = title};
     if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
     char probe[300]; /* probe_label: 26 bytes of words and two texts of up to 127 */
     probe_label(probe, sizeof probe, &r->probe);
-    strip_fig sf = {.g = &r->log, .title = title, .model = model, .probe = probe, .tokens = lp, .mask = mask};
+    strip_fig sf = {.g = &r->log, .title = title, .model = model, .probe = probe, .diverged = diverged, .tokens = lp,
+                    .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
     size_t len = strlen(err->msg);
@@ -1345,8 +1368,16 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         }
         s = run_one(&v[i], dir, others, &logs[i], out, err);
     }
-    char title[400], odd[48] = "", held[96];
+    char title[480], odd[48] = "", held[96], rose[96] = "";
     if (left_out[0]) snprintf(odd, sizeof odd, " · no rope: d_k %d is odd", o->d_model / o->heads);
+    /* the variants whose held-out loss rose, as their own folders' figures say it (diverged_words): the
+     * comparison's curves of a diverged variant read as a result of the setting */
+    for (int i = 0; !s && i < n; i++)
+        if (held_out_rose(&logs[i])) {
+            size_t k = strlen(rose);
+            snprintf(rose + k, sizeof rose - k, "%s%s", k ? ", " : " · training diverged (held-out loss rose): ",
+                     names[i]);
+        }
     /* the model and lr too: the scale result turns over between lr 6e-3 and 3e-3 (docs/train.md); and the
      * settings held fixed, as the header says them ("learned positions, Pre-LN, ÷√d_k vs no scale"): the
      * figure on a slide did not say which positions or norm both variants had (a figure-maker's report) */
@@ -1359,13 +1390,13 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     /* "trained on": "reverse, 20 steps · ..." did not say whether the curves were of trained weights, random
      * ones or loaded ones, as every other figure's title does (a new user's report) */
     snprintf(title, sizeof title, "trained on %s for %d step%s from random initialisation · %d layer%s, %d head%s, "
-             "d_model %d, %s · %s · --compare %s, same data, seed %llu%s", av_task_name(o->task), o->steps,
+             "d_model %d, %s · %s · --compare %s, same data, seed %llu%s%s", av_task_name(o->task), o->steps,
              o->steps == 1 ? "" : "s", o->layers, o->layers == 1 ? "" : "s", o->heads,
-             o->heads == 1 ? "" : "s", o->d_model, lr, held, what[o->compare], (unsigned long long)o->seed, odd);
+             o->heads == 1 ? "" : "s", o->d_model, lr, held, what[o->compare], (unsigned long long)o->seed, odd, rose);
     cmp_fig c = {.logs = logs, .names = names, .n = n, .title = title};
     char run[32], weights[160];
     train_run_id(run, o);
-    train_weights_note(weights, sizeof weights, o);
+    train_weights_note(weights, sizeof weights, o, "");
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
                          .scale = o->fig_scale};
     if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
@@ -1671,8 +1702,13 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     }
     folder_locks locks = {.n = 0}; /* held until the run ends: a second run into a folder is refused */
     av_status fs = check_before_start(&o, earlier, &locks, err);
-    if (fs) { /* before the header line: nothing has started */
+    if (fs) { /* before the header line: nothing has started, and the folders made for the run go again (with
+               * DIR/no-scale a file, --compare scale made DIR/scale, then failed on no-scale and left it empty: a
+               * new user's report) */
         unlock_folders(&locks);
+        for (int i = 0; i < 3; i++)
+            if (variant_missing[i]) remove_made_folders(variant_dir[i], 1);
+        remove_made_folders(o.outdir, missing);
         return fs;
     }
     char vlabel[96], lr_text[200];
