@@ -164,14 +164,19 @@ static void mlp(av_gpt2_cache *c, const av_gpt2_layer *w, const av_gpt2_config *
     gpt2_matmul(c->proj, c->fch_gelu, w->mlp_c_proj_w, w->mlp_c_proj_b, 1, 4 * C, C, cfg->kernel);
 }
 
+/* Room for one more position, id within 0..V-1, and the BLAS library when
+ * the kernel needs it: av_gpt2_decode's and av_llama_decode's errors. */
+static av_status decode_check(const av_gpt2_cache *c, int id, int V, av_kernel kernel, av_err *err) {
+    if (c->T >= c->cap) return av_fail(err, AV_EUSAGE, "the cache holds %d positions, all of them filled", c->cap);
+    if (id < 0 || id >= V)
+        return av_fail(err, AV_EUSAGE, "token id %d at position %d is outside the vocabulary 0..%d", id, c->T, V - 1);
+    return kernel == AV_KERNEL_REFERENCE ? AV_OK : av_blas_require(err);
+}
+
 av_status av_gpt2_decode(av_gpt2_cache *c, const av_gpt2_params *p, const av_gpt2_config *cfg, int id, av_err *err) {
     int t = c->T, C = cfg->n_embd;
     double eps = cfg->layer_norm_epsilon;
-    if (t >= c->cap) return av_fail(err, AV_EUSAGE, "the cache holds %d positions, all of them filled", c->cap);
-    if (id < 0 || id >= cfg->vocab_size)
-        return av_fail(err, AV_EUSAGE, "token id %d at position %d is outside the vocabulary 0..%d", id, t,
-                       cfg->vocab_size - 1);
-    av_status s = cfg->kernel == AV_KERNEL_REFERENCE ? AV_OK : av_blas_require(err);
+    av_status s = decode_check(c, id, cfg->vocab_size, cfg->kernel, err);
     if (s) return s;
     const float *wte = p->wte + (size_t)id * C;
     if (cfg->positions == AV_POS_LEARNED) residual_forward(c->x, wte, p->wpe + (size_t)t * C, (size_t)C);
@@ -225,11 +230,7 @@ av_status av_llama_decode(av_gpt2_cache *c, const av_llama_params *p, const av_l
                           av_err *err) {
     int t = c->T, C = cfg->n_embd, I = cfg->n_inter;
     double eps = cfg->rms_norm_eps;
-    if (t >= c->cap) return av_fail(err, AV_EUSAGE, "the cache holds %d positions, all of them filled", c->cap);
-    if (id < 0 || id >= cfg->vocab_size)
-        return av_fail(err, AV_EUSAGE, "token id %d at position %d is outside the vocabulary 0..%d", id, t,
-                       cfg->vocab_size - 1);
-    av_status s = cfg->kernel == AV_KERNEL_REFERENCE ? AV_OK : av_blas_require(err);
+    av_status s = decode_check(c, id, cfg->vocab_size, cfg->kernel, err);
     if (s) return s;
     memcpy(c->x, p->embed_tokens + (size_t)id * C, (size_t)C * sizeof(float));
     float *gate = c->fch, *up = c->fch + I;
