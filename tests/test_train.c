@@ -3707,6 +3707,44 @@ static void test_cli_train_config_json_tells_hf_the_truth(void **state) {
     tu_free(&r);
 }
 
+/* An overflow met only by a generated token says which: a Post-LN model whose learned position 7 is 1e30
+ * runs a 4-token input (positions 0..3), and --generate 6 reaches position 7 with its 4th generated token,
+ * where the scores overflow. The error named only "layer 0: the scores q·kᵀ overflowed float32", as if the
+ * input had (a new user's report); now it adds the generated token and its position. */
+static void test_cli_generate_overflow_names_the_generated_token(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--norm", "post", "--steps", "1", "--d-model", "16", "--batch", "4",
+                "-q", "-o", tu_in(f, "m"), NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    char path[4200];
+    snprintf(path, sizeof path, "%s", tu_in(f, "m/model.safetensors"));
+    av_safetensors st;
+    av_err err = {{0}};
+    if (av_safetensors_open(&st, path, &err)) fail_msg("%s", err.msg);
+    const av_st_tensor *wpe = av_safetensors_find(&st, "wpe.weight");
+    assert_non_null(wpe);
+    assert_int_equal(wpe->dtype, AV_ST_F32);
+    assert_true(wpe->shape[0] > 7 && wpe->shape[1] == 16);
+    off_t at = (off_t)(wpe->data - st.buf) + 7 * 16 * (off_t)sizeof(float);
+    av_safetensors_close(&st);
+    float row[16];
+    for (int i = 0; i < 16; i++) row[i] = i % 2 ? 1e30f : -1e30f;
+    int fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, row, sizeof row, at), (ssize_t)sizeof row);
+    assert_int_equal(close(fd), 0);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 4 >", NULL); /* the input runs */
+    if (r.code != 0) fail_msg("the input alone: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "--generate", "6", "3 1 4 >", NULL);
+    if (r.code != 2 || !strstr(r.err, "overflowed float32") ||
+        !strstr(r.err, "(in --generate: generated token 4, at position 7; the input itself ran)"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_formats_from_the_issue),
@@ -3754,6 +3792,8 @@ int main(void) {
         cmocka_unit_test(test_generate_note_positions),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_task_and_step, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_checks_its_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_generate_overflow_names_the_generated_token, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -503,6 +503,11 @@ static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int step
         st = r->llama ? av_llama_decode(&cache, &r->llama->params, &r->llama->cfg, ids[T + k - 1], err)
                       : av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err);
         if (!st) ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
+        else { /* the input ran: say which generated token did not (an overflow named only the layer) */
+            size_t len = strlen(err->msg);
+            snprintf(err->msg + len, sizeof err->msg - len, " (in --generate: generated token %d, at position %d; "
+                     "the input itself ran)", k, T + k - 1);
+        }
         double el = av_now_seconds() - t0;
         if (progress && el >= 1.0 && (k + 1 == steps || el - shown * 0.25 >= 0.25)) { /* 4 redraws a second */
             char eta[96];
