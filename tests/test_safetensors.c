@@ -192,6 +192,11 @@ static void test_bad_files(void **state) {
          "\"y\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[8,8]}}", 0, 8, NULL},
         {"{\"a\":7}", 0, 0, "entry is not a JSON object"},
         {"{\"__metadata__\":3}", 0, 0, "\"__metadata__\" is not a JSON object"},
+        /* the spec's __metadata__ is a text-to-text map: safetensors (Rust, HashMap<String, String>) refuses
+         * other values; it was accepted */
+        {"{\"__metadata__\":{\"format\":\"pt\",\"step\":3}}", 0, 0,
+         "\"__metadata__\" key \"step\" is a number; its values must be strings (a text-to-text map)"},
+        {"{\"__metadata__\":{\"a\":{\"b\":\"c\"}}}", 0, 0, "\"__metadata__\" key \"a\" is an object; its values must"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t len;

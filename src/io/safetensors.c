@@ -243,6 +243,12 @@ static av_status parse_header(av_safetensors *st, const cJSON *root, av_err *err
     for (const cJSON *e = root->child; e; e = e->next) {
         if (strcmp(e->string, "__metadata__") == 0) {
             if (!cJSON_IsObject(e)) return av_fail(err, AV_EUSAGE, "%s: \"__metadata__\" is not a JSON object", st->name);
+            for (const cJSON *m = e->child; m; m = m->next) /* the format's text-to-text map, as safetensors reads it */
+                if (!cJSON_IsString(m))
+                    return av_fail(err, AV_EUSAGE, "%s: \"__metadata__\" key \"%.64s\" is %s; its values must be "
+                                   "strings (a text-to-text map)", st->name, m->string,
+                                   cJSON_IsNumber(m) ? "a number" : cJSON_IsBool(m) ? "true or false"
+                                   : cJSON_IsNull(m) ? "null" : cJSON_IsArray(m) ? "an array" : "an object");
             continue;
         }
         av_st_tensor *t = &st->tensors[st->n++];
