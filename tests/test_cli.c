@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 
 #include <fcntl.h>
 #include <math.h>
@@ -1307,6 +1308,35 @@ static void test_missing_openblas_is_an_error_not_a_crash(void **state) {
     tu_free(&r);
 }
 
+/* A run that writes no file (--figures pe with --positions none: a warning, nothing to draw) leaves no
+ * folder it made behind: -o new/deeper/out made all three, empty (a new user's report, on a --model folder
+ * with sinusoidal positions). A folder that was there before stays, and a run that writes keeps its folder. */
+static void test_run_that_writes_nothing_leaves_no_folder(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char out[4200], keep[4200], path[4300];
+    struct stat sb;
+    snprintf(out, sizeof out, "%s/new/deeper/out", dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--positions", "none", "--figures", "pe", "-o", out, "hi there", NULL);
+    if (r.code != 0 || !strstr(r.err, "no pe figure")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/new", dir);
+    if (stat(path, &sb) == 0) fail_msg("%s was left behind", path);
+    snprintf(keep, sizeof keep, "%s/keep", dir);
+    assert_int_equal(mkdir(keep, 0755), 0);
+    run_attnviz(&r, NULL, "-q", "--positions", "none", "--figures", "pe", "-o", keep, "hi there", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    assert_int_equal(stat(keep, &sb), 0);
+    run_attnviz(&r, NULL, "-q", "--figures", "pe", "-o", out, "hi there", NULL); /* sinusoidal: pe.png */
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/pe.png", out);
+    assert_int_equal(stat(path, &sb), 0);
+    rm_rf(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -1340,6 +1370,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_run_that_writes_nothing_leaves_no_folder),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

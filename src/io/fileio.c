@@ -467,6 +467,35 @@ av_status av_mkdir_p(const char *dir, av_err *err) {
     return mkdir_one(dir, buf, err);
 }
 
+void av_first_missing_dir(char *out, size_t n, const char *dir) {
+    struct stat sb;
+    size_t len = strlen(dir);
+    if (n) out[0] = 0;
+    if (len + 1 > n || stat(dir, &sb) == 0) return;
+    memcpy(out, dir, len + 1);
+    for (;;) { /* cut the last component while its parent is missing too */
+        char *slash = strrchr(out, '/');
+        while (slash && slash > out && slash[1] == 0) { *slash = 0; slash = strrchr(out, '/'); } /* "a/b/" */
+        if (!slash || slash == out) return;
+        *slash = 0;
+        if (stat(out, &sb) == 0) { *slash = '/'; return; }
+    }
+}
+
+void av_rmdir_up_to(const char *dir, const char *top) {
+    char buf[4096];
+    size_t len = strlen(dir), tl = strlen(top);
+    if (len + 1 > sizeof buf || tl == 0 || tl > len || strncmp(dir, top, tl) != 0) return;
+    memcpy(buf, dir, len + 1);
+    while (len > 1 && buf[len - 1] == '/') buf[--len] = 0; /* "a/b/" is "a/b" */
+    while (strlen(buf) >= tl) {
+        if (rmdir(buf) != 0) return;
+        char *slash = strrchr(buf, '/');
+        if (!slash || (size_t)(slash - buf) < tl) return;
+        *slash = 0;
+    }
+}
+
 av_status av_dir_writable(const char *dir, av_err *err) {
     av_status s = av_mkdir_p(dir, err);
     if (s) return s;

@@ -122,6 +122,16 @@ void av_mapped_forget(const void *addr);
  * a folder", or naming dir and strerror; AV_EUSAGE for an empty name. */
 av_status av_mkdir_p(const char *dir, av_err *err);
 
+/* The outermost folder of dir that does not exist yet, as av_mkdir_p would
+ * create it first (dir itself when only it is missing; "" when dir exists
+ * or its name is too long), into out (n bytes). No errors. */
+void av_first_missing_dir(char *out, size_t n, const char *dir);
+
+/* Remove dir, then each folder above it up to and including top (a prefix
+ * of dir from av_first_missing_dir), while they are empty: rmdir(2), so a
+ * folder holding anything stays. No errors. */
+void av_rmdir_up_to(const char *dir, const char *top);
+
 /* av_mkdir_p(dir), then check that a file can be made in it: create
  * "<dir>/.attnviz-write-check.XXXXXX" (mkstemp), write one byte, close and
  * remove it. For commands that work a long time before they write (--train),
