@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/compare.h"
 #include "app/figures.h"
@@ -510,14 +511,18 @@ static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int step
         }
         double el = av_now_seconds() - t0;
         if (progress && el >= 1.0 && (k + 1 == steps || el - shown * 0.25 >= 0.25)) { /* 4 redraws a second */
-            char eta[96];
+            char eta[96], line[160];
             av_format_eta_of(eta, sizeof eta, el, k, steps - 1, "token");
-            fprintf(stderr, "\r--generate: token %d of %d  %s\x1b[K", k + 1, steps, eta);
+            snprintf(line, sizeof line, "--generate: token %d of %d  %s", k + 1, steps, eta);
+            if (!shown) av_interrupt_message("\r\x1b[K"); /* a Ctrl-C clears the line too: the prompt stood on it */
+            fputc('\r', stderr); /* within the terminal's width, cut with "…": a wrapped line left a row a redraw */
+            av_put_width(stderr, line, av_term_width_of(STDERR_FILENO) - 1, 0);
             fflush(stderr);
             shown = (int)(el / 0.25);
         }
     }
-    if (shown) fputs("\r\x1b[K", stderr); /* the line goes: the continuation is printed on stdout */
+    if (shown) fputs("\r\x1b[K", stderr), av_interrupt_message(NULL); /* the line goes: the continuation is
+                                                                          * printed on stdout */
     av_gpt2_cache_free(&cache);
     return st;
 }
