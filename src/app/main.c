@@ -144,8 +144,7 @@ static av_status write_outputs(run *r, av_err *err) {
     else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
-    char made[4096] = ""; /* the outermost folder of -o this run creates, if any */
-    if (!o->no_plot || o->html) av_first_missing_dir(made, sizeof made, o->outdir);
+    int made = !o->no_plot || o->html ? av_folders_missing(o->outdir) : 0; /* the folders of -o this run creates */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st) note_training_folder(o);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
@@ -178,7 +177,7 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && !o->quiet) av_written_print(stdout, &r->written);
     /* nothing written (--figures pe of a model without one): the folders made for it go again, as if never
      * asked for; they stayed, empty (a new user's report) */
-    if (!st && made[0] && r->written.n == 0) av_rmdir_up_to(o->outdir, made);
+    if (!st && made && r->written.n == 0) av_remove_made_folders(o->outdir, made);
     return st;
 }
 

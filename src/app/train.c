@@ -1601,38 +1601,6 @@ static void add_parts(av_line *line, const char *text, const char *end) {
     }
 }
 
-/* p without its last component and the '/' before it ("a/b/c" -> "a/b", "/a" -> "/"); 0 when nothing is
- * left ("a" -> ""). */
-static int strip_last(char *p) {
-    size_t n = strlen(p);
-    while (n > 1 && p[n - 1] == '/') n--;
-    while (n > 0 && p[n - 1] != '/') n--;
-    while (n > 1 && p[n - 1] == '/') n--;
-    p[n] = 0;
-    return n > 0;
-}
-
-/* How many folders av_mkdir_p will make for dir: its last components that do not exist yet ("a/b/c" with
- * only "a" there: 2), which remove_made_folders takes away again. */
-static int folders_missing(const char *dir) {
-    char p[4096];
-    struct stat st;
-    int n = 0;
-    snprintf(p, sizeof p, "%.4095s", dir);
-    while (stat(p, &st) != 0 && errno == ENOENT) {
-        n++;
-        if (!strip_last(p)) break;
-    }
-    return n;
-}
-
-/* Remove the n folders folders_missing counted for dir, the deepest first; only empty ones go (rmdir). */
-static void remove_made_folders(const char *dir, int n) {
-    char p[4096];
-    snprintf(p, sizeof p, "%.4095s", dir);
-    for (int i = 0; i < n && rmdir(p) == 0 && strip_last(p); i++) {}
-}
-
 /* 0 if everything printed on out so far has reached it (fflush, then its error flag), else the errno of
  * the failure, or -1 when only the flag says an earlier write failed (its errno is gone). A file on a full
  * disk, /dev/full, a pipe whose reader is gone with SIGPIPE ignored. */
@@ -1694,11 +1662,11 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; nothing was trained or written",
                        strerror(errno));
     char earlier[3][64] = {"", "", ""}, variant_dir[3][4096];
-    int missing = folders_missing(o.outdir), variant_missing[3] = {0, 0, 0}; /* what a failed header line undoes */
+    int missing = av_folders_missing(o.outdir), variant_missing[3] = {0, 0, 0}; /* what a failed header line undoes */
     for (int i = 0; i < 3; i++) {
         const char *v = av_train_variant_dir(o.compare, i);
         av_path_join(variant_dir[i], sizeof variant_dir[i], o.outdir, v ? v : "");
-        variant_missing[i] = v && folders_missing(variant_dir[i]);
+        variant_missing[i] = v && av_folders_missing(variant_dir[i]);
     }
     folder_locks locks = {.n = 0}; /* held until the run ends: a second run into a folder is refused */
     av_status fs = check_before_start(&o, earlier, &locks, err);
@@ -1707,8 +1675,8 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                * new user's report) */
         unlock_folders(&locks);
         for (int i = 0; i < 3; i++)
-            if (variant_missing[i]) remove_made_folders(variant_dir[i], 1);
-        remove_made_folders(o.outdir, missing);
+            if (variant_missing[i]) av_remove_made_folders(variant_dir[i], 1);
+        av_remove_made_folders(o.outdir, missing);
         return fs;
     }
     char vlabel[96], lr_text[200];
@@ -1740,8 +1708,8 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     int e = o.quiet || piped ? 0 : out_failed(out);
     if (e) {
         for (int i = 0; i < 3; i++)
-            if (variant_missing[i]) remove_made_folders(variant_dir[i], 1);
-        remove_made_folders(o.outdir, missing);
+            if (variant_missing[i]) av_remove_made_folders(variant_dir[i], 1);
+        av_remove_made_folders(o.outdir, missing);
         unlock_folders(&locks);
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; stopped before training: nothing was "
                        "written (-o %.300s is as it was)", e > 0 ? strerror(e) : "a write failed", o.outdir);

@@ -467,33 +467,33 @@ av_status av_mkdir_p(const char *dir, av_err *err) {
     return mkdir_one(dir, buf, err);
 }
 
-void av_first_missing_dir(char *out, size_t n, const char *dir) {
-    struct stat sb;
-    size_t len = strlen(dir);
-    if (n) out[0] = 0;
-    if (len + 1 > n || stat(dir, &sb) == 0) return;
-    memcpy(out, dir, len + 1);
-    for (;;) { /* cut the last component while its parent is missing too */
-        char *slash = strrchr(out, '/');
-        while (slash && slash > out && slash[1] == 0) { *slash = 0; slash = strrchr(out, '/'); } /* "a/b/" */
-        if (!slash || slash == out) return;
-        *slash = 0;
-        if (stat(out, &sb) == 0) { *slash = '/'; return; }
-    }
+/* p without its last component and the '/' before it ("a/b/c" -> "a/b", "/a" -> "/"); 0 when nothing is
+ * left ("a" -> ""). */
+static int strip_last(char *p) {
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    while (n > 0 && p[n - 1] != '/') n--;
+    while (n > 1 && p[n - 1] == '/') n--;
+    p[n] = 0;
+    return n > 0;
 }
 
-void av_rmdir_up_to(const char *dir, const char *top) {
-    char buf[4096];
-    size_t len = strlen(dir), tl = strlen(top);
-    if (len + 1 > sizeof buf || tl == 0 || tl > len || strncmp(dir, top, tl) != 0) return;
-    memcpy(buf, dir, len + 1);
-    while (len > 1 && buf[len - 1] == '/') buf[--len] = 0; /* "a/b/" is "a/b" */
-    while (strlen(buf) >= tl) {
-        if (rmdir(buf) != 0) return;
-        char *slash = strrchr(buf, '/');
-        if (!slash || (size_t)(slash - buf) < tl) return;
-        *slash = 0;
+int av_folders_missing(const char *dir) {
+    char p[4096];
+    struct stat st;
+    int n = 0;
+    snprintf(p, sizeof p, "%.4095s", dir);
+    while (stat(p, &st) != 0 && errno == ENOENT) {
+        n++;
+        if (!strip_last(p)) break;
     }
+    return n;
+}
+
+void av_remove_made_folders(const char *dir, int n) {
+    char p[4096];
+    snprintf(p, sizeof p, "%.4095s", dir);
+    for (int i = 0; i < n && rmdir(p) == 0 && strip_last(p); i++) {}
 }
 
 av_status av_dir_writable(const char *dir, av_err *err) {

@@ -122,15 +122,14 @@ void av_mapped_forget(const void *addr);
  * a folder", or naming dir and strerror; AV_EUSAGE for an empty name. */
 av_status av_mkdir_p(const char *dir, av_err *err);
 
-/* The outermost folder of dir that does not exist yet, as av_mkdir_p would
- * create it first (dir itself when only it is missing; "" when dir exists
- * or its name is too long), into out (n bytes). No errors. */
-void av_first_missing_dir(char *out, size_t n, const char *dir);
+/* How many folders av_mkdir_p will make for dir: its last components that
+ * do not exist yet ("a/b/c" with only "a" there: 2). No errors. */
+int av_folders_missing(const char *dir);
 
-/* Remove dir, then each folder above it up to and including top (a prefix
- * of dir from av_first_missing_dir), while they are empty: rmdir(2), so a
- * folder holding anything stays. No errors. */
-void av_rmdir_up_to(const char *dir, const char *top);
+/* Remove the n folders av_folders_missing counted for dir, the deepest
+ * first, while they are empty (rmdir(2): a folder holding anything stays),
+ * so a run that wrote nothing leaves no folder it made. No errors. */
+void av_remove_made_folders(const char *dir, int n);
 
 /* av_mkdir_p(dir), then check that a file can be made in it: create
  * "<dir>/.attnviz-write-check.XXXXXX" (mkstemp), write one byte, close and
