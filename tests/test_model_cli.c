@@ -429,6 +429,40 @@ static void test_model_generate(void **state) {
     tu_free(&r);
 }
 
+/* --generate with standard output on a full disk (`> /dev/full`): exit 1,
+ * and the message names what standard output held. Under -q that is only
+ * the continuation (what the same run prints on a writable standard output,
+ * checked first: it starts at the "generate" line), so "the trace", as it
+ * said, named something the run never wrote; without -q, both. */
+static void test_generate_on_full_disk(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "3", "--no-plot", "-q", "Hello world", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    static const char head[] = "\n  generate    greedy, 3 tokens";
+    if (strncmp(r.out, head, sizeof head - 1) != 0) fail_msg("-q --generate printed:\n%s", r.out);
+    tu_free(&r);
+    static const struct {
+        const char *q, *want;
+    } cases[] = {
+        {"-q", "attnviz: error: cannot write the continuation to standard output: No space left on device\n"},
+        {"--no-plot", "attnviz: error: cannot write the trace and the continuation to standard output: No space left "
+                      "on device\n"},
+    };
+    for (int k = 0; k < 2; k++) {
+        int full = open("/dev/full", O_WRONLY);
+        if (full < 0) skip();
+        tu_run_opts ro = {NULL, full, 0, NULL};
+        const char *args[] = {"--model", f->dir, "--generate", "3", "--no-plot", cases[k].q, "Hello world", NULL};
+        tu_run_ex(&r, &ro, NULL, 0, args);
+        close(full);
+        if (r.code != 1) fail_msg("%s: exit %d: %s", cases[k].q, r.code, r.err);
+        assert_string_equal(r.err, cases[k].want);
+        tu_free(&r);
+    }
+}
+
 /* A checkpoint whose vocab_size (8) pads past its tokenizer (vocab.json has 6
  * tokens, ids 0..5), as Qwen2.5's 151936 pads past its 151665 tokens, and
  * whose greedy pick is always a padded id. Worked by hand: ln_f.weight = 0
@@ -1397,6 +1431,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -404,6 +404,27 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     stages_output(tr, m, n);
 }
 
+/* What av_trace_sinks prints on standard output for o, for its write error:
+ * "the trace", "the continuation", "the trace, the --explain walk-through
+ * and the continuation" (the trace unless -q, then --explain, --show,
+ * --generate with --model), into out (n bytes). */
+static void stdout_parts(char *out, size_t n, const av_options *o) {
+    const char *part[4];
+    int k = 0;
+    if (!o->quiet) part[k++] = "the trace";
+    if (o->explain) part[k++] = "the --explain walk-through";
+    if (o->show) part[k++] = "the --show heat maps";
+    if (o->model_dir && o->generate) part[k++] = "the continuation";
+    if (!k) part[k++] = "the output"; /* -q with nothing asked for prints nothing, so cannot fail here */
+    size_t at = 0;
+    out[0] = 0;
+    for (int i = 0; i < k && at < n; i++) {
+        int w = snprintf(out + at, n - at, "%s%s", i == 0 ? "" : i + 1 == k ? " and " : ", ", part[i]);
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+}
+
 av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, const av_model *m, const av_tokens *toks,
                          const av_weights_source *ws, int color, av_err *err) {
     int qi = 0, kj = 0;
@@ -426,7 +447,11 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
             av_term_heatmap(f, m, toks, h, av_term_mode_for(color), (av_cmap)o->cmap, av_term_width());
     if (!st && o->model_dir && o->generate)
         st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && isatty(STDERR_FILENO), err);
-    if (!st && fflush(f) != 0)
-        st = av_fail(err, AV_ERUNTIME, "cannot write the trace to standard output: %s", strerror(errno));
+    if (!st && fflush(f) != 0) { /* name what was written: under -q --generate only the continuation */
+        int e = errno;
+        char what[128];
+        stdout_parts(what, sizeof what, o);
+        st = av_fail(err, AV_ERUNTIME, "cannot write %s to standard output: %s", what, strerror(e));
+    }
     return st;
 }

@@ -51,7 +51,9 @@ void av_heads_phrase(char *buf, size_t n, int H);
  * gpt2run.h's with --model; not with -q), --explain Q,K (teach.h), --show's
  * terminal heat maps (term.h; a model's only --head when given) and a
  * model's --generate, then a flush. gr is unused without --model. Errors:
- * --explain's parse (AV_EUSAGE), --generate's, f failing (AV_ERUNTIME). */
+ * --explain's parse (AV_EUSAGE), --generate's, f failing (AV_ERUNTIME
+ * naming what f held: "cannot write the continuation to standard output"
+ * under -q --generate, "the trace and the continuation" without -q). */
 av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, const av_model *m,
                          const av_tokens *toks, const av_weights_source *ws, int color, av_err *err);
 
