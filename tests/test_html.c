@@ -451,13 +451,50 @@ static void html_compare_has_one_panel_per_setting(void **state) {
     assert_non_null(strstr(page, "mean max weight")); /* the comparison table is in the trace */
     free(page);
     tu_free(&r);
-    /* order keeps no runs: the page shows the base run */
-    run_attnviz(&r, NULL, "-d", "16", "--compare", "order", "--html", "-q", "-o", f->dir, "I love you", NULL);
+}
+
+/* --compare order --html: the page held the base run alone, without a word (a reviewer's note), where
+ * every other kind puts each setting on it; now each positions kind's two runs, the input as given and the
+ * one with tokens 0 and 2 swapped, labelled in their new places. What they must show is attention's own
+ * property, not attnviz's table: without positions the weights only permute, A'[π(i), π(j)] = A[i, j]
+ * (exactly: the reference kernel sums each row in the same order), and with positions they do not. */
+static void html_compare_order_has_both_runs_of_each_positions_kind(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "16", "-H", "2", "--compare", "order", "--html", "-q", "-o", f->dir, "I love you", NULL);
     assert_int_equal(r.code, 0);
-    page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
-    assert_int_equal(count(page, "{\"name\":"), 1);
-    free(page);
     tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_int_equal(count(page, "{\"name\":"), 6);
+    static const char *const names[6] = {"positions none", "positions none, tokens 0 \xE2\x86\x94 2 swapped",
+                                         "positions sinusoidal", "positions sinusoidal, tokens 0 \xE2\x86\x94 2 swapped",
+                                         "positions RoPE", "positions RoPE, tokens 0 \xE2\x86\x94 2 swapped"};
+    const int pi[3] = {2, 1, 0}; /* π: tokens 0 and 2 swapped */
+    float w[6][2 * 9];
+    const char *at = page;
+    for (int k = 0; k < 6; k++) {
+        char want[128];
+        snprintf(want, sizeof want, "{\"name\":\"%s\"", names[k]);
+        const char *run = strstr(at, want);
+        if (!run) fail_msg("no run %s after the %d-th", names[k], k);
+        const char *tokens = strstr(run, "\"tokens\":[");
+        assert_non_null(tokens);
+        const char *want_tok = k % 2 ? "\"tokens\":[\"you\",\"love\",\"I\"]" : "\"tokens\":[\"I\",\"love\",\"you\"]";
+        if (strncmp(tokens, want_tok, strlen(want_tok)) != 0) fail_msg("%s: %.40s", names[k], tokens);
+        assert_int_equal(b64_field(run, "weights", (unsigned char *)w[k], sizeof w[k]), (long)sizeof w[k]);
+        at = run + 1;
+    }
+    for (int p = 0; p < 3; p++) {
+        double worst = 0;
+        for (int h = 0; h < 2; h++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    worst = fmax(worst, fabs((double)w[2 * p + 1][h * 9 + pi[i] * 3 + pi[j]] - w[2 * p][h * 9 + i * 3 + j]));
+        if (p == 0 && worst != 0) fail_msg("positions none: the swapped run differs by %g, not a permutation", worst);
+        if (p > 0 && worst < 1e-3) fail_msg("%s: the swapped run is a permutation (%g)", names[2 * p], worst);
+    }
+    free(page);
 }
 
 static void html_model_page_has_every_layer_and_its_q_k_v(void **state) {
@@ -598,8 +635,8 @@ static void html_compare_too_large_for_every_setting_writes_nothing(void **state
     free(page);
 }
 
-/* --compare order --html: the page is the base run alone, and its trace ("what attnviz printed") holds the
- * order table that was printed; it held the trace without the table, the one thing the run was for. */
+/* --compare order --html: the page's trace ("what attnviz printed") holds the order table that was
+ * printed; it held the trace without the table, the one thing the run was for. */
 static void html_compare_order_page_trace_has_the_table(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -612,7 +649,7 @@ static void html_compare_order_page_trace_has_the_table(void **state) {
     assert_non_null(page);
     assert_non_null(strstr(page, "--compare order: swap token 0 \\\"I\\\" and token 3 \\\"learning\\\""));
     assert_non_null(strstr(page, "positions sinusoidal  max difference = "));
-    assert_int_equal(count(page, "\"kept\":"), 1); /* one run */
+    assert_int_equal(count(page, "\"kept\":"), 6); /* none, sinusoidal, RoPE; each as given and swapped */
     free(page);
 }
 
@@ -686,6 +723,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_order_page_trace_has_the_table, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_compare_order_has_both_runs_of_each_positions_kind, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_compare_scale_page_trace_has_the_table, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -114,8 +114,8 @@ static int rope_left_out(av_comparison *c, const av_model *m) {
 }
 
 /* order: one permuted and one plain run per positions kind, without the
- * position-dependent masks; keeps only the difference. */
-static av_status run_order(av_comparison *c, const av_model *m, av_err *err) {
+ * position-dependent masks; keeps the difference, and the runs with keep. */
+static av_status run_order(av_comparison *c, const av_model *m, int keep, av_err *err) {
     int T = m->cfg.T, H = m->cfg.H, last = m->cfg.n_real - 1;
     if (last < 1)
         return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens");
@@ -153,6 +153,12 @@ static av_status run_order(av_comparison *c, const av_model *m, av_err *err) {
                     }
             c->order_pos[c->n] = all[p];
             c->order_delta[c->n] = delta;
+            if (keep) { /* the page's panels: the runs themselves, theirs to free now */
+                c->runs[c->n] = a;
+                c->order_swapped[c->n] = b;
+                memset(&a, 0, sizeof a);
+                memset(&b, 0, sizeof b);
+            }
             c->order_diff[c->n++] = worst;
         }
         av_model_free(&a);
@@ -221,14 +227,14 @@ static void describe_shared(av_comparison *c, const av_model *m) {
              c->kind != AV_CMP_SCALE && !cfg.scale ? " · no scale" : "");
 }
 
-av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, av_err *err) {
+av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, int keep_runs, av_err *err) {
     memset(c, 0, sizeof *c);
     c->kind = kind;
     c->H = m->cfg.H;
     c->model_layer = m->model_layer;
     c->own = -1;
     describe_shared(c, m);
-    if (kind == AV_CMP_ORDER) return run_order(c, m, err);
+    if (kind == AV_CMP_ORDER) return run_order(c, m, keep_runs, err);
     av_config cfgs[AV_CMP_MAX_SETTINGS];
     av_status st = settings(c, cfgs, m, err);
     for (int i = 0; i < c->n && !st; i++) st = run_variant(&c->runs[i], m, &cfgs[i], NULL, 1, err);
@@ -384,6 +390,7 @@ av_status av_compare_plot(const char *path, const av_comparison *c, const av_tok
 void av_compare_free(av_comparison *c) {
     for (int i = 0; i < AV_CMP_MAX_SETTINGS; i++) {
         av_model_free(&c->runs[i]);
+        av_model_free(&c->order_swapped[i]);
         free(c->order_delta[i]);
         c->order_delta[i] = NULL;
     }

@@ -53,12 +53,15 @@ typedef struct {
     int own;                               /* the setting a --model runs with as trained (scale: its config.json's),
                                             * whose panel title says "(the model's own)"; -1 = none (a single
                                             * layer's settings are all the user's to pick) */
-    av_model runs[AV_CMP_MAX_SETTINGS];    /* one forward pass per setting (not for order) */
+    av_model runs[AV_CMP_MAX_SETTINGS];    /* one forward pass per setting (order: per positions kind, the
+                                            * input as given, kept only when av_compare_run's keep_runs) */
     /* order only */
     int last;                                /* the token swapped with token 0 */
     av_positions order_pos[AV_CMP_MAX_SETTINGS];
     double order_diff[AV_CMP_MAX_SETTINGS];  /* max |A'[π(i), π(j)] − A[i, j]| per positions */
     float *order_delta[AV_CMP_MAX_SETTINGS]; /* (H, T, T) |A'[π(i), π(j)] − A[i, j]| per positions */
+    av_model order_swapped[AV_CMP_MAX_SETTINGS]; /* per positions, the run on the swapped input (rows of X
+                                                  * 0 and last exchanged), kept only with keep_runs */
     int order_dropped_mask;                  /* m had a causal mask or --attn-mask: run without it */
     av_kernel order_kernel;                  /* the kernel the runs used: reference sums in double and
                                               * permutes exactly; blas reorders its float32 sums, so a pure
@@ -75,10 +78,13 @@ typedef struct {
 int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads);
 
 /* Run m's X and weights under each setting of kind into *c (zeroed first;
- * free with av_compare_free, also after an error). Errors: AV_EUSAGE for
- * order with fewer than 2 real tokens and for rope-style with an odd d_k,
- * AV_ERUNTIME on out of memory. */
-av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, av_err *err);
+ * free with av_compare_free, also after an error). keep_runs: order also
+ * keeps its forward passes, the input as given in c->runs and the swapped
+ * one in c->order_swapped, per positions kind (for the --html page; without
+ * it only the (H, T, T) differences are kept, a third of the memory).
+ * Errors: AV_EUSAGE for order with fewer than 2 real tokens and for
+ * rope-style with an odd d_k, AV_ERUNTIME on out of memory. */
+av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, int keep_runs, av_err *err);
 
 /* Print the comparison: per setting the mean max weight, mean entropy (nats)
  * over the real query rows of every head, and max |ΔA| against the first

@@ -149,7 +149,7 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st) note_training_folder(o);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
-        st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, err);
+        st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
         if (!st && r->cmp.left_out[0])
             fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
                     r->cmp.left_out);

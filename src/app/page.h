@@ -4,7 +4,8 @@
  *
  *   av_page_single    a single layer: L = 1, the run's H heads
  *   av_page_compare   --compare: one panel per setting, side by side (for
- *                     order, which keeps no runs, the base run alone)
+ *                     order, per positions kind the input as given and
+ *                     the swapped one)
  *   av_page_model     a model (nn/gpt2.h: GPT-2 or a trained toy model):
  *                     every layer and head, q, k, v from its qkvh
  *
@@ -56,8 +57,8 @@ typedef struct {
 av_status av_page_check_size(int T, int n_runs, const av_options *o, av_err *err);
 
 /* The runs the page of o's run shows: 2 or 3 --compare settings (positions
- * leaves out RoPE for an odd d_k = d_model / heads), else 1 (also --compare
- * order, whose page is the base run). */
+ * leaves out RoPE for an odd d_k = d_model / heads), 4 or 6 for --compare
+ * order (each positions kind on the input as given and swapped), else 1. */
 int av_page_runs(const av_options *o, int d_model, int heads);
 
 /* The page's file name in --outdir, after --prefix: prefix + AV_PAGE_NAME. */
@@ -70,7 +71,9 @@ av_status av_page_single(const av_model *m, const av_tokens *toks, const av_opti
                          av_written *w, av_err *err);
 
 /* The same for a --compare run c of base run m: each setting is one panel
- * (L = 1) named as in the comparison table ("scaled ÷√d_k", "no scale", ...);
+ * (L = 1) named as in the comparison table ("scaled ÷√d_k", "no scale", ...;
+ * order, run with keep_runs: "positions none", "positions none, tokens 0 ↔ 3
+ * swapped", ..., the swapped runs' tokens in their new places);
  * the page's trace is the base run's trace followed by the comparison table.
  * For a --model (c->model_layer: m is layer L's view) the panels are layer L
  * under each setting, the model's own marked "(the model's own)", and
