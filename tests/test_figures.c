@@ -949,6 +949,66 @@ static void test_log_scale_says_cells_print_no_numbers(void **state) {
     tu_free(&r);
 }
 
+/* --log-scale colours every weight below the bar's bottom (0.001 here) in
+ * the bottom colour, and its colour bar did not say so. As matplotlib's
+ * colorbar(extend='min'): a triangle under the bar in that colour, viridis'
+ * first entry #440154 (matplotlib's _viridis_data[0], 0.267004 0.004874
+ * 0.329415), only when a weight really is below; the SVG's <desc> and the
+ * PNG's tEXt "Clipped" count them, the count taken here from --dump's
+ * weights.npy (head 0, every cell visible without a mask). */
+static void test_log_scale_marks_clipped_weights(void **state) {
+    fixture *f = *state;
+    for (int clip = 0; clip < 2; clip++) {
+        tu_result r;
+        /* --no-scale at d_model 64 saturates the softmax: most weights < 0.001; scaled, none is */
+        if (clip) RUN(&r, "-q", "--heads", "2", "-d", "64", "--no-scale", "--log-scale", "--figures", "heads", "--format",
+                      "both", "--dump", in(f, "cd"), "-o", in(f, "c"), "I love deep learning today");
+        else RUN(&r, "-q", "--heads", "2", "--log-scale", "--figures", "heads", "--format", "both", "--dump", in(f, "cd"),
+                 "-o", in(f, "c"), "I love deep learning today");
+        expect_ok(&r);
+        tu_free(&r);
+        av_npy w;
+        av_err e = {{0}};
+        if (av_npy_read(&w, in(f, "cd/weights.npy"), &e)) fail_msg("%s", e.msg);
+        int below = 0;
+        for (int c = 0; c < 25; c++) below += w.data[c] < 0.001f; /* head 0 of (2, 5, 5) */
+        av_npy_free(&w);
+        assert_true(clip ? below > 0 : below == 0);
+        char *svg = slurp(in(f, "c/head0.svg"), NULL);
+        assert_non_null(svg);
+        char note[160];
+        snprintf(note, sizeof note, "clipped: %d of 25 cells are below the colour bar's bottom, 0.001, and drawn in its "
+                 "colour", below);
+        const char *poly = strstr(svg, "<polygon"), *fill = poly ? strstr(poly, "fill=\"#440154\"/>") : NULL;
+        if (!clip) {
+            assert_null(poly);
+            assert_null(strstr(svg, "clipped:"));
+        } else {
+            if (!strstr(svg, note)) fail_msg("head0.svg lacks '%s'", note);
+            assert_non_null(poly);
+            assert_non_null(fill);
+            /* the fill triangle: base (xa, ya)-(xb, ya) on the bar's bottom, tip (xc, yc) below it */
+            const char *pts = NULL; /* the last <polygon before that fill */
+            for (const char *p = poly; p && p < fill; p = strstr(p + 1, "<polygon points=\"")) pts = p;
+            float xa, ya, xb, yb, xc, yc;
+            assert_non_null(pts);
+            assert_int_equal(sscanf(pts, "<polygon points=\"%f,%f %f,%f %f,%f\"", &xa, &ya, &xb, &yb, &xc, &yc), 6);
+            assert_true(ya == yb && yc > ya + 5 && fabsf(xc - (xa + xb) / 2) < 0.01f);
+            /* in the PNG (same layout at 100 dpi) the triangle's centroid is that colour */
+            av_png_image img;
+            if (av_png_read(in(f, "c/head0.png"), &img, &e)) fail_msg("%s", e.msg);
+            int x = (int)((xa + xb + xc) / 3), y = (int)((ya + yb + yc) / 3);
+            const unsigned char *px = img.rgb + ((size_t)y * img.width + x) * 3;
+            if (px[0] != 0x44 || px[1] != 0x01 || px[2] != 0x54)
+                fail_msg("head0.png at (%d, %d) is %02x%02x%02x, not 440154", x, y, px[0], px[1], px[2]);
+            const char *text = av_png_image_text(&img, "Clipped"), *want = note + strlen("clipped: ");
+            if (!text || strncmp(text, want, strlen(want)) != 0) fail_msg("tEXt Clipped: %s", text ? text : "(none)");
+            av_png_image_free(&img);
+        }
+        free(svg);
+    }
+}
+
 /* --log-scale --figures mean colours log₁₀ of the mean weight (the mean is
  * taken first), so its colour bar says so, not "mean log₁₀ attention
  * weight"; a fixed or --vmax range names the 3 decades the log scale spans,
@@ -1668,6 +1728,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_log_scale_marks_clipped_weights, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns, setup, teardown),

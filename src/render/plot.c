@@ -432,10 +432,12 @@ typedef struct {
     const char *value_label;
     const char *more[2];     /* the title's second and third lines, or NULL (cbar_split) */
     int log;                 /* values are log10 of the data (see prepare_panels) */
+    size_t clipped, visible; /* log: visible cells below the range's bottom (drawn in its colour), of all */
+    float bottom;            /* log: the range's bottom as a weight (vmax / 1000), for the note */
 } color_range;
 
 static color_range range_of(const av_plot_meta *meta) {
-    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight", {NULL, NULL}, 0};
+    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight", {NULL, NULL}, 0, 0, 0, 0.0f};
     if (!meta) return r;
     if ((int)meta->cmap > 0 && meta->cmap < AV_CMAP_COUNT) r.cmap = meta->cmap;
     if (isfinite(meta->vmin) && isfinite(meta->vmax) && meta->vmax > meta->vmin) {
@@ -560,16 +562,23 @@ static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_
 }
 
 /* Values in log10 units for the log colour scale, over [vmax / 1000, vmax]
- * (or [vmin, vmax] when vmin > 0); values below it take its bottom colour. */
+ * (or [vmin, vmax] when vmin > 0); values below it take its bottom colour,
+ * and cr->clipped counts them (the colour bar then ends in a triangle). */
 static void log_panels(av_heatmap *hms, int n, color_range *cr) {
     if (!(cr->vmax > 0)) cr->vmax = 1.0f;
     float lo = cr->vmin > 0 ? cr->vmin : cr->vmax / 1000.0f;
+    cr->bottom = lo;
     cr->vmin = log10f(lo);
     cr->vmax = log10f(cr->vmax);
+    cr->clipped = cr->visible = 0;
     for (int k = 0; k < n; k++) {
         float *w = (float *)hms[k].w;
         for (size_t c = 0; c < (size_t)hms[k].n_q * hms[k].n_k; c++)
-            if (!hms[k].masked[c]) w[c] = w[c] > 0 ? log10f(w[c]) : cr->vmin;
+            if (!hms[k].masked[c]) {
+                cr->visible++;
+                cr->clipped += !(w[c] >= lo); /* 0 and below too */
+                w[c] = w[c] > 0 ? log10f(w[c]) : cr->vmin;
+            }
     }
 }
 
@@ -780,10 +789,39 @@ static float cbar_labels_w(const color_range *cr, float size) {
     return m;
 }
 
+/* A log colour bar with values below its bottom (cr->clipped) ends in a
+ * triangle in the bottom colour, as matplotlib's colorbar(extend='min'):
+ * pointing down, the bar's width, its length 5 % of the ramp's (extendfrac),
+ * within rows [y0, y1), the ramp's place, so nothing else moves (as
+ * matplotlib shrinks the bar to make room); framed as the bar is, 1 px.
+ * dl->clipped gets the note the metadata carries. Returns the rows it takes
+ * from the bottom of the bar. */
+static int emit_cbar_extend(av_dlist *dl, const color_range *cr, int x0, int y0, int y1) {
+    int ext = imax(8, (int)lrint((y1 - y0) * 0.05 / 1.05)); /* ext = 0.05 of the ramp left, y1 - y0 - ext */
+    float yb = (float)(y1 - ext), tip = (float)y1 + 1, xl = (float)x0 - 1, xr = (float)(x0 + CBAR_W) + 1;
+    float xc = (xl + xr) * 0.5f, half = (xr - xl) * 0.5f, len = tip - yb, side = sqrtf(half * half + len * len);
+    const float ox[3] = {xl, xr, xc}, oy[3] = {yb, yb, tip};
+    av_dl_triangle(dl, ox, oy, FRAME);
+    /* the fill 1 px inside the slanted sides (their normals move x by side/len, the tip by side/half) */
+    const float ix[3] = {xl + side / len, xr - side / len, xc}, iy[3] = {yb, yb, tip - side / half};
+    unsigned char c0[3]; /* the colour of the cells below: av_heat_cell_color clamps them to t = 0 */
+    av_cmap_rgb(cr->cmap, 0.0, c0);
+    av_dl_triangle(dl, ix, iy, (av_rgb){c0[0], c0[1], c0[2]});
+    char lo[32], *note = av_dl_alloc(dl, 200);
+    av_plot_g3(lo, sizeof lo, cr->bottom);
+    if (note)
+        snprintf(note, 200, "%zu of %zu cells are below the colour bar's bottom, %s, and drawn in its colour (the "
+                 "triangle under the bar)", cr->clipped, cr->visible, lo);
+    dl->clipped = note;
+    return ext;
+}
+
 /* Colour bar at x0, spanning rows [y0, y1): one rect per pixel row (value at
  * the row centre), frame, ticks with labels, and the rotated title. Returns
  * the x just right of everything drawn. */
 static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1, float fs) {
+    int ext = cr->log && cr->clipped ? emit_cbar_extend(dl, cr, x0, y0, y1) : 0;
+    y1 -= ext; /* the ramp and its ticks above the triangle */
     int h = y1 - y0;
     /* The ramp: one value per pixel row (t at the row centre), as a HEAT
      * item marked ramp (the list owns the values). */
@@ -793,7 +831,13 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
         av_dl_heat heat = {.w = ramp, .n_q = h, .n_k = 1, .vmin = 0.0f, .vmax = 1.0f, .cmap = cr->cmap, .ramp = 1};
         av_dl_heatmap(dl, x0, y0, x0 + CBAR_W, y1, &heat);
     }
-    frame_box(dl, x0, y0, x0 + CBAR_W, y1);
+    if (ext) { /* the frame goes on round the triangle, not between it and the ramp */
+        av_dl_rect(dl, x0 - 1, y0 - 1, x0 + CBAR_W + 1, y0, FRAME);
+        av_dl_rect(dl, x0 - 1, y0, x0, y1, FRAME);
+        av_dl_rect(dl, x0 + CBAR_W, y0, x0 + CBAR_W + 1, y1, FRAME);
+    } else {
+        frame_box(dl, x0, y0, x0 + CBAR_W, y1);
+    }
     int dec;
     double step = cbar_step(cr->vmin, cr->vmax, &dec);
     int xt = x0 + CBAR_W + 1;
@@ -2052,14 +2096,16 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
     const char *software = meta && meta->software ? meta->software : "attnviz " AV_VERSION;
     const char *desc = meta ? meta->description : NULL;
     const char *weights = meta ? meta->weights : NULL, *run = meta ? meta->run : NULL;
+    const char *clipped = dl->clipped;
     note_lowered(path, dl, meta);
     if (ends_with_svg(path)) {
-        /* SVG has one <desc>: the description, then "weights: ..." and "run: ..." lines */
-        size_t n = (desc ? strlen(desc) : 0) + (weights ? strlen(weights) : 0) + (run ? strlen(run) : 0) + 32;
+        /* SVG has one <desc>: the description, then "weights: ...", "run: ..." and "clipped: ..." lines */
+        size_t n = (desc ? strlen(desc) : 0) + (weights ? strlen(weights) : 0) + (run ? strlen(run) : 0) +
+                   (clipped ? strlen(clipped) : 0) + 48;
         char *all = malloc(n);
         if (!all) return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
-        snprintf(all, n, "%s%s%s%s%s", desc ? desc : "", weights ? "\nweights: " : "", weights ? weights : "",
-                 run ? "\nrun: " : "", run ? run : "");
+        snprintf(all, n, "%s%s%s%s%s%s%s", desc ? desc : "", weights ? "\nweights: " : "", weights ? weights : "",
+                 run ? "\nrun: " : "", run ? run : "", clipped ? "\nclipped: " : "", clipped ? clipped : "");
         av_status st = av_svg_write(path, dl, title, all[0] == '\n' ? all + 1 : all, err);
         free(all);
         return st;
@@ -2068,11 +2114,11 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
     size_t stride;
     av_status st = av_raster_render(dl, &rgb, &stride, err);
     if (st) return st;
-    av_png_text texts[5] = {{"Title", title}, {"Software", software}, {"Description", desc}, {"Weights", weights},
-                            {"Run", run}};
+    av_png_text texts[6] = {{"Title", title}, {"Software", software}, {"Description", desc}, {"Weights", weights},
+                            {"Run", run}, {"Clipped", clipped}};
     if (meta && meta->batch) /* rgb is the batch's now */
-        return av_png_batch_add(meta->batch, path, rgb, dl->width, dl->height, stride, texts, 5, dl->dpi, err);
-    st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 5, dl->dpi, err);
+        return av_png_batch_add(meta->batch, path, rgb, dl->width, dl->height, stride, texts, 6, dl->dpi, err);
+    st = av_png_write(path, rgb, dl->width, dl->height, stride, texts, 6, dl->dpi, err);
     av_big_free(rgb);
     return st;
 }

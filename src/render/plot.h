@@ -139,7 +139,11 @@ typedef struct {
     av_pool pool;            /* how cells are pooled past the pixels (0 = AV_POOL_MAX) */
     int log_scale;           /* 1 = colour by log10(value) over [vmin, vmax] (vmin <= 0
                               * becomes vmax / 1000); cell values are not printed, and
-                              * the title ends in AV_PLOT_LOG_NOTE to say so */
+                              * the title ends in AV_PLOT_LOG_NOTE to say so; values below
+                              * the bottom take its colour, and when any is drawn the colour
+                              * bar ends in a triangle of that colour (matplotlib's
+                              * colorbar extend='min', 5 % of the bar) and the metadata
+                              * counts them (av_plot_write: tEXt Clipped, <desc> clipped:) */
     float auto_pct;          /* > 0: vmax = this percentile of the values drawn (after
                               * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
@@ -303,8 +307,11 @@ void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta);
 int av_plot_fit_dpi(int w, int h, const av_plot_meta *meta);
 
 /* Write a laid-out figure: SVG when path ends in ".svg" (any case), else PNG
- * with tEXt Title (title), Software and Description (from meta) and pHYs
- * (dl->dpi, the dpi the layout was finished at; see av_plot_lowered_dpi).
+ * with tEXt Title (title), Software and Description (from meta), Weights and
+ * Run (meta's, when given), Clipped (dl->clipped: "14 of 25 cells are below
+ * the colour bar's bottom, 0.001, ...", when the log scale clipped any; the
+ * SVG's <desc> has the same as "weights: ", "run: ", "clipped: " lines) and
+ * pHYs (dl->dpi, the dpi the layout was finished at; see av_plot_lowered_dpi).
  * Atomic (io/fileio.h). Errors: AV_ERUNTIME naming path (I/O, OOM, dl->oom). */
 av_status av_plot_write(const char *path, const av_dlist *dl, const char *title, const av_plot_meta *meta,
                         av_err *err);

@@ -32,6 +32,7 @@ void av_dl_free(av_dlist *dl) {
     free(dl->owned);
     dl->owned = NULL;
     dl->n_owned = 0;
+    dl->clipped = NULL; /* it was an owned block */
 }
 
 void *av_dl_alloc(av_dlist *dl, size_t size) {
@@ -89,6 +90,16 @@ void av_dl_hatch(av_dlist *dl, int x0, int y0, int x1, int y1) {
     it->color = AV_HATCH_INK;
 }
 
+void av_dl_triangle(av_dlist *dl, const float x[3], const float y[3], av_rgb fill) {
+    av_dl_item *it = dl_push(dl, AV_DL_TRI);
+    if (!it) return;
+    float xa = fminf(x[0], fminf(x[1], x[2])), xb = fmaxf(x[0], fmaxf(x[1], x[2]));
+    float ya = fminf(y[0], fminf(y[1], y[2])), yb = fmaxf(y[0], fmaxf(y[1], y[2]));
+    set_box(it, (int)floorf(xa), (int)floorf(ya), (int)ceilf(xb), (int)ceilf(yb));
+    it->color = fill;
+    for (int k = 0; k < 3; k++) it->tri.x[k] = x[k], it->tri.y[k] = y[k];
+}
+
 static int scaled_px(int v, double f) { return (int)lrint(v * f); }
 
 void av_dl_scale(av_dlist *dl, double f) {
@@ -105,6 +116,8 @@ void av_dl_scale(av_dlist *dl, double f) {
         if (it->x1 > it->x0 && x1 <= x0) x1 = x0 + 1;
         if (it->y1 > it->y0 && y1 <= y0) y1 = y0 + 1;
         it->x0 = x0, it->x1 = x1, it->y0 = y0, it->y1 = y1;
+        if (it->kind == AV_DL_TRI)
+            for (int v = 0; v < 3; v++) it->tri.x[v] = (float)(it->tri.x[v] * f), it->tri.y[v] = (float)(it->tri.y[v] * f);
         if (it->kind == AV_DL_LINE) {
             av_dl_segment *l = &it->line;
             l->xa = (float)(l->xa * f), l->ya = (float)(l->ya * f), l->xb = (float)(l->xb * f), l->yb = (float)(l->yb * f);
@@ -383,6 +396,33 @@ static void paint_heat(const canvas *cv, const av_dl_item *it) {
     else paint_heat_average(cv, it);
 }
 
+/* A TRI item: each pixel of its box blended with the fill by the share of
+ * 4 x 4 sample points inside the triangle (edge functions, either winding). */
+static void paint_tri(const canvas *cv, const av_dl_item *it) {
+    const float *x = it->tri.x, *y = it->tri.y;
+    double area = (double)(x[1] - x[0]) * (y[2] - y[0]) - (double)(x[2] - x[0]) * (y[1] - y[0]);
+    if (area == 0) return;
+    double sgn = area > 0 ? 1 : -1;
+    int x0 = it->x0, y0 = it->y0, x1 = it->x1, y1 = it->y1;
+    if (!clip_box(cv, &x0, &y0, &x1, &y1)) return;
+    for (int py = y0; py < y1; py++)
+        for (int px = x0; px < x1; px++) {
+            int in = 0;
+            for (int sy = 0; sy < 4; sy++)
+                for (int sx = 0; sx < 4; sx++) {
+                    double u = px + (sx + 0.5) / 4, v = py + (sy + 0.5) / 4;
+                    int inside = 1;
+                    for (int e = 0; e < 3 && inside; e++) {
+                        int n = (e + 1) % 3;
+                        double c = (double)(x[n] - x[e]) * (v - y[e]) - (double)(y[n] - y[e]) * (u - x[e]);
+                        inside = c * sgn >= 0;
+                    }
+                    in += inside;
+                }
+            blend(cv, px, py, it->color, in * 255 / 16);
+        }
+}
+
 /* Blit a coverage bitmap (rows x cols, pitch bytes per row) whose top-left is
  * at text-local (u, v) (u along the baseline, v downwards) relative to the
  * origin (ox, oy); rot90 turns text-local axes counter-clockwise. */
@@ -450,6 +490,7 @@ void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride) {
         case AV_DL_HEAT: paint_heat(&cv, it); break;
         case AV_DL_TEXT: paint_text(&cv, it); break;
         case AV_DL_LINE: paint_line(&cv, it); break;
+        case AV_DL_TRI: paint_tri(&cv, it); break;
         }
     }
 }

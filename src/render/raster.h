@@ -19,6 +19,9 @@
  *          box is smaller than the matrix, each pixel is the area average of
  *          the cells it covers. The item points at the caller's arrays (not
  *          copied): they must outlive the list;
+ *   TRI    a filled triangle (fractional vertices, anti-aliased edges): the
+ *          end of a colour bar whose values were clipped (matplotlib's
+ *          colorbar extend);
  *   TEXT   a UTF-8 run with a pixel size, an anchor point on the baseline
  *          (start / middle / end), rotation 0 or 90 degrees counter-clockwise
  *          (reads bottom to top, like matplotlib's rotated tick labels) and
@@ -54,7 +57,7 @@ typedef struct {
 #define AV_HATCH_PERIOD 8                         /* px between lines, along x */
 #define AV_HATCH_WIDTH 1.5f                       /* line width, px */
 
-typedef enum { AV_DL_RECT, AV_DL_HATCH, AV_DL_HEAT, AV_DL_TEXT, AV_DL_LINE } av_dl_kind;
+typedef enum { AV_DL_RECT, AV_DL_HATCH, AV_DL_HEAT, AV_DL_TEXT, AV_DL_LINE, AV_DL_TRI } av_dl_kind;
 
 typedef enum { AV_ANCHOR_START = 0, AV_ANCHOR_MIDDLE, AV_ANCHOR_END } av_anchor;
 
@@ -85,12 +88,17 @@ typedef struct {
 } av_dl_segment;
 
 typedef struct {
+    float x[3], y[3]; /* the vertices, px */
+} av_dl_tri;
+
+typedef struct {
     av_dl_kind kind;
-    int x0, y0, x1, y1; /* box for RECT, HATCH, HEAT, the clip of LINE (unused for TEXT) */
-    av_rgb color;       /* RECT fill, TEXT ink, LINE stroke */
+    int x0, y0, x1, y1; /* box for RECT, HATCH, HEAT, the clip of LINE, TRI's bounds (unused for TEXT) */
+    av_rgb color;       /* RECT and TRI fill, TEXT ink, LINE stroke */
     av_dl_heat heat;    /* HEAT only */
     av_dl_text text;    /* TEXT only */
     av_dl_segment line; /* LINE only */
+    av_dl_tri tri;      /* TRI only */
 } av_dl_item;
 
 typedef struct {
@@ -105,6 +113,9 @@ typedef struct {
                         * 100. The SVG back end writes width/height as
                         * px / dpi × 72 points, the PNG's printed size, so an
                         * SVG's size does not grow with --dpi */
+    const char *clipped; /* NULL, or what the layout says of values it clipped to the colour range
+                          * ("3 of 16 cells are below ..."), owned by the list: the PNG's tEXt
+                          * Clipped and the SVG's <desc> "clipped: ..." line (plot.h av_plot_write) */
     void **owned;      /* blocks from av_dl_alloc, freed with the list */
     size_t n_owned;
 } av_dlist;
@@ -135,6 +146,11 @@ void av_dl_text_run(av_dlist *dl, const char *utf8, float x, float y, float size
  * report). */
 void av_dl_line(av_dlist *dl, float xa, float ya, float xb, float yb, int x0, int y0, int x1, int y1, int extra,
                 av_rgb c);
+
+/* A filled triangle with vertices (x[k], y[k]), px (fractional), in fill;
+ * the raster covers each pixel by the share of it inside (4 x 4 samples),
+ * the SVG back end writes a <polygon>. */
+void av_dl_triangle(av_dlist *dl, const float x[3], const float y[3], av_rgb fill);
 
 /* Multiply every coordinate, box, font size, line width and halo, the
  * figure's size and the hatch (AV_HATCH_PERIOD, AV_HATCH_WIDTH at f = 1) by

@@ -286,6 +286,12 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
             break;
         case AV_DL_TEXT: put_text(fp, it); break;
         case AV_DL_LINE: k += put_polyline(fp, dl->items, dl->n, k, lines++) - 1; break;
+        case AV_DL_TRI:
+            hex(col, it->color);
+            fprintf(fp, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\" fill=\"%s\"/>\n", (double)it->tri.x[0],
+                    (double)it->tri.y[0], (double)it->tri.x[1], (double)it->tri.y[1], (double)it->tri.x[2],
+                    (double)it->tri.y[2], col);
+            break;
         }
     }
     if (in_rects) fputs("</g>\n", fp);
