@@ -674,6 +674,56 @@ static void test_quiet_silences_only_the_trace(void **state) {
     tu_free(&r);
 }
 
+/* A control character in a path reaches the terminal as <U+XXXX>, as one in
+ * an option's value does (test_control_characters_in_title_and_prefix): an
+ * -o, --model, --weights or --train folder holding ESC [7m turned the rest
+ * of the message, the trace or the list of written files inverse, and a CR
+ * in --model's folder drew the message's end over its start. Checked in the
+ * error, the trace, the "wrote" list and --train's own lines, and that no
+ * raw ESC or CR is printed at all (--color never). */
+static void test_control_characters_in_paths_are_shown(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    char model[4200], out[4200], weights[4200], trained[4200];
+    snprintf(model, sizeof model, "%s/no\rpe", f->dir);
+    run_attnviz(&r, NULL, "--model", model, "hi", NULL);
+    assert_int_not_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "/no<U+000D>pe: no such folder"));
+    assert_null(strchr(r.err, '\r'));
+    tu_free(&r);
+
+    snprintf(out, sizeof out, "%s/x\x1b[7mINV", f->dir);
+    run_attnviz(&r, NULL, "--heads", "2", "--color", "never", "-o", out, "--dump", out, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "/x<U+001B>[7mINV/head0.png\n"));
+    assert_null(strchr(r.out, '\x1b'));
+    assert_null(strchr(r.err, '\x1b'));
+    tu_free(&r);
+
+    snprintf(weights, sizeof weights, "%s", out); /* the dump is a --weights folder */
+    run_attnviz(&r, NULL, "--heads", "2", "--color", "never", "--no-plot", "--weights", weights, "I love you",
+                NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "weights loaded from "));
+    assert_non_null(strstr(r.out, "/x<U+001B>[7mINV\n"));                      /* the weights line */
+    assert_non_null(strstr(r.out, "/x<U+001B>[7mINV/X.npy\n"));                /* the embed step */
+    assert_null(strchr(r.out, '\x1b'));
+    tu_free(&r);
+
+    snprintf(trained, sizeof trained, "%s/t\x1b]0;title\x07", f->dir); /* an OSC that retitles the terminal */
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "-o", trained, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "/t<U+001B>]0;title<U+0007>: config.json"));
+    assert_null(strchr(r.out, '\x1b')), assert_null(strchr(r.err, '\x1b'));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", trained, "--no-plot", "--generate", "1", "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "weights    model "));
+    assert_non_null(strstr(r.out, "/t<U+001B>]0;title<U+0007> (trained toy model"));
+    assert_null(strchr(r.out, '\x1b')), assert_null(strchr(r.err, '\x1b'));
+    tu_free(&r);
+}
+
 /* A list option takes the full-width comma '，' (U+FF0C) that Chinese input
  * methods type, like ',': --figures heads，mean writes the one head's map and
  * the mean, nothing else; --help says so. */
@@ -1367,6 +1417,8 @@ int main(void) {
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
+        cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),

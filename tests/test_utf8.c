@@ -239,6 +239,40 @@ static void test_bidi_closers(void **state) {
 #undef PDI
 }
 
+/* Control characters as escapes, worked by hand from the ranges of general
+ * category Cc (U+0000..U+001F, U+007F, U+0080..U+009F), each shown as
+ * <U+XXXX> as the option values in messages are. */
+static void test_escape_controls(void **state) {
+    (void)state;
+    static const struct { const char *in; int keep_nl; const char *out; } cases[] = {
+        {"plain/path", 0, "plain/path"},
+        {"x\x1b[7mINV\x1b[0m", 0, "x<U+001B>[7mINV<U+001B>[0m"},
+        {"no\rpe", 0, "no<U+000D>pe"},
+        {"a\tb", 1, "a<U+0009>b"},
+        {"a\nb", 0, "a<U+000A>b"},
+        {"a\nb", 1, "a\nb"},
+        {"del\x7f", 0, "del<U+007F>"},
+        {"\x01\x1f ", 0, "<U+0001><U+001F> "},
+        {"nel\xc2\x85" "x", 0, "nel<U+0085>x"},            /* U+0085 NEXT LINE, a C1 control */
+        {"\xc2\x9f\xc2\xa0", 0, "<U+009F>\xc2\xa0"},        /* U+009F a control; U+00A0 NBSP is not */
+        {"中文 عربي", 0, "中文 عربي"},
+        {"bad\xff" "byte", 0, "bad\xff" "byte"},            /* not UTF-8: the byte as it is */
+    };
+    char out[64];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t n = av_utf8_escape_controls(cases[k].in, strlen(cases[k].in), out, sizeof out, cases[k].keep_nl);
+        assert_string_equal(out, cases[k].out);
+        assert_int_equal(n, strlen(cases[k].out));
+    }
+    /* cut before an escape or a character that does not fit, never inside one */
+    assert_int_equal(av_utf8_escape_controls("ab\x1b", 3, out, 9, 0), 2);
+    assert_string_equal(out, "ab");
+    assert_int_equal(av_utf8_escape_controls("a中", 4, out, 4, 0), 1);
+    assert_string_equal(out, "a");
+    assert_int_equal(av_utf8_escape_controls("x", 1, out, 1, 0), 0);
+    assert_string_equal(out, "");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
@@ -251,6 +285,7 @@ int main(void) {
         cmocka_unit_test(test_string_widths),
         cmocka_unit_test(test_categories_and_hangul),
         cmocka_unit_test(test_bidi_closers),
+        cmocka_unit_test(test_escape_controls),
     };
     return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }

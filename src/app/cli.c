@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "app/compare.h"
+#include "app/term.h"
 #include "base/utf8.h"
 #include "nn/gpt2.h"
 #include "nn/model.h"
@@ -1113,5 +1114,5 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
 
 void av_warn_unused(FILE *f, const av_options *o) {
     char unused[AV_MAX_WARNINGS][160];
-    for (int i = 0, n = av_unused_options(o, unused); i < n; i++) fprintf(f, "attnviz: warning: %s\n", unused[i]);
+    for (int i = 0, n = av_unused_options(o, unused); i < n; i++) av_message(f, "attnviz: warning: %s\n", unused[i]);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/page.h"
+#include "app/term.h"
 #include "app/trace.h"
 #include "base/utf8.h"
 #include "io/fileio.h"
@@ -199,10 +200,10 @@ static void warn_vmax_saturates(const fig_run *fr) {
         }
     if (visible == 0 || 2 * above <= visible) return;
     if (above == visible)
-        fprintf(stderr, "attnviz: warning: --vmax %g is below every visible weight (smallest %.3g): every cell shows "
+        av_message(stderr, "attnviz: warning: --vmax %g is below every visible weight (smallest %.3g): every cell shows "
                 "the top colour; use --vmax auto or a larger value\n", o->vmax, (double)smallest);
     else
-        fprintf(stderr, "attnviz: warning: --vmax %g is below %.0f%% of the visible weights (%zu of %zu): they all "
+        av_message(stderr, "attnviz: warning: --vmax %g is below %.0f%% of the visible weights (%zu of %zu): they all "
                 "show the top colour; use --vmax auto or a larger value\n", o->vmax, floor(100.0 * above / visible),
                 above, visible);
 }
@@ -463,7 +464,7 @@ static void describe_run(fig_run *fr, const av_figure_context *fc) {
 static void warn_missing_glyphs(void) {
     int n = av_plot_missing_glyphs();
     if (n > 0)
-        fprintf(stderr, "attnviz: warning: %d character%s in the labels %s no glyph in any installed font; drawn as boxes\n",
+        av_message(stderr, "attnviz: warning: %d character%s in the labels %s no glyph in any installed font; drawn as boxes\n",
                 n, n == 1 ? "" : "s", n == 1 ? "has" : "have");
 }
 
@@ -485,13 +486,13 @@ void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {
         snprintf(gif, sizeof gif, "%s%s has fewer pixels too, at the same proportions", l->files ? "; " : "",
                  l->no_dpi);
     if (l->files == 0)
-        fprintf(fp, "attnviz: note: %s would pass %d px a side at %s: it %s\n", l->no_dpi, AV_PLOT_MAX_PX, at,
+        av_message(fp, "attnviz: note: %s would pass %d px a side at %s: it %s\n", l->no_dpi, AV_PLOT_MAX_PX, at,
                 "is drawn with fewer pixels, at the same proportions");
     else if (l->files == 1)
-        fprintf(fp, "attnviz: note: %s would pass %d px a side at %s: it is written at %s instead, with fewer "
+        av_message(fp, "attnviz: note: %s would pass %d px a side at %s: it is written at %s instead, with fewer "
                 "pixels and the same printed size%s\n", names, AV_PLOT_MAX_PX, at, dpi, gif);
     else
-        fprintf(fp, "attnviz: note: %d figures would pass %d px a side at %s (%s): they are written at %s instead, "
+        av_message(fp, "attnviz: note: %d figures would pass %d px a side at %s (%s): they are written at %s instead, "
                 "with fewer pixels and the same printed size%s\n", l->files, AV_PLOT_MAX_PX, at, names, dpi, gif);
     av_plot_reset_lowered_dpi();
 }
@@ -506,7 +507,7 @@ static av_status write_selected(fig_run *fr, av_err *err) {
     if (!s && (figs & AV_FIG_PE)) {
         if (fr->m->cfg.positions != AV_POS_NONE) s = fig_pe(fr, err);
         else if (!o->figures_all || !o->quiet) /* pe named: a warning, -q or not (gpt2run.c note_no_pe) */
-            fprintf(stderr, "attnviz: %s: no pe figure: --positions none adds no positional encoding\n",
+            av_message(stderr, "attnviz: %s: no pe figure: --positions none adds no positional encoding\n",
                     o->figures_all ? "note" : "warning");
     }
     if (!s && (figs & AV_FIG_MASK)) s = fig_mask(fr, err);
@@ -797,7 +798,7 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
     }
     free(list);
     if (!st && removed && !quiet)
-        fprintf(stderr, "attnviz: note: removed %d file%s of an earlier run from %s, so the folder holds one run:%s%s\n",
+        av_message(stderr, "attnviz: note: removed %d file%s of an earlier run from %s, so the folder holds one run:%s%s\n",
                 removed, removed == 1 ? "" : "s", dir, names, removed > 8 ? " ..." : "");
     return st;
 }

@@ -348,7 +348,7 @@ static void note_outside_task(av_gpt2run *r) {
     if (av_task_ids_whole_example((av_task_kind)kind, r->ids, r->T)) {
         /* a training example as it was trained, the film strip's probe too: its attention is the trained
          * model's, so no figure says "outside its task" (a figure-maker's report); only what follows is */
-        fprintf(stderr, "attnviz: note: this input is a whole example of %s's task, %s (%s), its answer complete, "
+        av_message(stderr, "attnviz: note: this input is a whole example of %s's task, %s (%s), its answer complete, "
                 "as training saw it; what comes after it is outside the task, so a continuation means nothing, "
                 "however probable it looks\n", r->dir, r->task, what);
         return;
@@ -357,7 +357,7 @@ static void note_outside_task(av_gpt2run *r) {
     /* kept for the figures and the page, which said nothing of it (a figure-maker's report) */
     if (bad >= 0) snprintf(r->outside, sizeof r->outside, "token %d [%.60s] %s", bad, label, why);
     else snprintf(r->outside, sizeof r->outside, "%s", why);
-    fprintf(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its continuation "
+    av_message(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its continuation "
             "need not be the task's answer, however probable it looks\n", r->dir, r->task, what, r->outside);
 }
 
@@ -446,7 +446,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
                      "it?); try again when it is done", r->dir, names[changed], LOAD_TRIES,
                      changed < N_FOLDER_FILES ? "an attnviz --train" : "a download");
     if (st) return st;
-    if (!llama && r->g.cfg.warning[0]) fprintf(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
+    if (!llama && r->g.cfg.warning[0]) av_message(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     const av_gpt2_config *c = &r->g.cfg;
     if ((st = tokenize(r, labels, o, err))) return st;
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
@@ -459,7 +459,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
     if (r->T > c->n_positions && !o->quiet) /* learned positions refused it (no wpe row); a formula runs on */
-        fprintf(stderr, "attnviz: note: the input is %d tokens, more than n_positions %d in %s/config.json: %s, but the "
+        av_message(stderr, "attnviz: note: the input is %d tokens, more than n_positions %d in %s/config.json: %s, but the "
                 "model was made for at most %d\n", r->T, c->n_positions, r->dir,
                 c->positions == AV_POS_ROPE ? "RoPE is computed for any position"
                 : c->positions == AV_POS_SINUSOIDAL ? "the sinusoidal encoding is computed for any position"
@@ -482,7 +482,7 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
     if (j < 0) return;
     av_gpt2run_label(label, sizeof label, r, ids[r->T + j]);
     int rest = steps - j, wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
-    fprintf(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
+    av_message(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
             "(token %d of the text, from 0 as the tokens line counts) [%s] (%s%s). The %d token%s from there on %s "
             "not the task's answer\n", r->dir, r->task, wrong ? "is wrong" : "leaves its task", j + 1, r->T + j,
             label, token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
@@ -514,7 +514,7 @@ static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int step
             char eta[96], line[160];
             av_format_eta_of(eta, sizeof eta, el, k, steps - 1, "token");
             snprintf(line, sizeof line, "--generate: token %d of %d  %s", k + 1, steps, eta);
-            if (!shown) av_interrupt_message("\r\x1b[K"); /* a Ctrl-C clears the line too: the prompt stood on it */
+            if (!shown) av_interrupt_clear_line(); /* a Ctrl-C clears the line too: the prompt stood on it */
             fputc('\r', stderr); /* within the terminal's width, cut with "…": a wrapped line left a row a redraw */
             av_put_width(stderr, line, av_term_width_of(STDERR_FILENO) - 1, 0);
             fflush(stderr);
@@ -537,7 +537,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
                                             : "attnviz's token limit";
     if (steps <= 0) { /* Hugging Face's generate warns and returns the input unchanged; so does this */
         const char *at = T > cap ? "past" : "already"; /* a RoPE model runs a longer input; learned ones refuse it */
-        fprintf(stderr, "attnviz: warning: the input is %d tokens, %s the maximum length of %d positions (%s), "
+        av_message(stderr, "attnviz: warning: the input is %d tokens, %s the maximum length of %d positions (%s), "
                 "so --generate %d can generate no tokens\n", T, at, cap, why, n);
         fprintf(f, "\n  generate    no tokens: the input is %s%s the maximum length of %d positions (%s)\n"
                 "              text: ", at, T > cap ? "" : " at", cap, why);
@@ -581,7 +581,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
         if (steps < n) {
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,
                     cap == 1 ? "" : "s", why);
-            fprintf(stderr, "attnviz: warning: --generate %d stopped after %d token%s: the sequence reached the maximum "
+            av_message(stderr, "attnviz: warning: --generate %d stopped after %d token%s: the sequence reached the maximum "
                     "length of %d positions (%s)\n", n, steps, steps == 1 ? "" : "s", cap, why);
         }
     }
@@ -608,11 +608,11 @@ static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
     if (o->figures_all && o->quiet) return;
     const char *kind = o->figures_all ? "note" : "warning";
     if (p == AV_POS_SINUSOIDAL)
-        fprintf(stderr, "attnviz: %s: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
+        av_message(stderr, "attnviz: %s: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
                 "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe\n", kind,
                 gr->g.cfg.n_embd);
     else
-        fprintf(stderr, "attnviz: %s: no pe figure: %s\n", kind,
+        av_message(stderr, "attnviz: %s: no pe figure: %s\n", kind,
                 p == AV_POS_LEARNED ? "the model's positions are learned embeddings (wpe, one row of weights per "
                                       "position), not a formula to draw; --model draws pe for RoPE models (Llama, Qwen2)"
                                     : "the model adds no positional encoding (attnviz.positions none in config.json)");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/term.h"
+#include "base/utf8.h"
 
 typedef struct {
     FILE *f;
@@ -41,6 +42,12 @@ static const char *how_read(const char *dtypes, int in_place) {
                                       : "converted to float32";
 }
 
+/* the model folder as the trace names it: a control character in its name as <U+001B> */
+static const char *shown_dir(const tctx *t, char *buf, size_t n) {
+    av_utf8_escape_controls(t->r->dir, strlen(t->r->dir), buf, n, 0);
+    return buf;
+}
+
 static void header(const tctx *t, const av_tokens *labels) {
     const av_gpt2 *g = &t->r->g;
     FILE *f = t->f;
@@ -50,7 +57,8 @@ static void header(const tctx *t, const av_tokens *labels) {
     if (t->r->task[0])
         snprintf(trained, sizeof trained, " (trained toy model: attnviz --train %s, step %d%s)", t->r->task,
                  t->r->step, t->r->diverged ? "; its training diverged" : "");
-    fprintf(f, "  weights    model %s%s: %s, %zu parameters, %s%s\n", t->r->dir, trained, g->dtype,
+    char dir[4096];
+    fprintf(f, "  weights    model %s%s: %s, %zu parameters, %s%s\n", shown_dir(t, dir, sizeof dir), trained, g->dtype,
             av_gpt2_num_params(t->c), how_read(g->dtype, g->in_place),
             g->transformer_prefix ? ", names with \"transformer.\"" : "");
     fprintf(f, "  tokens     ");
@@ -225,7 +233,9 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
     int KVH = c->n_kv_head, G = c->n_head / KVH;
     fprintf(f, "%sattnviz %s%s: a %s forward pass, every layer and head, step by step\n", av_bold(t->color), AV_VERSION,
             av_reset(t->color), c->type == AV_LLAMA_QWEN2 ? "Qwen2" : "Llama");
-    fprintf(f, "  weights    model %s: %s in %d safetensors file%s, %s\n", t->r->dir, m->dtype, m->n_shards,
+    char dir[4096];
+    fprintf(f, "  weights    model %s: %s in %d safetensors file%s, %s\n", shown_dir(t, dir, sizeof dir), m->dtype,
+            m->n_shards,
             m->n_shards == 1 ? "" : "s", how_read(m->dtype, m->in_place));
     fprintf(f, "  tokens     ");
     for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);

@@ -69,7 +69,7 @@ typedef struct {
  * memcheck allows. */
 static int finish(int code) {
     if (fclose(stdout) != 0 && code == 0) {
-        fprintf(stderr, "attnviz: error: cannot write to standard output: %s\n", strerror(errno)); /* the help, version or trace */
+        av_message(stderr, "attnviz: error: cannot write to standard output: %s\n", strerror(errno)); /* the help, version or trace */
         code = 1;
     }
     int fontconfig = av_text_fontconfig_loaded(); /* joins the font loader first (see above) */
@@ -108,7 +108,7 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     /* X and all four W came from --weights: nothing is drawn at random, so a --seed changed no number
      * (with --model it is refused for the same reason; here only the folder's contents tell) */
     if (r->source.kind == AV_WEIGHTS_LOADED && av_option_given(o, "seed"))
-        fprintf(stderr, "attnviz: warning: --seed %llu has no effect: --weights %s gave X.npy and all four W "
+        av_message(stderr, "attnviz: warning: --seed %llu has no effect: --weights %s gave X.npy and all four W "
                 "(nothing is drawn at random)\n", (unsigned long long)o->seed, o->weights_dir);
     if (o->attn_mask && (st = av_load_attn_mask(&r->m, o->attn_mask, err))) return st;
     return av_model_forward(&r->m, err);
@@ -129,7 +129,7 @@ static void note_training_folder(const av_options *o) {
     if (o->model_dir && realpath(o->outdir, real_out) && realpath(o->model_dir, real_model) &&
         strcmp(real_out, real_model) == 0)
         return;
-    fprintf(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its training "
+    av_message(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its training "
             "figures; this run's figures, of %s, go beside them; use another -o to keep them apart\n", o->outdir,
             task, step, o->model_dir ? o->model_dir : "the sentence's random-weight model");
 }
@@ -151,7 +151,7 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
         if (!st && r->cmp.left_out[0])
-            fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
+            av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
                     r->cmp.left_out);
         if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
         if (!st && !o->no_plot) st = av_figures_compare(&r->cmp, &r->toks, o, &fc, &r->written, err);
@@ -234,6 +234,6 @@ int main(int argc, char **argv) {
     av_gpt2run_free(&r.gr);
     av_tokens_free(&r.toks);
     av_options_free(&r.o);
-    if (st) fprintf(stderr, "attnviz: error: %s\n", err.msg);
+    if (st) av_message(stderr, "attnviz: error: %s\n", err.msg);
     return finish(st == AV_EUSAGE ? 2 : st ? 1 : 0);
 }

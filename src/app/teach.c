@@ -148,10 +148,10 @@ static size_t core_of(const char *s, size_t *lead) {
 static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
                       int *out) {
     if (added_space)
-        fprintf(stderr, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
+        av_message(stderr, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
                         "carries its leading space as ␣\n", what, part, tok, i);
     if (more)
-        fprintf(stderr, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
+        av_message(stderr, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
                         "give an index to pick another\n", what, tok, more + 1, i);
     *out = i;
 }
@@ -213,7 +213,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
                          toks->n == 1 ? "" : "s", which[0] ? "; " : "", which);
         } else {
             if (which[0])
-                fprintf(stderr, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what,
+                av_message(stderr, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what,
                         (int)strcspn(num, " "), num, which);
             *out = (int)v;
         }

@@ -10,6 +10,7 @@
 
 #include "app/assets.h"
 #include "app/cli.h"
+#include "app/term.h"
 #include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/npy.h"
@@ -23,7 +24,7 @@ void av_written_add(av_written *w, const char *path) {
 void av_written_print(FILE *f, const av_written *w) {
     if (!w->n) return;
     fprintf(f, "\nwrote %d file%s:\n", w->n, w->n == 1 ? "" : "s");
-    for (int i = 0; i < w->n; i++) fprintf(f, "  %s\n", w->paths[i]);
+    for (int i = 0; i < w->n; i++) av_message(f, "  %s\n", w->paths[i]); /* a control character in -o shown */
 }
 
 void av_written_free(av_written *w) {
@@ -173,10 +174,10 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
                        dir);
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
     unsigned long long seed = (unsigned long long)m->cfg.seed;
-    char shown[420]; /* the folder as the title shows it: at most 400 bytes (300 beside a list), and an RLO
-                      * or other bidi control in its name closed after it (av_utf8_bidi_closers) */
-    size_t cut = strlen(dir) < (found == 5 ? 400 : 300) ? strlen(dir) : (found == 5 ? 400 : 300);
-    memcpy(shown, dir, cut);
+    char shown[420]; /* the folder as the title and the trace show it: at most 400 bytes (300 beside a list),
+                      * a control character as <U+001B> (av_utf8_escape_controls), and an RLO or other bidi
+                      * control in its name closed after it (av_utf8_bidi_closers) */
+    size_t cut = av_utf8_escape_controls(dir, strlen(dir), shown, found == 5 ? 401 : 301, 0);
     av_utf8_bidi_closers(shown, cut, shown + cut, sizeof shown - cut);
     if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %s", shown);
     else snprintf(src->text, sizeof src->text, "%s loaded from %s; %s random (untrained, seed %llu)", which[0],

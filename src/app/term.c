@@ -118,11 +118,15 @@ void av_line_add(av_line *l, const char *fmt, ...) {
     int at = l->n ? (int)strlen(l->text + l->start[l->n - 1]) + l->start[l->n - 1] : 0;
     if (l->n == 0) l->text[0] = 0;
     if (l->n >= (int)(sizeof l->start / sizeof l->start[0]) || at >= (int)sizeof l->text - 1) return;
+    char piece[sizeof l->text];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(l->text + at, sizeof l->text - (size_t)at, fmt, ap);
+    int len = vsnprintf(piece, sizeof piece, fmt, ap);
     va_end(ap);
-    av_utf8_trim_cut(l->text + at); /* a piece cut at the buffer's end ends on a whole character */
+    if (len < 0) return;
+    if ((size_t)len >= sizeof piece) len = (int)av_utf8_trim_cut(piece); /* cut on a whole character */
+    /* a control character in a path (-o) shows as an escape, as in av_message */
+    av_utf8_escape_controls(piece, (size_t)len, l->text + at, sizeof l->text - (size_t)at, 0);
     l->start[l->n++] = at;
 }
 
@@ -152,6 +156,31 @@ int av_line_cols(FILE *f) {
     if (fd < 0 || !isatty(fd)) return 0;
     int cols = av_term_width_of(fd) - 1;
     return cols < 20 ? 20 : cols;
+}
+
+void av_message(FILE *f, const char *fmt, ...) {
+    char small[1024], *text = small;
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (len < 0) return;
+    if ((size_t)len >= sizeof small && (text = malloc((size_t)len + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (!text) text = small, len = (int)strlen(small); /* out of memory: the message cut */
+    size_t n = 8 * (size_t)len + 1; /* a byte becomes at most 8 (<U+001B>) */
+    char *out = malloc(n);
+    if (out) {
+        av_utf8_escape_controls(text, (size_t)len, out, n, 1);
+        fputs(out, f);
+        free(out);
+    } else {
+        fputs(text, f);
+    }
+    if (text != small) free(text);
 }
 
 const char *av_quote_token(char *buf, size_t n, const char *tok) {

@@ -76,8 +76,10 @@ typedef struct {
     int n;         /* pieces so far */
 } av_line;
 
-/* Append one piece, printf-formatted. A piece that starts with spaces keeps
- * them when it stays on its line and drops them when it starts a new one. */
+/* Append one piece, printf-formatted, a control character in it shown as an
+ * escape (av_utf8_escape_controls: <U+001B>; a newline too). A piece that starts with
+ * spaces keeps them when it stays on its line and drops them when it starts
+ * a new one. */
 void av_line_add(av_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Print l's pieces to f, then '\n'. With cols > 0, a piece that would end past
@@ -92,6 +94,14 @@ void av_line_print(FILE *f, const av_line *l, int cols, int indent);
  * last column wraps on some terminals), at least 20; else 0, so a pipe or a
  * file keeps each line whole for logs, grep and diff. */
 int av_line_cols(FILE *f);
+
+/* printf(fmt, ...) on f, each control character of the result other than a
+ * newline shown as <U+XXXX> (base/utf8.h av_utf8_escape_controls: an ESC
+ * as <U+001B>, a CR as <U+000D>): for "attnviz: error|warning|note: ..." lines, which name
+ * paths and values a user or a file gave, where a raw ESC or CR would redraw
+ * the terminal. A newline in such a value cannot be told from the message's
+ * own and stays one. */
+void av_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* buf (n bytes) = tok in quotes for a line of the trace: "love", or 'tok'
  * when tok holds a double quote, as Python's repr picks (key """ read as an

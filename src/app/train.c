@@ -1129,7 +1129,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     if (!s && held_out_rose(&r.log)) {
         char lr[128];
         lr_now(lr, sizeof lr, o);
-        fprintf(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
+        av_message(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
                 "training diverged; try a smaller --lr (now %s)\n", dir, r.log.ho_loss[0], r.log.ho_loss[last],
                 r.log.snap_step[last], lr);
     }
@@ -1305,7 +1305,7 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
         len += (size_t)snprintf(list + len, sizeof list - len, "%sthe model of a plain --train (config.json, "
                                 "model.safetensors, its figures)", len ? ", " : "");
     if (len)
-        fprintf(stderr, "attnviz: note: %s still holds what an earlier run wrote and this one did not replace: %s; "
+        av_message(stderr, "attnviz: note: %s still holds what an earlier run wrote and this one did not replace: %s; "
                 "remove it, or use another -o\n", o->outdir, list);
 }
 
@@ -1324,7 +1324,7 @@ static void note_replaced(const av_train_opts *o, char earlier[3][64]) {
         char dir[4096];
         if (names[i][0]) av_path_join(dir, sizeof dir, o->outdir, names[i]);
         else snprintf(dir, sizeof dir, "%s", o->outdir);
-        fprintf(stderr, "attnviz: note: %.300s holds the model of an earlier --train (%s); this run replaces it\n",
+        av_message(stderr, "attnviz: note: %.300s holds the model of an earlier --train (%s); this run replaces it\n",
                 dir, earlier[i]);
     }
 }
@@ -1337,7 +1337,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     memset(logs, 0, sizeof logs); /* a failed run's log is freed too */
     char left_out[96];
     int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
-    if (left_out[0]) fprintf(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
+    if (left_out[0]) av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
     char file[64], path[4200], png[80], svg[80];
     snprintf(file, sizeof file, "compare_%s", what[o->compare]);
     snprintf(png, sizeof png, "%s.png", file);

@@ -1,6 +1,7 @@
 /* utf8.c - UTF-8 bytes and Unicode properties from utf8proc (see utf8.h). */
 #include "base/utf8.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -180,6 +181,30 @@ size_t av_utf8_bidi_closers(const char *s, size_t len, char *out, size_t n) {
         memcpy(out + w, isolate ? "\xE2\x81\xA9" : "\xE2\x80\xAC", 3); /* PDI U+2069, PDF U+202C */
         out[w += 3] = 0;
     }
+    return w;
+}
+
+size_t av_utf8_escape_controls(const char *s, size_t len, char *out, size_t n, int keep_newline) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t w = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned cp = u[i];
+        const char *why;
+        int k = u[i] >= 0x80 ? av_utf8_decode(u + i, len - i, &cp, &why) : 1;
+        if (k <= 0) k = 1, cp = 0xFFFD; /* not UTF-8: the byte as it is */
+        char esc[12];
+        const char *piece = (const char *)u + i;
+        size_t m = (size_t)k;
+        if ((cp < 0x20 && !(cp == '\n' && keep_newline)) || (cp >= 0x7F && cp < 0xA0)) {
+            snprintf(esc, sizeof esc, "<U+%04X>", cp);
+            piece = esc, m = 8;
+        }
+        if (w + m >= n) break;
+        memcpy(out + w, piece, m);
+        w += m;
+        i += (size_t)k;
+    }
+    if (n) out[w] = 0;
     return w;
 }
 

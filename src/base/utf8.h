@@ -100,6 +100,16 @@ int av_utf8_is_rtl(unsigned cp);       /* Bidi_Class R or AL: a strong right-to-
  * "" for balanced text; a paragraph separator ends them all. Returns the
  * bytes written (what does not fit in n is left out). */
 size_t av_utf8_bidi_closers(const char *s, size_t len, char *out, size_t n);
+/* s[0..len) with every control character (general category Cc: C0, DEL,
+ * C1) written as <U+XXXX>, as attnviz's messages show one in an option's
+ * value ("--title 'line1<U+000A>line2'"); a newline is kept as it is when
+ * keep_newline; a byte that is not UTF-8 stays as it is. A message naming a
+ * path or a value from a file puts it on the user's terminal, where a raw
+ * ESC or CR would redraw the line (-o $'x\e[7m' turned the rest of the
+ * message inverse; GNU tools quote such names, coreutils' quotearg). Writes
+ * at most n - 1 bytes and a NUL (n >= 1), cut before an escape or a
+ * character that does not fit; returns the bytes written. */
+size_t av_utf8_escape_controls(const char *s, size_t len, char *out, size_t n, int keep_newline);
 /* White space, a line or paragraph separator, or a control character (general
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */

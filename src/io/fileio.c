@@ -20,6 +20,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "base/utf8.h"
+
 /* ------------------------------------------------------------------------- */
 /* helpers */
 
@@ -123,13 +125,24 @@ static void install_handlers(void) {
     }
 }
 
-void av_interrupt_message(const char *msg) {
+/* g_msg = the n bytes at msg, cut to fit */
+static void set_interrupt_message(const char *msg, size_t n) {
     pthread_once(&g_handlers_once, install_handlers);
     atomic_store(&g_msg_len, 0);
-    size_t n = msg ? strlen(msg) : 0;
     if (n > sizeof g_msg) n = sizeof g_msg;
     if (n) memcpy(g_msg, msg, n);
     atomic_store(&g_msg_len, (int)n);
+}
+
+void av_interrupt_message(const char *msg) {
+    char shown[AV_INTERRUPT_MSG_MAX + 1];
+    size_t n = msg ? av_utf8_escape_controls(msg, strlen(msg), shown, sizeof shown, 1) : 0;
+    set_interrupt_message(shown, n);
+}
+
+void av_interrupt_clear_line(void) {
+    static const char clear[] = "\r\x1b[K";
+    set_interrupt_message(clear, sizeof clear - 1);
 }
 
 /* Files mapped into memory (av_mapped_note): where, how long, and the name for
@@ -185,7 +198,7 @@ void av_mapped_note(const void *addr, size_t len, const char *path) {
     for (int i = 0; i < MAP_SLOTS && len; i++) {
         uintptr_t none = 0;
         if (!atomic_compare_exchange_strong(&g_maps[i].addr, &none, (uintptr_t)addr)) continue;
-        snprintf(g_maps[i].path, sizeof g_maps[i].path, "%s", path);
+        av_utf8_escape_controls(path, strlen(path), g_maps[i].path, sizeof g_maps[i].path, 0);
         atomic_store(&g_maps[i].len, len);
         return;
     }

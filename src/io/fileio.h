@@ -94,7 +94,11 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
  * async-signal-safe), then the default action (exit status 128 + signal).
  * NULL or "" prints nothing. On SIGPIPE the word "interrupted" in the
  * message's first 16 bytes is written as "standard output was closed (broken
- * pipe)". Installs that handler if no file has yet. For a
+ * pipe)". A control character in msg other than a newline is written as an
+ * escape (base/utf8.h av_utf8_escape_controls), as a path that holds one is.
+ * av_interrupt_clear_line() sets "\r\x1b[K", which clears a progress line
+ * (gpt2run.c's --generate line), in its place.
+ * Installs that handler if no file has yet. For a
  * long phase whose interruption leaves something the user should know of
  * (--train: "the model was not saved"; "saved, but its figures are not all
  * written"). Not thread-safe against itself: one caller thread sets it.
@@ -102,6 +106,7 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
  * SIGHUP, a script's `cmd &` SIGINT), as in GNU tools. */
 #define AV_INTERRUPT_MSG_MAX 2048 /* a --compare message names every variant folder and the comparison */
 void av_interrupt_message(const char *msg);
+void av_interrupt_clear_line(void);
 
 /* A file mapped into memory (safetensors.h's av_safetensors_open) that
  * another program makes shorter while it is read (a truncation or a rewrite
