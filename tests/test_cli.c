@@ -1384,6 +1384,25 @@ static void test_run_that_writes_nothing_leaves_no_folder(void **state) {
     tu_free(&r);
     snprintf(path, sizeof path, "%s/pe.png", out);
     assert_int_equal(stat(path, &sb), 0);
+    /* a run that fails after making -o: a --dump folder that cannot be made (under a file) left -o NEW/a and
+     * NEW empty (a new user's report); the earlier run's folder, which holds pe.png, stays */
+    char file[4200], dump[4300], fresh[4200];
+    snprintf(file, sizeof file, "%s/afile", dir);
+    FILE *fp = fopen(file, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    snprintf(dump, sizeof dump, "%s/x", file);
+    snprintf(fresh, sizeof fresh, "%s/fresh/a", dir);
+    const char *outs[] = {fresh, out};
+    for (int i = 0; i < 2; i++) {
+        run_attnviz(&r, NULL, "-q", "-o", outs[i], "--dump", dump, "hi there", NULL);
+        if (r.code != 1 || !strstr(r.err, "is not a folder")) fail_msg("-o %s: exit %d: %s", outs[i], r.code, r.err);
+        tu_free(&r);
+    }
+    snprintf(path, sizeof path, "%s/fresh", dir);
+    if (stat(path, &sb) == 0) fail_msg("%s was left behind by a failed run", path);
+    snprintf(path, sizeof path, "%s/pe.png", out);
+    assert_int_equal(stat(path, &sb), 0);
     rm_rf(dir);
 }
 

@@ -898,14 +898,15 @@ static void test_cli_train_diverged_is_a_runtime_error(void **state) {
         tu_result r;
         tu_runv(&r, NULL, env, args);
         char not_saved[4400];
-        snprintf(not_saved, sizeof not_saved, "; training stopped and the model was not saved (%s is empty); try a "
-                 "smaller --lr (now %s)\n", dir, rows[i].lr);
+        snprintf(not_saved, sizeof not_saved, "; training stopped and the model was not saved (%s was made for this "
+                 "run and is removed); try a smaller --lr (now %s)\n", dir, rows[i].lr);
         if (r.code != 1 || !strstr(r.err, rows[i].want) || !strstr(r.err, not_saved) || strstr(r.err, "during training"))
             fail_msg("at sgemm %s = %s: exit %d, stderr: %s", rows[i].at, rows[i].value, r.code, r.err);
         tu_free(&r);
         char model[4300];
         snprintf(model, sizeof model, "%s/model.safetensors", dir);
         assert_int_equal(access(model, F_OK), -1);
+        if (access(dir, F_OK) == 0) fail_msg("the folder %s, made for the failed run, was left behind", dir);
     }
 }
 
@@ -1458,10 +1459,12 @@ static char *train_into_broken_pipe(tu_fixture *f, const char *dir, const char *
 
 /* `attnviz --train reverse -o D | head -1`: the reader goes, the next line raises SIGPIPE, and the run
  * ended with exit 141 and not a word, the model thrown away (a new user's report). Now it says so, as
- * for Ctrl-C, and the folder made for the run, still empty, is called empty ("keeps what it held" said
- * it held something). With --compare every variant's folder is made before the first step, and the
- * message named only the one in training: it names the others too. It says the pipe was closed, not
- * "interrupted" (a learner took that for something they had done). */
+ * for Ctrl-C, and the folder made for the run, still empty, is removed and the message says so ("keeps
+ * what it held" said it held something; then "is empty" left an empty folder the run had made, and
+ * `timeout -s INT 3 attnviz --train reverse -o X` left X: a new user's report). With --compare every
+ * variant's folder is made before the first step, and the message named only the one in training: it
+ * names the others too; -o and both variant folders go. A folder that was there before stays. It says
+ * the pipe was closed, not "interrupted" (a learner took that for something they had done). */
 static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     tu_fixture *f = *state;
     int st = 0;
@@ -1469,21 +1472,37 @@ static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     char *err = train_into_broken_pipe(f, dir, NULL, &st);
     char want[9000];
     snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; the model was not saved (%s "
+             "was made for this run and is removed)\n", dir);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
+        fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
+    if (access(dir, F_OK) == 0) fail_msg("%s, made for the run, was left behind", dir);
+    free(err);
+    dir = tu_in(f, "made/deeper");
+    err = train_into_broken_pipe(f, dir, NULL, &st);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || access(tu_in(f, "made"), F_OK) == 0)
+        fail_msg("-o made/deeper: status %d, %s left behind: %s", st, tu_in(f, "made"), err);
+    free(err);
+    dir = tu_in(f, "there");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    err = train_into_broken_pipe(f, dir, NULL, &st); /* not made by the run: it stays, empty */
+    snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; the model was not saved (%s "
              "is empty)\n", dir);
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
     assert_int_equal(count_entries(dir), 0);
+    assert_int_equal(access(dir, F_OK), 0);
     free(err);
     dir = tu_in(f, "c");
     err = train_into_broken_pipe(f, dir, "scale", &st);
     /* "this variant's model", and the comparison named as not written (a tester's report) */
     snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; this variant's "
              "model was not saved (%s/scale "
-             "is empty; %s/no-scale is empty, not trained yet; %s/compare_scale.png and .svg not written)\n", dir, dir,
-             dir);
+             "was made for this run and is removed; %s/no-scale was made for this run and is removed, not trained yet; "
+             "%s/compare_scale.png and .svg not written)\n", dir, dir, dir);
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("--compare: status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
                  err, want);
+    if (access(dir, F_OK) == 0) fail_msg("--compare: %s, made for the run, was left behind", dir);
     free(err);
 }
 
@@ -1516,10 +1535,13 @@ static void test_cli_train_compare_interrupted_at_figures_names_every_variant(vo
     char *err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
     snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s/learned was saved, but its training "
-             "figures and train.csv are not all written (%s/sinusoidal is empty, not trained yet; %s/rope is empty, "
-             "not trained yet; %s/compare_positions.png and .svg not written): rerun the same command (the same seed "
-             "gives the same model) to write them\n", m, m, m, m);
+             "figures and train.csv are not all written (%s/sinusoidal was made for this run and is removed, not "
+             "trained yet; %s/rope was made for this run and is removed, not trained yet; %s/compare_positions.png "
+             "and .svg not written): rerun the same command (the same seed gives the same model) to write them\n", m,
+             m, m, m);
     if (strcmp(err, want) != 0) fail_msg("stderr '%s', want '%s'", err, want);
+    if (access(tu_in(f, "m/rope"), F_OK) == 0 || access(tu_in(f, "m/learned/config.json"), F_OK) != 0)
+        fail_msg("the empty rope/ stayed, or learned/'s saved model went");
     free(err);
     assert_int_equal(rename(m, tu_in(f, "m1")), 0); /* a fresh folder: strace counts rename and renameat2 apart */
     train_interrupted_at_rename(f, 31, "positions");

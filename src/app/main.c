@@ -234,6 +234,9 @@ int main(int argc, char **argv) {
     av_gpt2run_free(&r.gr);
     av_tokens_free(&r.toks);
     av_options_free(&r.o);
+    /* a failed run (a --dump folder that cannot be made beside a new -o, a --train whose loss became NaN) left
+     * the folders it had made empty; a run that wrote nothing in one too */
+    av_remove_empty_made_folders();
     if (st) av_message(stderr, "attnviz: error: %s\n", err.msg);
     return finish(st == AV_EUSAGE ? 2 : st ? 1 : 0);
 }

@@ -91,8 +91,10 @@ static int read_wide_index(const char *part, long *v) {
 
 /* " (the text spans tokens 4..5: [学] [习]; name one of them)" into out (cap
  * bytes) when text is the text of two or more neighbouring tokens, written
- * together or with one space between; 1 then, else 0 and out "". */
-static int span_of(char *out, size_t cap, const av_tokens *toks, const char *text) {
+ * together or with one space between; 1 then, else 0 and out "". The tokens
+ * are named by their labels: labels->tok[k] (labels NULL: toks->tok[k]). */
+static int span_of_shown(char *out, size_t cap, const av_tokens *toks, const av_tokens *labels, const char *text) {
+    if (!labels) labels = toks;
     out[0] = 0;
     size_t n = strlen(text);
     for (int i = 0; i < toks->n; i++)
@@ -109,13 +111,53 @@ static int span_of(char *out, size_t cap, const av_tokens *toks, const char *tex
                 at += len;
                 if (at == n && j > i) {
                     size_t w = (size_t)snprintf(out, cap, " (the text spans tokens %d..%d:", i, j);
-                    for (int k = i; k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", toks->tok[k]);
+                    for (int k = i; k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", labels->tok[k]);
                     if (w < cap) snprintf(out + w, cap - w, "; name one of them)");
                     return 1;
                 }
             }
         }
     return 0;
+}
+
+static int span_of(char *out, size_t cap, const av_tokens *toks, const char *text) {
+    return span_of_shown(out, cap, toks, NULL, text);
+}
+
+/* A --model label's bytes: each "<0xHH>" (a byte of a character that
+ * BPE split between tokens, text/bpe.h av_bpe_label) as that byte, ␣ as a
+ * space, the rest as it is; into out (cap bytes). */
+static void label_bytes(char *out, size_t cap, const char *label) {
+    size_t w = 0;
+    for (const char *c = label; *c && w + 1 < cap;) {
+        unsigned v;
+        int used = 0;
+        if (!strncmp(c, OPEN_BOX, 3)) out[w++] = ' ', c += 3;
+        else if (!strncmp(c, "<0x", 3) && sscanf(c, "<0x%2X>%n", &v, &used) == 1 && used == 6)
+            out[w++] = (char)v, c += 6;
+        else out[w++] = *c++;
+    }
+    out[w] = 0;
+}
+
+/* span_of on the tokens' bytes: "我" on a --model whose tokenizer split it
+ * into [<0xE6>] [<0x88>] [<0x91>] (a toy model's, or GPT-2's two for it),
+ * typed alone or after a space; the tokens named by their labels. */
+static void byte_spans(char *out, size_t cap, const av_tokens *toks, const char *part) {
+    out[0] = 0;
+    av_tokens raw = {.n = toks->n, .tok = calloc((size_t)toks->n, sizeof(char *))};
+    char *spaced = malloc(strlen(part) + 2);
+    int ok = raw.tok && spaced;
+    for (int k = 0; ok && k < toks->n; k++) {
+        size_t cap_k = strlen(toks->tok[k]) + 1;
+        if ((raw.tok[k] = malloc(cap_k)) == NULL) ok = 0;
+        else label_bytes(raw.tok[k], cap_k, toks->tok[k]);
+    }
+    if (ok) snprintf(spaced, strlen(part) + 2, " %s", part);
+    if (ok && !span_of_shown(out, cap, &raw, toks, part)) span_of_shown(out, cap, &raw, toks, spaced);
+    for (int k = 0; raw.tok && k < toks->n; k++) free(raw.tok[k]);
+    free(raw.tok);
+    free(spaced);
 }
 
 /* span_of for a part as typed, then with its spaces drawn as ␣ (drawn), then
@@ -233,6 +275,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         char span[400] = "", partq[SHOWN_COLS * 4]; /* a comma in the part: comma_hint says more */
         size_t sep;
         if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
+        if (!span[0] && !av_utf8_list_sep(part, &sep)) byte_spans(span, sizeof span, toks, part);
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
                      shown(partq, sizeof partq, part, n), toks->n - 1, span);
     }

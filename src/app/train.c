@@ -1078,15 +1078,17 @@ static av_status check_train_size(const av_train_opts *o, av_err *err) {
     return AV_OK;
 }
 
-/* What an interrupted run leaves in dir: "is empty" (a folder this run made,
- * or one that was empty) or "keeps what it held". */
+/* What an interrupted run leaves in dir: "was made for this run and is
+ * removed" (an empty folder av_mkdir_p made: the signal handler and main's
+ * exit take it away, io/fileio.h av_remove_empty_made_folders), "is empty"
+ * (one that was there, empty) or "keeps what it held". */
 static const char *left_in(const char *dir) {
     DIR *d = opendir(dir);
     int empty = d != NULL;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;)
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { empty = 0; break; }
     if (d) closedir(d);
-    return empty ? "is empty" : "keeps what it held";
+    return !empty ? "keeps what it held" : av_folder_made_here(dir) ? "was made for this run and is removed" : "is empty";
 }
 
 /* Train o's model into dir. others ("" for none) ends the Ctrl-C message's

@@ -83,6 +83,20 @@ static atomic_int g_msg_len;
 
 static atomic_int g_handling; /* a second signal (timeout signals the process and its group) waits for the first */
 
+/* The folders av_mkdir_p made in this process, in the order made (a parent
+ * before its children), without a trailing '/'; g_made_n counts the whole
+ * names, each written before the count grows, so the handler reads none
+ * half-written. */
+#define MADE_SLOTS 32
+static char g_made[MADE_SLOTS][4096];
+static atomic_int g_made_n;
+
+/* rmdir every folder this process made, the last made first (a child before
+ * its parent); one holding anything stays (async-signal-safe: rmdir). */
+static void remove_empty_made_folders(void) {
+    for (int i = atomic_load(&g_made_n) - 1; i >= 0; i--) rmdir(g_made[i]);
+}
+
 /* Unlink every temporary still being written (async-signal-safe): the
  * signal handlers' first step, so no half-written file is left. */
 static void remove_live_temporaries(void) {
@@ -93,6 +107,7 @@ static void remove_live_temporaries(void) {
 static void on_signal(int sig) {
     if (atomic_exchange(&g_handling, 1)) return; /* the first one's raise() ends the process */
     remove_live_temporaries();
+    remove_empty_made_folders(); /* the run's folders it had not yet written in: a Ctrl-C left them empty */
     int n = atomic_load(&g_msg_len);
     /* SIGPIPE is no interruption by the user: `| head -1` closed the pipe. Its message says so in place of
      * the message's first "interrupted" (a learner read "interrupted" as something they had done) */
@@ -435,7 +450,18 @@ void av_afile_abort(av_afile *f) {
 
 /* Make one component; an existing folder is fine. */
 static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
-    if (mkdir(part, 0755) == 0) return AV_OK;
+    pthread_once(&g_handlers_once, install_handlers); /* before the folder: a signal from now on takes it away */
+    if (mkdir(part, 0755) == 0) {
+        int n = atomic_load(&g_made_n);
+        size_t len = strlen(part);
+        while (len > 1 && part[len - 1] == '/') len--;
+        if (n < MADE_SLOTS && len < sizeof g_made[0]) {
+            memcpy(g_made[n], part, len);
+            g_made[n][len] = 0;
+            atomic_store(&g_made_n, n + 1);
+        }
+        return AV_OK;
+    }
     int e = errno;
     struct stat st;
     if (stat(part, &st) == 0) {
@@ -507,6 +533,21 @@ void av_remove_made_folders(const char *dir, int n) {
     char p[4096];
     snprintf(p, sizeof p, "%.4095s", dir);
     for (int i = 0; i < n && rmdir(p) == 0 && strip_last(p); i++) {}
+}
+
+void av_remove_empty_made_folders(void) {
+    sigset_t old;
+    hold_signals(&old); /* the handler's own pass cannot meet this one half-way */
+    remove_empty_made_folders();
+    unhold_signals(&old);
+}
+
+int av_folder_made_here(const char *dir) {
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--;
+    for (int i = 0, n = atomic_load(&g_made_n); i < n; i++)
+        if (strlen(g_made[i]) == len && memcmp(g_made[i], dir, len) == 0) return 1;
+    return 0;
 }
 
 av_status av_dir_writable(const char *dir, av_err *err) {

@@ -123,7 +123,8 @@ void av_mapped_forget(const void *addr);
 
 /* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
  * the umask. An existing folder is fine; doubled and trailing '/' are fine.
- * Errors: AV_ERUNTIME "cannot create folder 'a/b/c': 'a/b' exists and is not
+ * Each folder it makes is remembered for av_remove_empty_made_folders and
+ * the signal handler (below). Errors: AV_ERUNTIME "cannot create folder 'a/b/c': 'a/b' exists and is not
  * a folder", or naming dir and strerror; AV_EUSAGE for an empty name. */
 av_status av_mkdir_p(const char *dir, av_err *err);
 
@@ -135,6 +136,20 @@ int av_folders_missing(const char *dir);
  * first, while they are empty (rmdir(2): a folder holding anything stays),
  * so a run that wrote nothing leaves no folder it made. No errors. */
 void av_remove_made_folders(const char *dir, int n);
+
+/* Remove every folder av_mkdir_p made in this process that is empty now,
+ * the last made first (rmdir(2): a folder holding anything stays, and so
+ * does every folder that was there before), so a run that fails, or writes
+ * nothing, leaves no empty folder it made. The Ctrl-C handler above does
+ * the same after removing the temporaries (SIGINT, SIGTERM, SIGHUP, SIGPIPE;
+ * av_mkdir_p installs it before its first folder). Folders of one process:
+ * at most 32 are remembered, the later ones would stay. No errors. */
+void av_remove_empty_made_folders(void);
+
+/* 1 when av_mkdir_p made folder dir in this process (a trailing '/' is
+ * ignored; the name as it was given, not resolved), else 0. So a message can
+ * say that an interrupted run takes such a folder away again. */
+int av_folder_made_here(const char *dir);
 
 /* av_mkdir_p(dir), then check that a file can be made in it: create
  * "<dir>/.attnviz-write-check.XXXXXX" (mkstemp), write one byte, close and
