@@ -144,7 +144,6 @@ static av_status write_outputs(run *r, av_err *err) {
     else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
-    int made = !o->no_plot || o->html ? av_folders_missing(o->outdir) : 0; /* the folders of -o this run creates */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st) note_training_folder(o);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
@@ -175,9 +174,6 @@ static av_status write_outputs(run *r, av_err *err) {
         st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, o->quiet, err);
     if (!st) av_figures_note_lowered_dpi(stderr, o); /* past 6000 px a side */
     if (!st && !o->quiet) av_written_print(stdout, &r->written);
-    /* nothing written (--figures pe of a model without one): the folders made for it go again, as if never
-     * asked for; they stayed, empty (a new user's report) */
-    if (!st && made && r->written.n == 0) av_remove_made_folders(o->outdir, made);
     return st;
 }
 
@@ -234,8 +230,9 @@ int main(int argc, char **argv) {
     av_gpt2run_free(&r.gr);
     av_tokens_free(&r.toks);
     av_options_free(&r.o);
-    /* a failed run (a --dump folder that cannot be made beside a new -o, a --train whose loss became NaN) left
-     * the folders it had made empty; a run that wrote nothing in one too */
+    /* a failed run (a --dump folder that cannot be made beside a new -o, a --train whose loss became NaN, a
+     * --train refused before its first step) left the folders it had made empty; a run that wrote nothing
+     * (--figures pe of a model without one) in one too: they go again, as if never asked for */
     av_remove_empty_made_folders();
     if (st) av_message(stderr, "attnviz: error: %s\n", err.msg);
     return finish(st == AV_EUSAGE ? 2 : st ? 1 : 0);

@@ -1663,22 +1663,13 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     if (fileno(out) >= 0 && fcntl(fileno(out), F_GETFD) < 0)
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; nothing was trained or written",
                        strerror(errno));
-    char earlier[3][64] = {"", "", ""}, variant_dir[3][4096];
-    int missing = av_folders_missing(o.outdir), variant_missing[3] = {0, 0, 0}; /* what a failed header line undoes */
-    for (int i = 0; i < 3; i++) {
-        const char *v = av_train_variant_dir(o.compare, i);
-        av_path_join(variant_dir[i], sizeof variant_dir[i], o.outdir, v ? v : "");
-        variant_missing[i] = v && av_folders_missing(variant_dir[i]);
-    }
+    char earlier[3][64] = {"", "", ""};
     folder_locks locks = {.n = 0}; /* held until the run ends: a second run into a folder is refused */
     av_status fs = check_before_start(&o, earlier, &locks, err);
-    if (fs) { /* before the header line: nothing has started, and the folders made for the run go again (with
-               * DIR/no-scale a file, --compare scale made DIR/scale, then failed on no-scale and left it empty: a
-               * new user's report) */
+    if (fs) { /* before the header line: nothing has started; the folders made for the run go again at the
+               * exit (main.c, av_remove_empty_made_folders: with DIR/no-scale a file, --compare scale made
+               * DIR/scale, then failed on no-scale and left it empty: a new user's report) */
         unlock_folders(&locks);
-        for (int i = 0; i < 3; i++)
-            if (variant_missing[i]) av_remove_made_folders(variant_dir[i], 1);
-        av_remove_made_folders(o.outdir, missing);
         return fs;
     }
     char vlabel[96], lr_text[200];
@@ -1708,10 +1699,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     struct stat ost;
     int piped = fileno(out) >= 0 && fstat(fileno(out), &ost) == 0 && (S_ISFIFO(ost.st_mode) || S_ISSOCK(ost.st_mode));
     int e = o.quiet || piped ? 0 : out_failed(out);
-    if (e) {
-        for (int i = 0; i < 3; i++)
-            if (variant_missing[i]) av_remove_made_folders(variant_dir[i], 1);
-        av_remove_made_folders(o.outdir, missing);
+    if (e) { /* the folders made for the run go again at the exit, as above */
         unlock_folders(&locks);
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; stopped before training: nothing was "
                        "written (-o %.300s is as it was)", e > 0 ? strerror(e) : "a write failed", o.outdir);

@@ -506,35 +506,6 @@ av_status av_mkdir_p(const char *dir, av_err *err) {
     return mkdir_one(dir, buf, err);
 }
 
-/* p without its last component and the '/' before it ("a/b/c" -> "a/b", "/a" -> "/"); 0 when nothing is
- * left ("a" -> ""). */
-static int strip_last(char *p) {
-    size_t n = strlen(p);
-    while (n > 1 && p[n - 1] == '/') n--;
-    while (n > 0 && p[n - 1] != '/') n--;
-    while (n > 1 && p[n - 1] == '/') n--;
-    p[n] = 0;
-    return n > 0;
-}
-
-int av_folders_missing(const char *dir) {
-    char p[4096];
-    struct stat st;
-    int n = 0;
-    snprintf(p, sizeof p, "%.4095s", dir);
-    while (stat(p, &st) != 0 && errno == ENOENT) {
-        n++;
-        if (!strip_last(p)) break;
-    }
-    return n;
-}
-
-void av_remove_made_folders(const char *dir, int n) {
-    char p[4096];
-    snprintf(p, sizeof p, "%.4095s", dir);
-    for (int i = 0; i < n && rmdir(p) == 0 && strip_last(p); i++) {}
-}
-
 void av_remove_empty_made_folders(void) {
     sigset_t old;
     hold_signals(&old); /* the handler's own pass cannot meet this one half-way */

@@ -124,18 +124,10 @@ void av_mapped_forget(const void *addr);
 /* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
  * the umask. An existing folder is fine; doubled and trailing '/' are fine.
  * Each folder it makes is remembered for av_remove_empty_made_folders and
- * the signal handler (below). Errors: AV_ERUNTIME "cannot create folder 'a/b/c': 'a/b' exists and is not
- * a folder", or naming dir and strerror; AV_EUSAGE for an empty name. */
+ * the signal handler (below). Errors: AV_ERUNTIME "cannot create folder
+ * 'a/b/c': 'a/b' exists and is not a folder", or naming dir and strerror;
+ * AV_EUSAGE for an empty name. */
 av_status av_mkdir_p(const char *dir, av_err *err);
-
-/* How many folders av_mkdir_p will make for dir: its last components that
- * do not exist yet ("a/b/c" with only "a" there: 2). No errors. */
-int av_folders_missing(const char *dir);
-
-/* Remove the n folders av_folders_missing counted for dir, the deepest
- * first, while they are empty (rmdir(2): a folder holding anything stays),
- * so a run that wrote nothing leaves no folder it made. No errors. */
-void av_remove_made_folders(const char *dir, int n);
 
 /* Remove every folder av_mkdir_p made in this process that is empty now,
  * the last made first (rmdir(2): a folder holding anything stays, and so
