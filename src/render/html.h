@@ -18,7 +18,9 @@
  * (the --explain walk-through of one cell with the stored numbers). The page
  * is lang="en" (its words are English); each token label, and the title
  * heading when it is in another script, carries the lang of its script (zh,
- * ja, ko, ar, he, ...), so the browser picks a font made for it.
+ * ja, ko, ar, he, ...), so the browser picks a font made for it; an
+ * accessible name (or heading, or tooltip) that mixes the page's words with
+ * a token gives each part its own lang (aria-labelledby spans).
  *
  * Data format: a JSON object in <script type="application/json"
  * id="av-data">; tensors are base64 of little-endian float32, C order:

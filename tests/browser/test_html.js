@@ -166,6 +166,7 @@ async function main() {
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
     await labelLanguages(browser, tmp);
+    await nameLanguages(browser, tmp);
     await tooltipInWindow(browser, tmp);
     await divergingCmap(browser, tmp);
   } finally {
@@ -508,7 +509,7 @@ async function rtlCutLabels(browser, tmp) {
     await view(page, 'head');
     const m = await page.evaluate(() => [...document.querySelectorAll('#av-tokens .tok, #view-head .hv .tt')].filter((e) =>
       e.textContent.length > 10).map((e) => {
-      const t = e.firstChild, r = document.createRange(); r.setStart(t, 0); r.setEnd(t, 1);
+      const t = document.createTreeWalker(e, NodeFilter.SHOW_TEXT).nextNode(), r = document.createRange(); r.setStart(t, 0); r.setEnd(t, 1);
       const a = r.getBoundingClientRect(), b = e.getBoundingClientRect();
       return { cut: e.scrollWidth > e.clientWidth, first: [a.left, a.right], box: [b.left, b.right], where: e.className };
     }));
@@ -885,7 +886,9 @@ async function labelLanguages(browser, tmp) {
       const out = path.join(tmp, 'lang-' + dir);
       attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, sentence]);
       const page = await openPage(browser, path.join(out, 'attnviz.html'));
-      const langOf = (sel) => page.$$eval(sel, (es) => es.map((e) => [e.textContent, e.closest('[lang]').getAttribute('lang')]));
+      /* the lang of a label's text (a strip button's text is in a span of its own) */
+      const langOf = (sel) => page.$$eval(sel, (es) => es.map((e) => [e.textContent,
+        document.createTreeWalker(e, NodeFilter.SHOW_TEXT).nextNode().parentElement.closest('[lang]').getAttribute('lang')]));
       const m = { html: await page.$eval('html', (e) => e.getAttribute('lang')),
         title: await page.$eval('#av-title', (e) => e.closest('[lang]').getAttribute('lang')) };
       check(m.html === 'en', dir + ': <html lang="' + m.html + '">, the page\'s English words want en');
@@ -898,6 +901,86 @@ async function labelLanguages(browser, tmp) {
       got.push(...(await langOf('#view-cell tr[data-j] td:nth-child(2)')));
       check(got.length === 6 * Object.keys(want).length, dir + ': ' + got.length + ' labels'); /* strip, 2 head-view columns, rows, columns, cell view */
       for (const [text, lang] of got) check(want[text] === lang, dir + ': label ' + JSON.stringify(text) + ' is lang ' + lang + ', want ' + want[text]);
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
+  });
+}
+
+/* Every accessible name (and description) that mixes the page's English words with the user's text gives each
+ * part its own language: the English words in lang en, a token in its script's lang. One aria-label "token 3 学"
+ * on a lang="zh" button had a screen reader read "token 3" as Chinese, and "query 3 学" on a button of the page's
+ * en read 学 as English. Checked for every button, select, input, focusable element, heading and the matrix
+ * view's tooltip (a live region) of each view, from the DOM the way the name is computed (aria-labelledby's
+ * spans, else aria-label, else the element's text; aria-describedby, else title), each part's lang the
+ * nearest one; and the names in the browser's accessibility tree are the same words as before. The window's
+ * <title> ("attnviz: 我爱…") holds text only, so it is left out. */
+async function nameLanguages(browser, tmp) {
+  const cases = [['zh', '我爱深度学习', 'zh'], ['en', 'I love deep learning', 'en']];
+  await test('html_accessible_names_give_each_part_its_lang', async () => {
+    for (const [dir, sentence, tokLang] of cases) {
+      const out = path.join(tmp, 'names-' + dir);
+      attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, sentence]);
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      check(await page.$eval('html', (e) => e.getAttribute('lang')) === 'en', dir + ': the page is not lang="en"');
+      const [toks, D] = await page.evaluate(() => [window.attnviz.data.runs[0].tokens, window.attnviz.data.runs[0].D]);
+      /* each element's name and description as [text, lang] parts */
+      const names = () => page.evaluate(() => {
+        const langOf = (n) => (n.nodeType === 1 ? n : n.parentElement).closest('[lang]').getAttribute('lang');
+        const texts = (root, skip) => { const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), a = [];
+          for (let t = w.nextNode(); t; t = w.nextNode()) if (t.textContent.trim() && !(skip && skip.contains(t))) a.push([t.textContent, langOf(t)]);
+          return a; };
+        const byIds = (ids) => ids.trim().split(/\s+/).flatMap((id) => texts(document.getElementById(id)));
+        const out = [];
+        for (const e of document.querySelectorAll('button, select, input, [tabindex], h1, h2, [role="status"]')) {
+          if (e.closest('[hidden]') || e.closest('#av-names')) continue;
+          let name;
+          if (e.hasAttribute('aria-labelledby')) name = byIds(e.getAttribute('aria-labelledby'));
+          else if (e.hasAttribute('aria-label')) name = [[e.getAttribute('aria-label'), langOf(e)]];
+          else if (e.labels && e.labels.length) name = texts(e.labels[0], e);
+          else name = e.tagName === 'SELECT' ? [] : texts(e);
+          const desc = e.hasAttribute('aria-describedby') ? byIds(e.getAttribute('aria-describedby'))
+            : e.title ? [[e.title, langOf(e)]] : [];
+          out.push({ what: e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.dataset.side ? '[' + e.dataset.side + ']' : ''), name, desc });
+        }
+        return out;
+      });
+      const all = [];
+      const seen = async (where) => { for (const n of await names()) all.push(Object.assign(n, { where })); };
+      await page.click('#av-tokens .tok[data-i="1"]'); /* query 1: its token's name says "(focused query)" */
+      await seen('head view');
+      const tree = [];
+      const walk = (n) => { tree.push([n.role, (n.name || '').replace(/\s+/g, ' ').trim()]); (n.children || []).forEach(walk); };
+      walk(await page.accessibility.snapshot());
+      await view(page, 'matrix');
+      await lib.hoverCell(page, 0, 1, 0, true);
+      await seen('matrix view');
+      await lib.clickCell(page, 0, 1, 0);
+      await seen('cell view');
+      walk(await page.accessibility.snapshot());
+      await view(page, 'model');
+      await seen('model view');
+      /* every part with letters is English (Latin, lang en) or the user's (Han, lang zh), never both */
+      const latin = /\p{sc=Latin}/u, han = /\p{sc=Han}/u;
+      let parts = 0;
+      for (const n of all) for (const [kind, list] of [['name', n.name], ['description', n.desc]]) for (const [text, lang] of list) {
+        const say = dir + ', ' + n.where + ', ' + n.what + '\'s ' + kind + ' part ' + JSON.stringify(text) + ' is lang ' + lang;
+        check(!(latin.test(text) && han.test(text)), say + ': English words and the user\'s text in one part');
+        if (han.test(text)) check(lang === tokLang, say + ', want ' + tokLang);
+        if (latin.test(text)) check(lang === 'en', say + ', want en');
+        parts++;
+      }
+      check(parts > 50, dir + ': only ' + parts + ' name parts');
+      /* the names as before: the token strip, the head view's query and key buttons, the cell view's headings */
+      const want = [];
+      toks.forEach((t, i) => want.push(['button', 'token ' + i + ' ' + t + (i === 1 ? ' (focused query)' : '')],
+        ['button', 'query ' + i + ' ' + t], ['button', 'key ' + i + ' ' + t]));
+      want.push(['heading', 'layer 0, head 0: query 1 \u201c' + toks[1] + '\u201d \u2192 key 0 \u201c' + toks[0] + '\u201d (d_k = ' + D + ')'],
+        ['heading', 'the whole row 1 of S (query \u201c' + toks[1] + '\u201d) and its softmax']);
+      for (const [role, name] of want) {
+        check(tree.some((x) => (x[0] === role || (role === 'button' && x[0] === 'toggle button')) && x[1] === name),
+          dir + ': no ' + role + ' named ' + JSON.stringify(name) + ' in the accessibility tree');
+      }
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();
     }

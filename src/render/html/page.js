@@ -133,7 +133,39 @@
     if (best === null && CJK_PUNCT.test(text) && /\S/u.test(text)) best = /\p{sc=Hangul}/u.test(allText) && !/\p{sc=Han}/u.test(allText) ? 'ko' : HAN;
     return best;
   }
-  function quoted(r, i) { return i + ' \u201c' + tokLabel(r, i) + '\u201d'; }
+
+  /* Text that mixes the page's English words with the user's (a token, the sentence) gives each part its own
+   * language, so a screen reader reads each in its own: one aria-label "token 3 学习" on a lang="zh" button had
+   * "token 3" read as Chinese, "query 3 学习" on a button of the page's en had 学习 read as English, and so did
+   * the cell view's headings and the matrix view's tooltip.
+   * userText: the user's text inside a heading or the tooltip, a span of its script's lang; Latin text (the
+   * page's en) stays plain text. No dir there, and runs() joins the strings next to each other into one text
+   * node: a span's edge, or two text nodes, break the line's shaping ("“I”" was kerned otherwise), and the
+   * page looks as before. quoted: `3 “学习”` as parts. */
+  function userText(t) { const lang = langOf(t); return lang ? el('span', { text: t, lang: lang }) : t; }
+  function runs(...parts) {
+    return parts.reduce((a, p) => { if (typeof p === 'string' && typeof a[a.length - 1] === 'string') a[a.length - 1] += p; else a.push(p); return a; }, []);
+  }
+  function quoted(r, i) { return [i + ' \u201c', userText(tokLabel(r, i)), '\u201d']; }
+  /* A control's accessible name of parts, as el() attributes: aria-labelledby the parts' spans, in order, in
+   * the hidden #av-names (render() empties it): a string is the page's English (lang="en"), [t] the user's
+   * text t (its script's lang, dir=auto). aria-describedby the last user part: the description was the
+   * button's title (its tooltip, the token), which is read in the button's language. */
+  const NAMES = el('div', { id: 'av-names', hidden: '' });
+  document.body.append(NAMES);
+  let nameSeq = 0;
+  function nameOf(...parts) {
+    const ids = [];
+    let user = null;
+    for (const p of parts) {
+      const id = 'avn-' + nameSeq++;
+      NAMES.append(typeof p === 'string' ? el('span', { id: id, lang: 'en', text: p })
+        : el('span', { id: id, lang: langOf(p[0]), dir: 'auto', text: p[0] }));
+      ids.push(id);
+      if (typeof p !== 'string') user = id;
+    }
+    return { 'aria-labelledby': ids.join(' '), 'aria-describedby': user };
+  }
   /* arrow keys move focus along a list of buttons (roving tabindex) */
   function roving(items, onMove, vertical) {
     items.forEach((b, k) => b.addEventListener('keydown', (ev) => {
@@ -208,13 +240,14 @@
   function tokenStrip() {
     const box = document.getElementById('av-tokens'), r = run();
     box.replaceChildren();
+    /* the button is of the page's language (its name starts in English), its text of the token's */
     const items = r.tokens.map((t, i) => el('button', {
       class: 'tok' + (t === '<pad>' ? ' pad' : ''), 'aria-pressed': String(st.query === i),
       tabindex: (st.query === i || (st.query < 0 && i === 0)) ? '0' : '-1',
-      'aria-label': 'token ' + i + ' ' + t + (st.query === i ? ' (focused query)' : ''), 'data-i': String(i),
-      text: t, title: t, lang: langOf(t), dir: 'auto', /* a cut right-to-left token keeps its start, "…" on its left */
+      ...(st.query === i ? nameOf('token ' + i, [t], '(focused query)') : nameOf('token ' + i, [t])), 'data-i': String(i),
+      title: t, dir: 'auto', /* a cut right-to-left token keeps its start, "…" on its left */
       onclick: () => { st.query = st.query === i ? -1 : i; if (st.query >= 0) st.cell.i = i; render(); },
-    }));
+    }, el('span', { text: t, lang: langOf(t) }))); /* no dir of its own: the button's dir=auto takes the token's */
     box.append(...items);
     roving(items, null, false);
   }
@@ -333,10 +366,10 @@
       const wq = el('span', { class: 'w num', 'data-role': 'weight-q' }), wk = el('span', { class: 'w num', 'data-role': 'weight-k' });
       wspans.q.push(wq); wspans.k.push(wk);
       const bq = el('button', { class: 'tok' + (t === st.query ? ' sel' : ''), 'data-side': 'q', 'data-i': String(t),
-        'aria-label': 'query ' + t + ' ' + r.tokens[t], onmouseenter: () => show('q', t), onfocus: () => show('q', t),
+        ...nameOf('query ' + t, [r.tokens[t]]), onmouseenter: () => show('q', t), onfocus: () => show('q', t),
         onmouseleave: rest, onblur: rest, onclick: () => { st.query = st.query === t ? -1 : t; render(); }, title: r.tokens[t] },
       wq, ' ', el('span', { class: 'tt', text: hvLabel(r, t), lang: langOf(r.tokens[t]), dir: 'auto' }));
-      const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), 'aria-label': 'key ' + t + ' ' + r.tokens[t],
+      const bk = el('button', { class: 'tok', 'data-side': 'k', 'data-j': String(t), ...nameOf('key ' + t, [r.tokens[t]]),
         onmouseenter: () => show('k', t), onfocus: () => show('k', t), onmouseleave: rest, onblur: rest, title: r.tokens[t] },
       el('span', { class: 'tt', text: hvLabel(r, t), lang: langOf(r.tokens[t]), dir: 'auto' }), ' ', wk);
       left.append(bq); right.append(bk);
@@ -485,16 +518,17 @@
     }
   }
 
+  /* the tooltip's parts (the tokens as userText) */
   function tipText(r, l, h, i, j) {
     const m = masked(r, i, j);
-    return (r.name ? r.name + '\n' : '') + 'layer ' + layerName(r, l) + ' head ' + h + '\nquery ' + quoted(r, i) + '\nkey ' + quoted(r, j) +
+    return [(r.name ? r.name + '\n' : '') + 'layer ' + layerName(r, l) + ' head ' + h + '\nquery ', ...quoted(r, i), '\nkey ', ...quoted(r, j),
       '\nscore ' + fmtS(r, l, h, score(r, l, h, i, j)) + q8(r, l, h, 'scores').note + (m ? ' (masked: \u2212\u221e before the softmax)' : '') +
-      '\nweight ' + (m ? '0 (masked)' : fmtW(r, l, h, weight(r, l, h, i, j)) + q8(r, l, h, 'weights').note);
+      '\nweight ' + (m ? '0 (masked)' : fmtW(r, l, h, weight(r, l, h, i, j)) + q8(r, l, h, 'weights').note)];
   }
 
-  function showTip(text, x, y) {
+  function showTip(parts, x, y) {
     const tip = document.getElementById('av-tip');
-    tip.textContent = text; tip.hidden = false;
+    tip.replaceChildren(...runs(...parts)); tip.hidden = false;
     /* beside the pointer, inside the window: above it near the bottom, to its left near the right edge
      * (it went below the window's bottom edge for the lower rows of a tall map, and past the right edge
      * when wider than 260 px: a long token) */
@@ -652,8 +686,8 @@
       return el('label', {}, label + ' ', s, ' ');
     };
     box.append(el('p', {}, pick('query', i, (v) => { st.cell.i = v; st.query = v; }), pick('key', j, (v) => { st.cell.j = v; })),
-      el('h2', { text: (r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + layerName(r, l) + ', head ' + h + ': query ' + quoted(r, i) +
-        ' \u2192 key ' + quoted(r, j) + '   (d_k = ' + r.D + ')' }));
+      el('h2', {}, ...runs((r.name ? r.name + ' \u00b7 ' : '') + 'layer ' + layerName(r, l) + ', head ' + h + ': query ', ...quoted(r, i),
+        ' \u2192 key ', ...quoted(r, j), '   (d_k = ' + r.D + ')')));
     if (!stored(r, l, h)) { box.append(el('p', { class: 'note', text: 'This layer and head are not stored in the page (size limit).' })); return; }
     const cv = el('div', { class: 'cv' });
     if (r.Q) dotProduct(cv, r, l, h, i, j);
@@ -718,7 +752,7 @@
       tb.append(tr);
     }
     const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j), cell = 'A[' + [layerName(r, l), h, i, j].join(', ') + '] = ';
-    cv.append(el('h2', { text: 'the whole row ' + i + ' of S (query \u201c' + r.tokens[i] + '\u201d) and its softmax' }),
+    cv.append(el('h2', {}, ...runs('the whole row ' + i + ' of S (query \u201c', userText(r.tokens[i]), '\u201d) and its softmax')),
       el('div', { class: 'scroll' }, tb));
     if (mx === -Infinity) { /* no row sum to divide by: the rule --explain states, not exp(−∞) / 0 */
       cv.append(el('p', { class: 'note', 'data-role': 'all-masked', text: 'every key of this row is masked: softmax of all ' +
@@ -743,8 +777,8 @@
       el('p', { class: 'eq' }, 'v_' + j + ' = ', vecEl(vj)),
       el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmt(a) + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x))),
       el('p', { class: 'eq' }, 'o_' + i + ' = ', vecEl(o, 'o')),
-      el('p', { text: 'so key \u201c' + r.tokens[j] + '\u201d has weight ' + (100 * a).toFixed(1) + '% in query \u201c' + r.tokens[i] +
-        '\u201d\u2019s weighted average of the value vectors in head ' + h + '.' }));
+      el('p', {}, ...runs('so key \u201c', userText(r.tokens[j]), '\u201d has weight ' + (100 * a).toFixed(1) + '% in query \u201c',
+        userText(r.tokens[i]), '\u201d\u2019s weighted average of the value vectors in head ' + h + '.')));
   }
 
   // ------------------------------------------------------------------ render
@@ -771,6 +805,7 @@
     st.layer = Math.min(st.layer, r.L - 1); st.head = Math.min(st.head, r.H - 1);
     if (st.query >= r.T) st.query = -1;
     const key = focusKey();
+    NAMES.replaceChildren(); nameSeq = 0;
     tokenStrip(); headChips(); selects(); tabs();
     for (const v in VIEWS) {
       const box = document.getElementById('view-' + v);
