@@ -2,8 +2,8 @@
 # train_options.sh - regenerate the tables of reverse, sort and induction runs
 # with other shapes, optimiser settings and seeds in docs/train.md and
 # docs/train.zh.md. Called by scripts/train_figures.sh (`make
-# train-figures`); about 40 trainings, run one after another (each uses every
-# core), so it takes about 15 minutes on 2 cores.
+# train-figures`); about 44 trainings, run one after another (each uses every
+# core), so it takes about 20 minutes on 2 cores.
 #
 # Each row below is a label (English, then Chinese) and one or more option
 # sets separated by ";". Every option set is one `attnviz --train TASK
@@ -90,6 +90,8 @@ reverse `--schedule constant` / `--schedule noam`||--schedule constant;--schedul
 reverse `--warmup 1000`||--warmup 1000
 reverse `--weight-decay 0` / `0.1` (default 0.01)|reverse `--weight-decay 0` / `0.1`（默认 0.01）|--weight-decay 0;--weight-decay 0.1
 reverse `--seed 1` / `2` / `3`||--seed 1;--seed 2;--seed 3
+reverse `--heads 1` with `--d-model 16` / `--d-model 32`|reverse `--heads 1` 配 `--d-model 16` / `--d-model 32`|--heads 1 --d-model 16;--heads 1 --d-model 32
+reverse `--weight-decay 1 --steps 16000`, with `--heads 4` / `--heads 2`|reverse `--weight-decay 1 --steps 16000`，配 `--heads 4` / `--heads 2`|--weight-decay 1 --steps 16000;--weight-decay 1 --steps 16000 --heads 2
 EOF
 table sort <<'EOF'
 sort (defaults: 2 layers, 4 heads, d_model 64, 4000 steps)|sort（默认：2 层、4 个头、d_model 64、4000 步）|
