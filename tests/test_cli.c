@@ -1,5 +1,6 @@
 /* test_cli.c - option parsing (av_parse_args) and the real binary's
  * --help/--version, trace content and exit codes for the main paths. */
+#define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -724,6 +725,63 @@ static void test_control_characters_in_paths_are_shown(void **state) {
     tu_free(&r);
 }
 
+/* A Ctrl-C while the figures are written (strace plays it at the second rename: some of the new run's
+ * figures are in place, the others may still be the earlier run's) ended the run without a word, the
+ * folder holding two runs' figures (a new user's report). It now says so, and ends as a Ctrl-C does
+ * (SIGINT). Skipped without strace or ptrace. */
+static void test_ctrl_c_while_figures_are_written_says_so(void **state) {
+    tu_fixture *f = *state;
+    if (access("/usr/bin/strace", X_OK) != 0) skip();
+    char m[4200], err_path[4200], want[9000];
+    snprintf(m, sizeof m, "%s", tu_in(f, "m"));
+    snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--heads", "2", "-o", m, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    const char *argv[] = {"/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e",
+                          "inject=renameat2,rename:signal=SIGINT:when=2", tu_bin(), "-q", "--heads", "2", "-o", m,
+                          "we love deep learning", NULL};
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(devnull, 1), dup2(e, 2);
+        const char *asan = getenv("ASAN_OPTIONS"); /* LeakSanitizer cannot run under ptrace */
+        char opts[1024];
+        snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
+        setenv("ASAN_OPTIONS", opts, 1);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) skip(); /* strace could not run (no ptrace here) */
+    char *err = tu_slurp_file(err_path, NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted while the figures were written: %s holds only some of this "
+             "run's, beside any of an earlier run's there that were not yet replaced or removed; run the command "
+             "again to write them all\n", m);
+    if (strcmp(err, want) != 0) fail_msg("status %d, stderr '%s', want '%s'", st, err, want);
+    free(err);
+    /* strace ends with the signal's status: 128 + SIGINT, as a shell shows a Ctrl-C */
+    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGINT) && !(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT))
+        fail_msg("status %d: not ended by SIGINT", st);
+    /* which figures the earlier run still holds depends on the order the PNG workers finish; after the
+     * advice (run again) every one is the new run's */
+    run_attnviz(&r, NULL, "-q", "--heads", "2", "-o", m, "we love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    static const char *const names[] = {"m/head0.png", "m/head1.png", "m/heads.png"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = 0;
+        char *png = tu_slurp_file(tu_in(f, names[i]), &n);
+        assert_non_null(png);
+        assert_non_null(memmem(png, n, "we love deep learning", 21));
+        free(png);
+    }
+}
+
 /* A list option takes the full-width comma '，' (U+FF0C) that Chinese input
  * methods type, like ',': --figures heads，mean writes the one head's map and
  * the mean, nothing else; --help says so. */
@@ -1436,6 +1494,8 @@ int main(void) {
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
+        cmocka_unit_test_setup_teardown(test_ctrl_c_while_figures_are_written_says_so, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,

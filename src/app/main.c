@@ -146,6 +146,16 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st) note_training_folder(o);
+    int figures = !st && (!o->no_plot || o->html);
+    if (figures) { /* a Ctrl-C while the figures are written left this run's new ones beside an earlier run's
+                    * not yet replaced, without a word (a new user's report): one set of renames, as --dump's,
+                    * would take a second copy of every figure on disk, so it says so instead */
+        char msg[AV_INTERRUPT_MSG_MAX];
+        snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %.1000s holds only some of "
+                 "this run's, beside any of an earlier run's there that were not yet replaced or removed; run the "
+                 "command again to write them all\n", o->outdir);
+        av_interrupt_message(msg);
+    }
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
@@ -172,6 +182,7 @@ static av_status write_outputs(run *r, av_err *err) {
     }
     if (!st && (!o->no_plot || o->html)) /* the -o folder holds this run only */
         st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, o->quiet, err);
+    if (figures) av_interrupt_message(NULL); /* the folder holds this run's figures only, or the error says why */
     if (!st) av_figures_note_lowered_dpi(stderr, o); /* past 6000 px a side */
     if (!st && !o->quiet) av_written_print(stdout, &r->written);
     return st;
