@@ -1227,31 +1227,12 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
  * 1..4, train.csv 5), started with SIGHUP ignored when ignore_hup (as nohup starts it; kept across exec);
  * stderr into f/err. Returns the wait status. Skips the test without strace or ptrace. */
 static int train_signalled_at_rename(tu_fixture *f, int when, const char *compare, const char *sig, int ignore_hup) {
-    if (access("/usr/bin/strace", X_OK) != 0) skip();
-    char inject[80];
-    snprintf(inject, sizeof inject, "inject=renameat2,rename:signal=%s:when=%d", sig, when);
-    const char *argv[] = {"/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e", inject,
-                          tu_bin(), "--train", "reverse", "--steps", "31", "-d", "32", "--batch", "2", "-q", "-o",
+    const char *args[] = {tu_bin(), "--train", "reverse", "--steps", "31", "-d", "32", "--batch", "2", "-q", "-o",
                           tu_in(f, "m"), compare ? "--compare" : NULL, compare, NULL};
     char err_path[4096];
     snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(devnull, 1), dup2(e, 2);
-        if (ignore_hup) signal(SIGHUP, SIG_IGN);
-        /* LeakSanitizer cannot run under ptrace: a sanitized attnviz that exits normally under strace
-         * (the nohup case) would fail at exit for that alone */
-        const char *asan = getenv("ASAN_OPTIONS");
-        char opts[1024];
-        snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
-        setenv("ASAN_OPTIONS", opts, 1);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) skip(); /* strace could not run (no ptrace here) */
+    int st = tu_signal_at_rename(args, sig, when, err_path, ignore_hup);
+    if (st == -1) skip(); /* no strace, or no ptrace here */
     return st;
 }
 

@@ -54,6 +54,39 @@ static inline const char *src_path(const char *rel) {
     return p;
 }
 
+/* Run attnviz's argv (tu_bin() and its options) under strace, which sends it
+ * signal sig ("SIGINT") at its when-th rename(2) or renameat2(2), the way a
+ * Ctrl-C comes at one moment of a run every time; stdout to /dev/null,
+ * stderr into err_path; SIGHUP ignored when ignore_hup (as nohup starts a
+ * command; kept across exec). LeakSanitizer cannot run under ptrace, so it is
+ * off in the child. Returns the wait status, or -1 when strace is missing or
+ * could not run (no ptrace here): the caller skips. */
+static inline int tu_signal_at_rename(const char *const *args, const char *sig, int when, const char *err_path,
+                                      int ignore_hup) {
+    if (access("/usr/bin/strace", X_OK) != 0) return -1;
+    char inject[80];
+    snprintf(inject, sizeof inject, "inject=renameat2,rename:signal=%s:when=%d", sig, when);
+    const char *argv[64] = {"/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=renameat2,rename", "-e", inject};
+    int n = 8;
+    for (int i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(devnull, 1), dup2(e, 2);
+        if (ignore_hup) signal(SIGHUP, SIG_IGN);
+        const char *asan = getenv("ASAN_OPTIONS");
+        char opts[1024];
+        snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
+        setenv("ASAN_OPTIONS", opts, 1);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0) return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -1 : st;
+}
+
 static inline void tu_free(tu_result *r) {
     free(r->out);
     free(r->err);
