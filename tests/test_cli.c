@@ -766,6 +766,41 @@ static void test_ctrl_c_while_figures_are_written_says_so(void **state) {
     }
 }
 
+/* A Ctrl-C while --dump's files land (all or none: one rename, played by strace) said the figures
+ * were being written and that -o held some of this run's, when not one was yet: the message was set
+ * before the dump. It is now set from the first figure on, so this Ctrl-C ends as any other does,
+ * without that message; the dump is whole and -o holds the earlier run's figure. Skipped without
+ * strace or ptrace. */
+static void test_ctrl_c_while_the_dump_lands_names_no_figures(void **state) {
+    tu_fixture *f = *state;
+    char m[4200], d[4200], err_path[4200];
+    snprintf(m, sizeof m, "%s", tu_in(f, "m"));
+    snprintf(d, sizeof d, "%s", tu_in(f, "d"));
+    snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "-o", m, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    const char *args[] = {tu_bin(), "-q", "-o", m, "--dump", d, "we love deep learning", NULL};
+    int st = tu_signal_at_rename(args, "SIGINT", 1, err_path, 0);
+    if (st == -1) skip(); /* no strace, or no ptrace here */
+    char *err = tu_slurp_file(err_path, NULL);
+    assert_non_null(err);
+    if (strstr(err, "figures")) fail_msg("status %d, stderr '%s': no figure was written yet", st, err);
+    free(err);
+    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGINT) && !(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT))
+        fail_msg("status %d: not ended by SIGINT", st);
+    char *tokens = tu_slurp_file(tu_in(f, "d/tokens.txt"), NULL); /* the dump landed whole */
+    assert_non_null(tokens);
+    assert_non_null(strstr(tokens, "learning"));
+    free(tokens);
+    size_t n = 0;
+    char *png = tu_slurp_file(tu_in(f, "m/head0.png"), &n);
+    assert_non_null(png);
+    assert_non_null(memmem(png, n, "I love you", 10)); /* still the earlier run's */
+    free(png);
+}
+
 /* A list option takes the full-width comma '，' (U+FF0C) that Chinese input
  * methods type, like ',': --figures heads，mean writes the one head's map and
  * the mean, nothing else; --help says so. */
@@ -1479,6 +1514,8 @@ int main(void) {
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_figures_are_written_says_so, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_ctrl_c_while_the_dump_lands_names_no_figures, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -134,6 +134,18 @@ static void note_training_folder(const av_options *o) {
             task, step, o->model_dir ? o->model_dir : "the sentence's random-weight model");
 }
 
+/* From here until av_interrupt_message(NULL), a Ctrl-C says what the -o folder holds. It ended the
+ * run without a word, the folder holding this run's new figures beside an earlier run's not yet replaced
+ * (a new user's report); one set of renames, as --dump's, would take a second copy of every figure on
+ * disk, so it says so instead. */
+static void say_when_interrupted(const av_options *o) {
+    char msg[AV_INTERRUPT_MSG_MAX];
+    snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %.1000s holds only some of "
+             "this run's, beside any of an earlier run's there that were not yet replaced or removed; run the "
+             "command again to write them all\n", o->outdir);
+    av_interrupt_message(msg);
+}
+
 /* sinks 2-5: --compare, --dump, the figures, the page. Every output folder is made (or
  * checked) before any file is written, so a bad -o leaves no dump from this
  * run next to figures from an older one. */
@@ -147,15 +159,6 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
     if (!st) note_training_folder(o);
     int figures = !st && (!o->no_plot || o->html);
-    if (figures) { /* a Ctrl-C while the figures are written left this run's new ones beside an earlier run's
-                    * not yet replaced, without a word (a new user's report): one set of renames, as --dump's,
-                    * would take a second copy of every figure on disk, so it says so instead */
-        char msg[AV_INTERRUPT_MSG_MAX];
-        snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %.1000s holds only some of "
-                 "this run's, beside any of an earlier run's there that were not yet replaced or removed; run the "
-                 "command again to write them all\n", o->outdir);
-        av_interrupt_message(msg);
-    }
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
@@ -163,11 +166,15 @@ static av_status write_outputs(run *r, av_err *err) {
             av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
                     r->cmp.left_out);
         if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
-        if (!st && !o->no_plot) st = av_figures_compare(&r->cmp, &r->toks, o, &fc, &r->written, err);
+        if (!st && !o->no_plot) {
+            say_when_interrupted(o);
+            st = av_figures_compare(&r->cmp, &r->toks, o, &fc, &r->written, err);
+        }
     }
     if (!st && o->dump_dir)
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
                           : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
+    if (figures) say_when_interrupted(o); /* not during --dump's own files, which land all or none */
     if (!st && o->model_dir) {
         st = av_gpt2run_sinks(&r->gr, &r->m, o->compare ? &r->cmp : NULL, &r->toks, o, fc.cmdline, fc.run, &r->written,
                               err);
