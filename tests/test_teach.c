@@ -11,6 +11,7 @@
 #include <utf8proc.h>
 #include <sys/stat.h>
 
+#include "app/teach.h"
 #include "base/utf8.h"
 #include "io/npy.h"
 #include "testutil.h"
@@ -793,11 +794,50 @@ static void test_explain_long_spec_keeps_its_hint(void **state) {
     rm_rf(dir);
 }
 
+/* --explain's hint for a part that is no token but spans several reads the
+ * tokens' own texts (av_tokens.text, as a --model tokenizer gives them), and
+ * names the tokens by their labels. 我 is UTF-8 E6 88 91 (RFC 3629), so on
+ * byte tokens labelled [<0xE6>] [<0x88>] [<0x91>] "我,3" names tokens 0..2.
+ * Tokens whose own text is the six characters "<0xE6>" (a byte-level
+ * tokenizer.json without GPT-2's pattern can have them) hold no 我: the hint
+ * used to turn the labels back into bytes and said they did. Without texts
+ * (the built-in tokenizer, whose labels are its tokens) no byte is read. */
+static void test_explain_span_hint_reads_the_tokens_texts(void **state) {
+    (void)state;
+    char *labels[] = {"<0xE6>", "<0x88>", "<0x91>", "\xE2\x90\xA3>"};
+    char *bytes[] = {"\xE6", "\x88", "\x91", " >"}, *literal[] = {"<0xE6>", "<0x88>", "<0x91>", " >"};
+    static const char base[] = "--explain query '我' is neither a token of the sentence nor an index 0..3";
+    struct { char **text; const char *hint; } cases[] = {
+        {bytes, " (the text spans tokens 0..2: [<0xE6>] [<0x88>] [<0x91>]; name one of them)"},
+        {literal, ""},
+        {NULL, ""},
+    };
+    for (int c = 0; c < 3; c++) {
+        av_tokens toks = {.n = 4, .tok = labels, .text = cases[c].text};
+        av_err err = {{0}};
+        int qi = -1, kj = -1;
+        assert_int_equal(av_explain_parse("我,3", &toks, &qi, &kj, &err), AV_EUSAGE);
+        char want[400];
+        snprintf(want, sizeof want, "%s%s", base, cases[c].hint);
+        if (strcmp(err.msg, want)) fail_msg("case %d: '%s', want '%s'", c, err.msg, want);
+    }
+    /* typed after a space: "1 我" on a toy model's [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>] */
+    char *labels2[] = {"\xE2\x90\xA3" "1", "\xE2\x90\xA3", "<0xE6>", "<0x88>", "<0x91>"};
+    char *bytes2[] = {" 1", " ", "\xE6", "\x88", "\x91"};
+    av_tokens toks = {.n = 5, .tok = labels2, .text = bytes2};
+    av_err err = {{0}};
+    int qi = -1, kj = -1;
+    assert_int_equal(av_explain_parse("0,1 我", &toks, &qi, &kj, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "--explain key '1 我' is neither a token of the sentence nor an index 0..4 (the text "
+                                 "spans tokens 0..4: [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>]; name one of them)");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),
+        cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),
         cmocka_unit_test(test_rope_shift_evidence),

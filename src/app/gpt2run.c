@@ -193,7 +193,11 @@ static av_status check_toy_tokenizer(const av_gpt2run *r, av_err *err) {
     return AV_OK;
 }
 
-/* The sentence → ids, and their readable labels. */
+static int has_token(const av_gpt2run *r, int32_t id);
+
+/* The sentence → ids, and their readable labels, each with the text its
+ * token stands for (--explain finds a part the labels draw another way:
+ * "我" in [<0xE6>] [<0x88>] [<0x91>]). */
 static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o, av_err *err) {
     size_t len, n = 0;
     av_status st = av_read_sentence(o, &r->text, &len, err);
@@ -212,6 +216,16 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     for (int t = 0; t < r->T && !st; t++) {
         av_gpt2run_label(label, sizeof label, r, r->ids[t]);
         st = av_tokens_push(labels, label, err);
+    }
+    for (int t = 0; t < r->T && !st; t++) { /* an id without a token keeps text NULL */
+        char *own = NULL;
+        size_t n_own = 0;
+        const unsigned char *b = r->hftok ? NULL : av_bpe_token_bytes(r->bpe, r->ids[t], &n_own);
+        if (b) st = av_tokens_set_text(labels, t, (const char *)b, n_own, err);
+        else if (r->hftok && has_token(r, r->ids[t]))
+            if (!(st = av_hftok_decode(r->hftok, &r->ids[t], 1, &own, &n_own, err)))
+                st = av_tokens_set_text(labels, t, own, n_own, err);
+        free(own);
     }
     return st;
 }

@@ -101,7 +101,8 @@ static int span_of_shown(char *out, size_t cap, const av_tokens *toks, const av_
         for (int glue = 0; glue < 2; glue++) { /* 0: written together, 1: one space between */
             size_t at = 0;
             for (int j = i; j < toks->n; j++) {
-                size_t len = strlen(toks->tok[j]);
+                size_t len = toks->tok[j] ? strlen(toks->tok[j]) : 0; /* NULL: a token that stands for no text */
+                if (!len) break;
                 if (j > i && glue) { /* the typed space, or a model's ␣ that starts the token */
                     if (at < n && text[at] == ' ') at++;
                     else break;
@@ -124,39 +125,18 @@ static int span_of(char *out, size_t cap, const av_tokens *toks, const char *tex
     return span_of_shown(out, cap, toks, NULL, text);
 }
 
-/* A --model label's bytes: each "<0xHH>" (a byte of a character that
- * BPE split between tokens, text/bpe.h av_bpe_label) as that byte, ␣ as a
- * space, the rest as it is; into out (cap bytes). */
-static void label_bytes(char *out, size_t cap, const char *label) {
-    size_t w = 0;
-    for (const char *c = label; *c && w + 1 < cap;) {
-        unsigned v;
-        int used = 0;
-        if (!strncmp(c, OPEN_BOX, 3)) out[w++] = ' ', c += 3;
-        else if (!strncmp(c, "<0x", 3) && sscanf(c, "<0x%2X>%n", &v, &used) == 1 && used == 6)
-            out[w++] = (char)v, c += 6;
-        else out[w++] = *c++;
-    }
-    out[w] = 0;
-}
-
-/* span_of on the tokens' bytes: "我" on a --model whose tokenizer split it
+/* span_of on the tokens' own texts (toks->text: a --model tokenizer's), the
+ * tokens named by their labels: "我" on a --model whose tokenizer split it
  * into [<0xE6>] [<0x88>] [<0x91>] (a toy model's, or GPT-2's two for it),
- * typed alone or after a space; the tokens named by their labels. */
+ * typed alone or after a space. Nothing without texts: the built-in
+ * tokenizer's labels are its tokens' text. */
 static void byte_spans(char *out, size_t cap, const av_tokens *toks, const char *part) {
     out[0] = 0;
-    av_tokens raw = {.n = toks->n, .tok = calloc((size_t)toks->n, sizeof(char *))};
-    char *spaced = malloc(strlen(part) + 2);
-    int ok = raw.tok && spaced;
-    for (int k = 0; ok && k < toks->n; k++) {
-        size_t cap_k = strlen(toks->tok[k]) + 1;
-        if ((raw.tok[k] = malloc(cap_k)) == NULL) ok = 0;
-        else label_bytes(raw.tok[k], cap_k, toks->tok[k]);
-    }
-    if (ok) snprintf(spaced, strlen(part) + 2, " %s", part);
-    if (ok && !span_of_shown(out, cap, &raw, toks, part)) span_of_shown(out, cap, &raw, toks, spaced);
-    for (int k = 0; raw.tok && k < toks->n; k++) free(raw.tok[k]);
-    free(raw.tok);
+    char *spaced = toks->text ? malloc(strlen(part) + 2) : NULL;
+    if (!spaced) return;
+    av_tokens own = {.n = toks->n, .tok = toks->text};
+    snprintf(spaced, strlen(part) + 2, " %s", part);
+    if (!span_of_shown(out, cap, &own, toks, part)) span_of_shown(out, cap, &own, toks, spaced);
     free(spaced);
 }
 

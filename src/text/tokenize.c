@@ -53,17 +53,35 @@ av_status av_tokens_push(av_tokens *t, const char *s, av_err *err) {
     char **grown = realloc(t->tok, (size_t)(t->n + 1) * sizeof *grown);
     if (!grown) return av_fail(err, AV_ERUNTIME, "out of memory");
     t->tok = grown;
+    if (t->text) {
+        if (!(grown = realloc(t->text, (size_t)(t->n + 1) * sizeof *grown)))
+            return av_fail(err, AV_ERUNTIME, "out of memory");
+        t->text = grown;
+        t->text[t->n] = NULL;
+    }
     t->tok[t->n] = strdup(s);
     if (!t->tok[t->n]) return av_fail(err, AV_ERUNTIME, "out of memory");
     t->n++;
     return AV_OK;
 }
 
+av_status av_tokens_set_text(av_tokens *t, int k, const char *s, size_t len, av_err *err) {
+    if (!t->text && !(t->text = calloc((size_t)t->n, sizeof *t->text)))
+        return av_fail(err, AV_ERUNTIME, "out of memory");
+    free(t->text[k]);
+    if (!(t->text[k] = strndup(s, len))) return av_fail(err, AV_ERUNTIME, "out of memory");
+    return AV_OK;
+}
+
 void av_tokens_free(av_tokens *t) {
     if (!t) return;
-    for (int i = 0; i < t->n; i++) free(t->tok[i]);
+    for (int i = 0; i < t->n; i++) {
+        free(t->tok[i]);
+        if (t->text) free(t->text[i]);
+    }
     free(t->tok);
-    t->tok = NULL;
+    free(t->text);
+    t->tok = t->text = NULL;
     t->n = 0;
 }
 
@@ -118,7 +136,7 @@ static av_status emit(av_tokens *t, int *found, const char *text, size_t a, size
 
 av_status av_tokenize(av_tokens *out, const char *text, size_t len, int max_tokens, av_err *err) {
     out->n = 0;
-    out->tok = NULL;
+    out->tok = out->text = NULL;
     const char *nul = memchr(text, 0, len);
     if (nul) return av_fail(err, AV_EUSAGE, "the input contains a NUL byte at byte offset %zu", (size_t)(nul - text));
     /* Validate the whole input first, so an error names the first bad byte. */

@@ -45,15 +45,25 @@
 
 typedef struct {
     int n;       /* number of tokens T */
-    char **tok;  /* n NUL-terminated UTF-8 strings, owned */
+    char **tok;  /* n NUL-terminated UTF-8 strings, owned: the labels shown */
+    char **text; /* NULL (each label is its token's text), or n strings, owned: the text each
+                  * token stands for, where the label draws it another way (a --model
+                  * tokenizer's label shows a space as ␣ and a byte of a character split
+                  * between tokens as <0xHH>); NULL for a token that stands for no text */
 } av_tokens;
 
 /* Tokenize len bytes of text. On success out->n is in 1..max_tokens.
  * The caller frees with av_tokens_free (also safe after an error). */
 av_status av_tokenize(av_tokens *out, const char *text, size_t len, int max_tokens, av_err *err);
 
-/* Append a copy of s as a new token (used for <pad>). Errors: AV_ERUNTIME on OOM. */
+/* Append a copy of s as a new token (used for <pad>); its text, if t has
+ * texts, is NULL. Errors: AV_ERUNTIME on OOM. */
 av_status av_tokens_push(av_tokens *t, const char *s, av_err *err);
+
+/* Set token k's text (0 <= k < t->n) to a copy of s[0..len), which a NUL
+ * byte in it ends, making t->text (n entries, NULL) on first use. Errors:
+ * AV_ERUNTIME on OOM. */
+av_status av_tokens_set_text(av_tokens *t, int k, const char *s, size_t len, av_err *err);
 
 void av_tokens_free(av_tokens *t);
 
