@@ -1825,6 +1825,50 @@ static void test_docs_state_the_default_warmup_rule(void **state) {
     }
 }
 
+/* The chapter's patch rows say "git apply docs/experiments/NAME.patch" from a clean checkout
+ * (docs/experiments/README.md). Three of the patches had stopped applying once tasks.c took its
+ * constants (AV_TASK_MAX_DIGITS, AV_INDUCTION_MAX_T), and nothing said so. Every patch there must
+ * be named in that README's table and apply to this tree (git apply --check: it reads the files,
+ * in a repository or not); every patch the table names must be there. */
+static void test_docs_experiment_patches_apply(void **state) {
+    (void)state;
+    char dir[4200], cmd[9000];
+    snprintf(dir, sizeof dir, "%s", src_path("docs/experiments"));
+    char *readme = tu_slurp_file(src_path("docs/experiments/README.md"), NULL);
+    assert_non_null(readme);
+    int git = system("git --version >/dev/null 2>&1") == 0, n = 0;
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 7 || strcmp(e->d_name + len - 6, ".patch")) continue;
+        n++;
+        char named[300];
+        snprintf(named, sizeof named, "| `%s` |", e->d_name);
+        if (!strstr(readme, named)) fail_msg("docs/experiments/README.md's table does not name %s", e->d_name);
+        if (!git) {
+            printf("[ SKIPROW  ] git apply --check %s: no git on this machine\n", e->d_name);
+            continue;
+        }
+        snprintf(cmd, sizeof cmd, "cd '%s/../..' && git apply --check 'docs/experiments/%s' 2>&1", dir, e->d_name);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        char why[2000] = "";
+        size_t got = fread(why, 1, sizeof why - 1, p);
+        why[got] = 0;
+        if (pclose(p) != 0) fail_msg("docs/experiments/%s does not apply to this tree:\n%s", e->d_name, why);
+    }
+    closedir(d);
+    assert_true(n >= 6); /* the six the chapter's rows name */
+    for (const char *c = strstr(readme, "| `"); c; c = strstr(c + 3, "| `")) {
+        char name[300], path[600];
+        if (sscanf(c, "| `%299[^`]`", name) != 1 || !strstr(name, ".patch")) continue;
+        snprintf(path, sizeof path, "docs/experiments/%s", name);
+        if (access(src_path(path), R_OK) != 0) fail_msg("README.md names %s, which is not there", path);
+    }
+    free(readme);
+}
+
 /* No side of a --train figure passes 6000 px (docs/train.md): at --dpi 600 a 2 x 64-head model's
  * attention.gif was 6000 x 6114, as its frame title (the model, the probe and "64 of 128 heads ...")
  * wraps to three lines and the grid had counted two (a new user's report). Now the GIF's height is
@@ -3761,6 +3805,7 @@ int main(void) {
         cmocka_unit_test(test_gif_frame_title_names_the_model),
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),
         cmocka_unit_test(test_docs_state_the_default_warmup_rule),
+        cmocka_unit_test(test_docs_experiment_patches_apply),
         cmocka_unit_test(test_docs_dpi_paragraph_follows_the_curves),
         cmocka_unit_test_setup_teardown(test_cli_train_noam_header_and_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_compare_warns_about_the_option_it_compares, tu_setup_tmpdir,
