@@ -597,6 +597,13 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {1, "k q \u20DD", "is the first of 3 bytes of U+20DD, a combining mark, not a lowercase letter. Its"}, /* Me */
         /* whitespace, named as the trace's tokens line names it (from 0, ␣ for a space): a new user's
          * "3 1 4 1 5 > " was "token 7 is \"\"", the tab's token was "3<TAB>1" */
+        /* a space before an ASCII character the toy vocabulary merges no space with is left alone by the
+         * tokenizer (3, ␣1, ␣4, ␣1, ␣5, ␣, <): the space was blamed ("token 5 [␣] is whitespace on its own")
+         * though the text had one space there, as for a full-width character above (a new user's report) */
+        {0, "3 1 4 1 5 <", "token 6 [<] is not a digit or >. Its"},
+        {0, "3 1 > 1 A", "token 5 [A] is not a digit or >. Its"},
+        {1, "k q A", "token 3 [A] is not a lowercase letter. Its"},
+        {1, "a < b", "token 2 [<] is not a lowercase letter. Its"},
         {0, "3 1 4 1 5 > ", "token 6 [␣] is whitespace on its own"},
         {0, " 3 1 >", "token 0 [␣3] starts with a space"},
         {0, "3\t1 >", "token 1 [⇥] is whitespace on its own"},

@@ -211,6 +211,19 @@ static void non_ascii_why(char *why, size_t n, unsigned cp, int len, const char 
     else snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), not %s", len, c, cp, what);
 }
 
+/* 1 if token k exists and is one ASCII character that is not whitespace and not one the task takes (a
+ * digit or >; induction: a-z): the tokenizer splits " <" into a lone space and "<" because the toy
+ * vocabulary merges a space only with the task's characters, so the text had one space there and the
+ * character is at fault, not the space ("3 1 4 1 5 <" blamed "token 5 [␣] is whitespace on its own").
+ * A space then a character the task takes ("␣" "5", as a generation can give) stays the space's fault. */
+static int space_then_outside(const int32_t *ids, int T, int k, int induction) {
+    char u[16];
+    if (k >= T || av_toy_token_text(ids[k], u) != 0 || !u[0] || u[1]) return 0;
+    int c = (unsigned char)u[0];
+    if (c >= 0x80 || strchr(" \t\n\r\v\f", c)) return 0;
+    return induction ? !(c >= 'a' && c <= 'z') : !(c == '>' || (c >= '0' && c <= '9'));
+}
+
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n) {
     int induction = kind == AV_TASK_INDUCTION, digits = 0, answers = 0, seen_gt = 0;
     int prompt[AV_TASK_MAX_DIGITS], answer_at[AV_TASK_MAX_DIGITS]; /* the digits; where each answer digit is */
@@ -229,6 +242,10 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
         /* a space the tokenizer left alone because a non-ASCII character follows ("5 ＞"): that character */
         if (!strcmp(t, " ") && non_ascii_at(ids, T, k + 1, &cp, &len)) *bad = k + 1;
         if (*bad > k || non_ascii_at(ids, T, k, &cp, &len)) non_ascii_why(why, n, cp, len, what, induction);
+        else if (!strcmp(t, " ") && space_then_outside(ids, T, k + 1, induction)) {
+            *bad = k + 1; /* likewise before an ASCII character the toy vocabulary has no " x" merge for ("5 <") */
+            snprintf(why, n, "is not %s", what);
+        }
         else if (t[0] && strspn(t, ws) == strlen(t))
             snprintf(why, n, "is whitespace on its own: the task's text has one space between tokens, none at "
                      "either end");

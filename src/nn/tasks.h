@@ -142,7 +142,9 @@ int av_task_find(const char *name);
  * takes the half-width twin ("... of 'Ｋ' (U+FF2B), the full-width form of
  * 'K', and the half-width 'K' is not a lowercase letter either"), a combining
  * mark unquoted ("... of U+0301, a combining mark, not a digit or >"); a space
- * token before one is not blamed, the character is), "has no space before it: ...", "is not
+ * token before one is not blamed, the character is, and so for an ASCII
+ * character the task does not take ("5 <": "<" "is not a digit or >", not the
+ * space the tokenizer left alone before it), "has no space before it: ...", "is not
  * the task's answer: reverse of \"3 1 4\" is \"4 1 3\"", "is not the task's
  * answer: after a comes z, the letter after the first a (token 2)"). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
