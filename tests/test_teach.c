@@ -130,6 +130,40 @@ static void test_explain_by_token_text_and_masked_cell(void **state) {
     tu_free(&r);
 }
 
+/* --precision N gives --explain's softmax table N digits when N is above its 6: --precision 9 printed the
+ * vectors with 9 and the table's weights with 6 (0.333333), though the man page says N digits with
+ * --explain (a new user's report). With W_Q = 0 every score is 0 (q = 0), so under --causal row 2 of
+ * "a b c" is uniform over its 3 keys: S = S − max = 0, exp = 1, sum 3, and A = float32(1/3) =
+ * 0.3333333432674407958984375 (IEEE 754 binary32 nearest to 1/3), 0.333333343 to 9 digits. The
+ * default keeps 6 digits. */
+static void test_explain_precision_reaches_the_softmax_table(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    float zero[8 * 8] = {0};
+    size_t shape[2] = {8, 8};
+    av_err err;
+    assert_int_equal(av_npy_write(path, zero, 2, shape, &err), AV_OK);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--causal", "--weights", dir, "--precision", "9", "--explain",
+                "2,2", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    const char *row = strstr(r.out, "→ 2    c");
+    if (!row || !strstr(row, " 0.000000000     0.000000000     1.000000000     0.333333343\n"))
+        fail_msg("row 2 should read S 0, S − max 0, exp 1, A 0.333333343 to 9 digits:\n%s", r.out);
+    if (!strstr(r.out, "A[0, 2, 2] = exp(0.000000000) / 3.000000000 = 0.333333343"))
+        fail_msg("the weight's line should have 9 digits:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--causal", "--weights", dir, "--explain", "2,2", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    row = strstr(r.out, "→ 2    c");
+    if (!row || !strstr(row, "    0.000000     0.000000     1.000000     0.333333\n"))
+        fail_msg("the default table keeps 6 digits:\n%s", r.out);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
  * takes it as the separator, the same cell as with ','. In 我爱深度学习 the
  * tokens are 我 0, 爱 1, 深 2, 度 3, 学 4, 习 5. */
@@ -837,6 +871,7 @@ int main(void) {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),
+        cmocka_unit_test(test_explain_precision_reaches_the_softmax_table),
         cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),

@@ -381,24 +381,28 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     double maxv = -INFINITY, sum = 0.0;
     for (int j = 0; j < T; j++)
         if (!m_row[j] && s_row[j] > maxv) maxv = s_row[j];
+    /* the table's digits: 6, or --precision's when it asks for more (--precision 9 printed 0.333333 for a
+     * weight of float32 1/3, 0.333333343, though the vectors above took 9) */
+    int tp = precision > 6 ? precision : 6, tw = tp + 6;
     fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qq);
     fprintf(f, "      %-4s ", "j");
     av_put_width(f, "key", 12, 0);
     const char *heads[] = {"S[i,j]", "S − max", "exp(S − max)", "A[i,j]"};
-    for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, heads[col], 12, 1); }
+    for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, heads[col], tw, 1); }
     fputc('\n', f);
     for (int j = 0; j < T; j++) {
         fprintf(f, "    %s %-4d ", j == kj ? "→" : " ", j);
         av_put_width(f, toks->tok[j], 12, 0);
         if (m_row[j]) {
             const char *cells[] = {"−∞ (masked)", "−∞", "0", "0"};
-            for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, cells[col], 12, 1); }
+            for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, cells[col], tw, 1); }
             fputc('\n', f);
             continue;
         }
         double e = exp((double)s_row[j] - maxv);
         sum += e;
-        fprintf(f, " %12.6f %12.6f %12.6f %12.6f\n", (double)s_row[j], (double)s_row[j] - maxv, e, (double)a_row[j]);
+        fprintf(f, " %*.*f %*.*f %*.*f %*.*f\n", tw, tp, (double)s_row[j], tw, tp, (double)s_row[j] - maxv, tw, tp, e,
+                tw, tp, (double)a_row[j]);
     }
     if (maxv == -INFINITY) {
         fprintf(f, "  every key of this row is masked: softmax of all −∞ is undefined, so the rule gives\n"
@@ -421,9 +425,9 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     char file[64];
     if (m->model_layer) snprintf(file, sizeof file, "attn.npy[%d, %d, %d, %d]", m->model_layer - 1, h, qi, kj);
     else snprintf(file, sizeof file, "weights.npy[%d, %d, %d]", h, qi, kj);
-    fprintf(f, "  A[%d, %d, %d] = exp(%.6f) / %.6f = %.9g   (= %s)\n", h, qi, kj, (double)s_row[kj] - maxv, sum, w,
-            file);
-    fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.6f × ", qi, kj, w);
+    fprintf(f, "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g   (= %s)\n", h, qi, kj, tp, (double)s_row[kj] - maxv, tp, sum,
+            w, file);
+    fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.*f × ", qi, kj, tp, w);
     print_vec(f, v, D, precision);
     fprintf(f, "\n                                        = ");
     float contrib[8] = {0};

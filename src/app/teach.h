@@ -41,7 +41,9 @@
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err);
 
 /* Print the walk-through of cell (qi, kj) of head h to f. color: ANSI on/off.
- * precision: digits for the component lists. */
+ * precision: digits after the point of the vectors (q, k, v, the products and
+ * partial sums); the softmax table (S, S − max, exp, A) and the weight's line
+ * take max(6, precision), so --precision 7..10 reaches them too. */
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision,
                 int color);
 
