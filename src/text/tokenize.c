@@ -68,8 +68,12 @@ av_status av_tokens_push(av_tokens *t, const char *s, av_err *err) {
 av_status av_tokens_set_text(av_tokens *t, int k, const char *s, size_t len, av_err *err) {
     if (!t->text && !(t->text = calloc((size_t)t->n, sizeof *t->text)))
         return av_fail(err, AV_ERUNTIME, "out of memory");
+    const char *nul = memchr(s, 0, len); /* s need not be NUL-terminated: no strndup, which may read past len */
+    size_t n = nul ? (size_t)(nul - s) : len;
     free(t->text[k]);
-    if (!(t->text[k] = strndup(s, len))) return av_fail(err, AV_ERUNTIME, "out of memory");
+    if (!(t->text[k] = malloc(n + 1))) return av_fail(err, AV_ERUNTIME, "out of memory");
+    memcpy(t->text[k], s, n);
+    t->text[k][n] = 0;
     return AV_OK;
 }
 
