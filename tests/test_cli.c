@@ -801,6 +801,47 @@ static void test_ctrl_c_while_the_dump_lands_names_no_figures(void **state) {
     free(png);
 }
 
+/* --weights DIR whose X.npy was dumped for another sentence of the same length ("I love you" dumped,
+ * "you love I" run) used its rows by position without a word (a new user's report): the trace says
+ * "row i is token i's embedding as the file gives it", but nothing said the words differ. The
+ * tokens.txt --dump writes beside X.npy now tells: a note names the first token that differs
+ * (whitespace tokens, worked by hand: I love you / you love I differ at token 0; a <pad> at 2). The
+ * same sentence, or a folder without tokens.txt, gets no note. */
+static void test_weights_dumped_for_other_tokens_are_noted(void **state) {
+    tu_fixture *f = *state;
+    char d[4200], want[9000];
+    snprintf(d, sizeof d, "%s", tu_in(f, "d"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--dump", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    static const struct { const char *sentence, *pad, *note; } cases[] = {
+        {"I love you", NULL, NULL},
+        {"you love I", NULL, "tokens.txt beside it has 'I' as token 0, this sentence 'you'"},
+        {"I love", "3", "tokens.txt beside it has 'you' as token 2, this sentence '<pad>'"},
+        {"I love me", NULL, "tokens.txt beside it has 'you' as token 2, this sentence 'me'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].pad) run_attnviz(&r, NULL, "-q", "--no-plot", "--weights", d, "--pad-to", cases[i].pad,
+                                      cases[i].sentence, NULL);
+        else run_attnviz(&r, NULL, "-q", "--no-plot", "--weights", d, cases[i].sentence, NULL);
+        assert_int_equal(r.code, 0);
+        if (cases[i].note) snprintf(want, sizeof want, "attnviz: note: --weights %s: X.npy was dumped with other "
+                                    "tokens (%s); row i of X is used as token i's embedding, whatever the word\n", d,
+                                    cases[i].note);
+        else want[0] = 0;
+        if (strcmp(r.err, want)) fail_msg("'%s': stderr '%s', want '%s'", cases[i].sentence, r.err, want);
+        tu_free(&r);
+    }
+    char tokens[4400];
+    snprintf(tokens, sizeof tokens, "%s/tokens.txt", d);
+    assert_int_equal(unlink(tokens), 0); /* X.npy alone: nothing to compare with */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--weights", d, "you love I", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 /* A list option takes the full-width comma '，' (U+FF0C) that Chinese input
  * methods type, like ',': --figures heads，mean writes the one head's map and
  * the mean, nothing else; --help says so. */
@@ -1516,6 +1557,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_figures_are_written_says_so, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_the_dump_lands_names_no_figures, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_weights_dumped_for_other_tokens_are_noted, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -185,6 +185,37 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     return AV_OK;
 }
 
+void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_source *src, const av_tokens *toks) {
+    if (!src->x_file[0]) return;
+    char path[4200];
+    av_path_join(path, sizeof path, dir, "tokens.txt");
+    FILE *in = fopen(path, "rb");
+    if (!in) return;
+    char line[AV_MAX_TOKEN_BYTES * 8 + 2];
+    int i = 0, differs = -1;
+    for (; differs < 0 && fgets(line, sizeof line, in); i++) {
+        line[strcspn(line, "\n")] = 0;
+        if (i >= toks->n || strcmp(line, toks->tok[i])) differs = i;
+    }
+    fclose(in);
+    if (differs < 0 && i == toks->n) return;
+    if (differs < 0) differs = i; /* tokens.txt ends first */
+    char there[200] = "no token", here[200] = "no token";
+    if (differs < i) { /* the line read last is token `differs` there */
+        char q[160];
+        av_utf8_escape_controls(line, strlen(line), q, 100, 0); /* at most 99 bytes, cut at a character */
+        snprintf(there, sizeof there, "'%s'", q);
+    }
+    if (differs < toks->n) {
+        char q[160];
+        av_utf8_escape_controls(toks->tok[differs], strlen(toks->tok[differs]), q, 100, 0);
+        snprintf(here, sizeof here, "'%s'", q);
+    }
+    av_message(f, "attnviz: note: --weights %s: X.npy was dumped with other tokens (tokens.txt beside it has %s as "
+               "token %d, this sentence %s); row i of X is used as token i's embedding, whatever the word\n", dir,
+               there, differs, here);
+}
+
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     av_npy a;
     size_t T = (size_t)m->cfg.T, widest = T * T * 8;

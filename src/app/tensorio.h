@@ -80,6 +80,15 @@ int av_weights_are_random(const av_weights_source *src);
  * layout); AV_ERUNTIME for a folder or file that exists but cannot be read. */
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err);
 
+/* When --weights gave X.npy (src->x_file) and dir also holds the tokens.txt
+ * that --dump writes beside it, compare its lines with toks (T labels, <pad>
+ * included): if they differ, print a note to f naming the first token that
+ * differs there and here, since X's row i is used as token i's embedding
+ * whatever the word ("I love you" dumped, "you love I" run: row 0 is I's).
+ * Silent when the tokens agree, without tokens.txt, or when it cannot be read
+ * (nothing in the run depends on it). */
+void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_source *src, const av_tokens *toks);
+
 /* Set m->user_mask (T, T) from the bool .npy at path, True = masked.
  * At most 12 + 65536 + 8·T·T bytes of path are read (a (T, T) '<f8' array
  * with the longest header npy takes), so /dev/zero or a pipe that is never
