@@ -197,8 +197,9 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_sou
         line[strcspn(line, "\n")] = 0;
         if (i >= toks->n || strcmp(line, toks->tok[i])) differs = i;
     }
+    int unread = ferror(in); /* a folder named tokens.txt, an I/O error: nothing to compare */
     fclose(in);
-    if (differs < 0 && i == toks->n) return;
+    if (unread || (differs < 0 && i == toks->n)) return;
     if (differs < 0) differs = i; /* tokens.txt ends first */
     char there[200] = "no token", here[200] = "no token";
     if (differs < i) { /* the line read last is token `differs` there */
