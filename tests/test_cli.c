@@ -283,6 +283,41 @@ static void test_help_and_version_exit_0(void **state) {
     tu_free(&r);
 }
 
+/* A sentence that an option took as its value: `attnviz --explain "the cat sat"` (the Q,K forgotten) was told
+ * "no sentence given", though the sentence was typed. --explain's form (QUERY,KEY: a ',' with a part on each
+ * side, README's options table) is known before the tokens, so it is refused by name; a free-text value
+ * (--title, --prefix, -o, --dump) may be anything, so the error says which option took the last argument.
+ * The expected messages are the rule's (exit 2, the value named, what is allowed), written out by hand. */
+static void test_text_taken_as_an_options_value_is_named(void **state) {
+    (void)state;
+    static const struct { const char *opt, *val, *want; } cases[] = {
+        {"--explain", "the cat sat", "attnviz: error: --explain 'the cat sat' must be QUERY,KEY (token indices or "
+                                     "token text), e.g. 1,3 or love,learning\n"},
+        {"--title", "I love you", "attnviz: error: no sentence given (the last argument, 'I love you', is the value "
+                                  "of --title: the text goes after it); try: attnviz --heads 8 \"I love deep "
+                                  "learning\" (or -f FILE, or -f - for stdin)\n"},
+        {"-o", "out", "attnviz: error: no sentence given (the last argument, out, is the value of -o: the text goes "
+                      "after it); try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
+        /* a sentence with a comma has --explain's form: only the hint can say where it went */
+        {"--explain", "I love, you", "attnviz: error: no sentence given (the last argument, 'I love, you', is the "
+                                     "value of --explain: the text goes after it); try: attnviz --heads 8 \"I love "
+                                     "deep learning\" (or -f FILE, or -f - for stdin)\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, cases[k].opt, cases[k].val, NULL);
+        if (r.code != 2 || strcmp(r.err, cases[k].want) != 0)
+            fail_msg("%s '%s': exit %d, stderr:\n%s\nwanted:\n%s", cases[k].opt, cases[k].val, r.code, r.err,
+                     cases[k].want);
+        tu_free(&r);
+    }
+    tu_result r; /* the last argument is a flag, no option's value: the plain message, no hint */
+    run_attnviz(&r, NULL, "--title", "x", "-q", NULL);
+    if (r.code != 2 || strstr(r.err, "the last argument") || !strstr(r.err, "no sentence given;"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 static void test_usage_errors_exit_2_on_stderr(void **state) {
     (void)state;
     tu_result r;
@@ -1535,6 +1570,7 @@ int main(void) {
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
+        cmocka_unit_test(test_text_taken_as_an_options_value_is_named),
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),
         cmocka_unit_test(test_embed_step_names_a_loaded_x),

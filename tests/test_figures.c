@@ -1292,6 +1292,39 @@ static void test_weights_source_named_everywhere(void **state) {
 
 /* Titles start with the sentence (cut past 40 columns) or --title; --prefix
  * goes before every file name. */
+/* A title wrapped over lines keeps an equation whole: a RoPE model's pe.png title ended one line with "θ" and
+ * began the next with "= 10000)" (a tester's report, --model of a --train --positions rope folder). The rule,
+ * by hand: "θ = 10000" is one quantity, like "d_k = 16" in the same title, so no line of the title starts or ends
+ * with its "=". Titles of 1 to 24 words before it put " = " at every place a line can end (on the old binary
+ * 7 and 8 words broke it). */
+static void test_title_keeps_an_equation_on_one_line(void **state) {
+    fixture *f = *state;
+    char title[512], path[4200];
+    for (int k = 1; k <= 24; k++) {
+        title[0] = 0;
+        for (int w = 0; w < k; w++) strcat(title, "word ");
+        strcat(title, "\xCE\xB8 = 10000 and more words here to wrap the title"); /* θ */
+        tu_result r;
+        RUN(&r, "-q", "--format", "svg", "--figures", "heads", "--title", title, "-o", in(f, "eq"), "I love you");
+        expect_ok(&r);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s", in(f, "eq/head0.svg"));
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        for (const char *p = svg; (p = strstr(p, "<text ")) != NULL; p++) {
+            const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
+            if (!gt || !end) break;
+            if (!strstr(p, "font-weight=\"bold\"") || strstr(p, "font-weight=\"bold\"") > gt) continue;
+            const char *a = gt + 1, *b = end;
+            while (a < b && *a == ' ') a++;
+            while (b > a && b[-1] == ' ') b--;
+            if (b > a && (*a == '=' || b[-1] == '=' || (b - a >= 2 && !memcmp(b - 2, "\xCE\xB8", 2))))
+                fail_msg("%d words: a title line '%.*s' splits \"\xCE\xB8 = 10000\"", k, (int)(end - gt - 1), gt + 1);
+        }
+        free(svg);
+    }
+}
+
 static void test_title_prefix_and_sentence(void **state) {
     fixture *f = *state;
     tu_result r;
@@ -1757,6 +1790,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),

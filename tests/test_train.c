@@ -646,6 +646,23 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         if (r.code != 2 || strcmp(r.err, want) != 0) fail_msg("exit %d: '%s'", r.code, r.err);
         tu_free(&r);
     }
+    { /* the task's text taken as an option's value (a new user's `--explain "3 1 4 1 5 >"`, the Q,K forgotten)
+       * was told "no input text given": --explain's own form (QUERY,KEY) is refused by name, and a free-text
+       * option that took the last argument is named; messages by hand from the rule (the value, what is allowed) */
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--explain", "3 1 4 1 5 >", NULL);
+        static const char explain[] = "attnviz: error: --explain '3 1 4 1 5 >' must be QUERY,KEY (token indices or "
+                                      "token text), e.g. 1,3 or love,learning\n";
+        if (r.code != 2 || strcmp(r.err, explain) != 0) fail_msg("--explain: exit %d: '%s'", r.code, r.err);
+        tu_free(&r);
+        run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--dump", "3 1 4 1 5 >", NULL);
+        char want[4400];
+        snprintf(want, sizeof want, "attnviz: error: no input text given (the last argument, '3 1 4 1 5 >', is the "
+                 "value of --dump: the text goes after it); try: attnviz --model %s \"3 1 4 1 5 >\" (the text of its "
+                 "task, reverse), or -f FILE, or -f - for stdin\n", tu_in(f, "reverse"));
+        if (r.code != 2 || strcmp(r.err, want) != 0) fail_msg("--dump: exit %d: '%s'", r.code, r.err);
+        tu_free(&r);
+    }
     { /* a continuation past the answer gets a note where it leaves the task: 2 digits have 2 answer digits, so
        * generated token 3 at the latest is past it, or an earlier one that is no digit (--generate 10 printed 5
        * more digits without a word); by hand, on a model whose answers are known, test_generate_note_positions */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "app/compare.h"
+#include "app/teach.h"
 #include "app/term.h"
 #include "base/utf8.h"
 #include "nn/gpt2.h"
@@ -448,6 +449,9 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
                 return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", d->name, word, d->if_empty);
             }
         }
+        /* --explain's form is known before the tokens: `--explain "3 1 4 1 5 >"` with no text after it took the
+         * text as its value, and the run said "no input text given" (a new user's report) */
+        if (d->offset == AT(explain) && (st = av_explain_check_form(arg, err))) return st;
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
@@ -895,6 +899,15 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     return n;
 }
 
+void av_options_text_hint(char *out, size_t n, const av_options *o) {
+    if (!n) return;
+    out[0] = 0;
+    if (!o->last_opt || !o->last_value) return;
+    char word[128];
+    av_shell_word(word, sizeof word, o->last_value);
+    snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
+}
+
 /* The positional words argv[first..argc-1] joined by single spaces into
  * o->sentence (owned), or -f, but not both and not neither (with --model,
  * neither is left to av_gpt2run_open, which knows the model's kind of text). */
@@ -902,8 +915,10 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
     if (first >= argc) {
         if (o->file) return AV_OK;
         if (o->model_dir) return AV_OK; /* av_gpt2run_open refuses it, with an input of the model's own kind */
-        return av_fail(err, AV_EUSAGE,
-                       "no sentence given; try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or -f - for stdin)");
+        char hint[300];
+        av_options_text_hint(hint, sizeof hint, o);
+        return av_fail(err, AV_EUSAGE, "no sentence given%s; try: attnviz --heads 8 \"I love deep learning\" (or -f "
+                       "FILE, or -f - for stdin)", hint);
     }
     if (o->file) return av_fail(err, AV_EUSAGE, "give the sentence either as arguments or with -f FILE, not both");
     size_t total = 1;
@@ -962,6 +977,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     opterr = 0;
     av_status st;
     int ch;
+    const char *free_text_opt = NULL, *free_text_val = NULL; /* the last free-text option with a separate value */
     while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
         for (int i = 0; row < 0 && i < N_OPTS; i++)
@@ -970,6 +986,17 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         int separate = optarg && optind > 0 && optarg == argv[optind - 1]; /* not --name=VALUE or -XVALUE */
         if ((st = apply(&kOpts[row], o, optarg, separate, err))) return st;
         o->given |= 1ull << row;
+        size_t off = kOpts[row].offset;
+        int free_text = kOpts[row].parse == parse_prefix || off == AT(title) || off == AT(outdir) ||
+                        off == AT(dump_dir) || off == AT(explain); /* "I love, you" passes --explain's form */
+        free_text_opt = separate && free_text && optind >= 2 ? argv[optind - 2] : NULL;
+        free_text_val = free_text_opt ? optarg : NULL;
+    }
+    /* no positional word left, and that value was the last argument: it may be the text (a new user's
+     * `attnviz --model runs/reverse --title "3 1 4 1 5 >"` was told only "no input text given") */
+    if (optind >= argc && free_text_val && argc > 0 && free_text_val == argv[argc - 1]) {
+        o->last_opt = free_text_opt;
+        o->last_value = free_text_val;
     }
     if (o->help || o->version) return AV_OK;
     if ((st = check_combinations(o, err))) return st;

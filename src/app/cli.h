@@ -129,7 +129,20 @@ typedef struct {
     int generate;            /* --generate N: greedy continuation of a --model input (0 = none) */
     int help, version;
     char *sentence;          /* the positional arguments joined by spaces (owned), or NULL */
+    const char *last_opt;    /* with no text: the option (as typed, "-o") whose separate value was the last
+                              * argument, if its value is free text (--title, --prefix, -o, --dump,
+                              * --explain), else NULL */
+    const char *last_value;  /* that value (points into argv), or NULL */
 } av_options;
+
+/* When no input text was given: " (the last argument, 'X', is the value of
+ * --title: the text goes after it)" into out (n bytes; 300 suffice, X shell-
+ * quoted and cut to fit 128 bytes), where --title, --prefix, -o, --dump or
+ * --explain (whose form a text with a comma passes) took the last argument
+ * (o->last_opt), as `attnviz --title "I love you"` does; else "". The "no
+ * sentence" and "no input text" errors add it, so they no longer say no text
+ * was given without saying where it went. No errors. */
+void av_options_text_hint(char *out, size_t n, const av_options *o);
 
 /* Parse argv into o (defaults first). Errors: AV_EUSAGE with a message. The
  * caller frees with av_options_free. */

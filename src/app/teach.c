@@ -285,16 +285,30 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
     return st;
 }
 
+/* The "must be QUERY,KEY" error for spec. */
+static av_status form_error(const char *spec, const char *comma, av_err *err) {
+    char specq[SHOWN_COLS * 4];
+    shown(specq, sizeof specq, spec, strlen(spec));
+    return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
+                   "love,learning%s", specq, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
+                   ? "; the enumeration comma '、' does not separate them: type ',' or '，'" : "");
+}
+
+av_status av_explain_check_form(const char *spec, av_err *err) {
+    size_t sep = 0, len = 0;
+    const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
+    if (!comma) return form_error(spec, comma, err);
+    if (av_utf8_list_sep(comma + sep, &len)) return AV_OK; /* two or more: a comma token's hint needs the tokens */
+    return comma == spec || !comma[sep] ? form_error(spec, comma, err) : AV_OK;
+}
+
 /* av_explain_parse without comma_hint's addition. */
 static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
     size_t sep = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     char specq[SHOWN_COLS * 4];
     shown(specq, sizeof specq, spec, strlen(spec));
-    if (!comma || comma == spec || !comma[sep])
-        return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
-                       "love,learning%s", specq, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
-                       ? "; the enumeration comma '、' does not separate them: type ',' or '，'" : "");
+    if (!comma || comma == spec || !comma[sep]) return form_error(spec, comma, err);
     char q[256];
     size_t n = (size_t)(comma - spec);
     if (n >= sizeof q)

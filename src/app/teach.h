@@ -40,6 +40,18 @@
  * with "…", so the message's hint fits in err. */
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err);
 
+/* The form of an --explain spec alone, before there are tokens to resolve it
+ * against: a ',' or '，' (U+FF0C) with a part on each side. cli.c checks it
+ * while it reads the options, so a sentence that --explain took as its value
+ * (`--explain "3 1 4 1 5 >"` with no text after it) gets this error, naming
+ * the value, and not "no input text given". A spec with two or more
+ * separators passes: which one splits it, and whether a part names a comma
+ * token, needs the tokens (av_explain_parse). spec: NUL-terminated UTF-8.
+ * Errors: AV_EUSAGE with av_explain_parse's message for a spec that has no
+ * separator, or one with nothing on a side (the spec quoted at most 80
+ * columns, as there). */
+av_status av_explain_check_form(const char *spec, av_err *err);
+
 /* Print the walk-through of cell (qi, kj) of head h to f. color: ANSI on/off.
  * precision: digits after the point of the vectors (q, k, v, the products and
  * partial sums); the softmax table (S, S − max, exp, A) and the weight's line

@@ -1057,7 +1057,8 @@ static float span_w(const char *s, size_t from, size_t to, float size) {
 
 /* The title piece s[0..len), wider than max_w, as up to
  * USER_TITLE_LINES lines of t (and never past MAX_TITLE_LINES), each filled
- * greedily up to its last break (break_between) that fits: a word, or a
+ * greedily up to its last break (break_between; never at the spaces of
+ * " = ", which keep an equation such as "θ = 10000" whole) that fits: a word, or a
  * CJK character, longer than a line is broken between its clusters. What
  * the last line still cannot hold is cut with "…". 0 or -1 (OOM). */
 static int title_wrap_piece(title_lines *t, const char *s, size_t len, float size, float max_w) {
@@ -1069,11 +1070,14 @@ static int title_wrap_piece(title_lines *t, const char *s, size_t len, float siz
         if (rest <= max_w || lines == USER_TITLE_LINES - 1 || t->n == MAX_TITLE_LINES - 1)
             return title_add_line(t, s, pos, len, size, max_w);
         size_t fit_brk = 0, fit_cluster = 0; /* the last break, and the last cluster end, that fit */
-        unsigned prev = 0;
+        unsigned prev = 0, prev2 = 0;
         for (size_t at = pos; at < len;) {
             size_t n = av_utf8_cluster_len(s + at, len - at);
             unsigned cp = cluster_cp(s + at, n);
-            if (at > pos && break_between(prev, cp)) {
+            /* "θ = 10000" stays on one line: no line starts or ends with its " = " (a RoPE model's pe.png title
+             * broke as "…, θ" / "= 10000)") */
+            int in_equation = av_utf8_is_separator(prev) && (cp == '=' || prev2 == '=');
+            if (at > pos && break_between(prev, cp) && !in_equation) {
                 float w = span_w(s, pos, at, size);
                 if (w < 0) return -1;
                 if (w > max_w) break;
@@ -1084,6 +1088,7 @@ static int title_wrap_piece(title_lines *t, const char *s, size_t len, float siz
                 if (w < 0) return -1;
                 if (w <= max_w || at == pos) fit_cluster = at + n;
             }
+            prev2 = prev;
             prev = cp;
             at += n;
         }
