@@ -568,7 +568,10 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         /* a whole example, prompt and answer, as training saw it (the film strip's probe is one): inside for its
          * attention; test_cli_whole_example_is_not_outside_its_task checks its own note */
         {0, "3 1 > 1 3", NULL},
-        {0, "10 2 >", "token 1 [0] has no space before it"},
+        /* a number of two digits is two tokens: the note says so (it said only "has no space before it") */
+        {0, "10 2 >", "token 1 [0] has no space before it: '10' is two digits (its numbers are 0 to 9), and the "
+         "task's text has one space between tokens"},
+        {0, "3 1 4>", "token 3 [>] has no space before it: '4>' is two tokens, and"},
         {0, "3 1 > 1 >", "token 4 [␣>] is a second >"},
         {0, "我 爱 你", "token 0 [<0xE6>] is the first of 3 bytes of '我' (U+6211), not a digit or >"},
         /* a full-width form, as a Chinese input method types it, is named with its half-width twin (a Chinese
@@ -583,6 +586,7 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "3，1 >", "token 1 [<0xEF>] is the first of 3 bytes of '，' (U+FF0C), the full-width form of ','"},
         {1, "ｋ ｑ ａ", "token 0 [<0xEF>] is the first of 3 bytes of 'ｋ' (U+FF4B), the full-width form of 'k': type "
          "the half-width 'k' (半角). Its"},
+        {1, "k qa z", "token 2 [a] has no space before it: 'qa' is two letters, and the task's text has one space"},
         {1, "k q é", "token 3 [<0xC3>] is the first of 2 bytes of 'é' (U+00E9), not a lowercase letter"},
         /* the half-width twin is suggested only when the task takes it (a tester's report: 'Ｋ' for induction and
          * 'ａ' for reverse said "type the half-width 'K'" / "'a'", which the task refuses too) */

@@ -3,6 +3,7 @@
 
 #include "base/utf8.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,7 +252,16 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
                      "either end");
         else if (!ok) snprintf(why, n, "is not %s", what);
         else if (k == 0 && space) snprintf(why, n, "starts with a space: the task's text has none before its first token");
-        else if (k > 0 && !space) snprintf(why, n, "has no space before it: the task's text has one between tokens");
+        else if (k > 0 && !space) { /* "10 2 >": say the 10 is two tokens, which a number of the task never is */
+            char before[16];
+            if (av_toy_token_text(ids[k - 1], before) != 0) before[0] = 0;
+            int pc = (unsigned char)before[before[0] == ' '], both_digits = isdigit(pc) && isdigit(c);
+            if (pc && !before[(before[0] == ' ') + 1])
+                snprintf(why, n, "has no space before it: '%c%c' is two %s, and the task's text has one space between "
+                         "tokens", pc, c, induction ? "letters" : both_digits ? "digits (its numbers are 0 to 9)"
+                                                                              : "tokens");
+            else snprintf(why, n, "has no space before it: the task's text has one between tokens");
+        }
         else if (c == '>' && seen_gt) snprintf(why, n, "is a second >");
         else {
             *bad = -1;
