@@ -193,7 +193,28 @@ static av_status check_toy_tokenizer(const av_gpt2run *r, av_err *err) {
     return AV_OK;
 }
 
-static int has_token(const av_gpt2run *r, int32_t id);
+/* 1 if the tokenizer has a token for id (the model's vocab_size may pad past it). */
+static int has_token(const av_gpt2run *r, int32_t id) {
+    char label[AV_BPE_LABEL_MAX];
+    size_t n;
+    return r->hftok ? av_hftok_label(label, sizeof label, r->hftok, id) > 0 : av_bpe_token_bytes(r->bpe, id, &n) != NULL;
+}
+
+/* The text token id stands for, into labels->text[t] (none for an id
+ * without a token): its bytes from vocab.json, or tokenizer.json's decode
+ * of the one id. */
+static av_status set_token_text(av_tokens *labels, int t, const av_gpt2run *r, int32_t id, av_err *err) {
+    size_t n = 0;
+    if (!r->hftok) {
+        const unsigned char *b = av_bpe_token_bytes(r->bpe, id, &n);
+        return b ? av_tokens_set_text(labels, t, (const char *)b, n, err) : AV_OK;
+    }
+    char *own = NULL;
+    av_status st = has_token(r, id) ? av_hftok_decode(r->hftok, &id, 1, &own, &n, err) : AV_OK;
+    if (!st && own) st = av_tokens_set_text(labels, t, own, n, err);
+    free(own);
+    return st;
+}
 
 /* The sentence → ids, and their readable labels, each with the text its
  * token stands for (--explain finds a part the labels draw another way:
@@ -215,17 +236,7 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     char label[AV_BPE_LABEL_MAX];
     for (int t = 0; t < r->T && !st; t++) {
         av_gpt2run_label(label, sizeof label, r, r->ids[t]);
-        st = av_tokens_push(labels, label, err);
-    }
-    for (int t = 0; t < r->T && !st; t++) { /* an id without a token keeps text NULL */
-        char *own = NULL;
-        size_t n_own = 0;
-        const unsigned char *b = r->hftok ? NULL : av_bpe_token_bytes(r->bpe, r->ids[t], &n_own);
-        if (b) st = av_tokens_set_text(labels, t, (const char *)b, n_own, err);
-        else if (r->hftok && has_token(r, r->ids[t]))
-            if (!(st = av_hftok_decode(r->hftok, &r->ids[t], 1, &own, &n_own, err)))
-                st = av_tokens_set_text(labels, t, own, n_own, err);
-        free(own);
+        if (!(st = av_tokens_push(labels, label, err))) st = set_token_text(labels, t, r, r->ids[t], err);
     }
     return st;
 }
@@ -258,13 +269,6 @@ static av_status make_view(av_model *v, const av_gpt2run *r, av_err *err) {
     memcpy(v->att, r->a.att + l * HTT, HTT * sizeof(float)); /* the model's own maps, bit for bit */
     memcpy(v->scores, r->a.preatt + l * HTT, HTT * sizeof(float));
     return AV_OK;
-}
-
-/* 1 if the tokenizer has a token for id (the model's vocab_size may pad past it). */
-static int has_token(const av_gpt2run *r, int32_t id) {
-    char label[AV_BPE_LABEL_MAX];
-    size_t n;
-    return r->hftok ? av_hftok_label(label, sizeof label, r->hftok, id) > 0 : av_bpe_token_bytes(r->bpe, id, &n) != NULL;
 }
 
 size_t av_gpt2run_label(char *out, size_t cap, const av_gpt2run *r, int32_t id) {

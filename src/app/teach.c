@@ -285,6 +285,9 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
     return st;
 }
 
+/* 1 if the separator at comma (sep bytes, or comma NULL) leaves a part on each side of spec. */
+static int two_parts(const char *spec, const char *comma, size_t sep) { return comma && comma != spec && comma[sep]; }
+
 /* The "must be QUERY,KEY" error for spec. */
 static av_status form_error(const char *spec, const char *comma, av_err *err) {
     char specq[SHOWN_COLS * 4];
@@ -297,9 +300,8 @@ static av_status form_error(const char *spec, const char *comma, av_err *err) {
 av_status av_explain_check_form(const char *spec, av_err *err) {
     size_t sep = 0, len = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
-    if (!comma) return form_error(spec, comma, err);
-    if (av_utf8_list_sep(comma + sep, &len)) return AV_OK; /* two or more: a comma token's hint needs the tokens */
-    return comma == spec || !comma[sep] ? form_error(spec, comma, err) : AV_OK;
+    if (comma && av_utf8_list_sep(comma + sep, &len)) return AV_OK; /* two or more: the comma hint needs tokens */
+    return two_parts(spec, comma, sep) ? AV_OK : form_error(spec, comma, err);
 }
 
 /* av_explain_parse without comma_hint's addition. */
@@ -308,7 +310,7 @@ static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi,
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     char specq[SHOWN_COLS * 4];
     shown(specq, sizeof specq, spec, strlen(spec));
-    if (!comma || comma == spec || !comma[sep]) return form_error(spec, comma, err);
+    if (!two_parts(spec, comma, sep)) return form_error(spec, comma, err);
     char q[256];
     size_t n = (size_t)(comma - spec);
     if (n >= sizeof q)
