@@ -396,6 +396,58 @@ static int names_an_option(const char *s) {
     return 0;
 }
 
+/* A dash that is not ASCII '-' but is typed for one: U+2014 EM DASH (a Chinese input method's Shift+'-',
+ * "——"), U+2013 EN DASH (an editor's "smart" --), U+FF0D FULLWIDTH HYPHEN-MINUS (full-width mode), U+2212
+ * MINUS SIGN, U+2010 HYPHEN. Its UTF-8 length, or 0; *cp gets the code point. */
+static int lookalike_dash(const char *s, unsigned *cp) {
+    static const struct { const char *utf8; unsigned cp; } kDashes[] = {
+        {"\xE2\x80\x94", 0x2014}, {"\xE2\x80\x93", 0x2013}, {"\xEF\xBC\x8D", 0xFF0D},
+        {"\xE2\x88\x92", 0x2212}, {"\xE2\x80\x90", 0x2010}};
+    for (size_t i = 0; i < sizeof kDashes / sizeof kDashes[0]; i++)
+        if (strncmp(s, kDashes[i].utf8, 3) == 0) return *cp = kDashes[i].cp, 3;
+    return 0;
+}
+
+/* A word of the sentence that is a long option typed with look-alike dashes: "——train" (a Chinese input
+ * method's "--"), "—-steps", "－－heads=2", "–model". It ran the single layer on the sentence "——train
+ * reverse" with exit 0 (a Chinese-speaking tester's report), or said "--steps is an option of --train" of
+ * `—-train reverse --steps 3`. Only one or two dashes, at least one not ASCII, then an option's whole name
+ * (not a start of one): a sentence's "——好" or "—a" is text. After '--' every word is text. */
+static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err *err) {
+    for (int i = 1; i < first; i++)
+        if (strcmp(argv[i], "--") == 0) return AV_OK;
+    for (int i = first; i < argc; i++) {
+        const char *s = argv[i];
+        unsigned cps[2] = {'-', '-'};
+        int n = 0, fancy = 0;
+        while (n < 2) {
+            int k = lookalike_dash(s, &cps[n]);
+            if (k) fancy++;
+            else if (*s == '-') k = 1, cps[n] = '-';
+            else break;
+            s += k;
+            n++;
+        }
+        if (!fancy || !n) continue;
+        size_t len = strcspn(s, "=");
+        for (int o = 0; len && o < N_OPTS; o++) {
+            if (strlen(kOpts[o].name) != len || strncmp(kOpts[o].name, s, len) != 0) continue;
+            char which[64];
+            if (n == 1) snprintf(which, sizeof which, "U+%04X", cps[0]);
+            else snprintf(which, sizeof which, "U+%04X U+%04X", cps[0], cps[1]);
+            int ime = cps[0] == 0x2014 || cps[0] == 0xFF0D || cps[1] == 0x2014 || cps[1] == 0xFF0D;
+            return av_fail(err, AV_EUSAGE, "'%.*s' is not the option --%s: it starts with %s, not two ASCII "
+                           "hyphens '--' (%s); type --%s, or give text that starts this way after '--'",
+                           (int)(s - argv[i]) + (int)len, argv[i], kOpts[o].name, which,
+                           ime ? "a Chinese input method types '——' or '－－' for '--': switch it to English or "
+                                 "half-width input"
+                               : "an editor or chat app may turn '--' into a dash: retype it",
+                           kOpts[o].name);
+        }
+    }
+    return AV_OK;
+}
+
 /* 1 if d takes a file or folder name: its value may be an option's name only when that file exists. */
 static int takes_a_path(const optdef *d) {
     static const char *const kPaths[] = {"outdir", "dump", "file", "weights", "attn-mask", "model"};
@@ -999,6 +1051,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         o->last_value = free_text_val;
     }
     if (o->help || o->version) return AV_OK;
+    if ((st = check_lookalike_dashes(optind, argc, argv, err))) return st;
     if ((st = check_combinations(o, err))) return st;
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
         if (o->file)
