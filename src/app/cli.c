@@ -257,14 +257,42 @@ static int is_decimal(const char *s, int real) {
     return *p == 0;
 }
 
+/* " (full-width: type the half-width 4, 半角)" into out (cap bytes) when s, read with each full-width
+ * character of U+FF01..U+FF5E (what a Chinese input method types in full-width mode: "４", "３００", "１ｅ－３")
+ * as its ASCII form, is a decimal number (is_decimal); else "". "--heads ４" said only "is not a whole number",
+ * where --explain １,２ reads full-width digits and a trained model's note says "type the half-width '3'". */
+static void full_width_hint(char *out, size_t cap, const char *s, int real) {
+    char ascii[64];
+    size_t n = 0;
+    int wide = 0;
+    out[0] = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c; n++) {
+        if (n + 1 >= sizeof ascii) return;
+        unsigned cp = c[0] == 0xEF && (c[1] == 0xBC || c[1] == 0xBD) && c[2] >= 0x80 && c[2] <= 0xBF
+                          ? (unsigned)((c[1] & 0x3F) << 6 | (c[2] & 0x3F)) | 0xF000
+                          : 0;
+        if (cp >= 0xFF01 && cp <= 0xFF5E) {
+            ascii[n] = (char)(cp - 0xFEE0);
+            wide = 1;
+            c += 3;
+        } else ascii[n] = (char)*c++;
+    }
+    ascii[n] = 0;
+    if (wide && is_decimal(ascii, real))
+        snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
+}
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (end == s || *end != 0 || !is_decimal(s, 0))
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number; allowed: %lld..%lld", d->name, s, d->lo,
-                       d->hi);
+    if (end == s || *end != 0 || !is_decimal(s, 0)) {
+        char hint[192];
+        full_width_hint(hint, sizeof hint, s, 0);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, s, hint,
+                       d->lo, d->hi);
+    }
     if (errno == ERANGE || v < (d->range_later ? INT_MIN : d->lo) || v > (d->range_later ? INT_MAX : d->hi))
         return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, s, d->lo, d->hi);
     *out = v;
@@ -295,8 +323,11 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     errno = 0;
     double v = strtod(s, &end);
     /* "inf" goes on to "outside the allowed range"; "nan" said that too, and is not a number */
-    if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1)))
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
+    if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1))) {
+        char hint[192];
+        full_width_hint(hint, sizeof hint, s, 1);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, s, hint, range);
+    }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
      * report), with the float32 floor in the range it gives ("allowed: (0, 10]" beside it read as a
      * contradiction: a tester's report); a range from 0.5 says "outside" */
