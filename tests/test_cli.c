@@ -899,6 +899,85 @@ static void test_figures_list_takes_a_full_width_comma(void **state) {
     tu_free(&r);
 }
 
+/* An option typed with the dashes a Chinese input method makes of "--" ("——train", U+2014 twice; "－－heads",
+ * full-width) or an editor's en dash ("–-steps") is refused with exit 2, naming the option and the dash: it
+ * ran the single layer on the sentence "——train reverse" with exit 0, wrote head0.png into ./attnviz-out,
+ * and `—-train reverse --steps 3` said "--steps is an option of --train". A sentence's own dashes
+ * ("我爱你——真的", "——好", "—a"), and every word after '--', stay text. */
+static void test_option_typed_with_lookalike_dashes(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    static const struct { const char *args[6]; const char *says; } cases[] = {
+        {{"\xE2\x80\x94\xE2\x80\x94train", "reverse", "-o", NULL}, "'\xE2\x80\x94\xE2\x80\x94train' is not "
+         "the option --train: it starts with U+2014 U+2014, not two ASCII hyphens '--' (a Chinese input method"},
+        {{"\xE2\x80\x94-train", "reverse", "--steps", "3", "-o", NULL}, "is not the option --train: it starts "
+         "with U+2014 U+002D"},
+        {{"\xEF\xBC\x8D\xEF\xBC\x8Dheads=2", "I love", "-o", NULL}, "is not the option --heads: it starts "
+         "with U+FF0D U+FF0D"},
+        {{"-q", "\xE2\x80\x93-steps", "3", "x", "-o", NULL}, "is not the option --steps: it starts with U+2013 "
+         "U+002D, not two ASCII hyphens '--' (an editor or chat app"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *args[8];
+        int n = 0;
+        for (; cases[k].args[n]; n++) args[n] = cases[k].args[n];
+        args[n++] = dir;
+        args[n] = NULL;
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        if (r.code != 2 || !strstr(r.err, "attnviz: error: ") || !strstr(r.err, cases[k].says))
+            fail_msg("case %zu: exit %d, %s", k, r.code, r.err);
+        assert_string_equal(r.out, "");
+        assert_int_equal(count_entries(dir), 0); /* nothing drawn */
+        tu_free(&r);
+    }
+    static const char *const text[][6] = {
+        {"-q", "--no-plot", "\xE6\x88\x91\xE7\x88\xB1\xE4\xBD\xA0\xE2\x80\x94\xE2\x80\x94\xE7\x9C\x9F", NULL},
+        {"-q", "--no-plot", "\xE2\x80\x94\xE2\x80\x94\xE5\xA5\xBD", NULL},
+        {"-q", "--no-plot", "\xE2\x80\x94" "a", "\xE2\x80\x94\xE2\x80\x94ste", NULL},
+        {"-q", "--no-plot", "--", "\xE2\x80\x94\xE2\x80\x94train", NULL},
+    };
+    for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
+        tu_result r;
+        tu_runv(&r, NULL, NULL, text[k]);
+        if (r.code != 0) fail_msg("text case %zu: exit %d, %s", k, r.code, r.err);
+        tu_free(&r);
+    }
+    rm_rf(dir);
+}
+
+/* A number typed in full-width characters (a Chinese input method's full-width mode: "４", "３００",
+ * "１ｅ－３") is refused as before, exit 2, but the message says so and gives the half-width form: "--heads ４"
+ * said only "is not a whole number", where --explain reads full-width digits and a trained model's note says
+ * "type the half-width '3'". A value that is no number either way gets no hint. */
+static void test_full_width_number_names_the_half_width_form(void **state) {
+    (void)state;
+    static const struct { const char *args[8]; const char *says; } cases[] = {
+        {{"-q", "--no-plot", "--heads", "\xEF\xBC\x94", "I love", NULL}, "--heads '\xEF\xBC\x94' is not a whole "
+         "number (it is typed in full-width characters: type the half-width 4, \xE5\x8D\x8A\xE8\xA7\x92); "
+         "allowed: 1..64"},
+        {{"--train", "reverse", "--steps", "\xEF\xBC\x93\xEF\xBC\x90\xEF\xBC\x90", "-o", "/nonexistent/x",
+          NULL}, "type the half-width 300, "},
+        {{"--train", "reverse", "--lr", "\xEF\xBC\x91\xEF\xBD\x85\xEF\xBC\x8D\xEF\xBC\x93", "-o",
+          "/nonexistent/x", NULL}, "--lr '\xEF\xBC\x91\xEF\xBD\x85\xEF\xBC\x8D\xEF\xBC\x93' is not a "
+         "number (it is typed in full-width characters: type the half-width 1e-3, "},
+        {{"--model", "/nonexistent/m", "--generate", "\xEF\xBC\x95", "3 1 >", NULL}, "--generate "
+         "'\xEF\xBC\x95' is not a whole number (it is typed in full-width characters: type the half-width 5, "},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        tu_runv(&r, NULL, NULL, cases[k].args);
+        if (r.code != 2 || !strstr(r.err, "attnviz: error: ") || !strstr(r.err, cases[k].says))
+            fail_msg("case %zu: exit %d, %s", k, r.code, r.err);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+    /* no number in either width: the message is as it was */
+    expect_usage((const char *[]){"--heads", "\xEF\xBC\x94x", "x", NULL}, "--heads '\xEF\xBC\x94x' is not a whole "
+                 "number; allowed: 1..64");
+    expect_usage((const char *[]){"--heads", "abc", "x", NULL}, "--heads 'abc' is not a whole number; allowed: 1..64");
+}
+
 /* --precision sets the digits of -v and of --explain (its warning names both):
  * --help said "with -v" only. */
 static void test_help_precision_names_explain(void **state) {
@@ -1590,6 +1669,8 @@ int main(void) {
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
+        cmocka_unit_test(test_option_typed_with_lookalike_dashes),
+        cmocka_unit_test(test_full_width_number_names_the_half_width_form),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_figures_are_written_says_so, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_the_dump_lands_names_no_figures, tu_setup_tmpdir,

@@ -257,14 +257,42 @@ static int is_decimal(const char *s, int real) {
     return *p == 0;
 }
 
+/* " (full-width: type the half-width 4, 半角)" into out (cap bytes) when s, read with each full-width
+ * character of U+FF01..U+FF5E (what a Chinese input method types in full-width mode: "４", "３００", "１ｅ－３")
+ * as its ASCII form, is a decimal number (is_decimal); else "". "--heads ４" said only "is not a whole number",
+ * where --explain １,２ reads full-width digits and a trained model's note says "type the half-width '3'". */
+static void full_width_hint(char *out, size_t cap, const char *s, int real) {
+    char ascii[64];
+    size_t n = 0;
+    int wide = 0;
+    out[0] = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c; n++) {
+        if (n + 1 >= sizeof ascii) return;
+        unsigned cp = c[0] == 0xEF && (c[1] == 0xBC || c[1] == 0xBD) && c[2] >= 0x80 && c[2] <= 0xBF
+                          ? (unsigned)((c[1] & 0x3F) << 6 | (c[2] & 0x3F)) | 0xF000
+                          : 0;
+        if (cp >= 0xFF01 && cp <= 0xFF5E) {
+            ascii[n] = (char)(cp - 0xFEE0);
+            wide = 1;
+            c += 3;
+        } else ascii[n] = (char)*c++;
+    }
+    ascii[n] = 0;
+    if (wide && is_decimal(ascii, real))
+        snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
+}
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (end == s || *end != 0 || !is_decimal(s, 0))
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number; allowed: %lld..%lld", d->name, s, d->lo,
-                       d->hi);
+    if (end == s || *end != 0 || !is_decimal(s, 0)) {
+        char hint[192];
+        full_width_hint(hint, sizeof hint, s, 0);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, s, hint,
+                       d->lo, d->hi);
+    }
     if (errno == ERANGE || v < (d->range_later ? INT_MIN : d->lo) || v > (d->range_later ? INT_MAX : d->hi))
         return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, s, d->lo, d->hi);
     *out = v;
@@ -295,8 +323,11 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     errno = 0;
     double v = strtod(s, &end);
     /* "inf" goes on to "outside the allowed range"; "nan" said that too, and is not a number */
-    if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1)))
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number; allowed: %s", d->name, s, range);
+    if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1))) {
+        char hint[192];
+        full_width_hint(hint, sizeof hint, s, 1);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, s, hint, range);
+    }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
      * report), with the float32 floor in the range it gives ("allowed: (0, 10]" beside it read as a
      * contradiction: a tester's report); a range from 0.5 says "outside" */
@@ -394,6 +425,58 @@ static int names_an_option(const char *s) {
     for (int i = 0; len && i < N_OPTS; i++)
         if (strlen(kOpts[i].name) >= len && strncmp(kOpts[i].name, s + 2, len) == 0) return 1;
     return 0;
+}
+
+/* A dash that is not ASCII '-' but is typed for one: U+2014 EM DASH (a Chinese input method's Shift+'-',
+ * "——"), U+2013 EN DASH (an editor's "smart" --), U+FF0D FULLWIDTH HYPHEN-MINUS (full-width mode), U+2212
+ * MINUS SIGN, U+2010 HYPHEN. Its UTF-8 length, or 0; *cp gets the code point. */
+static int lookalike_dash(const char *s, unsigned *cp) {
+    static const struct { const char *utf8; unsigned cp; } kDashes[] = {
+        {"\xE2\x80\x94", 0x2014}, {"\xE2\x80\x93", 0x2013}, {"\xEF\xBC\x8D", 0xFF0D},
+        {"\xE2\x88\x92", 0x2212}, {"\xE2\x80\x90", 0x2010}};
+    for (size_t i = 0; i < sizeof kDashes / sizeof kDashes[0]; i++)
+        if (strncmp(s, kDashes[i].utf8, 3) == 0) return *cp = kDashes[i].cp, 3;
+    return 0;
+}
+
+/* A word of the sentence that is a long option typed with look-alike dashes: "——train" (a Chinese input
+ * method's "--"), "—-steps", "－－heads=2", "–model". It ran the single layer on the sentence "——train
+ * reverse" with exit 0 (a Chinese-speaking tester's report), or said "--steps is an option of --train" of
+ * `—-train reverse --steps 3`. Only one or two dashes, at least one not ASCII, then an option's whole name
+ * (not a start of one): a sentence's "——好" or "—a" is text. After '--' every word is text. */
+static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err *err) {
+    for (int i = 1; i < first; i++)
+        if (strcmp(argv[i], "--") == 0) return AV_OK;
+    for (int i = first; i < argc; i++) {
+        const char *s = argv[i];
+        unsigned cps[2] = {'-', '-'};
+        int n = 0, fancy = 0;
+        while (n < 2) {
+            int k = lookalike_dash(s, &cps[n]);
+            if (k) fancy++;
+            else if (*s == '-') k = 1, cps[n] = '-';
+            else break;
+            s += k;
+            n++;
+        }
+        if (!fancy || !n) continue;
+        size_t len = strcspn(s, "=");
+        for (int o = 0; len && o < N_OPTS; o++) {
+            if (strlen(kOpts[o].name) != len || strncmp(kOpts[o].name, s, len) != 0) continue;
+            char which[64];
+            if (n == 1) snprintf(which, sizeof which, "U+%04X", cps[0]);
+            else snprintf(which, sizeof which, "U+%04X U+%04X", cps[0], cps[1]);
+            int ime = cps[0] == 0x2014 || cps[0] == 0xFF0D || cps[1] == 0x2014 || cps[1] == 0xFF0D;
+            return av_fail(err, AV_EUSAGE, "'%.*s' is not the option --%s: it starts with %s, not two ASCII "
+                           "hyphens '--' (%s); type --%s, or give text that starts this way after '--'",
+                           (int)(s - argv[i]) + (int)len, argv[i], kOpts[o].name, which,
+                           ime ? "a Chinese input method types '——' or '－－' for '--': switch it to English or "
+                                 "half-width input"
+                               : "an editor or chat app may turn '--' into a dash: retype it",
+                           kOpts[o].name);
+        }
+    }
+    return AV_OK;
 }
 
 /* 1 if d takes a file or folder name: its value may be an option's name only when that file exists. */
@@ -999,6 +1082,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         o->last_value = free_text_val;
     }
     if (o->help || o->version) return AV_OK;
+    if ((st = check_lookalike_dashes(optind, argc, argv, err))) return st;
     if ((st = check_combinations(o, err))) return st;
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
         if (o->file)
