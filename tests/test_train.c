@@ -563,7 +563,12 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "3 1 4 > 7", "token 4 [␣7] is not the task's answer: reverse of \"3 1 4\" is \"4 1 3\""},
         {0, "3 1 4 > 4 1 2", "token 6 [␣2] is not the task's answer"}, /* was "the answer is complete" */
         {0, "3 1 4 > 4 2 3", "token 5 [␣2] is not the task's answer"},
-        {0, "3 1 4 > 4 1 3 9", "4 answer digits after > for 3 digits: the answer is complete"},
+        /* one digit too many: it said "4 answer digits after > for 3 digits: the answer is complete" (a tester's
+         * report: as if the input were a whole example) */
+        {0, "3 1 4 > 4 1 3 9", "token 7 [␣9] comes after the whole answer: reverse of \"3 1 4\" is \"4 1 3\", which "
+         "ends before it"},
+        {0, "3 1 > 1 3 5 5", "token 5 [␣5] comes after the whole answer: reverse of \"3 1\" is \"1 3\", which ends "
+         "before it"},
         {0, "3 1 4 1 5 > 5 1 4 2", "token 9 [␣2] is not the task's answer: reverse of \"3 1 4 1 5\" is \"5 1 4 1 3\""},
         /* a whole example, prompt and answer, as training saw it (the film strip's probe is one): inside for its
          * attention; test_cli_whole_example_is_not_outside_its_task checks its own note */

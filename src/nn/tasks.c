@@ -309,7 +309,7 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
         int i = 0, m = answers < digits ? answers : digits;
         while (i < m && ids[answer_at[i]] == ex.tokens[digits + 1 + i]) i++;
         if (i == m && answers < digits) return 0;
-        if (i == m) {
+        if (i == m && answers == digits) { /* a whole example: outside only for what comes after it */
             snprintf(why, n, "%d answer digits after > for %d digits: the answer is complete", answers, digits);
             return 1;
         }
@@ -321,9 +321,12 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
             ans[2 * d] = av_toy_token_text(ex.tokens[digits + 1 + d], t) == 0 ? t[1] : '?'; /* " 4" */
             got[2 * d + 1] = ans[2 * d + 1] = 0;
         }
+        /* a digit after the whole answer: "3 1 4 > 4 1 3 9" said "4 answer digits after > for 3 digits: the
+         * answer is complete", as if the input were a whole example (a tester's report) */
         *bad = answer_at[i];
-        snprintf(why, n, "is not the task's answer: %s of \"%s\" is \"%s\"", kind == AV_TASK_SORT ? "sort" : "reverse",
-                 got, ans);
+        snprintf(why, n, "%s: %s of \"%s\" is \"%s\"%s",
+                 i == m ? "comes after the whole answer" : "is not the task's answer",
+                 kind == AV_TASK_SORT ? "sort" : "reverse", got, ans, i == m ? ", which ends before it" : "");
     }
     return 1;
 }

@@ -145,7 +145,9 @@ int av_task_find(const char *name);
  * token before one is not blamed, the character is, and so for an ASCII
  * character the task does not take ("5 <": "<" "is not a digit or >", not the
  * space the tokenizer left alone before it), "has no space before it: ...", "is not
- * the task's answer: reverse of \"3 1 4\" is \"4 1 3\"", "is not the task's
+ * the task's answer: reverse of \"3 1 4\" is \"4 1 3\"", "comes after the
+ * whole answer: reverse of \"3 1 4\" is \"4 1 3\", which ends before it" (a
+ * digit past the answer's end), "is not the task's
  * answer: after a comes z, the letter after the first a (token 2)"). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
 
