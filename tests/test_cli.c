@@ -978,6 +978,34 @@ static void test_full_width_number_names_the_half_width_form(void **state) {
     expect_usage((const char *[]){"--heads", "abc", "x", NULL}, "--heads 'abc' is not a whole number; allowed: 1..64");
 }
 
+/* A short option typed with a letter outside ASCII is named whole: "-Ｈ 4" (full-width H, a Chinese input
+ * method's full-width mode) said "unknown option '-\357'", half a character (a Chinese-speaking tester's
+ * report). Now the whole word, the character's code point and, for a full-width form, the half-width
+ * option it stands for, when there is one. Exit 2, nothing on stdout. */
+static void test_non_ascii_short_option_is_named_whole(void **state) {
+    (void)state;
+    /* Ｈ = U+FF28 = EF BC A8, ｑ = U+FF51 = EF BD 91, Ｑ = U+FF31 = EF BC B1 (RFC 3629) */
+    expect_usage((const char *[]){"-\xEF\xBC\xA8", "4", "x", NULL},
+                 "unknown option '-\xEF\xBC\xA8': '\xEF\xBC\xA8' (U+FF28) is the full-width form of 'H': type the "
+                 "half-width -H (\xE5\x8D\x8A\xE8\xA7\x92), which is --heads");
+    expect_usage((const char *[]){"-\xEF\xBD\x91", "x", NULL},
+                 "'\xEF\xBD\x91' (U+FF51) is the full-width form of 'q': type the half-width -q");
+    expect_usage((const char *[]){"-\xEF\xBC\xB1", "x", NULL},
+                 "unknown option '-\xEF\xBC\xB1': '\xEF\xBC\xB1' (U+FF31) is the full-width form of 'Q', and -Q is no "
+                 "option either (try --help)");
+    /* getopt has moved past the word when the letter is its last byte's character, and is still in it
+     * when more follows: both name the same word */
+    expect_usage((const char *[]){"-q", "-\xEF\xBC\xA8\xEF\xBC\xA8", "x", NULL},
+                 "unknown option '-\xEF\xBC\xA8\xEF\xBC\xA8': '\xEF\xBC\xA8' (U+FF28)");
+    expect_usage((const char *[]){"-\xC3\xA9", "x", NULL},
+                 "unknown option '-\xC3\xA9': options are ASCII letters after '-' (try --help)");
+    tu_result r;
+    const char *args[] = {"-\xEF\xBC\xA8", "4", "x", NULL};
+    tu_runv(&r, NULL, NULL, args);
+    assert_null(strstr(r.err, "'-\xEF'")); /* not half a character */
+    tu_free(&r);
+}
+
 /* --precision sets the digits of -v and of --explain (its warning names both):
  * --help said "with -v" only. */
 static void test_help_precision_names_explain(void **state) {
@@ -1671,6 +1699,7 @@ int main(void) {
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),
         cmocka_unit_test(test_option_typed_with_lookalike_dashes),
         cmocka_unit_test(test_full_width_number_names_the_half_width_form),
+        cmocka_unit_test(test_non_ascii_short_option_is_named_whole),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_figures_are_written_says_so, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_the_dump_lands_names_no_figures, tu_setup_tmpdir,

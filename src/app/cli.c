@@ -636,10 +636,42 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
 
 /* ---------------------------------------------------------------------------- errors and checks */
 
+/* A short option whose letter is not ASCII ("-Ｈ 4", a Chinese input method's full-width mode): getopt
+ * names only its first byte, so the message said "unknown option '-\357'", half a character (a
+ * Chinese-speaking tester's report). The word is argv[optind] while getopt is still inside it, else
+ * argv[optind − 1]; the message names the whole character, and for a full-width form (U+FF01..U+FF5E) its
+ * half-width twin, as the option to type when there is one. */
+static av_status non_ascii_option(char **argv, av_err *err) {
+    const char *word = NULL;
+    for (int i = optind; i >= optind - 1 && i >= 1 && !word; i--)
+        if (argv[i] && argv[i][0] == '-')
+            for (const char *c = argv[i]; *c && !word; c++)
+                if ((unsigned char)*c >= 0x80) word = argv[i];
+    if (!word) return av_fail(err, AV_EUSAGE, "unknown option: a letter outside ASCII (try --help)");
+    const char *c = word;
+    while ((unsigned char)*c < 0x80) c++;
+    size_t len = av_utf8_char_len(c);
+    const unsigned char *u = (const unsigned char *)c;
+    unsigned cp = len ? av_utf8_next(&u) : 0;
+    char shown[160];
+    show_value(shown, sizeof shown, word);
+    if (cp < 0xFF01 || cp > 0xFF5E)
+        return av_fail(err, AV_EUSAGE, "unknown option '%s': options are ASCII letters after '-' (try --help)", shown);
+    char twin = (char)(cp - 0xFEE0);
+    for (int o = 0; o < N_OPTS; o++)
+        if (kOpts[o].short_name == twin)
+            return av_fail(err, AV_EUSAGE, "unknown option '%s': '%.*s' (U+%04X) is the full-width form of '%c': "
+                           "type the half-width -%c (半角), which is --%s", shown, (int)len, c, cp, twin, twin,
+                           kOpts[o].name);
+    return av_fail(err, AV_EUSAGE, "unknown option '%s': '%.*s' (U+%04X) is the full-width form of '%c', and -%c is "
+                   "no option either (try --help)", shown, (int)len, c, cp, twin, twin);
+}
+
 /* getopt_long returned '?' (unknown or ambiguous) or ':' (no value). */
 static av_status bad_option(int ch, char **argv, av_err *err) {
     const char *name = argv[optind - 1];
     if (ch == ':') return av_fail(err, AV_EUSAGE, "option '%s' needs a value (try --help)", name ? name : "?");
+    if (optopt < 0 || optopt >= 0x80) return non_ascii_option(argv, err);
     if (optopt >= '0' && optopt <= '9') /* "-5 degrees today": a sentence, not an option */
         return av_fail(err, AV_EUSAGE,
                        "unknown option '-%c'; a sentence that starts with '-' goes after '--', as in attnviz -- \"-%c ...\"",
