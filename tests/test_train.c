@@ -532,6 +532,33 @@ static void test_cli_train_weight_decay_is_decoupled(void **state) {
     assert_true(n1 >= 8); /* biases and LayerNorm */
 }
 
+/* --model with a folder name one or two letters off a trained folder beside it names that folder:
+ * "--model runs/revers" said only "no such folder" (a Chinese-speaking tester's pass). Only a sibling
+ * that holds config.json, within 2 edits and a third of the name; still exit 2. */
+static void test_cli_model_folder_typo_names_the_near_folder(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "reverse"), NULL);
+    if (r.code != 0) fail_msg("--train reverse: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(mkdir(tu_in(f, "reverie"), 0755), 0); /* as near, but no model in it */
+    static const struct { const char *name, *says; } cases[] = {
+        {"revers", "no such folder (did you mean --model %s/reverse, which holds a model?); a GPT-2"},
+        {"revrse/", "no such folder (did you mean --model %s/reverse, which holds a model?)"},
+        {"rev", "no such folder; a GPT-2"},   /* 4 edits: no guess */
+        {"xyzzyq", "no such folder; a GPT-2"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char want[4200];
+        snprintf(want, sizeof want, cases[k].says, f->dir);
+        run_attnviz(&r, NULL, "--model", tu_in(f, cases[k].name), "--no-plot", "3 1 >", NULL);
+        if (r.code != 2 || !strstr(r.err, want)) fail_msg("--model %s: exit %d, want '%s' in: %s", cases[k].name,
+                                                          r.code, want, r.err);
+        tu_free(&r);
+    }
+}
+
 /* A trained toy model continues any text, and as surely as its task's own: "1 2 3 4 5 6 7 8 9 >" (one
  * digit more than reverse's 2..8) got p 0.9999 for a wrong answer, and letters typed to the reverse
  * model got digits, without a word (a new user's report). Now --model on a folder --train wrote notes
@@ -3885,6 +3912,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_folder_typo_names_the_near_folder, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_constant_schedule_has_no_warmup, tu_setup_tmpdir,

@@ -5,6 +5,7 @@
 #include "app/train.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -77,15 +78,80 @@ static av_status check_options(const av_options *o, av_err *err) {
 #define MODEL_FOLDER "a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; " \
                      "a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"
 
+/* Levenshtein distance between a and b (bytes), or 99 when either is longer than 63 bytes. */
+static int edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63) return 99;
+    int row[64];
+    for (size_t j = 0; j <= m; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= n; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= m; j++) {
+            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[m];
+}
+
+/* " (did you mean --model runs/reverse, which holds a model?)" into hint (n bytes) when the missing folder
+ * dir has a sibling that holds config.json and whose name is within 2 edits of dir's last part (at most a
+ * third of it): "--model runs/revers" said only "no such folder" (a new user's report). The nearest
+ * such sibling, the first in name order on a tie; else "". */
+static void near_model_folder(char *hint, size_t n, const char *dir) {
+    hint[0] = 0;
+    char parent[4096], last[256];
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--; /* "runs/revers/" */
+    if (len >= sizeof parent) return;
+    memcpy(parent, dir, len);
+    parent[len] = 0;
+    char *slash = strrchr(parent, '/');
+    const char *base = slash ? slash + 1 : parent;
+    if (strlen(base) >= sizeof last || !*base) return;
+    snprintf(last, sizeof last, "%s", base);
+    if (slash == parent) parent[1] = 0;   /* "/revers": the root */
+    else if (slash) *slash = 0;
+    else snprintf(parent, sizeof parent, ".");
+    DIR *d = opendir(parent);
+    if (!d) return;
+    int best = 3 > (int)strlen(last) / 3 ? (int)strlen(last) / 3 : 2;
+    char found[256] = "";
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof found) continue;
+        int dist = edit_distance(last, e->d_name);
+        if (dist > best || (dist == best && found[0] && strcmp(e->d_name, found) > 0)) continue;
+        char sub[4200], cfg[4400];
+        struct stat sb;
+        av_path_join(sub, sizeof sub, parent, e->d_name);
+        av_path_join(cfg, sizeof cfg, sub, "config.json");
+        if (stat(cfg, &sb) != 0 || !S_ISREG(sb.st_mode)) continue;
+        best = dist;
+        snprintf(found, sizeof found, "%s", e->d_name);
+    }
+    closedir(d);
+    if (!found[0]) return;
+    if (slash) snprintf(hint, n, " (did you mean --model %.*s%s, which holds a model?)", (int)(base - parent), dir,
+                        found);
+    else snprintf(hint, n, " (did you mean --model %s, which holds a model?)", found);
+}
+
 /* A usage error (exit 2) if the --model folder or its file `name` does not
  * exist: a missing file is bad input like a malformed one, and the message
  * says what a model folder holds. */
 static av_status check_present(const char *dir, const char *name, av_err *err) {
     struct stat sb;
-    if (stat(dir, &sb) != 0 && errno == ENOENT)
-        return av_fail(err, AV_EUSAGE, "--model %s: no such folder; %s (attnviz never downloads: fetch one once, e.g. "
-                       "huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir "
-                       "gpt2, or train a toy one: attnviz --train reverse -o DIR)", dir, MODEL_FOLDER);
+    if (stat(dir, &sb) != 0 && errno == ENOENT) {
+        char near[4400];
+        near_model_folder(near, sizeof near, dir);
+        return av_fail(err, AV_EUSAGE, "--model %s: no such folder%s; %s (attnviz never downloads: fetch one once, "
+                       "e.g. huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
+                       "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", dir, near, MODEL_FOLDER);
+    }
     if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
         return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", dir, MODEL_FOLDER);
     char path[4200];
