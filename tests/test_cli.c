@@ -1698,6 +1698,38 @@ static void test_pe_figure_draws_every_dimension_of_an_odd_d_model(void **state)
     free(svg);
 }
 
+/* --figures reads its names as --explain reads QUERY and KEY: the separators around each are left out, so
+ * "heads, grid" (a space after the comma) and "heads，　mean" (the full-width comma and the ideographic
+ * space a Chinese input method types) draw those figures; they said "' grid' is not a figure", exit 2,
+ * where --explain took "爱，　习" (a teacher's pass). A part of separators only is still an empty name. */
+static void test_figures_list_ignores_spaces_around_names(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *list, *dir, *files[2];
+    } cases[] = {
+        {"heads, grid", "a", {"head0.png", "heads.png"}},
+        {"heads\xEF\xBC\x8C\xE3\x80\x80mean", "b", {"head0.png", "mean.png"}},
+        {" pe ,\tmask", "c", {"pe.png", "mask.png"}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--heads", "2", "--figures", cases[c].list, "-o", tu_in(f, cases[c].dir),
+                    "我爱你", NULL);
+        if (r.code != 0 || r.err[0]) fail_msg("--figures '%s': exit %d: %s", cases[c].list, r.code, r.err);
+        tu_free(&r);
+        for (int k = 0; k < 2; k++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "%s/%s", cases[c].dir, cases[c].files[k]);
+            if (access(tu_in(f, rel), F_OK) != 0) fail_msg("--figures '%s' wrote no %s", cases[c].list, rel);
+        }
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--figures", "heads, ,grid", "-o", tu_in(f, "d"), "hi there", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --figures 'heads, ,grid' has an empty name"));
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -1745,6 +1777,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_run_that_writes_nothing_leaves_no_folder),
         cmocka_unit_test_setup_teardown(test_pe_figure_draws_every_dimension_of_an_odd_d_model, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
