@@ -1666,6 +1666,70 @@ static void test_run_that_writes_nothing_leaves_no_folder(void **state) {
     rm_rf(dir);
 }
 
+/* pe.png draws every dimension the model added: an odd d_model has one more sin dimension (2i) than cos
+ * (2i+1), and the figure took d_model / 2 columns for both, so --d-model 7 lost sin at dimension 6 and
+ * --d-model 1 wrote no pe figure at all, without a word and with exit 0 (a teacher's pass). Now the sin
+ * panel has columns 0..3 (tick "3") and the cos panel 0..2; d_model 1 draws the sin panel alone. */
+static void test_pe_figure_draws_every_dimension_of_an_odd_d_model(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--d-model", "7", "--figures", "pe", "--format", "svg", "-o", tu_in(f, "d7"),
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    char *svg = tu_slurp_file(tu_in(f, "d7/pe.svg"), NULL);
+    assert_non_null(svg);
+    const char *sin = strstr(svg, ">sin: even dimensions 2i</text>"), *cos = strstr(svg, ">cos: odd dimensions 2i+1</text>");
+    assert_non_null(sin);
+    assert_non_null(cos);
+    const char *three = strstr(svg, ">3</text>"); /* the sin panel's last tick, i = 3 (dimension 6) */
+    if (!three || three > sin) fail_msg("--d-model 7: no column i = 3 in the sin panel (dimension 6 left out)");
+    if (strstr(sin, ">3</text>") && strstr(sin, ">3</text>") < cos)
+        fail_msg("--d-model 7: the cos panel has a column i = 3 (dimension 7 does not exist)");
+    free(svg);
+    run_attnviz(&r, NULL, "-q", "--d-model", "1", "--figures", "pe", "--format", "svg", "-o", tu_in(f, "d1"),
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    svg = tu_slurp_file(tu_in(f, "d1/pe.svg"), NULL);
+    if (!svg) fail_msg("--d-model 1 --figures pe wrote no pe.svg");
+    assert_non_null(strstr(svg, ">sin: even dimensions 2i</text>"));
+    assert_null(strstr(svg, ">cos: odd dimensions 2i+1</text>"));
+    free(svg);
+}
+
+/* --figures reads its names as --explain reads QUERY and KEY: the separators around each are left out, so
+ * "heads, grid" (a space after the comma) and "heads，　mean" (the full-width comma and the ideographic
+ * space a Chinese input method types) draw those figures; they said "' grid' is not a figure", exit 2,
+ * where --explain took "爱，　习" (a teacher's pass). A part of separators only is still an empty name. */
+static void test_figures_list_ignores_spaces_around_names(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *list, *dir, *files[2];
+    } cases[] = {
+        {"heads, grid", "a", {"head0.png", "heads.png"}},
+        {"heads\xEF\xBC\x8C\xE3\x80\x80mean", "b", {"head0.png", "mean.png"}},
+        {" pe ,\tmask", "c", {"pe.png", "mask.png"}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--heads", "2", "--figures", cases[c].list, "-o", tu_in(f, cases[c].dir),
+                    "我爱你", NULL);
+        if (r.code != 0 || r.err[0]) fail_msg("--figures '%s': exit %d: %s", cases[c].list, r.code, r.err);
+        tu_free(&r);
+        for (int k = 0; k < 2; k++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "%s/%s", cases[c].dir, cases[c].files[k]);
+            if (access(tu_in(f, rel), F_OK) != 0) fail_msg("--figures '%s' wrote no %s", cases[c].list, rel);
+        }
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--figures", "heads, ,grid", "-o", tu_in(f, "d"), "hi there", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --figures 'heads, ,grid' has an empty name"));
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -1712,6 +1776,10 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_run_that_writes_nothing_leaves_no_folder),
+        cmocka_unit_test_setup_teardown(test_pe_figure_draws_every_dimension_of_an_odd_d_model, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

@@ -563,6 +563,24 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
 
 /* --figures LIST: comma-separated names, each one of kFig in any case; "all" selects
  * every figure. Sets o->figures and o->figures_all. */
+/* The name in [p, p + *len) without the separators around it (' ', U+3000 that a Chinese input method
+ * types after '，', U+00A0, a tab: av_utf8_is_separator), as --explain reads its QUERY and KEY: "heads, grid"
+ * and "heads，　grid" were refused ("' grid' is not a figure") where --explain took "爱，　习". Returns
+ * the name's start; *len becomes its length, 0 when the part is separators only. */
+static const char *trim_separators(const char *p, size_t *len) {
+    const unsigned char *u = (const unsigned char *)p, *stop = u + *len;
+    const char *first = NULL, *end = p;
+    while (u < stop) {
+        const unsigned char *at = u;
+        if (!av_utf8_is_separator(av_utf8_next(&u))) {
+            if (!first) first = (const char *)at;
+            end = (const char *)u;
+        }
+    }
+    *len = first ? (size_t)(end - first) : 0;
+    return first ? first : p;
+}
+
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
     static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
     static const char allowed[] = "heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or all";
@@ -573,14 +591,15 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         size_t sep = 0;
         const char *end = av_utf8_list_sep(p, &sep); /* ',' or '，' */
         size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *name = trim_separators(p, &len); /* "heads, grid" */
         if (len == 0)
             return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
                            s, allowed);
         int k = 0;
-        while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(p, kFig[k], len) == 0)) k++; /* any case */
+        while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8)
             return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure; expected a comma-separated list of %s",
-                           s, (int)(len > 64 ? 64 : len), p, allowed);
+                           s, (int)(len > 64 ? 64 : len), name, allowed);
         if (k == 7) {
             bits |= AV_FIG_ALL;
             o->figures_all = 1;

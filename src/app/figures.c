@@ -373,32 +373,35 @@ static av_status fig_scores(fig_run *fr, av_err *err) {
 /* The positional-encoding figure, two panels sharing the position axis and
  * x = i: sinusoidal PE's sin (dims 2i) and cos (dims 2i+1) values, or RoPE's
  * rotation of pair i at position m as cos(m·θ_i) and sin(m·θ_i) (the
- * entries of the 2x2 rotation). Nothing for positions none. */
+ * entries of the 2x2 rotation). An odd d_model has one more sin dimension
+ * than cos (d_model 7: sin at 0, 2, 4, 6, cos at 1, 3, 5), so its cos panel
+ * is one column narrower, and d_model 1 has the sin panel alone; every
+ * dimension the model added is drawn. Nothing for positions none. */
 static av_status fig_pe(const fig_run *fr, av_err *err) {
     const av_model *m = fr->m;
     const av_tokens *toks = fr->toks;
     const av_plot_meta *base = &fr->meta;
     int T = m->cfg.T, C = m->cfg.C, D = m->D;
     int rope = m->cfg.positions == AV_POS_ROPE;
-    int P = rope ? D / 2 : C / 2; /* pairs: frequencies i = 0 .. P-1 */
-    if (P < 1) return AV_OK;      /* d_model 1: no pair to draw */
+    int P = rope ? D / 2 : (C + 1) / 2; /* RoPE's pairs, or the sin dims 2i < d_model: i = 0 .. P-1 */
+    int P2 = rope ? P : C / 2;          /* the cos dims 2i+1 < d_model: P - 1 when d_model is odd */
     av_plot_meta meta = *base;
     meta.cmap = AV_CMAP_RDBU_R;
     meta.vmin = -1.0f;
     meta.vmax = 1.0f;
-    float *v = malloc(sizeof(float) * 2 * (size_t)T * (size_t)P);
+    float *v = malloc(sizeof(float) * (size_t)T * (size_t)(P + P2));
     if (!v) return av_fail(err, AV_ERUNTIME, "out of memory");
     float *a = v, *b = v + (size_t)T * P;
     char what[512], title[FIG_TITLE_MAX], kt[2][96];
     const char *const *tok = (const char *const *)toks->tok;
     av_heatmap hm[2] = {{.n_q = T, .n_k = P, .q_labels = tok, .w = a, .k_title = kt[0]},
-                        {.n_q = T, .n_k = P, .q_labels = tok, .w = b, .k_title = kt[1]}};
+                        {.n_q = T, .n_k = P2, .q_labels = tok, .w = b, .k_title = kt[1]}};
     if (!rope) {
         /* PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i), read from m->PE as the model added it. */
         for (int pos = 0; pos < T; pos++)
             for (int i = 0; i < P; i++) {
                 a[(size_t)pos * P + i] = m->PE[(size_t)pos * C + 2 * i];
-                b[(size_t)pos * P + i] = m->PE[(size_t)pos * C + 2 * i + 1];
+                if (i < P2) b[(size_t)pos * P2 + i] = m->PE[(size_t)pos * C + 2 * i + 1];
             }
         snprintf(what, sizeof what,
                  "sinusoidal positional encoding PE, (T, d_model) = (%d, %d), added to X · PE(pos, 2i) = "
@@ -431,7 +434,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
     compose(title, sizeof title, fr, what);
     hm[0].q_title = rope ? "position m" : "position pos";
     hm[0].title = hm[1].title = title;
-    av_status s = write_fig(fr, "pe", FIG_MATRIX, hm, 2, title, &meta, err);
+    av_status s = write_fig(fr, "pe", FIG_MATRIX, hm, P2 ? 2 : 1, title, &meta, err);
     free(v);
     return s;
 }

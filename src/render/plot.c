@@ -1322,12 +1322,12 @@ static av_status layout_done(av_dlist *dl, axis_labels *yl, axis_labels *xl, tit
 
 /* Every panel passes check_hm and has the shape of the first; what names
  * the figure in the error ("panels of different shapes side by side"). */
-static av_status check_panels(const av_heatmap *hms, int n, int max_cols, int need_w, const char *what,
-                              av_err *err) {
+static av_status check_panels(const av_heatmap *hms, int n, int max_cols, int need_w, int narrower,
+                              const char *what, av_err *err) {
     for (int p = 0; p < n; p++) {
         av_status st = check_hm(&hms[p], max_cols, need_w, err);
         if (st) return st;
-        if (hms[p].n_q != hms[0].n_q || hms[p].n_k != hms[0].n_k)
+        if (hms[p].n_q != hms[0].n_q || hms[p].n_k > hms[0].n_k || (!narrower && hms[p].n_k != hms[0].n_k))
             return av_fail(err, AV_ERUNTIME, "cannot plot %s (%dx%d vs %dx%d)", what, hms[p].n_q, hms[p].n_k,
                            hms[0].n_q, hms[0].n_k);
     }
@@ -1459,18 +1459,26 @@ static int emit_single_maps(av_dlist *dl, const av_heatmap *hms, const av_heatma
     for (int p = 0; p < n; p++) {
         const av_heatmap *hp = p ? &hms[p] : hm;
         int x0 = b->hx0 + p * (b->hw + b->gap_x);
+        /* a matrix panel with fewer columns than the first (the cos panel of an odd d_model's PE) keeps
+         * the first's cell width, so it is drawn narrower, from the same left edge, with its own labels */
+        int bw = b->hw;
+        axis_labels xp = *xl;
+        if (hp->n_k < hm->n_k) {
+            bw = imax(1, (int)lroundf(b->fcw * hp->n_k));
+            xp.n = imin(xl->n, hp->n_k);
+        }
         const av_dl_item *heat =
-            emit_heat(dl, hp, cr, x0, hy0, b->hw, b->hh, b->fcw, b->fch, kind != FIG_MASK && !cr->log);
+            emit_heat(dl, hp, cr, x0, hy0, bw, b->hh, b->fcw, b->fch, kind != FIG_MASK && !cr->log);
         if (!heat) return -1;
         av_dl_item h = *heat;
         if (kind == FIG_MASK && b->fcw >= 8 && b->fch >= 8) emit_cell_lines(dl, &h);
         if (p == 0) emit_y_labels(dl, &h, yl);
-        emit_x_labels(dl, &h, xl);
-        av_dl_text_run(dl, hp->k_title ? hp->k_title : "key (column)", x0 + b->hw * 0.5f,
+        emit_x_labels(dl, &h, &xp);
+        av_dl_text_run(dl, hp->k_title ? hp->k_title : "key (column)", x0 + bw * 0.5f,
                        (float)(hy0 + b->hh + b->below - b->axis_band) + ASC * fs->axis, fs->axis, AV_ANCHOR_MIDDLE,
                        0, 0, INK);
         if (hp->panel_title)
-            av_dl_text_run(dl, hp->panel_title, x0 + b->hw * 0.5f, (float)(hy0 - 1 - 6), fs->panel,
+            av_dl_text_run(dl, hp->panel_title, x0 + bw * 0.5f, (float)(hy0 - 1 - 6), fs->panel,
                            AV_ANCHOR_MIDDLE, 0, 0, BLACK);
     }
     av_dl_text_run(dl, hm->q_title ? hm->q_title : "query (row)", MARGIN + b->shift + ASC * fs->axis, hy0 + b->hh * 0.5f,
@@ -1502,6 +1510,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     av_dl_init(dl, 0, 0, WHITE);
     if (n < 1 || n > 8 || !hms) return av_fail(err, AV_ERUNTIME, "cannot plot %d panels side by side (allowed 1..8)", n);
     av_status st = check_panels(hms, n, kind == FIG_MATRIX ? AV_PLOT_MAX_COLS : AV_PLOT_MAX_TOKENS, kind != FIG_MASK,
+                                kind == FIG_MATRIX,
                                 "panels of different shapes side by side", err);
     if (st) return st;
     const font_sizes fs = HEAD_FS;
@@ -1938,7 +1947,7 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     *px_side = 0;
     if (n < 1 || n > AV_PLOT_MAX_PANELS || !hms)
         return av_fail(err, AV_ERUNTIME, "cannot plot a grid of %d panels (allowed 1..%d)", n, AV_PLOT_MAX_PANELS);
-    av_status st = check_panels(hms, n, AV_PLOT_MAX_TOKENS, 1, "heads of different shapes in one grid", err);
+    av_status st = check_panels(hms, n, AV_PLOT_MAX_TOKENS, 1, 0, "heads of different shapes in one grid", err);
     if (st) return st;
     const font_sizes fs = GRID_FS;
     color_range cr = range_of(meta);

@@ -217,9 +217,11 @@ av_status av_plot_head(const char *path, const av_heatmap *hm, const av_plot_met
 av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const char *title,
                        const av_plot_meta *meta, av_err *err);
 
-/* General (n_q rows, n_k columns) matrices, n of them (1..8, same shape)
- * side by side sharing the row labels, e.g. the sinusoidal PE split into
- * its sin and cos dimensions: cells sized per axis (the maps together about
+/* General (n_q rows, n_k columns) matrices, n of them (1..8, the same n_q;
+ * a later panel may have fewer columns than the first, and is then drawn
+ * narrower with the same cell width) side by side sharing the row labels,
+ * e.g. the sinusoidal PE split into its sin and cos dimensions (an odd
+ * d_model has one more sin column than cos): cells sized per axis (the maps together about
  * 770 px wide, up to 600 px tall; beyond that columns are area-averaged),
  * row labels always "index label" (rows are positions), column labels from
  * k_labels or plain indices, the row axis title from hms[0].q_title, each
