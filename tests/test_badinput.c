@@ -507,6 +507,8 @@ static const bad_case kCases[] = {
     {"head_65_no_hint", 2, "--head 65 is outside 0..0 (there is 1 head)\n", {"--head", "65", S4}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
+    /* a token typed in another case: it said only "is neither a token" (a teacher's pass) */
+    {"explain_token_other_case", 2, "--explain query 'Deep' is neither a token of the sentence nor an index 0..3; tokens are case-sensitive: 'deep' is token 2", {W8, "--explain", "Deep,I", S4}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */

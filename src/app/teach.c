@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "app/term.h"
 #include "base/utf8.h"
@@ -24,6 +25,19 @@ static int find_token(const av_tokens *toks, const char *want, int *more) {
         return i;
     }
     return -1;
+}
+
+/* "; tokens are case-sensitive: 'deep' is token 2" into out (n bytes) when want or spaced (want with the
+ * open box of a leading space) equals a token's label but for ASCII case: "--explain Deep,I" on "I love
+ * deep learning" said only "'Deep' is neither a token of the sentence" (a teacher's pass); else "". The
+ * first such token. */
+static void case_hint(char *out, size_t n, const av_tokens *toks, const char *want, const char *spaced) {
+    out[0] = 0;
+    for (int i = 0; i < toks->n; i++)
+        if (strcasecmp(toks->tok[i], want) == 0 || strcasecmp(toks->tok[i], spaced) == 0) {
+            snprintf(out, n, "; tokens are case-sensitive: '%s' is token %d", toks->tok[i], i);
+            return;
+        }
 }
 
 /* s[0..len) for a message, into buf (cap >= 8 bytes): as it is when it fits in
@@ -256,6 +270,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         size_t sep;
         if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         if (!span[0] && !av_utf8_list_sep(part, &sep)) byte_spans(span, sizeof span, toks, part);
+        if (!span[0]) case_hint(span, sizeof span, toks, drawn, spaced);
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
                      shown(partq, sizeof partq, part, n), toks->n - 1, span);
     }
