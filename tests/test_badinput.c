@@ -509,6 +509,11 @@ static const bad_case kCases[] = {
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
     /* a token typed in another case: it said only "is neither a token" (a teacher's pass) */
     {"explain_token_other_case", 2, "--explain query 'Deep' is neither a token of the sentence nor an index 0..3; tokens are case-sensitive: 'deep' is token 2", {W8, "--explain", "Deep,I", S4}, NULL, 0, NULL, 0},
+    /* a typo of a long option: it said only "unknown option" (a teacher's pass); a swap counts one edit */
+    {"option_typo_casual", 2, "unknown option '--casual'; did you mean --causal? (try --help)", {"--casual", S4}, NULL, 0, NULL, 0},
+    {"option_typo_hlep", 2, "unknown option '--hlep'; did you mean --help? (try --help)", {"--hlep", S4}, NULL, 0, NULL, 0},
+    {"option_typo_value", 2, "unknown option '--modle'; did you mean --model? (try --help)", {"--modle=x", S4}, NULL, 0, NULL, 0},
+    {"option_far_from_all", 2, "unknown option '--xyz' (try --help)", {"--xyz", S4}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */

@@ -127,6 +127,24 @@ static void test_fail_overflow_sets_the_field(void **state) {
     assert_int_equal(av_fail_overflow(NULL, "x", "y"), AV_EUSAGE);
 }
 
+/* The optimal string alignment distance, worked by hand: kitten → sitting is 3 (k→s, e→i, +g: the
+ * Levenshtein textbook case, no swap helps); casual → causal is 1 (the swap of s and u); ca → abc is 3,
+ * not the 2 of unrestricted Damerau–Levenshtein (ca → ac → abc edits the swapped pair again, which OSA
+ * does not allow: delete c, keep a, insert b, insert c). */
+static void test_edit_distance_hand_worked(void **state) {
+    (void)state;
+    assert_int_equal(av_edit_distance("kitten", "sitting"), 3);
+    assert_int_equal(av_edit_distance("casual", "causal"), 1);
+    assert_int_equal(av_edit_distance("hlep", "help"), 1);
+    assert_int_equal(av_edit_distance("ca", "abc"), 3);
+    assert_int_equal(av_edit_distance("", "abc"), 3);
+    assert_int_equal(av_edit_distance("heads", "heads"), 0);
+    char long_name[70];
+    memset(long_name, 'a', 64);
+    long_name[64] = 0;
+    assert_int_equal(av_edit_distance(long_name, "a"), 99); /* past 63 bytes: no measure */
+}
+
 static void test_fnv1a64_reference_vectors(void **state) {
     (void)state;
     assert_true(av_fnv1a64(AV_FNV1A64_BASIS, "", 0) == 0xcbf29ce484222325ull);
@@ -357,6 +375,7 @@ int main(void) {
         cmocka_unit_test(test_big_calloc_reuse_zeroed),
         cmocka_unit_test(test_big_calloc_bounds_checked_by_asan),
         cmocka_unit_test(test_big_calloc_larger_pages),
+        cmocka_unit_test(test_edit_distance_hand_worked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -709,6 +709,21 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
             }
         if (hits > 1)
             return av_fail(err, AV_EUSAGE, "option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, name, which);
+        /* a typo: "--casual" said only "unknown option" (a teacher's pass); the nearest name within 2 edits
+         * and a third of its length (av_edit_distance, swaps count 1: casual → causal), the first on a tie */
+        char typed[64];
+        int best = -1, best_d = 3;
+        if (len < sizeof typed) {
+            snprintf(typed, sizeof typed, "%.*s", (int)len, name + 2);
+            int limit = (int)len / 3 > 0 ? (int)len / 3 : 1;
+            for (int i = 0; i < N_OPTS; i++) {
+                int d = av_edit_distance(typed, kOpts[i].name);
+                if (d <= limit && d < best_d) best = i, best_d = d;
+            }
+        }
+        if (best >= 0)
+            return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean --%s? (try --help)", (int)len + 2,
+                           name, kOpts[best].name);
     }
     return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
 }

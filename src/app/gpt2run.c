@@ -78,30 +78,10 @@ static av_status check_options(const av_options *o, av_err *err) {
 #define MODEL_FOLDER "a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; " \
                      "a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"
 
-/* Levenshtein distance between a and b (bytes), or 99 when either is longer than 63 bytes. */
-static int edit_distance(const char *a, const char *b) {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63 || m > 63) return 99;
-    int row[64];
-    for (size_t j = 0; j <= m; j++) row[j] = (int)j;
-    for (size_t i = 1; i <= n; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= m; j++) {
-            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            diag = up;
-            row[j] = best;
-        }
-    }
-    return row[m];
-}
-
-/* " (did you mean --model runs/reverse, which holds a model?)" into hint (n bytes) when the missing folder
- * dir has a sibling that holds config.json and whose name is within 2 edits of dir's last part (at most a
- * third of it): "--model runs/revers" said only "no such folder" (a new user's report). The nearest
- * such sibling, the first in name order on a tie; else "". */
+/* " (did you mean --model runs/reverse, which holds a model?)" into hint (n bytes) when the missing
+ * folder dir has a sibling that holds config.json and whose name is within 2 edits (av_edit_distance)
+ * of dir's last part, and at most a third of it: "--model runs/revers" said only "no such folder" (a
+ * new user's report). The nearest such sibling, the first in name order on a tie; else "". */
 static void near_model_folder(char *hint, size_t n, const char *dir) {
     hint[0] = 0;
     char parent[4096], last[256];
@@ -123,7 +103,7 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     char found[256] = "";
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof found) continue;
-        int dist = edit_distance(last, e->d_name);
+        int dist = av_edit_distance(last, e->d_name);
         if (dist > best || (dist == best && found[0] && strcmp(e->d_name, found) > 0)) continue;
         char sub[4200], cfg[4400];
         struct stat sb;

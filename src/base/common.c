@@ -198,6 +198,24 @@ uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n) {
     return h;
 }
 
+int av_edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63) return 99;
+    int d[64][64]; /* d[i][j]: a's first i bytes to b's first j */
+    for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1; /* a swap of neighbours */
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
 const char *av_num_shown(char buf[32], double v) {
     if (isinf(v)) snprintf(buf, 32, "(a number past %s1.797e308)", v < 0 ? "-" : "");
     else snprintf(buf, 32, "%g", v);

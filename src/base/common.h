@@ -128,6 +128,14 @@ void av_big_free(void *p);
 #define AV_FNV1A64_BASIS 0xCBF29CE484222325ull
 uint64_t av_fnv1a64(uint64_t h, const void *data, size_t n);
 
+/* The edit distance between the strings a and b, in bytes: insertions,
+ * deletions, substitutions and swaps of two neighbours, each 1 ("casual" to
+ * "causal" is 1); each edit applies to text not touched by an earlier swap
+ * (the optimal string alignment distance, Damerau 1964, as git's "did you
+ * mean" measures). Returns 99 when either is longer than 63 bytes. For
+ * "did you mean" hints, not for ranking long texts. */
+int av_edit_distance(const char *a, const char *b);
+
 /* AV_ASAN is 1 in builds with AddressSanitizer (make SANITIZE=1, the fuzz
  * targets; GCC's __SANITIZE_ADDRESS__ or clang's __has_feature), else 0:
  * code that would hide memory errors from it (own mappings, base/common.c)
