@@ -78,10 +78,23 @@ static av_status check_options(const av_options *o, av_err *err) {
 #define MODEL_FOLDER "a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; " \
                      "a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"
 
+/* 1 if a and b are the same once their digits are left out ("seed1" and "seed2", "case20" and "case0"):
+ * numbered folders are told apart on purpose, so one is no typo of the other. */
+static int differ_in_digits_only(const char *a, const char *b) {
+    for (;;) {
+        while (*a >= '0' && *a <= '9') a++;
+        while (*b >= '0' && *b <= '9') b++;
+        if (*a != *b) return 0;
+        if (!*a) return 1;
+        a++, b++;
+    }
+}
+
 /* " (did you mean --model runs/reverse, which holds a model?)" into hint (n bytes) when the missing
  * folder dir has a sibling that holds config.json and whose name is within 2 edits (av_edit_distance)
  * of dir's last part, and at most a third of it: "--model runs/revers" said only "no such folder" (a
- * new user's report). The nearest such sibling, the first in name order on a tie; else "". */
+ * new user's report). Not a sibling that differs in digits only (runs/seed2 for runs/seed1). The nearest
+ * such sibling, the first in name order on a tie; else "". */
 static void near_model_folder(char *hint, size_t n, const char *dir) {
     hint[0] = 0;
     char parent[4096], last[256];
@@ -103,6 +116,7 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     char found[256] = "";
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof found) continue;
+        if (differ_in_digits_only(last, e->d_name)) continue;
         int dist = av_edit_distance(last, e->d_name);
         if (dist > best || (dist == best && found[0] && strcmp(e->d_name, found) > 0)) continue;
         char sub[4200], cfg[4400];
@@ -128,9 +142,11 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     if (stat(dir, &sb) != 0 && errno == ENOENT) {
         char near[4400];
         near_model_folder(near, sizeof near, dir);
-        return av_fail(err, AV_EUSAGE, "--model %s: no such folder%s; %s (attnviz never downloads: fetch one once, "
+        if (near[0]) /* a typo, most likely: the hint alone, so that the message fits av_err */
+            return av_fail(err, AV_EUSAGE, "--model %s: no such folder%s", dir, near);
+        return av_fail(err, AV_EUSAGE, "--model %s: no such folder; %s (attnviz never downloads: fetch one once, "
                        "e.g. huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
-                       "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", dir, near, MODEL_FOLDER);
+                       "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", dir, MODEL_FOLDER);
     }
     if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
         return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", dir, MODEL_FOLDER);
