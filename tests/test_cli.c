@@ -1698,6 +1698,44 @@ static void test_pe_figure_draws_every_dimension_of_an_odd_d_model(void **state)
     free(svg);
 }
 
+/* A scores figure pooled past the pixels keeps each block's score of the largest magnitude with its sign:
+ * the plain max drew a long sentence's scores almost all red (positive) on their diverging −max..max map,
+ * though about half the scores are negative (a learner's pass, 2000 tokens: every block red, no blue).
+ * 800 tokens > 768 cells: 2×2 blocks. The title says how. Blue (negative) pixels: 202,078 against 559,840 red
+ * (these scores lean positive); the plain max left 9,163 blue, the colour bar's, against 615,001. */
+static void test_pooled_scores_keep_their_sign(void **state) {
+    tu_fixture *f = *state;
+    enum { T = 800 };
+    char *text = malloc((size_t)T * 8);
+    assert_non_null(text);
+    text[0] = 0;
+    for (int i = 0; i < T; i++) sprintf(text + strlen(text), "%sw%d", i ? " " : "", i);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--heads", "1", "--figures", "scores", "--format", "both", "-o", tu_in(f, "s"), text,
+                NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(text);
+    char *svg = tu_slurp_file(tu_in(f, "s/scores_head0.svg"), NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, "largest |score| over 2\xC3\x97" "2 tokens per cell, sign kept"))
+        fail_msg("the pooled scores' title does not say they keep the sign (%s)",
+                 strstr(svg, "max over 2\xC3\x97" "2") ? "it says max over 2\xC3\x97" "2" : "no pooling note");
+    free(svg);
+    av_png_image img;
+    av_err err = {{0}};
+    if (av_png_read(tu_in(f, "s/scores_head0.png"), &img, &err)) fail_msg("%s", err.msg);
+    size_t red = 0, blue = 0;
+    for (size_t k = 0; k < (size_t)img.width * img.height; k++) {
+        int R = img.rgb[3 * k], B = img.rgb[3 * k + 2];
+        red += R > B + 60;
+        blue += B > R + 60;
+    }
+    printf("    pooled scores: %zu red, %zu blue pixels\n", red, blue);
+    av_png_image_free(&img);
+    if (blue * 10 < red) fail_msg("%zu blue (negative) pixels against %zu red: the negative scores are hidden", blue, red);
+}
+
 /* --figures reads its names as --explain reads QUERY and KEY: the separators around each are left out, so
  * "heads, grid" (a space after the comma) and "heads，　mean" (the full-width comma and the ideographic
  * space a Chinese input method types) draw those figures; they said "' grid' is not a figure", exit 2,
@@ -1776,6 +1814,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_run_that_writes_nothing_leaves_no_folder),
+        cmocka_unit_test_setup_teardown(test_pooled_scores_keep_their_sign, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_pe_figure_draws_every_dimension_of_an_odd_d_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,

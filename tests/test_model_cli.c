@@ -1015,6 +1015,42 @@ static void test_too_many_tokens_names_n_positions(void **state) {
     tu_free(&r);
 }
 
+/* A long --model input prints the tokens line and the ids line as the single
+ * layer prints its tokens: past 64, the first 48 and the last 8 around
+ * "… (n more) …" (a learner's pass: a 3200-token --file printed a 32 KB tokens
+ * line and a 19 KB ids line). 600 tokens ("a" then 599 " a": ids 64, 257). */
+static void test_model_trace_elides_long_token_lines(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0755), 0);
+    make_gpt2(model, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 1024, \"vocab_size\": 50257}");
+    char *text = malloc(600 * 2 + 1);
+    assert_non_null(text);
+    strcpy(text, "a");
+    for (int i = 1; i < 600; i++) strcat(text, " a");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", text, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "  tokens     [a] [␣a] [␣a]"));
+    assert_non_null(strstr(r.out, "[␣a] … (544 more) … [␣a] [␣a] [␣a] [␣a] [␣a] [␣a] [␣a] [␣a]\n"));
+    assert_non_null(strstr(r.out, "ids [64, 257, 257"));
+    assert_non_null(strstr(r.out, "257, … (544 more) …, 257, 257, 257, 257, 257, 257, 257, 257]\n"));
+    assert_non_null(strstr(r.out, "UTF-8 text → 600 token ids"));
+    /* 48 shown before the cut: the 48th label is followed by the cut */
+    const char *tok = strstr(r.out, "  tokens     ");
+    int shown = 0;
+    for (const char *p = tok; p && *p != '\n'; p++) shown += *p == '[';
+    assert_int_equal(shown, 56);
+    for (const char *line = r.out; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        if (n > 1000) fail_msg("a %zu-byte trace line: %.80s", n, line);
+        line += n + (end != NULL);
+    }
+    tu_free(&r);
+    free(text);
+}
+
 /* A model of 1 layer and 1 head is counted in the singular everywhere
  * (was "1 blocks", "the model has 1 layers"), and a one-file run says
  * "wrote 1 file". The model: attnviz --train with --layers 1 --heads 1. */
@@ -1463,6 +1499,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),

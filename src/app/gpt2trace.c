@@ -42,6 +42,35 @@ static const char *how_read(const char *dtypes, int in_place) {
                                       : "converted to float32";
 }
 
+/* The tokens line and the ids line print every token, or past 64 the first 48
+ * and the last 8 around "… (n more) …", as the single layer's trace does:
+ * a 3000-token --file is a 30 KB line otherwise (the figures and --dump have all). */
+enum { ELIDE_PAST = 64, ELIDE_HEAD = 48, ELIDE_TAIL = 8 };
+
+static void print_labels(FILE *f, const av_tokens *labels) {
+    int n = labels->n, cut = n > ELIDE_PAST;
+    for (int i = 0; i < n; i++) {
+        if (cut && i == ELIDE_HEAD) {
+            fprintf(f, " … (%d more) …", n - ELIDE_HEAD - ELIDE_TAIL);
+            i = n - ELIDE_TAIL;
+        }
+        fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
+    }
+}
+
+static void print_ids(FILE *f, const int32_t *ids, int n) {
+    int cut = n > ELIDE_PAST;
+    fprintf(f, "%sids [", ind);
+    for (int i = 0; i < n; i++) {
+        if (cut && i == ELIDE_HEAD) {
+            fprintf(f, ", … (%d more) …", n - ELIDE_HEAD - ELIDE_TAIL);
+            i = n - ELIDE_TAIL;
+        }
+        fprintf(f, "%s%d", i ? ", " : "", (int)ids[i]);
+    }
+    fprintf(f, "]\n");
+}
+
 /* the model folder as the trace names it: a control character in its name as <U+001B> */
 static const char *shown_dir(const tctx *t, char *buf, size_t n) {
     av_utf8_escape_controls(t->r->dir, strlen(t->r->dir), buf, n, 0);
@@ -62,7 +91,7 @@ static void header(const tctx *t, const av_tokens *labels) {
             av_gpt2_num_params(t->c), how_read(g->dtype, g->in_place),
             g->transformer_prefix ? ", names with \"transformer.\"" : "");
     fprintf(f, "  tokens     ");
-    for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
+    print_labels(f, labels);
     fprintf(f, "\n             (GPT-2 byte-level BPE; ␣ marks a space that belongs to the token)\n");
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   d_k = %d/%d = %d   vocab V = %d\n", t->T, t->L,
             t->C, t->H, t->C, t->H, t->D, t->V);
@@ -116,9 +145,7 @@ static void embed_and_layers(const tctx *t) {
     int T = t->T, C = t->C;
     stage(t, "[1]", "tokenize");
     fprintf(f, "UTF-8 text → %d token id%s (pre-tokenize, bytes → symbols, merges applied by rank)\n", T, T == 1 ? "" : "s");
-    fprintf(f, "%sids [", ind);
-    for (int i = 0; i < T; i++) fprintf(f, "%s%d", i ? ", " : "", (int)t->r->ids[i]);
-    fprintf(f, "]\n");
+    print_ids(f, t->r->ids, T);
     stage(t, "[2]", "embed");
     if (t->c->positions == AV_POS_LEARNED)
         fprintf(f, "x = wte[token] + wpe[position]    (%d, %d) + (%d, %d) → (%d, %d)   wte (%d, %d), wpe (%d, %d)\n", T,
@@ -238,7 +265,7 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
             m->n_shards,
             m->n_shards == 1 ? "" : "s", how_read(m->dtype, m->in_place));
     fprintf(f, "  tokens     ");
-    for (int i = 0; i < labels->n; i++) fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
+    print_labels(f, labels);
     fprintf(f, "\n             (tokenizer.json, %s%s; ␣ marks a space that belongs to the token)\n",
             av_hftok_kind_name(t->r->hftok), av_hftok_bos(t->r->hftok) >= 0 ? ", BOS put first" : "");
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   K/V heads = %d   d_k = %d   d_ff = %d   vocab V = %d\n",
@@ -269,9 +296,8 @@ static void llama_layers(const tctx *t) {
     FILE *f = t->f;
     int T = t->T, C = t->C, Ts = T < 64 ? T : 64;
     stage(t, "[1]", "tokenize");
-    fprintf(f, "UTF-8 text → %d token id%s (%s)\n%sids [", T, T == 1 ? "" : "s", av_hftok_kind_name(t->r->hftok), ind);
-    for (int i = 0; i < T; i++) fprintf(f, "%s%d", i ? ", " : "", (int)t->r->ids[i]);
-    fprintf(f, "]\n");
+    fprintf(f, "UTF-8 text → %d token id%s (%s)\n", T, T == 1 ? "" : "s", av_hftok_kind_name(t->r->hftok));
+    print_ids(f, t->r->ids, T);
     stage(t, "[2]", "embed");
     fprintf(f, "x = embed_tokens[token]          (%d, %d)   embed_tokens (%d, %d); no position vector: RoPE acts in every layer\n",
             T, C, t->V, C);

@@ -452,8 +452,13 @@ static color_range range_of(const av_plot_meta *meta) {
 /* ---------------------------------------------------------------- pooling and log scale */
 
 /* Cell (bi, bj) of hm pooled over p x p tokens: max or mean of the visible
- * values; *masked = 1 when the block has none. */
-static float pool_cell(const av_heatmap *hm, int bi, int bj, int p, av_pool mode, unsigned char *masked) {
+ * values; *masked = 1 when the block has none. With `signed_max` (a colour
+ * range below 0: the scores before the softmax, on a diverging map) max keeps
+ * the value of the largest magnitude with its sign, so a strongly negative
+ * score stays as visible as a positive one (the plain max drew every block
+ * of a long sentence's scores red, none blue). */
+static float pool_cell(const av_heatmap *hm, int bi, int bj, int p, av_pool mode, int signed_max,
+                       unsigned char *masked) {
     int i1 = imin(hm->n_q, (bi + 1) * p), j0 = bj * p, j1 = imin(hm->n_k, (bj + 1) * p), seen = 0;
     double acc = mode == AV_POOL_MAX ? -INFINITY : 0.0;
     for (int i = bi * p; i < i1; i++) {
@@ -462,7 +467,9 @@ static float pool_cell(const av_heatmap *hm, int bi, int bj, int p, av_pool mode
         for (int j = j0; j < j1; j++) {
             double v = w_i[j];
             if ((m_i && m_i[j]) || !isfinite(v)) continue; /* is_masked, row by row */
-            acc = mode == AV_POOL_MAX ? (v > acc ? v : acc) : acc + v;
+            if (mode != AV_POOL_MAX) acc += v;
+            else if (signed_max) acc = !seen || fabs(v) > fabs(acc) ? v : acc;
+            else acc = v > acc ? v : acc;
             seen++;
         }
     }
@@ -491,7 +498,7 @@ static const char *const *pool_labels(av_dlist *dl, const char *const *src, int 
 
 /* One panel as drawn, a copy owned by dl, pooled p x p (p = 1: a plain copy).
  * Returns 0, or -1 when out of memory. */
-static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, int p, av_pool mode) {
+static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, int p, av_pool mode, int signed_max) {
     *out = *in;
     out->pool = p;
     out->n_q = (in->n_q + p - 1) / p;
@@ -503,7 +510,7 @@ static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, in
     for (int bi = 0; bi < out->n_q; bi++)
         for (int bj = 0; bj < out->n_k; bj++) {
             size_t at = (size_t)bi * out->n_k + bj;
-            float v = in->w ? pool_cell(in, bi, bj, p, mode, &m[at]) : 0.0f;
+            float v = in->w ? pool_cell(in, bi, bj, p, mode, signed_max, &m[at]) : 0.0f;
             if (!in->w) m[at] = pool_mask_only(in, bi, bj, p);
             w[at] = v;
         }
@@ -592,10 +599,11 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
     int autor = meta && meta->auto_pct > 0 && in[0].w;
     if (p == 1 && !cr->log && !autor) return in;
     av_pool mode = meta && meta->pool == AV_POOL_MEAN ? AV_POOL_MEAN : AV_POOL_MAX;
+    int signed_max = mode == AV_POOL_MAX && cr->vmin < 0; /* a diverging range: keep the sign */
     av_heatmap *out = av_dl_alloc(dl, (size_t)n * sizeof *out);
     if (!out) return NULL;
     for (int k = 0; k < n; k++)
-        if (prepare_panel(dl, &out[k], &in[k], p, mode) != 0) return NULL;
+        if (prepare_panel(dl, &out[k], &in[k], p, mode, signed_max) != 0) return NULL;
     if (autor && auto_range(dl, out, n, meta, cr) != 0) return NULL;
     if (cr->log && out[0].w) log_panels(out, n, cr);
     if (p > 1) {
@@ -603,8 +611,12 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
         size_t len = strlen(t) + 80;
         char *nt = av_dl_alloc(dl, len);
         if (!nt) return NULL;
-        snprintf(nt, len, "%s%s%s over %d\xC3\x97%d tokens per cell", t, *t ? " \xC2\xB7 " : "",
-                 mode == AV_POOL_MAX ? "max" : "mean", p, p);
+        if (signed_max) /* "largest |score| over 8×8 tokens per cell, sign kept" */
+            snprintf(nt, len, "%s%slargest |%.24s| over %d\xC3\x97%d tokens per cell, sign kept", t,
+                     *t ? " \xC2\xB7 " : "", cr->value_label && *cr->value_label ? cr->value_label : "value", p, p);
+        else
+            snprintf(nt, len, "%s%s%s over %d\xC3\x97%d tokens per cell", t, *t ? " \xC2\xB7 " : "",
+                     mode == AV_POOL_MAX ? "max" : "mean", p, p);
         *title = nt;
     }
     if (cr->log && out[0].w) { /* the cells hold log10 values now: say why no numbers are printed */

@@ -95,7 +95,9 @@ typedef struct {
  * per side (a grid panel AV_PLOT_GRID_CELLS), blocks of p x p tokens become
  * one cell, p = ceil(T / cells), and the title says so ("max over 4×4 tokens
  * per cell"). AV_POOL_MAX keeps the largest visible value of the block (a
- * sharp weight stays visible), AV_POOL_MEAN their mean. A block is masked
+ * sharp weight stays visible); on a colour range below 0 (the scores'
+ * diverging map) the value of the largest magnitude, with its sign ("largest
+ * |score| over 4×4 tokens per cell, sign kept"). AV_POOL_MEAN their mean. A block is masked
  * only when all its cells are; masked cells never enter the max or mean.
  * Labels then name the first token of each block, with its position. */
 typedef enum { AV_POOL_MAX, AV_POOL_MEAN } av_pool;
