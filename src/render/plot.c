@@ -608,12 +608,14 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
     if (cr->log && out[0].w) log_panels(out, n, cr);
     if (p > 1) {
         const char *t = *title ? *title : "";
-        size_t len = strlen(t) + 80;
+        /* the value's own name, whole: a byte count could cut "m·θ_i" inside the '·' (invalid UTF-8) */
+        const char *vname = cr->value_label && *cr->value_label ? cr->value_label : "value";
+        size_t len = strlen(t) + strlen(vname) + 80;
         char *nt = av_dl_alloc(dl, len);
         if (!nt) return NULL;
         if (signed_max) /* "largest |score| over 8×8 tokens per cell, sign kept" */
-            snprintf(nt, len, "%s%slargest |%.24s| over %d\xC3\x97%d tokens per cell, sign kept", t,
-                     *t ? " \xC2\xB7 " : "", cr->value_label && *cr->value_label ? cr->value_label : "value", p, p);
+            snprintf(nt, len, "%s%slargest |%s| over %d\xC3\x97%d tokens per cell, sign kept", t,
+                     *t ? " \xC2\xB7 " : "", vname, p, p);
         else
             snprintf(nt, len, "%s%s%s over %d\xC3\x97%d tokens per cell", t, *t ? " \xC2\xB7 " : "",
                      mode == AV_POOL_MAX ? "max" : "mean", p, p);
