@@ -964,19 +964,28 @@ static void test_model_compare_scale_marks_the_models_own(void **state) {
     }
 }
 
+/* A 1-layer GPT-2 (2 heads, d_model 8, n_positions 1024, GPT-2's vocabulary) in f/m, whose folder goes to
+ * *model, and the text "a" then 599 × " a": 600 GPT-2 tokens, one per pre-token (ids 64, then 257). Returns
+ * the text, to free. */
+static char *six_hundred_tokens(tu_fixture *f, const char **model) {
+    *model = tu_in(f, "m");
+    assert_int_equal(mkdir(*model, 0755), 0);
+    make_gpt2(*model, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 1024, \"vocab_size\": 50257}");
+    char *text = malloc(600 * 2 + 1);
+    assert_non_null(text);
+    strcpy(text, "a");
+    for (int i = 1; i < 600; i++) strcat(text, " a");
+    return text;
+}
+
 /* --model --compare scale --html: the page holds layer L under both settings, so the size check before any file
  * counts two runs, as the single layer's --compare does. 600 tokens ("a" then 599 " a", one GPT-2 token each):
  * one head's 8-bit weights and scores are 2·600² B = 0.69 MiB, within --html-limit 1; two are 1.37 MiB, over it.
  * The run with --compare is refused (exit 2, no file); the same run without --compare writes its page. */
 static void test_model_compare_html_counts_both_settings(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0755), 0);
-    make_gpt2(model, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 1024, \"vocab_size\": 50257}");
-    char *text = malloc(600 * 2 + 1);
-    assert_non_null(text);
-    strcpy(text, "a");
-    for (int i = 1; i < 600; i++) strcat(text, " a");
+    const char *model;
+    char *text = six_hundred_tokens(f, &model);
     tu_result r;
     char page[4400];
     run_attnviz(&r, NULL, "-q", "--model", model, "--compare", "scale", "--html", "--html-limit", "1", "-o",
@@ -1021,13 +1030,8 @@ static void test_too_many_tokens_names_n_positions(void **state) {
  * line and a 19 KB ids line). 600 tokens ("a" then 599 " a": ids 64, 257). */
 static void test_model_trace_elides_long_token_lines(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0755), 0);
-    make_gpt2(model, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 1024, \"vocab_size\": 50257}");
-    char *text = malloc(600 * 2 + 1);
-    assert_non_null(text);
-    strcpy(text, "a");
-    for (int i = 1; i < 600; i++) strcat(text, " a");
+    const char *model;
+    char *text = six_hundred_tokens(f, &model);
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "--no-plot", text, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
