@@ -532,6 +532,39 @@ static void test_cli_train_weight_decay_is_decoupled(void **state) {
     assert_true(n1 >= 8); /* biases and LayerNorm */
 }
 
+/* "--model ." from inside a trained folder names the folder in every title: it said "trained toy model ."
+ * (a teacher's pass: slides from two models could not be told apart). Now "reverse (.)", realpath's last
+ * part with what was typed; "--model DIR" keeps DIR as typed. */
+static void test_cli_model_dot_names_the_folder(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "reverse"), NULL);
+    if (r.code != 0) fail_msg("--train reverse: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *bin = realpath(tu_bin(), NULL), *old_bin = getenv("ATTNVIZ_BIN") ? strdup(getenv("ATTNVIZ_BIN")) : NULL;
+    char old_cwd[4096];
+    assert_non_null(bin);
+    assert_non_null(getcwd(old_cwd, sizeof old_cwd));
+    assert_int_equal(setenv("ATTNVIZ_BIN", bin, 1), 0); /* the child runs from the model's folder */
+    assert_int_equal(chdir(tu_in(f, "reverse")), 0);
+    run_attnviz(&r, NULL, "--model", ".", "--figures", "model", "-q", "-o", tu_in(f, "out"), "3 1 >", NULL);
+    assert_int_equal(chdir(old_cwd), 0);
+    if (old_bin) setenv("ATTNVIZ_BIN", old_bin, 1);
+    else unsetenv("ATTNVIZ_BIN");
+    free(old_bin);
+    free(bin);
+    if (r.code != 0) fail_msg("--model .: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    av_png_image img;
+    av_err err;
+    assert_int_equal(av_png_read_texts(tu_in(f, "out/model.png"), &img, &err), AV_OK);
+    const char *title = av_png_image_text(&img, "Title");
+    if (!title || !strstr(title, "trained toy model reverse (.) (attnviz --train reverse"))
+        fail_msg("model.png's title: %s", title ? title : "(none)");
+    av_png_image_free(&img);
+}
+
 /* --model with a folder name one or two letters off a trained folder beside it names that folder:
  * "--model runs/revers" said only "no such folder" (a Chinese-speaking tester's pass). Only a sibling
  * that holds config.json, within 2 edits and a third of the name, not one that differs in digits only;
@@ -3914,6 +3947,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_dot_names_the_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_folder_typo_names_the_near_folder, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_trained_model_notes_input_outside_its_task, tu_setup_tmpdir,

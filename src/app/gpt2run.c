@@ -760,11 +760,34 @@ static void layout_differences(char *buf, size_t n, const av_gpt2_config *c) {
     if (!c->scale && at < n) snprintf(buf + at, n - at, "; no scale");
 }
 
+/* The folder as a figure names it: dir itself, but for a path whose last part is "." or ".." ("--model ."
+ * from inside the folder titled every figure "trained toy model .", so slides from two models could not
+ * be told apart: a teacher's report) the folder's own name, realpath's last part ("reverse (.)"), into
+ * buf (n bytes). Returns buf, or dir when it is kept. */
+static const char *named_dir(const char *dir, char *buf, size_t n) {
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--;
+    size_t start = len;
+    while (start > 0 && dir[start - 1] != '/') start--;
+    size_t last = len - start;
+    if (!((last == 1 && dir[start] == '.') || (last == 2 && dir[start] == '.' && dir[start + 1] == '.'))) return dir;
+    char *real = realpath(dir, NULL);
+    const char *base = real ? strrchr(real, '/') : NULL;
+    if (!base || !base[1]) { /* the root, or no realpath: keep what was typed */
+        free(real);
+        return dir;
+    }
+    snprintf(buf, n, "%s (%s)", base + 1, dir);
+    free(real);
+    return buf;
+}
+
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
-    char extra[96], dir[4200]; /* the folder, an RLO or other bidi control in its name closed after it */
+    char extra[96], dir[4200], named[4200]; /* the folder, an RLO or other bidi control in its name closed after it */
     if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
-    size_t len = strlen(r->dir) < 4000 ? strlen(r->dir) : 4000;
-    memcpy(dir, r->dir, len);
+    const char *name = named_dir(r->dir, named, sizeof named);
+    size_t len = strlen(name) < 4000 ? strlen(name) : 4000;
+    memcpy(dir, name, len);
     av_utf8_bidi_closers(dir, len, dir + len, sizeof dir - len);
     if (r->task[0])
         snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s%s", dir, r->task, r->step,
