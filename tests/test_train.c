@@ -532,16 +532,33 @@ static void test_cli_train_weight_decay_is_decoupled(void **state) {
     assert_true(n1 >= 8); /* biases and LayerNorm */
 }
 
-/* "--model ." from inside a trained folder names the folder in every title: it said "trained toy model ."
- * (a teacher's pass: slides from two models could not be told apart). Now "reverse (.)", realpath's last
- * part with what was typed; "--model DIR" keeps DIR as typed. */
-static void test_cli_model_dot_names_the_folder(void **state) {
-    tu_fixture *f = *state;
+/* A reverse model trained for 1 step (d_model 16, batch 2) in f/reverse: a model folder to point
+ * --model at, in a second. */
+static void train_tiny_reverse(tu_fixture *f) {
     tu_result r;
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
                 tu_in(f, "reverse"), NULL);
     if (r.code != 0) fail_msg("--train reverse: exit %d: %s", r.code, r.err);
     tu_free(&r);
+}
+
+/* The PNG at path has a Title text holding want (fails naming the title otherwise). */
+static void expect_png_title_has(const char *path, const char *want) {
+    av_png_image img;
+    av_err err;
+    assert_int_equal(av_png_read_texts(path, &img, &err), AV_OK);
+    const char *title = av_png_image_text(&img, "Title");
+    if (!title || !strstr(title, want)) fail_msg("%s's title: %s", path, title ? title : "(none)");
+    av_png_image_free(&img);
+}
+
+/* "--model ." from inside a trained folder names the folder in every title: it said "trained toy model ."
+ * (a teacher's pass: slides from two models could not be told apart). Now "reverse (.)", realpath's last
+ * part with what was typed; "--model DIR" keeps DIR as typed. */
+static void test_cli_model_dot_names_the_folder(void **state) {
+    tu_fixture *f = *state;
+    train_tiny_reverse(f);
+    tu_result r;
     char *bin = realpath(tu_bin(), NULL), *old_bin = getenv("ATTNVIZ_BIN") ? strdup(getenv("ATTNVIZ_BIN")) : NULL;
     char old_cwd[4096];
     assert_non_null(bin);
@@ -556,13 +573,7 @@ static void test_cli_model_dot_names_the_folder(void **state) {
     free(bin);
     if (r.code != 0) fail_msg("--model .: exit %d: %s", r.code, r.err);
     tu_free(&r);
-    av_png_image img;
-    av_err err;
-    assert_int_equal(av_png_read_texts(tu_in(f, "out/model.png"), &img, &err), AV_OK);
-    const char *title = av_png_image_text(&img, "Title");
-    if (!title || !strstr(title, "trained toy model reverse (.) (attnviz --train reverse"))
-        fail_msg("model.png's title: %s", title ? title : "(none)");
-    av_png_image_free(&img);
+    expect_png_title_has(tu_in(f, "out/model.png"), "trained toy model reverse (.) (attnviz --train reverse");
 }
 
 /* --model with a folder name one or two letters off a trained folder beside it names that folder:
@@ -571,11 +582,8 @@ static void test_cli_model_dot_names_the_folder(void **state) {
  * the hint replaces the download advice, so the message fits (it was cut). Still exit 2. */
 static void test_cli_model_folder_typo_names_the_near_folder(void **state) {
     tu_fixture *f = *state;
+    train_tiny_reverse(f);
     tu_result r;
-    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
-                tu_in(f, "reverse"), NULL);
-    if (r.code != 0) fail_msg("--train reverse: exit %d: %s", r.code, r.err);
-    tu_free(&r);
     assert_int_equal(mkdir(tu_in(f, "reverie"), 0755), 0); /* as near, but no model in it */
     static const struct { const char *name, *says; } cases[] = {
         {"revers", "no such folder (did you mean --model %s/reverse, which holds a model?)\n"},
@@ -943,19 +951,15 @@ static void test_cli_train_diverged_run_figures_say_so(void **state) {
                 "--compare", "scale", "-q", "-o", tu_in(f, "c"), NULL);
     assert_int_equal(r.code, 0);
     tu_free(&r);
-    av_png_image img;
-    av_err err;
-    assert_int_equal(av_png_read_texts(tu_in(f, "c/compare_scale.png"), &img, &err), AV_OK);
-    const char *title = av_png_image_text(&img, "Title");
-    if (!title || !strstr(title, "training diverged (held-out loss rose): "))
-        fail_msg("compare_scale.png's title: %s", title ? title : "(none)");
-    av_png_image_free(&img);
+    expect_png_title_has(tu_in(f, "c/compare_scale.png"), "training diverged (held-out loss rose): ");
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "30", "--d-model", "16", "--batch", "4", "-q", "-o",
                 tu_in(f, "b"), NULL); /* the default lr: the loss falls */
     assert_int_equal(r.code, 0);
     tu_free(&r);
+    av_png_image img;
+    av_err err;
     assert_int_equal(av_png_read_texts(tu_in(f, "b/curves.png"), &img, &err), AV_OK);
-    title = av_png_image_text(&img, "Title");
+    const char *title = av_png_image_text(&img, "Title");
     assert_non_null(title);
     assert_null(strstr(title, "diverged"));
     assert_null(strstr(av_png_image_text(&img, "Weights"), "diverged"));
