@@ -806,6 +806,25 @@ static void test_path_shown_drops_trailing_slashes(void **state) {
     }
 }
 
+/* av_path_split: folder and last part, trailing '/' dropped first; expected strings by hand. */
+static void test_path_split_by_hand(void **state) {
+    (void)state;
+    static const struct { const char *path, *folder, *last; } cases[] = {
+        {"runs/revers/", "runs", "revers"}, {"revers", "", "revers"}, {"/revers", "/", "revers"},
+        {"/", "/", ""}, {".", "", "."}, {"a//b", "a", "b"}, {"/abs/m/..", "/abs/m", ".."}, {"", "", ""},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char folder[64], last[64];
+        av_path_split(folder, sizeof folder, last, sizeof last, cases[k].path);
+        if (strcmp(folder, cases[k].folder) != 0 || strcmp(last, cases[k].last) != 0)
+            fail_msg("'%s' gave '%s' and '%s', want '%s' and '%s'", cases[k].path, folder, last, cases[k].folder,
+                     cases[k].last);
+    }
+    char last[4];
+    av_path_split(NULL, 0, last, sizeof last, "runs/reverse"); /* no folder wanted; the part cut to fit */
+    assert_string_equal(last, "rev");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_commit_renames_into_place, setup, teardown),
@@ -839,6 +858,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_read_stdin_over_limit, setup, teardown),
         cmocka_unit_test(test_path_join_never_doubles_the_slash),
         cmocka_unit_test(test_path_shown_drops_trailing_slashes),
+        cmocka_unit_test(test_path_split_by_hand),
     };
     return cmocka_run_group_tests_name("fileio", tests, NULL, NULL);
 }

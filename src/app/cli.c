@@ -258,24 +258,20 @@ static int is_decimal(const char *s, int real) {
 }
 
 /* " (full-width: type the half-width 4, 半角)" into out (cap bytes) when s, read with each full-width
- * character of U+FF01..U+FF5E (what a Chinese input method types in full-width mode: "４", "３００", "１ｅ－３")
- * as its ASCII form, is a decimal number (is_decimal); else "". "--heads ４" said only "is not a whole number",
+ * form as its ASCII twin (av_utf8_halfwidth: what a Chinese input method types in full-width mode: "４",
+ * "３００", "１ｅ－３"), is a decimal number (is_decimal); else "". "--heads ４" said only "is not a whole number",
  * where --explain １,２ reads full-width digits and a trained model's note says "type the half-width '3'". */
 static void full_width_hint(char *out, size_t cap, const char *s, int real) {
     char ascii[64];
     size_t n = 0;
     int wide = 0;
     out[0] = 0;
-    for (const unsigned char *c = (const unsigned char *)s; *c; n++) {
-        if (n + 1 >= sizeof ascii) return;
-        unsigned cp = c[0] == 0xEF && (c[1] == 0xBC || c[1] == 0xBD) && c[2] >= 0x80 && c[2] <= 0xBF
-                          ? (unsigned)((c[1] & 0x3F) << 6 | (c[2] & 0x3F)) | 0xF000
-                          : 0;
-        if (cp >= 0xFF01 && cp <= 0xFF5E) {
-            ascii[n] = (char)(cp - 0xFEE0);
-            wide = 1;
-            c += 3;
-        } else ascii[n] = (char)*c++;
+    for (const unsigned char *u = (const unsigned char *)s; *u; n++) {
+        unsigned cp = av_utf8_next(&u);
+        int h = av_utf8_halfwidth(cp);
+        if (n + 1 >= sizeof ascii || (!h && cp >= 0x80)) return; /* too long, or no number in either width */
+        ascii[n] = h ? (char)h : (char)cp;
+        wide |= h != 0;
     }
     ascii[n] = 0;
     if (wide && is_decimal(ascii, real))
@@ -658,7 +654,7 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
 /* A short option whose letter is not ASCII ("-Ｈ 4", a Chinese input method's full-width mode): getopt
  * names only its first byte, so the message said "unknown option '-\357'", half a character (a
  * Chinese-speaking tester's report). The word is argv[optind] while getopt is still inside it, else
- * argv[optind − 1]; the message names the whole character, and for a full-width form (U+FF01..U+FF5E) its
+ * argv[optind − 1]; the message names the whole character, and for a full-width form (av_utf8_halfwidth) its
  * half-width twin, as the option to type when there is one. */
 static av_status non_ascii_option(char **argv, av_err *err) {
     const char *word = NULL;
@@ -674,9 +670,9 @@ static av_status non_ascii_option(char **argv, av_err *err) {
     unsigned cp = len ? av_utf8_next(&u) : 0;
     char shown[160];
     show_value(shown, sizeof shown, word);
-    if (cp < 0xFF01 || cp > 0xFF5E)
+    char twin = (char)av_utf8_halfwidth(cp);
+    if (!twin)
         return av_fail(err, AV_EUSAGE, "unknown option '%s': options are ASCII letters after '-' (try --help)", shown);
-    char twin = (char)(cp - 0xFEE0);
     for (int o = 0; o < N_OPTS; o++)
         if (kOpts[o].short_name == twin)
             return av_fail(err, AV_EUSAGE, "unknown option '%s': '%.*s' (U+%04X) is the full-width form of '%c': "

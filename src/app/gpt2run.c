@@ -96,30 +96,18 @@ static int differ_in_digits_only(const char *a, const char *b) {
  * new user's report). Not a sibling that differs in digits only (runs/seed2 for runs/seed1). The nearest
  * such sibling, the first in name order on a tie; else "". */
 static void near_model_folder(char *hint, size_t n, const char *dir) {
+    char parent[4096], last[256], found[256] = "";
     hint[0] = 0;
-    char parent[4096], last[256];
-    size_t len = strlen(dir);
-    while (len > 1 && dir[len - 1] == '/') len--; /* "runs/revers/" */
-    if (len >= sizeof parent) return;
-    memcpy(parent, dir, len);
-    parent[len] = 0;
-    char *slash = strrchr(parent, '/');
-    const char *base = slash ? slash + 1 : parent;
-    if (strlen(base) >= sizeof last || !*base) return;
-    snprintf(last, sizeof last, "%s", base);
-    if (slash == parent) parent[1] = 0;   /* "/revers": the root */
-    else if (slash) *slash = 0;
-    else snprintf(parent, sizeof parent, ".");
-    DIR *d = opendir(parent);
+    av_path_split(parent, sizeof parent, last, sizeof last, dir);
+    DIR *d = last[0] ? opendir(parent[0] ? parent : ".") : NULL;
     if (!d) return;
     int best = 3 > (int)strlen(last) / 3 ? (int)strlen(last) / 3 : 2;
-    char found[256] = "";
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof found) continue;
         if (differ_in_digits_only(last, e->d_name)) continue;
         int dist = av_edit_distance(last, e->d_name);
         if (dist > best || (dist == best && found[0] && strcmp(e->d_name, found) > 0)) continue;
-        char sub[4200], cfg[4400];
+        char sub[4400], cfg[4400];
         struct stat sb;
         av_path_join(sub, sizeof sub, parent, e->d_name);
         av_path_join(cfg, sizeof cfg, sub, "config.json");
@@ -129,9 +117,9 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     }
     closedir(d);
     if (!found[0]) return;
-    if (slash) snprintf(hint, n, " (did you mean --model %.*s%s, which holds a model?)", (int)(base - parent), dir,
-                        found);
-    else snprintf(hint, n, " (did you mean --model %s, which holds a model?)", found);
+    char near[4400];
+    av_path_join(near, sizeof near, parent, found);
+    snprintf(hint, n, " (did you mean --model %s, which holds a model?)", near);
 }
 
 /* A usage error (exit 2) if the --model folder or its file `name` does not
@@ -140,7 +128,7 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
 static av_status check_present(const char *dir, const char *name, av_err *err) {
     struct stat sb;
     if (stat(dir, &sb) != 0 && errno == ENOENT) {
-        char near[4400];
+        char near[4500]; /* the folder (4400) and the words around it */
         near_model_folder(near, sizeof near, dir);
         if (near[0]) /* a typo, most likely: the hint alone, so that the message fits av_err */
             return av_fail(err, AV_EUSAGE, "--model %s: no such folder%s", dir, near);
@@ -765,12 +753,9 @@ static void layout_differences(char *buf, size_t n, const av_gpt2_config *c) {
  * be told apart: a teacher's report) the folder's own name, realpath's last part ("reverse (.)"), into
  * buf (n bytes). Returns buf, or dir when it is kept. */
 static const char *named_dir(const char *dir, char *buf, size_t n) {
-    size_t len = strlen(dir);
-    while (len > 1 && dir[len - 1] == '/') len--;
-    size_t start = len;
-    while (start > 0 && dir[start - 1] != '/') start--;
-    size_t last = len - start;
-    if (!((last == 1 && dir[start] == '.') || (last == 2 && dir[start] == '.' && dir[start + 1] == '.'))) return dir;
+    char last[4];
+    av_path_split(NULL, 0, last, sizeof last, dir);
+    if (strcmp(last, ".") != 0 && strcmp(last, "..") != 0) return dir;
     char *real = realpath(dir, NULL);
     const char *base = real ? strrchr(real, '/') : NULL;
     if (!base || !base[1]) { /* the root, or no realpath: keep what was typed */

@@ -142,6 +142,8 @@ int av_utf8_is_separator(unsigned cp) {
     return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC;
 }
 
+int av_utf8_halfwidth(unsigned cp) { return cp >= 0xFF01 && cp <= 0xFF5E ? (int)(cp - 0xFEE0) : 0; }
+
 int av_utf8_is_rtl(unsigned cp) {
     if (cp > 0x10FFFF) return 0;
     int bc = utf8proc_get_property((utf8proc_int32_t)cp)->bidi_class;

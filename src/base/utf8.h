@@ -114,6 +114,13 @@ size_t av_utf8_escape_controls(const char *s, size_t len, char *out, size_t n, i
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */
 int av_utf8_is_separator(unsigned cp);
+
+/* The ASCII character a full-width form stands for, as a Chinese or Japanese
+ * input method's full-width mode types it ("４" for 4, "ｅ" for e, "－" for
+ * -): U+FF01..U+FF5E give U+0021..U+007E, their compatibility decompositions
+ * (<wide>, UnicodeData.txt; the Halfwidth and Fullwidth Forms block). 0 for
+ * any other code point, U+3000 (the ideographic space) included. */
+int av_utf8_halfwidth(unsigned cp);
 /* Terminal columns of one code point: 0, 1 or 2 (utf8proc_charwidth; East
  * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
 int av_utf8_cp_width(unsigned cp);

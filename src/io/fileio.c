@@ -674,6 +674,14 @@ void av_path_shown(char *out, size_t n, const char *dir) {
     snprintf(out, n, "%.*s", (int)trimmed_len(dir), dir);
 }
 
+void av_path_split(char *folder, size_t nf, char *last, size_t nl, const char *path) {
+    size_t len = trimmed_len(path), start = len, flen;
+    while (start > 0 && path[start - 1] != '/') start--;
+    for (flen = start; flen > 1 && path[flen - 1] == '/';) flen--; /* "/revers" keeps its "/" */
+    snprintf(last, nl, "%.*s", (int)(len - start), path + start);
+    if (nf) snprintf(folder, nf, "%.*s", (int)flen, path);
+}
+
 void av_path_join(char *out, size_t n, const char *dir, const char *name) {
     size_t len = trimmed_len(dir);
     const char *sep = len == 0 || dir[len - 1] == '/' ? "" : "/";

@@ -220,4 +220,12 @@ void av_path_join(char *out, size_t n, const char *dir, const char *name);
  * and "" stays "". No errors. */
 void av_path_shown(char *out, size_t n, const char *dir);
 
+/* path's folder and its last part, path's trailing '/' dropped first as
+ * av_path_shown drops them: "runs/revers/" gives "runs" and "revers",
+ * "revers" gives "" (the current folder: av_path_join("", x) is x) and
+ * "revers", "/revers" gives "/" and "revers", "/" gives "/" and "". Each
+ * into its buffer (nf, nl bytes), cut to fit; folder may be NULL with nf 0.
+ * No errors. */
+void av_path_split(char *folder, size_t nf, char *last, size_t nl, const char *path);
+
 #endif

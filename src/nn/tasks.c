@@ -195,8 +195,8 @@ static void non_ascii_why(char *why, size_t n, unsigned cp, int len, const char 
     char c[5] = {0};
     av_utf8_encode(cp, c);
     av_ucat cat = av_utf8_category(cp);
-    if (cp >= 0xFF01 && cp <= 0xFF5E) {
-        char h = (char)(cp - 0xFEE0);
+    char h = (char)av_utf8_halfwidth(cp);
+    if (h) {
         int takes = induction ? (h >= 'a' && h <= 'z') : (h == '>' || (h >= '0' && h <= '9'));
         if (takes)
             snprintf(why, n, "is the first of %d bytes of '%s' (U+%04X), the full-width form of '%c': type the "
