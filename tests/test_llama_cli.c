@@ -474,6 +474,42 @@ static void test_llama_explain_points_at_the_model_dump(void **state) {
     tu_free(&r);
 }
 
+/* The k line of --explain on a grouped-query layer (4 query heads, 2 K/V heads: Ainslie et al. 2023,
+ * Hugging Face's repeat_kv) names the K/V head it reads, h / (H / KVH): query heads 0 and 1 print the
+ * same k_1, head 2 another one. It printed K[1, 1, :] with no word that head 1 has no K of its own. */
+static char *explain_k_line(const char *model, const char *head, char *note, size_t n) {
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--layer", "0", "--head", head, "--explain", "3,1",
+                SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *k = strstr(r.out, "  k_1 = K[");
+    assert_non_null(k);
+    k = strstr(k, "] = ");
+    assert_non_null(k);
+    char *line = strndup(k + 4, strcspn(k + 4, "\n"));
+    const char *g = strstr(r.out, "grouped-query attention:");
+    snprintf(note, n, "%.*s", g ? (int)strcspn(g, ")") : 0, g ? g : "");
+    tu_free(&r);
+    return line;
+}
+
+static void test_llama_explain_names_the_shared_kv_head(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32); /* num_attention_heads 4, num_key_value_heads 2 */
+    char n0[512], n1[512], n2[512];
+    char *k0 = explain_k_line(model, "0", n0, sizeof n0), *k1 = explain_k_line(model, "1", n1, sizeof n1),
+         *k2 = explain_k_line(model, "2", n2, sizeof n2);
+    assert_string_equal(k0, k1);
+    assert_string_not_equal(k1, k2);
+    assert_non_null(strstr(n1, "K/V head 0's, k_proj/v_proj rows 0…15"));
+    assert_non_null(strstr(n1, "shared by query heads 0–1: K[0…1, 1, :] are the same numbers"));
+    assert_non_null(strstr(n2, "K/V head 1's, k_proj/v_proj rows 16…31"));
+    assert_non_null(strstr(n2, "shared by query heads 2–3"));
+    free(k0), free(k1), free(k2);
+}
+
 /* --model --compare scale runs layer L (--layer): the table and the figure's title say which layer,
  * as every other --model figure does ("layer 0, head 1 of 4"); they named the head alone. */
 static void test_model_compare_scale_names_the_layer(void **state) {
@@ -547,6 +583,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_pe_title_names_model_positions_and_mask, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_explain_names_the_shared_kv_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_explain_points_at_the_model_dump, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_layer, tu_setup_tmpdir, tu_teardown_tmpdir),

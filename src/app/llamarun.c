@@ -99,6 +99,7 @@ av_status av_llamarun_view(av_model *v, const av_gpt2run *r, av_err *err) {
     av_status st = av_model_init(v, &vc, err);
     if (st) return st;
     v->model_layer = l + 1; /* --explain names scores.npy / attn.npy (L, H, T, T) of --dump, as for GPT-2 */
+    if (c->n_kv_head != H) v->kv_heads = c->n_kv_head; /* and which K/V head its key and value come from */
     memcpy(v->X, r->a.ln1 + l * TC, TC * sizeof(float));
     const float *src[3] = {w->q_proj, w->k_proj, w->v_proj}, *bias[3] = {w->q_bias, w->k_bias, w->v_bias};
     float *W[3] = {v->W_Q, v->W_K, v->W_V}, **B[3] = {&v->b_Q, &v->b_K, &v->b_V};

@@ -64,6 +64,9 @@ typedef struct {
                               * (W_Q first: av_model_free frees W_Q only) */
     int model_layer;         /* 0: the single attention layer; L + 1: this is layer L of a --model
                               * (app/gpt2run.h), whose dump names it attn.npy / scores.npy[L, h, i, j] */
+    int kv_heads;            /* 0: every head has its own K and V; else the K/V heads of a grouped-query
+                              * layer (Ainslie et al. 2023), whose K, V (H, T, D) repeat K/V head h/(H/kv_heads)
+                              * for query head h (app/llamarun.c); --explain names it */
     float *b_Q, *b_K, *b_V, *b_O; /* (C) biases added after each product, or NULL (the
                               * default: no biases, as the paper); set for a GPT-2
                               * layer (c_attn.bias, c_proj.bias); freed by av_model_free */
