@@ -1008,6 +1008,17 @@ static void test_model_compare_html_counts_both_settings(void **state) {
     free(text);
 }
 
+/* A file of n GPT-2 tokens, "a" then n − 1 × " a" (one per pre-token), in the fixture's folder. */
+static char *long_a_file(tu_fixture *f, int n) {
+    char *path = strdup(tu_in(f, "long.txt"));
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputc('a', fp);
+    for (int i = 1; i < n; i++) fputs(" a", fp);
+    fclose(fp);
+    return path;
+}
+
 /* More tokens than the model's n_positions: the message says it is the
  * model's limit and which key sets it (was "outside the allowed range
  * 1..64"). "a" then 69 × " a" is 70 GPT-2 tokens (one per pre-token). */
@@ -1022,6 +1033,15 @@ static void test_too_many_tokens_names_n_positions(void **state) {
     assert_string_equal(r.err, "attnviz: error: 70 tokens is more than the model's 64 positions (n_positions in "
                                "config.json); allowed: 1..64 tokens\n");
     tu_free(&r);
+    /* past attnviz's own 65,536 too, the model's limit is the one to name: it said "the sentence is 70001
+     * tokens; at most 65536", as if 60,000 tokens would do (a learner's pass) */
+    char *path = long_a_file(f, 70001);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-f", path, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: 70001 tokens is more than the model's 64 positions (n_positions in "
+                               "config.json); allowed: 1..64 tokens\n");
+    tu_free(&r);
+    free(path);
 }
 
 /* A long --model input prints the tokens line and the ids line as the single

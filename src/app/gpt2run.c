@@ -280,8 +280,15 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     if (n == 0) /* a tokenizer.json Split with behavior Removed can drop every character */
         return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: %s/%s's pre-tokenizer removed "
                        "all of it", len, len == 1 ? "" : "s", r->dir, r->hftok ? "tokenizer.json" : "vocab.json");
-    if (n > (size_t)AV_MAX_TOKENS)
-        return av_fail(err, AV_EUSAGE, "the sentence is %zu tokens; at most %d", n, AV_MAX_TOKENS);
+    if (n > (size_t)AV_MAX_TOKENS) { /* the model's own limit first, when it has a smaller one */
+        int mp = r->llama ? r->llama->cfg.max_positions
+                          : r->g.cfg.positions == AV_POS_LEARNED ? r->g.cfg.n_positions : 0;
+        const char *key = r->llama ? "max_position_embeddings" : "n_positions";
+        if (mp > 0 && mp < AV_MAX_TOKENS)
+            return av_fail(err, AV_EUSAGE, "%zu tokens is more than the model's %d position%s (%s in "
+                           "config.json); allowed: 1..%d token%s", n, mp, mp == 1 ? "" : "s", key, mp, mp == 1 ? "" : "s");
+        return av_fail(err, AV_EUSAGE, "the sentence is %zu tokens; at most %d (attnviz's token limit)", n, AV_MAX_TOKENS);
+    }
     r->T = (int)n;
     char label[AV_BPE_LABEL_MAX];
     for (int t = 0; t < r->T && !st; t++) {
