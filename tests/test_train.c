@@ -1475,21 +1475,25 @@ static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
 }
 
 /* A FIFO in place of a model folder's file (`mkfifo DIR/config.json`) is refused at once, exit 2: opening it
- * waited for a writer forever (a new user's report; a folder or /dev/zero there was refused already). Each
- * of the folder's four files in turn; the child is killed by SIGALRM after 60 s, so a hang fails the test
- * instead of stopping the suite. */
+ * waited for a writer forever (a new user's report; /dev/zero there was refused already). A folder in its
+ * place is refused with the same words for each of the four files: config.json, vocab.json and merges.txt
+ * said "Is a directory" where model.safetensors said "it is a folder, not a regular file" (a learner's
+ * pass). Each of the folder's four files in turn, as a FIFO then as a folder; the child is killed by
+ * SIGALRM after 60 s, so a hang fails the test instead of stopping the suite. */
 static void test_cli_model_folder_fifo_is_refused(void **state) {
     tu_fixture *f = *state;
     train_small(f, "reverse", "2", "m");
     static const char *const files[] = {"config.json", "vocab.json", "merges.txt", "model.safetensors"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    for (size_t k = 0; k < 2 * sizeof files / sizeof files[0]; k++) {
+        size_t i = k / 2;
+        int folder = (int)(k % 2);
         char rel[64], path[4200], saved[4200], err_path[4200];
         snprintf(rel, sizeof rel, "m/%s", files[i]);
         snprintf(path, sizeof path, "%s", tu_in(f, rel));
         snprintf(saved, sizeof saved, "%s", tu_in(f, "saved"));
         snprintf(err_path, sizeof err_path, "%s", tu_in(f, "err"));
         assert_int_equal(rename(path, saved), 0);
-        assert_int_equal(mkfifo(path, 0644), 0);
+        assert_int_equal(folder ? mkdir(path, 0755) : mkfifo(path, 0644), 0);
         pid_t pid = fork();
         if (pid == 0) {
             int devnull = open("/dev/null", O_WRONLY), e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -1501,12 +1505,13 @@ static void test_cli_model_folder_fifo_is_refused(void **state) {
         int st = 0;
         waitpid(pid, &st, 0);
         char *err = tu_slurp_file(err_path, NULL), want[4400];
-        snprintf(want, sizeof want, "attnviz: error: cannot read '%s': it is a FIFO, not a regular file\n", path);
+        snprintf(want, sizeof want, "attnviz: error: cannot read '%s': it is %s, not a regular file\n", path,
+                 folder ? "a folder" : "a FIFO");
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !err || strcmp(err, want) != 0)
-            fail_msg("%s a FIFO: status %d (signal %d), stderr '%s'", files[i], st, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
-                     err ? err : "");
+            fail_msg("%s %s: status %d (signal %d), stderr '%s'", files[i], folder ? "a folder" : "a FIFO", st,
+                     WIFSIGNALED(st) ? WTERMSIG(st) : 0, err ? err : "");
         free(err);
-        assert_int_equal(unlink(path), 0);
+        assert_int_equal(folder ? rmdir(path) : unlink(path), 0);
         assert_int_equal(rename(saved, path), 0);
     }
 }

@@ -627,7 +627,7 @@ av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, s
     struct stat sb;
     *out = NULL;
     *len = 0;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) /* a folder: av_read_file's EISDIR */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* a folder too: the one wording av_safetensors_open gives */
         return av_not_regular(path, sb.st_mode, err);
     return av_read_file(path, max_bytes, out, len, err);
 }

@@ -173,10 +173,11 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
 
 /* av_read_file for a file of a model folder (config.json, vocab.json,
  * merges.txt, tokenizer.json, ...): a path that names anything but a
- * regular file or a folder (a FIFO, a socket, a device) is refused before it
+ * regular file (a folder, a FIFO, a socket, a device) is refused before it
  * is opened, AV_EUSAGE "cannot read 'x': it is a FIFO, not a regular file",
  * where opening a FIFO waited for a writer forever (a new user's `mkfifo
- * DIR/config.json`). -f FILE keeps av_read_file: `-f <(cmd)` is a pipe. */
+ * DIR/config.json`), and a folder said "Is a directory" where
+ * model.safetensors said "it is a folder, not a regular file". -f FILE keeps av_read_file: `-f <(cmd)` is a pipe. */
 av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
 /* A file's identity as stat(2) gives it, to tell whether a folder's files
