@@ -1008,6 +1008,27 @@ static void test_model_compare_html_counts_both_settings(void **state) {
     free(text);
 }
 
+/* A Chinese sentence on GPT-2's vocabulary runs as byte tokens, and the trace says why under the tokens
+ * line (a learner's pass: 14 tokens like [<0xE6><0x88>] [<0x91>] with no word that they are the bytes of
+ * a character). gpt-3-encoder gives "我爱深度学习" 14 ids (tests/ref/bpe_ref.json: 22755 239 for 我, E6 88
+ * | 91 in UTF-8, U+6211), and none of its six characters is a token of its own; an ASCII sentence has
+ * no such line. */
+static void test_model_trace_names_byte_tokens_of_a_character(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "我爱深度学习", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "ids [22755, 239, 163, 230, 109, 162, 115, 109, 41753, 99, 27764, 99, 20046, 254]"));
+    assert_non_null(strstr(r.out, "\n             [<0xE6><0x88>] [<0x91>] = '我' (U+6211) in UTF-8 bytes; 6 characters "
+                                  "here are split so:\n             its vocabulary has no token for the whole character"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "Hello world", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_null(strstr(r.out, "in UTF-8 bytes"));
+    tu_free(&r);
+}
+
 /* A file of n GPT-2 tokens, "a" then n − 1 × " a" (one per pre-token), in the fixture's folder. */
 static char *long_a_file(tu_fixture *f, int n) {
     char *path = strdup(tu_in(f, "long.txt"));
@@ -1523,6 +1544,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -58,6 +58,52 @@ static void print_labels(FILE *f, const av_tokens *labels) {
     }
 }
 
+/* Tokens that each hold only part of a character: byte-level BPE (GPT-2, and the byte-level
+ * tokenizer.json) falls back to UTF-8 bytes where its vocabulary has no token for a character, so
+ * "我" (E6 88 91) runs as [<0xE6>] [<0x88>] [<0x91>] in a vocabulary without it (a learner's pass: a
+ * Chinese sentence on a toy model showed 18 byte tokens with no word why). The first such run of
+ * tokens whose texts together decode, shown with its character and code point, and how many
+ * characters are split so; nothing when every token's text is whole UTF-8 on its own. */
+static void print_byte_hint(FILE *f, const av_tokens *labels) {
+    if (!labels->text) return;
+    int split = 0, shown = 0, first_i = 0, first_j = 0;
+    unsigned first_cp = 0;
+    for (int i = 0; i < labels->n; i++) {
+        const char *s = labels->text[i];
+        if (!s || av_utf8_check(s, strlen(s), NULL) == AV_OK) continue;
+        char joined[64] = "";
+        size_t len = 0;
+        int j = i;
+        for (; j < labels->n && j < i + 8 && labels->text[j]; j++) { /* a character is at most 4 bytes */
+            size_t l = strlen(labels->text[j]);
+            if (len + l >= sizeof joined) break;
+            memcpy(joined + len, labels->text[j], l + 1), len += l;
+            if (av_utf8_check(joined, len, NULL) == AV_OK) break;
+        }
+        if (j >= labels->n || j >= i + 8 || !labels->text[j] || av_utf8_check(joined, len, NULL) != AV_OK)
+            continue; /* the first token of a run that does not close: count it where it does */
+        for (const unsigned char *p = (const unsigned char *)joined; *p;) {
+            unsigned cp = av_utf8_next(&p);
+            if (cp >= 0x80) split++;
+        }
+        if (!shown) {
+            const unsigned char *p = (const unsigned char *)joined;
+            while (*p && (first_cp = av_utf8_next(&p)) < 0x80) {}
+            first_i = i, first_j = j, shown = 1;
+        }
+        i = j;
+    }
+    if (!shown) return;
+    char c[8] = "";
+    int cl = av_utf8_encode(first_cp, c);
+    c[cl > 0 ? cl : 0] = '\0';
+    fprintf(f, "             ");
+    for (int k = first_i; k <= first_j; k++) fprintf(f, "%s[%s]", k > first_i ? " " : "", labels->tok[k]);
+    fprintf(f, " = '%s' (U+%04X) in UTF-8 bytes", c, first_cp);
+    if (split > 1) fprintf(f, "; %d characters here are split so", split);
+    fprintf(f, ":\n             its vocabulary has no token for the whole character, so the tokenizer keeps its bytes as tokens\n");
+}
+
 static void print_ids(FILE *f, const int32_t *ids, int n) {
     int cut = n > ELIDE_PAST;
     fprintf(f, "%sids [", ind);
@@ -93,6 +139,7 @@ static void header(const tctx *t, const av_tokens *labels) {
     fprintf(f, "  tokens     ");
     print_labels(f, labels);
     fprintf(f, "\n             (GPT-2 byte-level BPE; ␣ marks a space that belongs to the token)\n");
+    print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   d_k = %d/%d = %d   vocab V = %d\n", t->T, t->L,
             t->C, t->H, t->C, t->H, t->D, t->V);
     fprintf(f, "  positions  %s\n", pos_text(t->c));
@@ -268,6 +315,7 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
     print_labels(f, labels);
     fprintf(f, "\n             (tokenizer.json, %s%s; ␣ marks a space that belongs to the token)\n",
             av_hftok_kind_name(t->r->hftok), av_hftok_bos(t->r->hftok) >= 0 ? ", BOS put first" : "");
+    print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   K/V heads = %d   d_k = %d   d_ff = %d   vocab V = %d\n",
             t->T, t->L, t->C, t->H, KVH, t->D, c->n_inter, t->V);
     fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = rope_theta = %g: attnviz's --rope-style half.\n"
