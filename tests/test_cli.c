@@ -1721,9 +1721,19 @@ static void test_pooled_scores_keep_their_sign(void **state) {
     if (!strstr(svg, "largest |score| over 2\xC3\x97" "2 tokens per cell, sign kept"))
         fail_msg("the pooled scores' title does not say they keep the sign (%s)",
                  strstr(svg, "max over 2\xC3\x97" "2") ? "it says max over 2\xC3\x97" "2" : "no pooling note");
+    /* the file's own title says it too: the SVG's <title> and the PNG's tEXt Title had the title without
+     * the note, as if every token had a cell of its own (a learner's pass) */
+    const char *t0 = strstr(svg, "<title>"), *t1 = t0 ? strstr(t0, "</title>") : NULL, *note = strstr(svg, "sign kept");
+    assert_non_null(t1);
+    if (!note || note > t1) fail_msg("scores_head0.svg's <title> lacks the pooling note: %.*s", (int)(t1 - t0), t0);
     free(svg);
     av_png_image img;
     av_err err = {{0}};
+    if (av_png_read_texts(tu_in(f, "s/scores_head0.png"), &img, &err)) fail_msg("%s", err.msg);
+    const char *title = av_png_image_text(&img, "Title");
+    if (!title || !strstr(title, " \xC2\xB7 largest |score| over 2\xC3\x97" "2 tokens per cell, sign kept"))
+        fail_msg("scores_head0.png's Title lacks the pooling note: %s", title ? title : "(none)");
+    av_png_image_free(&img);
     if (av_png_read(tu_in(f, "s/scores_head0.png"), &img, &err)) fail_msg("%s", err.msg);
     size_t red = 0, blue = 0;
     for (size_t k = 0; k < (size_t)img.width * img.height; k++) {

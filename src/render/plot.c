@@ -619,7 +619,7 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
         else
             snprintf(nt, len, "%s%s%s over %d\xC3\x97%d tokens per cell", t, *t ? " \xC2\xB7 " : "",
                      mode == AV_POOL_MAX ? "max" : "mean", p, p);
-        *title = nt;
+        *title = dl->title = nt;
     }
     if (cr->log && out[0].w) { /* the cells hold log10 values now: say why no numbers are printed */
         const char *t = *title ? *title : "";
@@ -627,7 +627,7 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
         char *nt = av_dl_alloc(dl, len);
         if (!nt) return NULL;
         snprintf(nt, len, "%s%s" AV_PLOT_LOG_NOTE, t, *t ? " \xC2\xB7 " : "");
-        *title = nt;
+        *title = dl->title = nt;
     }
     return out;
 }
@@ -2125,6 +2125,7 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
     const char *desc = meta ? meta->description : NULL;
     const char *weights = meta ? meta->weights : NULL, *run = meta ? meta->run : NULL;
     const char *clipped = dl->clipped;
+    if (dl->title) title = dl->title; /* the drawn one, with the pooling or log10 note */
     note_lowered(path, dl, meta);
     if (ends_with_svg(path)) {
         /* SVG has one <desc>: the description, then "weights: ...", "run: ..." and "clipped: ..." lines */

@@ -311,7 +311,8 @@ void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta);
 int av_plot_fit_dpi(int w, int h, const av_plot_meta *meta);
 
 /* Write a laid-out figure: SVG when path ends in ".svg" (any case), else PNG
- * with tEXt Title (title), Software and Description (from meta), Weights and
+ * with tEXt Title (dl->title, the title as drawn when the layout added a note
+ * to it, else title), Software and Description (from meta), Weights and
  * Run (meta's, when given), Clipped (dl->clipped: "14 of 25 cells are below
  * the colour bar's bottom, 0.001, ...", when the log scale clipped any; the
  * SVG's <desc> has the same as "weights: ", "run: ", "clipped: " lines) and

@@ -116,6 +116,9 @@ typedef struct {
     const char *clipped; /* NULL, or what the layout says of values it clipped to the colour range
                           * ("3 of 16 cells are below ..."), owned by the list: the PNG's tEXt
                           * Clipped and the SVG's <desc> "clipped: ..." line (plot.h av_plot_write) */
+    const char *title; /* NULL, or the title as the layout drew it when it added to the one it was given
+                        * (" · max over 8×8 tokens per cell", the log10 note), owned by the list: the
+                        * PNG's tEXt Title and the SVG's <title> then say what the figure says */
     void **owned;      /* blocks from av_dl_alloc, freed with the list */
     size_t n_owned;
 } av_dlist;
