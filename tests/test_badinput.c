@@ -514,6 +514,11 @@ static const bad_case kCases[] = {
     {"option_typo_hlep", 2, "unknown option '--hlep'; did you mean --help? (try --help)", {"--hlep", S4}, NULL, 0, NULL, 0},
     {"option_typo_value", 2, "unknown option '--modle'; did you mean --model? (try --help)", {"--modle=x", S4}, NULL, 0, NULL, 0},
     {"option_far_from_all", 2, "unknown option '--xyz' (try --help)", {"--xyz", S4}, NULL, 0, NULL, 0},
+    /* a figure-maker's pass: "--svg" said only "unknown option", "--figures head" only "is not a figure" */
+    {"option_format_value_as_option", 2, "unknown option '--svg'; did you mean --format svg? (try --help)", {"--svg", S4}, NULL, 0, NULL, 0},
+    {"figures_typo_head", 2, "--figures 'head,grid': 'head' is not a figure (did you mean heads?); expected", {"--figures", "head,grid", S4}, NULL, 0, NULL, 0},
+    {"figures_typo_other_case", 2, "'Grids' is not a figure (did you mean grid?)", {"--figures", "Grids", S4}, NULL, 0, NULL, 0},
+    {"figures_far_from_all", 2, "--figures 'xyz': 'xyz' is not a figure; expected", {"--figures", "xyz", S4}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */

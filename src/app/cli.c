@@ -593,9 +593,21 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
                            s, allowed);
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
-        if (k == 8)
-            return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure; expected a comma-separated list of %s",
-                           s, (int)(len > 64 ? 64 : len), name, allowed);
+        if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
+            char typed[16], near[40] = "";
+            if (len < sizeof typed) {
+                for (size_t i = 0; i < len; i++) typed[i] = (char)tolower((unsigned char)name[i]);
+                typed[len] = '\0';
+                int best = -1, best_d = 3, limit = (int)len / 3 > 0 ? (int)len / 3 : 1;
+                for (int i = 0; i < 8; i++) {
+                    int d = av_edit_distance(typed, kFig[i]);
+                    if (d <= limit && d < best_d) best = i, best_d = d;
+                }
+                if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
+            }
+            return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure%s; expected a comma-separated list of %s",
+                           s, (int)(len > 64 ? 64 : len), name, near, allowed);
+        }
         if (k == 7) {
             bits |= AV_FIG_ALL;
             o->figures_all = 1;
@@ -720,6 +732,12 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
         if (best >= 0)
             return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean --%s? (try --help)", (int)len + 2,
                            name, kOpts[best].name);
+        /* a figure-maker's "--svg": the output format is a value of --format */
+        static const char *const kFormats[] = {"png", "svg", "both"};
+        for (int i = 0; i < 3; i++)
+            if (strlen(kFormats[i]) == len && strncasecmp(name + 2, kFormats[i], len) == 0)
+                return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean --format %s? (try --help)",
+                               (int)len + 2, name, kFormats[i]);
     }
     return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
 }
