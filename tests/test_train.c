@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <pty.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -1472,6 +1473,44 @@ static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
                                       "n_positions), so --generate 1 can generate no tokens"))
         fail_msg("exit %d\n%s", r.code, r.err);
     tu_free(&r);
+}
+
+/* --model --html on an input whose page cannot hold one head is refused before the forward pass, as the
+ * single layer refuses it: 3200 tokens ran about 7 s and took (L, H, T, T) = 2 × 4 × 3200² × 2 floats,
+ * 655 MB, before "over the page's 16 MiB" (a learner's pass). Under a 400 MB address-space limit the old
+ * binary failed with "out of memory allocating activations" (exit 1); the refusal needs none of it. A RoPE
+ * toy model has no position limit to meet first. The limit is set around the run and put back; skipped
+ * under AddressSanitizer, which cannot start under it. */
+static void test_cli_model_html_too_large_is_refused_before_the_forward_pass(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--positions", "rope", "--steps", "1", "-q", "-o", tu_in(f, "m"), NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *in = tu_in(f, "long.txt"); /* "1 1 … 1": 3200 tokens */
+    FILE *fp = fopen(in, "w");
+    assert_non_null(fp);
+    fputc('1', fp);
+    for (int i = 1; i < 3200; i++) fputs(" 1", fp);
+    fclose(fp);
+    struct rlimit old, as;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    as = old;
+    as.rlim_cur = (rlim_t)400000 * 1024;
+    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "-q", "--kernel", "reference", "--html", "-f", in, "-o",
+                tu_in(f, "page"), NULL);
+    setrlimit(RLIMIT_AS, &old);
+    if (r.code != 2 || !strstr(r.err, "attnviz: error: --html: one head's weights and scores for 3200 tokens take "
+                                      "19.5 MiB at 8 bits, over the page's 16 MiB"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    assert_false(file_exists(tu_in(f, "page")));
+    tu_free(&r);
+#endif
 }
 
 /* A FIFO in place of a model folder's file (`mkfifo DIR/config.json`) is refused at once, exit 2: opening it
@@ -3930,6 +3969,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_html_too_large_is_refused_before_the_forward_pass,
+                                        tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_folder_fifo_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_under_nohup_ignores_the_hang_up, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),

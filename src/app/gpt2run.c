@@ -526,6 +526,14 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (!llama && r->g.cfg.warning[0]) av_message(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     const av_gpt2_config *c = &r->g.cfg;
     if ((st = tokenize(r, labels, o, err))) return st;
+    if (o->html) { /* a page too large for one head is refused before the forward pass (main.c checks again):
+                    * 3200 tokens ran about 7 s first (a learner's pass); the model's position limit stays first */
+        int C = llama ? r->llama->cfg.n_embd : c->n_embd, H = llama ? r->llama->cfg.n_head : c->n_head;
+        st = llama ? av_acts_check_T(r->T, r->llama->cfg.max_positions, "max_position_embeddings", err)
+                   : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, "n_positions", err);
+        if (!st) st = av_page_check_size(r->T, av_page_runs(o, C, H), o, err);
+        if (st) return st;
+    }
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if (llama) {
         if ((st = av_llamarun_forward(r, err))) return st;
