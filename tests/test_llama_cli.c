@@ -99,7 +99,7 @@ static void test_qwen2_bf16_trace_and_generate(void **state) {
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", "--generate", "3", SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     static const char *const must[] = {"a Qwen2 forward pass", "BF16", "q, k, v have biases (Qwen2)",
-                                       "θ = rope_theta = 1e+06", "tied to embed_tokens", "layer 0 of 2, step by step",
+                                       "θ = rope_theta = 1000000", "tied to embed_tokens", "layer 0 of 2, step by step",
                                        "generate    greedy, 3 tokens"};
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
         if (!strstr(r.out, must[i])) fail_msg("the trace lacks \"%s\":\n%s", must[i], r.out);

@@ -421,7 +421,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
                 b[(size_t)pos * P + i] = (float)sin(ang);
             }
         snprintf(what, sizeof what,
-                 "RoPE: pair i of q and k at position m turns by the angle m·θ_i · θ_i = %g^(−2i/d_k), d_k = %d, "
+                 "RoPE: pair i of q and k at position m turns by the angle m·θ_i · θ_i = %.10g^(−2i/d_k), d_k = %d, "
                  "the same in every head · %s pairs %s",
                  m->cfg.rope_base, D, av_rope_style_name(m->cfg.rope_style),
                  m->cfg.rope_style == AV_ROPE_HALF ? "(i, i + d_k/2)" : "(2i, 2i+1)");

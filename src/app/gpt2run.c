@@ -756,7 +756,7 @@ static void layout_differences(char *buf, size_t n, const av_gpt2_config *c) {
     size_t at = 0;
     buf[0] = '\0';
     if (c->positions == AV_POS_ROPE)
-        at += (size_t)snprintf(buf, n, "; RoPE %s, θ = %g", av_rope_style_name(c->rope_style), c->rope_base);
+        at += (size_t)snprintf(buf, n, "; RoPE %s, θ = %.10g", av_rope_style_name(c->rope_style), c->rope_base);
     else if (c->positions != AV_POS_LEARNED)
         at += (size_t)snprintf(buf, n, "; positions: %s", av_positions_name(c->positions));
     if (c->norm == AV_NORM_POST && at < n) at += (size_t)snprintf(buf + at, n - at, "; Post-LN");
@@ -796,7 +796,7 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
                  r->outside); /* a piece of its own: a title breaks its line there (inside the brackets it
                                * widened model.png by 300 px: a new user's report) */
     else if (r->llama)
-        snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %g)", dir,
+        snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %.10g)", dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);
     else
         snprintf(buf, n, "model %s (%s%s)", dir, r->g.dtype ? r->g.dtype : "?", extra);

@@ -318,7 +318,7 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
     print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   K/V heads = %d   d_k = %d   d_ff = %d   vocab V = %d\n",
             t->T, t->L, t->C, t->H, KVH, t->D, c->n_inter, t->V);
-    fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = rope_theta = %g: attnviz's --rope-style half.\n"
+    fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = rope_theta = %.10g: attnviz's --rope-style half.\n"
                "             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging\n"
                "             Face's conversion permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the\n"
                "             same scores, so every Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n",
@@ -389,7 +389,7 @@ static void llama_detail(const tctx *t, const av_model *v) {
     fprintf(f, "%sq_proj, k_proj, v_proj are nn.Linear (out, in); measured var(Q) = %s, var(K) = %s\n", ind,
             av_fmt_var(vq, v->var_q), av_fmt_var(vk, v->var_k));
     snprintf(n, sizeof n, "[%d.3]", l), stage(t, n, "heads, RoPE");
-    fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %g) on Q and K; K, V repeated: query head h\n", H, T, D,
+    fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %.10g) on Q and K; K, V repeated: query head h\n", H, T, D,
             KVH, T, D, c->rope_theta);
     fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
     snprintf(n, sizeof n, "[%d.4]", l), stage(t, n, "scores");
