@@ -514,6 +514,16 @@ static const bad_case kCases[] = {
     {"option_typo_hlep", 2, "unknown option '--hlep'; did you mean --help? (try --help)", {"--hlep", S4}, NULL, 0, NULL, 0},
     {"option_typo_value", 2, "unknown option '--modle'; did you mean --model? (try --help)", {"--modle=x", S4}, NULL, 0, NULL, 0},
     {"option_far_from_all", 2, "unknown option '--xyz' (try --help)", {"--xyz", S4}, NULL, 0, NULL, 0},
+    /* one hyphen before a long option's name: getopt read "-outdir slides" as -o utdir, wrote ./utdir and
+     * joined "slides" to the sentence (exit 0); "-compare scale" as -c -o mpare; "-html" said "unknown option
+     * '-t'" (a teacher's pass). Every long name, with or without =VALUE, and nothing else is written. */
+    {"one_hyphen_outdir", 2, "option '-outdir' has one hyphen: type --outdir (", {"-outdir", "slides", S4}, NULL,
+     F_NO_AUTO_OUT, NULL, 0},
+    {"one_hyphen_compare", 2, "option '-compare' has one hyphen: type --compare (", {"-compare", "scale", S4}, NULL,
+     F_NO_AUTO_OUT, NULL, 0},
+    {"one_hyphen_html", 2, "option '-html' has one hyphen: type --html (", {"-html", S4}, NULL, 0, NULL, 0},
+    {"one_hyphen_with_value", 2, "option '-heads=8' has one hyphen: type --heads=8 (", {"-heads=8", S4}, NULL, 0,
+     NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */
