@@ -522,6 +522,16 @@ static const bad_case kCases[] = {
     {"one_hyphen_compare", 2, "option '-compare' has one hyphen: type --compare (", {"-compare", "scale", S4}, NULL,
      F_NO_AUTO_OUT, NULL, 0},
     {"one_hyphen_html", 2, "option '-html' has one hyphen: type --html (", {"-html", S4}, NULL, 0, NULL, 0},
+    /* a value for an option that takes none: "--causal=1" said "unknown option '-c'", "--html=yes" "unknown
+     * option: a letter outside ASCII" (a teacher's pass); the option is named whole, abbreviated or not */
+    {"flag_given_a_value", 2, "option --html takes no value, but '--html=yes' gives one: type --html alone",
+     {"--html=yes", S4}, NULL, 0, NULL, 0},
+    {"flag_with_short_name_given_a_value", 2, "option --causal takes no value, but '--causal=1' gives one",
+     {"--causal=1", S4}, NULL, 0, NULL, 0},
+    {"flag_abbreviated_given_a_value", 2, "option --causal takes no value, but '--caus=1' gives one",
+     {"--caus=1", S4}, NULL, 0, NULL, 0},
+    {"flag_given_an_empty_value", 2, "option --no-plot takes no value, but '--no-plot=' gives one",
+     {"--no-plot=", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"one_hyphen_with_value", 2, "option '-heads=8' has one hyphen: type --heads=8 (", {"-heads=8", S4}, NULL, 0,
      NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},

@@ -686,6 +686,17 @@ static av_status non_ascii_option(char **argv, av_err *err) {
 static av_status bad_option(int ch, char **argv, av_err *err) {
     const char *name = argv[optind - 1];
     if (ch == ':') return av_fail(err, AV_EUSAGE, "option '%s' needs a value (try --help)", name ? name : "?");
+    /* "--html=yes": a value for an option that takes none. getopt_long returns '?' with optopt the option's own
+     * value, so it said "unknown option '-c'" for --causal=1 and "unknown option: a letter outside ASCII" for
+     * --html=yes or --no-plot= (a teacher's pass); an abbreviation (--caus=1) names the whole option */
+    if (name && name[0] == '-' && name[1] == '-' && strchr(name, '='))
+        for (int i = 0; optopt && i < N_OPTS; i++)
+            if (!kOpts[i].arg && optopt == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i)) {
+                char shown[160];
+                show_value(shown, sizeof shown, name);
+                return av_fail(err, AV_EUSAGE, "option --%s takes no value, but '%s' gives one: type --%s alone "
+                               "(try --help)", kOpts[i].name, shown, kOpts[i].name);
+            }
     if (optopt < 0 || optopt >= 0x80) return non_ascii_option(argv, err);
     if (optopt >= '0' && optopt <= '9') /* "-5 degrees today": a sentence, not an option */
         return av_fail(err, AV_EUSAGE,
