@@ -519,6 +519,26 @@ static const bad_case kCases[] = {
     {"figures_typo_head", 2, "--figures 'head,grid': 'head' is not a figure (did you mean heads?); expected", {"--figures", "head,grid", S4}, NULL, 0, NULL, 0},
     {"figures_typo_other_case", 2, "'Grids' is not a figure (did you mean grid?)", {"--figures", "Grids", S4}, NULL, 0, NULL, 0},
     {"figures_far_from_all", 2, "--figures 'xyz': 'xyz' is not a figure; expected", {"--figures", "xyz", S4}, NULL, 0, NULL, 0},
+    /* one hyphen before a long option's name: getopt read "-outdir slides" as -o utdir, wrote ./utdir and
+     * joined "slides" to the sentence (exit 0); "-compare scale" as -c -o mpare; "-html" said "unknown option
+     * '-t'" (a teacher's pass). Every long name, with or without =VALUE, and nothing else is written. */
+    {"one_hyphen_outdir", 2, "option '-outdir' has one hyphen: type --outdir (", {"-outdir", "slides", S4}, NULL,
+     F_NO_AUTO_OUT, NULL, 0},
+    {"one_hyphen_compare", 2, "option '-compare' has one hyphen: type --compare (", {"-compare", "scale", S4}, NULL,
+     F_NO_AUTO_OUT, NULL, 0},
+    {"one_hyphen_html", 2, "option '-html' has one hyphen: type --html (", {"-html", S4}, NULL, 0, NULL, 0},
+    /* a value for an option that takes none: "--causal=1" said "unknown option '-c'", "--html=yes" "unknown
+     * option: a letter outside ASCII" (a teacher's pass); the option is named whole, abbreviated or not */
+    {"flag_given_a_value", 2, "option --html takes no value, but '--html=yes' gives one: type --html alone",
+     {"--html=yes", S4}, NULL, 0, NULL, 0},
+    {"flag_with_short_name_given_a_value", 2, "option --causal takes no value, but '--causal=1' gives one",
+     {"--causal=1", S4}, NULL, 0, NULL, 0},
+    {"flag_abbreviated_given_a_value", 2, "option --causal takes no value, but '--caus=1' gives one",
+     {"--caus=1", S4}, NULL, 0, NULL, 0},
+    {"flag_given_an_empty_value", 2, "option --no-plot takes no value, but '--no-plot=' gives one",
+     {"--no-plot=", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"one_hyphen_with_value", 2, "option '-heads=8' has one hyphen: type --heads=8 (", {"-heads=8", S4}, NULL, 0,
+     NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */

@@ -698,6 +698,17 @@ static av_status non_ascii_option(char **argv, av_err *err) {
 static av_status bad_option(int ch, char **argv, av_err *err) {
     const char *name = argv[optind - 1];
     if (ch == ':') return av_fail(err, AV_EUSAGE, "option '%s' needs a value (try --help)", name ? name : "?");
+    /* "--html=yes": a value for an option that takes none. getopt_long returns '?' with optopt the option's own
+     * value, so it said "unknown option '-c'" for --causal=1 and "unknown option: a letter outside ASCII" for
+     * --html=yes or --no-plot= (a teacher's pass); an abbreviation (--caus=1) names the whole option */
+    if (name && name[0] == '-' && name[1] == '-' && strchr(name, '='))
+        for (int i = 0; optopt && i < N_OPTS; i++)
+            if (!kOpts[i].arg && optopt == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i)) {
+                char shown[160];
+                show_value(shown, sizeof shown, name);
+                return av_fail(err, AV_EUSAGE, "option --%s takes no value, but '%s' gives one: type --%s alone "
+                               "(try --help)", kOpts[i].name, shown, kOpts[i].name);
+            }
     if (optopt < 0 || optopt >= 0x80) return non_ascii_option(argv, err);
     if (optopt >= '0' && optopt <= '9') /* "-5 degrees today": a sentence, not an option */
         return av_fail(err, AV_EUSAGE,
@@ -740,6 +751,50 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
                                (int)len + 2, name, kFormats[i]);
     }
     return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
+}
+
+/* "-outdir slides": one hyphen before a long option's name. getopt reads the word letter by letter: as
+ * -o utdir (the page went to ./utdir and "slides" joined the sentence, exit 0: a teacher's pass), as -c -o mpare
+ * for -compare, or as -h -t, "unknown option '-t'", for -html. Any word that is '-' and a long option's whole
+ * name (or NAME=VALUE) is refused, naming the option to type. argv is walked as getopt walks it, so an
+ * option's value ("--title -html") is never taken for one, and nothing after "--" is looked at. */
+static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || !a[1]) continue; /* a word of the text, or "-" */
+        if (a[1] == '-') {
+            if (!a[2]) return AV_OK; /* "--": the rest is text */
+            if (strchr(a, '=')) continue;
+            size_t len = strlen(a + 2);
+            int row = -1, hits = 0;
+            for (int k = 0; k < N_OPTS; k++) {
+                if (strncmp(kOpts[k].name, a + 2, len) != 0) continue;
+                if (strlen(kOpts[k].name) == len) { /* an exact name wins over longer ones, as in getopt_long */
+                    row = k, hits = 1;
+                    break;
+                }
+                row = k, hits++;
+            }
+            if (hits == 1 && kOpts[row].arg) i++; /* its value is the next word */
+            continue;
+        }
+        size_t len = strcspn(a + 1, "=");
+        for (int k = 0; len > 1 && k < N_OPTS; k++)
+            if (strlen(kOpts[k].name) == len && strncmp(kOpts[k].name, a + 1, len) == 0) {
+                char shown[160];
+                show_value(shown, sizeof shown, a);
+                return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen: type -%s (with one hyphen its letters "
+                               "are read as short options, -%c first) (try --help)", shown, shown, a[1]);
+            }
+        for (const char *c = a + 1; *c; c++) { /* short options, as getopt reads them */
+            int k = 0;
+            while (k < N_OPTS && (!kOpts[k].short_name || kOpts[k].short_name != *c)) k++;
+            if (k == N_OPTS || !kOpts[k].arg) continue;
+            if (!c[1]) i++; /* "-o DIR": the value is the next word; "-oDIR": the rest of this one */
+            break;
+        }
+    }
+    return AV_OK;
 }
 
 /* Rules that involve more than one option. */
@@ -1141,6 +1196,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     av_status st;
     int ch;
     const char *free_text_opt = NULL, *free_text_val = NULL; /* the last free-text option with a separate value */
+    if ((st = check_one_hyphen_names(argc, argv, err))) return st;
     while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
         for (int i = 0; row < 0 && i < N_OPTS; i++)
