@@ -441,6 +441,49 @@ static void test_same_word_same_row_without_positions(void **state) {
     rm_rf(dir);
 }
 
+/* The same word typed in two canonically equivalent spellings is one token: "café" with U+00E9 and with
+ * e + U+0301, 한 as one syllable and as three jamo (as macOS file names and some keyboards give them),
+ * looked the same in every label but had their own embeddings, so with --positions none the figure showed two
+ * "café" rows with different weights (a figure-maker's pass). The sentence is read in NFC: the tokens, their
+ * X rows and output rows are the same, tokens.txt holds one spelling, and --explain finds the token whichever
+ * spelling it is given. */
+static void test_equivalent_spellings_are_one_token(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "--positions", "none", "--no-plot", "--d-model", "16", "--dump", dir,
+                "caf\xC3\xA9 cafe\xCC\x81 \xED\x95\x9C \xE1\x84\x92\xE1\x85\xA1\xE1\x86\xAB", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "[caf\xC3\xA9] [caf\xC3\xA9] [\xED\x95\x9C] [\xED\x95\x9C]")) fail_msg("tokens: %s", r.out);
+    tu_free(&r);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/tokens.txt", dir);
+    char *toks = tu_slurp_file(path, NULL);
+    assert_non_null(toks);
+    assert_string_equal(toks, "caf\xC3\xA9\ncaf\xC3\xA9\n\xED\x95\x9C\n\xED\x95\x9C\n");
+    free(toks);
+    const char *files[2] = {"X.npy", "output.npy"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        av_npy x;
+        av_err err;
+        assert_int_equal(av_npy_read(&x, path, &err), AV_OK);
+        assert_int_equal(x.shape[0], 4);
+        assert_memory_equal(x.data + 0 * 16, x.data + 1 * 16, 16 * sizeof(float)); /* café, café */
+        assert_memory_equal(x.data + 2 * 16, x.data + 3 * 16, 16 * sizeof(float)); /* 한, 한 */
+        assert_memory_not_equal(x.data + 0 * 16, x.data + 2 * 16, 16 * sizeof(float));
+        av_npy_free(&x);
+    }
+    /* --explain in the other spelling than the sentence's, both ways */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", "cafe\xCC\x81,x", "caf\xC3\xA9 x", NULL);
+    if (r.code != 0) fail_msg("--explain e + U+0301: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", "caf\xC3\xA9,x", "cafe\xCC\x81 x", NULL);
+    if (r.code != 0) fail_msg("--explain U+00E9: %s", r.err);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* [2] embed with --weights DIR holding X.npy: X is the file's, so the trace
  * says where it was loaded from and its shape, and not the rule of the
  * random embeddings ("one N(0,1) vector per token text", "the same word
@@ -1792,6 +1835,7 @@ int main(void) {
         cmocka_unit_test(test_text_taken_as_an_options_value_is_named),
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),
+        cmocka_unit_test(test_equivalent_spellings_are_one_token),
         cmocka_unit_test(test_embed_step_names_a_loaded_x),
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),

@@ -1705,6 +1705,61 @@ static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
         }
 }
 
+/* A --title in a right-to-left script leaves the title line left to right. As the line's first strong
+ * character it made the whole line right to left: head0.png read "head 0 of 2: attention weights · شكل ٣:
+ * الانتباه", attnviz's words before the title (a figure-maker's report; a quoted right-to-left sentence had
+ * its LEFT-TO-RIGHT MARK and isolate already). The title sits after an LRM in FSI ... PDI, where it keeps
+ * its own direction. Arabic, Hebrew and a title that starts with a digit before Hebrew; the PNG's Title and
+ * each drawn SVG title line that holds the title and attnviz's words (direction="rtl" is the raster's
+ * paragraph direction), in the head and the grid figure. */
+static void test_rtl_title_keeps_the_line_left_to_right(void **state) {
+    fixture *f = *state;
+    static const char *const titles[] = {"\xD8\xB4\xD9\x83\xD9\x84 \xD9\xA3: \xD8\xA7\xD9\x84\xD8\xA7\xD9\x86\xD8\xAA\xD8\xA8\xD8\xA7\xD9\x87",
+                                         "\xD7\x90\xD7\x99\xD7\x95\xD7\xA8 3",
+                                         "3: \xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D"};
+    for (size_t k = 0; k < sizeof titles / sizeof titles[0]; k++) {
+        char dir[32];
+        snprintf(dir, sizeof dir, "rtl%zu", k);
+        tu_result r;
+        RUN(&r, "-q", "-H", "2", "--figures", "heads,grid", "--format", "both", "--title", titles[k], "-o",
+            in(f, dir), "I love you");
+        expect_ok(&r);
+        tu_free(&r);
+        const char *files[2] = {"head0", "heads"};
+        for (int i = 0; i < 2; i++) {
+            char rel[64], want[256];
+            snprintf(rel, sizeof rel, "%s/%s.png", dir, files[i]);
+            av_png_image img;
+            read_png(in(f, rel), &img);
+            snprintf(want, sizeof want, "\xE2\x80\x8E\xE2\x81\xA8%s\xE2\x81\xA9 \xC2\xB7 ", titles[k]); /* LRM FSI .. PDI */
+            const char *t = av_png_image_text(&img, "Title");
+            if (strncmp(t, want, strlen(want)) != 0) fail_msg("%s: title '%s' does not start '%s'", rel, t, want);
+            av_png_image_free(&img);
+            snprintf(rel, sizeof rel, "%s/%s.svg", dir, files[i]);
+            char *svg = slurp(in(f, rel), NULL);
+            assert_non_null(svg);
+            static const char BOLD[] = "font-weight=\"bold\">";
+            int seen = 0;
+            for (const char *q = strstr(svg, BOLD); q; q = strstr(q, BOLD)) { /* each drawn title line */
+                const char *open = q;
+                while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+                q += strlen(BOLD);
+                const char *e = strstr(q, "</text>");
+                assert_non_null(e);
+                char line[2048], tag[1024];
+                snprintf(line, sizeof line, "%.*s", (int)(e - q), q);
+                snprintf(tag, sizeof tag, "%.*s", (int)(q - open), open);
+                if (!strstr(line, titles[k]) || !strstr(line, "attention weights")) continue;
+                seen++;
+                if (strstr(tag, "direction=\"rtl\""))
+                    fail_msg("%s: the title line '%s' is drawn right to left: %s", rel, line, tag);
+            }
+            if (seen < 1) fail_msg("%s: no title line holds both the title and \"attention weights\"", rel);
+            free(svg);
+        }
+    }
+}
+
 /* Two tokens whose labels are cut to the same "Antidisestablish…" are told
  * apart: every label of that axis then carries its index ("0 Antidise…",
  * "1 Antidise…", "2 is"), as thinned labels do. They read the same, so the
@@ -1785,6 +1840,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rtl_title_keeps_the_line_left_to_right, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_for_one_head_when_asked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_never_mixes_two_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),

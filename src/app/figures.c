@@ -145,12 +145,16 @@ void av_figures_short_sentence(char *out, size_t n, const char *text) {
  * double quote (“ ” or ") is quoted with ‘ ’. A right-to-left one also
  * starts with LEFT-TO-RIGHT MARK U+200E (the title line stays left to right:
  * UAX #9 P2 finds the mark first). --title is the user's text and keeps its
- * own direction; the plot wraps it to the figure's width over up to 3 lines, cutting
+ * own direction inside the line: one holding right-to-left text sits after
+ * the mark in FSI ... PDI too, so what attnviz writes after it stays to its
+ * right; the plot wraps it to the figure's width over up to 3 lines, cutting
  * only what still does not fit (here only past ~1 KiB).
  * Returns the bytes of lead that are --title (av_plot_meta.user_title), or 0. */
 static size_t make_lead(char *lead, size_t n, const av_options *o, const char *sentence) {
     const char *text = o->title ? o->title : sentence ? sentence : "";
-    int rtl = !o->title && has_rtl(text), isolate = !o->title && has_non_ascii(text);
+    /* a --title with right-to-left text is isolated too, after the mark: as the line's first strong
+     * character it made the whole line right to left, "head 0 of 2: attention weights · شكل ٣" */
+    int rtl = has_rtl(text), isolate = o->title ? rtl : has_non_ascii(text);
     size_t at = (size_t)snprintf(lead, n, "%s%s", rtl ? "\xE2\x80\x8E" : "", o->title ? "" : "“");
     char *open = lead + at - (o->title ? 0 : 3); /* the opening quote's 3 bytes */
     if (isolate) at += (size_t)snprintf(lead + at, n - at, "\xE2\x81\xA8");

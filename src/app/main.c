@@ -30,6 +30,7 @@
 #include "app/term.h"
 #include "app/trace.h"
 #include "app/train.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "render/textlayout.h"
 #include "nn/attention_blas.h"
@@ -77,11 +78,29 @@ static int finish(int code) {
     return code;
 }
 
-/* sentence (arguments or -f) → tokens, then <pad> up to --pad-to. */
+/* The sentence (valid UTF-8) in Unicode NFC, in place: canonically
+ * equivalent spellings (é as U+00E9 or as e + U+0301, 한 as one syllable or
+ * as three jamo, as macOS file names and some keyboards give them) look the
+ * same in every label, so they are one token with one embedding row, and the
+ * title, trace and tokens.txt show one spelling. A NUL byte is left for the
+ * tokenizer's error, at its offset as typed. */
+static av_status nfc_sentence(char **text, size_t *len, av_err *err) {
+    if (memchr(*text, 0, *len)) return AV_OK;
+    size_t n;
+    char *nfc = av_utf8_nfc(*text, *len, &n);
+    if (!nfc) return av_fail(err, AV_ERUNTIME, "out of memory");
+    free(*text);
+    *text = nfc;
+    *len = n;
+    return AV_OK;
+}
+
+/* sentence (arguments or -f) → NFC → tokens, then <pad> up to --pad-to. */
 static av_status read_tokens(run *r, av_err *err) {
     const av_options *o = &r->o;
     size_t len;
     av_status st = av_read_sentence(o, &r->text, &len, err);
+    if (!st) st = nfc_sentence(&r->text, &len, err);
     if (!st) st = av_tokenize(&r->toks, r->text, len, AV_MAX_TOKENS, err);
     r->n_real = r->toks.n;
     if (st || !o->pad_to) return st;

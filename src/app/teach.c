@@ -16,12 +16,25 @@
 
 #define OPEN_BOX "\xE2\x90\xA3" /* ␣ U+2423, how a token label draws a space */
 
+/* 1 if a and b are the same text up to canonical equivalence (NFC): "café"
+ * typed with U+00E9 names the token spelt e + U+0301 (a --model's tokens
+ * keep the sentence's bytes), and the other way round. */
+static int same_text(const char *a, const char *b) {
+    if (strcmp(a, b) == 0) return 1;
+    size_t la, lb;
+    char *na = av_utf8_nfc(a, strlen(a), &la), *nb = av_utf8_nfc(b, strlen(b), &lb);
+    int same = na && nb && la == lb && memcmp(na, nb, la) == 0;
+    free(na);
+    free(nb);
+    return same;
+}
+
 /* The first token whose text is want, or -1; *more counts later ones. */
 static int find_token(const av_tokens *toks, const char *want, int *more) {
     *more = 0;
     for (int i = 0; i < toks->n; i++) {
-        if (strcmp(toks->tok[i], want) != 0) continue;
-        for (int j = i + 1; j < toks->n; j++) *more += strcmp(toks->tok[j], want) == 0;
+        if (!same_text(toks->tok[i], want)) continue;
+        for (int j = i + 1; j < toks->n; j++) *more += same_text(toks->tok[j], want);
         return i;
     }
     return -1;
