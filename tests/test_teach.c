@@ -256,6 +256,36 @@ static void test_explain_takes_a_full_width_comma(void **state) {
 
 /* ---------------------------------------------------------------------------- */
 
+/* The line "A[h, i, j] = exp(x) / sum = value" must be a true equation. The blas and flash kernels and
+ * --model's forward take exp in float32 (fastexp.h), which stops at exp(−87.34) ≈ 1.18e-38, so a weight
+ * far below that was printed as "exp(-100.209705) / 1.000000 = 1.17549968e-38" when exp(-100.21) is
+ * 3.1e-44 (a learner's report, on a --no-scale run whose saturated rows are the point of the lesson).
+ * The reference kernel's expf goes on into the subnormals, which keep a few bits: 3.08e-44 for 3.02e-44.
+ * Each kernel's line must hold, with what the file holds said beside it. */
+static void test_explain_weight_line_is_a_true_equation(void **state) {
+    (void)state;
+    const char *kernels[] = {"reference", "blas"};
+    /* with -d 512 and no scale, row 9's score for key 6 is 100.2 below the row's largest */
+    for (int k = 0; k < 2; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "--no-scale", "-d", "512", "--kernel", kernels[k],
+                    "--explain", "9,6", "the cat sat on the mat and the dog ate my homework", NULL);
+        if (r.code != 0) fail_msg("--kernel %s: exit %d: %s", kernels[k], r.code, r.err);
+        const char *line = strstr(r.out, "  A[0, 9, 6] = exp(");
+        if (!line) fail_msg("--kernel %s: no A line:\n%s", kernels[k], r.out);
+        double x = 0, sum = 0, value = 0;
+        if (sscanf(line, "  A[0, 9, 6] = exp(%lf) / %lf = %lf", &x, &sum, &value) != 3)
+            fail_msg("--kernel %s: cannot read %.120s", kernels[k], line);
+        if (!(x < -88.0)) fail_msg("--kernel %s: the cell is not past float32 exp's floor (exp(%g))", kernels[k], x);
+        double want = exp(x) / sum; /* x and sum are printed to 6 decimals: 1e-6 relative on exp(x) */
+        if (!(fabs(value - want) <= 1e-5 * want))
+            fail_msg("--kernel %s: printed exp(%.6f) / %.6f = %.9g, but that is %.9g", kernels[k], x, sum, value, want);
+        if (!strstr(line, "(weights.npy[0, 9, 6] holds "))
+            fail_msg("--kernel %s: no word on the stored weight:\n%s", kernels[k], line);
+        tu_free(&r);
+    }
+}
+
 /* "I love you" vs "you love I" with positions off: the swapped run's weights are
  * the original's with rows and columns permuted, bit for bit, in every head. */
 static void test_order_blindness_is_an_exact_permutation(void **state) {
@@ -873,6 +903,7 @@ int main(void) {
         cmocka_unit_test(test_explain_takes_a_full_width_comma),
         cmocka_unit_test(test_explain_precision_reaches_the_softmax_table),
         cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),
+        cmocka_unit_test(test_explain_weight_line_is_a_true_equation),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),
         cmocka_unit_test(test_rope_shift_evidence),

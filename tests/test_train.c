@@ -3187,6 +3187,13 @@ static void test_cli_train_bad_input(void **state) {
         {{"--layers", "2", "hi"}, "--layers is an option of --train"},
         {{"--train", "reverse", "3 1 >"}, "--train takes no input text, but the sentence '3 1 >' is given; it trains on "
                                           "its task's generated data"},
+        /* the hint is the learner's own sentence, all its words: it named only the first word ('3') and suggested
+         * "3 1 4 1 5 >" whatever the task, a reverse prompt that --model calls outside induction */
+        {{"--train", "induction", "-o", "runs/induction", "k q a z m k q a"}, "the sentence 'k q a z m k q a' is given; it "
+         "trains on its task's generated data; try the trained model with: attnviz --model DIR \"k q a z m k q a\"\n"},
+        {{"--train", "reverse", "3", "1", "4", ">"}, "the sentence '3 1 4 >' is given; it trains on its task's generated "
+         "data; try the trained model with: attnviz --model DIR \"3 1 4 >\"\n"},
+        {{"--train", "sort", "say \"hi\""}, "try the trained model with: attnviz --model DIR 'say \"hi\"'\n"},
         /* -f was only warned about ("has no effect"): input text either way is the same usage error */
         {{"--train", "reverse", "-f", "in.txt"}, "--train takes no input text, but -f/--file in.txt is given; it "
                                                  "trains on its task's generated data; try the trained model with: "

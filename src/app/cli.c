@@ -1225,10 +1225,17 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             return av_fail(err, AV_EUSAGE, "--train takes no input text, but -f/--file %.100s is given; it trains on "
                            "its task's generated data; try the trained model with: attnviz --model DIR -f %.100s",
                            o->file, o->file);
-        if (optind < argc)
+        if (optind < argc) {
+            /* the words joined as the sentence would be (`--train reverse 3 1 4 ">"` named only '3'), and the
+             * suggestion is that sentence: it said "3 1 4 1 5 >" whatever the task, so `--train induction -o DIR
+             * "k q a z m k q a"` was told to try a reverse prompt, which --model then calls outside induction */
+            if ((st = join_sentence(o, optind, argc, argv, err))) return st;
+            const char *s = o->sentence;
+            char q = strpbrk(s, "\"\\$`!") && !strchr(s, '\'') ? '\'' : '"'; /* the shell keeps it as typed */
             return av_fail(err, AV_EUSAGE, "--train takes no input text, but the sentence '%.100s' is given; it trains "
-                           "on its task's generated data; try the trained model with: attnviz --model DIR "
-                           "\"3 1 4 1 5 >\"", argv[optind]);
+                           "on its task's generated data; try the trained model with: attnviz --model DIR %c%.100s%c",
+                           s, q, s, q);
+        }
         return AV_OK;
     }
     return join_sentence(o, optind, argc, argv, err);

@@ -1,6 +1,7 @@
 /* teach.c - teaching mode (see teach.h). */
 #include "app/teach.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,8 +476,26 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     char file[64];
     if (m->model_layer) snprintf(file, sizeof file, "attn.npy[%d, %d, %d, %d]", m->model_layer - 1, h, qi, kj);
     else snprintf(file, sizeof file, "weights.npy[%d, %d, %d]", h, qi, kj);
-    fprintf(f, "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g   (= %s)\n", h, qi, kj, tp, (double)s_row[kj] - maxv, tp, sum,
-            w, file);
+    /* A weight below FLT_MIN ≈ 1.18e-38 is not stored as its value: the blas and flash kernels and --model's
+     * forward take exp in float32 with fastexp.h's av_expf, which clamps its argument at −87.33654, so it is
+     * stored as about 1.18e-38 / sum; the reference kernel's expf goes on into the subnormals, which keep only
+     * a few significant bits. Printing the stored number after "exp(-115.28) / 1 =" made a false equation
+     * (exp(-115.28) is 8.8e-51), so show the true value and say what the file holds. */
+    double exact = exp((double)s_row[kj] - maxv) / sum;
+    if (exact < (double)FLT_MIN && fabs(w - exact) > 1e-6 * exact)
+        fprintf(f,
+                "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g\n"
+                "      (%s holds %.9g: %s;\n"
+                "      beside the row's other weights it counts as 0)\n",
+                h, qi, kj, tp, (double)s_row[kj] - maxv, tp, sum, exact, file, w,
+                w > 2.0 * exact ? "attnviz's float32 exp stops at exp(−87.34) ≈ 1.18e-38,\n"
+                                  "      the smallest normal float32, so a weight this small is stored as about "
+                                  "1.18e-38 / row sum"
+                                : "below 1.18e-38, the smallest normal float32,\n"
+                                  "      a float32 keeps only a few of its digits");
+    else
+        fprintf(f, "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g   (= %s)\n", h, qi, kj, tp, (double)s_row[kj] - maxv, tp,
+                sum, w, file);
     fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.*f × ", qi, kj, tp, w);
     print_vec(f, v, D, precision);
     fprintf(f, "\n                                        = ");
