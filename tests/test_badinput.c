@@ -515,6 +515,10 @@ static const bad_case kCases[] = {
     {"option_typo_hlep", 2, "unknown option '--hlep'; did you mean --help? (try --help)", {"--hlep", S4}, NULL, 0, NULL, 0},
     {"option_typo_value", 2, "unknown option '--modle'; did you mean --model? (try --help)", {"--modle=x", S4}, NULL, 0, NULL, 0},
     {"option_far_from_all", 2, "unknown option '--xyz' (try --help)", {"--xyz", S4}, NULL, 0, NULL, 0},
+    /* "--html page.html": the file name became the sentence's first word and the page went to DIR/attnviz.html,
+     * exit 0 (a learner's pass) */
+    {"html_given_a_file_name", 2, "--html takes no value, so 'page.html' would be read as the sentence's first word; the page is written as attnviz.html in the output folder", {"--html", "page.html", S4}, NULL, 0, NULL, 0},
+    {"html_given_a_file_name_htm", 2, "--html takes no value, so 'out/Page.HTM' would be read", {"--html", "out/Page.HTM", S4}, NULL, 0, NULL, 0},
     /* a figure-maker's pass: "--svg" said only "unknown option", "--figures head" only "is not a figure" */
     {"option_format_value_as_option", 2, "unknown option '--svg'; did you mean --format svg? (try --help)", {"--svg", S4}, NULL, 0, NULL, 0},
     {"figures_typo_head", 2, "--figures 'head,grid': 'head' is not a figure (did you mean heads?); expected", {"--figures", "head,grid", S4}, NULL, 0, NULL, 0},

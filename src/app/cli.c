@@ -797,6 +797,26 @@ static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
     return AV_OK;
 }
 
+/* "--html page.html": --html takes no value, so getopt leaves "page.html" to the sentence, which then began
+ * with a file name while the page went to DIR/attnviz.html, exit 0 (a learner's pass). A word ending in .html
+ * or .htm right after --html (not after "--") is refused, naming where the page goes. */
+static av_status check_html_value(int argc, char **argv, av_err *err) {
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) return AV_OK;
+        if (strcmp(argv[i], "--html") != 0) continue;
+        const char *v = argv[i + 1];
+        size_t n = strlen(v);
+        if ((n > 5 && strcasecmp(v + n - 5, ".html") == 0) || (n > 4 && strcasecmp(v + n - 4, ".htm") == 0)) {
+            char shown[160];
+            show_value(shown, sizeof shown, v);
+            return av_fail(err, AV_EUSAGE, "--html takes no value, so '%s' would be read as the sentence's first word; "
+                           "the page is written as attnviz.html in the output folder: give the folder with -o DIR "
+                           "(and a name's start with --prefix NAME)", shown);
+        }
+    }
+    return AV_OK;
+}
+
 /* Rules that involve more than one option. */
 static av_status check_combinations(const av_options *o, av_err *err) {
     /* --train warns about these instead, as about every option it does not use (unused_with_train) */
@@ -1197,6 +1217,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     int ch;
     const char *free_text_opt = NULL, *free_text_val = NULL; /* the last free-text option with a separate value */
     if ((st = check_one_hyphen_names(argc, argv, err))) return st;
+    if ((st = check_html_value(argc, argv, err))) return st;
     while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
         for (int i = 0; row < 0 && i < N_OPTS; i++)
