@@ -810,7 +810,7 @@ static void test_model_figures_say_the_sentence(void **state) {
     svg = tu_slurp_file(tu_in(f, "o/layer1_head1.svg"), NULL);
     /* says what it shows, as every other weight figure does (a new user found it missing) */
     snprintf(want, sizeof want, "<title>“The quick brown fox” · model %s (F32) · layer 1 · head 1 of 4: attention "
-             "weights · mask: causal</title>", f->dir);
+             "weights · mask: causal · log colours: no numbers in cells</title>", f->dir);
     if (!strstr(svg, want)) fail_msg("layer1_head1.svg lacks %s", want);
     free(svg);
     assert_false(file_exists(tu_in(f, "o/layer1_head0.svg")));
