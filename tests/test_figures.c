@@ -1266,13 +1266,34 @@ static void test_weights_source_named_everywhere(void **state) {
         assert_non_null(strstr(svg, "&#10;weights: random weights (untrained, seed 5)&#10;run: "));
         free(svg);
     }
+    /* that dump read back is still random weights, and says so with the caveat: it was titled only "weights
+     * loaded from DIR", as learned weights are (a figure-maker's pass); the dump's source.txt says where they
+     * came from, and its CRC-32s that the five files still hold them */
     RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "-o", in(f, "l"), "I love you");
     expect_ok(&r);
     char want[4300];
-    snprintf(want, sizeof want, "  weights    weights loaded from %s\n", in(f, "w"));
+    snprintf(want, sizeof want, "  weights    weights loaded from %s, as --dump wrote them from random weights "
+             "(untrained, seed 5)\n             random weights show how attention computes", in(f, "w"));
     assert_non_null(strstr(r.out, want));
     tu_free(&r);
     av_png_image img;
+    read_png(in(f, "l/head0.png"), &img);
+    snprintf(want, sizeof want, "weights loaded from %s, as --dump wrote them from random weights (untrained, seed 5)",
+             in(f, "w"));
+    assert_string_equal(av_png_image_text(&img, "Weights"), want);
+    av_png_image_free(&img);
+    /* one changed file (W_Q = I, as a user's own weights) and they are the user's: loaded, no caveat */
+    float eye[16 * 16] = {0};
+    for (int i = 0; i < 16; i++) eye[i * 16 + i] = 1;
+    size_t shape[2] = {16, 16};
+    av_err e = {{0}};
+    if (av_npy_write(in(f, "w/W_Q.npy"), eye, 2, shape, &e)) fail_msg("%s", e.msg);
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "-o", in(f, "l"), "I love you");
+    expect_ok(&r);
+    snprintf(want, sizeof want, "  weights    weights loaded from %s\n", in(f, "w"));
+    assert_non_null(strstr(r.out, want));
+    assert_null(strstr(r.out, "random weights show how attention computes"));
+    tu_free(&r);
     read_png(in(f, "l/head0.png"), &img);
     snprintf(want, sizeof want, "weights loaded from %s", in(f, "w"));
     assert_string_equal(av_png_image_text(&img, "Weights"), want);

@@ -193,7 +193,7 @@ static av_status write_outputs(run *r, av_err *err) {
     }
     if (!st && o->dump_dir)
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
-                          : av_dump_all(&r->m, &r->toks, o->dump_dir, &r->written, err);
+                          : av_dump_all(&r->m, &r->toks, &r->source, o->dump_dir, &r->written, err);
     if (figures) say_when_interrupted(o); /* not during --dump's own files, which land all or none */
     if (!st && o->model_dir) {
         st = av_gpt2run_sinks(&r->gr, &r->m, o->compare ? &r->cmp : NULL, &r->toks, o, fc.cmdline, fc.run, &r->written,

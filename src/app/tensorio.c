@@ -15,6 +15,8 @@
 #include "io/fileio.h"
 #include "io/npy.h"
 
+#include <zlib.h>
+
 void av_written_add(av_written *w, const char *path) {
     if (w->n >= AV_MAX_WRITTEN) return;
     char *copy = strdup(path);
@@ -93,12 +95,13 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
 
 void av_weights_random(av_weights_source *src, uint64_t seed) {
     src->kind = AV_WEIGHTS_RANDOM;
+    src->random_origin = 0;
     src->x_file[0] = 0;
     snprintf(src->text, sizeof src->text, "random weights (untrained, seed %llu)", (unsigned long long)seed);
 }
 
 int av_weights_are_random(const av_weights_source *src) {
-    return src->kind == AV_WEIGHTS_RANDOM || src->kind == AV_WEIGHTS_MIXED;
+    return src->kind == AV_WEIGHTS_RANDOM || src->kind == AV_WEIGHTS_MIXED || src->random_origin;
 }
 
 /* One of the --weights files into dst (rows, cols); a missing file keeps the
@@ -141,6 +144,55 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     return AV_OK;
 }
 
+/* The five tensors --weights reads, in its order, with their sizes in floats. */
+static void weight_tensors(const av_model *m, const float *data[5], size_t n[5]) {
+    size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
+    const float *d[5] = {m->X, m->W_Q, m->W_K, m->W_V, m->W_O};
+    for (int i = 0; i < 5; i++) data[i] = d[i], n[i] = i ? C * C : T * C;
+}
+
+static const char *const kWeightFiles[5] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+
+/* zlib's CRC-32 of n floats as bytes (little-endian on every machine attnviz builds for, as npy's '<f4'). */
+static unsigned long crc_of(const float *x, size_t n) {
+    unsigned long c = crc32(0L, Z_NULL, 0);
+    const unsigned char *b = (const unsigned char *)x;
+    for (size_t left = n * sizeof(float); left;) { /* crc32 takes a uInt length */
+        uInt k = left > (1u << 30) ? (1u << 30) : (uInt)left;
+        c = crc32(c, b, k), b += k, left -= k;
+    }
+    return c;
+}
+
+/* 1 when dir/source.txt (av_dump_all) says the weights it was written with were drawn at random, wholly or
+ * in part, and each of the five tensors loaded into m has the CRC-32 it lists, so they are still those
+ * weights: a --dump of random weights read back was titled only "weights loaded from DIR", as if learned (a
+ * figure-maker's pass). why gets what the file says ("random weights (untrained, seed 42)"). A missing or
+ * other source.txt, or any changed file, gives 0: the weights are then the user's. */
+static int dumped_from_random(const av_model *m, const char *dir, char *why, size_t n) {
+    char path[4200], line[700];
+    av_path_join(path, sizeof path, dir, "source.txt");
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int ok = fgets(line, sizeof line, f) && strncmp(line, "weights: ", 9) == 0 && strstr(line, "random");
+    if (ok) {
+        line[strcspn(line, "\n")] = 0;
+        if (n > 141) n = 141; /* a title's worth: "X loaded from DIR; W_Q, ... random (untrained, seed 42)" */
+        if (snprintf(why, n, "%s", line + 9) >= (int)n) av_utf8_trim_cut(why);
+    }
+    const float *data[5];
+    size_t sizes[5];
+    weight_tensors(m, data, sizes);
+    for (int i = 0; ok && i < 5; i++) {
+        char name[16];
+        unsigned long crc;
+        ok = fgets(line, sizeof line, f) && sscanf(line, "%15s crc32 %lx", name, &crc) == 2 &&
+             strcmp(name, kWeightFiles[i]) == 0 && crc == crc_of(data[i], sizes[i]);
+    }
+    fclose(f);
+    return ok;
+}
+
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err) {
     struct stat st;
     if (stat(dir, &st) != 0) { /* say where the example folder that comes with attnviz is */
@@ -179,7 +231,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
                       * control in its name closed after it (av_utf8_bidi_closers) */
     size_t cut = av_utf8_escape_controls(dir, strlen(dir), shown, found == 5 ? 401 : 301, 0);
     av_utf8_bidi_closers(shown, cut, shown + cut, sizeof shown - cut);
-    if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %s", shown);
+    src->random_origin = found == 5 && dumped_from_random(m, dir, src->random_text, sizeof src->random_text);
+    if (src->random_origin)
+        snprintf(src->text, sizeof src->text, "weights loaded from %.400s, as --dump wrote them from %.140s", shown,
+                 src->random_text);
+    else if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %s", shown);
     else snprintf(src->text, sizeof src->text, "%s loaded from %s; %s random (untrained, seed %llu)", which[0],
                   shown, which[1], seed);
     return AV_OK;
@@ -268,7 +324,8 @@ av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
     /* a --model dump after a single layer's left weights.npy, Q.npy, ... of the other sentence beside the
      * model's attn.npy, and the other way round (a tester's report) */
     static const char *const kLayerOnly[] = {"X.npy", "PE.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy", "Q.npy",
-                                             "K.npy", "V.npy", "weights.npy", "context.npy", "output.npy", "mask.npy"};
+                                             "K.npy", "V.npy", "weights.npy", "context.npy", "output.npy", "mask.npy",
+                                             "source.txt"};
     static const char *const kModelOnly[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
     const char *const *names = model ? kLayerOnly : kModelOnly;
     size_t n = model ? sizeof kLayerOnly / sizeof kLayerOnly[0] : sizeof kModelOnly / sizeof kModelOnly[0];
@@ -281,14 +338,33 @@ av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
     return AV_OK;
 }
 
+/* DIR/source.txt (tensorio.h av_dump_all). */
+static av_status dump_source(const av_model *m, const av_weights_source *src, const char *dir, av_written *w,
+                             av_err *err) {
+    char path[4096];
+    av_path_join(path, sizeof path, dir, "source.txt");
+    av_afile f;
+    av_status s = av_afile_open(&f, path, err);
+    if (s) return s;
+    const float *data[5];
+    size_t n[5];
+    weight_tensors(m, data, n);
+    fprintf(f.fp, "weights: %s\n", src->random_origin ? src->random_text : src->text); /* the first origin */
+    for (int i = 0; i < 5; i++) fprintf(f.fp, "%s crc32 %08lx\n", kWeightFiles[i], crc_of(data[i], n[i]));
+    if ((s = av_afile_commit(&f, err))) return s;
+    av_written_add(w, path);
+    return AV_OK;
+}
+
 /* av_dump_all's files, each kept in the caller's set; *stale_pe = 1 when PE.npy is not among them. */
-static av_status dump_files(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, int *stale_pe,
-                            av_err *err) {
+static av_status dump_files(const av_model *m, const av_tokens *toks, const av_weights_source *src, const char *dir,
+                            av_written *w, int *stale_pe, av_err *err) {
     av_status s;
     char path[4096];
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C, H = (size_t)m->cfg.H, D = (size_t)m->D;
 
     if ((s = av_dump_tokens(toks, dir, w, err))) return s;
+    if ((s = dump_source(m, src, dir, w, err))) return s;
 
     struct {
         const char *name;
@@ -326,13 +402,14 @@ static av_status dump_files(const av_model *m, const av_tokens *toks, const char
     return AV_OK;
 }
 
-av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, av_err *err) {
+av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights_source *src, const char *dir,
+                      av_written *w, av_err *err) {
     av_status s = av_mkdir_p(dir, err);
     if (s) return s;
-    static av_afile_set set; /* 15 files (io/fileio.h), 130 KB: not on the stack */
+    static av_afile_set set; /* 16 files (io/fileio.h), 160 KB: not on the stack */
     int stale_pe = 0;
     av_afile_set_begin(&set);
-    s = dump_files(m, toks, dir, w, &stale_pe, err);
+    s = dump_files(m, toks, src, dir, w, &stale_pe, err);
     if ((s = av_dump_set_end(&set, s, err))) return s;
     /* a PE.npy left by an earlier sinusoidal dump, or a --model dump's files, would describe another run, so
      * they go, once this run's files are in place */

@@ -48,7 +48,10 @@ typedef enum {
 
 typedef struct {
     av_weights_kind kind;
+    int random_origin; /* LOADED from a --dump folder whose source.txt says the dumped weights were drawn at
+                        * random (or partly), and whose five files still hold the data it was written with */
     char text[600]; /* short, for titles: "random weights (untrained, seed 42)" */
+    char random_text[600]; /* with random_origin: what source.txt says of them */
     char x_file[512]; /* the X.npy a --weights folder gave ("w/X.npy"), or "" when X is
                        * drawn (random N(0, 1) per token text) or a model's embedding */
 } av_weights_source;
@@ -106,13 +109,17 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
 /* Write tokens.txt and every tensor of a finished forward pass as float32
  * .npy into folder dir (created): X, PE (sinusoidal only; a stale PE.npy is
  * removed), W_Q, W_K, W_V, W_O, Q, K, V, scores, weights, context, output,
- * and mask.npy (bool). They appear together or not at all (one
+ * and mask.npy (bool), and source.txt: "weights: " + src->text (where X and
+ * the W came from), then one line "NAME crc32 HHHHHHHH" for each of X.npy,
+ * W_Q.npy ... W_O.npy (zlib's CRC-32 of its float32 data as written), so that
+ * --weights DIR can tell random weights read back from learned ones. They appear together or not at all (one
  * av_afile_set, io/fileio.h): a full disk or a Ctrl-C half-way leaves dir's
  * files of an earlier run as they were, never some of each run. Each path
  * goes into w. Once they are in place, a --model dump's own files there
  * (token_ids, attn, hidden, logits) are removed (av_dump_remove_other).
  * Errors: AV_ERUNTIME on I/O. */
-av_status av_dump_all(const av_model *m, const av_tokens *toks, const char *dir, av_written *w, av_err *err);
+av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights_source *src, const char *dir,
+                      av_written *w, av_err *err);
 
 /* End the set a --dump's files were kept in (av_afile_set_begin): when st is
  * AV_OK they are renamed into place (set_end's error, naming the file, is

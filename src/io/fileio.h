@@ -78,7 +78,7 @@ void av_afile_abort(av_afile *f);
  * is renamed, set_end makes it the av_interrupt_message while the signals
  * are still held, so a Ctrl-C is told the set is in place from its first
  * moment there (a Ctrl-C just after the renames said "not saved"). */
-#define AV_AFILE_SET_MAX 16
+#define AV_AFILE_SET_MAX 20
 typedef struct {
     av_afile kept[AV_AFILE_SET_MAX];
     int n;
