@@ -515,6 +515,11 @@ static const bad_case kCases[] = {
     {"option_typo_hlep", 2, "unknown option '--hlep'; did you mean --help? (try --help)", {"--hlep", S4}, NULL, 0, NULL, 0},
     {"option_typo_value", 2, "unknown option '--modle'; did you mean --model? (try --help)", {"--modle=x", S4}, NULL, 0, NULL, 0},
     {"option_far_from_all", 2, "unknown option '--xyz' (try --help)", {"--xyz", S4}, NULL, 0, NULL, 0},
+    /* "--outdir=~/figs": the shell leaves ~ after '=', and attnviz made a folder named "~" and said "wrote
+     * ~/figs/head0.png" (a figure-maker's pass); any path option, when no folder "~" is here */
+    {"outdir_tilde_after_equals", 2, "--outdir '~/figs': the shell did not expand '~' (it does so only at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type --outdir ~/figs (a space, no quotes) or the full path", {"--outdir=~/figs", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
+    {"dump_tilde_quoted", 2, "--dump '~/d': the shell did not expand '~'", {"--dump", "~/d", S4}, NULL, 0, NULL, 0},
+    {"model_tilde_alone", 2, "--model '~': the shell did not expand '~'", {"--model=~", S4}, NULL, 0, NULL, 0},
     /* "--html page.html": the file name became the sentence's first word and the page went to DIR/attnviz.html,
      * exit 0 (a learner's pass) */
     {"html_given_a_file_name", 2, "--html takes no value, so 'page.html' would be read as the sentence's first word; the page is written as attnviz.html in the output folder", {"--html", "page.html", S4}, NULL, 0, NULL, 0},

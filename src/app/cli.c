@@ -497,6 +497,18 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option '%.40s'; give "
                        "the %s right after --%s", d->name, d->noun ? "a " : "a value", d->noun ? d->noun : d->arg ? " " : "",
                        d->noun ? "" : d->arg ? d->arg : "", arg, d->noun ? d->noun : "value", d->name);
+    /* "--outdir=~/figs": the shell expands ~ only at a word's start, so the value kept it, and attnviz made a
+     * folder named "~" here and said "wrote ~/figs/head0.png", which reads as the home folder (a figure-maker's
+     * pass). Refused unless a folder named "~" is really here */
+    if (arg && takes_a_path(d) && arg[0] == '~' && (arg[1] == '/' || !arg[1]) && access("~", F_OK) != 0) {
+        const char *home = getenv("HOME");
+        char shown[160], full[200] = "";
+        show_value(shown, sizeof shown, arg);
+        if (home && *home && strlen(home) + strlen(arg) < 150) snprintf(full, sizeof full, ", %s%s", home, arg + 1);
+        return av_fail(err, AV_EUSAGE, "--%s '%s': the shell did not expand '~' (it does so only at the start of a "
+                       "word, not after '=' or inside quotes), and there is no folder named '~' here; type --%s %s "
+                       "(a space, no quotes) or the full path%s", d->name, shown, d->name, shown, full);
+    }
     switch (d->kind) {
     case OPT_FLAG: *(int *)field = 1; break;
     case OPT_INT:
