@@ -515,6 +515,9 @@ static const bad_case kCases[] = {
     {"option_typo_hlep", 2, "unknown option '--hlep'; did you mean --help? (try --help)", {"--hlep", S4}, NULL, 0, NULL, 0},
     {"option_typo_value", 2, "unknown option '--modle'; did you mean --model? (try --help)", {"--modle=x", S4}, NULL, 0, NULL, 0},
     {"option_far_from_all", 2, "unknown option '--xyz' (try --help)", {"--xyz", S4}, NULL, 0, NULL, 0},
+    /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the
+     * limit (a figure-maker's pass) */
+    {"thai_sentence_without_spaces", 2, "is 72 bytes long; the maximum is 64 bytes; Thai is written without spaces between words, and attnviz splits words at spaces: type a space between words", {"ฉันรักการเรียนรู้เชิงลึก"}, NULL, 0, NULL, 0},
     /* "--outdir=~/figs": the shell leaves ~ after '=', and attnviz made a folder named "~" and said "wrote
      * ~/figs/head0.png" (a figure-maker's pass); any path option, when no folder "~" is here */
     {"outdir_tilde_after_equals", 2, "--outdir '~/figs': the shell did not expand '~' (it does so only at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type --outdir ~/figs (a space, no quotes) or the full path", {"--outdir=~/figs", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},

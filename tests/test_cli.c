@@ -1741,6 +1741,27 @@ static void test_pe_figure_draws_every_dimension_of_an_odd_d_model(void **state)
     free(svg);
 }
 
+/* A short Thai sentence without spaces ran as one token, a 1×1 map, without a word (a figure-maker's pass):
+ * a note says why (9 Thai code points: ฉ ั น ร ั ก ค ุ ณ), and none with the spaces or with -q. */
+static void test_unspaced_script_sentence_notes_one_token(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "ฉันรักคุณ", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.err, "attnviz: note: token 0 \"ฉันรักคุณ\" holds 9 Thai characters: Thai is written "
+                                  "without spaces between words, and attnviz splits words at spaces"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "ฉัน รัก คุณ", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "Thai"));
+    assert_non_null(strstr(r.out, "tokens     [ฉัน] [รัก] [คุณ]"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "ฉันรักคุณ", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 /* A scores figure pooled past the pixels keeps each block's score of the largest magnitude with its sign:
  * the plain max drew a long sentence's scores almost all red (positive) on their diverging −max..max map,
  * though about half the scores are negative (a learner's pass, 2000 tokens: every block red, no blue).
@@ -1868,6 +1889,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_run_that_writes_nothing_leaves_no_folder),
+        cmocka_unit_test(test_unspaced_script_sentence_notes_one_token),
         cmocka_unit_test_setup_teardown(test_pooled_scores_keep_their_sign, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_pe_figure_draws_every_dimension_of_an_odd_d_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -290,6 +290,29 @@ static void test_halfwidth_by_hand(void **state) {
     assert_int_equal(av_utf8_halfwidth('4'), 0);
 }
 
+/* Scripts written without spaces between words, counted by hand: ฉ ั น ร ั ก ค ุ ณ is 9 Thai code points
+ * (U+0E09 U+0E31 U+0E19 U+0E23 U+0E31 U+0E01 U+0E04 U+0E38 U+0E13), ລາວ 3 Lao, ខ្មែរ 5 Khmer (U+1781 U+17D2
+ * U+1798 U+17C2 U+179A), မြန်မာ 6 Myanmar; only the first script is counted; none in Latin or Han. */
+static void test_unspaced_script_by_hand(void **state) {
+    (void)state;
+    int n = -1;
+    const char *thai = "\u0E09\u0E31\u0E19\u0E23\u0E31\u0E01\u0E04\u0E38\u0E13";
+    assert_string_equal(av_utf8_unspaced_script(thai, strlen(thai), &n), "Thai");
+    assert_int_equal(n, 9);
+    const char *lao = "a \u0EA5\u0EB2\u0EA7 b";
+    assert_string_equal(av_utf8_unspaced_script(lao, strlen(lao), &n), "Lao");
+    assert_int_equal(n, 3);
+    const char *khmer = "\u1781\u17D2\u1798\u17C2\u179A\u0E01";
+    assert_string_equal(av_utf8_unspaced_script(khmer, strlen(khmer), &n), "Khmer");
+    assert_int_equal(n, 5);
+    const char *myanmar = "\u1019\u103C\u1014\u103A\u1019\u102C";
+    assert_string_equal(av_utf8_unspaced_script(myanmar, strlen(myanmar), &n), "Myanmar");
+    assert_int_equal(n, 6);
+    const char *other = "deep \u5B66\u4E60";
+    assert_null(av_utf8_unspaced_script(other, strlen(other), &n));
+    assert_int_equal(n, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
@@ -304,6 +327,7 @@ int main(void) {
         cmocka_unit_test(test_bidi_closers),
         cmocka_unit_test(test_escape_controls),
         cmocka_unit_test(test_halfwidth_by_hand),
+        cmocka_unit_test(test_unspaced_script_by_hand),
     };
     return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }

@@ -103,6 +103,16 @@ static av_status read_tokens(run *r, av_err *err) {
     if (!st) st = nfc_sentence(&r->text, &len, err);
     if (!st) st = av_tokenize(&r->toks, r->text, len, AV_MAX_TOKENS, err);
     r->n_real = r->toks.n;
+    for (int i = 0; !st && !o->quiet && i < r->toks.n; i++) { /* "ฉันรักคุณ" was one token, a 1×1 map, silently */
+        int n = 0;
+        const char *script = av_utf8_unspaced_script(r->toks.tok[i], strlen(r->toks.tok[i]), &n);
+        if (script && (n >= 13 || (r->toks.n == 1 && n >= 4))) {
+            av_message(stderr, "attnviz: note: token %d \"%s\" holds %d %s characters: %s is written without spaces "
+                       "between words, and attnviz splits words at spaces, so a phrase may be one token; type a space "
+                       "between words to see one token per word\n", i, r->toks.tok[i], n, script, script);
+            break;
+        }
+    }
     if (st || !o->pad_to) return st;
     if (o->pad_to < r->toks.n)
         return av_fail(err, AV_EUSAGE, "--pad-to %d is smaller than the sentence's %d tokens; use at least %d",

@@ -288,3 +288,23 @@ const char *av_utf8_list_sep(const char *s, size_t *len) {
     }
     return NULL;
 }
+
+const char *av_utf8_unspaced_script(const char *s, size_t len, int *count) {
+    static const struct { unsigned lo, hi; const char *name; } kScripts[] = {
+        {0x0E00, 0x0E7F, "Thai"}, {0x0E80, 0x0EFF, "Lao"}, {0x1000, 0x109F, "Myanmar"}, {0x1780, 0x17FF, "Khmer"}};
+    const char *name = NULL;
+    unsigned lo = 0, hi = 0;
+    *count = 0;
+    const unsigned char *u = (const unsigned char *)s, *end = u + len;
+    while (u < end) {
+        unsigned cp;
+        const char *why;
+        int k = av_utf8_decode(u, (size_t)(end - u), &cp, &why);
+        if (k == 0) break;
+        u += k;
+        for (size_t i = 0; !name && i < sizeof kScripts / sizeof kScripts[0]; i++)
+            if (cp >= kScripts[i].lo && cp <= kScripts[i].hi) name = kScripts[i].name, lo = kScripts[i].lo, hi = kScripts[i].hi;
+        if (name && cp >= lo && cp <= hi) (*count)++;
+    }
+    return name;
+}

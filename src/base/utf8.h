@@ -90,6 +90,10 @@ av_ucat av_utf8_category(unsigned cp);
 int av_utf8_is_ignorable(unsigned cp); /* Default_Ignorable_Code_Point: drawn as nothing */
 int av_utf8_is_hangul(unsigned cp);    /* a Hangul syllable or jamo (incl. compatibility jamo) */
 int av_utf8_is_rtl(unsigned cp);       /* Bidi_Class R or AL: a strong right-to-left letter (UAX #9) */
+/* The script of s[0..len) when it is one written without spaces between words (Thai U+0E00..0E7F, Lao
+ * U+0E80..0EFF, Myanmar U+1000..109F, Khmer U+1780..17FF: Unicode's blocks of those scripts), with *count
+ * its code points of that script (the first such script's only); NULL, *count 0, when s holds none. */
+const char *av_utf8_unspaced_script(const char *s, size_t len, int *count);
 /* Into out (n bytes, NUL-terminated; n >= 1): the PDF (U+202C) and PDI
  * (U+2069) that close, innermost first, the explicit embeddings, overrides
  * and isolates that s[0..len) opens and leaves open (UAX #9 X1-X8: an LRE,

@@ -123,8 +123,12 @@ static av_status emit(av_tokens *t, int *found, const char *text, size_t a, size
         /* counted from 0 like the trace, --explain and --compare order; the start shows which one */
         char start[64];
         token_start(start, text + a, b - a);
-        return av_fail(err, AV_EUSAGE, "token %d (%s) is %zu bytes long; the maximum is %d bytes", *found, start, b - a,
-                       AV_MAX_TOKEN_BYTES);
+        int n = 0; /* "ฉันรักการเรียนรู้เชิงลึก", 72 bytes: a Thai sentence without the spaces Thai does not write */
+        const char *script = av_utf8_unspaced_script(text + a, b - a, &n);
+        return av_fail(err, AV_EUSAGE, "token %d (%s) is %zu bytes long; the maximum is %d bytes%s%s%s", *found, start,
+                       b - a, AV_MAX_TOKEN_BYTES, script ? "; " : "", script ? script : "",
+                       script ? " is written without spaces between words, and attnviz splits words at spaces: type a "
+                                "space between words" : "");
     }
     if (++*found > max_tokens) return AV_OK;
     char *s = malloc(b - a + 1);
