@@ -1241,6 +1241,25 @@ static void test_folder_rule_covers_every_file(void **state) {
                                            "attention.gif", "model.png", "layer1.png", "config.json", NULL}, 1);
 }
 
+/* A -q run that removes an earlier run's page says so: a teacher's prepared attnviz.html went without a word
+ * when the next sentence ran with -q (a teacher's pass). -q hides the trace, not a deleted file. */
+static void test_quiet_run_says_what_it_removed(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--html", "-o", in(f, "o"), "I love deep learning");
+    expect_ok(&r);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    RUN(&r, "-q", "--heads", "2", "-o", in(f, "o"), "我爱深度学习");
+    expect_ok(&r);
+    char want[4300];
+    snprintf(want, sizeof want, "attnviz: note: removed 1 file of an earlier run from %s, so the folder holds one "
+             "run: attnviz.html\n", in(f, "o"));
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    expect_files(f, "o", (const char *[]){"attnviz.html", NULL}, 0);
+}
+
 /* The weights' source is in the trace header, every title and the metadata:
  * random (seed), loaded from a folder, or partly loaded. */
 static void test_weights_source_named_everywhere(void **state) {
@@ -1866,6 +1885,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_folder_never_mixes_two_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),

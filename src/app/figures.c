@@ -780,7 +780,7 @@ static int is_stale(const char *path, name_kind kind, const char *run_id) {
 }
 
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
-                                  int quiet, av_err *err) {
+                                  av_err *err) {
     if (w && w->n >= AV_MAX_WRITTEN) return AV_OK; /* the list may be incomplete: remove nothing */
     struct dirent **list = NULL;
     int n = scandir(dir, &list, NULL, alphasort); /* the note lists them in the same order everywhere */
@@ -804,7 +804,7 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
         free(list[i]);
     }
     free(list);
-    if (!st && removed && !quiet)
+    if (!st && removed) /* with -q too (figures.h) */
         av_message(stderr, "attnviz: note: removed %d file%s of an earlier run from %s, so the folder holds one run:%s%s\n",
                 removed, removed == 1 ? "" : "s", dir, names, removed > 8 ? " ..." : "");
     return st;

@@ -72,10 +72,12 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
  * --train's (run ids "train-..."), unless run_id is a --train run's too: a
  * trained model folder keeps its curves and comparisons beside the figures
  * of a run of it. Other files, and files with another prefix, are never
- * touched. A note lists what was removed unless quiet. Errors: AV_ERUNTIME
+ * touched. A note lists what was removed, with -q too: -q hides the trace,
+ * and a file deleted without a word was a teacher's prepared page gone (a
+ * teacher's pass). Errors: AV_ERUNTIME
  * when a stale file cannot be removed (the message names it). */
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
-                                  int quiet, av_err *err);
+                                  av_err *err);
 
 /* The hash behind every run id: FNV-1a 64 (base/common.h) of n bytes at
  * data, continuing from h (AV_RUN_HASH_START to begin). */

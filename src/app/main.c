@@ -218,7 +218,7 @@ static av_status write_outputs(run *r, av_err *err) {
             st = av_page_write(o->compare ? &r->cmp : NULL, &r->m, &r->toks, o, &page, &r->written, err);
     }
     if (!st && (!o->no_plot || o->html)) /* the -o folder holds this run only */
-        st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, o->quiet, err);
+        st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, err);
     if (figures) av_interrupt_message(NULL); /* the folder holds this run's figures only, or the error says why */
     if (!st) av_figures_note_lowered_dpi(stderr, o); /* past 6000 px a side */
     if (!st && !o->quiet) av_written_print(stdout, &r->written);

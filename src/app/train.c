@@ -1024,7 +1024,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
                  "the same command (the same seed gives the same model) to write them", dir);
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
     keep_other_runs_figures(dir, o->compare, &keep);
-    if (!s) s = av_figures_remove_stale(dir, "", run, &keep, o->quiet, err); /* e.g. head0.png of a run before */
+    if (!s) s = av_figures_remove_stale(dir, "", run, &keep, err); /* e.g. head0.png of a run before */
     free_kept(&keep);
     if (!s) { /* all written: a Ctrl-C from here to the exit ended the run with 130 and not a word (a new user's
                * report: was the folder whole?); run_one keeps this message to the exit */
@@ -1417,7 +1417,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     }
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
-    if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, o->quiet, err);
+    if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, err);
     if (s) av_interrupt_message(NULL);
     else { /* all written: from here to the exit a Ctrl-C said nothing (as write_outputs) */
         char msg[AV_INTERRUPT_MSG_MAX];
