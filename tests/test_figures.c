@@ -1241,6 +1241,30 @@ static void test_folder_rule_covers_every_file(void **state) {
                                            "attention.gif", "model.png", "layer1.png", "config.json", NULL}, 1);
 }
 
+/* A SIGTERM the instant a figure's temporary file exists, before attnviz has noted its name (the shim,
+ * tests/shim_signal.c, raises it as mkstemp or the O_EXCL open returns): the handler removed only the
+ * temporaries it knew of, so a hidden .heads.png.tmpXXXXXX stayed (a teacher's pass: 1 kill in 40). The
+ * name is now noted before the file is made; the run ends 143 (128 + SIGTERM) and leaves nothing. */
+static void test_sigterm_as_a_temporary_is_made_leaves_none(void **state) {
+    fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_signal.so", preload, asan)) return;
+    const char *env[] = {preload, asan, "SHIM_SIGNAL_AT_TMP=1", NULL};
+    const char *args[] = {"-q", "--heads", "2", "-o", in(f, "o"), "I love you", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, env, args);
+    if (r.code != 143) fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    assert_non_null(strstr(r.err, "attnviz: interrupted while the figures were written"));
+    tu_free(&r);
+    DIR *d = opendir(in(f, "o"));
+    if (d) { /* the folder the run made and wrote nothing in is removed too; if it stays, it is empty */
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) fail_msg("left behind: %s", e->d_name);
+        closedir(d);
+    }
+}
+
 /* A -q run that removes an earlier run's page says so: a teacher's prepared attnviz.html went without a word
  * when the next sentence ran with -q (a teacher's pass). -q hides the trace, not a deleted file. */
 static void test_quiet_run_says_what_it_removed(void **state) {
@@ -1886,6 +1910,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigterm_as_a_temporary_is_made_leaves_none, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/utf8.h"
@@ -250,6 +251,33 @@ static void untrack_tmp(av_afile *f) {
     f->slot = 0;
 }
 
+/* mkstemp(f->tmp) with the name tracked before the file exists: a signal that came between mkstemp's
+ * creating it and track_tmp left a hidden .NAME.tmpXXXXXX behind (a teacher's pass: 1 SIGTERM in 40; the
+ * first file of a run even before the handler was installed). The six X become letters and digits from a
+ * counter, the pid and the clock; the name is tracked, then created with O_EXCL (another's name: untracked,
+ * another try). A signal before the open finds no file to remove. Returns the fd, or -1 with errno. */
+static int open_tracked_tmp(av_afile *f) {
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static _Atomic unsigned long long counter;
+    size_t n = strlen(f->tmp);
+    char *x = f->tmp + n - 6;
+    for (int tries = 0; tries < 1000; tries++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        unsigned long long v = (atomic_fetch_add(&counter, 1) + 1) * 0x9E3779B97F4A7C15ull;
+        v ^= ((unsigned long long)getpid() << 32) ^ (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 20);
+        v ^= v >> 29, v *= 0xBF58476D1CE4E5B9ull, v ^= v >> 32; /* splitmix64's finish */
+        for (int i = 0; i < 6; i++, v /= 62) x[i] = digits[v % 62];
+        track_tmp(f);
+        int fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) return fd;
+        int e = errno;
+        untrack_tmp(f);
+        if (e != EEXIST) return errno = e, -1;
+    }
+    return errno = EEXIST, -1;
+}
+
 /* The process's umask. umask(2) reads it only by setting it, so this sets
  * 022 and puts the old value back; the lock keeps a second thread from
  * reading the 022 in between (and then keeping it as the process's umask). */
@@ -287,7 +315,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     }
     memcpy(f->path, path, n + 1);
 
-    int fd = mkstemp(f->tmp);
+    int fd = open_tracked_tmp(f);
     if (fd < 0) {
         int e = errno;
         f->tmp[0] = 0;
@@ -300,6 +328,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         int e = errno;
         close(fd);
         unlink(f->tmp);
+        untrack_tmp(f);
         f->tmp[0] = 0;
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
     }
@@ -308,10 +337,10 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         int e = errno;
         close(fd);
         unlink(f->tmp);
+        untrack_tmp(f);
         f->tmp[0] = 0;
         return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
     }
-    track_tmp(f);
     return AV_OK;
 }
 
