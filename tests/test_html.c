@@ -401,6 +401,27 @@ static void html_long_sentence_title_is_valid_utf8(void **state) {
     tu_free(&r);
 }
 
+/* --title titles the page as it titles the figures: "--title 'Lesson 3: 注意力'" left the page's <title> and
+ * heading the sentence, and with --no-plot a warning said --title had no effect (a teacher's pass); the
+ * title's '<' is text. Without --title the sentence stays (the test below). */
+static void html_title_is_the_title_option(void **state) {
+    tu_fixture *f = *state;
+    for (int no_plot = 0; no_plot < 2; no_plot++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "-d", "8", "--html", no_plot ? "--no-plot" : "-q", "--title",
+                    "Lesson 3: \xE6\xB3\xA8\xE6\x84\x8F\xE5\x8A\x9B <b>", "-o", f->dir, "I love you", NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        assert_string_equal(r.err, "");
+        char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+        assert_non_null(page);
+        if (!strstr(page, "<title>attnviz: Lesson 3: \xE6\xB3\xA8\xE6\x84\x8F\xE5\x8A\x9B &lt;b&gt;</title>"))
+            fail_msg("--no-plot %d: the page's <title> is not --title's", no_plot);
+        assert_null(strstr(page, "<title>attnviz: I love you</title>"));
+        free(page);
+        tu_free(&r);
+    }
+}
+
 /* -f: the page's <title> and heading (the data's "title") are the text as
  * read, as in the figures' titles, not the tokens joined by spaces ("Hello
  * , world ! I ' m fine ."); a 300-word file is cut as the figures' titles
@@ -709,6 +730,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_text_that_is_not_utf8_is_written_as_utf8, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_title_is_the_title_option, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_over_the_limit_keeps_every_setting, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -1071,8 +1071,9 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     for (size_t k = 0; o->no_plot && k < sizeof kFigureOpts / sizeof kFigureOpts[0]; k++) {
         if (!av_option_given(o, kFigureOpts[k]) || n == AV_MAX_WARNINGS) continue;
         if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0 ||
-                        strcmp(kFigureOpts[k], "cmap") == 0))
-            continue; /* the --html page goes there, named with the prefix, and colours its weights with --cmap */
+                        strcmp(kFigureOpts[k], "cmap") == 0 || strcmp(kFigureOpts[k], "title") == 0))
+            continue; /* the --html page goes there, named with the prefix, titled with --title, and colours its
+                       * weights with --cmap */
         if (o->show && strcmp(kFigureOpts[k], "cmap") == 0) {
             if (o->color == AV_COLOR_NEVER) { /* --show prints numbers only: nothing takes --cmap's colours */
                 given_text(opt, sizeof opt, o, "cmap");

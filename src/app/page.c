@@ -9,6 +9,7 @@
 
 #include "app/figures.h"
 #include "app/trace.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 
 /* "positions: sinusoidal · mask: causal" (and " · no scale") */
@@ -90,11 +91,18 @@ int av_page_runs(const av_options *o, int d_model, int heads) {
     }
 }
 
-/* The title (<title> and the heading): the input text shortened as the
+/* The title (<title> and the heading): --title as given, as the figures'
+ * titles start with it (a teacher's pass: "--title 'Lesson 3: 注意力'" left
+ * the page titled with the sentence); else the input text shortened as the
  * figures' titles quote it (figures.h av_figures_short_sentence: 40 columns,
  * then "…"), or without it the first n_real labels joined by spaces. */
-static void page_title(char *title, size_t n, const av_page_info *info, const char *const *labels, int T) {
+static void page_title(char *title, size_t n, const av_options *o, const av_page_info *info,
+                       const char *const *labels, int T) {
     title[0] = 0;
+    if (o->title && *o->title) {
+        if (snprintf(title, n, "%s", o->title) >= (int)n) av_utf8_trim_cut(title);
+        return;
+    }
     if (info->sentence) {
         av_figures_short_sentence(title, n, info->sentence);
         return;
@@ -107,7 +115,7 @@ static void page_title(char *title, size_t n, const av_page_info *info, const ch
 static av_status write_runs(const av_html_run *runs, int n, const av_tokens *toks, const av_options *o,
                             const av_page_info *info, const char *trace, av_written *w, av_err *err) {
     char title[2048];
-    page_title(title, sizeof title, info, (const char *const *)toks->tok, toks->n);
+    page_title(title, sizeof title, o, info, (const char *const *)toks->tok, toks->n);
     return write_page(runs, n, title, info->note, info->trace ? info->trace : trace, o, info, w, err);
 }
 
@@ -200,7 +208,7 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
                        .weights_file = o->dump_dir ? "attn.npy" : NULL, .scores_file = o->dump_dir ? "scores.npy" : NULL,
                        .files_have_layers = 1, /* named only when dumped, as single_run */
                        .first_layer = info->layer};
-    page_title(title, sizeof title, info, labels, T);
+    page_title(title, sizeof title, o, info, labels, T);
     return write_page(&run, 1, title, info->note, info->trace, o, info, w, err);
 }
 
