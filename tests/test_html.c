@@ -534,12 +534,13 @@ static void html_model_page_has_every_layer_and_its_q_k_v(void **state) {
     assert_int_equal(av_gpt2_acts_alloc(&a, &c, 3, &err), AV_OK);
     int ids[3] = {1, 9, 2};
     assert_int_equal(av_gpt2_forward(&a, &p, &c, ids, 3, &err), AV_OK);
-    const char *labels[3] = {"a", " b", " c"};
+    char *labels[3] = {"a", " b", " c"};
+    av_tokens toks = {.n = 3, .tok = labels};
     av_options o = {.outdir = f->dir, .precision = 4};
     av_written w = {0};
     av_page_info info = {.command = "attnviz --model m --html", .note = "model m/ (2 layers)", .trace = "layers...",
                          .n_real = 3};
-    assert_int_equal(av_page_model(&c, &a, labels, 3, &o, &info, &w, &err), AV_OK);
+    assert_int_equal(av_page_model(&c, &a, &toks, 3, &o, &info, &w, &err), AV_OK);
     assert_int_equal(w.n, 1);
     char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
     assert_non_null(strstr(page, "\"L\":2,\"H\":2,\"T\":3,\"D\":4"));

@@ -727,7 +727,7 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_com
         /* --compare scale: layer L under each setting, as the single layer's --compare page (the page held
          * the model's own run alone, and the comparison only as the table under its trace) */
         if (c && c->n) st = av_page_compare(c, m, toks, o, &page, w, err);
-        else st = av_page_model(&gr->g.cfg, &gr->a, (const char *const *)toks->tok, gr->T, o, &page, w, err);
+        else st = av_page_model(&gr->g.cfg, &gr->a, toks, gr->T, o, &page, w, err);
         free(trace);
     }
     return st;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/figures.h"
+#include "app/teach.h"
 #include "app/trace.h"
 #include "base/utf8.h"
 #include "io/fileio.h"
@@ -50,12 +51,17 @@ static char *trace_text(const av_model *m, const av_tokens *toks, const av_optio
 
 /* Write the page for runs[0..n-1] under title and source (the trace: text or NULL). */
 static av_status write_page(const av_html_run *runs, int n, const char *title, const char *source,
-                            const char *trace, const av_options *o, const av_page_info *info, av_written *w,
-                            av_err *err) {
+                            const char *trace, const av_tokens *toks, const av_options *o, const av_page_info *info,
+                            av_written *w, av_err *err) {
     char path[4096], name[128];
     av_html_page page = {.title = title, .command = info->command, .source = source, .trace = trace,
                          .cmap = o->cmap, .precision = o->precision, .runs = runs, .n_runs = n,
-                         .max_bytes = (size_t)o->html_limit << 20, .run = info->run};
+                         .max_bytes = (size_t)o->html_limit << 20, .run = info->run,
+                         .start_head = -1, .start_query = -1, .start_key = -1};
+    /* open on the head and cell the trace walked through: --explain's cell as the trace resolves it */
+    if (o->explain && toks && av_explain_parse(o->explain, toks, &page.start_query, &page.start_key, NULL) != AV_OK)
+        page.start_query = page.start_key = -1;
+    if (av_option_given(o, "head") || page.start_query >= 0) page.has_start = 1, page.start_head = o->head;
     av_status s = av_page_check_size(runs[0].T, n, o, err); /* main.c checked before any file; kept for any caller */
     if (!s) s = av_mkdir_p(o->outdir, err);
     snprintf(name, sizeof name, "%s%s", o->prefix ? o->prefix : "", AV_PAGE_NAME);
@@ -116,7 +122,7 @@ static av_status write_runs(const av_html_run *runs, int n, const av_tokens *tok
                             const av_page_info *info, const char *trace, av_written *w, av_err *err) {
     char title[2048];
     page_title(title, sizeof title, o, info, (const char *const *)toks->tok, toks->n);
-    return write_page(runs, n, title, info->note, info->trace ? info->trace : trace, o, info, w, err);
+    return write_page(runs, n, title, info->note, info->trace ? info->trace : trace, toks, o, info, w, err);
 }
 
 /* m's run alone; its trace followed by c's table when c is given (--compare order) */
@@ -191,8 +197,9 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
     return s;
 }
 
-av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const char *const *labels, int T,
+av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const av_tokens *toks, int T,
                         const av_options *o, const av_page_info *info, av_written *w, av_err *err) {
+    const char *const *labels = (const char *const *)toks->tok;
     int L = cfg->n_layer, H = cfg->n_head, D = cfg->n_embd / cfg->n_head;
     size_t htd = (size_t)H * (size_t)T * (size_t)D;
     char desc[256], pos[96], title[2048];
@@ -209,7 +216,7 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
                        .files_have_layers = 1, /* named only when dumped, as single_run */
                        .first_layer = info->layer};
     page_title(title, sizeof title, o, info, labels, T);
-    return write_page(&run, 1, title, info->note, info->trace, o, info, w, err);
+    return write_page(&run, 1, title, info->note, info->trace, toks, o, info, w, err);
 }
 
 av_status av_page_write(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,

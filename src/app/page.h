@@ -87,10 +87,11 @@ av_status av_page_write(const av_comparison *c, const av_model *m, const av_toke
                         const av_page_info *info, av_written *w, av_err *err);
 
 /* The page of a model run: a holds the forward pass over T tokens under cfg
- * (att and preatt (L, H, T, T), qkvh (L, 3, H, T, D), mask (T, T)); labels
- * are the T readable token labels; info->note says where the model comes
- * from. Errors: as av_html_write. */
-av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const char *const *labels, int T,
+ * (att and preatt (L, H, T, T), qkvh (L, 3, H, T, D), mask (T, T)); toks
+ * are the T readable token labels (with their texts, as --explain resolves
+ * them); info->note says where the model comes from. The page opens on --head
+ * and on --explain's cell when given. Errors: as av_html_write. */
+av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const av_tokens *toks, int T,
                         const av_options *o, const av_page_info *info, av_written *w, av_err *err);
 
 #endif

@@ -239,6 +239,8 @@ static void data_json(out_t *o, const av_html_page *p, const size_t *kept, int m
     json_str(o, p->source);
     puts_(o, ",\"trace\":");
     json_str(o, p->trace);
+    if (p->has_start)
+        printf_(o, ",\"start\":{\"head\":%d,\"query\":%d,\"key\":%d}", p->start_head, p->start_query, p->start_key);
     int prec = p->precision < 0 ? 4 : p->precision > 10 ? 10 : p->precision; /* --precision's 0..10 */
     size_t limit = p->max_bytes ? p->max_bytes : AV_HTML_MAX_BYTES;
     printf_(o, ",\"precision\":%d,\"encoding\":\"%s\",\"mode\":%d,\"data_bytes\":%zu,\"max_bytes\":%zu,"

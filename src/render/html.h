@@ -87,6 +87,11 @@ typedef struct {
     const char *run;      /* the run's id (hex digits), in <meta name="attnviz-run">, or NULL; with
                            * <meta name="generator" content="attnviz VERSION"> it tells a later
                            * run that attnviz wrote the page (app/figures.h) */
+    int has_start;        /* 1: the page opens on start_head (0..H-1, or -1: head 0) and, when
+                           * start_query and start_key are 0..T-1, on that cell's cell view: the
+                           * head and cell --head and --explain walked through (a teacher's pass:
+                           * the page opened on head 0, cell 0, 0); 0: the defaults */
+    int start_head, start_query, start_key;
 } av_html_page;
 
 /* Write the page to path atomically (io/fileio.h). Errors: AV_EUSAGE for an

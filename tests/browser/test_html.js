@@ -154,6 +154,7 @@ async function main() {
     await quantisedRuns(browser, tmp);
     await fullyMaskedRow(browser, tmp);
     await quotedTitle(browser, tmp);
+    await startCell(browser, tmp);
     await modelRun(browser, tmp);
     await modelCompare(browser, tmp);
     await manyHeadsModel(browser, tmp);
@@ -660,6 +661,35 @@ async function quotedTitle(browser, tmp) {
     check(t === '‘“深度学习”很有趣’', 'heading: ' + JSON.stringify(t));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
+  });
+}
+
+/* --head 2 --explain 爱,我 --html: the page opens on the cell view of head 2, query 1 (爱) → key 0 (我), with
+ * the q·k --explain printed; it opened on head 0 and cell 0, 0 (a teacher's pass). Without them, the head
+ * view of head 0 as before. */
+async function startCell(browser, tmp) {
+  const out = path.join(tmp, 'start'), plain = path.join(tmp, 'start-plain');
+  const args = ['--heads', '4', '--head', '2', '--explain', '\u7231,\u6211', '\u6211\u7231\u6df1\u5ea6\u5b66\u4e60'];
+  const trace = attnviz(args.concat(['--no-plot', '-q']));
+  const dot = trace.match(/\n {8}= (-?[0-9.]+)\n/);
+  check(dot, '--explain printed no q\u00b7k');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+  attnviz(['--heads', '4', '--html', '--no-plot', '-q', '-o', plain, '\u6211\u7231\u6df1\u5ea6\u5b66\u4e60']);
+  await test('html_opens_on_the_explained_cell', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const checked = await page.$eval('#av-heads [aria-checked="true"]', (e) => e.dataset.h);
+    check(checked === '2', 'head selected: ' + checked);
+    check(await page.$eval('#view-cell', (e) => !e.hidden), 'the cell view is not the one shown');
+    const text = await page.$eval('#view-cell', (e) => e.textContent);
+    check(text.includes('head 2: query 1 \u201c\u7231\u201d \u2192 key 0 \u201c\u6211\u201d'), 'cell view heading: ' + text.slice(0, 120));
+    const shown = await page.$eval('#view-cell [data-role="dot"]', (e) => e.textContent);
+    check(Math.abs(num(shown) - Number(dot[1])) <= 1e-4 * Math.max(1, Math.abs(Number(dot[1]))), 'cell view q\u00b7k ' + shown + ', --explain ' + dot[1]);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+    const p2 = await openPage(browser, path.join(plain, 'attnviz.html'));
+    check(await p2.$eval('#av-heads [aria-checked="true"]', (e) => e.dataset.h) === '0', 'without --head: not head 0');
+    check(await p2.$eval('#view-head', (e) => !e.hidden), 'without --explain: not the head view');
+    await p2.close();
   });
 }
 

@@ -191,6 +191,13 @@
     run: 0, layer: firstLayer(DATA.runs[0]), head: 0, shown: new Set([0]), query: -1,
     cell: { i: 0, j: 0 }, view: 'head', what: 'weights', cmap: DATA.cmap,
   };
+  /* the head and cell the trace walked through (--head, --explain): the page opened on head 0 and the cell
+   * view on query 0, key 0 beside a trace of head 2, 爱 → 我 (a teacher's pass) */
+  if (DATA.start) {
+    const r0 = DATA.runs[0], s0 = DATA.start;
+    if (s0.head >= 0 && s0.head < r0.H && stored(r0, st.layer, s0.head)) { st.head = s0.head; st.shown = new Set([s0.head]); }
+    if (s0.query >= 0 && s0.query < r0.T && s0.key >= 0 && s0.key < r0.T) { st.cell = { i: s0.query, j: s0.key }; st.view = 'cell'; }
+  }
   const run = () => DATA.runs[st.run];
   /* the palette's 12, then for heads 12..63 hues a golden angle apart at two lightnesses (the palette
    * repeated: with -H 16 heads 12..15 drew their lines in the colours of heads 0..3, so "all" could not
