@@ -155,6 +155,7 @@ async function main() {
     await fullyMaskedRow(browser, tmp);
     await quotedTitle(browser, tmp);
     await startCell(browser, tmp);
+    await tinyWeight(browser, tmp);
     await modelRun(browser, tmp);
     await modelCompare(browser, tmp);
     await manyHeadsModel(browser, tmp);
@@ -690,6 +691,26 @@ async function startCell(browser, tmp) {
     check(await p2.$eval('#av-heads [aria-checked="true"]', (e) => e.dataset.h) === '0', 'without --head: not head 0');
     check(await p2.$eval('#view-head', (e) => !e.hidden), 'without --explain: not the head view');
     await p2.close();
+  });
+}
+
+/* A float32 weight below the page's digits is written as --explain writes it, 6.65e\u22127, not 0.0000 (a
+ * teacher's pass). --no-scale on "I love deep learning" gives head 0, query 0 ("I") → key 2 ("deep") a weight
+ * of 6.65e-7 (weights.npy of the same run); the page opens on that cell (--explain 0,2). */
+async function tinyWeight(browser, tmp) {
+  const out = path.join(tmp, 'tiny');
+  const args = ['--heads', '1', '--no-scale', '--explain', '0,2', 'I love deep learning'];
+  const trace = attnviz(args.concat(['--no-plot', '-q']));
+  const m = trace.match(/A\[0, 0, 2\] = exp\([^)]*\) \/ [0-9.]+ = ([0-9.e+-]+)/);
+  check(m && Number(m[1]) > 0 && Number(m[1]) < 5e-5, '--explain 0,2 no longer gives a tiny weight: ' + (m ? m[1] : 'none'));
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+  await test('html_tiny_weight_is_not_zero', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const shown = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
+    check(/^[0-9.]+e\u2212[0-9]+$/.test(shown), 'cell view weight: ' + shown);
+    check(Math.abs(num(shown.replace('\u2212', '-')) / Number(m[1]) - 1) < 0.01, 'cell view weight ' + shown + ', --explain ' + m[1]);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
   });
 }
 

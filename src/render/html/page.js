@@ -70,7 +70,14 @@
     const bound = (m * Math.pow(10, e)).toFixed(Math.max(0, -e));
     return { digits: Math.max(0, Math.floor(-Math.log10(step) + 1e-9)), bound: bound, note: ' (8-bit: \u00b1' + bound + ')' };
   }
-  function fmtW(r, l, h, x) { return fmt(x, q8(r, l, h, 'weights').digits); }
+  /* a float32 weight too small for the digits, as --explain prints it: "4.58e−6", not "0.0000" (a
+   * teacher's pass: the page's 0.0000 beside the trace's 4.58e-06); 8-bit pages cannot tell it from 0 */
+  function fmtW(r, l, h, x) {
+    const d = q8(r, l, h, 'weights').digits;
+    if (DATA.mode === 0 && x !== 0 && Math.abs(x) < 0.5 * Math.pow(10, -d))
+      return x.toExponential(2).replace(/-/g, '\u2212');
+    return fmt(x, d);
+  }
   function fmtS(r, l, h, x) { return fmt(x, q8(r, l, h, 'scores').digits); }
   function masked(r, i, j) { return r.M !== null && r.M.length > 0 && r.M[i * r.T + j] === 1; }
   /* row vector x[l, h, t, :] of q, k or v */
