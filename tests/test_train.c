@@ -543,6 +543,38 @@ static void train_tiny_reverse(tu_fixture *f) {
     tu_free(&r);
 }
 
+/* With stdout and stderr one pipe (2>&1, as `| less` users type), a note starts a line of its own: stdout was
+ * fully buffered there, so a note on stderr landed inside the "ids:" line of a trace over 4 KB (a learner's
+ * pass: --generate 30). Both are one file here; every "attnviz: note:" begins a line. */
+static void test_cli_notes_do_not_land_inside_piped_lines(void **state) {
+    tu_fixture *f = *state;
+    train_tiny_reverse(f);
+    const char *out = tu_in(f, "both.txt");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1), dup2(fd, 2);
+        execl(tu_bin(), tu_bin(), "--model", tu_in(f, "reverse"), "--no-plot", "--generate", "30", "3 1 4 1 5 >",
+              (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    size_t n = 0;
+    char *text = tu_slurp_file(out, &n);
+    assert_non_null(text);
+    if (n < 4096) fail_msg("the output is %zu bytes, not past stdio's 4 KB buffer", n);
+    int notes = 0;
+    for (const char *p = strstr(text, "attnviz: note:"); p; p = strstr(p + 1, "attnviz: note:")) {
+        notes++;
+        if (p != text && p[-1] != '\n') fail_msg("a note inside a line: ...%.60s", p - 40 > text ? p - 40 : text);
+    }
+    assert_true(notes > 0);
+    free(text);
+}
+
 /* The PNG at path has a Title text holding want (fails naming the title otherwise). */
 static void expect_png_title_has(const char *path, const char *want) {
     av_png_image img;
@@ -3976,6 +4008,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_notes_do_not_land_inside_piped_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_html_too_large_is_refused_before_the_forward_pass,
                                         tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_folder_fifo_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),

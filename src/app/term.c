@@ -171,6 +171,9 @@ void av_message(FILE *f, const char *fmt, ...) {
         va_end(ap);
     }
     if (!text) text = small, len = (int)strlen(small); /* out of memory: the message cut */
+    /* what stdout holds goes first: piped, it is fully buffered, and with 2>&1 a note landed inside the
+     * "ids:" line of a 4 KB trace (a learner's pass) */
+    if (f == stderr) fflush(stdout);
     size_t n = 8 * (size_t)len + 1; /* a byte becomes at most 8 (<U+001B>) */
     char *out = malloc(n);
     if (out) {
