@@ -374,6 +374,62 @@ static int breaks_line(unsigned cp) {
     return cat == AV_UC_CC || cat == AV_UC_ZL || cat == AV_UC_ZP;
 }
 
+/* A space that the shell does not split words at: a Unicode space separator (Zs) other than ASCII ' ', such as
+ * U+3000 IDEOGRAPHIC SPACE, which a Chinese or Japanese input method types in full-width mode (全角), or U+00A0
+ * NO-BREAK SPACE, which text copied from a web page or PDF carries. `--heads　8 "我爱"` or `--heads 8　"我爱"` (a
+ * Chinese-speaking student's pass) made one word of the option, its value and the sentence, and the messages
+ * named none of it: "unknown option '--heads　8'", "--heads '8　我爱深度学习' is not a whole number", "no sentence
+ * given (the last argument, '爱,习　我爱深度学习', is the value of --explain: the text goes after it)". Its byte
+ * offset in s, or -1; *cp gets it. */
+static long wide_space_at(const char *s, unsigned *cp) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+    while (p < end) {
+        unsigned c;
+        const char *why;
+        int k = av_utf8_decode(p, (size_t)(end - p), &c, &why);
+        if (k <= 0) {
+            p++;
+            continue;
+        }
+        if (c >= 0x80 && av_utf8_category(c) == AV_UC_ZS) {
+            *cp = c;
+            return (long)(p - (const unsigned char *)s);
+        }
+        p += k;
+    }
+    return -1;
+}
+
+/* When s holds a wide_space_at space: "the space after 'X' is U+3000 IDEOGRAPHIC SPACE (全角空格), which a Chinese
+ * input method types in full-width mode, and the shell splits words only at the ASCII space, so SO; type a
+ * half-width space (半角) there" into out (n bytes), returning 1; else 0 and "". */
+static int wide_space_hint(char *out, size_t n, const char *s, const char *so) {
+    unsigned cp = 0;
+    long at = wide_space_at(s, &cp);
+    out[0] = 0;
+    if (at < 0) return 0;
+    char before[80] = "";
+    if (at > 0) {
+        size_t keep = (size_t)at; /* the last 24 bytes before it, whole characters */
+        const char *from = s;
+        while (keep > 24) {
+            size_t k = av_utf8_char_len(from);
+            if (!k) k = 1;
+            from += k, keep -= k;
+        }
+        snprintf(before, sizeof before, "after '%s%.*s'", from > s ? "…" : "", (int)keep, from);
+    }
+    const char *what = cp == 0x3000 ? "U+3000 IDEOGRAPHIC SPACE (全角空格), which a Chinese or Japanese input method "
+                                      "types in full-width mode"
+                       : cp == 0x00A0 ? "U+00A0 NO-BREAK SPACE, which text copied from a web page or PDF carries"
+                                      : NULL;
+    char other[64];
+    if (!what) snprintf(other, sizeof other, "U+%04X, a Unicode space", cp), what = other;
+    snprintf(out, n, "the space %s is %s, and the shell splits words only at the ASCII space, so %s; type a "
+             "half-width space (半角) there", at > 0 ? before : "at its start", what, so);
+    return 1;
+}
+
 /* shown (n bytes) = s for a message: at most 64 bytes, each invalid byte as
  * \xHH and each breaks_line code point as U+XXXX, so the message stays one
  * line of valid UTF-8. */
@@ -497,6 +553,12 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option '%.40s'; give "
                        "the %s right after --%s", d->name, d->noun ? "a " : "a value", d->noun ? d->noun : d->arg ? " " : "",
                        d->noun ? "" : d->arg ? d->arg : "", arg, d->noun ? d->noun : "value", d->name);
+    if (arg && takes_a_path(d) && d->offset != AT(outdir) && d->offset != AT(dump_dir) && access(arg, F_OK) != 0) {
+        char shown[160], so[256], hint[480]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
+        show_value(shown, sizeof shown, arg);
+        snprintf(so, sizeof so, "--%s got '%s' as its value, one word, which names no file or folder", d->name, shown);
+        if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, AV_EUSAGE, "--%s '%s': %s", d->name, shown, hint);
+    }
     switch (d->kind) {
     case OPT_FLAG: *(int *)field = 1; break;
     case OPT_INT:
@@ -535,6 +597,16 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
     case OPT_CALL: st = d->parse(o, arg, err); break;
+    }
+    /* a number or a name that a full-width or no-break space joined to the next word ("--heads 8　我爱深度学习"):
+     * say so, not only that '8　我爱深度学习' is no number (a list, text or file name may hold such a space) */
+    int one_value = d->kind == OPT_INT || d->kind == OPT_U64 || d->kind == OPT_DOUBLE || d->kind == OPT_CHOICE ||
+                    d->parse == parse_vmax || d->parse == parse_layer;
+    char shown[160], so[256], hint[480];
+    if (st && arg && one_value) {
+        show_value(shown, sizeof shown, arg);
+        snprintf(so, sizeof so, "--%s got '%s' as its value, one word", d->name, shown);
+        if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, st, "--%s '%s': %s", d->name, shown, hint);
     }
     return st;
 }
@@ -753,6 +825,25 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
     return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
 }
 
+/* An option that a full-width or no-break space (wide_space_at) joins to what follows it: "--heads　8",
+ * "--causal　我爱深度学习", "-c　": getopt saw one unknown word (or, with '=', a value: apply says so). The word
+ * up to the space is a long option's name or a start of one, or '-' and an option's letter. */
+static av_status check_wide_space_option(const char *a, av_err *err) {
+    unsigned cp;
+    long at = wide_space_at(a, &cp);
+    if (at < 2 || (size_t)at > strcspn(a, "=")) return AV_OK; /* none, or inside --NAME=VALUE's value */
+    int named = 0;
+    for (int k = 0; k < N_OPTS && !named; k++)
+        named = a[1] == '-' ? at > 2 && strncmp(kOpts[k].name, a + 2, (size_t)at - 2) == 0
+                            : at == 2 && kOpts[k].short_name == a[1];
+    if (!named) return AV_OK;
+    char shown[160], so[256], hint[480];
+    show_value(shown, sizeof shown, a);
+    snprintf(so, sizeof so, "'%s' reached attnviz as one word, which is no option", shown);
+    wide_space_hint(hint, sizeof hint, a, so);
+    return av_fail(err, AV_EUSAGE, "unknown option '%s': %s (try --help)", shown, hint);
+}
+
 /* "-outdir slides": one hyphen before a long option's name. getopt reads the word letter by letter: as
  * -o utdir (the page went to ./utdir and "slides" joined the sentence, exit 0: a teacher's pass), as -c -o mpare
  * for -compare, or as -h -t, "unknown option '-t'", for -html. Any word that is '-' and a long option's whole
@@ -762,6 +853,8 @@ static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || !a[1]) continue; /* a word of the text, or "-" */
+        av_status st = check_wide_space_option(a, err);
+        if (st) return st;
         if (a[1] == '-') {
             if (!a[2]) return AV_OK; /* "--": the rest is text */
             if (strchr(a, '=')) continue;
@@ -1141,9 +1234,13 @@ void av_options_text_hint(char *out, size_t n, const av_options *o) {
     if (!n) return;
     out[0] = 0;
     if (!o->last_opt || !o->last_value) return;
-    char word[128];
+    char word[128], so[200], wide[480];
     av_shell_word(word, sizeof word, o->last_value);
-    snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
+    snprintf(so, sizeof so, "%.40s took the text into its value", o->last_opt);
+    if (wide_space_hint(wide, sizeof wide, o->last_value, so)) /* "--explain 爱,习　我爱深度学习" */
+        snprintf(out, n, " (the last argument, %s, is the value of %.40s: %s)", word, o->last_opt, wide);
+    else
+        snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
 }
 
 /* The positional words argv[first..argc-1] joined by single spaces into
@@ -1153,7 +1250,7 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
     if (first >= argc) {
         if (o->file) return AV_OK;
         if (o->model_dir) return AV_OK; /* av_gpt2run_open refuses it, with an input of the model's own kind */
-        char hint[300];
+        char hint[480];
         av_options_text_hint(hint, sizeof hint, o);
         return av_fail(err, AV_EUSAGE, "no sentence given%s; try: attnviz --heads 8 \"I love deep learning\" (or -f "
                        "FILE, or -f - for stdin)", hint);
