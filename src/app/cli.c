@@ -1484,6 +1484,58 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
     return weights_fit(cfg, o, err);
 }
 
+/* `attnviz --heads 8 “我爱深度学习”`, typed with a Chinese input method's punctuation on (a Chinese-speaking
+ * student's pass): the shell keeps “ and ”, so the sentence had 8 tokens, [“] first and [”] last, and its
+ * figures two rows and columns more than the tutorial's, with no word why. Text that only holds a quotation
+ * (“深度学习”很有趣) is left alone; text read with -f is what the file says. */
+void av_note_typed_quotes(FILE *f, const av_options *o) {
+    static const struct { unsigned cp; char kind; } kQuotes[] = {
+        {0x201C, '"'}, {0x201D, '"'}, {0xFF02, '"'}, {0x2018, '\''}, {0x2019, '\''}, {0xFF07, '\''}};
+    const char *s = o->sentence;
+    if (!s || o->file || o->train >= 0) return;
+    size_t len = strlen(s);
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned first = 0, last = 0, cp;
+    const char *why;
+    int k = av_utf8_decode(p, len, &first, &why);
+    if (k <= 0) return;
+    size_t first_len = (size_t)k, at = (size_t)k, last_at = 0;
+    while (at < len && (k = av_utf8_decode(p + at, len - at, &cp, &why)) > 0) last = cp, last_at = at, at += (size_t)k;
+    if (at != len || !last_at) return;
+    char a = 0, b = 0;
+    for (size_t i = 0; i < sizeof kQuotes / sizeof kQuotes[0]; i++) {
+        if (kQuotes[i].cp == first) a = kQuotes[i].kind;
+        if (kQuotes[i].cp == last) b = kQuotes[i].kind;
+    }
+    if (!a || a != b || last_at == first_len) return; /* “” alone is no sentence typed in quotes */
+    char inner[120];
+    size_t n = last_at - first_len;
+    if (n > 90) { /* whole characters */
+        n = 0;
+        while (n < 90) {
+            size_t c = av_utf8_char_len(s + first_len + n);
+            if (!c || n + c > 90) break;
+            n += c;
+        }
+        snprintf(inner, sizeof inner, "%.*s…", (int)n, s + first_len);
+    } else {
+        snprintf(inner, sizeof inner, "%.*s", (int)n, s + first_len);
+    }
+    /* the suggestion in the quotes typed for, unless the shell would read inside them: then the other kind */
+    char q = a == '"' && strpbrk(inner, "\"$`\\!") ? '\'' : a == '\'' && strchr(inner, '\'') ? '"' : a;
+    char suggest[140] = "ASCII quotes";
+    if (!(q == '"' ? strpbrk(inner, "\"$`\\!") : strchr(inner, '\'')))
+        snprintf(suggest, sizeof suggest, "%c%s%c", q, inner, q);
+    int wide = first == 0xFF02 || first == 0xFF07 || last == 0xFF02 || last == 0xFF07;
+    av_message(f, "attnviz: note: the text starts with '%.*s' and ends with '%s', and both are read as characters of "
+               "it: the shell's quotes are only the ASCII %c, which %s; to quote the text, type %s\n",
+               (int)first_len, s, s + last_at, a,
+               wide ? (a == '"' ? "an input method's full-width mode types as ＂" : "an input method's full-width mode types as ＇")
+                    : (a == '"' ? "a Chinese input method types as “ ” with its Chinese punctuation on"
+                                : "a Chinese input method types as ‘ ’ with its Chinese punctuation on"),
+               suggest);
+}
+
 void av_warn_unused(FILE *f, const av_options *o) {
     char unused[AV_MAX_WARNINGS][160];
     for (int i = 0, n = av_unused_options(o, unused); i < n; i++) av_message(f, "attnviz: warning: %s\n", unused[i]);
