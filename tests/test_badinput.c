@@ -552,6 +552,29 @@ static const bad_case kCases[] = {
      {"--no-plot=", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"one_hyphen_with_value", 2, "option '-heads=8' has one hyphen: type --heads=8 (", {"-heads=8", S4}, NULL, 0,
      NULL, 0},
+    /* a full-width space (U+3000, a Chinese input method's space bar in full-width mode) or a no-break space
+     * (U+00A0, copied from a web page) where an ASCII space belongs: the shell made one word of the option, its
+     * value and the sentence, and the messages ("unknown option '--heads　2'", "--heads '8　我爱深度学习' is not a
+     * whole number", "no sentence given ... the text goes after it", "no such folder") never named the space,
+     * which looks like any other (a Chinese-speaking student's pass) */
+    {"wide_space_after_long_option", 2, "unknown option '--heads　2': the space after '--heads' is U+3000 "
+     "IDEOGRAPHIC SPACE (全角空格)", {"--heads　2", S4}, NULL, 0, NULL, 0},
+    {"wide_space_after_flag", 2, "so '--causal　我爱深度学习' reached attnviz as one word, which is no option; type "
+     "a half-width space (半角) there", {"--causal　我爱深度学习"}, NULL, 0, NULL, 0},
+    {"wide_space_after_short_option", 2, "unknown option '-H　2': the space after '-H' is U+3000",
+     {"-H　2", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"wide_space_in_a_number", 2, "--heads '8　我爱深度学习': the space after '8' is U+3000 IDEOGRAPHIC SPACE (全角空格), "
+     "which a Chinese or Japanese input method types in full-width mode, and the shell splits words only at the "
+     "ASCII space, so --heads got '8　我爱深度学习' as its value, one word", {"--heads", "8　我爱深度学习"}, NULL, 0,
+     NULL, 0},
+    {"wide_space_in_a_choice", 2, "--positions 'rope　我爱深度学习': the space after 'rope' is U+3000",
+     {"--positions", "rope　我爱深度学习"}, NULL, 0, NULL, 0},
+    {"no_break_space_in_a_number", 2, "--heads '2\xC2\xA0I': the space after '2' is U+00A0 NO-BREAK SPACE, which text "
+     "copied from a web page or PDF carries", {"--heads", "2\xC2\xA0I", "love"}, NULL, 0, NULL, 0},
+    {"wide_space_in_the_explain_value", 2, "no sentence given (the last argument, '爱,习　我爱深度学习', is the value "
+     "of --explain: the space after '爱,习' is U+3000", {W8, "--explain", "爱,习　我爱深度学习"}, NULL, 0, NULL, 0},
+    {"wide_space_in_a_model_folder", 2, "--model 'runs　3 1 4 1 5 >': the space after 'runs' is U+3000 IDEOGRAPHIC "
+     "SPACE (全角空格)", {"--model", "runs　3 1 4 1 5 >"}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */

@@ -484,6 +484,56 @@ static void test_equivalent_spellings_are_one_token(void **state) {
     rm_rf(dir);
 }
 
+/* `attnviz --heads 8 “我爱深度学习”` typed with a Chinese input method's punctuation on (a Chinese-speaking
+ * student's pass): the shell keeps “ and ”, so the sentence had 8 tokens, [“] first and [”] last, with no word
+ * why. The run is unchanged (the quotes stay characters of the text) and a note says what the shell's quotes
+ * are, with the sentence to type; “ ” around only a part of the text, or read from a file, is left alone. */
+static void test_typed_curly_quotes_are_noted(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "--heads", "2", "“我爱深度学习”", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "tokens     [“] [我] [爱] [深] [度] [学] [习] [”]")) fail_msg("tokens: %s", r.out);
+    if (!strstr(r.err, "attnviz: note: the text starts with '“' and ends with '”', and both are read as characters "
+                       "of it: the shell's quotes are only the ASCII \", which a Chinese input method types as “ ” "
+                       "with its Chinese punctuation on; to quote the text, type \"我爱深度学习\"\n"))
+        fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+    /* three words to the shell, as a Chinese input method's “I love you” gives them */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "“I", "love", "you”", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "to quote the text, type \"I love you\"")) fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+    /* single quotes, and the full-width ＂ of full-width mode */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "‘我爱你’", NULL);
+    if (!strstr(r.err, "the shell's quotes are only the ASCII ', which a Chinese input method types as ‘ ’"))
+        fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "＂我爱你＂", NULL);
+    if (!strstr(r.err, "which an input method's full-width mode types as ＂; to quote the text, type \"我爱你\""))
+        fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+    /* a quotation inside the text, ASCII quotes, a file: no note */
+    const char *quiet[] = {"“深度学习”很有趣", "我爱深度学习", "他说“你好”"};
+    for (int i = 0; i < 3; i++) {
+        run_attnviz(&r, NULL, "-q", "--no-plot", quiet[i], NULL);
+        assert_int_equal(r.code, 0);
+        if (strstr(r.err, "note")) fail_msg("%s: %s", quiet[i], r.err);
+        tu_free(&r);
+    }
+    char *dir = make_tmpdir(), path[4200];
+    snprintf(path, sizeof path, "%s/quoted.txt", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("“我爱深度学习”\n", f);
+    fclose(f);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-f", path, NULL);
+    assert_int_equal(r.code, 0);
+    if (strstr(r.err, "note")) fail_msg("-f: %s", r.err);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* [2] embed with --weights DIR holding X.npy: X is the file's, so the trace
  * says where it was loaded from and its shape, and not the rule of the
  * random embeddings ("one N(0,1) vector per token text", "the same word
@@ -1862,6 +1912,7 @@ int main(void) {
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),
         cmocka_unit_test(test_equivalent_spellings_are_one_token),
+        cmocka_unit_test(test_typed_curly_quotes_are_noted),
         cmocka_unit_test(test_embed_step_names_a_loaded_x),
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),

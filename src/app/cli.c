@@ -374,6 +374,62 @@ static int breaks_line(unsigned cp) {
     return cat == AV_UC_CC || cat == AV_UC_ZL || cat == AV_UC_ZP;
 }
 
+/* A space that the shell does not split words at: a Unicode space separator (Zs) other than ASCII ' ', such as
+ * U+3000 IDEOGRAPHIC SPACE, which a Chinese or Japanese input method types in full-width mode (全角), or U+00A0
+ * NO-BREAK SPACE, which text copied from a web page or PDF carries. `--heads　8 "我爱"` or `--heads 8　"我爱"` (a
+ * Chinese-speaking student's pass) made one word of the option, its value and the sentence, and the messages
+ * named none of it: "unknown option '--heads　8'", "--heads '8　我爱深度学习' is not a whole number", "no sentence
+ * given (the last argument, '爱,习　我爱深度学习', is the value of --explain: the text goes after it)". Its byte
+ * offset in s, or -1; *cp gets it. */
+static long wide_space_at(const char *s, unsigned *cp) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+    while (p < end) {
+        unsigned c;
+        const char *why;
+        int k = av_utf8_decode(p, (size_t)(end - p), &c, &why);
+        if (k <= 0) {
+            p++;
+            continue;
+        }
+        if (c >= 0x80 && av_utf8_category(c) == AV_UC_ZS) {
+            *cp = c;
+            return (long)(p - (const unsigned char *)s);
+        }
+        p += k;
+    }
+    return -1;
+}
+
+/* When s holds a wide_space_at space: "the space after 'X' is U+3000 IDEOGRAPHIC SPACE (全角空格), which a Chinese
+ * input method types in full-width mode, and the shell splits words only at the ASCII space, so SO; type a
+ * half-width space (半角) there" into out (n bytes), returning 1; else 0 and "". */
+static int wide_space_hint(char *out, size_t n, const char *s, const char *so) {
+    unsigned cp = 0;
+    long at = wide_space_at(s, &cp);
+    out[0] = 0;
+    if (at < 0) return 0;
+    char before[80] = "";
+    if (at > 0) {
+        size_t keep = (size_t)at; /* the last 24 bytes before it, whole characters */
+        const char *from = s;
+        while (keep > 24) {
+            size_t k = av_utf8_char_len(from);
+            if (!k) k = 1;
+            from += k, keep -= k;
+        }
+        snprintf(before, sizeof before, "after '%s%.*s'", from > s ? "…" : "", (int)keep, from);
+    }
+    const char *what = cp == 0x3000 ? "U+3000 IDEOGRAPHIC SPACE (全角空格), which a Chinese or Japanese input method "
+                                      "types in full-width mode"
+                       : cp == 0x00A0 ? "U+00A0 NO-BREAK SPACE, which text copied from a web page or PDF carries"
+                                      : NULL;
+    char other[64];
+    if (!what) snprintf(other, sizeof other, "U+%04X, a Unicode space", cp), what = other;
+    snprintf(out, n, "the space %s is %s, and the shell splits words only at the ASCII space, so %s; type a "
+             "half-width space (半角) there", at > 0 ? before : "at its start", what, so);
+    return 1;
+}
+
 /* shown (n bytes) = s for a message: at most 64 bytes, each invalid byte as
  * \xHH and each breaks_line code point as U+XXXX, so the message stays one
  * line of valid UTF-8. */
@@ -509,6 +565,12 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
                        "word, not after '=' or inside quotes), and there is no folder named '~' here; type --%s %s "
                        "(a space, no quotes) or the full path%s", d->name, shown, d->name, shown, full);
     }
+    if (arg && takes_a_path(d) && d->offset != AT(outdir) && d->offset != AT(dump_dir) && access(arg, F_OK) != 0) {
+        char shown[160], so[256], hint[480]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
+        show_value(shown, sizeof shown, arg);
+        snprintf(so, sizeof so, "--%s got '%s' as its value, one word, which names no file or folder", d->name, shown);
+        if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, AV_EUSAGE, "--%s '%s': %s", d->name, shown, hint);
+    }
     switch (d->kind) {
     case OPT_FLAG: *(int *)field = 1; break;
     case OPT_INT:
@@ -547,6 +609,16 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
     case OPT_CALL: st = d->parse(o, arg, err); break;
+    }
+    /* a number or a name that a full-width or no-break space joined to the next word ("--heads 8　我爱深度学习"):
+     * say so, not only that '8　我爱深度学习' is no number (a list, text or file name may hold such a space) */
+    int one_value = d->kind == OPT_INT || d->kind == OPT_U64 || d->kind == OPT_DOUBLE || d->kind == OPT_CHOICE ||
+                    d->parse == parse_vmax || d->parse == parse_layer;
+    char shown[160], so[256], hint[480];
+    if (st && arg && one_value) {
+        show_value(shown, sizeof shown, arg);
+        snprintf(so, sizeof so, "--%s got '%s' as its value, one word", d->name, shown);
+        if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, st, "--%s '%s': %s", d->name, shown, hint);
     }
     return st;
 }
@@ -765,6 +837,25 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
     return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
 }
 
+/* An option that a full-width or no-break space (wide_space_at) joins to what follows it: "--heads　8",
+ * "--causal　我爱深度学习", "-c　": getopt saw one unknown word (or, with '=', a value: apply says so). The word
+ * up to the space is a long option's name or a start of one, or '-' and an option's letter. */
+static av_status check_wide_space_option(const char *a, av_err *err) {
+    unsigned cp;
+    long at = wide_space_at(a, &cp);
+    if (at < 2 || (size_t)at > strcspn(a, "=")) return AV_OK; /* none, or inside --NAME=VALUE's value */
+    int named = 0;
+    for (int k = 0; k < N_OPTS && !named; k++)
+        named = a[1] == '-' ? at > 2 && strncmp(kOpts[k].name, a + 2, (size_t)at - 2) == 0
+                            : at == 2 && kOpts[k].short_name == a[1];
+    if (!named) return AV_OK;
+    char shown[160], so[256], hint[480];
+    show_value(shown, sizeof shown, a);
+    snprintf(so, sizeof so, "'%s' reached attnviz as one word, which is no option", shown);
+    wide_space_hint(hint, sizeof hint, a, so);
+    return av_fail(err, AV_EUSAGE, "unknown option '%s': %s (try --help)", shown, hint);
+}
+
 /* "-outdir slides": one hyphen before a long option's name. getopt reads the word letter by letter: as
  * -o utdir (the page went to ./utdir and "slides" joined the sentence, exit 0: a teacher's pass), as -c -o mpare
  * for -compare, or as -h -t, "unknown option '-t'", for -html. Any word that is '-' and a long option's whole
@@ -774,6 +865,8 @@ static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || !a[1]) continue; /* a word of the text, or "-" */
+        av_status st = check_wide_space_option(a, err);
+        if (st) return st;
         if (a[1] == '-') {
             if (!a[2]) return AV_OK; /* "--": the rest is text */
             if (strchr(a, '=')) continue;
@@ -1154,9 +1247,13 @@ void av_options_text_hint(char *out, size_t n, const av_options *o) {
     if (!n) return;
     out[0] = 0;
     if (!o->last_opt || !o->last_value) return;
-    char word[128];
+    char word[128], so[200], wide[480];
     av_shell_word(word, sizeof word, o->last_value);
-    snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
+    snprintf(so, sizeof so, "%.40s took the text into its value", o->last_opt);
+    if (wide_space_hint(wide, sizeof wide, o->last_value, so)) /* "--explain 爱,习　我爱深度学习" */
+        snprintf(out, n, " (the last argument, %s, is the value of %.40s: %s)", word, o->last_opt, wide);
+    else
+        snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
 }
 
 /* The positional words argv[first..argc-1] joined by single spaces into
@@ -1166,7 +1263,7 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
     if (first >= argc) {
         if (o->file) return AV_OK;
         if (o->model_dir) return AV_OK; /* av_gpt2run_open refuses it, with an input of the model's own kind */
-        char hint[300];
+        char hint[480];
         av_options_text_hint(hint, sizeof hint, o);
         return av_fail(err, AV_EUSAGE, "no sentence given%s; try: attnviz --heads 8 \"I love deep learning\" (or -f "
                        "FILE, or -f - for stdin)", hint);
@@ -1398,6 +1495,58 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
     }
     cfg->kernel = cfg->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : needs ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;
     return weights_fit(cfg, o, err);
+}
+
+/* `attnviz --heads 8 “我爱深度学习”`, typed with a Chinese input method's punctuation on (a Chinese-speaking
+ * student's pass): the shell keeps “ and ”, so the sentence had 8 tokens, [“] first and [”] last, and its
+ * figures two rows and columns more than the tutorial's, with no word why. Text that only holds a quotation
+ * (“深度学习”很有趣) is left alone; text read with -f is what the file says. */
+void av_note_typed_quotes(FILE *f, const av_options *o) {
+    static const struct { unsigned cp; char kind; } kQuotes[] = {
+        {0x201C, '"'}, {0x201D, '"'}, {0xFF02, '"'}, {0x2018, '\''}, {0x2019, '\''}, {0xFF07, '\''}};
+    const char *s = o->sentence;
+    if (!s || o->file || o->train >= 0) return;
+    size_t len = strlen(s);
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned first = 0, last = 0, cp;
+    const char *why;
+    int k = av_utf8_decode(p, len, &first, &why);
+    if (k <= 0) return;
+    size_t first_len = (size_t)k, at = (size_t)k, last_at = 0;
+    while (at < len && (k = av_utf8_decode(p + at, len - at, &cp, &why)) > 0) last = cp, last_at = at, at += (size_t)k;
+    if (at != len || !last_at) return;
+    char a = 0, b = 0;
+    for (size_t i = 0; i < sizeof kQuotes / sizeof kQuotes[0]; i++) {
+        if (kQuotes[i].cp == first) a = kQuotes[i].kind;
+        if (kQuotes[i].cp == last) b = kQuotes[i].kind;
+    }
+    if (!a || a != b || last_at == first_len) return; /* “” alone is no sentence typed in quotes */
+    char inner[120];
+    size_t n = last_at - first_len;
+    if (n > 90) { /* whole characters */
+        n = 0;
+        while (n < 90) {
+            size_t c = av_utf8_char_len(s + first_len + n);
+            if (!c || n + c > 90) break;
+            n += c;
+        }
+        snprintf(inner, sizeof inner, "%.*s…", (int)n, s + first_len);
+    } else {
+        snprintf(inner, sizeof inner, "%.*s", (int)n, s + first_len);
+    }
+    /* the suggestion in the quotes typed for, unless the shell would read inside them: then the other kind */
+    char q = a == '"' && strpbrk(inner, "\"$`\\!") ? '\'' : a == '\'' && strchr(inner, '\'') ? '"' : a;
+    char suggest[140] = "ASCII quotes";
+    if (!(q == '"' ? strpbrk(inner, "\"$`\\!") : strchr(inner, '\'')))
+        snprintf(suggest, sizeof suggest, "%c%s%c", q, inner, q);
+    int wide = first == 0xFF02 || first == 0xFF07 || last == 0xFF02 || last == 0xFF07;
+    av_message(f, "attnviz: note: the text starts with '%.*s' and ends with '%s', and both are read as characters of "
+               "it: the shell's quotes are only the ASCII %c, which %s; to quote the text, type %s\n",
+               (int)first_len, s, s + last_at, a,
+               wide ? (a == '"' ? "an input method's full-width mode types as ＂" : "an input method's full-width mode types as ＇")
+                    : (a == '"' ? "a Chinese input method types as “ ” with its Chinese punctuation on"
+                                : "a Chinese input method types as ‘ ’ with its Chinese punctuation on"),
+               suggest);
 }
 
 void av_warn_unused(FILE *f, const av_options *o) {

@@ -174,6 +174,10 @@ const char *av_model_refused(const av_options *o, const char **name);
 int av_unused_options(const av_options *o, char msgs[][160]);
 /* av_unused_options's messages on f, one "attnviz: warning: ..." line each. */
 void av_warn_unused(FILE *f, const av_options *o);
+/* A note on f when the sentence typed as arguments starts and ends with a look-alike of the shell's quotes
+ * (“…”, ‘…’, ＂…＂, ＇…＇: what a Chinese input method types for " and ' with Chinese punctuation on): they
+ * are characters of the text, not quotes. */
+void av_note_typed_quotes(FILE *f, const av_options *o);
 
 /* Print the usage table (the --help text) to f. */
 void av_print_help(FILE *f);

@@ -461,7 +461,7 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
         if (kind >= 0) snprintf(what, sizeof what, " (the text of its task, %s)", r->task);
         const char *like = kind == AV_TASK_INDUCTION ? "k q a z m k q a" : kind >= 0 ? "3 1 4 1 5 >"
                                                                                      : "I love deep learning";
-        char hint[300];
+        char hint[480];
         av_options_text_hint(hint, sizeof hint, o);
         return av_fail(err, AV_EUSAGE, "no input text given%s; try: attnviz --model %s \"%s\"%s, or -f FILE, or -f - "
                        "for stdin", hint, dir, like, what);

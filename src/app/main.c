@@ -238,6 +238,7 @@ int main(int argc, char **argv) {
     if (!st && r.o.help) av_print_help(stdout);
     if (!st && r.o.version) printf("attnviz %s\n", AV_VERSION);
     if (run_it) av_warn_unused(stderr, &r.o); /* --train's --dump and --causal too */
+    if (run_it) av_note_typed_quotes(stderr, &r.o);
     if (run_it && r.o.train >= 0) {
         r.cmd = av_command_line(argc, argv);
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
