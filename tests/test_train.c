@@ -3746,7 +3746,28 @@ static void test_cli_train_never_overwrites_a_downloaded_model(void **state) {
                 tu_in(f, "gpt2"), NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "holds a model attnviz did not train"));
+    assert_non_null(strstr(r.err, "--train would overwrite its config.json, model.safetensors, vocab.json and "
+                                  "merges.txt: give another folder"));
     assert_null(strstr(r.out, "step 0 "));
+    tu_free(&r);
+    /* a Llama folder has a tokenizer.json, not vocab.json and merges.txt: the refusal names what is there (it
+     * named all four, a learner's pass) */
+    assert_int_equal(mkdir(tu_in(f, "llama"), 0700), 0);
+    static const char *const llama[3][2] = {
+        {"llama/config.json", "{\"model_type\": \"llama\", \"hidden_size\": 64}"},
+        {"llama/model.safetensors", "not really"},
+        {"llama/tokenizer.json", "{}"}};
+    for (int i = 0; i < 3; i++) {
+        FILE *fp = fopen(tu_in(f, llama[i][0]), "wb");
+        assert_non_null(fp);
+        fputs(llama[i][1], fp);
+        fclose(fp);
+    }
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o",
+                tu_in(f, "llama"), NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "--train would overwrite its config.json and model.safetensors: give another folder"))
+        fail_msg("%s", r.err);
     tu_free(&r);
     for (int i = 0; i < 4; i++) {
         char *got = tu_slurp_file(tu_in(f, files[i][0]), NULL);

@@ -209,6 +209,23 @@ static const char *const kTrainOutputs[] = {"train.csv", "curves.png", "curves.s
  * report). Still refused: --train writes config.json whole (a rename), so a
  * damaged one is not its own partial output, and whose model it is cannot be
  * told. */
+/* "config.json and model.safetensors": which of the four files --train writes are in dir, joined as a list, for
+ * the refusal that says what it would overwrite (it named vocab.json and merges.txt in a Llama folder, which has
+ * a tokenizer.json instead: a learner's pass). */
+static void present_model_files(char *out, size_t n, const char *dir) {
+    static const char *const written[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
+    const char *have[4];
+    int k = 0;
+    char path[4200];
+    for (int i = 0; i < 4; i++) {
+        av_path_join(path, sizeof path, dir, written[i]);
+        if (access(path, F_OK) == 0) have[k++] = written[i];
+    }
+    out[0] = 0;
+    for (int i = 0; i < k; i++)
+        snprintf(out + strlen(out), n - strlen(out), "%s%s", i == 0 ? "" : i == k - 1 ? " and " : ", ", have[i]);
+}
+
 static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
@@ -222,15 +239,17 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         av_status rs = av_trained_task_read(dir, task, &step, &ours, NULL, &rerr);
         if (rs) snprintf(earlier, n, "task or step unreadable");
         else if (ours) snprintf(earlier, n, "%s, step %d", task, step); /* as --model names it */
+        char files_there[80];
+        present_model_files(files_there, sizeof files_there, dir);
         if (rs && !ours) /* rerr names the file: "DIR/config.json: not valid JSON near byte 196 of 197 ..." */
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz cannot identify (%s); --train would overwrite "
-                           "its config.json, model.safetensors, vocab.json and merges.txt: give another folder, or "
+                           "its %s: give another folder, or "
                            "remove %s if an earlier --train wrote it (--train writes config.json whole, never in "
-                           "part: something else changed this one)", dir, rerr.msg, dir);
+                           "part: something else changed this one)", dir, rerr.msg, files_there, dir);
         if (!ours)
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
-                           "naming a task); --train would overwrite its config.json, model.safetensors, vocab.json "
-                           "and merges.txt: give another folder", dir, path);
+                           "naming a task); --train would overwrite its %s: give another folder", dir, path,
+                           files_there);
         return AV_OK;
     }
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
