@@ -1796,6 +1796,22 @@ static void test_pe_figure_draws_every_dimension_of_an_odd_d_model(void **state)
     free(svg);
 }
 
+/* A lone "-" as the sentence reads standard input, as -f - does and as cat and the GNU tools read it: `echo
+ * 我爱你 | attnviz -` ran the one-token sentence "-" (a Chinese-speaking student's pass). A "-" among other
+ * words stays text. */
+static void test_lone_dash_reads_standard_input(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, "我爱你\n", "--no-plot", "-", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "  tokens     [我] [爱] [你]\n"));
+    tu_free(&r);
+    run_attnviz(&r, "ignored", "--no-plot", "a", "-", "b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "  tokens     [a] [-] [b]\n"));
+    tu_free(&r);
+}
+
 /* A short Thai sentence without spaces ran as one token, a 1×1 map, without a word (a figure-maker's pass):
  * a note says why (9 Thai code points: ฉ ั น ร ั ก ค ุ ณ), and none with the spaces or with -q. */
 static void test_unspaced_script_sentence_notes_one_token(void **state) {
@@ -1946,6 +1962,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_openblas_loads_only_for_sgemm, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_run_that_writes_nothing_leaves_no_folder),
         cmocka_unit_test(test_unspaced_script_sentence_notes_one_token),
+        cmocka_unit_test(test_lone_dash_reads_standard_input),
         cmocka_unit_test_setup_teardown(test_pooled_scores_keep_their_sign, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_pe_figure_draws_every_dimension_of_an_odd_d_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

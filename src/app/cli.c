@@ -1369,6 +1369,12 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         }
         return AV_OK;
     }
+    /* a lone "-" is standard input, as for cat and the GNU tools: `echo 我爱你 | attnviz -` ran the one-token
+     * sentence "-" (a Chinese-speaking student's pass) */
+    if (optind == argc - 1 && strcmp(argv[optind], "-") == 0 && !o->file) {
+        o->file = "-";
+        return AV_OK;
+    }
     return join_sentence(o, optind, argc, argv, err);
 }
 
