@@ -1354,6 +1354,67 @@ static void test_weights_source_named_everywhere(void **state) {
     av_png_image_free(&img);
 }
 
+/* source.txt is read as text from a file, not trusted: its words went to the terminal, the titles and the
+ * next --dump as they were, so an ESC recoloured the terminal, a byte that is not UTF-8 reached stdout and the
+ * PNG's tEXt, and an RLO turned the rest of the title around; and a FIFO named source.txt held --weights DIR
+ * in fopen until something wrote to it (a tester's pass). Now the text is shown as a folder name is (control
+ * characters as <U+XXXX>, a bad byte as U+FFFD, an open RLO closed), and only a regular file is read. */
+static void test_weights_source_text_is_tidied(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "--seed", "5", "-d", "16", "-H", "2", "--dump", in(f, "w"), "--no-plot", "-q", "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    char *src = slurp(in(f, "w/source.txt"), NULL), text[4300], want[4300];
+    assert_non_null(src);
+    const char *crcs = strchr(src, '\n') + 1;
+    snprintf(text, sizeof text, "weights: random weights (untrained, seed 5) \x1b[31mred\xff \xE2\x80\xAE(x)\r\n%s",
+             crcs);
+    FILE *fp = fopen(in(f, "w/source.txt"), "wb");
+    fputs(text, fp);
+    fclose(fp);
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "-o", in(f, "l"), "I love you");
+    expect_ok(&r);
+    snprintf(want, sizeof want, "weights loaded from %s, as --dump wrote them from random weights (untrained, seed 5) "
+             "<U+001B>[31mred\xEF\xBF\xBD \xE2\x80\xAE(x)\xE2\x80\xAC", in(f, "w"));
+    assert_non_null(strstr(r.out, want));
+    assert_null(strchr(r.out, '\x1b'));
+    assert_null(strchr(r.out, '\xff'));
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "l/head0.png"), &img);
+    assert_string_equal(av_png_image_text(&img, "Weights"), want);
+    av_png_image_free(&img);
+    /* a first line that says "random" but not as attnviz writes it is no --dump's: the weights are the user's */
+    snprintf(text, sizeof text, "weights: learned on GPT-2, not random\n%s", crcs);
+    fp = fopen(in(f, "w/source.txt"), "wb");
+    fputs(text, fp);
+    fclose(fp);
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "--no-plot", "I love you");
+    expect_ok(&r);
+    snprintf(want, sizeof want, "  weights    weights loaded from %s\n", in(f, "w"));
+    assert_non_null(strstr(r.out, want));
+    assert_null(strstr(r.out, "random weights show how attention computes"));
+    tu_free(&r);
+    /* a FIFO: a writer that would hand it the dump's own text waits for a reader; attnviz opens none */
+    unlink(in(f, "w/source.txt"));
+    assert_int_equal(mkfifo(in(f, "w/source.txt"), 0644), 0);
+    pid_t writer = fork();
+    if (writer == 0) {
+        int fd = open(in(f, "w/source.txt"), O_WRONLY);
+        if (fd >= 0 && write(fd, src, strlen(src)) < 0) _exit(1);
+        _exit(0);
+    }
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "--no-plot", "I love you");
+    kill(writer, SIGKILL);
+    waitpid(writer, NULL, 0);
+    expect_ok(&r);
+    snprintf(want, sizeof want, "  weights    weights loaded from %s\n", in(f, "w"));
+    assert_non_null(strstr(r.out, want));
+    tu_free(&r);
+    free(src);
+}
+
 /* Titles start with the sentence (cut past 40 columns) or --title; --prefix
  * goes before every file name. */
 /* A title wrapped over lines keeps an equation whole: a RoPE model's pe.png title ended one line with "θ" and
@@ -1911,6 +1972,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_as_a_temporary_is_made_leaves_none, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_weights_source_text_is_tidied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),

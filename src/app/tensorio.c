@@ -2,6 +2,7 @@
 #include "app/tensorio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,30 @@ static unsigned long crc_of(const float *x, size_t n) {
     return c;
 }
 
+/* why (n bytes) = source.txt's text (s) as the trace, the titles and the next --dump's source.txt show it:
+ * it went to all of them as the file held it, so an ESC in it recoloured the terminal, a byte that is not
+ * UTF-8 reached stdout and the PNG's tEXt, and an RLO turned the rest of the title around (a tester's pass).
+ * Each invalid byte becomes U+FFFD, each control character <U+XXXX> (av_utf8_escape_controls, as a folder
+ * name is shown), and the embeddings and isolates it leaves open are closed at its end, all within n - 1
+ * bytes. 0 on out of memory. */
+static int tidy_source_text(const char *s, char *why, size_t n) {
+    char *valid = av_utf8_replace_invalid(s);
+    if (!valid) return 0;
+    size_t len = strlen(valid), limit = n;
+    char closers[512];
+    for (;;) { /* shorter until the text and its closers fit */
+        size_t cut = av_utf8_escape_controls(valid, len, why, limit, 0);
+        size_t c = av_utf8_bidi_closers(why, cut, closers, sizeof closers);
+        if (cut + c < n || limit <= 1) {
+            snprintf(why + cut, n - cut, "%s", cut + c < n ? closers : "");
+            break;
+        }
+        limit = cut > 8 ? cut - 8 : 1; /* cut + c >= n: fewer bytes of text, so fewer to close too */
+    }
+    free(valid);
+    return 1;
+}
+
 /* 1 when dir/source.txt (av_dump_all) says the weights it was written with were drawn at random, wholly or
  * in part, and each of the five tensors loaded into m has the CRC-32 it lists, so they are still those
  * weights: a --dump of random weights read back was titled only "weights loaded from DIR", as if learned (a
@@ -172,13 +197,23 @@ static unsigned long crc_of(const float *x, size_t n) {
 static int dumped_from_random(const av_model *m, const char *dir, char *why, size_t n) {
     char path[4200], line[700];
     av_path_join(path, sizeof path, dir, "source.txt");
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    int ok = fgets(line, sizeof line, f) && strncmp(line, "weights: ", 9) == 0 && strstr(line, "random");
+    /* a regular file only, opened without blocking: a FIFO named source.txt (or a link to one, or to a
+     * terminal) held --weights DIR forever in fopen, waiting for a writer (a tester's pass); anything else
+     * is not a --dump's, so the weights are the user's */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        close(fd);
+        return 0;
+    }
+    int ok = fgets(line, sizeof line, f) && strncmp(line, "weights: ", 9) == 0 &&
+             (strstr(line, "random weights (untrained, seed ") || strstr(line, " random (untrained, seed "));
     if (ok) {
-        line[strcspn(line, "\n")] = 0;
-        if (n > 141) n = 141; /* a title's worth: "X loaded from DIR; W_Q, ... random (untrained, seed 42)" */
-        if (snprintf(why, n, "%s", line + 9) >= (int)n) av_utf8_trim_cut(why);
+        line[strcspn(line, "\r\n")] = 0; /* a CRLF from an editor too */
+        ok = tidy_source_text(line + 9, why, n > 141 ? 141 : n); /* a title's worth: "X loaded from DIR; W_Q,
+                                                                   * ... random (untrained, seed 42)" */
     }
     const float *data[5];
     size_t sizes[5];
