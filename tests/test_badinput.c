@@ -518,6 +518,10 @@ static const bad_case kCases[] = {
     /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the
      * limit (a figure-maker's pass) */
     {"thai_sentence_without_spaces", 2, "is 72 bytes long; the maximum is 64 bytes; Thai is written without spaces between words, and attnviz splits words at spaces: type a space between words", {"ฉันรักการเรียนรู้เชิงลึก"}, NULL, 0, NULL, 0},
+    /* a value that is not UTF-8 (Latin-1 é, a lone 0xFF) was echoed raw to stderr (a tester's pass): every
+     * message is valid UTF-8, each bad byte U+FFFD */
+    {"invalid_utf8_in_a_choice", 2, "--cmap '\xEF\xBF\xBD' is not a colour map", {"--cmap", "\xff", S4}, NULL, 0, NULL, 0},
+    {"invalid_utf8_in_a_figure_name", 2, "--figures 'h\xEF\xBF\xBD" "ads': 'h\xEF\xBF\xBD" "ads' is not a figure (did you mean heads?)", {"--figures", "h\xe9" "ads", S4}, NULL, 0, NULL, 0},
     /* "--outdir=~/figs": the shell leaves ~ after '=', and attnviz made a folder named "~" and said "wrote
      * ~/figs/head0.png" (a figure-maker's pass); any path option, when no folder "~" is here */
     {"outdir_tilde_after_equals", 2, "--outdir '~/figs': the shell did not expand '~' (it does so only at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type --outdir ~/figs (a space, no quotes) or the full path", {"--outdir=~/figs", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},

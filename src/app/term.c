@@ -171,6 +171,12 @@ void av_message(FILE *f, const char *fmt, ...) {
         va_end(ap);
     }
     if (!text) text = small, len = (int)strlen(small); /* out of memory: the message cut */
+    /* a byte that is not UTF-8 (a value typed in Latin-1, "--cmap $'\xff'") reached the terminal raw: U+FFFD */
+    char *valid = av_utf8_check(text, (size_t)len, NULL) ? av_utf8_replace_invalid(text) : NULL;
+    if (valid) {
+        if (text != small) free(text);
+        text = valid, len = (int)strlen(valid);
+    }
     /* what stdout holds goes first: piped, it is fully buffered, and with 2>&1 a note landed inside the
      * "ids:" line of a 4 KB trace (a learner's pass) */
     if (f == stderr) fflush(stdout);
