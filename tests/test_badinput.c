@@ -518,6 +518,11 @@ static const bad_case kCases[] = {
     /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the
      * limit (a figure-maker's pass) */
     {"thai_sentence_without_spaces", 2, "is 72 bytes long; the maximum is 64 bytes; Thai is written without spaces between words, and attnviz splits words at spaces: type a space between words", {"ฉันรักการเรียนรู้เชิงลึก"}, NULL, 0, NULL, 0},
+    /* a start of a long name after one hyphen ("-out slides" was -o ut: ./ut written, exit 0) and a short
+     * option with '=' ("-o=x" wrote ./=x; "-c=1" said "unknown option '-='") (a tester's pass) */
+    {"one_hyphen_abbreviation", 2, "option '-out' has one hyphen: type --out, which is --outdir", {"-out", "slides", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
+    {"short_option_with_equals", 2, "'-o=x': a short option takes no '=': type -o x (or --outdir=x)", {"-o=x", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
+    {"short_flag_with_equals", 2, "'-c=1': -c (--causal) takes no value: type -c alone", {"-c=1", S4}, NULL, 0, NULL, 0},
     /* a value that is not UTF-8 (Latin-1 é, a lone 0xFF) was echoed raw to stderr (a tester's pass): every
      * message is valid UTF-8, each bad byte U+FFFD */
     {"invalid_utf8_in_a_choice", 2, "--cmap '\xEF\xBF\xBD' is not a colour map", {"--cmap", "\xff", S4}, NULL, 0, NULL, 0},

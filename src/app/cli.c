@@ -891,10 +891,36 @@ static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
                 return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen: type -%s (with one hyphen its letters "
                                "are read as short options, -%c first) (try --help)", shown, shown, a[1]);
             }
+        /* "-out slides": a start of one long name only, 3 letters or more, read as -o ut (a tester's pass) */
+        int hits = 0, row = -1;
+        for (int k = 0; len >= 3 && k < N_OPTS; k++)
+            if (strlen(kOpts[k].name) > len && strncmp(kOpts[k].name, a + 1, len) == 0) hits++, row = k;
+        if (hits == 1) {
+            char shown[160];
+            show_value(shown, sizeof shown, a);
+            return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen: type -%s, which is --%s (with one hyphen its "
+                           "letters are read as short options, -%c first) (try --help)", shown, shown, kOpts[row].name,
+                           a[1]);
+        }
         for (const char *c = a + 1; *c; c++) { /* short options, as getopt reads them */
+            if (*c == '=' && c > a + 1) { /* "-c=1" said "unknown option '-='"; c[-1] is a flag (a value ends the walk) */
+                int f = 0;
+                while (f < N_OPTS && kOpts[f].short_name != c[-1]) f++;
+                if (f == N_OPTS) break; /* an unknown letter: getopt names it */
+                char shown[160];
+                show_value(shown, sizeof shown, a);
+                return av_fail(err, AV_EUSAGE, "'%s': -%c (--%s) takes no value: type -%c alone (try --help)", shown,
+                               c[-1], kOpts[f].name, c[-1]);
+            }
             int k = 0;
             while (k < N_OPTS && (!kOpts[k].short_name || kOpts[k].short_name != *c)) k++;
             if (k == N_OPTS || !kOpts[k].arg) continue;
+            if (c[1] == '=') {
+                char shown[160];
+                show_value(shown, sizeof shown, a);
+                return av_fail(err, AV_EUSAGE, "'%s': a short option takes no '=': type -%c %s (or --%s=%s) (try "
+                               "--help)", shown, *c, c + 2, kOpts[k].name, c + 2);
+            }
             if (!c[1]) i++; /* "-o DIR": the value is the next word; "-oDIR": the rest of this one */
             break;
         }
