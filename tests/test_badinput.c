@@ -401,6 +401,7 @@ typedef struct {
     size_t in_len;
 } bad_case;
 
+#define A600 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" /* a value longer than a message */
 #define S4 "I love deep learning" /* T = 4 */
 #define W8 "--d-model", "8", "--heads", "2"
 #define C50 "cccccccccccccccccccccccccccccccccccccccccccccccccc"
@@ -525,8 +526,13 @@ static const bad_case kCases[] = {
     {"short_flag_with_equals", 2, "'-c=1': -c (--causal) takes no value: type -c alone", {"-c=1", S4}, NULL, 0, NULL, 0},
     /* a value that is not UTF-8 (Latin-1 é, a lone 0xFF) was echoed raw to stderr (a tester's pass): every
      * message is valid UTF-8, each bad byte U+FFFD */
-    {"invalid_utf8_in_a_choice", 2, "--cmap '\xEF\xBF\xBD' is not a colour map", {"--cmap", "\xff", S4}, NULL, 0, NULL, 0},
-    {"invalid_utf8_in_a_figure_name", 2, "--figures 'h\xEF\xBF\xBD" "ads': 'h\xEF\xBF\xBD" "ads' is not a figure (did you mean heads?)", {"--figures", "h\xe9" "ads", S4}, NULL, 0, NULL, 0},
+    {"invalid_utf8_in_a_choice", 2, "--cmap '\\xFF' is not a colour map", {"--cmap", "\xff", S4}, NULL, 0, NULL, 0},
+    /* a 600-byte value filled av_err's 512 bytes before the reason ("--cmap 'aaaa…"): values are shown at most
+     * 64 bytes long, so the message ends with what is allowed (a tester's pass) */
+    {"long_choice_keeps_the_reason", 2, "…' is not a colour map; expected", {"--cmap", A600, S4}, NULL, 0, NULL, 0},
+    {"long_number_keeps_the_reason", 2, "…' is not a whole number; allowed: 1..64", {"--heads", A600, S4}, NULL, 0, NULL, 0},
+    {"long_real_keeps_the_reason", 2, "…' is not allowed; allowed: auto, fixed, or a number in (0, 1]", {"--vmax", A600, S4}, NULL, 0, NULL, 0},
+    {"invalid_utf8_in_a_figure_name", 2, "--figures 'h\\xE9" "ads': 'h\\xE9" "ads' is not a figure (did you mean heads?)", {"--figures", "h\xe9" "ads", S4}, NULL, 0, NULL, 0},
     /* "--outdir=~/figs": the shell leaves ~ after '=', and attnviz made a folder named "~" and said "wrote
      * ~/figs/head0.png" (a figure-maker's pass); any path option, when no folder "~" is here */
     {"outdir_tilde_after_equals", 2, "--outdir '~/figs': the shell did not expand '~' (it does so only at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type --outdir ~/figs (a space, no quotes) or the full path", {"--outdir=~/figs", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},

@@ -278,19 +278,23 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real) {
         snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
 }
 
+static void show_value(char *shown, size_t n, const char *s);
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
+    char sv[160]; /* the value as messages show it: 64 bytes at most, so the reason is not cut off (a tester's pass) */
+    show_value(sv, sizeof sv, s);
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[192];
         full_width_hint(hint, sizeof hint, s, 0);
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, s, hint,
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, sv, hint,
                        d->lo, d->hi);
     }
     if (errno == ERANGE || v < (d->range_later ? INT_MIN : d->lo) || v > (d->range_later ? INT_MAX : d->hi))
-        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, s, d->lo, d->hi);
+        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, sv, d->lo, d->hi);
     *out = v;
     return AV_OK;
 }
@@ -308,7 +312,8 @@ static av_status check_float32_tiny(const char *name, const char *s, double v, i
 
 /* A finite number in [d->min, d->max] (d->min excluded when d->open). */
 static av_status read_number(const optdef *d, const char *s, double *out, av_err *err) {
-    char range[64];
+    char range[64], sv[160];
+    show_value(sv, sizeof sv, s);
     if (isinf(d->max)) snprintf(range, sizeof range, "a finite number %s %g", d->open ? ">" : ">=", d->min);
     else if (d->open && d->min == 0) /* 0 excluded, and float32's floor with it: "(0, 10]" beside a refused 1e-38
                                       * read as a contradiction (a new user's report) */
@@ -322,7 +327,7 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1))) {
         char hint[192];
         full_width_hint(hint, sizeof hint, s, 1);
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, s, hint, range);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, sv, hint, range);
     }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
      * report), with the float32 floor in the range it gives ("allowed: (0, 10]" beside it read as a
@@ -331,14 +336,14 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     if (d->min == 0 && d->open) snprintf(allowed, sizeof allowed, "%s", range);
     else if (d->min == 0) snprintf(allowed, sizeof allowed, "0 (for none) or %.5g..%g", (double)FLT_MIN, d->max);
     else snprintf(allowed, sizeof allowed, "%s", range);
-    av_status tiny = d->min <= 0 ? check_float32_tiny(d->name, s, v, errno == ERANGE, allowed, err) : AV_OK;
+    av_status tiny = d->min <= 0 ? check_float32_tiny(d->name, sv, v, errno == ERANGE, allowed, err) : AV_OK;
     if (tiny) return tiny;
     if (v == 0) v = 0; /* "-0" is 0: the header printed "weight decay -0" */
     int below = d->open ? !(v > d->min) : !(v >= d->min);
     if (!isfinite(v) || errno == ERANGE || below || v > d->max) {
         if (isinf(d->max))
-            return av_fail(err, AV_EUSAGE, "--%s %s is not allowed; it must be %s", d->name, s, range);
-        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %s", d->name, s, range);
+            return av_fail(err, AV_EUSAGE, "--%s %s is not allowed; it must be %s", d->name, sv, range);
+        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %s", d->name, sv, range);
     }
     *out = v;
     return AV_OK;
@@ -354,7 +359,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
             return AV_OK;
         }
     }
-    char allowed[256] = "";
+    char allowed[256] = "", sv[160];
+    show_value(sv, sizeof sv, s);
     if (d->allowed) snprintf(allowed, sizeof allowed, "%s", d->allowed);
     for (long long v = d->lo; !d->allowed && v <= d->hi; v++) {
         size_t at = strlen(allowed);
@@ -362,8 +368,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
                  d->choice_name((int)v));
     }
     if (d->noun)
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s; expected %s", d->name, s, d->noun, allowed);
-    return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed; expected %s", d->name, s, allowed);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s; expected %s", d->name, sv, d->noun, allowed);
+    return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed; expected %s", d->name, sv, allowed);
 }
 
 /* A code point a figure would draw as a box in a one-line text: a control
@@ -625,17 +631,19 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
 
 /* --vmax auto | fixed | F (0 < F <= 1). */
 static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
+    char sv[160]; /* at most 64 bytes of it in a message (show_value) */
+    show_value(sv, sizeof sv, s);
     if (strcasecmp(s, "auto") == 0) return o->vmax_mode = AV_VMAX_AUTO, AV_OK; /* any case, as every named value */
     if (strcasecmp(s, "fixed") == 0) return o->vmax_mode = AV_VMAX_FIXED, AV_OK;
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1))
-        return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", s);
-    av_status tiny = check_float32_tiny("vmax", s, v, errno == ERANGE, "auto, fixed, or a number in 1.1755e-38..1", err);
+        return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", sv);
+    av_status tiny = check_float32_tiny("vmax", sv, v, errno == ERANGE, "auto, fixed, or a number in 1.1755e-38..1", err);
     if (tiny) return tiny; /* 5e-324 drew a 0..1 colour bar */
     if (!(v > 0 && v <= 1))
-        return av_fail(err, AV_EUSAGE, "--vmax %s is outside the allowed range (0, 1]", s);
+        return av_fail(err, AV_EUSAGE, "--vmax %s is outside the allowed range (0, 1]", sv);
     o->vmax_mode = AV_VMAX_VALUE;
     o->vmax = v;
     return AV_OK;
@@ -672,9 +680,11 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         const char *end = av_utf8_list_sep(p, &sep); /* ',' or '，' */
         size_t len = end ? (size_t)(end - p) : strlen(p);
         const char *name = trim_separators(p, &len); /* "heads, grid" */
+        char sv[160];
+        show_value(sv, sizeof sv, s);
         if (len == 0)
             return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
-                           s, allowed);
+                           sv, allowed);
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
@@ -689,8 +699,11 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
                 }
                 if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             }
-            return av_fail(err, AV_EUSAGE, "--figures '%s': '%.*s' is not a figure%s; expected a comma-separated list of %s",
-                           s, (int)(len > 64 ? 64 : len), name, near, allowed);
+            char nv[160], one[65];
+            snprintf(one, sizeof one, "%.*s", (int)(len > 64 ? 64 : len), name);
+            show_value(nv, sizeof nv, one);
+            return av_fail(err, AV_EUSAGE, "--figures '%s': '%s' is not a figure%s; expected a comma-separated list of %s",
+                           sv, nv, near, allowed);
         }
         if (k == 7) {
             bits |= AV_FIG_ALL;
@@ -723,9 +736,12 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     char *end = NULL;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || *end != 0 || !is_decimal(s, 0) || errno == ERANGE || v < -1000000 || v > 1000000)
+    if (end == s || *end != 0 || !is_decimal(s, 0) || errno == ERANGE || v < -1000000 || v > 1000000) {
+        char sv[160];
+        show_value(sv, sizeof sv, s);
         return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number; allowed: 0..L-1, L the --model's layers "
-                       "(n_layer in its config.json)", s);
+                       "(n_layer in its config.json)", sv);
+    }
     o->layer = (int)v;
     return AV_OK;
 }
