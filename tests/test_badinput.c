@@ -519,6 +519,16 @@ static const bad_case kCases[] = {
     /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the
      * limit (a figure-maker's pass) */
     {"thai_sentence_without_spaces", 2, "is 72 bytes long; the maximum is 64 bytes; Thai is written without spaces between words, and attnviz splits words at spaces: type a space between words", {"ฉันรักการเรียนรู้เชิงลึก"}, NULL, 0, NULL, 0},
+    /* a Chinese-speaking student's and a tester's pass: '--heads＝8' (full-width '=') and '--HTML' said only
+     * "unknown option", '--pdf' too; '--figures e' guessed pe; 'heads、grid' and '爱；习' did not name the
+     * separator typed; 'GPT' against the sentence's 'ＧＰＴ' said only "neither a token" */
+    {"option_full_width_equals", 2, "unknown option '--heads＝8': it is typed with full-width characters; type the half-width --heads=8 (半角)", {"--heads＝8", S4}, NULL, 0, NULL, 0},
+    {"option_in_capitals", 2, "unknown option '--HTML'; did you mean --html?", {"--HTML", S4}, NULL, 0, NULL, 0},
+    {"option_pdf", 2, "unknown option '--pdf'; attnviz writes figures as PNG and SVG (--format png, svg or both)", {"--pdf", S4}, NULL, 0, NULL, 0},
+    {"figures_one_letter_no_guess", 2, "--figures 'e': 'e' is not a figure; expected", {"--figures", "e", S4}, NULL, 0, NULL, 0},
+    {"figures_enumeration_comma", 2, "is not a figure (the enumeration comma '、' does not separate names: type ',' or '，')", {"--figures", "heads、grid", S4}, NULL, 0, NULL, 0},
+    {"explain_full_width_semicolon", 2, "the full-width semicolon '；' does not separate them: type ',' or '，'", {"--explain", "爱；习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_full_width_letters", 2, "--explain query 'GPT' is neither a token of the sentence nor an index 0..2; full-width and half-width letters are different characters: 'ＧＰＴ' is token 0", {"--explain", "GPT,头", "ＧＰＴ有头"}, NULL, 0, NULL, 0},
     /* a start of a long name after one hyphen ("-out slides" was -o ut: ./ut written, exit 0) and a short
      * option with '=' ("-o=x" wrote ./=x; "-c=1" said "unknown option '-='") (a tester's pass) */
     {"one_hyphen_abbreviation", 2, "option '-out' has one hyphen: type --out, which is --outdir", {"-out", "slides", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},

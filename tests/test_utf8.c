@@ -313,6 +313,15 @@ static void test_unspaced_script_by_hand(void **state) {
     assert_int_equal(n, 0);
 }
 
+/* The separators a list may be typed with that are none of it, by hand: the first in the text is named. */
+static void test_not_a_list_sep_by_hand(void **state) {
+    (void)state;
+    assert_string_equal(av_utf8_not_a_list_sep("\u7231\u3001\u4E60"), "the enumeration comma '\u3001'");
+    assert_string_equal(av_utf8_not_a_list_sep("a;b\u3001c"), "the semicolon ';'");
+    assert_string_equal(av_utf8_not_a_list_sep("a\uFF1Bb;c"), "the full-width semicolon '\uFF1B'");
+    assert_null(av_utf8_not_a_list_sep("heads,grid\uFF0Cmean"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
@@ -328,6 +337,7 @@ int main(void) {
         cmocka_unit_test(test_escape_controls),
         cmocka_unit_test(test_halfwidth_by_hand),
         cmocka_unit_test(test_unspaced_script_by_hand),
+        cmocka_unit_test(test_not_a_list_sep_by_hand),
     };
     return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }

@@ -688,17 +688,19 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
-            char typed[16], near[40] = "";
+            char typed[16], near[96] = "";
             if (len < sizeof typed) {
                 for (size_t i = 0; i < len; i++) typed[i] = (char)tolower((unsigned char)name[i]);
                 typed[len] = '\0';
                 int best = -1, best_d = 3, limit = (int)len / 3 > 0 ? (int)len / 3 : 1;
-                for (int i = 0; i < 8; i++) {
+                for (int i = 0; len >= 2 && i < 8; i++) { /* "e" is no typo of "pe" (a tester's pass) */
                     int d = av_edit_distance(typed, kFig[i]);
                     if (d <= limit && d < best_d) best = i, best_d = d;
                 }
                 if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             }
+            const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
+            if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char nv[160], one[65];
             snprintf(one, sizeof one, "%.*s", (int)(len > 64 ? 64 : len), name);
             show_value(nv, sizeof nv, one);
@@ -828,12 +830,37 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
             }
         if (hits > 1)
             return av_fail(err, AV_EUSAGE, "option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, name, which);
+        /* "--heads＝8", "--ｈｅａｄｓ 8": typed in an input method's full-width mode, it said only "unknown
+         * option" (a Chinese-speaking student's pass): the half-width form, when it names an option */
+        char half[128];
+        size_t hn = 0;
+        int wide = 0;
+        for (const unsigned char *u = (const unsigned char *)name + 2; *u && hn + 1 < sizeof half;) {
+            unsigned cp = av_utf8_next(&u);
+            int h = av_utf8_halfwidth(cp);
+            if (!h && cp >= 0x80) { wide = -1; break; }
+            half[hn++] = h ? (char)h : (char)cp;
+            wide |= h != 0;
+        }
+        half[hn] = 0;
+        if (wide > 0) {
+            size_t hl = strcspn(half, "=");
+            for (int i = 0; i < N_OPTS; i++)
+                if (strlen(kOpts[i].name) == hl && strncmp(kOpts[i].name, half, hl) == 0) {
+                    char shown[160];
+                    show_value(shown, sizeof shown, name);
+                    return av_fail(err, AV_EUSAGE, "unknown option '%s': it is typed with full-width characters; type "
+                                   "the half-width --%s (半角) (try --help)", shown, half);
+                }
+        }
         /* a typo: "--casual" said only "unknown option" (a teacher's pass); the nearest name within 2 edits
-         * and a third of its length (av_edit_distance, swaps count 1: casual → causal), the first on a tie */
+         * and a third of its length (av_edit_distance, swaps count 1: casual → causal), the first on a tie,
+         * in any case ("--HTML") */
         char typed[64];
         int best = -1, best_d = 3;
         if (len < sizeof typed) {
             snprintf(typed, sizeof typed, "%.*s", (int)len, name + 2);
+            for (char *c = typed; *c; c++) *c = (char)tolower((unsigned char)*c);
             int limit = (int)len / 3 > 0 ? (int)len / 3 : 1;
             for (int i = 0; i < N_OPTS; i++) {
                 int d = av_edit_distance(typed, kOpts[i].name);
@@ -849,6 +876,13 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
             if (strlen(kFormats[i]) == len && strncasecmp(name + 2, kFormats[i], len) == 0)
                 return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean --format %s? (try --help)",
                                (int)len + 2, name, kFormats[i]);
+        /* "--pdf", "--jpg": formats attnviz does not write; SVG is the vector one a PDF can be made from */
+        static const char *const kOther[] = {"pdf", "jpg", "jpeg", "eps", "ps", "webp", "tiff", "gif"};
+        for (size_t i = 0; i < sizeof kOther / sizeof kOther[0]; i++)
+            if (strlen(kOther[i]) == len && strncasecmp(name + 2, kOther[i], len) == 0)
+                return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; attnviz writes figures as PNG and SVG (--format "
+                               "png, svg or both): make a %.*s from one with another tool (rsvg-convert -f pdf FIG.svg > "
+                               "FIG.pdf makes a PDF) (try --help)", (int)len + 2, name, (int)len, name + 2);
     }
     return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
 }

@@ -45,6 +45,19 @@ static int find_token(const av_tokens *toks, const char *want, int *more) {
  * open box of a leading space) equals a token's label but for ASCII case: "--explain Deep,I" on "I love
  * deep learning" said only "'Deep' is neither a token of the sentence" (a teacher's pass); else "". The
  * first such token. */
+/* s with each full-width form (U+FF01..U+FF5E) as its ASCII character (av_utf8_halfwidth), into out (n bytes). */
+static void halfwidth_text(char *out, size_t n, const char *s) {
+    size_t k = 0;
+    for (const unsigned char *u = (const unsigned char *)s; *u && k + 5 < n;) {
+        const unsigned char *at = u;
+        unsigned cp = av_utf8_next(&u);
+        int h = av_utf8_halfwidth(cp);
+        if (h) out[k++] = (char)h;
+        else memcpy(out + k, at, (size_t)(u - at)), k += (size_t)(u - at);
+    }
+    out[k] = 0;
+}
+
 static void case_hint(char *out, size_t n, const av_tokens *toks, const char *want, const char *spaced) {
     out[0] = 0;
     for (int i = 0; i < toks->n; i++)
@@ -52,6 +65,18 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
             snprintf(out, n, "; tokens are case-sensitive: '%s' is token %d", toks->tok[i], i);
             return;
         }
+    /* "ＧＰＴ" in the sentence and GPT typed, or the other way round: different tokens, with no word why (a
+     * Chinese-speaking student's pass) */
+    char a[AV_MAX_TOKEN_BYTES * 4 + 8], b[AV_MAX_TOKEN_BYTES * 4 + 8];
+    halfwidth_text(a, sizeof a, want);
+    for (int i = 0; i < toks->n; i++) {
+        halfwidth_text(b, sizeof b, toks->tok[i]);
+        if (strcmp(a, b) == 0 && strcmp(toks->tok[i], want) != 0) {
+            snprintf(out, n, "; full-width and half-width letters are different characters: '%s' is token %d", toks->tok[i],
+                     i);
+            return;
+        }
+    }
 }
 
 /* s[0..len) for a message, into buf (cap >= 8 bytes): as it is when it fits in
@@ -319,11 +344,12 @@ static int two_parts(const char *spec, const char *comma, size_t sep) { return c
 
 /* The "must be QUERY,KEY" error for spec. */
 static av_status form_error(const char *spec, const char *comma, av_err *err) {
+    const char *nonsep = av_utf8_not_a_list_sep(spec); /* 、 ； ; : what is typed for a comma that is none */
     char specq[SHOWN_COLS * 4];
     shown(specq, sizeof specq, spec, strlen(spec));
     return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
-                   "love,learning%s", specq, !comma && strstr(spec, "\xE3\x80\x81") /* 、 U+3001 */
-                   ? "; the enumeration comma '、' does not separate them: type ',' or '，'" : "");
+                   "love,learning%s%s%s", specq, !comma && nonsep ? "; " : "", !comma && nonsep ? nonsep : "",
+                   !comma && nonsep ? " does not separate them: type ',' or '，'" : "");
 }
 
 av_status av_explain_check_form(const char *spec, av_err *err) {
