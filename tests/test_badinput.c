@@ -552,6 +552,9 @@ static const bad_case kCases[] = {
      * exit 0 (a learner's pass) */
     {"html_given_a_file_name", 2, "--html takes no value, so 'page.html' would be read as the sentence's first word; the page is written as attnviz.html in the output folder", {"--html", "page.html", S4}, NULL, 0, NULL, 0},
     {"html_given_a_file_name_htm", 2, "--html takes no value, so 'out/Page.HTM' would be read", {"--html", "out/Page.HTM", S4}, NULL, 0, NULL, 0},
+    /* a file name as the sentence's first word, with an option between (a tester's pass: only the word right
+     * after --html was looked at) */
+    {"html_file_name_after_another_option", 2, "--html takes no value, so 'page.htm' would be read", {"--html", "-q", "page.htm", S4}, NULL, 0, NULL, 0},
     /* a figure-maker's pass: "--svg" said only "unknown option", "--figures head" only "is not a figure" */
     {"option_format_value_as_option", 2, "unknown option '--svg'; did you mean --format svg? (try --help)", {"--svg", S4}, NULL, 0, NULL, 0},
     {"figures_typo_head", 2, "--figures 'head,grid': 'head' is not a figure (did you mean heads?); expected", {"--figures", "head,grid", S4}, NULL, 0, NULL, 0},

@@ -401,6 +401,18 @@ static void html_long_sentence_title_is_valid_utf8(void **state) {
     tu_free(&r);
 }
 
+/* "--title --html page.html x": --html is the title there, not the option, so nothing is refused and no
+ * page is written (a tester's pass: the check for "--html page.html" refused it). */
+static void html_as_a_title_is_no_page(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "-d", "8", "--figures", "heads", "--title", "--html", "page.html", "x", "-o", f->dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_false(file_exists(tu_in(f, "attnviz.html")));
+    assert_true(file_exists(tu_in(f, "head0.png")));
+    tu_free(&r);
+}
+
 /* --title titles the page as it titles the figures: "--title 'Lesson 3: 注意力'" left the page's <title> and
  * heading the sentence, and with --no-plot a warning said --title had no effect (a teacher's pass); the
  * title's '<' is text. Without --title the sentence stays (the test below). */
@@ -731,6 +743,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_text_that_is_not_utf8_is_written_as_utf8, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_as_a_title_is_no_page, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_is_the_title_option, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),

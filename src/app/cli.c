@@ -979,23 +979,52 @@ static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
 }
 
 /* "--html page.html": --html takes no value, so getopt leaves "page.html" to the sentence, which then began
- * with a file name while the page went to DIR/attnviz.html, exit 0 (a learner's pass). A word ending in .html
- * or .htm right after --html (not after "--") is refused, naming where the page goes. */
+ * with a file name while the page went to DIR/attnviz.html, exit 0 (a learner's pass). With --html given as
+ * an option, a sentence whose first word ends in .html or .htm (before any "--") is refused, naming where the
+ * page goes. argv is walked as getopt reads it: an option's value ("--title --html page.html": --html is the
+ * title) is never taken for an option or a word of the text, and "--html -o DIR page.htm" is found too (a
+ * tester's pass: the check looked at the word after --html only). */
 static av_status check_html_value(int argc, char **argv, av_err *err) {
-    for (int i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) return AV_OK;
-        if (strcmp(argv[i], "--html") != 0) continue;
-        const char *v = argv[i + 1];
-        size_t n = strlen(v);
-        if ((n > 5 && strcasecmp(v + n - 5, ".html") == 0) || (n > 4 && strcasecmp(v + n - 4, ".htm") == 0)) {
-            char shown[160];
-            show_value(shown, sizeof shown, v);
-            return av_fail(err, AV_EUSAGE, "--html takes no value, so '%s' would be read as the sentence's first word; "
-                           "the page is written as attnviz.html in the output folder: give the folder with -o DIR "
-                           "(and a name's start with --prefix NAME)", shown);
+    int html = 0;
+    const char *first = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) break; /* the rest is text as typed */
+        if (a[0] != '-' || !a[1]) {
+            if (!first) first = a;
+            continue;
+        }
+        if (a[1] == '-') {
+            size_t len = strcspn(a + 2, "=");
+            int row = -1, hits = 0;
+            for (int k = 0; k < N_OPTS; k++) {
+                if (strncmp(kOpts[k].name, a + 2, len) != 0) continue;
+                if (strlen(kOpts[k].name) == len) { row = k, hits = 1; break; }
+                row = k, hits++;
+            }
+            if (hits != 1) continue;
+            if (strcmp(kOpts[row].name, "html") == 0) html = 1;
+            if (kOpts[row].arg && !a[2 + len]) i++; /* "--title X": X is its value */
+            continue;
+        }
+        for (const char *c = a + 1; *c; c++) { /* short options: one that takes a value ends the word */
+            int k = 0;
+            while (k < N_OPTS && kOpts[k].short_name != *c) k++;
+            if (k == N_OPTS || !kOpts[k].arg) continue;
+            if (!c[1]) i++;
+            break;
         }
     }
-    return AV_OK;
+    size_t n = first ? strcspn(first, " ") : 0;
+    if (!html || !n || !((n > 5 && strncasecmp(first + n - 5, ".html", 5) == 0) ||
+                         (n > 4 && strncasecmp(first + n - 4, ".htm", 4) == 0)))
+        return AV_OK;
+    char word[200], shown[160];
+    snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), first);
+    show_value(shown, sizeof shown, word);
+    return av_fail(err, AV_EUSAGE, "--html takes no value, so '%s' would be read as the sentence's first word; "
+                   "the page is written as attnviz.html in the output folder: give the folder with -o DIR "
+                   "(and a name's start with --prefix NAME)", shown);
 }
 
 /* Rules that involve more than one option. */
