@@ -568,7 +568,7 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
     av_gpt2run_label(label, sizeof label, r, ids[r->T + j]);
     int rest = steps - j, wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
     av_message(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
-            "(token %d of the text, from 0 as the tokens line counts) [%s] (%s%s). The %d token%s from there on %s "
+            "(token %d of the input and its continuation, from 0) [%s] (%s%s). The %d token%s from there on %s "
             "not the task's answer\n", r->dir, r->task, wrong ? "is wrong" : "leaves its task", j + 1, r->T + j,
             label, token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
 }
