@@ -322,6 +322,24 @@ static void test_not_a_list_sep_by_hand(void **state) {
     assert_null(av_utf8_not_a_list_sep("heads,grid\uFF0Cmean"));
 }
 
+/* Whole texts to half width, by hand from UnicodeData.txt's <wide> mappings: ＧＰＴ (U+FF27 U+FF30 U+FF34) is
+ * GPT, ＝ (U+FF1D) '='; other characters stay and are counted when not ASCII; a text too long for out gives -1. */
+static void test_halfwidth_text_by_hand(void **state) {
+    (void)state;
+    char out[32];
+    int other = -1;
+    assert_int_equal(av_utf8_halfwidth_text(out, sizeof out, "\uFF27\uFF30\uFF34\u6709\u5934", &other), 3);
+    assert_string_equal(out, "GPT\u6709\u5934");
+    assert_int_equal(other, 2);
+    assert_int_equal(av_utf8_halfwidth_text(out, sizeof out, "--heads\uFF1D8", &other), 1);
+    assert_string_equal(out, "--heads=8");
+    assert_int_equal(other, 0);
+    assert_int_equal(av_utf8_halfwidth_text(out, sizeof out, "plain", NULL), 0);
+    assert_string_equal(out, "plain");
+    assert_int_equal(av_utf8_halfwidth_text(out, 4, "abcdef", &other), -1);
+    assert_string_equal(out, "abc");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
@@ -336,6 +354,7 @@ int main(void) {
         cmocka_unit_test(test_bidi_closers),
         cmocka_unit_test(test_escape_controls),
         cmocka_unit_test(test_halfwidth_by_hand),
+        cmocka_unit_test(test_halfwidth_text_by_hand),
         cmocka_unit_test(test_unspaced_script_by_hand),
         cmocka_unit_test(test_not_a_list_sep_by_hand),
     };

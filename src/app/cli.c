@@ -263,18 +263,9 @@ static int is_decimal(const char *s, int real) {
  * where --explain １,２ reads full-width digits and a trained model's note says "type the half-width '3'". */
 static void full_width_hint(char *out, size_t cap, const char *s, int real) {
     char ascii[64];
-    size_t n = 0;
-    int wide = 0;
+    int other = 0;
     out[0] = 0;
-    for (const unsigned char *u = (const unsigned char *)s; *u; n++) {
-        unsigned cp = av_utf8_next(&u);
-        int h = av_utf8_halfwidth(cp);
-        if (n + 1 >= sizeof ascii || (!h && cp >= 0x80)) return; /* too long, or no number in either width */
-        ascii[n] = h ? (char)h : (char)cp;
-        wide |= h != 0;
-    }
-    ascii[n] = 0;
-    if (wide && is_decimal(ascii, real))
+    if (av_utf8_halfwidth_text(ascii, sizeof ascii, s, &other) > 0 && !other && is_decimal(ascii, real))
         snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
 }
 
@@ -833,17 +824,8 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
         /* "--heads＝8", "--ｈｅａｄｓ 8": typed in an input method's full-width mode, it said only "unknown
          * option" (a Chinese-speaking student's pass): the half-width form, when it names an option */
         char half[128];
-        size_t hn = 0;
-        int wide = 0;
-        for (const unsigned char *u = (const unsigned char *)name + 2; *u && hn + 1 < sizeof half;) {
-            unsigned cp = av_utf8_next(&u);
-            int h = av_utf8_halfwidth(cp);
-            if (!h && cp >= 0x80) { wide = -1; break; }
-            half[hn++] = h ? (char)h : (char)cp;
-            wide |= h != 0;
-        }
-        half[hn] = 0;
-        if (wide > 0) {
+        int other = 0;
+        if (av_utf8_halfwidth_text(half, sizeof half, name + 2, &other) > 0 && !other) {
             size_t hl = strcspn(half, "=");
             for (int i = 0; i < N_OPTS; i++)
                 if (strlen(kOpts[i].name) == hl && strncmp(kOpts[i].name, half, hl) == 0) {

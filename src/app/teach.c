@@ -45,19 +45,6 @@ static int find_token(const av_tokens *toks, const char *want, int *more) {
  * open box of a leading space) equals a token's label but for ASCII case: "--explain Deep,I" on "I love
  * deep learning" said only "'Deep' is neither a token of the sentence" (a teacher's pass); else "". The
  * first such token. */
-/* s with each full-width form (U+FF01..U+FF5E) as its ASCII character (av_utf8_halfwidth), into out (n bytes). */
-static void halfwidth_text(char *out, size_t n, const char *s) {
-    size_t k = 0;
-    for (const unsigned char *u = (const unsigned char *)s; *u && k + 5 < n;) {
-        const unsigned char *at = u;
-        unsigned cp = av_utf8_next(&u);
-        int h = av_utf8_halfwidth(cp);
-        if (h) out[k++] = (char)h;
-        else memcpy(out + k, at, (size_t)(u - at)), k += (size_t)(u - at);
-    }
-    out[k] = 0;
-}
-
 static void case_hint(char *out, size_t n, const av_tokens *toks, const char *want, const char *spaced) {
     out[0] = 0;
     for (int i = 0; i < toks->n; i++)
@@ -68,9 +55,9 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
     /* "ＧＰＴ" in the sentence and GPT typed, or the other way round: different tokens, with no word why (a
      * Chinese-speaking student's pass) */
     char a[AV_MAX_TOKEN_BYTES * 4 + 8], b[AV_MAX_TOKEN_BYTES * 4 + 8];
-    halfwidth_text(a, sizeof a, want);
+    av_utf8_halfwidth_text(a, sizeof a, want, NULL);
     for (int i = 0; i < toks->n; i++) {
-        halfwidth_text(b, sizeof b, toks->tok[i]);
+        av_utf8_halfwidth_text(b, sizeof b, toks->tok[i], NULL);
         if (strcmp(a, b) == 0 && strcmp(toks->tok[i], want) != 0) {
             snprintf(out, n, "; full-width and half-width letters are different characters: '%s' is token %d", toks->tok[i],
                      i);

@@ -320,3 +320,24 @@ const char *av_utf8_not_a_list_sep(const char *s) {
     }
     return which;
 }
+
+int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other) {
+    size_t k = 0;
+    int wide = 0, others = 0;
+    for (const unsigned char *u = (const unsigned char *)s; *u;) {
+        const unsigned char *at = u;
+        unsigned cp = av_utf8_next(&u);
+        int h = av_utf8_halfwidth(cp);
+        size_t len = h ? 1 : (size_t)(u - at);
+        if (k + len + 1 > n) {
+            out[k] = 0;
+            if (other) *other = others;
+            return -1;
+        }
+        if (h) out[k++] = (char)h, wide++;
+        else memcpy(out + k, at, len), k += len, others += cp >= 0x80;
+    }
+    out[k] = 0;
+    if (other) *other = others;
+    return wide;
+}

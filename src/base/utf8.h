@@ -125,6 +125,12 @@ int av_utf8_is_separator(unsigned cp);
  * (<wide>, UnicodeData.txt; the Halfwidth and Fullwidth Forms block). 0 for
  * any other code point, U+3000 (the ideographic space) included. */
 int av_utf8_halfwidth(unsigned cp);
+
+/* s (NUL-terminated UTF-8) with each full-width form as its ASCII twin (av_utf8_halfwidth) and every other
+ * character as it is, into out (n >= 1 bytes, NUL-terminated): "ＧＰＴ" → "GPT", "--heads＝8" → "--heads=8".
+ * Returns how many characters were full-width forms; *other (when not NULL) gets how many other non-ASCII
+ * characters were kept, and -1 is returned when out is too small for the whole text. No errors otherwise. */
+int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other);
 /* Terminal columns of one code point: 0, 1 or 2 (utf8proc_charwidth; East
  * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
 int av_utf8_cp_width(unsigned cp);
