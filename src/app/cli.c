@@ -888,19 +888,28 @@ static av_status check_wide_space_option(const char *a, av_err *err) {
     return av_fail(err, AV_EUSAGE, "unknown option '%s': %s (try --help)", shown, hint);
 }
 
-/* "-outdir slides": one hyphen before a long option's name. getopt reads the word letter by letter: as
- * -o utdir (the page went to ./utdir and "slides" joined the sentence, exit 0: a teacher's pass), as -c -o mpare
- * for -compare, or as -h -t, "unknown option '-t'", for -html. Any word that is '-' and a long option's whole
- * name (or NAME=VALUE) is refused, naming the option to type. argv is walked as getopt walks it, so an
- * option's value ("--title -html") is never taken for one, and nothing after "--" is looked at. */
-static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
+/* The words of argv, walked once as getopt reads them, so an option's value ("--title -html", "--title --html
+ * page.html") is never taken for an option or for the text, and nothing after "--" is looked at. Refused,
+ * each naming what to type:
+ * - an option a full-width or no-break space joins to what follows (check_wide_space_option);
+ * - one hyphen before a long option's name or a start of one: getopt reads the word letter by letter, so
+ *   "-outdir slides" was -o utdir (the page went to ./utdir and "slides" joined the sentence, exit 0: a
+ *   teacher's pass), "-compare" -c -o mpare, "-html" -h -t ("unknown option '-t'");
+ * - '=' after a short option ("-o=x" wrote a folder "=x");
+ * - with --html, a text whose first word is a page's file name ("--html page.html"). */
+static av_status check_words(int argc, char **argv, av_err *err) {
+    int html = 0;             /* --html given as an option, not as another option's value */
+    const char *first = NULL; /* the first word of the text */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (a[0] != '-' || !a[1]) continue; /* a word of the text, or "-" */
+        if (a[0] != '-' || !a[1]) { /* a word of the text, or "-" */
+            if (!first) first = a;
+            continue;
+        }
         av_status st = check_wide_space_option(a, err);
         if (st) return st;
         if (a[1] == '-') {
-            if (!a[2]) return AV_OK; /* "--": the rest is text */
+            if (!a[2]) break; /* "--": the rest is text as typed */
             if (strchr(a, '=')) continue;
             size_t len = strlen(a + 2);
             int row = -1, hits = 0;
@@ -912,6 +921,7 @@ static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
                 }
                 row = k, hits++;
             }
+            if (hits == 1 && strcmp(kOpts[row].name, "html") == 0) html = 1;
             if (hits == 1 && kOpts[row].arg) i++; /* its value is the next word */
             continue;
         }
@@ -957,46 +967,9 @@ static av_status check_one_hyphen_names(int argc, char **argv, av_err *err) {
             break;
         }
     }
-    return AV_OK;
-}
-
-/* "--html page.html": --html takes no value, so getopt leaves "page.html" to the sentence, which then began
- * with a file name while the page went to DIR/attnviz.html, exit 0 (a learner's pass). With --html given as
- * an option, a sentence whose first word ends in .html or .htm (before any "--") is refused, naming where the
- * page goes. argv is walked as getopt reads it: an option's value ("--title --html page.html": --html is the
- * title) is never taken for an option or a word of the text, and "--html -o DIR page.htm" is found too (a
- * tester's pass: the check looked at the word after --html only). */
-static av_status check_html_value(int argc, char **argv, av_err *err) {
-    int html = 0;
-    const char *first = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) break; /* the rest is text as typed */
-        if (a[0] != '-' || !a[1]) {
-            if (!first) first = a;
-            continue;
-        }
-        if (a[1] == '-') {
-            size_t len = strcspn(a + 2, "=");
-            int row = -1, hits = 0;
-            for (int k = 0; k < N_OPTS; k++) {
-                if (strncmp(kOpts[k].name, a + 2, len) != 0) continue;
-                if (strlen(kOpts[k].name) == len) { row = k, hits = 1; break; }
-                row = k, hits++;
-            }
-            if (hits != 1) continue;
-            if (strcmp(kOpts[row].name, "html") == 0) html = 1;
-            if (kOpts[row].arg && !a[2 + len]) i++; /* "--title X": X is its value */
-            continue;
-        }
-        for (const char *c = a + 1; *c; c++) { /* short options: one that takes a value ends the word */
-            int k = 0;
-            while (k < N_OPTS && kOpts[k].short_name != *c) k++;
-            if (k == N_OPTS || !kOpts[k].arg) continue;
-            if (!c[1]) i++;
-            break;
-        }
-    }
+    /* "--html page.html": --html takes no value, so getopt leaves "page.html" to the sentence, which then began
+     * with a file name while the page went to DIR/attnviz.html, exit 0 (a learner's pass): with --html given as
+     * an option, a text whose first word (before any "--") ends in .html or .htm is refused */
     size_t n = first ? strcspn(first, " ") : 0;
     if (!html || !n || !((n > 5 && strncasecmp(first + n - 5, ".html", 5) == 0) ||
                          (n > 4 && strncasecmp(first + n - 4, ".htm", 4) == 0)))
@@ -1413,8 +1386,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     av_status st;
     int ch;
     const char *free_text_opt = NULL, *free_text_val = NULL; /* the last free-text option with a separate value */
-    if ((st = check_one_hyphen_names(argc, argv, err))) return st;
-    if ((st = check_html_value(argc, argv, err))) return st;
+    if ((st = check_words(argc, argv, err))) return st;
     while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
         for (int i = 0; row < 0 && i < N_OPTS; i++)
