@@ -640,6 +640,27 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     return AV_OK;
 }
 
+/* The typo's nearest name: the index i < n of the first name(i) within 2 edits and a third of len
+ * (av_edit_distance, swaps count 1: casual → causal; "head" → heads), in any case ("--HTML"); -1 when none,
+ * and for a typo of one letter, which is no typo of a short name ("e" of "pe": a tester's pass) or too long
+ * to read (typed[0..len) is not NUL-terminated). A teacher's pass: "--casual" said only "unknown option". */
+static int nearest_name(const char *typed, size_t len, const char *(*name)(int), int n) {
+    char low[64];
+    if (len < 2 || len >= sizeof low) return -1;
+    for (size_t i = 0; i < len; i++) low[i] = (char)tolower((unsigned char)typed[i]);
+    low[len] = 0;
+    int best = -1, best_d = 3, limit = (int)len / 3 > 0 ? (int)len / 3 : 1;
+    for (int i = 0; i < n; i++) {
+        int d = av_edit_distance(low, name(i));
+        if (d <= limit && d < best_d) best = i, best_d = d;
+    }
+    return best;
+}
+
+static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
+static const char *fig_name(int i) { return kFig[i]; }
+static const char *opt_name(int i) { return kOpts[i].name; }
+
 /* --figures LIST: comma-separated names, each one of kFig in any case; "all" selects
  * every figure. Sets o->figures and o->figures_all. */
 /* The name in [p, p + *len) without the separators around it (' ', U+3000 that a Chinese input method
@@ -661,7 +682,6 @@ static const char *trim_separators(const char *p, size_t *len) {
 }
 
 static av_status parse_figures(av_options *o, const char *s, av_err *err) {
-    static const char *const kFig[] = {"heads", "grid", "mean", "scores", "pe", "mask", "model", "all"};
     static const char allowed[] = "heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or all";
     unsigned bits = 0;
     o->figures_all = 0;
@@ -679,17 +699,9 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
-            char typed[16], near[96] = "";
-            if (len < sizeof typed) {
-                for (size_t i = 0; i < len; i++) typed[i] = (char)tolower((unsigned char)name[i]);
-                typed[len] = '\0';
-                int best = -1, best_d = 3, limit = (int)len / 3 > 0 ? (int)len / 3 : 1;
-                for (int i = 0; len >= 2 && i < 8; i++) { /* "e" is no typo of "pe" (a tester's pass) */
-                    int d = av_edit_distance(typed, kFig[i]);
-                    if (d <= limit && d < best_d) best = i, best_d = d;
-                }
-                if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
-            }
+            char near[96] = "";
+            int best = nearest_name(name, len, fig_name, 8);
+            if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char nv[160], one[65];
@@ -835,20 +847,7 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
                                    "the half-width --%s (半角) (try --help)", shown, half);
                 }
         }
-        /* a typo: "--casual" said only "unknown option" (a teacher's pass); the nearest name within 2 edits
-         * and a third of its length (av_edit_distance, swaps count 1: casual → causal), the first on a tie,
-         * in any case ("--HTML") */
-        char typed[64];
-        int best = -1, best_d = 3;
-        if (len < sizeof typed) {
-            snprintf(typed, sizeof typed, "%.*s", (int)len, name + 2);
-            for (char *c = typed; *c; c++) *c = (char)tolower((unsigned char)*c);
-            int limit = (int)len / 3 > 0 ? (int)len / 3 : 1;
-            for (int i = 0; i < N_OPTS; i++) {
-                int d = av_edit_distance(typed, kOpts[i].name);
-                if (d <= limit && d < best_d) best = i, best_d = d;
-            }
-        }
+        int best = nearest_name(name + 2, len, opt_name, N_OPTS); /* "--casual": did you mean --causal? */
         if (best >= 0)
             return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean --%s? (try --help)", (int)len + 2,
                            name, kOpts[best].name);
