@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/term.h"
+#include "app/trace.h"
 #include "base/utf8.h"
 
 typedef struct {
@@ -40,22 +41,6 @@ static const char *how_read(const char *dtypes, int in_place) {
     if (in_place) return "read in place from the mmapped file";
     return strcmp(dtypes, "F32") == 0 ? "copied to aligned memory (its data is not 4-byte aligned in the file)"
                                       : "converted to float32";
-}
-
-/* The tokens line and the ids line print every token, or past 64 the first 48
- * and the last 8 around "… (n more) …", as the single layer's trace does:
- * a 3000-token --file is a 30 KB line otherwise (the figures and --dump have all). */
-enum { ELIDE_PAST = 64, ELIDE_HEAD = 48, ELIDE_TAIL = 8 };
-
-static void print_labels(FILE *f, const av_tokens *labels) {
-    int n = labels->n, cut = n > ELIDE_PAST;
-    for (int i = 0; i < n; i++) {
-        if (cut && i == ELIDE_HEAD) {
-            fprintf(f, " … (%d more) …", n - ELIDE_HEAD - ELIDE_TAIL);
-            i = n - ELIDE_TAIL;
-        }
-        fprintf(f, "%s[%s]", i ? " " : "", labels->tok[i]);
-    }
 }
 
 /* Tokens that each hold only part of a character: byte-level BPE (GPT-2, and the byte-level
@@ -105,12 +90,12 @@ static void print_byte_hint(FILE *f, const av_tokens *labels) {
 }
 
 static void print_ids(FILE *f, const int32_t *ids, int n) {
-    int cut = n > ELIDE_PAST;
+    int cut = n > AV_TRACE_ELIDE_PAST; /* as the tokens line (trace.h) */
     fprintf(f, "%sids [", ind);
     for (int i = 0; i < n; i++) {
-        if (cut && i == ELIDE_HEAD) {
-            fprintf(f, ", … (%d more) …", n - ELIDE_HEAD - ELIDE_TAIL);
-            i = n - ELIDE_TAIL;
+        if (cut && i == AV_TRACE_ELIDE_HEAD) {
+            fprintf(f, ", … (%d more) …", n - AV_TRACE_ELIDE_HEAD - AV_TRACE_ELIDE_TAIL);
+            i = n - AV_TRACE_ELIDE_TAIL;
         }
         fprintf(f, "%s%d", i ? ", " : "", (int)ids[i]);
     }
@@ -137,7 +122,7 @@ static void header(const tctx *t, const av_tokens *labels) {
             av_gpt2_num_params(t->c), how_read(g->dtype, g->in_place),
             g->transformer_prefix ? ", names with \"transformer.\"" : "");
     fprintf(f, "  tokens     ");
-    print_labels(f, labels);
+    av_trace_print_tokens(f, labels);
     fprintf(f, "\n             (GPT-2 byte-level BPE; ␣ marks a space that belongs to the token)\n");
     print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   d_k = %d/%d = %d   vocab V = %d\n", t->T, t->L,
@@ -312,7 +297,7 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
             m->n_shards,
             m->n_shards == 1 ? "" : "s", how_read(m->dtype, m->in_place));
     fprintf(f, "  tokens     ");
-    print_labels(f, labels);
+    av_trace_print_tokens(f, labels);
     fprintf(f, "\n             (tokenizer.json, %s%s; ␣ marks a space that belongs to the token)\n",
             av_hftok_kind_name(t->r->hftok), av_hftok_bos(t->r->hftok) >= 0 ? ", BOS put first" : "");
     print_byte_hint(f, labels);

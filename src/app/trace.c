@@ -71,13 +71,12 @@ void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int co
     fprintf(f, "]\n");
 }
 
-/* Every token, or past 64 the first 48 and the last 8 around "… (n more) …". */
-static void print_tokens(FILE *f, const av_tokens *toks) {
-    int n = toks->n, cut = n > 64;
+void av_trace_print_tokens(FILE *f, const av_tokens *toks) {
+    int n = toks->n, cut = n > AV_TRACE_ELIDE_PAST;
     for (int i = 0; i < n; i++) {
-        if (cut && i == 48) {
-            fprintf(f, " … (%d more) …", n - 56);
-            i = n - 8;
+        if (cut && i == AV_TRACE_ELIDE_HEAD) {
+            fprintf(f, " … (%d more) …", n - AV_TRACE_ELIDE_HEAD - AV_TRACE_ELIDE_TAIL);
+            i = n - AV_TRACE_ELIDE_TAIL;
         }
         fprintf(f, "%s[%s]", i ? " " : "", toks->tok[i]);
     }
@@ -109,7 +108,7 @@ static void print_header(const av_trace *tr, const av_model *m, const av_tokens 
     fprintf(f, "%sattnviz %s%s: scaled dot-product attention, softmax(Q·Kᵀ/√d_k)·V, step by step\n",
             B(tr), AV_VERSION, R(tr));
     fprintf(f, "  tokens     ");
-    print_tokens(f, toks);
+    av_trace_print_tokens(f, toks);
     fprintf(f, "\n  T = %d", T);
     if (T != c->n_real) fprintf(f, " (%d real + %d <pad>)", c->n_real, T - c->n_real);
     fprintf(f, "   d_model = %d   heads H = %d   d_k = d_model/H = %d/%d = %d\n", C, H, C, H, Dk);

@@ -47,6 +47,13 @@ void av_positions_desc(char *buf, size_t n, const av_config *c);
  * "both heads", "all 8 heads" ("all 1 heads" and "all 2 heads" read oddly). */
 void av_heads_phrase(char *buf, size_t n, int H);
 
+/* A trace's tokens line shows every token, or past AV_TRACE_ELIDE_PAST the first AV_TRACE_ELIDE_HEAD and the
+ * last AV_TRACE_ELIDE_TAIL around "… (n more) …" (a 3000-token --file printed a 30 KB line; the figures and
+ * --dump have all); the --model trace's ids line too. */
+enum { AV_TRACE_ELIDE_PAST = 64, AV_TRACE_ELIDE_HEAD = 48, AV_TRACE_ELIDE_TAIL = 8 };
+/* The tokens as "[I] [love] ..." on f, elided as above, with no newline. */
+void av_trace_print_tokens(FILE *f, const av_tokens *toks);
+
 /* Sink 1, on f before any file is written: the trace (this file's, or
  * gpt2run.h's with --model; not with -q), --explain Q,K (teach.h), --show's
  * terminal heat maps (term.h; a model's only --head when given) and a
