@@ -249,6 +249,62 @@ static void test_split_keeps_the_gaps(void **state) {
     }
 }
 
+/* A sentencepiece-style tokenizer.json with more merges than its pair table
+ * had room for: HF's conversion from sentencepiece lists every pair whose
+ * concatenation is a token, so "aab" is made by "a ab" and "aa b" and the
+ * merges outnumber the tokens. Here <unk> <s> </s>, the 256 "<0xNN>" bytes,
+ * ▁ a b, and every string of a and b of 2..6 letters: 386 tokens, 516 merges
+ * (each string once per cut). The table was sized from the tokens (1024
+ * slots, at most 512 merges), and merge 512 was refused as "merge 512 names a
+ * token the vocabulary lacks", every token it names being there. Worked by
+ * hand: "abab aab" → "▁abab▁aab"; a b a b: (a,b) rank 1 twice, then (ab,ab)
+ * → abab; a a b: (a,a) rank 0, then (aa,b) → aab; BOS <s> first. */
+static void test_sentencepiece_merges_outnumber_tokens(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    size_t cap = 1 << 16, k = 0;
+    char *json = malloc(cap), strs[126][8];
+    assert_non_null(json);
+    int n = 0, id = 0;
+    k += (size_t)snprintf(json + k, cap - k, "{\"added_tokens\":[{\"id\":0,\"content\":\"<unk>\",\"special\":true},"
+                          "{\"id\":1,\"content\":\"<s>\",\"special\":true},{\"id\":2,\"content\":\"</s>\",\"special\":true}],"
+                          "\"normalizer\":{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":"
+                          "\"\xe2\x96\x81\"},{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":"
+                          "\"\xe2\x96\x81\"}]},\"pre_tokenizer\":null,\"post_processor\":{\"type\":\"TemplateProcessing\","
+                          "\"single\":[{\"SpecialToken\":{\"id\":\"<s>\",\"type_id\":0}},{\"Sequence\":{\"id\":\"A\","
+                          "\"type_id\":0}}]},\"model\":{\"type\":\"BPE\",\"unk_token\":\"<unk>\",\"byte_fallback\":true,"
+                          "\"vocab\":{\"<unk>\":0,\"<s>\":1,\"</s>\":2");
+    for (id = 3; id < 3 + 256; id++) k += (size_t)snprintf(json + k, cap - k, ",\"<0x%02X>\":%d", id - 3, id);
+    k += (size_t)snprintf(json + k, cap - k, ",\"\xe2\x96\x81\":%d,\"a\":%d,\"b\":%d", id, id + 1, id + 2);
+    id += 3;
+    for (int len = 2; len <= 6; len++)
+        for (int bits = 0; bits < 1 << len; bits++, n++) {
+            for (int c = 0; c < len; c++) strs[n][c] = (bits >> (len - 1 - c)) & 1 ? 'b' : 'a';
+            strs[n][len] = 0;
+            k += (size_t)snprintf(json + k, cap - k, ",\"%s\":%d", strs[n], id++);
+        }
+    k += (size_t)snprintf(json + k, cap - k, "},\"merges\":[");
+    int merges = 0;
+    for (int i = 0; i < n; i++)
+        for (int cut = 1; cut < (int)strlen(strs[i]); cut++, merges++)
+            k += (size_t)snprintf(json + k, cap - k, "%s\"%.*s %s\"", merges ? "," : "", cut, strs[i], strs[i] + cut);
+    k += (size_t)snprintf(json + k, cap - k, "]}}");
+    assert_true(k < cap);
+    assert_int_equal(id, 386);
+    assert_int_equal(merges, 516);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+    free(json);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "abab aab", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "[<s>] [␣] [abab] [␣] [aab]")) fail_msg("the tokens:\n%s", r.out);
+    tu_free(&r);
+}
+
 /* A sharded folder whose index puts a tensor in the other shard: refused as a
  * bad checkpoint (exit 2, like a missing shard), naming the tensor and both
  * files (test_llama.c has every disagreement); the index as written runs. */
@@ -577,6 +633,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_sentencepiece_merges_outnumber_tokens, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -115,8 +115,13 @@ static int merge_parts(const cJSON *m, const char **l, size_t *ll, const char **
 }
 
 static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_err *err) {
+    /* the pair table holds every merge at half load, sized by the merges, not the tokens: a tokenizer.json
+     * converted from sentencepiece lists each pair whose concatenation is a token, so a token made two ways
+     * has two merges and the merges can outnumber the tokens */
+    const cJSON *merges = cJSON_GetObjectItemCaseSensitive(model, "merges");
+    size_t n_merges = (size_t)cJSON_GetArraySize(merges);
     for (t->cap = 16; t->cap < 2 * (size_t)t->V; t->cap *= 2) {}
-    t->pair_cap = t->cap;
+    for (t->pair_cap = 16; t->pair_cap < 2 * n_merges; t->pair_cap *= 2) {}
     t->tok = calloc((size_t)t->V, sizeof *t->tok), t->tok_len = calloc((size_t)t->V, sizeof *t->tok_len);
     t->map = malloc(t->cap * sizeof *t->map), t->pair_key = calloc(t->pair_cap, sizeof *t->pair_key);
     t->pair_rank = malloc(t->pair_cap * sizeof(int32_t)), t->pair_out = malloc(t->pair_cap * sizeof(int32_t));
@@ -129,7 +134,7 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
         if (!s) s = sp_add(t, e->string, strlen(e->string), cJSON_IsNumber(e) ? (int32_t)e->valuedouble : -1, name, err);
     }
     int32_t rank = 0;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
+    cJSON_ArrayForEach(e, merges) {
         const char *l, *r;
         size_t ll, rl;
         char both[2 * AV_BPE_MAX_TOKEN_BYTES];
@@ -139,7 +144,7 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
             memcpy(both, l, ll), memcpy(both + ll, r, rl);
             a = sp_find(t, l, ll), b = sp_find(t, r, rl), ab = sp_find(t, both, ll + rl);
         }
-        if (a < 0 || b < 0 || ab < 0 || (size_t)rank * 2 >= t->pair_cap) {
+        if (a < 0 || b < 0 || ab < 0) {
             s = av_fail(err, AV_EUSAGE, "%s: merge %d names a token the vocabulary lacks", name, rank);
             break;
         }
