@@ -249,6 +249,41 @@ static void test_split_keeps_the_gaps(void **state) {
     }
 }
 
+/* A byte-level tokenizer.json whose merges or vocabulary bpe.c refuses: the
+ * message names the file and the entry, as merges.txt's name its line. They
+ * named neither: "attnviz: error: \"qqqq\" is not a token of the vocabulary",
+ * from a folder of three files and 50000 merges. */
+static void test_tokenizer_merge_errors_name_the_file(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    static const struct { const char *from, *to, *msg; } cases[] = {
+        {"\"merges\":[\"Ġ t\",\"Ġ a\"", "\"merges\":[\"Ġ t\",\"qqqq Ġ\"",
+         "model.merges[1]: \"qqqq\" is not a token of the vocabulary"},
+        {"\"merges\":[\"Ġ t\",\"Ġ a\"", "\"merges\":[\"Ġ t\",\"Ġ t\"",
+         "model.merges[1]: the merge \"Ġ\" \"t\" appears twice (ranks 0 and 1)"},
+        {"\"merges\":[\"Ġ t\",\"Ġ a\"", "\"merges\":[\"Ġ t\",\"Ġa\"",
+         "model.merges[1] is not \"left right\" (one space) or [\"left\", \"right\"]"},
+        {"\"vocab\":{\"!\":0,", "\"vocab\":{\"!\":0,\"qqqq\":0,",
+         "model.vocab: token \"qqqq\" has id 0, already the id of another token"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (tu_write_replaced(path, tok, cases[i].from, cases[i].to)) fail_msg("case %zu: no %s", i, cases[i].from);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        assert_int_equal(r.code, 2);
+        snprintf(want, sizeof want, "attnviz: error: %s: %s\n", path, cases[i].msg);
+        assert_string_equal(r.err, want);
+        tu_free(&r);
+    }
+    free(tok);
+}
+
 /* A sentencepiece-style tokenizer.json with more merges than its pair table
  * had room for: HF's conversion from sentencepiece lists every pair whose
  * concatenation is a token, so "aab" is made by "a ab" and "aa b" and the
@@ -633,6 +668,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tokenizer_merge_errors_name_the_file, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sentencepiece_merges_outnumber_tokens, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),

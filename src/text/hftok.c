@@ -159,6 +159,14 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
     return s;
 }
 
+/* err's message (bpe.h's, which knows no file: "\"zq\" is not a token of the vocabulary") prefixed with the
+ * file and where in it: "tokenizer.json: model.merges[7]: ...", or "...: model.vocab: ..." when i < 0. */
+static void named(av_err *err, av_status s, const char *name, const char *where, int i) {
+    av_err inner = *err;
+    if (i < 0) av_fail(err, s, "%s: %s: %s", name, where, inner.msg);
+    else av_fail(err, s, "%s: %s[%d]: %s", name, where, i, inner.msg);
+}
+
 static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, const char *pattern, const char *name,
                           av_err *err) {
     av_status s = av_bpe_new(&t->bpe, t->V, err);
@@ -167,14 +175,19 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "vocab")) {
         int32_t id = cJSON_IsNumber(e) ? (int32_t)e->valuedouble : -1;
-        if (!s) s = av_bpe_add_token(t->bpe, e->string, strlen(e->string), id, err);
+        if (!s && (s = av_bpe_add_token(t->bpe, e->string, strlen(e->string), id, err))) named(err, s, name, "model.vocab", -1);
         if (!s) given[id] = 1;
     }
+    int i_added = 0;
     cJSON_ArrayForEach(e, added) { /* added tokens the vocabulary does not hold (Qwen2's <|im_start|> ...) */
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content"), *id = cJSON_GetObjectItemCaseSensitive(e, "id");
         int32_t k = cJSON_IsNumber(id) ? (int32_t)id->valuedouble : -1;
-        if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k])
-            s = av_bpe_add_token(t->bpe, c->valuestring, strlen(c->valuestring), k, err), given[k] = 1;
+        if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k]) {
+            if ((s = av_bpe_add_token(t->bpe, c->valuestring, strlen(c->valuestring), k, err)))
+                named(err, s, name, "added_tokens", i_added);
+            given[k] = 1;
+        }
+        i_added++;
     }
     int32_t n = 0, gap = -1; /* the tokens; the first id none has (bpe.h needs ids 0..V-1, each once) */
     for (int32_t i = 0; !s && i < t->V; i++)
@@ -188,11 +201,15 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
                     "(model.vocab and added_tokens), so the ids must be 0..%d, each once (no token has id %d)", name,
                     past->s, (int)past->id, (int)n - 1, (int)n, (int)n - 1, (int)gap);
     free(given);
+    int rank = 0;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
         const char *l, *r;
         size_t ll, rl;
-        if (!s && merge_parts(e, &l, &ll, &r, &rl)) s = av_fail(err, AV_EUSAGE, "%s: a merge is not \"left right\"", name);
-        if (!s) s = av_bpe_add_merge(t->bpe, l, ll, r, rl, err);
+        if (!s && merge_parts(e, &l, &ll, &r, &rl))
+            s = av_fail(err, AV_EUSAGE, "%s: model.merges[%d] is not \"left right\" (one space) or [\"left\", \"right\"]",
+                        name, rank);
+        if (!s && (s = av_bpe_add_merge(t->bpe, l, ll, r, rl, err))) named(err, s, name, "model.merges", rank);
+        rank++;
     }
     if (!s && (s = av_bpe_finish(t->bpe, pattern, err))) { /* "no token has id 7 ...": say which file */
         av_err inner = *err;
