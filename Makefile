@@ -218,7 +218,7 @@ $(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/utf8.c src/base/comm
 FUZZ_LIBS_npy := $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc)
 $(FUZZ_DIR)/fuzz_safetensors: src/io/safetensors.c src/io/jsonval.c src/base/utf8.c src/io/fileio.c src/base/common.c
 FUZZ_LIBS_safetensors := $(shell pkg-config --cflags --libs libcjson libutf8proc 2>/dev/null || echo -lcjson -lutf8proc)
-$(FUZZ_DIR)/fuzz_bpe: src/text/bpe.c src/text/bpe_files.c src/io/jsonval.c src/base/utf8.c src/io/fileio.c src/base/common.c
+$(FUZZ_DIR)/fuzz_bpe: src/text/bpe.c src/text/bpe_files.c src/text/tokenize.c src/io/jsonval.c src/base/utf8.c src/io/fileio.c src/base/common.c
 FUZZ_LIBS_bpe := $(shell pkg-config --cflags --libs libutf8proc libcjson libpcre2-8 zlib 2>/dev/null || echo -lutf8proc -lcjson -lpcre2-8 -lz)
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*/*.h)
 	@mkdir -p $(FUZZ_DIR)

@@ -1030,6 +1030,37 @@ static void test_model_trace_names_byte_tokens_of_a_character(void **state) {
     tu_free(&r);
 }
 
+/* The figures and the page label a token that holds part of a character by the character and which of
+ * its tokens it is (a Chinese student's report: layer1.png's axes read <0xE6><0x88> <0x91> <0xE7> ...,
+ * and no reader could find 爱 in them). By hand from gpt-3-encoder's ids (tests/ref/bpe_ref.json):
+ * "我爱" is 22755 239 | 163 230 109, the bytes E6 88 | 91 of 我 (U+6211) and E7 | 88 | B1 of 爱
+ * (U+7231), so 我(1/2) 我(2/2) 爱(1/3) 爱(2/3) 爱(3/3); " 深" is [␣<0xE6>] [<0xB7>] [<0xB1>], the space
+ * kept in the first part. The trace keeps the byte labels and names the figures' ones under them. */
+static void test_model_figures_label_parts_of_a_character(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--format", "svg", "--figures", "grid", "--html", "-o",
+                tu_in(f, "o"), "我爱 深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "[<0xE6><0x88>] [<0x91>] [<0xE7>] [<0x88>] [<0xB1>] [␣<0xE6>] [<0xB7>] [<0xB1>]"));
+    assert_non_null(strstr(r.out, "keeps its bytes as tokens;\n             figures and the page label them "
+                                  "[我(1/2)] [我(2/2)]\n"));
+    char *svg = tu_slurp_file(tu_in(f, "o/layer1.svg"), NULL);
+    assert_non_null(svg);
+    static const char *const want[] = {">我(1/2)<", ">我(2/2)<", ">爱(1/3)<", ">爱(2/3)<", ">爱(3/3)<",
+                                       ">␣深(1/3)<", ">深(2/3)<", ">深(3/3)<"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (!strstr(svg, want[k])) fail_msg("layer1.svg has no label %s", want[k]);
+    assert_null(strstr(svg, "&lt;0xE6&gt;"));
+    free(svg);
+    char *page = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"我(1/2)\",\"我(2/2)\",\"爱(1/3)\",\"爱(2/3)\",\"爱(3/3)\",\"␣深(1/3)\""));
+    free(page);
+    tu_free(&r);
+}
+
 /* A file of n GPT-2 tokens, "a" then n − 1 × " a" (one per pre-token), in the fixture's folder. */
 static char *long_a_file(tu_fixture *f, int n) {
     char *path = strdup(tu_in(f, "long.txt"));
@@ -1545,6 +1576,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_figures_label_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -258,6 +258,56 @@ static void test_long_token(void **state) {
     av_tokens_free(&t);
 }
 
+/* Tokens with these texts (byte strings; NULL for none), labelled <i> each: their piece labels. */
+static char **pieces_of(const char *const *texts, int n) {
+    av_tokens t = {0};
+    av_err err = {{0}};
+    for (int i = 0; i < n; i++) {
+        char label[16];
+        snprintf(label, sizeof label, "<%d>", i);
+        assert_int_equal(av_tokens_push(&t, label, &err), AV_OK);
+        if (texts[i]) assert_int_equal(av_tokens_set_text(&t, i, texts[i], strlen(texts[i]), &err), AV_OK);
+    }
+    char **out = NULL;
+    assert_int_equal(av_tokens_piece_labels(&t, &out, &err), AV_OK);
+    av_tokens_free(&t);
+    return out;
+}
+
+/* av_tokens_piece_labels, worked by hand from RFC 3629's bytes: 我 U+6211 = E6 88 91, 爱 U+7231 = E7 88
+ * B1, 的 U+7684 = E7 9A 84. A part is its character and which of the tokens holding that character's
+ * bytes it is; a whole character in the same token keeps its own label (␣ for a space); tokens
+ * outside a run keep theirs; a cut character that no later token completes keeps its <i>. */
+static void test_piece_labels_by_hand(void **state) {
+    (void)state;
+    static const char *const texts[] = {"a", "\xE6\x88", "\x91\xE7\x9A\x84", " \xE7", "\x88", "\xB1\xE6\x88\x91",
+                                        "\xE7\x88\xB1", NULL, "\xE6"};
+    static const char *const want[] = {"<0>",          "我(1/2)", "我(2/2)的", "␣爱(1/3)", "爱(2/3)",
+                                       "爱(3/3)我",    "<6>",     "<7>",          "<8>"};
+    char **got = pieces_of(texts, 9);
+    assert_non_null(got);
+    for (int i = 0; i < 9; i++) assert_string_equal(got[i], want[i]);
+    av_labels_free(got, 9);
+    /* one token ending in a character's first byte, the next holding its last two: a part, and a part
+     * that also holds a whole character after it */
+    static const char *const two[] = {"\xE6", "\x88\x91", "\xE7\x88", "\xB1\x0A"};
+    static const char *const want2[] = {"我(1/2)", "我(2/2)", "爱(1/2)", "爱(2/2)↵"};
+    got = pieces_of(two, 4);
+    assert_non_null(got);
+    for (int i = 0; i < 4; i++) assert_string_equal(got[i], want2[i]);
+    av_labels_free(got, 4);
+    /* every text whole: no labels change, so none are made */
+    static const char *const whole[] = {"我", " love", NULL};
+    assert_null(pieces_of(whole, 3));
+    /* a zero-width space (U+200B, E2 80 8B, a format character) in parts: its code point, as a label draws it */
+    static const char *const zw[] = {"\xE2\x80", "\x8B"};
+    static const char *const want3[] = {"<U+200B>(1/2)", "<U+200B>(2/2)"};
+    got = pieces_of(zw, 2);
+    assert_non_null(got);
+    for (int i = 0; i < 2; i++) assert_string_equal(got[i], want3[i]);
+    av_labels_free(got, 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_english_words),        cmocka_unit_test(test_punctuation_is_its_own_token),
@@ -269,6 +319,7 @@ int main(void) {
         cmocka_unit_test(test_every_punctuation_code_point_splits),
         cmocka_unit_test(test_every_format_code_point),
         cmocka_unit_test(test_issue10_inputs_through_the_cli),
+        cmocka_unit_test(test_piece_labels_by_hand),
     };
     return cmocka_run_group_tests_name("tokenize", tests, NULL, NULL);
 }

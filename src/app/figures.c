@@ -383,7 +383,6 @@ static av_status fig_scores(fig_run *fr, av_err *err) {
  * dimension the model added is drawn. Nothing for positions none. */
 static av_status fig_pe(const fig_run *fr, av_err *err) {
     const av_model *m = fr->m;
-    const av_tokens *toks = fr->toks;
     const av_plot_meta *base = &fr->meta;
     int T = m->cfg.T, C = m->cfg.C, D = m->D;
     int rope = m->cfg.positions == AV_POS_ROPE;
@@ -397,7 +396,7 @@ static av_status fig_pe(const fig_run *fr, av_err *err) {
     if (!v) return av_fail(err, AV_ERUNTIME, "out of memory");
     float *a = v, *b = v + (size_t)T * P;
     char what[512], title[FIG_TITLE_MAX], kt[2][96];
-    const char *const *tok = (const char *const *)toks->tok;
+    const char *const *tok = fr->tok;
     av_heatmap hm[2] = {{.n_q = T, .n_k = P, .q_labels = tok, .w = a, .k_title = kt[0]},
                         {.n_q = T, .n_k = P2, .q_labels = tok, .w = b, .k_title = kt[1]}};
     if (!rope) {
@@ -656,7 +655,9 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
                            const char *cmdline, av_written *w, av_err *err) {
     av_status s = av_mkdir_p(o->outdir, err);
     if (s) return s;
-    fig_run fr = {.m = view, .toks = toks, .tok = (const char *const *)toks->tok, .o = o, .w = w};
+    char **pieces; /* "我(1/2)" where a token holds part of a character (tokenize.h) */
+    if ((s = av_tokens_piece_labels(toks, &pieces, err))) return s;
+    fig_run fr = {.m = view, .toks = toks, .tok = (const char *const *)(pieces ? pieces : toks->tok), .o = o, .w = w};
     size_t user_title = make_lead(fr.lead, sizeof fr.lead, o, sentence);
     snprintf(fr.desc, sizeof fr.desc, "%s (weights: %s)", cmdline, source);
     fr.meta = (av_plot_meta){.software = "attnviz " AV_VERSION, .description = fr.desc, .weights = source, .run = run,
@@ -678,6 +679,7 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     if (!s && (figs & AV_FIG_PE)) s = fig_pe(&fr, err);
     free(fr.hms);
     free(fr.titles);
+    av_labels_free(pieces, toks->n);
     if (!s) warn_missing_glyphs();
     return s;
 }

@@ -86,7 +86,15 @@ static void print_byte_hint(FILE *f, const av_tokens *labels) {
     for (int k = first_i; k <= first_j; k++) fprintf(f, "%s[%s]", k > first_i ? " " : "", labels->tok[k]);
     fprintf(f, " = '%s' (U+%04X) in UTF-8 bytes", c, first_cp);
     if (split > 1) fprintf(f, "; %d characters here are split so", split);
-    fprintf(f, ":\n             its vocabulary has no token for the whole character, so the tokenizer keeps its bytes as tokens\n");
+    fprintf(f, ":\n             its vocabulary has no token for the whole character, so the tokenizer keeps its bytes as tokens");
+    char **pieces = NULL; /* as the figures and the page label them (tokenize.h av_tokens_piece_labels) */
+    av_err oom;
+    if (av_tokens_piece_labels(labels, &pieces, &oom) == AV_OK && pieces) {
+        fprintf(f, ";\n             figures and the page label them");
+        for (int k = first_i; k <= first_j; k++) fprintf(f, " [%s]", pieces[k]);
+    }
+    av_labels_free(pieces, labels->n);
+    fprintf(f, "\n");
 }
 
 static void print_ids(FILE *f, const int32_t *ids, int n) {

@@ -199,7 +199,10 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
 
 av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const av_tokens *toks, int T,
                         const av_options *o, const av_page_info *info, av_written *w, av_err *err) {
-    const char *const *labels = (const char *const *)toks->tok;
+    char **pieces; /* "我(1/2)" where a token holds part of a character, as the figures label it (tokenize.h) */
+    av_status st = av_tokens_piece_labels(toks, &pieces, err);
+    if (st) return st;
+    const char *const *labels = (const char *const *)(pieces ? pieces : toks->tok);
     int L = cfg->n_layer, H = cfg->n_head, D = cfg->n_embd / cfg->n_head;
     size_t htd = (size_t)H * (size_t)T * (size_t)D;
     char desc[256], pos[96], title[2048];
@@ -216,7 +219,9 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
                        .files_have_layers = 1, /* named only when dumped, as single_run */
                        .first_layer = info->layer};
     page_title(title, sizeof title, o, info, labels, T);
-    return write_page(&run, 1, title, info->note, info->trace, toks, o, info, w, err);
+    st = write_page(&run, 1, title, info->note, info->trace, toks, o, info, w, err);
+    av_labels_free(pieces, toks->n);
+    return st;
 }
 
 av_status av_page_write(const av_comparison *c, const av_model *m, const av_tokens *toks, const av_options *o,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "text/tokenize.h"
 
 #define CACHE_SLOTS 8192          /* word cache: power of two */
 #define CACHE_MAX_PIECE 64        /* longer pieces are not cached */
@@ -632,21 +633,6 @@ av_status av_bpe_decode(const av_bpe *b, const int32_t *ids, size_t n, char **te
     return AV_OK;
 }
 
-/* How a character is shown in a label: its own bytes, a glyph, or <U+NNNN>. */
-static void label_char(char out[16], unsigned cp, const unsigned char *src, int k) {
-    if (cp == ' ') { strcpy(out, "\xE2\x90\xA3"); return; }  /* ␣ U+2423 */
-    if (cp == '\n') { strcpy(out, "\xE2\x86\xB5"); return; } /* ↵ U+21B5 */
-    if (cp == '\t') { strcpy(out, "\xE2\x87\xA5"); return; } /* ⇥ U+21E5 */
-    av_ucat c = av_utf8_category(cp);
-    if (c == AV_UC_CC || c == AV_UC_CF || c == AV_UC_ZS || c == AV_UC_ZL || c == AV_UC_ZP || c == AV_UC_CN ||
-        c == AV_UC_CO) {
-        snprintf(out, 16, cp < 0x80 ? "<0x%02X>" : "<U+%04X>", cp);
-        return;
-    }
-    memcpy(out, src, (size_t)k);
-    out[k] = 0;
-}
-
 size_t av_bpe_label(char *out, size_t cap, const av_bpe *b, int32_t id) {
     size_t n, w = 0;
     const unsigned char *s = av_bpe_token_bytes(b, id, &n);
@@ -661,7 +647,7 @@ size_t av_bpe_label(char *out, size_t cap, const av_bpe *b, int32_t id) {
             snprintf(piece, sizeof piece, "<0x%02X>", s[i]);
             k = 1;
         } else {
-            label_char(piece, cp, s + i, k);
+            av_label_char(piece, cp, s + i, k);
         }
         size_t pl = strlen(piece);
         if (w + pl + 1 > cap) break;

@@ -176,3 +176,89 @@ av_status av_tokenize(av_tokens *out, const char *text, size_t len, int max_toke
                                   "least one word");
     return AV_OK;
 }
+
+void av_label_char(char out[16], unsigned cp, const unsigned char *src, int k) {
+    if (cp == ' ') { strcpy(out, "\xE2\x90\xA3"); return; }  /* ␣ U+2423 */
+    if (cp == '\n') { strcpy(out, "\xE2\x86\xB5"); return; } /* ↵ U+21B5 */
+    if (cp == '\t') { strcpy(out, "\xE2\x87\xA5"); return; } /* ⇥ U+21E5 */
+    av_ucat c = av_utf8_category(cp);
+    if (c == AV_UC_CC || c == AV_UC_CF || c == AV_UC_ZS || c == AV_UC_ZL || c == AV_UC_ZP || c == AV_UC_CN ||
+        c == AV_UC_CO) {
+        snprintf(out, 16, cp < 0x80 ? "<0x%02X>" : "<U+%04X>", cp);
+        return;
+    }
+    memcpy(out, src, (size_t)k);
+    out[k] = 0;
+}
+
+void av_labels_free(char **labels, int n) {
+    if (!labels) return;
+    for (int i = 0; i < n; i++) free(labels[i]);
+    free(labels);
+}
+
+/* 1 if s[0..len) is whole UTF-8 (no cut character, no bad byte) */
+static int whole_utf8(const char *s, size_t len) { return av_utf8_check(s, len, NULL) == AV_OK; }
+
+/* Token k's label in a run of tokens i..j whose texts, joined, are run[0..start[j-i+1]) with token
+ * m's at run[start[m-i]..start[m-i+1]): each character the token holds whole as av_label_char draws
+ * it, each it holds part of as the character and "(which/of)" among the tokens that hold its
+ * parts. out has cap >= 16 * 64 + 1 bytes (64 bytes of run at most, each part at most 15 bytes). */
+static void piece_label(char *out, const char *run, const size_t *start, int i, int j, int k) {
+    size_t s = start[k - i], e = start[k - i + 1], w = 0;
+    out[0] = 0;
+    for (size_t c = 0, len = start[j - i + 1]; c < len;) {
+        unsigned cp;
+        const char *why;
+        int n = av_utf8_decode((const unsigned char *)run + c, len - c, &cp, &why);
+        size_t ce = c + (size_t)n; /* the run is whole UTF-8, so n >= 1 */
+        if (ce > s && c < e) {
+            char shown[16];
+            av_label_char(shown, cp, (const unsigned char *)run + c, n);
+            w += (size_t)sprintf(out + w, "%s", shown);
+            if (c < s || ce > e) { /* a part: which of the tokens holding the character's bytes */
+                int first = k, last = k;
+                while (first > i && start[first - i] > c) first--;
+                while (last < j && start[last - i + 1] < ce) last++;
+                w += (size_t)sprintf(out + w, "(%d/%d)", k - first + 1, last - first + 1);
+            }
+        }
+        c = ce;
+    }
+}
+
+av_status av_tokens_piece_labels(const av_tokens *t, char ***out, av_err *err) {
+    *out = NULL;
+    if (!t->text) return AV_OK;
+    char **labels = NULL;
+    for (int i = 0; i < t->n; i++) {
+        if (!t->text[i] || whole_utf8(t->text[i], strlen(t->text[i]))) continue;
+        char run[64];
+        size_t start[AV_PIECE_RUN_MAX + 1], len = 0;
+        int j = i, closed = 0;
+        for (; j < t->n && j < i + AV_PIECE_RUN_MAX && t->text[j]; j++) {
+            size_t l = strlen(t->text[j]);
+            if (l == 0 || len + l > sizeof run) break; /* "": byte 0's token, whose text a NUL ends */
+            start[j - i] = len;
+            memcpy(run + len, t->text[j], l), len += l;
+            if ((closed = whole_utf8(run, len))) break;
+        }
+        if (!closed) continue; /* a cut character that no later token completes: its <0xNN> labels stay */
+        start[j - i + 1] = len;
+        if (!labels && !(labels = calloc((size_t)t->n, sizeof *labels))) goto oom;
+        for (int k = i; k <= j; k++) {
+            char label[16 * 64 + 1];
+            piece_label(label, run, start, i, j, k);
+            if (!(labels[k] = strdup(label))) goto oom;
+        }
+        i = j;
+    }
+    if (!labels) return AV_OK;
+    for (int k = 0; k < t->n; k++)
+        if (!labels[k] && !(labels[k] = strdup(t->tok[k]))) goto oom;
+    *out = labels;
+    return AV_OK;
+oom:
+    av_labels_free(labels, t->n);
+    return av_fail(err, AV_ERUNTIME, "out of memory");
+}

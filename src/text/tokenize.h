@@ -67,4 +67,32 @@ av_status av_tokens_set_text(av_tokens *t, int k, const char *s, size_t len, av_
 
 void av_tokens_free(av_tokens *t);
 
+/* How a character is shown in a token's label, into out (NUL-terminated):
+ * ␣ for a space, ↵ for a newline, ⇥ for a tab; <0xNN> for another control
+ * character below 0x80, <U+NNNN> for one above, a format character (Cf), a
+ * space or separator (Z*), a private-use or unassigned code point; else the
+ * character's own k bytes at src (its UTF-8, 1 <= k <= 4). */
+void av_label_char(char out[16], unsigned cp, const unsigned char *src, int k);
+
+/* Labels for figures where tokens hold parts of a character. A byte-level
+ * tokenizer (GPT-2's BPE, a byte-fallback tokenizer.json) keeps a character it
+ * has no token for as UTF-8 bytes, and t->tok labels such a part <0xNN>:
+ * "我" (E6 88 91) in GPT-2 is [<0xE6><0x88>] [<0x91>], which no reader
+ * of a heat map can tell from "爱" (a Chinese student's report). Here each
+ * part is labelled by its character and which of the tokens it is:
+ * [我(1/2)] [我(2/2)]; a character a token holds whole keeps its label
+ * (av_label_char), so [<0x91>的] is [我(2/2)的].
+ *
+ * A run is the tokens from one whose text (t->text) is not whole UTF-8 on its
+ * own to the first after which their texts together are (at most
+ * AV_PIECE_RUN_MAX tokens, 64 bytes); a run that never closes, a token
+ * without text, and every token outside a run keep t->tok's label. *out is
+ * a malloc'd array of t->n malloc'd labels (free with av_labels_free), or
+ * NULL when no label changes (t->text NULL: the built-in tokenizer's labels
+ * are its tokens). Source: RFC 3629 section 3 (UTF-8's lead and continuation
+ * bytes). Errors: AV_ERUNTIME on out of memory (then *out is NULL). */
+#define AV_PIECE_RUN_MAX 8
+av_status av_tokens_piece_labels(const av_tokens *t, char ***out, av_err *err);
+void av_labels_free(char **labels, int n);
+
 #endif

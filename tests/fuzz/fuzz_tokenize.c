@@ -15,6 +15,9 @@
  *              want of memory at these sizes) with a non-empty message.
  * A small max_tokens run repeats the input to exercise the token limit, and
  * av_tokens_push / av_utf8_width are driven on the result.
+ * The input split at its 0xFF bytes (a byte UTF-8 never has) is also a --model's token texts for
+ * av_tokens_piece_labels: every label it makes is non-empty, valid UTF-8 (a part is drawn by its
+ * whole character), and it makes none when every text is whole UTF-8.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -50,7 +53,30 @@ static void check_tokens(const av_tokens *t, const uint8_t *data, size_t size, i
     }
 }
 
+static void check_piece_labels(const uint8_t *data, size_t size) {
+    av_tokens t = {0};
+    av_err err = {{0}};
+    int all_whole = 1;
+    for (size_t at = 0; at <= size && t.n < 64;) {
+        const uint8_t *end = memchr(data + at, 0xFF, size - at);
+        size_t len = end ? (size_t)(end - (data + at)) : size - at;
+        if (av_tokens_push(&t, "<t>", &err) || av_tokens_set_text(&t, t.n - 1, (const char *)data + at, len, &err))
+            abort();
+        const char *s = t.text[t.n - 1];
+        if (av_utf8_check(s, strlen(s), NULL) != AV_OK) all_whole = 0;
+        at += len + 1;
+    }
+    char **labels = NULL;
+    if (av_tokens_piece_labels(&t, &labels, &err) != AV_OK) abort();
+    if (labels && all_whole) abort();
+    for (int i = 0; labels && i < t.n; i++)
+        if (!labels[i][0] || av_utf8_check(labels[i], strlen(labels[i]), NULL) != AV_OK) abort();
+    av_labels_free(labels, t.n);
+    av_tokens_free(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    check_piece_labels(data, size);
     av_tokens t;
     av_err err = {{0}};
     av_status s = av_tokenize(&t, (const char *)data, size, AV_MAX_TOKENS, &err);
