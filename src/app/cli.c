@@ -932,6 +932,22 @@ static av_status check_words(int argc, char **argv, av_err *err) {
                 return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen: type -%s (with one hyphen its letters "
                                "are read as short options, -%c first) (try --help)", shown, shown, a[1]);
             }
+        /* "-svg", "-pdf": a format typed as an option, in ImageMagick's one-hyphen style, read as -s vg ("--seed
+         * 'vg' is not a whole number": a figure-maker's pass); the format is a value of --format */
+        static const char *const kFormatWords[] = {"png", "svg", "both", "pdf", "jpg", "jpeg", "eps", "ps", "webp",
+                                                   "tiff", "gif"};
+        for (size_t k = 0; k < sizeof kFormatWords / sizeof kFormatWords[0]; k++)
+            if (strcasecmp(a + 1, kFormatWords[k]) == 0) {
+                static const char *const kWhat[] = {"PNG", "SVG", "PNG and SVG"};
+                if (k < 3)
+                    return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen, so its letters are read as short "
+                                   "options, -%c first: for %s figures type --format %s (try --help)", a, a[1],
+                                   kWhat[k], kFormatWords[k]);
+                return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen, so its letters are read as short "
+                               "options, -%c first; attnviz writes figures as PNG and SVG (--format png, svg or "
+                               "both): make a %s from one with another tool (rsvg-convert -f pdf FIG.svg > FIG.pdf "
+                               "makes a PDF) (try --help)", a, a[1], a + 1);
+            }
         /* "-out slides": a start of one long name only, 3 letters or more, read as -o ut (a tester's pass) */
         int hits = 0, row = -1;
         for (int k = 0; len >= 3 && k < N_OPTS; k++)
