@@ -884,6 +884,41 @@ static void test_cli_train_refuses_output_names_taken_by_folders(void **state) {
     }
 }
 
+/* --compare's summary names its best head, as each variant's snapshot lines do ("best L0 H3 0.58"), so a
+ * learner can find it in the film strip: it printed only "best head on target 0.58" (last note). For each
+ * variant, the summary's value and head are those of the "best" on the variant's last snapshot line. */
+static void test_cli_train_compare_names_best_head(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "30", "--d-model", "16", "--batch", "4", "--compare",
+                "scale", "-o", tu_in(f, "c"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    static const char *const variants[] = {"scale", "no-scale"};
+    for (int v = 0; v < 2; v++) {
+        char head[64], want[128];
+        snprintf(head, sizeof head, "== --compare scale: %s -> ", variants[v]);
+        const char *at = strstr(r.out, head), *last = NULL;
+        assert_non_null(at);
+        const char *end = strstr(at + 1, "\n== "); /* the next variant's, or the summary after the last */
+        if (!end) end = strstr(at, "\nscale       held-out loss");
+        assert_non_null(end);
+        for (const char *p = at; (p = strstr(p, "\nstep ")) && p < end; p++) last = p;
+        assert_non_null(last);
+        int l = -1, h = -1;
+        double val = -1;
+        const char *b = strstr(last, "  best L");
+        if (!b || sscanf(b, "  best L%d H%d %lf", &l, &h, &val) != 3) fail_msg("%s: no best on %.200s", variants[v], last);
+        snprintf(want, sizeof want, "\n%-11s held-out loss", variants[v]);
+        const char *sum = strstr(r.out, want);
+        assert_non_null(sum);
+        snprintf(want, sizeof want, "best head on target %.2f (L%d H%d)  first snapshot", val, l, h);
+        const char *eol = strchr(sum + 1, '\n');
+        const char *got = strstr(sum, want);
+        if (!got || (eol && got > eol)) fail_msg("%s: want '%s' in %.200s", variants[v], want, sum + 1);
+    }
+    tu_free(&r);
+}
+
 /* A run whose held-out loss ends above where it started (ln V, about 5.68, at initialisation) has
  * diverged: --lr 10 ended at a held-out loss near 110000 with exit 0 and not a word (a new user's
  * report). It still writes its folder (a learner may want to look), exit 0, and warns with the numbers
@@ -4051,6 +4086,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_model_on_compare_folder_points_to_variants, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_compare_names_best_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_run_figures_say_so, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),

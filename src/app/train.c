@@ -1450,17 +1450,19 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
         int last = g->n_snap - 1, first90 = -1, LH = g->L * g->H;
-        double best = 0;
+        double best = -1;
+        int best_j = 0; /* named as the log's snapshot lines name it, "L0 H3", so it can be found in the film strip */
         for (int k = 0; k < g->n_snap; k++)
             if (first90 < 0 && g->acc[k] >= 0.9) first90 = g->snap_step[k];
-        for (int j = 0; j < LH; j++) best = fmax(best, g->aot[(size_t)last * LH + j]);
+        for (int j = 0; j < LH; j++)
+            if (g->aot[(size_t)last * LH + j] > best) best = g->aot[(size_t)last * LH + j], best_j = j;
         char when[32] = "never";
         if (first90 >= 0) snprintf(when, sizeof when, "step %d", first90);
         av_line line = {.n = 0}; /* a narrow terminal breaks the line between the pieces */
         av_line_add(&line, "%-11s", names[i]);
         av_line_add(&line, " held-out loss %.4f", g->ho_loss[last]);
         av_line_add(&line, "  accuracy %5.1f %%", 100 * g->acc[last]);
-        av_line_add(&line, "  best head on target %.2f", best);
+        av_line_add(&line, "  best head on target %.2f (L%d H%d)", best, best_j / g->H, best_j % g->H);
         av_line_add(&line, "  first snapshot >= 90 %%: %s", when);
         av_line_print(out, &line, av_line_cols(out), 2);
     }
