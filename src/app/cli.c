@@ -1049,8 +1049,9 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--compare %s is not a --train comparison (allowed with --train: scale, norm, "
                        "positions)", av_compare_name(o->compare));
     if (o->train >= 0 && o->positions == AV_POS_NONE)
-        return av_fail(err, AV_EUSAGE, "--positions none cannot learn reverse, sort or induction (allowed with --train: "
-                       "learned, sinusoidal, rope)");
+        /* not "cannot learn": under the causal mask a model without positions still tells them apart (Haviv et
+         * al. 2022), so the message says what attnviz offers, not a law a lecturer would repeat (a tester's report) */
+        return av_fail(err, AV_EUSAGE, "%s", AV_TRAIN_NO_POSITIONS_MSG);
     if (o->scale * o->dpi / 100.0 > AV_MAX_SIZE_FACTOR + 1e-9)
         return av_fail(err, AV_EUSAGE,
                        "--scale %g with --dpi %d draws figures %g times their 100-dpi size; scale x dpi / 100 must be "

@@ -1655,7 +1655,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                        o.heads, o.d_model / o.heads, hint);
     }
     if (o.positions == AV_POS_NONE)
-        return av_fail(err, AV_EUSAGE, "--positions none cannot train these tasks (allowed with --train: learned, sinusoidal, rope)");
+        return av_fail(err, AV_EUSAGE, "%s", AV_TRAIN_NO_POSITIONS_MSG);
     /* decoupled decay multiplies the 2-D tensors by 1 − lr·λ each step: at 1 or more they flip sign and grow */
     double peak = o.lr;
     if (o.schedule == AV_SCHED_NOAM) {
