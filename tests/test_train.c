@@ -1489,7 +1489,9 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
 
 /* A run of another model into a folder --train wrote puts its figures beside the training figures, which
  * stay: a note says so (a reverse model's model.png went into an induction folder without a word: a new
- * user's report). A run of the trained folder itself, or with -q, has no note. */
+ * user's report). A run of the trained folder itself has no note; -q keeps it, as it keeps the other notes (it
+ * had none: a lecturer scripting slides with -q got two models' figures in one folder without a word, a tester's
+ * report), and so does --no-plot --html, whose page goes there too. */
 static void test_cli_other_model_into_training_folder_notes_it(void **state) {
     tu_fixture *f = *state;
     train_small(f, "induction", "2", "ind");
@@ -1507,7 +1509,17 @@ static void test_cli_other_model_into_training_folder_notes_it(void **state) {
     if (r.code != 0 || strstr(r.err, "holds the model an earlier --train")) fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "ind"), "I love you", NULL);
-    if (r.code != 0 || strstr(r.err, "holds the model")) fail_msg("-q: exit %d: %s", r.code, r.err);
+    snprintf(want, sizeof want, "attnviz: note: -o %s holds the model an earlier --train trained (induction, step 2) "
+             "and its training figures; this run's figures, of the sentence's random-weight model, go beside them",
+             tu_in(f, "ind"));
+    if (r.code != 0 || !strstr(r.err, want)) fail_msg("-q: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "--no-plot", "--html", "-o", tu_in(f, "ind"), "3 1 4 >", NULL);
+    if (r.code != 0 || !strstr(r.err, "holds the model an earlier --train trained (induction, step 2)"))
+        fail_msg("--no-plot --html: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "--no-plot", "-o", tu_in(f, "ind"), "3 1 4 >", NULL);
+    if (r.code != 0 || strstr(r.err, "holds the model")) fail_msg("--no-plot writes nothing there: exit %d: %s", r.code, r.err);
     tu_free(&r);
 }
 

@@ -150,12 +150,16 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
  * says the folder now shows two models. --model of the trained folder
  * itself (the same folder, however named) is what the folder is for: no
  * note. A run of another reverse model wrote model.png into an induction
- * folder without a word (a new user's report). Nothing with -q. */
+ * folder without a word (a new user's report). -q keeps it, as it keeps the
+ * other notes (the files removed, an input outside the task): -q is no trace,
+ * and a lecturer scripting slides with -q got the two models' figures in one
+ * folder without a word (a tester's report); so does --no-plot --html, whose
+ * page goes there too. */
 static void note_training_folder(const av_options *o) {
     char task[32], real_out[PATH_MAX], real_model[PATH_MAX];
     int step = 0, trained = 0;
     av_err ignored;
-    if (o->quiet || o->no_plot || av_trained_task_read(o->outdir, task, &step, &trained, NULL, &ignored) || !trained) return;
+    if ((o->no_plot && !o->html) || av_trained_task_read(o->outdir, task, &step, &trained, NULL, &ignored) || !trained) return;
     if (o->model_dir && realpath(o->outdir, real_out) && realpath(o->model_dir, real_model) &&
         strcmp(real_out, real_model) == 0)
         return;
