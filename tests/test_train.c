@@ -3302,8 +3302,8 @@ static void test_cli_train_bad_input(void **state) {
         /* what attnviz offers, not a false law: a causal model without positions can still learn them (it said
          * "--positions none cannot learn reverse, sort or induction": a tester's report) */
         {{"--train", "reverse", "--positions", "none"}, "--positions none is not offered with --train (allowed with "
-         "--train: learned, sinusoidal, rope). Not because such a model cannot learn reverse, sort or induction: under "
-         "the causal mask a model without positional encodings can still tell positions apart (Haviv et al. 2022"},
+         "--train: learned, sinusoidal, rope); a model without a positional encoding can still learn positions from "
+         "the causal mask (Haviv et al. 2022), but attnviz trains only with one of these three"},
         /* a warm-up longer than the run never reaches the peak --lr: refused, not clamped */
         {{"--train", "reverse", "--steps", "100", "--warmup", "200"}, "--warmup 200 is more than --steps 100 (allowed: 0..100, 0 = no warm-up)"},
         {{"--weight-decay", "0.1", "hi"}, "--weight-decay is an option of --train"},

@@ -69,10 +69,9 @@ static inline const char *av_format_name(int f) {
 /* --train --positions none is refused by cli.c and by av_train: one message, which says that attnviz does not
  * train such a model, not that such a model cannot learn (under the causal mask it can; Haviv et al. 2022) */
 #define AV_TRAIN_NO_POSITIONS_MSG                                                                                      \
-    "--positions none is not offered with --train (allowed with --train: learned, sinusoidal, rope). Not because "    \
-    "such a model cannot learn reverse, sort or induction: under the causal mask a model without positional "         \
-    "encodings can still tell positions apart (Haviv et al. 2022, \"Transformer Language Models without Positional " \
-    "Encodings Still Learn Positional Information\"); attnviz only trains with one of the three"
+    "--positions none is not offered with --train (allowed with --train: learned, sinusoidal, rope); a model "        \
+    "without a positional encoding can still learn positions from the causal mask (Haviv et al. 2022), but attnviz "  \
+    "trains only with one of these three"
 #define AV_DEFAULT_OUTDIR "attnviz-out"
 #define AV_DEFAULT_PRECISION 4
 
