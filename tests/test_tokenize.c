@@ -296,6 +296,14 @@ static void test_piece_labels_by_hand(void **state) {
     assert_non_null(got);
     for (int i = 0; i < 4; i++) assert_string_equal(got[i], want2[i]);
     av_labels_free(got, 4);
+    /* e + U+0301 (CC 81), the mark cut after its first byte: the first part on its e, the second on ◌
+     * (U+25CC), a mark with no base in its label */
+    static const char *const mark[] = {"e\xCC", "\x81"};
+    static const char *const want4[] = {"e\xCC\x81(1/2)", "\xE2\x97\x8C\xCC\x81(2/2)"};
+    got = pieces_of(mark, 2);
+    assert_non_null(got);
+    for (int i = 0; i < 2; i++) assert_string_equal(got[i], want4[i]);
+    av_labels_free(got, 2);
     /* every text whole: no labels change, so none are made */
     static const char *const whole[] = {"我", " love", NULL};
     assert_null(pieces_of(whole, 3));

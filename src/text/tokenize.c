@@ -203,7 +203,9 @@ static int whole_utf8(const char *s, size_t len) { return av_utf8_check(s, len, 
 /* Token k's label in a run of tokens i..j whose texts, joined, are run[0..start[j-i+1]) with token
  * m's at run[start[m-i]..start[m-i+1]): each character the token holds whole as av_label_char draws
  * it, each it holds part of as the character and "(which/of)" among the tokens that hold its
- * parts. out has cap >= 16 * 64 + 1 bytes (64 bytes of run at most, each part at most 15 bytes). */
+ * parts; a combining mark that starts the label on U+25CC ◌ (The Unicode Standard §2.11: a mark
+ * shown alone). out has cap >= 16 * 64 + 1 bytes (64 bytes of run at most, each part at most 15
+ * bytes, and ◌ once). */
 static void piece_label(char *out, const char *run, const size_t *start, int i, int j, int k) {
     size_t s = start[k - i], e = start[k - i + 1], w = 0;
     out[0] = 0;
@@ -215,6 +217,9 @@ static void piece_label(char *out, const char *run, const size_t *start, int i, 
         if (ce > s && c < e) {
             char shown[16];
             av_label_char(shown, cp, (const unsigned char *)run + c, n);
+            av_ucat cat = av_utf8_category(cp);
+            if (w == 0 && (cat == AV_UC_MN || cat == AV_UC_MC || cat == AV_UC_ME))
+                w += (size_t)sprintf(out, "\u25CC"); /* a mark with no base in the label: on ◌, as Unicode shows one */
             w += (size_t)sprintf(out + w, "%s", shown);
             if (c < s || ce > e) { /* a part: which of the tokens holding the character's bytes */
                 int first = k, last = k;

@@ -81,7 +81,8 @@ void av_label_char(char out[16], unsigned cp, const unsigned char *src, int k);
  * of a heat map can tell from "爱" (a Chinese student's report). Here each
  * part is labelled by its character and which of the tokens it is:
  * [我(1/2)] [我(2/2)]; a character a token holds whole keeps its label
- * (av_label_char), so [<0x91>的] is [我(2/2)的].
+ * (av_label_char), so [<0x91>的] is [我(2/2)的]. A combining mark that starts a label is
+ * drawn on ◌ (U+25CC): "e" + U+0301 as [e<0xCC>] [<0x81>] is [é(1/2)] [◌́(2/2)].
  *
  * A run is the tokens from one whose text (t->text) is not whole UTF-8 on its
  * own to the first after which their texts together are (at most
