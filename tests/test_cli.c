@@ -970,6 +970,56 @@ static void test_weights_dumped_for_other_tokens_are_noted(void **state) {
     tu_free(&r);
 }
 
+/* A --weights folder whose files attnviz does not read: a learner saved nn.Linear layers as "w_k.npy" or
+ * "W_k.npy" beside a right "W_Q.npy", and their biases as "b_Q.npy" (a tester's pass): W_K, W_V and W_O
+ * were drawn at random and the biases dropped without a word under -q, and the numbers differed from the
+ * learner's. A note now names each file not read, the name it stands for, that there are no biases, and
+ * which weights are random for want of their file; a folder with none of the five names them in the
+ * error. A --dump folder (Q.npy, weights.npy, ... beside them) gets no note. */
+static void test_weights_files_not_read_are_noted(void **state) {
+    tu_fixture *f = *state;
+    char d[4200], path[4400], want[9000];
+    snprintf(d, sizeof d, "%s", tu_in(f, "w"));
+    assert_int_equal(mkdir(d, 0755), 0);
+    float w[8 * 8];
+    for (int i = 0; i < 8 * 8; i++) w[i] = (float)(i % 8 == i / 8);
+    size_t shape[2] = {8, 8};
+    av_err err;
+    static const char *const names[] = {"W_Q.npy", "w_k.npy", "Wv.npy", "W_o.npy", "b_Q.npy"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", d, names[i]);
+        assert_int_equal(av_npy_write(path, w, 2, shape, &err), AV_OK);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--weights", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    snprintf(want, sizeof want, "attnviz: note: --weights %s: not read: W_o.npy (W_O.npy?), Wv.npy (W_V.npy?), "
+             "b_Q.npy, w_k.npy (W_K.npy?) (attnviz reads only X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy, so X, "
+             "W_K, W_V, W_O are random here); names are case-sensitive; attnviz has no biases (Q = X·W_Q), so a "
+             "layer with one gives other numbers: build it with bias=False (nn.Linear's default is True)\n", d);
+    if (strcmp(r.err, want)) fail_msg("stderr '%s', want '%s'", r.err, want);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/W_Q.npy", d);
+    assert_int_equal(unlink(path), 0); /* none of the five: the error names what is there */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--weights", d, "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: --weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, "
+             "W_O.npy; it holds W_o.npy (W_O.npy?), Wv.npy (W_V.npy?), b_Q.npy, w_k.npy (W_K.npy?); names are "
+             "case-sensitive; attnviz has no biases (Q = X·W_Q), so a layer with one gives other numbers: build it "
+             "with bias=False (nn.Linear's default is True)\n", d);
+    if (strcmp(r.err, want)) fail_msg("stderr '%s', want '%s'", r.err, want);
+    tu_free(&r);
+    /* a --dump folder read back: every file is one attnviz writes, so no note */
+    snprintf(d, sizeof d, "%s", tu_in(f, "dump"));
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--weights", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 /* A list option takes the full-width comma '，' (U+FF0C) that Chinese input
  * methods type, like ',': --figures heads，mean writes the one head's map and
  * the mean, nothing else; --help says so. */
@@ -1955,6 +2005,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_dumped_for_other_tokens_are_noted, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_weights_files_not_read_are_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,

@@ -135,6 +135,7 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     av_weights_random(&r->source, cfg->seed);
     if (o->weights_dir && (st = av_load_weights(&r->m, o->weights_dir, &r->source, err))) return st;
     if (o->weights_dir) av_weights_note_other_tokens(stderr, o->weights_dir, &r->source, &r->toks);
+    if (o->weights_dir) av_weights_note_unread(stderr, o->weights_dir, &r->source);
     /* X and all four W came from --weights: nothing is drawn at random, so a --seed changed no number
      * (with --model it is refused for the same reason; here only the folder's contents tell) */
     if (r->source.kind == AV_WEIGHTS_LOADED && av_option_given(o, "seed"))

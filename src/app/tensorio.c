@@ -1,11 +1,13 @@
 /* tensorio.c - the command's tensors on disk (see tensorio.h). */
 #include "app/tensorio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -228,6 +230,96 @@ static int dumped_from_random(const av_model *m, const char *dir, char *why, siz
     return ok;
 }
 
+/* A file in a --weights folder that attnviz reads or --dump writes: nothing to say about it. */
+static int weights_dir_known(const char *name) {
+    static const char *const kKnown[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy", "PE.npy", "Q.npy",
+                                         "K.npy", "V.npy", "scores.npy", "weights.npy", "context.npy", "output.npy",
+                                         "mask.npy", "token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
+    for (size_t i = 0; i < sizeof kKnown / sizeof kKnown[0]; i++)
+        if (strcmp(name, kKnown[i]) == 0) return 1;
+    return 0;
+}
+
+/* The weight file a learner's name stands for, ignoring case, '_' and '-' ("w_k.npy", "Wk.npy", "W_q.npy",
+ * "x.npy"), or NULL. */
+static const char *weights_dir_meant(const char *name) {
+    static const char *const kKey[] = {"x", "wq", "wk", "wv", "wo"};
+    static const char *const kFile[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+    size_t len = strlen(name);
+    if (len < 5 || strcasecmp(name + len - 4, ".npy") != 0) return NULL;
+    char key[16];
+    size_t k = 0;
+    for (size_t i = 0; i + 4 < len; i++) {
+        if (name[i] == '_' || name[i] == '-') continue;
+        if (k + 1 >= sizeof key) return NULL;
+        key[k++] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    }
+    key[k] = 0;
+    for (int i = 0; i < 5; i++)
+        if (strcmp(key, kKey[i]) == 0) return kFile[i];
+    return NULL;
+}
+
+/* A name that holds a bias: anything with "bias" in it ("in_proj_bias.npy", "W_q_bias.npy"), or b, then
+ * an optional '_' or '-', then q, k, v or o, then ".npy" ("b_Q.npy", "bq.npy"), in any case. */
+static int weights_dir_bias(const char *name) {
+    char low[256];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof low; n++) low[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] + 32 : name[n]);
+    low[n] = 0;
+    if (strstr(low, "bias")) return 1;
+    if (low[0] != 'b') return 0;
+    const char *p = low + 1;
+    if (*p == '_' || *p == '-') p++;
+    return *p && strchr("qkvo", *p) && strcmp(p + 1, ".npy") == 0;
+}
+
+/* byte order, whatever the locale, so the note reads the same everywhere */
+static int by_bytes(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+/* The .npy, .npz, .pt, .pth and .safetensors files of a --weights folder that attnviz does not read, said
+ * so a learner whose "w_k.npy" or "b_q.npy" was passed over silently knows why the numbers differ:
+ * "b_q.npy, w_k.npy (W_K.npy?); names are case-sensitive; attnviz has no biases ...". Empty when there
+ * are none. At most 6 are named, then "and N more". */
+static void weights_dir_unread(const char *dir, char *out, size_t cap, char *hints, size_t hcap) {
+    out[0] = hints[0] = 0;
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, by_bytes);
+    if (n < 0) return;
+    int named = 0, more = 0, misnamed = 0, bias = 0, other = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = list[i]->d_name, *dot = strrchr(name, '.');
+        int ours = dot && (strcasecmp(dot, ".npy") == 0 || strcasecmp(dot, ".npz") == 0 ||
+                           strcasecmp(dot, ".pt") == 0 || strcasecmp(dot, ".pth") == 0 ||
+                           strcasecmp(dot, ".safetensors") == 0);
+        if (ours && !weights_dir_known(name)) {
+            const char *meant = weights_dir_meant(name);
+            misnamed += meant != NULL;
+            bias += !meant && weights_dir_bias(name);
+            other += strcasecmp(dot, ".npy") != 0;
+            if (named == 6) more++;
+            else {
+                char q[160];
+                av_utf8_escape_controls(name, strlen(name), q, 100, 0);
+                size_t used = strlen(out);
+                snprintf(out + used, cap - used, "%s%s%s%s%s", named ? ", " : "", q, meant ? " (" : "",
+                         meant ? meant : "", meant ? "?)" : "");
+                named++;
+            }
+        }
+        free(list[i]);
+    }
+    free(list);
+    size_t used = strlen(out);
+    if (more) snprintf(out + used, cap - used, " and %d more", more);
+    used = 0;
+    if (misnamed) used += (size_t)snprintf(hints + used, hcap - used, "; names are case-sensitive");
+    if (bias && used < hcap)
+        used += (size_t)snprintf(hints + used, hcap - used, "; attnviz has no biases (Q = X·W_Q), so a layer with "
+                                 "one gives other numbers: build it with bias=False (nn.Linear's default is True)");
+    if (other && used < hcap) snprintf(hints + used, hcap - used, "; only .npy files are read");
+}
+
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err) {
     struct stat st;
     if (stat(dir, &st) != 0) { /* say where the example folder that comes with attnviz is */
@@ -256,9 +348,12 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
         snprintf(list + strlen(list), 64 - strlen(list), "%s%.*s", *list ? ", " : "", (int)strcspn(names[i], "."),
                  names[i]);
     }
-    if (!found)
-        return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy",
-                       dir);
+    if (!found) {
+        char unread[800], hints[400];
+        weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
+        return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy%s%.600s%.300s",
+                       dir, unread[0] ? "; it holds " : "", unread, hints);
+    }
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
     unsigned long long seed = (unsigned long long)m->cfg.seed;
     char shown[420]; /* the folder as the title and the trace show it: at most 400 bytes (300 beside a list),
@@ -274,6 +369,27 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     else snprintf(src->text, sizeof src->text, "%s loaded from %s; %s random (untrained, seed %llu)", which[0],
                   shown, which[1], seed);
     return AV_OK;
+}
+
+void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *src) {
+    char unread[800], hints[400];
+    weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
+    if (!unread[0]) return;
+    char random[80] = "";
+    if (src->kind == AV_WEIGHTS_MIXED) { /* which of the five were drawn: "; X, W_K, W_V, W_O are random here" */
+        const char *names[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+        char path[4200];
+        struct stat st;
+        for (int i = 0; i < 5; i++) {
+            av_path_join(path, sizeof path, dir, names[i]);
+            if (stat(path, &st) == 0) continue;
+            snprintf(random + strlen(random), sizeof random - strlen(random), "%s%.*s", random[0] ? ", " : "",
+                     (int)strcspn(names[i], "."), names[i]);
+        }
+    }
+    av_message(f, "attnviz: note: --weights %s: not read: %s (attnviz reads only X.npy, W_Q.npy, W_K.npy, W_V.npy, "
+               "W_O.npy%s%s%s)%s\n", dir, unread, random[0] ? ", so " : "", random,
+               random[0] ? (strchr(random, ',') ? " are random here" : " is random here") : "", hints);
 }
 
 void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_source *src, const av_tokens *toks) {

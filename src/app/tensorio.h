@@ -92,6 +92,16 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
  * (nothing in the run depends on it). */
 void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_source *src, const av_tokens *toks);
 
+/* When folder dir holds .npy (or .npz, .pt, .pth, .safetensors) files that
+ * --weights does not read and --dump does not write ("w_k.npy", "b_Q.npy",
+ * "weights.pt"), print a note to f naming them, with the file a misnamed one
+ * stands for (case, '_' and '-' ignored: "w_k.npy (W_K.npy? names are
+ * case-sensitive)") or that a bias has no place (Q = X·W_Q), and which of X
+ * and the four W are random for want of their file. Without it a misnamed
+ * W_K was drawn at random without a word under -q, and a learner's biases
+ * were dropped unsaid. Silent when there are none. */
+void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *src);
+
 /* Set m->user_mask (T, T) from the bool .npy at path, True = masked.
  * At most 12 + 65536 + 8·T·T bytes of path are read (a (T, T) '<f8' array
  * with the longest header npy takes), so /dev/zero or a pipe that is never
