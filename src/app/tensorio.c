@@ -387,8 +387,10 @@ void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *s
                      (int)strcspn(names[i], "."), names[i]);
         }
     }
+    char shown[420]; /* a control character in the folder's name as <U+001B>, as the trace shows it */
+    av_utf8_escape_controls(dir, strlen(dir), shown, sizeof shown, 0);
     av_message(f, "attnviz: note: --weights %s: not read: %s (attnviz reads only X.npy, W_Q.npy, W_K.npy, W_V.npy, "
-               "W_O.npy%s%s%s)%s\n", dir, unread, random[0] ? ", so " : "", random,
+               "W_O.npy%s%s%s)%s\n", shown, unread, random[0] ? ", so " : "", random,
                random[0] ? (strchr(random, ',') ? " are random here" : " is random here") : "", hints);
 }
 
