@@ -208,6 +208,53 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
     tu_free(&r);
 }
 
+/* path's whole content = text. */
+static void put_file(const char *path, const char *text) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* tokenizer_config.json gets config.json's JSON checks (jsonval.h
+ * av_json_parse_object; the messages are its documented ones) and
+ * add_bos_token must be true, false or null: it decides whether a token is
+ * put first, so a file that is not read would change the run without a word.
+ * Each of these gave exit 0, the file skipped or partly read. */
+static void test_tokenizer_config_is_checked(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", model);
+    static const char *const cases[][2] = {
+        {"", "empty file; expected a JSON object"},
+        {"[]", "not a JSON object (it is an array)"},
+        /* byte 2: where cJSON stopped, a byte past Python's json ("char 1"), as jsonval.h says */
+        {"{bad", "not valid JSON near byte 2 of 4; it ends before its closing '}' (truncated?)"},
+        {"{\"add_bos_token\": \"yes\"}", "\"add_bos_token\" is \"yes\"; it must be true or false (null or absent: "
+                                      "tokenizer.json decides)"},
+        {"{\"add_bos_token\": 1}", "\"add_bos_token\" is 1; it must be true or false (null or absent: tokenizer.json "
+                                   "decides)"},
+        {"{\"add_bos_token\": false, \"add_bos_token\": true}",
+         "key \"add_bos_token\" appears twice in one object (Python's json keeps the last, cJSON the first; is the "
+         "file damaged?)"},
+    };
+    tu_result r;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        put_file(path, cases[i][0]);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: %s\n", path, cases[i][1]);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d: %s", cases[i][0], r.code, r.err);
+        tu_free(&r);
+    }
+    put_file(path, "{\"add_bos_token\": null, \"model_max_length\": 128}"); /* null: tokenizer.json decides */
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("add_bos_token null: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* tokenizer.json's Split keeps the text between its matches (behavior
  * Isolated: each match and each gap is a piece, as tokenizers'
  * SplitDelimiterBehavior says). Worked by hand: "3 1 4 1 5 >" with \d is the
@@ -667,6 +714,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_merge_errors_name_the_file, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -383,12 +383,17 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_
     av_path_join(path, sizeof path, dir, "tokenizer_config.json");
     if (s || access(path, F_OK) != 0) return s; /* not fopen: a FIFO there waited for a writer forever */
     if ((s = av_read_regular_file(path, 64u << 20, &text, &len, err))) return av_hftok_free(*out), *out = NULL, s;
-    cJSON *root = cJSON_ParseWithLength(text, len);
-    const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
-    if (cJSON_IsBool(add)) (*out)->bos = cJSON_IsTrue(add) ? bos_id : -1;
-    cJSON_Delete(root);
+    cJSON *root = NULL; /* config.json's checks: an empty, truncated or duplicated-key file is refused, not skipped */
+    s = av_json_parse_object(&root, text, len, NULL, path, err);
     free(text);
-    return AV_OK;
+    const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
+    if (!s && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
+        s = av_json_wrong_kind(path, "\"add_bos_token\"", add, "true or false (null or absent: tokenizer.json decides)",
+                               err);
+    if (!s && cJSON_IsBool(add)) (*out)->bos = cJSON_IsTrue(add) ? bos_id : -1;
+    cJSON_Delete(root);
+    if (s) av_hftok_free(*out), *out = NULL;
+    return s;
 }
 
 /* ----------------------------------------------------------------------------

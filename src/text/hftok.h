@@ -67,8 +67,13 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
 
 /* DIR/tokenizer.json, then DIR/tokenizer_config.json if present: its
  * "add_bos_token" true/false sets whether bos_id (config.json's
- * bos_token_id, -1 if none) is put first. Errors: AV_ERUNTIME when
- * tokenizer.json cannot be read; those of av_hftok_load_mem. */
+ * bos_token_id, -1 if none) is put first; null or absent leaves
+ * tokenizer.json's rule. Errors: AV_ERUNTIME when either file cannot be
+ * read; those of av_hftok_load_mem; for tokenizer_config.json, AV_EUSAGE
+ * naming its path: those of jsonval.h's av_json_parse_object (empty, not
+ * JSON, not an object, a key twice), and
+ *   "PATH: \"add_bos_token\" is \"yes\"; it must be true or false (null or
+ *    absent: tokenizer.json decides)"  (av_json_wrong_kind). */
 av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_err *err);
 
 /* Encode UTF-8 text[0..len) into *n ids (*ids malloc'd, caller frees), BOS
