@@ -255,6 +255,48 @@ static void test_tokenizer_config_is_checked(void **state) {
     tu_free(&r);
 }
 
+/* add_bos_token true puts config.json's bos_token_id first, so that id must
+ * be one of the model's, 0..vocab_size-1 = 0..50256 here (vocab_size 50257),
+ * and must be given (Hugging Face's tokenizers refuse add_bos_token without a
+ * bos_token). 100000 said "token id 100000 at position 0 is outside the
+ * vocabulary 0..50256", naming neither file nor key; -1 and an absent
+ * bos_token_id gave exit 0 with no BOS and no word. */
+static void test_add_bos_token_needs_a_bos_token_id(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char cfg[4400], tc[4400], want[9000];
+    snprintf(cfg, sizeof cfg, "%s/config.json", model);
+    snprintf(tc, sizeof tc, "%s/tokenizer_config.json", model);
+    put_file(tc, "{\"add_bos_token\": true}");
+    char *json = tu_slurp_file(cfg, NULL);
+    assert_non_null(json);
+    tu_result r;
+    static const char *const bad[] = {"100000", "-1", "50257"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char to[64];
+        snprintf(to, sizeof to, "\"bos_token_id\": %s", bad[i]);
+        assert_int_equal(tu_write_replaced(cfg, json, "\"bos_token_id\": 1", to), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: bos_token_id %s is outside the vocabulary 0..50256 (%s's "
+                 "add_bos_token true puts it first)\n", cfg, bad[i], tc);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("bos_token_id %s: exit %d: %s", bad[i], r.code, r.err);
+        tu_free(&r);
+    }
+    assert_int_equal(tu_write_replaced(cfg, json, "\"bos_token_id\": 1,", ""), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: %s: add_bos_token is true, but %s has no bos_token_id (the id to put "
+             "first); give it, or make add_bos_token false\n", tc, cfg);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("no bos_token_id: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    put_file(tc, "{\"add_bos_token\": false}"); /* not put first: not needed */
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("add_bos_token false, no bos_token_id: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(json);
+}
+
 /* tokenizer.json's Split keeps the text between its matches (behavior
  * Isolated: each match and each gap is a piece, as tokenizers'
  * SplitDelimiterBehavior says). Worked by hand: "3 1 4 1 5 >" with \d is the
@@ -715,6 +757,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_merge_errors_name_the_file, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -5,6 +5,7 @@
 #include "nn/llama.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +121,7 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
 
 av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len, const char *name, av_err *err) {
     memset(c, 0, sizeof *c);
-    c->max_positions = 2048, c->rms_norm_eps = 1e-6, c->rope_theta = 10000.0, c->bos_token_id = -1;
+    c->max_positions = 2048, c->rms_norm_eps = 1e-6, c->rope_theta = 10000.0, c->bos_token_id = INT_MIN;
     cJSON *root;
     av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
     if (s) return s;

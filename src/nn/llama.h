@@ -69,7 +69,7 @@ typedef struct {
     double rope_theta;         /* θ (default 10000) */
     int tie_word_embeddings;   /* 1: logits use embed_tokens (default 0 llama, qwen2 as given) */
     int qkv_bias;              /* 1 for qwen2: q_proj, k_proj, v_proj have biases */
-    int bos_token_id;          /* -1 if absent */
+    int bos_token_id;          /* INT_MIN if absent or null; else as given (-1 too: checked where used) */
     av_kernel kernel;          /* not from config.json; reference (default) or blas */
 } av_llama_config;
 

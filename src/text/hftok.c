@@ -373,7 +373,7 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
     return s;
 }
 
-av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_err *err) {
+av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int32_t vocab_size, av_err *err) {
     char path[4200], *text = NULL;
     size_t len = 0;
     av_path_join(path, sizeof path, dir, "tokenizer.json");
@@ -390,6 +390,14 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_
     if (!s && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
         s = av_json_wrong_kind(path, "\"add_bos_token\"", add, "true or false (null or absent: tokenizer.json decides)",
                                err);
+    char cfg[4200];
+    av_path_join(cfg, sizeof cfg, dir, "config.json");
+    if (!s && cJSON_IsTrue(add) && bos_id == INT32_MIN)
+        s = av_fail(err, AV_EUSAGE, "%s: add_bos_token is true, but %s has no bos_token_id (the id to put first); give "
+                    "it, or make add_bos_token false", path, cfg);
+    else if (!s && cJSON_IsTrue(add) && (bos_id < 0 || bos_id >= vocab_size))
+        s = av_fail(err, AV_EUSAGE, "%s: bos_token_id %d is outside the vocabulary 0..%d (%s's add_bos_token true puts "
+                    "it first)", cfg, (int)bos_id, (int)vocab_size - 1, path);
     if (!s && cJSON_IsBool(add)) (*out)->bos = cJSON_IsTrue(add) ? bos_id : -1;
     cJSON_Delete(root);
     if (s) av_hftok_free(*out), *out = NULL;

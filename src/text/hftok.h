@@ -67,14 +67,20 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
 
 /* DIR/tokenizer.json, then DIR/tokenizer_config.json if present: its
  * "add_bos_token" true/false sets whether bos_id (config.json's
- * bos_token_id, -1 if none) is put first; null or absent leaves
- * tokenizer.json's rule. Errors: AV_ERUNTIME when either file cannot be
+ * bos_token_id, INT32_MIN if it has none) is put first; null or absent
+ * leaves tokenizer.json's rule. With add_bos_token true, bos_id must be a
+ * token id of the model, 0..vocab_size-1 (config.json's vocab_size), as
+ * Hugging Face's tokenizers refuse add_bos_token without a bos_token. Errors: AV_ERUNTIME when either file cannot be
  * read; those of av_hftok_load_mem; for tokenizer_config.json, AV_EUSAGE
  * naming its path: those of jsonval.h's av_json_parse_object (empty, not
  * JSON, not an object, a key twice), and
  *   "PATH: \"add_bos_token\" is \"yes\"; it must be true or false (null or
- *    absent: tokenizer.json decides)"  (av_json_wrong_kind). */
-av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, av_err *err);
+ *    absent: tokenizer.json decides)"  (av_json_wrong_kind);
+ *   "DIR/config.json: bos_token_id 100000 is outside the vocabulary 0..293
+ *    (PATH's add_bos_token true puts it first)"  (-1 too);
+ *   "PATH: add_bos_token is true, but DIR/config.json has no bos_token_id
+ *    (the id to put first); give it, or make add_bos_token false". */
+av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int32_t vocab_size, av_err *err);
 
 /* Encode UTF-8 text[0..len) into *n ids (*ids malloc'd, caller frees), BOS
  * first when the rule above says so. *n may be 0 (and *ids NULL) for
