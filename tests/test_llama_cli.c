@@ -297,6 +297,37 @@ static void test_add_bos_token_needs_a_bos_token_id(void **state) {
     free(json);
 }
 
+/* A file of the folder that is a symbolic link to nothing is named as one,
+ * with the link's target (readlink), not taken as absent: config.json,
+ * tokenizer.json and model.safetensors said "--model DIR has no NAME; a
+ * GPT-2 model folder holds ...", and tokenizer_config.json was skipped with
+ * exit 0 (its add_bos_token unread). */
+static void test_dangling_links_are_named(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    static const char *const names[] = {"config.json", "tokenizer.json", "model.safetensors", "tokenizer_config.json"};
+    char path[4400], kept[4400], want[9000];
+    tu_result r;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(path, sizeof path, "%s/%s", model, names[i]);
+        snprintf(kept, sizeof kept, "%s/kept", model);
+        int had = rename(path, kept) == 0; /* tokenizer_config.json: none yet */
+        assert_int_equal(symlink("no-such-target", path), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s is a symbolic link to 'no-such-target', which does not "
+                 "exist\n", path);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d: %s", names[i], r.code, r.err);
+        tu_free(&r);
+        assert_int_equal(unlink(path), 0);
+        if (had) assert_int_equal(rename(kept, path), 0);
+    }
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL); /* every file back */
+    if (r.code != 0) fail_msg("the folder restored: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* tokenizer.json's Split keeps the text between its matches (behavior
  * Isolated: each match and each gap is a piece, as tokenizers'
  * SplitDelimiterBehavior says). Worked by hand: "3 1 4 1 5 >" with \d is the
@@ -758,6 +789,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_merge_errors_name_the_file, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

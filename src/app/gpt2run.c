@@ -141,6 +141,8 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, dir, name);
     if (stat(path, &sb) == 0 || errno != ENOENT) return AV_OK;
+    av_status st = av_dangling_link(path, err); /* "has no config.json" hid the link */
+    if (st) return st;
     /* `attnviz --train T --compare WHAT -o DIR` writes a model into each variant's folder, DIR/scale, DIR/no-scale...:
      * point there rather than only at what a model folder holds */
     char found[160] = "", sub[4200];

@@ -580,6 +580,18 @@ static av_status too_large(av_err *err, const char *path, size_t max_bytes) {
     return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", path, max_bytes);
 }
 
+av_status av_dangling_link(const char *path, av_err *err) {
+    struct stat st;
+    char target[256];
+    ssize_t tn;
+    int why = stat(path, &st) == 0 ? 0 : errno; /* ENOENT: the link's target is missing; ELOOP: a loop */
+    if ((why != ENOENT && why != ELOOP) || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return AV_OK;
+    if ((tn = readlink(path, target, sizeof target - 1)) < 0) return AV_OK;
+    target[tn] = 0;
+    return av_fail(err, AV_EUSAGE, "%s is a symbolic link to '%s', %s", path, target,
+                   why == ELOOP ? "which leads back to itself (a loop of links)" : "which does not exist");
+}
+
 av_status av_input_path_status(int e) {
     return e == ENOENT || e == ENOTDIR || e == EISDIR || e == ELOOP ? AV_EUSAGE : AV_ERUNTIME;
 }

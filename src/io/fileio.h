@@ -200,6 +200,16 @@ void av_file_ids_note(av_file_id *ids, const char *dir, const char *const *names
  * are the same. */
 int av_file_ids_changed(const av_file_id *a, const av_file_id *b, int n);
 
+/* AV_EUSAGE when path is a symbolic link whose target is missing:
+ * "PATH is a symbolic link to 'TARGET', which does not exist" (the target
+ * as the link holds it, cut to 255 bytes), or "..., which leads back to
+ * itself (a loop of links)"; AV_OK for anything else (no file there, a link
+ * that leads to a file, a file). For a caller that takes a name stat or
+ * access cannot find as absent: a dangling link is a file the user put
+ * there, and "DIR has no config.json" (or a tokenizer_config.json skipped
+ * without a word) hid it. */
+av_status av_dangling_link(const char *path, av_err *err);
+
 /* The error for path, whose st_mode is mode and which is not a regular file:
  * AV_EUSAGE "cannot read 'x': it is a FIFO, not a regular file" (or a
  * folder, a socket, a device). The one wording for av_read_regular_file and

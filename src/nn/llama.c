@@ -475,7 +475,7 @@ static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_e
     av_path_join(path, sizeof path, dir, "model.safetensors");
     av_status st = AV_OK; /* access, not fopen: a FIFO there waited for a writer forever */
     if (access(path, F_OK) == 0) st = av_safetensors_open(&s->st[0], path, err), s->n_st = !st;
-    else st = open_shards(s, dir, err);
+    else if (!(st = av_dangling_link(path, err))) st = open_shards(s, dir, err); /* a link to nothing: not "no file" */
     if (st) return st;
     if (!s->n_st) return av_fail(err, AV_EUSAGE, "%s.index.json: weight_map names no file", path);
     int n = av_llama_num_tensors(&m->cfg);

@@ -381,6 +381,8 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
     if (!s) s = av_hftok_load_mem(out, text, len, path, err);
     free(text);
     av_path_join(path, sizeof path, dir, "tokenizer_config.json");
+    if (!s && access(path, F_OK) != 0 && (s = av_dangling_link(path, err))) /* a link to nothing is not "no file" */
+        return av_hftok_free(*out), *out = NULL, s;
     if (s || access(path, F_OK) != 0) return s; /* not fopen: a FIFO there waited for a writer forever */
     if ((s = av_read_regular_file(path, 64u << 20, &text, &len, err))) return av_hftok_free(*out), *out = NULL, s;
     cJSON *root = NULL; /* config.json's checks: an empty, truncated or duplicated-key file is refused, not skipped */
