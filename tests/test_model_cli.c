@@ -635,6 +635,12 @@ static void test_bad_checkpoints(void **state) {
         {"a file, not a folder", 2, " is not a folder; a GPT-2 model folder holds"},
         {"Llama folder without tokenizer.json", 2, "has no tokenizer.json; a GPT-2 model folder holds"},
         {"config check names the folder", 2, "/config.json: n_head 3 does not divide n_embd 4"},
+        /* Python's json.dumps writes a float nan or inf as NaN, Infinity, -Infinity (allow_nan=True), which JSON
+         * (RFC 8259 §6) does not have: named, at its byte (98 of 102: counted with Python's str.find). It said
+         * "not valid JSON near byte 98 of 102" */
+        {"config NaN", 2, "/config.json: not valid JSON at byte 98 of 102: NaN is not a JSON number (JSON has no NaN "
+                          "or Infinity; Python's json.dumps writes them unless allow_nan=False); write a finite number\n"},
+        {"config -Infinity", 2, "/config.json: not valid JSON at byte 98 of 108: -Infinity is not a JSON number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -681,6 +687,10 @@ static void test_bad_checkpoints(void **state) {
         case 21: rm_rf(strdup(dir)); write_text(dir, "{}", 2); break;
         case 22: micro_checkpoint(dir, "{\"model_type\": \"llama\"}"); break;
         case 23: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 3, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}"); break;
+        case 24: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
+                                       "\"layer_norm_epsilon\": NaN}"); break;
+        case 25: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
+                                       "\"layer_norm_epsilon\": -Infinity}"); break;
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

@@ -163,6 +163,20 @@ static size_t open_depth(const char *text, size_t off) {
 /* JSON's white space (RFC 8259 §2); strchr(" \t\r\n", c) also matched a NUL byte */
 static int json_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
+/* "NaN", "Infinity" or "-Infinity" when text[off..len) starts with it, else
+ * NULL: the words Python's json.dumps writes for a float nan or inf
+ * (allow_nan=True, its default), which are not JSON (RFC 8259 §6: "Numeric
+ * values that cannot be represented ... (such as Infinity and NaN) are not
+ * permitted"); cJSON stops at them. */
+static const char *python_nonfinite(const char *text, size_t off, size_t len) {
+    static const char *const words[] = {"NaN", "Infinity", "-Infinity"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(words[i]);
+        if (off + n <= len && memcmp(text + off, words[i], n) == 0) return words[i];
+    }
+    return NULL;
+}
+
 av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const char **end, const char *name,
                                av_err *err) {
     *root = NULL;
@@ -184,6 +198,11 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
             return av_fail(err, AV_EUSAGE, "%s%sarrays and objects nested more than %d deep at byte %zu of %zu; the "
                            "parser stops there (a model file nests a few levels)", name, sep, CJSON_NESTING_LIMIT, off,
                            len);
+        const char *word = python_nonfinite(text, off, len);
+        if (word)
+            return av_fail(err, AV_EUSAGE, "%s%snot valid JSON at byte %zu of %zu: %s is not a JSON number (JSON has "
+                           "no NaN or Infinity; Python's json.dumps writes them unless allow_nan=False); write a "
+                           "finite number", name, sep, off, len, word);
         return av_fail(err, AV_EUSAGE, "%s%snot valid JSON near byte %zu of %zu%s", name, sep, off, len,
                        cut ? "; it ends before its closing '}' (truncated?)" : "");
     }

@@ -109,6 +109,10 @@ av_status av_json_check_strings(const char *text, size_t len, const char *name, 
  *    (truncated?)"  (where cJSON stopped, from 0: the start of the value it
  *    could not finish, so a byte or so before Python's json; the hint when the
  *    text, less white space, begins with '{' and does not end with '}');
+ *   "NAME: not valid JSON at byte 7 of 11: NaN is not a JSON number (JSON has
+ *    no NaN or Infinity; Python's json.dumps writes them unless
+ *    allow_nan=False); write a finite number"  (or Infinity, -Infinity: where
+ *    cJSON stopped, at the word; RFC 8259 §6);
  *   "NAME: arrays and objects nested more than 1000 deep at byte 1000 of
  *    2000; the parser stops there (...)"  (CJSON_NESTING_LIMIT; Python's json
  *    stops near there too, with a RecursionError);
