@@ -143,6 +143,19 @@ static void test_bad_llama_folders(void **state) {
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "rope_scaling \"yarn\" is not supported (allowed: null"));
     tu_free(&r);
+    /* no rope_type to name: the value and what kind it is (a string was called "rope_scaling (object)") */
+    static const char *const odd[][2] = {{"\"x\"", "\"x\" (a string)"}, {"2", "2 (a number)"},
+                                         {"{\"factor\": 4}", "{\"factor\":4} (an object with no rope_type)"}};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        char to[64], want[4800];
+        snprintf(to, sizeof to, "\"rope_scaling\": %s", odd[i][0]);
+        assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", to), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: rope_scaling %s is not supported (allowed: null; attnviz runs "
+                 "plain RoPE with rope_theta)\n", path, odd[i][1]);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("rope_scaling %s: exit %d: %s", odd[i][0], r.code, r.err);
+        tu_free(&r);
+    }
     FILE *fp = fopen(path, "wb");
     fputs(json, fp);
     fclose(fp);

@@ -49,10 +49,14 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
     if (j && !cJSON_IsNull(j)) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "rope_type");
         if (!t) t = cJSON_GetObjectItemCaseSensitive(j, "type");
+        char shown[64]; /* its rope_type, or the value itself and what kind it is: a string is not "(object)" */
+        const char *kind = cJSON_IsString(t) ? "" : cJSON_IsObject(j) && t ? " (an object whose rope_type is not a string)"
+                         : cJSON_IsObject(j) ? " (an object with no rope_type)" : cJSON_IsString(j) ? " (a string)"
+                         : cJSON_IsNumber(j) ? " (a number)" : cJSON_IsArray(j) ? " (an array)" : " (a boolean)";
+        av_json_shown(shown, sizeof shown, cJSON_IsString(t) ? t : j);
         return av_fail(err, AV_EUSAGE,
-                       "%s: rope_scaling %s%s%s is not supported (allowed: null; attnviz runs plain RoPE with rope_theta)",
-                       name, cJSON_IsString(t) ? "\"" : "", cJSON_IsString(t) ? t->valuestring : "(object)",
-                       cJSON_IsString(t) ? "\"" : "");
+                       "%s: rope_scaling %s%s is not supported (allowed: null; attnviz runs plain RoPE with rope_theta)",
+                       name, shown, kind);
     }
     const char *off = NULL; /* the first flag set that this forward does not implement */
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "attention_bias"))) off = "attention_bias";
