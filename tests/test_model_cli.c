@@ -641,6 +641,9 @@ static void test_bad_checkpoints(void **state) {
         {"config NaN", 2, "/config.json: not valid JSON at byte 98 of 102: NaN is not a JSON number (JSON has no NaN "
                           "or Infinity; Python's json.dumps writes them unless allow_nan=False); write a finite number\n"},
         {"config -Infinity", 2, "/config.json: not valid JSON at byte 98 of 108: -Infinity is not a JSON number"},
+        /* one byte of data after the header: "1 byte", not "1 bytes" */
+        {"one byte of data", 2, "/model.safetensors: tensor \"a\": data_offsets end 8 is past the end of the data (1 byte; "
+                                "file truncated?)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -691,6 +694,7 @@ static void test_bad_checkpoints(void **state) {
                                        "\"layer_norm_epsilon\": NaN}"); break;
         case 25: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
                                        "\"layer_norm_epsilon\": -Infinity}"); break;
+        case 26: raw_checkpoint(dir, "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 1, 0); break;
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

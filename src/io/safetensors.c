@@ -172,8 +172,8 @@ static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, c
     if (t->begin > t->end)
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] end before they begin", nm, tn, t->begin, t->end);
     if (t->end > data_len)
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets end %zu is past the end of the data (%zu bytes; file truncated?)",
-                       nm, tn, t->end, data_len);
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets end %zu is past the end of the data (%zu byte%s; file truncated?)",
+                       nm, tn, t->end, data_len, data_len == 1 ? "" : "s");
     if (t->end - t->begin != need)
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] hold %zu byte%s; shape with %zu element%s of %s needs %zu",
                        nm, tn, t->begin, t->end, t->end - t->begin, t->end - t->begin == 1 ? "" : "s", numel,
