@@ -341,6 +341,33 @@ static void test_dangling_links_are_named(void **state) {
     tu_free(&r);
 }
 
+/* A Llama folder with neither model.safetensors nor its index says so; it
+ * said "cannot read 'DIR/model.safetensors.index.json': No such file or
+ * directory", naming only the file it tried last. An index that is a link
+ * to nothing is named as one. */
+static void test_llama_folder_without_weights(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], want[9000];
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    assert_int_equal(unlink(path), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, nor a model.safetensors.index.json "
+             "naming its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "
+             "and tokenizer.json\n", model);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("no weights: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", model);
+    assert_int_equal(symlink("no-such-index", path), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: %s is a symbolic link to 'no-such-index', which does not exist\n", path);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("dangling index: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* tokenizer.json's Split keeps the text between its matches (behavior
  * Isolated: each match and each gap is a piece, as tokenizers'
  * SplitDelimiterBehavior says). Worked by hand: "3 1 4 1 5 >" with \d is the
@@ -803,6 +830,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_folder_without_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_merge_errors_name_the_file, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

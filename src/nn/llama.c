@@ -5,6 +5,7 @@
 #include "nn/llama.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -381,7 +382,13 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
     size_t len = 0;
     *root = NULL, *n = 0;
     av_path_join(path, 4200, dir, "model.safetensors.index.json");
-    av_status st = av_read_regular_file(path, 64u << 20, &text, &len, err);
+    int why = access(path, F_OK) == 0 ? 0 : errno;
+    av_status st = why ? av_dangling_link(path, err) : AV_OK; /* a link to nothing is named as one */
+    if (!st && why == ENOENT) /* neither file: "cannot read '...index.json'" named only the file tried last */
+        return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, nor a model.safetensors.index.json naming "
+                       "its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "
+                       "and tokenizer.json", dir);
+    if (!st) st = av_read_regular_file(path, 64u << 20, &text, &len, err);
     if (!st) st = av_json_parse_object(root, text, len, NULL, path, err);
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(*root, "weight_map"), *e;

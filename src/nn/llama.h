@@ -138,8 +138,11 @@ typedef struct {
  * implies; rotary_emb.inv_freq buffers are ignored; any other tensor is an
  * error; lm_head.weight is required unless tie_word_embeddings. F32 stays
  * mmapped, F16/BF16 are converted. Errors: AV_ERUNTIME for I/O ("cannot read
- * 'DIR/config.json': ..."); AV_EUSAGE naming file and tensor for content.
- * On error *m is zeroed. */
+ * 'DIR/config.json': ..."); AV_EUSAGE naming file and tensor for content,
+ * "--model DIR has no model.safetensors, nor a model.safetensors.index.json
+ * naming its shards; ..." when neither is there, and fileio.h
+ * av_dangling_link's "... is a symbolic link to 'T', which does not exist"
+ * for either. On error *m is zeroed. */
 av_status av_llama_load(av_llama *m, const char *dir, av_err *err);
 void av_llama_free(av_llama *m);
 
