@@ -659,6 +659,34 @@ static void write_bool_mask(const char *path, const unsigned char *m, int T) {
     fclose(f);
 }
 
+/* A "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9), np.tril(np.ones((T, T)))) given to
+ * --attn-mask, where True = masked: it hides each query's own token and those before, the keys the
+ * learner meant to keep, and was taken without a word (a learner's pass). Every diagonal entry True
+ * gets a note saying to save mask == 0; a causal mask saved right (np.triu(ones, 1), diagonal False)
+ * gets none. By hand for T = 3: tril = 1 0 0 / 1 1 0 / 1 1 1, triu(·, 1) = 0 1 1 / 0 0 1 / 0 0 0. */
+static void test_attn_mask_that_means_keep_is_noted(void **state) {
+    tu_fixture *f = *state;
+    static const unsigned char keep[9] = {1, 0, 0, 1, 1, 0, 1, 1, 1}, causal[9] = {0, 1, 1, 0, 0, 1, 0, 0, 0};
+    char path[4200];
+    snprintf(path, sizeof path, "%s", tu_in(f, "keep.npy"));
+    write_bool_mask(path, keep, 3);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", path, "a b c", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    char want[4600];
+    snprintf(want, sizeof want, "attnviz: note: --attn-mask '%s' masks every token from itself (its diagonal is all "
+             "True, and True = masked); if 1 means keep in your code, as in masked_fill(mask == 0, -1e9), save the "
+             "opposite: np.save(path, mask == 0)\n", path);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s", tu_in(f, "causal.npy"));
+    write_bool_mask(path, causal, 3);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", path, "a b c", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 /* --kernel: the trace names the kernel; flash teaches the online softmax on
  * one row with real numbers and checks it against the plain softmax; flash
  * cannot give weights; auto picks reference for short inputs. Each kernel's
@@ -2019,6 +2047,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

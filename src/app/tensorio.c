@@ -439,7 +439,8 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
         char inner[sizeof err->msg];
         snprintf(inner, sizeof inner, "%s", err->msg);
         return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = masked "
-                       "(np.save(path, mask.astype(bool)))", inner, T, T);
+                       "(np.save(path, mask.astype(bool)); a mask where 1 means keep, as masked_fill(mask == 0, ...) "
+                       "reads it, is saved as np.save(path, mask == 0))", inner, T, T);
     }
     if (s) return s;
     if (!a.bytes || a.ndim != 2 || a.shape[0] != T || a.shape[1] != T) {
@@ -456,6 +457,18 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     if (!m->user_mask) { av_npy_free(&a); return av_fail(err, AV_ERUNTIME, "out of memory"); }
     for (size_t i = 0; i < T * T; i++) m->user_mask[i] = a.bytes[i] != 0;
     av_npy_free(&a);
+    /* every query masked from its own token: what a "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9),
+     * np.tril(np.ones((T, T)))) does here, where True = masked; it was taken silently and hid the keys the learner
+     * meant to keep (a learner's pass: 21 of 36 pairs) */
+    size_t diag = 0;
+    for (size_t i = 0; i < T; i++) diag += m->user_mask[i * T + i];
+    if (T > 1 && diag == T) {
+        char shown[420];
+        av_utf8_escape_controls(path, strlen(path), shown, sizeof shown, 0);
+        av_message(stderr, "attnviz: note: --attn-mask '%s' masks every token from itself (its diagonal is all True, "
+                   "and True = masked); if 1 means keep in your code, as in masked_fill(mask == 0, -1e9), save the "
+                   "opposite: np.save(path, mask == 0)\n", shown);
+    }
     return AV_OK;
 }
 
