@@ -228,6 +228,11 @@ static const char *weights_dir(fixture *fx) {
 
 #define DICT(descr, fortran, shape) "{'descr': '" descr "', 'fortran_order': " fortran ", 'shape': " shape ", }"
 
+static void prep_w_file_for_folder(fixture *fx) {
+    weights_dir(fx);
+    fill_floats(64, 0);
+    put_npy(at(fx, "in/w/W_Q.npy"), DICT("<f4", "False", "(8, 8)"), g_f, 256);
+}
 static void prep_w_truncated(fixture *fx) {
     weights_dir(fx);
     fill_floats(64, 0);
@@ -611,6 +616,9 @@ static const bad_case kCases[] = {
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */
+    /* a file of the folder, given for the folder: name the folder (a learner's pass) */
+    {"weights_file_for_folder", 2, "W_Q.npy' is a file; --weights takes the folder that holds X.npy, W_Q.npy, W_K.npy, "
+     "W_V.npy and W_O.npy: --weights '", {W8, "--weights", "@/in/w/W_Q.npy", S4}, prep_w_file_for_folder, 0, NULL, 0},
     {"weights_truncated", 2, "W_Q.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 100", {W8, "--weights", "@/in/w", S4}, prep_w_truncated, 0, NULL, 0},
     {"weights_header_length_past_eof", 2, "W_Q.npy: truncated header: header length 1000 points past the end of the file", {W8, "--weights", "@/in/w", S4}, prep_w_hlen_past_eof, 0, NULL, 0},
     {"weights_lying_shape", 2, "W_K.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 128", {W8, "--weights", "@/in/w", S4}, prep_w_lying_shape, 0, NULL, 0},

@@ -547,6 +547,9 @@ static void test_dtype_i8_rejected(void **state) {
 static void test_dtype_big_endian_f4_rejected(void **state) {
     (void)state;
     expect_fixture_error("f4_bigendian.npy", "dtype '>f4' is not supported (this reader takes float32 '<f4'");
+    /* and how to save it so: numpy keeps a big-endian array's byte order (a learner's pass) */
+    expect_fixture_error("f4_bigendian.npy", "; it is big-endian: save it little-endian, np.save(path, "
+                                             "a.astype('<f4'))");
 }
 
 static void test_fortran_order_true_rejected(void **state) {

@@ -332,7 +332,15 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
         }
         return av_fail(err, av_input_path_status(e), "--weights '%s': %s%s", dir, strerror(e), hint);
     }
-    if (!S_ISDIR(st.st_mode)) return av_fail(err, AV_EUSAGE, "--weights '%s' is not a folder", dir);
+    if (!S_ISDIR(st.st_mode)) { /* "--weights out/W_Q.npy": the folder that holds it is what is meant */
+        const char *slash = strrchr(dir, '/');
+        size_t n = strlen(dir);
+        if (S_ISREG(st.st_mode) && n > 4 && strcmp(dir + n - 4, ".npy") == 0)
+            return av_fail(err, AV_EUSAGE, "--weights '%s' is a file; --weights takes the folder that holds X.npy, "
+                           "W_Q.npy, W_K.npy, W_V.npy and W_O.npy: --weights '%.*s'", dir,
+                           slash ? (int)(slash == dir ? 1 : slash - dir) : 1, slash ? dir : ".");
+        return av_fail(err, AV_EUSAGE, "--weights '%s' is not a folder", dir);
+    }
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
     int found = 0;
     av_status s;

@@ -473,6 +473,9 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
     if (strcmp(h.descr, "<f4") == 0) item = 4;
     else if (strcmp(h.descr, "<f8") == 0) item = 8;
     else if (strcmp(h.descr, "|b1") == 0 || strcmp(h.descr, "|u1") == 0) item = 1;
+    else if (strcmp(h.descr, ">f4") == 0 || strcmp(h.descr, ">f8") == 0) /* numpy saves what it has: a big-endian array as is */
+        return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported (" NPY_DTYPES "); it is big-endian: save it "
+                       "little-endian, np.save(path, a.astype('<%s'))", name, h.descr, h.descr + 1);
     else
         return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported (" NPY_DTYPES ")", name, h.descr);
     if (h.fortran)
