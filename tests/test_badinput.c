@@ -325,6 +325,13 @@ static void prep_mask_float(fixture *fx) {
     fill_floats(16, 0);
     put_npy(at(fx, "in/m.npy"), DICT("<f4", "False", "(4, 4)"), g_f, 16 * 4);
 }
+/* PyTorch's additive attn_mask, np.triu(np.full((4, 4), -np.inf), 1): 0 keeps, -inf masks */
+static void prep_mask_additive(fixture *fx) {
+    fill_floats(16, 0);
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++) g_f[i * 4 + j] = -INFINITY;
+    put_npy(at(fx, "in/m.npy"), DICT("<f4", "False", "(4, 4)"), g_f, 16 * 4);
+}
 /* issue 10: an int64 mask got "use float32 ...; the mask must be a bool" */
 static void prep_mask_int64(fixture *fx) {
     memset(g_f, 0, sizeof g_f);
@@ -644,6 +651,10 @@ static const bad_case kCases[] = {
     {"mask_wrong_shape", 2, "shape (3, 3); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
     {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
     {"mask_int64_one_story", 2, "m.npy: dtype '<i8' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); the mask must be a bool (4, 4) array, True = masked", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_int64, 0, NULL, 0},
+    /* an additive 0/-inf mask: how to save it as a bool one (a learner's pass: the advice was astype(bool)) */
+    {"mask_additive_inf", 2, "m.npy contains -Inf at index 1 (row 0, column 1); every value must be finite; the mask "
+     "must be a bool (4, 4) array, True = masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved "
+     "as np.save(path, m == -np.inf)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_additive, 0, NULL, 0},
     {"mask_1d", 2, "shape (16,); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_1d, 0, NULL, 0},
     {"mask_bool_value_2", 2, "bool value 2 at index 6 (row 1, column 2) is not 0 or 1", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_value, 0, NULL, 0},
     {"mask_truncated", 2, "truncated: header says shape (4, 4) = 16 bytes of data, file has 10", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_truncated, 0, NULL, 0},

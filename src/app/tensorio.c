@@ -446,6 +446,10 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
          * mask must be, since npy's generic advice is about float32 arrays */
         char inner[sizeof err->msg];
         snprintf(inner, sizeof inner, "%s", err->msg);
+        if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */
+            return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = "
+                           "masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved as "
+                           "np.save(path, m == -np.inf)", inner, T, T);
         return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = masked "
                        "(np.save(path, mask.astype(bool)); a mask where 1 means keep, as masked_fill(mask == 0, ...) "
                        "reads it, is saved as np.save(path, mask == 0))", inner, T, T);
