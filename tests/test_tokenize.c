@@ -304,6 +304,27 @@ static void test_piece_labels_by_hand(void **state) {
     assert_non_null(got);
     for (int i = 0; i < 2; i++) assert_string_equal(got[i], want4[i]);
     av_labels_free(got, 2);
+    /* a mark with no base before it in the label is on ◌ (E2 97 8C) also after a symbol: " " + U+093E (E0
+     * A4 BE) after ␣ (E2 90 A3), " " + U+0301 (CC 81) likewise, and U+0301 whole after a part's "(2/2)"
+     * (我 E6 88 91 cut); it sat on the ␣ or the ')' */
+    static const char *const sp[] = {" \xE0\xA4", "\xBE", " \xCC", "\x81", "\xE6\x88", "\x91\xCC\x81"};
+    static const char *const want5[] = {"\xE2\x90\xA3\xE2\x97\x8C\xE0\xA4\xBE(1/2)", "\xE2\x97\x8C\xE0\xA4\xBE(2/2)",
+                                        "\xE2\x90\xA3\xE2\x97\x8C\xCC\x81(1/2)",     "\xE2\x97\x8C\xCC\x81(2/2)",
+                                        "\xE6\x88\x91(1/2)",                         "\xE6\x88\x91(2/2)\xE2\x97\x8C\xCC\x81"};
+    got = pieces_of(sp, 6);
+    assert_non_null(got);
+    for (int i = 0; i < 6; i++) assert_string_equal(got[i], want5[i]);
+    av_labels_free(got, 6);
+    /* a variation selector, drawn as nothing, in parts: U+FE0E (EF B8 8E) after a space, then after x,
+     * then ❤ (E2 9D A4) cut and U+FE0F (EF B8 8F) whole after its "(2/2)": each as its code point, where
+     * the labels read "␣(1/3)" "◌(2/3)" "◌(3/3)", "x(1/2)" "◌(2/2)" and "❤(2/2)" */
+    static const char *const vs[] = {" \xEF", "\xB8", "\x8E", "x\xEF\xB8", "\x8E", "\xE2\x9D", "\xA4\xEF\xB8\x8F"};
+    static const char *const want6[] = {"\xE2\x90\xA3<U+FE0E>(1/3)", "<U+FE0E>(2/3)", "<U+FE0E>(3/3)", "x<U+FE0E>(1/2)",
+                                        "<U+FE0E>(2/2)", "\xE2\x9D\xA4(1/2)", "\xE2\x9D\xA4(2/2)<U+FE0F>"};
+    got = pieces_of(vs, 7);
+    assert_non_null(got);
+    for (int i = 0; i < 7; i++) assert_string_equal(got[i], want6[i]);
+    av_labels_free(got, 7);
     /* every text whole: no labels change, so none are made */
     static const char *const whole[] = {"我", " love", NULL};
     assert_null(pieces_of(whole, 3));

@@ -203,11 +203,15 @@ static int whole_utf8(const char *s, size_t len) { return av_utf8_check(s, len, 
 /* Token k's label in a run of tokens i..j whose texts, joined, are run[0..start[j-i+1]) with token
  * m's at run[start[m-i]..start[m-i+1]): each character the token holds whole as av_label_char draws
  * it, each it holds part of as the character and "(which/of)" among the tokens that hold its
- * parts; a combining mark that starts the label on U+25CC ◌ (The Unicode Standard §2.11: a mark
- * shown alone). out has cap >= 16 * 64 + 1 bytes (64 bytes of run at most, each part at most 15
- * bytes, and ◌ once). */
+ * parts; a combining mark with no base before it in the label (at its start, or after a character
+ * drawn as a symbol: ␣, ↵, ⇥, <U+NNNN>) on U+25CC ◌ (The Unicode Standard §2.11: a mark shown
+ * alone); a Default_Ignorable_Code_Point that is drawn as nothing (a variation selector, U+034F)
+ * as <U+NNNN>, as a format character is, where it has no base or is the part the "(which/of)"
+ * counts: "␣︎(1/3)" read "␣(1/3)". out has cap >= 16 * 64 + 1 bytes (64 bytes of run at most,
+ * each part at most 15 bytes; ◌ only on a mark, of 2 bytes or more, drawn as itself). */
 static void piece_label(char *out, const char *run, const size_t *start, int i, int j, int k) {
     size_t s = start[k - i], e = start[k - i + 1], w = 0;
+    int base = 0; /* the label so far ends in a character drawn as itself, which a mark sits on */
     out[0] = 0;
     for (size_t c = 0, len = start[j - i + 1]; c < len;) {
         unsigned cp;
@@ -216,16 +220,21 @@ static void piece_label(char *out, const char *run, const size_t *start, int i, 
         size_t ce = c + (size_t)n; /* the run is whole UTF-8, so n >= 1 */
         if (ce > s && c < e) {
             char shown[16];
+            int part = c < s || ce > e;
             av_label_char(shown, cp, (const unsigned char *)run + c, n);
+            if ((!base || part) && av_utf8_is_ignorable(cp)) snprintf(shown, sizeof shown, "<U+%04X>", cp);
+            int itself = strlen(shown) == (size_t)n && memcmp(shown, run + c, (size_t)n) == 0;
             av_ucat cat = av_utf8_category(cp);
-            if (w == 0 && (cat == AV_UC_MN || cat == AV_UC_MC || cat == AV_UC_ME))
-                w += (size_t)sprintf(out, "\u25CC"); /* a mark with no base in the label: on ◌, as Unicode shows one */
+            if (itself && !base && (cat == AV_UC_MN || cat == AV_UC_MC || cat == AV_UC_ME))
+                w += (size_t)sprintf(out + w, "\u25CC"); /* a mark with no base in the label: on ◌, as Unicode shows one */
             w += (size_t)sprintf(out + w, "%s", shown);
-            if (c < s || ce > e) { /* a part: which of the tokens holding the character's bytes */
+            base = itself;
+            if (part) { /* a part: which of the tokens holding the character's bytes */
                 int first = k, last = k;
                 while (first > i && start[first - i] > c) first--;
                 while (last < j && start[last - i + 1] < ce) last++;
                 w += (size_t)sprintf(out + w, "(%d/%d)", k - first + 1, last - first + 1);
+                base = 0; /* a mark after "(2/2)" is on ◌, not on the ')' */
             }
         }
         c = ce;

@@ -81,8 +81,15 @@ void av_label_char(char out[16], unsigned cp, const unsigned char *src, int k);
  * of a heat map can tell from "爱" (a Chinese student's report). Here each
  * part is labelled by its character and which of the tokens it is:
  * [我(1/2)] [我(2/2)]; a character a token holds whole keeps its label
- * (av_label_char), so [<0x91>的] is [我(2/2)的]. A combining mark that starts a label is
- * drawn on ◌ (U+25CC): "e" + U+0301 as [e<0xCC>] [<0x81>] is [é(1/2)] [◌́(2/2)].
+ * (av_label_char), so [<0x91>的] is [我(2/2)的]. A combining mark with no base
+ * before it in the label (at its start, or after a character drawn as a symbol:
+ * ␣, ↵, ⇥, <U+NNNN>, or after a part's "(k/n)") is drawn on ◌ (U+25CC): "e" +
+ * U+0301 as [e<0xCC>] [<0x81>] is [é(1/2)] [◌́(2/2)], " " + U+093E (E0 A4 BE)
+ * as [␣<0xE0><0xA4>] [<0xBE>] is [␣◌ा(1/2)] [◌ा(2/2)]. A default-ignorable
+ * character, which fonts draw as nothing (a variation selector, U+034F), is
+ * drawn as <U+NNNN> where it has no base or is the part the "(k/n)" counts:
+ * " " + U+FE0E (EF B8 8E) as [␣<0xEF>] [<0xB8>] [<0x8E>] is [␣<U+FE0E>(1/3)]
+ * [<U+FE0E>(2/3)] [<U+FE0E>(3/3)], not [␣(1/3)] [◌(2/3)] [◌(3/3)] as seen.
  *
  * A run is the tokens from one whose text (t->text) is not whole UTF-8 on its
  * own to the first after which their texts together are (at most
