@@ -767,9 +767,11 @@ static void test_toy_model_input_edges(void **state) {
         /* a character the toy's byte-level BPE splits: 我 is U+6211, UTF-8 E6 88 91 (RFC 3629), so "3 1 我 >" is
          * [3] [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>] [␣>]; the error said only "neither a token of the sentence" */
         {"我,0", "attnviz: error: --explain query '我' is neither a token of the sentence nor an index 0..6 (the text "
-         "spans tokens 3..5: [<0xE6>] [<0x88>] [<0x91>]; name one of them)\n"},
+         "spans tokens 3..5: [<0xE6>] [<0x88>] [<0x91>], which the figures and the page label [我(1/3)] [我(2/3)] "
+         "[我(3/3)]; name one of them)\n"},
         {"0,1 我", "attnviz: error: --explain key '1 我' is neither a token of the sentence nor an index 0..6 (the text "
-         "spans tokens 1..5: [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>]; name one of them)\n"},
+         "spans tokens 1..5: [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>], which the figures and the page label [␣1] [␣] "
+         "[我(1/3)] [我(2/3)] [我(3/3)]; name one of them)\n"},
     };
     for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {
         run_attnviz(&r, NULL, "--model", toy, "--no-plot", "-q", "--explain", spans[i].spec,
@@ -1072,6 +1074,33 @@ static void test_model_figures_label_parts_of_a_character(void **state) {
     assert_non_null(page);
     assert_non_null(strstr(page, "\"我(1/2)\",\"我(2/2)\",\"爱(1/3)\",\"爱(2/3)\",\"爱(3/3)\",\"␣深(1/3)\""));
     free(page);
+    tu_free(&r);
+}
+
+/* --explain names a token as the figures and the page label a part of a character: GPT-2 keeps "我爱 深"
+ * as [<0xE6><0x88>] [<0x91>] [<0xE7>] [<0x88>] [<0xB1>] [␣<0xE6>] [<0xB7>] [<0xB1>] (我 U+6211 = E6 88 91,
+ * 爱 U+7231 = E7 88 B1, 深 U+6DF1 = E6 B7 B1), which layer1.png labels 我(1/2) 我(2/2) 爱(1/3) 爱(2/3)
+ * 爱(3/3) ␣深(1/3) 深(2/3) 深(3/3). "--explain 爱(3/3),我(1/2)", the axis labels as read, said "'爱(3/3)' is
+ * neither a token of the sentence nor an index 0..7"; "深(1/3)" finds ␣深(1/3) as "love" finds ␣love; the
+ * error for "爱" names the tokens both ways. */
+static void test_model_explain_names_parts_as_figures_do(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "爱(3/3),我(1/2)", "我爱 深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "query 4 \"<0xB1>\" → key 0 \"<0xE6><0x88>\""));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "深(1/3),爱(2/3)", "我爱 深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "query 5 \"␣<0xE6>\" → key 3 \"<0x88>\""));
+    assert_non_null(strstr(r.err, "--explain query '深(1/3)' is the token '␣深(1/3)' (index 5)"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "爱,我", "我爱 深", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --explain query '爱' is neither a token of the sentence nor an index "
+                               "0..7 (the text spans tokens 2..4: [<0xE7>] [<0x88>] [<0xB1>], which the figures and "
+                               "the page label [爱(1/3)] [爱(2/3)] [爱(3/3)]; name one of them)\n");
     tu_free(&r);
 }
 
@@ -1591,6 +1620,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_label_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_explain_names_parts_as_figures_do, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),

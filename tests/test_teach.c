@@ -864,7 +864,9 @@ static void test_explain_long_spec_keeps_its_hint(void **state) {
  * byte tokens labelled [<0xE6>] [<0x88>] [<0x91>] "我,3" names tokens 0..2.
  * Tokens whose own text is the six characters "<0xE6>" (a byte-level
  * tokenizer.json without GPT-2's pattern can have them) hold no 我: the hint
- * used to turn the labels back into bytes and said they did. Without texts
+ * used to turn the labels back into bytes and said they did. Tokens that
+ * hold parts of a character are named as the figures label them too
+ * (我(1/3), tokenize.h av_tokens_piece_labels). Without texts
  * (the built-in tokenizer, whose labels are its tokens) no byte is read. */
 static void test_explain_span_hint_reads_the_tokens_texts(void **state) {
     (void)state;
@@ -872,7 +874,8 @@ static void test_explain_span_hint_reads_the_tokens_texts(void **state) {
     char *bytes[] = {"\xE6", "\x88", "\x91", " >"}, *literal[] = {"<0xE6>", "<0x88>", "<0x91>", " >"};
     static const char base[] = "--explain query '我' is neither a token of the sentence nor an index 0..3";
     struct { char **text; const char *hint; } cases[] = {
-        {bytes, " (the text spans tokens 0..2: [<0xE6>] [<0x88>] [<0x91>]; name one of them)"},
+        {bytes, " (the text spans tokens 0..2: [<0xE6>] [<0x88>] [<0x91>], which the figures and the page label "
+                "[我(1/3)] [我(2/3)] [我(3/3)]; name one of them)"},
         {literal, ""},
         {NULL, ""},
     };
@@ -893,7 +896,8 @@ static void test_explain_span_hint_reads_the_tokens_texts(void **state) {
     int qi = -1, kj = -1;
     assert_int_equal(av_explain_parse("0,1 我", &toks, &qi, &kj, &err), AV_EUSAGE);
     assert_string_equal(err.msg, "--explain key '1 我' is neither a token of the sentence nor an index 0..4 (the text "
-                                 "spans tokens 0..4: [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>]; name one of them)");
+                                 "spans tokens 0..4: [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>], which the figures and the "
+                                 "page label [␣1] [␣] [我(1/3)] [我(2/3)] [我(3/3)]; name one of them)");
 }
 
 int main(void) {

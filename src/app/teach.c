@@ -132,8 +132,11 @@ static int read_wide_index(const char *part, long *v) {
 /* " (the text spans tokens 4..5: [学] [习]; name one of them)" into out (cap
  * bytes) when text is the text of two or more neighbouring tokens, written
  * together or with one space between; 1 then, else 0 and out "". The tokens
- * are named by their labels: labels->tok[k] (labels NULL: toks->tok[k]). */
-static int span_of_shown(char *out, size_t cap, const av_tokens *toks, const av_tokens *labels, const char *text) {
+ * are named by their labels: labels->tok[k] (labels NULL: toks->tok[k]), and
+ * by figs[k] as well when figs is not NULL (the figures' and the page's
+ * labels of parts of a character, tokenize.h av_tokens_piece_labels: "爱(1/3)"). */
+static int span_of_shown(char *out, size_t cap, const av_tokens *toks, const av_tokens *labels, char *const *figs,
+                         const char *text) {
     if (!labels) labels = toks;
     out[0] = 0;
     size_t n = strlen(text);
@@ -153,6 +156,8 @@ static int span_of_shown(char *out, size_t cap, const av_tokens *toks, const av_
                 if (at == n && j > i) {
                     size_t w = (size_t)snprintf(out, cap, " (the text spans tokens %d..%d:", i, j);
                     for (int k = i; k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", labels->tok[k]);
+                    if (figs && w < cap) w += (size_t)snprintf(out + w, cap - w, ", which the figures and the page label");
+                    for (int k = i; figs && k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", figs[k]);
                     if (w < cap) snprintf(out + w, cap - w, "; name one of them)");
                     return 1;
                 }
@@ -162,7 +167,7 @@ static int span_of_shown(char *out, size_t cap, const av_tokens *toks, const av_
 }
 
 static int span_of(char *out, size_t cap, const av_tokens *toks, const char *text) {
-    return span_of_shown(out, cap, toks, NULL, text);
+    return span_of_shown(out, cap, toks, NULL, NULL, text);
 }
 
 /* span_of on the tokens' own texts (toks->text: a --model tokenizer's), the
@@ -175,8 +180,12 @@ static void byte_spans(char *out, size_t cap, const av_tokens *toks, const char 
     char *spaced = toks->text ? malloc(strlen(part) + 2) : NULL;
     if (!spaced) return;
     av_tokens own = {.n = toks->n, .tok = toks->text};
+    char **figs = NULL; /* "爱(1/3)": how the figures and the page name a part of a character */
+    av_err oom;
+    if (av_tokens_piece_labels(toks, &figs, &oom) != AV_OK) figs = NULL;
     snprintf(spaced, strlen(part) + 2, " %s", part);
-    if (!span_of_shown(out, cap, &own, toks, part)) span_of_shown(out, cap, &own, toks, spaced);
+    if (!span_of_shown(out, cap, &own, toks, figs, part)) span_of_shown(out, cap, &own, toks, figs, spaced);
+    av_labels_free(figs, toks->n);
     free(spaced);
 }
 
@@ -238,13 +247,31 @@ static void number_tokens(char *which, size_t cap, const av_tokens *toks, long v
                  "'%s' or ' %s')", plain >= 0 ? "; " : "", spaced, sp, spaced, digits);
 }
 
+/* find_token among the labels the figures and the page draw where a token holds part of a character
+ * (tokenize.h av_tokens_piece_labels: GPT-2's "爱" is [爱(1/3)] [爱(2/3)] [爱(3/3)], the trace's
+ * [<0xE7>] [<0x88>] [<0xB1>]): drawn as typed, then spaced, with ␣ in front (*added 1): "深(1/3)"
+ * finds "␣深(1/3)". -1 when none is, or no token holds a part. A reader named a token as the heat
+ * map's axis labels it, and was told it was no token. */
+static int find_figure_label(const av_tokens *toks, const char *drawn, const char *spaced, int *more, int *added) {
+    char **figs = NULL;
+    av_err oom;
+    *added = 0;
+    if (av_tokens_piece_labels(toks, &figs, &oom) != AV_OK || !figs) return -1;
+    av_tokens shown = {.n = toks->n, .tok = figs};
+    int i = find_token(&shown, drawn, more);
+    if (i < 0 && (i = find_token(&shown, spaced, more)) >= 0) *added = 1;
+    av_labels_free(figs, toks->n);
+    return i;
+}
+
 /* One part of QUERY,KEY. A token label draws a space as ␣ (GPT-2's " love" is
  * "␣love"), so a part with spaces is first tried with them drawn as ␣ (" 5"
  * finds "␣5", as "␣5" typed does). Then a whole number is an index (with a
  * note when a token's text is that number, with or without its space, saying
  * how to pick the token, and the same words in the error for an index out of
  * range); then the text as typed; then with ␣ put in front
- * ("love" finds "␣love"); then full-width digits; then the part without the
+ * ("love" finds "␣love"); then as the figures label a part of a character
+ * ("爱(3/3)", find_figure_label); then full-width digits; then the part without the
  * separators around it (core_of: ' ', U+3000, U+00A0; "爱，　习" as a Chinese
  * input method types it). */
 static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
@@ -260,7 +287,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     snprintf(spaced, 3 * n + 4, OPEN_BOX "%s", drawn);
     av_status st = AV_OK;
     long v;
-    int i, more;
+    int i, more, added = 0;
     size_t lead, core = core_of(part, &lead); /* the part without the separators around it */
     if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
         use_token(what, part, drawn, i, more, 0, out);
@@ -283,6 +310,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         use_token(what, part, drawn, i, more, 0, out);
     } else if ((i = find_token(toks, spaced, &more)) >= 0) {
         use_token(what, part, spaced, i, more, 1, out);
+    } else if ((i = find_figure_label(toks, drawn, spaced, &more, &added)) >= 0) {
+        use_token(what, part, added ? spaced : drawn, i, more, added, out);
     } else if (read_wide_index(part, &v)) {
         if (v < toks->n) *out = (int)v;
         else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
