@@ -305,6 +305,9 @@ static void test_labels(void **state) {
     expect_label("\xC2\xA0", 2, "<U+00A0>");                 /* no-break space */
     expect_label("<|endoftext|>", 13, "<|endoftext|>");
     expect_label("\xC3\xA9", 2, "\xC3\xA9");                 /* é as is */
+    /* U+FE0F (EF B8 8F), the emoji variation selector, is a token of its own in GPT-2 ("❤️" is ❤ then it):
+     * drawn as itself its label was blank on both axes (a figure-maker's pass) */
+    expect_label("\xEF\xB8\x8F", 3, "<U+FE0F>");
     /* a token that ends inside a character (" " + the first two bytes of 本):
      * whole characters as is, the partial one per byte */
     expect_label(" \xE6\x9C", 3, "\xE2\x90\xA3<0xE6><0x9C>");

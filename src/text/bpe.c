@@ -633,11 +633,28 @@ av_status av_bpe_decode(const av_bpe *b, const int32_t *ids, size_t n, char **te
     return AV_OK;
 }
 
+/* 1 if s[0..n) is whole UTF-8 of default-ignorable code points only (U+FE0F, U+034F, ...): a label
+ * drawn as itself would show nothing */
+static int all_ignorable(const unsigned char *s, size_t n) {
+    if (n == 0) return 0;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        const char *why;
+        int k = av_utf8_decode(s + i, n - i, &cp, &why);
+        if (k == 0 || !av_utf8_is_ignorable(cp)) return 0;
+        i += (size_t)k;
+    }
+    return 1;
+}
+
 size_t av_bpe_label(char *out, size_t cap, const av_bpe *b, int32_t id) {
     size_t n, w = 0;
     const unsigned char *s = av_bpe_token_bytes(b, id, &n);
     if (cap > 0) out[0] = 0;
     if (!s) return 0;
+    /* a token of invisible characters only (GPT-2's U+FE0F, the emoji variation selector) had a blank
+     * row and column label: each is drawn <U+NNNN> (a figure-maker's pass) */
+    int invisible = all_ignorable(s, n);
     for (size_t i = 0; i < n;) {
         unsigned cp;
         const char *why;
@@ -646,6 +663,8 @@ size_t av_bpe_label(char *out, size_t cap, const av_bpe *b, int32_t id) {
         if (k == 0) { /* not a whole character: a partial UTF-8 sequence */
             snprintf(piece, sizeof piece, "<0x%02X>", s[i]);
             k = 1;
+        } else if (invisible) {
+            snprintf(piece, sizeof piece, "<U+%04X>", cp);
         } else {
             av_label_char(piece, cp, s + i, k);
         }

@@ -152,8 +152,11 @@ const unsigned char *av_bpe_token_bytes(const av_bpe *b, int32_t id, size_t *len
  * Noto Sans Symbols2), a newline "↵" (U+21B5), a tab "⇥" (U+21E5); other
  * control and format characters, other white space and bytes that are not
  * a complete UTF-8 character (a partial sequence) are "<0xNN>" per byte or
- * "<U+NNNN>" per character; everything else as is. So " love" -> "␣love",
- * "\n\n" -> "↵↵", the first two bytes of 深 -> "<0xE6><0xB7>".
+ * "<U+NNNN>" per character; a token of default-ignorable characters only
+ * (U+FE0F, the emoji variation selector, a token of its own in GPT-2) is
+ * "<U+NNNN>" per character too, as drawn as itself it shows nothing;
+ * everything else as is. So " love" -> "␣love", "\n\n" -> "↵↵", the first
+ * two bytes of 深 -> "<0xE6><0xB7>", U+FE0F -> "<U+FE0F>".
  * Returns the label's length in bytes, or 0 (and out "") for a bad id. */
 size_t av_bpe_label(char *out, size_t cap, const av_bpe *b, int32_t id);
 
