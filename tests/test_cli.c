@@ -1644,6 +1644,54 @@ static void test_redirected_trace_ignores_stderrs_terminal(void **state) {
     tu_free(&r);
 }
 
+/* What `--show` writes to a pseudo-terminal (80 columns) with TERM set to term (NULL: unset), --color
+ * auto: NUL-terminated, malloc'ed. */
+static char *show_on_a_tty(const char *term) {
+    struct winsize ws = {.ws_row = 24, .ws_col = 80};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        unsetenv("NO_COLOR");
+        if (term) setenv("TERM", term, 1);
+        else unsetenv("TERM");
+        execl(tu_bin(), tu_bin(), "--no-plot", "--show", "--heads", "2", "I love deep learning", (char *)NULL);
+        _exit(127);
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    for (ssize_t k; n + 1 < cap && (k = read(fd, buf + n, cap - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fd);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return buf;
+}
+
+/* --color auto gives no colour where TERM=dumb (Emacs's M-x shell, some IDE consoles), as git, grep and
+ * ls do: on such a terminal the trace's bold steps and the --show cells came out as text, "^[[1m [1]
+ * tokenize ^[[0m" and "^[[48;5;53m^[[97m0.01 ^[[0m" for every cell (a teacher's report). Other terminals
+ * keep their colour; --color always still colours. */
+static void test_dumb_terminal_gets_no_colour(void **state) {
+    (void)state;
+    char *out = show_on_a_tty("xterm-256color");
+    if (!strstr(out, "\033[48;5;")) fail_msg("a TTY with TERM=xterm-256color lost its colour:\n%s", out);
+    free(out);
+    out = show_on_a_tty("dumb");
+    if (strchr(out, '\033')) fail_msg("TERM=dumb got escape sequences:\n%s", out);
+    assert_non_null(strstr(out, "legend: weights (unmasked rows sum to 1)")); /* the numbers' table instead */
+    free(out);
+    const char *dumb[] = {"TERM=dumb", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, dumb, (const char *[]){"--no-plot", "--show", "--color", "always", "a b", NULL});
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "\033[48;5;"));
+    tu_free(&r);
+}
+
 /* The font thread (render/textlayout.h av_text_prepare_for) reads the
  * environment while fontconfig starts (getenv of HOME, XDG_*, FONTCONFIG_*);
  * nn/attention_blas.c sets and removes OPENBLAS_CORETYPE when OpenBLAS picked
@@ -2021,6 +2069,7 @@ int main(void) {
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
+        cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),

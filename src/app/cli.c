@@ -145,7 +145,7 @@ static const optdef kOpts[] = {
     {"precision", 0, OPT_INT, AT(precision), .lo = 0, .hi = 10, .arg = "N",
      .help = "digits after the point with -v, --explain and in the --html page (default 4; 0..10)"},
     {"color", 0, OPT_CHOICE, AT(color), .lo = AV_COLOR_AUTO, .hi = AV_COLOR_NEVER, .choice_name = av_color_name,
-     .arg = "WHEN", .help = "auto (TTY and NO_COLOR unset; default) | always | never"},
+     .arg = "WHEN", .help = "auto (TTY, NO_COLOR unset, TERM not dumb; default) | always | never"},
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
     {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .range_later = 1, .arg = "N",

@@ -26,6 +26,10 @@ int av_use_color(av_color when) {
     if (when == AV_COLOR_NEVER) return 0;
     const char *nc = getenv("NO_COLOR");
     if (nc && *nc) return 0;
+    /* TERM=dumb (Emacs's M-x shell, some IDE consoles, a serial line) shows ANSI escapes as text: git, grep and
+     * ls give it no colour either (a teacher's report: the --show table read ^[[48;5;53m^[[97m0.01 ...) */
+    const char *term = getenv("TERM");
+    if (term && strcmp(term, "dumb") == 0) return 0;
     return isatty(STDOUT_FILENO);
 }
 

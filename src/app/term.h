@@ -22,7 +22,7 @@ const char *av_reset(int color);
 const char *av_fmt_var(char *buf, double v);
 
 /* Colour for --color WHEN on standard output: always, never, or auto = a
- * TTY and NO_COLOR unset or empty (https://no-color.org). */
+ * TTY, NO_COLOR unset or empty (https://no-color.org) and TERM not "dumb". */
 int av_use_color(av_color when);
 
 /* Colour modes for the terminal heat-map. */
