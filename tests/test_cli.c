@@ -1644,6 +1644,41 @@ static void test_redirected_trace_ignores_stderrs_terminal(void **state) {
     tu_free(&r);
 }
 
+/* The flash trace's worked example cuts the keys into 4 tiles so that the online softmax rescales; the
+ * kernel's own tiles hold 512 keys, as the header line says. It said "kernel flash: keys in tiles of 512"
+ * and then "keys in tiles of 50" without a word (attnviz --no-plot on docs/paragraph.txt, 200 tokens),
+ * though on these 200 keys the kernel makes one tile and never rescales (a teacher's report): it now
+ * says the example's tiles are smaller, and how many tiles the kernel makes. */
+static void test_flash_example_says_its_tiles_are_smaller(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "a b c d e f g h", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "kernel     flash: keys in tiles of 512 "));
+    if (!strstr(r.out, "worked example: head 0, query row 7, keys in tiles of 2, smaller than the kernel's 512\n"
+                       "                   (which take all 8 keys in one tile) so that the rescaling shows:\n"
+                       "                   tile  keys"))
+        fail_msg("the worked example's tiles:\n%s", r.out);
+    tu_free(&r);
+    /* 800 tokens: the kernel's 2 tiles, the example's 4 of 200 */
+    size_t cap = 800 * 4 + 1, n = 0;
+    char *words = malloc(cap);
+    assert_non_null(words);
+    for (int i = 0; i < 800; i++) n += (size_t)snprintf(words + n, cap - n, "%s%c", i ? " " : "", 'a' + i % 26);
+    run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "-d", "8", words, NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "keys in tiles of 200, smaller than the kernel's 512\n"
+                       "                   (which take these 800 keys in 2 tiles) so that the rescaling shows:\n"))
+        fail_msg("800 keys:\n%s", r.out);
+    tu_free(&r);
+    free(words);
+    /* one key: one tile, nothing to explain */
+    run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "a", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "worked example: head 0, query row 0, keys in tiles of 1:\n"));
+    tu_free(&r);
+}
+
 /* What `--show` writes to a pseudo-terminal (80 columns) with TERM set to term (NULL: unset), --color
  * auto: NUL-terminated, malloc'ed. */
 static char *show_on_a_tty(const char *term) {
@@ -2070,6 +2105,7 @@ int main(void) {
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
+        cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),

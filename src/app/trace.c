@@ -328,7 +328,18 @@ static void print_online_softmax(const av_trace *tr, const av_model *m) {
         free(steps), free(row);
         return;
     }
-    fprintf(f, "%sworked example: head 0, query row %d, keys in tiles of %d:\n", ind, i, tile);
+    if (tile == AV_FLASH_TILE || n_tiles == 1)
+        fprintf(f, "%sworked example: head 0, query row %d, keys in tiles of %d:\n", ind, i, tile);
+    else { /* "kernel flash: keys in tiles of 512" above and "tiles of 50" here, unexplained, read as a
+            * contradiction; and up to 512 keys the kernel makes one tile, never rescaling (a teacher's report) */
+        int kernel_tiles = (T + AV_FLASH_TILE - 1) / AV_FLASH_TILE;
+        fprintf(f, "%sworked example: head 0, query row %d, keys in tiles of %d, smaller than the kernel's %d\n", ind, i,
+                tile, AV_FLASH_TILE);
+        if (kernel_tiles == 1)
+            fprintf(f, "%s(which take all %d keys in one tile) so that the rescaling shows:\n", ind, T);
+        else
+            fprintf(f, "%s(which take these %d keys in %d tiles) so that the rescaling shows:\n", ind, T, kernel_tiles);
+    }
     fprintf(f, "%stile  keys          seen   tile max      m_old → m_new     rescale e^(m_old−m_new)  tile Σ e^(s−m)  l\n", ind);
     for (int k = 0; k < n_tiles; k++) {
         if (n_tiles > 8 && k == 4) {
