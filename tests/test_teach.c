@@ -670,6 +670,21 @@ static void test_show_one_query_left_out(void **state) {
     tu_free(&r);
 }
 
+/* --show's key legend breaks only where the next entry does not fit: " 7=h" is 4 columns (a space, the
+ * index, '=', the token), so "keys:" and 8 one-letter keys are 5 + 8 × 4 = 37 columns (by hand), one line at
+ * COLUMNS=40. Each entry was counted one column wider, and "7=h" went to a line of its own (a teacher's
+ * pass: "8=learning" wrapped at 48 of 60 columns). */
+static void test_show_key_legend_wraps_only_when_full(void **state) {
+    (void)state;
+    const char *env[] = {"COLUMNS=40", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8",
+                                            "a b c d e f g h", NULL});
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "\nkeys: 0=a 1=b 2=c 3=d 4=e 5=f 6=g 7=h\nlegend: ")) fail_msg("the key legend:\n%s", r.out);
+    tu_free(&r);
+}
+
 static void test_show_in_a_narrow_terminal(void **state) {
     (void)state;
     static const struct {
@@ -913,6 +928,7 @@ int main(void) {
         cmocka_unit_test(test_rope_shift_evidence),
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
+        cmocka_unit_test(test_show_key_legend_wraps_only_when_full),
         cmocka_unit_test(test_show_in_a_narrow_terminal),
         cmocka_unit_test(test_show_one_query_left_out),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),

@@ -671,7 +671,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     fprintf(f, "keys:");
     int col = 5;
     for (int j = 0; j < ncols && j < 40; j++) {
-        int w = av_utf8_width(toks->tok[j]) + 4 + (j > 9);
+        int w = av_utf8_width(toks->tok[j]) + 3 + (j > 9); /* " 7=deep": a space, the index, '=', the token */
         if (col + w > width) { fputs("\n     ", f); col = 5; }
         fprintf(f, " %d=%s", j, toks->tok[j]);
         col += w;
