@@ -211,7 +211,7 @@ FUZZ_LIBS_tokenize := $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null
 # --title and --prefix are checked as UTF-8 text (base/utf8.c); its warnings print through app/term.c.
 $(FUZZ_DIR)/fuzz_args: src/app/cli.c src/render/colormap.c src/nn/tasks.c src/nn/optim.c src/nn/embed.c src/base/common.c \
     src/nn/model.c src/nn/attention.c src/nn/attention_blas.c src/nn/flash.c src/base/parallel.c src/base/utf8.c \
-    src/app/term.c src/app/teach.c
+    src/app/term.c src/app/teach.c src/text/tokenize.c
 FUZZ_LIBS_args := $(shell pkg-config --cflags openblas 2>/dev/null) \
                   $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc) -lpthread
 $(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/utf8.c src/base/common.c

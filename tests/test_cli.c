@@ -659,6 +659,23 @@ static void write_bool_mask(const char *path, const unsigned char *m, int T) {
     fclose(f);
 }
 
+/* After "--" every word is text, as getopt reads it, so "-- '-1 is negative' --show" drew "- - show" as tokens
+ * and printed no table, exit 0 (a teacher's pass; attnviz's own advice for a text that starts with '-' is
+ * "attnviz -- TEXT"). A word there that names a long option gets a note; a text without one gets none. */
+static void test_option_after_dashes_is_noted(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--", "-1 is negative", "--show", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "attnviz: note: '--show' comes after '--', so it is read as words of the text, not as "
+                               "an option; put options before '--'\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--", "-1 is negative", "--not-an-option", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 /* A "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9), np.tril(np.ones((T, T)))) given to
  * --attn-mask, where True = masked: it hides each query's own token and those before, the keys the
  * learner meant to keep, and was taken without a word (a learner's pass). Every diagonal entry True
@@ -2132,6 +2149,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test(test_option_after_dashes_is_noted),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

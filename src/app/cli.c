@@ -887,6 +887,25 @@ static av_status check_wide_space_option(const char *a, av_err *err) {
     return av_fail(err, AV_EUSAGE, "unknown option '%s': %s (try --help)", shown, hint);
 }
 
+/* A word after "--" that names a long option ("--show", "--heads=2") is text, as getopt reads it; a note
+ * says so, since attnviz's own advice for a sentence that starts with '-' is "attnviz -- TEXT", and
+ * "-- '-1 is negative' --show" then printed nothing and drew "- - show" as tokens (a teacher's pass). */
+static void note_options_after_dashes(int argc, char **argv, int from) {
+    for (int i = from; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] != '-' || !a[2]) continue;
+        size_t len = strcspn(a + 2, "=");
+        for (int k = 0; k < N_OPTS; k++)
+            if (strlen(kOpts[k].name) == len && strncmp(kOpts[k].name, a + 2, len) == 0) {
+                char shown[160];
+                show_value(shown, sizeof shown, a);
+                av_message(stderr, "attnviz: note: '%s' comes after '--', so it is read as words of the text, not "
+                           "as an option; put options before '--'\n", shown);
+                return;
+            }
+    }
+}
+
 /* The words of argv, walked once as getopt reads them, so an option's value ("--title -html", "--title --html
  * page.html") is never taken for an option or for the text, and nothing after "--" is looked at. Refused,
  * each naming what to type:
@@ -908,7 +927,10 @@ static av_status check_words(int argc, char **argv, av_err *err) {
         av_status st = check_wide_space_option(a, err);
         if (st) return st;
         if (a[1] == '-') {
-            if (!a[2]) break; /* "--": the rest is text as typed */
+            if (!a[2]) { /* "--": the rest is text as typed */
+                note_options_after_dashes(argc, argv, i + 1);
+                break;
+            }
             if (strchr(a, '=')) continue;
             size_t len = strlen(a + 2);
             int row = -1, hits = 0;
