@@ -659,6 +659,22 @@ static void write_bool_mask(const char *path, const unsigned char *m, int T) {
     fclose(f);
 }
 
+/* -v prints the first heads' scores S; "(masked entries shown as -inf)" stood there with no mask at all (a
+ * teacher's pass). It is said only when something is masked, and with what -inf stands for. */
+static void test_verbose_scores_name_masked_entries_only_with_a_mask(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-v", "--no-plot", "--color", "never", "-d", "8", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "      S[head 0] =\n"));
+    assert_null(strstr(r.out, "masked entries"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-v", "--no-plot", "--color", "never", "-d", "8", "--causal", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "      S[head 0] (masked entries shown as -inf, as numpy prints −∞) =\n"));
+    tu_free(&r);
+}
+
 /* After "--" every word is text, as getopt reads it, so "-- '-1 is negative' --show" drew "- - show" as tokens
  * and printed no table, exit 0 (a teacher's pass; attnviz's own advice for a text that starts with '-' is
  * "attnviz -- TEXT"). A word there that names a long option gets a note; a text without one gets none. */
@@ -2150,6 +2166,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_option_after_dashes_is_noted),
+        cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -253,8 +253,11 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
     }
     if (tr->verbose && m->scores)
         for (int h = 0; h < H && h < 2; h++) {
-            char name[64];
-            snprintf(name, sizeof name, "S[head %d] (masked entries shown as -inf)", h);
+            char name[96]; /* the masked note only where something is masked (-v said it with no mask: a teacher's pass) */
+            if (m->masked_count)
+                snprintf(name, sizeof name, "S[head %d] (masked entries shown as -inf, as numpy prints −∞)", h);
+            else
+                snprintf(name, sizeof name, "S[head %d]", h);
             av_print_matrix(f, name, m->scores + (size_t)h * T * T, T, T, P, m->mask);
         }
 
