@@ -332,6 +332,15 @@ static void prep_mask_additive(fixture *fx) {
         for (int j = i + 1; j < 4; j++) g_f[i * 4 + j] = -INFINITY;
     put_npy(at(fx, "in/m.npy"), DICT("<f4", "False", "(4, 4)"), g_f, 16 * 4);
 }
+/* the tutorials' np.tril(np.ones((4, 4))), float, 1 = keep; and masked_fill(mask, -1e9)'s additive 0/-1e9 */
+static void prep_mask_tril_float(fixture *fx) {
+    for (int i = 0; i < 16; i++) g_f[i] = i % 4 <= i / 4 ? 1.0f : 0.0f;
+    put_npy(at(fx, "in/m.npy"), DICT("<f4", "False", "(4, 4)"), g_f, 16 * 4);
+}
+static void prep_mask_additive_1e9(fixture *fx) {
+    for (int i = 0; i < 16; i++) g_f[i] = i % 4 > i / 4 ? -1e9f : 0.0f;
+    put_npy(at(fx, "in/m.npy"), DICT("<f4", "False", "(4, 4)"), g_f, 16 * 4);
+}
 /* issue 10: an int64 mask got "use float32 ...; the mask must be a bool" */
 static void prep_mask_int64(fixture *fx) {
     memset(g_f, 0, sizeof g_f);
@@ -655,6 +664,14 @@ static const bad_case kCases[] = {
     {"mask_additive_inf", 2, "m.npy contains -Inf at index 1 (row 0, column 1); every value must be finite; the mask "
      "must be a bool (4, 4) array, True = masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved "
      "as np.save(path, m == -np.inf)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_additive, 0, NULL, 0},
+    /* a float mask of the right shape: how to make it bool, not only "it must be bool" (a reviewer's pass) */
+    {"mask_tril_float_keep", 2, "has dtype <f4 and shape (4, 4); it must be bool with shape (T, T) = (4, 4); a float "
+     "mask of 0 and 1 is saved as np.save(path, mask == 0) where 1 means keep (np.tril(np.ones((T, T))), "
+     "masked_fill(mask == 0, ...)), as np.save(path, mask == 1) where 1 means masked", {W8, "--attn-mask", "@/in/m.npy", S4},
+     prep_mask_tril_float, 0, NULL, 0},
+    {"mask_additive_1e9", 2, "has dtype <f4 and shape (4, 4); it must be bool with shape (T, T) = (4, 4); an additive "
+     "mask of 0 (keep) and negative numbers (masked_fill(mask, -1e9), PyTorch's float attn_mask) is saved as "
+     "np.save(path, m < 0)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_additive_1e9, 0, NULL, 0},
     {"mask_1d", 2, "shape (16,); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_1d, 0, NULL, 0},
     {"mask_bool_value_2", 2, "bool value 2 at index 6 (row 1, column 2) is not 0 or 1", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_value, 0, NULL, 0},
     {"mask_truncated", 2, "truncated: header says shape (4, 4) = 16 bytes of data, file has 10", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_truncated, 0, NULL, 0},

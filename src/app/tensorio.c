@@ -460,8 +460,29 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
         for (int d = 0; d < a.ndim; d++)
             snprintf(got + strlen(got), sizeof got - strlen(got), "%s%zu", d ? ", " : "", a.shape[d]);
         strncat(got, a.ndim == 1 ? ",)" : ")", sizeof got - strlen(got) - 1);
-        av_fail(err, AV_EUSAGE, "--attn-mask '%s' has dtype %s and shape %s; it must be bool with shape (T, T) = (%zu, %zu)%s",
-                path, a.descr, got, T, T, T != (size_t)m->cfg.n_real ? " (T counts the <pad> tokens)" : "");
+        /* a float mask: the tutorials' np.tril(np.ones((T, T))) is float64 and means 1 = keep, and an additive
+         * one (masked_fill(mask, -1e9), PyTorch's float attn_mask) is 0 where kept; say how each becomes a bool
+         * one, True = masked, as the -inf and the other dtypes' errors do (a float mask was told only "it must
+         * be bool", and mask.astype(bool) would turn both the wrong way: a reviewer's pass) */
+        const char *how = "";
+        if (a.data) {
+            size_t n = 1, ones = 0, negative = 0, other = 0;
+            for (int d = 0; d < a.ndim; d++) n *= a.shape[d];
+            for (size_t i = 0; i < n; i++) {
+                float v = a.data[i];
+                if (v == 1.0f) ones++;
+                else if (v < 0.0f) negative++;
+                else if (v != 0.0f) other++;
+            }
+            if (!other && ones && !negative)
+                how = "; a float mask of 0 and 1 is saved as np.save(path, mask == 0) where 1 means keep (np.tril(np."
+                      "ones((T, T))), masked_fill(mask == 0, ...)), as np.save(path, mask == 1) where 1 means masked";
+            else if (!other && !ones && negative)
+                how = "; an additive mask of 0 (keep) and negative numbers (masked_fill(mask, -1e9), PyTorch's float "
+                      "attn_mask) is saved as np.save(path, m < 0)";
+        }
+        av_fail(err, AV_EUSAGE, "--attn-mask '%s' has dtype %s and shape %s; it must be bool with shape (T, T) = (%zu, %zu)%s%s",
+                path, a.descr, got, T, T, T != (size_t)m->cfg.n_real ? " (T counts the <pad> tokens)" : "", how);
         av_npy_free(&a);
         return AV_EUSAGE;
     }
