@@ -1514,6 +1514,17 @@ static void test_cli_other_model_into_training_folder_notes_it(void **state) {
              tu_in(f, "ind"));
     if (r.code != 0 || !strstr(r.err, want)) fail_msg("-q: exit %d: %s", r.code, r.err);
     tu_free(&r);
+    /* --weights: the figures are of the folder's weights, not of a random-weight model */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", tu_in(f, "w"), "I love you", NULL);
+    if (r.code != 0) fail_msg("--dump: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-d", "8", "--weights", tu_in(f, "w"), "-o", tu_in(f, "ind"), "I love you", NULL);
+    snprintf(want, sizeof want, "attnviz: note: -o %s holds the model an earlier --train trained (induction, step 2) "
+             "and its training figures; this run's figures, of the sentence's model with --weights %s, go beside them",
+             tu_in(f, "ind"), tu_in(f, "w"));
+    if (r.code != 0 || !strstr(r.err, want) || strstr(r.err, "random-weight"))
+        fail_msg("--weights: exit %d: %s", r.code, r.err);
+    tu_free(&r);
     run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "--no-plot", "--html", "-o", tu_in(f, "ind"), "3 1 4 >", NULL);
     if (r.code != 0 || !strstr(r.err, "holds the model an earlier --train trained (induction, step 2)"))
         fail_msg("--no-plot --html: exit %d: %s", r.code, r.err);

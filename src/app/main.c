@@ -164,9 +164,15 @@ static void note_training_folder(const av_options *o) {
     if (o->model_dir && realpath(o->outdir, real_out) && realpath(o->model_dir, real_model) &&
         strcmp(real_out, real_model) == 0)
         return;
+    /* with --weights the model's weights are the folder's, not random: "of the sentence's random-weight model"
+     * was false there (a reviewer's pass) */
+    char what[PATH_MAX + 64];
+    if (o->model_dir) snprintf(what, sizeof what, "%s", o->model_dir);
+    else if (o->weights_dir) snprintf(what, sizeof what, "the sentence's model with --weights %s", o->weights_dir);
+    else snprintf(what, sizeof what, "the sentence's random-weight model");
     av_message(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its training "
             "figures; this run's figures, of %s, go beside them; use another -o to keep them apart\n", o->outdir,
-            task, step, o->model_dir ? o->model_dir : "the sentence's random-weight model");
+            task, step, what);
 }
 
 /* From here until av_interrupt_message(NULL), a Ctrl-C says what the -o folder holds. It ended the
