@@ -3495,8 +3495,8 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
     assert_int_equal(count_entries(tu_in(f, "ok/sub")), 0);
 }
 
-/* Run argv (argv[0] the program, NULL-terminated) on a pseudo-terminal of `cols` columns, without COLUMNS and
- * with env's NAME=VALUE strings (NULL-terminated, or NULL) put in its environment; what it wrote to the
+/* Run argv (argv[0] the program, NULL-terminated) on a pseudo-terminal of `cols` columns, without COLUMNS, with
+ * TERM=xterm and with env's NAME=VALUE strings (NULL-terminated, or NULL) put in its environment; what it wrote to the
  * terminal goes into buf (cap bytes, NUL-terminated). Returns its waitpid status. */
 static int run_on_pty(int cols, char *const *env, const char *const *argv, char *buf, size_t cap) {
     struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
@@ -3505,6 +3505,7 @@ static int run_on_pty(int cols, char *const *env, const char *const *argv, char 
     assert_true(pid >= 0);
     if (pid == 0) {
         unsetenv("COLUMNS");
+        setenv("TERM", "xterm", 1); /* a terminal that redraws, whatever TERM the tests run under (env may change it) */
         for (int k = 0; env && env[k]; k++) putenv(env[k]);
         execv(argv[0], (char *const *)argv);
         _exit(127);
@@ -3609,6 +3610,23 @@ static void test_cli_train_error_on_a_terminal_starts_its_line(void **state) {
     }
     /* and the progress line it ended is cleared: a '\r' then erase-line just before */
     assert_true(start - buf >= 4 && memcmp(start - 1, "\r\x1b[K", 4) == 0);
+}
+
+/* On a dumb terminal (TERM=dumb: Emacs's M-x shell, some IDE consoles) the progress line is not redrawn:
+ * it showed "^[[K" as text at every redraw, since only the colour had learnt TERM=dumb (a reviewer's pass).
+ * It gets the plain lines a pipe gets: no escape sequence, no '\r' redraw, the log lines whole. */
+static void test_cli_train_dumb_terminal_gets_plain_lines(void **state) {
+    tu_fixture *f = *state;
+    char *env[] = {"TERM=dumb", NULL};
+    const char *argv[] = {tu_bin(), "--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "4",
+                          "-o", tu_in(f, "out"), NULL};
+    static char buf[1 << 16];
+    int status = run_on_pty(80, env, argv, buf, sizeof buf);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (strchr(buf, '\x1b')) fail_msg("escape sequences on a dumb terminal:\n%s", buf);
+    if (!strstr(buf, "step 20 ")) fail_msg("no plain line for the last step:\n%s", buf);
+    for (const char *p = strchr(buf, '\r'); p; p = strchr(p + 1, '\r')) /* a pty turns "\n" into "\r\n" */
+        if (p[1] != '\n') fail_msg("a '\\r' redraw on a dumb terminal:\n%s", buf);
 }
 
 static void test_cli_train_progress_fits_the_terminal(void **state) {
@@ -4155,6 +4173,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_too_big_prints_no_header, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_unwritable_outdir_fails_before_step_1, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_dumb_terminal_gets_plain_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_progress_fits_the_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_unused_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_rope_style_and_base_reach_the_model, tu_setup_tmpdir,

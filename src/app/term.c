@@ -21,6 +21,14 @@ const char *av_fmt_var(char *buf, double v) {
     return buf;
 }
 
+/* 1 if TERM is "dumb" */
+static int dumb_terminal(void) {
+    const char *term = getenv("TERM");
+    return term && strcmp(term, "dumb") == 0;
+}
+
+int av_term_redraws(int fd) { return isatty(fd) && !dumb_terminal(); }
+
 int av_use_color(av_color when) {
     if (when == AV_COLOR_ALWAYS) return 1;
     if (when == AV_COLOR_NEVER) return 0;
@@ -28,8 +36,7 @@ int av_use_color(av_color when) {
     if (nc && *nc) return 0;
     /* TERM=dumb (Emacs's M-x shell, some IDE consoles, a serial line) shows ANSI escapes as text: git, grep and
      * ls give it no colour either (a teacher's report: the --show table read ^[[48;5;53m^[[97m0.01 ...) */
-    const char *term = getenv("TERM");
-    if (term && strcmp(term, "dumb") == 0) return 0;
+    if (dumb_terminal()) return 0;
     return isatty(STDOUT_FILENO);
 }
 

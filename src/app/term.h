@@ -25,6 +25,11 @@ const char *av_fmt_var(char *buf, double v);
  * TTY, NO_COLOR unset or empty (https://no-color.org) and TERM not "dumb". */
 int av_use_color(av_color when);
 
+/* 1 if a progress line on file descriptor fd may be redrawn in place ('\r' and the escape ESC [K that
+ * clears to the end of the line): fd is a TTY and TERM is not "dumb". A dumb terminal (Emacs's M-x shell,
+ * some IDE consoles) shows ESC [K as text, so it gets the plain lines a pipe gets. */
+int av_term_redraws(int fd);
+
 /* Colour modes for the terminal heat-map. */
 typedef enum { AV_TERM_PLAIN, AV_TERM_256, AV_TERM_TRUECOLOR } av_term_mode;
 

@@ -462,7 +462,7 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
         if (only < 0 || h == only)
             av_term_heatmap(f, m, toks, h, av_term_mode_for(color), (av_cmap)o->cmap, av_term_width());
     if (!st && o->model_dir && o->generate)
-        st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && isatty(STDERR_FILENO), err);
+        st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && av_term_redraws(STDERR_FILENO), err);
     if (!st && fflush(f) != 0) { /* name what was written: under -q --generate only the continuation */
         int e = errno;
         char what[128];

@@ -1764,7 +1764,7 @@ av_status av_train_command(const av_options *op, const char *command_line, av_er
         .reference = op->kernel == AV_KERNEL_REFERENCE + 1, /* op->kernel counts auto as 0 */
         .d_model = av_option_given(op, "d-model") ? op->d_model : 0,
         .heads = av_option_given(op, "heads") ? op->heads : 0,
-        .tty = isatty(STDERR_FILENO),
+        .tty = av_term_redraws(STDERR_FILENO), /* a dumb terminal gets a pipe's plain lines (term.h) */
     };
     o.compare = op->compare == AV_CMP_SCALE ? AV_TRAIN_CMP_SCALE : op->compare == AV_CMP_NORM ? AV_TRAIN_CMP_NORM
               : op->compare == AV_CMP_POSITIONS ? AV_TRAIN_CMP_POSITIONS : AV_TRAIN_CMP_NONE;
