@@ -590,10 +590,13 @@ static const bad_case kCases[] = {
      F_NO_AUTO_OUT, NULL, 0},
     {"one_hyphen_html", 2, "option '-html' has one hyphen: type --html (", {"-html", S4}, NULL, 0, NULL, 0},
     /* "-svg" was -s vg: "--seed 'vg' is not a whole number" (a figure-maker's pass); the format is --format's */
-    {"one_hyphen_svg", 2, "option '-svg' has one hyphen, so its letters are read as short options, -s first: for SVG "
-     "figures type --format svg", {"-svg", S4}, NULL, 0, NULL, 0},
-    {"one_hyphen_pdf", 2, "option '-pdf' has one hyphen, so its letters are read as short options, -p first; attnviz "
-     "writes figures as PNG and SVG", {"-pdf", S4}, NULL, 0, NULL, 0},
+    {"one_hyphen_svg", 2, "option '-svg' has one hyphen, so its letters are read as short options: for SVG figures "
+     "type --format svg", {"-svg", S4}, NULL, 0, NULL, 0},
+    {"one_hyphen_upper_svg", 2, "option '-SVG' has one hyphen, so its letters are read as short options: for SVG "
+     "figures type --format svg", {"-SVG", S4}, NULL, 0, NULL, 0},
+    {"one_hyphen_pdf", 2, "option '-pdf' has one hyphen, so its letters are read as short options; attnviz writes "
+     "figures as PNG and SVG (--format png, svg or both): convert one with another tool, e.g. rsvg-convert -f pdf "
+     "FIG.svg > FIG.pdf for a PDF", {"-pdf", S4}, NULL, 0, NULL, 0},
     /* a value for an option that takes none: "--causal=1" said "unknown option '-c'", "--html=yes" "unknown
      * option: a letter outside ASCII" (a teacher's pass); the option is named whole, abbreviated or not */
     {"flag_given_a_value", 2, "option --html takes no value, but '--html=yes' gives one: type --html alone",

@@ -961,14 +961,15 @@ static av_status check_words(int argc, char **argv, av_err *err) {
         for (size_t k = 0; k < sizeof kFormatWords / sizeof kFormatWords[0]; k++)
             if (strcasecmp(a + 1, kFormatWords[k]) == 0) {
                 static const char *const kWhat[] = {"PNG", "SVG", "PNG and SVG"};
+                /* no "-S first": -S is no option ("-SVG"), and the letters' reading is not the point */
                 if (k < 3)
                     return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen, so its letters are read as short "
-                                   "options, -%c first: for %s figures type --format %s (try --help)", a, a[1],
-                                   kWhat[k], kFormatWords[k]);
+                                   "options: for %s figures type --format %s (try --help)", a, kWhat[k],
+                                   kFormatWords[k]);
                 return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen, so its letters are read as short "
-                               "options, -%c first; attnviz writes figures as PNG and SVG (--format png, svg or "
-                               "both): make a %s from one with another tool (rsvg-convert -f pdf FIG.svg > FIG.pdf "
-                               "makes a PDF) (try --help)", a, a[1], a + 1);
+                               "options; attnviz writes figures as PNG and SVG (--format png, svg or both): convert "
+                               "one with another tool, e.g. rsvg-convert -f pdf FIG.svg > FIG.pdf for a PDF (try "
+                               "--help)", a);
             }
         /* "-out slides": a start of one long name only, 3 letters or more, read as -o ut (a tester's pass) */
         int hits = 0, row = -1;
