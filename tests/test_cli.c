@@ -690,6 +690,31 @@ static void test_option_after_dashes_is_noted(void **state) {
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_string_equal(r.err, "");
     tu_free(&r);
+    /* a start of one option's name, as getopt_long takes it before "--" ("--sh" is --show); "--h" starts
+     * several (--heads, --head, --html, --help ...) and is no option there either */
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--", "a", "--sh", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "attnviz: note: '--sh' comes after '--', so it is read as words of the text, not as "
+                               "an option; put options before '--'\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--", "a", "--h", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
+/* A missing --attn-mask file is named alone: "the mask must be a bool ... mask == 0" followed "No such file or
+ * directory", advice about what a file holds for a file that is not there (a reviewer's pass). */
+static void test_missing_mask_file_gets_no_mask_advice(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", tu_in(f, "none.npy"), "a b", NULL);
+    assert_int_equal(r.code, 2);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: error: --attn-mask: cannot read '%s': No such file or directory\n",
+             tu_in(f, "none.npy"));
+    assert_string_equal(r.err, want);
+    tu_free(&r);
 }
 
 /* A "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9), np.tril(np.ones((T, T)))) given to
@@ -1068,6 +1093,20 @@ static void test_weights_files_not_read_are_noted(void **state) {
              "W_O.npy; it holds W_o.npy (W_O.npy?), Wv.npy (W_V.npy?), b_Q.npy, w_k.npy (W_K.npy?); names are "
              "case-sensitive; attnviz has no biases (Q = X·W_Q), so a layer with one gives other numbers: build it "
              "with bias=False (nn.Linear's default is True)\n", d);
+    if (strcmp(r.err, want)) fail_msg("stderr '%s', want '%s'", r.err, want);
+    tu_free(&r);
+    /* w_k.npy beside the W_K.npy that is read: named as not read, without "(W_K.npy?)" or the case hint */
+    snprintf(d, sizeof d, "%s", tu_in(f, "both"));
+    assert_int_equal(mkdir(d, 0755), 0);
+    static const char *const both[] = {"W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy", "w_k.npy"};
+    for (size_t i = 0; i < sizeof both / sizeof both[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", d, both[i]);
+        assert_int_equal(av_npy_write(path, w, 2, shape, &err), AV_OK);
+    }
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--weights", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    snprintf(want, sizeof want, "attnviz: note: --weights %s: not read: w_k.npy (attnviz reads only X.npy, W_Q.npy, "
+             "W_K.npy, W_V.npy, W_O.npy, so X is random here)\n", d);
     if (strcmp(r.err, want)) fail_msg("stderr '%s', want '%s'", r.err, want);
     tu_free(&r);
     /* a --dump folder read back: every file is one attnviz writes, so no note */
@@ -2166,6 +2205,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_option_after_dashes_is_noted),
+        cmocka_unit_test_setup_teardown(test_missing_mask_file_gets_no_mask_advice, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,

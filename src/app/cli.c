@@ -895,8 +895,11 @@ static void note_options_after_dashes(int argc, char **argv, int from) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] != '-' || !a[2]) continue;
         size_t len = strcspn(a + 2, "=");
+        int hits = 0; /* the name, or a start of one name only, as getopt_long takes it before '--' ("--sh") */
         for (int k = 0; k < N_OPTS; k++)
-            if (strlen(kOpts[k].name) == len && strncmp(kOpts[k].name, a + 2, len) == 0) {
+            if (strncmp(kOpts[k].name, a + 2, len) == 0) hits += strlen(kOpts[k].name) == len ? N_OPTS : 1;
+        for (int k = 0; k < N_OPTS && (hits == 1 || hits >= N_OPTS); k++)
+            if (strncmp(kOpts[k].name, a + 2, len) == 0 && (hits == 1 || strlen(kOpts[k].name) == len)) {
                 char shown[160];
                 show_value(shown, sizeof shown, a);
                 av_message(stderr, "attnviz: note: '%s' comes after '--', so it is read as words of the text, not "

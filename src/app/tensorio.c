@@ -294,6 +294,12 @@ static void weights_dir_unread(const char *dir, char *out, size_t cap, char *hin
                            strcasecmp(dot, ".safetensors") == 0);
         if (ours && !weights_dir_known(name)) {
             const char *meant = weights_dir_meant(name);
+            if (meant) { /* "w_k.npy" beside the W_K.npy that was read: no "(W_K.npy?)", no case hint */
+                char path[4200];
+                struct stat mst;
+                av_path_join(path, sizeof path, dir, meant);
+                if (stat(path, &mst) == 0) meant = NULL;
+            }
             misnamed += meant != NULL;
             bias += !meant && weights_dir_bias(name);
             other += strcasecmp(dot, ".npy") != 0;
@@ -446,6 +452,8 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
          * mask must be, since npy's generic advice is about float32 arrays */
         char inner[sizeof err->msg];
         snprintf(inner, sizeof inner, "%s", err->msg);
+        if (strncmp(inner, "cannot read '", 13) == 0) /* no file there: nothing about what a mask holds helps */
+            return av_fail(err, AV_EUSAGE, "--attn-mask: %.400s", inner);
         if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = "
                            "masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved as "
