@@ -151,11 +151,24 @@ static void test_bad_llama_folders(void **state) {
         snprintf(to, sizeof to, "\"rope_scaling\": %s", odd[i][0]);
         assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", to), 0);
         run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
-        snprintf(want, sizeof want, "attnviz: error: %s: rope_scaling %s is not supported (allowed: null; attnviz runs "
-                 "plain RoPE with rope_theta)\n", path, odd[i][1]);
+        snprintf(want, sizeof want, "attnviz: error: %s: rope_scaling %s is not supported (allowed: null, or rope_type "
+                 "\"default\"; attnviz runs plain RoPE with rope_theta)\n", path, odd[i][1]);
         if (r.code != 2 || strcmp(r.err, want)) fail_msg("rope_scaling %s: exit %d: %s", odd[i][0], r.code, r.err);
         tu_free(&r);
     }
+    /* {"rope_type": "default"} is plain RoPE in transformers: the same run, the same trace, as null */
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", "\"rope_scaling\": null"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    assert_int_equal(r.code, 0);
+    char *plain = strdup(r.out);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null",
+                                       "\"rope_scaling\": {\"rope_type\": \"default\"}"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("rope_type default: exit %d: %s", r.code, r.err);
+    assert_string_equal(r.out, plain);
+    free(plain);
+    tu_free(&r);
     FILE *fp = fopen(path, "wb");
     fputs(json, fp);
     fclose(fp);

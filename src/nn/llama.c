@@ -47,16 +47,21 @@ static av_status cfg_num(double *out, const cJSON *root, const char *key, const 
 /* Options of the Hugging Face configs that this forward does not implement. */
 static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "rope_scaling");
+    const cJSON *t = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "rope_type") : NULL;
+    if (cJSON_IsObject(j) && !t) t = cJSON_GetObjectItemCaseSensitive(j, "type");
+    /* {"rope_type": "default"} is plain RoPE in Hugging Face's transformers (ROPE_INIT_FUNCTIONS["default"]
+     * takes rope_theta alone), which is what this forward runs: it was refused as "default" is not supported
+     * (a reviewer's pass) */
+    if (cJSON_IsString(t) && strcmp(t->valuestring, "default") == 0) j = NULL;
     if (j && !cJSON_IsNull(j)) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "rope_type");
-        if (!t) t = cJSON_GetObjectItemCaseSensitive(j, "type");
         char shown[64]; /* its rope_type, or the value itself and what kind it is: a string is not "(object)" */
         const char *kind = cJSON_IsString(t) ? "" : cJSON_IsObject(j) && t ? " (an object whose rope_type is not a string)"
                          : cJSON_IsObject(j) ? " (an object with no rope_type)" : cJSON_IsString(j) ? " (a string)"
                          : cJSON_IsNumber(j) ? " (a number)" : cJSON_IsArray(j) ? " (an array)" : " (a boolean)";
         av_json_shown(shown, sizeof shown, cJSON_IsString(t) ? t : j);
         return av_fail(err, AV_EUSAGE,
-                       "%s: rope_scaling %s%s is not supported (allowed: null; attnviz runs plain RoPE with rope_theta)",
+                       "%s: rope_scaling %s%s is not supported (allowed: null, or rope_type \"default\"; attnviz runs plain "
+                       "RoPE with rope_theta)",
                        name, shown, kind);
     }
     const char *off = NULL; /* the first flag set that this forward does not implement */
