@@ -273,7 +273,10 @@ static void test_refusals(void **state) {
         {"{\"normalizer\":{\"type\":\"Lowercase\"},\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
          "normalizer Lowercase is not supported"},
         {"{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[\"a c\"]}}",
-         "merge 0 names a token the vocabulary lacks"},
+         "tokenizer.json: model.merges[0]: \"c\" is not a token of the vocabulary"},
+        /* both parts tokens, what they make not: named as what the merge makes */
+        {"{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[\"a b\"]}}",
+         "tokenizer.json: model.merges[0]: \"ab\" (what the merge makes) is not a token of the vocabulary"},
         {"[]", "not a JSON object"},
         /* cJSON ends a key at \u0000: the token "a\u0000b" was read as "a" */
         {"{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\\u0000b\":0}}}", "tokenizer.json: byte 34: a string holds \\u0000"},

@@ -144,8 +144,18 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
             memcpy(both, l, ll), memcpy(both + ll, r, rl);
             a = sp_find(t, l, ll), b = sp_find(t, r, rl), ab = sp_find(t, both, ll + rl);
         }
-        if (a < 0 || b < 0 || ab < 0) {
-            s = av_fail(err, AV_EUSAGE, "%s: merge %d names a token the vocabulary lacks", name, rank);
+        if (a < 0 || b < 0 || ab < 0) { /* named as the byte-level merges' errors are: the file, the entry, the token */
+            char shown[80];
+            if (merge_parts(e, &l, &ll, &r, &rl)) {
+                s = av_fail(err, AV_EUSAGE, "%s: model.merges[%d] is not \"left right\" (one space) or [\"left\", "
+                            "\"right\"]", name, rank);
+                break;
+            }
+            const char *what = a < 0 ? l : b < 0 ? r : both;
+            size_t wl = a < 0 ? ll : b < 0 ? rl : ll + rl;
+            av_utf8_escape_controls(what, wl < 60 ? wl : 60, shown, sizeof shown, 0);
+            s = av_fail(err, AV_EUSAGE, "%s: model.merges[%d]: \"%s\"%s is not a token of the vocabulary", name, rank,
+                        shown, a >= 0 && b >= 0 ? " (what the merge makes)" : "");
             break;
         }
         size_t i = pair_slot(t, a, b);
