@@ -703,6 +703,33 @@ static void test_option_after_dashes_is_noted(void **state) {
     tu_free(&r);
 }
 
+/* A big-endian float mask: npy.c's "save it little-endian, a.astype('<f4')" advice for a float array was
+ * followed by "the mask must be a bool" in the same message, and one who followed the first hit the second
+ * error (a reviewer's pass). A mask is told only to be bool, which has no byte order. */
+static void test_big_endian_mask_is_told_bool_only(void **state) {
+    tu_fixture *f = *state;
+    char dict[128];
+    int n = snprintf(dict, sizeof dict, "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 2), }");
+    while ((10 + n + 1) % 64) dict[n++] = ' ';
+    dict[n++] = '\n';
+    FILE *fp = fopen(tu_in(f, "be.npy"), "wb");
+    assert_non_null(fp);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, fp);
+    fputc(n & 0xff, fp);
+    fputc(n >> 8, fp);
+    fwrite(dict, 1, (size_t)n, fp);
+    static const unsigned char zeros[16] = {0};
+    fwrite(zeros, 1, sizeof zeros, fp);
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", tu_in(f, "be.npy"), "a b", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "dtype '>f4' is not supported"));
+    assert_non_null(strstr(r.err, "the mask must be a bool (2, 2) array, True = masked"));
+    assert_null(strstr(r.err, "little-endian"));
+    tu_free(&r);
+}
+
 /* A missing --attn-mask file is named alone: "the mask must be a bool ... mask == 0" followed "No such file or
  * directory", advice about what a file holds for a file that is not there (a reviewer's pass). */
 static void test_missing_mask_file_gets_no_mask_advice(void **state) {
@@ -2205,6 +2232,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_option_after_dashes_is_noted),
+        cmocka_unit_test_setup_teardown(test_big_endian_mask_is_told_bool_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_mask_file_gets_no_mask_advice, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -452,6 +452,8 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
          * mask must be, since npy's generic advice is about float32 arrays */
         char inner[sizeof err->msg];
         snprintf(inner, sizeof inner, "%s", err->msg);
+        char *endian = strstr(inner, "; it is big-endian: save it little-endian"); /* npy.c's advice for a float */
+        if (endian) *endian = 0; /* array: a mask is saved as bool, which has no byte order, as said below */
         if (strncmp(inner, "cannot read '", 13) == 0) /* no file there: nothing about what a mask holds helps */
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.400s", inner);
         if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */
