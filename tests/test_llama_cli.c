@@ -313,8 +313,26 @@ static void test_add_bos_token_needs_a_bos_token_id(void **state) {
     assert_int_equal(tu_write_replaced(cfg, json, "\"bos_token_id\": 1,", ""), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: %s: add_bos_token is true, but %s has no bos_token_id (the id to put "
-             "first); give it, or make add_bos_token false\n", tc, cfg);
+             "first) and this file no bos_token; give one, or make add_bos_token false\n", tc, cfg);
     if (r.code != 2 || strcmp(r.err, want)) fail_msg("no bos_token_id: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* no bos_token_id, but the tokenizer's own bos_token, as Hugging Face takes it: GPT-2's vocabulary (the
+     * fixture's) has "<|endoftext|>" at id 50256, put first; as a string and as an AddedToken object */
+    static const char *const named[] = {"{\"add_bos_token\": true, \"bos_token\": \"<|endoftext|>\"}",
+                                        "{\"add_bos_token\": true, \"bos_token\": {\"content\": \"<|endoftext|>\", "
+                                        "\"lstrip\": false}}"};
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        put_file(tc, named[i]);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+        if (r.code != 0) fail_msg("bos_token %zu: exit %d: %s", i, r.code, r.err);
+        if (!strstr(r.out, "ids [50256, ")) fail_msg("bos_token %zu: 50256 not first:\n%.2000s", i, r.out);
+        tu_free(&r);
+    }
+    put_file(tc, "{\"add_bos_token\": true, \"bos_token\": \"<bos>\"}");
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: %s: bos_token \"<bos>\" is not a token of tokenizer.json's vocabulary "
+             "(add_bos_token true puts it first, and %s has no bos_token_id)\n", tc, cfg);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("bos_token <bos>: exit %d: %s", r.code, r.err);
     tu_free(&r);
     put_file(tc, "{\"add_bos_token\": false}"); /* not put first: not needed */
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);

@@ -404,9 +404,24 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
                                err);
     char cfg[4200];
     av_path_join(cfg, sizeof cfg, dir, "config.json");
+    /* no bos_token_id in config.json: the tokenizer's own bos_token, "<s>" or {"content": "<s>", ...}, as
+     * Hugging Face's tokenizers take it (a folder that ran there was refused: a reviewer's pass) */
+    const cJSON *bt = cJSON_GetObjectItemCaseSensitive(root, "bos_token");
+    if (cJSON_IsObject(bt)) bt = cJSON_GetObjectItemCaseSensitive(bt, "content");
+    if (!s && cJSON_IsTrue(add) && bos_id == INT32_MIN && cJSON_IsString(bt)) {
+        int32_t id = av_hftok_find(*out, bt->valuestring, strlen(bt->valuestring));
+        if (id < 0) {
+            char shown[80];
+            av_json_shown(shown, sizeof shown, bt);
+            s = av_fail(err, AV_EUSAGE, "%s: bos_token %s is not a token of tokenizer.json's vocabulary (add_bos_token "
+                        "true puts it first, and %s has no bos_token_id)", path, shown, cfg);
+        } else {
+            bos_id = id;
+        }
+    }
     if (!s && cJSON_IsTrue(add) && bos_id == INT32_MIN)
-        s = av_fail(err, AV_EUSAGE, "%s: add_bos_token is true, but %s has no bos_token_id (the id to put first); give "
-                    "it, or make add_bos_token false", path, cfg);
+        s = av_fail(err, AV_EUSAGE, "%s: add_bos_token is true, but %s has no bos_token_id (the id to put first) and "
+                    "this file no bos_token; give one, or make add_bos_token false", path, cfg);
     else if (!s && cJSON_IsTrue(add) && (bos_id < 0 || bos_id >= vocab_size))
         s = av_fail(err, AV_EUSAGE, "%s: bos_token_id %d is outside the vocabulary 0..%d (%s's add_bos_token true puts "
                     "it first)", cfg, (int)bos_id, (int)vocab_size - 1, path);

@@ -79,7 +79,11 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
  *   "DIR/config.json: bos_token_id 100000 is outside the vocabulary 0..293
  *    (PATH's add_bos_token true puts it first)"  (-1 too);
  *   "PATH: add_bos_token is true, but DIR/config.json has no bos_token_id
- *    (the id to put first); give it, or make add_bos_token false". */
+ *    (the id to put first) and this file no bos_token; give one, or make
+ *    add_bos_token false". Without config.json's bos_token_id, the file's
+ *    own "bos_token" ("<s>", or an object whose "content" is) is looked up
+ *    in tokenizer.json's vocabulary, as Hugging Face's tokenizers do; one
+ *    that is no token is AV_EUSAGE naming it. */
 av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int32_t vocab_size, av_err *err);
 
 /* Encode UTF-8 text[0..len) into *n ids (*ids malloc'd, caller frees), BOS
