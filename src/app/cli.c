@@ -887,25 +887,31 @@ static av_status check_wide_space_option(const char *a, av_err *err) {
     return av_fail(err, AV_EUSAGE, "unknown option '%s': %s (try --help)", shown, hint);
 }
 
+/* The row of kOpts that the long option name[0..len) (without "--") stands for as getopt_long reads it: the
+ * option of exactly that name, else the one option that name starts ("--sh" is --show); -1 when none is or
+ * the start is shared ("--h"). */
+static int long_option_row(const char *name, size_t len) {
+    int row = -1, hits = 0;
+    for (int k = 0; k < N_OPTS; k++) {
+        if (strncmp(kOpts[k].name, name, len) != 0) continue;
+        if (strlen(kOpts[k].name) == len) return k; /* an exact name wins over longer ones, as in getopt_long */
+        row = k, hits++;
+    }
+    return hits == 1 ? row : -1;
+}
+
 /* A word after "--" that names a long option ("--show", "--heads=2") is text, as getopt reads it; a note
  * says so, since attnviz's own advice for a sentence that starts with '-' is "attnviz -- TEXT", and
  * "-- '-1 is negative' --show" then printed nothing and drew "- - show" as tokens (a teacher's pass). */
 static void note_options_after_dashes(int argc, char **argv, int from) {
     for (int i = from; i < argc; i++) {
         const char *a = argv[i];
-        if (a[0] != '-' || a[1] != '-' || !a[2]) continue;
-        size_t len = strcspn(a + 2, "=");
-        int hits = 0; /* the name, or a start of one name only, as getopt_long takes it before '--' ("--sh") */
-        for (int k = 0; k < N_OPTS; k++)
-            if (strncmp(kOpts[k].name, a + 2, len) == 0) hits += strlen(kOpts[k].name) == len ? N_OPTS : 1;
-        for (int k = 0; k < N_OPTS && (hits == 1 || hits >= N_OPTS); k++)
-            if (strncmp(kOpts[k].name, a + 2, len) == 0 && (hits == 1 || strlen(kOpts[k].name) == len)) {
-                char shown[160];
-                show_value(shown, sizeof shown, a);
-                av_message(stderr, "attnviz: note: '%s' comes after '--', so it is read as words of the text, not "
-                           "as an option; put options before '--'\n", shown);
-                return;
-            }
+        if (a[0] != '-' || a[1] != '-' || !a[2] || long_option_row(a + 2, strcspn(a + 2, "=")) < 0) continue;
+        char shown[160];
+        show_value(shown, sizeof shown, a);
+        av_message(stderr, "attnviz: note: '%s' comes after '--', so it is read as words of the text, not as an "
+                   "option; put options before '--'\n", shown);
+        return;
     }
 }
 
@@ -935,18 +941,9 @@ static av_status check_words(int argc, char **argv, av_err *err) {
                 break;
             }
             if (strchr(a, '=')) continue;
-            size_t len = strlen(a + 2);
-            int row = -1, hits = 0;
-            for (int k = 0; k < N_OPTS; k++) {
-                if (strncmp(kOpts[k].name, a + 2, len) != 0) continue;
-                if (strlen(kOpts[k].name) == len) { /* an exact name wins over longer ones, as in getopt_long */
-                    row = k, hits = 1;
-                    break;
-                }
-                row = k, hits++;
-            }
-            if (hits == 1 && strcmp(kOpts[row].name, "html") == 0) html = 1;
-            if (hits == 1 && kOpts[row].arg) i++; /* its value is the next word */
+            int row = long_option_row(a + 2, strlen(a + 2));
+            if (row >= 0 && strcmp(kOpts[row].name, "html") == 0) html = 1;
+            if (row >= 0 && kOpts[row].arg) i++; /* its value is the next word */
             continue;
         }
         size_t len = strcspn(a + 1, "=");
