@@ -243,8 +243,7 @@ static int weights_dir_known(const char *name) {
 /* The weight file a learner's name stands for, ignoring case, '_' and '-' ("w_k.npy", "Wk.npy", "W_q.npy",
  * "x.npy"), or NULL. */
 static const char *weights_dir_meant(const char *name) {
-    static const char *const kKey[] = {"x", "wq", "wk", "wv", "wo"};
-    static const char *const kFile[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+    static const char *const kKey[] = {"x", "wq", "wk", "wv", "wo"}; /* kWeightFiles' names, folded */
     size_t len = strlen(name);
     if (len < 5 || strcasecmp(name + len - 4, ".npy") != 0) return NULL;
     char key[16];
@@ -256,7 +255,7 @@ static const char *weights_dir_meant(const char *name) {
     }
     key[k] = 0;
     for (int i = 0; i < 5; i++)
-        if (strcmp(key, kKey[i]) == 0) return kFile[i];
+        if (strcmp(key, kKey[i]) == 0) return kWeightFiles[i];
     return NULL;
 }
 
@@ -350,7 +349,7 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
     int found = 0;
     av_status s;
-    const char *names[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+    const char *const *names = kWeightFiles;
     float *dst[] = {m->X, m->W_Q, m->W_K, m->W_V, m->W_O};
     char which[2][64] = {"", ""}; /* [0] loaded, [1] left random */
     src->x_file[0] = 0;
@@ -369,6 +368,7 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
                        dir, unread[0] ? "; it holds " : "", unread, hints);
     }
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
+    snprintf(src->drawn, sizeof src->drawn, "%s", which[1]);
     unsigned long long seed = (unsigned long long)m->cfg.seed;
     char shown[420]; /* the folder as the title and the trace show it: at most 400 bytes (300 beside a list),
                       * a control character as <U+001B> (av_utf8_escape_controls), and an RLO or other bidi
@@ -389,18 +389,7 @@ void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *s
     char unread[800], hints[400];
     weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
     if (!unread[0]) return;
-    char random[80] = "";
-    if (src->kind == AV_WEIGHTS_MIXED) { /* which of the five were drawn: "; X, W_K, W_V, W_O are random here" */
-        const char *names[] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
-        char path[4200];
-        struct stat st;
-        for (int i = 0; i < 5; i++) {
-            av_path_join(path, sizeof path, dir, names[i]);
-            if (stat(path, &st) == 0) continue;
-            snprintf(random + strlen(random), sizeof random - strlen(random), "%s%.*s", random[0] ? ", " : "",
-                     (int)strcspn(names[i], "."), names[i]);
-        }
-    }
+    const char *random = src->kind == AV_WEIGHTS_MIXED ? src->drawn : ""; /* "X, W_K, W_V, W_O" */
     char shown[420]; /* a control character in the folder's name as <U+001B>, as the trace shows it */
     av_utf8_escape_controls(dir, strlen(dir), shown, sizeof shown, 0);
     av_message(f, "attnviz: note: --weights %s: not read: %s (attnviz reads only X.npy, W_Q.npy, W_K.npy, W_V.npy, "

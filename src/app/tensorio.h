@@ -52,6 +52,7 @@ typedef struct {
                         * random (or partly), and whose five files still hold the data it was written with */
     char text[600]; /* short, for titles: "random weights (untrained, seed 42)" */
     char random_text[600]; /* with random_origin: what source.txt says of them */
+    char drawn[64];   /* MIXED: the tensors drawn at random for want of their file, "X, W_K, W_V, W_O" */
     char x_file[512]; /* the X.npy a --weights folder gave ("w/X.npy"), or "" when X is
                        * drawn (random N(0, 1) per token text) or a model's embedding */
 } av_weights_source;
