@@ -101,17 +101,22 @@ static int32_t pair_rank(const av_hftok *t, int32_t l, int32_t r, int32_t *out) 
 /* ----------------------------------------------------------------------------
  * parsing */
 
-/* One merge as "left right" or ["left", "right"] (both formats exist). */
-static int merge_parts(const cJSON *m, const char **l, size_t *ll, const char **r, size_t *rl) {
+/* Merge rank of name's model.merges, m, as "left right" or ["left", "right"] (both formats exist); else
+ * AV_EUSAGE naming the file and the entry. */
+static av_status merge_parts(const cJSON *m, const char **l, size_t *ll, const char **r, size_t *rl, const char *name,
+                             int rank, av_err *err) {
     if (cJSON_IsString(m)) {
         const char *sp = strchr(m->valuestring, ' ');
-        if (!sp || strchr(sp + 1, ' ')) return -1;
-        *l = m->valuestring, *ll = (size_t)(sp - m->valuestring), *r = sp + 1, *rl = strlen(sp + 1);
-        return 0;
+        if (sp && !strchr(sp + 1, ' ')) {
+            *l = m->valuestring, *ll = (size_t)(sp - m->valuestring), *r = sp + 1, *rl = strlen(sp + 1);
+            return AV_OK;
+        }
+    } else if (cJSON_GetArraySize(m) == 2 && cJSON_IsString(m->child) && cJSON_IsString(m->child->next)) {
+        *l = m->child->valuestring, *ll = strlen(*l), *r = m->child->next->valuestring, *rl = strlen(*r);
+        return AV_OK;
     }
-    if (cJSON_GetArraySize(m) != 2 || !cJSON_IsString(m->child) || !cJSON_IsString(m->child->next)) return -1;
-    *l = m->child->valuestring, *ll = strlen(*l), *r = m->child->next->valuestring, *rl = strlen(*r);
-    return 0;
+    return av_fail(err, AV_EUSAGE, "%s: model.merges[%d] is not \"left right\" (one space) or [\"left\", \"right\"]",
+                   name, rank);
 }
 
 static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_err *err) {
@@ -138,19 +143,14 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
         const char *l, *r;
         size_t ll, rl;
         char both[2 * AV_BPE_MAX_TOKEN_BYTES];
-        if (s) break;
+        if (s || (s = merge_parts(e, &l, &ll, &r, &rl, name, rank, err))) break;
         int32_t a = -1, b = -1, ab = -1;
-        if (!merge_parts(e, &l, &ll, &r, &rl) && ll + rl < sizeof both) {
+        if (ll + rl < sizeof both) {
             memcpy(both, l, ll), memcpy(both + ll, r, rl);
             a = sp_find(t, l, ll), b = sp_find(t, r, rl), ab = sp_find(t, both, ll + rl);
         }
         if (a < 0 || b < 0 || ab < 0) { /* named as the byte-level merges' errors are: the file, the entry, the token */
             char shown[80];
-            if (merge_parts(e, &l, &ll, &r, &rl)) {
-                s = av_fail(err, AV_EUSAGE, "%s: model.merges[%d] is not \"left right\" (one space) or [\"left\", "
-                            "\"right\"]", name, rank);
-                break;
-            }
             const char *what = a < 0 ? l : b < 0 ? r : both;
             size_t wl = a < 0 ? ll : b < 0 ? rl : ll + rl;
             av_utf8_escape_controls(what, wl < 60 ? wl : 60, shown, sizeof shown, 0);
@@ -215,9 +215,7 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
         const char *l, *r;
         size_t ll, rl;
-        if (!s && merge_parts(e, &l, &ll, &r, &rl))
-            s = av_fail(err, AV_EUSAGE, "%s: model.merges[%d] is not \"left right\" (one space) or [\"left\", \"right\"]",
-                        name, rank);
+        if (!s) s = merge_parts(e, &l, &ll, &r, &rl, name, rank, err);
         if (!s && (s = av_bpe_add_merge(t->bpe, l, ll, r, rl, err))) named(err, s, name, "model.merges", rank);
         rank++;
     }
