@@ -537,6 +537,13 @@ static const bad_case kCases[] = {
     {"option_typo_hlep", 2, "unknown option '--hlep'; did you mean --help? (try --help)", {"--hlep", S4}, NULL, 0, NULL, 0},
     {"option_typo_value", 2, "unknown option '--modle'; did you mean --model? (try --help)", {"--modle=x", S4}, NULL, 0, NULL, 0},
     {"option_far_from_all", 2, "unknown option '--xyz' (try --help)", {"--xyz", S4}, NULL, 0, NULL, 0},
+    /* PyTorch's names (a learner's pass from PyTorch tutorials): "--num_heads 8" said only "unknown option",
+     * "--nhead 8" "did you mean --head?", "--rope" "ambiguous; possibilities: --rope-style --rope-base" */
+    {"option_torch_num_heads", 2, "unknown option '--num_heads'; did you mean --heads? (nn.MultiheadAttention's num_heads)", {"--num_heads", "8", S4}, NULL, 0, NULL, 0},
+    {"option_torch_nhead", 2, "unknown option '--nhead'; did you mean --heads? (nn.Transformer's nhead)", {"--nhead=8", S4}, NULL, 0, NULL, 0},
+    {"option_torch_embed_dim", 2, "unknown option '--embed-dim'; did you mean --d-model?", {"--embed-dim", "512", S4}, NULL, 0, NULL, 0},
+    {"option_torch_is_causal", 2, "unknown option '--is_causal'; did you mean --causal?", {"--is_causal", S4}, NULL, 0, NULL, 0},
+    {"option_rope_alone", 2, "unknown option '--rope'; did you mean --positions rope? (RoPE; --rope-style and --rope-base only tune it)", {"--rope", S4}, NULL, 0, NULL, 0},
     /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the
      * limit (a figure-maker's pass) */
     {"thai_sentence_without_spaces", 2, "is 72 bytes long; the maximum is 64 bytes; Thai is written without spaces between words, and attnviz splits words at spaces: type a space between words", {"ฉันรักการเรียนรู้เชิงลึก"}, NULL, 0, NULL, 0},

@@ -824,6 +824,33 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
     if (name && name[0] == '-' && name[1] == '-') {
         /* an abbreviation that fits several long options */
         size_t len = strcspn(name + 2, "=");
+        /* PyTorch's and Hugging Face's names for what attnviz calls otherwise: "--num_heads 8" said only
+         * "unknown option", "--nhead 8" "did you mean --head?" (the head --explain shows, not the count) and
+         * "--rope" "ambiguous; possibilities: --rope-style --rope-base", neither of which turns RoPE on (a
+         * learner's pass from PyTorch tutorials). Matched in any case, '_' as '-'. */
+        static const struct { const char *typed, *use, *whose; } kTorch[] = {
+            {"num-heads", "--heads", "nn.MultiheadAttention's num_heads"},
+            {"nhead", "--heads", "nn.Transformer's nhead"},
+            {"n-head", "--heads", "GPT-2's n_head"},
+            {"num-attention-heads", "--heads", "Hugging Face's num_attention_heads"},
+            {"embed-dim", "--d-model", "nn.MultiheadAttention's embed_dim"},
+            {"n-embd", "--d-model", "GPT-2's n_embd"},
+            {"hidden-size", "--d-model", "Hugging Face's hidden_size"},
+            {"is-causal", "--causal", "scaled_dot_product_attention's is_causal"},
+            {"causal-mask", "--causal", "a causal mask"},
+            {"key-padding-mask", "--pad-to N", "nn.MultiheadAttention's key_padding_mask"},
+            {"rope", "--positions rope", "RoPE; --rope-style and --rope-base only tune it"},
+            {"rotary", "--positions rope", "rotary position embedding, RoPE"},
+            {"sinusoidal", "--positions sinusoidal", "the sinusoidal encoding"},
+        };
+        for (size_t t = 0; t < sizeof kTorch / sizeof kTorch[0]; t++) {
+            const char *k = kTorch[t].typed;
+            size_t i = 0;
+            while (i < len && k[i] && (name[2 + i] == '_' ? '-' : tolower((unsigned char)name[2 + i])) == k[i]) i++;
+            if (i == len && !k[i])
+                return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean %s? (%s) (try --help)",
+                               (int)len + 2, name, kTorch[t].use, kTorch[t].whose);
+        }
         char which[256] = "";
         int hits = 0;
         for (int i = 0; i < N_OPTS; i++)
