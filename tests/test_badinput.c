@@ -552,6 +552,11 @@ static const bad_case kCases[] = {
      * separator typed; 'GPT' against the sentence's 'ＧＰＴ' said only "neither a token" */
     {"option_full_width_equals", 2, "unknown option '--heads＝8': it is typed with full-width characters; type the half-width --heads=8 (半角)", {"--heads＝8", S4}, NULL, 0, NULL, 0},
     {"option_in_capitals", 2, "unknown option '--HTML'; did you mean --html?", {"--HTML", S4}, NULL, 0, NULL, 0},
+    /* a choice typed in full-width mode: "--positions ｒｏｐｅ" said only "is not allowed", where "--heads ８" names
+     * the half-width 8 (a Chinese-speaking learner's pass) */
+    {"choice_full_width_letters", 2, "--positions 'ｒｏｐｅ' is not allowed (it is typed in full-width characters: type the half-width rope, 半角); expected none, sinusoidal or rope", {"--positions", "ｒｏｐｅ", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"choice_full_width_colour_map", 2, "--cmap 'ｍａｇｍａ' is not a colour map (it is typed in full-width characters: type the half-width magma, 半角); expected", {"--cmap", "ｍａｇｍａ", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_full_width_letters", 2, "'ｇｒｉｄ' is not a figure (it is typed in full-width characters: type the half-width grid, 半角); expected", {"--figures", "heads，ｇｒｉｄ", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"option_pdf", 2, "unknown option '--pdf'; attnviz writes figures as PNG and SVG (--format png, svg or both)", {"--pdf", S4}, NULL, 0, NULL, 0},
     {"figures_one_letter_no_guess", 2, "--figures 'e': 'e' is not a figure; expected", {"--figures", "e", S4}, NULL, 0, NULL, 0},
     {"figures_enumeration_comma", 2, "is not a figure (the enumeration comma '、' does not separate names: type ',' or '，')", {"--figures", "heads、grid", S4}, NULL, 0, NULL, 0},

@@ -358,9 +358,19 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
         snprintf(allowed + at, sizeof allowed - at, "%s%s", v == d->lo ? "" : v == d->hi ? " or " : ", ",
                  d->choice_name((int)v));
     }
+    /* "--positions ｒｏｐｅ", typed in an input method's full-width mode: it said only "is not allowed", where
+     * "--heads ８" names the half-width 8 (a Chinese-speaking learner's pass): the half-width twin, when it is
+     * one of the names */
+    char hint[192] = "", half[64];
+    int other = 0;
+    if (av_utf8_halfwidth_text(half, sizeof half, s, &other) > 0 && !other)
+        for (long long v = d->lo; v <= d->hi && !hint[0]; v++)
+            if (strcasecmp(half, d->choice_name((int)v)) == 0)
+                snprintf(hint, sizeof hint, " (it is typed in full-width characters: type the half-width %s, 半角)",
+                         half);
     if (d->noun)
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s; expected %s", d->name, sv, d->noun, allowed);
-    return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed; expected %s", d->name, sv, allowed);
+        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s%s; expected %s", d->name, sv, d->noun, hint, allowed);
+    return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed%s; expected %s", d->name, sv, hint, allowed);
 }
 
 /* A code point a figure would draw as a box in a one-line text: a control
@@ -703,6 +713,15 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             int best = nearest_name(name, len, fig_name, 8);
             if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
+            char half[64], one_h[65];
+            int other = 0, fw = -1;
+            snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
+            if (av_utf8_halfwidth_text(half, sizeof half, one_h, &other) > 0 && !other) /* "ｈｅａｄｓ" */
+                for (int f = 0; f < 8 && fw < 0; f++)
+                    if (strcasecmp(half, kFig[f]) == 0) fw = f;
+            if (fw >= 0)
+                snprintf(near, sizeof near, " (it is typed in full-width characters: type the half-width %s, 半角)",
+                         kFig[fw]);
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char nv[160], one[65];
             snprintf(one, sizeof one, "%.*s", (int)(len > 64 ? 64 : len), name);
