@@ -191,7 +191,9 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         {"a,,b", "a , b", "--explain key ',b' is neither a token of the sentence nor an index 0..2; ',' and '，' "
          "separate QUERY from KEY, so a comma token is named by its index: the sentence's , is token 1 (e.g. "
          "--explain 1,KEY)\n"},
-        {"a,,b", "a b", "--explain key ',b' is neither a token of the sentence nor an index 0..1\n"}, /* no comma */
+        /* no comma token: three parts (it said "key ',b' is neither a token", as if the pair were a and ,b) */
+        {"a,,b", "a b", "--explain 'a,,b' has 3 parts; it takes one pair QUERY,KEY (token indices or token text), "
+         "e.g. 1,3 or love,learning: run it once for each pair\n"},
         /* what a Chinese reader typed (a report): a word of two characters, each its own token (it said only
          * "is neither a token") */
         {"学习,深", "我爱深度学习", "--explain query '学习' is neither a token of the sentence nor an index 0..5 (the "

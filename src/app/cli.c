@@ -257,16 +257,21 @@ static int is_decimal(const char *s, int real) {
     return *p == 0;
 }
 
-/* " (full-width: type the half-width 4, 半角)" into out (cap bytes) when s, read with each full-width
- * form as its ASCII twin (av_utf8_halfwidth: what a Chinese input method types in full-width mode: "４",
- * "３００", "１ｅ－３"), is a decimal number (is_decimal); else "". "--heads ４" said only "is not a whole number",
- * where --explain １,２ reads full-width digits and a trained model's note says "type the half-width '3'". */
-static void full_width_hint(char *out, size_t cap, const char *s, int real) {
+/* " (it is typed in full-width characters: type the half-width 4, 半角)" into out (cap bytes) when s, read with
+ * each full-width form as its ASCII twin (av_utf8_halfwidth: what a Chinese input method types in full-width
+ * mode: "４", "３００", "１ｅ－３", "ｒｏｐｅ"), is a decimal number (is_decimal(twin, real); real < 0: never) or, in
+ * any case, one of name(lo..hi) (name NULL: none); else "". "--heads ４" said only "is not a whole number",
+ * "--positions ｒｏｐｅ" only "is not allowed", where --explain １,２ reads full-width digits and a trained
+ * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). */
+static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
+                            int hi) {
     char ascii[64];
     int other = 0;
     out[0] = 0;
-    if (av_utf8_halfwidth_text(ascii, sizeof ascii, s, &other) > 0 && !other && is_decimal(ascii, real))
-        snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
+    if (av_utf8_halfwidth_text(ascii, sizeof ascii, s, &other) <= 0 || other) return;
+    int hit = real >= 0 && is_decimal(ascii, real);
+    for (int v = lo; name && !hit && v <= hi; v++) hit = strcasecmp(ascii, name(v)) == 0;
+    if (hit) snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
 }
 
 static void show_value(char *shown, size_t n, const char *s);
@@ -280,7 +285,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     long long v = strtoll(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[192];
-        full_width_hint(hint, sizeof hint, s, 0);
+        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, sv, hint,
                        d->lo, d->hi);
     }
@@ -317,7 +322,7 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     /* "inf" goes on to "outside the allowed range"; "nan" said that too, and is not a number */
     if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1))) {
         char hint[192];
-        full_width_hint(hint, sizeof hint, s, 1);
+        full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0);
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, sv, hint, range);
     }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
@@ -358,16 +363,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
         snprintf(allowed + at, sizeof allowed - at, "%s%s", v == d->lo ? "" : v == d->hi ? " or " : ", ",
                  d->choice_name((int)v));
     }
-    /* "--positions ｒｏｐｅ", typed in an input method's full-width mode: it said only "is not allowed", where
-     * "--heads ８" names the half-width 8 (a Chinese-speaking learner's pass): the half-width twin, when it is
-     * one of the names */
-    char hint[192] = "", half[64];
-    int other = 0;
-    if (av_utf8_halfwidth_text(half, sizeof half, s, &other) > 0 && !other)
-        for (long long v = d->lo; v <= d->hi && !hint[0]; v++)
-            if (strcasecmp(half, d->choice_name((int)v)) == 0)
-                snprintf(hint, sizeof hint, " (it is typed in full-width characters: type the half-width %s, 半角)",
-                         half);
+    char hint[192]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode */
+    full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
     if (d->noun)
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s%s; expected %s", d->name, sv, d->noun, hint, allowed);
     return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed%s; expected %s", d->name, sv, hint, allowed);
@@ -630,6 +627,8 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
     return st;
 }
 
+static const char *vmax_word(int i) { return i ? "fixed" : "auto"; }
+
 /* --vmax auto | fixed | F (0 < F <= 1). */
 static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     char sv[160]; /* at most 64 bytes of it in a message (show_value) */
@@ -639,8 +638,12 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1))
-        return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed; allowed: auto, fixed, or a number in (0, 1]", sv);
+    if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1)) {
+        char hint[192]; /* "--vmax ０.５", "--vmax ａｕｔｏ" */
+        full_width_hint(hint, sizeof hint, s, 1, vmax_word, 0, 1);
+        return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed%s; allowed: auto, fixed, or a number in (0, 1]", sv,
+                       hint);
+    }
     av_status tiny = check_float32_tiny("vmax", sv, v, errno == ERANGE, "auto, fixed, or a number in 1.1755e-38..1", err);
     if (tiny) return tiny; /* 5e-324 drew a 0..1 colour bar */
     if (!(v > 0 && v <= 1))
@@ -713,15 +716,10 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             int best = nearest_name(name, len, fig_name, 8);
             if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
-            char half[64], one_h[65];
-            int other = 0, fw = -1;
+            char one_h[65], fw[192]; /* "ｈｅａｄｓ" */
             snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
-            if (av_utf8_halfwidth_text(half, sizeof half, one_h, &other) > 0 && !other) /* "ｈｅａｄｓ" */
-                for (int f = 0; f < 8 && fw < 0; f++)
-                    if (strcasecmp(half, kFig[f]) == 0) fw = f;
-            if (fw >= 0)
-                snprintf(near, sizeof near, " (it is typed in full-width characters: type the half-width %s, 半角)",
-                         kFig[fw]);
+            full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
+            if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char nv[160], one[65];
             snprintf(one, sizeof one, "%.*s", (int)(len > 64 ? 64 : len), name);
@@ -761,10 +759,11 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0) || errno == ERANGE || v < -1000000 || v > 1000000) {
-        char sv[160];
+        char sv[160], hint[192];
         show_value(sv, sizeof sv, s);
-        return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number; allowed: 0..L-1, L the --model's layers "
-                       "(n_layer in its config.json)", sv);
+        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １" */
+        return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number%s; allowed: 0..L-1, L the --model's "
+                       "layers (n_layer in its config.json)", sv, hint);
     }
     o->layer = (int)v;
     return AV_OK;

@@ -350,9 +350,14 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
         size_t n = strlen(err->msg);
         snprintf(err->msg + n, sizeof err->msg - n, "; ',' and '，' separate QUERY from KEY, so a comma token is "
                  "named by its index: the sentence's %s is token %d (e.g. --explain %d,KEY)", toks->tok[i], i, i);
-        break;
+        return st;
     }
-    return st;
+    /* no comma token, so "爱,习,深" or "1,5,2" is three parts, not a key '习,深' that is no token (a Chinese-speaking
+     * learner's pass) */
+    char specq[SHOWN_COLS * 4];
+    shown(specq, sizeof specq, spec, strlen(spec));
+    return av_fail(err, AV_EUSAGE, "--explain '%s' has %d parts; it takes one pair QUERY,KEY (token indices or "
+                   "token text), e.g. 1,3 or love,learning: run it once for each pair", specq, seps + 1);
 }
 
 /* 1 if the separator at comma (sep bytes, or comma NULL) leaves a part on each side of spec. */
