@@ -97,24 +97,43 @@ int av_page_runs(const av_options *o, int d_model, int heads) {
     }
 }
 
+/* A title holding a right-to-left letter (Bidi_Class R or AL) sits in
+ * FIRST STRONG ISOLATE U+2068 ... POP DIRECTIONAL ISOLATE U+2069, as the
+ * figures' titles quote it (figures.c make_lead): the heading is one
+ * left-to-right line, "attnviz “…”", and without the isolate the Arabic
+ * words of "أنا أحب GPT كثيرا" before the Latin one ran right to left on
+ * their own with the rest to their right, so the words read out of order
+ * from the right (a lecturer's pass). Room permitting (a --title of about
+ * 2 KiB stays as it is). */
+static void isolate_rtl(char *title, size_t n) {
+    const unsigned char *p = (const unsigned char *)title;
+    int rtl = 0;
+    while (*p && !rtl) rtl = av_utf8_is_rtl(av_utf8_next(&p));
+    size_t len = strlen(title);
+    if (!rtl || len + 7 > n) return;
+    memmove(title + 3, title, len + 1);
+    memcpy(title, "\xE2\x81\xA8", 3);          /* FSI */
+    memcpy(title + 3 + len, "\xE2\x81\xA9", 4); /* PDI and the NUL */
+}
+
 /* The title (<title> and the heading): --title as given, as the figures'
  * titles start with it (a teacher's pass: "--title 'Lesson 3: 注意力'" left
  * the page titled with the sentence); else the input text shortened as the
  * figures' titles quote it (figures.h av_figures_short_sentence: 40 columns,
- * then "…"), or without it the first n_real labels joined by spaces. */
+ * then "…"), or without it the first n_real labels joined by spaces; in an
+ * isolate when it holds right-to-left text (isolate_rtl). */
 static void page_title(char *title, size_t n, const av_options *o, const av_page_info *info,
                        const char *const *labels, int T) {
     title[0] = 0;
     if (o->title && *o->title) {
         if (snprintf(title, n, "%s", o->title) >= (int)n) av_utf8_trim_cut(title);
-        return;
-    }
-    if (info->sentence) {
+    } else if (info->sentence) {
         av_figures_short_sentence(title, n, info->sentence);
-        return;
+    } else {
+        for (int t = 0; t < info->n_real && t < T && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < n; t++)
+            snprintf(title + strlen(title), n - strlen(title), "%s%s", t ? " " : "", labels[t]);
     }
-    for (int t = 0; t < info->n_real && t < T && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < n; t++)
-        snprintf(title + strlen(title), n - strlen(title), "%s%s", t ? " " : "", labels[t]);
+    isolate_rtl(title, n);
 }
 
 /* A single-layer page (runs from m or from its --compare settings). */

@@ -154,6 +154,7 @@ async function main() {
     await quantisedRuns(browser, tmp);
     await fullyMaskedRow(browser, tmp);
     await quotedTitle(browser, tmp);
+    await rtlTitle(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
     await modelRun(browser, tmp);
@@ -660,6 +661,44 @@ async function quotedTitle(browser, tmp) {
     const page = await openPage(browser, path.join(out, 'attnviz.html'));
     const t = await page.$eval('#av-title', (e) => e.textContent);
     check(t === '‘“深度学习”很有趣’', 'heading: ' + JSON.stringify(t));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* A right-to-left sentence with a Latin word in it is headed as the figures title it: its words from right to
+ * left, between the quotes. The heading set it in the page's left-to-right line, so the Arabic words before
+ * "GPT" ran right to left on their own and the rest followed on their right: "attnviz “أحب أنا GPT كثيرا”"
+ * read "كثيرا GPT أنا أحب" from the right (a lecturer's pass). */
+async function rtlTitle(browser, tmp) {
+  const out = path.join(tmp, 'rtltitle'), words = ['\u0623\u0646\u0627', '\u0623\u062d\u0628', 'GPT', '\u0643\u062b\u064a\u0631\u0627'];
+  attnviz(['--html', '--no-plot', '-q', '-o', out, words.join(' ')]); /* أنا أحب GPT كثيرا */
+  await test('html_rtl_title_reads_right_to_left_as_the_figures', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const m = await page.evaluate((words) => {
+      const e = document.getElementById('av-title'), all = e.textContent;
+      /* the drawn [left, right] of all[a, b), wherever the heading's text nodes split it */
+      const span = (a, b) => {
+        const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), r = document.createRange();
+        let at = 0;
+        for (let t = w.nextNode(); t; t = w.nextNode()) {
+          const n = t.textContent.length;
+          if (a >= at && a <= at + n) r.setStart(t, a - at);
+          if (b >= at && b <= at + n) { r.setEnd(t, b - at); break; }
+          at += n;
+        }
+        const box = r.getBoundingClientRect();
+        return [box.left, box.right];
+      };
+      const at = [];
+      for (const w of words) at.push(all.indexOf(w, at.length ? at[at.length - 1] : 0));
+      return { all, words: at.map((a, k) => span(a, a + words[k].length)), open: span(0, 1), close: span(all.length - 1, all.length) };
+    }, words);
+    check(m.all.startsWith('\u201c') && m.all.endsWith('\u201d'), 'heading ' + JSON.stringify(m.all));
+    for (let k = 1; k < words.length; k++)
+      check(m.words[k][1] <= m.words[k - 1][0] + 0.5, 'word ' + k + ' "' + words[k] + '" is drawn at ' + JSON.stringify(m.words[k].map(Math.round)) +
+        ', not left of word ' + (k - 1) + ' "' + words[k - 1] + '" at ' + JSON.stringify(m.words[k - 1].map(Math.round)) + ': ' + JSON.stringify(m.all));
+    check(m.open[1] <= m.words[3][0] + 0.5 && m.close[0] >= m.words[0][1] - 0.5, 'the quotes are not around the words: ' + JSON.stringify(m));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
