@@ -3707,6 +3707,45 @@ static void test_cli_trained_model_titles_name_its_layout(void **state) {
     }
 }
 
+/* A continuation that leaves its task, written to a full disk: `attnviz --model DIR --generate 3 "3 1 >"
+ * >/dev/full` exited 0 with nothing on standard output and no error (a tester's pass). The note on stderr
+ * ("the continuation leaves its task ...") flushed standard output first, that write failed and emptied the
+ * buffer, so the closing fflush had nothing left to fail on. Now exit 1, the continuation named as lost,
+ * with -q and without, the note still said first; on a writable standard output the same run exits 0. */
+static void test_cli_generate_note_on_full_stdout_fails(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "reverse"), NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* 3 tokens after "3 1 >" (2 digits, 2 answer digits): the third is past the answer, so the note is printed */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--no-plot", "-q", "--generate", "3", "3 1 >", NULL);
+    if (r.code != 0 || !strstr(r.out, "generate") || !strstr(r.err, "attnviz: note: "))
+        fail_msg("writable stdout: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.err);
+    tu_free(&r);
+    static const struct {
+        const char *q, *want;
+    } cases[] = {
+        {"-q", "attnviz: error: cannot write the continuation to standard output: No space left on device\n"},
+        {"--no-plot", "attnviz: error: cannot write the trace and the continuation to standard output: No space left "
+                      "on device\n"},
+    };
+    for (int k = 0; k < 2; k++) {
+        int full = open("/dev/full", O_WRONLY);
+        if (full < 0) skip();
+        tu_run_opts ro = {NULL, full, 0, NULL};
+        const char *args[] = {"--model", tu_in(f, "reverse"), "--no-plot", cases[k].q, "--generate", "3", "3 1 >",
+                              NULL};
+        tu_run_ex(&r, &ro, NULL, 0, args);
+        close(full);
+        const char *note = strstr(r.err, "attnviz: note: "), *error = strstr(r.err, cases[k].want);
+        if (r.code != 1 || !note || !error || error < note)
+            fail_msg("%s, stdout on /dev/full: exit %d: %s", cases[k].q, r.code, r.err);
+        tu_free(&r);
+    }
+}
+
 /* Standard output that cannot be written: `--train ... -o fullout >/dev/full` (or `>&-`) trained every step
  * and wrote every file, then said only "cannot write to standard output: No space left on device" (a
  * tester's report). The header line finds it now: exit 1 before the first step, the folders it made taken
@@ -4185,6 +4224,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_names_what_is_wrong_with_a_damaged_config, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_unwritable_stdout_fails_before_training, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_generate_note_on_full_stdout_fails, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

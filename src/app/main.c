@@ -69,8 +69,10 @@ typedef struct {
  * pointers. Under valgrind the rest counts as still reachable, which make
  * memcheck allows. */
 static int finish(int code) {
-    if (fclose(stdout) != 0 && code == 0) {
-        av_message(stderr, "attnviz: error: cannot write to standard output: %s\n", strerror(errno)); /* the help, version or trace */
+    int unwritten = ferror(stdout), e = av_stdout_errno(); /* a write av_message's flush found failing (term.h) */
+    if (fclose(stdout) != 0) unwritten = 1, e = errno;
+    if (unwritten && code == 0) {
+        av_message(stderr, "attnviz: error: cannot write to standard output: %s\n", strerror(e ? e : EIO)); /* the help, version or trace */
         code = 1;
     }
     int fontconfig = av_text_fontconfig_loaded(); /* joins the font loader first (see above) */

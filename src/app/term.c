@@ -1,6 +1,7 @@
 /* term.c - the terminal (see term.h). */
 #include "app/term.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -169,6 +170,11 @@ int av_line_cols(FILE *f) {
     return cols < 20 ? 20 : cols;
 }
 
+/* av_stdout_errno's: the first error of av_message's flush of standard output */
+static int g_stdout_errno;
+
+int av_stdout_errno(void) { return g_stdout_errno; }
+
 void av_message(FILE *f, const char *fmt, ...) {
     char small[1024], *text = small;
     va_list ap;
@@ -190,7 +196,7 @@ void av_message(FILE *f, const char *fmt, ...) {
     }
     /* what stdout holds goes first: piped, it is fully buffered, and with 2>&1 a note landed inside the
      * "ids:" line of a 4 KB trace (a learner's pass) */
-    if (f == stderr) fflush(stdout);
+    if (f == stderr && fflush(stdout) != 0 && !g_stdout_errno) g_stdout_errno = errno ? errno : EIO;
     size_t n = 8 * (size_t)len + 1; /* a byte becomes at most 8 (<U+001B>) */
     char *out = malloc(n);
     if (out) {

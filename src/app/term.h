@@ -108,6 +108,13 @@ int av_line_cols(FILE *f);
  * own and stays one. */
 void av_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The errno (ENOSPC, EIO, ...) of the first write to standard output that
+ * failed when av_message flushed it before a message on stderr, else 0.
+ * That flush empties the buffer and leaves only stdout's error flag, so a
+ * later fflush(stdout) succeeds: a caller that checks standard output tests
+ * ferror(stdout) too and takes the reason from here. No errors. */
+int av_stdout_errno(void);
+
 /* buf (n bytes) = tok in quotes for a line of the trace: "love", or 'tok'
  * when tok holds a double quote, as Python's repr picks (key """ read as an
  * empty string and a quote). Returns buf. */

@@ -463,8 +463,12 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
             av_term_heatmap(f, m, toks, h, av_term_mode_for(color), (av_cmap)o->cmap, av_term_width());
     if (!st && o->model_dir && o->generate)
         st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && av_term_redraws(STDERR_FILENO), err);
-    if (!st && fflush(f) != 0) { /* name what was written: under -q --generate only the continuation */
-        int e = errno;
+    /* name what was written: under -q --generate only the continuation. ferror too: a note on stderr (the
+     * continuation leaving its task) flushed stdout first, and that failed write left fflush nothing to fail
+     * on: `--generate 3 "3 1 >" >/dev/full` lost the continuation and exited 0 */
+    int flush_failed = fflush(f) != 0, e = flush_failed ? errno : f == stdout ? av_stdout_errno() : 0;
+    if (!st && (flush_failed || ferror(f))) {
+        if (!e) e = EIO;
         char what[128];
         stdout_parts(what, sizeof what, o);
         st = av_fail(err, AV_ERUNTIME, "cannot write %s to standard output: %s", what, strerror(e));
