@@ -246,6 +246,7 @@ int main(int argc, char **argv) {
      * and leave a temporary file behind */
     signal(SIGXFSZ, SIG_IGN);
     av_blas_set_env_wait(av_text_prepare_wait); /* OpenBLAS, loaded when needed, may setenv: not while fonts load */
+    av_blas_set_exit_cleanup(av_remove_unfinished); /* its exit under a memory limit leaves no empty -o folder */
     av_status st = av_parse_args(&r.o, argc, argv, &err);
     int run_it = !st && !r.o.help && !r.o.version;
     if (!st && r.o.help) av_print_help(stdout);

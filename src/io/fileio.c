@@ -105,6 +105,11 @@ static void remove_live_temporaries(void) {
         if (atomic_load(&g_slot[i]) == SLOT_LIVE) unlink(g_tmp[i]);
 }
 
+void av_remove_unfinished(void) {
+    remove_live_temporaries();
+    remove_empty_made_folders();
+}
+
 static void on_signal(int sig) {
     if (atomic_exchange(&g_handling, 1)) return; /* the first one's raise() ends the process */
     remove_live_temporaries();

@@ -108,6 +108,14 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
 void av_interrupt_message(const char *msg);
 void av_interrupt_clear_line(void);
 
+/* Remove what leaving by _exit would leave behind, as the Ctrl-C handler
+ * does before its message: every temporary file still being written
+ * (unlinked) and every folder av_mkdir_p made in this process that is still
+ * empty (the last made first). For a thread that must end the process at
+ * once (nn/attention_blas.h av_blas_set_exit_cleanup). Async-signal-safe;
+ * no errors. */
+void av_remove_unfinished(void);
+
 /* A file mapped into memory (safetensors.h's av_safetensors_open) that
  * another program makes shorter while it is read (a truncation or a rewrite
  * in place) raises SIGBUS at the next read past its new end, which ended

@@ -48,6 +48,11 @@ static struct {
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static void (*env_wait)(void); /* av_blas_set_env_wait */
+static void (*exit_cleanup)(void); /* av_blas_set_exit_cleanup */
+
+void av_blas_set_exit_cleanup(void (*cleanup)(void)) {
+    exit_cleanup = cleanup;
+}
 
 void av_blas_set_env_wait(void (*wait)(void)) {
     env_wait = wait;
@@ -175,6 +180,7 @@ static void blas_or_exit(void) {
     blas_fail(&err, !blas.ready ? blas.no_room : 1, !blas.ready ? blas.why : why);
     fflush(stdout); /* the caller's thread waits in av_parallel_for, and no file is being written during a product */
     fprintf(stderr, "attnviz: error: %s\n", err.msg);
+    if (exit_cleanup) exit_cleanup(); /* main's io/fileio.h av_remove_unfinished: no empty -o NEW/, no temporary */
     _exit(1); /* exit() on a worker thread ran the libraries' destructors under the other threads (a crash) */
 }
 

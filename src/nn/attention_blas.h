@@ -132,6 +132,16 @@ av_status av_blas_require(av_err *err);
  * starting any thread. */
 void av_blas_set_env_wait(void (*wait)(void));
 
+/* The function called (on whichever thread) just before the process ends
+ * with exit 1 because a thread's OpenBLAS work buffer does not fit under the
+ * memory limit (ulimit -v): that exit cannot return to its caller, so the
+ * files and folders the run had begun are left as they are. main passes
+ * io/fileio.h's av_remove_unfinished: `ulimit -v 500000; attnviz --train
+ * reverse -o NEW` left an empty NEW/. It must be async-signal-safe (another
+ * thread may be mid-write); NULL (the default) calls nothing. Set it before
+ * starting any thread. */
+void av_blas_set_exit_cleanup(void (*cleanup)(void));
+
 /* The kernel set OpenBLAS runs ("SkylakeX", "Haswell", ...; "unnamed" when
  * the library does not say). Loads OpenBLAS as av_blas_require does; "none"
  * when it cannot be loaded. */
