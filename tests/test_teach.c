@@ -917,6 +917,49 @@ static void test_explain_span_hint_reads_the_tokens_texts(void **state) {
                                  "page label [␣1] [␣] [我(1/3)] [我(2/3)] [我(3/3)]; name one of them)");
 }
 
+/* --explain on a long input prints the keys worth reading, not the whole row: on a 4,000-token file it printed
+ * 4,000 table lines, burying the cell's own (a tester's pass). Past 48 keys the table keeps the keys around the
+ * key and the query and the 8 largest weights, says which keys it leaves out, and the row max, the row sum
+ * and the cell's weight stay those of the whole row (the dump's). */
+static void test_explain_long_row_is_cut_to_the_keys_worth_reading(void **state) {
+    (void)state;
+    enum { T = 200 };
+    char text[T * 8] = "", *p = text;
+    for (int t = 0; t < T; t++) p += sprintf(p, "%sw%d", t ? " " : "", (t * 7) % 23);
+    char *dir = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "--dump", dir, "--explain", "150,3", text, NULL);
+    assert_int_equal(r.code, 0);
+    av_npy w = load(dir, "weights.npy");
+    const float *row = w.data + (size_t)150 * T;
+    int lines = 0;
+    for (const char *q = strstr(r.out, "      j    key"); q && (q = strchr(q, '\n')) && strncmp(q + 1, "      row max", 13);
+         q++)
+        lines++;
+    if (lines > 40) fail_msg("%d table lines for a %d-key row:\n%s", lines, T, r.out);
+    if (!strstr(r.out, "16 of its 200 keys") && !strstr(r.out, " of its 200 keys (around key 3 and query 150"))
+        fail_msg("no note of the keys shown:\n%s", r.out);
+    if (!strstr(r.out, "not shown)")) fail_msg("no '… (keys A..B not shown)' line:\n%s", r.out);
+    /* the largest weight's key is printed, and the cell's line and weight are the whole row's */
+    int best = 0;
+    for (int j = 1; j < T; j++)
+        if (row[j] > row[best]) best = j;
+    char line[32];
+    snprintf(line, sizeof line, "\n      %-4d ", best);
+    if (best != 3 && !strstr(r.out, line)) fail_msg("key %d (largest weight) not printed:\n%s", best, r.out);
+    assert_non_null(strstr(r.out, "    → 3    "));
+    assert_true((float)value_before(r.out, "(= weights.npy[0, 150, 3])") == row[3]);
+    av_npy_free(&w);
+    tu_free(&r);
+    /* 48 keys or fewer: the whole row, as before */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", "1,3", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "the whole row 1 of S"));
+    assert_null(strstr(r.out, "not shown"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
@@ -941,6 +984,7 @@ int main(void) {
         cmocka_unit_test(test_compare_writes_summary_and_figure),
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
         cmocka_unit_test(test_explain_long_spec_keeps_its_hint),
+        cmocka_unit_test(test_explain_long_row_is_cut_to_the_keys_worth_reading),
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);

@@ -432,6 +432,33 @@ static double explain_dot(FILE *f, const float *q, const float *k, int D, int pr
     return dot;
 }
 
+/* --explain's softmax table prints every key of a row up to EXPLAIN_ROWS keys (as --show's 48 rows). */
+enum { EXPLAIN_ROWS = 48, EXPLAIN_NEAR = 3, EXPLAIN_TOP = 8 };
+
+/* Which keys of a long row the table prints (T bytes, 1 = printed; NULL when out of memory, and then
+ * every key is): the keys within EXPLAIN_NEAR of the key kj and of the query qi, and the EXPLAIN_TOP
+ * largest visible weights (the first of equal ones). */
+static unsigned char *explain_keep(const float *a_row, const unsigned char *m_row, int T, int qi, int kj) {
+    unsigned char *keep = calloc((size_t)T, 1);
+    if (!keep) return NULL;
+    for (int d = -EXPLAIN_NEAR; d <= EXPLAIN_NEAR; d++) {
+        if (kj + d >= 0 && kj + d < T) keep[kj + d] = 1;
+        if (qi + d >= 0 && qi + d < T) keep[qi + d] = 1;
+    }
+    int top[EXPLAIN_TOP], n = 0; /* indices, largest weight first */
+    for (int j = 0; j < T; j++) {
+        if (m_row[j]) continue;
+        int at = n;
+        while (at > 0 && a_row[j] > a_row[top[at - 1]]) at--;
+        if (at >= EXPLAIN_TOP) continue;
+        if (n < EXPLAIN_TOP) n++;
+        memmove(top + at + 1, top + at, (size_t)(n - 1 - at) * sizeof top[0]);
+        top[at] = j;
+    }
+    for (int t = 0; t < n; t++) keep[top[t]] = 1;
+    return keep;
+}
+
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color) {
     const av_config *c = &m->cfg;
     int T = c->T, D = m->D;
@@ -482,13 +509,34 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     /* the table's digits: 6, or --precision's when it asks for more (--precision 9 printed 0.333333 for a
      * weight of float32 1/3, 0.333333343, though the vectors above took 9) */
     int tp = precision > 6 ? precision : 6, tw = tp + 6;
-    fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qq);
+    for (int j = 0; j < T; j++)
+        if (!m_row[j]) sum += exp((double)s_row[j] - maxv);
+    /* A long row is cut to the keys worth reading: past EXPLAIN_ROWS keys, those around the key and the query
+     * and the EXPLAIN_TOP largest weights (4,000 lines for a 4,000-token file buried the cell's own line) */
+    unsigned char *keep = T > EXPLAIN_ROWS ? explain_keep(a_row, m_row, T, qi, kj) : NULL;
+    int shown = T;
+    if (keep) {
+        shown = 0;
+        for (int j = 0; j < T; j++) shown += keep[j];
+        fprintf(f, "  row %d of S (query %s) and its softmax, %d of its %d keys (around key %d and query %d, and the %d\n"
+                   "  largest weights; the row max and sum are over all %d; --dump DIR writes the whole row):\n",
+                qi, qq, shown, T, kj, qi, EXPLAIN_TOP, T);
+    } else
+        fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qq);
     fprintf(f, "      %-4s ", "j");
     av_put_width(f, "key", 12, 0);
     const char *heads[] = {"S[i,j]", "S − max", "exp(S − max)", "A[i,j]"};
     for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, heads[col], tw, 1); }
     fputc('\n', f);
     for (int j = 0; j < T; j++) {
+        if (keep && !keep[j]) {
+            int j1 = j;
+            while (j1 + 1 < T && !keep[j1 + 1]) j1++;
+            if (j1 > j) fprintf(f, "      …    (keys %d..%d not shown)\n", j, j1);
+            else fprintf(f, "      …    (key %d not shown)\n", j);
+            j = j1;
+            continue;
+        }
         fprintf(f, "    %s %-4d ", j == kj ? "→" : " ", j);
         av_put_width(f, toks->tok[j], 12, 0);
         if (m_row[j]) {
@@ -498,10 +546,10 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
             continue;
         }
         double e = exp((double)s_row[j] - maxv);
-        sum += e;
         fprintf(f, " %*.*f %*.*f %*.*f %*.*f\n", tw, tp, (double)s_row[j], tw, tp, (double)s_row[j] - maxv, tw, tp, e,
                 tw, tp, (double)a_row[j]);
     }
+    free(keep);
     if (maxv == -INFINITY) {
         fprintf(f, "  every key of this row is masked: softmax of all −∞ is undefined, so the rule gives\n"
                    "  all-zero weights and a zero output row (never NaN).\n");
