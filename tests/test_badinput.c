@@ -369,6 +369,8 @@ static void prep_f_truncated(fixture *fx) { put_text(at(fx, "in/s.txt"), "end \x
 static void prep_f_nul(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "abc\0def\n", 8); }
 /* 我爱深度学习 as Windows Notepad saves Chinese (GBK), and "hi" as its "Unicode" (UTF-16LE with a BOM) */
 static void prep_f_gbk(fixture *fx) { put_text(at(fx, "in/s.txt"), "\xce\xd2\xb0\xae\xc9\xee\xb6\xc8\xd1\xa7\xcf\xb0\r\n"); }
+/* "I love you" as Python's encode("utf-16-le") saves it: no byte-order mark */
+static void prep_f_utf16le_no_bom(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "I\0 \0l\0o\0v\0e\0 \0y\0o\0u\0", 20); }
 static void prep_f_utf16(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfeh\0i\0", 6); }
 static void prep_f_utf32le(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfe\0\0h\0\0\0", 8); }
 static void prep_f_utf32be(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\0\0\xfe\xff\0\0\0h", 8); }
@@ -470,8 +472,19 @@ static const bad_case kCases[] = {
     {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a "
      "terminal in another encoding (GBK, Big5) sends such bytes: switch it to UTF-8", {"\xce\xd2\xb0\xae"}, NULL, 0, NULL,
      0},
-    {"file_nul_byte", 2, "the input contains a NUL byte at byte offset 3", {"-f", "@/in/s.txt"}, prep_f_nul, 0, NULL, 0},
-    {"stdin_nul_byte", 2, "the input contains a NUL byte at byte offset 2", {"-f", "-"}, NULL, 0, "hi\0there\n", 9},
+    /* a NUL byte names the file and says what to do: it named neither, and UTF-16 without a byte-order mark
+     * (every other byte 0 in English) got no word of UTF-16 */
+    {"file_nul_byte", 2, "/in/s.txt is not plain UTF-8 text: the input contains a NUL byte at byte offset 3; a "
+     "word-processor or other binary file (.docx, .pdf) holds NUL bytes: save the text as plain UTF-8 text first",
+     {"-f", "@/in/s.txt"}, prep_f_nul, 0, NULL, 0},
+    {"stdin_nul_byte", 2, "the standard input is not plain UTF-8 text: the input contains a NUL byte at byte offset 2",
+     {"-f", "-"}, NULL, 0, "hi\0there\n", 9},
+    {"file_utf16le_without_bom", 2, "/in/s.txt is not plain UTF-8 text: the input contains a NUL byte at byte offset 1; "
+     "it looks like UTF-16LE text without a byte-order mark: convert it first, e.g. iconv -f UTF-16LE -t UTF-8 ",
+     {"-f", "@/in/s.txt"}, prep_f_utf16le_no_bom, 0, NULL, 0},
+    {"stdin_utf16be_without_bom", 2, "the standard input is not plain UTF-8 text: the input contains a NUL byte at byte "
+     "offset 0; it looks like UTF-16BE text without a byte-order mark: convert it first, e.g. iconv -f UTF-16BE -t "
+     "UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0, "\0I\0 \0l\0o\0v\0e", 12},
     {"stdin_utf8_truncated", 2, "invalid UTF-8 at byte offset 3 (byte 0xE6): truncated multi-byte sequence", {"-f", "-"}, NULL, 0, "ok \xe6\x88", 5},
     {"file_empty", 2, "the sentence is empty", {"-f", "@/in/s.txt"}, prep_f_empty, 0, NULL, 0},
     {"file_only_newlines", 2, "the sentence is empty", {"-f", "@/in/s.txt"}, prep_f_newlines, 0, NULL, 0},

@@ -62,6 +62,29 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
                        "first, e.g. %s", named ? "-f " : in ? "the standard input" : "the text", named ? file : "", enc,
                        mark, how);
     }
+    /* A NUL byte in a file: "the input contains a NUL byte at byte offset 1" named neither the file nor why, for
+     * UTF-16 text saved without a byte-order mark (Python's encode("utf-16-le"), some Windows tools), whose
+     * every other byte is 0 in English, and for a .docx or other binary file (a tester's pass) */
+    const char *nul = (named || in) ? memchr(text, 0, len) : NULL;
+    if (nul) {
+        size_t n = (len < 256 ? len : 256) & ~(size_t)1, zero[2] = {0, 0};
+        for (size_t i = 0; i < n; i++) zero[i & 1] += !u[i];
+        /* UTF-16 of Latin text: 3 in 4 bytes or more of one parity are 0, none of the other */
+        const char *enc = n >= 4 && !zero[0] && zero[1] * 8 >= n * 3 ? "UTF-16LE" /* "I\0 \0l\0" */
+                          : n >= 4 && !zero[1] && zero[0] * 8 >= n * 3 ? "UTF-16BE"
+                                                                  : NULL;
+        char what[64], how[300] = "";
+        if (named) snprintf(what, sizeof what, "-f %s is", file);
+        else snprintf(what, sizeof what, "the standard input is");
+        if (enc && named) snprintf(how, sizeof how, "; it looks like %s text without a byte-order mark: convert it "
+                                   "first, e.g. iconv -f %s -t UTF-8 %s > text.txt", enc, enc, file);
+        else if (enc) snprintf(how, sizeof how, "; it looks like %s text without a byte-order mark: convert it first, "
+                               "e.g. iconv -f %s -t UTF-8 | attnviz -f -", enc, enc);
+        else snprintf(how, sizeof how, "; a word-processor or other binary file (.docx, .pdf) holds NUL bytes: save "
+                      "the text as plain UTF-8 text first");
+        return av_fail(err, AV_EUSAGE, "%s not plain UTF-8 text: the input contains a NUL byte at byte offset %zu%s",
+                       what, (size_t)(nul - text), how);
+    }
     av_err u8 = {{0}};
     if (!av_utf8_check(text, len, &u8)) return AV_OK;
     if (named)
