@@ -377,6 +377,7 @@ static void prep_f_utf32be(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\0\0\xf
 static void prep_f_latin1(fixture *fx) { put_text(at(fx, "in/s.txt"), "caf\xe9 au lait\n"); }
 static void prep_f_empty(fixture *fx) { put_text(at(fx, "in/s.txt"), ""); }
 static void prep_f_newlines(fixture *fx) { put_text(at(fx, "in/s.txt"), "\n\r\n\n"); }
+static void prep_f_blanks(fixture *fx) { put_text(at(fx, "in/s.txt"), " \t\xE3\x80\x80 \n \n"); } /* U+3000 too */
 
 #define MIB (1u << 20)
 
@@ -486,8 +487,10 @@ static const bad_case kCases[] = {
      "offset 0; it looks like UTF-16BE text without a byte-order mark: convert it first, e.g. iconv -f UTF-16BE -t "
      "UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0, "\0I\0 \0l\0o\0v\0e", 12},
     {"stdin_utf8_truncated", 2, "invalid UTF-8 at byte offset 3 (byte 0xE6): truncated multi-byte sequence", {"-f", "-"}, NULL, 0, "ok \xe6\x88", 5},
-    {"file_empty", 2, "the sentence is empty", {"-f", "@/in/s.txt"}, prep_f_empty, 0, NULL, 0},
-    {"file_only_newlines", 2, "the sentence is empty", {"-f", "@/in/s.txt"}, prep_f_newlines, 0, NULL, 0},
+    /* the file named, and what it held: "the sentence is empty" named neither (a tester's pass) */
+    {"file_empty", 2, "in/s.txt holds no text (it is empty); give at least one word", {"-f", "@/in/s.txt"}, prep_f_empty, 0, NULL, 0},
+    {"file_only_newlines", 2, "in/s.txt holds no text (only line breaks); give at least one word", {"-f", "@/in/s.txt"}, prep_f_newlines, 0, NULL, 0},
+    {"file_only_white_space", 2, "in/s.txt holds no text (only line breaks and white space); give at least one word", {"-f", "@/in/s.txt"}, prep_f_blanks, 0, NULL, 0},
     {"file_1mib_line_of_words", 2, "the sentence has 524288 tokens, more than the maximum 65536; shorten it", {"-f", "@/in/s.txt"}, prep_f_1mib_words, 0, NULL, 0},
     {"file_1mib_single_token", 2, "token 0 (\"xxxxxxxxxxxxxxxx…\") is 1048575 bytes long; the maximum is 64 bytes", {"-f", "@/in/s.txt"}, prep_f_1mib_token, 0, NULL, 0},
     {"file_over_1mib", 2, "is larger than the 1048576-byte limit", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},

@@ -1275,6 +1275,18 @@ static void test_spaces_only_are_gpt2_tokens(void **state) {
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "the sentence is empty"));
     tu_free(&r);
+    /* from a file too: -f refuses a file of white space only for the single layer ("holds no text"), not for a
+     * --model, whose tokenizer takes the spaces */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/spaces.txt", f->dir);
+    FILE *sp = fopen(path, "w");
+    assert_non_null(sp);
+    fputs("   \n", sp);
+    fclose(sp);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-f", path, NULL);
+    if (r.code != 0) fail_msg("-f spaces.txt: exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "ids [220, 220, 220]"));
+    tu_free(&r);
 }
 
 static void test_explain_finds_tokens_with_their_space(void **state) {

@@ -104,13 +104,36 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
     if (o->file) {
         av_status st = av_read_file(o->file, AV_MAX_INPUT_BYTES, text, len, err);
         if (st) return st;
+        size_t raw = *len;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
+        int breaks = *len < raw; /* "\n\n\n" */
         if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3)) { /* one UTF-8 BOM (Notepad: "UTF-8 with BOM") */
             memmove(*text, *text + 3, *len - 3);
             *len -= 3;
         }
         (*text)[*len] = 0;
-        return check_encoding(o, *text, *len, err);
+        if ((st = check_encoding(o, *text, *len, err))) return st;
+        /* a file of no text: "the sentence is empty" named neither the file nor what it held (a tester's pass); a
+         * --model's tokenizer takes white space as tokens (GPT-2's " "), so there only an empty file is none */
+        const char *p = *text, *end = *text + *len;
+        unsigned cp;
+        const char *why;
+        int k, blanks = 0;
+        while (p < end && !o->model_dir && (k = av_utf8_decode((const unsigned char *)p, (size_t)(end - p), &cp, &why)) > 0 &&
+               (cp == '\n' || cp == '\r' || cp == '\t' || cp == '\v' || cp == '\f' ||
+                av_utf8_category(cp) == AV_UC_ZS || av_utf8_category(cp) == AV_UC_ZL ||
+                av_utf8_category(cp) == AV_UC_ZP)) {
+            if (cp == '\n' || cp == '\r') breaks = 1;
+            else blanks = 1;
+            p += k;
+        }
+        if (p < end) return AV_OK;
+        char file[120];
+        av_shell_word(file, sizeof file, o->file);
+        return av_fail(err, AV_EUSAGE, "%s%s holds no text (%s); give at least one word",
+                       strcmp(o->file, "-") ? "-f " : "the standard input", strcmp(o->file, "-") ? file : "",
+                       !breaks && !blanks ? "it is empty" : !blanks ? "only line breaks" : breaks ? "only line breaks and white space"
+                                                                                     : "only white space");
     }
     *len = o->sentence ? strlen(o->sentence) : 0;
     if (!(*text = malloc(*len + 1))) return av_fail(err, AV_ERUNTIME, "out of memory");
