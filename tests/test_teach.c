@@ -465,6 +465,45 @@ static void test_show_and_explain_columns_agree_with_the_library(void **state) {
     }
 }
 
+/* --show on a long input: from T = 200 on an even row's 1/T prints as .00, and at 300 tokens nearly every cell
+ * did, with nothing saying those weights are not 0 (the long-input tester's pass). A line under the legend says
+ * so, with the count of such cells among those shown, counted here from --dump's weights.npy; at 199 tokens
+ * there is no such line. */
+static void test_show_says_what_prints_as_zero(void **state) {
+    tu_fixture *f = *state;
+    for (int T = 199; T <= 300; T += 101) {
+        char text[4000] = "", dump[4200], tag[128];
+        for (int i = 0; i < T; i++) snprintf(text + strlen(text), sizeof text - strlen(text), "%sw%d", i ? " " : "", i);
+        snprintf(dump, sizeof dump, "%s/dump%d", f->dir, T);
+        const char *env[] = {"COLUMNS=100", NULL};
+        const char *args[] = {"-d", "8", "--no-plot", "--show", "--color", "never", "--dump", dump, "-f", "-", NULL};
+        tu_result r;
+        tu_runv(&r, text, env, args);
+        if (r.code != 0) fail_msg("T = %d: exit %d: %s", T, r.code, r.err);
+        const char *note = strstr(r.out, "(.00: a weight above 0 but under 0.005, ");
+        if (T < 200) {
+            if (note) fail_msg("T = %d: a note for .00 cells: %s", T, note);
+            tu_free(&r);
+            continue;
+        }
+        int ncols = T;
+        const char *cut = strstr(r.out, "(keys ");
+        if (cut) ncols = atoi(cut + 6);
+        assert_true(ncols > 0 && ncols < T);
+        av_npy w = load(dump, "weights.npy");
+        assert_true(w.ndim == 3 && w.shape[0] == 1 && w.shape[1] == (size_t)T && w.shape[2] == (size_t)T);
+        long tiny = 0;
+        for (int i = 0; i < 48; i++)
+            for (int j = 0; j < ncols; j++) tiny += w.data[(size_t)i * T + j] > 0 && w.data[(size_t)i * T + j] < 0.005f;
+        av_npy_free(&w);
+        assert_true(tiny > 0);
+        snprintf(tag, sizeof tag, "0.005, %ld of the cells shown; an even row over %d keys is 1/T = 0.0033)\n", tiny, T);
+        if (!note || strncmp(note + strlen("(.00: a weight above 0 but under "), tag, strlen(tag)) != 0)
+            fail_msg("T = %d: want ...%s in:\n%s", T, tag, note ? note : r.out);
+        tu_free(&r);
+    }
+}
+
 /* The man page names the glyph --show prints for a masked cell (groff \(pc
  * is U+00B7 ·); the tool's rows and legend use that glyph. */
 static void test_man_page_names_the_masked_glyph(void **state) {
@@ -986,6 +1025,7 @@ int main(void) {
         cmocka_unit_test(test_explain_long_spec_keeps_its_hint),
         cmocka_unit_test(test_explain_long_row_is_cut_to_the_keys_worth_reading),
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),
+        cmocka_unit_test_setup_teardown(test_show_says_what_prints_as_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

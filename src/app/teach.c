@@ -670,6 +670,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     if (ncols > T) ncols = T;
     int nrows = T > 48 ? 48 : T;
     const float *A = m->att + (size_t)h * T * T;
+    long tiny = 0; /* shown weights above 0 that print as zero */
 
     char layer[32] = ""; /* a --model's layer: its heads are numbered per layer */
     if (m->model_layer) snprintf(layer, sizeof layer, "layer %d, ", m->model_layer - 1);
@@ -710,6 +711,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
                 if (mode != AV_TERM_PLAIN) fputs("\033[0m", f);
                 continue;
             }
+            tiny += cellw >= 4 && a > 0 && a < 0.005; /* prints as .00 or 0.00 */
             if (mode == AV_TERM_PLAIN) fputs(num, f);
             else {
                 set_bg(f, mode, cmap, a);
@@ -742,6 +744,11 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
         }
         fprintf(f, "\033[0m 1   \033[48;5;250m\033[30m · \033[0m masked (−∞)\n");
     }
+    /* at 300 tokens nearly every cell read .00, with nothing saying those weights are not 0 (the long-input
+     * tester's pass): from T = 200 on, an even row's 1/T prints as zero */
+    if (tiny && T >= 200)
+        fprintf(f, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; an even row over %d keys is 1/T = "
+                "%.2g)\n", cellw == 4 ? ".00" : "0.00", tiny, T, 1.0 / T);
 }
 
 /* ----------------------------------------------------------------------------
