@@ -999,6 +999,47 @@ static void test_explain_long_row_is_cut_to_the_keys_worth_reading(void **state)
     rm_rf(dir);
 }
 
+/* Display columns (UTF-8 lead bytes) of s[0..n). */
+static int cols_of(const char *s, size_t n) {
+    int c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* --explain's table on an input of 10,005 tokens: a key index of 5 digits (10004) pushed its row's token one
+ * column right of the header's "key" (the index column was 4 wide; the long-input tester's pass). Every row's
+ * token starts under "key". */
+static void test_explain_table_aligned_past_key_9999(void **state) {
+    (void)state;
+    enum { T = 10005 };
+    char *text = malloc((size_t)T * 8), *p = text;
+    assert_non_null(text);
+    for (int t = 0; t < T; t++) p += sprintf(p, "%sw%d", t ? " " : "", t);
+    const char *args[] = {"-q", "--no-plot", "-d", "8", "--color", "never", "--explain", "10004,9998", "-f", "-", NULL};
+    tu_result r;
+    tu_runv(&r, text, NULL, args);
+    free(text);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *head = strstr(r.out, "\n      j ");
+    assert_non_null(head);
+    head++;
+    int key_col = cols_of(head, (size_t)(strstr(head, "key") - head)), rows = 0;
+    for (const char *l = strchr(head, '\n') + 1; strncmp(l, "      row max", 13) != 0; l = strchr(l, '\n') + 1) {
+        const char *end = strchr(l, '\n');
+        assert_non_null(end);
+        if (strstr(l, "not shown)") && strstr(l, "not shown)") < end) continue;
+        const char *tok = strstr(l, " w");
+        assert_true(tok && tok < end);
+        if (cols_of(l, (size_t)(tok + 1 - l)) != key_col)
+            fail_msg("token at column %d, \"key\" at %d: %.*s", cols_of(l, (size_t)(tok + 1 - l)), key_col,
+                     (int)(end - l), l);
+        rows++;
+    }
+    assert_true(rows >= 8);
+    assert_non_null(strstr(r.out, "  10004 "));
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
@@ -1026,6 +1067,7 @@ int main(void) {
         cmocka_unit_test(test_explain_long_row_is_cut_to_the_keys_worth_reading),
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),
         cmocka_unit_test_setup_teardown(test_show_says_what_prints_as_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_explain_table_aligned_past_key_9999),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

@@ -523,7 +523,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
                 qi, qq, shown, T, kj, qi, EXPLAIN_TOP, T);
     } else
         fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qq);
-    fprintf(f, "      %-4s ", "j");
+    int jw = T > 10000 ? 5 : 4; /* the index column: 4 wide, 5 from key 10000 on (up to 65536 tokens) */
+    fprintf(f, "      %-*s ", jw, "j");
     av_put_width(f, "key", 12, 0);
     const char *heads[] = {"S[i,j]", "S − max", "exp(S − max)", "A[i,j]"};
     for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, heads[col], tw, 1); }
@@ -532,12 +533,12 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         if (keep && !keep[j]) {
             int j1 = j;
             while (j1 + 1 < T && !keep[j1 + 1]) j1++;
-            if (j1 > j) fprintf(f, "      …    (keys %d..%d not shown)\n", j, j1);
-            else fprintf(f, "      …    (key %d not shown)\n", j);
+            if (j1 > j) fprintf(f, "      %-*s (keys %d..%d not shown)\n", jw + 2, "…", j, j1); /* … is 3 bytes */
+            else fprintf(f, "      %-*s (key %d not shown)\n", jw + 2, "…", j);
             j = j1;
             continue;
         }
-        fprintf(f, "    %s %-4d ", j == kj ? "→" : " ", j);
+        fprintf(f, "    %s %-*d ", j == kj ? "→" : " ", jw, j);
         av_put_width(f, toks->tok[j], 12, 0);
         if (m_row[j]) {
             const char *cells[] = {"−∞ (masked)", "−∞", "0", "0"};
