@@ -1291,6 +1291,33 @@ static void test_help_precision_names_explain(void **state) {
     tu_free(&r);
 }
 
+/* --help said "default heads,grid", but the default run of one head writes head0.png alone, while
+ * --figures heads,grid given explicitly also writes heads.png (the grid is drawn by default only for
+ * 2+ heads, as the man page's grid item says). --help now says so; the two runs below show the rule. */
+static void test_help_figures_default_says_grid_needs_two_heads(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "(default heads, and grid with 2+ heads; with --model: model,grid)"));
+    tu_free(&r);
+    static const struct { const char *heads, *figures; int files; } cases[] = {
+        {"1", NULL, 1}, {"1", "heads,grid", 2}, {"2", NULL, 3}, {"2", "heads,grid", 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *dir = make_tmpdir(), path[4200];
+        if (cases[i].figures)
+            run_attnviz(&r, NULL, "-q", "-d", "8", "-H", cases[i].heads, "--figures", cases[i].figures, "-o", dir,
+                        "I love", NULL);
+        else run_attnviz(&r, NULL, "-q", "-d", "8", "-H", cases[i].heads, "-o", dir, "I love", NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        snprintf(path, sizeof path, "%s/heads.png", dir);
+        assert_int_equal(file_exists(path), cases[i].files > 1);
+        assert_int_equal(count_entries(dir), cases[i].files);
+        tu_free(&r);
+        rm_rf(dir);
+    }
+}
+
 /* -q prints what was asked for, and --model's --generate continuation is printed with -q too; --help and
  * the man page named only --show, --explain and --compare (a tester's report). */
 static void test_help_quiet_names_generate(void **state) {
@@ -2183,6 +2210,7 @@ int main(void) {
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_help_quiet_names_generate),
+        cmocka_unit_test(test_help_figures_default_says_grid_needs_two_heads),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_text_taken_as_an_options_value_is_named),
         cmocka_unit_test(test_trace_shows_every_stage),

@@ -124,7 +124,7 @@ static const optdef kOpts[] = {
     {"html-limit", 0, OPT_INT, AT(html_limit), .lo = 1, .hi = 1024, .arg = "MIB",
      .help = "--html: MiB of numbers kept as float32; above, 8-bit, then fewer panels (default 16)"},
     {"figures", 0, OPT_CALL, 0, .parse = parse_figures, .arg = "LIST",
-     .help = "heads,grid,mean,scores,pe,mask,model or all, comma-separated (default heads,grid; with --model: model,grid)"},
+     .help = "heads,grid,mean,scores,pe,mask,model or all, comma-separated (default heads, and grid with 2+ heads; with --model: model,grid)"},
     {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,
      .arg = "FMT", .help = "png | svg | both (default png); SVG from the same layout"},
     {"cmap", 0, OPT_CHOICE, AT(cmap), .lo = 0, .hi = AV_CMAP_COUNT - 1, .choice_name = cmap_name,
