@@ -1255,6 +1255,34 @@ static void test_one_layer_model_in_the_singular(void **state) {
     tu_free(&r);
 }
 
+/* A NUL byte in a --model's -f file or standard input is GPT-2's byte token <0x00> (id 188), as before the
+ * single layer's "is not plain UTF-8 text" refusal came in (a003f79 refused it for --model too, exit 2);
+ * text that looks like UTF-16 without a byte-order mark is still refused with the iconv advice. */
+static void test_nul_byte_is_a_gpt2_byte_token(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/nul.txt", f->dir);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite("a\0b\n", 1, 4, fp);
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-f", path, NULL);
+    if (r.code != 0) fail_msg("-f nul.txt: exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "ids [64, 188, 65]"));
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/u16.txt", f->dir);
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite("I\0 \0l\0o\0v\0e\0", 1, 12, fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-f", path, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "it looks like UTF-16LE text without a byte-order mark"));
+    tu_free(&r);
+}
+
 /* --explain with a model's tokens: "quick" finds "␣quick" (GPT-2 labels
  * carry the leading space), and a number that is also a token's text is
  * read as an index, with a note naming the token. */
@@ -1621,6 +1649,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_explain_picks_a_token_by_its_leading_space, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_nul_byte_is_a_gpt2_byte_token, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -64,15 +64,19 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
     }
     /* A NUL byte in a file: "the input contains a NUL byte at byte offset 1" named neither the file nor why, for
      * UTF-16 text saved without a byte-order mark (Python's encode("utf-16-le"), some Windows tools), whose
-     * every other byte is 0 in English, and for a .docx or other binary file (a tester's pass) */
-    const char *nul = (named || in) ? memchr(text, 0, len) : NULL;
+     * every other byte is 0 in English, and for a .docx or other binary file (a tester's pass). A --model's
+     * byte-level tokenizer takes a NUL byte (GPT-2's <0x00>, id 188), as it did before this check: there only
+     * text that looks like UTF-16 is refused */
+    const char *nul = (named || in) ? memchr(text, 0, len) : NULL, *enc = NULL;
     if (nul) {
         size_t n = (len < 256 ? len : 256) & ~(size_t)1, zero[2] = {0, 0};
         for (size_t i = 0; i < n; i++) zero[i & 1] += !u[i];
         /* UTF-16 of Latin text: 3 in 4 bytes or more of one parity are 0, none of the other */
-        const char *enc = n >= 4 && !zero[0] && zero[1] * 8 >= n * 3 ? "UTF-16LE" /* "I\0 \0l\0" */
-                          : n >= 4 && !zero[1] && zero[0] * 8 >= n * 3 ? "UTF-16BE"
-                                                                  : NULL;
+        enc = n >= 4 && !zero[0] && zero[1] * 8 >= n * 3 ? "UTF-16LE" /* "I\0 \0l\0" */
+              : n >= 4 && !zero[1] && zero[0] * 8 >= n * 3 ? "UTF-16BE"
+                                                      : NULL;
+    }
+    if (nul && (enc || !o->model_dir)) { /* --model "a\0b" gave [a] [<0x00>] [b] */
         char what[64], how[300] = "";
         if (named) snprintf(what, sizeof what, "-f %s is", file);
         else snprintf(what, sizeof what, "the standard input is");
