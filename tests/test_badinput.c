@@ -375,6 +375,9 @@ static void prep_f_utf16(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfeh
 static void prep_f_utf32le(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfe\0\0h\0\0\0", 8); }
 static void prep_f_utf32be(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\0\0\xfe\xff\0\0\0h", 8); }
 static void prep_f_latin1(fixture *fx) { put_text(at(fx, "in/s.txt"), "caf\xe9 au lait\n"); }
+/* a Chinese file name long enough that "-f PATH is" passed 64 bytes: the message was cut inside its name */
+#define LONG_CJK_NAME "第三课注意力机制练习第三课注意力.txt" /* 16 characters, 48 bytes, then .txt */
+static void prep_f_nul_long_name(fixture *fx) { put_bytes(at(fx, "in/" LONG_CJK_NAME), "abc\0def\n", 8); }
 static void prep_f_empty(fixture *fx) { put_text(at(fx, "in/s.txt"), ""); }
 static void prep_f_newlines(fixture *fx) { put_text(at(fx, "in/s.txt"), "\n\r\n\n"); }
 static void prep_f_blanks(fixture *fx) { put_text(at(fx, "in/s.txt"), " \t\xE3\x80\x80 \n \n"); } /* U+3000 too */
@@ -478,6 +481,8 @@ static const bad_case kCases[] = {
     {"file_nul_byte", 2, "/in/s.txt is not plain UTF-8 text: the input contains a NUL byte at byte offset 3; a "
      "word-processor or other binary file (.docx, .pdf) holds NUL bytes: save the text as plain UTF-8 text first",
      {"-f", "@/in/s.txt"}, prep_f_nul, 0, NULL, 0},
+    {"file_nul_byte_long_name", 2, "/in/" LONG_CJK_NAME " is not plain UTF-8 text: the input contains a NUL byte at "
+     "byte offset 3", {"-f", "@/in/" LONG_CJK_NAME}, prep_f_nul_long_name, 0, NULL, 0},
     {"stdin_nul_byte", 2, "the standard input is not plain UTF-8 text: the input contains a NUL byte at byte offset 2",
      {"-f", "-"}, NULL, 0, "hi\0there\n", 9},
     {"file_utf16le_without_bom", 2, "/in/s.txt is not plain UTF-8 text: the input contains a NUL byte at byte offset 1; "

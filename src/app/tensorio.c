@@ -77,7 +77,7 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
                                                       : NULL;
     }
     if (nul && (enc || !o->model_dir)) { /* --model "a\0b" gave [a] [<0x00>] [b] */
-        char what[64], how[300] = "";
+        char what[sizeof file + 8], how[300] = ""; /* "-f " FILE " is": FILE is up to 119 bytes (it was cut at 60) */
         if (named) snprintf(what, sizeof what, "-f %s is", file);
         else snprintf(what, sizeof what, "the standard input is");
         if (enc && named) snprintf(how, sizeof how, "; it looks like %s text without a byte-order mark: convert it "
