@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "render/colormap.h"
 #include "io/npy.h"
@@ -1450,6 +1451,51 @@ static void test_title_keeps_an_equation_on_one_line(void **state) {
     }
 }
 
+/* source.txt lists a CRC-32 for each weight file: it is of the float32 data after the .npy header, as
+ * --weights compares it, and the line says so. It read "X.npy crc32 ca5f1dbb", which a script checks against
+ * zlib.crc32 of the whole file (or crc32(1)) and never matches (a researcher's pass). */
+static void test_dump_source_says_what_its_crc_covers(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-d", "16", "-H", "2", "--dump", in(f, "w"), "--no-plot", "-q", "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    char *src = slurp(in(f, "w/source.txt"), NULL);
+    assert_non_null(src);
+    static const char *const files[5] = {"X.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+    const char *line = strchr(src, '\n');
+    for (int i = 0; i < 5; i++) {
+        assert_non_null(line);
+        line++;
+        char name[16], rel[64];
+        unsigned long crc = 0;
+        assert_int_equal(sscanf(line, "%15s crc32 %lx", name, &crc), 2);
+        assert_string_equal(name, files[i]);
+        const char *eol = strchr(line, '\n');
+        assert_non_null(eol);
+        char text[512];
+        snprintf(text, sizeof text, "%.*s", (int)(eol - line), line);
+        if (!strstr(text, "after the .npy header"))
+            fail_msg("source.txt line '%.*s' does not say its CRC-32 is of the data after the .npy header",
+                     (int)(eol - line), line);
+        snprintf(rel, sizeof rel, "w/%s", files[i]);
+        size_t n = 0;
+        unsigned char *b = (unsigned char *)slurp(in(f, rel), &n);
+        assert_non_null(b);
+        size_t hdr = 10 + (size_t)(b[8] | b[9] << 8); /* npy 1.0: magic, version, 2-byte header length */
+        assert_true(n > hdr);
+        assert_int_equal(crc, crc32(crc32(0L, Z_NULL, 0), b + hdr, (uInt)(n - hdr)));
+        free(b);
+        line = eol;
+    }
+    free(src);
+    /* read back unchanged, the weights are still titled random */
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "w"), "--no-plot", "I love you");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "as --dump wrote them from random weights (untrained, seed 42)"));
+    tu_free(&r);
+}
+
 static void test_title_prefix_and_sentence(void **state) {
     fixture *f = *state;
     tu_result r;
@@ -1973,6 +2019,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_as_a_temporary_is_made_leaves_none, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_text_is_tidied, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dump_source_says_what_its_crc_covers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),

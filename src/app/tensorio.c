@@ -598,7 +598,12 @@ static av_status dump_source(const av_model *m, const av_weights_source *src, co
     size_t n[5];
     weight_tensors(m, data, n);
     fprintf(f.fp, "weights: %s\n", src->random_origin ? src->random_text : src->text); /* the first origin */
-    for (int i = 0; i < 5; i++) fprintf(f.fp, "%s crc32 %08lx\n", kWeightFiles[i], crc_of(data[i], n[i]));
+    /* the CRC of the float32 data only, which is what dumped_from_random compares: the line says so, since
+     * "X.npy crc32 ca5f1dbb" read as the file's CRC-32 (zlib.crc32 of the file, crc32(1)) and never matched (a
+     * researcher's pass); sscanf stops before the words, so older and newer dumps read back alike */
+    for (int i = 0; i < 5; i++)
+        fprintf(f.fp, "%s crc32 %08lx of the float32 data after the .npy header (not of the whole file)\n",
+                kWeightFiles[i], crc_of(data[i], n[i]));
     if ((s = av_afile_commit(&f, err))) return s;
     av_written_add(w, path);
     return AV_OK;
