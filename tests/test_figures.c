@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <sys/file.h>
 #include <zlib.h>
 
 #include "render/colormap.h"
@@ -1496,6 +1497,35 @@ static void test_dump_source_says_what_its_crc_covers(void **state) {
     tu_free(&r);
 }
 
+/* Two runs into one -o at once (`xargs -P4`): both exited 0, and the folder held one's head0.png and heads.png
+ * beside the other's head5.png, each run saying it "holds one run" (a researcher's pass). A run now locks -o
+ * before it writes there, as --train does; the test holds the lock itself, as another run would. */
+static void test_second_run_into_a_busy_folder_is_refused(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "8", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    int fd = open(in(f, "o"), O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    RUN(&r, "-q", "--heads", "2", "--seed", "7", "-o", in(f, "o"), "I love you");
+    if (r.code != 1 || !strstr(r.err, "another attnviz is writing that folder now"))
+        fail_msg("into a locked -o: exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+    struct stat sb;
+    assert_int_equal(stat(in(f, "o/head7.png"), &sb), 0); /* the earlier run's figures are as they were */
+    av_png_image img;
+    read_png(in(f, "o/head0.png"), &img);
+    assert_non_null(strstr(av_png_image_text(&img, "Title"), "head 0 of 8"));
+    av_png_image_free(&img);
+    close(fd);
+    RUN(&r, "-q", "--heads", "2", "--seed", "7", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_int_not_equal(stat(in(f, "o/head7.png"), &sb), 0);
+}
+
 static void test_title_prefix_and_sentence(void **state) {
     fixture *f = *state;
     tu_result r;
@@ -2020,6 +2050,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sigterm_as_a_temporary_is_made_leaves_none, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_text_is_tidied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dump_source_says_what_its_crc_covers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_second_run_into_a_busy_folder_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),

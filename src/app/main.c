@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "app/assets.h"
@@ -189,6 +190,39 @@ static void say_when_interrupted(const av_options *o) {
     av_interrupt_message(msg);
 }
 
+/* Lock the -o folder (it exists) for this run's figures and page: flock(LOCK_EX | LOCK_NB) on an fd of the
+ * folder, held until the process ends (by a signal too), as --train locks its folder (train.c lock_folder).
+ * Two runs into one -o at once (`xargs -P4`) both exited 0 and left one's head0.png and heads.png beside the
+ * other's head5.png, each saying the folder "holds one run" (a researcher's pass); the second is now refused
+ * before it writes there. Held until the folder holds this run (write_outputs lets go, unlock_outdir, before
+ * the trace, which a pager may hold up) or the process ends. Advisory; a folder that cannot be opened or a
+ * file system without flock runs unlocked, as before. Errors: AV_ERUNTIME when another process holds the
+ * lock. */
+static int outdir_lock_fd = -1;
+
+static void unlock_outdir(void) {
+    if (outdir_lock_fd >= 0) close(outdir_lock_fd);
+    outdir_lock_fd = -1;
+}
+
+static av_status lock_outdir(const char *dir, av_err *err) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return AV_OK;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        outdir_lock_fd = fd; /* open until unlock_outdir or the end of the process */
+        return AV_OK;
+    }
+    int e = errno;
+    close(fd);
+    if (e != EWOULDBLOCK) return AV_OK;
+    char shown[4096];
+    av_path_shown(shown, sizeof shown, dir);
+    return av_fail(err, AV_ERUNTIME, "cannot write the figures into '%.300s': another attnviz is writing that "
+                   "folder now (it holds the folder's lock until it ends), and two runs into one folder at once "
+                   "leave one's figures beside the other's: wait for it to end, or give each run its own -o",
+                   shown);
+}
+
 /* sinks 2-5: --compare, --dump, the figures, the page. Every output folder is made (or
  * checked) before any file is written, so a bad -o leaves no dump from this
  * run next to figures from an older one. */
@@ -200,6 +234,7 @@ static av_status write_outputs(run *r, av_err *err) {
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
     if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
+    if (!st && (!o->no_plot || o->html)) st = lock_outdir(o->outdir, err);
     if (!st) note_training_folder(o);
     int figures = !st && (!o->no_plot || o->html);
     if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
@@ -233,6 +268,7 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && (!o->no_plot || o->html)) /* the -o folder holds this run only */
         st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, err);
     if (figures) av_interrupt_message(NULL); /* the folder holds this run's figures only, or the error says why */
+    unlock_outdir(); /* the folder holds this run, or the error says what it holds */
     if (!st) av_figures_note_lowered_dpi(stderr, o); /* past 6000 px a side */
     if (!st && !o->quiet) av_written_print(stdout, &r->written);
     return st;
