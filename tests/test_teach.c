@@ -389,6 +389,79 @@ static void test_rope_shift_evidence(void **state) {
         }
 }
 
+/* With --no-scale the trace's scores are raw Q·Kᵀ, so the RoPE evidence's
+ * "the scores move by up to X with sinusoidal PE" must be X for raw scores.
+ * Expected value by hand from the dump: X, W_Q, W_K, PE(pos) of Vaswani et al.
+ * §3.5 at pos and pos + 100, max |ΔS| with S = (X+PE)·W_Q·((X+PE)·W_K)ᵀ per
+ * head, in double. Before the fix the evidence was always ÷√d_k (√8 too small). */
+static double sin_shift_worst(const av_npy *x, const av_npy *wq, const av_npy *wk, int H, int shift, int scale) {
+    int T = (int)x->shape[0], C = (int)x->shape[1], D = C / H;
+    double *q[2], *k[2];
+    for (int s = 0; s < 2; s++) {
+        q[s] = calloc((size_t)T * C, sizeof(double));
+        k[s] = calloc((size_t)T * C, sizeof(double));
+        for (int t = 0; t < T; t++) {
+            double xin[4096];
+            for (int c = 0; c < C; c++) {
+                int i2 = c - c % 2; /* 2i */
+                double ang = (t + s * shift) / pow(10000.0, (double)i2 / C);
+                xin[c] = x->data[(size_t)t * C + c] + (c % 2 ? cos(ang) : sin(ang));
+            }
+            for (int o = 0; o < C; o++) {
+                double aq = 0, ak = 0;
+                for (int c = 0; c < C; c++) {
+                    aq += xin[c] * wq->data[(size_t)c * C + o];
+                    ak += xin[c] * wk->data[(size_t)c * C + o];
+                }
+                q[s][(size_t)t * C + o] = aq;
+                k[s][(size_t)t * C + o] = ak;
+            }
+        }
+    }
+    double worst = 0;
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++) {
+                double sc[2];
+                for (int s = 0; s < 2; s++) {
+                    double d = 0;
+                    for (int e = 0; e < D; e++) d += q[s][(size_t)i * C + h * D + e] * k[s][(size_t)j * C + h * D + e];
+                    sc[s] = scale ? d / sqrt((double)D) : d;
+                }
+                if (fabs(sc[1] - sc[0]) > worst) worst = fabs(sc[1] - sc[0]);
+            }
+    for (int s = 0; s < 2; s++) free(q[s]), free(k[s]);
+    return worst;
+}
+
+static void test_rope_evidence_follows_no_scale(void **state) {
+    (void)state;
+    for (int scale = 0; scale < 2; scale++) {
+        char *dir = make_tmpdir();
+        tu_result r;
+        const char *args[] = {"--no-plot", "--color", "never", "--d-model", "16", "--heads", "2", "--positions", "rope",
+                              "--dump", dir, "I love deep learning", scale ? NULL : "--no-scale", NULL};
+        tu_runv(&r, NULL, NULL, args);
+        assert_int_equal(r.code, 0);
+        av_npy x = load(dir, "X.npy"), wq = load(dir, "W_Q.npy"), wk = load(dir, "W_K.npy");
+        double want = sin_shift_worst(&x, &wq, &wk, 2, 100, scale);
+        const char *p = strstr(r.out, "but by up to ");
+        assert_non_null(p);
+        double got = strtod(p + strlen("but by up to "), NULL);
+        print_message("%s: sinusoidal shift by 100 moves the scores by up to %g (printed %g)\n",
+                      scale ? "÷√d_k" : "--no-scale", want, got);
+        if (fabs(got - want) > 5e-3 * want) fail_msg("evidence says %g, the formula gives %g:\n%s", got, want, r.out);
+        p = strstr(r.out, "move by at most ");
+        assert_non_null(p);
+        assert_true(strtod(p + strlen("move by at most "), NULL) < 1e-4 * want);
+        av_npy_free(&x);
+        av_npy_free(&wq);
+        av_npy_free(&wk);
+        tu_free(&r);
+        rm_rf(dir);
+    }
+}
+
 /* ---------------------------------------------------------------------------- */
 
 static int has_escape(const char *s) { return strstr(s, "\033[") != NULL; }
@@ -1068,6 +1141,7 @@ int main(void) {
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),
         cmocka_unit_test_setup_teardown(test_show_says_what_prints_as_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_explain_table_aligned_past_key_9999),
+        cmocka_unit_test(test_rope_evidence_follows_no_scale),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

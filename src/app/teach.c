@@ -838,7 +838,8 @@ static int scores_at(float *scores, const av_model *m, const float *Xin, int T, 
         rope_forward(q, H, T, D, c->rope_style, c->rope_base > 1 ? c->rope_base : 10000.0, k);
         rope_forward(kk, H, T, D, c->rope_style, c->rope_base > 1 ? c->rope_base : 10000.0, k);
     }
-    scores_forward(scores, q, kk, H, T, D, 1.0 / sqrt((double)D));
+    /* the run's own scale: with --no-scale the scores are raw Q·Kᵀ, and the evidence says how far *they* move */
+    scores_forward(scores, q, kk, H, T, D, c->scale ? 1.0 / sqrt((double)D) : 1.0);
     return 0;
 }
 

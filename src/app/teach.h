@@ -91,7 +91,8 @@ void av_print_saturation(FILE *f, const av_model *m, int color);
 /* Max |ΔS| over all heads and cells of the first min(T, AV_SHIFT_TOKENS)
  * tokens (the property holds on any prefix; long inputs stay cheap) when
  * every position is shifted by k, recomputed from m->X and m->W_*: *d_rope
- * with RoPE (m's style and base), *d_sin with sinusoidal PE added to X.
+ * with RoPE (m's style and base), *d_sin with sinusoidal PE added to X;
+ * S scaled as the run is (÷√d_k, or raw Q·Kᵀ with --no-scale).
  * Errors: AV_ERUNTIME on OOM. */
 av_status av_shift_check(const av_model *m, int k, double *d_rope, double *d_sin, av_err *err);
 
