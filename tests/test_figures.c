@@ -865,6 +865,48 @@ static void test_compare_titles_name_head_mask_and_positions(void **state) {
     }
 }
 
+/* A RoPE base other than 10000 changes every rotation angle (θ^(−2i/d_k)) and
+ * so the weights; the titles named only "RoPE (interleaved)", the same as for
+ * base 10000 (a teacher's pass: `--compare positions --rope-base 100`). Each
+ * title now carries the base given on the command line; the default stays
+ * unnamed. */
+static void test_titles_name_a_non_default_rope_base(void **state) {
+    fixture *f = *state;
+    static const struct {
+        const char *args[8], *file, *want;
+    } cases[] = {
+        {{"--positions", "rope", "--rope-base", "100"}, "head0", "positions: RoPE (interleaved, base 100) · "},
+        {{"--positions", "rope", "--rope-style", "half", "--rope-base", "500"}, "head0",
+         "positions: RoPE (half, base 500) · "},
+        {{"--compare", "positions", "--rope-base", "100"}, "compare_positions",
+         "positions: none vs sinusoidal vs RoPE (interleaved, base 100) · "},
+        {{"--compare", "order", "--rope-base", "100"}, "compare_order", "vs RoPE (interleaved, base 100) · "},
+        {{"--compare", "scale", "--positions", "rope", "--rope-base", "100"}, "compare_scale",
+         "positions: RoPE (interleaved, base 100) · "},
+        {{"--compare", "rope-style", "--rope-base", "100"}, "compare_rope-style", "RoPE base 100 · "},
+        {{"--positions", "rope"}, "head0", "positions: RoPE (interleaved) · "}, /* the default: no base named */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *argv[16] = {"-q", "--heads", "2", "-o", in(f, "rb")};
+        int n = 5;
+        for (int k = 0; k < 8 && cases[i].args[k]; k++) argv[n++] = cases[i].args[k];
+        argv[n] = "I love deep learning";
+        tu_result r;
+        tu_runv(&r, NULL, NULL, argv);
+        expect_ok(&r);
+        tu_free(&r);
+        char path[64];
+        snprintf(path, sizeof path, "rb/%s.png", cases[i].file);
+        av_png_image img;
+        av_err e;
+        assert_int_equal(av_png_read_texts(in(f, path), &img, &e), AV_OK);
+        const char *title = av_png_image_text(&img, "Title");
+        assert_non_null(title);
+        if (!strstr(title, cases[i].want)) fail_msg("case %zu, %s: Title lacks '%s':\n%s", i, path, cases[i].want, title);
+        av_png_image_free(&img);
+    }
+}
+
 /* --vmax 1e-30: the colour bar's ticks in the SVG are short scientific
  * labels (the 1-2-5 step of 1e-30 / 7 is 2e-31: 0, 2e−31, ..., 1e−30),
  * not 31 decimals. */
@@ -2017,6 +2059,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_titles_name_a_non_default_rope_base, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_marks_clipped_weights, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),

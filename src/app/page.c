@@ -17,7 +17,8 @@
 static void run_desc(char *buf, size_t n, const av_model *m) {
     char mask[128], pos[96];
     av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
-    av_positions_desc(pos, sizeof pos, &m->cfg);
+    if (m->model_layer) av_positions_desc(pos, sizeof pos, &m->cfg);
+    else av_positions_desc_base(pos, sizeof pos, &m->cfg);
     snprintf(buf, n, "positions: %s · mask: %s%s", pos, mask, m->cfg.scale ? "" : " · no scale");
 }
 
