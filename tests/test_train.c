@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -985,6 +986,38 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     if (r.code != 0 || !strstr(r.out, "(trained toy model: attnviz --train reverse, step 30)"))
         fail_msg("exit %d\n%s%s", r.code, r.out, r.err);
     tu_free(&r);
+}
+
+/* config.json names the end-of-text token as GPT2Config does, bos_token_id and eos_token_id: without them
+ * transformers' GPT2Config takes GPT-2's 50256, outside the toy vocabulary (294 tokens), so a folder loaded there
+ * would never stop generating (a researcher's pass). Both must be the id vocab.json gives "<|endoftext|>". */
+static void test_cli_train_config_names_end_of_text(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q", "-o",
+                tu_in(f, "m"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *vocab = tu_slurp_file(tu_in(f, "m/vocab.json"), NULL), *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(vocab);
+    assert_non_null(cfg);
+    cJSON *v = cJSON_Parse(vocab), *c = cJSON_Parse(cfg);
+    assert_non_null(v);
+    assert_non_null(c);
+    const cJSON *eot = cJSON_GetObjectItemCaseSensitive(v, "<|endoftext|>");
+    const cJSON *bos = cJSON_GetObjectItemCaseSensitive(c, "bos_token_id");
+    const cJSON *eos = cJSON_GetObjectItemCaseSensitive(c, "eos_token_id");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "vocab_size");
+    if (!cJSON_IsNumber(eot) || !cJSON_IsNumber(bos) || !cJSON_IsNumber(eos) || !cJSON_IsNumber(n))
+        fail_msg("vocab.json's <|endoftext|>, or config.json's bos_token_id, eos_token_id or vocab_size, missing:\n%s",
+                 cfg);
+    assert_int_equal(bos->valueint, eot->valueint);
+    assert_int_equal(eos->valueint, eot->valueint);
+    assert_true(eot->valueint >= 0 && eot->valueint < n->valueint);
+    cJSON_Delete(v);
+    cJSON_Delete(c);
+    free(vocab);
+    free(cfg);
 }
 
 /* A run whose held-out loss rose says so in its own figures, as its warning and --model's figures of its
@@ -4198,6 +4231,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_names_best_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_config_names_end_of_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_run_figures_say_so, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_error_on_a_terminal_starts_its_line, tu_setup_tmpdir, tu_teardown_tmpdir),

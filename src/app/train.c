@@ -558,7 +558,8 @@ static av_status write_vocab(const char *dir, av_err *err) {
     return s ? s : write_text(dir, "merges.txt", merges, err);
 }
 
-/* config.json: GPT2Config's keys (av_gpt2_config_json) with the "attnviz"
+/* config.json: GPT2Config's keys (av_gpt2_config_json), bos_token_id and
+ * eos_token_id the toy vocabulary's <|endoftext|>, with the "attnviz"
  * object always present and saying the task and the step it was saved at,
  * and "diverged": true for a model whose held-out loss ended above step 0's
  * (held_out_rose), so that --model's figures of it say so. */
@@ -572,6 +573,10 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
     cJSON *a = root ? cJSON_CreateObject() : NULL;
     if (a) {
         cJSON_DeleteItemFromObjectCaseSensitive(root, "attnviz");
+        /* GPT2Config's end-of-text ids: without them transformers takes GPT-2's 50256, outside this 294-token
+         * vocabulary, whose <|endoftext|> is AV_TOY_EOT (vocab.json; a researcher's pass) */
+        cJSON_AddNumberToObject(root, "bos_token_id", AV_TOY_EOT);
+        cJSON_AddNumberToObject(root, "eos_token_id", AV_TOY_EOT);
         cJSON_AddStringToObject(a, "positions", positions_label(cfg->positions));
         cJSON_AddStringToObject(a, "norm", cfg->norm == AV_NORM_POST ? "post" : "pre");
         cJSON_AddBoolToObject(a, "scale", cfg->scale);
