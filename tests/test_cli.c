@@ -1625,6 +1625,27 @@ static void test_one_head_and_one_token_in_the_singular(void **state) {
     tu_free(&r);
 }
 
+/* --compare scale with d_k = 1 (--d-model 8 --heads 8): √1 = 1, so the two rows are the same and max |ΔA| is 0;
+ * the table says why, and only then (a teacher's pass: a class saw two equal rows and no reason). */
+static void test_compare_scale_says_when_d_k_is_one(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-H", "8", "--compare", "scale", "--color", "never",
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    const char *no = strstr(r.out, "  no scale ");
+    assert_non_null(no);
+    if (!strstr(no, " 0.0000\n")) fail_msg("max |ΔA| is not 0 with d_k = 1:\n%s", r.out);
+    if (!strstr(r.out, "(d_k = d_model / H = 8 / 8 = 1, and √1 = 1: the scale divides by 1, so the rows are the same;"))
+        fail_msg("no note that d_k = 1:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-H", "4", "--compare", "scale", "--color", "never",
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.out, "d_k = d_model / H"));
+    tu_free(&r);
+}
+
 /* --compare scale's uniform reference follows the mask the runs use: a
  * masked key gets no weight, so row i spread evenly over its n_i visible
  * keys has entropy ln(n_i), and the reference is the mean of ln(n_i) over
@@ -2229,6 +2250,7 @@ int main(void) {
         cmocka_unit_test(test_train_warns_its_figures_are_fixed),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
+        cmocka_unit_test(test_compare_scale_says_when_d_k_is_one),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

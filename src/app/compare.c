@@ -327,6 +327,11 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
         fprintf(f, "  (%d real query row%s see%s no key (every key masked): weights all 0, left out)\n", c0->n_real - rows,
                 c0->n_real - rows == 1 ? "" : "s", c0->n_real - rows == 1 ? "s" : "");
     if (c->left_out[0]) fprintf(f, "  (RoPE is left out: %s)\n", c->left_out);
+    /* --d-model 8 --heads 8: two equal rows and a max |ΔA| of 0, with nothing saying why (a teacher's pass) */
+    if (c->kind == AV_CMP_SCALE && c0->C == c0->H)
+        fprintf(f, "  (d_k = d_model / H = %d / %d = 1, and √1 = 1: the scale divides by 1, so the rows are the same;\n"
+                   "  the scale matters when d_k is larger: fewer --heads or a larger --d-model)\n",
+                c0->C, c0->H);
 }
 
 int av_compare_has_figure(av_compare_kind kind) { return kind != AV_CMP_NONE; }
