@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include "app/assets.h"
@@ -206,15 +205,7 @@ static void unlock_outdir(void) {
 }
 
 static av_status lock_outdir(const char *dir, av_err *err) {
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return AV_OK;
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-        outdir_lock_fd = fd; /* open until unlock_outdir or the end of the process */
-        return AV_OK;
-    }
-    int e = errno;
-    close(fd);
-    if (e != EWOULDBLOCK) return AV_OK;
+    if (!av_lock_folder(dir, &outdir_lock_fd)) return AV_OK; /* locked, or a folder that cannot be */
     char shown[4096];
     av_path_shown(shown, sizeof shown, dir);
     return av_fail(err, AV_ERUNTIME, "cannot write the figures into '%.300s': another attnviz is writing that "

@@ -1527,18 +1527,12 @@ typedef struct {
  * run did before. Errors: AV_ERUNTIME when another process holds the lock,
  * naming dir. Source: flock(2). */
 static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0 || lk->n == (int)(sizeof lk->fd / sizeof lk->fd[0])) {
-        if (fd >= 0) close(fd);
+    if (lk->n == (int)(sizeof lk->fd / sizeof lk->fd[0])) return AV_OK;
+    int fd;
+    if (!av_lock_folder(dir, &fd)) { /* locked, or a folder that cannot be (io/fileio.h) */
+        if (fd >= 0) lk->fd[lk->n++] = fd;
         return AV_OK;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-        lk->fd[lk->n++] = fd;
-        return AV_OK;
-    }
-    int e = errno;
-    close(fd);
-    if (e != EWOULDBLOCK) return AV_OK;
     char shown[4096];
     av_path_shown(shown, sizeof shown, dir);
     return av_fail(err, AV_ERUNTIME, "cannot train into '%.300s': another attnviz --train is writing it (it holds "

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h> /* flock */
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -108,6 +109,19 @@ static void remove_live_temporaries(void) {
 void av_remove_unfinished(void) {
     remove_live_temporaries();
     remove_empty_made_folders();
+}
+
+int av_lock_folder(const char *dir, int *fd_out) {
+    *fd_out = -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        *fd_out = fd;
+        return 0;
+    }
+    int busy = errno == EWOULDBLOCK;
+    close(fd);
+    return busy;
 }
 
 static void on_signal(int sig) {

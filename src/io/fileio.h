@@ -116,6 +116,17 @@ void av_interrupt_clear_line(void);
  * no errors. */
 void av_remove_unfinished(void);
 
+/* Lock the folder dir (it exists) for this process: flock(LOCK_EX |
+ * LOCK_NB) on an fd of the folder itself, so no lock file is left behind;
+ * the kernel lets go when the fd (*fd_out, O_CLOEXEC) is closed or the
+ * process ends, by a signal too. Advisory: a reader that takes no lock is
+ * never blocked. Returns 1 when another process holds the lock (*fd_out
+ * -1); else 0, with *fd_out the locked fd, or -1 when the folder cannot be
+ * opened for reading (mode 0300) or its file system has no flock (EINVAL,
+ * ENOLCK, EBADF on NFS): such a folder runs unlocked. Used by --train's
+ * folders and by a run's -o figures. Source: flock(2). */
+int av_lock_folder(const char *dir, int *fd_out);
+
 /* A file mapped into memory (safetensors.h's av_safetensors_open) that
  * another program makes shorter while it is read (a truncation or a rewrite
  * in place) raises SIGBUS at the next read past its new end, which ended
