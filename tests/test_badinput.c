@@ -583,6 +583,11 @@ static const bad_case kCases[] = {
     {"layer_full_width_number", 2, "--layer '１' is not a layer number (it is typed in full-width characters: type the half-width 1, 半角)", {"--layer", "１", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a comma too many is an empty part, not three parts */
+    {"explain_empty_part", 2, "--explain '1,2,' has an empty part (a comma too many?); it takes one pair QUERY,KEY", {"--explain", "1,2,", "a b c"}, NULL, 0, NULL, 0},
+    {"explain_empty_middle_part", 2, "--explain '1, ,2' has an empty part (a comma too many?)", {"--explain", "1, ,2", "a b c"}, NULL, 0, NULL, 0},
+    /* a long name is cut at 64 bytes between characters: it showed ...ｇ\xEF' (half of a ｇ) */
+    {"figures_long_name_cut_between_characters", 2, "ｇｇ' is not a figure", {"--figures", "ｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇ", "a b"}, NULL, 0, NULL, 0},
     {"option_pdf", 2, "unknown option '--pdf'; attnviz writes figures as PNG and SVG (--format png, svg or both)", {"--pdf", S4}, NULL, 0, NULL, 0},
     {"figures_one_letter_no_guess", 2, "--figures 'e': 'e' is not a figure; expected", {"--figures", "e", S4}, NULL, 0, NULL, 0},
     {"figures_enumeration_comma", 2, "is not a figure (the enumeration comma '、' does not separate names: type ',' or '，')", {"--figures", "heads、grid", S4}, NULL, 0, NULL, 0},

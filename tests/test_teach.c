@@ -191,9 +191,10 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         {"a,,b", "a , b", "--explain key ',b' is neither a token of the sentence nor an index 0..2; ',' and '，' "
          "separate QUERY from KEY, so a comma token is named by its index: the sentence's , is token 1 (e.g. "
          "--explain 1,KEY)\n"},
-        /* no comma token: three parts (it said "key ',b' is neither a token", as if the pair were a and ,b) */
-        {"a,,b", "a b", "--explain 'a,,b' has 3 parts; it takes one pair QUERY,KEY (token indices or token text), "
-         "e.g. 1,3 or love,learning: run it once for each pair\n"},
+        /* no comma token: an empty part, a comma too many (it said "key ',b' is neither a token", as if the pair
+         * were a and ,b) */
+        {"a,,b", "a b", "--explain 'a,,b' has an empty part (a comma too many?); it takes one pair QUERY,KEY (token "
+         "indices or token text), e.g. 1,3 or love,learning\n"},
         /* what a Chinese reader typed (a report): a word of two characters, each its own token (it said only
          * "is neither a token") */
         {"学习,深", "我爱深度学习", "--explain query '学习' is neither a token of the sentence nor an index 0..5 (the "
@@ -1113,6 +1114,25 @@ static void test_explain_table_aligned_past_key_9999(void **state) {
     tu_free(&r);
 }
 
+/* --explain with RoPE says that k is rotated as well as q: only q's line said "after RoPE" (a teacher's pass),
+ * and K.npy, which the line prints, holds the rotated keys. Without RoPE neither line says so. */
+static void test_explain_says_k_is_rotated_too(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--positions", "rope", "--explain", "1,0", "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    const char *k = strstr(r.out, "  k_0 = K[0, 0, :] = ");
+    assert_non_null(k);
+    const char *end = strchr(k, '\n');
+    assert_non_null(end);
+    if (end - k < 15 || strncmp(end - 15, "   (after RoPE)", 15) != 0) fail_msg("k's line: %.*s", (int)(end - k), k);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--explain", "1,0", "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.out, "after RoPE"));
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
@@ -1141,6 +1161,7 @@ int main(void) {
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),
         cmocka_unit_test_setup_teardown(test_show_says_what_prints_as_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_explain_table_aligned_past_key_9999),
+        cmocka_unit_test(test_explain_says_k_is_rotated_too),
         cmocka_unit_test(test_rope_evidence_follows_no_scale),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);

@@ -122,7 +122,7 @@ static const optdef kOpts[] = {
      .help = "max (default) | mean: how cells are pooled when tokens outnumber pixels"},
     {"html", 0, OPT_FLAG, AT(html), .help = "also write attnviz.html: the interactive page (one file, works offline)"},
     {"html-limit", 0, OPT_INT, AT(html_limit), .lo = 1, .hi = 1024, .arg = "MIB",
-     .help = "--html: MiB of numbers kept as float32; above, 8-bit, then fewer panels (default 16)"},
+     .help = "--html: MiB of numbers kept as float32; above, 8-bit, then fewer panels (default 16; 1..1024)"},
     {"figures", 0, OPT_CALL, 0, .parse = parse_figures, .arg = "LIST",
      .help = "heads,grid,mean,scores,pe,mask,model or all, comma-separated (default heads, and grid with 2+ heads; with --model: model,grid)"},
     {"format", 0, OPT_CHOICE, AT(format), .lo = AV_FMT_PNG, .hi = AV_FMT_BOTH, .choice_name = av_format_name,
@@ -164,7 +164,7 @@ static const optdef kOpts[] = {
     {"batch", 0, OPT_INT, AT(batch), .lo = 1, .hi = AV_TRAIN_MAX_BATCH, .arg = "N",
      .help = "--train: sequences per step (default 32, induction 64; 1..1024)"},
     {"lr", 0, OPT_DOUBLE, AT(lr), .min = 0, .max = 10, .open = 1, .arg = "LR",
-     .help = "--train: peak learning rate (default 6e-3; induction 3e-3); with --schedule noam the factor (default 1)"},
+     .help = "--train: peak learning rate (default 6e-3; induction 3e-3; at most 10); with --schedule noam the factor (default 1)"},
     {"weight-decay", 0, OPT_DOUBLE, AT(weight_decay), .min = 0, .max = 1, .arg = "WD",
      .help = "--train: AdamW weight decay of the weight matrices and embeddings (default 0.01, torch's; 0..1)"},
     {"schedule", 0, OPT_CHOICE, AT(schedule), .lo = AV_SCHED_COSINE, .hi = AV_SCHED_CONSTANT,
@@ -718,11 +718,13 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
             char one_h[65], fw[192]; /* "ｈｅａｄｓ" */
             snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
+            av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char nv[160], one[65];
             snprintf(one, sizeof one, "%.*s", (int)(len > 64 ? 64 : len), name);
+            av_utf8_trim_cut(one);
             show_value(nv, sizeof nv, one);
             return av_fail(err, AV_EUSAGE, "--figures '%s': '%s' is not a figure%s; expected a comma-separated list of %s",
                            sv, nv, near, allowed);

@@ -350,12 +350,25 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
         size_t n = strlen(err->msg);
         snprintf(err->msg + n, sizeof err->msg - n, "; ',' and '，' separate QUERY from KEY, so a comma token is "
                  "named by its index: the sentence's %s is token %d (e.g. --explain %d,KEY)", toks->tok[i], i, i);
+        av_utf8_trim_cut(err->msg); /* a message at av_err's 512 bytes is cut between characters, not inside one */
         return st;
     }
     /* no comma token, so "爱,习,深" or "1,5,2" is three parts, not a key '习,深' that is no token (a Chinese-speaking
-     * learner's pass) */
+     * learner's pass); "1,2," or "1,,2" has an empty one: a comma too many */
+    int empty = 0;
+    const char *from = spec;
+    for (const char *c = av_utf8_list_sep(spec, &len);; c = av_utf8_list_sep(c + len, &len)) {
+        const char *to = c ? c : spec + strlen(spec), *p = from;
+        while (p < to && (*p == ' ' || *p == '\t')) p++;
+        empty |= p == to;
+        if (!c) break;
+        from = c + len;
+    }
     char specq[SHOWN_COLS * 4];
     shown(specq, sizeof specq, spec, strlen(spec));
+    if (empty)
+        return av_fail(err, AV_EUSAGE, "--explain '%s' has an empty part (a comma too many?); it takes one pair "
+                       "QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning", specq);
     return av_fail(err, AV_EUSAGE, "--explain '%s' has %d parts; it takes one pair QUERY,KEY (token indices or "
                    "token text), e.g. 1,3 or love,learning: run it once for each pair", specq, seps + 1);
 }
@@ -481,7 +494,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     fprintf(f, "   (%d number%s%s)\n", D, D == 1 ? "" : "s", c->positions == AV_POS_ROPE ? ", after RoPE" : "");
     fprintf(f, "  k_%d = K[%d, %d, :] = ", kj, h, kj);
     print_vec(f, k, D, precision);
-    fprintf(f, "\n");
+    /* K is rotated too, by its own position (a teacher's pass: only q said so) */
+    fprintf(f, "%s\n", c->positions == AV_POS_ROPE ? "   (after RoPE)" : "");
     if (m->kv_heads > 0 && m->kv_heads < c->H) { /* GQA: K[h] is a copy of K/V head h/G, shared by G query heads */
         int G = c->H / m->kv_heads, g = h / G;
         fprintf(f, "        (grouped-query attention: k_%d and v_%d are K/V head %d's, k_proj/v_proj rows %d…%d,\n"
