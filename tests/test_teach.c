@@ -857,6 +857,30 @@ static void test_no_scale_saturation_verdict(void **state) {
                        "visible key left out\n"))
         fail_msg("causal verdict:\n%s", r.out);
     tu_free(&r);
+    /* <pad> query rows are left out, as --compare's tables average the real rows only: they had been counted
+     * ("3 of 10 rows", a teacher's pass). Here 2 heads, 3 real tokens padded to 6, causal: the real rows with a
+     * choice are 1 and 2 of each head, 4 rows; which are near one-hot is read from --dump's weights.npy */
+    {
+        char *d = make_tmpdir();
+        run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--causal", "--pad-to", "6", "--heads", "2", "-d", "16",
+                    "--dump", d, "I love you", NULL);
+        assert_int_equal(r.code, 0);
+        av_npy w = load(d, "weights.npy");
+        int peaked = 0;
+        for (int h = 0; h < 2; h++)
+            for (int i = 1; i < 3; i++) {
+                float mx = 0;
+                for (int j = 0; j < 6; j++) mx = fmaxf(mx, w.data[((size_t)h * 6 + i) * 6 + j]);
+                peaked += mx > 0.9f;
+            }
+        av_npy_free(&w);
+        char want[200];
+        snprintf(want, sizeof want, "%d of 4 rows %s nearly one-hot (max weight > 0.9); 2 rows with one visible key "
+                 "left out; 6 <pad> query rows left out\n", peaked, peaked == 1 ? "is" : "are");
+        if (!strstr(r.out, want)) fail_msg("--pad-to verdict, want ...%s in:\n%s", want, r.out);
+        tu_free(&r);
+        rm_rf(d);
+    }
     run_attnviz(&r, NULL, "--no-plot", "--no-scale", "Hello", NULL); /* one token: nothing to judge */
     if (!strstr(r.out, "verdict: none: every row sees one key, so its weight is 1 whatever the scores\n"))
         fail_msg("one token:\n%s", r.out);

@@ -787,8 +787,9 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
     int T = m->cfg.T, H = m->cfg.H;
     double *mx = calloc((size_t)T, sizeof *mx), *en = calloc((size_t)T, sizeof *en);
     if (!mx || !en) { free(mx); free(en); return; }
-    int rows = 0, peaked = 0, single = 0, blind = 0; /* rows judged (2+ visible keys), near one-hot, one key
-                                                       * only, no key at all (--attn-mask) */
+    int rows = 0, peaked = 0, single = 0, blind = 0, pad = 0; /* rows judged (2+ visible keys), near one-hot,
+                                                                * one key only, no key at all (--attn-mask),
+                                                                * <pad> queries */
     fprintf(f, "                   per row: max weight / entropy in nats (uniform over n keys = ln n; one-hot = 0)\n");
     for (int h = 0; h < H; h++) {
         av_row_stats(m, h, mx, en);
@@ -797,7 +798,8 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
             int visible = 0;
             for (int j = 0; j < T; j++) visible += !m->mask[(size_t)i * T + j];
             if (!visible) { blind++; continue; }
-            if (visible == 1) single++; /* weight 1 by construction (query 0 under a causal mask): no verdict */
+            if (i >= m->cfg.n_real) pad++; /* a <pad> query's output is not used: as --compare's tables, real rows */
+            else if (visible == 1) single++; /* weight 1 by construction (query 0 under a causal mask): no verdict */
             else rows++, peaked += mx[i] > 0.9;
             if (h < 8 && i < 8) fprintf(f, " %.2f/%.2f", mx[i], en[i]);
         }
@@ -810,6 +812,9 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
     if (blind) /* every key masked (--attn-mask): it said "every row sees one key" when no row saw any (a tester's report) */
         snprintf(left_out + strlen(left_out), sizeof left_out - strlen(left_out), "; %d row%s with no visible key left out",
                  blind, blind == 1 ? "" : "s");
+    if (pad) /* --pad-to: they were counted, where --compare's tables average the real rows only (a teacher's pass) */
+        snprintf(left_out + strlen(left_out), sizeof left_out - strlen(left_out), "; %d <pad> query row%s left out",
+                 pad, pad == 1 ? "" : "s");
     if (!rows && !single)
         fprintf(f, "                   verdict: none: every row has every key masked, so its weights are all 0\n");
     else if (!rows)
