@@ -2054,12 +2054,36 @@ static void test_cut_labels_that_read_the_same_get_indices(void **state) {
     }
 }
 
+/* A sentence with kana is Japanese: its SVGs name Noto Sans CJK JP (whose default forms are Japanese) and say
+ * xml:lang="ja", as its PNGs shape Han characters as Japanese (test_textlayout); a Chinese sentence keeps Noto
+ * Sans CJK SC and no language. "私は直が好き" had the Chinese forms in both. */
+static void test_japanese_sentence_svg_names_japanese_forms(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *text;
+        int ja;
+    } cases[] = {{"私は直が好き", 1}, {"カタカナ直", 1}, {"我直骨", 0}, {"I love deep learning", 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--format", "svg", "--figures", "heads", "-o", in(f, "ja"), cases[i].text, NULL);
+        expect_ok(&r);
+        tu_free(&r);
+        char *svg = tu_slurp_file(in(f, "ja/head0.svg"), NULL);
+        assert_non_null(svg);
+        int jp = strstr(svg, "'Noto Sans CJK JP'") != NULL, lang = strstr(svg, " xml:lang=\"ja\"") != NULL;
+        if (jp != cases[i].ja || lang != cases[i].ja || (!cases[i].ja && !strstr(svg, "'Noto Sans CJK SC'")))
+            fail_msg("%s: JP family %d, xml:lang %d, want %d", cases[i].text, jp, lang, cases[i].ja);
+        free(svg);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_figures_in_png_and_svg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_titles_name_head_mask_and_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_titles_name_a_non_default_rope_base, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_japanese_sentence_svg_names_japanese_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_marks_clipped_weights, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),

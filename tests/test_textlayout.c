@@ -878,6 +878,34 @@ static int teardown(void **state) {
     return 0;
 }
 
+/* A Japanese text sets Han characters in Japanese forms (av_text_use_cjk_language "ja"): 直 and 骨 have forms of
+ * their own in Japanese and Chinese, and Noto Sans CJK picks them by the OpenType language (hb-shape
+ * --language=ja gives another glyph than --language=zh on the same face). A sentence with kana drew them in the
+ * Chinese forms. Chinese text (the default, NULL) is unchanged, and kana and Latin keep their glyphs. */
+static void test_japanese_text_gets_japanese_forms(void **state) {
+    (void)state;
+    static const char *const han[] = {"\xE7\x9B\xB4", "\xE9\xAA\xA8"}; /* 直 骨 */
+    for (size_t i = 0; i < 2; i++) {
+        av_text_layout zh, ja, again;
+        av_text_use_cjk_language(NULL);
+        assert_int_equal(av_text_lay(han[i], 20, 0, &zh), 0);
+        av_text_use_cjk_language("ja");
+        assert_string_equal(av_text_cjk_language(), "ja");
+        assert_int_equal(av_text_lay(han[i], 20, 0, &ja), 0);
+        av_text_use_cjk_language(NULL);
+        assert_null(av_text_cjk_language());
+        assert_int_equal(av_text_lay(han[i], 20, 0, &again), 0);
+        if (zh.n != 1 || ja.n != 1 || again.n != 1 || zh.missing || ja.missing)
+            fail_msg("%s: %d / %d glyphs, missing %d / %d (Noto Sans CJK installed?)", han[i], zh.n, ja.n, zh.missing,
+                     ja.missing);
+        if (zh.g[0].gid == ja.g[0].gid) fail_msg("%s: the same glyph %u in Chinese and Japanese", han[i], zh.g[0].gid);
+        assert_int_equal(again.g[0].gid, zh.g[0].gid);
+        av_text_layout_free(&zh);
+        av_text_layout_free(&ja);
+        av_text_layout_free(&again);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_labels_match_hb_view, setup, teardown),
@@ -894,6 +922,7 @@ int main(void) {
         cmocka_unit_test(test_fontconfig_puts_the_bundled_faces_first),
         cmocka_unit_test(test_direct_shaping_matches_raqm),
         cmocka_unit_test(test_glyph_bitmaps_equal_freetype_rendering),
+        cmocka_unit_test(test_japanese_text_gets_japanese_forms),
         cmocka_unit_test_setup_teardown(test_svg_direction_and_anchor, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

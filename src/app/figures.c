@@ -130,6 +130,16 @@ static size_t cut_text(char *out, size_t room, const char *text, int fold) {
     return at;
 }
 
+const char *av_figures_cjk_language(const char *text) {
+    const unsigned char *p = (const unsigned char *)(text ? text : "");
+    while (*p) {
+        unsigned cp = av_utf8_next(&p);
+        if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x31F0 && cp <= 0x31FF) || (cp >= 0xFF66 && cp <= 0xFF9F))
+            return "ja";
+    }
+    return NULL;
+}
+
 void av_figures_short_sentence(char *out, size_t n, const char *text) {
     size_t at = cut_text(out, n, text ? text : "", 1);
     av_utf8_bidi_closers(out, at, out + at, n - at); /* an RLO in it does not turn the page's quote around */

@@ -39,6 +39,13 @@ typedef struct {
  * "…" and 16 more. text NULL is "". No errors. */
 void av_figures_short_sentence(char *out, size_t n, const char *text);
 
+/* The language the figures set Han characters in for text (UTF-8 or NULL):
+ * "ja" when it holds kana (Hiragana U+3040..309F, Katakana U+30A0..30FF and
+ * U+31F0..31FF, half-width Katakana U+FF66..FF9F), as the --html page decides;
+ * else NULL, Chinese forms (render/textlayout.h av_text_use_cjk_language).
+ * "私は深層学習が好きです" drew 直-like characters in their Chinese forms. */
+const char *av_figures_cjk_language(const char *text);
+
 /* fc->run = 16 hex digits of a 64-bit FNV-1a hash of everything that decides
  * the numbers: the tokens, T, d_model, heads, positions, RoPE style and base,
  * causal, scale, seed, --attn-mask contents and the weights' source. Two

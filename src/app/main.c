@@ -220,6 +220,7 @@ static av_status lock_outdir(const char *dir, av_err *err) {
 static av_status write_outputs(run *r, av_err *err) {
     const av_options *o = &r->o;
     av_figure_context fc = {r->cmd ? r->cmd : "attnviz", o->model_dir ? r->gr.text : r->text, &r->source, ""};
+    if (!o->no_plot) av_text_use_cjk_language(av_figures_cjk_language(fc.sentence)); /* a --model's text is known now */
     if (o->model_dir) av_gpt2run_run_id(fc.run, &r->gr, &r->toks);
     else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
@@ -298,6 +299,7 @@ int main(int argc, char **argv) {
             st = av_gpt2run_open(&r.gr, &r.m, &r.toks, &r.o, &err);
             if (!st) av_gpt2run_weights(&r.source, &r.gr);
         } else if (!(st = av_options_config(&cfg, &r.o, &err)) && !(st = read_tokens(&r, &err))) {
+            if (fonts) av_text_use_cjk_language(av_figures_cjk_language(r.text)); /* before the fonts load */
             if (fonts) av_text_prepare_for(r.text); /* before the model: its threads start there */
             cfg.n_real = r.n_real;
             st = run_model(&r, &cfg, &err);

@@ -19,6 +19,11 @@
 #include "render/pngout.h"
 
 #define FONT_FAMILY "'DejaVu Sans', 'Noto Sans CJK SC', sans-serif"
+#define FONT_FAMILY_JA "'DejaVu Sans', 'Noto Sans CJK JP', sans-serif"
+
+/* The family list of every <text>: with Japanese forms (render/textlayout.h av_text_use_cjk_language "ja") Noto
+ * Sans CJK JP, whose default forms are Japanese, where the raster shapes the SC face as Japanese (locl) */
+static const char *font_family(void) { return av_text_cjk_language() ? FONT_FAMILY_JA : FONT_FAMILY; }
 
 /* ---------------------------------------------------------------- escaping */
 
@@ -175,7 +180,9 @@ static void put_run_families(FILE *fp, const av_dl_text *t) {
     int n = av_text_fonts(t->utf8, t->bold, fam, NULL, 8), other = 0;
     if (n > 8) n = 8;
     for (int k = 0; k < n; k++)
-        if (fam[k] && strcmp(fam[k], "DejaVu Sans") != 0 && strcmp(fam[k], "Noto Sans CJK SC") != 0) other = 1;
+        if (fam[k] && strcmp(fam[k], "DejaVu Sans") != 0 && strcmp(fam[k], "Noto Sans CJK SC") != 0 &&
+            strcmp(fam[k], "Noto Sans CJK JP") != 0)
+            other = 1;
     if (!other) return;
     fputs(" font-family=\"", fp);
     for (int k = 0; k < n; k++) {
@@ -184,7 +191,8 @@ static void put_run_families(FILE *fp, const av_dl_text *t) {
         put_escaped(fp, fam[k]);
         fputs("', ", fp);
     }
-    fputs(FONT_FAMILY "\"", fp);
+    fputs(font_family(), fp);
+    fputc('"', fp);
 }
 
 /* A <text> at the raster's baseline point. A right-to-left paragraph (its
@@ -232,8 +240,8 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
     fprintf(fp,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
-            "version=\"1.1\" width=\"%.6gpt\" height=\"%.6gpt\" viewBox=\"0 0 %d %d\">\n",
-            dl->width * pt, dl->height * pt, dl->width, dl->height);
+            "version=\"1.1\"%s width=\"%.6gpt\" height=\"%.6gpt\" viewBox=\"0 0 %d %d\">\n",
+            av_text_cjk_language() ? " xml:lang=\"ja\"" : "", dl->width * pt, dl->height * pt, dl->width, dl->height);
     if (title) {
         fputs("<title>", fp);
         put_escaped(fp, title);
@@ -259,7 +267,7 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
     hex(col, dl->background);
     fprintf(fp, "<g shape-rendering=\"crispEdges\">\n");
     put_rect(fp, 0, 0, dl->width, dl->height, col);
-    fprintf(fp, "</g>\n<g font-family=\"%s\">\n", FONT_FAMILY);
+    fprintf(fp, "</g>\n<g font-family=\"%s\">\n", font_family());
     int in_rects = 0, lines = 0; /* inside a <g> of consecutive RECT items; polylines so far */
     for (size_t k = 0; k < dl->n; k++) {
         const av_dl_item *it = &dl->items[k];

@@ -127,6 +127,7 @@ static struct {
 
 static int fast_path_off; /* av_text_use_fast_path(0): every font from fontconfig (tests) */
 static int direct_off;    /* av_text_use_direct_shaping(0): every line through raqm (tests) */
+static const char *cjk_lang; /* av_text_use_cjk_language: "ja" or NULL (a static string, as run_language's) */
 
 /* Release the cached layouts, the loaded fonts and fontconfig state (not the
  * app_fonts list). */
@@ -276,6 +277,16 @@ void av_text_use_direct_shaping(int on) {
     prepare_join();
     direct_off = !on;
     if (T.tried) unload(); /* no layout of the other way is reused */
+}
+
+const char *av_text_cjk_language(void) { return cjk_lang; }
+
+void av_text_use_cjk_language(const char *lang) {
+    prepare_join();
+    const char *v = lang && strcmp(lang, "ja") == 0 ? "ja" : NULL;
+    if (v == cjk_lang) return;
+    cjk_lang = v;
+    if (T.tried) unload(); /* the next text chooses its fonts and shapes for the new language */
 }
 
 void av_text_use_fast_path(int on) {
@@ -700,6 +711,9 @@ static const char *run_language(const line *ln, size_t a, size_t b) {
     if (sc == HB_SCRIPT_ARABIC && run_has_any(ln, a, b, PERSIAN, sizeof PERSIAN / sizeof *PERSIAN)) return "fa";
     for (size_t k = 0; k < sizeof DEFAULT / sizeof *DEFAULT; k++)
         if (DEFAULT[k].sc == sc) return DEFAULT[k].lang;
+    /* Han and kana: Japanese forms for a Japanese text (av_text_use_cjk_language), else the list's own
+     * (Noto Sans CJK SC, Chinese forms) */
+    if (cjk_lang && (sc == HB_SCRIPT_HAN || sc == HB_SCRIPT_HIRAGANA || sc == HB_SCRIPT_KATAKANA)) return cjk_lang;
     return NULL;
 }
 

@@ -186,6 +186,19 @@ void av_text_prepare_for(const char *utf8);
  * else 0. For tests: an ASCII label in the bundled fonts leaves it 0. */
 int av_text_fontconfig_loaded(void);
 
+/* lang "ja": Han and kana runs are set as Japanese, in the font fontconfig
+ * ranks first for Japanese (Noto Sans CJK JP) with its Japanese forms (the
+ * OpenType language JAN: 直 and 骨 differ from the Chinese ones); NULL (the
+ * default) or anything else: with the family list's own CJK font, Noto Sans
+ * CJK SC, in Chinese forms. The caller decides for the whole text (a
+ * sentence with kana is Japanese, figures.h av_figures_cjk_language), so the
+ * title and each one-character label agree. Fonts already loaded are
+ * released when this changes. No errors. */
+void av_text_use_cjk_language(const char *lang);
+
+/* The language av_text_use_cjk_language set: "ja" or NULL. */
+const char *av_text_cjk_language(void);
+
 /* on = 0: every font comes from fontconfig's lists, never straight from the
  * bundled faces; on = 1 (the default): the bundled faces first, as above.
  * Fonts already loaded are released when this changes. For tests that
