@@ -215,12 +215,11 @@ static void describe_shared(av_comparison *c, const av_model *m) {
      * before it names its positions when they are not GPT-2's learned ones, so the piece is left out, as
      * in the title of the model's layer figures; RoPE, applied in the layer, is the view's own. */
     if (c->kind == AV_CMP_SCALE && !(m->model_layer && cfg.positions == AV_POS_LEARNED)) {
-        if (m->model_layer) av_positions_desc(desc, sizeof desc, &cfg);
-        else av_positions_desc_base(desc, sizeof desc, &cfg);
+        av_positions_title(desc, sizeof desc, &cfg, m->model_layer);
         snprintf(pos, sizeof pos, "positions: %s · ", desc);
     } else if (c->kind == AV_CMP_POSITIONS || c->kind == AV_CMP_ORDER) { /* RoPE's style is not compared */
         cfg.positions = AV_POS_ROPE;
-        av_positions_desc_base(desc, sizeof desc, &cfg);
+        av_positions_title(desc, sizeof desc, &cfg, m->model_layer);
         snprintf(pos, sizeof pos, "positions: none vs sinusoidal%s%s · ", m->D % 2 ? "" : " vs ", m->D % 2 ? "" : desc);
     } else if (c->kind == AV_CMP_ROPE_STYLE && cfg.rope_base > 1 && cfg.rope_base != 10000.0) {
         snprintf(pos, sizeof pos, "RoPE base %g · ", cfg.rope_base); /* the panels name the styles, not the base */

@@ -470,8 +470,7 @@ static void describe_run(fig_run *fr, const av_figure_context *fc) {
     fr->meta.user_title = fr->wmeta.user_title = make_lead(fr->lead, sizeof fr->lead, fr->o, fc->sentence);
     fr->weights = fc->ws->text;
     av_mask_desc(fr->mask, sizeof fr->mask, c, fr->m->user_mask != NULL);
-    if (fr->m->model_layer) av_positions_desc(fr->pos, sizeof fr->pos, c);
-    else av_positions_desc_base(fr->pos, sizeof fr->pos, c);
+    av_positions_title(fr->pos, sizeof fr->pos, c, fr->m->model_layer);
     fr->noscale = c->scale ? "" : " · no scale";
 }
 

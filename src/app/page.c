@@ -17,8 +17,7 @@
 static void run_desc(char *buf, size_t n, const av_model *m) {
     char mask[128], pos[96];
     av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
-    if (m->model_layer) av_positions_desc(pos, sizeof pos, &m->cfg);
-    else av_positions_desc_base(pos, sizeof pos, &m->cfg);
+    av_positions_title(pos, sizeof pos, &m->cfg, m->model_layer);
     snprintf(buf, n, "positions: %s · mask: %s%s", pos, mask, m->cfg.scale ? "" : " · no scale");
 }
 

@@ -47,10 +47,10 @@ void av_positions_desc(char *buf, size_t n, const av_config *c) {
     else snprintf(buf, n, "%s", av_positions_name(c->positions));
 }
 
-void av_positions_desc_base(char *buf, size_t n, const av_config *c) {
+void av_positions_title(char *buf, size_t n, const av_config *c, int model_layer) {
     /* `--positions rope --rope-base 100` drew "RoPE (interleaved)" in every title, as base 10000 does, though the
      * weights differ (a teacher's pass) */
-    if (c->positions == AV_POS_ROPE && c->rope_base > 1 && c->rope_base != 10000.0)
+    if (!model_layer && c->positions == AV_POS_ROPE && c->rope_base > 1 && c->rope_base != 10000.0)
         snprintf(buf, n, "RoPE (%s, base %g)", av_rope_style_name(c->rope_style), c->rope_base);
     else av_positions_desc(buf, n, c);
 }

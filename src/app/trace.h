@@ -42,10 +42,12 @@ void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask);
 /* Positions as figure titles and the page name them: "none", "sinusoidal",
  * "RoPE (interleaved)", "RoPE (half)". */
 void av_positions_desc(char *buf, size_t n, const av_config *c);
-/* The single layer's figure titles: av_positions_desc, with RoPE's base when
- * --rope-base is not the default 10000: "RoPE (interleaved, base 100)". (A
- * --model's titles name θ in the model's description instead.) */
-void av_positions_desc_base(char *buf, size_t n, const av_config *c);
+/* Positions as a figure title, the page and a --compare figure name them:
+ * av_positions_desc, with RoPE's base on the single layer (model_layer 0)
+ * when --rope-base is not the default 10000: "RoPE (interleaved, base
+ * 100)". A --model's layer (model_layer > 0) names θ in the model's
+ * description instead. */
+void av_positions_title(char *buf, size_t n, const av_config *c, int model_layer);
 
 /* The heads a figure title or the trace names, by H (>= 1): "the one head",
  * "both heads", "all 8 heads" ("all 1 heads" and "all 2 heads" read oddly). */
