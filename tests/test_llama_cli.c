@@ -440,6 +440,49 @@ static void test_split_keeps_the_gaps(void **state) {
     }
 }
 
+/* model.ignore_merges true (Llama 3's tokenizer.json, tokenizers 0.19): a
+ * piece that is a token is that token, whatever the merges make of it. The
+ * GPT-2 merges here lack "Ġqu ick", so " quick" merges only to [␣qu] [ick];
+ * with ignore_merges it is the token "Ġquick" (id 2068), as tokenizers'
+ * Bpe::tokenize looks the piece up before merging. The flag was not read: the
+ * tokens were [␣qu] [ick] either way, the model fed ids it was never
+ * trained on without a word. */
+static void test_ignore_merges_takes_whole_tokens(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    static const char *const flag[] = {"", "\"ignore_merges\":false,", "\"ignore_merges\":true,"};
+    for (int i = 0; i < 3; i++) {
+        char to[64];
+        snprintf(to, sizeof to, "{\"type\":\"BPE\",%s", flag[i]);
+        assert_int_equal(tu_write_replaced(path, tok, "\"Ġqu ick\",", ""), 0);
+        char *text = tu_slurp_file(path, NULL);
+        assert_non_null(text);
+        assert_int_equal(tu_write_replaced(path, text, "{\"type\":\"BPE\",", to), 0);
+        free(text);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "The quick fox", NULL);
+        if (r.code != 0) fail_msg("case %d: exit %d: %s", i, r.code, r.err);
+        const char *want = i == 2 ? "[The] [␣quick] [␣fox]" : "[The] [␣qu] [ick] [␣fox]";
+        if (!strstr(r.out, want)) fail_msg("case %d: want %s in the tokens:\n%s", i, want, r.out);
+        tu_free(&r);
+    }
+    /* anything but true or false is named */
+    assert_int_equal(tu_write_replaced(path, tok, "{\"type\":\"BPE\",", "{\"type\":\"BPE\",\"ignore_merges\":1,"), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "The quick fox", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "/tokenizer.json: model.ignore_merges is 1; it must be true or false\n"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
+    free(tok);
+}
+
 /* A byte-level tokenizer.json whose merges or vocabulary bpe.c refuses: the
  * message names the file and the entry, as merges.txt's name its line. They
  * named neither: "attnviz: error: \"qqqq\" is not a token of the vocabulary",
@@ -863,6 +906,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_folder_without_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_ignore_merges_takes_whole_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_merge_errors_name_the_file, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sentencepiece_merges_outnumber_tokens, tu_setup_tmpdir,

@@ -43,6 +43,7 @@ struct av_bpe {
     size_t pair_cap;
     int32_t byte_id[256];    /* id of the one-byte token for byte b, or -1 */
     int32_t eot;             /* "<|endoftext|>" or -1 */
+    int ignore_merges;       /* a piece that is a token is that token (tokenizer.json's model.ignore_merges) */
     pcre2_code *re;          /* pre-tokenization pattern, NULL until av_bpe_finish */
     cache_slot *cache;       /* (CACHE_SLOTS,) h == 0: empty */
     unsigned char *cache_bytes;
@@ -373,6 +374,7 @@ av_status av_bpe_finish(av_bpe *b, const char *pattern, av_err *err) {
 }
 
 int32_t av_bpe_vocab_size(const av_bpe *b) { return b->V; }
+void av_bpe_set_ignore_merges(av_bpe *b, int on) { b->ignore_merges = on != 0; }
 int32_t av_bpe_eot_id(const av_bpe *b) { return b->eot; }
 int32_t av_bpe_n_merges(const av_bpe *b) { return b->n_merges; }
 
@@ -539,6 +541,12 @@ static int vec_reserve(id_vec *v, size_t extra) {
 
 /* BPE of one pre-tokenized piece s[0..n), appended to out. */
 static av_status encode_piece(av_bpe *b, const unsigned char *s, size_t n, id_vec *out, av_err *err) {
+    int32_t whole = b->ignore_merges ? av_bpe_find(b, (const char *)s, n) : -1;
+    if (whole >= 0) { /* tokenizers' Bpe::tokenize: vocab.get(sequence) before any merge */
+        if (vec_reserve(out, 1) != 0) return av_fail(err, AV_ERUNTIME, "out of memory");
+        out->v[out->n++] = whole;
+        return AV_OK;
+    }
     uint64_t h = hash_bytes(s, n);
     if (n <= CACHE_MAX_PIECE) {
         const cache_slot *c = cache_find(b, s, n, h);

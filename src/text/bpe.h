@@ -115,6 +115,13 @@ av_status av_bpe_add_merge(av_bpe *b, const char *left, size_t llen, const char 
  * does not compile (with PCRE2's message and offset); AV_ERUNTIME on OOM. */
 av_status av_bpe_finish(av_bpe *b, const char *pattern, av_err *err);
 
+/* on: a pre-tokenized piece whose bytes are a token encodes as that one
+ * token, whatever the merges would make of it (Hugging Face tokenizers' BPE
+ * model.ignore_merges, tokenizers 0.19, set in Llama 3's tokenizer.json);
+ * off (the default, GPT-2): the merges alone decide. Call before the first
+ * av_bpe_encode (its cache keeps what it gave). */
+void av_bpe_set_ignore_merges(av_bpe *b, int on);
+
 /* Compile a pre-tokenization pattern with PCRE2 (UTF + UCP) so that \s and
  * \S mean Unicode White_Space, as Python's regex (openai/gpt-2 encoder.py),
  * Rust's regex and Oniguruma (Hugging Face tokenizers) read them. PCRE2's

@@ -54,6 +54,7 @@ struct av_hftok {
     added_token *added;                /* longest first */
     int n_added;
     int32_t bos;
+    int ignore_merges;                 /* model.ignore_merges: a piece that is a token is that token */
 };
 
 /* ----------------------------------------------------------------------------
@@ -223,6 +224,7 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
         av_err inner = *err;
         s = av_fail(err, s, "%s: %s", name, inner.msg);
     }
+    if (!s) av_bpe_set_ignore_merges(t->bpe, t->ignore_merges);
     return s;
 }
 
@@ -372,6 +374,9 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
     if (!s) s = classify(t, root, &pattern, name, err);
     const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");
     if (!s) s = read_added(t, model, added, name, err);
+    const cJSON *im = cJSON_GetObjectItemCaseSensitive(model, "ignore_merges");
+    if (!s && im && !cJSON_IsBool(im)) s = av_json_wrong_kind(name, "model.ignore_merges", im, "true or false", err);
+    if (!s) t->ignore_merges = cJSON_IsTrue(im);
     if (!s && t->kind == AV_HFTOK_BYTE_LEVEL) s = bl_build(t, model, added, pattern, name, err);
     if (!s && t->kind == AV_HFTOK_SENTENCEPIECE) s = sp_build(t, model, name, err);
     if (!s) t->bos = bos_rule(t, root);
@@ -452,6 +457,8 @@ static int push(idvec *v, int32_t id) {
  * a symbol (or its "<0xNN>" bytes); the adjacent pair of lowest rank is merged,
  * leftmost first, until no pair has a rank (Sennrich et al. 2016, §3.2). */
 static av_status sp_encode_piece(const av_hftok *t, const char *s, size_t n, idvec *out, av_err *err) {
+    int32_t whole = t->ignore_merges ? sp_find(t, s, n) : -1;
+    if (whole >= 0) return push(out, whole) ? av_fail(err, AV_ERUNTIME, "out of memory encoding text") : AV_OK;
     idvec sym = {0};
     for (size_t i = 0; i < n;) {
         size_t k = 1;

@@ -31,6 +31,9 @@
  *     then characters merged by rank; a character the vocabulary lacks
  *     becomes its UTF-8 bytes as "<0xNN>" tokens (model.byte_fallback), or
  *     model.unk_token if there is no byte fallback.
+ * In both, model.ignore_merges true (Llama 3's tokenizer.json) encodes a
+ * piece that is itself a token as that token before any merge, as tokenizers
+ * (0.19) does; a value other than true or false is refused.
  * In both, added_tokens (e.g. "<s>", "<|endoftext|>") are matched in the text
  * first, longest first, and become their ids; the text between them is
  * encoded as above. BOS: if post_processor is TemplateProcessing whose
