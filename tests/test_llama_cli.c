@@ -574,6 +574,49 @@ static void test_sentencepiece_merges_outnumber_tokens(void **state) {
     tu_free(&r);
 }
 
+/* A Metaspace pre-tokenizer read as tokenizers reads it (pre_tokenizers/
+ * metaspace.rs): split, true when absent, starts a piece at every "▁" (each
+ * merged on its own); the older add_prefix_space false prepends nothing;
+ * "always" prepends "▁" only to a segment that does not start with a space.
+ * Vocabulary ▁ a b ▁▁ ▁a ▁b, merges (▁,▁) (▁,a) (▁,b). All three were
+ * ignored: "a  b" under add_prefix_space false gave [␣a] [␣␣] [b] (tokenizers:
+ * "a▁▁b" cut to a, ▁, ▁b), " a" under always gave [␣␣] [a] ("▁a"), without a
+ * word; an unknown prepend_scheme ran as "always". */
+static void test_metaspace_settings_are_read(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], json[1024];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    static const struct { const char *meta, *text, *want; } cases[] = {
+        {"\"add_prefix_space\":false", "a  b", "tokens     [a] [␣] [␣b]\n"},
+        {"\"prepend_scheme\":\"always\",\"split\":true", " a", "tokens     [␣a]\n"},
+        {"\"prepend_scheme\":\"always\",\"split\":false", "a  b", "tokens     [␣a] [␣␣] [b]\n"},
+        {"\"prepend_scheme\":\"sometimes\"", "a", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(json, sizeof json, "{\"normalizer\":null,\"pre_tokenizer\":{\"type\":\"Metaspace\",\"replacement\":"
+                 "\"\xe2\x96\x81\",%s},\"model\":{\"type\":\"BPE\",\"vocab\":{\"<unk>\":0,\"<s>\":1,\"</s>\":2,"
+                 "\"\xe2\x96\x81\":3,\"a\":4,\"b\":5,\"\xe2\x96\x81\xe2\x96\x81\":6,\"\xe2\x96\x81" "a\":7,"
+                 "\"\xe2\x96\x81" "b\":8},\"merges\":[\"\xe2\x96\x81 \xe2\x96\x81\",\"\xe2\x96\x81 a\","
+                 "\"\xe2\x96\x81 b\"]}}", cases[i].meta);
+        assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", cases[i].text, NULL);
+        if (cases[i].want) {
+            if (r.code != 0) fail_msg("case %zu: exit %d: %s", i, r.code, r.err);
+            if (!strstr(r.out, cases[i].want)) fail_msg("case %zu: want %s in:\n%s", i, cases[i].want, r.out);
+        } else {
+            assert_int_equal(r.code, 2);
+            if (!strstr(r.err, "/tokenizer.json: Metaspace prepend_scheme \"sometimes\" is not supported (allowed: "
+                        "\"always\", \"first\", \"never\")\n"))
+                fail_msg("case %zu: %s", i, r.err);
+        }
+        tu_free(&r);
+    }
+}
+
 /* A sharded folder whose index puts a tensor in the other shard: refused as a
  * bad checkpoint (exit 2, like a missing shard), naming the tensor and both
  * files (test_llama.c has every disagreement); the index as written runs. */
@@ -911,6 +954,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sentencepiece_merges_outnumber_tokens, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_metaspace_settings_are_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),

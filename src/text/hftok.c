@@ -51,6 +51,8 @@ struct av_hftok {
     int32_t byte_id[256];              /* "<0xNN>" ids, -1 if absent */
     int32_t unk_id;
     int prepend;                       /* 0 none, 1 every segment, 2 the text's first segment only */
+    int metaspace_split;               /* Metaspace split: each "▁" starts a piece of its own */
+    int prepend_unless_space;          /* Metaspace's prepend: not to a segment that starts with a space */
     added_token *added;                /* longest first */
     int n_added;
     int32_t bos;
@@ -276,7 +278,7 @@ static av_status split_settings(av_hftok *t, const cJSON *e, const char *name, a
 static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, const char *name, av_err *err) {
     const cJSON *norm = cJSON_GetObjectItemCaseSensitive(root, "normalizer");
     const cJSON *pre = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), *e;
-    int byte_level = 0, metaspace = 0, sp_norm = 0, bad = 0;
+    int byte_level = 0, metaspace = 0, sp_norm = 0, prepend_norm = 0, bad = 0;
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(pre, "pretokenizers");
     const cJSON *one = list ? list->child : (cJSON_IsObject(pre) ? pre : NULL);
     for (e = one; e; e = list ? e->next : NULL) {
@@ -293,10 +295,24 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
         } else if (!strcmp(type, "Digits") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "individual_digits"))) {
             t->digits = 1;
         } else if (!strcmp(type, "Metaspace")) {
+            /* as tokenizers' Metaspace deserializes: prepend_scheme, else the older add_prefix_space (false:
+             * never, true or absent: always); split absent is true (a piece starts at every "▁") */
             const cJSON *ps = cJSON_GetObjectItemCaseSensitive(e, "prepend_scheme");
+            const cJSON *aps = cJSON_GetObjectItemCaseSensitive(e, "add_prefix_space");
+            const cJSON *split = cJSON_GetObjectItemCaseSensitive(e, "split");
+            const char *scheme = cJSON_IsString(ps) ? ps->valuestring : "";
+            int known = !ps || !strcmp(scheme, "always") || !strcmp(scheme, "first") || !strcmp(scheme, "never");
+            const cJSON *odd = !known ? ps : split && !cJSON_IsBool(split) ? split : aps && !cJSON_IsBool(aps) ? aps : NULL;
+            if (odd) {
+                char shown[64];
+                av_json_shown(shown, sizeof shown, odd);
+                return av_fail(err, AV_EUSAGE, "%s: Metaspace %s %s is not supported (allowed: %s)", name,
+                               odd == ps ? "prepend_scheme" : odd == split ? "split" : "add_prefix_space", shown,
+                               odd == ps ? "\"always\", \"first\", \"never\"" : "true, false");
+            }
             metaspace = 1;
-            t->prepend = cJSON_IsString(ps) && !strcmp(ps->valuestring, "never") ? 0
-                         : cJSON_IsString(ps) && !strcmp(ps->valuestring, "first") ? 2 : 1;
+            t->prepend = !strcmp(scheme, "never") ? 0 : !strcmp(scheme, "first") ? 2 : ps || !cJSON_IsFalse(aps) ? 1 : 0;
+            t->metaspace_split = !cJSON_IsFalse(split);
         } else {
             return av_fail(err, AV_EUSAGE, "%s: pre_tokenizer %.40s is not supported (allowed: ByteLevel, Split with ByteLevel, Digits, Metaspace)", name, type);
         }
@@ -306,7 +322,7 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
         const cJSON *ty = cJSON_GetObjectItemCaseSensitive(e, "type");
         const char *type = cJSON_IsString(ty) ? ty->valuestring : "?";
         if (!strcmp(type, "NFC")) t->nfc = 1;
-        else if (!strcmp(type, "Prepend")) sp_norm = 1, t->prepend = 1;
+        else if (!strcmp(type, "Prepend")) sp_norm = prepend_norm = 1, t->prepend = 1;
         else if (!strcmp(type, "Replace")) sp_norm = 1;
         else bad = 1;
         if (bad) return av_fail(err, AV_EUSAGE, "%s: normalizer %.40s is not supported (allowed: NFC; Prepend and Replace \"▁\")", name, type);
@@ -316,6 +332,7 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
     if (t->split && !byte_level)
         return av_fail(err, AV_EUSAGE, "%s: a Split pre-tokenizer is supported with ByteLevel only (byte-level BPE), not "
                        "with sentencepiece-style BPE", name);
+    t->prepend_unless_space = metaspace && !prepend_norm; /* Prepend puts "▁" first always, then Metaspace adds none */
     t->kind = byte_level ? AV_HFTOK_BYTE_LEVEL : AV_HFTOK_SENTENCEPIECE;
     return AV_OK;
 }
@@ -587,12 +604,16 @@ static av_status encode_segment(av_hftok *t, const char *s, size_t n, int first,
         char *buf = malloc(3 * n + 4);
         size_t k = 0;
         if (!buf) return av_fail(err, AV_ERUNTIME, "out of memory encoding text");
-        if (t->prepend == 1 || (t->prepend == 2 && first)) memcpy(buf, SP_SPACE, 3), k = 3;
+        if ((t->prepend == 1 || (t->prepend == 2 && first)) && !(t->prepend_unless_space && s[0] == ' '))
+            memcpy(buf, SP_SPACE, 3), k = 3;
         for (size_t i = 0; i < n; i++) {
             if (s[i] == ' ') memcpy(buf + k, SP_SPACE, 3), k += 3;
             else buf[k++] = s[i];
         }
-        av_status st = sp_encode_piece(t, buf, k, out, err);
+        av_status st = AV_OK; /* Metaspace split: "▁a▁▁b" is "▁a" "▁" "▁b", each merged on its own */
+        for (size_t a = 0, i = 1; !st && i <= k; i++)
+            if (i == k || (t->metaspace_split && i + 3 <= k && !memcmp(buf + i, SP_SPACE, 3)))
+                st = sp_encode_piece(t, buf + a, i - a, out, err), a = i;
         free(buf);
         return st;
     }

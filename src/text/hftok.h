@@ -27,7 +27,11 @@
  *     matches.
  *   - sentencepiece-style BPE with byte fallback (Llama 2, TinyLlama): the
  *     normalizer Sequence [Prepend "▁", Replace " " → "▁"], or the
- *     pre_tokenizer Metaspace (replacement "▁", prepend_scheme first/always);
+ *     pre_tokenizer Metaspace (replacement "▁"; prepend_scheme always, first
+ *     or never, or the older add_prefix_space true/false; it prepends "▁"
+ *     only to a segment that does not start with a space; split, true when
+ *     absent, starts a piece at every "▁", each merged on its own, as
+ *     tokenizers' pre_tokenizers/metaspace.rs does);
  *     then characters merged by rank; a character the vocabulary lacks
  *     becomes its UTF-8 bytes as "<0xNN>" tokens (model.byte_fallback), or
  *     model.unk_token if there is no byte fallback.
