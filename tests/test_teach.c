@@ -929,6 +929,44 @@ static void test_compare_writes_summary_and_figure(void **state) {
     }
 }
 
+/* The rows of --compare's tables, from the line after start up to the first line starting with "  (". */
+static void compare_rows(char *out, size_t n, const char *trace, const char *start) {
+    const char *a = strstr(trace, start), *b;
+    out[0] = 0;
+    if (!a || !(a = strchr(a, '\n'))) return;
+    b = strstr(a, "\n  (");
+    size_t len = b ? (size_t)(b - a) : strlen(a);
+    while (len && a[len - 1] == '\n') len--;
+    if (len >= n) len = n - 1;
+    memcpy(out, a, len);
+    out[len] = 0;
+}
+
+/* <pad> tokens are masked as keys, so the real rows' weights do not depend on how many there are; but max
+ * |ΔA| and order's check read the <pad> query rows too, which see the words from their own positions: on
+ * 'I love you' --compare positions gave RoPE 0.1159 with --pad-to 3 and 0.4586 with --pad-to 16, and order's
+ * rope 0.119 and 0.288, under a footnote saying the table reads the 3 real rows (a learner's pass). Every
+ * number of the tables is now the same whatever the padding. */
+static void test_compare_tables_do_not_depend_on_padding(void **state) {
+    (void)state;
+    const char *kinds[] = {"scale", "positions", "rope-style", "order"};
+    for (int k = 0; k < 4; k++) {
+        const char *start = k == 3 ? "  check: " : "  setting ";
+        char rows[2][2048];
+        for (int p = 0; p < 2; p++) {
+            tu_result r;
+            run_attnviz(&r, NULL, "--no-plot", "-q", "-H", "2", "--pad-to", p ? "16" : "3", "--compare", kinds[k],
+                        "I love you", NULL);
+            assert_int_equal(r.code, 0);
+            compare_rows(rows[p], sizeof rows[p], r.out, start);
+            if (!rows[p][0]) fail_msg("--compare %s: no table in:\n%s", kinds[k], r.out);
+            tu_free(&r);
+        }
+        if (strcmp(rows[0], rows[1]))
+            fail_msg("--compare %s, --pad-to 3:%s\n--pad-to 16:%s", kinds[k], rows[0], rows[1]);
+    }
+}
+
 /* RoPE rotates pairs of dimensions, so d_model 10 with 2 heads (d_k = 5)
  * cannot run it: positions and order leave it out and say so on stderr, in
  * the table and in the figure's title, instead of dropping it silently. */
@@ -1180,6 +1218,7 @@ int main(void) {
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
+        cmocka_unit_test(test_compare_tables_do_not_depend_on_padding),
         cmocka_unit_test(test_explain_long_spec_keeps_its_hint),
         cmocka_unit_test(test_explain_long_row_is_cut_to_the_keys_worth_reading),
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),

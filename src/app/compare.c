@@ -91,12 +91,17 @@ static double uniform_entropy(const av_model *m, int *all_see_T, int *rows_out) 
     return rows ? sum / rows : 0;
 }
 
-static double max_abs_diff(const float *a, const float *b, size_t n) {
+/* max |a − b| over the real query rows (i < n_real) of (H, T, T) weights:
+ * a <pad> query row sees the real keys from its own position, so counting it
+ * made max |ΔA| grow with --pad-to (RoPE's 0.12 became 0.46 at --pad-to 16
+ * on 'I love you') while the table says it reads the real rows. */
+static double max_abs_diff(const float *a, const float *b, int H, int T, int n_real) {
     double w = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs((double)a[i] - (double)b[i]);
-        if (d > w) w = d;
-    }
+    for (int h = 0; h < H; h++)
+        for (size_t k = (size_t)h * T * T, end = k + (size_t)n_real * T; k < end; k++) {
+            double d = fabs((double)a[k] - (double)b[k]);
+            if (d > w) w = d;
+        }
     return w;
 }
 
@@ -149,7 +154,7 @@ static av_status run_order(av_comparison *c, const av_model *m, int keep, av_err
                         double d = fabs((double)b.att[((size_t)h * T + perm[i]) * T + perm[j]] -
                                         (double)a.att[((size_t)h * T + i) * T + j]);
                         delta[((size_t)h * T + i) * T + j] = (float)d;
-                        if (d > worst) worst = d;
+                        if (i < m->cfg.n_real && d > worst) worst = d; /* <pad> query rows are not the sentence's */
                     }
             c->order_pos[c->n] = all[p];
             c->order_delta[c->n] = delta;
@@ -234,6 +239,7 @@ av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind ki
     c->kind = kind;
     c->H = m->cfg.H;
     c->model_layer = m->model_layer;
+    c->n_real = m->cfg.n_real;
     c->own = -1;
     describe_shared(c, m);
     if (kind == AV_CMP_ORDER) return run_order(c, m, keep_runs, err);
@@ -269,6 +275,9 @@ static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, 
     if (strcmp(toks->tok[0], toks->tok[c->last]) == 0) /* "the cat the": the swap leaves the sentence as it was */
         fprintf(f, "  (both are %s, so the swapped sentence is the same sentence: the check compares the weights of "
                 "one copy of the word with the other's, which differ only by position)\n", first);
+    if (c->n_real < toks->n)
+        fprintf(f, "  (i runs over the %d real query rows: the <pad> rows see the words from their own positions and are\n"
+                   "  ignored later)\n", c->n_real);
     if (c->order_dropped_mask)
         fprintf(f, "  (the causal mask and --attn-mask depend on position, so this comparison runs without them)\n");
     if (c->left_out[0]) fprintf(f, "  (positions rope is left out: %s)\n", c->left_out);
@@ -281,7 +290,6 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
     }
     const av_config *c0 = &c->runs[0].cfg;
     int T = c0->T;
-    size_t HTT = (size_t)c0->H * T * T;
     char heads[32];
     av_heads_phrase(heads, sizeof heads, c0->H);
     char what[64] = "same X and weights"; /* a --model's: layer L's input (after its norm) and weights */
@@ -293,7 +301,7 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
         double mm, me;
         summary_stats(&c->runs[i], &mm, &me);
         char diff[32] = "—";
-        if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(c->runs[i].att, c->runs[0].att, HTT));
+        if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(c->runs[i].att, c->runs[0].att, c0->H, T, c->n_real));
         char name[48]; /* the setting a --model runs with, as its figure's panel and page say it: with -q this
                         * table is all the terminal shows, and a --no-scale toy's rows stood as equals */
         snprintf(name, sizeof name, "%s%s", c->names[i], i == c->own ? " (own)" : "");
@@ -344,13 +352,15 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
     char names[AV_CMP_MAX_SETTINGS][96], title[2048];
     const char *const *tok = (const char *const *)toks->tok;
     float top = 0, worst[AV_CMP_MAX_SETTINGS] = {0};
+    for (int i = 0; i < c->n; i++) /* the panel's max reads the real query rows, as the table; the scale all rows */
+        for (size_t k = 0; k < (size_t)T * T; k++) {
+            float d = c->order_delta[i][(size_t)h * T * T + k];
+            if (k < (size_t)c->n_real * T) worst[i] = fmaxf(worst[i], d);
+            top = fmaxf(top, d);
+        }
     for (int i = 0; i < c->n; i++) {
-        for (size_t k = 0; k < (size_t)T * T; k++) worst[i] = fmaxf(worst[i], c->order_delta[i][(size_t)h * T * T + k]);
-        top = fmaxf(top, worst[i]);
-    }
-    for (int i = 0; i < c->n; i++) {
-        snprintf(names[i], sizeof names[i], "positions %s: max %.2g", av_positions_name(c->order_pos[i]),
-                 (double)worst[i]);
+        snprintf(names[i], sizeof names[i], "positions %s: max %.2g%s", av_positions_name(c->order_pos[i]),
+                 (double)worst[i], c->n_real < T ? " (real rows)" : "");
         hms[i] = (av_heatmap){.title = names[i], .n_q = T, .n_k = T, .q_labels = tok, .k_labels = tok,
                               .w = c->order_delta[i] + (size_t)h * T * T, .panel_title = names[i]};
     }

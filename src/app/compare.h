@@ -45,6 +45,8 @@ typedef struct {
     int n;                                 /* settings compared, 2 or 3 */
     int H;                                 /* heads of the model compared */
     int model_layer;                       /* 0: the single layer; L + 1: layer L of a --model (av_model's) */
+    int n_real;                            /* the sentence's tokens, without <pad>: the query rows that
+                                            * max |ΔA| and order's check read (a <pad> row is ignored later) */
     char shared[320];                      /* what every setting shares, as the other figures' titles say it:
                                             * "positions: RoPE (half) · mask: causal" (scale), "positions: none
                                             * vs sinusoidal vs RoPE (half) · mask: none · no scale" (positions,
@@ -87,8 +89,8 @@ int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads);
 av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind kind, int keep_runs, av_err *err);
 
 /* Print the comparison: per setting the mean max weight, mean entropy (nats)
- * over the real query rows of every head, and max |ΔA| against the first
- * setting; for order, the permutation check per positions; and a line
+ * over the real query rows of every head, and max |ΔA| over those rows
+ * against the first setting; for order, the permutation check per positions; and a line
  * saying why RoPE is left out if it is. */
 void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, int color);
 
