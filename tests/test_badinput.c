@@ -675,6 +675,12 @@ static const bad_case kCases[] = {
      "of --explain: the space after '爱,习' is U+3000", {W8, "--explain", "爱,习　我爱深度学习"}, NULL, 0, NULL, 0},
     {"wide_space_in_a_model_folder", 2, "--model 'runs　3 1 4 1 5 >': the space after 'runs' is U+3000 IDEOGRAPHIC "
      "SPACE (全角空格)", {"--model", "runs　3 1 4 1 5 >"}, NULL, 0, NULL, 0},
+    /* after the quoted sentence: `"我爱你"　--causal` is one word of the text, and it ran without the mask, with
+     * "- - causal" as tokens, exit 0 and nothing said (a learner's pass) */
+    {"wide_space_before_an_option_in_the_text", 2, "the text '我爱你　--causal' holds the option --causal: the space "
+     "after '我爱你' is U+3000 IDEOGRAPHIC SPACE (全角空格)", {"我爱你　--causal"}, NULL, 0, NULL, 0},
+    {"wide_space_before_a_second_option_in_the_text", 2, "the text '我爱你 --x　--heads　2' holds the option --heads: "
+     "the space after '我爱你 --x' is U+3000", {"我爱你 --x　--heads　2"}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */

@@ -962,6 +962,35 @@ static void note_options_after_dashes(int argc, char **argv, int from) {
     }
 }
 
+/* A word of the text with a long option after a full-width or no-break space: `"我爱你"　--causal` is one
+ * word, '我爱你　--causal', and ran without the mask with "- - causal" as tokens, exit 0 and nothing said (a
+ * learner's pass; the Chinese tutorial says attnviz names the character). Refused with wide_space_hint's
+ * advice; after "--" the words are text as typed and are not looked at. */
+static av_status check_wide_space_in_text(const char *a, av_err *err) {
+    const char *p = a;
+    unsigned cp;
+    long at;
+    while ((at = wide_space_at(p, &cp)) >= 0) {
+        const char *q = p + at + av_utf8_char_len(p + at);
+        size_t len = 0;
+        if (q[0] == '-' && q[1] == '-')
+            while (isalnum((unsigned char)q[2 + len]) || q[2 + len] == '-') len++;
+        unsigned char after = (unsigned char)q[2 + len];
+        if (len && (after == 0 || after == '=' || after == ' ' || after >= 0x80) && long_option_row(q + 2, len) >= 0) {
+            char shown[160], so[320], hint[560];
+            int name_len = len > 32 ? 32 : (int)len; /* long_option_row matched: at most a name's length */
+            show_value(shown, sizeof shown, a);
+            snprintf(so, sizeof so, "'%s' reached attnviz as one word of the text, and '--%.*s' would be read as "
+                     "words of it, not as an option", shown, name_len, q + 2);
+            wide_space_hint(hint, sizeof hint, p, so);
+            return av_fail(err, AV_EUSAGE, "the text '%s' holds the option --%.*s: %s (try --help)", shown, name_len,
+                           q + 2, hint);
+        }
+        p = q;
+    }
+    return AV_OK;
+}
+
 /* The words of argv, walked once as getopt reads them, so an option's value ("--title -html", "--title --html
  * page.html") is never taken for an option or for the text, and nothing after "--" is looked at. Refused,
  * each naming what to type:
@@ -978,6 +1007,8 @@ static av_status check_words(int argc, char **argv, av_err *err) {
         const char *a = argv[i];
         if (a[0] != '-' || !a[1]) { /* a word of the text, or "-" */
             if (!first) first = a;
+            av_status st = check_wide_space_in_text(a, err);
+            if (st) return st;
             continue;
         }
         av_status st = check_wide_space_option(a, err);
