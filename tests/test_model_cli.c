@@ -644,6 +644,14 @@ static void test_bad_checkpoints(void **state) {
         /* one byte of data after the header: "1 byte", not "1 bytes" */
         {"one byte of data", 2, "/model.safetensors: tensor \"a\": data_offsets end 8 is past the end of the data (1 byte; "
                                 "file truncated?)\n"},
+        /* a folder with PyTorch's pickle or save_pretrained's shards in place of model.safetensors: the file is
+         * named and the one line of Python that writes model.safetensors given; it said "has no model.safetensors;
+         * a GPT-2 model folder holds ..." */
+        {"pytorch_model.bin only", 2, "has no model.safetensors, only pytorch_model.bin (PyTorch's pickle format, "
+                                      "which attnviz does not read); convert it once, in that folder: python3 -c "
+                                      "\"import torch, safetensors.torch as s; t = torch.load('pytorch_model.bin');"},
+        {"sharded GPT-2", 2, "has no model.safetensors but model.safetensors.index.json and shards; a GPT-2 is read "
+                             "from one file: join them once, in that folder: python3 -c \"import json, "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -695,6 +703,17 @@ static void test_bad_checkpoints(void **state) {
         case 25: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
                                        "\"layer_norm_epsilon\": -Infinity}"); break;
         case 26: raw_checkpoint(dir, "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 1, 0); break;
+        case 27:
+        case 28: {
+            char to[4400];
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            snprintf(to, sizeof to, "%s/%s", dir, i == 27 ? "pytorch_model.bin" : "model-00001-of-00001.safetensors");
+            assert_int_equal(rename(path, to), 0);
+            snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+            static const char index[] = "{\"weight_map\": {\"wte.weight\": \"model-00001-of-00001.safetensors\"}}";
+            if (i == 28) write_text(path, index, sizeof index - 1);
+            break;
+        }
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

@@ -166,6 +166,22 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         return av_fail(err, AV_ERUNTIME, "--model %s has no %s yet: an attnviz --train is writing this folder now (it "
                        "holds the folder's lock) and saves its model after the last step; run this again when that "
                        "run has ended", dir, name);
+    /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a
+     * large one save_pretrained split into shards: "has no model.safetensors" named neither file nor the way out
+     * (a learner's pass). One line of Python, run in the folder, writes the one file the loader reads. */
+    av_path_join(path, sizeof path, dir, "pytorch_model.bin");
+    if (!strcmp(name, "model.safetensors") && stat(path, &sb) == 0)
+        return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors, only pytorch_model.bin (PyTorch's "
+                       "pickle format, which attnviz does not read); convert it once, in that folder: python3 -c \"import "
+                       "torch, safetensors.torch as s; t = torch.load('pytorch_model.bin'); s.save_file({k: v.clone() "
+                       "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"", dir);
+    av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
+    if (!strcmp(name, "model.safetensors") && stat(path, &sb) == 0)
+        return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors but model.safetensors.index.json and "
+                       "shards; a GPT-2 is read from one file: join them once, in that "
+                       "folder: python3 -c \"import json, safetensors.torch as s; t = {}; [t.update(s.load_file(f)) for f "
+                       "in set(json.load(open('model.safetensors.index.json'))['weight_map'].values())]; "
+                       "s.save_file(t, 'model.safetensors', {'format': 'pt'})\"", dir);
     return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", dir, name, MODEL_FOLDER);
 }
 
