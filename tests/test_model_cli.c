@@ -434,6 +434,30 @@ static void test_model_generate(void **state) {
  * the continuation (what the same run prints on a writable standard output,
  * checked first: it starts at the "generate" line), so "the trace", as it
  * said, named something the run never wrote; without -q, both. */
+/* --generate stops after config.json's eos_token_id, as Hugging Face's generate does (GPT-2's <|endoftext|>,
+ * 50256): it went on past it, "[<|endoftext|>] [<|endoftext|>] ..." (a learner's pass). Here the tiny model's
+ * 7th greedy token, "idence" (id 1704), is named the end: 7 tokens, it the last, and the line says why. */
+static void test_generate_stops_at_eos(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    char path[4400]; /* tests/ref/gpt2/gpt2_f32/config.json, and its eos_token_id */
+    static const char config[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                                 "\"n_positions\": 64, \"vocab_size\": 50257, \"layer_norm_epsilon\": 1e-05, "
+                                 "\"eos_token_id\": 1704}";
+    snprintf(path, sizeof path, "%s/config.json", f->dir);
+    write_text(path, config, sizeof config - 1);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "greedy, 7 tokens after the input") ||
+        !strstr(r.out, "\n              text: \" Rankings Rankings Rankings Rankings Rankings Rankingsidence\"\n") ||
+        !strstr(r.out, "\n              stopped after 7 of 8: the model generated [idence], its end of text "
+                       "(eos_token_id 1704 in config.json), where Hugging Face's generate stops too\n"))
+        fail_msg("stdout:\n%s", r.out);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 static void test_generate_on_full_disk(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -1655,6 +1679,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -591,10 +591,13 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
             label, token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
 }
 
-/* The ids after ids[0..T-1] (ids[T] set from the input's logits), steps in
- * all, each new token run alone against a key/value cache filled from r's
- * forward of the input. progress: the TTY line of av_gpt2run_generate. */
-static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int steps, int progress, av_err *err) {
+/* The ids after ids[0..T-1] (ids[T] set from the input's logits), at most
+ * steps in all, each new token run alone against a key/value cache filled
+ * from r's forward of the input; *made of them, fewer when config.json's
+ * eos_token_id came (kept, as Hugging Face's generate keeps it). progress:
+ * the TTY line of av_gpt2run_generate. */
+static av_status generate_ids(int32_t *ids, int *made, const av_gpt2run *r, int T, int steps, int progress,
+                              av_err *err) {
     const av_gpt2_config *c = &r->g.cfg;
     av_gpt2_cache cache = {0};
     av_status st = r->llama ? av_llama_cache_alloc(&cache, &r->llama->cfg, T + steps, err)
@@ -603,7 +606,9 @@ static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int step
     else if (!st) av_gpt2_cache_prefill(&cache, &r->a, c);
     double t0 = av_now_seconds();
     int shown = 0;
-    for (int k = 1; k < steps && !st; k++) {
+    int k = 1;
+    for (; k < steps && !st; k++) {
+        if (c->has_eos && ids[T + k - 1] == c->eos_token_id) break;
         st = r->llama ? av_llama_decode(&cache, &r->llama->params, &r->llama->cfg, ids[T + k - 1], err)
                       : av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err);
         if (!st) ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
@@ -627,6 +632,7 @@ static av_status generate_ids(int32_t *ids, const av_gpt2run *r, int T, int step
     if (shown) fputs("\r\x1b[K", stderr), av_interrupt_message(NULL); /* the line goes: the continuation is
                                                                           * printed on stdout */
     av_gpt2_cache_free(&cache);
+    *made = k < steps ? k : steps;
     return st;
 }
 
@@ -652,7 +658,8 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
     if (!ids) return av_fail(err, AV_ERUNTIME, "out of memory");
     memcpy(ids, r->ids, (size_t)T * sizeof *ids);
     ids[T] = av_gpt2run_argmax(r->a.logits, T - 1, c->vocab_size);
-    av_status st = generate_ids(ids, r, T, steps, progress, err);
+    int asked = steps;
+    av_status st = generate_ids(ids, &steps, r, T, asked, progress, err);
     char *text = NULL;
     size_t len = 0;
     int32_t *known = st ? NULL : malloc((size_t)steps * sizeof *known); /* the ids with a token: the text's */
@@ -681,7 +688,11 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
                     "model's vocab_size %d is past the tokenizer's ids; the text leaves them out, as Hugging Face's "
                     "decode does)\n", steps - n_known, steps, c->vocab_size);
         note_generated_past_task(r, ids, steps);
-        if (steps < n) {
+        if (steps < asked) { /* it ran on past <|endoftext|>, where Hugging Face's generate stops (a learner's pass) */
+            av_gpt2run_label(label, sizeof label, r, c->eos_token_id);
+            fprintf(f, "              stopped after %d of %d: the model generated [%s], its end of text (eos_token_id "
+                    "%d in config.json), where Hugging Face's generate stops too\n", steps, n, label, c->eos_token_id);
+        } else if (steps < n) {
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,
                     cap == 1 ? "" : "s", why);
             av_message(stderr, "attnviz: warning: --generate %d stopped after %d token%s: the sequence reached the maximum "
