@@ -247,7 +247,7 @@ static void test_config_errors(void **state) {
         {"{\"model_type\":\"mistral\",\"hidden_size\":64}", "model_type \"mistral\" is not supported (allowed: gpt2, llama, qwen2)"},
         {"{\"hidden_size\":64}", "model_type (missing) is not supported (allowed: gpt2, llama, qwen2)"},
         {"{\"model_type\":\"llama\",\"rope_scaling\":{\"rope_type\":\"llama3\",\"factor\":8}}", "rope_scaling \"llama3\" is not supported"},
-        {"{\"model_type\":\"llama\",\"hidden_act\":\"gelu\"}", "config.json: hidden_act is \"gelu\"; attnviz supports only \"silu\" (the SwiGLU MLP)"},
+        {"{\"model_type\":\"llama\",\"hidden_act\":\"gelu\"}", "config.json: hidden_act is \"gelu\"; attnviz supports only \"silu\" or \"swish\" (the SwiGLU MLP)"},
         {"{\"model_type\":\"llama\",\"hidden_size\":\"64\"}", "\"hidden_size\" is \"64\"; it must be a whole number"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
          "\"intermediate_size\":8,\"vocab_size\":9,\"rms_norm_eps\":\"1e-6\"}", "\"rms_norm_eps\" is \"1e-6\"; it must be a number"},

@@ -617,6 +617,96 @@ static void test_metaspace_settings_are_read(void **state) {
     }
 }
 
+/* A character the vocabulary lacks, with no "<0xNN>" token to fall back on, is
+ * one <unk> (tokenizers' BPE::merge_word), and a run of them is one <unk> with
+ * model.fuse_unk; "a 世界" showed one <unk> per UTF-8 byte, six for two
+ * characters (a Llama user's pass). Worked by hand: Metaspace always + split
+ * cuts "▁a▁世界" into "▁a" "▁世界"; ▁ is token 3, 世 and 界 are not tokens.
+ * A Metaspace replacement or a normalizer other than Llama 2's "▁" ones is
+ * refused: they were ignored, and the text cut as if they were "▁". */
+static void test_unknown_characters_and_unread_settings(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], json[1400];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    static const struct { const char *norm, *meta, *model, *want; } cases[] = {
+        {"null", "\"prepend_scheme\":\"always\",\"replacement\":\"\xe2\x96\x81\"", "", "tokens     [␣a] [␣] [<unk>] [<unk>]\n             (tokenizer.json, sentencepiece BPE, no byte fallback: an unknown character is unk_token;"},
+        {"null", "\"prepend_scheme\":\"always\",\"replacement\":\"\xe2\x96\x81\"", "\"fuse_unk\":true,",
+         "tokens     [␣a] [␣] [<unk>]\n"},
+        {"null", "\"prepend_scheme\":\"always\",\"replacement\":\"_\"", "",
+         "tokenizer.json: Metaspace replacement \"_\" is not supported (allowed: \"▁\", U+2581)\n"},
+        {"{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":\"\xe2\x96\x81\"},{\"type\":"
+         "\"Replace\",\"pattern\":{\"String\":\"o\"},\"content\":\"e\"}]}", NULL, "",
+         "tokenizer.json: normalizer Replace with pattern {\"String\":\"o\"} is not supported (allowed: Prepend \"▁\"; "
+         "Replace {\"String\": \" \"} with \"▁\", as Llama 2's tokenizer.json has them)\n"},
+        {"{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":\"\xe2\x96\x81\"},{\"type\":"
+         "\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"_\"}]}", NULL, "",
+         "tokenizer.json: normalizer Replace with content \"_\" is not supported"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char pre[200] = "null";
+        if (cases[i].meta) snprintf(pre, sizeof pre, "{\"type\":\"Metaspace\",%s}", cases[i].meta);
+        snprintf(json, sizeof json, "{\"normalizer\":%s,\"pre_tokenizer\":%s,\"post_processor\":{\"type\":"
+                 "\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"<s>\",\"type_id\":0}},{\"Sequence\":"
+                 "{\"id\":\"A\",\"type_id\":0}}]},\"model\":{\"type\":\"BPE\",%s\"unk_token\":\"<unk>\",\"vocab\":{"
+                 "\"<unk>\":0,\"<s>\":1,\"</s>\":2,\"\xe2\x96\x81\":3,\"a\":4,\"\xe2\x96\x81" "a\":5},\"merges\":["
+                 "\"\xe2\x96\x81 a\"]}}", cases[i].norm, pre, cases[i].model);
+        assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "a 世界", NULL);
+        if (!strncmp(cases[i].want, "tokens", 6)) {
+            if (r.code != 0) fail_msg("case %zu: exit %d: %s", i, r.code, r.err);
+            if (!strstr(r.out, cases[i].want)) fail_msg("case %zu: want %s in:\n%s", i, cases[i].want, r.out);
+        } else if (r.code != 2 || !strstr(r.err, cases[i].want)) {
+            fail_msg("case %zu: exit %d, want %s in: %s", i, r.code, cases[i].want, r.err);
+        }
+        tu_free(&r);
+    }
+}
+
+/* config.json's words a Hugging Face user meets: hidden_act "swish" is
+ * transformers' name for SiLU too (ACT2FN) and runs as "silu" does; a
+ * num_key_value_heads that cannot divide the heads lists the values that can;
+ * an lm_head.weight in a folder whose config ties the embeddings names the key
+ * that decides (it said only "not part of the layout config.json implies"). */
+static void test_config_words_of_hugging_face(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    assert_non_null(json);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    assert_int_equal(r.code, 0);
+    char *silu = strdup(r.out);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"hidden_act\": \"silu\"", "\"hidden_act\": \"swish\""), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("swish: exit %d: %s", r.code, r.err);
+    assert_string_equal(r.out, silu);
+    free(silu);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"num_key_value_heads\": 2", "\"num_key_value_heads\": 3"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "config.json: num_key_value_heads 3 must divide num_attention_heads 4 (allowed: 1, 2, 4)\n"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"tie_word_embeddings\": false", "\"tie_word_embeddings\": true"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "model.safetensors: unexpected tensor \"lm_head.weight\": config.json's tie_word_embeddings is "
+                       "true, so the output layer is model.embed_tokens.weight; set it to false to run with this lm_head\n"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
+    free(json);
+}
+
 /* A sharded folder whose index puts a tensor in the other shard: refused as a
  * bad checkpoint (exit 2, like a missing shard), naming the tensor and both
  * files (test_llama.c has every disagreement); the index as written runs. */
@@ -955,6 +1045,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sentencepiece_merges_outnumber_tokens, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_metaspace_settings_are_read, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_unknown_characters_and_unread_settings, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -70,11 +70,12 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
     else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "use_sliding_window"))) off = "use_sliding_window";
     if (off) return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (allowed: false)", name, off);
     j = cJSON_GetObjectItemCaseSensitive(root, "hidden_act");
-    int silu = !j || (cJSON_IsString(j) && strcmp(j->valuestring, "silu") == 0);
+    int silu = !j || (cJSON_IsString(j) && (strcmp(j->valuestring, "silu") == 0 || /* transformers' ACT2FN: the same */
+                                            strcmp(j->valuestring, "swish") == 0));
     if (silu) return AV_OK;
     char shown[64];
     av_json_shown(shown, sizeof shown, j);
-    return av_fail(err, AV_EUSAGE, "%s: hidden_act is %s; attnviz supports only \"silu\" (the SwiGLU MLP)", name,
+    return av_fail(err, AV_EUSAGE, "%s: hidden_act is %s; attnviz supports only \"silu\" or \"swish\" (the SwiGLU MLP)", name,
                    shown);
 }
 
@@ -86,9 +87,13 @@ static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n
     if (c->n_head < 1 || c->n_head > AV_MAX_HEADS || c->n_embd % c->n_head)
         return av_fail(err, AV_EUSAGE, "%s: num_attention_heads %d must divide hidden_size %d (and be at most %d)", n,
                        c->n_head, c->n_embd, AV_MAX_HEADS);
-    if (c->n_kv_head < 1 || c->n_head % c->n_kv_head)
-        return av_fail(err, AV_EUSAGE, "%s: num_key_value_heads %d must divide num_attention_heads %d", n, c->n_kv_head,
-                       c->n_head);
+    if (c->n_kv_head < 1 || c->n_head % c->n_kv_head) {
+        char divisors[160] = ""; /* the values allowed, as the other checks give their ranges */
+        for (int d = 1, k = 0; d <= c->n_head && k < (int)sizeof divisors - 16; d++)
+            if (c->n_head % d == 0) k += snprintf(divisors + k, sizeof divisors - (size_t)k, "%s%d", k ? ", " : "", d);
+        return av_fail(err, AV_EUSAGE, "%s: num_key_value_heads %d must divide num_attention_heads %d (allowed: %s)", n,
+                       c->n_kv_head, c->n_head, divisors);
+    }
     if ((c->n_embd / c->n_head) % 2 || (head_dim && head_dim != c->n_embd / c->n_head))
         return av_fail(err, AV_EUSAGE, "%s: head_dim %d must be even and equal hidden_size / num_attention_heads = %d", n,
                        head_dim ? head_dim : c->n_embd / c->n_head, c->n_embd / c->n_head);
@@ -451,6 +456,10 @@ static av_status check_unknown(const llama_store *s, const av_llama_tensor *tab,
             const char *nm = s->st[f].tensors[i].name;
             int known = strstr(nm, "rotary_emb.inv_freq") != NULL;
             for (int j = 0; j < n && !known; j++) known = strcmp(nm, tab[j].name) == 0;
+            if (!known && strcmp(nm, "lm_head.weight") == 0) /* the one a tied model lacks: say which key decides */
+                return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"lm_head.weight\": config.json's tie_word_embeddings "
+                               "is true, so the output layer is model.embed_tokens.weight; set it to false to "
+                               "run with this lm_head", s->st[f].name);
             if (!known)
                 return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of the Llama/Qwen2 layout config.json implies)",
                                s->st[f].name, nm);

@@ -50,6 +50,7 @@ struct av_hftok {
     size_t cap, pair_cap;
     int32_t byte_id[256];              /* "<0xNN>" ids, -1 if absent */
     int32_t unk_id;
+    int fuse_unk;                      /* model.fuse_unk: a run of unknown characters is one unk_token */
     int prepend;                       /* 0 none, 1 every segment, 2 the text's first segment only */
     int metaspace_split;               /* Metaspace split: each "▁" starts a piece of its own */
     int prepend_unless_space;          /* Metaspace's prepend: not to a segment that starts with a space */
@@ -168,6 +169,7 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
     }
     const cJSON *unk = cJSON_GetObjectItemCaseSensitive(model, "unk_token");
     t->unk_id = cJSON_IsString(unk) ? sp_find(t, unk->valuestring, strlen(unk->valuestring)) : -1;
+    t->fuse_unk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "fuse_unk"));
     if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback"))) memset(t->byte_id, 0xff, sizeof t->byte_id);
     return s;
 }
@@ -310,6 +312,13 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
                                odd == ps ? "prepend_scheme" : odd == split ? "split" : "add_prefix_space", shown,
                                odd == ps ? "\"always\", \"first\", \"never\"" : "true, false");
             }
+            const cJSON *rep = cJSON_GetObjectItemCaseSensitive(e, "replacement");
+            if (rep && !(cJSON_IsString(rep) && !strcmp(rep->valuestring, SP_SPACE))) {
+                char shown[64]; /* attnviz's merges and tokens read "▁": another one would be cut without a word */
+                av_json_shown(shown, sizeof shown, rep);
+                return av_fail(err, AV_EUSAGE, "%s: Metaspace replacement %s is not supported (allowed: \"▁\", U+2581)",
+                               name, shown);
+            }
             metaspace = 1;
             t->prepend = !strcmp(scheme, "never") ? 0 : !strcmp(scheme, "first") ? 2 : ps || !cJSON_IsFalse(aps) ? 1 : 0;
             t->metaspace_split = !cJSON_IsFalse(split);
@@ -321,11 +330,29 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
     for (e = list ? list->child : (cJSON_IsObject(norm) ? norm : NULL); e; e = list ? e->next : NULL) {
         const cJSON *ty = cJSON_GetObjectItemCaseSensitive(e, "type");
         const char *type = cJSON_IsString(ty) ? ty->valuestring : "?";
+        const char *what = NULL; /* a Prepend or Replace other than Llama 2's would change the text without a word */
         if (!strcmp(type, "NFC")) t->nfc = 1;
-        else if (!strcmp(type, "Prepend")) sp_norm = prepend_norm = 1, t->prepend = 1;
-        else if (!strcmp(type, "Replace")) sp_norm = 1;
-        else bad = 1;
+        else if (!strcmp(type, "Prepend")) {
+            const cJSON *pp = cJSON_GetObjectItemCaseSensitive(e, "prepend");
+            if (!(cJSON_IsString(pp) && !strcmp(pp->valuestring, SP_SPACE))) what = "prepend";
+            sp_norm = prepend_norm = 1, t->prepend = 1;
+        } else if (!strcmp(type, "Replace")) {
+            const cJSON *pat = cJSON_GetObjectItemCaseSensitive(e, "pattern");
+            const cJSON *str = cJSON_GetObjectItemCaseSensitive(pat, "String");
+            const cJSON *content = cJSON_GetObjectItemCaseSensitive(e, "content");
+            if (!(cJSON_IsString(str) && !strcmp(str->valuestring, " ")))
+                what = "pattern";
+            else if (!(cJSON_IsString(content) && !strcmp(content->valuestring, SP_SPACE)))
+                what = "content";
+            sp_norm = 1;
+        } else bad = 1;
         if (bad) return av_fail(err, AV_EUSAGE, "%s: normalizer %.40s is not supported (allowed: NFC; Prepend and Replace \"▁\")", name, type);
+        if (what) {
+            char shown[64];
+            av_json_shown(shown, sizeof shown, cJSON_GetObjectItemCaseSensitive(e, what));
+            return av_fail(err, AV_EUSAGE, "%s: normalizer %s with %s %s is not supported (allowed: Prepend \"▁\"; Replace "
+                           "{\"String\": \" \"} with \"▁\", as Llama 2's tokenizer.json has them)", name, type, what, shown);
+        }
     }
     if (byte_level == (metaspace || sp_norm))
         return av_fail(err, AV_EUSAGE, "%s: neither byte-level BPE (a ByteLevel pre-tokenizer) nor sentencepiece-style BPE (Metaspace or a \"▁\" normalizer)", name);
@@ -477,16 +504,25 @@ static av_status sp_encode_piece(const av_hftok *t, const char *s, size_t n, idv
     int32_t whole = t->ignore_merges ? sp_find(t, s, n) : -1;
     if (whole >= 0) return push(out, whole) ? av_fail(err, AV_ERUNTIME, "out of memory encoding text") : AV_OK;
     idvec sym = {0};
+    int last_unk = 0; /* the previous character became unk_token */
     for (size_t i = 0; i < n;) {
         size_t k = 1;
         while (i + k < n && ((unsigned char)s[i + k] & 0xC0) == 0x80) k++; /* one code point */
         int32_t id = sp_find(t, s + i, k);
-        for (size_t b = 0; id < 0 && b < k; b++) {
-            int32_t bid = t->byte_id[(unsigned char)s[i + b]] >= 0 ? t->byte_id[(unsigned char)s[i + b]] : t->unk_id;
-            if (bid < 0) return free(sym.ids), av_fail(err, AV_EUSAGE, "the character at byte %zu has no token and the tokenizer has no byte fallback or unk_token", i);
-            if (push(&sym, bid)) goto oom;
+        size_t have = 0; /* as tokenizers' BPE::merge_word: the character, else all of its "<0xNN>" bytes, else one
+                          * unk for the character (one for a run of them with fuse_unk), never an unk per byte */
+        while (id < 0 && have < k && t->byte_id[(unsigned char)s[i + have]] >= 0) have++;
+        if (id >= 0) {
+            if (push(&sym, id)) goto oom;
+        } else if (have == k) {
+            for (size_t b = 0; b < k; b++)
+                if (push(&sym, t->byte_id[(unsigned char)s[i + b]])) goto oom;
+        } else if (t->unk_id < 0) {
+            return free(sym.ids), av_fail(err, AV_EUSAGE, "the character at byte %zu has no token and the tokenizer has no byte fallback or unk_token", i);
+        } else if (!(t->fuse_unk && last_unk)) {
+            if (push(&sym, t->unk_id)) goto oom;
         }
-        if (id >= 0 && push(&sym, id)) goto oom;
+        last_unk = id < 0 && have < k;
         i += k;
     }
     for (;;) {
@@ -693,7 +729,11 @@ av_status av_hftok_decode(const av_hftok *t, const int32_t *ids, size_t n, char 
 av_hftok_kind av_hftok_get_kind(const av_hftok *t) { return t->kind; }
 
 const char *av_hftok_kind_name(const av_hftok *t) {
-    return t->kind == AV_HFTOK_BYTE_LEVEL ? "byte-level BPE" : "sentencepiece BPE, byte fallback";
+    if (t->kind == AV_HFTOK_BYTE_LEVEL) return "byte-level BPE";
+    for (int b = 0; b < 256; b++) /* model.byte_fallback true and the "<0xNN>" tokens there (see sp_build) */
+        if (t->byte_id[b] >= 0) return "sentencepiece BPE, byte fallback";
+    return t->unk_id >= 0 ? "sentencepiece BPE, no byte fallback: an unknown character is unk_token"
+                          : "sentencepiece BPE, no byte fallback";
 }
 
 int32_t av_hftok_vocab_size(const av_hftok *t) { return t->V; }

@@ -114,7 +114,9 @@ size_t av_hftok_label(char *out, size_t cap, const av_hftok *t, int32_t id);
 av_status av_hftok_decode(const av_hftok *t, const int32_t *ids, size_t n, char **text, size_t *len, av_err *err);
 
 av_hftok_kind av_hftok_get_kind(const av_hftok *t);
-const char *av_hftok_kind_name(const av_hftok *t); /* "byte-level BPE" or "sentencepiece BPE, byte fallback" */
+/* "byte-level BPE", "sentencepiece BPE, byte fallback", or, without model.byte_fallback, "sentencepiece BPE, no
+ * byte fallback" (": an unknown character is unk_token" when it has one): how the trace names the tokenizer. */
+const char *av_hftok_kind_name(const av_hftok *t);
 int32_t av_hftok_vocab_size(const av_hftok *t);    /* 1 + the largest id of the vocabulary and added tokens */
 int32_t av_hftok_bos(const av_hftok *t);           /* id put first, or -1 */
 int32_t av_hftok_find(const av_hftok *t, const char *s, size_t len); /* id of a token's file text, or -1 */
