@@ -707,6 +707,46 @@ static void test_config_words_of_hugging_face(void **state) {
     free(json);
 }
 
+/* --generate stops after config.json's eos_token_id on a Llama too, as
+ * Hugging Face's generate does (it went on: only GPT-2 folders stopped). The
+ * fixture's config says 2, which the tiny model does not pick; here the id
+ * the model picks second is named the end, once as an id and once in a list
+ * (Llama 3.1's form), and the run stops there. */
+static void test_llama_generate_stops_at_eos(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "4", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *line = strstr(r.out, "\n              ids:");
+    int id[4];
+    if (!line || sscanf(line, "\n              ids: %d %d %d %d", &id[0], &id[1], &id[2], &id[3]) != 4)
+        fail_msg("no ids line:\n%s", r.out);
+    tu_free(&r);
+    int stop = id[0] == id[1] ? 1 : 2; /* the first generated token with the id */
+    if (id[1] == 2) skip(); /* the fixture's own eos already: nothing to show */
+    char path[4400], to[2][64], want[256];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    assert_non_null(json);
+    snprintf(to[0], sizeof to[0], "\"eos_token_id\": %d", id[1]);
+    snprintf(to[1], sizeof to[1], "\"eos_token_id\": [50256, %d]", id[1]);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(tu_write_replaced(path, json, "\"eos_token_id\": 2", to[i]), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "4", SENTENCE, NULL);
+        if (r.code != 0) fail_msg("%s: exit %d: %s", to[i], r.code, r.err);
+        snprintf(want, sizeof want, "greedy, %d token%s after the input", stop, stop == 1 ? "" : "s");
+        if (!strstr(r.out, want)) fail_msg("%s: want '%s' in:\n%s", to[i], want, r.out);
+        snprintf(want, sizeof want, "(%s %d in config.json), where Hugging Face's generate stops too\n",
+                 i ? "one of eos_token_id's ids," : "eos_token_id", id[1]);
+        if (!strstr(r.out, want)) fail_msg("%s: want '%s' in:\n%s", to[i], want, r.out);
+        tu_free(&r);
+    }
+    free(json);
+}
+
 /* A sharded folder whose index puts a tensor in the other shard: refused as a
  * bad checkpoint (exit 2, like a missing shard), naming the tensor and both
  * files (test_llama.c has every disagreement); the index as written runs. */
@@ -1045,6 +1085,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sentencepiece_merges_outnumber_tokens, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_metaspace_settings_are_read, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unknown_characters_and_unread_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -429,11 +429,6 @@ static void test_model_generate(void **state) {
     tu_free(&r);
 }
 
-/* --generate with standard output on a full disk (`> /dev/full`): exit 1,
- * and the message names what standard output held. Under -q that is only
- * the continuation (what the same run prints on a writable standard output,
- * checked first: it starts at the "generate" line), so "the trace", as it
- * said, named something the run never wrote; without -q, both. */
 /* --generate stops after config.json's eos_token_id, as Hugging Face's generate does (GPT-2's <|endoftext|>,
  * 50256): it went on past it, "[<|endoftext|>] [<|endoftext|>] ..." (a learner's pass). Here the tiny model's
  * 7th greedy token, "idence" (id 1704), is named the end: 7 tokens, it the last, and the line says why. */
@@ -456,8 +451,33 @@ static void test_generate_stops_at_eos(void **state) {
         fail_msg("stdout:\n%s", r.out);
     assert_string_equal(r.err, "");
     tu_free(&r);
+    /* a list, as Llama 3.1's config.json and generation_config.json give it: any of its ids stops (the first
+     * only was kept); 99999 is no id of the vocabulary and stops nothing */
+    static const char list[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                               "\"n_positions\": 64, \"vocab_size\": 50257, \"layer_norm_epsilon\": 1e-05, "
+                               "\"eos_token_id\": [99999, 7, 1704]}";
+    write_text(path, list, sizeof list - 1);
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+    if (r.code != 0) fail_msg("list: exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "\n              stopped after 7 of 8: the model generated [idence], its end of text "
+                       "(one of eos_token_id's ids, 1704 in config.json), where Hugging Face's generate stops too\n"))
+        fail_msg("list: stdout:\n%s", r.out);
+    tu_free(&r);
+    static const char bad[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                              "\"n_positions\": 64, \"vocab_size\": 50257, \"eos_token_id\": [1704, \"x\"]}";
+    write_text(path, bad, sizeof bad - 1);
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "config.json: \"eos_token_id\" is [1704,\"x\"]; it must be a token id, a list of them, or null\n"))
+        fail_msg("bad list: %s", r.err);
+    tu_free(&r);
 }
 
+/* --generate with standard output on a full disk (`> /dev/full`): exit 1,
+ * and the message names what standard output held. Under -q that is only
+ * the continuation (what the same run prints on a writable standard output,
+ * checked first: it starts at the "generate" line), so "the trace", as it
+ * said, named something the run never wrote; without -q, both. */
 static void test_generate_on_full_disk(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);

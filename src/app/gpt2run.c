@@ -591,6 +591,12 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
             label, token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
 }
 
+static int is_eos(const av_gpt2_config *c, int32_t id) {
+    for (int i = 0; i < c->n_eos; i++)
+        if (id == c->eos_ids[i]) return 1;
+    return 0;
+}
+
 /* The ids after ids[0..T-1] (ids[T] set from the input's logits), at most
  * steps in all, each new token run alone against a key/value cache filled
  * from r's forward of the input; *made of them, fewer when config.json's
@@ -608,7 +614,7 @@ static av_status generate_ids(int32_t *ids, int *made, const av_gpt2run *r, int 
     int shown = 0;
     int k = 1;
     for (; k < steps && !st; k++) {
-        if (c->has_eos && ids[T + k - 1] == c->eos_token_id) break;
+        if (is_eos(c, ids[T + k - 1])) break;
         st = r->llama ? av_llama_decode(&cache, &r->llama->params, &r->llama->cfg, ids[T + k - 1], err)
                       : av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err);
         if (!st) ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
@@ -689,9 +695,11 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
                     "decode does)\n", steps - n_known, steps, c->vocab_size);
         note_generated_past_task(r, ids, steps);
         if (steps < asked) { /* it ran on past <|endoftext|>, where Hugging Face's generate stops (a learner's pass) */
-            av_gpt2run_label(label, sizeof label, r, c->eos_token_id);
-            fprintf(f, "              stopped after %d of %d: the model generated [%s], its end of text (eos_token_id "
-                    "%d in config.json), where Hugging Face's generate stops too\n", steps, n, label, c->eos_token_id);
+            int32_t last = ids[T + steps - 1];
+            av_gpt2run_label(label, sizeof label, r, last);
+            fprintf(f, "              stopped after %d of %d: the model generated [%s], its end of text (%s %d in "
+                    "config.json), where Hugging Face's generate stops too\n", steps, n, label,
+                    c->n_eos > 1 ? "one of eos_token_id's ids," : "eos_token_id", (int)last);
         } else if (steps < n) {
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,
                     cap == 1 ? "" : "s", why);

@@ -39,6 +39,7 @@ av_status av_llamarun_load(av_gpt2run *r, av_err *err) {
     c->n_layer = lc->n_layer, c->n_head = lc->n_head, c->n_embd = lc->n_embd, c->vocab_size = lc->vocab_size;
     c->n_positions = lc->max_positions, c->layer_norm_epsilon = lc->rms_norm_eps;
     c->positions = AV_POS_ROPE, c->rope_style = AV_ROPE_HALF, c->rope_base = lc->rope_theta;
+    memcpy(c->eos_ids, lc->eos_ids, sizeof c->eos_ids), c->n_eos = lc->n_eos;
     r->g.dtype = r->llama->dtype;
     r->g.in_place = r->llama->in_place;
     r->g.file_bytes = r->llama->file_bytes;

@@ -43,6 +43,25 @@ av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, 
     return av_fail(err, AV_EUSAGE, "%s: %s is %s; it must be %s", name, key, shown, must);
 }
 
+av_status av_json_token_ids(int *ids, int *n, int max, const cJSON *root, const char *key, int vocab_size,
+                            const char *name, av_err *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key), *e;
+    *n = 0;
+    if (!j || cJSON_IsNull(j)) return AV_OK;
+    int k = 0, ok = cJSON_IsNumber(j) || (cJSON_IsArray(j) && cJSON_GetArraySize(j) <= max);
+    for (e = cJSON_IsArray(j) ? j->child : j; ok && e; e = cJSON_IsArray(j) ? e->next : NULL) {
+        ok = cJSON_IsNumber(e) && e->valuedouble == floor(e->valuedouble) && fabs(e->valuedouble) <= AV_JSON_INT_MAX;
+        if (ok && e->valuedouble >= 0 && e->valuedouble < vocab_size) ids[k++] = (int)e->valuedouble;
+    }
+    if (!ok) {
+        char key_shown[80];
+        snprintf(key_shown, sizeof key_shown, "\"%s\"", key);
+        return av_json_wrong_kind(name, key_shown, j, "a token id, a list of them, or null", err);
+    }
+    *n = k;
+    return AV_OK;
+}
+
 /* 1 if the 3 bytes at p are UTF-8 for a bidirectional control (U+200E,
  * U+200F, U+202A..U+202E, U+2066..U+2069): printed as they are, they
  * reorder the rest of the terminal line ("Trojan Source", CVE-2021-42574). */

@@ -218,16 +218,8 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         goto done;
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;
-    /* GPT2Config's eos_token_id (an id, a list of them as generation_config.json may give, or null): one past the
-     * vocabulary can never be generated, so it stops nothing; the first of a list is kept */
-    j = cJSON_GetObjectItemCaseSensitive(root, "eos_token_id");
-    const cJSON *eos = cJSON_IsArray(j) ? cJSON_GetArrayItem(j, 0) : j;
-    if (j && !cJSON_IsNull(j) && !(cJSON_IsArray(j) && !eos) && !(cJSON_IsNumber(eos) && eos->valuedouble == floor(eos->valuedouble))) {
-        s = av_json_wrong_kind(name, "\"eos_token_id\"", j, "a token id, a list of them, or null", err);
+    if ((s = av_json_token_ids(c->eos_ids, &c->n_eos, AV_MAX_EOS, root, "eos_token_id", c->vocab_size, name, err)))
         goto done;
-    }
-    if (eos && cJSON_IsNumber(eos) && eos->valuedouble >= 0 && eos->valuedouble < c->vocab_size)
-        c->eos_token_id = (int)eos->valuedouble, c->has_eos = 1;
     if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
     if ((s = parse_scale_attn_weights(c, root, name, err))) goto done;
     if ((s = check_type_claims(c, root, name, err))) goto done;

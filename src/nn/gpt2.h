@@ -57,6 +57,8 @@ typedef enum { AV_NORM_PRE, AV_NORM_POST } av_norm;
  *               "norm": "pre"|"post", "scale": true|false,
  *               "rope_base": 10000, "rope_style": "interleaved"|"half"}
  * Absent keys take GPT-2's values: learned, pre, scale, 10000, interleaved. */
+#define AV_MAX_EOS 8 /* eos_token_id ids kept (Llama 3.1 lists 3) */
+
 typedef struct {
     int n_layer;               /* L */
     int n_head;                /* H */
@@ -69,9 +71,10 @@ typedef struct {
     int scale;                 /* 1: scores ÷ √D (GPT-2); 0: no scale */
     double rope_base;          /* θ for rope, default 10000 */
     av_rope_style rope_style;  /* pairing for rope, default interleaved */
-    int eos_token_id;          /* config.json's eos_token_id, when has_eos: --generate stops after it, as
-                                  Hugging Face's generate does (GPT-2: 50256, <|endoftext|>) */
-    int has_eos;               /* 0: no eos_token_id (null, absent, or no id of the vocabulary) */
+    int eos_ids[AV_MAX_EOS];   /* config.json's eos_token_id, the ids of the vocabulary it names (an id or
+                                  a list): --generate stops after any of them, as Hugging Face's generate
+                                  does (GPT-2: 50256, <|endoftext|>); a Llama's are mirrored here */
+    int n_eos;                 /* 0: none (absent, null, or no id of the vocabulary) */
     av_kernel kernel;          /* not from config.json: AV_KERNEL_REFERENCE (default, the readable
                                   loops, sums in double) or AV_KERNEL_BLAS (sgemm, float32 sums,
                                   attention_blas.h); AV_KERNEL_FLASH runs as BLAS here, since the
@@ -102,9 +105,8 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * optional: model_type (must be "gpt2" or AV_GPT2_ATTNVIZ_TYPE; older GPT-2
  * exports lack it), layer_norm_epsilon (default 1e-5), scale_attn_weights
  * (true or false, GPT2Config's: false = no ÷√d_k), eos_token_id (an id, a
- * list whose first is kept, or null; one outside 0..vocab_size-1 stops nothing:
- * has_eos 0; another kind: "config.json: \"eos_token_id\" is \"x\"; it must be a
- * token id, a list of them, or null"), "attnviz" (above; its
+ * list of at most AV_MAX_EOS, or null; as io/jsonval.h av_json_token_ids
+ * reads it, with its error), "attnviz" (above; its
  * "scale" and scale_attn_weights, if both given, must agree: "config.json:
  * \"scale_attn_weights\": false contradicts attnviz.scale true ..."). `name` starts every
  * message. Errors, AV_EUSAGE: av_json_parse_object's ("config.json: not

@@ -128,6 +128,8 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", name, err)) ||
         (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
         return s;
+    if ((s = av_json_token_ids(c->eos_ids, &c->n_eos, AV_MAX_EOS, root, "eos_token_id", c->vocab_size, name, err)))
+        return s;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
     if (j && !cJSON_IsBool(j)) return av_json_wrong_kind(name, "\"tie_word_embeddings\"", j, "true or false", err);
     if (j) c->tie_word_embeddings = cJSON_IsTrue(j);

@@ -70,6 +70,8 @@ typedef struct {
     int tie_word_embeddings;   /* 1: logits use embed_tokens (default 0 llama, qwen2 as given) */
     int qkv_bias;              /* 1 for qwen2: q_proj, k_proj, v_proj have biases */
     int bos_token_id;          /* INT_MIN if absent or null; else as given (-1 too: checked where used) */
+    int eos_ids[AV_MAX_EOS];   /* eos_token_id's ids of the vocabulary (an id or a list, as gpt2.h's) */
+    int n_eos;
     av_kernel kernel;          /* not from config.json; reference (default) or blas */
 } av_llama_config;
 
