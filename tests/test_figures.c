@@ -1053,6 +1053,66 @@ static void test_log_scale_marks_clipped_weights(void **state) {
     }
 }
 
+/* --vmax 0.3 draws every weight above 0.3 in the top colour, and its colour
+ * bar did not say so (with --log-scale or past 32 tokens no number in a cell
+ * does either). As matplotlib's colorbar(extend='max'): a triangle over the
+ * bar in viridis' top colour, only when a weight really is above; the SVG's
+ * <desc> and the PNG's tEXt "Clipped" count them, the count taken here from
+ * --dump's weights.npy (head 0, every cell visible without a mask). The
+ * default 0..1 has none. */
+static void test_vmax_marks_weights_above_the_top(void **state) {
+    fixture *f = *state;
+    for (int clip = 0; clip < 2; clip++) {
+        tu_result r;
+        RUN(&r, "-q", "--heads", "2", "--vmax", clip ? "0.3" : "fixed", "--figures", "heads", "--format", "both",
+            "--dump", in(f, "vd"), "-o", in(f, "v"), "I love deep learning today");
+        expect_ok(&r);
+        tu_free(&r);
+        av_npy w;
+        av_err e = {{0}};
+        if (av_npy_read(&w, in(f, "vd/weights.npy"), &e)) fail_msg("%s", e.msg);
+        int above = 0;
+        for (int c = 0; c < 25; c++) above += w.data[c] > (clip ? 0.3f : 1.0f); /* head 0 of (2, 5, 5) */
+        av_npy_free(&w);
+        assert_true(clip ? above > 0 : above == 0);
+        char *svg = slurp(in(f, "v/head0.svg"), NULL);
+        assert_non_null(svg);
+        char note[160], fill_attr[32];
+        snprintf(note, sizeof note, "clipped: %d of 25 cells are above the colour bar's top, 0.3, and drawn in its "
+                 "colour (the triangle over the bar)", above);
+        unsigned char top[3];
+        cmap_rgb(AV_CMAP_VIRIDIS, 1.0, top);
+        snprintf(fill_attr, sizeof fill_attr, "fill=\"#%02x%02x%02x\"/>", top[0], top[1], top[2]);
+        const char *poly = strstr(svg, "<polygon"), *fill = poly ? strstr(poly, fill_attr) : NULL;
+        if (!clip) {
+            assert_null(poly);
+            assert_null(strstr(svg, "clipped:"));
+        } else {
+            if (!strstr(svg, note)) fail_msg("head0.svg lacks '%s'", note);
+            assert_non_null(poly);
+            assert_non_null(fill);
+            /* the fill triangle: base (xa, ya)-(xb, ya) on the bar's top, tip (xc, yc) above it */
+            const char *pts = NULL; /* the last <polygon before that fill */
+            for (const char *p = poly; p && p < fill; p = strstr(p + 1, "<polygon points=\"")) pts = p;
+            float xa, ya, xb, yb, xc, yc;
+            assert_non_null(pts);
+            assert_int_equal(sscanf(pts, "<polygon points=\"%f,%f %f,%f %f,%f\"", &xa, &ya, &xb, &yb, &xc, &yc), 6);
+            assert_true(ya == yb && yc < ya - 5 && fabsf(xc - (xa + xb) / 2) < 0.01f);
+            /* in the PNG (same layout at 100 dpi) the triangle's centroid is that colour */
+            av_png_image img;
+            if (av_png_read(in(f, "v/head0.png"), &img, &e)) fail_msg("%s", e.msg);
+            int x = (int)((xa + xb + xc) / 3), y = (int)((ya + yb + yc) / 3);
+            const unsigned char *px = img.rgb + ((size_t)y * img.width + x) * 3;
+            if (memcmp(px, top, 3) != 0)
+                fail_msg("head0.png at (%d, %d) is %02x%02x%02x, not the top colour", x, y, px[0], px[1], px[2]);
+            const char *text = av_png_image_text(&img, "Clipped"), *want = note + strlen("clipped: ");
+            if (!text || strcmp(text, want) != 0) fail_msg("tEXt Clipped: %s", text ? text : "(none)");
+            av_png_image_free(&img);
+        }
+        free(svg);
+    }
+}
+
 /* --log-scale --figures mean colours log₁₀ of the mean weight (the mean is
  * taken first), so its colour bar says so, not "mean log₁₀ attention
  * weight"; a fixed or --vmax range names the 3 decades the log scale spans,
@@ -2085,6 +2145,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_titles_name_a_non_default_rope_base, setup, teardown),
         cmocka_unit_test_setup_teardown(test_japanese_sentence_svg_names_japanese_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_marks_clipped_weights, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_vmax_marks_weights_above_the_top, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns, setup, teardown),

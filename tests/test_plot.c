@@ -1214,8 +1214,14 @@ static void test_long_cbar_title_wraps_to_the_maps_height(void **state) {
     assert_non_null(strstr(joined, "attention weight (auto: 0\xE2\x80\x93"));
     assert_non_null(strstr(joined, ", 99th percentile)"));
     assert_int_equal(n_lines, 3);
-    /* the bar spans the panels' rows exactly: from their top to their bottom */
-    assert_int_equal(ramp_y0, p0->y0);
+    /* the bar spans the panels' rows exactly: from their top to their bottom; the
+     * top 1 % of the weights is above the automatic top, so the bar's top is the
+     * tip of a triangle (extend='max') over the ramp, its frame's first row */
+    float tip = 1e9f, base = -1;
+    for (size_t k = 0; k < dl.n; k++)
+        if (dl.items[k].kind == AV_DL_TRI)
+            for (int v = 0; v < 3; v++) tip = fminf(tip, dl.items[k].tri.y[v]), base = fmaxf(base, dl.items[k].tri.y[v]);
+    assert_true(tip == (float)p0->y0 - 1 && base == (float)ramp_y0);
     assert_int_equal(ramp_y1, p0->y1);
     for (int i = 0; i < n_lines; i++) {
         assert_true(boxes[i][3] - boxes[i][2] <= ramp_y1 - ramp_y0); /* each line fits beside the bar */

@@ -434,10 +434,12 @@ typedef struct {
     int log;                 /* values are log10 of the data (see prepare_panels) */
     size_t clipped, visible; /* log: visible cells below the range's bottom (drawn in its colour), of all */
     float bottom;            /* log: the range's bottom as a weight (vmax / 1000), for the note */
+    size_t above;            /* visible cells above the range's top (drawn in its colour; count_above) */
+    float top;               /* the range's top in the values' own units (before log10), for the note */
 } color_range;
 
 static color_range range_of(const av_plot_meta *meta) {
-    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight", {NULL, NULL}, 0, 0, 0, 0.0f};
+    color_range r = {AV_CMAP_VIRIDIS, 0.0f, 1.0f, "attention weight", {NULL, NULL}, 0, 0, 0, 0.0f, 0, 1.0f};
     if (!meta) return r;
     if ((int)meta->cmap > 0 && meta->cmap < AV_CMAP_COUNT) r.cmap = meta->cmap;
     if (isfinite(meta->vmin) && isfinite(meta->vmax) && meta->vmax > meta->vmin) {
@@ -589,6 +591,26 @@ static void log_panels(av_heatmap *hms, int n, color_range *cr) {
     }
 }
 
+/* Visible cells above the top of a range from 0 (the weights': --vmax F or
+ * the automatic percentile below the largest weight; not the scores'
+ * diverging one): they take the top colour, and cr->above counts them of
+ * cr->visible (the colour bar then ends in a triangle on top, as
+ * matplotlib's colorbar(extend='max')). Values in their own units, before
+ * log_panels; a softmax row's 1 rounded up by 1e-5 is not above 1. */
+static void count_above(const av_heatmap *hms, int n, color_range *cr) {
+    cr->above = cr->visible = 0;
+    cr->top = cr->vmax;
+    if (!hms[0].w || cr->vmin < 0 || !(cr->vmax > 0)) return;
+    float hi = cr->vmax * (1.0f + 1e-5f);
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < hms[k].n_q; i++)
+            for (int j = 0; j < hms[k].n_k; j++)
+                if (!is_masked(&hms[k], i, j)) {
+                    cr->visible++;
+                    cr->above += hms[k].w[(size_t)i * hms[k].n_k + j] > hi;
+                }
+}
+
 /* The panels as drawn: `in` itself when nothing changes, else copies owned by
  * dl, pooled when more than max_cells tokens per side (*title gains the
  * note), with the automatic range (meta->auto_pct) and log10 units (cr->log)
@@ -597,7 +619,10 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
                                         const av_plot_meta *meta, color_range *cr, const char **title) {
     int nmax = imax(in[0].n_q, in[0].n_k), p = imax(1, (nmax + max_cells - 1) / max_cells);
     int autor = meta && meta->auto_pct > 0 && in[0].w;
-    if (p == 1 && !cr->log && !autor) return in;
+    if (p == 1 && !cr->log && !autor) {
+        count_above(in, n, cr);
+        return in;
+    }
     av_pool mode = meta && meta->pool == AV_POOL_MEAN ? AV_POOL_MEAN : AV_POOL_MAX;
     int signed_max = mode == AV_POOL_MAX && cr->vmin < 0; /* a diverging range: keep the sign */
     av_heatmap *out = av_dl_alloc(dl, (size_t)n * sizeof *out);
@@ -605,6 +630,7 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
     for (int k = 0; k < n; k++)
         if (prepare_panel(dl, &out[k], &in[k], p, mode, signed_max) != 0) return NULL;
     if (autor && auto_range(dl, out, n, meta, cr) != 0) return NULL;
+    count_above(out, n, cr);
     if (cr->log && out[0].w) log_panels(out, n, cr);
     if (p > 1) {
         const char *t = *title ? *title : "";
@@ -803,39 +829,54 @@ static float cbar_labels_w(const color_range *cr, float size) {
     return m;
 }
 
-/* A log colour bar with values below its bottom (cr->clipped) ends in a
- * triangle in the bottom colour, as matplotlib's colorbar(extend='min'):
- * pointing down, the bar's width, its length 5 % of the ramp's (extendfrac),
- * within rows [y0, y1), the ramp's place, so nothing else moves (as
- * matplotlib shrinks the bar to make room); framed as the bar is, 1 px.
- * dl->clipped gets the note the metadata carries. Returns the rows it takes
- * from the bottom of the bar. */
-static int emit_cbar_extend(av_dlist *dl, const color_range *cr, int x0, int y0, int y1) {
+/* A colour bar with values beyond an end ends there in a triangle of that
+ * end's colour, as matplotlib's colorbar(extend='min' / 'max'): below the
+ * bar for a log bar's values below its bottom (cr->clipped), over it for
+ * values above its top (cr->above); the bar's width, its length 5 % of the
+ * ramp's (extendfrac), within rows [y0, y1), the ramp's place, so nothing
+ * else moves (as matplotlib shrinks the bar to make room); framed as the
+ * bar is, 1 px. Returns the rows it takes from that end of the bar. */
+static int emit_cbar_extend(av_dlist *dl, const color_range *cr, int x0, int y0, int y1, int up) {
     int ext = imax(8, (int)lrint((y1 - y0) * 0.05 / 1.05)); /* ext = 0.05 of the ramp left, y1 - y0 - ext */
-    float yb = (float)(y1 - ext), tip = (float)y1 + 1, xl = (float)x0 - 1, xr = (float)(x0 + CBAR_W) + 1;
-    float xc = (xl + xr) * 0.5f, half = (xr - xl) * 0.5f, len = tip - yb, side = sqrtf(half * half + len * len);
+    float yb = up ? (float)(y0 + ext) : (float)(y1 - ext), tip = up ? (float)y0 - 1 : (float)y1 + 1;
+    float xl = (float)x0 - 1, xr = (float)(x0 + CBAR_W) + 1, dir = up ? -1.0f : 1.0f;
+    float xc = (xl + xr) * 0.5f, half = (xr - xl) * 0.5f, len = fabsf(tip - yb), side = sqrtf(half * half + len * len);
     const float ox[3] = {xl, xr, xc}, oy[3] = {yb, yb, tip};
     av_dl_triangle(dl, ox, oy, FRAME);
     /* the fill 1 px inside the slanted sides (their normals move x by side/len, the tip by side/half) */
-    const float ix[3] = {xl + side / len, xr - side / len, xc}, iy[3] = {yb, yb, tip - side / half};
-    unsigned char c0[3]; /* the colour of the cells below: av_heat_cell_color clamps them to t = 0 */
-    av_cmap_rgb(cr->cmap, 0.0, c0);
+    const float ix[3] = {xl + side / len, xr - side / len, xc}, iy[3] = {yb, yb, tip - dir * side / half};
+    unsigned char c0[3]; /* the colour of the cells beyond: av_heat_cell_color clamps them to t = 0 or 1 */
+    av_cmap_rgb(cr->cmap, up ? 1.0 : 0.0, c0);
     av_dl_triangle(dl, ix, iy, (av_rgb){c0[0], c0[1], c0[2]});
-    char lo[32], *note = av_dl_alloc(dl, 200);
-    av_plot_g3(lo, sizeof lo, cr->bottom);
-    if (note)
-        snprintf(note, 200, "%zu of %zu cells are below the colour bar's bottom, %s, and drawn in its colour (the "
-                 "triangle under the bar)", cr->clipped, cr->visible, lo);
-    dl->clipped = note;
     return ext;
+}
+
+/* What the triangles stand for, in dl->clipped (the metadata's Clipped). */
+static void cbar_clipped_note(av_dlist *dl, const color_range *cr, int lo_ext, int hi_ext) {
+    char lo[32], hi[32], *note = av_dl_alloc(dl, 400);
+    if (!note) return;
+    av_plot_g3(lo, sizeof lo, cr->bottom);
+    av_plot_g3(hi, sizeof hi, cr->top);
+    int k = 0;
+    note[0] = 0;
+    if (hi_ext)
+        k = snprintf(note, 400, "%zu of %zu cells are above the colour bar's top, %s, and drawn in its colour (the "
+                     "triangle over the bar)", cr->above, cr->visible, hi);
+    if (lo_ext && k >= 0 && k < 400)
+        snprintf(note + k, 400 - (size_t)k, "%s%zu of %zu cells are below the colour bar's bottom, %s, and drawn in its "
+                 "colour (the triangle under the bar)", k ? "; " : "", cr->clipped, cr->visible, lo);
+    dl->clipped = note;
 }
 
 /* Colour bar at x0, spanning rows [y0, y1): one rect per pixel row (value at
  * the row centre), frame, ticks with labels, and the rotated title. Returns
  * the x just right of everything drawn. */
 static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1, float fs) {
-    int ext = cr->log && cr->clipped ? emit_cbar_extend(dl, cr, x0, y0, y1) : 0;
-    y1 -= ext; /* the ramp and its ticks above the triangle */
+    int ext = cr->log && cr->clipped ? emit_cbar_extend(dl, cr, x0, y0, y1, 0) : 0;
+    int ext_hi = cr->above ? emit_cbar_extend(dl, cr, x0, y0, y1, 1) : 0;
+    if (ext || ext_hi) cbar_clipped_note(dl, cr, ext, ext_hi);
+    y1 -= ext; /* the ramp and its ticks between the triangles */
+    y0 += ext_hi;
     int h = y1 - y0;
     /* The ramp: one value per pixel row (t at the row centre), as a HEAT
      * item marked ramp (the list owns the values). */
@@ -845,8 +886,9 @@ static int emit_cbar(av_dlist *dl, const color_range *cr, int x0, int y0, int y1
         av_dl_heat heat = {.w = ramp, .n_q = h, .n_k = 1, .vmin = 0.0f, .vmax = 1.0f, .cmap = cr->cmap, .ramp = 1};
         av_dl_heatmap(dl, x0, y0, x0 + CBAR_W, y1, &heat);
     }
-    if (ext) { /* the frame goes on round the triangle, not between it and the ramp */
-        av_dl_rect(dl, x0 - 1, y0 - 1, x0 + CBAR_W + 1, y0, FRAME);
+    if (ext || ext_hi) { /* the frame goes on round a triangle, not between it and the ramp */
+        if (!ext_hi) av_dl_rect(dl, x0 - 1, y0 - 1, x0 + CBAR_W + 1, y0, FRAME);
+        if (!ext) av_dl_rect(dl, x0 - 1, y1, x0 + CBAR_W + 1, y1 + 1, FRAME);
         av_dl_rect(dl, x0 - 1, y0, x0, y1, FRAME);
         av_dl_rect(dl, x0 + CBAR_W, y0, x0 + CBAR_W + 1, y1, FRAME);
     } else {
@@ -1542,6 +1584,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     const av_heatmap *hm = &hmv;
     if (kind == FIG_MASK && mask_values(dl, &hmv, &cr) != 0)
         return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    if (kind == FIG_MASK) cr.above = 0; /* a legend, no colour bar */
     int masked = 0, titled = 0;
     for (int p = 0; p < n; p++) {
         masked |= any_masked(p ? &hms[p] : hm);

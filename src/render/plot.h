@@ -145,7 +145,9 @@ typedef struct {
                               * the bottom take its colour, and when any is drawn the colour
                               * bar ends in a triangle of that colour (matplotlib's
                               * colorbar extend='min', 5 % of the bar) and the metadata
-                              * counts them (av_plot_write: tEXt Clipped, <desc> clipped:) */
+                              * counts them (av_plot_write: tEXt Clipped, <desc> clipped:);
+                              * so for values above a range from 0 (extend='max', on top),
+                              * linear or log */
     float auto_pct;          /* > 0: vmax = this percentile of the values drawn (after
                               * pooling), vmin = 0; the colour bar's title gains the range */
     int grid_cols;           /* av_plot_grid: panels per row (e.g. H for a layers x heads
@@ -314,7 +316,9 @@ int av_plot_fit_dpi(int w, int h, const av_plot_meta *meta);
  * with tEXt Title (dl->title, the title as drawn when the layout added a note
  * to it, else title), Software and Description (from meta), Weights and
  * Run (meta's, when given), Clipped (dl->clipped: "14 of 25 cells are below
- * the colour bar's bottom, 0.001, ...", when the log scale clipped any; the
+ * the colour bar's bottom, 0.001, ...", when the log scale clipped any, and
+ * "3 of 16 cells are above the colour bar's top, 0.5, ..." first when the
+ * range's top clipped any; the
  * SVG's <desc> has the same as "weights: ", "run: ", "clipped: " lines) and
  * pHYs (dl->dpi, the dpi the layout was finished at; see av_plot_lowered_dpi).
  * Atomic (io/fileio.h). Errors: AV_ERUNTIME naming path (I/O, OOM, dl->oom). */
