@@ -610,6 +610,8 @@ static const bad_case kCases[] = {
     /* "--outdir=~/figs": the shell leaves ~ after '=', and attnviz made a folder named "~" and said "wrote
      * ~/figs/head0.png" (a figure-maker's pass); any path option, when no folder "~" is here */
     {"outdir_tilde_after_equals", 2, "--outdir '~/figs': the shell did not expand '~' (it does so only at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type --outdir ~/figs (a space, no quotes) or the full path", {"--outdir=~/figs", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
+    /* "-o fig.png", as savefig takes a file: attnviz made a folder fig.png holding head0.png, exit 0 */
+    {"outdir_named_like_a_file", 2, "--outdir 'fig.png' names a file, but -o is the folder the figures go in (they would be 'fig.png/head0.png', ...); give a folder, e.g. -o figs, and --prefix NAME", {"-o", "fig.png", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     {"dump_tilde_quoted", 2, "--dump '~/d': the shell did not expand '~'", {"--dump", "~/d", S4}, NULL, 0, NULL, 0},
     {"model_tilde_alone", 2, "--model '~': the shell did not expand '~'", {"--model=~", S4}, NULL, 0, NULL, 0},
     /* "--html page.html": the file name became the sentence's first word and the page went to DIR/attnviz.html,

@@ -569,6 +569,24 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
                        "word, not after '=' or inside quotes), and there is no folder named '~' here; type --%s %s "
                        "(a space, no quotes) or the full path%s", d->name, shown, d->name, shown, full);
     }
+    /* "-o fig.png", as savefig takes a file: attnviz made a folder named fig.png, wrote fig.png/head0.png and
+     * exited 0 (silently with -q; a figure-maker's pass). Refused unless that folder is really there; a
+     * trailing '/' says a folder is meant */
+    if (arg && d->offset == AT(outdir) && access(arg, F_OK) != 0 && *arg && arg[strlen(arg) - 1] != '/') {
+        static const char *const kFileExt[] = {".png", ".svg", ".gif", ".html", ".pdf", ".jpg", ".jpeg"};
+        size_t len = strlen(arg);
+        for (size_t k = 0; k < sizeof kFileExt / sizeof *kFileExt; k++) {
+            size_t el = strlen(kFileExt[k]);
+            if (len > el && strcasecmp(arg + len - el, kFileExt[k]) == 0 && arg[len - el - 1] != '/') {
+                char shown[160];
+                show_value(shown, sizeof shown, arg);
+                return av_fail(err, AV_EUSAGE, "--%s '%s' names a file, but -o is the folder the figures go in (they "
+                               "would be '%s/head0.png', ...); give a folder, e.g. -o figs, and --prefix NAME to "
+                               "start the files' names (or end the folder's name in '/' if it is meant)", d->name,
+                               shown, shown);
+            }
+        }
+    }
     if (arg && takes_a_path(d) && d->offset != AT(outdir) && d->offset != AT(dump_dir) && access(arg, F_OK) != 0) {
         char shown[160], so[256], hint[480]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
         show_value(shown, sizeof shown, arg);
