@@ -61,6 +61,7 @@ typedef struct {
                                 * 3·H·T·D for gpt2.h's qkvh (L, 3, H, T, D) */
     const unsigned char *mask; /* (T, T) 1 = masked, the same in every layer and head; or NULL */
     double scale;              /* S = q·k × scale: 1/√D, or 1 with --no-scale */
+    int rope;                  /* 1: q and k are rotated by RoPE; the cell view says "(after RoPE)", as --explain */
     const char *weights_file;  /* the --dump file holding these weights ("weights.npy"), named by
                                 * the cell view; NULL = none */
     const char *scores_file;   /* the same for the scores ("scores.npy"); NULL = none */

@@ -157,6 +157,7 @@ async function main() {
     await rtlTitle(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
+    await ropeCell(browser, tmp);
     await modelRun(browser, tmp);
     await modelCompare(browser, tmp);
     await manyHeadsModel(browser, tmp);
@@ -730,6 +731,35 @@ async function startCell(browser, tmp) {
     check(await p2.$eval('#av-heads [aria-checked="true"]', (e) => e.dataset.h) === '0', 'without --head: not head 0');
     check(await p2.$eval('#view-head', (e) => !e.hidden), 'without --explain: not the head view');
     await p2.close();
+  });
+}
+
+/* With RoPE the cell view's q and k are the rotated vectors, as --explain says ("(after RoPE)") and as
+ * Q.npy and K.npy hold them; the page showed them with no word of it, beside "positions: RoPE" (a
+ * teacher's pass). A sinusoidal run says nothing of RoPE; the trained toy model with RoPE says it too. */
+async function ropeCell(browser, tmp) {
+  const rope = path.join(tmp, 'rope-cell'), sin = path.join(tmp, 'sin-cell'), model = path.join(tmp, 'rope-model');
+  const args = ['--heads', '2', '--positions', 'rope', '--causal', '--explain', '3,1', '\u6211\u7231\u6df1\u5ea6\u5b66\u4e60'];
+  check(/\(after RoPE\)/.test(attnviz(args.concat(['--no-plot', '-q']))), '--explain no longer says (after RoPE)');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', rope]));
+  attnviz(['--heads', '2', '--explain', '3,1', '--html', '--no-plot', '-q', '-o', sin, 'I love deep learning']);
+  attnviz(['--train', 'reverse', '--positions', 'rope', '--steps', '2', '-q', '-o', model]);
+  attnviz(['--model', model, '--explain', '3,1', '--html', '--no-plot', '-q', '-o', path.join(model, 'page'), '3 1 4 >']);
+  const lines = async (dir) => {
+    const page = await openPage(browser, path.join(dir, 'attnviz.html'));
+    await page.waitForSelector('#view-cell:not([hidden]) [data-role="q"]');
+    const eq = await page.$$eval('#view-cell p.eq', (ps) => ps.map((p) => p.textContent).filter((t) => /^[qk]_\d/.test(t)));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+    return eq;
+  };
+  await test('html_rope_cell_view_says_q_and_k_are_rotated', async () => {
+    for (const dir of [rope, path.join(model, 'page')]) {
+      const eq = await lines(dir);
+      check(eq.length === 2 && eq.every((t) => /\(after RoPE\)$/.test(t)), path.basename(dir) + ': q and k lines ' + JSON.stringify(eq));
+    }
+    const eq = await lines(sin);
+    check(eq.length === 2 && eq.every((t) => !/RoPE/.test(t)), 'sinusoidal: q and k lines ' + JSON.stringify(eq));
   });
 }
 

@@ -729,8 +729,10 @@
 
   function dotProduct(cv, r, l, h, i, j) {
     const q = vec(r, r.Q, l, h, i), k = vec(r, r.K, l, h, j);
-    cv.append(el('p', { class: 'eq' }, 'q_' + i + ' = Q[' + layerName(r, l) + ', ' + h + ', ' + i + ', :] = ', vecEl(q, 'q')),
-      el('p', { class: 'eq' }, 'k_' + j + ' = K[' + layerName(r, l) + ', ' + h + ', ' + j + ', :] = ', vecEl(k, 'k')));
+    /* with RoPE, q and k are the rotated vectors S is made of, as --explain says (the page said nothing: a teacher's pass) */
+    const rot = r.rope ? '   (after RoPE)' : '';
+    cv.append(el('p', { class: 'eq' }, 'q_' + i + ' = Q[' + layerName(r, l) + ', ' + h + ', ' + i + ', :] = ', vecEl(q, 'q'), rot),
+      el('p', { class: 'eq' }, 'k_' + j + ' = K[' + layerName(r, l) + ', ' + h + ', ' + j + ', :] = ', vecEl(k, 'k'), rot));
     const tb = el('table', {}, el('tr', {}, ...['d', 'q[d]', 'k[d]', 'q[d]\u00b7k[d]', 'partial sum'].map((t) => el('th', { text: t }))));
     let sum = 0;
     for (let d = 0; d < r.D; d++) {
