@@ -169,6 +169,7 @@ async function main() {
     await rtlCutLabels(browser, tmp);
     await longToken(browser, tmp);
     await narrowWindow(browser, tmp);
+    await phoneCellView(browser, tmp);
     await labelLanguages(browser, tmp);
     await nameLanguages(browser, tmp);
     await tooltipInWindow(browser, tmp);
@@ -937,6 +938,24 @@ async function longToken(browser, tmp) {
  * so with the labels and the weights of a hovered query the view was 532 px wide and the page scrolled
  * sideways. Now nothing is wider than the window, each key weight is inside it, and the lines still run from
  * the query column to the key column. Also with a 60-letter token (in the title and the command line too). */
+/* The cell view on a phone (375 px, an iPhone's width): its dot-product table (d, q[d], k[d], q[d]·k[d],
+ * partial sum) was 373 px wide in a box that grew with it, so the page was 420 px wide and scrolled
+ * sideways (a teacher's pass). The box now stays in the window and the table scrolls inside it. */
+async function phoneCellView(browser, tmp) {
+  const out = path.join(tmp, 'phone-cell');
+  attnviz(['--heads', '4', '--explain', '1,2', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
+  await test('html_cell_view_fits_a_375_px_window', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 375, 700);
+    await page.waitForSelector('#view-cell:not([hidden]) [data-role="q"]');
+    const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, iw: window.innerWidth,
+      boxes: [...document.querySelectorAll('#view-cell .scroll')].map((e) => [Math.round(e.getBoundingClientRect().right), e.scrollWidth, e.clientWidth]) }));
+    check(m.sw <= m.iw, 'the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+    check(m.boxes.length === 2 && m.boxes.every(([right]) => right <= m.iw), 'tables out of the window: ' + JSON.stringify(m.boxes));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
 async function narrowWindow(browser, tmp) {
   const out = path.join(tmp, 'narrow'), out2 = path.join(tmp, 'narrow-long');
   attnviz(['--heads', '4', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
