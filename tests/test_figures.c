@@ -1628,6 +1628,32 @@ static void test_second_run_into_a_busy_folder_is_refused(void **state) {
     assert_int_not_equal(stat(in(f, "o/head7.png"), &sb), 0);
 }
 
+/* A write that fails part-way (a full disk, a quota; here a folder named head1.png in the way) left this run's
+ * heads.png and head0.png beside the earlier run's head2.png..head7.png, and the error named only the file:
+ * "cannot write 'o/head1.png': Is a directory" (a tester's pass). It now says what the folder holds. */
+static void test_figures_failing_part_way_say_what_the_folder_holds(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "8", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    assert_int_equal(unlink(in(f, "o/head1.png")), 0);
+    assert_int_equal(mkdir(in(f, "o/head1.png"), 0755), 0);
+    RUN(&r, "-q", "--heads", "8", "--seed", "7", "-o", in(f, "o"), "I love you");
+    if (r.code != 1 || !strstr(r.err, "cannot write '") || !strstr(r.err, "holds some of this run's figures, "
+                                                                           "beside any of an earlier run's"))
+        fail_msg("a figure that cannot be written after others were: exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+    /* the grid failing first: nothing of this run is there, and the error does not say there is */
+    assert_int_equal(rmdir(in(f, "o/head1.png")), 0);
+    assert_int_equal(unlink(in(f, "o/heads.png")), 0);
+    assert_int_equal(mkdir(in(f, "o/heads.png"), 0755), 0);
+    RUN(&r, "-q", "--heads", "8", "--seed", "9", "-o", in(f, "o"), "I love you");
+    if (r.code != 1 || strstr(r.err, "holds some of this run's"))
+        fail_msg("the first figure cannot be written: exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+}
+
 static void test_title_prefix_and_sentence(void **state) {
     fixture *f = *state;
     tu_result r;
@@ -2179,6 +2205,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_weights_source_text_is_tidied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dump_source_says_what_its_crc_covers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_run_into_a_busy_folder_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_figures_failing_part_way_say_what_the_folder_holds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),

@@ -791,6 +791,22 @@ static int is_stale(const char *path, name_kind kind, const char *run_id) {
     return !(strncmp(run, "train-", 6) == 0 && strncmp(run_id, "train-", 6) != 0);
 }
 
+int av_figures_holds_run(const char *dir, const char *prefix, const char *run_id) {
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, NULL), found = 0;
+    char path[4096], run[64];
+    for (int i = 0; i < n; i++) {
+        name_kind kind = found ? NAME_NONE : file_kind(list[i]->d_name, prefix);
+        if (kind != NAME_NONE) {
+            av_path_join(path, sizeof path, dir, list[i]->d_name);
+            found = file_run(path, kind, run, sizeof run) && strcmp(run, run_id) == 0;
+        }
+        free(list[i]);
+    }
+    free(list);
+    return found;
+}
+
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
                                   av_err *err) {
     if (w && w->n >= AV_MAX_WRITTEN) return AV_OK; /* the list may be incomplete: remove nothing */

@@ -86,6 +86,12 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
                                   av_err *err);
 
+/* 1 if folder dir holds a figure or page of attnviz's under prefix (the
+ * names av_figures_remove_stale knows) whose run id is run_id: a run that
+ * failed part-way (a full disk) says so. 0 otherwise, and when dir cannot be
+ * read. No errors. */
+int av_figures_holds_run(const char *dir, const char *prefix, const char *run_id);
+
 /* The hash behind every run id: FNV-1a 64 (base/common.h) of n bytes at
  * data, continuing from h (AV_RUN_HASH_START to begin). */
 #define AV_RUN_HASH_START AV_FNV1A64_BASIS

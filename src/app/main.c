@@ -259,6 +259,15 @@ static av_status write_outputs(run *r, av_err *err) {
     }
     if (!st && (!o->no_plot || o->html)) /* the -o folder holds this run only */
         st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, err);
+    if (st && figures && av_figures_holds_run(o->outdir, o->prefix, fc.run)) {
+        /* a full disk or a file in the way (`cannot write 'out/head1.png': No space left on device`) stopped the
+         * figures part-way: the folder kept this run's first ones beside the earlier run's rest, and the error
+         * named only the file (a tester's pass); it says what the folder holds, as a Ctrl-C there does */
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, "; %.200s holds some of this run's figures, beside any "
+                 "of an earlier run's not yet replaced: fix that and run the command again, or use another -o",
+                 o->outdir);
+    }
     if (figures) av_interrupt_message(NULL); /* the folder holds this run's figures only, or the error says why */
     unlock_outdir(); /* the folder holds this run, or the error says what it holds */
     if (!st) av_figures_note_lowered_dpi(stderr, o); /* past 6000 px a side */
