@@ -942,6 +942,14 @@ static void test_control_characters_in_paths_are_shown(void **state) {
     assert_null(strchr(r.err, '\x1b'));
     tu_free(&r);
 
+    /* a line break in -o: the list of files wrote "  .../nl" and "x/head0.png" on two lines (a tester's pass) */
+    char nl[4200];
+    snprintf(nl, sizeof nl, "%s/nl\nx", f->dir);
+    run_attnviz(&r, NULL, "--heads", "1", "--color", "never", "-o", nl, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "/nl<U+000A>x/head0.png\n")) fail_msg("stdout:\n%s", r.out);
+    tu_free(&r);
+
     snprintf(weights, sizeof weights, "%s", out); /* the dump is a --weights folder */
     run_attnviz(&r, NULL, "--heads", "2", "--color", "never", "--no-plot", "--weights", weights, "I love you",
                 NULL);

@@ -29,7 +29,12 @@ void av_written_add(av_written *w, const char *path) {
 void av_written_print(FILE *f, const av_written *w) {
     if (!w->n) return;
     fprintf(f, "\nwrote %d file%s:\n", w->n, w->n == 1 ? "" : "s");
-    for (int i = 0; i < w->n; i++) av_message(f, "  %s\n", w->paths[i]); /* a control character in -o shown */
+    char shown[8192]; /* every control character of -o shown, a line break too: `-o $'nl\nx'` printed "  nl" and
+                       * "x/head0.png" as two lines, two files to a reader or a script (a tester's pass) */
+    for (int i = 0; i < w->n; i++) {
+        av_utf8_escape_controls(w->paths[i], strlen(w->paths[i]), shown, sizeof shown, 0);
+        av_message(f, "  %s\n", shown);
+    }
 }
 
 void av_written_free(av_written *w) {
