@@ -552,6 +552,9 @@ static const bad_case kCases[] = {
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
     /* a token typed in another case: it said only "is neither a token" (a teacher's pass) */
+    /* the start of a word, or a typo: said only "neither a token" (a learner's pass) */
+    {"explain_token_start_named", 2, "--explain query 'lov' is neither a token of the sentence nor an index 0..2; did you mean 'love' (token 1)?\n", {"--explain", "lov,you", "I love you"}, NULL, 0, NULL, 0},
+    {"explain_token_typo_named", 2, "--explain key 'yuo' is neither a token of the sentence nor an index 0..2; did you mean 'you' (token 2)?\n", {"--explain", "love,yuo", "I love you"}, NULL, 0, NULL, 0},
     {"explain_token_other_case", 2, "--explain query 'Deep' is neither a token of the sentence nor an index 0..3; tokens are case-sensitive: 'deep' is token 2", {W8, "--explain", "Deep,I", S4}, NULL, 0, NULL, 0},
     /* a typo of a long option: it said only "unknown option" (a teacher's pass); a swap counts one edit */
     {"option_typo_casual", 2, "unknown option '--casual'; did you mean --causal? (try --help)", {"--casual", S4}, NULL, 0, NULL, 0},
@@ -600,6 +603,11 @@ static const bad_case kCases[] = {
     {"short_flag_with_equals", 2, "'-c=1': -c (--causal) takes no value: type -c alone", {"-c=1", S4}, NULL, 0, NULL, 0},
     /* a value that is not UTF-8 (Latin-1 é, a lone 0xFF) was echoed raw to stderr (a tester's pass): every
      * message is valid UTF-8, each bad byte U+FFFD */
+    /* matplotlib's "RdBu" (attnviz has the reversed RdBu_r only), a typo, and the start of a name: each named the
+     * allowed values but not the one meant (a learner's pass) */
+    {"choice_matplotlib_name_gets_the_near_one", 2, "--cmap 'RdBu' is not a colour map (did you mean RdBu_r?); expected", {"--cmap", "RdBu", S4}, NULL, 0, NULL, 0},
+    {"choice_typo_gets_the_near_one", 2, "--cmap 'virdis' is not a colour map (did you mean viridis?); expected", {"--cmap", "virdis", S4}, NULL, 0, NULL, 0},
+    {"choice_start_gets_the_whole_name", 2, "--positions 'sin' is not allowed (did you mean sinusoidal?); expected", {"--positions", "sin", S4}, NULL, 0, NULL, 0},
     {"invalid_utf8_in_a_choice", 2, "--cmap '\\xFF' is not a colour map", {"--cmap", "\xff", S4}, NULL, 0, NULL, 0},
     /* a 600-byte value filled av_err's 512 bytes before the reason ("--cmap 'aaaa…"): values are shown at most
      * 64 bytes long, so the message ends with what is allowed (a tester's pass) */

@@ -365,6 +365,23 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
     }
     char hint[192]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode */
     full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
+    size_t sl = strlen(s); /* else a name it starts (matplotlib's "RdBu" of RdBu_r, "sin" of sinusoidal) or the
+                            * nearest within 2 edits ("virdis"): "--cmap 'RdBu' is not a colour map" named none */
+    long long best = -1;
+    for (long long v = d->lo; !hint[0] && best < 0 && sl >= 3 && v <= d->hi; v++)
+        if (strncasecmp(d->choice_name((int)v), s, sl) == 0) best = v;
+    for (long long v = d->lo, best_d = 3; !hint[0] && best < 0 && sl >= 2 && sl < 32 && v <= d->hi; v++) {
+        char a[32], b[32];
+        const char *name = d->choice_name((int)v);
+        size_t k = 0;
+        for (; k < sl; k++) a[k] = (char)tolower((unsigned char)s[k]);
+        a[k] = 0;
+        for (k = 0; name[k] && k < sizeof b - 1; k++) b[k] = (char)tolower((unsigned char)name[k]);
+        b[k] = 0;
+        int dist = av_edit_distance(a, b);
+        if (dist <= (sl / 3 > 0 ? (long long)sl / 3 : 1) && dist < best_d) best = v, best_d = dist;
+    }
+    if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", d->choice_name((int)best));
     if (d->noun)
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s%s; expected %s", d->name, sv, d->noun, hint, allowed);
     return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed%s; expected %s", d->name, sv, hint, allowed);

@@ -66,6 +66,28 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
     }
 }
 
+/* "; did you mean 'love' (token 1)?" into out (n bytes) when want is the start of a token (2 bytes or more) or
+ * within a third of its length in edits (av_edit_distance, at least 1) of one, a leading space of the token
+ * left out: "--explain lov,you" said only "'lov' is neither a token" (a learner's pass); else "". The
+ * first such token, a start before a near one. */
+static void near_hint(char *out, size_t n, const av_tokens *toks, const char *want) {
+    size_t wl = strlen(want);
+    int best = -1, best_d = 3;
+    out[0] = 0;
+    if (wl < 2 || wl > 64) return;
+    for (int pass = 0; pass < 2 && best < 0; pass++)
+        for (int i = 0; i < toks->n && (pass || best < 0); i++) {
+            const char *t = toks->tok[i] + (toks->tok[i][0] == ' ');
+            if (strlen(t) <= wl && pass == 0) continue; /* a start is shorter than the token */
+            if (!pass && strncmp(t, want, wl) == 0) best = i;
+            if (pass && strlen(t) <= 64) {
+                int d = av_edit_distance(want, t), limit = wl / 3 > 0 ? (int)(wl / 3) : 1;
+                if (d <= limit && d < best_d) best = i, best_d = d;
+            }
+        }
+    if (best >= 0) snprintf(out, n, "; did you mean '%s' (token %d)?", toks->tok[best] + (toks->tok[best][0] == ' '), best);
+}
+
 /* s[0..len) for a message, into buf (cap >= 8 bytes): as it is when it fits in
  * SHOWN_COLS terminal columns and cap bytes, else cut at a whole character
  * (an extended grapheme cluster, or a code point of one too long to keep
@@ -326,6 +348,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         if (!span[0] && !av_utf8_list_sep(part, &sep)) byte_spans(span, sizeof span, toks, part);
         if (!span[0]) case_hint(span, sizeof span, toks, drawn, spaced);
+        if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
                      shown(partq, sizeof partq, part, n), toks->n - 1, span);
     }
