@@ -20,6 +20,7 @@
 
 #include "testutil.h"
 #include "gpt2_fixture.h"
+#include "hftok_fixture.h"
 
 #include "base/utf8.h"
 #include "io/npy.h"
@@ -663,7 +664,7 @@ static void test_bad_checkpoints(void **state) {
         {"config missing key", 2, "config.json: missing key \"n_embd\""},
         {"config not JSON", 2, "config.json: not valid JSON near byte 0 of 11\n"}, /* "n_layer = 1": no "(truncated?)" */
         {"config wrong type", 2, "\"n_head\" is \"one\"; it must be a whole number"},
-        {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
+        {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt (or tokenizer.json instead of both); a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
         {"no model.safetensors", 2, "has no model.safetensors; a GPT-2 model folder holds"},
         {"empty model.safetensors", 2, "fewer than the 8-byte header length"},
         /* vocab.json's ids are 0..50256, kMicro's vocab_size is 8: what is allowed is said exactly */
@@ -806,6 +807,63 @@ static void test_model_folder_with_trailing_slash(void **state) {
     assert_int_equal(r.code, 2);
     snprintf(want, sizeof want, "from %s/config.json)", toy);
     if (!strstr(r.err, want)) fail_msg("want '%s' in '%s'", want, r.err);
+    tu_free(&r);
+}
+
+/* The ids after "ids [" in a trace, up to "]" (caller frees). */
+static char *trace_ids(const char *out) {
+    const char *at = strstr(out, "ids [");
+    if (!at) return NULL;
+    at += 5;
+    return strndup(at, strcspn(at, "]"));
+}
+
+/* A GPT-2 folder with tokenizer.json instead of vocab.json and merges.txt (a fast-tokenizer-only save) is read
+ * from tokenizer.json, and its ids are those of vocab.json and merges.txt, English, Chinese and emoji (it
+ * said "has no vocab.json; a GPT-2 model folder holds ..."); the trace says which file was read. */
+static void test_gpt2_folder_with_tokenizer_json_only(void **state) {
+    tu_fixture *f = *state;
+    const char *files = tu_in(f, "files"), *fast = tu_in(f, "fast");
+    assert_int_equal(mkdir(files, 0755), 0);
+    assert_int_equal(mkdir(fast, 0755), 0);
+    make_tiny(files);
+    char from[4400], to[4400];
+    for (int i = 0; i < 2; i++) {
+        static const char *const name[] = {"config.json", "model.safetensors"};
+        snprintf(from, sizeof from, "%s/%s", files, name[i]);
+        copy_into(fast, name[i], from);
+    }
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(json);
+    snprintf(to, sizeof to, "%s/tokenizer.json", fast);
+    write_text(to, json, strlen(json));
+    free(json);
+    static const char *const sentences[] = {SENTENCE, "我爱深度学习，你呢？", "🤖 loves 😀👍🏽 and ❤️", "I'm   here: 123,456 don't\tstop!"};
+    for (size_t k = 0; k < sizeof sentences / sizeof sentences[0]; k++) {
+        tu_result a, b;
+        run_attnviz(&a, NULL, "--model", files, "--no-plot", sentences[k], NULL);
+        run_attnviz(&b, NULL, "--model", fast, "--no-plot", sentences[k], NULL);
+        if (a.code != 0) fail_msg("vocab.json: exit %d: %s", a.code, a.err);
+        if (b.code != 0) fail_msg("tokenizer.json: exit %d: %s", b.code, b.err);
+        char *ia = trace_ids(a.out), *ib = trace_ids(b.out);
+        assert_non_null(ia);
+        assert_non_null(ib);
+        printf("    %s: [%s]\n", sentences[k], ib);
+        if (strcmp(ia, ib)) fail_msg("'%s': vocab.json gives [%s], tokenizer.json [%s]", sentences[k], ia, ib);
+        assert_non_null(strstr(b.out, "(tokenizer.json, byte-level BPE: the folder has no vocab.json and merges.txt;"));
+        assert_null(strstr(a.out, "tokenizer.json"));
+        free(ia);
+        free(ib);
+        tu_free(&a);
+        tu_free(&b);
+    }
+    /* with neither tokenizer, the message says tokenizer.json would do */
+    assert_int_equal(unlink(to), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", fast, "--no-plot", "hello", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "has no vocab.json; a GPT-2 model folder holds config.json, model.safetensors, "
+                                  "vocab.json and merges.txt (or tokenizer.json instead of both)"));
     tu_free(&r);
 }
 
@@ -1704,6 +1762,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_gpt2_folder_with_tokenizer_json_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_with_model_figures_without_heads, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_index_in_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),

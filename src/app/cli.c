@@ -175,7 +175,7 @@ static const optdef kOpts[] = {
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
     {"model", 'm', OPT_STRING, AT(model_dir), .if_empty = "give a folder name", .arg = "DIR",
-     .help = "run a GPT-2 folder (config.json, model.safetensors, vocab.json, merges.txt) or a Llama/Qwen2 folder (config.json, safetensors, tokenizer.json)"},
+     .help = "run a GPT-2 folder (config.json, model.safetensors, vocab.json, merges.txt or tokenizer.json) or a Llama/Qwen2 folder (config.json, safetensors, tokenizer.json)"},
     {"layer", 0, OPT_CALL, 0, .parse = parse_layer, .arg = "L",
      .help = "layer of a --model for the full trace, --explain, --show and figures (default the last)"},
     {"generate", 0, OPT_INT, AT(generate), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",

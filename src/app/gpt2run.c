@@ -75,7 +75,8 @@ static av_status check_options(const av_options *o, av_err *err) {
 
 /* ---------------------------------------------------------------------------- loading */
 
-#define MODEL_FOLDER "a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt; " \
+#define MODEL_FOLDER "a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt (or " \
+                     "tokenizer.json instead of both); " \
                      "a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"
 
 /* 1 if a and b are the same once their digits are left out ("seed1" and "seed2", "case20" and "case0"):
@@ -185,8 +186,34 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", dir, name, MODEL_FOLDER);
 }
 
+/* A GPT-2 folder saved with its fast tokenizer only (tokenizer.json, no vocab.json and merges.txt: "has no
+ * vocab.json" refused it though attnviz reads tokenizer.json for Llama; a user's report): its byte-level BPE
+ * through text/hftok.h, which GPT-2's tokenizer.json (pre_tokenizer ByteLevel, the same vocabulary and merges)
+ * encodes to the ids vocab.json and merges.txt give, but for an added token such as "<|endoftext|>" in the
+ * text, which is its id here, as Hugging Face's tokenizers make it. tokenizer_config.json's add_bos_token is
+ * read as for Llama (no bos_token_id: its bos_token). The trace says which file was read. */
+static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *err) {
+    av_status st = av_hftok_load_dir(&r->hftok, r->dir, INT32_MIN, r->g.cfg.vocab_size, err);
+    if (st) return st;
+    int top = av_hftok_vocab_size(r->hftok) - 1, V = r->g.cfg.vocab_size; /* the largest id, vocabulary or added */
+    if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
+        return av_fail(err, AV_EUSAGE, "%s has token ids up to %d (its vocabulary and added tokens), but config.json's "
+                       "vocab_size is %d: token id %d must fit within vocab_size %d (ids 0..%d); a tokenizer may have "
+                       "fewer tokens than vocab_size, not more", path, top, V, top, V, V - 1);
+    return AV_OK;
+}
+
+/* vocab.json and merges.txt; a folder with neither but tokenizer.json is read from that (above), but a folder
+ * --train wrote, whose toy vocabulary is checked token by token in vocab.json and merges.txt. */
 static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
-    char vocab[4200], merges[4200];
+    char vocab[4200], merges[4200], json[4200];
+    struct stat sb;
+    av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
+    av_path_join(merges, sizeof merges, r->dir, "merges.txt");
+    av_path_join(json, sizeof json, r->dir, "tokenizer.json");
+    if (!r->task[0] && lstat(vocab, &sb) != 0 && errno == ENOENT && lstat(merges, &sb) != 0 && errno == ENOENT &&
+        stat(json, &sb) == 0)
+        return load_tokenizer_json(r, json, err);
     av_status st = check_present(r->dir, "vocab.json", err);
     if (!st) st = check_present(r->dir, "merges.txt", err);
     if (st) return st;

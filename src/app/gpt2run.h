@@ -1,7 +1,8 @@
 /* gpt2run.h - the --model path: a GPT-2-layout folder run end to end.
  *
  *   DIR → config.json + model.safetensors (nn/gpt2.h, weights mmapped)
- *       + vocab.json + merges.txt (text/bpe.h)
+ *       + vocab.json + merges.txt (text/bpe.h), or in a folder with neither
+ *         tokenizer.json (text/hftok.h; hftok set, bpe NULL)
  *   sentence → token ids (byte-level BPE) → the forward pass, every layer
  *   and head kept → sinks: the trace (one line per layer, layer L step by
  *   step, the top-5 next tokens), --dump, the model figures.
@@ -55,7 +56,8 @@ typedef struct {
     double top_p[AV_GPT2RUN_TOPK];     /* their probabilities, softmax(logits[T-1]) */
     av_llama *llama;                   /* a Llama/Qwen2 folder (nn/llama.h), else NULL; g.cfg then mirrors
                                           its sizes (RoPE half, θ) and g.params stays empty */
-    av_hftok *hftok;                   /* its tokenizer.json (bpe is NULL) */
+    av_hftok *hftok;                   /* its tokenizer.json, or a GPT-2 folder's without vocab.json and
+                                          merges.txt (bpe is NULL) */
     float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
 } av_gpt2run;
 

@@ -131,7 +131,11 @@ static void header(const tctx *t, const av_tokens *labels) {
             g->transformer_prefix ? ", names with \"transformer.\"" : "");
     fprintf(f, "  tokens     ");
     av_trace_print_tokens(f, labels);
-    fprintf(f, "\n             (GPT-2 byte-level BPE; ␣ marks a space that belongs to the token)\n");
+    if (t->r->hftok) /* a folder with tokenizer.json instead of vocab.json and merges.txt (gpt2run.c) */
+        fprintf(f, "\n             (tokenizer.json, %s: the folder has no vocab.json and merges.txt; ␣ marks a space that "
+                "belongs to the token)\n", av_hftok_kind_name(t->r->hftok));
+    else
+        fprintf(f, "\n             (GPT-2 byte-level BPE; ␣ marks a space that belongs to the token)\n");
     print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   d_k = %d/%d = %d   vocab V = %d\n", t->T, t->L,
             t->C, t->H, t->C, t->H, t->D, t->V);
