@@ -818,6 +818,35 @@ static char *trace_ids(const char *out) {
     return strndup(at, strcspn(at, "]"));
 }
 
+/* --model DIR/model.safetensors (the weights file, not its folder) is answered with the folder to give; it said
+ * "is not a folder; a GPT-2 model folder holds ..." and named no folder. A file of no model keeps that message. */
+static void test_model_file_names_its_folder(void **state) {
+    tu_fixture *f = *state;
+    micro_checkpoint(f->dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}");
+    static const char *const files[] = {"model.safetensors", "config.json"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char file[4400], want[9000];
+        snprintf(file, sizeof file, "%s/%s", f->dir, files[k]);
+        snprintf(want, sizeof want, "attnviz: error: --model %s is a file; --model takes the folder that holds the "
+                 "model's files (config.json, the weights, the tokenizer), not one of them: --model %s\n", file, f->dir);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", file, "--no-plot", "hello", NULL);
+        assert_int_equal(r.code, 2);
+        assert_string_equal(r.err, want);
+        tu_free(&r);
+    }
+    const char *other = tu_in(f, "notes"); /* not a model's file, in a folder of no model */
+    assert_int_equal(mkdir(other, 0755), 0);
+    char file[4400];
+    snprintf(file, sizeof file, "%s/todo", other);
+    write_text(file, "x\n", 2);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", file, "--no-plot", "hello", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, " is not a folder; a GPT-2 model folder holds")) fail_msg("%s", r.err);
+    tu_free(&r);
+}
+
 /* A GPT-2 folder with tokenizer.json instead of vocab.json and merges.txt (a fast-tokenizer-only save) is read
  * from tokenizer.json, and its ids are those of vocab.json and merges.txt, English, Chinese and emoji (it
  * said "has no vocab.json; a GPT-2 model folder holds ..."); the trace says which file was read. */
@@ -1763,6 +1792,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gpt2_folder_with_tokenizer_json_only, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_file_names_its_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_with_model_figures_without_heads, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_index_in_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -137,8 +137,23 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
                        "e.g. huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
                        "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", dir, MODEL_FOLDER);
     }
-    if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+    if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+        /* --model gpt2/model.safetensors (the weights file, as other tools take it) said "is not a folder; a GPT-2
+         * model folder holds ..." without the folder to give (a user's report): a file of a model folder (its
+         * folder holds config.json, or the file is named as a model's files are) is answered with its folder */
+        char parent[4096], last[256], cfg[4400], word[300];
+        av_path_split(parent, sizeof parent, last, sizeof last, dir);
+        av_path_join(cfg, sizeof cfg, parent[0] ? parent : ".", "config.json");
+        size_t n = strlen(last);
+        int own = !strcmp(last, "merges.txt") || (n > 5 && !strcmp(last + n - 5, ".json")) ||
+                  (n > 4 && !strcmp(last + n - 4, ".bin")) || (n > 12 && !strcmp(last + n - 12, ".safetensors"));
+        if (own || (stat(cfg, &sb) == 0 && S_ISREG(sb.st_mode))) {
+            av_shell_word(word, sizeof word, parent[0] ? parent : ".");
+            return av_fail(err, AV_EUSAGE, "--model %s is a file; --model takes the folder that holds the model's "
+                           "files (config.json, the weights, the tokenizer), not one of them: --model %s", dir, word);
+        }
         return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", dir, MODEL_FOLDER);
+    }
     char path[4200];
     av_path_join(path, sizeof path, dir, name);
     if (stat(path, &sb) == 0 || errno != ENOENT) return AV_OK;
