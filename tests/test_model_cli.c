@@ -847,6 +847,65 @@ static void test_model_file_names_its_folder(void **state) {
     tu_free(&r);
 }
 
+/* config.json's activation_function names of GPT-2's tanh GELU, 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))):
+ * gelu_pytorch_tanh, gelu_fast and gelu_accurate run as gelu_new, to the same logits (gelu_pytorch_tanh was
+ * refused: "supports only gelu_new"); the exact erf GELU ("gelu") is another function, refused naming it. */
+static void test_tanh_gelu_names_run_as_gelu_new(void **state) {
+    tu_fixture *f = *state;
+    static const char *const names[] = {"gelu_new", "gelu_pytorch_tanh", "gelu_fast", "gelu_accurate", "gelu"};
+    av_npy ref = {0};
+    for (int k = 0; k < 5; k++) {
+        char json[512], dir[4200], dump[4300];
+        snprintf(json, sizeof json, "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                 "\"n_positions\": 64, \"vocab_size\": 50257, \"layer_norm_epsilon\": 1e-05, \"activation_function\": "
+                 "\"%s\"}", names[k]);
+        snprintf(dir, sizeof dir, "%s/%s", f->dir, names[k]);
+        snprintf(dump, sizeof dump, "%s/dump_%s", f->dir, names[k]);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        if (k < 4) {
+            make_gpt2(dir, json);
+        } else { /* gelu_new's folder with this config.json (make_gpt2 parses it, and it is refused) */
+            static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt"};
+            for (int i = 0; i < 3; i++) {
+                char from[4400];
+                snprintf(from, sizeof from, "%s/%s/%s", f->dir, names[0], files[i]);
+                copy_into(dir, files[i], from);
+            }
+            char path[4400];
+            snprintf(path, sizeof path, "%s/config.json", dir);
+            write_text(path, json, strlen(json));
+        }
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--model", dir, "--no-plot", "--dump", dump, SENTENCE, NULL);
+        if (k == 4) {
+            assert_int_equal(r.code, 2);
+            if (!strstr(r.err, "/config.json: activation_function is \"gelu\" (the exact GELU, x·Φ(x) with erf: not "
+                                "the same function); attnviz supports only GPT-2's tanh GELU"))
+                fail_msg("%s", r.err);
+            tu_free(&r);
+            break;
+        }
+        if (r.code != 0) fail_msg("%s: exit %d: %s", names[k], r.code, r.err);
+        tu_free(&r);
+        char path[4400];
+        snprintf(path, sizeof path, "%s/logits.npy", dump);
+        av_npy got;
+        av_err err = {{0}};
+        if (av_npy_read(&got, path, &err)) fail_msg("%s", err.msg);
+        if (k == 0) {
+            ref = got;
+            expect_npy_close(path, "tests/ref/gpt2/gpt2_f32/logits_last.npy", (size_t)9 * 50257); /* the numpy GPT-2 */
+            continue;
+        }
+        size_t n = (size_t)got.shape[0] * got.shape[1];
+        assert_int_equal(got.shape[0], ref.shape[0]);
+        assert_int_equal(got.shape[1], ref.shape[1]);
+        assert_memory_equal(got.data, ref.data, n * sizeof(float));
+        av_npy_free(&got);
+    }
+    av_npy_free(&ref);
+}
+
 /* A GPT-2 folder with tokenizer.json instead of vocab.json and merges.txt (a fast-tokenizer-only save) is read
  * from tokenizer.json, and its ids are those of vocab.json and merges.txt, English, Chinese and emoji (it
  * said "has no vocab.json; a GPT-2 model folder holds ..."); the trace says which file was read. */
@@ -1793,6 +1852,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gpt2_folder_with_tokenizer_json_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_names_its_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tanh_gelu_names_run_as_gelu_new, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_with_model_figures_without_heads, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_explain_index_in_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -107,12 +107,25 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
 
 /* Hugging Face options this forward does not implement must have GPT-2's values. */
 static av_status check_unsupported(const cJSON *root, const char *name, av_err *err) {
+    /* transformers' ACT2FN names that compute gelu_forward's function, 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))),
+     * only written another way (transformers/activations.py): gelu_new (NewGELUActivation, GPT-2's);
+     * gelu_pytorch_tanh (torch's gelu(approximate="tanh"), the same formula); gelu_fast (FastGELUActivation:
+     * tanh(x·0.7978845608·(1 + 0.044715·x²)), √(2/π) to 10 digits, the x factored out); gelu_accurate
+     * (AccurateGELUActivation: √(2/π) precomputed). Not "gelu"/"gelu_python" (the exact erf GELU), quick_gelu
+     * (x·σ(1.702x)) or gelu_10 (clipped): other functions. gelu_pytorch_tanh was refused as not gelu_new (a
+     * user's report). */
+    static const char *const tanh_gelu[] = {"gelu_new", "gelu_pytorch_tanh", "gelu_fast", "gelu_accurate"};
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "activation_function");
-    if (j && !(cJSON_IsString(j) && strcmp(j->valuestring, "gelu_new") == 0)) {
+    int same = 0;
+    for (int i = 0; i < 4 && j && cJSON_IsString(j); i++) same |= strcmp(j->valuestring, tanh_gelu[i]) == 0;
+    if (j && !same) {
         char shown[64];
         av_json_shown(shown, sizeof shown, j);
-        return av_fail(err, AV_EUSAGE, "%s: activation_function is %s; attnviz supports only \"gelu_new\" (GPT-2's "
-                       "tanh GELU)", name, shown);
+        int erf = cJSON_IsString(j) && (!strcmp(j->valuestring, "gelu") || !strcmp(j->valuestring, "gelu_python"));
+        return av_fail(err, AV_EUSAGE, "%s: activation_function is %s%s; attnviz supports only GPT-2's tanh GELU, "
+                       "0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): \"gelu_new\", or \"gelu_pytorch_tanh\", "
+                       "\"gelu_fast\" or \"gelu_accurate\" (transformers' other names for it)", name, shown,
+                       erf ? " (the exact GELU, x·Φ(x) with erf: not the same function)" : "");
     }
     static const char *const off[] = {"scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "add_cross_attention"};
     for (int i = 0; i < 3; i++)

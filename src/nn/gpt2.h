@@ -104,7 +104,11 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * Required: n_layer, n_head, n_embd, n_positions, vocab_size (whole numbers);
  * optional: model_type (must be "gpt2" or AV_GPT2_ATTNVIZ_TYPE; older GPT-2
  * exports lack it), layer_norm_epsilon (default 1e-5), scale_attn_weights
- * (true or false, GPT2Config's: false = no ÷√d_k), eos_token_id (an id, a
+ * (true or false, GPT2Config's: false = no ÷√d_k), activation_function
+ * (gelu_new, or gelu_pytorch_tanh, gelu_fast, gelu_accurate: transformers'
+ * names of the same tanh GELU, gelu_forward's; else "config.json:
+ * activation_function is \"relu\"; attnviz supports only GPT-2's tanh GELU
+ * ..."), eos_token_id (an id, a
  * list of at most AV_MAX_EOS, or null; as io/jsonval.h av_json_token_ids
  * reads it, with its error), "attnviz" (above; its
  * "scale" and scale_attn_weights, if both given, must agree: "config.json:
