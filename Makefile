@@ -49,7 +49,7 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_SHIMS := $(BUILD)/tests/shim_env.so $(BUILD)/tests/shim_noblas.so $(BUILD)/tests/shim_swap.so \
               $(BUILD)/tests/shim_truncate.so $(BUILD)/tests/shim_sgemm.so \
-              $(BUILD)/tests/shim_signal.so
+              $(BUILD)/tests/shim_signal.so $(BUILD)/tests/shim_nomem.so
 ifeq ($(SANITIZE),1)
   BIN := $(BUILD)/attnviz
 else

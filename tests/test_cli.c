@@ -2032,6 +2032,79 @@ static void test_missing_openblas_is_an_error_not_a_crash(void **state) {
     tu_free(&r);
 }
 
+/* tu_runv with the binary bin in place of $ATTNVIZ_BIN. */
+static void run_binary(tu_result *r, const char *bin, const char *const *env, const char *const *args) {
+    char *old = getenv("ATTNVIZ_BIN") ? strdup(getenv("ATTNVIZ_BIN")) : NULL;
+    setenv("ATTNVIZ_BIN", bin, 1);
+    tu_runv(r, NULL, env, args);
+    if (old) setenv("ATTNVIZ_BIN", old, 1);
+    else unsetenv("ATTNVIZ_BIN");
+    free(old);
+}
+
+/* Memory that runs out while the bundled fonts load is attnviz's out-of-memory
+ * error, not a crash: `(ulimit -v 90000; attnviz -q -o out --kernel reference
+ * --heads 2 --format both --dpi 600 $(seq 1 1500))` exited 139 in about half
+ * the runs, because the font loader, finding the bundled face not loaded,
+ * started fontconfig, which crashes when an allocation fails. Here
+ * tests/shim_nomem.c runs the memory out on the thread that maps a bundled
+ * font, every time, and plays fontconfig's crash; the binary is copied
+ * beside a link to assets/ so that it finds the bundled fonts. A regular and
+ * a bold face, PNG and SVG: exit 1, "out of memory", no folder. The same
+ * copy with the shim idle writes the figures. */
+static void test_fonts_out_of_memory_is_an_error_not_a_crash(void **state) {
+#ifdef __SANITIZE_ADDRESS__
+    print_message("[ SKIPROW  ] shim_nomem replaces malloc, which a sanitized binary owns\n");
+    (void)state;
+#else
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300], bin[4200], link_to[4096], assets[4200];
+    if (!tu_shim_env("shim_nomem.so", preload, asan)) return;
+    assert_int_equal(mkdir(tu_in(f, "inst"), 0755), 0);
+    snprintf(bin, sizeof bin, "%s", tu_in(f, "inst/attnviz"));
+    size_t n = 0;
+    char *image = tu_slurp_file(tu_bin(), &n);
+    assert_non_null(image);
+    int fd = open(bin, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, image, n), (ssize_t)n);
+    close(fd);
+    free(image);
+    assert_non_null(realpath(src_path("assets"), link_to));
+    snprintf(assets, sizeof assets, "%s", tu_in(f, "inst/assets"));
+    assert_int_equal(symlink(link_to, assets), 0);
+    const struct {
+        const char *font, *format, *out;
+    } cases[] = {
+        {"DejaVuSans.ttf", "png", "regular"},
+        {"DejaVuSans-Bold.ttf", "svg", "bold"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char nomem[256];
+        snprintf(nomem, sizeof nomem, "SHIM_NOMEM=%s", cases[i].font);
+        const char *env[] = {preload, asan, nomem, NULL};
+        const char *args[] = {"-q", "-o", tu_in(f, cases[i].out), "--heads", "2", "--format", cases[i].format,
+                              "I love deep learning", NULL};
+        tu_result r;
+        run_binary(&r, bin, env, args);
+        if (r.code != 1) print_message("case %zu (%s): exit %d, stderr: %s\n", i, cases[i].font, r.code, r.err);
+        assert_int_equal(r.code, 1);
+        assert_true(strncmp(r.err, "attnviz: error: ", 16) == 0);
+        assert_non_null(strstr(r.err, "out of memory"));
+        assert_int_equal(access(tu_in(f, cases[i].out), F_OK), -1); /* nothing written */
+        tu_free(&r);
+    }
+    const char *env[] = {preload, asan, NULL}; /* the shim idle */
+    const char *args[] = {"-q", "-o", tu_in(f, "idle"), "--heads", "2", "I love deep learning", NULL};
+    tu_result r;
+    run_binary(&r, bin, env, args);
+    if (r.code != 0) print_message("shim idle: exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 0);
+    assert_int_equal(access(tu_in(f, "idle/heads.png"), F_OK), 0);
+    tu_free(&r);
+#endif
+}
+
 /* A run that writes no file (--figures pe with --positions none: a warning, nothing to draw) leaves no
  * folder it made behind: -o new/deeper/out made all three, empty (a new user's report, on a --model folder
  * with sinusoidal positions). A folder that was there before stays, and a run that writes keeps its folder. */
@@ -2295,6 +2368,8 @@ int main(void) {
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_fonts_out_of_memory_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -497,7 +497,8 @@ void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride) {
 
 av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stride, av_err *err) {
     *out = NULL;
-    if (dl->oom) return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
+    if (dl->oom || av_text_out_of_memory()) /* the labels' fonts or layouts, as dl->oom */
+        return av_fail(err, AV_ERUNTIME, "out of memory while laying out the figure");
     if (dl->width <= 0 || dl->height <= 0)
         return av_fail(err, AV_ERUNTIME, "figure size %dx%d is empty", dl->width, dl->height);
     size_t row = (size_t)dl->width * 3;
@@ -505,6 +506,10 @@ av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stri
     if (!buf)
         return av_fail(err, AV_ERUNTIME, "out of memory for a %dx%d figure", dl->width, dl->height);
     av_raster_draw(dl, buf, row);
+    if (av_text_out_of_memory()) { /* a label's glyphs were left out */
+        av_big_free(buf);
+        return av_fail(err, AV_ERUNTIME, "out of memory while drawing the figure's labels");
+    }
     *out = buf;
     *stride = row;
     return AV_OK;

@@ -182,7 +182,7 @@ void av_raster_draw(const av_dlist *dl, unsigned char *rgb, size_t stride);
 
 /* Allocate a (dl->height, dl->width, 3) buffer with stride 3 * width and draw
  * into it. The caller frees *out with av_big_free (base/common.h). Errors: AV_ERUNTIME when out of memory or when
- * the list is incomplete (dl->oom). */
+ * the list is incomplete (dl->oom), or its labels are (textlayout.h av_text_out_of_memory, before or while drawing). */
 av_status av_raster_render(const av_dlist *dl, unsigned char **out, size_t *stride, av_err *err);
 
 /* Colour of a HEAT cell value: the colour map for (v - vmin) / (vmax - vmin)

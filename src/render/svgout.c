@@ -309,11 +309,13 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
 
 av_status av_svg_write(const char *path, const av_dlist *dl, const char *title, const char *description,
                        av_err *err) {
-    if (dl->oom) return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory while laying out", path);
+    if (dl->oom || av_text_out_of_memory()) /* the labels' fonts or layouts, as dl->oom */
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory while laying out", path);
     av_afile f;
     av_status st = av_afile_open(&f, path, err);
     if (st) return st;
-    if (write_doc(f.fp, dl, title, description, err) != 0) {
+    if (write_doc(f.fp, dl, title, description, err) != 0 ||
+        (av_text_out_of_memory() && av_fail(err, AV_ERUNTIME, "out of memory while laying out"))) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err ? err->msg : "");
         av_afile_abort(&f);

@@ -27,7 +27,8 @@
 #define AV_SVG_MAX_RECTS 10000 /* cells; about 65 bytes each as <rect> */
 
 /* Write dl as SVG to path through av_afile (temporary + rename). title and
- * description may be NULL. Errors: AV_ERUNTIME naming path (I/O, OOM). */
+ * description may be NULL. Errors: AV_ERUNTIME naming path (I/O, OOM, dl->oom,
+ * textlayout.h av_text_out_of_memory: the labels were laid out without their fonts). */
 av_status av_svg_write(const char *path, const av_dlist *dl, const char *title, const char *description,
                        av_err *err);
 

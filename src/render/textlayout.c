@@ -16,16 +16,22 @@
  */
 #include "render/textlayout.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <fontconfig/fontconfig.h>
 #include <fribidi.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_GLYPH_H
+#include FT_MODULE_H
 #include FT_OUTLINE_H
 #include <hb-ft.h>
 #include <hb.h>
@@ -52,6 +58,8 @@
 
 typedef struct {
     FT_Face face;
+    void *map;          /* the font file, mapped (face reads it; unmapped after FT_Done_Face) */
+    size_t map_len;
     FT_F26Dot6 size;    /* current char size in 26.6, 0 = unset */
     hb_font_t *hb;      /* HarfBuzz's font on face for line_shape_direct, NULL until used */
     FT_F26Dot6 hb_size; /* the char size hb was last told of (hb_ft_font_changed) */
@@ -125,6 +133,13 @@ static struct {
     int n;
 } app_fonts;
 
+/* Memory ran out in the text layer (av_text_out_of_memory): FreeType's
+ * library or a face could not be loaded for lack of it, or a line's layout
+ * could not be allocated. Then fontconfig is not started (it crashes when an
+ * allocation fails) and every layout fails. Written by the thread that holds
+ * the text layer; kept through unload(), cleared by av_text_shutdown. */
+static int text_oom;
+
 static int fast_path_off; /* av_text_use_fast_path(0): every font from fontconfig (tests) */
 static int direct_off;    /* av_text_use_direct_shaping(0): every line through raqm (tests) */
 static const char *cjk_lang; /* av_text_use_cjk_language: "ja" or NULL (a static string, as run_language's) */
@@ -156,10 +171,11 @@ static void unload(void) {
     for (int k = 0; k < T.n_faces; k++) {
         hb_font_destroy(T.faces[k].hb); /* before the face it references */
         FT_Done_Face(T.faces[k].face);
+        munmap(T.faces[k].map, T.faces[k].map_len);
         free(T.face_key[k]);
         free(T.face_file[k]);
     }
-    if (T.ft) FT_Done_FreeType(T.ft);
+    if (T.ft) FT_Done_Library(T.ft); /* made by FT_New_Library with the static ft_memory */
     for (int b = 0; b < 2; b++)
         if (T.sorted[b]) FcFontSetDestroy(T.sorted[b]);
     for (int k = 0; k < T.n_by_lang; k++)
@@ -255,7 +271,10 @@ static void prepare_start(const char *text, int all) {
     }
     prep.all = all;
     prep.text = NULL;
-    if (text && !all && !(prep.text = malloc(strlen(text) + 1))) prep.all = 1; /* no copy: load everything */
+    if (text && !all && !(prep.text = malloc(strlen(text) + 1))) { /* no copy: memory is short, the fonts load */
+        pthread_mutex_unlock(&prep_lock);                            /* on first use (and fail there) */
+        return;
+    }
     if (prep.text) strcpy(prep.text, text);
     prep.running = pthread_create(&prep.thread, NULL, prepare_main, NULL) == 0;
     if (!prep.running) {
@@ -301,9 +320,15 @@ int av_text_fontconfig_loaded(void) {
     return T.fc != NULL;
 }
 
+int av_text_out_of_memory(void) {
+    prepare_join();
+    return text_oom;
+}
+
 void av_text_shutdown(void) {
     prepare_join();
     unload();
+    text_oom = 0;
     for (int i = 0; i < app_fonts.n; i++) free(app_fonts.files[i]);
     app_fonts.n = 0;
 }
@@ -371,7 +396,7 @@ static FcFontSet *sort_fonts(const char *lang, int bold) {
 /* Load fontconfig's configuration, the application fonts and the sorted
  * family lists (once, after text_init_now; T.fc_ok says whether it worked). */
 static void fc_init_now(void) {
-    if (T.fc_tried || !T.ft) return;
+    if (T.fc_tried || !T.ft || text_oom) return; /* fontconfig crashes when memory runs out */
     T.fc_tried = 1;
     T.fc = FcInitLoadConfigAndFonts();
     if (!T.fc) return;
@@ -387,6 +412,33 @@ static int fc_ready(void) {
 }
 
 static int face_slot_for(const char *file, int index);
+
+/* FreeType's memory: malloc, realloc and free (as FT_New_Memory's), noting
+ * in ft_alloc_failed that an allocation failed: FreeType reports some as a
+ * bad font file (a TrueType table that could not be read), which must not
+ * send the text to fontconfig as a font it lacks would. */
+static int ft_alloc_failed;
+
+static void *ft_mem_alloc(FT_Memory memory, long size) {
+    (void)memory;
+    void *p = malloc((size_t)size);
+    if (!p) ft_alloc_failed = 1;
+    return p;
+}
+
+static void *ft_mem_realloc(FT_Memory memory, long cur_size, long new_size, void *block) {
+    (void)memory, (void)cur_size;
+    void *p = realloc(block, (size_t)new_size);
+    if (!p) ft_alloc_failed = 1;
+    return p;
+}
+
+static void ft_mem_free(FT_Memory memory, void *block) {
+    (void)memory;
+    free(block);
+}
+
+static struct FT_MemoryRec_ ft_memory = {NULL, ft_mem_alloc, ft_mem_free, ft_mem_realloc};
 
 /* Does the family or style name of face contain word? */
 static int face_name_has(FT_Face face, const char *word) {
@@ -428,7 +480,8 @@ static void fast_faces(void) {
 }
 
 /* FreeType and the bundled faces (once): what every line needs, without
- * fontconfig (fc_init_now loads that when a line needs it). */
+ * fontconfig (fc_init_now loads that when a line needs it). FreeType's
+ * library as FT_Init_FreeType makes it, with ft_memory for its memory. */
 static void text_init_now(void) {
     if (T.tried) return;
     T.tried = 1;
@@ -437,7 +490,15 @@ static void text_init_now(void) {
         atexit(av_text_shutdown);
         shutdown_registered = 1;
     }
-    if (FT_Init_FreeType(&T.ft) != 0) {
+    ft_alloc_failed = 0;
+    FT_Error fe = FT_New_Library(&ft_memory, &T.ft);
+    if (fe == 0) {
+        FT_Add_Default_Modules(T.ft);
+        FT_Set_Default_Properties(T.ft);
+    }
+    if (fe != 0 || ft_alloc_failed) {
+        if (fe == 0) FT_Done_Library(T.ft);
+        text_oom = ft_alloc_failed || fe == FT_Err_Out_Of_Memory;
         T.ft = NULL;
         return;
     }
@@ -467,29 +528,66 @@ static FcFontSet *sorted_for(const char *lang, int bold) {
     return fs;
 }
 
-/* Face slot for a font file + index, loading it on first use; -1 on failure. */
+/* The font file mapped read-only, its length in *len; NULL when it cannot
+ * be opened or is not a non-empty regular file (fontconfig's next font, or
+ * a box, then), or, with text_oom set, when the mapping failed for lack of
+ * memory. attnviz maps the file itself, as FreeType would (FT_New_Face),
+ * because FreeType, when its mapping and then its copy of the file fail,
+ * goes on to look for Mac resource forks and reports the font as of an
+ * unknown format: not to be told from a file that is not a font. */
+static void *map_font(const char *file, size_t *len) {
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOMEM) text_oom = 1;
+        return NULL;
+    }
+    struct stat st;
+    void *map = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        *len = (size_t)st.st_size;
+        map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED && errno == ENOMEM) text_oom = 1;
+    }
+    close(fd);
+    return map == MAP_FAILED ? NULL : map;
+}
+
+/* Face slot for a font file + index, loading it on first use; -1 on
+ * failure (text_oom set when it was for lack of memory). */
 static int face_slot_for(const char *file, int index) {
     char key[4200];
     snprintf(key, sizeof key, "%s\n%d", file, index);
     for (int k = 0; k < T.n_faces; k++)
         if (strcmp(T.face_key[k], key) == 0) return k;
     if (T.n_faces == MAX_FACES) return -1;
+    size_t len;
+    void *map = map_font(file, &len);
+    if (!map) return -1;
     FT_Face face;
-    if (FT_New_Face(T.ft, file, index, &face) != 0) return -1;
+    ft_alloc_failed = 0;
+    FT_Error fe = FT_New_Memory_Face(T.ft, map, (FT_Long)len, index, &face);
+    if (fe != 0) { /* FreeType reports some failed allocations as a bad file (Unknown_File_Format) */
+        if (ft_alloc_failed || fe == FT_Err_Out_Of_Memory) text_oom = 1;
+        munmap(map, len);
+        return -1;
+    }
     if (!FT_IS_SCALABLE(face)) {
         FT_Done_Face(face);
+        munmap(map, len);
         return -1;
     }
     char *copy = malloc(strlen(key) + 1), *path = malloc(strlen(file) + 1);
     if (!copy || !path) {
+        text_oom = 1;
         free(copy);
         free(path);
         FT_Done_Face(face);
+        munmap(map, len);
         return -1;
     }
     strcpy(copy, key);
     strcpy(path, file);
-    T.faces[T.n_faces] = (face_slot){face, 0, NULL, 0};
+    T.faces[T.n_faces] = (face_slot){face, map, len, 0, NULL, 0};
     T.face_key[T.n_faces] = copy;
     T.face_file[T.n_faces] = path;
     return T.n_faces++;
@@ -839,8 +937,12 @@ static int line_fonts(line *ln, int bold) {
 static int text_needs_fontconfig(const char *utf8) {
     line ln;
     if (!utf8) return 0;
-    if (!T.ft) return 0; /* without FreeType nothing loads fontconfig */
-    if (T.fast[0] < 0 || T.fast[1] < 0 || line_open(&ln, utf8) != 0) return 1;
+    if (!T.ft || text_oom) return 0; /* without FreeType, or memory, nothing loads fontconfig */
+    if (T.fast[0] < 0 || T.fast[1] < 0) return 1;
+    if (line_open(&ln, utf8) != 0) {
+        text_oom = 1;
+        return 0;
+    }
     int need = 0;
     for (size_t a = 0, b; a < ln.n && !need; a = b) {
         for (b = a + 1; b < ln.n && ln.sc[b] == ln.sc[a]; b++) {
@@ -1022,11 +1124,14 @@ static int line_boxes(const line *ln, float size, av_text_layout *lay) {
 
 /* ---------------------------------------------------------------- entry points */
 
-/* Lay out one line without the cache. */
+/* Lay out one line without the cache. -1 when out of memory, now or
+ * before (text_oom: the fonts may not have loaded, so the glyphs would be
+ * boxes), and sets text_oom. */
 static int lay_line(const char *utf8, float size, int bold, av_text_layout *lay) {
     line ln;
     memset(lay, 0, sizeof *lay);
-    if (line_open(&ln, utf8) != 0) return -1;
+    if (text_oom) return -1;
+    if (line_open(&ln, utf8) != 0) return text_oom = 1, -1;
     int any = line_fonts(&ln, bold);
     for (size_t i = 0; i < ln.n; i++) {
         lay->missing += ln.missing[i];
@@ -1038,8 +1143,12 @@ static int lay_line(const char *utf8, float size, int bold, av_text_layout *lay)
              : line_is_direct(&ln, lay->rtl) ? line_shape_direct(&ln, size, lay)
              : line_shape(&ln, size, lay);
     line_free(&ln);
-    if (rc != 0) av_text_layout_free(lay);
-    return rc;
+    if (rc != 0 || text_oom) { /* also a face that failed to load for lack of memory on the way */
+        av_text_layout_free(lay);
+        text_oom = 1;
+        return -1;
+    }
+    return 0;
 }
 
 /* dst = a copy of src with its own glyph array; -1 when out of memory. */
@@ -1067,7 +1176,15 @@ int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay) {
     bold = bold ? 1 : 0;
     text_init();
     lay_entry *e = lay_slot(utf8, size, bold);
-    if (e->text && e->size == size && e->bold == bold && strcmp(e->text, utf8) == 0) return lay_copy(lay, &e->lay);
+    if (text_oom) {
+        memset(lay, 0, sizeof *lay);
+        return -1;
+    }
+    if (e->text && e->size == size && e->bold == bold && strcmp(e->text, utf8) == 0) {
+        if (lay_copy(lay, &e->lay) == 0) return 0;
+        text_oom = 1;
+        return -1;
+    }
     if (lay_line(utf8, size, bold, lay) != 0) return -1;
     char *text = malloc(strlen(utf8) + 1);
     av_text_layout keep;
@@ -1102,7 +1219,7 @@ static int glyph_keep(glyph_entry *e, int slot, unsigned gid, FT_F26Dot6 size, i
                       const FT_Bitmap *bm, int left, int top) {
     int rows = (int)bm->rows, cols = (int)bm->width;
     unsigned char *bits = malloc(rows && cols ? (size_t)rows * (size_t)cols : 1);
-    if (!bits) return -1;
+    if (!bits) return text_oom = 1, -1;
     for (int r = 0; r < rows; r++) memcpy(bits + (size_t)r * cols, bm->buffer + (ptrdiff_t)r * bm->pitch, (size_t)cols);
     if (!e->used) C.glyph_used[C.n_glyph_used++] = (int)(e - C.glyphs);
     free(e->bits);

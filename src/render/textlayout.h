@@ -88,9 +88,11 @@ typedef struct {
     int left, top;
 } av_glyph_bitmap;
 
-/* Lay out one line at `size` px. Returns 0, or -1 when out of memory (then
- * lay is empty and needs no free). Without any usable font every character
- * is a box, in logical order. */
+/* Lay out one line at `size` px. Returns 0, or -1 when out of memory, now or
+ * earlier in the run (av_text_out_of_memory; then lay is empty and needs no
+ * free). Without any usable font every character is a box, in logical order
+ * (no bundled font and no fontconfig; not a font that failed to load for
+ * lack of memory). */
 int av_text_lay(const char *utf8, float size, int bold, av_text_layout *lay);
 void av_text_layout_free(av_text_layout *lay);
 
@@ -181,6 +183,20 @@ void av_text_prepare_wait(void);
  * and leaves both cores to the model; a label that does need fontconfig
  * later loads it then, on the caller's thread. */
 void av_text_prepare_for(const char *utf8);
+
+/* 1 if memory ran out in the text layer since it started (or since
+ * av_text_shutdown), after waiting for any av_text_prepare thread: FreeType
+ * or a font file (bundled or fontconfig's) could not be mapped or loaded for lack of
+ * memory (FreeType's failed allocations, also those it reports as a bad
+ * file), or a line's layout or glyph bitmap could not be allocated; else 0.
+ * Then fontconfig is never started (it crashes when an allocation fails
+ * while it loads), every av_text_lay fails and av_text_measure gives zeros,
+ * so a figure laid out since is incomplete: the back ends refuse to write it
+ * (raster.h av_raster_render, svgout.h av_svg_write: "out of memory"). A
+ * font that is not bundled, a character no font has or a file FreeType
+ * cannot read with memory to spare are not this: they fall back to
+ * fontconfig, or a box, as before. */
+int av_text_out_of_memory(void);
 
 /* 1 if fontconfig is loaded (after waiting for any av_text_prepare thread),
  * else 0. For tests: an ASCII label in the bundled fonts leaves it 0. */
