@@ -703,6 +703,28 @@ static void test_option_after_dashes_is_noted(void **state) {
     tu_free(&r);
 }
 
+/* An option typed inside the sentence's quotes, "我爱你 --causal", is words of the text: it ran without the
+ * mask, with "- - causal" as tokens, and said nothing (a learner's pass). A note names it; a word that is
+ * no option's name gets none, nor does a plain run. */
+static void test_option_inside_quotes_is_noted(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "我爱你 --causal", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "attnviz: note: the text '我爱你 --causal' holds '--causal', read as words of the "
+                               "text, not as an option (the quotes made one word of it); to use the option, put it "
+                               "outside the quotes\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "x --not-an-option", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--explain", "love,you", "I love you", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 /* A big-endian float mask: npy.c's "save it little-endian, a.astype('<f4')" advice for a float array was
  * followed by "the mask must be a bool" in the same message, and one who followed the first hit the second
  * error (a reviewer's pass). A mask is told only to be bool, which has no byte order. */
@@ -2363,6 +2385,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_option_after_dashes_is_noted),
+        cmocka_unit_test(test_option_inside_quotes_is_noted),
         cmocka_unit_test_setup_teardown(test_big_endian_mask_is_told_bool_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_mask_file_gets_no_mask_advice, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),

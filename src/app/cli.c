@@ -997,6 +997,26 @@ static void note_options_after_dashes(int argc, char **argv, int from) {
     }
 }
 
+/* A word of the text with a long option after an ASCII space: `"我爱你 --causal"`, the option typed inside the
+ * quotes, ran without the mask and with "- - causal" as tokens, exit 0 and nothing said (a learner's pass). The
+ * text may mean it, so a note, once per run, as note_options_after_dashes says for a word after "--". Returns 1
+ * when it noted. */
+static int note_option_in_quotes(const char *a) {
+    for (const char *q = strstr(a, " --"); q; q = strstr(q + 1, " --")) {
+        size_t len = 0;
+        while (isalnum((unsigned char)q[3 + len]) || q[3 + len] == '-') len++;
+        unsigned char after = (unsigned char)q[3 + len];
+        if (!len || !(after == 0 || after == '=' || after == ' ') || long_option_row(q + 3, len) < 0) continue;
+        char shown[160];
+        show_value(shown, sizeof shown, a);
+        av_message(stderr, "attnviz: note: the text '%s' holds '--%.*s', read as words of the text, not as an option "
+                   "(the quotes made one word of it); to use the option, put it outside the quotes\n", shown,
+                   (int)(len > 40 ? 40 : len), q + 3);
+        return 1;
+    }
+    return 0;
+}
+
 /* A word of the text with a long option after a full-width or no-break space: `"我爱你"　--causal` is one
  * word, '我爱你　--causal', and ran without the mask with "- - causal" as tokens, exit 0 and nothing said (a
  * learner's pass; the Chinese tutorial says attnviz names the character). Refused with wide_space_hint's
@@ -1038,12 +1058,14 @@ static av_status check_wide_space_in_text(const char *a, av_err *err) {
 static av_status check_words(int argc, char **argv, av_err *err) {
     int html = 0;             /* --html given as an option, not as another option's value */
     const char *first = NULL; /* the first word of the text */
+    int noted = 0;            /* note_option_in_quotes said it once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || !a[1]) { /* a word of the text, or "-" */
             if (!first) first = a;
             av_status st = check_wide_space_in_text(a, err);
             if (st) return st;
+            if (!noted) noted = note_option_in_quotes(a);
             continue;
         }
         av_status st = check_wide_space_option(a, err);
