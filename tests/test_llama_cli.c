@@ -942,15 +942,23 @@ static void test_model_pe_title_names_model_positions_and_mask(void **state) {
 
 /* --explain on a Llama layer points at the files --dump writes for a model, scores.npy and attn.npy
  * (L, H, T, T), with the layer first, and the value it prints is the numpy reference's
- * (tests/ref/llama/llama_f32/attn.npy). It named "weights.npy[0, 3, 1]", a single layer's file. */
+ * (tests/ref/llama/llama_f32/attn.npy). It named "weights.npy[0, 3, 1]", a single layer's file. Without
+ * --dump it names no file. */
 static void test_llama_explain_points_at_the_model_dump(void **state) {
     tu_fixture *f = *state;
     const char *model = tu_in(f, "m");
     assert_int_equal(mkdir(model, 0700), 0);
     make_folder(model, "llama_f32", AV_ST_F32);
     tu_result r;
+    /* without --dump no file is named: attn.npy and scores.npy were never written (a teacher's pass) */
     run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--layer", "0", "--head", "1", "--explain", "3,1",
                 SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "A[1, 3, 1] = exp("));
+    if (strstr(r.out, ".npy")) fail_msg("a file named without --dump:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--layer", "0", "--head", "1", "--explain", "3,1",
+                "--dump", tu_in(f, "d"), SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "(= scores.npy[0, 1, 3, 1])"));
     const char *a = strstr(r.out, "A[1, 3, 1] = exp(");

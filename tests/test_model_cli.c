@@ -327,7 +327,8 @@ static void test_model_teaching_tools(void **state) {
     make_tiny(f->dir);
     tu_result r;
     run_attnviz(&r, NULL, "--model", f->dir, "--layer", "0", "--head", "2", "--explain", "3,1", "--show",
-                "--compare", "scale", "--color", "never", "--html", "-o", tu_in(f, "o"), SENTENCE, NULL);
+                "--compare", "scale", "--color", "never", "--html", "-o", tu_in(f, "o"), "--dump", tu_in(f, "d"),
+                SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "layer 0 of 2, step by step"));
     /* a --model's headers name the layer as well as the head (head 2 is in every layer) */

@@ -283,10 +283,38 @@ static void test_explain_weight_line_is_a_true_equation(void **state) {
         double want = exp(x) / sum; /* x and sum are printed to 6 decimals: 1e-6 relative on exp(x) */
         if (!(fabs(value - want) <= 1e-5 * want))
             fail_msg("--kernel %s: printed exp(%.6f) / %.6f = %.9g, but that is %.9g", kernels[k], x, sum, value, want);
-        if (!strstr(line, "(weights.npy[0, 9, 6] holds "))
+        if (!strstr(line, "(the stored weight holds ")) /* no --dump: weights.npy was never written */
             fail_msg("--kernel %s: no word on the stored weight:\n%s", kernels[k], line);
         tu_free(&r);
     }
+}
+
+/* --explain names the files the score and the weight are kept in only when --dump wrote them:
+ * `attnviz --heads 4 --explain 1,2 --no-plot "I love deep learning"` printed "(= scores.npy[0, 1, 2])" and
+ * "(= weights.npy[0, 1, 2])" for files that were never written (a teacher's pass); with --dump it still
+ * names them, and the tiny-weight line names weights.npy then. */
+static void test_explain_names_files_only_when_dumped(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--heads", "4", "--explain", "1,2", "--no-plot", "--color", "never", "I love deep learning",
+                NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "  A[0, 1, 2] = exp("));
+    if (strstr(r.out, ".npy")) fail_msg("a file named without --dump:\n%s", r.out);
+    tu_free(&r);
+    char *dir = make_tmpdir();
+    run_attnviz(&r, NULL, "--heads", "4", "--explain", "1,2", "--no-plot", "--color", "never", "--dump", dir,
+                "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "   (= scores.npy[0, 1, 2])\n"));
+    assert_non_null(strstr(r.out, "   (= weights.npy[0, 1, 2])\n"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "--no-scale", "-d", "512", "--dump", dir, "--explain",
+                "9,6", "the cat sat on the mat and the dog ate my homework", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "(weights.npy[0, 9, 6] holds "));
+    tu_free(&r);
+    rm_rf(dir);
 }
 
 /* "I love you" vs "you love I" with positions off: the swapped run's weights are
@@ -1203,6 +1231,7 @@ int main(void) {
         cmocka_unit_test(test_explain_precision_reaches_the_softmax_table),
         cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),
         cmocka_unit_test(test_explain_weight_line_is_a_true_equation),
+        cmocka_unit_test(test_explain_names_files_only_when_dumped),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),
         cmocka_unit_test(test_rope_shift_evidence),

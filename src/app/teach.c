@@ -495,7 +495,8 @@ static unsigned char *explain_keep(const float *a_row, const unsigned char *m_ro
     return keep;
 }
 
-void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color) {
+void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color,
+                int dumped) {
     const av_config *c = &m->cfg;
     int T = c->T, D = m->D;
     const float *q = m->Q + ((size_t)h * T + qi) * D;
@@ -529,10 +530,13 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     /* 1. the dot product */
     double dot = explain_dot(f, q, k, D, precision);
 
-    /* 2. the scale; a --model's dump holds every layer: scores.npy (L, H, T, T) */
-    char where[64];
-    if (m->model_layer) snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d, %d])", m->model_layer - 1, h, qi, kj);
-    else snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d])", h, qi, kj);
+    /* 2. the scale; a --model's dump holds every layer: scores.npy (L, H, T, T). The files are named only
+     * when --dump wrote them: "(= scores.npy[0, 1, 2])" without --dump named a file that was never written
+     * (a teacher's pass), as the page's cell view already did not */
+    char where[64] = "";
+    if (dumped && m->model_layer)
+        snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d, %d])", m->model_layer - 1, h, qi, kj);
+    else if (dumped) snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d])", h, qi, kj);
     if (c->scale)
         fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g%s\n", dot, D, dot, sqrt((double)D), (double)s_row[kj], where);
     else
@@ -606,9 +610,9 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         return;
     }
     double w = a_row[kj];
-    char file[64];
-    if (m->model_layer) snprintf(file, sizeof file, "attn.npy[%d, %d, %d, %d]", m->model_layer - 1, h, qi, kj);
-    else snprintf(file, sizeof file, "weights.npy[%d, %d, %d]", h, qi, kj);
+    char file[64] = "the stored weight";
+    if (dumped && m->model_layer) snprintf(file, sizeof file, "attn.npy[%d, %d, %d, %d]", m->model_layer - 1, h, qi, kj);
+    else if (dumped) snprintf(file, sizeof file, "weights.npy[%d, %d, %d]", h, qi, kj);
     /* A weight below FLT_MIN ≈ 1.18e-38 is not stored as its value: the blas and flash kernels and --model's
      * forward take exp in float32 with fastexp.h's av_expf, which clamps its argument at −87.33654, so it is
      * stored as about 1.18e-38 / sum; the reference kernel's expf goes on into the subnormals, which keep only
@@ -627,8 +631,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
                                 : "below 1.18e-38, the smallest normal float32,\n"
                                   "      a float32 keeps only a few of its digits");
     else
-        fprintf(f, "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g   (= %s)\n", h, qi, kj, tp, (double)s_row[kj] - maxv, tp,
-                sum, w, file);
+        fprintf(f, "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g%s%s%s\n", h, qi, kj, tp, (double)s_row[kj] - maxv, tp,
+                sum, w, dumped ? "   (= " : "", dumped ? file : "", dumped ? ")" : "");
     fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.*f × ", qi, kj, tp, w);
     print_vec(f, v, D, precision);
     fprintf(f, "\n                                        = ");

@@ -55,9 +55,12 @@ av_status av_explain_check_form(const char *spec, av_err *err);
 /* Print the walk-through of cell (qi, kj) of head h to f. color: ANSI on/off.
  * precision: digits after the point of the vectors (q, k, v, the products and
  * partial sums); the softmax table (S, S − max, exp, A) and the weight's line
- * take max(6, precision), so --precision 7..10 reaches them too. */
+ * take max(6, precision), so --precision 7..10 reaches them too. dumped: 1
+ * when --dump writes the run's files, and then the score and the weight name
+ * where they are kept ("(= scores.npy[h, i, j])", a --model's
+ * "(= attn.npy[L, h, i, j])"); 0 names no file. */
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision,
-                int color);
+                int color, int dumped);
 
 /* Draw head h's (T, T) weights: rows = queries, columns = keys (numbered,
  * with a key legend), masked cells as "·"/"-∞". In a colour mode each cell's

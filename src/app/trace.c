@@ -464,7 +464,7 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
         else av_trace_print(&tr, m, toks, ws);
     }
-    if (!st && o->explain) av_explain(f, m, toks, o->head, qi, kj, o->precision, color);
+    if (!st && o->explain) av_explain(f, m, toks, o->head, qi, kj, o->precision, color, o->dump_dir != NULL);
     int only = o->model_dir && av_option_given(o, "head") ? o->head : -1; /* a model's --show: --head only */
     for (int h = 0; !st && o->show && h < m->cfg.H; h++)
         if (only < 0 || h == only)
