@@ -954,6 +954,38 @@ async function phoneCellView(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+  /* The other views in a narrow window, and a long input's map in a wide one: the page never scrolls
+   * sideways; what is wider scrolls inside its own box (the head view, the map) or wraps (the colour bar).
+   * At 375 px the head view of docs/paragraph.txt was 410 px wide ("grandmother" and its weight in the key
+   * column); its 200-token map (cells at least 2 px) 509 px, and 532 px in 480; the paragraph three times
+   * (600 tokens) 1332 px in 1280; at 320 px the colour bar's "masked (−∞)" made the matrix and model views
+   * 370 px wide (a teacher's pass). At 375 px the head view fits: the key weights are in the window. */
+  const src = process.env.ATTNVIZ_SRCDIR || path.resolve(__dirname, '../..');
+  const para = fs.readFileSync(path.join(src, 'docs/paragraph.txt'), 'utf8').trim(), para3 = path.join(tmp, 'para3.txt');
+  fs.writeFileSync(para3, [para, para, para].join(' '));
+  const p200 = path.join(tmp, 'phone-para'), p600 = path.join(tmp, 'phone-para3'), zh = path.join(tmp, 'phone-zh');
+  attnviz(['--heads', '8', '--html', '--no-plot', '-q', '-o', p200, '-f', path.join(src, 'docs/paragraph.txt')]);
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', p600, '-f', para3]);
+  attnviz(['--heads', '2', '--positions', 'rope', '--causal', '--html', '--no-plot', '-q', '-o', zh, '我爱深度学习']);
+  await test('html_views_fit_narrow_windows', async () => {
+    const bad = []; /* every view and size that does not fit, not only the first */
+    for (const [dir, width, v] of [[p200, 375, 'head'], [p200, 375, 'matrix'], [p200, 480, 'matrix'], [p600, 1280, 'matrix'],
+      [zh, 320, 'matrix'], [zh, 320, 'model'], [zh, 320, 'head'], [zh, 320, 'cell']]) {
+      const page = await openPage(browser, path.join(dir, 'attnviz.html'), width, 700);
+      await view(page, v);
+      if (v === 'head') await page.hover('#view-head .hv button[data-side="q"][data-i="0"]');
+      const m = await page.evaluate((v) => ({ sw: document.documentElement.scrollWidth, iw: window.innerWidth,
+        boxes: [...document.querySelectorAll('#view-' + v + ' :is(.hv, .mx, .cbar, .mv, .scroll)')].map((e) => [e.className, Math.round(e.getBoundingClientRect().right)]),
+        w: [...document.querySelectorAll('#view-head [data-role="weight-k"]')].filter((e) => e.textContent).map((e) => Math.round(e.getBoundingClientRect().right)) }), v);
+      const what = path.basename(dir) + ', ' + v + ' view, ' + width + ' px: ';
+      if (m.sw > m.iw) bad.push(what + 'the page is ' + m.sw + ' px wide in a ' + m.iw + ' px window');
+      if (!m.boxes.length || m.boxes.some(([, right]) => right > m.iw)) bad.push(what + 'boxes out of the window: ' + JSON.stringify(m.boxes));
+      if (v === 'head' && (!m.w.length || m.w.some((right) => right > m.iw))) bad.push(what + 'key weights out of the window: ' + JSON.stringify(m.w));
+      bad.push(...page.problems);
+      await page.close();
+    }
+    check(bad.length === 0, bad.join('; '));
+  });
 }
 
 async function narrowWindow(browser, tmp) {

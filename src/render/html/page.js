@@ -631,7 +631,8 @@
     const lo = w === 'weights' ? '0' : fmt(-amax, d), hi = w === 'weights' ? '1' : fmt(amax, d);
     return el('div', { class: 'cbar' }, el('span', { text: lo }), cv, el('span', { text: hi }),
       el('span', { text: (w === 'weights' ? ' attention weight (' + st.cmap + ')' : ' score (RdBu_r, centred on 0)') + '   ' }),
-      el('span', { class: flatMask ? 'legend-mask flat' : 'legend-mask' }), el('span', { text: ' masked (\u2212\u221e)' }));
+      /* the swatch and its words wrap as one (a 320 px window: the bar made the page 370 px wide) */
+      el('span', { class: 'mk' }, el('span', { class: flatMask ? 'legend-mask flat' : 'legend-mask' }), ' masked (\u2212\u221e)'));
   }
 
   function openCell(k, i, j) {
