@@ -155,6 +155,7 @@ async function main() {
     await fullyMaskedRow(browser, tmp);
     await quotedTitle(browser, tmp);
     await rtlTitle(browser, tmp);
+    await rtlCommandLine(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
     await ropeCell(browser, tmp);
@@ -701,6 +702,53 @@ async function rtlTitle(browser, tmp) {
       check(m.words[k][1] <= m.words[k - 1][0] + 0.5, 'word ' + k + ' "' + words[k] + '" is drawn at ' + JSON.stringify(m.words[k].map(Math.round)) +
         ', not left of word ' + (k - 1) + ' "' + words[k - 1] + '" at ' + JSON.stringify(m.words[k - 1].map(Math.round)) + ': ' + JSON.stringify(m.all));
     check(m.open[1] <= m.words[3][0] + 0.5 && m.close[0] >= m.words[0][1] - 0.5, 'the quotes are not around the words: ' + JSON.stringify(m));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* The command line's right-to-left sentence reads as the title's, in a 375 px window where it wraps: the
+ * words and emoji of 'أنا أحب التعلم العميق 😀 🎉' each left of the one before or on a later line, the
+ * opening quote left of the sentence on its first line, the closing one right of it on its last. The
+ * command was set in the page's left-to-right line: the opening quote was drawn right of أنا and the emoji
+ * out of the sentence's order (a teacher's pass). */
+async function rtlCommandLine(browser, tmp) {
+  const out = path.join(tmp, 'rtlcmd');
+  const items = ['\u0623\u0646\u0627', '\u0623\u062d\u0628', '\u0627\u0644\u062a\u0639\u0644\u0645', '\u0627\u0644\u0639\u0645\u064a\u0642',
+    '\u{1F600}', '\u{1F389}'];
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, items.join(' ')]);
+  await test('html_rtl_command_line_reads_as_the_title', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 375, 600);
+    const m = await page.evaluate((items) => {
+      const e = document.getElementById('av-command'), all = e.textContent;
+      /* the drawn box of all[a, b), wherever the command's text nodes split it */
+      const box = (a, b) => {
+        const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), r = document.createRange();
+        let at = 0;
+        for (let t = w.nextNode(); t; t = w.nextNode()) {
+          const n = t.textContent.length;
+          if (a >= at && a <= at + n) r.setStart(t, a - at);
+          if (b >= at && b <= at + n) { r.setEnd(t, b - at); break; }
+          at += n;
+        }
+        const x = r.getBoundingClientRect();
+        return { l: x.left, r: x.right, t: Math.round(x.top) };
+      };
+      const first = all.indexOf("'" + items[0]), at = [];
+      for (const w of items) at.push(all.indexOf(w, at.length ? at[at.length - 1] : first));
+      const end = at[at.length - 1] + items[items.length - 1].length;
+      return { all, items: at.map((a, k) => box(a, a + items[k].length)), open: box(first, first + 1), close: box(end, end + 1) };
+    }, items);
+    check(m.close && m.all.endsWith("'"), 'command ' + JSON.stringify(m.all));
+    const bad = [], line = (a, b) => Math.abs(a.t - b.t) < 5;
+    for (let k = 1; k < items.length; k++) {
+      const a = m.items[k - 1], b = m.items[k];
+      if (!(b.t > a.t + 5 || (line(a, b) && b.r <= a.l + 0.5))) bad.push(items[k] + ' at ' + JSON.stringify(b) + ' after ' + items[k - 1] + ' at ' + JSON.stringify(a));
+    }
+    const on = (q) => m.items.filter((x) => line(x, q));
+    if (!line(m.open, m.items[0]) || on(m.open).some((x) => m.open.r > x.l + 0.5)) bad.push('opening quote at ' + JSON.stringify(m.open));
+    if (!line(m.close, m.items[items.length - 1]) || on(m.close).some((x) => m.close.l < x.r - 0.5)) bad.push('closing quote at ' + JSON.stringify(m.close));
+    check(bad.length === 0, 'out of order: ' + bad.join('; ') + ' in ' + JSON.stringify(m.all));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

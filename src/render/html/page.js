@@ -224,7 +224,7 @@
     const lang = langOf(DATA.title); /* a title in another script is read in its own (the page stays en) */
     if (lang) title.setAttribute('lang', lang); else title.removeAttribute('lang');
     document.getElementById('av-source').textContent = 'weights: ' + DATA.source;
-    document.getElementById('av-command').textContent = DATA.command;
+    commandLine(document.getElementById('av-command'), DATA.command);
     document.getElementById('av-trace').textContent = DATA.trace;
     document.getElementById('av-version').textContent = DATA.version;
     const note = document.getElementById('av-note');
@@ -238,6 +238,26 @@
           ? ' Only the first panels that fit are kept: ' + DATA.runs.map((r) => r.kept + ' of ' + r.L * r.H).join(', ') + '.'
           : '') + ' ' + exactNumbers();
     }
+  }
+
+  /* The command line reads left to right, as typed in a shell (its <code> is dir="ltr"), and each argument
+   * holding right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko, ...) is set in its own isolate, a
+   * <bdi> inside its quotes, as the title is (app/page.c isolate_rtl): in the page's left-to-right line the
+   * sentence of `--html 'أنا أحب التعلم العميق 😀 🎉'` ran with its quote marks and emoji out of order, worse
+   * where it wrapped (375 px: a teacher's pass). The words are av_command_line's: a bare word, '…' (a ' in
+   * it written '\''), or $'…' (with a bidi control, \ escapes); the text is the command as written. */
+  const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+  function commandLine(code, cmd) {
+    const word = /(\$')((?:[^'\\]|\\.)*)'|(')((?:[^']|'\\'')*)'|[^\s']+/gu, parts = [];
+    let at = 0;
+    for (let m = word.exec(cmd); m; m = word.exec(cmd)) {
+      if (!RTL.test(m[0])) continue;
+      const open = m[1] || m[3] || '', inner = m[1] ? m[2] : m[3] ? m[4] : m[0];
+      parts.push(cmd.slice(at, m.index) + open, el('bdi', { text: inner, lang: langOf(inner) }), open ? "'" : '');
+      at = m.index + m[0].length;
+    }
+    parts.push(cmd.slice(at));
+    code.replaceChildren(...runs(...parts));
   }
 
   /* Where the exact numbers of an 8-bit page are: the --dump files when this run wrote them, else how to
