@@ -297,6 +297,15 @@ static void test_refusals(void **state) {
         {"{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"a\"},"
          "\"behavior\":\"Isolated\",\"invert\":\"yes\"},{\"type\":\"ByteLevel\"}]},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
          "tokenizer.json: Split invert \"yes\" is not supported (allowed: true, false)"},
+        /* added tokens' flags (see test_added_token_flags): a flag that is no boolean; a "normalized" token with a
+         * space under Llama 2's Replace " " -> "▁" (tokenizers looks for "<a▁b>") */
+        {"{\"added_tokens\":[{\"id\":0,\"content\":\"a\",\"single_word\":1}],\"pre_tokenizer\":{\"type\":"
+         "\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
+         "tokenizer.json: added_tokens[0].single_word is 1; it must be true or false"},
+        {"{\"added_tokens\":[{\"id\":1,\"content\":\"<a b>\",\"normalized\":true}],\"normalizer\":{\"type\":"
+         "\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"\xe2\x96\x81\"},\"model\":{\"type\":\"BPE\","
+         "\"vocab\":{\"a\":0}}}",
+         "tokenizer.json: added token \"<a b>\" has \"normalized\": true and a space or \"▁\" in it"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         av_hftok *t = NULL;
@@ -307,6 +316,36 @@ static void test_refusals(void **state) {
     }
 }
 
+/* added_tokens' flags, as test_llama_cli's test_added_token_flags checks
+ * them end to end: lstrip, rstrip and single_word on tokenizers' own case
+ * (added_vocabulary.rs test_lstrip_unicode_space): "Hi", " <|endoftext|> ",
+ * "there", "\t<|endoftext|>\t", "<|endoftext|>\u2000" (the third's tab was
+ * the second's); "Hi" is 17250 and "there" 8117 in GPT-2. With single_word,
+ * "a<|endoftext|>b" is text: 64, 27 ("<"), 91 ("|"), 437, 1659, 5239 ("end"
+ * "of" "text"), 91, 29 (">"), 65 ("b"), as GPT-2's encoder makes it. */
+static void test_added_token_flags(void **state) {
+    (void)state;
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(json);
+    char *at = strstr(json, "\"special\":true}]");
+    assert_non_null(at);
+    size_t n = strlen(json), k = (size_t)(at - json);
+    const char *add = "\"lstrip\":true,\"rstrip\":true,\"single_word\":true,";
+    char *j2 = malloc(n + strlen(add) + 1);
+    assert_non_null(j2);
+    memcpy(j2, json, k);
+    strcpy(j2 + k, add);
+    strcat(j2, json + k);
+    av_hftok *t = load(j2);
+    static const int32_t want1[] = {17250, 50256, 8117, 50256, 50256};
+    expect_ids(t, "Hi <|endoftext|> there\t<|endoftext|>\t<|endoftext|>\xe2\x80\x80", want1, 5);
+    static const int32_t want2[] = {64, 27, 91, 437, 1659, 5239, 91, 29, 65};
+    expect_ids(t, "a<|endoftext|>b", want2, 9);
+    av_hftok_free(t);
+    free(j2);
+    free(json);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_byte_level_equals_reference_encoder),
@@ -314,6 +353,7 @@ int main(void) {
         cmocka_unit_test(test_split_behaviors),
         cmocka_unit_test(test_sentencepiece_by_hand),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_added_token_flags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -666,6 +666,110 @@ static void test_unknown_characters_and_unread_settings(void **state) {
     }
 }
 
+/* added_tokens' flags read as tokenizers' added_vocabulary.rs reads them
+ * (AddedVocabulary::find_matches and extract_and_normalize): lstrip takes the
+ * White_Space before the token into it, rstrip the White_Space after it,
+ * single_word drops a match with a \w character (Alphabetic, marks, Nd, Pc)
+ * right before or after it, and a "normalized": false token is looked for in
+ * the raw text, a true one in the NFC'd text as its NFC form. All four were
+ * ignored: "hello <|endoftext|>" with lstrip gave [hello] [␣] [<|endoftext|>]
+ * where tokenizers gives no [␣]. GPT-2's byte-level tokenizer.json, its
+ * <|endoftext|> (id 50256) given the flags; worked by hand:
+ *   lstrip, "hello <|endoftext|>": the match is bytes 6..19, the " " at 5 is
+ *     White_Space, "o" is not: "hello" is left: [hello] [<|endoftext|>];
+ *   lstrip, "hello\t\u3000<|endoftext|>": tab and IDEOGRAPHIC SPACE are
+ *     White_Space: the same two tokens;
+ *   rstrip, "<|endoftext|>  world": both spaces go, "world" is left:
+ *     [<|endoftext|>] [world] (without rstrip GPT-2's \s+(?!\S) made [␣] [␣world]);
+ *   single_word, "hello<|endoftext|>": "o" before it is \w, the match is
+ *     dropped and the whole is text: [hello] then "<|endoftext|>" as GPT-2's
+ *     encoder makes it (27 91 437 1659 5239 91 29: [<] [|] [end] [of] [text] [|] [>]);
+ *   single_word, "é<|endoftext|>": é is Alphabetic: dropped too, [é] [<] ...;
+ *   single_word, "(<|endoftext|>)": "(" and ")" are no \w: [(] [<|endoftext|>] [)];
+ *   all three, "Hi <|endoftext|> there\t<|endoftext|>\t<|endoftext|>\u2000"
+ *     (tokenizers' own test_lstrip_unicode_space): " <|endoftext|> " and
+ *     "\t<|endoftext|>\t" are tokens; the third finds its tab taken by the
+ *     second (lstrip stops where the last match ended) and takes U+2000 EN
+ *     QUAD: [Hi] [<|endoftext|>] [there] [<|endoftext|>] [<|endoftext|>];
+ *   normalizer NFC, content "e\u0301x" (not NFC), "normalized": false, text
+ *     "e\u0301x": found in the raw text: the one id 50256 (shown as the
+ *     vocabulary's [<|endoftext|>]); "normalized": true: looked for as "éx"
+ *     in the NFC'd text "éx": found, the same. attnviz NFC'd the text and
+ *     looked for "e\u0301x": two tokens both times.
+ * A flag that is no boolean is named. With Llama 2's Prepend "▁" normalizer a
+ * "normalized": true token is looked for as "▁<s>" in the normalized text,
+ * which attnviz does not do: the text holding it is refused, naming the token
+ * and the flag; "normalized": false is found in the raw text "a <s>", and the
+ * piece before it normalized: "▁a▁" is [␣a] [␣], with lstrip "▁a" is [␣a]. */
+static void test_added_token_flags(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], flags[200];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    static const struct { const char *flags, *norm, *text, *want; } cases[] = {
+        {"\"lstrip\":true", NULL, "hello <|endoftext|>", "tokens     [hello] [<|endoftext|>]\n"},
+        {"\"lstrip\":true", NULL, "hello\t\xe3\x80\x80<|endoftext|>", "tokens     [hello] [<|endoftext|>]\n"},
+        {"\"rstrip\":true", NULL, "<|endoftext|>  world", "tokens     [<|endoftext|>] [world]\n"},
+        {"\"single_word\":true", NULL, "hello<|endoftext|>", "tokens     [hello] [<] [|] [end] [of] [text] [|] [>]\n"},
+        {"\"single_word\":true", NULL, "\xc3\xa9<|endoftext|>", "tokens     [é] [<] [|] [end] [of] [text] [|] [>]\n"},
+        {"\"single_word\":true", NULL, "(<|endoftext|>)", "tokens     [(] [<|endoftext|>] [)]\n"},
+        {"\"normalized\":false", "e\\u0301x", "e\xcc\x81x", "tokens     [<|endoftext|>]\n"},
+        {"\"normalized\":true", "e\\u0301x", "e\xcc\x81x", "tokens     [<|endoftext|>]\n"},
+        {"\"lstrip\":true,\"rstrip\":true,\"single_word\":true", NULL,
+         "Hi <|endoftext|> there\t<|endoftext|>\t<|endoftext|>\xe2\x80\x80",
+         "tokens     [Hi] [<|endoftext|>] [there] [<|endoftext|>] [<|endoftext|>]\n"},
+        {"\"lstrip\":\"yes\"", NULL, "hello", "tokenizer.json: added_tokens[0].lstrip is \"yes\"; it must be true or false\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(flags, sizeof flags, "\"content\":\"%s\",\"special\":true,%s}]",
+                 cases[i].norm ? cases[i].norm : "<|endoftext|>", cases[i].flags);
+        assert_int_equal(tu_write_replaced(path, tok, "\"content\":\"<|endoftext|>\",\"special\":true}]", flags), 0);
+        if (cases[i].norm) {
+            char *text = tu_slurp_file(path, NULL);
+            assert_non_null(text);
+            assert_int_equal(tu_write_replaced(path, text, "\"normalizer\":null", "\"normalizer\":{\"type\":\"NFC\"}"), 0);
+            free(text);
+        }
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", cases[i].text, NULL);
+        if (strstr(cases[i].want, "tokenizer.json:")) {
+            if (r.code != 2 || !strstr(r.err, cases[i].want)) fail_msg("case %zu: exit %d, want %s in: %s", i, r.code, cases[i].want, r.err);
+        } else {
+            if (r.code != 0) fail_msg("case %zu: exit %d: %s", i, r.code, r.err);
+            if (!strstr(r.out, cases[i].want)) fail_msg("case %zu: want %s in:\n%s", i, cases[i].want, r.out);
+        }
+        tu_free(&r);
+    }
+    free(tok);
+    /* Llama 2's normalizer: "<s>" normalized true would be "▁<s>"; false is found as it is */
+    static const char *const sp_flags[] = {"false", "false,\"lstrip\":true", "true"};
+    static const char *const sp_want[] = {"tokens     [␣a] [␣] [<s>]\n", "tokens     [␣a] [<s>]\n", NULL};
+    for (int i = 0; i < 3; i++) {
+        char json[1400];
+        snprintf(json, sizeof json, "{\"added_tokens\":[{\"id\":1,\"content\":\"<s>\",\"special\":true,\"normalized\":%s}],"
+                 "\"normalizer\":{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":"
+                 "\"\xe2\x96\x81\"},{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"\xe2\x96\x81\"}]},"
+                 "\"pre_tokenizer\":null,\"model\":{\"type\":\"BPE\",\"unk_token\":\"<unk>\",\"vocab\":{"
+                 "\"<unk>\":0,\"<s>\":1,\"</s>\":2,\"\xe2\x96\x81\":3,\"a\":4,\"\xe2\x96\x81" "a\":5},\"merges\":["
+                 "\"\xe2\x96\x81 a\"]}}", sp_flags[i]);
+        assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "a <s>", NULL);
+        if (sp_want[i]) {
+            if (r.code != 0 || !strstr(r.out, sp_want[i])) fail_msg("case %d: exit %d: %s%s", i, r.code, r.out, r.err);
+        } else if (r.code != 2 || !strstr(r.err, "attnviz: error: added token \"<s>\" has \"normalized\": true: Hugging "
+                                           "Face's tokenizers look for it as \"▁<s>\" in the text after the Prepend \"▁\" "
+                                           "normalizer, which attnviz does not do")) {
+            fail_msg("exit %d: %s", r.code, r.err);
+        }
+        tu_free(&r);
+    }
+}
+
 /* config.json's words a Hugging Face user meets: hidden_act "swish" is
  * transformers' name for SiLU too (ACT2FN) and runs as "silu" does; a
  * num_key_value_heads that cannot divide the heads lists the values that can;
@@ -1096,6 +1200,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_llama_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unknown_characters_and_unread_settings, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_added_token_flags, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),

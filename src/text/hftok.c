@@ -27,10 +27,14 @@
 typedef enum { SPLIT_ISOLATED, SPLIT_REMOVED, SPLIT_MERGED_PREV, SPLIT_MERGED_NEXT, SPLIT_CONTIGUOUS } split_behavior;
 static const char *const split_names[] = {"Isolated", "Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous"};
 
+/* An added token as tokenizers' added_vocabulary.rs reads it: s the content;
+ * pat[0..len) what is looked for (the content, NFC'd when normalized and the
+ * normalizer is NFC); the flags of its JSON entry. */
 typedef struct {
-    char *s;
+    char *s, *pat;
     size_t len;
     int32_t id;
+    unsigned char lstrip, rstrip, single_word, normalized;
 } added_token;
 
 struct av_hftok {
@@ -54,8 +58,11 @@ struct av_hftok {
     int prepend;                       /* 0 none, 1 every segment, 2 the text's first segment only */
     int metaspace_split;               /* Metaspace split: each "▁" starts a piece of its own */
     int prepend_unless_space;          /* Metaspace's prepend: not to a segment that starts with a space */
-    added_token *added;                /* longest first */
+    added_token *added;                /* longest pattern first */
     int n_added;
+    int sp_norm;                       /* a Prepend or Replace "▁" normalizer (Llama 2's) */
+    int prepend_norm;                  /* the Prepend one */
+    pcre2_code *word_re, *space_re;    /* one \w, one \s character as Rust's regex reads them (single_word, lstrip, rstrip) */
     int32_t bos;
     int ignore_merges;                 /* model.ignore_merges: a piece that is a token is that token */
 };
@@ -354,6 +361,7 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
                            "{\"String\": \" \"} with \"▁\", as Llama 2's tokenizer.json has them)", name, type, what, shown);
         }
     }
+    t->sp_norm = sp_norm, t->prepend_norm = prepend_norm;
     if (byte_level == (metaspace || sp_norm))
         return av_fail(err, AV_EUSAGE, "%s: neither byte-level BPE (a ByteLevel pre-tokenizer) nor sentencepiece-style BPE (Metaspace or a \"▁\" normalizer)", name);
     if (t->split && !byte_level)
@@ -379,8 +387,45 @@ static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added,
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content"), *id = cJSON_GetObjectItemCaseSensitive(e, "id");
         if (!cJSON_IsString(c) || !c->valuestring[0] || !cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble >= (1 << 24))
             return av_fail(err, AV_EUSAGE, "%s: added_tokens[%d] needs a non-empty \"content\" and an \"id\" in 0..16777215", name, t->n_added);
-        added_token a = {strdup(c->valuestring), strlen(c->valuestring), (int32_t)id->valuedouble};
+        /* the flags (tokenizers' AddedToken): absent is false, and "normalized" absent is not "special", as
+         * AddedToken::from sets it (tokenizers itself refuses an entry without them) */
+        static const char *const flag[] = {"lstrip", "rstrip", "single_word", "normalized", "special"};
+        int on[5];
+        for (int f = 0; f < 5; f++) {
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(e, flag[f]);
+            char key[64];
+            snprintf(key, sizeof key, "added_tokens[%d].%s", t->n_added, flag[f]);
+            if (b && !cJSON_IsBool(b)) return av_json_wrong_kind(name, key, b, "true or false", err);
+            on[f] = b ? cJSON_IsTrue(b) : f == 3 ? -1 : 0;
+        }
+        if (on[3] < 0) on[3] = !on[4];
+        added_token a = {strdup(c->valuestring), NULL, strlen(c->valuestring), (int32_t)id->valuedouble,
+                         (unsigned char)on[0], (unsigned char)on[1], (unsigned char)on[2], (unsigned char)on[3]};
         if (!a.s) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+        if (a.normalized && t->sp_norm && (strchr(a.s, ' ') || strstr(a.s, SP_SPACE))) {
+            av_status st = av_fail(err, AV_EUSAGE, "%s: added token \"%.40s\" has \"normalized\": true and a space or "
+                                   "\"▁\" in it: Hugging Face's tokenizers match it as the \"▁\" normalizer "
+                                   "rewrites it, which attnviz does not do (allowed: \"normalized\": false for it)",
+                                   name, a.s);
+            return free(a.s), st;
+        }
+        av_err bad;
+        if (av_utf8_check(a.s, a.len, &bad))
+            return free(a.s), av_fail(err, AV_EUSAGE, "%s: added_tokens[%d].content: %s", name, t->n_added, bad.msg);
+        a.pat = a.normalized && t->nfc ? av_utf8_nfc(a.s, a.len, &a.len) : strdup(a.s); /* as tokenizers' normalized_cache */
+        if (!a.pat) return free(a.s), av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+        if ((a.lstrip || a.rstrip || a.single_word) && !t->word_re) {
+            int code;
+            PCRE2_SIZE at; /* Rust regex's Unicode \w (UTS #18 Annex C) and \s (White_Space) */
+            t->word_re = pcre2_compile((PCRE2_SPTR) "[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]",
+                                       PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_ANCHORED, &code, &at, NULL);
+            t->space_re = pcre2_compile((PCRE2_SPTR) "\\p{White_Space}", PCRE2_ZERO_TERMINATED,
+                                        PCRE2_UTF | PCRE2_ANCHORED, &code, &at, NULL);
+            if (!t->word_re || !t->space_re)
+                return free(a.s), free(a.pat), av_fail(err, AV_ERUNTIME, "%s: this PCRE2 (before 10.40) lacks the "
+                                                       "Unicode properties added tokens' lstrip, rstrip and "
+                                                       "single_word need", name);
+        }
         int k = t->n_added++;
         for (; k > 0 && t->added[k - 1].len < a.len; k--) t->added[k] = t->added[k - 1];
         t->added[k] = a;
@@ -656,25 +701,92 @@ static av_status encode_segment(av_hftok *t, const char *s, size_t n, int first,
     return t->split ? split_and_encode(t, s, n, out, err) : encode_piece(t, s, n, out, err);
 }
 
+static av_status extract_normalized(av_hftok *t, const char *s, size_t n, int first, idvec *v, av_err *err);
+
+/* The code point of s[0..n) at byte i is one of re's (word_re, space_re); 0 past the end. */
+static int char_is(const pcre2_code *re, const char *s, size_t n, size_t i, pcre2_match_data *md) {
+    return i < n && pcre2_match(re, (PCRE2_SPTR)s, n, i, PCRE2_NO_UTF_CHECK, md, NULL) >= 0;
+}
+
+/* The byte where the code point before s[i] starts. */
+static size_t char_before(const char *s, size_t i) {
+    while (i > 0 && ((unsigned char)s[--i] & 0xC0) == 0x80) {}
+    return i;
+}
+
+/* One pass of tokenizers' AddedVocabulary::find_matches over the piece
+ * s[0..n): the added tokens whose normalized flag is pass, leftmost-longest,
+ * not overlapping (the search goes on where a match ended, also where one was
+ * dropped or its rstrip took spaces). single_word drops a match with a \w
+ * character (Rust regex: Alphabetic, marks, Nd, Pc, Join_Control) right
+ * before or after it within the piece; lstrip takes the White_Space before it
+ * back to where the last kept match ended, rstrip the White_Space after it;
+ * the spaces taken vanish into the token. Pass 0 runs on the raw text and
+ * hands each piece between its tokens to pass 1, NFC'd if the normalizer is
+ * NFC; pass 1 encodes the pieces between its tokens (encode_segment). first:
+ * s starts the text. With a "▁" normalizer (Llama 2's), spaces are "▁" for
+ * pass 1 (not White_Space), and a normalized token it would match as
+ * "▁<s>" is refused. */
+static av_status extract(av_hftok *t, const char *s, size_t n, int pass, int first, idvec *v, av_err *err) {
+    pcre2_match_data *md = t->word_re ? pcre2_match_data_create(4, NULL) : NULL;
+    av_status st = !t->word_re || md ? AV_OK : av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+    size_t done = 0; /* tokenizers' start_offset: the text before it is encoded or taken */
+    for (size_t i = 0; !st && i < n;) {
+        const added_token *a = NULL;
+        for (int k = 0; k < t->n_added && !a; k++)
+            if (t->added[k].normalized == pass && t->added[k].len <= n - i && !memcmp(s + i, t->added[k].pat, t->added[k].len))
+                a = &t->added[k];
+        if (!a) {
+            i++;
+            continue;
+        }
+        size_t start = i, stop = i + a->len;
+        i = stop;
+        if (pass && t->prepend_norm) {
+            st = av_fail(err, AV_EUSAGE, "added token \"%.40s\" has \"normalized\": true: Hugging Face's tokenizers "
+                         "look for it as \"▁%.40s\" in the text after the Prepend \"▁\" normalizer, which attnviz does "
+                         "not do (allowed: \"normalized\": false for it in tokenizer.json, or a text without it)",
+                         a->s, a->s);
+            break;
+        }
+        if (a->single_word && ((start > 0 && char_is(t->word_re, s, n, char_before(s, start), md)) ||
+                               char_is(t->word_re, s, n, stop, md)))
+            continue;
+        int sp_space = pass && t->sp_norm; /* ' ' is "▁" there */
+        while (a->lstrip && start > done) {
+            size_t b = char_before(s, start);
+            if (!char_is(t->space_re, s, n, b, md) || (sp_space && s[b] == ' ')) break;
+            start = b;
+        }
+        while (a->rstrip && char_is(t->space_re, s, n, stop, md) && !(sp_space && s[stop] == ' '))
+            stop += av_utf8_char_len(s + stop);
+        if (done < start) st = pass ? encode_segment(t, s + done, start - done, first && done == 0, v, err)
+                                    : extract_normalized(t, s + done, start - done, first && done == 0, v, err);
+        if (!st && push(v, a->id)) st = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+        done = stop;
+    }
+    if (!st && done < n) st = pass ? encode_segment(t, s + done, n - done, first && done == 0, v, err)
+                                   : extract_normalized(t, s + done, n - done, first && done == 0, v, err);
+    pcre2_match_data_free(md);
+    return st;
+}
+
+/* A piece between pass 0's tokens: NFC'd (the normalizer NFC), then pass 1. */
+static av_status extract_normalized(av_hftok *t, const char *s, size_t n, int first, idvec *v, av_err *err) {
+    if (!t->nfc) return extract(t, s, n, 1, first, v, err);
+    size_t len;
+    char *norm = av_utf8_nfc(s, n, &len);
+    av_status st = norm ? extract(t, norm, len, 1, first, v, err) : av_fail(err, AV_ERUNTIME, "out of memory encoding text");
+    free(norm);
+    return st;
+}
+
 av_status av_hftok_encode(av_hftok *t, const char *text, size_t len, int32_t **ids, size_t *n, av_err *err) {
     *ids = NULL, *n = 0;
     av_status s = av_utf8_check(text, len, err);
-    char *norm = NULL;
-    if (!s && t->nfc && len && !(norm = av_utf8_nfc(text, len, &len))) s = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
-    if (norm) text = norm;
     idvec v = {0};
     if (!s && t->bos >= 0 && push(&v, t->bos)) s = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
-    size_t start = 0;
-    for (size_t i = 0; !s && i <= len; i++) {
-        int hit = -1;
-        for (int a = 0; i < len && a < t->n_added && hit < 0; a++)
-            if (t->added[a].len <= len - i && !memcmp(text + i, t->added[a].s, t->added[a].len)) hit = a;
-        if (hit < 0 && i < len) continue;
-        if (i > start) s = encode_segment(t, text + start, i - start, start == 0, &v, err);
-        if (!s && hit >= 0 && push(&v, t->added[hit].id)) s = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
-        if (hit >= 0) start = i + t->added[hit].len, i = start - 1;
-    }
-    free(norm);
+    if (!s) s = extract(t, text, len, 0, 1, &v, err);
     if (s) return free(v.ids), s;
     *ids = v.ids, *n = v.n;
     return AV_OK;
@@ -749,7 +861,9 @@ void av_hftok_free(av_hftok *t) {
     av_bpe_free(t->bpe);
     pcre2_code_free(t->split);
     for (int32_t i = 0; t->tok && i < t->V; i++) free(t->tok[i]);
-    for (int i = 0; i < t->n_added; i++) free(t->added[i].s);
+    for (int i = 0; i < t->n_added; i++) free(t->added[i].s), free(t->added[i].pat);
+    pcre2_code_free(t->word_re);
+    pcre2_code_free(t->space_re);
     free(t->added);
     free(t->tok);
     free(t->tok_len);

@@ -39,8 +39,18 @@
  * piece that is itself a token as that token before any merge, as tokenizers
  * (0.19) does; a value other than true or false is refused.
  * In both, added_tokens (e.g. "<s>", "<|endoftext|>") are matched in the text
- * first, longest first, and become their ids; the text between them is
- * encoded as above. BOS: if post_processor is TemplateProcessing whose
+ * first, leftmost-longest, and become their ids; the text between them is
+ * encoded as above. As tokenizers' added_vocabulary.rs: "normalized": false
+ * tokens are found in the raw text first, then "normalized": true ones in
+ * each piece between them after the NFC normalizer (as their NFC form);
+ * "lstrip"/"rstrip" take the White_Space before/after a token into it,
+ * "single_word" drops a match with a \w character (Alphabetic, marks, Nd,
+ * Pc, Join_Control) right before or after it. An absent flag is false, an
+ * absent "normalized" is the opposite of "special". Refused (AV_EUSAGE): a
+ * flag that is no boolean; with a "▁" normalizer (Llama 2's Prepend or
+ * Replace), a "normalized": true token holding a space or "▁", and (when
+ * encoding) a text holding a "normalized": true token under the Prepend
+ * normalizer (tokenizers looks for it as "▁<s>", which is not done here). BOS: if post_processor is TemplateProcessing whose
  * "single" starts with a SpecialToken, that token's id is put first
  * (Llama 2/TinyLlama's "<s>"); av_hftok_load_dir lets tokenizer_config.json's
  * add_bos_token override it with config.json's bos_token_id.
