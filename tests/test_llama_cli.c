@@ -592,6 +592,8 @@ static void test_metaspace_settings_are_read(void **state) {
     static const struct { const char *meta, *text, *want; } cases[] = {
         {"\"add_prefix_space\":false", "a  b", "tokens     [a] [␣] [␣b]\n"},
         {"\"prepend_scheme\":\"always\",\"split\":true", " a", "tokens     [␣a]\n"},
+        /* a text that starts with "▁" itself: metaspace.rs looks after the spaces are replaced, so none is added */
+        {"\"prepend_scheme\":\"always\",\"split\":true", "\xe2\x96\x81" "a", "tokens     [␣a]\n"},
         {"\"prepend_scheme\":\"always\",\"split\":false", "a  b", "tokens     [␣a] [␣␣] [b]\n"},
         {"\"prepend_scheme\":\"sometimes\"", "a", NULL},
     };

@@ -685,7 +685,8 @@ static av_status encode_segment(av_hftok *t, const char *s, size_t n, int first,
         char *buf = malloc(3 * n + 4);
         size_t k = 0;
         if (!buf) return av_fail(err, AV_ERUNTIME, "out of memory encoding text");
-        if ((t->prepend == 1 || (t->prepend == 2 && first)) && !(t->prepend_unless_space && s[0] == ' '))
+        int starts_with_space = s[0] == ' ' || (n >= 3 && !memcmp(s, SP_SPACE, 3)); /* "▁" typed counts too */
+        if ((t->prepend == 1 || (t->prepend == 2 && first)) && !(t->prepend_unless_space && starts_with_space))
             memcpy(buf, SP_SPACE, 3), k = 3;
         for (size_t i = 0; i < n; i++) {
             if (s[i] == ' ') memcpy(buf + k, SP_SPACE, 3), k += 3;
