@@ -741,14 +741,14 @@ static const bad_case kCases[] = {
     /* output folders; the dump sentinel stays at stake: main makes every folder before writing any file.
      * (An existing but unwritable figure folder is only found when the first figure is written, after
      * the dump, so that row leaves --dump out.) */
-    {"outdir_parent_is_a_file", 1, "cannot create folder", {W8, "-o", "@/in/afile/out", S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
+    {"outdir_parent_is_a_file", 1, "error: -o: cannot create folder", {W8, "-o", "@/in/afile/out", S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
     /* names too long are bad input (exit 2) however long: a 300-byte folder name was exit 1 ("File name
      * too long") and a 4080-byte path lost the reason off the end of the message (a new user's report) */
     {"outdir_name_past_name_max", 2, "': a name in it is too long (at most", {W8, "-o", "@/" C300, S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
     {"outdir_path_past_path_max", 2, "...': the name is ", {W8, "-o", "@/" D4200, S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
     {"outdir_is_a_file", 1, "exists and is not a folder", {W8, "-o", "@/in/afile", S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
     {"outdir_unwritable", 1, "Permission denied", {W8, S4}, prep_out_readonly, F_NO_AUTO_DUMP | F_TRACE_OK | F_NEEDS_NONROOT, NULL, 0},
-    {"dump_parent_is_a_file", 1, "cannot create folder", {W8, "--dump", "@/in/afile/d", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
+    {"dump_parent_is_a_file", 1, "error: --dump: cannot create folder", {W8, "--dump", "@/in/afile/d", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
     {"dump_is_a_file", 1, "exists and is not a folder", {W8, "--dump", "@/in/afile", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
     {"dump_is_a_device_dev_full", 1, "exists and is not a folder", {W8, "--dump", "/dev/full", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
 };

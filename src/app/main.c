@@ -217,6 +217,17 @@ static av_status lock_outdir(const char *dir, av_err *err) {
 /* sinks 2-5: --compare, --dump, the figures, the page. Every output folder is made (or
  * checked) before any file is written, so a bad -o leaves no dump from this
  * run next to figures from an older one. */
+/* av_mkdir_p(dir) with the option that named it first: "cannot create folder '/dev/null': ... is not a folder"
+ * did not say whether -o or --dump was meant (a tester's pass). */
+static av_status make_folder_of(const char *opt, const char *dir, av_err *err) {
+    av_status st = av_mkdir_p(dir, err);
+    if (st) {
+        av_err inner = *err;
+        av_fail(err, st, "%s: %s", opt, inner.msg);
+    }
+    return st;
+}
+
 static av_status write_outputs(run *r, av_err *err) {
     const av_options *o = &r->o;
     av_figure_context fc = {r->cmd ? r->cmd : "attnviz", o->model_dir ? r->gr.text : r->text, &r->source, ""};
@@ -225,11 +236,11 @@ static av_status write_outputs(run *r, av_err *err) {
     else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
-    if (!o->no_plot || o->html) st = av_mkdir_p(o->outdir, err);
+    if (!o->no_plot || o->html) st = make_folder_of("-o", o->outdir, err);
     if (!st && (!o->no_plot || o->html)) st = lock_outdir(o->outdir, err);
     if (!st) note_training_folder(o);
     int figures = !st && (!o->no_plot || o->html);
-    if (!st && o->dump_dir) st = av_mkdir_p(o->dump_dir, err);
+    if (!st && o->dump_dir) st = make_folder_of("--dump", o->dump_dir, err);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
         if (!st && r->cmp.left_out[0])
