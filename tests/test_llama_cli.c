@@ -817,7 +817,8 @@ static void test_config_words_of_hugging_face(void **state) {
  * Hugging Face's generate does (it went on: only GPT-2 folders stopped). The
  * fixture's config says 2, which the tiny model does not pick; here the id
  * the model picks second is named the end, once as an id and once in a list
- * (Llama 3.1's form), and the run stops there. */
+ * (Llama 3.1's form), and once last in a list of 12 ids (more than
+ * the 8 once kept), and the run stops there. */
 static void test_llama_generate_stops_at_eos(void **state) {
     tu_fixture *f = *state;
     const char *model = tu_in(f, "m");
@@ -833,13 +834,19 @@ static void test_llama_generate_stops_at_eos(void **state) {
     tu_free(&r);
     int stop = id[0] == id[1] ? 1 : 2; /* the first generated token with the id */
     if (id[1] == 2) skip(); /* the fixture's own eos already: nothing to show */
-    char path[4400], to[2][64], want[256];
+    char path[4400], to[3][160], want[256];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
     assert_non_null(json);
     snprintf(to[0], sizeof to[0], "\"eos_token_id\": %d", id[1]);
     snprintf(to[1], sizeof to[1], "\"eos_token_id\": [50256, %d]", id[1]);
-    for (int i = 0; i < 2; i++) {
+    /* a list of 12 ids of the vocabulary (more than the 8 once kept: refused as "it must be a token id, a list
+     * of them, or null", though it is one), the stop id last */
+    int k = snprintf(to[2], sizeof to[2], "\"eos_token_id\": [");
+    for (int v = 3, n = 0; n < 11; v++)
+        if (v != id[0] && v != id[1]) k += snprintf(to[2] + k, sizeof to[2] - (size_t)k, "%d, ", v), n++;
+    snprintf(to[2] + k, sizeof to[2] - (size_t)k, "%d]", id[1]);
+    for (int i = 0; i < 3; i++) {
         assert_int_equal(tu_write_replaced(path, json, "\"eos_token_id\": 2", to[i]), 0);
         run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "4", SENTENCE, NULL);
         if (r.code != 0) fail_msg("%s: exit %d: %s", to[i], r.code, r.err);

@@ -48,10 +48,22 @@ av_status av_json_token_ids(int *ids, int *n, int max, const cJSON *root, const 
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key), *e;
     *n = 0;
     if (!j || cJSON_IsNull(j)) return AV_OK;
-    int k = 0, ok = cJSON_IsNumber(j) || (cJSON_IsArray(j) && cJSON_GetArraySize(j) <= max);
+    /* the ids kept count against max, not the list's length: a list of 10 ids, a token id each, was refused as
+     * "it must be ... a list of them" (a reviewer's pass) */
+    int k = 0, ok = cJSON_IsNumber(j) || cJSON_IsArray(j), many = 0;
     for (e = cJSON_IsArray(j) ? j->child : j; ok && e; e = cJSON_IsArray(j) ? e->next : NULL) {
         ok = cJSON_IsNumber(e) && e->valuedouble == floor(e->valuedouble) && fabs(e->valuedouble) <= AV_JSON_INT_MAX;
-        if (ok && e->valuedouble >= 0 && e->valuedouble < vocab_size) ids[k++] = (int)e->valuedouble;
+        int dup = !ok || e->valuedouble < 0 || e->valuedouble >= vocab_size; /* no token: it stops nothing */
+        for (int i = 0; i < k && !dup; i++) dup = ids[i] == (int)e->valuedouble;
+        if (!dup && k == max) many++;
+        else if (!dup) ids[k++] = (int)e->valuedouble;
+    }
+    if (ok && many) {
+        char key_shown[80];
+        snprintf(key_shown, sizeof key_shown, "\"%s\"", key);
+        char must[96];
+        snprintf(must, sizeof must, "a token id or a list of at most %d different ids of the vocabulary, or null", max);
+        return av_json_wrong_kind(name, key_shown, j, must, err);
     }
     if (!ok) {
         char key_shown[80];

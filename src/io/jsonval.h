@@ -60,11 +60,12 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
 /* The token ids config.json's root[key] names (eos_token_id: an id, a list
  * of ids as Llama 3.1 and generation_config.json give it, or null), as
  * Hugging Face's generate reads them: ids[0..*n), at most max, in the order
- * given. Absent, null or an empty list gives *n = 0. An id outside
- * 0..vocab_size-1 is left out (no token can have it, so it stops nothing).
- * Error, AV_EUSAGE: "NAME: \"KEY\" is SHOWN; it must be a token id, a list of
- * them, or null" (a string, a fraction, a list holding one, or more than max
- * ids). */
+ * given, each once. Absent, null or an empty list gives *n = 0. An id
+ * outside 0..vocab_size-1 is left out (no token can have it, so it stops
+ * nothing); a list may be of any length. Errors, AV_EUSAGE: "NAME: \"KEY\"
+ * is SHOWN; it must be a token id, a list of them, or null" (a string, a
+ * fraction, or a list holding one); "... it must be a token id or a list of
+ * at most MAX different ids of the vocabulary, or null" (more than max). */
 av_status av_json_token_ids(int *ids, int *n, int max, const cJSON *root, const char *key, int vocab_size,
                             const char *name, av_err *err);
 

@@ -57,7 +57,7 @@ typedef enum { AV_NORM_PRE, AV_NORM_POST } av_norm;
  *               "norm": "pre"|"post", "scale": true|false,
  *               "rope_base": 10000, "rope_style": "interleaved"|"half"}
  * Absent keys take GPT-2's values: learned, pre, scale, 10000, interleaved. */
-#define AV_MAX_EOS 8 /* eos_token_id ids kept (Llama 3.1 lists 3) */
+#define AV_MAX_EOS 64 /* eos_token_id ids kept (Llama 3.1 lists 3; a list of 10 was refused at 8) */
 
 typedef struct {
     int n_layer;               /* L */
@@ -109,7 +109,8 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * names of the same tanh GELU, gelu_forward's; else "config.json:
  * activation_function is \"relu\"; attnviz supports only GPT-2's tanh GELU
  * ..."), eos_token_id (an id, a
- * list of at most AV_MAX_EOS, or null; as io/jsonval.h av_json_token_ids
+ * list of any length, at most AV_MAX_EOS different ids of the vocabulary,
+ * or null; as io/jsonval.h av_json_token_ids
  * reads it, with its error), "attnviz" (above; its
  * "scale" and scale_attn_weights, if both given, must agree: "config.json:
  * \"scale_attn_weights\": false contradicts attnviz.scale true ..."). `name` starts every
