@@ -10,7 +10,11 @@
  * threads (the model's) are left alone, so the outcome does not depend on
  * which thread runs first. fontconfig, which crashes when an allocation
  * fails while it loads its configuration, is played by
- * FcInitLoadConfigAndFonts raising SIGSEGV once any thread has run out. */
+ * FcInitLoadConfigAndFonts raising SIGSEGV once any thread has run out.
+ *
+ * With SHIM_NOMAP instead (test_fonts_on_a_file_system_without_mmap), a
+ * file whose name ends in it cannot be mapped (ENODEV, as on a file system
+ * without mmap) and memory stays: the fonts must still load. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -46,11 +50,15 @@ void *realloc(void *p, size_t n) {
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
     void *(*real)(void *, size_t, int, int, int, off_t);
     *(void **)&real = dlsym(RTLD_NEXT, "mmap"); /* POSIX's way past ISO C's cast rule */
-    const char *want = getenv("SHIM_NOMEM");
+    const char *want = getenv("SHIM_NOMEM"), *nomap = getenv("SHIM_NOMAP");
     char link[64], path[4096];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = fd >= 0 && want ? readlink(link, path, sizeof path - 1) : -1;
-    if (n > 0) {
+    ssize_t n = fd >= 0 && (want || nomap) ? readlink(link, path, sizeof path - 1) : -1;
+    if (n > 0 && nomap) {
+        path[n] = 0;
+        size_t k = strlen(nomap);
+        if ((size_t)n >= k && strcmp(path + n - k, nomap) == 0) return errno = ENODEV, MAP_FAILED;
+    } else if (n > 0) {
         path[n] = 0;
         size_t k = strlen(want);
         if ((size_t)n >= k && strcmp(path + n - k, want) == 0) {

@@ -2064,6 +2064,25 @@ static void run_binary(tu_result *r, const char *bin, const char *const *env, co
     free(old);
 }
 
+/* A copy of the binary in f's inst/ beside a link to assets/, so that it finds the bundled fonts; its path in
+ * bin (cap bytes). */
+static void copy_beside_assets(tu_fixture *f, char *bin, size_t cap) {
+    char link_to[4096], assets[4200];
+    assert_int_equal(mkdir(tu_in(f, "inst"), 0755), 0);
+    snprintf(bin, cap, "%s", tu_in(f, "inst/attnviz"));
+    size_t n = 0;
+    char *image = tu_slurp_file(tu_bin(), &n);
+    assert_non_null(image);
+    int fd = open(bin, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, image, n), (ssize_t)n);
+    close(fd);
+    free(image);
+    assert_non_null(realpath(src_path("assets"), link_to));
+    snprintf(assets, sizeof assets, "%s", tu_in(f, "inst/assets"));
+    assert_int_equal(symlink(link_to, assets), 0);
+}
+
 /* Memory that runs out while the bundled fonts load is attnviz's out-of-memory
  * error, not a crash: `(ulimit -v 90000; attnviz -q -o out --kernel reference
  * --heads 2 --format both --dpi 600 $(seq 1 1500))` exited 139 in about half
@@ -2080,21 +2099,9 @@ static void test_fonts_out_of_memory_is_an_error_not_a_crash(void **state) {
     (void)state;
 #else
     tu_fixture *f = *state;
-    char preload[4300], asan[4300], bin[4200], link_to[4096], assets[4200];
+    char preload[4300], asan[4300], bin[4200];
     if (!tu_shim_env("shim_nomem.so", preload, asan)) return;
-    assert_int_equal(mkdir(tu_in(f, "inst"), 0755), 0);
-    snprintf(bin, sizeof bin, "%s", tu_in(f, "inst/attnviz"));
-    size_t n = 0;
-    char *image = tu_slurp_file(tu_bin(), &n);
-    assert_non_null(image);
-    int fd = open(bin, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, image, n), (ssize_t)n);
-    close(fd);
-    free(image);
-    assert_non_null(realpath(src_path("assets"), link_to));
-    snprintf(assets, sizeof assets, "%s", tu_in(f, "inst/assets"));
-    assert_int_equal(symlink(link_to, assets), 0);
+    copy_beside_assets(f, bin, sizeof bin);
     const struct {
         const char *font, *format, *out;
     } cases[] = {
@@ -2124,6 +2131,39 @@ static void test_fonts_out_of_memory_is_an_error_not_a_crash(void **state) {
     assert_int_equal(r.code, 0);
     assert_int_equal(access(tu_in(f, "idle/heads.png"), F_OK), 0);
     tu_free(&r);
+#endif
+}
+
+/* A font file that cannot be mapped for another reason than memory (ENODEV: a file system without mmap) is
+ * read into memory, as FreeType's FT_New_Face did before attnviz mapped the fonts itself: every label of
+ * 'attnviz --format svg "我爱 love"' was drawn as a box ("42 characters in the labels have no glyph in any
+ * installed font"). tests/shim_nomem.c's SHIM_NOMAP fails the mapping of every .ttf and .otf file (the bundled
+ * fonts and fontconfig's); the figure is byte for byte the one of a run without the shim. */
+static void test_fonts_on_a_file_system_without_mmap(void **state) {
+#ifdef __SANITIZE_ADDRESS__
+    print_message("[ SKIPROW  ] shim_nomem replaces malloc, which a sanitized binary owns\n");
+    (void)state;
+#else
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300], bin[4200];
+    if (!tu_shim_env("shim_nomem.so", preload, asan)) return;
+    copy_beside_assets(f, bin, sizeof bin);
+    const char *args[] = {"-q", "-o", tu_in(f, "out"), "--heads", "1", "--format", "svg", "我爱 love", NULL};
+    const char *nomap[] = {"SHIM_IDLE=1", "SHIM_NOMAP=.ttf", "SHIM_NOMAP=.otf"}; /* .otf: CJK faces on some systems */
+    char *svg[3];
+    for (int i = 0; i < 3; i++) {
+        const char *env[] = {preload, asan, nomap[i], NULL};
+        tu_result r;
+        run_binary(&r, bin, env, args);
+        if (r.code != 0 || strstr(r.err, "no glyph")) fail_msg("%s: exit %d: %s", nomap[i], r.code, r.err);
+        tu_free(&r);
+        svg[i] = tu_slurp_file(tu_in(f, "out/head0.svg"), NULL);
+        assert_non_null(svg[i]);
+        if (i && strcmp(svg[i], svg[0]) != 0) fail_msg("%s: the figure differs from the one without the shim", nomap[i]);
+    }
+    free(svg[0]);
+    free(svg[2]);
+    free(svg[1]);
 #endif
 }
 
@@ -2394,6 +2434,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_fonts_out_of_memory_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_fonts_on_a_file_system_without_mmap, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

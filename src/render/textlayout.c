@@ -528,10 +528,11 @@ static FcFontSet *sorted_for(const char *lang, int bold) {
     return fs;
 }
 
-/* The font file mapped read-only, its length in *len; NULL when it cannot
- * be opened or is not a non-empty regular file (fontconfig's next font, or
- * a box, then), or, with text_oom set, when the mapping failed for lack of
- * memory. attnviz maps the file itself, as FreeType would (FT_New_Face),
+/* The font file mapped read-only (or, where its file system cannot map it,
+ * read into an anonymous mapping), its length in *len; NULL when it cannot
+ * be opened or read or is not a non-empty regular file (fontconfig's next
+ * font, or a box, then), or, with text_oom set, when the mapping failed for
+ * lack of memory. attnviz maps the file itself, as FreeType would (FT_New_Face),
  * because FreeType, when its mapping and then its copy of the file fail,
  * goes on to look for Mac resource forks and reports the font as of an
  * unknown format: not to be told from a file that is not a font. */
@@ -546,6 +547,13 @@ static void *map_font(const char *file, size_t *len) {
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         *len = (size_t)st.st_size;
         map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED && errno != ENOMEM) { /* a file system that cannot map it (ENODEV): read it into */
+            map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); /* memory, as */
+            size_t got = 0; /* FreeType's FT_Stream_Open does; every label was a box (a reviewer's pass) */
+            for (ssize_t r = 1; map != MAP_FAILED && got < *len && r > 0; got += r > 0 ? (size_t)r : 0)
+                r = pread(fd, (char *)map + got, *len - got, (off_t)got);
+            if (map != MAP_FAILED && got < *len) munmap(map, *len), map = MAP_FAILED, errno = EIO;
+        }
         if (map == MAP_FAILED && errno == ENOMEM) text_oom = 1;
     }
     close(fd);
