@@ -691,6 +691,10 @@ static const bad_case kCases[] = {
      "after '我爱你' is U+3000 IDEOGRAPHIC SPACE (全角空格)", {"我爱你　--causal"}, NULL, 0, NULL, 0},
     {"wide_space_before_a_second_option_in_the_text", 2, "the text '我爱你 --x　--heads　2' holds the option --heads: "
      "the space after '我爱你 --x' is U+3000", {"我爱你 --x　--heads　2"}, NULL, 0, NULL, 0},
+    /* a sentence about the option, pasted with a no-break space, is refused too; the message says how to keep it */
+    {"no_break_space_before_an_option_in_the_text", 2, "would be read as words of it, not as an option; type a "
+     "half-width space (半角) there; to keep it as text, put -- before the text (try --help)",
+     {"Run it with\xc2\xa0--causal to mask"}, NULL, 0, NULL, 0},
     {"explain_no_comma", 2, "--explain 'love' must be QUERY,KEY", {W8, "--explain", "love", S4}, NULL, 0, NULL, 0},
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */

@@ -1038,8 +1038,10 @@ static av_status check_wide_space_in_text(const char *a, av_err *err) {
             snprintf(so, sizeof so, "'%s' reached attnviz as one word of the text, and '--%.*s' would be read as "
                      "words of it, not as an option", shown, name_len, q + 2);
             wide_space_hint(hint, sizeof hint, p, so);
-            return av_fail(err, AV_EUSAGE, "the text '%s' holds the option --%.*s: %s (try --help)", shown, name_len,
-                           q + 2, hint);
+            /* a sentence about the option ("Run it with --causal", pasted with a no-break space) is text: '--'
+             * keeps it as typed, which the message did not say (a reviewer's pass) */
+            return av_fail(err, AV_EUSAGE, "the text '%s' holds the option --%.*s: %s; to keep it as text, put -- "
+                           "before the text (try --help)", shown, name_len, q + 2, hint);
         }
         p = q;
     }
