@@ -1287,6 +1287,29 @@ static void test_model_figures_label_parts_of_a_character(void **state) {
     tu_free(&r);
 }
 
+/* compare_scale of a --model labels a part of a character as the other figures do: on a Qwen2 folder,
+ * "--compare scale ... 我爱深度学习" drew compare_scale.png's axes as <0xE7><0x88> <0xB1> while
+ * layer1.png and the trace said "figures and the page label them [爱(1/2)] [爱(2/2)]" (a Chinese
+ * learner's pass). GPT-2 keeps "我爱 深" as [<0xE6><0x88>] [<0x91>] [<0xE7>] [<0x88>] [<0xB1>] [␣<0xE6>]
+ * [<0xB7>] [<0xB1>] (by hand above): 我(1/2) 我(2/2) 爱(1/3) 爱(2/3) 爱(3/3) ␣深(1/3) 深(2/3) 深(3/3). */
+static void test_model_compare_figure_labels_parts_of_a_character(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "-q", "--compare", "scale", "--format", "svg", "-o", tu_in(f, "o"),
+                "我爱 深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    char *svg = tu_slurp_file(tu_in(f, "o/compare_scale.svg"), NULL);
+    assert_non_null(svg);
+    static const char *const want[] = {">我(1/2)<", ">我(2/2)<", ">爱(1/3)<", ">爱(2/3)<", ">爱(3/3)<",
+                                       ">␣深(1/3)<", ">深(2/3)<", ">深(3/3)<"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (!strstr(svg, want[k])) fail_msg("compare_scale.svg has no label %s", want[k]);
+    assert_null(strstr(svg, "&lt;0xE6&gt;"));
+    free(svg);
+    tu_free(&r);
+}
+
 /* --explain names a token as the figures and the page label a part of a character: GPT-2 keeps "我爱 深"
  * as [<0xE6><0x88>] [<0x91>] [<0xE7>] [<0x88>] [<0xB1>] [␣<0xE6>] [<0xB7>] [<0xB1>] (我 U+6211 = E6 88 91,
  * 爱 U+7231 = E7 88 B1, 深 U+6DF1 = E6 B7 B1), which layer1.png labels 我(1/2) 我(2/2) 爱(1/3) 爱(2/3)
@@ -1875,6 +1898,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_label_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_compare_figure_labels_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_names_parts_as_figures_do, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -569,16 +569,22 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
     /* its panels are attention weights, coloured as the heads' figures (--vmax, --log-scale, auto past 32
      * tokens; a 900-token comparison was drawn on 0..1, every cell dark); order's |ΔA| map sets its own range */
     if (c->kind != AV_CMP_ORDER) weight_meta(&meta, label, how, o, c->runs[0].cfg.T);
-    for (int e = 0; e < 2; e++) {
+    /* a part of a character is labelled as the other figures and the page label it, "爱(1/2)" (tokenize.h):
+     * a Qwen2 folder's compare_scale.png read <0xE7><0x88> <0xB1> where layer1.png read 爱(1/2) 爱(2/2) */
+    char **pieces = NULL;
+    av_status s = av_tokens_piece_labels(toks, &pieces, err);
+    if (s) return s;
+    av_tokens shown = *toks;
+    if (pieces) shown.tok = pieces;
+    for (int e = 0; e < 2 && !s; e++) {
         if (!(o->format & (e ? AV_FMT_SVG : AV_FMT_PNG))) continue;
         char name[64], path[4096];
         snprintf(name, sizeof name, "%scompare_%s.%s", o->prefix, av_compare_name(c->kind), e ? "svg" : "png");
         av_path_join(path, sizeof path, o->outdir, name);
-        av_status s = av_compare_plot(path, c, toks, o->head, context, &meta, err);
-        if (s) return s;
-        av_written_add(w, path);
+        if (!(s = av_compare_plot(path, c, &shown, o->head, context, &meta, err))) av_written_add(w, path);
     }
-    return AV_OK;
+    av_labels_free(pieces, toks->n);
+    return s;
 }
 
 /* ---------------------------------------------------------------------------- --model figures */

@@ -61,7 +61,9 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
                            const av_figure_context *fc, av_written *w, av_err *err);
 
 /* Write the --compare figure compare_<what> of head o->head in every
- * --format. Errors: those of av_compare_plot. */
+ * --format, a token that holds part of a character labelled as the other
+ * figures label it (tokenize.h av_tokens_piece_labels: "爱(1/2)"). Errors:
+ * those of av_compare_plot; AV_ERUNTIME on out of memory. */
 av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
                              const av_figure_context *fc, av_written *w, av_err *err);
 
