@@ -1337,6 +1337,30 @@ static void test_model_explain_names_parts_as_figures_do(void **state) {
     tu_free(&r);
 }
 
+/* --explain reads a part's "(k/n)" as a Chinese input method types it: full-width parentheses and digits,
+ * "／", and "、" (its punctuation mode's key for /). "--explain 爱（3/3）,我（1/2）" on "我爱 深", the labels of
+ * layer1.png typed with the input method on, said only "'爱（3/3）' is neither a token of the sentence nor
+ * an index 0..7" (a Chinese-speaking learner's pass). Tokens as in the test above: 我(1/2) is index 0,
+ * 爱(2/3) 3, 爱(3/3) 4, ␣深(1/3) 5. */
+static void test_model_explain_parts_typed_by_an_input_method(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "爱（3/3）,我（1/2）", "我爱 深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "query 4 \"<0xB1>\" → key 0 \"<0xE6><0x88>\""));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "深（１／３），爱（2、3）", "我爱 深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "query 5 \"␣<0xE6>\" → key 3 \"<0x88>\""));
+    assert_non_null(strstr(r.err, "--explain query '深（１／３）' is the token '␣深(1/3)' (index 5)"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "爱（4/3）,0", "我爱 深", NULL);
+    assert_int_equal(r.code, 2); /* no such part: the error as before */
+    assert_non_null(strstr(r.err, "--explain query '爱（4/3）' is neither a token of the sentence"));
+    tu_free(&r);
+}
+
 /* A file of n GPT-2 tokens, "a" then n − 1 × " a" (one per pre-token), in the fixture's folder. */
 static char *long_a_file(tu_fixture *f, int n) {
     char *path = strdup(tu_in(f, "long.txt"));
@@ -1900,6 +1924,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_figures_label_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_figure_labels_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_names_parts_as_figures_do, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_explain_parts_typed_by_an_input_method, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),

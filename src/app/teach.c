@@ -286,6 +286,35 @@ static int find_figure_label(const av_tokens *toks, const char *drawn, const cha
     return i;
 }
 
+/* drawn with the "(k/n)" of a part of a character as a Chinese input method types it, "爱（1/2）",
+ * "爱（１／２）", "爱（1、2）" (its punctuation mode types / as 、), written as the figures write it,
+ * "爱(1/2)", into out (cap bytes): the text from the last '(' or '（' (U+FF08) on, its full-width forms
+ * as ASCII (av_utf8_halfwidth) and 、 (U+3001) as '/'. 1 when that changed something, else 0 (also when
+ * that text holds another non-ASCII character). A learner typed the heat map's label with the input
+ * method on and was told only "'爱（1/2）' is neither a token of the sentence". */
+static int ascii_part_suffix(char *out, size_t cap, const char *drawn) {
+    const char *open = NULL;
+    for (const char *c = drawn; *c; c++)
+        if (*c == '(' || !strncmp(c, "\xEF\xBC\x88", 3)) open = c;
+    if (!open || (size_t)(open - drawn) + 1 > cap) return 0;
+    size_t k = (size_t)(open - drawn), len = strlen(open);
+    memcpy(out, drawn, k);
+    int changed = 0;
+    for (const unsigned char *u = (const unsigned char *)open; *u;) {
+        unsigned cp;
+        const char *why;
+        int n = av_utf8_decode(u, len - (size_t)(u - (const unsigned char *)open), &cp, &why);
+        if (n <= 0 || k + 2 > cap) return 0;
+        u += n;
+        if (cp < 0x80) out[k++] = (char)cp;
+        else if (av_utf8_halfwidth(cp)) out[k++] = (char)av_utf8_halfwidth(cp), changed = 1;
+        else if (cp == 0x3001) out[k++] = '/', changed = 1;
+        else return 0;
+    }
+    out[k] = 0;
+    return changed;
+}
+
 /* One part of QUERY,KEY. A token label draws a space as ␣ (GPT-2's " love" is
  * "␣love"), so a part with spaces is first tried with them drawn as ␣ (" 5"
  * finds "␣5", as "␣5" typed does). Then a whole number is an index (with a
@@ -293,7 +322,8 @@ static int find_figure_label(const av_tokens *toks, const char *drawn, const cha
  * how to pick the token, and the same words in the error for an index out of
  * range); then the text as typed; then with ␣ put in front
  * ("love" finds "␣love"); then as the figures label a part of a character
- * ("爱(3/3)", find_figure_label); then full-width digits; then the part without the
+ * ("爱(3/3)", find_figure_label), also with its "(k/n)" typed by a Chinese input method ("爱（3/3）",
+ * ascii_part_suffix); then full-width digits; then the part without the
  * separators around it (core_of: ' ', U+3000, U+00A0; "爱，　习" as a Chinese
  * input method types it). */
 static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
@@ -310,6 +340,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     av_status st = AV_OK;
     long v;
     int i, more, added = 0;
+    char typed[AV_MAX_TOKEN_BYTES * 4 + 8], typed_spaced[AV_MAX_TOKEN_BYTES * 4 + 16]; /* "爱(1/2)" for "爱（1/2）" */
     size_t lead, core = core_of(part, &lead); /* the part without the separators around it */
     if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
         use_token(what, part, drawn, i, more, 0, out);
@@ -334,6 +365,10 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         use_token(what, part, spaced, i, more, 1, out);
     } else if ((i = find_figure_label(toks, drawn, spaced, &more, &added)) >= 0) {
         use_token(what, part, added ? spaced : drawn, i, more, added, out);
+    } else if (ascii_part_suffix(typed, sizeof typed - 3, drawn) &&
+               (snprintf(typed_spaced, sizeof typed_spaced, OPEN_BOX "%s", typed),
+                i = find_figure_label(toks, typed, typed_spaced, &more, &added)) >= 0) {
+        use_token(what, part, added ? typed_spaced : typed, i, more, added, out);
     } else if (read_wide_index(part, &v)) {
         if (v < toks->n) *out = (int)v;
         else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
