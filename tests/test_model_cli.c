@@ -473,6 +473,32 @@ static void test_generate_stops_at_eos(void **state) {
     if (!strstr(r.err, "config.json: \"eos_token_id\" is [1704,\"x\"]; it must be a token id, a list of them, or null\n"))
         fail_msg("bad list: %s", r.err);
     tu_free(&r);
+    /* generation_config.json, as from_pretrained reads it, decides over config.json (Qwen2.5-Instruct's config
+     * says one id, its generation_config.json two): the run went on past the second (a Chinese learner's pass).
+     * config.json names no stop here; generation_config.json names 1704 */
+    write_text(path, config, sizeof config - 1);
+    char gen[4400];
+    snprintf(gen, sizeof gen, "%s/generation_config.json", f->dir);
+    static const char genc[] = "{\"bos_token_id\": 50256, \"eos_token_id\": [50256, 1704]}";
+    static const char nostop[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                                 "\"n_positions\": 64, \"vocab_size\": 50257, \"eos_token_id\": 50256}";
+    write_text(path, nostop, sizeof nostop - 1);
+    write_text(gen, genc, sizeof genc - 1);
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+    if (r.code != 0) fail_msg("generation_config: exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "\n              stopped after 7 of 8: the model generated [idence], its end of text "
+                       "(one of eos_token_id's ids, 1704 in generation_config.json), where Hugging Face's generate "
+                       "stops too\n"))
+        fail_msg("generation_config: stdout:\n%s", r.out);
+    tu_free(&r);
+    static const char genbad[] = "{\"eos_token_id\": \"</s>\"}";
+    write_text(gen, genbad, sizeof genbad - 1);
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "generation_config.json: \"eos_token_id\" is \"</s>\"; it must be a token id, a list of them, "
+                       "or null\n"))
+        fail_msg("bad generation_config: %s", r.err);
+    tu_free(&r);
 }
 
 /* --generate with standard output on a full disk (`> /dev/full`): exit 1,

@@ -499,10 +499,35 @@ static void note_outside_task(av_gpt2run *r) {
 /* Every file a folder's load reads but a Llama folder's shards, which its
  * index names (av_llama_shard_files adds them to the list for each load). */
 static const char *const FOLDER_FILES[] = {"config.json", "model.safetensors", "model.safetensors.index.json",
-                                           "vocab.json", "merges.txt", "tokenizer.json", "tokenizer_config.json"};
+                                           "vocab.json", "merges.txt", "tokenizer.json", "tokenizer_config.json",
+                                           "generation_config.json"};
 #define N_FOLDER_FILES ((int)(sizeof FOLDER_FILES / sizeof FOLDER_FILES[0]))
 #define N_LOAD_FILES (N_FOLDER_FILES + AV_LLAMA_MAX_SHARDS)
 #define LOAD_TRIES 3 /* loads of a folder that changed while it was read, before giving up */
+
+/* The ids --generate stops after, as Hugging Face's from_pretrained sets model.generation_config: from
+ * generation_config.json when the folder has one (its eos_token_id, an id, a list or absent: none), else
+ * config.json's (already in r->g.cfg). Qwen2.5-Instruct's config.json says 151643 and its
+ * generation_config.json [151645, 151643]: the run went on past <|im_end|> (a Chinese learner's pass).
+ * Errors: av_read_regular_file's and av_json_parse_object's for the file, av_json_token_ids' for the key. */
+static av_status read_generation_eos(av_gpt2run *r, av_err *err) {
+    char path[4200];
+    struct stat sb;
+    r->eos_file = "config.json";
+    av_path_join(path, sizeof path, r->dir, "generation_config.json");
+    if (stat(path, &sb) != 0) return AV_OK;
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *root = NULL;
+    av_status st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
+    if (!st) st = av_json_parse_object(&root, text, len, NULL, path, err);
+    av_gpt2_config *c = &r->g.cfg;
+    if (!st) st = av_json_token_ids(c->eos_ids, &c->n_eos, AV_MAX_EOS, root, "eos_token_id", c->vocab_size, path, err);
+    if (!st) r->eos_file = "generation_config.json";
+    cJSON_Delete(root);
+    free(text);
+    return st;
+}
 
 /* One load of r->dir: config.json and the weights, the task of a --train
  * folder, the --layer/--head checks, the tokenizer. Reads no input text. */
@@ -511,6 +536,7 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
     int llama = *llama_out = !st && av_llamarun_is_llama(r->dir);
     if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
+    if (!st) st = read_generation_eos(r, err);
     if (st) return st;
     int trained; /* r->task "" for a GPT-2 or Llama folder */
     if ((st = av_trained_task_read(r->dir, r->task, &r->step, &trained, &r->diverged, err))) return st;
@@ -740,8 +766,9 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
             int32_t last = ids[T + steps - 1];
             av_gpt2run_label(label, sizeof label, r, last);
             fprintf(f, "              stopped after %d of %d: the model generated [%s], its end of text (%s %d in "
-                    "config.json), where Hugging Face's generate stops too\n", steps, n, label,
-                    c->n_eos > 1 ? "one of eos_token_id's ids," : "eos_token_id", (int)last);
+                    "%s), where Hugging Face's generate stops too\n", steps, n, label,
+                    c->n_eos > 1 ? "one of eos_token_id's ids," : "eos_token_id", (int)last,
+                    r->eos_file ? r->eos_file : "config.json");
         } else if (steps < n) {
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,
                     cap == 1 ? "" : "s", why);

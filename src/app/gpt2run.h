@@ -48,6 +48,8 @@ typedef struct {
     int T;
     int layer;                         /* L shown step by step (--layer, default the last) */
     char task[32];                     /* a trained toy model's task (config.json attnviz.task), or "" */
+    const char *eos_file;              /* where g.cfg.eos_ids came from: "config.json", or
+                                          "generation_config.json" when the folder has one (read_generation_eos) */
     int step;                          /* and the step it was saved at (attnviz.step) */
     int diverged;                      /* 1: its training diverged (attnviz.diverged), said in titles and the trace */
     char outside[240];                 /* why the input is outside that task ("token 9 [␣5] is not the task's
