@@ -1879,6 +1879,35 @@ static void test_model_folder_under_training(void **state) {
     tu_free(&r);
 }
 
+/* --model on a trained folder that a second attnviz --train is writing now (`--train reverse -o runs/reverse
+ * --dpi 300` in one terminal, `--model runs/reverse --generate 5 ...` in another): the earlier model was read
+ * and its continuation printed without a word, though that run replaces it when it saves its own (a learner's
+ * pass). Now a note says so, with -q too; the run goes on (exit 0). The test holds the folder's lock itself,
+ * as --train does; a folder nobody holds gets no note. */
+static void test_model_trained_folder_under_training(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200], want[4600];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", dir, "--generate", "1", "3 1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: note: an attnviz --train is writing %s now; this run reads the model the "
+             "folder holds at this moment (reverse, step 2), which that run replaces when it saves its own; run this "
+             "again when that run has ended\n", dir);
+    if (r.code != 0 || !strstr(r.err, want) || !strstr(r.out, "text:"))
+        fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+    close(fd);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", dir, "--generate", "1", "3 1 >", NULL);
+    if (r.code != 0 || strstr(r.err, "is writing")) fail_msg("unlocked: exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+}
+
 /* Another program empties model.safetensors while attnviz reads it (`>
  * model.safetensors`, a download tool rewriting it in place): the file is
  * read through mmap, and a read past its new end raised SIGBUS, so attnviz
@@ -1914,6 +1943,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trained_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),

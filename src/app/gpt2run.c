@@ -609,6 +609,14 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
                      "it?); try again when it is done", r->dir, names[changed], LOAD_TRIES,
                      changed < N_FOLDER_FILES ? "an attnviz --train" : "a download");
     if (st) return st;
+    /* a trained folder that another --train is writing now (a second training into it): its earlier model was
+     * read without a word, though that run replaces it at its end (a learner's pass: `--model runs/reverse
+     * --generate 5 ...` in a second terminal during `--train reverse -o runs/reverse --dpi 300`). Printed with
+     * -q too, as the notes on the task: it qualifies what --generate prints. */
+    if (r->task[0] && av_train_folder_busy(r->dir))
+        av_message(stderr, "attnviz: note: an attnviz --train is writing %s now; this run reads the model the folder "
+                "holds at this moment (%s, step %d), which that run replaces when it saves its own; run this again "
+                "when that run has ended\n", r->dir, r->task, r->step);
     if (!llama && r->g.cfg.warning[0]) av_message(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     const av_gpt2_config *c = &r->g.cfg;
     if ((st = tokenize(r, labels, o, err))) return st;
