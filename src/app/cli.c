@@ -747,7 +747,7 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
-            char near[96] = "";
+            char near[192] = ""; /* fw's hint fits whole */
             int best = nearest_name(name, len, fig_name, 8);
             if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
