@@ -993,6 +993,43 @@ static void test_log_scale_says_cells_print_no_numbers(void **state) {
     tu_free(&r);
 }
 
+/* The colour bar's extend triangle of one head0 figure (svg its SVG's text, png its PNG): with note NULL
+ * none is drawn and nothing is said clipped; else the SVG's <desc> has note, the triangle filled rgb
+ * has its base on the bar's end and its tip 5+ px beyond (below, or above when up), centred, the PNG
+ * (the same layout at 100 dpi) has rgb at its centroid, and the PNG's tEXt Clipped starts with note's
+ * text (after "clipped: "), or with up is that text. Shared by the log scale's 'min' and --vmax's 'max' tests. */
+static void check_cbar_triangle(const char *svg, const char *png, const char *note, const unsigned char rgb[3], int up) {
+    char fill_attr[32];
+    snprintf(fill_attr, sizeof fill_attr, "fill=\"#%02x%02x%02x\"/>", rgb[0], rgb[1], rgb[2]);
+    const char *poly = strstr(svg, "<polygon"), *fill = poly ? strstr(poly, fill_attr) : NULL;
+    if (!note) {
+        assert_null(poly);
+        assert_null(strstr(svg, "clipped:"));
+        return;
+    }
+    if (!strstr(svg, note)) fail_msg("head0.svg lacks '%s'", note);
+    assert_non_null(poly);
+    assert_non_null(fill);
+    const char *pts = NULL; /* the last <polygon before that fill */
+    for (const char *p = poly; p && p < fill; p = strstr(p + 1, "<polygon points=\"")) pts = p;
+    float xa, ya, xb, yb, xc, yc;
+    assert_non_null(pts);
+    assert_int_equal(sscanf(pts, "<polygon points=\"%f,%f %f,%f %f,%f\"", &xa, &ya, &xb, &yb, &xc, &yc), 6);
+    assert_true(ya == yb && (up ? yc < ya - 5 : yc > ya + 5) && fabsf(xc - (xa + xb) / 2) < 0.01f);
+    av_png_image img;
+    av_err e = {{0}};
+    if (av_png_read(png, &img, &e)) fail_msg("%s", e.msg);
+    int x = (int)((xa + xb + xc) / 3), y = (int)((ya + yb + yc) / 3);
+    const unsigned char *px = img.rgb + ((size_t)y * img.width + x) * 3;
+    if (memcmp(px, rgb, 3) != 0)
+        fail_msg("head0.png at (%d, %d) is %02x%02x%02x, not %02x%02x%02x", x, y, px[0], px[1], px[2], rgb[0], rgb[1],
+                 rgb[2]);
+    const char *text = av_png_image_text(&img, "Clipped"), *want = note + strlen("clipped: ");
+    if (!text || strncmp(text, want, strlen(want)) != 0 || (up && strcmp(text, want) != 0)) /* 'max': all of it */
+        fail_msg("tEXt Clipped: %s", text ? text : "(none)");
+    av_png_image_free(&img);
+}
+
 /* --log-scale colours every weight below the bar's bottom (0.001 here) in
  * the bottom colour, and its colour bar did not say so. As matplotlib's
  * colorbar(extend='min'): a triangle under the bar in that colour, viridis'
@@ -1023,32 +1060,8 @@ static void test_log_scale_marks_clipped_weights(void **state) {
         char note[160];
         snprintf(note, sizeof note, "clipped: %d of 25 cells are below the colour bar's bottom, 0.001, and drawn in its "
                  "colour", below);
-        const char *poly = strstr(svg, "<polygon"), *fill = poly ? strstr(poly, "fill=\"#440154\"/>") : NULL;
-        if (!clip) {
-            assert_null(poly);
-            assert_null(strstr(svg, "clipped:"));
-        } else {
-            if (!strstr(svg, note)) fail_msg("head0.svg lacks '%s'", note);
-            assert_non_null(poly);
-            assert_non_null(fill);
-            /* the fill triangle: base (xa, ya)-(xb, ya) on the bar's bottom, tip (xc, yc) below it */
-            const char *pts = NULL; /* the last <polygon before that fill */
-            for (const char *p = poly; p && p < fill; p = strstr(p + 1, "<polygon points=\"")) pts = p;
-            float xa, ya, xb, yb, xc, yc;
-            assert_non_null(pts);
-            assert_int_equal(sscanf(pts, "<polygon points=\"%f,%f %f,%f %f,%f\"", &xa, &ya, &xb, &yb, &xc, &yc), 6);
-            assert_true(ya == yb && yc > ya + 5 && fabsf(xc - (xa + xb) / 2) < 0.01f);
-            /* in the PNG (same layout at 100 dpi) the triangle's centroid is that colour */
-            av_png_image img;
-            if (av_png_read(in(f, "c/head0.png"), &img, &e)) fail_msg("%s", e.msg);
-            int x = (int)((xa + xb + xc) / 3), y = (int)((ya + yb + yc) / 3);
-            const unsigned char *px = img.rgb + ((size_t)y * img.width + x) * 3;
-            if (px[0] != 0x44 || px[1] != 0x01 || px[2] != 0x54)
-                fail_msg("head0.png at (%d, %d) is %02x%02x%02x, not 440154", x, y, px[0], px[1], px[2]);
-            const char *text = av_png_image_text(&img, "Clipped"), *want = note + strlen("clipped: ");
-            if (!text || strncmp(text, want, strlen(want)) != 0) fail_msg("tEXt Clipped: %s", text ? text : "(none)");
-            av_png_image_free(&img);
-        }
+        static const unsigned char bottom[3] = {0x44, 0x01, 0x54};
+        check_cbar_triangle(svg, in(f, "c/head0.png"), clip ? note : NULL, bottom, 0);
         free(svg);
     }
 }
@@ -1083,32 +1096,7 @@ static void test_vmax_marks_weights_above_the_top(void **state) {
         unsigned char top[3];
         cmap_rgb(AV_CMAP_VIRIDIS, 1.0, top);
         snprintf(fill_attr, sizeof fill_attr, "fill=\"#%02x%02x%02x\"/>", top[0], top[1], top[2]);
-        const char *poly = strstr(svg, "<polygon"), *fill = poly ? strstr(poly, fill_attr) : NULL;
-        if (!clip) {
-            assert_null(poly);
-            assert_null(strstr(svg, "clipped:"));
-        } else {
-            if (!strstr(svg, note)) fail_msg("head0.svg lacks '%s'", note);
-            assert_non_null(poly);
-            assert_non_null(fill);
-            /* the fill triangle: base (xa, ya)-(xb, ya) on the bar's top, tip (xc, yc) above it */
-            const char *pts = NULL; /* the last <polygon before that fill */
-            for (const char *p = poly; p && p < fill; p = strstr(p + 1, "<polygon points=\"")) pts = p;
-            float xa, ya, xb, yb, xc, yc;
-            assert_non_null(pts);
-            assert_int_equal(sscanf(pts, "<polygon points=\"%f,%f %f,%f %f,%f\"", &xa, &ya, &xb, &yb, &xc, &yc), 6);
-            assert_true(ya == yb && yc < ya - 5 && fabsf(xc - (xa + xb) / 2) < 0.01f);
-            /* in the PNG (same layout at 100 dpi) the triangle's centroid is that colour */
-            av_png_image img;
-            if (av_png_read(in(f, "v/head0.png"), &img, &e)) fail_msg("%s", e.msg);
-            int x = (int)((xa + xb + xc) / 3), y = (int)((ya + yb + yc) / 3);
-            const unsigned char *px = img.rgb + ((size_t)y * img.width + x) * 3;
-            if (memcmp(px, top, 3) != 0)
-                fail_msg("head0.png at (%d, %d) is %02x%02x%02x, not the top colour", x, y, px[0], px[1], px[2]);
-            const char *text = av_png_image_text(&img, "Clipped"), *want = note + strlen("clipped: ");
-            if (!text || strcmp(text, want) != 0) fail_msg("tEXt Clipped: %s", text ? text : "(none)");
-            av_png_image_free(&img);
-        }
+        check_cbar_triangle(svg, in(f, "v/head0.png"), clip ? note : NULL, top, 1);
         free(svg);
     }
 }
