@@ -198,7 +198,7 @@ endif
 # libFuzzer targets, always clang with address+undefined; sources per target.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= tokenize args npy safetensors bpe
+FUZZ_TARGETS ?= tokenize args npy safetensors bpe hftok
 FUZZ_DIR     := build/fuzz
 FUZZ_CFLAGS  := $(CSTD) -g -O1 -fno-omit-frame-pointer $(FPFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc
@@ -220,6 +220,9 @@ $(FUZZ_DIR)/fuzz_safetensors: src/io/safetensors.c src/io/jsonval.c src/base/utf
 FUZZ_LIBS_safetensors := $(shell pkg-config --cflags --libs libcjson libutf8proc 2>/dev/null || echo -lcjson -lutf8proc)
 $(FUZZ_DIR)/fuzz_bpe: src/text/bpe.c src/text/bpe_files.c src/text/tokenize.c src/io/jsonval.c src/base/utf8.c src/io/fileio.c src/base/common.c
 FUZZ_LIBS_bpe := $(shell pkg-config --cflags --libs libutf8proc libcjson libpcre2-8 zlib 2>/dev/null || echo -lutf8proc -lcjson -lpcre2-8 -lz)
+$(FUZZ_DIR)/fuzz_hftok: src/text/hftok.c src/text/bpe.c src/text/bpe_files.c src/text/tokenize.c src/io/jsonval.c src/base/utf8.c \
+                        src/io/fileio.c src/base/common.c
+FUZZ_LIBS_hftok := $(FUZZ_LIBS_bpe)
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard src/*/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "attnviz: error: make fuzz needs clang with libFuzzer; run: sh scripts/install-deps.sh fuzz" >&2; exit 1; }

@@ -8,7 +8,8 @@
 #
 # Targets: tokenize (tests/fuzz/fuzz_tokenize.c), args (fuzz_args.c), npy
 # (fuzz_npy.c), safetensors (fuzz_safetensors.c), bpe (fuzz_bpe.c: vocab.json/
-# merges.txt and encoding). Each reads the committed seeds in tests/fuzz/<target>_corpus/
+# merges.txt and encoding), hftok (fuzz_hftok.c: tokenizer.json, encoding and
+# decoding). Each reads the committed seeds in tests/fuzz/<target>_corpus/
 # and writes the inputs it discovers into BUILD_DIR/work/<target>/ (kept
 # between runs, never into the repository). A crash, leak, sanitizer report
 # or timeout (> 10 s for one input) stops that target; its input is saved as
@@ -23,7 +24,7 @@ BUILD=${1:-build/fuzz}
 [ $# -gt 0 ] && shift
 SECONDS_EACH=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-tokenize args npy safetensors bpe}
+TARGETS=${*:-tokenize args npy safetensors bpe hftok}
 SEEDS=tests/fuzz
 
 status=0
