@@ -346,6 +346,41 @@ static void test_added_token_flags(void **state) {
     free(json);
 }
 
+/* An added token model.vocab does not hold (a fine-tune's "<pad>" after Llama
+ * 2's vocabulary; here id 270 after sp_json's 0..269): encoded as its id,
+ * labelled and decoded as its text, found by av_hftok_find. Before, decoding
+ * it failed ("token id 270 has no token in tokenizer.json") and its label was
+ * empty (found by fuzz_hftok). */
+static void test_sentencepiece_added_token_outside_the_vocab(void **state) {
+    (void)state;
+    char *json = sp_json("\"normalizer\":null,\"pre_tokenizer\":{\"type\":\"Metaspace\",\"replacement\":\"\xe2\x96\x81\","
+                         "\"prepend_scheme\":\"always\"}");
+    const char *at = "{\"id\":2,\"content\":\"</s>\",\"special\":true}", *pad = ",{\"id\":270,\"content\":\"<pad>\",\"special\":true}";
+    char *p = strstr(json, at), *j2 = malloc(strlen(json) + strlen(pad) + 1);
+    assert_non_null(p);
+    size_t k = (size_t)(p - json) + strlen(at);
+    memcpy(j2, json, k);
+    strcpy(j2 + k, pad);
+    strcat(j2, json + k);
+    av_hftok *t = load(j2);
+    free(j2);
+    free(json);
+    assert_int_equal(av_hftok_vocab_size(t), 271);
+    static const int32_t want[] = {1, 264, 266, 265, 270};
+    expect_ids(t, "hello<pad>", want, 5);
+    assert_int_equal(av_hftok_find(t, "<pad>", 5), 270);
+    char label[AV_BPE_LABEL_MAX];
+    assert_int_equal(av_hftok_label(label, sizeof label, t, 270), 5);
+    assert_string_equal(label, "<pad>");
+    char *txt = NULL;
+    size_t tl = 0;
+    av_err err = {{0}};
+    if (av_hftok_decode(t, want + 1, 4, &txt, &tl, &err)) fail_msg("%s", err.msg);
+    assert_string_equal(txt, " hello<pad>");
+    free(txt);
+    av_hftok_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_byte_level_equals_reference_encoder),
@@ -354,6 +389,7 @@ int main(void) {
         cmocka_unit_test(test_sentencepiece_by_hand),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_added_token_flags),
+        cmocka_unit_test(test_sentencepiece_added_token_outside_the_vocab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

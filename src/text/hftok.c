@@ -177,6 +177,18 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
     const cJSON *unk = cJSON_GetObjectItemCaseSensitive(model, "unk_token");
     t->unk_id = cJSON_IsString(unk) ? sp_find(t, unk->valuestring, strlen(unk->valuestring)) : -1;
     t->fuse_unk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "fuse_unk"));
+    /* added tokens model.vocab does not hold (a fine-tune's "<pad>" 32000 after Llama 2's 0..31999), after the
+     * merges and unk_token, which name model.vocab's tokens only: their text decodes and labels them, as bl_build
+     * gives them to bpe.h (before, decoding such an id failed: "token id 32000 has no token"); a text that is
+     * also another id's token stays that token's in the text -> id map */
+    for (int i = 0; !s && i < t->n_added; i++) {
+        const added_token *a = &t->added[i];
+        size_t n = strlen(a->s);
+        if (t->tok[a->id]) continue;
+        if (sp_find(t, a->s, n) < 0) s = sp_add(t, a->s, n, a->id, name, err);
+        else if (!(t->tok[a->id] = strdup(a->s))) s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+        else t->tok_len[a->id] = n;
+    }
     if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback"))) memset(t->byte_id, 0xff, sizeof t->byte_id);
     return s;
 }

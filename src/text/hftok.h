@@ -117,8 +117,9 @@ av_status av_hftok_encode(av_hftok *t, const char *text, size_t len, int32_t **i
 size_t av_hftok_label(char *out, size_t cap, const av_hftok *t, int32_t id);
 
 /* Decode n ids to UTF-8 (*text malloc'd, NUL-terminated, caller frees):
- * byte-level through bpe.h's av_bpe_decode; sentencepiece: token texts with
- * "▁" as a space and "<0xNN>" as the byte (the first space of the text, the
+ * byte-level through bpe.h's av_bpe_decode; sentencepiece: token texts (an
+ * added token model.vocab lacks: its "content") with "▁" as a space and
+ * "<0xNN>" as the byte (the first space of the text, the
  * one Prepend/Metaspace added, is kept). Errors: AV_EUSAGE for an id without
  * a token; AV_ERUNTIME on OOM. */
 av_status av_hftok_decode(const av_hftok *t, const int32_t *ids, size_t n, char **text, size_t *len, av_err *err);
