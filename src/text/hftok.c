@@ -771,8 +771,12 @@ static av_status extract(av_hftok *t, const char *s, size_t n, int pass, int fir
             if (!char_is(t->space_re, s, n, b, md) || (sp_space && s[b] == ' ')) break;
             start = b;
         }
-        while (a->rstrip && char_is(t->space_re, s, n, stop, md) && !(sp_space && s[stop] == ' '))
-            stop += av_utf8_char_len(s + stop);
+        while (a->rstrip && char_is(t->space_re, s, n, stop, md) && !(sp_space && s[stop] == ' ')) {
+            unsigned cp; /* s[0..n) is a piece of the text, with no NUL after it: av_utf8_char_len read past it */
+            const char *why;
+            int k = av_utf8_decode((const unsigned char *)s + stop, n - stop, &cp, &why);
+            stop += k > 0 ? (size_t)k : 1;
+        }
         if (done < start) st = pass ? encode_segment(t, s + done, start - done, first && done == 0, v, err)
                                     : extract_normalized(t, s + done, start - done, first && done == 0, v, err);
         if (!st && push(v, a->id)) st = av_fail(err, AV_ERUNTIME, "out of memory encoding text");
