@@ -66,4 +66,22 @@ async function clickCell(page, runIdx, i, j) {
   await page.waitForSelector('#view-cell:not([hidden]) [data-role="weight"]');
 }
 
-module.exports = { launch, openPage, view, hoverCell, clickCell, CHROMIUM };
+/* A handle to a function of the page, box(e, a, b): the drawn box {l, r, t} (left, right, rounded top) of
+ * e.textContent's [a, b), wherever e's text nodes split it (a DOM Range over them). Pass it to page.evaluate
+ * to check the order text is drawn in (made by evaluateHandle: the page's CSP allows no eval). */
+async function textBoxFn(page) {
+  return page.evaluateHandle(() => (e, a, b) => {
+    const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), r = document.createRange();
+    let at = 0;
+    for (let t = w.nextNode(); t; t = w.nextNode()) {
+      const n = t.textContent.length;
+      if (a >= at && a <= at + n) r.setStart(t, a - at);
+      if (b >= at && b <= at + n) { r.setEnd(t, b - at); break; }
+      at += n;
+    }
+    const x = r.getBoundingClientRect();
+    return { l: x.left, r: x.right, t: Math.round(x.top) };
+  });
+}
+
+module.exports = { launch, openPage, view, hoverCell, clickCell, textBoxFn, CHROMIUM };

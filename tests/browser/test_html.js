@@ -22,7 +22,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const lib = require('./lib');
-const { openPage, view } = lib;
+const { openPage, view, textBoxFn } = lib;
 
 const BIN = process.env.ATTNVIZ_BIN || path.resolve(__dirname, '../../attnviz');
 const SHOTS = process.env.ATTNVIZ_SHOTS || '';
@@ -678,25 +678,17 @@ async function rtlTitle(browser, tmp) {
   attnviz(['--html', '--no-plot', '-q', '-o', out, words.join(' ')]); /* أنا أحب GPT كثيرا */
   await test('html_rtl_title_reads_right_to_left_as_the_figures', async () => {
     const page = await openPage(browser, path.join(out, 'attnviz.html'));
-    const m = await page.evaluate((words) => {
+    const m = await page.evaluate((box, words) => {
       const e = document.getElementById('av-title'), all = e.textContent;
       /* the drawn [left, right] of all[a, b), wherever the heading's text nodes split it */
       const span = (a, b) => {
-        const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), r = document.createRange();
-        let at = 0;
-        for (let t = w.nextNode(); t; t = w.nextNode()) {
-          const n = t.textContent.length;
-          if (a >= at && a <= at + n) r.setStart(t, a - at);
-          if (b >= at && b <= at + n) { r.setEnd(t, b - at); break; }
-          at += n;
-        }
-        const box = r.getBoundingClientRect();
-        return [box.left, box.right];
+        const x = box(e, a, b);
+        return [x.l, x.r];
       };
       const at = [];
       for (const w of words) at.push(all.indexOf(w, at.length ? at[at.length - 1] : 0));
       return { all, words: at.map((a, k) => span(a, a + words[k].length)), open: span(0, 1), close: span(all.length - 1, all.length) };
-    }, words);
+    }, await textBoxFn(page), words);
     check(m.all.startsWith('\u201c') && m.all.endsWith('\u201d'), 'heading ' + JSON.stringify(m.all));
     for (let k = 1; k < words.length; k++)
       check(m.words[k][1] <= m.words[k - 1][0] + 0.5, 'word ' + k + ' "' + words[k] + '" is drawn at ' + JSON.stringify(m.words[k].map(Math.round)) +
@@ -719,26 +711,14 @@ async function rtlCommandLine(browser, tmp) {
   attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, items.join(' ')]);
   await test('html_rtl_command_line_reads_as_the_title', async () => {
     const page = await openPage(browser, path.join(out, 'attnviz.html'), 375, 600);
-    const m = await page.evaluate((items) => {
+    const m = await page.evaluate((textBox, items) => {
       const e = document.getElementById('av-command'), all = e.textContent;
-      /* the drawn box of all[a, b), wherever the command's text nodes split it */
-      const box = (a, b) => {
-        const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), r = document.createRange();
-        let at = 0;
-        for (let t = w.nextNode(); t; t = w.nextNode()) {
-          const n = t.textContent.length;
-          if (a >= at && a <= at + n) r.setStart(t, a - at);
-          if (b >= at && b <= at + n) { r.setEnd(t, b - at); break; }
-          at += n;
-        }
-        const x = r.getBoundingClientRect();
-        return { l: x.left, r: x.right, t: Math.round(x.top) };
-      };
+      const box = (a, b) => textBox(e, a, b); /* the drawn box of all[a, b) */
       const first = all.indexOf("'" + items[0]), at = [];
       for (const w of items) at.push(all.indexOf(w, at.length ? at[at.length - 1] : first));
       const end = at[at.length - 1] + items[items.length - 1].length;
       return { all, items: at.map((a, k) => box(a, a + items[k].length)), open: box(first, first + 1), close: box(end, end + 1) };
-    }, items);
+    }, await textBoxFn(page), items);
     check(m.close && m.all.endsWith("'"), 'command ' + JSON.stringify(m.all));
     const bad = [], line = (a, b) => Math.abs(a.t - b.t) < 5;
     for (let k = 1; k < items.length; k++) {
