@@ -42,9 +42,16 @@ if command -v man >/dev/null 2>&1; then
     MANPATH="$tmp/root/usr/share/man" man -P cat attnviz 2>/dev/null | grep -q -- '--heads' ||
         fail "man attnviz does not show the installed page"
     # troff's own warnings (an unknown special character such as \(pr) are what every reader of a
-    # UTF-8 terminal sees (in the C locale the CJK examples cannot be drawn, so the locale is fixed).
-    warn=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l -P cat docs/attnviz.1 2>&1 >/dev/null) || fail "man -l docs/attnviz.1 failed: $warn"
-    [ -z "$warn" ] || fail "man docs/attnviz.1 prints warnings: $warn"
+    # UTF-8 terminal sees; in the C locale (an unset LANG, a container) man draws ASCII, where the
+    # page's CJK examples fall back to <U+NNNN> instead of a warning each and a gap in the text.
+    for loc in C.UTF-8 C; do
+        warn=$(LC_ALL=$loc MANWIDTH=80 man -l -P cat docs/attnviz.1 2>&1 >/dev/null) || fail "LC_ALL=$loc man -l docs/attnviz.1 failed: $warn"
+        [ -z "$warn" ] || fail "LC_ALL=$loc man docs/attnviz.1 prints warnings: $warn"
+    done
+    # the page's sentence of 6 Han characters, read across line breaks
+    LC_ALL=C MANWIDTH=80 man -l -P cat docs/attnviz.1 2>/dev/null | tr -s ' \n' '  ' |
+        grep -qF '"<U+6211><U+7231><U+6DF1><U+5EA6><U+5B66><U+4E60>" gives 6 tokens' ||
+        fail "LC_ALL=C man docs/attnviz.1 drops the Han characters of the example sentence"
 fi
 
 make --no-print-directory -s uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
