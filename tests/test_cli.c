@@ -1393,6 +1393,70 @@ static void test_help_quiet_names_generate(void **state) {
     rm_rf(dir);
 }
 
+/* The range a whole-number option enforces is the one --help and the man page state: --pad-to and
+ * --generate were refused outside 1..65536 while neither named a range (a reviewer's pass). */
+static void test_help_and_man_state_the_enforced_ranges(void **state) {
+    (void)state;
+    static const char *const opts[] = {"d-model", "heads", "pad-to", "html-limit", "dpi", "precision",
+                                       "layers", "steps", "batch", "generate"};
+    tu_result help;
+    run_attnviz(&help, NULL, "--help", NULL);
+    assert_int_equal(help.code, 0);
+    char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
+    assert_non_null(man);
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        char opt[64], range[64], line[512], entry[4096];
+        snprintf(opt, sizeof opt, "--%s", opts[i]);
+        tu_result r;
+        run_attnviz(&r, NULL, opt, "99999999", "a", NULL);
+        assert_int_equal(r.code, 2);
+        const char *at = strstr(r.err, "outside the allowed range ");
+        if (!at) fail_msg("%s 99999999: no range in: %s", opt, r.err);
+        at += strlen("outside the allowed range ");
+        size_t n = strcspn(at, " \n;,");
+        snprintf(range, sizeof range, "%.*s", (int)n, at);
+        tu_free(&r);
+        /* the --help line of the option: "  -x, --opt ARG   text" or "      --opt ARG   text" */
+        char key[80];
+        snprintf(key, sizeof key, "%s ", opt);
+        const char *h = help.out, *hl = NULL;
+        while ((h = strstr(h, key)) != NULL) {
+            const char *ls = h;
+            while (ls > help.out && ls[-1] != '\n') ls--;
+            while (*ls == ' ') ls++;
+            if (ls[0] == '-' && ls[1] != '-') ls += 4; /* "-d, " */
+            if (ls == h) { hl = h; break; }
+            h++;
+        }
+        if (!hl) fail_msg("--help has no line for %s", opt);
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(hl, "\n"), hl);
+        const char *m = strstr(line, range);
+        if (!m || (m[strlen(range)] >= '0' && m[strlen(range)] <= '9'))
+            fail_msg("%s is refused outside %s; its --help line does not say so: %s", opt, range, line);
+        /* the man page's entry: from its .BI or .BR line to the next .TP */
+        char manopt[80] = "\\-\\-";
+        for (const char *c = opts[i]; *c; c++) {
+            size_t k = strlen(manopt);
+            if (*c == '-') snprintf(manopt + k, sizeof manopt - k, "\\-");
+            else snprintf(manopt + k, sizeof manopt - k, "%c", *c);
+        }
+        strncat(manopt, " ", sizeof manopt - strlen(manopt) - 1);
+        const char *e = strstr(man, manopt);
+        while (e) { /* on a .BI or .BR line, the entry's head */
+            const char *ls = e;
+            while (ls > man && ls[-1] != '\n') ls--;
+            if (strncmp(ls, ".B", 2) == 0) break;
+            e = strstr(e + 1, manopt);
+        }
+        if (!e) fail_msg("the man page has no entry for %s", opt);
+        const char *end = strstr(e, "\n.TP");
+        snprintf(entry, sizeof entry, "%.*s", end ? (int)(end - e) : (int)strlen(e), e);
+        if (!strstr(entry, range)) fail_msg("%s is refused outside %s; its man page entry does not say so", opt, range);
+    }
+    tu_free(&help);
+    free(man);
+}
+
 /* An option without effect in this run: one warning line, exit 0. */
 static void test_options_without_effect_warn(void **state) {
     (void)state;
@@ -2374,6 +2438,7 @@ int main(void) {
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_help_quiet_names_generate),
+        cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),
         cmocka_unit_test(test_help_figures_default_says_grid_needs_two_heads),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_text_taken_as_an_options_value_is_named),

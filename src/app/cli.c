@@ -100,7 +100,7 @@ static const optdef kOpts[] = {
      .help = "RoPE base θ (default 10000; > 1)"},
     {"causal", 'c', OPT_FLAG, AT(causal), .help = "causal mask: query i sees keys j <= i"},
     {"pad-to", 0, OPT_INT, AT(pad_to), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
-     .help = "append <pad> tokens up to N and mask them as keys (key padding mask)"},
+     .help = "append <pad> tokens up to N and mask them as keys (key padding mask; 1..65536, at least the sentence's tokens)"},
     {"attn-mask", 0, OPT_STRING, AT(attn_mask), .arg = "FILE",
      .help = "extra (T, T) bool .npy mask, True = masked (PyTorch attn_mask)"},
     {"no-scale", 0, OPT_FLAG, AT(no_scale), .help = "skip the ÷√d_k, to watch softmax saturate"},
@@ -179,7 +179,7 @@ static const optdef kOpts[] = {
     {"layer", 0, OPT_CALL, 0, .parse = parse_layer, .arg = "L",
      .help = "layer of a --model for the full trace, --explain, --show and figures (default the last)"},
     {"generate", 0, OPT_INT, AT(generate), .lo = 1, .hi = AV_MAX_TOKENS, .arg = "N",
-     .help = "continue a --model input by N tokens, greedy (the most probable each time)"},
+     .help = "continue a --model input by N tokens, greedy (the most probable each time; 1..65536)"},
     {"help", 'h', OPT_FLAG, AT(help), .help = "show this help and exit"},
     {"version", 'V', OPT_FLAG, AT(version), .help = "show the version and exit"},
 };
