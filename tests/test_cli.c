@@ -1397,8 +1397,11 @@ static void test_help_quiet_names_generate(void **state) {
  * --generate were refused outside 1..65536 while neither named a range (a reviewer's pass). */
 static void test_help_and_man_state_the_enforced_ranges(void **state) {
     (void)state;
-    static const char *const opts[] = {"d-model", "heads", "pad-to", "html-limit", "dpi", "precision",
-                                       "layers", "steps", "batch", "generate"};
+    /* each option with a value it refuses, so that the error names the range */
+    static const struct { const char *name, *bad; } opts[] = {
+        {"d-model", "99999999"}, {"heads", "99999999"}, {"pad-to", "99999999"}, {"html-limit", "99999999"},
+        {"dpi", "99999999"}, {"precision", "99999999"}, {"layers", "99999999"}, {"steps", "99999999"},
+        {"batch", "99999999"}, {"generate", "99999999"}, {"seed", "-1"}};
     tu_result help;
     run_attnviz(&help, NULL, "--help", NULL);
     assert_int_equal(help.code, 0);
@@ -1406,12 +1409,12 @@ static void test_help_and_man_state_the_enforced_ranges(void **state) {
     assert_non_null(man);
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
         char opt[64], range[64], line[512], entry[4096];
-        snprintf(opt, sizeof opt, "--%s", opts[i]);
+        snprintf(opt, sizeof opt, "--%s", opts[i].name);
         tu_result r;
-        run_attnviz(&r, NULL, opt, "99999999", "a", NULL);
+        run_attnviz(&r, NULL, opt, opts[i].bad, "a", NULL);
         assert_int_equal(r.code, 2);
         const char *at = strstr(r.err, "outside the allowed range ");
-        if (!at) fail_msg("%s 99999999: no range in: %s", opt, r.err);
+        if (!at) fail_msg("%s %s: no range in: %s", opt, opts[i].bad, r.err);
         at += strlen("outside the allowed range ");
         size_t n = strcspn(at, " \n;,");
         snprintf(range, sizeof range, "%.*s", (int)n, at);
@@ -1435,7 +1438,7 @@ static void test_help_and_man_state_the_enforced_ranges(void **state) {
             fail_msg("%s is refused outside %s; its --help line does not say so: %s", opt, range, line);
         /* the man page's entry: from its .BI or .BR line to the next .TP */
         char manopt[80] = "\\-\\-";
-        for (const char *c = opts[i]; *c; c++) {
+        for (const char *c = opts[i].name; *c; c++) {
             size_t k = strlen(manopt);
             if (*c == '-') snprintf(manopt + k, sizeof manopt - k, "\\-");
             else snprintf(manopt + k, sizeof manopt - k, "%c", *c);

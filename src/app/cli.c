@@ -88,7 +88,7 @@ static const optdef kOpts[] = {
     {"heads", 'H', OPT_INT, AT(heads), .lo = 1, .hi = AV_MAX_HEADS, .arg = "N",
      .help = "number of heads H; must divide d_model, d_k = d_model/H (default 1; with --train 4; 1..64)"},
     {"seed", 's', OPT_U64, AT(seed), .lo = 0, .hi = INT64_MAX, .arg = "N",
-     .help = "seed for embeddings and weights (default 42); same seed, same numbers"},
+     .help = "seed for embeddings and weights (default 42; 0..9223372036854775807); same seed, same numbers"},
     {"positions", 'p', OPT_CHOICE, AT(positions), .lo = AV_POS_NONE, .hi = AV_POS_LEARNED,
      .choice_name = av_positions_name, .arg = "KIND",
      .allowed = "none, sinusoidal or rope; with --train: learned, sinusoidal or rope",
