@@ -114,6 +114,44 @@ static void test_qwen2_bf16_trace_and_generate(void **state) {
     tu_free(&r);
 }
 
+/* transformers 5 writes RoPE's settings as "rope_parameters": {"rope_theta": θ, "rope_type": ...} and no
+ * top-level rope_theta (LlamaConfig and Qwen2Config have only that field): such a config.json ran at θ 10000,
+ * and a llama3-scaled one without its scaling, with no word (a user's report). rope_parameters' rope_theta is
+ * the one transformers 5 reads, so the run equals the top-level rope_theta one; another rope_type is refused. */
+static void test_rope_parameters_of_transformers_5(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "p");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    tu_result r;
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_theta\": 10000.0,", "\"rope_theta\": 1000000.0,"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", SENTENCE, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "θ = rope_theta = 1000000"));
+    char *top = strdup(r.out);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_theta\": 10000.0,",
+                                       "\"rope_parameters\": {\"rope_theta\": 1000000.0, \"rope_type\": \"default\"},"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("rope_parameters: exit %d: %s", r.code, r.err);
+    assert_string_equal(r.out, top);
+    free(top);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_theta\": 10000.0,",
+                                       "\"rope_parameters\": {\"rope_theta\": 500000.0, \"rope_type\": \"llama3\", "
+                                       "\"factor\": 32.0, \"original_max_position_embeddings\": 8192},"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+    char want[4800];
+    snprintf(want, sizeof want, "attnviz: error: %s: rope_parameters \"llama3\" is not supported (allowed: null, or "
+             "rope_type \"default\"; attnviz runs plain RoPE with rope_theta)\n", path);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("rope_parameters llama3: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(json);
+}
+
 static void test_bad_llama_folders(void **state) {
     tu_fixture *f = *state;
     const char *model = tu_in(f, "b");
@@ -1194,6 +1232,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_rope_parameters_of_transformers_5, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),

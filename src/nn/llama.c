@@ -44,32 +44,42 @@ static av_status cfg_num(double *out, const cJSON *root, const char *key, const 
     return AV_OK;
 }
 
-/* Options of the Hugging Face configs that this forward does not implement. */
+/* Options of the Hugging Face configs that this forward does not implement. RoPE's settings are in
+ * "rope_scaling" (transformers 4) or "rope_parameters" (transformers 5, which writes rope_theta inside it
+ * and no top-level rope_theta: a fine-tune saved with it ran silently at θ 10000, a Llama 3 llama3-scaled
+ * one without its scaling, a user's report); either must be plain RoPE. */
 static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "rope_scaling");
-    const cJSON *t = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "rope_type") : NULL;
-    if (cJSON_IsObject(j) && !t) t = cJSON_GetObjectItemCaseSensitive(j, "type");
-    /* {"rope_type": "default"} is plain RoPE in Hugging Face's transformers (ROPE_INIT_FUNCTIONS["default"]
-     * takes rope_theta alone), which is what this forward runs: it was refused as "default" is not supported
-     * (a reviewer's pass) */
-    if (cJSON_IsString(t) && strcmp(t->valuestring, "default") == 0) j = NULL;
-    if (j && !cJSON_IsNull(j)) {
-        char shown[64]; /* its rope_type, or the value itself and what kind it is: a string is not "(object)" */
-        const char *kind = cJSON_IsString(t) ? "" : cJSON_IsObject(j) && t ? " (an object whose rope_type is not a string)"
-                         : cJSON_IsObject(j) ? " (an object with no rope_type)" : cJSON_IsString(j) ? " (a string)"
-                         : cJSON_IsNumber(j) ? " (a number)" : cJSON_IsArray(j) ? " (an array)" : " (a boolean)";
-        av_json_shown(shown, sizeof shown, cJSON_IsString(t) ? t : j);
-        return av_fail(err, AV_EUSAGE,
-                       "%s: rope_scaling %s%s is not supported (allowed: null, or rope_type \"default\"; attnviz runs plain "
-                       "RoPE with rope_theta)",
-                       name, shown, kind);
+    static const char *const rope_keys[] = {"rope_scaling", "rope_parameters"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, rope_keys[k]);
+        const cJSON *t = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "rope_type") : NULL;
+        if (cJSON_IsObject(j) && !t) t = cJSON_GetObjectItemCaseSensitive(j, "type");
+        /* {"rope_type": "default"} is plain RoPE in Hugging Face's transformers (ROPE_INIT_FUNCTIONS["default"]
+         * takes rope_theta alone), which is what this forward runs: it was refused as "default" is not supported
+         * (a reviewer's pass); transformers 5's rope_parameters {"rope_theta": θ} has no rope_type: the default */
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "default") == 0) j = NULL;
+        const cJSON *e;
+        int nested = 0; /* {"full_attention": {...}, ...}: per-layer-type settings, not plain RoPE */
+        for (e = k == 1 && cJSON_IsObject(j) ? j->child : NULL; e; e = e->next) nested |= cJSON_IsObject(e);
+        if (k == 1 && cJSON_IsObject(j) && !t && !nested) j = NULL;
+        if (j && !cJSON_IsNull(j)) {
+            char shown[64]; /* its rope_type, or the value itself and what kind it is: a string is not "(object)" */
+            const char *kind = cJSON_IsString(t) ? "" : cJSON_IsObject(j) && t ? " (an object whose rope_type is not a string)"
+                             : cJSON_IsObject(j) ? " (an object with no rope_type)" : cJSON_IsString(j) ? " (a string)"
+                             : cJSON_IsNumber(j) ? " (a number)" : cJSON_IsArray(j) ? " (an array)" : " (a boolean)";
+            av_json_shown(shown, sizeof shown, cJSON_IsString(t) ? t : j);
+            return av_fail(err, AV_EUSAGE,
+                           "%s: %s %s%s is not supported (allowed: null, or rope_type \"default\"; attnviz runs plain "
+                           "RoPE with rope_theta)",
+                           name, rope_keys[k], shown, kind);
+        }
     }
     const char *off = NULL; /* the first flag set that this forward does not implement */
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "attention_bias"))) off = "attention_bias";
     else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "mlp_bias"))) off = "mlp_bias";
     else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "use_sliding_window"))) off = "use_sliding_window";
     if (off) return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (allowed: false)", name, off);
-    j = cJSON_GetObjectItemCaseSensitive(root, "hidden_act");
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "hidden_act");
     int silu = !j || (cJSON_IsString(j) && (strcmp(j->valuestring, "silu") == 0 || /* transformers' ACT2FN: the same */
                                             strcmp(j->valuestring, "swish") == 0));
     if (silu) return AV_OK;
@@ -128,6 +138,9 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", name, err)) ||
         (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
         return s;
+    /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it */
+    const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters");
+    if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", name, err))) return s;
     if ((s = av_json_token_ids(c->eos_ids, &c->n_eos, AV_MAX_EOS, root, "eos_token_id", c->vocab_size, name, err)))
         return s;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");

@@ -38,7 +38,7 @@
  *   fcproj, res3 (L, T, C), lnf (T, C), lnf_rstd (T), logits (T, V)
  *   (ln1_mean, ln2_mean, lnf_mean stay 0: RMSNorm has no mean.)
  *
- * Non-goals: rope_scaling (refused), sliding windows, a KV cache in the
+ * Non-goals: rope_scaling / rope_parameters other than plain RoPE (refused), sliding windows, a KV cache in the
  * activations (--generate's is nn/gpt2_decode.h), batches.
  */
 #ifndef AV_LLAMA_H
@@ -78,7 +78,8 @@ typedef struct {
 /* Parse config.json text (len bytes) with cJSON. Required: model_type,
  * hidden_size, num_hidden_layers, num_attention_heads, intermediate_size,
  * vocab_size. Refused with AV_EUSAGE naming the key: another model_type,
- * hidden_act other than "silu", a non-null rope_scaling, head_dim other than
+ * hidden_act other than "silu", a rope_scaling or rope_parameters other than
+ * null or rope_type "default" (θ: rope_parameters.rope_theta, else rope_theta), head_dim other than
  * C/H, attention_bias or mlp_bias true, KVH not dividing H, odd D, sizes
  * past the limits of gpt2.h (AV_GPT2_MAX_*), ε outside (0, 1), θ <= 1. */
 av_status av_llama_config_parse(av_llama_config *cfg, const char *json, size_t len, const char *name, av_err *err);
