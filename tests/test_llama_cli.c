@@ -152,6 +152,70 @@ static void test_rope_parameters_of_transformers_5(void **state) {
     free(json);
 }
 
+/* file (a safetensors file) rewritten with every tensor name's "model." prefix taken off, as a LlamaModel or
+ * Qwen2Model (AutoModel's save_pretrained) names them; the header stays a multiple of 8 bytes. */
+static void strip_model_prefix(const char *file) {
+    size_t len = 0;
+    char *data = tu_slurp_file(file, &len);
+    assert_non_null(data);
+    uint64_t n = 0;
+    memcpy(&n, data, 8);
+    char *text = strndup(data + 8, (size_t)n);
+    cJSON *head = cJSON_Parse(text), *e;
+    assert_non_null(head);
+    cJSON_ArrayForEach(e, head)
+        if (strncmp(e->string, "model.", 6) == 0) memmove(e->string, e->string + 6, strlen(e->string + 6) + 1);
+    char *out = cJSON_PrintUnformatted(head);
+    uint64_t m = (strlen(out) + 7) / 8 * 8;
+    FILE *f = fopen(file, "wb");
+    assert_non_null(f);
+    fwrite(&m, 8, 1, f);
+    fputs(out, f);
+    for (size_t i = strlen(out); i < m; i++) fputc(' ', f);
+    fwrite(data + 8 + n, 1, len - 8 - (size_t)n, f);
+    fclose(f);
+    free(out);
+    cJSON_Delete(head);
+    free(text);
+    free(data);
+}
+
+/* A LlamaModel / Qwen2Model save (AutoModel) names its tensors "embed_tokens.weight", "layers.0...", "norm.weight":
+ * no "model." prefix, no lm_head. transformers loads it into the ForCausalLM by adding the prefix, and a tied one
+ * (Qwen2.5-0.5B's, Llama 3.2 1B's) is the same model; it was refused as 'unexpected tensor "embed_tokens.weight"'
+ * (a user's report). An untied one has no output layer: refused by name. */
+static void test_base_model_save_without_prefix(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "base");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "qwen2_f32", AV_ST_F32);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", "--generate", "3", SENTENCE, NULL);
+    assert_int_equal(r.code, 0);
+    char *whole = strdup(r.out), path[4400];
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    strip_model_prefix(path);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", "--generate", "3", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("no \"model.\" prefix: exit %d: %s", r.code, r.err);
+    assert_string_equal(r.out, whole);
+    free(whole);
+    tu_free(&r);
+    char cfg[4400];
+    snprintf(cfg, sizeof cfg, "%s/config.json", model);
+    char *json = tu_slurp_file(cfg, NULL);
+    assert_int_equal(tu_write_replaced(cfg, json, "\"tie_word_embeddings\": true", "\"tie_word_embeddings\": false"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+    char want[4800];
+    snprintf(want, sizeof want, "attnviz: error: %s: the tensors have no \"model.\" prefix and there is no "
+             "\"lm_head.weight\": a base model without its output layer (LlamaModel, Qwen2Model), and config.json's "
+             "tie_word_embeddings is false, so no logits can be computed (transformers would draw a random lm_head); "
+             "allowed: a tied one (tie_word_embeddings true), or a LlamaForCausalLM/Qwen2ForCausalLM save\n", path);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("untied: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(json);
+}
+
 static void test_bad_llama_folders(void **state) {
     tu_fixture *f = *state;
     const char *model = tu_in(f, "b");
@@ -1233,6 +1297,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_rope_parameters_of_transformers_5, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_base_model_save_without_prefix, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),

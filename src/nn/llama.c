@@ -522,7 +522,21 @@ static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_e
     av_llama_tensor *tab = calloc((size_t)n, sizeof *tab);
     if ((s->owned = calloc((size_t)n, sizeof *s->owned)) && tab) {
         av_llama_tensor_table(tab, &m->cfg, &m->params);
-        st = check_unknown(s, tab, n, err);
+        /* A LlamaModel / Qwen2Model (AutoModel's save, architectures ["LlamaModel"]) names its tensors without
+         * the ForCausalLM's "model." prefix and has no lm_head: transformers adds the prefix when it loads
+         * one into LlamaForCausalLM (base_model_prefix) and ties lm_head to embed_tokens, so a tied one is
+         * the same model. It was refused as 'unexpected tensor "embed_tokens.weight"' (a user's report). */
+        int f, bare = !store_find(s, "model.embed_tokens.weight", &f) && store_find(s, "embed_tokens.weight", &f) &&
+                      !store_find(s, "lm_head.weight", &f);
+        for (int i = 0; i < n && bare; i++)
+            if (strncmp(tab[i].name, "model.", 6) == 0) memmove(tab[i].name, tab[i].name + 6, strlen(tab[i].name + 6) + 1);
+        if (bare && !m->cfg.tie_word_embeddings)
+            st = av_fail(err, AV_EUSAGE, "%s: the tensors have no \"model.\" prefix and there is no \"lm_head.weight\": a "
+                         "base model without its output layer (LlamaModel, Qwen2Model), and config.json's "
+                         "tie_word_embeddings is false, so no logits can be computed (transformers would draw a random "
+                         "lm_head); allowed: a tied one (tie_word_embeddings true), or a LlamaForCausalLM/Qwen2ForCausalLM "
+                         "save", s->st[0].name);
+        if (!st) st = check_unknown(s, tab, n, err);
         for (int i = 0; i < n && !st; i++) st = bind_tensor(s, &tab[i], err);
     } else {
         st = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);

@@ -139,7 +139,10 @@ typedef struct {
  * absent, DIR/model.safetensors.index.json and the shards its weight_map
  * names. Every table tensor must be present with the (out, in) shape cfg
  * implies; rotary_emb.inv_freq buffers are ignored; any other tensor is an
- * error; lm_head.weight is required unless tie_word_embeddings. F32 stays
+ * error; lm_head.weight is required unless tie_word_embeddings. A base
+ * model's save (LlamaModel, Qwen2Model: names without the "model." prefix,
+ * no lm_head.weight) is read as transformers reads it into the ForCausalLM
+ * when tied, and refused naming tie_word_embeddings when not. F32 stays
  * mmapped, F16/BF16 are converted. Errors: AV_ERUNTIME for I/O ("cannot read
  * 'DIR/config.json': ..."); AV_EUSAGE naming file and tensor for content,
  * "--model DIR has no model.safetensors, nor a model.safetensors.index.json
