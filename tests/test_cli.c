@@ -357,6 +357,15 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
     if (!strstr(r.err, "d_k = d_model / heads = 8 / 8 = 1; --weights fixes d_model, so keep 8 with --heads 4\n"))
         fail_msg("--weights, RoPE, --heads 8: %s", r.err);
     tu_free(&r);
+    /* without -d the check saw the default 512, not the files' 8: "--weights fixes d_model, so keep 512 with --heads 2
+     * or 4", and --heads 2 then failed on W_Q.npy (8, 8); the hint names the files' d_model */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-w", src_path("assets/weights/identity-d8"), "-H", "3", "I love you", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "--heads 3 does not divide d_model 8 (d_k = d_model / heads must be a whole number); --weights "
+                       "fixes d_model, so keep 8 with --heads 2 or 4, and add --d-model 8 (W_Q.npy in --weights is for "
+                       "d_model 8, not the default 512)\n") || strstr(r.err, "512 with"))
+        fail_msg("--weights without -d, --heads 3: %s", r.err);
+    tu_free(&r);
     /* a title of spaces (ASCII or the ideographic U+3000) is as empty as '': it drew "· head 0 of 1: ..." */
     static const char *const blank[] = {" ", "   ", "\xE3\x80\x80"};
     for (size_t k = 0; k < sizeof blank / sizeof blank[0]; k++) {

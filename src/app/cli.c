@@ -21,6 +21,8 @@
 #include "app/teach.h"
 #include "app/term.h"
 #include "base/utf8.h"
+#include "io/fileio.h"
+#include "io/npy.h"
 #include "nn/gpt2.h"
 #include "nn/model.h"
 #include "nn/optim.h"
@@ -1657,6 +1659,26 @@ char *av_command_line(int argc, char **argv) {
     return s;
 }
 
+/* The d_model the --weights folder dir is for: the width of the first of W_Q.npy … W_O.npy (square) or X.npy
+ * that reads as a 2-D array, its name in *file; 0 when none does. Read only on a usage error's path. */
+static int weights_width(const char *dir, const char **file) {
+    static const char *const names[] = {"W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy", "X.npy"};
+    for (int k = 0; k < 5; k++) {
+        char path[4096];
+        av_path_join(path, sizeof path, dir, names[k]);
+        av_npy a;
+        av_err e = {{0}};
+        if (av_npy_read(&a, path, &e)) continue;
+        size_t w = a.ndim == 2 && (k == 4 || a.shape[0] == a.shape[1]) ? a.shape[1] : 0;
+        av_npy_free(&a);
+        if (w >= 1 && w <= AV_MAX_D_MODEL) {
+            *file = names[k];
+            return (int)w;
+        }
+    }
+    return 0;
+}
+
 /* options → the model's configuration, checked before any input is read. */
 av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
     *cfg = (av_config){.T = 1, .n_real = 1, .C = o->d_model, .H = o->heads, .positions = o->positions,
@@ -1664,6 +1686,21 @@ av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
                        .scale = !o->no_scale, .seed = o->seed,
                        .d_model_from = o->weights_dir && o->train < 0 && !o->model_dir ? "--weights" : NULL};
     av_status st = av_config_check(cfg, err);
+    /* without --d-model the check saw the default 512, not the files' width: "-w identity-d8 -H 3" said "--weights
+     * fixes d_model, so keep 512 with --heads 2 or 4", and --heads 2 then failed on W_Q.npy (8, 8) */
+    const char *file = NULL;
+    int width = st && cfg->d_model_from && !av_option_given(o, "d-model") ? weights_width(o->weights_dir, &file) : 0;
+    if (width && width != cfg->C) {
+        av_config at = *cfg;
+        at.C = width;
+        av_err e = {{0}};
+        if (av_config_check(&at, &e))
+            st = av_fail(err, AV_EUSAGE, "%.300s, and add --d-model %d (%s in --weights is for d_model %d, not the "
+                         "default %d)", e.msg, width, file, width, cfg->C);
+        else
+            st = av_fail(err, AV_EUSAGE, "--weights %.200s: %s is for d_model %d, not the default %d: add --d-model %d",
+                         o->weights_dir, file, width, cfg->C, width);
+    }
     if (!st && o->compare == AV_CMP_ROPE_STYLE && (o->d_model / o->heads) % 2)
         st = av_fail(err, AV_EUSAGE, "--compare rope-style needs RoPE, which needs an even d_k; d_k = %d / %d = %d",
                      o->d_model, o->heads, o->d_model / o->heads);
