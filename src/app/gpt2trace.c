@@ -207,9 +207,14 @@ static void embed_and_layers(const tctx *t) {
         layer_marks(t, l, &first, &ph, &pw);
         char io[64];
         rms_in_out(io, t, l);
-        fprintf(f, "%s%s%-7d%s %-22s %-15.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
-                l == t->r->layer ? av_reset(t->color) : "", io, first, ph, pw);
+        if (T == 1) /* no query 1..T−1: the means were of nothing ("1.00", "head 0 (0.00)"); "—" is 3 bytes, 1 column */
+            fprintf(f, "%s%s%-7d%s %-22s %-17s —\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
+                    l == t->r->layer ? av_reset(t->color) : "", io, "—");
+        else
+            fprintf(f, "%s%s%-7d%s %-22s %-15.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
+                    l == t->r->layer ? av_reset(t->color) : "", io, first, ph, pw);
     }
+    if (T == 1) fprintf(f, "%s(one token: no query has a token before it, so both marks are —)\n", ind);
     fprintf(f, "%s(on 1st token: mean weight of queries 1..T−1 on key 0; previous-token head: the head whose\n", ind);
     fprintf(f, "%s queries put the most weight on the token just before them, with that mean weight)\n", ind);
 }
@@ -361,9 +366,14 @@ static void llama_layers(const tctx *t) {
         char io[64], prev[40];
         rms_in_out(io, t, l);
         snprintf(prev, sizeof prev, "head %d (%.2f)", ph, pw);
-        fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
-                l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);
+        if (T == 1) /* as embed_and_layers: no query 1..T−1 */
+            fprintf(f, "%s%s%-7d%s %-22s %-17s %-24s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "",
+                    l, l == t->r->layer ? av_reset(t->color) : "", io, "—", "—", dS, wh);
+        else
+            fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "",
+                    l, l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);
     }
+    if (T == 1) fprintf(f, "%s(one token: no query has a token before it, so the first two marks are —)\n", ind);
     fprintf(f, "%sRoPE evidence on the model's own heads: the first %d token%s run again at positions %d…%d;\n", ind, Ts,
             Ts == 1 ? "" : "s", AV_LLAMARUN_SHIFT, AV_LLAMARUN_SHIFT + Ts - 1);
     fprintf(f, "%severy layer's and head's scores S = q·kᵀ/√d_k stay the same: worst |ΔS| = %.1e (float32 rounding),\n", ind, all);
