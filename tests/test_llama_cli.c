@@ -232,6 +232,32 @@ static void test_bad_llama_folders(void **state) {
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
+    /* without max_position_embeddings, transformers' defaults: LlamaConfig 2048, Qwen2Config 32768
+     * (configuration_llama.py, configuration_qwen2.py). A Qwen2 folder was held to 2048, and the message
+     * named a key config.json does not have. 2049 tokens: " a" is one token of the tokenizer. */
+    char *long_text = malloc(2 * 2049);
+    assert_non_null(long_text);
+    strcpy(long_text, "a");
+    for (int i = 1; i < 2049; i++) strcat(long_text + 2 * i - 1, " a");
+    assert_int_equal(tu_write_replaced(path, json, "\"max_position_embeddings\": 128,", ""), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", long_text, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: 2049 tokens is more than the model's 2048 positions (config.json has "
+                               "no max_position_embeddings; LlamaConfig's default); allowed: 1..2048 tokens\n");
+    tu_free(&r);
+    const char *qwen = tu_in(f, "bq");
+    assert_int_equal(mkdir(qwen, 0700), 0);
+    make_folder(qwen, "qwen2_f32", AV_ST_F32);
+    char qpath[4400];
+    snprintf(qpath, sizeof qpath, "%s/config.json", qwen);
+    char *qjson = tu_slurp_file(qpath, NULL);
+    assert_int_equal(tu_write_replaced(qpath, qjson, "\"max_position_embeddings\": 128,", ""), 0);
+    run_attnviz(&r, NULL, "--model", qwen, "--no-plot", "-q", long_text, NULL);
+    if (r.code != 0) fail_msg("Qwen2 without max_position_embeddings, 2049 tokens: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(qjson);
+    free(long_text);
+    assert_int_equal(tu_write_replaced(path, json, "\"vocab_size\": 50257", "\"vocab_size\": 50257"), 0);
     /* vocab_size 50258 against the checkpoint's (50257, 64) embedding: an nn.Embedding, not an nn.Linear */
     assert_int_equal(tu_write_replaced(path, json, "\"vocab_size\": 50257", "\"vocab_size\": 50258"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);

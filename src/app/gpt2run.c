@@ -343,10 +343,10 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     if (n > (size_t)AV_MAX_TOKENS) { /* the model's own limit first, when it has a smaller one */
         int mp = r->llama ? r->llama->cfg.max_positions
                           : r->g.cfg.positions == AV_POS_LEARNED ? r->g.cfg.n_positions : 0;
-        const char *key = r->llama ? "max_position_embeddings" : "n_positions";
+        const char *key = r->llama ? r->llama->cfg.max_positions_from : "n_positions in config.json";
         if (mp > 0 && mp < AV_MAX_TOKENS)
-            return av_fail(err, AV_EUSAGE, "%zu tokens is more than the model's %d position%s (%s in "
-                           "config.json); allowed: 1..%d token%s", n, mp, mp == 1 ? "" : "s", key, mp, mp == 1 ? "" : "s");
+            return av_fail(err, AV_EUSAGE, "%zu tokens is more than the model's %d position%s (%s); "
+                           "allowed: 1..%d token%s", n, mp, mp == 1 ? "" : "s", key, mp, mp == 1 ? "" : "s");
         return av_fail(err, AV_EUSAGE, "the sentence is %zu tokens; at most %d (attnviz's token limit)", n, AV_MAX_TOKENS);
     }
     r->T = (int)n;
@@ -623,8 +623,8 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (o->html) { /* a page too large for one head is refused before the forward pass (main.c checks again):
                     * 3200 tokens ran about 7 s first (a learner's pass); the model's position limit stays first */
         int C = llama ? r->llama->cfg.n_embd : c->n_embd, H = llama ? r->llama->cfg.n_head : c->n_head;
-        st = llama ? av_acts_check_T(r->T, r->llama->cfg.max_positions, "max_position_embeddings", err)
-                   : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, "n_positions", err);
+        st = llama ? av_acts_check_T(r->T, r->llama->cfg.max_positions, r->llama->cfg.max_positions_from, err)
+                   : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, "n_positions in config.json", err);
         if (!st) st = av_page_check_size(r->T, av_page_runs(o, C, H), o, err);
         if (st) return st;
     }

@@ -345,7 +345,7 @@ size_t av_gpt2_num_params(const av_gpt2_config *cfg) {
 av_status av_acts_check_T(int T, int max_positions, const char *key, av_err *err) {
     int cap = max_positions > 0 && max_positions < AV_MAX_TOKENS ? max_positions : AV_MAX_TOKENS;
     if (T > cap && cap == max_positions)
-        return av_fail(err, AV_EUSAGE, "%d tokens is more than the model's %d position%s (%s in config.json); allowed: "
+        return av_fail(err, AV_EUSAGE, "%d tokens is more than the model's %d position%s (%s); allowed: "
                        "1..%d token%s", T, cap, cap == 1 ? "" : "s", key, cap, cap == 1 ? "" : "s");
     if (T < 1 || T > cap)
         return av_fail(err, AV_EUSAGE, "%d tokens is outside the allowed range 1..%d%s", T, cap,
@@ -356,7 +356,7 @@ av_status av_acts_check_T(int T, int max_positions, const char *key, av_err *err
 av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, av_err *err) {
     memset(a, 0, sizeof *a);
     /* learned positions stop at wpe's last row; sinusoidal and RoPE have no such limit */
-    av_status s = av_acts_check_T(T, cfg->positions == AV_POS_LEARNED ? cfg->n_positions : 0, "n_positions", err);
+    av_status s = av_acts_check_T(T, cfg->positions == AV_POS_LEARNED ? cfg->n_positions : 0, "n_positions in config.json", err);
     if (s) return s;
     size_t C = (size_t)cfg->n_embd;
     return av_acts_alloc_sized(a, T, cfg->n_layer, cfg->n_embd, cfg->n_head, 3 * C, 4 * C, 4 * C,

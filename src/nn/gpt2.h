@@ -248,7 +248,8 @@ av_status av_model_type_refused(const char *name, const char *value, int missing
 
 
 /* T tokens against a model of max_positions positions (0: no limit of the
- * model's; key: the config.json key that sets it, for the message) and
+ * model's; key: where it comes from, for the message: "n_positions in
+ * config.json", or a default's source) and
  * AV_MAX_TOKENS. Errors, AV_EUSAGE: "40 tokens is more than the model's 32
  * positions (n_positions in config.json); allowed: 1..32 tokens", or T
  * outside 1..AV_MAX_TOKENS. */

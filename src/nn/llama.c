@@ -157,11 +157,19 @@ av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len
     if (s) return s;
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     int head_dim = 0;
-    if (cJSON_IsString(mt) && strcmp(mt->valuestring, "qwen2") == 0) c->type = AV_LLAMA_QWEN2, c->qkv_bias = 1;
+    /* Qwen2Config's default length is 32768, LlamaConfig's 2048 (transformers' configuration_*.py): a Qwen2 config.json
+     * without the key was held to 2048, and the message blamed a key the file does not have (a pass's report) */
+    c->max_positions_from = "max_position_embeddings in config.json";
+    if (cJSON_IsString(mt) && strcmp(mt->valuestring, "qwen2") == 0)
+        c->type = AV_LLAMA_QWEN2, c->qkv_bias = 1, c->max_positions = 32768;
     else if (!(cJSON_IsString(mt) && strcmp(mt->valuestring, "llama") == 0))
         s = av_model_type_refused(name, cJSON_IsString(mt) ? mt->valuestring : NULL, !mt, err);
     if (!s && !(s = cfg_refuse(root, name, err)) && !(s = cfg_fields(c, root, &head_dim, name, err)))
         s = cfg_check(c, head_dim, name, err);
+    const cJSON *mp = cJSON_GetObjectItemCaseSensitive(root, "max_position_embeddings");
+    if (!mp || cJSON_IsNull(mp))
+        c->max_positions_from = c->type == AV_LLAMA_QWEN2 ? "config.json has no max_position_embeddings; Qwen2Config's default"
+                                                          : "config.json has no max_position_embeddings; LlamaConfig's default";
     cJSON_Delete(root);
     return s;
 }
@@ -212,7 +220,7 @@ void av_llama_tensor_table(av_llama_tensor *table, const av_llama_config *cfg, a
 
 av_status av_llama_acts_alloc(av_gpt2_acts *a, const av_llama_config *cfg, int T, av_err *err) {
     memset(a, 0, sizeof *a);
-    av_status s = av_acts_check_T(T, cfg->max_positions, "max_position_embeddings", err);
+    av_status s = av_acts_check_T(T, cfg->max_positions, cfg->max_positions_from, err);
     if (s) return s;
     size_t I = (size_t)cfg->n_inter;
     /* qkv 0: no (T, [q | k | v]) rows; the projections go into heads straight from the scratch */
