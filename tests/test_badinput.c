@@ -535,7 +535,11 @@ static const bad_case kCases[] = {
     {"unknown_long_option", 2, "unknown option '--frobnicate'", {"--frobnicate", S4}, NULL, 0, NULL, 0},
     {"unknown_short_option", 2, "unknown option '-Z'", {"-Z", S4}, NULL, 0, NULL, 0},
     {"missing_sentence", 2, "no sentence given", {NULL}, NULL, 0, NULL, 0},
-    {"option_missing_value", 2, "option '--heads' needs a value", {S4, "--heads"}, NULL, 0, NULL, 0},
+    {"option_missing_value", 2, "option '--heads' needs a value N: a whole number in 1..64", {S4, "--heads"}, NULL, 0, NULL, 0},
+    /* the last word, with no value after it, as a learner types it to see the choices */
+    {"train_missing_task", 2, "option '--train' needs a task: reverse, sort or induction", {"--train"}, NULL, 0, NULL, 0},
+    {"norm_missing_value", 2, "option '--norm' needs a value WHERE: pre or post", {"--train", "reverse", "--norm"}, NULL, 0, NULL, 0},
+    {"lr_missing_value", 2, "option '--lr' needs a value LR: a number in 1.1755e-38..10", {"--train", "reverse", "--lr"}, NULL, 0, NULL, 0},
     {"verbose_and_quiet", 2, "-v/--verbose and -q/--quiet cannot be used together", {"-v", "-q", S4}, NULL, 0, NULL, 0},
     {"file_and_words", 2, "not both", {"-f", "@/in/afile", S4}, NULL, 0, NULL, 0},
     {"precision_11", 2, "--precision 11 is outside the allowed range 0..10", {"--precision", "11", S4}, NULL, 0, NULL, 0},

@@ -856,10 +856,36 @@ static av_status non_ascii_option(char **argv, av_err *err) {
                    "no option either (try --help)", shown, (int)len, c, cp, twin, twin);
 }
 
+/* An option last on the line, with no value after it: name what it takes. "attnviz --train", typed to see
+ * the tasks, said only "option '--train' needs a value (try --help)" (a learner's pass). optopt is the row's
+ * getopt value (its short name, or LONG_ONLY + row). */
+static av_status missing_value(const char *name, av_err *err) {
+    const optdef *d = NULL;
+    for (int i = 0; i < N_OPTS && !d; i++)
+        if (optopt == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i)) d = &kOpts[i];
+    char what[256] = "";
+    if (d && d->kind == OPT_CHOICE && d->allowed) snprintf(what, sizeof what, ": %s", d->allowed);
+    for (long long v = d ? d->lo : 0; d && d->kind == OPT_CHOICE && !d->allowed && v <= d->hi; v++) {
+        size_t at = strlen(what);
+        snprintf(what + at, sizeof what - at, "%s%s", v == d->lo ? ": " : v == d->hi ? " or " : ", ",
+                 d->choice_name((int)v));
+    }
+    if (d && (d->kind == OPT_INT || d->kind == OPT_U64)) /* --head: the model's heads bound it later */
+        snprintf(what, sizeof what, d->range_later ? ": a whole number from %lld" : ": a whole number in %lld..%lld",
+                 d->lo, d->hi);
+    if (d && d->kind == OPT_DOUBLE && isinf(d->max))
+        snprintf(what, sizeof what, ": a finite number %s %g", d->open ? ">" : ">=", d->min);
+    else if (d && d->kind == OPT_DOUBLE)
+        snprintf(what, sizeof what, ": a number in %.5g..%g", d->open && d->min == 0 ? (double)FLT_MIN : d->min, d->max);
+    return av_fail(err, AV_EUSAGE, "option '%s' needs %s%s%s%s (try --help)", name ? name : "?",
+                   d && d->noun ? "a " : "a value", d && d->noun ? d->noun : d && d->arg ? " " : "",
+                   d && !d->noun && d->arg ? d->arg : "", what);
+}
+
 /* getopt_long returned '?' (unknown or ambiguous) or ':' (no value). */
 static av_status bad_option(int ch, char **argv, av_err *err) {
     const char *name = argv[optind - 1];
-    if (ch == ':') return av_fail(err, AV_EUSAGE, "option '%s' needs a value (try --help)", name ? name : "?");
+    if (ch == ':') return missing_value(name, err);
     /* "--html=yes": a value for an option that takes none. getopt_long returns '?' with optopt the option's own
      * value, so it said "unknown option '-c'" for --causal=1 and "unknown option: a letter outside ASCII" for
      * --html=yes or --no-plot= (a teacher's pass); an abbreviation (--caus=1) names the whole option */
