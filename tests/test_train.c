@@ -1704,6 +1704,54 @@ static void test_cli_model_folder_fifo_is_refused(void **state) {
     }
 }
 
+/* A file put into the folder made for the run while it trains keeps the folder at a Ctrl-C (rmdir takes only
+ * an empty one), and the message, set before the first step, said "D was made for this run and is removed"
+ * of a folder still there (a learner's pass: notes.txt copied into runs/reverse during training). It now
+ * says the folder is kept, and why. The file goes in once step 0's line is out, the signal 0.5 s later. */
+static void test_cli_train_ctrl_c_keeps_a_made_folder_holding_a_file(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200], notes[4300], errpath[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "runs"));
+    snprintf(notes, sizeof notes, "%s/notes.txt", dir);
+    snprintf(errpath, sizeof errpath, "%s", tu_in(f, "err.txt"));
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        close(fds[0]);
+        dup2(fds[1], 1);
+        dup2(e, 2);
+        alarm(60);
+        execl(tu_bin(), tu_bin(), "--train", "reverse", "--steps", "1000000", "--d-model", "16", "--batch", "2", "-o",
+              dir, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *out = fdopen(fds[0], "r");
+    assert_non_null(out);
+    char line[1024];
+    int started = 0;
+    while (!started && fgets(line, sizeof line, out)) started = strncmp(line, "step 0 ", 7) == 0;
+    FILE *n = started ? fopen(notes, "w") : NULL;
+    if (n) fputs("my notes\n", n), fclose(n);
+    usleep(500000);
+    kill(pid, SIGINT);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    fclose(out);
+    char *err = tu_slurp_file(errpath, NULL), want[9000];
+    snprintf(want, sizeof want, "attnviz: interrupted: training stopped; the model was not saved (%s was made for this "
+             "run and is kept: it holds files this run did not write)\n", dir);
+    int ok = started && WIFSIGNALED(st) && WTERMSIG(st) == SIGINT && err && strcmp(err, want) == 0;
+    char shown[4096];
+    snprintf(shown, sizeof shown, "%s", err ? err : "");
+    free(err);
+    if (!ok) fail_msg("started %d, status %d, stderr '%s', want '%s'", started, st, shown, want);
+    assert_true(file_exists(notes));
+}
+
 /* `attnviz --train reverse ARGS -o dir` (ARGS: --compare compare unless NULL) with stdout a pipe that has no
  * reader from the start, so the first line flushed (step 0's) raises SIGPIPE; *st = its wait status, and
  * its stderr is returned (free it). */
@@ -4304,6 +4352,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_title_names_noam, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_keeps_a_made_folder_holding_a_file, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_of_many_heads_stays_within_2400_px, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

@@ -305,6 +305,7 @@ typedef struct {
     const char *dir, *others; /* run_one's: the folder, and what --compare's other variant folders hold */
     double t0;    /* av_now_seconds() when the loop started: the time estimate */
     int eta_said; /* a pipe's early line with the estimate is printed */
+    const char *left; /* left_in(dir) as the Ctrl-C message says it (stop_message) */
 } run_state;
 
 /* A loss in at most 6 characters, so the snapshot lines' columns stay put:
@@ -464,6 +465,24 @@ static av_status forward_failed(const run_state *r, int step, av_status s, av_er
     return diverged(r, step, what, err);
 }
 
+/* What a Ctrl-C during the steps says: a folder made for this run is empty ("keeps what it held" said it held
+ * something); with --compare, "this variant's model", beside the variants that hold theirs, and the
+ * comparison not written (a tester's report: "the model was not saved" read as nothing saved, and
+ * compare_positions.png was not named). Set again whenever what dir holds changes (left_in): a file put into
+ * the folder made for this run while it trained kept the folder, and the message said "was made for this run
+ * and is removed" (a learner's pass). */
+static void stop_message(run_state *r) {
+    const char *left = left_in(r->dir);
+    if (left == r->left) return;
+    r->left = left;
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[340];
+    compare_not_written(cmp, sizeof cmp, r->o);
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%.300s %s%.600s%s)\n",
+             r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", r->dir, left, r->others,
+             cmp);
+    av_interrupt_message(msg);
+}
+
 static av_status train_steps(run_state *r, av_err *err) {
     const av_train_opts *o = r->o;
     int snaps[MAX_SNAP], n_snaps = snapshot_steps(snaps, o->steps), k = 0;
@@ -496,6 +515,7 @@ static av_status train_steps(run_state *r, av_err *err) {
             if ((s = snapshot(r, k++, step, err))) return forward_failed(r, step, s, err);
         }
         progress(r, step, k - 1, snap);
+        stop_message(r);
     }
     if (!s) r->log.loss[0] = r->log.ho_loss[0];
     return s;
@@ -1104,15 +1124,19 @@ static av_status check_train_size(const av_train_opts *o, av_err *err) {
 
 /* What an interrupted run leaves in dir: "was made for this run and is
  * removed" (an empty folder av_mkdir_p made: the signal handler and main's
- * exit take it away, io/fileio.h av_remove_empty_made_folders), "is empty"
- * (one that was there, empty) or "keeps what it held". */
+ * exit take it away, io/fileio.h av_remove_empty_made_folders), "... is
+ * kept" (one it made, that something else put files in), "is empty" (one
+ * that was there, empty) or "keeps what it held". */
 static const char *left_in(const char *dir) {
     DIR *d = opendir(dir);
     int empty = d != NULL;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;)
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { empty = 0; break; }
     if (d) closedir(d);
-    return !empty ? "keeps what it held" : av_folder_made_here(dir) ? "was made for this run and is removed" : "is empty";
+    if (!empty) /* a folder made for this run holds only what was put in it while it trained: it stays */
+        return av_folder_made_here(dir) ? "was made for this run and is kept: it holds files this run did not write"
+                                        : "keeps what it held";
+    return av_folder_made_here(dir) ? "was made for this run and is removed" : "is empty";
 }
 
 /* Train o's model into dir. others ("" for none) ends the Ctrl-C message's
@@ -1137,17 +1161,8 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     for (int i = 0; !s && i < N_HELDOUT; i++) av_task_sample(&r.heldout[i], o->task, &hr);
     if (!s) s = av_task_set_init(&r.heldout_set, r.heldout, N_HELDOUT, err);
     if (!s) s = log_alloc(&r.log, o->layers, o->heads, r.probe.T, o->steps, err);
-    char msg[AV_INTERRUPT_MSG_MAX]; /* a Ctrl-C until the model is written (write_outputs says what after) and
-                                     * none once the run is over */
-    /* a folder made for this run is empty: "keeps what it held" said it held something; with --compare,
-     * "this variant's model", beside the variants that hold theirs, and the comparison not written (a
-     * tester's report: "the model was not saved" read as nothing saved, and compare_positions.png was not
-     * named) */
-    char cmp[340];
-    compare_not_written(cmp, sizeof cmp, o);
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%.300s %s%.600s%s)\n",
-             o->tty ? "\n" : "", others[0] ? "this variant's model" : "the model", dir, left_in(dir), others, cmp);
-    av_interrupt_message(msg);
+    stop_message(&r); /* a Ctrl-C until the model is written (write_outputs says what after) and none once the
+                       * run is over */
     if (!s) s = train_loop(&r, err);
     if (!s) s = write_outputs(&r, dir, others, err);
     if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
