@@ -510,6 +510,32 @@ static void test_png_text_chunks_and_phys(void **state) {
     av_png_image_free(&a);
 }
 
+/* A control character in an argument reaches the command line of the PNG's Description and the SVG's <desc>
+ * as a shell escape, $'a\x1bb' (a C1 control as \u0085; other characters, é, as they are): the sentence
+ * "a<ESC>b <cé>" put a raw ESC into the PNG's Latin-1 text, and the SVG, which XML cannot hold it in, read
+ * 'a<U+FFFD>b <cé>', a command that draws another sentence. */
+static void test_control_characters_in_the_command_are_escaped(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--format", "both", "-o", in(f, "esc"), "a\x1b" "b <c\xC3\xA9>", "\xC2\x85x");
+    expect_ok(&r);
+    tu_free(&r);
+    char want[8400];
+    snprintf(want, sizeof want, "attnviz -q --format both -o %s $'a\\x1bb <c\xC3\xA9>' $'\\u0085x' (seed 42)",
+             in(f, "esc"));
+    av_png_image a;
+    read_png(in(f, "esc/head0.png"), &a);
+    assert_string_equal(av_png_image_text(&a, "Description"), want);
+    av_png_image_free(&a);
+    char *svg = slurp(in(f, "esc/head0.svg"), NULL);
+    assert_non_null(svg);
+    snprintf(want, sizeof want,
+             "<desc>attnviz -q --format both -o %s $'a\\x1bb &lt;c\xC3\xA9&gt;' $'\\u0085x' (seed 42)&#10;",
+             in(f, "esc"));
+    if (!strstr(svg, want)) fail_msg("no '%s' in esc/head0.svg: %.600s", want, svg);
+    free(svg);
+}
+
 /* --scale multiplies PNG pixels and the SVG size; --dpi leaves the SVG size. */
 static void test_scale_and_dpi_sizes(void **state) {
     fixture *f = *state;
@@ -2199,6 +2225,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_control_characters_in_the_command_are_escaped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_labels_that_read_the_same_get_indices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
     };

@@ -1652,10 +1652,27 @@ static int has_bidi_control(const char *s) {
     return 0;
 }
 
+/* 1 if s holds a byte the line cannot show as itself: a C0 control other than tab and line feed, DEL, a C1
+ * control (U+0080..U+009F, C2 80..C2 9F) or a byte that is not UTF-8. */
+static int has_unshowable(const char *s) {
+    for (const unsigned char *c = (const unsigned char *)s; *c;) {
+        unsigned cp;
+        const char *why;
+        int n = av_utf8_decode(c, strnlen((const char *)c, 4), &cp, &why);
+        if (n == 0 || (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7F && cp <= 0x9F)) return 1;
+        c += n;
+    }
+    return 0;
+}
+
 /* argv as one shell-quoted line, "attnviz --heads 2 'I love you'". An argument holding a bidi control is
  * written in ANSI-C quotes with the controls as \uXXXX ($'w\u202eabc', as GNU ls quotes such names): the
  * same argument to bash or zsh, and an RLO in it no longer turns the rest of the line around where the
- * line is shown (the --html page's command, a PNG's Description). */
+ * line is shown (the --html page's command, a PNG's Description). So is one holding a control character
+ * (C0 but tab and line feed, DEL, C1) or a byte that is not UTF-8, as \xHH (C1 as \u0085): the sentence
+ * "a<ESC>b" put a raw ESC in the PNG's Latin-1 Description, and the SVG's <desc>, which XML cannot hold it
+ * in, read 'a<U+FFFD>b', a command that draws another sentence; a Latin-1 folder name -o caf<0xE9> read
+ * caf<U+FFFD> in both. */
 char *av_command_line(int argc, char **argv) {
     size_t n = 1;
     for (int i = 0; i < argc; i++) n += strlen(argv[i]) * 4 + 4;
@@ -1664,15 +1681,26 @@ char *av_command_line(int argc, char **argv) {
     p += sprintf(p, "attnviz");
     for (int i = 1; i < argc; i++) {
         int plain = argv[i][0] != 0 && strpbrk(argv[i], " \t\n'\"\\$`!*?;&|<>()[]{}#~") == NULL;
-        if (has_bidi_control(argv[i])) {
+        if (has_bidi_control(argv[i]) || has_unshowable(argv[i])) {
             p += sprintf(p, " $'");
             for (const unsigned char *c = (const unsigned char *)argv[i]; *c; c++) {
+                unsigned cp;
+                const char *why;
+                int len = av_utf8_decode(c, strnlen((const char *)c, 4), &cp, &why);
                 if (c[0] == 0xE2 && ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) ||
                                      (c[1] == 0x81 && c[2] >= 0xA6 && c[2] <= 0xA9))) {
                     p += sprintf(p, "\\u%04x", ((c[1] & 0x3F) << 6 | (c[2] & 0x3F)) | 0x2000);
                     c += 2;
-                } else if (*c == '\'' || *c == '\\') p += sprintf(p, "\\%c", *c);
-                else *p++ = (char)*c, *p = 0;
+                } else if (len == 2 && cp >= 0x80 && cp <= 0x9F) {
+                    p += sprintf(p, "\\u%04x", cp);
+                    c += 1;
+                } else if (len == 0 || (cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7F)
+                    p += sprintf(p, "\\x%02x", *c);
+                else if (*c == '\'' || *c == '\\') p += sprintf(p, "\\%c", *c);
+                else { /* a whole character: its continuation bytes alone are not UTF-8 */
+                    memcpy(p, c, (size_t)len), p += len, *p = 0;
+                    c += len - 1;
+                }
             }
             p += sprintf(p, "'");
         } else if (plain) p += sprintf(p, " %s", argv[i]);
