@@ -536,6 +536,25 @@ static void test_control_characters_in_the_command_are_escaped(void **state) {
     free(svg);
 }
 
+/* A character XML 1.0 does not allow is one U+FFFD in the SVG, as the PNG draws it as one box: the token
+ * U+FFFE (EF BF BE, a noncharacter) was labelled with three U+FFFD, one per byte, in head0.svg's axes and
+ * title. */
+static void test_svg_replaces_a_noncharacter_once(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--format", "svg", "-o", in(f, "nonchar"), "\xEF\xBF\xBE a");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "nonchar/head0.svg"), NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, ">\xEF\xBF\xBD</text>"))
+        fail_msg("no label '\xEF\xBF\xBD' (U+FFFD) in nonchar/head0.svg: %.600s", svg);
+    if (strstr(svg, "\xEF\xBF\xBD\xEF\xBF\xBD"))
+        fail_msg("nonchar/head0.svg writes U+FFFE as more than one U+FFFD: %.*s", 80,
+                 strstr(svg, "\xEF\xBF\xBD\xEF\xBF\xBD") - 40);
+    free(svg);
+}
+
 /* --scale multiplies PNG pixels and the SVG size; --dpi leaves the SVG size. */
 static void test_scale_and_dpi_sizes(void **state) {
     fixture *f = *state;
@@ -2226,6 +2245,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_characters_in_the_command_are_escaped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_svg_replaces_a_noncharacter_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_labels_that_read_the_same_get_indices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
     };

@@ -39,14 +39,19 @@ static size_t xml_char_len(const unsigned char *s) {
 }
 
 /* Write s as XML character data / attribute text: &, <, >, " escaped;
- * bytes that are not valid XML characters become U+FFFD. */
+ * a character XML 1.0 does not allow (U+FFFE, U+FFFF, a C0 control) and
+ * each byte that is not UTF-8 become one U+FFFD: U+FFFE became three, one
+ * per byte, where the PNG draws one box. */
 static void put_escaped(FILE *fp, const char *s) {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
         size_t n = xml_char_len(p);
         if (n == 0) {
+            unsigned cp;
+            const char *why;
+            int len = av_utf8_decode(p, strnlen((const char *)p, 4), &cp, &why);
             fputs("\xEF\xBF\xBD", fp);
-            p++;
+            p += len > 0 ? len : 1;
             continue;
         }
         switch (*p) {
