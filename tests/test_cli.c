@@ -2130,6 +2130,7 @@ static void test_missing_openblas_is_an_error_not_a_crash(void **state) {
     tu_free(&r);
 }
 
+#ifndef __SANITIZE_ADDRESS__ /* only the shim_nomem tests use it, and they skip under ASan */
 /* tu_runv with the binary bin in place of $ATTNVIZ_BIN. */
 static void run_binary(tu_result *r, const char *bin, const char *const *env, const char *const *args) {
     char *old = getenv("ATTNVIZ_BIN") ? strdup(getenv("ATTNVIZ_BIN")) : NULL;
@@ -2158,6 +2159,7 @@ static void copy_beside_assets(tu_fixture *f, char *bin, size_t cap) {
     snprintf(assets, sizeof assets, "%s", tu_in(f, "inst/assets"));
     assert_int_equal(symlink(link_to, assets), 0);
 }
+#endif
 
 /* Memory that runs out while the bundled fonts load is attnviz's out-of-memory
  * error, not a crash: `(ulimit -v 90000; attnviz -q -o out --kernel reference
