@@ -536,6 +536,42 @@ static void test_control_characters_in_the_command_are_escaped(void **state) {
     free(svg);
 }
 
+/* A path in the home folder reaches the figures' command line from "~/", the rest quoted as before: `-o
+ * ~/notes/figs`, which the shell expands, put /home/alice/notes/figs into the PNG's Description, the SVG's
+ * <desc> and the --html page of a figure published from the notes. A folder whose name only starts with
+ * $HOME's text (HOME/x beside HOMEx) is kept as it is. */
+static void test_home_folder_in_the_command_is_tilde(void **state) {
+    fixture *f = *state;
+    char home[4300], env[4400], other[4400];
+    snprintf(home, sizeof home, "%s", in(f, "home"));
+    snprintf(env, sizeof env, "HOME=%s/", home); /* a trailing '/' in HOME is the same folder */
+    snprintf(other, sizeof other, "%sx", home);
+    tu_result r;
+    tu_runv(&r, NULL, (const char *const[]){env, NULL},
+            (const char *const[]){"-q", "--format", "both", "--html", "-o", in(f, "home/my notes"), "--dump", other,
+                                  "I love you", NULL});
+    expect_ok(&r);
+    tu_free(&r);
+    char want[9000];
+    snprintf(want, sizeof want, "attnviz -q --format both --html -o ~/'my notes' --dump %s 'I love you' (seed 42)",
+             other);
+    av_png_image a;
+    read_png(in(f, "home/my notes/head0.png"), &a);
+    assert_string_equal(av_png_image_text(&a, "Description"), want);
+    av_png_image_free(&a);
+    char *svg = slurp(in(f, "home/my notes/head0.svg"), NULL), *page = slurp(in(f, "home/my notes/attnviz.html"), NULL);
+    assert_non_null(svg);
+    assert_non_null(page);
+    snprintf(want, sizeof want, "<desc>attnviz -q --format both --html -o ~/&apos;my notes&apos; --dump %s ", other);
+    char want2[9000];
+    snprintf(want2, sizeof want2, "<desc>attnviz -q --format both --html -o ~/'my notes' --dump %s ", other);
+    if (!strstr(svg, want) && !strstr(svg, want2)) fail_msg("no '%s' in head0.svg: %.600s", want2, svg);
+    if (count_str(page, home) != count_str(page, other)) /* each of them is the --dump folder's */
+        fail_msg("attnviz.html holds the home folder %s: %.300s", home, page + (strstr(page, home) - page) / 2);
+    free(svg);
+    free(page);
+}
+
 /* A character XML 1.0 does not allow is one U+FFFD in the SVG, as the PNG draws it as one box: the token
  * U+FFFE (EF BF BE, a noncharacter) was labelled with three U+FFFD, one per byte, in head0.svg's axes and
  * title. */
@@ -2245,6 +2281,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_characters_in_the_command_are_escaped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_home_folder_in_the_command_is_tilde, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_replaces_a_noncharacter_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_labels_that_read_the_same_get_indices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),

@@ -1672,7 +1672,21 @@ static int has_unshowable(const char *s) {
  * (C0 but tab and line feed, DEL, C1) or a byte that is not UTF-8, as \xHH (C1 as \u0085): the sentence
  * "a<ESC>b" put a raw ESC in the PNG's Latin-1 Description, and the SVG's <desc>, which XML cannot hold it
  * in, read 'a<U+FFFD>b', a command that draws another sentence; a Latin-1 folder name -o caf<0xE9> read
- * caf<U+FFFD> in both. */
+ * caf<U+FFFD> in both. An argument that is the home folder ($HOME) or a path in it is written from "~/"
+ * (`-o ~/notes/figs`, which the shell had expanded, put /home/alice/notes/figs in the Description of a figure
+ * published from the notes: an author's pass), the rest quoted as above: "~/'my notes'" (a quoted '/' would
+ * keep bash from expanding the '~'). */
+
+/* The length of $HOME, without trailing '/', when arg is that folder or a path in it; else 0 (HOME unset,
+ * empty, relative or "/"). */
+static size_t home_prefix(const char *arg) {
+    const char *home = getenv("HOME");
+    if (!home || home[0] != '/') return 0;
+    size_t len = strlen(home);
+    while (len > 0 && home[len - 1] == '/') len--;
+    return len > 0 && strncmp(arg, home, len) == 0 && (arg[len] == '/' || !arg[len]) ? len : 0;
+}
+
 char *av_command_line(int argc, char **argv) {
     size_t n = 1;
     for (int i = 0; i < argc; i++) n += strlen(argv[i]) * 4 + 4;
@@ -1680,10 +1694,18 @@ char *av_command_line(int argc, char **argv) {
     if (!s) return NULL;
     p += sprintf(p, "attnviz");
     for (int i = 1; i < argc; i++) {
-        int plain = argv[i][0] != 0 && strpbrk(argv[i], " \t\n'\"\\$`!*?;&|<>()[]{}#~") == NULL;
-        if (has_bidi_control(argv[i]) || has_unshowable(argv[i])) {
-            p += sprintf(p, " $'");
-            for (const unsigned char *c = (const unsigned char *)argv[i]; *c; c++) {
+        const char *a = argv[i], *sp = " ";
+        size_t home = home_prefix(a);
+        if (home) { /* " ~" or " ~/", then the rest as a word of its own, with no space before it */
+            p += sprintf(p, " ~%s", a[home] ? "/" : "");
+            a += home + (a[home] ? 1 : 0);
+            sp = "";
+            if (!*a) continue;
+        }
+        int plain = a[0] != 0 && strpbrk(a, " \t\n'\"\\$`!*?;&|<>()[]{}#~") == NULL;
+        if (has_bidi_control(a) || has_unshowable(a)) {
+            p += sprintf(p, "%s$'", sp);
+            for (const unsigned char *c = (const unsigned char *)a; *c; c++) {
                 unsigned cp;
                 const char *why;
                 int len = av_utf8_decode(c, strnlen((const char *)c, 4), &cp, &why);
@@ -1703,10 +1725,10 @@ char *av_command_line(int argc, char **argv) {
                 }
             }
             p += sprintf(p, "'");
-        } else if (plain) p += sprintf(p, " %s", argv[i]);
+        } else if (plain) p += sprintf(p, "%s%s", sp, a);
         else {
-            p += sprintf(p, " '");
-            for (const char *c = argv[i]; *c; c++) p += (*c == '\'') ? sprintf(p, "'\\''") : sprintf(p, "%c", *c);
+            p += sprintf(p, "%s'", sp);
+            for (const char *c = a; *c; c++) p += (*c == '\'') ? sprintf(p, "'\\''") : sprintf(p, "%c", *c);
             p += sprintf(p, "'");
         }
     }
