@@ -1457,6 +1457,39 @@ static void test_quiet_run_says_what_it_removed(void **state) {
     expect_files(f, "o", (const char *[]){"attnviz.html", NULL}, 0);
 }
 
+/* --weights DIR/ (as the shell completes a folder) is the folder DIR, as --model DIR/ is: it titled the figures
+ * "loaded from DIR/", and so had another run id than -w DIR, so the SVGs of `-w DIR/ --format svg` after the
+ * PNGs of `-w DIR` (an author making slides, then notes) removed the PNGs as an earlier run's. */
+static void test_weights_folder_with_a_trailing_slash_is_the_same_run(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "-d", "16", "-H", "2", "--dump", in(f, "w"), "--no-plot", "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    char slash[4300];
+    snprintf(slash, sizeof slash, "%s/", in(f, "w"));
+    RUN(&r, "-q", "-d", "16", "-H", "2", "--weights", in(f, "w"), "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "-d", "16", "-H", "2", "--weights", slash, "--format", "svg", "-o", in(f, "o"), "I love you");
+    expect_ok(&r);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    expect_files(f, "o", (const char *[]){"head0.png", "heads.png", "head0.svg", "heads.svg", NULL}, 1);
+    av_png_image img;
+    read_png(in(f, "o/head0.png"), &img);
+    char want[4300];
+    snprintf(want, sizeof want, "weights loaded from %s, as --dump wrote them from random weights (untrained, seed 42)",
+             in(f, "w"));
+    assert_string_equal(av_png_image_text(&img, "Weights"), want);
+    av_png_image_free(&img);
+    char *svg = slurp(in(f, "o/head0.svg"), NULL);
+    assert_non_null(svg);
+    snprintf(want, sizeof want, "&#10;weights: weights loaded from %s, as --dump wrote them from random weights", in(f, "w"));
+    if (!strstr(svg, want)) fail_msg("no '%s' in o/head0.svg: %.600s", want, svg);
+    free(svg);
+}
+
 /* The weights' source is in the trace header, every title and the metadata:
  * random (seed), loaded from a folder, or partly loaded. */
 static void test_weights_source_named_everywhere(void **state) {
@@ -2270,6 +2303,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_weights_folder_with_a_trailing_slash_is_the_same_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_as_a_temporary_is_made_leaves_none, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_text_is_tidied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dump_source_says_what_its_crc_covers, setup, teardown),

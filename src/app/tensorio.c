@@ -427,8 +427,12 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     unsigned long long seed = (unsigned long long)m->cfg.seed;
     char shown[420]; /* the folder as the title and the trace show it: at most 400 bytes (300 beside a list),
                       * a control character as <U+001B> (av_utf8_escape_controls), and an RLO or other bidi
-                      * control in its name closed after it (av_utf8_bidi_closers) */
-    size_t cut = av_utf8_escape_controls(dir, strlen(dir), shown, found == 5 ? 401 : 301, 0);
+                      * control in its name closed after it (av_utf8_bidi_closers), and without a trailing '/'
+                      * (av_path_shown), as --model shows its folder: `-w w/` (the shell's completion) titled the
+                      * figures "loaded from w/", and its run id, not that of `-w w`, removed the other's files */
+    char typed[4200];
+    av_path_shown(typed, sizeof typed, dir);
+    size_t cut = av_utf8_escape_controls(typed, strlen(typed), shown, found == 5 ? 401 : 301, 0);
     av_utf8_bidi_closers(shown, cut, shown + cut, sizeof shown - cut);
     src->random_origin = found == 5 && dumped_from_random(m, dir, src->random_text, sizeof src->random_text);
     if (src->random_origin)
