@@ -215,6 +215,20 @@ static void test_umask_is_honoured(void **state) {
     struct stat st;
     assert_int_equal(stat(in_dir(f, "private.txt"), &st), 0);
     assert_int_equal(st.st_mode & 0777, 0600);
+    /* a group-shared folder's umask 002: 0664 files and 0775 folders, as fopen and mkdir -p give (files were
+     * capped at 0644 and folders made 0755) */
+    old = umask(002);
+    s = av_mkdir_p(in_dir(f, "shared/figs"), &err);
+    if (s == AV_OK) s = av_afile_open(&a, in_dir(f, "shared/figs/head0.png"), &err);
+    if (s == AV_OK) s = av_afile_commit(&a, &err);
+    umask(old);
+    assert_int_equal(s, AV_OK);
+    assert_int_equal(stat(in_dir(f, "shared/figs/head0.png"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0664);
+    assert_int_equal(stat(in_dir(f, "shared"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0775);
+    assert_int_equal(stat(in_dir(f, "shared/figs"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0775);
 }
 
 /* The writer reads the umask by setting it and setting it back (umask(2)
@@ -224,7 +238,7 @@ static void test_umask_is_honoured(void **state) {
  * 022 instead of the user's 077 and its file is 0644; if it restores last,
  * the process keeps 022. Here the first thread is stopped between its calls
  * (the umask above) while the second opens: both files must still be 0600
- * (0666 & ~077, at most 0644) and the umask 077 afterwards. */
+ * (0666 & ~077) and the umask 077 afterwards. */
 typedef struct {
     const char *path;
     av_status st;

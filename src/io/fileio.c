@@ -340,10 +340,11 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         f->tmp[0] = 0;
         return create_error(err, path, e);
     }
-    /* mkstemp creates 0600; give the file the mode a plain fopen would,
-     * limited to 0644 and honouring the umask. */
+    /* mkstemp creates 0600; give the file the mode a plain fopen would:
+     * 0666 & ~umask. (It was capped at 0644, so under umask 002 a class's
+     * shared folder got files the group could not rewrite: a pass's report.) */
     mode_t mask = current_umask();
-    if (fchmod(fd, (mode_t)(0644 & ~mask)) != 0) {
+    if (fchmod(fd, (mode_t)(0666 & ~mask)) != 0) {
         int e = errno;
         close(fd);
         unlink(f->tmp);
@@ -499,7 +500,7 @@ void av_afile_abort(av_afile *f) {
 /* Make one component; an existing folder is fine. */
 static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
     pthread_once(&g_handlers_once, install_handlers); /* before the folder: a signal from now on takes it away */
-    if (mkdir(part, 0755) == 0) {
+    if (mkdir(part, 0777) == 0) { /* & ~umask, as mkdir -p */
         int n = atomic_load(&g_made_n);
         size_t len = strlen(part);
         while (len > 1 && part[len - 1] == '/') len--;

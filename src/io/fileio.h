@@ -39,7 +39,7 @@ typedef struct {
 } av_afile;
 
 /* Create the temporary "<dir>/.<base>.tmpXXXXXX" (mkstemp) next to path and
- * open f->fp on it for binary writing; its mode is 0644 minus the umask.
+ * open f->fp on it for binary writing; its mode is 0666 minus the umask, as fopen gives.
  * f is fully initialised either way, so av_afile_abort is always safe.
  * Errors: AV_ERUNTIME naming path: "cannot write 'out/a.png': folder 'out'
  * does not exist", "...: 'out' is not a folder", "...: Permission denied";
@@ -140,7 +140,7 @@ int av_lock_folder(const char *dir, int *fd_out);
 void av_mapped_note(const void *addr, size_t len, const char *path);
 void av_mapped_forget(const void *addr);
 
-/* Create directory dir (and missing parents, like mkdir -p), mode 0755 minus
+/* Create directory dir (and missing parents, like mkdir -p), mode 0777 minus
  * the umask. An existing folder is fine; doubled and trailing '/' are fine.
  * Each folder it makes is remembered for av_remove_empty_made_folders and
  * the signal handler (below). Errors: AV_ERUNTIME "cannot create folder
