@@ -805,13 +805,17 @@ static void test_path_join_never_doubles_the_slash(void **state) {
     assert_string_equal(small, "abc/d");
 }
 
-/* av_path_shown: a folder without its trailing '/' (the trace printed
+/* av_path_shown: a folder without its trailing '/', doubled '/' and "." parts (the trace printed
  * "model runs/reverse/ (trained toy model ..."); expected strings by hand. */
 static void test_path_shown_drops_trailing_slashes(void **state) {
     (void)state;
     static const struct { const char *dir, *want; } cases[] = {
         {"runs/reverse/", "runs/reverse"}, {"runs/reverse//", "runs/reverse"}, {"runs/reverse", "runs/reverse"},
         {"/", "/"}, {"//", "/"}, {"", ""}, {"./", "."}, {"/abs/m/", "/abs/m"},
+        /* doubled '/' and "." parts too, ".." kept: --model ./train was another run than --model train */
+        {"./train", "train"}, {"././runs//reverse/./", "runs/reverse"}, {".", "."}, {"/./", "/"},
+        {"//abs/./m", "/abs/m"}, {"../m/", "../m"}, {"a/../b", "a/../b"}, {".hidden/x", ".hidden/x"},
+        {"..", ".."}, {"./.", "."},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char out[64];

@@ -732,7 +732,29 @@ static size_t trimmed_len(const char *dir) {
 }
 
 void av_path_shown(char *out, size_t n, const char *dir) {
-    snprintf(out, n, "%.*s", (int)trimmed_len(dir), dir);
+    /* Lexically, part by part: empty parts ("//") and "." parts are dropped, ".." is kept (past a symbolic
+     * link it is not the text before it). `--model ./train` and `--model train`, or `-w a//w`, gave other
+     * titles and run ids than the same folder typed plainly, and removed each other's figures (a pass's report). */
+    size_t len = trimmed_len(dir), k = 0;
+    char *buf = malloc(len + 2);
+    if (!buf) {
+        snprintf(out, n, "%.*s", (int)len, dir);
+        return;
+    }
+    if (len > 0 && dir[0] == '/') buf[k++] = '/';
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+        while (j < len && dir[j] != '/') j++;
+        if (j > i && !(j - i == 1 && dir[i] == '.')) {
+            if (k > 0 && buf[k - 1] != '/') buf[k++] = '/';
+            memcpy(buf + k, dir + i, j - i), k += j - i;
+        }
+        i = j + 1;
+    }
+    if (k == 0 && len > 0) buf[k++] = '.'; /* "./" and "." */
+    buf[k] = 0;
+    snprintf(out, n, "%s", buf);
+    free(buf);
 }
 
 void av_path_split(char *folder, size_t nf, char *last, size_t nl, const char *path) {

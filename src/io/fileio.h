@@ -244,10 +244,12 @@ av_status av_not_regular(const char *path, unsigned mode, av_err *err);
  * (it may hold a '/' of its own: "fonts/DejaVuSans.ttf"). No errors. */
 void av_path_join(char *out, size_t n, const char *dir, const char *name);
 
-/* A folder as messages and titles show it: dir without its trailing '/'
- * into out (n bytes, NUL-terminated, cut to fit), as av_path_join drops them:
- * "runs/reverse/" and "runs/reverse//" give "runs/reverse"; "/" stays "/"
- * and "" stays "". No errors. */
+/* A folder as messages and titles show it, and as run ids hash it: dir
+ * without its trailing '/' (as av_path_join drops them), doubled '/' and "."
+ * parts, into out (n bytes, NUL-terminated, cut to fit): "runs/reverse/",
+ * "./runs//reverse" and "runs/./reverse" give "runs/reverse"; ".." parts
+ * stay ("../m"); "/" and "/./" give "/", "./" gives ".", "" stays "". No
+ * errors (without memory, only the trailing '/' are dropped). */
 void av_path_shown(char *out, size_t n, const char *dir);
 
 /* path's folder and its last part, path's trailing '/' dropped first as
