@@ -2140,6 +2140,50 @@ static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
         }
 }
 
+/* A --model folder's name is shown as a --weights folder's is (base/utf8.h av_utf8_shown_name), in the
+ * trace, the notes, the figures' titles and the --html page's trace: an RLO in it closed after it, a control
+ * character as <U+000A>. `attnviz -m $'mod\u202eabc' 'hi there'` printed "weights    model mod<RLO>abc (trained
+ * toy model: ...)" with nothing closing the override, so the rest of the line read backwards, and a folder
+ * named $'mod\nx' put a raw newline in model.png's Title, which the figure drew as a box (a tester's pass). */
+static void test_model_folder_name_shown_as_weights_folder(void **state) {
+    fixture *f = *state;
+    char dir[4300], nl[4300];
+    snprintf(dir, sizeof dir, "%s", in(f, "m\xE2\x80\xAE" "abc")); /* m, RLO, abc */
+    snprintf(nl, sizeof nl, "%s", in(f, "m\nx"));
+    tu_result r;
+    RUN(&r, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--layers", "1", "--batch", "4", "-o", dir);
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "--model", dir, "--figures", "model", "--format", "both", "--html", "-o", in(f, "o1"), "hi there");
+    expect_ok(&r);
+    expect_unturned("trace", strstr(r.out, "weights    model"), ": F32, ");
+    expect_unturned("note", strstr(r.err, "attnviz: note: "), " was trained on reverse only");
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "o1/model.png"), &img);
+    expect_unturned("model.png", av_png_image_text(&img, "Title"), "(attnviz --train reverse");
+    expect_unturned("model.png", av_png_image_text(&img, "Title"), "attention weights");
+    av_png_image_free(&img);
+    char *page = slurp(in(f, "o1/attnviz.html"), NULL);
+    assert_non_null(page);
+    expect_unturned("attnviz.html", strstr(page, "weights    model"), ": F32, ");
+    free(page);
+    assert_int_equal(rename(dir, nl), 0);
+    RUN(&r, "--model", nl, "--figures", "model", "--format", "both", "-o", in(f, "o2"), "hi there");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "m<U+000A>x (trained toy model"));
+    tu_free(&r);
+    read_png(in(f, "o2/model.png"), &img);
+    const char *title = av_png_image_text(&img, "Title");
+    if (strchr(title, '\n') || !strstr(title, "m<U+000A>x (attnviz --train reverse"))
+        fail_msg("model.png's Title should name the folder m<U+000A>x, as a --weights folder is: %s", title);
+    av_png_image_free(&img);
+    char *svg = slurp(in(f, "o2/model.svg"), NULL);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "m&lt;U+000A&gt;x (attnviz --train reverse"));
+    free(svg);
+}
+
 /* A --title in a right-to-left script leaves the title line left to right. As the line's first strong
  * character it made the whole line right to left: head0.png read "head 0 of 2: attention weights · شكل ٣:
  * الانتباه", attnviz's words before the title (a figure-maker's report; a quoted right-to-left sentence had
@@ -2318,6 +2362,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_folder_name_shown_as_weights_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_characters_in_the_command_are_escaped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_command_is_tilde, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_replaces_a_noncharacter_once, setup, teardown),

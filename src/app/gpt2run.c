@@ -339,7 +339,7 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     if (n == 0 && len == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
     if (n == 0) /* a tokenizer.json Split with behavior Removed can drop every character */
         return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: %s/%s's pre-tokenizer removed "
-                       "all of it", len, len == 1 ? "" : "s", r->dir, r->hftok ? "tokenizer.json" : "vocab.json");
+                       "all of it", len, len == 1 ? "" : "s", r->dir_shown, r->hftok ? "tokenizer.json" : "vocab.json");
     if (n > (size_t)AV_MAX_TOKENS) { /* the model's own limit first, when it has a smaller one */
         int mp = r->llama ? r->llama->cfg.max_positions
                           : r->g.cfg.positions == AV_POS_LEARNED ? r->g.cfg.n_positions : 0;
@@ -485,7 +485,7 @@ static void note_outside_task(av_gpt2run *r) {
          * model's, so no figure says "outside its task" (a figure-maker's report); only what follows is */
         av_message(stderr, "attnviz: note: this input is a whole example of %s's task, %s (%s), its answer complete, "
                 "as training saw it; what comes after it is outside the task, so a continuation means nothing, "
-                "however probable it looks\n", r->dir, r->task, what);
+                "however probable it looks\n", r->dir_shown, r->task, what);
         return;
     }
     if (bad >= 0) av_gpt2run_label(label, sizeof label, r, r->ids[bad]);
@@ -493,7 +493,7 @@ static void note_outside_task(av_gpt2run *r) {
     if (bad >= 0) snprintf(r->outside, sizeof r->outside, "token %d [%.60s] %s", bad, label, why);
     else snprintf(r->outside, sizeof r->outside, "%s", why);
     av_message(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its continuation "
-            "need not be the task's answer, however probable it looks\n", r->dir, r->task, what, r->outside);
+            "need not be the task's answer, however probable it looks\n", r->dir_shown, r->task, what, r->outside);
 }
 
 /* Every file a folder's load reads but a Llama folder's shards, which its
@@ -558,7 +558,7 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
     if (r->layer < 0 || r->layer >= c->n_layer) /* no negative indexing: leaving --layer out gives the last */
         return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
                        "from %.300s/config.json); leave --layer out for the last layer", r->layer, c->n_layer - 1,
-                       llama ? "num_hidden_layers" : "n_layer", c->n_layer, r->dir);
+                       llama ? "num_hidden_layers" : "n_layer", c->n_layer, r->dir_shown);
     if (o->head < 0 || o->head >= c->n_head) { /* cli.c leaves a negative --head to the model's range */
         char hint[80] = ""; /* --head H counted from 1, as cli.c says it for the single layer */
         if (o->head == c->n_head)
@@ -579,6 +579,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
                        strlen(o->model_dir), sizeof r->dir_buf - 1);
     av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir); /* "runs/x/" is shown as "runs/x" */
     r->dir = r->dir_buf;
+    av_utf8_shown_name(r->dir, r->dir_shown, sizeof r->dir_shown);
     av_status st = check_options(o, err);
     if (!st && o->kernel != AV_KERNEL_REFERENCE + 1) st = av_blas_require(err); /* before the weights load */
     /* --train renames its four files one after another while --model reads them (and config.json more than once):
@@ -595,6 +596,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         av_gpt2run_free(r); /* the last try's (and its dir: shown again) */
         av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir);
         r->dir = r->dir_buf;
+    av_utf8_shown_name(r->dir, r->dir_shown, sizeof r->dir_shown);
         av_file_ids_note(before, r->dir, FOLDER_FILES, N_FOLDER_FILES); /* the index before its shards are listed */
         int n = N_FOLDER_FILES + av_llama_shard_files(shards, AV_LLAMA_MAX_SHARDS, r->dir);
         for (int i = 0; i < n; i++) names[i] = i < N_FOLDER_FILES ? FOLDER_FILES[i] : shards[i - N_FOLDER_FILES];
@@ -606,7 +608,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     }
     if (!st && changed >= 0)
         st = av_fail(err, AV_ERUNTIME, "%s changed while it was being read (its %s, on each of %d tries; is %s writing "
-                     "it?); try again when it is done", r->dir, names[changed], LOAD_TRIES,
+                     "it?); try again when it is done", r->dir_shown, names[changed], LOAD_TRIES,
                      changed < N_FOLDER_FILES ? "an attnviz --train" : "a download");
     if (st) return st;
     /* a trained folder that another --train is writing now (a second training into it): its earlier model was
@@ -616,7 +618,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (r->task[0] && av_train_folder_busy(r->dir))
         av_message(stderr, "attnviz: note: an attnviz --train is writing %s now; this run reads the model the folder "
                 "holds at this moment (%s, step %d), which that run replaces when it saves its own; run this again "
-                "when that run has ended\n", r->dir, r->task, r->step);
+                "when that run has ended\n", r->dir_shown, r->task, r->step);
     if (!llama && r->g.cfg.warning[0]) av_message(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     const av_gpt2_config *c = &r->g.cfg;
     if ((st = tokenize(r, labels, o, err))) return st;
@@ -639,7 +641,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
     if (r->T > c->n_positions && !o->quiet) /* learned positions refused it (no wpe row); a formula runs on */
         av_message(stderr, "attnviz: note: the input is %d tokens, more than n_positions %d in %s/config.json: %s, but the "
-                "model was made for at most %d\n", r->T, c->n_positions, r->dir,
+                "model was made for at most %d\n", r->T, c->n_positions, r->dir_shown,
                 c->positions == AV_POS_ROPE ? "RoPE is computed for any position"
                 : c->positions == AV_POS_SINUSOIDAL ? "the sinusoidal encoding is computed for any position"
                                                     : "it adds no positions, so any length runs", c->n_positions);
@@ -663,7 +665,7 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
     int rest = steps - j, wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
     av_message(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
             "(token %d of the input and its continuation, from 0) [%s] (%s%s). The %d token%s from there on %s "
-            "not the task's answer\n", r->dir, r->task, wrong ? "is wrong" : "leaves its task", j + 1, r->T + j,
+            "not the task's answer\n", r->dir_shown, r->task, wrong ? "is wrong" : "leaves its task", j + 1, r->T + j,
             label, token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
 }
 
@@ -891,18 +893,18 @@ static const char *named_dir(const char *dir, char *buf, size_t n) {
         free(real);
         return dir;
     }
-    snprintf(buf, n, "%s (%s)", base + 1, dir);
+    char shown[4000]; /* an RLO in its name closed before " (.)" */
+    av_utf8_shown_name(base + 1, shown, sizeof shown);
+    snprintf(buf, n, "%s (%s)", shown, dir);
     free(real);
     return buf;
 }
 
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
-    char extra[96], dir[4200], named[4200]; /* the folder, an RLO or other bidi control in its name closed after it */
+    char extra[96], dir[4200], named[4200]; /* the folder as av_utf8_shown_name shows it: a control character
+                                             * as <U+000A>, an RLO or other bidi control closed after it */
     if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
-    const char *name = named_dir(r->dir, named, sizeof named);
-    size_t len = strlen(name) < 4000 ? strlen(name) : 4000;
-    memcpy(dir, name, len);
-    av_utf8_bidi_closers(dir, len, dir + len, sizeof dir - len);
+    av_utf8_shown_name(named_dir(r->dir, named, sizeof named), dir, sizeof dir);
     if (r->task[0])
         snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s%s", dir, r->task, r->step,
                  r->g.dtype ? r->g.dtype : "?", extra, r->diverged ? " · its training diverged" : "",

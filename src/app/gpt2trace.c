@@ -110,9 +110,10 @@ static void print_ids(FILE *f, const int32_t *ids, int n) {
     fprintf(f, "]\n");
 }
 
-/* the model folder as the trace names it: a control character in its name as <U+001B> */
+/* the model folder as the trace names it (av_utf8_shown_name): a control character in its name as <U+001B>,
+ * an RLO closed after it */
 static const char *shown_dir(const tctx *t, char *buf, size_t n) {
-    av_utf8_escape_controls(t->r->dir, strlen(t->r->dir), buf, n, 0);
+    av_utf8_shown_name(t->r->dir, buf, n);
     return buf;
 }
 

@@ -32,7 +32,7 @@ void av_written_print(FILE *f, const av_written *w) {
     char shown[8192]; /* every control character of -o shown, a line break too: `-o $'nl\nx'` printed "  nl" and
                        * "x/head0.png" as two lines, two files to a reader or a script (a tester's pass) */
     for (int i = 0; i < w->n; i++) {
-        av_utf8_escape_controls(w->paths[i], strlen(w->paths[i]), shown, sizeof shown, 0);
+        av_utf8_shown_name(w->paths[i], shown, sizeof shown);
         av_message(f, "  %s\n", shown);
     }
 }
@@ -360,7 +360,7 @@ static void weights_dir_unread(const char *dir, char *out, size_t cap, char *hin
             if (named == 6) more++;
             else {
                 char q[160];
-                av_utf8_escape_controls(name, strlen(name), q, 100, 0);
+                av_utf8_shown_name(name, q, 148); /* 100 bytes, and its closers */
                 size_t used = strlen(out);
                 snprintf(out + used, cap - used, "%s%s%s%s%s", named ? ", " : "", q, meant ? " (" : "",
                          meant ? meant : "", meant ? "?)" : "");
@@ -425,18 +425,17 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
     snprintf(src->drawn, sizeof src->drawn, "%s", which[1]);
     unsigned long long seed = (unsigned long long)m->cfg.seed;
-    char shown[420]; /* the folder as the title and the trace show it: at most 400 bytes (300 beside a list),
-                      * a control character as <U+001B> (av_utf8_escape_controls), and an RLO or other bidi
-                      * control in its name closed after it (av_utf8_bidi_closers), and without a trailing '/'
+    char shown[449]; /* the folder as the title and the trace show it (av_utf8_shown_name): at most 400 bytes
+                      * (300 beside a list), a control character as <U+001B>, and an RLO or other bidi control
+                      * in its name closed after it; and without a trailing '/', '.' parts or a doubled '/'
                       * (av_path_shown), as --model shows its folder: `-w w/` (the shell's completion) titled the
                       * figures "loaded from w/", and its run id, not that of `-w w`, removed the other's files */
     char typed[4200];
     av_path_shown(typed, sizeof typed, dir);
-    size_t cut = av_utf8_escape_controls(typed, strlen(typed), shown, found == 5 ? 401 : 301, 0);
-    av_utf8_bidi_closers(shown, cut, shown + cut, sizeof shown - cut);
     src->random_origin = found == 5 && dumped_from_random(m, dir, src->random_text, sizeof src->random_text);
+    av_utf8_shown_name(typed, shown, found < 5 ? 349 : src->random_origin ? 400 : 449);
     if (src->random_origin)
-        snprintf(src->text, sizeof src->text, "weights loaded from %.400s, as --dump wrote them from %.140s", shown,
+        snprintf(src->text, sizeof src->text, "weights loaded from %.399s, as --dump wrote them from %.140s", shown,
                  src->random_text);
     else if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %s", shown);
     else snprintf(src->text, sizeof src->text, "%s loaded from %s; %s random (untrained, seed %llu)", which[0],
@@ -449,8 +448,8 @@ void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *s
     weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
     if (!unread[0]) return;
     const char *random = src->kind == AV_WEIGHTS_MIXED ? src->drawn : ""; /* "X, W_K, W_V, W_O" */
-    char shown[420]; /* a control character in the folder's name as <U+001B>, as the trace shows it */
-    av_utf8_escape_controls(dir, strlen(dir), shown, sizeof shown, 0);
+    char shown[420]; /* the folder as the trace shows it (av_utf8_shown_name) */
+    av_utf8_shown_name(dir, shown, sizeof shown);
     av_message(f, "attnviz: note: --weights %s: not read: %s (attnviz reads only X.npy, W_Q.npy, W_K.npy, W_V.npy, "
                "W_O.npy%s%s%s)%s\n", shown, unread, random[0] ? ", so " : "", random,
                random[0] ? (strchr(random, ',') ? " are random here" : " is random here") : "", hints);
@@ -475,16 +474,18 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_sou
     char there[200] = "no token", here[200] = "no token";
     if (differs < i) { /* the line read last is token `differs` there */
         char q[160];
-        av_utf8_escape_controls(line, strlen(line), q, 100, 0); /* at most 99 bytes, cut at a character */
+        av_utf8_shown_name(line, q, 148); /* at most 99 bytes, cut at a character, and closers */
         snprintf(there, sizeof there, "'%s'", q);
     }
     if (differs < toks->n) {
         char q[160];
-        av_utf8_escape_controls(toks->tok[differs], strlen(toks->tok[differs]), q, 100, 0);
+        av_utf8_shown_name(toks->tok[differs], q, 148);
         snprintf(here, sizeof here, "'%s'", q);
     }
+    char shown[420]; /* the folder as the trace shows it (av_utf8_shown_name) */
+    av_utf8_shown_name(dir, shown, sizeof shown);
     av_message(f, "attnviz: note: --weights %s: X.npy was dumped with other tokens (tokens.txt beside it has %s as "
-               "token %d, this sentence %s); row i of X is used as token i's embedding, whatever the word\n", dir,
+               "token %d, this sentence %s); row i of X is used as token i's embedding, whatever the word\n", shown,
                there, differs, here);
 }
 
@@ -555,7 +556,7 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     for (size_t i = 0; i < T; i++) diag += m->user_mask[i * T + i];
     if (T > 1 && diag == T) {
         char shown[420];
-        av_utf8_escape_controls(path, strlen(path), shown, sizeof shown, 0);
+        av_utf8_shown_name(path, shown, sizeof shown);
         av_message(stderr, "attnviz: note: --attn-mask '%s' masks every token from itself (its diagonal is all True, "
                    "and True = masked); if 1 means keep in your code, as in masked_fill(mask == 0, -1e9), save the "
                    "opposite: np.save(path, mask == 0)\n", shown);

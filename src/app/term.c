@@ -137,8 +137,10 @@ void av_line_add(av_line *l, const char *fmt, ...) {
     va_end(ap);
     if (len < 0) return;
     if ((size_t)len >= sizeof piece) len = (int)av_utf8_trim_cut(piece); /* cut on a whole character */
-    /* a control character in a path (-o) shows as an escape, as in av_message */
-    av_utf8_escape_controls(piece, (size_t)len, l->text + at, sizeof l->text - (size_t)at, 0);
+    piece[len] = 0;
+    /* a path (-o) as av_utf8_shown_name shows it: a control character as an escape, as in av_message, an RLO
+     * closed at the piece's end */
+    av_utf8_shown_name(piece, l->text + at, sizeof l->text - (size_t)at);
     l->start[l->n++] = at;
 }
 

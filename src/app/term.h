@@ -81,8 +81,9 @@ typedef struct {
     int n;         /* pieces so far */
 } av_line;
 
-/* Append one piece, printf-formatted, a control character in it shown as an
- * escape (av_utf8_escape_controls: <U+001B>; a newline too). A piece that starts with
+/* Append one piece, printf-formatted, as base/utf8.h av_utf8_shown_name shows
+ * it: a control character as an escape (<U+001B>; a newline too), an RLO or
+ * other bidi control left open closed at its end. A piece that starts with
  * spaces keeps them when it stays on its line and drops them when it starts
  * a new one. */
 void av_line_add(av_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

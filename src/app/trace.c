@@ -158,8 +158,8 @@ static int stages_input(const av_trace *tr, const av_model *m, const av_weights_
 
     stage(tr, n++, "embed");
     if (ws && ws->x_file[0]) { /* --weights DIR/X.npy: row i is token i's, whatever the word */
-        char shown[sizeof ws->x_file]; /* a control character in the folder's name as <U+001B> */
-        av_utf8_escape_controls(ws->x_file, strlen(ws->x_file), shown, sizeof shown, 0);
+        char shown[sizeof ws->x_file + 64]; /* a control character in the folder's name as <U+001B>, an RLO closed */
+        av_utf8_shown_name(ws->x_file, shown, sizeof shown);
         fprintf(f, "X = X.npy                         (%d, %d)   loaded from %s\n", T, C, shown);
         fprintf(f, "%srow i is token i's embedding as the file gives it (not drawn: no N(0,1) rule)\n", ind);
     } else {

@@ -210,6 +210,12 @@ size_t av_utf8_escape_controls(const char *s, size_t len, char *out, size_t n, i
     return w;
 }
 
+size_t av_utf8_shown_name(const char *s, char *out, size_t n) {
+    size_t room = n > 64 ? n - 48 : n - (n - 1) / 4; /* the closers' room: 16 of them, fewer in a short out */
+    size_t w = av_utf8_escape_controls(s ? s : "", s ? strlen(s) : 0, out, room, 0);
+    return w + av_utf8_bidi_closers(out, w, out + w, n - w);
+}
+
 int av_utf8_cp_width(unsigned cp) {
     if (cp > 0x10FFFF) return 1;
     return utf8proc_charwidth((utf8proc_int32_t)cp);

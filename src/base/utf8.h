@@ -114,6 +114,15 @@ size_t av_utf8_bidi_closers(const char *s, size_t len, char *out, size_t n);
  * at most n - 1 bytes and a NUL (n >= 1), cut before an escape or a
  * character that does not fit; returns the bytes written. */
 size_t av_utf8_escape_controls(const char *s, size_t len, char *out, size_t n, int keep_newline);
+/* A path or name the user gave (a folder, a file) as attnviz shows it on the terminal, in a trace, a
+ * figure's title, PNG text, SVG or the --html page, into out (n >= 1 bytes, NUL-terminated): every
+ * control character as <U+XXXX>, a newline too (av_utf8_escape_controls), and the PDF/PDI that close the
+ * bidi embeddings, overrides and isolates it leaves open after it (av_utf8_bidi_closers), so what is
+ * written after it reads as if it held none (-m $'x\u202eabc' turned the rest of the trace's line around;
+ * -m $'x\ny' broke the figure's title line). Every other character, and a byte that is not UTF-8, is
+ * kept as it is: "runs/深度", "نموذج" read as before. At most n - 1 bytes: the name is cut before an
+ * escape or character that does not fit, leaving room for its closers. Returns the bytes written. */
+size_t av_utf8_shown_name(const char *s, char *out, size_t n);
 /* White space, a line or paragraph separator, or a control character (general
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */
