@@ -2184,6 +2184,47 @@ static void test_model_folder_name_shown_as_weights_folder(void **state) {
     free(svg);
 }
 
+/* A character cut into byte tokens is named as its label shows it alone (text/tokenize.h av_label_char_alone),
+ * in the trace's split-character hint, the note on a toy model's task and the figures' note: `attnviz -m
+ * runs/reverse $'\u0085\u2028"'` printed "[<0xC2>] [<0x85>] = '<raw U+0085>' (U+0085)" in the trace, put the
+ * raw C1 control in model.png's tEXt ("first of 2 bytes of '\x85'", drawn as ''), U+FEFF raw in the trace and
+ * on stderr, and a lone U+0301 as "'\xCC\x81'", the accent sitting on the quote mark, while the labels read
+ * [<U+0085>(1/2)] and [◌́(1/2)] (a tester's pass). */
+static void test_split_character_named_as_its_label(void **state) {
+    fixture *f = *state;
+    char toy[4300];
+    snprintf(toy, sizeof toy, "%s", in(f, "toy"));
+    tu_result r;
+    RUN(&r, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--layers", "1", "--batch", "4", "-o", toy);
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "--model", toy, "--figures", "model", "-o", in(f, "o"), "\xC2\x85\xE2\x80\xA8\"");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "[<0xC2>] [<0x85>] = '<U+0085>' (U+0085) in UTF-8 bytes"));
+    assert_non_null(strstr(r.err, "is the first of 2 bytes of '<U+0085>' (U+0085)"));
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "o/model.png"), &img);
+    const char *title = av_png_image_text(&img, "Title");
+    if (!strstr(title, "is the first of 2 bytes of '<U+0085>' (U+0085)"))
+        fail_msg("model.png's Title should name U+0085 as <U+0085>: %s", title);
+    av_png_image_free(&img);
+    RUN(&r, "--model", toy, "--no-plot", "\xEF\xBB\xBF" "1 2");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "= '<U+FEFF>' (U+FEFF) in UTF-8 bytes"));
+    assert_non_null(strstr(r.err, "of 3 bytes of '<U+FEFF>' (U+FEFF)"));
+    tu_free(&r);
+    RUN(&r, "--model", toy, "--no-plot", "\xCC\x81 2");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "= '\xE2\x97\x8C\xCC\x81' (U+0301) in UTF-8 bytes"));
+    tu_free(&r);
+    RUN(&r, "--model", toy, "--no-plot", "\xE6\x88\x91 2"); /* a visible character is named as itself */
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "= '\xE6\x88\x91' (U+6211) in UTF-8 bytes"));
+    assert_non_null(strstr(r.err, "of 3 bytes of '\xE6\x88\x91' (U+6211)"));
+    tu_free(&r);
+}
+
 /* A --title in a right-to-left script leaves the title line left to right. As the line's first strong
  * character it made the whole line right to left: head0.png read "head 0 of 2: attention weights · شكل ٣:
  * الانتباه", attnviz's words before the title (a figure-maker's report; a quoted right-to-left sentence had
@@ -2363,6 +2404,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_folder_name_shown_as_weights_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_split_character_named_as_its_label, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_characters_in_the_command_are_escaped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_command_is_tilde, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_replaces_a_noncharacter_once, setup, teardown),

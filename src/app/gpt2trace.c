@@ -79,9 +79,8 @@ static void print_byte_hint(FILE *f, const av_tokens *labels) {
         i = j;
     }
     if (!shown) return;
-    char c[8] = "";
-    int cl = av_utf8_encode(first_cp, c);
-    c[cl > 0 ? cl : 0] = '\0';
+    char c[16]; /* as a label shows it alone: <U+0085>, ◌́ (tokenize.h av_label_char_alone) */
+    av_label_char_alone(c, first_cp);
     fprintf(f, "             ");
     for (int k = first_i; k <= first_j; k++) fprintf(f, "%s[%s]", k > first_i ? " " : "", labels->tok[k]);
     fprintf(f, " = '%s' (U+%04X) in UTF-8 bytes", c, first_cp);

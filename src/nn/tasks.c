@@ -2,6 +2,7 @@
 #include "nn/tasks.h"
 
 #include "base/utf8.h"
+#include "text/tokenize.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -192,8 +193,8 @@ static int non_ascii_at(const int32_t *ids, int T, int k, unsigned *cp, int *len
  * Mn or Me, e.g. U+0301) is named by code point only, since quoted it would attach to the quote; any
  * other character names itself. */
 static void non_ascii_why(char *why, size_t n, unsigned cp, int len, const char *what, int induction) {
-    char c[5] = {0};
-    av_utf8_encode(cp, c);
+    char c[16]; /* as a label shows it alone: <U+0085>, <U+FEFF> (text/tokenize.h av_label_char_alone) */
+    av_label_char_alone(c, cp);
     av_ucat cat = av_utf8_category(cp);
     char h = (char)av_utf8_halfwidth(cp);
     if (h) {

@@ -191,6 +191,28 @@ void av_label_char(char out[16], unsigned cp, const unsigned char *src, int k) {
     out[k] = 0;
 }
 
+/* cp, its k bytes at src, as a label draws it (av_label_char) where it follows `base` (the label so far ends in
+ * a character drawn as itself) and is, or is not, a `part` of a character cut between tokens: a
+ * Default_Ignorable_Code_Point with no base or that is the part as <U+NNNN>, a combining mark with no base on
+ * U+25CC ◌. out holds 16 bytes. Returns 1 when cp is drawn as itself (a mark can sit on it). */
+static int label_char_after(char out[16], unsigned cp, const unsigned char *src, int k, int base, int part) {
+    char shown[16];
+    av_label_char(shown, cp, src, k);
+    if ((!base || part) && av_utf8_is_ignorable(cp)) snprintf(shown, sizeof shown, "<U+%04X>", cp);
+    int itself = strlen(shown) == (size_t)k && memcmp(shown, src, (size_t)k) == 0;
+    av_ucat cat = av_utf8_category(cp);
+    int mark = itself && !base && (cat == AV_UC_MN || cat == AV_UC_MC || cat == AV_UC_ME);
+    snprintf(out, 16, "%s%s", mark ? "\u25CC" : "", shown); /* a mark with no base: on ◌, as Unicode shows one */
+    return itself;
+}
+
+void av_label_char_alone(char out[16], unsigned cp) {
+    char c[4];
+    int k = av_utf8_encode(cp, c);
+    if (k <= 0) k = av_utf8_encode(0xFFFD, c), cp = 0xFFFD;
+    label_char_after(out, cp, (const unsigned char *)c, k, 0, 0);
+}
+
 void av_labels_free(char **labels, int n) {
     if (!labels) return;
     for (int i = 0; i < n; i++) free(labels[i]);
@@ -221,14 +243,8 @@ static void piece_label(char *out, const char *run, const size_t *start, int i, 
         if (ce > s && c < e) {
             char shown[16];
             int part = c < s || ce > e;
-            av_label_char(shown, cp, (const unsigned char *)run + c, n);
-            if ((!base || part) && av_utf8_is_ignorable(cp)) snprintf(shown, sizeof shown, "<U+%04X>", cp);
-            int itself = strlen(shown) == (size_t)n && memcmp(shown, run + c, (size_t)n) == 0;
-            av_ucat cat = av_utf8_category(cp);
-            if (itself && !base && (cat == AV_UC_MN || cat == AV_UC_MC || cat == AV_UC_ME))
-                w += (size_t)sprintf(out + w, "\u25CC"); /* a mark with no base in the label: on ◌, as Unicode shows one */
+            base = label_char_after(shown, cp, (const unsigned char *)run + c, n, base, part);
             w += (size_t)sprintf(out + w, "%s", shown);
-            base = itself;
             if (part) { /* a part: which of the tokens holding the character's bytes */
                 int first = k, last = k;
                 while (first > i && start[first - i] > c) first--;

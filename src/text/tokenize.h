@@ -74,6 +74,17 @@ void av_tokens_free(av_tokens *t);
  * character's own k bytes at src (its UTF-8, 1 <= k <= 4). */
 void av_label_char(char out[16], unsigned cp, const unsigned char *src, int k);
 
+/* How one character is shown on its own, as a token's label shows it with
+ * nothing before it (av_tokens_piece_labels): av_label_char's symbols and
+ * <U+NNNN> ("<U+0085>", "<U+FEFF>", "<U+2028>"), a Default_Ignorable_Code_Point
+ * as <U+NNNN> (U+034F, a variation selector: drawn as nothing), a combining
+ * mark on U+25CC ◌ ("◌́" for U+0301, which quoted sat on the quote mark), any
+ * other character as itself. For a message or a trace line that names a
+ * character ("= '<U+0085>' (U+0085) in UTF-8 bytes"). A value that is not a
+ * code point (a surrogate, > U+10FFFF) is shown as U+FFFD. out: 16 bytes,
+ * NUL-terminated. */
+void av_label_char_alone(char out[16], unsigned cp);
+
 /* Labels for figures where tokens hold parts of a character. A byte-level
  * tokenizer (GPT-2's BPE, a byte-fallback tokenizer.json) keeps a character it
  * has no token for as UTF-8 bytes, and t->tok labels such a part <0xNN>:
