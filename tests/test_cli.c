@@ -8,10 +8,12 @@
 #include <cmocka.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pty.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -2442,6 +2444,83 @@ static void test_figures_list_ignores_spaces_around_names(void **state) {
     tu_free(&r);
 }
 
+/* An empty file named name in folder dir. */
+static void make_file_in(const char *dir, const char *name) {
+    char path[4600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fclose(fp);
+}
+
+/* 1 when folder dir holds name. */
+static int holds(const char *dir, const char *name) {
+    char path[4600];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lstat(path, &sb) == 0;
+}
+
+/* A figure run killed by SIGKILL (the OOM killer, a power cut; strace sends it at the first rename, head0.png's)
+ * leaves .head0.png.tmpXXXXXX in -o, which no handler can remove, and every later run kept it (a tester's
+ * pass). The next run, holding the folder's lock, removes the temporaries of names a locked run writes there
+ * (figures, the --html page, --train's files) and says so in a note, with -q too; a --dump folder is not
+ * locked, so its temporaries (tokens.txt, .npy) are named, not removed, as one may be a live run's. A file of
+ * the user's that merely looks like one stays, and so does everything while another process holds the
+ * folder's lock (the run is refused). */
+static void test_run_removes_the_temporaries_a_killed_run_left(void **state) {
+    tu_fixture *f = *state;
+    char out[4200], dump[4200], want[9000];
+    snprintf(out, sizeof out, "%s", tu_in(f, "out"));
+    snprintf(dump, sizeof dump, "%s", tu_in(f, "dump"));
+    const char *args[] = {tu_bin(), "-q", "-o", out, "a killed run", NULL};
+    char killed[300] = "";
+    int st = tu_signal_at_rename(args, "SIGKILL", 1, tu_in(f, "err"), 0);
+    if (st != -1) { /* else no strace or ptrace here: the made-up temporaries below still show it */
+        if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) fail_msg("status %d: not killed at the first rename", st);
+        DIR *d = opendir(out);
+        assert_non_null(d);
+        for (struct dirent *e; (e = readdir(d));)
+            if (strncmp(e->d_name, ".head0.png.tmp", 14) == 0) snprintf(killed, sizeof killed, " %s", e->d_name);
+        closedir(d);
+        if (!killed[0]) fail_msg("the killed run left no .head0.png.tmpXXXXXX");
+    } else assert_int_equal(mkdir(out, 0755), 0);
+    assert_int_equal(mkdir(dump, 0755), 0);
+    static const char *const kOurs[] = {".attention.gif.tmpQw12Er", ".attnviz.html.tmpXy34Zw", ".heads.png.tmpAb12Cd"};
+    static const char *const kUsers[] = {".notes.tmp", "head0.png.tmpAb12Cd", ".head0.png.tmp1", ".notes.txt.tmpABCDEF",
+                                         ".head0.png.tmpAb_12C", ".tokens.txt.tmpAb12Cd", ".x_head0.png.tmpAb12Cd"};
+    for (size_t i = 0; i < 3; i++) make_file_in(out, kOurs[i]);
+    for (size_t i = 0; i < sizeof kUsers / sizeof kUsers[0]; i++) make_file_in(out, kUsers[i]);
+    make_file_in(dump, ".X.npy.tmpZz99aa");
+    make_file_in(dump, ".tokens.txt.tmpAb12Cd");
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--html", "--dump", dump, "-o", out, "a b", NULL);
+    snprintf(want, sizeof want, "attnviz: note: removed %d temporary files an attnviz left in %s when it was killed "
+             "while writing: %s %s%s %s\n"
+             "attnviz: note: --dump %s holds 2 temporary files of attnviz's, which an attnviz killed while writing "
+             "there left, or one writing there now made (--dump folders are not locked, so they are kept; remove them "
+             "when no attnviz writes there): .X.npy.tmpZz99aa .tokens.txt.tmpAb12Cd\n",
+             killed[0] ? 4 : 3, out, kOurs[0], kOurs[1], killed, kOurs[2], dump);
+    if (r.code != 0 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s', want '%s'", r.code, r.err, want);
+    tu_free(&r);
+    for (size_t i = 0; i < 3; i++)
+        if (holds(out, kOurs[i])) fail_msg("%s stayed", kOurs[i]);
+    if (killed[0] && holds(out, killed + 1)) fail_msg("%s stayed", killed + 1);
+    for (size_t i = 0; i < sizeof kUsers / sizeof kUsers[0]; i++)
+        if (!holds(out, kUsers[i])) fail_msg("the user's %s was removed", kUsers[i]);
+    assert_true(holds(dump, ".X.npy.tmpZz99aa") && holds(dump, ".tokens.txt.tmpAb12Cd"));
+    /* another process holds the folder's lock: refused, and its temporary stays */
+    make_file_in(out, ".head0.png.tmpLive01");
+    int fd = open(out, O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    run_attnviz(&r, NULL, "-q", "-o", out, "a b", NULL);
+    close(fd);
+    if (r.code != 1 || !strstr(r.err, "another attnviz is writing that folder now")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_true(holds(out, ".head0.png.tmpLive01"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -2514,6 +2593,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fonts_out_of_memory_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_fonts_on_a_file_system_without_mmap, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_run_removes_the_temporaries_a_killed_run_left, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -102,6 +102,28 @@ static void assert_file_text(const char *path, const char *text) {
 /* ------------------------------------------------------------------------- */
 /* atomic writer: success */
 
+/* av_afile_leftover_name knows the temporary of a real av_afile_open, and nothing that merely looks like one. */
+static void test_leftover_name_is_the_writers_form_only(void **state) {
+    (void)state;
+    char dir[] = "/tmp/av_leftoverXXXXXX", path[64], target[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/attention.gif", dir);
+    av_afile f;
+    av_err err;
+    assert_int_equal(av_afile_open(&f, path, &err), AV_OK);
+    assert_int_equal(av_afile_leftover_name(strrchr(f.tmp, '/') + 1, target, sizeof target), 1);
+    assert_string_equal(target, "attention.gif");
+    av_afile_abort(&f);
+    rmdir(dir);
+    assert_int_equal(av_afile_leftover_name(".attnviz-write-check.Ab12Cd", target, sizeof target), 2);
+    static const char *const kNot[] = {".notes.tmp", "attention.gif.tmp1", ".attention.gif.tmp1",
+                                       ".attention.gif.tmpAB-12C", ".attention.gif.tmpABCDEFG", "..tmpABCDEF",
+                                       ".tmpABCDEF", ".attnviz-write-check.Ab12C", ""};
+    for (size_t i = 0; i < sizeof kNot / sizeof kNot[0]; i++)
+        if (av_afile_leftover_name(kNot[i], target, sizeof target)) fail_msg("'%s' taken for a temporary", kNot[i]);
+    assert_int_equal(av_afile_leftover_name(".a.png.tmpABCDEF", target, 5), 0); /* "a.png" needs 6 bytes */
+}
+
 static void test_commit_renames_into_place(void **state) {
     fixture *f = *state;
     const char *p = in_dir(f, "head0.txt");
@@ -877,6 +899,7 @@ int main(void) {
         cmocka_unit_test(test_path_join_never_doubles_the_slash),
         cmocka_unit_test(test_path_shown_drops_trailing_slashes),
         cmocka_unit_test(test_path_split_by_hand),
+        cmocka_unit_test(test_leftover_name_is_the_writers_form_only),
     };
     return cmocka_run_group_tests_name("fileio", tests, NULL, NULL);
 }

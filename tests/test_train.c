@@ -1455,6 +1455,66 @@ static void test_cli_train_under_nohup_ignores_the_hang_up(void **state) {
     assert_int_equal(count_entries(tu_in(f, "m")), 10); /* kRunFiles: the model, tokenizer, figures, train.csv */
 }
 
+/* A file in folder dir named name (made empty), or a folder there when folder. */
+static void make_entry(const char *dir, const char *name, int folder) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (folder) assert_int_equal(mkdir(path, 0755), 0);
+    else {
+        FILE *fp = fopen(path, "w");
+        assert_non_null(fp);
+        fclose(fp);
+    }
+}
+
+/* The name in dir that begins with start, into out (n bytes); 0 when none does. */
+static int entry_starting(const char *dir, const char *start, char *out, size_t n) {
+    DIR *d = opendir(dir);
+    int found = 0;
+    for (struct dirent *e; d && !found && (e = readdir(d));)
+        if (strncmp(e->d_name, start, strlen(start)) == 0) found = 1, snprintf(out, n, "%s", e->d_name);
+    if (d) closedir(d);
+    return found;
+}
+
+/* A run killed by SIGKILL (the OOM killer; strace sends it at the 10th rename, attention.gif's) leaves
+ * .attention.gif.tmpXXXXXX, which no handler can remove, and every later run into the folder kept it (a
+ * tester's pass). The next run, which holds the folder's lock, removes the temporaries of attnviz's own
+ * writer there and says so in a note, with -q too; a file of the user's that merely looks like one (no dot in
+ * front, a name attnviz does not write, not six letters or digits, a folder) stays. */
+static void test_cli_train_removes_the_temporaries_a_killed_run_left(void **state) {
+    tu_fixture *f = *state;
+    int st = train_signalled_at_rename(f, 10, NULL, "SIGKILL", 0);
+    if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) fail_msg("status %d: not killed at the 10th rename", st);
+    char dir[4096], gif[256], want[9000];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "m"));
+    if (!entry_starting(dir, ".attention.gif.tmp", gif, sizeof gif)) fail_msg("the killed run left no temporary");
+    make_entry(dir, ".config.json.tmpAb3dE9", 0); /* the model's, as a power cut leaves it */
+    static const char *const kLookAlikes[] = {".notes.tmp", "attention.gif.tmp1", ".attention.gif.tmp1",
+                                              ".attention.gif.tmpAB-12C", ".notes.txt.tmpABCDEF", "curves.png.tmpABCDEF",
+                                              ".attention.gif.tmpABCDEFG"};
+    for (size_t i = 0; i < sizeof kLookAlikes / sizeof kLookAlikes[0]; i++) make_entry(dir, kLookAlikes[i], 0);
+    make_entry(dir, ".curves.png.tmpABCDEF", 1);
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-d", "32", "--batch", "2", "-q", "-o", dir, NULL);
+    snprintf(want, sizeof want, "attnviz: note: removed 2 temporary files an attnviz left in %s when it was killed "
+             "while writing: %s .config.json.tmpAb3dE9\n", dir, gif);
+    if (r.code != 0 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s', want '%s'", r.code, r.err, want);
+    tu_free(&r);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, gif);
+    if (file_exists(path)) fail_msg("%s stayed", gif);
+    snprintf(path, sizeof path, "%s/.config.json.tmpAb3dE9", dir);
+    assert_false(file_exists(path));
+    for (size_t i = 0; i < sizeof kLookAlikes / sizeof kLookAlikes[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kLookAlikes[i]);
+        if (!file_exists(path)) fail_msg("the user's %s was removed", kLookAlikes[i]);
+    }
+    snprintf(path, sizeof path, "%s/.curves.png.tmpABCDEF", dir);
+    assert_true(file_exists(path));
+    assert_int_equal(count_entries(dir), 10 + 8); /* kRunFiles and the look-alikes */
+}
+
 static void test_cli_train_ctrl_c_between_renames_keeps_one_model(void **state) {
     tu_fixture *f = *state;
     train_small(f, "reverse", "30", "m");
@@ -4260,6 +4320,8 @@ int main(void) {
                                         tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_folder_fifo_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_under_nohup_ignores_the_hang_up, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_removes_the_temporaries_a_killed_run_left, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_rope_model_generates_up_to_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_interrupted_leaves_no_old_comparison, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/page.h"
@@ -795,6 +796,29 @@ static int is_stale(const char *path, name_kind kind, const char *run_id) {
     char run[64];
     if (!file_run(path, kind, run, sizeof run) || strcmp(run, run_id) == 0) return 0;
     return !(strncmp(run, "train-", 6) == 0 && strncmp(run_id, "train-", 6) != 0);
+}
+
+void av_figures_remove_leftovers(const char *dir, const char *prefix, const char *const *also, size_t n) {
+    struct dirent **list = NULL;
+    int count = scandir(dir, &list, NULL, alphasort), removed = 0;
+    char path[4096], target[256], names[512] = "";
+    for (int i = 0; i < count; i++) {
+        const char *name = list[i]->d_name;
+        int form = av_afile_leftover_name(name, target, sizeof target), ours = form == 2;
+        if (form == 1) {
+            ours = file_kind(target, prefix) != NAME_NONE;
+            for (size_t k = 0; k < n && !ours; k++) ours = strcmp(target, also[k]) == 0;
+        }
+        struct stat st;
+        if (ours) av_path_join(path, sizeof path, dir, name);
+        if (ours && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0 && removed++ < 8)
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", name);
+        free(list[i]);
+    }
+    free(list);
+    if (removed) /* with -q too, as av_figures_remove_stale's note */
+        av_message(stderr, "attnviz: note: removed %d temporary file%s an attnviz left in %s when it was killed while "
+                   "writing:%s%s\n", removed, removed == 1 ? "" : "s", dir, names, removed > 8 ? " ..." : "");
 }
 
 int av_figures_holds_run(const char *dir, const char *prefix, const char *run_id) {

@@ -88,6 +88,24 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
                                   av_err *err);
 
+/* Remove from folder dir the temporary files of attnviz's atomic writer
+ * (io/fileio.h av_afile_leftover_name: ".head0.png.tmpAB12cd") that a run
+ * killed by SIGKILL, the OOM killer or a power cut left there, where no
+ * handler could remove them; a later run into dir kept them for ever. Call
+ * only while this process holds dir's lock (av_lock_folder gave an fd): then
+ * no other attnviz writes there now, so none of them is a live run's.
+ * Removed are only regular files (lstat) named "." + TARGET + ".tmp" + six
+ * letters or digits where TARGET is a name only a run holding the lock
+ * writes there: prefix + a figure name or the page (as
+ * av_figures_remove_stale), or one of the n names in also (--train's model
+ * files and figures, app/train.h av_train_file_names), and --train's write
+ * probe ".attnviz-write-check.XXXXXX". A --dump's temporaries (tokens.txt,
+ * .npy: --dump folders are not locked, so one may be live) and every other
+ * name stay (".notes.tmp", "attention.gif.tmp1", ".head0.png.tmp1"). A note
+ * on stderr, with -q too (as av_figures_remove_stale's), names what was
+ * removed. No errors: a file that cannot be removed stays. */
+void av_figures_remove_leftovers(const char *dir, const char *prefix, const char *const *also, size_t n);
+
 /* 1 if folder dir holds a figure or page of attnviz's under prefix (the
  * names av_figures_remove_stale knows) whose run id is run_id: a run that
  * failed part-way (a full disk) says so. 0 otherwise, and when dir cannot be

@@ -238,9 +238,15 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
     if (!o->no_plot || o->html) st = make_folder_of("-o", o->outdir, err);
     if (!st && (!o->no_plot || o->html)) st = lock_outdir(o->outdir, err);
+    if (!st && outdir_lock_fd >= 0) { /* held: a temporary there is a killed run's, never a live one's */
+        size_t n_train;
+        const char *const *train_files = av_train_file_names(&n_train);
+        av_figures_remove_leftovers(o->outdir, o->prefix, train_files, n_train);
+    }
     if (!st) note_training_folder(o);
     int figures = !st && (!o->no_plot || o->html);
     if (!st && o->dump_dir) st = make_folder_of("--dump", o->dump_dir, err);
+    if (!st && o->dump_dir) av_dump_note_leftovers(o->dump_dir); /* before its own temporaries are there */
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
         if (!st && r->cmp.left_out[0])

@@ -578,6 +578,26 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
     return AV_OK;
 }
 
+void av_dump_note_leftovers(const char *dir) {
+    struct dirent **list = NULL;
+    int count = scandir(dir, &list, NULL, alphasort), found = 0;
+    char target[256], names[512] = "";
+    for (int i = 0; i < count; i++) {
+        const char *name = list[i]->d_name;
+        if (av_afile_leftover_name(name, target, sizeof target) == 1 &&
+            (weights_dir_known(target) || !strcmp(target, "tokens.txt") || !strcmp(target, "source.txt")) &&
+            found++ < 8)
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", name);
+        free(list[i]);
+    }
+    free(list);
+    if (found)
+        av_message(stderr, "attnviz: note: --dump %s holds %d temporary file%s of attnviz's, which an attnviz killed "
+                   "while writing there left, or one writing there now made (--dump folders are not locked, so they "
+                   "are kept; remove them when no attnviz writes there):%s%s\n", dir, found, found == 1 ? "" : "s",
+                   names, found > 8 ? " ..." : "");
+}
+
 av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
     /* a --model dump after a single layer's left weights.npy, Q.npy, ... of the other sentence beside the
      * model's attn.npy, and the other way round (a tester's report) */

@@ -137,6 +137,14 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights
  * returned), otherwise removed, and st is returned. */
 av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err);
 
+/* Before a --dump writes into folder dir: a note on stderr (with -q too)
+ * naming the temporaries of its files there (io/fileio.h
+ * av_afile_leftover_name: ".tokens.txt.tmpAB12cd", ".X.npy.tmp..." of a
+ * name --dump writes), which a run killed by SIGKILL or a power cut left.
+ * They are not removed: --dump folders are not locked, so one may be a live
+ * run's. No errors. */
+void av_dump_note_leftovers(const char *dir);
+
 /* Remove from folder dir the --dump files only the other kind of run writes,
  * so a dump folder never mixes two runs: for a --model dump (model = 1) the
  * single layer's X, PE, W_Q, W_K, W_V, W_O, Q, K, V, weights, context,

@@ -1506,6 +1506,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
 static const char *const kRunFiles[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt", "filmstrip.png",
                                         "filmstrip.svg", "attention.gif", "curves.png", "curves.svg", "train.csv"};
 
+const char *const *av_train_file_names(size_t *n) {
+    *n = sizeof kRunFiles / sizeof kRunFiles[0];
+    return kRunFiles;
+}
+
 /* A name the run writes at its end, taken by a folder (or anything but a
  * file: the atomic rename cannot replace it), stopped the run there, after
  * all its training, with half its files written (a new user's `mkdir
@@ -1546,6 +1551,9 @@ static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
     int fd;
     if (!av_lock_folder(dir, &fd)) { /* locked, or a folder that cannot be (io/fileio.h) */
         if (fd >= 0) lk->fd[lk->n++] = fd;
+        /* held: no other attnviz writes here now, so a temporary there is a killed run's (a SIGKILL left
+         * .attention.gif.tmpXXXXXX, and every later run into the folder kept it) */
+        if (fd >= 0) av_figures_remove_leftovers(dir, "", kRunFiles, sizeof kRunFiles / sizeof kRunFiles[0]);
         return AV_OK;
     }
     char shown[4096];

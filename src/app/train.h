@@ -99,6 +99,11 @@ void av_train_frame_title(char *out, size_t n, const char *task, int step, doubl
  * another compare. */
 const char *av_train_variant_dir(int compare, int i);
 
+/* The names --train writes into its folder (config.json, model.safetensors,
+ * vocab.json, merges.txt, its figures and train.csv), *n of them; static
+ * storage. For figures.h av_figures_remove_leftovers. */
+const char *const *av_train_file_names(size_t *n);
+
 /* 1 when another process's attnviz --train holds dir's lock (it is training
  * into dir now): flock(LOCK_SH | LOCK_NB) on the folder fails with
  * EWOULDBLOCK. 0 otherwise, and where the folder cannot be opened or the

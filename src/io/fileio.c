@@ -393,6 +393,28 @@ static int replace_by_exchange(av_afile *f) {
 #endif
 }
 
+/* 1 if s is exactly six of the characters a temporary's name ends in (open_tracked_tmp, mkstemp). */
+static int six_random_chars(const char *s) {
+    static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    return strlen(s) == 6 && strspn(s, kChars) == 6;
+}
+
+int av_afile_leftover_name(const char *name, char *target, size_t n) {
+    static const char kProbe[] = ".attnviz-write-check.";
+    if (n) target[0] = 0;
+    if (strncmp(name, kProbe, sizeof kProbe - 1) == 0 && six_random_chars(name + sizeof kProbe - 1)) return 2;
+    size_t len = strlen(name);
+    /* "." + at least one byte + ".tmp" + 6 */
+    if (len < 1 + 1 + 4 + 6 || name[0] != '.' || strncmp(name + len - 10, ".tmp", 4) != 0 ||
+        !six_random_chars(name + len - 6) || strchr(name, '/'))
+        return 0;
+    size_t k = len - 11; /* the target's length */
+    if (k + 1 > n) return 0;
+    memcpy(target, name + 1, k);
+    target[k] = 0;
+    return 1;
+}
+
 static _Thread_local av_afile_set *g_set; /* av_afile_set_begin's set on this thread, or NULL */
 
 /* Hold SIGINT, SIGTERM, SIGHUP and SIGPIPE (the Ctrl-C handler's) on this thread until

@@ -60,6 +60,18 @@ av_status av_afile_commit(av_afile *f, av_err *err);
  * failed open, after commit (then it does nothing), twice, or with NULL. */
 void av_afile_abort(av_afile *f);
 
+/* 1 when name (a file name, no folder) has the form of av_afile_open's
+ * temporary for a file named target: "." + target + ".tmp" + six letters or
+ * digits (A-Z, a-z, 0-9: this file's open_tracked_tmp and glibc's mkstemp),
+ * with target non-empty and holding no '/'; target (n bytes) then receives
+ * it. 2 for av_dir_writable's probe ".attnviz-write-check." + six letters or
+ * digits (target ""). Else 0: ".notes.tmp", "attention.gif.tmp1" (no dot in
+ * front), ".a.png.tmp12345" (five) or ".a.png.tmpABC-12" are not. A process
+ * killed by SIGKILL (the OOM killer, a power cut) while it wrote leaves such
+ * a file, which no handler could remove; a later run that holds the folder's
+ * lock may (app/figures.h av_figures_remove_leftovers). */
+int av_afile_leftover_name(const char *name, char *target, size_t n);
+
 /* A set of files that appear together or not at all (a model folder's
  * config.json, model.safetensors, vocab.json and merges.txt: a new
  * model.safetensors beside the old config.json would lie about what it is;
