@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pty.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/wait.h>
@@ -2521,6 +2522,30 @@ static void test_run_removes_the_temporaries_a_killed_run_left(void **state) {
     assert_true(holds(out, ".head0.png.tmpLive01"));
 }
 
+/* The thread count follows the CPUs the process may run on (its affinity mask, as nproc counts them), not
+ * every online CPU: `taskset -c 0 attnviz --kernel blas ...` said "2 threads" (a pass's report). The child
+ * inherits this test's mask, cut to one CPU; skipped where only one CPU is usable (nothing to tell apart). */
+static void test_threads_follow_the_affinity_mask(void **state) {
+    (void)state;
+    cpu_set_t all, one;
+    CPU_ZERO(&all);
+    if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) < 2) skip();
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &all)) {
+            CPU_SET(c, &one);
+            break;
+        }
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--kernel", "blas", "--no-plot", "I love you", NULL);
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "(OpenBLAS ") || !strstr(r.out, " kernels), 1 thread;"))
+        fail_msg("one usable CPU, but the kernel line says otherwise: %s", r.out);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -2593,6 +2618,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fonts_out_of_memory_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_fonts_on_a_file_system_without_mmap, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_threads_follow_the_affinity_mask),
         cmocka_unit_test_setup_teardown(test_run_removes_the_temporaries_a_killed_run_left, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
     };

@@ -1,7 +1,9 @@
 /* parallel.c - av_parallel_for on POSIX threads (see parallel.h). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "base/parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <unistd.h>
 
@@ -10,9 +12,20 @@ static _Thread_local int inside_parallel;
 
 void av_set_threads(int n) { n_threads = n < 1 ? 1 : n > AV_MAX_THREADS ? AV_MAX_THREADS : n; }
 
+/* The CPUs this process may run on: its affinity mask (taskset, a container's cpuset), as nproc counts them;
+ * the online CPUs when the mask cannot be read. `taskset -c 0 attnviz --kernel blas ...` said "2 threads"
+ * and started 2, where nproc says 1 (a pass's report); in a container pinned to 4 CPUs of a 64-CPU host it
+ * started 64. */
+static long usable_cpus(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 int av_get_threads(void) {
     if (n_threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        long cpus = usable_cpus();
         av_set_threads(cpus < 1 ? 1 : (int)(cpus > AV_MAX_THREADS ? AV_MAX_THREADS : cpus));
     }
     return n_threads;

@@ -11,7 +11,8 @@
  * (one head, 64 query rows), and threads only pick the next free item.
  * fn must not call av_parallel_for itself (nested calls run inline).
  *
- * The thread count defaults to the online CPUs (at most AV_MAX_THREADS);
+ * The thread count defaults to the CPUs the process may run on (its
+ * affinity mask, as nproc(1) counts them; at most AV_MAX_THREADS);
  * av_set_threads changes it for the process (1 = no extra threads).
  * Non-goals: a thread pool, work stealing, NUMA. Threads are started per
  * call (tens of microseconds), so callers parallelise only loops of at least
