@@ -9,6 +9,7 @@
  * behaviour of --html.
  */
 #include <math.h>
+#include <sys/resource.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -640,6 +641,39 @@ static void html_too_large_writes_nothing(void **state) {
     assert_int_not_equal(access(tu_in(f, "dump"), F_OK), 0);
 }
 
+/* A page too small for one head is refused before the (H, T, T) maps are computed: `--heads 8 --html -f`
+ * a 5715-token text ran 11 s and took 2.1 GiB before this error (a learner's pass), and under a memory
+ * limit such a run said "out of memory allocating tensors" (exit 1) instead. Here 3000 tokens at 8 heads
+ * (576 MB of weights and scores) under a 400 MB address-space limit: the page's error, exit 2. The child
+ * inherits the soft limit, set around the run and put back. Skipped under AddressSanitizer, which cannot
+ * start under such a limit. */
+static void html_too_large_refused_before_the_maps(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    tu_fixture *f = *state;
+    tu_result r;
+    static char words[3000 * 3 + 1];
+    for (int i = 0; i < 3000; i++) memcpy(words + 3 * i, "ab ", 3);
+    words[3000 * 3 - 1] = 0;
+    struct rlimit old, as;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    as = old;
+    as.rlim_cur = (rlim_t)400000 * 1024;
+    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
+    run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "D"), "--heads", "8", "-d", "8", "--html", "--no-plot", words, NULL);
+    setrlimit(RLIMIT_AS, &old);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "attnviz: error: --html: one head's weights and scores for 3000 tokens take 17.2 MiB "
+                               "at 8 bits, over the page's 16 MiB; raise --html-limit (up to 1024) or use fewer "
+                               "tokens\n");
+    tu_free(&r);
+    assert_int_not_equal(access(tu_in(f, "D"), F_OK), 0);
+#endif
+}
+
 /* --compare positions over 560 tokens with --html-limit 1: one head of one setting (0.6 MiB at 8 bits)
  * fits, one of each of the three (1.8 MiB) does not. The page kept the first setting's head and none of
  * the others' ("1 of 1, 0 of 1, 0 of 1": it compared nothing); now the run is refused before any file,
@@ -755,6 +789,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_precision_is_the_options, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_cmap_with_no_plot_is_the_pages, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_too_large_writes_nothing, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_too_large_refused_before_the_maps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_too_large_for_every_setting_writes_nothing, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_has_one_panel_per_setting, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -131,7 +131,10 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     if (kst) return kst;
     if (o->compare == AV_CMP_ORDER && cfg->n_real < 2)
         return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens; got 1");
-    av_status st = av_model_init(&r->m, cfg, err);
+    /* a page that cannot hold one head is refused before the (H, T, T) maps are allocated and computed:
+     * `--heads 8 --html -f` a 5715-token text took 2.1 GiB and 11 s before this error (a learner's pass) */
+    av_status st = o->html ? av_page_check_size(cfg->T, av_page_runs(o, cfg->C, cfg->H), o, err) : AV_OK;
+    if (!st) st = av_model_init(&r->m, cfg, err);
     if (st) return st;
     av_model_seed(&r->m, (const char *const *)r->toks.tok);
     av_weights_random(&r->source, cfg->seed);
@@ -332,7 +335,8 @@ int main(int argc, char **argv) {
         }
         /* a page that cannot hold one head is refused before the trace and before any file is written; a
          * --model's page is its one run, or with --compare scale its layer L under both settings, both
-         * counted (av_page_runs), else write_page refused it only after the figures were written */
+         * counted (av_page_runs), else write_page refused it only after the figures were written
+         * (run_model and gpt2run.c check it before the forward pass already; kept for any other path) */
         if (!st && r.o.html)
             st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H),
                                     &r.o, &err);
