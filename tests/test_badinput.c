@@ -932,6 +932,17 @@ static void test_token_limit_boundary(void **state) {
     run_ex(&r, &ro, NULL, 0, pad);
     assert_int_equal(r.code, 0);
     tu_free(&r);
+    /* with figures, --pad-to past the limit is named as what to lower: "-f text.txt --pad-to 20000" on 1998
+     * tokens said "20000 tokens with 1 head need 3.0 GiB ... give at most 16384 tokens", tokens the sentence
+     * never had */
+    const char *padfig[] = {"--d-model", "8", "--heads", "8", "-q", "--pad-to", "6000", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, padfig);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "6000 tokens (the sentence's 4 and 5996 <pad> of --pad-to 6000) with 8 heads need "
+                                  "2.1 GiB for the (heads, T, T) scores and weights, more than the 2 GiB allowed; add "
+                                  "--no-plot to run the flash kernel, which keeps none, or give at most 5792 tokens "
+                                  "at 8 heads, <pad> included: --pad-to 5792 at most\n"));
+    tu_free(&r);
 }
 
 /* Standard output on a full disk: the trace cannot be written, so the run

@@ -1815,11 +1815,19 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
         k_drop++;
     }
     const char *s = cfg->H == 1 ? "" : "s";
-    char gib[32];
-    return av_fail(err, AV_EUSAGE, "%d tokens with %d head%s need %s GiB for the (heads, T, T) scores and weights, "
+    char gib[32], padded[96] = "", pad_max[64] = "";
+    /* T counts --pad-to's <pad>: "-f text.txt --pad-to 20000" on 1998 tokens said "20000 tokens ... give at most
+     * 16384 tokens", naming neither the padding nor the option to lower (a learner's pass) */
+    if (o->pad_to && cfg->n_real > 0 && cfg->n_real < cfg->T) {
+        snprintf(padded, sizeof padded, " (the sentence's %d and %d <pad> of --pad-to %d)", cfg->n_real,
+                 cfg->T - cfg->n_real, o->pad_to);
+        snprintf(pad_max, sizeof pad_max, cfg->n_real <= t_max ? ", <pad> included: --pad-to %d at most" : ", <pad> included",
+                 t_max);
+    }
+    return av_fail(err, AV_EUSAGE, "%d tokens%s with %d head%s need %s GiB for the (heads, T, T) scores and weights, "
                    "more than the %zu GiB allowed; %s to run the flash kernel, which keeps none, or give at most %d "
-                   "tokens at %d head%s", cfg->T, cfg->H, s, av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES),
-                   AV_MAX_WEIGHT_BYTES >> 30, way, t_max, cfg->H, s);
+                   "tokens at %d head%s%s", cfg->T, padded, cfg->H, s, av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES),
+                   AV_MAX_WEIGHT_BYTES >> 30, way, t_max, cfg->H, s, pad_max);
 }
 
 /* --kernel, or auto: the fastest kernel that gives what was asked for. Short
