@@ -787,7 +787,7 @@ static void test_terminal_heatmap_fits_80_columns(void **state) {
     tu_runv(&r, NULL, env, (const char *[]){"--no-plot", "--show", "--color", "never", "--d-model", "8", para, NULL});
     assert_int_equal(r.code, 0);
     assert_true(widest_line(strstr(r.out, "head 0 of 1")) <= 80);
-    assert_non_null(strstr(r.out, "the figures and --dump have all"));
+    assert_non_null(strstr(r.out, "(--dump DIR writes every weight)"));
     tu_free(&r);
 }
 
@@ -810,6 +810,9 @@ static void test_show_one_query_left_out(void **state) {
     assert_int_equal(r.code, 0);
     if (!strstr(r.out, "(query 48 not shown: at most 48 rows)\n")) fail_msg("no singular note in:\n%s", r.out);
     assert_null(strstr(r.out, "queries 48..48"));
+    /* --no-plot writes no figures: the note names --dump alone (it said "the figures and --dump have all of them") */
+    if (!strstr(r.out, "(--dump DIR writes every weight)\n")) fail_msg("no --dump note in:\n%s", r.out);
+    assert_null(strstr(r.out, "the figures"));
     tu_free(&r);
 }
 

@@ -725,7 +725,9 @@ static void print_left_out(FILE *f, int T, int nrows, int ncols, int width) {
     else if (nrows < T) fprintf(f, "(queries %d..%d not shown: at most %d rows)\n", nrows, T - 1, nrows);
     if (ncols == T - 1) fprintf(f, "(key %d not shown: the terminal is %d columns wide)\n", ncols, width);
     else if (ncols < T) fprintf(f, "(keys %d..%d not shown: the terminal is %d columns wide)\n", ncols, T - 1, width);
-    if (nrows < T || ncols < T) fprintf(f, "(the figures and --dump have all of them)\n");
+    /* "the figures and --dump have all of them" was said with --no-plot too, and past a few hundred tokens the
+     * figures pool cells (max over k×k tokens): --dump is what keeps every weight (a learner's pass) */
+    if (nrows < T || ncols < T) fprintf(f, "(--dump DIR writes every weight)\n");
 }
 
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
