@@ -498,7 +498,8 @@ static const bad_case kCases[] = {
     {"file_only_white_space", 2, "in/s.txt holds no text (only line breaks and white space); give at least one word", {"-f", "@/in/s.txt"}, prep_f_blanks, 0, NULL, 0},
     {"file_1mib_line_of_words", 2, "the sentence has 524288 tokens, more than the maximum 65536; shorten it", {"-f", "@/in/s.txt"}, prep_f_1mib_words, 0, NULL, 0},
     {"file_1mib_single_token", 2, "token 0 (\"xxxxxxxxxxxxxxxx…\") is 1048575 bytes long; the maximum is 64 bytes", {"-f", "@/in/s.txt"}, prep_f_1mib_token, 0, NULL, 0},
-    {"file_over_1mib", 2, "is larger than the 1048576-byte limit", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
+    /* the file's size is named (MIB + 2 bytes), as the limit is */
+    {"file_over_1mib", 2, "s.txt' (1048578 bytes) is larger than the 1048576-byte limit", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
     {"file_missing", 2, "cannot read", {"-f", "@/in/none.txt"}, NULL, 0, NULL, 0},
     {"file_unreadable", 1, "Permission denied", {"-f", "@/in/s.txt"}, prep_f_unreadable, F_NEEDS_NONROOT, NULL, 0},
     {"file_is_a_folder", 2, "Is a directory", {"-f", "@/in/adir"}, prep_f_dir, 0, NULL, 0},

@@ -685,7 +685,7 @@ static void test_read_file_limit(void **state) {
     free(buf);
     assert_int_equal(av_read_file(p, 9, &buf, &len, &err), AV_EUSAGE);
     char want[4200];
-    snprintf(want, sizeof want, "input file '%s' is larger than the 9-byte limit", p);
+    snprintf(want, sizeof want, "input file '%s' (10 bytes) is larger than the 9-byte limit", p);
     assert_string_equal(err.msg, want);
     assert_null(buf);
     assert_int_equal(av_read_file(p, 1048576, &buf, &len, &err), AV_OK);

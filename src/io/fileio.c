@@ -616,9 +616,14 @@ av_status av_dir_writable(const char *dir, av_err *err) {
 /* ------------------------------------------------------------------------- */
 /* whole-file read */
 
-static av_status too_large(av_err *err, const char *path, size_t max_bytes) {
+/* size: the file's bytes when known (a regular file's fstat), else -1 (a pipe, read up to the limit only):
+ * `-f big.txt` said "is larger than the 1048576-byte limit" without saying by how much (a pass's report). */
+static av_status too_large(av_err *err, const char *path, size_t max_bytes, long long size) {
     if (strcmp(path, "-") == 0)
         return av_fail(err, AV_EUSAGE, "standard input is larger than the %zu-byte limit", max_bytes);
+    if (size >= 0)
+        return av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", path, size,
+                       max_bytes);
     return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", path, max_bytes);
 }
 
@@ -658,7 +663,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
         /* (stdin may be a file read from an offset: no early verdict there) */
         if (!is_stdin && (uintmax_t)st.st_size > (uintmax_t)max_bytes) {
             fclose(fp);
-            return too_large(err, path, max_bytes);
+            return too_large(err, path, max_bytes, (long long)st.st_size);
         }
         if ((uintmax_t)st.st_size < (uintmax_t)max_bytes)
             cap = (size_t)st.st_size + 1; /* +1 so EOF is seen without a regrow */
@@ -695,7 +700,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     }
     if (is_stdin) clearerr(fp);
     else fclose(fp);
-    if (s == AV_OK && n > max_bytes) s = too_large(err, path, max_bytes);
+    if (s == AV_OK && n > max_bytes) s = too_large(err, path, max_bytes, -1);
     if (s) {
         free(buf);
         return s;
