@@ -253,6 +253,42 @@ static void html_compare_over_the_limit_keeps_every_setting(void **state) {
     free(page);
 }
 
+/* The terminal says what the page cut, as the page does: `--heads 8 --html` on 1500 tokens printed "wrote 10
+ * files" while the page kept 3 of its 8 heads (a learner's pass). With d_model 512 and --html-limit 1: 100
+ * tokens need 8 · 4 B · (2·100² + 3·100·64) = 1 254 400 B at float32, over 1 MiB, and 8 · 2·100² = 160 000 B
+ * at 8 bits (mode 1: every head); 300 tokens need 2·300² = 180 000 B a head at 8 bits, 5 of which fit in
+ * 1 048 576 B (mode 2). By hand. -q keeps the note out, as every note. */
+static void html_note_says_what_the_page_cut(void **state) {
+    tu_fixture *f = *state;
+    static char words[300 * 5 + 1];
+    const struct { int T; const char *want; } cases[] = {
+        {100, "attnviz: note: attnviz.html holds the weights and scores, at 8 bits (each to 1/255 of its map's range), "
+              "and no q, k, v: the page's limit is 1 MiB; --html-limit (up to 1024 MiB) raises it\n"},
+        {300, "attnviz: note: attnviz.html holds the weights and scores of 5 of its 8 heads only, at 8 bits (each to "
+              "1/255 of its map's range), and no q, k, v: the page's limit is 1 MiB; --html-limit (up to 1024 MiB) "
+              "raises it\n"}};
+    for (int k = 0; k < 2; k++) {
+        words[0] = 0;
+        for (int i = 0; i < cases[k].T; i++)
+            snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%d", i ? " " : "", i);
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-H", "8", "--html", "--html-limit", "1", "-o", f->dir, words, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        if (!strstr(r.err, cases[k].want)) fail_msg("%d tokens: want\n%s\nin stderr:\n%s", cases[k].T, cases[k].want, r.err);
+        tu_free(&r);
+        run_attnviz(&r, NULL, "-q", "--no-plot", "-H", "8", "--html", "--html-limit", "1", "-o", f->dir, words, NULL);
+        assert_int_equal(r.code, 0);
+        assert_string_equal(r.err, "");
+        tu_free(&r);
+    }
+    /* under the limit, no note */
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-H", "8", "--html", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "8 bits"));
+    tu_free(&r);
+}
+
 static void html_size_of_gpt2_small_on_20_tokens(void **state) {
     (void)state;
     /* L = 12, H = 12, T = 20, D = 64: per panel 2·20·20 + 3·20·64 = 4640
@@ -782,6 +818,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_over_the_limit_keeps_every_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_note_says_what_the_page_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),

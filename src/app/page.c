@@ -68,6 +68,21 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     av_path_join(path, sizeof path, o->outdir, name);
     if (!s) s = av_html_write(path, &page, err);
     if (!s) av_written_add(w, path);
+    /* Only the page said that it had cut its numbers to 8 bits or left heads out: `--heads 8 --html` on 1500
+     * tokens printed "wrote 10 files" while the page kept 2 of its 8 heads (a learner's pass). */
+    int mode = 0;
+    size_t total = 0, kept = s ? 0 : av_html_panels_kept(&page, &total);
+    if (!s) av_html_data_bytes(&page, &mode);
+    int lim = o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20);
+    if (!s && mode && !o->quiet) {
+        char heads[96] = "";
+        if (kept < total)
+            snprintf(heads, sizeof heads, " of %zu of its %zu %s only", kept, total, n > 1 || runs[0].L > 1 ? "maps"
+                                                                                                             : "heads");
+        av_message(stderr, "attnviz: note: %s holds the weights and scores%s, at 8 bits (each to 1/255 of its map's "
+                   "range), and no q, k, v: the page's limit is %d MiB; --html-limit (up to 1024 MiB) raises it\n",
+                   name, heads, lim);
+    }
     return s;
 }
 
