@@ -511,7 +511,7 @@ static void test_png_text_chunks_and_phys(void **state) {
 }
 
 /* A control character in an argument reaches the command line of the PNG's Description and the SVG's <desc>
- * as a shell escape, $'a\x1bb' (a C1 control as \u0085; other characters, é, as they are): the sentence
+ * as a shell escape, $'a\x1bb' (a C1 control as its bytes \xc2\x85; other characters, é, as they are): the sentence
  * "a<ESC>b <cé>" put a raw ESC into the PNG's Latin-1 text, and the SVG, which XML cannot hold it in, read
  * 'a<U+FFFD>b <cé>', a command that draws another sentence. */
 static void test_control_characters_in_the_command_are_escaped(void **state) {
@@ -521,7 +521,7 @@ static void test_control_characters_in_the_command_are_escaped(void **state) {
     expect_ok(&r);
     tu_free(&r);
     char want[8400];
-    snprintf(want, sizeof want, "attnviz -q --format both -o %s $'a\\x1bb <c\xC3\xA9>' $'\\u0085x' (seed 42)",
+    snprintf(want, sizeof want, "attnviz -q --format both -o %s $'a\\x1bb <c\xC3\xA9>' $'\\xc2\\x85x' (seed 42)",
              in(f, "esc"));
     av_png_image a;
     read_png(in(f, "esc/head0.png"), &a);
@@ -530,10 +530,41 @@ static void test_control_characters_in_the_command_are_escaped(void **state) {
     char *svg = slurp(in(f, "esc/head0.svg"), NULL);
     assert_non_null(svg);
     snprintf(want, sizeof want,
-             "<desc>attnviz -q --format both -o %s $'a\\x1bb &lt;c\xC3\xA9&gt;' $'\\u0085x' (seed 42)&#10;",
+             "<desc>attnviz -q --format both -o %s $'a\\x1bb &lt;c\xC3\xA9&gt;' $'\\xc2\\x85x' (seed 42)&#10;",
              in(f, "esc"));
     if (!strstr(svg, want)) fail_msg("no '%s' in esc/head0.svg: %.600s", want, svg);
     free(svg);
+}
+
+/* The command line a figure records is the run again when pasted into bash in any locale: a C1 control and
+ * an RLO were written as \u0085 and \u202e, which bash reads by the locale's charset, so in the C locale
+ * (env -i, a container without a locale) $'\u0085x' was the text "\u0085x", another sentence. The PNG's
+ * Description, run by `env -i LC_ALL=C bash` with attnviz a function printing its arguments, gives them back. */
+static void test_recorded_command_reads_back_in_the_c_locale(void **state) {
+    fixture *f = *state;
+    if (!have_tool("bash")) skip();
+    static const char *const words[] = {"\xC2\x85x", "I \xE2\x80\xAElove", "a\x1b" "b"};
+    tu_result r;
+    RUN(&r, "-q", "-o", in(f, "c"), words[0], words[1], words[2]);
+    expect_ok(&r);
+    tu_free(&r);
+    av_png_image a;
+    read_png(in(f, "c/head0.png"), &a);
+    const char *d = av_png_image_text(&a, "Description"), *end = d ? strstr(d, " (seed 42)") : NULL;
+    assert_non_null(end);
+    FILE *sh = fopen(in(f, "run.sh"), "w");
+    assert_non_null(sh);
+    fprintf(sh, "attnviz() { printf '%%s\\n' \"$@\" > '%s'; }\n%.*s\n", in(f, "args.txt"), (int)(end - d), d);
+    fclose(sh);
+    av_png_image_free(&a);
+    char cmd[9000], want[8400];
+    snprintf(cmd, sizeof cmd, "env -i HOME=\"$HOME\" LC_ALL=C bash '%s'", in(f, "run.sh"));
+    assert_int_equal(system(cmd), 0);
+    snprintf(want, sizeof want, "-q\n-o\n%s\n%s\n%s\n%s\n", in(f, "c"), words[0], words[1], words[2]);
+    char *got = slurp(in(f, "args.txt"), NULL);
+    assert_non_null(got);
+    if (strcmp(got, want) != 0) fail_msg("the recorded command gives the arguments '%s', not '%s'", got, want);
+    free(got);
 }
 
 /* A path in the home folder reaches the figures' command line from "~/", the rest quoted as before: `-o
@@ -2406,6 +2437,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_folder_name_shown_as_weights_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_split_character_named_as_its_label, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_characters_in_the_command_are_escaped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_recorded_command_reads_back_in_the_c_locale, setup, teardown),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_command_is_tilde, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_replaces_a_noncharacter_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_labels_that_read_the_same_get_indices, setup, teardown),

@@ -1666,10 +1666,11 @@ static int has_unshowable(const char *s) {
 }
 
 /* argv as one shell-quoted line, "attnviz --heads 2 'I love you'". An argument holding a bidi control is
- * written in ANSI-C quotes with the controls as \uXXXX ($'w\u202eabc', as GNU ls quotes such names): the
+ * written in ANSI-C quotes with the controls as their UTF-8 bytes ($'w\xe2\x80\xaeabc', as GNU ls quotes
+ * such names by bytes; a \u202e read back as the text "\u202e" in bash's C locale): the
  * same argument to bash or zsh, and an RLO in it no longer turns the rest of the line around where the
  * line is shown (the --html page's command, a PNG's Description). So is one holding a control character
- * (C0 but tab and line feed, DEL, C1) or a byte that is not UTF-8, as \xHH (C1 as \u0085): the sentence
+ * (C0 but tab and line feed, DEL, C1) or a byte that is not UTF-8, as \xHH (C1 as \xc2\x85): the sentence
  * "a<ESC>b" put a raw ESC in the PNG's Latin-1 Description, and the SVG's <desc>, which XML cannot hold it
  * in, read 'a<U+FFFD>b', a command that draws another sentence; a Latin-1 folder name -o caf<0xE9> read
  * caf<U+FFFD> in both. An argument that is the home folder ($HOME) or a path in it is written from "~/"
@@ -1709,13 +1710,14 @@ char *av_command_line(int argc, char **argv) {
                 unsigned cp;
                 const char *why;
                 int len = av_utf8_decode(c, strnlen((const char *)c, 4), &cp, &why);
-                if (c[0] == 0xE2 && ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) ||
-                                     (c[1] == 0x81 && c[2] >= 0xA6 && c[2] <= 0xA9))) {
-                    p += sprintf(p, "\\u%04x", ((c[1] & 0x3F) << 6 | (c[2] & 0x3F)) | 0x2000);
-                    c += 2;
-                } else if (len == 2 && cp >= 0x80 && cp <= 0x9F) {
-                    p += sprintf(p, "\\u%04x", cp);
-                    c += 1;
+                /* a bidi or C1 control as its UTF-8 bytes, \xe2\x80\xae, not \u202e: bash reads \u escapes
+                 * by the locale's charset, and in the C locale (env -i, a container) $'\u0085x' was the six
+                 * letters \u0085 and x, another sentence */
+                int bidi = c[0] == 0xE2 && ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) ||
+                                            (c[1] == 0x81 && c[2] >= 0xA6 && c[2] <= 0xA9));
+                if (bidi || (len == 2 && cp >= 0x80 && cp <= 0x9F)) {
+                    for (int k = 0; k < len; k++) p += sprintf(p, "\\x%02x", c[k]);
+                    c += len - 1;
                 } else if (len == 0 || (cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7F)
                     p += sprintf(p, "\\x%02x", *c);
                 else if (*c == '\'' || *c == '\\') p += sprintf(p, "\\%c", *c);
