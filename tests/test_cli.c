@@ -2546,6 +2546,32 @@ static void test_threads_follow_the_affinity_mask(void **state) {
     tu_free(&r);
 }
 
+/* The notes on what a run removed or found in its folders show the folder as every other line does
+ * (av_utf8_shown_name): with -o and --dump named x<RLO>ab, 'removed 1 temporary file an attnviz left in
+ * x<RLO>ab when it was killed while writing: .head0.png.tmpAb12Cd' left the override open, so the rest of
+ * the line read backwards on the terminal; the --dump note and the earlier run's note did the same. Each
+ * now closes it (U+202C) right after the name. */
+static void test_folder_notes_close_a_bidi_override(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200], want[4300];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "x\xE2\x80\xAE" "ab"));
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_file_in(dir, ".head0.png.tmpAb12Cd");
+    make_file_in(dir, ".tokens.txt.tmpAb12Cd");
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--format", "svg", "--dump", dir, "-o", dir, "a b", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    snprintf(want, sizeof want, "left in %s\xE2\x80\xAC when it was killed", dir);
+    if (!strstr(r.err, want)) fail_msg("no '%s' in '%s'", want, r.err);
+    snprintf(want, sizeof want, "--dump %s\xE2\x80\xAC holds 1 temporary file", dir);
+    if (!strstr(r.err, want)) fail_msg("no '%s' in '%s'", want, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-o", dir, "c d", NULL); /* another run: head0.svg is the earlier run's */
+    snprintf(want, sizeof want, "of an earlier run from %s\xE2\x80\xAC, so the folder holds one run", dir);
+    if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d, no '%s' in '%s'", r.code, want, r.err);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -2621,6 +2647,7 @@ int main(void) {
         cmocka_unit_test(test_threads_follow_the_affinity_mask),
         cmocka_unit_test_setup_teardown(test_run_removes_the_temporaries_a_killed_run_left, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_folder_notes_close_a_bidi_override, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -811,14 +811,18 @@ void av_figures_remove_leftovers(const char *dir, const char *prefix, const char
         }
         struct stat st;
         if (ours) av_path_join(path, sizeof path, dir, name);
-        if (ours && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0 && removed++ < 8)
-            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", name);
+        if (ours && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0 && removed++ < 8) {
+            av_utf8_shown_name(name, target, sizeof target); /* a --prefix's RLO closed */
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", target);
+        }
         free(list[i]);
     }
     free(list);
+    char shown[4200]; /* the folder as every note shows it (av_utf8_shown_name): an RLO in -o turned the rest around */
+    av_utf8_shown_name(dir, shown, sizeof shown);
     if (removed) /* with -q too, as av_figures_remove_stale's note */
         av_message(stderr, "attnviz: note: removed %d temporary file%s an attnviz left in %s when it was killed while "
-                   "writing:%s%s\n", removed, removed == 1 ? "" : "s", dir, names, removed > 8 ? " ..." : "");
+                   "writing:%s%s\n", removed, removed == 1 ? "" : "s", shown, names, removed > 8 ? " ..." : "");
 }
 
 int av_figures_holds_run(const char *dir, const char *prefix, const char *run_id) {
@@ -862,8 +866,10 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
         free(list[i]);
     }
     free(list);
+    char shown[4200]; /* the folder as every note shows it (av_utf8_shown_name) */
+    av_utf8_shown_name(dir, shown, sizeof shown);
     if (!st && removed) /* with -q too (figures.h) */
         av_message(stderr, "attnviz: note: removed %d file%s of an earlier run from %s, so the folder holds one run:%s%s\n",
-                removed, removed == 1 ? "" : "s", dir, names, removed > 8 ? " ..." : "");
+                removed, removed == 1 ? "" : "s", shown, names, removed > 8 ? " ..." : "");
     return st;
 }

@@ -591,10 +591,12 @@ void av_dump_note_leftovers(const char *dir) {
         free(list[i]);
     }
     free(list);
+    char shown[4200]; /* the folder as every note shows it (av_utf8_shown_name): an RLO in it closed */
+    av_utf8_shown_name(dir, shown, sizeof shown);
     if (found)
         av_message(stderr, "attnviz: note: --dump %s holds %d temporary file%s of attnviz's, which an attnviz killed "
                    "while writing there left, or one writing there now made (--dump folders are not locked, so they "
-                   "are kept; remove them when no attnviz writes there):%s%s\n", dir, found, found == 1 ? "" : "s",
+                   "are kept; remove them when no attnviz writes there):%s%s\n", shown, found, found == 1 ? "" : "s",
                    names, found > 8 ? " ..." : "");
 }
 
