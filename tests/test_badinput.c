@@ -537,6 +537,8 @@ static const bad_case kCases[] = {
     {"unknown_short_option", 2, "unknown option '-Z'", {"-Z", S4}, NULL, 0, NULL, 0},
     {"missing_sentence", 2, "no sentence given", {NULL}, NULL, 0, NULL, 0},
     {"option_missing_value", 2, "option '--heads' needs a value N: a whole number in 1..64", {S4, "--heads"}, NULL, 0, NULL, 0},
+    /* a cluster of short options names the one that needs the value: it said "option '-qo' needs a value DIR" */
+    {"short_cluster_missing_value", 2, "option '-o' needs a value DIR", {S4, "-qo"}, NULL, 0, NULL, 0},
     /* the last word, with no value after it, as a learner types it to see the choices */
     {"train_missing_task", 2, "option '--train' needs a task: reverse, sort or induction", {"--train"}, NULL, 0, NULL, 0},
     {"norm_missing_value", 2, "option '--norm' needs a value WHERE: pre or post", {"--train", "reverse", "--norm"}, NULL, 0, NULL, 0},

@@ -255,6 +255,15 @@ static void test_bad_llama_folders(void **state) {
     run_attnviz(&r, NULL, "--model", qwen, "--no-plot", "-q", long_text, NULL);
     if (r.code != 0) fail_msg("Qwen2 without max_position_embeddings, 2049 tokens: exit %d: %s", r.code, r.err);
     tu_free(&r);
+    /* --generate's stop names the default's source too (it said "the model's max_position_embeddings"):
+     * 2040 tokens of the 2048 leave room for 8 of 20 */
+    long_text[2 * 2040 - 1] = 0;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "20", long_text, NULL);
+    if (r.code != 0 || !strstr(r.out, "stopped after 8 of 20: at most 2048 tokens (config.json has no "
+                                      "max_position_embeddings; LlamaConfig's default)"))
+        fail_msg("Llama without max_position_embeddings, --generate 20 on 2040 tokens: exit %d: %s%s", r.code, r.out,
+                 r.err);
+    tu_free(&r);
     free(qjson);
     free(long_text);
     assert_int_equal(tu_write_replaced(path, json, "\"vocab_size\": 50257", "\"vocab_size\": 50257"), 0);

@@ -877,6 +877,9 @@ static av_status missing_value(const char *name, av_err *err) {
         snprintf(what, sizeof what, ": a finite number %s %g", d->open ? ">" : ">=", d->min);
     else if (d && d->kind == OPT_DOUBLE)
         snprintf(what, sizeof what, ": a number in %.5g..%g", d->open && d->min == 0 ? (double)FLT_MIN : d->min, d->max);
+    /* the option itself, not the word it ends: `attnviz -qo` said "option '-qo' needs a value DIR" */
+    char one[3] = {'-', (char)optopt, 0};
+    if (name && name[0] == '-' && name[1] != '-' && strlen(name) > 2 && d && d->short_name == optopt) name = one;
     return av_fail(err, AV_EUSAGE, "option '%s' needs %s%s%s%s (try --help)", name ? name : "?",
                    d && d->noun ? "a " : "a value", d && d->noun ? d->noun : d && d->arg ? " " : "",
                    d && !d->noun && d->arg ? d->arg : "", what);
