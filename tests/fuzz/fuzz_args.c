@@ -19,7 +19,10 @@
  * refuses neither once loaded, naming text of its kind), every number inside its documented range, rope_base
  * finite and > 1, the sentence no longer than AV_MAX_INPUT_BYTES. A failed
  * parse is AV_EUSAGE with a non-empty message. av_options_free releases
- * everything (LeakSanitizer checks).
+ * everything (LeakSanitizer checks). Every input also goes through
+ * av_command_line, the command the figures record: each argument must read
+ * back as itself under bash's quoting rules, and the line must hold no
+ * control, C1 or bidi character (check_command_line).
  */
 #include <math.h>
 #include <stddef.h>
@@ -28,6 +31,7 @@
 #include <string.h>
 
 #include "app/cli.h"
+#include "base/utf8.h"
 
 #define MAX_ARGS 64
 
@@ -157,7 +161,96 @@ static void free_snapshot(snapshot *s) {
     av_options_free(&s->o); /* sentence already taken: frees nothing, must not crash */
 }
 
+/* The byte at *p as shell text read back: bash's reading of av_command_line's three word forms (a plain
+ * word, '...' with '\'' for a quote, $'...' with \xHH, \\ and \'), and a leading ~ as $HOME without its
+ * trailing '/' (av_command_line's home_prefix). Returns where the word ends (a space or the end), or NULL at a form it never
+ * writes; the word into out (NUL-terminated, cap bytes). */
+static const char *read_word(const char *p, char *out, size_t cap) {
+    size_t k = 0;
+#define PUT(c) do { if (k + 1 >= cap) return NULL; out[k++] = (char)(c); } while (0)
+    if (p[0] == '~' && (p[1] == '/' || p[1] == ' ' || !p[1])) {
+        const char *home = getenv("HOME");
+        size_t len = home ? strlen(home) : 0;
+        while (len > 0 && home[len - 1] == '/') len--;
+        for (size_t i = 0; i < len; i++) PUT(home[i]);
+        p++;
+    }
+    while (*p && *p != ' ') {
+        if (*p == '\'') {
+            for (p++; *p && *p != '\''; p++) PUT(*p);
+            if (!*p++) return NULL;
+        } else if (p[0] == '$' && p[1] == '\'') {
+            for (p += 2; *p && *p != '\''; p++) {
+                if (*p != '\\') { PUT(*p); continue; }
+                p++;
+                if (*p == '\\' || *p == '\'') PUT(*p);
+                else if (*p == 'x' && p[1] && p[2]) {
+                    char hex[3] = {p[1], p[2], 0}, *end;
+                    long v = strtol(hex, &end, 16);
+                    if (*end || v == 0) return NULL;
+                    PUT(v);
+                    p += 2;
+                } else return NULL;
+            }
+            if (!*p++) return NULL;
+        } else if (*p == '\\' && p[1]) {
+            PUT(p[1]);
+            p += 2;
+        } else {
+            PUT(*p);
+            p++;
+        }
+    }
+    out[k] = 0;
+#undef PUT
+    return p;
+}
+
+/* av_command_line: every argument reads back as itself (read_word), and the line holds no byte that would
+ * act on the terminal or the reader: valid UTF-8, no control but tab and line feed, no C1 and no bidi
+ * embedding, override or isolate (they are written as \xHH inside $'...'). */
+static void check_command_line(const uint8_t *data, size_t size) {
+    args a;
+    split(&a, data, size);
+    char *line = av_command_line(a.argc, a.argv);
+    if (!line) abort();
+    size_t len = strlen(line), bound = 1;
+    for (int i = 0; i < a.argc; i++) bound += strlen(a.argv[i]) * 4 + 4;
+    if (len >= bound || strncmp(line, "attnviz", 7) != 0) abort();
+    for (const unsigned char *c = (const unsigned char *)line; *c;) {
+        unsigned cp;
+        const char *why;
+        int n = av_utf8_decode(c, strnlen((const char *)c, 4), &cp, &why);
+        if (n <= 0 || (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7F && cp <= 0x9F) ||
+            (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+            abort();
+        c += n;
+    }
+    char *word = malloc(len + 1);
+    if (!word) abort();
+    const char *p = line + 7;
+    for (int i = 1; i < a.argc; i++) {
+        if (*p++ != ' ') abort();
+        p = read_word(p, word, len + 1);
+        if (!p || strcmp(word, a.argv[i]) != 0) abort();
+    }
+    if (*p) abort();
+    free(word);
+    free(line);
+    free_args(&a);
+}
+
+/* A fixed HOME, so that inputs reach av_command_line's "~/" form: a home folder of its own, with a trailing '/'
+ * as some systems set it, which read_word trims as av_command_line does. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc, (void)argv;
+    setenv("HOME", "/home/al/", 1);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    check_command_line(data, size);
     snapshot a, b;
     parse_once(&a, data, size);
     parse_once(&b, data, size);
