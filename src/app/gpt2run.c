@@ -433,7 +433,9 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
     if (diverged) *diverged = 0;
     av_path_join(path, sizeof path, dir, "config.json");
     if (av_read_regular_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
-    snprintf(name, sizeof name, "%.300s/config.json", dir);
+    char dir_shown[349]; /* as messages show a folder (av_utf8_shown_name): -o $'x\u202eq' turned the rest around */
+    av_utf8_shown_name(dir, dir_shown, sizeof dir_shown);
+    snprintf(name, sizeof name, "%s/config.json", dir_shown);
     cJSON *root = NULL;
     av_status st = av_json_parse_object(&root, json, len, NULL, name, err);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");

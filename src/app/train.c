@@ -19,11 +19,18 @@
 #include "app/figures.h"
 #include "app/gpt2run.h"
 #include "app/term.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "nn/attention_blas.h"
 #include "nn/train.h"
 #include "render/trainfig.h"
+
+/* buf (a char array) = the folder or file s as base/utf8.h av_utf8_shown_name shows it: a control character as
+ * <U+XXXX>, a newline too, and an RLO or other bidi control left open closed after it, so the rest of the
+ * message reads as written (-o $'x\u202eq' turned the rest of "holds a model attnviz did not train" around).
+ * A char[N + 49] holds N bytes of the name and its closers, as "%.Ns" printed N. */
+#define SHOWN(buf, s) (av_utf8_shown_name((s), (buf), sizeof(buf)), (const char *)(buf))
 
 #define MAX_SNAP 16
 #define N_HELDOUT 512
@@ -229,8 +236,9 @@ static void present_model_files(char *out, size_t n, const char *dir) {
 static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
-    char path[4200];
+    char path[4200], sd[4200], sp[4200];
     earlier[0] = 0;
+    SHOWN(sd, dir);
     av_path_join(path, sizeof path, dir, "config.json");
     if (access(path, F_OK) == 0) {
         av_err rerr;
@@ -245,10 +253,10 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz cannot identify (%s); --train would overwrite "
                            "its %s: give another folder, or "
                            "remove %s if an earlier --train wrote it (--train writes config.json whole, never in "
-                           "part: something else changed this one)", dir, rerr.msg, files_there, dir);
+                           "part: something else changed this one)", sd, rerr.msg, files_there, sd);
         if (!ours)
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
-                           "naming a task); --train would overwrite its %s: give another folder", dir, path,
+                           "naming a task); --train would overwrite its %s: give another folder", sd, SHOWN(sp, path),
                            files_there);
         return AV_OK;
     }
@@ -256,7 +264,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         av_path_join(path, sizeof path, dir, files[i]);
         if (access(path, F_OK) == 0)
             return av_fail(err, AV_EUSAGE, "-o %s holds %s but no config.json: a model attnviz did not write, or part "
-                           "of one; --train would overwrite its model files: give another folder", dir, files[i]);
+                           "of one; --train would overwrite its model files: give another folder", sd, files[i]);
     }
     /* --train writes its outputs only after its model: without one, a train.csv there is someone else's (it was
      * overwritten without a word while a foreign config.json was refused: a new user's report) */
@@ -266,7 +274,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
         if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
             return av_fail(err, AV_EUSAGE, "-o %s holds %s but no model attnviz trained, so it is not this tool's "
                            "output of an earlier --train; --train would overwrite it: give another folder, or remove "
-                           "it", dir, kTrainOutputs[i]);
+                           "it", sd, kTrainOutputs[i]);
     }
     return AV_OK;
 }
@@ -444,15 +452,15 @@ static void compare_not_written(char *out, size_t n, const av_train_opts *o);
  * activation exit 2 without the step or the lr to lower (a new user's report). What DIR keeps is said as a
  * Ctrl-C says it. Step 0 is the untrained model: no lr has acted on it yet. */
 static av_status diverged(const run_state *r, int step, const char *what, av_err *err) {
-    char cmp[340], at[64], hint[160] = "", lr[128];
+    char cmp[400], at[64], hint[160] = "", lr[128], sd[249];
     compare_not_written(cmp, sizeof cmp, r->o);
     if (step) {
         snprintf(at, sizeof at, "training diverged at step %d", step);
         lr_now(lr, sizeof lr, r->o);
         snprintf(hint, sizeof hint, "; try a smaller --lr (now %s)", lr);
     } else snprintf(at, sizeof at, "the untrained model (step 0) failed");
-    return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%.200s %s%.300s%s)%s", at, what,
-                   r->others[0] ? "this variant's model" : "the model", r->dir, left_in(r->dir), r->others, cmp, hint);
+    return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%s %s%.300s%s)%s", at, what,
+                   r->others[0] ? "this variant's model" : "the model", SHOWN(sd, r->dir), left_in(r->dir), r->others, cmp, hint);
 }
 
 /* s and err from a forward pass of the trainer: an activation that left float32 (err->overflowed, set by
@@ -475,10 +483,10 @@ static void stop_message(run_state *r) {
     const char *left = left_in(r->dir);
     if (left == r->left) return;
     r->left = left;
-    char msg[AV_INTERRUPT_MSG_MAX], cmp[340];
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[400], sd[349];
     compare_not_written(cmp, sizeof cmp, r->o);
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%.300s %s%.600s%s)\n",
-             r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", r->dir, left, r->others,
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%s %s%.600s%s)\n",
+             r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", SHOWN(sd, r->dir), left, r->others,
              cmp);
     av_interrupt_message(msg);
 }
@@ -644,8 +652,9 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
     if (!s) return av_afile_set_end(&set, 1, err);
     av_afile_set_end(&set, 0, NULL);
     size_t len = strlen(err->msg); /* a full disk: say that nothing of the model changed */
-    snprintf(err->msg + len, sizeof err->msg - len, "; the model was not saved (%.100s keeps the model files it held "
-             "before, if any)", dir);
+    char sd[149];
+    snprintf(err->msg + len, sizeof err->msg - len, "; the model was not saved (%s keeps the model files it held "
+             "before, if any)", SHOWN(sd, dir));
     return s;
 }
 
@@ -981,11 +990,11 @@ static void train_weights_note(char *buf, size_t n, const av_train_opts *o, cons
  * new ones. A missing one is fine. Error: AV_ERUNTIME naming the file that
  * cannot be removed. */
 static av_status remove_outputs(const char *dir, const char *const *names, size_t n, const char *whose, av_err *err) {
-    char path[4200];
+    char path[4200], shown[4200];
     for (size_t i = 0; i < n; i++) {
         av_path_join(path, sizeof path, dir, names[i]);
         if (unlink(path) != 0 && errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', %s: %s", path, whose, strerror(errno));
+            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', %s: %s", SHOWN(shown, path), whose, strerror(errno));
     }
     return AV_OK;
 }
@@ -1001,7 +1010,8 @@ static void compare_not_written(char *out, size_t n, const av_train_opts *o) {
     if (o->compare == AV_TRAIN_CMP_NONE) return;
     snprintf(name, sizeof name, "compare_%s", kCompareWhat[o->compare]);
     av_path_join(path, sizeof path, o->outdir, name);
-    snprintf(out, n, "; %.300s.png and .svg not written", path);
+    char shown[349];
+    snprintf(out, n, "; %s.png and .svg not written", SHOWN(shown, path));
 }
 
 /* The model and its outputs into dir. others: as run_one's, what --compare's other variant folders hold
@@ -1031,12 +1041,13 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
      * model: a new user's report); with --compare, in parentheses, what the other variant folders hold and that
      * the comparison is not written, as the message during training says (it named only this variant's folder
      * while the others were still empty: a tester's report) */
-    char msg[AV_INTERRUPT_MSG_MAX], cmp[340];
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[400], sd[349], sd100[149];
     compare_not_written(cmp, sizeof cmp, o);
+    SHOWN(sd, dir);
     const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %.300s was saved, but its training "
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %s was saved, but its training "
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
-             "same model) to write them\n", o->tty ? "\n" : "", dir, rest[0] ? " (" : "", rest,
+             "same model) to write them\n", o->tty ? "\n" : "", sd, rest[0] ? " (" : "", rest,
              others[0] ? cmp : "", rest[0] ? ")" : "");
     av_status s = write_model(dir, &r->tr, task, held_out_rose(&r->log), msg, err);
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
@@ -1064,17 +1075,17 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     size_t len = strlen(err->msg);
     if (s && saved) /* a full disk at curves.svg: the user may keep the trained model */
         snprintf(err->msg + len, sizeof err->msg - len, "; the trained model was saved and checked before this error "
-                 "(attnviz --model %.100s runs it), but the training figures and train.csv are not all written: rerun "
-                 "the same command (the same seed gives the same model) to write them", dir);
+                 "(attnviz --model %s runs it), but the training figures and train.csv are not all written: rerun "
+                 "the same command (the same seed gives the same model) to write them", SHOWN(sd100, dir));
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, err); /* e.g. head0.png of a run before */
     free_kept(&keep);
     if (!s) { /* all written: a Ctrl-C from here to the exit ended the run with 130 and not a word (a new user's
                * report: was the folder whole?); run_one keeps this message to the exit */
-        snprintf(msg, sizeof msg, "%sattnviz: interrupted %s: the trained model in %.300s was saved with its "
+        snprintf(msg, sizeof msg, "%sattnviz: interrupted %s: the trained model in %s was saved with its "
                  "training figures and train.csv%s%.600s%s%s\n", o->tty ? "\n" : "",
-                 others[0] ? "between --compare's variants" : "after the run was complete", dir, rest[0] ? " (" : "",
+                 others[0] ? "between --compare's variants" : "after the run was complete", sd, rest[0] ? " (" : "",
                  rest, others[0] ? cmp : "", rest[0] ? ")" : "");
         av_interrupt_message(msg);
     }
@@ -1168,10 +1179,10 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
     int last = r.log.n_snap - 1;
     if (!s && held_out_rose(&r.log)) {
-        char lr[128];
+        char lr[128], sd[4200];
         lr_now(lr, sizeof lr, o);
         av_message(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
-                "training diverged; try a smaller --lr (now %s)\n", dir, r.log.ho_loss[0], r.log.ho_loss[last],
+                "training diverged; try a smaller --lr (now %s)\n", SHOWN(sd, dir), r.log.ho_loss[0], r.log.ho_loss[last],
                 r.log.snap_step[last], lr);
     }
     free(r.batch);
@@ -1345,9 +1356,10 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
     if (n > 0 && access(path, F_OK) == 0 && len < sizeof list)
         len += (size_t)snprintf(list + len, sizeof list - len, "%sthe model of a plain --train (config.json, "
                                 "model.safetensors, its figures)", len ? ", " : "");
+    char sd[4200];
     if (len)
         av_message(stderr, "attnviz: note: %s still holds what an earlier run wrote and this one did not replace: %s; "
-                "remove it, or use another -o\n", o->outdir, list);
+                "remove it, or use another -o\n", SHOWN(sd, o->outdir), list);
 }
 
 /* Before the first step (so Ctrl-C can still keep it): a note for each
@@ -1362,11 +1374,11 @@ static void note_replaced(const av_train_opts *o, char earlier[3][64]) {
     int n = o->compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, names, o, left_out, sizeof left_out);
     for (int i = 0; i < n && !o->quiet; i++) {
         if (!earlier[i][0]) continue;
-        char dir[4096];
+        char dir[4096], sd[349];
         if (names[i][0]) av_path_join(dir, sizeof dir, o->outdir, names[i]);
         else snprintf(dir, sizeof dir, "%s", o->outdir);
-        av_message(stderr, "attnviz: note: %.300s holds the model of an earlier --train (%s); this run replaces it\n",
-                dir, earlier[i]);
+        av_message(stderr, "attnviz: note: %s holds the model of an earlier --train (%s); this run replaces it\n",
+                SHOWN(sd, dir), earlier[i]);
     }
 }
 
@@ -1397,7 +1409,8 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
             size_t k = strlen(others);
             if (j == i) continue;
             av_path_join(dj, sizeof dj, o->outdir, names[j]);
-            snprintf(others + k, sizeof others - k, "; %.200s %s%s", dj, j < i ? "holds its trained model" : left_in(dj),
+            char sd[249];
+            snprintf(others + k, sizeof others - k, "; %s %s%s", SHOWN(sd, dj), j < i ? "holds its trained model" : left_in(dj),
                      j < i ? "" : ", not trained yet");
         }
         if (!o->quiet) { /* a long DIR goes to the next line whole on a narrow terminal */
@@ -1441,16 +1454,17 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
                          .scale = o->fig_scale};
     if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
-        char msg[AV_INTERRUPT_MSG_MAX], list[700] = "";
+        char msg[AV_INTERRUPT_MSG_MAX], list[850] = "", sd[349];
         for (int i = 0; i < n; i++) {
             size_t k = strlen(list);
+            char sv[249];
             av_path_join(path, sizeof path, o->outdir, names[i]);
-            snprintf(list + k, sizeof list - k, "%s%.200s", i ? ", " : "", path);
+            snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", SHOWN(sv, path));
         }
         av_path_join(path, sizeof path, o->outdir, file);
         snprintf(msg, sizeof msg, "%sattnviz: interrupted: every variant's trained model was saved with its figures "
-                 "and train.csv (%s), but %.300s.png and .svg are not all written: rerun the same command (the same "
-                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, path);
+                 "and train.csv (%s), but %s.png and .svg are not all written: rerun the same command (the same "
+                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, SHOWN(sd, path));
         av_interrupt_message(msg);
         s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
     }
@@ -1459,11 +1473,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, err);
     if (s) av_interrupt_message(NULL);
     else { /* all written: from here to the exit a Ctrl-C said nothing (as write_outputs) */
-        char msg[AV_INTERRUPT_MSG_MAX];
+        char msg[AV_INTERRUPT_MSG_MAX], sd[349], sp[349];
         av_path_join(path, sizeof path, o->outdir, file);
         snprintf(msg, sizeof msg, "%sattnviz: interrupted after the run was complete: every variant's trained model "
-                 "was saved with its figures and train.csv under %.300s, and %.300s.png and .svg were written\n",
-                 o->tty ? "\n" : "", o->outdir, path);
+                 "was saved with its figures and train.csv under %s, and %s.png and .svg were written\n",
+                 o->tty ? "\n" : "", SHOWN(sd, o->outdir), SHOWN(sp, path));
         av_interrupt_message(msg);
     }
     free_kept(&keep);
@@ -1517,12 +1531,12 @@ const char *const *av_train_file_names(size_t *n) {
  * DIR/curves.png`): refused before training, AV_ERUNTIME as an unwritable -o. */
 static av_status check_names_free(const char *dir, const char *const *names, size_t n, av_err *err) {
     for (size_t i = 0; i < n; i++) {
-        char path[4200];
+        char path[4200], shown[4200];
         struct stat sb;
         av_path_join(path, sizeof path, dir, names[i]);
         if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
             return av_fail(err, AV_ERUNTIME, "'%s' is %s, and the run writes a file of that name there when it ends; "
-                           "move or remove it first", path, S_ISDIR(sb.st_mode) ? "a folder" : "not a regular file");
+                           "move or remove it first", SHOWN(shown, path), S_ISDIR(sb.st_mode) ? "a folder" : "not a regular file");
     }
     return AV_OK;
 }
@@ -1556,11 +1570,11 @@ static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
         if (fd >= 0) av_figures_remove_leftovers(dir, "", kRunFiles, sizeof kRunFiles / sizeof kRunFiles[0]);
         return AV_OK;
     }
-    char shown[4096];
-    av_path_shown(shown, sizeof shown, dir);
-    return av_fail(err, AV_ERUNTIME, "cannot train into '%.300s': another attnviz --train is writing it (it holds "
+    char path[4096], shown[349];
+    av_path_shown(path, sizeof path, dir);
+    return av_fail(err, AV_ERUNTIME, "cannot train into '%s': another attnviz --train is writing it (it holds "
                    "the folder's lock until it ends), and two runs into one folder leave one's model beside the "
-                   "other's figures: wait for it to end, or give another -o", shown);
+                   "other's figures: wait for it to end, or give another -o", SHOWN(shown, path));
 }
 
 int av_train_folder_busy(const char *dir) {
@@ -1744,8 +1758,9 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     int e = o.quiet || piped ? 0 : out_failed(out);
     if (e) { /* the folders made for the run go again at the exit, as above */
         unlock_folders(&locks);
+        char sd[349];
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; stopped before training: nothing was "
-                       "written (-o %.300s is as it was)", e > 0 ? strerror(e) : "a write failed", o.outdir);
+                       "written (-o %s is as it was)", e > 0 ? strerror(e) : "a write failed", SHOWN(sd, o.outdir));
     }
     note_replaced(&o, earlier);
     av_status s;
@@ -1754,19 +1769,21 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     /* later (a disk that fills while the progress goes to a file on it, -q --compare's table): the run went
      * on, so say what it saved, as the other failures after the model do */
     if (!s && (e = out_failed(out)) != 0) {
+        char sd[349], sc[349];
+        SHOWN(sd, o.outdir);
         if (o.compare == AV_TRAIN_CMP_NONE)
             s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; the trained model was saved and "
-                        "checked before this error, with its training figures and train.csv, in %.300s (attnviz "
-                        "--model %.300s runs it): only lines printed on standard output are lost",
-                        e > 0 ? strerror(e) : "an earlier write failed", o.outdir, o.outdir);
+                        "checked before this error, with its training figures and train.csv, in %s (attnviz "
+                        "--model %s runs it): only lines printed on standard output are lost",
+                        e > 0 ? strerror(e) : "an earlier write failed", sd, sd);
         else {
             char name[64], cmp[4200];
             snprintf(name, sizeof name, "compare_%s", kCompareWhat[o.compare]);
             av_path_join(cmp, sizeof cmp, o.outdir, name);
             s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; every variant's trained model was "
                         "saved and checked before this error, with its figures and train.csv, in the variant folders "
-                        "under %.300s, and %.300s.png and .svg were written: only lines printed on standard output "
-                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", o.outdir, cmp);
+                        "under %s, and %s.png and .svg were written: only lines printed on standard output "
+                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", sd, SHOWN(sc, cmp));
         }
     }
     unlock_folders(&locks);
