@@ -848,7 +848,7 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
     int n = scandir(dir, &list, NULL, alphasort); /* the note lists them in the same order everywhere */
     if (n < 0) return AV_OK; /* nothing written there, so nothing to mix with */
     int removed = 0;
-    char path[4096], names[512] = "";
+    char path[4096], names[512] = "", shown[4200]; /* a folder or file as av_utf8_shown_name shows it */
     av_status st = AV_OK;
     for (int i = 0; i < n; i++) {
         const char *name = list[i]->d_name;
@@ -858,18 +858,21 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
             free(list[i]);
             continue;
         }
-        if (unlink(path) != 0)
+        if (unlink(path) != 0) {
+            int e = errno;
+            av_utf8_shown_name(path, shown, sizeof shown);
             st = av_fail(err, AV_ERUNTIME, "cannot remove '%s', a file of an earlier run (a folder never mixes "
-                         "two runs; use another -o or --prefix): %s", path, strerror(errno));
+                         "two runs; use another -o or --prefix): %s", shown, strerror(e));
+        }
         else if (removed++ < 8)
             snprintf(names + strlen(names), sizeof names - strlen(names), " %s", name);
         free(list[i]);
     }
     free(list);
-    char shown[4200]; /* the folder as every note shows it (av_utf8_shown_name) */
-    av_utf8_shown_name(dir, shown, sizeof shown);
-    if (!st && removed) /* with -q too (figures.h) */
+    if (!st && removed) { /* with -q too (figures.h) */
+        av_utf8_shown_name(dir, shown, sizeof shown); /* the folder as every note shows it */
         av_message(stderr, "attnviz: note: removed %d file%s of an earlier run from %s, so the folder holds one run:%s%s\n",
                 removed, removed == 1 ? "" : "s", shown, names, removed > 8 ? " ..." : "");
+    }
     return st;
 }

@@ -171,12 +171,15 @@ static void note_training_folder(const av_options *o) {
         return;
     /* with --weights the model's weights are the folder's, not random: "of the sentence's random-weight model"
      * was false there (a reviewer's pass) */
-    char what[PATH_MAX + 64];
-    if (o->model_dir) snprintf(what, sizeof what, "%s", o->model_dir);
-    else if (o->weights_dir) snprintf(what, sizeof what, "the sentence's model with --weights %s", o->weights_dir);
-    else snprintf(what, sizeof what, "the sentence's random-weight model");
+    char what[PATH_MAX + 64], out[PATH_MAX], named[PATH_MAX]; /* folders as av_utf8_shown_name shows them */
+    if (o->model_dir) av_utf8_shown_name(o->model_dir, what, sizeof what);
+    else if (o->weights_dir) {
+        av_utf8_shown_name(o->weights_dir, named, sizeof named);
+        snprintf(what, sizeof what, "the sentence's model with --weights %s", named);
+    } else snprintf(what, sizeof what, "the sentence's random-weight model");
+    av_utf8_shown_name(o->outdir, out, sizeof out);
     av_message(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its training "
-            "figures; this run's figures, of %s, go beside them; use another -o to keep them apart\n", o->outdir,
+            "figures; this run's figures, of %s, go beside them; use another -o to keep them apart\n", out,
             task, step, what);
 }
 
@@ -185,10 +188,11 @@ static void note_training_folder(const av_options *o) {
  * (a new user's report); one set of renames, as --dump's, would take a second copy of every figure on
  * disk, so it says so instead. */
 static void say_when_interrupted(const av_options *o) {
-    char msg[AV_INTERRUPT_MSG_MAX];
-    snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %.1000s holds only some of "
+    char msg[AV_INTERRUPT_MSG_MAX], out[1049]; /* -o as av_utf8_shown_name shows it: 1000 bytes and closers */
+    av_utf8_shown_name(o->outdir, out, sizeof out);
+    snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %s holds only some of "
              "this run's, beside any of an earlier run's there that were not yet replaced or removed; run the "
-             "command again to write them all\n", o->outdir);
+             "command again to write them all\n", out);
     av_interrupt_message(msg);
 }
 
@@ -209,9 +213,10 @@ static void unlock_outdir(void) {
 
 static av_status lock_outdir(const char *dir, av_err *err) {
     if (!av_lock_folder(dir, &outdir_lock_fd)) return AV_OK; /* locked, or a folder that cannot be */
-    char shown[4096];
-    av_path_shown(shown, sizeof shown, dir);
-    return av_fail(err, AV_ERUNTIME, "cannot write the figures into '%.300s': another attnviz is writing that "
+    char path[4096], shown[349]; /* as av_utf8_shown_name shows it: 300 bytes and closers */
+    av_path_shown(path, sizeof path, dir);
+    av_utf8_shown_name(path, shown, sizeof shown);
+    return av_fail(err, AV_ERUNTIME, "cannot write the figures into '%s': another attnviz is writing that "
                    "folder now (it holds the folder's lock until it ends), and two runs into one folder at once "
                    "leave one's figures beside the other's: wait for it to end, or give each run its own -o",
                    shown);
@@ -284,9 +289,11 @@ static av_status write_outputs(run *r, av_err *err) {
          * figures part-way: the folder kept this run's first ones beside the earlier run's rest, and the error
          * named only the file (a tester's pass); it says what the folder holds, as a Ctrl-C there does */
         size_t len = strlen(err->msg);
-        snprintf(err->msg + len, sizeof err->msg - len, "; %.200s holds some of this run's figures, beside any "
+        char out[249]; /* -o as av_utf8_shown_name shows it: 200 bytes and closers */
+        av_utf8_shown_name(o->outdir, out, sizeof out);
+        snprintf(err->msg + len, sizeof err->msg - len, "; %s holds some of this run's figures, beside any "
                  "of an earlier run's not yet replaced: fix that and run the command again, or use another -o",
-                 o->outdir);
+                 out);
     }
     if (figures) av_interrupt_message(NULL); /* the folder holds this run's figures only, or the error says why */
     unlock_outdir(); /* the folder holds this run, or the error says what it holds */

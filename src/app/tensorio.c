@@ -612,8 +612,12 @@ av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
     char path[4096];
     for (size_t i = 0; i < n; i++) {
         av_path_join(path, sizeof path, dir, names[i]);
-        if (unlink(path) != 0 && errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", path, strerror(errno));
+        if (unlink(path) != 0 && errno != ENOENT) {
+            int e = errno;
+            char shown[4200]; /* as av_utf8_shown_name shows it */
+            av_utf8_shown_name(path, shown, sizeof shown);
+            return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", shown, strerror(e));
+        }
     }
     return AV_OK;
 }
@@ -701,8 +705,12 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights
     if ((s = av_dump_remove_other(dir, 0, err)) || !stale_pe) return s;
     char path[4096];
     av_path_join(path, sizeof path, dir, "PE.npy");
-    if (unlink(path) != 0 && errno != ENOENT)
-        return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", path, strerror(errno));
+    if (unlink(path) != 0 && errno != ENOENT) {
+        int e = errno;
+        char shown[4200]; /* as av_utf8_shown_name shows it */
+        av_utf8_shown_name(path, shown, sizeof shown);
+        return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", shown, strerror(e));
+    }
     return AV_OK;
 }
 
