@@ -2644,6 +2644,45 @@ static void test_output_folder_names_shown_as_in_the_trace(void **state) {
     tu_free(&r);
 }
 
+/* Input paths are shown in errors as output folders are (av_utf8_shown_name): an RLO in a name given to -f,
+ * --attn-mask, -w or -m was left open ("cannot read '/x<RLO>q': ...", "--model /x<RLO>q: no such folder"), so
+ * the rest of the line read backwards on the terminal. Each message now closes it (U+202C) right after the
+ * name; a newline in it is <U+000A>, the message one line. */
+static void test_input_paths_shown_as_in_the_trace(void **state) {
+    tu_fixture *f = *state;
+    char rlo[4200], nl[4200], npy[4300], want[4400];
+    snprintf(rlo, sizeof rlo, "%s", tu_in(f, "x\xE2\x80\xAE" "q"));
+    snprintf(nl, sizeof nl, "%s", tu_in(f, "a\nb"));
+    snprintf(npy, sizeof npy, "%s.npy", rlo);
+    const struct { const char *opt, *arg, *want; } cases[] = {
+        {"-f", rlo, "cannot read '%s\xE2\x80\xAC': No such file"},
+        {"--attn-mask", npy, "cannot read '%s\xE2\x80\xAC': No such file"},
+        {"-w", rlo, "--weights '%s\xE2\x80\xAC': No such file"},
+        {"-m", rlo, "--model %s\xE2\x80\xAC: no such folder"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        if (!strcmp(cases[k].opt, "-f")) run_attnviz(&r, NULL, "-f", cases[k].arg, NULL);
+        else run_attnviz(&r, NULL, cases[k].opt, cases[k].arg, "a b", NULL);
+        snprintf(want, sizeof want, cases[k].want, strcmp(cases[k].opt, "--attn-mask") ? rlo : npy);
+        if (r.code != 2 || !strstr(r.err, want)) fail_msg("%s: exit %d, no '%s' in '%s'", cases[k].opt, r.code, want, r.err);
+        tu_free(&r);
+    }
+    /* a W_Q.npy that is not a .npy file, in such a folder: the reader names it the same way */
+    assert_int_equal(mkdir(rlo, 0755), 0);
+    make_file_in(rlo, "W_Q.npy");
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "8", "-w", rlo, "a b", NULL);
+    snprintf(want, sizeof want, "%s/W_Q.npy\xE2\x80\xAC: not a .npy file", rlo);
+    if (r.code != 2 || !strstr(r.err, want)) fail_msg("W_Q.npy: exit %d, no '%s' in '%s'", r.code, want, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-f", nl, NULL);
+    const char *end = strchr(r.err, '\n');
+    if (r.code != 2 || !strstr(r.err, "a<U+000A>b': No such file") || !end || end[1])
+        fail_msg("-f a<LF>b: exit %d, not one line naming a<U+000A>b: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_joining),
@@ -2717,6 +2756,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_fonts_on_a_file_system_without_mmap, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_threads_follow_the_affinity_mask),
+        cmocka_unit_test_setup_teardown(test_input_paths_shown_as_in_the_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_folder_names_shown_as_in_the_trace, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_run_removes_the_temporaries_a_killed_run_left, tu_setup_tmpdir,

@@ -120,7 +120,9 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     if (!found[0]) return;
     char near[4400];
     av_path_join(near, sizeof near, parent, found);
-    snprintf(hint, n, " (did you mean --model %s, which holds a model?)", near);
+    char shown[4400];
+    av_utf8_shown_name(near, shown, sizeof shown);
+    snprintf(hint, n, " (did you mean --model %s, which holds a model?)", shown);
 }
 
 /* A usage error (exit 2) if the --model folder or its file `name` does not
@@ -128,14 +130,17 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
  * says what a model folder holds. */
 static av_status check_present(const char *dir, const char *name, av_err *err) {
     struct stat sb;
+    char named[4200]; /* dir in messages as a user's path is shown (av_utf8_shown_name): -m $'x\u202eq' turned the
+                       * rest of "--model x<RLO>q: no such folder ..." around */
+    av_utf8_shown_name(dir, named, sizeof named);
     if (stat(dir, &sb) != 0 && errno == ENOENT) {
         char near[4500]; /* the folder (4400) and the words around it */
         near_model_folder(near, sizeof near, dir);
         if (near[0]) /* a typo, most likely: the hint alone, so that the message fits av_err */
-            return av_fail(err, AV_EUSAGE, "--model %s: no such folder%s", dir, near);
+            return av_fail(err, AV_EUSAGE, "--model %s: no such folder%s", named, near);
         return av_fail(err, AV_EUSAGE, "--model %s: no such folder; %s (attnviz never downloads: fetch one once, "
                        "e.g. huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
-                       "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", dir, MODEL_FOLDER);
+                       "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", named, MODEL_FOLDER);
     }
     if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
         /* --model gpt2/model.safetensors (the weights file, as other tools take it) said "is not a folder; a GPT-2
@@ -150,9 +155,9 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         if (own || (stat(cfg, &sb) == 0 && S_ISREG(sb.st_mode))) {
             av_shell_word(word, sizeof word, parent[0] ? parent : ".");
             return av_fail(err, AV_EUSAGE, "--model %s is a file; --model takes the folder that holds the model's "
-                           "files (config.json, the weights, the tokenizer), not one of them: --model %s", dir, word);
+                           "files (config.json, the weights, the tokenizer), not one of them: --model %s", named, word);
         }
-        return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", dir, MODEL_FOLDER);
+        return av_fail(err, AV_EUSAGE, "--model %s is not a folder; %s", named, MODEL_FOLDER);
     }
     char path[4200];
     av_path_join(path, sizeof path, dir, name);
@@ -173,15 +178,15 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         }
     if (found[0])
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a --train --compare folder, with a model "
-                       "in each of its folders %s; run one of them: attnviz --model %.200s/%.*s TEXT", dir, found,
-                       dir, (int)strcspn(found, ","), found);
+                       "in each of its folders %s; run one of them: attnviz --model %.200s/%.*s TEXT", named, found,
+                       named, (int)strcspn(found, ","), found);
     /* a folder an attnviz --train is writing now (made empty before its first step): "has no config.json; a
      * GPT-2 model folder holds ..." said the folder was the wrong kind, while its model comes at the last step
      * (a new user's report). A runtime state, not bad input: exit 1, as the second --train into it */
     if (av_train_folder_busy(dir))
         return av_fail(err, AV_ERUNTIME, "--model %s has no %s yet: an attnviz --train is writing this folder now (it "
                        "holds the folder's lock) and saves its model after the last step; run this again when that "
-                       "run has ended", dir, name);
+                       "run has ended", named, name);
     /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a
      * large one save_pretrained split into shards: "has no model.safetensors" named neither file nor the way out
      * (a learner's pass). One line of Python, run in the folder, writes the one file the loader reads. */
@@ -190,15 +195,15 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors, only pytorch_model.bin (PyTorch's "
                        "pickle format, which attnviz does not read); convert it once, in that folder: python3 -c \"import "
                        "torch, safetensors.torch as s; t = torch.load('pytorch_model.bin'); s.save_file({k: v.clone() "
-                       "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"", dir);
+                       "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"", named);
     av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
     if (!strcmp(name, "model.safetensors") && stat(path, &sb) == 0)
         return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors but model.safetensors.index.json and "
                        "shards; a GPT-2 is read from one file: join them once, in that "
                        "folder: python3 -c \"import json, safetensors.torch as s; t = {}; [t.update(s.load_file(f)) for f "
                        "in set(json.load(open('model.safetensors.index.json'))['weight_map'].values())]; "
-                       "s.save_file(t, 'model.safetensors', {'format': 'pt'})\"", dir);
-    return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", dir, name, MODEL_FOLDER);
+                       "s.save_file(t, 'model.safetensors', {'format': 'pt'})\"", named);
+    return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", named, name, MODEL_FOLDER);
 }
 
 /* A GPT-2 folder saved with its fast tokenizer only (tokenizer.json, no vocab.json and merges.txt: "has no

@@ -169,13 +169,22 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     char path[4096];
     av_path_join(path, sizeof path, dir, name);
     struct stat st;
+    char shown[4200]; /* path in messages as a user's path is shown (av_utf8_shown_name) */
     if (lstat(path, &st) != 0) {
-        if (errno == ENOENT) return AV_OK; /* not there: keep the seeded tensor */
-        return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s", path, strerror(errno));
+        int e = errno;
+        if (e == ENOENT) return AV_OK; /* not there: keep the seeded tensor */
+        av_utf8_shown_name(path, shown, sizeof shown);
+        return av_fail(err, av_input_path_status(e), "cannot read '%s': %s", shown, strerror(e));
     }
-    if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
-        return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s (a broken link?)", path, strerror(errno));
-    if (!S_ISREG(st.st_mode)) return av_fail(err, AV_EUSAGE, "'%s' is not a regular file", path);
+    if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+        int e = errno;
+        av_utf8_shown_name(path, shown, sizeof shown);
+        return av_fail(err, av_input_path_status(e), "cannot read '%s': %s (a broken link?)", shown, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        av_utf8_shown_name(path, shown, sizeof shown);
+        return av_fail(err, AV_EUSAGE, "'%s' is not a regular file", shown);
+    }
     av_npy a;
     av_status s = av_npy_read(&a, path, err);
     if (s) return s;
@@ -189,7 +198,8 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
         size_t width = a.ndim == 2 ? a.shape[1] : 0;
         if (width != cols && width >= 1 && width <= AV_MAX_D_MODEL && (is_x || a.shape[0] == width))
             snprintf(hint, sizeof hint, "; this file is for d_model %zu: add --d-model %zu", width, width);
-        av_fail(err, s, "--weights %.200s: %.200s (%s)%s", dir, inner,
+        av_utf8_shown_name(dir, shown, 201); /* at most 200 bytes, its closers kept */
+        av_fail(err, s, "--weights %s: %.200s (%s)%s", shown, inner,
                 is_x ? "X is (T, d_model); T counts every token, <pad> included"
                      : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q",
                 hint);
@@ -382,6 +392,9 @@ static void weights_dir_unread(const char *dir, char *out, size_t cap, char *hin
 
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err) {
     struct stat st;
+    char named[4200]; /* the folder in messages, as a user's path is shown (av_utf8_shown_name): -w $'x\u202eq'
+                       * turned the rest of "--weights 'x<RLO>q': No such file or directory" around */
+    av_utf8_shown_name(dir, named, sizeof named);
     if (stat(dir, &st) != 0) { /* say where the example folder that comes with attnviz is */
         int e = errno;
         const char *data = av_assets_dir();
@@ -390,16 +403,19 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
             av_path_join(example, sizeof example, data, "weights/identity-d8");
             snprintf(hint, sizeof hint, "; the example folder that comes with attnviz is %s (with --d-model 8)", example);
         }
-        return av_fail(err, av_input_path_status(e), "--weights '%s': %s%s", dir, strerror(e), hint);
+        return av_fail(err, av_input_path_status(e), "--weights '%s': %s%s", named, strerror(e), hint);
     }
     if (!S_ISDIR(st.st_mode)) { /* "--weights out/W_Q.npy": the folder that holds it is what is meant */
         const char *slash = strrchr(dir, '/');
         size_t n = strlen(dir);
-        if (S_ISREG(st.st_mode) && n > 4 && strcmp(dir + n - 4, ".npy") == 0)
+        if (S_ISREG(st.st_mode) && n > 4 && strcmp(dir + n - 4, ".npy") == 0) {
+            char parent[4200], pshown[4200];
+            snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash == dir ? 1 : slash - dir) : 1, slash ? dir : ".");
+            av_utf8_shown_name(parent, pshown, sizeof pshown);
             return av_fail(err, AV_EUSAGE, "--weights '%s' is a file; --weights takes the folder that holds X.npy, "
-                           "W_Q.npy, W_K.npy, W_V.npy and W_O.npy: --weights '%.*s'", dir,
-                           slash ? (int)(slash == dir ? 1 : slash - dir) : 1, slash ? dir : ".");
-        return av_fail(err, AV_EUSAGE, "--weights '%s' is not a folder", dir);
+                           "W_Q.npy, W_K.npy, W_V.npy and W_O.npy: --weights '%s'", named, pshown);
+        }
+        return av_fail(err, AV_EUSAGE, "--weights '%s' is not a folder", named);
     }
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
     int found = 0;
@@ -420,7 +436,7 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
         char unread[800], hints[400];
         weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
         return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy%s%.600s%.300s",
-                       dir, unread[0] ? "; it holds " : "", unread, hints);
+                       named, unread[0] ? "; it holds " : "", unread, hints);
     }
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
     snprintf(src->drawn, sizeof src->drawn, "%s", which[1]);

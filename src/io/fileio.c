@@ -632,9 +632,9 @@ static av_status too_large(av_err *err, const char *path, size_t max_bytes, long
     if (strcmp(path, "-") == 0)
         return av_fail(err, AV_EUSAGE, "standard input is larger than the %zu-byte limit", max_bytes);
     if (size >= 0)
-        return av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", path, size,
+        return av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", SHOWN(path, 4200), size,
                        max_bytes);
-    return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", path, max_bytes);
+    return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", SHOWN(path, 4200), max_bytes);
 }
 
 av_status av_dangling_link(const char *path, av_err *err) {
@@ -645,7 +645,7 @@ av_status av_dangling_link(const char *path, av_err *err) {
     if ((why != ENOENT && why != ELOOP) || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return AV_OK;
     if ((tn = readlink(path, target, sizeof target - 1)) < 0) return AV_OK;
     target[tn] = 0;
-    return av_fail(err, AV_EUSAGE, "%s is a symbolic link to '%s', %s", path, target,
+    return av_fail(err, AV_EUSAGE, "%s is a symbolic link to '%s', %s", SHOWN(path, 4200), SHOWN(target, 1100),
                    why == ELOOP ? "which leads back to itself (a loop of links)" : "which does not exist");
 }
 
@@ -657,9 +657,13 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     *out = NULL;
     *len = 0;
     int is_stdin = strcmp(path, "-") == 0;
-    const char *shown = is_stdin ? "standard input" : path; /* for I/O messages */
+    /* for I/O messages, as a user's path is shown (av_utf8_shown_name): -f $'x\u202eq' turned the rest around */
+    const char *shown = is_stdin ? "standard input" : SHOWN(path, 4200);
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
-    if (!fp) return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s", path, strerror(errno));
+    if (!fp) {
+        int e = errno;
+        return av_fail(err, av_input_path_status(e), "cannot read '%s': %s", shown, strerror(e));
+    }
 
     /* A regular file's size is a good first guess (and an early "too large");
      * stdin, pipes and files that grow while we read are handled by the loop. */
@@ -667,7 +671,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     struct stat st;
     if (!is_stdin && fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(fp); /* fopen opens a folder; its read would fail with EISDIR */
-        return av_fail(err, AV_EUSAGE, "cannot read '%s': %s", path, strerror(EISDIR));
+        return av_fail(err, AV_EUSAGE, "cannot read '%s': %s", SHOWN(path, 4200), strerror(EISDIR));
     }
     if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
         /* (stdin may be a file read from an offset: no early verdict there) */

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 
 /* The dtypes av_npy_parse reads; each caller says which of them it needs. */
@@ -501,7 +502,9 @@ static av_status read_bounded(av_npy *out, const char *path, size_t max_file, av
     size_t len;
     av_status s = av_read_file(path, max_file, &buf, &len, err);
     if (s) return s;
-    s = av_npy_parse(out, (const unsigned char *)buf, len, path, err);
+    char shown[4200]; /* the name in messages as a user's path is shown (av_utf8_shown_name): an RLO closed */
+    av_utf8_shown_name(path, shown, sizeof shown);
+    s = av_npy_parse(out, (const unsigned char *)buf, len, shown, err);
     free(buf);
     return s;
 }
