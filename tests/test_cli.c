@@ -2572,34 +2572,6 @@ static void test_folder_notes_close_a_bidi_override(void **state) {
     tu_free(&r);
 }
 
-/* UAX #9 X1-X8 by hand: the embeddings, overrides and isolates open at byte `at` of s (0: it reads in its own
- * order there), as test_figures.c's. */
-static int bidi_open_at(const char *s, size_t at) {
-    char stack[128];
-    int depth = 0;
-    for (const unsigned char *c = (const unsigned char *)s; *c && c < (const unsigned char *)s + at; c++) {
-        if (c[0] != 0xE2 || !c[1] || !c[2] || (c[1] != 0x80 && c[1] != 0x81)) continue;
-        unsigned cp = 0x2000 | (unsigned)(c[1] & 0x3F) << 6 | (c[2] & 0x3F);
-        if (((cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068)) && depth < 128)
-            stack[depth++] = cp >= 0x2066 ? 'I' : 'E';
-        else if (cp == 0x202C && depth && stack[depth - 1] == 'E') depth--;
-        else if (cp == 0x2069) {
-            int k = depth;
-            while (k > 0 && stack[k - 1] != 'I') k--;
-            if (k) depth = k - 1;
-        }
-    }
-    return depth;
-}
-
-/* fail unless `what` is in the message and reads in its own order there */
-static void expect_unturned(const char *where, const char *s, const char *what) {
-    const char *at = strstr(s, what);
-    if (!at) fail_msg("%s: no '%s' in: %s", where, what, s);
-    if (bidi_open_at(s, (size_t)(at - s)))
-        fail_msg("%s: '%s' follows an unclosed right-to-left override: it reads backwards: %s", where, what, s);
-}
-
 /* The -o and --dump folders are shown in errors and notes as the trace and the "wrote" list show them
  * (base/utf8.h av_utf8_shown_name): `-o $'m\u202eq'` printed "removed 1 file of an earlier run from m<RLO>q, so
  * the folder holds one run: ..." and "-o: cannot create folder 'm<RLO>q/f/x': 'm<RLO>q/f' exists and is not a
@@ -2615,7 +2587,7 @@ static void test_output_folder_names_shown_as_in_the_trace(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "-o", dir, "hello there", NULL);
     assert_int_equal(r.code, 0);
-    expect_unturned("a run's removed files", r.err, ", so the folder holds one run: ");
+    tu_expect_unturned("a run's removed files", r.err, ", so the folder holds one run: ");
     tu_free(&r);
     snprintf(in, sizeof in, "%s/f", dir);
     FILE *fp = fopen(in, "w");
@@ -2624,11 +2596,11 @@ static void test_output_folder_names_shown_as_in_the_trace(void **state) {
     snprintf(in, sizeof in, "%s/f/x", dir);
     run_attnviz(&r, NULL, "-q", "-o", in, "hello there", NULL);
     assert_int_equal(r.code, 1);
-    expect_unturned("-o under a file", r.err, "' exists and is not a folder");
+    tu_expect_unturned("-o under a file", r.err, "' exists and is not a folder");
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", "--dump", in, "hello there", NULL);
     assert_int_equal(r.code, 1);
-    expect_unturned("--dump under a file", r.err, "' exists and is not a folder");
+    tu_expect_unturned("--dump under a file", r.err, "' exists and is not a folder");
     tu_free(&r);
     snprintf(dir, sizeof dir, "%s/a\nb", f->dir);
     assert_int_equal(mkdir(dir, 0755), 0);

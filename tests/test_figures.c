@@ -2077,37 +2077,6 @@ static void test_long_weights_folder_wraps_in_the_title(void **state) {
     }
 }
 
-/* UAX #9 X1-X8 by hand: the embeddings and overrides (LRE, RLE, LRO, RLO) and
- * isolates (LRI, RLI, FSI) open at byte `at` of s, not closed before it by
- * their PDF or PDI. 0 means the text there reads in its own order. */
-static int bidi_open_at(const char *s, size_t at) {
-    char stack[128];
-    int depth = 0;
-    for (const unsigned char *c = (const unsigned char *)s; *c && c < (const unsigned char *)s + at; c++) {
-        if (c[0] != 0xE2 || !c[1] || !c[2]) continue;
-        unsigned cp = 0x2000 | (unsigned)(c[1] & 0x3F) << 6 | (c[2] & 0x3F);
-        if (c[1] != 0x80 && c[1] != 0x81) continue;
-        if (((cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068)) && depth < 128)
-            stack[depth++] = cp >= 0x2066 ? 'I' : 'E';
-        else if (cp == 0x202C && depth && stack[depth - 1] == 'E') depth--;
-        else if (cp == 0x2069) {
-            int k = depth;
-            while (k > 0 && stack[k - 1] != 'I') k--;
-            if (k) depth = k - 1;
-        }
-    }
-    return depth;
-}
-
-/* fail unless `what` is in s and reads in its own order there */
-static void expect_unturned(const char *where, const char *s, const char *what) {
-    const char *at = s ? strstr(s, what) : NULL;
-    if (!at) fail_msg("%s: no '%s' in: %s", where, what, s ? s : "(null)");
-    if (bidi_open_at(s, (size_t)(at - s)))
-        fail_msg("%s: '%s' follows %d unclosed bidi embedding(s), override(s) or isolate(s): drawn turned around: %s",
-                 where, what, bidi_open_at(s, (size_t)(at - s)), s);
-}
-
 /* A right-to-left override (U+202E) in --title, in a --weights folder's
  * name or in the sentence turns only that text around, never what attnviz
  * writes after it: "X random (untrained, seed 42)" was drawn as "(24 dees
@@ -2140,11 +2109,11 @@ static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
             av_png_image img;
             read_png(in(f, rel), &img);
             const char *title = av_png_image_text(&img, "Title"), *cmd = av_png_image_text(&img, "Description");
-            expect_unturned(rel, title, k ? "attention weights" : "X random (untrained, seed 42)");
-            expect_unturned(rel, title, "positions: sinusoidal");
-            expect_unturned(rel, cmd, k ? " --format both" : " --format both");
-            expect_unturned(rel, cmd, k ? " -o " : " -o ");
-            if (bidi_open_at(cmd, strlen(cmd))) fail_msg("%s: the command line leaves a bidi control open: %s", rel, cmd);
+            tu_expect_unturned(rel, title, k ? "attention weights" : "X random (untrained, seed 42)");
+            tu_expect_unturned(rel, title, "positions: sinusoidal");
+            tu_expect_unturned(rel, cmd, k ? " --format both" : " --format both");
+            tu_expect_unturned(rel, cmd, k ? " -o " : " -o ");
+            if (tu_bidi_open_at(cmd, strlen(cmd))) fail_msg("%s: the command line leaves a bidi control open: %s", rel, cmd);
             av_png_image_free(&img);
             snprintf(rel, sizeof rel, "%s/%s.svg", runs[k], files[i]);
             char *svg = slurp(in(f, rel), NULL);
@@ -2161,7 +2130,7 @@ static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
                     strstr(line, "positions:")) {
                     const char *w = strstr(line, "random (untrained") ? "random (untrained"
                                     : strstr(line, "attention weights") ? "attention weights" : "positions:";
-                    expect_unturned(rel, line, w);
+                    tu_expect_unturned(rel, line, w);
                     seen++;
                 }
                 q = e;
@@ -2187,17 +2156,17 @@ static void test_model_folder_name_shown_as_weights_folder(void **state) {
     tu_free(&r);
     RUN(&r, "--model", dir, "--figures", "model", "--format", "both", "--html", "-o", in(f, "o1"), "hi there");
     expect_ok(&r);
-    expect_unturned("trace", strstr(r.out, "weights    model"), ": F32, ");
-    expect_unturned("note", strstr(r.err, "attnviz: note: "), " was trained on reverse only");
+    tu_expect_unturned("trace", strstr(r.out, "weights    model"), ": F32, ");
+    tu_expect_unturned("note", strstr(r.err, "attnviz: note: "), " was trained on reverse only");
     tu_free(&r);
     av_png_image img;
     read_png(in(f, "o1/model.png"), &img);
-    expect_unturned("model.png", av_png_image_text(&img, "Title"), "(attnviz --train reverse");
-    expect_unturned("model.png", av_png_image_text(&img, "Title"), "attention weights");
+    tu_expect_unturned("model.png", av_png_image_text(&img, "Title"), "(attnviz --train reverse");
+    tu_expect_unturned("model.png", av_png_image_text(&img, "Title"), "attention weights");
     av_png_image_free(&img);
     char *page = slurp(in(f, "o1/attnviz.html"), NULL);
     assert_non_null(page);
-    expect_unturned("attnviz.html", strstr(page, "weights    model"), ": F32, ");
+    tu_expect_unturned("attnviz.html", strstr(page, "weights    model"), ": F32, ");
     free(page);
     assert_int_equal(rename(dir, nl), 0);
     RUN(&r, "--model", nl, "--figures", "model", "--format", "both", "-o", in(f, "o2"), "hi there");

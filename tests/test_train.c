@@ -1141,34 +1141,6 @@ static void test_cli_train_ctrl_c_after_the_run_is_complete(void **state) {
     }
 }
 
-/* UAX #9 X1-X8 by hand: the embeddings, overrides and isolates open at byte `at` of s (0: it reads in its own
- * order there), as test_figures.c's. */
-static int bidi_open_at(const char *s, size_t at) {
-    char stack[128];
-    int depth = 0;
-    for (const unsigned char *c = (const unsigned char *)s; *c && c < (const unsigned char *)s + at; c++) {
-        if (c[0] != 0xE2 || !c[1] || !c[2] || (c[1] != 0x80 && c[1] != 0x81)) continue;
-        unsigned cp = 0x2000 | (unsigned)(c[1] & 0x3F) << 6 | (c[2] & 0x3F);
-        if (((cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068)) && depth < 128)
-            stack[depth++] = cp >= 0x2066 ? 'I' : 'E';
-        else if (cp == 0x202C && depth && stack[depth - 1] == 'E') depth--;
-        else if (cp == 0x2069) {
-            int k = depth;
-            while (k > 0 && stack[k - 1] != 'I') k--;
-            if (k) depth = k - 1;
-        }
-    }
-    return depth;
-}
-
-/* fail unless `what` is in the message and reads in its own order there */
-static void expect_unturned(const char *where, const char *s, const char *what) {
-    const char *at = strstr(s, what);
-    if (!at) fail_msg("%s: no '%s' in: %s", where, what, s);
-    if (bidi_open_at(s, (size_t)(at - s)))
-        fail_msg("%s: '%s' follows an unclosed right-to-left override: it reads backwards: %s", where, what, s);
-}
-
 /* --train's errors and notes show -o as every other message shows a folder (base/utf8.h av_utf8_shown_name):
  * `-o $'f\u202eq'` holding another tool's config.json printed "-o f<RLO>q holds a model attnviz did not train
  * (...)" with nothing closing the override, so the rest of the line read backwards, and the note that the run
@@ -1188,15 +1160,15 @@ static void test_cli_train_shows_the_folder_name_as_other_messages(void **state)
     tu_result r;
     tu_runv(&r, NULL, NULL, train);
     assert_int_equal(r.code, 2);
-    expect_unturned("a foreign model", r.err, " holds a model attnviz did not train (");
-    expect_unturned("a foreign model", r.err, " has no \"attnviz\" object naming a task");
+    tu_expect_unturned("a foreign model", r.err, " holds a model attnviz did not train (");
+    tu_expect_unturned("a foreign model", r.err, " has no \"attnviz\" object naming a task");
     tu_free(&r);
     assert_int_equal(unlink(cfg), 0);
     if (tu_shim_env("shim_signal.so", preload, asan)) { /* a Ctrl-C as the run ends */
         const char *env[] = {preload, asan, "SHIM_SIGNAL_AT_EXIT=1", NULL};
         tu_runv(&r, NULL, env, train);
         assert_int_equal(r.code, 130);
-        expect_unturned("Ctrl-C", r.err, " was saved with its training figures and train.csv");
+        tu_expect_unturned("Ctrl-C", r.err, " was saved with its training figures and train.csv");
         tu_free(&r);
     } else {
         tu_runv(&r, NULL, NULL, train);
@@ -1207,12 +1179,12 @@ static void test_cli_train_shows_the_folder_name_as_other_messages(void **state)
                          "-o", dir, NULL};
     tu_runv(&r, NULL, NULL, cmp);
     assert_int_equal(r.code, 0);
-    expect_unturned("an earlier run's model", r.err, " still holds what an earlier run wrote");
+    tu_expect_unturned("an earlier run's model", r.err, " still holds what an earlier run wrote");
     tu_free(&r);
     tu_runv(&r, NULL, NULL, train);
     assert_int_equal(r.code, 0);
-    expect_unturned("a replaced model", r.err, " holds the model of an earlier --train (reverse, step 2)");
-    expect_unturned("a replaced model", r.err, " still holds what an earlier run wrote");
+    tu_expect_unturned("a replaced model", r.err, " holds the model of an earlier --train (reverse, step 2)");
+    tu_expect_unturned("a replaced model", r.err, " still holds what an earlier run wrote");
     tu_free(&r);
     /* a newline in the name: one line, the newline as <U+000A> */
     snprintf(dir, sizeof dir, "%s/a\nb", f->dir);

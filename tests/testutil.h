@@ -399,4 +399,39 @@ static inline char *tu_gpt2_vocab_dir(void) {
     return dir;
 }
 
+#ifdef fail_msg /* cmocka's: the bidi checks fail a test */
+/* UAX #9 X1-X8 by hand: the embeddings and overrides (LRE, RLE, LRO, RLO) and
+ * isolates (LRI, RLI, FSI) open at byte `at` of s, not closed before it by
+ * their PDF or PDI. 0 means the text there reads in its own order. Shared by
+ * the tests that check a user's text never turns attnviz's own words around
+ * (test_figures, test_cli, test_train). */
+static inline int tu_bidi_open_at(const char *s, size_t at) {
+    char stack[128];
+    int depth = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c && c < (const unsigned char *)s + at; c++) {
+        if (c[0] != 0xE2 || !c[1] || !c[2]) continue;
+        unsigned cp = 0x2000 | (unsigned)(c[1] & 0x3F) << 6 | (c[2] & 0x3F);
+        if (c[1] != 0x80 && c[1] != 0x81) continue;
+        if (((cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068)) && depth < 128)
+            stack[depth++] = cp >= 0x2066 ? 'I' : 'E';
+        else if (cp == 0x202C && depth && stack[depth - 1] == 'E') depth--;
+        else if (cp == 0x2069) {
+            int k = depth;
+            while (k > 0 && stack[k - 1] != 'I') k--;
+            if (k) depth = k - 1;
+        }
+    }
+    return depth;
+}
+
+/* Fail unless `what` is in s and reads in its own order there. */
+static inline void tu_expect_unturned(const char *where, const char *s, const char *what) {
+    const char *at = s ? strstr(s, what) : NULL;
+    if (!at) fail_msg("%s: no '%s' in: %s", where, what, s ? s : "(null)");
+    if (tu_bidi_open_at(s, (size_t)(at - s)))
+        fail_msg("%s: '%s' follows %d unclosed bidi embedding(s), override(s) or isolate(s): drawn turned around: %s",
+                 where, what, tu_bidi_open_at(s, (size_t)(at - s)), s);
+}
+#endif
+
 #endif
