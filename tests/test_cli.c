@@ -2471,7 +2471,7 @@ static int holds(const char *dir, const char *name) {
  * folder's lock (the run is refused). */
 static void test_run_removes_the_temporaries_a_killed_run_left(void **state) {
     tu_fixture *f = *state;
-    char out[4200], dump[4200], want[9000];
+    char out[4200], dump[4200], want[12000];
     snprintf(out, sizeof out, "%s", tu_in(f, "out"));
     snprintf(dump, sizeof dump, "%s", tu_in(f, "dump"));
     const char *args[] = {tu_bin(), "-q", "-o", out, "a killed run", NULL};

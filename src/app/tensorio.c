@@ -454,7 +454,7 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
         snprintf(src->text, sizeof src->text, "weights loaded from %.399s, as --dump wrote them from %.140s", shown,
                  src->random_text);
     else if (found == 5) snprintf(src->text, sizeof src->text, "weights loaded from %s", shown);
-    else snprintf(src->text, sizeof src->text, "%s loaded from %s; %s random (untrained, seed %llu)", which[0],
+    else snprintf(src->text, sizeof src->text, "%s loaded from %.349s; %s random (untrained, seed %llu)", which[0],
                   shown, which[1], seed);
     return AV_OK;
 }

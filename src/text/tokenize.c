@@ -202,7 +202,9 @@ static int label_char_after(char out[16], unsigned cp, const unsigned char *src,
     int itself = strlen(shown) == (size_t)k && memcmp(shown, src, (size_t)k) == 0;
     av_ucat cat = av_utf8_category(cp);
     int mark = itself && !base && (cat == AV_UC_MN || cat == AV_UC_MC || cat == AV_UC_ME);
-    snprintf(out, 16, "%s%s", mark ? "\u25CC" : "", shown); /* a mark with no base: on ◌, as Unicode shows one */
+    if (mark) snprintf(out, 16, "\u25CC%.12s", shown); /* a mark with no base: on ◌, as Unicode shows one (shown is
+                                                         * then the mark itself, at most 4 bytes) */
+    else memcpy(out, shown, 16);
     return itself;
 }
 
