@@ -809,7 +809,7 @@ static int run_case(const bad_case *c) {
     const char *args[40];
     char store[8][4200];
     build_args(fx, c, args, store);
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     tu_result r;
     run_ex(&r, &ro, c->in, c->in_len, args);
 
@@ -875,7 +875,7 @@ static void test_argv_longer_than_1mib(void **state) {
     }
     args[n] = NULL;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     tu_result r;
     run_ex(&r, &ro, NULL, 0, args);
     assert_int_equal(r.code, 2);
@@ -896,7 +896,7 @@ static void test_token_limit_boundary(void **state) {
     fixture *fx = *state;
     static char words[65537 * 2 + 1];
     for (int i = 0; i < 65537; i++) { words[2 * i] = 'a' + (char)(i % 26); words[2 * i + 1] = ' '; }
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     tu_result r;
     const char *from_stdin[] = {"--d-model", "8", "--heads", "2", "--no-plot", "-q", "-f", "-", NULL};
     run_ex(&r, &ro, words, sizeof words - 1, from_stdin);
@@ -955,7 +955,7 @@ static void test_stdout_on_full_disk(void **state) {
     int full = open("/dev/full", O_WRONLY);
     if (full < 0) skip();
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, full, 0, NULL};
+    run_opts ro = {fx->root, full, 0, NULL, 0};
     tu_result r;
     const char *args[] = {"--d-model", "8", "--heads", "2", "--no-plot", S4, NULL};
     run_ex(&r, &ro, NULL, 0, args);
@@ -1012,7 +1012,7 @@ static void test_help_and_version_on_full_disk(void **state) {
     for (int k = 0; k < 2; k++) {
         int full = open("/dev/full", O_WRONLY);
         if (full < 0) skip();
-        run_opts ro = {fx->root, full, 0, NULL};
+        run_opts ro = {fx->root, full, 0, NULL, 0};
         tu_result r;
         const char *args[] = {opts[k], NULL};
         run_ex(&r, &ro, NULL, 0, args);
@@ -1031,7 +1031,7 @@ static void test_help_and_version_on_full_disk(void **state) {
 static void test_figure_on_full_disk(void **state) {
     fixture *fx = *state;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 4096, NULL};
+    run_opts ro = {fx->root, -1, 4096, NULL, 0};
     tu_result r;
     const char *args[] = {"-o", at(fx, "out"), "--d-model", "8", "--heads", "2", "-q", S4, NULL};
     run_ex(&r, &ro, NULL, 0, args);
@@ -1066,7 +1066,7 @@ static void test_figure_on_full_disk(void **state) {
  * av_afile_set): exit 1 naming W_Q.npy, and the earlier dump byte-for-byte. */
 static void test_dump_on_full_disk_keeps_the_earlier_dump(void **state) {
     fixture *fx = *state;
-    run_opts ro = {fx->root, -1, 0, NULL}, full = {fx->root, -1, 4096, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0}, full = {fx->root, -1, 4096, NULL, 0};
     tu_result r;
     const char *first[] = {"--dump", at(fx, "d"), "--d-model", "64", "--heads", "2", "--no-plot", "-q", S4, NULL};
     run_ex(&r, &ro, NULL, 0, first);
@@ -1101,7 +1101,7 @@ static void test_blas_under_memory_limit(void **state) {
 #else
     fixture *fx = *state;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     struct rlimit old_as, old_cpu, as, cpu;
     assert_int_equal(getrlimit(RLIMIT_AS, &old_as), 0);
     assert_int_equal(getrlimit(RLIMIT_CPU, &old_cpu), 0);
@@ -1148,7 +1148,7 @@ static void test_large_loaded_weights_print_short_variances(void **state) {
     weights_dir(fx);
     fill_floats(64, 1e20f);
     put_npy(at(fx, "in/w/W_Q.npy"), DICT("<f4", "False", "(8, 8)"), g_f, 64 * 4);
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     tu_result r;
     const char *args[] = {W8, "--weights", at(fx, "in/w"), "--no-plot", S4, NULL};
     run_ex(&r, &ro, NULL, 0, args);
@@ -1165,7 +1165,7 @@ static void test_large_loaded_weights_print_short_variances(void **state) {
 static void test_mask_from_endless_input(void **state) {
     fixture *fx = *state;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     tu_result r;
     const char *zero[] = {W8, "--attn-mask", "/dev/zero", "-q", S4, NULL};
     run_ex(&r, &ro, NULL, 0, zero);
@@ -1230,7 +1230,7 @@ static void test_mask_from_endless_input(void **state) {
 static void test_earlier_figures_survive_failed_runs(void **state) {
     fixture *fx = *state;
     const char *fig = at(fx, "fig");
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     tu_result r;
     const char *good[] = {"-o", fig, "--d-model", "16", "--heads", "2", "-q", S4, NULL};
     run_ex(&r, &ro, NULL, 0, good);
@@ -1256,7 +1256,7 @@ static void test_earlier_figures_survive_failed_runs(void **state) {
         assert_tree_unchanged(before, fx->root, "earlier_figures_survive");
     }
     /* a full disk while re-drawing the same figures with another seed */
-    run_opts full = {fx->root, -1, 2048, NULL};
+    run_opts full = {fx->root, -1, 2048, NULL, 0};
     const char *reseed[] = {"-o", fig, "--d-model", "16", "--heads", "2", "--seed", "7", "-q", S4, NULL};
     run_ex(&r, &full, NULL, 0, reseed);
     assert_int_equal(r.code, 1);
@@ -1271,7 +1271,7 @@ static void test_earlier_figures_survive_failed_runs(void **state) {
 static void test_failed_plot_leaves_dump_untouched(void **state) {
     fixture *fx = *state;
     char *before = snapshot(fx->root);
-    run_opts ro = {fx->root, -1, 0, NULL};
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
     tu_result r;
     const char *args[] = {"--dump", at(fx, "dump"), "-o", at(fx, "in/afile"), "--d-model", "8", "--heads", "2", "-q",
                           S4, NULL};

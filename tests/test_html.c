@@ -681,8 +681,8 @@ static void html_too_large_writes_nothing(void **state) {
  * a 5715-token text ran 11 s and took 2.1 GiB before this error (a learner's pass), and under a memory
  * limit such a run said "out of memory allocating tensors" (exit 1) instead. Here 3000 tokens at 8 heads
  * (576 MB of weights and scores) under a 400 MB address-space limit: the page's error, exit 2. The child
- * inherits the soft limit, set around the run and put back. Skipped under AddressSanitizer, which cannot
- * start under such a limit. */
+ * alone runs under the limit (tu_run_opts.as_limit_kib, as `ulimit -v 400000`). Skipped under
+ * AddressSanitizer, which cannot start under such a limit. */
 static void html_too_large_refused_before_the_maps(void **state) {
 #if defined(__SANITIZE_ADDRESS__)
     (void)state;
@@ -693,13 +693,8 @@ static void html_too_large_refused_before_the_maps(void **state) {
     static char words[3000 * 3 + 1];
     for (int i = 0; i < 3000; i++) memcpy(words + 3 * i, "ab ", 3);
     words[3000 * 3 - 1] = 0;
-    struct rlimit old, as;
-    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
-    as = old;
-    as.rlim_cur = (rlim_t)400000 * 1024;
-    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
-    run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "D"), "--heads", "8", "-d", "8", "--html", "--no-plot", words, NULL);
-    setrlimit(RLIMIT_AS, &old);
+    const char *args[] = {"-q", "-o", tu_in(f, "D"), "--heads", "8", "-d", "8", "--html", "--no-plot", words, NULL};
+    tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, args);
     assert_int_equal(r.code, 2);
     assert_string_equal(r.out, "");
     assert_string_equal(r.err, "attnviz: error: --html: one head's weights and scores for 3000 tokens take 17.2 MiB "

@@ -264,6 +264,15 @@ static void test_bad_llama_folders(void **state) {
         fail_msg("Llama without max_position_embeddings, --generate 20 on 2040 tokens: exit %d: %s%s", r.code, r.out,
                  r.err);
     tu_free(&r);
+    /* with the key (128), the stop names it */
+    assert_int_equal(tu_write_replaced(path, json, "\"vocab_size\": 50257", "\"vocab_size\": 50257"), 0);
+    long_text[2 * 124 - 1] = 0;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "20", long_text, NULL);
+    if (r.code != 0 || !strstr(r.out, "stopped after 4 of 20: at most 128 tokens (the model's "
+                                      "max_position_embeddings)"))
+        fail_msg("Llama with max_position_embeddings 128, --generate 20 on 124 tokens: exit %d: %s%s", r.code, r.out,
+                 r.err);
+    tu_free(&r);
     free(qjson);
     free(long_text);
     assert_int_equal(tu_write_replaced(path, json, "\"vocab_size\": 50257", "\"vocab_size\": 50257"), 0);

@@ -525,7 +525,7 @@ static void test_generate_on_full_disk(void **state) {
     for (int k = 0; k < 2; k++) {
         int full = open("/dev/full", O_WRONLY);
         if (full < 0) skip();
-        tu_run_opts ro = {NULL, full, 0, NULL};
+        tu_run_opts ro = {NULL, full, 0, NULL, 0};
         const char *args[] = {"--model", f->dir, "--generate", "3", "--no-plot", cases[k].q, "Hello world", NULL};
         tu_run_ex(&r, &ro, NULL, 0, args);
         close(full);

@@ -1442,7 +1442,7 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
     assert_int_equal(stat(tu_in(f, "m/model.safetensors"), &model), 0);
     assert_int_equal(stat(tu_in(f, "m/curves.png"), &curves), 0);
     assert_true(model.st_size + 1024 < curves.st_size); /* room for the limit between them */
-    tu_run_opts ro = {NULL, -1, (long)model.st_size + 512, NULL};
+    tu_run_opts ro = {NULL, -1, (long)model.st_size + 512, NULL, 0};
     tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--train", "reverse", "--steps", "2", "--d-model", "16", "--batch",
                                                   "2", "--seed", "7", "-q", "-o", tu_in(f, "n"), NULL});
     if (r.code != 1 || !strstr(r.err, "attnviz: error: cannot write '") || !strstr(r.err, "/n/curves.png'") ||
@@ -1724,8 +1724,8 @@ static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
  * single layer refuses it: 3200 tokens ran about 7 s and took (L, H, T, T) = 2 × 4 × 3200² × 2 floats,
  * 655 MB, before "over the page's 16 MiB" (a learner's pass). Under a 400 MB address-space limit the old
  * binary failed with "out of memory allocating activations" (exit 1); the refusal needs none of it. A RoPE
- * toy model has no position limit to meet first. The limit is set around the run and put back; skipped
- * under AddressSanitizer, which cannot start under it. */
+ * toy model has no position limit to meet first. The child alone runs under the limit (as_limit_kib);
+ * skipped under AddressSanitizer, which cannot start under it. */
 static void test_cli_model_html_too_large_is_refused_before_the_forward_pass(void **state) {
 #if defined(__SANITIZE_ADDRESS__)
     (void)state;
@@ -1742,14 +1742,9 @@ static void test_cli_model_html_too_large_is_refused_before_the_forward_pass(voi
     fputc('1', fp);
     for (int i = 1; i < 3200; i++) fputs(" 1", fp);
     fclose(fp);
-    struct rlimit old, as;
-    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
-    as = old;
-    as.rlim_cur = (rlim_t)400000 * 1024;
-    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
-    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "-q", "--kernel", "reference", "--html", "-f", in, "-o",
-                tu_in(f, "page"), NULL);
-    setrlimit(RLIMIT_AS, &old);
+    const char *args[] = {"--model", tu_in(f, "m"), "-q", "--kernel", "reference", "--html", "-f", in, "-o",
+                          tu_in(f, "page"), NULL};
+    tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, args);
     if (r.code != 2 || !strstr(r.err, "attnviz: error: --html: one head's weights and scores for 3200 tokens take "
                                       "19.5 MiB at 8 bits, over the page's 16 MiB"))
         fail_msg("exit %d: %s", r.code, r.err);
@@ -1763,21 +1758,17 @@ static void test_cli_model_html_too_large_is_refused_before_the_forward_pass(voi
  * model's memory taken, found no room and ended the process at once (exit 1): NEW/ was left behind, empty,
  * where a Ctrl-C or any other failure before the model is saved takes the run's folder away (a tester's
  * pass). Now that exit removes it too. With more CPUs the check at load fails first: the same exit 1, the
- * same words, no folder. The limit is set around the run and put back; skipped under AddressSanitizer. */
+ * same words, no folder. The child alone runs under the limit (as_limit_kib);
+ * skipped under AddressSanitizer. */
 static void test_cli_train_no_blas_room_leaves_no_empty_folder(void **state) {
 #if defined(__SANITIZE_ADDRESS__)
     (void)state;
     skip();
 #else
     tu_fixture *f = *state;
-    struct rlimit old, as;
-    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
-    as = old;
-    as.rlim_cur = (rlim_t)400000 * 1024;
-    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
     tu_result r;
-    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "-q", "-o", tu_in(f, "new/sub"), NULL);
-    setrlimit(RLIMIT_AS, &old);
+    const char *args[] = {"--train", "reverse", "--steps", "3", "-q", "-o", tu_in(f, "new/sub"), NULL};
+    tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, args);
     if (r.code != 1 || !strstr(r.err, "do not fit under the process's memory limit") || file_exists(tu_in(f, "new")))
         fail_msg("exit %d, new/ %s: %s", r.code, file_exists(tu_in(f, "new")) ? "left behind" : "not there", r.err);
     tu_free(&r);
@@ -3963,7 +3954,7 @@ static void test_cli_generate_note_on_full_stdout_fails(void **state) {
     for (int k = 0; k < 2; k++) {
         int full = open("/dev/full", O_WRONLY);
         if (full < 0) skip();
-        tu_run_opts ro = {NULL, full, 0, NULL};
+        tu_run_opts ro = {NULL, full, 0, NULL, 0};
         const char *args[] = {"--model", tu_in(f, "reverse"), "--no-plot", cases[k].q, "--generate", "3", "3 1 >",
                               NULL};
         tu_run_ex(&r, &ro, NULL, 0, args);
@@ -3984,7 +3975,7 @@ static void test_cli_train_unwritable_stdout_fails_before_training(void **state)
     tu_fixture *f = *state;
     int full = open("/dev/full", O_WRONLY);
     if (full < 0) skip();
-    tu_run_opts ro = {NULL, full, 0, NULL};
+    tu_run_opts ro = {NULL, full, 0, NULL, 0};
     tu_result r;
     const char *small[14] = {"--train", "reverse", "--steps", "5", "--d-model", "16", "--batch", "2", "-o", NULL, NULL,
                            NULL, NULL};

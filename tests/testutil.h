@@ -116,6 +116,7 @@ typedef struct {
     int stdout_fd;                 /* -1: capture into r->out; else this fd becomes stdout */
     long fsize_limit;              /* > 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored (writes fail with EFBIG) */
     const char *const *env_extra;  /* "NAME=VALUE" strings (NULL-terminated), or NULL */
+    long as_limit_kib;             /* > 0: RLIMIT_AS soft limit in KiB, as `ulimit -v` sets it (the child only) */
 } tu_run_opts;
 
 /* Run the binary with args (NULL-terminated, argv[0] excluded), in_len bytes
@@ -150,6 +151,12 @@ static inline void tu_run_ex(tu_result *r, const tu_run_opts *ro, const char *in
             struct rlimit rl = {(rlim_t)ro->fsize_limit, (rlim_t)ro->fsize_limit};
             if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(125);
         }
+        if (ro && ro->as_limit_kib > 0) {
+            struct rlimit rl;
+            if (getrlimit(RLIMIT_AS, &rl) != 0) _exit(125);
+            rl.rlim_cur = (rlim_t)ro->as_limit_kib * 1024;
+            if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(125);
+        }
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -168,7 +175,7 @@ static inline void tu_run_ex(tu_result *r, const tu_run_opts *ro, const char *in
  * extra environment "NAME=VALUE" strings in env_extra (NULL-terminated or NULL). */
 static inline void tu_runv(tu_result *r, const char *stdin_text, const char *const *env_extra,
                            const char *const *args) {
-    tu_run_opts ro = {NULL, -1, 0, env_extra};
+    tu_run_opts ro = {NULL, -1, 0, env_extra, 0};
     tu_run_ex(r, &ro, stdin_text, stdin_text ? strlen(stdin_text) : 0, args);
 }
 

@@ -734,8 +734,8 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
     int cap = c->n_positions < AV_MAX_TOKENS ? c->n_positions : AV_MAX_TOKENS;
     int T = r->T, room = cap - T, steps = n < room ? n : room;
     /* a Llama/Qwen2 config.json without the key: its default's source, as the length error names it */
-    const char *mp = r->llama && strcmp(r->llama->cfg.max_positions_from, "max_position_embeddings in config.json")
-                         ? r->llama->cfg.max_positions_from : "the model's max_position_embeddings";
+    const char *mp = r->llama && r->llama->cfg.max_positions_default ? r->llama->cfg.max_positions_from
+                                                                      : "the model's max_position_embeddings";
     const char *why = cap == c->n_positions ? (r->llama ? mp : "the model's n_positions") : "attnviz's token limit";
     if (steps <= 0) { /* Hugging Face's generate warns and returns the input unchanged; so does this */
         const char *at = T > cap ? "past" : "already"; /* a RoPE model runs a longer input; learned ones refuse it */

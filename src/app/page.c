@@ -71,8 +71,7 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     /* Only the page said that it had cut its numbers to 8 bits or left heads out: `--heads 8 --html` on 1500
      * tokens printed "wrote 10 files" while the page kept 2 of its 8 heads (a learner's pass). */
     int mode = 0;
-    size_t total = 0, kept = s ? 0 : av_html_panels_kept(&page, &total);
-    if (!s) av_html_data_bytes(&page, &mode);
+    size_t total = 0, kept = s ? 0 : av_html_panels_kept(&page, &total, &mode);
     int lim = o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20);
     if (!s && mode && !o->quiet) {
         char heads[96] = "";

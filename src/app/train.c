@@ -26,12 +26,6 @@
 #include "nn/train.h"
 #include "render/trainfig.h"
 
-/* buf (a char array) = the folder or file s as base/utf8.h av_utf8_shown_name shows it: a control character as
- * <U+XXXX>, a newline too, and an RLO or other bidi control left open closed after it, so the rest of the
- * message reads as written (-o $'x\u202eq' turned the rest of "holds a model attnviz did not train" around).
- * A char[N + 49] holds N bytes of the name and its closers, as "%.Ns" printed N. */
-#define SHOWN(buf, s) (av_utf8_shown_name((s), (buf), sizeof(buf)), (const char *)(buf))
-
 #define MAX_SNAP 16
 #define N_HELDOUT 512
 
@@ -236,9 +230,9 @@ static void present_model_files(char *out, size_t n, const char *dir) {
 static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_t n, av_err *err) {
     static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt", "tokenizer.json",
                                         "model.safetensors.index.json"};
-    char path[4200], sd[4200], sp[4200];
+    char path[4200];
     earlier[0] = 0;
-    SHOWN(sd, dir);
+    const char *sd = AV_SHOWN(dir, 4200);
     av_path_join(path, sizeof path, dir, "config.json");
     if (access(path, F_OK) == 0) {
         av_err rerr;
@@ -256,7 +250,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
                            "part: something else changed this one)", sd, rerr.msg, files_there, sd);
         if (!ours)
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
-                           "naming a task); --train would overwrite its %s: give another folder", sd, SHOWN(sp, path),
+                           "naming a task); --train would overwrite its %s: give another folder", sd, AV_SHOWN(path, 4200),
                            files_there);
         return AV_OK;
     }
@@ -452,7 +446,7 @@ static void compare_not_written(char *out, size_t n, const av_train_opts *o);
  * activation exit 2 without the step or the lr to lower (a new user's report). What DIR keeps is said as a
  * Ctrl-C says it. Step 0 is the untrained model: no lr has acted on it yet. */
 static av_status diverged(const run_state *r, int step, const char *what, av_err *err) {
-    char cmp[400], at[64], hint[160] = "", lr[128], sd[249];
+    char cmp[400], at[64], hint[160] = "", lr[128];
     compare_not_written(cmp, sizeof cmp, r->o);
     if (step) {
         snprintf(at, sizeof at, "training diverged at step %d", step);
@@ -460,7 +454,7 @@ static av_status diverged(const run_state *r, int step, const char *what, av_err
         snprintf(hint, sizeof hint, "; try a smaller --lr (now %s)", lr);
     } else snprintf(at, sizeof at, "the untrained model (step 0) failed");
     return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%s %s%.300s%s)%s", at, what,
-                   r->others[0] ? "this variant's model" : "the model", SHOWN(sd, r->dir), left_in(r->dir), r->others, cmp, hint);
+                   r->others[0] ? "this variant's model" : "the model", AV_SHOWN(r->dir, 249), left_in(r->dir), r->others, cmp, hint);
 }
 
 /* s and err from a forward pass of the trainer: an activation that left float32 (err->overflowed, set by
@@ -483,10 +477,10 @@ static void stop_message(run_state *r) {
     const char *left = left_in(r->dir);
     if (left == r->left) return;
     r->left = left;
-    char msg[AV_INTERRUPT_MSG_MAX], cmp[400], sd[349];
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[400];
     compare_not_written(cmp, sizeof cmp, r->o);
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%s %s%.600s%s)\n",
-             r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", SHOWN(sd, r->dir), left, r->others,
+             r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", AV_SHOWN(r->dir, 349), left, r->others,
              cmp);
     av_interrupt_message(msg);
 }
@@ -652,9 +646,8 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
     if (!s) return av_afile_set_end(&set, 1, err);
     av_afile_set_end(&set, 0, NULL);
     size_t len = strlen(err->msg); /* a full disk: say that nothing of the model changed */
-    char sd[149];
     snprintf(err->msg + len, sizeof err->msg - len, "; the model was not saved (%s keeps the model files it held "
-             "before, if any)", SHOWN(sd, dir));
+             "before, if any)", AV_SHOWN(dir, 149));
     return s;
 }
 
@@ -990,11 +983,11 @@ static void train_weights_note(char *buf, size_t n, const av_train_opts *o, cons
  * new ones. A missing one is fine. Error: AV_ERUNTIME naming the file that
  * cannot be removed. */
 static av_status remove_outputs(const char *dir, const char *const *names, size_t n, const char *whose, av_err *err) {
-    char path[4200], shown[4200];
+    char path[4200];
     for (size_t i = 0; i < n; i++) {
         av_path_join(path, sizeof path, dir, names[i]);
         if (unlink(path) != 0 && errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', %s: %s", SHOWN(shown, path), whose, strerror(errno));
+            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', %s: %s", AV_SHOWN(path, 4200), whose, strerror(errno));
     }
     return AV_OK;
 }
@@ -1010,8 +1003,7 @@ static void compare_not_written(char *out, size_t n, const av_train_opts *o) {
     if (o->compare == AV_TRAIN_CMP_NONE) return;
     snprintf(name, sizeof name, "compare_%s", kCompareWhat[o->compare]);
     av_path_join(path, sizeof path, o->outdir, name);
-    char shown[349];
-    snprintf(out, n, "; %s.png and .svg not written", SHOWN(shown, path));
+    snprintf(out, n, "; %s.png and .svg not written", AV_SHOWN(path, 349));
 }
 
 /* The model and its outputs into dir. others: as run_one's, what --compare's other variant folders hold
@@ -1041,9 +1033,9 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
      * model: a new user's report); with --compare, in parentheses, what the other variant folders hold and that
      * the comparison is not written, as the message during training says (it named only this variant's folder
      * while the others were still empty: a tester's report) */
-    char msg[AV_INTERRUPT_MSG_MAX], cmp[400], sd[349], sd100[149];
+    char msg[AV_INTERRUPT_MSG_MAX], cmp[400];
     compare_not_written(cmp, sizeof cmp, o);
-    SHOWN(sd, dir);
+    const char *sd = AV_SHOWN(dir, 349);
     const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %s was saved, but its training "
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
@@ -1076,7 +1068,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     if (s && saved) /* a full disk at curves.svg: the user may keep the trained model */
         snprintf(err->msg + len, sizeof err->msg - len, "; the trained model was saved and checked before this error "
                  "(attnviz --model %s runs it), but the training figures and train.csv are not all written: rerun "
-                 "the same command (the same seed gives the same model) to write them", SHOWN(sd100, dir));
+                 "the same command (the same seed gives the same model) to write them", AV_SHOWN(dir, 149));
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, err); /* e.g. head0.png of a run before */
@@ -1179,10 +1171,10 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
     int last = r.log.n_snap - 1;
     if (!s && held_out_rose(&r.log)) {
-        char lr[128], sd[4200];
+        char lr[128];
         lr_now(lr, sizeof lr, o);
         av_message(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
-                "training diverged; try a smaller --lr (now %s)\n", SHOWN(sd, dir), r.log.ho_loss[0], r.log.ho_loss[last],
+                "training diverged; try a smaller --lr (now %s)\n", AV_SHOWN(dir, 4200), r.log.ho_loss[0], r.log.ho_loss[last],
                 r.log.snap_step[last], lr);
     }
     free(r.batch);
@@ -1356,10 +1348,9 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
     if (n > 0 && access(path, F_OK) == 0 && len < sizeof list)
         len += (size_t)snprintf(list + len, sizeof list - len, "%sthe model of a plain --train (config.json, "
                                 "model.safetensors, its figures)", len ? ", " : "");
-    char sd[4200];
     if (len)
         av_message(stderr, "attnviz: note: %s still holds what an earlier run wrote and this one did not replace: %s; "
-                "remove it, or use another -o\n", SHOWN(sd, o->outdir), list);
+                "remove it, or use another -o\n", AV_SHOWN(o->outdir, 4200), list);
 }
 
 /* Before the first step (so Ctrl-C can still keep it): a note for each
@@ -1374,11 +1365,11 @@ static void note_replaced(const av_train_opts *o, char earlier[3][64]) {
     int n = o->compare == AV_TRAIN_CMP_NONE ? 1 : compare_variants(v, names, o, left_out, sizeof left_out);
     for (int i = 0; i < n && !o->quiet; i++) {
         if (!earlier[i][0]) continue;
-        char dir[4096], sd[349];
+        char dir[4096];
         if (names[i][0]) av_path_join(dir, sizeof dir, o->outdir, names[i]);
         else snprintf(dir, sizeof dir, "%s", o->outdir);
         av_message(stderr, "attnviz: note: %s holds the model of an earlier --train (%s); this run replaces it\n",
-                SHOWN(sd, dir), earlier[i]);
+                AV_SHOWN(dir, 349), earlier[i]);
     }
 }
 
@@ -1409,8 +1400,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
             size_t k = strlen(others);
             if (j == i) continue;
             av_path_join(dj, sizeof dj, o->outdir, names[j]);
-            char sd[249];
-            snprintf(others + k, sizeof others - k, "; %s %s%s", SHOWN(sd, dj), j < i ? "holds its trained model" : left_in(dj),
+            snprintf(others + k, sizeof others - k, "; %s %s%s", AV_SHOWN(dj, 249), j < i ? "holds its trained model" : left_in(dj),
                      j < i ? "" : ", not trained yet");
         }
         if (!o->quiet) { /* a long DIR goes to the next line whole on a narrow terminal */
@@ -1454,17 +1444,16 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
                          .scale = o->fig_scale};
     if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
-        char msg[AV_INTERRUPT_MSG_MAX], list[850] = "", sd[349];
+        char msg[AV_INTERRUPT_MSG_MAX], list[850] = "";
         for (int i = 0; i < n; i++) {
             size_t k = strlen(list);
-            char sv[249];
             av_path_join(path, sizeof path, o->outdir, names[i]);
-            snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", SHOWN(sv, path));
+            snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", AV_SHOWN(path, 249));
         }
         av_path_join(path, sizeof path, o->outdir, file);
         snprintf(msg, sizeof msg, "%sattnviz: interrupted: every variant's trained model was saved with its figures "
                  "and train.csv (%s), but %s.png and .svg are not all written: rerun the same command (the same "
-                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, SHOWN(sd, path));
+                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, AV_SHOWN(path, 349));
         av_interrupt_message(msg);
         s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
     }
@@ -1473,11 +1462,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, err);
     if (s) av_interrupt_message(NULL);
     else { /* all written: from here to the exit a Ctrl-C said nothing (as write_outputs) */
-        char msg[AV_INTERRUPT_MSG_MAX], sd[349], sp[349];
+        char msg[AV_INTERRUPT_MSG_MAX];
         av_path_join(path, sizeof path, o->outdir, file);
         snprintf(msg, sizeof msg, "%sattnviz: interrupted after the run was complete: every variant's trained model "
                  "was saved with its figures and train.csv under %s, and %s.png and .svg were written\n",
-                 o->tty ? "\n" : "", SHOWN(sd, o->outdir), SHOWN(sp, path));
+                 o->tty ? "\n" : "", AV_SHOWN(o->outdir, 349), AV_SHOWN(path, 349));
         av_interrupt_message(msg);
     }
     free_kept(&keep);
@@ -1531,12 +1520,12 @@ const char *const *av_train_file_names(size_t *n) {
  * DIR/curves.png`): refused before training, AV_ERUNTIME as an unwritable -o. */
 static av_status check_names_free(const char *dir, const char *const *names, size_t n, av_err *err) {
     for (size_t i = 0; i < n; i++) {
-        char path[4200], shown[4200];
+        char path[4200];
         struct stat sb;
         av_path_join(path, sizeof path, dir, names[i]);
         if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
             return av_fail(err, AV_ERUNTIME, "'%s' is %s, and the run writes a file of that name there when it ends; "
-                           "move or remove it first", SHOWN(shown, path), S_ISDIR(sb.st_mode) ? "a folder" : "not a regular file");
+                           "move or remove it first", AV_SHOWN(path, 4200), S_ISDIR(sb.st_mode) ? "a folder" : "not a regular file");
     }
     return AV_OK;
 }
@@ -1570,11 +1559,11 @@ static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
         if (fd >= 0) av_figures_remove_leftovers(dir, "", kRunFiles, sizeof kRunFiles / sizeof kRunFiles[0]);
         return AV_OK;
     }
-    char path[4096], shown[349];
+    char path[4096];
     av_path_shown(path, sizeof path, dir);
     return av_fail(err, AV_ERUNTIME, "cannot train into '%s': another attnviz --train is writing it (it holds "
                    "the folder's lock until it ends), and two runs into one folder leave one's model beside the "
-                   "other's figures: wait for it to end, or give another -o", SHOWN(shown, path));
+                   "other's figures: wait for it to end, or give another -o", AV_SHOWN(path, 349));
 }
 
 int av_train_folder_busy(const char *dir) {
@@ -1758,9 +1747,8 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     int e = o.quiet || piped ? 0 : out_failed(out);
     if (e) { /* the folders made for the run go again at the exit, as above */
         unlock_folders(&locks);
-        char sd[349];
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; stopped before training: nothing was "
-                       "written (-o %s is as it was)", e > 0 ? strerror(e) : "a write failed", SHOWN(sd, o.outdir));
+                       "written (-o %s is as it was)", e > 0 ? strerror(e) : "a write failed", AV_SHOWN(o.outdir, 349));
     }
     note_replaced(&o, earlier);
     av_status s;
@@ -1769,8 +1757,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     /* later (a disk that fills while the progress goes to a file on it, -q --compare's table): the run went
      * on, so say what it saved, as the other failures after the model do */
     if (!s && (e = out_failed(out)) != 0) {
-        char sd[349], sc[349];
-        SHOWN(sd, o.outdir);
+        const char *sd = AV_SHOWN(o.outdir, 349);
         if (o.compare == AV_TRAIN_CMP_NONE)
             s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; the trained model was saved and "
                         "checked before this error, with its training figures and train.csv, in %s (attnviz "
@@ -1783,7 +1770,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
             s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; every variant's trained model was "
                         "saved and checked before this error, with its figures and train.csv, in the variant folders "
                         "under %s, and %s.png and .svg were written: only lines printed on standard output "
-                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", sd, SHOWN(sc, cmp));
+                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", sd, AV_SHOWN(cmp, 349));
         }
     }
     unlock_folders(&locks);

@@ -123,6 +123,14 @@ size_t av_utf8_escape_controls(const char *s, size_t len, char *out, size_t n, i
  * kept as it is: "runs/深度", "نموذج" read as before. At most n - 1 bytes: the name is cut before an
  * escape or character that does not fit, leaving room for its closers. Returns the bytes written. */
 size_t av_utf8_shown_name(const char *s, char *out, size_t n);
+/* av_utf8_shown_name(s) held in a char[n] that lasts to the end of the enclosing block, for a message's
+ * argument or a name used again below: av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(path, 4200),
+ * strerror(e)). n = N + 49 shows at most N bytes of the name, as "%.Ns" printed (room for the closers). */
+static inline const char *av_utf8_shown_into(char *buf, size_t n, const char *s) {
+    av_utf8_shown_name(s, buf, n);
+    return buf;
+}
+#define AV_SHOWN(s, n) av_utf8_shown_into((char[n]){0}, (n), (s))
 /* White space, a line or paragraph separator, or a control character (general
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */

@@ -40,16 +40,6 @@ static void folder_of(char *buf, size_t cap, const char *path) {
     }
 }
 
-/* s as base/utf8.h av_utf8_shown_name shows a user's path, into buf (n bytes): a control character as <U+XXXX>,
- * a newline too, and a bidi control left open closed after it, so the rest of the message reads as written
- * (-o $'x\u202eq' turned the rest of "cannot create folder ..." around). SHOWN(s, n) holds it in a char[n]
- * that lasts for the enclosing block: n = N + 49 for at most N bytes of the name, as "%.Ns" printed. */
-static const char *shown_into(char *buf, size_t n, const char *s) {
-    av_utf8_shown_name(s, buf, n);
-    return buf;
-}
-#define SHOWN(s, n) shown_into((char[n]){0}, (n), (s))
-
 /* Explain why a file could not be created inside path's folder. e is errno
  * from mkstemp/open. */
 static av_status create_error(av_err *err, const char *path, int e) {
@@ -57,13 +47,13 @@ static av_status create_error(av_err *err, const char *path, int e) {
     folder_of(dir, sizeof dir, path);
     struct stat st;
     if (e == ENOENT && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) /* there, but it makes no files: /proc/self */
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not take new files (%s)", SHOWN(path, 4200), SHOWN(dir, 4200),
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not take new files (%s)", AV_SHOWN(path, 4200), AV_SHOWN(dir, 4200),
                        strerror(e));
     if (e == ENOENT)
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not exist", SHOWN(path, 4200), SHOWN(dir, 4200));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not exist", AV_SHOWN(path, 4200), AV_SHOWN(dir, 4200));
     if (e == ENOTDIR)
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': '%s' is not a folder", SHOWN(path, 4200), SHOWN(dir, 4200));
-    return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", SHOWN(path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': '%s' is not a folder", AV_SHOWN(path, 4200), AV_SHOWN(dir, 4200));
+    return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(path, 4200), strerror(e));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -329,7 +319,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     memset(f, 0, sizeof *f);
     if (!path || !path[0]) return av_fail(err, AV_EUSAGE, "cannot write '': empty file name");
     size_t n = strlen(path);
-    if (path[n - 1] == '/') return av_fail(err, AV_EUSAGE, "cannot write '%s': name ends in '/'", SHOWN(path, 4200));
+    if (path[n - 1] == '/') return av_fail(err, AV_EUSAGE, "cannot write '%s': name ends in '/'", AV_SHOWN(path, 4200));
 
     /* tmp = "<dir>/.<base>.tmpXXXXXX" (or ".<base>.tmpXXXXXX" with no dir),
      * in the same folder so that rename(2) stays on one filesystem. */
@@ -339,7 +329,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     int k = snprintf(f->tmp, sizeof f->tmp, "%.*s.%s.tmpXXXXXX", (int)dirlen, path, base);
     if (n >= sizeof f->path || k < 0 || (size_t)k >= sizeof f->tmp) {
         f->tmp[0] = 0;
-        return av_fail(err, AV_EUSAGE, "cannot write '%s...': path is longer than %zu bytes", SHOWN(path, 249),
+        return av_fail(err, AV_EUSAGE, "cannot write '%s...': path is longer than %zu bytes", AV_SHOWN(path, 249),
                        sizeof f->tmp - 20);
     }
     memcpy(f->path, path, n + 1);
@@ -360,7 +350,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         unlink(f->tmp);
         untrack_tmp(f);
         f->tmp[0] = 0;
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", SHOWN(path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(path, 4200), strerror(e));
     }
     f->fp = fdopen(fd, "wb");
     if (!f->fp) {
@@ -369,7 +359,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         unlink(f->tmp);
         untrack_tmp(f);
         f->tmp[0] = 0;
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", SHOWN(path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(path, 4200), strerror(e));
     }
     return AV_OK;
 }
@@ -452,7 +442,7 @@ static av_status put_in_place(av_afile *f, av_err *err) {
         unlink(f->tmp);
         f->tmp[0] = 0;
         untrack_tmp(f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", SHOWN(f->path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(f->path, 4200), strerror(e));
     }
     f->tmp[0] = 0;
     untrack_tmp(f);
@@ -483,7 +473,7 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err) {
 av_status av_afile_commit(av_afile *f, av_err *err) {
     if (!f->fp || !f->tmp[0]) {
         av_afile_abort(f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': file is not open", SHOWN(f->path, 4200));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': file is not open", AV_SHOWN(f->path, 4200));
     }
     /* Collect the first error: fflush pushes the buffered tail (ENOSPC/EFBIG
      * usually shows here), ferror catches an earlier failed fwrite whose errno
@@ -499,14 +489,14 @@ av_status av_afile_commit(av_afile *f, av_err *err) {
         unlink(f->tmp);
         f->tmp[0] = 0;
         untrack_tmp(f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", SHOWN(f->path, 4200), why ? why : strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(f->path, 4200), why ? why : strerror(e));
     }
     if (g_set) { /* kept, complete, for av_afile_set_end: f gives up its temporary */
         if (g_set->n == AV_AFILE_SET_MAX) {
             unlink(f->tmp);
             f->tmp[0] = 0;
             untrack_tmp(f);
-            return av_fail(err, AV_ERUNTIME, "cannot write '%s': more than %d files in one set", SHOWN(f->path, 4200),
+            return av_fail(err, AV_ERUNTIME, "cannot write '%s': more than %d files in one set", AV_SHOWN(f->path, 4200),
                            AV_AFILE_SET_MAX);
         }
         g_set->kept[g_set->n++] = *f;
@@ -548,7 +538,7 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
     if (stat(part, &st) == 0) {
         if (S_ISDIR(st.st_mode)) return AV_OK;
         return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': '%s' exists and is not a folder",
-                       SHOWN(dir, 4200), SHOWN(part, 4200));
+                       AV_SHOWN(dir, 4200), AV_SHOWN(part, 4200));
     }
     const char *more = strlen(dir) > 200 ? "..." : "";
     char target[256];
@@ -558,14 +548,14 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
         (tn = readlink(part, target, sizeof target - 1)) >= 0) { /* mkdir's "File exists" said nothing of the link */
         target[tn] = 0;
         return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': '%s' is a symbolic link to '%s', %s",
-                       SHOWN(dir, 249), more, SHOWN(part, 249), SHOWN(target, 305), why == ELOOP ? "which leads back to itself (a loop of links)"
+                       AV_SHOWN(dir, 249), more, AV_SHOWN(part, 249), AV_SHOWN(target, 305), why == ELOOP ? "which leads back to itself (a loop of links)"
                                                              : "which does not exist");
     }
     if (e == ENAMETOOLONG) /* bad input like the whole name past 4095 bytes below (exit 2), not a failure */
         return av_fail(err, AV_EUSAGE, "cannot create folder '%s%s': a name in it is too long (at most %ld bytes "
-                       "a name)", SHOWN(dir, 249), more, (long)pathconf(".", _PC_NAME_MAX));
-    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': %s", SHOWN(dir, 249), more, strerror(e));
-    return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': '%s': %s", SHOWN(dir, 249), more, SHOWN(part, 249), strerror(e));
+                       "a name)", AV_SHOWN(dir, 249), more, (long)pathconf(".", _PC_NAME_MAX));
+    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': %s", AV_SHOWN(dir, 249), more, strerror(e));
+    return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': '%s': %s", AV_SHOWN(dir, 249), more, AV_SHOWN(part, 249), strerror(e));
 }
 
 av_status av_mkdir_p(const char *dir, av_err *err) {
@@ -574,7 +564,7 @@ av_status av_mkdir_p(const char *dir, av_err *err) {
     size_t n = strlen(dir);
     if (n + 32 >= sizeof buf) /* room for the files written in it ("/.attnviz-write-check.XXXXXX") */
         return av_fail(err, AV_EUSAGE, "cannot create folder '%s...': the name is %zu bytes long; at most %zu",
-                       SHOWN(dir, 249), n, sizeof buf - 33);
+                       AV_SHOWN(dir, 249), n, sizeof buf - 33);
     memcpy(buf, dir, n + 1);
     /* Create each prefix ending before a '/', then the whole name. */
     for (size_t i = 1; i < n; i++) {
@@ -613,13 +603,13 @@ av_status av_dir_writable(const char *dir, av_err *err) {
     const char *more = strlen(dir) > 200 ? "..." : "";
     if (fd < 0) {
         unhold_signals(&old);
-        return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s%s': %s", SHOWN(dir, 249), more, strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s%s': %s", AV_SHOWN(dir, 249), more, strerror(e));
     }
     e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
     if (close(fd) != 0 && !e) e = errno;
     unlink(probe);
     unhold_signals(&old);
-    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s%s': %s", SHOWN(dir, 249), more, strerror(e));
+    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s%s': %s", AV_SHOWN(dir, 249), more, strerror(e));
     return AV_OK;
 }
 
@@ -632,9 +622,9 @@ static av_status too_large(av_err *err, const char *path, size_t max_bytes, long
     if (strcmp(path, "-") == 0)
         return av_fail(err, AV_EUSAGE, "standard input is larger than the %zu-byte limit", max_bytes);
     if (size >= 0)
-        return av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", SHOWN(path, 4200), size,
+        return av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", AV_SHOWN(path, 4200), size,
                        max_bytes);
-    return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", SHOWN(path, 4200), max_bytes);
+    return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", AV_SHOWN(path, 4200), max_bytes);
 }
 
 av_status av_dangling_link(const char *path, av_err *err) {
@@ -645,7 +635,7 @@ av_status av_dangling_link(const char *path, av_err *err) {
     if ((why != ENOENT && why != ELOOP) || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return AV_OK;
     if ((tn = readlink(path, target, sizeof target - 1)) < 0) return AV_OK;
     target[tn] = 0;
-    return av_fail(err, AV_EUSAGE, "%s is a symbolic link to '%s', %s", SHOWN(path, 4200), SHOWN(target, 1100),
+    return av_fail(err, AV_EUSAGE, "%s is a symbolic link to '%s', %s", AV_SHOWN(path, 4200), AV_SHOWN(target, 1100),
                    why == ELOOP ? "which leads back to itself (a loop of links)" : "which does not exist");
 }
 
@@ -658,7 +648,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     *len = 0;
     int is_stdin = strcmp(path, "-") == 0;
     /* for I/O messages, as a user's path is shown (av_utf8_shown_name): -f $'x\u202eq' turned the rest around */
-    const char *shown = is_stdin ? "standard input" : SHOWN(path, 4200);
+    const char *shown = is_stdin ? "standard input" : AV_SHOWN(path, 4200);
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp) {
         int e = errno;
@@ -671,7 +661,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     struct stat st;
     if (!is_stdin && fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(fp); /* fopen opens a folder; its read would fail with EISDIR */
-        return av_fail(err, AV_EUSAGE, "cannot read '%s': %s", SHOWN(path, 4200), strerror(EISDIR));
+        return av_fail(err, AV_EUSAGE, "cannot read '%s': %s", AV_SHOWN(path, 4200), strerror(EISDIR));
     }
     if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
         /* (stdin may be a file read from an offset: no early verdict there) */

@@ -167,7 +167,7 @@ av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len
     if (!s && !(s = cfg_refuse(root, name, err)) && !(s = cfg_fields(c, root, &head_dim, name, err)))
         s = cfg_check(c, head_dim, name, err);
     const cJSON *mp = cJSON_GetObjectItemCaseSensitive(root, "max_position_embeddings");
-    if (!mp || cJSON_IsNull(mp))
+    if ((c->max_positions_default = !mp || cJSON_IsNull(mp)))
         c->max_positions_from = c->type == AV_LLAMA_QWEN2 ? "config.json has no max_position_embeddings; Qwen2Config's default"
                                                           : "config.json has no max_position_embeddings; LlamaConfig's default";
     cJSON_Delete(root);

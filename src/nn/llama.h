@@ -67,6 +67,7 @@ typedef struct {
     int max_positions;         /* max_position_embeddings (default transformers': 2048 llama, 32768 qwen2): the longest input */
     const char *max_positions_from; /* where max_positions came from, for messages: "max_position_embeddings in
                                      * config.json", or the default's source when config.json has none */
+    int max_positions_default; /* 1: config.json has no max_position_embeddings (max_positions_from names the default) */
     double rms_norm_eps;       /* ε (default 1e-6) */
     double rope_theta;         /* θ (default 10000) */
     int tie_word_embeddings;   /* 1: logits use embed_tokens (default 0 llama, qwen2 as given) */

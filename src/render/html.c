@@ -67,11 +67,11 @@ size_t av_html_data_bytes(const av_html_page *page, int *mode) {
     return bytes;
 }
 
-size_t av_html_panels_kept(const av_html_page *page, size_t *total) {
+size_t av_html_panels_kept(const av_html_page *page, size_t *total, int *mode) {
     size_t kept[64], bytes = 0, n = 0;
-    *total = 0;
+    *total = 0, *mode = 0;
     if (page->n_runs < 1 || page->n_runs > 64) return 0;
-    plan(page, kept, &bytes);
+    *mode = plan(page, kept, &bytes);
     for (int r = 0; r < page->n_runs; r++) n += kept[r], *total += (size_t)page->runs[r].L * (size_t)page->runs[r].H;
     return n;
 }

@@ -105,8 +105,9 @@ av_status av_html_write(const char *path, const av_html_page *page, av_err *err)
 size_t av_html_data_bytes(const av_html_page *page, int *mode);
 
 /* The (layer, head) panels whose weights and scores the page keeps after
- * the size limit, over all runs; *total receives how many there are. 0 with
- * *total 0 for an inconsistent page (n_runs outside 1..64). */
-size_t av_html_panels_kept(const av_html_page *page, size_t *total);
+ * the size limit, over all runs; *total receives how many there are and
+ * *mode how they are stored, as av_html_data_bytes gives it. 0 with *total
+ * and *mode 0 for an inconsistent page (n_runs outside 1..64). */
+size_t av_html_panels_kept(const av_html_page *page, size_t *total, int *mode);
 
 #endif
