@@ -846,9 +846,18 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
     if (w && w->n >= AV_MAX_WRITTEN) return AV_OK; /* the list may be incomplete: remove nothing */
     struct dirent **list = NULL;
     int n = scandir(dir, &list, NULL, alphasort); /* the note lists them in the same order everywhere */
-    if (n < 0) return AV_OK; /* nothing written there, so nothing to mix with */
-    int removed = 0;
     char path[4096], names[512] = "", shown[4200]; /* a folder or file as av_utf8_shown_name shows it */
+    if (n < 0 && (errno == ENOENT || errno == ENOTDIR)) return AV_OK; /* nothing written there, so nothing to mix with */
+    if (n < 0) { /* a folder one may write in but not read (chmod 333, a class's drop box): the run's files are
+                  * in place, but an earlier run's were kept without a word beside them (a tester's pass) */
+        int e = errno;
+        av_utf8_shown_name(dir, shown, sizeof shown);
+        av_message(stderr, "attnviz: warning: cannot list %s (%s), so files of an earlier run there, if any, were "
+                   "not removed and may lie beside this run's: give the folder read permission, or use another -o\n",
+                   shown, strerror(e));
+        return AV_OK;
+    }
+    int removed = 0;
     av_status st = AV_OK;
     for (int i = 0; i < n; i++) {
         const char *name = list[i]->d_name;

@@ -83,8 +83,9 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
  * of a run of it. Other files, and files with another prefix, are never
  * touched. A note lists what was removed, with -q too: -q hides the trace,
  * and a file deleted without a word was a teacher's prepared page gone (a
- * teacher's pass). Errors: AV_ERUNTIME
- * when a stale file cannot be removed (the message names it). */
+ * teacher's pass). A folder that cannot be listed (write but no read
+ * permission) gets a warning that an earlier run's files may stay. Errors:
+ * AV_ERUNTIME when a stale file cannot be removed (the message names it). */
 av_status av_figures_remove_stale(const char *dir, const char *prefix, const char *run_id, const av_written *w,
                                   av_err *err);
 
