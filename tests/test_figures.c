@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 #include <sys/file.h>
+#include <sys/xattr.h>
 #include <zlib.h>
 
 #include "render/colormap.h"
@@ -1409,6 +1410,38 @@ static void test_unlistable_folder_warns_that_earlier_files_may_stay(void **stat
     expect_files(f, "drop", (const char *[]){"head0.png", "head1.png", "heads.png", NULL}, 1);
 }
 
+/* A folder with a default ACL (`setfacl -d -m u::rwx,g::rwx,o::rx shared`, a class's shared folder) gives a
+ * new file the ACL's group bits in place of the umask: `touch shared/x` is 0664 under umask 022. attnviz's
+ * figures were 0644 (made 0600, then fchmod'ed to 0666 & ~umask), so the group could not rewrite them; now
+ * they get the mode a plain open(path, O_CREAT, 0666) gets there. Skipped where the file system takes no
+ * ACLs. */
+static void test_figures_take_the_folders_default_acl(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    assert_int_equal(mkdir(in(f, "shared"), 0755), 0);
+    /* system.posix_acl_default: version 2, then (tag, perm, id): USER_OBJ rwx, GROUP_OBJ rwx, OTHER r-x */
+    static const unsigned char acl[] = {2, 0, 0, 0, 0x01, 0, 7, 0, 0xff, 0xff, 0xff, 0xff, 0x04, 0, 7, 0,
+                                        0xff, 0xff, 0xff, 0xff, 0x20, 0, 5, 0, 0xff, 0xff, 0xff, 0xff};
+    if (setxattr(in(f, "shared"), "system.posix_acl_default", acl, sizeof acl, 0) != 0) {
+        print_message("[ SKIPROW  ] no default ACL on this file system (%s)\n", strerror(errno));
+        return;
+    }
+    mode_t old = umask(022);
+    int fd = open(in(f, "shared/plain"), O_WRONLY | O_CREAT | O_EXCL, 0666);
+    assert_true(fd >= 0);
+    close(fd);
+    RUN(&r, "-q", "-o", in(f, "shared"), "I love you");
+    umask(old);
+    expect_ok(&r);
+    tu_free(&r);
+    struct stat plain, fig;
+    assert_int_equal(stat(in(f, "shared/plain"), &plain), 0);
+    assert_int_equal(plain.st_mode & 0777, 0664); /* the ACL's group bits, not the umask's */
+    assert_int_equal(stat(in(f, "shared/head0.png"), &fig), 0);
+    if ((fig.st_mode & 0777) != (plain.st_mode & 0777))
+        fail_msg("head0.png is %03o, a plain file in the folder %03o", fig.st_mode & 0777, plain.st_mode & 0777);
+}
+
 /* The rule covers every file attnviz writes: the --html page (with --prefix
  * in its name too), a --model's model, layer<L> and layer<L>_head<h>, and
  * --train's figures, each recognised by attnviz's metadata; a trained model
@@ -2451,6 +2484,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_grid_for_one_head_when_asked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_never_mixes_two_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unlistable_folder_warns_that_earlier_files_may_stay, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_figures_take_the_folders_default_acl, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),

@@ -288,25 +288,13 @@ static int open_tracked_tmp(av_afile *f) {
         v ^= v >> 29, v *= 0xBF58476D1CE4E5B9ull, v ^= v >> 32; /* splitmix64's finish */
         for (int i = 0; i < 6; i++, v /= 62) x[i] = digits[v % 62];
         track_tmp(f);
-        int fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        int fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666); /* av_afile_open: fopen's mode */
         if (fd >= 0) return fd;
         int e = errno;
         untrack_tmp(f);
         if (e != EEXIST) return errno = e, -1;
     }
     return errno = EEXIST, -1;
-}
-
-/* The process's umask. umask(2) reads it only by setting it, so this sets
- * 022 and puts the old value back; the lock keeps a second thread from
- * reading the 022 in between (and then keeping it as the process's umask). */
-static mode_t current_umask(void) {
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    pthread_mutex_lock(&lock);
-    mode_t mask = umask(022);
-    umask(mask);
-    pthread_mutex_unlock(&lock);
-    return mask;
 }
 
 size_t av_afile_write(av_afile *f, const void *buf, size_t n) {
@@ -340,18 +328,10 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         f->tmp[0] = 0;
         return create_error(err, path, e);
     }
-    /* mkstemp creates 0600; give the file the mode a plain fopen would:
-     * 0666 & ~umask. (It was capped at 0644, so under umask 002 a class's
-     * shared folder got files the group could not rewrite: a pass's report.) */
-    mode_t mask = current_umask();
-    if (fchmod(fd, (mode_t)(0666 & ~mask)) != 0) {
-        int e = errno;
-        close(fd);
-        unlink(f->tmp);
-        untrack_tmp(f);
-        f->tmp[0] = 0;
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(path, 4200), strerror(e));
-    }
+    /* Created 0666 as fopen creates a file, so the kernel gives it the mode a plain fopen would: 0666 less the
+     * umask, or, in a folder with a default ACL (setfacl -d -m g:class:rwx, a class's shared folder), that ACL
+     * in place of the umask. (It was made 0600 and then fchmod'ed to 0666 & ~umask, which under such an ACL
+     * made 0644 figures the group could not rewrite, where `touch` gave 0664.) Source: open(2), acl(5). */
     f->fp = fdopen(fd, "wb");
     if (!f->fp) {
         int e = errno;

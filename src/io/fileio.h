@@ -18,8 +18,8 @@
  *   // on an error path before commit: av_afile_abort(&f);
  *
  * Threads: different handles may be used on different threads at once (the
- * PNG batch's worker writes while its caller writes SVGs); the umask read and
- * the Ctrl-C clean-up of the temporaries are safe for that.
+ * PNG batch's worker writes while its caller writes SVGs); the Ctrl-C
+ * clean-up of the temporaries is safe for that (the umask is never changed).
  *
  * Non-goals: cross-filesystem moves, directory fsync.
  */
@@ -39,7 +39,8 @@ typedef struct {
 } av_afile;
 
 /* Create the temporary "<dir>/.<base>.tmpXXXXXX" (mkstemp) next to path and
- * open f->fp on it for binary writing; its mode is 0666 minus the umask, as fopen gives.
+ * open f->fp on it for binary writing; its mode is what fopen gives: 0666
+ * minus the umask, or under the folder's default ACL (acl(5)) that ACL's.
  * f is fully initialised either way, so av_afile_abort is always safe.
  * Errors: AV_ERUNTIME naming path: "cannot write 'out/a.png': folder 'out'
  * does not exist", "...: 'out' is not a folder", "...: Permission denied";
