@@ -20,43 +20,17 @@
  * by design of the file system, not by a bug in the writer.
  */
 #include <dirent.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <cmocka.h>
 
 #include "testutil.h"
 
 #include "io/fileio.h"
-
-/* ------------------------------------------------------------------------- */
-/* umask, seen by the writer: the real umask(2), and a way for a test to stop
- * the writer between its two umask calls (set the mask, restore it) */
-
-static struct {
-    atomic_int armed;     /* 1: the next umask call of thread a waits */
-    pthread_t a;
-    atomic_int a_between; /* thread a has set its temporary mask and waits */
-    atomic_int b_done;    /* the other thread finished its own open */
-} g_race;
-
-/* Defined here, this umask replaces the C library's for the writer
- * (io/fileio.c is linked into this program). It calls the kernel's, and when
- * armed holds thread a right after its first call, for up to 0.5 s or until
- * the other thread says it is done. */
-mode_t umask(mode_t mask) {
-    mode_t old = (mode_t)syscall(SYS_umask, mask);
-    if (atomic_load(&g_race.armed) && pthread_equal(pthread_self(), g_race.a) &&
-        !atomic_exchange(&g_race.a_between, 1))
-        for (int i = 0; i < 200 && !atomic_load(&g_race.b_done); i++) usleep(2500);
-    return old;
-}
 
 /* ------------------------------------------------------------------------- */
 /* helpers */
@@ -253,61 +227,11 @@ static void test_umask_is_honoured(void **state) {
     assert_int_equal(st.st_mode & 0777, 0775);
 }
 
-/* The writer reads the umask by setting it and setting it back (umask(2)
- * has no read). Two threads do open files at once: render/pngbatch.c writes
- * a PNG on its worker while the caller writes an SVG (--format both). If the
- * second thread reads the umask between the first one's two calls, it sees
- * 022 instead of the user's 077 and its file is 0644; if it restores last,
- * the process keeps 022. Here the first thread is stopped between its calls
- * (the umask above) while the second opens: both files must still be 0600
- * (0666 & ~077) and the umask 077 afterwards. */
-typedef struct {
-    const char *path;
-    av_status st;
-} race_open;
-
-static void *open_when_a_waits(void *arg) {
-    race_open *r = arg;
-    for (int i = 0; i < 2000 && !atomic_load(&g_race.a_between); i++) usleep(2500);
-    av_afile b;
-    av_err err = {{0}};
-    r->st = av_afile_open(&b, r->path, &err);
-    if (r->st == AV_OK) r->st = av_afile_commit(&b, &err);
-    atomic_store(&g_race.b_done, 1);
-    return NULL;
-}
-
-static void test_umask_is_honoured_with_two_threads(void **state) {
-    fixture *f = *state;
-    mode_t old = umask(077);
-    race_open r = {in_dir(f, "b.txt"), AV_ERUNTIME};
-    g_race.a = pthread_self();
-    atomic_store(&g_race.a_between, 0);
-    atomic_store(&g_race.b_done, 0);
-    pthread_t t;
-    assert_int_equal(pthread_create(&t, NULL, open_when_a_waits, &r), 0);
-    atomic_store(&g_race.armed, 1);
-    av_afile a;
-    av_err err = {{0}};
-    av_status s = av_afile_open(&a, in_dir(f, "a.txt"), &err);
-    atomic_store(&g_race.armed, 0);
-    if (s == AV_OK) s = av_afile_commit(&a, &err);
-    pthread_join(t, NULL);
-    mode_t after = umask(old);
-    assert_int_equal(s, AV_OK);
-    assert_int_equal(r.st, AV_OK);
-    assert_int_equal(after, 077);
-    struct stat st;
-    assert_int_equal(stat(in_dir(f, "a.txt"), &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0600);
-    assert_int_equal(stat(in_dir(f, "b.txt"), &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0600);
-}
-
 /* Ctrl-C (SIGINT), SIGTERM or SIGHUP while files are open removes every
- * temporary, also when two are open at once (the PNG worker's and the
- * caller's, as above) and one of them is committed first. The signal ends a
- * forked child; the folder must then hold only the committed file. */
+ * temporary, also when two are open at once (render/pngbatch.c writes a PNG
+ * on its worker while the caller writes an SVG) and one of them is committed
+ * first. The signal ends a forked child; the folder must then hold only the
+ * committed file. */
 static void test_signal_removes_every_open_temporary(void **state) {
     fixture *f = *state;
     for (int commit_b = 0; commit_b < 2; commit_b++) {
@@ -873,7 +797,6 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_commit_replaces_symlink_not_its_target, setup, teardown),
         cmocka_unit_test_setup_teardown(test_relative_name_without_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_umask_is_honoured, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_umask_is_honoured_with_two_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_removes_every_open_temporary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_abort_leaves_no_temp_and_old_file_survives, setup, teardown),
         cmocka_unit_test(test_abort_is_safe_twice_and_on_zeroed_handle),
