@@ -158,6 +158,7 @@ async function main() {
     await rtlCommandLine(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
+    await tieWeight(browser, tmp);
     await ropeCell(browser, tmp);
     await modelRun(browser, tmp);
     await modelCompare(browser, tmp);
@@ -807,6 +808,31 @@ async function tinyWeight(browser, tmp) {
     const shown = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
     check(/^[0-9.]+e\u2212[0-9]+$/.test(shown), 'cell view weight: ' + shown);
     check(Math.abs(num(shown.replace('\u2212', '-')) / Number(m[1]) - 1) < 0.01, 'cell view weight ' + shown + ', --explain ' + m[1]);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* A weight exactly half-way between two printed values (a uniform row over 8 keys: 0.125) reads in the page as
+ * in --show, -v and the figures, which round an exact tie to the even digit as printf and numpy do: 0.12. The
+ * page's toFixed took the larger digit, 0.13 in every cell and tooltip. */
+async function tieWeight(browser, tmp) {
+  const out = path.join(tmp, 'tie');
+  const args = ['--positions', 'none', '-d', '8', '--precision', '2', 'the the the the the the the the'];
+  const trace = attnviz(args.concat(['--no-plot', '--show', '-v']));
+  check(/^1 the (0\.12 ){8}$/m.test(trace), '--show no longer prints 0.12 for 1/8: ' + trace);
+  check(/^ +\[ +0\.12( +0\.12){7}\]$/m.test(trace), '-v no longer prints 0.12 for 1/8');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+  await test('html_exact_tie_rounds_as_the_trace', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await view(page, 'matrix');
+    for (const [i, j] of [[0, 0], [1, 2], [7, 7]]) {
+      const t = await hoverCell(page, 0, i, j);
+      check(t.weight === '0.12', 'matrix tooltip A[0,' + i + ',' + j + '] = 0.125 shows ' + t.weight + ', --show 0.12');
+    }
+    await lib.clickCell(page, 0, 1, 2);
+    const w = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
+    check(w === '0.12', 'cell view weight 0.125 shows ' + w + ', --show 0.12');
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

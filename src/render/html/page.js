@@ -87,10 +87,19 @@
   }
 
   // ------------------------------------------------------------------ helpers
+  /* x >= 0 with p digits as C's printf "%.*f" (the trace, the PNG, the SVG) and numpy print it: an exact tie goes
+   * to the even digit. toFixed takes the larger one, so a uniform row over 8 keys, 0.125 each, read 0.13 in every
+   * cell of the page and 0.12 in --show, -v and the figures. toFixed(100) is exact for any tie up to 10 digits. */
+  function fixed(x, p) {
+    const s = x.toFixed(p);
+    if (!(x < 1e21) || p >= 100 || !x.toFixed(p + 1).endsWith('5')) return s;
+    const e = x.toFixed(100), dot = e.indexOf('.'), t = e.slice(0, p ? dot + 1 + p : dot);
+    return /^50*$/.test(e.slice(dot + 1 + p)) && '02468'.includes(t[t.length - 1]) ? t : s;
+  }
   /* fixed digits with a true minus sign, as the figures print */
   function fmt(x, p) {
     if (p === undefined) p = PREC;
-    const s = Math.abs(x).toFixed(p);
+    const s = fixed(Math.abs(x), p);
     return (x < 0 && Number(s) !== 0 ? '\u2212' : '') + s;
   }
   function el(tag, attrs, ...kids) {
@@ -814,7 +823,7 @@
       el('p', { class: 'eq' }, 'v_' + j + ' = ', vecEl(vj)),
       el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmt(a) + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x))),
       el('p', { class: 'eq' }, 'o_' + i + ' = ', vecEl(o, 'o')),
-      el('p', {}, ...runs('so key \u201c', userText(r.tokens[j]), '\u201d has weight ' + (100 * a).toFixed(1) + '% in query \u201c',
+      el('p', {}, ...runs('so key \u201c', userText(r.tokens[j]), '\u201d has weight ' + fixed(100 * a, 1) + '% in query \u201c',
         userText(r.tokens[i]), '\u201d\u2019s weighted average of the value vectors in head ' + h + '.')));
   }
 
