@@ -867,6 +867,28 @@ static void test_show_in_a_narrow_terminal(void **state) {
     }
 }
 
+/* --show's narrow cells (".64") round as its wide ones ("0.64 ") and the figures: an exact tie to the even digit,
+ * as printf. 8 copies of "the" without positions give a uniform row, 1/8 = 0.125 in every cell: 0.12 at 80
+ * columns, but .13 at 40 (lround took the tie up). */
+static void test_show_narrow_cells_round_as_wide_ones(void **state) {
+    (void)state;
+    static const struct {
+        const char *columns, *row;
+    } cases[] = {
+        {"COLUMNS=80", "\n0 the 0.12 0.12 0.12 0.12 0.12 0.12 0.12 0.12 \n"},
+        {"COLUMNS=40", "\n0 the .12 .12 .12 .12 .12 .12 .12 .12 \n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *env[] = {cases[k].columns, NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-p", "none", "-d", "8",
+                                                "the the the the the the the the", NULL});
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, cases[k].row)) fail_msg("%s: no row%s in:\n%s", cases[k].columns, cases[k].row, r.out);
+        tu_free(&r);
+    }
+}
+
 static void test_no_scale_saturation_verdict(void **state) {
     (void)state;
     tu_result r;
@@ -1241,6 +1263,7 @@ int main(void) {
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
         cmocka_unit_test(test_show_key_legend_wraps_only_when_full),
+        cmocka_unit_test(test_show_narrow_cells_round_as_wide_ones),
         cmocka_unit_test(test_show_in_a_narrow_terminal),
         cmocka_unit_test(test_show_one_query_left_out),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),

@@ -776,12 +776,13 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
             int masked = m->mask[(size_t)i * T + j];
             char num[16];
             if (cellw >= 5) snprintf(num, sizeof num, "%4.2f ", a);
-            else if (cellw == 4) snprintf(num, sizeof num, a >= 0.995 ? "1.0 " : "%3.0f ", a * 100); /* percent */
-            else snprintf(num, sizeof num, "%*s", cellw, "");
-            if (cellw == 4 && a < 0.995) {
-                /* ".64" style: two digits after the point */
-                snprintf(num, sizeof num, ".%02d ", (int)lround(a * 100) > 99 ? 99 : (int)lround(a * 100));
-            }
+            else if (cellw == 4) {
+                /* ".64": the wide cells' "%4.2f" without its 0, so an exact tie rounds as there (1/8 = 0.125 is
+                 * 0.12 in wide cells and the figures; lround made it .13 in narrow ones) */
+                char two[16];
+                snprintf(two, sizeof two, "%4.2f", a);
+                snprintf(num, sizeof num, "%s ", two[0] == '1' ? "1.0" : two + 1);
+            } else snprintf(num, sizeof num, "%*s", cellw, "");
             if (masked) {
                 const char *sym = "·"; /* weight 0 because the score was −∞ */
                 if (mode != AV_TERM_PLAIN) fputs("\033[48;5;250m\033[30m", f);
