@@ -1233,6 +1233,33 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     tu_free(&r);
 }
 
+/* --model's trace of a RoPE folder names its pairs and θ, as the figures' titles and the single layer's trace
+ * do: `--model DIR` on a --positions rope --rope-style half --rope-base 100 folder printed "positions  RoPE:
+ * x = wte[token]; q and k rotated ..." exactly as on the defaults' folder (interleaved, θ = 10000), so the
+ * trace did not say what it rotated by (a learner's pass). */
+static void test_cli_model_trace_names_rope_style_and_base(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--positions", "rope", "--rope-style", "half", "--rope-base", "100",
+                "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o", tu_in(f, "h"), NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--positions", "rope", "--steps", "1", "--d-model", "16", "--batch",
+                "2", "-q", "-o", tu_in(f, "i"), NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "h"), "--no-plot", "3 1 4 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "\n  positions  RoPE, half pairs (i, i+d_k/2), base θ = 100: x = wte[token]; q and k rotated"))
+        fail_msg("half, θ = 100 not in the trace:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "i"), "--no-plot", "3 1 4 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "\n  positions  RoPE, interleaved pairs (2i, 2i+1), base θ = 10000: x = wte[token]; q and k"))
+        fail_msg("interleaved, θ = 10000 not in the trace:\n%s", r.out);
+    tu_free(&r);
+}
+
 /* A small model of task in f's folder dir, quietly (--d-model 16, --batch 2, steps steps; with --compare compare
  * unless NULL): a folder for a test of what a later run does with it. Fails the test on a nonzero exit or any
  * message on stderr. train_small: no --compare. */
@@ -4401,6 +4428,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_rope_style_or_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_trace_names_rope_style_and_base, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_dot_names_the_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_folder_typo_names_the_near_folder, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -25,13 +25,22 @@ static void stage(const tctx *t, const char *num, const char *name) {
     fprintf(t->f, "%s%6s %-13s%s ", av_bold(t->color), num, name, av_reset(t->color));
 }
 
-static const char *pos_text(const av_gpt2_config *c) {
+/* The positions line of a GPT-2-layout folder, into buf (n bytes); returns buf. A RoPE toy model names
+ * its pairs and θ (config.json's attnviz.rope_style, rope_base), as its figures' titles and the single
+ * layer's trace do: `--train --positions rope --rope-style half --rope-base 50` and the defaults'
+ * interleaved θ = 10000 printed the same line, so the trace did not say what it rotated by. */
+static const char *pos_text(char *buf, size_t n, const av_gpt2_config *c) {
     switch (c->positions) {
-    case AV_POS_LEARNED: return "learned: x = wte[token] + wpe[position] (GPT-2)";
-    case AV_POS_SINUSOIDAL: return "sinusoidal: x = wte[token] + PE (Vaswani et al. 2017 §3.5)";
-    case AV_POS_ROPE: return "RoPE: x = wte[token]; q and k rotated per head in every layer (RoFormer eq. 34)";
-    default: return "none: x = wte[token]";
+    case AV_POS_LEARNED: snprintf(buf, n, "learned: x = wte[token] + wpe[position] (GPT-2)"); break;
+    case AV_POS_SINUSOIDAL: snprintf(buf, n, "sinusoidal: x = wte[token] + PE (Vaswani et al. 2017 §3.5)"); break;
+    case AV_POS_ROPE:
+        snprintf(buf, n, "RoPE, %s pairs %s, base θ = %.10g: x = wte[token]; q and k rotated per head in every "
+                 "layer (RoFormer eq. 34)", av_rope_style_name(c->rope_style),
+                 c->rope_style == AV_ROPE_HALF ? "(i, i+d_k/2)" : "(2i, 2i+1)", c->rope_base);
+        break;
+    default: snprintf(buf, n, "none: x = wte[token]"); break;
     }
+    return buf;
 }
 
 /* How the weights line says the tensors were read: dtypes as av_st_dtypes_name
@@ -139,7 +148,8 @@ static void header(const tctx *t, const av_tokens *labels) {
     print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   d_k = %d/%d = %d   vocab V = %d\n", t->T, t->L,
             t->C, t->H, t->C, t->H, t->D, t->V);
-    fprintf(f, "  positions  %s\n", pos_text(t->c));
+    char pos[192];
+    fprintf(f, "  positions  %s\n", pos_text(pos, sizeof pos, t->c));
     fprintf(f, "  block      %s; LayerNorm ε = %g; MLP d_ff = 4·d_model = %d, GELU (tanh)\n",
             t->c->norm == AV_NORM_PRE ? "pre-LN (GPT-2): x ← x + attn(ln_1(x)), x ← x + mlp(ln_2(x))"
                                       : "post-LN (Vaswani et al. 2017): x ← ln_1(x + attn(x)), x ← ln_2(x + mlp(x))",
