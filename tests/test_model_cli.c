@@ -1122,10 +1122,27 @@ static void test_no_pe_figure_says_why(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--figures", "all", "-o", tu_in(f, "s"), "3 1 >", NULL);
     assert_int_equal(r.code, 0);
+    /* the command it gives has this run's input: it had none, so pasted it stopped at "no sentence given"
+     * (a learner's pass); given as it says, it draws pe.png */
     assert_string_equal(r.err, "attnviz: note: no pe figure: --model draws pe for RoPE models only; this model's "
                                "sinusoidal encoding is the single layer's: attnviz --positions sinusoidal --d-model 16 "
-                               "--figures pe\n");
+                               "--figures pe '3 1 >'\n");
     assert_false(file_exists(tu_in(f, "s/pe.png")));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--positions", "sinusoidal", "--d-model", "16", "--figures", "pe", "-o",
+                tu_in(f, "sp"), "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_true(file_exists(tu_in(f, "sp/pe.png")));
+    tu_free(&r);
+    const char *in = tu_in(f, "in.txt");
+    write_text(in, "3 1 >", 5);
+    run_attnviz(&r, NULL, "--model", toy, "--figures", "pe", "-o", tu_in(f, "sf"), "-f", in, NULL);
+    assert_int_equal(r.code, 0);
+    char want[4600];
+    snprintf(want, sizeof want, "attnviz: warning: no pe figure: --model draws pe for RoPE models only; this model's "
+             "sinusoidal encoding is the single layer's: attnviz --positions sinusoidal --d-model 16 --figures pe -f "
+             "%s\n", in);
+    assert_string_equal(r.err, want);
     tu_free(&r);
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", toy);

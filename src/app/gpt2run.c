@@ -817,11 +817,18 @@ static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
     if (o->no_plot || !av_option_given(o, "figures") || !(o->figures & AV_FIG_PE) || p == AV_POS_ROPE) return;
     if (o->figures_all && o->quiet) return;
     const char *kind = o->figures_all ? "note" : "warning";
-    if (p == AV_POS_SINUSOIDAL)
+    if (p == AV_POS_SINUSOIDAL) {
+        /* the command with this run's input: without it, it stopped at "no sentence given" (a learner's pass);
+         * one shell word, as the messages' other commands give a folder; a long sentence is named, not repeated */
+        const char *s = o->sentence ? o->sentence : "";
+        char word[520], input[540];
+        av_shell_word(word, sizeof word, o->file ? o->file : s);
+        if (o->file) snprintf(input, sizeof input, "-f %s", word);
+        else snprintf(input, sizeof input, "%s", strlen(s) <= 120 ? word : "SENTENCE");
         av_message(stderr, "attnviz: %s: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
-                "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe\n", kind,
-                gr->g.cfg.n_embd);
-    else
+                "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe %s\n", kind,
+                gr->g.cfg.n_embd, input);
+    } else
         av_message(stderr, "attnviz: %s: no pe figure: %s\n", kind,
                 p == AV_POS_LEARNED ? "the model's positions are learned embeddings (wpe, one row of weights per "
                                       "position), not a formula to draw; --model draws pe for RoPE models (Llama, Qwen2)"
