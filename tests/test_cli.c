@@ -1125,6 +1125,46 @@ static void test_weights_dumped_for_other_tokens_are_noted(void **state) {
     tu_free(&r);
 }
 
+/* The figures of a --weights run whose X.npy was dumped for another sentence say so in their titles, as the
+ * note on stderr does: `--dump d "I love you"`, then `-w d "you love I"` drew I's row of X under the label
+ * "you", and head0.png/.svg's title said only "weights loaded from d, as --dump wrote them from random
+ * weights (untrained, seed 42)": a figure put on a slide or in a paper showed the rows of one sentence
+ * labelled with the words of another, without a word (a figure-maker's pass). The trace's weights line
+ * says it too; the same sentence gets no such words. */
+static void test_weights_dumped_for_other_tokens_are_titled(void **state) {
+    tu_fixture *f = *state;
+    char d[4200], o[4200], svg[4400];
+    snprintf(d, sizeof d, "%s", tu_in(f, "d"));
+    snprintf(o, sizeof o, "%s", tu_in(f, "o"));
+    snprintf(svg, sizeof svg, "%s/head0.svg", o);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--dump", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    static const char *const says = "; X.npy was dumped with other tokens ('I' as token 0, here 'you')";
+    static const struct { const char *sentence; int other; } cases[] = {{"you love I", 1}, {"I love you", 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_attnviz(&r, NULL, "-q", "--format", "svg", "-o", o, "--weights", d, cases[i].sentence, NULL);
+        assert_int_equal(r.code, 0);
+        tu_free(&r);
+        char *text = tu_slurp_file(svg, NULL);
+        assert_non_null(text);
+        const char *t0 = strstr(text, "<title>"), *t1 = t0 ? strstr(t0, "</title>") : NULL;
+        assert_non_null(t1);
+        const char *at = strstr(t0, says);
+        if (cases[i].other && (!at || at > t1))
+            fail_msg("'%s': head0.svg's <title> lacks \"%s\": %.*s", cases[i].sentence, says, (int)(t1 - t0), t0);
+        if (!cases[i].other && strstr(text, "other tokens"))
+            fail_msg("'%s': head0.svg names other tokens for the dumped sentence itself", cases[i].sentence);
+        free(text);
+        run_attnviz(&r, NULL, "--no-plot", "--weights", d, cases[i].sentence, NULL);
+        assert_int_equal(r.code, 0);
+        if (cases[i].other != (strstr(r.out, says) != NULL))
+            fail_msg("'%s': the trace %s \"%s\"", cases[i].sentence, cases[i].other ? "lacks" : "has", says);
+        tu_free(&r);
+    }
+}
+
 /* A --weights folder whose files attnviz does not read: a learner saved nn.Linear layers as "w_k.npy" or
  * "W_k.npy" beside a right "W_Q.npy", and their biases as "b_Q.npy" (a tester's pass): W_K, W_V and W_O
  * were drawn at random and the biases dropped without a word under -q, and the numbers differed from the
@@ -2701,6 +2741,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_the_dump_lands_names_no_figures, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_dumped_for_other_tokens_are_noted, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_weights_dumped_for_other_tokens_are_titled, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_files_not_read_are_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,

@@ -562,7 +562,7 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
 av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
                              const av_figure_context *fc, av_written *w, av_err *err) {
     if (!av_compare_has_figure(c->kind)) return AV_OK;
-    char desc[8192], lead[1024], context[1024 + 8 + 600]; /* lead · weights text */
+    char desc[8192], lead[1024], context[1024 + 8 + sizeof fc->ws->text]; /* lead · weights text */
     av_plot_meta meta = figure_meta(desc, o, fc, o->seed);
     meta.user_title = make_lead(lead, sizeof lead, o, fc->sentence);
     snprintf(context, sizeof context, "%s · %s", lead, fc->ws->text);

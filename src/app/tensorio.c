@@ -471,7 +471,7 @@ void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *s
                random[0] ? (strchr(random, ',') ? " are random here" : " is random here") : "", hints);
 }
 
-void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_source *src, const av_tokens *toks) {
+void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *src, const av_tokens *toks) {
     if (!src->x_file[0]) return;
     char path[4200];
     av_path_join(path, sizeof path, dir, "tokens.txt");
@@ -503,6 +503,11 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, const av_weights_sou
     av_message(f, "attnviz: note: --weights %s: X.npy was dumped with other tokens (tokens.txt beside it has %s as "
                "token %d, this sentence %s); row i of X is used as token i's embedding, whatever the word\n", shown,
                there, differs, here);
+    /* and the titles say so: the figures label X's rows with this sentence's words, and a figure of "you love I"
+     * drawn from a dump of "I love you" showed I's attention under the label "you" without a word */
+    size_t used = strlen(src->text);
+    snprintf(src->text + used, sizeof src->text - used, "; X.npy was dumped with other tokens (%s as token %d, "
+             "here %s)", there, differs, here);
 }
 
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
