@@ -29,6 +29,7 @@
 #include "render/plot.h"
 #include "render/pngout.h"
 #include "render/raster.h"
+#include "render/textlayout.h"
 #include "testutil.h"
 
 #define MINUS "\xE2\x88\x92"
@@ -1785,6 +1786,60 @@ static void test_title_keeps_an_equation_on_one_line(void **state) {
     }
 }
 
+/* The pe figure of a small d_model keeps its panel titles and axis titles apart: `attnviz --figures pe -d 2
+ * "I love deep"` (one sinusoid pair, the 2-D case a lecture draws) put its two 96 px maps 28 px apart, so
+ * "sin: even dimensions 2i" ran into "cos: odd dimensions 2i+1" and "i (dimension 2i)" into "i (dimension
+ * 2i+1)"; -d 3 and RoPE with d_k = 2 ("pair i (fast → slow)" twice) did the same (a figure-maker's pass).
+ * Every unturned <text> of pe.svg is boxed by its font size, anchor and measured width (at --dpi 100 the SVG
+ * units are the layout's px) and no two boxes may overlap. */
+static void test_pe_figure_of_a_small_d_model_keeps_titles_apart(void **state) {
+    fixture *f = *state;
+    static const char *const cases[][6] = {
+        {"-d", "2", NULL}, {"-d", "3", NULL}, {"-d", "2", "--positions", "rope", NULL},
+        {"-d", "4", "-H", "2", "--positions", "rope"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *args[16] = {"-q", "--format", "svg", "--figures", "pe", "-o", in(f, "pe")};
+        int n = 7;
+        for (int k = 0; k < 6 && cases[c][k]; k++) args[n++] = cases[c][k];
+        args[n++] = "I love deep";
+        args[n] = NULL;
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        expect_ok(&r);
+        tu_free(&r);
+        char *svg = slurp(in(f, "pe/pe.svg"), NULL);
+        assert_non_null(svg);
+        struct { float box[4]; char text[96]; } t[128];
+        int nt = 0;
+        for (const char *p = svg; nt < 128 && (p = strstr(p, "<text ")) != NULL; p++) {
+            const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
+            if (!gt || !end) break;
+            char head[512];
+            snprintf(head, sizeof head, "%.*s", (int)(gt - p), p);
+            if (strstr(head, "transform=")) continue; /* turned: the axis titles at the sides */
+            float x = 0, y = 0, size = 0;
+            const char *ax = strstr(head, " x=\""), *ay = strstr(head, " y=\""), *as = strstr(head, "font-size=\"");
+            assert_true(ax && ay && as);
+            x = strtof(ax + 4, NULL), y = strtof(ay + 4, NULL), size = strtof(as + 11, NULL);
+            snprintf(t[nt].text, sizeof t[nt].text, "%.*s", (int)(end - gt - 1), gt + 1);
+            av_text_metrics m;
+            av_text_measure(t[nt].text, size, strstr(head, "font-weight=\"bold\"") != NULL, &m);
+            float a = strstr(head, "\"middle\"") ? m.width / 2 : strstr(head, "\"end\"") ? m.width : 0;
+            t[nt].box[0] = x - a, t[nt].box[1] = x - a + m.width;
+            t[nt].box[2] = y - 0.76f * size, t[nt].box[3] = y + 0.24f * size;
+            for (int j = 0; j < nt; j++)
+                if (t[nt].box[0] < t[j].box[1] && t[j].box[0] < t[nt].box[1] && t[nt].box[2] < t[j].box[3] &&
+                    t[j].box[2] < t[nt].box[3])
+                    fail_msg("%s %s: '%s' (x %.0f..%.0f) overlaps '%s' (x %.0f..%.0f)", cases[c][0], cases[c][1],
+                             t[nt].text, t[nt].box[0], t[nt].box[1], t[j].text, t[j].box[0], t[j].box[1]);
+            nt++;
+        }
+        assert_true(nt >= 8);
+        free(svg);
+    }
+}
+
 /* source.txt lists a CRC-32 for each weight file: it is of the float32 data after the .npy header, as
  * --weights compares it, and the line says so. It read "X.npy crc32 ca5f1dbb", which a script checks against
  * zlib.crc32 of the whole file (or crc32(1)) and never matches (a researcher's pass). */
@@ -2496,6 +2551,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figures_failing_part_way_say_what_the_folder_holds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pe_figure_of_a_small_d_model_keeps_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),

@@ -1478,13 +1478,40 @@ static void single_maps(single_box *b, const av_heatmap *hm, int n, fig_kind kin
     b->fch = (float)b->hh / hm->n_q;
 }
 
+/* The gap between maps side by side: 28 px, or more when two neighbouring
+ * panel titles or axis titles under them (each centred over its map) would
+ * come within 8 px: a PE figure of -d 2 (one column a map, 96 px) drew
+ * "sin: even dimensions 2i" into "cos: odd dimensions 2i+1" and "i
+ * (dimension 2i)" into "i (dimension 2i+1)". A narrower last map (an odd
+ * d_model's cos panel) starts at the same pitch, so its centre is nearer. */
+static int single_gap(const single_box *b, const av_heatmap *hms, int n, const font_sizes *fs) {
+    int gap = 28;
+    for (int p = 1; p < n; p++) {
+        float w0 = b->hw, w1 = hms[p].n_k < hms[0].n_k ? fmaxf(1.0f, roundf(b->fcw * hms[p].n_k)) : (float)b->hw;
+        float need = 0;
+        for (int t = 0; t < 2; t++) {
+            const char *a = t ? hms[p - 1].k_title : hms[p - 1].panel_title;
+            const char *c = t ? hms[p].k_title : hms[p].panel_title;
+            if (t && !a) a = "key (column)";
+            if (t && !c) c = "key (column)";
+            if (!a || !c) continue;
+            float size = t ? fs->axis : fs->panel;
+            need = fmaxf(need, (text_w(a, size, 0) + text_w(c, size, 0)) / 2 + 8);
+        }
+        gap = imax(gap, (int)ceilf(need - w0 - (w1 - w0) / 2));
+    }
+    return gap;
+}
+
 /* Fit within fig_max: label bands depend on the cell size, so plan,
- * measure, shrink the maps (averaging cells below 1 px) and plan again.
- * 0 or -1 (OOM). */
-static int single_fit(single_box *b, axis_labels *yl, axis_labels *xl, const av_heatmap *hm, int n, fig_kind kind,
-                      const font_sizes *fs) {
+ * measure, shrink the maps (averaging cells below 1 px) and plan again,
+ * widening the gap between maps when their titles need it (single_gap:
+ * hms are the n maps, hm stands for the first). 0 or -1 (OOM). */
+static int single_fit(single_box *b, axis_labels *yl, axis_labels *xl, const av_heatmap *hms, const av_heatmap *hm,
+                      int n, fig_kind kind, const font_sizes *fs) {
     for (int pass = 0; pass < 3; pass++) {
         if (labels_plan_y(yl, b->fch) != 0 || labels_plan_x(xl, b->fcw) != 0) return -1;
+        b->gap_x = single_gap(b, hms, n, fs);
         b->hx0 = maps_left(yl, b->axis_band);
         b->below = maps_below(xl, b->axis_band);
         int fixed_w = b->hx0 + (n - 1) * b->gap_x + CBAR_GAP + b->key_w + MARGIN;
@@ -1504,6 +1531,7 @@ static int single_fit(single_box *b, axis_labels *yl, axis_labels *xl, const av_
         b->fcw = (float)b->hw / hm->n_k;
         b->fch = (float)b->hh / hm->n_q;
     }
+    b->gap_x = single_gap(b, hms, n, fs);
     return 0;
 }
 
@@ -1601,16 +1629,15 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
         goto oom;
     b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar) : cbar_block_w(&cr, fs.cbar);
     if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar));
-    b.gap_x = 28;
     b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
     b.axis_band = (int)ceilf(fs.axis * LINE);
-    if (single_fit(&b, &yl, &xl, hm, n, kind, &fs) != 0) goto oom;
+    if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
     if (kind != FIG_MASK) { /* a long colour-bar title goes on two lines, and the maps are fitted again */
         int split = cbar_split(dl, &cr, fs.cbar, b.hh);
         if (split < 0) goto oom;
         if (split) {
             b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
-            if (single_fit(&b, &yl, &xl, hm, n, kind, &fs) != 0) goto oom;
+            if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
         }
     }
     int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
