@@ -93,8 +93,9 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
  * whatever the word ("I love you" dumped, "you love I" run: row 0 is I's),
  * and append "; X.npy was dumped with other tokens ('I' as token 0, here
  * 'you')" to src->text, so the figures' titles, the trace and the page say
- * it too (their rows are labelled with this sentence's words). Silent when the tokens agree, without tokens.txt, or when it cannot be read
- * (nothing in the run depends on it). */
+ * it too (their rows are labelled with this sentence's words). Silent when
+ * the tokens agree, without tokens.txt, or when it cannot be read (nothing
+ * in the run depends on it). */
 void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *src, const av_tokens *toks);
 
 /* When folder dir holds .npy (or .npz, .pt, .pth, .safetensors) files that
