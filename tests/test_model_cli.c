@@ -1240,6 +1240,29 @@ static void test_model_compare_scale_marks_the_models_own(void **state) {
     }
 }
 
+/* --explain on a toy trained with --no-scale says why S = q·k as its trace's scale line does: "no ÷√d_k
+ * (--no-scale)" named an option that is an error with --model (a teacher's report). The single layer's
+ * --no-scale run still names the option. */
+static void test_model_explain_says_trained_without_scale(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "--no-scale",
+                "-o", tu_in(f, "toy"), NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "toy"), "--no-plot", "--explain", "3,1", "3 1 4 >", NULL);
+    if (r.code != 0) fail_msg("--explain: exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "  scale      OFF (the model was trained without ÷√d_k)\n") ||
+        !strstr(r.out, "\n  no ÷√d_k (the model was trained without it): S = q·k in float32 ") ||
+        strstr(r.out, "--no-scale"))
+        fail_msg("--explain on a --no-scale toy does not say it was trained so:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--no-scale", "--explain", "1,0", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "\n  no ÷√d_k (--no-scale): S = q·k in float32 "));
+    tu_free(&r);
+}
+
 /* A 1-layer GPT-2 (2 heads, d_model 8, n_positions 1024, GPT-2's vocabulary) in f/m, whose folder goes to
  * *model, and the text "a" then 599 × " a": 600 GPT-2 tokens, one per pre-token (ids 64, then 257). Returns
  * the text, to free. */
@@ -1992,6 +2015,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_nul_byte_is_a_gpt2_byte_token, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_explain_says_trained_without_scale, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_marks_the_models_own, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -217,11 +217,15 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
         /* a --model's setting as trained says so, as in its compare figure */
         snprintf(name[k], sizeof name[k], "%s%s", c->names[k], k == c->own ? " (the model's own)" : "");
         runs[k] = single_run(&c->runs[k], toks, name[k], 0, desc[k], sizeof desc[k]);
+        if (c->kind == AV_CMP_SCALE && !c->runs[k].cfg.scale) /* its "no scale" run: no --no-scale was typed */
+            runs[k].no_scale_why = "--compare scale";
         if (c->model_layer) { /* the view's own positions say "learned" for any encoding of the model's input */
             snprintf(desc[k], sizeof desc[k], "the model's layer %d, the same input and weights · %s", c->model_layer - 1,
                      c->shared);
             runs[k].layer0 = c->model_layer - 1;
             runs[k].layers_of = info->n_layer;
+            if (!c->runs[k].cfg.scale && k == c->own) /* the cell view named --no-scale, an error with --model */
+                runs[k].no_scale_why = "the model was trained without it";
         }
     }
     char *trace = info->trace ? NULL : trace_text(m, toks, o, info->ws, c); /* a model's caller gives its own */
@@ -248,6 +252,7 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
                        .weights = a->att, .scores = a->preatt, .q = a->qkvh, .k = a->qkvh + htd,
                        .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask,
                        .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0, .rope = cfg->positions == AV_POS_ROPE,
+                       .no_scale_why = cfg->scale ? NULL : "the model was trained without it",
                        .weights_file = o->dump_dir ? "attn.npy" : NULL, .scores_file = o->dump_dir ? "scores.npy" : NULL,
                        .files_have_layers = 1, /* named only when dumped, as single_run */
                        .first_layer = info->layer};

@@ -574,9 +574,10 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     else if (dumped) snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d])", h, qi, kj);
     if (c->scale)
         fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g%s\n", dot, D, dot, sqrt((double)D), (double)s_row[kj], where);
-    else
-        fprintf(f, "  no ÷√d_k (--no-scale): S = q·k in float32 (the sum above is in double) = %.9g%s\n",
-                (double)s_row[kj], where); /* -4.81642244 above, -4.81642246 here: say why (a teacher's report) */
+    else /* a --model's scale is its own: --no-scale is refused with --model, so say it was trained so, as its trace */
+        fprintf(f, "  no ÷√d_k (%s): S = q·k in float32 (the sum above is in double) = %.9g%s\n",
+                m->model_layer ? "the model was trained without it" : "--no-scale", (double)s_row[kj],
+                where); /* -4.81642244 above, -4.81642246 here: say why (a teacher's report) */
 
     /* 3. the row: mask, max, exp, sum */
     double maxv = -INFINITY, sum = 0.0;

@@ -214,6 +214,8 @@ static void run_json(out_t *o, const av_html_run *r, size_t kept, int mode) {
     json_str(o, r->weights_file);
     puts_(o, ",\"scores_file\":");
     json_str(o, r->scores_file);
+    puts_(o, ",\"no_scale_why\":");
+    json_str(o, r->no_scale_why);
     printf_(o, ",\"files_have_layers\":%s,\"first_layer\":%d", r->files_have_layers ? "true" : "false",
             r->first_layer >= 0 && r->first_layer < r->L ? r->first_layer : 0);
     printf_(o, ",\"layer0\":%d,\"layers_of\":%d", r->layer0 > 0 ? r->layer0 : 0,

@@ -61,6 +61,8 @@ typedef struct {
                                 * 3·H·T·D for gpt2.h's qkvh (L, 3, H, T, D) */
     const unsigned char *mask; /* (T, T) 1 = masked, the same in every layer and head; or NULL */
     double scale;              /* S = q·k × scale: 1/√D, or 1 with --no-scale */
+    const char *no_scale_why;  /* scale 1: why, as the cell view says it: NULL = "--no-scale"; a --model's
+                                * "the model was trained without it" (--no-scale is refused with --model) */
     int rope;                  /* 1: q and k are rotated by RoPE; the cell view says "(after RoPE)", as --explain */
     const char *weights_file;  /* the --dump file holding these weights ("weights.npy"), named by
                                 * the cell view; NULL = none */

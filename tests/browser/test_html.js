@@ -160,6 +160,7 @@ async function main() {
     await tinyWeight(browser, tmp);
     await tieWeight(browser, tmp);
     await ropeCell(browser, tmp);
+    await noScaleModelCell(browser, tmp);
     await modelRun(browser, tmp);
     await modelCompare(browser, tmp);
     await manyHeadsModel(browser, tmp);
@@ -790,6 +791,47 @@ async function ropeCell(browser, tmp) {
     }
     const eq = await lines(sin);
     check(eq.length === 2 && eq.every((t) => !/RoPE/.test(t)), 'sinusoidal: q and k lines ' + JSON.stringify(eq));
+  });
+}
+
+/* The cell view of a toy trained with --no-scale says it was trained without \u00f7\u221ad_k, as --explain and the
+ * trace's scale line do: "(--no-scale)" named an option that is an error with --model (a teacher's report).
+ * A single layer's --no-scale run still names the option; --compare scale's "no scale" run names --compare
+ * scale (no --no-scale was typed). */
+async function noScaleModelCell(browser, tmp) {
+  const model = path.join(tmp, 'noscale-model'), single = path.join(tmp, 'noscale-single');
+  const cmp = path.join(tmp, 'noscale-compare');
+  attnviz(['--train', 'reverse', '--no-scale', '--steps', '2', '-q', '-o', model]);
+  attnviz(['--model', model, '--explain', '3,1', '--html', '--no-plot', '-q', '-o', path.join(model, 'page'), '3 1 4 >']);
+  attnviz(['--no-scale', '--explain', '1,0', '--html', '--no-plot', '-q', '-o', single, 'a b c']);
+  attnviz(['--compare', 'scale', '--explain', '1,0', '--html', '--no-plot', '-q', '-o', cmp, 'a b c']);
+  const line = async (dir) => {
+    const page = await openPage(browser, path.join(dir, 'attnviz.html'));
+    await page.waitForSelector('#view-cell:not([hidden]) [data-role="dot"]');
+    const eq = await page.$$eval('#view-cell p.eq', (ps) => ps.map((p) => p.textContent).filter((t) => /^no \u00f7/.test(t)));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+    return eq;
+  };
+  await test('html_no_scale_model_cell_says_trained_so', async () => {
+    const eq = await line(path.join(model, 'page'));
+    check(eq.length === 1 && eq[0].startsWith('no \u00f7\u221ad_k (the model was trained without it): S = q\u00b7k = '),
+      'model: ' + JSON.stringify(eq));
+    const eq1 = await line(single);
+    check(eq1.length === 1 && eq1[0].startsWith('no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = '), 'single layer: ' + JSON.stringify(eq1));
+    const page = await openPage(browser, path.join(cmp, 'attnviz.html'));
+    await page.waitForSelector('#view-cell:not([hidden]) [data-role="dot"]');
+    const eq2 = await page.evaluate(() => {
+      const st = window.attnviz.state;
+      st.run = window.attnviz.data.runs.findIndex((r) => r.name === 'no scale');
+      window.attnviz.render();
+      return Array.from(document.querySelectorAll('#view-cell p.eq'), (p) => p.textContent).filter((t) => /^no \u00f7/.test(t));
+    });
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+    check(eq2.length === 1 && eq2[0].startsWith('no \u00f7\u221ad_k (--compare scale): S = q\u00b7k = '), '--compare scale: ' + JSON.stringify(eq2));
+    const trace = attnviz(['--model', model, '--explain', '3,1', '--no-plot', '-q', '3 1 4 >']);
+    check(/\n  no \u00f7\u221ad_k \(the model was trained without it\): /.test(trace), '--explain: ' + trace);
   });
 }
 
