@@ -531,6 +531,8 @@ static const bad_case kCases[] = {
     {"rope_base_inf", 2, "--rope-base inf is not allowed", {"-p", "rope", "--rope-base", "inf", S4}, NULL, 0, NULL, 0},
     {"rope_base_abc", 2, "--rope-base 'abc' is not a number", {"-p", "rope", "--rope-base", "abc", S4}, NULL, 0, NULL, 0},
     {"pad_to_below_T", 2, "--pad-to 2 is smaller than the sentence's 4 tokens; use at least 4", {"--pad-to", "2", S4}, NULL, 0, NULL, 0},
+    /* the value as typed: it said "--pad-to 2", a value not given (a teacher's report) */
+    {"pad_to_below_T_as_typed", 2, "--pad-to 02 is smaller than the sentence's 4 tokens", {"--pad-to", "02", S4}, NULL, 0, NULL, 0},
     {"pad_to_0", 2, "--pad-to 0 is outside the allowed range 1..65536", {"--pad-to", "0", S4}, NULL, 0, NULL, 0},
     {"pad_to_65537", 2, "--pad-to 65537 is outside the allowed range 1..65536", {"--pad-to", "65537", S4}, NULL, 0, NULL, 0},
     {"unknown_long_option", 2, "unknown option '--frobnicate'", {"--frobnicate", S4}, NULL, 0, NULL, 0},
@@ -556,6 +558,9 @@ static const bad_case kCases[] = {
      * no "did you mean --heads 65?" (--heads allows at most 64) */
     {"head_64", 2, "--head 64 is outside 0..1 (there are 2 heads)", {W8, "--head", "64", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"head_65_no_hint", 2, "--head 65 is outside 0..0 (there is 1 head)\n", {"--head", "65", S4}, NULL, 0, NULL, 0},
+    /* as typed, as the parser's range errors echo it: "--head 02" was told "--head 2 is outside 0..1" */
+    {"head_as_typed", 2, "--head 02 is outside 0..1 (there are 2 heads)", {W8, "--head", "02", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    {"head_as_typed_train", 2, "--head 064 is outside the allowed range 0..63", {"--train", "reverse", "--head", "064", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
     /* a token typed in another case: it said only "is neither a token" (a teacher's pass) */

@@ -1577,6 +1577,13 @@ static void test_one_layer_model_in_the_singular(void **state) {
              "(L = n_layer = 1 from %s/config.json); leave --layer out for the last layer\n", toy);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* as typed: "--layer 01" was told "--layer 1 is outside 0..0", a value it was not given (a teacher's report) */
+    run_attnviz(&r, NULL, "--model", toy, "--layer", "01", "--no-plot", "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: --layer 01 is outside 0..0: --layer must be 0..L-1 for this model "
+             "(L = n_layer = 1 from %s/config.json); leave --layer out for the last layer\n", toy);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--head", "1", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "attnviz: error: --head 1 is outside 0..0 (the model has 1 head); heads are numbered "
@@ -1783,6 +1790,10 @@ static void test_options_with_model(void **state) {
         /* said "outside the allowed range 0..63", attnviz's maximum, not the model's 4 heads (a tester's report) */
         {"--head", "-1", "--head -1 is outside 0..3 (the model has 4 heads)"},
         {"--head", "64", "--head 64 is outside 0..3 (the model has 4 heads)"},
+        /* the value as typed: "--layer 02" was told "--layer 2 is outside 0..1" (a teacher's report) */
+        {"--layer", "02", "--layer 02 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
+        {"--layer", "+2", "--layer +2 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
+        {"--head", "04", "--head 04 is outside 0..3 (the model has 4 heads)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_result r;

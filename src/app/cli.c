@@ -1199,8 +1199,10 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--figures model draws every layer of a --model; add --model DIR");
     /* --head -1 and 64 said "outside the allowed range 0..63" (the parser's), where --head 9 names the heads in
      * use (a tester's report) */
+    char typed[80]; /* --head as typed: "--head 04" was told "--head 4 is outside 0..3" */
+    av_option_shown(typed, sizeof typed, o, "head", o->head);
     if (o->train >= 0 && (o->head < 0 || o->head > AV_MAX_HEADS - 1))
-        return av_fail(err, AV_EUSAGE, "--head %d is outside the allowed range 0..%d", o->head, AV_MAX_HEADS - 1);
+        return av_fail(err, AV_EUSAGE, "--head %s is outside the allowed range 0..%d", typed, AV_MAX_HEADS - 1);
     if (o->train < 0 && !o->model_dir && (o->head < 0 || o->head >= o->heads)) { /* a --model's: once it is loaded */
         /* "--head 8" with the default one head was most likely meant as --heads 8, when --heads 8 would run:
          * "--head 1" said "did you mean --heads 1?", the one head it had, and "--head 3" offered --heads 3,
@@ -1213,7 +1215,7 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         else if (!av_option_given(o, "heads") && n > 1 && n <= AV_MAX_HEADS && o->d_model % n == 0 &&
                  !(o->positions == AV_POS_ROPE && d_k % 2)) /* a --heads that runs: d_k whole, even for RoPE */
             snprintf(hint, sizeof hint, "; did you mean --heads %d?", n);
-        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (there %s %d head%s)%s", o->head, o->heads - 1,
+        return av_fail(err, AV_EUSAGE, "--head %s is outside 0..%d (there %s %d head%s)%s", typed, o->heads - 1,
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
@@ -1296,7 +1298,10 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
         if (strcmp(d->name, name) != 0) continue;
         const char *field = (const char *)o + d->offset;
         if (d->kind == OPT_CHOICE) snprintf(buf, n, "--%s %s", name, d->choice_name(*(const int *)field));
-        else if (d->kind == OPT_INT) snprintf(buf, n, "--%s %d", name, *(const int *)field);
+        else if (d->kind == OPT_INT) {
+            char typed[80];
+            snprintf(buf, n, "--%s %s", name, av_option_shown(typed, sizeof typed, o, name, *(const int *)field));
+        }
         else if (d->kind == OPT_DOUBLE) snprintf(buf, n, "--%s %g", name, *(const double *)field);
         else if (d->kind == OPT_STRING) {
             char word[80];
@@ -1317,7 +1322,10 @@ static void given_text(char *buf, size_t n, const av_options *o, const char *nam
         av_shell_word(word, sizeof word, o->prefix);
         snprintf(buf, n, "--prefix %s", word);
     }
-    else if (strcmp(name, "layer") == 0) snprintf(buf, n, "--layer %d", o->layer);
+    else if (strcmp(name, "layer") == 0) {
+        char typed[80];
+        snprintf(buf, n, "--layer %s", av_option_shown(typed, sizeof typed, o, "layer", o->layer));
+    }
     else if (strcmp(name, "vmax") == 0 && o->vmax_mode == AV_VMAX_VALUE) snprintf(buf, n, "--vmax %g", o->vmax);
     else if (strcmp(name, "vmax") == 0) snprintf(buf, n, "--vmax %s", o->vmax_mode == AV_VMAX_AUTO ? "auto" : "fixed");
     else option_text(buf, n, o, name);
@@ -1472,12 +1480,14 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     int model_head_fig = !o->no_plot && (!av_option_given(o, "figures") || (o->figures & AV_FIG_HEADS));
     if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) &&
         !(o->model_dir && (model_head_fig || o->show)) && n < AV_MAX_WARNINGS) {
+        char typed[24]; /* as typed, "--head 04", cut to fit the 160-byte warning */
+        av_option_shown(typed, sizeof typed, o, "head", o->head);
         if (o->model_dir)
-            snprintf(msgs[n++], 160, "--head %d has no effect: with --model it picks the head of --explain, --show, "
-                     "the --compare figure and --figures heads", o->head);
+            snprintf(msgs[n++], 160, "--head %s has no effect: with --model it picks the head of --explain, --show, "
+                     "the --compare figure and --figures heads", typed);
         else
-            snprintf(msgs[n++], 160, "--head %d has no effect: only --explain and the --compare figure use one head "
-                     "(figures and --show draw every head)", o->head);
+            snprintf(msgs[n++], 160, "--head %s has no effect: only --explain and the --compare figure use one head "
+                     "(figures and --show draw every head)", typed);
     }
     if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */
         snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
@@ -1565,6 +1575,16 @@ int av_option_given(const av_options *o, const char *name) {
     return 0;
 }
 
+const char *av_option_shown(char *buf, size_t n, const av_options *o, const char *name, int value) {
+    for (int i = 0; i < N_OPTS; i++)
+        if (strcmp(kOpts[i].name, name) == 0 && (o->given >> i & 1u) && o->typed[i]) {
+            show_value(buf, n, o->typed[i]);
+            return buf;
+        }
+    snprintf(buf, n, "%d", value);
+    return buf;
+}
+
 void av_options_free(av_options *o) {
     free(o->sentence);
     o->sentence = NULL;
@@ -1602,6 +1622,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         int separate = optarg && optind > 0 && optarg == argv[optind - 1]; /* not --name=VALUE or -XVALUE */
         if ((st = apply(&kOpts[row], o, optarg, separate, err))) return st;
         o->given |= 1ull << row;
+        o->typed[row] = optarg;
         size_t off = kOpts[row].offset;
         int free_text = kOpts[row].parse == parse_prefix || off == AT(title) || off == AT(outdir) ||
                         off == AT(dump_dir) || off == AT(explain); /* "I love, you" passes --explain's form */

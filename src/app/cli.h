@@ -125,6 +125,7 @@ typedef struct {
     int norm;                /* av_norm: pre (default) | post */
     int schedule;            /* av_schedule: cosine (default) | noam | constant */
     unsigned long long given; /* bit i: the i-th option of the table was on the command line */
+    const char *typed[64];   /* the i-th option's value as typed (points into argv), or NULL: messages echo it */
     int kernel;              /* av_kernel_choice: 0 auto, else av_kernel + 1 */
     int vmax_mode;           /* av_vmax_mode: weight colour range (default auto past AV_AUTO_VMAX_T) */
     double vmax;             /* --vmax F: top of the range */
@@ -157,6 +158,12 @@ void av_options_free(av_options *o);
 
 /* 1 if option `name` ("d-model") was given on the command line. */
 int av_option_given(const av_options *o, const char *name);
+
+/* buf (n bytes; 80 suffice) = the value of option `name` ("layer") for a
+ * message: as typed when it was given ("01", "+1": "--layer 01" was told
+ * "--layer 1 is outside 0..0", a value not typed), at most 64 bytes of it;
+ * else value in decimal. Returns buf. No errors. */
+const char *av_option_shown(char *buf, size_t n, const av_options *o, const char *name, int value);
 
 #define AV_MAX_WARNINGS 8
 

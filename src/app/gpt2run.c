@@ -562,17 +562,19 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
     const av_gpt2_config *c = &r->g.cfg;
     int given = av_option_given(o, "layer");
     r->layer = given ? o->layer : c->n_layer - 1;
+    char typed[80]; /* the value as typed: "--layer 01" was told "--layer 1 is outside 0..0" */
     if (r->layer < 0 || r->layer >= c->n_layer) /* no negative indexing: leaving --layer out gives the last */
-        return av_fail(err, AV_EUSAGE, "--layer %d is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
-                       "from %.300s/config.json); leave --layer out for the last layer", r->layer, c->n_layer - 1,
+        return av_fail(err, AV_EUSAGE, "--layer %s is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
+                       "from %.300s/config.json); leave --layer out for the last layer",
+                       av_option_shown(typed, sizeof typed, o, "layer", r->layer), c->n_layer - 1,
                        llama ? "num_hidden_layers" : "n_layer", c->n_layer, r->dir_shown);
     if (o->head < 0 || o->head >= c->n_head) { /* cli.c leaves a negative --head to the model's range */
         char hint[80] = ""; /* --head H counted from 1, as cli.c says it for the single layer */
         if (o->head == c->n_head)
             snprintf(hint, sizeof hint, "; heads are numbered from 0, so the %s is %d",
                      c->n_head == 1 ? "only head" : "last", c->n_head - 1);
-        return av_fail(err, AV_EUSAGE, "--head %d is outside 0..%d (the model has %d head%s)%s", o->head,
-                       c->n_head - 1, c->n_head, c->n_head == 1 ? "" : "s", hint);
+        return av_fail(err, AV_EUSAGE, "--head %s is outside 0..%d (the model has %d head%s)%s",
+                       av_option_shown(typed, sizeof typed, o, "head", o->head), c->n_head - 1, c->n_head, c->n_head == 1 ? "" : "s", hint);
     }
     if (llama) return AV_OK;
     st = load_tokenizer(r, err);

@@ -116,9 +116,10 @@ static av_status read_tokens(run *r, av_err *err) {
         }
     }
     if (st || !o->pad_to) return st;
+    char typed[80]; /* as typed: "--pad-to 02" was told "--pad-to 2 is smaller" */
     if (o->pad_to < r->toks.n)
-        return av_fail(err, AV_EUSAGE, "--pad-to %d is smaller than the sentence's %d tokens; use at least %d",
-                       o->pad_to, r->toks.n, r->toks.n);
+        return av_fail(err, AV_EUSAGE, "--pad-to %s is smaller than the sentence's %d tokens; use at least %d",
+                       av_option_shown(typed, sizeof typed, o, "pad-to", o->pad_to), r->toks.n, r->toks.n);
     while (r->toks.n < o->pad_to && !st) st = av_tokens_push(&r->toks, "<pad>", err);
     return st;
 }
