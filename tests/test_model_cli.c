@@ -1328,6 +1328,33 @@ static void test_model_trace_names_byte_tokens_of_a_character(void **state) {
     tu_free(&r);
 }
 
+/* The trace's count of split characters counts the characters a token boundary falls inside, not every
+ * character of the run: "剑士" is [<0xE5><0x89>] [<0x91>士] on GPT-2's vocabulary (ids 30298 "åī" = E5 89
+ * and 39374 "ĳå£«" = 91 + 士, E5 A3 AB, one of the few GPT-2 tokens that end one character and hold the
+ * next), so only 剑 (U+5251, E5 89 91) is split; the trace said "2 characters here are split so", 士 being
+ * whole inside its token. "剑士 我爱" splits 剑, 我 and 爱: 3 (it said 4). The character shown is the first
+ * split one: "龍啊" is [龍<0xE5>] [<0x95>] [<0x8A>] (token 19049 holds the whole 龍, E9 BE 8D, and 啊's first
+ * byte; 啊 is U+554A, E5 95 8A), and the trace named '龍' (U+9F8D), which no token cuts. */
+static void test_model_trace_counts_only_split_characters(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "剑士", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "ids [30298, 39374]"));
+    assert_non_null(strstr(r.out, "\n             [<0xE5><0x89>] [<0x91>士] = '剑' (U+5251) in UTF-8 bytes:\n"));
+    assert_null(strstr(r.out, "characters here are split so"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "剑士 我爱", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "= '剑' (U+5251) in UTF-8 bytes; 3 characters here are split so:\n"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "龍啊", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "\n             [龍<0xE5>] [<0x95>] [<0x8A>] = '啊' (U+554A) in UTF-8 bytes:\n"));
+    tu_free(&r);
+}
+
 /* The figures and the page label a token that holds part of a character by the character and which of
  * its tokens it is (a Chinese student's report: layer1.png's axes read <0xE6><0x88> <0x91> <0xE7> ...,
  * and no reader could find 爱 in them). By hand from gpt-3-encoder's ids (tests/ref/bpe_ref.json):
@@ -2041,6 +2068,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_explain_names_parts_as_figures_do, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_parts_typed_by_an_input_method, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trace_counts_only_split_characters, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),

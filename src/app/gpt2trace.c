@@ -57,7 +57,9 @@ static const char *how_read(const char *dtypes, int in_place) {
  * "我" (E6 88 91) runs as [<0xE6>] [<0x88>] [<0x91>] in a vocabulary without it (a learner's pass: a
  * Chinese sentence on a toy model showed 18 byte tokens with no word why). The first such run of
  * tokens whose texts together decode, shown with its character and code point, and how many
- * characters are split so; nothing when every token's text is whole UTF-8 on its own. */
+ * characters are split so (those a token boundary falls inside: a whole character that shares a
+ * token with another's last byte, as 士 in [<0x91>士], is not); nothing when every token's text is
+ * whole UTF-8 on its own. */
 static void print_byte_hint(FILE *f, const av_tokens *labels) {
     if (!labels->text) return;
     int split = 0, shown = 0, first_i = 0, first_j = 0;
@@ -66,24 +68,29 @@ static void print_byte_hint(FILE *f, const av_tokens *labels) {
         const char *s = labels->text[i];
         if (!s || av_utf8_check(s, strlen(s), NULL) == AV_OK) continue;
         char joined[64] = "";
-        size_t len = 0;
+        size_t len = 0, ends[8]; /* ends[k]: where token i + k ends in joined */
         int j = i;
         for (; j < labels->n && j < i + 8 && labels->text[j]; j++) { /* a character is at most 4 bytes */
             size_t l = strlen(labels->text[j]);
             if (len + l >= sizeof joined) break;
             memcpy(joined + len, labels->text[j], l + 1), len += l;
+            ends[j - i] = len;
             if (av_utf8_check(joined, len, NULL) == AV_OK) break;
         }
         if (j >= labels->n || j >= i + 8 || !labels->text[j] || av_utf8_check(joined, len, NULL) != AV_OK)
             continue; /* the first token of a run that does not close: count it where it does */
+        /* a character is split when a token ends inside it: "剑士" is [<0xE5><0x89>] [<0x91>士], one; the
+         * first one is shown ("龍啊" is [龍<0xE5>] [<0x95>] [<0x8A>]: 啊, not 龍) */
         for (const unsigned char *p = (const unsigned char *)joined; *p;) {
+            size_t from = (size_t)(p - (const unsigned char *)joined);
             unsigned cp = av_utf8_next(&p);
-            if (cp >= 0x80) split++;
-        }
-        if (!shown) {
-            const unsigned char *p = (const unsigned char *)joined;
-            while (*p && (first_cp = av_utf8_next(&p)) < 0x80) {}
-            first_i = i, first_j = j, shown = 1;
+            size_t to = (size_t)(p - (const unsigned char *)joined);
+            for (int k = 0; k < j - i; k++)
+                if (ends[k] > from && ends[k] < to) {
+                    if (!shown) first_cp = cp, first_i = i, first_j = j, shown = 1;
+                    split++;
+                    break;
+                }
         }
         i = j;
     }
