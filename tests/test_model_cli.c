@@ -1460,6 +1460,27 @@ static void test_model_explain_parts_typed_by_an_input_method(void **state) {
     tu_free(&r);
 }
 
+/* A character typed for --explain that lies inside a longer token is pointed to that token, as the start
+ * of one is: "剑士" on GPT-2's vocabulary is [<0xE5><0x89>] [<0x91>士] (ids 30298 39374; 39374 holds 剑's
+ * last byte 0x91 and the whole 士, E5 A3 AB), and "--explain 士,0" said only "'士' is neither a token of
+ * the sentence nor an index 0..1" (a Chinese-speaking learner's pass; a tokenizer with Chinese words,
+ * [学习], left "习" so too while "学" got "did you mean '学习'"). The token named in the hint is taken
+ * when typed. */
+static void test_model_explain_character_inside_a_token(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "士,0", "剑士", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --explain query '士' is neither a token of the sentence nor an index "
+                               "0..1; did you mean '<0x91>士' (token 1)?\n");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", "<0x91>士,0", "剑士", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "query 1 \"<0x91>士\" → key 0 \"<0xE5><0x89>\""));
+    tu_free(&r);
+}
+
 /* A file of n GPT-2 tokens, "a" then n − 1 × " a" (one per pre-token), in the fixture's folder. */
 static char *long_a_file(tu_fixture *f, int n) {
     char *path = strdup(tu_in(f, "long.txt"));
@@ -2067,6 +2088,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_compare_figure_labels_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_names_parts_as_figures_do, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_parts_typed_by_an_input_method, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_explain_character_inside_a_token, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_counts_only_split_characters, tu_setup_tmpdir,

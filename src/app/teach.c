@@ -68,8 +68,10 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
 
 /* "; did you mean 'love' (token 1)?" into out (n bytes) when want is the start of a token (2 bytes or more) or
  * within a third of its length in edits (av_edit_distance, at least 1) of one, a leading space of the token
- * left out: "--explain lov,you" said only "'lov' is neither a token" (a learner's pass); else "". The
- * first such token, a start before a near one. */
+ * left out: "--explain lov,you" said only "'lov' is neither a token" (a learner's pass); else "". A want
+ * that starts with a non-ASCII character is also found inside a token: "习" in a --model's token [学习]
+ * (a tokenizer with Chinese words) or in GPT-2's [<0x91>士] of "剑士", where "学" got the hint and "习"
+ * did not (a Chinese-speaking learner's pass). The first such token, a start before a near one. */
 static void near_hint(char *out, size_t n, const av_tokens *toks, const char *want) {
     size_t wl = strlen(want);
     int best = -1, best_d = 3;
@@ -79,7 +81,8 @@ static void near_hint(char *out, size_t n, const av_tokens *toks, const char *wa
         for (int i = 0; i < toks->n && (pass || best < 0); i++) {
             const char *t = toks->tok[i] + (toks->tok[i][0] == ' ');
             if (strlen(t) <= wl && pass == 0) continue; /* a start is shorter than the token */
-            if (!pass && strncmp(t, want, wl) == 0) best = i;
+            if (!pass && (strncmp(t, want, wl) == 0 || ((unsigned char)want[0] >= 0x80 && strstr(t, want))))
+                best = i;
             if (pass && strlen(t) <= 64) {
                 int d = av_edit_distance(want, t), limit = wl / 3 > 0 ? (int)(wl / 3) : 1;
                 if (d <= limit && d < best_d) best = i, best_d = d;
