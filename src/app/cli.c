@@ -1439,9 +1439,10 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
     for (size_t k = 0; o->no_plot && k < sizeof kFigureOpts / sizeof kFigureOpts[0]; k++) {
         if (!av_option_given(o, kFigureOpts[k]) || n == AV_MAX_WARNINGS) continue;
         if (o->html && (strcmp(kFigureOpts[k], "outdir") == 0 || strcmp(kFigureOpts[k], "prefix") == 0 ||
-                        strcmp(kFigureOpts[k], "cmap") == 0 || strcmp(kFigureOpts[k], "title") == 0))
+                        strcmp(kFigureOpts[k], "cmap") == 0 || strcmp(kFigureOpts[k], "title") == 0 ||
+                        strcmp(kFigureOpts[k], "vmax") == 0 || strcmp(kFigureOpts[k], "log-scale") == 0))
             continue; /* the --html page goes there, named with the prefix, titled with --title, and colours its
-                       * weights with --cmap */
+                       * weights with --cmap, --vmax and --log-scale, as the figures */
         if (o->show && strcmp(kFigureOpts[k], "cmap") == 0) {
             if (o->color == AV_COLOR_NEVER) { /* --show prints numbers only: nothing takes --cmap's colours */
                 given_text(opt, sizeof opt, o, "cmap");
@@ -1457,7 +1458,7 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
      * --compare figure but order's |ΔA| map): with only scores, pe or mask drawn no pixel changed, and
      * nothing said so (a tester's report: --figures scores --log-scale) */
     int weight_figs = (o->figures & (AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MODEL)) ||
-                      (o->compare && o->compare != AV_CMP_ORDER);
+                      (o->compare && o->compare != AV_CMP_ORDER) || o->html; /* the page's weights too */
     for (int k = 0; k < 2 && !o->no_plot && !weight_figs && o->train < 0; k++) {
         const char *name = k ? "log-scale" : "vmax";
         if (!av_option_given(o, name) || n == AV_MAX_WARNINGS) continue;

@@ -57,7 +57,13 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     av_html_page page = {.title = title, .command = info->command, .source = source, .trace = trace,
                          .cmap = o->cmap, .precision = o->precision, .runs = runs, .n_runs = n,
                          .max_bytes = (size_t)o->html_limit << 20, .run = info->run,
-                         .start_head = -1, .start_query = -1, .start_key = -1};
+                         .start_head = -1, .start_query = -1, .start_key = -1, .log_scale = o->log_scale,
+                         .vmax_named = o->vmax_mode == AV_VMAX_FIXED ? 1 : o->vmax_mode == AV_VMAX_VALUE ? 2 : 0};
+    /* the weights' colour range as the figures' (figures.c weight_meta): --vmax F, auto (the default past
+     * AV_AUTO_VMAX_T tokens), or fixed 0..1 */
+    int vmode = o->vmax_mode == AV_VMAX_DEFAULT ? (runs[0].T > AV_AUTO_VMAX_T ? AV_VMAX_AUTO : AV_VMAX_FIXED) : o->vmax_mode;
+    if (vmode == AV_VMAX_VALUE) page.vmax = (float)o->vmax;
+    else if (vmode == AV_VMAX_AUTO) page.auto_pct = (float)AV_AUTO_VMAX_PCT;
     /* open on the head and cell the trace walked through: --explain's cell as the trace resolves it */
     if (o->explain && toks && av_explain_parse(o->explain, toks, &page.start_query, &page.start_key, NULL) != AV_OK)
         page.start_query = page.start_key = -1;

@@ -267,7 +267,12 @@ static void data_json(out_t *o, const av_html_page *p, const size_t *kept, int m
         b64_flush(o);
         puts_(o, "\"");
     }
-    puts_(o, "},\"runs\":[");
+    /* the weights' colour range of the figures (figures.c weight_meta): the page coloured 0..1 whatever the
+     * run's --vmax, --log-scale or automatic range, so a cell of the page and of head0.png differed */
+    printf_(o, "},\"wrange\":{\"vmax\":%.9g,\"auto_pct\":%.9g,\"log\":%s,\"named\":%d}",
+            p->vmax > 0 && p->vmax <= 1 ? p->vmax : 1.0, p->auto_pct > 0 ? p->auto_pct : 0.0,
+            p->log_scale ? "true" : "false", p->vmax_named);
+    puts_(o, ",\"runs\":[");
     for (int r = 0; r < p->n_runs; r++) {
         if (r) puts_(o, ",");
         run_json(o, &p->runs[r], kept[r], mode);

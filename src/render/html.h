@@ -12,7 +12,8 @@
  *   - the tokens, and per layer and head the attention weights A and the
  *     scores S (before the mask) and, for the cell view, q, k and v;
  *   - the trace text, the command line, where the weights come from, and
- *     the colour-map tables of colormap.h (so its colours are the PNGs').
+ *     the colour-map tables of colormap.h and the weights' colour range
+ *     (--vmax F or auto, --log-scale), so its colours are the figures'.
  * Views (JavaScript): head view (lines weighted by A), matrix view (the
  * heat-map with tooltips), model view (layers × heads thumbnails), cell view
  * (the --explain walk-through of one cell with the stored numbers). The page
@@ -83,6 +84,12 @@ typedef struct {
     const char *source;   /* where the weights come from ("random: seed 42 ...", "model gpt2/") */
     const char *trace;    /* the trace as printed (no ANSI colour), or NULL */
     int cmap;             /* av_cmap of the weights, as --cmap */
+    float vmax;           /* top of the weights' colour range, as the figures' (--vmax F); 0 = 1 */
+    float auto_pct;       /* > 0: the top is this percentile of the visible weights each map draws
+                           * (--vmax auto, and the default past AV_AUTO_VMAX_T tokens); vmax unused */
+    int log_scale;        /* 1: weights coloured by log10 over [top / 1000, top] (--log-scale) */
+    int vmax_named;       /* the colour bar names the range as the figures' do: 1 --vmax fixed ("fixed
+                           * 0–1"), 2 --vmax F ("0–F, --vmax", F = 1 too); 0 the default fixed 0..1 */
     int precision;        /* digits after the point in the views, 0..10 (--precision); 4 when negative */
     const av_html_run *runs;
     int n_runs;           /* 1.. (--compare: one per variant, same T) */

@@ -177,6 +177,7 @@ async function main() {
     await nameLanguages(browser, tmp);
     await tooltipInWindow(browser, tmp);
     await divergingCmap(browser, tmp);
+    await figureColours(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -1302,6 +1303,69 @@ async function divergingCmap(browser, tmp) {
     check(s.value === 'magma' && !s.options.includes('RdBu_r'), 'colour map selector of a --cmap magma page: ' + JSON.stringify(s));
     await page.close();
   });
+}
+
+/* head<h>.svg's cell colours, T × T "#rrggbb" (null: hatched, masked): its cell rects, merged along a row where
+ * neighbours have one colour, before the frame's first #333333 rect */
+function svgCells(file, T) {
+  const rects = [];
+  for (const m of fs.readFileSync(file, 'utf8').matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="([^"]+)"\/>/g)) {
+    if (m[5] === '#333333') break;
+    if (m[5] !== '#ffffff') rects.push(m.slice(1, 5).map(Number).concat([m[5]]));
+  }
+  const x0 = Math.min(...rects.map((r) => r[0])), y0 = Math.min(...rects.map((r) => r[1])), c = rects[0][3];
+  const grid = Array.from({ length: T }, () => Array(T).fill(null));
+  for (const [x, y, w, , f] of rects)
+    for (let j = Math.round((x - x0) / c); j < Math.round((x + w - x0) / c); j++) grid[Math.round((y - y0) / c)][j] = f.startsWith('#') ? f : null;
+  return grid;
+}
+
+/* The page colours the weights as the run's figures do: the same --vmax, --log-scale (and --vmax auto's
+ * percentile of each head) and --cmap. It coloured every weight over 0..1 with a "0 … 1" colour bar, so with
+ * `--vmax 0.2 --html --format svg` a cell of the matrix view and the same cell of head0.svg differed (the
+ * figure's bar read "attention weight (0–0.2, --vmax)"). Each cell of the matrix view of heads 0 and 1 is
+ * head<h>.svg's colour (±2 a channel), and the colour bar's ends and title say the figure's range. */
+async function figureColours(browser, tmp) {
+  const runs = [
+    [['--vmax', '0.2'], '0', '0.2', /^attention weight \(viridis; 0\u20130\.2, --vmax\)$/],
+    [['--vmax', '1', '--cmap', 'gray'], '0', '1', /^attention weight \(gray; 0\u20131, --vmax\)$/],
+    [['--log-scale', '--cmap', 'magma', '--causal'], '\u22123.00', '0.00', /^log\u2081\u2080 attention weight \(magma\)$/],
+    [['--vmax', 'auto', '--log-scale', '--cmap', 'cividis'], /^\u22123\.\d\d$/, /^\u22120\.\d\d$/,
+      /^log\u2081\u2080 attention weight \(cividis; auto: 0\.000\d+ \u2013 0\.\d+, 99th percentile of this head\)$/],
+  ];
+  for (const [k, [opts, lo, hi, title]] of runs.entries()) {
+    const out = path.join(tmp, 'colours' + k), T = 4;
+    attnviz(['--heads', '2', '--html', '--format', 'svg', '-q', '-o', out].concat(opts, ['I love deep learning']));
+    await test('html_colours_weights_as_the_figures ' + opts.join(' '), async () => {
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      await view(page, 'matrix');
+      for (const h of [0, 1]) {
+        await page.click('#av-heads [data-h="' + h + '"]');
+        const svg = svgCells(path.join(out, 'head' + h + '.svg'), T);
+        const px = await page.$eval('#view-matrix canvas[data-run="0"]', (cv, T) => {
+          const c = Number(cv.dataset.cell), d = window.devicePixelRatio || 1, a = [];
+          const img = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height); /* once: many reads warn */
+          for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) { /* clear of the number and the cell's frame */
+            const o = 4 * (Math.round((i + 0.2) * c * d) * cv.width + Math.round((j + 0.25) * c * d));
+            a.push(Array.from(img.data.slice(o, o + 3)));
+          }
+          return a;
+        }, T);
+        for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+          const f = svg[i][j];
+          if (f === null) continue;
+          const want = [1, 3, 5].map((n) => parseInt(f.slice(n, n + 2), 16)), got = px[i * T + j];
+          check(want.every((v, n) => Math.abs(v - got[n]) <= 2), 'head ' + h + ' cell ' + i + ',' + j + ': page rgb(' + got +
+            '), head' + h + '.svg ' + f + ' (' + opts.join(' ') + ')');
+        }
+        const bar = await page.$eval('#view-matrix .cbar', (b) => [...b.querySelectorAll('[data-role]')].map((x) => x.textContent.trim()));
+        const ok = (want, s) => (typeof want === 'string' ? s === want : want.test(s));
+        check(bar.length === 3 && ok(lo, bar[0]) && ok(hi, bar[1]) && title.test(bar[2]), 'colour bar of ' + opts.join(' ') + ': ' + JSON.stringify(bar));
+      }
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    });
+  }
 }
 
 main().then((bad) => process.exit(bad ? 1 : 0), (e) => { console.log(e); summary(); console.log('[  FAILED  ] 1 test(s), listed below:'); process.exit(1); });

@@ -523,8 +523,58 @@
     return Math.min(120, Math.ceil(w) + 1) + 4;
   }
 
+  /* The weights' colour range of the figures (app/figures.c weight_meta, render/plot.c auto_range and
+   * log_panels): the top is --vmax F, or with --vmax auto (the default past 32 tokens) the 99th percentile,
+   * nearest rank, of the visible weights of the map (head h of layer l; h < 0: every stored head of every
+   * layer, as the model figure), else 1; with --log-scale the map is log10 over [top / 1000, top], a weight
+   * below it (or 0) in the bottom colour. The page coloured every weight over 0..1 whatever the run's
+   * --vmax and --log-scale, so a cell of the page and the same cell of head0.png had other colours. */
+  const WR = DATA.wrange || { vmax: 1, auto_pct: 0, log: false, named: 0 };
+  function wRange(r, l, h) {
+    const key = h < 0 ? 'all' : l + ',' + h;
+    r.wr = r.wr || {};
+    if (r.wr[key]) return r.wr[key];
+    let top = WR.vmax > 0 ? WR.vmax : 1;
+    if (WR.auto_pct > 0) { /* past 2^18 values, 2^18 of them evenly strided, as plot.c av_plot_percentile */
+      const maps = [];
+      for (let ll = 0; ll < r.L; ll++) for (let hh = 0; hh < r.H; hh++)
+        if ((h < 0 || (ll === l && hh === h)) && stored(r, ll, hh)) maps.push([ll, hh]);
+      const total = maps.length * r.TT, stride = Math.max(1, Math.ceil(total / 262144)), v = [];
+      for (let at = 0; at < total; at += stride) {
+        const [ll, hh] = maps[Math.floor(at / r.TT)], c = at % r.TT, i = Math.floor(c / r.T), j = c % r.T;
+        if (!masked(r, i, j)) v.push(weight(r, ll, hh, i, j));
+      }
+      v.sort((a, b) => a - b);
+      const k = Math.min(v.length, Math.max(1, Math.ceil(WR.auto_pct / 100 * v.length))) - 1;
+      top = v.length && v[k] > 0 ? v[k] : 1;
+    }
+    top = Math.fround(top);
+    const lo = Math.fround(top / 1000);
+    return (r.wr[key] = { top: top, lo: lo, log: WR.log, llo: Math.log10(lo), lhi: Math.log10(top), scope: h < 0 ? 'every head' : 'this head' });
+  }
+  /* weight a's place on the colour map, 0..1 (rgb() clamps), in range R of wRange */
+  function wPlace(R, a) {
+    if (!R.log) return a / R.top;
+    return ((a > 0 ? Math.max(Math.log10(a), R.llo) : R.llo) - R.llo) / (R.lhi - R.llo);
+  }
+  /* printf's %.3g with a true minus, as the figures' colour bars write their range (plot.c av_plot_g3) */
+  function g3(x) {
+    if (x === 0 || !isFinite(x)) return String(x);
+    const [m, e] = x.toExponential(2).split('e'), X = Number(e);
+    const strip = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+    const s = X < -4 || X >= 3 ? strip(m) + 'e' + (X < 0 ? '-' : '+') + String(Math.abs(X)).padStart(2, '0') : strip(x.toFixed(2 - X));
+    return s.replace(/-/g, '\u2212');
+  }
+  /* the colour bar's words for range R, as the figures' titles: "log₁₀ attention weight (viridis; 0.0002 – 0.2, --vmax)" */
+  function wWords(R) {
+    const hi = g3(R.top), span = R.log ? g3(R.lo) + ' \u2013 ' + hi : '0\u2013' + hi;
+    const how = WR.auto_pct > 0 ? '; auto: ' + span + ', ' + WR.auto_pct + 'th percentile of ' + R.scope
+      : WR.named === 2 ? '; ' + span + ', --vmax' : WR.named === 1 ? '; fixed ' + span : '';
+    return (R.log ? 'log\u2081\u2080 ' : '') + 'attention weight (' + st.cmap + how + ')';
+  }
+
   function cellColour(r, l, h, i, j, lut, amax) {
-    if (st.what === 'weights') return rgb(lut, weight(r, l, h, i, j));
+    if (st.what === 'weights') return rgb(lut, wPlace(wRange(r, l, h), weight(r, l, h, i, j)));
     return rgb(LUT.RdBu_r, (score(r, l, h, i, j) / amax + 1) / 2);
   }
 
@@ -621,7 +671,7 @@
         style: 'width:' + px + 'px' + (spill ? ';margin-right:-' + spill + 'px' : '') }));
     }
     out.append(el('div', { class: 'axis', text: 'query (row) \u00d7 key (column)' }),
-      el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax, null, false, scoreDigits(r, l)));
+      el('div', { class: 'mx' }, rows, cv, el('span'), cols), colourBar(amax, null, false, scoreDigits(r, l), wRange(r, l, h)));
     return out;
   }
 
@@ -651,15 +701,18 @@
   /* The colour bar under a view: the weights (0 .. 1 on the chosen colour map) or the scores (RdBu_r,
    * centred on 0, ±amax), as `what` says (the matrix view's choice unless given), and the swatch of a
    * masked cell as the view draws it: hatched, or flat grey in the model view's thumbnails. */
-  function colourBar(amax, what, flatMask, digits) {
+  function colourBar(amax, what, flatMask, digits, R) {
     const w = what || st.what;
     const cv = el('canvas', { width: '200', height: '12', 'aria-hidden': 'true' });
     const g = cv.getContext('2d'), lut = w === 'weights' ? LUT[st.cmap] : LUT.RdBu_r;
     for (let x = 0; x < 200; x++) { const [R, G, B] = rgb(lut, (x + 0.5) / 200); g.fillStyle = 'rgb(' + R + ',' + G + ',' + B + ')'; g.fillRect(x, 0, 1, 12); }
     const d = Math.min(2, digits === undefined ? 2 : digits); /* ±amax: no finer than an 8-bit step */
-    const lo = w === 'weights' ? '0' : fmt(-amax, d), hi = w === 'weights' ? '1' : fmt(amax, d);
-    return el('div', { class: 'cbar' }, el('span', { text: lo }), cv, el('span', { text: hi }),
-      el('span', { text: (w === 'weights' ? ' attention weight (' + st.cmap + ')' : ' score (RdBu_r, centred on 0)') + '   ' }),
+    /* the weights' ends and words as the figures' colour bar (wRange): "0 … 0.2", on a log scale its log10 units,
+     * "−3.70 … −0.70", the title giving the range as weights */
+    const lo = w === 'weights' ? (R.log ? fmt(R.llo, 2) : '0') : fmt(-amax, d), hi = w === 'weights' ? (R.log ? fmt(R.lhi, 2) : g3(R.top)) : fmt(amax, d);
+    return el('div', { class: 'cbar', 'data-what': w }, el('span', { text: lo, 'data-role': 'cbar-lo' }), cv,
+      el('span', { text: hi, 'data-role': 'cbar-hi' }),
+      el('span', { 'data-role': 'cbar-title', text: (w === 'weights' ? ' ' + wWords(R) : ' score (RdBu_r, centred on 0)') + '   ' }),
       /* the swatch and its words wrap as one (a 320 px window: the bar made the page 370 px wide) */
       el('span', { class: 'mk' }, el('span', { class: flatMask ? 'legend-mask flat' : 'legend-mask' }), ' masked (\u2212\u221e)'));
   }
@@ -693,7 +746,7 @@
     }
     /* the thumbnails' colour bar, as the matrix view and every figure have one (the model view had none);
      * weights always, whatever the matrix view shows; masked cells are flat grey there */
-    box.append(grid, colourBar(1, 'weights', true));
+    box.append(grid, colourBar(1, 'weights', true, undefined, wRange(r, -1, -1)));
     gridKeys(items, r.H);
   }
 
@@ -709,9 +762,9 @@
   function thumb(r, l, h, px) {
     const T = r.T, cv = el('canvas', { width: String(T), height: String(T) });
     cv.style.width = px + 'px'; cv.style.height = px + 'px'; cv.style.imageRendering = 'pixelated';
-    const g = cv.getContext('2d'), img = g.createImageData(T, T), lut = LUT[st.cmap];
+    const g = cv.getContext('2d'), img = g.createImageData(T, T), lut = LUT[st.cmap], R = wRange(r, -1, -1);
     for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
-      const o = 4 * (i * T + j), c = masked(r, i, j) ? [217, 217, 217] : rgb(lut, weight(r, l, h, i, j));
+      const o = 4 * (i * T + j), c = masked(r, i, j) ? [217, 217, 217] : rgb(lut, wPlace(R, weight(r, l, h, i, j)));
       img.data[o] = c[0]; img.data[o + 1] = c[1]; img.data[o + 2] = c[2]; img.data[o + 3] = 255;
     }
     g.putImageData(img, 0, 0);
