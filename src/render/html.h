@@ -36,7 +36,9 @@
  * which, in its header and in the cell view, and prints an 8-bit number only
  * to the digits its step supports (none finer than the step: weights 2,
  * scores by their head's (max - min)/255) followed by "(8-bit: ±E)", E half
- * a step rounded up to one significant digit.
+ * a step rounded up to one significant digit; the weights' colour bar says
+ * its colours are coarser than the figures' when the range is below 1 or on
+ * a log scale (8-bit steps of 1/255; a weight under 0.002 is stored as 0).
  *
  * Non-goals: editing, recomputing attention in the browser, remote assets.
  */

@@ -178,6 +178,7 @@ async function main() {
     await tooltipInWindow(browser, tmp);
     await divergingCmap(browser, tmp);
     await figureColours(browser, tmp);
+    await coarseColours(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -1366,6 +1367,29 @@ async function figureColours(browser, tmp) {
       await page.close();
     });
   }
+}
+
+/* An 8-bit page (its numbers over --html-limit) holds the weights in steps of 1/255: on a --log-scale range
+ * (here auto, about 3e−5 – 0.03) every weight under 0.002 is stored as 0 and takes the bottom colour, so its
+ * colours are coarser than the figures'. The colour bar says so; it said nothing (and a page of float32
+ * numbers says nothing of it). */
+async function coarseColours(browser, tmp) {
+  const out = path.join(tmp, 'coarse');
+  const words = Array.from({ length: 300 }, (_, i) => 'w' + (i % 50)).join(' ');
+  attnviz(['--heads', '2', '--log-scale', '--html-limit', '1', '--html', '--no-plot', '-q', '-o', out, words]);
+  await test('html_8bit_page_says_its_colours_are_coarser', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    check(await page.evaluate(() => window.attnviz.data.mode) > 0, 'the page is no longer 8-bit');
+    await view(page, 'matrix');
+    const bar = await page.$eval('#view-matrix .cbar', (e) => e.textContent);
+    check(/ log\u2081\u2080 attention weight \(viridis; auto: .* 99th percentile of this head; 8-bit weights in steps of 1\/255 = 0\.0039, so any below 0\.002 takes the bottom colour: coarser colours than the figures\u2019\) /.test(bar),
+      'colour bar of an 8-bit --log-scale page: ' + bar);
+    await view(page, 'model');
+    const mbar = await page.$eval('#view-model .cbar', (e) => e.textContent);
+    check(mbar.includes('8-bit weights in steps of 1/255'), 'model view colour bar of an 8-bit --log-scale page: ' + mbar);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 main().then((bad) => process.exit(bad ? 1 : 0), (e) => { console.log(e); summary(); console.log('[  FAILED  ] 1 test(s), listed below:'); process.exit(1); });

@@ -570,7 +570,12 @@
     const hi = g3(R.top), span = R.log ? g3(R.lo) + ' \u2013 ' + hi : '0\u2013' + hi;
     const how = WR.auto_pct > 0 ? '; auto: ' + span + ', ' + WR.auto_pct + 'th percentile of ' + R.scope
       : WR.named === 2 ? '; ' + span + ', --vmax' : WR.named === 1 ? '; fixed ' + span : '';
-    return (R.log ? 'log\u2081\u2080 ' : '') + 'attention weight (' + st.cmap + how + ')';
+    /* an 8-bit page holds the weights in steps of 1/255 (0.0039): over a range below 1, or 3 decades on a log
+     * scale, its colours come in fewer, coarser steps than the figures' (a 300-token --log-scale page of
+     * auto 2.93e−5 – 0.0293 drew every weight under 0.002 as 0, the bottom colour), and the bar said nothing */
+    const coarse = DATA.mode > 0 && (R.log || R.top < 1) ? '; 8-bit weights in steps of 1/255 = 0.0039, ' +
+      (R.log ? 'so any below 0.002 takes the bottom colour: ' : '') + 'coarser colours than the figures\u2019' : '';
+    return (R.log ? 'log\u2081\u2080 ' : '') + 'attention weight (' + st.cmap + how + coarse + ')';
   }
 
   function cellColour(r, l, h, i, j, lut, amax) {
