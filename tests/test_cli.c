@@ -1523,6 +1523,9 @@ static void test_options_without_effect_warn(void **state) {
         {{"--dpi", "200", "--no-plot"}, "attnviz: warning: --dpi 200 has no effect with --no-plot"},
         {{"--rope-base", "500", "--positions", "sinusoidal"}, "--rope-base 500 has no effect without --positions rope"},
         {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose, --explain or --html"},
+        /* every number as typed, as --head and --layer name it ("--precision 010" said "--precision 10") */
+        {{"--precision", "010"}, "--precision 010 has no effect without -v/--verbose, --explain or --html"},
+        {{"--html-limit", "08", "--no-plot"}, "attnviz: warning: --html-limit 08 has no effect without --html"},
         {{"--log-scale", "--no-plot"}, "attnviz: warning: --log-scale has no effect with --no-plot"},
         {{"--compare", "order", "--positions", "none", "--no-plot"}, "attnviz: warning: --positions none has no effect with "
                                                          "--compare order: it runs none, sinusoidal and RoPE\n"},
@@ -1678,6 +1681,13 @@ static void test_train_warns_for_model_only_options(void **state) {
                  "attnviz --model DIR ...", want[k]);
         if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
     }
+    av_options_free(&o);
+    /* a number as typed, as --head and --layer are named: "--warmup 0100" was told "--warmup 100" */
+    const char *const warmup[] = {"--train", "reverse", "--schedule", "constant", "--warmup", "0100", NULL};
+    if (parse(&o, &err, warmup) != AV_OK) fail_msg("%s", err.msg);
+    assert_int_equal(av_unused_options(&o, msgs), 1);
+    assert_string_equal(msgs[0], "--warmup 0100 has no effect with --schedule constant: the lr is --lr from step 1 "
+                                 "(cosine and noam warm up)");
     av_options_free(&o);
 }
 

@@ -1382,9 +1382,11 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
     }
     if (o->causal)
         snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
-    if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup")) /* nn/optim.h: constant is lr_max from t = 1 */
-        snprintf(msgs[n++], 160, "--warmup %d has no effect with --schedule constant: the lr is --lr from step 1 "
-                 "(cosine and noam warm up)", o->warmup);
+    if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup")) { /* optim.h: constant is lr_max from t = 1 */
+        char typed[24]; /* as typed, as every "has no effect" warning names it ("--warmup 0100") */
+        snprintf(msgs[n++], 160, "--warmup %s has no effect with --schedule constant: the lr is --lr from step 1 "
+                 "(cosine and noam warm up)", av_option_shown(typed, sizeof typed, o, "warmup", o->warmup));
+    }
     /* --compare trains each variant with its own setting of what it compares (app/train.c compare_variants) */
     if (o->compare == AV_CMP_SCALE && o->no_scale)
         snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it trains both, scale and no-scale");
@@ -1494,12 +1496,17 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
                  "them; --explain Q,K shows one cell's numbers)");
     if (av_option_given(o, "precision") && !(o->verbose && !o->model_dir) && !o->explain && !o->html &&
-        n < AV_MAX_WARNINGS) /* the page's views print with it */
-        snprintf(msgs[n++], 160, "--precision %d has no effect without -v/--verbose, --explain or --html%s", o->precision,
+        n < AV_MAX_WARNINGS) { /* the page's views print with it */
+        char typed[24]; /* "--precision 010" was told "--precision 10 has no effect" */
+        snprintf(msgs[n++], 160, "--precision %s has no effect without -v/--verbose, --explain or --html%s",
+                 av_option_shown(typed, sizeof typed, o, "precision", o->precision),
                  o->model_dir && o->verbose ? " (-v prints nothing more with --model)" : "");
-    if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--html-limit %d has no effect without --html (it sets the size of the --html page)",
-                 o->html_limit);
+    }
+    if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS) {
+        char typed[24];
+        snprintf(msgs[n++], 160, "--html-limit %s has no effect without --html (it sets the size of the --html page)",
+                 av_option_shown(typed, sizeof typed, o, "html-limit", o->html_limit));
+    }
     /* compare.c settings: both runs; with --model it is an error, which this warning contradicted (a tester's
      * report: "has no effect", then "cannot be used with --model"). The sentence's own run still takes them:
      * its trace, figures, --dump, --html, --show and --explain (a tester's report: -p rope --compare order was
