@@ -1512,14 +1512,46 @@ static void test_help_and_man_state_the_enforced_ranges(void **state) {
     free(man);
 }
 
+/* --show --head H prints head H alone, as with --model: `--heads 8 --no-plot --show --head 2` warned "--head 2
+ * has no effect ... (figures and --show draw every head)" and printed all 8 heads, 73 lines for a 24-line
+ * projector. Its title says which head of how many; without --show (or --html, whose page opens on it) the
+ * warning stays. */
+static void test_show_prints_the_head_given(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--heads", "8", "-q", "--no-plot", "--show", "--head", "2", "--color", "never",
+                "I love deep learning", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (r.err[0]) fail_msg("stderr was:\n%s", r.err);
+    assert_non_null(strstr(r.out, "\nhead 2 of 8: attention weights (rows = queries, columns = keys)\n"));
+    assert_null(strstr(r.out, "head 0 of 8"));
+    int lines = 0; /* a blank line, the title, the key header, 4 rows, keys and legend */
+    for (const char *c = r.out; *c; c++) lines += *c == '\n';
+    assert_int_equal(lines, 9);
+    tu_free(&r);
+    /* the page opens on --head: no warning either */
+    char *dir = make_tmpdir();
+    run_attnviz(&r, NULL, "--heads", "8", "-q", "--no-plot", "--html", "--head", "2", "-o", dir,
+                "I love deep learning", NULL);
+    if (r.code != 0 || strstr(r.err, "has no effect")) fail_msg("--html --head 2: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    rm_rf(dir);
+    /* nothing takes --head: warned */
+    run_attnviz(&r, NULL, "--heads", "8", "-q", "--no-plot", "--head", "2", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: warning: --head 2 has no effect: only --explain, --show, --html and the "
+                               "--compare figure use one head (figures draw every head)\n");
+    tu_free(&r);
+}
+
 /* An option without effect in this run: one warning line, exit 0. */
 static void test_options_without_effect_warn(void **state) {
     (void)state;
     const struct { const char *args[6]; const char *warning; } c[] = {
         {{"--rope-style", "half"}, "attnviz: warning: --rope-style half has no effect without --positions rope\n"},
         {{"--figures", "all", "--no-plot"}, "attnviz: warning: --figures all has no effect with --no-plot"},
-        {{"--heads", "4", "--head", "3"}, "attnviz: warning: --head 3 has no effect: only --explain and the "
-                                          "--compare figure use one head"},
+        {{"--heads", "4", "--head", "3"}, "attnviz: warning: --head 3 has no effect: only --explain, --show, "
+                                          "--html and the --compare figure use one head"},
         {{"--dpi", "200", "--no-plot"}, "attnviz: warning: --dpi 200 has no effect with --no-plot"},
         {{"--rope-base", "500", "--positions", "sinusoidal"}, "--rope-base 500 has no effect without --positions rope"},
         {{"--precision", "2"}, "--precision 2 has no effect without -v/--verbose, --explain or --html"},
@@ -2786,6 +2818,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_run_removes_the_temporaries_a_killed_run_left, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_folder_notes_close_a_bidi_override, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test(test_show_prints_the_head_given),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -1310,10 +1310,12 @@ static void test_model_show_head_is_not_warned_unused(void **state) {
     assert_null(strstr(r.out, "head 0 of 4"));
     if (strstr(r.err, "has no effect")) fail_msg("--head warned unused:\n%s", r.err);
     tu_free(&r);
-    /* the single layer's --show draws every head: there the warning stays */
+    /* the single layer's --show prints --head alone too (test_cli test_show_prints_the_head_given) */
     run_attnviz(&r, NULL, "--heads", "2", "--d-model", "8", "--head", "1", "--show", "--no-plot", "-q", "a b", NULL);
     assert_int_equal(r.code, 0);
-    assert_non_null(strstr(r.err, "--head 1 has no effect"));
+    assert_null(strstr(r.err, "has no effect"));
+    assert_non_null(strstr(r.out, "head 1 of 2: attention weights"));
+    assert_null(strstr(r.out, "head 0 of 2"));
     tu_free(&r);
 }
 

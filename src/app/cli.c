@@ -151,7 +151,7 @@ static const optdef kOpts[] = {
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
     {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .range_later = 1, .arg = "N",
-     .help = "head for --explain and --compare figures; with --model also drawn alone (default 0)"},
+     .help = "head for --explain, --show and --compare figures; with --model also drawn alone (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
     {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
      .allowed = "scale, positions, rope-style or order; with --train: scale, norm or positions; with --model: scale",
@@ -1481,16 +1481,18 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
      * --figures grid or model, where --head was silently unused: a tester's report), and --show prints that
      * head only */
     int model_head_fig = !o->no_plot && (!av_option_given(o, "figures") || (o->figures & AV_FIG_HEADS));
-    if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) &&
-        !(o->model_dir && (model_head_fig || o->show)) && n < AV_MAX_WARNINGS) {
+    /* --show prints --head alone, and the --html page opens on it, in both modes: `--heads 8 --show --head 2`
+     * was told "no effect" and printed all 8 heads (73 lines, too many for a projector's 24) */
+    if (av_option_given(o, "head") && !o->explain && !(o->compare && !o->no_plot) && !o->show && !o->html &&
+        !(o->model_dir && model_head_fig) && n < AV_MAX_WARNINGS) {
         char typed[24]; /* as typed, "--head 04", cut to fit the 160-byte warning */
         av_option_shown(typed, sizeof typed, o, "head", o->head);
         if (o->model_dir)
             snprintf(msgs[n++], 160, "--head %s has no effect: with --model it picks the head of --explain, --show, "
                      "the --compare figure and --figures heads", typed);
         else
-            snprintf(msgs[n++], 160, "--head %s has no effect: only --explain and the --compare figure use one head "
-                     "(figures and --show draw every head)", typed);
+            snprintf(msgs[n++], 160, "--head %s has no effect: only --explain, --show, --html and the --compare "
+                     "figure use one head (figures draw every head)", typed);
     }
     if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */
         snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "

@@ -465,7 +465,7 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
         else av_trace_print(&tr, m, toks, ws);
     }
     if (!st && o->explain) av_explain(f, m, toks, o->head, qi, kj, o->precision, color, o->dump_dir != NULL);
-    int only = o->model_dir && av_option_given(o, "head") ? o->head : -1; /* a model's --show: --head only */
+    int only = av_option_given(o, "head") ? o->head : -1; /* --show --head H: that head only (its title says "of H") */
     for (int h = 0; !st && o->show && h < m->cfg.H; h++)
         if (only < 0 || h == only)
             av_term_heatmap(f, m, toks, h, av_term_mode_for(color), (av_cmap)o->cmap, av_term_width());

@@ -62,7 +62,7 @@ void av_trace_print_tokens(FILE *f, const av_tokens *toks);
 
 /* Sink 1, on f before any file is written: the trace (this file's, or
  * gpt2run.h's with --model; not with -q), --explain Q,K (teach.h), --show's
- * terminal heat maps (term.h; a model's only --head when given) and a
+ * terminal heat maps (term.h; only --head's when given) and a
  * model's --generate, then a flush. gr is unused without --model. Errors:
  * --explain's parse (AV_EUSAGE), --generate's, f failing (AV_ERUNTIME
  * naming what f held: "cannot write the continuation to standard output"
