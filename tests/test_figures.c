@@ -1074,6 +1074,34 @@ static void test_vmax_below_the_weights_warns(void **state) {
     }
 }
 
+/* The --html page colours the weights over --vmax F as the figures do, so a run that writes the page and no
+ * weight figure warns as the figures do: `-q --no-plot --html --vmax 0.01 -o DIR "I love deep learning"` (and
+ * --figures scores) printed nothing, while nearly every cell of the page took the top colour. Once per run:
+ * with head figures drawn too, only theirs. P10's weights as above: 6 of 8 exceed 0.4, 2 exceed 0.6. */
+static void test_vmax_below_the_weights_warns_for_the_page(void **state) {
+    fixture *f = *state;
+    const char *w = p10_weights(f);
+    static const char *const want = "attnviz: warning: --vmax 0.4 is below 75% of the visible weights (6 of 8): they "
+                                    "all show the top colour; use --vmax auto or a larger value\n";
+    static const struct {
+        const char *vmax, *figs, *figs_arg; /* figs NULL: the default figures (heads, grid) */
+    } cases[] = {
+        {"0.4", "--no-plot", NULL}, {"0.4", "--figures", "scores"}, {"0.4", NULL, NULL}, {"0.6", "--no-plot", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tu_result r;
+        RUN(&r, "-q", "--d-model", "4", "--heads", "2", "--positions", "none", "--weights", w, "--format", "svg",
+            "--html", "--vmax", cases[i].vmax, "-o", in(f, "vp"), "I you", cases[i].figs, cases[i].figs_arg);
+        expect_ok(&r);
+        const char *at = strstr(r.err, want);
+        if (strcmp(cases[i].vmax, "0.4") == 0 && (!at || strstr(at + 1, want)))
+            fail_msg("--vmax 0.4 %s: stderr does not hold '%s' once:\n%s", cases[i].figs ? cases[i].figs : "", want,
+                     r.err);
+        if (strcmp(cases[i].vmax, "0.6") == 0 && strstr(r.err, "--vmax")) fail_msg("--vmax 0.6: a warning:\n%s", r.err);
+        tu_free(&r);
+    }
+}
+
 /* --log-scale prints no numbers in cells (they would be log10 values): the
  * figure says so in its drawn title, and --help says so too; without
  * --log-scale the note is absent and the cells print their weights. */
@@ -2515,6 +2543,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_log_scale_mean_and_range_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns_for_the_page, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_says_cells_print_no_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_figure_takes_the_weight_range, setup, teardown),

@@ -197,11 +197,8 @@ static void compose(char *title, size_t n, const fig_run *fr, const char *what) 
  * (unmasked) weights of m->att (H, T, T): those cells all take the top colour,
  * so the map says little (with every weight above F it is one colour). Printed
  * with -q too, as the other warnings. */
-static void warn_vmax_saturates(const fig_run *fr) {
-    const av_options *o = fr->o;
-    const av_model *m = fr->m;
-    unsigned weight_figs = AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MODEL;
-    if (o->vmax_mode != AV_VMAX_VALUE || !(o->figures & weight_figs) || !m->att || !m->mask) return;
+static void warn_vmax_saturates(const av_options *o, const av_model *m) {
+    if (o->vmax_mode != AV_VMAX_VALUE || !m->att || !m->mask) return;
     int H = m->cfg.H, T = m->cfg.T;
     size_t TT = (size_t)T * (size_t)T, visible = 0, above = 0;
     float smallest = INFINITY;
@@ -221,6 +218,13 @@ static void warn_vmax_saturates(const fig_run *fr) {
         av_message(stderr, "attnviz: warning: --vmax %g is below %.0f%% of the visible weights (%zu of %zu): they all "
                 "show the top colour; use --vmax auto or a larger value\n", o->vmax, floor(100.0 * above / visible),
                 above, visible);
+}
+
+/* Which weight figures colour over --vmax: heads, grid, mean, a --model's maps. */
+#define WEIGHT_FIGS (AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MODEL)
+
+void av_figures_warn_vmax_page(const av_model *m, const av_options *o) {
+    if (o->html && (o->no_plot || !(o->figures & WEIGHT_FIGS))) warn_vmax_saturates(o, m);
 }
 
 /* The weight figures' colour range: fixed 0..1 up to AV_AUTO_VMAX_T tokens,
@@ -260,7 +264,7 @@ static void weight_range(fig_run *fr) {
     weight_meta(&fr->wmeta, fr->wlabel, how, o, fr->m->cfg.T);
     /* the mean figure colours the log of the mean, not the mean of the logs */
     snprintf(fr->mlabel, sizeof fr->mlabel, "%s attention weight%s", o->log_scale ? LOG10 "of the mean" : "mean", how);
-    warn_vmax_saturates(fr);
+    if (o->figures & WEIGHT_FIGS) warn_vmax_saturates(o, fr->m);
 }
 
 /* <stem>.png and/or <stem>.svg in --outdir, as --format says. */

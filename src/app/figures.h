@@ -137,6 +137,15 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
                            const char *source, const char *sentence, const char *run, const av_options *o,
                            const char *cmdline, av_written *w, av_err *err);
 
+/* For the --html page, which colours the weights over --vmax F as the weight
+ * figures do: warn on stderr, as those figures do, when F lies below more
+ * than half of the visible (unmasked) weights of m->att (H, T, T; a --model's
+ * layer L, as its figures), "--vmax 0.01 is below 95% of the visible weights
+ * (19 of 20): they all show the top colour; ...". Only when o->html is set
+ * and no weight figure (heads, grid, mean, model) is drawn, which would have
+ * warned already (--no-plot, --figures scores). Printed with -q too. */
+void av_figures_warn_vmax_page(const av_model *m, const av_options *o);
+
 /* Say once on fp (stderr) that figures written so far would have passed
  * AV_PLOT_MAX_PX pixels at o's --dpi and --scale and were written at a lower
  * dpi instead, keeping their printed size (render/plot.h

@@ -847,6 +847,7 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_com
         st = av_figures_model(m, toks, gr->a.att, gr->g.cfg.n_layer, gr->layer, source, gr->text, run, o, cmd, w,
                               err);
     if (!st && o->html) {
+        av_figures_warn_vmax_page(m, o); /* as the figures warn, when none is drawn */
         char *trace = NULL;
         size_t len = 0;
         FILE *ms = open_memstream(&trace, &len);

@@ -280,6 +280,7 @@ static av_status write_outputs(run *r, av_err *err) {
         if (!st && !o->no_plot) st = av_figures_write(&r->m, &r->toks, o, &fc, &r->written, err);
         av_page_info page = {.command = fc.cmdline, .note = r->source.text, .ws = &r->source,
                              .sentence = fc.sentence, .n_real = r->n_real, .run = fc.run};
+        if (!st && o->html) av_figures_warn_vmax_page(&r->m, o); /* a page-only run: no figure said it */
         if (!st && o->html)
             st = av_page_write(o->compare ? &r->cmp : NULL, &r->m, &r->toks, o, &page, &r->written, err);
     }
