@@ -607,6 +607,15 @@ static const bad_case kCases[] = {
     {"figures_one_letter_no_guess", 2, "--figures 'e': 'e' is not a figure; expected", {"--figures", "e", S4}, NULL, 0, NULL, 0},
     {"figures_enumeration_comma", 2, "is not a figure (the enumeration comma '、' does not separate names: type ',' or '，')", {"--figures", "heads、grid", S4}, NULL, 0, NULL, 0},
     {"explain_full_width_semicolon", 2, "the full-width semicolon '；' does not separate them: type ',' or '，'", {"--explain", "爱；习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* '。' (U+3002), which a Chinese input method types for '.' with its Chinese punctuation on: "--scale 1。5" said
+     * only "is not a number", where "１．５" got the full-width hint; in --explain it said only "must be
+     * QUERY,KEY"; and typed quotes around a token said only "is neither a token" (a Chinese-speaking learner's pass) */
+    {"scale_ideographic_full_stop", 2, "--scale '1。5' is not a number ('。' (U+3002) is the ideographic full stop that a Chinese input method types for '.', not a decimal point: type 1.5); allowed: 0.5..4", {"--scale", "1。5", "我爱你"}, NULL, 0, NULL, 0},
+    {"vmax_ideographic_full_stop", 2, "--vmax '0。5' is not allowed ('。' (U+3002) is the ideographic full stop that a Chinese input method types for '.', not a decimal point: type 0.5); allowed: auto", {"--vmax", "0。5", "我爱你"}, NULL, 0, NULL, 0},
+    {"lr_ideographic_full_stop_full_width", 2, "--lr '１。５ｅ－３' is not a number ('。' (U+3002) is the ideographic full stop that a Chinese input method types for '.', not a decimal point, and the rest is typed in full-width characters: type 1.5e-3, 半角)", {"--train", "reverse", "--lr", "１。５ｅ－３"}, NULL, 0, NULL, 0},
+    {"explain_ideographic_full_stop", 2, "--explain '爱。我' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the ideographic full stop '。' does not separate them: type ',' or '，'", {"--explain", "爱。我", "我爱你"}, NULL, 0, NULL, 0},
+    {"explain_chinese_quotes", 2, "--explain query '“爱”' is neither a token of the sentence nor an index 0..2; its '“' and '”' are typed quotes, read as part of the text (the shell's quotes are only the ASCII \" and ', which a Chinese input method types as “ ” and ‘ ’ with its Chinese punctuation on): did you mean '爱' (token 1)?", {"--explain", "“爱”,我", "我爱你"}, NULL, 0, NULL, 0},
+    {"explain_one_chinese_quote", 2, "--explain key '我’' is neither a token of the sentence nor an index 0..2; its '’' is a typed quote", {"--explain", "爱,我’", "我爱你"}, NULL, 0, NULL, 0},
     {"explain_full_width_letters", 2, "--explain query 'GPT' is neither a token of the sentence nor an index 0..2; full-width and half-width letters are different characters: 'ＧＰＴ' is token 0", {"--explain", "GPT,头", "ＧＰＴ有头"}, NULL, 0, NULL, 0},
     /* a start of a long name after one hyphen ("-out slides" was -o ut: ./ut written, exit 0) and a short
      * option with '=' ("-o=x" wrote ./=x; "-c=1" said "unknown option '-='") (a tester's pass) */

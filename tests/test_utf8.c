@@ -319,7 +319,9 @@ static void test_not_a_list_sep_by_hand(void **state) {
     assert_string_equal(av_utf8_not_a_list_sep("\u7231\u3001\u4E60"), "the enumeration comma '\u3001'");
     assert_string_equal(av_utf8_not_a_list_sep("a;b\u3001c"), "the semicolon ';'");
     assert_string_equal(av_utf8_not_a_list_sep("a\uFF1Bb;c"), "the full-width semicolon '\uFF1B'");
+    assert_string_equal(av_utf8_not_a_list_sep("\u7231\u3002\u6211"), "the ideographic full stop '\u3002'");
     assert_null(av_utf8_not_a_list_sep("heads,grid\uFF0Cmean"));
+    assert_null(av_utf8_not_a_list_sep("heads\u3002"));
 }
 
 /* Whole texts to half width, by hand from UnicodeData.txt's <wide> mappings: ＧＰＴ (U+FF27 U+FF30 U+FF34) is

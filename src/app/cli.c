@@ -264,16 +264,30 @@ static int is_decimal(const char *s, int real) {
  * mode: "４", "３００", "１ｅ－３", "ｒｏｐｅ"), is a decimal number (is_decimal(twin, real); real < 0: never) or, in
  * any case, one of name(lo..hi) (name NULL: none); else "". "--heads ４" said only "is not a whole number",
  * "--positions ｒｏｐｅ" only "is not allowed", where --explain １,２ reads full-width digits and a trained
- * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). */
+ * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). With real > 0, '。'
+ * (U+3002) is read as '.' too, and the hint says it is no decimal point ("--scale 1。5" said only "is not a
+ * number"); its words fit 256 bytes with any value. */
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
                             int hi) {
-    char ascii[64];
-    int other = 0;
+    char ascii[64], dotted[64];
+    int other = 0, stops = 0, wide;
+    size_t k = 0;
     out[0] = 0;
-    if (av_utf8_halfwidth_text(ascii, sizeof ascii, s, &other) <= 0 || other) return;
+    /* '。' (U+3002) read as '.' in a number option's value ("--scale 1。5", "--vmax 0。5": the ideographic
+     * full stop that a Chinese input method types for '.' with its Chinese punctuation on, a learner's pass) */
+    for (const char *c = s; *c && k + 1 < sizeof dotted; k++)
+        if (real > 0 && !strncmp(c, "\xE3\x80\x82", 3)) dotted[k] = '.', c += 3, stops++;
+        else dotted[k] = *c++;
+    if (k + 1 >= sizeof dotted) return;
+    dotted[k] = 0;
+    if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 || wide + stops == 0 || other) return;
     int hit = real >= 0 && is_decimal(ascii, real);
     for (int v = lo; name && !hit && v <= hi; v++) hit = strcasecmp(ascii, name(v)) == 0;
-    if (hit) snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
+    if (hit && stops)
+        snprintf(out, cap, " ('。' (U+3002) is the ideographic full stop that a Chinese input method types for '.', "
+                 "not a decimal point%s: type %s%s)", wide ? ", and the rest is typed in full-width characters" : "",
+                 ascii, wide ? ", 半角" : "");
+    else if (hit) snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
 }
 
 static void show_value(char *shown, size_t n, const char *s);
@@ -323,7 +337,7 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     double v = strtod(s, &end);
     /* "inf" goes on to "outside the allowed range"; "nan" said that too, and is not a number */
     if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1))) {
-        char hint[192];
+        char hint[256]; /* "１。５": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0);
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, sv, hint, range);
     }
@@ -676,7 +690,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1)) {
-        char hint[192]; /* "--vmax ０.５", "--vmax ａｕｔｏ" */
+        char hint[256]; /* "--vmax ０.５", "--vmax ａｕｔｏ", "--vmax 0。5" */
         full_width_hint(hint, sizeof hint, s, 1, vmax_word, 0, 1);
         return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed%s; allowed: auto, fixed, or a number in (0, 1]", sv,
                        hint);

@@ -252,6 +252,44 @@ static void use_token(const char *what, const char *part, const char *tok, int i
     *out = i;
 }
 
+/* "; its '“' and '”' are typed quotes, ...: did you mean '爱' (token 1)?" into out (n bytes) when part starts
+ * or ends with a quote that a Chinese input method types with its Chinese punctuation on (“ ” ‘ ’) or in
+ * full-width mode (＂ ＇) and the text between names a token (as typed, or with the ␣ of a leading space):
+ * `--explain "“爱”,我"` on 我爱你 said only "'“爱”' is neither a token" (a Chinese-speaking learner's pass;
+ * the sentence's own quotes get av_note_typed_quotes' note); else "". The shell's quotes are only ASCII. */
+static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *part) {
+    static const unsigned kQuote[] = {0x201C, 0x201D, 0x2018, 0x2019, 0xFF02, 0xFF07};
+    size_t len = strlen(part), open = 0, close = 0, at = len;
+    unsigned cp;
+    const char *why;
+    out[0] = 0;
+    int k = av_utf8_decode((const unsigned char *)part, len, &cp, &why);
+    for (size_t i = 0; k > 0 && i < sizeof kQuote / sizeof kQuote[0]; i++)
+        if (cp == kQuote[i]) open = (size_t)k;
+    while (at > open && ((unsigned char)part[at - 1] & 0xC0) == 0x80) at--; /* the last character's start */
+    if (at > open) at--;
+    k = at >= open && at < len ? av_utf8_decode((const unsigned char *)part + at, len - at, &cp, &why) : 0;
+    for (size_t i = 0; k > 0 && (size_t)k == len - at && i < sizeof kQuote / sizeof kQuote[0]; i++)
+        if (cp == kQuote[i]) close = len - at;
+    if ((!open && !close) || open + close >= len || len > 3 * AV_MAX_TOKEN_BYTES) return;
+    char inner[3 * AV_MAX_TOKEN_BYTES + 8], spaced[3 * AV_MAX_TOKEN_BYTES + 16];
+    snprintf(inner, sizeof inner, "%.*s", (int)(len - open - close), part + open);
+    snprintf(spaced, sizeof spaced, OPEN_BOX "%s", inner);
+    int more, i = find_token(toks, inner, &more);
+    if (i < 0) i = find_token(toks, spaced, &more);
+    if (i < 0) return;
+    char quotes[64];
+    int wide = (open && (unsigned char)part[0] == 0xEF) || (close && (unsigned char)part[at] == 0xEF); /* ＂ ＇ */
+    if (open && close) snprintf(quotes, sizeof quotes, "'%.*s' and '%s' are typed quotes", (int)open, part, part + at);
+    else if (open) snprintf(quotes, sizeof quotes, "'%.*s' is a typed quote", (int)open, part);
+    else snprintf(quotes, sizeof quotes, "'%s' is a typed quote", part + at);
+    snprintf(out, n, "; its %s, read as part of the text (the shell's quotes are only the ASCII \" and ', which %s): "
+             "did you mean '%s' (token %d)?", quotes,
+             wide ? "an input method's full-width mode types as ＂ and ＇"
+                  : "a Chinese input method types as “ ” and ‘ ’ with its Chinese punctuation on",
+             toks->tok[i] + (toks->tok[i][0] == ' '), i);
+}
+
 /* "the token '1' is index 0; the token '␣1' is index 2 (...)" into which
  * (cap bytes): where the first token whose text is the number v, without or
  * with its space, is, when that is not index v; "" when there is none. */
@@ -383,7 +421,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     } else {
         char span[400] = "", partq[SHOWN_COLS * 4]; /* a comma in the part: comma_hint says more */
         size_t sep;
-        if (!av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
+        quote_hint(span, sizeof span, toks, part); /* "“爱”" */
+        if (!span[0] && !av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         if (!span[0] && !av_utf8_list_sep(part, &sep)) byte_spans(span, sizeof span, toks, part);
         if (!span[0]) case_hint(span, sizeof span, toks, drawn, spaced);
         if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);

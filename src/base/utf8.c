@@ -318,10 +318,12 @@ const char *av_utf8_unspaced_script(const char *s, size_t len, int *count) {
 const char *av_utf8_not_a_list_sep(const char *s) {
     static const char *const kNot[][2] = {{"\xE3\x80\x81", "the enumeration comma '\xE3\x80\x81'"},
                                           {"\xEF\xBC\x9B", "the full-width semicolon '\xEF\xBC\x9B'"},
-                                          {";", "the semicolon ';'"}};
+                                          {";", "the semicolon ';'"},
+                                          {"\xE3\x80\x82", "the ideographic full stop '\xE3\x80\x82'"}};
     const char *first = NULL, *which = NULL;
     for (size_t i = 0; i < sizeof kNot / sizeof kNot[0]; i++) {
         const char *at = strstr(s, kNot[i][0]);
+        if (at && i == 3 && !at[3]) at = NULL; /* "heads。": a sentence's full stop at the end, not between names */
         if (at && (!first || at < first)) first = at, which = kNot[i][1];
     }
     return which;

@@ -179,8 +179,9 @@ int av_utf8_width(const char *s);
 const char *av_utf8_list_sep(const char *s, size_t *len);
 
 /* What a list in s may have been typed with that is no separator of it: the enumeration comma '、' (U+3001),
- * the full-width semicolon '；' (U+FF1B) or ';', the first of them found in the NUL-terminated s, named for a
- * message ("the enumeration comma '、'"), or NULL. */
+ * the full-width semicolon '；' (U+FF1B), ';' or the ideographic full stop '。' (U+3002, "爱。我"; not at the
+ * end), the first of them found in the NUL-terminated s, named for a message ("the enumeration comma '、'"),
+ * or NULL. */
 const char *av_utf8_not_a_list_sep(const char *s);
 
 #endif
