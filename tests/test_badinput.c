@@ -380,6 +380,11 @@ static void prep_f_latin1(fixture *fx) { put_text(at(fx, "in/s.txt"), "caf\xe9 a
 static void prep_f_nul_long_name(fixture *fx) { put_bytes(at(fx, "in/" LONG_CJK_NAME), "abc\0def\n", 8); }
 static void prep_f_empty(fixture *fx) { put_text(at(fx, "in/s.txt"), ""); }
 static void prep_f_newlines(fixture *fx) { put_text(at(fx, "in/s.txt"), "\n\r\n\n"); }
+/* a byte-order mark and no text: Notepad's empty "UTF-8 with BOM" and "Unicode" files */
+static void prep_f_only_bom(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xef\xbb\xbf", 3); }
+static void prep_f_bom_newline(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xef\xbb\xbf\r\n", 5); }
+static void prep_f_only_utf16_bom(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfe", 2); }
+static void prep_f_utf16_bom_newline(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xfe\xff\0\r\0\n", 6); }
 static void prep_f_blanks(fixture *fx) { put_text(at(fx, "in/s.txt"), " \t\xE3\x80\x80 \n \n"); } /* U+3000 too */
 
 #define MIB (1u << 20)
@@ -494,6 +499,14 @@ static const bad_case kCases[] = {
     {"stdin_utf8_truncated", 2, "invalid UTF-8 at byte offset 3 (byte 0xE6): truncated multi-byte sequence", {"-f", "-"}, NULL, 0, "ok \xe6\x88", 5},
     /* the file named, and what it held: "the sentence is empty" named neither (a tester's pass) */
     {"file_empty", 2, "in/s.txt holds no text (it is empty); give at least one word", {"-f", "@/in/s.txt"}, prep_f_empty, 0, NULL, 0},
+    /* only a byte-order mark was called "empty" (a Chinese-speaking learner's pass), and a UTF-16 one got "convert
+     * it first", which gives an empty file */
+    {"file_only_utf8_bom", 2, "in/s.txt holds no text (only a UTF-8 byte-order mark (0xEF 0xBB 0xBF)); give at least one word", {"-f", "@/in/s.txt"}, prep_f_only_bom, 0, NULL, 0},
+    {"file_utf8_bom_and_newline", 2, "in/s.txt holds no text (only a UTF-8 byte-order mark (0xEF 0xBB 0xBF) and line breaks); give at least one word", {"-f", "@/in/s.txt"}, prep_f_bom_newline, 0, NULL, 0},
+    {"file_only_utf16_bom", 2, "in/s.txt holds no text (only a UTF-16 byte-order mark (0xFF 0xFE)); give at least one word", {"-f", "@/in/s.txt"}, prep_f_only_utf16_bom, 0, NULL, 0},
+    {"file_utf16_bom_and_newline", 2, "in/s.txt holds no text (only a UTF-16 byte-order mark (0xFE 0xFF) and white space or line breaks); give at least one word", {"-f", "@/in/s.txt"}, prep_f_utf16_bom_newline, 0, NULL, 0},
+    {"stdin_only_utf8_bom", 2, "the standard input holds no text (only a UTF-8 byte-order mark (0xEF 0xBB 0xBF)); give at least one word", {"-f", "-"}, NULL, 0, "\xef\xbb\xbf", 3},
+    {"stdin_only_utf16_bom", 2, "the standard input holds no text (only a UTF-16 byte-order mark (0xFF 0xFE)); give at least one word", {"-"}, NULL, 0, "\xff\xfe", 2},
     {"file_only_newlines", 2, "in/s.txt holds no text (only line breaks); give at least one word", {"-f", "@/in/s.txt"}, prep_f_newlines, 0, NULL, 0},
     {"file_only_white_space", 2, "in/s.txt holds no text (only line breaks and white space); give at least one word", {"-f", "@/in/s.txt"}, prep_f_blanks, 0, NULL, 0},
     {"file_1mib_line_of_words", 2, "the sentence has 524288 tokens, more than the maximum 65536; shorten it", {"-f", "@/in/s.txt"}, prep_f_1mib_words, 0, NULL, 0},

@@ -47,8 +47,10 @@ void av_written_free(av_written *w) {
  * Shift_JIS; Latin-1) fails at its first byte past ASCII, and a bare "invalid
  * UTF-8 at byte offset 0" told a Chinese reader nothing (a report). UTF-32
  * (FF FE 00 00, 00 00 FE FF) and UTF-16 (FF FE, FE FF: Windows' "Unicode")
- * are named by their byte-order marks. The file's name is quoted cut to 120
- * bytes (av_shell_word), so a long path leaves room for the advice. AV_EUSAGE. */
+ * are named by their byte-order marks; a file or standard input of only such
+ * a mark (or a UTF-16 one and UTF-16 white space) holds no text, and says so.
+ * The file's name is quoted cut to 120 bytes (av_shell_word), so a long path
+ * leaves room for the advice. AV_EUSAGE. */
 static av_status check_encoding(const av_options *o, const char *text, size_t len, av_err *err) {
     char file[120] = "";
     if (o->file) av_shell_word(file, sizeof file, o->file);
@@ -58,6 +60,19 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
                              (!u[0] && !u[1] && u[2] == 0xFE && u[3] == 0xFF));
     if (utf32 || (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))) {
         const char *enc = utf32 ? "UTF-32" : "UTF-16";
+        /* only the mark, or the mark and UTF-16 line breaks or spaces (an empty file saved as "Unicode"): "convert
+         * it first" gave an empty file (a Chinese-speaking learner's pass) */
+        size_t mark_len = utf32 ? 4 : 2, at = mark_len;
+        for (int le = u[0] == 0xFF; !utf32 && at + 1 < len; at += 2) {
+            unsigned unit = le ? u[at] | (unsigned)u[at + 1] << 8 : (unsigned)u[at] << 8 | u[at + 1];
+            if (unit != '\n' && unit != '\r' && unit != '\t' && unit != ' ' && unit != 0x3000) break;
+        }
+        if ((named || in) && (at == len || (at + 1 == len && !u[at]))) /* "\0\n" is UTF-16BE's '\n' less the
+                                                                          * '\n' byte the final newline took */
+            return av_fail(err, AV_EUSAGE, "%s%s holds no text (only a %s byte-order mark (0x%02X 0x%02X%s)%s); give at "
+                           "least one word", named ? "-f " : "the standard input", named ? file : "", enc, u[0], u[1],
+                           utf32 ? (u[0] ? " 0x00 0x00" : " 0xFE 0xFF") : "",
+                           len > mark_len ? " and white space or line breaks" : "");
         char how[300], mark[32];
         if (named) snprintf(how, sizeof how, "iconv -f %s -t UTF-8 %s > text.txt", enc, file);
         else snprintf(how, sizeof how, "iconv -f %s -t UTF-8 | attnviz -f -", enc);
@@ -116,7 +131,8 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         size_t raw = *len;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
         int breaks = *len < raw; /* "\n\n\n" */
-        if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3)) { /* one UTF-8 BOM (Notepad: "UTF-8 with BOM") */
+        int bom = *len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3);
+        if (bom) { /* one UTF-8 BOM (Notepad: "UTF-8 with BOM") */
             memmove(*text, *text + 3, *len - 3);
             *len -= 3;
         }
@@ -139,10 +155,15 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         if (p < end) return AV_OK;
         char file[120];
         av_shell_word(file, sizeof file, o->file);
-        return av_fail(err, AV_EUSAGE, "%s%s holds no text (%s); give at least one word",
+        /* a file of only a byte-order mark (Notepad's empty "UTF-8 with BOM" file) was called "empty" (a
+         * Chinese-speaking learner's pass) */
+        return av_fail(err, AV_EUSAGE, "%s%s holds no text (%s%s); give at least one word",
                        strcmp(o->file, "-") ? "-f " : "the standard input", strcmp(o->file, "-") ? file : "",
-                       !breaks && !blanks ? "it is empty" : !blanks ? "only line breaks" : breaks ? "only line breaks and white space"
-                                                                                     : "only white space");
+                       bom ? "only a UTF-8 byte-order mark (0xEF 0xBB 0xBF)" : "",
+                       !breaks && !blanks ? (bom ? "" : "it is empty")
+                       : !blanks          ? (bom ? " and line breaks" : "only line breaks")
+                       : breaks           ? (bom ? ", line breaks and white space" : "only line breaks and white space")
+                                          : (bom ? " and white space" : "only white space"));
     }
     *len = o->sentence ? strlen(o->sentence) : 0;
     if (!(*text = malloc(*len + 1))) return av_fail(err, AV_ERUNTIME, "out of memory");
