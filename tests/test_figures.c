@@ -1378,37 +1378,6 @@ static void expect_files(const fixture *f, const char *dir, const char *const *n
         if (file_exists(in(f, rel)) != present) fail_msg("%s %s", rel, present ? "is missing" : "was not removed");
     }
 }
-/* Run attnviz with args (NULL-terminated) as uid/gid 65534 ("nobody") when root, which ignores permission bits
- * (test_train.c run_as_nobody); stderr into r->err. Returns 0, or -1 when this machine cannot drop to nobody or
- * nobody cannot run the binary (the caller skips the case). */
-static int run_as_nobody(tu_result *r, const char *const *args) {
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        close(fds[0]);
-        dup2(fds[1], 2);
-        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(126);
-        const char *argv[20] = {tu_bin()};
-        for (int i = 0; args[i] && i < 18; i++) argv[i + 1] = args[i];
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    static char buf[1 << 16];
-    size_t n = 0;
-    for (ssize_t k; n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
-    buf[n] = 0;
-    close(fds[0]);
-    int st = 0;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r->err = strdup(buf);
-    r->out = strdup("");
-    return r->code == 126 || r->code == 127 ? -1 : 0;
-}
-
 /* An -o folder one may write in but not list (chmod 333, a class's drop box): `--heads 2` there and then
  * one head left head1.png and heads.png of the first run beside the new head0.png without a word (scandir
  * failed, and the stale files were taken to be none). Now a warning names the folder and the cause. */
@@ -1420,7 +1389,7 @@ static void test_unlistable_folder_warns_that_earlier_files_may_stay(void **stat
     assert_int_equal(chmod(f->dir, 0755), 0); /* let uid 65534 reach drop/ */
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", in(f, "drop"));
-    if (run_as_nobody(&r, (const char *const[]){"-q", "--heads", "2", "-o", dir, "I love you", NULL}) != 0) {
+    if (tu_run_as_nobody(&r, (const char *const[]){"-q", "--heads", "2", "-o", dir, "I love you", NULL}) != 0) {
         print_message("[ SKIPROW  ] cannot run attnviz as uid 65534 here (exit %d)\n", r.code);
         tu_free(&r);
         return;
@@ -1428,7 +1397,7 @@ static void test_unlistable_folder_warns_that_earlier_files_may_stay(void **stat
     expect_ok(&r);
     tu_free(&r);
     assert_int_equal(chmod(dir, 0333), 0);
-    assert_int_equal(run_as_nobody(&r, (const char *const[]){"-q", "-o", dir, "I love you", NULL}), 0);
+    assert_int_equal(tu_run_as_nobody(&r, (const char *const[]){"-q", "-o", dir, "I love you", NULL}), 0);
     expect_ok(&r); /* this run's figure is in place */
     char want[4400];
     snprintf(want, sizeof want, "attnviz: warning: cannot list %s (Permission denied), so files of an earlier run "

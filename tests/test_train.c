@@ -3656,38 +3656,6 @@ static void check_outdir_refused(const tu_result *r, const char *what, const cha
                  r->out, r->err);
 }
 
-/* Run attnviz with args as uid/gid 65534 ("nobody") when root (which ignores permission bits), as
- * test_fileio.c does; stdout and stderr both into r->err, r->out empty. Returns 0, or -1 when this
- * machine cannot drop to nobody or nobody cannot run the binary (the caller skips the case). */
-static int run_as_nobody(tu_result *r, const char *const *args) {
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        close(fds[0]);
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(126);
-        const char *argv[20] = {tu_bin()};
-        for (int i = 0; args[i] && i < 18; i++) argv[i + 1] = args[i];
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    static char buf[1 << 16];
-    size_t n = 0;
-    for (ssize_t k; n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
-    buf[n] = 0;
-    close(fds[0]);
-    int st = 0;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r->err = strdup(buf);
-    r->out = strdup("");
-    return r->code == 126 || r->code == 127 ? -1 : 0;
-}
-
 /* -o DIR that can be made but not written was found only after every step had run ("cannot write
  * '/proc/model.safetensors'"): now a probe file is made and removed in DIR before the header line.
  * Cases that fail for root too: DIR's parent is a regular file, DIR is /proc (no files can be made
@@ -3728,7 +3696,7 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
         snprintf(dir, sizeof dir, "%s", tu_in(f, ro_cases[i].sub));
         snprintf(msg, sizeof msg, ro_cases[i].msg, dir);
         const char *args[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", dir, NULL};
-        if (run_as_nobody(&r, args) != 0) {
+        if (tu_run_as_nobody(&r, args) != 0) {
             print_message("[ SKIPROW  ] -o %s: cannot run attnviz as uid 65534 here (exit %d)\n", ro_cases[i].sub, r.code);
             tu_free(&r);
             continue;

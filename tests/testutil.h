@@ -171,6 +171,39 @@ static inline void tu_run_ex(tu_result *r, const tu_run_opts *ro, const char *in
     unlink(outf); unlink(errf); unlink(inf);
 }
 
+/* Run attnviz with args (NULL-terminated, at most 18) as uid/gid 65534 ("nobody") when root, which
+ * ignores permission bits (a read-only or write-only folder); stdout and stderr both into r->err, r->out
+ * empty (free with tu_free). Returns 0, or -1 when this machine cannot drop to nobody or nobody cannot
+ * run the binary (the caller skips the case). Aborts if the pipe or the fork fails. */
+static inline int tu_run_as_nobody(tu_result *r, const char *const *args) {
+    int fds[2];
+    if (pipe(fds) != 0) abort();
+    pid_t pid = fork();
+    if (pid < 0) abort();
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(126);
+        const char *argv[20] = {tu_bin()};
+        for (int i = 0; args[i] && i < 18; i++) argv[i + 1] = args[i];
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    static char buf[1 << 16];
+    size_t n = 0;
+    for (ssize_t k; n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0;) n += (size_t)k;
+    buf[n] = 0;
+    close(fds[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r->err = strdup(buf);
+    r->out = strdup("");
+    return r->code == 126 || r->code == 127 ? -1 : 0;
+}
+
 /* Run argv (NULL-terminated, argv[0] excluded) with optional stdin text and
  * extra environment "NAME=VALUE" strings in env_extra (NULL-terminated or NULL). */
 static inline void tu_runv(tu_result *r, const char *stdin_text, const char *const *env_extra,
