@@ -580,6 +580,10 @@ static const bad_case kCases[] = {
     /* the start of a word, or a typo: said only "neither a token" (a learner's pass) */
     {"explain_token_start_named", 2, "--explain query 'lov' is neither a token of the sentence nor an index 0..2; did you mean 'love' (token 1)?\n", {"--explain", "lov,you", "I love you"}, NULL, 0, NULL, 0},
     {"explain_token_typo_named", 2, "--explain key 'yuo' is neither a token of the sentence nor an index 0..2; did you mean 'you' (token 2)?\n", {"--explain", "love,yuo", "I love you"}, NULL, 0, NULL, 0},
+    /* a non-ASCII character inside a token is named, but a token that starts with it comes first: "café été"
+     * named café for 'é', where été (its start) was named before */
+    {"explain_token_part_named", 2, "--explain query 'é' is neither a token of the sentence nor an index 0..0; did you mean 'café' (token 0)?\n", {"--explain", "é,0", "café"}, NULL, 0, NULL, 0},
+    {"explain_token_start_before_part", 2, "--explain query 'é' is neither a token of the sentence nor an index 0..1; did you mean 'été' (token 1)?\n", {"--explain", "é,0", "café été"}, NULL, 0, NULL, 0},
     {"explain_token_other_case", 2, "--explain query 'Deep' is neither a token of the sentence nor an index 0..3; tokens are case-sensitive: 'deep' is token 2", {W8, "--explain", "Deep,I", S4}, NULL, 0, NULL, 0},
     /* a typo of a long option: it said only "unknown option" (a teacher's pass); a swap counts one edit */
     {"option_typo_casual", 2, "unknown option '--casual'; did you mean --causal? (try --help)", {"--casual", S4}, NULL, 0, NULL, 0},

@@ -71,19 +71,21 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
  * left out: "--explain lov,you" said only "'lov' is neither a token" (a learner's pass); else "". A want
  * that starts with a non-ASCII character is also found inside a token: "习" in a --model's token [学习]
  * (a tokenizer with Chinese words) or in GPT-2's [<0x91>士] of "剑士", where "学" got the hint and "习"
- * did not (a Chinese-speaking learner's pass). The first such token, a start before a near one. */
+ * did not (a Chinese-speaking learner's pass). The first such token, a start before one holding want inside
+ * (`--explain é` on "café été" names été), before a near one. */
 static void near_hint(char *out, size_t n, const av_tokens *toks, const char *want) {
     size_t wl = strlen(want);
     int best = -1, best_d = 3;
     out[0] = 0;
     if (wl < 2 || wl > 64) return;
-    for (int pass = 0; pass < 2 && best < 0; pass++)
-        for (int i = 0; i < toks->n && (pass || best < 0); i++) {
+    /* pass 0: a start; 1: inside, for a non-ASCII want; 2: near */
+    for (int pass = 0; pass < 3 && best < 0; pass++)
+        for (int i = 0; i < toks->n && (pass == 2 || best < 0); i++) {
             const char *t = toks->tok[i] + (toks->tok[i][0] == ' ');
-            if (strlen(t) <= wl && pass == 0) continue; /* a start is shorter than the token */
-            if (!pass && (strncmp(t, want, wl) == 0 || ((unsigned char)want[0] >= 0x80 && strstr(t, want))))
-                best = i;
-            if (pass && strlen(t) <= 64) {
+            if (strlen(t) <= wl && pass < 2) continue; /* a start or a part is shorter than the token */
+            if (pass == 0 && strncmp(t, want, wl) == 0) best = i;
+            if (pass == 1 && (unsigned char)want[0] >= 0x80 && strstr(t, want)) best = i;
+            if (pass == 2 && strlen(t) <= 64) {
                 int d = av_edit_distance(want, t), limit = wl / 3 > 0 ? (int)(wl / 3) : 1;
                 if (d <= limit && d < best_d) best = i, best_d = d;
             }
