@@ -179,6 +179,7 @@ async function main() {
     await divergingCmap(browser, tmp);
     await figureColours(browser, tmp);
     await coarseColours(browser, tmp);
+    await tieRange(browser, tmp);
   } finally {
     await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -1390,6 +1391,29 @@ async function coarseColours(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+}
+
+/* The colour bar writes the range's ends as the figures' do (printf's %.3g): an exact tie to the even digit.
+ * `--vmax 0.03125` and `--vmax auto` on a uniform row over 32 keys (every weight 1/32) read "0.0313" on the page
+ * and "0–0.0312" in head0.svg's colour bar (toExponential and toFixed take the larger digit). */
+async function tieRange(browser, tmp) {
+  const the32 = Array(32).fill('the').join(' ');
+  const runs = [[['--vmax', '0.03125'], 'I love deep learning'], [['--vmax', 'auto', '-p', 'none', '-d', '8'], the32]];
+  for (const [k, [opts, text]] of runs.entries()) {
+    const out = path.join(tmp, 'tie' + k);
+    attnviz(['--html', '--format', 'svg', '-q', '-o', out].concat(opts, [text]));
+    await test('html_colour_bar_range_rounds_as_the_figures ' + opts.join(' '), async () => {
+      const fig = fs.readFileSync(path.join(out, 'head0.svg'), 'utf8').match(/attention weight \(([^)]*)\)/);
+      check(fig && fig[1].includes('0\u20130.0312'), 'head0.svg colour bar: ' + (fig && fig[0]));
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      await view(page, 'matrix');
+      const bar = await page.$eval('#view-matrix .cbar', (b) => [...b.querySelectorAll('[data-role]')].map((x) => x.textContent.trim()));
+      check(bar[1] === '0.0312' && fig && bar[2].includes(fig[1]), 'colour bar of ' + opts.join(' ') + ': ' + JSON.stringify(bar) +
+        ', head0.svg: ' + (fig && fig[1]));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    });
+  }
 }
 
 main().then((bad) => process.exit(bad ? 1 : 0), (e) => { console.log(e); summary(); console.log('[  FAILED  ] 1 test(s), listed below:'); process.exit(1); });
