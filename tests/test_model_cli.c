@@ -1134,6 +1134,21 @@ static void test_no_pe_figure_says_why(void **state) {
     assert_int_equal(r.code, 0);
     assert_true(file_exists(tu_in(f, "sp/pe.png")));
     tu_free(&r);
+    /* a sentence that starts with '-' goes after "--": without it the command given stopped at "unknown option
+     * '-1'" (exit 2) */
+    char sd[4200], sdp[4200], sdp_pe[4300]; /* not tu_in's: its 8 buffers would take toy's */
+    snprintf(sd, sizeof sd, "%s/sd", f->dir);
+    snprintf(sdp, sizeof sdp, "%s/sdp", f->dir);
+    snprintf(sdp_pe, sizeof sdp_pe, "%s/pe.png", sdp);
+    run_attnviz(&r, NULL, "-q", "--model", toy, "--figures", "pe", "-o", sd, "--", "-1 >", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "--figures pe -- '-1 >'\n")) fail_msg("no \"--figures pe -- '-1 >'\" in: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--positions", "sinusoidal", "--d-model", "16", "--figures", "pe", "-o", sdp, "--",
+                "-1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_true(file_exists(sdp_pe));
+    tu_free(&r);
     const char *in = tu_in(f, "in.txt");
     write_text(in, "3 1 >", 5);
     run_attnviz(&r, NULL, "--model", toy, "--figures", "pe", "-o", tu_in(f, "sf"), "-f", in, NULL);
