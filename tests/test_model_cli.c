@@ -1159,6 +1159,15 @@ static void test_no_pe_figure_says_why(void **state) {
              "%s\n", in);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* from standard input: "-f -" in the command waited for typed input, so the sentence is named */
+    char si[4200]; /* not tu_in's, as above */
+    snprintf(si, sizeof si, "%s/si", f->dir);
+    run_attnviz(&r, "3 1 >", "--model", toy, "--figures", "pe", "-o", si, "-f", "-", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: warning: no pe figure: --model draws pe for RoPE models only; this model's "
+                               "sinusoidal encoding is the single layer's: attnviz --positions sinusoidal --d-model 16 "
+                               "--figures pe SENTENCE\n");
+    tu_free(&r);
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", toy);
     char *json = tu_slurp_file(path, NULL);

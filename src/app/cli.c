@@ -119,7 +119,7 @@ static const optdef kOpts[] = {
      .help = "auto | reference | blas | flash (default auto: reference up to 64 tokens, blas\n                             when weights are drawn, dumped or shown, else flash: no (T, T) matrix)"},
     {"vmax", 0, OPT_CALL, 0, .parse = parse_vmax, .arg = "V",
      .help = "auto | fixed | F: top of the weight colour range; auto = 99th percentile\n                             (the default past 32 tokens), fixed = 1 (the default up to 32)"},
-    {"log-scale", 0, OPT_FLAG, AT(log_scale), .help = "colour weights by log10, 3 decades below --vmax; cells then print no numbers"},
+    {"log-scale", 0, OPT_FLAG, AT(log_scale), .help = "colour weights by log10, 3 decades below --vmax; figure cells then print no numbers"},
     {"pool", 0, OPT_CHOICE, AT(pool), .lo = AV_POOL_MAX, .hi = AV_POOL_MEAN, .choice_name = pool_name, .arg = "HOW",
      .help = "max (default) | mean: how cells are pooled when tokens outnumber pixels"},
     {"html", 0, OPT_FLAG, AT(html), .help = "also write attnviz.html: the interactive page (one file, works offline)"},

@@ -825,7 +825,8 @@ static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
         const char *s = o->sentence ? o->sentence : "";
         char word[520], input[540];
         av_shell_word(word, sizeof word, o->file ? o->file : s);
-        if (o->file) snprintf(input, sizeof input, "-f %s", word);
+        if (o->file && !strcmp(o->file, "-")) snprintf(input, sizeof input, "SENTENCE"); /* "-f -" waited for typing */
+        else if (o->file) snprintf(input, sizeof input, "-f %s", word);
         else if (strlen(s) > 120) snprintf(input, sizeof input, "SENTENCE");
         else snprintf(input, sizeof input, "%s%s", s[0] == '-' ? "-- " : "", word); /* "-1 2 >" is no option */
         av_message(stderr, "attnviz: %s: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
