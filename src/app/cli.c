@@ -266,28 +266,46 @@ static int is_decimal(const char *s, int real) {
  * "--positions ｒｏｐｅ" only "is not allowed", where --explain １,２ reads full-width digits and a trained
  * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). With real > 0, '。'
  * (U+3002) is read as '.' too, and the hint says it is no decimal point ("--scale 1。5" said only "is not a
- * number"); its words fit 256 bytes with any value. */
+ * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); with real >= 0, a '。' at the end is
+ * dropped and named ("--heads 4。", the sentence's full stop typed after it); its words fit 256 bytes with any
+ * value. */
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
                             int hi) {
-    char ascii[64], dotted[64];
-    int other = 0, stops = 0, wide;
-    size_t k = 0;
+    char ascii[64], dotted[64], comma[64] = "";
+    int other = 0, stops = 0, trail = 0, commas = 0, wide;
+    size_t k = 0, len = strlen(s);
     out[0] = 0;
+    /* a '。' at the end of a number ("--heads 4。", "--scale 1.5。"): the full stop that ends a Chinese sentence,
+     * typed after the value (whole numbers got no hint: a learner's pass) */
+    if (real >= 0 && len > 3 && !strcmp(s + len - 3, "\xE3\x80\x82")) trail = 1, len -= 3;
     /* '。' (U+3002) read as '.' in a number option's value ("--scale 1。5", "--vmax 0。5": the ideographic
      * full stop that a Chinese input method types for '.' with its Chinese punctuation on, a learner's pass) */
-    for (const char *c = s; *c && k + 1 < sizeof dotted; k++)
+    for (const char *c = s; c < s + len && k + 1 < sizeof dotted; k++)
         if (real > 0 && !strncmp(c, "\xE3\x80\x82", 3)) dotted[k] = '.', c += 3, stops++;
+        else if (real > 0 && !strncmp(c, "\xEF\xBC\x8C", 3)) dotted[k] = '.', c += 3, commas++, strcpy(comma, "，");
+        else if (real > 0 && *c == ',') dotted[k] = '.', c++, commas++, strcpy(comma, ",");
         else dotted[k] = *c++;
     if (k + 1 >= sizeof dotted) return;
     dotted[k] = 0;
-    if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 || wide + stops == 0 || other) return;
+    /* ',' or '，' as the decimal comma of German, French or Russian ("--scale 1,5"): one, and no '。' with it */
+    if (commas > 1 || (commas && stops)) return;
+    if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 || wide + stops + trail + commas == 0 ||
+        other)
+        return;
     int hit = real >= 0 && is_decimal(ascii, real);
     for (int v = lo; name && !hit && v <= hi; v++) hit = strcasecmp(ascii, name(v)) == 0;
-    if (hit && stops)
-        snprintf(out, cap, " ('。' (U+3002) is the ideographic full stop that a Chinese input method types for '.', "
-                 "not a decimal point%s: type %s%s)", wide ? ", and the rest is typed in full-width characters" : "",
+    if (!hit) return;
+    char why[192] = "";
+    if (stops) snprintf(why, sizeof why, "'。' (U+3002) is the ideographic full stop that a Chinese input method "
+                        "types for '.', not a decimal point");
+    else if (commas) snprintf(why, sizeof why, "'%s' is %snot a decimal point", comma,
+                              comma[0] == ',' ? "" : "a full-width comma (U+FF0C), ");
+    if (trail) snprintf(why + strlen(why), sizeof why - strlen(why), "%s", why[0] ? ", and the '。' at its end is typed "
+                        "after the value" : "the '。' (U+3002) at its end is an ideographic full stop, typed after the value");
+    if (why[0])
+        snprintf(out, cap, " (%s%s: type %s%s)", why, wide ? ", and the rest is typed in full-width characters" : "",
                  ascii, wide ? ", 半角" : "");
-    else if (hit) snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
+    else snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
 }
 
 static void show_value(char *shown, size_t n, const char *s);
@@ -300,7 +318,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
-        char hint[192];
+        char hint[256]; /* "１２。": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, sv, hint,
                        d->lo, d->hi);
@@ -812,9 +830,9 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0) || errno == ERANGE || v < -1000000 || v > 1000000) {
-        char sv[160], hint[192];
+        char sv[160], hint[256];
         show_value(sv, sizeof sv, s);
-        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １" */
+        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
         return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number%s; allowed: 0..L-1, L the --model's "
                        "layers (n_layer in its config.json)", sv, hint);
     }
