@@ -255,41 +255,57 @@ static void use_token(const char *what, const char *part, const char *tok, int i
 }
 
 /* "; its '“' and '”' are typed quotes, ...: did you mean '爱' (token 1)?" into out (n bytes) when part starts
- * or ends with a quote that a Chinese input method types with its Chinese punctuation on (“ ” ‘ ’) or in
- * full-width mode (＂ ＇) and the text between names a token (as typed, or with the ␣ of a leading space):
- * `--explain "“爱”,我"` on 我爱你 said only "'“爱”' is neither a token" (a Chinese-speaking learner's pass;
- * the sentence's own quotes get av_note_typed_quotes' note); else "". The shell's quotes are only ASCII. */
+ * or ends with a quote that a Chinese input method types with its Chinese punctuation on (“ ” ‘ ’, and the
+ * corner brackets 「 」 『 』 of Traditional Chinese and Japanese) or in full-width mode (＂ ＇), or a title mark
+ * (《 》 〈 〉), or ends with an ideographic full stop '。' (U+3002), and the text between names a token (as typed,
+ * or with the ␣ of a leading space): `--explain "“爱”,我"` on 我爱你 said only "'“爱”' is neither a token", as
+ * "爱。,我", "爱,我。", "「爱」,我" and "《爱》,我" did (Chinese-speaking learners' passes; the sentence's own quotes
+ * get av_note_typed_quotes' note); else "". The shell's quotes are only ASCII. */
 static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *part) {
-    static const unsigned kQuote[] = {0x201C, 0x201D, 0x2018, 0x2019, 0xFF02, 0xFF07};
-    size_t len = strlen(part), open = 0, close = 0, at = len;
+    /* kind 0: “ ” ‘ ’, 1: ＂ ＇ (full-width mode), 2: 《 》 〈 〉 (title marks), 3: 「 」 『 』 */
+    static const unsigned kQuote[] = {0x201C, 0x201D, 0x2018, 0x2019, 0xFF02, 0xFF07, 0x300C, 0x300D,
+                                      0x300E, 0x300F, 0x300A, 0x300B, 0x3008, 0x3009};
+    static const int kKind[] = {0, 0, 0, 0, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2};
+    size_t len = strlen(part), open = 0, close = 0, at, stop = 0;
+    int kopen = -1, kclose = -1;
     unsigned cp;
     const char *why;
     out[0] = 0;
+    if (len > 3 && !strcmp(part + len - 3, "\xE3\x80\x82")) stop = 3, len -= 3; /* "爱。": a sentence's full stop */
+    at = len;
     int k = av_utf8_decode((const unsigned char *)part, len, &cp, &why);
     for (size_t i = 0; k > 0 && i < sizeof kQuote / sizeof kQuote[0]; i++)
-        if (cp == kQuote[i]) open = (size_t)k;
+        if (cp == kQuote[i]) open = (size_t)k, kopen = kKind[i];
     while (at > open && ((unsigned char)part[at - 1] & 0xC0) == 0x80) at--; /* the last character's start */
     if (at > open) at--;
     k = at >= open && at < len ? av_utf8_decode((const unsigned char *)part + at, len - at, &cp, &why) : 0;
     for (size_t i = 0; k > 0 && (size_t)k == len - at && i < sizeof kQuote / sizeof kQuote[0]; i++)
-        if (cp == kQuote[i]) close = len - at;
-    if ((!open && !close) || open + close >= len || len > 3 * AV_MAX_TOKEN_BYTES) return;
+        if (cp == kQuote[i]) close = len - at, kclose = kKind[i];
+    if ((!open && !close && !stop) || open + close >= len || len > 3 * AV_MAX_TOKEN_BYTES) return;
     char inner[3 * AV_MAX_TOKEN_BYTES + 8], spaced[3 * AV_MAX_TOKEN_BYTES + 16];
     snprintf(inner, sizeof inner, "%.*s", (int)(len - open - close), part + open);
     snprintf(spaced, sizeof spaced, OPEN_BOX "%s", inner);
     int more, i = find_token(toks, inner, &more);
     if (i < 0) i = find_token(toks, spaced, &more);
     if (i < 0) return;
-    char quotes[64];
-    int wide = (open && (unsigned char)part[0] == 0xEF) || (close && (unsigned char)part[at] == 0xEF); /* ＂ ＇ */
-    if (open && close) snprintf(quotes, sizeof quotes, "'%.*s' and '%s' are typed quotes", (int)open, part, part + at);
-    else if (open) snprintf(quotes, sizeof quotes, "'%.*s' is a typed quote", (int)open, part);
-    else snprintf(quotes, sizeof quotes, "'%s' is a typed quote", part + at);
-    snprintf(out, n, "; its %s, read as part of the text (the shell's quotes are only the ASCII \" and ', which %s): "
-             "did you mean '%s' (token %d)?", quotes,
-             wide ? "an input method's full-width mode types as ＂ and ＇"
-                  : "a Chinese input method types as “ ” and ‘ ’ with its Chinese punctuation on",
-             toks->tok[i] + (toks->tok[i][0] == ' '), i);
+    char quotes[64], marks[320] = "";
+    int wide = kopen == 1 || kclose == 1; /* ＂ ＇ */
+    const char *noun = (open ? kopen : kclose) == 2 && (!open || !close || kclose == 2) ? "title mark" : "quote";
+    if (open && close)
+        snprintf(quotes, sizeof quotes, "'%.*s' and '%.*s' are typed %ss", (int)open, part, (int)close, part + at, noun);
+    else if (open) snprintf(quotes, sizeof quotes, "'%.*s' is a typed %s", (int)open, part, noun);
+    else if (close) snprintf(quotes, sizeof quotes, "'%.*s' is a typed %s", (int)close, part + at, noun);
+    if (open || close)
+        snprintf(marks, sizeof marks, "its %s, read as part of the text (the shell's quotes are only the ASCII \" and "
+                 "'%s)%s", quotes, wide ? ", which an input method's full-width mode types as ＂ and ＇"
+                 : kopen > 0 || kclose > 0 ? ""
+                                           : ", which a Chinese input method types as “ ” and ‘ ’ with its Chinese "
+                                             "punctuation on",
+                 stop ? ", and its '。' at the end is typed too" : "");
+    else snprintf(marks, sizeof marks, "its '。' (U+3002) at the end is an ideographic full stop, typed as part of the "
+                  "value");
+    snprintf(out, n, "; %s: did you mean '%s' (token %d)?", marks, toks->tok[i] + (toks->tok[i][0] == ' '), i);
+    av_utf8_trim_cut(out); /* a long token cut between characters, not inside one */
 }
 
 /* "the token '1' is index 0; the token '␣1' is index 2 (...)" into which
