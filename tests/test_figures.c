@@ -1102,6 +1102,37 @@ static void test_vmax_below_the_weights_warns_for_the_page(void **state) {
     }
 }
 
+/* The --compare figure colours its panels over --vmax F as the head figures do, so it warns as they do:
+ * `-q --compare scale --figures scores --vmax 0.01 -o DIR "I love deep learning"` wrote compare_scale.png
+ * coloured over 0..0.01 and printed nothing. Counted over the cells the figure draws (head 0 under each
+ * setting, 2 × 16): scaled, every weight is at least 0.038 (16 above 0.01); no scale, each of the 4 rows is
+ * one-hot (mean max weight 0.9999), 4 above; 20 of 32 = 62%. Once per run: with the head figures and the
+ * page too. At 0.6 at most 4 + 4 of 32 exceed it: no warning. */
+static void test_vmax_below_the_weights_warns_for_compare(void **state) {
+    fixture *f = *state;
+    static const char *const want = "attnviz: warning: --vmax 0.01 is below 62% of the visible weights (20 of 32): "
+                                    "they all show the top colour; use --vmax auto or a larger value\n";
+    static const struct {
+        const char *vmax, *a1, *a2, *a3;
+    } cases[] = {
+        {"0.01", "--figures", "scores", NULL},
+        {"0.01", "--html", NULL, NULL},
+        {"0.6", "--figures", "scores", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tu_result r;
+        RUN(&r, "-q", "--compare", "scale", "--format", "svg", "--vmax", cases[i].vmax, "-o", in(f, "vc"),
+            "I love deep learning", cases[i].a1, cases[i].a2, cases[i].a3);
+        expect_ok(&r);
+        int n = 0;
+        for (const char *at = r.err; (at = strstr(at, "attnviz: warning: --vmax")); at++) n++;
+        if (strcmp(cases[i].vmax, "0.01") == 0 && (n != 1 || !strstr(r.err, want)))
+            fail_msg("--vmax 0.01 %s: stderr does not hold '%s' once:\n%s", cases[i].a1, want, r.err);
+        if (strcmp(cases[i].vmax, "0.6") == 0 && n) fail_msg("--vmax 0.6: a warning:\n%s", r.err);
+        tu_free(&r);
+    }
+}
+
 /* --log-scale prints no numbers in cells (they would be log10 values): the
  * figure says so in its drawn title, and --help says so too; without
  * --log-scale the note is absent and the cells print their weights. */
@@ -2513,6 +2544,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_tiny_vmax_ticks_in_scientific_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns_for_the_page, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns_for_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_says_cells_print_no_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_figure_takes_the_weight_range, setup, teardown),

@@ -193,24 +193,25 @@ static void compose(char *title, size_t n, const fig_run *fr, const char *what) 
 
 #define LOG10 "log\xE2\x82\x81\xE2\x82\x80 " /* "log₁₀ " */
 
-/* Warn on stderr when --vmax F lies below more than half of the visible
- * (unmasked) weights of m->att (H, T, T): those cells all take the top colour,
- * so the map says little (with every weight above F it is one colour). Printed
- * with -q too, as the other warnings. */
-static void warn_vmax_saturates(const av_options *o, const av_model *m) {
-    if (o->vmax_mode != AV_VMAX_VALUE || !m->att || !m->mask) return;
-    int H = m->cfg.H, T = m->cfg.T;
-    size_t TT = (size_t)T * (size_t)T, visible = 0, above = 0;
-    float smallest = INFINITY;
-    for (int h = 0; h < H; h++)
-        for (size_t c = 0; c < TT; c++) {
-            if (m->mask[c]) continue;
-            float v = m->att[(size_t)h * TT + c];
-            visible++;
-            if (v > o->vmax) above++;
-            if (v < smallest) smallest = v;
-        }
-    if (visible == 0 || 2 * above <= visible) return;
+static int vmax_warned; /* the run said it once: the head figures, the page and the --compare figure */
+
+/* Count into *visible, *above and *smallest the unmasked cells of one
+ * (T, T) map att under mask (T, T; nonzero = masked) and those above F. */
+static void count_above(const float *att, const unsigned char *mask, size_t TT, double F, size_t *visible,
+                        size_t *above, float *smallest) {
+    for (size_t c = 0; c < TT; c++) {
+        if (mask[c]) continue;
+        float v = att[c];
+        (*visible)++;
+        if (v > F) (*above)++;
+        if (v < *smallest) *smallest = v;
+    }
+}
+
+/* The warning itself, once per run, when more than half the visible cells lie above --vmax F. */
+static void say_vmax_saturates(const av_options *o, size_t visible, size_t above, float smallest) {
+    if (vmax_warned || visible == 0 || 2 * above <= visible) return;
+    vmax_warned = 1;
     if (above == visible)
         av_message(stderr, "attnviz: warning: --vmax %g is below every visible weight (smallest %.3g): every cell shows "
                 "the top colour; use --vmax auto or a larger value\n", o->vmax, (double)smallest);
@@ -218,6 +219,19 @@ static void warn_vmax_saturates(const av_options *o, const av_model *m) {
         av_message(stderr, "attnviz: warning: --vmax %g is below %.0f%% of the visible weights (%zu of %zu): they all "
                 "show the top colour; use --vmax auto or a larger value\n", o->vmax, floor(100.0 * above / visible),
                 above, visible);
+}
+
+/* Warn on stderr when --vmax F lies below more than half of the visible
+ * (unmasked) weights of m->att (H, T, T): those cells all take the top colour,
+ * so the map says little (with every weight above F it is one colour). Printed
+ * with -q too, as the other warnings, and once per run. */
+static void warn_vmax_saturates(const av_options *o, const av_model *m) {
+    if (o->vmax_mode != AV_VMAX_VALUE || !m->att || !m->mask) return;
+    int H = m->cfg.H, T = m->cfg.T;
+    size_t TT = (size_t)T * (size_t)T, visible = 0, above = 0;
+    float smallest = INFINITY;
+    for (int h = 0; h < H; h++) count_above(m->att + (size_t)h * TT, m->mask, TT, o->vmax, &visible, &above, &smallest);
+    say_vmax_saturates(o, visible, above, smallest);
 }
 
 /* Which weight figures colour over --vmax: heads, grid, mean, a --model's maps. */
@@ -574,6 +588,15 @@ av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, cons
     /* its panels are attention weights, coloured as the heads' figures (--vmax, --log-scale, auto past 32
      * tokens; a 900-token comparison was drawn on 0..1, every cell dark); order's |ΔA| map sets its own range */
     if (c->kind != AV_CMP_ORDER) weight_meta(&meta, label, how, o, c->runs[0].cfg.T);
+    if (c->kind != AV_CMP_ORDER && o->vmax_mode == AV_VMAX_VALUE) { /* as the heads' figures warn: head --head */
+        size_t TT = (size_t)c->runs[0].cfg.T * (size_t)c->runs[0].cfg.T, visible = 0, above = 0;
+        float smallest = INFINITY;
+        for (int i = 0; i < c->n; i++)
+            if (c->runs[i].att && c->runs[i].mask)
+                count_above(c->runs[i].att + (size_t)o->head * TT, c->runs[i].mask, TT, o->vmax, &visible, &above,
+                            &smallest);
+        say_vmax_saturates(o, visible, above, smallest);
+    }
     /* a part of a character is labelled as the other figures and the page label it, "爱(1/2)" (tokenize.h):
      * a Qwen2 folder's compare_scale.png read <0xE7><0x88> <0xB1> where layer1.png read 爱(1/2) 爱(2/2) */
     char **pieces = NULL;

@@ -62,7 +62,10 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
 
 /* Write the --compare figure compare_<what> of head o->head in every
  * --format, a token that holds part of a character labelled as the other
- * figures label it (tokenize.h av_tokens_piece_labels: "爱(1/2)"). Errors:
+ * figures label it (tokenize.h av_tokens_piece_labels: "爱(1/2)"). With
+ * --vmax F below more than half of the visible weights it draws (head
+ * o->head under each setting; not order's |ΔA| map) it warns on stderr as
+ * the head figures do, once per run (also with -q). Errors:
  * those of av_compare_plot; AV_ERUNTIME on out of memory. */
 av_status av_figures_compare(const av_comparison *c, const av_tokens *toks, const av_options *o,
                              const av_figure_context *fc, av_written *w, av_err *err);
@@ -143,7 +146,8 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
  * layer L, as its figures), "--vmax 0.01 is below 95% of the visible weights
  * (19 of 20): they all show the top colour; ...". Only when o->html is set
  * and no weight figure (heads, grid, mean, model) is drawn, which would have
- * warned already (--no-plot, --figures scores). Printed with -q too. */
+ * warned already (--no-plot, --figures scores), and the run has not warned yet
+ * (the --compare figure). Printed with -q too. */
 void av_figures_warn_vmax_page(const av_model *m, const av_options *o);
 
 /* Say once on fp (stderr) that figures written so far would have passed
