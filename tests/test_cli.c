@@ -1141,7 +1141,7 @@ static void test_weights_dumped_for_other_tokens_are_titled(void **state) {
     run_attnviz(&r, NULL, "-q", "--no-plot", "--dump", d, "I love you", NULL);
     assert_int_equal(r.code, 0);
     tu_free(&r);
-    static const char *const says = "; X.npy was dumped with other tokens ('I' as token 0, here 'you')";
+    static const char *const says = "; X came from a dump of another sentence ('I' as token 0 there, 'you' here)";
     static const struct { const char *sentence; int other; } cases[] = {{"you love I", 1}, {"I love you", 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_attnviz(&r, NULL, "-q", "--format", "svg", "-o", o, "--weights", d, cases[i].sentence, NULL);
@@ -1163,6 +1163,34 @@ static void test_weights_dumped_for_other_tokens_are_titled(void **state) {
             fail_msg("'%s': the trace %s \"%s\"", cases[i].sentence, cases[i].other ? "lacks" : "has", says);
         tu_free(&r);
     }
+}
+
+/* A --dump of such a run writes the titles' words into its source.txt, beside a tokens.txt of this sentence:
+ * `-w d2 --dump e "we hate shallow thinking"` (d2 a dump of "I love deep learning" without its source.txt)
+ * wrote e/source.txt "weights: weights loaded from d2; X.npy was dumped with other tokens ('I' as token 0,
+ * here 'we')", which read as if e's own X.npy and tokens.txt disagreed; the words now name the other
+ * sentence's dump, true in e too. */
+static void test_dump_of_other_tokens_run_says_so_truly(void **state) {
+    tu_fixture *f = *state;
+    char d[4200], e[4200], path[4400], want[4600];
+    snprintf(d, sizeof d, "%s", tu_in(f, "d"));
+    snprintf(e, sizeof e, "%s", tu_in(f, "e"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--dump", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/source.txt", d);
+    assert_int_equal(unlink(path), 0); /* the user's weights: not read back as random */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--weights", d, "--dump", e, "you love I", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/source.txt", e);
+    char *text = tu_slurp_file(path, NULL);
+    assert_non_null(text);
+    snprintf(want, sizeof want, "weights: weights loaded from %s; X came from a dump of another sentence ('I' as "
+             "token 0 there, 'you' here)\n", d);
+    if (strncmp(text, want, strlen(want)) != 0) fail_msg("e/source.txt starts '%.300s', not '%s'", text, want);
+    free(text);
 }
 
 /* A --weights folder whose files attnviz does not read: a learner saved nn.Linear layers as "w_k.npy" or
@@ -2785,6 +2813,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_weights_dumped_for_other_tokens_are_noted, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_dumped_for_other_tokens_are_titled, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dump_of_other_tokens_run_says_so_truly, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_files_not_read_are_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,

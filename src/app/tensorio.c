@@ -525,10 +525,13 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *s
                "token %d, this sentence %s); row i of X is used as token i's embedding, whatever the word\n", shown,
                there, differs, here);
     /* and the titles say so: the figures label X's rows with this sentence's words, and a figure of "you love I"
-     * drawn from a dump of "I love you" showed I's attention under the label "you" without a word */
+     * drawn from a dump of "I love you" showed I's attention under the label "you" without a word. The words
+     * stay true in a --dump's source.txt of this run, whose tokens.txt holds this sentence: "X.npy was dumped
+     * with other tokens ('I' as token 0, here 'we')" read there as if that folder's X.npy and tokens.txt
+     * disagreed */
     size_t used = strlen(src->text);
-    snprintf(src->text + used, sizeof src->text - used, "; X.npy was dumped with other tokens (%s as token %d, "
-             "here %s)", there, differs, here);
+    snprintf(src->text + used, sizeof src->text - used, "; X came from a dump of another sentence (%s as token %d "
+             "there, %s here)", there, differs, here);
 }
 
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {

@@ -51,7 +51,7 @@ typedef struct {
     int random_origin; /* LOADED from a --dump folder whose source.txt says the dumped weights were drawn at
                         * random (or partly), and whose five files still hold the data it was written with */
     char text[1024]; /* short, for titles: "random weights (untrained, seed 42)"; at most 587 bytes, and
-                      * av_weights_note_other_tokens's "; X.npy was dumped with other tokens (...)", at most 362
+                      * av_weights_note_other_tokens's "; X came from a dump of another sentence (...)", at most 372
                       * more, after it */
     char random_text[600]; /* with random_origin: what source.txt says of them */
     char drawn[64];   /* MIXED: the tensors drawn at random for want of their file, "X, W_K, W_V, W_O" */
@@ -91,9 +91,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
  * included): if they differ, print a note to f naming the first token that
  * differs there and here, since X's row i is used as token i's embedding
  * whatever the word ("I love you" dumped, "you love I" run: row 0 is I's),
- * and append "; X.npy was dumped with other tokens ('I' as token 0, here
- * 'you')" to src->text, so the figures' titles, the trace and the page say
- * it too (their rows are labelled with this sentence's words). Silent when
+ * and append "; X came from a dump of another sentence ('I' as token 0
+ * there, 'you' here)" to src->text, so the figures' titles, the trace, the
+ * page and a --dump's source.txt say it too (their rows are labelled with
+ * this sentence's words; the words stay true in the new dump folder, whose
+ * tokens.txt holds this sentence). Silent when
  * the tokens agree, without tokens.txt, or when it cannot be read (nothing
  * in the run depends on it). */
 void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *src, const av_tokens *toks);
