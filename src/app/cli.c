@@ -266,18 +266,23 @@ static int is_decimal(const char *s, int real) {
  * "--positions ｒｏｐｅ" only "is not allowed", where --explain １,２ reads full-width digits and a trained
  * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). With real > 0, '。'
  * (U+3002) is read as '.' too, and the hint says it is no decimal point ("--scale 1。5" said only "is not a
- * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); with real >= 0, a '。' at the end is
- * dropped and named ("--heads 4。", the sentence's full stop typed after it); its words fit 256 bytes with any
- * value. */
+ * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); a '。', '、' or '，' at the end is dropped
+ * and named ("--heads 4。", "--heads 4、", "--cmap viridis。": typed after the value); its words fit 256 bytes
+ * with any value. */
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
                             int hi) {
+    /* a mark a Chinese input method types after a value: the sentence's full stop, the list comma, the comma */
+    static const char *const kTrail[][2] = {{"。", "(U+3002) at its end is an ideographic full stop"},
+                                            {"、", "(U+3001) at its end is an ideographic comma"},
+                                            {"，", "(U+FF0C) at its end is a full-width comma"}};
     char ascii[64], dotted[64], comma[64] = "";
-    int other = 0, stops = 0, trail = 0, commas = 0, wide;
+    int other = 0, stops = 0, trail = -1, commas = 0, wide;
     size_t k = 0, len = strlen(s);
     out[0] = 0;
-    /* a '。' at the end of a number ("--heads 4。", "--scale 1.5。"): the full stop that ends a Chinese sentence,
-     * typed after the value (whole numbers got no hint: a learner's pass) */
-    if (real >= 0 && len > 3 && !strcmp(s + len - 3, "\xE3\x80\x82")) trail = 1, len -= 3;
+    /* a '。', '、' or '，' at the end of a value ("--heads 4。", "--heads 4、", "--scale 1.5。", "--cmap viridis。"):
+     * typed after the value (whole numbers and names got no hint: learners' passes) */
+    for (int t = 0; t < 3 && trail < 0; t++)
+        if (len > 3 && !strcmp(s + len - 3, kTrail[t][0])) trail = t, len -= 3;
     /* '。' (U+3002) read as '.' in a number option's value ("--scale 1。5", "--vmax 0。5": the ideographic
      * full stop that a Chinese input method types for '.' with its Chinese punctuation on, a learner's pass) */
     for (const char *c = s; c < s + len && k + 1 < sizeof dotted; k++)
@@ -289,8 +294,8 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     dotted[k] = 0;
     /* ',' or '，' as the decimal comma of German, French or Russian ("--scale 1,5"): one, and no '。' with it */
     if (commas > 1 || (commas && stops)) return;
-    if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 || wide + stops + trail + commas == 0 ||
-        other)
+    if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 ||
+        wide + stops + (trail >= 0) + commas == 0 || other)
         return;
     int hit = real >= 0 && is_decimal(ascii, real);
     for (int v = lo; name && !hit && v <= hi; v++) hit = strcasecmp(ascii, name(v)) == 0;
@@ -300,8 +305,11 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
                         "types for '.', not a decimal point");
     else if (commas) snprintf(why, sizeof why, "'%s' is %snot a decimal point", comma,
                               comma[0] == ',' ? "" : "a full-width comma (U+FF0C), ");
-    if (trail) snprintf(why + strlen(why), sizeof why - strlen(why), "%s", why[0] ? ", and the '。' at its end is typed "
-                        "after the value" : "the '。' (U+3002) at its end is an ideographic full stop, typed after the value");
+    if (trail >= 0 && why[0])
+        snprintf(why + strlen(why), sizeof why - strlen(why), ", and the '%s' at its end is typed after the value",
+                 kTrail[trail][0]);
+    else if (trail >= 0)
+        snprintf(why, sizeof why, "the '%s' %s, typed after the value", kTrail[trail][0], kTrail[trail][1]);
     if (why[0])
         snprintf(out, cap, " (%s%s: type %s%s)", why, wide ? ", and the rest is typed in full-width characters" : "",
                  ascii, wide ? ", 半角" : "");
@@ -397,7 +405,7 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
         snprintf(allowed + at, sizeof allowed - at, "%s%s", v == d->lo ? "" : v == d->hi ? " or " : ", ",
                  d->choice_name((int)v));
     }
-    char hint[192]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode */
+    char hint[256]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode; "--cmap viridis。" */
     full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
     size_t sl = strlen(s); /* else a name it starts (matplotlib's "RdBu" of RdBu_r, "sin" of sinusoidal) or the
                             * nearest within 2 edits ("virdis"): "--cmap 'RdBu' is not a colour map" named none */
@@ -781,11 +789,11 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
-            char near[192] = ""; /* fw's hint fits whole */
+            char near[256] = ""; /* fw's hint fits whole */
             int best = nearest_name(name, len, fig_name, 8);
             if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
-            char one_h[65], fw[192]; /* "ｈｅａｄｓ" */
+            char one_h[65], fw[256]; /* "ｈｅａｄｓ", "heads。" */
             snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
             av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
