@@ -257,15 +257,16 @@ static void use_token(const char *what, const char *part, const char *tok, int i
 /* "; its '“' and '”' are typed quotes, ...: did you mean '爱' (token 1)?" into out (n bytes) when part starts
  * or ends with a quote that a Chinese input method types with its Chinese punctuation on (“ ” ‘ ’, and the
  * corner brackets 「 」 『 』 of Traditional Chinese and Japanese) or in full-width mode (＂ ＇), or a title mark
- * (《 》 〈 〉), or ends with an ideographic full stop '。' (U+3002), and the text between names a token (as typed,
- * or with the ␣ of a leading space): `--explain "“爱”,我"` on 我爱你 said only "'“爱”' is neither a token", as
- * "爱。,我", "爱,我。", "「爱」,我" and "《爱》,我" did (Chinese-speaking learners' passes; the sentence's own quotes
- * get av_note_typed_quotes' note); else "". The shell's quotes are only ASCII. */
+ * (《 》 〈 〉) or bracket (【 】 〖 〗), or ends with an ideographic full stop '。' (U+3002), and the text between
+ * names a token (as typed, or with the ␣ of a leading space), or, after a '。' alone, is an index 0..T-1 (in
+ * ASCII or full-width digits): `--explain "“爱”,我"` on 我爱你 said only "'“爱”' is neither a token", as
+ * "爱。,我", "爱,我。", "「爱」,我", "《爱》,我", "【爱】,我" and "1。,2" did (Chinese-speaking learners' passes; the
+ * sentence's own quotes get av_note_typed_quotes' note); else "". The shell's quotes are only ASCII. */
 static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *part) {
-    /* kind 0: “ ” ‘ ’, 1: ＂ ＇ (full-width mode), 2: 《 》 〈 〉 (title marks), 3: 「 」 『 』 */
-    static const unsigned kQuote[] = {0x201C, 0x201D, 0x2018, 0x2019, 0xFF02, 0xFF07, 0x300C, 0x300D,
-                                      0x300E, 0x300F, 0x300A, 0x300B, 0x3008, 0x3009};
-    static const int kKind[] = {0, 0, 0, 0, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2};
+    /* kind 0: “ ” ‘ ’, 1: ＂ ＇ (full-width mode), 2: 《 》 〈 〉 (title marks), 3: 「 」 『 』, 4: 【 】 〖 〗 */
+    static const unsigned kQuote[] = {0x201C, 0x201D, 0x2018, 0x2019, 0xFF02, 0xFF07, 0x300C, 0x300D, 0x300E,
+                                      0x300F, 0x300A, 0x300B, 0x3008, 0x3009, 0x3010, 0x3011, 0x3016, 0x3017};
+    static const int kKind[] = {0, 0, 0, 0, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4};
     size_t len = strlen(part), open = 0, close = 0, at, stop = 0;
     int kopen = -1, kclose = -1;
     unsigned cp;
@@ -286,11 +287,20 @@ static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *p
     snprintf(inner, sizeof inner, "%.*s", (int)(len - open - close), part + open);
     snprintf(spaced, sizeof spaced, OPEN_BOX "%s", inner);
     int more, i = find_token(toks, inner, &more);
+    long v;
     if (i < 0) i = find_token(toks, spaced, &more);
+    if (i < 0 && stop && !open && !close && (read_index(inner, &v) || read_wide_index(inner, &v)) && v >= 0 &&
+        v < toks->n) { /* "1。", "１。": an index with the sentence's full stop after it */
+        snprintf(out, n, "; its '。' (U+3002) at the end is an ideographic full stop, typed as part of the value: "
+                 "type %ld (token '%s')", v, toks->tok[v] + (toks->tok[v][0] == ' '));
+        av_utf8_trim_cut(out);
+        return;
+    }
     if (i < 0) return;
     char quotes[64], marks[320] = "";
     int wide = kopen == 1 || kclose == 1; /* ＂ ＇ */
-    const char *noun = (open ? kopen : kclose) == 2 && (!open || !close || kclose == 2) ? "title mark" : "quote";
+    int kind = open && close && kopen != kclose ? 0 : open ? kopen : kclose; /* mixed kinds: "quotes" */
+    const char *noun = kind == 2 ? "title mark" : kind == 4 ? "bracket" : "quote";
     if (open && close)
         snprintf(quotes, sizeof quotes, "'%.*s' and '%.*s' are typed %ss", (int)open, part, (int)close, part + at, noun);
     else if (open) snprintf(quotes, sizeof quotes, "'%.*s' is a typed %s", (int)open, part, noun);
