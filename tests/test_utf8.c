@@ -314,6 +314,38 @@ static void test_unspaced_script_by_hand(void **state) {
 }
 
 /* The separators a list may be typed with that are none of it, by hand: the first in the text is named. */
+/* av_utf8_trailing_mark against the code points typed by hand (Unicode's names: U+3002 IDEOGRAPHIC FULL STOP,
+ * U+3001 IDEOGRAPHIC COMMA, U+FF1B FULLWIDTH SEMICOLON, U+FF01 FULLWIDTH EXCLAMATION MARK). */
+static void test_trailing_mark_by_hand(void **state) {
+    (void)state;
+    unsigned cp = 0;
+    const char *name = NULL;
+    const char *four = "4\u3002";
+    assert_int_equal(av_utf8_trailing_mark(four, strlen(four), &cp, &name), 3);
+    assert_int_equal(cp, 0x3002);
+    assert_string_equal(name, "an ideographic full stop");
+    const char *idx = "1\u3001";
+    assert_int_equal(av_utf8_trailing_mark(idx, strlen(idx), &cp, &name), 3);
+    assert_int_equal(cp, 0x3001);
+    assert_string_equal(name, "an ideographic comma");
+    const char *semi = "viridis\uFF1B";
+    assert_int_equal(av_utf8_trailing_mark(semi, strlen(semi), &cp, NULL), 3);
+    assert_int_equal(cp, 0xFF1B);
+    const char *bang = "4\uFF01";
+    assert_int_equal(av_utf8_trailing_mark(bang, strlen(bang), NULL, &name), 3);
+    assert_string_equal(name, "a full-width exclamation mark");
+    /* the mark alone has nothing before it; a mark inside the value is not at its end; ASCII '.' is no mark
+     * here; a length that stops before the mark; the last 3 bytes of a 4-byte character (U+1F600) */
+    cp = 7;
+    assert_int_equal(av_utf8_trailing_mark("\u3002", 3, &cp, &name), 0);
+    assert_int_equal(cp, 7);
+    assert_int_equal(av_utf8_trailing_mark("1\u30022", 5, &cp, &name), 0);
+    assert_int_equal(av_utf8_trailing_mark("4.", 2, &cp, &name), 0);
+    assert_int_equal(av_utf8_trailing_mark("4\u3002", 1, &cp, &name), 0);
+    assert_int_equal(av_utf8_trailing_mark("a\U0001F600", 5, &cp, &name), 0);
+    assert_int_equal(av_utf8_trailing_mark("\u6211\u7231", 6, &cp, &name), 0);
+}
+
 static void test_not_a_list_sep_by_hand(void **state) {
     (void)state;
     assert_string_equal(av_utf8_not_a_list_sep("\u7231\u3001\u4E60"), "the enumeration comma '\u3001'");
@@ -322,6 +354,8 @@ static void test_not_a_list_sep_by_hand(void **state) {
     assert_string_equal(av_utf8_not_a_list_sep("\u7231\u3002\u6211"), "the ideographic full stop '\u3002'");
     assert_null(av_utf8_not_a_list_sep("heads,grid\uFF0Cmean"));
     assert_null(av_utf8_not_a_list_sep("heads\u3002"));
+    assert_string_equal(av_utf8_not_a_list_sep("\u7231\uFF1A\u6211"), "the full-width colon '\uFF1A'");
+    assert_string_equal(av_utf8_not_a_list_sep("1:2"), "the colon ':'");
 }
 
 /* Whole texts to half width, by hand from UnicodeData.txt's <wide> mappings: ＧＰＴ (U+FF27 U+FF30 U+FF34) is
@@ -359,6 +393,7 @@ int main(void) {
         cmocka_unit_test(test_halfwidth_text_by_hand),
         cmocka_unit_test(test_unspaced_script_by_hand),
         cmocka_unit_test(test_not_a_list_sep_by_hand),
+        cmocka_unit_test(test_trailing_mark_by_hand),
     };
     return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }

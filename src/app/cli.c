@@ -266,23 +266,24 @@ static int is_decimal(const char *s, int real) {
  * "--positions ｒｏｐｅ" only "is not allowed", where --explain １,２ reads full-width digits and a trained
  * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). With real > 0, '。'
  * (U+3002) is read as '.' too, and the hint says it is no decimal point ("--scale 1。5" said only "is not a
- * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); a '。', '、' or '，' at the end is dropped
- * and named ("--heads 4。", "--heads 4、", "--cmap viridis。": typed after the value); its words fit 256 bytes
- * with any value. */
+ * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); a mark at the end (av_utf8_trailing_mark:
+ * '。', '、', '，', '；', ...) is dropped and named ("--heads 4。", "--heads 4、", "--cmap viridis。": typed after
+ * the value); its words fit 256 bytes with any value. */
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
                             int hi) {
-    /* a mark a Chinese input method types after a value: the sentence's full stop, the list comma, the comma */
-    static const char *const kTrail[][2] = {{"。", "(U+3002) at its end is an ideographic full stop"},
-                                            {"、", "(U+3001) at its end is an ideographic comma"},
-                                            {"，", "(U+FF0C) at its end is a full-width comma"}};
     char ascii[64], dotted[64], comma[64] = "";
-    int other = 0, stops = 0, trail = -1, commas = 0, wide;
+    int other = 0, stops = 0, commas = 0, wide;
     size_t k = 0, len = strlen(s);
     out[0] = 0;
-    /* a '。', '、' or '，' at the end of a value ("--heads 4。", "--heads 4、", "--scale 1.5。", "--cmap viridis。"):
-     * typed after the value (whole numbers and names got no hint: learners' passes) */
-    for (int t = 0; t < 3 && trail < 0; t++)
-        if (len > 3 && !strcmp(s + len - 3, kTrail[t][0])) trail = t, len -= 3;
+    /* a '。', '、', '，', '；', ... at the end of a value ("--heads 4。", "--heads 4、", "--scale 1.5。", "--cmap
+     * viridis。"): typed after the value (whole numbers and names got no hint: learners' passes) */
+    unsigned tcp = 0;
+    const char *tname = NULL;
+    size_t trail = av_utf8_trailing_mark(s, len, &tcp, &tname);
+    if (!trail && real <= 0 && len > 1 && strchr(",;.:!?", s[len - 1])) /* "--heads 4,", "--heads 4.": ASCII, named */
+        trail = 1, tname = NULL;                                         /* without a code point */
+    const char *tmark = s + len - trail;
+    len -= trail;
     /* '。' (U+3002) read as '.' in a number option's value ("--scale 1。5", "--vmax 0。5": the ideographic
      * full stop that a Chinese input method types for '.' with its Chinese punctuation on, a learner's pass) */
     for (const char *c = s; c < s + len && k + 1 < sizeof dotted; k++)
@@ -295,7 +296,7 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     /* ',' or '，' as the decimal comma of German, French or Russian ("--scale 1,5"): one, and no '。' with it */
     if (commas > 1 || (commas && stops)) return;
     if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 ||
-        wide + stops + (trail >= 0) + commas == 0 || other)
+        wide + stops + (trail > 0) + commas == 0 || other)
         return;
     int hit = real >= 0 && is_decimal(ascii, real);
     for (int v = lo; name && !hit && v <= hi; v++) hit = strcasecmp(ascii, name(v)) == 0;
@@ -305,11 +306,12 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
                         "types for '.', not a decimal point");
     else if (commas) snprintf(why, sizeof why, "'%s' is %snot a decimal point", comma,
                               comma[0] == ',' ? "" : "a full-width comma (U+FF0C), ");
-    if (trail >= 0 && why[0])
+    if (trail && why[0])
         snprintf(why + strlen(why), sizeof why - strlen(why), ", and the '%s' at its end is typed after the value",
-                 kTrail[trail][0]);
-    else if (trail >= 0)
-        snprintf(why, sizeof why, "the '%s' %s, typed after the value", kTrail[trail][0], kTrail[trail][1]);
+                 tmark);
+    else if (trail && tname)
+        snprintf(why, sizeof why, "the '%s' (U+%04X) at its end is %s, typed after the value", tmark, tcp, tname);
+    else if (trail) snprintf(why, sizeof why, "the '%s' at its end is typed after the value", tmark);
     if (why[0])
         snprintf(out, cap, " (%s%s: type %s%s)", why, wide ? ", and the rest is typed in full-width characters" : "",
                  ascii, wide ? ", 半角" : "");

@@ -257,22 +257,26 @@ static void use_token(const char *what, const char *part, const char *tok, int i
 /* "; its '“' and '”' are typed quotes, ...: did you mean '爱' (token 1)?" into out (n bytes) when part starts
  * or ends with a quote that a Chinese input method types with its Chinese punctuation on (“ ” ‘ ’, and the
  * corner brackets 「 」 『 』 of Traditional Chinese and Japanese) or in full-width mode (＂ ＇), or a title mark
- * (《 》 〈 〉) or bracket (【 】 〖 〗), or ends with an ideographic full stop '。' (U+3002), and the text between
- * names a token (as typed, or with the ␣ of a leading space), or, after a '。' alone, is an index 0..T-1 (in
- * ASCII or full-width digits): `--explain "“爱”,我"` on 我爱你 said only "'“爱”' is neither a token", as
- * "爱。,我", "爱,我。", "「爱」,我", "《爱》,我", "【爱】,我" and "1。,2" did (Chinese-speaking learners' passes; the
- * sentence's own quotes get av_note_typed_quotes' note); else "". The shell's quotes are only ASCII. */
+ * (《 》 〈 〉) or bracket (【 】 〖 〗 and the full-width ［ ］ （ ）), or ends with a mark typed after a value
+ * (av_utf8_trailing_mark: '。' U+3002, '、' U+3001, '；', ...), and the text between names a token (as typed, or
+ * with the ␣ of a leading space), or, after a mark alone, is an index (in ASCII or full-width digits; one out of
+ * 0..T-1 is named so): `--explain "“爱”,我"` on 我爱你 said only "'“爱”' is neither a token", as "爱。,我",
+ * "爱,我。", "「爱」,我", "《爱》,我", "【爱】,我", "1。,2", "1、,2" and "（爱）,我" did (Chinese-speaking learners'
+ * passes; the sentence's own quotes get av_note_typed_quotes' note); else "". The shell's quotes are only ASCII. */
 static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *part) {
-    /* kind 0: “ ” ‘ ’, 1: ＂ ＇ (full-width mode), 2: 《 》 〈 〉 (title marks), 3: 「 」 『 』, 4: 【 】 〖 〗 */
-    static const unsigned kQuote[] = {0x201C, 0x201D, 0x2018, 0x2019, 0xFF02, 0xFF07, 0x300C, 0x300D, 0x300E,
-                                      0x300F, 0x300A, 0x300B, 0x3008, 0x3009, 0x3010, 0x3011, 0x3016, 0x3017};
-    static const int kKind[] = {0, 0, 0, 0, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4};
+    /* kind 0: “ ” ‘ ’, 1: ＂ ＇ (full-width mode), 2: 《 》 〈 〉 (title marks), 3: 「 」 『 』, 4: 【 】 〖 〗 ［ ］ （ ） */
+    static const unsigned kQuote[] = {0x201C, 0x201D, 0x2018, 0x2019, 0xFF02, 0xFF07, 0x300C, 0x300D,
+                                      0x300E, 0x300F, 0x300A, 0x300B, 0x3008, 0x3009, 0x3010, 0x3011,
+                                      0x3016, 0x3017, 0xFF3B, 0xFF3D, 0xFF08, 0xFF09};
+    static const int kKind[] = {0, 0, 0, 0, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4};
     size_t len = strlen(part), open = 0, close = 0, at, stop = 0;
     int kopen = -1, kclose = -1;
-    unsigned cp;
-    const char *why;
+    unsigned cp, scp = 0;
+    const char *why, *sname = NULL;
     out[0] = 0;
-    if (len > 3 && !strcmp(part + len - 3, "\xE3\x80\x82")) stop = 3, len -= 3; /* "爱。": a sentence's full stop */
+    stop = av_utf8_trailing_mark(part, len, &scp, &sname); /* "爱。": a sentence's full stop; "1、" */
+    len -= stop;
+    const char *smark = part + len; /* its text, to the NUL */
     at = len;
     int k = av_utf8_decode((const unsigned char *)part, len, &cp, &why);
     for (size_t i = 0; k > 0 && i < sizeof kQuote / sizeof kQuote[0]; i++)
@@ -289,10 +293,14 @@ static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *p
     int more, i = find_token(toks, inner, &more);
     long v;
     if (i < 0) i = find_token(toks, spaced, &more);
-    if (i < 0 && stop && !open && !close && (read_index(inner, &v) || read_wide_index(inner, &v)) && v >= 0 &&
-        v < toks->n) { /* "1。", "１。": an index with the sentence's full stop after it */
-        snprintf(out, n, "; its '。' (U+3002) at the end is an ideographic full stop, typed as part of the value: "
-                 "type %ld (token '%s')", v, toks->tok[v] + (toks->tok[v][0] == ' '));
+    if (i < 0 && stop && !open && !close && (read_index(inner, &v) || read_wide_index(inner, &v)) && v >= 0) {
+        /* "1。", "１。", "1、": an index with the sentence's full stop or a comma after it */
+        if (v < toks->n)
+            snprintf(out, n, "; its '%s' (U+%04X) at the end is %s, typed as part of the value: type %ld (token '%s')",
+                     smark, scp, sname, v, toks->tok[v] + (toks->tok[v][0] == ' '));
+        else /* "5。": the mark named, and the index still out of range */
+            snprintf(out, n, "; its '%s' (U+%04X) at the end is %s, typed as part of the value, and without it %ld is "
+                     "still outside 0..%d", smark, scp, sname, v, toks->n - 1);
         av_utf8_trim_cut(out);
         return;
     }
@@ -307,13 +315,13 @@ static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *p
     else if (close) snprintf(quotes, sizeof quotes, "'%.*s' is a typed %s", (int)close, part + at, noun);
     if (open || close)
         snprintf(marks, sizeof marks, "its %s, read as part of the text (the shell's quotes are only the ASCII \" and "
-                 "'%s)%s", quotes, wide ? ", which an input method's full-width mode types as ＂ and ＇"
+                 "'%s)%s%s%s", quotes, wide ? ", which an input method's full-width mode types as ＂ and ＇"
                  : kopen > 0 || kclose > 0 ? ""
                                            : ", which a Chinese input method types as “ ” and ‘ ’ with its Chinese "
                                              "punctuation on",
-                 stop ? ", and its '。' at the end is typed too" : "");
-    else snprintf(marks, sizeof marks, "its '。' (U+3002) at the end is an ideographic full stop, typed as part of the "
-                  "value");
+                 stop ? ", and its '" : "", stop ? smark : "", stop ? "' at the end is typed too" : "");
+    else snprintf(marks, sizeof marks, "its '%s' (U+%04X) at the end is %s, typed as part of the value", smark, scp,
+                  sname);
     snprintf(out, n, "; %s: did you mean '%s' (token %d)?", marks, toks->tok[i] + (toks->tok[i][0] == ' '), i);
     av_utf8_trim_cut(out); /* a long token cut between characters, not inside one */
 }

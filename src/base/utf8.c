@@ -319,7 +319,9 @@ const char *av_utf8_not_a_list_sep(const char *s) {
     static const char *const kNot[][2] = {{"\xE3\x80\x81", "the enumeration comma '\xE3\x80\x81'"},
                                           {"\xEF\xBC\x9B", "the full-width semicolon '\xEF\xBC\x9B'"},
                                           {";", "the semicolon ';'"},
-                                          {"\xE3\x80\x82", "the ideographic full stop '\xE3\x80\x82'"}};
+                                          {"\xE3\x80\x82", "the ideographic full stop '\xE3\x80\x82'"},
+                                          {"\xEF\xBC\x9A", "the full-width colon '\xEF\xBC\x9A'"},
+                                          {":", "the colon ':'"}};
     const char *first = NULL, *which = NULL;
     for (size_t i = 0; i < sizeof kNot / sizeof kNot[0]; i++) {
         const char *at = strstr(s, kNot[i][0]);
@@ -327,6 +329,27 @@ const char *av_utf8_not_a_list_sep(const char *s) {
         if (at && (!first || at < first)) first = at, which = kNot[i][1];
     }
     return which;
+}
+
+size_t av_utf8_trailing_mark(const char *s, size_t len, unsigned *cp, const char **name) {
+    static const struct {
+        unsigned cp;
+        const char *name;
+    } kMarks[] = {{0x3002, "an ideographic full stop"}, {0x3001, "an ideographic comma"},
+                  {0xFF0C, "a full-width comma"},       {0xFF1B, "a full-width semicolon"},
+                  {0xFF1A, "a full-width colon"},       {0xFF01, "a full-width exclamation mark"},
+                  {0xFF1F, "a full-width question mark"}};
+    if (len <= 3) return 0;
+    unsigned c;
+    const char *why;
+    if (av_utf8_decode((const unsigned char *)s + len - 3, 3, &c, &why) != 3) return 0;
+    for (size_t i = 0; i < sizeof kMarks / sizeof kMarks[0]; i++)
+        if (kMarks[i].cp == c) {
+            if (cp) *cp = c;
+            if (name) *name = kMarks[i].name;
+            return 3;
+        }
+    return 0;
 }
 
 int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other) {

@@ -179,9 +179,18 @@ int av_utf8_width(const char *s);
 const char *av_utf8_list_sep(const char *s, size_t *len);
 
 /* What a list in s may have been typed with that is no separator of it: the enumeration comma '、' (U+3001),
- * the full-width semicolon '；' (U+FF1B), ';' or the ideographic full stop '。' (U+3002, "爱。我"; not at the
- * end), the first of them found in the NUL-terminated s, named for a message ("the enumeration comma '、'"),
+ * the full-width semicolon '；' (U+FF1B), ';', the ideographic full stop '。' (U+3002, "爱。我"; not at the
+ * end), the full-width colon '：' (U+FF1A, "爱：我") or ':', the first of them found in the NUL-terminated s, named for a message ("the enumeration comma '、'"),
  * or NULL. */
 const char *av_utf8_not_a_list_sep(const char *s);
+
+/* The punctuation mark that ends the first len bytes of s (UTF-8) after some text, as a Chinese input method
+ * types it with its Chinese punctuation on: the ideographic full stop '。' (U+3002), the ideographic comma '、'
+ * (U+3001), or the full-width comma '，', semicolon '；', colon '：', exclamation mark '！' or question mark '？'
+ * (U+FF0C, U+FF1B, U+FF1A, U+FF01, U+FF1F). "--heads 4。", "--explain 1、,2" and "--cmap viridis；" type one
+ * after the value. Returns the mark's byte length (3; its text is s + len - 3), with *cp its code point and
+ * *name its words ("an ideographic full stop"); 0 when there is none or nothing before it (cp and name then
+ * untouched; either may be NULL). */
+size_t av_utf8_trailing_mark(const char *s, size_t len, unsigned *cp, const char **name);
 
 #endif
