@@ -724,6 +724,15 @@ static void test_bad_checkpoints(void **state) {
                                       "\"import torch, safetensors.torch as s; t = torch.load('pytorch_model.bin');"},
         {"sharded GPT-2", 2, "has no model.safetensors but model.safetensors.index.json and shards; a GPT-2 is read "
                              "from one file: join them once, in that folder: python3 -c \"import json, "},
+        /* a hand-edited config.json with a comma after its last member or element is told so, at the comma's byte;
+         * it said only "not valid JSON near byte 76 of 77" (and of a nested one "...; it ends before its closing
+         * '}' (truncated?)", as the file ended in ",") */
+        {"config trailing comma", 2, "/config.json: not valid JSON near byte 76 of 77: a ',' at byte 74 before the "
+                                     "closing '}' (JSON allows no comma after the last member of an object; remove "
+                                     "it)\n"},
+        {"config trailing comma in a nested array", 2, "/config.json: not valid JSON near byte 112 of 116: a ',' at byte "
+                                                       "111 before the closing ']' (JSON allows no comma after the last "
+                                                       "element of an array; remove it)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -786,6 +795,9 @@ static void test_bad_checkpoints(void **state) {
             if (i == 28) write_text(path, index, sizeof index - 1);
             break;
         }
+        case 29: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8,\n}"); break;
+        case 30: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
+                                       "\"architectures\": [\"GPT2LMHeadModel\",],\n}"); break;
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

@@ -194,6 +194,31 @@ static size_t open_depth(const char *text, size_t off) {
 /* JSON's white space (RFC 8259 §2); strchr(" \t\r\n", c) also matched a NUL byte */
 static int json_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
+/* The byte of the first ',' of text (outside strings) that only white space
+ * parts from a closing '}' or ']', or len if there is none; *closer = that
+ * bracket. JSON allows no comma after an object's last member or an array's
+ * last element (RFC 8259 §4, §5), a common slip of a hand-edited config.json
+ * that cJSON (and Python's json) refuses. */
+static size_t trailing_comma(const char *text, size_t len, char *closer) {
+    int in_str = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\') i++;
+            else if (c == '"') in_str = 0;
+        } else if (c == '"') in_str = 1;
+        else if (c == ',') {
+            size_t j = i + 1;
+            while (j < len && json_ws(text[j])) j++;
+            if (j < len && (text[j] == '}' || text[j] == ']')) {
+                *closer = text[j];
+                return i;
+            }
+        }
+    }
+    return len;
+}
+
 /* "NaN", "Infinity" or "-Infinity" when text[off..len) starts with it, else
  * NULL: the words Python's json.dumps writes for a float nan or inf
  * (allow_nan=True, its default), which are not JSON (RFC 8259 §6: "Numeric
@@ -234,6 +259,12 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
             return av_fail(err, AV_EUSAGE, "%s%snot valid JSON at byte %zu of %zu: %s is not a JSON number (JSON has "
                            "no NaN or Infinity; Python's json.dumps writes them unless allow_nan=False); write a "
                            "finite number", name, sep, off, len, word);
+        char closer = 0;
+        size_t comma = trailing_comma(text, len, &closer);
+        if (comma < len && comma <= off) /* cJSON stops at the first error: a trailing comma before it is it */
+            return av_fail(err, AV_EUSAGE, "%s%snot valid JSON near byte %zu of %zu: a ',' at byte %zu before the "
+                           "closing '%c' (JSON allows no comma after the last %s; remove it)", name, sep, off, len,
+                           comma, closer, closer == '}' ? "member of an object" : "element of an array");
         return av_fail(err, AV_EUSAGE, "%s%snot valid JSON near byte %zu of %zu%s", name, sep, off, len,
                        cut ? "; it ends before its closing '}' (truncated?)" : "");
     }

@@ -121,6 +121,11 @@ av_status av_json_check_strings(const char *text, size_t len, const char *name, 
  *    (truncated?)"  (where cJSON stopped, from 0: the start of the value it
  *    could not finish, so a byte or so before Python's json; the hint when the
  *    text, less white space, begins with '{' and does not end with '}');
+ *   "NAME: not valid JSON near byte 19 of 20: a ',' at byte 18 before the
+ *    closing '}' (JSON allows no comma after the last member of an object;
+ *    remove it)"  (or ']' and "element of an array": a trailing comma, RFC
+ *    8259 §4, §5, found outside strings before where cJSON stopped; said in
+ *    place of the "(truncated?)" hint);
  *   "NAME: not valid JSON at byte 7 of 11: NaN is not a JSON number (JSON has
  *    no NaN or Infinity; Python's json.dumps writes them unless
  *    allow_nan=False); write a finite number"  (or Infinity, -Infinity: where
