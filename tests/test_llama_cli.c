@@ -545,6 +545,35 @@ static void test_llama_folder_without_weights(void **state) {
     tu_free(&r);
 }
 
+/* A Llama folder with SentencePiece's tokenizer.model in place of
+ * tokenizer.json names the file it has and the one line of Python that
+ * writes tokenizer.json; it said "--model DIR has no tokenizer.json; a GPT-2
+ * model folder holds ...", as of a folder with no tokenizer at all (still
+ * said then). */
+static void test_llama_folder_with_tokenizer_model_only(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], to[4400], want[9000];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    snprintf(to, sizeof to, "%s/tokenizer.model", model);
+    assert_int_equal(rename(path, to), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no tokenizer.json, only tokenizer.model (SentencePiece's "
+             "protobuf format, which attnviz does not read); write tokenizer.json once, in that folder: python3 -c "
+             "\"from transformers import AutoTokenizer; AutoTokenizer.from_pretrained('.').save_pretrained('.')\"\n",
+             model);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("tokenizer.model only: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(unlink(to), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no tokenizer.json; a GPT-2 model folder holds", model);
+    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("no tokenizer: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* tokenizer.json's Split keeps the text between its matches (behavior
  * Isolated: each match and each gap is a piece, as tokenizers'
  * SplitDelimiterBehavior says). Worked by hand: "3 1 4 1 5 >" with \d is the
@@ -1349,6 +1378,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_folder_without_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_folder_with_tokenizer_model_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ignore_merges_takes_whole_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_merge_errors_name_the_file, tu_setup_tmpdir,

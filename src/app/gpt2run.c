@@ -203,6 +203,15 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
                        "folder: python3 -c \"import json, safetensors.torch as s; t = {}; [t.update(s.load_file(f)) for f "
                        "in set(json.load(open('model.safetensors.index.json'))['weight_map'].values())]; "
                        "s.save_file(t, 'model.safetensors', {'format': 'pt'})\"", named);
+    /* a Llama folder with SentencePiece's tokenizer.model only (older Llama 2 downloads, a checkpoint converted with
+     * the slow tokenizer): "has no tokenizer.json" named neither the file it has nor the way to the one it reads.
+     * transformers converts it to the fast tokenizer and save_pretrained writes tokenizer.json. */
+    av_path_join(path, sizeof path, dir, "tokenizer.model");
+    if (!strcmp(name, "tokenizer.json") && stat(path, &sb) == 0)
+        return av_fail(err, AV_EUSAGE, "--model %.120s has no tokenizer.json, only tokenizer.model (SentencePiece's "
+                       "protobuf format, which attnviz does not read); write tokenizer.json once, in that folder: "
+                       "python3 -c \"from transformers import AutoTokenizer; "
+                       "AutoTokenizer.from_pretrained('.').save_pretrained('.')\"", named);
     return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", named, name, MODEL_FOLDER);
 }
 
