@@ -1401,6 +1401,35 @@ static void test_help_precision_names_explain(void **state) {
     tu_free(&r);
 }
 
+/* The --html page opens on --head (its head view draws that head's lines), and the "has no effect"
+ * warning names --html among --head's users, but --help said "head for --explain, --show and --compare
+ * figures" and the man page's --head item named --explain, --show and --compare only (a reader's pass). */
+static void test_help_head_names_html(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "head for --explain, --show, the --html page and --compare figures; with --model also "
+                                  "drawn alone (default 0)"));
+    tu_free(&r);
+    char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
+    assert_non_null(man);
+    assert_non_null(strstr(man, "for the \\-\\-html page (which opens on it: its head view draws that head's lines)"));
+    free(man);
+    char *dir = make_tmpdir(), page[4200];
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-H", "4", "--head", "2", "--html", "-o", dir, "I love you",
+                NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "warning")); /* --head is used */
+    tu_free(&r);
+    snprintf(page, sizeof page, "%s/attnviz.html", dir);
+    char *html = tu_slurp_file(page, NULL);
+    assert_non_null(html);
+    assert_non_null(strstr(html, "\"head\":2")); /* the page opens on head 2 */
+    free(html);
+    rm_rf(dir);
+}
+
 /* --help said "default heads,grid", but the default run of one head writes head0.png alone, while
  * --figures heads,grid given explicitly also writes heads.png (the grid is drawn by default only for
  * 2+ heads, as the man page's grid item says). --help now says so; the two runs below show the rule. */
@@ -2776,6 +2805,7 @@ int main(void) {
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),
+        cmocka_unit_test(test_help_head_names_html),
         cmocka_unit_test(test_help_figures_default_says_grid_needs_two_heads),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_text_taken_as_an_options_value_is_named),

@@ -1808,7 +1808,8 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
 }
 
 /* --head picks the head a --model draws alone by default and with --figures heads; with --figures grid or
- * model nothing used it, and nothing said so (a tester's report): a warning now names what takes it. */
+ * model nothing used it, and nothing said so (a tester's report): a warning now names what takes it (the
+ * --html page, which opens on that head, too). */
 static void test_head_with_model_figures_without_heads(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -1823,7 +1824,7 @@ static void test_head_with_model_figures_without_heads(void **state) {
         if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
         int used = !figs[k] || !strcmp(figs[k], "heads");
         const char *w = strstr(r.err, "attnviz: warning: --head 2 has no effect: with --model it picks the head of "
-                                      "--explain, --show, the --compare figure and --figures heads\n");
+                                      "--explain, --show, the --html page, the --compare figure and --figures heads\n");
         if (used ? strstr(r.err, "no effect") != NULL : !w)
             fail_msg("--figures %s --head 2: stderr was:\n%s", figs[k] ? figs[k] : "(default)", r.err);
         tu_free(&r);

@@ -151,7 +151,7 @@ static const optdef kOpts[] = {
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
     {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .range_later = 1, .arg = "N",
-     .help = "head for --explain, --show and --compare figures; with --model also drawn alone (default 0)"},
+     .help = "head for --explain, --show, the --html page and --compare figures; with --model also drawn alone (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
     {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
      .allowed = "scale, positions, rope-style or order; with --train: scale, norm or positions; with --model: scale",
@@ -1531,7 +1531,7 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         av_option_shown(typed, sizeof typed, o, "head", o->head);
         if (o->model_dir)
             snprintf(msgs[n++], 160, "--head %s has no effect: with --model it picks the head of --explain, --show, "
-                     "the --compare figure and --figures heads", typed);
+                     "the --html page, the --compare figure and --figures heads", typed);
         else
             snprintf(msgs[n++], 160, "--head %s has no effect: only --explain, --show, --html and the --compare "
                      "figure use one head (figures draw every head)", typed);

@@ -107,7 +107,7 @@ typedef struct {
     int verbose, quiet, precision;
     av_color color;
     const char *explain;     /* "QUERY,KEY" for --explain, or NULL */
-    int head;                /* head for --explain and --compare figures (default 0) */
+    int head;                /* head for --explain, --show, the --html page and --compare figures (default 0) */
     int show;                /* --show: terminal heat-map of every head (of --head alone when given) */
     int compare;             /* av_compare_kind (compare.h), 0 = none */
     unsigned figures;        /* AV_FIG_* bits (default AV_FIG_DEFAULT) */
