@@ -117,7 +117,8 @@ static void test_qwen2_bf16_trace_and_generate(void **state) {
 /* transformers 5 writes RoPE's settings as "rope_parameters": {"rope_theta": θ, "rope_type": ...} and no
  * top-level rope_theta (LlamaConfig and Qwen2Config have only that field): such a config.json ran at θ 10000,
  * and a llama3-scaled one without its scaling, with no word (a user's report). rope_parameters' rope_theta is
- * the one transformers 5 reads, so the run equals the top-level rope_theta one; another rope_type is refused. */
+ * the one transformers 5 reads, so the run equals the top-level rope_theta one (the trace names the key); another
+ * rope_type is refused. */
 static void test_rope_parameters_of_transformers_5(void **state) {
     tu_fixture *f = *state;
     const char *model = tu_in(f, "p");
@@ -137,8 +138,24 @@ static void test_rope_parameters_of_transformers_5(void **state) {
                                        "\"rope_parameters\": {\"rope_theta\": 1000000.0, \"rope_type\": \"default\"},"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", SENTENCE, NULL);
     if (r.code != 0) fail_msg("rope_parameters: exit %d: %s", r.code, r.err);
-    assert_string_equal(r.out, top);
+    /* the same run, and the trace names the key θ came from: it said "θ = rope_theta = 1000000", a key this
+     * config.json does not have (a reader's pass) */
+    static const char from[] = "θ = rope_parameters.rope_theta = 1000000", top_from[] = "θ = rope_theta = 1000000";
+    char *at = strstr(r.out, from);
+    if (!at) fail_msg("the trace lacks \"%s\":\n%s", from, r.out);
+    char *same = malloc(strlen(r.out) + 1);
+    assert_non_null(same);
+    snprintf(same, strlen(r.out) + 1, "%.*s%s%s", (int)(at - r.out), r.out, top_from, at + strlen(from));
+    assert_string_equal(same, top);
+    free(same);
     free(top);
+    tu_free(&r);
+    /* neither key: transformers' default θ 10000, and the trace says it is the default */
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_theta\": 10000.0,", ""), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("no rope_theta: exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "θ = 10000 (config.json has no rope_theta: transformers'\n             default)"));
+    assert_null(strstr(r.out, "θ = rope_theta"));
     tu_free(&r);
     assert_int_equal(tu_write_replaced(path, json, "\"rope_theta\": 10000.0,",
                                        "\"rope_parameters\": {\"rope_theta\": 500000.0, \"rope_type\": \"llama3\", "

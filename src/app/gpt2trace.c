@@ -337,11 +337,15 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
     print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   K/V heads = %d   d_k = %d   d_ff = %d   vocab V = %d\n",
             t->T, t->L, t->C, t->H, KVH, t->D, c->n_inter, t->V);
-    fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = rope_theta = %.10g: attnviz's --rope-style half.\n"
-               "             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging\n"
+    if (c->rope_theta_from)
+        fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = %s = %.10g: attnviz's --rope-style half.\n",
+                c->rope_theta_from, c->rope_theta);
+    else /* transformers' LlamaConfig and Qwen2Config default */
+        fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = %.10g (config.json has no rope_theta: transformers'\n"
+                   "             default): attnviz's --rope-style half.\n", c->rope_theta);
+    fprintf(f, "             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging\n"
                "             Face's conversion permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the\n"
-               "             same scores, so every Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n",
-            c->rope_theta);
+               "             same scores, so every Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n");
     fprintf(f, "  GQA        grouped-query attention: %d query heads share each of the %d K/V heads (", G, KVH);
     for (int k = 0; k < KVH && k < 4; k++) fprintf(f, "%squery %d–%d → K/V %d", k ? ", " : "", k * G, k * G + G - 1, k);
     fprintf(f, "%s)\n", KVH > 4 ? ", …" : "");

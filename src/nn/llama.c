@@ -139,8 +139,14 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
         return s;
     /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it */
-    const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters");
+    const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters"), *th;
     if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", name, err))) return s;
+    /* the trace names the key: "θ = rope_theta = 500000" was printed for a θ read from rope_parameters, and
+     * for transformers' default 10000 of a config.json that has neither key */
+    if (cJSON_IsObject(rp) && (th = cJSON_GetObjectItemCaseSensitive(rp, "rope_theta")) && !cJSON_IsNull(th))
+        c->rope_theta_from = "rope_parameters.rope_theta";
+    else if ((th = cJSON_GetObjectItemCaseSensitive(root, "rope_theta")) && !cJSON_IsNull(th))
+        c->rope_theta_from = "rope_theta";
     if ((s = av_json_token_ids(c->eos_ids, &c->n_eos, AV_MAX_EOS, root, "eos_token_id", c->vocab_size, name, err)))
         return s;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");

@@ -70,6 +70,8 @@ typedef struct {
     int max_positions_default; /* 1: config.json has no max_position_embeddings (max_positions_from names the default) */
     double rms_norm_eps;       /* ε (default 1e-6) */
     double rope_theta;         /* θ (default 10000) */
+    const char *rope_theta_from; /* the key θ came from, for the trace: "rope_parameters.rope_theta" or
+                                  * "rope_theta"; NULL when config.json has neither (transformers' default 10000) */
     int tie_word_embeddings;   /* 1: logits use embed_tokens (default 0 llama, qwen2 as given) */
     int qkv_bias;              /* 1 for qwen2: q_proj, k_proj, v_proj have biases */
     int bos_token_id;          /* INT_MIN if absent or null; else as given (-1 too: checked where used) */
