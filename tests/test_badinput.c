@@ -812,6 +812,14 @@ static const bad_case kCases[] = {
     {"mask_bool_value_2", 2, "bool value 2 at index 6 (row 1, column 2) is not 0 or 1", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_value, 0, NULL, 0},
     {"mask_truncated", 2, "truncated: header says shape (4, 4) = 16 bytes of data, file has 10", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_truncated, 0, NULL, 0},
     {"mask_missing", 2, "No such file or directory", {W8, "--attn-mask", "@/in/none.npy", S4}, NULL, 0, NULL, 0},
+    /* past 16385 tokens no bool (T, T) mask fits npy's file limit: "-f 20000-words.txt --attn-mask m.npy --no-plot"
+     * read the right 400000128-byte file and said it "is larger than the 268501008-byte limit; the mask must be a
+     * bool (20000, 20000) array"; now the most tokens are said first, and no file is read (a 4 x 4 one here) */
+    {"mask_past_the_npy_limit", 2, "--attn-mask takes at most 16385 tokens: a bool (20000, 20000) mask for these 20000 "
+     "tokens (the sentence's 4 and 19996 <pad> of --pad-to 20000) is a 400000128-byte .npy file, larger than the "
+     "268501008-byte limit of an .npy file; give at most 16385 tokens, <pad> included: --pad-to 16385 at most, or drop "
+     "--attn-mask (--causal and --pad-to need no file)", {W8, "--no-plot", "--pad-to", "20000", "--attn-mask",
+     "@/in/m.npy", S4}, prep_mask_value, F_NO_AUTO_DUMP, NULL, 0},
     /* output folders; the dump sentinel stays at stake: main makes every folder before writing any file.
      * (An existing but unwritable figure folder is only found when the first figure is written, after
      * the dump, so that row leaves --dump out.) */

@@ -537,6 +537,22 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *s
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     av_npy a;
     size_t T = (size_t)m->cfg.T, widest = T * T * 8;
+    /* a bool (T, T) mask, np.save's 128-byte header and T·T bytes, that npy would refuse whole: "--attn-mask
+     * m.npy -f 20000-words.txt --no-plot" read the right 400000128-byte file and said it "is larger than the
+     * 268501008-byte limit; the mask must be a bool (20000, 20000) array", the very array it was given */
+    if (T * T + 128 > AV_NPY_MAX_FILE) {
+        size_t most = 1, n_real = (size_t)m->cfg.n_real;
+        while ((most + 1) * (most + 1) + 128 <= AV_NPY_MAX_FILE) most++;
+        char padded[128] = "", pad_most[64] = "";
+        if (n_real > 0 && n_real < T) {
+            snprintf(padded, sizeof padded, " (the sentence's %zu and %zu <pad> of --pad-to %zu)", n_real, T - n_real, T);
+            if (n_real <= most) snprintf(pad_most, sizeof pad_most, ", <pad> included: --pad-to %zu at most", most);
+        }
+        return av_fail(err, AV_EUSAGE, "--attn-mask takes at most %zu tokens: a bool (%zu, %zu) mask for these %zu "
+                       "tokens%s is a %zu-byte .npy file, larger than the %zu-byte limit of an .npy file; give at most "
+                       "%zu tokens%s, or drop --attn-mask (--causal and --pad-to need no file)", most, T, T, T, padded,
+                       T * T + 128, AV_NPY_MAX_FILE, most, pad_most);
+    }
     /* read no more than a (T, T) array of the widest dtype npy takes ('<f8'),
      * so a float mask of the right shape is still named by its dtype below,
      * and an endless file (/dev/zero, a pipe left open) stops there */

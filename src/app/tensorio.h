@@ -116,7 +116,9 @@ void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *s
  * closed is refused after them. Errors: AV_ERUNTIME when it cannot be read;
  * AV_EUSAGE for bad content, another dtype or another shape, or a longer
  * file ("input file 'x' is larger than the 65620-byte limit" for T = 3),
- * saying the mask must be bool (T, T). */
+ * saying the mask must be bool (T, T); AV_EUSAGE before reading anything
+ * when T is past the 16385 tokens whose bool (T, T) mask an .npy file may
+ * hold (AV_NPY_MAX_FILE), naming that most (and --pad-to's share of T). */
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err);
 
 /* Write dir/tokens.txt (dir must exist): the n tokens of toks, one per line,

@@ -34,9 +34,9 @@
 #define NPY_GROWTH_DIGITS 21     /* numpy's GROWTH_AXIS_MAX_DIGITS */
 #define NPY_MAX_HEADER 65536u    /* longer headers are rejected before parsing */
 #define NPY_MAX_DIM (1u << 24)   /* largest single dimension accepted */
-/* Largest .npy file av_npy_read loads: a 4096 x 4096 float64 weight matrix is
- * 128 MiB; allow twice that plus the header. */
-#define NPY_MAX_FILE ((size_t)256 * 1024 * 1024 + NPY_MAX_HEADER + 16)
+/* Largest .npy file av_npy_read loads (npy.h): a 4096 x 4096 float64 weight
+ * matrix is 128 MiB; allow twice that plus the header. */
+#define NPY_MAX_FILE AV_NPY_MAX_FILE
 
 /* ------------------------------------------------------------------------- */
 /* shared helpers */

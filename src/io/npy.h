@@ -31,6 +31,11 @@
 #include "base/common.h"
 
 #define AV_NPY_MAX_NDIM 4
+/* Largest .npy file av_npy_read loads, in bytes: 256 MiB of data (a 4096 x
+ * 4096 float64 weight matrix is 128 MiB; twice that), the longest header
+ * (64 KiB) and 16 bytes of prefix. A (T, T) bool --attn-mask, np.save's
+ * 128-byte header and T·T bytes, fits up to T = 16385. */
+#define AV_NPY_MAX_FILE ((size_t)256 * 1024 * 1024 + 65536 + 16)
 
 /* Write data (shape[0] x ... x shape[ndim-1] floats, C order, e.g. W_Q as
  * (C, C) or attention weights as (H, T, T)) to path atomically as '<f4'.
