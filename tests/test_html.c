@@ -346,6 +346,29 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     tu_free(&r);
 }
 
+/* A run without a mask stores none: the page held T·T zero bytes as "mask", outside --html-limit's count
+ * (`--heads 8 --html-limit 64 --no-plot -f 5000-words.txt` wrote 100 MB, 33 MB of them "AAAA..."); "" is no
+ * mask to page.js. --causal and --pad-to still store theirs, 1 = masked. */
+static void html_without_a_mask_stores_none(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "16", "--html", "--no-plot", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"tokens\":[\"I\",\"love\",\"you\"],\"mask\":\"\""));
+    free(page);
+    tu_free(&r);
+    /* causal (3, 3): rows 0 1 1 / 0 0 1 / 0 0 0, base64 of those 9 bytes */
+    run_attnviz(&r, NULL, "-d", "16", "--html", "--no-plot", "--causal", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"mask\":\"AAEBAAABAAAA\""));
+    free(page);
+    tu_free(&r);
+}
+
 /* The page holds the trace as printed, and the trace reads W_Q and W_K again
  * after the figures: RoPE's shift check projects X anew, and -v prints the
  * matrices. Both once crashed (exit 139) because the weights were freed before
@@ -833,6 +856,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_model_page_has_every_layer_and_its_q_k_v, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_limit_without_html_warns_and_train_needs_model),
         cmocka_unit_test_setup_teardown(html_with_train_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_without_a_mask_stores_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,9 @@
  *
  * Data format: a JSON object in <script type="application/json"
  * id="av-data">; tensors are base64 of little-endian float32, C order:
- * weights and scores (L, H, T, T), q, k, v (L, H, T, D).
+ * weights and scores (L, H, T, T), q, k, v (L, H, T, D); the mask is base64
+ * of (T, T) bytes, 1 = masked, or "" when it hides nothing (no mask, or
+ * mask NULL), outside the size limit below.
  *
  * Size limit: when the runs' numbers (4 bytes each) exceed AV_HTML_MAX_BYTES,
  * weights and scores are quantised to 8 bits (weights over [0, 1], scores
