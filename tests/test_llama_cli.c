@@ -1005,6 +1005,44 @@ static void test_config_words_of_hugging_face(void **state) {
     free(json);
 }
 
+/* head_dim's messages name the keys and the arithmetic: an odd hidden_size / num_attention_heads with no head_dim
+ * key said "head_dim 17 must be even and equal hidden_size / num_attention_heads = 17", which reads as a
+ * contradiction; now the derived value, why it must be even (RoPE) and the hidden_size values that would do. A
+ * head_dim other than the split is refused as such. */
+static void test_head_dim_messages_name_the_keys(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "hd");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    assert_non_null(json);
+    static const char *const cases[][2] = {
+        {"\"hidden_size\": 68", "the derived head_dim = hidden_size / num_attention_heads = 68 / 4 = 17 is odd; RoPE "
+                                 "rotates pairs of dimensions, so it must be even (allowed: hidden_size a multiple of "
+                                 "2·num_attention_heads = 8: 64 or 72)"},
+        {"\"hidden_size\": 68, \"head_dim\": 17", "head_dim = hidden_size / num_attention_heads = 68 / 4 = 17 is odd; "
+                                                "RoPE rotates pairs of dimensions, so it must be even (allowed: "
+                                                "hidden_size a multiple of 2·num_attention_heads = 8: 64 or 72)"},
+        {"\"hidden_size\": 4", "the derived head_dim = hidden_size / num_attention_heads = 4 / 4 = 1 is odd; RoPE "
+                                "rotates pairs of dimensions, so it must be even (allowed: hidden_size a multiple of "
+                                "2·num_attention_heads = 8: 8)"},
+        {"\"hidden_size\": 64, \"head_dim\": 32", "head_dim 32 is not supported: attnviz needs head_dim = hidden_size / "
+                                                "num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim key)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_int_equal(tu_write_replaced(path, json, "\"hidden_size\": 64", cases[i][0]), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        char want[4800];
+        snprintf(want, sizeof want, "attnviz: error: %s: %s\n", path, cases[i][1]);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d: %s", cases[i][0], r.code, r.err);
+        tu_free(&r);
+    }
+    free(json);
+}
+
 /* --generate stops after config.json's eos_token_id on a Llama too, as
  * Hugging Face's generate does (it went on: only GPT-2 folders stopped). The
  * fixture's config says 2, which the tiny model does not pick; here the id
@@ -1408,6 +1446,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_added_token_flags, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),

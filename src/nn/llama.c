@@ -104,9 +104,21 @@ static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n
         return av_fail(err, AV_EUSAGE, "%s: num_key_value_heads %d must divide num_attention_heads %d (allowed: %s)", n,
                        c->n_kv_head, c->n_head, divisors);
     }
-    if ((c->n_embd / c->n_head) % 2 || (head_dim && head_dim != c->n_embd / c->n_head))
-        return av_fail(err, AV_EUSAGE, "%s: head_dim %d must be even and equal hidden_size / num_attention_heads = %d", n,
-                       head_dim ? head_dim : c->n_embd / c->n_head, c->n_embd / c->n_head);
+    int D = c->n_embd / c->n_head;
+    if (head_dim && head_dim != D) /* transformers would size q_proj by it: attnviz's heads split hidden_size */
+        return av_fail(err, AV_EUSAGE, "%s: head_dim %d is not supported: attnviz needs head_dim = hidden_size / "
+                       "num_attention_heads = %d / %d = %d (allowed: %d, or no head_dim key)", n, head_dim, c->n_embd,
+                       c->n_head, D, D);
+    if (D % 2) { /* it said "head_dim 17 must be even and equal hidden_size / num_attention_heads = 17" */
+        char sizes[64] = ""; /* the multiples of 2·H around hidden_size within 1..AV_MAX_D_MODEL */
+        int lo = c->n_embd - c->n_embd % (2 * c->n_head), hi = lo + 2 * c->n_head;
+        if (lo >= 1 && hi <= AV_MAX_D_MODEL) snprintf(sizes, sizeof sizes, ": %d or %d", lo, hi);
+        else if (lo >= 1 || hi <= AV_MAX_D_MODEL) snprintf(sizes, sizeof sizes, ": %d", lo >= 1 ? lo : hi);
+        return av_fail(err, AV_EUSAGE, "%s: %shead_dim = hidden_size / num_attention_heads = %d / %d = %d is odd; RoPE "
+                       "rotates pairs of dimensions, so it must be even (allowed: hidden_size a multiple of "
+                       "2·num_attention_heads = %d%s)", n, head_dim ? "" : "the derived ", c->n_embd, c->n_head, D,
+                       2 * c->n_head, sizes);
+    }
     if (c->n_inter < 1 || c->n_inter > 16 * AV_MAX_D_MODEL)
         return av_fail(err, AV_EUSAGE, "%s: intermediate_size %d is outside 1..%d", n, c->n_inter, 16 * AV_MAX_D_MODEL);
     if (c->vocab_size < 1 || c->vocab_size > AV_GPT2_MAX_VOCAB)

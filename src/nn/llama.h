@@ -85,7 +85,12 @@ typedef struct {
  * vocab_size. Refused with AV_EUSAGE naming the key: another model_type,
  * hidden_act other than "silu", a rope_scaling or rope_parameters other than
  * null or rope_type "default" (θ: rope_parameters.rope_theta, else rope_theta), head_dim other than
- * C/H, attention_bias or mlp_bias true, KVH not dividing H, odd D, sizes
+ * C/H ("config.json: head_dim 32 is not supported: attnviz needs head_dim =
+ * hidden_size / num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim
+ * key)"), attention_bias or mlp_bias true, KVH not dividing H, odd D
+ * ("config.json: the derived head_dim = hidden_size / num_attention_heads =
+ * 68 / 4 = 17 is odd; RoPE rotates pairs of dimensions, so it must be even
+ * (allowed: hidden_size a multiple of 2·num_attention_heads = 8: 64 or 72)"), sizes
  * past the limits of gpt2.h (AV_GPT2_MAX_*), ε outside (0, 1), θ <= 1. */
 av_status av_llama_config_parse(av_llama_config *cfg, const char *json, size_t len, const char *name, av_err *err);
 
