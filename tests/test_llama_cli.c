@@ -1005,6 +1005,31 @@ static void test_config_words_of_hugging_face(void **state) {
     free(json);
 }
 
+/* A checkpoint without lm_head.weight (a tied model's: here Qwen2's fixture) under a config.json that unties it:
+ * transformers would draw a random lm_head, so it is refused naming the key that decides (it said only
+ * 'missing tensor "lm_head.weight" (config.json implies it)'), as GPT-2 folders are (test_model_cli). */
+static void test_untied_config_without_lm_head(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "ut");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "qwen2_f32", AV_ST_F32);
+    char path[4400], st[4400], want[4800];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    snprintf(st, sizeof st, "%s/model.safetensors", model);
+    char *json = tu_slurp_file(path, NULL);
+    assert_non_null(json);
+    assert_int_equal(tu_write_replaced(path, json, "\"tie_word_embeddings\": true", "\"tie_word_embeddings\": false"), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: %s: missing tensor \"lm_head.weight\": config.json's "
+             "tie_word_embeddings is false (transformers' default when absent), so the output layer is its own tensor "
+             "(transformers would draw a random one); allowed: tie_word_embeddings true to use "
+             "model.embed_tokens.weight, or a checkpoint with lm_head.weight\n", st);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("untied, no lm_head: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    free(json);
+}
+
 /* head_dim's messages name the keys and the arithmetic: an odd hidden_size / num_attention_heads with no head_dim
  * key said "head_dim 17 must be even and equal hidden_size / num_attention_heads = 17", which reads as a
  * contradiction; now the derived value, why it must be even (RoPE) and the hidden_size values that would do. A
@@ -1447,6 +1472,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_added_token_flags, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),

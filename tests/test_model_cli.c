@@ -733,6 +733,16 @@ static void test_bad_checkpoints(void **state) {
         {"config trailing comma in a nested array", 2, "/config.json: not valid JSON near byte 112 of 116: a ',' at byte "
                                                        "111 before the closing ']' (JSON allows no comma after the last "
                                                        "element of an array; remove it)\n"},
+        /* tie_word_embeddings false without lm_head.weight ran tied and said "tied to the token embedding", while
+         * transformers draws a random lm_head for it: refused, naming the key and the tensor. With lm_head.weight
+         * (here equal to wte) it loads: the error is then the missing tokenizer's. A key that is no bool is named. */
+        {"untied config without lm_head", 2, "/model.safetensors: config.json's tie_word_embeddings is false, but there "
+                                             "is no tensor \"lm_head.weight\" (transformers would draw a random "
+                                             "lm_head, so no logits of this model can be computed); allowed: "
+                                             "tie_word_embeddings true (or absent, GPT2Config's default) to use "
+                                             "wte.weight as the output layer, or a checkpoint with lm_head.weight\n"},
+        {"untied config with lm_head", 2, "has no vocab.json; a GPT-2 model folder holds"},
+        {"tie_word_embeddings not a bool", 2, "/config.json: \"tie_word_embeddings\" is \"no\"; it must be true or false"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -798,6 +808,22 @@ static void test_bad_checkpoints(void **state) {
         case 29: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8,\n}"); break;
         case 30: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
                                        "\"architectures\": [\"GPT2LMHeadModel\",],\n}"); break;
+        case 31: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
+                                       "\"tie_word_embeddings\": false}"); break;
+        case 32: {
+            static const char untied[] = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, "
+                                         "\"vocab_size\": 8, \"tie_word_embeddings\": false}";
+            av_gpt2_config cfg;
+            av_err err = {{0}};
+            if (av_gpt2_config_parse(&cfg, kMicro, strlen(kMicro), "c", &err)) fail_msg("%s", err.msg);
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            if (gf_write_checkpoint(path, &cfg, AV_ST_F32, "", 1, &err)) fail_msg("%s", err.msg); /* lm_head = wte */
+            snprintf(path, sizeof path, "%s/config.json", dir);
+            write_text(path, untied, sizeof untied - 1);
+            break;
+        }
+        case 33: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
+                                       "\"tie_word_embeddings\": \"no\"}"); break;
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

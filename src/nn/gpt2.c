@@ -235,6 +235,13 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         goto done;
     if ((j = cJSON_GetObjectItemCaseSensitive(root, "attnviz")) && (s = parse_attnviz(c, j, name, err))) goto done;
     if ((s = parse_scale_attn_weights(c, root, name, err))) goto done;
+    /* GPT2Config's tie_word_embeddings (default true); false needs lm_head.weight in the checkpoint (load_weights) */
+    j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
+    if (j && !cJSON_IsBool(j)) {
+        s = av_json_wrong_kind(name, "\"tie_word_embeddings\"", j, "true or false", err);
+        goto done;
+    }
+    c->untied = cJSON_IsFalse(j);
     if ((s = check_type_claims(c, root, name, err))) goto done;
     if ((s = check_config(c, name, err))) goto done; /* first: n_embd is in range, so 4·n_embd fits an int */
     /* GPT2Config's n_inner: the MLP width, null meaning 4·n_embd. This forward's MLP is 4·n_embd (GPT-2's),
@@ -685,9 +692,16 @@ static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, c
     return AV_OK;
 }
 
-/* lm_head.weight, when present, must be (V, C) and equal to wte (tied). */
+/* lm_head.weight, when present, must be (V, C) and equal to wte (tied); when config.json unties it, present.
+ * Without it transformers builds an untied lm_head with random weights (and warns of the missing key), so the
+ * run would compute other logits than that model's while the trace says "tied to the token embedding". */
 static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *err) {
     const av_st_tensor *t = av_safetensors_find(&s->st, "lm_head.weight");
+    if (!t && m->cfg.untied)
+        return av_fail(err, AV_EUSAGE, "%s: config.json's tie_word_embeddings is false, but there is no tensor "
+                       "\"lm_head.weight\" (transformers would draw a random lm_head, so no logits of this model can "
+                       "be computed); allowed: tie_word_embeddings true (or absent, GPT2Config's default) to use "
+                       "wte.weight as the output layer, or a checkpoint with lm_head.weight", file);
     if (!t) return AV_OK;
     m->has_lm_head = 1;
     size_t V = (size_t)m->cfg.vocab_size, C = (size_t)m->cfg.n_embd;

@@ -75,6 +75,8 @@ typedef struct {
                                   a list): --generate stops after any of them, as Hugging Face's generate
                                   does (GPT-2: 50256, <|endoftext|>); a Llama's are mirrored here */
     int n_eos;                 /* 0: none (absent, null, or no id of the vocabulary) */
+    int untied;                /* 1: config.json's tie_word_embeddings is false (GPT2Config's default
+                                  true), so the checkpoint must hold lm_head.weight (av_gpt2_load) */
     av_kernel kernel;          /* not from config.json: AV_KERNEL_REFERENCE (default, the readable
                                   loops, sums in double) or AV_KERNEL_BLAS (sgemm, float32 sums,
                                   attention_blas.h); AV_KERNEL_FLASH runs as BLAS here, since the
@@ -113,7 +115,9 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * or null; as io/jsonval.h av_json_token_ids
  * reads it, with its error), "attnviz" (above; its
  * "scale" and scale_attn_weights, if both given, must agree: "config.json:
- * \"scale_attn_weights\": false contradicts attnviz.scale true ..."). `name` starts every
+ * \"scale_attn_weights\": false contradicts attnviz.scale true ..."),
+ * tie_word_embeddings (true or false, GPT2Config's default true; false sets
+ * cfg->untied). `name` starts every
  * message. Errors, AV_EUSAGE: av_json_parse_object's ("config.json: not
  * valid JSON near byte 12 of 40; ...", "config.json: not a JSON object (it is an array)"),
  * "config.json: model_type \"mistral\" is not supported (allowed: gpt2,
@@ -285,7 +289,11 @@ typedef struct {
  * read-only mmap (no copy); F16 and BF16 are converted to float32. Every
  * tensor of the table must be present with the shape cfg implies, under the
  * same prefix ("transformer." or none); lm_head.weight, if present, must be
- * (V, C) and is checked to equal wte; h.N.attn.bias and h.N.attn.masked_bias
+ * (V, C) and is checked to equal wte, and must be present when config.json's
+ * tie_word_embeddings is false (cfg.untied: transformers would draw a random
+ * lm_head for it, so attnviz's logits would not be that model's: "model.safetensors:
+ * config.json's tie_word_embeddings is false, but there is no tensor
+ * \"lm_head.weight\" ..."); h.N.attn.bias and h.N.attn.masked_bias
  * (causal-mask buffers) are ignored; any other tensor is an error. Errors:
  * AV_ERUNTIME "cannot read 'DIR/config.json': No such file or directory";
  * AV_EUSAGE for every content problem, naming the file and the tensor

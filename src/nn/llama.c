@@ -519,6 +519,11 @@ static const char *tensor_kind(const char *name) {
 static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err *err) {
     int f = 0;
     const av_st_tensor *t = store_find(s, row->name, &f);
+    if (!t && strcmp(row->name, "lm_head.weight") == 0) /* the one a tied model lacks: say which key decides */
+        return av_fail(err, AV_EUSAGE, "%s: missing tensor \"lm_head.weight\": config.json's tie_word_embeddings is "
+                       "false (transformers' default when absent), so the output layer is its own tensor (transformers "
+                       "would draw a random one); allowed: tie_word_embeddings true to use model.embed_tokens.weight, "
+                       "or a checkpoint with lm_head.weight", s->st[0].name);
     if (!t) return av_fail(err, AV_EUSAGE, "%s: missing tensor \"%s\" (config.json implies it)", s->st[0].name, row->name);
     if (t->ndim != row->ndim || t->shape[0] != row->shape[0] || (row->ndim == 2 && t->shape[1] != row->shape[1])) {
         char got[128], want[64];

@@ -149,7 +149,9 @@ typedef struct {
  * absent, DIR/model.safetensors.index.json and the shards its weight_map
  * names. Every table tensor must be present with the (out, in) shape cfg
  * implies; rotary_emb.inv_freq buffers are ignored; any other tensor is an
- * error; lm_head.weight is required unless tie_word_embeddings. A base
+ * error; lm_head.weight is required unless tie_word_embeddings, its absence
+ * named with that key ("model.safetensors: missing tensor \"lm_head.weight\":
+ * config.json's tie_word_embeddings is false ..."). A base
  * model's save (LlamaModel, Qwen2Model: names without the "model." prefix,
  * no lm_head.weight) is read as transformers reads it into the ForCausalLM
  * when tied, and refused naming tie_word_embeddings when not. F32 stays
