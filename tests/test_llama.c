@@ -264,7 +264,7 @@ static void test_config_errors(void **state) {
         {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
          "\"num_key_value_heads\":3,\"intermediate_size\":8,\"vocab_size\":9}", "num_key_value_heads 3 must divide num_attention_heads 4"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
-         "\"head_dim\":32,\"intermediate_size\":8,\"vocab_size\":9}", "head_dim 32 must be even and equal hidden_size / num_attention_heads = 16"},
+         "\"head_dim\":32,\"intermediate_size\":8,\"vocab_size\":9}", "head_dim 32 is not supported: attnviz needs head_dim = hidden_size / num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim key)"},
         {"{\"model_type\":\"llama\",\"attention_bias\":true}", "\"attention_bias\": true is not supported"},
         {"[1]", "not a JSON object"},
         /* cJSON ends a string at \u0000: "llama\u0000x" was read as "llama" */
