@@ -444,7 +444,7 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"alibi\"}}", "attnviz.positions \"alibi\": expected learned, sinusoidal, rope or none"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"norm\": 1}}", "attnviz.norm 1: expected pre or post"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"scale\": 1}}", "attnviz.scale is 1; it must be true or false"},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 18, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"rope\"}}", "RoPE needs an even d_k; d_k = n_embd / n_head = 9"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 18, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"positions\": \"rope\"}}", "RoPE needs an even d_k; d_k = n_embd / n_head = 18 / 2 = 9 (allowed: n_embd a multiple of 2·n_head = 4)"},
         {"{\"model_type\": \"mistral\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: model_type \"mistral\" is not supported (allowed: gpt2, llama, qwen2)"},
         /* GPT2Config's MLP width: null or 4·n_embd is GPT-2's; another value was ignored (d_ff stayed 4·n_embd) */
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 32}", "config.json: n_inner 32 is not supported (allowed: null or 4·n_embd = 64, GPT-2's MLP width)"},

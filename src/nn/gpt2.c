@@ -48,7 +48,9 @@ static av_status check_config(const av_gpt2_config *c, const char *n, av_err *er
         return av_fail(err, AV_EUSAGE, "%s: layer_norm_epsilon %s is outside (0, 1)", n,
                        av_num_shown(v, c->layer_norm_epsilon));
     if (c->positions == AV_POS_ROPE && (c->n_embd / c->n_head) % 2)
-        return av_fail(err, AV_EUSAGE, "%s: RoPE needs an even d_k; d_k = n_embd / n_head = %d", n, c->n_embd / c->n_head);
+        return av_fail(err, AV_EUSAGE, "%s: RoPE needs an even d_k; d_k = n_embd / n_head = %d / %d = %d (allowed: "
+                       "n_embd a multiple of 2·n_head = %d)", n, c->n_embd, c->n_head, c->n_embd / c->n_head,
+                       2 * c->n_head);
     /* wherever it appears, as transformers validates a config's fields: 0 or -5 with learned positions was
      * accepted silently (a tester's report), and goes into --train's config.json and the figures' metadata */
     if (!(c->rope_base > 1 && isfinite(c->rope_base)))
