@@ -1046,6 +1046,10 @@ static void test_toy_model_input_edges(void **state) {
         {"0,1 我", "attnviz: error: --explain key '1 我' is neither a token of the sentence nor an index 0..6 (the text "
          "spans tokens 1..5: [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>], which the figures and the page label [␣1] [␣] "
          "[我(1/3)] [我(2/3)] [我(3/3)]; name one of them)\n"},
+        /* the error alone: a note on how the query 3 was read (the token '3' is index 0) came first */
+        {"3,1,2", "attnviz: error: --explain '3,1,2' has 3 parts; it takes one pair QUERY,KEY (token indices or token "
+         "text), e.g. 1,3 or love,learning: run it once for each pair\n"},
+        {"3,9", "attnviz: error: --explain key index 9 is outside 0..5 (T = 6 tokens)\n"},
     };
     for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {
         run_attnviz(&r, NULL, "--model", toy, "--no-plot", "-q", "--explain", spans[i].spec,

@@ -130,6 +130,35 @@ static void test_explain_by_token_text_and_masked_cell(void **state) {
     tu_free(&r);
 }
 
+/* A spec that fails prints its error alone, not the notes on how it read a part it then refused:
+ * `--explain 3,1,2 "3 1 4 >"` printed "note: --explain query 3 is read as an index; the token '3' is
+ * index 0" before "has 3 parts", and "love,xyz" on a text with "love" twice "note: --explain query 'love'
+ * occurs 2 times" before the key's error. A spec that resolves still gets its note. */
+static void test_explain_failed_spec_prints_no_notes(void **state) {
+    (void)state;
+    static const struct { const char *spec, *says; } bad[] = {
+        {"3,1,2", "attnviz: error: --explain '3,1,2' has 3 parts; it takes one pair QUERY,KEY (token indices or token "
+         "text), e.g. 1,3 or love,learning: run it once for each pair\n"},
+        {"3,9", "attnviz: error: --explain key index 9 is outside 0..5 (T = 6 tokens)\n"},
+        {"love,xyz", "attnviz: error: --explain key 'xyz' is neither a token of the sentence nor an index 0..5\n"},
+        {"love,1,2", "attnviz: error: --explain 'love,1,2' has 3 parts; it takes one pair QUERY,KEY (token indices or "
+         "token text), e.g. 1,3 or love,learning: run it once for each pair\n"},
+    };
+    tu_result r;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_attnviz(&r, NULL, "--no-plot", "-q", "-d", "16", "--explain", bad[i].spec, "3 1 4 > love love", NULL);
+        if (r.code != 2 || strcmp(r.err, bad[i].says) != 0)
+            fail_msg("--explain '%s': exit %d: %s\nwant: %s", bad[i].spec, r.code, r.err, bad[i].says);
+        tu_free(&r);
+    }
+    run_attnviz(&r, NULL, "--no-plot", "-q", "-d", "16", "--explain", "3,love", "3 1 4 > love love", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: note: --explain query 3 is read as an index; the token '3' is index 0\n"
+                               "attnviz: note: --explain key 'love' occurs 2 times; using the first (index 4); "
+                               "give an index to pick another\n");
+    tu_free(&r);
+}
+
 /* --precision N gives --explain's softmax table N digits when N is above its 6: --precision 9 printed the
  * vectors with 9 and the table's weights with 6 (0.333333), though the man page says N digits with
  * --explain (a new user's report). With W_Q = 0 every score is 0 (q = 0), so under --causal row 2 of
@@ -1252,6 +1281,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
+        cmocka_unit_test(test_explain_failed_spec_prints_no_notes),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),
         cmocka_unit_test(test_explain_precision_reaches_the_softmax_table),
         cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),

@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -243,14 +244,30 @@ static size_t core_of(const char *s, size_t *lead) {
     return end > *lead ? end - *lead : 0;
 }
 
+/* The notes on how the parts of a spec were read, kept in text (each line ending in '\n'; a part that names a
+ * token is at most a token long, so the few notes of two parts fit) until the whole spec resolved: av_explain_parse prints them only then. `--explain 3,1,2 "3 1 4 >"` printed
+ * "note: --explain query 3 is read as an index" before its "has 3 parts" error, a note on a part it refused. */
+typedef struct {
+    char text[4096];
+} notes;
+
+static void note(notes *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(notes *nt, const char *fmt, ...) {
+    size_t at = strlen(nt->text);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(nt->text + at, sizeof nt->text - at, fmt, ap);
+    va_end(ap);
+}
+
 static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
-                      int *out) {
+                      int *out, notes *nt) {
     if (added_space)
-        av_message(stderr, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
-                        "carries its leading space as ␣\n", what, part, tok, i);
+        note(nt, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
+                 "carries its leading space as ␣\n", what, part, tok, i);
     if (more)
-        av_message(stderr, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
-                        "give an index to pick another\n", what, tok, more + 1, i);
+        note(nt, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
+                 "give an index to pick another\n", what, tok, more + 1, i);
     *out = i;
 }
 
@@ -403,7 +420,8 @@ static int ascii_part_suffix(char *out, size_t cap, const char *drawn) {
  * ascii_part_suffix); then full-width digits; then the part without the
  * separators around it (core_of: ' ', U+3000, U+00A0; "爱，　习" as a Chinese
  * input method types it). */
-static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, av_err *err) {
+static av_status resolve(const char *part, const av_tokens *toks, const char *what, int *out, notes *nt,
+                         av_err *err) {
     size_t n = strlen(part);
     char *drawn = malloc(3 * n + 4), *spaced = malloc(3 * n + 4);
     if (!drawn || !spaced) return free(drawn), free(spaced), av_fail(err, AV_ERUNTIME, "out of memory");
@@ -420,7 +438,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     char typed[AV_MAX_TOKEN_BYTES * 4 + 8], typed_spaced[AV_MAX_TOKEN_BYTES * 4 + 16]; /* "爱(1/2)" for "爱（1/2）" */
     size_t lead, core = core_of(part, &lead); /* the part without the separators around it */
     if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
-        use_token(what, part, drawn, i, more, 0, out);
+        use_token(what, part, drawn, i, more, 0, out, nt);
     } else if (read_index(part, &v)) {
         const char *num = part + strspn(part, " "); /* "1, 3": the 3 as typed, without its space */
         char which[200];
@@ -432,27 +450,27 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
                          toks->n == 1 ? "" : "s", which[0] ? "; " : "", which);
         } else {
             if (which[0])
-                av_message(stderr, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what,
-                        (int)strcspn(num, " "), num, which);
+                note(nt, "attnviz: note: --explain %s %.*s is read as an index; %s\n", what, (int)strcspn(num, " "),
+                     num, which);
             *out = (int)v;
         }
     } else if ((i = find_token(toks, drawn, &more)) >= 0) {
-        use_token(what, part, drawn, i, more, 0, out);
+        use_token(what, part, drawn, i, more, 0, out, nt);
     } else if ((i = find_token(toks, spaced, &more)) >= 0) {
-        use_token(what, part, spaced, i, more, 1, out);
+        use_token(what, part, spaced, i, more, 1, out, nt);
     } else if ((i = find_figure_label(toks, drawn, spaced, &more, &added)) >= 0) {
-        use_token(what, part, added ? spaced : drawn, i, more, added, out);
+        use_token(what, part, added ? spaced : drawn, i, more, added, out, nt);
     } else if (ascii_part_suffix(typed, sizeof typed - 3, drawn) &&
                (snprintf(typed_spaced, sizeof typed_spaced, OPEN_BOX "%s", typed),
                 i = find_figure_label(toks, typed, typed_spaced, &more, &added)) >= 0) {
-        use_token(what, part, added ? typed_spaced : typed, i, more, added, out);
+        use_token(what, part, added ? typed_spaced : typed, i, more, added, out, nt);
     } else if (read_wide_index(part, &v)) {
         if (v < toks->n) *out = (int)v;
         else st = av_fail(err, AV_EUSAGE, "--explain %s index %s (%ld) is outside 0..%d (T = %d token%s)", what,
                           part + strspn(part, " "), v, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
     } else if (core && core < n) { /* "爱, 习", "爱，　习": a space after the comma */
         char *trimmed = strndup(part + lead, core);
-        st = trimmed ? resolve(trimmed, toks, what, out, err) : av_fail(err, AV_ERUNTIME, "out of memory");
+        st = trimmed ? resolve(trimmed, toks, what, out, nt, err) : av_fail(err, AV_ERUNTIME, "out of memory");
         free(trimmed);
     } else {
         char span[400] = "", partq[SHOWN_COLS * 4]; /* a comma in the part: comma_hint says more */
@@ -530,7 +548,7 @@ av_status av_explain_check_form(const char *spec, av_err *err) {
 }
 
 /* av_explain_parse without comma_hint's addition. */
-static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
+static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, notes *nt, av_err *err) {
     size_t sep = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     char specq[SHOWN_COLS * 4];
@@ -543,13 +561,16 @@ static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi,
                        sizeof q - 1);
     memcpy(q, spec, n);
     q[n] = 0;
-    av_status st = resolve(q, toks, "query", qi, err);
+    av_status st = resolve(q, toks, "query", qi, nt, err);
     if (st) return st;
-    return resolve(comma + sep, toks, "key", kj, err);
+    return resolve(comma + sep, toks, "key", kj, nt, err);
 }
 
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
-    return comma_hint(explain_parse(spec, toks, qi, kj, err), spec, toks, err);
+    notes nt = {""};
+    av_status st = comma_hint(explain_parse(spec, toks, qi, kj, &nt, err), spec, toks, err);
+    if (!st && nt.text[0]) av_message(stderr, "%s", nt.text); /* a spec that failed: its error alone */
+    return st;
 }
 
 static void print_vec(FILE *f, const float *v, int n, int precision) {

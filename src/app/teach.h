@@ -31,9 +31,12 @@
  * spaces are read as ␣ first (" 5" and "␣5" find "␣5"); else a whole number
  * is an index (a note on stderr names a token whose text is that number,
  * with or without its ␣, and how to pick it); else the text as typed, then
- * with ␣ in front ("love" finds "␣love"); separators around a part (where
- * the tokenizer splits words, base/utf8.h av_utf8_is_separator: ' ', U+3000,
- * U+00A0, a tab) are left out when nothing else matches. Errors: AV_EUSAGE naming
+ * with ␣ in front ("love" finds "␣love"; a note names the ␣, and a text
+ * that occurs more than once); separators around a part (where the
+ * tokenizer splits words, base/utf8.h av_utf8_is_separator: ' ', U+3000,
+ * U+00A0, a tab) are left out when nothing else matches. The notes are
+ * printed only when the whole spec resolved: a spec that fails gets its
+ * error alone. Errors: AV_EUSAGE naming
  * the part that matches no token (with the tokens a text spans, as typed or
  * with ␣) or is out of range 0..T-1, or a spec that is not QUERY,KEY; the
  * spec or part is quoted at most 80 columns long, cut at a whole character
