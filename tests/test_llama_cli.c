@@ -1152,6 +1152,41 @@ static void test_sharded_index_must_match_shards(void **state) {
     tu_free(&r);
 }
 
+/* A folder with the shards save_pretrained writes but not their index says it found them and that only
+ * model.safetensors.index.json is missing: it said "has no model.safetensors, nor a
+ * model.safetensors.index.json naming its shards", as of a folder with no weights at all. */
+static void test_shards_without_their_index(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_bf16", AV_ST_BF16);
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    av_llama_config cfg;
+    av_err err = {{0}};
+    if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    if (lf_write_checkpoint(model, &cfg, AV_ST_BF16, 2, &err)) fail_msg("%s", err.msg);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, and its 2 shard files "
+             "(model-00001-of-00002.safetensors, ...) have no model.safetensors.index.json, the map of which shard "
+             "holds each tensor; save_pretrained writes it with the shards: copy it from where they came from (it is "
+             "part of the download), or save the model again\n", model);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("shards without index: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/model-00002-of-00002.safetensors", model);
+    assert_int_equal(unlink(path), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, and its 1 shard file "
+             "(model-00001-of-00002.safetensors) has no model.safetensors.index.json,", model);
+    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("one shard: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A sharded folder as a download leaves it: config.json, tokenizer.json,
  * model-00001-of-00002.safetensors, model-00002-of-00002.safetensors in
  * dtype, and the index (tests/ref/llama/llama_bf16's; the split is the same
@@ -1474,6 +1509,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_shards_without_their_index, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -743,6 +743,12 @@ static void test_bad_checkpoints(void **state) {
                                              "wte.weight as the output layer, or a checkpoint with lm_head.weight\n"},
         {"untied config with lm_head", 2, "has no vocab.json; a GPT-2 model folder holds"},
         {"tie_word_embeddings not a bool", 2, "/config.json: \"tie_word_embeddings\" is \"no\"; it must be true or false"},
+        /* save_pretrained's shards without their index: it said "has no model.safetensors; a GPT-2 model folder
+         * holds ...", as of a folder with no weights; the shards are counted and named and joined by their names */
+        {"sharded GPT-2 without its index", 2, "has no model.safetensors, only 1 shard file "
+                                               "(model-00001-of-00001.safetensors) without its "
+                                               "model.safetensors.index.json; a GPT-2 is read from one file: join them "
+                                               "once, in that folder: python3 -c \"import glob, "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -795,7 +801,8 @@ static void test_bad_checkpoints(void **state) {
                                        "\"layer_norm_epsilon\": -Infinity}"); break;
         case 26: raw_checkpoint(dir, "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 1, 0); break;
         case 27:
-        case 28: {
+        case 28:
+        case 34: {
             char to[4400];
             snprintf(path, sizeof path, "%s/model.safetensors", dir);
             snprintf(to, sizeof to, "%s/%s", dir, i == 27 ? "pytorch_model.bin" : "model-00001-of-00001.safetensors");

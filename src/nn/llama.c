@@ -5,6 +5,7 @@
 #include "nn/llama.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -423,6 +424,21 @@ static av_status check_index(const llama_store *s, const char *const *files, con
     return AV_OK;
 }
 
+int av_llama_shards_present(const char *dir, char first[256]) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    first[0] = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len >= 256 || strncmp(e->d_name, "model-", 6) || !strstr(e->d_name + 6, "-of-") || len < 18 ||
+            strcmp(e->d_name + len - 12, ".safetensors"))
+            continue;
+        if (!n++ || strcmp(e->d_name, first) < 0) snprintf(first, 256, "%s", e->d_name);
+    }
+    if (d) closedir(d);
+    return n;
+}
+
 /* DIR/model.safetensors.index.json read and parsed into *root (cJSON_Delete it, also after an error), path
  * its path; files[0..*n) the distinct file names of its weight_map, in the order they first appear, pointing
  * into *root. Errors: AV_EUSAGE for no weight_map object, a name that is not a file in the folder, or more
@@ -435,6 +451,14 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
     av_path_join(path, 4200, dir, "model.safetensors.index.json");
     int why = access(path, F_OK) == 0 ? 0 : errno;
     av_status st = why ? av_dangling_link(path, err) : AV_OK; /* a link to nothing is named as one */
+    char shard[256];
+    int shards = !st && why == ENOENT ? av_llama_shards_present(dir, shard) : 0;
+    if (shards) /* "nor a model.safetensors.index.json naming its shards" left the user to guess whether they were seen */
+        return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors, and its %d shard file%s (%.40s%s) %s no "
+                       "model.safetensors.index.json, the map of which shard holds each tensor; save_pretrained writes "
+                       "it with the shards: copy it from where they came from (it is part of the download), or save "
+                       "the model again", dir, shards, shards == 1 ? "" : "s", shard, shards == 1 ? "" : ", ...",
+                       shards == 1 ? "has" : "have");
     if (!st && why == ENOENT) /* neither file: "cannot read '...index.json'" named only the file tried last */
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, nor a model.safetensors.index.json naming "
                        "its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "

@@ -158,7 +158,10 @@ typedef struct {
  * mmapped, F16/BF16 are converted. Errors: AV_ERUNTIME for I/O ("cannot read
  * 'DIR/config.json': ..."); AV_EUSAGE naming file and tensor for content,
  * "--model DIR has no model.safetensors, nor a model.safetensors.index.json
- * naming its shards; ..." when neither is there, and fileio.h
+ * naming its shards; ..." when neither is there ("..., and its 2 shard files
+ * (model-00001-of-00002.safetensors, ...) have no
+ * model.safetensors.index.json, ...; save_pretrained writes it with the
+ * shards ..." when shard files are), and fileio.h
  * av_dangling_link's "... is a symbolic link to 'T', which does not exist"
  * for either. On error *m is zeroed. */
 av_status av_llama_load(av_llama *m, const char *dir, av_err *err);
@@ -174,6 +177,13 @@ void av_llama_free(av_llama *m);
  * app/gpt2run.c, which notes the files' identities before and after a load
  * to see a folder that changed while it was read. */
 int av_llama_shard_files(char (*names)[256], int max, const char *dir);
+
+/* How many files in DIR are named as save_pretrained names the shards of a
+ * split model, model-NNNNN-of-NNNNN.safetensors ("model-", then "-of-", then
+ * ".safetensors"); first (256 bytes) the first of them by name, "" when
+ * none. 0 when DIR cannot be read. For the error of a folder whose shards
+ * lack model.safetensors.index.json (here and app/gpt2run.c). No errors. */
+int av_llama_shards_present(const char *dir, char first[256]);
 
 /* Allocate a (av_gpt2_acts, the meanings above) for T tokens, zeroed.
  * Errors: AV_EUSAGE if T is outside 1..min(max_positions, AV_MAX_TOKENS) or
