@@ -1019,6 +1019,34 @@ static void test_token_limit_boundary(void **state) {
     tu_free(&r);
 }
 
+/* --compare holds the run's (H, T, T) scores and weights and one set per
+ * setting at once: `--compare positions -f` 12,000 words passed the one-run
+ * check (1.1 GiB) and peaked at 5.7 GiB. The check counts them, and the most
+ * tokens it names are under --compare: ⌊√(2^31 / (8·3))⌋ = 9459 for scale,
+ * ⌊√(2^31 / (8·4))⌋ = 8192 for positions. The child runs under a 400 MB
+ * address-space limit, so a binary that does not refuse fails fast. */
+static void test_compare_counts_its_runs(void **state) {
+    fixture *fx = *state;
+    run_opts ro = {.cwd = fx->root, .stdout_fd = -1, .as_limit_kib = 400000};
+    tu_result r;
+    const char *scale[] = {"--d-model", "8", "--no-plot", "-q", "--compare", "scale", "--pad-to", "10000", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, scale);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "10000 tokens (the sentence's 4 and 9996 <pad> of --pad-to 10000) with 1 head need "
+                                  "2.2 GiB for the (heads, T, T) scores and weights of the 3 runs --compare scale holds "
+                                  "at once (this one and one per setting), more than the 2 GiB allowed; drop --compare "
+                                  "to run the flash kernel, which keeps none, or give at most 9459 tokens at 1 head "
+                                  "under --compare scale (16384 without it), <pad> included: --pad-to 9459 at most\n"));
+    tu_free(&r);
+    const char *positions[] = {"--d-model", "8", "--no-plot", "-q", "--compare", "positions", "--pad-to", "8193", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, positions);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "with 1 head need 2.0005 GiB for the (heads, T, T) scores and weights of the 4 runs "
+                                  "--compare positions holds at once"));
+    assert_non_null(strstr(r.err, "give at most 8192 tokens at 1 head under --compare positions (16384 without it)"));
+    tu_free(&r);
+}
+
 /* Standard output on a full disk: the trace cannot be written, so the run
  * fails with exit 1 and says why (main checks fclose(stdout)). */
 static void test_stdout_on_full_disk(void **state) {
@@ -1360,6 +1388,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_argv_longer_than_1mib, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_loaded_weights_print_short_variances, setup, teardown),
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_counts_its_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_closed, setup, teardown),

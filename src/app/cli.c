@@ -227,7 +227,10 @@ void av_print_help(FILE *f) {
     fprintf(f,
             "\nLimits: at most %d tokens, d_model <= %d, heads <= %d, %d-byte tokens; the\n"
             "(heads, T, T) scores and weights the reference and blas kernels keep (figures,\n"
-            "--dump, --show) at most %zu GiB (about 5800 tokens at 8 heads); past that, --no-plot.\n"
+            "--dump, --show, --explain, --compare, --html) at most %zu GiB (about 5800 tokens\n"
+            "at 8 heads; --compare scale and rope-style hold 3 runs' worth at once and\n"
+            "positions 4: about 3300 and 2900 tokens at 8 heads). Past that, --no-plot and no\n"
+            "option that needs them.\n"
             "--train: parameters, gradients, AdamW moments and activations at most %zu GiB\n"
             "(d_model 1024 with 2 layers and batch 32 fits; 2048 does not).\n"
             "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，' (U+FF0C).\n"
@@ -1867,17 +1870,28 @@ static const char *weights_needed_by(const av_options *o) {
            : o->compare ? "--compare" : o->html ? "--html" : NULL;
 }
 
+/* The most tokens whose (H, T, T) scores and weights, held by runs runs at
+ * once (8·runs·H·T² bytes), fit in limit bytes. */
+static int most_tokens(int H, int runs, double limit) {
+    double per = 8.0 * H * runs;
+    int t_max = (int)floor(sqrt(limit / per));
+    while (per * (double)(t_max + 1) * (t_max + 1) <= limit) t_max++; /* sqrt's rounding, either way */
+    while (per * (double)t_max * t_max > limit) t_max--;
+    return t_max;
+}
+
 /* The (H, T, T) scores and weights of a kernel that keeps them (2·H·T²
- * floats) must fit in AV_MAX_WEIGHT_BYTES: else a usage error that says the
- * way out, the flash kernel without what needs the weights, or the most
- * tokens that fit at these heads (T_max = ⌊√(limit / (8·H))⌋: 5792 at 8
- * heads, 16384 at 1). */
+ * floats per run) must fit in AV_MAX_WEIGHT_BYTES, with --compare's runs
+ * held at once counted (av_compare_runs_held: 3 for scale, 4 for
+ * positions): else a usage error that says the way out, the flash kernel
+ * without what needs the weights, or the most tokens that fit at these
+ * heads (T_max = ⌊√(limit / (8·runs·H))⌋: 5792 at 8 heads, 16384 at 1; under
+ * --compare scale 9459 at 1 head, positions 8192). */
 static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *err) {
-    double need = 8.0 * cfg->H * (double)cfg->T * cfg->T, limit = (double)AV_MAX_WEIGHT_BYTES;
+    int runs = o->compare ? av_compare_runs_held((av_compare_kind)o->compare, cfg->C, cfg->H) : 1;
+    double need = 8.0 * runs * cfg->H * (double)cfg->T * cfg->T, limit = (double)AV_MAX_WEIGHT_BYTES;
     if (cfg->kernel == AV_KERNEL_FLASH || need <= limit) return AV_OK;
-    int t_max = (int)floor(sqrt(limit / (8.0 * cfg->H)));
-    while (8.0 * cfg->H * (double)(t_max + 1) * (t_max + 1) <= limit) t_max++; /* sqrt's rounding, either way */
-    while (8.0 * cfg->H * (double)t_max * t_max > limit) t_max--;
+    int t_max = most_tokens(cfg->H, runs, limit);
     /* what keeps the flash kernel from running: --kernel, then each sink of the weights */
     const char *const drop[] = {"--kernel blas", "--kernel reference", "--dump", "--show", "--explain", "--compare",
                                 "--html"};
@@ -1902,10 +1916,19 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
         snprintf(pad_max, sizeof pad_max, cfg->n_real <= t_max ? ", <pad> included: --pad-to %d at most" : ", <pad> included",
                  t_max);
     }
-    return av_fail(err, AV_EUSAGE, "%d tokens%s with %d head%s need %s GiB for the (heads, T, T) scores and weights, "
+    /* `--compare positions -f` 12,000 words passed the one-run check and peaked at 5.7 GiB: the run and its
+     * three settings' runs are held at once */
+    char held[160] = "", under[96] = "";
+    if (runs > 1) {
+        snprintf(held, sizeof held, " of the %d runs --compare %s holds at once (this one and one per setting)", runs,
+                 av_compare_name(o->compare));
+        snprintf(under, sizeof under, " under --compare %s (%d without it)", av_compare_name(o->compare),
+                 most_tokens(cfg->H, 1, limit));
+    }
+    return av_fail(err, AV_EUSAGE, "%d tokens%s with %d head%s need %s GiB for the (heads, T, T) scores and weights%s, "
                    "more than the %zu GiB allowed; %s to run the flash kernel, which keeps none, or give at most %d "
-                   "tokens at %d head%s%s", cfg->T, padded, cfg->H, s, av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES),
-                   AV_MAX_WEIGHT_BYTES >> 30, way, t_max, cfg->H, s, pad_max);
+                   "tokens at %d head%s%s%s", cfg->T, padded, cfg->H, s, av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES),
+                   held, AV_MAX_WEIGHT_BYTES >> 30, way, t_max, cfg->H, s, under, pad_max);
 }
 
 /* --kernel, or auto: the fastest kernel that gives what was asked for. Short

@@ -79,6 +79,14 @@ typedef struct {
  * else out = "" and 0. For --compare positions/order and --train --compare. */
 int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads);
 
+/* How many runs' (H, T, T) scores and weights are held at once while
+ * av_compare_run compares kind (each 2·H·T·T floats): the run compared, as
+ * main keeps it, and one per setting kept in c->runs: 3 for scale and
+ * rope-style, 4 for positions (3 with an odd d_k = d_model / heads, RoPE
+ * left out); 1 for none and for order, which is not counted here. For the
+ * weights budget (cli.c, AV_MAX_WEIGHT_BYTES). */
+int av_compare_runs_held(av_compare_kind kind, int d_model, int heads);
+
 /* Run m's X and weights under each setting of kind into *c (zeroed first;
  * free with av_compare_free, also after an error). keep_runs: order also
  * keeps its forward passes, the input as given in c->runs and the swapped
