@@ -207,9 +207,10 @@ static void html_refers_to_nothing_outside_itself(void **state) {
 static void html_over_the_limit_is_8_bit_then_cut(void **state) {
     tu_fixture *f = *state;
     run_data d;
-    av_html_run r = make_run(&d, 2, 3, 4, 5); /* 6 panels: float32 6·4·(2·16 + 3·20) = 2208 B, 8-bit 6·2·16 = 192 B */
+    /* 6 panels: float32 6·4·(2·16 + 3·20) = 2208 B, 8-bit 6·2·16 = 192 B; the causal mask's 16 B count too */
+    av_html_run r = make_run(&d, 2, 3, 4, 5);
     int mode;
-    assert_int_equal(av_html_data_bytes(&(av_html_page){.runs = &r, .n_runs = 1}, &mode), 2208);
+    assert_int_equal(av_html_data_bytes(&(av_html_page){.runs = &r, .n_runs = 1}, &mode), 2208 + 16);
     assert_int_equal(mode, 0);
     char *page = write_page(tu_in(f, "q.html"), &r, 1, 2000);
     assert_non_null(strstr(page, "\"encoding\":\"uint8\",\"mode\":1"));
@@ -221,10 +222,10 @@ static void html_over_the_limit_is_8_bit_then_cut(void **state) {
     for (int i = 0; i < 96; i++) assert_int_equal(buf[i], (int)lrintf(d.w[i] * 255.0f));
     assert_non_null(strstr(page, "\"scores_range\":[-6,-4.125,-4,-2.125,"));
     free(page);
-    page = write_page(tu_in(f, "c.html"), &r, 1, 100); /* 32 B per panel: 3 panels fit */
+    page = write_page(tu_in(f, "c.html"), &r, 1, 100); /* 32 B per panel beside the 16-byte mask: 2 panels fit */
     assert_non_null(strstr(page, "\"mode\":2"));
-    assert_non_null(strstr(page, "\"kept\":3"));
-    assert_int_equal(b64_field(page, "weights", buf, sizeof buf), 48);
+    assert_non_null(strstr(page, "\"kept\":2"));
+    assert_int_equal(b64_field(page, "weights", buf, sizeof buf), 32);
     free(page);
     free_run(&d);
 }
@@ -286,6 +287,41 @@ static void html_note_says_what_the_page_cut(void **state) {
     run_attnviz(&r, NULL, "--no-plot", "-H", "8", "--html", "-o", f->dir, "I love you", NULL);
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "8 bits"));
+    tu_free(&r);
+}
+
+/* The (T, T) mask a page stores (--causal, --pad-to, --attn-mask: T² bytes) counts in --html-limit: a
+ * 5000-token --causal page held 25 MB of mask (33 MB of base64) outside the limit's count. 320 tokens at 8
+ * heads, --html-limit 1: 2·320² = 204 800 B a head at 8 bits, 5 fit in 1 048 576 B alone, 4 beside the
+ * 102 400-byte mask (4·204 800 + 102 400 = 921 600); 600 tokens: one head's 720 000 B and the mask's
+ * 360 000 B are over 1 MiB, refused before any file. By hand. */
+static void html_limit_counts_the_mask(void **state) {
+    tu_fixture *f = *state;
+    static char words[600 * 5 + 1];
+    words[0] = 0;
+    for (int i = 0; i < 320; i++) snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%d", i ? " " : "", i);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-H", "8", "--causal", "--html", "--html-limit", "1", "-o", f->dir, words, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.err, "attnviz: note: attnviz.html holds the weights and scores of 4 of its 8 heads only, "
+                                  "at 8 bits (each to 1/255 of its map's range), and no q, k, v: the page's limit is 1 "
+                                  "MiB, the (T, T) mask it stores (0.1 MiB) included; --html-limit (up to 1024 MiB) "
+                                  "raises it\n"));
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"data_bytes\":921600,\"max_bytes\":1048576,"));
+    assert_non_null(strstr(page, "\"kept\":4,"));
+    assert_null(strstr(page, "\"mask\":\"\"")); /* the mask is stored */
+    free(page);
+    for (int i = 320; i < 600; i++) snprintf(words + strlen(words), sizeof words - strlen(words), " w%d", i);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--causal", "--html", "--html-limit", "1", "-o", tu_in(f, "big"), words,
+                NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --html: one head's weights and scores for 600 tokens take 0.7 MiB at "
+                                  "8 bits, with the (T, T) mask it stores (0.34 MiB) 1.03 MiB in all, over the page's 1 "
+                                  "MiB; raise --html-limit (up to 1024) or use fewer tokens\n"));
+    assert_false(file_exists(tu_in(f, "big")));
     tu_free(&r);
 }
 
@@ -837,6 +873,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_over_the_limit_keeps_every_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_note_says_what_the_page_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_limit_counts_the_mask, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -1352,8 +1352,10 @@ static char *six_hundred_tokens(tu_fixture *f, const char **model) {
 
 /* --model --compare scale --html: the page holds layer L under both settings, so the size check before any file
  * counts two runs, as the single layer's --compare does. 600 tokens ("a" then 599 " a", one GPT-2 token each):
- * one head's 8-bit weights and scores are 2·600² B = 0.69 MiB, within --html-limit 1; two are 1.37 MiB, over it.
- * The run with --compare is refused (exit 2, no file); the same run without --compare writes its page. */
+ * one head's 8-bit weights and scores are 2·600² B = 0.69 MiB, and each run's causal mask 600² B = 0.34 MiB
+ * (the page stores it, and --html-limit counts it): one run is 1.03 MiB, within --html-limit 2; two are
+ * 2.06 MiB, over --html-limit 1 and 2. The run with --compare is refused (exit 2, no file); the same run without
+ * --compare writes its page. */
 static void test_model_compare_html_counts_both_settings(void **state) {
     tu_fixture *f = *state;
     const char *model;
@@ -1364,14 +1366,19 @@ static void test_model_compare_html_counts_both_settings(void **state) {
                 tu_in(f, "cmp"), text, NULL);
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, "attnviz: error: --html: one head of each of the 2 --compare settings (weights and "
-                               "scores for 600 tokens, 0.7 MiB at 8 bits each) takes 1.4 MiB, over the page's 1 MiB; "
-                               "raise --html-limit (up to 1024) or use fewer tokens\n");
+                               "scores for 600 tokens, 0.7 MiB at 8 bits each) takes 1.4 MiB, with the (T, T) masks "
+                               "it stores (0.69 MiB) 2.06 MiB in all, over the page's 1 MiB; raise --html-limit (up "
+                               "to 1024) or use fewer tokens\n");
     snprintf(page, sizeof page, "%s/cmp/attnviz.html", f->dir);
     assert_false(file_exists(page));
     snprintf(page, sizeof page, "%s/cmp/model.png", f->dir);
     assert_false(file_exists(page));
     tu_free(&r);
-    run_attnviz(&r, NULL, "-q", "--model", model, "--html", "--html-limit", "1", "--no-plot", "-o", tu_in(f, "one"),
+    run_attnviz(&r, NULL, "-q", "--model", model, "--compare", "scale", "--html", "--html-limit", "2", "-o",
+                tu_in(f, "cmp2"), text, NULL);
+    assert_int_equal(r.code, 2);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--model", model, "--html", "--html-limit", "2", "--no-plot", "-o", tu_in(f, "one"),
                 text, NULL);
     if (r.code != 0) fail_msg("without --compare: exit %d: %s", r.code, r.err);
     snprintf(page, sizeof page, "%s/one/attnviz.html", f->dir);

@@ -68,7 +68,7 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     if (o->explain && toks && av_explain_parse(o->explain, toks, &page.start_query, &page.start_key, NULL) != AV_OK)
         page.start_query = page.start_key = -1;
     if (av_option_given(o, "head") || page.start_query >= 0) page.has_start = 1, page.start_head = o->head;
-    av_status s = av_page_check_size(runs[0].T, n, o, err); /* main.c checked before any file; kept for any caller */
+    av_status s = av_page_check_size(runs[0].T, info->n_real > 0 ? info->n_real : runs[0].T, n, o, err); /* main.c checked before any file; kept for any caller */
     if (!s) s = av_mkdir_p(o->outdir, err);
     snprintf(name, sizeof name, "%s%s", o->prefix ? o->prefix : "", AV_PAGE_NAME);
     av_path_join(path, sizeof path, o->outdir, name);
@@ -84,27 +84,47 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
         if (kept < total)
             snprintf(heads, sizeof heads, " of %zu of its %zu %s only", kept, total, n > 1 || runs[0].L > 1 ? "maps"
                                                                                                              : "heads");
+        size_t masks = av_html_mask_bytes(&page);
+        char with_mask[96] = ""; /* the mask is counted in the limit (html.c plan) */
+        if (masks)
+            snprintf(with_mask, sizeof with_mask, ", the (T, T) mask%s it stores (%.1f MiB) included",
+                     masks > (size_t)runs[0].T * (size_t)runs[0].T ? "s" : "",
+                     masks / 1048576.0);
         av_message(stderr, "attnviz: note: %s holds the weights and scores%s, at 8 bits (each to 1/255 of its map's "
-                   "range), and no q, k, v: the page's limit is %d MiB; --html-limit (up to 1024 MiB) raises it\n",
-                   name, heads, lim);
+                   "range), and no q, k, v: the page's limit is %d MiB%s; --html-limit (up to 1024 MiB) raises it\n",
+                   name, heads, lim, with_mask);
     }
     return s;
 }
 
-av_status av_page_check_size(int T, int n_runs, const av_options *o, av_err *err) {
+size_t av_page_mask_bytes(int T, int n_real, int n_runs, const av_options *o) {
+    int masked = n_real < T; /* --pad-to's <pad> keys: every run's, order's too */
+    if (o->compare != AV_CMP_ORDER) masked |= (o->causal || o->model_dir) && T > 1; /* a --model is causal */
+    if (o->compare != AV_CMP_ORDER) masked |= o->attn_mask != NULL;
+    return masked ? (size_t)(n_runs > 1 ? n_runs : 1) * (size_t)T * (size_t)T : 0;
+}
+
+av_status av_page_check_size(int T, int n_real, int n_runs, const av_options *o, av_err *err) {
     size_t limit = o->html_limit ? (size_t)o->html_limit << 20 : AV_HTML_MAX_BYTES;
     int n = n_runs > 1 ? n_runs : 1;
     double mib = 2.0 * T * T / 1048576.0; /* one head's weights and scores at 8 bits */
-    if ((size_t)n * 2 * (size_t)T * (size_t)T <= limit) return AV_OK;
+    /* the (T, T) mask is stored beside them, T² bytes a run: 33 MB of a 5000-token --causal page were outside
+     * --html-limit's count */
+    size_t masks = av_page_mask_bytes(T, n_real, n, o);
+    if ((size_t)n * 2 * (size_t)T * (size_t)T + masks <= limit) return AV_OK;
     int lim = o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20);
+    char mask[160] = "";
+    if (masks)
+        snprintf(mask, sizeof mask, ", with the (T, T) mask%s it stores (%.2f MiB) %.2f MiB in all", n > 1 ? "s" : "",
+                 masks / 1048576.0, n * mib + masks / 1048576.0);
     if (n == 1)
-        return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits, "
-                       "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens", T, mib, lim);
+        return av_fail(err, AV_EUSAGE, "--html: one head's weights and scores for %d tokens take %.1f MiB at 8 bits%s, "
+                       "over the page's %d MiB; raise --html-limit (up to 1024) or use fewer tokens", T, mib, mask, lim);
     /* a --compare page that held the first setting's head and none of the others' compared nothing (a
      * tester's report: 560 tokens, --compare positions, --html-limit 1 kept "1 of 1, 0 of 1, 0 of 1") */
     return av_fail(err, AV_EUSAGE, "--html: one head of each of the %d --compare settings (weights and scores for %d "
-                   "tokens, %.1f MiB at 8 bits each) takes %.1f MiB, over the page's %d MiB; raise --html-limit (up to "
-                   "1024) or use fewer tokens", n, T, mib, n * mib, lim);
+                   "tokens, %.1f MiB at 8 bits each) takes %.1f MiB%s, over the page's %d MiB; raise --html-limit (up to "
+                   "1024) or use fewer tokens", n, T, mib, n * mib, mask, lim);
 }
 
 int av_page_runs(const av_options *o, int d_model, int heads) {

@@ -31,9 +31,26 @@ static void panel_bytes(const av_html_run *r, size_t *tt, size_t *tdq) {
     *tdq = r->q && r->k && r->v ? (size_t)r->T * (size_t)r->D : 0;
 }
 
-/* How many panels of each run are kept (kept[r]), and the mode. */
+/* 1 if the run's mask hides a cell: only then is it stored (run_json) */
+static int mask_hides(const av_html_run *r) {
+    size_t tt = (size_t)r->T * (size_t)r->T;
+    for (size_t i = 0; r->mask && i < tt; i++)
+        if (r->mask[i]) return 1;
+    return 0;
+}
+
+size_t av_html_mask_bytes(const av_html_page *page) {
+    size_t masks = 0;
+    for (int r = 0; page->runs && r < page->n_runs; r++)
+        if (mask_hides(&page->runs[r])) masks += (size_t)page->runs[r].T * (size_t)page->runs[r].T;
+    return masks;
+}
+
+/* How many panels of each run are kept (kept[r]), and the mode. The masks stored count first: a 5000-token
+ * --causal page held a 25 MB mask (33 MB of base64) outside --html-limit's count. */
 static int plan(const av_html_page *p, size_t *kept, size_t *bytes) {
-    size_t limit = p->max_bytes ? p->max_bytes : AV_HTML_MAX_BYTES, full = 0, small = 0;
+    size_t limit = p->max_bytes ? p->max_bytes : AV_HTML_MAX_BYTES, masks = av_html_mask_bytes(p);
+    size_t full = masks, small = masks;
     for (int r = 0; r < p->n_runs; r++) {
         size_t tt, tdq, n = (size_t)p->runs[r].L * (size_t)p->runs[r].H;
         panel_bytes(&p->runs[r], &tt, &tdq);
@@ -46,7 +63,7 @@ static int plan(const av_html_page *p, size_t *kept, size_t *bytes) {
     /* 8-bit, the first panels that fit, taken in turn from each run: a --compare page kept every head of
      * its first setting and none of the others ("no scale: 0 of 8" beside 8 of 8, a tester's report),
      * so the settings could not be compared on any head; now head h of each setting goes before h + 1 */
-    size_t used = 0, n[64];
+    size_t used = masks, n[64];
     for (int r = 0; r < p->n_runs; r++) n[r] = kept[r], kept[r] = 0;
     for (int grew = 1; grew;) {
         grew = 0;
@@ -229,8 +246,7 @@ static void run_json(out_t *o, const av_html_run *r, size_t kept, int mode) {
     puts_(o, "],\"mask\":\"");
     /* a mask that hides nothing is left out ("" is none to page.js's masked()): a run without a mask stored
      * T·T zero bytes, outside --html-limit's count, a third of a 5000-token page (100 MB, 33 MB of it "AAAA") */
-    int any = 0;
-    for (size_t i = 0; r->mask && !any && i < tt; i++) any = r->mask[i] != 0;
+    int any = mask_hides(r);
     for (size_t i = 0; any && i < tt; i++) b64_byte(o, r->mask[i] ? 1 : 0);
     b64_flush(o);
     puts_(o, "\"");

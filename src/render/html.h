@@ -27,9 +27,10 @@
  * id="av-data">; tensors are base64 of little-endian float32, C order:
  * weights and scores (L, H, T, T), q, k, v (L, H, T, D); the mask is base64
  * of (T, T) bytes, 1 = masked, or "" when it hides nothing (no mask, or
- * mask NULL), outside the size limit below.
+ * mask NULL); a mask stored counts T·T bytes in the size limit below.
  *
- * Size limit: when the runs' numbers (4 bytes each) exceed AV_HTML_MAX_BYTES,
+ * Size limit: when the runs' numbers (4 bytes each) and stored masks (1 byte
+ * a cell) exceed AV_HTML_MAX_BYTES,
  * weights and scores are quantised to 8 bits (weights over [0, 1], scores
  * over each head's own [min, max]; error at most half a step) and q, k, v
  * are left out; if the 8-bit panels still exceed it, only the first
@@ -113,9 +114,14 @@ typedef struct {
  * AV_ERUNTIME naming path for out of memory or a failed write. */
 av_status av_html_write(const char *path, const av_html_page *page, av_err *err);
 
-/* The byte size of the numbers av_html_write stores for page (after the
- * size limit), and *mode = 0 (float32), 1 (8-bit), 2 (8-bit, panels cut). */
+/* The byte size of the numbers and masks av_html_write stores for page
+ * (after the size limit), and *mode = 0 (float32), 1 (8-bit), 2 (8-bit,
+ * panels cut). */
 size_t av_html_data_bytes(const av_html_page *page, int *mode);
+
+/* The bytes of the (T, T) masks the page stores, counted in its size limit:
+ * T·T for each run whose mask hides a cell, 0 for the others. */
+size_t av_html_mask_bytes(const av_html_page *page);
 
 /* The (layer, head) panels whose weights and scores the page keeps after
  * the size limit, over all runs; *total receives how many there are and

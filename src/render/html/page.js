@@ -240,7 +240,10 @@
     const mib = (b) => (b / 1048576).toFixed(1) + ' MiB';
     if (DATA.mode > 0) {
       note.hidden = false;
-      note.textContent = 'The numbers of this run (' + DATA.panels + ' layer\u00d7head panels) exceed this page\u2019s ' +
+      /* the (T, T) mask stored counts in the limit too (html.c plan) */
+      const masks = DATA.runs.filter((r) => r.mask).length;
+      note.textContent = 'The numbers of this run (' + DATA.panels + ' layer\u00d7head panels' +
+        (masks ? (masks > 1 ? ' and the (T, T) masks' : ' and the (T, T) mask') : '') + ') exceed this page\u2019s ' +
         mib(DATA.max_bytes) + ' limit, so weights and scores are stored with 8 bits and q, k, v are left out. Each number is shown ' +
         'only to the digits its 8-bit step supports, with its error bound: weights to 2 digits (8-bit: \u00b10.002), ' +
         'scores by the range of their head (a step of (max \u2212 min)/255, the bound half of it).' + (DATA.mode === 2
