@@ -159,6 +159,23 @@ static void test_explain_failed_spec_prints_no_notes(void **state) {
     tu_free(&r);
 }
 
+/* With --html the page (app/page.c) resolves the spec again to open on its cell: each note was printed twice
+ * ("'love' occurs 2 times" twice for `--explain 3,love --html`, a pass over the model folders). Once now, as
+ * without --html. */
+static void test_explain_notes_once_with_html(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "-d", "16", "--html", "-o", dir, "--explain", "3,love",
+                "3 1 4 > love love", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: note: --explain query 3 is read as an index; the token '3' is index 0\n"
+                               "attnviz: note: --explain key 'love' occurs 2 times; using the first (index 4); "
+                               "give an index to pick another\n");
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* --precision N gives --explain's softmax table N digits when N is above its 6: --precision 9 printed the
  * vectors with 9 and the table's weights with 6 (0.333333), though the man page says N digits with
  * --explain (a new user's report). With W_Q = 0 every score is 0 (q = 0), so under --causal row 2 of
@@ -1282,6 +1299,7 @@ int main(void) {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_failed_spec_prints_no_notes),
+        cmocka_unit_test(test_explain_notes_once_with_html),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),
         cmocka_unit_test(test_explain_precision_reaches_the_softmax_table),
         cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),

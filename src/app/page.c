@@ -65,7 +65,7 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     if (vmode == AV_VMAX_VALUE) page.vmax = (float)o->vmax;
     else if (vmode == AV_VMAX_AUTO) page.auto_pct = (float)AV_AUTO_VMAX_PCT;
     /* open on the head and cell the trace walked through: --explain's cell as the trace resolves it */
-    if (o->explain && toks && av_explain_parse(o->explain, toks, &page.start_query, &page.start_key, NULL) != AV_OK)
+    if (o->explain && toks && av_explain_locate(o->explain, toks, &page.start_query, &page.start_key) != AV_OK)
         page.start_query = page.start_key = -1;
     if (av_option_given(o, "head") || page.start_query >= 0) page.has_start = 1, page.start_head = o->head;
     av_status s = av_page_check_size(runs[0].T, info->n_real > 0 ? info->n_real : runs[0].T, n, o, err); /* main.c checked before any file; kept for any caller */

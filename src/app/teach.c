@@ -566,6 +566,11 @@ static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi,
     return resolve(comma + sep, toks, "key", kj, nt, err);
 }
 
+av_status av_explain_locate(const char *spec, const av_tokens *toks, int *qi, int *kj) {
+    notes nt = {""}; /* dropped: av_explain_parse printed them */
+    return explain_parse(spec, toks, qi, kj, &nt, NULL);
+}
+
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err) {
     notes nt = {""};
     av_status st = comma_hint(explain_parse(spec, toks, qi, kj, &nt, err), spec, toks, err);

@@ -43,6 +43,11 @@
  * with "…", so the message's hint fits in err. */
 av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, av_err *err);
 
+/* av_explain_parse without its notes on stderr (and without an error text: AV_EUSAGE alone), for a second
+ * reader of a spec the run already resolved and reported: the --html page (app/page.c) opens on the cell, and
+ * printed each note a second time ("'love' occurs 2 times" twice for `--explain love,0 --html`). */
+av_status av_explain_locate(const char *spec, const av_tokens *toks, int *qi, int *kj);
+
 /* The form of an --explain spec alone, before there are tokens to resolve it
  * against: a ',' or '，' (U+FF0C) with a part on each side. cli.c checks it
  * while it reads the options, so a sentence that --explain took as its value
