@@ -1984,6 +1984,62 @@ static void test_model_reference_needs_no_openblas(void **state) {
     tu_free(&r);
 }
 
+/* A folder in the home folder is named from "~/" in the figures, as the recorded command names it: with
+ * HOME=/home/alice, `attnviz --model ~/models/rev -o figs ...` recorded "attnviz --model ~/models/rev ..."
+ * in the Description but drew "trained toy model /home/alice/models/rev (...)" in every figure's title and
+ * wrote it in the Weights text, the SVG and the --html page (its source line and trace), so the lecture
+ * figures published the author's home folder and changed with the machine they were made on; `-w
+ * ~/weights` the same ("weights loaded from /home/alice/weights"). */
+static void test_home_folder_in_the_titles_is_tilde(void **state) {
+    tu_fixture *f = *state;
+    char home[4300], env[4400], tiny[4400], w[4400];
+    snprintf(home, sizeof home, "%s", tu_in(f, "home"));
+    snprintf(env, sizeof env, "HOME=%s", home);
+    snprintf(tiny, sizeof tiny, "%s/tiny", home);
+    snprintf(w, sizeof w, "%s/w", home);
+    assert_int_equal(mkdir(home, 0755), 0);
+    assert_int_equal(mkdir(tiny, 0755), 0);
+    make_tiny(tiny);
+    const char *envs[] = {env, NULL};
+    tu_result r;
+    const char *model[] = {"--model", tiny, "-q", "--format", "both", "--html", "-o", tu_in(f, "o"), "Hello world",
+                           NULL};
+    tu_runv(&r, NULL, envs, model);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *dump[] = {"-q", "--no-plot", "--dump", w, "I love you", NULL};
+    tu_runv(&r, NULL, NULL, dump);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *weights[] = {"-q", "-w", w, "--format", "both", "--html", "-o", tu_in(f, "w_o"), "I love you", NULL};
+    tu_runv(&r, NULL, envs, weights);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char *const figs[][4] = {
+        {"o/model.png", "o/model.svg", "o/attnviz.html", "model ~/tiny (F32)"},
+        {"w_o/head0.png", "w_o/head0.svg", "w_o/attnviz.html",
+         "weights loaded from ~/w, as --dump wrote them from random weights (untrained, seed 42)"}};
+    for (int k = 0; k < 2; k++) {
+        av_png_image img;
+        av_err err;
+        if (av_png_read(tu_in(f, figs[k][0]), &img, &err)) fail_msg("%s", err.msg);
+        const char *title = av_png_image_text(&img, "Title"), *wt = av_png_image_text(&img, "Weights");
+        if (!title || !strstr(title, figs[k][3])) fail_msg("%s: Title '%s' should name '%s'", figs[k][0],
+                                                            title ? title : "(none)", figs[k][3]);
+        assert_non_null(wt);
+        assert_string_equal(wt, figs[k][3]);
+        av_png_image_free(&img);
+        for (int j = 1; j < 3; j++) {
+            char *text = tu_slurp_file(tu_in(f, figs[k][j]), NULL);
+            assert_non_null(text);
+            const char *at = strstr(text, home);
+            if (at) fail_msg("%s holds the home folder %s: ...%.200s", figs[k][j], home, at > text + 80 ? at - 80 : text);
+            if (!strstr(text, figs[k][3])) fail_msg("%s does not name '%s'", figs[k][j], figs[k][3]);
+            free(text);
+        }
+    }
+}
+
 /* A tester alternated `--train reverse --steps 20` and the same with `--positions rope` into one folder
  * while running --model on it: once in 2,319 loads, exit 2 "model.safetensors: unexpected tensor
  * "wpe.weight" (not part of a GPT-2 with 2 layers and no learned positions)", config.json read from
@@ -2177,6 +2233,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

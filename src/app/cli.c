@@ -1767,6 +1767,12 @@ static size_t home_prefix(const char *arg) {
     return len > 0 && strncmp(arg, home, len) == 0 && (arg[len] == '/' || !arg[len]) ? len : 0;
 }
 
+void av_path_from_home(char *out, size_t n, const char *path) {
+    size_t home = home_prefix(path);
+    if (home) snprintf(out, n, "~%s", path + home);
+    else snprintf(out, n, "%s", path);
+}
+
 char *av_command_line(int argc, char **argv) {
     size_t n = 1;
     for (int i = 0; i < argc; i++) n += strlen(argv[i]) * 4 + 4;

@@ -208,6 +208,14 @@ void av_shell_word(char *buf, size_t n, const char *s);
  * figures' metadata (malloc'd; NULL when out of memory). */
 char *av_command_line(int argc, char **argv);
 
+/* path as the figures' titles, metadata and the trace name a folder: "~" or
+ * "~/" + the rest when path is $HOME or a path in it (as av_command_line
+ * writes that argument: the figures of `--model ~/models/rev` read
+ * "~/models/rev", not /home/alice/models/rev), else path as it is; into out
+ * (n bytes, NUL-terminated, cut to fit). HOME unset, empty, relative or "/"
+ * changes nothing. No errors. */
+void av_path_from_home(char *out, size_t n, const char *path);
+
 /* The options as the single layer's configuration (nn/model.h av_config;
  * T = n_real = 1 until the tokens are known), checked before any input is
  * read. Errors: av_config_check's; --compare rope-style with an odd d_k (AV_EUSAGE). */

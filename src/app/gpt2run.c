@@ -940,10 +940,12 @@ static const char *named_dir(const char *dir, char *buf, size_t n) {
 }
 
 void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
-    char extra[96], dir[4200], named[4200]; /* the folder as av_utf8_shown_name shows it: a control character
-                                             * as <U+000A>, an RLO or other bidi control closed after it */
+    char extra[96], dir[4200], named[4200], homed[4200]; /* the folder as av_utf8_shown_name shows it: a control
+                                                           * character as <U+000A>, an RLO or other bidi control
+                                                           * closed after it; a folder in $HOME from "~/" */
     if (!r->llama) layout_differences(extra, sizeof extra, &r->g.cfg);
-    av_utf8_shown_name(named_dir(r->dir, named, sizeof named), dir, sizeof dir);
+    av_path_from_home(homed, sizeof homed, named_dir(r->dir, named, sizeof named));
+    av_utf8_shown_name(homed, dir, sizeof dir);
     if (r->task[0])
         snprintf(buf, n, "trained toy model %s (attnviz --train %s, step %d; %s%s)%s%s%s", dir, r->task, r->step,
                  r->g.dtype ? r->g.dtype : "?", extra, r->diverged ? " · its training diverged" : "",

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "app/cli.h"
 #include "app/term.h"
 #include "app/trace.h"
 #include "base/utf8.h"
@@ -126,9 +127,11 @@ static void print_ids(FILE *f, const int32_t *ids, int n) {
 }
 
 /* the model folder as the trace names it (av_utf8_shown_name): a control character in its name as <U+001B>,
- * an RLO closed after it */
+ * an RLO closed after it; a folder in $HOME from "~/", as the figures' titles name it (av_path_from_home) */
 static const char *shown_dir(const tctx *t, char *buf, size_t n) {
-    av_utf8_shown_name(t->r->dir, buf, n);
+    char homed[4200];
+    av_path_from_home(homed, sizeof homed, t->r->dir);
+    av_utf8_shown_name(homed, buf, n);
     return buf;
 }
 

@@ -467,10 +467,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
                       * in its name closed after it; and without a trailing '/', '.' parts or a doubled '/'
                       * (av_path_shown), as --model shows its folder: `-w w/` (the shell's completion) titled the
                       * figures "loaded from w/", and its run id, not that of `-w w`, removed the other's files */
-    char typed[4200];
+    char typed[4200], homed[4200]; /* and a folder in $HOME from "~/" (av_path_from_home), as the command is */
     av_path_shown(typed, sizeof typed, dir);
+    av_path_from_home(homed, sizeof homed, typed);
     src->random_origin = found == 5 && dumped_from_random(m, dir, src->random_text, sizeof src->random_text);
-    av_utf8_shown_name(typed, shown, found < 5 ? 349 : src->random_origin ? 400 : 449);
+    av_utf8_shown_name(homed, shown, found < 5 ? 349 : src->random_origin ? 400 : 449);
     if (src->random_origin)
         snprintf(src->text, sizeof src->text, "weights loaded from %.399s, as --dump wrote them from %.140s", shown,
                  src->random_text);

@@ -1,6 +1,7 @@
 /* trace.c - the step-by-step trace (see trace.h). */
 #include "app/trace.h"
 
+#include "app/cli.h"
 #include "app/teach.h"
 #include "app/term.h"
 
@@ -158,8 +159,11 @@ static int stages_input(const av_trace *tr, const av_model *m, const av_weights_
 
     stage(tr, n++, "embed");
     if (ws && ws->x_file[0]) { /* --weights DIR/X.npy: row i is token i's, whatever the word */
-        char shown[sizeof ws->x_file + 64]; /* a control character in the folder's name as <U+001B>, an RLO closed */
-        av_utf8_shown_name(ws->x_file, shown, sizeof shown);
+        char shown[sizeof ws->x_file + 64], homed[sizeof ws->x_file]; /* a control character in the folder's name
+                                                                        * as <U+001B>, an RLO closed; a file in
+                                                                        * $HOME from "~/", as the titles name it */
+        av_path_from_home(homed, sizeof homed, ws->x_file);
+        av_utf8_shown_name(homed, shown, sizeof shown);
         fprintf(f, "X = X.npy                         (%d, %d)   loaded from %s\n", T, C, shown);
         fprintf(f, "%srow i is token i's embedding as the file gives it (not drawn: no N(0,1) rule)\n", ind);
     } else {
