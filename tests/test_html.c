@@ -382,6 +382,30 @@ static void html_option_writes_the_page_and_lists_it(void **state) {
     tu_free(&r);
 }
 
+/* The page's trace leaves out the kernel's thread count, which the terminal's trace keeps: the numbers are
+ * the same whatever the number of threads, but `attnviz --kernel blas --html ...` wrote "(OpenBLAS Haswell
+ * kernels), 2 threads; keeps the (H, T, T) weights" into attnviz.html, and the same command under `taskset
+ * -c 0` (or on a machine with other CPUs) "1 thread", another page. */
+static void html_trace_has_no_thread_count(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "16", "--kernel", "blas", "--html", "--no-plot", "-o", f->dir, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    const char *line = strstr(r.out, "  kernel     blas: ");
+    assert_non_null(line);
+    if (!strstr(line, " thread")) fail_msg("the terminal's trace lost its thread count: %.160s", line);
+    char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+    assert_non_null(page);
+    line = strstr(page, "  kernel     blas: ");
+    assert_non_null(line);
+    const char *end = strstr(line, "\\n");
+    assert_non_null(end);
+    if (!strstr(line, "kernels); keeps the (H, T, T) weights") || (strstr(line, " thread") && strstr(line, " thread") < end))
+        fail_msg("the page's kernel line holds the machine's thread count: %.*s", (int)(end - line), line);
+    free(page);
+    tu_free(&r);
+}
+
 /* A run without a mask stores none: the page held T·T zero bytes as "mask", outside --html-limit's count
  * (`--heads 8 --html-limit 64 --no-plot -f 5000-words.txt` wrote 100 MB, 33 MB of them "AAAA..."); "" is no
  * mask to page.js. --causal and --pad-to still store theirs, 1 = masked. */
@@ -894,6 +918,7 @@ int main(void) {
         cmocka_unit_test(html_limit_without_html_warns_and_train_needs_model),
         cmocka_unit_test_setup_teardown(html_with_train_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_without_a_mask_stores_none, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_trace_has_no_thread_count, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

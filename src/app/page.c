@@ -34,15 +34,16 @@ static av_html_run single_run(const av_model *m, const av_tokens *toks, const ch
                          .weights_file = dumped ? "weights.npy" : NULL, .scores_file = dumped ? "scores.npy" : NULL};
 }
 
-/* The trace as printed, without colour (and the comparison table when c is
- * given), into a malloc'd string; NULL when out of memory. */
+/* The trace as printed, without colour and the kernel's thread count (and
+ * the comparison table when c is given), into a malloc'd string; NULL when
+ * out of memory. */
 static char *trace_text(const av_model *m, const av_tokens *toks, const av_options *o,
                         const av_weights_source *ws, const av_comparison *c) {
     char *buf = NULL;
     size_t n = 0;
     FILE *ms = open_memstream(&buf, &n);
     if (!ms) return NULL;
-    av_trace tr = {ms, 0, o->verbose, o->precision};
+    av_trace tr = {ms, 0, o->verbose, o->precision, 1};
     av_trace_print(&tr, m, toks, ws);
     if (c) av_compare_print(ms, c, toks, 0);
     if (fclose(ms) != 0) { free(buf); return NULL; }

@@ -91,16 +91,22 @@ void av_trace_print_tokens(FILE *f, const av_tokens *toks) {
     }
 }
 
-/* Which kernel runs stages 6..9, and what that means. */
-static void print_kernel(FILE *f, av_kernel k) {
+/* Which kernel runs stages 6..9, and what that means; in a file (tr->in_file) without the thread count: the
+ * numbers are the same whatever the number of threads, and `taskset -c 0` or another machine's CPUs gave the
+ * same command another --html page ("2 threads" / "1 thread"). */
+static void print_kernel(const av_trace *tr, av_kernel k) {
+    FILE *f = tr->f;
+    char threads[32] = "";
+    if (!tr->in_file)
+        snprintf(threads, sizeof threads, "%d thread%s", av_get_threads(), av_get_threads() == 1 ? "" : "s");
     if (k == AV_KERNEL_FLASH)
         fprintf(f, "  kernel     flash: keys in tiles of %d with an online softmax (FlashAttention); never forms (T, T);"
-                   " %d thread%s, sgemm on OpenBLAS %s kernels\n",
-                AV_FLASH_TILE, av_get_threads(), av_get_threads() == 1 ? "" : "s", av_blas_core());
+                   " %s%ssgemm on OpenBLAS %s kernels\n",
+                AV_FLASH_TILE, threads, threads[0] ? ", " : "", av_blas_core());
     else if (k == AV_KERNEL_BLAS)
-        fprintf(f, "  kernel     blas: projections, Q·Kᵀ and A·V by sgemm (OpenBLAS %s kernels), %d thread%s;"
+        fprintf(f, "  kernel     blas: projections, Q·Kᵀ and A·V by sgemm (OpenBLAS %s kernels)%s%s;"
                    " keeps the (H, T, T) weights\n",
-                av_blas_core(), av_get_threads(), av_get_threads() == 1 ? "" : "s");
+                av_blas_core(), threads[0] ? ", " : "", threads);
     else
         fprintf(f, "  kernel     reference: the plain loops of nn/attention.c, every sum in double\n");
 }
@@ -142,7 +148,7 @@ static void print_header(const av_trace *tr, const av_model *m, const av_tokens 
         fprintf(f, "\n             random weights show how attention computes, not what a trained model attends to:\n"
                    "             a strong weight between two words here means nothing about the words");
     fputc('\n', f);
-    print_kernel(f, c->kernel);
+    print_kernel(tr, c->kernel);
     fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
 }
 
@@ -464,7 +470,7 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
                  "tokens (run the continued text as the input to explain them)");
     }
     if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
-        av_trace tr = {f, color, o->verbose, o->precision};
+        av_trace tr = {f, color, o->verbose, o->precision, 0};
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
         else av_trace_print(&tr, m, toks, ws);
     }

@@ -23,6 +23,8 @@ typedef struct {
     int color;     /* ANSI colour on */
     int verbose;   /* print matrices */
     int precision; /* digits after the point for matrices */
+    int in_file;   /* written into a file (the --html page): the kernel line leaves out the thread count, which
+                    * changes with the machine's CPUs, not the numbers, so the same command gives the same page */
 } av_trace;
 
 /* Print the header and every stage of a finished forward pass. toks has m->cfg.T
