@@ -1773,7 +1773,8 @@ static void test_cli_model_html_too_large_is_refused_before_the_forward_pass(voi
                           tu_in(f, "page"), NULL};
     tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, args);
     if (r.code != 2 || !strstr(r.err, "attnviz: error: --html: one head's weights and scores for 3200 tokens take "
-                                      "19.5 MiB at 8 bits, over the page's 16 MiB"))
+                                      "19.5 MiB at 8 bits, with the (T, T) mask it stores (9.77 MiB) 29.30 MiB in "
+                                      "all, over the page's 16 MiB"))
         fail_msg("exit %d: %s", r.code, r.err);
     assert_false(file_exists(tu_in(f, "page")));
     tu_free(&r);
