@@ -1187,6 +1187,34 @@ static void test_shards_without_their_index(void **state) {
     tu_free(&r);
 }
 
+/* The shards' message cuts a long folder name at a whole character: "--model %.120s" cut a name whose 120th
+ * byte is inside '中' between its bytes, so the error held a broken character (shown as U+FFFD). */
+static void test_shards_message_cuts_the_folder_at_a_character(void **state) {
+    tu_fixture *f = *state;
+    char model[4400], path[4600], want[4800];
+    size_t pad = 119 - strlen(f->dir) - 1; /* the folder's path ends in '中' at bytes 119..121 */
+    assert_true(strlen(f->dir) + 1 < 119);
+    snprintf(model, sizeof model, "%s/%.*s\xE4\xB8\xAD", f->dir, (int)pad,
+             "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_bf16", AV_ST_BF16);
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    av_llama_config cfg;
+    av_err err = {{0}};
+    if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    if (lf_write_checkpoint(model, &cfg, AV_ST_BF16, 2, &err)) fail_msg("%s", err.msg);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %.119s has no model.safetensors, and its 2 shard files "
+             "(model-00001-of-00002.safetensors, ...) have no model.safetensors.index.json,", model);
+    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("long folder: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A sharded folder as a download leaves it: config.json, tokenizer.json,
  * model-00001-of-00002.safetensors, model-00002-of-00002.safetensors in
  * dtype, and the index (tests/ref/llama/llama_bf16's; the split is the same
@@ -1510,6 +1538,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_without_their_index, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_shards_message_cuts_the_folder_at_a_character, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),

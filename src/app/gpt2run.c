@@ -206,11 +206,12 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     char shard[256]; /* the shards without their index: "has no model.safetensors" did not say they were seen */
     int shards = strcmp(name, "model.safetensors") ? 0 : av_llama_shards_present(dir, shard);
     if (shards)
-        return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors, only %d shard file%s (%.40s%s) "
+        return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, only %d shard file%s (%s%s) "
                        "without %s model.safetensors.index.json; a GPT-2 is read from one file: join them once, in "
                        "that folder: python3 -c \"import glob, safetensors.torch as s; t = {}; [t.update(s.load_file(f)) "
                        "for f in glob.glob('model-*-of-*.safetensors')]; s.save_file(t, 'model.safetensors', "
-                       "{'format': 'pt'})\"", named, shards, shards == 1 ? "" : "s", shard,
+                       "{'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49), shards, shards == 1 ? "" : "s",
+                       AV_SHOWN(shard, 40 + 49), /* at whole characters: "%.120s" cut a name inside one */
                        shards == 1 ? "" : ", ...", shards == 1 ? "its" : "their");
     /* a Llama folder with SentencePiece's tokenizer.model only (older Llama 2 downloads, a checkpoint converted with
      * the slow tokenizer): "has no tokenizer.json" named neither the file it has nor the way to the one it reads.

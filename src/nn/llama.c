@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/jsonval.h"
 #include "io/safetensors.h"
@@ -454,11 +455,12 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
     char shard[256];
     int shards = !st && why == ENOENT ? av_llama_shards_present(dir, shard) : 0;
     if (shards) /* "nor a model.safetensors.index.json naming its shards" left the user to guess whether they were seen */
-        return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors, and its %d shard file%s (%.40s%s) %s no "
+        return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, and its %d shard file%s (%s%s) %s no "
                        "model.safetensors.index.json, the map of which shard holds each tensor; save_pretrained writes "
                        "it with the shards: copy it from where they came from (it is part of the download), or save "
-                       "the model again", dir, shards, shards == 1 ? "" : "s", shard, shards == 1 ? "" : ", ...",
-                       shards == 1 ? "has" : "have");
+                       "the model again", AV_SHOWN(dir, 120 + 49), shards, shards == 1 ? "" : "s", AV_SHOWN(shard, 40 + 49),
+                       shards == 1 ? "" : ", ...", shards == 1 ? "has" : "have"); /* at whole characters: "%.120s" cut
+                                                                                   * a folder's name inside one */
     if (!st && why == ENOENT) /* neither file: "cannot read '...index.json'" named only the file tried last */
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, nor a model.safetensors.index.json naming "
                        "its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "
