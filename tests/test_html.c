@@ -20,6 +20,7 @@
 #include "app/page.h"
 #include "base/utf8.h"
 #include "gpt2_fixture.h"
+#include "io/npy.h"
 #include "render/html.h"
 #include "testutil.h"
 
@@ -322,6 +323,40 @@ static void html_limit_counts_the_mask(void **state) {
                                   "8 bits, with the (T, T) mask it stores (0.34 MiB) 1.03 MiB in all, over the page's 1 "
                                   "MiB; raise --html-limit (up to 1024) or use fewer tokens\n"));
     assert_false(file_exists(tu_in(f, "big")));
+    tu_free(&r);
+}
+
+/* An --attn-mask that hides no cell is not stored (html.c), so it is not counted: a 600-token page of an
+ * all-False mask at --html-limit 1 (720,000 bytes) was refused "with the (T, T) mask it stores (0.34 MiB)
+ * 1.03 MiB in all", a mask it does not store; one True cell and it is stored, counted and refused. */
+static void html_limit_counts_an_attn_mask_that_hides_a_cell(void **state) {
+    tu_fixture *f = *state;
+    static char words[600 * 5 + 1];
+    static unsigned char mask[600 * 600];
+    size_t shape[2] = {600, 600};
+    av_err err = {{0}};
+    words[0] = 0;
+    for (int i = 0; i < 600; i++) snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%d", i ? " " : "", i);
+    if (av_npy_write_bool(tu_in(f, "none.npy"), mask, 2, shape, &err)) fail_msg("%s", err.msg);
+    mask[1] = 1; /* query 0 does not see key 1 */
+    if (av_npy_write_bool(tu_in(f, "one.npy"), mask, 2, shape, &err)) fail_msg("%s", err.msg);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", tu_in(f, "none.npy"), "--html", "--html-limit", "1", "-o",
+                tu_in(f, "none"), words, NULL);
+    if (r.code != 0) fail_msg("all-False mask: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *page = tu_slurp_file(tu_in(f, "none/attnviz.html"), NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "\"mask\":\"\"")); /* not stored */
+    assert_non_null(strstr(page, "\"data_bytes\":720000,"));
+    free(page);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", tu_in(f, "one.npy"), "--html", "--html-limit", "1", "-o",
+                tu_in(f, "one"), words, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: --html: one head's weights and scores for 600 tokens take 0.7 MiB at "
+                                  "8 bits, with the (T, T) mask it stores (0.34 MiB) 1.03 MiB in all, over the page's 1 "
+                                  "MiB; raise --html-limit (up to 1024) or use fewer tokens\n"));
+    assert_false(file_exists(tu_in(f, "one")));
     tu_free(&r);
 }
 
@@ -898,6 +933,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_compare_over_the_limit_keeps_every_setting, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_note_says_what_the_page_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_limit_counts_the_mask, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_limit_counts_an_attn_mask_that_hides_a_cell, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(html_size_of_gpt2_small_on_20_tokens),
         cmocka_unit_test_setup_teardown(html_rejects_an_empty_description, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_option_writes_the_page_and_lists_it, tu_setup_tmpdir, tu_teardown_tmpdir),

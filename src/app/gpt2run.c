@@ -655,7 +655,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         int C = llama ? r->llama->cfg.n_embd : c->n_embd, H = llama ? r->llama->cfg.n_head : c->n_head;
         st = llama ? av_acts_check_T(r->T, r->llama->cfg.max_positions, r->llama->cfg.max_positions_from, err)
                    : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, "n_positions in config.json", err);
-        if (!st) st = av_page_check_size(r->T, r->T, av_page_runs(o, C, H), o, err);
+        if (!st) st = av_page_check_size(r->T, r->T, av_page_runs(o, C, H), o, 0, err);
         if (st) return st;
     }
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);

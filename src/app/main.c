@@ -134,7 +134,8 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens; got 1");
     /* a page that cannot hold one head is refused before the (H, T, T) maps are allocated and computed:
      * `--heads 8 --html -f` a 5715-token text took 2.1 GiB and 11 s before this error (a learner's pass) */
-    av_status st = o->html ? av_page_check_size(cfg->T, cfg->n_real, av_page_runs(o, cfg->C, cfg->H), o, err) : AV_OK;
+    av_status st = o->html ? av_page_check_size(cfg->T, cfg->n_real, av_page_runs(o, cfg->C, cfg->H), o, 0, err)
+                           : AV_OK; /* --attn-mask's file is not read yet: main's check after the run counts it */
     if (!st) st = av_model_init(&r->m, cfg, err);
     if (st) return st;
     av_model_seed(&r->m, (const char *const *)r->toks.tok);
@@ -348,7 +349,8 @@ int main(int argc, char **argv) {
          * (run_model and gpt2run.c check it before the forward pass already; kept for any other path) */
         if (!st && r.o.html)
             st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, r.o.model_dir ? r.gr.T : r.n_real,
-                                    av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H), &r.o, &err);
+                                    av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H), &r.o,
+                                    !r.o.model_dir && r.m.masked_count > 0, &err);
         if (!st) st = av_trace_sinks(stdout, &r.o, &r.gr, &r.m, &r.toks, &r.source, r.color, &err);
         if (!st) r.cmd = av_command_line(argc, argv);
         if (!st) st = write_outputs(&r, &err);

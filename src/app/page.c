@@ -69,7 +69,8 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     if (o->explain && toks && av_explain_locate(o->explain, toks, &page.start_query, &page.start_key) != AV_OK)
         page.start_query = page.start_key = -1;
     if (av_option_given(o, "head") || page.start_query >= 0) page.has_start = 1, page.start_head = o->head;
-    av_status s = av_page_check_size(runs[0].T, info->n_real > 0 ? info->n_real : runs[0].T, n, o, err); /* main.c checked before any file; kept for any caller */
+    av_status s = av_page_check_size(runs[0].T, info->n_real > 0 ? info->n_real : runs[0].T, n, o,
+                                     av_html_mask_bytes(&page) > 0, err); /* main.c checked before any file; kept for any caller */
     if (!s) s = av_mkdir_p(o->outdir, err);
     snprintf(name, sizeof name, "%s%s", o->prefix ? o->prefix : "", AV_PAGE_NAME);
     av_path_join(path, sizeof path, o->outdir, name);
@@ -98,20 +99,22 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     return s;
 }
 
-size_t av_page_mask_bytes(int T, int n_real, int n_runs, const av_options *o) {
+size_t av_page_mask_bytes(int T, int n_real, int n_runs, const av_options *o, int attn_mask_hides) {
     int masked = n_real < T; /* --pad-to's <pad> keys: every run's, order's too */
     if (o->compare != AV_CMP_ORDER) masked |= (o->causal || o->model_dir) && T > 1; /* a --model is causal */
-    if (o->compare != AV_CMP_ORDER) masked |= o->attn_mask != NULL;
+    /* --attn-mask's only when it hides a cell: an all-False file's page stores no mask (html.c), and was refused
+     * ("with the (T, T) mask it stores") for a page that fits */
+    if (o->compare != AV_CMP_ORDER) masked |= o->attn_mask != NULL && attn_mask_hides;
     return masked ? (size_t)(n_runs > 1 ? n_runs : 1) * (size_t)T * (size_t)T : 0;
 }
 
-av_status av_page_check_size(int T, int n_real, int n_runs, const av_options *o, av_err *err) {
+av_status av_page_check_size(int T, int n_real, int n_runs, const av_options *o, int attn_mask_hides, av_err *err) {
     size_t limit = o->html_limit ? (size_t)o->html_limit << 20 : AV_HTML_MAX_BYTES;
     int n = n_runs > 1 ? n_runs : 1;
     double mib = 2.0 * T * T / 1048576.0; /* one head's weights and scores at 8 bits */
     /* the (T, T) mask is stored beside them, T² bytes a run: 33 MB of a 5000-token --causal page were outside
      * --html-limit's count */
-    size_t masks = av_page_mask_bytes(T, n_real, n, o);
+    size_t masks = av_page_mask_bytes(T, n_real, n, o, attn_mask_hides);
     if ((size_t)n * 2 * (size_t)T * (size_t)T + masks <= limit) return AV_OK;
     int lim = o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20);
     char mask[160] = "";

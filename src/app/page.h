@@ -48,23 +48,24 @@ typedef struct {
 /* The bytes of the (T, T) masks the page of o's run stores (render/html.h:
  * T·T bytes a run whose mask hides a cell): of each of n_runs runs when the
  * mask is causal (--causal, or a --model) past 1 token, hides --pad-to's
- * <pad> keys (n_real < T) or is --attn-mask's (counted before its file is
- * read; one that hides nothing is not stored); --compare order's runs drop
- * the causal mask and --attn-mask. Else 0. */
-size_t av_page_mask_bytes(int T, int n_real, int n_runs, const av_options *o);
+ * <pad> keys (n_real < T) or is --attn-mask's and attn_mask_hides (1: the
+ * file was read and hides a cell; one that hides nothing is not stored, and
+ * 0 before the file is read); --compare order's runs drop the causal mask
+ * and --attn-mask. Else 0. */
+size_t av_page_mask_bytes(int T, int n_real, int n_runs, const av_options *o, int attn_mask_hides);
 
 /* AV_OK when the page of n_runs runs (1, or the --compare settings:
  * av_page_runs) over T tokens (n_real of them the sentence's, the rest
  * <pad>) can hold at least one (layer, head) panel of each within
  * --html-limit (o->html_limit MiB, 0 = AV_HTML_MAX_BYTES): its (T, T)
  * weights and scores at 8 bits, 2·T² bytes a run, with the masks
- * av_page_mask_bytes counts. Else AV_EUSAGE "--html: one head's weights and
+ * av_page_mask_bytes counts (attn_mask_hides as it takes it). Else AV_EUSAGE "--html: one head's weights and
  * scores for T tokens take X MiB at 8 bits[, with the (T, T) mask it stores
  * (M MiB) Y MiB in all,] over the page's N MiB; ..." (with --compare: "one
  * head of each of the n --compare settings ..."). For a check before any
  * file is written: a 3000-token --html run replaced an earlier run's
  * figures and then failed here (a new user's report). */
-av_status av_page_check_size(int T, int n_real, int n_runs, const av_options *o, av_err *err);
+av_status av_page_check_size(int T, int n_real, int n_runs, const av_options *o, int attn_mask_hides, av_err *err);
 
 /* The runs the page of o's run shows: 2 or 3 --compare settings (positions
  * leaves out RoPE for an odd d_k = d_model / heads), 4 or 6 for --compare
