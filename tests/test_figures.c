@@ -1648,6 +1648,59 @@ static void test_weights_folder_with_a_trailing_slash_is_the_same_run(void **sta
     free(svg);
 }
 
+/* With X and all four W from --weights the seed draws nothing (attnviz warns "--seed 2 has no effect"), so
+ * the figures do not record it: `-s 2 -w DIR` wrote "... (seed 2)" in every Description and got another run
+ * id than -s 1 (PNG Run, SVG run line, the page's attnviz-run) for the same numbers. A partly loaded folder's
+ * random rest still records its seed. */
+static void test_seed_that_drew_nothing_is_not_recorded(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--no-plot", "-d", "16", "-H", "2", "--dump", in(f, "w"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    char run[2][64] = {{0}};
+    const char *seeds[2] = {"2", "1"}, *outs[2] = {"s2", "s1"};
+    for (int k = 0; k < 2; k++) {
+        RUN(&r, "-q", "-s", seeds[k], "-w", in(f, "w"), "-d", "16", "-H", "2", "--format", "both", "--html", "-o",
+            in(f, outs[k]), "I love you");
+        expect_ok(&r);
+        assert_non_null(strstr(r.err, "has no effect"));
+        tu_free(&r);
+        char rel[64];
+        av_png_image img;
+        snprintf(rel, sizeof rel, "%s/head0.png", outs[k]);
+        read_png(in(f, rel), &img);
+        const char *d = av_png_image_text(&img, "Description");
+        if (!d || strstr(d, "(seed")) fail_msg("Description records a seed that drew nothing: %s", d ? d : "(none)");
+        snprintf(run[k], sizeof run[k], "%s", av_png_image_text(&img, "Run"));
+        av_png_image_free(&img);
+        snprintf(rel, sizeof rel, "%s/head0.svg", outs[k]);
+        char *svg = slurp(in(f, rel), NULL), want[96];
+        assert_non_null(svg);
+        if (strstr(svg, "(seed")) fail_msg("%s records a seed that drew nothing", rel);
+        snprintf(want, sizeof want, "&#10;run: %s", run[k]);
+        assert_non_null(strstr(svg, want));
+        free(svg);
+        snprintf(rel, sizeof rel, "%s/attnviz.html", outs[k]);
+        char *page = slurp(in(f, rel), NULL);
+        assert_non_null(page);
+        snprintf(want, sizeof want, "<meta name=\"attnviz-run\" content=\"%s\">", run[k]);
+        if (!strstr(page, want)) fail_msg("no '%s' in %s", want, rel);
+        free(page);
+    }
+    assert_string_equal(run[0], run[1]); /* the same numbers, the same run */
+    assert_int_equal(remove(in(f, "w/X.npy")), 0); /* X drawn from the seed: it is recorded */
+    RUN(&r, "-q", "-s", "2", "-w", in(f, "w"), "-d", "16", "-H", "2", "-o", in(f, "m"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "m/head0.png"), &img);
+    const char *d = av_png_image_text(&img, "Description");
+    assert_non_null(d);
+    assert_non_null(strstr(d, "'I love you' (seed 2)"));
+    av_png_image_free(&img);
+}
+
 /* The weights' source is in the trace header, every title and the metadata:
  * random (seed), loaded from a folder, or partly loaded. */
 static void test_weights_source_named_everywhere(void **state) {
@@ -2572,6 +2625,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figures_take_the_folders_default_acl, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_named_everywhere, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_seed_that_drew_nothing_is_not_recorded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_folder_with_a_trailing_slash_is_the_same_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_as_a_temporary_is_made_leaves_none, setup, teardown),

@@ -36,7 +36,7 @@ typedef struct {
     av_plot_meta wmeta;     /* weight figures: meta plus the colour range (--vmax, --log-scale) */
     char wlabel[128];       /* wmeta's colour-bar title */
     char mlabel[160];       /* the mean figure's: "mean attention weight", "log₁₀ of the mean attention weight" */
-    char desc[8192];        /* "<command line> (seed N)"; a model's without the seed */
+    char desc[8192];        /* "<command line> (seed N)"; without the seed when it drew nothing */
     char lead[1024];        /* "“I love deep learning”" or --title */
     const char *weights;    /* "random weights (untrained, seed 42)" */
     char mask[128];         /* "causal + key padding (2 <pad>)" */
@@ -46,11 +46,17 @@ typedef struct {
     char (*titles)[FIG_TITLE_MAX]; /* H titles */
 } fig_run;
 
-/* Metadata for every figure: software, the command and seed, the weights'
+/* 1 if the seed drew some of ws's numbers: not for a model's, a trained folder's, or X and all four W
+ * from --weights (a -s 2 run of those recorded "(seed 2)" and another run id for the same numbers) */
+static int seed_drew(const av_weights_source *ws) {
+    return ws->kind != AV_WEIGHTS_MODEL && ws->kind != AV_WEIGHTS_TRAINED && ws->kind != AV_WEIGHTS_LOADED;
+}
+
+/* Metadata for every figure: software, the command and seed (when it drew something), the weights'
  * source, --dpi, --cmap, --scale. desc (8192 bytes) holds the description. */
 static av_plot_meta figure_meta(char *desc, const av_options *o, const av_figure_context *fc, uint64_t seed) {
     const char *cmd = fc->cmdline ? fc->cmdline : "attnviz";
-    if (fc->ws->kind == AV_WEIGHTS_MODEL || fc->ws->kind == AV_WEIGHTS_TRAINED) snprintf(desc, 8192, "%s", cmd); /* no seed in it */
+    if (!seed_drew(fc->ws)) snprintf(desc, 8192, "%s", cmd); /* no seed in it */
     else snprintf(desc, 8192, "%s (seed %llu)", cmd, (unsigned long long)seed);
     return (av_plot_meta){.software = "attnviz " AV_VERSION, .description = desc, .weights = fc->ws->text,
                           .run = fc->run, .dpi = o->dpi, .cmap = (av_cmap)o->cmap, .scale = (float)o->scale,
@@ -70,7 +76,7 @@ void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens
     char cfg[256];
     int n = snprintf(cfg, sizeof cfg, "T=%d real=%d C=%d H=%d pos=%d rope=%d/%.17g causal=%d scale=%d seed=%llu", c->T,
                      c->n_real, c->C, c->H, (int)c->positions, (int)c->rope_style, c->rope_base, c->causal, c->scale,
-                     (unsigned long long)c->seed);
+                     (unsigned long long)(seed_drew(fc->ws) ? c->seed : 0)); /* a seed that drew nothing is no part */
     uint64_t h = av_fnv1a64(AV_RUN_HASH_START, cfg, (size_t)n);
     h = av_fnv1a64(h, fc->ws->text, strlen(fc->ws->text) + 1);
     for (int t = 0; t < toks->n; t++) h = av_fnv1a64(h, toks->tok[t], strlen(toks->tok[t]) + 1); /* NUL separates */

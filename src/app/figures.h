@@ -48,7 +48,8 @@ const char *av_figures_cjk_language(const char *text);
 
 /* fc->run = 16 hex digits of a 64-bit FNV-1a hash of everything that decides
  * the numbers: the tokens, T, d_model, heads, positions, RoPE style and base,
- * causal, scale, seed, --attn-mask contents and the weights' source. Two
+ * causal, scale, seed (only when it drew something: not when X and all four
+ * W came from --weights), --attn-mask contents and the weights' source. Two
  * runs with the same run id draw the same matrices. */
 void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens *toks);
 
