@@ -232,6 +232,35 @@ static void test_dump_folder_holds_one_kind_of_run(void **state) {
     }
 }
 
+/* A --model dump says which model made it, as a single layer's dump does in its source.txt: `--model DIR
+ * --dump D` wrote tokens.txt and the .npy files only, so D did not say which model (or which step of a
+ * trained folder) its attn.npy came from. Its source.txt names the model as the figures do (model.png's
+ * Weights) and its layers. */
+static void test_model_dump_names_its_model(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "--layer", "0", "--figures", "model", "-o", tu_in(f, "o"),
+                "--dump", tu_in(f, "dump"), SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *text = tu_slurp_file(tu_in(f, "dump/source.txt"), NULL);
+    if (!text) fail_msg("no source.txt in the --model dump");
+    av_png_image img;
+    av_err err = {{0}};
+    if (av_png_read(tu_in(f, "o/model.png"), &img, &err)) fail_msg("%s", err.msg);
+    const char *weights = av_png_image_text(&img, "Weights");
+    assert_non_null(weights);
+    char want[4400];
+    snprintf(want, sizeof want, "weights: %s\nlayers: all 2 in attn.npy and scores.npy (L, H, T, T) and hidden.npy "
+             "(L+1, T, d_model); --layer 0 is the one", weights);
+    if (strncmp(text, want, strlen(want)) != 0) fail_msg("source.txt is '%s', not '%s...'", text, want);
+    snprintf(want, sizeof want, "model %s (F32)", f->dir);
+    assert_string_equal(weights, want);
+    av_png_image_free(&img);
+    free(text);
+}
+
 static void test_model_view_of_one_layer(void **state) {
     tu_fixture *f = *state;
     char title[2048];
@@ -2188,6 +2217,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trained_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_dump_names_its_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -962,6 +962,24 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
 
 /* ---------------------------------------------------------------------------- --dump */
 
+/* DIR/source.txt of a --model dump (gpt2run.h av_gpt2run_dump): which model made it, as the figures name it,
+ * and its layers; a single layer's --dump wrote one (tensorio.h av_dump_all), a --model's none, so its .npy
+ * files did not say which model they came from. */
+static av_status dump_source(const av_gpt2run *r, const char *dir, av_written *w, av_err *err) {
+    char path[4200], source[4300];
+    av_path_join(path, sizeof path, dir, "source.txt");
+    av_afile f;
+    av_status st = av_afile_open(&f, path, err);
+    if (st) return st;
+    av_gpt2run_source(source, sizeof source, r);
+    fprintf(f.fp, "weights: %s\n", source);
+    fprintf(f.fp, "layers: all %d in attn.npy and scores.npy (L, H, T, T) and hidden.npy (L+1, T, d_model); "
+            "--layer %d is the one the trace, the layer figures and --explain show\n", r->g.cfg.n_layer, r->layer);
+    if ((st = av_afile_commit(&f, err))) return st;
+    av_written_add(w, path);
+    return AV_OK;
+}
+
 /* av_gpt2run_dump's files, each kept in the caller's set. */
 static av_status dump_files(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w,
                             av_err *err) {
@@ -970,6 +988,7 @@ static av_status dump_files(const av_gpt2run *r, const av_tokens *labels, const 
     char path[4200];
     av_status st;
     if ((st = av_dump_tokens(labels, dir, w, err))) return st;
+    if ((st = dump_source(r, dir, w, err))) return st;
     av_path_join(path, sizeof path, dir, "token_ids.npy");
     if ((st = av_npy_write_i32(path, r->ids, 1, &T, err))) return st;
     av_written_add(w, path);
@@ -995,7 +1014,7 @@ static av_status dump_files(const av_gpt2run *r, const av_tokens *labels, const 
 av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const char *dir, av_written *w, av_err *err) {
     av_status st = av_mkdir_p(dir, err);
     if (st) return st;
-    static av_afile_set set; /* the six appear together or not at all (tensorio.h av_dump_all) */
+    static av_afile_set set; /* the seven appear together or not at all (tensorio.h av_dump_all) */
     av_afile_set_begin(&set);
     if ((st = av_dump_set_end(&set, dump_files(r, labels, dir, w, err), err))) return st;
     return av_dump_remove_other(dir, 1, err); /* once this run's files are in place */

@@ -100,7 +100,9 @@ av_status av_trained_task_read(const char *dir, char task[32], int *step, int *p
  * MLP), ln_f, logits and the top-5 next tokens. */
 void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const av_tokens *labels, int color);
 
-/* --dump DIR: tokens.txt (one label per line), token_ids.npy (T,) int32,
+/* --dump DIR: tokens.txt (one label per line), source.txt ("weights: " +
+ * av_gpt2run_source's text, then a "layers: all L ..." line naming --layer),
+ * token_ids.npy (T,) int32,
  * attn.npy (L, H, T, T), scores.npy (L, H, T, T; before the mask), hidden.npy (L+1, T, C) (the residual stream before
  * each block and after the last, before ln_f), logits.npy (T, V), all
  * float32, appearing together or not at all (tensorio.h av_dump_all).

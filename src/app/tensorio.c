@@ -666,8 +666,7 @@ av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
     /* a --model dump after a single layer's left weights.npy, Q.npy, ... of the other sentence beside the
      * model's attn.npy, and the other way round (a tester's report) */
     static const char *const kLayerOnly[] = {"X.npy", "PE.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy", "Q.npy",
-                                             "K.npy", "V.npy", "weights.npy", "context.npy", "output.npy", "mask.npy",
-                                             "source.txt"};
+                                             "K.npy", "V.npy", "weights.npy", "context.npy", "output.npy", "mask.npy"};
     static const char *const kModelOnly[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
     const char *const *names = model ? kLayerOnly : kModelOnly;
     size_t n = model ? sizeof kLayerOnly / sizeof kLayerOnly[0] : sizeof kModelOnly / sizeof kModelOnly[0];

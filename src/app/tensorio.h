@@ -158,8 +158,8 @@ void av_dump_note_leftovers(const char *dir);
  * so a dump folder never mixes two runs: for a --model dump (model = 1) the
  * single layer's X, PE, W_Q, W_K, W_V, W_O, Q, K, V, weights, context,
  * output and mask .npy; for the single layer's (model = 0) a model's
- * token_ids, attn, hidden and logits .npy (tokens.txt and scores.npy both
- * write). Missing files are fine. Errors: AV_ERUNTIME when one cannot be removed. */
+ * token_ids, attn, hidden and logits .npy (tokens.txt, source.txt and
+ * scores.npy both write). Missing files are fine. Errors: AV_ERUNTIME when one cannot be removed. */
 av_status av_dump_remove_other(const char *dir, int model, av_err *err);
 
 #endif
