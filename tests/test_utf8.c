@@ -313,7 +313,6 @@ static void test_unspaced_script_by_hand(void **state) {
     assert_int_equal(n, 0);
 }
 
-/* The separators a list may be typed with that are none of it, by hand: the first in the text is named. */
 /* av_utf8_trailing_mark against the code points typed by hand (Unicode's names: U+3002 IDEOGRAPHIC FULL STOP,
  * U+3001 IDEOGRAPHIC COMMA, U+FF1B FULLWIDTH SEMICOLON, U+FF01 FULLWIDTH EXCLAMATION MARK). */
 static void test_trailing_mark_by_hand(void **state) {
@@ -346,6 +345,7 @@ static void test_trailing_mark_by_hand(void **state) {
     assert_int_equal(av_utf8_trailing_mark("\u6211\u7231", 6, &cp, &name), 0);
 }
 
+/* The separators a list may be typed with that are none of it, by hand: the first in the text is named. */
 static void test_not_a_list_sep_by_hand(void **state) {
     (void)state;
     assert_string_equal(av_utf8_not_a_list_sep("\u7231\u3001\u4E60"), "the enumeration comma '\u3001'");

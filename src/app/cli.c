@@ -270,8 +270,9 @@ static int is_decimal(const char *s, int real) {
  * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). With real > 0, '。'
  * (U+3002) is read as '.' too, and the hint says it is no decimal point ("--scale 1。5" said only "is not a
  * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); a mark at the end (av_utf8_trailing_mark:
- * '。', '、', '，', '；', ...) is dropped and named ("--heads 4。", "--heads 4、", "--cmap viridis。": typed after
- * the value); its words fit 256 bytes with any value. */
+ * '。', '、', '，', '；', ...; and with real <= 0 an ASCII , ; . : ! ?, "--heads 4,", "--layer 1.") is dropped
+ * and named ("--heads 4。", "--heads 4、", "--cmap viridis。": typed after the value); its words fit 256 bytes
+ * with any value. */
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
                             int hi) {
     char ascii[64], dotted[64], comma[64] = "";
