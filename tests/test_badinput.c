@@ -573,6 +573,11 @@ static const bad_case kCases[] = {
     {"head_65_no_hint", 2, "--head 65 is outside 0..0 (there is 1 head)\n", {"--head", "65", S4}, NULL, 0, NULL, 0},
     /* as typed, as the parser's range errors echo it: "--head 02" was told "--head 2 is outside 0..1" */
     {"head_as_typed", 2, "--head 02 is outside 0..1 (there are 2 heads)", {W8, "--head", "02", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    /* past an int: "--head 99999999999999999999 is outside the allowed range 0..63" and "--head 'x' ...; allowed:
+     * 0..63", the parser's, where --head 64 names the heads in use */
+    {"head_past_an_int", 2, "--head 99999999999999999999 is outside 0..1 (there are 2 heads)", {W8, "--head", "99999999999999999999", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    {"head_past_an_int_negative", 2, "--head -99999999999999999999 is outside 0..1 (there are 2 heads)", {W8, "--head", "-99999999999999999999", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    {"head_not_a_number", 2, "--head 'x' is not a whole number; allowed: 0..H-1, H the heads in use (--heads, or the --model's n_head)", {W8, "--head", "x", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"head_as_typed_train", 2, "--head 064 is outside the allowed range 0..63", {"--train", "reverse", "--head", "064", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},

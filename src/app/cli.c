@@ -48,9 +48,11 @@ typedef struct {
     opt_kind kind;
     size_t offset;                    /* offsetof(av_options, field) */
     long long lo, hi;                 /* OPT_INT, OPT_U64: range; OPT_CHOICE: first and last value */
-    int range_later;                  /* OPT_INT: a value outside lo..hi (that fits an int) is refused later, by
-                                         a rule that knows the range in use (--head: the layer's or the model's
-                                         heads) */
+    int range_later;                  /* OPT_INT: a value outside lo..hi is refused later, by a rule that knows
+                                         the range in use (--head: the layer's or the model's heads); one past an
+                                         int is kept as INT_MIN or INT_MAX for it */
+    const char *later;                /* OPT_INT with range_later: the range in use, in words, for a value that
+                                         is no number ("0..H-1, ...") */
     double min, max;                  /* OPT_DOUBLE: range (max may be INFINITY) */
     int open;                         /* OPT_DOUBLE: min itself is not allowed */
     const char *(*choice_name)(int);  /* OPT_CHOICE: name of each value lo..hi */
@@ -150,7 +152,8 @@ static const optdef kOpts[] = {
      .arg = "WHEN", .help = "auto (TTY, NO_COLOR unset or empty, TERM not dumb; default) | always | never"},
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
-    {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .range_later = 1, .arg = "N",
+    {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .range_later = 1,
+     .later = "0..H-1, H the heads in use (--heads, or the --model's n_head)", .arg = "N",
      .help = "head for --explain, --show, the --html page and --compare figures; with --model also drawn alone (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
     {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
@@ -334,8 +337,17 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[256]; /* "１２。": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
+        if (d->later) return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %s", d->name, sv, hint,
+                                     d->later);
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, sv, hint,
                        d->lo, d->hi);
+    }
+    /* --head 99999999999999999999 was told "outside the allowed range 0..63" where --head 64 names the heads
+     * in use, 0..3 of a 4-head model: past an int it goes on as INT_MAX for the later rule, which echoes it
+     * as typed */
+    if (d->range_later && (errno == ERANGE || v < INT_MIN || v > INT_MAX)) {
+        *out = v < 0 ? INT_MIN : INT_MAX;
+        return AV_OK;
     }
     if (errno == ERANGE || v < (d->range_later ? INT_MIN : d->lo) || v > (d->range_later ? INT_MAX : d->hi))
         return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, sv, d->lo, d->hi);
