@@ -579,6 +579,9 @@ static const bad_case kCases[] = {
     {"head_past_an_int_negative", 2, "--head -99999999999999999999 is outside 0..1 (there are 2 heads)", {W8, "--head", "-99999999999999999999", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"head_not_a_number", 2, "--head 'x' is not a whole number; allowed: 0..H-1, H the heads in use (--heads, or the --model's n_head)", {W8, "--head", "x", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"head_as_typed_train", 2, "--head 064 is outside the allowed range 0..63", {"--train", "reverse", "--head", "064", "-o", "@/out"}, NULL, 0, NULL, 0},
+    /* the help's 0..--steps, not the parser's 0..1000000: with --steps 5, 6..1000000 are refused too */
+    {"warmup_minus_1", 2, "--warmup -1 is outside the allowed range 0..--steps, 0 = no warm-up", {"--train", "reverse", "--steps", "5", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"warmup_not_a_number", 2, "--warmup 'x' is not a whole number; allowed: 0..--steps, 0 = no warm-up", {"--train", "reverse", "--steps", "5", "--warmup", "x", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
     /* a token typed in another case: it said only "is neither a token" (a teacher's pass) */

@@ -51,8 +51,8 @@ typedef struct {
     int range_later;                  /* OPT_INT: a value outside lo..hi is refused later, by a rule that knows
                                          the range in use (--head: the layer's or the model's heads); one past an
                                          int is kept as INT_MIN or INT_MAX for it */
-    const char *later;                /* OPT_INT with range_later: the range in use, in words, for a value that
-                                         is no number ("0..H-1, ...") */
+    const char *later;                /* OPT_INT: the range in use, in words, that messages name instead of
+                                         lo..hi when another option bounds it ("0..H-1, ...", "0..--steps") */
     double min, max;                  /* OPT_DOUBLE: range (max may be INFINITY) */
     int open;                         /* OPT_DOUBLE: min itself is not allowed */
     const char *(*choice_name)(int);  /* OPT_CHOICE: name of each value lo..hi */
@@ -175,7 +175,7 @@ static const optdef kOpts[] = {
     {"schedule", 0, OPT_CHOICE, AT(schedule), .lo = AV_SCHED_COSINE, .hi = AV_SCHED_CONSTANT,
      .choice_name = schedule_name, .arg = "S",
      .help = "--train: cosine (default; to lr/10) | noam (paper: factor·d_model^-0.5·min(t^-0.5, t·warmup^-1.5), factor --lr or 1) | constant"},
-    {"warmup", 0, OPT_INT, AT(warmup), .lo = 0, .hi = 1000000, .arg = "N",
+    {"warmup", 0, OPT_INT, AT(warmup), .lo = 0, .hi = 1000000, .later = "0..--steps, 0 = no warm-up", .arg = "N",
      .help = "--train: warm-up steps (default 5 % of --steps, at least 1; 0..--steps, 0 = none; none with --schedule constant)"},
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
@@ -345,11 +345,15 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     /* --head 99999999999999999999 was told "outside the allowed range 0..63" where --head 64 names the heads
      * in use, 0..3 of a 4-head model: past an int it goes on as INT_MAX for the later rule, which echoes it
      * as typed */
-    if (d->range_later && (errno == ERANGE || v < INT_MIN || v > INT_MAX)) {
-        *out = v < 0 ? INT_MIN : INT_MAX;
+    if (d->range_later) {
+        *out = errno == ERANGE || v < INT_MIN || v > INT_MAX ? (v < 0 ? INT_MIN : INT_MAX) : v;
         return AV_OK;
     }
-    if (errno == ERANGE || v < (d->range_later ? INT_MIN : d->lo) || v > (d->range_later ? INT_MAX : d->hi))
+    /* "--train reverse --steps 5 --warmup -1" was told "outside the allowed range 0..1000000", where --help
+     * says 0..--steps and 6..1000000 are refused */
+    if ((errno == ERANGE || v < d->lo || v > d->hi) && d->later)
+        return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %s", d->name, sv, d->later);
+    if (errno == ERANGE || v < d->lo || v > d->hi)
         return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %lld..%lld", d->name, sv, d->lo, d->hi);
     *out = v;
     return AV_OK;
@@ -928,9 +932,10 @@ static av_status missing_value(const char *name, av_err *err) {
         snprintf(what + at, sizeof what - at, "%s%s", v == d->lo ? ": " : v == d->hi ? " or " : ", ",
                  d->choice_name((int)v));
     }
-    if (d && (d->kind == OPT_INT || d->kind == OPT_U64)) /* --head: the model's heads bound it later */
-        snprintf(what, sizeof what, d->range_later ? ": a whole number from %lld" : ": a whole number in %lld..%lld",
-                 d->lo, d->hi);
+    if (d && (d->kind == OPT_INT || d->kind == OPT_U64) && d->later) /* --head, --warmup: another option bounds it */
+        snprintf(what, sizeof what, ": a whole number in %s", d->later);
+    else if (d && (d->kind == OPT_INT || d->kind == OPT_U64))
+        snprintf(what, sizeof what, ": a whole number in %lld..%lld", d->lo, d->hi);
     if (d && d->kind == OPT_DOUBLE && isinf(d->max))
         snprintf(what, sizeof what, ": a finite number %s %g", d->open ? ">" : ">=", d->min);
     else if (d && d->kind == OPT_DOUBLE)
