@@ -1952,6 +1952,10 @@ static void test_options_with_model(void **state) {
         {"--layer", "02", "--layer 02 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
         {"--layer", "+2", "--layer +2 is outside 0..1: --layer must be 0..L-1 for this model (L = n_layer = 2 from "},
         {"--head", "04", "--head 04 is outside 0..3 (the model has 4 heads)"},
+        /* a number past a long, or past ±1000000, was "not a layer number" (a pass over the options' boundaries) */
+        {"--layer", "99999999999999999999", "--layer 99999999999999999999 is outside 0..1: --layer must be 0..L-1 for "
+                                            "this model (L = n_layer = 2 from "},
+        {"--layer", "-1000001", "--layer -1000001 is outside 0..1: --layer must be 0..L-1 for this model"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_result r;

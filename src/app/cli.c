@@ -859,7 +859,14 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     char *end = NULL;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || *end != 0 || !is_decimal(s, 0) || errno == ERANGE || v < -1000000 || v > 1000000) {
+    /* a whole number past the range goes on as one the model's rule refuses, as typed: "--layer
+     * 99999999999999999999" was told "is not a layer number", where --layer 2 gets "is outside 0..1" (a pass
+     * over the options' boundaries) */
+    if (end != s && *end == 0 && is_decimal(s, 0) && (errno == ERANGE || v < -1000000 || v > 1000000)) {
+        o->layer = v < 0 ? INT_MIN : INT_MAX;
+        return AV_OK;
+    }
+    if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char sv[160], hint[256];
         show_value(sv, sizeof sv, s);
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
