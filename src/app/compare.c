@@ -112,13 +112,6 @@ int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads) {
     return 1;
 }
 
-int av_compare_runs_held(av_compare_kind kind, int d_model, int heads) {
-    char why[96];
-    if (kind == AV_CMP_SCALE || kind == AV_CMP_ROPE_STYLE) return 3;
-    if (kind == AV_CMP_POSITIONS) return av_compare_rope_left_out(why, sizeof why, d_model, heads) ? 3 : 4;
-    return 1;
-}
-
 /* With an odd d_k, positions and order leave RoPE out, and c->left_out says
  * why (the note, the table, the figure). */
 static int rope_left_out(av_comparison *c, const av_model *m) {

@@ -85,7 +85,13 @@ int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads);
  * rope-style, 4 for positions (3 with an odd d_k = d_model / heads, RoPE
  * left out); 1 for none and for order, which is not counted here. For the
  * weights budget (cli.c, AV_MAX_WEIGHT_BYTES). */
-int av_compare_runs_held(av_compare_kind kind, int d_model, int heads);
+static inline int av_compare_runs_held(av_compare_kind kind, int d_model, int heads) {
+    /* inline: cli.c's weights check needs it, and the options fuzzer (tests/fuzz/fuzz_args.c) links cli.c
+     * without compare.c; an odd d_k leaves RoPE out as av_compare_rope_left_out says */
+    if (kind == AV_CMP_SCALE || kind == AV_CMP_ROPE_STYLE) return 3;
+    if (kind == AV_CMP_POSITIONS) return (d_model / heads) % 2 ? 3 : 4;
+    return 1;
+}
 
 /* Run m's X and weights under each setting of kind into *c (zeroed first;
  * free with av_compare_free, also after an error). keep_runs: order also
