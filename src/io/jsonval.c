@@ -174,18 +174,28 @@ static const char *duplicate_key(const cJSON *j) {
     return dup;
 }
 
+/* 1 when byte *i of text is outside strings and no quote, for the scans below; inside a string it steps *i
+ * over a backslash's escaped byte, and *in_str follows the quotes. */
+static int outside_strings(const char *text, size_t *i, int *in_str) {
+    char c = text[*i];
+    if (*in_str) {
+        if (c == '\\') (*i)++;
+        else if (c == '"') *in_str = 0;
+        return 0;
+    }
+    if (c == '"') *in_str = 1;
+    return c != '"';
+}
+
 /* How many arrays and objects are open at byte off of text (brackets inside
  * strings not counted), to tell "nested past cJSON's limit" from a typo. */
 static size_t open_depth(const char *text, size_t off) {
     size_t depth = 0;
     int in_str = 0;
     for (size_t i = 0; i < off; i++) {
+        if (!outside_strings(text, &i, &in_str)) continue;
         char c = text[i];
-        if (in_str) {
-            if (c == '\\') i++;
-            else if (c == '"') in_str = 0;
-        } else if (c == '"') in_str = 1;
-        else if (c == '[' || c == '{') depth++;
+        if (c == '[' || c == '{') depth++;
         else if ((c == ']' || c == '}') && depth) depth--;
     }
     return depth;
@@ -202,18 +212,12 @@ static int json_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '
 static size_t trailing_comma(const char *text, size_t len, char *closer) {
     int in_str = 0;
     for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (in_str) {
-            if (c == '\\') i++;
-            else if (c == '"') in_str = 0;
-        } else if (c == '"') in_str = 1;
-        else if (c == ',') {
-            size_t j = i + 1;
-            while (j < len && json_ws(text[j])) j++;
-            if (j < len && (text[j] == '}' || text[j] == ']')) {
-                *closer = text[j];
-                return i;
-            }
+        if (!outside_strings(text, &i, &in_str) || text[i] != ',') continue;
+        size_t j = i + 1;
+        while (j < len && json_ws(text[j])) j++;
+        if (j < len && (text[j] == '}' || text[j] == ']')) {
+            *closer = text[j];
+            return i;
         }
     }
     return len;
