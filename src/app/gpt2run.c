@@ -691,10 +691,15 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
     if (j < 0) return;
     av_gpt2run_label(label, sizeof label, r, ids[r->T + j]);
     int rest = steps - j, wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
+    /* the right ones after a wrong one are not counted: " 5 1 3 1 3" for "3 1 4 1 5 >" said "The 3 tokens from
+     * there on are not the task's answer", though 2 of them are its digits (a teacher's report) */
+    int off = av_task_tokens_off((av_task_kind)kind, ids, r->T + steps, r->T + j);
+    char count[32] = "The";
+    if (off < rest) snprintf(count, sizeof count, "%d of the", off);
     av_message(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
-            "(token %d of the input and its continuation, from 0) [%s] (%s%s). The %d token%s from there on %s "
+            "(token %d of the input and its continuation, from 0) [%s] (%s%s). %s %d token%s from there on %s "
             "not the task's answer\n", r->dir_shown, r->task, wrong ? "is wrong" : "leaves its task", j + 1, r->T + j,
-            label, token ? "it " : "", why, rest, rest == 1 ? "" : "s", rest == 1 ? "is" : "are");
+            label, token ? "it " : "", why, count, rest, rest == 1 ? "" : "s", (off < rest ? off : rest) == 1 ? "is" : "are");
 }
 
 static int is_eos(const av_gpt2_config *c, int32_t id) {

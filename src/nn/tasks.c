@@ -356,6 +356,36 @@ int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, in
     return -1;
 }
 
+int av_task_tokens_off(av_task_kind kind, const int32_t *ids, int T, int from) {
+    int induction = kind == AV_TASK_INDUCTION, off = 0, digits = 0, letter[AV_INDUCTION_MAX_T + 1] = {0};
+    int prompt[AV_TASK_MAX_DIGITS];
+    char t[16];
+    for (int k = 0; k < T; k++) { /* the letter or digit of each token ("k" and " k" alike), 0 for another */
+        int c = av_toy_token_text(ids[k], t) == 0 ? (unsigned char)t[t[0] == ' '] : 0;
+        c = c && !t[(t[0] == ' ') + 1] ? c : 0;
+        if (induction && k <= AV_INDUCTION_MAX_T) letter[k] = c >= 'a' && c <= 'z' ? c : 0;
+        if (induction || k >= from) continue;
+        if (c == '>') break;
+        if (c >= '0' && c <= '9' && digits < AV_TASK_MAX_DIGITS) prompt[digits++] = c - '0';
+    }
+    av_task_example ex;
+    if (!induction) digits_example(&ex, prompt, digits, kind == AV_TASK_SORT);
+    for (int k = from; k < T; k++) {
+        if (!induction) { /* the answer's digit at this place; past the answer, none is the task's */
+            off += k >= ex.T || ids[k] != ex.tokens[k];
+            continue;
+        }
+        int wrong = k > AV_INDUCTION_MAX_T - 1 || !letter[k] || ids[k] != toy_id(letter[k], k > 0);
+        for (int f = 0; !wrong && k > 0 && f < k - 1; f++) /* a letter seen before: the one after its first */
+            if (letter[f] && letter[f] == letter[k - 1]) {
+                wrong = letter[k] != letter[f + 1];
+                break;
+            }
+        off += wrong;
+    }
+    return off;
+}
+
 void av_task_describe(char *out, size_t n, av_task_kind kind) {
     if (kind == AV_TASK_INDUCTION)
         snprintf(out, n, "lowercase letters, at most %d, like \"k q a z m k q a\"", AV_INDUCTION_MAX_T);

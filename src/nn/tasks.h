@@ -173,6 +173,16 @@ int av_task_ids_whole_example(av_task_kind kind, const int32_t *ids, int T);
 int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, int steps, int *token, char *why,
                                 size_t n);
 
+/* How many of ids[from..T-1] (generated tokens after an input inside the
+ * task, ids[0..from-1]) are not the task's token at their place: reverse and
+ * sort compare each with the answer's token at that position (every token
+ * past the answer's end counts), induction each letter with the letter after
+ * the first occurrence of the letter before it (any letter after a new one;
+ * every token past 24 counts). A wrong digit does not make the right ones
+ * after it wrong: "3 1 4 1 5 >" continued " 5 1 3 1 3" has 1 such token from
+ * generated token 3 on, not 3. Returns 0..T − from. */
+int av_task_tokens_off(av_task_kind kind, const int32_t *ids, int T, int from);
+
 /* The task's text in words for messages, into out (n bytes): "2 to 8
  * digits, then >, like \"3 1 4 1 5 >\"". */
 void av_task_describe(char *out, size_t n, av_task_kind kind);
