@@ -1031,7 +1031,9 @@ static void test_token_limit_boundary(void **state) {
  * setting at once: `--compare positions -f` 12,000 words passed the one-run
  * check (1.1 GiB) and peaked at 5.7 GiB. The check counts them, and the most
  * tokens it names are under --compare: ⌊√(2^31 / (8·3))⌋ = 9459 for scale,
- * ⌊√(2^31 / (8·4))⌋ = 8192 for positions. The child runs under a 400 MB
+ * ⌊√(2^31 / (8·4))⌋ = 8192 for positions; order, in (H, T, T) arrays of
+ * 4·T² bytes, ⌊√(2^31 / (4·9))⌋ = 7723, ⌊√(2^31 / (4·17))⌋ = 5619 with
+ * --html, ⌊√(2^31 / (4·8))⌋ = 8192 with an odd d_k. The child runs under a 400 MB
  * address-space limit, so a binary that does not refuse fails fast; skipped under AddressSanitizer, which cannot
  * start under such a limit. */
 static void test_compare_counts_its_runs(void **state) {
@@ -1057,6 +1059,33 @@ static void test_compare_counts_its_runs(void **state) {
     assert_non_null(strstr(r.err, "with 1 head need 2.0005 GiB for the (heads, T, T) scores and weights of the 4 runs "
                                   "--compare positions holds at once"));
     assert_non_null(strstr(r.err, "give at most 8192 tokens at 1 head under --compare positions (16384 without it)"));
+    tu_free(&r);
+    /* order runs, per positions kind, the sentence as given and swapped and keeps their (H, T, T) difference:
+     * `--compare order --pad-to 12000` passed the one-run check and ran out of memory (exit 1) after 12 s. Without
+     * --html one kind's two runs are held at a time beside the three differences, 4.5 runs' worth; --html keeps
+     * every kind's runs, 8.5; with an odd d_k (RoPE left out) 4 */
+    const char *order[] = {"--d-model", "8", "--no-plot", "-q", "--compare", "order", "--pad-to", "7724", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, order);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "7724 tokens (the sentence's 4 and 7720 <pad> of --pad-to 7724) with 1 head need "
+                                  "2.0003 GiB for the (heads, T, T) scores and weights of the 3 runs and 3 differences "
+                                  "--compare order holds at once, more than the 2 GiB allowed; drop --compare to run the "
+                                  "flash kernel, which keeps none, or give at most 7723 tokens at 1 head under --compare "
+                                  "order (16384 without it), <pad> included: --pad-to 7723 at most\n"));
+    tu_free(&r);
+    const char *order_html[] = {"--d-model", "8", "--no-plot", "-q", "--compare", "order", "--html", "--html-limit",
+                                "1024", "--pad-to", "5620", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, order_html);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "of the 7 runs and 3 differences --compare order keeps for --html, more than"));
+    assert_non_null(strstr(r.err, "give at most 5619 tokens at 1 head under --compare order with --html (7723 "
+                                  "without --html)"));
+    tu_free(&r);
+    const char *order_odd[] = {"--d-model", "9", "--no-plot", "-q", "--compare", "order", "--pad-to", "8193", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, order_odd);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "of the 3 runs and 2 differences --compare order holds at once"));
+    assert_non_null(strstr(r.err, "give at most 8192 tokens at 1 head under --compare order (16384 without it)"));
     tu_free(&r);
 #endif
 }

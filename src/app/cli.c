@@ -231,9 +231,9 @@ void av_print_help(FILE *f) {
             "\nLimits: at most %d tokens, d_model <= %d, heads <= %d, %d-byte tokens; the\n"
             "(heads, T, T) scores and weights the reference and blas kernels keep (figures,\n"
             "--dump, --show, --explain, --compare, --html) at most %zu GiB (about 5800 tokens\n"
-            "at 8 heads; --compare scale and rope-style hold 3 runs' worth at once and\n"
-            "positions 4: about 3300 and 2900 tokens at 8 heads). Past that, --no-plot and no\n"
-            "option that needs them.\n"
+            "at 8 heads; --compare scale and rope-style hold 3 runs' worth at once,\n"
+            "positions 4 and order 4.5 (8.5 with --html): about 3300, 2900 and 2700 (2000)\n"
+            "tokens at 8 heads). Past that, --no-plot and no option that needs them.\n"
             "--train: parameters, gradients, AdamW moments and activations at most %zu GiB\n"
             "(d_model 1024 with 2 layers and batch 32 fits; 2048 does not).\n"
             "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，' (U+FF0C).\n"
@@ -1901,10 +1901,10 @@ static const char *weights_needed_by(const av_options *o) {
            : o->compare ? "--compare" : o->html ? "--html" : NULL;
 }
 
-/* The most tokens whose (H, T, T) scores and weights, held by runs runs at
- * once (8·runs·H·T² bytes), fit in limit bytes. */
-static int most_tokens(int H, int runs, double limit) {
-    double per = 8.0 * H * runs;
+/* The most tokens whose arrays (H, T, T) float arrays held at once, scores
+ * and weights among them (4·arrays·H·T² bytes), fit in limit bytes. */
+static int most_tokens(int H, int arrays, double limit) {
+    double per = 4.0 * H * arrays;
     int t_max = (int)floor(sqrt(limit / per));
     while (per * (double)(t_max + 1) * (t_max + 1) <= limit) t_max++; /* sqrt's rounding, either way */
     while (per * (double)t_max * t_max > limit) t_max--;
@@ -1912,17 +1912,19 @@ static int most_tokens(int H, int runs, double limit) {
 }
 
 /* The (H, T, T) scores and weights of a kernel that keeps them (2·H·T²
- * floats per run) must fit in AV_MAX_WEIGHT_BYTES, with --compare's runs
- * held at once counted (av_compare_runs_held: 3 for scale, 4 for
- * positions): else a usage error that says the way out, the flash kernel
+ * floats per run) must fit in AV_MAX_WEIGHT_BYTES, with what --compare holds
+ * at once counted (av_compare_arrays_held: 3 runs for scale, 4 for
+ * positions; for order 4.5 runs' worth, 8.5 with --html, its differences
+ * counted): else a usage error that says the way out, the flash kernel
  * without what needs the weights, or the most tokens that fit at these
- * heads (T_max = ⌊√(limit / (8·runs·H))⌋: 5792 at 8 heads, 16384 at 1; under
- * --compare scale 9459 at 1 head, positions 8192). */
+ * heads (T_max = ⌊√(limit / (4·arrays·H))⌋: 5792 at 8 heads, 16384 at 1;
+ * under --compare scale 9459 at 1 head, positions 8192, order 7723 and
+ * 5619 with --html). */
 static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *err) {
-    int runs = o->compare ? av_compare_runs_held((av_compare_kind)o->compare, cfg->C, cfg->H) : 1;
-    double need = 8.0 * runs * cfg->H * (double)cfg->T * cfg->T, limit = (double)AV_MAX_WEIGHT_BYTES;
+    int arrays = o->compare ? av_compare_arrays_held((av_compare_kind)o->compare, cfg->C, cfg->H, o->html) : 2;
+    double need = 4.0 * arrays * cfg->H * (double)cfg->T * cfg->T, limit = (double)AV_MAX_WEIGHT_BYTES;
     if (cfg->kernel == AV_KERNEL_FLASH || need <= limit) return AV_OK;
-    int t_max = most_tokens(cfg->H, runs, limit);
+    int t_max = most_tokens(cfg->H, arrays, limit);
     /* what keeps the flash kernel from running: --kernel, then each sink of the weights */
     const char *const drop[] = {"--kernel blas", "--kernel reference", "--dump", "--show", "--explain", "--compare",
                                 "--html"};
@@ -1949,12 +1951,24 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
     }
     /* `--compare positions -f` 12,000 words passed the one-run check and peaked at 5.7 GiB: the run and its
      * three settings' runs are held at once */
-    char held[160] = "", under[96] = "";
-    if (runs > 1) {
-        snprintf(held, sizeof held, " of the %d runs --compare %s holds at once (this one and one per setting)", runs,
-                 av_compare_name(o->compare));
-        snprintf(under, sizeof under, " under --compare %s (%d without it)", av_compare_name(o->compare),
-                 most_tokens(cfg->H, 1, limit));
+    char held[200] = "", under[128] = "";
+    const char *cmp = av_compare_name(o->compare);
+    if (o->compare == AV_CMP_ORDER) {
+        /* `--compare order --pad-to 12000` passed the one-run check and ran out of memory after 12 s: per
+         * positions kind it runs the sentence as given and swapped and keeps their (H, T, T) difference (the
+         * runs too for --html); worded short, as a message with every option's "drop" fills av_err's msg */
+        int kinds = (cfg->C / cfg->H) % 2 ? 2 : 3;
+        snprintf(held, sizeof held, " of the %d runs and %d differences --compare order %s", o->html ? 1 + 2 * kinds : 3,
+                 kinds, o->html ? "keeps for --html" : "holds at once");
+        if (o->html)
+            snprintf(under, sizeof under, " under --compare order with --html (%d without --html)",
+                     most_tokens(cfg->H, av_compare_arrays_held(AV_CMP_ORDER, cfg->C, cfg->H, 0), limit));
+        else
+            snprintf(under, sizeof under, " under --compare order (%d without it)", most_tokens(cfg->H, 2, limit));
+    } else if (arrays > 2) {
+        snprintf(held, sizeof held, " of the %d runs --compare %s holds at once (this one and one per setting)",
+                 arrays / 2, cmp);
+        snprintf(under, sizeof under, " under --compare %s (%d without it)", cmp, most_tokens(cfg->H, 2, limit));
     }
     return av_fail(err, AV_EUSAGE, "%d tokens%s with %d head%s need %s GiB for the (heads, T, T) scores and weights%s, "
                    "more than the %zu GiB allowed; %s to run the flash kernel, which keeps none, or give at most %d "

@@ -119,7 +119,8 @@ static int rope_left_out(av_comparison *c, const av_model *m) {
 }
 
 /* order: one permuted and one plain run per positions kind, without the
- * position-dependent masks; keeps the difference, and the runs with keep. */
+ * position-dependent masks; keeps the difference, and the runs with keep
+ * (what this holds at once is av_compare_arrays_held's count: change both). */
 static av_status run_order(av_comparison *c, const av_model *m, int keep, av_err *err) {
     int T = m->cfg.T, H = m->cfg.H, last = m->cfg.n_real - 1;
     if (last < 1)

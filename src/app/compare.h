@@ -79,18 +79,24 @@ typedef struct {
  * else out = "" and 0. For --compare positions/order and --train --compare. */
 int av_compare_rope_left_out(char *out, size_t n, int d_model, int heads);
 
-/* How many runs' (H, T, T) scores and weights are held at once while
- * av_compare_run compares kind (each 2·H·T·T floats): the run compared, as
- * main keeps it, and one per setting kept in c->runs: 3 for scale and
- * rope-style, 4 for positions (3 with an odd d_k = d_model / heads, RoPE
- * left out); 1 for none and for order, which is not counted here. For the
+/* How many (H, T, T) float arrays (4·H·T·T bytes each) are held at once
+ * while av_compare_run compares kind with keep_runs: the run compared, as
+ * main keeps it (its scores and weights, 2), and per setting kept in c->runs
+ * 2 more: 6 for scale and rope-style, 8 for positions (6 with an odd d_k =
+ * d_model / heads, RoPE left out). order runs, per positions kind (3, or 2
+ * with that odd d_k), the sentence as given and swapped (2 runs, 4 arrays)
+ * and keeps their (H, T, T) difference: without keep_runs one kind's runs
+ * at a time and every kind's difference, 2 + 4 + 3 = 9 (8); with keep_runs
+ * (--html) every kind's runs too, 2 + 5·3 = 17 (12). 2 for none. For the
  * weights budget (cli.c, AV_MAX_WEIGHT_BYTES). */
-static inline int av_compare_runs_held(av_compare_kind kind, int d_model, int heads) {
+static inline int av_compare_arrays_held(av_compare_kind kind, int d_model, int heads, int keep_runs) {
     /* inline: cli.c's weights check needs it, and the options fuzzer (tests/fuzz/fuzz_args.c) links cli.c
      * without compare.c; an odd d_k leaves RoPE out as av_compare_rope_left_out says */
-    if (kind == AV_CMP_SCALE || kind == AV_CMP_ROPE_STYLE) return 3;
-    if (kind == AV_CMP_POSITIONS) return (d_model / heads) % 2 ? 3 : 4;
-    return 1;
+    int kinds = (d_model / heads) % 2 ? 2 : 3;
+    if (kind == AV_CMP_SCALE || kind == AV_CMP_ROPE_STYLE) return 6;
+    if (kind == AV_CMP_POSITIONS) return 2 + 2 * kinds;
+    if (kind == AV_CMP_ORDER) return keep_runs ? 2 + 5 * kinds : 2 + 4 + kinds; /* run_order in compare.c */
+    return 2;
 }
 
 /* Run m's X and weights under each setting of kind into *c (zeroed first;
