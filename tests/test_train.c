@@ -3326,6 +3326,67 @@ static void test_cli_train_gif_one_layer_a_row(void **state) {
     }
 }
 
+/* The text of the GIF's Comment Extensions, sub-blocks joined (giflib's DGifSlurp keeps a comment's first
+ * sub-block as COMMENT_EXT_FUNC_CODE, the rest as CONTINUE_EXT_FUNC_CODE, with the image after them or, past
+ * the last image, with the file); malloc'd, "" for none. */
+static char *gif_comment(const char *path) {
+    int e;
+    GifFileType *g = DGifOpenFileName(path, &e);
+    if (!g || DGifSlurp(g) != GIF_OK) fail_msg("cannot read %s", path);
+    size_t n = 0;
+    char *out = calloc(1, 1);
+    for (int k = 0; k <= g->ImageCount; k++) {
+        const ExtensionBlock *b = k < g->ImageCount ? g->SavedImages[k].ExtensionBlocks : g->ExtensionBlocks;
+        int count = k < g->ImageCount ? g->SavedImages[k].ExtensionBlockCount : g->ExtensionBlockCount;
+        for (int i = 0, in = 0; i < count; i++) {
+            in = b[i].Function == COMMENT_EXT_FUNC_CODE || (in && b[i].Function == CONTINUE_EXT_FUNC_CODE);
+            if (!in) continue;
+            assert_true(b[i].ByteCount <= 255);
+            out = realloc(out, n + (size_t)b[i].ByteCount + 1);
+            assert_non_null(out);
+            memcpy(out + n, b[i].Bytes, (size_t)b[i].ByteCount);
+            out[n += (size_t)b[i].ByteCount] = 0;
+        }
+    }
+    DGifCloseFile(g, &e);
+    return out;
+}
+
+/* attention.gif records how it was made as the film strip beside it does (PNG tEXt Description, Weights, Run):
+ * it recorded nothing, so a GIF put on a slide or a web page could not say whether its weights were trained, on
+ * which task, from which seed. Its Comment Extension holds the film strip's Description, Weights and Run
+ * texts, one "Key: value" line each. */
+static void test_cli_train_gif_says_how_it_was_made(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    const char *dir = tu_in(f, "g");
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--seed", "7",
+                "-q", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/attention.gif", dir);
+    char *comment = gif_comment(path);
+    av_png_image img;
+    av_err err;
+    snprintf(path, sizeof path, "%s/filmstrip.png", dir);
+    assert_int_equal(av_png_read_texts(path, &img, &err), AV_OK);
+    const char *keys[3] = {"Description", "Weights", "Run"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = av_png_image_text(&img, keys[i]);
+        assert_non_null(v);
+        char line[4400];
+        snprintf(line, sizeof line, "%s: %s", keys[i], v);
+        if (!strstr(comment, line)) fail_msg("attention.gif's comment lacks the film strip's %s:\n%s", line, comment);
+    }
+    av_png_image_free(&img);
+    if (!strstr(comment, "Description: attnviz --train reverse --steps 2 --d-model 16 --batch 4 --seed 7 -q -o ") ||
+        !strstr(comment, "Weights: trained in this run: toy model on reverse, 2 steps from random initialisation "
+                         "(seed 7)"))
+        fail_msg("attention.gif's comment:\n%s", comment);
+    free(comment);
+}
+
 /* `attnviz --train reverse --dpi 200` (and --scale) reach the training figures: they were drawn at 100 dpi
  * whatever the options (a figure-maker's report). By plot.h's rule (f = scale × dpi / 100) the film strip
  * and the curves have 2 × the 100-dpi run's pixels and pHYs 200 dpi, and the GIF's frames 2 × its size;
@@ -4508,6 +4569,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_gif_says_how_it_was_made, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_dpi_and_scale_reach_its_figures, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_dpi_600_keeps_the_printed_size, tu_setup_tmpdir,

@@ -680,7 +680,7 @@ static void test_gif_on_a_full_disk_says_why(void **state) {
     void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
     av_err err = {{0}};
-    av_status st = av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, AV_CMAP_VIRIDIS, &err);
+    av_status st = av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, AV_CMAP_VIRIDIS, NULL, &err);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     signal(SIGXFSZ, was);
     assert_int_equal(st, AV_ERUNTIME);
@@ -726,7 +726,7 @@ static void test_gif_keeps_the_colour_maps_colours(void **state) {
         if (m == 0) memcpy(px[0] + ((size_t)30 * W + 10) * 3, cell, 3);
         const unsigned char *frames[2] = {px[0], px[1]};
         av_err err = {{0}};
-        assert_int_equal(av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, maps[m], &err), AV_OK);
+        assert_int_equal(av_gif_write(tu_in(f, "a.gif"), frames, 2, W, H, 80, maps[m], NULL, &err), AV_OK);
         int gerr = 0;
         GifFileType *g = DGifOpenFileName(tu_in(f, "a.gif"), &gerr);
         assert_non_null(g);

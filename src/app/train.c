@@ -938,7 +938,17 @@ static av_status write_gif(const char *dir, const strip_fig *sf, const char *tas
     }
     char path[4096];
     av_path_join(path, sizeof path, dir, "attention.gif");
-    if (!s) s = av_gif_write(path, (const unsigned char *const *)frames, g->n_snap, W, H, 80, meta->cmap, err);
+    /* the film strip PNG's Software, Description, Weights and Run, one "Key: value" line each: the GIF said
+     * nothing of how it was made (command, trained weights, task, seed), while the PNG and SVG beside it did */
+    const char *software = meta->software ? meta->software : "attnviz " AV_VERSION;
+    const char *desc = meta->description ? meta->description : "", *wts = meta->weights ? meta->weights : "";
+    const char *run = meta->run ? meta->run : "";
+    size_t clen = strlen(software) + strlen(desc) + strlen(wts) + strlen(run) + 64;
+    char *comment = s ? NULL : malloc(clen);
+    if (!s && !comment) s = av_fail(err, AV_ERUNTIME, "out of memory for the GIF");
+    if (!s) snprintf(comment, clen, "Software: %s\nDescription: %s\nWeights: %s\nRun: %s", software, desc, wts, run);
+    if (!s) s = av_gif_write(path, (const unsigned char *const *)frames, g->n_snap, W, H, 80, meta->cmap, comment, err);
+    free(comment);
     if (!s && fm.dpi < (meta->dpi > 0 ? meta->dpi : 100)) av_plot_note_fewer_pixels(path);
     for (int k = 0; k < g->n_snap; k++) { av_big_free(raw[k]); free(frames[k]); }
     return s;

@@ -514,7 +514,7 @@ static int gif_frame(GifFileType *g, const unsigned char *rgb, int w, int h, int
 }
 
 av_status av_gif_write(const char *path, const unsigned char *const *frames, int n, int width, int height,
-                       int delay_cs, av_cmap cmap, av_err *err) {
+                       int delay_cs, av_cmap cmap, const char *comment, av_err *err) {
     if (n < 1 || width < 1 || height < 1) return av_fail(err, AV_ERUNTIME, "cannot write a GIF of %d frames", n);
     GifColorType pal[256];
     gif_palette(pal, cmap);
@@ -543,6 +543,8 @@ av_status av_gif_write(const char *path, const unsigned char *const *frames, int
     ok = ok && EGifPutExtensionLeader(g, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
          EGifPutExtensionBlock(g, 11, netscape) == GIF_OK && EGifPutExtensionBlock(g, 3, loop) == GIF_OK &&
          EGifPutExtensionTrailer(g) == GIF_OK;
+    /* giflib cuts a comment into 255-byte sub-blocks; an empty one would be a block of length 0, the terminator */
+    if (ok && comment && comment[0]) ok = EGifPutComment(g, comment) == GIF_OK;
     for (int i = 0; ok && i < n; i++)
         ok = gif_frame(g, frames[i], width, height, i == n - 1 ? 3 * delay_cs : delay_cs, pal, cache);
     free(cache);

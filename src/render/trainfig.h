@@ -4,7 +4,7 @@
  * How to use:
  *   av_plot_curves("out/curves.png", panels, 3, "trained on reverse", "step", &meta, &err);
  *   av_plot_filmstrip("out/filmstrip.png", &strip, &meta, &err);
- *   av_gif_write("out/attention.gif", frames, n, width, height, 80, AV_CMAP_VIRIDIS, &err);
+ *   av_gif_write("out/attention.gif", frames, n, width, height, 80, AV_CMAP_VIRIDIS, "Description: ...", &err);
  * A path ending in ".svg" gets SVG (curves, film strip), anything else PNG.
  * Files are written atomically (io/fileio.h). Arrays are read, not kept.
  *
@@ -109,9 +109,12 @@ av_status av_plot_filmstrip(const char *path, const av_filmstrip *fs, const av_p
  * #E4E4E4, black and white are exact); other colours (a cell value's
  * anti-aliased edge) get the nearest entry. Source: the GIF89a specification
  * (global colour table, 8 bits per index); the tables are colormap.h's.
+ * comment (UTF-8; NULL or "" for none) goes into one Comment Extension
+ * before the first frame, in sub-blocks of at most 255 bytes (GIF89a §24),
+ * as a PNG's tEXt says how the figure was made (the command, the weights).
  * Errors: AV_ERUNTIME naming path and why: the system's words for a failed
  * write ("No space left on device"), else giflib's message; OOM. */
 av_status av_gif_write(const char *path, const unsigned char *const *frames, int n, int width, int height,
-                       int delay_cs, av_cmap cmap, av_err *err);
+                       int delay_cs, av_cmap cmap, const char *comment, av_err *err);
 
 #endif
