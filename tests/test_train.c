@@ -1022,6 +1022,51 @@ static void test_cli_train_config_names_end_of_text(void **state) {
     free(cfg);
 }
 
+/* config.json records the settings the model was trained with, in attnviz.training: it said the task and the
+ * step but not the seed, lr or batch, so `attnviz --train reverse --seed 12345 --lr 0.002 --batch 4 ...`'s folder
+ * could not be trained again from what it holds. The values are those in effect (the 5 % warm-up of 2 steps
+ * is 1), the seed in full digits past a double's 2^53, no warm-up with --schedule constant (it has none);
+ * --model still runs the folder. */
+static void test_cli_train_config_records_its_settings(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--seed", "12345",
+                "--lr", "0.002", "-q", "-o", tu_in(f, "m"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
+    assert_non_null(cfg);
+    cJSON *c = cJSON_Parse(cfg);
+    assert_non_null(c);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "attnviz"), "training");
+    if (!cJSON_IsObject(t)) fail_msg("no attnviz.training object:\n%s", cfg);
+    static const struct { const char *key; double value; } want[] = {
+        {"seed", 12345}, {"steps", 2}, {"batch", 4}, {"lr", 0.002}, {"warmup", 1}, {"weight_decay", 0.01}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(t, want[i].key);
+        if (!cJSON_IsNumber(j) || j->valuedouble != want[i].value)
+            fail_msg("attnviz.training.%s is not %g:\n%s", want[i].key, want[i].value, cfg);
+    }
+    const cJSON *sched = cJSON_GetObjectItemCaseSensitive(t, "schedule");
+    if (!cJSON_IsString(sched) || strcmp(sched->valuestring, "cosine") != 0) fail_msg("schedule:\n%s", cfg);
+    cJSON_Delete(c);
+    free(cfg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 4 >", NULL);
+    if (r.code != 0 || !strstr(r.out, "(trained toy model: attnviz --train reverse, step 2)"))
+        fail_msg("exit %d\n%s%s", r.code, r.out, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "--seed",
+                "9223372036854775807", "--schedule", "constant", "-q", "-o", tu_in(f, "k"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    cfg = tu_slurp_file(tu_in(f, "k/config.json"), NULL);
+    assert_non_null(cfg);
+    if (!strstr(cfg, "\"seed\":\t9223372036854775807,") || !strstr(cfg, "\"schedule\":\t\"constant\"") ||
+        strstr(cfg, "\"warmup\""))
+        fail_msg("%s", cfg);
+    free(cfg);
+}
+
 /* A run whose held-out loss rose says so in its own figures, as its warning and --model's figures of its
  * folder do: curves.png, filmstrip.png (and .svg) were titled "trained on reverse for 30 steps from random
  * initialisation" like a run that learnt, their Weights text too, and --compare's figure drew a diverged
@@ -4505,6 +4550,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_compare_names_best_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_names_end_of_text, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_config_records_its_settings, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_run_figures_say_so, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_error_on_a_terminal_starts_its_line, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -583,10 +583,16 @@ static av_status write_vocab(const char *dir, av_err *err) {
 /* config.json: GPT2Config's keys (av_gpt2_config_json), bos_token_id and
  * eos_token_id the toy vocabulary's <|endoftext|>, with the "attnviz"
  * object always present and saying the task and the step it was saved at,
- * and "diverged": true for a model whose held-out loss ended above step 0's
- * (held_out_rose), so that --model's figures of it say so. */
-static av_status write_config(const char *dir, const av_gpt2_config *cfg, const char *task, int step, int diverged,
-                              av_err *err) {
+ * "diverged": true for a model whose held-out loss ended above step 0's
+ * (held_out_rose), so that --model's figures of it say so, and "training":
+ * the settings o trained it with, as in effect after the task's defaults
+ * (--seed, --steps, --batch, --lr (noam: its factor), --schedule, --warmup
+ * (not with constant, which has none), --weight-decay, --kernel), so the
+ * folder says how to train it again. --model's readers pass over keys of
+ * the object they do not know (nn/gpt2.c parse_attnviz, gpt2run.c), and
+ * transformers' PretrainedConfig keeps unknown keys as attributes. */
+static av_status write_config(const char *dir, const av_gpt2_config *cfg, const av_train_opts *o, const char *task,
+                              int step, int diverged, av_err *err) {
     char *text = NULL;
     av_status s = av_gpt2_config_json(&text, cfg, err);
     if (s) return s;
@@ -607,7 +613,22 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
         cJSON_AddStringToObject(a, "task", task);
         cJSON_AddNumberToObject(a, "step", step);
         if (diverged) cJSON_AddBoolToObject(a, "diverged", 1);
-        cJSON_AddItemToObject(root, "attnviz", a);
+        /* the training settings: the folder said its task and step but not its seed, lr or batch, so the
+         * model could not be trained again from it */
+        cJSON *t = cJSON_AddObjectToObject(a, "training");
+        char seed[24]; /* --seed goes up to 2^63 − 1, past a double's 2^53: its digits, not a rounded number */
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+        if (!t || !cJSON_AddRawToObject(t, "seed", seed)) { cJSON_Delete(a); a = NULL; }
+        else {
+            cJSON_AddNumberToObject(t, "steps", o->steps);
+            cJSON_AddNumberToObject(t, "batch", o->batch);
+            cJSON_AddNumberToObject(t, "lr", o->lr);
+            cJSON_AddStringToObject(t, "schedule", av_schedule_name(o->schedule));
+            if (o->schedule != AV_SCHED_CONSTANT) cJSON_AddNumberToObject(t, "warmup", o->warmup);
+            cJSON_AddNumberToObject(t, "weight_decay", o->weight_decay);
+            cJSON_AddStringToObject(t, "kernel", o->reference ? "reference" : "blas");
+            cJSON_AddItemToObject(root, "attnviz", a);
+        }
     }
     char *out = a ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
@@ -625,8 +646,8 @@ static av_status write_config(const char *dir, const av_gpt2_config *cfg, const 
  * disk) none of the four changes, and the error adds that the model was not
  * saved. saved_msg becomes the Ctrl-C message once the four are in place
  * (av_afile_set.renamed_msg). Errors: AV_ERUNTIME, naming the file. */
-static av_status write_model(const char *dir, const av_trainer *tr, const char *task, int diverged,
-                             const char *saved_msg, av_err *err) {
+static av_status write_model(const char *dir, const av_trainer *tr, const av_train_opts *o, const char *task,
+                             int diverged, const char *saved_msg, av_err *err) {
     av_st_write_tensor *t = calloc((size_t)tr->n_tensors, sizeof *t);
     if (!t) return av_fail(err, AV_ERUNTIME, "out of memory writing the model");
     for (int i = 0; i < tr->n_tensors; i++) {
@@ -641,7 +662,7 @@ static av_status write_model(const char *dir, const av_trainer *tr, const char *
     set.renamed_msg = saved_msg; /* what a Ctrl-C is told from the moment they are in place */
     av_status s = av_safetensors_write(path, t, tr->n_tensors, err);
     free(t);
-    if (!s) s = write_config(dir, &tr->cfg, task, tr->step, diverged, err);
+    if (!s) s = write_config(dir, &tr->cfg, o, task, tr->step, diverged, err);
     if (!s) s = write_vocab(dir, err);
     if (!s) return av_afile_set_end(&set, 1, err);
     av_afile_set_end(&set, 0, NULL);
@@ -1051,7 +1072,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
              "same model) to write them\n", o->tty ? "\n" : "", sd, rest[0] ? " (" : "", rest,
              others[0] ? cmp : "", rest[0] ? ")" : "");
-    av_status s = write_model(dir, &r->tr, task, held_out_rose(&r->log), msg, err);
+    av_status s = write_model(dir, &r->tr, o, task, held_out_rose(&r->log), msg, err);
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
     double diff = 0;
