@@ -757,7 +757,10 @@ static void test_bad_checkpoints(void **state) {
         {"non-JSON header", 2, "header: not valid JSON near byte "},
         {"wrong shape vs config", 2, "tensor \"wte.weight\" has shape (8, 4); config.json implies nn.Embedding (vocab_size, n_embd) = (8, 8)"},
         {"missing tensor", 2, "missing tensor \"h.1.ln_1.weight\""},
-        {"unexpected tensor", 2, "unexpected tensor \"wpe.weight\" (not part of a GPT-2 with 1 layer and no learned positions)"},
+        /* config.json's attnviz.positions "rope" against a checkpoint with wpe.weight: the key is named, not the
+         * tensor blamed (it said 'unexpected tensor "wpe.weight" (not part of a GPT-2 with 1 layer and no learned
+         * positions)') */
+        {"unexpected tensor", 2, "/config.json says attnviz.positions \"rope\", but "},
         {"NaN weight", 2, "tensor \"wte.weight\" contains NaN at index 5"},
         {"integer dtype", 2, "tensor \"ln_f.bias\" has dtype I32; expected F32, F16 or BF16"},
         {"config missing key", 2, "config.json: missing key \"n_embd\""},
@@ -2170,6 +2173,56 @@ static void test_model_folder_replaced_while_read(void **state) {
     }
 }
 
+/* A --train folder whose config.json was edited to other positions than it was trained with: a learned one
+ * (with wpe.weight) edited to "rope" was told 'model.safetensors: unexpected tensor "wpe.weight" (not part of
+ * a GPT-2 with 2 layers and no learned positions)', blaming the tensor, and a RoPE one edited to "learned"
+ * 'missing tensor "wpe.weight" (GPT-2 checkpoint names; config.json implies it)' (a learner's pass). Both
+ * name the key, its value and what the weights have, exit 2 as the other config/tensor disagreements.
+ * (A RoPE folder edited to "sinusoidal" or "none" has the same tensors, so no file can tell.) */
+static void test_edited_positions_name_the_key(void **state) {
+    tu_fixture *f = *state;
+    char learned[4200], rope[4200], path[4400], want[13000];
+    snprintf(learned, sizeof learned, "%s", tu_in(f, "learned"));
+    snprintf(rope, sizeof rope, "%s", tu_in(f, "rope"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", learned,
+                NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "--positions",
+                "rope", "-o", rope, NULL);
+    if (r.code != 0) fail_msg("--train rope: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char *const allowed = "the two disagree; allowed: \"learned\" with wpe.weight, or \"sinusoidal\", "
+                                       "\"rope\" or \"none\" without it (restore config.json as the model was trained, "
+                                       "or train again)\n";
+    static const char *const kinds[] = {"rope", "sinusoidal", "none", "learned"};
+    for (int k = 0; k < 4; k++) {
+        const char *dir = k < 3 ? learned : rope;
+        snprintf(path, sizeof path, "%s/config.json", dir);
+        char *json = tu_slurp_file(path, NULL), to[64];
+        assert_non_null(json);
+        snprintf(to, sizeof to, "\"positions\":\t\"%s\"", kinds[k]);
+        assert_int_equal(tu_write_replaced(path, json, k < 3 ? "\"positions\":\t\"learned\"" : "\"positions\":\t\"rope\"",
+                                           to), 0);
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "3 1 >", NULL);
+        if (k < 3)
+            snprintf(want, sizeof want, "attnviz: error: %s says attnviz.positions \"%s\", but %s/model.safetensors has "
+                     "the tensor \"wpe.weight\" (learned positions): %s", path, kinds[k], dir, allowed);
+        else
+            snprintf(want, sizeof want, "attnviz: error: %s says attnviz.positions \"learned\", but %s/model.safetensors "
+                     "has no tensor \"wpe.weight\" (learned positions' table): %s", path, dir, allowed);
+        if (r.code != 2 || strcmp(r.err, want))
+            fail_msg("positions edited to \"%s\": exit %d, stderr '%s'; want exit 2 and '%s'", kinds[k], r.code, r.err,
+                     want);
+        tu_free(&r);
+        FILE *fp = fopen(path, "wb"); /* as --train wrote it, for the next edit */
+        fputs(json, fp);
+        fclose(fp);
+        free(json);
+    }
+}
+
 /* --model on a folder an attnviz --train is writing (made empty before its first step, the model saved
  * after its last): "--model DIR has no config.json; a GPT-2 model folder holds ..." (exit 2) said the
  * folder was the wrong kind (a new user's report, running the README's second command while the first ran).
@@ -2312,6 +2365,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_edited_positions_name_the_key, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -694,6 +694,28 @@ static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, c
     return AV_OK;
 }
 
+/* config.json's attnviz.positions against wpe.weight, which only learned positions have: a --train folder
+ * whose config.json was edited to "rope" was refused as 'unexpected tensor "wpe.weight"', blaming the
+ * tensor, not the key that disagrees with it (a learner's pass). Names the key, its value and the file. */
+static av_status check_positions(const av_gpt2_config *c, int given, const store *s, const char *prefix,
+                                 const char *dir, const char *file, av_err *err) {
+    static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"}; /* av_positions order */
+    char wpe[32], config[4200];
+    snprintf(wpe, sizeof wpe, "%swpe.weight", prefix);
+    int has = av_safetensors_find(&s->st, wpe) != NULL, learned = c->positions == AV_POS_LEARNED;
+    if (has == learned || (!has && !given)) return AV_OK; /* no key, no wpe: load_tensor's message */
+    av_path_join(config, sizeof config, dir, "config.json");
+    if (has)
+        return av_fail(err, AV_EUSAGE, "%s says attnviz.positions \"%s\", but %s has the tensor \"%s\" (learned "
+                       "positions): the two disagree; allowed: \"learned\" with %s, or \"sinusoidal\", \"rope\" or "
+                       "\"none\" without it (restore config.json as the model was trained, or train again)",
+                       config, pos[c->positions], file, wpe, wpe);
+    return av_fail(err, AV_EUSAGE, "%s says attnviz.positions \"learned\", but %s has no tensor \"%s\" (learned "
+                   "positions' table): the two disagree; allowed: \"learned\" with %s, or \"sinusoidal\", \"rope\" or "
+                   "\"none\" without it (restore config.json as the model was trained, or train again)",
+                   config, file, wpe, wpe);
+}
+
 /* lm_head.weight, when present, must be (V, C) and equal to wte (tied); when config.json unties it, present.
  * Without it transformers builds an untied lm_head with random weights (and warns of the missing key), so the
  * run would compute other logits than that model's while the trace says "tied to the token embedding". */
@@ -720,7 +742,8 @@ static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *e
     return AV_OK;
 }
 
-static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) {
+/* config.json into cfg; *given: 1 if its attnviz object has "positions" (0: GPT-2's learned default). */
+static av_status load_config(av_gpt2_config *cfg, int *given, const char *dir, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, dir, "config.json");
     char *text;
@@ -728,11 +751,14 @@ static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) 
     av_status s = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
     if (s) return s;
     s = av_gpt2_config_parse(cfg, text, len, path, err);
+    cJSON *root = s ? NULL : cJSON_ParseWithLength(text, len);
+    *given = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "attnviz"), "positions") != NULL;
+    cJSON_Delete(root);
     free(text);
     return s;
 }
 
-static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err) {
+static av_status load_weights(av_gpt2 *m, store *s, int given, const char *dir, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, dir, "model.safetensors");
     av_status st = av_safetensors_open(&s->st, path, err);
@@ -748,7 +774,8 @@ static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err
         return av_fail(err, AV_ERUNTIME, "out of memory loading %s", path);
     }
     av_gpt2_tensor_table(tab, &m->cfg, &m->params);
-    st = check_extra(s, tab, n, prefix, path, err);
+    st = check_positions(&m->cfg, given, s, prefix, dir, path, err);
+    if (!st) st = check_extra(s, tab, n, prefix, path, err);
     for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], prefix, path, err);
     if (!st) {
         m->dtype = av_st_dtypes_name(s->dtypes); /* every tensor's: a file may mix F32 and F16 */
@@ -761,13 +788,14 @@ static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err
 
 av_status av_gpt2_load(av_gpt2 *m, const char *dir, av_err *err) {
     memset(m, 0, sizeof *m);
-    av_status s = load_config(&m->cfg, dir, err);
+    int given = 0;
+    av_status s = load_config(&m->cfg, &given, dir, err);
     if (s) return s;
     store *st = calloc(1, sizeof *st);
     m->params.h = calloc((size_t)m->cfg.n_layer, sizeof *m->params.h);
     m->store = st;
     if (!st || !m->params.h) s = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
-    if (!s) s = load_weights(m, st, dir, err);
+    if (!s) s = load_weights(m, st, given, dir, err);
     if (s) av_gpt2_free(m);
     return s;
 }

@@ -294,7 +294,10 @@ typedef struct {
  * lm_head for it, so attnviz's logits would not be that model's: "model.safetensors:
  * config.json's tie_word_embeddings is false, but there is no tensor
  * \"lm_head.weight\" ..."); h.N.attn.bias and h.N.attn.masked_bias
- * (causal-mask buffers) are ignored; any other tensor is an error. Errors:
+ * (causal-mask buffers) are ignored; any other tensor is an error. wpe.weight
+ * must be there exactly when the positions are learned: with attnviz.positions
+ * given, a disagreement names it ("DIR/config.json says attnviz.positions
+ * \"rope\", but DIR/model.safetensors has the tensor \"wpe.weight\" ..."). Errors:
  * AV_ERUNTIME "cannot read 'DIR/config.json': No such file or directory";
  * AV_EUSAGE for every content problem, naming the file and the tensor
  * ("model.safetensors: tensor \"h.0.attn.c_attn.weight\" has shape (64, 64);
