@@ -1311,6 +1311,46 @@ static void test_unsupported_model_type(void **state) {
     tu_free(&r);
 }
 
+/* A Llama or Qwen2 folder whose config.json says model_type "gpt2" (or "attnviz_gpt2", or has no model_type,
+ * which is read as GPT-2's as older GPT-2 exports lack it) was told 'config.json: missing key "n_layer"
+ * (GPT2Config needs ...)' (a learner's pass): the key, its value, what the folder holds and what is allowed,
+ * "qwen2" where q_proj has a bias. Another family's model_type keeps its "not supported" message (above). */
+static void test_model_type_of_the_other_family(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *model, *from, *to, *said, *allowed;
+    } rows[] = {
+        {"llama_f32", "\"model_type\": \"llama\",", "\"model_type\": \"gpt2\",", "config.json's model_type is \"gpt2\"",
+         "\"llama\" for this folder, whose q_proj has no bias as a Llama's"},
+        {"llama_f32", "\"model_type\": \"llama\",", "\"model_type\": \"attnviz_gpt2\",",
+         "config.json's model_type is \"attnviz_gpt2\"", "\"llama\" for this folder, whose q_proj has no bias as a Llama's"},
+        {"llama_f32", "\"model_type\": \"llama\",", "", "config.json has no model_type (read as GPT-2's)",
+         "\"llama\" for this folder, whose q_proj has no bias as a Llama's"},
+        {"qwen2_f32", "\"model_type\": \"qwen2\",", "", "config.json has no model_type (read as GPT-2's)",
+         "\"qwen2\" for this folder, whose q_proj has a bias as a Qwen2's"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char name[16], path[4400], want[9000];
+        snprintf(name, sizeof name, "m%zu", i);
+        const char *model = tu_in(f, name);
+        assert_int_equal(mkdir(model, 0700), 0);
+        make_folder(model, rows[i].model, AV_ST_F32);
+        snprintf(path, sizeof path, "%s/config.json", model);
+        char *json = tu_slurp_file(path, NULL);
+        assert_int_equal(tu_write_replaced(path, json, rows[i].from, rows[i].to), 0);
+        free(json);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "hi", NULL);
+        snprintf(want, sizeof want, "attnviz: error: --model %s: %s, but the folder holds a Llama/Qwen2 (config.json's "
+                 "hidden_size, num_hidden_layers; model.safetensors' model.embed_tokens.weight); allowed: %s (\"gpt2\" "
+                 "is for a GPT-2 folder: n_layer, wte.weight)\n", model, rows[i].said, rows[i].allowed);
+        if (r.code != 2 || strcmp(r.err, want))
+            fail_msg("%s with %s: exit %d, stderr '%s'; want exit 2 and '%s'", rows[i].model, rows[i].to[0] ? rows[i].to :
+                     "no model_type", r.code, r.err, want);
+        tu_free(&r);
+    }
+}
+
 /* Options the model fixes are refused in the words of the model loaded:
  * --causal names a Llama or a Qwen2 model, never "a GPT-2 model". */
 static void test_options_name_the_family(void **state) {
@@ -1543,6 +1583,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_options_name_the_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unsupported_model_type, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_type_of_the_other_family, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_pe_title_names_model_positions_and_mask, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_explain_names_the_shared_kv_head, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -780,7 +780,13 @@ static void test_bad_checkpoints(void **state) {
                              "huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
                              "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)"},
         {"a file, not a folder", 2, " is not a folder; a GPT-2 model folder holds"},
-        {"Llama folder without tokenizer.json", 2, "has no tokenizer.json; a GPT-2 model folder holds"},
+        /* a GPT-2 folder whose config.json says model_type "llama" or "qwen2": the key, its value, what the folder
+         * holds and what is allowed; it said "has no tokenizer.json; a GPT-2 model folder holds ..." (a learner's
+         * pass). A Llama folder without tokenizer.json keeps that message (test_llama_cli). */
+        {"GPT-2 weights with model_type llama", 2, "/case22: config.json's model_type is \"llama\", but the folder holds a "
+                                                   "GPT-2 (model.safetensors' wte.weight); allowed: \"gpt2\" for this "
+                                                   "folder (\"llama\" and \"qwen2\" are for a Llama/Qwen2 folder: "
+                                                   "hidden_size, model.embed_tokens.weight, tokenizer.json)\n"},
         {"config check names the folder", 2, "/config.json: n_head 3 does not divide n_embd 4"},
         /* Python's json.dumps writes a float nan or inf as NaN, Infinity, -Infinity (allow_nan=True), which JSON
          * (RFC 8259 §6) does not have: named, at its byte (98 of 102: counted with Python's str.find). It said
@@ -824,6 +830,16 @@ static void test_bad_checkpoints(void **state) {
                                                "(model-00001-of-00001.safetensors) without its "
                                                "model.safetensors.index.json; a GPT-2 is read from one file: join them "
                                                "once, in that folder: python3 -c \"import glob, "},
+        {"GPT-2 folder with model_type llama", 2, "/case35: config.json's model_type is \"llama\", but the folder holds a "
+                                                  "GPT-2 (config.json's n_layer, n_embd; model.safetensors' wte.weight; "
+                                                  "vocab.json and merges.txt); allowed: \"gpt2\" for this folder "
+                                                  "(\"llama\" and \"qwen2\" are for a Llama/Qwen2 folder: hidden_size, "
+                                                  "model.embed_tokens.weight, tokenizer.json)\n"},
+        /* a Post-LN one: what --train writes for it */
+        {"Post-LN GPT-2 folder with model_type qwen2", 2, "config.json's model_type is \"qwen2\", but the folder holds a "
+                                                          "GPT-2 (config.json's n_layer, n_embd; model.safetensors' "
+                                                          "wte.weight); allowed: \"attnviz_gpt2\" for this folder, as "
+                                                          "--train writes it for this layout (\"llama\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -906,6 +922,19 @@ static void test_bad_checkpoints(void **state) {
         }
         case 33: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8, "
                                        "\"tie_word_embeddings\": \"no\"}"); break;
+        case 35: {
+            micro_checkpoint(dir, "{\"model_type\": \"llama\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, "
+                                  "\"n_positions\": 8, \"vocab_size\": 8}");
+            char *voc = tu_gpt2_vocab_dir();
+            snprintf(path, sizeof path, "%s/vocab.json", voc);
+            copy_into(dir, "vocab.json", path);
+            snprintf(path, sizeof path, "%s/merges.txt", voc);
+            copy_into(dir, "merges.txt", path);
+            rm_rf(voc);
+            break;
+        }
+        case 36: micro_checkpoint(dir, "{\"model_type\": \"qwen2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, "
+                                       "\"n_positions\": 8, \"vocab_size\": 8, \"attnviz\": {\"norm\": \"post\"}}"); break;
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

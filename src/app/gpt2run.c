@@ -21,6 +21,7 @@
 #include "io/fileio.h"
 #include "io/jsonval.h"
 #include "io/npy.h"
+#include "io/safetensors.h"
 #include "nn/attention_blas.h"
 #include "nn/gpt2_decode.h"
 #include "nn/tasks.h"
@@ -555,6 +556,74 @@ static av_status read_generation_eos(av_gpt2run *r, av_err *err) {
     return st;
 }
 
+/* 1 if DIR/model.safetensors holds the tensor name (with or without prefix); 0 if not, or unreadable. */
+static int has_tensor(const char *dir, const char *prefix, const char *name) {
+    char path[4200], full[128];
+    av_safetensors st;
+    av_err ignored;
+    av_path_join(path, sizeof path, dir, "model.safetensors");
+    if (av_safetensors_open(&st, path, &ignored)) return 0;
+    snprintf(full, sizeof full, "%s%s", prefix, name);
+    int yes = av_safetensors_find(&st, name) || av_safetensors_find(&st, full);
+    av_safetensors_close(&st);
+    return yes;
+}
+
+/* A folder load_folder refused (AV_EUSAGE) whose config.json's model_type names the other family than its keys
+ * and tensors: a GPT-2 folder edited to "llama" was told "has no tokenizer.json", a Llama one edited to "gpt2" (or
+ * without model_type) 'missing key "n_layer"' (a learner's pass). Then err names the key, its value, what was
+ * found and what is allowed, and 1 is returned; else 0 and err as it was. A folder that loads is never asked. */
+static int family_mismatch(const char *dir, int llama, av_err *err) {
+    char path[4200], *text = NULL, found[200], *f = found;
+    size_t len = 0;
+    av_err ignored;
+    av_path_join(path, sizeof path, dir, "config.json");
+    if (av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, &ignored)) return 0;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!cJSON_IsObject(root)) return cJSON_Delete(root), 0;
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type"), *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
+    int gpt2_keys = cJSON_HasObjectItem(root, "n_layer"), llama_keys = cJSON_HasObjectItem(root, "num_hidden_layers");
+    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(a, "positions"), *norm = cJSON_GetObjectItemCaseSensitive(a, "norm");
+    int variant = (cJSON_IsString(pos) && strcmp(pos->valuestring, "learned")) ||
+                  (cJSON_IsString(norm) && !strcmp(norm->valuestring, "post")); /* what --train writes attnviz_gpt2 for */
+    char type[48];
+    snprintf(type, sizeof type, "%.40s", cJSON_IsString(mt) ? mt->valuestring : "");
+    int typed = cJSON_IsString(mt);
+    cJSON_Delete(root);
+    if (mt && (!typed || (!llama && strcmp(type, "gpt2") && strcmp(type, AV_GPT2_ATTNVIZ_TYPE))))
+        return 0; /* not a string, or another family ("mistral"): av_model_type_refused's message */
+    if (llama) { /* a GPT-2 folder? */
+        int wte = has_tensor(dir, "transformer.", "wte.weight"), emb = has_tensor(dir, "model.", "embed_tokens.weight");
+        if (!(gpt2_keys || wte) || llama_keys || emb) return 0;
+        struct stat sb;
+        char vocab[4200], merges[4200];
+        av_path_join(vocab, sizeof vocab, dir, "vocab.json");
+        av_path_join(merges, sizeof merges, dir, "merges.txt");
+        f += sprintf(f, "%s", gpt2_keys ? "config.json's n_layer, n_embd" : "");
+        f += sprintf(f, "%s%s", wte && f > found ? "; " : "", wte ? "model.safetensors' wte.weight" : "");
+        if (stat(vocab, &sb) == 0 && stat(merges, &sb) == 0) sprintf(f, "; vocab.json and merges.txt");
+        av_fail(err, AV_EUSAGE, "--model %.100s: config.json's model_type is \"%s\", but the folder holds a GPT-2 (%s); "
+                "allowed: \"%s\" for this folder%s (\"llama\" and \"qwen2\" are for a Llama/Qwen2 folder: hidden_size, "
+                "model.embed_tokens.weight, tokenizer.json)", AV_SHOWN(dir, 100 + 49), type, found, variant ? AV_GPT2_ATTNVIZ_TYPE : "gpt2",
+                variant ? ", as --train writes it for this layout" : "");
+        return 1;
+    }
+    int emb = has_tensor(dir, "model.", "embed_tokens.weight"), wte = has_tensor(dir, "transformer.", "wte.weight");
+    if (!(llama_keys || emb) || gpt2_keys || wte) return 0;
+    int bias = has_tensor(dir, "model.", "layers.0.self_attn.q_proj.bias");
+    f += sprintf(f, "%s", llama_keys ? "config.json's hidden_size, num_hidden_layers" : "");
+    sprintf(f, "%s%s", emb && f > found ? "; " : "", emb ? "model.safetensors' model.embed_tokens.weight" : "");
+    char said[80];
+    if (typed) snprintf(said, sizeof said, "config.json's model_type is \"%s\"", type);
+    else snprintf(said, sizeof said, "config.json has no model_type (read as GPT-2's)");
+    av_fail(err, AV_EUSAGE, "--model %.100s: %s, but the folder holds a Llama/Qwen2 (%s); allowed: \"%s\" for this "
+            "folder, whose q_proj has %s as a %s's (\"gpt2\" is for a GPT-2 folder: n_layer, wte.weight)",
+            AV_SHOWN(dir, 100 + 49), said,
+            found, bias ? "qwen2" : "llama", bias ? "a bias" : "no bias", bias ? "Qwen2" : "Llama");
+    return 1;
+}
+
 /* One load of r->dir: config.json and the weights, the task of a --train
  * folder, the --layer/--head checks, the tokenizer. Reads no input text. */
 static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o, av_err *err) {
@@ -562,6 +631,7 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
     int llama = *llama_out = !st && av_llamarun_is_llama(r->dir);
     if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
+    if (st == AV_EUSAGE) family_mismatch(r->dir, llama, err); /* config.json there: a model_type edited */
     if (!st) st = read_generation_eos(r, err);
     if (st) return st;
     int trained; /* r->task "" for a GPT-2 or Llama folder */
