@@ -298,8 +298,8 @@ static void test_labels_and_titles_as_svg_text(void **state) {
     svg = slurp(in(f, "s/pe.svg"), NULL);
     assert_int_equal(count_str(svg, ">sin: even dimensions 2i</text>"), 1);
     assert_int_equal(count_str(svg, ">cos: odd dimensions 2i+1</text>"), 1);
-    assert_int_equal(count_str(svg, ">0 I</text>"), 1);
-    assert_int_equal(count_str(svg, ">3 learning</text>"), 1);
+    assert_int_equal(count_str(svg, ">0: I</text>"), 1);
+    assert_int_equal(count_str(svg, ">3: learning</text>"), 1);
     free(svg);
     svg = slurp(in(f, "s/mask.svg"), NULL);
     assert_int_equal(count_str(svg, ">query sees key</text>"), 1);
@@ -886,7 +886,7 @@ static void test_pe_figure_follows_positions(void **state) {
     }
 }
 
-/* 60 tokens: labels are thinned and carry their position, "2 w2". */
+/* 60 tokens: labels are thinned and carry their position, "2: w2". */
 static void test_thinned_labels_show_positions(void **state) {
     fixture *f = *state;
     char sentence[1024] = "";
@@ -899,11 +899,38 @@ static void test_thinned_labels_show_positions(void **state) {
     expect_ok(&r);
     tu_free(&r);
     char *svg = slurp(in(f, "t/head0.svg"), NULL);
-    assert_int_equal(count_str(svg, ">2 w2</text>"), 2);
-    assert_int_equal(count_str(svg, ">58 w58</text>"), 2);
+    assert_int_equal(count_str(svg, ">2: w2</text>"), 2);
+    assert_int_equal(count_str(svg, ">58: w58</text>"), 2);
     assert_int_equal(count_str(svg, ">w2</text>"), 0);
-    assert_int_equal(count_str(svg, ">1 w1</text>"), 0);
+    assert_int_equal(count_str(svg, ">1: w1</text>"), 0);
     free(svg);
+}
+
+/* A thinned label's index is set off by ": ", so a token that is a number does
+ * not read as part of it: scores.png of a Chinese sentence with numbers said
+ * "2 2024", "16 3" and "18 14", which a class read as one token "18 14"
+ * (a teacher's report). The 21 tokens are thinned to every 2nd in the grids
+ * (heads, scores); pe's rows are positions, always "k: token". */
+static void test_thinned_labels_set_the_index_off(void **state) {
+    fixture *f = *state;
+    static const char *const files[] = {"heads", "scores", "pe"};
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--figures", "all", "--format", "svg", "-o", in(f, "n"),
+        "\xE6\x88\x91\xE5\x9C\xA8" "2024\xE5\xB9\xB4\xE5\xAD\xA6\xE4\xBA\x86Transformer\xEF\xBC\x8C"
+        "\xE7\x9C\x9F\xE5\xBC\x80\xE5\xBF\x83\xF0\x9F\x98\x80\xEF\xBC\x81\xE4\xBB\xB7\xE6\xA0\xBC"
+        "\xE6\x98\xAF" "3.14\xE5\x85\x83\xE3\x80\x82"); /* 我在2024年学了Transformer，真开心😀！价格是3.14元。 */
+    expect_ok(&r);
+    tu_free(&r);
+    char path[64];
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        snprintf(path, sizeof path, "n/%s.svg", files[k]);
+        char *svg = slurp(in(f, path), NULL);
+        assert_non_null(svg);
+        if (!strstr(svg, ">2: 2024</text>") || !strstr(svg, ">18: 14</text>") || !strstr(svg, ">16: 3</text>"))
+            fail_msg("%s: no label \"2: 2024\", \"16: 3\" or \"18: 14\"", path);
+        if (strstr(svg, ">18 14</text>") || strstr(svg, ">2 2024</text>")) fail_msg("%s: a label \"18 14\"", path);
+        free(svg);
+    }
 }
 
 /* --compare's panels are named by the setting, not "head 0", "head 1". */
@@ -2129,13 +2156,13 @@ static void test_rtl_and_indic_labels_in_every_figure_type(void **state) {
         assert_true(file_exists(in(f, path)));
         snprintf(path, sizeof path, "b/%s.svg", files[k]);
         char *svg = slurp(in(f, path), NULL);
-        /* pe's rows are positions, "k token": the index stays at the left of an Arabic token (LRM, then the
-         * token isolated), as beside "1 नमस्ते"; the whole label was right to left, "أنا 0" */
+        /* pe's rows are positions, "k: token": the index stays at the left of an Arabic token (LRM, then the
+         * token isolated), as beside "1: नमस्ते"; the whole label was right to left, "أنا 0" */
         int indexed = strcmp(files[k], "pe") == 0;
         if (!indexed && count_str(svg, "direction=\"rtl\" unicode-bidi=\"embed\"") < 1)
             fail_msg("%s: no rtl label", path);
-        if (indexed && !strstr(svg, ">\xE2\x80\x8E" "0 \xE2\x81\xA8" "أنا" "\xE2\x81\xA9</text>"))
-            fail_msg("%s: the label of position 0 is not \"0 \" then the isolated Arabic token", path);
+        if (indexed && !strstr(svg, ">\xE2\x80\x8E" "0: \xE2\x81\xA8" "أنا" "\xE2\x81\xA9</text>"))
+            fail_msg("%s: the label of position 0 is not \"0: \" then the isolated Arabic token", path);
         if (indexed && strstr(svg, "direction=\"rtl\"")) fail_msg("%s: a right-to-left position label", path);
         if (!strstr(svg, want)) fail_msg("%s: no label in %s", path, fam[0]);
         free(svg);
@@ -2511,8 +2538,8 @@ static void test_rtl_title_keeps_the_line_left_to_right(void **state) {
 }
 
 /* Two tokens whose labels are cut to the same "Antidisestablish…" are told
- * apart: every label of that axis then carries its index ("0 Antidise…",
- * "1 Antidise…", "2 is"), as thinned labels do. They read the same, so the
+ * apart: every label of that axis then carries its index ("0: Antidise…",
+ * "1: Antidise…", "2: is"), as thinned labels do. They read the same, so the
  * figure could not say which row was which (a new user's report). In every
  * figure type with token labels, rows and columns. */
 static void test_cut_labels_that_read_the_same_get_indices(void **state) {
@@ -2545,7 +2572,7 @@ static void test_cut_labels_that_read_the_same_get_indices(void **state) {
             const char *t = label[i];
             size_t l = len[i];
             int idx = -1;
-            if (t[0] >= '0' && t[0] <= '3' && t[1] == ' ') idx = t[0] - '0', t += 2, l -= 2;
+            if (t[0] >= '0' && t[0] <= '3' && t[1] == ':' && t[2] == ' ') idx = t[0] - '0', t += 3, l -= 3;
             int fits = 0; /* the tokens this label may be: whole, or its start and "…" */
             for (int j = 0; j < 4; j++) {
                 size_t tl = strlen(tok[j]);
@@ -2615,6 +2642,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cmap_names_and_cell_colour, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_follows_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_thinned_labels_set_the_index_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),

@@ -1037,7 +1037,7 @@ static void test_svg_well_formed_with_text(void **state) {
 
 /* ---------------------------------------------------------------- labels with positions */
 
-/* Thinned token labels carry their index ("2 deep"), so a reader can find a
+/* Thinned token labels carry their index ("2: deep"), so a reader can find a
  * row; labels that are all drawn stay plain. */
 static void test_thinned_labels_carry_their_index(void **state) {
     fixture *f = *state;
@@ -1056,7 +1056,7 @@ static void test_thinned_labels_carry_their_index(void **state) {
             if (it->text.y < panel->y0 || it->text.y > panel->y1 + 20) continue; /* query labels only */
             char want[64];
             int idx = atoi(it->text.utf8);
-            snprintf(want, sizeof want, "%d %s", idx, words[idx % 9]);
+            snprintf(want, sizeof want, "%d: %s", idx, words[idx % 9]);
             assert_string_equal(it->text.utf8, want);
             seen++;
         }
@@ -1067,9 +1067,9 @@ static void test_thinned_labels_carry_their_index(void **state) {
     av_dlist dl;
     av_err e;
     assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
-    assert_int_equal(count_text(&dl, "2 deep"), 2); /* both axes thinned to every 2nd */
+    assert_int_equal(count_text(&dl, "2: deep"), 2); /* both axes thinned to every 2nd */
     assert_int_equal(count_text(&dl, "deep"), 0);
-    assert_int_equal(count_text(&dl, "1 love"), 0);
+    assert_int_equal(count_text(&dl, "1: love"), 0);
     av_dl_free(&dl);
 }
 
@@ -1618,7 +1618,7 @@ static void test_mean_heads_P10(void **state) {
 /* ---------------------------------------------------------------- matrix figure */
 
 /* Two (4, 256) panels side by side (the PE split into sin and cos): row
- * labels "index token" once, numeric column labels horizontal and thinned,
+ * labels "index: token" once, numeric column labels horizontal and thinned,
  * panel and axis titles, and columns up to AV_PLOT_MAX_COLS. */
 static void test_matrix_two_panels(void **state) {
     fixture *f = *state;
@@ -1645,8 +1645,8 @@ static void test_matrix_two_panels(void **state) {
     assert_int_equal(a->y0, b->y0);
     assert_true(b->x0 > a->x1);
     assert_true(a->x1 - a->x0 >= P); /* at least 1 px per column */
-    assert_int_equal(count_text(&dl, "0 I"), 1);
-    assert_int_equal(count_text(&dl, "3 learning"), 1);
+    assert_int_equal(count_text(&dl, "0: I"), 1);
+    assert_int_equal(count_text(&dl, "3: learning"), 1);
     assert_int_equal(count_text(&dl, "position"), 1);
     assert_int_equal(count_text(&dl, "i (2i)"), 1);
     assert_int_equal(count_text(&dl, "i (2i+1)"), 1);

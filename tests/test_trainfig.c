@@ -268,7 +268,7 @@ static double svg_text_x_nth(const char *svg, const char *content, int n) {
  * neighbours (a figure-maker's report). Now a label's line (1.25 font sizes, plot.c's rule) fits the
  * cell pitch, the labels never go under 8 px, and where 8-px labels would not fit (16 heads of 24 tokens,
  * 5-px cells, whose labels were not drawn at all) every step-th token is labelled with its index
- * ("10 k10"), as the heat maps' thinned axes are. */
+ * ("10: k10"), as the heat maps' thinned axes are. */
 static void test_filmstrip_token_labels_do_not_touch(void **state) {
     tu_fixture *f = *state;
     enum { ROWS = 10, COLS = 16, TMAX = 24 };
@@ -291,11 +291,11 @@ static void test_filmstrip_token_labels_do_not_touch(void **state) {
     fs.T = TMAX;
     svg = filmstrip_svg(f, "fs24.svg", &fs);
     assert_null(strstr(svg, ">k1</text>")); /* thinned */
-    double y0 = svg_text_y(svg, "0 k0"), font24 = svg_text_size(svg, "0 k0");
-    const char *next = strstr(svg, ">2 k2</text>") ? "2 k2" : strstr(svg, ">5 k5</text>") ? "5 k5" : "10 k10";
+    double y0 = svg_text_y(svg, "0: k0"), font24 = svg_text_size(svg, "0: k0");
+    const char *next = strstr(svg, ">2: k2</text>") ? "2: k2" : strstr(svg, ">5: k5</text>") ? "5: k5" : "10: k10";
     double y1 = svg_text_y(svg, next);
     if (font24 < 8 || y1 - y0 < 1.25 * font24 - 1e-6)
-        fail_msg("16 heads of 24 tokens: %g-px labels %g px apart (\"0 k0\" to \"%s\")", font24, y1 - y0, next);
+        fail_msg("16 heads of 24 tokens: %g-px labels %g px apart (\"0: k0\" to \"%s\")", font24, y1 - y0, next);
     free(svg);
 }
 

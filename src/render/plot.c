@@ -223,9 +223,9 @@ typedef struct {
     int n;                   /* labels (tokens) */
     int stride;              /* tokens per label: label k is token k·stride (pooled cells) */
     const char *const *src;  /* token labels, or NULL for plain indices */
-    int always_index;        /* rows are positions, or two tokens' cut labels read the same: "k label" even
+    int always_index;        /* rows are positions, or two tokens' cut labels read the same: "k: label" even
                               * when not thinned */
-    int indexed;             /* the strings in s carry their index, "15 model" */
+    int indexed;             /* the strings in s carry their index, "15: model" */
     char **s;                /* fitted label text */
     float *w;                /* width of each fitted label, px */
     int step;                /* draw every step-th label */
@@ -242,7 +242,7 @@ static void labels_free(axis_labels *a) {
     memset(a, 0, sizeof *a);
 }
 
-/* (Re)build the fitted strings: "label", "k label" (indexed) or "k" (no
+/* (Re)build the fitted strings: "label", "k: label" (indexed) or "k" (no
  * labels). Returns 0 or -1 (OOM). */
 static int labels_build(axis_labels *a, int indexed) {
     for (int k = 0; k < a->n; k++) {

@@ -46,7 +46,7 @@
  * scientific notation, "2e−31", as matplotlib's.
  *
  * When labels are thinned (every k-th drawn), token labels carry their
- * position, "15 model", so a reader can find a row; plain index labels
+ * position, "15: model", so a reader can find a row; plain index labels
  * (labels NULL) stay numbers and are drawn horizontally, thinned to round
  * steps.
  *

@@ -1327,8 +1327,8 @@ int av_text_is_rtl(const char *utf8) {
 }
 
 void av_text_index_label(char *out, size_t n, long k, const char *label) {
-    if (av_text_is_rtl(label)) snprintf(out, n, "\xE2\x80\x8E%ld \xE2\x81\xA8%s\xE2\x81\xA9", k, label); /* LRM, FSI, PDI */
-    else snprintf(out, n, "%ld %s", k, label);
+    if (av_text_is_rtl(label)) snprintf(out, n, "\xE2\x80\x8E%ld: \xE2\x81\xA8%s\xE2\x81\xA9", k, label); /* LRM, FSI, PDI */
+    else snprintf(out, n, "%ld: %s", k, label);
 }
 
 int av_text_fonts(const char *utf8, int bold, const char **families, const char **files, int cap) {

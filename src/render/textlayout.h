@@ -119,9 +119,11 @@ void av_text_measure(const char *utf8, float size, int bold, av_text_metrics *m)
  * first strong character is R or AL), else 0. */
 int av_text_is_rtl(const char *utf8);
 
-/* "k label" into out (n bytes), the index first as an axis reads it: a label
+/* "k: label" into out (n bytes), the index first as an axis reads it. The
+ * colon keeps a token that is itself a number from reading as part of the
+ * index ("18 14" read as one token; "18: 14" is token 18, "14"). A label
  * whose first strong character is right to left would make the whole line
- * right to left and put k at its right end ("أنا 0" beside "5 hello"), so
+ * right to left and put k at its right end ("أنا :0" beside "5: hello"), so
  * such a label is isolated (FSI ... PDI) after a left-to-right mark. */
 void av_text_index_label(char *out, size_t n, long k, const char *label);
 

@@ -272,7 +272,7 @@ typedef struct {
 
 static int imax(int a, int b) { return a > b ? a : b; }
 
-/* Token t's label as drawn: the token, or "t token" when the labels are
+/* Token t's label as drawn: the token, or "t: token" when the labels are
  * thinned, so a reader finds position 10 among every fifth label (plot.c's
  * rule). */
 static void fs_token_label(char *out, size_t n, const av_filmstrip *fs, int t, int step) {

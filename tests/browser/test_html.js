@@ -433,7 +433,7 @@ async function thinnedLastLabel(browser, tmp) {
     });
     check(m.c === 2 && m.rows.length === 30 && m.cols.length === 30, 'cells ' + m.c + ' px, ' + m.rows.length + ' row and ' +
       m.cols.length + ' column labels (want 2 px cells, a label every 7 rows: 30)');
-    check(m.rows[29].tok === '203 w203' && m.cols[29].tok === '203 w203', 'last labels ' + m.rows[29].tok + ', ' + m.cols[29].tok);
+    check(m.rows[29].tok === '203: w203' && m.cols[29].tok === '203: w203', 'last labels ' + m.rows[29].tok + ', ' + m.cols[29].tok);
     for (const [what, list] of [['row', m.rows], ['column', m.cols]])
       for (const l of list) check(l.room >= 12 && l.need <= l.room, what + ' label "' + l.tok + '" has ' + l.room + ' px across its line for ' + l.need + ' px of text');
     check(Math.abs(m.rowsH - m.h) <= 1, 'the row labels take ' + m.rowsH + ' px beside a ' + m.h + ' px map');
@@ -491,14 +491,14 @@ async function longMatrixLabels(browser, tmp) {
     });
     await view(page, 'head'); /* the head view's labels, cut by CSS, tell the two apart by their index too */
     const hv = await page.$$eval('#view-head .hv .tt', (es) => es.map((e) => e.textContent));
-    check(hv.length === 8 && hv.slice(0, 4).every((t, i) => t === i + ' ' + toks[i]),
-      'head view labels ' + JSON.stringify(hv) + ': want "0 Antidisestablishmentarianism", "1 Antidisestablishmentary", ...');
+    check(hv.length === 8 && hv.slice(0, 4).every((t, i) => t === i + ': ' + toks[i]),
+      'head view labels ' + JSON.stringify(hv) + ': want "0: Antidisestablishmentarianism", "1: Antidisestablishmentary", ...');
     for (const [what, list] of [['row', m.rows], ['column', m.cols]]) {
       check(list.length === 4, list.length + ' ' + what + ' labels');
       check(new Set(list.map((l) => l.s)).size === 4, what + ' labels do not tell the tokens apart: ' + JSON.stringify(list.map((l) => l.s)));
       list.forEach((l, i) => {
         check(l.tip === toks[i], what + ' label ' + i + ' has the tooltip ' + JSON.stringify(l.tip));
-        const shown = l.s.replace(/^\d+ /, '');
+        const shown = l.s.replace(/^\d+: /, '');
         check(shown === toks[i] || (shown.endsWith('\u2026') && toks[i].startsWith(shown.slice(0, -1))),
           what + ' label ' + JSON.stringify(l.s) + ' is not token ' + i + ', ' + JSON.stringify(toks[i]) + ', or its start and "…"');
         const inside = l.text[0] >= l.box[0] - 0.5 && l.text[2] <= l.box[2] + 0.5 && l.text[1] >= l.box[1] - 0.5 && l.text[3] <= l.box[3] + 0.5;

@@ -478,7 +478,7 @@
    * same (labelsCollide). */
   function labelStep(c) { return Math.max(1, Math.ceil(13 / c)); }
   function mxLabel(r, i, step) {
-    const index = step > 1 || labelsCollide(r) ? i + ' ' : '';
+    const index = step > 1 || labelsCollide(r) ? i + ': ' : '';
     return index + fitLabel(r.tokens[i], LABEL_PX - (index ? MEASURE.measureText(index).width : 0));
   }
 
@@ -514,7 +514,7 @@
 
   /* A head view label: the token, after its index when two tokens' cut labels read the same (labelsCollide:
    * cut to 108 px; the head view's wider cut can only differ less) */
-  function hvLabel(r, t) { return (labelsCollide(r) ? t + ' ' : '') + r.tokens[t]; }
+  function hvLabel(r, t) { return (labelsCollide(r) ? t + ': ' : '') + r.tokens[t]; }
 
   /* Widest of a map's row labels, px: 12 px text (the .mx .rows span
    * style), at most 10em, and their 4 px padding. */
