@@ -199,9 +199,10 @@ static char *model_view_svg(tu_fixture *f, int L, int H, char *title, size_t cap
 
 /* --compare scale on a --model holds the model's (L, H, T, T) scores and
  * weights, layer L's copy of them and the two runs compared: 2·L + 6 arrays
- * of 4·H·T² bytes, ⌊√(2^31 / (4·8))⌋ = 8192 tokens at L = 1, H = 1. Only the
- * model's arrays were counted (16384 tokens): `--model DIR --compare scale`
- * on 12,000 tokens ran 19 s and failed "out of memory" (exit 1). The child
+ * of 4·H·T² bytes, ⌊√(2^31 / (4·8))⌋ = 8192 tokens at L = 1, H = 1 (11585
+ * without it). Only the model's arrays were counted (16384 tokens):
+ * `--model DIR --compare scale` on 12,000 tokens ran 19 s and failed "out of
+ * memory" (exit 1). The child
  * runs under a 400 MB address-space limit, so a binary that does not refuse
  * fails fast; skipped under AddressSanitizer, which cannot start under it. */
 static void test_model_compare_counts_its_runs(void **state) {
@@ -233,9 +234,53 @@ static void test_model_compare_counts_its_runs(void **state) {
         assert_string_equal(r.err, "attnviz: error: 8193 tokens with 1 head need 2.0005 GiB for the (heads, T, T) "
                                    "scores and weights of the model's 1 layer, layer 0's copy and the 2 runs --compare "
                                    "scale holds at once, more than the 2 GiB allowed; drop --compare or give at most "
-                                   "8192 tokens at 1 head under --compare scale (16384 without it)\n");
+                                   "8192 tokens at 1 head under --compare scale (11585 without it)\n");
         tu_free(&r);
     }
+    free(text);
+#endif
+}
+
+/* A --model run, --no-plot too, holds the model's (L, H, T, T) scores and
+ * weights and layer L's copy of them (make_view): 2·L + 2 arrays of 4·H·T²
+ * bytes, ⌊√(2^31 / (4·4))⌋ = 11585 tokens at L = 1, H = 1. Only the model's
+ * were counted (16384 tokens): `-q --no-plot --model DIR -f` 16,000 tokens
+ * ran 21 s and failed "out of memory allocating tensors for T=16000 ..."
+ * (exit 1); figures and --generate the same. 400 MB address-space limit, as
+ * test_model_compare_counts_its_runs. */
+static void test_model_counts_the_layers_copy(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "rope");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, "{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 8, "
+                   "\"n_positions\": 16, \"vocab_size\": 50257, \"attnviz\": {\"norm\": \"pre\", "
+                   "\"positions\": \"rope\"}}"); /* RoPE: any length runs */
+    size_t n = 1 + 2 * 11585; /* "a" and 11585 " a": 11586 tokens */
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    text[0] = 'a';
+    for (size_t i = 1; i < n; i += 2) text[i] = ' ', text[i + 1] = 'a';
+    text[n] = 0;
+    tu_run_opts ro = {.stdout_fd = -1, .as_limit_kib = 400000};
+    const char *plain[] = {"-q", "--no-plot", "--model", dir, text, NULL};
+    const char *figures[] = {"-q", "--model", dir, "-o", tu_in(f, "o"), text, NULL};
+    const char *generate[] = {"-q", "--no-plot", "--model", dir, "--generate", "2", text, NULL};
+    const char *const *rows[] = {plain, figures, generate};
+    for (int k = 0; k < 3; k++) {
+        tu_result r;
+        tu_run_ex(&r, &ro, NULL, 0, rows[k]);
+        if (r.code != 2) fail_msg("row %d: exit %d: %s", k, r.code, r.err);
+        assert_string_equal(r.err, "attnviz: error: 11586 tokens with 1 head need 2.0003 GiB for the (heads, T, T) "
+                                   "scores and weights of the model's 1 layer and layer 0's copy, more than the 2 GiB "
+                                   "allowed; give at most 11585 tokens at 1 head (--model keeps every layer's weights, "
+                                   "so it cannot run the flash kernel)\n");
+        tu_free(&r);
+    }
+    assert_int_equal(access(tu_in(f, "o"), F_OK), -1); /* refused before any file */
     free(text);
 #endif
 }
@@ -2342,6 +2387,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_counts_its_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_counts_the_layers_copy, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trained_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),

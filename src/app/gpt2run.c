@@ -680,24 +680,31 @@ static int most_tokens_held(int H, int arrays) {
     return t;
 }
 
-/* --compare scale on a --model holds, beside the model's (L, H, T, T) scores
- * and weights (2·L arrays of (H, T, T) floats, what av_gpt2_acts_alloc
- * counts), layer l's view of them (make_view, av_llamarun_view: 2 more) and
- * av_compare_run's two runs (4): 2·L + 6 arrays of 4·H·T² bytes must fit in
- * AV_MAX_WEIGHT_BYTES, else a usage error with the most tokens that fit.
- * `--model DIR --compare scale` on 12,000 tokens (L = 1, H = 1) passed the
- * model's check and ran out of memory after 19 s. */
-static av_status compare_fits(int T, int L, int H, int l, av_err *err) {
-    int arrays = 2 * L + 6;
+/* A --model run holds the model's (L, H, T, T) scores and weights (2·L
+ * arrays of (H, T, T) floats, what av_gpt2_acts_alloc counts, kept by every
+ * kernel: --kernel flash is refused) and layer l's view of them (make_view,
+ * av_llamarun_view: 2 more); --compare scale adds av_compare_run's two runs
+ * (4): 2·L + 2 (+ 4) arrays of 4·H·T² bytes must fit in AV_MAX_WEIGHT_BYTES,
+ * else a usage error with the most tokens that fit. Only the model's were
+ * counted: `--model DIR -f` 16,000 tokens (L = 1, H = 1) ran 21 s and ran
+ * out of memory (11585 fit), and with --compare scale 12,000 ran 19 s. */
+static av_status model_fits(int T, int L, int H, int l, int compare, av_err *err) {
+    int arrays = 2 * L + 2 + (compare ? 4 : 0);
     double need = 4.0 * arrays * H * (double)T * T;
     if (need <= (double)AV_MAX_WEIGHT_BYTES) return AV_OK;
     char gib[32];
-    const char *s = H == 1 ? "" : "s";
+    const char *s = H == 1 ? "" : "s", *ls = L == 1 ? "" : "s";
+    int most = most_tokens_held(H, arrays), alone = most_tokens_held(H, 2 * L + 2);
+    av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES);
+    if (!compare)
+        return av_fail(err, AV_EUSAGE, "%d tokens with %d head%s need %s GiB for the (heads, T, T) scores and weights "
+                       "of the model's %d layer%s and layer %d's copy, more than the %zu GiB allowed; give at most %d "
+                       "tokens at %d head%s (--model keeps every layer's weights, so it cannot run the flash kernel)",
+                       T, H, s, gib, L, ls, l, AV_MAX_WEIGHT_BYTES >> 30, most, H, s);
     return av_fail(err, AV_EUSAGE, "%d tokens with %d head%s need %s GiB for the (heads, T, T) scores and weights of "
                    "the model's %d layer%s, layer %d's copy and the 2 runs --compare scale holds at once, more than the "
                    "%zu GiB allowed; drop --compare or give at most %d tokens at %d head%s under --compare scale (%d "
-                   "without it)", T, H, s, av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES), L, L == 1 ? "" : "s", l,
-                   AV_MAX_WEIGHT_BYTES >> 30, most_tokens_held(H, arrays), H, s, most_tokens_held(H, 2 * L));
+                   "without it)", T, H, s, gib, L, ls, l, AV_MAX_WEIGHT_BYTES >> 30, most, H, s, alone);
 }
 
 av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, const av_options *o, av_err *err) {
@@ -750,15 +757,15 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if (!llama && r->g.cfg.warning[0]) av_message(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     const av_gpt2_config *c = &r->g.cfg;
     if ((st = tokenize(r, labels, o, err))) return st;
-    if (o->html || o->compare) { /* a page too large for one head is refused before the forward pass (main.c
-                                  * checks again): 3200 tokens ran about 7 s first (a learner's pass); so is what
-                                  * --compare holds; the model's position limit stays first */
+    { /* a page too large for one head is refused before the forward pass (main.c checks again): 3200 tokens
+       * ran about 7 s first (a learner's pass); so is what the run holds (model_fits); the model's position
+       * limit stays first */
         int C = llama ? r->llama->cfg.n_embd : c->n_embd, H = llama ? r->llama->cfg.n_head : c->n_head;
         int L = llama ? r->llama->cfg.n_layer : c->n_layer;
         st = llama ? av_acts_check_T(r->T, r->llama->cfg.max_positions, r->llama->cfg.max_positions_from, err)
                    : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, "n_positions in config.json", err);
         if (!st && o->html) st = av_page_check_size(r->T, r->T, av_page_runs(o, C, H), o, 0, err);
-        if (!st && o->compare) st = compare_fits(r->T, L, H, r->layer, err);
+        if (!st) st = model_fits(r->T, L, H, r->layer, o->compare != 0, err);
         if (st) return st;
     }
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);

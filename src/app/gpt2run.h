@@ -72,7 +72,9 @@ typedef struct {
  * sentence is outside its task's text (nn/tasks.h), since such a model
  * continues anything with confidence. Errors: AV_EUSAGE for options, a bad folder content, an empty sentence
  * or one the tokenizer makes no tokens of (a tokenizer.json Split that removes every character),
- * too many tokens, a --layer/--head past the model's; AV_ERUNTIME for I/O
+ * too many tokens (also for the (H, T, T) arrays the run holds: the model's 2·L, layer L's copy 2 and
+ * --compare scale's 4, at 4·H·T² bytes each, past AV_MAX_WEIGHT_BYTES), a --layer/--head past the
+ * model's; AV_ERUNTIME for I/O
  * and out of memory, and for a folder whose files changed while they were
  * read on each of 3 loads (io/fileio.h av_file_ids_changed: an attnviz
  * --train saving into it renames its files one after another, a download
