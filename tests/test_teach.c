@@ -1010,6 +1010,53 @@ static void test_no_scale_saturation_verdict(void **state) {
     rm_rf(dir);
 }
 
+/* A row with every key masked keeps its place in the per-row list as "—": it was left out, so with --attn-mask
+ * hiding row 0, `attnviz --no-plot --no-scale --attn-mask m.npy "a b c"` printed "head 0: 1.00/0.00 0.62/0.66",
+ * row 1's and row 2's numbers where a reader takes rows 0 and 1 (an auditor's pass). Here the mask rows are
+ * [1 1 1] [0 1 1] [0 0 1]: row 0 sees no key, row 1 one (1.00/0.00), row 2 two; row 2's numbers from --dump. */
+static void test_saturation_rows_keep_their_places(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), path[4200], dump[4200];
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    snprintf(dump, sizeof dump, "%s/dump", dir);
+    static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (3, 3), }";
+    const unsigned char m[9] = {1, 1, 1, 0, 1, 1, 0, 0, 1};
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite(hdr, 1, sizeof hdr - 1, fp);
+    for (size_t k = sizeof hdr - 1; k < 127; k++) fputc(' ', fp);
+    fputc('\n', fp);
+    fwrite(m, 1, sizeof m, fp);
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--color", "never", "--heads", "2", "-d", "16", "--attn-mask", path,
+                "--dump", dump, "a b c", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    av_npy w = load(dump, "weights.npy");
+    for (int h = 0; h < 2; h++) {
+        const float *a = w.data + ((size_t)h * 3 + 2) * 3;
+        double mx = 0, e = 0;
+        for (int j = 0; j < 3; j++) {
+            if (a[j] > mx) mx = a[j];
+            if (a[j] > 0) e -= (double)a[j] * log((double)a[j]);
+        }
+        char want[120];
+        snprintf(want, sizeof want, "head %d: — 1.00/0.00 %.2f/%.2f\n", h, mx, e);
+        if (!strstr(r.out, want)) fail_msg("want ...%s in:\n%s", want, r.out);
+    }
+    av_npy_free(&w);
+    assert_non_null(strstr(r.out, "one-hot = 0); — = every key masked\n"));
+    assert_non_null(strstr(r.out, "; 2 rows with one visible key left out; 2 rows with no visible key left out\n"));
+    tu_free(&r);
+    /* no such row, no such legend */
+    run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--causal", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "(uniform over n keys = ln n; one-hot = 0)\n"));
+    assert_null(strstr(r.out, "—"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 static void test_compare_writes_summary_and_figure(void **state) {
     (void)state;
     const char *kinds[] = {"scale", "positions", "rope-style"};
@@ -1319,6 +1366,7 @@ int main(void) {
         cmocka_unit_test(test_man_page_kernel_formulas_and_tile_size),
         cmocka_unit_test(test_dump_x_is_before_positional_encoding),
         cmocka_unit_test(test_no_scale_saturation_verdict),
+        cmocka_unit_test(test_saturation_rows_keep_their_places),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
         cmocka_unit_test(test_compare_tables_do_not_depend_on_padding),

@@ -960,14 +960,26 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
     int rows = 0, peaked = 0, single = 0, blind = 0, pad = 0; /* rows judged (2+ visible keys), near one-hot,
                                                                 * one key only, no key at all (--attn-mask),
                                                                 * <pad> queries */
-    fprintf(f, "                   per row: max weight / entropy in nats (uniform over n keys = ln n; one-hot = 0)\n");
+    /* a row with every key masked (--attn-mask) keeps its place as "—": skipped, row 1's numbers were printed first
+     * and read as row 0's (an auditor's pass); the mask is the same in every head */
+    int shown_blind = 0;
+    for (int i = 0; i < T && i < 8 && !shown_blind; i++) {
+        shown_blind = 1;
+        for (int j = 0; j < T; j++) shown_blind &= m->mask[(size_t)i * T + j] != 0;
+    }
+    fprintf(f, "                   per row: max weight / entropy in nats (uniform over n keys = ln n; one-hot = 0)%s\n",
+            shown_blind ? "; — = every key masked" : "");
     for (int h = 0; h < H; h++) {
         av_row_stats(m, h, mx, en);
         if (h < 8) fprintf(f, "                   head %d:", h);
         for (int i = 0; i < T; i++) {
             int visible = 0;
             for (int j = 0; j < T; j++) visible += !m->mask[(size_t)i * T + j];
-            if (!visible) { blind++; continue; }
+            if (!visible) {
+                blind++;
+                if (h < 8 && i < 8) fputs(" —", f);
+                continue;
+            }
             if (i >= m->cfg.n_real) pad++; /* a <pad> query's output is not used: as --compare's tables, real rows */
             else if (visible == 1) single++; /* weight 1 by construction (query 0 under a causal mask): no verdict */
             else rows++, peaked += mx[i] > 0.9;

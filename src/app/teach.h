@@ -86,7 +86,8 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
  * masked rows get max_w = 0, ent = 0. */
 void av_row_stats(const av_model *m, int h, double *max_w, double *ent);
 
-/* Print per-head row statistics and a verdict line: saturated when rows are
+/* Print per-head row statistics (rows 0..7 of heads 0..7 in order, "max/entropy"
+ * each, "—" for a row with every key masked) and a verdict line: saturated when rows are
  * near one-hot (max weight > 0.9 in at least half of the rows). Only rows
  * that see two or more keys are judged: a row with one visible key (query 0
  * under a causal mask, a 1-token input) has weight 1 whatever its scores,
