@@ -1380,6 +1380,34 @@ static void test_cli_toy_model_figures_say_the_input_is_outside_its_task(void **
     }
 }
 
+/* The --html page's trace is "what attnviz printed", and with --generate that ends with the continuation:
+ * `--model runs/reverse --generate 5 --html` wrote a page whose trace stopped at the top-5 next tokens,
+ * though its command line showed --generate 5 (a teacher's report). The page holds the generate lines as
+ * standard output has them, with -q (stdout the continuation alone) and without. */
+static void test_cli_model_page_holds_the_continuation(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "reverse", "2", "m");
+    for (int quiet = 0; quiet < 2; quiet++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "--html", "-o", tu_in(f, "o"), "--generate", "3",
+                    quiet ? "-q" : "--kernel", quiet ? "-q" : "blas", "3 1 4 >", NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        const char *gen = strstr(r.out, "  generate    greedy, 3 tokens after the input:");
+        const char *ids = gen ? strstr(gen, "\n              ids:") : NULL;
+        if (!ids) fail_msg("no generate block on stdout: %s", r.out);
+        char line[256];
+        size_t n = strcspn(ids + 1, "\n");
+        assert_true(n > 20 && n < sizeof line);
+        memcpy(line, ids + 1, n), line[n] = 0; /* "              ids: 261 257 259" */
+        char *page = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL);
+        assert_non_null(page);
+        if (!strstr(page, "  generate    greedy, 3 tokens after the input:") || !strstr(page, line))
+            fail_msg("%s: the page's trace has no '%s'", quiet ? "-q" : "without -q", line);
+        free(page);
+        tu_free(&r);
+    }
+}
+
 /* The toy token whose text is t ("3", " 1", " >"), by searching the vocabulary. */
 static int32_t toy_id(const char *t) {
     char text[16];
@@ -4627,6 +4655,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_page_holds_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_title_names_noam, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_shows_the_folder_name_as_other_messages, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -863,7 +863,24 @@ static av_status generate_ids(int32_t *ids, int *made, const av_gpt2run *r, int 
     return st;
 }
 
-av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, av_err *err) {
+/* What generate_to prints goes to f, or, when the --html page wants a copy
+ * (av_gpt2run_generate's copy), to the memory stream ms first and on to f
+ * by pass_on before each message on stderr and at the end, so the terminal
+ * shows the continuation and its notes in the order they were made. */
+typedef struct {
+    FILE *f, *ms;   /* ms NULL: no copy, everything is printed on f */
+    char *buf;      /* ms's text so far (open_memstream) */
+    size_t len, done; /* its length, and how much of it f has */
+} gen_out;
+
+static void pass_on(gen_out *g) {
+    if (!g->ms || fflush(g->ms)) return;
+    if (g->len > g->done) fwrite(g->buf + g->done, 1, g->len - g->done, g->f);
+    g->done = g->len;
+}
+
+static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progress, av_err *err) {
+    FILE *f = g->ms ? g->ms : g->f;
     const av_gpt2_config *c = &r->g.cfg;
     /* config.json's length for every kind of positions: a RoPE or sinusoidal toy model (n_positions 32) went on
      * to 1000 tokens, where a learned one stopped at 32 */
@@ -916,6 +933,7 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
             fprintf(f, "              (%d of the %d generated ids have no token in the tokenizer, shown <id N>: the "
                     "model's vocab_size %d is past the tokenizer's ids; the text leaves them out, as Hugging Face's "
                     "decode does)\n", steps - n_known, steps, c->vocab_size);
+        pass_on(g); /* the continuation, then its notes */
         note_generated_past_task(r, ids, steps);
         if (steps < asked) { /* it ran on past <|endoftext|>, where Hugging Face's generate stops (a learner's pass) */
             int32_t last = ids[T + steps - 1];
@@ -927,12 +945,24 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
         } else if (steps < n) {
             fprintf(f, "              stopped after %d of %d: at most %d token%s (%s)\n", steps, n, cap,
                     cap == 1 ? "" : "s", why);
+            pass_on(g);
             av_message(stderr, "attnviz: warning: --generate %d stopped after %d token%s: the sequence reached the maximum "
                     "length of %d positions (%s)\n", n, steps, steps == 1 ? "" : "s", cap, why);
         }
     }
     free(text);
     free(ids);
+    return st;
+}
+
+av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, char **copy, av_err *err) {
+    gen_out g = {f, NULL, NULL, 0, 0};
+    if (copy) *copy = NULL;
+    if (copy && !(g.ms = open_memstream(&g.buf, &g.len))) return av_fail(err, AV_ERUNTIME, "out of memory");
+    av_status st = generate_to(&g, r, n, progress, err);
+    pass_on(&g);
+    if (g.ms && fclose(g.ms) == 0 && !st) *copy = g.buf; /* the page's trace ends with it */
+    else free(g.buf);
     return st;
 }
 
@@ -991,6 +1021,9 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_com
         av_gpt2run_trace(ms, gr, m, toks, 0);
         /* --compare scale's table, printed after the trace, was left out of the page's trace */
         if (c && c->n) av_compare_print(ms, c, toks, 0);
+        /* --generate's continuation, printed after the trace: the page's "what attnviz printed" stopped at the
+         * top-5 next tokens, though its command line showed --generate N (a teacher's pass) */
+        if (gr->generated) fputs(gr->generated, ms);
         fclose(ms);
         av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = gr->text, .n_real = gr->T,
                              .run = run, .layer = gr->layer, .n_layer = gr->g.cfg.n_layer,
@@ -1005,6 +1038,7 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_com
 }
 
 void av_gpt2run_free(av_gpt2run *r) {
+    free(r->generated);
     av_gpt2_acts_free(&r->a);
     av_llamarun_free(r);
     av_gpt2_free(&r->g);

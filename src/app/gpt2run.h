@@ -62,6 +62,8 @@ typedef struct {
     av_hftok *hftok;                   /* its tokenizer.json, or a GPT-2 folder's without vocab.json and
                                           merges.txt (bpe is NULL) */
     float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
+    char *generated;                   /* --generate's lines as printed (av_gpt2run_generate's copy), for the
+                                          --html page's trace; NULL without --html or --generate */
 } av_gpt2run;
 
 /* Check o against a model (options the model fixes or that make no sense
@@ -122,9 +124,11 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
  * its own text on f, as Hugging Face's generate returns it. A generated id
  * the tokenizer has no token for is listed as "<id N>" (av_gpt2run_label)
  * and left out of the text, as Hugging Face's decode leaves it out, with a
- * note saying how many. r's activations, ids and top-5 are left as they were for the input. Errors: those of av_gpt2_forward;
+ * note saying how many. r's activations, ids and top-5 are left as they were for the input. copy: NULL, or
+ * where a malloc'd copy of what was printed on f goes (NULL after an error), for the --html page's trace
+ * (r->generated); the notes on stderr still come after the lines they are about. Errors: those of av_gpt2_forward;
  * AV_ERUNTIME on out of memory. */
-av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, av_err *err);
+av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, char **copy, av_err *err);
 
 /* src = the model's source as av_gpt2run_source words it, kind TRAINED for a
  * folder attnviz --train wrote, else MODEL: what the single layer's figure

@@ -459,7 +459,7 @@ static void stdout_parts(char *out, size_t n, const av_options *o) {
     }
 }
 
-av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, const av_model *m, const av_tokens *toks,
+av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_model *m, const av_tokens *toks,
                          const av_weights_source *ws, int color, av_err *err) {
     int qi = 0, kj = 0;
     av_status st = o->explain ? av_explain_parse(o->explain, toks, &qi, &kj, err) : AV_OK;
@@ -480,7 +480,8 @@ av_status av_trace_sinks(FILE *f, const av_options *o, const av_gpt2run *gr, con
         if (only < 0 || h == only)
             av_term_heatmap(f, m, toks, h, av_term_mode_for(color), (av_cmap)o->cmap, av_term_width());
     if (!st && o->model_dir && o->generate)
-        st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && av_term_redraws(STDERR_FILENO), err);
+        st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && av_term_redraws(STDERR_FILENO),
+                                 o->html ? &gr->generated : NULL, err); /* the page's trace ends with it too */
     /* name what was written: under -q --generate only the continuation. ferror too: a note on stderr (the
      * continuation leaving its task) flushed stdout first, and that failed write left fflush nothing to fail
      * on: `--generate 3 "3 1 >" >/dev/full` lost the continuation and exited 0 */
