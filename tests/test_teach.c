@@ -210,6 +210,54 @@ static void test_explain_precision_reaches_the_softmax_table(void **state) {
     rm_rf(dir);
 }
 
+/* -v printed every matrix in fixed point whatever its size: an X.npy holding 3e12 and -2.5e-9 printed
+ * "[[ 3000000053248.0000  -0.0000   1.0000   2.0000]", its column past the others and a nonzero value as
+ * -0.0000, and a -12345.5 in W_Q pushed its row's columns out of line. A matrix now follows numpy: scientific
+ * for all its entries when the largest |value| is ≥ 1e8, every entry right-aligned to the widest. The
+ * expected blocks are numpy 1.24's np.set_printoptions(precision=4, floatmode='fixed', suppress=True) print
+ * of the same float32 arrays (precision=2 for the last); the ordinary trace keeps its fixed point. */
+static void test_verbose_matrices_follow_numpy_format(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    av_err err;
+    float x[3 * 4] = {3e12f, -2.5e-9f, 1, 2, 0.5f, -1, 0.25f, 0, 1, 1, 1, 1};
+    float wq[4 * 4] = {-12345.5f, 0, 0, 0, 0, 1, 250.25f, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, (size_t[]){3, 4}, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    assert_int_equal(av_npy_write(path, wq, 2, (size_t[]){4, 4}, &err), AV_OK);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "-d", "4", "-H", "1", "-w", dir, "-p", "none",
+                "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "      X =\n"
+                       "      [[ 3.0000e+12 -2.5000e-09  1.0000e+00  2.0000e+00]\n"
+                       "       [ 5.0000e-01 -1.0000e+00  2.5000e-01  0.0000e+00]\n"
+                       "       [ 1.0000e+00  1.0000e+00  1.0000e+00  1.0000e+00]]\n"))
+        fail_msg("X should switch to scientific notation as numpy does:\n%s", r.out);
+    if (!strstr(r.out, "      W_Q =\n"
+                       "      [[-12345.5000      0.0000      0.0000      0.0000]\n"
+                       "       [     0.0000      1.0000    250.2500      0.0000]\n"
+                       "       [     0.0000      0.0000      1.0000      0.0000]\n"
+                       "       [     0.0000      0.0000      0.0000      1.0000]]\n"))
+        fail_msg("W_Q should stay in fixed point with its columns aligned:\n%s", r.out);
+    assert_null(strstr(r.out, "-0.0000"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "-d", "4", "-H", "1", "-w", dir, "-p", "none",
+                "--precision", "2", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "      [[ 3.00e+12 -2.50e-09  1.00e+00  2.00e+00]\n"))
+        fail_msg("--precision 2 keeps its digits in scientific notation:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "      X =\n      [[  0.9586  -0.4155  -0.6552 ...   0.1968  -0.0825  -1.2525]\n"))
+        fail_msg("the ordinary trace keeps its fixed point:\n%s", r.out);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
  * takes it as the separator, the same cell as with ','. In 我爱深度学习 the
  * tokens are 我 0, 爱 1, 深 2, 度 3, 学 4, 习 5. */
@@ -1377,6 +1425,7 @@ int main(void) {
         cmocka_unit_test(test_explain_table_aligned_past_key_9999),
         cmocka_unit_test(test_explain_says_k_is_rotated_too),
         cmocka_unit_test(test_rope_evidence_follows_no_scale),
+        cmocka_unit_test(test_verbose_matrices_follow_numpy_format),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

@@ -56,26 +56,69 @@ void av_positions_title(char *buf, size_t n, const av_config *c, int model_layer
     else av_positions_desc(buf, n, c);
 }
 
-static void print_row(FILE *f, const float *row, int cols, int precision, const unsigned char *masked) {
+/* One number as av_print_matrix prints it: fixed point, or numpy's scientific notation when sci is set. */
+static int fmt_entry(char *buf, size_t n, float v, int precision, int sci) {
+    return snprintf(buf, n, sci ? "% .*e" : "% .*f", precision, (double)v);
+}
+
+static void print_row(FILE *f, const float *row, int cols, int precision, int sci, int width,
+                      const unsigned char *masked) {
     int edge = cols > 8 ? 3 : cols;
+    char buf[64];
     fputc('[', f);
     for (int j = 0; j < cols; j++) {
         if (cols > 8 && j == edge) { fputs(" ...", f); j = cols - edge; }
         if (j > 0) fputc(' ', f);
-        if (masked && masked[j]) fprintf(f, "%*s", precision + 4, "-inf");
-        else fprintf(f, "% *.*f", precision + 4, precision, (double)row[j]);
+        if (masked && masked[j]) fprintf(f, "%*s", width, "-inf");
+        else {
+            fmt_entry(buf, sizeof buf, row[j], precision, sci);
+            fprintf(f, "%*s", width, buf);
+        }
     }
     fputc(']', f);
 }
 
+/* numpy's choice for one matrix, made over the entries av_print_matrix shows (the 3 edge rows/columns of a side
+ * larger than 8; masked ones left out) so every column shares one format: scientific when the largest finite
+ * |value| is ≥ 1e8 (3e12 in fixed point was 3000000053248.0000, wider than its column, and a -2.5e-9 beside it
+ * printed as -0.0000), fixed point otherwise; as np.set_printoptions(suppress=True), a matrix of ordinary values
+ * keeps fixed point whatever its smallest entry. *width is the widest entry, at least precision + 4 characters
+ * (what fixed point of |value| < 100 takes), so the columns line up. */
+static void matrix_format(const float *a, int rows, int cols, int precision, const unsigned char *masked, int *sci,
+                          int *width) {
+    double big = 0.0;
+    char buf[64];
+    *sci = 0;
+    *width = precision + 4;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < rows; i++) {
+            if (rows > 8 && i == 3) i = rows - 3;
+            for (int j = 0; j < cols; j++) {
+                if (cols > 8 && j == 3) j = cols - 3;
+                size_t at = (size_t)i * cols + j;
+                if (masked && masked[at]) continue;
+                double v = fabs((double)a[at]);
+                if (pass == 0 && isfinite(v) && v > big) big = v;
+                if (pass == 1) {
+                    int len = fmt_entry(buf, sizeof buf, a[at], precision, *sci);
+                    if (len > *width) *width = len;
+                }
+            }
+        }
+        *sci = big >= 1e8;
+    }
+}
+
 void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int cols, int precision,
                      const unsigned char *masked) {
+    int sci, width;
+    matrix_format(a, rows, cols, precision, masked, &sci, &width);
     fprintf(f, "      %s =\n      [", name);
     int edge = rows > 8 ? 3 : rows;
     for (int i = 0; i < rows; i++) {
         if (rows > 8 && i == edge) { fprintf(f, "\n        ..."); i = rows - edge; }
         if (i > 0) fprintf(f, "\n       ");
-        print_row(f, a + (size_t)i * cols, cols, precision, masked ? masked + (size_t)i * cols : NULL);
+        print_row(f, a + (size_t)i * cols, cols, precision, sci, width, masked ? masked + (size_t)i * cols : NULL);
     }
     fprintf(f, "]\n");
 }

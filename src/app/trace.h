@@ -33,7 +33,11 @@ typedef struct {
 void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_weights_source *ws);
 
 /* numpy-style print of a (rows, cols) matrix: at most 3 edge rows/columns when
- * larger than 8, −inf shown where masked[i*cols+j] is set (masked may be NULL). */
+ * larger than 8, −inf shown where masked[i*cols+j] is set (masked may be NULL).
+ * precision digits after the point; as numpy (np.set_printoptions(precision=P,
+ * suppress=True)) the whole matrix switches to scientific notation (3.0000e+12,
+ * -2.5000e-09) when its largest shown finite |value| is ≥ 1e8, and every entry
+ * is right-aligned to the widest one so the columns line up. */
 void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int cols, int precision,
                      const unsigned char *masked);
 
