@@ -588,6 +588,11 @@ static const bad_case kCases[] = {
     /* the start of a word, or a typo: said only "neither a token" (a learner's pass) */
     {"explain_token_start_named", 2, "--explain query 'lov' is neither a token of the sentence nor an index 0..2; did you mean 'love' (token 1)?\n", {"--explain", "lov,you", "I love you"}, NULL, 0, NULL, 0},
     {"explain_token_typo_named", 2, "--explain key 'yuo' is neither a token of the sentence nor an index 0..2; did you mean 'you' (token 2)?\n", {"--explain", "love,yuo", "I love you"}, NULL, 0, NULL, 0},
+    /* edits are counted in characters: "你" (E4 BD A0) is one byte from "习" (E4 B9 A0), and "请" from "读", and
+     * got "did you mean '习' (token 5)?" (a Chinese-speaking learner's pass); a character is never near another */
+    {"explain_cjk_not_near_by_bytes", 2, "--explain query '你' is neither a token of the sentence nor an index 0..5\n", {"--explain", "你,我", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_cjk_not_near_by_bytes_2", 2, "--explain key '请' is neither a token of the sentence nor an index 0..3\n", {"--explain", "我,请", "我爱读书"}, NULL, 0, NULL, 0},
+    {"explain_full_width_typo_named", 2, "--explain query 'Ｈｅｌｏｌ' is neither a token of the sentence nor an index 0..1; did you mean 'Ｈｅｌｌｏ' (token 0)?\n", {"--explain", "Ｈｅｌｏｌ,0", "Ｈｅｌｌｏ　ｗｏｒｌｄ"}, NULL, 0, NULL, 0},
     /* a non-ASCII character inside a token is named, but a token that starts with it comes first: "café été"
      * named café for 'é', where été (its start) was named before */
     {"explain_token_part_named", 2, "--explain query 'é' is neither a token of the sentence nor an index 0..0; did you mean 'café' (token 0)?\n", {"--explain", "é,0", "café"}, NULL, 0, NULL, 0},

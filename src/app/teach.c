@@ -67,8 +67,40 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
     }
 }
 
+/* The edit distance between the NUL-terminated strings a and b in characters (code points), not bytes: each
+ * distinct code point is given one byte and av_edit_distance measures the result; *chars gets a's length in
+ * code points. 99 past 63 characters or 255 distinct ones. In bytes, "你" (E4 BD A0) was one edit from "习"
+ * (E4 B9 A0), and "--explain 你,我" on "我爱深度学习" asked "did you mean '习' (token 5)?" (a Chinese-speaking
+ * learner's pass): two characters that share nothing but a lead byte. */
+static int char_edit_distance(const char *a, const char *b, size_t *chars) {
+    unsigned seen[255];
+    char m[2][64];
+    int ns = 0;
+    const char *src[2] = {a, b};
+    *chars = 0;
+    for (int w = 0; w < 2; w++) {
+        const unsigned char *p = (const unsigned char *)src[w];
+        size_t k = 0;
+        while (*p) {
+            unsigned cp = av_utf8_next(&p);
+            int i = 0;
+            while (i < ns && seen[i] != cp) i++;
+            if (i == ns) {
+                if (ns == 255) return 99;
+                seen[ns++] = cp;
+            }
+            if (k == 63) return 99;
+            m[w][k++] = (char)(i + 1);
+        }
+        m[w][k] = 0;
+        if (w == 0) *chars = k;
+    }
+    return av_edit_distance(m[0], m[1]);
+}
+
 /* "; did you mean 'love' (token 1)?" into out (n bytes) when want is the start of a token (2 bytes or more) or
- * within a third of its length in edits (av_edit_distance, at least 1) of one, a leading space of the token
+ * within a third of its length in edits of one (char_edit_distance: characters, at least 1; want of 2
+ * characters or more, as a single character is one edit from every other), a leading space of the token
  * left out: "--explain lov,you" said only "'lov' is neither a token" (a learner's pass); else "". A want
  * that starts with a non-ASCII character is also found inside a token: "习" in a --model's token [学习]
  * (a tokenizer with Chinese words) or in GPT-2's [<0x91>士] of "剑士", where "学" got the hint and "习"
@@ -87,8 +119,9 @@ static void near_hint(char *out, size_t n, const av_tokens *toks, const char *wa
             if (pass == 0 && strncmp(t, want, wl) == 0) best = i;
             if (pass == 1 && (unsigned char)want[0] >= 0x80 && strstr(t, want)) best = i;
             if (pass == 2 && strlen(t) <= 64) {
-                int d = av_edit_distance(want, t), limit = wl / 3 > 0 ? (int)(wl / 3) : 1;
-                if (d <= limit && d < best_d) best = i, best_d = d;
+                size_t chars;
+                int d = char_edit_distance(want, t, &chars), limit = chars / 3 > 0 ? (int)(chars / 3) : 1;
+                if (chars >= 2 && d <= limit && d < best_d) best = i, best_d = d;
             }
         }
     if (best >= 0) snprintf(out, n, "; did you mean '%s' (token %d)?", toks->tok[best] + (toks->tok[best][0] == ' '), best);
