@@ -1296,6 +1296,18 @@ static void test_option_typed_with_lookalike_dashes(void **state) {
          "with U+FF0D U+FF0D"},
         {{"-q", "\xE2\x80\x93-steps", "3", "x", "-o", NULL}, "is not the option --steps: it starts with U+2013 "
          "U+002D, not two ASCII hyphens '--' (an editor or chat app"},
+        /* full-width mode types the name full-width too: "－－ｈｅａｄｓ ８ 我爱" ran as a 6-token sentence at 1
+         * head, and "－－ｃａｕｓａｌ" without the mask, exit 0 */
+        {{"\xEF\xBC\x8D\xEF\xBC\x8D\xEF\xBD\x88\xEF\xBD\x85\xEF\xBD\x81\xEF\xBD\x84\xEF\xBD\x93",
+          "\xEF\xBC\x98", "\xE6\x88\x91\xE7\x88\xB1", "-o", NULL},
+         "'\xEF\xBC\x8D\xEF\xBC\x8D\xEF\xBD\x88\xEF\xBD\x85\xEF\xBD\x81\xEF\xBD\x84\xEF\xBD\x93' is "
+         "not the option --heads: it starts with U+FF0D U+FF0D, not two ASCII hyphens '--', and its name is in "
+         "full-width letters (a Chinese input method types"},
+        {{"\xE2\x80\x94\xE2\x80\x94\xEF\xBD\x83\xEF\xBD\x81\xEF\xBD\x95\xEF\xBD\x93\xEF\xBD\x81\xEF"
+          "\xBD\x8C", "\xE6\x88\x91\xE7\x88\xB1", "-o", NULL}, "is not the option --causal: it starts with "
+         "U+2014 U+2014, not two ASCII hyphens '--', and its name is in full-width letters"},
+        {{"\xEF\xBC\x8D\xEF\xBC\x8Dheads\xEF\xBC\x9D\xEF\xBC\x92", "I love", "-o", NULL}, "'\xEF\xBC\x8D"
+         "\xEF\xBC\x8Dheads' is not the option --heads: it starts with U+FF0D U+FF0D, not two ASCII hyphens '--' ("},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *args[8];
@@ -1316,6 +1328,7 @@ static void test_option_typed_with_lookalike_dashes(void **state) {
         {"-q", "--no-plot", "\xE2\x80\x94\xE2\x80\x94\xE5\xA5\xBD", NULL},
         {"-q", "--no-plot", "\xE2\x80\x94" "a", "\xE2\x80\x94\xE2\x80\x94ste", NULL},
         {"-q", "--no-plot", "--", "\xE2\x80\x94\xE2\x80\x94train", NULL},
+        {"-q", "--no-plot", "\xE2\x80\x94\xE2\x80\x94\xEF\xBD\x88\xEF\xBD\x85", NULL}, /* "——ｈｅ" */
     };
     for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
         tu_result r;

@@ -580,7 +580,8 @@ static int lookalike_dash(const char *s, unsigned *cp) {
  * method's "--"), "—-steps", "－－heads=2", "–model". It ran the single layer on the sentence "——train
  * reverse" with exit 0 (a Chinese-speaking tester's report), or said "--steps is an option of --train" of
  * `—-train reverse --steps 3`. Only one or two dashes, at least one not ASCII, then an option's whole name
- * (not a start of one): a sentence's "——好" or "—a" is text. After '--' every word is text. */
+ * (not a start of one) in ASCII or full-width letters ("－－ｈｅａｄｓ"): a sentence's "——好" or "—a" is text.
+ * After '--' every word is text. */
 static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err *err) {
     for (int i = 1; i < first; i++)
         if (strcmp(argv[i], "--") == 0) return AV_OK;
@@ -597,16 +598,28 @@ static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err
             n++;
         }
         if (!fancy || !n) continue;
-        size_t len = strcspn(s, "=");
+        /* the name in full-width letters too, as full-width mode types the whole word: "－－ｈｅａｄｓ ８" ran
+         * the sentence "－－ｈｅａｄｓ ８ 我爱" at 1 head with exit 0 (a Chinese-speaking learner's pass) */
+        char half[256];
+        int wide = av_utf8_halfwidth_text(half, sizeof half, s, NULL);
+        if (wide < 0) continue;
+        size_t len = strcspn(half, "="), shown = 0; /* shown: the bytes of s that make half's first len */
+        for (size_t got = 0; got < len;) {
+            const unsigned char *p = (const unsigned char *)s + shown;
+            unsigned cp = av_utf8_next(&p);
+            got += av_utf8_halfwidth(cp) ? 1 : (size_t)((const char *)p - (s + shown));
+            shown = (size_t)((const char *)p - s);
+        }
         for (int o = 0; len && o < N_OPTS; o++) {
-            if (strlen(kOpts[o].name) != len || strncmp(kOpts[o].name, s, len) != 0) continue;
+            if (strlen(kOpts[o].name) != len || strncmp(kOpts[o].name, half, len) != 0) continue;
             char which[64];
             if (n == 1) snprintf(which, sizeof which, "U+%04X", cps[0]);
             else snprintf(which, sizeof which, "U+%04X U+%04X", cps[0], cps[1]);
             int ime = cps[0] == 0x2014 || cps[0] == 0xFF0D || cps[1] == 0x2014 || cps[1] == 0xFF0D;
             return av_fail(err, AV_EUSAGE, "'%.*s' is not the option --%s: it starts with %s, not two ASCII "
-                           "hyphens '--' (%s); type --%s, or give text that starts this way after '--'",
-                           (int)(s - argv[i]) + (int)len, argv[i], kOpts[o].name, which,
+                           "hyphens '--'%s (%s); type --%s, or give text that starts this way after '--'",
+                           (int)(s - argv[i]) + (int)shown, argv[i], kOpts[o].name, which,
+                           strncmp(s, half, shown) != 0 ? ", and its name is in full-width letters" : "",
                            ime ? "a Chinese input method types '——' or '－－' for '--': switch it to English or "
                                  "half-width input"
                                : "an editor or chat app may turn '--' into a dash: retype it",
