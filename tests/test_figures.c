@@ -470,6 +470,34 @@ static void test_scores_centre_white_masked_neg_inf(void **state) {
     free(S);
 }
 
+/* Colour-bar ticks of a whole-number step print no decimals, as matplotlib's:
+ * `attnviz -q --no-scale -d 4096 --figures scores --format svg "I love deep
+ * learning"` (scores up to ±163) labelled its bar "−150.0", "−100.0", ...,
+ * "0.0", ..., "150.0", one decimal no tick needed (the --train curves already
+ * print "100", "80"). Whatever the random scores, ±3.5 and beyond gives a
+ * step of 1 or more: every tick is a whole number, "0" among them. */
+static void test_whole_ticks_print_no_decimals(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--no-scale", "-d", "4096", "--figures", "scores", "--format", "svg", "-o", in(f, "s"),
+        "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "s/scores_head0.svg"), NULL);
+    static const char tick[] = "font-size=\"14.00\" text-anchor=\"start\" fill=\"#222222\">";
+    int ticks = 0, zero = 0;
+    for (const char *t = strstr(svg, tick); t; t = strstr(t + 1, tick)) {
+        const char *v = t + strlen(tick), *end = strchr(v, '<');
+        assert_non_null(end);
+        if (memchr(v, '.', (size_t)(end - v))) fail_msg("colour-bar tick '%.*s' has decimals", (int)(end - v), v);
+        zero += end - v == 1 && *v == '0';
+        ticks++;
+    }
+    assert_true(ticks >= 4);
+    assert_int_equal(zero, 1);
+    free(svg);
+}
+
 /* ---------------------------------------------------------------- metadata */
 
 /* tEXt chunks read back with libpng: Software, Title (sentence, head,
@@ -2631,6 +2659,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scores_centre_white_masked_neg_inf, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_whole_ticks_print_no_decimals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_png_text_chunks_and_phys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scale_and_dpi_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dpi_600_keeps_the_printed_size, setup, teardown),

@@ -769,14 +769,16 @@ static void emit_x_labels(av_dlist *dl, const av_dl_item *heat, const axis_label
 
 /* Tick step for the colour bar: 0.2 for [0, 1], 0.5 for [−1, 1], else the
  * 1-2-5 step giving about 4..8 ticks (±3.5 → 1); *decimals receives the
- * digits to print. */
+ * digits to print: those the step needs, none for a whole step ("−2", "0",
+ * "2" for ±4.6; "150" for ±163), as matplotlib's ticks ("0.0" .. "1.0" keep
+ * theirs). */
 static double cbar_step(double lo, double hi, int *decimals) {
     double span = hi - lo, raw = span / 7.0;
     double p = pow(10.0, floor(log10(raw)));
     double m = raw / p, step = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10;
     step *= p;
     int d = (int)ceil(-log10(step) - 1e-9);
-    *decimals = d < 1 ? 1 : d;
+    *decimals = d < 0 ? 0 : d;
     return step;
 }
 
