@@ -258,6 +258,48 @@ static void test_verbose_matrices_follow_numpy_format(void **state) {
     rm_rf(dir);
 }
 
+/* --explain's vectors, partial sums and softmax table follow the same numpy rule as -v's matrices (the X and W_Q
+ * of test_verbose_matrices_follow_numpy_format): it printed q_0 as [-37036499425820672.0000 -0.0000 ...], partial
+ * sums as d<1: -5167181345546240.0000 and a table row 19729008244803146380874874880.000000 that broke its columns */
+static void test_explain_follows_numpy_format(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    av_err err;
+    float x[3 * 4] = {3e12f, -2.5e-9f, 1, 2, 0.5f, -1, 0.25f, 0, 1, 1, 1, 1};
+    float wq[4 * 4] = {-12345.5f, 0, 0, 0, 0, 1, 250.25f, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, (size_t[]){3, 4}, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    assert_int_equal(av_npy_write(path, wq, 2, (size_t[]){4, 4}, &err), AV_OK);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "4", "-H", "1", "-w", dir, "-p", "none",
+                "--explain", "0,1", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    static const char *const want[] = {
+        "  q_0 = Q[0, 0, :] = [-3.7036e+16 -2.5000e-09  1.0000e+00  2.0000e+00]   (4 numbers)\n",
+        "  k_1 = K[0, 1, :] = [ 0.1395  0.0115 -0.4949  0.2653]\n",
+        " = (-3.7036e+16)(0.1395) + (-2.5000e-09)(0.0115) + (1.0000e+00)(-0.4949) + …\n",
+        "        partial sums:  d<1: -5.1672e+15  d<2: -5.1672e+15  d<4: -5.1672e+15\n",
+        "      j    key                 S[i,j]       S − max  exp(S − max)        A[i,j]\n"
+        "      0    a             1.972901e+28  0.000000e+00  1.000000e+00  1.000000e+00\n"
+        "    → 1    b            -2.583591e+15 -1.972901e+28  0.000000e+00  0.000000e+00\n"
+        "      2    c             2.213230e+15 -1.972901e+28  0.000000e+00  0.000000e+00\n",
+        "  A[0, 0, 1] = exp(-1.972901e+28) / 1.000000e+00 = 0\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(r.out, want[i])) fail_msg("--explain should print\n%s\nin numpy's notation:\n%s", want[i], r.out);
+    assert_null(strstr(r.out, "0000000.0"));
+    tu_free(&r);
+    /* ordinary numbers keep their fixed point */
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--explain", "1,3", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.out, "e+0"));
+    assert_null(strstr(r.out, "e-0"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
  * takes it as the separator, the same cell as with ','. In 我爱深度学习 the
  * tokens are 我 0, 爱 1, 深 2, 度 3, 学 4, 习 5. */
@@ -1426,6 +1468,7 @@ int main(void) {
         cmocka_unit_test(test_explain_says_k_is_rotated_too),
         cmocka_unit_test(test_rope_evidence_follows_no_scale),
         cmocka_unit_test(test_verbose_matrices_follow_numpy_format),
+        cmocka_unit_test(test_explain_follows_numpy_format),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

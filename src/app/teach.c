@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "app/term.h"
+#include "app/trace.h"
 #include "base/utf8.h"
 #include "nn/attention.h"
 #include "render/colormap.h"
@@ -611,31 +612,62 @@ av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int
     return st;
 }
 
-static void print_vec(FILE *f, const float *v, int n, int precision) {
+/* Whether print_vec prints the n numbers of v (the 4 first and the last of more than 6) in scientific
+ * notation: av_numpy_sci over the entries it shows. */
+static int vec_sci(const float *v, int n) {
     int show = n > 6 ? 4 : n;
+    double big = 0.0;
+    for (int d = 0; d < n; d++) {
+        if (d == show) d = n - 1;
+        double a = fabs((double)v[d]);
+        if (isfinite(a) && a > big) big = a;
+    }
+    return av_numpy_sci(big);
+}
+
+/* Print v (n numbers) as [ 0.1395  0.0115 … -0.4949], one notation for the whole vector (vec_sci): fixed
+ * point with precision digits, or scientific (3.0000e+12, every entry the same width) when an entry is ≥ 1e8. */
+static void print_vec(FILE *f, const float *v, int n, int precision) {
+    int show = n > 6 ? 4 : n, sci = vec_sci(v, n);
+    char buf[64];
     fputc('[', f);
-    for (int d = 0; d < show; d++) fprintf(f, "%s% .*f", d ? " " : "", precision, (double)v[d]);
-    if (show < n) fprintf(f, " … % .*f", precision, (double)v[n - 1]);
+    for (int d = 0; d < show; d++) {
+        av_format_number(buf, sizeof buf, v[d], precision, sci);
+        fprintf(f, "%s%s", d ? " " : "", buf);
+    }
+    if (show < n) {
+        av_format_number(buf, sizeof buf, v[n - 1], precision, sci);
+        fprintf(f, " … %s", buf);
+    }
     fputc(']', f);
 }
 
 /* Print q·k = Σ_d q[d]·k[d] (D terms) with partial sums at powers of two,
- * accumulated in double; returns it. */
+ * accumulated in double; returns it. The terms take q's and k's notation of
+ * the lines above (vec_sci), the partial sums one of their own. */
 static double explain_dot(FILE *f, const float *q, const float *k, int D, int precision) {
     double dot = 0.0;
+    int qs = vec_sci(q, D), ks = vec_sci(k, D);
     fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
     for (int d = 0; d < D && d < 3; d++)
-        fprintf(f, "%s(%.*f)(%.*f)", d ? " + " : "", precision, (double)q[d], precision, (double)k[d]);
+        fprintf(f, qs ? (ks ? "%s(%.*e)(%.*e)" : "%s(%.*e)(%.*f)") : (ks ? "%s(%.*f)(%.*e)" : "%s(%.*f)(%.*f)"),
+                d ? " + " : "", precision, (double)q[d], precision, (double)k[d]);
     if (D > 3) fprintf(f, " + …");
     fprintf(f, "\n        partial sums:");
-    int next = 1;
+    double part[34]; /* one at each power of two and the last: at most 33 for D < 2^32 */
+    int at[34], n = 0, next = 1;
+    double big = 0.0;
     for (int d = 0; d < D; d++) {
         dot += (double)q[d] * (double)k[d];
         if (d + 1 == next || d + 1 == D) {
-            fprintf(f, "  d<%d: %.*f", d + 1, precision, dot);
+            part[n] = dot;
+            at[n++] = d + 1;
+            if (isfinite(dot) && fabs(dot) > big) big = fabs(dot);
             next *= 2;
         }
     }
+    int sci = av_numpy_sci(big);
+    for (int i = 0; i < n; i++) fprintf(f, sci ? "  d<%d: %.*e" : "  d<%d: %.*f", at[i], precision, part[i]);
     fprintf(f, "\n        = %.9g\n", dot);
     return dot;
 }
@@ -728,6 +760,26 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     /* A long row is cut to the keys worth reading: past EXPLAIN_ROWS keys, those around the key and the query
      * and the EXPLAIN_TOP largest weights (4,000 lines for a 4,000-token file buried the cell's own line) */
     unsigned char *keep = T > EXPLAIN_ROWS ? explain_keep(a_row, m_row, T, qi, kj) : NULL;
+    /* one notation for the table's four columns, as numpy prints one array (av_numpy_sci over the numbers it
+     * shows): a score of 1.97e28 in fixed point took 36 characters and broke the columns; every column is as
+     * wide as its widest entry, tp + 6 at least */
+    double big = 0.0;
+    for (int j = 0; j < T; j++) {
+        if (m_row[j] || (keep && !keep[j])) continue;
+        double cell[] = {s_row[j], s_row[j] - maxv, exp((double)s_row[j] - maxv), a_row[j]};
+        for (int col = 0; col < 4; col++)
+            if (isfinite(cell[col]) && fabs(cell[col]) > big) big = fabs(cell[col]);
+    }
+    int tsci = av_numpy_sci(big);
+    for (int j = 0; tsci && j < T; j++) {
+        if (m_row[j] || (keep && !keep[j])) continue;
+        double cell[] = {s_row[j], s_row[j] - maxv, exp((double)s_row[j] - maxv), a_row[j]};
+        for (int col = 0; col < 4; col++) {
+            int len = snprintf(NULL, 0, "%.*e", tp, cell[col]);
+            if (len > tw) tw = len;
+        }
+    }
+    const char *tfmt = tsci ? " %*.*e %*.*e %*.*e %*.*e\n" : " %*.*f %*.*f %*.*f %*.*f\n";
     int shown = T;
     if (keep) {
         shown = 0;
@@ -761,7 +813,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
             continue;
         }
         double e = exp((double)s_row[j] - maxv);
-        fprintf(f, " %*.*f %*.*f %*.*f %*.*f\n", tw, tp, (double)s_row[j], tw, tp, (double)s_row[j] - maxv, tw, tp, e,
+        fprintf(f, tfmt, tw, tp, (double)s_row[j], tw, tp, (double)s_row[j] - maxv, tw, tp, e,
                 tw, tp, (double)a_row[j]);
     }
     free(keep);
@@ -792,20 +844,23 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
      * a few significant bits. Printing the stored number after "exp(-115.28) / 1 =" made a false equation
      * (exp(-115.28) is 8.8e-51), so show the true value and say what the file holds. */
     double exact = exp((double)s_row[kj] - maxv) / sum;
+    char ex_arg[64], ex_sum[64]; /* S − max and the row sum in the table's notation */
+    snprintf(ex_arg, sizeof ex_arg, tsci ? "%.*e" : "%.*f", tp, (double)s_row[kj] - maxv);
+    snprintf(ex_sum, sizeof ex_sum, tsci ? "%.*e" : "%.*f", tp, sum);
     if (exact < (double)FLT_MIN && fabs(w - exact) > 1e-6 * exact)
         fprintf(f,
-                "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g\n"
+                "  A[%d, %d, %d] = exp(%s) / %s = %.9g\n"
                 "      (%s holds %.9g: %s;\n"
                 "      beside the row's other weights it counts as 0)\n",
-                h, qi, kj, tp, (double)s_row[kj] - maxv, tp, sum, exact, file, w,
+                h, qi, kj, ex_arg, ex_sum, exact, file, w,
                 w > 2.0 * exact ? "attnviz's float32 exp stops at exp(−87.34) ≈ 1.18e-38,\n"
                                   "      the smallest normal float32, so a weight this small is stored as about "
                                   "1.18e-38 / row sum"
                                 : "below 1.18e-38, the smallest normal float32,\n"
                                   "      a float32 keeps only a few of its digits");
     else
-        fprintf(f, "  A[%d, %d, %d] = exp(%.*f) / %.*f = %.9g%s%s%s\n", h, qi, kj, tp, (double)s_row[kj] - maxv, tp,
-                sum, w, dumped ? "   (= " : "", dumped ? file : "", dumped ? ")" : "");
+        fprintf(f, "  A[%d, %d, %d] = exp(%s) / %s = %.9g%s%s%s\n", h, qi, kj, ex_arg, ex_sum, w,
+                dumped ? "   (= " : "", dumped ? file : "", dumped ? ")" : "");
     fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.*f × ", qi, kj, tp, w);
     print_vec(f, v, D, precision);
     fprintf(f, "\n                                        = ");

@@ -56,9 +56,12 @@ void av_positions_title(char *buf, size_t n, const av_config *c, int model_layer
     else av_positions_desc(buf, n, c);
 }
 
-/* One number as av_print_matrix prints it: fixed point, or numpy's scientific notation when sci is set. */
-static int fmt_entry(char *buf, size_t n, float v, int precision, int sci) {
-    return snprintf(buf, n, sci ? "% .*e" : "% .*f", precision, (double)v);
+int av_numpy_sci(double largest) {
+    return largest >= 1e8;
+}
+
+int av_format_number(char *buf, size_t n, double v, int precision, int sci) {
+    return snprintf(buf, n, sci ? "% .*e" : "% .*f", precision, v);
 }
 
 static void print_row(FILE *f, const float *row, int cols, int precision, int sci, int width,
@@ -71,7 +74,7 @@ static void print_row(FILE *f, const float *row, int cols, int precision, int sc
         if (j > 0) fputc(' ', f);
         if (masked && masked[j]) fprintf(f, "%*s", width, "-inf");
         else {
-            fmt_entry(buf, sizeof buf, row[j], precision, sci);
+            av_format_number(buf, sizeof buf, row[j], precision, sci);
             fprintf(f, "%*s", width, buf);
         }
     }
@@ -100,12 +103,12 @@ static void matrix_format(const float *a, int rows, int cols, int precision, con
                 double v = fabs((double)a[at]);
                 if (pass == 0 && isfinite(v) && v > big) big = v;
                 if (pass == 1) {
-                    int len = fmt_entry(buf, sizeof buf, a[at], precision, *sci);
+                    int len = av_format_number(buf, sizeof buf, a[at], precision, *sci);
                     if (len > *width) *width = len;
                 }
             }
         }
-        *sci = big >= 1e8;
+        *sci = av_numpy_sci(big);
     }
 }
 

@@ -41,6 +41,20 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
 void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int cols, int precision,
                      const unsigned char *masked);
 
+/* numpy's choice of notation for one printed array (numpy's array printing with
+ * np.set_printoptions(precision=P, suppress=True), numpy/core/arrayprint.py's
+ * FloatingFormat): 1 = scientific for every entry when largest, the largest
+ * finite |value| the array shows, is ≥ 1e8; 0 = fixed point otherwise, however
+ * small its smallest nonzero entry (suppress=True). av_print_matrix and
+ * --explain's vectors, partial sums and softmax table decide with it. */
+int av_numpy_sci(double largest);
+
+/* v with precision digits after the point and a space for its sign when
+ * positive: "% .*f" (fixed, sci 0) or "% .*e" (scientific, sci 1, e.g.
+ * " 3.0000e+12"). Writes at most n bytes to buf (snprintf); returns the length
+ * the whole number takes. */
+int av_format_number(char *buf, size_t n, double v, int precision, int sci);
+
 /* Short mask description used in the trace and in figure titles, e.g.
  * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)". */
 void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask);
