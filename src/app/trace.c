@@ -56,14 +56,6 @@ void av_positions_title(char *buf, size_t n, const av_config *c, int model_layer
     else av_positions_desc(buf, n, c);
 }
 
-int av_numpy_sci(double largest) {
-    return largest >= 1e8;
-}
-
-int av_format_number(char *buf, size_t n, double v, int precision, int sci) {
-    return snprintf(buf, n, sci ? "% .*e" : "% .*f", precision, v);
-}
-
 static void print_row(FILE *f, const float *row, int cols, int precision, int sci, int width,
                       const unsigned char *masked) {
     int edge = cols > 8 ? 3 : cols;

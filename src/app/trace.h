@@ -46,14 +46,20 @@ void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int co
  * FloatingFormat): 1 = scientific for every entry when largest, the largest
  * finite |value| the array shows, is ≥ 1e8; 0 = fixed point otherwise, however
  * small its smallest nonzero entry (suppress=True). av_print_matrix and
- * --explain's vectors, partial sums and softmax table decide with it. */
-int av_numpy_sci(double largest);
+ * --explain's vectors, partial sums and softmax table decide with it.
+ * Inline, as is av_format_number: teach.c uses both, and the options fuzzer
+ * (tests/fuzz/fuzz_args.c) links teach.c without trace.c. */
+static inline int av_numpy_sci(double largest) {
+    return largest >= 1e8;
+}
 
 /* v with precision digits after the point and a space for its sign when
  * positive: "% .*f" (fixed, sci 0) or "% .*e" (scientific, sci 1, e.g.
  * " 3.0000e+12"). Writes at most n bytes to buf (snprintf); returns the length
  * the whole number takes. */
-int av_format_number(char *buf, size_t n, double v, int precision, int sci);
+static inline int av_format_number(char *buf, size_t n, double v, int precision, int sci) {
+    return snprintf(buf, n, sci ? "% .*e" : "% .*f", precision, v);
+}
 
 /* Short mask description used in the trace and in figure titles, e.g.
  * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)". */
