@@ -1308,6 +1308,17 @@ static void test_option_typed_with_lookalike_dashes(void **state) {
          "U+2014 U+2014, not two ASCII hyphens '--', and its name is in full-width letters"},
         {{"\xEF\xBC\x8D\xEF\xBC\x8Dheads\xEF\xBC\x9D\xEF\xBC\x92", "I love", "-o", NULL}, "'\xEF\xBC\x8D"
          "\xEF\xBC\x8Dheads' is not the option --heads: it starts with U+FF0D U+FF0D, not two ASCII hyphens '--' ("},
+        /* one look-alike dash and a short option's letter: "－c 我爱深度学习" ran as tokens [－] [c] [我] ... without
+         * the mask, "－H 2 我爱" as 5 tokens at 1 head, exit 0 */
+        {{"\xEF\xBC\x8D" "c", "\xE6\x88\x91\xE7\x88\xB1", "-o", NULL}, "'\xEF\xBC\x8D" "c' is not the option "
+         "-c (--causal): it starts with U+FF0D, not an ASCII hyphen '-' (a Chinese input method"},
+        {{"\xEF\xBC\x8D" "H", "2", "\xE6\x88\x91\xE7\x88\xB1", "-o", NULL}, "is not the option -H (--heads): it "
+         "starts with U+FF0D, not an ASCII hyphen '-' ("},
+        {{"\xEF\xBC\x8D\xEF\xBD\x83", "\xE6\x88\x91\xE7\x88\xB1", "-o", NULL}, "'\xEF\xBC\x8D\xEF\xBD\x83' "
+         "is not the option -c (--causal): it starts with U+FF0D, not an ASCII hyphen '-', and its letter is "
+         "full-width"},
+        {{"\xE2\x88\x92" "v", "x", "-o", NULL}, "is not the option -v (--verbose): it starts with U+2212, not an "
+         "ASCII hyphen '-' (an editor or chat app"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *args[8];
@@ -1329,6 +1340,9 @@ static void test_option_typed_with_lookalike_dashes(void **state) {
         {"-q", "--no-plot", "\xE2\x80\x94" "a", "\xE2\x80\x94\xE2\x80\x94ste", NULL},
         {"-q", "--no-plot", "--", "\xE2\x80\x94\xE2\x80\x94train", NULL},
         {"-q", "--no-plot", "\xE2\x80\x94\xE2\x80\x94\xEF\xBD\x88\xEF\xBD\x85", NULL}, /* "——ｈｅ" */
+        /* one dash and a letter that is no short option, a value attached, or after '--' */
+        {"-q", "--no-plot", "\xE2\x80\x94" "I", "\xEF\xBC\x8D" "H2", "\xEF\xBC\x8D\xEF\xBD\x81", NULL},
+        {"-q", "--no-plot", "--", "\xEF\xBC\x8D" "c", "\xE6\x88\x91", NULL},
     };
     for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
         tu_result r;
