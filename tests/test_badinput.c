@@ -636,6 +636,14 @@ static const bad_case kCases[] = {
     {"option_pdf", 2, "unknown option '--pdf'; attnviz writes figures as PNG and SVG (--format png, svg or both)", {"--pdf", S4}, NULL, 0, NULL, 0},
     {"figures_one_letter_no_guess", 2, "--figures 'e': 'e' is not a figure; expected", {"--figures", "e", S4}, NULL, 0, NULL, 0},
     {"figures_enumeration_comma", 2, "is not a figure (the enumeration comma '、' does not separate names: type ',' or '，')", {"--figures", "heads、grid", S4}, NULL, 0, NULL, 0},
+    /* the space bar typed for the comma: "爱　习" (U+3000, full-width mode) or "爱 习" got only "must be QUERY,KEY",
+     * where '、' or '；' got the hint */
+    {"explain_ideographic_space", 2, "--explain '爱　习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the ideographic space '　' (U+3000) does not separate them: type ',' or '，'\n", {"--explain", "爱　习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_space", 2, "--explain '爱 习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the space ' ' does not separate them: type ',' or '，'\n", {"--explain", "爱 习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_space_at_end_no_hint", 2, "--explain '1 ' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning\n", {"--explain", "1 ", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_three_words_no_space_hint", 2, "--explain '1 2 3' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning\n", {"--explain", "1 2 3", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* the last argument may be the sentence itself (the pair forgotten): no advice to type a comma in it */
+    {"explain_sentence_as_value_no_space_hint", 2, "--explain '我爱　学习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning\n", {"--explain", "我爱　学习"}, NULL, 0, NULL, 0},
     {"explain_full_width_semicolon", 2, "the full-width semicolon '；' does not separate them: type ',' or '，'", {"--explain", "爱；习", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* '。' (U+3002), which a Chinese input method types for '.' with its Chinese punctuation on: "--scale 1。5" said
      * only "is not a number", where "１．５" got the full-width hint; in --explain it said only "must be

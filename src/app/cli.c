@@ -654,8 +654,9 @@ static int takes_a_path(const optdef *d) {
 }
 
 /* Store the argument of row d into o; separate: arg was the next word, not
- * attached (--outdir=X, -oX), where it may be anything. */
-static av_status apply(const optdef *d, av_options *o, const char *arg, int separate, av_err *err) {
+ * attached (--outdir=X, -oX), where it may be anything; last: that word was
+ * the last argument (perhaps the sentence, typed without the value). */
+static av_status apply(const optdef *d, av_options *o, const char *arg, int separate, int last, av_err *err) {
     char *field = (char *)o + d->offset;
     av_status st = AV_OK;
     long long whole;
@@ -736,7 +737,7 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         }
         /* --explain's form is known before the tokens: `--explain "3 1 4 1 5 >"` with no text after it took the
          * text as its value, and the run said "no input text given" (a new user's report) */
-        if (d->offset == AT(explain) && (st = av_explain_check_form(arg, err))) return st;
+        if (d->offset == AT(explain) && (st = av_explain_check_form(arg, last, err))) return st;
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
@@ -1729,7 +1730,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             if (kOpts[i].short_name == ch) row = i;
         if (row < 0) return bad_option(ch, argv, err);
         int separate = optarg && optind > 0 && optarg == argv[optind - 1]; /* not --name=VALUE or -XVALUE */
-        if ((st = apply(&kOpts[row], o, optarg, separate, err))) return st;
+        if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], err))) return st;
         o->given |= 1ull << row;
         o->typed[row] = optarg;
         size_t off = kOpts[row].offset;

@@ -564,9 +564,31 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
 /* 1 if the separator at comma (sep bytes, or comma NULL) leaves a part on each side of spec. */
 static int two_parts(const char *spec, const char *comma, size_t sep) { return comma && comma != spec && comma[sep]; }
 
-/* The "must be QUERY,KEY" error for spec. */
-static av_status form_error(const char *spec, const char *comma, av_err *err) {
+/* The space that splits spec in two parts, named for a message ("the ideographic space '　' (U+3000)"), or NULL:
+ * the ideographic space U+3000 (what a Chinese input method's space bar types in full-width mode) or ' ', one
+ * run of them with text on both sides ("爱　习", "1 3"); " 1", "1 " and three parts ("the cat sat") have none. */
+static const char *space_between(const char *spec) {
+    const char *which = NULL, *run = NULL; /* run: the name of the spaces just passed, after some text */
+    int text = 0, splits = 0;
+    for (const char *p = spec; *p;) {
+        size_t k = *p == ' ' ? 1 : strncmp(p, "\xE3\x80\x80", 3) == 0 ? 3 : 0;
+        if (k) {
+            if (text && !run) run = k == 1 ? "the space ' '" : "the ideographic space '\xE3\x80\x80' (U+3000)";
+            p += k;
+            continue;
+        }
+        if (run) which = run, splits++, run = NULL;
+        text = 1;
+        p++;
+    }
+    return splits == 1 ? which : NULL;
+}
+
+/* The "must be QUERY,KEY" error for spec; spaces: a space that splits it in two may be named as typed for the
+ * comma (not when spec may be the sentence itself). */
+static av_status form_error(const char *spec, const char *comma, int spaces, av_err *err) {
     const char *nonsep = av_utf8_not_a_list_sep(spec); /* 、 ； ; : what is typed for a comma that is none */
+    if (!nonsep && spaces) nonsep = space_between(spec); /* "爱　习": the space bar typed for the comma */
     char specq[SHOWN_COLS * 4];
     shown(specq, sizeof specq, spec, strlen(spec));
     return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
@@ -574,11 +596,11 @@ static av_status form_error(const char *spec, const char *comma, av_err *err) {
                    !comma && nonsep ? " does not separate them: type ',' or '，'" : "");
 }
 
-av_status av_explain_check_form(const char *spec, av_err *err) {
+av_status av_explain_check_form(const char *spec, int may_be_text, av_err *err) {
     size_t sep = 0, len = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     if (comma && av_utf8_list_sep(comma + sep, &len)) return AV_OK; /* two or more: the comma hint needs tokens */
-    return two_parts(spec, comma, sep) ? AV_OK : form_error(spec, comma, err);
+    return two_parts(spec, comma, sep) ? AV_OK : form_error(spec, comma, !may_be_text, err);
 }
 
 /* av_explain_parse without comma_hint's addition. */
@@ -587,7 +609,7 @@ static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi,
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     char specq[SHOWN_COLS * 4];
     shown(specq, sizeof specq, spec, strlen(spec));
-    if (!two_parts(spec, comma, sep)) return form_error(spec, comma, err);
+    if (!two_parts(spec, comma, sep)) return form_error(spec, comma, 1, err);
     char q[256];
     size_t n = (size_t)(comma - spec);
     if (n >= sizeof q)
