@@ -197,6 +197,22 @@ static char *model_view_svg(tu_fixture *f, int L, int H, char *title, size_t cap
     return svg;
 }
 
+/* Make dir a 1-layer, 1-head, d_model 8 GPT-2-layout folder with RoPE (so any length runs), and return the
+ * text "a a a ..." of `tokens` tokens (malloc'd): the memory checks' inputs. */
+static char *rope_folder_and_words(const char *dir, size_t tokens) {
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, "{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 8, "
+                   "\"n_positions\": 16, \"vocab_size\": 50257, \"attnviz\": {\"norm\": \"pre\", "
+                   "\"positions\": \"rope\"}}");
+    size_t n = 2 * tokens - 1; /* "a" and tokens - 1 times " a" */
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    text[0] = 'a';
+    for (size_t i = 1; i < n; i += 2) text[i] = ' ', text[i + 1] = 'a';
+    text[n] = 0;
+    return text;
+}
+
 /* --compare scale on a --model holds the model's (L, H, T, T) scores and
  * weights, layer L's copy of them and the two runs compared: 2·L + 6 arrays
  * of 4·H·T² bytes, ⌊√(2^31 / (4·8))⌋ = 8192 tokens at L = 1, H = 1 (11585
@@ -212,16 +228,7 @@ static void test_model_compare_counts_its_runs(void **state) {
 #else
     tu_fixture *f = *state;
     const char *dir = tu_in(f, "rope");
-    assert_int_equal(mkdir(dir, 0755), 0);
-    make_gpt2(dir, "{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 8, "
-                   "\"n_positions\": 16, \"vocab_size\": 50257, \"attnviz\": {\"norm\": \"pre\", "
-                   "\"positions\": \"rope\"}}"); /* RoPE: any length runs */
-    size_t n = 1 + 2 * 8192; /* "a" and 8192 " a": 8193 tokens */
-    char *text = malloc(n + 1);
-    assert_non_null(text);
-    text[0] = 'a';
-    for (size_t i = 1; i < n; i += 2) text[i] = ' ', text[i + 1] = 'a';
-    text[n] = 0;
+    char *text = rope_folder_and_words(dir, 8193);
     tu_run_opts ro = {.stdout_fd = -1, .as_limit_kib = 400000};
     const char *plain[] = {"-q", "--no-plot", "--model", dir, "--compare", "scale", text, NULL};
     const char *html[] = {"-q", "--no-plot", "--model", dir, "--compare", "scale", "--html", "--html-limit", "1024",
@@ -255,16 +262,7 @@ static void test_model_counts_the_layers_copy(void **state) {
 #else
     tu_fixture *f = *state;
     const char *dir = tu_in(f, "rope");
-    assert_int_equal(mkdir(dir, 0755), 0);
-    make_gpt2(dir, "{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 8, "
-                   "\"n_positions\": 16, \"vocab_size\": 50257, \"attnviz\": {\"norm\": \"pre\", "
-                   "\"positions\": \"rope\"}}"); /* RoPE: any length runs */
-    size_t n = 1 + 2 * 11585; /* "a" and 11585 " a": 11586 tokens */
-    char *text = malloc(n + 1);
-    assert_non_null(text);
-    text[0] = 'a';
-    for (size_t i = 1; i < n; i += 2) text[i] = ' ', text[i + 1] = 'a';
-    text[n] = 0;
+    char *text = rope_folder_and_words(dir, 11586);
     tu_run_opts ro = {.stdout_fd = -1, .as_limit_kib = 400000};
     const char *plain[] = {"-q", "--no-plot", "--model", dir, text, NULL};
     const char *figures[] = {"-q", "--model", dir, "-o", tu_in(f, "o"), text, NULL};

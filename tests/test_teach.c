@@ -210,14 +210,10 @@ static void test_explain_precision_reaches_the_softmax_table(void **state) {
     rm_rf(dir);
 }
 
-/* -v printed every matrix in fixed point whatever its size: an X.npy holding 3e12 and -2.5e-9 printed
- * "[[ 3000000053248.0000  -0.0000   1.0000   2.0000]", its column past the others and a nonzero value as
- * -0.0000, and a -12345.5 in W_Q pushed its row's columns out of line. A matrix now follows numpy: scientific
- * for all its entries when the largest |value| is ≥ 1e8, every entry right-aligned to the widest. The
- * expected blocks are numpy 1.24's np.set_printoptions(precision=4, floatmode='fixed', suppress=True) print
- * of the same float32 arrays (precision=2 for the last); the ordinary trace keeps its fixed point. */
-static void test_verbose_matrices_follow_numpy_format(void **state) {
-    (void)state;
+/* A new -w folder (free with rm_rf) of X (3, 4) holding 3e12 and -2.5e-9 and W_Q (4, 4) holding -12345.5 and
+ * 250.25: values whose fixed-point print is wider than its column or reads as -0.0000 (numpy's printing
+ * switches such arrays to scientific notation). */
+static char *big_and_tiny_weights(void) {
     char *dir = make_tmpdir();
     char path[4400];
     av_err err;
@@ -227,6 +223,18 @@ static void test_verbose_matrices_follow_numpy_format(void **state) {
     assert_int_equal(av_npy_write(path, x, 2, (size_t[]){3, 4}, &err), AV_OK);
     snprintf(path, sizeof path, "%s/W_Q.npy", dir);
     assert_int_equal(av_npy_write(path, wq, 2, (size_t[]){4, 4}, &err), AV_OK);
+    return dir;
+}
+
+/* -v printed every matrix in fixed point whatever its size: an X.npy holding 3e12 and -2.5e-9 printed
+ * "[[ 3000000053248.0000  -0.0000   1.0000   2.0000]", its column past the others and a nonzero value as
+ * -0.0000, and a -12345.5 in W_Q pushed its row's columns out of line. A matrix now follows numpy: scientific
+ * for all its entries when the largest |value| is ≥ 1e8, every entry right-aligned to the widest. The
+ * expected blocks are numpy 1.24's np.set_printoptions(precision=4, floatmode='fixed', suppress=True) print
+ * of the same float32 arrays (precision=2 for the last); the ordinary trace keeps its fixed point. */
+static void test_verbose_matrices_follow_numpy_format(void **state) {
+    (void)state;
+    char *dir = big_and_tiny_weights();
     tu_result r;
     run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "-d", "4", "-H", "1", "-w", dir, "-p", "none",
                 "a b c", NULL);
@@ -263,15 +271,7 @@ static void test_verbose_matrices_follow_numpy_format(void **state) {
  * sums as d<1: -5167181345546240.0000 and a table row 19729008244803146380874874880.000000 that broke its columns */
 static void test_explain_follows_numpy_format(void **state) {
     (void)state;
-    char *dir = make_tmpdir();
-    char path[4400];
-    av_err err;
-    float x[3 * 4] = {3e12f, -2.5e-9f, 1, 2, 0.5f, -1, 0.25f, 0, 1, 1, 1, 1};
-    float wq[4 * 4] = {-12345.5f, 0, 0, 0, 0, 1, 250.25f, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    snprintf(path, sizeof path, "%s/X.npy", dir);
-    assert_int_equal(av_npy_write(path, x, 2, (size_t[]){3, 4}, &err), AV_OK);
-    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
-    assert_int_equal(av_npy_write(path, wq, 2, (size_t[]){4, 4}, &err), AV_OK);
+    char *dir = big_and_tiny_weights();
     tu_result r;
     run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "4", "-H", "1", "-w", dir, "-p", "none",
                 "--explain", "0,1", "a b c", NULL);
