@@ -197,6 +197,7 @@ static char *model_view_svg(tu_fixture *f, int L, int H, char *title, size_t cap
     return svg;
 }
 
+#if !defined(__SANITIZE_ADDRESS__) /* its two tests are skipped under AddressSanitizer */
 /* Make dir a 1-layer, 1-head, d_model 8 GPT-2-layout folder with RoPE (so any length runs), and return the
  * text "a a a ..." of `tokens` tokens (malloc'd): the memory checks' inputs. */
 static char *rope_folder_and_words(const char *dir, size_t tokens) {
@@ -212,6 +213,7 @@ static char *rope_folder_and_words(const char *dir, size_t tokens) {
     text[n] = 0;
     return text;
 }
+#endif
 
 /* --compare scale on a --model holds the model's (L, H, T, T) scores and
  * weights, layer L's copy of them and the two runs compared: 2·L + 6 arrays
