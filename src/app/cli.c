@@ -1931,16 +1931,6 @@ static const char *weights_needed_by(const av_options *o) {
            : o->compare ? "--compare" : o->html ? "--html" : NULL;
 }
 
-/* The most tokens whose arrays (H, T, T) float arrays held at once, scores
- * and weights among them (4·arrays·H·T² bytes), fit in limit bytes. */
-static int most_tokens(int H, int arrays, double limit) {
-    double per = 4.0 * H * arrays;
-    int t_max = (int)floor(sqrt(limit / per));
-    while (per * (double)(t_max + 1) * (t_max + 1) <= limit) t_max++; /* sqrt's rounding, either way */
-    while (per * (double)t_max * t_max > limit) t_max--;
-    return t_max;
-}
-
 /* The (H, T, T) scores and weights of a kernel that keeps them (2·H·T²
  * floats per run) must fit in AV_MAX_WEIGHT_BYTES, with what --compare holds
  * at once counted (av_compare_arrays_held: 3 runs for scale, 4 for
@@ -1954,7 +1944,7 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
     int arrays = o->compare ? av_compare_arrays_held((av_compare_kind)o->compare, cfg->C, cfg->H, o->html) : 2;
     double need = 4.0 * arrays * cfg->H * (double)cfg->T * cfg->T, limit = (double)AV_MAX_WEIGHT_BYTES;
     if (cfg->kernel == AV_KERNEL_FLASH || need <= limit) return AV_OK;
-    int t_max = most_tokens(cfg->H, arrays, limit);
+    int t_max = av_most_tokens_held(cfg->H, arrays, limit);
     /* what keeps the flash kernel from running: --kernel, then each sink of the weights */
     const char *const drop[] = {"--kernel blas", "--kernel reference", "--dump", "--show", "--explain", "--compare",
                                 "--html"};
@@ -1992,13 +1982,13 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
                  kinds, o->html ? "keeps for --html" : "holds at once");
         if (o->html)
             snprintf(under, sizeof under, " under --compare order with --html (%d without --html)",
-                     most_tokens(cfg->H, av_compare_arrays_held(AV_CMP_ORDER, cfg->C, cfg->H, 0), limit));
+                     av_most_tokens_held(cfg->H, av_compare_arrays_held(AV_CMP_ORDER, cfg->C, cfg->H, 0), limit));
         else
-            snprintf(under, sizeof under, " under --compare order (%d without it)", most_tokens(cfg->H, 2, limit));
+            snprintf(under, sizeof under, " under --compare order (%d without it)", av_most_tokens_held(cfg->H, 2, limit));
     } else if (arrays > 2) {
         snprintf(held, sizeof held, " of the %d runs --compare %s holds at once (this one and one per setting)",
                  arrays / 2, cmp);
-        snprintf(under, sizeof under, " under --compare %s (%d without it)", cmp, most_tokens(cfg->H, 2, limit));
+        snprintf(under, sizeof under, " under --compare %s (%d without it)", cmp, av_most_tokens_held(cfg->H, 2, limit));
     }
     return av_fail(err, AV_EUSAGE, "%d tokens%s with %d head%s need %s GiB for the (heads, T, T) scores and weights%s, "
                    "more than the %zu GiB allowed; %s to run the flash kernel, which keeps none, or give at most %d "

@@ -19,6 +19,7 @@
 #ifndef AV_COMPARE_H
 #define AV_COMPARE_H
 
+#include <math.h>
 #include <stdio.h>
 
 #include "nn/model.h"
@@ -97,6 +98,20 @@ static inline int av_compare_arrays_held(av_compare_kind kind, int d_model, int 
     if (kind == AV_CMP_POSITIONS) return 2 + 2 * kinds;
     if (kind == AV_CMP_ORDER) return keep_runs ? 2 + 5 * kinds : 2 + 4 + kinds; /* run_order in compare.c */
     return 2;
+}
+
+/* The most tokens T whose `arrays` (H, T, T) float arrays held at once fit in
+ * limit bytes: the largest T with 4·arrays·H·T² <= limit, ⌊√(limit /
+ * (4·arrays·H))⌋ with sqrt's rounding corrected either way (AV_MAX_WEIGHT_BYTES
+ * at 2 arrays: 5792 at 8 heads, 16384 at 1). For the messages of cli.c's
+ * weights check and gpt2run.c's model check; inline for the options fuzzer,
+ * as above. */
+static inline int av_most_tokens_held(int heads, int arrays, double limit) {
+    double per = 4.0 * heads * arrays;
+    int t = (int)floor(sqrt(limit / per));
+    while (per * (double)(t + 1) * (t + 1) <= limit) t++;
+    while (per * (double)t * t > limit) t--;
+    return t;
 }
 
 /* Run m's X and weights under each setting of kind into *c (zeroed first;

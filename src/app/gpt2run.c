@@ -670,16 +670,6 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
     return !st && r->task[0] ? check_toy_tokenizer(r, err) : st;
 }
 
-/* The most tokens whose arrays (H, T, T) float arrays (4·arrays·H·T² bytes)
- * fit in AV_MAX_WEIGHT_BYTES. */
-static int most_tokens_held(int H, int arrays) {
-    double per = 4.0 * H * arrays, limit = (double)AV_MAX_WEIGHT_BYTES;
-    int t = (int)floor(sqrt(limit / per));
-    while (per * (double)(t + 1) * (t + 1) <= limit) t++; /* sqrt's rounding, either way */
-    while (per * (double)t * t > limit) t--;
-    return t;
-}
-
 /* A --model run holds the model's (L, H, T, T) scores and weights (2·L
  * arrays of (H, T, T) floats, what av_gpt2_acts_alloc counts, kept by every
  * kernel: --kernel flash is refused) and layer l's view of them (make_view,
@@ -690,12 +680,12 @@ static int most_tokens_held(int H, int arrays) {
  * out of memory (11585 fit), and with --compare scale 12,000 ran 19 s. */
 static av_status model_fits(int T, int L, int H, int l, int compare, av_err *err) {
     int arrays = 2 * L + 2 + (compare ? 4 : 0);
-    double need = 4.0 * arrays * H * (double)T * T;
-    if (need <= (double)AV_MAX_WEIGHT_BYTES) return AV_OK;
+    double need = 4.0 * arrays * H * (double)T * T, limit = (double)AV_MAX_WEIGHT_BYTES;
+    if (need <= limit) return AV_OK;
     char gib[32];
     const char *s = H == 1 ? "" : "s", *ls = L == 1 ? "" : "s";
-    int most = most_tokens_held(H, arrays), alone = most_tokens_held(H, 2 * L + 2);
-    av_gib_over(gib, need, (double)AV_MAX_WEIGHT_BYTES);
+    int most = av_most_tokens_held(H, arrays, limit), alone = av_most_tokens_held(H, 2 * L + 2, limit);
+    av_gib_over(gib, need, limit);
     if (!compare)
         return av_fail(err, AV_EUSAGE, "%d tokens with %d head%s need %s GiB for the (heads, T, T) scores and weights "
                        "of the model's %d layer%s and layer %d's copy, more than the %zu GiB allowed; give at most %d "
