@@ -297,6 +297,7 @@ static void test_config_parse(void **state) {
     assert_int_equal(c.n_layer, 12);
     assert_int_equal(c.n_embd, 768);
     assert_int_equal(c.positions, AV_POS_LEARNED);
+    assert_int_equal(c.positions_given, 0);
     assert_int_equal(c.norm, AV_NORM_PRE);
     assert_int_equal(c.scale, 1);
     const char *toy = "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40,"
@@ -304,6 +305,7 @@ static void test_config_parse(void **state) {
                       " \"rope_style\": \"half\"}}";
     assert_int_equal(av_gpt2_config_parse(&c, toy, strlen(toy), "config.json", &err), AV_OK);
     assert_int_equal(c.positions, AV_POS_ROPE);
+    assert_int_equal(c.positions_given, 1);
     assert_int_equal(c.norm, AV_NORM_POST);
     assert_int_equal(c.scale, 0);
     assert_int_equal(c.rope_style, AV_ROPE_HALF);
@@ -325,6 +327,7 @@ static void test_config_parse(void **state) {
     assert_int_equal(av_gpt2_config_json(&out, &c, &err), AV_OK);
     av_gpt2_config back;
     assert_int_equal(av_gpt2_config_parse(&back, out, strlen(out), "config.json", &err), AV_OK);
+    assert_int_equal(back.positions_given, 1); /* the toy's layout is not GPT-2's, so the writer states it */
     assert_memory_equal(&back, &c, sizeof c);
     free(out);
 }
@@ -371,6 +374,9 @@ static void test_config_json_claims_gpt2_only_when_hf_computes_it(void **state) 
         }
         assert_int_equal(strstr(out, "\"scale_attn_weights\": false") != NULL, !cases[i].scale);
         if (av_gpt2_config_parse(&back, out, strlen(out), "config.json", &err)) fail_msg("case %zu: %s\n%s", i, err.msg, out);
+        /* the writer states the positions exactly when it writes the "attnviz" object: not for GPT-2's own layout */
+        assert_int_equal(back.positions_given, cases[i].pos != AV_POS_LEARNED || cases[i].norm != AV_NORM_PRE || !cases[i].scale);
+        c.positions_given = back.positions_given;
         assert_memory_equal(&back, &c, sizeof c);
         free(out);
     }

@@ -94,6 +94,7 @@ static av_status parse_attnviz(av_gpt2_config *c, const cJSON *a, const char *na
     if (!cJSON_IsObject(a)) return av_json_wrong_kind(name, "\"attnviz\"", a, "an object", err);
     if ((s = json_choice(&v, a, "positions", pos, 4, "learned, sinusoidal, rope or none", name, err))) return s;
     if (v >= 0) c->positions = (av_positions)v;
+    c->positions_given = v >= 0;
     if ((s = json_choice(&v, a, "norm", norm, 2, "pre or post", name, err))) return s;
     if (v >= 0) c->norm = (av_norm)v;
     if ((s = json_choice(&v, a, "rope_style", style, 2, "interleaved or half", name, err))) return s;
@@ -697,13 +698,13 @@ static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, c
 /* config.json's attnviz.positions against wpe.weight, which only learned positions have: a --train folder
  * whose config.json was edited to "rope" was refused as 'unexpected tensor "wpe.weight"', blaming the
  * tensor, not the key that disagrees with it (a learner's pass). Names the key, its value and the file. */
-static av_status check_positions(const av_gpt2_config *c, int given, const store *s, const char *prefix,
+static av_status check_positions(const av_gpt2_config *c, const store *s, const char *prefix,
                                  const char *dir, const char *file, av_err *err) {
     static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"}; /* av_positions order */
     char wpe[32], config[4200];
     snprintf(wpe, sizeof wpe, "%swpe.weight", prefix);
     int has = av_safetensors_find(&s->st, wpe) != NULL, learned = c->positions == AV_POS_LEARNED;
-    if (has == learned || (!has && !given)) return AV_OK; /* no key, no wpe: load_tensor's message */
+    if (has == learned || (!has && !c->positions_given)) return AV_OK; /* no key, no wpe: load_tensor's message */
     av_path_join(config, sizeof config, dir, "config.json");
     if (has)
         return av_fail(err, AV_EUSAGE, "%s says attnviz.positions \"%s\", but %s has the tensor \"%s\" (learned "
@@ -742,8 +743,8 @@ static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *e
     return AV_OK;
 }
 
-/* config.json into cfg; *given: 1 if its attnviz object has "positions" (0: GPT-2's learned default). */
-static av_status load_config(av_gpt2_config *cfg, int *given, const char *dir, av_err *err) {
+/* config.json into cfg. */
+static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, dir, "config.json");
     char *text;
@@ -751,14 +752,11 @@ static av_status load_config(av_gpt2_config *cfg, int *given, const char *dir, a
     av_status s = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
     if (s) return s;
     s = av_gpt2_config_parse(cfg, text, len, path, err);
-    cJSON *root = s ? NULL : cJSON_ParseWithLength(text, len);
-    *given = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "attnviz"), "positions") != NULL;
-    cJSON_Delete(root);
     free(text);
     return s;
 }
 
-static av_status load_weights(av_gpt2 *m, store *s, int given, const char *dir, av_err *err) {
+static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, dir, "model.safetensors");
     av_status st = av_safetensors_open(&s->st, path, err);
@@ -774,7 +772,7 @@ static av_status load_weights(av_gpt2 *m, store *s, int given, const char *dir, 
         return av_fail(err, AV_ERUNTIME, "out of memory loading %s", path);
     }
     av_gpt2_tensor_table(tab, &m->cfg, &m->params);
-    st = check_positions(&m->cfg, given, s, prefix, dir, path, err);
+    st = check_positions(&m->cfg, s, prefix, dir, path, err);
     if (!st) st = check_extra(s, tab, n, prefix, path, err);
     for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], prefix, path, err);
     if (!st) {
@@ -788,14 +786,13 @@ static av_status load_weights(av_gpt2 *m, store *s, int given, const char *dir, 
 
 av_status av_gpt2_load(av_gpt2 *m, const char *dir, av_err *err) {
     memset(m, 0, sizeof *m);
-    int given = 0;
-    av_status s = load_config(&m->cfg, &given, dir, err);
+    av_status s = load_config(&m->cfg, dir, err);
     if (s) return s;
     store *st = calloc(1, sizeof *st);
     m->params.h = calloc((size_t)m->cfg.n_layer, sizeof *m->params.h);
     m->store = st;
     if (!st || !m->params.h) s = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
-    if (!s) s = load_weights(m, st, given, dir, err);
+    if (!s) s = load_weights(m, st, dir, err);
     if (s) av_gpt2_free(m);
     return s;
 }

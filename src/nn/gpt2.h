@@ -67,6 +67,8 @@ typedef struct {
     int vocab_size;            /* V: rows of wte */
     double layer_norm_epsilon; /* ε in LayerNorm, GPT-2: 1e-5 */
     av_positions positions;    /* AV_POS_LEARNED for GPT-2 */
+    int positions_given;       /* 1: config.json's "attnviz" object had "positions" (0: GPT-2's learned
+                                  default), for the load's check against wpe.weight */
     av_norm norm;              /* AV_NORM_PRE for GPT-2 */
     int scale;                 /* 1: scores ÷ √D (GPT-2); 0: no scale */
     double rope_base;          /* θ for rope, default 10000 */
