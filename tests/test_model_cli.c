@@ -213,6 +213,19 @@ static char *rope_folder_and_words(const char *dir, size_t tokens) {
     text[n] = 0;
     return text;
 }
+
+/* Run each of the n argument rows under a 400 MB address-space limit, so a binary that does not refuse up front
+ * fails fast, and check each is refused (exit 2) with the message `expected`. */
+static void refused_under_limit(const char *const *const *rows, int n, const char *expected) {
+    tu_run_opts ro = {.stdout_fd = -1, .as_limit_kib = 400000};
+    for (int k = 0; k < n; k++) {
+        tu_result r;
+        tu_run_ex(&r, &ro, NULL, 0, rows[k]);
+        if (r.code != 2) fail_msg("row %d: exit %d: %s", k, r.code, r.err);
+        assert_string_equal(r.err, expected);
+        tu_free(&r);
+    }
+}
 #endif
 
 /* --compare scale on a --model holds the model's (L, H, T, T) scores and
@@ -231,21 +244,14 @@ static void test_model_compare_counts_its_runs(void **state) {
     tu_fixture *f = *state;
     const char *dir = tu_in(f, "rope");
     char *text = rope_folder_and_words(dir, 8193);
-    tu_run_opts ro = {.stdout_fd = -1, .as_limit_kib = 400000};
     const char *plain[] = {"-q", "--no-plot", "--model", dir, "--compare", "scale", text, NULL};
     const char *html[] = {"-q", "--no-plot", "--model", dir, "--compare", "scale", "--html", "--html-limit", "1024",
                           "-o", tu_in(f, "o"), text, NULL};
     const char *const *rows[] = {plain, html};
-    for (int k = 0; k < 2; k++) {
-        tu_result r;
-        tu_run_ex(&r, &ro, NULL, 0, rows[k]);
-        assert_int_equal(r.code, 2);
-        assert_string_equal(r.err, "attnviz: error: 8193 tokens with 1 head need 2.0005 GiB for the (heads, T, T) "
-                                   "scores and weights of the model's 1 layer, layer 0's copy and the 2 runs --compare "
-                                   "scale holds at once, more than the 2 GiB allowed; drop --compare or give at most "
-                                   "8192 tokens at 1 head under --compare scale (11585 without it)\n");
-        tu_free(&r);
-    }
+    refused_under_limit(rows, 2, "attnviz: error: 8193 tokens with 1 head need 2.0005 GiB for the (heads, T, T) "
+                                 "scores and weights of the model's 1 layer, layer 0's copy and the 2 runs --compare "
+                                 "scale holds at once, more than the 2 GiB allowed; drop --compare or give at most "
+                                 "8192 tokens at 1 head under --compare scale (11585 without it)\n");
     free(text);
 #endif
 }
@@ -265,21 +271,14 @@ static void test_model_counts_the_layers_copy(void **state) {
     tu_fixture *f = *state;
     const char *dir = tu_in(f, "rope");
     char *text = rope_folder_and_words(dir, 11586);
-    tu_run_opts ro = {.stdout_fd = -1, .as_limit_kib = 400000};
     const char *plain[] = {"-q", "--no-plot", "--model", dir, text, NULL};
     const char *figures[] = {"-q", "--model", dir, "-o", tu_in(f, "o"), text, NULL};
     const char *generate[] = {"-q", "--no-plot", "--model", dir, "--generate", "2", text, NULL};
     const char *const *rows[] = {plain, figures, generate};
-    for (int k = 0; k < 3; k++) {
-        tu_result r;
-        tu_run_ex(&r, &ro, NULL, 0, rows[k]);
-        if (r.code != 2) fail_msg("row %d: exit %d: %s", k, r.code, r.err);
-        assert_string_equal(r.err, "attnviz: error: 11586 tokens with 1 head need 2.0003 GiB for the (heads, T, T) "
-                                   "scores and weights of the model's 1 layer and layer 0's copy, more than the 2 GiB "
-                                   "allowed; give at most 11585 tokens at 1 head (--model keeps every layer's weights, "
-                                   "so it cannot run the flash kernel)\n");
-        tu_free(&r);
-    }
+    refused_under_limit(rows, 3, "attnviz: error: 11586 tokens with 1 head need 2.0003 GiB for the (heads, T, T) "
+                                 "scores and weights of the model's 1 layer and layer 0's copy, more than the 2 GiB "
+                                 "allowed; give at most 11585 tokens at 1 head (--model keeps every layer's weights, "
+                                 "so it cannot run the flash kernel)\n");
     assert_int_equal(access(tu_in(f, "o"), F_OK), -1); /* refused before any file */
     free(text);
 #endif
