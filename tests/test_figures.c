@@ -1647,6 +1647,37 @@ static void test_sigterm_as_a_temporary_is_made_leaves_none(void **state) {
     }
 }
 
+/* A Ctrl-C (here SIGTERM, the shim's) while the figures are written into a folder made for the run: the
+ * handler removes the folder while it holds none of them, but the message said "o holds only some of this
+ * run's, beside any of an earlier run's there", naming a folder that was gone and an earlier run it never
+ * held (a learner's pass: `timeout -s INT 1 attnviz -f long.txt --heads 8 -o new`). It now says the folder
+ * was made for this run and is removed while it holds none; a folder that was there keeps the old words. */
+static void test_interrupt_in_a_new_folder_says_it_was_made_for_the_run(void **state) {
+    fixture *f = *state;
+    char preload[4300], asan[4300], want[9000];
+    if (!tu_shim_env("shim_signal.so", preload, asan)) return;
+    const char *env[] = {preload, asan, "SHIM_SIGNAL_AT_TMP=1", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, env, (const char *const[]){"-q", "--heads", "2", "-o", in(f, "new"), "I love you", NULL});
+    if (r.code != 143) fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    snprintf(want, sizeof want, "attnviz: interrupted while the figures were written: %s was made for this run "
+             "and holds only some of its figures (it is removed if it holds none yet); run the command again to "
+             "write them all\n", in(f, "new"));
+    if (strcmp(r.err, want) != 0) fail_msg("stderr '%s', want '%s'", r.err, want);
+    assert_int_equal(file_exists(in(f, "new")), 0); /* it held none: removed, as the message says */
+    tu_free(&r);
+    RUN(&r, "-q", "--heads", "2", "-o", in(f, "old"), "I love you"); /* a folder with an earlier run's */
+    expect_ok(&r);
+    tu_free(&r);
+    tu_runv(&r, NULL, env, (const char *const[]){"-q", "--heads", "2", "-o", in(f, "old"), "we love", NULL});
+    if (r.code != 143) fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    snprintf(want, sizeof want, "attnviz: interrupted while the figures were written: %s holds only some of this "
+             "run's, beside any of an earlier run's there that were not yet replaced or removed; run the command "
+             "again to write them all\n", in(f, "old"));
+    if (strcmp(r.err, want) != 0) fail_msg("stderr '%s', want '%s'", r.err, want);
+    tu_free(&r);
+}
+
 /* A -q run that removes an earlier run's page says so: a teacher's prepared attnviz.html went without a word
  * when the next sentence ran with -q (a teacher's pass). -q hides the trace, not a deleted file. */
 static void test_quiet_run_says_what_it_removed(void **state) {
@@ -2686,6 +2717,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_quiet_run_says_what_it_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_folder_with_a_trailing_slash_is_the_same_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigterm_as_a_temporary_is_made_leaves_none, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interrupt_in_a_new_folder_says_it_was_made_for_the_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_text_is_tidied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dump_source_says_what_its_crc_covers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_run_into_a_busy_folder_is_refused, setup, teardown),

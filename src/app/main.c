@@ -192,9 +192,17 @@ static void note_training_folder(const av_options *o) {
 static void say_when_interrupted(const av_options *o) {
     char msg[AV_INTERRUPT_MSG_MAX], out[1049]; /* -o as av_utf8_shown_name shows it: 1000 bytes and closers */
     av_utf8_shown_name(o->outdir, out, sizeof out);
-    snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %s holds only some of "
-             "this run's, beside any of an earlier run's there that were not yet replaced or removed; run the "
-             "command again to write them all\n", out);
+    /* a folder made for this run holds no earlier run's figures, and the handler removes it while it holds
+     * none of this run's yet: "holds only some of this run's, beside any of an earlier run's" named a folder
+     * that was gone (a learner's pass: `timeout -s INT 1 attnviz -f long.txt --heads 8 -o new`) */
+    if (av_folder_made_here(o->outdir))
+        snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %s was made for this run "
+                 "and holds only some of its figures (it is removed if it holds none yet); run the command again "
+                 "to write them all\n", out);
+    else
+        snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %s holds only some of "
+                 "this run's, beside any of an earlier run's there that were not yet replaced or removed; run the "
+                 "command again to write them all\n", out);
     av_interrupt_message(msg);
 }
 
