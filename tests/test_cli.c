@@ -1049,6 +1049,74 @@ static void test_ctrl_c_while_figures_are_written_says_so(void **state) {
     }
 }
 
+/* `attnviz -v ARGS -o dir | head -3` (ARGS ... up to NULL) with stdout a pipe that has no reader from the start,
+ * as a reader gone after the first lines: the trace's first flush raises SIGPIPE. *st = its wait status; its
+ * stderr is returned (free it). */
+static char *run_into_broken_pipe(tu_fixture *f, int *st, ...) {
+    const char *argv[32] = {tu_bin()};
+    int n = 1;
+    va_list ap;
+    va_start(ap, st);
+    for (const char *a; n < 31 && (a = va_arg(ap, const char *)) != NULL;) argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    close(fds[0]); /* no reader */
+    const char *errpath = tu_in(f, "err.txt");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fds[1], 1);
+        dup2(e, 2);
+        signal(SIGPIPE, SIG_DFL); /* as a shell's pipeline gives it */
+        execv(tu_bin(), (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    assert_int_equal(waitpid(pid, st, 0), pid);
+    char *err = tu_slurp_file(errpath, NULL);
+    assert_non_null(err);
+    return err;
+}
+
+/* The trace is printed before any file is written, so `attnviz -v --heads 2 -o dir "..." | head -3` (or a pager
+ * quit with q) ended with exit 141 and not a word: no figure written, and a -o that held an earlier run's
+ * figures kept them as if they were this run's (a learner's pass). It still ends by SIGPIPE, and now says
+ * that no file was written and -o is as it was, as --train says what a closed pipe left. */
+static void test_broken_pipe_during_the_trace_says_no_file_was_written(void **state) {
+    tu_fixture *f = *state;
+    char m[4200], want[9000];
+    snprintf(m, sizeof m, "%s", tu_in(f, "m"));
+    int st = 0;
+    char *err = run_into_broken_pipe(f, &st, "-v", "--heads", "2", "-o", m, "we love deep learning", NULL);
+    snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe) before any file was written: this "
+             "run wrote none, and -o %s is as it was; run the command again, and let it finish, to write them\n", m);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
+        fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
+    free(err);
+    assert_false(file_exists(m)); /* not made */
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--heads", "2", "-o", m, "I love you", NULL); /* an earlier run's figures */
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    err = run_into_broken_pipe(f, &st, "-v", "--heads", "2", "-o", m, "we love deep learning", NULL);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
+        fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
+    free(err);
+    size_t n = 0;
+    char *png = tu_slurp_file(tu_in(f, "m/head0.png"), &n);
+    assert_non_null(png);
+    assert_non_null(memmem(png, n, "I love you", 10)); /* still the earlier run's, as the message says */
+    free(png);
+    /* --no-plot writes no file: nothing to say, as before */
+    err = run_into_broken_pipe(f, &st, "-v", "--no-plot", "we love", NULL);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, "") != 0)
+        fail_msg("status %d, stderr '%s'", st, err);
+    free(err);
+}
+
 /* A Ctrl-C while --dump's files land (all or none: one rename, played by strace) said the figures
  * were being written and that -o held some of this run's, when not one was yet: the message was set
  * before the dump. It is now set from the first figure on, so this Ctrl-C ends as any other does,
@@ -2866,6 +2934,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_figures_are_written_says_so, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_the_dump_lands_names_no_figures, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_broken_pipe_during_the_trace_says_no_file_was_written, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_dumped_for_other_tokens_are_noted, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -206,6 +206,19 @@ static void say_when_interrupted(const av_options *o) {
     av_interrupt_message(msg);
 }
 
+/* From here until av_interrupt_message(NULL): the trace, --show, --explain and --generate are printed before any
+ * file is written, so a Ctrl-C there, or a reader that is gone (`attnviz -v ... | head -3`, a pager quit with
+ * q: SIGPIPE, whose message says "standard output was closed (broken pipe)" for "interrupted"), ended the run
+ * with exit 141 and not a word, no figure written and -o holding an earlier run's figures as if this run's (a
+ * learner's pass). It now says so. */
+static void say_before_any_file(const av_options *o) {
+    char msg[AV_INTERRUPT_MSG_MAX], out[1049]; /* -o as av_utf8_shown_name shows it: 1000 bytes and closers */
+    av_utf8_shown_name(o->outdir, out, sizeof out);
+    snprintf(msg, sizeof msg, "attnviz: interrupted before any file was written: this run wrote none, and -o %s is "
+             "as it was; run the command again, and let it finish, to write them\n", out);
+    av_interrupt_message(msg);
+}
+
 /* Lock the -o folder (it exists) for this run's figures and page: flock(LOCK_EX | LOCK_NB) on an fd of the
  * folder, held until the process ends (by a signal too), as --train locks its folder (train.c lock_folder).
  * Two runs into one -o at once (`xargs -P4`) both exited 0 and left one's head0.png and heads.png beside the
@@ -359,7 +372,9 @@ int main(int argc, char **argv) {
             st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, r.o.model_dir ? r.gr.T : r.n_real,
                                     av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H), &r.o,
                                     !r.o.model_dir && r.m.masked_count > 0, &err);
+        if (!st && (!r.o.no_plot || r.o.html || r.o.dump_dir)) say_before_any_file(&r.o);
         if (!st) st = av_trace_sinks(stdout, &r.o, &r.gr, &r.m, &r.toks, &r.source, r.color, &err);
+        av_interrupt_message(NULL); /* from here the figures' own message, or none while --dump's files land */
         if (!st) r.cmd = av_command_line(argc, argv);
         if (!st) st = write_outputs(&r, &err);
     }
