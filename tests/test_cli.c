@@ -286,6 +286,43 @@ static void test_help_and_version_exit_0(void **state) {
     tu_free(&r);
 }
 
+/* --help fits an 80-column terminal, as GNU's tools' help does (argp wraps at 79): 44 of its 72 lines were
+ * 81 to 189 columns wide, and a terminal of 80 broke them mid-word (a learner's pass at a terminal). Every
+ * line is at most 79 columns as a terminal counts them (av_utf8_width: the full-width '，' is 2), ends in no
+ * space, and a wrapped description goes on under its own column: each line that does not start an option,
+ * between the first option and the blank line after the last, is indented 29 spaces. */
+static void test_help_fits_80_columns(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    const char *opts = strstr(r.out, "\nOptions:\n");
+    assert_non_null(opts);
+    const char *opts_end = strstr(opts, "\n\n");
+    assert_non_null(opts_end);
+    int lines = 0, wrapped = 0;
+    for (const char *p = r.out; *p; lines++) {
+        size_t n = strcspn(p, "\n");
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        if (av_utf8_width(line) > 79) fail_msg("--help line %d is %d columns: %s", lines + 1, av_utf8_width(line), line);
+        if (n && line[n - 1] == ' ') fail_msg("--help line %d ends in a space: '%s'", lines + 1, line);
+        if (p > opts + strlen("\nOptions:\n") && p < opts_end && strncmp(line, "  -", 3) != 0 &&
+            strncmp(line, "      --", 8) != 0) {
+            if (strspn(line, " ") != 29) fail_msg("--help line %d continues a description at column %zu: %s",
+                                                  lines + 1, strspn(line, " "), line);
+            wrapped++;
+        }
+        p += n + (p[n] == '\n');
+    }
+    assert_true(wrapped > 0); /* the long descriptions are wrapped, not cut */
+    /* nothing is lost: joined back, --kernel's description is whole */
+    tu_help_unwrap(r.out);
+    assert_non_null(strstr(r.out, "auto | reference | blas | flash (default auto: reference up to 64 tokens, blas when "
+                                  "weights are drawn, dumped or shown, else flash: no (T, T) matrix)\n"));
+    tu_free(&r);
+}
+
 /* A sentence that an option took as its value: `attnviz --explain "the cat sat"` (the Q,K forgotten) was told
  * "no sentence given", though the sentence was typed. --explain's form (QUERY,KEY: a ',' with a part on each
  * side, README's options table) is known before the tokens, so it is refused by name; a free-text value
@@ -1343,7 +1380,7 @@ static void test_figures_list_takes_a_full_width_comma(void **state) {
     rm_rf(dir);
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
-    assert_non_null(strstr(r.out, "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，'"));
+    assert_non_null(strstr(r.out, "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width\n'，' (U+FF0C)."));
     tu_free(&r);
 }
 
@@ -1488,6 +1525,7 @@ static void test_help_precision_names_explain(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
+    tu_help_unwrap(r.out);
     assert_non_null(strstr(r.out, "digits after the point with -v, --explain and in the --html page (default 4; 0..10)"));
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--precision", "2", "--explain", "0,1", "I love", NULL);
@@ -1504,6 +1542,7 @@ static void test_help_head_names_html(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
+    tu_help_unwrap(r.out);
     assert_non_null(strstr(r.out, "head for --explain, --show, the --html page and --compare figures; with --model also "
                                   "drawn alone (default 0)"));
     tu_free(&r);
@@ -1533,6 +1572,7 @@ static void test_help_figures_default_says_grid_needs_two_heads(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
+    tu_help_unwrap(r.out);
     assert_non_null(strstr(r.out, "(default heads, and grid with 2+ heads; with --model: model,grid)"));
     tu_free(&r);
     static const struct { const char *heads, *figures; int files; } cases[] = {
@@ -1559,6 +1599,7 @@ static void test_help_quiet_names_generate(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
+    tu_help_unwrap(r.out);
     assert_non_null(strstr(r.out, "no trace (--show, --explain, --compare, --generate still print)"));
     tu_free(&r);
     char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
@@ -1609,6 +1650,7 @@ static void test_help_and_man_state_the_enforced_ranges(void **state) {
     tu_result help;
     run_attnviz(&help, NULL, "--help", NULL);
     assert_int_equal(help.code, 0);
+    tu_help_unwrap(help.out);
     char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
     assert_non_null(man);
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
@@ -2897,6 +2939,7 @@ int main(void) {
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),
+        cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),

@@ -1216,6 +1216,7 @@ static void test_log_scale_says_cells_print_no_numbers(void **state) {
     tu_result r;
     RUN(&r, "--help");
     expect_ok(&r);
+    tu_help_unwrap(r.out);
     assert_non_null(strstr(r.out, "--log-scale            colour weights by log10, 3 decades below --vmax; figure cells "
                                   "then print no numbers\n")); /* the --html page's matrix view still prints them */
     tu_free(&r);

@@ -421,6 +421,7 @@ static void test_cli_help_states_the_train_defaults_it_uses(void **state) {
     tu_result h, r;
     run_attnviz(&h, NULL, "--help", NULL);
     assert_int_equal(h.code, 0);
+    tu_help_unwrap(h.out);
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--batch", "2", "-o", tu_in(f, "t"), NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     int d_model = 0, heads = 0;

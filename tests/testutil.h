@@ -93,6 +93,18 @@ static inline void tu_free(tu_result *r) {
     r->out = r->err = NULL;
 }
 
+/* --help's text (s, in place) with each option's wrapped description joined back into one line: a newline
+ * followed by the 29-space continuation indent becomes one space (cli.c wraps the descriptions at 79
+ * columns), so a test can look for a phrase wherever the line breaks. */
+static inline void tu_help_unwrap(char *s) {
+    static const char cont[] = "\n                             "; /* newline and 29 spaces */
+    char *w = s;
+    for (const char *r = s; *r;)
+        if (strncmp(r, cont, sizeof cont - 1) == 0) *w++ = ' ', r += sizeof cont - 1;
+        else *w++ = *r++;
+    *w = 0;
+}
+
 static inline char *tu_slurp_fd(int fd) {
     char *buf = malloc(TU_CAP + 1);
     size_t n = 0;

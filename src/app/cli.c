@@ -118,9 +118,9 @@ static const optdef kOpts[] = {
     {"kernel", 0, OPT_CHOICE, AT(kernel), .lo = AV_KERNEL_AUTO, .hi = AV_KERNEL_FLASH + 1,
      .choice_name = kernel_choice_name, .allowed = "auto, reference, blas or flash; with --model: auto, reference or blas",
      .arg = "K",
-     .help = "auto | reference | blas | flash (default auto: reference up to 64 tokens, blas\n                             when weights are drawn, dumped or shown, else flash: no (T, T) matrix)"},
+     .help = "auto | reference | blas | flash (default auto: reference up to 64 tokens, blas when weights are drawn, dumped or shown, else flash: no (T, T) matrix)"},
     {"vmax", 0, OPT_CALL, 0, .parse = parse_vmax, .arg = "V",
-     .help = "auto | fixed | F: top of the weight colour range; auto = 99th percentile\n                             (the default past 32 tokens), fixed = 1 (the default up to 32)"},
+     .help = "auto | fixed | F: top of the weight colour range; auto = 99th percentile (the default past 32 tokens), fixed = 1 (the default up to 32)"},
     {"log-scale", 0, OPT_FLAG, AT(log_scale), .help = "colour weights by log10, 3 decades below --vmax; figure cells then print no numbers"},
     {"pool", 0, OPT_CHOICE, AT(pool), .lo = AV_POOL_MAX, .hi = AV_POOL_MEAN, .choice_name = pool_name, .arg = "HOW",
      .help = "max (default) | mean: how cells are pooled when tokens outnumber pixels"},
@@ -211,6 +211,31 @@ static const av_options kDefaults = {
     .layer = -1,
 };
 
+/* Columns --help fills at most: GNU's 79 (argp's rmargin), so an 80-column terminal never wraps a line
+ * itself. 44 of 72 lines were 81 to 189 columns wide and wrapped mid-word there (a learner's pass at a
+ * terminal). */
+#define HELP_COLUMNS 79
+#define HELP_INDENT 29 /* "  " + the 26-column option column + " " */
+
+/* text after col columns already printed, wrapped at spaces to HELP_COLUMNS, each further line indented
+ * by indent spaces (columns as a terminal counts them, av_utf8_width: '，' is 2); ends with a newline.
+ * A word wider than the line is printed whole on a line of its own. */
+static void help_wrapped(FILE *f, const char *text, int col, int indent) {
+    char word[256];
+    int first = 1;
+    for (const char *p = text; *p;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " ");
+        if (!n) break;
+        snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
+        int w = av_utf8_width(word);
+        if (!first && col + 1 + w > HELP_COLUMNS) fprintf(f, "\n%*s", indent, ""), col = indent, first = 1;
+        fprintf(f, "%s%.*s", first ? "" : " ", (int)n, p);
+        col += w + !first, first = 0, p += n;
+    }
+    fputc('\n', f);
+}
+
 void av_print_help(FILE *f) {
     fprintf(f,
             "Usage: attnviz [OPTION]... SENTENCE...\n"
@@ -225,22 +250,26 @@ void av_print_help(FILE *f) {
         if (kOpts[i].short_name) snprintf(shortf, sizeof shortf, "-%c, ", kOpts[i].short_name);
         snprintf(left, sizeof left, "%s--%s%s%s", shortf, kOpts[i].name, kOpts[i].arg ? " " : "",
                  kOpts[i].arg ? kOpts[i].arg : "");
-        fprintf(f, "  %-26s %s\n", left, kOpts[i].help);
+        fprintf(f, "  %-26s ", left);
+        help_wrapped(f, kOpts[i].help, HELP_INDENT, HELP_INDENT);
     }
-    fprintf(f,
-            "\nLimits: at most %d tokens, d_model <= %d, heads <= %d, %d-byte tokens; the\n"
-            "(heads, T, T) scores and weights the reference and blas kernels keep (figures,\n"
-            "--dump, --show, --explain, --compare, --html) at most %zu GiB (about 5800 tokens\n"
-            "at 8 heads; --compare scale and rope-style hold 3 runs' worth at once,\n"
-            "positions 4 and order 4.5 (8.5 with --html): about 3300, 2900 and 2700 (2000)\n"
-            "tokens at 8 heads). Past that, --no-plot and no option that needs them.\n"
-            "--train: parameters, gradients, AdamW moments and activations at most %zu GiB\n"
-            "(d_model 1024 with 2 layers and batch 32 fits; 2048 does not).\n"
-            "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，' (U+FF0C).\n"
-            "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n"
-            "See attnviz(1) and docs/conventions.md for the conventions used.\n",
-            AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES, AV_MAX_WEIGHT_BYTES >> 30,
-            AV_MAX_TRAIN_BYTES >> 30);
+    char limits[1024];
+    snprintf(limits, sizeof limits,
+             "Limits: at most %d tokens, d_model <= %d, heads <= %d, %d-byte tokens; the "
+             "(heads, T, T) scores and weights the reference and blas kernels keep (figures, "
+             "--dump, --show, --explain, --compare, --html) at most %zu GiB (about 5800 tokens "
+             "at 8 heads; --compare scale and rope-style hold 3 runs' worth at once, "
+             "positions 4 and order 4.5 (8.5 with --html): about 3300, 2900 and 2700 (2000) "
+             "tokens at 8 heads). Past that, --no-plot and no option that needs them. "
+             "--train: parameters, gradients, AdamW moments and activations at most %zu GiB "
+             "(d_model 1024 with 2 layers and batch 32 fits; 2048 does not).",
+             AV_MAX_TOKENS, AV_MAX_D_MODEL, AV_MAX_HEADS, AV_MAX_TOKEN_BYTES, AV_MAX_WEIGHT_BYTES >> 30,
+             AV_MAX_TRAIN_BYTES >> 30);
+    fputc('\n', f);
+    help_wrapped(f, limits, 0, 0);
+    help_wrapped(f, "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，' (U+FF0C).", 0, 0);
+    fprintf(f, "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n"
+               "See attnviz(1) and docs/conventions.md for the conventions used.\n");
 }
 
 /* ---------------------------------------------------------------------------- one argument */
