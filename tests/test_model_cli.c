@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 
@@ -282,6 +286,54 @@ static void test_model_counts_the_layers_copy(void **state) {
     assert_int_equal(access(tu_in(f, "o"), F_OK), -1); /* refused before any file */
     free(text);
 #endif
+}
+
+/* A Ctrl-C while --generate's progress line shows on a terminal: the line (drawn after a second) had the
+ * handler's message replaced by the line-clear, so the run ended with exit 130 and not a word, where in a pipe
+ * it said that no file was written and -o was as it was (a learner's pass at a terminal, under script(1)). The
+ * line is cleared and the message follows it. A 1-layer RoPE folder with room for 65536 positions, run in a
+ * pseudo-terminal; SIGINT once the line shows. */
+static void test_generate_interrupted_on_a_terminal_says_so(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "long");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, "{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 8, "
+                   "\"n_positions\": 65536, \"vocab_size\": 50257, \"attnviz\": {\"norm\": \"pre\", "
+                   "\"positions\": \"rope\"}}");
+    char out[4400];
+    snprintf(out, sizeof out, "%s", tu_in(f, "o"));
+    struct winsize ws = {.ws_row = 24, .ws_col = 200};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        execl(tu_bin(), tu_bin(), "--model", dir, "--generate", "65000", "-o", out, "a b", (char *)NULL);
+        _exit(127);
+    }
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap + 1);
+    assert_non_null(text);
+    int sent = 0;
+    for (int waited = 0; waited < 600;) { /* 100 ms each: at most a minute for the line (AddressSanitizer) */
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 100) == 0) { waited++; continue; }
+        ssize_t k = read(fd, text + n, cap - n);
+        if (k <= 0 || (n += (size_t)k) == cap) break; /* the pty's EIO when the child is gone */
+        text[n] = 0;
+        if (!sent && strstr(text, "--generate: token ")) kill(pid, SIGINT), sent = 1;
+    }
+    close(fd);
+    text[n] = 0;
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!sent) fail_msg("no --generate line came: %s", text);
+    if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGINT) fail_msg("status %d: %s", st, text);
+    const char *msg = strstr(text, "\r\x1b[Kattnviz: interrupted before any file was written: this run wrote none, "
+                                   "and -o ");
+    if (!msg) fail_msg("no message after the cleared line: ...%s", n > 600 ? text + n - 600 : text);
+    assert_int_equal(access(out, F_OK), -1); /* made for the run, holding nothing: removed */
+    free(text);
 }
 
 /* The model view of a model with one layer and 64 heads: the title once said
@@ -2387,6 +2439,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_counts_its_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_counts_the_layers_copy, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_generate_interrupted_on_a_terminal_says_so, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_truncated_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trained_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),

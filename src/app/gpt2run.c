@@ -839,15 +839,15 @@ static av_status generate_ids(int32_t *ids, int *made, const av_gpt2run *r, int 
             char eta[96], line[160];
             av_format_eta_of(eta, sizeof eta, el, k, steps - 1, "token");
             snprintf(line, sizeof line, "--generate: token %d of %d  %s", k + 1, steps, eta);
-            if (!shown) av_interrupt_clear_line(); /* a Ctrl-C clears the line too: the prompt stood on it */
+            if (!shown) av_interrupt_clear_line(1); /* a Ctrl-C clears the line too: the prompt stood on it */
             fputc('\r', stderr); /* within the terminal's width, cut with "…": a wrapped line left a row a redraw */
             av_put_width(stderr, line, av_term_width_of(STDERR_FILENO) - 1, 0);
             fflush(stderr);
             shown = (int)(el / 0.25);
         }
     }
-    if (shown) fputs("\r\x1b[K", stderr), av_interrupt_message(NULL); /* the line goes: the continuation is
-                                                                          * printed on stdout */
+    if (shown) fputs("\r\x1b[K", stderr), av_interrupt_clear_line(0); /* the line goes: the continuation is
+                                                                           * printed on stdout */
     av_gpt2_cache_free(&cache);
     *made = k < steps ? k : steps;
     return st;

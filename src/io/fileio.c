@@ -82,6 +82,7 @@ static pthread_once_t g_handlers_once = PTHREAD_ONCE_INIT;
  * handler never writes a half-copied one. */
 static char g_msg[AV_INTERRUPT_MSG_MAX];
 static atomic_int g_msg_len;
+static atomic_int g_clear_line; /* 1 while a progress line is on stderr's terminal (av_interrupt_clear_line) */
 
 static atomic_int g_handling; /* a second signal (timeout signals the process and its group) waits for the first */
 
@@ -129,6 +130,8 @@ static void on_signal(int sig) {
     remove_live_temporaries();
     remove_empty_made_folders(); /* the run's folders it had not yet written in: a Ctrl-C left them empty */
     int n = atomic_load(&g_msg_len);
+    static const char clear[] = "\r\x1b[K"; /* the progress line goes first, so the message starts a line */
+    if (atomic_load(&g_clear_line) && write(STDERR_FILENO, clear, sizeof clear - 1) < 0) { /* on the way out */ }
     /* SIGPIPE is no interruption by the user: `| head -1` closed the pipe. Its message says so in place of
      * the message's first "interrupted" (a learner read "interrupted" as something they had done) */
     static const char word[] = "interrupted", pipe_closed[] = "standard output was closed (broken pipe)";
@@ -175,9 +178,9 @@ void av_interrupt_message(const char *msg) {
     set_interrupt_message(shown, n);
 }
 
-void av_interrupt_clear_line(void) {
-    static const char clear[] = "\r\x1b[K";
-    set_interrupt_message(clear, sizeof clear - 1);
+void av_interrupt_clear_line(int on) {
+    pthread_once(&g_handlers_once, install_handlers);
+    atomic_store(&g_clear_line, on);
 }
 
 /* Files mapped into memory (av_mapped_note): where, how long, and the name for

@@ -109,8 +109,11 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
  * message's first 16 bytes is written as "standard output was closed (broken
  * pipe)". A control character in msg other than a newline is written as an
  * escape (base/utf8.h av_utf8_escape_controls), as a path that holds one is.
- * av_interrupt_clear_line() sets "\r\x1b[K", which clears a progress line
- * (gpt2run.c's --generate line), in its place.
+ * av_interrupt_clear_line(1) has the handler first write "\r\x1b[K", which
+ * clears a progress line (gpt2run.c's --generate line), so the message starts
+ * a line of its own; av_interrupt_clear_line(0) stops that, and the message
+ * stays as set. (It once replaced the message: a Ctrl-C while --generate's
+ * line showed said nothing, where in a pipe it said no file was written.)
  * Installs that handler if no file has yet. For a
  * long phase whose interruption leaves something the user should know of
  * (--train: "the model was not saved"; "saved, but its figures are not all
@@ -119,7 +122,7 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err);
  * SIGHUP, a script's `cmd &` SIGINT), as in GNU tools. */
 #define AV_INTERRUPT_MSG_MAX 2048 /* a --compare message names every variant folder and the comparison */
 void av_interrupt_message(const char *msg);
-void av_interrupt_clear_line(void);
+void av_interrupt_clear_line(int on);
 
 /* Remove what leaving by _exit would leave behind, as the Ctrl-C handler
  * does before its message: every temporary file still being written
