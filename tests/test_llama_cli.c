@@ -397,6 +397,33 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
     tu_free(&r);
 }
 
+/* Added tokens are text, not byte-level spellings (tokenizers' AddedToken): DeepSeek-R1-Distill-Qwen's
+ * "<｜begin▁of▁sentence｜>" (U+FF5C, U+2581) was refused, "added_tokens[0]: token ... character U+FF5C is not in
+ * the byte-level alphabet", as was one with a space; "<é>" loaded as the bytes '<', 0xE9, '>' (é's byte-level
+ * spelling read back). Each is now its UTF-8 bytes: found in the text, labelled and decoded as itself. */
+static void test_added_tokens_are_text(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 50000); /* ids 0..49999: the added ones follow */
+    assert_non_null(tok);
+    assert_int_equal(tu_write_replaced(path, tok, "\"normalizer\":null",
+                                       "\"added_tokens\":[{\"id\":50000,\"content\":\"<｜begin▁of▁sentence｜>\","
+                                       "\"special\":true},{\"id\":50001,\"content\":\"<x y>\",\"special\":true},"
+                                       "{\"id\":50002,\"content\":\"<é>\",\"special\":true}],\"normalizer\":null"), 0);
+    free(tok);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "<｜begin▁of▁sentence｜>Hi<x y><é>", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "tokens     [<｜begin▁of▁sentence｜>] [Hi] [<x␣y>] [<é>]\n") ||
+        !strstr(r.out, "ids [50000, 17250, 50001, 50002]"))
+        fail_msg("%s", r.out);
+    tu_free(&r);
+}
+
 /* path's whole content = text. */
 static void put_file(const char *path, const char *text) {
     FILE *fp = fopen(path, "wb");
@@ -1557,6 +1584,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_rope_parameters_of_transformers_5, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_base_model_save_without_prefix, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_added_tokens_are_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),

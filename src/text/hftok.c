@@ -201,6 +201,25 @@ static void named(av_err *err, av_status s, const char *name, const char *where,
     else av_fail(err, s, "%s: %s[%d]: %s", name, where, i, inner.msg);
 }
 
+/* raw[0..n) in the byte-level alphabet (bytes_to_unicode of openai/gpt-2 encoder.py: printable Latin-1 bytes
+ * stand for themselves, the other 68 for U+0100..U+0143 in byte order) into out (cap >= 2·n + 1), as
+ * model.vocab spells a token: an added token's content is the text itself (tokenizers' AddedToken), so
+ * DeepSeek-R1-Distill-Qwen's "<｜begin▁of▁sentence｜>" (U+FF5C, U+2581) or "<x y>" are its UTF-8 bytes. */
+static int bytelevel_printable(unsigned b) { return (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE; }
+
+static void bytelevel_spell(const char *raw, size_t n, char *out) {
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned b = (unsigned char)raw[i], cp = 256;
+        if (bytelevel_printable(b)) cp = b;
+        else
+            for (unsigned c = 0; c < b; c++) cp += !bytelevel_printable(c);
+        if (cp < 0x80) out[w++] = (char)cp;
+        else out[w++] = (char)(0xC0 | cp >> 6), out[w++] = (char)(0x80 | (cp & 0x3F));
+    }
+    out[w] = 0;
+}
+
 static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, const char *pattern, const char *name,
                           av_err *err) {
     av_status s = av_bpe_new(&t->bpe, t->V, err);
@@ -217,8 +236,13 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content"), *id = cJSON_GetObjectItemCaseSensitive(e, "id");
         int32_t k = cJSON_IsNumber(id) ? (int32_t)id->valuedouble : -1;
         if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k]) {
-            if ((s = av_bpe_add_token(t->bpe, c->valuestring, strlen(c->valuestring), k, err)))
+            size_t n = strlen(c->valuestring);
+            char *spelt = malloc(2 * n + 1);
+            if (!spelt) s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
+            else bytelevel_spell(c->valuestring, n, spelt);
+            if (!s && (s = av_bpe_add_token(t->bpe, spelt, strlen(spelt), k, err)))
                 named(err, s, name, "added_tokens", i_added);
+            free(spelt);
             given[k] = 1;
         }
         i_added++;
