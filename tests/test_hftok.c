@@ -289,6 +289,19 @@ static void test_refusals(void **state) {
          "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
          "tokenizer.json: added token \"<x>\" has id 5, outside 0..2: the file has 3 tokens (model.vocab and "
          "added_tokens), so the ids must be 0..2, each once (no token has id 2)"},
+        /* an added token at an id the file gives another token: "<b>" was read as id 2 and labelled "<a>", "<c>"
+         * as "b" (exit 0); the same token twice, as GPT-2's "<|endoftext|>" is in model.vocab and added_tokens,
+         * loads (test_added_token_flags) */
+        {"{\"added_tokens\":[{\"id\":2,\"content\":\"<a>\"},{\"id\":2,\"content\":\"<b>\"}],\"pre_tokenizer\":"
+         "{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
+         "tokenizer.json: added token \"<b>\" has id 2, already the id of the token \"<a>\"; each id is one token's "
+         "(read on, \"<b>\" would be taken as \"<a>\"): is the file damaged?"},
+        {"{\"added_tokens\":[{\"id\":1,\"content\":\"<c>\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
+         "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
+         "tokenizer.json: added token \"<c>\" has id 1, already the id of the token \"b\""},
+        {"{\"added_tokens\":[{\"id\":1,\"content\":\"<c>\"}],\"pre_tokenizer\":{\"type\":\"Metaspace\"},"
+         "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
+         "tokenizer.json: added token \"<c>\" has id 1, already the id of the token \"b\""},
         /* a Split behavior tokenizers does not have: named, with the allowed ones */
         {"{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Split\",\"pattern\":{\"Regex\":\"a\"},"
          "\"behavior\":\"Sideways\",\"invert\":false},{\"type\":\"ByteLevel\"}]},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",

@@ -424,6 +424,34 @@ static void test_added_tokens_are_text(void **state) {
     tu_free(&r);
 }
 
+/* An added token at an id the file already gives another token (a damaged or hand-edited tokenizer.json):
+ * "Hi<|im_end|>" ran with exit 0 as "tokens [Hi] [<|endoftext|>]", the token typed shown and run as another.
+ * Refused, naming both; GPT-2's "<|endoftext|>", in model.vocab and added_tokens with one id, still loads
+ * (test_tokenizer_ids_must_fit_vocab_size). */
+static void test_added_token_at_another_tokens_id(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
+                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
+                                       "{\"id\":50256,\"content\":\"<|im_end|>\",\"special\":true}"), 0);
+    free(tok);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi<|im_end|>", NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: %s: added token \"<|im_end|>\" has id 50256, already the id of the "
+             "token \"<|endoftext|>\"; each id is one token's (read on, \"<|im_end|>\" would be taken as "
+             "\"<|endoftext|>\"): is the file damaged?\n", path);
+    assert_string_equal(r.err, want);
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+}
+
 /* path's whole content = text. */
 static void put_file(const char *path, const char *text) {
     FILE *fp = fopen(path, "wb");
@@ -938,8 +966,8 @@ static void test_added_token_flags(void **state) {
         {"\"single_word\":true", NULL, "hello<|endoftext|>", "tokens     [hello] [<] [|] [end] [of] [text] [|] [>]\n"},
         {"\"single_word\":true", NULL, "\xc3\xa9<|endoftext|>", "tokens     [é] [<] [|] [end] [of] [text] [|] [>]\n"},
         {"\"single_word\":true", NULL, "(<|endoftext|>)", "tokens     [(] [<|endoftext|>] [)]\n"},
-        {"\"normalized\":false", "e\\u0301x", "e\xcc\x81x", "tokens     [<|endoftext|>]\n"},
-        {"\"normalized\":true", "e\\u0301x", "e\xcc\x81x", "tokens     [<|endoftext|>]\n"},
+        {"\"normalized\":false", "e\\u0301x", "e\xcc\x81x", "tokens     [e\xcc\x81x]\n"},
+        {"\"normalized\":true", "e\\u0301x", "e\xcc\x81x", "tokens     [e\xcc\x81x]\n"},
         {"\"lstrip\":true,\"rstrip\":true,\"single_word\":true", NULL,
          "Hi <|endoftext|> there\t<|endoftext|>\t<|endoftext|>\xe2\x80\x80",
          "tokens     [Hi] [<|endoftext|>] [there] [<|endoftext|>] [<|endoftext|>]\n"},
@@ -953,6 +981,11 @@ static void test_added_token_flags(void **state) {
             char *text = tu_slurp_file(path, NULL);
             assert_non_null(text);
             assert_int_equal(tu_write_replaced(path, text, "\"normalizer\":null", "\"normalizer\":{\"type\":\"NFC\"}"), 0);
+            free(text);
+            /* id 50256 is the added token's alone: model.vocab's "<|endoftext|>" would hold it too */
+            text = tu_slurp_file(path, NULL);
+            assert_non_null(text);
+            assert_int_equal(tu_write_replaced(path, text, ",\"<|endoftext|>\":50256", ""), 0);
             free(text);
         }
         tu_result r;
@@ -1585,6 +1618,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_base_model_save_without_prefix, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_ids_must_fit_vocab_size, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_added_tokens_are_text, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_added_token_at_another_tokens_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_config_is_checked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -130,6 +130,19 @@ static av_status merge_parts(const cJSON *m, const char **l, size_t *ll, const c
                    name, rank);
 }
 
+/* An added token whose id the file already gives another token (holder[0..hlen), as the file spells it):
+ * AV_EUSAGE naming both. Read on, the text typed as the added token would be the holder's id, and its label
+ * the holder's ("<b>" shown as [<a>]). */
+static av_status id_taken(const char *name, const char *s, int32_t id, const char *holder, size_t hlen, av_err *err) {
+    char a[80], b[80];
+    size_t n = strlen(s);
+    av_utf8_escape_controls(s, n < 60 ? n : 60, a, sizeof a, 0);
+    av_utf8_escape_controls(holder, hlen < 60 ? hlen : 60, b, sizeof b, 0);
+    return av_fail(err, AV_EUSAGE, "%s: added token \"%s\" has id %d, already the id of the token \"%s\"; each id "
+                   "is one token's (read on, \"%s\" would be taken as \"%s\"): is the file damaged?", name, a, (int)id,
+                   b, a, b);
+}
+
 static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_err *err) {
     /* the pair table holds every merge at half load, sized by the merges, not the tokens: a tokenizer.json
      * converted from sentencepiece lists each pair whose concatenation is a token, so a token made two ways
@@ -184,7 +197,11 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
     for (int i = 0; !s && i < t->n_added; i++) {
         const added_token *a = &t->added[i];
         size_t n = strlen(a->s);
-        if (t->tok[a->id]) continue;
+        if (t->tok[a->id]) {
+            if (t->tok_len[a->id] != n || memcmp(t->tok[a->id], a->s, n))
+                s = id_taken(name, a->s, a->id, t->tok[a->id], t->tok_len[a->id], err);
+            continue;
+        }
         if (sp_find(t, a->s, n) < 0) s = sp_add(t, a->s, n, a->id, name, err);
         else if (!(t->tok[a->id] = strdup(a->s))) s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
         else t->tok_len[a->id] = n;
@@ -223,13 +240,13 @@ static void bytelevel_spell(const char *raw, size_t n, char *out) {
 static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, const char *pattern, const char *name,
                           av_err *err) {
     av_status s = av_bpe_new(&t->bpe, t->V, err);
-    unsigned char *given = calloc((size_t)t->V, 1);
+    const char **given = calloc((size_t)t->V, sizeof *given); /* the token of each id, as the file spells it */
     if (!s && !given) s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "vocab")) {
         int32_t id = cJSON_IsNumber(e) ? (int32_t)e->valuedouble : -1;
         if (!s && (s = av_bpe_add_token(t->bpe, e->string, strlen(e->string), id, err))) named(err, s, name, "model.vocab", -1);
-        if (!s) given[id] = 1;
+        if (!s) given[id] = e->string;
     }
     int i_added = 0;
     cJSON_ArrayForEach(e, added) { /* added tokens the vocabulary does not hold (Qwen2's <|im_start|> ...) */
@@ -243,8 +260,10 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
             if (!s && (s = av_bpe_add_token(t->bpe, spelt, strlen(spelt), k, err)))
                 named(err, s, name, "added_tokens", i_added);
             free(spelt);
-            given[k] = 1;
-        }
+            given[k] = c->valuestring;
+        } else if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && strcmp(given[k], c->valuestring) &&
+                   av_bpe_find(t->bpe, c->valuestring, strlen(c->valuestring)) != k) /* its raw bytes, or as spelt */
+            s = id_taken(name, c->valuestring, k, given[k], strlen(given[k]), err);
         i_added++;
     }
     int32_t n = 0, gap = -1; /* the tokens; the first id none has (bpe.h needs ids 0..V-1, each once) */

@@ -62,7 +62,10 @@
  * not compile, two Splits, a Split without ByteLevel, merges naming unknown
  * tokens; for byte-level BPE an id no token has (bpe.h needs ids 0..N-1 for
  * N tokens, each once: an added token whose id is past them is named, with
- * its id and the allowed 0..N-1).
+ * its id and the allowed 0..N-1); an added token at an id the file gives
+ * another token ("added token \"<b>\" has id 260, already the id of the
+ * token \"<a>\"; ..."; the same token in model.vocab and added_tokens, as
+ * GPT-2's "<|endoftext|>" 50256, is one token).
  * Non-goals: training, decoding of sentencepiece text, offsets, pair inputs.
  */
 #ifndef AV_HFTOK_H
