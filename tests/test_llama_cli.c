@@ -450,6 +450,17 @@ static void test_added_token_at_another_tokens_id(void **state) {
     assert_string_equal(r.err, want);
     assert_string_equal(r.out, "");
     tu_free(&r);
+    /* the same token, as its text where model.vocab has it in the byte-level alphabet: " " is GPT-2's "Ġ" (220),
+     * as GPT-NeoX's added "  " is its "ĠĠ"; it loads */
+    tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(tok);
+    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
+                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
+                                       "{\"id\":220,\"content\":\" \",\"special\":false}"), 0);
+    free(tok);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "1", "Hi there", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
 }
 
 /* path's whole content = text. */
