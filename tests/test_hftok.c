@@ -319,6 +319,21 @@ static void test_refusals(void **state) {
          "\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"\xe2\x96\x81\"},\"model\":{\"type\":\"BPE\","
          "\"vocab\":{\"a\":0}}}",
          "tokenizer.json: added token \"<a b>\" has \"normalized\": true and a space or \"▁\" in it"},
+        /* files that lie (a damaged download): model.vocab as an array was named as 'vocab["(null)"] must be an
+         * id'; a fractional id (256.5) was taken as 256, where vocab.json refuses it; an added token's too */
+        {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":[\"a\",\"b\"],\"merges\":[]}}",
+         "tokenizer.json: model.vocab is an array of 2 entries; it must be an object of each token's id (\"token\": id)"},
+        {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":\"a\",\"merges\":[]}}",
+         "tokenizer.json: model.vocab is \"a\"; it must be an object of each token's id (\"token\": id)"},
+        {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1.5},"
+         "\"merges\":[]}}",
+         "tokenizer.json: model.vocab[\"b\"] is 1.5; it must be a whole-number id in 0..16777215"},
+        {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":\"1\"},"
+         "\"merges\":[]}}",
+         "tokenizer.json: model.vocab[\"b\"] is \"1\"; it must be a whole-number id in 0..16777215"},
+        {"{\"added_tokens\":[{\"id\":1.5,\"content\":\"<x>\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
+         "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
+         "tokenizer.json: added_tokens[0] needs a non-empty \"content\" and an \"id\" in 0..16777215"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         av_hftok *t = NULL;

@@ -6,6 +6,7 @@
 #include "text/hftok.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -431,16 +432,30 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
 static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added, const char *name, av_err *err) {
     const cJSON *e;
     t->V = 0;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "vocab")) {
-        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble >= (1 << 24))
-            return av_fail(err, AV_EUSAGE, "%s: vocab[\"%.40s\"] must be an id in 0..16777215", name, e->string);
+    /* an array of tokens ("vocab": ["a", "b"]) was read as keys "(null)"; an id 256.5 was taken as 256, where
+     * vocab.json refuses it (files that lie: a damaged download) */
+    const cJSON *vocab = cJSON_GetObjectItemCaseSensitive(model, "vocab");
+    if (cJSON_IsArray(vocab)) /* shown whole, a list of 150000 tokens would be cut mid-token */
+        return av_fail(err, AV_EUSAGE, "%s: model.vocab is an array of %d entries; it must be an object of each "
+                       "token's id (\"token\": id)", name, cJSON_GetArraySize(vocab));
+    if (vocab && !cJSON_IsObject(vocab))
+        return av_json_wrong_kind(name, "model.vocab", vocab, "an object of each token's id (\"token\": id)", err);
+    cJSON_ArrayForEach(e, vocab) {
+        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble >= (1 << 24) ||
+            e->valuedouble != floor(e->valuedouble)) {
+            char shown[64];
+            av_json_shown(shown, sizeof shown, e);
+            return av_fail(err, AV_EUSAGE, "%s: model.vocab[\"%.40s\"] is %s; it must be a whole-number id in "
+                           "0..16777215", name, e->string, shown);
+        }
         if ((int32_t)e->valuedouble >= t->V) t->V = (int32_t)e->valuedouble + 1;
     }
     int n = cJSON_GetArraySize(added);
     if (n && !(t->added = calloc((size_t)n, sizeof *t->added))) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
     cJSON_ArrayForEach(e, added) {
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content"), *id = cJSON_GetObjectItemCaseSensitive(e, "id");
-        if (!cJSON_IsString(c) || !c->valuestring[0] || !cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble >= (1 << 24))
+        if (!cJSON_IsString(c) || !c->valuestring[0] || !cJSON_IsNumber(id) || id->valuedouble < 0 ||
+            id->valuedouble >= (1 << 24) || id->valuedouble != floor(id->valuedouble))
             return av_fail(err, AV_EUSAGE, "%s: added_tokens[%d] needs a non-empty \"content\" and an \"id\" in 0..16777215", name, t->n_added);
         /* the flags (tokenizers' AddedToken): absent is false, and "normalized" absent is not "special", as
          * AddedToken::from sets it (tokenizers itself refuses an entry without them) */
