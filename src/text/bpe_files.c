@@ -83,11 +83,15 @@ static av_status load_merge_line(av_bpe *b, const char *s, size_t n, av_err *err
     return av_bpe_add_merge(b, s, (size_t)(sp - s), sp + 1, (size_t)(s + n - sp - 1), err);
 }
 
-/* merges.txt text -> merges of b, rank = line order. An optional first line
- * "#version..." is skipped (as Hugging Face does); "\r\n" ends are accepted;
+/* merges.txt text -> merges of b, rank = line order. A UTF-8 byte-order mark
+ * and an optional first line "#version..." are skipped (as Hugging Face does
+ * the line); "\r\n" ends are accepted;
  * only the end of the file may have empty lines. */
 static av_status load_merges(av_bpe *b, const char *text, size_t len, av_err *err) {
     size_t line = 0, pos = 0, empty_at = 0;
+    /* a UTF-8 byte-order mark first (a Windows editor saved the file): skipped, as cJSON skips vocab.json's;
+     * it was "line 1: character U+FEFF is not in the byte-level alphabet" (files that lie, a pass) */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) pos = 3;
     while (pos < len) {
         const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - s) : len - pos;
