@@ -1677,6 +1677,23 @@ static void test_interrupt_in_a_new_folder_says_it_was_made_for_the_run(void **s
              "again to write them all\n", in(f, "old"));
     if (strcmp(r.err, want) != 0) fail_msg("stderr '%s', want '%s'", r.err, want);
     tu_free(&r);
+    /* the page alone (--no-plot --html), whole or not at all: it said "holds only some of its figures" */
+    tu_runv(&r, NULL, env, (const char *const[]){"-q", "--no-plot", "--html", "-o", in(f, "page"), "I love you",
+                                                 NULL});
+    if (r.code != 143) fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    snprintf(want, sizeof want, "attnviz: interrupted while the page was written: %s was made for this run and "
+             "holds this run's page only if it was complete (it is removed if it holds nothing); run the command "
+             "again to write it\n", in(f, "page"));
+    if (strcmp(r.err, want) != 0) fail_msg("stderr '%s', want '%s'", r.err, want);
+    assert_int_equal(file_exists(in(f, "page")), 0);
+    tu_free(&r);
+    tu_runv(&r, NULL, env, (const char *const[]){"-q", "--no-plot", "--html", "-o", in(f, "old"), "we love", NULL});
+    if (r.code != 143) fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    snprintf(want, sizeof want, "attnviz: interrupted while the page was written: %s holds this run's page only if "
+             "it was complete, beside an earlier run's files not yet removed; run the command again to write it\n",
+             in(f, "old"));
+    if (strcmp(r.err, want) != 0) fail_msg("stderr '%s', want '%s'", r.err, want);
+    tu_free(&r);
 }
 
 /* A -q run that removes an earlier run's page says so: a teacher's prepared attnviz.html went without a word

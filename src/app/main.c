@@ -195,7 +195,15 @@ static void say_when_interrupted(const av_options *o) {
     /* a folder made for this run holds no earlier run's figures, and the handler removes it while it holds
      * none of this run's yet: "holds only some of this run's, beside any of an earlier run's" named a folder
      * that was gone (a learner's pass: `timeout -s INT 1 attnviz -f long.txt --heads 8 -o new`) */
-    if (av_folder_made_here(o->outdir))
+    /* --no-plot --html writes the page alone, whole or not at all: "holds only some of its figures" named
+     * figures the run never makes (a learner's pass at a terminal) */
+    int made = av_folder_made_here(o->outdir);
+    if (o->no_plot)
+        snprintf(msg, sizeof msg, "attnviz: interrupted while the page was written: %s %s this run's page only if "
+                 "it was complete%s; run the command again to write it\n", out, made ? "was made for this run and holds"
+                 : "holds", made ? " (it is removed if it holds nothing)" : ", beside an earlier run's files not yet "
+                 "removed");
+    else if (made)
         snprintf(msg, sizeof msg, "attnviz: interrupted while the figures were written: %s was made for this run "
                  "and holds only some of its figures (it is removed if it holds none yet); run the command again "
                  "to write them all\n", out);
