@@ -2226,14 +2226,10 @@ static char *show_on_a_tty(const char *term) {
         execl(tu_bin(), tu_bin(), "--no-plot", "--show", "--heads", "2", "I love deep learning", (char *)NULL);
         _exit(127);
     }
-    size_t cap = 1 << 16, n = 0;
+    size_t cap = 1 << 16;
     char *buf = malloc(cap);
     assert_non_null(buf);
-    for (ssize_t k; n + 1 < cap && (k = read(fd, buf + n, cap - 1 - n)) > 0;) n += (size_t)k;
-    buf[n] = 0;
-    close(fd);
-    int status;
-    waitpid(pid, &status, 0);
+    int status = tu_pty_collect(fd, pid, buf, cap, NULL, 0);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     return buf;
 }

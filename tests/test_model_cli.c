@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <poll.h>
 #include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -311,23 +310,12 @@ static void test_generate_interrupted_on_a_terminal_says_so(void **state) {
         execl(tu_bin(), tu_bin(), "--model", dir, "--generate", "65000", "-o", out, "a b", (char *)NULL);
         _exit(127);
     }
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap + 1);
+    size_t cap = 1 << 20;
+    char *text = malloc(cap);
     assert_non_null(text);
-    int sent = 0;
-    for (int waited = 0; waited < 600;) { /* 100 ms each: at most a minute for the line (AddressSanitizer) */
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (poll(&p, 1, 100) == 0) { waited++; continue; }
-        ssize_t k = read(fd, text + n, cap - n);
-        if (k <= 0 || (n += (size_t)k) == cap) break; /* the pty's EIO when the child is gone */
-        text[n] = 0;
-        if (!sent && strstr(text, "--generate: token ")) kill(pid, SIGINT), sent = 1;
-    }
-    close(fd);
-    text[n] = 0;
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!sent) fail_msg("no --generate line came: %s", text);
+    int st = tu_pty_collect(fd, pid, text, cap, "--generate: token ", SIGINT);
+    size_t n = strlen(text);
+    if (!strstr(text, "--generate: token ")) fail_msg("no --generate line came: %s", text);
     if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGINT) fail_msg("status %d: %s", st, text);
     const char *msg = strstr(text, "\r\x1b[Kattnviz: interrupted before any file was written: this run wrote none, "
                                    "and -o ");

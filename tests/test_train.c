@@ -3914,13 +3914,7 @@ static int run_on_pty(int cols, char *const *env, const char *const *argv, char 
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
-    size_t n = 0;
-    for (ssize_t k; n < cap - 1 && (k = read(fd, buf + n, cap - 1 - n)) > 0;) n += (size_t)k;
-    buf[n] = 0;
-    close(fd);
-    int status;
-    waitpid(pid, &status, 0);
-    return status;
+    return tu_pty_collect(fd, pid, buf, cap, NULL, 0);
 }
 
 /* On a terminal the progress line is redrawn in place with '\r', so it must fit

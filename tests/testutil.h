@@ -18,11 +18,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -103,6 +105,43 @@ static inline void tu_help_unwrap(char *s) {
         if (strncmp(r, cont, sizeof cont - 1) == 0) *w++ = ' ', r += sizeof cont - 1;
         else *w++ = *r++;
     *w = 0;
+}
+
+/* Everything the child pid (of forkpty) writes to its pseudo-terminal, whose master is fd, into buf (cap
+ * bytes, NUL-terminated), until it has ended and nothing more comes; closes fd and returns its waitpid
+ * status. kill_at (or NULL): once that text has come, the child gets sig, once. The slave side is held open
+ * here meanwhile, so that a read never fails with EIO: Linux gave EIO with the child's last output still in
+ * the terminal's buffer when the child ended first, and the tail was lost (test_cli's --show on TERM=dumb
+ * failed so once in CI, on a loaded machine). A buffer that fills up stops the reading: the child then gets
+ * EIO at its next write. */
+static inline int tu_pty_collect(int fd, pid_t pid, char *buf, size_t cap, const char *kill_at, int sig) {
+    unsigned num = 0;
+    char name[64];
+    int slave = -1;
+    if (ioctl(fd, TIOCGPTN, &num) == 0) {
+        snprintf(name, sizeof name, "/dev/pts/%u", num);
+        slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    }
+    size_t n = 0;
+    int status = 0, ended = 0, sent = 0;
+    buf[0] = 0;
+    while (n + 1 < cap) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, ended ? 300 : 100);
+        if (r > 0) {
+            ssize_t k = read(fd, buf + n, cap - 1 - n);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) break; /* EIO: no slave open (it could not be opened), the child's gone */
+            n += (size_t)k;
+            buf[n] = 0;
+            if (kill_at && !sent && strstr(buf, kill_at)) kill(pid, sig), sent = 1;
+        } else if (ended) break; /* ended, and nothing more came */
+        else if (waitpid(pid, &status, WNOHANG) == pid) ended = 1;
+    }
+    close(fd);
+    if (slave >= 0) close(slave);
+    if (!ended) waitpid(pid, &status, 0);
+    return status;
 }
 
 static inline char *tu_slurp_fd(int fd) {

@@ -194,9 +194,9 @@ static void say_when_interrupted(const av_options *o) {
     av_utf8_shown_name(o->outdir, out, sizeof out);
     /* a folder made for this run holds no earlier run's figures, and the handler removes it while it holds
      * none of this run's yet: "holds only some of this run's, beside any of an earlier run's" named a folder
-     * that was gone (a learner's pass: `timeout -s INT 1 attnviz -f long.txt --heads 8 -o new`) */
-    /* --no-plot --html writes the page alone, whole or not at all: "holds only some of its figures" named
-     * figures the run never makes (a learner's pass at a terminal) */
+     * that was gone (a learner's pass: `timeout -s INT 1 attnviz -f long.txt --heads 8 -o new`); --no-plot
+     * --html writes the page alone, whole or not at all, and "only some of its figures" named figures the run
+     * never makes */
     int made = av_folder_made_here(o->outdir);
     if (o->no_plot)
         snprintf(msg, sizeof msg, "attnviz: interrupted while the page was written: %s %s this run's page only if "
