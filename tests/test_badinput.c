@@ -1317,6 +1317,31 @@ static void test_large_loaded_weights_print_short_variances(void **state) {
     tu_free(&r);
 }
 
+/* Loaded embeddings of small values, as GPT-2's init scale N(0, 0.02²): the trace printed "measured var(Q) =
+ * 0.000, var(K) = 0.000", as if Q were all zero, beside var(Q·Kᵀ) = 3.937e-06; a small variance is printed in
+ * %.4g too, and an exact 0 still as 0.000. */
+static void test_small_loaded_embeddings_print_nonzero_variances(void **state) {
+    fixture *fx = *state;
+    weights_dir(fx);
+    fill_floats(32, 0);
+    for (int i = 0; i < 32; i++) g_f[i] *= 0.1f; /* |x| <= 0.007: var(Q) about 1e-5 */
+    put_npy(at(fx, "in/w/X.npy"), DICT("<f4", "False", "(4, 8)"), g_f, 32 * 4);
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
+    tu_result r;
+    const char *args[] = {W8, "--weights", at(fx, "in/w"), "--positions", "none", "--no-plot", S4, NULL};
+    run_ex(&r, &ro, NULL, 0, args);
+    if (r.code != 0) fail_msg("exit %d, stderr: %s", r.code, r.err);
+    const char *names[] = {"measured var(Q) = ", ", var(K) = "};
+    for (int k = 0; k < 2; k++) {
+        const char *v = strstr(r.out, names[k]);
+        assert_non_null(v);
+        v += strlen(names[k]);
+        double got = strtod(v, NULL);
+        if (!(got > 1e-7 && got < 1e-3)) fail_msg("%sprinted as %.12s", names[k], v);
+    }
+    tu_free(&r);
+}
+
 static void test_mask_from_endless_input(void **state) {
     fixture *fx = *state;
     char *before = snapshot(fx->root);
@@ -1443,6 +1468,7 @@ int main(void) {
         cmocka_unit_test(test_bad_input_table),
         cmocka_unit_test_setup_teardown(test_argv_longer_than_1mib, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_loaded_weights_print_short_variances, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_small_loaded_embeddings_print_nonzero_variances, setup, teardown),
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_counts_its_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),

@@ -18,7 +18,9 @@ const char *av_yellow(int color) { return color ? "\033[33m" : ""; }
 const char *av_reset(int color) { return color ? "\033[0m" : ""; }
 
 const char *av_fmt_var(char *buf, double v) {
-    snprintf(buf, 32, fabs(v) < 1e5 ? "%.3f" : "%.4g", v);
+    /* under 1e-3 three decimals read 0.000 (X of GPT-2's init scale, N(0, 0.02²), gave "var(Q) = 0.000" beside
+     * var(Q·Kᵀ) = 3.937e-06): as var(Q·Kᵀ) too */
+    snprintf(buf, 32, v == 0 || (fabs(v) >= 1e-3 && fabs(v) < 1e5) ? "%.3f" : "%.4g", v);
     return buf;
 }
 

@@ -17,8 +17,9 @@ const char *av_yellow(int color);
 const char *av_reset(int color);
 
 /* A measured variance as the trace prints it, into buf (32 bytes): "1.608"
- * (three decimals) up to 1e5, else "7.891e+58" as var(Q·Kᵀ) is printed, so
- * loaded weights of large values do not print sixty digits. Returns buf. */
+ * (three decimals) from 1e-3 up to 1e5 and for 0, else "7.891e+58" or
+ * "3.937e-06" as var(Q·Kᵀ) is printed, so loaded weights of large values do
+ * not print sixty digits and small ones do not print 0.000. Returns buf. */
 const char *av_fmt_var(char *buf, double v);
 
 /* Colour for --color WHEN on standard output: always, never, or auto = a
