@@ -425,6 +425,39 @@ static void test_explain_weight_line_is_a_true_equation(void **state) {
     }
 }
 
+/* A score below float32's range: with an X.npy of 1e-25 values, q·k = 4e-50 and --explain printed
+ * "÷√d_k: 4e-50 / √4 = 4e-50 / 2 = 0", an equation that does not hold (a teacher's pass), because the stored
+ * score rounded to 0 in float32. The line gives the quotient, and then what float32 stores. */
+static void test_explain_scale_line_holds_below_float32(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    av_err err;
+    float x[2 * 4] = {1e-25f, 1e-25f, 1e-25f, 1e-25f, 1e-25f, 1e-25f, 1e-25f, 1e-25f};
+    float eye[4 * 4] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, (size_t[]){2, 4}, &err), AV_OK);
+    const char *names[] = {"W_Q", "W_K"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s.npy", dir, names[i]);
+        assert_int_equal(av_npy_write(path, eye, 2, (size_t[]){4, 4}, &err), AV_OK);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "4", "-H", "1", "-w", dir, "-p", "none",
+                "--explain", "0,1", "a b", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *line = strstr(r.out, "  ÷√d_k: ");
+    if (!line) fail_msg("no ÷√d_k line:\n%s", r.out);
+    double dot = 0, dot2 = 0, root = 0, value = 0;
+    if (sscanf(line, "  ÷√d_k: %lf / √4 = %lf / %lf = %lf", &dot, &dot2, &root, &value) != 4)
+        fail_msg("cannot read %.160s", line);
+    if (!(dot > 3.9e-50 && dot < 4.1e-50)) fail_msg("q·k printed as %g, not 4e-50", dot);
+    if (!(fabs(value - dot / root) <= 1e-6 * dot / root)) fail_msg("the line does not hold: %.200s", line);
+    if (!strstr(line, "which float32 stores as 0")) fail_msg("no word on the stored score: %.200s", line);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* --explain names the files the score and the weight are kept in only when --dump wrote them:
  * `attnviz --heads 4 --explain 1,2 --no-plot "I love deep learning"` printed "(= scores.npy[0, 1, 2])" and
  * "(= weights.npy[0, 1, 2])" for files that were never written (a teacher's pass); with --dump it still
@@ -1441,6 +1474,7 @@ int main(void) {
         cmocka_unit_test(test_explain_precision_reaches_the_softmax_table),
         cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),
         cmocka_unit_test(test_explain_weight_line_is_a_true_equation),
+        cmocka_unit_test(test_explain_scale_line_holds_below_float32),
         cmocka_unit_test(test_explain_names_files_only_when_dumped),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),

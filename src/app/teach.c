@@ -763,7 +763,13 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     if (dumped && m->model_layer)
         snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d, %d])", m->model_layer - 1, h, qi, kj);
     else if (dumped) snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d])", h, qi, kj);
-    if (c->scale)
+    double quot = dot / sqrt((double)D);
+    if (c->scale && quot != 0 && fabs(quot) < FLT_MIN) /* X of 1e-30 printed "2.55065279e-60 / 2 = 0" (a teacher's
+                                                         * pass): the quotient, then what float32 keeps of it */
+        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g, which float32 stores as %.9g (its smallest magnitude is "
+                "1.4e-45, with full precision from 1.2e-38)%s\n", dot, D, dot, sqrt((double)D), quot, (double)s_row[kj],
+                where);
+    else if (c->scale)
         fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g%s\n", dot, D, dot, sqrt((double)D), (double)s_row[kj], where);
     else /* a --model's scale is its own: --no-scale is refused with --model, so say it was trained so, as its trace */
         fprintf(f, "  no ÷√d_k (%s): S = q·k in float32 (the sum above is in double) = %.9g%s\n",
