@@ -991,6 +991,28 @@ static void test_cli_train_warns_when_it_diverges(void **state) {
     tu_free(&r);
 }
 
+/* A held-out loss that barely moved is not a divergence: one step of batch 1 at --lr 1e-9 (Post-LN, RoPE,
+ * no scale) moved it below train.csv's 9 digits, and the run said "the held-out loss rose from 5.6976 at
+ * step 0 to 5.6976 at step 1: training diverged; try a smaller --lr (now 1e-09)", with "diverged": true in
+ * config.json, so every --model figure of the folder said so too (a learner's pass). A rise of more than
+ * 1 % is one (the test above: --lr 10 ends near 110000). */
+static void test_cli_train_tiny_rise_is_not_divergence(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "induction", "--steps", "1", "--batch", "1", "--norm", "post", "--positions",
+                "rope", "--no-scale", "--lr", "1e-9", "--d-model", "16", "-q", "-o", tu_in(f, "a"), NULL);
+    if (r.code != 0 || strstr(r.err, "diverged")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *cfg = tu_slurp_file(tu_in(f, "a/config.json"), NULL);
+    assert_non_null(cfg);
+    if (strstr(cfg, "diverged")) fail_msg("%s", cfg);
+    free(cfg);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "a"), "--no-plot", "k q a z m k q a", NULL);
+    if (r.code != 0 || !strstr(r.out, "(trained toy model: attnviz --train induction, step 1)"))
+        fail_msg("exit %d\n%s%s", r.code, r.out, r.err);
+    tu_free(&r);
+}
+
 /* config.json names the end-of-text token as GPT2Config does, bos_token_id and eos_token_id: without them
  * transformers' GPT2Config takes GPT-2's 50256, outside the toy vocabulary (294 tokens), so a folder loaded there
  * would never stop generating (a researcher's pass). Both must be the id vocab.json gives "<|endoftext|>". */
@@ -4572,6 +4594,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_warmup_0_is_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_names_best_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_warns_when_it_diverges, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_tiny_rise_is_not_divergence, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_names_end_of_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_records_its_settings, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_run_figures_say_so, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -87,7 +87,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
 
 /* A folder written by --train says so in DIR/config.json: "attnviz":
  * {"task": "reverse", "step": 1500}, and "diverged": true when its held-out
- * loss ended above step 0's. task (32 bytes) and *step from it; *present = 1
+ * loss ended more than 1 % above step 0's. task (32 bytes) and *step from it; *present = 1
  * when attnviz.task is there at all; *diverged (may be NULL) 1 for
  * "diverged": true, else 0. No config.json, or no attnviz.task (a GPT-2 or
  * Llama folder): AV_OK, task "" and *present 0. They are printed in headers,

@@ -73,12 +73,16 @@ typedef struct {
     int best;                    /* layer·H + head with the most attention on target at the end */
 } train_log;
 
-/* A run whose held-out loss at its last snapshot is above step 0's, the random
- * weights': it diverged, though no number left float32. Warned of at the end
- * of the run and written in config.json (write_config). */
+/* A run whose held-out loss at its last snapshot is more than 1 % above step
+ * 0's, the random weights': it diverged, though no number left float32. Warned
+ * of at the end of the run and written in config.json (write_config). Any rise
+ * said it: one step of batch 1, or --lr 1e-9, that moved the loss by 1e-5 was
+ * "rose from 5.7053 at step 0 to 5.7053 at step 1: training diverged; try a
+ * smaller --lr (now 1e-09)" (a learner's pass); a 1 % rise also shows in the
+ * figures' 3 digits (diverged_words). */
 static int held_out_rose(const train_log *g) {
     int last = g->n_snap - 1;
-    return last > 0 && g->ho_loss[last] > g->ho_loss[0];
+    return last > 0 && g->ho_loss[last] > 1.01 * g->ho_loss[0];
 }
 
 /* What the run's own figures add when held_out_rose(g), into out (n bytes, 96 suffice): "its training
@@ -583,8 +587,8 @@ static av_status write_vocab(const char *dir, av_err *err) {
 /* config.json: GPT2Config's keys (av_gpt2_config_json), bos_token_id and
  * eos_token_id the toy vocabulary's <|endoftext|>, with the "attnviz"
  * object always present and saying the task and the step it was saved at,
- * "diverged": true for a model whose held-out loss ended above step 0's
- * (held_out_rose), so that --model's figures of it say so, and "training":
+ * "diverged": true for a model whose held-out loss ended more than 1 % above
+ * step 0's (held_out_rose), so that --model's figures of it say so, and "training":
  * the settings o trained it with, as in effect after the task's defaults
  * (--seed, --steps, --batch, --lr (noam: its factor), --schedule, --warmup
  * (not with constant, which has none), --weight-decay, --kernel), so the
