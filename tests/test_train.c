@@ -1301,6 +1301,14 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     assert_int_equal(r.code, 0);
     if (!strstr(r.out, ", RoPE positions,")) fail_msg("header:\n%s", r.out);
     tu_free(&r);
+    /* --compare positions trains its rope variant with them too: the header and compare_positions.png said
+     * "learned vs sinusoidal vs RoPE" (a learner's pass) */
+    run_attnviz(&r, NULL, "--train", "reverse", "--compare", "positions", "--rope-style", "half", "--rope-base",
+                "100", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", tu_in(f, "d"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, ", learned vs sinusoidal vs RoPE (half, base 100) positions,")) fail_msg("header:\n%s", r.out);
+    tu_free(&r);
+    expect_png_title_has(tu_in(f, "d/compare_positions.png"), "learned vs sinusoidal vs RoPE (half, base 100) positions");
 }
 
 /* --model's trace of a RoPE folder names its pairs and θ, as the figures' titles and the single layer's trace

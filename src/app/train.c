@@ -159,13 +159,17 @@ static void train_run_id(char run[32], const av_train_opts *o) {
  * --compare), the compared setting lists every variant: "Pre-LN vs Post-LN". */
 static void variant_label(char *out, size_t n, const av_train_opts *o, int vary) {
     av_train_compare c = vary ? o->compare : AV_TRAIN_CMP_NONE; /* the --compare header: that setting varies */
-    char pos[48] = ""; /* RoPE with --rope-style half or another --rope-base says which: "RoPE (half, base 100)" */
-    if (o->positions == AV_POS_ROPE && (o->rope_style != AV_ROPE_INTERLEAVED || o->rope_base != 10000.0))
+    /* RoPE with --rope-style half or another --rope-base says which: "RoPE (half, base 100)"; so does
+     * --compare positions' rope variant: its header and figure said "learned vs sinusoidal vs RoPE" for a
+     * --rope-base 100 --rope-style half run (a learner's pass) */
+    char pos[48] = "RoPE", all[80];
+    if (o->rope_style != AV_ROPE_INTERLEAVED || o->rope_base != 10000.0)
         snprintf(pos, sizeof pos, "RoPE (%s, base %g)", av_rope_style_name(o->rope_style), o->rope_base);
+    snprintf(all, sizeof all, "learned vs sinusoidal vs %s", pos);
     snprintf(out, n, "%s positions, %s, %s",
-             c != AV_TRAIN_CMP_POSITIONS ? (pos[0] ? pos : positions_text(o->positions))
+             c != AV_TRAIN_CMP_POSITIONS ? (o->positions == AV_POS_ROPE ? pos : positions_text(o->positions))
              : (o->d_model / o->heads) % 2 ? "learned vs sinusoidal" /* rope left out: odd d_k */
-                                           : "learned vs sinusoidal vs RoPE",
+                                           : all,
              c == AV_TRAIN_CMP_NORM ? "Pre-LN vs Post-LN" : o->norm == AV_NORM_POST ? "Post-LN" : "Pre-LN",
              c == AV_TRAIN_CMP_SCALE ? "÷√d_k vs no scale" : o->scale ? "÷√d_k" : "no scale");
 }
@@ -1447,7 +1451,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         }
         s = run_one(&v[i], dir, others, &logs[i], out, err);
     }
-    char title[480], odd[48] = "", held[96], rose[96] = "";
+    char title[480], odd[48] = "", held[128], rose[96] = "";
     if (left_out[0]) snprintf(odd, sizeof odd, " · no rope: d_k %d is odd", o->d_model / o->heads);
     /* the variants whose held-out loss rose, as their own folders' figures say it (diverged_words): the
      * comparison's curves of a diverged variant read as a result of the setting */
@@ -1753,7 +1757,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         unlock_folders(&locks);
         return fs;
     }
-    char vlabel[96], lr_text[200];
+    char vlabel[128], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
     if (!o.quiet) { /* a narrow terminal breaks the line between the pieces */
