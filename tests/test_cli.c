@@ -1915,6 +1915,12 @@ static void test_train_warns_for_model_only_options(void **state) {
     assert_string_equal(msgs[0], "--warmup 0100 has no effect with --schedule constant: the lr is --lr from step 1 "
                                  "(cosine and noam warm up)");
     av_options_free(&o);
+    /* --warmup 0 asks for no warm-up, which constant has: no warning (it said "--warmup 0 has no effect", a
+     * learner's pass) */
+    const char *const none[] = {"--train", "reverse", "--schedule", "constant", "--warmup", "0", NULL};
+    if (parse(&o, &err, none) != AV_OK) fail_msg("%s", err.msg);
+    if (av_unused_options(&o, msgs) != 0) fail_msg("warned: %s", msgs[0]);
+    av_options_free(&o);
 }
 
 /* --format and --cmap with --train: the warning said "use it on a run of the trained folder: attnviz --model

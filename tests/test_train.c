@@ -1309,6 +1309,20 @@ static void test_cli_train_names_rope_style_or_warns(void **state) {
     if (!strstr(r.out, ", learned vs sinusoidal vs RoPE (half, base 100) positions,")) fail_msg("header:\n%s", r.out);
     tu_free(&r);
     expect_png_title_has(tu_in(f, "d/compare_positions.png"), "learned vs sinusoidal vs RoPE (half, base 100) positions");
+    /* the variants without RoPE keep GPT-2's rope settings in config.json: the learned and sinusoidal folders
+     * said "rope_base": 100, "rope_style": "half", which they never used (a learner's pass); so does a run that
+     * warned them of no effect */
+    static const char *const cfgs[] = {"d/learned/config.json", "d/sinusoidal/config.json", "a/config.json",
+                                       "d/rope/config.json"};
+    for (int k = 0; k < 4; k++) {
+        char *text = tu_slurp_file(tu_in(f, cfgs[k]), NULL);
+        assert_non_null(text);
+        int rope = k == 3;
+        if (!strstr(text, rope ? "\"rope_base\":\t100," : "\"rope_base\":\t10000,") ||
+            !strstr(text, rope ? "\"rope_style\":\t\"half\"" : "\"rope_style\":\t\"interleaved\""))
+            fail_msg("%s:\n%s", cfgs[k], text);
+        free(text);
+    }
 }
 
 /* --model's trace of a RoPE folder names its pairs and θ, as the figures' titles and the single layer's trace

@@ -1511,7 +1511,7 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
     }
     if (o->causal)
         snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
-    if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup")) { /* optim.h: constant is lr_max from t = 1 */
+    if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup") && o->warmup != 0) { /* 0: none, as asked */ /* optim.h: constant is lr_max from t = 1 */
         char typed[24]; /* as typed, as every "has no effect" warning names it ("--warmup 0100") */
         snprintf(msgs[n++], 160, "--warmup %s has no effect with --schedule constant: the lr is --lr from step 1 "
                  "(cosine and noam warm up)", av_option_shown(typed, sizeof typed, o, "warmup", o->warmup));

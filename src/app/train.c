@@ -1144,8 +1144,9 @@ static void train_config(av_gpt2_config *cfg, const av_train_opts *o) {
     cfg->n_layer = o->layers; cfg->n_head = o->heads; cfg->n_embd = o->d_model;
     cfg->n_positions = AV_TASK_MAX_T; cfg->vocab_size = AV_TOY_VOCAB; cfg->layer_norm_epsilon = 1e-5;
     cfg->positions = o->positions; cfg->norm = o->norm; cfg->scale = o->scale;
-    if (o->rope_base > 0) cfg->rope_base = o->rope_base;
-    cfg->rope_style = o->rope_style;
+    if (o->positions == AV_POS_ROPE && o->rope_base > 0) cfg->rope_base = o->rope_base;
+    if (o->positions == AV_POS_ROPE) cfg->rope_style = o->rope_style; /* else GPT-2's: another layout would
+         * write them into config.json, and a learned-positions folder would no longer be a Hugging Face GPT-2 */
     cfg->kernel = o->reference ? AV_KERNEL_REFERENCE : AV_KERNEL_BLAS;
 }
 
