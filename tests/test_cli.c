@@ -2016,6 +2016,40 @@ static void test_one_head_and_one_token_in_the_singular(void **state) {
     tu_free(&r);
 }
 
+/* An --explain cell that names no token is refused before the (H, T, T) maps are computed: `--explain zzz,When
+ * --heads 8 -f` a 5000-token text ran 6 s and took 1.7 GiB (25 s on --kernel reference) before its usage error,
+ * and under a memory limit said "out of memory" (exit 1) instead (a long-input learner's pass). Here 3000 tokens
+ * at 8 heads (576 MB of weights and scores) under a 400 MB address-space limit (tu_run_opts.as_limit_kib, as
+ * `ulimit -v 400000`): the --explain error, exit 2, as for an index out of range. A spec that resolves prints its
+ * notes once. Skipped under AddressSanitizer, which cannot start under such a limit. */
+static void test_explain_refused_before_the_maps(void **state) {
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#else
+    tu_result r;
+    static char words[3000 * 3 + 1];
+    for (int i = 0; i < 3000; i++) memcpy(words + 3 * i, "ab ", 3);
+    words[3000 * 3 - 1] = 0;
+    const char *bad[][2] = {
+        {"zz,ab", "attnviz: error: --explain query 'zz' is neither a token of the sentence nor an index 0..2999\n"},
+        {"0,3000", "attnviz: error: --explain key index 3000 is outside 0..2999 (T = 3000 tokens)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *args[] = {"-q", "--no-plot", "--heads", "8", "-d", "8", "--explain", bad[i][0], words, NULL};
+        tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, args);
+        if (r.code != 2 || strcmp(r.err, bad[i][1])) fail_msg("--explain %s: exit %d: %s", bad[i][0], r.code, r.err);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--explain", "love,you", "I love you I love", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: note: --explain query 'love' occurs 2 times; using the first (index 1); give "
+                               "an index to pick another\n");
+    tu_free(&r);
+#endif
+}
+
 /* --compare scale with d_k = 1 (--d-model 8 --heads 8): √1 = 1, so the two rows are the same and max |ΔA| is 0;
  * the table says why, and only then (a teacher's pass: a class saw two equal rows and no reason). */
 static void test_compare_scale_says_when_d_k_is_one(void **state) {
@@ -2943,6 +2977,7 @@ int main(void) {
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_precision_names_explain),
+        cmocka_unit_test(test_explain_refused_before_the_maps),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),
         cmocka_unit_test(test_help_head_names_html),
