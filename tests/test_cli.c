@@ -2766,6 +2766,48 @@ static void make_file_in(const char *dir, const char *name) {
     fclose(fp);
 }
 
+/* An -o or --dump folder that cannot be made is refused before the (H, T, T) maps are computed: `-o out.txt`
+ * (a file) said "-o: cannot create folder ..." only after them (5000 tokens at 8 heads: 6 s and 1.7 GiB), and
+ * under a memory limit "out of memory" instead (a long-input learner's pass). 3000 tokens at 8 heads (576 MB)
+ * under a 400 MB address-space limit (as `ulimit -v 400000`): the folder's error, at once. A folder made for a
+ * run that then fails is removed again. Skipped under AddressSanitizer, which cannot start under such a limit. */
+static void test_unusable_folders_refused_before_the_maps(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    tu_fixture *f = *state;
+    make_file_in(f->dir, "file");
+    static char words[3000 * 3 + 1];
+    for (int i = 0; i < 3000; i++) memcpy(words + 3 * i, "ab ", 3);
+    words[3000 * 3 - 1] = 0;
+    char o_dir[4300], dump_dir[4300], want[9000];
+    snprintf(o_dir, sizeof o_dir, "%s", tu_in(f, "file"));
+    snprintf(dump_dir, sizeof dump_dir, "%s", tu_in(f, "file/d"));
+    const char *o_args[] = {"-q", "-o", o_dir, "--heads", "8", "-d", "8", words, NULL};
+    const char *dump_args[] = {"-q", "--no-plot", "--dump", dump_dir, "--heads", "8", "-d", "8", words, NULL};
+    tu_result r;
+    tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, o_args);
+    snprintf(want, sizeof want, "attnviz: error: -o: cannot create folder '%s': '%s' exists and is not a folder\n",
+             o_dir, o_dir);
+    if (r.code != 1 || strcmp(r.err, want)) fail_msg("-o a file: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, dump_args);
+    snprintf(want, sizeof want, "attnviz: error: --dump: cannot create folder '%s': '%s' exists and is not a "
+             "folder\n", dump_dir, o_dir);
+    if (r.code != 1 || strcmp(r.err, want)) fail_msg("--dump under a file: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* made before the run, removed when the run fails after it (an --attn-mask that is not there) */
+    run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "new"), "--dump", tu_in(f, "newdump"), "--attn-mask",
+                tu_in(f, "none.npy"), "a b", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "none.npy"));
+    tu_free(&r);
+    assert_int_not_equal(access(tu_in(f, "new"), F_OK), 0);
+    assert_int_not_equal(access(tu_in(f, "newdump"), F_OK), 0);
+#endif
+}
+
 /* 1 when folder dir holds name. */
 static int holds(const char *dir, const char *name) {
     char path[4600];
@@ -3024,6 +3066,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_dump_of_other_tokens_run_says_so_truly, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_files_not_read_are_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_unusable_folders_refused_before_the_maps, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,
