@@ -2216,6 +2216,33 @@ static void test_redirected_trace_ignores_stderrs_terminal(void **state) {
     tu_free(&r);
 }
 
+/* -v prints the small matrices, but past 64 tokens auto runs flash, which forms no S or A: -v printed Q, K, V
+ * and Y and left S and A out without a word (a long-input learner's pass). It says so, once, and what prints
+ * them; --kernel blas prints S and gets no such line. */
+static void test_verbose_flash_says_it_has_no_scores_to_print(void **state) {
+    (void)state;
+    size_t cap = 100 * 4 + 1, n = 0;
+    char *words = malloc(cap);
+    assert_non_null(words);
+    for (int i = 0; i < 100; i++) n += (size_t)snprintf(words + n, cap - n, "%s%c", i ? " " : "", 'a' + i % 26);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-v", "-d", "16", "--color", "never", words, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "kernel     flash"));
+    const char *line = "-v: the flash kernel forms no S or A to print; --kernel blas prints them\n";
+    const char *at = strstr(r.out, line);
+    if (!at || strstr(at + 1, line)) fail_msg("the line, once:\n%s", r.out);
+    assert_null(strstr(r.out, "S[head 0] ="));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-v", "-d", "16", "--color", "never", "--kernel", "blas", words, NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "S[head 0] ="));
+    assert_non_null(strstr(r.out, "A[head 0] ="));
+    assert_null(strstr(r.out, "forms no S or A"));
+    tu_free(&r);
+    free(words);
+}
+
 /* The flash trace's worked example cuts the keys into 4 tiles so that the online softmax rescales; the
  * kernel's own tiles hold 512 keys, as the header line says. It said "kernel flash: keys in tiles of 512"
  * and then "keys in tiles of 50" without a word (attnviz --no-plot on docs/paragraph.txt, 200 tokens),
@@ -3047,6 +3074,7 @@ int main(void) {
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),
+        cmocka_unit_test(test_verbose_flash_says_it_has_no_scores_to_print),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),
         cmocka_unit_test(test_figures_list_takes_a_full_width_comma),

@@ -316,6 +316,9 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
                 snprintf(name, sizeof name, "S[head %d]", h);
             av_print_matrix(f, name, m->scores + (size_t)h * T * T, T, T, P, m->mask);
         }
+    else if (tr->verbose) /* -v printed S and A without a word for them past 64 tokens, where auto runs flash (a
+                           * long-input learner's pass: "-v prints the small matrices") */
+        fprintf(f, "%s-v: the flash kernel forms no S or A to print; --kernel blas prints them\n", ind);
 
     size_t TT = (size_t)T * T;
     stage(tr, n++, "mask");
