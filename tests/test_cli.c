@@ -2587,6 +2587,54 @@ static void test_fonts_on_a_file_system_without_mmap(void **state) {
 #endif
 }
 
+/* --train's figures take their labels from the bundled DejaVu Sans, as the attention figures do: it never loaded
+ * them, so on a machine without system fonts (a container; here an empty fontconfig configuration) the installed
+ * binary wrote curves.png, filmstrip.png and attention.gif with every title, tick and legend a box, exit 0 and
+ * not a word (a packager's pass), and elsewhere with whatever font fontconfig picked. The copy beside assets/
+ * trains once with no system font visible and once with them all: the same bytes. */
+static void test_train_figures_use_the_bundled_fonts(void **state) {
+#ifdef __SANITIZE_ADDRESS__
+    print_message("[ SKIPROW  ] run_binary and copy_beside_assets are not built under AddressSanitizer\n");
+    (void)state;
+#else
+    tu_fixture *f = *state;
+    char bin[4200], conf[4400];
+    copy_beside_assets(f, bin, sizeof bin);
+    FILE *c = fopen(tu_in(f, "empty.conf"), "w");
+    assert_non_null(c);
+    fprintf(c, "<?xml version=\"1.0\"?>\n<fontconfig><cachedir>%s</cachedir></fontconfig>\n", tu_in(f, "fc"));
+    fclose(c);
+    snprintf(conf, sizeof conf, "FONTCONFIG_FILE=%s", tu_in(f, "empty.conf"));
+    const char *args[] = {"--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                          tu_in(f, "tr"), NULL};
+    static const char *const files[] = {"curves.png", "filmstrip.png", "attention.gif"};
+    char *bytes[3];
+    size_t len[3];
+    for (int run = 0; run < 2; run++) {
+        const char *no_fonts[] = {conf, NULL};
+        tu_result r;
+        run_binary(&r, bin, run == 0 ? no_fonts : NULL, args);
+        if (r.code != 0 || r.err[0]) fail_msg("%s: exit %d: %s", run ? "system fonts" : "no system font", r.code, r.err);
+        tu_free(&r);
+        for (int k = 0; k < 3; k++) {
+            char path[4400];
+            snprintf(path, sizeof path, "%s/%s", tu_in(f, "tr"), files[k]);
+            size_t n = 0;
+            char *b = tu_slurp_file(path, &n);
+            assert_non_null(b);
+            if (run == 0) bytes[k] = b, len[k] = n;
+            else {
+                if (n != len[k] || memcmp(b, bytes[k], n) != 0)
+                    fail_msg("%s differs between no system font and the system fonts (labels not in the bundled "
+                             "DejaVu Sans)", files[k]);
+                free(b);
+                free(bytes[k]);
+            }
+        }
+    }
+#endif
+}
+
 /* A run that writes no file (--figures pe with --positions none: a warning, nothing to draw) leaves no
  * folder it made behind: -o new/deeper/out made all three, empty (a new user's report, on a --model folder
  * with sinusoidal positions). A folder that was there before stays, and a run that writes keeps its folder. */
@@ -3120,6 +3168,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fonts_out_of_memory_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_fonts_on_a_file_system_without_mmap, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_train_figures_use_the_bundled_fonts, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_threads_follow_the_affinity_mask),
         cmocka_unit_test_setup_teardown(test_input_paths_shown_as_in_the_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_folder_names_shown_as_in_the_trace, tu_setup_tmpdir,

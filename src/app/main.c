@@ -375,6 +375,9 @@ int main(int argc, char **argv) {
     if (run_it) av_note_typed_quotes(stderr, &r.o);
     if (run_it && r.o.train >= 0) {
         r.cmd = av_command_line(argc, argv);
+        /* its figures' labels in the bundled DejaVu Sans too: --train drew them with whatever fontconfig had, and
+         * with no system font (a container) every title, tick and legend of its figures was a box, without a word */
+        av_assets_use_fonts();
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
         if (!st) av_figures_note_lowered_dpi(stderr, &r.o);
     } else if (run_it && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
