@@ -2635,6 +2635,46 @@ static void test_train_figures_use_the_bundled_fonts(void **state) {
 #endif
 }
 
+/* A binary copied without its data folder, on a machine without system fonts: --train's figures were all boxes
+ * with exit 0 and no warning, and the attention figures' warning ("40 characters in the labels have no glyph in any
+ * installed font; drawn as boxes") did not say that attnviz's own fonts were missing, the cause (a packager's
+ * pass: `cp attnviz` alone into a container). Both now warn, naming the missing DejaVu Sans and make install. */
+static void test_missing_bundled_fonts_are_named(void **state) {
+#ifdef __SANITIZE_ADDRESS__
+    print_message("[ SKIPROW  ] run_binary and copy_beside_assets are not built under AddressSanitizer\n");
+    (void)state;
+#else
+    tu_fixture *f = *state;
+    char bin[4200], conf[4400];
+    copy_beside_assets(f, bin, sizeof bin);
+    assert_int_equal(unlink(tu_in(f, "inst/assets")), 0); /* the binary alone */
+    FILE *c = fopen(tu_in(f, "empty.conf"), "w");
+    assert_non_null(c);
+    fprintf(c, "<?xml version=\"1.0\"?>\n<fontconfig><cachedir>%s</cachedir></fontconfig>\n", tu_in(f, "fc"));
+    fclose(c);
+    snprintf(conf, sizeof conf, "FONTCONFIG_FILE=%s", tu_in(f, "empty.conf"));
+    const char *env[] = {conf, NULL};
+    const char *fwd[] = {"-q", "-o", tu_in(f, "fwd"), "I love you", NULL};
+    const char *train[] = {"--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                           tu_in(f, "tr"), NULL};
+    const char *const *runs[] = {fwd, train};
+    for (int i = 0; i < 2; i++) {
+        tu_result r;
+        run_binary(&r, bin, env, runs[i]);
+        assert_int_equal(r.code, 0);
+        if (i == 0 && !strstr(r.err, "no glyph")) { /* an installed data folder (AV_DATADIR) found: nothing to see */
+            print_message("[ SKIPROW  ] the copy found a data folder installed on this machine\n");
+            tu_free(&r);
+            return;
+        }
+        if (!strstr(r.err, "no glyph in any installed font; drawn as boxes") ||
+            !strstr(r.err, "attnviz's own DejaVu Sans was not found") || !strstr(r.err, "make install"))
+            fail_msg("%s: no warning naming the missing bundled fonts: '%s'", i ? "--train" : "attention figures", r.err);
+        tu_free(&r);
+    }
+#endif
+}
+
 /* A run that writes no file (--figures pe with --positions none: a warning, nothing to draw) leaves no
  * folder it made behind: -o new/deeper/out made all three, empty (a new user's report, on a --model folder
  * with sinusoidal positions). A folder that was there before stays, and a run that writes keeps its folder. */
@@ -3169,6 +3209,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_fonts_on_a_file_system_without_mmap, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_train_figures_use_the_bundled_fonts, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_missing_bundled_fonts_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_threads_follow_the_affinity_mask),
         cmocka_unit_test_setup_teardown(test_input_paths_shown_as_in_the_trace, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_folder_names_shown_as_in_the_trace, tu_setup_tmpdir,

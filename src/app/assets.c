@@ -51,6 +51,10 @@ const char *av_assets_dir(void) {
     return dir[0] ? dir : NULL;
 }
 
+const char *av_assets_datadir(void) {
+    return AV_DATADIR;
+}
+
 int av_assets_use_fonts(void) {
     const char *dir = av_assets_dir();
     if (!dir) return -1;

@@ -19,6 +19,9 @@
  * static (computed once). */
 const char *av_assets_dir(void);
 
+/* The compiled-in data folder searched first (AV_DATADIR, PREFIX/share/attnviz), found or not: for messages. */
+const char *av_assets_datadir(void);
+
 /* Hand the bundled fonts to the text renderer (textlayout.h av_text_use_fonts),
  * so Latin labels are drawn with the same DejaVu Sans on every machine.
  * Returns 0, or -1 when no data folder was found (system fonts are then

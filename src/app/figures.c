@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/assets.h"
 #include "app/page.h"
 #include "app/term.h"
 #include "app/trace.h"
@@ -499,14 +500,15 @@ static void describe_run(fig_run *fr, const av_figure_context *fc) {
     fr->noscale = c->scale ? "" : " · no scale";
 }
 
-/* Warn on stderr when the labels drawn since av_plot_reset_missing had
- * characters no installed font has. Printed with -q too: the man page's -q
- * keeps errors and warnings, as for the unused-option warnings. */
-static void warn_missing_glyphs(void) {
+void av_figures_warn_missing_glyphs(void) {
     int n = av_plot_missing_glyphs();
+    char why[600] = ""; /* a binary copied without its data folder: the boxes' cause is that folder, not the system */
+    if (n > 0 && !av_assets_dir())
+        snprintf(why, sizeof why, "; attnviz's own DejaVu Sans was not found either (no fonts/DejaVuSans.ttf in %.400s, "
+                 "nor in ../share/attnviz or assets/ beside the binary: make install puts it there)", av_assets_datadir());
     if (n > 0)
-        av_message(stderr, "attnviz: warning: %d character%s in the labels %s no glyph in any installed font; drawn as boxes\n",
-                n, n == 1 ? "" : "s", n == 1 ? "has" : "have");
+        av_message(stderr, "attnviz: warning: %d character%s in the labels %s no glyph in any installed font; drawn as "
+                   "boxes%s\n", n, n == 1 ? "" : "s", n == 1 ? "has" : "have", why);
 }
 
 void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {
@@ -579,7 +581,7 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
     }
     free(fr.hms);
     free(fr.titles);
-    if (!s) warn_missing_glyphs();
+    if (!s) av_figures_warn_missing_glyphs();
     return s;
 }
 
@@ -730,7 +732,7 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     free(fr.hms);
     free(fr.titles);
     av_labels_free(pieces, toks->n);
-    if (!s) warn_missing_glyphs();
+    if (!s) av_figures_warn_missing_glyphs();
     return s;
 }
 

@@ -33,6 +33,7 @@
 #include "app/train.h"
 #include "base/utf8.h"
 #include "io/fileio.h"
+#include "render/plot.h"
 #include "render/textlayout.h"
 #include "nn/attention_blas.h"
 #include "nn/model.h"
@@ -378,7 +379,9 @@ int main(int argc, char **argv) {
         /* its figures' labels in the bundled DejaVu Sans too: --train drew them with whatever fontconfig had, and
          * with no system font (a container) every title, tick and legend of its figures was a box, without a word */
         av_assets_use_fonts();
+        av_plot_reset_missing();
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
+        if (!st) av_figures_warn_missing_glyphs(); /* its figures' boxes were not reported */
         if (!st) av_figures_note_lowered_dpi(stderr, &r.o);
     } else if (run_it && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
         /* a closed standard output (`>&-`): a -q run wrote every file, replacing the earlier run's, and failed

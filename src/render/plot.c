@@ -1353,14 +1353,14 @@ int av_plot_fit_dpi(int w, int h, const av_plot_meta *meta) {
 }
 
 void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta) {
+    count_missing(dl); /* --train's curves, film strip and GIF frames too: their boxes went unreported */
     av_dl_scale(dl, pixel_factor(dl->width, dl->height, meta, &dl->dpi));
 }
 
 /* Multiply every coordinate, font size and the hatch by pixel_factor's f
  * (av_dl_scale), and record the dpi it gives for the PNG's pHYs and the
- * SVG's size. Counts missing glyphs first. */
+ * SVG's size. Counts missing glyphs first (av_plot_scale_laid_out). */
 static void dl_finish(av_dlist *dl, const av_plot_meta *meta) {
-    count_missing(dl);
     av_plot_scale_laid_out(dl, meta);
 }
 

@@ -303,7 +303,8 @@ av_status av_plot_layout_mask(av_dlist *dl, const av_heatmap *hm, const av_plot_
  * 100), for the pHYs chunk and the SVG's size. When a side would pass
  * AV_PLOT_MAX_PX, f and dl->dpi are lowered together so that the printed
  * size (dl->width / dl->dpi inches) stays layout width × scale / 100.
- * meta NULL or zero: nothing changes. No errors. */
+ * meta NULL or zero: nothing changes. Adds dl's characters no font has to
+ * av_plot_missing_glyphs() first. No errors. */
 void av_plot_scale_laid_out(av_dlist *dl, const av_plot_meta *meta);
 
 /* The dpi av_plot_scale_laid_out gives a figure laid out at w x h px (100
