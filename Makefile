@@ -75,7 +75,7 @@ FORCE:
 # -MMD -MP: each object depends on the headers it really includes.
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(DEPS)
 
@@ -88,7 +88,7 @@ $(BUILD)/gen/html_assets.c: $(foreach a,$(HTML_ASSETS),$(lastword $(subst =, ,$(
 	sh scripts/embed.sh $@ $(HTML_ASSETS)
 
 $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # The softmax loops (fastexp.h) are worth vectorising (VECFLAGS above lets
 # GCC's cost model try), and without -fno-trapping-math GCC will not turn their
@@ -111,7 +111,7 @@ $(BUILD):
 	mkdir -p $(BUILD)/tests
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libattnviz.a | $(BUILD)
-	$(CC) $(CFLAGS) -MMD -MP $(shell pkg-config --cflags cmocka 2>/dev/null) -Itests -o $@ $< $(BUILD)/libattnviz.a \
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP $(shell pkg-config --cflags cmocka 2>/dev/null) -Itests -o $@ $< $(BUILD)/libattnviz.a \
 	    $(LDFLAGS) $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka) $(LDLIBS)
 
 # LD_PRELOAD libraries some tests run the binary with (tests/shim_*.c), never
@@ -157,18 +157,20 @@ test: deps-test
 # make install [PREFIX=/usr/local] [DESTDIR=]: bin/attnviz, share/man/man1/attnviz.1,
 # share/attnviz/ (fonts with their licence, sentences.txt, weights/).
 ASSETS := $(shell find assets -type f | LC_ALL=C sort)
+# Every path is quoted: a DESTDIR with a space ("/tmp/stage x") made `install -d /tmp/stage x/usr/bin` (a
+# folder x/ in the tree) and `rm -rf /tmp/stage x/usr/share/attnviz` (all of /tmp/stage) (a packager's pass).
 install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/attnviz
-	install -m 644 docs/attnviz.1 $(DESTDIR)$(MANDIR)/attnviz.1
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)"
+	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/attnviz"
+	install -m 644 docs/attnviz.1 "$(DESTDIR)$(MANDIR)/attnviz.1"
 	for f in $(ASSETS:assets/%=%); do \
-	    install -d $(DESTDIR)$(DATADIR)/$$(dirname $$f) && \
-	    install -m 644 assets/$$f $(DESTDIR)$(DATADIR)/$$f || exit 1; \
+	    install -d "$(DESTDIR)$(DATADIR)/$$(dirname $$f)" && \
+	    install -m 644 "assets/$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; \
 	done
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/attnviz $(DESTDIR)$(MANDIR)/attnviz.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f "$(DESTDIR)$(PREFIX)/bin/attnviz" "$(DESTDIR)$(MANDIR)/attnviz.1"
+	rm -rf "$(DESTDIR)$(DATADIR)"
 
 check: test
 
@@ -260,7 +262,7 @@ train-figures: deps-bench
 # (bench_gpt2 includes the test fixtures, hence -Itests).
 BENCH_BINS := $(BUILD)/bench $(BUILD)/bench_gpt2 $(BUILD)/bench_train
 $(BENCH_BINS): $(BUILD)/%: bench/%.c $(BUILD)/libattnviz.a
-	$(CC) $(CFLAGS) -MMD -MP -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS) $(BLAS_LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -Itests -o $@ $< $(BUILD)/libattnviz.a $(LDFLAGS) $(LDLIBS) $(BLAS_LIBS)
 
 -include $(BENCH_BINS:=.d)
 

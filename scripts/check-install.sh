@@ -12,7 +12,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "check-install: FAILED: $*" >&2; exit 1; }
 
-make --no-print-directory -s install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
+# a staging folder with a space: install and uninstall quote every path (they made a folder in the tree
+# and would have removed all of "$tmp/stage")
+root="$tmp/stage x"
+make --no-print-directory -s install DESTDIR="$root" PREFIX=/usr >/dev/null
+[ ! -e "x" ] || fail "make install with DESTDIR='$root' made a folder x in the tree"
+mv "$root" "$tmp/root"
 bin="$tmp/root/usr/bin/attnviz"
 [ -x "$bin" ] || fail "no $bin"
 [ -f "$tmp/root/usr/share/man/man1/attnviz.1" ] || fail "no man page"
@@ -54,9 +59,15 @@ if command -v man >/dev/null 2>&1; then
         fail "LC_ALL=C man docs/attnviz.1 drops the Han characters of the example sentence"
 fi
 
-make --no-print-directory -s uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
-left=$(find "$tmp/root" -type f | head -n 3)
+mv "$tmp/root" "$root"
+touch "$tmp/stage" # a file that an unquoted "rm -rf $tmp/stage x/..." would remove
+make --no-print-directory -s uninstall DESTDIR="$root" PREFIX=/usr >/dev/null
+left=$(find "$root" -type f | head -n 3)
 [ -z "$left" ] || fail "make uninstall left: $left"
+[ -f "$tmp/stage" ] || fail "make uninstall with DESTDIR='$root' removed $tmp/stage"
+# a packager's CPPFLAGS (Debian's -D_FORTIFY_SOURCE=2) reach every compile line, as CFLAGS do
+make --no-print-directory -n -B build/rel/base/common.o SANITIZE= CPPFLAGS=-DAV_PACKAGER_CPPFLAGS 2>/dev/null |
+    grep -q -- -DAV_PACKAGER_CPPFLAGS || fail "CPPFLAGS do not reach the compile line"
 # The install compiled PREFIX=/usr into the tree binary; build it back.
 make --no-print-directory -s "${BIN:-attnviz}" >/dev/null
-echo "check-install: make install/uninstall (DESTDIR, PREFIX=/usr), bundled fonts without system fonts, man page: ok"
+echo "check-install: make install/uninstall (DESTDIR with a space, PREFIX=/usr), CPPFLAGS, bundled fonts without system fonts, man page: ok"
