@@ -3505,6 +3505,34 @@ static void test_cli_train_gif_says_how_it_was_made(void **state) {
     free(comment);
 }
 
+/* The Run of a --train's figures names every option that decides the numbers: `--train reverse --steps 30
+ * --batch 8 --kernel reference` and the same command without --kernel gave both film strips (and curves, GIF)
+ * Run train-406a201c22d21c8d, though their model.safetensors and train.csv differ (the reference kernel sums in
+ * another order). The same command twice keeps its Run; --kernel reference gets another. */
+static void test_cli_train_run_names_the_kernel(void **state) {
+    tu_fixture *f = *state;
+    static const char *const dirs[3] = {"blas1", "blas2", "ref"};
+    char runs[3][64];
+    for (int k = 0; k < 3; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "4", "-q",
+                    "--kernel", k == 2 ? "reference" : "auto", "-o", tu_in(f, dirs[k]), NULL);
+        if (r.code != 0) fail_msg("%s: exit %d: %s", dirs[k], r.code, r.err);
+        tu_free(&r);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/filmstrip.png", tu_in(f, dirs[k]));
+        av_png_image img;
+        av_err err;
+        assert_int_equal(av_png_read_texts(path, &img, &err), AV_OK);
+        const char *run = av_png_image_text(&img, "Run");
+        assert_non_null(run);
+        snprintf(runs[k], sizeof runs[k], "%s", run);
+        av_png_image_free(&img);
+    }
+    assert_string_equal(runs[0], runs[1]);
+    if (!strcmp(runs[0], runs[2])) fail_msg("--kernel reference's film strip has the blas run's Run %s", runs[2]);
+}
+
 /* `attnviz --train reverse --dpi 200` (and --scale) reach the training figures: they were drawn at 100 dpi
  * whatever the options (a figure-maker's report). By plot.h's rule (f = scale × dpi / 100) the film strip
  * and the curves have 2 × the 100-dpi run's pixels and pHYs 200 dpi, and the GIF's frames 2 × its size;
@@ -4684,6 +4712,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_says_how_it_was_made, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_run_names_the_kernel, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_dpi_and_scale_reach_its_figures, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_dpi_600_keeps_the_printed_size, tu_setup_tmpdir,

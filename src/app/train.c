@@ -151,6 +151,10 @@ static void train_run_id(char run[32], const av_train_opts *o) {
                      (unsigned long long)o->seed, (int)o->compare);
     if (o->weight_decay != AV_TRAIN_WEIGHT_DECAY && n > 0 && (size_t)n < sizeof cfg) /* the default keeps older ids */
         n += snprintf(cfg + n, sizeof cfg - (size_t)n, " wd=%.17g", o->weight_decay);
+    /* --kernel reference sums in another order, so its weights and losses differ in their last digits: another
+     * run, which had the blas run's id (the same Run in two folders whose model.safetensors differ) */
+    if (o->reference && n > 0 && (size_t)n < sizeof cfg)
+        n += snprintf(cfg + n, sizeof cfg - (size_t)n, " kernel=reference");
     if (n < 0 || (size_t)n >= sizeof cfg) n = (int)strlen(cfg);
     snprintf(run, 32, "train-%016llx", (unsigned long long)av_run_hash(AV_RUN_HASH_START, cfg, (size_t)n));
 }
