@@ -1097,23 +1097,7 @@ static char *run_into_broken_pipe(tu_fixture *f, int *st, ...) {
     for (const char *a; n < 31 && (a = va_arg(ap, const char *)) != NULL;) argv[n++] = a;
     va_end(ap);
     argv[n] = NULL;
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    close(fds[0]); /* no reader */
-    const char *errpath = tu_in(f, "err.txt");
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fds[1], 1);
-        dup2(e, 2);
-        signal(SIGPIPE, SIG_DFL); /* as a shell's pipeline gives it */
-        execv(tu_bin(), (char *const *)argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    assert_int_equal(waitpid(pid, st, 0), pid);
-    char *err = tu_slurp_file(errpath, NULL);
+    char *err = tu_run_into_broken_pipe(tu_in(f, "err.txt"), argv, st);
     assert_non_null(err);
     return err;
 }
@@ -2587,6 +2571,18 @@ static void test_fonts_on_a_file_system_without_mmap(void **state) {
 #endif
 }
 
+#ifndef __SANITIZE_ADDRESS__ /* its two tests are skipped under AddressSanitizer */
+/* "FONTCONFIG_FILE=<f's empty.conf>" into env (cap bytes): a fontconfig configuration that lists no font, as a
+ * container without system fonts has, with its cache in f's folder. */
+static void no_system_fonts(tu_fixture *f, char *env, size_t cap) {
+    FILE *c = fopen(tu_in(f, "empty.conf"), "w");
+    assert_non_null(c);
+    fprintf(c, "<?xml version=\"1.0\"?>\n<fontconfig><cachedir>%s</cachedir></fontconfig>\n", tu_in(f, "fc"));
+    fclose(c);
+    snprintf(env, cap, "FONTCONFIG_FILE=%s", tu_in(f, "empty.conf"));
+}
+#endif
+
 /* --train's figures take their labels from the bundled DejaVu Sans, as the attention figures do: it never loaded
  * them, so on a machine without system fonts (a container; here an empty fontconfig configuration) the installed
  * binary wrote curves.png, filmstrip.png and attention.gif with every title, tick and legend a box, exit 0 and
@@ -2600,11 +2596,7 @@ static void test_train_figures_use_the_bundled_fonts(void **state) {
     tu_fixture *f = *state;
     char bin[4200], conf[4400];
     copy_beside_assets(f, bin, sizeof bin);
-    FILE *c = fopen(tu_in(f, "empty.conf"), "w");
-    assert_non_null(c);
-    fprintf(c, "<?xml version=\"1.0\"?>\n<fontconfig><cachedir>%s</cachedir></fontconfig>\n", tu_in(f, "fc"));
-    fclose(c);
-    snprintf(conf, sizeof conf, "FONTCONFIG_FILE=%s", tu_in(f, "empty.conf"));
+    no_system_fonts(f, conf, sizeof conf);
     const char *args[] = {"--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
                           tu_in(f, "tr"), NULL};
     static const char *const files[] = {"curves.png", "filmstrip.png", "attention.gif"};
@@ -2648,11 +2640,7 @@ static void test_missing_bundled_fonts_are_named(void **state) {
     char bin[4200], conf[4400];
     copy_beside_assets(f, bin, sizeof bin);
     assert_int_equal(unlink(tu_in(f, "inst/assets")), 0); /* the binary alone */
-    FILE *c = fopen(tu_in(f, "empty.conf"), "w");
-    assert_non_null(c);
-    fprintf(c, "<?xml version=\"1.0\"?>\n<fontconfig><cachedir>%s</cachedir></fontconfig>\n", tu_in(f, "fc"));
-    fclose(c);
-    snprintf(conf, sizeof conf, "FONTCONFIG_FILE=%s", tu_in(f, "empty.conf"));
+    no_system_fonts(f, conf, sizeof conf);
     const char *env[] = {conf, NULL};
     const char *fwd[] = {"-q", "-o", tu_in(f, "fwd"), "I love you", NULL};
     const char *train[] = {"--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",

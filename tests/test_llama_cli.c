@@ -346,6 +346,17 @@ static void test_bad_llama_folders(void **state) {
     tu_free(&r);
 }
 
+/* GPT-2's tokenizer.json (hf_gpt2_tokenizer_json, byte-level) into path, with extra (one added_tokens entry, JSON)
+ * after its "<|endoftext|>" (50256). */
+static void write_gpt2_tokenizer_adding(const char *path, const char *extra) {
+    static const char eot[] = "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}";
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0), with[512];
+    assert_non_null(tok);
+    snprintf(with, sizeof with, "%s,%s", eot, extra);
+    assert_int_equal(tu_write_replaced(path, tok, eot, with), 0);
+    free(tok);
+}
+
 /* tokenizer.json against config.json's vocab_size (50257 here): a tokenizer
  * with fewer ids is fine (checkpoints pad vocab_size: here ids 0..49999
  * only), one with an id at or past vocab_size (an added token 50257) is
@@ -367,12 +378,7 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     if (r.code != 0) fail_msg("a tokenizer smaller than vocab_size: exit %d: %s", r.code, r.err);
     tu_free(&r);
-    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
-    assert_non_null(tok);
-    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
-                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
-                                       "{\"id\":50257,\"content\":\"<extra>\",\"special\":true}"), 0);
-    free(tok);
+    write_gpt2_tokenizer_adding(path, "{\"id\":50257,\"content\":\"<extra>\",\"special\":true}");
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     assert_int_equal(r.code, 2);
     snprintf(want, sizeof want, "attnviz: error: %s has token ids up to 50257 (its vocabulary and added tokens), but "
@@ -382,12 +388,7 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
     tu_free(&r);
     /* an added token far past them (id 100000): named, with its id and the ids the file's 50258 tokens allow
      * (it said "no token has id 50257 (ids must be 0..100000)") */
-    tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
-    assert_non_null(tok);
-    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
-                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
-                                       "{\"id\":100000,\"content\":\"<extra>\",\"special\":true}"), 0);
-    free(tok);
+    write_gpt2_tokenizer_adding(path, "{\"id\":100000,\"content\":\"<extra>\",\"special\":true}");
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     assert_int_equal(r.code, 2);
     snprintf(want, sizeof want, "attnviz: error: %s: added token \"<extra>\" has id 100000, outside 0..50257: the file "
@@ -435,12 +436,7 @@ static void test_added_token_at_another_tokens_id(void **state) {
     make_folder(model, "llama_f32", AV_ST_F32);
     char path[4400], want[4800];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
-    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
-    assert_non_null(tok);
-    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
-                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
-                                       "{\"id\":50256,\"content\":\"<|im_end|>\",\"special\":true}"), 0);
-    free(tok);
+    write_gpt2_tokenizer_adding(path, "{\"id\":50256,\"content\":\"<|im_end|>\",\"special\":true}");
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi<|im_end|>", NULL);
     assert_int_equal(r.code, 2);
@@ -452,12 +448,7 @@ static void test_added_token_at_another_tokens_id(void **state) {
     tu_free(&r);
     /* the same token, as its text where model.vocab has it in the byte-level alphabet: " " is GPT-2's "Ġ" (220),
      * as GPT-NeoX's added "  " is its "ĠĠ"; it loads */
-    tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
-    assert_non_null(tok);
-    assert_int_equal(tu_write_replaced(path, tok, "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true}",
-                                       "{\"id\":50256,\"content\":\"<|endoftext|>\",\"special\":true},"
-                                       "{\"id\":220,\"content\":\" \",\"special\":false}"), 0);
-    free(tok);
+    write_gpt2_tokenizer_adding(path, "{\"id\":220,\"content\":\" \",\"special\":false}");
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "1", "Hi there", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);

@@ -359,6 +359,27 @@ static inline char *tu_slurp_file(const char *path, size_t *len) {
     return buf;
 }
 
+/* Run argv (argv[0] the program, NULL-terminated) with stdout a pipe that has no reader from the start, as a
+ * reader gone (`| head -1`, a pager quit with q): its first flush raises SIGPIPE, with the default action a
+ * shell's pipeline gives. Its stderr goes to errpath and is returned (free it); *st = its wait status. */
+static inline char *tu_run_into_broken_pipe(const char *errpath, const char *const *argv, int *st) {
+    int fds[2];
+    if (pipe(fds) != 0) return NULL;
+    close(fds[0]); /* no reader */
+    pid_t pid = fork();
+    if (pid == 0) {
+        int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fds[1], 1);
+        dup2(e, 2);
+        signal(SIGPIPE, SIG_DFL); /* as a shell's pipeline gives it */
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (pid < 0 || waitpid(pid, st, 0) != pid) return NULL;
+    return tu_slurp_file(errpath, NULL);
+}
+
 /* The printed size of a figure, in inches: a PNG's IHDR width and height
  * over its pHYs dpi (render/pngout.h av_png_read_texts: libpng, the image
  * never decoded), an
