@@ -54,6 +54,48 @@ static double value_before(const char *out, const char *tag) {
     return strtod(q, NULL);
 }
 
+/* The contribution line A·v_j is v_j's line times the weight, entry for entry, cut as v_j's line is: with d_k 8
+ * it printed v_j's first four entries and its last, "[-0.4918 0.1230 -0.7207 0.5481 … 0.5381]", and then only
+ * the first four products, "= [-0.1020 0.0255 -0.1495 0.1137] …" (a teacher's pass). Each printed product is
+ * checked against the weight times the printed entry (4 decimals each, so within 1.5e-4). */
+static void test_explain_contribution_has_every_shown_entry(void **state) {
+    (void)state;
+    static const char *const dk[] = {"16", "8"}; /* d_k 8 (cut) and 4 (whole) */
+    for (int c = 0; c < 2; c++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", dk[c], "-H", "2", "--explain", "1,0",
+                    "a b c", NULL);
+        assert_int_equal(r.code, 0);
+        const char *at = strstr(r.out, "A·v_0 = ");
+        if (!at) fail_msg("%s", r.out);
+        double w = strtod(at + strlen("A·v_0 = "), NULL);
+        const char *vs = strstr(at, "× [");
+        const char *cs = strstr(at, "\n                                        = [");
+        assert_non_null(vs);
+        assert_non_null(cs);
+        vs += strlen("× ["), cs += strlen("\n                                        = [");
+        int n = 0;
+        for (;;) {
+            while (*vs == ' ') vs++;
+            while (*cs == ' ') cs++;
+            int vcut = !strncmp(vs, "…", 3), ccut = !strncmp(cs, "…", 3);
+            if (vcut != ccut) fail_msg("d_k %s: the cut differs after %d entries:\n%s", dk[c], n, r.out);
+            if (vcut) vs += 3, cs += 3;
+            if (*vs == ']' || *cs == ']') {
+                if (*vs != *cs) fail_msg("d_k %s: %d entries of v, not of the contribution:\n%s", dk[c], n, r.out);
+                break;
+            }
+            char *ve, *ce;
+            double v = strtod(vs, &ve), p = strtod(cs, &ce);
+            if (ve == vs || ce == cs) fail_msg("d_k %s: entry %d unread:\n%s", dk[c], n, r.out);
+            if (fabs(p - w * v) > 1.5e-4) fail_msg("d_k %s: entry %d: %g × %g is not %g", dk[c], n, w, v, p);
+            vs = ve, cs = ce, n++;
+        }
+        assert_int_equal(n, c == 0 ? 5 : 4);
+        tu_free(&r);
+    }
+}
+
 /* ---------------------------------------------------------------------------- */
 
 static void test_explain_matches_dump(void **state) {
@@ -1468,6 +1510,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
+        cmocka_unit_test(test_explain_contribution_has_every_shown_entry),
         cmocka_unit_test(test_explain_failed_spec_prints_no_notes),
         cmocka_unit_test(test_explain_notes_once_with_html),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),

@@ -892,11 +892,15 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.*f × ", qi, kj, tp, w);
     print_vec(f, v, D, precision);
     fprintf(f, "\n                                        = ");
-    float contrib[8] = {0};
-    int show = D > 6 ? 4 : D;
-    for (int d = 0; d < show; d++) contrib[d] = (float)(w * v[d]);
-    print_vec(f, contrib, show, precision);
-    fprintf(f, "%s\n", show < D ? " …" : "");
+    /* the whole vector, cut as v_j's line is: it showed v_j's last entry and left out its product (a teacher's
+     * pass: "[-0.4918 0.1230 -0.7207 0.5481 … 0.5381]" then "= [-0.1020 0.0255 -0.1495 0.1137] …") */
+    float *contrib = malloc((size_t)D * sizeof *contrib);
+    if (contrib) {
+        for (int d = 0; d < D; d++) contrib[d] = (float)(w * v[d]);
+        print_vec(f, contrib, D, precision);
+        free(contrib);
+    } else fprintf(f, "(no memory left to print it)");
+    fputc('\n', f);
     /* a weight, not a share of the output vector: the v_j differ in length and their entries can cancel */
     fprintf(f, "  so key %s has weight %.1f%% in query %s's weighted average of the value vectors in head %d.\n", kq,
             100.0 * w, qq, h);
