@@ -512,7 +512,7 @@ static const bad_case kCases[] = {
     {"file_1mib_line_of_words", 2, "the sentence has 524288 tokens, more than the maximum 65536; shorten it", {"-f", "@/in/s.txt"}, prep_f_1mib_words, 0, NULL, 0},
     {"file_1mib_single_token", 2, "token 0 (\"xxxxxxxxxxxxxxxx…\") is 1048575 bytes long; the maximum is 64 bytes", {"-f", "@/in/s.txt"}, prep_f_1mib_token, 0, NULL, 0},
     /* the file's size is named (MIB + 2 bytes), as the limit is */
-    {"file_over_1mib", 2, "s.txt' (1048578 bytes) is larger than the 1048576-byte limit", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
+    {"file_over_1mib", 2, "s.txt' (1048578 bytes) is larger than the 1048576-byte limit; give a part of it: a run takes at most 65536 tokens", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
     {"file_missing", 2, "cannot read", {"-f", "@/in/none.txt"}, NULL, 0, NULL, 0},
     {"file_unreadable", 1, "Permission denied", {"-f", "@/in/s.txt"}, prep_f_unreadable, F_NEEDS_NONROOT, NULL, 0},
     {"file_is_a_folder", 2, "Is a directory", {"-f", "@/in/adir"}, prep_f_dir, 0, NULL, 0},
@@ -535,7 +535,7 @@ static const bad_case kCases[] = {
     {"d_model_4097", 2, "--d-model 4097 is outside the allowed range 1..4096", {"--d-model", "4097", S4}, NULL, 0, NULL, 0},
     /* one head, one: "with 1 heads give" (a tester's report) */
     {"odd_d_k_with_rope_one_head", 2, "d_k = d_model / heads = 63 / 1 = 63; with 1 head give --d-model 62 or 64 "
-     "(multiples of 2·heads, for an even d_k), or no head count keeps 63", {"--d-model", "63", "--heads", "1",
+     "(multiples of 2·heads, for an even d_k); no head count keeps 63: RoPE needs an even d_model", {"--d-model", "63", "--heads", "1",
      "--positions", "rope", S4}, NULL, 0, NULL, 0},
     {"odd_d_k_with_rope", 2, "d_k must be even; d_k = d_model / heads = 10 / 2 = 5", {"--d-model", "10", "--heads", "2", "--positions", "rope", S4}, NULL, 0, NULL, 0},
     {"rope_base_0", 2, "--rope-base 0 is not allowed", {"-p", "rope", "--rope-base", "0", S4}, NULL, 0, NULL, 0},
@@ -580,7 +580,12 @@ static const bad_case kCases[] = {
     {"head_not_a_number", 2, "--head 'x' is not a whole number; allowed: 0..H-1, H the heads in use (--heads, or the --model's n_head)", {W8, "--head", "x", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"head_as_typed_train", 2, "--head 064 is outside the allowed range 0..63", {"--train", "reverse", "--head", "064", "-o", "@/out"}, NULL, 0, NULL, 0},
     /* the help's 0..--steps, not the parser's 0..1000000: with --steps 5, 6..1000000 are refused too */
-    {"warmup_minus_1", 2, "--warmup -1 is outside the allowed range 0..--steps, 0 = no warm-up", {"--train", "reverse", "--steps", "5", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
+    /* and the --steps in use: "0..--steps" did not say what --steps is (4000 by default for reverse); a value past
+     * an int is echoed as typed, not as INT_MAX */
+    {"warmup_minus_1", 2, "--warmup -1 is outside the allowed range 0..5 (0 = no warm-up, at most --steps 5)", {"--train", "reverse", "--steps", "5", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"warmup_minus_1_default_steps", 2, "--warmup -1 is outside the allowed range 0..4000 (0 = no warm-up, at most --steps, the task's default 4000)", {"--train", "reverse", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"warmup_minus_1_constant", 2, "--warmup -1 is outside the allowed range 0..5", {"--train", "reverse", "--steps", "5", "--schedule", "constant", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"warmup_past_an_int", 2, "--warmup 99999999999999 is more than --steps 5 (allowed: 0..5, 0 = no warm-up)", {"--train", "reverse", "--steps", "5", "--warmup", "99999999999999", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"warmup_not_a_number", 2, "--warmup 'x' is not a whole number; allowed: 0..--steps, 0 = no warm-up", {"--train", "reverse", "--steps", "5", "--warmup", "x", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},
@@ -971,7 +976,8 @@ static void test_argv_longer_than_1mib(void **state) {
     tu_result r;
     run_ex(&r, &ro, NULL, 0, args);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "attnviz: error: the sentence is longer than the 1048576-byte limit"));
+    assert_non_null(strstr(r.err, "attnviz: error: the sentence is longer than the 1048576-byte limit; give a part of "
+                                  "it: a run takes at most 65536 tokens"));
     assert_string_equal(r.out, "");
     assert_tree_unchanged(before, fx->root, "argv_longer_than_1mib");
     free(before);

@@ -294,8 +294,14 @@ static void test_config_hint_names_what_fixes_d_model(void **state) {
                                  "or keep 8 with --heads 4");
     cfg.C = 7, cfg.H = 2, cfg.d_model_from = "--weights"; /* odd: no head count gives an even d_k */
     assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
-    assert_non_null(strstr(err.msg, "; --weights fixes d_model, so no head count keeps 7 (odd, so d_k = 7 / heads is "
-                                    "odd)"));
+    assert_non_null(strstr(err.msg, "; --weights fixes d_model at 7, which is odd, and RoPE needs an even d_model: "
+                                    "give --positions sinusoidal or none"));
+    cfg.d_model_from = NULL; /* `-d 1 -p rope` read "..., or no head count keeps 1 (odd, so d_k = 1 / heads is odd)" */
+    cfg.C = 1, cfg.H = 1;
+    assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = "
+                                 "1 / 1 = 1; with 1 head give --d-model 2 (multiples of 2·heads, for an even d_k); no "
+                                 "head count keeps 1: RoPE needs an even d_model");
 }
 
 /* all_finite: ±inf and NaN anywhere (first, inside and after its first

@@ -3796,8 +3796,8 @@ static void test_cli_train_bad_input(void **state) {
          "with --heads 1 or 3"},
         /* an odd d_model has an odd d_k with every head count */
         {{"--train", "reverse", "-d", "63", "-H", "3", "--positions", "rope"}, "d_k = d_model / heads = 63 / 3 = 21; with "
-         "3 heads give --d-model 60 or 66 (multiples of 2·heads, for an even d_k), or no head count keeps 63 (odd, so "
-         "d_k = 63 / heads is odd)"},
+         "3 heads give --d-model 60 or 66 (multiples of 2·heads, for an even d_k); no head count keeps 63: RoPE needs an "
+         "even d_model"},
         {{"--train", "reverse", "--d-model", "63", "--heads", "4"}, "with 4 heads give --d-model 60 or 64, or keep 63 with "
          "--heads 3 or 7"},
         {{"--train", "reverse", "--compare", "order"}, "--compare order is not a --train comparison"},

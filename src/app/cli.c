@@ -175,7 +175,7 @@ static const optdef kOpts[] = {
     {"schedule", 0, OPT_CHOICE, AT(schedule), .lo = AV_SCHED_COSINE, .hi = AV_SCHED_CONSTANT,
      .choice_name = schedule_name, .arg = "S",
      .help = "--train: cosine (default; to lr/10) | noam (paper: factor·d_model^-0.5·min(t^-0.5, t·warmup^-1.5), factor --lr or 1) | constant"},
-    {"warmup", 0, OPT_INT, AT(warmup), .lo = 0, .hi = 1000000, .later = "0..--steps, 0 = no warm-up", .arg = "N",
+    {"warmup", 0, OPT_INT, AT(warmup), .lo = 0, .hi = 1000000, .range_later = 1, .later = "0..--steps, 0 = no warm-up", .arg = "N",
      .help = "--train: warm-up steps (default 5 % of --steps, at least 1; 0..--steps, 0 = none; none with --schedule constant)"},
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
@@ -1511,7 +1511,7 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
     }
     if (o->causal)
         snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
-    if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup") && o->warmup != 0) { /* 0: none, as asked */ /* optim.h: constant is lr_max from t = 1 */
+    if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup") && o->warmup > 0) { /* < 0: refused */ /* 0: none, as asked */ /* optim.h: constant is lr_max from t = 1 */
         char typed[24]; /* as typed, as every "has no effect" warning names it ("--warmup 0100") */
         snprintf(msgs[n++], 160, "--warmup %s has no effect with --schedule constant: the lr is --lr from step 1 "
                  "(cosine and noam warm up)", av_option_shown(typed, sizeof typed, o, "warmup", o->warmup));
@@ -1689,7 +1689,8 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
     for (int i = first; i < argc; i++) {
         total += strlen(argv[i]) + 1;
         if (total > AV_MAX_INPUT_BYTES + 1)
-            return av_fail(err, AV_EUSAGE, "the sentence is longer than the %u-byte limit", AV_MAX_INPUT_BYTES);
+            return av_fail(err, AV_EUSAGE, "the sentence is longer than the %u-byte limit; " AV_TEXT_PART_HINT,
+                           AV_MAX_INPUT_BYTES, AV_MAX_TOKENS);
     }
     o->sentence = malloc(total);
     if (!o->sentence) return av_fail(err, AV_ERUNTIME, "out of memory");

@@ -127,6 +127,11 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
     *len = 0;
     if (o->file) {
         av_status st = av_read_file(o->file, AV_MAX_INPUT_BYTES, text, len, err);
+        /* "input file 'big.txt' (1200001 bytes) is larger than the 1048576-byte limit": and then? */
+        if (st == AV_EUSAGE && strstr(err->msg, "-byte limit")) {
+            av_err inner = *err;
+            return av_fail(err, st, "%s; " AV_TEXT_PART_HINT, inner.msg, AV_MAX_TOKENS);
+        }
         if (st) return st;
         size_t raw = *len;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */

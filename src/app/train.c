@@ -1822,6 +1822,23 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
 }
 
 av_status av_train_command(const av_options *op, const char *command_line, av_err *err) {
+    /* --warmup's range is 0..--steps (cli.c leaves it to this rule): "--warmup -1 is outside the allowed range
+     * 0..--steps" did not say what --steps was (4000 by default for reverse), and 99999999999999 was shown as
+     * INT_MAX: the value as typed, the steps in use */
+    av_train_opts d = {.task = (av_task_kind)op->train, .steps = op->steps};
+    av_train_fill_defaults(&d);
+    if (op->warmup < 0 || (op->warmup > d.steps && op->schedule != AV_SCHED_CONSTANT)) {
+        char typed[80];
+        av_option_shown(typed, sizeof typed, op, "warmup", op->warmup);
+        char steps[48];
+        snprintf(steps, sizeof steps, av_option_given(op, "steps") ? "--steps %d" : "--steps, the task's default %d",
+                 d.steps);
+        if (op->warmup < 0)
+            return av_fail(err, AV_EUSAGE, "--warmup %s is outside the allowed range 0..%d (0 = no warm-up, at most "
+                           "%s)", typed, d.steps, steps);
+        return av_fail(err, AV_EUSAGE, "--warmup %s is more than %s (allowed: 0..%d, 0 = no warm-up)", typed, steps,
+                       d.steps);
+    }
     av_train_opts o = {
         .task = (av_task_kind)op->train, .outdir = op->outdir, .steps = op->steps, .batch = op->batch, .lr = op->lr,
         .weight_decay = op->weight_decay, .weight_decay_set = av_option_given(op, "weight-decay"),

@@ -31,6 +31,10 @@
 #define AV_MAX_D_MODEL 4096
 #define AV_MAX_HEADS 64
 #define AV_MAX_INPUT_BYTES (1u << 20) /* 1 MiB of sentence text */
+/* the way on after a text over AV_MAX_INPUT_BYTES (-f FILE, -f -, the arguments), a printf format of one int,
+ * AV_MAX_TOKENS: "is larger than the 1048576-byte limit" said none (a pass's report) */
+#define AV_TEXT_PART_HINT "give a part of it: a run takes at most %d tokens (a word, a punctuation mark or a CJK " \
+                          "character each), and a --model its n_positions"
 #define AV_MAX_TOKEN_BYTES 64         /* longer tokens are a usage error */
 
 typedef enum {

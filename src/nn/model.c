@@ -20,7 +20,7 @@ static void keep_hint(char hs[96], int C, int H, int even_dk) {
     int has_above = above <= AV_MAX_HEADS && above <= C;
     if (below >= 1 && has_above) snprintf(hs, 96, "keep %d with --heads %d or %d", C, below, above);
     else if (below >= 1 || has_above) snprintf(hs, 96, "keep %d with --heads %d", C, below >= 1 ? below : above);
-    else snprintf(hs, 96, "no head count keeps %d (odd, so d_k = %d / heads is odd)", C, C);
+    else hs[0] = 0; /* RoPE and an odd C: every d_k = C / heads is odd */
 }
 
 void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk) {
@@ -31,8 +31,14 @@ void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk) {
     if (lo >= 1 && hi <= AV_MAX_D_MODEL) snprintf(ds, sizeof ds, "%d or %d", lo, hi);
     else snprintf(ds, sizeof ds, "%d", lo >= 1 ? lo : hi);
     keep_hint(hs, C, H, even_dk);
-    snprintf(buf, n, "with %d head%s give --d-model %s%s, or %s", H, H == 1 ? "" : "s", ds,
-             even_dk ? " (multiples of 2·heads, for an even d_k)" : "", hs);
+    /* `-d 1 -p rope` was told "..., or no head count keeps 1 (odd, so d_k = 1 / heads is odd)": an or
+     * joined to no choice */
+    if (hs[0])
+        snprintf(buf, n, "with %d head%s give --d-model %s%s, or %s", H, H == 1 ? "" : "s", ds,
+                 even_dk ? " (multiples of 2·heads, for an even d_k)" : "", hs);
+    else
+        snprintf(buf, n, "with %d head%s give --d-model %s%s; no head count keeps %d: RoPE needs an even d_model", H,
+                 H == 1 ? "" : "s", ds, even_dk ? " (multiples of 2·heads, for an even d_k)" : "", C);
 }
 
 /* hint (256 bytes) for av_config_check: av_heads_hint's, or where cfg->d_model_from fixes d_model only the
@@ -45,7 +51,9 @@ static void config_hint(char hint[256], const av_config *cfg, int even_dk) {
     }
     char hs[96];
     keep_hint(hs, cfg->C, cfg->H, even_dk);
-    snprintf(hint, 256, "%.64s fixes d_model, so %s", cfg->d_model_from, hs);
+    if (hs[0]) snprintf(hint, 256, "%.64s fixes d_model, so %s", cfg->d_model_from, hs);
+    else snprintf(hint, 256, "%.64s fixes d_model at %d, which is odd, and RoPE needs an even d_model: give "
+                  "--positions sinusoidal or none", cfg->d_model_from, cfg->C);
 }
 
 av_status av_config_check(const av_config *cfg, av_err *err) {
