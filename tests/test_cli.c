@@ -914,8 +914,27 @@ static void test_kernel_option(void **state) {
     assert_non_null(strstr(r.err, "flash"));
     tu_free(&r);
     run_attnviz(&r, NULL, "--no-plot", "hi", NULL); /* auto, 1 token: the reference loops */
-    assert_non_null(strstr(r.out, "kernel     reference"));
+    assert_non_null(strstr(r.out, "kernel     reference (auto: T = 1 ≤ 64): "));
     tu_free(&r);
+    /* auto says why it chose (cli.c's rule: reference up to 64 tokens, then blas where something needs the
+     * weights, else flash): 100 tokens gave "kernel flash" with --no-plot and "kernel blas" with --dump, and
+     * no word why (the last note's list); a kernel the user named gets no "auto" */
+    char words[400] = "";
+    for (int i = 0; i < 100; i++) strcat(words, "w ");
+    char *dump100 = make_tmpdir();
+    struct { const char *opt, *arg, *says; } why[] = {
+        {"--no-plot", NULL, "kernel     flash (auto: T = 100 > 64, and nothing asked needs the attention weights): "},
+        {"--dump", dump100, "kernel     blas (auto: T = 100 > 64, and --dump needs the attention weights): "},
+        {"--kernel", "blas", "kernel     blas: projections"},
+    };
+    for (size_t i = 0; i < sizeof why / sizeof why[0]; i++) {
+        if (why[i].arg) run_attnviz(&r, NULL, "--no-plot", why[i].opt, why[i].arg, words, NULL);
+        else run_attnviz(&r, NULL, why[i].opt, words, NULL);
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, why[i].says)) fail_msg("%s: no '%s' in the trace", why[i].opt, why[i].says);
+        tu_free(&r);
+    }
+    rm_rf(dump100);
     /* reference and blas outputs agree (flash keeps no dump: tests/test_kernels.c compares it) */
     const char *kern[2] = {"reference", "blas"};
     float *out[2] = {0};

@@ -1955,8 +1955,7 @@ av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
     return st;
 }
 
-/* What needs the (H, T, T) weights, or NULL: the flash kernel never forms them. */
-static const char *weights_needed_by(const av_options *o) {
+const char *av_options_weights_needed_by(const av_options *o) {
     return !o->no_plot ? "figures" : o->dump_dir ? "--dump" : o->show ? "--show" : o->explain ? "--explain"
            : o->compare ? "--compare" : o->html ? "--html" : NULL;
 }
@@ -2030,7 +2029,7 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
  * inputs get the exact reference loops (a few ms at most); the weights need
  * reference or blas; anything else runs flash. */
 av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
-    const char *needs = weights_needed_by(o);
+    const char *needs = av_options_weights_needed_by(o);
     if (o->kernel != AV_KERNEL_AUTO) {
         cfg->kernel = (av_kernel)(o->kernel - 1);
         if (cfg->kernel == AV_KERNEL_FLASH && needs) {

@@ -221,6 +221,11 @@ void av_path_from_home(char *out, size_t n, const char *path);
  * read. Errors: av_config_check's; --compare rope-style with an odd d_k (AV_EUSAGE). */
 av_status av_options_config(av_config *cfg, const av_options *o, av_err *err);
 
+/* What asked for the (H, T, T) attention weights, by its name in the help ("figures", "--dump", "--show",
+ * "--explain", "--compare", "--html": the first that is on), or NULL: nothing did, and the flash kernel, which
+ * never forms them, may run. */
+const char *av_options_weights_needed_by(const av_options *o);
+
 /* cfg->kernel from --kernel, or auto: the reference loops up to
  * AV_AUTO_REFERENCE_T tokens, blas when the (H, T, T) weights are needed
  * (figures, --dump, --show, --explain, --compare, --html), else flash.

@@ -78,6 +78,11 @@ void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens
     int n = snprintf(cfg, sizeof cfg, "T=%d real=%d C=%d H=%d pos=%d rope=%d/%.17g causal=%d scale=%d seed=%llu", c->T,
                      c->n_real, c->C, c->H, (int)c->positions, (int)c->rope_style, c->rope_base, c->causal, c->scale,
                      (unsigned long long)(seed_drew(fc->ws) ? c->seed : 0)); /* a seed that drew nothing is no part */
+    /* a kernel other than auto's sums in another order (`--kernel blas` on 4 tokens: weights differ in their last
+     * digits from the reference loops'), so it is part of the run; auto's choice (and the same kernel named by
+     * --kernel) keeps the older ids, as --train's default kernel does */
+    av_kernel autos = c->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : AV_KERNEL_BLAS; /* figures: not flash */
+    if (c->kernel != autos) n += snprintf(cfg + n, sizeof cfg - (size_t)n, " kernel=%s", av_kernel_name(c->kernel));
     uint64_t h = av_fnv1a64(AV_RUN_HASH_START, cfg, (size_t)n);
     h = av_fnv1a64(h, fc->ws->text, strlen(fc->ws->text) + 1);
     for (int t = 0; t < toks->n; t++) h = av_fnv1a64(h, toks->tok[t], strlen(toks->tok[t]) + 1); /* NUL separates */

@@ -132,21 +132,40 @@ void av_trace_print_tokens(FILE *f, const av_tokens *toks) {
 /* Which kernel runs stages 6..9, and what that means; in a file (tr->in_file) without the thread count: the
  * numbers are the same whatever the number of threads, and `taskset -c 0` or another machine's CPUs gave the
  * same command another --html page ("2 threads" / "1 thread"). */
-static void print_kernel(const av_trace *tr, av_kernel k) {
+/* why (96 bytes) = " (auto: T = 4 ≤ 64)" after the kernel's name when --kernel auto chose it (cli.c's
+ * av_options_kernel: the exact loops up to AV_AUTO_REFERENCE_T tokens, then blas where the weights are needed,
+ * else flash), else "": "kernel flash" on a 100-token --no-plot run and "kernel blas" on the same run with
+ * figures did not say why they differed (the last note's list) */
+static void kernel_why(char why[96], const av_trace *tr, av_kernel k, int T) {
+    why[0] = 0;
+    if (!tr->kernel_auto) return;
+    const char *needs = tr->kernel_needs;
+    if (k == AV_KERNEL_REFERENCE) snprintf(why, 96, " (auto: T = %d ≤ %d)", T, AV_AUTO_REFERENCE_T);
+    else if (k == AV_KERNEL_BLAS && needs)
+        snprintf(why, 96, " (auto: T = %d > %d, and %s need%s the attention weights)", T, AV_AUTO_REFERENCE_T,
+                 needs, strcmp(needs, "figures") ? "s" : "");
+    else if (k == AV_KERNEL_FLASH)
+        snprintf(why, 96, " (auto: T = %d > %d, and nothing asked needs the attention weights)", T,
+                 AV_AUTO_REFERENCE_T);
+}
+
+static void print_kernel(const av_trace *tr, av_kernel k, int T) {
     FILE *f = tr->f;
+    char why[96];
+    kernel_why(why, tr, k, T);
     char threads[32] = "";
     if (!tr->in_file)
         snprintf(threads, sizeof threads, "%d thread%s", av_get_threads(), av_get_threads() == 1 ? "" : "s");
     if (k == AV_KERNEL_FLASH)
-        fprintf(f, "  kernel     flash: keys in tiles of %d with an online softmax (FlashAttention); never forms (T, T);"
-                   " %s%ssgemm on OpenBLAS %s kernels\n",
-                AV_FLASH_TILE, threads, threads[0] ? ", " : "", av_blas_core());
+        fprintf(f, "  kernel     flash%s: keys in tiles of %d with an online softmax (FlashAttention); never forms "
+                   "(T, T); %s%ssgemm on OpenBLAS %s kernels\n",
+                why, AV_FLASH_TILE, threads, threads[0] ? ", " : "", av_blas_core());
     else if (k == AV_KERNEL_BLAS)
-        fprintf(f, "  kernel     blas: projections, Q·Kᵀ and A·V by sgemm (OpenBLAS %s kernels)%s%s;"
+        fprintf(f, "  kernel     blas%s: projections, Q·Kᵀ and A·V by sgemm (OpenBLAS %s kernels)%s%s;"
                    " keeps the (H, T, T) weights\n",
-                av_blas_core(), threads[0] ? ", " : "", threads);
+                why, av_blas_core(), threads[0] ? ", " : "", threads);
     else
-        fprintf(f, "  kernel     reference: the plain loops of nn/attention.c, every sum in double\n");
+        fprintf(f, "  kernel     reference%s: the plain loops of nn/attention.c, every sum in double\n", why);
 }
 
 /* Continuation indent under the formula column. */
@@ -186,7 +205,7 @@ static void print_header(const av_trace *tr, const av_model *m, const av_tokens 
         fprintf(f, "\n             random weights show how attention computes, not what a trained model attends to:\n"
                    "             a strong weight between two words here means nothing about the words");
     fputc('\n', f);
-    print_kernel(tr, c->kernel);
+    print_kernel(tr, c->kernel, T);
     fprintf(f, "  convention row vectors, Q = X·W_Q with W_Q (d_model, d_model); PyTorch nn.Linear stores weight = W_Qᵀ\n\n");
 }
 
@@ -511,7 +530,8 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
                  "tokens (run the continued text as the input to explain them)");
     }
     if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
-        av_trace tr = {f, color, o->verbose, o->precision, 0};
+        av_trace tr = {f, color, o->verbose, o->precision, 0, o->kernel == AV_KERNEL_AUTO,
+                       av_options_weights_needed_by(o)};
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
         else av_trace_print(&tr, m, toks, ws);
     }

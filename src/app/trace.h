@@ -25,6 +25,9 @@ typedef struct {
     int precision; /* digits after the point for matrices */
     int in_file;   /* written into a file (the --html page): the kernel line leaves out the thread count, which
                     * changes with the machine's CPUs, not the numbers, so the same command gives the same page */
+    int kernel_auto;         /* 1: --kernel auto chose the kernel, and its line says why */
+    const char *kernel_needs;/* with kernel_auto: what needs the (H, T, T) weights (av_options_weights_needed_by),
+                              * or NULL */
 } av_trace;
 
 /* Print the header and every stage of a finished forward pass. toks has m->cfg.T
