@@ -8,8 +8,9 @@
 #                 (default 60) over its corpus in tests/fuzz/; FUZZ_SECONDS=0 replays
 #   make memcheck valgrind on the demo and on error paths (scripts/memcheck.sh)
 #   make bench    print speed and memory figures
-#   make install  the binary, its man page and assets/ under $(DESTDIR)$(PREFIX)
-#                 (PREFIX default /usr/local); make uninstall removes them
+#   make install  the binary, its man page, assets/ and docs/conventions.md (the
+#                 file --help names) under $(DESTDIR)$(PREFIX) (PREFIX default
+#                 /usr/local); make uninstall removes them
 
 CC      ?= cc
 PKGS    := libpng libisal freetype2 fontconfig openblas libutf8proc libcjson libpcre2-8 harfbuzz fribidi raqm zlib
@@ -66,6 +67,7 @@ all: $(BIN)
 PREFIX  ?= /usr/local
 DATADIR := $(PREFIX)/share/attnviz
 MANDIR  := $(PREFIX)/share/man/man1
+DOCDIR  := $(PREFIX)/share/doc/attnviz
 $(BUILD)/datadir.stamp: FORCE | $(BUILD)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 $(BUILD)/app/assets.o: $(BUILD)/datadir.stamp
@@ -155,7 +157,7 @@ test: deps-test
 
 # ---------------------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=]: bin/attnviz, share/man/man1/attnviz.1,
-# share/attnviz/ (fonts with their licence, sentences.txt, weights/).
+# share/attnviz/ (fonts with their licence, sentences.txt, weights/), share/doc/attnviz/conventions.md.
 ASSETS := $(shell find assets -type f | LC_ALL=C sort)
 # Every path is quoted: a DESTDIR with a space ("/tmp/stage x") made `install -d /tmp/stage x/usr/bin` (a
 # folder x/ in the tree) and `rm -rf /tmp/stage x/usr/share/attnviz` (all of /tmp/stage) (a packager's pass).
@@ -163,6 +165,8 @@ install: $(BIN)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)"
 	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/attnviz"
 	install -m 644 docs/attnviz.1 "$(DESTDIR)$(MANDIR)/attnviz.1"
+	install -d "$(DESTDIR)$(DOCDIR)"
+	install -m 644 docs/conventions.md "$(DESTDIR)$(DOCDIR)/conventions.md"
 	for f in $(ASSETS:assets/%=%); do \
 	    install -d "$(DESTDIR)$(DATADIR)/$$(dirname $$f)" && \
 	    install -m 644 "assets/$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; \
@@ -170,7 +174,7 @@ install: $(BIN)
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/attnviz" "$(DESTDIR)$(MANDIR)/attnviz.1"
-	rm -rf "$(DESTDIR)$(DATADIR)"
+	rm -rf "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(DOCDIR)"
 
 check: test
 

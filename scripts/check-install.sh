@@ -23,6 +23,10 @@ bin="$tmp/root/usr/bin/attnviz"
 [ -f "$tmp/root/usr/share/man/man1/attnviz.1" ] || fail "no man page"
 [ -f "$tmp/root/usr/share/attnviz/fonts/DejaVuSans.ttf" ] || fail "no fonts"
 [ -f "$tmp/root/usr/share/attnviz/fonts/LICENSE" ] || fail "no font licence"
+# --help names the conventions file of the installation it runs from ("docs/conventions.md" was not installed)
+[ -f "$tmp/root/usr/share/doc/attnviz/conventions.md" ] || fail "no share/doc/attnviz/conventions.md"
+"$bin" --help | tail -n 2 | tr -s ' \n' '  ' | grep -qxF "See attnviz(1), and for the conventions used: $tmp/root/usr/share/doc/attnviz/conventions.md " ||
+    fail "the installed --help does not name its conventions.md: $("$bin" --help | tail -n 2)"
 
 mkdir -p "$tmp/elsewhere" "$tmp/fc"
 cat >"$tmp/fc/empty.conf" <<EOC
@@ -70,4 +74,4 @@ make --no-print-directory -n -B build/rel/base/common.o SANITIZE= CPPFLAGS=-DAV_
     grep -q -- -DAV_PACKAGER_CPPFLAGS || fail "CPPFLAGS do not reach the compile line"
 # The install compiled PREFIX=/usr into the tree binary; build it back.
 make --no-print-directory -s "${BIN:-attnviz}" >/dev/null
-echo "check-install: make install/uninstall (DESTDIR with a space, PREFIX=/usr), CPPFLAGS, bundled fonts without system fonts, man page: ok"
+echo "check-install: make install/uninstall (DESTDIR with a space, PREFIX=/usr), CPPFLAGS, bundled fonts without system fonts, man page, conventions.md: ok"

@@ -1,7 +1,9 @@
 /* assets.c - the data folder (see assets.h). */
 #include "app/assets.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,6 +51,19 @@ const char *av_assets_dir(void) {
         else if (near_binary(dir, sizeof dir) != 0) dir[0] = 0;
     }
     return dir[0] ? dir : NULL;
+}
+
+const char *av_assets_doc(const char *name) {
+    static char found[PATH_MAX];
+    const char *dir = av_assets_dir();
+    if (!dir) return NULL;
+    char path[4400];
+    size_t n = strlen(dir), tail = strlen("/share/attnviz");
+    if (n >= tail && strcmp(dir + n - tail, "/share/attnviz") == 0) /* installed: PREFIX/share/doc/attnviz */
+        snprintf(path, sizeof path, "%.*s/share/doc/attnviz/%s", (int)(n - tail), dir, name);
+    else /* the source tree's assets/: docs/ beside it */
+        snprintf(path, sizeof path, "%s/../docs/%s", dir, name);
+    return realpath(path, found) && access(found, R_OK) == 0 ? found : NULL;
 }
 
 const char *av_assets_datadir(void) {

@@ -19,6 +19,12 @@
  * static (computed once). */
 const char *av_assets_dir(void);
 
+/* The path of the documentation file name ("conventions.md") that goes with the data folder found:
+ * PREFIX/share/doc/attnviz/NAME of an installation (make install puts it there), or docs/NAME of the source
+ * tree, its ".." resolved; NULL when there is none or it cannot be read. "See docs/conventions.md" in --help
+ * named a file an installed attnviz does not have (the last note's list). The string is static. */
+const char *av_assets_doc(const char *name);
+
 /* The compiled-in data folder searched first (AV_DATADIR, PREFIX/share/attnviz), found or not: for messages. */
 const char *av_assets_datadir(void);
 

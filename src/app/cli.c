@@ -236,7 +236,7 @@ static void help_wrapped(FILE *f, const char *text, int col, int indent) {
     fputc('\n', f);
 }
 
-void av_print_help(FILE *f) {
+void av_print_help(FILE *f, const char *conventions) {
     fprintf(f,
             "Usage: attnviz [OPTION]... SENTENCE...\n"
             "       attnviz [OPTION]... -f FILE\n"
@@ -268,8 +268,10 @@ void av_print_help(FILE *f) {
     fputc('\n', f);
     help_wrapped(f, limits, 0, 0);
     help_wrapped(f, "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，' (U+FF0C).", 0, 0);
-    fprintf(f, "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n"
-               "See attnviz(1) and docs/conventions.md for the conventions used.\n");
+    fprintf(f, "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n");
+    /* the path on a line of its own: a long one is one word, which no width can wrap */
+    if (conventions) fprintf(f, "See attnviz(1), and for the conventions used:\n  %s\n", conventions);
+    else fprintf(f, "See attnviz(1), and docs/conventions.md in attnviz's source for the conventions used.\n");
 }
 
 /* ---------------------------------------------------------------------------- one argument */

@@ -192,8 +192,9 @@ void av_warn_unused(FILE *f, const av_options *o);
  * are characters of the text, not quotes. */
 void av_note_typed_quotes(FILE *f, const av_options *o);
 
-/* Print the usage table (the --help text) to f. */
-void av_print_help(FILE *f);
+/* Print the usage table (the --help text) to f; conventions is the path of conventions.md to name
+ * (av_assets_doc), or NULL: "docs/conventions.md in attnviz's source". */
+void av_print_help(FILE *f, const char *conventions);
 
 /* s as one shell word, for a message a user may paste back: as it is when
  * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
