@@ -586,6 +586,8 @@ static const bad_case kCases[] = {
     {"warmup_minus_1_default_steps", 2, "--warmup -1 is outside the allowed range 0..4000 (0 = no warm-up, at most --steps, the task's default 4000)", {"--train", "reverse", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"warmup_minus_1_constant", 2, "--warmup -1 is outside the allowed range 0..5", {"--train", "reverse", "--steps", "5", "--schedule", "constant", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"warmup_past_an_int", 2, "--warmup 99999999999999 is more than --steps 5 (allowed: 0..5, 0 = no warm-up)", {"--train", "reverse", "--steps", "5", "--warmup", "99999999999999", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"warmup_minus_1_noam", 2, "--warmup -1 is outside the allowed range 1..5 (--schedule noam needs a warm-up of 1 or more, at most --steps 5)", {"--train", "reverse", "--steps", "5", "--schedule", "noam", "--warmup", "-1", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"warmup_past_steps_noam", 2, "--warmup 6 is more than --steps 5 (allowed: 1..5, --schedule noam needs a warm-up of 1 or more)", {"--train", "reverse", "--steps", "5", "--schedule", "noam", "--warmup", "6", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"warmup_not_a_number", 2, "--warmup 'x' is not a whole number; allowed: 0..--steps, 0 = no warm-up", {"--train", "reverse", "--steps", "5", "--warmup", "x", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"explain_index_out_of_range", 2, "--explain query index 9 is outside 0..3", {W8, "--explain", "9,0", S4}, NULL, 0, NULL, 0},
     {"explain_unknown_token", 2, "--explain key 'cat' is neither a token", {W8, "--explain", "love,cat", S4}, NULL, 0, NULL, 0},

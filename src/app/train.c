@@ -1827,6 +1827,10 @@ av_status av_train_command(const av_options *op, const char *command_line, av_er
      * INT_MAX: the value as typed, the steps in use */
     av_train_opts d = {.task = (av_task_kind)op->train, .steps = op->steps};
     av_train_fill_defaults(&d);
+    /* --schedule noam has no "0 = no warm-up" (its step · warmup^-1.5): "--warmup -1 --schedule noam" was told
+     * "allowed range 0..10 (0 = no warm-up, ...)", and 0 was then refused */
+    int noam = op->schedule == AV_SCHED_NOAM;
+    const char *none = noam ? "--schedule noam needs a warm-up of 1 or more" : "0 = no warm-up";
     if (op->warmup < 0 || (op->warmup > d.steps && op->schedule != AV_SCHED_CONSTANT)) {
         char typed[80];
         av_option_shown(typed, sizeof typed, op, "warmup", op->warmup);
@@ -1834,10 +1838,10 @@ av_status av_train_command(const av_options *op, const char *command_line, av_er
         snprintf(steps, sizeof steps, av_option_given(op, "steps") ? "--steps %d" : "--steps, the task's default %d",
                  d.steps);
         if (op->warmup < 0)
-            return av_fail(err, AV_EUSAGE, "--warmup %s is outside the allowed range 0..%d (0 = no warm-up, at most "
-                           "%s)", typed, d.steps, steps);
-        return av_fail(err, AV_EUSAGE, "--warmup %s is more than %s (allowed: 0..%d, 0 = no warm-up)", typed, steps,
-                       d.steps);
+            return av_fail(err, AV_EUSAGE, "--warmup %s is outside the allowed range %d..%d (%s, at most %s)", typed,
+                           noam, d.steps, none, steps);
+        return av_fail(err, AV_EUSAGE, "--warmup %s is more than %s (allowed: %d..%d, %s)", typed, steps, noam,
+                       d.steps, none);
     }
     av_train_opts o = {
         .task = (av_task_kind)op->train, .outdir = op->outdir, .steps = op->steps, .batch = op->batch, .lr = op->lr,
