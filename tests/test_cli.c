@@ -1665,6 +1665,30 @@ static void test_help_quiet_names_generate(void **state) {
     rm_rf(dir);
 }
 
+/* --warmup's help said "0..--steps, 0 = none", but --schedule noam refuses 0 ("needs a warm-up of 1 or more
+ * (allowed: 1..5)", its step · warmup^-1.5): a teacher's pass. The help names noam's range, as the error does
+ * and attnviz(1) ("noam needs 1 or more"). */
+static void test_help_warmup_names_noams_range(void **state) {
+    (void)state;
+    tu_result r;
+    char *dir = make_tmpdir(), out[4200];
+    snprintf(out, sizeof out, "%s/out", dir);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "5", "--schedule", "noam", "--warmup", "0", "-o", out, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "(allowed: 1..5)"));
+    tu_free(&r);
+    rm_rf(dir);
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    tu_help_unwrap(r.out);
+    const char *h = strstr(r.out, "      --warmup N ");
+    assert_non_null(h);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(h, "\n"), h);
+    if (!strstr(line, "1..--steps with --schedule noam")) fail_msg("--warmup's help names no noam range: %s", line);
+    tu_free(&r);
+}
+
 /* The range a whole-number option enforces is the one --help and the man page state: --pad-to and
  * --generate were refused outside 1..65536 while neither named a range (a reviewer's pass). */
 static void test_help_and_man_state_the_enforced_ranges(void **state) {
@@ -3169,6 +3193,7 @@ int main(void) {
         cmocka_unit_test(test_explain_refused_before_the_maps),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),
+        cmocka_unit_test(test_help_warmup_names_noams_range),
         cmocka_unit_test(test_help_head_names_html),
         cmocka_unit_test(test_help_figures_default_says_grid_needs_two_heads),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),

@@ -176,7 +176,7 @@ static const optdef kOpts[] = {
      .choice_name = schedule_name, .arg = "S",
      .help = "--train: cosine (default; to lr/10) | noam (paper: factor·d_model^-0.5·min(t^-0.5, t·warmup^-1.5), factor --lr or 1) | constant"},
     {"warmup", 0, OPT_INT, AT(warmup), .lo = 0, .hi = 1000000, .range_later = 1, .later = "0..--steps, 0 = no warm-up", .arg = "N",
-     .help = "--train: warm-up steps (default 5 % of --steps, at least 1; 0..--steps, 0 = none; none with --schedule constant)"},
+     .help = "--train: warm-up steps (default 5 % of --steps, at least 1; 0..--steps, 0 = none, 1..--steps with --schedule noam; none with constant)"},
     {"norm", 0, OPT_CHOICE, AT(norm), .lo = AV_NORM_PRE, .hi = AV_NORM_POST, .choice_name = norm_name, .arg = "WHERE",
      .help = "--train: pre (Pre-LN, GPT-2; default) | post (Post-LN, the 2017 paper)"},
     {"model", 'm', OPT_STRING, AT(model_dir), .if_empty = "give a folder name", .arg = "DIR",
