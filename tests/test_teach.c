@@ -500,6 +500,41 @@ static void test_explain_scale_line_holds_below_float32(void **state) {
     rm_rf(dir);
 }
 
+/* The ÷√d_k line must hold to the digits it prints. The tutorial's cell printed "-6.66172941 / √64 =
+ * -6.66172941 / 8 = -0.832716167" (a calculator says -0.832716176: that was float32's score) and d_k 8
+ * "1.35565685 / 2.82843 = 0.479297072" (√8 to 6 digits, the quotient to 9); -d 1 gave "x / 1 = y" with y ≠ x
+ * (a learner's pass). The quotient is now the division of what is printed, and what float32 keeps follows. */
+static void test_explain_scale_line_holds_to_its_digits(void **state) {
+    (void)state;
+    const char *runs[][8] = {{"--heads", "8", "--explain", "love,learning", "I love deep learning", NULL},
+                             {"-H", "2", "-d", "16", "--explain", "0,1", "a b c", NULL},
+                             {"-d", "1", "--explain", "0,1", "a b c", NULL}};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        tu_result r;
+        const char **a = runs[k];
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", a[0], a[1], a[2], a[3], a[4], a[5], a[6], NULL);
+        if (r.code != 0) fail_msg("run %zu: exit %d: %s", k, r.code, r.err);
+        const char *line = strstr(r.out, "  ÷√d_k: ");
+        if (!line) fail_msg("run %zu: no ÷√d_k line:\n%s", k, r.out);
+        double dot = 0, dot2 = 0, root = 0, value = 0, kept = 0;
+        int D = 0;
+        if (sscanf(line, "  ÷√d_k: %lf / √%d = %lf / %lf = %lf", &dot, &D, &dot2, &root, &value) != 5)
+            fail_msg("run %zu: cannot read %.160s", k, line);
+        if (!(fabs(root - sqrt((double)D)) <= 5e-9 * root)) fail_msg("run %zu: √%d printed as %.9g", k, D, root);
+        /* 9 significant digits each: the quotient of the printed numbers, to a few units of the 9th digit */
+        if (!(fabs(value - dot / root) <= 4e-9 * fabs(value)))
+            fail_msg("run %zu: the line does not hold (%.9g / %.9g is %.9g): %.160s", k, dot, root, dot / root, line);
+        const char *stored = strstr(line, "which float32 stores as ");
+        const char *eol = strchr(line, '\n');
+        if (stored && stored < eol) { /* what the row below uses: float32's score, within its rounding */
+            if (sscanf(stored, "which float32 stores as %lf", &kept) != 1) fail_msg("run %zu: %.160s", k, line);
+            if (!(fabs(kept - value) <= 2e-7 * fabs(value)) || kept == value)
+                fail_msg("run %zu: float32's score %.9g for %.9g: %.160s", k, kept, value, line);
+        }
+        tu_free(&r);
+    }
+}
+
 /* --explain names the files the score and the weight are kept in only when --dump wrote them:
  * `attnviz --heads 4 --explain 1,2 --no-plot "I love deep learning"` printed "(= scores.npy[0, 1, 2])" and
  * "(= weights.npy[0, 1, 2])" for files that were never written (a teacher's pass); with --dump it still
@@ -1518,6 +1553,7 @@ int main(void) {
         cmocka_unit_test(test_explain_span_hint_reads_the_tokens_texts),
         cmocka_unit_test(test_explain_weight_line_is_a_true_equation),
         cmocka_unit_test(test_explain_scale_line_holds_below_float32),
+        cmocka_unit_test(test_explain_scale_line_holds_to_its_digits),
         cmocka_unit_test(test_explain_names_files_only_when_dumped),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),

@@ -764,13 +764,18 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d, %d])", m->model_layer - 1, h, qi, kj);
     else if (dumped) snprintf(where, sizeof where, "   (= scores.npy[%d, %d, %d])", h, qi, kj);
     double quot = dot / sqrt((double)D);
-    if (c->scale && quot != 0 && fabs(quot) < FLT_MIN) /* X of 1e-30 printed "2.55065279e-60 / 2 = 0" (a teacher's
-                                                         * pass): the quotient, then what float32 keeps of it */
-        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g, which float32 stores as %.9g (its smallest magnitude is "
-                "1.4e-45, with full precision from 1.2e-38)%s\n", dot, D, dot, sqrt((double)D), quot, (double)s_row[kj],
-                where);
+    char quot_s[32], kept_s[32];
+    snprintf(quot_s, sizeof quot_s, "%.9g", quot);
+    snprintf(kept_s, sizeof kept_s, "%.9g", (double)s_row[kj]);
+    /* the quotient of the numbers printed, then what float32 keeps of it when its 9 digits differ: "-6.66172941 / 8
+     * = -0.832716167" (the tutorial's cell) and "/ 2.82843" (√8 to 6 digits) were not true to the digits shown (a
+     * learner's pass with a calculator); X of 1e-30 printed "2.55065279e-60 / 2 = 0" (a teacher's pass) */
+    if (c->scale && quot != 0 && fabs(quot) < FLT_MIN)
+        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.9g = %s, which float32 stores as %s (its smallest magnitude is "
+                "1.4e-45, with full precision from 1.2e-38)%s\n", dot, D, dot, sqrt((double)D), quot_s, kept_s, where);
     else if (c->scale)
-        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.6g = %.9g%s\n", dot, D, dot, sqrt((double)D), (double)s_row[kj], where);
+        fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.9g = %s%s%s%s\n", dot, D, dot, sqrt((double)D), quot_s,
+                strcmp(quot_s, kept_s) ? ", which float32 stores as " : "", strcmp(quot_s, kept_s) ? kept_s : "", where);
     else /* a --model's scale is its own: --no-scale is refused with --model, so say it was trained so, as its trace */
         fprintf(f, "  no ÷√d_k (%s): S = q·k in float32 (the sum above is in double) = %.9g%s\n",
                 m->model_layer ? "the model was trained without it" : "--no-scale", (double)s_row[kj],
