@@ -98,6 +98,17 @@ static void test_explain_contribution_has_every_shown_entry(void **state) {
 
 /* ---------------------------------------------------------------------------- */
 
+/* The sentence's "has weight P%" for weight w: P within the rounding of its digits (0.05 for one decimal, 5 %
+ * of it for two significant digits below 0.05 %), and 0 % or 100 % only for a weight of exactly 0 or 1. */
+static void check_weight_percent(const char *text, double w) {
+    char *end;
+    double p = strtod(text, &end);
+    if (end == text || *end != '%') fail_msg("no percentage at %.40s", text);
+    double tol = 100.0 * w < 0.05 ? 0.05 * 100.0 * w : 0.05;
+    if (!(fabs(p - 100.0 * w) <= tol + 1e-12) || (p > 0) != (w > 0) || (p < 100) != (w < 1))
+        fail_msg("weight %.9g printed as %.40s", w, text);
+}
+
 static void test_explain_matches_dump(void **state) {
     (void)state;
     char sent[16][256];
@@ -138,10 +149,11 @@ static void test_explain_matches_dump(void **state) {
                 assert_true((float)value_before(r.out, tag) == w.data[at]);
                 /* the last line names a weight, not a share of the output ("supplies 62.2% of query's output":
                  * the v_j differ in length and can cancel; a teacher's report), at the dump's value */
-                char line[96];
-                snprintf(line, sizeof line, "\" has weight %.1f%% in query \"", 100.0 * w.data[at]);
-                if (!strstr(r.out, line) || !strstr(r.out, "'s weighted average of the value vectors in head "))
-                    fail_msg("no '%s' in:\n%s", line, r.out);
+                const char *line = strstr(r.out, "\" has weight ");
+                if (!line || !strstr(line, "% in query \"") ||
+                    !strstr(r.out, "'s weighted average of the value vectors in head "))
+                    fail_msg("no '\" has weight ...%% in query \"' in:\n%s", r.out);
+                check_weight_percent(line + strlen("\" has weight "), w.data[at]);
             } else { /* masked cell: says why, and the weight is 0 */
                 assert_non_null(strstr(r.out, "this cell is masked"));
                 assert_true(w.data[at] == 0.0f);
@@ -531,6 +543,31 @@ static void test_explain_scale_line_holds_to_its_digits(void **state) {
             if (!(fabs(kept - value) <= 2e-7 * fabs(value)) || kept == value)
                 fail_msg("run %zu: float32's score %.9g for %.9g: %.160s", k, kept, value, line);
         }
+        tu_free(&r);
+    }
+}
+
+/* A weight that rounds to 0 or 1 is not 0 % or 100 %: on the tutorial's --no-scale run (section 2, saturated
+ * rows), `--explain 0,1` printed "A[0, 0, 1] = ... = 2.41601986e-13", then "A·v_1 = 0.000000 × [...]" and
+ * "has weight 0.0%", and head 1's `--explain 3,0` (0.999998808) "has weight 100.0%" (a learner's pass). */
+static void test_explain_tiny_weight_is_not_zero(void **state) {
+    (void)state;
+    const char *cells[][3] = {{"0", "0,1", "A[0, 0, 1] = exp("}, {"1", "3,0", "A[1, 3, 0] = exp("}};
+    for (int k = 0; k < 2; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--heads", "2", "--no-scale", "--head",
+                    cells[k][0], "--explain", cells[k][1], "I love deep learning", NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        const char *a = strstr(r.out, cells[k][2]), *eq = a ? strstr(a, ") / ") : NULL;
+        double w = 0, shown = 0;
+        if (!eq || !(eq = strstr(eq, " = ")) || sscanf(eq, " = %lf", &w) != 1) fail_msg("no A line:\n%s", r.out);
+        if (k == 0 ? !(w > 0 && w < 1e-9) : !(w > 0.99999 && w < 1)) fail_msg("weight %.9g is not the case", w);
+        const char *c = strstr(r.out, "  A·v_");
+        if (!c || !(c = strstr(c, " = ")) || sscanf(c, " = %lf ×", &shown) != 1) fail_msg("no A·v line:\n%s", r.out);
+        if (!(fabs(shown - w) <= 1e-5 * w)) fail_msg("A·v line gives the weight %.9g as %.9g", w, shown);
+        const char *line = strstr(r.out, "\" has weight ");
+        if (!line) fail_msg("no sentence:\n%s", r.out);
+        check_weight_percent(line + strlen("\" has weight "), w);
         tu_free(&r);
     }
 }
@@ -1554,6 +1591,7 @@ int main(void) {
         cmocka_unit_test(test_explain_weight_line_is_a_true_equation),
         cmocka_unit_test(test_explain_scale_line_holds_below_float32),
         cmocka_unit_test(test_explain_scale_line_holds_to_its_digits),
+        cmocka_unit_test(test_explain_tiny_weight_is_not_zero),
         cmocka_unit_test(test_explain_names_files_only_when_dumped),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),

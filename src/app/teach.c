@@ -894,7 +894,19 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     else
         fprintf(f, "  A[%d, %d, %d] = exp(%s) / %s = %.9g%s%s%s\n", h, qi, kj, ex_arg, ex_sum, w,
                 dumped ? "   (= " : "", dumped ? file : "", dumped ? ")" : "");
-    fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %.*f × ", qi, kj, tp, w);
+    /* a weight above 0 that the fixed digits round to 0 is given in %g, as the A line above, and the sentence's
+     * share takes the digits that keep it off 0 % and 100 %: a --no-scale cell of weight 2.4e-13 read "A·v_1 =
+     * 0.000000" and "has weight 0.0%", one of 0.999998808 "100.0%" (a learner's pass) */
+    char wt[32], pct[32];
+    if (w > 0 && w < 0.5 * pow(10.0, -tp)) snprintf(wt, sizeof wt, "%.6g", w);
+    else snprintf(wt, sizeof wt, "%.*f", tp, w);
+    if (w > 0 && 100.0 * w < 0.05) snprintf(pct, sizeof pct, "%.2g", 100.0 * w);
+    else
+        for (int dp = 1; dp <= 9; dp++) { /* 0.99999994, float's largest below 1, is 99.999994 % */
+            snprintf(pct, sizeof pct, "%.*f", dp, 100.0 * w);
+            if (w >= 1 || strtod(pct, NULL) < 100.0) break;
+        }
+    fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %s × ", qi, kj, wt);
     print_vec(f, v, D, precision);
     fprintf(f, "\n                                        = ");
     /* the whole vector, cut as v_j's line is: it showed v_j's last entry and left out its product (a teacher's
@@ -907,8 +919,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     } else fprintf(f, "(no memory left to print it)");
     fputc('\n', f);
     /* a weight, not a share of the output vector: the v_j differ in length and their entries can cancel */
-    fprintf(f, "  so key %s has weight %.1f%% in query %s's weighted average of the value vectors in head %d.\n", kq,
-            100.0 * w, qq, h);
+    fprintf(f, "  so key %s has weight %s%% in query %s's weighted average of the value vectors in head %d.\n", kq,
+            pct, qq, h);
 }
 
 /* ----------------------------------------------------------------------------
