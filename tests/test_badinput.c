@@ -316,6 +316,12 @@ static void prep_w_not_npy(fixture *fx) {
     put_text(at(fx, "in/w/W_Q.npy"), "this is not a numpy file\n");
 }
 static void prep_w_empty(fixture *fx) { weights_dir(fx); }
+/* the folder `attnviz --train reverse -o w` writes (its files' content is not read before the message) */
+static void prep_w_model_folder(fixture *fx) {
+    weights_dir(fx);
+    put_text(at(fx, "in/w/config.json"), "{\"model_type\": \"gpt2\"}\n");
+    put_text(at(fx, "in/w/model.safetensors"), "not read\n");
+}
 
 static void prep_mask_shape(fixture *fx) {
     memset(g_b, 0, 9);
@@ -818,6 +824,8 @@ static const bad_case kCases[] = {
     {"weights_overflow_float32", 2, "overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},
     {"weights_not_npy", 2, "W_Q.npy: not a .npy file (bad magic", {W8, "--weights", "@/in/w", S4}, prep_w_not_npy, 0, NULL, 0},
     {"weights_folder_empty", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy", {W8, "--weights", "@/in/w", S4}, prep_w_empty, 0, NULL, 0},
+    /* a --train or Hugging Face model folder: the way on is --model, not "only .npy files are read" */
+    {"weights_model_folder", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy; it is a model folder (it has config.json): run it with --model ", {W8, "--weights", "@/in/w", S4}, prep_w_model_folder, 0, NULL, 0},
     {"weights_is_a_file", 2, "is not a folder", {W8, "--weights", "@/in/afile", S4}, NULL, 0, NULL, 0},
     {"weights_missing", 2, "No such file or directory; the example folder that comes with attnviz is ", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
     /* --attn-mask */

@@ -459,7 +459,19 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
                  names[i]);
     }
     if (!found) {
-        char unread[800], hints[400];
+        char unread[800], hints[400], path[4200];
+        /* `--weights runs/reverse`, the folder --train (or Hugging Face) wrote, said "it holds
+         * model.safetensors; only .npy files are read" and no way on (a Chinese-speaking learner's pass: the
+         * tutorial says --weights loads trained weights); the hint comes first, so a long list never cuts it */
+        struct stat cst;
+        av_path_join(path, sizeof path, dir, "config.json");
+        if (stat(path, &cst) == 0 && S_ISREG(cst.st_mode)) {
+            char word[300];
+            av_shell_word(word, sizeof word, dir);
+            return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy; "
+                           "it is a model folder (it has config.json): run it with --model %s (--weights reads one "
+                           "attention layer's .npy matrices)", named, word);
+        }
         weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
         return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy%s%.600s%.300s",
                        named, unread[0] ? "; it holds " : "", unread, hints);
