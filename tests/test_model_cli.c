@@ -1935,6 +1935,30 @@ static void test_nul_byte_is_a_gpt2_byte_token(void **state) {
     tu_free(&r);
 }
 
+/* -f reads line ends as Python's open() reads a text file: a Windows Notepad file (UTF-8 with BOM, CR LF)
+ * gave a --model a <0x0D> token (id 201) before every newline, one more token per line than Hugging Face's
+ * tokenizer gives the text a Python program reads from that file. Ids: tests/ref/bpe_ref.json's
+ * "我爱深度学习" and "你好，世界！" with 198 (↵) between them; "I" 40, "love" 23205 (a lone CR, from -f -). */
+static void test_crlf_file_reads_as_text(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/notepad.txt", f->dir);
+    write_text(path, "\xEF\xBB\xBF我爱深度学习\r\n你好，世界！\r\n", strlen("\xEF\xBB\xBF我爱深度学习\r\n你好，世界！\r\n"));
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-f", path, NULL);
+    if (r.code != 0) fail_msg("-f notepad.txt: exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "ids [22755, 239, 163, 230, 109, 162, 115, 109, 41753, 99, 27764, 99, 20046, 254, 198, 19526, 254, "
+                       "25001, 121, 171, 120, 234, 10310, 244, 45911, 234, 171, 120, 223]\n"))
+        fail_msg("the ids of a CR LF file:\n%s", r.out);
+    assert_null(strstr(r.out, "<0x0D>"));
+    tu_free(&r);
+    run_attnviz(&r, "I\rlove", "--model", f->dir, "--no-plot", "-f", "-", NULL);
+    if (r.code != 0) fail_msg("-f - with a lone CR: exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "ids [40, 198, 23205]\n")) fail_msg("the ids of a lone CR:\n%s", r.out);
+    tu_free(&r);
+}
+
 /* --explain with a model's tokens: "quick" finds "␣quick" (GPT-2 labels
  * carry the leading space), and a number that is also a token's text is
  * read as an index, with a note naming the token. */
@@ -2456,6 +2480,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_nul_byte_is_a_gpt2_byte_token, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_crlf_file_reads_as_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -143,6 +143,17 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         }
         (*text)[*len] = 0;
         if ((st = check_encoding(o, *text, *len, err))) return st;
+        /* then line ends as Python's open() reads a text file (universal newlines): "\r\n" and a lone "\r" are
+         * "\n", after the check, whose byte offsets are the file's. A Notepad file "我爱深度学习。\r\n第二行！" gave
+         * a --model the tokens [。] [<0x0D>] [↵], one more than Hugging Face's tokenizer gives the text a Python
+         * program reads from that file (a Chinese-speaking learner's pass) */
+        size_t w = 0;
+        for (size_t r = 0; r < *len; r++) {
+            if ((*text)[r] != '\r') (*text)[w++] = (*text)[r];
+            else if (r + 1 == *len || (*text)[r + 1] != '\n') (*text)[w++] = '\n';
+        }
+        *len = w;
+        (*text)[*len] = 0;
         /* a file of no text: "the sentence is empty" named neither the file nor what it held (a tester's pass); a
          * --model's tokenizer takes white space as tokens (GPT-2's " "), so there only an empty file is none */
         const char *p = *text, *end = *text + *len;
