@@ -461,15 +461,16 @@ static const bad_case kCases[] = {
     {"file_utf8_truncated", 2, "invalid UTF-8 at byte offset 4 (byte 0xE4): truncated multi-byte sequence", {"-f", "@/in/s.txt"}, prep_f_truncated, 0, NULL, 0},
     /* text in another encoding says how to convert it (a Chinese reader's report: a GBK file got only
      * "invalid UTF-8 at byte offset 0") */
-    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a file in "
-     "another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS; Latin-1, ISO-8859-1) can be converted "
-     "first, e.g. iconv -f GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
+    /* each encoding with its iconv name: "e.g. iconv -f GBK" was followed for a Big5 file, which it turned into
+     * other characters with no error (a Chinese-speaking learner's pass) */
+    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; text in "
+     "another encoding ENC (GBK: Simplified Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) converts with "
+     "iconv -f ENC -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
     /* a Latin-1 file (é is 0xE9) was told only GBK, Big5, Shift_JIS (a tester's report) */
     {"file_latin1", 2, "is not UTF-8: invalid UTF-8 at byte offset 3 (byte 0xE9): invalid continuation byte; ",
      {"-f", "@/in/s.txt"}, prep_f_latin1, 0, NULL, 0},
-    {"file_latin1_named", 2, "; a file in another encoding (GBK, as Windows Notepad saves Chinese; Big5; Shift_JIS; "
-     "Latin-1, ISO-8859-1) can be converted first, e.g. iconv -f GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_latin1, 0,
-     NULL, 0},
+    {"file_latin1_named", 2, "; LATIN1) converts with iconv -f ENC -t UTF-8 ",
+     {"-f", "@/in/s.txt"}, prep_f_latin1, 0, NULL, 0},
     {"file_utf16", 2, "starts with a UTF-16 byte-order mark (0xFF 0xFE); attnviz reads UTF-8: convert it first, e.g. "
      "iconv -f UTF-16 -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_utf16, 0, NULL, 0},
     /* UTF-32's marks (FF FE 00 00 little-endian, 00 00 FE FF big-endian): FF FE 00 00 was named UTF-16 (a tester's
@@ -482,7 +483,8 @@ static const bad_case kCases[] = {
      "UTF-8: convert it first, e.g. iconv -f UTF-32 -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
      "\xff\xfe\0\0h\0\0\0", 8},
     {"stdin_gbk", 2, "the standard input is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation "
-     "byte; convert text in another encoding first, e.g. iconv -f GBK -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
+     "byte; text in another encoding ENC (GBK: Simplified Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) "
+     "converts with iconv -f ENC -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
      "\xce\xd2\xb0\xae\n", 5},
     {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a "
      "terminal in another encoding (GBK, Big5) sends such bytes: switch it to UTF-8", {"\xce\xd2\xb0\xae"}, NULL, 0, NULL,

@@ -252,7 +252,8 @@ static void test_explain_precision_reaches_the_softmax_table(void **state) {
     const char *row = strstr(r.out, "→ 2    c");
     if (!row || !strstr(row, " 0.000000000     0.000000000     1.000000000     0.333333343\n"))
         fail_msg("row 2 should read S 0, S − max 0, exp 1, A 0.333333343 to 9 digits:\n%s", r.out);
-    if (!strstr(r.out, "A[0, 2, 2] = exp(0.000000000) / 3.000000000 = 0.333333343"))
+    /* the weight's line holds to its digits: 1/3, then what float32 keeps of it (test_explain_a_line_holds) */
+    if (!strstr(r.out, "A[0, 2, 2] = exp(0) / 3 = 0.333333333, which float32 stores as 0.333333343"))
         fail_msg("the weight's line should have 9 digits:\n%s", r.out);
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--causal", "--weights", dir, "--explain", "2,2", "a b c", NULL);
@@ -339,7 +340,7 @@ static void test_explain_follows_numpy_format(void **state) {
         "      0    a             1.972901e+28  0.000000e+00  1.000000e+00  1.000000e+00\n"
         "    → 1    b            -2.583591e+15 -1.972901e+28  0.000000e+00  0.000000e+00\n"
         "      2    c             2.213230e+15 -1.972901e+28  0.000000e+00  0.000000e+00\n",
-        "  A[0, 0, 1] = exp(-1.972901e+28) / 1.000000e+00 = 0\n",
+        "  A[0, 0, 1] = exp(-1.97290082e+28) / 1 = 0\n", /* 9 digits, as the row sum's line */
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!strstr(r.out, want[i])) fail_msg("--explain should print\n%s\nin numpy's notation:\n%s", want[i], r.out);
@@ -475,6 +476,42 @@ static void test_explain_weight_line_is_a_true_equation(void **state) {
             fail_msg("--kernel %s: printed exp(%.6f) / %.6f = %.9g, but that is %.9g", kernels[k], x, sum, value, want);
         if (!strstr(line, "(the stored weight holds ")) /* no --dump: weights.npy was never written */
             fail_msg("--kernel %s: no word on the stored weight:\n%s", kernels[k], line);
+        tu_free(&r);
+    }
+}
+
+/* The weight's line holds to the digits it prints, as the ÷√d_k line does: the tutorial's cell printed
+ * "A[0, 1, 3] = exp(0.000000) / 1.607459 = 0.622099698", the row sum cut to the table's 6 decimals and the
+ * weight float32's, though 1 / 1.607459 is 0.622099848 and the row sum line above it says 1.60745939 (a
+ * learner's pass with a calculator). Now exp(S − max) / row sum, both to 9 digits, is the value printed, and
+ * float32's stored weight follows where its 9 digits differ. */
+static void test_explain_a_line_holds_to_its_digits(void **state) {
+    (void)state;
+    const char *runs[][6] = {{"--heads", "8", "--explain", "love,learning", "I love deep learning", NULL},
+                             {"-H", "2", "-d", "16", "--explain", "1,0"}};
+    for (size_t k = 0; k < 2; k++) {
+        tu_result r;
+        const char **a = runs[k];
+        if (k == 0) run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", a[0], a[1], a[2], a[3], a[4], NULL);
+        else run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", a[0], a[1], a[2], a[3], a[4], a[5],
+                         "a b c", NULL);
+        if (r.code != 0) fail_msg("run %zu: exit %d: %s", k, r.code, r.err);
+        const char *sum_line = strstr(r.out, "row sum Σ_j exp(S − max) = ");
+        const char *line = strstr(r.out, "\n  A[");
+        if (!sum_line || !line) fail_msg("run %zu: no row sum or A line:\n%s", k, r.out);
+        line++;
+        double x = 0, sum = 0, value = 0, row_sum = strtod(sum_line + strlen("row sum Σ_j exp(S − max) = "), NULL);
+        const char *e = strstr(line, " = exp(");
+        if (!e || sscanf(e, " = exp(%lf) / %lf = %lf", &x, &sum, &value) != 3) fail_msg("run %zu: %.160s", k, line);
+        if (sum != row_sum) fail_msg("run %zu: the A line divides by %.9g, the row sum line says %.9g", k, sum, row_sum);
+        if (!(fabs(value - exp(x) / sum) <= 4e-9 * fabs(value)))
+            fail_msg("run %zu: exp(%.9g) / %.9g is %.9g: %.160s", k, x, sum, exp(x) / sum, line);
+        const char *stored = strstr(line, "which float32 stores as "), *eol = strchr(line, '\n');
+        if (stored && stored < eol) {
+            double kept = strtod(stored + strlen("which float32 stores as "), NULL);
+            if (!(fabs(kept - value) <= 1e-6 * fabs(value)) || kept == value)
+                fail_msg("run %zu: float32's weight %.9g for %.9g: %.160s", k, kept, value, line);
+        }
         tu_free(&r);
     }
 }
@@ -673,6 +710,20 @@ static void test_order_blindness_past_64_tokens(void **state) {
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "positions none        max difference = 0 "));
     assert_null(strstr(r.out, "float32 rounding"));
+    tu_free(&r);
+}
+
+/* --compare order's max difference keeps 3 significant digits with their trailing zeros: "the the" printed
+ * "positions sinusoidal  max difference = 0.1", which reads as exact, for 0.10018566 (a learner's pass, numpy
+ * on the two runs' weights); an exact permutation stays "0". */
+static void test_compare_order_difference_keeps_its_digits(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--compare", "order", "the the", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "  positions sinusoidal  max difference = 0.100 "))
+        fail_msg("no 'max difference = 0.100' for positions sinusoidal:\n%s", r.out);
+    assert_non_null(strstr(r.out, "  positions none        max difference = 0          exactly a permutation"));
     tu_free(&r);
 }
 
@@ -882,9 +933,20 @@ static void test_show_says_what_prints_as_zero(void **state) {
             for (int j = 0; j < ncols; j++) tiny += w.data[(size_t)i * T + j] > 0 && w.data[(size_t)i * T + j] < 0.005f;
         av_npy_free(&w);
         assert_true(tiny > 0);
-        snprintf(tag, sizeof tag, "0.005, %ld of the cells shown; an even row over %d keys is 1/T = 0.0033)\n", tiny, T);
+        snprintf(tag, sizeof tag, "0.005, %ld of the cells shown; an even row over %d keys is 1/%d = 0.0033)\n", tiny,
+                 T, T);
         if (!note || strncmp(note + strlen("(.00: a weight above 0 but under "), tag, strlen(tag)) != 0)
             fail_msg("T = %d: want ...%s in:\n%s", T, tag, note ? note : r.out);
+        tu_free(&r);
+        /* under the causal mask row i sees i + 1 keys: "an even row over 300 keys is 1/T" held for the last row
+         * only (a learner's pass, --causal --show on 242 tokens) */
+        const char *causal[] = {"-d", "8", "--no-plot", "--show", "--causal", "--color", "never", "-f", "-", NULL};
+        tu_runv(&r, text, env, causal);
+        if (r.code != 0) fail_msg("T = %d --causal: exit %d: %s", T, r.code, r.err);
+        note = strstr(r.out, "(.00: a weight above 0 but under 0.005, ");
+        if (!note || !strstr(note, "; under the causal mask row i sees i + 1 keys, and an even row puts 1/(i + 1) on "
+                                   "each: 0.0033 on the last real row, over 300 keys)\n"))
+            fail_msg("T = %d --causal: no word on the causal rows in:\n%s", T, note ? note : r.out);
         tu_free(&r);
     }
 }
@@ -1427,7 +1489,7 @@ static void test_explain_long_spec_keeps_its_hint(void **state) {
     assert_int_equal(r.code, 2);
     size_t n = strlen(r.err);
     if (!valid_utf8(r.err) || n < 12 || strcmp(r.err + n - 12, " > text.txt\n") != 0 ||
-        !strstr(r.err, "can be converted first, e.g. iconv -f GBK -t UTF-8 "))
+        !strstr(r.err, "converts with iconv -f ENC -t UTF-8 ") || !strstr(r.err, "BIG5: Traditional;"))
         fail_msg("got:\n%s", r.err);
     tu_free(&r);
     rm_rf(dir);
@@ -1591,11 +1653,13 @@ int main(void) {
         cmocka_unit_test(test_explain_weight_line_is_a_true_equation),
         cmocka_unit_test(test_explain_scale_line_holds_below_float32),
         cmocka_unit_test(test_explain_scale_line_holds_to_its_digits),
+        cmocka_unit_test(test_explain_a_line_holds_to_its_digits),
         cmocka_unit_test(test_explain_tiny_weight_is_not_zero),
         cmocka_unit_test(test_explain_names_files_only_when_dumped),
         cmocka_unit_test(test_order_blindness_is_an_exact_permutation),
         cmocka_unit_test(test_order_blindness_past_64_tokens),
         cmocka_unit_test(test_rope_shift_evidence),
+        cmocka_unit_test(test_compare_order_difference_keeps_its_digits),
         cmocka_unit_test(test_terminal_heatmap_colour_rules),
         cmocka_unit_test(test_terminal_heatmap_fits_80_columns),
         cmocka_unit_test(test_show_key_legend_wraps_only_when_full),

@@ -98,6 +98,11 @@ static void test_other_scripts(void **state) {
     expect_tokens("ㅋㅋ 한국어", (const char *[]){"ㅋㅋ", "한국어", NULL});
     /* kana are split like Han (Japanese has no spaces); ー U+30FC is Lm, wide */
     expect_tokens("コーヒー", (const char *[]){"コ", "ー", "ヒ", "ー", NULL});
+    /* half-width katakana (U+FF66..FF9D, width 1) are the same script: "私はﾘﾝｺﾞが好き" gave [ﾘﾝｺﾞ] where リンゴ
+     * gives three (a Chinese-speaking learner's pass); the voiced mark ﾞ U+FF9E extends its cluster (UAX #29
+     * Extend), so ｺﾞ is one token as ゴ is; ｰ U+FF70 as ー */
+    expect_tokens("私はﾘﾝｺﾞが好き", (const char *[]){"私", "は", "ﾘ", "ﾝ", "ｺﾞ", "が", "好", "き", NULL});
+    expect_tokens("ｺｰﾋｰ ﾊﾟﾝ", (const char *[]){"ｺ", "ｰ", "ﾋ", "ｰ", "ﾊﾟ", "ﾝ", NULL});
     /* Thai has no spaces either, but is not wide: stays whole (no dictionary) */
     expect_tokens("สวัสดีครับ", (const char *[]){"สวัสดีครับ", NULL});
     /* ZWNJ inside a Persian word extends the cluster: one word */

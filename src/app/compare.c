@@ -262,7 +262,10 @@ static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, 
          * read as "order matters" (a tester's report) */
         double d = c->order_diff[p];
         int rounding = d > 0 && d <= AV_CMP_ROUNDING && c->order_kernel != AV_KERNEL_REFERENCE;
-        fprintf(f, "  positions %-11s max difference = %-10.3g %s\n", av_positions_name(c->order_pos[p]), d,
+        /* 3 significant digits, trailing zeros kept ("0.1" read as exact for 0.10018566: a learner's pass); an
+         * exact permutation stays "0" */
+        fprintf(f, d == 0 ? "  positions %-11s max difference = %-10.0f %s\n"
+                          : "  positions %-11s max difference = %#-10.3g %s\n", av_positions_name(c->order_pos[p]), d,
                 d == 0     ? "exactly a permutation: attention alone is blind to word order"
                 : rounding ? "a permutation up to float32 rounding: attention alone is blind to word order"
                            : "order matters: positions make the weights depend on where a word is");

@@ -877,9 +877,16 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
      * a few significant bits. Printing the stored number after "exp(-115.28) / 1 =" made a false equation
      * (exp(-115.28) is 8.8e-51), so show the true value and say what the file holds. */
     double exact = exp((double)s_row[kj] - maxv) / sum;
-    char ex_arg[64], ex_sum[64]; /* S − max and the row sum in the table's notation */
-    snprintf(ex_arg, sizeof ex_arg, tsci ? "%.*e" : "%.*f", tp, (double)s_row[kj] - maxv);
-    snprintf(ex_sum, sizeof ex_sum, tsci ? "%.*e" : "%.*f", tp, sum);
+    /* S − max and the row sum to 9 digits, as the row sum line above, and the quotient of those: "exp(0.000000) /
+     * 1.607459 = 0.622099698" (the table's 6 decimals, then float32's weight) did not hold (1 / 1.607459 is
+     * 0.622099848; a learner's pass with a calculator). What float32 stores follows when its 9 digits differ. */
+    char ex_arg[64], ex_sum[64], ex_val[64], kept[96] = "";
+    snprintf(ex_arg, sizeof ex_arg, "%.9g", (double)s_row[kj] - maxv);
+    snprintf(ex_sum, sizeof ex_sum, "%.9g", sum);
+    snprintf(ex_val, sizeof ex_val, "%.9g", exp(strtod(ex_arg, NULL)) / strtod(ex_sum, NULL));
+    char w_s[32];
+    snprintf(w_s, sizeof w_s, "%.9g", w);
+    if (strcmp(ex_val, w_s) != 0) snprintf(kept, sizeof kept, ", which float32 stores as %s", w_s);
     if (exact < (double)FLT_MIN && fabs(w - exact) > 1e-6 * exact)
         fprintf(f,
                 "  A[%d, %d, %d] = exp(%s) / %s = %.9g\n"
@@ -892,7 +899,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
                                 : "below 1.18e-38, the smallest normal float32,\n"
                                   "      a float32 keeps only a few of its digits");
     else
-        fprintf(f, "  A[%d, %d, %d] = exp(%s) / %s = %.9g%s%s%s\n", h, qi, kj, ex_arg, ex_sum, w,
+        fprintf(f, "  A[%d, %d, %d] = exp(%s) / %s = %s%s%s%s%s\n", h, qi, kj, ex_arg, ex_sum, ex_val, kept,
                 dumped ? "   (= " : "", dumped ? file : "", dumped ? ")" : "");
     /* a weight above 0 that the fixed digits round to 0 is given in %g, as the A line above, and the sentence's
      * share takes the digits that keep it off 0 % and 100 %: a --no-scale cell of weight 2.4e-13 read "A·v_1 =
@@ -1068,9 +1075,16 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     }
     /* at 300 tokens nearly every cell read .00, with nothing saying those weights are not 0 (the long-input
      * tester's pass): from T = 200 on, an even row's 1/T prints as zero */
-    if (tiny && T >= 200)
-        fprintf(f, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; an even row over %d keys is 1/T = "
-                "%.2g)\n", cellw == 4 ? ".00" : "0.00", tiny, T, 1.0 / T);
+    /* the keys a row sees: all T, the real ones with <pad>, and under the causal mask i + 1 for row i ("an even
+     * row over 242 keys is 1/T" on a --causal run, where row 0 sees one key: a learner's pass) */
+    int n_keys = m->cfg.n_real < T ? m->cfg.n_real : T;
+    if (tiny && T >= 200 && m->cfg.causal)
+        fprintf(f, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; under the causal mask row i sees "
+                "i + 1 keys, and an even row puts 1/(i + 1) on each: %.2g on the last real row, over %d keys)\n",
+                cellw == 4 ? ".00" : "0.00", tiny, 1.0 / n_keys, n_keys);
+    else if (tiny && T >= 200)
+        fprintf(f, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; an even row over %d keys is 1/%d = "
+                "%.2g)\n", cellw == 4 ? ".00" : "0.00", tiny, n_keys, n_keys, 1.0 / n_keys);
 }
 
 /* ----------------------------------------------------------------------------

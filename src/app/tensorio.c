@@ -112,12 +112,17 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
     av_err u8 = {{0}};
     if (!av_utf8_check(text, len, &u8)) return AV_OK;
     if (named)
-        return av_fail(err, AV_EUSAGE, "-f %s is not UTF-8: %s; a file in another encoding (GBK, as Windows Notepad "
-                       "saves Chinese; Big5; Shift_JIS; Latin-1, ISO-8859-1) can be converted first, e.g. iconv -f GBK "
-                       "-t UTF-8 %s > text.txt", file, u8.msg, file);
+    /* the command for each encoding named: "e.g. iconv -f GBK" after "(GBK, ...; Big5; Shift_JIS ...)" was
+     * followed for a Big5 file (學習 became 厩策) and a Shift_JIS one, with no error (a Chinese-speaking
+     * learner's pass); iconv's names: GBK, BIG5, SHIFT_JIS, LATIN1 */
+    if (named)
+        return av_fail(err, AV_EUSAGE, "-f %s is not UTF-8: %s; text in another encoding ENC (GBK: Simplified "
+                       "Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) converts with iconv -f ENC -t UTF-8 %s "
+                       "> text.txt", file, u8.msg, file); /* 170 bytes and the file twice (119 each) fit msg's 512 */
     if (in)
-        return av_fail(err, AV_EUSAGE, "the standard input is not UTF-8: %s; convert text in another encoding first, "
-                       "e.g. iconv -f GBK -t UTF-8 | attnviz -f -", u8.msg);
+        return av_fail(err, AV_EUSAGE, "the standard input is not UTF-8: %s; text in another encoding ENC (GBK: "
+                       "Simplified Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) converts with iconv -f ENC "
+                       "-t UTF-8 | attnviz -f -", u8.msg);
     return av_fail(err, AV_EUSAGE, "the text is not UTF-8: %s; a terminal in another encoding (GBK, Big5) sends such "
                    "bytes: switch it to UTF-8 (e.g. LANG=zh_CN.UTF-8), or save the text as UTF-8 and use -f FILE", u8.msg);
 }

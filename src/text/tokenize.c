@@ -19,8 +19,13 @@ typedef enum {
 
 /* Scripts written without spaces between words, as wide letters: Han, Hiragana,
  * Katakana, Bopomofo, Yi, Tangut, ... (categories Lo, Lm, Nl with East Asian
- * width 2). Hangul is wide too, but Korean puts spaces between words. */
+ * width 2), and the half-width katakana U+FF66..U+FF9D (ｶﾀｶﾅ, width 1, as old
+ * Japanese systems and some input methods type katakana; their voiced marks
+ * ﾞ ﾟ, U+FF9E..U+FF9F, extend the cluster before them: ｺﾞ is one). Hangul is wide
+ * too, but Korean puts spaces between words. "私はﾘﾝｺﾞが好き" gave [ﾘﾝｺﾞ], one
+ * token, where リンゴ gives three (a Chinese-speaking learner's pass). */
 static int splits_per_character(unsigned cp, av_ucat cat) {
+    if (cp >= 0xFF66 && cp <= 0xFF9D) return 1;
     return (cat == AV_UC_LO || cat == AV_UC_LM || cat == AV_UC_NL) && av_utf8_cp_width(cp) == 2 &&
            !av_utf8_is_hangul(cp);
 }

@@ -853,6 +853,12 @@ async function tinyWeight(browser, tmp) {
     const shown = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
     check(/^[0-9.]+e\u2212[0-9]+$/.test(shown), 'cell view weight: ' + shown);
     check(Math.abs(num(shown.replace('\u2212', '-')) / Number(m[1]) - 1) < 0.01, 'cell view weight ' + shown + ', --explain ' + m[1]);
+    /* and the weighted sum's A·v_j and "has weight P%" (they read 0.0000 and 0.0%, where --explain now gives the
+     * weight and 6.7e-05 %: a learner's pass) */
+    const text = await page.$eval('#view-cell', (e) => e.textContent);
+    const av = text.match(/A\u00b7v_2 = ([0-9.e\u2212]+) \u00d7/), pct = text.match(/has weight ([0-9.e\u2212]+)% in query/);
+    check(av && Math.abs(num(av[1].replace('\u2212', '-')) / Number(m[1]) - 1) < 0.01, 'A\u00b7v_2 line: ' + (av ? av[1] : 'none'));
+    check(pct && Math.abs(num(pct[1].replace('\u2212', '-')) / (100 * Number(m[1])) - 1) < 0.01, '"has weight" ' + (pct ? pct[1] : 'none'));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

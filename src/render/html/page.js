@@ -878,6 +878,15 @@
         ' = ', el('strong', { 'data-role': 'weight', text: fW(a) }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
+  /* a weight as --explain's sentence gives it in percent: with the digits that keep it off 0 % and 100 %, and
+   * under 0.05 % in two significant digits ("has weight 0.0%" for 2.4e-13, "100.0%" for 0.999998808: a
+   * learner's pass) */
+  function percentOf(w) {
+    if (w > 0 && 100 * w < 0.05) return (100 * w).toExponential(1).replace(/-/g, '\u2212'); /* as fmtW */
+    let s = fixed(100 * w, 1);
+    for (let dp = 2; dp <= 9 && w < 1 && Number(s) >= 100; dp++) s = fixed(100 * w, dp);
+    return s;
+  }
   function weightedSum(cv, r, l, h, i, j) {
     const D = r.D, o = new Float64Array(D), vj = vec(r, r.V, l, h, j), a = masked(r, i, j) ? 0 : weight(r, l, h, i, j);
     for (let n = 0; n < r.T; n++) {
@@ -887,9 +896,9 @@
     }
     cv.append(el('h2', { text: 'weighted sum of v: o_' + i + ' = \u03a3_j A[i,j]\u00b7v_j' }),
       el('p', { class: 'eq' }, 'v_' + j + ' = ', vecEl(vj)),
-      el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmt(a) + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x))),
+      el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmtW(r, l, h, a) + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x))),
       el('p', { class: 'eq' }, 'o_' + i + ' = ', vecEl(o, 'o')),
-      el('p', {}, ...runs('so key \u201c', userText(r.tokens[j]), '\u201d has weight ' + fixed(100 * a, 1) + '% in query \u201c',
+      el('p', {}, ...runs('so key \u201c', userText(r.tokens[j]), '\u201d has weight ' + percentOf(a) + '% in query \u201c',
         userText(r.tokens[i]), '\u201d\u2019s weighted average of the value vectors in head ' + h + '.')));
   }
 
