@@ -984,6 +984,37 @@ static void test_kernel_option(void **state) {
     free(out[1]);
 }
 
+/* --figures pe draws the (T, d_model) encoding and no weights: `--figures pe -f` a 36,000-token text was
+ * refused with "need 9.7 GiB for the (heads, T, T) scores and weights ...; add --no-plot" (which drops the
+ * figure asked for), and `--kernel flash --figures pe` with "cannot give figures" (a long-input learner's
+ * pass). auto now runs flash for a pe-only run past 64 tokens, and flash draws it; the figures that draw
+ * the weights or the mask still need them. */
+static void test_pe_figure_needs_no_weights(void **state) {
+    (void)state;
+    tu_result r;
+    char words[400] = "";
+    for (int i = 0; i < 100; i++) strcat(words, "w ");
+    const char *kernel[] = {NULL, "flash"};
+    for (int k = 0; k < 2; k++) {
+        char *out = make_tmpdir(), path[4200];
+        if (kernel[k]) run_attnviz(&r, NULL, "--kernel", kernel[k], "--figures", "pe", "-o", out, words, NULL);
+        else run_attnviz(&r, NULL, "--figures", "pe", "-o", out, words, NULL);
+        if (r.code != 0) fail_msg("--kernel %s --figures pe: exit %d: %s", kernel[k] ? kernel[k] : "auto", r.code, r.err);
+        const char *says = kernel[k] ? "kernel     flash: keys in tiles"
+                                     : "kernel     flash (auto: T = 100 > 64, and nothing asked needs the attention weights): ";
+        if (!strstr(r.out, says)) fail_msg("no '%s' in the trace:\n%.600s", says, r.out);
+        snprintf(path, sizeof path, "%s/pe.png", out);
+        assert_true(file_exists(path));
+        tu_free(&r);
+        rm_rf(out);
+    }
+    /* the mask figure draws the (T, T) mask the flash kernel never forms */
+    run_attnviz(&r, NULL, "--kernel", "flash", "--figures", "pe,mask", words, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "cannot give figures; add --no-plot, or use --kernel blas\n"));
+    tu_free(&r);
+}
+
 /* --vmax and --pool: values and names checked where they are parsed. */
 static void test_vmax_and_pool_options(void **state) {
     (void)state;
@@ -3206,6 +3237,7 @@ int main(void) {
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),
         cmocka_unit_test(test_kernel_option),
+        cmocka_unit_test(test_pe_figure_needs_no_weights),
         cmocka_unit_test(test_vmax_and_pool_options),
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),

@@ -1957,8 +1957,16 @@ av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
     return st;
 }
 
+/* Figures other than pe draw the (H, T, T) weights or scores (heads, grid, mean, scores) or the (T, T) mask
+ * the kernels that keep them build (mask); pe draws the (T, d_model) encoding alone. `--figures pe -f` a
+ * 36,000-token text was refused for the 9.7 GiB of weights it never draws ("add --no-plot", which drops the
+ * figure), and `--kernel flash --figures pe` with "cannot give figures" (a long-input learner's pass). */
+static int figures_need_weights(const av_options *o) {
+    return !o->no_plot && (o->figures & ~(unsigned)AV_FIG_PE) != 0;
+}
+
 const char *av_options_weights_needed_by(const av_options *o) {
-    return !o->no_plot ? "figures" : o->dump_dir ? "--dump" : o->show ? "--show" : o->explain ? "--explain"
+    return figures_need_weights(o) ? "figures" : o->dump_dir ? "--dump" : o->show ? "--show" : o->explain ? "--explain"
            : o->compare ? "--compare" : o->html ? "--html" : NULL;
 }
 
@@ -1984,7 +1992,8 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
     int n_drop = 0, k_drop = 0;
     for (int k = 0; k < 7; k++) n_drop += on[k];
     char way[256], *p = way, *end = way + sizeof way;
-    p += snprintf(p, (size_t)(end - p), "%s%s", o->no_plot ? "" : "add --no-plot", !o->no_plot && n_drop ? " and " : "");
+    int figs = figures_need_weights(o);
+    p += snprintf(p, (size_t)(end - p), "%s%s", figs ? "add --no-plot" : "", figs && n_drop ? " and " : "");
     for (int k = 0; k < 7; k++) {
         if (!on[k]) continue;
         p += snprintf(p, (size_t)(end - p), "%s%s", k_drop == 0 ? "drop " : k_drop == n_drop - 1 ? " and " : ", ", drop[k]);
@@ -2037,7 +2046,8 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
         if (cfg->kernel == AV_KERNEL_FLASH && needs) {
             /* name exactly what was asked for that needs the weights, and only those ways out */
             const char *const what[] = {"figures", "--dump", "--show", "--explain", "--compare", "--html"};
-            int on[] = {!o->no_plot, o->dump_dir != NULL, o->show, o->explain != NULL, o->compare != 0, o->html};
+            int on[] = {figures_need_weights(o), o->dump_dir != NULL, o->show, o->explain != NULL, o->compare != 0,
+                        o->html};
             const char *asked[6];
             int n_on = 0;
             for (int k = 0; k < 6; k++)

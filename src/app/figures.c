@@ -326,7 +326,8 @@ static av_status fig_heads(fig_run *fr, av_err *err) {
         snprintf(what, sizeof what, "head %d of %d: attention weights", h, H);
         compose(fr->titles[h], sizeof fr->titles[h], fr, what);
         fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok,
-                                  .k_labels = fr->tok, .w = m->att + (size_t)h * TT, .masked = m->mask};
+                                  .k_labels = fr->tok, .w = m->att ? m->att + (size_t)h * TT : NULL,
+                                  .masked = m->mask}; /* no att: the flash kernel of a pe-only run, drawn below */
     }
     /* the default set draws the grid only when there are several heads; asked
      * for by name (--figures grid or all), it is drawn even for one head.
