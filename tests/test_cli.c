@@ -2926,6 +2926,51 @@ static void test_pooled_scores_keep_their_sign(void **state) {
     if (blue * 10 < red) fail_msg("%zu blue (negative) pixels against %zu red: the negative scores are hidden", blue, red);
 }
 
+/* The mask figure pooled past the pixels has two colours, "query sees key" and hatched: a block is hatched
+ * only when every pair in it is masked, so a mask hiding pairs here and there draws as if it hid none. Its
+ * title said "max over 2×2 tokens per cell" ("mean" with --pool mean, though no mean is drawn), and a
+ * 2100-token --attn-mask hiding 30 % of the pairs at random drew only the causal triangle (a long-input
+ * learner's pass). Here 800 tokens, 2×2 blocks, and a mask hiding key 2k+1 from query 2k: no block is all
+ * masked, no cell hatched; the title, PNG Title and SVG <title> say when a cell is hatched. */
+static void test_pooled_mask_figure_says_when_hatched(void **state) {
+    tu_fixture *f = *state;
+    enum { T = 800 };
+    char *text = malloc((size_t)T * 8);
+    unsigned char *m = calloc((size_t)T * T, 1);
+    assert_non_null(text);
+    assert_non_null(m);
+    text[0] = 0;
+    for (int i = 0; i < T; i++) sprintf(text + strlen(text), "%sw%d", i ? " " : "", i);
+    for (int i = 0; i < T; i += 2) m[(size_t)i * T + i + 1] = 1;
+    write_bool_mask(tu_in(f, "m.npy"), m, T);
+    free(m);
+    const char *pool[] = {"max", "mean"};
+    for (int k = 0; k < 2; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--figures", "mask", "--format", "both", "--pool", pool[k], "--attn-mask",
+                    tu_in(f, "m.npy"), "-o", tu_in(f, "o"), text, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        const char *want = "2\xC3\x97" "2 tokens per cell, hatched only when all 4 of its (query, key) pairs are masked";
+        char *svg = tu_slurp_file(tu_in(f, "o/mask.svg"), NULL);
+        assert_non_null(svg);
+        const char *t0 = strstr(svg, "<title>"), *t1 = t0 ? strstr(t0, "</title>") : NULL, *note = strstr(svg, want);
+        assert_non_null(t1);
+        if (!note || note > t1)
+            fail_msg("--pool %s: mask.svg's <title> does not say when a cell is hatched: %.*s", pool[k], (int)(t1 - t0), t0);
+        if (strstr(svg, "max over 2\xC3\x97") || strstr(svg, "mean over 2\xC3\x97"))
+            fail_msg("--pool %s: the mask figure names a max or mean of values it does not draw", pool[k]);
+        free(svg);
+        av_png_image img;
+        av_err err = {{0}};
+        if (av_png_read_texts(tu_in(f, "o/mask.png"), &img, &err)) fail_msg("%s", err.msg);
+        const char *title = av_png_image_text(&img, "Title");
+        if (!title || !strstr(title, want)) fail_msg("--pool %s: mask.png's Title: %s", pool[k], title ? title : "(none)");
+        av_png_image_free(&img);
+    }
+    free(text);
+}
+
 /* --figures reads its names as --explain reads QUERY and KEY: the separators around each are left out, so
  * "heads, grid" (a space after the comma) and "heads，　mean" (the full-width comma and the ideographic
  * space a Chinese input method types) draw those figures; they said "' grid' is not a figure", exit 2,
@@ -3282,6 +3327,7 @@ int main(void) {
         cmocka_unit_test(test_unspaced_script_sentence_notes_one_token),
         cmocka_unit_test(test_lone_dash_reads_standard_input),
         cmocka_unit_test_setup_teardown(test_pooled_scores_keep_their_sign, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_pooled_mask_figure_says_when_hatched, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_pe_figure_draws_every_dimension_of_an_odd_d_model, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_figures_list_ignores_spaces_around_names, tu_setup_tmpdir,

@@ -636,10 +636,16 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
         const char *t = *title ? *title : "";
         /* the value's own name, whole: a byte count could cut "m·θ_i" inside the '·' (invalid UTF-8) */
         const char *vname = cr->value_label && *cr->value_label ? cr->value_label : "value";
-        size_t len = strlen(t) + strlen(vname) + 80;
+        size_t len = strlen(t) + strlen(vname) + 120;
         char *nt = av_dl_alloc(dl, len);
         if (!nt) return NULL;
-        if (signed_max) /* "largest |score| over 8×8 tokens per cell, sign kept" */
+        if (!in[0].w) /* the mask figure: two colours, so neither a max nor a mean of values. "max over 3×3
+                       * tokens per cell" (and "mean" with --pool mean) over a 2100-token --attn-mask hiding
+                       * 30 % of the pairs at random drew only the causal triangle, every block having some
+                       * visible pair (a long-input learner's pass) */
+            snprintf(nt, len, "%s%s%d\xC3\x97%d tokens per cell, hatched only when all %lld of its (query, key) "
+                     "pairs are masked", t, *t ? " \xC2\xB7 " : "", p, p, (long long)p * p);
+        else if (signed_max) /* "largest |score| over 8×8 tokens per cell, sign kept" */
             snprintf(nt, len, "%s%slargest |%s| over %d\xC3\x97%d tokens per cell, sign kept", t,
                      *t ? " \xC2\xB7 " : "", vname, p, p);
         else

@@ -98,7 +98,9 @@ typedef struct {
  * sharp weight stays visible); on a colour range below 0 (the scores'
  * diverging map) the value of the largest magnitude, with its sign ("largest
  * |score| over 4×4 tokens per cell, sign kept"). AV_POOL_MEAN their mean. A block is masked
- * only when all its cells are; masked cells never enter the max or mean.
+ * only when all its cells are; masked cells never enter the max or mean. The mask figure (no
+ * values) says that instead ("4×4 tokens per cell, hatched only when all 16 of its (query, key)
+ * pairs are masked"), whatever the pool.
  * Labels then name the first token of each block, with its position. */
 typedef enum { AV_POOL_MAX, AV_POOL_MEAN } av_pool;
 
