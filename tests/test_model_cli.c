@@ -924,6 +924,14 @@ static void test_bad_checkpoints(void **state) {
                                                           "GPT-2 (config.json's n_layer, n_embd; model.safetensors' "
                                                           "wte.weight); allowed: \"attnviz_gpt2\" for this folder, as "
                                                           "--train writes it for this layout (\"llama\""},
+        /* a folder cloned without Git LFS: model.safetensors is the pointer file's text. It said "header length
+         * 2336927755350992246 is larger than the file (134 bytes); truncated or not a safetensors file" */
+        {"Git LFS pointer", 2, "/model.safetensors: a Git LFS pointer file (134 bytes of text beginning \"version \"), "
+                               "not the weights: the model was cloned without Git LFS; run git lfs install && git lfs "
+                               "pull in its folder, or download the file itself (e.g. huggingface-cli download)\n"},
+        /* a web page saved in its place: its first bytes are shown */
+        {"HTML page", 2, "is larger than the file (38 bytes); truncated or not a safetensors file (the file begins "
+                         "with the text \"<!DOCTYP\")\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1019,6 +1027,17 @@ static void test_bad_checkpoints(void **state) {
         }
         case 36: micro_checkpoint(dir, "{\"model_type\": \"qwen2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, "
                                        "\"n_positions\": 8, \"vocab_size\": 8, \"attnviz\": {\"norm\": \"post\"}}"); break;
+        case 37:
+        case 38: {
+            static const char lfs[] = "version https://git-lfs.github.com/spec/v1\n"
+                                      "oid sha256:248dfc3911869ec493c76e65bf2fcf7f615828b0254c12b473182f0f81d3a707\n"
+                                      "size 548105171\n";
+            static const char page[] = "<!DOCTYPE html><p>Not Found</p></html>";
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            if (i == 37) write_text(path, lfs, sizeof lfs - 1);
+            else write_text(path, page, sizeof page - 1);
+            break;
+        }
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);

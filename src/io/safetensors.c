@@ -285,12 +285,24 @@ static av_status parse_layout(av_safetensors *st, const unsigned char *head, siz
         return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", name, len,
                            len == 1 ? "" : "s");
     uint64_t n = le64(head);
-    if (n > len - 8)
-        return av_fail(err, AV_EUSAGE, "%s: header length %llu is larger than the file (%zu bytes); truncated or not a safetensors file",
-                       name, (unsigned long long)n, len);
-    if (n < 2 || n > AV_ST_MAX_HEADER)
-        return av_fail(err, AV_EUSAGE, "%s: header length %llu is outside 2..%u; not a safetensors file", name,
-                       (unsigned long long)n, AV_ST_MAX_HEADER);
+    if (n > len - 8 || n < 2 || n > AV_ST_MAX_HEADER) {
+        /* a folder cloned without Git LFS holds a pointer file of text ("version https://git-lfs...", under 1024
+         * bytes by the LFS spec) in place of the weights; its 8 bytes read as a length of 2.3e18, and "larger than
+         * the file; truncated or not a safetensors file" gave no way on (a user's download) */
+        if (len < 1024 && memcmp(head, "version ", 8) == 0)
+            return av_fail(err, AV_EUSAGE, "%s: a Git LFS pointer file (%zu bytes of text beginning \"version \"), not "
+                           "the weights: the model was cloned without Git LFS; run git lfs install && git lfs pull in "
+                           "its folder, or download the file itself (e.g. huggingface-cli download)", name, len);
+        int text = 1; /* the 8 bytes as printable ASCII: a web page or an error message saved in the file's place */
+        for (int i = 0; i < 8; i++) text &= head[i] >= 0x20 && head[i] < 0x7f;
+        char said[64] = "";
+        if (text) snprintf(said, sizeof said, " (the file begins with the text \"%.8s\")", (const char *)head);
+        if (n > len - 8)
+            return av_fail(err, AV_EUSAGE, "%s: header length %llu is larger than the file (%zu bytes); truncated or "
+                           "not a safetensors file%s", name, (unsigned long long)n, len, said);
+        return av_fail(err, AV_EUSAGE, "%s: header length %llu is outside 2..%u; not a safetensors file%s", name,
+                       (unsigned long long)n, AV_ST_MAX_HEADER, said);
+    }
     st->len = len;
     st->header_len = (size_t)n;
     size_t nul = first_nul(head + 8, (size_t)n);

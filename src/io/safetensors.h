@@ -91,6 +91,10 @@ void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim);
  * offsets from 0 at the data's):
  *   "model.safetensors: truncated: 5 bytes, fewer than the 8-byte header length",
  *   "model.safetensors: header length 4096 is larger than the file (100 bytes)",
+ *   (with "(the file begins with the text \"<!DOCTYP\")" when its 8 bytes are printable),
+ *   "model.safetensors: a Git LFS pointer file (134 bytes of text beginning
+ *   \"version \"), not the weights: ... git lfs pull ..." (a file under 1024 bytes
+ *   beginning "version ", as the LFS spec's pointer files do),
  *   "model.safetensors: header holds a NUL byte at offset 54 (of its 56
  *   bytes), where the format pads with spaces (0x20) and JSON allows none; is
  *   the file damaged?",
