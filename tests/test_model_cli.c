@@ -1048,6 +1048,48 @@ static void test_bad_checkpoints(void **state) {
     }
 }
 
+/* --model ~/.cache/huggingface/hub/models--gpt2 (the folder from_pretrained leaves): the files are in
+ * snapshots/<commit>/, refs/main names the commit. It said "has no config.json; a GPT-2 model folder holds
+ * ...", not where they are; now the snapshot refs/main names is given as the folder to run, and a cache
+ * folder whose snapshots hold no config.json is called so. */
+static void test_model_hf_cache_folder(void **state) {
+    tu_fixture *f = *state;
+    const char *cache = tu_in(f, "models--gpt2");
+    char path[4400], want[4600];
+    snprintf(path, sizeof path, "%s/snapshots", cache);
+    assert_int_equal(mkdir(cache, 0755), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    static const char *const snaps[] = {"0000a", "c0ffee"}; /* refs/main names the second: not the first by name */
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/snapshots/%s", cache, snaps[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+        micro_checkpoint(path, NULL);
+    }
+    snprintf(path, sizeof path, "%s/refs", cache);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/refs/main", cache);
+    write_text(path, "c0ffee", 6);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", cache, "--no-plot", "hello", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json: it is a Hugging Face cache folder, which "
+             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s/snapshots/c0ffee "
+             "TEXT\n", cache, cache);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    /* a download that left no config.json in any snapshot */
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/snapshots/%s/config.json", cache, snaps[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    run_attnviz(&r, NULL, "--model", cache, "--no-plot", "hello", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "has no config.json: it is a Hugging Face cache folder, and none of its snapshots/ folders holds "
+                       "config.json (a download that did not finish?); a GPT-2 model folder holds"))
+        fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+}
+
 /* --model DIR/ (a folder typed with its trailing slash, as shell completion
  * gives it): the messages name DIR/config.json, not DIR//config.json. */
 static void test_model_folder_with_trailing_slash(void **state) {
@@ -2485,6 +2527,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_hf_cache_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gpt2_folder_with_tokenizer_json_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_names_its_folder, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -126,6 +126,39 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     snprintf(hint, n, " (did you mean --model %s, which holds a model?)", shown);
 }
 
+/* A Hugging Face cache folder (~/.cache/huggingface/hub/models--gpt2, what from_pretrained leaves) holds its
+ * files in snapshots/<commit>/, refs/main naming the commit: into snap (n bytes) the snapshot with config.json,
+ * refs/main's first, else the first in name order, and 1; -1 when dir has snapshots/ but none of them holds
+ * config.json; 0 when dir has no snapshots/ folder. */
+static int hf_cache_snapshot(char *snap, size_t n, const char *dir) {
+    char path[4400], ref[128] = "", cfg[4600];
+    struct stat sb;
+    av_path_join(path, sizeof path, dir, "snapshots");
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) return 0;
+    av_path_join(cfg, sizeof cfg, dir, "refs/main");
+    FILE *f = fopen(cfg, "r");
+    if (f) {
+        if (!fgets(ref, sizeof ref, f)) ref[0] = 0;
+        fclose(f);
+        ref[strcspn(ref, "\r\n \t/")] = 0;
+    }
+    char best[256] = "";
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof best) continue;
+        char sub[4600];
+        av_path_join(sub, sizeof sub, path, e->d_name);
+        av_path_join(cfg, sizeof cfg, sub, "config.json");
+        if (stat(cfg, &sb) != 0 || !S_ISREG(sb.st_mode)) continue;
+        if (!strcmp(e->d_name, ref) || !best[0] || (strcmp(best, ref) && strcmp(e->d_name, best) < 0))
+            snprintf(best, sizeof best, "%s", e->d_name);
+    }
+    if (d) closedir(d);
+    if (!best[0]) return -1;
+    av_path_join(snap, n, path, best);
+    return 1;
+}
+
 /* A usage error (exit 2) if the --model folder or its file `name` does not
  * exist: a missing file is bad input like a malformed one, and the message
  * says what a model folder holds. */
@@ -181,6 +214,21 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a --train --compare folder, with a model "
                        "in each of its folders %s; run one of them: attnviz --model %.200s/%.*s TEXT", named, found,
                        named, (int)strcspn(found, ","), found);
+    /* the Hugging Face cache folder of a model (models--gpt2, as from_pretrained leaves it): "has no config.json;
+     * a GPT-2 model folder holds ..." did not say the files are one level down, in snapshots/<commit>/ */
+    char snap[4400];
+    int cached = strcmp(name, "config.json") ? 0 : hf_cache_snapshot(snap, sizeof snap, dir);
+    if (cached > 0) {
+        char word[4600];
+        av_shell_word(word, sizeof word, snap);
+        return av_fail(err, AV_EUSAGE, "--model %.200s has no config.json: it is a Hugging Face cache folder, which "
+                       "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %.400s TEXT",
+                       named, word);
+    }
+    if (cached < 0)
+        return av_fail(err, AV_EUSAGE, "--model %.200s has no config.json: it is a Hugging Face cache folder, and none "
+                       "of its snapshots/ folders holds config.json (a download that did not finish?); %s", named,
+                       MODEL_FOLDER);
     /* a folder an attnviz --train is writing now (made empty before its first step): "has no config.json; a
      * GPT-2 model folder holds ..." said the folder was the wrong kind, while its model comes at the last step
      * (a new user's report). A runtime state, not bad input: exit 1, as the second --train into it */
