@@ -2132,6 +2132,41 @@ static void test_explain_refused_before_the_maps(void **state) {
 #endif
 }
 
+/* Out of memory for the (H, T, T) weights, the message's way on must run: it said "(the (heads, T, T) weights;
+ * the flash kernel needs none)", and `--kernel flash` with figures is refused (a long-input learner's pass).
+ * 4000 tokens at 8 heads (1 GB of weights and scores) under a 900 MB address-space limit: exit 1 naming what
+ * needs the weights and --no-plot; the same run with --no-plot (flash, auto's choice then; one OpenBLAS thread,
+ * whose buffers take address space per thread) runs under it. Skipped under AddressSanitizer, which cannot start
+ * under such a limit. */
+static void test_weights_out_of_memory_says_a_way_that_runs(void **state) {
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#else
+    tu_result r;
+    static char words[4000 * 3 + 1];
+    for (int i = 0; i < 4000; i++) memcpy(words + 3 * i, "ab ", 3);
+    words[4000 * 3 - 1] = 0;
+    char *dir = make_tmpdir(), out[4200];
+    snprintf(out, sizeof out, "%s/o", dir);
+    const char *one[] = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", NULL};
+    tu_run_opts ro = {.stdout_fd = -1, .env_extra = one, .as_limit_kib = 900000};
+    const char *figs[] = {"-q", "--heads", "8", "-d", "8", "-o", out, words, NULL};
+    tu_run_ex(&r, &ro, NULL, 0, figs);
+    if (r.code != 1 || !strstr(r.err, "out of memory allocating tensors for T=4000, d_model=8, heads=8 (the (heads, "
+                                      "T, T) weights, which the figures, --dump, --show, --explain, --compare and "
+                                      "--html need: give fewer tokens or heads, or leave those out (--no-plot for the "
+                                      "figures) and the flash kernel, auto's choice then, keeps none)"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *plain[] = {"-q", "--heads", "8", "-d", "8", "--no-plot", words, NULL};
+    tu_run_ex(&r, &ro, NULL, 0, plain);
+    if (r.code != 0) fail_msg("--no-plot under the same limit: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    rm_rf(dir);
+#endif
+}
+
 /* --compare scale with d_k = 1 (--d-model 8 --heads 8): √1 = 1, so the two rows are the same and max |ΔA| is 0;
  * the table says why, and only then (a teacher's pass: a class saw two equal rows and no reason). */
 static void test_compare_scale_says_when_d_k_is_one(void **state) {
@@ -3267,6 +3302,7 @@ int main(void) {
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_explain_refused_before_the_maps),
+        cmocka_unit_test(test_weights_out_of_memory_says_a_way_that_runs),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),
         cmocka_unit_test(test_help_warmup_names_noams_range),

@@ -700,7 +700,15 @@ static void test_generate_on_full_disk(void **state) {
  * (sum 20), row 7 all 10 (sum 40). So the argmax is id 7 at every step, id
  * 6 second, p(7) = 1/(1 + e^-20 + ...) = 1.0000 to 4 places; neither has a
  * token. */
+static void make_vocab_rows(const char *dir, const float fill[8]);
 static void make_padded_vocab(const char *dir) {
+    static const float fill[8] = {0, 0, 0, 0, 0, 0, 5, 10};
+    make_vocab_rows(dir, fill);
+}
+
+/* make_padded_vocab's checkpoint with wte row v all fill[v] where fill[v] is not 0 (the fixture's rows
+ * elsewhere): ln_f's output is (1, 1, 1, 1), so logit v = 4 · fill[v]. */
+static void make_vocab_rows(const char *dir, const float fill[8]) {
     static const char *cfg_json = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}";
     static const char *vocab = "{\"h\": 0, \"i\": 1, \"\xc4\xa0\": 2, \"a\": 3, \"b\": 4, \"c\": 5}"; /* Ġ: a space */
     char path[4400];
@@ -716,7 +724,11 @@ static void make_padded_vocab(const char *dir) {
     av_gpt2_params p = {0};
     float *block = NULL;
     assert_int_equal(gf_params(&p, &block, &cfg), 0);
-    for (int c = 0; c < 4; c++) p.ln_f_w[c] = 0.0f, p.ln_f_b[c] = 1.0f, p.wte[6 * 4 + c] = 5.0f, p.wte[7 * 4 + c] = 10.0f;
+    for (int c = 0; c < 4; c++) {
+        p.ln_f_w[c] = 0.0f, p.ln_f_b[c] = 1.0f;
+        for (int v = 0; v < 8; v++)
+            if (fill[v] != 0) p.wte[v * 4 + c] = fill[v];
+    }
     int n = av_gpt2_num_tensors(&cfg);
     av_gpt2_tensor *tab = calloc((size_t)n, sizeof *tab);
     av_st_write_tensor *w = calloc((size_t)n, sizeof *w);
@@ -754,6 +766,24 @@ static void test_generate_ids_past_the_tokenizer(void **state) {
     assert_non_null(page);
     assert_non_null(strstr(page, "1. p = 1.0000   \\u003cid 7\\u003e   (id 7)")); /* the trace, as JSON in the page */
     free(page);
+    tu_free(&r);
+}
+
+/* The top-5 list ranks by logit: with logits 1000, 200, 100 and 50 for ids 7, 6, 5 and 4 (rows of 250, 50, 25
+ * and 12.5; the fixture's rows 0..3 sum to under 2), every p but the first underflows to 0 in double (e^-800),
+ * and ranking by p listed ids 0..3 ("h", "i", "Ġ", "a") after id 7, whatever their logits (a lying-checkpoint
+ * pass: ln_f.weight of 3e37). Worked by hand: 7, 6, 5 (c), 4 (b). */
+static void test_top5_ranks_by_logit_where_p_underflows(void **state) {
+    tu_fixture *f = *state;
+    static const float fill[8] = {0, 0, 0, 0, 12.5f, 25, 50, 250};
+    make_vocab_rows(f->dir, fill);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hi", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *want[] = {"1. p = 1.0000   <id 7>   (id 7)", "2. p = 0.0000   <id 6>   (id 6)",
+                          "3. p = 0.0000   c   (id 5)", "4. p = 0.0000   b   (id 4)"};
+    for (int k = 0; k < 4; k++)
+        if (!strstr(r.out, want[k])) fail_msg("no '%s' in:\n%s", want[k], r.out);
     tu_free(&r);
 }
 
@@ -2525,6 +2555,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_top5_ranks_by_logit_where_p_underflows, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_hf_cache_folder, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -476,24 +476,28 @@ int av_gpt2run_argmax(const float *logits, int row, int V) {
     return best;
 }
 
-/* The AV_GPT2RUN_TOPK largest softmax(logits[T-1]) entries. */
+/* The AV_GPT2RUN_TOPK largest softmax(logits[T-1]) entries, ranked by logit: a probability that underflows to 0
+ * in double (a logit 745 or more below the largest) ties with every other such one, and a ranking by it put ids
+ * 0..3 ("!", "\"", "#", "$") under a saturated first place, whatever their logits (a lying-checkpoint pass:
+ * ln_f.weight of 3e37). The lowest id first among equal logits. */
 static void top_next(av_gpt2run *r) {
     int V = r->g.cfg.vocab_size;
     const float *z = r->a.logits + (size_t)(r->T - 1) * V;
-    double mx = -INFINITY, sum = 0.0;
+    double mx = -INFINITY, sum = 0.0, top_z[AV_GPT2RUN_TOPK];
     for (int v = 0; v < V; v++) mx = fmax(mx, z[v]);
     for (int v = 0; v < V; v++) sum += exp((double)z[v] - mx);
-    for (int k = 0; k < AV_GPT2RUN_TOPK; k++) r->top_id[k] = -1, r->top_p[k] = -1;
+    for (int k = 0; k < AV_GPT2RUN_TOPK; k++) r->top_id[k] = -1, r->top_p[k] = -1, top_z[k] = -INFINITY;
     for (int v = 0; v < V; v++) {
-        double p = exp((double)z[v] - mx) / sum;
         for (int k = 0; k < AV_GPT2RUN_TOPK; k++) {
-            if (p <= r->top_p[k]) continue;
-            memmove(&r->top_p[k + 1], &r->top_p[k], sizeof(double) * (AV_GPT2RUN_TOPK - 1 - k));
+            if (r->top_id[k] >= 0 && !(z[v] > top_z[k])) continue;
+            memmove(&top_z[k + 1], &top_z[k], sizeof(double) * (AV_GPT2RUN_TOPK - 1 - k));
             memmove(&r->top_id[k + 1], &r->top_id[k], sizeof(int) * (AV_GPT2RUN_TOPK - 1 - k));
-            r->top_p[k] = p, r->top_id[k] = v;
+            top_z[k] = z[v], r->top_id[k] = v;
             break;
         }
     }
+    for (int k = 0; k < AV_GPT2RUN_TOPK; k++)
+        if (r->top_id[k] >= 0) r->top_p[k] = exp(top_z[k] - mx) / sum;
 }
 
 av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out, int *present, int *diverged,

@@ -124,8 +124,13 @@ av_status av_model_init(av_model *m, const av_config *cfg, av_err *err) {
     return AV_OK;
 oom:
     av_model_free(m);
+    /* "(the (heads, T, T) weights; the flash kernel needs none)" sent a run with figures to --kernel flash, which
+     * refuses them (a long-input learner's pass): what keeps the weights is named, and the way without them */
     return av_fail(err, AV_ERUNTIME, "out of memory allocating tensors for T=%d, d_model=%d, heads=%d%s", T, C, H,
-                   cfg->kernel == AV_KERNEL_FLASH ? "" : " (the (heads, T, T) weights; the flash kernel needs none)");
+                   cfg->kernel == AV_KERNEL_FLASH ? ""
+                   : " (the (heads, T, T) weights, which the figures, --dump, --show, --explain, --compare and --html "
+                     "need: give fewer tokens or heads, or leave those out (--no-plot for the figures) and the flash "
+                     "kernel, auto's choice then, keeps none)");
 }
 
 /* ----------------------------------------------------------------------------
