@@ -914,6 +914,65 @@ static void test_pe_figure_follows_positions(void **state) {
     }
 }
 
+/* The PE figure of a long input pools its rows: `attnviz -f l5k.txt -d 64 --figures pe` (4788 tokens) drew
+ * 4788 positions into ~2300 pixel rows, each pixel the average of its rows' colours, so the high-frequency
+ * columns came out mauve, (153,110,126), on no colour of the bar, under a title that named no pooling (the
+ * heat maps say "max over 3×3 tokens per cell"). Now blocks of positions are averaged as values (the mean
+ * even with --pool max: a sinusoid's max over a block is about 1 wherever it falls) and the title says
+ * "mean over N positions per row": every coloured pixel of the 3000-token pe.png is an RdBu_r entry, and
+ * the PNG's Title and the SVG's <title> name the pooling; a 4-token pe figure names none. */
+static void test_pe_figure_of_a_long_input_pools_its_rows(void **state) {
+    fixture *f = *state;
+    FILE *fp = fopen(in(f, "long.txt"), "w");
+    assert_non_null(fp);
+    static const char *const words[] = {"the", "cat", "sat", "on"};
+    for (int k = 0; k < 3000; k++) fprintf(fp, "%s%s", k ? " " : "", words[k % 4]);
+    fclose(fp);
+    tu_result r;
+    RUN(&r, "-q", "-d", "16", "--pool", "max", "--figures", "pe", "--format", "both", "-o", in(f, "long"), "-f",
+        in(f, "long.txt"));
+    expect_ok(&r);
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "long/pe.png"), &img);
+    const char *title = av_png_image_text(&img, "Title");
+    assert_non_null(title);
+    const char *note = strstr(title, " \xC2\xB7 mean over ");
+    if (!note) fail_msg("pe.png of 3000 tokens: the title names no pooling: %s", title);
+    int per = 0, end = 0;
+    if (sscanf(note, " \xC2\xB7 mean over %d positions per row%n", &per, &end) != 1 || note[end] || per < 2)
+        fail_msg("pe.png of 3000 tokens: the title ends \"%s\", not \"mean over N positions per row\"", note);
+    unsigned char lut[256][3];
+    for (int k = 0; k < 256; k++) av_cmap_entry(AV_CMAP_RDBU_R, k, lut[k]);
+    long coloured = 0, off = 0;
+    unsigned char first_off[3] = {0};
+    for (size_t px = 0; px < (size_t)img.width * img.height; px++) {
+        const unsigned char *c = img.rgb + px * 3;
+        if (is_grey(c)) continue; /* white, text, frames and ticks */
+        coloured++;
+        int on = 0;
+        for (int k = 0; k < 256 && !on; k++) on = !memcmp(c, lut[k], 3);
+        if (!on && !off++) memcpy(first_off, c, 3);
+    }
+    if (off)
+        fail_msg("pe.png of 3000 tokens: %ld of %ld coloured pixels are on no colour of the bar, e.g. (%d,%d,%d)", off,
+                 coloured, first_off[0], first_off[1], first_off[2]);
+    assert_true(coloured > 100000);
+    av_png_image_free(&img);
+    char *svg = slurp(in(f, "long/pe.svg"), NULL);
+    assert_non_null(svg);
+    char want[96];
+    snprintf(want, sizeof want, "mean over %d positions per row</title>", per);
+    if (!strstr(svg, want)) fail_msg("pe.svg of 3000 tokens: no <title> ending \"%s\"", want);
+    free(svg);
+    RUN(&r, "-q", "-d", "16", "--figures", "pe", "-o", in(f, "short"), "I love you too");
+    expect_ok(&r);
+    tu_free(&r);
+    read_png(in(f, "short/pe.png"), &img);
+    assert_null(strstr(av_png_image_text(&img, "Title"), "per row"));
+    av_png_image_free(&img);
+}
+
 /* 60 tokens: labels are thinned and carry their position, "2: w2". */
 static void test_thinned_labels_show_positions(void **state) {
     fixture *f = *state;
@@ -2746,6 +2805,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figures_all_for_one_head_has_the_scores_grid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cmap_names_and_cell_colour, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_follows_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pe_figure_of_a_long_input_pools_its_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_set_the_index_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),

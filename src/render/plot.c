@@ -664,6 +664,54 @@ static const av_heatmap *prepare_panels(av_dlist *dl, const av_heatmap *in, int 
     return out;
 }
 
+/* Matrix panels (the PE figure) with p rows to a pixel row: each column's
+ * mean over the block's p rows (fewer in the last block; masked and
+ * non-finite cells left out, a block all masked stays masked), copies owned
+ * by dl, and *title gains "mean over p positions per row". The mean, not
+ * --pool's max: a sinusoid's max over a block longer than its period is
+ * about 1 wherever the block falls, a whole column drawn red; its mean is
+ * near 0, drawn white, which is what the rows blend to. Every pixel is then
+ * a colour of the bar; averaging the colours (4788 positions in 2300 pixel
+ * rows) drew red and blue rows as mauve, on no colour of the bar. Columns
+ * are not pooled. Returns NULL when out of memory. */
+static const av_heatmap *pool_rows(av_dlist *dl, const av_heatmap *in, int n, int p, const char **title) {
+    av_heatmap *out = av_dl_alloc(dl, (size_t)n * sizeof *out);
+    if (!out) return NULL;
+    for (int k = 0; k < n; k++) {
+        const av_heatmap *h = &in[k];
+        out[k] = *h;
+        out[k].pool = p;
+        out[k].n_q = (h->n_q + p - 1) / p;
+        size_t cells = (size_t)out[k].n_q * h->n_k;
+        float *w = av_dl_alloc(dl, cells * sizeof *w);
+        unsigned char *m = av_dl_alloc(dl, cells);
+        if (!w || !m) return NULL;
+        for (int bi = 0; bi < out[k].n_q; bi++)
+            for (int j = 0; j < h->n_k; j++) {
+                double acc = 0.0;
+                int seen = 0;
+                for (int i = bi * p; i < imin(h->n_q, (bi + 1) * p); i++) {
+                    double v = h->w[(size_t)i * h->n_k + j];
+                    if ((h->masked && h->masked[(size_t)i * h->n_k + j]) || !isfinite(v)) continue;
+                    acc += v;
+                    seen++;
+                }
+                w[(size_t)bi * h->n_k + j] = seen ? (float)(acc / seen) : 0.0f;
+                m[(size_t)bi * h->n_k + j] = seen == 0;
+            }
+        out[k].w = w;
+        out[k].masked = m;
+        if (h->q_labels && !(out[k].q_labels = pool_labels(dl, h->q_labels, h->n_q, p))) return NULL;
+    }
+    const char *t = *title ? *title : "";
+    size_t len = strlen(t) + 64;
+    char *nt = av_dl_alloc(dl, len);
+    if (!nt) return NULL;
+    snprintf(nt, len, "%s%smean over %d positions per row", t, *t ? " \xC2\xB7 " : "", p);
+    *title = dl->title = nt;
+    return out;
+}
+
 /* Decimals for values in the colour range: 2 while |v| < 10, then 1, then 0. */
 static int value_decimals(const color_range *cr) {
     double a = fmax(fabs((double)cr->vmin), fabs((double)cr->vmax));
@@ -1631,22 +1679,39 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
 
     axis_labels yl, xl;
     title_lines tl = {0};
+    memset(&yl, 0, sizeof yl);
     memset(&xl, 0, sizeof xl);
-    if (labels_make(&yl, hm->q_labels, hm->n_q, hm->pool, fs.tick, kind == FIG_MATRIX) != 0 ||
-        labels_make(&xl, hm->k_labels, hm->n_k, hm->pool, fs.tick, 0) != 0)
-        goto oom;
-    b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar) : cbar_block_w(&cr, fs.cbar);
-    if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar));
-    b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
-    b.axis_band = (int)ceilf(fs.axis * LINE);
-    if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
-    if (kind != FIG_MASK) { /* a long colour-bar title goes on two lines, and the maps are fitted again */
-        int split = cbar_split(dl, &cr, fs.cbar, b.hh);
-        if (split < 0) goto oom;
-        if (split) {
-            b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
-            if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
+    const av_heatmap *rows_in = hms; /* a matrix figure's panels before its rows are pooled */
+    const char *title_in = title;
+    for (int pass = 0;; pass++) {
+        /* columns keep one label a column: a matrix figure pools rows only */
+        if (labels_make(&yl, hm->q_labels, hm->n_q, hm->pool, fs.tick, kind == FIG_MATRIX) != 0 ||
+            labels_make(&xl, hm->k_labels, hm->n_k, kind == FIG_MATRIX ? 1 : hm->pool, fs.tick, 0) != 0)
+            goto oom;
+        b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar) : cbar_block_w(&cr, fs.cbar);
+        if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar));
+        b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
+        b.axis_band = (int)ceilf(fs.axis * LINE);
+        if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
+        if (kind != FIG_MASK) { /* a long colour-bar title goes on two lines, and the maps are fitted again */
+            int split = cbar_split(dl, &cr, fs.cbar, b.hh);
+            if (split < 0) goto oom;
+            if (split) {
+                b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
+                if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
+            }
         }
+        /* more positions than pixel rows (a 4788-token PE in 2300 rows): pool them (pool_rows), and fit again */
+        if (kind != FIG_MATRIX || b.hh >= hm->n_q || pass == 3) break;
+        int p = (rows_in[0].n_q + b.hh - 1) / b.hh;
+        if (p <= hm->pool) p = hm->pool + 1;
+        title = title_in;
+        if (!(hms = pool_rows(dl, rows_in, n, p, &title))) goto oom;
+        hmv = hms[0];
+        labels_free(&yl);
+        labels_free(&xl);
+        b = (single_box){0};
+        single_maps(&b, hm, n, kind);
     }
     int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
     int cbx = maps_right + CBAR_GAP;

@@ -87,8 +87,9 @@ typedef struct {
     const char *k_title;            /* x-axis title; NULL = "key (column)" */
     int neg_inf_cells;              /* 1 = masked cells print "−∞" where values are printed
                                      * (scores before the softmax) */
-    int pool;                       /* tokens per cell along each axis, set by the layout
-                                     * when it pools (0 or 1 = one token per cell) */
+    int pool;                       /* tokens per cell along each axis (a matrix figure: rows
+                                     * per row, columns not pooled), set by the layout when it
+                                     * pools (0 or 1 = one token per cell) */
 } av_heatmap;
 
 /* Pooling: when a head figure would need more than AV_PLOT_HEAD_CELLS cells
@@ -228,7 +229,10 @@ av_status av_plot_grid(const char *path, const av_heatmap *hms, int n, const cha
  * narrower with the same cell width) side by side sharing the row labels,
  * e.g. the sinusoidal PE split into its sin and cos dimensions (an odd
  * d_model has one more sin column than cos): cells sized per axis (the maps together about
- * 770 px wide, up to 600 px tall; beyond that columns are area-averaged),
+ * 770 px wide, up to 600 px tall; beyond that columns are area-averaged); more rows than
+ * the ~2200 pixel rows a figure has room for are pooled, p rows a pixel row, each column's
+ * mean over them (whatever meta->pool: a sinusoid's max over a block is about 1 wherever
+ * it falls), and the title gains "mean over p positions per row" (4788 rows: 3),
  * row labels always "index label" (rows are positions), column labels from
  * k_labels or plain indices, the row axis title from hms[0].q_title, each
  * panel's hms[p].k_title under it and hms[p].panel_title over it; values
