@@ -1788,6 +1788,48 @@ static void test_help_and_man_state_the_enforced_ranges(void **state) {
     free(man);
 }
 
+/* README's Limits gave the (H, T, T) limit, "about 5,800 tokens at 8 heads", for --compare too, and said
+ * --compare "runs the layer two or three more times", while `--heads 8 --compare scale` on 4000 tokens is
+ * refused ("give at most 3344 tokens at 8 heads under --compare scale"), order keeps 4.5 runs' worth and
+ * with --html 8.5 (a documentation reader's pass). Each kind's "at most N tokens", rounded to hundreds, is
+ * in README's --compare row. */
+static void test_readme_states_the_compare_limits(void **state) {
+    (void)state;
+    static const struct { const char *what; int html; } kinds[] = {
+        {"scale", 0}, {"rope-style", 0}, {"positions", 0}, {"order", 0}, {"order", 1}};
+    char *words = malloc(8001);
+    assert_non_null(words);
+    for (int i = 0; i < 4000; i++) memcpy(words + 2 * i, "w ", 2);
+    words[8000] = '\0';
+    char *readme = tu_slurp_file(src_path("README.md"), NULL);
+    assert_non_null(readme);
+    const char *row = strstr(readme, "\n| `--compare`: ");
+    if (!row) fail_msg("README's Limits table has no --compare row");
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        tu_result r;
+        if (kinds[i].html)
+            run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "64", "-H", "8", "--compare", kinds[i].what, "--html", words,
+                        NULL);
+        else run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "64", "-H", "8", "--compare", kinds[i].what, words, NULL);
+        assert_int_equal(r.code, 2);
+        const char *at = strstr(r.err, "give at most ");
+        if (!at) fail_msg("--compare %s on 4000 tokens: no limit in: %s", kinds[i].what, r.err);
+        int n = atoi(at + strlen("give at most "));
+        int hundreds = (n + 50) / 100 * 100;
+        char about[32];
+        snprintf(about, sizeof about, "about %d,%03d", hundreds / 1000, hundreds % 1000);
+        if (!strstr(line, about))
+            fail_msg("--compare %s%s fits %d tokens at 8 heads; README's row does not say %s: %s", kinds[i].what,
+                     kinds[i].html ? " --html" : "", n, about, line);
+        tu_free(&r);
+    }
+    assert_null(strstr(readme, "two or three more times"));
+    free(readme);
+    free(words);
+}
+
 /* --show --head H prints head H alone, as with --model: `--heads 8 --no-plot --show --head 2` warned "--head 2
  * has no effect ... (figures and --show draw every head)" and printed all 8 heads, 73 lines for a 24-line
  * projector. Its title says which head of how many; without --show (or --html, whose page opens on it) the
@@ -3305,6 +3347,7 @@ int main(void) {
         cmocka_unit_test(test_weights_out_of_memory_says_a_way_that_runs),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),
+        cmocka_unit_test(test_readme_states_the_compare_limits),
         cmocka_unit_test(test_help_warmup_names_noams_range),
         cmocka_unit_test(test_help_head_names_html),
         cmocka_unit_test(test_help_figures_default_says_grid_needs_two_heads),
