@@ -1140,6 +1140,32 @@ static void test_stdout_on_full_disk(void **state) {
     tu_free(&r);
 }
 
+/* -q --compare on a full disk: the table, the one thing asked for on standard output, was lost, the
+ * figures were written (replacing an earlier run's) and the run said only "cannot write to standard
+ * output: No space left on device", where attnviz(1) says the message names what it held, as it does for
+ * the trace, --explain and --show (a documentation reader's pass). It names the table now, and stops
+ * before the figures, as a trace that cannot be written does: the folder tree stays as it was. */
+static void test_compare_table_on_full_disk(void **state) {
+    fixture *fx = *state;
+    char *before = snapshot(fx->root);
+    const char *const what[] = {"scale", "order"};
+    for (int k = 0; k < 2; k++) {
+        int full = open("/dev/full", O_WRONLY);
+        if (full < 0) skip();
+        run_opts ro = {fx->root, full, 0, NULL, 0};
+        tu_result r;
+        const char *args[] = {"-q", "-o", "out", "--d-model", "8", "--heads", "2", "--compare", what[k], S4, NULL};
+        run_ex(&r, &ro, NULL, 0, args);
+        close(full);
+        assert_int_equal(r.code, 1);
+        assert_string_equal(r.err, "attnviz: error: cannot write the --compare table to standard output: No space "
+                                   "left on device\n");
+        assert_tree_unchanged(before, fx->root, "compare_table_on_full_disk"); /* no out/ and no figures */
+        tu_free(&r);
+    }
+    free(before);
+}
+
 /* A closed standard output (`attnviz -q -o out ... >&-`): the run wrote
  * every figure, replacing the earlier run's in out/, and only then failed,
  * exit 1 "cannot write to standard output: Bad file descriptor" (and with
@@ -1490,6 +1516,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_counts_its_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_table_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),

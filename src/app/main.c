@@ -309,6 +309,12 @@ static av_status write_outputs(run *r, av_err *err) {
             av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
                     r->cmp.left_out);
         if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
+        int flush_failed = !st && fflush(stdout) != 0, e = flush_failed ? errno : av_stdout_errno();
+        if (!st && (flush_failed || ferror(stdout))) /* named, as the trace and --explain are (trace.c), and before
+                                                       * the figures: `-q --compare scale >/dev/full` lost the table,
+                                                       * wrote them and said only "cannot write to standard output" */
+            st = av_fail(err, AV_ERUNTIME, "cannot write the --compare table to standard output: %s",
+                         strerror(e ? e : EIO));
         if (!st && !o->no_plot) {
             say_when_interrupted(o);
             st = av_figures_compare(&r->cmp, &r->toks, o, &fc, &r->written, err);
