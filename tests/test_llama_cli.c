@@ -619,6 +619,39 @@ static void test_llama_folder_without_weights(void **state) {
     tu_free(&r);
 }
 
+/* A Llama folder cloned without Git LFS: tokenizer.json or model.safetensors.index.json (with the shards) is the
+ * LFS pointer's text. It said "DIR/tokenizer.json: not valid JSON near byte 0 of 134"; the file, Git LFS and the
+ * way out are named, as for model.safetensors (test_model_cli). */
+static void test_lfs_pointers_are_named(void **state) {
+    tu_fixture *f = *state;
+    static const char lfs[] = "version https://git-lfs.github.com/spec/v1\n"
+                              "oid sha256:248dfc3911869ec493c76e65bf2fcf7f615828b0254c12b473182f0f81d3a707\n"
+                              "size 548105171\n";
+    static const char *const files[] = {"tokenizer.json", "model.safetensors.index.json"};
+    for (int i = 0; i < 2; i++) {
+        char name[8], path[4400], want[4800];
+        snprintf(name, sizeof name, "m%d", i);
+        const char *model = tu_in(f, name);
+        assert_int_equal(mkdir(model, 0700), 0);
+        make_folder(model, "llama_f32", AV_ST_F32);
+        if (i == 1) { /* the shards' folder: no model.safetensors */
+            snprintf(path, sizeof path, "%s/model.safetensors", model);
+            assert_int_equal(unlink(path), 0);
+        }
+        snprintf(path, sizeof path, "%s/%s", model, files[i]);
+        FILE *fp = fopen(path, "wb");
+        fputs(lfs, fp);
+        fclose(fp);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: a Git LFS pointer file (134 bytes of text beginning "
+                 "\"version \"), not the file's contents: the model was cloned without Git LFS; run git lfs install "
+                 "&& git lfs pull in its folder, or download the file itself (e.g. huggingface-cli download)\n", path);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s as an LFS pointer: exit %d: %s", files[i], r.code, r.err);
+        tu_free(&r);
+    }
+}
+
 /* A Llama folder with SentencePiece's tokenizer.model in place of
  * tokenizer.json names the file it has and the one line of Python that
  * writes tokenizer.json; it said "--model DIR has no tokenizer.json; a GPT-2
@@ -1625,6 +1658,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_add_bos_token_needs_a_bos_token_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_folder_without_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_lfs_pointers_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_folder_with_tokenizer_model_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ignore_merges_takes_whole_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -962,6 +962,22 @@ static void test_bad_checkpoints(void **state) {
         /* a web page saved in its place: its first bytes are shown */
         {"HTML page", 2, "is larger than the file (38 bytes); truncated or not a safetensors file (the file begins "
                          "with the text \"<!DOCTYP\")\n"},
+        /* the pointer in place of a JSON or text file of the folder: named as the weights' is. They said
+         * "x1/tokenizer.json: not valid JSON near byte 0 of 134" (config.json, vocab.json, tokenizer.json) and
+         * "merges.txt: line 1 ..." */
+        {"Git LFS pointer config.json", 2, "/config.json: a Git LFS pointer file (134 bytes of text beginning "
+                                           "\"version \"), not the file's contents: the model was cloned without Git "
+                                           "LFS; run git lfs install && git lfs pull in its folder, or download the "
+                                           "file itself (e.g. huggingface-cli download)\n"},
+        {"Git LFS pointer vocab.json", 2, "/vocab.json: a Git LFS pointer file (134 bytes of text beginning \"version "
+                                          "\"), not the file's contents: the model was cloned without Git LFS; run "
+                                          "git lfs install && git lfs pull in its folder"},
+        {"Git LFS pointer merges.txt", 2, "/merges.txt: a Git LFS pointer file (134 bytes of text beginning \"version "
+                                          "\"), not the file's contents: the model was cloned without Git LFS; run "
+                                          "git lfs install && git lfs pull in its folder"},
+        {"Git LFS pointer tokenizer.json", 2, "/tokenizer.json: a Git LFS pointer file (134 bytes of text beginning "
+                                              "\"version \"), not the file's contents: the model was cloned without "
+                                              "Git LFS; run git lfs install && git lfs pull in its folder"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1066,6 +1082,24 @@ static void test_bad_checkpoints(void **state) {
             snprintf(path, sizeof path, "%s/model.safetensors", dir);
             if (i == 37) write_text(path, lfs, sizeof lfs - 1);
             else write_text(path, page, sizeof page - 1);
+            break;
+        }
+        case 39:
+        case 40:
+        case 41:
+        case 42: { /* the pointer in place of config.json, vocab.json, merges.txt, tokenizer.json */
+            static const char lfs[] = "version https://git-lfs.github.com/spec/v1\n"
+                                      "oid sha256:248dfc3911869ec493c76e65bf2fcf7f615828b0254c12b473182f0f81d3a707\n"
+                                      "size 548105171\n";
+            static const char *const file[] = {"config.json", "vocab.json", "merges.txt", "tokenizer.json"};
+            char *voc = tu_gpt2_vocab_dir();
+            for (int k = 1; k <= 2 && i != 42; k++) {
+                snprintf(path, sizeof path, "%s/%s", voc, file[k]);
+                copy_into(dir, file[k], path);
+            }
+            rm_rf(voc);
+            snprintf(path, sizeof path, "%s/%s", dir, file[i - 39]);
+            write_text(path, lfs, sizeof lfs - 1);
             break;
         }
         }

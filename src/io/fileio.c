@@ -698,13 +698,32 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     return AV_OK;
 }
 
+int av_lfs_pointer(const void *head, size_t have, size_t file_len) {
+    const char *h = head;
+    return file_len < 1024 && have >= 8 && memcmp(h, "version ", 8) == 0 && (have < 16 || memcmp(h + 8, "https://", 8) == 0);
+}
+
+av_status av_lfs_pointer_fail(const char *path, size_t len, const char *what, av_err *err) {
+    return av_fail(err, AV_EUSAGE, "%s: a Git LFS pointer file (%zu bytes of text beginning \"version \"), not %s: the "
+                   "model was cloned without Git LFS; run git lfs install && git lfs pull in its folder, or download the "
+                   "file itself (e.g. huggingface-cli download)", AV_SHOWN(path, 4200), len, what);
+}
+
 av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err) {
     struct stat sb;
     *out = NULL;
     *len = 0;
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* a folder too: the one wording av_safetensors_open gives */
         return av_not_regular(path, sb.st_mode, err);
-    return av_read_file(path, max_bytes, out, len, err);
+    av_status s = av_read_file(path, max_bytes, out, len, err);
+    /* a clone without Git LFS: tokenizer.json, config.json, ... as a pointer said "not valid JSON near byte 0" */
+    if (!s && av_lfs_pointer(*out, *len, *len)) {
+        s = av_lfs_pointer_fail(path, *len, "the file's contents", err);
+        free(*out);
+        *out = NULL;
+        *len = 0;
+    }
+    return s;
 }
 
 void av_file_ids_note(av_file_id *ids, const char *dir, const char *const *names, int n) {

@@ -206,13 +206,36 @@ av_status av_input_path_status(int e);
  * stdin is not closed. Caller frees *out. */
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
+/* Whether a file is a Git LFS pointer: the text a clone made without Git LFS
+ * (git clone https://huggingface.co/gpt2 where git-lfs is not installed)
+ * leaves in place of each file LFS keeps, model.safetensors and often
+ * tokenizer.json. Source: the Git LFS pointer spec (git-lfs/git-lfs
+ * docs/spec.md): a pointer is UTF-8 text under 1024 bytes whose first line is
+ * "version https://git-lfs.github.com/spec/v1" ("version
+ * https://hawser.github.com/spec/v1" before Git LFS 1.0). head holds the
+ * file's first have bytes, file_len is the whole file's length in bytes: 1
+ * when file_len < 1024 and head begins "version " (8 bytes, all a
+ * safetensors reader has when its length field is text), followed by
+ * "https://" when have >= 16; else 0. Never fails. */
+int av_lfs_pointer(const void *head, size_t have, size_t file_len);
+
+/* The error for a Git LFS pointer (av_lfs_pointer) found at path, len its
+ * bytes, what the file should hold ("the weights"): AV_EUSAGE "PATH: a Git LFS
+ * pointer file (134 bytes of text beginning \"version \"), not the weights:
+ * the model was cloned without Git LFS; run git lfs install && git lfs pull in
+ * its folder, or download the file itself (e.g. huggingface-cli download)". */
+av_status av_lfs_pointer_fail(const char *path, size_t len, const char *what, av_err *err);
+
 /* av_read_file for a file of a model folder (config.json, vocab.json,
  * merges.txt, tokenizer.json, ...): a path that names anything but a
  * regular file (a folder, a FIFO, a socket, a device) is refused before it
  * is opened, AV_EUSAGE "cannot read 'x': it is a FIFO, not a regular file",
  * where opening a FIFO waited for a writer forever (a new user's `mkfifo
  * DIR/config.json`), and a folder said "Is a directory" where
- * model.safetensors said "it is a folder, not a regular file". -f FILE keeps av_read_file: `-f <(cmd)` is a pipe. */
+ * model.safetensors said "it is a folder, not a regular file". -f FILE keeps av_read_file: `-f <(cmd)` is a pipe.
+ * A Git LFS pointer read in place of the file is refused with
+ * av_lfs_pointer_fail's AV_EUSAGE "PATH: a Git LFS pointer file (...), not the
+ * file's contents: ... git lfs pull ..." (it said "not valid JSON near byte 0"). */
 av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
 
 /* A file's identity as stat(2) gives it, to tell whether a folder's files

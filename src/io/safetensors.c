@@ -289,10 +289,7 @@ static av_status parse_layout(av_safetensors *st, const unsigned char *head, siz
         /* a folder cloned without Git LFS holds a pointer file of text ("version https://git-lfs...", under 1024
          * bytes by the LFS spec) in place of the weights; its 8 bytes read as a length of 2.3e18, and "larger than
          * the file; truncated or not a safetensors file" gave no way on (a user's download) */
-        if (len < 1024 && memcmp(head, "version ", 8) == 0)
-            return av_fail(err, AV_EUSAGE, "%s: a Git LFS pointer file (%zu bytes of text beginning \"version \"), not "
-                           "the weights: the model was cloned without Git LFS; run git lfs install && git lfs pull in "
-                           "its folder, or download the file itself (e.g. huggingface-cli download)", name, len);
+        if (av_lfs_pointer(head, 8, len)) return av_lfs_pointer_fail(name, len, "the weights", err);
         int text = 1; /* the 8 bytes as printable ASCII: a web page or an error message saved in the file's place */
         for (int i = 0; i < 8; i++) text &= head[i] >= 0x20 && head[i] < 0x7f;
         char said[64] = "";
