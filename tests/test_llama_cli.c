@@ -652,6 +652,41 @@ static void test_lfs_pointers_are_named(void **state) {
     }
 }
 
+/* A Llama folder whose download of model.safetensors stopped before its last byte names the partial file; it
+ * said "--model DIR has no model.safetensors, nor a model.safetensors.index.json naming its shards; ...", as of
+ * a folder the weights were never put in. huggingface_hub's name in the folder, and huggingface-cli download
+ * --local-dir's in .cache/huggingface/download/ (0.23's NAME.ETAG.incomplete). */
+static void test_unfinished_download_is_named(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    char path[4400], to[4400], want[9000];
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    snprintf(to, sizeof to, "%s/model.safetensors.incomplete", model);
+    assert_int_equal(rename(path, to), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, but holds "
+             "model.safetensors.incomplete, the partial file of a download that did not finish; run the download "
+             "again to finish it (huggingface-cli download resumes where it stopped)\n", model);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("model.safetensors.incomplete: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char *const sub[] = {"/.cache", "/.cache/huggingface", "/.cache/huggingface/download"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s%s", model, sub[k]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    snprintf(path, sizeof path, "%s%s/model.safetensors.3f9a.incomplete", model, sub[2]);
+    assert_int_equal(rename(to, path), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, but holds "
+             ".cache/huggingface/download/model.safetensors.3f9a.incomplete, the partial file of a download that did "
+             "not finish;", model);
+    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("in .cache: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A Llama folder with SentencePiece's tokenizer.model in place of
  * tokenizer.json names the file it has and the one line of Python that
  * writes tokenizer.json; it said "--model DIR has no tokenizer.json; a GPT-2
@@ -1659,6 +1694,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_dangling_links_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_folder_without_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_lfs_pointers_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_unfinished_download_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_folder_with_tokenizer_model_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_split_keeps_the_gaps, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ignore_merges_takes_whole_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),

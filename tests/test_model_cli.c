@@ -978,6 +978,18 @@ static void test_bad_checkpoints(void **state) {
         {"Git LFS pointer tokenizer.json", 2, "/tokenizer.json: a Git LFS pointer file (134 bytes of text beginning "
                                               "\"version \"), not the file's contents: the model was cloned without "
                                               "Git LFS; run git lfs install && git lfs pull in its folder"},
+        /* a download that stopped before its last byte: huggingface_hub's partial file, a browser's, and the one
+         * huggingface-cli download --local-dir keeps in .cache/huggingface/download/ (HASH.ETAG.incomplete). They
+         * said "has no model.safetensors; a GPT-2 model folder holds ...", as of a folder never downloaded into */
+        {"unfinished download .incomplete", 2, "/case43 has no model.safetensors, but holds "
+                                               "model.safetensors.incomplete, the partial file of a download that did "
+                                               "not finish; run the download again to finish it (huggingface-cli "
+                                               "download resumes where it stopped)\n"},
+        {"unfinished download .part", 2, "/case44 has no model.safetensors, but holds model.safetensors.part, the "
+                                         "partial file of a download that did not finish;"},
+        {"unfinished download in .cache", 2, "/case45 has no model.safetensors, but holds "
+                                             ".cache/huggingface/download/Gh3kZq2.8c1e0f.incomplete, the partial file "
+                                             "of a download that did not finish;"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1100,6 +1112,22 @@ static void test_bad_checkpoints(void **state) {
             rm_rf(voc);
             snprintf(path, sizeof path, "%s/%s", dir, file[i - 39]);
             write_text(path, lfs, sizeof lfs - 1);
+            break;
+        }
+        case 43:
+        case 44:
+        case 45: { /* model.safetensors renamed to its partial file's name */
+            char to[4400];
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            if (i == 45) {
+                static const char *const sub[] = {"/.cache", "/.cache/huggingface", "/.cache/huggingface/download"};
+                for (int k = 0; k < 3; k++) {
+                    snprintf(to, sizeof to, "%s%s", dir, sub[k]);
+                    assert_int_equal(mkdir(to, 0755), 0);
+                }
+                snprintf(to, sizeof to, "%s%s/Gh3kZq2.8c1e0f.incomplete", dir, sub[2]);
+            } else snprintf(to, sizeof to, "%s/model.safetensors%s", dir, i == 43 ? ".incomplete" : ".part");
+            assert_int_equal(rename(path, to), 0);
             break;
         }
         }

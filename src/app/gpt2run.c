@@ -236,6 +236,9 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         return av_fail(err, AV_ERUNTIME, "--model %s has no %s yet: an attnviz --train is writing this folder now (it "
                        "holds the folder's lock) and saves its model after the last step; run this again when that "
                        "run has ended", named, name);
+    /* a download that stopped before its last byte (huggingface-cli download's NAME.incomplete, a browser's
+     * NAME.part): "has no model.safetensors; a GPT-2 model folder holds ..." did not say it was on its way */
+    if ((st = av_unfinished_download(dir, name, err))) return st;
     /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a
      * large one save_pretrained split into shards: "has no model.safetensors" named neither file nor the way out
      * (a learner's pass). One line of Python, run in the folder, writes the one file the loader reads. */

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* renameat2 and RENAME_EXCHANGE (glibc 2.28) */
 #include "io/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h> /* AT_FDCWD */
 #include <pthread.h>
@@ -696,6 +697,42 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     *out = buf;
     *len = n;
     return AV_OK;
+}
+
+/* the partial file of dir/name's download (relative to dir) into found: 1, or 0 when there is none */
+static int partial_download(char found[300], const char *dir, const char *name) {
+    static const char *const ends[] = {".incomplete", ".part"};
+    char path[4200], rel[300];
+    struct stat sb;
+    for (int i = 0; i < 2; i++) {
+        snprintf(rel, sizeof rel, "%s%s", name, ends[i]);
+        av_path_join(path, sizeof path, dir, rel);
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) return snprintf(found, 300, "%s", rel), 1;
+    }
+    static const char cache[] = ".cache/huggingface/download";
+    av_path_join(path, sizeof path, dir, cache);
+    DIR *d = opendir(path);
+    char best[256] = "";
+    int own = 0; /* best begins "name." (huggingface_hub 0.23's "NAME.ETAG.incomplete") */
+    size_t nl = strlen(name);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len >= sizeof best || len <= 11 || strcmp(e->d_name + len - 11, ".incomplete")) continue;
+        int mine = len > nl + 1 && !strncmp(e->d_name, name, nl) && e->d_name[nl] == '.';
+        if (!best[0] || mine > own || (mine == own && strcmp(e->d_name, best) < 0))
+            snprintf(best, sizeof best, "%s", e->d_name), own = mine;
+    }
+    if (d) closedir(d);
+    if (best[0]) snprintf(found, 300, "%s/%.255s", cache, best);
+    return best[0] != 0;
+}
+
+av_status av_unfinished_download(const char *dir, const char *name, av_err *err) {
+    char found[300];
+    if (!partial_download(found, dir, name)) return AV_OK;
+    return av_fail(err, AV_EUSAGE, "--model %s has no %s, but holds %s, the partial file of a download that did not "
+                   "finish; run the download again to finish it (huggingface-cli download resumes where it stopped)",
+                   AV_SHOWN(dir, 1200), name, AV_SHOWN(found, 400));
 }
 
 int av_lfs_pointer(const void *head, size_t have, size_t file_len) {

@@ -226,6 +226,19 @@ int av_lfs_pointer(const void *head, size_t have, size_t file_len);
  * its folder, or download the file itself (e.g. huggingface-cli download)". */
 av_status av_lfs_pointer_fail(const char *path, size_t len, const char *what, av_err *err);
 
+/* For --model DIR without NAME: AV_EUSAGE when DIR holds the partial file of
+ * a download of it that did not finish, "--model DIR has no NAME, but holds
+ * NAME.incomplete, the partial file of a download that did not finish; run
+ * the download again to finish it (...)", else AV_OK. The partial files
+ * looked for: DIR/NAME.incomplete (huggingface_hub's), DIR/NAME.part (browsers
+ * and download tools), and any *.incomplete in DIR/.cache/huggingface/download/,
+ * where huggingface-cli download --local-dir DIR keeps them
+ * (huggingface_hub's _local_folder.py: "NAME.ETAG.incomplete" in 0.23, then
+ * "HASH.ETAG.incomplete", which does not name the file), NAME's first. It
+ * said "--model DIR has no model.safetensors; a GPT-2 model folder holds
+ * ...", as of a folder the model was never put in. Errors: only that one. */
+av_status av_unfinished_download(const char *dir, const char *name, av_err *err);
+
 /* av_read_file for a file of a model folder (config.json, vocab.json,
  * merges.txt, tokenizer.json, ...): a path that names anything but a
  * regular file (a folder, a FIFO, a socket, a device) is refused before it

@@ -461,6 +461,7 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
                        "the model again", AV_SHOWN(dir, 120 + 49), shards, shards == 1 ? "" : "s", AV_SHOWN(shard, 40 + 49),
                        shards == 1 ? "" : ", ...", shards == 1 ? "has" : "have"); /* at whole characters: "%.120s" cut
                                                                                    * a folder's name inside one */
+    if (!st && why == ENOENT && (st = av_unfinished_download(dir, "model.safetensors", err))) return st;
     if (!st && why == ENOENT) /* neither file: "cannot read '...index.json'" named only the file tried last */
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, nor a model.safetensors.index.json naming "
                        "its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "
