@@ -1282,6 +1282,49 @@ static void test_sharded_index_must_match_shards(void **state) {
     tu_free(&r);
 }
 
+/* A shard model.safetensors.index.json names but the folder lacks is named with the index that names it, and
+ * the download called incomplete; it said "cannot read 'DIR/model-00002-of-00002.safetensors': No such file or
+ * directory". A shard whose download stopped (its .incomplete file) is called so. */
+static void test_missing_shard_names_the_index(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m");
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_bf16", AV_ST_BF16);
+    char path[4400], to[4400], want[9000];
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    av_llama_config cfg;
+    av_err err = {{0}};
+    if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    if (lf_write_checkpoint(model, &cfg, AV_ST_BF16, 2, &err)) fail_msg("%s", err.msg);
+    char *index = tu_slurp_file(src_path("tests/ref/llama/llama_bf16/model.safetensors.index.json"), NULL);
+    assert_non_null(index);
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", model);
+    assert_int_equal(tu_write_replaced(path, index, "{", "{"), 0);
+    free(index);
+    snprintf(path, sizeof path, "%s/model-00002-of-00002.safetensors", model);
+    snprintf(to, sizeof to, "%s/model-00002-of-00002.safetensors.incomplete", model);
+    assert_int_equal(rename(path, to), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model-00002-of-00002.safetensors, but holds "
+             "model-00002-of-00002.safetensors.incomplete, the partial file of a download that did not finish; run the "
+             "download again to finish it (huggingface-cli download resumes where it stopped)\n", model);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("a partial shard: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(unlink(to), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s: model.safetensors.index.json names the shard "
+             "model-00002-of-00002.safetensors, which is not in the folder (1 of its 2 shards is); the download may be "
+             "incomplete: fetch the missing shard (e.g. huggingface-cli download REPO_ID "
+             "model-00002-of-00002.safetensors --local-dir FOLDER)\n", model);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("a missing shard: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A folder with the shards save_pretrained writes but not their index says it found them and that only
  * model.safetensors.index.json is missing: it said "has no model.safetensors, nor a
  * model.safetensors.index.json naming its shards", as of a folder with no weights at all. */
@@ -1712,6 +1755,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_without_their_index, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_missing_shard_names_the_index, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_message_cuts_the_folder_at_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -493,6 +493,22 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
     const char *files[LLAMA_MAX_SHARDS]; /* shard i's file name, as the index writes it */
     int n;
     av_status st = index_files(dir, &root, path, files, &n, err);
+    for (int i = 0; i < n && !st; i++) { /* a shard the index names that is not there: "cannot read '...': No such
+                                          * file or directory" did not say who named it, nor why it is missing */
+        av_path_join(shard, sizeof shard, dir, files[i]);
+        if (access(shard, F_OK) == 0 || errno != ENOENT || (st = av_dangling_link(shard, err))) continue;
+        if ((st = av_unfinished_download(dir, files[i], err))) break;
+        int have = 0;
+        for (int k = 0; k < n; k++) {
+            av_path_join(shard, sizeof shard, dir, files[k]);
+            have += access(shard, F_OK) == 0;
+        }
+        st = av_fail(err, AV_EUSAGE, "--model %s: model.safetensors.index.json names the shard %s, which is not in the "
+                     "folder (%d of its %d shard%s %s); the download may be incomplete: fetch the missing shard%s (e.g. "
+                     "huggingface-cli download REPO_ID %s --local-dir FOLDER)", AV_SHOWN(dir, 1200),
+                     AV_SHOWN(files[i], 300), have, n, n == 1 ? "" : "s", have == 1 ? "is" : "are",
+                     n - have == 1 ? "" : "s", AV_SHOWN(files[i], 300));
+    }
     for (int i = 0; i < n && !st; i++) {
         av_path_join(shard, sizeof shard, dir, files[i]);
         if (!(st = av_safetensors_open(&s->st[s->n_st], shard, err))) s->n_st++;

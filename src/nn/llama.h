@@ -161,9 +161,14 @@ typedef struct {
  * naming its shards; ..." when neither is there ("..., and its 2 shard files
  * (model-00001-of-00002.safetensors, ...) have no
  * model.safetensors.index.json, ...; save_pretrained writes it with the
- * shards ..." when shard files are), and fileio.h
- * av_dangling_link's "... is a symbolic link to 'T', which does not exist"
- * for either. On error *m is zeroed. */
+ * shards ..." when shard files are), fileio.h av_unfinished_download's
+ * "--model DIR has no model.safetensors, but holds
+ * model.safetensors.incomplete, ..." for a download that did not finish (of
+ * a shard too), "--model DIR: model.safetensors.index.json names the shard
+ * model-00002-of-00002.safetensors, which is not in the folder (1 of its 2
+ * shards is); the download may be incomplete: ..." for a missing shard, and
+ * fileio.h av_dangling_link's "... is a symbolic link to 'T', which does not
+ * exist" for any of them. On error *m is zeroed. */
 av_status av_llama_load(av_llama *m, const char *dir, av_err *err);
 void av_llama_free(av_llama *m);
 
