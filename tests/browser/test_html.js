@@ -356,6 +356,17 @@ async function modelCompare(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+  /* Each map's accessible name gives the model's layer, as its heading does: a screen reader read "attention weights of
+   * layer 0 head 0" under the heading "layer 1 of 2 · head 0 of 4" (the page's stored index, not the model's layer) */
+  await test('html_model_compare_map_names_the_models_layer', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await view(page, 'matrix');
+    const names = await page.$$eval('#view-matrix canvas[data-run]', (e) => e.map((x) => x.getAttribute('aria-label')));
+    check(names.length === 2 && names.every((t) => t.startsWith('attention weights of layer ' + (L - 1) + ' head 0;')),
+      'the maps\' names: ' + JSON.stringify(names));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* A 1-layer × 32-head model: the model view's 32 thumbnails (70 px each, over 2,200 px in one

@@ -429,7 +429,7 @@
      * attended nowhere); the matrix and cell views said "not stored" */
     const missing = [...new Set([...st.shown, st.head])].filter((h) => h < r.H && !stored(r, l, h)).sort((a, b) => a - b);
     if (missing.length) {
-      out.append(el('p', { class: 'note', text: 'Layer ' + l + ' ' + (missing.length === 1 ? 'head ' : 'heads ') + missing.join(', ') +
+      out.append(el('p', { class: 'note', text: 'Layer ' + layerName(r, l) + ' ' + (missing.length === 1 ? 'head ' : 'heads ') + missing.join(', ') +
         (missing.length === 1 ? ' is' : ' are') + ' not stored in the page (size limit): no lines or weights for ' +
         (missing.length === 1 ? 'it' : 'them') + '.' }));
     }
@@ -660,7 +660,7 @@
     if (!stored(r, l, h)) { out.append(el('p', { class: 'note', text: 'This layer and head are not stored in the page (size limit).' })); return out; }
     const amax = st.what === 'scores' ? scoreRange(r, l) : 1;
     const cv = el('canvas', { tabindex: '0', 'data-run': String(k), 'data-cell': String(c), role: 'img',
-      'aria-label': (st.what === 'weights' ? 'attention weights' : 'scores') + ' of layer ' + l + ' head ' + h +
+      'aria-label': (st.what === 'weights' ? 'attention weights' : 'scores') + ' of layer ' + layerName(r, l) + ' head ' + h +
         '; arrow keys move, Enter opens the cell view' });
     drawMatrix(cv, r, l, h, c, amax);
     const at = (ev) => { const b = cv.getBoundingClientRect();
