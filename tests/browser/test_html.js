@@ -176,6 +176,7 @@ async function main() {
     await labelLanguages(browser, tmp);
     await nameLanguages(browser, tmp);
     await tooltipInWindow(browser, tmp);
+    await tooltipEscape(browser, tmp);
     await divergingCmap(browser, tmp);
     await figureColours(browser, tmp);
     await coarseColours(browser, tmp);
@@ -1271,6 +1272,31 @@ async function nameLanguages(browser, tmp) {
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();
     }
+  });
+}
+
+/* Escape hides the matrix view's tooltip, of the keyboard (arrow keys on the map) or of the pointer, and the
+ * focus stays on the map (Escape did nothing: the tooltip stayed over the map until the focus left it) */
+async function tooltipEscape(browser, tmp) {
+  const out = path.join(tmp, 'tipesc');
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
+  await test('html_escape_hides_the_tooltip', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 400, 700);
+    await view(page, 'matrix');
+    const tip = () => page.$eval('#av-tip', (e) => (e.hidden ? '' : e.textContent));
+    await page.focus('#view-matrix canvas[data-run="0"]');
+    await page.keyboard.press('ArrowDown');
+    check((await tip()).includes('query 1 '), 'no tooltip after ArrowDown: ' + JSON.stringify(await tip()));
+    await page.keyboard.press('Escape');
+    check((await tip()) === '', 'the keyboard tooltip after Escape: ' + JSON.stringify(await tip()));
+    check(await page.evaluate(() => document.activeElement.matches('#view-matrix canvas[data-run="0"]')), 'the focus left the map');
+    await page.keyboard.press('ArrowRight');
+    check((await tip()).includes('key 1 '), 'no tooltip after ArrowRight: ' + JSON.stringify(await tip()));
+    check((await lib.hoverCell(page, 0, 2, 3)).includes('query 2 '), 'no tooltip on hover');
+    await page.keyboard.press('Escape');
+    check((await tip()) === '', 'the pointer\'s tooltip after Escape: ' + JSON.stringify(await tip()));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
   });
 }
 

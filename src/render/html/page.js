@@ -946,6 +946,11 @@
     ev.preventDefault();
     showView(tablist[(k + d + tablist.length) % tablist.length]);
   });
+  /* Escape hides the matrix view's tooltip, wherever the pointer and the focus are (WCAG 1.4.13): a keyboard
+   * user's tooltip stayed over the map and the colour bar until the focus left the map, and Escape did nothing */
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && !document.getElementById('av-tip').hidden) { ev.preventDefault(); hideTip(); }
+  });
   /* the matrix view's map follows the window's width (matrixPanel); the other views follow it in CSS */
   let resizing = 0;
   window.addEventListener('resize', () => {
