@@ -834,6 +834,20 @@ static void test_bad_values_exit_2_and_write_nothing(void **state) {
     assert_non_null(strstr(r.err, "--dpi 600"));
     assert_false(file_exists(in(f, "never")));
     tu_free(&r);
+    /* with --no-plot nothing is drawn: each alone was "has no effect with --no-plot", together an exit 2 that
+     * "draws figures 24 times their 100-dpi size"; now the two warnings and the run (with and without --html) */
+    for (int html = 0; html < 2; html++) {
+        const char *out = in(f, html ? "np_html" : "np");
+        if (html) RUN(&r, "--no-plot", "--html", "--dpi", "600", "--scale", "4", "-q", "-o", out, "I love you");
+        else RUN(&r, "--no-plot", "--dpi", "600", "--scale", "4", "-q", "-o", out, "I love you");
+        if (r.code != 0) fail_msg("--no-plot --dpi 600 --scale 4%s: exit %d: %s", html ? " --html" : "", r.code, r.err);
+        assert_null(strstr(r.err, "error"));
+        assert_non_null(strstr(r.err, "--dpi 600 has no effect with --no-plot"));
+        assert_non_null(strstr(r.err, "--scale 4 has no effect with --no-plot"));
+        assert_int_equal(file_exists(in(f, html ? "np_html/attnviz.html" : "np")), html);
+        assert_false(file_exists(in(f, html ? "np_html/head0.png" : "np/head0.png")));
+        tu_free(&r);
+    }
 }
 
 /* Named values match in any case, as --cmap's always did and matplotlib's savefig(format="SVG") does:

@@ -1376,7 +1376,9 @@ static av_status check_combinations(const av_options *o, av_err *err) {
         /* not "cannot learn": under the causal mask a model without positions still tells them apart (Haviv et
          * al. 2022), so the message says what attnviz offers, not a law a lecturer would repeat (a tester's report) */
         return av_fail(err, AV_EUSAGE, "%s", AV_TRAIN_NO_POSITIONS_MSG);
-    if (o->scale * o->dpi / 100.0 > AV_MAX_SIZE_FACTOR + 1e-9)
+    /* only for figures that are drawn: with --no-plot (and no --train, whose figures ignore it) --dpi and --scale
+     * each got "has no effect with --no-plot" alone, but together an exit 2 that "draws figures 24 times" */
+    if (o->scale * o->dpi / 100.0 > AV_MAX_SIZE_FACTOR + 1e-9 && !(o->no_plot && o->train < 0))
         return av_fail(err, AV_EUSAGE,
                        "--scale %g with --dpi %d draws figures %g times their 100-dpi size; scale x dpi / 100 must be "
                        "at most %g",
