@@ -850,6 +850,11 @@ static const bad_case kCases[] = {
     {"mask_bool_value_2", 2, "bool value 2 at index 6 (row 1, column 2) is not 0 or 1", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_value, 0, NULL, 0},
     {"mask_truncated", 2, "truncated: header says shape (4, 4) = 16 bytes of data, file has 10", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_truncated, 0, NULL, 0},
     {"mask_missing", 2, "No such file or directory", {W8, "--attn-mask", "@/in/none.npy", S4}, NULL, 0, NULL, 0},
+    /* the standard input holds one of them: the mask's read found it empty, "-: not a .npy file (bad magic ...)" */
+    {"mask_and_text_both_stdin", 2, "-f - and --attn-mask - both read the standard input, which can hold only one of "
+     "them; give the mask as a file (--attn-mask m.npy)", {W8, "--attn-mask", "-", "-f", "-"}, NULL, 0, "I love deep learning", 20},
+    {"mask_and_lone_dash_both_stdin", 2, "-f - and --attn-mask - both read the standard input", {W8, "--attn-mask", "-",
+     "-"}, NULL, 0, "I love deep learning", 20},
     /* past 16385 tokens no bool (T, T) mask fits npy's file limit: "-f 20000-words.txt --attn-mask m.npy --no-plot"
      * read the right 400000128-byte file and said it "is larger than the 268501008-byte limit; the mask must be a
      * bool (20000, 20000) array"; now the most tokens are said first, and no file is read (a 4 x 4 one here) */

@@ -1676,6 +1676,16 @@ void av_options_text_hint(char *out, size_t n, const av_options *o) {
         snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
 }
 
+/* The standard input holds one thing: `-f - --attn-mask -` read the text and then found the mask's stream empty,
+ * "--attn-mask: -: not a .npy file (bad magic; expected \x93NUMPY at the start)". */
+static av_status stdin_read_once(const av_options *o, av_err *err) {
+    if (o->file && o->attn_mask && !strcmp(o->file, "-") && !strcmp(o->attn_mask, "-"))
+        return av_fail(err, AV_EUSAGE, "-f - and --attn-mask - both read the standard input, which can hold only one "
+                       "of them; give the mask as a file (--attn-mask m.npy) or the text as a file (-f FILE) or as "
+                       "words");
+    return AV_OK;
+}
+
 /* The positional words argv[first..argc-1] joined by single spaces into
  * o->sentence (owned), or -f, but not both and not neither (with --model,
  * neither is left to av_gpt2run_open, which knows the model's kind of text). */
@@ -1804,8 +1814,9 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
      * sentence "-" (a Chinese-speaking student's pass) */
     if (optind == argc - 1 && strcmp(argv[optind], "-") == 0 && !o->file) {
         o->file = "-";
-        return AV_OK;
+        return stdin_read_once(o, err);
     }
+    if ((st = stdin_read_once(o, err))) return st;
     return join_sentence(o, optind, argc, argv, err);
 }
 
