@@ -352,7 +352,12 @@ static av_status not_finite(av_err *err, const char *name, double v, size_t i, i
  * *prefix = bytes before the header dict, *hlen = its length. */
 static av_status read_prefix(const unsigned char *buf, size_t len, const char *name, size_t *prefix, uint32_t *hlen,
                              av_err *err) {
-    /* 1. magic and version */
+    /* 1. magic and version; an empty file, or the start of the magic only, is said so: `: > m.npy` was "not a .npy
+     * file (bad magic ...)" (an option-combination pass) */
+    if (len == 0) return av_fail(err, AV_EUSAGE, "%s: empty (0 bytes); a .npy file starts with \\x93NUMPY", name);
+    if (len < NPY_MAGIC_LEN && memcmp(buf, NPY_MAGIC, len) == 0)
+        return av_fail(err, AV_EUSAGE, "%s: truncated (%zu byte%s, inside the \\x93NUMPY magic)", name, len,
+                       len == 1 ? "" : "s");
     if (len < NPY_MAGIC_LEN || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
         return av_fail(err, AV_EUSAGE, "%s: not a .npy file (bad magic; expected \\x93NUMPY at the start)", name);
     if (len < 8) return av_fail(err, AV_EUSAGE, "%s: truncated header (%zu bytes, no version)", name, len);
