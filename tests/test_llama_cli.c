@@ -47,6 +47,24 @@ static void make_folder(const char *dir, const char *model, av_st_dtype dtype) {
     free(tok);
 }
 
+/* f's folder name made and filled with the llama_f32 model (make_folder); its path (tu_in's). */
+static const char *new_f32_folder(tu_fixture *f, const char *name) {
+    const char *model = tu_in(f, name);
+    assert_int_equal(mkdir(model, 0700), 0);
+    make_folder(model, "llama_f32", AV_ST_F32);
+    return model;
+}
+
+/* --model model on SENTENCE (--no-plot -q) must exit 2 with standard error want, whole, or only beginning so when
+ * prefix; what names the case when it does not. */
+static void expect_model_refused(const char *model, const char *want, int prefix, const char *what) {
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    if (r.code != 2 || (prefix ? strncmp(r.err, want, strlen(want)) : strcmp(r.err, want)))
+        fail_msg("%s: exit %d: %s", what, r.code, r.err);
+    tu_free(&r);
+}
+
 static double npy_worst(const char *path, const char *ref) {
     av_npy got, want;
     av_err err = {{0}};
@@ -121,9 +139,7 @@ static void test_qwen2_bf16_trace_and_generate(void **state) {
  * rope_type is refused. */
 static void test_rope_parameters_of_transformers_5(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "p");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "p");
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
@@ -235,9 +251,7 @@ static void test_base_model_save_without_prefix(void **state) {
 
 static void test_bad_llama_folders(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "b");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "b");
     tu_result r;
     char text[300] = "a"; /* 130 tokens, past max_position_embeddings 128 */
     for (int i = 1; i < 130; i++) strcat(text, " a");
@@ -363,9 +377,7 @@ static void write_gpt2_tokenizer_adding(const char *path, const char *extra) {
  * refused, naming that id and the allowed 0..50256, not "they must match". */
 static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], want[4800];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     char *small = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 50000);
@@ -404,9 +416,7 @@ static void test_tokenizer_ids_must_fit_vocab_size(void **state) {
  * spelling read back). Each is now its UTF-8 bytes: found in the text, labelled and decoded as itself. */
 static void test_added_tokens_are_text(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 50000); /* ids 0..49999: the added ones follow */
@@ -431,9 +441,7 @@ static void test_added_tokens_are_text(void **state) {
  * (test_tokenizer_ids_must_fit_vocab_size). */
 static void test_added_token_at_another_tokens_id(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], want[4800];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     write_gpt2_tokenizer_adding(path, "{\"id\":50256,\"content\":\"<|im_end|>\",\"special\":true}");
@@ -469,9 +477,7 @@ static void put_file(const char *path, const char *text) {
  * Each of these gave exit 0, the file skipped or partly read. */
 static void test_tokenizer_config_is_checked(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], want[4800];
     snprintf(path, sizeof path, "%s/tokenizer_config.json", model);
     static const char *const cases[][2] = {
@@ -509,9 +515,7 @@ static void test_tokenizer_config_is_checked(void **state) {
  * bos_token_id gave exit 0 with no BOS and no word. */
 static void test_add_bos_token_needs_a_bos_token_id(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char cfg[4400], tc[4400], want[9000];
     snprintf(cfg, sizeof cfg, "%s/config.json", model);
     snprintf(tc, sizeof tc, "%s/tokenizer_config.json", model);
@@ -531,11 +535,9 @@ static void test_add_bos_token_needs_a_bos_token_id(void **state) {
         tu_free(&r);
     }
     assert_int_equal(tu_write_replaced(cfg, json, "\"bos_token_id\": 1,", ""), 0);
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: %s: add_bos_token is true, but %s has no bos_token_id (the id to put "
              "first) and this file no bos_token; give one, or make add_bos_token false\n", tc, cfg);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("no bos_token_id: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "no bos_token_id");
     /* no bos_token_id, but the tokenizer's own bos_token, as Hugging Face takes it: GPT-2's vocabulary (the
      * fixture's) has "<|endoftext|>" at id 50256, put first; as a string and as an AddedToken object */
     static const char *const named[] = {"{\"add_bos_token\": true, \"bos_token\": \"<|endoftext|>\"}",
@@ -549,11 +551,9 @@ static void test_add_bos_token_needs_a_bos_token_id(void **state) {
         tu_free(&r);
     }
     put_file(tc, "{\"add_bos_token\": true, \"bos_token\": \"<bos>\"}");
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: %s: bos_token \"<bos>\" is not a token of tokenizer.json's vocabulary "
              "(add_bos_token true puts it first, and %s has no bos_token_id)\n", tc, cfg);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("bos_token <bos>: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "bos_token <bos>");
     put_file(tc, "{\"add_bos_token\": false}"); /* not put first: not needed */
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     if (r.code != 0) fail_msg("add_bos_token false, no bos_token_id: exit %d: %s", r.code, r.err);
@@ -568,9 +568,7 @@ static void test_add_bos_token_needs_a_bos_token_id(void **state) {
  * exit 0 (its add_bos_token unread). */
 static void test_dangling_links_are_named(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     static const char *const names[] = {"config.json", "tokenizer.json", "model.safetensors", "tokenizer_config.json"};
     char path[4400], kept[4400], want[9000];
     tu_result r;
@@ -598,25 +596,18 @@ static void test_dangling_links_are_named(void **state) {
  * to nothing is named as one. */
 static void test_llama_folder_without_weights(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], want[9000];
     snprintf(path, sizeof path, "%s/model.safetensors", model);
     assert_int_equal(unlink(path), 0);
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, nor a model.safetensors.index.json "
              "naming its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "
              "and tokenizer.json\n", model);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("no weights: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "no weights");
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", model);
     assert_int_equal(symlink("no-such-index", path), 0);
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: %s is a symbolic link to 'no-such-index', which does not exist\n", path);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("dangling index: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "dangling index");
 }
 
 /* A Llama folder cloned without Git LFS: tokenizer.json or model.safetensors.index.json (with the shards) is the
@@ -658,20 +649,15 @@ static void test_lfs_pointers_are_named(void **state) {
  * --local-dir's in .cache/huggingface/download/ (0.23's NAME.ETAG.incomplete). */
 static void test_unfinished_download_is_named(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], to[4400], want[9000];
     snprintf(path, sizeof path, "%s/model.safetensors", model);
     snprintf(to, sizeof to, "%s/model.safetensors.incomplete", model);
     assert_int_equal(rename(path, to), 0);
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, but holds "
              "model.safetensors.incomplete, the partial file of a download that did not finish; run the download "
              "again to finish it (huggingface-cli download resumes where it stopped)\n", model);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("model.safetensors.incomplete: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "model.safetensors.incomplete");
     static const char *const sub[] = {"/.cache", "/.cache/huggingface", "/.cache/huggingface/download"};
     for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s%s", model, sub[k]);
@@ -679,12 +665,10 @@ static void test_unfinished_download_is_named(void **state) {
     }
     snprintf(path, sizeof path, "%s%s/model.safetensors.3f9a.incomplete", model, sub[2]);
     assert_int_equal(rename(to, path), 0);
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, but holds "
              ".cache/huggingface/download/model.safetensors.3f9a.incomplete, the partial file of a download that did "
              "not finish;", model);
-    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("in .cache: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 1, "in .cache");
 }
 
 /* A Llama folder with SentencePiece's tokenizer.model in place of
@@ -694,26 +678,19 @@ static void test_unfinished_download_is_named(void **state) {
  * said then). */
 static void test_llama_folder_with_tokenizer_model_only(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], to[4400], want[9000];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     snprintf(to, sizeof to, "%s/tokenizer.model", model);
     assert_int_equal(rename(path, to), 0);
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no tokenizer.json, only tokenizer.model (SentencePiece's "
              "protobuf format, which attnviz does not read); write tokenizer.json once, in that folder: python3 -c "
              "\"from transformers import AutoTokenizer; AutoTokenizer.from_pretrained('.').save_pretrained('.')\"\n",
              model);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("tokenizer.model only: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "tokenizer.model only");
     assert_int_equal(unlink(to), 0);
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no tokenizer.json; a GPT-2 model folder holds", model);
-    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("no tokenizer: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 1, "no tokenizer");
 }
 
 /* tokenizer.json's Split keeps the text between its matches (behavior
@@ -725,9 +702,7 @@ static void test_llama_folder_with_tokenizer_model_only(void **state) {
  * Removed, a pattern matching nothing) said "the sentence is empty". */
 static void test_split_keeps_the_gaps(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], want[4800];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     static const char *pre[] = {
@@ -766,9 +741,7 @@ static void test_split_keeps_the_gaps(void **state) {
  * trained on without a word. */
 static void test_ignore_merges_takes_whole_tokens(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
@@ -806,9 +779,7 @@ static void test_ignore_merges_takes_whole_tokens(void **state) {
  * from a folder of three files and 50000 merges. */
 static void test_tokenizer_merge_errors_name_the_file(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], want[4800];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
@@ -847,9 +818,7 @@ static void test_tokenizer_merge_errors_name_the_file(void **state) {
  * → abab; a a b: (a,a) rank 0, then (aa,b) → aab; BOS <s> first. */
 static void test_sentencepiece_merges_outnumber_tokens(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     size_t cap = 1 << 16, k = 0;
     char *json = malloc(cap), strs[126][8];
     assert_non_null(json);
@@ -901,9 +870,7 @@ static void test_sentencepiece_merges_outnumber_tokens(void **state) {
  * word; an unknown prepend_scheme ran as "always". */
 static void test_metaspace_settings_are_read(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], json[1024];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     static const struct { const char *meta, *text, *want; } cases[] = {
@@ -945,9 +912,7 @@ static void test_metaspace_settings_are_read(void **state) {
  * refused: they were ignored, and the text cut as if they were "▁". */
 static void test_unknown_characters_and_unread_settings(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], json[1400];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     static const struct { const char *norm, *meta, *model, *want; } cases[] = {
@@ -1022,9 +987,7 @@ static void test_unknown_characters_and_unread_settings(void **state) {
  * piece before it normalized: "▁a▁" is [␣a] [␣], with lstrip "▁a" is [␣a]. */
 static void test_added_token_flags(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], flags[200];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
@@ -1101,9 +1064,7 @@ static void test_added_token_flags(void **state) {
  * that decides (it said only "not part of the layout config.json implies"). */
 static void test_config_words_of_hugging_face(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
@@ -1149,14 +1110,11 @@ static void test_untied_config_without_lm_head(void **state) {
     char *json = tu_slurp_file(path, NULL);
     assert_non_null(json);
     assert_int_equal(tu_write_replaced(path, json, "\"tie_word_embeddings\": true", "\"tie_word_embeddings\": false"), 0);
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: %s: missing tensor \"lm_head.weight\": config.json's "
              "tie_word_embeddings is false (transformers' default when absent), so the output layer is its own tensor "
              "(transformers would draw a random one); allowed: tie_word_embeddings true to use "
              "model.embed_tokens.weight, or a checkpoint with lm_head.weight\n", st);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("untied, no lm_head: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "untied, no lm_head");
     free(json);
 }
 
@@ -1166,9 +1124,7 @@ static void test_untied_config_without_lm_head(void **state) {
  * head_dim other than the split is refused as such. */
 static void test_head_dim_messages_name_the_keys(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "hd");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "hd");
     char path[4400];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
@@ -1206,9 +1162,7 @@ static void test_head_dim_messages_name_the_keys(void **state) {
  * the 8 once kept), and the run stops there. */
 static void test_llama_generate_stops_at_eos(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "4", SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
@@ -1308,21 +1262,16 @@ static void test_missing_shard_names_the_index(void **state) {
     snprintf(path, sizeof path, "%s/model-00002-of-00002.safetensors", model);
     snprintf(to, sizeof to, "%s/model-00002-of-00002.safetensors.incomplete", model);
     assert_int_equal(rename(path, to), 0);
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model-00002-of-00002.safetensors, but holds "
              "model-00002-of-00002.safetensors.incomplete, the partial file of a download that did not finish; run the "
              "download again to finish it (huggingface-cli download resumes where it stopped)\n", model);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("a partial shard: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "a partial shard");
     assert_int_equal(unlink(to), 0);
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s: model.safetensors.index.json names the shard "
              "model-00002-of-00002.safetensors, which is not in the folder (1 of its 2 shards is); the download may be "
              "incomplete: fetch the missing shard (e.g. huggingface-cli download REPO_ID "
              "model-00002-of-00002.safetensors --local-dir FOLDER)\n", model);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("a missing shard: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "a missing shard");
 }
 
 /* A folder with the shards save_pretrained writes but not their index says it found them and that only
@@ -1343,21 +1292,16 @@ static void test_shards_without_their_index(void **state) {
     if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
     free(json);
     if (lf_write_checkpoint(model, &cfg, AV_ST_BF16, 2, &err)) fail_msg("%s", err.msg);
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, and its 2 shard files "
              "(model-00001-of-00002.safetensors, ...) have no model.safetensors.index.json, the map of which shard "
              "holds each tensor; save_pretrained writes it with the shards: copy it from where they came from (it is "
              "part of the download), or save the model again\n", model);
-    if (r.code != 2 || strcmp(r.err, want)) fail_msg("shards without index: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 0, "shards without index");
     snprintf(path, sizeof path, "%s/model-00002-of-00002.safetensors", model);
     assert_int_equal(unlink(path), 0);
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, and its 1 shard file "
              "(model-00001-of-00002.safetensors) has no model.safetensors.index.json,", model);
-    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("one shard: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 1, "one shard");
 }
 
 /* The shards' message cuts a long folder name at a whole character: "--model %.120s" cut a name whose 120th
@@ -1380,12 +1324,9 @@ static void test_shards_message_cuts_the_folder_at_a_character(void **state) {
     if (av_llama_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
     free(json);
     if (lf_write_checkpoint(model, &cfg, AV_ST_BF16, 2, &err)) fail_msg("%s", err.msg);
-    tu_result r;
-    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %.119s has no model.safetensors, and its 2 shard files "
              "(model-00001-of-00002.safetensors, ...) have no model.safetensors.index.json,", model);
-    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("long folder: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    expect_model_refused(model, want, 1, "long folder");
 }
 
 /* A sharded folder as a download leaves it: config.json, tokenizer.json,
@@ -1463,9 +1404,7 @@ static void test_shards_replaced_while_read(void **state) {
  * GPT-2 ("missing key n_layer"); options the model fixes name no family. */
 static void test_unsupported_model_type(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     char path[4400], want[4600];
     snprintf(path, sizeof path, "%s/config.json", model);
     char *json = tu_slurp_file(path, NULL);
@@ -1566,9 +1505,7 @@ static char *png_title(const char *path) {
  * (null)": the --model figures never filled the parts the single layer's titles share. */
 static void test_model_pe_title_names_model_positions_and_mask(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "-q", "-o", tu_in(f, "out"), "--figures", "pe", SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
@@ -1590,9 +1527,7 @@ static void test_model_pe_title_names_model_positions_and_mask(void **state) {
  * --dump it names no file. */
 static void test_llama_explain_points_at_the_model_dump(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     tu_result r;
     /* without --dump no file is named: attn.npy and scores.npy were never written (a teacher's pass) */
     run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--layer", "0", "--head", "1", "--explain", "3,1",
@@ -1664,9 +1599,7 @@ static void test_llama_explain_names_the_shared_kv_head(void **state) {
  * as every other --model figure does ("layer 0, head 1 of 4"); they named the head alone. */
 static void test_model_compare_scale_names_the_layer(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "-q", "-o", tu_in(f, "out"), "--layer", "0", "--head", "1", "--compare",
                 "scale", SENTENCE, NULL);
@@ -1685,9 +1618,7 @@ static void test_model_compare_scale_names_the_layer(void **state) {
  * gets no "has no effect ... --show draws every head" warning, which it got with --no-plot. */
 static void test_model_show_head_is_not_warned_unused(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--layer", "0", "--head", "2", "--show", SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
@@ -1708,9 +1639,7 @@ static void test_model_show_head_is_not_warned_unused(void **state) {
  * GPT-2's "pre-LN" (LayerNorm), which the page's run line said for every --model. */
 static void test_llama_page_names_rmsnorm(void **state) {
     tu_fixture *f = *state;
-    const char *model = tu_in(f, "m");
-    assert_int_equal(mkdir(model, 0700), 0);
-    make_folder(model, "llama_f32", AV_ST_F32);
+    const char *model = new_f32_folder(f, "m");
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "-q", "--no-plot", "--html", "-o", tu_in(f, "out"), SENTENCE, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
