@@ -769,6 +769,9 @@ async function startCell(browser, tmp) {
     check(await page.$eval('#view-cell', (e) => !e.hidden), 'the cell view is not the one shown');
     const text = await page.$eval('#view-cell', (e) => e.textContent);
     check(text.includes('head 2: query 1 \u201c\u7231\u201d \u2192 key 0 \u201c\u6211\u201d'), 'cell view heading: ' + text.slice(0, 120));
+    /* the query pressed in the token strip, as a click on that cell presses it (no token was: an interactive-page pass) */
+    const pressed = await page.$$eval('[aria-pressed="true"][data-i]', (bs) => bs.map((b) => b.dataset.i));
+    check(pressed.length > 0 && pressed.every((i) => i === '1'), 'pressed tokens on opening: ' + JSON.stringify(pressed));
     const shown = await page.$eval('#view-cell [data-role="dot"]', (e) => e.textContent);
     check(Math.abs(num(shown) - Number(dot[1])) <= 1e-4 * Math.max(1, Math.abs(Number(dot[1]))), 'cell view q\u00b7k ' + shown + ', --explain ' + dot[1]);
     check(page.problems.length === 0, page.problems.join('; '));

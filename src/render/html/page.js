@@ -212,7 +212,11 @@
   if (DATA.start) {
     const r0 = DATA.runs[0], s0 = DATA.start;
     if (s0.head >= 0 && s0.head < r0.H && stored(r0, st.layer, s0.head)) { st.head = s0.head; st.shown = new Set([s0.head]); }
-    if (s0.query >= 0 && s0.query < r0.T && s0.key >= 0 && s0.key < r0.T) { st.cell = { i: s0.query, j: s0.key }; st.view = 'cell'; }
+    /* and the query pressed, as a click on that cell presses it: the page opened on the cell view with no token
+     * pressed and no matrix row marked (an interactive-page pass) */
+    if (s0.query >= 0 && s0.query < r0.T && s0.key >= 0 && s0.key < r0.T) {
+      st.cell = { i: s0.query, j: s0.key }; st.view = 'cell'; st.query = s0.query;
+    }
   }
   const run = () => DATA.runs[st.run];
   /* the palette's 12, then for heads 12..63 hues a golden angle apart at two lightnesses (the palette
