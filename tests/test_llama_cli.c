@@ -620,11 +620,9 @@ static void test_lfs_pointers_are_named(void **state) {
                               "size 548105171\n";
     static const char *const files[] = {"tokenizer.json", "model.safetensors.index.json"};
     for (int i = 0; i < 2; i++) {
-        char name[8], path[4400], want[4800];
+        char name[16], path[4400], want[4800];
         snprintf(name, sizeof name, "m%d", i);
-        const char *model = tu_in(f, name);
-        assert_int_equal(mkdir(model, 0700), 0);
-        make_folder(model, "llama_f32", AV_ST_F32);
+        const char *model = new_f32_folder(f, name);
         if (i == 1) { /* the shards' folder: no model.safetensors */
             snprintf(path, sizeof path, "%s/model.safetensors", model);
             assert_int_equal(unlink(path), 0);
