@@ -2052,6 +2052,10 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
 /* --kernel, or auto: the fastest kernel that gives what was asked for. Short
  * inputs get the exact reference loops (a few ms at most); the weights need
  * reference or blas; anything else runs flash. */
+av_kernel av_auto_kernel(int T, int weights_needed) {
+    return T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : weights_needed ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;
+}
+
 av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
     const char *needs = av_options_weights_needed_by(o);
     if (o->kernel != AV_KERNEL_AUTO) {
@@ -2075,7 +2079,7 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
         }
         return weights_fit(cfg, o, err);
     }
-    cfg->kernel = cfg->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : needs ? AV_KERNEL_BLAS : AV_KERNEL_FLASH;
+    cfg->kernel = av_auto_kernel(cfg->T, needs != NULL);
     return weights_fit(cfg, o, err);
 }
 

@@ -227,6 +227,11 @@ av_status av_options_config(av_config *cfg, const av_options *o, av_err *err);
  * never forms them, may run. */
 const char *av_options_weights_needed_by(const av_options *o);
 
+/* The kernel --kernel auto runs for T tokens: reference up to AV_AUTO_REFERENCE_T, then blas when the (H, T, T)
+ * weights are needed (weights_needed != 0), else flash. The one statement of the rule, for av_options_kernel and
+ * for the figures' run id (figures.c), which leaves out the kernel auto would have chosen. */
+av_kernel av_auto_kernel(int T, int weights_needed);
+
 /* cfg->kernel from --kernel, or auto: the reference loops up to
  * AV_AUTO_REFERENCE_T tokens, blas when the (H, T, T) weights are needed
  * (figures, --dump, --show, --explain, --compare, --html), else flash.

@@ -81,7 +81,7 @@ void av_figures_run_id(av_figure_context *fc, const av_model *m, const av_tokens
     /* a kernel other than auto's sums in another order (`--kernel blas` on 4 tokens: weights differ in their last
      * digits from the reference loops'), so it is part of the run; auto's choice (and the same kernel named by
      * --kernel) keeps the older ids, as --train's default kernel does */
-    av_kernel autos = c->T <= AV_AUTO_REFERENCE_T ? AV_KERNEL_REFERENCE : AV_KERNEL_BLAS; /* figures: not flash */
+    av_kernel autos = av_auto_kernel(c->T, 1); /* figures need the weights: never flash */
     if (c->kernel != autos) n += snprintf(cfg + n, sizeof cfg - (size_t)n, " kernel=%s", av_kernel_name(c->kernel));
     uint64_t h = av_fnv1a64(AV_RUN_HASH_START, cfg, (size_t)n);
     h = av_fnv1a64(h, fc->ws->text, strlen(fc->ws->text) + 1);
