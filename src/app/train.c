@@ -1704,9 +1704,8 @@ static int out_failed(FILE *out) {
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
-    if (o.warmup > o.steps && o.schedule != AV_SCHED_CONSTANT) /* torch's LambdaLR would accept it and never reach
-                                                                 * the peak --lr: refuse (constant ignores it) */
-        return av_fail(err, AV_EUSAGE, "--warmup %d is more than --steps %d (allowed: 0..%d, 0 = no warm-up)", o.warmup, o.steps, o.steps);
+    /* --warmup's 0..--steps (torch's LambdaLR would take more and never reach the peak --lr) is checked by
+     * av_train_command, with the value as typed; noam's 0 here */
     if (o.warmup == 0 && o.schedule == AV_SCHED_NOAM) /* its step · warmup^-1.5 */
         return av_fail(err, AV_EUSAGE, "--warmup 0 with --schedule noam: the rule d_model^-0.5 · min(step^-0.5, "
                        "step · warmup^-1.5) needs a warm-up of 1 or more (allowed: 1..%d); cosine can start without "

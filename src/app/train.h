@@ -122,7 +122,10 @@ av_status av_train_run(const av_train_opts *o, FILE *out, av_err *err);
 
 /* --train from the parsed options: the task's defaults for --d-model,
  * --heads and --positions unless given (learned positions), then av_train_run
- * printing to stdout. command_line goes into the figures' Description. */
+ * printing to stdout. command_line goes into the figures' Description. A
+ * --warmup outside 0..steps (1..steps with --schedule noam; negative ones with
+ * constant too) is refused here, AV_EUSAGE, the value as typed: av_train_run
+ * does not check it. */
 av_status av_train_command(const av_options *o, const char *command_line, av_err *err);
 
 #endif
