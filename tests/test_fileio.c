@@ -611,7 +611,10 @@ static void test_read_file_limit(void **state) {
     char want[4200];
     snprintf(want, sizeof want, "input file '%s' (10 bytes) is larger than the 9-byte limit", p);
     assert_string_equal(err.msg, want);
+    assert_int_equal(err.too_large, 1); /* how -f's caller knows to add the way on (app/tensorio.c) */
     assert_null(buf);
+    assert_int_equal(av_read_file(in_dir(f, "absent.txt"), 9, &buf, &len, &err), AV_EUSAGE);
+    assert_int_equal(err.too_large, 0); /* any other error, in the av_err that held the limit's */
     assert_int_equal(av_read_file(p, 1048576, &buf, &len, &err), AV_OK);
     free(buf);
 }
@@ -723,6 +726,7 @@ static void test_read_stdin_over_limit(void **state) {
     av_err err = {{0}};
     assert_int_equal(read_stdin_from(fd, 5, &buf, &len, &err), AV_EUSAGE);
     assert_string_equal(err.msg, "standard input is larger than the 5-byte limit");
+    assert_int_equal(err.too_large, 1);
     lseek(fd, 0, SEEK_SET);
     assert_int_equal(read_stdin_from(fd, 100, &buf, &len, &err), AV_OK);
     assert_int_equal(len, 22);

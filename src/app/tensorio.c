@@ -133,7 +133,7 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
     if (o->file) {
         av_status st = av_read_file(o->file, AV_MAX_INPUT_BYTES, text, len, err);
         /* "input file 'big.txt' (1200001 bytes) is larger than the 1048576-byte limit": and then? */
-        if (st == AV_EUSAGE && strstr(err->msg, "-byte limit")) {
+        if (st == AV_EUSAGE && err->too_large) {
             av_err inner = *err;
             return av_fail(err, st, "%s; " AV_TEXT_PART_HINT, inner.msg, AV_MAX_TOKENS);
         }

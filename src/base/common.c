@@ -23,6 +23,7 @@ av_status av_fail(av_err *e, av_status code, const char *fmt, ...) {
         va_end(ap);
         if (w >= (int)sizeof e->msg) av_utf8_trim_cut(e->msg); /* cut short: no half character at the end */
         e->overflowed = 0;
+        e->too_large = 0;
     }
     return code;
 }

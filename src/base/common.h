@@ -50,13 +50,17 @@ typedef struct {
     struct {
         int overflowed; /* 0, or set by av_fail_overflow: the length of msg's first words, which name the
                          * value that left float32 ("layer 1: the scores q·kᵀ overflowed float32") */
+        int too_large;  /* 0, or 1 when io/fileio.h av_read_file refused a file over its byte limit, so that a
+                         * caller that knows what the file holds can add the way on (app/tensorio.c, for -f's
+                         * text) without matching the message's words */
         char msg[512];
     };
 } av_err;
 
 /* Format an error message into e (printf-style) and return code. A message
  * longer than e->msg is cut short at a whole UTF-8 character (av_utf8_trim_cut,
- * base/utf8.h): never half of one at its end. Clears e->overflowed. */
+ * base/utf8.h): never half of one at its end. Clears e->overflowed and
+ * e->too_large. */
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -604,11 +604,14 @@ av_status av_dir_writable(const char *dir, av_err *err) {
  * `-f big.txt` said "is larger than the 1048576-byte limit" without saying by how much (a pass's report). */
 static av_status too_large(av_err *err, const char *path, size_t max_bytes, long long size) {
     if (strcmp(path, "-") == 0)
-        return av_fail(err, AV_EUSAGE, "standard input is larger than the %zu-byte limit", max_bytes);
-    if (size >= 0)
-        return av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", AV_SHOWN(path, 4200), size,
-                       max_bytes);
-    return av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", AV_SHOWN(path, 4200), max_bytes);
+        av_fail(err, AV_EUSAGE, "standard input is larger than the %zu-byte limit", max_bytes);
+    else if (size >= 0)
+        av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", AV_SHOWN(path, 4200), size,
+                max_bytes);
+    else
+        av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", AV_SHOWN(path, 4200), max_bytes);
+    if (err) err->too_large = 1;
+    return AV_EUSAGE;
 }
 
 av_status av_dangling_link(const char *path, av_err *err) {

@@ -201,7 +201,8 @@ av_status av_input_path_status(int e);
  * Errors: AV_EUSAGE "cannot read 'x': No such file or directory" (also "Not a
  * directory", "Is a directory": a path the user named that is not a file is bad
  * input, see av_input_path_status) and "input file 'x' is larger than the
- * 1048576-byte limit" ("standard input is larger than ..." for "-");
+ * 1048576-byte limit" ("standard input is larger than ..." for "-"), with
+ * err->too_large set (base/common.h av_err);
  * AV_ERUNTIME for a file that exists but cannot be read (permission, I/O).
  * stdin is not closed. Caller frees *out. */
 av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err);
