@@ -584,6 +584,39 @@ static void test_explain_scale_line_holds_to_its_digits(void **state) {
     }
 }
 
+/* "which float32 stores as X" must be float32's rounding of the number before it (to one unit in its last
+ * place). The blas kernel sums q·k in float32 (sgemm), so at d_model 512 the ÷√d_k line read "-1.41944476,
+ * which float32 stores as -1.41944432", four units of float32's last place away (a numbers pass): such a
+ * stored number is now said to be the kernel's float32 arithmetic. Four seeds, as any one cell's sgemm sum
+ * may happen to round as the double one does. */
+static void test_explain_stored_number_is_float32_rounding(void **state) {
+    (void)state;
+    const char *seeds[] = {"1", "2", "3", "6"};
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "512", "-s", seeds[k], "--kernel", "blas",
+                    "--explain", "3,1", "a b c d e", NULL);
+        if (r.code != 0) fail_msg("seed %s: exit %d: %s", seeds[k], r.code, r.err);
+        const char *lines[2] = {strstr(r.out, "  ÷√d_k: "), strstr(r.out, "\n  A[")};
+        for (int i = 0; i < 2; i++) {
+            const char *line = lines[i], *eq = line ? strstr(line, i ? ") / " : " / √") : NULL, *eol;
+            double value = 0, kept = 0;
+            if (!eq || !(eq = strstr(eq + 4, " = ")) || (i == 0 && !(eq = strstr(eq + 3, " = "))) ||
+                sscanf(eq, " = %lf", &value) != 1)
+                fail_msg("seed %s: no %s line:\n%s", seeds[k], i ? "A" : "÷√d_k", r.out);
+            eol = strchr(line + 1, '\n');
+            const char *stored = strstr(line, "which float32 stores as ");
+            if (!stored || stored > eol) continue;
+            if (sscanf(stored, "which float32 stores as %lf", &kept) != 1) fail_msg("seed %s: %.200s", seeds[k], line);
+            float rounded = (float)value, s = (float)kept;
+            if (s != rounded && s != nextafterf(rounded, INFINITY) && s != nextafterf(rounded, -INFINITY))
+                fail_msg("seed %s: %.9g is no float32 rounding of %.9g: %.*s", seeds[k], kept, value,
+                         (int)(eol - line), line);
+        }
+        tu_free(&r);
+    }
+}
+
 /* A weight that rounds to 0 or 1 is not 0 % or 100 %: on the tutorial's --no-scale run (section 2, saturated
  * rows), `--explain 0,1` printed "A[0, 0, 1] = ... = 2.41601986e-13", then "A·v_1 = 0.000000 × [...]" and
  * "has weight 0.0%", and head 1's `--explain 3,0` (0.999998808) "has weight 100.0%" (a learner's pass). */
@@ -1653,6 +1686,7 @@ int main(void) {
         cmocka_unit_test(test_explain_weight_line_is_a_true_equation),
         cmocka_unit_test(test_explain_scale_line_holds_below_float32),
         cmocka_unit_test(test_explain_scale_line_holds_to_its_digits),
+        cmocka_unit_test(test_explain_stored_number_is_float32_rounding),
         cmocka_unit_test(test_explain_a_line_holds_to_its_digits),
         cmocka_unit_test(test_explain_tiny_weight_is_not_zero),
         cmocka_unit_test(test_explain_names_files_only_when_dumped),

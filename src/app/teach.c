@@ -721,6 +721,18 @@ static unsigned char *explain_keep(const float *a_row, const unsigned char *m_ro
     return keep;
 }
 
+/* The words before a stored float32 s that follows the double v the line printed: "which float32 stores as"
+ * when s is float32's rounding of v or one unit in its last place from it (the A line's v is the quotient of
+ * 9-digit numbers, so the reference kernel's exact weight can land there);
+ * else the kernel's own float32 arithmetic made s (sgemm's float32 sums of q[d]·k[d], fastexp.h's av_expf):
+ * the blas kernel's ÷√d_k line read "-1.41944476, which float32 stores as -1.41944432", four units of
+ * float32's last place away, which is no rounding of the number printed (a numbers pass). */
+static const char *stored_words(double v, float s) {
+    float r = (float)v;
+    if (s == r || s == nextafterf(r, INFINITY) || s == nextafterf(r, -INFINITY)) return ", which float32 stores as ";
+    return ", while the kernel's float32 arithmetic stored ";
+}
+
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color,
                 int dumped) {
     const av_config *c = &m->cfg;
@@ -775,7 +787,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
                 "1.4e-45, with full precision from 1.2e-38)%s\n", dot, D, dot, sqrt((double)D), quot_s, kept_s, where);
     else if (c->scale)
         fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.9g = %s%s%s%s\n", dot, D, dot, sqrt((double)D), quot_s,
-                strcmp(quot_s, kept_s) ? ", which float32 stores as " : "", strcmp(quot_s, kept_s) ? kept_s : "", where);
+                strcmp(quot_s, kept_s) ? stored_words(quot, s_row[kj]) : "", strcmp(quot_s, kept_s) ? kept_s : "", where);
     else /* a --model's scale is its own: --no-scale is refused with --model, so say it was trained so, as its trace */
         fprintf(f, "  no ÷√d_k (%s): S = q·k in float32 (the sum above is in double) = %.9g%s\n",
                 m->model_layer ? "the model was trained without it" : "--no-scale", (double)s_row[kj],
@@ -886,7 +898,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     snprintf(ex_val, sizeof ex_val, "%.9g", exp(strtod(ex_arg, NULL)) / strtod(ex_sum, NULL));
     char w_s[32];
     snprintf(w_s, sizeof w_s, "%.9g", w);
-    if (strcmp(ex_val, w_s) != 0) snprintf(kept, sizeof kept, ", which float32 stores as %s", w_s);
+    if (strcmp(ex_val, w_s) != 0) snprintf(kept, sizeof kept, "%s%s", stored_words(strtod(ex_val, NULL), (float)w), w_s);
     if (exact < (double)FLT_MIN && fabs(w - exact) > 1e-6 * exact)
         fprintf(f,
                 "  A[%d, %d, %d] = exp(%s) / %s = %.9g\n"
