@@ -108,6 +108,50 @@ static void test_llama_folder_end_to_end(void **state) {
     tu_free(&r);
 }
 
+/* num_key_value_heads = num_attention_heads (Llama 2 7B's 32 and 32) is plain multi-head attention: the trace
+ * said "grouped-query attention: 1 query heads share each of the 4 K/V heads (query 0–0 → K/V 0, ...)", the
+ * layer's step "K, V repeated: query head h reads K/V head h/1 (GQA)", and source.txt (the figures' title)
+ * "GQA: 1 query heads share each of 4 K/V heads" (a numbers pass). Here 4 query and 4 K/V heads. */
+static void test_llama_without_gqa_is_not_called_grouped(void **state) {
+    tu_fixture *f = *state;
+    const char *model = tu_in(f, "m"), *dump = tu_in(f, "dump");
+    assert_int_equal(mkdir(model, 0700), 0);
+    char *json = tu_slurp_file(src_path("tests/ref/llama/llama_f32/config.json"), NULL);
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0), path[4400];
+    assert_non_null(json);
+    assert_non_null(tok);
+    snprintf(path, sizeof path, "%s/config.json", model);
+    assert_int_equal(tu_write_replaced(path, json, "\"num_key_value_heads\": 2", "\"num_key_value_heads\": 4"), 0);
+    char *mha = tu_slurp_file(path, NULL);
+    assert_non_null(mha);
+    av_llama_config cfg;
+    av_err err = {{0}};
+    if (av_llama_config_parse(&cfg, mha, strlen(mha), "config.json", &err)) fail_msg("%s", err.msg);
+    assert_int_equal(cfg.n_kv_head, 4);
+    if (lf_write_checkpoint(model, &cfg, AV_ST_F32, 1, &err)) fail_msg("%s", err.msg);
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputs(tok, fp);
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--dump", dump, "--color", "never", "a b", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (strstr(r.out, "GQA") || strstr(r.out, "grouped-query attention:") || strstr(r.out, "share each"))
+        fail_msg("multi-head attention called grouped:\n%s", r.out);
+    if (!strstr(r.out, "multi-head attention: each of the 4 query heads has its own K/V head"))
+        fail_msg("the trace does not say each head has its own K/V head:\n%s", r.out);
+    char *src = tu_slurp_file(tu_in(f, "dump/source.txt"), NULL);
+    assert_non_null(src);
+    if (strstr(src, "GQA") || !strstr(src, "4 heads, each with its own K/V head"))
+        fail_msg("source.txt: %s", src);
+    free(src);
+    free(mha);
+    free(json);
+    free(tok);
+    tu_free(&r);
+}
+
 static void test_qwen2_bf16_trace_and_generate(void **state) {
     tu_fixture *f = *state;
     const char *model = tu_in(f, "q");
@@ -1652,6 +1696,7 @@ static void test_llama_page_names_rmsnorm(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_without_gqa_is_not_called_grouped, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_rope_parameters_of_transformers_5, tu_setup_tmpdir, tu_teardown_tmpdir),

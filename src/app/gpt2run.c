@@ -1147,6 +1147,9 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
                  r->outside[0] ? " · this input is outside its task: " : "",
                  r->outside); /* a piece of its own: a title breaks its line there (inside the brackets it
                                * widened model.png by 300 px: a new user's report) */
+    else if (r->llama && r->llama->cfg.n_kv_head == r->llama->cfg.n_head) /* no GQA: "1 query heads share each of 4" */
+        snprintf(buf, n, "model %s (%s; %d heads, each with its own K/V head; RoPE half, θ = %.10g)", dir, r->g.dtype,
+                 r->llama->cfg.n_head, r->llama->cfg.rope_theta);
     else if (r->llama)
         snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %.10g)", dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);

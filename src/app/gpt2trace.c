@@ -349,9 +349,15 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
     fprintf(f, "             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging\n"
                "             Face's conversion permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the\n"
                "             same scores, so every Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n");
-    fprintf(f, "  GQA        grouped-query attention: %d query heads share each of the %d K/V heads (", G, KVH);
-    for (int k = 0; k < KVH && k < 4; k++) fprintf(f, "%squery %d–%d → K/V %d", k ? ", " : "", k * G, k * G + G - 1, k);
-    fprintf(f, "%s)\n", KVH > 4 ? ", …" : "");
+    if (G == 1) /* Llama 2 7B's num_key_value_heads 32 = num_attention_heads: "1 query heads share each of the 32 K/V
+                 * heads (query 0–0 → K/V 0, ...)" called plain multi-head attention grouped (a numbers pass) */
+        fprintf(f, "  heads      multi-head attention: each of the %d query heads has its own K/V head\n"
+                   "             (num_key_value_heads = num_attention_heads = %d: no grouped-query sharing)\n", t->H, KVH);
+    else {
+        fprintf(f, "  GQA        grouped-query attention: %d query heads share each of the %d K/V heads (", G, KVH);
+        for (int k = 0; k < KVH && k < 4; k++) fprintf(f, "%squery %d–%d → K/V %d", k ? ", " : "", k * G, k * G + G - 1, k);
+        fprintf(f, "%s)\n", KVH > 4 ? ", …" : "");
+    }
     fprintf(f, "  block      pre-norm: x ← x + attn(RMSNorm(x)), x ← x + SwiGLU(RMSNorm(x)); RMSNorm ε = %g%s\n",
             c->rms_norm_eps, c->qkv_bias ? "; q, k, v have biases (Qwen2)" : "");
     fprintf(f, "  mask       causal: query i sees keys j <= i (−∞ above the diagonal, weight 0)\n");
@@ -420,9 +426,14 @@ static void llama_detail(const tctx *t, const av_model *v) {
     fprintf(f, "%sq_proj, k_proj, v_proj are nn.Linear (out, in); measured var(Q) = %s, var(K) = %s\n", ind,
             av_fmt_var(vq, v->var_q), av_fmt_var(vk, v->var_k));
     snprintf(n, sizeof n, "[%d.3]", l), stage(t, n, "heads, RoPE");
-    fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %.10g) on Q and K; K, V repeated: query head h\n", H, T, D,
-            KVH, T, D, c->rope_theta);
-    fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
+    if (KVH == H)
+        fprintf(f, "Q, K, V → (%d, %d, %d) each; RoPE (half, θ = %.10g) on Q and K; query head h reads K/V head h\n", H, T,
+                D, c->rope_theta);
+    else {
+        fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %.10g) on Q and K; K, V repeated: query head h\n",
+                H, T, D, KVH, T, D, c->rope_theta);
+        fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
+    }
     snprintf(n, sizeof n, "[%d.4]", l), stage(t, n, "scores");
     char vs[32];
     fprintf(f, "S = Q·Kᵀ/√d_k   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d); var(Q·Kᵀ/√d_k) = %s\n", H, T, D, H, D, T, H, T, T,
