@@ -2311,6 +2311,20 @@ static void test_cjk_accents_and_emoji(void **state) {
     tu_free(&r);
 }
 
+/* The glyph warning names the characters it drew as boxes: 'attnviz -q "a <U+10FFFF> b"' said only "1 character in
+ * the labels has no glyph in any installed font; drawn as boxes", which in a long -f text leaves the box to be
+ * found by eye. U+10FFFF (a noncharacter) is in no font, so the warning is there on every machine. */
+static void test_missing_glyph_warning_names_the_character(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "-o", in(f, "g"), "a \xF4\x8F\xBF\xBF b");
+    expect_ok(&r);
+    if (!strstr(r.err, "attnviz: warning: 1 character in the labels (U+10FFFF) has no glyph in any installed font; "
+                       "drawn as boxes"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
+}
+
 /* Every figure type (per head, grid, scores, mean, PE, mask, compare) lays
  * out an Arabic and a Devanagari token through the shaping layout: in SVG
  * the Arabic labels say direction="rtl" (the raster's paragraph direction)
@@ -2824,6 +2838,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_set_the_index_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_title_keeps_the_line_left_to_right, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_for_one_head_when_asked, setup, teardown),

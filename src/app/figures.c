@@ -512,9 +512,13 @@ void av_figures_warn_missing_glyphs(void) {
     if (n > 0 && !av_assets_dir())
         snprintf(why, sizeof why, "; attnviz's own DejaVu Sans was not found either (no fonts/DejaVuSans.ttf in %.400s, "
                  "nor in ../share/attnviz or assets/ beside the binary: make install puts it there)", av_assets_datadir());
+    char cps[80] = ""; /* which ones: in a long -f text the boxes are hard to find */
+    for (int k = 0, at = 0; k < n && k < 6 && av_plot_missing_glyph(k); k++)
+        at += snprintf(cps + at, sizeof cps - (size_t)at, "%sU+%04X", k ? ", " : " (", av_plot_missing_glyph(k));
+    if (cps[0]) strcat(cps, n > 6 ? ", \xE2\x80\xA6)" : ")"); /* … */
     if (n > 0)
-        av_message(stderr, "attnviz: warning: %d character%s in the labels %s no glyph in any installed font; drawn as "
-                   "boxes%s\n", n, n == 1 ? "" : "s", n == 1 ? "has" : "have", why);
+        av_message(stderr, "attnviz: warning: %d character%s in the labels%s %s no glyph in any installed font; drawn "
+                   "as boxes%s\n", n, n == 1 ? "" : "s", cps, n == 1 ? "has" : "have", why);
 }
 
 void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {

@@ -160,9 +160,10 @@ void av_figures_warn_vmax_page(const av_model *m, const av_options *o);
 void av_figures_note_lowered_dpi(FILE *fp, const av_options *o);
 
 /* Warn on stderr when the labels drawn since av_plot_reset_missing (render/plot.h) had characters no installed
- * font has (av_plot_missing_glyphs distinct code points), adding that attnviz's own fonts were not found when no
- * data folder was (app/assets.h: the folder searched). Printed with -q too: the man page's -q keeps errors and
- * warnings, as for the unused-option warnings. Nothing when every character had a glyph. */
+ * font has (av_plot_missing_glyphs distinct code points; the first 6, av_plot_missing_glyph, named as U+1FA77),
+ * adding that attnviz's own fonts were not found when no data folder was (app/assets.h: the folder searched).
+ * Printed with -q too: the man page's -q keeps errors and warnings, as for the unused-option warnings. Nothing
+ * when every character had a glyph. */
 void av_figures_warn_missing_glyphs(void);
 
 #endif

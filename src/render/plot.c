@@ -143,6 +143,10 @@ int av_plot_missing_glyphs(void) {
     return missing_glyphs;
 }
 
+unsigned av_plot_missing_glyph(int k) {
+    return k >= 0 && k < missing_glyphs && k < MISSING_SET ? missing_cps[k] : 0;
+}
+
 void av_plot_reset_missing(void) {
     missing_glyphs = 0;
 }

@@ -286,6 +286,11 @@ int av_plot_label_step(float need, float cell);
 int av_plot_missing_glyphs(void);
 void av_plot_reset_missing(void);
 
+/* The k-th of those code points (0 <= k < av_plot_missing_glyphs()), in the
+ * order first drawn, so the warning can name them (U+1FA77); 0 past the first
+ * 256 remembered or out of range. No errors. */
+unsigned av_plot_missing_glyph(int k);
+
 /* ------------------------------------------------------------ layout (tests, other back ends) */
 
 /* Lay out a head / grid / matrix / mask figure into dl (initialised here;
