@@ -2325,6 +2325,24 @@ static void test_missing_glyph_warning_names_the_character(void **state) {
     tu_free(&r);
 }
 
+/* The SVG keeps the spaces the PNG draws: 'attnviz --format both --title "A   B"' drew "A   B" in head0.png, but
+ * head0.svg had no xml:space, so a viewer (rsvg-convert, a browser, Inkscape) joined the run of spaces and showed
+ * "A B" centred elsewhere. The root svg element now says xml:space="preserve" for every <text>. */
+static void test_svg_keeps_runs_of_spaces(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--format", "both", "--title", "A   B", "-o", in(f, "sp"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "sp/head0.svg"), NULL);
+    const char *root = strstr(svg, "<svg "), *end = root ? strchr(root, '>') : NULL;
+    assert_non_null(end);
+    const char *keep = strstr(root, " xml:space=\"preserve\"");
+    if (!keep || keep > end) fail_msg("no xml:space=\"preserve\" on the svg element: %.*s", (int)(end - root + 1), root);
+    assert_int_equal(count_str(svg, ">A   B \xC2\xB7 head 0 of 1: attention weights</text>"), 1);
+    free(svg);
+}
+
 /* Every figure type (per head, grid, scores, mean, PE, mask, compare) lays
  * out an Arabic and a Devanagari token through the shaping layout: in SVG
  * the Arabic labels say direction="rtl" (the raster's paragraph direction)
@@ -2839,6 +2857,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_svg_keeps_runs_of_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_title_keeps_the_line_left_to_right, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_for_one_head_when_asked, setup, teardown),

@@ -2,7 +2,9 @@
  *
  * Same coordinates as the raster: boxes become <rect> on whole pixels
  * (shape-rendering crispEdges), text becomes <text> anchored at the same
- * baseline point. Heat maps with more than AV_SVG_MAX_RECTS cells in the
+ * baseline point, its spaces kept as the raster drew them (xml:space
+ * "preserve" on the root: by default a viewer joins runs of spaces, so
+ * --title 'A   B' read "A B" in the SVG and "A   B" in the PNG). Heat maps with more than AV_SVG_MAX_RECTS cells in the
  * whole figure, and colour-bar ramps, are rasterized per item and embedded
  * as base64 PNG.
  *
@@ -245,7 +247,7 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
     fprintf(fp,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
-            "version=\"1.1\"%s width=\"%.6gpt\" height=\"%.6gpt\" viewBox=\"0 0 %d %d\">\n",
+            "version=\"1.1\"%s xml:space=\"preserve\" width=\"%.6gpt\" height=\"%.6gpt\" viewBox=\"0 0 %d %d\">\n",
             av_text_cjk_language() ? " xml:lang=\"ja\"" : "", dl->width * pt, dl->height * pt, dl->width, dl->height);
     if (title) {
         fputs("<title>", fp);

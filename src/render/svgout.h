@@ -5,7 +5,8 @@
  * font-family list "DejaVu Sans", "Noto Sans CJK SC", sans-serif (led by the
  * fonts the raster chose when it needed others, e.g. Noto Sans Devanagari),
  * the same visual anchor and baseline point as the raster, and rotation as
- * transform="rotate(-90 x y)". The viewer shapes the text itself; a
+ * transform="rotate(-90 x y)"; xml:space="preserve" on the root keeps runs of
+ * spaces as the raster draws them. The viewer shapes the text itself; a
  * right-to-left paragraph gets direction="rtl" unicode-bidi="embed" (and the
  * start/end anchor swapped to match), so its bidi ordering is the raster's.
  * Heat maps become one <rect> per cell, or per run of equal cells along a
