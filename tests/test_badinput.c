@@ -726,6 +726,10 @@ static const bad_case kCases[] = {
     {"outdir_tilde_after_equals", 2, "--outdir '~/figs': the shell did not expand '~' (it does so only at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type --outdir ~/figs (a space, no quotes) or the full path", {"--outdir=~/figs", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* "-o fig.png", as savefig takes a file: attnviz made a folder fig.png holding head0.png, exit 0 */
     {"outdir_named_like_a_file", 2, "--outdir 'fig.png' names a file, but -o is the folder the figures go in (they would be 'fig.png/head0.png', ...); give a folder, e.g. -o figs, and --prefix NAME", {"-o", "fig.png", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
+    /* "-o -" and "--dump -", standard output to curl and tar: attnviz made a folder named '-' holding head0.png
+     * (or the .npy files), exit 0 */
+    {"outdir_dash_is_no_stdout", 2, "--outdir '-' is not standard output: the figures go into a folder, and '-' would make one named '-' (only -f - and --attn-mask - read standard input); give a folder, e.g. -o figs, or ./- if a folder named '-' is meant", {"-o", "-", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
+    {"dump_dash_is_no_stdout", 2, "--dump '-' is not standard output: the .npy files go into a folder", {"--dump", "-", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
     {"dump_tilde_quoted", 2, "--dump '~/d': the shell did not expand '~'", {"--dump", "~/d", S4}, NULL, 0, NULL, 0},
     {"model_tilde_alone", 2, "--model '~': the shell did not expand '~'", {"--model=~", S4}, NULL, 0, NULL, 0},
     /* "--html page.html": the file name became the sentence's first word and the page went to DIR/attnviz.html,

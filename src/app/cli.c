@@ -729,6 +729,16 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             }
         }
     }
+    /* "-o -" and "--dump -", as curl -o - and tar -f - mean standard output: attnviz made a folder named "-",
+     * wrote -/head0.png and exited 0 (silently with -q). Refused unless that folder is really there; "./-"
+     * names it */
+    if (arg && (d->offset == AT(outdir) || d->offset == AT(dump_dir)) && strcmp(arg, "-") == 0 &&
+        access(arg, F_OK) != 0)
+        return av_fail(err, AV_EUSAGE, "--%s '-' is not standard output: %s go into a folder, and '-' would make one "
+                       "named '-' (only -f - and --attn-mask - read standard input); give a folder, e.g. %s, or "
+                       "./- if a folder named '-' is meant", d->name,
+                       d->offset == AT(outdir) ? "the figures" : "the .npy files",
+                       d->offset == AT(outdir) ? "-o figs" : "--dump dump");
     if (arg && takes_a_path(d) && d->offset != AT(outdir) && d->offset != AT(dump_dir) && access(arg, F_OK) != 0) {
         char shown[160], so[256], hint[480]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
         show_value(shown, sizeof shown, arg);
