@@ -2026,9 +2026,10 @@ static void test_train_warns_for_model_only_options(void **state) {
     const char *const want[] = {"--figures model", "--head 3", "--layer 1", "--generate 3"};
     assert_int_equal(n, 4);
     for (int k = 0; k < 4; k++) {
-        char line[200];
-        snprintf(line, sizeof line, "%s has no effect with --train; use it on a run of the trained folder: "
-                 "attnviz --model DIR ...", want[k]);
+        char line[200]; /* --layer 1 may be --layers 1 mistyped: the warning asks (test_train.c) */
+        snprintf(line, sizeof line, k == 2 ? "%s has no effect with --train: did you mean --layers 1? (--layer picks "
+                 "a layer of attnviz --model DIR)" : "%s has no effect with --train; use it on a run of the trained "
+                 "folder: attnviz --model DIR ...", want[k]);
         if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
     }
     av_options_free(&o);

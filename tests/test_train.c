@@ -4106,6 +4106,21 @@ static void test_cli_train_warns_unused_options(void **state) {
     struct stat sb;
     assert_int_not_equal(stat(tu_in(f, "dd"), &sb), 0);
     tu_free(&r);
+    /* "--layer 3", --layers' neighbour: it trained the default 2 layers, warned only "use it on a run of the
+     * trained folder"; the warning names --layers, as typed ("03"), when --layers is not given */
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--layer", "03",
+                "-o", tu_in(f, "out"), NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "attnviz: warning: --layer 03 has no effect with --train: did you mean --layers 03? (--layer "
+                "picks a layer of attnviz --model DIR)\n"))
+        fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--layer", "1",
+                "--layers", "1", "-o", tu_in(f, "out"), NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.err, "did you mean")); /* --layers given: no guess */
+    assert_non_null(strstr(r.err, "attnviz: warning: --layer 1 has no effect with --train; use it on a run"));
+    tu_free(&r);
 }
 
 /* --rope-style and --rope-base reach the trained model: the folder's config.json

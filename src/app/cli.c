@@ -1562,7 +1562,15 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
              * not kept): a figure-maker's report. --dpi and --scale do apply to them */
             snprintf(msgs[n++], 160, "%.20s has no effect with --train: its figures are fixed (PNG + SVG, "
                      "viridis); the trained model's maps take it: attnviz --model DIR ...", opt);
-        else
+        /* "--train reverse --layer 3", --layers' neighbour (as --head is --heads'): it trained the default 2
+         * layers, and the warning pointed only at --model */
+        else if (!strcmp(name, "layer") && !av_option_given(o, "layers") &&
+                 o->layer >= kOpts[long_option_row("layers", 6)].lo && o->layer <= kOpts[long_option_row("layers", 6)].hi) {
+            char typed[24];
+            snprintf(msgs[n++], 160, "%.24s has no effect with --train: did you mean --layers %s? (--layer picks a "
+                     "layer of attnviz --model DIR)", opt,
+                     av_option_shown(typed, sizeof typed, o, "layer", o->layer));
+        } else
             snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "
                      "attnviz --model DIR ...", opt);
     }
