@@ -1245,6 +1245,26 @@ static void test_show_in_a_narrow_terminal(void **state) {
     }
 }
 
+/* --show into a pipe or a file with no $COLUMNS (bash does not export it): the table is drawn 80 columns wide,
+ * and the note under it said "the terminal is 80 columns wide", which is no terminal's width: a teacher piping
+ * `attnviz --show ... | less -R` on a 200-column projector terminal read it as a fact and had no way to more
+ * keys. It now says the 80 columns were assumed and names COLUMNS. By hand, 20 one-letter tokens
+ * (--color never): rows start at 2 + 1 + 1 + 1 = 5 columns, 20 cells of 5 need 105 > 80, so cells are 4
+ * (".08 "): (80 - 5) / 4 = 18 keys, keys 18..19 left out. */
+static void test_show_into_a_pipe_says_the_width_is_assumed(void **state) {
+    (void)state;
+    const char *env[] = {"COLUMNS=", NULL}; /* unset for attnviz: an empty value is no width */
+    tu_result r;
+    tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8",
+                                            "a b c d e f g h i j k l m n o p q r s t", NULL});
+    assert_int_equal(r.code, 0);
+    const char *note = "(keys 18..19 not shown: standard output is not a terminal, so 80 columns are assumed; "
+                       "COLUMNS=N gives N, e.g. COLUMNS=200 attnviz ... | less -R)\n";
+    if (!strstr(r.out, note)) fail_msg("no note %s in:\n%s", note, r.out);
+    assert_null(strstr(r.out, "the terminal is"));
+    tu_free(&r);
+}
+
 /* --show's narrow cells (".64") round as its wide ones ("0.64 ") and the figures: an exact tie to the even digit,
  * as printf. 8 copies of "the" without positions give a uniform row, 1/8 = 0.125 in every cell: 0.12 at 80
  * columns, but .13 at 40 (lround took the tie up). */
@@ -1699,6 +1719,7 @@ int main(void) {
         cmocka_unit_test(test_show_key_legend_wraps_only_when_full),
         cmocka_unit_test(test_show_narrow_cells_round_as_wide_ones),
         cmocka_unit_test(test_show_in_a_narrow_terminal),
+        cmocka_unit_test(test_show_into_a_pipe_says_the_width_is_assumed),
         cmocka_unit_test(test_show_one_query_left_out),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),
         cmocka_unit_test(test_man_page_names_the_masked_glyph),

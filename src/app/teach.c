@@ -984,8 +984,10 @@ static void print_cell_text(FILE *f, const char *s, int w) {
 static void print_left_out(FILE *f, int T, int nrows, int ncols, int width) {
     if (nrows == T - 1) fprintf(f, "(query %d not shown: at most %d rows)\n", nrows, nrows);
     else if (nrows < T) fprintf(f, "(queries %d..%d not shown: at most %d rows)\n", nrows, T - 1, nrows);
-    if (ncols == T - 1) fprintf(f, "(key %d not shown: the terminal is %d columns wide)\n", ncols, width);
-    else if (ncols < T) fprintf(f, "(keys %d..%d not shown: the terminal is %d columns wide)\n", ncols, T - 1, width);
+    char why[160];
+    if (ncols == T - 1) fprintf(f, "(key %d not shown: %s)\n", ncols, av_term_width_said(why, sizeof why, width));
+    else if (ncols < T)
+        fprintf(f, "(keys %d..%d not shown: %s)\n", ncols, T - 1, av_term_width_said(why, sizeof why, width));
     /* "the figures and --dump have all of them" was said with --no-plot too, and past a few hundred tokens the
      * figures pool cells (max over k×k tokens): --dump is what keeps every weight (a learner's pass) */
     if (nrows < T || ncols < T) fprintf(f, "(--dump DIR writes every weight)\n");
@@ -1016,8 +1018,9 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     if (m->model_layer) snprintf(layer, sizeof layer, "layer %d, ", m->model_layer - 1);
     fprintf(f, "\n%shead %d of %d: attention weights (rows = queries, columns = keys)\n", layer, h, m->cfg.H);
     if (ncols < 1) {
-        fprintf(f, "(not drawn: the terminal is %d columns wide; the labels and one key need %d; the figures and "
-                "--dump have all)\n", width, left + cellw);
+        char why[160];
+        fprintf(f, "(not drawn: %s; the labels and one key need %d; the figures and --dump have all)\n",
+                av_term_width_said(why, sizeof why, width), left + cellw);
         return;
     }
     /* column header: key indices (only when the cells are wide enough) */

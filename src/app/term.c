@@ -60,6 +60,16 @@ int av_term_width_of(int fd) {
 
 int av_term_width(void) { return av_term_width_of(STDOUT_FILENO); }
 
+const char *av_term_width_said(char *buf, size_t n, int width) {
+    const char *cols = getenv("COLUMNS");
+    if (!(cols && atoi(cols) > 0) && !isatty(STDOUT_FILENO)) /* a pipe into less -R on a 200-column terminal */
+        snprintf(buf, n, "standard output is not a terminal, so %d columns are assumed; COLUMNS=N gives N, e.g. "
+                 "COLUMNS=200 attnviz ... | less -R", width);
+    else
+        snprintf(buf, n, "the terminal is %d columns wide", width);
+    return buf;
+}
+
 void av_put_width(FILE *f, const char *s, int w, int right_align) {
     char buf[256];
     size_t at = 0, len = strlen(s);

@@ -44,6 +44,14 @@ av_term_mode av_term_mode_for(int color);
 int av_term_width_of(int fd);
 int av_term_width(void);
 
+/* Where a width of `width` columns (av_term_width's) came from, for a note
+ * that gives it, into buf (n bytes, cut to fit) and returned: "the terminal
+ * is 60 columns wide" ($COLUMNS, or standard output's TTY), or, when standard
+ * output is no terminal and $COLUMNS is unset, that 80 columns were assumed
+ * and how to give more (`attnviz --show ... | less -R` has no terminal
+ * width to read: bash does not export COLUMNS). No errors. */
+const char *av_term_width_said(char *buf, size_t n, int width);
+
 /* Print s padded (or cut with "…") to exactly w terminal columns, counting
  * columns as base/utf8.h does and never splitting a grapheme cluster. */
 void av_put_width(FILE *f, const char *s, int w, int right_align);
