@@ -1149,6 +1149,31 @@ static void test_stdout_on_full_disk(void **state) {
     tu_free(&r);
 }
 
+/* A full disk named as one, whatever the output's length: `attnviz --no-plot --show --explain 0,1 "我爱你"
+ * >/dev/full` (4120 bytes, the legend line crossing the 4096-byte buffer) said "cannot write the trace, the
+ * --explain walk-through and the --show heat maps to standard output: Input/output error": glibc's failed
+ * write dropped the rest of the buffer, so the last fflush succeeded and the ENOSPC was gone (a teacher's
+ * pass writing the output into a file). Every sentence "w0 w1 ... w(n-1)" for n = 1..120 under --show
+ * (a trace and table of 3 to 7 KB) must name ENOSPC; on the old binary n = 17 blamed EIO. */
+static void test_stdout_on_full_disk_at_any_length(void **state) {
+    fixture *fx = *state;
+    char sentence[1024];
+    for (int n = 1; n <= 120; n++) {
+        size_t at = 0;
+        for (int i = 0; i < n; i++) at += (size_t)snprintf(sentence + at, sizeof sentence - at, "%sw%d", i ? " " : "", i);
+        int full = open("/dev/full", O_WRONLY);
+        if (full < 0) skip();
+        run_opts ro = {fx->root, full, 0, NULL, 0};
+        tu_result r;
+        const char *args[] = {"--d-model", "8", "--no-plot", "--show", "--color", "never", sentence, NULL};
+        run_ex(&r, &ro, NULL, 0, args);
+        close(full);
+        if (r.code != 1 || !strstr(r.err, "to standard output: No space left on device\n"))
+            fail_msg("%d words: exit %d: %s", n, r.code, r.err);
+        tu_free(&r);
+    }
+}
+
 /* -q --compare on a full disk: the table, the one thing asked for on standard output, was lost, the
  * figures were written (replacing an earlier run's) and the run said only "cannot write to standard
  * output: No space left on device", where attnviz(1) says the message names what it held, as it does for
@@ -1525,6 +1550,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_token_limit_boundary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_counts_its_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_on_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stdout_on_full_disk_at_any_length, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_table_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_and_version_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stdout_closed, setup, teardown),

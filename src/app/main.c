@@ -364,6 +364,7 @@ int main(int argc, char **argv) {
     /* a file size limit (ulimit -f) must fail a write, not kill the process
      * and leave a temporary file behind */
     signal(SIGXFSZ, SIG_IGN);
+    av_stdout_keep_errno(); /* a full disk is named, not "Input/output error" (term.h) */
     av_blas_set_env_wait(av_text_prepare_wait); /* OpenBLAS, loaded when needed, may setenv: not while fonts load */
     av_blas_set_exit_cleanup(av_remove_unfinished); /* its exit under a memory limit leaves no empty -o folder */
     av_status st = av_parse_args(&r.o, argc, argv, &err);

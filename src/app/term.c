@@ -1,4 +1,5 @@
 /* term.c - the terminal (see term.h). */
+#define _GNU_SOURCE /* fopencookie */
 #include "app/term.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -188,6 +190,36 @@ int av_line_cols(FILE *f) {
 static int g_stdout_errno;
 
 int av_stdout_errno(void) { return g_stdout_errno; }
+
+/* standard output's writes (av_stdout_keep_errno): every byte to fd 1, the first failure's errno kept */
+static ssize_t stdout_write(void *cookie, const char *buf, size_t n) {
+    (void)cookie;
+    for (size_t done = 0; done < n;) {
+        ssize_t k = write(STDOUT_FILENO, buf + done, n - done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            if (!g_stdout_errno) g_stdout_errno = k < 0 && errno ? errno : EIO;
+            return -1; /* the stream's error flag, as a failed write sets it on a plain stream */
+        }
+        done += (size_t)k;
+    }
+    return (ssize_t)n;
+}
+
+static int stdout_close(void *cookie) {
+    (void)cookie;
+    return close(STDOUT_FILENO);
+}
+
+void av_stdout_keep_errno(void) {
+    struct stat st;
+    if (isatty(STDOUT_FILENO) || fstat(STDOUT_FILENO, &st) != 0) return; /* a terminal, or closed: as it is */
+    FILE *f = fopencookie(NULL, "w", (cookie_io_functions_t){NULL, stdout_write, NULL, stdout_close});
+    if (!f) return;
+    /* the buffer a plain stream gives the file, so output reaches it in the same pieces */
+    setvbuf(f, NULL, _IOFBF, st.st_blksize > 0 ? (size_t)st.st_blksize : BUFSIZ);
+    stdout = f;
+}
 
 void av_message(FILE *f, const char *fmt, ...) {
     char small[1024], *text = small;

@@ -119,11 +119,23 @@ int av_line_cols(FILE *f);
 void av_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The errno (ENOSPC, EIO, ...) of the first write to standard output that
- * failed when av_message flushed it before a message on stderr, else 0.
- * That flush empties the buffer and leaves only stdout's error flag, so a
- * later fflush(stdout) succeeds: a caller that checks standard output tests
- * ferror(stdout) too and takes the reason from here. No errors. */
+ * failed, else 0: when av_message flushed it before a message on stderr,
+ * and, after av_stdout_keep_errno, any write. A failed write empties the
+ * stream's buffer and leaves only stdout's error flag (glibc drops the rest
+ * of the buffer), so a later fflush(stdout) succeeds: a caller that checks
+ * standard output tests ferror(stdout) too and takes the reason from here.
+ * No errors. */
 int av_stdout_errno(void);
+
+/* Point stdout at a stream of the same buffer size (the file's st_blksize)
+ * whose writes to fd 1 keep the first failure's errno for av_stdout_errno
+ * (glibc's fopencookie): `attnviz --no-plot --show --explain 0,1 "我爱你" >
+ * /dev/full` printed 4120 bytes whose last line crossed the 4096-byte
+ * buffer, the failed write dropped the rest, and the run blamed "Input/output
+ * error" for a full disk. A terminal (line-buffered, isatty) and a closed fd 1
+ * keep stdout as it is. Called first in main, before anything is printed.
+ * No errors: without the stream, stdout stays. */
+void av_stdout_keep_errno(void);
 
 /* buf (n bytes) = tok in quotes for a line of the trace: "love", or 'tok'
  * when tok holds a double quote, as Python's repr picks (key """ read as an
