@@ -1131,11 +1131,67 @@ static void test_config_words_of_hugging_face(void **state) {
     assert_int_equal(tu_write_replaced(path, json, "\"tie_word_embeddings\": false", "\"tie_word_embeddings\": true"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     assert_int_equal(r.code, 2);
-    if (!strstr(r.err, "model.safetensors: unexpected tensor \"lm_head.weight\": config.json's tie_word_embeddings is "
-                       "true, so the output layer is model.embed_tokens.weight; set it to false to run with this lm_head\n"))
+    if (!strstr(r.err, "model.safetensors: tensor \"lm_head.weight\" differs from model.embed_tokens.weight, but "
+                       "config.json's tie_word_embeddings is true, so the output layer is model.embed_tokens.weight; set "
+                       "it to false to run with this lm_head\n"))
         fail_msg("%s", r.err);
     tu_free(&r);
     free(json);
+}
+
+/* qwen2_f32's checkpoint (tied) written again into dir with lm_head.weight added, a copy of
+ * model.embed_tokens.weight whose element 5 is changed by bump (0: equal). */
+static void add_lm_head(const char *dir, const char *from, float bump) {
+    av_llama m;
+    av_err err = {{0}};
+    if (av_llama_load(&m, from, &err)) fail_msg("%s", err.msg);
+    int n = av_llama_num_tensors(&m.cfg);
+    av_llama_tensor *tab = calloc((size_t)n, sizeof *tab);
+    av_st_write_tensor *w = calloc((size_t)n + 1, sizeof *w);
+    size_t VC = (size_t)m.cfg.vocab_size * (size_t)m.cfg.n_embd;
+    float *head = malloc(VC * sizeof *head);
+    assert_true(tab && w && head);
+    av_llama_tensor_table(tab, &m.cfg, &m.params);
+    for (int i = 0; i < n; i++)
+        w[i] = (av_st_write_tensor){tab[i].name, AV_ST_F32, tab[i].ndim, {tab[i].shape[0], tab[i].shape[1]}, *tab[i].slot};
+    memcpy(head, m.params.embed_tokens, VC * sizeof *head);
+    head[5] += bump;
+    w[n] = (av_st_write_tensor){"lm_head.weight", AV_ST_F32, 2, {(size_t)m.cfg.vocab_size, (size_t)m.cfg.n_embd}, head};
+    char path[4400];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (av_safetensors_write(path, w, n + 1, &err)) fail_msg("%s", err.msg);
+    free(head);
+    free(w);
+    free(tab);
+    av_llama_free(&m);
+}
+
+/* A tied model's state dict holds lm_head.weight too (torch.save's pytorch_model.bin, and the save_file of it that
+ * attnviz's own advice for a .bin writes); transformers ties them, so it is the same model. It was refused:
+ * "model.safetensors: unexpected tensor "lm_head.weight": config.json's tie_word_embeddings is true, ...", exit 2;
+ * now it runs with the same output as without it, and one that differs is refused naming the key. */
+static void test_tied_lm_head_equal_to_embeddings(void **state) {
+    tu_fixture *f = *state;
+    const char *plain = tu_in(f, "q"), *both = tu_in(f, "qh");
+    assert_int_equal(mkdir(plain, 0700), 0);
+    assert_int_equal(mkdir(both, 0700), 0);
+    make_folder(plain, "qwen2_f32", AV_ST_F32);
+    make_folder(both, "qwen2_f32", AV_ST_F32);
+    add_lm_head(both, plain, 0.0f);
+    tu_result a, b;
+    run_attnviz(&a, NULL, "--model", plain, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    run_attnviz(&b, NULL, "--model", both, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    if (a.code != 0 || b.code != 0) fail_msg("exit %d, %d: %s%s", a.code, b.code, a.err, b.err);
+    assert_non_null(strstr(b.out, "generate    greedy, 3 tokens after the input: "));
+    assert_string_equal(a.out, b.out);
+    tu_free(&a);
+    tu_free(&b);
+    add_lm_head(both, plain, 0.5f);
+    char want[4800];
+    snprintf(want, sizeof want, "attnviz: error: %s/model.safetensors: tensor \"lm_head.weight\" differs from "
+             "model.embed_tokens.weight, but config.json's tie_word_embeddings is true, so the output layer is "
+             "model.embed_tokens.weight; set it to false to run with this lm_head\n", both);
+    expect_model_refused(both, want, 0, "tied, lm_head differs");
 }
 
 /* A checkpoint without lm_head.weight (a tied model's: here Qwen2's fixture) under a config.json that unties it:
@@ -1725,6 +1781,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tied_lm_head_equal_to_embeddings, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_without_their_index, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_shard_names_the_index, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -533,17 +533,14 @@ int av_llama_shard_files(char (*names)[256], int max, const char *dir) {
     return k;
 }
 
-/* Every tensor of every file is in the table or a rotary_emb.inv_freq buffer. */
+/* Every tensor of every file is in the table, a rotary_emb.inv_freq buffer, or the lm_head.weight of a tied
+ * model (the table lacks it then; check_tied_lm_head compares it with model.embed_tokens.weight). */
 static av_status check_unknown(const llama_store *s, const av_llama_tensor *tab, int n, av_err *err) {
     for (int f = 0; f < s->n_st; f++)
         for (int i = 0; i < s->st[f].n; i++) {
             const char *nm = s->st[f].tensors[i].name;
-            int known = strstr(nm, "rotary_emb.inv_freq") != NULL;
+            int known = strstr(nm, "rotary_emb.inv_freq") != NULL || strcmp(nm, "lm_head.weight") == 0;
             for (int j = 0; j < n && !known; j++) known = strcmp(nm, tab[j].name) == 0;
-            if (!known && strcmp(nm, "lm_head.weight") == 0) /* the one a tied model lacks: say which key decides */
-                return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"lm_head.weight\": config.json's tie_word_embeddings "
-                               "is true, so the output layer is model.embed_tokens.weight; set it to false to "
-                               "run with this lm_head", s->st[f].name);
             if (!known)
                 return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of the Llama/Qwen2 layout config.json implies)",
                                s->st[f].name, nm);
@@ -584,6 +581,30 @@ static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err 
     return st;
 }
 
+/* The lm_head.weight of a folder whose config.json ties the embeddings: a state dict holds it under both names
+ * (torch.save's pytorch_model.bin, and the safetensors.torch.save_file of it that gpt2run.c's advice writes), and
+ * transformers ties them, so one equal to embed (V, C) is the same model. It was refused as 'unexpected tensor
+ * "lm_head.weight"' (a user converting their own weights), while a GPT-2's tied lm_head loads (nn/gpt2.c). One
+ * of another shape or other values names the key that decides. */
+static av_status check_tied_lm_head(llama_store *s, const av_llama_config *c, const float *embed, av_err *err) {
+    int f = 0;
+    const av_st_tensor *t = store_find(s, "lm_head.weight", &f);
+    if (!t) return AV_OK;
+    size_t V = (size_t)c->vocab_size, C = (size_t)c->n_embd;
+    const float *v = NULL;
+    float *copy = NULL;
+    int same = t->ndim == 2 && t->shape[0] == V && t->shape[1] == C;
+    av_status st = same ? av_safetensors_f32(&v, &copy, &s->st[f], t, err) : AV_OK;
+    if (st) return st;
+    same = same && memcmp(v, embed, V * C * sizeof(float)) == 0;
+    free(copy);
+    if (!same)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"lm_head.weight\" differs from model.embed_tokens.weight, but "
+                       "config.json's tie_word_embeddings is true, so the output layer is model.embed_tokens.weight; "
+                       "set it to false to run with this lm_head", s->st[f].name);
+    return AV_OK;
+}
+
 static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, dir, "model.safetensors");
@@ -612,6 +633,7 @@ static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_e
                          "save", s->st[0].name);
         if (!st) st = check_unknown(s, tab, n, err);
         for (int i = 0; i < n && !st; i++) st = bind_tensor(s, &tab[i], err);
+        if (!st && m->cfg.tie_word_embeddings) st = check_tied_lm_head(s, &m->cfg, m->params.embed_tokens, err);
     } else {
         st = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
     }

@@ -151,7 +151,11 @@ typedef struct {
  * implies; rotary_emb.inv_freq buffers are ignored; any other tensor is an
  * error; lm_head.weight is required unless tie_word_embeddings, its absence
  * named with that key ("model.safetensors: missing tensor \"lm_head.weight\":
- * config.json's tie_word_embeddings is false ..."). A base
+ * config.json's tie_word_embeddings is false ..."); with it, an
+ * lm_head.weight (a state dict's, which holds both names) must equal
+ * model.embed_tokens.weight ("model.safetensors: tensor \"lm_head.weight\"
+ * differs from model.embed_tokens.weight, but config.json's
+ * tie_word_embeddings is true, ..." otherwise). A base
  * model's save (LlamaModel, Qwen2Model: names without the "model." prefix,
  * no lm_head.weight) is read as transformers reads it into the ForCausalLM
  * when tied, and refused naming tie_word_embeddings when not. F32 stays
