@@ -1194,6 +1194,38 @@ static void test_tied_lm_head_equal_to_embeddings(void **state) {
     expect_model_refused(both, want, 0, "tied, lm_head differs");
 }
 
+/* A Llama folder with PyTorch's weights in place of model.safetensors (torch.save's pytorch_model.bin, or
+ * save_pretrained(safe_serialization=False)'s index and shards) names them and gives the one line of Python that
+ * writes model.safetensors, as a GPT-2 folder's pytorch_model.bin was told; it said only "--model DIR has no
+ * model.safetensors, nor a model.safetensors.index.json naming its shards; a Llama/Qwen2 folder holds ...". */
+static void test_pytorch_weights_are_named(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "pt");
+    char path[4400], to[4400], want[4800];
+    snprintf(path, sizeof path, "%s/model.safetensors", model);
+    snprintf(to, sizeof to, "%s/pytorch_model.bin", model);
+    assert_int_equal(rename(path, to), 0);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, only pytorch_model.bin (PyTorch's "
+             "pickle format, which attnviz does not read); convert it once, in that folder: python3 -c \"import torch, "
+             "safetensors.torch as s; t = torch.load('pytorch_model.bin'); s.save_file({k: v.clone() for k, v in "
+             "t.items()}, 'model.safetensors', {'format': 'pt'})\"\n", model);
+    expect_model_refused(model, want, 0, "pytorch_model.bin");
+    snprintf(path, sizeof path, "%s/pytorch_model-00001-of-00001.bin", model);
+    assert_int_equal(rename(to, path), 0);
+    snprintf(path, sizeof path, "%s/pytorch_model.bin.index.json", model);
+    static const char index[] = "{\"weight_map\": {\"model.norm.weight\": \"pytorch_model-00001-of-00001.bin\"}}";
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputs(index, fp);
+    fclose(fp);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, only pytorch_model.bin.index.json "
+             "and its shards (PyTorch's pickle format, which attnviz does not read); join and convert them once, in "
+             "that folder: python3 -c \"import json, torch, safetensors.torch as s; t = {}; [t.update(torch.load(f)) "
+             "for f in set(json.load(open('pytorch_model.bin.index.json'))['weight_map'].values())]; "
+             "s.save_file({k: v.clone() for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"\n", model);
+    expect_model_refused(model, want, 0, "pytorch_model.bin.index.json");
+}
+
 /* A checkpoint without lm_head.weight (a tied model's: here Qwen2's fixture) under a config.json that unties it:
  * transformers would draw a random lm_head, so it is refused naming the key that decides (it said only
  * 'missing tensor "lm_head.weight" (config.json implies it)'), as GPT-2 folders are (test_model_cli). */
@@ -1782,6 +1814,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_lm_head_equal_to_embeddings, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_pytorch_weights_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_shards_without_their_index, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_shard_names_the_index, tu_setup_tmpdir, tu_teardown_tmpdir),

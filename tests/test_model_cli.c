@@ -990,6 +990,15 @@ static void test_bad_checkpoints(void **state) {
         {"unfinished download in .cache", 2, "/case45 has no model.safetensors, but holds "
                                              ".cache/huggingface/download/Gh3kZq2.8c1e0f.incomplete, the partial file "
                                              "of a download that did not finish;"},
+        /* save_pretrained(safe_serialization=False)'s shards: it said "has no model.safetensors; a GPT-2 model
+         * folder holds ...", as of a folder with no weights; now they are named, with the line that joins them */
+        {"sharded pytorch_model.bin", 2, "/case46 has no model.safetensors, only pytorch_model.bin.index.json and its "
+                                         "shards (PyTorch's pickle format, which attnviz does not read); join and "
+                                         "convert them once, in that folder: python3 -c \"import json, torch, "
+                                         "safetensors.torch as s; t = {}; [t.update(torch.load(f)) for f in "
+                                         "set(json.load(open('pytorch_model.bin.index.json'))['weight_map'].values())]; "
+                                         "s.save_file({k: v.clone() for k, v in t.items()}, 'model.safetensors', "
+                                         "{'format': 'pt'})\"\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1128,6 +1137,16 @@ static void test_bad_checkpoints(void **state) {
                 snprintf(to, sizeof to, "%s%s/Gh3kZq2.8c1e0f.incomplete", dir, sub[2]);
             } else snprintf(to, sizeof to, "%s/model.safetensors%s", dir, i == 43 ? ".incomplete" : ".part");
             assert_int_equal(rename(path, to), 0);
+            break;
+        }
+        case 46: { /* model.safetensors as PyTorch's shard, with its index */
+            char to[4400];
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            snprintf(to, sizeof to, "%s/pytorch_model-00001-of-00001.bin", dir);
+            assert_int_equal(rename(path, to), 0);
+            snprintf(path, sizeof path, "%s/pytorch_model.bin.index.json", dir);
+            static const char index[] = "{\"weight_map\": {\"wte.weight\": \"pytorch_model-00001-of-00001.bin\"}}";
+            write_text(path, index, sizeof index - 1);
             break;
         }
         }

@@ -242,12 +242,7 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a
      * large one save_pretrained split into shards: "has no model.safetensors" named neither file nor the way out
      * (a learner's pass). One line of Python, run in the folder, writes the one file the loader reads. */
-    av_path_join(path, sizeof path, dir, "pytorch_model.bin");
-    if (!strcmp(name, "model.safetensors") && stat(path, &sb) == 0)
-        return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors, only pytorch_model.bin (PyTorch's "
-                       "pickle format, which attnviz does not read); convert it once, in that folder: python3 -c \"import "
-                       "torch, safetensors.torch as s; t = torch.load('pytorch_model.bin'); s.save_file({k: v.clone() "
-                       "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"", named);
+    if (!strcmp(name, "model.safetensors") && (st = av_torch_weights_fail(dir, err))) return st; /* its shards too */
     av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
     if (!strcmp(name, "model.safetensors") && stat(path, &sb) == 0)
         return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors but model.safetensors.index.json and "

@@ -440,6 +440,25 @@ int av_llama_shards_present(const char *dir, char first[256]) {
     return n;
 }
 
+av_status av_torch_weights_fail(const char *dir, av_err *err) {
+    char path[4200];
+    av_path_join(path, sizeof path, dir, "pytorch_model.bin");
+    if (access(path, F_OK) == 0)
+        return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, only pytorch_model.bin (PyTorch's pickle "
+                       "format, which attnviz does not read); convert it once, in that folder: python3 -c \"import "
+                       "torch, safetensors.torch as s; t = torch.load('pytorch_model.bin'); s.save_file({k: v.clone() "
+                       "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49));
+    av_path_join(path, sizeof path, dir, "pytorch_model.bin.index.json");
+    if (access(path, F_OK) == 0) /* at whole characters: "%.120s" cut a folder's name inside one */
+        return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, only pytorch_model.bin.index.json and its "
+                       "shards (PyTorch's pickle format, which attnviz does not read); join and convert them once, in "
+                       "that folder: python3 -c \"import json, torch, safetensors.torch as s; t = {}; "
+                       "[t.update(torch.load(f)) for f in set(json.load(open('pytorch_model.bin.index.json'))"
+                       "['weight_map'].values())]; s.save_file({k: v.clone() for k, v in t.items()}, "
+                       "'model.safetensors', {'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49));
+    return AV_OK;
+}
+
 /* DIR/model.safetensors.index.json read and parsed into *root (cJSON_Delete it, also after an error), path
  * its path; files[0..*n) the distinct file names of its weight_map, in the order they first appear, pointing
  * into *root. Errors: AV_EUSAGE for no weight_map object, a name that is not a file in the folder, or more
@@ -462,6 +481,8 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
                        shards == 1 ? "" : ", ...", shards == 1 ? "has" : "have"); /* at whole characters: "%.120s" cut
                                                                                    * a folder's name inside one */
     if (!st && why == ENOENT && (st = av_unfinished_download(dir, "model.safetensors", err))) return st;
+    if (!st && why == ENOENT && (st = av_torch_weights_fail(dir, err))) return st; /* it said "has no
+                                            * model.safetensors, nor a model.safetensors.index.json ..." only */
     if (!st && why == ENOENT) /* neither file: "cannot read '...index.json'" named only the file tried last */
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, nor a model.safetensors.index.json naming "
                        "its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "

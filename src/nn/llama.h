@@ -194,6 +194,17 @@ int av_llama_shard_files(char (*names)[256], int max, const char *dir);
  * lack model.safetensors.index.json (here and app/gpt2run.c). No errors. */
 int av_llama_shards_present(const char *dir, char first[256]);
 
+/* A folder with PyTorch's pickled weights in place of safetensors, as torch.save and
+ * save_pretrained(safe_serialization=False) leave them: DIR/pytorch_model.bin, or
+ * DIR/pytorch_model.bin.index.json and its shards. AV_EUSAGE "--model DIR has no
+ * model.safetensors, only pytorch_model.bin (PyTorch's pickle format, which
+ * attnviz does not read); convert it once, in that folder: python3 -c \"...\""
+ * (the shards' case: "only pytorch_model.bin.index.json and its shards ...;
+ * join and convert them once ..."), the one line writing model.safetensors.
+ * AV_OK, err untouched, when neither file is there. For a GPT-2 folder
+ * (app/gpt2run.c) and a Llama/Qwen2 one (av_llama_load). */
+av_status av_torch_weights_fail(const char *dir, av_err *err);
+
 /* Allocate a (av_gpt2_acts, the meanings above) for T tokens, zeroed.
  * Errors: AV_EUSAGE if T is outside 1..min(max_positions, AV_MAX_TOKENS) or
  * the (L, H, T, T) maps exceed AV_MAX_WEIGHT_BYTES; AV_ERUNTIME on OOM.
