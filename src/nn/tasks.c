@@ -357,7 +357,7 @@ int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, in
 }
 
 int av_task_tokens_off(av_task_kind kind, const int32_t *ids, int T, int from) {
-    int induction = kind == AV_TASK_INDUCTION, off = 0, digits = 0, letter[AV_INDUCTION_MAX_T + 1] = {0};
+    int induction = kind == AV_TASK_INDUCTION, off = 0, digits = 0, letter[AV_INDUCTION_MAX_T + 1] = {0}, left = 0;
     int prompt[AV_TASK_MAX_DIGITS];
     char t[16];
     for (int k = 0; k < T; k++) { /* the letter or digit of each token ("k" and " k" alike), 0 for another */
@@ -371,11 +371,18 @@ int av_task_tokens_off(av_task_kind kind, const int32_t *ids, int T, int from) {
     av_task_example ex;
     if (!induction) digits_example(&ex, prompt, digits, kind == AV_TASK_SORT);
     for (int k = from; k < T; k++) {
+        /* past a token that is not one of the task's text (a byte, a digit in induction, 'p' without its space),
+         * the text is no longer the task's, and nothing after it is an answer: "a b c" continued " c//// a" counted
+         * the " a" as the task's ("4 of the 5 tokens"), as if the "////" were not there (a learner's pass); so did
+         * reverse's "3 1 4 >" continued " 4 / 3" with the " 3" */
         if (!induction) { /* the answer's digit at this place; past the answer, none is the task's */
-            off += k >= ex.T || ids[k] != ex.tokens[k];
+            left = left || av_toy_token_text(ids[k], t) != 0 || t[0] != ' ' || t[1] < '0' || t[1] > '9' || t[2];
+            off += left || k >= ex.T || ids[k] != ex.tokens[k];
             continue;
         }
-        int wrong = k > AV_INDUCTION_MAX_T - 1 || !letter[k] || ids[k] != toy_id(letter[k], k > 0);
+        int outside = k > AV_INDUCTION_MAX_T - 1 || !letter[k] || ids[k] != toy_id(letter[k], k > 0);
+        int wrong = left || outside;
+        left = left || outside;
         for (int f = 0; !wrong && k > 0 && f < k - 1; f++) /* a letter seen before: the one after its first */
             if (letter[f] && letter[f] == letter[k - 1]) {
                 wrong = letter[k] != letter[f + 1];

@@ -178,7 +178,10 @@ int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, in
  * sort compare each with the answer's token at that position (every token
  * past the answer's end counts), induction each letter with the letter after
  * the first occurrence of the letter before it (any letter after a new one;
- * every token past 24 counts). A wrong digit does not make the right ones
+ * every token past 24 counts). Every token from the first one that is not of
+ * the task's text on counts too (a byte, a ">" or a letter in reverse and
+ * sort, a digit in induction, a digit or letter without its space). A wrong
+ * digit or letter does not make the right ones
  * after it wrong: "3 1 4 1 5 >" continued " 5 1 3 1 3" has 1 such token from
  * generated token 3 on, not 3. Returns 0..T − from. */
 int av_task_tokens_off(av_task_kind kind, const int32_t *ids, int T, int from);
