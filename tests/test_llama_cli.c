@@ -112,28 +112,39 @@ static void test_llama_folder_end_to_end(void **state) {
  * said "grouped-query attention: 1 query heads share each of the 4 K/V heads (query 0–0 → K/V 0, ...)", the
  * layer's step "K, V repeated: query head h reads K/V head h/1 (GQA)", and source.txt (the figures' title)
  * "GQA: 1 query heads share each of 4 K/V heads" (a numbers pass). Here 4 query and 4 K/V heads. */
-static void test_llama_without_gqa_is_not_called_grouped(void **state) {
-    tu_fixture *f = *state;
-    const char *model = tu_in(f, "m"), *dump = tu_in(f, "dump");
+/* tests/ref/llama/llama_f32's config (4 query heads on 2 K/V heads) with num_key_value_heads kv, its weights
+ * (lf_write_checkpoint, seeded) and a byte-level tokenizer.json, in the folder f/name; returns its path. */
+static const char *llama_with_kv_heads(tu_fixture *f, const char *name, int kv) {
+    const char *model = tu_in(f, name);
     assert_int_equal(mkdir(model, 0700), 0);
     char *json = tu_slurp_file(src_path("tests/ref/llama/llama_f32/config.json"), NULL);
-    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0), path[4400];
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0), path[4400], kv_key[64];
     assert_non_null(json);
     assert_non_null(tok);
     snprintf(path, sizeof path, "%s/config.json", model);
-    assert_int_equal(tu_write_replaced(path, json, "\"num_key_value_heads\": 2", "\"num_key_value_heads\": 4"), 0);
-    char *mha = tu_slurp_file(path, NULL);
-    assert_non_null(mha);
+    snprintf(kv_key, sizeof kv_key, "\"num_key_value_heads\": %d", kv);
+    assert_int_equal(tu_write_replaced(path, json, "\"num_key_value_heads\": 2", kv_key), 0);
+    char *text = tu_slurp_file(path, NULL);
+    assert_non_null(text);
     av_llama_config cfg;
     av_err err = {{0}};
-    if (av_llama_config_parse(&cfg, mha, strlen(mha), "config.json", &err)) fail_msg("%s", err.msg);
-    assert_int_equal(cfg.n_kv_head, 4);
+    if (av_llama_config_parse(&cfg, text, strlen(text), "config.json", &err)) fail_msg("%s", err.msg);
+    assert_int_equal(cfg.n_kv_head, kv);
     if (lf_write_checkpoint(model, &cfg, AV_ST_F32, 1, &err)) fail_msg("%s", err.msg);
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     FILE *fp = fopen(path, "wb");
     assert_non_null(fp);
     fputs(tok, fp);
     fclose(fp);
+    free(text);
+    free(json);
+    free(tok);
+    return model;
+}
+
+static void test_llama_without_gqa_is_not_called_grouped(void **state) {
+    tu_fixture *f = *state;
+    const char *model = llama_with_kv_heads(f, "m", 4), *dump = tu_in(f, "dump");
     tu_result r;
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "--dump", dump, "--color", "never", "a b", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
@@ -146,9 +157,34 @@ static void test_llama_without_gqa_is_not_called_grouped(void **state) {
     if (strstr(src, "GQA") || !strstr(src, "4 heads, each with its own K/V head"))
         fail_msg("source.txt: %s", src);
     free(src);
-    free(mha);
-    free(json);
-    free(tok);
+    tu_free(&r);
+}
+
+/* num_key_value_heads = 1 is multi-query attention (Shazeer 2019, "Fast Transformer Decoding"): every query
+ * head reads the one K/V head. The trace said "grouped-query attention: 4 query heads share each of the 1 K/V
+ * heads (query 0–3 → K/V 0)", its step "reads K/V head h/4 (GQA)", the figures' title "GQA: 4 query heads
+ * share each of 1 K/V heads", and --explain "(grouped-query attention: ... shared by query heads 0–3" (a
+ * numbers pass). */
+static void test_llama_with_one_kv_head_is_multi_query(void **state) {
+    tu_fixture *f = *state;
+    const char *model = llama_with_kv_heads(f, "m", 1), *dump = tu_in(f, "dump");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--dump", dump, "--color", "never", "--layer", "1",
+                "--head", "2", "--explain", "1,0", "a b", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (strstr(r.out, "GQA") || strstr(r.out, "grouped-query attention:") || strstr(r.out, "share each"))
+        fail_msg("multi-query attention called grouped:\n%s", r.out);
+    static const char *const want[] = {
+        "MQA        multi-query attention (Shazeer 2019): all 4 query heads share the one K/V head",
+        "reads K/V head 0 (MQA: h/4 = 0), so K, V become (4, 2, 16)",
+        "(multi-query attention: k_0 and v_0 are the one K/V head's, shared by all 4 query heads:\n"
+        "         K[0…3, 0, :] are the same numbers)"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(r.out, want[i])) fail_msg("no '%s' in:\n%s", want[i], r.out);
+    char *src = tu_slurp_file(tu_in(f, "dump/source.txt"), NULL);
+    assert_non_null(src);
+    if (strstr(src, "GQA") || !strstr(src, "MQA: 4 query heads share 1 K/V head")) fail_msg("source.txt: %s", src);
+    free(src);
     tu_free(&r);
 }
 
@@ -1785,6 +1821,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_without_gqa_is_not_called_grouped, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_with_one_kv_head_is_multi_query, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_rope_parameters_of_transformers_5, tu_setup_tmpdir, tu_teardown_tmpdir),

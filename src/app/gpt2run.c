@@ -1145,6 +1145,9 @@ void av_gpt2run_source(char *buf, size_t n, const av_gpt2run *r) {
     else if (r->llama && r->llama->cfg.n_kv_head == r->llama->cfg.n_head) /* no GQA: "1 query heads share each of 4" */
         snprintf(buf, n, "model %s (%s; %d heads, each with its own K/V head; RoPE half, θ = %.10g)", dir, r->g.dtype,
                  r->llama->cfg.n_head, r->llama->cfg.rope_theta);
+    else if (r->llama && r->llama->cfg.n_kv_head == 1) /* "6 query heads share each of 1 K/V heads" */
+        snprintf(buf, n, "model %s (%s; MQA: %d query heads share 1 K/V head; RoPE half, θ = %.10g)", dir, r->g.dtype,
+                 r->llama->cfg.n_head, r->llama->cfg.rope_theta);
     else if (r->llama)
         snprintf(buf, n, "model %s (%s; GQA: %d query heads share each of %d K/V heads; RoPE half, θ = %.10g)", dir,
                  r->g.dtype, r->llama->cfg.n_head / r->llama->cfg.n_kv_head, r->llama->cfg.n_kv_head, r->llama->cfg.rope_theta);

@@ -353,6 +353,9 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
                  * heads (query 0–0 → K/V 0, ...)" called plain multi-head attention grouped (a numbers pass) */
         fprintf(f, "  heads      multi-head attention: each of the %d query heads has its own K/V head\n"
                    "             (num_key_value_heads = num_attention_heads = %d: no grouped-query sharing)\n", t->H, KVH);
+    else if (KVH == 1) /* "6 query heads share each of the 1 K/V heads" (a numbers pass): Shazeer (2019) named it */
+        fprintf(f, "  MQA        multi-query attention (Shazeer 2019): all %d query heads share the one K/V head\n"
+                   "             (num_key_value_heads = 1: grouped-query attention with a single group)\n", t->H);
     else {
         fprintf(f, "  GQA        grouped-query attention: %d query heads share each of the %d K/V heads (", G, KVH);
         for (int k = 0; k < KVH && k < 4; k++) fprintf(f, "%squery %d–%d → K/V %d", k ? ", " : "", k * G, k * G + G - 1, k);
@@ -432,7 +435,10 @@ static void llama_detail(const tctx *t, const av_model *v) {
     else {
         fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %.10g) on Q and K; K, V repeated: query head h\n",
                 H, T, D, KVH, T, D, c->rope_theta);
-        fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
+        if (KVH == 1)
+            fprintf(f, "%sreads K/V head 0 (MQA: h/%d = 0), so K, V become (%d, %d, %d)\n", ind, H, H, T, D);
+        else
+            fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
     }
     snprintf(n, sizeof n, "[%d.4]", l), stage(t, n, "scores");
     char vs[32];

@@ -760,9 +760,13 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     fprintf(f, "%s\n", c->positions == AV_POS_ROPE ? "   (after RoPE)" : "");
     if (m->kv_heads > 0 && m->kv_heads < c->H) { /* GQA: K[h] is a copy of K/V head h/G, shared by G query heads */
         int G = c->H / m->kv_heads, g = h / G;
-        fprintf(f, "        (grouped-query attention: k_%d and v_%d are K/V head %d's, k_proj/v_proj rows %d…%d,\n"
-                   "         shared by query heads %d–%d: K[%d…%d, %d, :] are the same numbers)\n",
-                kj, kj, g, g * D, g * D + D - 1, g * G, g * G + G - 1, g * G, g * G + G - 1, kj);
+        if (m->kv_heads == 1) /* "shared by query heads 0–5" of "grouped-query attention": MQA, one group */
+            fprintf(f, "        (multi-query attention: k_%d and v_%d are the one K/V head's, shared by all %d query heads:\n"
+                       "         K[0…%d, %d, :] are the same numbers)\n", kj, kj, c->H, c->H - 1, kj);
+        else
+            fprintf(f, "        (grouped-query attention: k_%d and v_%d are K/V head %d's, k_proj/v_proj rows %d…%d,\n"
+                       "         shared by query heads %d–%d: K[%d…%d, %d, :] are the same numbers)\n",
+                    kj, kj, g, g * D, g * D + D - 1, g * G, g * G + G - 1, g * G, g * G + G - 1, kj);
     }
 
     /* 1. the dot product */
