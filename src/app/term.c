@@ -180,7 +180,7 @@ void av_line_print(FILE *f, const av_line *l, int cols, int indent) {
 }
 
 int av_line_cols(FILE *f) {
-    int fd = fileno(f);
+    int fd = av_stream_fd(f);
     if (fd < 0 || !isatty(fd)) return 0;
     int cols = av_term_width_of(fd) - 1;
     return cols < 20 ? 20 : cols;
@@ -220,6 +220,8 @@ void av_stdout_keep_errno(void) {
     setvbuf(f, NULL, _IOFBF, st.st_blksize > 0 ? (size_t)st.st_blksize : BUFSIZ);
     stdout = f;
 }
+
+int av_stream_fd(FILE *f) { return f == stdout ? STDOUT_FILENO : fileno(f); }
 
 void av_message(FILE *f, const char *fmt, ...) {
     char small[1024], *text = small;

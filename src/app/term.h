@@ -137,6 +137,14 @@ int av_stdout_errno(void);
  * No errors: without the stream, stdout stays. */
 void av_stdout_keep_errno(void);
 
+/* The file descriptor under stream f: fileno(f), except that stdout is fd 1
+ * (STDOUT_FILENO) after av_stdout_keep_errno, whose fopencookie stream has
+ * no fd of its own (fileno -1): `--train ... | head -1` took standard output
+ * for no pipe, and its check of the header line died of SIGPIPE before the
+ * handler that names what the run leaves was set (test_train's broken-pipe
+ * test). -1 for a stream without one. No errors. */
+int av_stream_fd(FILE *f);
+
 /* buf (n bytes) = tok in quotes for a line of the trace: "love", or 'tok'
  * when tok holds a double quote, as Python's repr picks (key """ read as an
  * empty string and a quote). Returns buf. */

@@ -1749,7 +1749,8 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                        o.weight_decay, peak, peak * o.weight_decay);
     /* a closed standard output (`>&-`) failed only at exit, after the whole run; its fd would also be the next
      * file opened, where the progress lines then went */
-    if (fileno(out) >= 0 && fcntl(fileno(out), F_GETFD) < 0)
+    int out_fd = av_stream_fd(out);
+    if (out_fd >= 0 && fcntl(out_fd, F_GETFD) < 0)
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; nothing was trained or written",
                        strerror(errno));
     char earlier[3][64] = {"", "", ""};
@@ -1786,7 +1787,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
      * pipe or socket: a reader that is gone raises SIGPIPE there, whose handler says what the run leaves once
      * the run's message is set (run_one), and `| head -1` reads this line before it goes */
     struct stat ost;
-    int piped = fileno(out) >= 0 && fstat(fileno(out), &ost) == 0 && (S_ISFIFO(ost.st_mode) || S_ISSOCK(ost.st_mode));
+    int piped = out_fd >= 0 && fstat(out_fd, &ost) == 0 && (S_ISFIFO(ost.st_mode) || S_ISSOCK(ost.st_mode));
     int e = o.quiet || piped ? 0 : out_failed(out);
     if (e) { /* the folders made for the run go again at the exit, as above */
         unlock_folders(&locks);
