@@ -96,6 +96,50 @@ static void test_explain_contribution_has_every_shown_entry(void **state) {
     }
 }
 
+/* A tiny weight's contribution A·v_j switches to scientific notation as the weight does: --no-scale's weight of
+ * 2.4e-13 printed "A·v_1 = 2.41602e-13 × [ 0.3662 -0.5018 …]" and then "= [ 0.0000 -0.0000  0.0000 …]", and one
+ * of 6.7e-7 "A·v_2 = 0.000001 × […]" and, with --precision 6, "= [-0.000001 -0.000000 …]" (a learner's pass;
+ * --model printed the same). A vector whose largest entry is below 1e-4 is printed as numpy without suppress=True
+ * prints it. Each product must be nonzero and the weight times v's entry, within the rounding of the digits
+ * printed: v's entry ±0.5·10^-P, the product's P digits after its leading one. */
+static void test_explain_tiny_contribution_in_scientific(void **state) {
+    (void)state;
+    static const struct { const char *spec, *precision, *w; } cell[] = {
+        {"0,1", "4", "A·v_1 = 2.41602e-13 × ["}, /* --heads 2 --head 0, the report's cell */
+        {"0,2", "4", "A·v_2 = 6.65417e-07 × ["}, /* one head */
+        {"0,2", "6", "A·v_2 = 6.65417e-07 × ["},
+    };
+    for (size_t c = 0; c < sizeof cell / sizeof cell[0]; c++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--no-scale", "--heads", c == 0 ? "2" : "1",
+                    "--precision", cell[c].precision, "--explain", cell[c].spec, "I love deep learning", NULL);
+        assert_int_equal(r.code, 0);
+        const char *at = strstr(r.out, cell[c].w);
+        if (!at) fail_msg("%s --precision %s: want \"%s\" in\n%s", cell[c].spec, cell[c].precision, cell[c].w, r.out);
+        double w = strtod(strstr(at, "= ") + 2, NULL), tol = 0.5 * pow(10.0, -atoi(cell[c].precision));
+        const char *vs = strstr(at, "× [") + strlen("× [");
+        const char *cs = strstr(at, "\n                                        = [");
+        assert_non_null(cs);
+        cs += strlen("\n                                        = [");
+        int n = 0;
+        for (;;) {
+            while (*vs == ' ') vs++;
+            while (*cs == ' ') cs++;
+            if (!strncmp(vs, "…", 3) && !strncmp(cs, "…", 3)) vs += 3, cs += 3;
+            if (*vs == ']' && *cs == ']') break;
+            char *ve, *ce;
+            double v = strtod(vs, &ve), p = strtod(cs, &ce);
+            if (ve == vs || ce == cs) fail_msg("%s: entry %d unread:\n%s", cell[c].spec, n, r.out);
+            if (p == 0 || fabs(p - w * v) > w * tol + 2.0 * tol * fabs(p))
+                fail_msg("%s --precision %s: entry %d: %g × %g printed as %.20s", cell[c].spec, cell[c].precision, n,
+                         w, v, cs);
+            vs = ve, cs = ce, n++;
+        }
+        assert_int_equal(n, 5);
+        tu_free(&r);
+    }
+}
+
 /* ---------------------------------------------------------------------------- */
 
 /* The sentence's "has weight P%" for weight w: P within the rounding of its digits (0.05 for one decimal, 5 %
@@ -1698,6 +1742,7 @@ int main(void) {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_contribution_has_every_shown_entry),
+        cmocka_unit_test(test_explain_tiny_contribution_in_scientific),
         cmocka_unit_test(test_explain_failed_spec_prints_no_notes),
         cmocka_unit_test(test_explain_notes_once_with_html),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),

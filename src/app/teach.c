@@ -636,7 +636,7 @@ av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int
 
 /* Whether print_vec prints the n numbers of v (the 4 first and the last of more than 6) in scientific
  * notation: av_numpy_sci over the entries it shows. */
-static int vec_sci(const float *v, int n) {
+static int vec_sci(const float *v, int n, int precision) {
     int show = n > 6 ? 4 : n;
     double big = 0.0;
     for (int d = 0; d < n; d++) {
@@ -644,13 +644,14 @@ static int vec_sci(const float *v, int n) {
         double a = fabs((double)v[d]);
         if (isfinite(a) && a > big) big = a;
     }
-    return av_numpy_sci(big);
+    return av_numpy_sci(big, precision);
 }
 
 /* Print v (n numbers) as [ 0.1395  0.0115 … -0.4949], one notation for the whole vector (vec_sci): fixed
- * point with precision digits, or scientific (3.0000e+12, every entry the same width) when an entry is ≥ 1e8. */
+ * point with precision digits, or scientific (3.0000e+12, every entry the same width) when an entry is ≥ 1e8
+ * or when every entry is below 1e-4 (A·v_j of a weight of 2.4e-13 printed "= [ 0.0000 -0.0000 …]"). */
 static void print_vec(FILE *f, const float *v, int n, int precision) {
-    int show = n > 6 ? 4 : n, sci = vec_sci(v, n);
+    int show = n > 6 ? 4 : n, sci = vec_sci(v, n, precision);
     char buf[64];
     fputc('[', f);
     for (int d = 0; d < show; d++) {
@@ -669,7 +670,7 @@ static void print_vec(FILE *f, const float *v, int n, int precision) {
  * the lines above (vec_sci), the partial sums one of their own. */
 static double explain_dot(FILE *f, const float *q, const float *k, int D, int precision) {
     double dot = 0.0;
-    int qs = vec_sci(q, D), ks = vec_sci(k, D);
+    int qs = vec_sci(q, D, precision), ks = vec_sci(k, D, precision);
     fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
     for (int d = 0; d < D && d < 3; d++)
         fprintf(f, qs ? (ks ? "%s(%.*e)(%.*e)" : "%s(%.*e)(%.*f)") : (ks ? "%s(%.*f)(%.*e)" : "%s(%.*f)(%.*f)"),
@@ -688,7 +689,7 @@ static double explain_dot(FILE *f, const float *q, const float *k, int D, int pr
             next *= 2;
         }
     }
-    int sci = av_numpy_sci(big);
+    int sci = av_numpy_sci(big, precision);
     for (int i = 0; i < n; i++) fprintf(f, sci ? "  d<%d: %.*e" : "  d<%d: %.*f", at[i], precision, part[i]);
     fprintf(f, "\n        = %.9g\n", dot);
     return dot;
@@ -819,7 +820,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         for (int col = 0; col < 4; col++)
             if (isfinite(cell[col]) && fabs(cell[col]) > big) big = fabs(cell[col]);
     }
-    int tsci = av_numpy_sci(big);
+    int tsci = av_numpy_sci(big, tp);
     for (int j = 0; tsci && j < T; j++) {
         if (m_row[j] || (keep && !keep[j])) continue;
         double cell[] = {s_row[j], s_row[j] - maxv, exp((double)s_row[j] - maxv), a_row[j]};
@@ -921,7 +922,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
      * share takes the digits that keep it off 0 % and 100 %: a --no-scale cell of weight 2.4e-13 read "A·v_1 =
      * 0.000000" and "has weight 0.0%", one of 0.999998808 "100.0%" (a learner's pass) */
     char wt[32], pct[32];
-    if (w > 0 && w < 0.5 * pow(10.0, -tp)) snprintf(wt, sizeof wt, "%.6g", w);
+    if (w > 0 && (w < 1e-4 || w < 0.5 * pow(10.0, -tp))) snprintf(wt, sizeof wt, "%.6g", w); /* 5.5e-7: "0.000001" */
     else snprintf(wt, sizeof wt, "%.*f", tp, w);
     if (w > 0 && 100.0 * w < 0.05) snprintf(pct, sizeof pct, "%.2g", 100.0 * w);
     else

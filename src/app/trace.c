@@ -76,9 +76,10 @@ static void print_row(FILE *f, const float *row, int cols, int precision, int sc
 /* numpy's choice for one matrix, made over the entries av_print_matrix shows (the 3 edge rows/columns of a side
  * larger than 8; masked ones left out) so every column shares one format: scientific when the largest finite
  * |value| is ≥ 1e8 (3e12 in fixed point was 3000000053248.0000, wider than its column, and a -2.5e-9 beside it
- * printed as -0.0000), fixed point otherwise; as np.set_printoptions(suppress=True), a matrix of ordinary values
- * keeps fixed point whatever its smallest entry. *width is the widest entry, at least precision + 4 characters
- * (what fixed point of |value| < 100 takes), so the columns line up. */
+ * printed as -0.0000) or when it is below 1e-4 (av_numpy_sci: every entry would print as ±0.0000), fixed point
+ * otherwise; as np.set_printoptions(suppress=True), a matrix of ordinary values keeps fixed point whatever its
+ * smallest entry. *width is the widest entry, at least precision + 4 characters (what fixed point of |value| < 100
+ * takes), so the columns line up. */
 static void matrix_format(const float *a, int rows, int cols, int precision, const unsigned char *masked, int *sci,
                           int *width) {
     double big = 0.0;
@@ -100,7 +101,7 @@ static void matrix_format(const float *a, int rows, int cols, int precision, con
                 }
             }
         }
-        *sci = av_numpy_sci(big);
+        *sci = av_numpy_sci(big, precision);
     }
 }
 

@@ -11,6 +11,7 @@
 #define AV_TRACE_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "app/cli.h"
 #include "app/gpt2run.h"
@@ -47,13 +48,22 @@ void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int co
 /* numpy's choice of notation for one printed array (numpy's array printing with
  * np.set_printoptions(precision=P, suppress=True), numpy/core/arrayprint.py's
  * FloatingFormat): 1 = scientific for every entry when largest, the largest
- * finite |value| the array shows, is ≥ 1e8; 0 = fixed point otherwise, however
- * small its smallest nonzero entry (suppress=True). av_print_matrix and
- * --explain's vectors, partial sums and softmax table decide with it.
+ * finite |value| the array shows, is ≥ 1e8, or when it is above 0 but below
+ * 1e-4 (numpy's threshold for small numbers, which suppress=True leaves out)
+ * or rounds to 0 with precision digits after the point: an array of such
+ * numbers printed as [ 0.0000 -0.0000 …] or [-0.000001 -0.000000 …]; 0 =
+ * fixed point otherwise, however small its smallest nonzero entry
+ * (suppress=True). av_print_matrix and --explain's vectors, partial sums and
+ * softmax table decide with it.
  * Inline, as is av_format_number: teach.c uses both, and the options fuzzer
  * (tests/fuzz/fuzz_args.c) links teach.c without trace.c. */
-static inline int av_numpy_sci(double largest) {
-    return largest >= 1e8;
+static inline int av_numpy_sci(double largest, int precision) {
+    char fixed[64];
+    if (largest >= 1e8) return 1;
+    if (!(largest > 0)) return 0;
+    if (largest < 1e-4) return 1;
+    snprintf(fixed, sizeof fixed, "%.*f", precision, largest); /* "0.000": every entry rounds to 0 */
+    return strspn(fixed, "0.") == strlen(fixed);
 }
 
 /* v with precision digits after the point and a space for its sign when
