@@ -1830,6 +1830,52 @@ static void test_readme_states_the_compare_limits(void **state) {
     free(words);
 }
 
+/* Under -q what was asked for starts at its own title: `attnviz -q --no-plot -d 8 --show "我爱你" | head -1`
+ * printed an empty line, the blank line that sets a part off from the trace (a teacher's pass); --explain and
+ * --compare did the same. One blank line still separates two parts, and without -q each part from the trace. */
+static void test_quiet_output_starts_with_its_title(void **state) {
+    (void)state;
+    static const char show[] = "head 0 of 1: attention weights (rows = queries, columns = keys)\n",
+                      explain[] = "--explain: head 0, query 0 \"我\" → key 1 \"爱\"   (d_k = 8)\n",
+                      scale[] = "--compare scale: same sentence, same X and weights, the one head\n",
+                      order[] = "--compare order: swap token 0 \"我\" and token 2 \"你\" (same embeddings and weights)\n";
+    static const struct {
+        const char *args[8], *first, *then[2]; /* the first line, then the titles after a blank line */
+    } cases[] = {
+        {{"--show"}, show, {NULL}},
+        {{"--explain", "0,1"}, explain, {NULL}},
+        {{"--compare", "scale"}, scale, {NULL}},
+        {{"--compare", "order"}, order, {NULL}},
+        {{"--explain", "0,1", "--show", "--compare", "order"}, explain, {show, order}},
+        {{"--show", "--compare", "scale"}, show, {scale}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *args[16] = {"-q", "--no-plot", "--color", "never", "-d", "8"};
+        int n = 6;
+        for (int i = 0; cases[c].args[i]; i++) args[n++] = cases[c].args[i];
+        args[n++] = "我爱你";
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        if (r.code != 0) fail_msg("case %zu: exit %d: %s", c, r.code, r.err);
+        if (strncmp(r.out, cases[c].first, strlen(cases[c].first)))
+            fail_msg("case %zu: -q %s should start with\n%s\nnot:\n%s", c, cases[c].args[0], cases[c].first, r.out);
+        for (int t = 0; t < 2 && cases[c].then[t]; t++) {
+            char want[200];
+            snprintf(want, sizeof want, "\n\n%s", cases[c].then[t]);
+            const char *at = strstr(r.out, want);
+            if (!at || at[-1] == '\n') fail_msg("case %zu: want one blank line before\n%s\nin:\n%s", c, cases[c].then[t], r.out);
+        }
+        tu_free(&r);
+        args[0] = "--no-plot"; /* without -q: the trace, a blank line, the part */
+        tu_runv(&r, NULL, NULL, args);
+        char want[200];
+        snprintf(want, sizeof want, "\n\n%s", cases[c].first);
+        const char *at = strstr(r.out, want);
+        if (r.code != 0 || !at || at[-1] == '\n') fail_msg("case %zu without -q: want a blank line before\n%s\nin:\n%s", c, cases[c].first, r.out);
+        tu_free(&r);
+    }
+}
+
 /* --show --head H prints head H alone, as with --model: `--heads 8 --no-plot --show --head 2` warned "--head 2
  * has no effect ... (figures and --show draw every head)" and printed all 8 heads, 73 lines for a 24-line
  * projector. Its title says which head of how many; without --show (or --html, whose page opens on it) the
@@ -1841,11 +1887,12 @@ static void test_show_prints_the_head_given(void **state) {
                 "I love deep learning", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     if (r.err[0]) fail_msg("stderr was:\n%s", r.err);
-    assert_non_null(strstr(r.out, "\nhead 2 of 8: attention weights (rows = queries, columns = keys)\n"));
+    if (strncmp(r.out, "head 2 of 8: attention weights (rows = queries, columns = keys)\n", 64))
+        fail_msg("-q --show should start with the title:\n%s", r.out);
     assert_null(strstr(r.out, "head 0 of 8"));
-    int lines = 0; /* a blank line, the title, the key header, 4 rows, keys and legend */
+    int lines = 0; /* the title, the key header, 4 rows, keys and legend */
     for (const char *c = r.out; *c; c++) lines += *c == '\n';
-    assert_int_equal(lines, 9);
+    assert_int_equal(lines, 8);
     tu_free(&r);
     /* the page opens on --head: no warning either */
     char *dir = make_tmpdir();
@@ -3434,6 +3481,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_folder_notes_close_a_bidi_override, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_show_prints_the_head_given),
+        cmocka_unit_test(test_quiet_output_starts_with_its_title),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -576,9 +576,9 @@ static void test_model_generate(void **state) {
     assert_string_equal(r.err, "attnviz: warning: the input is 64 tokens, already the maximum length of 64 positions "
                                "(the model's n_positions), so --generate 1 can generate no tokens\n");
     char want_out[400];
-    snprintf(want_out, sizeof want_out, "\n  generate    no tokens: the input is already at the maximum length of 64 "
+    snprintf(want_out, sizeof want_out, "  generate    no tokens: the input is already at the maximum length of 64 "
              "positions (the model's n_positions)\n              text: \"%s\" (the input, nothing added)\n", full);
-    if (!strstr(r.out, want_out)) fail_msg("want '%s' in:\n%s", want_out, r.out);
+    if (strcmp(r.out, want_out)) fail_msg("want '%s' (under -q, no blank line first), not:\n%s", want_out, r.out);
     assert_null(strstr(r.out, "greedy"));
     tu_free(&r);
     run_attnviz(&r, NULL, "--generate", "3", "hi", NULL);
@@ -668,7 +668,7 @@ static void test_generate_on_full_disk(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", f->dir, "--generate", "3", "--no-plot", "-q", "Hello world", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    static const char head[] = "\n  generate    greedy, 3 tokens";
+    static const char head[] = "  generate    greedy, 3 tokens"; /* no blank line first */
     if (strncmp(r.out, head, sizeof head - 1) != 0) fail_msg("-q --generate printed:\n%s", r.out);
     tu_free(&r);
     static const struct {

@@ -254,7 +254,7 @@ static void print_order(FILE *f, const av_comparison *c, const av_tokens *toks, 
     char first[AV_MAX_TOKEN_BYTES + 8], last[AV_MAX_TOKEN_BYTES + 8]; /* '"' for a quote token */
     av_quote_token(first, sizeof first, toks->tok[0]);
     av_quote_token(last, sizeof last, toks->tok[c->last]);
-    fprintf(f, "\n%s--compare order%s: swap token 0 %s and token %d %s (same embeddings and weights)\n",
+    fprintf(f, "%s--compare order%s: swap token 0 %s and token %d %s (same embeddings and weights)\n",
             av_bold(color), av_reset(color), first, c->last, last);
     fprintf(f, "  check: max over heads, i, j of |A_swapped[π(i), π(j)] − A[i, j]|  (0 = the weights only permute)\n");
     for (int p = 0; p < c->n; p++) {
@@ -298,7 +298,7 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
     av_heads_phrase(heads, sizeof heads, c0->H);
     char what[64] = "same X and weights"; /* a --model's: layer L's input (after its norm) and weights */
     if (c->model_layer) snprintf(what, sizeof what, "layer %d, same input and weights", c->model_layer - 1);
-    fprintf(f, "\n%s--compare %s%s: same sentence, %s, %s\n", av_bold(color), av_compare_name(c->kind),
+    fprintf(f, "%s--compare %s%s: same sentence, %s, %s\n", av_bold(color), av_compare_name(c->kind),
             av_reset(color), what, heads);
     fprintf(f, "  %-18s %15s %20s %22s\n", "setting", "mean max weight", "mean entropy (nats)", "max |ΔA| vs first");
     for (int i = 0; i < c->n; i++) {

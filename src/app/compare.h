@@ -126,7 +126,8 @@ av_status av_compare_run(av_comparison *c, const av_model *m, av_compare_kind ki
 /* Print the comparison: per setting the mean max weight, mean entropy (nats)
  * over the real query rows of every head, and max |ΔA| over those rows
  * against the first setting; for order, the permutation check per positions; and a line
- * saying why RoPE is left out if it is. */
+ * saying why RoPE is left out if it is. The first line is the "--compare
+ * KIND" title (no blank line before it: the caller's, after a trace). */
 void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, int color);
 
 /* Draw head h of every setting side by side into path (.png or .svg, by

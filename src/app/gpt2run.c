@@ -934,7 +934,7 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
         const char *at = T > cap ? "past" : "already"; /* a RoPE model runs a longer input; learned ones refuse it */
         av_message(stderr, "attnviz: warning: the input is %d tokens, %s the maximum length of %d positions (%s), "
                 "so --generate %d can generate no tokens\n", T, at, cap, why, n);
-        fprintf(f, "\n  generate    no tokens: the input is %s%s the maximum length of %d positions (%s)\n"
+        fprintf(f, "  generate    no tokens: the input is %s%s the maximum length of %d positions (%s)\n"
                 "              text: ", at, T > cap ? "" : " at", cap, why);
         av_print_quoted(f, r->text ? r->text : "", r->text ? strlen(r->text) : 0);
         fprintf(f, " (the input, nothing added)\n");
@@ -958,7 +958,7 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
                       : av_bpe_decode(r->bpe, known, (size_t)n_known, &text, &len, err);
     free(known);
     if (!st) {
-        fprintf(f, "\n  generate    greedy, %d token%s after the input:", steps, steps == 1 ? "" : "s");
+        fprintf(f, "  generate    greedy, %d token%s after the input:", steps, steps == 1 ? "" : "s");
         char label[AV_BPE_LABEL_MAX];
         for (int k = 0; k < steps; k++) {
             av_gpt2run_label(label, sizeof label, r, ids[T + k]);
@@ -1060,10 +1060,10 @@ av_status av_gpt2run_sinks(const av_gpt2run *gr, const av_model *m, const av_com
         if (!ms) return av_fail(err, AV_ERUNTIME, "out of memory");
         av_gpt2run_trace(ms, gr, m, toks, 0);
         /* --compare scale's table, printed after the trace, was left out of the page's trace */
-        if (c && c->n) av_compare_print(ms, c, toks, 0);
+        if (c && c->n) fputc('\n', ms), av_compare_print(ms, c, toks, 0);
         /* --generate's continuation, printed after the trace: the page's "what attnviz printed" stopped at the
          * top-5 next tokens, though its command line showed --generate N (a teacher's pass) */
-        if (gr->generated) fputs(gr->generated, ms);
+        if (gr->generated) fprintf(ms, "\n%s", gr->generated);
         fclose(ms);
         av_page_info page = {.command = cmd, .note = source, .trace = trace, .sentence = gr->text, .n_real = gr->T,
                              .run = run, .layer = gr->layer, .n_layer = gr->g.cfg.n_layer,

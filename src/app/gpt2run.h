@@ -126,7 +126,8 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
  * and left out of the text, as Hugging Face's decode leaves it out, with a
  * note saying how many. r's activations, ids and top-5 are left as they were for the input. copy: NULL, or
  * where a malloc'd copy of what was printed on f goes (NULL after an error), for the --html page's trace
- * (r->generated); the notes on stderr still come after the lines they are about. Errors: those of av_gpt2_forward;
+ * (r->generated); the notes on stderr still come after the lines they are about. The first line is the
+ * "  generate ..." one: a blank line before it is the caller's. Errors: those of av_gpt2_forward;
  * AV_ERUNTIME on out of memory. */
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, char **copy, av_err *err);
 

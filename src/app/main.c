@@ -308,6 +308,7 @@ static av_status write_outputs(run *r, av_err *err) {
         if (!st && r->cmp.left_out[0])
             av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
                     r->cmp.left_out);
+        if (!st && av_trace_sinks_print(o)) putchar('\n'); /* a blank line after them; none first (-q) */
         if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
         int flush_failed = !st && fflush(stdout) != 0, e = flush_failed ? errno : av_stdout_errno();
         if (!st && (flush_failed || ferror(stdout))) /* named, as the trace and --explain are (trace.c), and before

@@ -45,7 +45,7 @@ static char *trace_text(const av_model *m, const av_tokens *toks, const av_optio
     if (!ms) return NULL;
     av_trace tr = {ms, 0, o->verbose, o->precision, 1, o->kernel == AV_KERNEL_AUTO, av_options_weights_needed_by(o)};
     av_trace_print(&tr, m, toks, ws);
-    if (c) av_compare_print(ms, c, toks, 0);
+    if (c) fputc('\n', ms), av_compare_print(ms, c, toks, 0);
     if (fclose(ms) != 0) { free(buf); return NULL; }
     return buf;
 }

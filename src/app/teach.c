@@ -750,7 +750,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     char qq[AV_MAX_TOKEN_BYTES + 8], kq[AV_MAX_TOKEN_BYTES + 8]; /* 'He said "hi"': a quote token is '"' */
     av_quote_token(qq, sizeof qq, toks->tok[qi]);
     av_quote_token(kq, sizeof kq, toks->tok[kj]);
-    fprintf(f, "\n%s--explain: %shead %d, query %d %s → key %d %s%s   (d_k = %d)\n", av_bold(color), layer, h, qi, qq,
+    fprintf(f, "%s--explain: %shead %d, query %d %s → key %d %s%s   (d_k = %d)\n", av_bold(color), layer, h, qi, qq,
             kj, kq, av_reset(color), D);
     fprintf(f, "  q_%d = Q[%d, %d, :] = ", qi, h, qi);
     print_vec(f, q, D, precision);
@@ -1021,7 +1021,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
 
     char layer[32] = ""; /* a --model's layer: its heads are numbered per layer */
     if (m->model_layer) snprintf(layer, sizeof layer, "layer %d, ", m->model_layer - 1);
-    fprintf(f, "\n%shead %d of %d: attention weights (rows = queries, columns = keys)\n", layer, h, m->cfg.H);
+    fprintf(f, "%shead %d of %d: attention weights (rows = queries, columns = keys)\n", layer, h, m->cfg.H);
     if (ncols < 1) {
         char why[160];
         fprintf(f, "(not drawn: %s; the labels and one key need %d; the figures and --dump have all)\n",

@@ -69,7 +69,8 @@ av_status av_explain_check_form(const char *spec, int may_be_text, av_err *err);
  * take max(6, precision), so --precision 7..10 reaches them too. dumped: 1
  * when --dump writes the run's files, and then the score and the weight name
  * where they are kept ("(= scores.npy[h, i, j])", a --model's
- * "(= attn.npy[L, h, i, j])"); 0 names no file. */
+ * "(= attn.npy[L, h, i, j])"); 0 names no file. Its first line is the
+ * "--explain: ..." title: the caller sets it off from what f had before. */
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision,
                 int color, int dumped);
 
@@ -79,7 +80,8 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
  * (--cmap); AV_TERM_PLAIN prints the numbers only. Fits `width` columns: with
  * many tokens the cells shrink, then only the first keys/queries that fit
  * are drawn, with a line under the table naming the ones left out and why;
- * when not even one key fits, a note instead of the table. */
+ * when not even one key fits, a note instead of the table. The first line
+ * is the "head h of H" title (no blank line before it: the caller's). */
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
                      int width);
 

@@ -499,6 +499,10 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     stages_output(tr, m, n);
 }
 
+int av_trace_sinks_print(const av_options *o) {
+    return !o->quiet || o->explain || o->show || (o->model_dir && o->generate);
+}
+
 /* What av_trace_sinks prints on standard output for o, for its write error:
  * "the trace", "the continuation", "the trace, the --explain walk-through
  * and the continuation" (the trace unless -q, then --explain, --show,
@@ -536,11 +540,19 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
         else av_trace_print(&tr, m, toks, ws);
     }
-    if (!st && o->explain) av_explain(f, m, toks, o->head, qi, kj, o->precision, color, o->dump_dir != NULL);
+    /* a blank line between the parts, none before the first: under -q, `--show | head -1` was an empty line */
+    int said = !o->quiet;
+    if (!st && o->explain) {
+        if (said++) fputc('\n', f);
+        av_explain(f, m, toks, o->head, qi, kj, o->precision, color, o->dump_dir != NULL);
+    }
     int only = av_option_given(o, "head") ? o->head : -1; /* --show --head H: that head only (its title says "of H") */
     for (int h = 0; !st && o->show && h < m->cfg.H; h++)
-        if (only < 0 || h == only)
+        if (only < 0 || h == only) {
+            if (said++) fputc('\n', f);
             av_term_heatmap(f, m, toks, h, av_term_mode_for(color), (av_cmap)o->cmap, av_term_width());
+        }
+    if (!st && o->model_dir && o->generate && said++) fputc('\n', f);
     if (!st && o->model_dir && o->generate)
         st = av_gpt2run_generate(f, gr, o->generate, !o->quiet && av_term_redraws(STDERR_FILENO),
                                  o->html ? &gr->generated : NULL, err); /* the page's trace ends with it too */

@@ -102,12 +102,19 @@ void av_trace_print_tokens(FILE *f, const av_tokens *toks);
 /* Sink 1, on f before any file is written: the trace (this file's, or
  * gpt2run.h's with --model; not with -q), --explain Q,K (teach.h), --show's
  * terminal heat maps (term.h; only --head's when given) and a
- * model's --generate, then a flush. gr is unused without --model; with
+ * model's --generate, then a flush; a blank line between two parts, none
+ * before the first (under -q the first line is --explain's, a heat map's title
+ * or the continuation's). gr is unused without --model; with
  * --html its generated gets a copy of the continuation's lines. Errors:
  * --explain's parse (AV_EUSAGE), --generate's, f failing (AV_ERUNTIME
  * naming what f held: "cannot write the continuation to standard output"
  * under -q --generate, "the trace and the continuation" without -q). */
 av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_model *m,
                          const av_tokens *toks, const av_weights_source *ws, int color, av_err *err);
+
+/* 1 when av_trace_sinks prints something on f for o (the trace, --explain,
+ * --show or a model's --generate), so what follows on standard output (the
+ * --compare table) is set off by a blank line; 0 under -q with none of them. */
+int av_trace_sinks_print(const av_options *o);
 
 #endif
