@@ -96,6 +96,30 @@ static void test_explain_contribution_has_every_shown_entry(void **state) {
     }
 }
 
+/* A <pad> query's walk-through says that its row is padding: `--pad-to 7 --causal --explain 6,0 "我爱深度学习"` ended
+ * "key 我 has weight 38.4% in query <pad>'s weighted average" with no word that the key padding mask hides <pad>
+ * keys only and that a <pad> row's output is ignored (a teacher's pass); the tutorial says "The <pad> rows
+ * themselves still see the real words, as in PyTorch, and are simply ignored later". A masked cell of that row
+ * says it too; a real query's walk-through does not. */
+static void test_explain_pad_query_is_ignored_later(void **state) {
+    (void)state;
+    static const char note[] = "  (query 6 is <pad>: the key padding mask hides <pad> keys, not <pad> queries; a <pad> "
+                               "row still sees\n  the real words, as in PyTorch, and its output o_6 is simply ignored "
+                               "later)\n";
+    static const char *const spec[] = {"6,0", "6,6", "5,0"};
+    for (int c = 0; c < 3; c++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--pad-to", "7", "--causal", "--explain", spec[c],
+                    "我爱深度学习", NULL);
+        assert_int_equal(r.code, 0);
+        size_t n = strlen(r.out), k = strlen(note);
+        if (c < 2 && (n < k || strcmp(r.out + n - k, note)))
+            fail_msg("--explain %s should end with\n%s\nnot:\n%s", spec[c], note, r.out);
+        if (c == 2 && strstr(r.out, "is <pad>")) fail_msg("--explain 5,0 (a real query):\n%s", r.out);
+        tu_free(&r);
+    }
+}
+
 /* A tiny weight's contribution A·v_j switches to scientific notation as the weight does: --no-scale's weight of
  * 2.4e-13 printed "A·v_1 = 2.41602e-13 × [ 0.3662 -0.5018 …]" and then "= [ 0.0000 -0.0000  0.0000 …]", and one
  * of 6.7e-7 "A·v_2 = 0.000001 × […]" and, with --precision 6, "= [-0.000001 -0.000000 …]" (a learner's pass;
@@ -1743,6 +1767,7 @@ int main(void) {
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_contribution_has_every_shown_entry),
         cmocka_unit_test(test_explain_tiny_contribution_in_scientific),
+        cmocka_unit_test(test_explain_pad_query_is_ignored_later),
         cmocka_unit_test(test_explain_failed_spec_prints_no_notes),
         cmocka_unit_test(test_explain_notes_once_with_html),
         cmocka_unit_test(test_explain_takes_a_full_width_comma),

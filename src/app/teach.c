@@ -734,6 +734,15 @@ static const char *stored_words(double v, float s) {
     return ", while the kernel's float32 arithmetic stored ";
 }
 
+/* The note after a walk-through whose query qi is --pad-to's <pad> (qi >= n_real), in the tutorial's words: `--pad-to
+ * 7 --causal --explain 6,0` ended "key 我 has weight 38.4% in query <pad>'s weighted average" as if that average
+ * were used (a teacher's pass). */
+static void pad_query_note(FILE *f, const av_config *c, int qi) {
+    if (qi < c->n_real) return;
+    fprintf(f, "  (query %d is <pad>: the key padding mask hides <pad> keys, not <pad> queries; a <pad> row still sees\n"
+               "  the real words, as in PyTorch, and its output o_%d is simply ignored later)\n", qi, qi);
+}
+
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color,
                 int dumped) {
     const av_config *c = &m->cfg;
@@ -870,6 +879,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     if (maxv == -INFINITY) {
         fprintf(f, "  every key of this row is masked: softmax of all −∞ is undefined, so the rule gives\n"
                    "  all-zero weights and a zero output row (never NaN).\n");
+        pad_query_note(f, c, qi);
         return;
     }
     fprintf(f, "      row max = %.9g   row sum Σ_j exp(S − max) = %.9g\n", maxv, sum);
@@ -882,6 +892,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         fprintf(f, "  %sthis cell is masked%s: %s, so S = −∞, exp(−∞) = 0 and A[%d, %d, %d] = 0.\n", av_yellow(color), av_reset(color),
                 why, h, qi, kj);
         fprintf(f, "  key %d contributes nothing to the output of query %d.\n", kj, qi);
+        pad_query_note(f, c, qi);
         return;
     }
     double w = a_row[kj];
@@ -945,6 +956,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     /* a weight, not a share of the output vector: the v_j differ in length and their entries can cancel */
     fprintf(f, "  so key %s has weight %s%% in query %s's weighted average of the value vectors in head %d.\n", kq,
             pct, qq, h);
+    pad_query_note(f, c, qi);
 }
 
 /* ----------------------------------------------------------------------------

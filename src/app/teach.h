@@ -70,7 +70,9 @@ av_status av_explain_check_form(const char *spec, int may_be_text, av_err *err);
  * when --dump writes the run's files, and then the score and the weight name
  * where they are kept ("(= scores.npy[h, i, j])", a --model's
  * "(= attn.npy[L, h, i, j])"); 0 names no file. Its first line is the
- * "--explain: ..." title: the caller sets it off from what f had before. */
+ * "--explain: ..." title: the caller sets it off from what f had before. A
+ * --pad-to <pad> query (qi >= n_real) ends with a note that the key padding
+ * mask hides <pad> keys only and that its row's output is ignored later. */
 void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision,
                 int color, int dumped);
 
