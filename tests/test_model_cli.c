@@ -1696,6 +1696,75 @@ static void test_model_explain_says_trained_without_scale(void **state) {
     tu_free(&r);
 }
 
+/* -q hid the trace, and with it the only line saying where --show's and --explain's numbers came from:
+ * `attnviz -q --no-plot --show "I love"` printed random weights' maps with nothing saying they were random
+ * (a teacher's pass), while the figures say it. Each now opens with the figures' words, for every source:
+ * random with its seed, a --weights folder (whole or in part), a --model folder, a trained one. */
+static void test_quiet_show_and_explain_say_the_weights(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    const char *random42 = "weights: random weights (untrained, seed 42)\n";
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--show", "I love", NULL);
+    if (r.code != 0 || strncmp(r.out, random42, strlen(random42)) != 0)
+        fail_msg("-q --show: exit %d, output does not open with %s:\n%s", r.code, random42, r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--explain", "0,1", "I love", NULL);
+    if (r.code != 0 || strncmp(r.out, random42, strlen(random42)) != 0)
+        fail_msg("-q --explain: exit %d, output does not open with %s:\n%s", r.code, random42, r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--seed", "7", "--show", "--explain", "0,1", "I love", NULL);
+    if (r.code != 0 || strncmp(r.out, "weights: random weights (untrained, seed 7)\n--explain:", 54) != 0 ||
+        strstr(r.out + 1, "weights: random")) /* once, before both */
+        fail_msg("-q --seed 7 --show --explain: exit %d:\n%s", r.code, r.out);
+    tu_free(&r);
+    /* nothing asked for prints nothing still, and without -q the trace's header says it once */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "I love", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-d", "8", "--show", "I love", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.out, "weights: "));
+    assert_non_null(strstr(r.out, "  weights    random weights (untrained, seed 42)"));
+    tu_free(&r);
+    /* a --dump read back by --weights, then with W_K.npy missing (drawn at random) */
+    const char *dump = tu_in(f, "dump");
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", dump, "I love", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-w", dump, "--show", "I love", NULL);
+    if (r.code != 0 || strncmp(r.out, "weights: weights loaded from ", 29) != 0 ||
+        !strstr(r.out, ", as --dump wrote them from random weights (untrained, seed 42)\n"))
+        fail_msg("-q -w DUMP --show: exit %d:\n%s", r.code, r.out);
+    tu_free(&r);
+    char wk[4200];
+    snprintf(wk, sizeof wk, "%s/W_K.npy", dump);
+    assert_int_equal(unlink(wk), 0);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-w", dump, "--explain", "0,1", "I love", NULL);
+    if (r.code != 0 || strncmp(r.out, "weights: X, W_Q, W_V, W_O loaded from ", 38) != 0 ||
+        !strstr(r.out, "; W_K random (untrained, seed 42)\n"))
+        fail_msg("-q -w DUMP-without-W_K --explain: exit %d:\n%s", r.code, r.out);
+    tu_free(&r);
+    /* a model folder, and a folder --train wrote */
+    const char *tiny = tu_in(f, "tiny");
+    assert_int_equal(mkdir(tiny, 0755), 0);
+    make_tiny(tiny);
+    run_attnviz(&r, NULL, "--model", tiny, "-q", "--no-plot", "--show", "--head", "0", "hello", NULL);
+    if (r.code != 0 || strncmp(r.out, "weights: ", 9) != 0 || !strstr(r.out, tiny) ||
+        strstr(r.out, "random"))
+        fail_msg("--model tiny -q --show: exit %d:\n%s\n%s", r.code, r.out, r.err);
+    tu_free(&r);
+    const char *toy = tu_in(f, "toy");
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", toy, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", toy, "-q", "--no-plot", "--explain", "3,1", "3 1 4 >", NULL);
+    if (r.code != 0 || strncmp(r.out, "weights: trained toy model ", 27) != 0 ||
+        !strstr(r.out, "(attnviz --train reverse, step 1;"))
+        fail_msg("--model toy -q --explain: exit %d:\n%s\n%s", r.code, r.out, r.err);
+    tu_free(&r);
+}
+
 /* A 1-layer GPT-2 (2 heads, d_model 8, n_positions 1024, GPT-2's vocabulary) in f/m, whose folder goes to
  * *model, and the text "a" then 599 × " a": 600 GPT-2 tokens, one per pre-token (ids 64, then 257). Returns
  * the text, to free. */
@@ -2682,6 +2751,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_edited_positions_name_the_key, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_quiet_show_and_explain_say_the_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

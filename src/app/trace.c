@@ -540,6 +540,10 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
         else av_trace_print(&tr, m, toks, ws);
     }
+    /* -q hid the trace's weights line, and nothing else said where --show's and --explain's numbers came from:
+     * `-q --show "I love"` showed random weights as a teacher would project a trained model's (a teacher's pass).
+     * One line, in the figures' words (ws->text), the first: the parts follow it without a blank line */
+    if (!st && o->quiet && (o->explain || o->show)) fprintf(f, "weights: %s\n", ws->text);
     /* a blank line between the parts, none before the first: under -q, `--show | head -1` was an empty line */
     int said = !o->quiet;
     if (!st && o->explain) {

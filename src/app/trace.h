@@ -100,7 +100,9 @@ enum { AV_TRACE_ELIDE_PAST = 64, AV_TRACE_ELIDE_HEAD = 48, AV_TRACE_ELIDE_TAIL =
 void av_trace_print_tokens(FILE *f, const av_tokens *toks);
 
 /* Sink 1, on f before any file is written: the trace (this file's, or
- * gpt2run.h's with --model; not with -q), --explain Q,K (teach.h), --show's
+ * gpt2run.h's with --model; not with -q, which prints in its place, before
+ * --explain or --show, the line "weights: " ws->text, e.g. "weights: random
+ * weights (untrained, seed 42)"), --explain Q,K (teach.h), --show's
  * terminal heat maps (term.h; only --head's when given) and a
  * model's --generate, then a flush; a blank line between two parts, none
  * before the first (under -q the first line is --explain's, a heat map's title
