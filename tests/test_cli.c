@@ -2514,6 +2514,63 @@ static char *show_on_a_tty(const char *term) {
     return buf;
 }
 
+/* What attnviz writes to a pseudo-terminal that is also its standard input, when it is run with argv (NULL
+ * ended) and the terminal gets typed first: NUL-terminated, malloc'ed; *status is waitpid's. */
+static char *typed_on_a_tty(const char *const *argv, const char *typed, int *status) {
+    struct winsize ws = {.ws_row = 24, .ws_col = 80};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execv(tu_bin(), (char *const *)argv);
+        _exit(127);
+    }
+    /* canonical mode keeps the line until attnviz reads it; Ctrl-D at a line's start is the end */
+    assert_int_equal(write(fd, typed, strlen(typed)), (ssize_t)strlen(typed));
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    *status = tu_pty_collect(fd, pid, buf, cap, NULL, 0);
+    return buf;
+}
+
+/* `attnviz --no-plot -` at a terminal waited for the sentence without a word, as if it had hung (a tester's
+ * report): a line on stderr now says where the text is read from and how to end it, for "-" and for -f -,
+ * and --attn-mask - says a binary .npy is not typed; a pipe or a file gets no such line. */
+static void test_sentence_from_a_terminal_is_asked_for(void **state) {
+    (void)state;
+    const char *prompt = "attnviz: reading the sentence from the terminal; end it with Ctrl-D on a line of its own";
+    const char *const dash[] = {tu_bin(), "-q", "--no-plot", "--show", "--color", "never", "-", NULL};
+    const char *const f_dash[] = {tu_bin(), "-q", "--no-plot", "--show", "--color", "never", "-f", "-", NULL};
+    const char *const *runs[] = {dash, f_dash};
+    for (size_t i = 0; i < 2; i++) {
+        int status;
+        char *out = typed_on_a_tty(runs[i], "I love\n\x04", &status);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !strstr(out, prompt) ||
+            !strstr(out, "keys: 0=I 1=love"))
+            fail_msg("%s at a terminal: status %d:\n%s", runs[i][6], status, out);
+        free(out);
+    }
+    const char *const mask[] = {tu_bin(), "-q", "--no-plot", "--attn-mask", "-", "I love", NULL};
+    int status;
+    char *out = typed_on_a_tty(mask, "\x04", &status);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 ||
+        !strstr(out, "attnviz: reading the --attn-mask array from the terminal; it is a binary .npy file"))
+        fail_msg("--attn-mask - at a terminal: status %d:\n%s", status, out);
+    free(out);
+    /* a pipe and a file: no prompt */
+    tu_result r;
+    run_attnviz(&r, "I love\n", "-q", "--no-plot", "--show", "--color", "never", "-", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "keys: 0=I 1=love"));
+    tu_free(&r);
+    run_attnviz(&r, "I love\n", "-q", "--no-plot", "--show", "--color", "never", "-f", "-", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+}
+
 /* --color auto gives no colour where TERM=dumb (Emacs's M-x shell, some IDE consoles), as git, grep and
  * ls do: on such a terminal the trace's bold steps and the --show cells came out as text, "^[[1m [1]
  * tokenize ^[[0m" and "^[[48;5;53m^[[97m0.01 ^[[0m" for every cell (a teacher's report). Other terminals
@@ -3429,6 +3486,7 @@ int main(void) {
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
+        cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),
         cmocka_unit_test(test_verbose_flash_says_it_has_no_scores_to_print),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),

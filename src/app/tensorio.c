@@ -131,6 +131,10 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
     *text = NULL;
     *len = 0;
     if (o->file) {
+        /* `attnviz --no-plot -` at a terminal waited for the text without a word, as if it had hung (a tester's
+         * report); a pipe or a file needs no prompt */
+        if (!strcmp(o->file, "-") && isatty(STDIN_FILENO))
+            fprintf(stderr, "attnviz: reading the sentence from the terminal; end it with Ctrl-D on a line of its own\n");
         av_status st = av_read_file(o->file, AV_MAX_INPUT_BYTES, text, len, err);
         /* "input file 'big.txt' (1200001 bytes) is larger than the 1048576-byte limit": and then? */
         if (st == AV_EUSAGE && err->too_large) {
@@ -590,6 +594,9 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     /* read no more than a (T, T) array of the widest dtype npy takes ('<f8'),
      * so a float mask of the right shape is still named by its dtype below,
      * and an endless file (/dev/zero, a pipe left open) stops there */
+    if (!strcmp(path, "-") && isatty(STDIN_FILENO)) /* as the sentence's "-": no silent wait at a terminal */
+        fprintf(stderr, "attnviz: reading the --attn-mask array from the terminal; it is a binary .npy file: end "
+                "with Ctrl-D and redirect it instead (--attn-mask - < mask.npy) or give its path\n");
     av_status s = av_npy_read_max(&a, path, widest, err);
     if (s == AV_EUSAGE) {
         /* a content error (every one starts with the file name): say what a

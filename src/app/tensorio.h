@@ -67,7 +67,9 @@ typedef struct {
  * unreadable one AV_ERUNTIME, too large AV_EUSAGE); bytes that are not UTF-8
  * (RFC 3629) AV_EUSAGE, naming the first bad byte and how to convert the text
  * (iconv -f GBK -t UTF-8), or a UTF-32 or UTF-16 byte-order mark; out of
- * memory AV_ERUNTIME. */
+ * memory AV_ERUNTIME. -f - with standard input a terminal first prints one
+ * line to stderr: "attnviz: reading the sentence from the terminal; end it
+ * with Ctrl-D on a line of its own" (nothing for a pipe or a file). */
 av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err *err);
 
 /* src = random weights (untrained, seed seed), X drawn (x_file ""). */
@@ -118,7 +120,9 @@ void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *s
  * file ("input file 'x' is larger than the 65620-byte limit" for T = 3),
  * saying the mask must be bool (T, T); AV_EUSAGE before reading anything
  * when T is past the 16385 tokens whose bool (T, T) mask an .npy file may
- * hold (AV_NPY_MAX_FILE), naming that most (and --pad-to's share of T). */
+ * hold (AV_NPY_MAX_FILE), naming that most (and --pad-to's share of T).
+ * path "-" with standard input a terminal first prints one line to stderr
+ * saying the array is read from there and how to give it instead. */
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err);
 
 /* Write dir/tokens.txt (dir must exist): the n tokens of toks, one per line,
