@@ -839,6 +839,24 @@ static void test_missing_mask_file_gets_no_mask_advice(void **state) {
     tu_free(&r);
 }
 
+/* A missing or unreadable -f file is named with its option, as --attn-mask's and --weights' are: it said
+ * "cannot read 'nonexist': No such file or directory" alone (a tester's report); a folder, likewise. */
+static void test_missing_text_file_names_f(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    char want[4400];
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-f", tu_in(f, "none.txt"), NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: -f: cannot read '%s': No such file or directory\n", tu_in(f, "none.txt"));
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-f", f->dir, NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "attnviz: error: -f: cannot read '%s': Is a directory\n", f->dir);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+}
+
 /* A "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9), np.tril(np.ones((T, T)))) given to
  * --attn-mask, where True = masked: it hides each query's own token and those before, the keys the
  * learner meant to keep, and was taken without a word (a learner's pass). Every diagonal entry True
@@ -3510,6 +3528,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_weights_files_not_read_are_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unusable_folders_refused_before_the_maps, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_missing_text_file_names_f, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,

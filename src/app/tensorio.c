@@ -141,7 +141,12 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
             av_err inner = *err;
             return av_fail(err, st, "%s; " AV_TEXT_PART_HINT, inner.msg, AV_MAX_TOKENS);
         }
-        if (st) return st;
+        /* "cannot read 'nonexist': No such file or directory" named no option, while --attn-mask's and --weights'
+         * do (a tester's report): av_read_file's other errors are all "cannot read ...", and they are -f's */
+        if (st) {
+            av_err inner = *err;
+            return av_fail(err, st, "-f: %.490s", inner.msg);
+        }
         size_t raw = *len;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
         int breaks = *len < raw; /* "\n\n\n" */

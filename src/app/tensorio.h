@@ -63,7 +63,7 @@ typedef struct {
  * AV_MAX_INPUT_BYTES, its final newlines dropped, and from -f one leading
  * UTF-8 byte-order mark (EF BB BF, as Notepad saves UTF-8 and Python's
  * 'utf-8-sig' drops it); *text is an owned NUL-terminated copy of *len bytes.
- * Errors: av_read_file's (io/fileio.h: a missing -f file is AV_EUSAGE, an
+ * Errors: av_read_file's, "cannot read" ones led by "-f: " (io/fileio.h: a missing -f file is AV_EUSAGE, an
  * unreadable one AV_ERUNTIME, too large AV_EUSAGE); bytes that are not UTF-8
  * (RFC 3629) AV_EUSAGE, naming the first bad byte and how to convert the text
  * (iconv -f GBK -t UTF-8), or a UTF-32 or UTF-16 byte-order mark; out of
