@@ -624,6 +624,10 @@ static const bad_case kCases[] = {
     {"option_torch_nhead", 2, "unknown option '--nhead'; did you mean --heads? (nn.Transformer's nhead)", {"--nhead=8", S4}, NULL, 0, NULL, 0},
     {"option_torch_embed_dim", 2, "unknown option '--embed-dim'; did you mean --d-model?", {"--embed-dim", "512", S4}, NULL, 0, NULL, 0},
     {"option_torch_is_causal", 2, "unknown option '--is_causal'; did you mean --causal?", {"--is_causal", S4}, NULL, 0, NULL, 0},
+    /* "--mask causal hi" said only "unknown option '--mask'" (a tester's report) */
+    {"option_mask", 2, "unknown option '--mask'; did you mean --causal or --attn-mask FILE? (--causal hides later keys; --attn-mask reads a bool (T, T) .npy) (try --help)", {"--mask", "causal", S4}, NULL, 0, NULL, 0},
+    {"option_mask_value", 2, "unknown option '--mask'; did you mean --causal or --attn-mask FILE?", {"--mask=causal", S4}, NULL, 0, NULL, 0},
+    {"option_torch_tgt_mask", 2, "unknown option '--tgt_mask'; did you mean --causal or --attn-mask FILE? (nn.Transformer's tgt_mask", {"--tgt_mask", S4}, NULL, 0, NULL, 0},
     {"option_rope_alone", 2, "unknown option '--rope'; did you mean --positions rope? (RoPE; --rope-style and --rope-base only tune it)", {"--rope", S4}, NULL, 0, NULL, 0},
     /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the
      * limit (a figure-maker's pass) */

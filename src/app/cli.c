@@ -1069,6 +1069,13 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
             {"rope", "--positions rope", "RoPE; --rope-style and --rope-base only tune it"},
             {"rotary", "--positions rope", "rotary position embedding, RoPE"},
             {"sinusoidal", "--positions sinusoidal", "the sinusoidal encoding"},
+            /* "--mask causal hi" said only "unknown option '--mask'" (a tester's report) */
+            {"mask", "--causal or --attn-mask FILE", "--causal hides later keys; --attn-mask reads a bool (T, T) .npy"},
+            {"masked", "--causal or --attn-mask FILE", "--causal hides later keys; --attn-mask reads a bool (T, T) .npy"},
+            {"src-mask", "--attn-mask FILE", "nn.Transformer's src_mask, as a bool (T, T) .npy"},
+            {"tgt-mask", "--causal or --attn-mask FILE", "nn.Transformer's tgt_mask, causal or as a bool (T, T) .npy"},
+            {"look-ahead-mask", "--causal", "a look-ahead mask"},
+            {"attention-mask", "--pad-to N or --attn-mask FILE", "Hugging Face's attention_mask marks padding"},
         };
         for (size_t t = 0; t < sizeof kTorch / sizeof kTorch[0]; t++) {
             const char *k = kTorch[t].typed;
