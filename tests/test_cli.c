@@ -286,6 +286,30 @@ static void test_help_and_version_exit_0(void **state) {
     tu_free(&r);
 }
 
+/* --help and --version are acted on where getopt reaches them, as the GNU tools do: `attnviz --help --heads 99`
+ * said "--heads 99 is outside the allowed range 1..64" (exit 2) in place of the help (a tester's report). What
+ * follows them, a bad value, an unknown option, a one-hyphen long option, is not read; a bad value before
+ * them stays an error. */
+static void test_help_and_version_before_a_bad_option(void **state) {
+    (void)state;
+    const char *const after[][2] = {{"--heads", "99"}, {"--bogus", "x"}, {"-heads", "8"}, {"--color", "blue"}};
+    const char *const first[] = {"--help", "-h", "--version", "-V"};
+    for (size_t i = 0; i < sizeof first / sizeof *first; i++)
+        for (size_t k = 0; k < sizeof after / sizeof *after; k++) {
+            tu_result r;
+            run_attnviz(&r, NULL, "hi", first[i], after[k][0], after[k][1], NULL);
+            const char *want = first[i][1] == 'h' || first[i][2] == 'h' ? "Usage: attnviz" : "attnviz " AV_VERSION;
+            if (r.code != 0 || !strstr(r.out, want) || r.err[0])
+                fail_msg("%s %s %s: exit %d, stderr '%s'", first[i], after[k][0], after[k][1], r.code, r.err);
+            tu_free(&r);
+        }
+    tu_result r;
+    run_attnviz(&r, NULL, "--heads", "99", "--help", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "--heads 99 is outside the allowed range 1..64"));
+    tu_free(&r);
+}
+
 /* --help fits an 80-column terminal, as GNU's tools' help does (argp wraps at 79): 44 of its 72 lines were
  * 81 to 189 columns wide, and a terminal of 80 broke them mid-word (a learner's pass at a terminal). Every
  * line is at most 79 columns as a terminal counts them (av_utf8_width: the full-width '，' is 2), ends in no
@@ -3470,6 +3494,7 @@ int main(void) {
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),
+        cmocka_unit_test(test_help_and_version_before_a_bad_option),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),
         cmocka_unit_test(test_help_precision_names_explain),

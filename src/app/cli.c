@@ -1259,9 +1259,11 @@ static av_status check_words(int argc, char **argv, av_err *err) {
             if (strchr(a, '=')) continue;
             int row = long_option_row(a + 2, strlen(a + 2));
             if (row >= 0 && strcmp(kOpts[row].name, "html") == 0) html = 1;
+            if (row >= 0 && (kOpts[row].offset == AT(help) || kOpts[row].offset == AT(version))) break; /* acted on where it stands (below) */
             if (row >= 0 && kOpts[row].arg) i++; /* its value is the next word */
             continue;
         }
+        if (!strcmp(a, "-h") || !strcmp(a, "-V")) break;
         size_t len = strcspn(a + 1, "=");
         for (int k = 0; len > 1 && k < N_OPTS; k++)
             if (strlen(kOpts[k].name) == len && strncmp(kOpts[k].name, a + 1, len) == 0) {
@@ -1802,6 +1804,10 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], err))) return st;
         o->given |= 1ull << row;
         o->typed[row] = optarg;
+        /* --help and --version are acted on where getopt reaches them, as the GNU tools do: `attnviz --help --heads
+         * 99` said "--heads 99 is outside the allowed range 1..64" (exit 2) in place of the help (a tester's
+         * report); an error in an option before them stays an error */
+        if (o->help || o->version) return AV_OK;
         size_t off = kOpts[row].offset;
         int free_text = kOpts[row].parse == parse_prefix || off == AT(title) || off == AT(outdir) ||
                         off == AT(dump_dir) || off == AT(explain); /* "I love, you" passes --explain's form */
