@@ -624,6 +624,13 @@ static const bad_case kCases[] = {
     {"option_torch_nhead", 2, "unknown option '--nhead'; did you mean --heads? (nn.Transformer's nhead)", {"--nhead=8", S4}, NULL, 0, NULL, 0},
     {"option_torch_embed_dim", 2, "unknown option '--embed-dim'; did you mean --d-model?", {"--embed-dim", "512", S4}, NULL, 0, NULL, 0},
     {"option_torch_is_causal", 2, "unknown option '--is_causal'; did you mean --causal?", {"--is_causal", S4}, NULL, 0, NULL, 0},
+    /* a choice's value that was the last argument, with no text left: the sentence, typed without the value?
+     * "--show --color 'I love deep'" said only "is not allowed; expected auto, always or never" (a tester's
+     * report); with a sentence before it, or for --train, which takes none, no such hint */
+    {"choice_took_the_text", 2, "--color 'I love deep' is not allowed; expected auto, always or never (the last argument, 'I love deep', is the value of --color: the text goes after it)", {"--show", "--color", "I love deep"}, NULL, 0, NULL, 0},
+    {"choice_took_the_text_cmap", 2, "(did you mean viridis?); expected viridis, magma, inferno, plasma, cividis, gray or RdBu_r (the last argument, virdis, is the value of --cmap: the text goes after it)", {"--cmap", "virdis"}, NULL, 0, NULL, 0},
+    {"choice_took_the_text_figures", 2, "with --model: model, grid, heads, pe or all (the last argument, 'I love', is the value of --figures: the text goes after it)", {"--figures", "I love"}, NULL, 0, NULL, 0},
+    {"choice_took_the_text_short", 2, "expected none, sinusoidal or rope; with --train: learned, sinusoidal or rope (the last argument, 'I love', is the value of -p: the text goes after it)", {"-p", "I love"}, NULL, 0, NULL, 0},
     /* "--mask causal hi" said only "unknown option '--mask'" (a tester's report) */
     {"option_mask", 2, "unknown option '--mask'; did you mean --causal or --attn-mask FILE? (--causal hides later keys; --attn-mask reads a bool (T, T) .npy) (try --help)", {"--mask", "causal", S4}, NULL, 0, NULL, 0},
     {"option_mask_value", 2, "unknown option '--mask'; did you mean --causal or --attn-mask FILE?", {"--mask=causal", S4}, NULL, 0, NULL, 0},

@@ -310,6 +310,26 @@ static void test_help_and_version_before_a_bad_option(void **state) {
     tu_free(&r);
 }
 
+/* A choice's bad value that was the last argument is called the text only when no text is left (test_badinput's
+ * choice_took_the_text rows): not after a sentence, nor for --train, which takes no text. */
+static void test_choice_value_called_the_text_only_without_text(void **state) {
+    (void)state;
+    const char *const cases[][4] = {{"hi", "--color", "I love deep", NULL}, {"--train", "3 1 4", NULL, NULL},
+                                    {"--show", "--color=I love", NULL, NULL}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, cases[k][0], cases[k][1], cases[k][2], cases[k][3]);
+        if (r.code != 2 || !strstr(r.err, "expected") || strstr(r.err, "the last argument"))
+            fail_msg("%s %s: exit %d, stderr '%s'", cases[k][0], cases[k][1], r.code, r.err);
+        tu_free(&r);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "--show", "--color", "I love deep", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "(the last argument, 'I love deep', is the value of --color: the text goes after it)"));
+    tu_free(&r);
+}
+
 /* --help fits an 80-column terminal, as GNU's tools' help does (argp wraps at 79): 44 of its 72 lines were
  * 81 to 189 columns wide, and a terminal of 80 broke them mid-word (a learner's pass at a terminal). Every
  * line is at most 79 columns as a terminal counts them (av_utf8_width: the full-width '，' is 2), ends in no
@@ -3495,6 +3515,7 @@ int main(void) {
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_help_and_version_before_a_bad_option),
+        cmocka_unit_test(test_choice_value_called_the_text_only_without_text),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),
         cmocka_unit_test(test_help_precision_names_explain),

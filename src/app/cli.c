@@ -1703,6 +1703,28 @@ void av_options_text_hint(char *out, size_t n, const av_options *o) {
         snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
 }
 
+/* apply refused the value of row d, typed as opt and the last argument: when d's value is a name (OPT_CHOICE,
+ * --figures' list) and no word of text is left, the text may be what it took, so say so as --title's and -o's
+ * "no sentence given" does: `attnviz --show --color "I love deep"` said only "--color 'I love deep' is not
+ * allowed; expected auto, always or never" (a tester's report). getopt, called once more, ends and leaves optind
+ * at the first word of text (GNU getopt moves them after the options). Returns st, err's message extended. */
+static av_status choice_was_text(const optdef *d, av_options *o, const char *opt, int argc, char **argv,
+                                 const char *shortopts, const struct option *longopts, av_status st, av_err *err) {
+    const char *value = argv[argc - 1];
+    unsigned cp;
+    /* a full-width space's message already says the value took the rest; --train takes no text */
+    if ((d->kind != OPT_CHOICE && d->parse != parse_figures) || value[0] == '-' || wide_space_at(value, &cp) >= 0 ||
+        d->offset == AT(train))
+        return st;
+    if (getopt_long(argc, argv, shortopts, longopts, NULL) != -1 || optind < argc) return st; /* text given */
+    o->last_opt = opt;
+    o->last_value = value;
+    char hint[480], inner[sizeof err->msg];
+    av_options_text_hint(hint, sizeof hint, o);
+    snprintf(inner, sizeof inner, "%s", err->msg);
+    return av_fail(err, st, "%.300s%s", inner, hint);
+}
+
 /* The standard input holds one thing: `-f - --attn-mask -` read the text and then found the mask's stream empty,
  * "--attn-mask: -: not a .npy file (bad magic; expected \x93NUMPY at the start)". */
 static av_status stdin_read_once(const av_options *o, av_err *err) {
@@ -1801,7 +1823,11 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             if (kOpts[i].short_name == ch) row = i;
         if (row < 0) return bad_option(ch, argv, err);
         int separate = optarg && optind > 0 && optarg == argv[optind - 1]; /* not --name=VALUE or -XVALUE */
-        if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], err))) return st;
+        if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], err))) {
+            if (separate && optarg == argv[argc - 1] && optind >= 2)
+                return choice_was_text(&kOpts[row], o, argv[optind - 2], argc, argv, shortopts, longopts, st, err);
+            return st;
+        }
         o->given |= 1ull << row;
         o->typed[row] = optarg;
         /* --help and --version are acted on where getopt reaches them, as the GNU tools do: `attnviz --help --heads
