@@ -4165,6 +4165,28 @@ static void test_cli_train_warns_unused_options(void **state) {
     assert_null(strstr(r.err, "did you mean")); /* --layers given: no guess */
     assert_non_null(strstr(r.err, "attnviz: warning: --layer 1 has no effect with --train; use it on a run"));
     tu_free(&r);
+    /* "--head 2", --heads' neighbour, likewise (a tester's report): named as typed when --heads is not given and
+     * --heads N would train, N dividing d_model (16 here; the task's 64 without -d) into a d_k that RoPE can
+     * take; --head 3 (16 / 3), --head 8 with RoPE (d_k 2 is even: named; 16 / 16 = 1 with --head 16: not) */
+    const struct { const char *head, *extra, *extra_val; int hint; } heads[] = {
+        {"02", NULL, NULL, 1}, {"3", NULL, NULL, 0}, {"2", "--heads", "2", 0}, {"8", "-p", "rope", 1},
+        {"16", "-p", "rope", 0}, {"16", NULL, NULL, 1},
+    };
+    for (size_t k = 0; k < sizeof heads / sizeof *heads; k++) {
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--head",
+                    heads[k].head, "-o", tu_in(f, "out"), heads[k].extra, heads[k].extra_val, NULL);
+        char want[200];
+        if (heads[k].hint)
+            snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train: did you mean --heads "
+                     "%s? (--head picks a head of attnviz --model DIR)\n", heads[k].head, heads[k].head);
+        else
+            snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train; use it on a run of "
+                     "the trained folder: attnviz --model DIR ...\n", heads[k].head);
+        if (r.code != 0 || !strstr(r.err, want))
+            fail_msg("--head %s %s %s: exit %d, stderr: %s\nwant: %s", heads[k].head, heads[k].extra ? heads[k].extra : "",
+                     heads[k].extra_val ? heads[k].extra_val : "", r.code, r.err, want);
+        tu_free(&r);
+    }
 }
 
 /* --rope-style and --rope-base reach the trained model: the folder's config.json

@@ -20,6 +20,7 @@
 #include "app/compare.h"
 #include "app/teach.h"
 #include "app/term.h"
+#include "app/train.h"
 #include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/npy.h"
@@ -1518,6 +1519,15 @@ const char *av_model_refused(const av_options *o, const char **name) {
     return NULL;
 }
 
+/* 1 if --heads n would train with o's --train task: n in --heads' range, dividing d_model (--d-model, else the
+ * task's default, app/train.c) into a whole d_k, even for --positions rope (av_train_run's checks). */
+static int train_heads_run(const av_options *o, int n) {
+    const optdef *h = &kOpts[long_option_row("heads", 5)];
+    av_train_opts t = {.task = (av_task_kind)o->train, .d_model = av_option_given(o, "d-model") ? o->d_model : 0};
+    av_train_fill_defaults(&t);
+    return n >= h->lo && n <= h->hi && t.d_model % n == 0 && !(o->positions == AV_POS_ROPE && (t.d_model / n) % 2);
+}
+
 /* --train's warnings: every option it does not use (it trains on generated
  * task data and writes a model folder with fixed figures). */
 static int unused_with_train(const av_options *o, char msgs[][160]) {
@@ -1579,6 +1589,12 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
             snprintf(msgs[n++], 160, "%.24s has no effect with --train: did you mean --layers %s? (--layer picks a "
                      "layer of attnviz --model DIR)", opt,
                      av_option_shown(typed, sizeof typed, o, "layer", o->layer));
+        } else if (!strcmp(name, "head") && !av_option_given(o, "heads") && train_heads_run(o, o->head)) {
+            /* "--train reverse --head 2", as --layer is --layers': it trained the task's 4 heads (a tester's
+             * report); offered when --heads N would train: N divides the task's d_model, d_k even for RoPE */
+            char typed[24];
+            snprintf(msgs[n++], 160, "%.24s has no effect with --train: did you mean --heads %s? (--head picks a "
+                     "head of attnviz --model DIR)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head));
         } else
             snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "
                      "attnviz --model DIR ...", opt);
