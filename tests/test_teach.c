@@ -1333,6 +1333,23 @@ static void test_show_into_a_pipe_says_the_width_is_assumed(void **state) {
     tu_free(&r);
 }
 
+/* A label's width counts every wide character a terminal gives cells of its own: `attnviz --no-plot -d 8 --show
+ * "ab ᄀᄀ"` padded the old Hangul cluster of two leading jamo U+1100 U+1100 (4 columns in a terminal, wcwidth 2 +
+ * 2) as 2, the width of "ab", so its row's cells stood two columns right of the others. 가 stays 2. */
+static void test_show_pads_a_cluster_of_wide_jamo_by_its_width(void **state) {
+    (void)state;
+    const char *env[] = {"COLUMNS=80", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8",
+                                            "ab \xE1\x84\x80\xE1\x84\x80 \xEA\xB0\x80", NULL});
+    assert_int_equal(r.code, 0);
+    static const char *const rows[] = {"\n       0    1    2    \n", "\n0 ab   0.", "\n1 \xE1\x84\x80\xE1\x84\x80 0.",
+                                       "\n2 \xEA\xB0\x80   0."};
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++)
+        if (!strstr(r.out, rows[k])) fail_msg("no row starting %s in:\n%s", rows[k], r.out);
+    tu_free(&r);
+}
+
 /* --show's narrow cells (".64") round as its wide ones ("0.64 ") and the figures: an exact tie to the even digit,
  * as printf. 8 copies of "the" without positions give a uniform row, 1/8 = 0.125 in every cell: 0.12 at 80
  * columns, but .13 at 40 (lround took the tie up). */
@@ -1790,6 +1807,7 @@ int main(void) {
         cmocka_unit_test(test_show_narrow_cells_round_as_wide_ones),
         cmocka_unit_test(test_show_in_a_narrow_terminal),
         cmocka_unit_test(test_show_into_a_pipe_says_the_width_is_assumed),
+        cmocka_unit_test(test_show_pads_a_cluster_of_wide_jamo_by_its_width),
         cmocka_unit_test(test_show_one_query_left_out),
         cmocka_unit_test(test_show_and_explain_columns_agree_with_the_library),
         cmocka_unit_test(test_man_page_names_the_masked_glyph),

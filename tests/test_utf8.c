@@ -179,6 +179,8 @@ static void test_string_widths(void **state) {
     assert_int_equal(av_utf8_width("👍🏽"), 2);
     assert_int_equal(av_utf8_width("🇨🇳"), 2);
     assert_int_equal(av_utf8_width("❤️"), 2);
+    assert_int_equal(av_utf8_width("\xE1\x84\x80\xE1\x84\x80"), 4); /* ᄀᄀ: two wide leading jamo, one cluster */
+    assert_int_equal(av_utf8_width("\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8"), 2); /* 각 in jamo: L V T */
     assert_int_equal(av_utf8_width("ሰላም።"), 4);
     assert_int_equal(av_utf8_width("abc\xD8\x9C" "def"), 6); /* U+061C is invisible */
 }

@@ -259,12 +259,13 @@ int av_utf8_cluster_width(const char *s, size_t len) {
     if (len == 0) return 0;
     if (av_utf8_cluster_is_emoji(s, len)) return 2;
     const unsigned char *u = (const unsigned char *)s;
-    int w = 0;
+    int w = 0, wide = 0; /* the widest code point; how many are wide */
     for (size_t at = 0, k; at < len; at += k) {
         int cw = av_utf8_cp_width(decode_lenient(u + at, len - at, &k));
         if (cw > w) w = cw;
+        wide += cw == 2;
     }
-    return w;
+    return w + (wide > 1 ? 2 * (wide - 1) : 0);
 }
 
 int av_utf8_width(const char *s) {

@@ -165,7 +165,11 @@ int av_utf8_cluster_is_emoji(const char *s, size_t len);
 
 /* Terminal columns of the cluster s[0..len): 2 if it is an emoji, else the
  * widest of its code points (a base letter's width; marks, joiners and
- * selectors add nothing). For one code point this is av_utf8_cp_width. */
+ * selectors add nothing) plus 2 for each further wide code point, which a
+ * terminal gives two cells of its own (wcwidth): the old Hangul cluster of
+ * two leading jamo U+1100 U+1100 "ᄀᄀ" is 4 columns, a syllable of jamo
+ * U+1100 U+1161 "가" (the vowel narrow) 2. For one code point this is
+ * av_utf8_cp_width. */
 int av_utf8_cluster_width(const char *s, size_t len);
 
 /* Terminal columns of a NUL-terminated string: the sum over its clusters. */
