@@ -2319,8 +2319,23 @@ static void test_missing_glyph_warning_names_the_character(void **state) {
     tu_result r;
     RUN(&r, "-q", "-o", in(f, "g"), "a \xF4\x8F\xBF\xBF b");
     expect_ok(&r);
-    if (!strstr(r.err, "attnviz: warning: 1 character in the labels (U+10FFFF) has no glyph in any installed font; "
-                       "drawn as boxes"))
+    if (!strstr(r.err, "attnviz: warning: 1 character in the figures' text (U+10FFFF) has no glyph in any installed "
+                       "font; drawn as boxes"))
+        fail_msg("%s", r.err);
+    tu_free(&r);
+}
+
+/* The glyph warning does not say the labels hold a character only the title has: `attnviz -q --format svg --title
+ * 'T 🩷' 'hi there'` warned "1 character in the labels (U+1FA77) has no glyph ...", the labels being "hi" and
+ * "there". The warning counts every text of the figures (titles, labels, axis names), so it says "in the figures'
+ * text"; U+10FFFF, in no font, stands for the emoji on every machine. */
+static void test_missing_glyph_in_the_title_is_not_blamed_on_the_labels(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--format", "svg", "--title", "T \xF4\x8F\xBF\xBF", "-o", in(f, "gt"), "hi there");
+    expect_ok(&r);
+    if (!strstr(r.err, "attnviz: warning: 1 character in the figures' text (U+10FFFF) has no glyph in any installed "
+                       "font; drawn as boxes") || strstr(r.err, "labels"))
         fail_msg("%s", r.err);
     tu_free(&r);
 }
@@ -2857,6 +2872,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_glyph_in_the_title_is_not_blamed_on_the_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_keeps_runs_of_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_title_keeps_the_line_left_to_right, setup, teardown),

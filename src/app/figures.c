@@ -517,7 +517,7 @@ void av_figures_warn_missing_glyphs(void) {
         at += snprintf(cps + at, sizeof cps - (size_t)at, "%sU+%04X", k ? ", " : " (", av_plot_missing_glyph(k));
     if (cps[0]) strcat(cps, n > 6 ? ", \xE2\x80\xA6)" : ")"); /* … */
     if (n > 0)
-        av_message(stderr, "attnviz: warning: %d character%s in the labels%s %s no glyph in any installed font; drawn "
+        av_message(stderr, "attnviz: warning: %d character%s in the figures' text%s %s no glyph in any installed font; drawn "
                    "as boxes%s\n", n, n == 1 ? "" : "s", cps, n == 1 ? "has" : "have", why);
 }
 
