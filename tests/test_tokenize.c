@@ -190,6 +190,19 @@ static void test_issue10_inputs_through_the_cli(void **state) {
     expect_cli_tokens("안녕하세요 世界 こんにちは", "[안녕하세요] [世] [界] [こ] [ん] [に] [ち] [は]");
 }
 
+/* A combining mark typed alone after a space is a token, as after a newline and as BERT's whitespace split keeps
+ * it: `attnviz --no-plot "I x ́ y"` gave [I] [x] [y], the U+0301 dropped without a word, because UAX #29 makes the
+ * space and the mark one cluster (GB9) and a cluster starting with a space separated tokens. The space is still
+ * dropped; the marks start a word, which letters right after them join. */
+static void test_mark_alone_after_a_space_is_kept(void **state) {
+    (void)state;
+    expect_tokens("I x \xCC\x81 y", (const char *[]){"I", "x", "\xCC\x81", "y", NULL});
+    expect_tokens("I x\n\xCC\x81 y", (const char *[]){"I", "x", "\xCC\x81", "y", NULL});
+    expect_tokens("x \xCC\x81y \xCC\x81\xCC\x88", (const char *[]){"x", "\xCC\x81y", "\xCC\x81\xCC\x88", NULL});
+    expect_tokens("a \xE2\x80\x8B b", (const char *[]){"a", "b", NULL}); /* space + ZWSP: nothing to keep */
+    expect_cli_tokens("I x \xCC\x81 y", "[I] [x] [\xCC\x81] [y]");
+}
+
 static void test_empty_and_whitespace(void **state) {
     (void)state;
     expect_error("", 0, "empty");
@@ -353,6 +366,7 @@ int main(void) {
         cmocka_unit_test(test_every_punctuation_code_point_splits),
         cmocka_unit_test(test_every_format_code_point),
         cmocka_unit_test(test_issue10_inputs_through_the_cli),
+        cmocka_unit_test(test_mark_alone_after_a_space_is_kept),
         cmocka_unit_test(test_piece_labels_by_hand),
     };
     return cmocka_run_group_tests_name("tokenize", tests, NULL, NULL);

@@ -9,7 +9,10 @@
  * its first code point that is not a format character (Cf) or default-
  * ignorable:
  *   - Z* (spaces, line/paragraph separators) and Cc (controls) separate
- *     tokens and are dropped; so is a cluster made only of Cf / default-
+ *     tokens and are dropped (a combining mark that the grapheme rules
+ *     join to a space, U+0301 typed alone after one, is kept: it starts a
+ *     word, as after a newline, "x \u0301 y" -> x \u0301 y, as BERT's
+ *     whitespace split keeps it); so is a cluster made only of Cf / default-
  *     ignorable code points (bidi controls such as U+200F and U+061C, zero-
  *     width space, word joiner, BOM, soft hyphen, a stray ZWJ or selector).
  *     Cf inside a cluster (ZWJ in an emoji sequence, ZWNJ inside a Persian
