@@ -2393,6 +2393,57 @@ static void test_rtl_and_indic_labels_in_every_figure_type(void **state) {
     }
 }
 
+/* Each family once in a text's font-family, the raster's fonts first, an emoji's too: `attnviz -q --format svg -o o6
+ * 'สวัสดี नमस्ते 안녕 שלום مرحبا 😀'` titled head0.svg in "'DejaVu Sans', 'Noto Sans Thai', 'Noto Sans Devanagari',
+ * 'Noto Sans CJK SC', 'DejaVu Sans', 'DejaVu Sans', 'Noto Sans CJK SC', sans-serif" (the bundled and the system's
+ * DejaVu Sans are two fonts of one family, and the default list was appended whole). The emoji labels name, first,
+ * the font the raster drew them with (DejaVu Sans or Symbola, no colour), so a viewer that has it does not put a
+ * colour emoji where the PNG has none. */
+static void test_svg_font_family_names_each_family_once(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--format", "svg", "-o", in(f, "ff"), "สวัสดี नमस्ते 안녕 שלום مرحبا 😀 a 🤖");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "ff/head0.svg"), NULL);
+    int lists = 0;
+    for (const char *p = svg; (p = strstr(p, "font-family=\"")) != NULL; lists++) {
+        p += strlen("font-family=\"");
+        const char *end = strchr(p, '"');
+        assert_non_null(end);
+        char list[512];
+        snprintf(list, sizeof list, "%.*s", (int)(end - p), p);
+        for (char *a = list; *a == '\'';) { /* each 'family' against the rest of the list */
+            char *b = strchr(a + 1, '\'');
+            assert_non_null(b);
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(b - a + 1), a);
+            if (strstr(b + 1, name)) fail_msg("%s twice in font-family=\"%s\"", name, list);
+            a = b + 1 + strspn(b + 1, ", ");
+        }
+        if (!strstr(list, "sans-serif")) fail_msg("no generic family in \"%s\"", list);
+    }
+    assert_true(lists >= 3);
+    static const char *const emoji[] = {"😀", "🤖"};
+    for (size_t k = 0; k < 2; k++) {
+        const char *fam[2];
+        if (av_text_fonts(emoji[k], 0, fam, NULL, 2) < 1) continue; /* no font has it: a box */
+        char label[32], want[160];
+        snprintf(label, sizeof label, ">%s</text>", emoji[k]);
+        const char *at = strstr(svg, label), *open = at;
+        assert_non_null(at);
+        while (open > svg && strncmp(open, "<text ", 6) != 0) open--;
+        const char *own = strstr(open, "font-family=\"");
+        snprintf(want, sizeof want, "font-family=\"'%s', ", fam[0]);
+        if (own && own < at) {
+            if (strncmp(own, want, strlen(want)) != 0) fail_msg("%s: %.80s, want %s", emoji[k], own, want);
+        } else if (strcmp(fam[0], "DejaVu Sans") != 0) {
+            fail_msg("%s is drawn in %s, which its text does not name", emoji[k], fam[0]);
+        }
+    }
+    free(svg);
+}
+
 /* A control character or a line separator in the sentence separates words
  * (the tokenizer drops it) and is one space in the title, as white space is;
  * it was drawn as a box, with a missing-glyph warning. */
@@ -2873,6 +2924,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_in_the_title_is_not_blamed_on_the_labels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_svg_font_family_names_each_family_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_keeps_runs_of_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_title_keeps_the_line_left_to_right, setup, teardown),

@@ -180,26 +180,37 @@ static int put_heat_image(FILE *fp, const av_dlist *dl, const av_dl_item *it, av
 }
 
 /* font-family for a run drawn with fonts outside FONT_FAMILY (e.g. Noto Sans
- * Devanagari): those fonts first, in the order the raster used them, so a
- * viewer that has them picks the same ones. Nothing when FONT_FAMILY has all. */
+ * Devanagari): those fonts first, in the order the raster used them (an emoji's
+ * too: DejaVu Sans for 😀, Symbola for 🤖, both drawn without colour), then
+ * FONT_FAMILY's, each family once: the bundled DejaVu Sans and the system's
+ * are two fonts of one family, and FONT_FAMILY's own were named again, so a
+ * title of Thai, Hebrew and 😀 listed 'DejaVu Sans' and 'Noto Sans CJK SC'
+ * twice. A viewer that has the fonts picks the same ones. Nothing when
+ * FONT_FAMILY has all. */
 static void put_run_families(FILE *fp, const av_dl_text *t) {
-    const char *fam[8];
+    const char *fam[8 + 2];
     int n = av_text_fonts(t->utf8, t->bold, fam, NULL, 8), other = 0;
     if (n > 8) n = 8;
+    const char *cjk = av_text_cjk_language() ? "Noto Sans CJK JP" : "Noto Sans CJK SC"; /* FONT_FAMILY's */
     for (int k = 0; k < n; k++)
         if (fam[k] && strcmp(fam[k], "DejaVu Sans") != 0 && strcmp(fam[k], "Noto Sans CJK SC") != 0 &&
             strcmp(fam[k], "Noto Sans CJK JP") != 0)
             other = 1;
     if (!other) return;
+    for (int k = 0; k < n; k++) /* with Japanese forms the SC face is shaped as Japanese: named as JP, as above */
+        if (fam[k] && strcmp(fam[k], "Noto Sans CJK SC") == 0) fam[k] = cjk;
+    fam[n] = "DejaVu Sans", fam[n + 1] = cjk;
     fputs(" font-family=\"", fp);
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n + 2; k++) {
         if (!fam[k] || strpbrk(fam[k], "'\\")) continue;
+        int named = 0;
+        for (int j = 0; j < k && !named; j++) named = fam[j] && strcmp(fam[j], fam[k]) == 0;
+        if (named) continue;
         fputc('\'', fp);
         put_escaped(fp, fam[k]);
         fputs("', ", fp);
     }
-    fputs(font_family(), fp);
-    fputc('"', fp);
+    fputs("sans-serif\"", fp);
 }
 
 /* A <text> at the raster's baseline point. A right-to-left paragraph (its
