@@ -107,4 +107,34 @@ done:
     return s;
 }
 
+/* The safetensors file at path written again with tensor from renamed to `to`, or left out when to is NULL
+ * (each tensor keeps its dtype and values; the order is the file's). As safetensors.torch.save_model writes
+ * a tied model, keeping lm_head.weight alone: drop "transformer.wte.weight", or rename
+ * "model.embed_tokens.weight" to "lm_head.weight". */
+static inline av_status gf_rename_tensor(const char *path, const char *from, const char *to, av_err *err) {
+    av_safetensors st;
+    av_status s = av_safetensors_open(&st, path, err);
+    if (s) return s;
+    av_st_write_tensor *w = calloc((size_t)st.n, sizeof *w);
+    float **owned = calloc((size_t)st.n, sizeof *owned);
+    int k = 0;
+    s = w && owned ? AV_OK : AV_ERUNTIME;
+    for (int i = 0; i < st.n && !s; i++) {
+        const av_st_tensor *t = &st.tensors[i];
+        const float *v;
+        int hit = strcmp(t->name, from) == 0;
+        if (hit && !to) continue;
+        if ((s = av_safetensors_f32(&v, &owned[i], &st, t, err))) break;
+        w[k] = (av_st_write_tensor){hit ? to : t->name, t->dtype, t->ndim, {0}, v};
+        memcpy(w[k].shape, t->shape, sizeof t->shape);
+        k++;
+    }
+    if (!s) s = av_safetensors_write(path, w, k, err);
+    for (int i = 0; owned && i < st.n; i++) free(owned[i]);
+    free(owned);
+    free(w);
+    av_safetensors_close(&st);
+    return s;
+}
+
 #endif

@@ -1230,6 +1230,56 @@ static void test_tied_lm_head_equal_to_embeddings(void **state) {
     expect_model_refused(both, want, 0, "tied, lm_head differs");
 }
 
+/* safetensors.torch.save_model keeps one name of tensors sharing memory, the first in sorted order, so a tied
+ * model's file holds lm_head.weight and no model.embed_tokens.weight; transformers loads it (tied). It was refused:
+ * 'missing tensor "model.embed_tokens.weight" (config.json implies it)'. Now it runs with the output and --dump of
+ * the folder with model.embed_tokens.weight. */
+static void test_tied_checkpoint_with_lm_head_only(void **state) {
+    tu_fixture *f = *state;
+    char plain[4200], head[4200], path[4400]; /* tu_in's buffers are reused below */
+    snprintf(plain, sizeof plain, "%s", tu_in(f, "q"));
+    snprintf(head, sizeof head, "%s", tu_in(f, "qh"));
+    assert_int_equal(mkdir(plain, 0700), 0);
+    assert_int_equal(mkdir(head, 0700), 0);
+    make_folder(plain, "qwen2_f32", AV_ST_F32);
+    make_folder(head, "qwen2_f32", AV_ST_F32);
+    av_err err = {{0}};
+    snprintf(path, sizeof path, "%s/model.safetensors", head);
+    if (gf_rename_tensor(path, "model.embed_tokens.weight", "lm_head.weight", &err)) fail_msg("%s", err.msg);
+    tu_result a, b;
+    run_attnviz(&a, NULL, "--model", plain, "--no-plot", "-q", "--generate", "3", "--dump", tu_in(f, "da"), SENTENCE, NULL);
+    run_attnviz(&b, NULL, "--model", head, "--no-plot", "-q", "--generate", "3", "--dump", tu_in(f, "db"), SENTENCE, NULL);
+    if (a.code != 0 || b.code != 0) fail_msg("exit %d, %d: %s%s", a.code, b.code, a.err, b.err);
+    assert_non_null(strstr(b.out, "generate    greedy, 3 tokens after the input: "));
+    assert_string_equal(a.out, b.out);
+    tu_free(&a);
+    tu_free(&b);
+    static const char *const npys[] = {"attn.npy", "hidden.npy", "logits.npy", "token_ids.npy"};
+    for (int i = 0; i < 4; i++) {
+        size_t la = 0, lb = 0;
+        char rel[64];
+        snprintf(rel, sizeof rel, "da/%s", npys[i]);
+        char *x = tu_slurp_file(tu_in(f, rel), &la);
+        snprintf(rel, sizeof rel, "db/%s", npys[i]);
+        char *y = tu_slurp_file(tu_in(f, rel), &lb);
+        if (!x || !y || la != lb || memcmp(x, y, la)) fail_msg("%s differs from the folder with embed_tokens'", npys[i]);
+        free(x);
+        free(y);
+    }
+    /* untied, the embedding is its own tensor: still missing */
+    snprintf(path, sizeof path, "%s/config.json", head);
+    char *json = tu_slurp_file(path, NULL), *at = strstr(json, "\"tie_word_embeddings\": true");
+    assert_non_null(at);
+    memcpy(at, "\"tie_word_embeddings\":false", 27); /* as long as the old words */
+    FILE *c = fopen(path, "wb");
+    fputs(json, c);
+    fclose(c);
+    free(json);
+    char want[4800];
+    snprintf(want, sizeof want, "attnviz: error: %s/model.safetensors: missing tensor \"model.embed_tokens.weight\"", head);
+    expect_model_refused(head, want, 1, "untied, lm_head only");
+}
+
 /* A Llama folder with PyTorch's weights in place of model.safetensors (torch.save's pytorch_model.bin, or
  * save_pretrained(safe_serialization=False)'s index and shards) names them and gives the one line of Python that
  * writes model.safetensors, as a GPT-2 folder's pytorch_model.bin was told; it said only "--model DIR has no
@@ -1850,6 +1900,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tied_checkpoint_with_lm_head_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_lm_head_equal_to_embeddings, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_pytorch_weights_are_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sharded_index_must_match_shards, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -239,6 +239,56 @@ static void refused_under_limit(const char *const *const *rows, int n, const cha
  * memory" (exit 1). The child
  * runs under a 400 MB address-space limit, so a binary that does not refuse
  * fails fast; skipped under AddressSanitizer, which cannot start under it. */
+/* safetensors.torch.save_model keeps one name of tensors sharing memory, the first in sorted order, so a tied
+ * GPT2LMHeadModel's file holds lm_head.weight and no transformer.wte.weight; transformers loads it (tied). It was
+ * refused: 'unexpected tensor "transformer.wpe.weight" (not part of a GPT-2 with 2 layers and learned positions)'.
+ * Now it gives the numpy reference's numbers, and the --dump and output of the folder with wte.weight. */
+static void test_tied_checkpoint_without_wte(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    char *json = tu_slurp_file(src_path("tests/ref/gpt2/gpt2_f32/config.json"), NULL);
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, json, strlen(json), "config.json", &err)) fail_msg("%s", err.msg);
+    free(json);
+    const char *both = tu_in(f, "both"), *head = tu_in(f, "head");
+    char path[4400];
+    for (int k = 0; k < 2; k++) {
+        const char *dir = k ? head : both;
+        assert_int_equal(mkdir(dir, 0755), 0);
+        static const char *const files[] = {"config.json", "vocab.json", "merges.txt"};
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/%s", f->dir, files[i]);
+            copy_into(dir, files[i], path);
+        }
+        snprintf(path, sizeof path, "%s/model.safetensors", dir);
+        if (gf_write_checkpoint(path, &cfg, AV_ST_F32, "transformer.", 1, &err)) fail_msg("%s", err.msg);
+    }
+    if (gf_rename_tensor(path, "transformer.wte.weight", NULL, &err)) fail_msg("%s", err.msg);
+    tu_result a, b;
+    run_attnviz(&a, NULL, "--model", both, "--no-plot", "-q", "--generate", "3", "--dump", tu_in(f, "da"), SENTENCE, NULL);
+    run_attnviz(&b, NULL, "--model", head, "--no-plot", "-q", "--generate", "3", "--dump", tu_in(f, "db"), SENTENCE, NULL);
+    if (a.code != 0 || b.code != 0) fail_msg("exit %d, %d: %s%s", a.code, b.code, a.err, b.err);
+    assert_non_null(strstr(b.out, "generate"));
+    assert_string_equal(a.out, b.out);
+    tu_free(&a);
+    tu_free(&b);
+    static const char *const npys[] = {"attn.npy", "scores.npy", "hidden.npy", "logits.npy", "token_ids.npy"};
+    for (int i = 0; i < 5; i++) {
+        size_t la = 0, lb = 0;
+        char rel[64];
+        snprintf(rel, sizeof rel, "da/%s", npys[i]);
+        char *x = tu_slurp_file(tu_in(f, rel), &la);
+        snprintf(rel, sizeof rel, "db/%s", npys[i]);
+        char *y = tu_slurp_file(tu_in(f, rel), &lb);
+        if (!x || !y || la != lb || memcmp(x, y, la)) fail_msg("%s differs from the folder with wte.weight's", npys[i]);
+        free(x);
+        free(y);
+    }
+    expect_npy_close(tu_in(f, "db/logits.npy"), "tests/ref/gpt2/gpt2_f32/logits_last.npy", (size_t)9 * 50257);
+    expect_npy_close(tu_in(f, "db/attn.npy"), "tests/ref/gpt2/gpt2_f32/attn.npy", 0);
+}
+
 static void test_model_compare_counts_its_runs(void **state) {
 #if defined(__SANITIZE_ADDRESS__)
     (void)state;
@@ -2690,6 +2740,7 @@ static void test_model_file_truncated_while_read(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_counts_its_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_counts_the_layers_copy, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_interrupted_on_a_terminal_says_so, tu_setup_tmpdir,

@@ -649,7 +649,7 @@ static int ignorable(const char *name, const char *prefix) {
 
 /* What a table row is, as Hugging Face's GPT-2 modules name it, for shape errors. */
 static const char *tensor_kind(const char *name) {
-    if (strcmp(name, "wte.weight") == 0) return "nn.Embedding (vocab_size, n_embd)";
+    if (strcmp(name, "wte.weight") == 0 || strcmp(name, "lm_head.weight") == 0) return "nn.Embedding (vocab_size, n_embd)";
     if (strcmp(name, "wpe.weight") == 0) return "nn.Embedding (n_positions, n_embd)";
     if (strstr(name, "ln_")) return "LayerNorm (n_embd,)";
     if (strstr(name, ".bias")) return "Conv1D bias (out,)";
@@ -762,7 +762,8 @@ static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err
     av_status st = av_safetensors_open(&s->st, path, err);
     if (st) return st;
     m->file_bytes = s->st.len;
-    const char *prefix = av_safetensors_find(&s->st, "transformer.wte.weight") ? "transformer." : "";
+    const char *prefix = av_safetensors_find(&s->st, "transformer.wte.weight") ||
+                                 av_safetensors_find(&s->st, "transformer.ln_f.weight") ? "transformer." : "";
     m->transformer_prefix = prefix[0] != 0;
     int n = av_gpt2_num_tensors(&m->cfg);
     av_gpt2_tensor *tab = calloc((size_t)n, sizeof *tab);
@@ -772,9 +773,16 @@ static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err
         return av_fail(err, AV_ERUNTIME, "out of memory loading %s", path);
     }
     av_gpt2_tensor_table(tab, &m->cfg, &m->params);
+    /* safetensors.torch.save_model (and anything that keeps one name, the first in sorted order, of tensors
+     * sharing memory) writes a tied model's wte as lm_head.weight alone; transformers loads it, tying them. It
+     * was refused as 'unexpected tensor "transformer.wpe.weight"' (a user's report). Row 0 is wte. */
+    char wte[32];
+    snprintf(wte, sizeof wte, "%swte.weight", prefix);
+    int head_only = !m->cfg.untied && !av_safetensors_find(&s->st, wte) && av_safetensors_find(&s->st, "lm_head.weight");
+    if (head_only) snprintf(tab[0].name, sizeof tab[0].name, "lm_head.weight");
     st = check_positions(&m->cfg, s, prefix, dir, path, err);
     if (!st) st = check_extra(s, tab, n, prefix, path, err);
-    for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], prefix, path, err);
+    for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], i == 0 && head_only ? "" : prefix, path, err);
     if (!st) {
         m->dtype = av_st_dtypes_name(s->dtypes); /* every tensor's: a file may mix F32 and F16 */
         m->in_place = s->n_owned == 0;

@@ -295,7 +295,9 @@ typedef struct {
  * tie_word_embeddings is false (cfg.untied: transformers would draw a random
  * lm_head for it, so attnviz's logits would not be that model's: "model.safetensors:
  * config.json's tie_word_embeddings is false, but there is no tensor
- * \"lm_head.weight\" ..."); h.N.attn.bias and h.N.attn.masked_bias
+ * \"lm_head.weight\" ..."); when tied, a checkpoint with lm_head.weight and no
+ * wte.weight (safetensors.torch.save_model's, which keeps one name of shared
+ * tensors) uses lm_head.weight as wte, as transformers does; h.N.attn.bias and h.N.attn.masked_bias
  * (causal-mask buffers) are ignored; any other tensor is an error. wpe.weight
  * must be there exactly when the positions are learned: with attnviz.positions
  * given, a disagreement names it ("DIR/config.json says attnviz.positions

@@ -652,6 +652,11 @@ static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_e
                          "tie_word_embeddings is false, so no logits can be computed (transformers would draw a random "
                          "lm_head); allowed: a tied one (tie_word_embeddings true), or a LlamaForCausalLM/Qwen2ForCausalLM "
                          "save", s->st[0].name);
+        /* safetensors.torch.save_model (and anything that keeps one name, the first in sorted order, of tensors
+         * sharing memory) writes a tied model's embedding as lm_head.weight alone; transformers loads it, tying
+         * them. It was refused as 'missing tensor "model.embed_tokens.weight"' (a user's report). */
+        if (!bare && m->cfg.tie_word_embeddings && !store_find(s, tab[0].name, &f) && store_find(s, "lm_head.weight", &f))
+            snprintf(tab[0].name, sizeof tab[0].name, "lm_head.weight"); /* row 0 is embed_tokens */
         if (!st) st = check_unknown(s, tab, n, err);
         for (int i = 0; i < n && !st; i++) st = bind_tensor(s, &tab[i], err);
         if (!st && m->cfg.tie_word_embeddings) st = check_tied_lm_head(s, &m->cfg, m->params.embed_tokens, err);

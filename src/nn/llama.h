@@ -155,7 +155,9 @@ typedef struct {
  * lm_head.weight (a state dict's, which holds both names) must equal
  * model.embed_tokens.weight ("model.safetensors: tensor \"lm_head.weight\"
  * differs from model.embed_tokens.weight, but config.json's
- * tie_word_embeddings is true, ..." otherwise). A base
+ * tie_word_embeddings is true, ..." otherwise); when tied, a checkpoint with
+ * lm_head.weight and no model.embed_tokens.weight (safetensors.torch.save_model's,
+ * which keeps one name of shared tensors) uses it as the embedding. A base
  * model's save (LlamaModel, Qwen2Model: names without the "model." prefix,
  * no lm_head.weight) is read as transformers reads it into the ForCausalLM
  * when tied, and refused naming tie_word_embeddings when not. F32 stays
