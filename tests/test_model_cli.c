@@ -793,6 +793,41 @@ static void make_vocab_rows(const char *dir, const float fill[8]) {
     free(p.h);
 }
 
+/* A vocab.json with a "[PAD]" token (made by no merge, as "<|endoftext|>" is not) was refused: "merges.txt ...:
+ * token 0 "[PAD]" is made by no merge (merges.txt has 0 merges: truncated, or from another model?)", while Hugging
+ * Face's GPT-2 tokenizer loads it. Like "<|endoftext|>", it is only in the vocabulary: the text "[PAD]" is encoded
+ * byte by byte (no merges here). Other unreachable tokens are still refused. */
+static void test_bracket_specials_need_no_merge(void **state) {
+    tu_fixture *f = *state;
+    static const char *cfg_json = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 16, \"vocab_size\": 10}";
+    static const char *vocab = "{\"[PAD]\": 0, \"h\": 1, \"i\": 2, \"\xc4\xa0\": 3, \"[\": 4, \"]\": 5, \"P\": 6, "
+                               "\"A\": 7, \"D\": 8, \"<|endoftext|>\": 9}"; /* Ġ: a space */
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", f->dir);
+    write_text(path, cfg_json, strlen(cfg_json));
+    snprintf(path, sizeof path, "%s/vocab.json", f->dir);
+    write_text(path, vocab, strlen(vocab));
+    snprintf(path, sizeof path, "%s/merges.txt", f->dir);
+    write_text(path, "#version: 0.2\n", 14);
+    av_gpt2_config cfg;
+    av_err err = {{0}};
+    if (av_gpt2_config_parse(&cfg, cfg_json, strlen(cfg_json), "config.json", &err)) fail_msg("%s", err.msg);
+    snprintf(path, sizeof path, "%s/model.safetensors", f->dir);
+    if (gf_write_checkpoint(path, &cfg, AV_ST_F32, "", 0, &err)) fail_msg("%s", err.msg);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hi [PAD]", NULL);
+    if (r.code != 0 || !strstr(r.out, "  tokens     [h] [i] [␣] [[] [P] [A] [D] []]\n")) /* no merges: bytes */
+        fail_msg("exit %d: %s%s", r.code, r.out, r.err);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/vocab.json", f->dir);
+    static const char *cut = "{\"[PAD\": 0, \"h\": 1, \"i\": 2}"; /* not a bracketed special */
+    write_text(path, cut, strlen(cut));
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hi", NULL);
+    if (r.code != 2 || !strstr(r.err, "token 0 \"[PAD\" is made by no merge (merges.txt has 0 merges"))
+        fail_msg("\"[PAD\": exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* An id the model produces but the tokenizer has no token for (vocab_size
  * pads past it) is shown as <id N> wherever ids become text: the top-5 list,
  * the tokens --generate adds (which go on: Hugging Face's generate emits such
@@ -2741,6 +2776,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_bracket_specials_need_no_merge, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_counts_its_runs, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_counts_the_layers_copy, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_interrupted_on_a_terminal_says_so, tu_setup_tmpdir,

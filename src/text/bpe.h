@@ -32,7 +32,8 @@
  * contain a single-character token (e.g. "0".."9", "Ġ", ">", and "Ċ" for a
  * newline); a byte without one is a usage error at encode time. merges.txt
  * may hold only its "#version: 0.2" line. Multi-byte tokens must be made by
- * a merge, except specials written <...> such as "<|endoftext|>".
+ * a merge, except specials written <...> such as "<|endoftext|>" or [...]
+ * such as "[PAD]" (in the vocabulary only: text is never encoded as them).
  *
  * Test data for other modules (the gpt2 helper's tests): the real GPT-2
  * files are committed gzip-compressed as tests/data/gpt2/vocab.json.gz and

@@ -113,13 +113,17 @@ static av_status load_merges(av_bpe *b, const char *text, size_t len, av_err *er
 }
 
 /* Every token of two or more bytes must be made by a merge (else merges.txt
- * is truncated or belongs to another vocabulary), except specials "<...>". */
+ * is truncated or belongs to another vocabulary), except specials "<...>" and
+ * "[...]" ("[PAD]", "[CLS]": Hugging Face's GPT-2 tokenizer loads a vocab.json
+ * with them, which was refused as "made by no merge"). Like "<|endoftext|>",
+ * such a token is only in the vocabulary: text "[PAD]" is encoded by merges,
+ * never as it (encoder.py's way, bpe.h). */
 static av_status check_reachable(const av_bpe *b, const unsigned char *made, av_err *err) {
     int32_t V = av_bpe_vocab_size(b);
     for (int32_t id = 0; id < V; id++) {
         size_t n;
         const unsigned char *s = av_bpe_token_bytes(b, id, &n);
-        if (n < 2 || made[id] || (s[0] == '<' && s[n - 1] == '>')) continue;
+        if (n < 2 || made[id] || (s[0] == '<' && s[n - 1] == '>') || (s[0] == '[' && s[n - 1] == ']')) continue;
         char label[AV_BPE_LABEL_MAX];
         av_bpe_label(label, sizeof label, b, id);
         return av_fail(err, AV_EUSAGE, "token %d \"%.60s\" is made by no merge (merges.txt has %d merge%s: "
