@@ -938,6 +938,34 @@ static void test_sentencepiece_merges_outnumber_tokens(void **state) {
     tu_free(&r);
 }
 
+/* A Digits pre_tokenizer without individual_digits true (a run of digits kept as one piece, not implemented) was
+ * refused as "pre_tokenizer Digits is not supported (allowed: ByteLevel, Split with ByteLevel, Digits, Metaspace)",
+ * naming Digits among the allowed ones; now the message names the setting and its value. */
+static void test_digits_setting_is_named(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    static const struct { const char *digits, *shown; } cases[] = {
+        {",\"individual_digits\":false", "false"},
+        {"", "absent (false, tokenizers' default)"},
+        {",\"individual_digits\":1", "1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char pre[256];
+        snprintf(pre, sizeof pre, "{\"type\":\"Sequence\",\"pretokenizers\":[{\"type\":\"Digits\"%s},"
+                 "{\"type\":\"ByteLevel\",\"add_prefix_space\":false}]}", cases[i].digits);
+        char *json = hf_gpt2_tokenizer_json(pre, 0);
+        assert_non_null(json);
+        assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+        free(json);
+        snprintf(want, sizeof want, "attnviz: error: %s: pre_tokenizer Digits with individual_digits %s is not "
+                 "supported (allowed: true, each digit its own piece; false, a run of digits as one piece, is not "
+                 "implemented)\n", path, cases[i].shown);
+        expect_model_refused(model, want, 0, cases[i].shown);
+    }
+}
+
 /* A Metaspace pre-tokenizer read as tokenizers reads it (pre_tokenizers/
  * metaspace.rs): split, true when absent, starts a piece at every "▁" (each
  * merged on its own); the older add_prefix_space false prepends nothing;
@@ -1892,6 +1920,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_sentencepiece_merges_outnumber_tokens, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_digits_setting_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_metaspace_settings_are_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unknown_characters_and_unread_settings, tu_setup_tmpdir,

@@ -357,7 +357,18 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
         } else if (!strcmp(type, "Split")) {
             av_status s = split_settings(t, e, name, err);
             if (s) return s;
-        } else if (!strcmp(type, "Digits") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "individual_digits"))) {
+        } else if (!strcmp(type, "Digits")) {
+            /* individual_digits false (or absent: tokenizers' default) keeps a run of digits as one piece, which
+             * is not implemented: it was refused as "pre_tokenizer Digits is not supported (allowed: ..., Digits,
+             * ...)", naming Digits among the allowed ones (a user's report) */
+            const cJSON *ind = cJSON_GetObjectItemCaseSensitive(e, "individual_digits");
+            if (!cJSON_IsTrue(ind)) {
+                char shown[64] = "absent (false, tokenizers' default)";
+                if (ind) av_json_shown(shown, sizeof shown, ind);
+                return av_fail(err, AV_EUSAGE, "%s: pre_tokenizer Digits with individual_digits %s is not supported "
+                               "(allowed: true, each digit its own piece; false, a run of digits as one piece, is not "
+                               "implemented)", name, shown);
+            }
             t->digits = 1;
         } else if (!strcmp(type, "Metaspace")) {
             /* as tokenizers' Metaspace deserializes: prepend_scheme, else the older add_prefix_space (false:

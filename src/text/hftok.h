@@ -6,7 +6,8 @@
  * Two kinds, chosen from the file:
  *   - byte-level BPE (GPT-2, SmolLM, Qwen2, Llama 3): pre_tokenizer
  *     ByteLevel, or Sequence [Split, ByteLevel] (Qwen2's, Llama 3's),
- *     optionally with Digits {individual_digits} (SmolLM); normalizer null or
+ *     optionally with Digits {individual_digits: true} (SmolLM; false is
+ *     refused naming the setting); normalizer null or
  *     NFC. The text is cut in that order: the Split (below), then Digits
  *     (every ASCII digit its own piece), then ByteLevel: with use_regex true
  *     (the default) each piece is split again with GPT-2's pattern, with
