@@ -1084,6 +1084,13 @@ static void test_bad_checkpoints(void **state) {
                                          "set(json.load(open('pytorch_model.bin.index.json'))['weight_map'].values())]; "
                                          "s.save_file({k: v.clone() for k, v in t.items()}, 'model.safetensors', "
                                          "{'format': 'pt'})\"\n"},
+        /* n_ctx, the older name of the context length, without n_positions: it said only 'missing key
+         * "n_positions" (GPT2Config needs ...)'; transformers' GPT2Config does not read n_ctx as n_positions */
+        {"config n_ctx without n_positions", 2, "/case47/config.json: missing key \"n_positions\" (GPT2Config needs "
+                                                "n_layer, n_head, n_embd, n_positions, vocab_size); it has \"n_ctx\": 8, "
+                                                "an older name of the context length, which transformers' GPT2Config "
+                                                "does not read as n_positions (without it, n_positions is 1024): add "
+                                                "\"n_positions\" with the model's context length (wpe.weight's rows)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1232,6 +1239,12 @@ static void test_bad_checkpoints(void **state) {
             snprintf(path, sizeof path, "%s/pytorch_model.bin.index.json", dir);
             static const char index[] = "{\"weight_map\": {\"wte.weight\": \"pytorch_model-00001-of-00001.bin\"}}";
             write_text(path, index, sizeof index - 1);
+            break;
+        }
+        case 47: { /* the weights of kMicro (n_positions 8), the config with n_ctx in its place */
+            static const char ctx[] = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_ctx\": 8, \"vocab_size\": 8}";
+            snprintf(path, sizeof path, "%s/config.json", dir);
+            write_text(path, ctx, sizeof ctx - 1);
             break;
         }
         }

@@ -73,6 +73,21 @@ static av_status json_int(int *out, const cJSON *root, const char *key, int requ
                        allowed, name, err);
 }
 
+/* n_ctx without n_positions: OpenAI's hparams.json and old configs name the context length so, but transformers'
+ * GPT2Config keeps n_ctx as an unused extra and takes n_positions 1024 when it is absent (a wpe.weight of another
+ * length then does not load), so it is named, not taken. 'missing key "n_positions"' alone did not mention it (a
+ * user's report). */
+static av_status check_n_ctx(const cJSON *root, const char *name, av_err *err) {
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(root, "n_ctx");
+    if (!ctx || cJSON_GetObjectItemCaseSensitive(root, "n_positions")) return AV_OK;
+    char shown[64];
+    av_json_shown(shown, sizeof shown, ctx);
+    return av_fail(err, AV_EUSAGE, "%s: missing key \"n_positions\" (GPT2Config needs n_layer, n_head, n_embd, "
+                   "n_positions, vocab_size); it has \"n_ctx\": %s, an older name of the context length, which "
+                   "transformers' GPT2Config does not read as n_positions (without it, n_positions is 1024): add "
+                   "\"n_positions\" with the model's context length (wpe.weight's rows)", name, shown);
+}
+
 /* One string choice of the "attnviz" object: index into names, or -1 if absent. */
 static av_status json_choice(int *out, const cJSON *obj, const char *key, const char *const *names, int n,
                              const char *allowed, const char *name, av_err *err) {
@@ -224,6 +239,7 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         (s = json_int(&c->n_layer, root, "n_layer", 1, AV_GPT2_MAX_LAYERS, name, err)) ||
         (s = json_int(&c->n_head, root, "n_head", 1, AV_MAX_HEADS, name, err)) ||
         (s = json_int(&c->n_embd, root, "n_embd", 1, AV_MAX_D_MODEL, name, err)) ||
+        (s = check_n_ctx(root, name, err)) ||
         (s = json_int(&c->n_positions, root, "n_positions", 1, AV_GPT2_MAX_POSITIONS, name, err)) ||
         (s = json_int(&c->vocab_size, root, "vocab_size", 1, AV_GPT2_MAX_VOCAB, name, err)) ||
         (s = check_unsupported(root, name, err)))
