@@ -1313,6 +1313,12 @@ static av_status check_words(int argc, char **argv, av_err *err) {
             }
             int k = 0;
             while (k < N_OPTS && (!kOpts[k].short_name || kOpts[k].short_name != *c)) k++;
+            /* -h or -V in a group ("-qh", "-hq"): acted on where getopt reaches it, as alone (above); `-qh -heads 8`
+             * said "option '-heads' has one hyphen" where `-h -heads 8` printed the help (a tester's pass) */
+            if (k < N_OPTS && (kOpts[k].offset == AT(help) || kOpts[k].offset == AT(version))) {
+                i = argc;
+                break;
+            }
             if (k == N_OPTS || !kOpts[k].arg) continue;
             if (c[1] == '=') {
                 char shown[160];
