@@ -1273,6 +1273,24 @@ static void test_broken_pipe_during_the_trace_says_no_file_was_written(void **st
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, "") != 0)
         fail_msg("status %d, stderr '%s'", st, err);
     free(err);
+    /* --no-plot --dump D writes only D: "-o attnviz-out is as it was" named a folder the run does not write (a
+     * tester's pass); with figures, both folders */
+    char d[4200];
+    snprintf(d, sizeof d, "%s", tu_in(f, "d"));
+    err = run_into_broken_pipe(f, &st, "-v", "--no-plot", "--dump", d, "we love", NULL);
+    snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe) before any file was written: this "
+             "run wrote none, and --dump %s is as it was; run the command again, and let it finish, to write them\n", d);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
+        fail_msg("status %d, stderr '%s', want '%s'", st, err, want);
+    free(err);
+    err = run_into_broken_pipe(f, &st, "-v", "-o", m, "--dump", d, "we love", NULL);
+    snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe) before any file was written: this "
+             "run wrote none, and -o %s and --dump %s are as they were; run the command again, and let it finish, to "
+             "write them\n", m, d);
+    if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
+        fail_msg("status %d, stderr '%s', want '%s'", st, err, want);
+    free(err);
+    assert_false(file_exists(d)); /* not made */
 }
 
 /* A Ctrl-C while --dump's files land (all or none: one rename, played by strace) said the figures

@@ -248,10 +248,20 @@ static void say_when_interrupted(const av_options *o) {
  * with exit 141 and not a word, no figure written and -o holding an earlier run's figures as if this run's (a
  * learner's pass). It now says so. */
 static void say_before_any_file(const av_options *o) {
-    char msg[AV_INTERRUPT_MSG_MAX], out[1049]; /* -o as av_utf8_shown_name shows it: 1000 bytes and closers */
+    char msg[AV_INTERRUPT_MSG_MAX], out[1049], dump[749]; /* as av_utf8_shown_name shows them: 1000 and 700 bytes
+                                                            * and closers, so both fit the message */
+    /* the folders this run would write: `--no-plot --dump d` named -o, which it does not write (a tester's pass) */
+    int figures = !o->no_plot || o->html;
     av_utf8_shown_name(o->outdir, out, sizeof out);
-    snprintf(msg, sizeof msg, "attnviz: interrupted before any file was written: this run wrote none, and -o %s is "
-             "as it was; run the command again, and let it finish, to write them\n", out);
+    if (o->dump_dir) av_utf8_shown_name(o->dump_dir, dump, sizeof dump);
+    if (figures && o->dump_dir)
+        snprintf(msg, sizeof msg, "attnviz: interrupted before any file was written: this run wrote none, and -o %s "
+                 "and --dump %s are as they were; run the command again, and let it finish, to write them\n", out,
+                 dump);
+    else
+        snprintf(msg, sizeof msg, "attnviz: interrupted before any file was written: this run wrote none, and %s %s "
+                 "is as it was; run the command again, and let it finish, to write them\n", figures ? "-o" : "--dump",
+                 figures ? out : dump);
     av_interrupt_message(msg);
 }
 
