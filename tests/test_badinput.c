@@ -634,6 +634,7 @@ static const bad_case kCases[] = {
     /* "--mask causal hi" said only "unknown option '--mask'" (a tester's report) */
     {"option_mask", 2, "unknown option '--mask'; did you mean --causal or --attn-mask FILE? (--causal hides later keys; --attn-mask reads a bool (T, T) .npy) (try --help)", {"--mask", "causal", S4}, NULL, 0, NULL, 0},
     {"option_mask_value", 2, "unknown option '--mask'; did you mean --causal or --attn-mask FILE?", {"--mask=causal", S4}, NULL, 0, NULL, 0},
+    {"option_torch_src_key_padding_mask", 2, "unknown option '--src_key_padding_mask'; did you mean --pad-to N? (nn.Transformer's src_key_padding_mask)", {"--src_key_padding_mask", "x", S4}, NULL, 0, NULL, 0},
     {"option_torch_tgt_mask", 2, "unknown option '--tgt_mask'; did you mean --causal or --attn-mask FILE? (nn.Transformer's tgt_mask", {"--tgt_mask", S4}, NULL, 0, NULL, 0},
     {"option_rope_alone", 2, "unknown option '--rope'; did you mean --positions rope? (RoPE; --rope-style and --rope-base only tune it)", {"--rope", S4}, NULL, 0, NULL, 0},
     /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the

@@ -315,11 +315,15 @@ static void test_help_and_version_before_a_bad_option(void **state) {
  * choice_took_the_text rows): not after a sentence, nor for --train, which takes no text. */
 static void test_choice_value_called_the_text_only_without_text(void **state) {
     (void)state;
-    const char *const cases[][4] = {{"hi", "--color", "I love deep", NULL}, {"--train", "3 1 4", NULL, NULL},
-                                    {"--show", "--color=I love", NULL, NULL}};
+    /* nor when the text comes from -f, or with --train, which takes none (both were told "the text goes after
+     * it": a tester's pass) */
+    const char *const cases[][6] = {{"hi", "--color", "I love deep", NULL}, {"--train", "3 1 4", NULL, NULL},
+                                    {"--show", "--color=I love", NULL, NULL},
+                                    {"--no-plot", "-f", "/dev/null", "--color", "I love", NULL},
+                                    {"--train", "reverse", "--compare", "I love", NULL}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         tu_result r;
-        run_attnviz(&r, NULL, cases[k][0], cases[k][1], cases[k][2], cases[k][3]);
+        run_attnviz(&r, NULL, cases[k][0], cases[k][1], cases[k][2], cases[k][3], cases[k][4], cases[k][5]);
         if (r.code != 2 || !strstr(r.err, "expected") || strstr(r.err, "the last argument"))
             fail_msg("%s %s: exit %d, stderr '%s'", cases[k][0], cases[k][1], r.code, r.err);
         tu_free(&r);
@@ -900,6 +904,22 @@ static void test_missing_text_file_names_f(void **state) {
     snprintf(want, sizeof want, "attnviz: error: -f: cannot read '%s': Is a directory\n", f->dir);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* the limit is -f's too; the text read from standard input as a lone "-" was typed without -f, and was told
+     * "-f: cannot read 'standard input'" (a tester's pass) */
+    size_t big = (1u << 20) + 10;
+    char *text = malloc(big + 1);
+    assert_non_null(text);
+    memset(text, 'a', big);
+    text[big] = 0;
+    run_attnviz(&r, text, "-q", "--no-plot", "-f", "-", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: -f: standard input is larger than the 1048576-byte limit; give a part"));
+    tu_free(&r);
+    run_attnviz(&r, text, "-q", "--no-plot", "-", NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "attnviz: error: standard input is larger than the 1048576-byte limit; give a part"));
+    tu_free(&r);
+    free(text);
 }
 
 /* A "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9), np.tril(np.ones((T, T)))) given to

@@ -1067,6 +1067,9 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
             {"is-causal", "--causal", "scaled_dot_product_attention's is_causal"},
             {"causal-mask", "--causal", "a causal mask"},
             {"key-padding-mask", "--pad-to N", "nn.MultiheadAttention's key_padding_mask"},
+            {"src-key-padding-mask", "--pad-to N", "nn.Transformer's src_key_padding_mask"},
+            {"tgt-key-padding-mask", "--pad-to N", "nn.Transformer's tgt_key_padding_mask"},
+            {"memory-key-padding-mask", "--pad-to N", "nn.Transformer's memory_key_padding_mask"},
             {"rope", "--positions rope", "RoPE; --rope-style and --rope-base only tune it"},
             {"rotary", "--positions rope", "rotary position embedding, RoPE"},
             {"sinusoidal", "--positions sinusoidal", "the sinusoidal encoding"},
@@ -1734,9 +1737,11 @@ static av_status choice_was_text(const optdef *d, av_options *o, const char *opt
                                  const char *shortopts, const struct option *longopts, av_status st, av_err *err) {
     const char *value = argv[argc - 1];
     unsigned cp;
-    /* a full-width space's message already says the value took the rest; --train takes no text */
+    /* a full-width space's message already says the value took the rest; --train takes no text, and nor does a
+     * run given -f (`-f s.txt --color "I love"` and `--train reverse --compare "I love"` were told "the text goes
+     * after it": a tester's pass). Every option before this one is applied: the value is the last argument */
     if ((d->kind != OPT_CHOICE && d->parse != parse_figures) || value[0] == '-' || wide_space_at(value, &cp) >= 0 ||
-        d->offset == AT(train))
+        d->offset == AT(train) || o->file || av_option_given(o, "train"))
         return st;
     if (getopt_long(argc, argv, shortopts, longopts, NULL) != -1 || optind < argc) return st; /* text given */
     o->last_opt = opt;

@@ -136,16 +136,18 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         if (!strcmp(o->file, "-") && isatty(STDIN_FILENO))
             fprintf(stderr, "attnviz: reading the sentence from the terminal; end it with Ctrl-D on a line of its own\n");
         av_status st = av_read_file(o->file, AV_MAX_INPUT_BYTES, text, len, err);
+        /* "cannot read 'nonexist': No such file or directory" named no option, while --attn-mask's and --weights'
+         * do (a tester's report): av_read_file's errors are -f's, when -f was typed (a lone "-" is the text read
+         * from standard input, and `attnviz - < /` was told "-f: cannot read 'standard input'": a tester's pass) */
+        const char *opt = av_option_given(o, "file") ? "-f: " : "";
         /* "input file 'big.txt' (1200001 bytes) is larger than the 1048576-byte limit": and then? */
         if (st == AV_EUSAGE && err->too_large) {
             av_err inner = *err;
-            return av_fail(err, st, "%s; " AV_TEXT_PART_HINT, inner.msg, AV_MAX_TOKENS);
+            return av_fail(err, st, "%s%s; " AV_TEXT_PART_HINT, opt, inner.msg, AV_MAX_TOKENS);
         }
-        /* "cannot read 'nonexist': No such file or directory" named no option, while --attn-mask's and --weights'
-         * do (a tester's report): av_read_file's other errors are all "cannot read ...", and they are -f's */
         if (st) {
             av_err inner = *err;
-            return av_fail(err, st, "-f: %.490s", inner.msg);
+            return av_fail(err, st, "%s%.490s", opt, inner.msg);
         }
         size_t raw = *len;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
