@@ -2462,6 +2462,38 @@ static void test_sentence_controls_are_spaces_in_the_title(void **state) {
     av_png_image_free(&img);
 }
 
+/* A combining mark typed after a space is one cluster with the space (UAX #29
+ * GB9); the tokenizer keeps it as a token's start, [x] [\u0301] [y], and the
+ * title dropped it with the space: "x \u0301 y \u20DD" was titled "x y", the
+ * same under NBSP and U+3000, and the page's <title> "attnviz: x y". */
+static void test_marks_after_a_space_stay_in_the_title(void **state) {
+    fixture *f = *state;
+    static const char *const rows[][2] = {
+        {"x \xCC\x81 y \xE2\x83\x9D", "x \xCC\x81 y \xE2\x83\x9D"}, /* U+0301 and U+20DD after spaces */
+        {"x\xC2\xA0\xCC\x81y", "x \xCC\x81y"},                      /* after NBSP: the space is folded */
+        {"a\xE3\x80\x80\xCC\x81\xCC\x82" "b  c", "a \xCC\x81\xCC\x82" "b c"},  /* after U+3000, two marks */
+        {"x \xE2\x80\x8D\xCC\x81", "x \xCC\x81"},                      /* a ZWJ before it is dropped with the space */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        tu_result r;
+        RUN(&r, "-q", "-o", in(f, "m"), "--html", rows[i][0]);
+        expect_ok(&r);
+        tu_free(&r);
+        av_png_image img;
+        read_png(in(f, "m/head0.png"), &img);
+        const char *t = av_png_image_text(&img, "Title");
+        char want[128];
+        snprintf(want, sizeof want, "\xE2\x80\x9C\xE2\x81\xA8%s\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0", rows[i][1]);
+        if (strncmp(t, want, strlen(want)) != 0) fail_msg("row %zu: title %s, want %s", i, t, want);
+        av_png_image_free(&img);
+        char *page = slurp(in(f, "m/attnviz.html"), NULL);
+        assert_non_null(page);
+        snprintf(want, sizeof want, "<title>attnviz: %s</title>", rows[i][1]);
+        if (!strstr(page, want)) fail_msg("row %zu: the page has no %s", i, want);
+        free(page);
+    }
+}
+
 /* A --title wider than the figure wraps over up to 3 lines at the figure's
  * width, and only what the third cannot hold is cut with "…"; the plot sets
  * the width, as without --title (it made head0.png 2400 px wide with the map
@@ -2957,6 +2989,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_svg_replaces_a_noncharacter_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_labels_that_read_the_same_get_indices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_marks_after_a_space_stay_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kernel_other_than_autos_is_another_run, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);

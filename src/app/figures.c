@@ -126,7 +126,12 @@ static size_t cut_text(char *out, size_t room, const char *text, int fold) {
         k = av_utf8_cluster_len(text + p, len - p);
         if (fold && is_separator(text + p)) {
             space = cols > 0;
-            continue;
+            /* marks typed after the space are one cluster with it (UAX #29 GB9) and the tokenizer keeps them
+             * as a token's start: "x \u0301 y" was titled "x y" beside its tokens [x] [\u0301] [y] */
+            size_t sep = av_utf8_separator_len(text + p, k);
+            if (sep == k) continue;
+            p += sep;
+            k -= sep;
         }
         int w = av_utf8_cluster_width(text + p, k) + space;
         if ((fold && cols + w > LEAD_COLUMNS) || at + k + 16 >= room) {

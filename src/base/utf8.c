@@ -142,6 +142,15 @@ int av_utf8_is_separator(unsigned cp) {
     return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC;
 }
 
+size_t av_utf8_separator_len(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t at = 0, k; at < n; at += k) {
+        unsigned cp = decode_lenient(u + at, n - at, &k);
+        if (!av_utf8_is_separator(cp) && av_utf8_category(cp) != AV_UC_CF && !av_utf8_is_ignorable(cp)) return at;
+    }
+    return n;
+}
+
 int av_utf8_halfwidth(unsigned cp) { return cp >= 0xFF01 && cp <= 0xFF5E ? (int)(cp - 0xFEE0) : 0; }
 
 int av_utf8_is_rtl(unsigned cp) {

@@ -135,6 +135,13 @@ static inline const char *av_utf8_shown_into(char *buf, size_t n, const char *s)
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */
 int av_utf8_is_separator(unsigned cp);
+/* Bytes of the cluster s[0..n) (valid UTF-8) before its first code point that
+ * is neither a separator (av_utf8_is_separator) nor a format character (Cf)
+ * nor default-ignorable; n when there is none. A combining mark typed alone
+ * after a space is one cluster with the space (UAX #29 GB9), " \u0301": the
+ * tokenizer splits there and keeps the mark as a word's start, and a figure
+ * title's quoted sentence shows the space as one space and keeps the mark. */
+size_t av_utf8_separator_len(const char *s, size_t n);
 
 /* The ASCII character a full-width form stands for, as a Chinese or Japanese
  * input method's full-width mode types it ("４" for 4, "ｅ" for e, "－" for

@@ -51,22 +51,6 @@ static cls classify(const char *s, size_t n) {
     return CL_SEP;
 }
 
-/* Bytes of the separator cluster s[0..n) before its first code point that is
- * neither a separator nor a format character nor default-ignorable (n when
- * none): a combining mark typed alone after a space is one cluster with the
- * space (UAX #29 GB9), " ́", and would be dropped with it. */
-static size_t sep_len(const char *s, size_t n) {
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t at = 0; at < n;) {
-        unsigned cp;
-        const char *why;
-        int k = av_utf8_decode(u + at, n - at, &cp, &why); /* input validated: k >= 1 */
-        if (!av_utf8_is_separator(cp) && av_utf8_category(cp) != AV_UC_CF && !av_utf8_is_ignorable(cp)) return at;
-        at += (size_t)k;
-    }
-    return n;
-}
-
 /* ----------------------------------------------------------------------------
  * Tokenizer */
 
@@ -183,7 +167,7 @@ av_status av_tokenize(av_tokens *out, const char *text, size_t len, int max_toke
             if (open && (st = emit(out, &found, text, start, at, max_tokens, err)) != AV_OK) return st;
             open = 0;
             if (c == CL_ALONE && (st = emit(out, &found, text, at, at + n, max_tokens, err)) != AV_OK) return st;
-            size_t sep = c == CL_SEP ? sep_len(text + at, n) : n;
+            size_t sep = c == CL_SEP ? av_utf8_separator_len(text + at, n) : n;
             if (sep < n) { start = at + sep; open = 1; } /* the marks after the space begin a word, as after a newline */
         }
         at += n;
