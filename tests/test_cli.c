@@ -1958,11 +1958,10 @@ static void test_quiet_output_starts_with_its_title(void **state) {
         tu_result r;
         tu_runv(&r, NULL, NULL, args);
         if (r.code != 0) fail_msg("case %zu: exit %d: %s", c, r.code, r.err);
-        /* --show and --explain say first where their weights come from (-q hides the trace that says it) */
-        int weights = strcmp(cases[c].args[0], "--compare") != 0;
+        /* --show, --explain and --compare say first where their weights come from (-q hides the trace that
+         * says it) */
         char first[300];
-        snprintf(first, sizeof first, "%s%s", weights ? "weights: random weights (untrained, seed 42)\n" : "",
-                 cases[c].first);
+        snprintf(first, sizeof first, "weights: random weights (untrained, seed 42)\n%s", cases[c].first);
         if (strncmp(r.out, first, strlen(first)))
             fail_msg("case %zu: -q %s should start with\n%s\nnot:\n%s", c, cases[c].args[0], first, r.out);
         for (int t = 0; t < 2 && cases[c].then[t]; t++) {

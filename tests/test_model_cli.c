@@ -1863,6 +1863,41 @@ static void test_quiet_show_and_explain_say_the_weights(void **state) {
     tu_free(&r);
 }
 
+/* Under -q the --compare table is all the terminal shows, and it did not say whose weights it compared:
+ * `attnviz -q --no-plot --compare scale "I love"` printed "--compare scale: same sentence, same X and weights"
+ * and the rows of random, untrained weights, where -q --show and --explain start with the "weights:" line.
+ * Now the table starts with it too, once when --show comes first, and a --model's names the folder. */
+static void test_quiet_compare_says_the_weights(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    static const char *const kinds[] = {"scale", "order", "positions"};
+    const char *want = "weights: random weights (untrained, seed 42)\n--compare ";
+    for (int k = 0; k < 3; k++) {
+        run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--compare", kinds[k], "I love", NULL);
+        if (r.code != 0 || strncmp(r.out, want, strlen(want)) != 0)
+            fail_msg("-q --compare %s: exit %d, output does not open with the weights line:\n%s", kinds[k], r.code,
+                     r.out);
+        tu_free(&r);
+    }
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--seed", "7", "--show", "--compare", "scale", "I love", NULL);
+    if (r.code != 0 || strncmp(r.out, "weights: random weights (untrained, seed 7)\nhead 0 of 1", 55) != 0 ||
+        strstr(r.out + 1, "weights: random")) /* once, before both */
+        fail_msg("-q --seed 7 --show --compare scale: exit %d:\n%s", r.code, r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-d", "8", "--compare", "scale", "I love", NULL);
+    assert_int_equal(r.code, 0);
+    assert_null(strstr(r.out, "weights: ")); /* without -q the trace's header says it */
+    tu_free(&r);
+    const char *tiny = tu_in(f, "tiny");
+    assert_int_equal(mkdir(tiny, 0755), 0);
+    make_tiny(tiny);
+    run_attnviz(&r, NULL, "--model", tiny, "-q", "--no-plot", "--compare", "scale", "hello world", NULL);
+    if (r.code != 0 || strncmp(r.out, "weights: model ", 15) != 0 || !strstr(r.out, tiny) ||
+        !strstr(r.out, ")\n--compare scale: ") || strstr(r.out, "random"))
+        fail_msg("--model tiny -q --compare scale: exit %d:\n%s\n%s", r.code, r.out, r.err);
+    tu_free(&r);
+}
+
 /* A 1-layer GPT-2 (2 heads, d_model 8, n_positions 1024, GPT-2's vocabulary) in f/m, whose folder goes to
  * *model, and the text "a" then 599 × " a": 600 GPT-2 tokens, one per pre-token (ids 64, then 257). Returns
  * the text, to free. */
@@ -2852,6 +2887,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_edited_positions_name_the_key, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_quiet_show_and_explain_say_the_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_quiet_compare_says_the_weights, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -319,6 +319,9 @@ static av_status write_outputs(run *r, av_err *err) {
             av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
                     r->cmp.left_out);
         if (!st && av_trace_sinks_print(o)) putchar('\n'); /* a blank line after them; none first (-q) */
+        /* under -q the table is all there is, and nothing said its weights were random and untrained (as
+         * --show's and --explain's "weights:" line does, trace.c): said once, before the first part asked for */
+        if (!st && o->quiet && !o->explain && !o->show) printf("weights: %s\n", r->source.text);
         if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
         int flush_failed = !st && fflush(stdout) != 0, e = flush_failed ? errno : av_stdout_errno();
         if (!st && (flush_failed || ferror(stdout))) /* named, as the trace and --explain are (trace.c), and before
