@@ -1091,6 +1091,15 @@ static void test_bad_checkpoints(void **state) {
                                                 "an older name of the context length, which transformers' GPT2Config "
                                                 "does not read as n_positions (without it, n_positions is 1024): add "
                                                 "\"n_positions\" with the model's context length (wpe.weight's rows)\n"},
+        /* the shards without their index: "has no model.safetensors; a GPT-2 model folder holds ..." (a tester's
+         * pass) */
+        {"pytorch shards without index", 2, "/case48 has no model.safetensors, only PyTorch shards "
+                                            "(pytorch_model-00001-of-00002.bin, ..., PyTorch's pickle format, which "
+                                            "attnviz does not read) and no pytorch_model.bin.index.json; join and "
+                                            "convert them once, in that folder: python3 -c \"import glob, torch, "
+                                            "safetensors.torch as s; t = {}; [t.update(torch.load(f)) for f in "
+                                            "sorted(glob.glob('pytorch_model-*-of-*.bin'))]; s.save_file({k: v.clone() "
+                                            "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1239,6 +1248,15 @@ static void test_bad_checkpoints(void **state) {
             snprintf(path, sizeof path, "%s/pytorch_model.bin.index.json", dir);
             static const char index[] = "{\"weight_map\": {\"wte.weight\": \"pytorch_model-00001-of-00001.bin\"}}";
             write_text(path, index, sizeof index - 1);
+            break;
+        }
+        case 48: { /* model.safetensors as the second of two PyTorch shards, beside the first, no index */
+            char to[4400];
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            snprintf(to, sizeof to, "%s/pytorch_model-00002-of-00002.bin", dir);
+            assert_int_equal(rename(path, to), 0);
+            snprintf(path, sizeof path, "%s/pytorch_model-00001-of-00002.bin", dir);
+            write_text(path, "x", 1);
             break;
         }
         case 47: { /* the weights of kMicro (n_positions 8), the config with n_ctx in its place */

@@ -456,6 +456,26 @@ av_status av_torch_weights_fail(const char *dir, av_err *err) {
                        "[t.update(torch.load(f)) for f in set(json.load(open('pytorch_model.bin.index.json'))"
                        "['weight_map'].values())]; s.save_file({k: v.clone() for k, v in t.items()}, "
                        "'model.safetensors', {'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49));
+    /* the shards without their index (copied without it): "has no model.safetensors; a GPT-2 model folder holds
+     * ..." named neither them nor the way out (a tester's pass) */
+    DIR *d = opendir(dir);
+    char first[256] = "";
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len >= 256 || len < 18 || strncmp(e->d_name, "pytorch_model-", 14) || !strstr(e->d_name + 14, "-of-") ||
+            strcmp(e->d_name + len - 4, ".bin"))
+            continue;
+        if (!n++ || strcmp(e->d_name, first) < 0) snprintf(first, sizeof first, "%s", e->d_name);
+    }
+    if (d) closedir(d);
+    if (n)
+        return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, only PyTorch shards (%s%s, PyTorch's "
+                       "pickle format, which attnviz does not read) and no pytorch_model.bin.index.json; join and "
+                       "convert them once, in that folder: python3 -c \"import glob, torch, safetensors.torch as s; "
+                       "t = {}; [t.update(torch.load(f)) for f in sorted(glob.glob('pytorch_model-*-of-*.bin'))]; "
+                       "s.save_file({k: v.clone() for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"",
+                       AV_SHOWN(dir, 120 + 49), AV_SHOWN(first, 60), n > 1 ? ", ..." : "");
     return AV_OK;
 }
 

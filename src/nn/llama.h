@@ -198,11 +198,14 @@ int av_llama_shards_present(const char *dir, char first[256]);
 
 /* A folder with PyTorch's pickled weights in place of safetensors, as torch.save and
  * save_pretrained(safe_serialization=False) leave them: DIR/pytorch_model.bin, or
- * DIR/pytorch_model.bin.index.json and its shards. AV_EUSAGE "--model DIR has no
+ * DIR/pytorch_model.bin.index.json and its shards, or shards
+ * DIR/pytorch_model-00001-of-00002.bin ... without the index. AV_EUSAGE "--model DIR has no
  * model.safetensors, only pytorch_model.bin (PyTorch's pickle format, which
  * attnviz does not read); convert it once, in that folder: python3 -c \"...\""
  * (the shards' case: "only pytorch_model.bin.index.json and its shards ...;
- * join and convert them once ..."), the one line writing model.safetensors.
+ * join and convert them once ..."; without the index "only PyTorch shards
+ * (pytorch_model-00001-of-00002.bin, ...) ... and no
+ * pytorch_model.bin.index.json"), the one line writing model.safetensors.
  * AV_OK, err untouched, when neither file is there. For a GPT-2 folder
  * (app/gpt2run.c) and a Llama/Qwen2 one (av_llama_load). */
 av_status av_torch_weights_fail(const char *dir, av_err *err);
