@@ -215,10 +215,11 @@ $(FUZZ_DIR)/fuzz_tokenize: src/text/tokenize.c src/base/utf8.c src/base/common.c
 FUZZ_LIBS_tokenize := $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc)
 # cli.c's av_options_config checks the layer configuration (nn/model.c), which links the kernels;
 # --title and --prefix are checked as UTF-8 text (base/utf8.c); its warnings print through app/term.c; a
-# --weights folder's width is read for the --heads hint (io/npy.c, io/fileio.c).
+# --weights folder's width is read for the --heads hint (io/npy.c, io/fileio.c); --train's defaults give the
+# --head hint's d_model (app/train_defaults.c).
 $(FUZZ_DIR)/fuzz_args: src/app/cli.c src/render/colormap.c src/nn/tasks.c src/nn/optim.c src/nn/embed.c src/base/common.c \
     src/nn/model.c src/nn/attention.c src/nn/attention_blas.c src/nn/flash.c src/base/parallel.c src/base/utf8.c \
-    src/app/term.c src/app/teach.c src/text/tokenize.c src/io/npy.c src/io/fileio.c
+    src/app/term.c src/app/teach.c src/text/tokenize.c src/io/npy.c src/io/fileio.c src/app/train_defaults.c
 FUZZ_LIBS_args := $(shell pkg-config --cflags openblas 2>/dev/null) \
                   $(shell pkg-config --cflags --libs libutf8proc 2>/dev/null || echo -lutf8proc) -lpthread
 $(FUZZ_DIR)/fuzz_npy: src/io/npy.c src/io/fileio.c src/base/utf8.c src/base/common.c
