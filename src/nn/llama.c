@@ -425,20 +425,25 @@ static av_status check_index(const llama_store *s, const char *const *files, con
     return AV_OK;
 }
 
-int av_llama_shards_present(const char *dir, char first[256]) {
+/* The files of dir named PREFIX...-of-...SUFFIX (the shards save_pretrained writes), counted, the first in
+ * name order in first (NUL-terminated, "" when none). No errors: an unreadable folder has none. */
+static int shards_named(const char *dir, const char *prefix, const char *suffix, char first[256]) {
     DIR *d = opendir(dir);
     int n = 0;
+    size_t lp = strlen(prefix), ls = strlen(suffix);
     first[0] = 0;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
         size_t len = strlen(e->d_name);
-        if (len >= 256 || strncmp(e->d_name, "model-", 6) || !strstr(e->d_name + 6, "-of-") || len < 18 ||
-            strcmp(e->d_name + len - 12, ".safetensors"))
+        if (len >= 256 || len < lp + 4 + ls || strncmp(e->d_name, prefix, lp) || !strstr(e->d_name + lp, "-of-") ||
+            strcmp(e->d_name + len - ls, suffix))
             continue;
         if (!n++ || strcmp(e->d_name, first) < 0) snprintf(first, 256, "%s", e->d_name);
     }
     if (d) closedir(d);
     return n;
 }
+
+int av_llama_shards_present(const char *dir, char first[256]) { return shards_named(dir, "model-", ".safetensors", first); }
 
 av_status av_torch_weights_fail(const char *dir, av_err *err) {
     char path[4200];
@@ -458,17 +463,8 @@ av_status av_torch_weights_fail(const char *dir, av_err *err) {
                        "'model.safetensors', {'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49));
     /* the shards without their index (copied without it): "has no model.safetensors; a GPT-2 model folder holds
      * ..." named neither them nor the way out (a tester's pass) */
-    DIR *d = opendir(dir);
-    char first[256] = "";
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (len >= 256 || len < 18 || strncmp(e->d_name, "pytorch_model-", 14) || !strstr(e->d_name + 14, "-of-") ||
-            strcmp(e->d_name + len - 4, ".bin"))
-            continue;
-        if (!n++ || strcmp(e->d_name, first) < 0) snprintf(first, sizeof first, "%s", e->d_name);
-    }
-    if (d) closedir(d);
+    char first[256];
+    int n = shards_named(dir, "pytorch_model-", ".bin", first);
     if (n)
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, only PyTorch shards (%s%s, PyTorch's "
                        "pickle format, which attnviz does not read) and no pytorch_model.bin.index.json; join and "
