@@ -211,6 +211,41 @@ static void test_prefix_and_buffers_do_not_matter(void **state) {
     check_forward(dir, "gpt2_f16", 1, AV_KERNEL_REFERENCE);
 }
 
+/* An lm_head.weight that is not wte (one value changed, in place in the file: the F32 lm_head's last float
+ * becomes 1e30, far from any fixture value) is refused, naming both tensors; attnviz runs GPT-2's tied
+ * unembedding only, so running it would print another model's logits. The unchanged file loads. */
+static void test_lm_head_other_than_wte_is_refused(void **state) {
+    fixture *f = *state;
+    char dir[4200], path[4300];
+    snprintf(dir, sizeof dir, "%s/untied_values", f->dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_model(dir, "gpt2_f32", AV_ST_F32, "transformer.", 1);
+    av_gpt2 m;
+    av_err err = {{0}};
+    if (av_gpt2_load(&m, dir, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(m.has_lm_head, 1);
+    av_gpt2_free(&m);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    av_safetensors st;
+    if (av_safetensors_open(&st, path, &err)) fail_msg("%s", err.msg);
+    const av_st_tensor *t = av_safetensors_find(&st, "lm_head.weight");
+    assert_non_null(t);
+    assert_int_equal(t->dtype, AV_ST_F32);
+    off_t at = (off_t)(t->data - st.buf) + (off_t)(t->end - t->begin) - 4;
+    av_safetensors_close(&st);
+    const float big = 1e30f;
+    FILE *fp = fopen(path, "r+b");
+    assert_non_null(fp);
+    assert_int_equal(fseeko(fp, at, SEEK_SET), 0);
+    assert_int_equal(fwrite(&big, sizeof big, 1, fp), 1);
+    assert_int_equal(fclose(fp), 0);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(av_gpt2_load(&m, dir, &err), AV_EUSAGE);
+    if (!strstr(err.msg, "/model.safetensors: lm_head.weight differs from wte.weight; only GPT-2's tied unembedding "
+                         "is supported"))
+        fail_msg("message: %s", err.msg);
+}
+
 /* The weights line says what the file holds (it said "F32, read in place"
  * for a file whose every second tensor was F16): m.dtype names every
  * dtype among the tensors, m.in_place is 1 only when no tensor was converted
@@ -664,6 +699,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_checkpoint_bytes_equal_script, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_forward_matches_numpy, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_and_buffers_do_not_matter, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_lm_head_other_than_wte_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dtype_and_in_place_say_what_the_file_holds, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_config_parse),

@@ -64,6 +64,47 @@ static void test_parse_by_hand(void **state) {
     free(buf);
 }
 
+/* av_safetensors_equal_f32, the tied-lm_head check of both loaders: an F16 (2, 2) tensor
+ * [[1, -2], [0.5, 0]] (0x3C00, 0xC000, 0x3800, 0x0000 by hand) equals those floats after conversion,
+ * not ones that differ in one value or in sign of zero (bit for bit); a (4,) tensor of the same four
+ * values, or the (2, 2) one asked as (1, 4), is another shape, so not equal. A BF16 tensor holding NaN is an error, not "differs". */
+static void test_equal_f32_by_hand(void **state) {
+    (void)state;
+    const char *hdr = "{\"m\":{\"dtype\":\"F16\",\"shape\":[2,2],\"data_offsets\":[0,8]},"
+                      "\"v\":{\"dtype\":\"F16\",\"shape\":[4],\"data_offsets\":[16,24]},"
+                      "\"n\":{\"dtype\":\"BF16\",\"shape\":[2,2],\"data_offsets\":[8,16]}}";
+    size_t len;
+    unsigned char *buf = craft(hdr, 0, 24, &len);
+    const unsigned char bytes[24] = {0x00, 0x3C, 0x00, 0xC0, 0x00, 0x38, 0x00, 0x00,  /* m */
+                                     0x80, 0x3F, 0xC0, 0x7F, 0x00, 0x00, 0x00, 0x00,  /* n: bf16 1, NaN, 0, 0 */
+                                     0x00, 0x3C, 0x00, 0xC0, 0x00, 0x38, 0x00, 0x00}; /* v: m's values */
+    memcpy(buf + len - 24, bytes, 24);
+    av_safetensors st;
+    av_err err = {{0}};
+    if (av_safetensors_parse(&st, buf, len, "x.safetensors", &err)) fail_msg("%s", err.msg);
+    const float want[4] = {1.0f, -2.0f, 0.5f, 0.0f}, off[4] = {1.0f, -2.0f, 0.5f, 1e-8f},
+                negzero[4] = {1.0f, -2.0f, 0.5f, -0.0f};
+    int eq = -1;
+    const av_st_tensor *m = av_safetensors_find(&st, "m"), *v = av_safetensors_find(&st, "v"),
+                       *n = av_safetensors_find(&st, "n");
+    assert_int_equal(av_safetensors_equal_f32(&eq, &st, m, want, 2, 2, &err), AV_OK);
+    assert_int_equal(eq, 1);
+    assert_int_equal(av_safetensors_equal_f32(&eq, &st, m, off, 2, 2, &err), AV_OK);
+    assert_int_equal(eq, 0);
+    assert_int_equal(av_safetensors_equal_f32(&eq, &st, m, negzero, 2, 2, &err), AV_OK);
+    assert_int_equal(eq, 0);
+    assert_int_equal(av_safetensors_equal_f32(&eq, &st, m, want, 1, 4, &err), AV_OK);
+    assert_int_equal(eq, 0);
+    assert_int_equal(av_safetensors_equal_f32(&eq, &st, v, want, 2, 2, &err), AV_OK);
+    assert_int_equal(eq, 0);
+    eq = -1;
+    assert_int_equal(av_safetensors_equal_f32(&eq, &st, n, want, 2, 2, &err), AV_EUSAGE);
+    assert_int_equal(eq, 0);
+    assert_non_null(strstr(err.msg, "contains NaN at index 1"));
+    av_safetensors_close(&st);
+    free(buf);
+}
+
 static void test_half_conversions_by_hand(void **state) {
     (void)state;
     assert_true(av_f16_to_f32(0x3C00) == 1.0f);
@@ -388,6 +429,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_by_hand),
         cmocka_unit_test(test_half_conversions_by_hand),
+        cmocka_unit_test(test_equal_f32_by_hand),
         cmocka_unit_test_setup_teardown(test_write_then_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_convert_rejects_nonfinite_and_other_dtypes),

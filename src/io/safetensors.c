@@ -525,6 +525,19 @@ av_status av_safetensors_f32(const float **out, float **owned, const av_safetens
     return AV_OK;
 }
 
+av_status av_safetensors_equal_f32(int *equal, const av_safetensors *st, const av_st_tensor *t, const float *want,
+                                   size_t rows, size_t cols, av_err *err) {
+    *equal = 0;
+    if (t->ndim != 2 || t->shape[0] != rows || t->shape[1] != cols) return AV_OK;
+    const float *v;
+    float *owned;
+    av_status s = av_safetensors_f32(&v, &owned, st, t, err);
+    if (s) return s;
+    *equal = memcmp(v, want, rows * cols * sizeof(float)) == 0;
+    free(owned);
+    return AV_OK;
+}
+
 /* ----------------------------------------------------------------------------
  * writing */
 

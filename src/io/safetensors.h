@@ -144,6 +144,14 @@ const av_st_tensor *av_safetensors_find(const av_safetensors *st, const char *na
 av_status av_safetensors_f32(const float **out, float **owned, const av_safetensors *st,
                              const av_st_tensor *t, av_err *err);
 
+/* Whether t, read as float32 (av_safetensors_f32's conversion), is the (rows, cols) matrix want, bit for bit:
+ * *equal = 1 when t's shape is (rows, cols) and every value equals want's (row-major), else 0 (another shape
+ * is 0 without reading the data). For a tied output layer (lm_head.weight (V, C) beside the token embedding,
+ * in GPT-2 and Llama folders: transformers' tie_word_embeddings). Errors: those of av_safetensors_f32 (dtype,
+ * a non-finite value, out of memory); *equal is 0 then. */
+av_status av_safetensors_equal_f32(int *equal, const av_safetensors *st, const av_st_tensor *t, const float *want,
+                                   size_t rows, size_t cols, av_err *err);
+
 /* One tensor to write: float32 data of shape[0..ndim-1], stored as dtype
  * (F32, F16 round-to-nearest-even, or BF16 round-to-nearest-even). */
 typedef struct {

@@ -748,12 +748,9 @@ static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *e
     size_t V = (size_t)m->cfg.vocab_size, C = (size_t)m->cfg.n_embd;
     if (t->ndim != 2 || t->shape[0] != V || t->shape[1] != C)
         return av_fail(err, AV_EUSAGE, "%s: tensor \"lm_head.weight\" must have shape (%zu, %zu) like wte", file, V, C);
-    const float *f;
-    float *owned;
-    av_status st = av_safetensors_f32(&f, &owned, &s->st, t, err);
+    int tied;
+    av_status st = av_safetensors_equal_f32(&tied, &s->st, t, m->params.wte, V, C, err);
     if (st) return st;
-    int tied = memcmp(f, m->params.wte, V * C * sizeof(float)) == 0;
-    free(owned);
     if (!tied)
         return av_fail(err, AV_EUSAGE, "%s: lm_head.weight differs from wte.weight; only GPT-2's tied unembedding is supported", file);
     return AV_OK;

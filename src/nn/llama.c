@@ -627,14 +627,9 @@ static av_status check_tied_lm_head(llama_store *s, const av_llama_config *c, co
     int f = 0;
     const av_st_tensor *t = store_find(s, "lm_head.weight", &f);
     if (!t) return AV_OK;
-    size_t V = (size_t)c->vocab_size, C = (size_t)c->n_embd;
-    const float *v = NULL;
-    float *copy = NULL;
-    int same = t->ndim == 2 && t->shape[0] == V && t->shape[1] == C;
-    av_status st = same ? av_safetensors_f32(&v, &copy, &s->st[f], t, err) : AV_OK;
+    int same;
+    av_status st = av_safetensors_equal_f32(&same, &s->st[f], t, embed, (size_t)c->vocab_size, (size_t)c->n_embd, err);
     if (st) return st;
-    same = same && memcmp(v, embed, V * C * sizeof(float)) == 0;
-    free(copy);
     if (!same)
         return av_fail(err, AV_EUSAGE, "%s: tensor \"lm_head.weight\" differs from model.embed_tokens.weight, but "
                        "config.json's tie_word_embeddings is true, so the output layer is model.embed_tokens.weight; "
