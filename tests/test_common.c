@@ -78,30 +78,32 @@ int munmap(void *addr, size_t len) {
 }
 #endif
 
-/* av_fail cuts a message longer than av_err's 512 bytes at a whole UTF-8
- * character: vsnprintf kept 511 bytes, "ab" and 169 whole 我 (3 bytes each,
- * 2 + 507 = 509) and 2 bytes of the 170th, which go (a tester's report: an
- * --explain error ended with half a character). Byte counts by hand. */
+/* av_fail cuts a message longer than av_err's msg (N = 2048 bytes) at a whole
+ * UTF-8 character: vsnprintf keeps N - 1 = 2047 bytes, "ab" and 681 whole 我
+ * (3 bytes each, 2 + 2043 = 2045) and 2 bytes of the 682nd, which go (a
+ * tester's report: an --explain error ended with half a character). Byte
+ * counts by hand, checked against sizeof. */
 static void test_fail_cuts_at_a_whole_character(void **state) {
     (void)state;
-    char text[700] = "ab";
-    for (int i = 0; i < 200; i++) strcat(text, "\xE6\x88\x91"); /* 我 */
     av_err e;
+    assert_int_equal(sizeof e.msg, 2048);
+    char text[2600] = "ab";
+    for (int i = 0; i < 800; i++) strcat(text, "\xE6\x88\x91"); /* 我 */
     assert_int_equal(av_fail(&e, AV_EUSAGE, "%s", text), AV_EUSAGE);
-    assert_int_equal(strlen(e.msg), 509);
-    assert_memory_equal(e.msg, text, 509);
+    assert_int_equal(strlen(e.msg), 2045);
+    assert_memory_equal(e.msg, text, 2045);
     assert_int_equal(av_utf8_check(e.msg, strlen(e.msg), &(av_err){{0}}), AV_OK);
-    text[2 + 3 * 170] = 0; /* 512 bytes: 511 fit, the 170th 我 is cut after 2 of its 3 bytes */
+    text[2 + 3 * 682] = 0; /* 2048 bytes: 2047 fit, the 682nd 我 is cut after 2 of its 3 bytes */
     av_fail(&e, AV_EUSAGE, "%s", text);
-    assert_int_equal(strlen(e.msg), 509);
-    text[2 + 3 * 169] = 0; /* 509 bytes: fits, left whole */
+    assert_int_equal(strlen(e.msg), 2045);
+    text[2 + 3 * 681] = 0; /* 2045 bytes: fits, left whole */
     av_fail(&e, AV_EUSAGE, "%s", text);
     assert_string_equal(e.msg, text);
-    char ascii[600];
+    char ascii[2600];
     memset(ascii, 'x', sizeof ascii - 1);
     ascii[sizeof ascii - 1] = 0;
-    av_fail(&e, AV_EUSAGE, "%s", ascii); /* ASCII: cut at 511 as before */
-    assert_int_equal(strlen(e.msg), 511);
+    av_fail(&e, AV_EUSAGE, "%s", ascii); /* ASCII: cut at 2047 as before */
+    assert_int_equal(strlen(e.msg), 2047);
 }
 
 /* av_fail_overflow writes "WHAT overflowed float32 " and the rest, and sets
@@ -118,12 +120,12 @@ static void test_fail_overflow_sets_the_field(void **state) {
     assert_int_equal(e.overflowed, strlen("layer 1: the scores q·kᵀ overflowed float32"));
     assert_int_equal(av_fail(&e, AV_EUSAGE, "--heads %d is outside the allowed range 1..%d", 99, 64), AV_EUSAGE);
     assert_int_equal(e.overflowed, 0);
-    char what[600];
+    char what[2600];
     memset(what, 'x', sizeof what - 1);
     what[sizeof what - 1] = 0;
     av_fail_overflow(&e, what, "(a value became infinite)");
-    assert_int_equal(strlen(e.msg), 511);
-    assert_int_equal(e.overflowed, 511);
+    assert_int_equal(strlen(e.msg), 2047);
+    assert_int_equal(e.overflowed, 2047);
     assert_int_equal(av_fail_overflow(NULL, "x", "y"), AV_EUSAGE);
 }
 

@@ -1317,6 +1317,55 @@ static void test_model_hf_cache_folder(void **state) {
     tu_free(&r);
 }
 
+/* The PyTorch conversions quote the folder and give a line of Python to paste. In a Hugging Face cache
+ * snapshot (huggingface-cli download's hub/models--ORG--NAME/snapshots/COMMIT/, here under the test's own
+ * folder: over 100 bytes, as ~/.cache/huggingface/hub/... is) the index and shard messages were cut at
+ * av_err's 512 bytes inside that line, so it could not be pasted. Each of the three ends with the line's own
+ * end, which is written out here from the messages above. */
+static void test_torch_conversion_line_is_whole_in_a_cache_snapshot(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200], path[4400], to[4400];
+    snprintf(dir, sizeof dir, "%s/hub", f->dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    strcat(dir, "/models--openai-community--gpt2");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    strcat(dir, "/snapshots");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    strcat(dir, "/607a30d783dfa663caf39e06633721c8d4cfcd7e");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_true(strlen(dir) > 100);
+    micro_checkpoint(dir, NULL);
+    static const char *const kinds[] = {"pytorch_model.bin", "pytorch_model.bin.index.json", "shards, no index"};
+    static const char end[] = " s.save_file({k: v.clone() for k, v in t.items()}, 'model.safetensors', "
+                              "{'format': 'pt'})\"\n";
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    snprintf(to, sizeof to, "%s/pytorch_model.bin", dir);
+    assert_int_equal(rename(path, to), 0);
+    for (int k = 0; k < 3; k++) {
+        if (k == 1) { /* the index and its one shard */
+            snprintf(path, sizeof path, "%s/pytorch_model-00001-of-00001.bin", dir);
+            assert_int_equal(rename(to, path), 0);
+            snprintf(path, sizeof path, "%s/pytorch_model.bin.index.json", dir);
+            static const char index[] = "{\"weight_map\": {\"wte.weight\": \"pytorch_model-00001-of-00001.bin\"}}";
+            write_text(path, index, sizeof index - 1);
+        }
+        if (k == 2) { /* two shards without the index */
+            assert_int_equal(unlink(path), 0);
+            snprintf(path, sizeof path, "%s/pytorch_model-00001-of-00001.bin", dir);
+            snprintf(to, sizeof to, "%s/pytorch_model-00002-of-00002.bin", dir);
+            assert_int_equal(rename(path, to), 0);
+            snprintf(path, sizeof path, "%s/pytorch_model-00001-of-00002.bin", dir);
+            write_text(path, "x", 1);
+        }
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);
+        size_t n = strlen(r.err), e = strlen(end);
+        if (r.code != 2 || !strstr(r.err, dir) || n < e || strcmp(r.err + n - e, end) != 0)
+            fail_msg("%s: exit %d, stderr (%zu bytes):\n%s", kinds[k], r.code, n, r.err);
+        tu_free(&r);
+    }
+}
+
 /* --model DIR/ (a folder typed with its trailing slash, as shell completion
  * gives it): the messages name DIR/config.json, not DIR//config.json. */
 static void test_model_folder_with_trailing_slash(void **state) {
@@ -2862,6 +2911,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_hf_cache_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_torch_conversion_line_is_whole_in_a_cache_snapshot, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gpt2_folder_with_tokenizer_json_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_names_its_folder, tu_setup_tmpdir, tu_teardown_tmpdir),

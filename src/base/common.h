@@ -53,7 +53,9 @@ typedef struct {
         int too_large;  /* 0, or 1 when io/fileio.h av_read_file refused a file over its byte limit, so that a
                          * caller that knows what the file holds can add the way on (app/tensorio.c, for -f's
                          * text) without matching the message's words */
-        char msg[512];
+        char msg[2048]; /* 2 KB: a message that quotes a folder twice and a line of Python to paste (the
+                         * PyTorch conversions, gpt2run.c and llama.c) fits for a Hugging Face cache snapshot's
+                         * path; 512 cut that line in the middle */
     };
 } av_err;
 
