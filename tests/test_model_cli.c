@@ -637,6 +637,62 @@ static void test_model_generate(void **state) {
     tu_free(&r);
 }
 
+/* A config.json with the names transformers' GPT2Config.attribute_map gives the sizes (hidden_size for n_embd,
+ * num_attention_heads, num_hidden_layers, max_position_embeddings) loads in transformers, but `attnviz --model DIR`
+ * said 'missing key "n_layer" (GPT2Config needs ...)', exit 2 (a learner's pass). Now the alias is read as the key:
+ * the tiny model under those names gives the numpy reference's attention (tests/gen_gpt2_ref.py) and its greedy
+ * continuation of "Hello world" (generate8.txt); the two names of one size with two values are refused, naming both. */
+static void test_config_alias_names(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", f->dir);
+    static const char aliases[] = "{\"model_type\": \"gpt2\", \"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
+                                  "\"hidden_size\": 64, \"max_position_embeddings\": 64, \"vocab_size\": 50257}";
+    write_text(path, aliases, strlen(aliases));
+    const char *dump = tu_in(f, "dump");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--dump", dump, "--no-plot", "-q", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char got[4400];
+    snprintf(got, sizeof got, "%s/attn.npy", dump);
+    expect_npy_close(got, "tests/ref/gpt2/gpt2_f32/attn.npy", 0);
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    char *want = tu_slurp_file(src_path("tests/ref/gpt2/gpt2_f32/generate8.txt"), NULL);
+    want[strcspn(want, "\n")] = 0;
+    char line[256];
+    snprintf(line, sizeof line, "ids: %s\n", want);
+    if (!strstr(r.out, line)) fail_msg("want '%s' in:\n%s", line, r.out);
+    free(want);
+    tu_free(&r);
+    /* one name of each kind mixed, and both names of a size with one value: the same model */
+    static const char mixed[] = "{\"n_layer\": 2, \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"n_embd\": 64, "
+                                "\"n_positions\": 64, \"vocab_size\": 50257}";
+    write_text(path, mixed, strlen(mixed));
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--generate", "1", "Hello world", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char clash[] = "{\"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, \"hidden_size\": 32, "
+                                "\"n_positions\": 64, \"vocab_size\": 50257}";
+    static const char zero[] = "{\"num_hidden_layers\": 0, \"n_head\": 4, \"n_embd\": 64, \"n_positions\": 64, "
+                               "\"vocab_size\": 50257}";
+    write_text(path, zero, strlen(zero)); /* the range in the file's own word, not "n_layer 0" */
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "Hello world", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "/config.json: num_hidden_layers 0 is outside 1..128 (GPT2Config's n_layer)\n"))
+        fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+    write_text(path, clash, strlen(clash));
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "Hello world", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "/config.json: \"n_embd\" 64 and \"hidden_size\" 32 disagree: transformers' GPT2Config reads "
+                       "hidden_size as n_embd, so they name one size; allowed: one of them, or both with the same value\n"))
+        fail_msg("stderr: %s", r.err);
+    tu_free(&r);
+}
+
 /* --generate stops after config.json's eos_token_id, as Hugging Face's generate does (GPT-2's <|endoftext|>,
  * 50256): it went on past it, "[<|endoftext|>] [<|endoftext|>] ..." (a learner's pass). Here the tiny model's
  * 7th greedy token, "idence" (id 1704), is named the end: 7 tokens, it the last, and the line says why. */
@@ -2905,6 +2961,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_config_alias_names, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_top5_ranks_by_logit_where_p_underflows, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -73,13 +73,37 @@ static av_status json_int(int *out, const cJSON *root, const char *key, int requ
                        allowed, name, err);
 }
 
+/* A size key with the name transformers' GPT2Config.attribute_map gives it too (hidden_size is n_embd,
+ * num_attention_heads n_head, num_hidden_layers n_layer, max_position_embeddings n_positions): a config.json
+ * written with only the alias (by hand, or by a script that used the Llama names) loads in transformers, but said
+ * 'missing key "n_layer"' here (a learner's pass). The alias alone is read as the key, in the alias's words (its
+ * range too); both with one value are one; both with two values are refused, naming both (transformers would let
+ * the alias win). */
+static av_status json_size(int *out, const cJSON *root, const char *key, const char *alias, int max, const char *name,
+                           av_err *err) {
+    if (!cJSON_HasObjectItem(root, alias)) return json_int(out, root, key, 1, max, name, err);
+    int a = 0, k = 0;
+    av_status s = json_int(&a, root, alias, 1, max, name, err);
+    if (!s && (a < 1 || a > max)) /* check_config would name the key, which the file does not have */
+        return av_fail(err, AV_EUSAGE, "%s: %s %d is outside 1..%d (GPT2Config's %s)", name, alias, a, max, key);
+    if (s || !cJSON_HasObjectItem(root, key)) return s ? s : (*out = a, AV_OK);
+    if ((s = json_int(&k, root, key, 1, max, name, err))) return s;
+    if (k != a)
+        return av_fail(err, AV_EUSAGE, "%s: \"%s\" %d and \"%s\" %d disagree: transformers' GPT2Config reads %s "
+                       "as %s, so they name one size; allowed: one of them, or both with the same value", name, key, k,
+                       alias, a, alias, key);
+    return *out = k, AV_OK;
+}
+
 /* n_ctx without n_positions: OpenAI's hparams.json and old configs name the context length so, but transformers'
  * GPT2Config keeps n_ctx as an unused extra and takes n_positions 1024 when it is absent (a wpe.weight of another
  * length then does not load), so it is named, not taken. 'missing key "n_positions"' alone did not mention it (a
  * user's report). */
 static av_status check_n_ctx(const cJSON *root, const char *name, av_err *err) {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(root, "n_ctx");
-    if (!ctx || cJSON_GetObjectItemCaseSensitive(root, "n_positions")) return AV_OK;
+    if (!ctx || cJSON_GetObjectItemCaseSensitive(root, "n_positions") ||
+        cJSON_GetObjectItemCaseSensitive(root, "max_position_embeddings"))
+        return AV_OK;
     char shown[64];
     av_json_shown(shown, sizeof shown, ctx);
     return av_fail(err, AV_EUSAGE, "%s: missing key \"n_positions\" (GPT2Config needs n_layer, n_head, n_embd, "
@@ -236,11 +260,12 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
     if (s) return s;
     if ((s = check_model_type(root, name, err)) ||
-        (s = json_int(&c->n_layer, root, "n_layer", 1, AV_GPT2_MAX_LAYERS, name, err)) ||
-        (s = json_int(&c->n_head, root, "n_head", 1, AV_MAX_HEADS, name, err)) ||
-        (s = json_int(&c->n_embd, root, "n_embd", 1, AV_MAX_D_MODEL, name, err)) ||
+        (s = json_size(&c->n_layer, root, "n_layer", "num_hidden_layers", AV_GPT2_MAX_LAYERS, name, err)) ||
+        (s = json_size(&c->n_head, root, "n_head", "num_attention_heads", AV_MAX_HEADS, name, err)) ||
+        (s = json_size(&c->n_embd, root, "n_embd", "hidden_size", AV_MAX_D_MODEL, name, err)) ||
         (s = check_n_ctx(root, name, err)) ||
-        (s = json_int(&c->n_positions, root, "n_positions", 1, AV_GPT2_MAX_POSITIONS, name, err)) ||
+        (s = json_size(&c->n_positions, root, "n_positions", "max_position_embeddings", AV_GPT2_MAX_POSITIONS, name,
+                       err)) ||
         (s = json_int(&c->vocab_size, root, "vocab_size", 1, AV_GPT2_MAX_VOCAB, name, err)) ||
         (s = check_unsupported(root, name, err)))
         goto done;

@@ -106,8 +106,12 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
 
 /* Parse config.json text (len bytes, need not be NUL-terminated) with cJSON.
  * Required: n_layer, n_head, n_embd, n_positions, vocab_size (whole numbers;
- * n_ctx, an older name, is not taken for n_positions, as transformers'
- * GPT2Config does not: without n_positions its message names it);
+ * the first four also under the names GPT2Config.attribute_map gives them,
+ * num_hidden_layers, num_attention_heads, hidden_size,
+ * max_position_embeddings: both names with two values are refused, "config.json:
+ * \"n_embd\" 64 and \"hidden_size\" 32 disagree ..."; n_ctx, an older name,
+ * is not taken for n_positions, as transformers' GPT2Config does not: without
+ * n_positions or max_position_embeddings its message names it);
  * optional: model_type (must be "gpt2" or AV_GPT2_ATTNVIZ_TYPE; older GPT-2
  * exports lack it), layer_norm_epsilon (default 1e-5), scale_attn_weights
  * (true or false, GPT2Config's: false = no ÷√d_k), activation_function
