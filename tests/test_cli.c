@@ -606,6 +606,34 @@ static void test_equivalent_spellings_are_one_token(void **state) {
     rm_rf(dir);
 }
 
+/* A keycap emoji (UTS #51 ED-14c emoji_keycap_sequence: a digit, # or *, then U+FE0F U+20E3) is an emoji as
+ * 🙂 and ❤️ are (a Chinese-speaking learner's pass): `attnviz --no-plot "1️⃣2️⃣ 3️⃣x"` gave the tokens
+ * [1️⃣2️⃣] [3️⃣x], the keycaps glued to each other and to the next word as digits are, while "🙂🙂" is two
+ * tokens; and --show counted "1️⃣" 1 column where a terminal draws an emoji 2, so its row was padded one space
+ * more than the row of 好 (2 columns) and its numbers stood one column right of the others. Expected, by hand
+ * from UTS #51: one token per keycap, each 2 columns like 好; "1⃣" without U+FE0F is the digit in text
+ * presentation (as ❤ without it) and stays in its word. */
+static void test_keycap_emoji_is_one_token_of_two_columns(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "--d-model", "16",
+                "1\xEF\xB8\x8F\xE2\x83\xA3" "2\xEF\xB8\x8F\xE2\x83\xA3 3\xEF\xB8\x8F\xE2\x83\xA3x "
+                "#\xEF\xB8\x8F\xE2\x83\xA3* 1\xE2\x83\xA3x \xE5\xA5\xBD", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "  tokens     [1\xEF\xB8\x8F\xE2\x83\xA3] [2\xEF\xB8\x8F\xE2\x83\xA3] "
+                       "[3\xEF\xB8\x8F\xE2\x83\xA3] [x] [#\xEF\xB8\x8F\xE2\x83\xA3] [*] [1\xE2\x83\xA3x] "
+                       "[\xE5\xA5\xBD]\n"))
+        fail_msg("keycap tokens: %s", r.out);
+    tu_free(&r);
+    /* --show: labels "1️⃣" and "好" both 2 columns, so both rows are "i label value": one space each */
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--d-model", "16", "--show", "1\xEF\xB8\x8F\xE2\x83\xA3 \xE5\xA5\xBD",
+                NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "\n0 1\xEF\xB8\x8F\xE2\x83\xA3 0.") || !strstr(r.out, "\n1 \xE5\xA5\xBD 0."))
+        fail_msg("--show rows not aligned: %s", r.out);
+    tu_free(&r);
+}
+
 /* `attnviz --heads 8 “我爱深度学习”` typed with a Chinese input method's punctuation on (a Chinese-speaking
  * student's pass): the shell keeps “ and ”, so the sentence had 8 tokens, [“] first and [”] last, with no word
  * why. The run is unchanged (the quotes stay characters of the text) and a note says what the shell's quotes
@@ -3570,6 +3598,7 @@ int main(void) {
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),
         cmocka_unit_test(test_equivalent_spellings_are_one_token),
+        cmocka_unit_test(test_keycap_emoji_is_one_token_of_two_columns),
         cmocka_unit_test(test_typed_curly_quotes_are_noted),
         cmocka_unit_test(test_embed_step_names_a_loaded_x),
         cmocka_unit_test(test_same_command_same_numbers),

@@ -120,6 +120,9 @@ static void test_symbols(void **state) {
     expect_tokens("x+y=2€", (const char *[]){"x", "+", "y", "=", "2€", NULL});
     expect_tokens("ok✅done", (const char *[]){"ok", "✅", "done", NULL});
     expect_tokens("I❤you I❤️you", (const char *[]){"I❤you", "I", "❤️", "you", NULL});
+    /* keycaps (UTS #51 ED-14c): digit + U+FE0F + U+20E3 is an emoji; without U+FE0F the digit's text form */
+    expect_tokens("1\xEF\xB8\x8F\xE2\x83\xA3" "2\xEF\xB8\x8F\xE2\x83\xA3x 1\xE2\x83\xA3x",
+                  (const char *[]){"1\xEF\xB8\x8F\xE2\x83\xA3", "2\xEF\xB8\x8F\xE2\x83\xA3", "x", "1\xE2\x83\xA3x", NULL});
 }
 
 /* Every code point of general category P* in utf8proc's Unicode version is a

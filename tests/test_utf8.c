@@ -147,6 +147,13 @@ static void test_emoji_presentation(void **state) {
     assert_false(emoji("✓\xEF\xB8\x8F")); /* ✓ is not Extended_Pictographic: VS16 changes nothing */
     assert_false(emoji("\xF0\x9F\x87\xA8")); /* one regional indicator alone */
     assert_false(emoji("a"));
+    /* keycaps, UTS #51 ED-14c emoji_keycap_sequence [0-9#*] U+FE0F U+20E3; without U+FE0F text presentation */
+    assert_true(emoji("1\xEF\xB8\x8F\xE2\x83\xA3"));
+    assert_true(emoji("#\xEF\xB8\x8F\xE2\x83\xA3"));
+    assert_true(emoji("*\xEF\xB8\x8F\xE2\x83\xA3"));
+    assert_false(emoji("1\xE2\x83\xA3"));
+    assert_false(emoji("1\xEF\xB8\x8F"));
+    assert_false(emoji("a\xEF\xB8\x8F\xE2\x83\xA3"));
 }
 
 /* The width of every code point, alone, is utf8proc_charwidth's: the number
@@ -179,6 +186,8 @@ static void test_string_widths(void **state) {
     assert_int_equal(av_utf8_width("👍🏽"), 2);
     assert_int_equal(av_utf8_width("🇨🇳"), 2);
     assert_int_equal(av_utf8_width("❤️"), 2);
+    assert_int_equal(av_utf8_width("1\xEF\xB8\x8F\xE2\x83\xA3"), 2); /* keycap 1️⃣, an emoji */
+    assert_int_equal(av_utf8_width("1\xE2\x83\xA3"), 1);              /* 1⃣: the digit and its mark */
     assert_int_equal(av_utf8_width("\xE1\x84\x80\xE1\x84\x80"), 4); /* ᄀᄀ: two wide leading jamo, one cluster */
     assert_int_equal(av_utf8_width("\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8"), 2); /* 각 in jamo: L V T */
     assert_int_equal(av_utf8_width("ሰላም።"), 4);

@@ -258,10 +258,12 @@ int av_utf8_cluster_is_emoji(const char *s, size_t len) {
     unsigned first = decode_lenient(u, len, &k);
     if (utf8proc_get_property((utf8proc_int32_t)first)->boundclass == UTF8PROC_BOUNDCLASS_REGIONAL_INDICATOR)
         return k < len; /* a flag is two regional indicators; one alone is a letter-like symbol */
+    size_t k2, k3;
+    int vs16 = k < len && decode_lenient(u + k, len - k, &k2) == 0xFE0F;
+    if ((first >= '0' && first <= '9') || first == '#' || first == '*') /* a keycap: 1 U+FE0F U+20E3 */
+        return vs16 && k + k2 < len && decode_lenient(u + k + k2, len - k - k2, &k3) == 0x20E3;
     if (!is_pictographic(first)) return 0;
-    if (av_utf8_cp_width(first) == 2) return 1;
-    size_t k2;
-    return k < len && decode_lenient(u + k, len - k, &k2) == 0xFE0F;
+    return av_utf8_cp_width(first) == 2 || vs16;
 }
 
 int av_utf8_cluster_width(const char *s, size_t len) {

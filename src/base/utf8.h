@@ -167,7 +167,10 @@ size_t av_utf8_cluster_len(const char *s, size_t len);
 
 /* 1 if the cluster s[0..len) is shown as an emoji (UTS #51): an
  * Extended_Pictographic base that is wide by default or followed by VS16
- * U+FE0F, or a pair of regional indicators (a flag). ✓ and → are not. */
+ * U+FE0F, a pair of regional indicators (a flag), or a keycap sequence
+ * (UTS #51 ED-14c emoji_keycap_sequence: 0-9, # or *, then U+FE0F U+20E3,
+ * "1️⃣"; "1⃣" without U+FE0F is the digit in text presentation, as ❤ without
+ * it). ✓ and → are not. */
 int av_utf8_cluster_is_emoji(const char *s, size_t len);
 
 /* Terminal columns of the cluster s[0..len): 2 if it is an emoji, else the
