@@ -634,6 +634,28 @@ static void test_keycap_emoji_is_one_token_of_two_columns(void **state) {
     tu_free(&r);
 }
 
+/* An --explain value quoted in an error is closed for bidi as a path is (utf8.h av_utf8_shown_name): an RLO
+ * U+202E left open in `--explain $'abc\u202e,1'` turned the rest of the message, "' is neither a token of the
+ * sentence ...", around on a terminal that applies UAX #9. By hand from UAX #9: an RLO is closed by one PDF
+ * U+202C; an isolate already closed (FSI ... PDI) gets nothing. */
+static void test_explain_value_in_a_message_is_closed_for_bidi(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--d-model", "16", "--explain", "abc\xE2\x80\xAE,1", "a b", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "--explain query 'abc\xE2\x80\xAE\xE2\x80\xAC' is neither a token"))
+        fail_msg("RLO not closed: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--d-model", "16", "--explain", "a\xE2\x80\xAE" "b,,", "a b", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "--explain 'a\xE2\x80\xAE" "b,,\xE2\x80\xAC' has an empty part")) fail_msg("RLO not closed: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--d-model", "16", "--explain", "\xE2\x81\xA8" "ab\xE2\x81\xA9,1", "a b", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "--explain query '\xE2\x81\xA8" "ab\xE2\x81\xA9' is neither")) fail_msg("closed isolate: %s", r.err);
+    tu_free(&r);
+}
+
 /* `attnviz --heads 8 “我爱深度学习”` typed with a Chinese input method's punctuation on (a Chinese-speaking
  * student's pass): the shell keeps “ and ”, so the sentence had 8 tokens, [“] first and [”] last, with no word
  * why. The run is unchanged (the quotes stay characters of the text) and a note says what the shell's quotes
@@ -3599,6 +3621,7 @@ int main(void) {
         cmocka_unit_test(test_same_word_same_row_without_positions),
         cmocka_unit_test(test_equivalent_spellings_are_one_token),
         cmocka_unit_test(test_keycap_emoji_is_one_token_of_two_columns),
+        cmocka_unit_test(test_explain_value_in_a_message_is_closed_for_bidi),
         cmocka_unit_test(test_typed_curly_quotes_are_noted),
         cmocka_unit_test(test_embed_step_names_a_loaded_x),
         cmocka_unit_test(test_same_command_same_numbers),

@@ -133,9 +133,9 @@ static void near_hint(char *out, size_t n, const av_tokens *toks, const char *wa
  * (an extended grapheme cluster, or a code point of one too long to keep
  * whole) with "…" after it, so that a pasted 3000-character spec leaves
  * room in av_err for the message's hint (a tester's report: it was cut
- * mid-character and lost). Returns buf. */
+ * mid-character and lost). Returns buf. shown() below adds the bidi closers. */
 #define SHOWN_COLS 80
-static const char *shown(char *buf, size_t cap, const char *s, size_t len) {
+static const char *shown_cut(char *buf, size_t cap, const char *s, size_t len) {
     size_t at = 0, k = 0;
     int cols = 0;
     while (at < len) {
@@ -166,6 +166,21 @@ static const char *shown(char *buf, size_t cap, const char *s, size_t len) {
         }
     }
     memcpy(buf + k, "\xE2\x80\xA6", 4); /* … */
+    return buf;
+}
+
+/* shown_cut's text as av_utf8_shown_name writes a name (utf8.h): followed by
+ * the PDF/PDI that close the bidi embeddings, overrides and isolates it
+ * leaves open, so the rest of the message reads as if it held none
+ * (--explain $'abc\u202e,1' turned "' is neither a token of the sentence
+ * ..." around on a bidi terminal). Control characters never get here:
+ * app/cli.c refuses an --explain value holding one. buf and cap as
+ * shown_cut's; returns buf. */
+static const char *shown(char *buf, size_t cap, const char *s, size_t len) {
+    char *cut = malloc(cap);
+    if (!cut) return shown_cut(buf, cap, s, len);
+    av_utf8_shown_name(shown_cut(cut, cap, s, len), buf, cap);
+    free(cut);
     return buf;
 }
 
