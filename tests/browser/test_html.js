@@ -177,6 +177,7 @@ async function main() {
     await nameLanguages(browser, tmp);
     await tooltipInWindow(browser, tmp);
     await tooltipEscape(browser, tmp);
+    await arrowKeysOnALongMap(browser, tmp);
     await divergingCmap(browser, tmp);
     await figureColours(browser, tmp);
     await coarseColours(browser, tmp);
@@ -1280,6 +1281,48 @@ async function nameLanguages(browser, tmp) {
 
 /* Escape hides the matrix view's tooltip, of the keyboard (arrow keys on the map) or of the pointer, and the
  * focus stays on the map (Escape did nothing: the tooltip stayed over the map until the focus left it) */
+/* A 1,000-token map (a million cells, causal: half of them hatched): each arrow key in the matrix view
+ * redrew every cell with its own fillRect, about 3 s a key, so stepping ten cells took half a minute (a
+ * teacher's pass). Ten keys must take under 5 s, and the map they leave must be the one a whole redraw
+ * draws (render()), pixel for pixel, on cell (3, 5): three down, five right from (0, 0), as the tooltip
+ * says. (Its 2 px cells are too small for the chosen cell's frame.) */
+async function arrowKeysOnALongMap(browser, tmp) {
+  for (const T of [1000, 12]) {
+  const out = path.join(tmp, 'long-keys' + T);
+  attnviz(['--heads', '2', '-d', '16', '--causal', '--html', '--no-plot', '-q', '-o', out,
+    Array.from({ length: T }, (_, i) => 'w' + i).join(' ')]);
+  /* 12 tokens: 44 px cells with their numbers and the frames, which the keys redraw around the cells */
+  await test('html_arrow_keys_on_a_' + T + '_token_map_stay_quick', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await page.evaluate(() => { window.attnviz.state.query = 4; window.attnviz.render(); }); /* the query's frame too */
+    await view(page, 'matrix');
+    const cv = '#view-matrix canvas[data-run="0"]';
+    await page.focus(cv);
+    const t0 = Date.now();
+    for (const k of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight',
+      'ArrowRight', 'ArrowUp', 'ArrowDown']) await page.keyboard.press(k);
+    await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => res())));
+    const ms = Date.now() - t0;
+    const tip = await page.$eval('#av-tip', (t) => t.textContent);
+    check(tip.includes('query 3 ') && tip.includes('key 5 '), 'after the keys the tooltip names ' + JSON.stringify(tip));
+    const pixels = (sel) => page.$eval(sel, (e) => {
+      const d = e.getContext('2d').getImageData(0, 0, e.width, e.height).data;
+      let h = 0;
+      for (let n = 0; n < d.length; n++) h = (h * 31 + d[n]) >>> 0;
+      return { w: e.width, h: e.height, sum: h };
+    });
+    const stepped = await pixels(cv);
+    await page.evaluate(() => window.attnviz.render());
+    const whole = await pixels(cv);
+    check(JSON.stringify(stepped) === JSON.stringify(whole), 'the map after the keys ' + JSON.stringify(stepped) +
+      ' is not the map drawn whole ' + JSON.stringify(whole));
+    check(ms < 5000, 'ten arrow keys on a 1,000-token map took ' + ms + ' ms');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+  }
+}
+
 async function tooltipEscape(browser, tmp) {
   const out = path.join(tmp, 'tipesc');
   attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, 'I love deep learning']);
