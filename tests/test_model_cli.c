@@ -26,6 +26,7 @@
 #include "hftok_fixture.h"
 
 #include "base/utf8.h"
+#include "io/fileio.h"
 #include "io/npy.h"
 #include "render/pngout.h"
 
@@ -388,6 +389,16 @@ static void test_dump_folder_holds_one_kind_of_run(void **state) {
     const char *dump = tu_in(f, "dump");
     static const char *const layer_only[] = {"X.npy", "W_Q.npy", "Q.npy", "weights.npy", "context.npy", "mask.npy"};
     static const char *const model_only[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
+    /* what each round removes, named with -q too (a file is never deleted without a word): the single layer's
+     * 13 files of a sinusoidal run (tensorio.c dump_files: X, PE, W_Q, W_K, W_V, W_O, Q, K, V, weights,
+     * context, output, mask), then the model's 4 of its own (token_ids, attn, hidden, logits); by hand */
+    char want[3][600];
+    snprintf(want[0], sizeof want[0], "%s", "");
+    snprintf(want[1], sizeof want[1], "attnviz: note: removed 13 files of an earlier --dump from %s, so the folder "
+             "holds one run: X.npy PE.npy W_Q.npy W_K.npy W_V.npy W_O.npy Q.npy K.npy V.npy weights.npy context.npy "
+             "output.npy mask.npy\n", dump);
+    snprintf(want[2], sizeof want[2], "attnviz: note: removed 4 files of an earlier --dump from %s, so the folder "
+             "holds one run: token_ids.npy attn.npy hidden.npy logits.npy\n", dump);
     char path[4400];
     tu_result r;
     for (int round = 0; round < 3; round++) {
@@ -395,6 +406,7 @@ static void test_dump_folder_holds_one_kind_of_run(void **state) {
         if (model) run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--dump", dump, SENTENCE, NULL);
         else run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", dump, "I love you", NULL);
         if (r.code != 0) fail_msg("round %d: exit %d: %s", round, r.code, r.err);
+        if (strcmp(r.err, want[round])) fail_msg("round %d: want\n%s\nstderr:\n%s", round, want[round], r.err);
         tu_free(&r);
         for (size_t i = 0; i < sizeof layer_only / sizeof layer_only[0]; i++) {
             snprintf(path, sizeof path, "%s/%s", dump, layer_only[i]);
@@ -407,6 +419,49 @@ static void test_dump_folder_holds_one_kind_of_run(void **state) {
                                                               model_only[i], model ? "missing" : "stayed");
         }
     }
+}
+
+/* Only files an earlier attnviz dump wrote are removed: `--model DIR --dump mine` into the folder of a
+ * learner's own weights (X.npy and W_Q.npy written by numpy, no source.txt: the --weights folder of
+ * "Checking your own implementation") deleted them without a word, and a single layer's dump did the same to
+ * a hand-saved attn.npy or logits.npy (a new user's pass). They stay, byte for byte, and a note names them. */
+static void test_dump_keeps_files_no_dump_wrote(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    static const float x[2 * 8] = {1, 2, 3, 4, 5, 6, 7, 8, -1, -2, -3, -4, -5, -6, -7, -8};
+    const size_t shape[2] = {2, 8};
+    av_err err;
+    if (av_mkdir_p(tu_in(f, "mine"), &err) || av_mkdir_p(tu_in(f, "own"), &err) || av_npy_write(tu_in(f, "mine/X.npy"), x, 2, shape, &err) ||
+        av_npy_write(tu_in(f, "mine/W_Q.npy"), x, 2, shape, &err) || av_npy_write(tu_in(f, "own/attn.npy"), x, 2, shape,
+                                                                                &err) ||
+        av_npy_write(tu_in(f, "own/logits.npy"), x, 2, shape, &err))
+        fail_msg("%s", err.msg);
+    size_t n_before = 0, n_after = 0;
+    char *before = tu_slurp_file(tu_in(f, "mine/X.npy"), &n_before);
+    assert_non_null(before);
+    char want[2][600];
+    snprintf(want[0], sizeof want[0], "attnviz: note: --dump %s also holds X.npy W_Q.npy, which this run does not "
+             "write and no source.txt of an earlier attnviz --dump there accounts for; kept beside this run's files: "
+             "remove them, or use another --dump folder\n", tu_in(f, "mine"));
+    snprintf(want[1], sizeof want[1], "attnviz: note: --dump %s also holds attn.npy logits.npy, which this run does "
+             "not write and no source.txt of an earlier attnviz --dump there accounts for; kept beside this run's "
+             "files: remove them, or use another --dump folder\n", tu_in(f, "own"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--dump", tu_in(f, "mine"), SENTENCE, NULL);
+    if (r.code != 0 || strcmp(r.err, want[0])) fail_msg("exit %d: want\n%s\nstderr:\n%s", r.code, want[0], r.err);
+    tu_free(&r);
+    char *after = tu_slurp_file(tu_in(f, "mine/X.npy"), &n_after);
+    if (!after || n_after != n_before || memcmp(after, before, n_before))
+        fail_msg("mine/X.npy %s", after ? "changed" : "was removed");
+    assert_true(file_exists(tu_in(f, "mine/W_Q.npy")));
+    assert_true(file_exists(tu_in(f, "mine/attn.npy"))); /* and the model's own are there */
+    free(after);
+    free(before);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", tu_in(f, "own"), "I love you", NULL);
+    if (r.code != 0 || strcmp(r.err, want[1])) fail_msg("exit %d: want\n%s\nstderr:\n%s", r.code, want[1], r.err);
+    tu_free(&r);
+    assert_true(file_exists(tu_in(f, "own/attn.npy")));
+    assert_true(file_exists(tu_in(f, "own/logits.npy")));
 }
 
 /* A --model dump says which model made it, as a single layer's dump does in its source.txt: `--model DIR
@@ -2957,6 +3012,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trained_folder_under_training, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dump_keeps_files_no_dump_wrote, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_dump_names_its_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),

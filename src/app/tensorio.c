@@ -709,24 +709,63 @@ void av_dump_note_leftovers(const char *dir) {
                    names, found > 8 ? " ..." : "");
 }
 
-av_status av_dump_remove_other(const char *dir, int model, av_err *err) {
+int av_dump_earlier_kind(const char *dir) {
+    char path[4096], buf[8192];
+    av_path_join(path, sizeof path, dir, "source.txt");
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = 0;
+    if (strncmp(buf, "weights: ", 9) != 0) return 0; /* not a source.txt of attnviz's */
+    if (strstr(buf, "\nX.npy crc32 ")) return 1;      /* the single layer's (dump_source below) */
+    if (strstr(buf, "\nlayers: all ")) return 2;      /* a --model's (gpt2run.c dump_source) */
+    return 0;
+}
+
+av_status av_dump_remove_other(const char *dir, int model, int earlier, int stale_pe, av_err *err) {
     /* a --model dump after a single layer's left weights.npy, Q.npy, ... of the other sentence beside the
-     * model's attn.npy, and the other way round (a tester's report) */
+     * model's attn.npy, and the other way round (a tester's report). Only files that an earlier dump of the
+     * other kind wrote go, and a note names them: `--model DIR --dump mine` into a folder holding a learner's
+     * own X.npy and W_Q.npy (the --weights folder of "Checking your own implementation", no source.txt)
+     * deleted them without a word (a new user's pass) */
     static const char *const kLayerOnly[] = {"X.npy", "PE.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy", "Q.npy",
                                              "K.npy", "V.npy", "weights.npy", "context.npy", "output.npy", "mask.npy"};
-    static const char *const kModelOnly[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy"};
+    static const char *const kModelOnly[] = {"token_ids.npy", "attn.npy", "hidden.npy", "logits.npy", "PE.npy"};
     const char *const *names = model ? kLayerOnly : kModelOnly;
     size_t n = model ? sizeof kLayerOnly / sizeof kLayerOnly[0] : sizeof kModelOnly / sizeof kModelOnly[0];
-    char path[4096];
+    if (!model && !stale_pe) n--; /* PE.npy: this single layer's run wrote its own */
+    char path[4096], removed[256] = "", kept[256] = "";
+    int n_removed = 0, n_kept = 0;
     for (size_t i = 0; i < n; i++) {
         av_path_join(path, sizeof path, dir, names[i]);
+        if (access(path, F_OK) != 0) continue;
+        /* a stale PE.npy is the single layer's own file: an earlier single layer's dump wrote it */
+        int ours = earlier == ((model || !strcmp(names[i], "PE.npy")) ? 1 : 2);
+        if (!ours) {
+            snprintf(kept + strlen(kept), sizeof kept - strlen(kept), " %s", names[i]);
+            n_kept++;
+            continue;
+        }
         if (unlink(path) != 0 && errno != ENOENT) {
             int e = errno;
             char shown[4200]; /* as av_utf8_shown_name shows it */
             av_utf8_shown_name(path, shown, sizeof shown);
             return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", shown, strerror(e));
         }
+        snprintf(removed + strlen(removed), sizeof removed - strlen(removed), " %s", names[i]);
+        n_removed++;
     }
+    char shown[4200]; /* the folder as every note shows it */
+    av_utf8_shown_name(dir, shown, sizeof shown);
+    /* with -q too, as the figures' note: a file is never deleted without a word */
+    if (n_removed)
+        av_message(stderr, "attnviz: note: removed %d file%s of an earlier --dump from %s, so the folder holds one "
+                   "run:%s\n", n_removed, n_removed == 1 ? "" : "s", shown, removed);
+    if (n_kept)
+        av_message(stderr, "attnviz: note: --dump %s also holds%s, which this run does not write and no source.txt of "
+                   "an earlier attnviz --dump there accounts for; kept beside this run's files: remove %s, or use "
+                   "another --dump folder\n", shown, kept, n_kept == 1 ? "it" : "them");
     return AV_OK;
 }
 
@@ -804,22 +843,13 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights
     av_status s = av_mkdir_p(dir, err);
     if (s) return s;
     static av_afile_set set; /* 16 files (io/fileio.h), 160 KB: not on the stack */
-    int stale_pe = 0;
+    int stale_pe = 0, earlier = av_dump_earlier_kind(dir); /* before this run's source.txt replaces it */
     av_afile_set_begin(&set);
     s = dump_files(m, toks, src, dir, w, &stale_pe, err);
     if ((s = av_dump_set_end(&set, s, err))) return s;
     /* a PE.npy left by an earlier sinusoidal dump, or a --model dump's files, would describe another run, so
      * they go, once this run's files are in place */
-    if ((s = av_dump_remove_other(dir, 0, err)) || !stale_pe) return s;
-    char path[4096];
-    av_path_join(path, sizeof path, dir, "PE.npy");
-    if (unlink(path) != 0 && errno != ENOENT) {
-        int e = errno;
-        char shown[4200]; /* as av_utf8_shown_name shows it */
-        av_utf8_shown_name(path, shown, sizeof shown);
-        return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", shown, strerror(e));
-    }
-    return AV_OK;
+    return av_dump_remove_other(dir, 0, earlier, stale_pe, err);
 }
 
 av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err) {

@@ -158,12 +158,25 @@ av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err);
  * run's. No errors. */
 void av_dump_note_leftovers(const char *dir);
 
+/* Which kind of --dump wrote folder dir's source.txt, read before a new
+ * dump replaces it: 1 the single layer's (its "X.npy crc32 ..." lines), 2 a
+ * --model's (its "layers: all ..." line), 0 none or not attnviz's (no
+ * source.txt, or one that does not start "weights: "). No errors. */
+int av_dump_earlier_kind(const char *dir);
+
 /* Remove from folder dir the --dump files only the other kind of run writes,
  * so a dump folder never mixes two runs: for a --model dump (model = 1) the
  * single layer's X, PE, W_Q, W_K, W_V, W_O, Q, K, V, weights, context,
  * output and mask .npy; for the single layer's (model = 0) a model's
- * token_ids, attn, hidden and logits .npy (tokens.txt, source.txt and
- * scores.npy both write). Missing files are fine. Errors: AV_ERUNTIME when one cannot be removed. */
-av_status av_dump_remove_other(const char *dir, int model, av_err *err);
+ * token_ids, attn, hidden and logits .npy, and PE.npy when stale_pe (this
+ * run has no sinusoidal encoding). tokens.txt, source.txt and scores.npy
+ * both write. Only files an earlier dump of that kind wrote are removed:
+ * earlier is av_dump_earlier_kind(dir) from before this run's files (1 for
+ * the single layer's, which also wrote a stale PE.npy; 2 for a --model's).
+ * A note on stderr (with -q too) names the files removed, and another the
+ * files of those names kept because no such dump wrote them (a learner's own
+ * weights). Missing files are fine. Errors: AV_ERUNTIME when one cannot be
+ * removed. */
+av_status av_dump_remove_other(const char *dir, int model, int earlier, int stale_pe, av_err *err);
 
 #endif
