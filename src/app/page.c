@@ -77,7 +77,9 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
     if (!s) s = av_html_write(path, &page, err);
     if (!s) av_written_add(w, path);
     /* Only the page said that it had cut its numbers to 8 bits or left heads out: `--heads 8 --html` on 1500
-     * tokens printed "wrote 10 files" while the page kept 2 of its 8 heads (a learner's pass). */
+     * tokens printed "wrote 10 files" while the page kept 2 of its 8 heads (a learner's pass). The limit counts
+     * the numbers, not the file: "the page's limit is 16 MiB" stood beside a 22 MB attnviz.html of 1284
+     * tokens (5 heads · 2 · 1284² bytes = 15.7 MiB, as base64 21 MB; a new user's pass), so it says so */
     int mode = 0;
     size_t total = 0, kept = s ? 0 : av_html_panels_kept(&page, &total, &mode);
     int lim = o->html_limit ? o->html_limit : (int)(AV_HTML_MAX_BYTES >> 20);
@@ -93,7 +95,8 @@ static av_status write_page(const av_html_run *runs, int n, const char *title, c
                      masks > (size_t)runs[0].T * (size_t)runs[0].T ? "s" : "",
                      masks / 1048576.0);
         av_message(stderr, "attnviz: note: %s holds the weights and scores%s, at 8 bits (each to 1/255 of its map's "
-                   "range), and no q, k, v: the page's limit is %d MiB%s; --html-limit (up to 1024 MiB) raises it\n",
+                   "range), and no q, k, v: the page's limit is %d MiB of numbers%s (the file is larger: base64 "
+                   "takes 4/3 as many bytes, beside its script); --html-limit (up to 1024 MiB) raises it\n",
                    name, heads, lim, with_mask);
     }
     return s;
