@@ -178,6 +178,7 @@ async function main() {
     await tooltipInWindow(browser, tmp);
     await tooltipEscape(browser, tmp);
     await arrowKeysOnALongMap(browser, tmp);
+    await smallCellFrame(browser, tmp);
     await divergingCmap(browser, tmp);
     await figureColours(browser, tmp);
     await coarseColours(browser, tmp);
@@ -1321,6 +1322,62 @@ async function arrowKeysOnALongMap(browser, tmp) {
     await page.close();
   });
   }
+}
+
+/* 240 tokens: 2 px cells (560 px / 240, as matrixPanel). The chosen cell's frame (#ff00ff) was a 2 px stroke
+ * of a 0 × 0 rect: no marker at all. Expected by hand: a magenta ring round the cell, at least 8 px across
+ * (a cell's 2 px with a 2 px line and a 1 px gap each side), holding the cell, the cell itself not covered;
+ * at the map's edges and corners the sides that fit; after the keys the same as the map drawn whole (no
+ * magenta left of the old cell). */
+async function smallCellFrame(browser, tmp) {
+  const out = path.join(tmp, 'small-frame'), T = 240;
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, Array.from({ length: T }, (_, i) => 'w' + (i + 1)).join(' ')]);
+  await test('html_chosen_cell_is_framed_on_a_240_token_map', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await view(page, 'matrix');
+    const cv = '#view-matrix canvas[data-run="0"]';
+    const c = Number(await page.$eval(cv, (e) => e.dataset.cell));
+    check(c === 2, 'the map has ' + c + ' px cells, not 2');
+    /* the bounding box of the #ff00ff pixels (device px = CSS px here) and whether any lies on cell (i, j);
+     * one read of the canvas a call (many reads warn) */
+    const magenta = (i, j) => page.$eval(cv, (e, i, j, c) => {
+      const d = e.getContext('2d').getImageData(0, 0, e.width, e.height).data, b = { n: 0, x0: 1e9, y0: 1e9, x1: -1, y1: -1, on: 0 };
+      for (let y = 0; y < e.height; y++) for (let x = 0; x < e.width; x++) {
+        const o = 4 * (y * e.width + x);
+        if (d[o] !== 255 || d[o + 1] !== 0 || d[o + 2] !== 255) continue;
+        b.n++; b.x0 = Math.min(b.x0, x); b.y0 = Math.min(b.y0, y); b.x1 = Math.max(b.x1, x); b.y1 = Math.max(b.y1, y);
+        if (Math.floor(x / c) === j && Math.floor(y / c) === i) b.on++;
+      }
+      return b;
+    }, i, j, c);
+    /* at the map's edge the ring's outer sides fall off the map: the cell then touches the box's edge */
+    const around = (b, i, j, what) => {
+      check(b.n > 0, what + ': no pixel of the chosen cell\'s frame on the map');
+      const m = T * c;
+      check((j === 0 ? b.x0 === 0 : b.x0 < j * c) && (j === T - 1 ? b.x1 === m - 1 : b.x1 >= (j + 1) * c) &&
+        (i === 0 ? b.y0 === 0 : b.y0 < i * c) && (i === T - 1 ? b.y1 === m - 1 : b.y1 >= (i + 1) * c),
+        what + ': the frame ' + JSON.stringify(b) + ' does not hold cell (' + i + ', ' + j + ') of ' + c + ' px');
+      if (i > 0 && j > 0 && i < T - 1 && j < T - 1) {
+        check(b.x1 - b.x0 + 1 >= 8 && b.y1 - b.y0 + 1 >= 8, what + ': the frame is ' + (b.x1 - b.x0 + 1) + ' × ' + (b.y1 - b.y0 + 1) + ' px');
+      }
+      check(b.on === 0, what + ': the frame covers the cell');
+    };
+    await page.focus(cv);
+    for (let n = 0; n < 5; n++) await page.keyboard.press('ArrowDown');
+    for (let n = 0; n < 7; n++) await page.keyboard.press('ArrowRight');
+    const tip = await page.$eval('#av-tip', (t) => t.textContent);
+    check(tip.includes('query 5 ') && tip.includes('key 7 '), 'after the keys the tooltip names ' + JSON.stringify(tip));
+    const stepped = await magenta(5, 7);
+    around(stepped, 5, 7, 'cell (5, 7) after the keys');
+    await page.evaluate(() => window.attnviz.render());
+    check(JSON.stringify(await magenta(5, 7)) === JSON.stringify(stepped), 'the frame after the keys is not the frame of the map drawn whole');
+    for (const [i, j] of [[0, 0], [T - 1, T - 1], [0, T - 1], [120, 3]]) {
+      await page.evaluate((i, j) => { window.attnviz.state.cell = { i: i, j: j }; window.attnviz.render(); }, i, j);
+      around(await magenta(i, j), i, j, 'cell (' + i + ', ' + j + ')');
+    }
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 async function tooltipEscape(browser, tmp) {

@@ -610,8 +610,8 @@
   }
 
   /* Map (l, h) of run r on canvas cv, T × T cells of c px: each cell's colour (cellColour), a masked cell
-   * hatched, the number in cells of 40 px and more, the query's row and the chosen cell framed. The cells
-   * are written as device pixels, a band of rows at a time (putImageData), not one fillRect each, and an
+   * hatched, the number in cells of 40 px and more, the query's row and the chosen cell framed (cellFrame).
+   * The cells are written as device pixels, a band of rows at a time (putImageData), not one fillRect each, and an
    * arrow key redraws only the cells around the old and the new chosen cell (part: rows i0 .. i1 − 1,
    * columns j0 .. j1 − 1, on the map as drawn): a 1,000-token map (a million cells) took about 3 s on
    * every arrow key in the map, every head chip and every colour map chosen. Cell j spans device pixels
@@ -677,10 +677,25 @@
     g.lineWidth = 2;
     if (st.query >= 0 && st.query < T) { g.strokeStyle = '#b45309'; g.strokeRect(1, st.query * c + 1, T * c - 2, c - 2); }
     if (r === run() && st.cell.i < T && st.cell.j < T) {
-      g.strokeStyle = '#ff00ff'; g.strokeRect(st.cell.j * c + 1, st.cell.i * c + 1, c - 2, c - 2);
+      const f = cellFrame(c, st.cell.i, st.cell.j);
+      g.strokeStyle = '#ff00ff'; g.strokeRect(f.x + 1, f.y + 1, f.s - 2, f.s - 2);
     }
     g.restore();
   }
+
+  /* The chosen cell (i, j)'s frame on a map of cells of c px: the cell's own edge when c >= FRAME_MIN, else a
+   * square of FRAME_MIN px (CSS px) centred on the cell, the cell showing inside it. The 2 px line of a
+   * (c − 2)-px square had no size at c = 2 (above about 186 tokens: a keyboard user stepping with the arrow
+   * keys saw no marker) and covered a 3 or 4 px cell whole. At the map's edge the square's outer sides fall
+   * off the canvas and its inner ones remain (moved inside the map, its line covered an edge cell). Returns
+   * {x, y, s} in CSS px: the frame's left, top and size; its stroke (2 px) lies inside. */
+  const FRAME_MIN = 12;
+  function cellFrame(c, i, j) {
+    const s = Math.max(c, FRAME_MIN), at = (n) => Math.round(n * c - (s - c) / 2);
+    return { x: at(j), y: at(i), s: s };
+  }
+  /* how many cells on each side of the chosen cell its frame (cellFrame) can reach, and one for rounding */
+  function frameReach(c) { return Math.ceil(Math.max(0, FRAME_MIN - c) / 2 / c) + 1; }
 
   /* the tooltip's parts (the tokens as userText) */
   function tipText(r, l, h, i, j) {
@@ -761,14 +776,18 @@
     if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openCell(k, st.cell.i, st.cell.j); return; }
     if (!d) return;
     ev.preventDefault();
-    /* the old and the new chosen cell, with a cell's margin (the frames' 2 px stay inside it); a map that
-     * was not the chosen one has no frame to clear but is drawn whole, so is any other run's map */
+    /* the old and the new chosen cell, with the cells their frames can reach (cellFrame: a small cell's frame
+     * is larger than the cell); a map that was not the chosen one has no frame to clear but is drawn whole,
+     * so is any other run's map */
     const was = st.run === k ? { i: st.cell.i, j: st.cell.j } : null;
     st.run = k;
     st.cell.i = Math.min(r.T - 1, Math.max(0, st.cell.i + d[0]));
     st.cell.j = Math.min(r.T - 1, Math.max(0, st.cell.j + d[1]));
     if (!was) drawMatrix(cv, r, l, h, c, amax);
-    else for (const p of [was, st.cell]) drawMatrix(cv, r, l, h, c, amax, { i0: p.i - 1, i1: p.i + 2, j0: p.j - 1, j1: p.j + 2 });
+    else {
+      const m = frameReach(c);
+      for (const p of [was, st.cell]) drawMatrix(cv, r, l, h, c, amax, { i0: p.i - m, i1: p.i + m + 1, j0: p.j - m, j1: p.j + m + 1 });
+    }
     const b = cv.getBoundingClientRect();
     showTip(tipText(r, l, h, st.cell.i, st.cell.j), b.left + (st.cell.j + 1) * c, b.top + (st.cell.i + 1) * c);
   }
