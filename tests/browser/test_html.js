@@ -179,6 +179,7 @@ async function main() {
     await tooltipEscape(browser, tmp);
     await arrowKeysOnALongMap(browser, tmp);
     await smallCellFrame(browser, tmp);
+    await queryOutsideHeadView(browser, tmp);
     await divergingCmap(browser, tmp);
     await figureColours(browser, tmp);
     await coarseColours(browser, tmp);
@@ -1375,6 +1376,34 @@ async function smallCellFrame(browser, tmp) {
       await page.evaluate((i, j) => { window.attnviz.state.cell = { i: i, j: j }; window.attnviz.render(); }, i, j);
       around(await magenta(i, j), i, j, 'cell (' + i + ', ' + j + ')');
     }
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* 240 tokens: the head view holds the first 96. Token 200 ("w201") chosen in the strip drew every line, as if
+ * none were chosen, and the only word was the note at the bottom. Expected: a note above the lines naming
+ * token 200 and the 96 of 240, whose button opens the matrix view on row 200; token 50 gets no such note. */
+async function queryOutsideHeadView(browser, tmp) {
+  const out = path.join(tmp, 'outside-head'), T = 240;
+  attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, Array.from({ length: T }, (_, i) => 'w' + (i + 1)).join(' ')]);
+  await test('html_head_view_says_a_query_past_its_tokens', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    await page.click('#av-tokens button[data-i="50"]');
+    check(await page.$('#view-head [data-role="query-outside"]') === null, 'token 50, inside the head view, is said to be outside');
+    await page.click('#av-tokens button[data-i="50"]');
+    await page.click('#av-tokens button[data-i="200"]');
+    const note = await page.$eval('#view-head [data-role="query-outside"]', (e) => e.textContent).catch(() => '');
+    check(note.startsWith('Token 200 \u201cw201\u201d is outside the head view, which shows the first 96 of 240 tokens'),
+      'token 200 chosen: the head view says ' + JSON.stringify(note));
+    const [noteY, gridY] = await page.$eval('#view-head .panel', (p) => [p.querySelector('[data-role="query-outside"]').getBoundingClientRect().top,
+      p.querySelector('.hv').getBoundingClientRect().top]);
+    check(noteY < gridY, 'the note is under the head view\'s lines, not above them');
+    await page.click('#view-head [data-act="to-matrix"]');
+    await page.waitForSelector('#view-matrix:not([hidden]) canvas');
+    const s = await page.evaluate(() => ({ view: window.attnviz.state.view, q: window.attnviz.state.query, i: window.attnviz.state.cell.i,
+      focus: document.activeElement.tagName }));
+    check(s.view === 'matrix' && s.q === 200 && s.i === 200 && s.focus === 'CANVAS', 'the button gave ' + JSON.stringify(s));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
