@@ -381,6 +381,8 @@ static void prep_f_utf16(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfeh
 static void prep_f_utf32le(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\xff\xfe\0\0h\0\0\0", 8); }
 static void prep_f_utf32be(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "\0\0\xfe\xff\0\0\0h", 8); }
 static void prep_f_latin1(fixture *fx) { put_text(at(fx, "in/s.txt"), "caf\xe9 au lait\n"); }
+static void prep_f_big5(fixture *fx) { put_text(at(fx, "in/s.txt"), "\xbe\xc7\xb2\xdf\xa4\x40\n"); }
+static void prep_f_sjis(fixture *fx) { put_text(at(fx, "in/s.txt"), "\x93\xfa\x96\x7b\x8c\xea\n"); }
 /* a Chinese file name long enough that "-f PATH is" passed 64 bytes: the message was cut inside its name */
 #define LONG_CJK_NAME "第三课注意力机制练习第三课注意力.txt" /* 16 characters, 48 bytes, then .txt */
 static void prep_f_nul_long_name(fixture *fx) { put_bytes(at(fx, "in/" LONG_CJK_NAME), "abc\0def\n", 8); }
@@ -463,16 +465,25 @@ static const bad_case kCases[] = {
      * "invalid UTF-8 at byte offset 0") */
     /* each encoding with its iconv name: "e.g. iconv -f GBK" was followed for a Big5 file, which it turned into
      * other characters with no error (a Chinese-speaking learner's pass) */
-    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; text in "
-     "another encoding ENC (GBK: Simplified Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) converts with "
-     "iconv -f ENC -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
-    /* a Latin-1 file (é is 0xE9) was told only GBK, Big5, Shift_JIS (a tester's report) */
+    {"file_gbk", 2, "is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; if it is "
+     "GBK (Simplified Chinese), convert it with: iconv -f GBK -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
+    {"file_gbk_others_named", 2, "/in/s.txt | attnviz -f - (another encoding: put its name for GBK: BIG5 (Traditional "
+     "Chinese), SHIFT_JIS (Japanese), LATIN1 (Western European))", {"-f", "@/in/s.txt"}, prep_f_gbk, 0, NULL, 0},
+    /* a Latin-1 file (é is 0xE9) was told only GBK, Big5, Shift_JIS (a tester's report); é stands alone among ASCII
+     * bytes, where a CJK character is two bytes past ASCII */
     {"file_latin1", 2, "is not UTF-8: invalid UTF-8 at byte offset 3 (byte 0xE9): invalid continuation byte; ",
      {"-f", "@/in/s.txt"}, prep_f_latin1, 0, NULL, 0},
-    {"file_latin1_named", 2, "; LATIN1) converts with iconv -f ENC -t UTF-8 ",
+    {"file_latin1_named", 2, "; if it is LATIN1 (Western European), convert it with: iconv -f LATIN1 -t UTF-8 ",
      {"-f", "@/in/s.txt"}, prep_f_latin1, 0, NULL, 0},
+    /* 學習 in Big5 (BE C7 B2 DF) and 一 (A4 40): the trail byte 0x40 is no GB2312 one */
+    {"file_big5", 2, "; if it is BIG5 (Traditional Chinese), convert it with: iconv -f BIG5 -t UTF-8 ",
+     {"-f", "@/in/s.txt"}, prep_f_big5, 0, NULL, 0},
+    /* 日本語 in Shift_JIS (93 FA 96 7B 8C EA): leads 0x81-0x9F are not Big5's */
+    {"file_shift_jis", 2, "; if it is SHIFT_JIS (Japanese), convert it with: iconv -f SHIFT_JIS -t UTF-8 ",
+     {"-f", "@/in/s.txt"}, prep_f_sjis, 0, NULL, 0},
     {"file_utf16", 2, "starts with a UTF-16 byte-order mark (0xFF 0xFE); attnviz reads UTF-8: convert it first, e.g. "
      "iconv -f UTF-16 -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_utf16, 0, NULL, 0},
+    {"file_utf16_piped", 2, "/in/s.txt | attnviz -f -", {"-f", "@/in/s.txt"}, prep_f_utf16, 0, NULL, 0},
     /* UTF-32's marks (FF FE 00 00 little-endian, 00 00 FE FF big-endian): FF FE 00 00 was named UTF-16 (a tester's
      * report), and iconv -f UTF-16 makes U+0000s of it */
     {"file_utf32le", 2, "starts with a UTF-32 byte-order mark (0xFF 0xFE 0x00 0x00); attnviz reads UTF-8: convert it "
@@ -480,12 +491,13 @@ static const bad_case kCases[] = {
     {"file_utf32be", 2, "starts with a UTF-32 byte-order mark (0x00 0x00 0xFE 0xFF); attnviz reads UTF-8: convert it "
      "first, e.g. iconv -f UTF-32 -t UTF-8 ", {"-f", "@/in/s.txt"}, prep_f_utf32be, 0, NULL, 0},
     {"stdin_utf32le", 2, "the standard input starts with a UTF-32 byte-order mark (0xFF 0xFE 0x00 0x00); attnviz reads "
-     "UTF-8: convert it first, e.g. iconv -f UTF-32 -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
+     "UTF-8: convert it first, e.g. ", {"-f", "-"}, NULL, 0,
      "\xff\xfe\0\0h\0\0\0", 8},
+    /* the command (iconv reading the file this runner redirects, or in a pipe) is test_teach's
+     * test_stdin_encoding_advice_runs_as_typed */
     {"stdin_gbk", 2, "the standard input is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation "
-     "byte; text in another encoding ENC (GBK: Simplified Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) "
-     "converts with iconv -f ENC -t UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0,
-     "\xce\xd2\xb0\xae\n", 5},
+     "byte; if it is GBK (Simplified Chinese), convert it with: ",
+     {"-f", "-"}, NULL, 0, "\xce\xd2\xb0\xae\n", 5},
     {"argv_gbk", 2, "the text is not UTF-8: invalid UTF-8 at byte offset 0 (byte 0xCE): invalid continuation byte; a "
      "terminal in another encoding (GBK, Big5) sends such bytes: switch it to UTF-8", {"\xce\xd2\xb0\xae"}, NULL, 0, NULL,
      0},
@@ -502,8 +514,7 @@ static const bad_case kCases[] = {
      "it looks like UTF-16LE text without a byte-order mark: convert it first, e.g. iconv -f UTF-16LE -t UTF-8 ",
      {"-f", "@/in/s.txt"}, prep_f_utf16le_no_bom, 0, NULL, 0},
     {"stdin_utf16be_without_bom", 2, "the standard input is not plain UTF-8 text: the input contains a NUL byte at byte "
-     "offset 0; it looks like UTF-16BE text without a byte-order mark: convert it first, e.g. iconv -f UTF-16BE -t "
-     "UTF-8 | attnviz -f -", {"-f", "-"}, NULL, 0, "\0I\0 \0l\0o\0v\0e", 12},
+     "offset 0; it looks like UTF-16BE text without a byte-order mark: convert it first, e.g. ", {"-f", "-"}, NULL, 0, "\0I\0 \0l\0o\0v\0e", 12},
     {"stdin_utf8_truncated", 2, "invalid UTF-8 at byte offset 3 (byte 0xE6): truncated multi-byte sequence", {"-f", "-"}, NULL, 0, "ok \xe6\x88", 5},
     /* the file named, and what it held: "the sentence is empty" named neither (a tester's pass) */
     {"file_empty", 2, "in/s.txt holds no text (it is empty); give at least one word", {"-f", "@/in/s.txt"}, prep_f_empty, 0, NULL, 0},

@@ -1625,11 +1625,64 @@ static void test_explain_long_spec_keeps_its_hint(void **state) {
     fclose(f);
     run_attnviz(&r, NULL, "-q", "--no-plot", "-f", path, NULL);
     assert_int_equal(r.code, 2);
-    size_t n = strlen(r.err);
-    if (!valid_utf8(r.err) || n < 12 || strcmp(r.err + n - 12, " > text.txt\n") != 0 ||
-        !strstr(r.err, "converts with iconv -f ENC -t UTF-8 ") || !strstr(r.err, "BIG5: Traditional;"))
+    /* the advice is a command that runs as typed: iconv reads the file and attnviz its output ("iconv -f ENC -t UTF-8
+     * FILE > text.txt" named no encoding) */
+    const char *tail = " | attnviz -f - (another encoding: put its name for GBK: BIG5 (Traditional Chinese), SHIFT_JIS "
+                       "(Japanese), LATIN1 (Western European))\n";
+    size_t n = strlen(r.err), nt = strlen(tail);
+    if (!valid_utf8(r.err) || n < nt || strcmp(r.err + n - nt, tail) != 0 ||
+        !strstr(r.err, "; if it is GBK (Simplified Chinese), convert it with: iconv -f GBK -t UTF-8 "))
         fail_msg("got:\n%s", r.err);
     tu_free(&r);
+    rm_rf(dir);
+}
+
+/* Standard input that is not UTF-8 gets a command that runs as typed: "iconv -f ENC -t UTF-8 | attnviz -f -" gave
+ * iconv no input, so it waited at the terminal (a tester's pass). Redirected from a file (`attnviz -f - < FILE`),
+ * iconv reads that file; through a pipe, iconv goes in the pipe. The same for a UTF-16 byte-order mark. The
+ * encodings by hand: 我爱 is GBK CE D2 B0 AE (GB2312 rows 0xB0-0xF7); 學習 is Big5 BE C7 B2 DF and 一 A4 40. */
+static void test_stdin_encoding_advice_runs_as_typed(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), path[4200], cmd[9000], errf[4300];
+    struct {
+        const char *bytes, *want;
+        size_t n;
+    } cases[] = {
+        {"\xCE\xD2\xB0\xAE\n", "; if it is GBK (Simplified Chinese), convert it with: iconv -f GBK -t UTF-8 %s | "
+                                "attnviz -f - (another encoding: put its name for GBK: BIG5 (Traditional Chinese), "
+                                "SHIFT_JIS (Japanese), LATIN1 (Western European))\n", 5},
+        {"\xBE\xC7\xB2\xDF\xA4\x40", "; if it is BIG5 (Traditional Chinese), convert it with: iconv -f BIG5 -t UTF-8 %s "
+                                       "| attnviz -f - (another encoding: put its name for BIG5: GBK (Simplified "
+                                       "Chinese), SHIFT_JIS (Japanese), LATIN1 (Western European))\n", 6},
+        {"\xFF\xFEh\0i\0", "; attnviz reads UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8 %s | attnviz -f -\n", 6},
+    };
+    snprintf(path, sizeof path, "%s/s.txt", dir);
+    snprintf(errf, sizeof errf, "%s/err.txt", dir);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fwrite(cases[c].bytes, 1, cases[c].n, f);
+        fclose(f);
+        char want[1024], *got;
+        size_t len;
+        snprintf(want, sizeof want, cases[c].want, path);
+        snprintf(cmd, sizeof cmd, "'%s' -q --no-plot -f - < '%s' 2> '%s'", tu_bin(), path, errf);
+        assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+        got = tu_slurp_file(errf, &len);
+        if (!got || !strstr(got, want)) fail_msg("case %zu, redirected: got:\n%s\nwant (in it):\n%s", c, got, want);
+        free(got);
+        snprintf(cmd, sizeof cmd, "cat '%s' | '%s' -q --no-plot -f - 2> '%s'", path, tu_bin(), errf);
+        assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+        snprintf(want, sizeof want, cases[c].want, "");
+        char *cut = strstr(want, " -t UTF-8 ") + 9; /* through a pipe: "... | iconv -f ENC -t UTF-8 | attnviz -f -" */
+        memmove(cut, cut + 1, strlen(cut));
+        char *iconv = strstr(want, "iconv -f ");
+        memmove(iconv + 6, iconv, strlen(iconv) + 1);
+        memcpy(iconv, "... | ", 6);
+        got = tu_slurp_file(errf, &len);
+        if (!got || !strstr(got, want)) fail_msg("case %zu, piped: got:\n%s\nwant (in it):\n%s", c, got, want);
+        free(got);
+    }
     rm_rf(dir);
 }
 
@@ -1819,6 +1872,7 @@ int main(void) {
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
         cmocka_unit_test(test_compare_tables_do_not_depend_on_padding),
         cmocka_unit_test(test_explain_long_spec_keeps_its_hint),
+        cmocka_unit_test(test_stdin_encoding_advice_runs_as_typed),
         cmocka_unit_test(test_explain_long_row_is_cut_to_the_keys_worth_reading),
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),
         cmocka_unit_test_setup_teardown(test_show_says_what_prints_as_zero, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -42,6 +42,59 @@ void av_written_free(av_written *w) {
     w->n = 0;
 }
 
+/* The likeliest legacy encoding of text that is not UTF-8, by iconv's name
+ * (GBK, BIG5, SHIFT_JIS, LATIN1), from the bytes alone: Latin-1 when no two
+ * bytes past ASCII stand together (é in "café"; a CJK character is two such
+ * bytes); else the first of GBK, Big5, Shift_JIS whose double-byte grammar
+ * takes every byte (GBK: lead 0x81-0xFE, trail 0x40-0xFE but 0x7F; Big5: lead
+ * 0xA1-0xF9, trail 0x40-0x7E or 0xA1-0xFE; Shift_JIS: 0xA1-0xDF alone, lead
+ * 0x81-0x9F or 0xE0-0xFC, trail 0x40-0xFC but 0x7F), where GBK comes first
+ * only when every pair is GB2312's (lead and trail 0xA1-0xFE, as Notepad's
+ * Chinese is; a trail byte below 0xA1 is Big5's or Shift_JIS's). A guess, as
+ * chardet's is: the message names the others too. */
+static const char *likely_encoding(const unsigned char *u, size_t len) {
+    int pair = 0;
+    for (size_t i = 0; i + 1 < len && !pair; i++) pair = u[i] >= 0x80 && u[i + 1] >= 0x80;
+    if (!pair) return "LATIN1";
+    int gbk = 1, gb2312 = 1, big5 = 1, sjis = 1;
+    for (size_t i = 0; i < len && gbk; i++) /* GBK; GB2312 within it */
+        if (u[i] >= 0x81 && u[i] <= 0xFE && i + 1 < len && u[i + 1] >= 0x40 && u[i + 1] <= 0xFE && u[i + 1] != 0x7F) {
+            gb2312 &= u[i] >= 0xA1 && u[i + 1] >= 0xA1;
+            i++;
+        } else gbk = u[i] < 0x80 || u[i] == 0x80; /* 0x80: CP936's euro sign */
+    for (size_t i = 0; i < len && big5; i++)
+        if (u[i] >= 0xA1 && u[i] <= 0xF9 && i + 1 < len &&
+            ((u[i + 1] >= 0x40 && u[i + 1] <= 0x7E) || (u[i + 1] >= 0xA1 && u[i + 1] <= 0xFE)))
+            i++;
+        else big5 = u[i] < 0x80;
+    for (size_t i = 0; i < len && sjis; i++)
+        if (((u[i] >= 0x81 && u[i] <= 0x9F) || (u[i] >= 0xE0 && u[i] <= 0xFC)) && i + 1 < len && u[i + 1] >= 0x40 &&
+            u[i + 1] <= 0xFC && u[i + 1] != 0x7F)
+            i++;
+        else sjis = u[i] < 0x80 || (u[i] >= 0xA1 && u[i] <= 0xDF);
+    return gbk && gb2312 ? "GBK" : big5 ? "BIG5" : sjis ? "SHIFT_JIS" : gbk ? "GBK" : "LATIN1";
+}
+
+/* The command that converts the input from enc and runs attnviz on it, as
+ * typed: "iconv -f ENC -t UTF-8 FILE | attnviz -f -" for -f FILE (file: its
+ * quoted name) and for standard input redirected from a file that is still
+ * there (its name from /proc/self/fd/0, quoted by av_shell_word), else iconv
+ * in the pipe: "... | iconv -f ENC -t UTF-8 | attnviz -f -". "iconv -f ENC
+ * -t UTF-8 | attnviz -f -" gave iconv no input: it waited at a terminal (a
+ * tester's pass). */
+static void iconv_command(char *buf, size_t n, const char *enc, int named, const char *file) {
+    char path[4096], word[120] = "";
+    struct stat st, at;
+    ssize_t k;
+    if (named) snprintf(word, sizeof word, "%s", file);
+    else if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode) &&
+             (k = readlink("/proc/self/fd/0", path, sizeof path - 1)) > 0 && (path[k] = 0, path[0] == '/') &&
+             !stat(path, &at) && at.st_dev == st.st_dev && at.st_ino == st.st_ino) /* not a deleted here-document */
+        av_shell_word(word, sizeof word, path);
+    if (*word) snprintf(buf, n, "iconv -f %s -t UTF-8 %s | attnviz -f -", enc, word);
+    else snprintf(buf, n, "... | iconv -f %s -t UTF-8 | attnviz -f -", enc);
+}
+
 /* The sentence's bytes are UTF-8, or an error that says what to do: a text
  * saved in another encoding (GBK, as Windows Notepad saves Chinese; Big5;
  * Shift_JIS; Latin-1) fails at its first byte past ASCII, and a bare "invalid
@@ -74,8 +127,7 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
                            utf32 ? (u[0] ? " 0x00 0x00" : " 0xFE 0xFF") : "",
                            len > mark_len ? " and white space or line breaks" : "");
         char how[300], mark[32];
-        if (named) snprintf(how, sizeof how, "iconv -f %s -t UTF-8 %s > text.txt", enc, file);
-        else snprintf(how, sizeof how, "iconv -f %s -t UTF-8 | attnviz -f -", enc);
+        iconv_command(how, sizeof how, enc, named, file);
         if (utf32) snprintf(mark, sizeof mark, "0x%02X 0x%02X 0x%02X 0x%02X", u[0], u[1], u[2], u[3]);
         else snprintf(mark, sizeof mark, "0x%02X 0x%02X", u[0], u[1]);
         return av_fail(err, AV_EUSAGE, "%s%s starts with a %s byte-order mark (%s); attnviz reads UTF-8: convert it "
@@ -97,13 +149,15 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
                                                       : NULL;
     }
     if (nul && (enc || !o->model_dir)) { /* --model "a\0b" gave [a] [<0x00>] [b] */
-        char what[sizeof file + 8], how[300] = ""; /* "-f " FILE " is": FILE is up to 119 bytes (it was cut at 60) */
+        char what[sizeof file + 8], how[400] = "", cmd[300]; /* "-f " FILE " is": FILE is up to 119 bytes (it was cut
+                                                                 * at 60) */
         if (named) snprintf(what, sizeof what, "-f %s is", file);
         else snprintf(what, sizeof what, "the standard input is");
-        if (enc && named) snprintf(how, sizeof how, "; it looks like %s text without a byte-order mark: convert it "
-                                   "first, e.g. iconv -f %s -t UTF-8 %s > text.txt", enc, enc, file);
-        else if (enc) snprintf(how, sizeof how, "; it looks like %s text without a byte-order mark: convert it first, "
-                               "e.g. iconv -f %s -t UTF-8 | attnviz -f -", enc, enc);
+        if (enc) {
+            iconv_command(cmd, sizeof cmd, enc, named, file);
+            snprintf(how, sizeof how, "; it looks like %s text without a byte-order mark: convert it first, e.g. %s",
+                     enc, cmd);
+        }
         else snprintf(how, sizeof how, "; a word-processor or other binary file (.docx, .pdf) holds NUL bytes: save "
                       "the text as plain UTF-8 text first");
         return av_fail(err, AV_EUSAGE, "%s not plain UTF-8 text: the input contains a NUL byte at byte offset %zu%s",
@@ -111,18 +165,24 @@ static av_status check_encoding(const av_options *o, const char *text, size_t le
     }
     av_err u8 = {{0}};
     if (!av_utf8_check(text, len, &u8)) return AV_OK;
-    if (named)
-    /* the command for each encoding named: "e.g. iconv -f GBK" after "(GBK, ...; Big5; Shift_JIS ...)" was
-     * followed for a Big5 file (學習 became 厩策) and a Shift_JIS one, with no error (a Chinese-speaking
-     * learner's pass); iconv's names: GBK, BIG5, SHIFT_JIS, LATIN1 */
-    if (named)
-        return av_fail(err, AV_EUSAGE, "-f %s is not UTF-8: %s; text in another encoding ENC (GBK: Simplified "
-                       "Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) converts with iconv -f ENC -t UTF-8 %s "
-                       "> text.txt", file, u8.msg, file); /* 170 bytes and the file twice (119 each) fit msg's 512 */
-    if (in)
-        return av_fail(err, AV_EUSAGE, "the standard input is not UTF-8: %s; text in another encoding ENC (GBK: "
-                       "Simplified Chinese; BIG5: Traditional; SHIFT_JIS: Japanese; LATIN1) converts with iconv -f ENC "
-                       "-t UTF-8 | attnviz -f -", u8.msg);
+    /* the likeliest encoding's command, runnable as typed, and the others' names: "e.g. iconv -f GBK" alone was
+     * followed for a Big5 file (學習 became 厩策) and a Shift_JIS one, with no error (a Chinese-speaking learner's
+     * pass), and "iconv -f ENC ... | attnviz -f -" ran nothing as typed (a tester's pass) */
+    if (named || in) {
+        static const char *const kEnc[][2] = {{"GBK", "Simplified Chinese"}, {"BIG5", "Traditional Chinese"},
+                                              {"SHIFT_JIS", "Japanese"}, {"LATIN1", "Western European"}};
+        const char *guess = likely_encoding(u, len), *name = "";
+        char cmd[300], others[160] = "";
+        for (int i = 0; i < 4; i++) {
+            if (!strcmp(kEnc[i][0], guess)) name = kEnc[i][1];
+            else snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s (%s)", *others ? ", " : "",
+                          kEnc[i][0], kEnc[i][1]);
+        }
+        iconv_command(cmd, sizeof cmd, guess, named, file);
+        return av_fail(err, AV_EUSAGE, "%s%s is not UTF-8: %s; if it is %s (%s), convert it with: %s (another "
+                       "encoding: put its name for %s: %s)", named ? "-f " : "the standard input", named ? file : "",
+                       u8.msg, guess, name, cmd, guess, others); /* the file (119 bytes) twice fits msg's 2048 */
+    }
     return av_fail(err, AV_EUSAGE, "the text is not UTF-8: %s; a terminal in another encoding (GBK, Big5) sends such "
                    "bytes: switch it to UTF-8 (e.g. LANG=zh_CN.UTF-8), or save the text as UTF-8 and use -f FILE", u8.msg);
 }

@@ -65,8 +65,11 @@ typedef struct {
  * 'utf-8-sig' drops it); *text is an owned NUL-terminated copy of *len bytes.
  * Errors: av_read_file's, "cannot read" ones led by "-f: " (io/fileio.h: a missing -f file is AV_EUSAGE, an
  * unreadable one AV_ERUNTIME, too large AV_EUSAGE); bytes that are not UTF-8
- * (RFC 3629) AV_EUSAGE, naming the first bad byte and how to convert the text
- * (iconv -f GBK -t UTF-8), or a UTF-32 or UTF-16 byte-order mark; out of
+ * (RFC 3629) AV_EUSAGE, naming the first bad byte and a command that converts
+ * the text from its likeliest encoding and runs as typed ("iconv -f GBK -t
+ * UTF-8 FILE | attnviz -f -", FILE also where standard input is redirected from
+ * it, else "... | iconv -f GBK -t UTF-8 | attnviz -f -"), or a UTF-32 or UTF-16
+ * byte-order mark; out of
  * memory AV_ERUNTIME. -f - with standard input a terminal first prints one
  * line to stderr: "attnviz: reading the sentence from the terminal; end it
  * with Ctrl-D on a line of its own" (nothing for a pipe or a file). */
