@@ -951,6 +951,26 @@ static int widest_line(const char *s) {
     return widest;
 }
 
+/* s with every "\n  " (a line broken at a space, then its two-space indent) read back as " ": the text as one line.
+ * Owned. --show breaks its notes at spaces to fit the terminal. */
+static char *unwrapped(const char *s) {
+    char *u = strdup(s), *w = u;
+    for (const char *p = s; *p; p++) {
+        if (p[0] == '\n' && p[1] == ' ' && p[2] == ' ' && p[3] != ' ') *w++ = ' ', p += 2;
+        else *w++ = *p;
+    }
+    *w = 0;
+    return u;
+}
+
+/* r->out read back as one line per text (unwrapped), in place. */
+static void unwrap_out(tu_result *r) {
+    char *u = unwrapped(r->out);
+    free(r->out);
+    r->out = u;
+}
+
+
 /* Columns of a line by utf8proc_charwidth per code point (the library,
  * not attnviz's cluster rule: the tokens below are single code points). */
 static int library_width(const char *s, size_t n) {
@@ -1017,6 +1037,7 @@ static void test_show_says_what_prints_as_zero(void **state) {
         tu_result r;
         tu_runv(&r, text, env, args);
         if (r.code != 0) fail_msg("T = %d: exit %d: %s", T, r.code, r.err);
+        unwrap_out(&r); /* the note is broken at spaces to fit the 100 columns */
         const char *note = strstr(r.out, "(.00: a weight above 0 but under 0.005, ");
         if (T < 200) {
             if (note) fail_msg("T = %d: a note for .00 cells: %s", T, note);
@@ -1044,6 +1065,7 @@ static void test_show_says_what_prints_as_zero(void **state) {
         const char *causal[] = {"-d", "8", "--no-plot", "--show", "--causal", "--color", "never", "-f", "-", NULL};
         tu_runv(&r, text, env, causal);
         if (r.code != 0) fail_msg("T = %d --causal: exit %d: %s", T, r.code, r.err);
+        unwrap_out(&r);
         note = strstr(r.out, "(.00: a weight above 0 but under 0.005, ");
         if (!note || !strstr(note, "; under the causal mask row i sees i + 1 keys, and an even row puts 1/(i + 1) on "
                                    "each: 0.0033 on the last real row, over 300 keys)\n"))
@@ -1277,6 +1299,41 @@ static void test_show_key_legend_wraps_only_when_full(void **state) {
     tu_free(&r);
 }
 
+/* --show's lines over and under the table fit the terminal as the table does: at COLUMNS=40 the brief's 12 words
+ * (labels 8 wide: rows start at 2 + 1 + 8 + 1 = 12 columns, cells of 4, (40 - 12) / 4 = 7 keys, by hand) gave a
+ * 63-column title, a 55-column "(keys 7..11 not shown ...)" and a 75-column legend, which the terminal wrapped
+ * through words (a tester's pass); a key of 45 letters made a 50-column entry. Every line is now at most 40
+ * columns, each text broken at spaces and whole when read back, and the long key cut with "…" to the 40 - 5 - 3
+ * = 32 columns a line leaves it after "keys:" and " 1=" (31 letters and "…"). */
+static void test_show_lines_fit_a_narrow_terminal(void **state) {
+    (void)state;
+    const char *env[] = {"COLUMNS=40", NULL};
+    const char *color[] = {"never", "always"};
+    for (int c = 0; c < 2; c++) {
+        tu_result r;
+        tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", color[c], "-d", "8",
+                                                "I love deep learning and many more words here to see it", NULL});
+        assert_int_equal(r.code, 0);
+        if (widest_line(strchr(r.out, '\n') + 1) > 40) /* after "weights: ...", the trace's line, not the table's */
+            fail_msg("--color %s: a line wider than 40 columns:\n%s", color[c], r.out);
+        char *joined = unwrapped(r.out);
+        if (!strstr(joined, "\nhead 0 of 1: attention weights (rows = queries, columns = keys)\n") ||
+            (c == 0 && !strstr(joined, "\n(keys 7..11 not shown: the terminal is 40 columns wide)\n")) ||
+            (c == 0 && !strstr(joined, "\nlegend: weights (unmasked rows sum to 1); · = masked (score −∞); .64 = 0.64\n")))
+            fail_msg("--color %s: a text not whole:\n%s", color[c], r.out);
+        free(joined);
+        tu_free(&r);
+    }
+    tu_result r;
+    tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8",
+                                            "I abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrs x", NULL});
+    assert_int_equal(r.code, 0);
+    if (widest_line(strchr(r.out, '\n') + 1) > 40 ||
+        !strstr(r.out, "\nkeys: 0=I\n      1=abcdefghijklmnopqrstuvwxyzabcde…\n      2=x\n"))
+        fail_msg("the long key:\n%s", r.out);
+    tu_free(&r);
+}
+
 static void test_show_in_a_narrow_terminal(void **state) {
     (void)state;
     static const struct {
@@ -1293,7 +1350,11 @@ static void test_show_in_a_narrow_terminal(void **state) {
         tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8",
                                                 "The quick brown fox jumps over the lazy dog", NULL});
         assert_int_equal(r.code, 0);
-        if (!strstr(r.out, cases[k].note)) fail_msg("%s: no note %s in:\n%s", cases[k].columns, cases[k].note, r.out);
+        char *joined = unwrapped(r.out); /* the note is broken at spaces to fit the width */
+        if (!strstr(joined, cases[k].note)) fail_msg("%s: no note %s in:\n%s", cases[k].columns, cases[k].note, r.out);
+        free(joined);
+        if (cases[k].keys) /* every line but the trace's "weights: ..." (10 columns leave "(not drawn:" 11) */
+            assert_true(widest_line(strchr(r.out, '\n') + 1) <= atoi(cases[k].columns + 8));
         const char *row = strstr(r.out, "\n8 dog ");
         if (cases[k].keys == 0) {
             assert_null(row);
@@ -1305,7 +1366,7 @@ static void test_show_in_a_narrow_terminal(void **state) {
             assert_int_equal(cells, cases[k].keys);
             char table[4096];
             const char *top = strstr(r.out, "head 0 of 1");
-            const char *top_end = strchr(top, '\n') + 1, *bottom = strstr(r.out, cases[k].note);
+            const char *top_end = strchr(strstr(top, "keys)"), '\n') + 1, *bottom = strstr(r.out, "\n(key") + 1;
             snprintf(table, sizeof table, "%.*s", (int)(bottom - top_end), top_end); /* header and rows */
             assert_true(widest_line(table) <= atoi(cases[k].columns + 8));
         }
@@ -1326,6 +1387,7 @@ static void test_show_into_a_pipe_says_the_width_is_assumed(void **state) {
     tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "never", "-d", "8",
                                             "a b c d e f g h i j k l m n o p q r s t", NULL});
     assert_int_equal(r.code, 0);
+    unwrap_out(&r); /* the note is broken at spaces to fit the 80 columns */
     const char *note = "(keys 18..19 not shown: standard output is not a terminal, so 80 columns are assumed; "
                        "COLUMNS=N gives N, e.g. COLUMNS=200 attnviz ... | less -R)\n";
     if (!strstr(r.out, note)) fail_msg("no note %s in:\n%s", note, r.out);
@@ -1859,6 +1921,7 @@ int main(void) {
         cmocka_unit_test(test_show_key_legend_wraps_only_when_full),
         cmocka_unit_test(test_show_narrow_cells_round_as_wide_ones),
         cmocka_unit_test(test_show_in_a_narrow_terminal),
+        cmocka_unit_test(test_show_lines_fit_a_narrow_terminal),
         cmocka_unit_test(test_show_into_a_pipe_says_the_width_is_assumed),
         cmocka_unit_test(test_show_pads_a_cluster_of_wide_jamo_by_its_width),
         cmocka_unit_test(test_show_one_query_left_out),

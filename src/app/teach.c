@@ -1011,18 +1011,46 @@ static void print_cell_text(FILE *f, const char *s, int w) {
     for (; used < w; used++) fputc(' ', f);
 }
 
+/* One line of text under or over a --show table, printf-formatted, broken at
+ * spaces into lines of at most width columns (as base/utf8.h counts them),
+ * each after the first indented by two spaces, as the table itself fits the
+ * terminal: the title (63 columns), "(keys 6..26 not shown: ...)" (55) and
+ * the legend (75) ran past a 40-column terminal, which wrapped them through
+ * words (a tester's pass). A word wider than a line stays whole on its own. */
+static void put_wrapped(FILE *f, int width, const char *fmt, ...) {
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    int col = 0, indent = 2;
+    for (char *p = text; *p;) {
+        char *sp = strchr(p, ' '), *end = sp ? sp : p + strlen(p);
+        char save = *end;
+        *end = 0;
+        int w = av_utf8_width(p);
+        if (col > indent && col + 1 + w > width) { fprintf(f, "\n%*s", indent, ""); col = indent; }
+        else if (col) { fputc(' ', f); col++; }
+        fputs(p, f);
+        col += w;
+        *end = save;
+        p = *end ? end + 1 : end;
+    }
+    fputc('\n', f);
+}
+
 /* The lines under a --show table that say which queries and keys it left
- * out, and why: the row limit, the terminal's width. */
+ * out, and why: the row limit, the terminal's width; each fits width columns. */
 static void print_left_out(FILE *f, int T, int nrows, int ncols, int width) {
-    if (nrows == T - 1) fprintf(f, "(query %d not shown: at most %d rows)\n", nrows, nrows);
-    else if (nrows < T) fprintf(f, "(queries %d..%d not shown: at most %d rows)\n", nrows, T - 1, nrows);
+    if (nrows == T - 1) put_wrapped(f, width, "(query %d not shown: at most %d rows)", nrows, nrows);
+    else if (nrows < T) put_wrapped(f, width, "(queries %d..%d not shown: at most %d rows)", nrows, T - 1, nrows);
     char why[160];
-    if (ncols == T - 1) fprintf(f, "(key %d not shown: %s)\n", ncols, av_term_width_said(why, sizeof why, width));
+    if (ncols == T - 1) put_wrapped(f, width, "(key %d not shown: %s)", ncols, av_term_width_said(why, sizeof why, width));
     else if (ncols < T)
-        fprintf(f, "(keys %d..%d not shown: %s)\n", ncols, T - 1, av_term_width_said(why, sizeof why, width));
+        put_wrapped(f, width, "(keys %d..%d not shown: %s)", ncols, T - 1, av_term_width_said(why, sizeof why, width));
     /* "the figures and --dump have all of them" was said with --no-plot too, and past a few hundred tokens the
      * figures pool cells (max over k×k tokens): --dump is what keeps every weight (a learner's pass) */
-    if (nrows < T || ncols < T) fprintf(f, "(--dump DIR writes every weight)\n");
+    if (nrows < T || ncols < T) put_wrapped(f, width, "(--dump DIR writes every weight)");
 }
 
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
@@ -1048,11 +1076,11 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
 
     char layer[32] = ""; /* a --model's layer: its heads are numbered per layer */
     if (m->model_layer) snprintf(layer, sizeof layer, "layer %d, ", m->model_layer - 1);
-    fprintf(f, "%shead %d of %d: attention weights (rows = queries, columns = keys)\n", layer, h, m->cfg.H);
+    put_wrapped(f, width, "%shead %d of %d: attention weights (rows = queries, columns = keys)", layer, h, m->cfg.H);
     if (ncols < 1) {
         char why[160];
-        fprintf(f, "(not drawn: %s; the labels and one key need %d; the figures and --dump have all)\n",
-                av_term_width_said(why, sizeof why, width), left + cellw);
+        put_wrapped(f, width, "(not drawn: %s; the labels and one key need %d; the figures and --dump have all)",
+                    av_term_width_said(why, sizeof why, width), left + cellw);
         return;
     }
     /* column header: key indices (only when the cells are wide enough) */
@@ -1102,23 +1130,27 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     fprintf(f, "keys:");
     int col = 5;
     for (int j = 0; j < ncols && j < 40; j++) {
-        int w = av_utf8_width(toks->tok[j]) + 3 + (j > 9); /* " 7=deep": a space, the index, '=', the token */
-        if (col + w > width) { fputs("\n     ", f); col = 5; }
-        fprintf(f, " %d=%s", j, toks->tok[j]);
-        col += w;
+        /* " 7=deep": a space, the index, '=', the token, cut with "…" to fit a line after "keys:" (a 45-column
+         * token made a 50-column line on a 40-column terminal: a tester's pass) */
+        int pre = 3 + (j > 9) + (j > 99) + (j > 999) + (j > 9999), tw = av_utf8_width(toks->tok[j]);
+        if (tw > width - 5 - pre) tw = width - 5 - pre > 1 ? width - 5 - pre : 1;
+        if (col + pre + tw > width && col > 5) { fputs("\n     ", f); col = 5; }
+        fprintf(f, " %d=", j);
+        print_cell_text(f, toks->tok[j], tw);
+        col += pre + tw;
     }
-    if (ncols > 40) fputs(" …", f);
+    if (ncols > 40) fputs(col + 2 > width ? "\n     …" : " …", f);
     fputc('\n', f);
     if (mode == AV_TERM_PLAIN) {
-        fprintf(f, "legend: weights (unmasked rows sum to 1); · = masked (score −∞)%s\n",
-                cellw == 4 ? "; .64 = 0.64" : "");
-    } else {
+        put_wrapped(f, width, "legend: weights (unmasked rows sum to 1); · = masked (score −∞)%s",
+                    cellw == 4 ? "; .64 = 0.64" : "");
+    } else { /* "legend: 0 " 10, 11 blocks of 2, " 1" 2: 34 columns; "   · masked (−∞)" 16 more, or its own line */
         fprintf(f, "legend: 0 ");
         for (int i = 0; i <= 10; i++) {
             set_bg(f, mode, cmap, i / 10.0);
             fputs("  ", f);
         }
-        fprintf(f, "\033[0m 1   \033[48;5;250m\033[30m · \033[0m masked (−∞)\n");
+        fprintf(f, "\033[0m 1%s\033[48;5;250m\033[30m · \033[0m masked (−∞)\n", width >= 50 ? "   " : "\n        ");
     }
     /* at 300 tokens nearly every cell read .00, with nothing saying those weights are not 0 (the long-input
      * tester's pass): from T = 200 on, an even row's 1/T prints as zero */
@@ -1126,12 +1158,12 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
      * row over 242 keys is 1/T" on a --causal run, where row 0 sees one key: a learner's pass) */
     int n_keys = m->cfg.n_real < T ? m->cfg.n_real : T;
     if (tiny && T >= 200 && m->cfg.causal)
-        fprintf(f, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; under the causal mask row i sees "
-                "i + 1 keys, and an even row puts 1/(i + 1) on each: %.2g on the last real row, over %d keys)\n",
-                cellw == 4 ? ".00" : "0.00", tiny, 1.0 / n_keys, n_keys);
+        put_wrapped(f, width, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; under the causal mask "
+                    "row i sees i + 1 keys, and an even row puts 1/(i + 1) on each: %.2g on the last real row, over %d "
+                    "keys)", cellw == 4 ? ".00" : "0.00", tiny, 1.0 / n_keys, n_keys);
     else if (tiny && T >= 200)
-        fprintf(f, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; an even row over %d keys is 1/%d = "
-                "%.2g)\n", cellw == 4 ? ".00" : "0.00", tiny, n_keys, n_keys, 1.0 / n_keys);
+        put_wrapped(f, width, "(%s: a weight above 0 but under 0.005, %ld of the cells shown; an even row over %d keys "
+                    "is 1/%d = %.2g)", cellw == 4 ? ".00" : "0.00", tiny, n_keys, n_keys, 1.0 / n_keys);
 }
 
 /* ----------------------------------------------------------------------------

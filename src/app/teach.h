@@ -82,7 +82,10 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
  * (--cmap); AV_TERM_PLAIN prints the numbers only. Fits `width` columns: with
  * many tokens the cells shrink, then only the first keys/queries that fit
  * are drawn, with a line under the table naming the ones left out and why;
- * when not even one key fits, a note instead of the table. The first line
+ * when not even one key fits, a note instead of the table. The title, the
+ * notes and the legends fit `width` too: broken at spaces, each line after
+ * the first indented by two spaces, and a key too long for a line cut with
+ * "…" (only a word wider than the whole width stays wider). The first line
  * is the "head h of H" title (no blank line before it: the caller's). */
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
                      int width);
