@@ -307,6 +307,89 @@ static void test_labels_and_titles_as_svg_text(void **state) {
     free(svg);
 }
 
+/* Pixel (x, y) of img: 1 if it is dark ink (luma below 128: a label, a tick,
+ * the frame), 2 if it is coloured (a heat-map cell: viridis is never grey). */
+static int pixel_kind(const av_png_image *img, int x, int y) {
+    const unsigned char *p = img->rgb + ((size_t)y * img->width + (size_t)x) * 3;
+    if (!(p[0] == p[1] && p[1] == p[2])) return 2;
+    return p[0] < 128;
+}
+
+/* A label whose grapheme clusters hold combining marks is drawn from one
+ * font per cluster, so its marks sit on their base: in
+ * `attnviz -q --scale 2 -o DIR $'a\u20dd 1\u20e3 1\ufe0f\u20e3'` the row
+ * labels end left of their tick marks. Before, the keycap U+20E3 came from
+ * another font than its digit and was drawn beside it, over the tick and into
+ * the heat map (and the circle U+20DD left of its a). Found from the pixels
+ * alone: the map's left edge is its first coloured column, the frame the
+ * dark columns just left of it, the rows split evenly into T = 3; a tick is
+ * the dark run left of the frame on the rows where the pixel 2 px left of the
+ * frame is dark. No other row of the cell may have dark ink from the tick's
+ * left end up to the frame, nor grey ink in the map's first 10 columns (its
+ * cells are coloured, their numbers drawn in the middle). */
+static void test_combining_marks_stay_on_their_base(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--scale", "2", "-o", in(f, "k"), "a\xE2\x83\x9D 1\xE2\x83\xA3 1\xEF\xB8\x8F\xE2\x83\xA3");
+    expect_ok(&r);
+    tu_free(&r);
+    av_png_image img;
+    read_png(in(f, "k/head0.png"), &img);
+    int W = (int)img.width, H = (int)img.height, top = -1, left = -1, bottom, frame;
+    for (int y = 0; y < H && top < 0; y++) /* the map's first row (the colour bar lies right of the map) */
+        for (int x = 0; x < W && top < 0; x++)
+            if (pixel_kind(&img, x, y) == 2) top = y;
+    assert_true(top > 0);
+    for (int x = 0; x < W && left < 0; x++) /* the map's left edge, 3 rows down (clear of the corner) */
+        if (pixel_kind(&img, x, top + 3) == 2) left = x;
+    for (frame = left; frame > 0 && pixel_kind(&img, frame - 1, top + 3) == 1; frame--) {
+    }
+    for (bottom = top; bottom < H && pixel_kind(&img, left + 20, bottom) == 2; bottom++) { /* clear of labels and numbers */
+    }
+    int T = 3, h = (bottom - top) / T;
+    assert_true(h > 20 && frame > 10 && left + 20 < W);
+    for (int i = 0; i < T; i++) {
+        int y0 = top + i * h, y1 = top + (i + 1) * h, tick_left = frame, tick_rows = 0;
+        for (int y = y0 + h / 2 - 4; y <= y0 + h / 2 + 4; y++) { /* the tick, at the row's middle */
+            if (pixel_kind(&img, frame - 2, y) != 1) continue;
+            int x = frame - 2;
+            while (x > 0 && pixel_kind(&img, x - 1, y) == 1) x--;
+            tick_rows++;
+            if (x < tick_left) tick_left = x;
+        }
+        if (!(tick_rows > 0 && tick_left < frame - 4)) /* a tick mark of several px */
+            fail_msg("row %d: no tick mark left of the frame (x %d, map %d..%d from y %d): %d rows, from x %d", i, frame,
+                     left, W, top, tick_rows, tick_left);
+        for (int y = y0; y < y1; y++) {
+            if (pixel_kind(&img, frame - 2, y) == 1 && y >= y0 + h / 2 - 4 && y <= y0 + h / 2 + 4) continue; /* tick */
+            for (int x = tick_left; x < left + 10; x++)
+                if ((x < frame || x >= left) && pixel_kind(&img, x, y) == 1)
+                    fail_msg("row label %d has ink at (%d, %d), over its tick (x %d..%d) or in the map (from x %d)", i,
+                             x, y, tick_left, frame - 1, left);
+        }
+    }
+    av_png_image_free(&img);
+    /* The SVG names each such cluster's font for it, as the raster drew it: the title's three clusters in
+     * <tspan>s, the keycap's the font the label "1⃣" alone is drawn with (its <text>'s first family). */
+    RUN(&r, "-q", "--scale", "2", "--format", "svg", "-o", in(f, "s"),
+        "a\xE2\x83\x9D 1\xE2\x83\xA3 1\xEF\xB8\x8F\xE2\x83\xA3");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "s/head0.svg"), NULL);
+    assert_int_equal(count_str(svg, "<tspan font-family=\"'"), 3);
+    const char *label = strstr(svg, "\">1\xE2\x83\xA3</text>"), *open = label;
+    assert_non_null(label);
+    while (open > svg && strncmp(open, "font-family=\"'", 14) != 0) open--;
+    const char *fam_end = strchr(open + 14, '\'');
+    char want[200];
+    snprintf(want, sizeof want, "<tspan font-family=\"'%.*s'", (int)(fam_end - open - 14), open + 14);
+    const char *tspan = strstr(svg, "<tspan font-family=\"'");
+    tspan = strstr(tspan + 1, "<tspan font-family=\"'"); /* the second: 1⃣ */
+    if (strncmp(tspan, want, strlen(want)) != 0) fail_msg("the title's keycap: %.80s, the label's: %s", tspan, want);
+    check_svg_opens(f, in(f, "s/head0.svg"));
+    free(svg);
+}
+
 /* ---------------------------------------------------------------- P10: mean over heads */
 
 /* P10: query 0 is [1, 0] in head 0 and [0, 1] in head 1; the mean figure
@@ -2934,6 +3017,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_vmax_below_the_weights_warns_for_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_scale_says_cells_print_no_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_labels_and_titles_as_svg_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_combining_marks_stay_on_their_base, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_figure_takes_the_weight_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_P10_mean_figure_is_the_mean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_masked_cell_differs_from_zero_weight, setup, teardown),

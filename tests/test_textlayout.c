@@ -323,6 +323,60 @@ static void test_font_per_script_run(void **state) {
     av_text_layout_free(&lay);
 }
 
+/* Does the font file have a glyph for every code point of cps (FreeType's own
+ * reading of its character map, not attnviz's)? */
+static int file_has_all(const char *file, const unsigned *cps, int n) {
+    FT_Library ft;
+    FT_Face face;
+    assert_int_equal(FT_Init_FreeType(&ft), 0);
+    assert_int_equal(FT_New_Face(ft, file, 0, &face), 0);
+    int all = 1;
+    for (int k = 0; k < n; k++) all &= FT_Get_Char_Index(face, cps[k]) != 0;
+    FT_Done_Face(face);
+    FT_Done_FreeType(ft);
+    return all;
+}
+
+/* A grapheme cluster is drawn from one font that has all of its code points,
+ * so HarfBuzz attaches its marks to its base: "a⃝" (U+20DD, which DejaVu Sans
+ * lacks), the keycaps "1⃣" and "1️⃣" (U+20E3, which DejaVu Sans lacks), in
+ * both weights. Before, the base came from DejaVu Sans and the mark from the
+ * first font that had it (two fonts; the mark beside the base). In a line,
+ * av_text_cluster_fonts names those clusters by their bytes (counted by
+ * hand: “ is 3 bytes, a⃝ 1 + 3, 1⃣ 1 + 3, 1️⃣ 1 + 3 + 3), and the letters
+ * around them keep the label font (the one "x" alone is drawn with): a
+ * symbol font that has a and U+20DD no longer takes the whole Latin run. */
+static void test_cluster_is_drawn_from_one_font(void **state) {
+    (void)state;
+    static const struct {
+        const char *utf8;
+        unsigned cps[2]; /* its code points but the default-ignorable U+FE0F */
+    } CL[] = {{"a\xE2\x83\x9D", {'a', 0x20DD}}, {"1\xE2\x83\xA3", {'1', 0x20E3}},
+              {"1\xEF\xB8\x8F\xE2\x83\xA3", {'1', 0x20E3}}, {"#\xEF\xB8\x8F\xE2\x83\xA3", {'#', 0x20E3}}};
+    for (int bold = 0; bold < 2; bold++)
+        for (size_t c = 0; c < sizeof CL / sizeof *CL; c++) {
+            const char *files[4];
+            int n = av_text_fonts(CL[c].utf8, bold, NULL, files, 4);
+            if (n != 1) fail_msg("'%s' (bold %d) is drawn with %d fonts, expected 1", CL[c].utf8, bold, n);
+            if (!file_has_all(files[0], CL[c].cps, 2))
+                fail_msg("'%s' (bold %d) is drawn with %s, which lacks some of it", CL[c].utf8, bold, files[0]);
+        }
+    const char *line = "\xE2\x80\x9C" "a\xE2\x83\x9D 1\xE2\x83\xA3 1\xEF\xB8\x8F\xE2\x83\xA3\xE2\x80\x9D x";
+    av_text_span sp[4];
+    assert_int_equal(av_text_cluster_fonts(line, 0, sp, 4), 3);
+    size_t want[3][2] = {{3, 4}, {8, 4}, {13, 7}};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(sp[k].start, want[k][0]);
+        assert_int_equal(sp[k].len, want[k][1]);
+        assert_non_null(sp[k].family);
+    }
+    const char *fam_x[2], *fam_line[4];
+    assert_int_equal(av_text_fonts("x", 0, fam_x, NULL, 2), 1);
+    assert_true(av_text_fonts(line, 0, fam_line, NULL, 4) >= 2);
+    assert_string_equal(fam_line[0], fam_x[0]); /* the quote and x: the label font */
+    assert_int_equal(av_text_cluster_fonts("x \xC3\xA9 e\xCC\x81", 0, sp, 4), 0); /* é, e + U+0301: one font already */
+}
+
 /* Advance of the glyph before the last one (1/64 px): the ” in "...”x". */
 static int32_t second_last_advance(const char *utf8, int *same_font_as_last, int *fonts_differ) {
     av_text_layout lay;
@@ -912,6 +966,7 @@ int main(void) {
         cmocka_unit_test(test_paragraph_direction_from_text),
         cmocka_unit_test(test_mixed_runs_in_display_order),
         cmocka_unit_test(test_font_per_script_run),
+        cmocka_unit_test(test_cluster_is_drawn_from_one_font),
         cmocka_unit_test(test_isolate_keeps_quotes_in_the_outer_script),
         cmocka_unit_test(test_latin1_next_to_han_uses_the_label_font),
         cmocka_unit_test(test_measured_width_is_drawn_extent),

@@ -4,7 +4,9 @@
  * (shape-rendering crispEdges), text becomes <text> anchored at the same
  * baseline point, its spaces kept as the raster drew them (xml:space
  * "preserve" on the root: by default a viewer joins runs of spaces, so
- * --title 'A   B' read "A B" in the SVG and "A   B" in the PNG). Heat maps with more than AV_SVG_MAX_RECTS cells in the
+ * --title 'A   B' read "A B" in the SVG and "A   B" in the PNG); a grapheme
+ * cluster the raster drew from a font of its own (a keycap "1⃣") is a <tspan>
+ * naming that font. Heat maps with more than AV_SVG_MAX_RECTS cells in the
  * whole figure, and colour-bar ramps, are rasterized per item and embedded
  * as base64 PNG.
  *
@@ -213,6 +215,42 @@ static void put_run_families(FILE *fp, const av_dl_text *t) {
     fputs("sans-serif\"", fp);
 }
 
+/* The text of t, each grapheme cluster the raster drew from a font of its
+ * own (render/textlayout.h av_text_cluster_fonts: "a⃝", the keycap "1⃣"; the
+ * first 64 of a line) in a <tspan> that names that font first, so that a viewer draws its base
+ * and marks from one font as the raster did, instead of taking the mark
+ * from whatever font its own fallback finds for it (rsvg: the circle beside
+ * the a). */
+static void put_text_spans(FILE *fp, const av_dl_text *t) {
+    av_text_span spans[64];
+    int n = av_text_cluster_fonts(t->utf8, t->bold, spans, 64);
+    if (n > 64) n = 64;
+    size_t at = 0, len = strlen(t->utf8);
+    if (n == 1 && spans[0].len == len) n = 0; /* the whole text: put_run_families named its font first */
+    char *part = n > 0 ? malloc(len + 1) : NULL;
+    if (!part) { /* no such cluster (most labels), or out of memory: the text as it is */
+        put_escaped(fp, t->utf8);
+        return;
+    }
+    for (int k = 0; k <= n; k++) {
+        size_t to = k < n ? spans[k].start : len;
+        memcpy(part, t->utf8 + at, to - at), part[to - at] = 0;
+        put_escaped(fp, part);
+        if (k == n) break;
+        memcpy(part, t->utf8 + to, spans[k].len), part[spans[k].len] = 0;
+        if (spans[k].family && !strpbrk(spans[k].family, "'\\")) {
+            fputs("<tspan font-family=\"'", fp);
+            put_escaped(fp, spans[k].family);
+            fprintf(fp, "', %s\">", font_family());
+            put_escaped(fp, part);
+            fputs("</tspan>", fp);
+        } else
+            put_escaped(fp, part);
+        at = to + spans[k].len;
+    }
+    free(part);
+}
+
 /* A <text> at the raster's baseline point. A right-to-left paragraph (its
  * first strong character, UAX #9 P2-P3, as the raster decided) gets
  * direction="rtl", so the viewer's bidi algorithm orders mixed runs as the
@@ -234,7 +272,7 @@ static void put_text(FILE *fp, const av_dl_item *it) {
     if (t->bold) fputs(" font-weight=\"bold\"", fp);
     if (t->rot90) fprintf(fp, " transform=\"rotate(-90 %.2f %.2f)\"", (double)t->x, (double)t->y);
     fputs(">", fp);
-    put_escaped(fp, t->utf8);
+    put_text_spans(fp, t);
     fputs("</text>\n", fp);
 }
 

@@ -715,6 +715,8 @@ typedef struct {
     hb_script_t *sc;        /* script of each; Common and Inherited resolved to their run's */
     int *font;              /* font slot each is shaped with; -1 = none */
     unsigned char *missing; /* 1 = no font has it: drawn as a box */
+    unsigned char *starts;  /* 1 = starts an extended grapheme cluster (UAX #29, av_utf8_cluster_len);
+                             * 2 = and line_fonts gave the cluster one font of its own (cluster_font) */
     size_t n;
 } line;
 
@@ -723,6 +725,7 @@ static void line_free(line *ln) {
     free(ln->sc);
     free(ln->font);
     free(ln->missing);
+    free(ln->starts);
     memset(ln, 0, sizeof *ln);
 }
 
@@ -776,12 +779,17 @@ static int line_open(line *ln, const char *utf8) {
     ln->sc = malloc(cap * sizeof *ln->sc);
     ln->font = malloc(cap * sizeof *ln->font);
     ln->missing = calloc(cap, 1);
-    if (!ln->cp || !ln->sc || !ln->font || !ln->missing) {
+    ln->starts = calloc(cap, 1);
+    if (!ln->cp || !ln->sc || !ln->font || !ln->missing || !ln->starts) {
         line_free(ln);
         return -1;
     }
-    const unsigned char *s = (const unsigned char *)utf8;
-    while (*s) ln->cp[ln->n++] = av_utf8_next(&s);
+    const unsigned char *s = (const unsigned char *)utf8, *end = s + cap - 1;
+    while (*s) { /* cluster by cluster (both walkers read a bad byte as one U+FFFD) */
+        const unsigned char *c_end = s + av_utf8_cluster_len((const char *)s, (size_t)(end - s));
+        ln->starts[ln->n] = 1;
+        while (*s && s < c_end) ln->cp[ln->n++] = av_utf8_next(&s);
+    }
     line_scripts(ln);
     return 0;
 }
@@ -831,15 +839,24 @@ static int charset_covers(FcCharSet *cs, unsigned cp) {
     return charset_covers(cs, x) && (y == 0 || charset_covers(cs, y));
 }
 
+/* Is cp a character the run's font need not have: not of the run's
+ * script sc and not a mark (spaces, digits, emoji), or an enclosing mark
+ * (Me: the circle U+20DD, the keycap U+20E3), whose cluster line_fonts
+ * gives a font of its own (cluster_font) rather than the whole run a symbol
+ * font's Latin letters? */
+static int run_may_lack(uint32_t cp, hb_script_t sc) {
+    hb_script_t own = own_script(cp);
+    return (own != sc && own != HB_SCRIPT_INHERITED) || av_utf8_category(cp) == AV_UC_ME;
+}
+
 /* Does font p have every letter of the script run [a, b) (characters of
- * the run's own script, and marks)? Spaces, digits and emoji may come from
- * other fonts. */
+ * the run's own script, and marks but enclosing ones)? Spaces, digits and
+ * emoji may come from other fonts (run_may_lack). */
 static int font_covers_run(FcPattern *p, const line *ln, size_t a, size_t b) {
     FcCharSet *cs;
     if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch) return 0;
     for (size_t i = a; i < b; i++) {
-        hb_script_t sc = own_script(ln->cp[i]);
-        if (sc != ln->sc[a] && sc != HB_SCRIPT_INHERITED) continue;
+        if (run_may_lack(ln->cp[i], ln->sc[a])) continue;
         if (!av_utf8_is_ignorable(ln->cp[i]) && !charset_covers(cs, ln->cp[i])) return 0;
     }
     return 1;
@@ -849,8 +866,7 @@ static int font_covers_run(FcPattern *p, const line *ln, size_t a, size_t b) {
  * decompositions, as slot_has) in place of fontconfig's character set. */
 static int slot_covers_run(int slot, const line *ln, size_t a, size_t b) {
     for (size_t i = a; i < b; i++) {
-        hb_script_t sc = own_script(ln->cp[i]);
-        if (sc != ln->sc[a] && sc != HB_SCRIPT_INHERITED) continue;
+        if (run_may_lack(ln->cp[i], ln->sc[a])) continue;
         if (!av_utf8_is_ignorable(ln->cp[i]) && !slot_has(slot, ln->cp[i])) return 0;
     }
     return 1;
@@ -922,7 +938,110 @@ static int char_font(line *ln, size_t i, int run, int bold) {
     return f >= 0 ? f : prev;
 }
 
-/* Fonts for every character (script run by script run). Returns the first
+/* Does font slot have every character of [a, b) that is not default-ignorable
+ * (slot_has: its character map, or a canonical decomposition)? */
+static int slot_has_all(int slot, const line *ln, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++)
+        if (!av_utf8_is_ignorable(ln->cp[i]) && !slot_has(slot, ln->cp[i])) return 0;
+    return slot >= 0;
+}
+
+/* The same for font p of a sorted list, from fontconfig's character set. */
+static int font_has_all(FcPattern *p, const line *ln, size_t a, size_t b) {
+    FcCharSet *cs;
+    if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch) return 0;
+    for (size_t i = a; i < b; i++)
+        if (!av_utf8_is_ignorable(ln->cp[i]) && !charset_covers(cs, ln->cp[i])) return 0;
+    return 1;
+}
+
+static hb_font_t *slot_hb_font(int slot);
+
+/* Does [a, b) hold an enclosing mark (general category Me: the circle
+ * U+20DD, the keycap U+20E3, ...)? */
+static int has_enclosing_mark(const line *ln, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++)
+        if (av_utf8_category(ln->cp[i]) == AV_UC_ME) return 1;
+    return 0;
+}
+
+/* Does font slot draw the cluster [a, b) as one: HarfBuzz shapes it (at
+ * 64 px, alone, default ignorables removed) without a .notdef glyph, and,
+ * when the cluster has an enclosing mark, the ink of every glyph that does
+ * not advance (the mark) is centred within the middle half of the cluster's
+ * advance (other marks sit where the font's own positioning puts them,
+ * above, below or beside)? Noto Sans Symbols has "1⃣" but puts
+ * its keycap U+20E3 around the digit's right edge (centre at 1.0 of the
+ * advance), Noto Sans CJK SC's circle U+20DD around a's left edge (0.11);
+ * Symbola's (0.52, 0.51) enclose their base, and a ligature (Noto Sans
+ * Symbols2's one_20E3) has no mark to check. */
+static int slot_draws_cluster(int slot, const line *ln, size_t a, size_t b) {
+    hb_buffer_t *buf = hb_buffer_create();
+    if (!hb_buffer_allocation_successful(buf)) return 0;
+    hb_buffer_add_utf32(buf, ln->cp, (int)ln->n, (unsigned)a, (int)(b - a));
+    hb_buffer_guess_segment_properties(buf);
+    hb_buffer_set_flags(buf, HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES);
+    sized_face(slot, 64.0f);
+    hb_font_t *font = slot_hb_font(slot);
+    hb_shape(font, buf, NULL, 0);
+    unsigned ng;
+    const hb_glyph_info_t *info = hb_buffer_get_glyph_infos(buf, &ng);
+    const hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(buf, NULL);
+    int ok = hb_buffer_allocation_successful(buf) && ng > 0;
+    int64_t w = 0, pen = 0;
+    for (unsigned k = 0; ok && k < ng; k++) {
+        ok = info[k].codepoint != 0;
+        w += pos[k].x_advance;
+    }
+    for (unsigned k = 0; ok && has_enclosing_mark(ln, a, b) && k < ng; pen += pos[k].x_advance, k++) {
+        hb_glyph_extents_t ext;
+        if (pos[k].x_advance != 0 || !hb_font_get_glyph_extents(font, info[k].codepoint, &ext) || ext.width == 0)
+            continue;
+        int64_t centre2 = 2 * (pen + pos[k].x_offset + ext.x_bearing) + ext.width; /* twice the ink's centre */
+        ok = w > 0 && 2 * centre2 >= w && 2 * centre2 <= 3 * w;
+    }
+    hb_buffer_destroy(buf);
+    return ok;
+}
+
+/* The one font for the grapheme cluster [a, b) (UAX #29) whose characters
+ * char_font gave different fonts or no font, or that has an enclosing mark
+ * (which a font with the whole run's letters may draw beside its base, as
+ * Noto Sans Symbols and Noto Sans CJK SC do): the font of its first
+ * character when that has them all, else the first font of fontconfig's
+ * list for the cluster's script run (its language, sans serif before serif,
+ * as run_font) that has every character of it and draws them as one
+ * (slot_draws_cluster; else the first that has them all), so that HarfBuzz sees base
+ * and marks together and attaches them (the keycap "1⃣" as one glyph of
+ * Noto Sans Symbols2 or Symbola, "a⃝" with its circle around the a), as
+ * browsers' per-cluster font fallback and Pango do. -1 when no font has
+ * them all (then each character keeps its own font: the base drawn, the
+ * mark beside it). */
+static int cluster_font(const line *ln, size_t a, size_t b, int bold) {
+    if (!ln->missing[a] && slot_has_all(ln->font[a], ln, a, b) && slot_draws_cluster(ln->font[a], ln, a, b))
+        return ln->font[a];
+    size_t ra = a, rb = b; /* the script run around the cluster, for its language */
+    while (ra > 0 && ln->sc[ra - 1] == ln->sc[a]) ra--;
+    while (rb < ln->n && ln->sc[rb] == ln->sc[a]) rb++;
+    const char *lang = is_weak(ln->sc[a]) ? NULL : run_language(ln, ra, rb);
+    FcFontSet *fs = fc_ready() ? sorted_for(lang, bold) : NULL;
+    int first = -1; /* the first font that has them all, if none draws them as one */
+    for (int pass = 0; fs && pass < 2; pass++)
+        for (int k = 0; k < fs->nfont; k++) {
+            FcPattern *p = fs->fonts[k];
+            const char *file;
+            int index, slot;
+            if ((pass == 0 && is_serif(p)) || !usable_font(p, &file, &index) || !font_has_all(p, ln, a, b)) continue;
+            if ((slot = face_slot_for(file, index)) < 0 || !slot_has_all(slot, ln, a, b)) continue;
+            if (slot_draws_cluster(slot, ln, a, b)) return slot;
+            if (first < 0) first = slot;
+        }
+    return first;
+}
+
+/* Fonts for every character (script run by script run), then one font per
+ * grapheme cluster of mixed fonts or with an enclosing mark, where one has
+ * them all (cluster_font). Returns the first
  * font used, or -1 when no character has one (then all are boxes). */
 static int line_fonts(line *ln, int bold) {
     for (size_t a = 0, b; a < ln->n; a = b) {
@@ -930,6 +1049,14 @@ static int line_fonts(line *ln, int bold) {
         }
         int run = run_font(ln, a, b, bold);
         for (size_t i = a; i < b; i++) ln->font[i] = char_font(ln, i, run, bold);
+    }
+    for (size_t a = 0, b; a < ln->n; a = b) {
+        int mixed = 0;
+        for (b = a + 1; b < ln->n && !ln->starts[b]; b++)
+            mixed |= !av_utf8_is_ignorable(ln->cp[b]) && (ln->missing[b] || ln->font[b] != ln->font[a]);
+        int f = mixed || (b > a + 1 && has_enclosing_mark(ln, a, b)) ? cluster_font(ln, a, b, bold) : -1;
+        for (size_t i = a; f >= 0 && i < b; i++) ln->font[i] = f, ln->missing[i] = 0;
+        if (f >= 0) ln->starts[a] = 2;
     }
     int any = -1;
     for (size_t i = 0; i < ln->n && any < 0; i++) any = ln->font[i];
@@ -1344,6 +1471,25 @@ int av_text_fonts(const char *utf8, int bold, const char **families, const char 
         if (n < cap && families) families[n] = T.faces[f].face->family_name;
         if (n < cap && files) files[n] = T.face_file[f];
         n++;
+    }
+    line_free(&ln);
+    return n;
+}
+
+int av_text_cluster_fonts(const char *utf8, int bold, av_text_span *spans, int cap) {
+    line ln;
+    text_init();
+    if (line_open(&ln, utf8) != 0) return 0;
+    line_fonts(&ln, bold ? 1 : 0);
+    const unsigned char *s = (const unsigned char *)utf8, *end = s + strlen(utf8);
+    int n = 0;
+    for (size_t i = 0; *s;) { /* the walk of line_open, cluster by cluster */
+        const unsigned char *c0 = s, *c_end = s + av_utf8_cluster_len((const char *)s, (size_t)(end - s));
+        int held = ln.starts[i] == 2 && ln.font[i] >= 0;
+        if (held && n < cap) spans[n] = (av_text_span){(size_t)(c0 - (const unsigned char *)utf8), (size_t)(c_end - c0),
+                                                      T.faces[ln.font[i]].face->family_name};
+        n += held;
+        while (*s && s < c_end) av_utf8_next(&s), i++;
     }
     line_free(&ln);
     return n;

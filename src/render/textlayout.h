@@ -24,6 +24,14 @@
  *     (an emoji after a Latin word) takes the first font that has it; marks
  *     and joiners stay with the character before them. A character no font
  *     has is drawn as an outlined box and counted (the visible warning).
+ *     Then each grapheme cluster (UAX #29) whose characters got different
+ *     fonts, or that has an enclosing mark (U+20DD, the keycap U+20E3), is
+ *     drawn from one font that has all of its characters, so that HarfBuzz
+ *     attaches its marks to its base (as raqm and browsers shape a cluster
+ *     in one font): the first of the list that draws it as one (no .notdef;
+ *     an enclosing mark centred on its base: Noto Sans Symbols2's or
+ *     Symbola's keycap, not Noto Sans Symbols', drawn beside the digit);
+ *     else the first that has them all; else each keeps its own font.
  *  4. libraqm: bidi levels and reordering (UAX #9, FriBidi), then HarfBuzz
  *     shapes each (direction, script, font, language) run with the font's
  *     OpenType tables (conjuncts, reordered vowel signs, Arabic joining,
@@ -134,6 +142,22 @@ void av_text_index_label(char *out, size_t n, long k, const char *label);
  * av_text_shutdown. Returns how many fonts there are (may exceed cap). */
 int av_text_fonts(const char *utf8, int bold, const char **families, const char **files, int cap);
 
+/* A grapheme cluster drawn from a font of its own: bytes [start, start + len)
+ * of the line, and that font's family name (as av_text_fonts gives it; lives
+ * until av_text_shutdown, NULL if FreeType has none). */
+typedef struct {
+    size_t start, len;
+    const char *family;
+} av_text_span;
+/* The extended grapheme clusters (UAX #29) of utf8 that av_text_lay draws
+ * from one font of their own rather than from their characters' fonts (step
+ * 3: a base and a mark that are in different fonts, "a⃝" or "1⃣" after DejaVu
+ * Sans' letters, or a cluster with an enclosing mark, which the run's font
+ * may draw beside its base), in logical order: up to cap of them into
+ * spans[]. The SVG back end names that font for the cluster (a <tspan>), so
+ * a viewer's per-character fallback (Pango's) draws it as the raster does.
+ * Returns how many there are (may exceed cap); 0 when out of memory. */
+int av_text_cluster_fonts(const char *utf8, int bold, av_text_span *spans, int cap);
 /* Code points of utf8 that no font has (drawn as boxes), in order and with
  * repeats, into out[0 .. cap-1]. Returns how many there are (may exceed cap). */
 int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap);
