@@ -1053,6 +1053,11 @@ static void nan_in_wte(const char *dir) {
 
 enum { SETUP_MICRO, SETUP_RAW, SETUP_NONE };
 
+/* attnviz's rule for a missing size of config.json, in the words of the message */
+#define MISSING_WHY                                                                                               \
+    "attnviz needs n_layer, n_head, n_embd, n_positions and vocab_size, and guesses none: transformers' "        \
+    "GPT2Config would take GPT-2 small's 12, 12, 768, 1024 and 50257, and a wrong guess runs another model"
+
 static void test_bad_checkpoints(void **state) {
     tu_fixture *f = *state;
     static const struct {
@@ -1073,7 +1078,11 @@ static void test_bad_checkpoints(void **state) {
         {"unexpected tensor", 2, "/config.json says attnviz.positions \"rope\", but "},
         {"NaN weight", 2, "tensor \"wte.weight\" contains NaN at index 5"},
         {"integer dtype", 2, "tensor \"ln_f.bias\" has dtype I32; expected F32, F16 or BF16"},
-        {"config missing key", 2, "config.json: missing key \"n_embd\""},
+        /* a missing size said "(GPT2Config needs n_layer, n_head, n_embd, n_positions, vocab_size)", but GPT2Config
+         * has a default for each (transformers' configuration_gpt2.py: vocab_size=50257, n_positions=1024,
+         * n_embd=768, n_layer=12, n_head=12): attnviz's own rule is said, and what to write */
+        {"config missing key", 2, "/case10/config.json: missing key \"n_embd\" (" MISSING_WHY "); add \"n_embd\" with "
+                                  "the model's width (wte.weight's columns)\n"},
         {"config not JSON", 2, "config.json: not valid JSON near byte 0 of 11\n"}, /* "n_layer = 1": no "(truncated?)" */
         {"config wrong type", 2, "\"n_head\" is \"one\"; it must be a whole number"},
         {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt (or tokenizer.json instead of both); a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
@@ -1197,10 +1206,9 @@ static void test_bad_checkpoints(void **state) {
                                          "{'format': 'pt'})\"\n"},
         /* n_ctx, the older name of the context length, without n_positions: it said only 'missing key
          * "n_positions" (GPT2Config needs ...)'; transformers' GPT2Config does not read n_ctx as n_positions */
-        {"config n_ctx without n_positions", 2, "/case47/config.json: missing key \"n_positions\" (GPT2Config needs "
-                                                "n_layer, n_head, n_embd, n_positions, vocab_size); it has \"n_ctx\": 8, "
-                                                "an older name of the context length, which transformers' GPT2Config "
-                                                "does not read as n_positions (without it, n_positions is 1024): add "
+        {"config n_ctx without n_positions", 2, "/case47/config.json: missing key \"n_positions\" (" MISSING_WHY "); "
+                                                "it has \"n_ctx\": 8, an older name of the context length, which "
+                                                "transformers' GPT2Config does not read as n_positions: add "
                                                 "\"n_positions\" with the model's context length (wpe.weight's rows)\n"},
         /* the shards without their index: "has no model.safetensors; a GPT-2 model folder holds ..." (a tester's
          * pass) */
@@ -1211,6 +1219,8 @@ static void test_bad_checkpoints(void **state) {
                                             "safetensors.torch as s; t = {}; [t.update(torch.load(f)) for f in "
                                             "sorted(glob.glob('pytorch_model-*-of-*.bin'))]; s.save_file({k: v.clone() "
                                             "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"\n"},
+        {"config without n_positions", 2, "/case49/config.json: missing key \"n_positions\" (" MISSING_WHY "); add "
+                                          "\"n_positions\" with the model's context length (wpe.weight's rows)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1370,6 +1380,7 @@ static void test_bad_checkpoints(void **state) {
             write_text(path, "x", 1);
             break;
         }
+        case 49: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"vocab_size\": 8}"); break;
         case 47: { /* the weights of kMicro (n_positions 8), the config with n_ctx in its place */
             static const char ctx[] = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_ctx\": 8, \"vocab_size\": 8}";
             snprintf(path, sizeof path, "%s/config.json", dir);

@@ -7,7 +7,7 @@
  *
  * Usage:
  *   int n_layer;
- *   if (av_json_int(&n_layer, root, "n_layer", 1, "GPT2Config needs n_layer, ...", path, &err)) return ...;
+ *   if (av_json_int(&n_layer, root, "n_layer", 1, "attnviz needs n_layer, ...", path, &err)) return ...;
  *   // then the caller checks its own range: "n_layer 0 is outside 1..128"
  *
  * Data contract: root is any cJSON node (NULL or a non-object finds no key);

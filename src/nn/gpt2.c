@@ -63,14 +63,38 @@ av_status av_gpt2_config_check(const av_gpt2_config *c, av_err *err) {
     return check_config(c, "config.json", err);
 }
 
+/* What a size key of GPT2Config holds and where the checkpoint shows it, for "add KEY with ...". */
+static const char *size_meaning(const char *key) {
+    static const char *const m[][2] = {
+        {"n_layer", "the number of blocks (h.0 ... h.N-1 in model.safetensors)"},
+        {"n_head", "the number of attention heads per block (the weights do not show it; d_k is n_embd / n_head)"},
+        {"n_embd", "the model's width (wte.weight's columns)"},
+        {"n_positions", "the model's context length (wpe.weight's rows)"},
+        {"vocab_size", "the number of token ids (wte.weight's rows)"},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (strcmp(key, m[i][0]) == 0) return m[i][1];
+    return "its value";
+}
+
+/* The words of 'missing key "KEY" (...)' for a size key: attnviz requires the five and says what to write.
+ * transformers' GPT2Config has a default for each (GPT-2 small's 12, 12, 768, 1024, 50257), so the old "GPT2Config
+ * needs n_layer, ..." was not true (a tester's pass); attnviz takes none, as a wrong guess runs another model. */
+#define AV_GPT2_MISSING_WHY                                                                                       \
+    "attnviz needs n_layer, n_head, n_embd, n_positions and vocab_size, and guesses none: transformers' "        \
+    "GPT2Config would take GPT-2 small's 12, 12, 768, 1024 and 50257, and a wrong guess runs another model"
+
 /* A whole-number key of GPT2Config (io/jsonval.h says what is accepted), whose range check_config
- * checks: 1..max, named in the message for a number past 1e9 too. */
+ * checks: 1..max, named in the message for a number past 1e9 too. An absent key is
+ * "NAME: missing key \"KEY\" (AV_GPT2_MISSING_WHY); add \"KEY\" with MEANING" (size_meaning). */
 static av_status json_int(int *out, const cJSON *root, const char *key, int required, int max, const char *name,
                           av_err *err) {
+    if (required && !cJSON_GetObjectItemCaseSensitive(root, key))
+        return av_fail(err, AV_EUSAGE, "%s: missing key \"%s\" (" AV_GPT2_MISSING_WHY "); add \"%s\" with %s", name,
+                       key, key, size_meaning(key));
     char allowed[32];
     snprintf(allowed, sizeof allowed, "1..%d", max);
-    return av_json_int(out, root, key, required, "GPT2Config needs n_layer, n_head, n_embd, n_positions, vocab_size",
-                       allowed, name, err);
+    return av_json_int(out, root, key, required, AV_GPT2_MISSING_WHY, allowed, name, err);
 }
 
 /* A size key with the name transformers' GPT2Config.attribute_map gives it too (hidden_size is n_embd,
@@ -106,10 +130,9 @@ static av_status check_n_ctx(const cJSON *root, const char *name, av_err *err) {
         return AV_OK;
     char shown[64];
     av_json_shown(shown, sizeof shown, ctx);
-    return av_fail(err, AV_EUSAGE, "%s: missing key \"n_positions\" (GPT2Config needs n_layer, n_head, n_embd, "
-                   "n_positions, vocab_size); it has \"n_ctx\": %s, an older name of the context length, which "
-                   "transformers' GPT2Config does not read as n_positions (without it, n_positions is 1024): add "
-                   "\"n_positions\" with the model's context length (wpe.weight's rows)", name, shown);
+    return av_fail(err, AV_EUSAGE, "%s: missing key \"n_positions\" (" AV_GPT2_MISSING_WHY "); it has \"n_ctx\": %s, "
+                   "an older name of the context length, which transformers' GPT2Config does not read as "
+                   "n_positions: add \"n_positions\" with the model's context length (wpe.weight's rows)", name, shown);
 }
 
 /* One string choice of the "attnviz" object: index into names, or -1 if absent. */

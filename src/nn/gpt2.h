@@ -129,7 +129,11 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * message. Errors, AV_EUSAGE: av_json_parse_object's ("config.json: not
  * valid JSON near byte 12 of 40; ...", "config.json: not a JSON object (it is an array)"),
  * "config.json: model_type \"mistral\" is not supported (allowed: gpt2,
- * llama, qwen2)", "config.json: missing key \"n_head\"", "config.json: \"n_head\"
+ * llama, qwen2)", "config.json: missing key \"n_head\" (attnviz needs n_layer,
+ * n_head, n_embd, n_positions and vocab_size, and guesses none: ...); add
+ * \"n_head\" with the number of attention heads per block ..." (also
+ * with "it has \"n_ctx\": 8, ..." for n_ctx in n_positions' place),
+ * "config.json: \"n_head\"
  * 4.5 must be a whole number", "config.json: \"n_layer\" 1099511627776 is too
  * large (a whole number of at most 1e9)", "config.json: attnviz.positions \"x\": expected
  * learned, sinusoidal, rope or none", "config.json: model_type \"attnviz_gpt2\"
