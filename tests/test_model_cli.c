@@ -748,6 +748,56 @@ static void test_config_alias_names(void **state) {
     tu_free(&r);
 }
 
+/* Later checks named the GPT2Config key a config.json with only the alias does not have: "num_attention_heads": 3
+ * with "hidden_size": 64 gave "n_head 3 does not divide n_embd 64" (a tester's pass). Each message now names a size
+ * as the file did: the divisibility (64 = 21·3 + 1), RoPE's even d_k (3 / 1 = 3), the shape config.json implies
+ * (kMicro's wte.weight is (8, 4); hidden_size 8 wants (8, 8)) and the length limit (70 tokens, "a" and 69 " a",
+ * against max_position_embeddings 64); the file with the GPT2Config keys keeps them. */
+static void micro_checkpoint(const char *dir, const char *config);
+static void test_config_alias_names_in_messages(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *config, *want;
+    } rows[] = {
+        {"{\"n_layer\": 1, \"num_attention_heads\": 3, \"hidden_size\": 64, \"n_positions\": 8, \"vocab_size\": 8}",
+         "/config.json: num_attention_heads 3 does not divide hidden_size 64\n"},
+        {"{\"n_layer\": 1, \"n_head\": 3, \"n_embd\": 64, \"n_positions\": 8, \"vocab_size\": 8}",
+         "/config.json: n_head 3 does not divide n_embd 64\n"},
+        {"{\"n_layer\": 1, \"num_attention_heads\": 1, \"hidden_size\": 3, \"n_positions\": 8, \"vocab_size\": 8, "
+         "\"attnviz\": {\"positions\": \"rope\"}}",
+         "/config.json: RoPE needs an even d_k; d_k = hidden_size / num_attention_heads = 3 / 1 = 3 (allowed: "
+         "hidden_size a multiple of 2·num_attention_heads = 2)\n"},
+        {"{\"n_layer\": 1, \"n_head\": 1, \"hidden_size\": 8, \"n_positions\": 8, \"vocab_size\": 8}",
+         "/model.safetensors: tensor \"wte.weight\" has shape (8, 4); config.json implies nn.Embedding (vocab_size, "
+         "hidden_size) = (8, 8)\n"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "m%zu", i);
+        const char *dir = tu_in(f, name);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        micro_checkpoint(dir, rows[i].config);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);
+        if (r.code != 2 || !strstr(r.err, rows[i].want)) fail_msg("row %zu: exit %d, stderr '%s'; want '%s'", i, r.code,
+                                                                   r.err, rows[i].want);
+        tu_free(&r);
+    }
+    make_tiny(f->dir);
+    char path[4400], words[200] = "a";
+    snprintf(path, sizeof path, "%s/config.json", f->dir);
+    static const char aliases[] = "{\"model_type\": \"gpt2\", \"num_hidden_layers\": 2, \"num_attention_heads\": 4, "
+                                  "\"hidden_size\": 64, \"max_position_embeddings\": 64, \"vocab_size\": 50257}";
+    write_text(path, aliases, strlen(aliases));
+    for (int k = 1; k < 70; k++) strcat(words, " a");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", words, NULL);
+    if (r.code != 2 || !strstr(r.err, "70 tokens is more than the model's 64 positions (max_position_embeddings in "
+                                      "config.json); allowed: 1..64 tokens\n"))
+        fail_msg("exit %d, stderr '%s'", r.code, r.err);
+    tu_free(&r);
+}
+
 /* --generate stops after config.json's eos_token_id, as Hugging Face's generate does (GPT-2's <|endoftext|>,
  * 50256): it went on past it, "[<|endoftext|>] [<|endoftext|>] ..." (a learner's pass). Here the tiny model's
  * 7th greedy token, "idence" (id 1704), is named the end: 7 tokens, it the last, and the line says why. */
@@ -3029,6 +3079,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_alias_names, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_config_alias_names_in_messages, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_top5_ranks_by_logit_where_p_underflows, tu_setup_tmpdir, tu_teardown_tmpdir),

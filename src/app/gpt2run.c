@@ -414,7 +414,7 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     if (n > (size_t)AV_MAX_TOKENS) { /* the model's own limit first, when it has a smaller one */
         int mp = r->llama ? r->llama->cfg.max_positions
                           : r->g.cfg.positions == AV_POS_LEARNED ? r->g.cfg.n_positions : 0;
-        const char *key = r->llama ? r->llama->cfg.max_positions_from : "n_positions in config.json";
+        const char *key = r->llama ? r->llama->cfg.max_positions_from : av_gpt2_positions_from(&r->g.cfg);
         if (mp > 0 && mp < AV_MAX_TOKENS)
             return av_fail(err, AV_EUSAGE, "%zu tokens is more than the model's %d position%s (%s); "
                            "allowed: 1..%d token%s", n, mp, mp == 1 ? "" : "s", key, mp, mp == 1 ? "" : "s");
@@ -706,7 +706,8 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
         return av_fail(err, AV_EUSAGE, "--layer %s is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
                        "from %.300s/config.json); leave --layer out for the last layer",
                        av_option_shown(typed, sizeof typed, o, "layer", r->layer), c->n_layer - 1,
-                       llama ? "num_hidden_layers" : "n_layer", c->n_layer, r->dir_shown);
+                       llama ? "num_hidden_layers" : c->key_n_layer ? c->key_n_layer : "n_layer", c->n_layer,
+                       r->dir_shown);
     if (o->head < 0 || o->head >= c->n_head) { /* cli.c leaves a negative --head to the model's range */
         char hint[80] = ""; /* --head H counted from 1, as cli.c says it for the single layer */
         if (o->head == c->n_head)
@@ -803,7 +804,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         int C = llama ? r->llama->cfg.n_embd : c->n_embd, H = llama ? r->llama->cfg.n_head : c->n_head;
         int L = llama ? r->llama->cfg.n_layer : c->n_layer;
         st = llama ? av_acts_check_T(r->T, r->llama->cfg.max_positions, r->llama->cfg.max_positions_from, err)
-                   : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, "n_positions in config.json", err);
+                   : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, av_gpt2_positions_from(c), err);
         if (!st && o->html) st = av_page_check_size(r->T, r->T, av_page_runs(o, C, H), o, 0, err);
         if (!st) st = model_fits(r->T, L, H, r->layer, o->compare != 0, err);
         if (st) return st;
@@ -818,8 +819,9 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
     if (r->T > c->n_positions && !o->quiet) /* learned positions refused it (no wpe row); a formula runs on */
-        av_message(stderr, "attnviz: note: the input is %d tokens, more than n_positions %d in %s/config.json: %s, but the "
-                "model was made for at most %d\n", r->T, c->n_positions, r->dir_shown,
+        av_message(stderr, "attnviz: note: the input is %d tokens, more than %s %d in %s/config.json: %s, but the "
+                "model was made for at most %d\n", r->T, c->key_n_positions ? c->key_n_positions : "n_positions",
+                c->n_positions, r->dir_shown,
                 c->positions == AV_POS_ROPE ? "RoPE is computed for any position"
                 : c->positions == AV_POS_SINUSOIDAL ? "the sinusoidal encoding is computed for any position"
                                                     : "it adds no positions, so any length runs", c->n_positions);
@@ -929,7 +931,10 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
     /* a Llama/Qwen2 config.json without the key: its default's source, as the length error names it */
     const char *mp = r->llama && r->llama->cfg.max_positions_default ? r->llama->cfg.max_positions_from
                                                                       : "the model's max_position_embeddings";
-    const char *why = cap == c->n_positions ? (r->llama ? mp : "the model's n_positions") : "attnviz's token limit";
+    const char *why = cap == c->n_positions ? (r->llama ? mp
+                                               : c->key_n_positions ? "the model's max_position_embeddings"
+                                                                    : "the model's n_positions")
+                                            : "attnviz's token limit";
     if (steps <= 0) { /* Hugging Face's generate warns and returns the input unchanged; so does this */
         const char *at = T > cap ? "past" : "already"; /* a RoPE model runs a longer input; learned ones refuse it */
         av_message(stderr, "attnviz: warning: the input is %d tokens, %s the maximum length of %d positions (%s), "

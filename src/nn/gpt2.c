@@ -29,28 +29,42 @@ void av_gpt2_config_defaults(av_gpt2_config *cfg) {
     cfg->rope_style = AV_ROPE_INTERLEAVED;
 }
 
-/* av_gpt2_config_check with the errors prefixed by n (the file's path). */
+/* The name config.json gave a size by: the alias it used (key_n_head ...), or the GPT2Config key. */
+#define KEY(c, k) ((c)->key_##k ? (c)->key_##k : #k)
+
+const char *av_gpt2_positions_from(const av_gpt2_config *cfg) {
+    return cfg->key_n_positions && strcmp(cfg->key_n_positions, "max_position_embeddings") == 0
+               ? "max_position_embeddings in config.json"
+               : "n_positions in config.json";
+}
+
+/* av_gpt2_config_check with the errors prefixed by n (the file's path). Each size is named as the file named it:
+ * "num_attention_heads": 3 with "hidden_size": 64 said "n_head 3 does not divide n_embd 64", keys the file does
+ * not have (a tester's pass). */
 static av_status check_config(const av_gpt2_config *c, const char *n, av_err *err) {
     if (c->n_layer < 1 || c->n_layer > AV_GPT2_MAX_LAYERS)
-        return av_fail(err, AV_EUSAGE, "%s: n_layer %d is outside 1..%d", n, c->n_layer, AV_GPT2_MAX_LAYERS);
+        return av_fail(err, AV_EUSAGE, "%s: %s %d is outside 1..%d", n, KEY(c, n_layer), c->n_layer,
+                       AV_GPT2_MAX_LAYERS);
     if (c->n_embd < 1 || c->n_embd > AV_MAX_D_MODEL)
-        return av_fail(err, AV_EUSAGE, "%s: n_embd %d is outside 1..%d", n, c->n_embd, AV_MAX_D_MODEL);
+        return av_fail(err, AV_EUSAGE, "%s: %s %d is outside 1..%d", n, KEY(c, n_embd), c->n_embd, AV_MAX_D_MODEL);
     if (c->n_head < 1 || c->n_head > AV_MAX_HEADS)
-        return av_fail(err, AV_EUSAGE, "%s: n_head %d is outside 1..%d", n, c->n_head, AV_MAX_HEADS);
+        return av_fail(err, AV_EUSAGE, "%s: %s %d is outside 1..%d", n, KEY(c, n_head), c->n_head, AV_MAX_HEADS);
     if (c->n_embd % c->n_head)
-        return av_fail(err, AV_EUSAGE, "%s: n_head %d does not divide n_embd %d", n, c->n_head, c->n_embd);
+        return av_fail(err, AV_EUSAGE, "%s: %s %d does not divide %s %d", n, KEY(c, n_head), c->n_head,
+                       KEY(c, n_embd), c->n_embd);
     if (c->vocab_size < 1 || c->vocab_size > AV_GPT2_MAX_VOCAB)
         return av_fail(err, AV_EUSAGE, "%s: vocab_size %d is outside 1..%d", n, c->vocab_size, AV_GPT2_MAX_VOCAB);
     if (c->n_positions < 1 || c->n_positions > AV_GPT2_MAX_POSITIONS)
-        return av_fail(err, AV_EUSAGE, "%s: n_positions %d is outside 1..%d", n, c->n_positions, AV_GPT2_MAX_POSITIONS);
+        return av_fail(err, AV_EUSAGE, "%s: %s %d is outside 1..%d", n, KEY(c, n_positions), c->n_positions,
+                       AV_GPT2_MAX_POSITIONS);
     char v[32]; /* 1e400 is "a number past 1.797e308", not "inf" */
     if (!(c->layer_norm_epsilon > 0 && c->layer_norm_epsilon < 1))
         return av_fail(err, AV_EUSAGE, "%s: layer_norm_epsilon %s is outside (0, 1)", n,
                        av_num_shown(v, c->layer_norm_epsilon));
     if (c->positions == AV_POS_ROPE && (c->n_embd / c->n_head) % 2)
-        return av_fail(err, AV_EUSAGE, "%s: RoPE needs an even d_k; d_k = n_embd / n_head = %d / %d = %d (allowed: "
-                       "n_embd a multiple of 2·n_head = %d)", n, c->n_embd, c->n_head, c->n_embd / c->n_head,
-                       2 * c->n_head);
+        return av_fail(err, AV_EUSAGE, "%s: RoPE needs an even d_k; d_k = %s / %s = %d / %d = %d (allowed: "
+                       "%s a multiple of 2·%s = %d)", n, KEY(c, n_embd), KEY(c, n_head), c->n_embd, c->n_head,
+                       c->n_embd / c->n_head, KEY(c, n_embd), KEY(c, n_head), 2 * c->n_head);
     /* wherever it appears, as transformers validates a config's fields: 0 or -5 with learned positions was
      * accepted silently (a tester's report), and goes into --train's config.json and the figures' metadata */
     if (!(c->rope_base > 1 && isfinite(c->rope_base)))
@@ -97,20 +111,22 @@ static av_status json_int(int *out, const cJSON *root, const char *key, int requ
     return av_json_int(out, root, key, required, AV_GPT2_MISSING_WHY, allowed, name, err);
 }
 
-/* A size key with the name transformers' GPT2Config.attribute_map gives it too (hidden_size is n_embd,
+/* A size key with the name transformers' GPT2Config.attribute_map gives it too; *named is set to alias when it
+ * alone was read (NULL otherwise), for later messages (hidden_size is n_embd,
  * num_attention_heads n_head, num_hidden_layers n_layer, max_position_embeddings n_positions): a config.json
  * written with only the alias (by hand, or by a script that used the Llama names) loads in transformers, but said
  * 'missing key "n_layer"' here (a learner's pass). The alias alone is read as the key, in the alias's words (its
  * range too); both with one value are one; both with two values are refused, naming both (transformers would let
  * the alias win). */
-static av_status json_size(int *out, const cJSON *root, const char *key, const char *alias, int max, const char *name,
-                           av_err *err) {
+static av_status json_size(int *out, const char **named, const cJSON *root, const char *key, const char *alias,
+                           int max, const char *name, av_err *err) {
+    *named = NULL;
     if (!cJSON_HasObjectItem(root, alias)) return json_int(out, root, key, 1, max, name, err);
     int a = 0, k = 0;
     av_status s = json_int(&a, root, alias, 1, max, name, err);
     if (!s && (a < 1 || a > max)) /* check_config would name the key, which the file does not have */
         return av_fail(err, AV_EUSAGE, "%s: %s %d is outside 1..%d (GPT2Config's %s)", name, alias, a, max, key);
-    if (s || !cJSON_HasObjectItem(root, key)) return s ? s : (*out = a, AV_OK);
+    if (s || !cJSON_HasObjectItem(root, key)) return s ? s : (*out = a, *named = alias, AV_OK);
     if ((s = json_int(&k, root, key, 1, max, name, err))) return s;
     if (k != a)
         return av_fail(err, AV_EUSAGE, "%s: \"%s\" %d and \"%s\" %d disagree: transformers' GPT2Config reads %s "
@@ -283,12 +299,12 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
     av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
     if (s) return s;
     if ((s = check_model_type(root, name, err)) ||
-        (s = json_size(&c->n_layer, root, "n_layer", "num_hidden_layers", AV_GPT2_MAX_LAYERS, name, err)) ||
-        (s = json_size(&c->n_head, root, "n_head", "num_attention_heads", AV_MAX_HEADS, name, err)) ||
-        (s = json_size(&c->n_embd, root, "n_embd", "hidden_size", AV_MAX_D_MODEL, name, err)) ||
+        (s = json_size(&c->n_layer, &c->key_n_layer, root, "n_layer", "num_hidden_layers", AV_GPT2_MAX_LAYERS, name, err)) ||
+        (s = json_size(&c->n_head, &c->key_n_head, root, "n_head", "num_attention_heads", AV_MAX_HEADS, name, err)) ||
+        (s = json_size(&c->n_embd, &c->key_n_embd, root, "n_embd", "hidden_size", AV_MAX_D_MODEL, name, err)) ||
         (s = check_n_ctx(root, name, err)) ||
-        (s = json_size(&c->n_positions, root, "n_positions", "max_position_embeddings", AV_GPT2_MAX_POSITIONS, name,
-                       err)) ||
+        (s = json_size(&c->n_positions, &c->key_n_positions, root, "n_positions", "max_position_embeddings",
+                       AV_GPT2_MAX_POSITIONS, name, err)) ||
         (s = json_int(&c->vocab_size, root, "vocab_size", 1, AV_GPT2_MAX_VOCAB, name, err)) ||
         (s = check_unsupported(root, name, err)))
         goto done;
@@ -318,8 +334,8 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         s = av_json_wrong_kind(name, "\"n_inner\"", j, "null or a whole number", err);
     else if (j && !cJSON_IsNull(j) && j->valuedouble != 4.0 * c->n_embd) { /* 2.5 and 1e12 by their value too */
         char shown[32];
-        s = av_fail(err, AV_EUSAGE, "%s: n_inner %s is not supported (allowed: null or 4·n_embd = %d, GPT-2's MLP width)",
-                    name, av_num_exact(shown, j->valuedouble), 4 * c->n_embd);
+        s = av_fail(err, AV_EUSAGE, "%s: n_inner %s is not supported (allowed: null or 4·%s = %d, GPT-2's MLP "
+                    "width)", name, av_num_exact(shown, j->valuedouble), KEY(c, n_embd), 4 * c->n_embd);
     }
 done:
     cJSON_Delete(root);
@@ -430,7 +446,8 @@ av_status av_acts_check_T(int T, int max_positions, const char *key, av_err *err
 av_status av_gpt2_acts_alloc(av_gpt2_acts *a, const av_gpt2_config *cfg, int T, av_err *err) {
     memset(a, 0, sizeof *a);
     /* learned positions stop at wpe's last row; sinusoidal and RoPE have no such limit */
-    av_status s = av_acts_check_T(T, cfg->positions == AV_POS_LEARNED ? cfg->n_positions : 0, "n_positions in config.json", err);
+    av_status s = av_acts_check_T(T, cfg->positions == AV_POS_LEARNED ? cfg->n_positions : 0,
+                                 av_gpt2_positions_from(cfg), err);
     if (s) return s;
     size_t C = (size_t)cfg->n_embd;
     return av_acts_alloc_sized(a, T, cfg->n_layer, cfg->n_embd, cfg->n_head, 3 * C, 4 * C, 4 * C,
@@ -712,26 +729,32 @@ static int ignorable(const char *name, const char *prefix) {
 }
 
 /* What a table row is, as Hugging Face's GPT-2 modules name it, for shape errors. */
-static const char *tensor_kind(const char *name) {
-    if (strcmp(name, "wte.weight") == 0 || strcmp(name, "lm_head.weight") == 0) return "nn.Embedding (vocab_size, n_embd)";
-    if (strcmp(name, "wpe.weight") == 0) return "nn.Embedding (n_positions, n_embd)";
-    if (strstr(name, "ln_")) return "LayerNorm (n_embd,)";
-    if (strstr(name, ".bias")) return "Conv1D bias (out,)";
-    return "Conv1D (in, out)";
+/* The module a tensor of name is and its shape in config.json's words (the sizes as the file named them, c's
+ * key_n_embd ...), into buf of cap bytes. */
+static const char *tensor_kind(char *buf, size_t cap, const char *name, const av_gpt2_config *c) {
+    if (strcmp(name, "wte.weight") == 0 || strcmp(name, "lm_head.weight") == 0)
+        snprintf(buf, cap, "nn.Embedding (vocab_size, %s)", KEY(c, n_embd));
+    else if (strcmp(name, "wpe.weight") == 0)
+        snprintf(buf, cap, "nn.Embedding (%s, %s)", KEY(c, n_positions), KEY(c, n_embd));
+    else if (strstr(name, "ln_")) snprintf(buf, cap, "LayerNorm (%s,)", KEY(c, n_embd));
+    else if (strstr(name, ".bias")) snprintf(buf, cap, "Conv1D bias (out,)");
+    else snprintf(buf, cap, "Conv1D (in, out)");
+    return buf;
 }
 
-static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *prefix, const char *file, av_err *err) {
+static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *prefix, const char *file,
+                             const av_gpt2_config *c, av_err *err) {
     char full[AV_GPT2_NAME_MAX + 16];
     snprintf(full, sizeof full, "%s%s", prefix, row->name);
     const av_st_tensor *t = av_safetensors_find(&s->st, full);
     if (!t) return av_fail(err, AV_EUSAGE, "%s: missing tensor \"%s\" (GPT-2 checkpoint names; config.json implies it)", file, full);
     int ok = t->ndim == row->ndim && t->shape[0] == row->shape[0] && (row->ndim == 1 || t->shape[1] == row->shape[1]);
     if (!ok) {
-        char got[128], want[64];
+        char got[128], want[64], kind[96];
         av_st_shape_str(got, sizeof got, t->shape, t->ndim);
         av_st_shape_str(want, sizeof want, row->shape, row->ndim);
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s = %s", file, full, got,
-                       tensor_kind(row->name), want);
+                       tensor_kind(kind, sizeof kind, row->name, c), want);
     }
     const float *f;
     float *owned;
@@ -843,7 +866,7 @@ static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err
     if (head_only) snprintf(tab[0].name, sizeof tab[0].name, "lm_head.weight");
     st = check_positions(&m->cfg, s, prefix, dir, path, err);
     if (!st) st = check_extra(s, tab, n, prefix, path, err);
-    for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], i == 0 && head_only ? "" : prefix, path, err);
+    for (int i = 0; i < n && !st; i++) st = load_tensor(s, &tab[i], i == 0 && head_only ? "" : prefix, path, &m->cfg, err);
     if (!st) {
         m->dtype = av_st_dtypes_name(s->dtypes); /* every tensor's: a file may mix F32 and F16 */
         m->in_place = s->n_owned == 0;

@@ -83,6 +83,11 @@ typedef struct {
                                   loops, sums in double) or AV_KERNEL_BLAS (sgemm, float32 sums,
                                   attention_blas.h); AV_KERNEL_FLASH runs as BLAS here, since the
                                   model keeps every (H, T, T) map */
+    const char *key_n_layer;   /* the name config.json gave each size by, for messages: NULL for the
+                                  GPT2Config key ("n_layer" ...), or the alias read in its place alone
+                                  ("num_hidden_layers", "num_attention_heads", "hidden_size",
+                                  "max_position_embeddings"); a static string */
+    const char *key_n_head, *key_n_embd, *key_n_positions;
     char warning[640];         /* not from config.json as such: "" or what av_gpt2_config_parse found
                                   worth a warning (a Hugging Face GPT-2 claim that the "attnviz"
                                   object contradicts); the caller prints it */
@@ -101,8 +106,15 @@ void av_gpt2_config_defaults(av_gpt2_config *cfg);
  * divides C, even D for rope, V and maxT in range, 0 < ε < 1, rope_base a
  * finite number > 1 whatever the positions (unused unless rope). Errors:
  * AV_EUSAGE naming the key and value ("config.json: n_head 5 does not divide
- * n_embd 64"). */
+ * n_embd 64"), each size by the name config.json gave it (cfg->key_n_head
+ * ...: "num_attention_heads 3 does not divide hidden_size 64"). */
 av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
+
+/* Where cfg's context length came from, for "more than the model's N
+ * positions (...)": "n_positions in config.json", or
+ * "max_position_embeddings in config.json" when the file named it so
+ * (cfg->key_n_positions). Never NULL; a static string. */
+const char *av_gpt2_positions_from(const av_gpt2_config *cfg);
 
 /* Parse config.json text (len bytes, need not be NUL-terminated) with cJSON.
  * Required: n_layer, n_head, n_embd, n_positions, vocab_size (whole numbers;

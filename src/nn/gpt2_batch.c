@@ -171,7 +171,7 @@ av_status av_gpt2_batch_set(av_gpt2_batch *bt, const av_gpt2_config *cfg, const 
         if (T[b] < 1 || T[b] > bt->maxT)
             return av_fail(err, AV_EUSAGE, "a training example has %d tokens (1..%d)", T[b], bt->maxT);
         /* learned positions stop at wpe's last row, as on the reference path (gpt2.h av_gpt2_acts_alloc) */
-        av_status s = cfg->positions == AV_POS_LEARNED ? av_acts_check_T(T[b], cfg->n_positions, "n_positions in config.json", err)
+        av_status s = cfg->positions == AV_POS_LEARNED ? av_acts_check_T(T[b], cfg->n_positions, av_gpt2_positions_from(cfg), err)
                                                        : AV_OK;
         if (s) return s;
         bt->off[b] = N;
