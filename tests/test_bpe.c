@@ -453,7 +453,8 @@ static void test_real_files_truncated(void **state) {
     static const struct { const char *file; size_t keep; const char *msg; } cut[] = {
         {"vocab.json", 500000, "ends before its closing '}' (truncated?)"},
         {"merges.txt", 200000, "is made by no merge (merges.txt has"}, /* cut at a line end */
-        {"merges.txt", 200003, "line 22832: expected two tokens separated by one space"}, /* inside a line */
+        {"merges.txt", 200003, "line 22832: expected two tokens separated by one space, got 1 byte with 0 spaces (the "
+                               "last line, with no newline at its end: the file looks truncated"}, /* inside a line */
     };
     for (size_t i = 0; i < 3; i++) {
         for (int f = 0; f < 2; f++) {

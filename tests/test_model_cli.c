@@ -798,6 +798,46 @@ static void test_config_alias_names_in_messages(void **state) {
     tu_free(&r);
 }
 
+/* A merges.txt cut mid-line, as an interrupted download leaves it, said "line 22832: expected two tokens separated
+ * by one space, got 1 byte with 0 spaces" with no hint, where a cut vocab.json says "(truncated?)" (a tester's
+ * pass). GPT-2's merges.txt cut at byte 200003: 22831 newlines before it (wc -l), so line 22832 (line 1 is
+ * "#version: 0.2") is the 1 byte 0xC4, the start of "Ġprosecut ed"'s "Ġ"; at 200013 that line is cut after its space
+ * (11 bytes: Ġ is 2). A bad line that ends with its newline gets no such hint. */
+static void test_merges_cut_mid_line_says_truncated(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/merges.txt", f->dir);
+    size_t n = 0;
+    char *text = tu_slurp_file(path, &n);
+    static const char hint[] = " (the last line, with no newline at its end: the file looks truncated, as by an "
+                               "interrupted download; fetch it again)\n";
+    static const struct {
+        size_t keep;
+        const char *add, *want;
+    } rows[] = {
+        {200003, "", "': line 22832: expected two tokens separated by one space, got 1 byte with 0 spaces"},
+        {200013, "", "': line 22832: expected two tokens separated by one space, got 11 bytes with 1 space"},
+        {200003, "\n", "': line 22832: expected two tokens separated by one space, got 1 byte with 0 spaces\n"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        assert_true(n > rows[i].keep);
+        FILE *fp = fopen(path, "wb");
+        assert_non_null(fp);
+        fwrite(text, 1, rows[i].keep, fp);
+        fputs(rows[i].add, fp);
+        assert_int_equal(fclose(fp), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "hello", NULL);
+        char want[600];
+        snprintf(want, sizeof want, "%s%s", rows[i].want, rows[i].add[0] ? "" : hint);
+        if (r.code != 2 || !strstr(r.err, want)) fail_msg("row %zu: exit %d, stderr '%s'; want '%s'", i, r.code, r.err,
+                                                           want);
+        tu_free(&r);
+    }
+    free(text);
+}
+
 /* --generate stops after config.json's eos_token_id, as Hugging Face's generate does (GPT-2's <|endoftext|>,
  * 50256): it went on past it, "[<|endoftext|>] [<|endoftext|>] ..." (a learner's pass). Here the tiny model's
  * 7th greedy token, "idence" (id 1704), is named the end: 7 tokens, it the last, and the line says why. */
@@ -3080,6 +3120,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_alias_names, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_alias_names_in_messages, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_merges_cut_mid_line_says_truncated, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_top5_ranks_by_logit_where_p_underflows, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -82,7 +82,9 @@ typedef struct av_bpe av_bpe;
  * token with the largest id), two tokens with one id, a token with a
  * character outside the byte-level alphabet; a merge line without exactly
  * two tokens, naming an unknown token, whose result is not in the vocabulary,
- * or repeating an earlier line; a multi-byte token that no merge makes
+ * or repeating an earlier line (when it is the last line and has no "\n"
+ * at its end, the message adds "(the last line, with no newline at its end:
+ * the file looks truncated, ...)"); a multi-byte token that no merge makes
  * (merges.txt truncated or from another model). */
 av_status av_bpe_load(av_bpe **out, const char *vocab_json, const char *merges_txt, av_err *err);
 

@@ -86,7 +86,8 @@ static av_status load_merge_line(av_bpe *b, const char *s, size_t n, av_err *err
 /* merges.txt text -> merges of b, rank = line order. A UTF-8 byte-order mark
  * and an optional first line "#version..." are skipped (as Hugging Face does
  * the line); "\r\n" ends are accepted;
- * only the end of the file may have empty lines. */
+ * only the end of the file may have empty lines. A bad last line without its
+ * "\n" is called truncated (the file's end cut it, not its writer). */
 static av_status load_merges(av_bpe *b, const char *text, size_t len, av_err *err) {
     size_t line = 0, pos = 0, empty_at = 0;
     /* a UTF-8 byte-order mark first (a Windows editor saved the file): skipped, as cJSON skips vocab.json's;
@@ -105,8 +106,13 @@ static av_status load_merges(av_bpe *b, const char *text, size_t len, av_err *er
         if (memchr(s, 0, n)) return av_fail(err, AV_EUSAGE, "line %zu has a NUL byte", line);
         av_status st = load_merge_line(b, s, n, err);
         if (st != AV_OK) {
+            /* a bad last line with no newline at its end is where a download stopped: "line 199: expected two
+             * tokens ..., got 2 bytes with 0 spaces" gave no hint, where vocab.json's says "(truncated?)" (a
+             * tester's pass). A file that ends its last line ("cat -A" shows the $) is not cut there. */
             av_err inner = *err;
-            return av_fail(err, st, "line %zu: %s", line, inner.msg);
+            return av_fail(err, st, "line %zu: %s%s", line, inner.msg,
+                           nl ? "" : " (the last line, with no newline at its end: the file looks truncated, as by "
+                                     "an interrupted download; fetch it again)");
         }
     }
     return AV_OK;
