@@ -3484,6 +3484,55 @@ static void test_threads_follow_the_affinity_mask(void **state) {
     tu_free(&r);
 }
 
+/* A message longer than av_err's 2 KB keeps its end, where it says what is wrong: with a 3,800-byte folder
+ * of 好 (15 parts of 84, 252 bytes each, under NAME_MAX and PATH_MAX), `--model DIR/m` said "--model 好好…"
+ * and 2 KB of the folder, no "no such folder", and `-f DIR/x.txt` ended "好好\xE5\xA5" (-f's "%.2000s"
+ * cut a character in half, shown as U+FFFD), no "No such file or directory" (a tester's pass). Each message
+ * now holds its start, " … " and its end, whole UTF-8 (checked here byte by byte, RFC 3629), at most 2047
+ * bytes after "attnviz: error: ", the name's last part after the " … "; the RLOs (U+202E) that start each
+ * part of the folder and are kept in the message's start are closed by a PDF (U+202C) before the " … ", as
+ * UAX #9 needs (the name's own closers are at its end, past the cut-out middle). */
+static void test_long_message_keeps_its_end(void **state) {
+    tu_fixture *f = *state;
+    char dir[4096], part[256] = "\u202e", path[4200];
+    for (int i = 1; i < 84; i++) strcat(part, "\u597d"); /* RLO (3 bytes) and 83 好: 252 bytes */
+    snprintf(dir, sizeof dir, "%s", f->dir);
+    for (int i = 0; i < 15; i++) {
+        strcat(dir, "/");
+        strcat(dir, part);
+    }
+    assert_true(strlen(dir) > 3780 && strlen(dir) < 4000);
+    static const char *const opts[] = {"--model", "-f"};
+    static const char *const names[] = {"m", "x.txt"};
+    static const char *const ends[] = {": no such folder; ", "': No such file or directory\n"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        tu_result r;
+        if (k == 0) run_attnviz(&r, NULL, "--model", path, "--no-plot", "-q", "a b", NULL);
+        else run_attnviz(&r, NULL, "-f", path, "--no-plot", "-q", NULL);
+        size_t n = strlen(r.err);
+        const char *tail = strstr(r.err, ends[k]);
+        if (r.code != 2 || strncmp(r.err, "attnviz: error: ", 16) != 0 || n > 16 + 2047 + 1 || !tail ||
+            (k == 1 && strcmp(tail, ends[k]) != 0))
+            fail_msg("%s: exit %d, stderr (%zu bytes):\n%s", opts[k], r.code, n, r.err);
+        const unsigned char *u = (const unsigned char *)r.err;
+        for (size_t i = 0; i < n;) { /* whole UTF-8 sequences, no U+FFFD */
+            size_t len = u[i] < 0x80 ? 1 : (u[i] & 0xE0) == 0xC0 ? 2 : (u[i] & 0xF0) == 0xE0 ? 3 : 4;
+            for (size_t j = 1; j < len; j++)
+                if (i + j >= n || (u[i + j] & 0xC0) != 0x80) fail_msg("%s: half a character at byte %zu", opts[k], i);
+            if (len == 3 && !memcmp(u + i, "\xEF\xBF\xBD", 3)) fail_msg("%s: U+FFFD at byte %zu", opts[k], i);
+            i += len;
+        }
+        const char *gap = strstr(r.err, " \u2026 ");
+        char last[16]; /* the name's last part, then the closers of its 15 RLOs */
+        snprintf(last, sizeof last, "/%s\u202c", names[k]);
+        const char *name_end = gap ? strstr(gap, last) : NULL;
+        if (!gap || strncmp(gap - 3, "\u202c", 3) != 0 || !name_end || name_end > tail)
+            fail_msg("%s: no PDF, \" \u2026 \" and the name's end before the words:\n%s", opts[k], r.err);
+        tu_free(&r);
+    }
+}
+
 /* The notes on what a run removed or found in its folders show the folder as every other line does
  * (av_utf8_shown_name): with -o and --dump named x<RLO>ab, 'removed 1 temporary file an attnviz left in
  * x<RLO>ab when it was killed while writing: .head0.png.tmpAb12Cd' left the override open, so the rest of
@@ -3699,6 +3748,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_run_removes_the_temporaries_a_killed_run_left, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_folder_notes_close_a_bidi_override, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_long_message_keeps_its_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_show_prints_the_head_given),
         cmocka_unit_test(test_quiet_output_starts_with_its_title),
     };

@@ -78,32 +78,43 @@ int munmap(void *addr, size_t len) {
 }
 #endif
 
-/* av_fail cuts a message longer than av_err's msg (N = 2048 bytes) at a whole
- * UTF-8 character: vsnprintf keeps N - 1 = 2047 bytes, "ab" and 681 whole 我
- * (3 bytes each, 2 + 2043 = 2045) and 2 bytes of the 682nd, which go (a
- * tester's report: an --explain error ended with half a character). Byte
- * counts by hand, checked against sizeof. */
+/* av_fail keeps a message longer than av_err's msg (N = 2048 bytes) as its start, " … " and its end, at whole
+ * UTF-8 characters (base/utf8.h av_utf8_cut_middle): the end keeps (N - 1) / 2 = 1023 bytes, the start
+ * 2047 - 1023 - 5 (" … ") - 63 (room for bidi closers) = 956. For "ab" and 800 我 (3 bytes each, 2402
+ * bytes) byte 956 = 2 + 3·318 starts a 我, so the start is "ab" and 318 我; byte 2402 - 1023 = 1379 =
+ * 2 + 3·459 starts one too, so the end is the last 341 我: 956 + 5 + 1023 = 1984 bytes. Cutting the end
+ * (vsnprintf's 2047 bytes, 2045 without a half 我) lost what a message says is wrong after a long folder
+ * (a tester's pass). Byte counts by hand, checked against sizeof. */
 static void test_fail_cuts_at_a_whole_character(void **state) {
     (void)state;
     av_err e;
     assert_int_equal(sizeof e.msg, 2048);
-    char text[2600] = "ab";
+    char text[2600] = "ab", want[2100] = "ab";
     for (int i = 0; i < 800; i++) strcat(text, "\xE6\x88\x91"); /* 我 */
+    for (int i = 0; i < 318; i++) strcat(want, "\xE6\x88\x91");
+    strcat(want, " \xE2\x80\xA6 "); /* U+2026 */
+    for (int i = 0; i < 341; i++) strcat(want, "\xE6\x88\x91");
+    assert_int_equal(strlen(want), 1984);
     assert_int_equal(av_fail(&e, AV_EUSAGE, "%s", text), AV_EUSAGE);
-    assert_int_equal(strlen(e.msg), 2045);
-    assert_memory_equal(e.msg, text, 2045);
+    assert_string_equal(e.msg, want);
     assert_int_equal(av_utf8_check(e.msg, strlen(e.msg), &(av_err){{0}}), AV_OK);
-    text[2 + 3 * 682] = 0; /* 2048 bytes: 2047 fit, the 682nd 我 is cut after 2 of its 3 bytes */
+    text[2 + 3 * 682] = 0; /* 2048 bytes: one more than fit; 2048 - 1023 = 1025 = 2 + 3·341 starts a 我 */
     av_fail(&e, AV_EUSAGE, "%s", text);
-    assert_int_equal(strlen(e.msg), 2045);
+    assert_string_equal(e.msg, want);
     text[2 + 3 * 681] = 0; /* 2045 bytes: fits, left whole */
     av_fail(&e, AV_EUSAGE, "%s", text);
     assert_string_equal(e.msg, text);
-    char ascii[2600];
-    memset(ascii, 'x', sizeof ascii - 1);
-    ascii[sizeof ascii - 1] = 0;
-    av_fail(&e, AV_EUSAGE, "%s", ascii); /* ASCII: cut at 2047 as before */
-    assert_int_equal(strlen(e.msg), 2047);
+    /* a message longer than av_fail's first 8 KB buffer (two 8,999-byte arguments): the same cut, its end
+     * the last 1019 x of the second and ": 42" */
+    char big[9000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    av_fail(&e, AV_EUSAGE, "%s%s: %d", big, big, 42);
+    assert_int_equal(strlen(e.msg), 1984);
+    assert_memory_equal(e.msg, big, 956);
+    assert_memory_equal(e.msg + 956, " \xE2\x80\xA6 ", 5);
+    assert_memory_equal(e.msg + 961, big, 1019);
+    assert_string_equal(e.msg + 961 + 1019, ": 42");
 }
 
 /* av_fail_overflow writes "WHAT overflowed float32 " and the rest, and sets
@@ -123,9 +134,10 @@ static void test_fail_overflow_sets_the_field(void **state) {
     char what[2600];
     memset(what, 'x', sizeof what - 1);
     what[sizeof what - 1] = 0;
-    av_fail_overflow(&e, what, "(a value became infinite)");
-    assert_int_equal(strlen(e.msg), 2047);
-    assert_int_equal(e.overflowed, 2047);
+    av_fail_overflow(&e, what, "(a value became infinite)"); /* 956 x, " … ", 978 x and the 45 bytes of words */
+    assert_int_equal(strlen(e.msg), 1984);
+    assert_string_equal(e.msg + 956 + 5 + 978, " overflowed float32 (a value became infinite)");
+    assert_int_equal(e.overflowed, 956 + 5 + 978 + 19); /* the words naming the value end after "float32" */
     assert_int_equal(av_fail_overflow(NULL, "x", "y"), AV_EUSAGE);
 }
 

@@ -207,7 +207,7 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         }
         if (st) {
             av_err inner = *err;
-            return av_fail(err, st, "%s%.2000s", opt, inner.msg);
+            return av_fail(err, st, "%s%s", opt, inner.msg); /* av_fail cuts at whole characters */
         }
         size_t raw = *len;
         while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */

@@ -17,11 +17,19 @@
 
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...) {
     if (e) {
-        va_list ap;
+        /* whole first, then cut in the middle (av_utf8_cut_middle): a message cut at its end lost what it says
+         * is wrong when it quotes a long folder ("--model DIR" and 2 KB of DIR, no "no such folder") */
+        char buf[8192], *full = buf;
+        va_list ap, again;
         va_start(ap, fmt);
-        int w = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_copy(again, ap);
+        int w = vsnprintf(buf, sizeof buf, fmt, ap);
         va_end(ap);
-        if (w >= (int)sizeof e->msg) av_utf8_trim_cut(e->msg); /* cut short: no half character at the end */
+        if (w >= (int)sizeof buf && (full = malloc((size_t)w + 1)) != NULL) vsnprintf(full, (size_t)w + 1, fmt, again);
+        va_end(again);
+        if (!full) full = buf; /* out of memory: the first 8 KB, cut as below */
+        av_utf8_cut_middle(full, w < 0 ? 0 : strlen(full), e->msg, sizeof e->msg);
+        if (full != buf) free(full);
         e->overflowed = 0;
         e->too_large = 0;
     }
@@ -36,8 +44,13 @@ av_status av_fail_overflow(av_err *e, const char *what, const char *fmt, ...) {
         vsnprintf(rest, sizeof rest, fmt, ap);
         va_end(ap);
         av_fail(e, AV_EUSAGE, "%s overflowed float32 %s", what, rest);
-        size_t head = strlen(what) + strlen(" overflowed float32"), len = strlen(e->msg);
-        e->overflowed = (int)(head < len ? head : len); /* a message cut short keeps what it could */
+        static const char kWords[] = " overflowed float32";
+        size_t head = strlen(what) + strlen(kWords), len = strlen(e->msg);
+        if (head > len || strncmp(e->msg + head - strlen(kWords), kWords, strlen(kWords)) != 0) {
+            const char *at = strstr(e->msg, kWords); /* cut in the middle (av_fail): the words after " … " */
+            head = at ? (size_t)(at - e->msg) + strlen(kWords) : len;
+        }
+        e->overflowed = (int)head;
     }
     return AV_EUSAGE;
 }

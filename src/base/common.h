@@ -60,9 +60,10 @@ typedef struct {
 } av_err;
 
 /* Format an error message into e (printf-style) and return code. A message
- * longer than e->msg is cut short at a whole UTF-8 character (av_utf8_trim_cut,
- * base/utf8.h): never half of one at its end. Clears e->overflowed and
- * e->too_large. */
+ * longer than e->msg keeps its start and its end, where it says what is
+ * wrong, with " … " between, cut at whole UTF-8 characters
+ * (av_utf8_cut_middle, base/utf8.h): never half of one. Clears
+ * e->overflowed and e->too_large. */
 av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -94,6 +94,31 @@ size_t av_utf8_trim_cut(char *s) {
     return n;
 }
 
+size_t av_utf8_cut_middle(const char *s, size_t len, char *out, size_t n) {
+    static const char kGap[] = " \u2026 ";
+    const size_t gap = sizeof kGap - 1, kCloserRoom = 64; /* 21 closers of 3 bytes, and the NUL */
+    if (n == 0) return 0;
+    if (len < n || n < 96) {
+        size_t k = len < n ? len : n - 1;
+        memcpy(out, s, k);
+        out[k] = 0;
+        return len < n ? k : av_utf8_trim_cut(out);
+    }
+    size_t tail = (n - 1) / 2, head = n - 1 - tail - gap - (kCloserRoom - 1);
+    while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80) head--; /* s[head] starts the cut-out part */
+    size_t from = len - tail;
+    while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80) from++; /* s[from] starts the kept end */
+    char closers[64];
+    size_t c = av_utf8_bidi_closers(s, head, closers, sizeof closers);
+    size_t k = 0;
+    memcpy(out + k, s, head), k += head;
+    memcpy(out + k, closers, c), k += c;
+    memcpy(out + k, kGap, gap), k += gap;
+    memcpy(out + k, s + from, len - from), k += len - from;
+    out[k] = 0;
+    return k;
+}
+
 av_status av_utf8_check(const char *s, size_t len, av_err *err) {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < len;) {

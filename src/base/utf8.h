@@ -79,6 +79,15 @@ av_status av_utf8_check(const char *s, size_t len, av_err *err);
  * Source: RFC 3629 section 3 (lead bytes and their sequence lengths). */
 size_t av_utf8_trim_cut(char *s);
 
+/* s[0..len) into out (n bytes, NUL-terminated), whole when it fits (len < n); otherwise its start and its end
+ * with " … " between, each cut at a whole UTF-8 character (RFC 3629 section 3), the start followed by the
+ * PDF/PDI that close the bidi controls it leaves open (av_utf8_bidi_closers), so the end reads as it would
+ * whole: a message that quotes a 3,800-byte folder lost its end, where it says what is wrong ("--model
+ * DIR: no such folder", "cannot read 'FILE': No such file or directory"), to a cut at 2 KB (a tester's pass).
+ * The end keeps about half of n, the start the rest; an out under 96 bytes keeps the start only
+ * (av_utf8_trim_cut). Returns the bytes written. */
+size_t av_utf8_cut_middle(const char *s, size_t len, char *out, size_t n);
+
 /* ---------------------------------------------------------------- properties of one code point */
 
 const char *av_utf8_unicode_version(void);
