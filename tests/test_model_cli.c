@@ -464,6 +464,47 @@ static void test_dump_keeps_files_no_dump_wrote(void **state) {
     assert_true(file_exists(tu_in(f, "own/logits.npy")));
 }
 
+/* A weight file a learner changed after a single layer's --dump is theirs (README: "any changed file makes
+ * them yours"; --weights DIR then says "weights loaded from DIR"), yet a --model dump into that folder removed
+ * it with the rest, since source.txt said a single layer's dump had written the folder (a tester's pass).
+ * Here W_Q.npy is replaced by the 8 x 8 identity after `-d 8 --dump ed "I love you"`: the --model dump keeps
+ * it byte for byte and names it, and removes the other 12 files the single layer's dump wrote (README's list
+ * of them, W_Q.npy left out), unchanged since source.txt gave their CRC-32. */
+static void test_dump_keeps_weights_changed_since(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    const char *ed = tu_in(f, "ed");
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", ed, "I love you", NULL);
+    if (r.code != 0 || r.err[0]) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    float eye[8 * 8] = {0};
+    for (int i = 0; i < 8; i++) eye[i * 8 + i] = 1.0f;
+    const size_t shape[2] = {8, 8};
+    av_err err;
+    if (av_npy_write(tu_in(f, "ed/W_Q.npy"), eye, 2, shape, &err)) fail_msg("%s", err.msg);
+    size_t n_before = 0, n_after = 0;
+    char *before = tu_slurp_file(tu_in(f, "ed/W_Q.npy"), &n_before);
+    assert_non_null(before);
+    char want[1200];
+    snprintf(want, sizeof want, "attnviz: note: removed 12 files of an earlier --dump from %s, so the folder holds "
+             "one run: X.npy PE.npy W_K.npy W_V.npy W_O.npy Q.npy K.npy V.npy weights.npy context.npy output.npy "
+             "mask.npy\nattnviz: note: --dump %s also holds W_Q.npy, which this run does not write and which changed "
+             "since the earlier attnviz --dump there wrote it (its float32 data's CRC-32 is not the one its "
+             "source.txt gave); kept beside this run's files: remove it, or use another --dump folder\n", ed, ed);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--dump", ed, SENTENCE, NULL);
+    if (r.code != 0 || strcmp(r.err, want)) fail_msg("exit %d: want\n%s\nstderr:\n%s", r.code, want, r.err);
+    tu_free(&r);
+    char *after = tu_slurp_file(tu_in(f, "ed/W_Q.npy"), &n_after);
+    if (!after || n_after != n_before || memcmp(after, before, n_before))
+        fail_msg("ed/W_Q.npy %s", after ? "changed" : "was removed");
+    free(after);
+    free(before);
+    assert_false(file_exists(tu_in(f, "ed/X.npy")));
+    assert_false(file_exists(tu_in(f, "ed/W_K.npy")));
+    assert_true(file_exists(tu_in(f, "ed/attn.npy")));
+}
+
 /* A --model dump says which model made it, as a single layer's dump does in its source.txt: `--model DIR
  * --dump D` wrote tokens.txt and the .npy files only, so D did not say which model (or which step of a
  * trained folder) its attn.npy came from. Its source.txt names the model as the figures do (model.png's
@@ -3114,6 +3155,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_teaching_tools, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_folder_holds_one_kind_of_run, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_keeps_files_no_dump_wrote, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dump_keeps_weights_changed_since, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_dump_names_its_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),

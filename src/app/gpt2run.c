@@ -1215,8 +1215,9 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
     av_status st = av_mkdir_p(dir, err);
     if (st) return st;
     static av_afile_set set; /* the seven appear together or not at all (tensorio.h av_dump_all) */
-    int earlier = av_dump_earlier_kind(dir); /* before this run's source.txt replaces it */
+    int64_t crc[5];
+    int earlier = av_dump_earlier_kind(dir, crc); /* before this run's source.txt replaces it */
     av_afile_set_begin(&set);
     if ((st = av_dump_set_end(&set, dump_files(r, labels, dir, w, err), err))) return st;
-    return av_dump_remove_other(dir, 1, earlier, 0, err); /* once this run's files are in place */
+    return av_dump_remove_other(dir, 1, earlier, crc, 0, err); /* once this run's files are in place */
 }

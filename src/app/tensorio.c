@@ -769,8 +769,9 @@ void av_dump_note_leftovers(const char *dir) {
                    names, found > 8 ? " ..." : "");
 }
 
-int av_dump_earlier_kind(const char *dir) {
+int av_dump_earlier_kind(const char *dir, int64_t crc[5]) {
     char path[4096], buf[8192];
+    for (int i = 0; i < 5; i++) crc[i] = -1;
     av_path_join(path, sizeof path, dir, "source.txt");
     FILE *fp = fopen(path, "rb");
     if (!fp) return 0;
@@ -778,12 +779,36 @@ int av_dump_earlier_kind(const char *dir) {
     fclose(fp);
     buf[n] = 0;
     if (strncmp(buf, "weights: ", 9) != 0) return 0; /* not a source.txt of attnviz's */
-    if (strstr(buf, "\nX.npy crc32 ")) return 1;      /* the single layer's (dump_source below) */
+    if (strstr(buf, "\nX.npy crc32 ")) { /* the single layer's (dump_source below) */
+        for (int i = 0; i < 5; i++) {
+            char key[24];
+            unsigned long c;
+            snprintf(key, sizeof key, "\n%s crc32 ", kWeightFiles[i]);
+            const char *at = strstr(buf, key);
+            if (at && sscanf(at + strlen(key), "%8lx", &c) == 1) crc[i] = (int64_t)c;
+        }
+        return 1;
+    }
     if (strstr(buf, "\nlayers: all ")) return 2;      /* a --model's (gpt2run.c dump_source) */
     return 0;
 }
 
-av_status av_dump_remove_other(const char *dir, int model, int earlier, int stale_pe, av_err *err) {
+/* 1 when the .npy at path holds float32 data whose CRC-32 (crc_of) is want: the file as a --dump wrote it. */
+static int npy_has_crc(const char *path, int64_t want) {
+    av_npy a = {0};
+    av_err e = {{0}};
+    int same = 0;
+    if (want >= 0 && av_npy_read(&a, path, &e) == AV_OK && a.data) {
+        size_t n = 1;
+        for (int d = 0; d < a.ndim; d++) n *= a.shape[d];
+        same = (int64_t)crc_of(a.data, n) == want;
+    }
+    av_npy_free(&a);
+    return same;
+}
+
+av_status av_dump_remove_other(const char *dir, int model, int earlier, const int64_t earlier_crc[5], int stale_pe,
+                               av_err *err) {
     /* a --model dump after a single layer's left weights.npy, Q.npy, ... of the other sentence beside the
      * model's attn.npy, and the other way round (a tester's report). Only files that an earlier dump of the
      * other kind wrote go, and a note names them: `--model DIR --dump mine` into a folder holding a learner's
@@ -795,8 +820,8 @@ av_status av_dump_remove_other(const char *dir, int model, int earlier, int stal
     const char *const *names = model ? kLayerOnly : kModelOnly;
     size_t n = model ? sizeof kLayerOnly / sizeof kLayerOnly[0] : sizeof kModelOnly / sizeof kModelOnly[0];
     if (!model && !stale_pe) n--; /* PE.npy: this single layer's run wrote its own */
-    char path[4096], removed[256] = "", kept[256] = "";
-    int n_removed = 0, n_kept = 0;
+    char path[4096], removed[256] = "", kept[256] = "", changed[256] = "";
+    int n_removed = 0, n_kept = 0, n_changed = 0;
     for (size_t i = 0; i < n; i++) {
         av_path_join(path, sizeof path, dir, names[i]);
         if (access(path, F_OK) != 0) continue;
@@ -805,6 +830,16 @@ av_status av_dump_remove_other(const char *dir, int model, int earlier, int stal
         if (!ours) {
             snprintf(kept + strlen(kept), sizeof kept - strlen(kept), " %s", names[i]);
             n_kept++;
+            continue;
+        }
+        /* X.npy and the W a learner edited after the dump ("any changed file makes them yours", README), which
+         * --weights DIR reads as theirs: a --model dump there deleted them with the rest (a tester's pass) */
+        for (int k = 0; model && k < 5; k++)
+            if (!strcmp(names[i], kWeightFiles[k]) && !npy_has_crc(path, earlier_crc ? earlier_crc[k] : -1))
+                ours = 0;
+        if (!ours) {
+            snprintf(changed + strlen(changed), sizeof changed - strlen(changed), " %s", names[i]);
+            n_changed++;
             continue;
         }
         if (unlink(path) != 0 && errno != ENOENT) {
@@ -826,6 +861,12 @@ av_status av_dump_remove_other(const char *dir, int model, int earlier, int stal
         av_message(stderr, "attnviz: note: --dump %s also holds%s, which this run does not write and no source.txt of "
                    "an earlier attnviz --dump there accounts for; kept beside this run's files: remove %s, or use "
                    "another --dump folder\n", shown, kept, n_kept == 1 ? "it" : "them");
+    if (n_changed)
+        av_message(stderr, "attnviz: note: --dump %s also holds%s, which this run does not write and which changed "
+                   "since the earlier attnviz --dump there wrote %s (%s float32 data's CRC-32 is not the one its "
+                   "source.txt gave); kept beside this run's files: remove %s, or use another --dump folder\n", shown,
+                   changed, n_changed == 1 ? "it" : "them", n_changed == 1 ? "its" : "their",
+                   n_changed == 1 ? "it" : "them");
     return AV_OK;
 }
 
@@ -903,13 +944,14 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights
     av_status s = av_mkdir_p(dir, err);
     if (s) return s;
     static av_afile_set set; /* 16 files (io/fileio.h), 160 KB: not on the stack */
-    int stale_pe = 0, earlier = av_dump_earlier_kind(dir); /* before this run's source.txt replaces it */
+    int64_t crc[5];
+    int stale_pe = 0, earlier = av_dump_earlier_kind(dir, crc); /* before this run's source.txt replaces it */
     av_afile_set_begin(&set);
     s = dump_files(m, toks, src, dir, w, &stale_pe, err);
     if ((s = av_dump_set_end(&set, s, err))) return s;
     /* a PE.npy left by an earlier sinusoidal dump, or a --model dump's files, would describe another run, so
      * they go, once this run's files are in place */
-    return av_dump_remove_other(dir, 0, earlier, stale_pe, err);
+    return av_dump_remove_other(dir, 0, earlier, crc, stale_pe, err);
 }
 
 av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err) {

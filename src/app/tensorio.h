@@ -164,8 +164,11 @@ void av_dump_note_leftovers(const char *dir);
 /* Which kind of --dump wrote folder dir's source.txt, read before a new
  * dump replaces it: 1 the single layer's (its "X.npy crc32 ..." lines), 2 a
  * --model's (its "layers: all ..." line), 0 none or not attnviz's (no
- * source.txt, or one that does not start "weights: "). No errors. */
-int av_dump_earlier_kind(const char *dir);
+ * source.txt, or one that does not start "weights: "). crc[i] (5 entries)
+ * is the CRC-32 of the float32 data that source.txt gives for X.npy,
+ * W_Q.npy, W_K.npy, W_V.npy, W_O.npy in that order, -1 where it gives none.
+ * No errors. */
+int av_dump_earlier_kind(const char *dir, int64_t crc[5]);
 
 /* Remove from folder dir the --dump files only the other kind of run writes,
  * so a dump folder never mixes two runs: for a --model dump (model = 1) the
@@ -174,12 +177,15 @@ int av_dump_earlier_kind(const char *dir);
  * token_ids, attn, hidden and logits .npy, and PE.npy when stale_pe (this
  * run has no sinusoidal encoding). tokens.txt, source.txt and scores.npy
  * both write. Only files an earlier dump of that kind wrote are removed:
- * earlier is av_dump_earlier_kind(dir) from before this run's files (1 for
- * the single layer's, which also wrote a stale PE.npy; 2 for a --model's).
- * A note on stderr (with -q too) names the files removed, and another the
- * files of those names kept because no such dump wrote them (a learner's own
- * weights). Missing files are fine. Errors: AV_ERUNTIME when one cannot be
- * removed. */
-av_status av_dump_remove_other(const char *dir, int model, int earlier, int stale_pe, av_err *err);
+ * earlier is av_dump_earlier_kind(dir, earlier_crc) from before this run's
+ * files (1 for the single layer's, which also wrote a stale PE.npy; 2 for a
+ * --model's), and X.npy and the four W_*.npy go only while their float32
+ * data has the CRC-32 earlier_crc gives (README: "any changed file makes
+ * them yours"). A note on stderr (with -q too) names the files removed,
+ * another the files of those names kept because no such dump wrote them (a
+ * learner's own weights), another those kept because they changed since.
+ * Missing files are fine. Errors: AV_ERUNTIME when one cannot be removed. */
+av_status av_dump_remove_other(const char *dir, int model, int earlier, const int64_t earlier_crc[5], int stale_pe,
+                               av_err *err);
 
 #endif
