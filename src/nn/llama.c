@@ -512,7 +512,7 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
         if (st) break;
         const char *f = cJSON_IsString(e) ? e->valuestring : "";
         if (!f[0] || strchr(f, '/') || strncmp(f, "..", 2) == 0)
-            st = av_fail(err, AV_EUSAGE, "%s: weight_map[\"%.60s\"] must be a file name in the folder", path, e->string);
+            st = av_fail(err, AV_EUSAGE, "%s: weight_map[\"%s\"] must be a file name in the folder", path, AV_SHOWN(e->string, 109));
         int seen = 0;
         for (int i = 0; i < *n && !st && !seen; i++) seen = strcmp(files[i], f) == 0;
         if (st || seen) continue;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/jsonval.h"
 #include "text/bpe.h"
@@ -46,7 +47,7 @@ static av_status missing_id(const cJSON *root, int V, av_err *err) {
     while (m < V - 1 && seen[m]) m++; /* one id below V is missing: V entries, one of them at V or past it */
     free(seen);
     return av_fail(err, AV_EUSAGE, "no token has id %d: the file has %d entr%s, so the ids must be 0..%d, each once, "
-                   "but token \"%.40s\" has id %.17g", m, V, V == 1 ? "y" : "ies", V - 1, top->string, top->valuedouble);
+                   "but token \"%s\" has id %.17g", m, V, V == 1 ? "y" : "ies", V - 1, AV_SHOWN(top->string, 89), top->valuedouble);
 }
 
 /* vocab.json text -> tokens of b (created here with V = number of entries). */
@@ -61,10 +62,10 @@ static av_status load_vocab(av_bpe **out, const char *text, size_t len, av_err *
     for (const cJSON *e = root->child; st == AV_OK && e; e = e->next) {
         double d = e->valuedouble;
         if (!cJSON_IsNumber(e))
-            st = av_fail(err, AV_EUSAGE, "token \"%.40s\" has a value that is not a number", e->string);
+            st = av_fail(err, AV_EUSAGE, "token \"%s\" has a value that is not a number", AV_SHOWN(e->string, 89));
         else if (d != floor(d) || d < 0 || d >= V)
-            st = av_fail(err, AV_EUSAGE, "token \"%.40s\" has id %.17g (allowed: integers 0..%d, as the file has "
-                         "%d entr%s)", e->string, d, V - 1, V, V == 1 ? "y" : "ies");
+            st = av_fail(err, AV_EUSAGE, "token \"%s\" has id %.17g (allowed: integers 0..%d, as the file has "
+                         "%d entr%s)", AV_SHOWN(e->string, 89), d, V - 1, V, V == 1 ? "y" : "ies");
         else st = av_bpe_add_token(*out, e->string, strlen(e->string), (int32_t)d, err);
     }
     cJSON_Delete(root);
@@ -132,8 +133,8 @@ static av_status check_reachable(const av_bpe *b, const unsigned char *made, av_
         if (n < 2 || made[id] || (s[0] == '<' && s[n - 1] == '>') || (s[0] == '[' && s[n - 1] == ']')) continue;
         char label[AV_BPE_LABEL_MAX];
         av_bpe_label(label, sizeof label, b, id);
-        return av_fail(err, AV_EUSAGE, "token %d \"%.60s\" is made by no merge (merges.txt has %d merge%s: "
-                       "truncated, or from another model?)", (int)id, label, (int)av_bpe_n_merges(b),
+        return av_fail(err, AV_EUSAGE, "token %d \"%s\" is made by no merge (merges.txt has %d merge%s: "
+                       "truncated, or from another model?)", (int)id, AV_SHOWN(label, 109), (int)av_bpe_n_merges(b),
                        av_bpe_n_merges(b) == 1 ? "" : "s");
     }
     return AV_OK;

@@ -81,8 +81,8 @@ static int32_t sp_find(const av_hftok *t, const char *s, size_t n) {
 
 static av_status sp_add(av_hftok *t, const char *s, size_t n, int32_t id, const char *name, av_err *err) {
     if (id < 0 || id >= t->V || t->tok[id])
-        return av_fail(err, AV_EUSAGE, "%s: token \"%.40s\" has id %d, outside 0..%d or given twice", name, s, id, t->V - 1);
-    if (sp_find(t, s, n) >= 0) return av_fail(err, AV_EUSAGE, "%s: token \"%.40s\" appears twice", name, s);
+        return av_fail(err, AV_EUSAGE, "%s: token \"%s\" has id %d, outside 0..%d or given twice", name, AV_SHOWN(s, 89), id, t->V - 1);
+    if (sp_find(t, s, n) >= 0) return av_fail(err, AV_EUSAGE, "%s: token \"%s\" appears twice", name, AV_SHOWN(s, 89));
     if (!(t->tok[id] = malloc(n + 1))) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
     memcpy(t->tok[id], s, n);
     t->tok[id][n] = 0;
@@ -275,9 +275,9 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
     for (int i = 0; !s && gap >= 0 && i < t->n_added; i++)
         if (t->added[i].id > gap && (!past || t->added[i].id > past->id)) past = &t->added[i];
     if (past && past->id == t->V - 1)
-        s = av_fail(err, AV_EUSAGE, "%s: added token \"%.40s\" has id %d, outside 0..%d: the file has %d tokens "
+        s = av_fail(err, AV_EUSAGE, "%s: added token \"%s\" has id %d, outside 0..%d: the file has %d tokens "
                     "(model.vocab and added_tokens), so the ids must be 0..%d, each once (no token has id %d)", name,
-                    past->s, (int)past->id, (int)n - 1, (int)n, (int)n - 1, (int)gap);
+                    AV_SHOWN(past->s, 89), (int)past->id, (int)n - 1, (int)n, (int)n - 1, (int)gap);
     free(given);
     int rank = 0;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
@@ -397,7 +397,7 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
             t->prepend = !strcmp(scheme, "never") ? 0 : !strcmp(scheme, "first") ? 2 : ps || !cJSON_IsFalse(aps) ? 1 : 0;
             t->metaspace_split = !cJSON_IsFalse(split);
         } else {
-            return av_fail(err, AV_EUSAGE, "%s: pre_tokenizer %.40s is not supported (allowed: ByteLevel, Split with ByteLevel, Digits, Metaspace)", name, type);
+            return av_fail(err, AV_EUSAGE, "%s: pre_tokenizer %s is not supported (allowed: ByteLevel, Split with ByteLevel, Digits, Metaspace)", name, AV_SHOWN(type, 89));
         }
     }
     list = cJSON_GetObjectItemCaseSensitive(norm, "normalizers");
@@ -420,7 +420,7 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
                 what = "content";
             sp_norm = 1;
         } else bad = 1;
-        if (bad) return av_fail(err, AV_EUSAGE, "%s: normalizer %.40s is not supported (allowed: NFC; Prepend and Replace \"▁\")", name, type);
+        if (bad) return av_fail(err, AV_EUSAGE, "%s: normalizer %s is not supported (allowed: NFC; Prepend and Replace \"▁\")", name, AV_SHOWN(type, 89));
         if (what) {
             char shown[64];
             av_json_shown(shown, sizeof shown, cJSON_GetObjectItemCaseSensitive(e, what));
@@ -456,8 +456,8 @@ static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added,
             e->valuedouble != floor(e->valuedouble)) {
             char shown[64];
             av_json_shown(shown, sizeof shown, e);
-            return av_fail(err, AV_EUSAGE, "%s: model.vocab[\"%.40s\"] is %s; it must be a whole-number id in "
-                           "0..16777215", name, e->string, shown);
+            return av_fail(err, AV_EUSAGE, "%s: model.vocab[\"%s\"] is %s; it must be a whole-number id in "
+                           "0..16777215", name, AV_SHOWN(e->string, 89), shown);
         }
         if ((int32_t)e->valuedouble >= t->V) t->V = (int32_t)e->valuedouble + 1;
     }
@@ -484,10 +484,10 @@ static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added,
                          (unsigned char)on[0], (unsigned char)on[1], (unsigned char)on[2], (unsigned char)on[3]};
         if (!a.s) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
         if (a.normalized && t->sp_norm && (strchr(a.s, ' ') || strstr(a.s, SP_SPACE))) {
-            av_status st = av_fail(err, AV_EUSAGE, "%s: added token \"%.40s\" has \"normalized\": true and a space or "
+            av_status st = av_fail(err, AV_EUSAGE, "%s: added token \"%s\" has \"normalized\": true and a space or "
                                    "\"▁\" in it: Hugging Face's tokenizers match it as the \"▁\" normalizer "
                                    "rewrites it, which attnviz does not do (allowed: \"normalized\": false for it)",
-                                   name, a.s);
+                                   name, AV_SHOWN(a.s, 89));
             return free(a.s), st;
         }
         av_err bad;
@@ -538,8 +538,8 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(model, "type");
     const char *pattern = NULL;
     if (!s && !(cJSON_IsString(mt) && !strcmp(mt->valuestring, "BPE")))
-        s = av_fail(err, AV_EUSAGE, "%s: model type %.40s is not supported (allowed: BPE)", name,
-                    cJSON_IsString(mt) ? mt->valuestring : "(missing)");
+        s = av_fail(err, AV_EUSAGE, "%s: model type %s is not supported (allowed: BPE)", name,
+                    cJSON_IsString(mt) ? AV_SHOWN(mt->valuestring, 89) : "(missing)");
     if (!s) memset(t->byte_id, 0xff, sizeof t->byte_id), t->bos = -1;
     if (!s) s = classify(t, root, &pattern, name, err);
     const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");
@@ -825,10 +825,10 @@ static av_status extract(av_hftok *t, const char *s, size_t n, int pass, int fir
         size_t start = i, stop = i + a->len;
         i = stop;
         if (pass && t->prepend_norm) {
-            st = av_fail(err, AV_EUSAGE, "added token \"%.40s\" has \"normalized\": true: Hugging Face's tokenizers "
-                         "look for it as \"▁%.40s\" in the text after the Prepend \"▁\" normalizer, which attnviz does "
+            st = av_fail(err, AV_EUSAGE, "added token \"%s\" has \"normalized\": true: Hugging Face's tokenizers "
+                         "look for it as \"▁%s\" in the text after the Prepend \"▁\" normalizer, which attnviz does "
                          "not do (allowed: \"normalized\": false for it in tokenizer.json, or a text without it)",
-                         a->s, a->s);
+                         AV_SHOWN(a->s, 89), AV_SHOWN(a->s, 89));
             break;
         }
         if (a->single_word && ((start > 0 && char_is(t->word_re, s, n, char_before(s, start), md)) ||
