@@ -117,6 +117,40 @@ static void test_fail_cuts_at_a_whole_character(void **state) {
     assert_string_equal(e.msg + 961 + 1019, ": 42");
 }
 
+/* av_fail_append adds a clause at the end and keeps the flags: on a short message it is plain concatenation;
+ * on one near av_err's 2048 bytes (2 + 3·660 = 1982 bytes of "ab" and 我) the whole (2032 + "; tail" ...) does
+ * not fit, and the clause, at the end, is kept whole, the start too, " … " between, every character whole
+ * (snprintf(msg + len, ...) cut the clause by bytes). The overflow words' length stays. */
+static void test_fail_append_keeps_the_clause_and_the_flags(void **state) {
+    (void)state;
+    av_err e = {{0}};
+    av_fail(&e, AV_EUSAGE, "bad %d", 7);
+    av_fail_append(&e, "; hint %s", "here");
+    assert_string_equal(e.msg, "bad 7; hint here");
+    char text[2100] = "ab";
+    for (int i = 0; i < 660; i++) strcat(text, "\xE6\x88\x91"); /* 我 */
+    av_fail(&e, AV_EUSAGE, "%s", text);
+    assert_int_equal(strlen(e.msg), 1982);
+    static const char clause[] = "; the model was not saved (runs/x keeps the model files it held before, if any)";
+    av_fail_append(&e, "%s", clause);
+    size_t n = strlen(e.msg), c = strlen(clause);
+    assert_true(n <= 2047);
+    assert_int_equal(av_utf8_check(e.msg, n, &(av_err){{0}}), AV_OK);
+    assert_string_equal(e.msg + n - c, clause);
+    assert_memory_equal(e.msg, "ab\xE6\x88\x91", 5);
+    assert_non_null(strstr(e.msg, " \xE2\x80\xA6 ")); /* " … " */
+    av_fail_overflow(&e, "layer 0: the scores", "(a value became infinite)");
+    int words = e.overflowed;
+    assert_int_equal(words, (int)strlen("layer 0: the scores overflowed float32"));
+    e.too_large = 1;
+    av_fail_append(&e, " (in --generate: generated token %d)", 3);
+    assert_int_equal(e.overflowed, words);
+    assert_int_equal(e.too_large, 1);
+    assert_string_equal(e.msg, "layer 0: the scores overflowed float32 (a value became infinite) (in --generate: "
+                               "generated token 3)");
+    av_fail_append(NULL, "x"); /* no error to add to */
+}
+
 /* av_fail_overflow writes "WHAT overflowed float32 " and the rest, and sets
  * overflowed to the length of the words naming the value, which --train reads
  * where it had matched the words (app/train.c forward_failed); av_fail on the
@@ -381,6 +415,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fail_cuts_at_a_whole_character),
         cmocka_unit_test(test_fail_overflow_sets_the_field),
+        cmocka_unit_test(test_fail_append_keeps_the_clause_and_the_flags),
         cmocka_unit_test(test_fnv1a64_reference_vectors),
         cmocka_unit_test(test_fnv1a64_continues),
         cmocka_unit_test(test_sig_text_keeps_significant_zeros),

@@ -882,8 +882,7 @@ static av_status generate_ids(int32_t *ids, int *made, const av_gpt2run *r, int 
                       : av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err);
         if (!st) ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
         else { /* the input ran: say which generated token did not (an overflow named only the layer) */
-            size_t len = strlen(err->msg);
-            snprintf(err->msg + len, sizeof err->msg - len, " (in --generate: generated token %d, at position %d; "
+            av_fail_append(err, " (in --generate: generated token %d, at position %d; "
                      "the input itself ran)", k, T + k - 1);
         }
         double el = av_now_seconds() - t0;

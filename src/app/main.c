@@ -357,10 +357,9 @@ static av_status write_outputs(run *r, av_err *err) {
         /* a full disk or a file in the way (`cannot write 'out/head1.png': No space left on device`) stopped the
          * figures part-way: the folder kept this run's first ones beside the earlier run's rest, and the error
          * named only the file (a tester's pass); it says what the folder holds, as a Ctrl-C there does */
-        size_t len = strlen(err->msg);
         char out[249]; /* -o as av_utf8_shown_name shows it: 200 bytes and closers */
         av_utf8_shown_name(o->outdir, out, sizeof out);
-        snprintf(err->msg + len, sizeof err->msg - len, "; %s holds some of this run's figures, beside any "
+        av_fail_append(err, "; %s holds some of this run's figures, beside any "
                  "of an earlier run's not yet replaced: fix that and run the command again, or use another -o",
                  out);
     }

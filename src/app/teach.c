@@ -550,10 +550,8 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
         if (strncmp(t, "\xE2\x90\xA3", 3) == 0) t += 3; /* "␣," */
         else if (*t == ' ') t++;
         if (strcmp(t, ",") && strcmp(t, "\xEF\xBC\x8C")) continue;
-        size_t n = strlen(err->msg);
-        snprintf(err->msg + n, sizeof err->msg - n, "; ',' and '，' separate QUERY from KEY, so a comma token is "
+        av_fail_append(err, "; ',' and '，' separate QUERY from KEY, so a comma token is "
                  "named by its index: the sentence's %s is token %d (e.g. --explain %d,KEY)", toks->tok[i], i, i);
-        av_utf8_trim_cut(err->msg); /* a message at av_err's 512 bytes is cut between characters, not inside one */
         return st;
     }
     /* no comma token, so "爱,习,深" or "1,5,2" is three parts, not a key '习,深' that is no token (a Chinese-speaking

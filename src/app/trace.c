@@ -530,8 +530,7 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
     av_status st = o->explain ? av_explain_parse(o->explain, toks, &qi, &kj, err) : AV_OK;
     if (st == AV_EUSAGE && o->model_dir && o->generate && strstr(err->msg, " is outside 0..")) {
         /* an index into the continuation (--generate 5 --explain 5,0 on 4 tokens) read as a plain range error */
-        size_t len = strlen(err->msg);
-        snprintf(err->msg + len, sizeof err->msg - len, "; --explain reads the input's forward pass, not the --generate "
+        av_fail_append(err, "; --explain reads the input's forward pass, not the --generate "
                  "tokens (run the continued text as the input to explain them)");
     }
     if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */

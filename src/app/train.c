@@ -648,8 +648,8 @@ static av_status write_model(const char *dir, const av_trainer *tr, const av_tra
     if (!s) s = write_vocab(dir, err);
     if (!s) return av_afile_set_end(&set, 1, err);
     av_afile_set_end(&set, 0, NULL);
-    size_t len = strlen(err->msg); /* a full disk: say that nothing of the model changed */
-    snprintf(err->msg + len, sizeof err->msg - len, "; the model was not saved (%s keeps the model files it held "
+    /* a full disk: say that nothing of the model changed */
+    av_fail_append(err, "; the model was not saved (%s keeps the model files it held "
              "before, if any)", AV_SHOWN(dir, 149));
     return s;
 }
@@ -1077,9 +1077,8 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
                     .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
-    size_t len = strlen(err->msg);
     if (s && saved) /* a full disk at curves.svg: the user may keep the trained model */
-        snprintf(err->msg + len, sizeof err->msg - len, "; the trained model was saved and checked before this error "
+        av_fail_append(err, "; the trained model was saved and checked before this error "
                  "(attnviz --model %s runs it), but the training figures and train.csv are not all written: rerun "
                  "the same command (the same seed gives the same model) to write them", AV_SHOWN(dir, 149));
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */

@@ -36,6 +36,24 @@ av_status av_fail(av_err *e, av_status code, const char *fmt, ...) {
     return code;
 }
 
+void av_fail_append(av_err *e, const char *fmt, ...) {
+    if (!e) return;
+    char add[sizeof e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(add, sizeof add, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    if ((size_t)w >= sizeof add) av_utf8_trim_cut(add); /* an added clause is short; never half a character */
+    size_t have = strlen(e->msg), more = strlen(add);
+    char *full = malloc(have + more + 1);
+    if (!full) return; /* out of memory: the message as it was */
+    memcpy(full, e->msg, have);
+    memcpy(full + have, add, more + 1);
+    av_utf8_cut_middle(full, have + more, e->msg, sizeof e->msg);
+    free(full);
+}
+
 av_status av_fail_overflow(av_err *e, const char *what, const char *fmt, ...) {
     if (e) {
         char rest[sizeof e->msg];

@@ -76,6 +76,12 @@ av_status av_fail(av_err *e, av_status code, const char *fmt, ...)
 av_status av_fail_overflow(av_err *e, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Append printf-style text to e's message (a clause a caller adds to an error it got: "; the model was not
+ * saved ..."), keeping e->overflowed and e->too_large. Cut as av_fail cuts: when the whole does not fit
+ * e->msg, its start and its end with " … " between, at whole UTF-8 characters (av_utf8_cut_middle), so the
+ * added clause, at the end, is kept; snprintf(e->msg + len, ...) cut it by bytes, half a character at the end. */
+void av_fail_append(av_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* v to digits significant digits (1..17) in buf, for a measured number in a
  * trace: "%#.*g" (C11 7.21.6.1: the # flag keeps trailing zeros), without a
  * bare trailing point. 14.0 at 3 digits is "14.0" (plain "%.3g" gave "14",
