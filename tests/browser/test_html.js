@@ -178,6 +178,7 @@ async function main() {
     await tooltipInWindow(browser, tmp);
     await tooltipEscape(browser, tmp);
     await arrowKeysOnALongMap(browser, tmp);
+    await jumpKeys(browser, tmp);
     await smallCellFrame(browser, tmp);
     await queryOutsideHeadView(browser, tmp);
     await divergingCmap(browser, tmp);
@@ -1319,6 +1320,82 @@ async function arrowKeysOnALongMap(browser, tmp) {
     check(JSON.stringify(stepped) === JSON.stringify(whole), 'the map after the keys ' + JSON.stringify(stepped) +
       ' is not the map drawn whole ' + JSON.stringify(whole));
     check(ms < 5000, 'ten arrow keys on a 1,000-token map took ' + ms + ' ms');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+  }
+}
+
+/* A keyboard user on a 1,000-token map could only step one cell at a time (a tester's pass). Home and End go to
+ * the row's first and last key, Ctrl+Home and Ctrl+End to the map's corners, PageUp and PageDown a screenful of
+ * rows, as a spreadsheet and the ARIA grid pattern. Expected by hand: 2 px cells (560 px / 1,000, at least 2), so
+ * a screenful in the 900 px window is ⌊(900 − the sticky bar's height) / 2⌋ rows (p); from (0, 0): End (0, 999),
+ * Home (0, 0), Ctrl+End (999, 999), PageUp (999 − p, 999), Home (999 − p, 0), three PageUp (0, 0), PageDown
+ * (p, 0), End (p, 999), Ctrl+Home (0, 0); each chosen cell in the window below the bar; the map after them all
+ * the map drawn whole, pixel for pixel, in under 5 s. On 12 tokens (44 px cells, all 12 rows in one screen)
+ * PageDown goes to row 11 and PageUp back to row 0. The old page ignored these keys (the tooltip stayed on (0, 0)). */
+async function jumpKeys(browser, tmp) {
+  for (const T of [1000, 12]) {
+  const out = path.join(tmp, 'jump-keys' + T);
+  attnviz(['--heads', '2', '-d', '16', '--causal', '--html', '--no-plot', '-q', '-o', out,
+    Array.from({ length: T }, (_, i) => 'w' + i).join(' ')]);
+  await test('html_home_end_page_keys_on_a_' + T + '_token_map', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'), 1280, 900);
+    await view(page, 'matrix');
+    const cv = '#view-matrix canvas[data-run="0"]';
+    const c = Number(await page.$eval(cv, (e) => e.dataset.cell));
+    check(c === (T === 1000 ? 2 : 44), 'the map has ' + c + ' px cells');
+    const bar = await page.$eval('nav', (n) => n.offsetHeight);
+    const p = Math.floor((900 - bar) / c), last = T - 1;
+    const press = async (key, ctrl) => {
+      if (ctrl) await page.keyboard.down('Control');
+      await page.keyboard.press(key);
+      if (ctrl) await page.keyboard.up('Control');
+    };
+    const at = async (i, j, what) => {
+      const tip = await page.$eval('#av-tip', (t) => t.textContent);
+      check(tip.includes('query ' + i + ' ') && tip.includes('key ' + j + ' '), what + ': the tooltip names ' + JSON.stringify(tip) +
+        ', not query ' + i + ' key ' + j);
+      const y = await page.$eval(cv, (e, i, c) => e.getBoundingClientRect().top + i * c, i, c);
+      check(y >= bar && y + c <= 900, what + ': cell (' + i + ', ' + j + ') is at y = ' + y + ', out of the window below the bar (' + bar + ' px)');
+    };
+    await page.focus(cv);
+    const t0 = Date.now();
+    if (T === 1000) {
+      await press('End'); await at(0, last, 'End');
+      await press('Home'); await at(0, 0, 'Home');
+      await press('End', true); await at(last, last, 'Ctrl+End');
+      await press('PageUp'); await at(last - p, last, 'PageUp');
+      await press('Home'); await at(last - p, 0, 'Home');
+      for (let n = 0; n < 3; n++) await press('PageUp');
+      await at(0, 0, 'three PageUp');
+      await press('PageDown'); await at(p, 0, 'PageDown');
+      await press('End'); await at(p, last, 'End');
+      await press('Home', true); await at(0, 0, 'Ctrl+Home');
+      await press('PageDown'); await press('End'); await at(p, last, 'PageDown, End');
+    } else {
+      await press('PageDown'); await at(last, 0, 'PageDown');
+      await press('End'); await at(last, last, 'End');
+      await press('PageUp'); await at(0, last, 'PageUp');
+      await press('Home', true); await at(0, 0, 'Ctrl+Home');
+      await press('End', true); await at(last, last, 'Ctrl+End');
+    }
+    await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => res())));
+    const ms = Date.now() - t0;
+    const pixels = (sel) => page.$eval(sel, (e) => {
+      const d = e.getContext('2d').getImageData(0, 0, e.width, e.height).data;
+      let h = 0;
+      for (let n = 0; n < d.length; n++) h = (h * 31 + d[n]) >>> 0;
+      return { w: e.width, h: e.height, sum: h };
+    });
+    const stepped = await pixels(cv);
+    await page.evaluate(() => window.attnviz.render());
+    const whole = await pixels(cv);
+    check(JSON.stringify(stepped) === JSON.stringify(whole), 'the map after the keys ' + JSON.stringify(stepped) +
+      ' is not the map drawn whole ' + JSON.stringify(whole));
+    check(ms < 5000, 'the keys on a ' + T + '-token map took ' + ms + ' ms');
+    const help = await page.$eval('#view-matrix .desc', (d) => d.textContent);
+    check(/Home/.test(help) && /Page Up/.test(help), 'the matrix view\'s help says nothing of the keys: ' + JSON.stringify(help));
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

@@ -479,7 +479,9 @@
       return el('label', {}, b, ' ' + label + ' ');
     };
     box.append(el('p', { class: 'desc', text: 'Rows are queries, columns are keys; each row of weights sums to 1. ' +
-      'Hover a cell (or focus the map and use the arrow keys) to read it; click it (or press Enter) for the cell view.' }),
+      'Hover a cell (or focus the map and use the arrow keys; Home and End go to the row\u2019s first and last key, ' +
+      'Ctrl+Home and Ctrl+End to the map\u2019s first and last cell, Page Up and Page Down a screenful of rows) to read it; ' +
+      'click it (or press Enter) for the cell view.' }),
     el('div', { role: 'radiogroup', 'aria-label': 'what the map shows' }, radio('weights', 'attention weights A'),
       radio('scores', 'scores S before the softmax (Q\u00b7K\u1d40 \u00d7 scale)')));
     const panels = el('div', { class: 'panels' });
@@ -744,7 +746,8 @@
     const amax = st.what === 'scores' ? scoreRange(r, l) : 1;
     const cv = el('canvas', { tabindex: '0', 'data-run': String(k), 'data-cell': String(c), role: 'img',
       'aria-label': (st.what === 'weights' ? 'attention weights' : 'scores') + ' of layer ' + layerName(r, l) + ' head ' + h +
-        '; arrow keys move, Enter opens the cell view' });
+        '; arrow keys move, Home and End to the row\u2019s ends, Ctrl+Home and Ctrl+End to the map\u2019s corners, ' +
+        'Page Up and Page Down a screenful of rows, Enter opens the cell view' });
     drawMatrix(cv, r, l, h, c, amax);
     const at = (ev) => { const b = cv.getBoundingClientRect();
       return [Math.floor((ev.clientY - b.top) / c), Math.floor((ev.clientX - b.left) / c)]; };
@@ -781,9 +784,18 @@
     return WIDE.test(text) && [...text].length * 12 + 2 <= px;
   }
 
+  /* A key in map cv of run k ((l, h), cells of c px): the arrow keys move the chosen cell one cell, Home and End
+   * to the first and the last key of its row, Ctrl+Home and Ctrl+End (Cmd on a Mac) to the map's first and last
+   * cell, PageUp and PageDown a screenful of rows (the rows of c px the window shows below the sticky bar, its
+   * height less the bar's, at least 1), as a spreadsheet and the ARIA grid pattern (https://www.w3.org/WAI/ARIA/apg/patterns/grid/): a
+   * keyboard user on a 1,000-token map could only step one cell at a time. Enter or Space opens the cell view.
+   * The chosen cell is scrolled into the window below the bar, and its tooltip shown. */
   function keyMatrix(ev, cv, r, k, l, h, c, amax) {
-    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
     if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openCell(k, st.cell.i, st.cell.j); return; }
+    const T = r.T, ctrl = ev.ctrlKey || ev.metaKey, nav = document.querySelector('nav');
+    const page = Math.max(1, Math.floor((window.innerHeight - nav.offsetHeight) / c)), bar = Math.max(0, nav.getBoundingClientRect().bottom);
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], PageUp: [-page, 0], PageDown: [page, 0],
+      Home: ctrl ? [-T, -T] : [0, -T], End: ctrl ? [T, T] : [0, T] }[ev.key];
     if (!d) return;
     ev.preventDefault();
     /* the old and the new chosen cell, with the cells their frames can reach (cellFrame: a small cell's frame
@@ -791,14 +803,19 @@
      * so is any other run's map */
     const was = st.run === k ? { i: st.cell.i, j: st.cell.j } : null;
     st.run = k;
-    st.cell.i = Math.min(r.T - 1, Math.max(0, st.cell.i + d[0]));
-    st.cell.j = Math.min(r.T - 1, Math.max(0, st.cell.j + d[1]));
+    st.cell.i = Math.min(T - 1, Math.max(0, st.cell.i + d[0]));
+    st.cell.j = Math.min(T - 1, Math.max(0, st.cell.j + d[1]));
     if (!was) drawMatrix(cv, r, l, h, c, amax);
     else {
       const m = frameReach(c);
       for (const p of [was, st.cell]) drawMatrix(cv, r, l, h, c, amax, { i0: p.i - m, i1: p.i + m + 1, j0: p.j - m, j1: p.j + m + 1 });
     }
-    const b = cv.getBoundingClientRect();
+    let b = cv.getBoundingClientRect();
+    /* the chosen cell into the window (PageDown and End leave it), below the bar, with a cell's margin */
+    const top = b.top + st.cell.i * c, left = b.left + st.cell.j * c, W = document.documentElement.clientWidth;
+    const dy = top < bar + c ? top - bar - c : top + 2 * c > window.innerHeight ? top + 2 * c - window.innerHeight : 0;
+    const dx = left < c ? left - c : left + 2 * c > W ? left + 2 * c - W : 0;
+    if (dx || dy) { window.scrollBy(dx, dy); b = cv.getBoundingClientRect(); }
     showTip(tipText(r, l, h, st.cell.i, st.cell.j), b.left + (st.cell.j + 1) * c, b.top + (st.cell.i + 1) * c);
   }
 
