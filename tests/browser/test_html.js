@@ -156,6 +156,7 @@ async function main() {
     await quotedTitle(browser, tmp);
     await rtlTitle(browser, tmp);
     await rtlCommandLine(browser, tmp);
+    await longCommandLine(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
     await tieWeight(browser, tmp);
@@ -753,6 +754,50 @@ async function rtlCommandLine(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+}
+
+/* A 240-token sentence typed as the command: its "command:" line filled about 15 lines of a 375 px window (5 of a
+ * 1280 px one) above the controls (a tester's pass). Expected: the command folded in a closed <details> of one
+ * line, "command (N characters): " and the command's start, N the command's length counted here (attnviz
+ * --heads 2 --html --no-plot -q -o OUT 'w1 … w240', all ASCII), the controls (nav) starting within two lines
+ * of it; opened, the whole command (#av-command's text) shown on its many lines. A command of 200 characters
+ * or less (12 tokens) stays the one paragraph "command: …". */
+async function longCommandLine(browser, tmp) {
+  for (const T of [240, 12]) {
+    const out = path.join(tmp, 'long-command' + T), sentence = Array.from({ length: T }, (_, i) => 'w' + (i + 1)).join(' ');
+    attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, sentence]);
+    const cmd = 'attnviz --heads 2 --html --no-plot -q -o ' + out + " '" + sentence + "'";
+    for (const W of T === 240 ? [375, 1280] : [375]) {
+      await test('html_long_command_line_is_folded_' + T + '_tokens_' + W + '_px', async () => {
+        const page = await openPage(browser, path.join(out, 'attnviz.html'), W, 700);
+        const m = await page.evaluate(() => {
+          const box = document.getElementById('av-command-box'), s = box && box.querySelector('summary');
+          const code = document.getElementById('av-command'), r = (e) => e.getBoundingClientRect();
+          return { box: !!box, open: box ? box.open : null, summary: s ? s.textContent : '', sh: s ? r(s).height : 0,
+            top: r(box || code.parentNode).top, nav: r(document.querySelector('nav')).top, code: code.textContent,
+            shown: code.checkVisibility(), para: code.parentNode.tagName === 'P' ? code.parentNode.textContent : '',
+            line: parseFloat(getComputedStyle(document.body).lineHeight) };
+        });
+        check(m.code === cmd, 'the command is ' + JSON.stringify(m.code.slice(0, 80)) + '…, not ' + JSON.stringify(cmd.slice(0, 80)) + '…');
+        if (T === 12) {
+          check(cmd.length <= 200 && !m.box && m.para === 'command: ' + cmd, 'a ' + cmd.length + '-character command is ' +
+            (m.box ? 'folded' : 'the paragraph ' + JSON.stringify(m.para)));
+        } else {
+          check(m.box && m.open === false, 'a ' + cmd.length + '-character command is not folded in a closed <details>');
+          check(m.summary.startsWith('command (' + cmd.length.toLocaleString('en') + ' characters): ' + cmd.slice(0, 60)),
+            'the fold says ' + JSON.stringify(m.summary.slice(0, 120)));
+          check(m.sh < 2 * m.line, 'the folded command is ' + m.sh + ' px high, more than a line of ' + m.line + ' px');
+          check(m.nav - m.top < 2.5 * m.line, 'the controls start ' + (m.nav - m.top) + ' px below the command line');
+          check(!m.shown, 'the whole command is shown while folded');
+          await page.click('#av-command-box summary');
+          const h = await page.$eval('#av-command', (e) => e.getClientRects().length);
+          check(h > 1, 'opened, the command is drawn on ' + h + ' line(s)');
+        }
+        check(page.problems.length === 0, page.problems.join('; '));
+        await page.close();
+      });
+    }
+  }
 }
 
 /* --head 2 --explain 爱,我 --html: the page opens on the cell view of head 2, query 1 (爱) → key 0 (我), with

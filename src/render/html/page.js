@@ -238,6 +238,7 @@
     if (lang) title.setAttribute('lang', lang); else title.removeAttribute('lang');
     document.getElementById('av-source').textContent = 'weights: ' + DATA.source;
     commandLine(document.getElementById('av-command'), DATA.command);
+    foldCommand(document.getElementById('av-command'), DATA.command);
     document.getElementById('av-trace').textContent = DATA.trace;
     document.getElementById('av-version').textContent = DATA.version;
     const note = document.getElementById('av-note');
@@ -274,6 +275,26 @@
     }
     parts.push(cmd.slice(at));
     code.replaceChildren(...runs(...parts));
+  }
+
+  /* A command line of more than COMMAND_FOLD characters (graphemes) is folded into a <details> closed on one
+   * line: "command (N characters): " and its first COMMAND_FOLD characters (cut at the last space after the
+   * first half of them, else at a character), the line cut with "…" at the window's edge; opened, the whole
+   * command (code, set by commandLine) below it. A 240-token sentence typed as the command filled about 15
+   * lines of a 375 px window above the controls (a tester's pass). A shorter command stays one paragraph. */
+  const COMMAND_FOLD = 200;
+  function foldCommand(code, cmd) {
+    const chars = GRAPHEMES ? Array.from(GRAPHEMES.segment(cmd), (g) => g.segment) : [...cmd];
+    if (chars.length <= COMMAND_FOLD) return;
+    const sp = chars.lastIndexOf(' ', COMMAND_FOLD), n = sp > COMMAND_FOLD / 2 ? sp : COMMAND_FOLD;
+    const head = el('code', { dir: 'ltr' });
+    commandLine(head, chars.slice(0, n).join(''));
+    head.append(' \u2026');
+    const p = code.parentNode, box = el('details', { id: 'av-command-box' });
+    p.replaceWith(box);
+    if (p.firstChild.nodeType === Node.TEXT_NODE) p.firstChild.remove(); /* "command: ": the summary says it */
+    box.append(el('summary', {}, 'command (' + chars.length.toLocaleString('en') + ' characters): ',
+      el('span', { class: 'fold' }, head)), p);
   }
 
   /* Where the exact numbers of an 8-bit page are: the --dump files when this run wrote them, else how to
