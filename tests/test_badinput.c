@@ -288,6 +288,16 @@ static void prep_x_shape(fixture *fx) { /* T = 4 tokens, but X has 5 rows */
     fill_floats(40, 0);
     put_npy(at(fx, "in/w/X.npy"), DICT("<f4", "False", "(5, 8)"), g_f, 40 * 4);
 }
+/* X of 5 rows beside the tokens.txt of the --dump it came from (5 tokens, one a wide character): the message
+ * names them and two ways on; with a tokens.txt of another length (not that X's dump) it says nothing more */
+static void prep_x_shape_dumped(fixture *fx) {
+    prep_x_shape(fx);
+    put_text(at(fx, "in/w/tokens.txt"), "the\ncat\n\xE7\x8C\xAB\nsat\ndown\n");
+}
+static void prep_x_shape_other_tokens(fixture *fx) {
+    prep_x_shape(fx);
+    put_text(at(fx, "in/w/tokens.txt"), "a\nb\n");
+}
 static void prep_w_fortran(fixture *fx) {
     weights_dir(fx);
     fill_floats(64, 0);
@@ -846,6 +856,8 @@ static const bad_case kCases[] = {
     {"weights_wrong_shape", 2, "W_O.npy has shape (3, 3); expected (8, 8) (W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q); this file is for d_model 3: add --d-model 3", {W8, "--weights", "@/in/w", S4}, prep_w_shape, 0, NULL, 0},
     /* the (5, 8) X was made for T = 5, not another d_model; a (4, 16) X for d_model 16 */
     {"weights_X_wrong_T", 2, "X.npy has shape (5, 8); expected (4, 8)", {W8, "--weights", "@/in/w", S4}, prep_x_shape, 0, NULL, 0},
+    {"weights_X_of_a_dump", 2, "/in/w/tokens.txt says X.npy is the --dump of the 5 tokens [the] [cat] [\xE7\x8C\xAB] [sat] [down]: run that sentence, or move X.npy out of ", {W8, "--weights", "@/in/w", S4}, prep_x_shape_dumped, 0, NULL, 0},
+    {"weights_X_not_of_that_dump", 2, "X.npy has shape (5, 8); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included)\n", {W8, "--weights", "@/in/w", S4}, prep_x_shape_other_tokens, 0, NULL, 0},
     {"weights_X_other_d_model_hint", 2, "X.npy has shape (4, 16); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included); this file is for d_model 16: add --d-model 16", {W8, "--weights", "@/in/w", S4}, prep_x_width, 0, NULL, 0},
     {"weights_fortran_order", 2, "W_Q.npy: fortran_order True is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_fortran, 0, NULL, 0},
     {"weights_nan", 2, "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},

@@ -275,6 +275,38 @@ int av_weights_are_random(const av_weights_source *src) {
     return src->kind == AV_WEIGHTS_RANDOM || src->kind == AV_WEIGHTS_MIXED || src->random_origin;
 }
 
+/* For an X.npy of another T in a --dump folder: "; DIR/tokens.txt says X.npy is the --dump of the 3 tokens [I]
+ * [love] [you]: run that sentence, or move X.npy out of DIR to run this one with its W_*.npy" (at most 8 tokens
+ * named, then "..."). `--dump rt "I love you"` then `--weights rt "I love deep learning"` said only "X.npy has
+ * shape (3, 512); expected (4, 512)" (a new user's pass). Nothing when DIR has no tokens.txt or it does not hold
+ * rows lines (not that dump's). */
+static void dumped_sentence_hint(char *out, size_t n, const char *dir, size_t rows) {
+    char path[4096], *text = NULL;
+    size_t len = 0;
+    av_err e = {{0}};
+    av_path_join(path, sizeof path, dir, "tokens.txt");
+    if (access(path, F_OK) != 0 || av_read_file(path, 1 << 20, &text, &len, &e) != AV_OK) return;
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+    if (len && text[len - 1] != '\n') lines++;
+    if (lines != rows || av_utf8_check(text, len, &e) != AV_OK) { free(text); return; }
+    char toks[400] = "";
+    size_t shown = 0;
+    for (char *t = text; *t && shown < 8; shown++) {
+        char *nl = strchr(t, '\n');
+        if (nl) *nl = 0;
+        size_t at = strlen(toks);
+        snprintf(toks + at, sizeof toks - at, "%s[%s]", shown ? " " : "", AV_SHOWN(t, 89));
+        t = nl ? nl + 1 : t + strlen(t);
+    }
+    free(text);
+    char d[249];
+    av_utf8_shown_name(dir, d, sizeof d);
+    snprintf(out, n, "; %s/tokens.txt says X.npy is the --dump of the %zu token%s %s%s: run that sentence, or move "
+             "X.npy out of %s to run this one with its W_*.npy", d, rows, rows == 1 ? "" : "s", toks,
+             rows > 8 ? " ..." : "", d);
+}
+
 /* One of the --weights files into dst (rows, cols); a missing file keeps the
  * seeded tensor, a found one counts in *found. */
 static av_status load_one(const char *dir, const char *name, float *dst, size_t rows, size_t cols,
@@ -303,7 +335,7 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     if (s) return s;
     size_t shape[2] = {rows, cols};
     if ((s = av_npy_expect_shape(&a, name, 2, shape, err))) {
-        char inner[sizeof err->msg], hint[96] = "";
+        char inner[sizeof err->msg], hint[640] = "";
         snprintf(inner, sizeof inner, "%s", err->msg);
         /* a file whose width is another d_model (e.g. the (8, 8) identity-d8 example run without
          * --d-model 8) says which --d-model it was made for */
@@ -311,8 +343,10 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
         size_t width = a.ndim == 2 ? a.shape[1] : 0;
         if (width != cols && width >= 1 && width <= AV_MAX_D_MODEL && (is_x || a.shape[0] == width))
             snprintf(hint, sizeof hint, "; this file is for d_model %zu: add --d-model %zu", width, width);
+        else if (is_x && width == cols && a.ndim == 2)
+            dumped_sentence_hint(hint, sizeof hint, dir, a.shape[0]);
         av_utf8_shown_name(dir, shown, 201); /* at most 200 bytes, its closers kept */
-        av_fail(err, s, "--weights %s: %.200s (%s)%s", shown, inner,
+        av_fail(err, s, "--weights %s: %.600s (%s)%s", shown, inner,
                 is_x ? "X is (T, d_model); T counts every token, <pad> included"
                      : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q",
                 hint);
