@@ -302,9 +302,10 @@ static void dumped_sentence_hint(char *out, size_t n, const char *dir, size_t ro
     free(text);
     char d[249];
     av_utf8_shown_name(dir, d, sizeof d);
-    snprintf(out, n, "; %s/tokens.txt says X.npy is the --dump of the %zu token%s %s%s: run that sentence, or move "
-             "X.npy out of %s to run this one with its W_*.npy", d, rows, rows == 1 ? "" : "s", toks,
-             rows > 8 ? " ..." : "", d);
+    if (snprintf(out, n, "; %s/tokens.txt says X.npy is the --dump of the %zu token%s %s%s: run that sentence, or "
+                 "move X.npy out of %s to run this one with its W_*.npy", d, rows, rows == 1 ? "" : "s", toks,
+                 rows > 8 ? " ..." : "", d) >= (int)n)
+        av_utf8_trim_cut(out); /* two long folder names: cut at a whole character, never inside one */
 }
 
 /* One of the --weights files into dst (rows, cols); a missing file keeps the
