@@ -218,23 +218,9 @@ static const av_options kDefaults = {
 #define HELP_COLUMNS 79
 #define HELP_INDENT 29 /* "  " + the 26-column option column + " " */
 
-/* text after col columns already printed, wrapped at spaces to HELP_COLUMNS, each further line indented
- * by indent spaces (columns as a terminal counts them, av_utf8_width: '，' is 2); ends with a newline.
- * A word wider than the line is printed whole on a line of its own. */
+/* text after col columns already printed, wrapped at spaces to HELP_COLUMNS (app/term.h av_term_wrapped) */
 static void help_wrapped(FILE *f, const char *text, int col, int indent) {
-    char word[256];
-    int first = 1;
-    for (const char *p = text; *p;) {
-        while (*p == ' ') p++;
-        size_t n = strcspn(p, " ");
-        if (!n) break;
-        snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
-        int w = av_utf8_width(word);
-        if (!first && col + 1 + w > HELP_COLUMNS) fprintf(f, "\n%*s", indent, ""), col = indent, first = 1;
-        fprintf(f, "%s%.*s", first ? "" : " ", (int)n, p);
-        col += w + !first, first = 0, p += n;
-    }
-    fputc('\n', f);
+    av_term_wrapped(f, text, col, HELP_COLUMNS, indent);
 }
 
 void av_print_help(FILE *f, const char *conventions) {

@@ -1021,20 +1021,7 @@ static void put_wrapped(FILE *f, int width, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    int col = 0, indent = 2;
-    for (char *p = text; *p;) {
-        char *sp = strchr(p, ' '), *end = sp ? sp : p + strlen(p);
-        char save = *end;
-        *end = 0;
-        int w = av_utf8_width(p);
-        if (col > indent && col + 1 + w > width) { fprintf(f, "\n%*s", indent, ""); col = indent; }
-        else if (col) { fputc(' ', f); col++; }
-        fputs(p, f);
-        col += w;
-        *end = save;
-        p = *end ? end + 1 : end;
-    }
-    fputc('\n', f);
+    av_term_wrapped(f, text, 0, width, 2); /* as --help wraps its lines (app/term.h) */
 }
 
 /* The lines under a --show table that say which queries and keys it left

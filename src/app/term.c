@@ -62,6 +62,22 @@ int av_term_width_of(int fd) {
 
 int av_term_width(void) { return av_term_width_of(STDOUT_FILENO); }
 
+void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent) {
+    char word[256];
+    int first = 1;
+    for (const char *p = text; *p;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " ");
+        if (!n) break;
+        snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
+        int w = av_utf8_width(word);
+        if (!first && col + 1 + w > width) fprintf(f, "\n%*s", indent, ""), col = indent, first = 1;
+        fprintf(f, "%s%.*s", first ? "" : " ", (int)n, p);
+        col += w + !first, first = 0, p += n;
+    }
+    fputc('\n', f);
+}
+
 const char *av_term_width_said(char *buf, size_t n, int width) {
     const char *cols = getenv("COLUMNS");
     if (!(cols && atoi(cols) > 0) && !isatty(STDOUT_FILENO)) /* a pipe into less -R on a 200-column terminal */

@@ -43,6 +43,11 @@ av_term_mode av_term_mode_for(int color);
  * (output redirected to a file does not depend on the terminal's width). */
 int av_term_width_of(int fd);
 int av_term_width(void);
+/* text, after col columns already printed on the line, broken at spaces into lines of at most width columns
+ * (as a terminal counts them, av_utf8_width: '，' is 2), each further line indented by indent spaces; runs of
+ * spaces print as one; ends with a newline. A word wider than the line is printed whole on a line of its own.
+ * For --help (app/cli.c, GNU's 79 columns) and the lines around a --show table (app/teach.c). */
+void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
 
 /* Where a width of `width` columns (av_term_width's) came from, for a note
  * that gives it, into buf (n bytes, cut to fit) and returned: "the terminal
