@@ -926,6 +926,67 @@ static void html_into_an_unwritable_folder_is_exit_1(void **state) {
     tu_free(&r);
 }
 
+/* docs/figures/html holds the pages README and docs/tutorial*.md link and show, written by scripts/figures.sh
+ * with the commands below. They went stale twice (page.js changed, the committed pages kept the old script)
+ * and nothing saw it. The three single-layer pages come from seeded random weights and the reference kernel
+ * (every sum in double), so the same command gives the same bytes: each is written again here, in a folder
+ * where its -o path is the script's (the page quotes its own command), and must equal the committed file byte
+ * for byte. The toy page's model was trained (OpenBLAS adds in another order on another CPU), so of it only
+ * the embedded page.js and page.css are checked, as they are for the other three. */
+static void html_docs_pages_are_what_this_build_writes(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *out;
+        const char *args[12];
+    } pages[] = {
+        {"docs/figures/html", {"-q", "--heads", "4", "--no-plot", "--html", "-o", "docs/figures/html",
+                               "I love deep learning", NULL}},
+        {"docs/figures/html/compare", {"-q", "--heads", "2", "--compare", "scale", "--no-plot", "--html", "-o",
+                                       "docs/figures/html/compare", "I love deep learning", NULL}},
+        {"docs/figures/html/zh", {"-q", "--heads", "4", "--no-plot", "--html", "-o", "docs/figures/html/zh",
+                                  "我爱深度学习", NULL}},
+        {"docs/figures/html/toy", {NULL}},
+    };
+    char *js = tu_slurp_file(src_path("src/render/html/page.js"), NULL);
+    char *css = tu_slurp_file(src_path("src/render/html/page.css"), NULL);
+    assert_non_null(js);
+    assert_non_null(css);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/docs/figures/html/compare' '%s/docs/figures/html/zh'", f->dir, f->dir);
+    assert_int_equal(system(cmd), 0);
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "%s/attnviz.html", pages[i].out);
+        size_t n_doc = 0;
+        char *doc = tu_slurp_file(src_path(rel), &n_doc);
+        if (!doc) fail_msg("%s is missing (scripts/figures.sh writes it)", rel);
+        if (!strstr(doc, js) || !strstr(doc, css))
+            fail_msg("%s does not embed this tree's src/render/html/page.js and page.css: run the \"interactive "
+                     "page\" commands of scripts/figures.sh again (or make figures) and commit the pages",
+                     rel);
+        if (pages[i].args[0]) {
+            tu_result r;
+            tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+            tu_run_ex(&r, &ro, NULL, 0, pages[i].args);
+            assert_int_equal(r.code, 0);
+            size_t n_new = 0;
+            char *fresh = tu_slurp_file(tu_in(f, rel), &n_new);
+            assert_non_null(fresh);
+            size_t k = 0, line = 1;
+            while (k < n_new && k < n_doc && fresh[k] == doc[k]) line += fresh[k++] == '\n';
+            if (k < n_new || k < n_doc)
+                fail_msg("%s differs from what this build writes (byte %zu, line %zu): run the \"interactive "
+                         "page\" commands of scripts/figures.sh again (or make figures) and commit the pages",
+                         rel, k + 1, line);
+            free(fresh);
+            tu_free(&r);
+        }
+        free(doc);
+    }
+    free(js);
+    free(css);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(html_data_decodes_to_the_exact_float32_values, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -966,6 +1027,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_without_a_mask_stores_none, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_trace_has_no_thread_count, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_docs_pages_are_what_this_build_writes, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
