@@ -9,7 +9,9 @@
 #     <!-- end -->
 # gets its body replaced by the real output of the command, run with sh from
 # the repository root with ./attnviz first on PATH, NO_COLOR=1 and COLUMNS=80.
-# So the README and the tutorials always show what the tool really prints.
+# So the README and the tutorials always show what the tool really prints;
+# tests/test_docs.c runs every block's command again and fails when a body
+# is no longer its output.
 # A block opened with <!-- run-md: COMMAND --> instead takes the output as
 # Markdown, without the ```text fence (for generated table rows).
 set -eu
