@@ -781,6 +781,126 @@ static void test_embed_step_names_a_loaded_x(void **state) {
     rm_rf(dir);
 }
 
+/* max over heads, i, j of |B[h, π(i), π(j)] − A[h, i, j]| for the (H, T, T)
+ * weights.npy of two dumps, π swapping tokens 0 and 2 and keeping the others
+ * ("I love you" and "you love I", <pad> after them): 0 when reordering the
+ * words only permuted the weights. */
+static double swapped_weights_diff(const char *dump_a, const char *dump_b) {
+    char path[4500];
+    av_npy a, b;
+    av_err err;
+    snprintf(path, sizeof path, "%s/weights.npy", dump_a);
+    assert_int_equal(av_npy_read(&a, path, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/weights.npy", dump_b);
+    assert_int_equal(av_npy_read(&b, path, &err), AV_OK);
+    assert_int_equal(a.ndim, 3);
+    assert_int_equal(b.ndim, 3);
+    size_t H = a.shape[0], T = a.shape[1];
+    assert_true(T >= 3);
+    assert_int_equal(a.shape[2], T);
+    assert_int_equal(b.shape[0], H);
+    assert_int_equal(b.shape[1], T);
+    assert_int_equal(b.shape[2], T);
+    double worst = 0;
+    for (size_t h = 0; h < H; h++)
+        for (size_t i = 0; i < T; i++)
+            for (size_t j = 0; j < T; j++) {
+                size_t pi = i == 0 ? 2 : i == 2 ? 0 : i, pj = j == 0 ? 2 : j == 2 ? 0 : j;
+                double d = fabs((double)b.data[(h * T + pi) * T + pj] - a.data[(h * T + i) * T + j]);
+                if (d > worst) worst = d;
+            }
+    av_npy_free(&a);
+    av_npy_free(&b);
+    return worst;
+}
+
+/* --positions none with a mask that hides keys by position: the trace said
+ * "attention alone cannot tell word order" and "shuffling the words only
+ * permutes the weights" with --causal too, where "you love I" gives other
+ * weights than "I love you" permuted (0.73 apart at -d 8). Each case runs both
+ * orders with --dump and measures from the dumps whether the weights only
+ * permuted; the trace must say what was measured: the claim where they
+ * permute (no mask, key padding, and a causal mask with an --attn-mask hiding
+ * every earlier key, which together hide every other word wherever it sits),
+ * and the mask that tells the order where they do not (--causal, an
+ * --attn-mask that hides a key by position). */
+static void test_positions_none_names_a_mask_that_tells_order(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char ordered[4400], symmetric[4400], dump_a[4400], dump_b[4400];
+    snprintf(ordered, sizeof ordered, "%s/ordered.npy", dir);
+    snprintf(symmetric, sizeof symmetric, "%s/earlier.npy", dir);
+    snprintf(dump_a, sizeof dump_a, "%s/a", dir);
+    snprintf(dump_b, sizeof dump_b, "%s/b", dir);
+    const unsigned char m_ordered[9] = {0, 1, 0, 0, 0, 0, 0, 0, 0}; /* query 0 does not see key 1 */
+    const unsigned char m_earlier[9] = {0, 0, 0, 1, 0, 0, 1, 1, 0}; /* keys j < i: with causal, every j != i */
+    size_t shape[2] = {3, 3};
+    av_err err;
+    assert_int_equal(av_npy_write_bool(ordered, m_ordered, 2, shape, &err), AV_OK);
+    assert_int_equal(av_npy_write_bool(symmetric, m_earlier, 2, shape, &err), AV_OK);
+    static const struct {
+        const char *opt[4];
+        int tells;        /* 1: the words' order changes the weights (measured below as well) */
+        const char *name; /* what the trace names as telling the order */
+    } cases[] = {
+        {{NULL}, 0, NULL},
+        {{"--pad-to", "5", NULL}, 0, NULL},
+        {{"--causal", NULL}, 1, "the causal mask"},
+        {{"--causal", "--heads", "2", NULL}, 1, "the causal mask"},
+        {{"--attn-mask", "ORDERED", NULL}, 1, "the --attn-mask file"},
+        {{"--causal", "--attn-mask", "EARLIER", NULL}, 0, NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *opt[4] = {NULL, NULL, NULL, NULL};
+        for (int i = 0; i < 4 && cases[k].opt[i]; i++)
+            opt[i] = !strcmp(cases[k].opt[i], "ORDERED")   ? ordered
+                     : !strcmp(cases[k].opt[i], "EARLIER") ? symmetric
+                                                           : cases[k].opt[i];
+        const char *sentence[2] = {"I love you", "you love I"};
+        const char *dump[2] = {dump_a, dump_b};
+        tu_result r[2];
+        for (int s = 0; s < 2; s++) {
+            const char *argv[16];
+            int n = 0;
+            argv[n++] = "-d";
+            argv[n++] = "8";
+            argv[n++] = "--positions";
+            argv[n++] = "none";
+            argv[n++] = "--no-plot";
+            argv[n++] = "--color";
+            argv[n++] = "never";
+            argv[n++] = "--dump";
+            argv[n++] = dump[s];
+            for (int i = 0; i < 4 && opt[i]; i++) argv[n++] = opt[i];
+            argv[n++] = sentence[s];
+            argv[n] = NULL;
+            tu_runv(&r[s], NULL, NULL, argv);
+            assert_int_equal(r[s].code, 0);
+        }
+        double diff = swapped_weights_diff(dump_a, dump_b);
+        printf("case %zu: max |A_swapped[π(i), π(j)] − A[i, j]| = %.3g\n", k, diff);
+        assert_int_equal(diff > 1e-6, cases[k].tells);
+        const char *out = r[0].out;
+        if (cases[k].tells) {
+            char want[160];
+            snprintf(want, sizeof want, "positions  none: only %s tells word order", cases[k].name);
+            assert_non_null(strstr(out, want));
+            snprintf(want, sizeof want, "%s hides keys by position, so reordering the words changes them",
+                     cases[k].name);
+            assert_non_null(strstr(out, want));
+            assert_null(strstr(out, "cannot tell word order"));
+            assert_null(strstr(out, "only permutes the weights"));
+        } else {
+            assert_non_null(strstr(out, "positions  none: attention alone cannot tell word order"));
+            assert_non_null(strstr(out, "none: X is used as is, so shuffling the words only permutes the weights"));
+            assert_null(strstr(out, "tells word order"));
+        }
+        tu_free(&r[0]);
+        tu_free(&r[1]);
+    }
+    rm_rf(dir);
+}
+
 static void test_same_command_same_numbers(void **state) {
     (void)state;
     tu_result a, b, c;
@@ -3673,6 +3793,7 @@ int main(void) {
         cmocka_unit_test(test_explain_value_in_a_message_is_closed_for_bidi),
         cmocka_unit_test(test_typed_curly_quotes_are_noted),
         cmocka_unit_test(test_embed_step_names_a_loaded_x),
+        cmocka_unit_test(test_positions_none_names_a_mask_that_tells_order),
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),
         cmocka_unit_test(test_kernel_option),

@@ -37,6 +37,39 @@ void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask) {
     if (!*buf) snprintf(buf, n, "none");
 }
 
+/* Mask entry (i, j) of c's causal mask, key padding and user (T, T) attn_mask
+ * (1 = masked, or NULL): 1 when query i may not see key j. */
+static int masked_at(const av_config *c, const unsigned char *user, int i, int j) {
+    return (c->causal && j > i) || j >= c->n_real || (user && user[(size_t)i * c->T + j]);
+}
+
+/* With --positions none, what tells word order: the masks (causal, user (T, T)
+ * attn_mask with 1 = masked, or NULL) that change when the n_real words are
+ * reordered, so that reordering them changes the weights instead of only
+ * permuting them. Returns "the causal mask", "the --attn-mask file" or "the
+ * causal mask and the --attn-mask file" (those given), or NULL when the whole
+ * mask is the same under every reordering of the words: no mask, key padding
+ * only, one word, or a mask whose words' block has one value on its diagonal
+ * and one off it, and whose <pad> rows and columns are each constant over the
+ * words (e.g. a causal mask with an --attn-mask hiding every key before the
+ * query, which together hide every other word). O(T²) with a user mask. */
+static const char *order_masks(const av_config *c, const unsigned char *user) {
+    int T = c->T, n = c->n_real;
+    if ((!c->causal && !user) || n < 2) return NULL;
+    int diag = masked_at(c, user, 0, 0), off = masked_at(c, user, 0, 1), ordered = 0;
+    for (int i = 0; i < T && !ordered; i++)
+        for (int j = 0; j < T && !ordered; j++) {
+            int m = masked_at(c, user, i, j);
+            if (i < n && j < n) ordered = m != (i == j ? diag : off);
+            else if (i < n) ordered = m != masked_at(c, user, 0, j); /* a <pad> column */
+            else if (j < n) ordered = m != masked_at(c, user, i, 0); /* a <pad> row */
+        }
+    if (!ordered) return NULL;
+    return c->causal && user ? "the causal mask and the --attn-mask file"
+           : c->causal       ? "the causal mask"
+                             : "the --attn-mask file";
+}
+
 void av_heads_phrase(char *buf, size_t n, int H) {
     if (H == 1) snprintf(buf, n, "the one head");
     else if (H == 2) snprintf(buf, n, "both heads");
@@ -191,6 +224,10 @@ static void print_header(const av_trace *tr, const av_model *m, const av_tokens 
         fprintf(f, "  positions  RoPE, %s pairs %s, base θ = %.10g; rotates Q and K per head (RoFormer eq. 34%s)\n",
                 av_rope_style_name(c->rope_style), c->rope_style == AV_ROPE_HALF ? "(i, i+d_k/2)" : "(2i, 2i+1)",
                 c->rope_base, c->rope_style == AV_ROPE_HALF ? "; rotate-half as in GPT-NeoX" : "");
+    else if (order_masks(c, m->user_mask)) /* `-p none --causal "I love you"` said attention could not tell word
+                                             * order, but "you love I" gives other weights, not permuted ones */
+        fprintf(f, "  positions  none: only %s tells word order (it hides keys by position)\n",
+                order_masks(c, m->user_mask));
     else
         fprintf(f, "  positions  none: attention alone cannot tell word order\n");
     fprintf(f, "  mask       %s", mask);
@@ -251,6 +288,10 @@ static int stages_input(const av_trace *tr, const av_model *m, const av_weights_
         if (ws && ws->x_file[0]) /* X.npy's row i belongs to position i, not to a word */
             fprintf(f, "none: X is used as is; X.npy gives row i to token i whatever the word, so reordering\n"
                        "%sthe words changes only the labels, not X or the weights\n", ind);
+        else if (order_masks(c, m->user_mask))
+            fprintf(f, "none: X is used as is; shuffling the words would only permute the weights, but\n"
+                       "%s%s hides keys by position, so reordering the words changes them\n", ind,
+                    order_masks(c, m->user_mask));
         else
             fprintf(f, "none: X is used as is, so shuffling the words only permutes the weights\n");
     }
