@@ -901,6 +901,60 @@ static void test_positions_none_names_a_mask_that_tells_order(void **state) {
     rm_rf(dir);
 }
 
+/* [4] project's measured var(Q), var(K) with loaded files: X of ±1 (mean 0,
+ * variance 1, by hand) and W_Q = W_K = 3·I give Q = K = 3·X, variance 9
+ * exactly with --positions none. The trace said "(of X + PE, so not exactly
+ * 1)" with sinusoidal positions, as if only PE kept the files' product from 1;
+ * it now names the loaded files and says 1 is not expected, and random
+ * weights keep their line. */
+static void test_project_variance_of_loaded_files(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    float x[4 * 8], w[8 * 8] = {0};
+    for (int i = 0; i < 4 * 8; i++) x[i] = (i / 8 + i % 8) % 2 ? 1.0f : -1.0f;
+    for (int i = 0; i < 8; i++) w[i * 8 + i] = 3.0f;
+    size_t xshape[2] = {4, 8}, wshape[2] = {8, 8};
+    av_err err;
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, xshape, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    assert_int_equal(av_npy_write(path, w, 2, wshape, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_K.npy", dir);
+    assert_int_equal(av_npy_write(path, w, 2, wshape, &err), AV_OK);
+    static const struct {
+        const char *positions, *want;
+    } cases[] = {
+        {"none", "measured var(Q) = 9.000, var(K) = 9.000 (X.npy, W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) "
+                 "rule does not hold, so 1 is not expected)\n"},
+        {"sinusoidal", "(X.npy, W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) rule does not hold, so 1 is not "
+                       "expected)\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--positions", cases[k].positions, "--no-plot", "--color",
+                    "never", "a b c d", NULL);
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, cases[k].want)) fail_msg("--positions %s: no \"%s\" in\n%s", cases[k].positions,
+                                                     cases[k].want, r.out);
+        assert_null(strstr(r.out, "so not exactly 1"));
+        tu_free(&r);
+    }
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    unlink(path); /* X drawn, W_Q and W_K loaded: only those two are named */
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--no-plot", "--color", "never", "a b c d", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, " (W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) rule does not hold"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-d", "8", "--no-plot", "--color", "never", "a b c d", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, " (of X + PE, so not exactly 1)\n"));
+    assert_null(strstr(r.out, "is not expected"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 static void test_same_command_same_numbers(void **state) {
     (void)state;
     tu_result a, b, c;
@@ -3794,6 +3848,7 @@ int main(void) {
         cmocka_unit_test(test_typed_curly_quotes_are_noted),
         cmocka_unit_test(test_embed_step_names_a_loaded_x),
         cmocka_unit_test(test_positions_none_names_a_mask_that_tells_order),
+        cmocka_unit_test(test_project_variance_of_loaded_files),
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),
         cmocka_unit_test(test_kernel_option),

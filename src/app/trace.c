@@ -298,17 +298,44 @@ static int stages_input(const av_trace *tr, const av_model *m, const av_weights_
     return n;
 }
 
+/* 1 when the tensor name ("X", "W_Q", "W_K") was drawn at random, so the
+ * N(0, 1) embedding and N(0, 1/d_model) weight rule holds for it: no --weights
+ * (ws NULL or random), a --dump of random weights read back unchanged, or a
+ * name in the drawn list ("X, W_K, W_V, W_O") of a folder holding only some
+ * of the five files. 0 for a tensor a --weights folder gave. */
+static int drawn_at_random(const av_weights_source *ws, const char *name) {
+    if (!ws || ws->kind == AV_WEIGHTS_RANDOM || ws->random_origin) return 1;
+    if (ws->kind != AV_WEIGHTS_MIXED) return 0;
+    size_t len = strlen(name);
+    for (const char *p = ws->drawn; *p; p += strspn(p, ", ")) {
+        size_t k = strcspn(p, ",");
+        if (k == len && !strncmp(p, name, len)) return 1;
+        p += k;
+    }
+    return 0;
+}
+
 /* project, split heads, RoPE. */
-static int stages_project(const av_trace *tr, const av_model *m, int n) {
+static int stages_project(const av_trace *tr, const av_model *m, const av_weights_source *ws, int n) {
     FILE *f = tr->f;
     const av_config *c = &m->cfg;
     int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
     stage(tr, n++, "project");
     fprintf(f, "Q = X·W_Q,  K = X·W_K,  V = X·W_V  (%d, %d)·(%d, %d) → (%d, %d) each\n", T, C, C, C, T, C);
-    char vq[32], vk[32];
+    char vq[32], vk[32], loaded[64] = "", why[160];
+    /* `--weights w` with W_Q = W_K = 3·I said "measured var(Q) = 9.4 ... (of X + PE, so not exactly 1)": what
+     * puts it near 1 is the random draw's rule, which a loaded file need not follow */
+    static const char *const qk[3] = {"X", "W_Q", "W_K"};
+    for (int i = 0; i < 3; i++)
+        if (!drawn_at_random(ws, qk[i]))
+            snprintf(loaded + strlen(loaded), sizeof loaded - strlen(loaded), "%s%s.npy", *loaded ? ", " : "",
+                     qk[i]);
+    if (*loaded)
+        snprintf(why, sizeof why, " (%s loaded: the N(0, 1/d_model) rule does not hold, so 1 is not expected)", loaded);
+    else
+        snprintf(why, sizeof why, "%s", c->positions == AV_POS_SINUSOIDAL ? " (of X + PE, so not exactly 1)" : "");
     fprintf(f, "%sW ~ N(0, 1/d_model) unless loaded; measured var(Q) = %s, var(K) = %s%s\n", ind,
-            av_fmt_var(vq, m->var_q), av_fmt_var(vk, m->var_k),
-            c->positions == AV_POS_SINUSOIDAL ? " (of X + PE, so not exactly 1)" : "");
+            av_fmt_var(vq, m->var_q), av_fmt_var(vk, m->var_k), why);
     if (tr->verbose) {
         av_print_matrix(f, "W_Q", m->W_Q, C, C, P, NULL);
         av_print_matrix(f, "Q = X·W_Q", m->q_proj, T, C, P, NULL);
@@ -535,7 +562,7 @@ void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks
     av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
     print_header(tr, m, toks, ws, mask);
     int n = stages_input(tr, m, ws, 1);
-    n = stages_project(tr, m, n);
+    n = stages_project(tr, m, ws, n);
     n = stages_scores(tr, m, n, mask);
     stages_output(tr, m, n);
 }
