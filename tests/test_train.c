@@ -4460,6 +4460,40 @@ static void test_cli_train_never_overwrites_a_downloaded_model(void **state) {
     assert_string_equal(kept, "my,data\n");
     free(kept);
     tu_free(&r);
+    /* --compare writes compare_WHAT.png/.svg into -o itself: the user's own file of that name, beside no variant
+     * folder holding a model, was removed without a word and replaced (a learner's pass) */
+    static const char *const own_cmp[2][3] = {{"scale", "own/compare_scale.png", "scale/ or no-scale/"},
+                                              {"positions", "own/compare_positions.svg",
+                                               "learned/, sinusoidal/ or rope/"}};
+    for (int k = 0; k < 2; k++) {
+        fp = fopen(tu_in(f, own_cmp[k][1]), "wb");
+        assert_non_null(fp);
+        fputs("my figure\n", fp);
+        fclose(fp);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "--compare",
+                    own_cmp[k][0], "-o", tu_in(f, "own"), NULL);
+        assert_int_equal(r.code, 2);
+        char want[200];
+        snprintf(want, sizeof want, "holds %s but no model attnviz trained in %s, so it is not", own_cmp[k][1] + 4,
+                 own_cmp[k][2]);
+        if (!strstr(r.err, want)) fail_msg("--compare %s: wanted '%s' in:\n%s", own_cmp[k][0], want, r.err);
+        assert_null(strstr(r.out, "step 0 "));
+        kept = tu_slurp_file(tu_in(f, own_cmp[k][1]), NULL);
+        assert_non_null(kept);
+        assert_string_equal(kept, "my figure\n");
+        free(kept);
+        assert_false(file_exists(tu_in(f, "own/scale"))); /* refused before any variant folder is made */
+        assert_false(file_exists(tu_in(f, "own/learned")));
+        tu_free(&r);
+    }
+    /* an earlier --compare's figure beside its models is this tool's: the same --compare runs into it again */
+    for (int k = 0; k < 2; k++) {
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q",
+                    "--compare", "scale", "-o", tu_in(f, "cmp2"), NULL);
+        if (r.code != 0) fail_msg("--compare run %d: exit %d: %s", k, r.code, r.err);
+        assert_true(file_exists(tu_in(f, "cmp2/compare_scale.png")));
+        tu_free(&r);
+    }
     for (int k = 0; k < 2; k++) {
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
                     tu_in(f, "toy"), NULL);

@@ -1543,6 +1543,40 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
     return AV_OK;
 }
 
+/* --compare's figure is written into dir itself, beside the variant folders
+ * names[0..n-1] ("scale", "no-scale"): compare_WHAT.png and .svg (png, svg;
+ * WHAT = compare, an av_train_compare). An earlier --compare WHAT into dir
+ * left them beside a model in at least one of its folders
+ * (kVariantDirs[compare], rope/ too when an odd d_k leaves it out now): it
+ * writes them only after its models, and a Ctrl-C that kept none removes the
+ * folders it made. Without any such model a file of either name is someone
+ * else's, or another kind of run's (a sentence's --compare scale), and
+ * run_compare removed it at its start without a word (`--train reverse
+ * --compare scale -o DIR` over a user's DIR/compare_scale.png: a learner's
+ * pass). Errors: AV_EUSAGE for such a file, naming it and names, as
+ * check_not_a_foreign_model refuses a train.csv without a model. Call after
+ * every variant folder passed that check. */
+static av_status check_not_a_foreign_comparison(const char *dir, int compare, const char *const *names, int n,
+                                                const char *png, const char *svg, av_err *err) {
+    for (int k = 0; k < 3 && kVariantDirs[compare][k]; k++) /* rope/ too when this run leaves it out (odd d_k) */
+        if (holds_model(dir, kVariantDirs[compare][k])) return AV_OK;
+    const char *figs[2] = {png, svg};
+    char list[96] = ""; /* "scale/ or no-scale/", "learned/, sinusoidal/ or rope/" */
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s/", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+                 names[i]);
+    for (int k = 0; k < 2; k++) {
+        char path[4200];
+        struct stat st;
+        av_path_join(path, sizeof path, dir, figs[k]);
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+            return av_fail(err, AV_EUSAGE, "-o %s holds %s but no model attnviz trained in %s, so it is not this "
+                           "tool's output of an earlier --train --compare; --train would overwrite it: give another "
+                           "folder, or remove it", AV_SHOWN(dir, 4200), figs[k], list);
+    }
+    return AV_OK;
+}
+
 /* The folders a run holds locked: -o DIR, and with --compare each variant
  * folder too (a plain --train into DIR/learned while a --compare writes DIR
  * mixed the two the same way). */
@@ -1626,6 +1660,7 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     snprintf(png, sizeof png, "compare_%s.png", kCompareWhat[o->compare]);
     snprintf(svg, sizeof svg, "compare_%s.svg", kCompareWhat[o->compare]);
     if (!s) s = check_names_free(o->outdir, (const char *const[]){png, svg}, 2, err);
+    if (!s) s = check_not_a_foreign_comparison(o->outdir, (int)o->compare, names, n, png, svg, err);
     if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
     if (!s) s = lock_folder(locks, o->outdir, err); /* before the variant folders: a refused run makes none */
     /* the variant folders that exist first, so one another run holds refuses this one before it makes any
