@@ -1873,6 +1873,54 @@ static void test_full_width_number_names_the_half_width_form(void **state) {
     expect_usage((const char *[]){"--heads", "abc", "x", NULL}, "--heads 'abc' is not a whole number; allowed: 1..64");
 }
 
+/* A quoted sentence that starts with '-' is one word with white space in it, and never an option: getopt read
+ * its letters, so `attnviz "-only the best" love` ran with -o "nly the best" (a folder of that name, the
+ * sentence "love", exit 0), "-h is help" printed the help (exit 0), "-c love you" said "unknown option '- '"
+ * and "-x love you" "unknown option '-x'" with no word of '--' (a coreutils user's pass). Each is now exit 2,
+ * nothing on stdout and nothing written, with the '--' to type; the expected text is the word as the shell
+ * quotes it (single quotes, as ls --quoting-style=shell-escape). A value after '=' keeps its spaces. */
+static void test_word_with_space_after_dash_is_text(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *word, *says; } cases[] = {
+        {"-only the best", "'-only the best' is one word that starts with '-' and holds white space, so it is no "
+         "option: options and their values are separate words (type them without the quotes); a sentence that "
+         "starts with '-' goes after '--', as in attnviz -- '-only the best'"},
+        {"-h is help", "as in attnviz -- '-h is help'"},
+        {"-c love you", "'-c love you' is one word that starts with '-' and holds white space"},
+        {"--heads 8", "options and their values are separate words (type them without the quotes)"},
+        {"-x love you", "'-x love you' is one word that starts with '-' and holds white space, so it is no option: "
+         "a sentence that starts with '-' goes after '--', as in attnviz -- '-x love you'"},
+        {"--hello world", "so it is no option: a sentence that starts with '-' goes after '--', as in attnviz -- "
+         "'--hello world'"},
+        {"-- hello", "as in attnviz -- '-- hello'"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *args[] = {"-o", f->dir, cases[k].word, "love", NULL};
+        const char *in_cwd[] = {cases[k].word, "love", NULL};
+        for (int w = 0; w < 2; w++) {
+            tu_result r;
+            tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+            tu_run_ex(&r, &ro, NULL, 0, w ? in_cwd : args);
+            if (r.code != 2 || !strstr(r.err, "attnviz: error: ") || !strstr(r.err, cases[k].says))
+                fail_msg("case %zu/%d: exit %d, %s", k, w, r.code, r.err);
+            assert_string_equal(r.out, "");
+            assert_int_equal(count_entries(f->dir), 0); /* no figure, no "nly the best" folder */
+            tu_free(&r);
+        }
+    }
+    /* the '--' it advises runs, and "--title=I love" is an option whose value holds the space */
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--", "-only the best", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    av_options o;
+    av_err err = {{0}};
+    assert_int_equal(parse(&o, &err, (const char *[]){"--title=I love", "--no-plot", "x", NULL}), AV_OK);
+    assert_string_equal(o.title, "I love");
+    assert_string_equal(o.sentence, "x");
+    av_options_free(&o);
+}
+
 /* A short option typed with a letter outside ASCII is named whole: "-Ｈ 4" (full-width H, a Chinese input
  * method's full-width mode) said "unknown option '-\357'", half a character (a Chinese-speaking tester's
  * report). Now the whole word, the character's code point and, for a full-width form, the half-width
@@ -3822,6 +3870,7 @@ int main(void) {
         cmocka_unit_test(test_defaults_and_joining),
         cmocka_unit_test(test_bad_numbers_name_the_value),
         cmocka_unit_test(test_unknown_and_missing),
+        cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),

@@ -1217,10 +1217,43 @@ static av_status check_wide_space_in_text(const char *a, av_err *err) {
     return AV_OK;
 }
 
+/* A word in an option's place that starts with '-' and holds ASCII white space (space, tab, newline) before a
+ * long option's '=' is a quoted sentence, or options the quotes joined, never an option: getopt read its
+ * letters, so `attnviz "-only the best" love` wrote its figures to a folder "nly the best" and drew "love",
+ * exit 0; "-h is help" printed the help, "-c love you" said "unknown option '- '", "-fast cars" looked for a
+ * file "ast cars" and "-x love you" or "--hello world" said "unknown option" with no word of '--' (a
+ * coreutils user's pass). A short option's value joined to it with a space inside ("-omy figures") is
+ * refused with them: type it as two words. Refused, naming the word and the '--' to type; when the word
+ * before the white space is an option ("--heads 8", "-c hi"), also what to type without the quotes. */
+static av_status check_text_as_option(const char *a, av_err *err) {
+    static const char kWhite[] = " \t\n\r\v\f";
+    size_t at = strcspn(a, kWhite);
+    if (!a[at] || (a[1] == '-' && at > strcspn(a, "="))) return AV_OK; /* none, or inside --NAME=VALUE's value */
+    int option = 0; /* the word before the white space is an option, or short options, as getopt reads it */
+    if (a[1] == '-' && at > 2)
+        option = long_option_row(a + 2, at - 2) >= 0;
+    for (size_t c = 1; a[1] != '-' && c < at; c++) {
+        int k = 0;
+        while (k < N_OPTS && kOpts[k].short_name != a[c]) k++;
+        option = k < N_OPTS;
+        if (!option || kOpts[k].arg) break; /* an unknown letter, or a value from here on */
+    }
+    char shown[160], word[200];
+    show_value(shown, sizeof shown, a);
+    av_shell_word(word, sizeof word, a);
+    if (option)
+        return av_fail(err, AV_EUSAGE, "'%s' is one word that starts with '-' and holds white space, so it is no "
+                       "option: options and their values are separate words (type them without the quotes); a "
+                       "sentence that starts with '-' goes after '--', as in attnviz -- %s", shown, word);
+    return av_fail(err, AV_EUSAGE, "'%s' is one word that starts with '-' and holds white space, so it is no option: "
+                   "a sentence that starts with '-' goes after '--', as in attnviz -- %s", shown, word);
+}
+
 /* The words of argv, walked once as getopt reads them, so an option's value ("--title -html", "--title --html
  * page.html") is never taken for an option or for the text, and nothing after "--" is looked at. Refused,
  * each naming what to type:
  * - an option a full-width or no-break space joins to what follows (check_wide_space_option);
+ * - a word that starts with '-' and holds white space: a quoted sentence (check_text_as_option);
  * - one hyphen before a long option's name or a start of one: getopt reads the word letter by letter, so
  *   "-outdir slides" was -o utdir (the page went to ./utdir and "slides" joined the sentence, exit 0: a
  *   teacher's pass), "-compare" -c -o mpare, "-html" -h -t ("unknown option '-t'");
@@ -1240,6 +1273,7 @@ static av_status check_words(int argc, char **argv, av_err *err) {
             continue;
         }
         av_status st = check_wide_space_option(a, err);
+        if (!st) st = check_text_as_option(a, err);
         if (st) return st;
         if (a[1] == '-') {
             if (!a[2]) { /* "--": the rest is text as typed */
