@@ -1921,6 +1921,41 @@ static void test_word_with_space_after_dash_is_text(void **state) {
     av_options_free(&o);
 }
 
+/* Text on the standard input with no sentence and no -f: `echo "I love you" | attnviz` and `attnviz < s.txt`
+ * said only "no sentence given ... (or -f FILE, or -f - for stdin)", as with nothing to read (a coreutils
+ * user's pass: cat and sort read a pipe by themselves). The message now says the input is a pipe or a file
+ * and what reads it; an empty standard input (a terminal's or /dev/null's case) keeps the message as it was.
+ * Exit 2 and nothing on stdout either way. */
+static void test_no_sentence_names_the_unread_stdin(void **state) {
+    (void)state;
+    static const char says[] = "no sentence given (the standard input is %s, which attnviz reads only when told: "
+                               "add a lone - or -f - to read the text from it); try: attnviz --heads 8";
+    char want[300];
+    tu_result r;
+    run_attnviz(&r, "I love you\n", "-q", "--no-plot", NULL); /* stdin: a regular file of 11 bytes */
+    snprintf(want, sizeof want, says, "a file");
+    if (r.code != 2 || !strstr(r.err, want)) fail_msg("file: exit %d, %s", r.code, r.err);
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", NULL); /* an empty file: nothing to read, no hint */
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "no sentence given; try: attnviz --heads 8"));
+    tu_free(&r);
+    char cmd[4400], err[1024] = "";
+    snprintf(cmd, sizeof cmd, "printf 'I love you\\n' | '%s' -q --no-plot 2>&1 >/dev/null; echo \"exit $?\"", tu_bin());
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t got = fread(err, 1, sizeof err - 1, p);
+    err[got] = 0;
+    pclose(p);
+    snprintf(want, sizeof want, says, "a pipe");
+    if (!strstr(err, want) || !strstr(err, "exit 2")) fail_msg("pipe: %s", err);
+    /* what it advises runs */
+    run_attnviz(&r, "I love you\n", "-q", "--no-plot", "-", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+}
+
 /* A short option typed with a letter outside ASCII is named whole: "-Ｈ 4" (full-width H, a Chinese input
  * method's full-width mode) said "unknown option '-\357'", half a character (a Chinese-speaking tester's
  * report). Now the whole word, the character's code point and, for a full-width form, the half-width
@@ -3870,6 +3905,7 @@ int main(void) {
         cmocka_unit_test(test_defaults_and_joining),
         cmocka_unit_test(test_bad_numbers_name_the_value),
         cmocka_unit_test(test_unknown_and_missing),
+        cmocka_unit_test(test_no_sentence_names_the_unread_stdin),
         cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/compare.h"
@@ -1748,6 +1749,19 @@ void av_options_text_hint(char *out, size_t n, const av_options *o) {
         snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
 }
 
+void av_stdin_text_hint(char *out, size_t n) {
+    if (!n) return;
+    out[0] = 0;
+    struct stat st;
+    if (isatty(STDIN_FILENO) || fstat(STDIN_FILENO, &st) != 0) return;
+    const char *what = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? "a pipe"
+                       : S_ISREG(st.st_mode) && st.st_size > 0    ? "a file"
+                                                                  : NULL;
+    if (what)
+        snprintf(out, n, " (the standard input is %s, which attnviz reads only when told: add a lone - or -f - to "
+                 "read the text from it)", what);
+}
+
 /* apply refused the value of row d, typed as opt and the last argument: when d's value is a name (OPT_CHOICE,
  * --figures' list) and no word of text is left, the text may be what it took, so say so as --title's and -o's
  * "no sentence given" does: `attnviz --show --color "I love deep"` said only "--color 'I love deep' is not
@@ -1789,10 +1803,11 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
     if (first >= argc) {
         if (o->file) return AV_OK;
         if (o->model_dir) return AV_OK; /* av_gpt2run_open refuses it, with an input of the model's own kind */
-        char hint[480];
+        char hint[480], in[160];
         av_options_text_hint(hint, sizeof hint, o);
-        return av_fail(err, AV_EUSAGE, "no sentence given%s; try: attnviz --heads 8 \"I love deep learning\" (or -f "
-                       "FILE, or -f - for stdin)", hint);
+        av_stdin_text_hint(in, sizeof in); /* `echo "I love you" | attnviz` said only "no sentence given" */
+        return av_fail(err, AV_EUSAGE, "no sentence given%s%s; try: attnviz --heads 8 \"I love deep learning\" (or "
+                       "-f FILE, or -f - for stdin)", hint, in);
     }
     if (o->file) return av_fail(err, AV_EUSAGE, "give the sentence either as arguments or with -f FILE, not both");
     size_t total = 1;

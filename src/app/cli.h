@@ -196,6 +196,14 @@ void av_note_typed_quotes(FILE *f, const av_options *o);
  * (av_assets_doc), or NULL: "docs/conventions.md in attnviz's source". */
 void av_print_help(FILE *f, const char *conventions);
 
+/* The words that a "no sentence given" message adds when the standard input holds text attnviz did not read:
+ * " (the standard input is a pipe, which attnviz reads only when told: add a lone - or -f - to read the text
+ * from it)" when fd 0 is a pipe or socket (`echo "I love you" | attnviz`), the same with "a file" for a
+ * regular file of at least one byte (`attnviz < s.txt`); "" for a terminal, /dev/null, an empty file or a
+ * closed fd 0. Into out (n bytes, NUL-terminated, cut to fit); reads nothing from fd 0 (fstat only). No
+ * errors. */
+void av_stdin_text_hint(char *out, size_t n);
+
 /* s as one shell word, for a message a user may paste back: as it is when
  * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
  * character that shows (not white space, a control or an invisible format

@@ -693,10 +693,11 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
         if (kind >= 0) snprintf(what, sizeof what, " (the text of its task, %s)", r->task);
         const char *like = kind == AV_TASK_INDUCTION ? "k q a z m k q a" : kind >= 0 ? "3 1 4 1 5 >"
                                                                                      : "I love deep learning";
-        char hint[480];
+        char hint[480], in[160];
         av_options_text_hint(hint, sizeof hint, o);
-        return av_fail(err, AV_EUSAGE, "no input text given%s; try: attnviz --model %s \"%s\"%s, or -f FILE, or -f - "
-                       "for stdin", hint, dir, like, what);
+        av_stdin_text_hint(in, sizeof in);
+        return av_fail(err, AV_EUSAGE, "no input text given%s%s; try: attnviz --model %s \"%s\"%s, or -f FILE, or "
+                       "-f - for stdin", hint, in, dir, like, what);
     }
     const av_gpt2_config *c = &r->g.cfg;
     int given = av_option_given(o, "layer");
