@@ -1015,16 +1015,17 @@ static void test_metaspace_settings_are_read(void **state) {
  * characters (a Llama user's pass). Worked by hand: Metaspace always + split
  * cuts "▁a▁世界" into "▁a" "▁世界"; ▁ is token 3, 世 and 界 are not tokens.
  * A Metaspace replacement or a normalizer other than Llama 2's "▁" ones is
- * refused: they were ignored, and the text cut as if they were "▁". */
+ * refused: they were ignored, and the text cut as if they were "▁". The template's <s> (token 1 of
+ * model.vocab) goes first (test_post_processor_sequence_puts_bos_first). */
 static void test_unknown_characters_and_unread_settings(void **state) {
     tu_fixture *f = *state;
     const char *model = new_f32_folder(f, "m");
     char path[4400], json[1400];
     snprintf(path, sizeof path, "%s/tokenizer.json", model);
     static const struct { const char *norm, *meta, *model, *want; } cases[] = {
-        {"null", "\"prepend_scheme\":\"always\",\"replacement\":\"\xe2\x96\x81\"", "", "tokens     [␣a] [␣] [<unk>] [<unk>]\n             (tokenizer.json, sentencepiece BPE, no byte fallback: an unknown character is unk_token;"},
+        {"null", "\"prepend_scheme\":\"always\",\"replacement\":\"\xe2\x96\x81\"", "", "tokens     [<s>] [␣a] [␣] [<unk>] [<unk>]\n             (tokenizer.json, sentencepiece BPE, no byte fallback: an unknown character is unk_token, BOS put first;"},
         {"null", "\"prepend_scheme\":\"always\",\"replacement\":\"\xe2\x96\x81\"", "\"fuse_unk\":true,",
-         "tokens     [␣a] [␣] [<unk>]\n"},
+         "tokens     [<s>] [␣a] [␣] [<unk>]\n"},
         {"null", "\"prepend_scheme\":\"always\",\"replacement\":\"_\"", "",
          "tokenizer.json: Metaspace replacement \"_\" is not supported (allowed: \"▁\", U+2581)\n"},
         {"{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":\"\xe2\x96\x81\"},{\"type\":"
@@ -1046,6 +1047,70 @@ static void test_unknown_characters_and_unread_settings(void **state) {
         assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
         tu_result r;
         run_attnviz(&r, NULL, "--model", model, "--no-plot", "a 世界", NULL);
+        if (!strncmp(cases[i].want, "tokens", 6)) {
+            if (r.code != 0) fail_msg("case %zu: exit %d: %s", i, r.code, r.err);
+            if (!strstr(r.out, cases[i].want)) fail_msg("case %zu: want %s in:\n%s", i, cases[i].want, r.out);
+        } else if (r.code != 2 || !strstr(r.err, cases[i].want)) {
+            fail_msg("case %zu: exit %d, want %s in: %s", i, r.code, cases[i].want, r.err);
+        }
+        tu_free(&r);
+    }
+}
+
+/* tokenizer.json's post_processor as tokenizers applies it (processors/mod.rs, template.rs): a Sequence runs
+ * each processor in turn, so Llama 3's [ByteLevel, TemplateProcessing "<|begin_of_text|>" $A] puts its BOS
+ * first. Only a bare TemplateProcessing was read: `--model DIR "a a"` with the Sequence gave [␣a] [␣a], no BOS,
+ * so every map lacked the first-token column Hugging Face's ids give (a Llama user's pass). A processor that
+ * adds tokens attnviz does not (RobertaProcessing, a special token after the text) is refused, naming it; it
+ * was ignored. Worked by hand: Prepend and Replace make "a a" "▁a▁a", the merge "▁ a" makes [▁a] [▁a] (5, 5),
+ * and the template's <s> (id 1) goes first. */
+static void test_post_processor_sequence_puts_bos_first(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    char path[4400], json[1800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+#define TEMPLATE(SINGLE) "{\"type\":\"TemplateProcessing\",\"single\":[" SINGLE "],\"pair\":[]}"
+#define BOS_S "{\"SpecialToken\":{\"id\":\"<s>\",\"type_id\":0}}"
+#define EOS_S "{\"SpecialToken\":{\"id\":\"</s>\",\"type_id\":0}}"
+#define TEXT_A "{\"Sequence\":{\"id\":\"A\",\"type_id\":0}}"
+#define BYTE_LEVEL_PP "{\"type\":\"ByteLevel\",\"add_prefix_space\":true,\"trim_offsets\":false,\"use_regex\":true}"
+    static const struct { const char *pp, *want; } cases[] = {
+        {"{\"type\":\"Sequence\",\"processors\":[" BYTE_LEVEL_PP "," TEMPLATE(BOS_S "," TEXT_A) "]}",
+         "tokens     [<s>] [␣a] [␣a]\n"},
+        /* the id from the template's special_tokens, as tokenizers takes it */
+        {"{\"type\":\"Sequence\",\"processors\":[{\"type\":\"TemplateProcessing\",\"single\":[" BOS_S "," TEXT_A "],"
+         "\"special_tokens\":{\"<s>\":{\"id\":\"<s>\",\"ids\":[1],\"tokens\":[\"<s>\"]}}}]}",
+         "tokens     [<s>] [␣a] [␣a]\n"},
+        {TEMPLATE(BOS_S "," TEXT_A), "tokens     [<s>] [␣a] [␣a]\n"},
+        {BYTE_LEVEL_PP, "tokens     [␣a] [␣a]\n"},
+        {"null", "tokens     [␣a] [␣a]\n"},
+        {TEMPLATE(BOS_S "," TEXT_A "," EOS_S),
+         "tokenizer.json: post_processor adds the special token \"</s>\" after the text; attnviz puts at most one "
+         "special token before the text and none after it (allowed: \"single\" [$A] or [SPECIAL, $A])\n"},
+        {"{\"type\":\"Sequence\",\"processors\":[" BYTE_LEVEL_PP ",{\"type\":\"RobertaProcessing\",\"sep\":[\"</s>\",2],"
+         "\"cls\":[\"<s>\",1]}]}",
+         "tokenizer.json: post_processor.processors[1] \"RobertaProcessing\" is not supported (allowed: null, "
+         "ByteLevel, TemplateProcessing, or a Sequence of them)\n"},
+        {TEMPLATE("{\"SpecialToken\":{\"id\":\"<bos>\",\"type_id\":0}}," TEXT_A),
+         "tokenizer.json: post_processor puts the special token \"<bos>\" first, which is no token of the file "
+         "(added_tokens, model.vocab) and has no special_tokens entry\n"},
+    };
+#undef TEMPLATE
+#undef BOS_S
+#undef EOS_S
+#undef TEXT_A
+#undef BYTE_LEVEL_PP
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(json, sizeof json, "{\"normalizer\":{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\","
+                 "\"prepend\":\"\xe2\x96\x81\"},{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":"
+                 "\"\xe2\x96\x81\"}]},\"pre_tokenizer\":null,\"post_processor\":%s,\"added_tokens\":[{\"id\":1,"
+                 "\"content\":\"<s>\",\"special\":true},{\"id\":2,\"content\":\"</s>\",\"special\":true}],\"model\":"
+                 "{\"type\":\"BPE\",\"byte_fallback\":false,\"unk_token\":\"<unk>\",\"vocab\":{\"<unk>\":0,\"<s>\":1,"
+                 "\"</s>\":2,\"\xe2\x96\x81\":3,\"a\":4,\"\xe2\x96\x81" "a\":5},\"merges\":[\"\xe2\x96\x81 a\"]}}",
+                 cases[i].pp);
+        assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "a a", NULL);
         if (!strncmp(cases[i].want, "tokens", 6)) {
             if (r.code != 0) fail_msg("case %zu: exit %d: %s", i, r.code, r.err);
             if (!strstr(r.out, cases[i].want)) fail_msg("case %zu: want %s in:\n%s", i, cases[i].want, r.out);
@@ -1924,6 +1989,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_metaspace_settings_are_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unknown_characters_and_unread_settings, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_post_processor_sequence_puts_bos_first, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_added_token_flags, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),

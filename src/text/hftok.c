@@ -515,16 +515,103 @@ static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added,
     return t->V ? AV_OK : av_fail(err, AV_EUSAGE, "%s: model.vocab is empty", name);
 }
 
-/* post_processor TemplateProcessing whose "single" starts with a SpecialToken: its id. */
-static int32_t bos_rule(const av_hftok *t, const cJSON *root) {
+/* The id of a TemplateProcessing's SpecialToken named s (tokenizers' processors/template.rs): its
+ * "special_tokens" entry's "ids" when it has one (a single id, 0..V-1), else the added token or the
+ * vocabulary token s. Errors: AV_EUSAGE naming where, the token and what is allowed. */
+static av_status template_token(int32_t *id, const av_hftok *t, const cJSON *pp, const char *s, const char *where,
+                                const char *name, av_err *err) {
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pp, "special_tokens"), s), "ids");
+    if (ids) {
+        const cJSON *v = cJSON_GetArrayItem(ids, 0);
+        if (!cJSON_IsArray(ids) || cJSON_GetArraySize(ids) != 1 || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
+            v->valuedouble >= t->V || v->valuedouble != (double)(int32_t)v->valuedouble) {
+            char shown[48];
+            av_json_shown(shown, sizeof shown, ids);
+            return av_fail(err, AV_EUSAGE, "%s: %s.special_tokens[%s].ids is %s; attnviz needs one token id, 0..%d",
+                           name, where, AV_SHOWN(s, 40), shown, (int)t->V - 1);
+        }
+        *id = (int32_t)v->valuedouble;
+        return AV_OK;
+    }
+    for (int i = 0; i < t->n_added; i++)
+        if (!strcmp(t->added[i].s, s)) return *id = t->added[i].id, AV_OK;
+    *id = av_hftok_find(t, s, strlen(s));
+    return *id >= 0 ? AV_OK
+                    : av_fail(err, AV_EUSAGE, "%s: %s puts the special token \"%s\" first, which is no token of the "
+                              "file (added_tokens, model.vocab) and has no special_tokens entry", name, where,
+                              AV_SHOWN(s, 60));
+}
+
+/* One TemplateProcessing's "single" template: [$A] adds nothing, [SpecialToken, $A] puts that token first
+ * (t->bos); a special token after the text or a second one is refused, as encoding puts at most one id before
+ * the text and none after (tokenizers would add them, so the ids would differ from Hugging Face's). */
+static av_status template_bos(av_hftok *t, const cJSON *pp, const char *where, const char *name, av_err *err) {
+    const cJSON *single = cJSON_GetObjectItemCaseSensitive(pp, "single");
+    if (!cJSON_IsArray(single)) {
+        char key[80];
+        snprintf(key, sizeof key, "%s.single", where);
+        return av_json_wrong_kind(name, key, single, "a template array such as [{\"SpecialToken\": ...}, "
+                                  "{\"Sequence\": {\"id\": \"A\"}}]", err);
+    }
+    int text = 0, n = 0;
+    for (const cJSON *e = single->child; e; e = e->next, n++) {
+        const cJSON *sp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "SpecialToken"), "id");
+        if (cJSON_GetObjectItemCaseSensitive(e, "Sequence")) {
+            text = 1;
+        } else if (!cJSON_IsString(sp)) {
+            char shown[48];
+            av_json_shown(shown, sizeof shown, e);
+            return av_fail(err, AV_EUSAGE, "%s: %s.single[%d] is %s; allowed: {\"SpecialToken\": {\"id\": ...}} or "
+                           "{\"Sequence\": ...}", name, where, n, shown);
+        } else if (text || t->bos >= 0) {
+            return av_fail(err, AV_EUSAGE, "%s: %s adds the special token \"%s\" %s; attnviz puts at most one special "
+                           "token before the text and none after it (allowed: \"single\" [$A] or [SPECIAL, $A])",
+                           name, where, AV_SHOWN(sp->valuestring, 60),
+                           text ? "after the text" : "as a second token before it");
+        } else {
+            av_status s = template_token(&t->bos, t, pp, sp->valuestring, where, name, err);
+            if (s) return s;
+        }
+    }
+    return AV_OK;
+}
+
+/* post_processor: null or ByteLevel (offsets only) add no token; TemplateProcessing as template_bos; a
+ * Sequence of those (Llama 3's [ByteLevel, TemplateProcessing "<|begin_of_text|>" $A]) applies each in turn.
+ * Sets t->bos (-1: none). Errors: AV_EUSAGE for another type (RobertaProcessing, BertProcessing add tokens
+ * around the text) or a template refused above, naming it and what is allowed. */
+static av_status bos_rule(av_hftok *t, const cJSON *root, const char *name, av_err *err) {
     const cJSON *pp = cJSON_GetObjectItemCaseSensitive(root, "post_processor");
+    t->bos = -1;
+    if (!pp || cJSON_IsNull(pp)) return AV_OK;
+    const cJSON *procs = pp, *one = pp;
+    int seq = 0, n = 0;
     const cJSON *ty = cJSON_GetObjectItemCaseSensitive(pp, "type");
-    if (!cJSON_IsString(ty) || strcmp(ty->valuestring, "TemplateProcessing")) return -1;
-    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(pp, "single"), 0);
-    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(first, "SpecialToken"), "id");
-    for (int i = 0; cJSON_IsString(sp) && i < t->n_added; i++)
-        if (!strcmp(t->added[i].s, sp->valuestring)) return t->added[i].id;
-    return -1;
+    if (cJSON_IsString(ty) && !strcmp(ty->valuestring, "Sequence")) {
+        seq = 1;
+        procs = cJSON_GetObjectItemCaseSensitive(pp, "processors");
+        if (!cJSON_IsArray(procs))
+            return av_json_wrong_kind(name, "post_processor.processors", procs, "an array of post-processors", err);
+        one = procs->child;
+    }
+    for (; one; one = seq ? one->next : NULL, n++) {
+        char where[48];
+        if (seq) snprintf(where, sizeof where, "post_processor.processors[%d]", n);
+        else snprintf(where, sizeof where, "post_processor");
+        ty = cJSON_GetObjectItemCaseSensitive(one, "type");
+        if (cJSON_IsString(ty) && !strcmp(ty->valuestring, "ByteLevel")) continue;
+        if (cJSON_IsString(ty) && !strcmp(ty->valuestring, "TemplateProcessing")) {
+            av_status s = template_bos(t, one, where, name, err);
+            if (s) return s;
+            continue;
+        }
+        char shown[48];
+        av_json_shown(shown, sizeof shown, ty ? ty : one);
+        return av_fail(err, AV_EUSAGE, "%s: %s %s is not supported (allowed: null, ByteLevel, TemplateProcessing, "
+                       "or a Sequence of them)", name, where, shown);
+    }
+    return AV_OK;
 }
 
 av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const char *name, av_err *err) {
@@ -549,7 +636,7 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
     if (!s) t->ignore_merges = cJSON_IsTrue(im);
     if (!s && t->kind == AV_HFTOK_BYTE_LEVEL) s = bl_build(t, model, added, pattern, name, err);
     if (!s && t->kind == AV_HFTOK_SENTENCEPIECE) s = sp_build(t, model, name, err);
-    if (!s) t->bos = bos_rule(t, root);
+    if (!s) s = bos_rule(t, root, name, err);
     cJSON_Delete(root);
     if (s) av_hftok_free(t);
     else *out = t;

@@ -51,13 +51,20 @@
  * flag that is no boolean; with a "▁" normalizer (Llama 2's Prepend or
  * Replace), a "normalized": true token holding a space or "▁", and (when
  * encoding) a text holding a "normalized": true token under the Prepend
- * normalizer (tokenizers looks for it as "▁<s>", which is not done here). BOS: if post_processor is TemplateProcessing whose
- * "single" starts with a SpecialToken, that token's id is put first
- * (Llama 2/TinyLlama's "<s>"); av_hftok_load_dir lets tokenizer_config.json's
- * add_bos_token override it with config.json's bos_token_id.
+ * normalizer (tokenizers looks for it as "▁<s>", which is not done here). BOS: post_processor
+ * null or ByteLevel (offsets only) adds nothing; TemplateProcessing whose "single" is
+ * [SpecialToken, $A] puts that token's id first (its "special_tokens" entry's
+ * one id, else the added token or vocabulary token of that text; Llama 2/TinyLlama's
+ * "<s>"); a Sequence applies each of its processors (Llama 3's [ByteLevel,
+ * TemplateProcessing "<|begin_of_text|>" $A]), as tokenizers' processors do.
+ * av_hftok_load_dir lets tokenizer_config.json's add_bos_token override it with
+ * config.json's bos_token_id.
  *
  * Refused with AV_EUSAGE and a message naming what was found and what is
- * allowed: model types other than BPE (WordPiece, Unigram, WordLevel),
+ * allowed: model types other than BPE (WordPiece, Unigram, WordLevel), a
+ * post_processor that adds tokens attnviz does not (RobertaProcessing,
+ * BertProcessing; a template with a special token after the text or two before
+ * it; a template token with no id),
  * other pre-tokenizers or normalizers, ByteLevel add_prefix_space true, a
  * Split behavior or invert other than the above, a Split pattern that does
  * not compile, two Splits, a Split without ByteLevel, merges naming unknown
