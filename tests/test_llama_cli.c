@@ -554,7 +554,8 @@ static void put_file(const char *path, const char *text) {
  * av_json_parse_object; the messages are its documented ones) and
  * add_bos_token must be true, false or null: it decides whether a token is
  * put first, so a file that is not read would change the run without a word.
- * Each of these gave exit 0, the file skipped or partly read. */
+ * add_eos_token true (a token after the text, which attnviz never adds) is
+ * refused. Each of these gave exit 0, the file skipped or partly read. */
 static void test_tokenizer_config_is_checked(void **state) {
     tu_fixture *f = *state;
     const char *model = new_f32_folder(f, "m");
@@ -572,6 +573,13 @@ static void test_tokenizer_config_is_checked(void **state) {
         {"{\"add_bos_token\": false, \"add_bos_token\": true}",
          "key \"add_bos_token\" appears twice in one object (Python's json keeps the last, cJSON the first; is the "
          "file damaged?)"},
+        /* transformers' LlamaTokenizerFast.update_post_processor makes the template "<s> $A </s>": Hugging Face's
+         * ids end with </s>; they were attnviz's without it, exit 0 */
+        {"{\"add_bos_token\": true, \"add_eos_token\": true}",
+         "\"add_eos_token\" is true: Hugging Face's Llama tokenizer then ends every text with eos_token, and attnviz "
+         "puts no token after the text; allowed: false, null or absent (false runs the text as typed)"},
+        {"{\"add_eos_token\": \"no\"}", "\"add_eos_token\" is \"no\"; it must be true or false (null or absent: no "
+                                      "token after the text)"},
     };
     tu_result r;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -581,7 +589,8 @@ static void test_tokenizer_config_is_checked(void **state) {
         if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d: %s", cases[i][0], r.code, r.err);
         tu_free(&r);
     }
-    put_file(path, "{\"add_bos_token\": null, \"model_max_length\": 128}"); /* null: tokenizer.json decides */
+    /* add_bos_token null: tokenizer.json decides; add_eos_token false: nothing after the text */
+    put_file(path, "{\"add_bos_token\": null, \"add_eos_token\": false, \"model_max_length\": 128}");
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     if (r.code != 0) fail_msg("add_bos_token null: exit %d: %s", r.code, r.err);
     tu_free(&r);

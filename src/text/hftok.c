@@ -662,6 +662,16 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
     if (!s && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
         s = av_json_wrong_kind(path, "\"add_bos_token\"", add, "true or false (null or absent: tokenizer.json decides)",
                                err);
+    /* add_eos_token true: transformers' Llama tokenizers rebuild the template as "<s> $A </s>", one id after
+     * the text, which encoding never adds (bos_rule refuses that template in tokenizer.json too) */
+    const cJSON *add_eos = cJSON_GetObjectItemCaseSensitive(root, "add_eos_token");
+    if (!s && add_eos && !cJSON_IsNull(add_eos) && !cJSON_IsBool(add_eos))
+        s = av_json_wrong_kind(path, "\"add_eos_token\"", add_eos, "true or false (null or absent: no token after "
+                               "the text)", err);
+    else if (!s && cJSON_IsTrue(add_eos))
+        s = av_fail(err, AV_EUSAGE, "%s: \"add_eos_token\" is true: Hugging Face's Llama tokenizer then ends every "
+                    "text with eos_token, and attnviz puts no token after the text; allowed: false, null or absent "
+                    "(false runs the text as typed)", path);
     char cfg[4200];
     av_path_join(cfg, sizeof cfg, dir, "config.json");
     /* no bos_token_id in config.json: the tokenizer's own bos_token, "<s>" or {"content": "<s>", ...}, as

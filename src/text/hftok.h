@@ -104,6 +104,10 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
  * JSON, not an object, a key twice), and
  *   "PATH: \"add_bos_token\" is \"yes\"; it must be true or false (null or
  *    absent: tokenizer.json decides)"  (av_json_wrong_kind);
+ *   "PATH: \"add_eos_token\" is true: Hugging Face's Llama tokenizer then
+ *    ends every text with eos_token, and attnviz puts no token after the
+ *    text; allowed: false, null or absent (...)" (a value neither boolean
+ *    nor null: av_json_wrong_kind);
  *   "DIR/config.json: bos_token_id 100000 is outside the vocabulary 0..293
  *    (PATH's add_bos_token true puts it first)"  (-1 too);
  *   "PATH: add_bos_token is true, but DIR/config.json has no bos_token_id
