@@ -827,6 +827,73 @@ static void test_dpi_600_keeps_the_printed_size(void **state) {
     }
 }
 
+/* 1 when the SVG at path draws a bold line (the title's) that ends in "…" while its <title> (the whole title, as
+ * the metadata keep it) holds no "…": the figure shows the title cut. -1 when it cannot be read. */
+static int svg_title_drawn_cut(const char *path) {
+    size_t len;
+    char *svg = tu_slurp_file(path, &len);
+    if (!svg) return -1;
+    int cut = 0;
+    const char *t = strstr(svg, "<title>"), *te = t ? strstr(t, "</title>") : NULL;
+    int whole_has = 0;
+    for (const char *p = t; p && te && (p = strstr(p, "\xE2\x80\xA6")) && p < te; p++) whole_has = 1;
+    for (const char *p = svg; !whole_has && (p = strstr(p, "font-weight=\"bold\">")) != NULL;) {
+        p += strlen("font-weight=\"bold\">");
+        const char *end = strstr(p, "</text>");
+        if (!end) break;
+        if (end - p >= 3 && memcmp(end - 3, "\xE2\x80\xA6", 3) == 0) cut = 1;
+        p = end;
+    }
+    free(svg);
+    return cut;
+}
+
+/* A --title too long for the 3 lines a figure's width gives it was cut with "…" without a word: `attnviz -q --heads
+ * 2 --format both --title "<40 words>" "I love deep learning"` drew only its first 3 lines in head0, head1 and heads
+ * and printed nothing, so a slide's title lost its end unnoticed (a figure-maker's pass). One warning on stderr
+ * now names the figures (a PNG and its SVG once, "head0.png/.svg") and says their Title metadata keep the title.
+ * The oracle is each SVG's own drawing: a bold title line that ends in "…" while its <title> has none. Titles of
+ * 2 to 60 words on 1 and 2 heads; the warning appears exactly when some figure cut it, and names how many. Fails on
+ * the binary before the fix (a cut title, no warning). */
+static void test_cut_title_is_warned(void **state) {
+    fixture *f = *state;
+    static const int words[] = {2, 12, 36, 60};
+    static const char *heads[] = {"1", "2"};
+    for (int w = 0; w < 4; w++)
+        for (int h = 0; h < 2; h++) {
+            char title[800] = "", dir[32];
+            for (int k = 0; k < words[w]; k++) strcat(title, k ? " slide" : "Figure");
+            snprintf(dir, sizeof dir, "t%d_%s", words[w], heads[h]);
+            tu_result r;
+            RUN(&r, "-q", "--heads", heads[h], "--format", "both", "--title", title, "-o", in(f, dir),
+                "I love deep learning");
+            expect_ok(&r);
+            static const char *figs[] = {"head0", "head1", "heads"};
+            int n_figs = heads[h][0] == '1' ? 1 : 3, cut = 0;
+            char first[32] = "";
+            for (int k = 0; k < n_figs; k++) {
+                char rel[64];
+                snprintf(rel, sizeof rel, "%s/%s.svg", dir, figs[k]);
+                int c = svg_title_drawn_cut(in(f, rel));
+                if (c < 0) fail_msg("%s: not written", rel);
+                if (c && !cut) snprintf(first, sizeof first, "%s.png/.svg", figs[k]);
+                cut += c;
+            }
+            int warned = count_str(r.err, "attnviz: warning: --title is too long for ");
+            if (warned != (cut > 0))
+                fail_msg("%d words, %s heads: %d figures cut the title, %d warnings; stderr: %s", words[w], heads[h],
+                         cut, warned, r.err);
+            if (cut == 1 && !strstr(r.err, first)) fail_msg("the warning does not name %s: %s", first, r.err);
+            char many[48];
+            snprintf(many, sizeof many, "too long for %d figures (", cut);
+            if (cut > 1 && !strstr(r.err, many)) fail_msg("want \"%s\": %s", many, r.err);
+            if (cut && !strstr(r.err, "Title metadata keep it")) fail_msg("%s", r.err);
+            if (words[w] == 2 && cut) fail_msg("a 2-word title was cut (%s heads)", heads[h]);
+            if (words[w] == 60 && cut != n_figs) fail_msg("a 60-word title was cut in %d of %d figures", cut, n_figs);
+            tu_free(&r);
+        }
+}
+
 /* ---------------------------------------------------------------- determinism, formats */
 
 /* The same command twice gives the same bytes, PNG and SVG. */
@@ -3075,6 +3142,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sentence_controls_are_spaces_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_marks_after_a_space_stay_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kernel_other_than_autos_is_another_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cut_title_is_warned, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
 }

@@ -555,6 +555,28 @@ void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {
     av_plot_reset_lowered_dpi();
 }
 
+void av_figures_warn_cut_titles(FILE *fp, const av_options *o) {
+    const av_plot_cut *c = av_plot_cut_titles();
+    if (c->files == 0) return;
+    char names[AV_PLOT_LOWERED_NAMES * 106 + 8] = "";
+    for (int k = 0; k < c->files && k < AV_PLOT_LOWERED_NAMES; k++) {
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", c->names[k]);
+    }
+    if (c->files > AV_PLOT_LOWERED_NAMES) strcat(names, ", \xE2\x80\xA6"); /* … */
+    char which[sizeof names + 40];
+    if (c->files == 1) snprintf(which, sizeof which, "%s", names);
+    else snprintf(which, sizeof which, "%d figures (%s)", c->files, names);
+    if (o->title)
+        av_message(fp, "attnviz: warning: --title is too long for %s: %s its first 3 lines in the figure's width, "
+                "cut with \xE2\x80\xA6 (the files' Title metadata keep it, up to 1000 bytes); a shorter --title "
+                "shows whole\n", which, c->files == 1 ? "it shows" : "they show");
+    else
+        av_message(fp, "attnviz: warning: the title of %s is too long for %s width: cut with \xE2\x80\xA6 (the files' "
+                "Title metadata keep it)\n", which, c->files == 1 ? "its" : "their");
+    av_plot_reset_cut_titles();
+}
+
 /* The figures in order, each if selected; the notes when one is not drawn. */
 static av_status write_selected(fig_run *fr, av_err *err) {
     const av_options *o = fr->o;

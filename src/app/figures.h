@@ -159,6 +159,15 @@ void av_figures_warn_vmax_page(const av_model *m, const av_options *o);
  * asked for. Resets the count. */
 void av_figures_note_lowered_dpi(FILE *fp, const av_options *o);
 
+/* Warn once on fp (stderr) when figures written so far had their title cut
+ * with "…" to fit (render/plot.h av_plot_cut_titles): a --title too long for
+ * the 3 lines it may wrap over in a figure's width, or without --title a
+ * generated piece (a long --weights folder) that did not fit. Names the
+ * first 3 files ("head0.png/.svg") and how many; printed with -q too, since
+ * the figures do not show the whole title the user gave. Nothing when no
+ * title was cut. Resets the count. */
+void av_figures_warn_cut_titles(FILE *fp, const av_options *o);
+
 /* Warn on stderr when the labels drawn since av_plot_reset_missing (render/plot.h) had characters no installed
  * font has (av_plot_missing_glyphs distinct code points; the first 6, av_plot_missing_glyph, named as U+1FA77),
  * adding that attnviz's own fonts were not found when no data folder was (app/assets.h: the folder searched).

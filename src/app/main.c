@@ -366,6 +366,7 @@ static av_status write_outputs(run *r, av_err *err) {
     if (figures) av_interrupt_message(NULL); /* the folder holds this run's figures only, or the error says why */
     unlock_outdir(); /* the folder holds this run, or the error says what it holds */
     if (!st) av_figures_note_lowered_dpi(stderr, o); /* past 6000 px a side */
+    if (!st) av_figures_warn_cut_titles(stderr, o);  /* a --title longer than its 3 lines */
     if (!st && !o->quiet) av_written_print(stdout, &r->written);
     return st;
 }

@@ -105,32 +105,49 @@ void av_plot_note_fewer_pixels(const char *path) {
     snprintf(lowered.no_dpi, sizeof lowered.no_dpi, "%.95s", base ? base + 1 : path);
 }
 
-/* Count path when dl states fewer dots per inch than meta asked. The SVG
- * written right after its figure's PNG (or the PNG after the SVG) is the
- * same figure: its name gains "/.svg" and the count stays. */
-static void note_lowered(const char *path, const av_dlist *dl, const av_plot_meta *meta) {
-    int asked = meta && meta->dpi > 0 ? meta->dpi : 100;
-    if (dl->dpi <= 0 || dl->dpi >= asked) return;
+/* Add path's name (without the folder) to a list of figures: *files counts
+ * them, names[] keeps the first AV_PLOT_LOWERED_NAMES, last the stem of the
+ * latest. The SVG written right after its figure's PNG (or the PNG after the
+ * SVG) is the same figure: its name gains "/.svg" and the count stays. */
+static void note_figure_name(int *files, char (*names)[104], char *last, size_t last_size, const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     size_t n = strlen(base);
     int ext = n > 4 && (strcmp(base + n - 4, ".png") == 0 || strcmp(base + n - 4, ".svg") == 0);
     size_t stem = ext ? n - 4 : n;
-    if (!lowered.files || dl->dpi < lowered.lowest) lowered.lowest = dl->dpi;
-    if (!lowered.files || dl->dpi > lowered.highest) lowered.highest = dl->dpi;
-    if (ext && lowered.files && strlen(lowered.last) == stem && memcmp(lowered.last, base, stem) == 0) {
-        if (lowered.files <= AV_PLOT_LOWERED_NAMES) {
-            char *name = lowered.names[lowered.files - 1];
+    if (ext && *files && strlen(last) == stem && memcmp(last, base, stem) == 0) {
+        if (*files <= AV_PLOT_LOWERED_NAMES) {
+            char *name = names[*files - 1];
             size_t len = strlen(name);
-            snprintf(name + len, sizeof lowered.names[0] - len, "/%s", base + stem);
+            snprintf(name + len, 104 - len, "/%s", base + stem);
         }
-        lowered.last[0] = 0; /* a third file of that name is another figure */
+        last[0] = 0; /* a third file of that name is another figure */
         return;
     }
-    if (lowered.files < AV_PLOT_LOWERED_NAMES)
-        snprintf(lowered.names[lowered.files], sizeof lowered.names[0], "%.95s", base);
-    snprintf(lowered.last, sizeof lowered.last, "%.*s", (int)(stem < 95 ? stem : 95), base);
-    lowered.files++;
+    if (*files < AV_PLOT_LOWERED_NAMES) snprintf(names[*files], 104, "%.95s", base);
+    snprintf(last, last_size, "%.*s", (int)(stem < 95 ? stem : 95), base);
+    (*files)++;
+}
+
+/* Count path when dl states fewer dots per inch than meta asked
+ * (note_figure_name: a figure's PNG and SVG count once). */
+static void note_lowered(const char *path, const av_dlist *dl, const av_plot_meta *meta) {
+    int asked = meta && meta->dpi > 0 ? meta->dpi : 100;
+    if (dl->dpi <= 0 || dl->dpi >= asked) return;
+    if (!lowered.files || dl->dpi < lowered.lowest) lowered.lowest = dl->dpi;
+    if (!lowered.files || dl->dpi > lowered.highest) lowered.highest = dl->dpi;
+    note_figure_name(&lowered.files, lowered.names, lowered.last, sizeof lowered.last, path);
+}
+
+/* Files whose layout cut the title with "…" (av_dlist.title_cut), since the last reset. */
+static av_plot_cut cut_titles;
+
+const av_plot_cut *av_plot_cut_titles(void) {
+    return &cut_titles;
+}
+
+void av_plot_reset_cut_titles(void) {
+    memset(&cut_titles, 0, sizeof cut_titles);
 }
 
 /* Distinct code points without a font since the last reset. The first
@@ -1083,6 +1100,7 @@ typedef struct {
     char *line[MAX_TITLE_LINES];
     int n;
     float w; /* widest line, px */
+    int cut; /* 1 when a line was cut with "…": the title did not fit its lines */
 } title_lines;
 
 static void title_free(title_lines *t) {
@@ -1152,6 +1170,7 @@ static int title_add_line(title_lines *t, const char *s, size_t from, size_t to,
     memcpy(piece, s + from, to - from);
     piece[to - from] = 0;
     char *fitted = fit_text(piece, size, 1, max_w);
+    if (fitted && strcmp(fitted, piece) != 0) t->cut = 1;
     free(piece);
     if (!fitted) return -1;
     t->line[t->n++] = fitted;
@@ -1256,6 +1275,7 @@ static int title_make(title_lines *t, const char *title, float size, float max_w
         memcpy(piece, p, (size_t)(best - p));
         piece[best - p] = 0;
         char *fitted = fit_text(piece, size, 1, max_w);
+        if (fitted && strcmp(fitted, piece) != 0) t->cut = 1;
         free(piece);
         if (!fitted) return -1;
         t->line[t->n++] = fitted;
@@ -1422,10 +1442,13 @@ static void dl_finish(av_dlist *dl, const av_plot_meta *meta) {
     av_plot_scale_laid_out(dl, meta);
 }
 
-/* End of a layout: free the label and title scratch, then either report an
- * out-of-memory (oom set, or the display list ran out) or finish dl. */
+/* End of a layout: note in dl whether the title was cut (av_plot_write
+ * counts the file, av_plot_cut_titles), free the label and title scratch,
+ * then either report an out-of-memory (oom set, or the display list ran out)
+ * or finish dl. */
 static av_status layout_done(av_dlist *dl, axis_labels *yl, axis_labels *xl, title_lines *tl,
                              const av_plot_meta *meta, int oom, av_err *err) {
+    dl->title_cut = tl->cut;
     labels_free(yl);
     labels_free(xl);
     title_free(tl);
@@ -2274,6 +2297,8 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
     const char *clipped = dl->clipped;
     if (dl->title) title = dl->title; /* the drawn one, with the pooling or log10 note */
     note_lowered(path, dl, meta);
+    if (dl->title_cut) /* a --title too long for its lines: av_figures_warn_cut_titles says so */
+        note_figure_name(&cut_titles.files, cut_titles.names, cut_titles.last, sizeof cut_titles.last, path);
     if (ends_with_svg(path)) {
         /* SVG has one <desc>: the description, then "weights: ...", "run: ..." and "clipped: ..." lines */
         size_t n = (desc ? strlen(desc) : 0) + (weights ? strlen(weights) : 0) + (run ? strlen(run) : 0) +

@@ -191,6 +191,20 @@ typedef struct {
 } av_plot_lowered;
 const av_plot_lowered *av_plot_lowered_dpi(void);
 void av_plot_reset_lowered_dpi(void);
+
+/* The figures av_plot_write wrote since av_plot_reset_cut_titles whose title
+ * the layout cut with "…" (av_dlist.title_cut): a --title (or a --weights
+ * folder) too long for the 3 lines a title piece may wrap over in the
+ * figure's width, so the command can say so once (the PNG's Title and the
+ * SVG's <title> keep it, up to app/figures.c's 1000 bytes). A figure's PNG and SVG are one figure named
+ * "heads.png/.svg", as in av_plot_lowered. */
+typedef struct {
+    int files;                              /* how many figures */
+    char names[AV_PLOT_LOWERED_NAMES][104]; /* the first ones' file names, without the folder */
+    char last[96];                          /* the last file's name without its .png or .svg */
+} av_plot_cut;
+const av_plot_cut *av_plot_cut_titles(void);
+void av_plot_reset_cut_titles(void);
 /* Record path (its name, without the folder) as a file that has no dpi to
  * state, an animated GIF, drawn with fewer pixels than --dpi and --scale
  * ask so that its frames stay within AV_PLOT_MAX_PX; the last one counts.

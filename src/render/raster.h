@@ -119,6 +119,8 @@ typedef struct {
     const char *title; /* NULL, or the title as the layout drew it when it added to the one it was given
                         * (" · max over 8×8 tokens per cell", the log10 note), owned by the list: the
                         * PNG's tEXt Title and the SVG's <title> then say what the figure says */
+    int title_cut;     /* 1 when the layout cut the title with "…": it did not fit the lines a title
+                        * may take (render/plot.h av_plot_cut_titles); its Title metadata keep it */
     void **owned;      /* blocks from av_dl_alloc, freed with the list */
     size_t n_owned;
 } av_dlist;
