@@ -926,6 +926,78 @@ static void test_reruns_are_byte_identical(void **state) {
     }
 }
 
+/* docs/figures/love holds the demo's figures, every kind, PNG and SVG, that README and the tutorials show,
+ * written by scripts/figures.sh's `attnviz -q --heads 8 --figures all --format both -o docs/figures/love "I love
+ * deep learning"`. Nothing checked that they are what attnviz draws now: a change to a figure's layout or text
+ * left the docs showing the old one until someone regenerated them by hand. The command runs again here, in a
+ * folder where -o is the same docs/figures/love path (the figures record their command), and each file must be
+ * the committed one: an SVG byte for byte, a PNG its pixels, size, dpi and text chunks (the compressed bytes
+ * depend on the zlib/ISA-L build, the pixels do not). The weights are seeded random, the kernel the reference
+ * one (sums in double) and the labels Latin in the bundled DejaVu Sans, so the drawing does not depend on the
+ * machine. The two folders must also hold the same file names. */
+static void test_docs_demo_figures_are_what_this_build_draws(void **state) {
+    fixture *f = *state;
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/docs/figures'", f->dir);
+    assert_int_equal(system(cmd), 0);
+    tu_result r;
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    tu_run_ex(&r, &ro, NULL, 0,
+              (const char *const[]){"-q", "--heads", "8", "--figures", "all", "--format", "both", "-o",
+                                    "docs/figures/love", "I love deep learning", NULL});
+    expect_ok(&r);
+    tu_free(&r);
+    static const char *const how = "run the commands of scripts/figures.sh again (make figures), look at the "
+                                   "figures, and commit them";
+    for (int side = 0; side < 2; side++) { /* the docs' files, then the fresh ones */
+        const char *dir = side == 0 ? src_path("docs/figures/love") : in(f, "docs/figures/love");
+        DIR *d = opendir(dir);
+        if (!d) fail_msg("cannot open %s", dir);
+        int files = 0;
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            if (e->d_name[0] == '.') continue;
+            char doc[4400], fresh[4400];
+            snprintf(doc, sizeof doc, "%s/%s", src_path("docs/figures/love"), e->d_name);
+            snprintf(fresh, sizeof fresh, "%s/docs/figures/love/%s", f->dir, e->d_name);
+            files++;
+            if (access(side == 0 ? fresh : doc, F_OK) != 0)
+                fail_msg("docs/figures/love/%s is %s: %s", e->d_name,
+                         side == 0 ? "in the docs but not drawn now" : "drawn now but not in the docs", how);
+            if (side == 1) continue;
+            size_t n = strlen(e->d_name);
+            if (n > 4 && !strcmp(e->d_name + n - 4, ".svg")) {
+                size_t la = 0, lb = 0;
+                char *a = slurp(doc, &la), *b = slurp(fresh, &lb);
+                assert_non_null(a);
+                assert_non_null(b);
+                if (la != lb || memcmp(a, b, la) != 0) {
+                    size_t k = 0, line = 1;
+                    while (k < la && k < lb && a[k] == b[k]) line += a[k++] == '\n';
+                    fail_msg("docs/figures/love/%s differs from what this build draws (line %zu): %s", e->d_name,
+                             line, how);
+                }
+                free(a);
+                free(b);
+            } else if (n > 4 && !strcmp(e->d_name + n - 4, ".png")) {
+                av_png_image a, b;
+                read_png(doc, &a);
+                read_png(fresh, &b);
+                int same = a.width == b.width && a.height == b.height && a.dpi == b.dpi && a.n_texts == b.n_texts &&
+                           !memcmp(a.rgb, b.rgb, (size_t)a.width * a.height * 3);
+                for (int t = 0; same && t < a.n_texts; t++)
+                    same = !strcmp(a.keys[t], b.keys[t]) && !strcmp(a.values[t], b.values[t]);
+                if (!same)
+                    fail_msg("docs/figures/love/%s (%dx%d) differs from what this build draws (%dx%d): %s",
+                             e->d_name, a.width, a.height, b.width, b.height, how);
+                av_png_image_free(&a);
+                av_png_image_free(&b);
+            }
+        }
+        closedir(d);
+        assert_true(files >= 2 * 8);
+    }
+}
+
 static void test_format_selects_files(void **state) {
     fixture *f = *state;
     static const char *fmts[3] = {"png", "svg", "both"};
@@ -3094,6 +3166,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_scale_and_dpi_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dpi_600_keeps_the_printed_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reruns_are_byte_identical, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_docs_demo_figures_are_what_this_build_draws, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_selects_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_values_exit_2_and_write_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_named_values_any_case, setup, teardown),
