@@ -870,22 +870,22 @@ static const bad_case kCases[] = {
     {"weights_is_a_file", 2, "is not a folder", {W8, "--weights", "@/in/afile", S4}, NULL, 0, NULL, 0},
     {"weights_missing", 2, "No such file or directory; the example folder that comes with attnviz is ", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
     /* --attn-mask */
-    {"mask_wrong_shape", 2, "shape (3, 3); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
+    {"mask_wrong_shape", 2, "shape (3, 3); it must be bool, or uint8 with any value but 0 masked, with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
     {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
-    {"mask_int64_one_story", 2, "m.npy: dtype '<i8' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); the mask must be a bool (4, 4) array, True = masked", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_int64, 0, NULL, 0},
+    {"mask_int64_one_story", 2, "m.npy: dtype '<i8' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, or uint8 with any value but 0 masked: np.save(path, mask.astype(bool)); ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_int64, 0, NULL, 0},
     /* an additive 0/-inf mask: how to save it as a bool one (a learner's pass: the advice was astype(bool)) */
     {"mask_additive_inf", 2, "m.npy contains -Inf at index 1 (row 0, column 1); every value must be finite; the mask "
      "must be a bool (4, 4) array, True = masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved "
      "as np.save(path, m == -np.inf)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_additive, 0, NULL, 0},
     /* a float mask of the right shape: how to make it bool, not only "it must be bool" (a reviewer's pass) */
-    {"mask_tril_float_keep", 2, "has dtype <f4 and shape (4, 4); it must be bool with shape (T, T) = (4, 4); a float "
+    {"mask_tril_float_keep", 2, "has dtype <f4 and shape (4, 4); it must be bool, or uint8 with any value but 0 masked, with shape (T, T) = (4, 4); a float "
      "mask of 0 and 1 is saved as np.save(path, mask == 0) where 1 means keep (np.tril(np.ones((T, T))), "
      "masked_fill(mask == 0, ...)), as np.save(path, mask == 1) where 1 means masked", {W8, "--attn-mask", "@/in/m.npy", S4},
      prep_mask_tril_float, 0, NULL, 0},
-    {"mask_additive_1e9", 2, "has dtype <f4 and shape (4, 4); it must be bool with shape (T, T) = (4, 4); an additive "
+    {"mask_additive_1e9", 2, "has dtype <f4 and shape (4, 4); it must be bool, or uint8 with any value but 0 masked, with shape (T, T) = (4, 4); an additive "
      "mask of 0 (keep) and negative numbers (masked_fill(mask, -1e9), PyTorch's float attn_mask) is saved as "
      "np.save(path, m < 0)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_additive_1e9, 0, NULL, 0},
-    {"mask_1d", 2, "shape (16,); it must be bool with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_1d, 0, NULL, 0},
+    {"mask_1d", 2, "shape (16,); it must be bool, or uint8 with any value but 0 masked, with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_1d, 0, NULL, 0},
     {"mask_bool_value_2", 2, "bool value 2 at index 6 (row 1, column 2) is not 0 or 1", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_value, 0, NULL, 0},
     {"mask_truncated", 2, "truncated: header says shape (4, 4) = 16 bytes of data, file has 10", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_truncated, 0, NULL, 0},
     {"mask_missing", 2, "No such file or directory", {W8, "--attn-mask", "@/in/none.npy", S4}, NULL, 0, NULL, 0},

@@ -674,6 +674,9 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *s
              "there, %s here)", there, differs, here);
 }
 
+/* The dtypes --attn-mask takes, as its messages name them. */
+#define MASK_DTYPES "bool, or uint8 with any value but 0 masked"
+
 av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     av_npy a;
     size_t T = (size_t)m->cfg.T, widest = T * T * 8;
@@ -707,6 +710,12 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
         snprintf(inner, sizeof inner, "%s", err->msg);
         char *endian = strstr(inner, "; it is big-endian: save it little-endian"); /* npy.c's advice for a float */
         if (endian) *endian = 0; /* array: a mask is saved as bool, which has no byte order, as said below */
+        /* npy.c's list of what it reads names float32 and float64, which a mask is refused for below: "dtype '<i8'
+         * is not supported (this reader takes float32 '<f4', ..., uint8 '|u1'); the mask must be a bool" told two
+         * stories; the mask's own dtypes are said after it */
+        char *reads = strstr(inner, " (this reader takes ");
+        char *reads_end = reads ? strchr(reads, ')') : NULL;
+        if (reads_end) memmove(reads, reads_end + 1, strlen(reads_end + 1) + 1);
         if (strncmp(inner, "cannot read '", 13) == 0) /* no file there: nothing about what a mask holds helps */
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.400s", inner);
         if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */
@@ -714,8 +723,8 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
                            "masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved as "
                            "np.save(path, m == -np.inf)", inner, T, T);
         return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = masked "
-                       "(np.save(path, mask.astype(bool)); a mask where 1 means keep, as masked_fill(mask == 0, ...) "
-                       "reads it, is saved as np.save(path, mask == 0))", inner, T, T);
+                       "(dtype " MASK_DTYPES ": np.save(path, mask.astype(bool)); a mask where 1 means keep, as "
+                       "masked_fill(mask == 0, ...) reads it, is saved as np.save(path, mask == 0))", inner, T, T);
     }
     if (s) return s;
     if (!a.bytes || a.ndim != 2 || a.shape[0] != T || a.shape[1] != T) {
@@ -744,7 +753,8 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
                 how = "; an additive mask of 0 (keep) and negative numbers (masked_fill(mask, -1e9), PyTorch's float "
                       "attn_mask) is saved as np.save(path, m < 0)";
         }
-        av_fail(err, AV_EUSAGE, "--attn-mask '%s' has dtype %s and shape %s; it must be bool with shape (T, T) = (%zu, %zu)%s%s",
+        av_fail(err, AV_EUSAGE, "--attn-mask '%s' has dtype %s and shape %s; it must be " MASK_DTYPES ", with shape "
+                "(T, T) = (%zu, %zu)%s%s",
                 path, a.descr, got, T, T, T != (size_t)m->cfg.n_real ? " (T counts the <pad> tokens)" : "", how);
         av_npy_free(&a);
         return AV_EUSAGE;

@@ -115,7 +115,9 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *s
  * were dropped unsaid. Silent when there are none. */
 void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *src);
 
-/* Set m->user_mask (T, T) from the bool .npy at path, True = masked.
+/* Set m->user_mask (T, T) from the bool .npy at path, True = masked; a
+ * uint8 ('|u1') array is read with any value but 0 masked, as PyTorch's old
+ * uint8 masks (the man page's --attn-mask).
  * At most 12 + 65536 + 8·T·T bytes of path are read (a (T, T) '<f8' array
  * with the longest header npy takes), so /dev/zero or a pipe that is never
  * closed is refused after them. Errors: AV_ERUNTIME when it cannot be read;
