@@ -788,9 +788,18 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         const char *note = strstr(g.err, lead), *bad = strstr(g.err, wrong);
         int at = note ? atoi(note + strlen(lead)) : bad ? atoi(bad + strlen(wrong)) : 0;
         note = note ? note : bad;
-        char tail[80], some[80]; /* all of them, or (a right digit after a wrong one) "N of the 12 tokens" */
+        char tail[320], some[320]; /* all of them, or (a right digit after a wrong one) "N of the 12 tokens" */
         snprintf(tail, sizeof tail, "The %d tokens from there on are not the task's answer\n", 12 - at + 1);
         snprintf(some, sizeof some, " of the %d tokens from there on are not the task's answer\n", 12 - at + 1);
+        if (bad && at <= 2) { /* a wrong digit in the 2-digit answer: the 10 tokens after its end are said apart */
+            snprintf(tail, sizeof tail, "The %d token%s from there to the answer's end %s not the task's answer; the "
+                     "answer is complete after generated token 2 (2 answer digits for 2 digits), and the 10 tokens "
+                     "after it are past the task's text, where it was never trained\n", 3 - at, at == 2 ? "" : "s",
+                     at == 2 ? "is" : "are");
+            snprintf(some, sizeof some, "1 of the 2 tokens from there to the answer's end is not the task's answer; "
+                     "the answer is complete after generated token 2 (2 answer digits for 2 digits), and the 10 "
+                     "tokens after it are past the task's text, where it was never trained\n");
+        }
         if (g.code != 0 || !note || at < 1 || at > 3 || (!strstr(g.err, tail) && !strstr(g.err, some)))
             fail_msg("exit %d: %s", g.code, g.err);
         tu_free(&g);
@@ -1540,6 +1549,51 @@ static void test_cli_generate_note_counts_only_wrong_digits(void **state) {
 }
 
 
+/* A wrong digit inside the answer and tokens past the answer's end were counted as one: `--model DIR
+ * --generate 10 "3 1 4 1 5 >"` wrote " 5 1 3 1 3 1 3 1 3 1" and the note said "6 of the 8 tokens from there on
+ * are not the task's answer", 1 wrong digit of the 3 up to the answer's end and the 5 tokens after it (a
+ * learner's pass). The note now counts the wrong ones up to the answer's end, and says apart that the answer is
+ * complete after generated token 5 and how many came after. By hand from the printed continuation, place by
+ * place against the reversed prompt; --generate 8 gives 3 tokens past the 5-digit answer. */
+static void test_cli_generate_note_counts_the_answer_apart_from_what_follows(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "reverse", "2", "m");
+    static const char *const prompts[] = {"1 1 1 1 2 >", "2 2 2 2 3 >", "3 3 3 3 4 >", "4 4 4 4 5 >", "5 5 5 5 6 >",
+                                          "6 6 6 6 7 >", "7 7 7 7 8 >", "8 8 8 8 9 >", "9 9 9 9 0 >", "0 0 0 0 1 >"};
+    int checked = 0;
+    for (size_t k = 0; k < sizeof prompts / sizeof prompts[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "-q", "--generate", "8", prompts[k], NULL);
+        const char *text = strstr(r.out, "text: \"");
+        if (r.code != 0 || !text) fail_msg("%s: exit %d: %s", prompts[k], r.code, r.err);
+        text += strlen("text: \"");
+        int first = -1, off = 0, digits = 1; /* answer digit i is prompts[k][8 - 2 i] */
+        for (int i = 0; i < 5; i++) {
+            digits = digits && text[2 * i] == ' ' && text[2 * i + 1] >= '0' && text[2 * i + 1] <= '9';
+            int right = text[2 * i] == ' ' && text[2 * i + 1] == prompts[k][8 - 2 * i];
+            if (!right && first < 0) first = i;
+            off += !right && first >= 0;
+        }
+        if (first < 0 || !digits) { /* no wrong digit in the answer: another test's case */
+            tu_free(&r);
+            continue;
+        }
+        char want[400], count[32] = "The";
+        int in = 5 - first;
+        if (off < in) snprintf(count, sizeof count, "%d of the", off);
+        snprintf(want, sizeof want, ". %s %d token%s from there to the answer's end %s not the task's answer; the "
+                 "answer is complete after generated token 5 (5 answer digits for 5 digits), and the 3 tokens after "
+                 "it are past the task's text, where it was never trained\n", count, in, in == 1 ? "" : "s",
+                 off == 1 ? "is" : "are");
+        size_t n = strlen(r.err), w = strlen(want);
+        if (n < w || strcmp(r.err + n - w, want) != 0 || !strstr(r.err, "is wrong at generated token"))
+            fail_msg("%s: continued \"%.16s\": stderr '%s', want it to end '%s'", prompts[k], text, r.err, want);
+        checked++;
+        tu_free(&r);
+    }
+    if (!checked) skip(); /* the 2-step model's digits are this machine's float32 sums */
+}
+
 /* Where a continuation leaves the task, by hand (nn/tasks.h): input "3 1 >" (n = 2) then generated
  * tokens. The note was one token late for a bad token and for induction's length (a new user's report):
  * it named the token after the one at fault. */
@@ -1598,6 +1652,11 @@ static void test_generate_note_positions(void **state) {
     assert_int_equal(av_task_tokens_off(AV_TASK_REVERSE, r, 13, 8), 3);
     assert_int_equal(av_task_tokens_off(AV_TASK_SORT, r, 11, 6), 3); /* sort: " 1 1 3 4 5" */
     assert_int_equal(av_task_tokens_off(AV_TASK_INDUCTION, d, 10, 7), 1);
+    /* where the task's sequence ends: "3 1 4 1 5 >" and its 5 answer digits are 11 tokens, "3 1 >" 5; induction
+     * has no answer's end, only its longest sequence, 24 letters */
+    assert_int_equal(av_task_sequence_end(AV_TASK_REVERSE, r, 6), 11);
+    assert_int_equal(av_task_sequence_end(AV_TASK_SORT, r, 13), 11);
+    assert_int_equal(av_task_sequence_end(AV_TASK_INDUCTION, d, 10), 24);
     /* past a token that is not the task's letter, no letter is its answer: "a b c" continued " c / / a" has 3
      * from the "/" on, not 2 (the " a" was counted as the task's) */
     static const char *const cut[] = {"a", " b", " c", " c", "/", "/", " a"};
@@ -4824,6 +4883,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_generate_note_counts_all_past_a_non_letter, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_generate_note_counts_the_answer_apart_from_what_follows,
+                                        tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_toy_model_figures_say_the_input_is_outside_its_task, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_page_holds_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),

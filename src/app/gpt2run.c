@@ -843,16 +843,36 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
     int j = kind < 0 ? -1 : av_task_continuation_leaves((av_task_kind)kind, ids, r->T, steps, &token, why, sizeof why);
     if (j < 0) return;
     av_gpt2run_label(label, sizeof label, r, ids[r->T + j]);
-    int rest = steps - j, wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
+    int wrong = token && strstr(why, "is not the task's answer") != NULL; /* a wrong digit */
     /* the right ones after a wrong one are not counted: " 5 1 3 1 3" for "3 1 4 1 5 >" said "The 3 tokens from
      * there on are not the task's answer", though 2 of them are its digits (a teacher's report) */
-    int off = av_task_tokens_off((av_task_kind)kind, ids, r->T + steps, r->T + j);
-    char count[32] = "The";
-    if (off < rest) snprintf(count, sizeof count, "%d of the", off);
+    /* a wrong token inside the answer, and more generated past the answer's end: the count was of all of them,
+     * "6 of the 8 tokens from there on" for " 5 1 3 1 3 1 3 1 3 1" after "3 1 4 1 5 >", 1 wrong digit of the 3
+     * up to the answer's end and 5 past it (a learner's pass); now the two are said apart, as the note says
+     * "the answer is complete" for a right answer (induction: its longest sequence, 24 letters) */
+    int end = av_task_sequence_end((av_task_kind)kind, ids, r->T), stop = r->T + steps;
+    int split = wrong && r->T + j < end && end < stop, upto = split ? end : stop;
+    int off = av_task_tokens_off((av_task_kind)kind, ids, upto, r->T + j), in = upto - (r->T + j);
+    char count[32] = "The", after[256] = "";
+    if (off < in) snprintf(count, sizeof count, "%d of the", off);
+    int past = stop - end, induction = kind == AV_TASK_INDUCTION;
+    if (split && induction)
+        snprintf(after, sizeof after, "; its sequences have at most %d letters, so the %d token%s after generated "
+                 "token %d %s past the task's text, where it was never trained", end, past, past == 1 ? "" : "s",
+                 end - r->T, past == 1 ? "is" : "are");
+    else if (split)
+        snprintf(after, sizeof after, "; the answer is complete after generated token %d (%d answer digits for %d "
+                 "digits), and the %d token%s after it %s past the task's text, where it was never trained",
+                 end - r->T, (end - 1) / 2, (end - 1) / 2, past, past == 1 ? "" : "s", past == 1 ? "is" : "are");
+    char upto_s[48];
+    if (!split) snprintf(upto_s, sizeof upto_s, "from there on");
+    else if (induction) snprintf(upto_s, sizeof upto_s, "from there to the %dth letter", end);
+    else snprintf(upto_s, sizeof upto_s, "from there to the answer's end");
     av_message(stderr, "attnviz: note: %s was trained on %s only; the continuation %s at generated token %d "
-            "(token %d of the input and its continuation, from 0) [%s] (%s%s). %s %d token%s from there on %s "
-            "not the task's answer\n", r->dir_shown, r->task, wrong ? "is wrong" : "leaves its task", j + 1, r->T + j,
-            label, token ? "it " : "", why, count, rest, rest == 1 ? "" : "s", (off < rest ? off : rest) == 1 ? "is" : "are");
+            "(token %d of the input and its continuation, from 0) [%s] (%s%s). %s %d token%s %s %s "
+            "not the task's answer%s\n", r->dir_shown, r->task, wrong ? "is wrong" : "leaves its task", j + 1, r->T + j,
+            label, token ? "it " : "", why, count, in, in == 1 ? "" : "s", upto_s,
+            (off < in ? off : in) == 1 ? "is" : "are", after);
 }
 
 static int is_eos(const av_gpt2_config *c, int32_t id) {

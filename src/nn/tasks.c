@@ -393,6 +393,19 @@ int av_task_tokens_off(av_task_kind kind, const int32_t *ids, int T, int from) {
     return off;
 }
 
+int av_task_sequence_end(av_task_kind kind, const int32_t *ids, int T) {
+    if (kind == AV_TASK_INDUCTION) return AV_INDUCTION_MAX_T;
+    int digits = 0;
+    char t[16];
+    for (int k = 0; k < T; k++) { /* the digits before the first > */
+        if (av_toy_token_text(ids[k], t) != 0) continue;
+        const char *c = t + (t[0] == ' ');
+        if (c[0] == '>' && !c[1]) break;
+        digits += c[0] >= '0' && c[0] <= '9' && !c[1];
+    }
+    return 2 * digits + 1;
+}
+
 void av_task_describe(char *out, size_t n, av_task_kind kind) {
     if (kind == AV_TASK_INDUCTION)
         snprintf(out, n, "lowercase letters, at most %d, like \"k q a z m k q a\"", AV_INDUCTION_MAX_T);

@@ -186,6 +186,15 @@ int av_task_continuation_leaves(av_task_kind kind, const int32_t *ids, int T, in
  * generated token 3 on, not 3. Returns 0..T − from. */
 int av_task_tokens_off(av_task_kind kind, const int32_t *ids, int T, int from);
 
+/* How many tokens the task's whole sequence has, given the input ids[0..T-1]
+ * inside the task (av_task_ids_outside 0): reverse and sort 2 n + 1 for the
+ * n digits before > (the prompt, >, the n-digit answer: "3 1 4 1 5 >" makes
+ * 11), induction AV_INDUCTION_MAX_T (its sequences have no answer's end, only
+ * a longest length). A continuation's tokens from this place on are past the
+ * task's text, where the model was never trained. Source: the examples
+ * av_task_sample makes. */
+int av_task_sequence_end(av_task_kind kind, const int32_t *ids, int T);
+
 /* The task's text in words for messages, into out (n bytes): "2 to 8
  * digits, then >, like \"3 1 4 1 5 >\"". */
 void av_task_describe(char *out, size_t n, av_task_kind kind);
