@@ -777,6 +777,18 @@ static const bad_case kCases[] = {
     {"figures_typo_head", 2, "--figures 'head,grid': 'head' is not a figure (did you mean heads?); expected", {"--figures", "head,grid", S4}, NULL, 0, NULL, 0},
     {"figures_typo_other_case", 2, "'Grids' is not a figure (did you mean grid?)", {"--figures", "Grids", S4}, NULL, 0, NULL, 0},
     {"figures_far_from_all", 2, "--figures 'xyz': 'xyz' is not a figure; expected", {"--figures", "xyz", S4}, NULL, 0, NULL, 0},
+    /* a learner's pass: "--figures hed,grid" named no figure where "--cmap virdis" and "--train revers" named
+     * theirs; every named value now takes one rule (a name it starts, else within a third of its length of edits
+     * of a name or of a name cut near its length). By hand: "hed" is 1 edit from "hea" (heads cut to 3), "sco"
+     * starts scores, "infrn" 1 from "infern" (inferno cut to 6), "atuo" a swap from auto, "fixd" 1 from fixed;
+     * "jpg" is 2 from png and "au" starts auto with only 2 bytes, so neither guesses */
+    {"figures_cut_short_typo", 2, "--figures 'hed,grid': 'hed' is not a figure (did you mean heads?); expected", {"--figures", "hed,grid", S4}, NULL, 0, NULL, 0},
+    {"figures_start_of_a_name", 2, "--figures 'sco': 'sco' is not a figure (did you mean scores?); expected", {"--figures", "sco", S4}, NULL, 0, NULL, 0},
+    {"cmap_cut_short_typo", 2, "--cmap 'infrn' is not a colour map (did you mean inferno?); expected", {"--cmap", "infrn", S4}, NULL, 0, NULL, 0},
+    {"vmax_word_swap", 2, "--vmax 'atuo' is not allowed (did you mean auto?); allowed: auto, fixed, or a number in (0, 1]", {"--vmax", "atuo", S4}, NULL, 0, NULL, 0},
+    {"vmax_word_typo", 2, "--vmax 'fixd' is not allowed (did you mean fixed?); allowed:", {"--vmax", "fixd", S4}, NULL, 0, NULL, 0},
+    {"format_far_no_guess", 2, "--format 'jpg' is not allowed; expected png, svg or both", {"--format", "jpg", S4}, NULL, 0, NULL, 0},
+    {"vmax_two_bytes_no_guess", 2, "--vmax 'au' is not allowed; allowed:", {"--vmax", "au", S4}, NULL, 0, NULL, 0},
     /* one hyphen before a long option's name: getopt read "-outdir slides" as -o utdir, wrote ./utdir and
      * joined "slides" to the sentence (exit 0); "-compare scale" as -c -o mpare; "-html" said "unknown option
      * '-t'" (a teacher's pass). Every long name, with or without =VALUE, and nothing else is written. */

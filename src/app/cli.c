@@ -428,6 +428,41 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     return AV_OK;
 }
 
+/* The name a mistyped value of a named option meant: the v in lo..hi whose name(v) is, in any case, the first
+ * that typed[0..len) starts (3 bytes or more: matplotlib's "RdBu" of RdBu_r, "sin" of sinusoidal), else the
+ * nearest within a third of len edits (at least 1; av_edit_distance, a swap counts 1: "virdis" of viridis), else
+ * (3 bytes or more) the nearest within as many edits of the name cut to len − 1 .. len + 1 bytes, a cut-short
+ * name mistyped ("hed" of heads, "infrn" of inferno); -1 when none, for a single byte and for 32 bytes or more.
+ * typed need not be NUL-terminated (a name in --figures' list). One rule for every option whose value is a name
+ * or a list of names (read_choice, --figures, --vmax): --figures hed said no name where --cmap virdis,
+ * --kernel flsh and --train revers named theirs (a learner's pass). */
+static long long nearest_value(const char *typed, size_t len, const char *(*name)(int), long long lo, long long hi) {
+    char a[32], b[32];
+    if (len < 2 || len >= sizeof a) return -1;
+    for (size_t k = 0; k < len; k++) a[k] = (char)tolower((unsigned char)typed[k]);
+    a[len] = 0;
+    for (long long v = lo; len >= 3 && v <= hi; v++)
+        if (strncasecmp(name((int)v), a, len) == 0) return v;
+    long long best = -1;
+    int limit = (int)len / 3 > 0 ? (int)len / 3 : 1, best_d = limit + 1;
+    for (int cut = 0; cut < 2 && best < 0; cut++) /* the whole name, then the name cut near len */
+        for (long long v = lo; v <= hi; v++) {
+            const char *nm = name((int)v);
+            size_t k = 0;
+            for (; nm[k] && k < sizeof b - 1; k++) b[k] = (char)tolower((unsigned char)nm[k]);
+            b[k] = 0;
+            for (size_t keep = cut ? len - 1 : k; keep <= (cut ? len + 1 : k) && keep <= k; keep++) {
+                if (cut && (len < 3 || keep == k)) break; /* the whole name is the first pass's */
+                char c = b[keep];
+                b[keep] = 0;
+                int d = av_edit_distance(a, b);
+                b[keep] = c;
+                if (d < best_d) best = v, best_d = d;
+            }
+        }
+    return best;
+}
+
 /* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
  * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). */
 static av_status read_choice(const optdef *d, const char *s, int *out, av_err *err) {
@@ -448,22 +483,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
     }
     char hint[256]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode; "--cmap viridis。" */
     full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
-    size_t sl = strlen(s); /* else a name it starts (matplotlib's "RdBu" of RdBu_r, "sin" of sinusoidal) or the
-                            * nearest within 2 edits ("virdis"): "--cmap 'RdBu' is not a colour map" named none */
-    long long best = -1;
-    for (long long v = d->lo; !hint[0] && best < 0 && sl >= 3 && v <= d->hi; v++)
-        if (strncasecmp(d->choice_name((int)v), s, sl) == 0) best = v;
-    for (long long v = d->lo, best_d = 3; !hint[0] && best < 0 && sl >= 2 && sl < 32 && v <= d->hi; v++) {
-        char a[32], b[32];
-        const char *name = d->choice_name((int)v);
-        size_t k = 0;
-        for (; k < sl; k++) a[k] = (char)tolower((unsigned char)s[k]);
-        a[k] = 0;
-        for (k = 0; name[k] && k < sizeof b - 1; k++) b[k] = (char)tolower((unsigned char)name[k]);
-        b[k] = 0;
-        int dist = av_edit_distance(a, b);
-        if (dist <= (sl / 3 > 0 ? (long long)sl / 3 : 1) && dist < best_d) best = v, best_d = dist;
-    }
+    /* else the name it is a typo of: "--cmap 'RdBu' is not a colour map" named none */
+    long long best = hint[0] ? -1 : nearest_value(s, strlen(s), d->choice_name, d->lo, d->hi);
     if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", d->choice_name((int)best));
     if (d->noun)
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s%s; expected %s", d->name, sv, d->noun, hint, allowed);
@@ -799,6 +820,8 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1)) {
         char hint[256]; /* "--vmax ０.５", "--vmax ａｕｔｏ", "--vmax 0。5" */
         full_width_hint(hint, sizeof hint, s, 1, vmax_word, 0, 1);
+        long long best = hint[0] ? -1 : nearest_value(s, strlen(s), vmax_word, 0, 1); /* "--vmax atuo" */
+        if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", vmax_word((int)best));
         return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed%s; allowed: auto, fixed, or a number in (0, 1]", sv,
                        hint);
     }
@@ -871,7 +894,7 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
             char near[256] = ""; /* fw's hint fits whole */
-            int best = nearest_name(name, len, fig_name, 8);
+            long long best = nearest_value(name, len, fig_name, 0, 7);
             if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
             char one_h[65], fw[256]; /* "ｈｅａｄｓ", "heads。" */
