@@ -1472,6 +1472,61 @@ static void test_head_dim_messages_name_the_keys(void **state) {
     free(json);
 }
 
+/* config.json keys that change the forward pass and that attnviz does not implement are refused, naming the key,
+ * its value and what is allowed: partial_rotary_factor 0.5 (transformers' default RoPE then rotates
+ * int(head_dim · 0.5) = 8 of the 16 dimensions of each head) ran full RoPE with no word, exit 0, and so did
+ * rope_parameters' (transformers 5), a Qwen2 layer_types with a "sliding_attention" layer, and an
+ * "attention_bias": 1 that transformers reads as true (a tester's report). The values that mean what attnviz runs
+ * (1, "full_attention" for every layer, false) run and give the plain run's output. */
+static void test_unimplemented_config_keys_are_refused(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "cfgkeys");
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    assert_non_null(json);
+    static const char *const cases[][2] = {
+        {"\"partial_rotary_factor\": 0.5", "partial_rotary_factor 0.5 is not supported: attnviz's RoPE rotates all "
+                                           "head_dim dimensions of each head (allowed: 1, null or absent)"},
+        {"\"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0, \"partial_rotary_factor\": 0.25}",
+         "rope_parameters.partial_rotary_factor 0.25 is not supported: attnviz's RoPE rotates all head_dim dimensions "
+         "of each head (allowed: 1, null or absent)"},
+        {"\"partial_rotary_factor\": \"half\"", "partial_rotary_factor \"half\" is not supported: attnviz's RoPE "
+                                              "rotates all head_dim dimensions of each head (allowed: 1, null or absent)"},
+        {"\"layer_types\": [\"full_attention\", \"sliding_attention\"], \"sliding_window\": 4",
+         "layer_types[1] \"sliding_attention\" is not supported: attnviz runs full causal attention in every layer "
+         "(allowed: \"full_attention\" for every layer, null or absent)"},
+        {"\"layer_types\": \"full_attention\"",
+         "\"layer_types\" is \"full_attention\"; it must be a list of \"full_attention\", one per layer, or null"},
+        {"\"attention_bias\": 1", "\"attention_bias\" is 1; it must be false or null (true is not supported)"},
+        {"\"mlp_bias\": \"no\"", "\"mlp_bias\" is \"no\"; it must be false or null (true is not supported)"},
+        {"\"mlp_bias\": true", "\"mlp_bias\": true is not supported (allowed: false)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char to[512];
+        snprintf(to, sizeof to, "\"rope_scaling\": null, %s", cases[i][0]);
+        assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", to), 0);
+        char want[4800];
+        snprintf(want, sizeof want, "attnviz: error: %s: %s\n", path, cases[i][1]);
+        expect_model_refused(model, want, 0, cases[i][0]);
+    }
+    tu_result r;
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", "\"rope_scaling\": null"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    assert_int_equal(r.code, 0);
+    char *plain = strdup(r.out);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null",
+                                       "\"rope_scaling\": null, \"partial_rotary_factor\": 1.0, \"attention_bias\": false, "
+                                       "\"mlp_bias\": null, \"layer_types\": [\"full_attention\", \"full_attention\"]"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("the values attnviz runs: exit %d: %s", r.code, r.err);
+    assert_string_equal(r.out, plain);
+    tu_free(&r);
+    free(plain);
+    free(json);
+}
+
 /* --generate stops after config.json's eos_token_id on a Llama too, as
  * Hugging Face's generate does (it went on: only GPT-2 folders stopped). The
  * fixture's config says 2, which the tiny model does not pick; here the id
@@ -2003,6 +2058,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_added_token_flags, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_unimplemented_config_keys_are_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_with_lm_head_only, tu_setup_tmpdir, tu_teardown_tmpdir),

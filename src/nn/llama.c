@@ -76,11 +76,46 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
                            name, rope_keys[k], shown, kind);
         }
     }
-    const char *off = NULL; /* the first flag set that this forward does not implement */
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "attention_bias"))) off = "attention_bias";
-    else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "mlp_bias"))) off = "mlp_bias";
-    else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "use_sliding_window"))) off = "use_sliding_window";
-    if (off) return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (allowed: false)", name, off);
+    /* The flags this forward does not implement: true is refused, and so is any other value that is not false or
+     * null, which transformers' `bias=config.attention_bias` reads by its truth (1 and "no" add the biases); it was
+     * only true that was refused, and 1 ran without them (a Llama user's pass) */
+    static const char *const flags[] = {"attention_bias", "mlp_bias", "use_sliding_window"};
+    for (int k = 0; k < 3; k++) {
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, flags[k]);
+        char quoted[32];
+        snprintf(quoted, sizeof quoted, "\"%s\"", flags[k]);
+        if (cJSON_IsTrue(f)) return av_fail(err, AV_EUSAGE, "%s: %s: true is not supported (allowed: false)", name, quoted);
+        if (f && !cJSON_IsBool(f) && !cJSON_IsNull(f))
+            return av_json_wrong_kind(name, quoted, f, "false or null (true is not supported)", err);
+    }
+    /* partial_rotary_factor: transformers' default RoPE rotates int(head_dim · factor) dimensions of each head
+     * (_compute_default_rope_parameters reads it at the top level, transformers 5 inside rope_parameters), and
+     * attnviz rotates them all: 0.5 ran full RoPE with no word, other scores than the checkpoint's (a tester's
+     * report). layer_types (Qwen2Config, transformers >= 4.53) names each layer's attention: "sliding_attention"
+     * is a sliding window, and attnviz runs full causal attention in every layer. */
+    static const char *const prf_in[] = {NULL, "rope_parameters", "rope_scaling"};
+    for (int k = 0; k < 3; k++) {
+        const cJSON *o = prf_in[k] ? cJSON_GetObjectItemCaseSensitive(root, prf_in[k]) : root;
+        const cJSON *f = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, "partial_rotary_factor") : NULL;
+        if (!f || cJSON_IsNull(f) || (cJSON_IsNumber(f) && f->valuedouble == 1.0)) continue;
+        char key[64], shown[64];
+        snprintf(key, sizeof key, "%s%spartial_rotary_factor", prf_in[k] ? prf_in[k] : "", prf_in[k] ? "." : "");
+        av_json_shown(shown, sizeof shown, f);
+        return av_fail(err, AV_EUSAGE, "%s: %s %s is not supported: attnviz's RoPE rotates all head_dim dimensions "
+                       "of each head (allowed: 1, null or absent)", name, key, shown);
+    }
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types"), *e;
+    if (lt && !cJSON_IsNull(lt) && !cJSON_IsArray(lt))
+        return av_json_wrong_kind(name, "\"layer_types\"", lt, "a list of \"full_attention\", one per layer, or null",
+                                  err);
+    int i = 0;
+    for (e = cJSON_IsArray(lt) ? lt->child : NULL; e; e = e->next, i++) {
+        if (cJSON_IsString(e) && strcmp(e->valuestring, "full_attention") == 0) continue;
+        char shown[64];
+        av_json_shown(shown, sizeof shown, e);
+        return av_fail(err, AV_EUSAGE, "%s: layer_types[%d] %s is not supported: attnviz runs full causal attention in "
+                       "every layer (allowed: \"full_attention\" for every layer, null or absent)", name, i, shown);
+    }
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "hidden_act");
     int silu = !j || (cJSON_IsString(j) && (strcmp(j->valuestring, "silu") == 0 || /* transformers' ACT2FN: the same */
                                             strcmp(j->valuestring, "swish") == 0));

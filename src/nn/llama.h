@@ -87,7 +87,14 @@ typedef struct {
  * null or rope_type "default" (θ: rope_parameters.rope_theta, else rope_theta), head_dim other than
  * C/H ("config.json: head_dim 32 is not supported: attnviz needs head_dim =
  * hidden_size / num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim
- * key)"), attention_bias or mlp_bias true, KVH not dividing H, odd D
+ * key)"), attention_bias, mlp_bias or use_sliding_window true ("config.json:
+ * \"mlp_bias\": true is not supported (allowed: false)") or another value but
+ * false or null, a partial_rotary_factor other than 1 or null, at the top level
+ * or in rope_parameters or rope_scaling ("config.json: partial_rotary_factor
+ * 0.5 is not supported: attnviz's RoPE rotates all head_dim dimensions of each
+ * head (allowed: 1, null or absent)"), a layer_types other than null or a list
+ * of "full_attention" ("config.json: layer_types[1] \"sliding_attention\" is
+ * not supported: ..."), KVH not dividing H, odd D
  * ("config.json: the derived head_dim = hidden_size / num_attention_heads =
  * 68 / 4 = 17 is odd; RoPE rotates pairs of dimensions, so it must be even
  * (allowed: hidden_size a multiple of 2·num_attention_heads = 8: 64 or 72)"), sizes
