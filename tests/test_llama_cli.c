@@ -1527,6 +1527,39 @@ static void test_unimplemented_config_keys_are_refused(void **state) {
     free(json);
 }
 
+/* A grouped-query checkpoint whose config.json lacks num_key_value_heads (or has it null) runs with
+ * num_attention_heads K/V heads, transformers' default, so its k_proj has fewer rows than that implies: the
+ * message said only "has shape (32, 64); config.json implies nn.Linear (out, in) = (64, 64)" and named no key (a
+ * tester's report). It names the key, the default and the line to write: the fixtures have H = 4, C = 64, so
+ * head_dim 16, and 2 K/V heads, so k_proj is (2·16, 64) = (32, 64) where 4 K/V heads imply (64, 64). */
+static void test_missing_kv_heads_is_named(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *model, *to, *config_says, *default_is; } cases[] = {
+        {"llama_f32", "", "has no num_key_value_heads", "transformers' default: one K/V head per query head"},
+        {"llama_f32", "\"num_key_value_heads\": null,", "has num_key_value_heads null",
+         "transformers' default: one K/V head per query head"},
+        {"qwen2_f32", "", "has no num_key_value_heads", "LlamaConfig's default; transformers' Qwen2Config would take 32"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char name[16], path[4400];
+        snprintf(name, sizeof name, "kv%zu", i);
+        const char *model = tu_in(f, name);
+        assert_int_equal(mkdir(model, 0700), 0);
+        make_folder(model, cases[i].model, AV_ST_F32);
+        snprintf(path, sizeof path, "%s/config.json", model);
+        char *json = tu_slurp_file(path, NULL);
+        assert_non_null(json);
+        assert_int_equal(tu_write_replaced(path, json, "\"num_key_value_heads\": 2,", cases[i].to), 0);
+        free(json);
+        char want[4800];
+        snprintf(want, sizeof want, "attnviz: error: %s/model.safetensors: tensor \"model.layers.0.self_attn.k_proj.weight\" "
+                 "has shape (32, 64), but config.json %s, so attnviz takes num_attention_heads = 4 K/V heads (%s), which "
+                 "implies nn.Linear (out, in) = (64, 64); 32 rows are 2 K/V heads of head_dim 16: write "
+                 "\"num_key_value_heads\": 2 in config.json\n", model, cases[i].config_says, cases[i].default_is);
+        expect_model_refused(model, want, 0, name);
+    }
+}
+
 /* --generate stops after config.json's eos_token_id on a Llama too, as
  * Hugging Face's generate does (it went on: only GPT-2 folders stopped). The
  * fixture's config says 2, which the tiny model does not pick; here the id
@@ -2059,6 +2092,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_added_token_flags, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unimplemented_config_keys_are_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_missing_kv_heads_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_with_lm_head_only, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -180,6 +180,8 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_int(&c->vocab_size, root, "vocab_size", 1, AV_GPT2_MAX_VOCAB, name, err)))
         return s;
     c->n_kv_head = c->n_head;
+    const cJSON *kv = cJSON_GetObjectItemCaseSensitive(root, "num_key_value_heads");
+    c->n_kv_head_default = !kv ? 1 : cJSON_IsNull(kv) ? 2 : 0;
     if ((s = cfg_int(&c->n_kv_head, root, "num_key_value_heads", 0, AV_MAX_HEADS, name, err)) ||
         (s = cfg_int(&c->max_positions, root, "max_position_embeddings", 0, 1000000000, name, err)) ||
         (s = cfg_int(&c->bos_token_id, root, "bos_token_id", 0, 0, name, err)) ||
@@ -628,7 +630,33 @@ static const char *tensor_kind(const char *name) {
     return "nn.Linear (out, in)";
 }
 
-static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err *err) {
+/* The shape error of a k_proj or v_proj (weight or bias) when config.json lacks num_key_value_heads or has it
+ * null, so KVH defaulted to H: a grouped-query checkpoint then said only "has shape (16, 32); config.json implies
+ * nn.Linear (out, in) = (32, 32)", naming no key (a Llama user's pass). It names the missing key, the default
+ * taken, and, when the rows are whole K/V heads of head_dim that divide H, the line to write. */
+static av_status kv_default_error(const av_llama_config *c, const char *file, const av_llama_tensor *row,
+                                  const av_st_tensor *t, const char *got, const char *want, av_err *err) {
+    int D = c->n_embd / c->n_head;
+    size_t rows = t->shape[0], kvh = rows / (size_t)D;
+    int fits = (t->ndim == row->ndim && (row->ndim == 1 || t->shape[1] == row->shape[1])) && rows % (size_t)D == 0 &&
+               kvh >= 1 && kvh < (size_t)c->n_head && c->n_head % (int)kvh == 0;
+    char advice[160];
+    if (fits)
+        snprintf(advice, sizeof advice, "%zu rows are %zu K/V heads of head_dim %d: write \"num_key_value_heads\": %zu "
+                 "in config.json", rows, kvh, D, kvh);
+    else
+        snprintf(advice, sizeof advice, "write the checkpoint's num_key_value_heads in config.json (its K/V heads "
+                 "times head_dim %d rows)", D);
+    return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s, but config.json %s, so attnviz takes "
+                   "num_attention_heads = %d K/V heads (%s), which implies %s = %s; %s", file, row->name, got,
+                   c->n_kv_head_default == 1 ? "has no num_key_value_heads" : "has num_key_value_heads null", c->n_head,
+                   c->type == AV_LLAMA_LLAMA || c->n_kv_head_default == 2
+                       ? "transformers' default: one K/V head per query head"
+                       : "LlamaConfig's default; transformers' Qwen2Config would take 32",
+                   tensor_kind(row->name), want, advice);
+}
+
+static av_status bind_tensor(llama_store *s, const av_llama_config *c, const av_llama_tensor *row, av_err *err) {
     int f = 0;
     const av_st_tensor *t = store_find(s, row->name, &f);
     if (!t && strcmp(row->name, "lm_head.weight") == 0) /* the one a tied model lacks: say which key decides */
@@ -641,6 +669,8 @@ static av_status bind_tensor(llama_store *s, const av_llama_tensor *row, av_err 
         char got[128], want[64];
         av_st_shape_str(got, sizeof got, t->shape, t->ndim);
         av_st_shape_str(want, sizeof want, row->shape, row->ndim);
+        if (c->n_kv_head_default && (strstr(row->name, ".k_proj.") || strstr(row->name, ".v_proj.")))
+            return kv_default_error(c, s->st[f].name, row, t, got, want, err);
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s = %s", s->st[f].name,
                        row->name, got, tensor_kind(row->name), want);
     }
@@ -704,7 +734,7 @@ static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_e
         if (!bare && m->cfg.tie_word_embeddings && !store_find(s, tab[0].name, &f) && store_find(s, "lm_head.weight", &f))
             snprintf(tab[0].name, sizeof tab[0].name, "lm_head.weight"); /* row 0 is embed_tokens */
         if (!st) st = check_unknown(s, tab, n, err);
-        for (int i = 0; i < n && !st; i++) st = bind_tensor(s, &tab[i], err);
+        for (int i = 0; i < n && !st; i++) st = bind_tensor(s, &m->cfg, &tab[i], err);
         if (!st && m->cfg.tie_word_embeddings) st = check_tied_lm_head(s, &m->cfg, m->params.embed_tokens, err);
     } else {
         st = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);

@@ -61,6 +61,8 @@ typedef struct {
     int n_layer;               /* L = num_hidden_layers */
     int n_head;                /* H = num_attention_heads */
     int n_kv_head;             /* KVH = num_key_value_heads (default H); divides H */
+    int n_kv_head_default;     /* 0: config.json gives num_key_value_heads; 1: it has none; 2: it is null (KVH = H
+                                * then, and a k_proj/v_proj of fewer rows says so) */
     int n_embd;                /* C = hidden_size; D = C / H */
     int n_inter;               /* I = intermediate_size */
     int vocab_size;            /* V */
@@ -169,7 +171,13 @@ typedef struct {
  * no lm_head.weight) is read as transformers reads it into the ForCausalLM
  * when tied, and refused naming tie_word_embeddings when not. F32 stays
  * mmapped, F16/BF16 are converted. Errors: AV_ERUNTIME for I/O ("cannot read
- * 'DIR/config.json': ..."); AV_EUSAGE naming file and tensor for content,
+ * 'DIR/config.json': ..."); AV_EUSAGE naming file and tensor for content
+ * (a k_proj or v_proj whose shape is not what a config.json without
+ * num_key_value_heads, or with it null, implies names the key: "DIR/model.safetensors:
+ * tensor \"model.layers.0.self_attn.k_proj.weight\" has shape (16, 32), but
+ * config.json has no num_key_value_heads, so attnviz takes num_attention_heads
+ * = 4 K/V heads (...), which implies nn.Linear (out, in) = (32, 32); 16 rows
+ * are 2 K/V heads of head_dim 8: write \"num_key_value_heads\": 2 in config.json"),
  * "--model DIR has no model.safetensors, nor a model.safetensors.index.json
  * naming its shards; ..." when neither is there ("..., and its 2 shard files
  * (model-00001-of-00002.safetensors, ...) have no
