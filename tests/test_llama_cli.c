@@ -188,6 +188,54 @@ static void test_llama_with_one_kv_head_is_multi_query(void **state) {
     tu_free(&r);
 }
 
+/* The figures of a grouped-query model name each head's K/V head: the layer grid said only "head 5" under a
+ * title of counts ("GQA: 2 query heads share each of 2 K/V heads"), and layer1_head5 "head 5 of 4", though the
+ * README said the titles tell which query heads share each K/V head (a figure-maker's pass). 4 query heads on
+ * kv K/V heads; by hand from Hugging Face's repeat_kv (query head h reads K/V head h // (4 / kv)): kv 2 puts
+ * heads 0, 1 on K/V 0 and 2, 3 on K/V 1; kv 1 is multi-query; kv 4 is plain multi-head, no sharing to name. */
+static void test_figures_name_each_heads_kv_head(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        int kv;
+        const char *panel[4], *title[4]; /* the grid's panel texts; the head figures' words after "head h of 4" */
+    } cases[] = {
+        {2, {"head 0 (K/V 0)", "head 1 (K/V 0)", "head 2 (K/V 1)", "head 3 (K/V 1)"},
+         {" (K/V head 0, shared by query heads 0–1): ", " (K/V head 0, shared by query heads 0–1): ",
+          " (K/V head 1, shared by query heads 2–3): ", " (K/V head 1, shared by query heads 2–3): "}},
+        {1, {"head 0", "head 1", "head 2", "head 3"},
+         {" (the one K/V head, shared by all 4 query heads): ", " (the one K/V head, shared by all 4 query heads): ",
+          " (the one K/V head, shared by all 4 query heads): ", " (the one K/V head, shared by all 4 query heads): "}},
+        {4, {"head 0", "head 1", "head 2", "head 3"}, {": ", ": ", ": ", ": "}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char name[32], out[32], path[4400], want[160];
+        snprintf(name, sizeof name, "m%d", cases[c].kv);
+        snprintf(out, sizeof out, "out%d", cases[c].kv);
+        const char *model = llama_with_kv_heads(f, name, cases[c].kv), *dir = tu_in(f, out);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "-q", "-o", dir, "--figures", "grid,heads", "--format", "svg", "a b c",
+                    NULL);
+        if (r.code != 0) fail_msg("kv %d: exit %d: %s", cases[c].kv, r.code, r.err);
+        snprintf(path, sizeof path, "%s/layer1.svg", dir);
+        char *grid = tu_slurp_file(path, NULL);
+        assert_non_null(grid);
+        for (int h = 0; h < 4; h++) {
+            snprintf(want, sizeof want, ">%s</text>", cases[c].panel[h]);
+            if (!strstr(grid, want)) fail_msg("kv %d: layer1.svg has no panel \"%s\"", cases[c].kv, cases[c].panel[h]);
+            snprintf(path, sizeof path, "%s/layer1_head%d.svg", dir, h);
+            char *svg = tu_slurp_file(path, NULL);
+            assert_non_null(svg);
+            snprintf(want, sizeof want, "· layer 1 · head %d of 4%sattention weights · mask: causal</title>", h,
+                     cases[c].title[h]);
+            if (!strstr(svg, want)) fail_msg("kv %d: layer1_head%d.svg's title lacks \"%s\":\n%.600s", cases[c].kv, h, want, svg);
+            free(svg);
+        }
+        if (cases[c].kv != 2 && strstr(grid, "(K/V ")) fail_msg("kv %d: a panel names a K/V head", cases[c].kv);
+        free(grid);
+        tu_free(&r);
+    }
+}
+
 static void test_qwen2_bf16_trace_and_generate(void **state) {
     tu_fixture *f = *state;
     const char *model = tu_in(f, "q");
@@ -2062,6 +2110,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_without_gqa_is_not_called_grouped, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_with_one_kv_head_is_multi_query, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_figures_name_each_heads_kv_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_qwen2_bf16_trace_and_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_llama_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_rope_parameters_of_transformers_5, tu_setup_tmpdir, tu_teardown_tmpdir),

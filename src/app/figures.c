@@ -712,13 +712,27 @@ static av_status fig_model_view(fig_run *fr, const float *att, int L, const char
 /* layer<L>: layer L's heads in one grid; layer<L>_head<h>: single heads. */
 static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned figs, av_err *err) {
     const av_model *m = fr->m;
-    int H = m->cfg.H, T = m->cfg.T;
-    char stem[64], title[FIG_TITLE_MAX];
+    int H = m->cfg.H, T = m->cfg.T, KVH = m->kv_heads, G = KVH > 0 ? H / KVH : 1;
+    char stem[64], title[FIG_TITLE_MAX], kv[96];
+    /* grouped-query attention: each panel names the K/V head it reads ("head 5 (K/V 1)"); a lone head's title
+     * names the query heads that share it. source gave only the counts ("2 query heads share each of 2 K/V
+     * heads"), so which heads shared a K/V head was the trace's alone. */
+    char (*panel)[40] = G > 1 && KVH > 1 ? calloc((size_t)H, sizeof *panel) : NULL;
+    if (G > 1 && KVH > 1 && !panel) return av_fail(err, AV_ERUNTIME, "out of memory");
     for (int h = 0; h < H; h++) {
-        snprintf(fr->titles[h], sizeof fr->titles[h], "%s · %s · layer %d · head %d of %d: attention weights · mask: causal", fr->lead,
-                 source, layer, h, H);
+        int g = h / G;
+        if (G > 1 && KVH == 1) /* multi-query: one K/V head for all */
+            snprintf(kv, sizeof kv, " (the one K/V head, shared by all %d query heads)", H);
+        else if (G > 1)
+            snprintf(kv, sizeof kv, " (K/V head %d, shared by query heads %d–%d)", g, g * G, g * G + G - 1);
+        else
+            kv[0] = '\0';
+        if (panel) snprintf(panel[h], sizeof panel[h], "head %d (K/V %d)", h, g);
+        snprintf(fr->titles[h], sizeof fr->titles[h], "%s · %s · layer %d · head %d of %d%s: attention weights · mask: causal",
+                 fr->lead, source, layer, h, H, kv);
         fr->hms[h] = (av_heatmap){.title = fr->titles[h], .n_q = T, .n_k = T, .q_labels = fr->tok, .k_labels = fr->tok,
-                                  .w = m->att + (size_t)h * T * T, .masked = m->mask};
+                                  .w = m->att + (size_t)h * T * T, .masked = m->mask,
+                                  .panel_title = panel ? panel[h] : NULL};
     }
     av_status s = AV_OK;
     if (figs & AV_FIG_GRID) {
@@ -736,6 +750,8 @@ static av_status fig_layer(fig_run *fr, int layer, const char *source, unsigned 
         snprintf(stem, sizeof stem, "layer%d_head%d", layer, h);
         s = write_fig(fr, stem, FIG_HEAD, &fr->hms[h], 1, NULL, &fr->wmeta, err);
     }
+    for (int h = 0; h < H; h++) fr->hms[h].panel_title = NULL; /* panel's, freed here */
+    free(panel);
     return s;
 }
 

@@ -135,6 +135,10 @@ void av_figures_model_run_id(char run[24], const char *source, const av_tokens *
  * Default without --figures: model and layer<L>, plus layer<L>_head<h> with
  * --head. Titles start with the sentence in quotes (or --title), as the
  * single layer's, then name the weights' source ("model DIR (F32)");
+ * a grouped-query view (view->kv_heads between 1 and H) labels layer<L>'s
+ * panels "head h (K/V g)" and titles layer<L>_head<h> "head h of H (K/V
+ * head g, shared by query heads a–b)", g = h / (H / kv_heads) (multi-query,
+ * kv_heads 1: "the one K/V head, shared by all H query heads");
  * run (av_figures_model_run_id) is the PNG tEXt Run and the SVG's run line.
  * Errors: AV_ERUNTIME on I/O or out of memory. */
 av_status av_figures_model(const av_model *view, const av_tokens *toks, const float *att, int L, int layer,
