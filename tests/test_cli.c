@@ -1921,6 +1921,48 @@ static void test_word_with_space_after_dash_is_text(void **state) {
     av_options_free(&o);
 }
 
+/* A --prefix that starts with '.' hid every file it named: `attnviz --heads 2 --prefix . "a b"` wrote
+ * .head0.png, .head1.png and .heads.png into ./attnviz-out, which `ls` lists as empty, with exit 0 and no word
+ * (a figure-maker's pass). Refused now with exit 2 and nothing written, with --html too (.attnviz.html);
+ * a '.' after the first byte ("v1.") names visible files as before. The messages are written by hand. */
+static void test_prefix_that_hides_the_files_is_refused(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *prefix, *says; } cases[] = {
+        {".", "attnviz: error: --prefix '.' starts with '.', so every file it names would be hidden ('.head0.png': "
+              "ls and file managers do not list it); give a name such as slide1_ (a '.' after the first character "
+              "is fine, as in v1.)\n"},
+        {"..", "attnviz: error: --prefix '..' starts with '.', so every file it names would be hidden "
+               "('..head0.png': ls and file managers do not list it); give a name such as slide1_ (a '.' after the "
+               "first character is fine, as in v1.)\n"},
+        {".draft_", "attnviz: error: --prefix '.draft_' starts with '.', so every file it names would be hidden "
+                    "('.draft_head0.png': ls and file managers do not list it); give a name such as slide1_ (a '.' "
+                    "after the first character is fine, as in v1.)\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int html = 0; html < 2; html++) {
+            const char *args[] = {"--heads", "2", "--prefix", cases[k].prefix, html ? "--html" : "-q", "a b", NULL};
+            tu_result r;
+            tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+            tu_run_ex(&r, &ro, NULL, 0, args);
+            if (r.code != 2 || strcmp(r.err, cases[k].says)) fail_msg("case %zu/%d: exit %d, %s", k, html, r.code, r.err);
+            assert_string_equal(r.out, "");
+            assert_int_equal(count_entries(f->dir), 0); /* no attnviz-out with hidden files in it */
+            tu_free(&r);
+        }
+    /* a '.' later on is an ordinary name */
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--heads", "2", "--prefix", "v1.", "-o", f->dir, "a b", NULL);
+    if (r.code != 0) fail_msg("--prefix v1.: exit %d, %s", r.code, r.err);
+    tu_free(&r);
+    char path[4200];
+    static const char *const names[] = {"v1.head0.png", "v1.head1.png", "v1.heads.png"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", f->dir, names[i]);
+        if (!file_exists(path)) fail_msg("--prefix v1. wrote no %s", names[i]);
+    }
+    assert_int_equal(count_entries(f->dir), 3);
+}
+
 /* Text on the standard input with no sentence and no -f: `echo "I love you" | attnviz` and `attnviz < s.txt`
  * said only "no sentence given ... (or -f FILE, or -f - for stdin)", as with nothing to read (a coreutils
  * user's pass: cat and sort read a pipe by themselves). The message now says the input is a pipe or a file
@@ -3907,6 +3949,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_and_missing),
         cmocka_unit_test(test_no_sentence_names_the_unread_stdin),
         cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_prefix_that_hides_the_files_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),

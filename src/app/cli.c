@@ -959,7 +959,9 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     return AV_OK;
 }
 
-/* --prefix NAME: part of a file name, so no '/' and not empty. */
+/* --prefix NAME: part of a file name, so no '/' and not empty; not starting with '.', which hid every file
+ * it named: `--prefix .` wrote .head0.png and .heads.png, which ls and file managers do not show, with exit 0
+ * and no word (a figure-maker's pass). */
 static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
     if (!*s) return av_fail(err, AV_EUSAGE, "--prefix '' is empty; give a name such as slide1_ (or leave it out)");
     av_status st = check_one_line("prefix", s, "a prefix is part of a file name", err);
@@ -969,6 +971,13 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
         show_value(shown, sizeof shown, s);
         return av_fail(err, AV_EUSAGE, "--prefix '%s' must be part of a file name: at most 64 bytes, no '/' "
                        "(use -o for the folder)", shown);
+    }
+    if (s[0] == '.') {
+        char shown[160];
+        show_value(shown, sizeof shown, s);
+        return av_fail(err, AV_EUSAGE, "--prefix '%s' starts with '.', so every file it names would be hidden "
+                       "('%shead0.png': ls and file managers do not list it); give a name such as slide1_ (a '.' "
+                       "after the first character is fine, as in v1.)", shown, shown);
     }
     o->prefix = s;
     return AV_OK;
