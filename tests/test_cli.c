@@ -2172,6 +2172,44 @@ static void test_help_warmup_names_noams_range(void **state) {
 
 /* The range a whole-number option enforces is the one --help and the man page state: --pad-to and
  * --generate were refused outside 1..65536 while neither named a range (a reviewer's pass). */
+/* --dpi's --help line and README's options row said "more pixels, same printed size" and nothing of the
+ * 6000-pixel side that every figure keeps to (a figure-maker's pass: --heads 16 --dpi 600 on 64 tokens wrote
+ * heads.png at 5925 x 5999 px and pHYs 436 dpi, said only in a note on stderr). Both now name the limit; the
+ * figure here shows it is the one the code keeps: no side above 6000 px, and the largest side within 2 % of it
+ * (the dpi was lowered to fit, not left at a smaller figure). */
+static void test_help_and_readme_name_the_dpi_pixel_limit(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    tu_help_unwrap(r.out);
+    const char *dpi = strstr(r.out, "--dpi N");
+    assert_non_null(dpi);
+    char line[400];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(dpi, "\n"), dpi);
+    if (!strstr(line, "6000 px")) fail_msg("--help's --dpi line does not name the 6000 px limit: %s", line);
+    tu_free(&r);
+    char *readme = tu_slurp_file(src_path("README.md"), NULL);
+    assert_non_null(readme);
+    const char *row = strstr(readme, "| `--dpi N`");
+    assert_non_null(row);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+    if (!strstr(line, "6000 px")) fail_msg("README's --dpi row does not name the 6000 px limit: %s", line);
+    free(readme);
+    char text[64 * 4 + 1] = "";
+    for (int i = 0; i < 64; i++) strcat(text, i ? " w" : "w"); /* 64 tokens */
+    run_attnviz(&r, NULL, "-q", "--heads", "16", "--dpi", "600", "--figures", "grid", "-o", tu_in(f, "d"), text, NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    av_png_image img;
+    av_err err = {{0}};
+    if (av_png_read(tu_in(f, "d/heads.png"), &img, &err)) fail_msg("%s", err.msg);
+    int side = img.width > img.height ? img.width : img.height;
+    if (side > 6000 || side < 5880) fail_msg("heads.png is %d x %d px; expected its larger side at 6000 px or just under",
+                                             img.width, img.height);
+    av_png_image_free(&img);
+}
+
 static void test_help_and_man_state_the_enforced_ranges(void **state) {
     (void)state;
     /* each option with a value it refuses, so that the error names the range */
@@ -3962,6 +4000,7 @@ int main(void) {
         cmocka_unit_test(test_weights_out_of_memory_says_a_way_that_runs),
         cmocka_unit_test(test_help_quiet_names_generate),
         cmocka_unit_test(test_help_and_man_state_the_enforced_ranges),
+        cmocka_unit_test_setup_teardown(test_help_and_readme_name_the_dpi_pixel_limit, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_readme_states_the_compare_limits),
         cmocka_unit_test(test_help_warmup_names_noams_range),
         cmocka_unit_test(test_help_head_names_html),

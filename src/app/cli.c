@@ -137,7 +137,7 @@ static const optdef kOpts[] = {
      .noun = "colour map", .arg = "NAME",
      .help = "viridis (default) | magma | inferno | plasma | cividis | gray | RdBu_r"},
     {"dpi", 0, OPT_INT, AT(dpi), .lo = AV_MIN_DPI, .hi = AV_MAX_DPI, .arg = "N",
-     .help = "PNG resolution 50..600 (default 100): more pixels, same printed size"},
+     .help = "PNG resolution 50..600 (default 100): more pixels, same printed size, up to 6000 px a side"},
     {"scale", 0, OPT_DOUBLE, AT(scale), .min = AV_MIN_SCALE, .max = AV_MAX_SCALE, .arg = "F",
      .help = "multiply every size by F, 0.5..4 (default 1), for slides"},
     {"dump", 0, OPT_STRING, AT(dump_dir), .if_empty = "give a folder name", .arg = "DIR",
