@@ -2170,12 +2170,10 @@ static void test_help_warmup_names_noams_range(void **state) {
     tu_free(&r);
 }
 
-/* The range a whole-number option enforces is the one --help and the man page state: --pad-to and
- * --generate were refused outside 1..65536 while neither named a range (a reviewer's pass). */
 /* --dpi's --help line and README's options row said "more pixels, same printed size" and nothing of the
  * 6000-pixel side that every figure keeps to (a figure-maker's pass: --heads 16 --dpi 600 on 64 tokens wrote
- * heads.png at 5925 x 5999 px and pHYs 436 dpi, said only in a note on stderr). Both now name the limit; the
- * figure here shows it is the one the code keeps: no side above 6000 px, and the largest side within 2 % of it
+ * heads.png at 5925 x 5999 px and pHYs 436 dpi, said only in a note on stderr). Both now name the limit; the grid
+ * figure (heads.png) here shows it is the one the code keeps: no side above 6000 px, and the largest side within 2 % of it
  * (the dpi was lowered to fit, not left at a smaller figure). */
 static void test_help_and_readme_name_the_dpi_pixel_limit(void **state) {
     tu_fixture *f = *state;
@@ -2210,6 +2208,8 @@ static void test_help_and_readme_name_the_dpi_pixel_limit(void **state) {
     av_png_image_free(&img);
 }
 
+/* The range a whole-number option enforces is the one --help and the man page state: --pad-to and
+ * --generate were refused outside 1..65536 while neither named a range (a reviewer's pass). */
 static void test_help_and_man_state_the_enforced_ranges(void **state) {
     (void)state;
     /* each option with a value it refuses, so that the error names the range */
