@@ -1608,6 +1608,38 @@ static void test_missing_kv_heads_is_named(void **state) {
     }
 }
 
+/* A config.json that gives a wrong num_key_value_heads got the same message that named no key: "has shape
+ * (16, 32); config.json implies nn.Linear (out, in) = (32, 32)" for 4 on a checkpoint of 2 K/V heads (a Llama
+ * user's pass). Worked by hand: the fixtures have C = 64 and H = 4, so head_dim = 64 / 4 = 16, and 2 K/V heads,
+ * so k_proj is (2·16, 64) = (32, 64); a config.json's 4 implies (4·16, 64) = (64, 64), its 1 (1·16, 64) =
+ * (16, 64), and 32 rows / 16 = 2 K/V heads either way. */
+static void test_wrong_kv_heads_is_named(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *model; int kv; const char *implies; } cases[] = {
+        {"llama_f32", 4, "(64, 64)"}, {"llama_f32", 1, "(16, 64)"}, {"qwen2_f32", 4, "(64, 64)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char name[16], path[4400], to[64];
+        snprintf(name, sizeof name, "kvw%zu", i);
+        const char *model = tu_in(f, name);
+        assert_int_equal(mkdir(model, 0700), 0);
+        make_folder(model, cases[i].model, AV_ST_F32);
+        snprintf(path, sizeof path, "%s/config.json", model);
+        char *json = tu_slurp_file(path, NULL);
+        assert_non_null(json);
+        snprintf(to, sizeof to, "\"num_key_value_heads\": %d,", cases[i].kv);
+        assert_int_equal(tu_write_replaced(path, json, "\"num_key_value_heads\": 2,", to), 0);
+        free(json);
+        char want[4800];
+        snprintf(want, sizeof want, "attnviz: error: %s/model.safetensors: tensor \"model.layers.0.self_attn.k_proj.weight\" "
+                 "has shape (32, 64), but config.json's num_key_value_heads %d (K/V heads of head_dim = hidden_size / "
+                 "num_attention_heads = 64 / 4 = 16) implies nn.Linear (out, in) = %s; its 32 rows are 2 K/V heads of "
+                 "head_dim 16: write \"num_key_value_heads\": 2 in config.json (if num_attention_heads 4 is right)\n",
+                 model, cases[i].kv, cases[i].implies);
+        expect_model_refused(model, want, 0, name);
+    }
+}
+
 /* --generate stops after config.json's eos_token_id on a Llama too, as
  * Hugging Face's generate does (it went on: only GPT-2 folders stopped). The
  * fixture's config says 2, which the tiny model does not pick; here the id
@@ -2142,6 +2174,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unimplemented_config_keys_are_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_kv_heads_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_wrong_kv_heads_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_untied_config_without_lm_head, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_with_lm_head_only, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -630,23 +630,36 @@ static const char *tensor_kind(const char *name) {
     return "nn.Linear (out, in)";
 }
 
-/* The shape error of a k_proj or v_proj (weight or bias) when config.json lacks num_key_value_heads or has it
- * null, so KVH defaulted to H: a grouped-query checkpoint then said only "has shape (16, 32); config.json implies
- * nn.Linear (out, in) = (32, 32)", naming no key (a Llama user's pass). It names the missing key, the default
- * taken, and, when the rows are whole K/V heads of head_dim that divide H, the line to write. */
-static av_status kv_default_error(const av_llama_config *c, const char *file, const av_llama_tensor *row,
-                                  const av_st_tensor *t, const char *got, const char *want, av_err *err) {
+/* The shape error of a k_proj or v_proj (weight or bias), whose rows are KVH K/V heads of head_dim D = C / H:
+ * file the safetensors file, got and want the shapes found and implied ("(16, 32)"). When config.json lacks
+ * num_key_value_heads or has it null, KVH defaulted to H: a grouped-query checkpoint then said only "has shape
+ * (16, 32); config.json implies nn.Linear (out, in) = (32, 32)", naming no key (a Llama user's pass); so did a
+ * config.json that gives a wrong num_key_value_heads (4 for a checkpoint of 2 K/V heads: a Llama user's pass).
+ * It names the key, its value or the default taken, and, when the rows are whole K/V heads of head_dim that
+ * divide H, the line to write; else that the rows are K/V heads times head_dim, so num_key_value_heads or
+ * num_attention_heads is wrong. Always AV_EUSAGE. */
+static av_status kv_shape_error(const av_llama_config *c, const char *file, const av_llama_tensor *row,
+                                const av_st_tensor *t, const char *got, const char *want, av_err *err) {
     int D = c->n_embd / c->n_head;
     size_t rows = t->shape[0], kvh = rows / (size_t)D;
     int fits = (t->ndim == row->ndim && (row->ndim == 1 || t->shape[1] == row->shape[1])) && rows % (size_t)D == 0 &&
-               kvh >= 1 && kvh < (size_t)c->n_head && c->n_head % (int)kvh == 0;
-    char advice[160];
-    if (fits)
+               kvh >= 1 && kvh <= (size_t)c->n_head && kvh != (size_t)c->n_kv_head && c->n_head % (int)kvh == 0;
+    char advice[256];
+    if (fits && !c->n_kv_head_default) /* the rows cannot tell a wrong num_attention_heads (head_dim) apart */
+        snprintf(advice, sizeof advice, "its %zu rows are %zu K/V head%s of head_dim %d: write \"num_key_value_heads\": "
+                 "%zu in config.json (if num_attention_heads %d is right)", rows, kvh, kvh == 1 ? "" : "s", D, kvh,
+                 c->n_head);
+    else if (fits)
         snprintf(advice, sizeof advice, "%zu rows are %zu K/V heads of head_dim %d: write \"num_key_value_heads\": %zu "
                  "in config.json", rows, kvh, D, kvh);
     else
         snprintf(advice, sizeof advice, "write the checkpoint's num_key_value_heads in config.json (its K/V heads "
                  "times head_dim %d rows)", D);
+    if (!c->n_kv_head_default)
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s, but config.json's num_key_value_heads %d "
+                       "(K/V heads of head_dim = hidden_size / num_attention_heads = %d / %d = %d) implies %s = %s; %s",
+                       file, row->name, got, c->n_kv_head, c->n_embd, c->n_head, D, tensor_kind(row->name), want,
+                       advice);
     return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s, but config.json %s, so attnviz takes "
                    "num_attention_heads = %d K/V heads (%s), which implies %s = %s; %s", file, row->name, got,
                    c->n_kv_head_default == 1 ? "has no num_key_value_heads" : "has num_key_value_heads null", c->n_head,
@@ -669,8 +682,8 @@ static av_status bind_tensor(llama_store *s, const av_llama_config *c, const av_
         char got[128], want[64];
         av_st_shape_str(got, sizeof got, t->shape, t->ndim);
         av_st_shape_str(want, sizeof want, row->shape, row->ndim);
-        if (c->n_kv_head_default && (strstr(row->name, ".k_proj.") || strstr(row->name, ".v_proj.")))
-            return kv_default_error(c, s->st[f].name, row, t, got, want, err);
+        if (strstr(row->name, ".k_proj.") || strstr(row->name, ".v_proj."))
+            return kv_shape_error(c, s->st[f].name, row, t, got, want, err);
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s = %s", s->st[f].name,
                        row->name, got, tensor_kind(row->name), want);
     }
