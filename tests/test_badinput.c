@@ -606,7 +606,7 @@ static const bad_case kCases[] = {
      * 0..63", the parser's, where --head 64 names the heads in use */
     {"head_past_an_int", 2, "--head 99999999999999999999 is outside 0..1 (there are 2 heads)", {W8, "--head", "99999999999999999999", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"head_past_an_int_negative", 2, "--head -99999999999999999999 is outside 0..1 (there are 2 heads)", {W8, "--head", "-99999999999999999999", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
-    {"head_not_a_number", 2, "--head 'x' is not a whole number; allowed: 0..H-1, H the heads in use (--heads, or the --model's n_head)", {W8, "--head", "x", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
+    {"head_not_a_number", 2, "--head 'x' is not a whole number; allowed: 0..H-1, H the heads in use (--heads, or the --model's n_head, num_attention_heads for Llama and Qwen2)", {W8, "--head", "x", "--explain", "0,1", S4}, NULL, 0, NULL, 0},
     {"head_as_typed_train", 2, "--head 064 is outside the allowed range 0..63", {"--train", "reverse", "--head", "064", "-o", "@/out"}, NULL, 0, NULL, 0},
     /* the help's 0..--steps, not the parser's 0..1000000: with --steps 5, 6..1000000 are refused too */
     /* and the --steps in use: "0..--steps" did not say what --steps is (4000 by default for reverse); a value past
@@ -733,6 +733,8 @@ static const bad_case kCases[] = {
     {"heads_trailing_full_width_semicolon", 2, "--heads '4；' is not a whole number (the '；' (U+FF1B) at its end is a full-width semicolon, typed after the value: type 4); allowed: 1..64", {"--heads", "4；", "我爱你"}, NULL, 0, NULL, 0},
     {"heads_trailing_full_width_exclamation", 2, "(the '！' (U+FF01) at its end is a full-width exclamation mark, typed after the value: type 4)", {"--heads", "4！", "我爱你"}, NULL, 0, NULL, 0},
     {"heads_trailing_ascii_comma", 2, "--heads '4,' is not a whole number (the ',' at its end is typed after the value: type 4); allowed: 1..64", {"--heads", "4,", "I love you"}, NULL, 0, NULL, 0},
+    /* the keys a Llama or Qwen2 config.json names the sizes by, as the range error after loading does (a Llama user's pass) */
+    {"layer_not_a_number_names_both_keys", 2, "--layer 'x' is not a layer number; allowed: 0..L-1, L the --model's layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", {"--layer", "x", "I love you"}, NULL, 0, NULL, 0},
     {"layer_trailing_ascii_full_stop", 2, "--layer '1.' is not a layer number (the '.' at its end is typed after the value: type 1)", {"--layer", "1.", "I love you"}, NULL, 0, NULL, 0},
     {"explain_full_width_letters", 2, "--explain query 'GPT' is neither a token of the sentence nor an index 0..2; full-width and half-width letters are different characters: 'ＧＰＴ' is token 0", {"--explain", "GPT,头", "ＧＰＴ有头"}, NULL, 0, NULL, 0},
     /* a start of a long name after one hyphen ("-out slides" was -o ut: ./ut written, exit 0) and a short

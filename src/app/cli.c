@@ -155,7 +155,7 @@ static const optdef kOpts[] = {
     {"explain", 0, OPT_STRING, AT(explain), .one_line = "QUERY,KEY pair", .arg = "Q,K",
      .help = "walk through one cell: query Q, key K (indices or token text)"},
     {"head", 0, OPT_INT, AT(head), .lo = 0, .hi = AV_MAX_HEADS - 1, .range_later = 1,
-     .later = "0..H-1, H the heads in use (--heads, or the --model's n_head)", .arg = "N",
+     .later = "0..H-1, H the heads in use (--heads, or the --model's n_head, num_attention_heads for Llama and Qwen2)", .arg = "N",
      .help = "head for --explain, --show, the --html page and --compare figures; with --model also drawn alone (default 0)"},
     {"show", 0, OPT_FLAG, AT(show), .help = "draw each head's weights in the terminal (colour on a TTY)"},
     {"compare", 0, OPT_CHOICE, AT(compare), .lo = AV_CMP_SCALE, .hi = AV_CMP_NORM, .choice_name = av_compare_name,
@@ -953,7 +953,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         show_value(sv, sizeof sv, s);
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
         return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number%s; allowed: 0..L-1, L the --model's "
-                       "layers (n_layer in its config.json)", sv, hint);
+                       "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", sv, hint);
     }
     o->layer = (int)v;
     return AV_OK;
