@@ -18,8 +18,8 @@
  * figures (-o docs/figures/compare8), which land there. The folder's
  * docs/figures/train is a link to the tree's, which the training chapter's
  * commands only read (cat, sed, grep of logs that `make train-figures` made
- * on its machine: training is not run here). attnviz is a link to
- * $ATTNVIZ_BIN.
+ * on its machine: training is not run here). attnviz is a shell function
+ * that runs $ATTNVIZ_BIN.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,13 +43,16 @@ static char *str_printf(const char *fmt, ...) {
     return s;
 }
 
-/* The output of `{ cmd; } 2>&1` run by sh in dir, with dir first on PATH, as excerpts.sh's awk reads it:
- * line by line, each line ended by a newline (so a last line without one gets one). Caller frees. */
+/* The output of `{ cmd; } 2>&1` run by sh in dir, with attnviz a shell function that runs $ATTNVIZ_BIN (as
+ * excerpts.sh puts ./attnviz first on PATH; a function, since a folder on PATH cannot hold a ':' of TMPDIR), as
+ * excerpts.sh's awk reads it: line by line, each line ended by a newline (so a last line without one gets one).
+ * Caller frees. */
 static char *run_block(const char *dir, const char *cmd) {
     setenv("AV_DOC_DIR", dir, 1);
     setenv("AV_DOC_CMD", cmd, 1);
-    FILE *p = popen("cd \"$AV_DOC_DIR\" && PATH=\"$AV_DOC_DIR:$PATH\" NO_COLOR=1 COLUMNS=80 "
-                    "sh -c '{ eval \"$AV_DOC_CMD\"; } 2>&1'",
+    setenv("AV_DOC_BIN", tu_bin(), 1);
+    FILE *p = popen("cd \"$AV_DOC_DIR\" && NO_COLOR=1 COLUMNS=80 "
+                    "sh -c 'attnviz() { \"$AV_DOC_BIN\" \"$@\"; }; { eval \"$AV_DOC_CMD\"; } 2>&1'",
                     "r");
     assert_non_null(p);
     size_t cap = 1 << 16, n = 0;
@@ -139,8 +142,8 @@ static int setup(void **state) {
     tu_setup_tmpdir(state);
     tu_fixture *f = *state;
     char cmd[8600];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/docs/figures' && ln -s '%s' '%s/docs/figures/train' && ln -s '%s' '%s/attnviz'",
-             f->dir, src_path("docs/figures/train"), f->dir, tu_bin(), f->dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/docs/figures' && ln -s '%s' '%s/docs/figures/train'", f->dir,
+             src_path("docs/figures/train"), f->dir);
     return system(cmd) == 0 ? 0 : -1;
 }
 

@@ -1705,7 +1705,7 @@ static void test_explain_long_spec_keeps_its_hint(void **state) {
  * encodings by hand: 我爱 is GBK CE D2 B0 AE (GB2312 rows 0xB0-0xF7); 學習 is Big5 BE C7 B2 DF and 一 A4 40. */
 static void test_stdin_encoding_advice_runs_as_typed(void **state) {
     (void)state;
-    char *dir = make_tmpdir(), path[4200], cmd[9000], errf[4300];
+    char *dir = make_tmpdir(), path[4200], cmd[13000], errf[4300];
     struct {
         const char *bytes, *want;
         size_t n;

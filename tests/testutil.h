@@ -42,17 +42,25 @@ typedef struct {
     char *err;  /* stderr, NUL-terminated */
 } tu_result;
 
+/* $ATTNVIZ_BIN (default ./attnviz) as an absolute path when it exists: a test that runs the binary in another
+ * folder (tu_run_opts.cwd) or links to it (test_docs) failed with ATTNVIZ_BIN=./attnviz, exit 127 or "Too many
+ * levels of symbolic links" (a tester's pass). */
 static inline const char *tu_bin(void) {
+    static char abs[4096];
     const char *b = getenv("ATTNVIZ_BIN");
-    return b ? b : "./attnviz";
+    if (!b) b = "./attnviz";
+    return realpath(b, abs) ? abs : b;
 }
 
+/* rel inside the source tree, $ATTNVIZ_SRCDIR (default .), made absolute when it exists, for the same reason. */
 static inline const char *src_path(const char *rel) {
-    static char buf[8][4096];
+    static char buf[8][8192], root_abs[4096];
     static int slot;
     const char *root = getenv("ATTNVIZ_SRCDIR");
+    if (!root) root = ".";
+    if (realpath(root, root_abs)) root = root_abs;
     char *p = buf[slot++ % 8];
-    snprintf(p, 4096, "%s/%s", root ? root : ".", rel);
+    snprintf(p, 8192, "%s/%s", root, rel);
     return p;
 }
 
