@@ -952,6 +952,31 @@ static void test_project_variance_of_loaded_files(void **state) {
     assert_non_null(strstr(r.out, " (of X + PE, so not exactly 1)\n"));
     assert_null(strstr(r.out, "is not expected"));
     tu_free(&r);
+    /* a --dump of a run that loaded X.npy alone, read back: its X is still the file's (W_Q, W_K drawn), as its
+     * source.txt says, where the trace said nothing of it; a dump of wholly random weights keeps the PE line */
+    char xonly[4300], dumped[4300], drawn[4300];
+    snprintf(xonly, sizeof xonly, "%s/xonly", dir);
+    snprintf(dumped, sizeof dumped, "%s/dumped", dir);
+    snprintf(drawn, sizeof drawn, "%s/drawn", dir);
+    assert_int_equal(mkdir(xonly, 0755), 0);
+    snprintf(path, sizeof path, "%s/X.npy", xonly);
+    assert_int_equal(av_npy_write(path, x, 2, xshape, &err), AV_OK);
+    run_attnviz(&r, NULL, "-q", "-d", "8", "--weights", xonly, "--dump", dumped, "--no-plot", "a b c d", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-d", "8", "--weights", dumped, "--no-plot", "--color", "never", "a b c d", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, " (X.npy loaded: the N(0, 1/d_model) rule does not hold, so 1 is not expected)\n"))
+        fail_msg("a dump of X.npy loaded, read back: no \"(X.npy loaded: ...)\" in\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-d", "8", "--dump", drawn, "--no-plot", "a b c d", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-d", "8", "--weights", drawn, "--no-plot", "--color", "never", "a b c d", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, " (of X + PE, so not exactly 1)\n"));
+    assert_null(strstr(r.out, "is not expected"));
+    tu_free(&r);
     rm_rf(dir);
 }
 

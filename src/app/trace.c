@@ -298,21 +298,36 @@ static int stages_input(const av_trace *tr, const av_model *m, const av_weights_
     return n;
 }
 
-/* 1 when the tensor name ("X", "W_Q", "W_K") was drawn at random, so the
- * N(0, 1) embedding and N(0, 1/d_model) weight rule holds for it: no --weights
- * (ws NULL or random), a --dump of random weights read back unchanged, or a
- * name in the drawn list ("X, W_K, W_V, W_O") of a folder holding only some
- * of the five files. 0 for a tensor a --weights folder gave. */
-static int drawn_at_random(const av_weights_source *ws, const char *name) {
-    if (!ws || ws->kind == AV_WEIGHTS_RANDOM || ws->random_origin) return 1;
-    if (ws->kind != AV_WEIGHTS_MIXED) return 0;
+/* 1 when name ("X", "W_Q") is one of the first n bytes of list, names
+ * separated by ", " ("X, W_K, W_V, W_O"). */
+static int in_name_list(const char *list, size_t n, const char *name) {
     size_t len = strlen(name);
-    for (const char *p = ws->drawn; *p; p += strspn(p, ", ")) {
-        size_t k = strcspn(p, ",");
-        if (k == len && !strncmp(p, name, len)) return 1;
-        p += k;
+    for (size_t at = 0; at < n; at += strspn(list + at, ", ")) {
+        size_t k = strcspn(list + at, ",");
+        if (k > n - at) k = n - at;
+        if (k == len && !strncmp(list + at, name, len)) return 1;
+        at += k;
     }
     return 0;
+}
+
+/* 1 when the tensor name ("X", "W_Q", "W_K") was drawn at random, so the
+ * N(0, 1) embedding and N(0, 1/d_model) weight rule holds for it: no --weights
+ * (ws NULL or random), a --dump of random weights read back unchanged (of a
+ * run that loaded some files itself, only the tensors its source.txt calls
+ * random: "X loaded from w; W_Q, W_K, W_V, W_O random (untrained, seed 42)"),
+ * or a name in the drawn list ("X, W_K, W_V, W_O") of a folder holding only
+ * some of the five files. 0 for a tensor a --weights folder gave. */
+static int drawn_at_random(const av_weights_source *ws, const char *name) {
+    if (!ws || ws->kind == AV_WEIGHTS_RANDOM) return 1;
+    if (ws->random_origin) {
+        /* `--weights x --dump d` with only X.npy in x, then `--weights d`: the dump's X is the user's, and
+         * [4] said nothing of var(Q) = 6.5 (source.txt names the loaded ones first, before " loaded from ") */
+        const char *at = strstr(ws->random_text, " loaded from ");
+        return !at || !in_name_list(ws->random_text, (size_t)(at - ws->random_text), name);
+    }
+    if (ws->kind != AV_WEIGHTS_MIXED) return 0;
+    return in_name_list(ws->drawn, strlen(ws->drawn), name);
 }
 
 /* project, split heads, RoPE. */
