@@ -905,8 +905,11 @@ static void test_positions_none_names_a_mask_that_tells_order(void **state) {
  * variance 1, by hand) and W_Q = W_K = 3·I give Q = K = 3·X, variance 9
  * exactly with --positions none. The trace said "(of X + PE, so not exactly
  * 1)" with sinusoidal positions, as if only PE kept the files' product from 1;
- * it now names the loaded files and says 1 is not expected, and random
- * weights keep their line. */
+ * it now names the loaded files and says when 1 holds, and random weights
+ * keep their line. Files that keep the rule's scale are not told it fails:
+ * W = H_8/√8 (Sylvester's Hadamard matrix, entries ±1/√8, so variance
+ * 1/d_model, and orthogonal) keeps each ±1 row's length, and the rows'
+ * entries sum to 0, so var(Q) = var(K) = 1 exactly, by hand. */
 static void test_project_variance_of_loaded_files(void **state) {
     (void)state;
     char *dir = make_tmpdir();
@@ -925,10 +928,10 @@ static void test_project_variance_of_loaded_files(void **state) {
     static const struct {
         const char *positions, *want;
     } cases[] = {
-        {"none", "measured var(Q) = 9.000, var(K) = 9.000 (X.npy, W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) "
-                 "rule does not hold, so 1 is not expected)\n"},
-        {"sinusoidal", "(X.npy, W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) rule does not hold, so 1 is not "
-                       "expected)\n"},
+        {"none", "measured var(Q) = 9.000, var(K) = 9.000 (X.npy, W_Q.npy, W_K.npy loaded: near 1 only for X ~ "
+                 "N(0, 1) and W ~ N(0, 1/d_model), as attnviz draws them)\n"},
+        {"sinusoidal", "(X.npy, W_Q.npy, W_K.npy loaded: near 1 only for X ~ N(0, 1) and W ~ N(0, 1/d_model), as "
+                       "attnviz draws them)\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tu_result r;
@@ -945,13 +948,39 @@ static void test_project_variance_of_loaded_files(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--no-plot", "--color", "never", "a b c d", NULL);
     assert_int_equal(r.code, 0);
-    assert_non_null(strstr(r.out, " (W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) rule does not hold"));
+    assert_non_null(strstr(r.out, " (W_Q.npy, W_K.npy loaded: near 1 only for X ~ N(0, 1) and W ~ N(0, 1/d_model)"));
     tu_free(&r);
     run_attnviz(&r, NULL, "-d", "8", "--no-plot", "--color", "never", "a b c d", NULL);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, " (of X + PE, so not exactly 1)\n"));
     assert_null(strstr(r.out, "is not expected"));
     tu_free(&r);
+    /* W_Q = W_K = H_8/√8: the rule's scale, and var(Q) = 1.000; the line said "the N(0, 1/d_model) rule
+     * does not hold, so 1 is not expected" beside it */
+    float h[8 * 8];
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) h[i * 8 + j] = (__builtin_popcount((unsigned)(i & j)) % 2 ? -1.0f : 1.0f) / sqrtf(8.0f);
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, xshape, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    assert_int_equal(av_npy_write(path, h, 2, wshape, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_K.npy", dir);
+    assert_int_equal(av_npy_write(path, h, 2, wshape, &err), AV_OK);
+    run_attnviz(&r, NULL, "-d", "8", "--weights", dir, "--positions", "none", "--no-plot", "--color", "never",
+                "a b c d", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "measured var(Q) = 1.000, var(K) = 1.000 (X.npy, W_Q.npy, W_K.npy loaded: near 1 only for "
+                       "X ~ N(0, 1) and W ~ N(0, 1/d_model), as attnviz draws them)\n"))
+        fail_msg("W = H_8/sqrt(8): no var(Q) = 1.000 line that says when 1 holds in\n%s", r.out);
+    assert_null(strstr(r.out, "does not hold"));
+    assert_null(strstr(r.out, "is not expected"));
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/W_K.npy", dir);
+    unlink(path);
     /* a --dump of a run that loaded X.npy alone, read back: its X is still the file's (W_Q, W_K drawn), as its
      * source.txt says, where the trace said nothing of it; a dump of wholly random weights keeps the PE line */
     char xonly[4300], dumped[4300], drawn[4300];
@@ -966,7 +995,8 @@ static void test_project_variance_of_loaded_files(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "-d", "8", "--weights", dumped, "--no-plot", "--color", "never", "a b c d", NULL);
     assert_int_equal(r.code, 0);
-    if (!strstr(r.out, " (X.npy loaded: the N(0, 1/d_model) rule does not hold, so 1 is not expected)\n"))
+    if (!strstr(r.out, " (X.npy loaded: near 1 only for X ~ N(0, 1) and W ~ N(0, 1/d_model), as attnviz draws "
+                       "them)\n"))
         fail_msg("a dump of X.npy loaded, read back: no \"(X.npy loaded: ...)\" in\n%s", r.out);
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "-d", "8", "--dump", drawn, "--no-plot", "a b c d", NULL);

@@ -337,16 +337,19 @@ static int stages_project(const av_trace *tr, const av_model *m, const av_weight
     int T = c->T, C = c->C, H = c->H, Dk = m->D, P = tr->precision;
     stage(tr, n++, "project");
     fprintf(f, "Q = X·W_Q,  K = X·W_K,  V = X·W_V  (%d, %d)·(%d, %d) → (%d, %d) each\n", T, C, C, C, T, C);
-    char vq[32], vk[32], loaded[64] = "", why[160];
+    char vq[32], vk[32], loaded[64] = "", why[200];
     /* `--weights w` with W_Q = W_K = 3·I said "measured var(Q) = 9.4 ... (of X + PE, so not exactly 1)": what
-     * puts it near 1 is the random draw's rule, which a loaded file need not follow */
+     * puts it near 1 is the random draw's rule, which a loaded file need not follow; nor need it break it (W_Q.npy
+     * saved as np.random.randn(d, d) / np.sqrt(d) was told "the rule does not hold, so 1 is not expected" beside
+     * var(Q) = 0.98), so the note says when 1 holds, not that it fails */
     static const char *const qk[3] = {"X", "W_Q", "W_K"};
     for (int i = 0; i < 3; i++)
         if (!drawn_at_random(ws, qk[i]))
             snprintf(loaded + strlen(loaded), sizeof loaded - strlen(loaded), "%s%s.npy", *loaded ? ", " : "",
                      qk[i]);
     if (*loaded)
-        snprintf(why, sizeof why, " (%s loaded: the N(0, 1/d_model) rule does not hold, so 1 is not expected)", loaded);
+        snprintf(why, sizeof why, " (%s loaded: near 1 only for X ~ N(0, 1) and W ~ N(0, 1/d_model), as attnviz "
+                 "draws them)", loaded);
     else
         snprintf(why, sizeof why, "%s", c->positions == AV_POS_SINUSOIDAL ? " (of X + PE, so not exactly 1)" : "");
     fprintf(f, "%sW ~ N(0, 1/d_model) unless loaded; measured var(Q) = %s, var(K) = %s%s\n", ind,
