@@ -423,6 +423,62 @@ static void test_explain_follows_numpy_format(void **state) {
     rm_rf(dir);
 }
 
+/* Whether text has a number that prints as zero with a minus sign ("-0", "-0.0", "-0.0000", not "-0.03" or
+ * "-0.0e+00" in scientific notation, which has its own check) */
+static int has_minus_zero(const char *text) {
+    for (const char *p = strstr(text, "-0"); p; p = strstr(p + 1, "-0")) {
+        const char *e = p + 2;
+        if (*e == '.') { e++; while (*e == '0') e++; }
+        if (!((*e >= '0' && *e <= '9') || *e == 'e' || *e == '.')) return 1;
+    }
+    return 0;
+}
+
+/* --precision 0 (a learner's pass): `-d 8 -H 2 --precision 0 --explain 1,0 "a b c"` printed k_0 = [ 3 -0 -0  0],
+ * terms "(1)(-0)" and "A·v_0 = 0.073240 × [-0 -2 -0 -1]\n = [-2e-02 -1e-01 -2e-02 -5e-02]", a scientific line
+ * under a fixed-point one where numpy's suppress=True keeps fixed point. The expected lines are the default
+ * precision's k_0 = [2.6855 -0.0378 -0.2759 0.4675], v_0 = [-0.3371 -1.9128 -0.2959 -0.6406] and A·v_0 =
+ * [-0.0247 -0.1401 -0.0217 -0.0469] rounded by hand: to 0 digits, and A·v_0 to the 1 digit its -0.1401 needs to
+ * show a significant digit; a zero takes no minus sign. Then no --explain or -v line at precisions 0..2 prints a
+ * minus zero or turns to scientific notation. */
+static void test_explain_precision_0_keeps_fixed_point(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "8", "-H", "2", "--precision", "0",
+                "--explain", "1,0", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    static const char *const want[] = {
+        "  k_0 = K[0, 0, :] = [ 3  0  0  0]\n",
+        "  q·k = Σ_d q[d]·k[d] = (0)(3) + (1)(0) + (1)(0) + …\n",
+        "A·v_0 = 0.073240 × [ 0 -2  0 -1]\n",
+        "= [ 0.0 -0.1  0.0  0.0]\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(r.out, want[i])) fail_msg("--precision 0 should print\n%s\nin:\n%s", want[i], r.out);
+    tu_free(&r);
+    static const char *const runs[][3] = {{"1,0", "a b c", "8"}, {"2,1", "I love deep learning", "16"},
+                                          {"0,3", "the cat sat on the mat", "32"}, {"1,1", "我爱深度学习", "8"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int p = 0; p <= 2; p++) {
+            char prec[8];
+            snprintf(prec, sizeof prec, "%d", p);
+            run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "-d", runs[i][2], "-H", "2", "--precision",
+                        prec, "--explain", runs[i][0], runs[i][1], NULL);
+            assert_int_equal(r.code, 0);
+            if (has_minus_zero(r.out)) fail_msg("--precision %d %s: a minus zero in:\n%s", p, runs[i][1], r.out);
+            for (const char *line = r.out; *line;) { /* the softmax check's "worst … = 2.98e-08" is no vector */
+                const char *end = strchr(line, '\n');
+                size_t len = end ? (size_t)(end - line) : strlen(line);
+                char text[4096];
+                snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text ? len : sizeof text - 1), line);
+                if (!strstr(text, "worst |") && (strstr(text, "e-0") || strstr(text, "e+0")))
+                    fail_msg("--precision %d %s: scientific notation for ordinary numbers:\n%s", p, runs[i][1], text);
+                line += len + (end != NULL);
+            }
+            tu_free(&r);
+        }
+}
+
 /* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
  * takes it as the separator, the same cell as with ','. In 我爱深度学习 the
  * tokens are 我 0, 爱 1, 深 2, 度 3, 学 4, 习 5. */
@@ -1944,6 +2000,7 @@ int main(void) {
         cmocka_unit_test(test_rope_evidence_follows_no_scale),
         cmocka_unit_test(test_verbose_matrices_follow_numpy_format),
         cmocka_unit_test(test_explain_follows_numpy_format),
+        cmocka_unit_test(test_explain_precision_0_keeps_fixed_point),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

@@ -647,9 +647,10 @@ av_status av_explain_parse(const char *spec, const av_tokens *toks, int *qi, int
     return st;
 }
 
-/* Whether print_vec prints the n numbers of v (the 4 first and the last of more than 6) in scientific
- * notation: av_numpy_sci over the entries it shows. */
-static int vec_sci(const float *v, int n, int precision) {
+/* How print_vec prints the n numbers of v (the 4 first and the last of more than 6): returns 1 for scientific
+ * notation, av_numpy_sci over the entries it shows, else 0 with *digits, the digits after the point
+ * (av_numpy_digits: precision, or more when its largest entry would print as 0). */
+static int vec_format(const float *v, int n, int precision, int *digits) {
     int show = n > 6 ? 4 : n;
     double big = 0.0;
     for (int d = 0; d < n; d++) {
@@ -657,37 +658,47 @@ static int vec_sci(const float *v, int n, int precision) {
         double a = fabs((double)v[d]);
         if (isfinite(a) && a > big) big = a;
     }
-    return av_numpy_sci(big, precision);
+    int sci = av_numpy_sci(big);
+    *digits = sci ? precision : av_numpy_digits(big, precision);
+    return sci;
 }
 
-/* Print v (n numbers) as [ 0.1395  0.0115 … -0.4949], one notation for the whole vector (vec_sci): fixed
- * point with precision digits, or scientific (3.0000e+12, every entry the same width) when an entry is ≥ 1e8
- * or when every entry is below 1e-4 (A·v_j of a weight of 2.4e-13 printed "= [ 0.0000 -0.0000 …]"). */
+/* Print v (n numbers) as [ 0.1395  0.0115 … -0.4949], one notation for the whole vector (vec_format): fixed
+ * point with precision digits (more when its largest entry would print as 0: --precision 0 printed [-0 -0 …]
+ * and then [-2e-02 -1e-01 …]), or scientific (3.0000e+12, every entry the same width) when an entry is ≥ 1e8
+ * or when every entry is below 1e-4 (A·v_j of a weight of 2.4e-13 printed "= [ 0.0000 -0.0000 …]"); an entry
+ * that prints as zero has no minus sign (av_format_number). */
 static void print_vec(FILE *f, const float *v, int n, int precision) {
-    int show = n > 6 ? 4 : n, sci = vec_sci(v, n, precision);
+    int show = n > 6 ? 4 : n, digits, sci = vec_format(v, n, precision, &digits);
     char buf[64];
     fputc('[', f);
     for (int d = 0; d < show; d++) {
-        av_format_number(buf, sizeof buf, v[d], precision, sci);
+        av_format_number(buf, sizeof buf, v[d], digits, sci);
         fprintf(f, "%s%s", d ? " " : "", buf);
     }
     if (show < n) {
-        av_format_number(buf, sizeof buf, v[n - 1], precision, sci);
+        av_format_number(buf, sizeof buf, v[n - 1], digits, sci);
         fprintf(f, " … %s", buf);
     }
     fputc(']', f);
 }
 
+/* v as av_format_number prints it, without the space a positive sign takes (a term "(0.3538)", "(-0.0378)") */
+static const char *term_text(char buf[64], double v, int digits, int sci) {
+    av_format_number(buf, 64, v, digits, sci);
+    return buf[0] == ' ' ? buf + 1 : buf;
+}
+
 /* Print q·k = Σ_d q[d]·k[d] (D terms) with partial sums at powers of two,
  * accumulated in double; returns it. The terms take q's and k's notation of
- * the lines above (vec_sci), the partial sums one of their own. */
+ * the lines above (vec_format), the partial sums one of their own. */
 static double explain_dot(FILE *f, const float *q, const float *k, int D, int precision) {
     double dot = 0.0;
-    int qs = vec_sci(q, D, precision), ks = vec_sci(k, D, precision);
+    int qd, kd, qs = vec_format(q, D, precision, &qd), ks = vec_format(k, D, precision, &kd);
+    char qb[64], kb[64];
     fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
     for (int d = 0; d < D && d < 3; d++)
-        fprintf(f, qs ? (ks ? "%s(%.*e)(%.*e)" : "%s(%.*e)(%.*f)") : (ks ? "%s(%.*f)(%.*e)" : "%s(%.*f)(%.*f)"),
-                d ? " + " : "", precision, (double)q[d], precision, (double)k[d]);
+        fprintf(f, "%s(%s)(%s)", d ? " + " : "", term_text(qb, q[d], qd, qs), term_text(kb, k[d], kd, ks));
     if (D > 3) fprintf(f, " + …");
     fprintf(f, "\n        partial sums:");
     double part[34]; /* one at each power of two and the last: at most 33 for D < 2^32 */
@@ -702,8 +713,8 @@ static double explain_dot(FILE *f, const float *q, const float *k, int D, int pr
             next *= 2;
         }
     }
-    int sci = av_numpy_sci(big, precision);
-    for (int i = 0; i < n; i++) fprintf(f, sci ? "  d<%d: %.*e" : "  d<%d: %.*f", at[i], precision, part[i]);
+    int sci = av_numpy_sci(big), digits = sci ? precision : av_numpy_digits(big, precision);
+    for (int i = 0; i < n; i++) fprintf(f, "  d<%d: %s", at[i], term_text(qb, part[i], digits, sci));
     fprintf(f, "\n        = %.9g\n", dot);
     return dot;
 }
@@ -842,7 +853,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         for (int col = 0; col < 4; col++)
             if (isfinite(cell[col]) && fabs(cell[col]) > big) big = fabs(cell[col]);
     }
-    int tsci = av_numpy_sci(big, tp);
+    int tsci = av_numpy_sci(big); /* fixed point: tp ≥ 6 digits show any |value| ≥ 1e-4 */
     for (int j = 0; tsci && j < T; j++) {
         if (m_row[j] || (keep && !keep[j])) continue;
         double cell[] = {s_row[j], s_row[j] - maxv, exp((double)s_row[j] - maxv), a_row[j]};

@@ -109,17 +109,20 @@ static void print_row(FILE *f, const float *row, int cols, int precision, int sc
 /* numpy's choice for one matrix, made over the entries av_print_matrix shows (the 3 edge rows/columns of a side
  * larger than 8; masked ones left out) so every column shares one format: scientific when the largest finite
  * |value| is ≥ 1e8 (3e12 in fixed point was 3000000053248.0000, wider than its column, and a -2.5e-9 beside it
- * printed as -0.0000) or when it is below 1e-4 (av_numpy_sci: every entry would print as ±0.0000), fixed point
- * otherwise; as np.set_printoptions(suppress=True), a matrix of ordinary values keeps fixed point whatever its
- * smallest entry. *width is the widest entry, at least precision + 4 characters (what fixed point of |value| < 100
+ * printed as -0.0000) or when it is below 1e-4 (av_numpy_sci: every entry would print as 0.0000), fixed point
+ * otherwise with *digits digits after the point (av_numpy_digits: precision, or more when the largest would
+ * print as 0); as np.set_printoptions(suppress=True), a matrix of ordinary values keeps fixed point whatever its
+ * smallest entry. *width is the widest entry, at least *digits + 4 characters (what fixed point of |value| < 100
  * takes), so the columns line up. */
 static void matrix_format(const float *a, int rows, int cols, int precision, const unsigned char *masked, int *sci,
-                          int *width) {
+                          int *digits, int *width) {
     double big = 0.0;
     char buf[64];
     *sci = 0;
+    *digits = precision;
     *width = precision + 4;
     for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) *width = *digits + 4;
         for (int i = 0; i < rows; i++) {
             if (rows > 8 && i == 3) i = rows - 3;
             for (int j = 0; j < cols; j++) {
@@ -129,25 +132,26 @@ static void matrix_format(const float *a, int rows, int cols, int precision, con
                 double v = fabs((double)a[at]);
                 if (pass == 0 && isfinite(v) && v > big) big = v;
                 if (pass == 1) {
-                    int len = av_format_number(buf, sizeof buf, a[at], precision, *sci);
+                    int len = av_format_number(buf, sizeof buf, a[at], *digits, *sci);
                     if (len > *width) *width = len;
                 }
             }
         }
-        *sci = av_numpy_sci(big, precision);
+        *sci = av_numpy_sci(big);
+        if (!*sci) *digits = av_numpy_digits(big, precision);
     }
 }
 
 void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int cols, int precision,
                      const unsigned char *masked) {
-    int sci, width;
-    matrix_format(a, rows, cols, precision, masked, &sci, &width);
+    int sci, digits, width;
+    matrix_format(a, rows, cols, precision, masked, &sci, &digits, &width);
     fprintf(f, "      %s =\n      [", name);
     int edge = rows > 8 ? 3 : rows;
     for (int i = 0; i < rows; i++) {
         if (rows > 8 && i == edge) { fprintf(f, "\n        ..."); i = rows - edge; }
         if (i > 0) fprintf(f, "\n       ");
-        print_row(f, a + (size_t)i * cols, cols, precision, sci, width, masked ? masked + (size_t)i * cols : NULL);
+        print_row(f, a + (size_t)i * cols, cols, digits, sci, width, masked ? masked + (size_t)i * cols : NULL);
     }
     fprintf(f, "]\n");
 }

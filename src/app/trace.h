@@ -49,29 +49,46 @@ void av_print_matrix(FILE *f, const char *name, const float *a, int rows, int co
  * np.set_printoptions(precision=P, suppress=True), numpy/core/arrayprint.py's
  * FloatingFormat): 1 = scientific for every entry when largest, the largest
  * finite |value| the array shows, is ≥ 1e8, or when it is above 0 but below
- * 1e-4 (numpy's threshold for small numbers, which suppress=True leaves out)
- * or rounds to 0 with precision digits after the point: an array of such
- * numbers printed as [ 0.0000 -0.0000 …] or [-0.000001 -0.000000 …]; 0 =
- * fixed point otherwise, however small its smallest nonzero entry
- * (suppress=True). av_print_matrix and --explain's vectors, partial sums and
- * softmax table decide with it.
+ * 1e-4 (numpy's threshold for small numbers, which suppress=True leaves out;
+ * fixed point would print [ 0.0000 0.0000 …]); 0 = fixed point otherwise,
+ * however small its smallest nonzero entry (suppress=True), with
+ * av_numpy_digits digits. av_print_matrix and --explain's vectors, partial sums
+ * and softmax table decide with it.
  * Inline, as is av_format_number: teach.c uses both, and the options fuzzer
  * (tests/fuzz/fuzz_args.c) links teach.c without trace.c. */
-static inline int av_numpy_sci(double largest, int precision) {
-    char fixed[64];
+static inline int av_numpy_sci(double largest) {
     if (largest >= 1e8) return 1;
     if (!(largest > 0)) return 0;
-    if (largest < 1e-4) return 1;
-    snprintf(fixed, sizeof fixed, "%.*f", precision, largest); /* "0.000": every entry rounds to 0 */
-    return strspn(fixed, "0.") == strlen(fixed);
+    return largest < 1e-4;
+}
+
+/* The digits after the point of a fixed-point array (av_numpy_sci 0) whose
+ * largest finite |value| is largest: precision, or more when largest would
+ * round to 0 with precision digits, the fewest that show its first
+ * significant digit (at most 4, as largest ≥ 1e-4 in fixed point):
+ * --precision 0 printed A·v_0 of [-0.0247 -0.1401 …] as [-0 -0 …] and then
+ * switched it to [-2e-02 -1e-01 …] under a fixed-point v_0, where numpy's
+ * suppress=True keeps fixed point; now [-0.0 -0.1 …]. */
+static inline int av_numpy_digits(double largest, int precision) {
+    char fixed[64];
+    if (!(largest >= 1e-4) || largest >= 1e8) return precision;
+    for (;; precision++) {
+        snprintf(fixed, sizeof fixed, "%.*f", precision, largest);
+        if (strspn(fixed, "0.") < strlen(fixed)) return precision;
+    }
 }
 
 /* v with precision digits after the point and a space for its sign when
  * positive: "% .*f" (fixed, sci 0) or "% .*e" (scientific, sci 1, e.g.
- * " 3.0000e+12"). Writes at most n bytes to buf (snprintf); returns the length
- * the whole number takes. */
+ * " 3.0000e+12"). A number that prints as zero takes no minus sign: -0.0,
+ * and -0.02 with 1 digit, print " 0.0" (C's and numpy's "-0.0" read as a
+ * negative number that is not there). Writes at most n bytes to buf
+ * (snprintf); returns the length the whole number takes. */
 static inline int av_format_number(char *buf, size_t n, double v, int precision, int sci) {
-    return snprintf(buf, n, sci ? "% .*e" : "% .*f", precision, v);
+    int len = snprintf(buf, n, sci ? "% .*e" : "% .*f", precision, v);
+    if (n > 1 && buf[0] == '-' && !sci && strspn(buf + 1, "0.") == strlen(buf + 1)) buf[0] = ' ';
+    if (n > 1 && buf[0] == '-' && sci && v == 0) buf[0] = ' ';
+    return len;
 }
 
 /* Short mask description used in the trace and in figure titles, e.g.
