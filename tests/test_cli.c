@@ -2971,6 +2971,129 @@ static void test_redirected_trace_ignores_stderrs_terminal(void **state) {
     tu_free(&r);
 }
 
+/* The columns a terminal gives s: 2 for East Asian wide characters (U+1100..115F, U+2E80..A4CF, U+AC00..D7A3,
+ * U+F900..FAFF, U+FE30..FE4F, U+FF00..FF60, U+FFE0..FFE6), 0 for combining marks (U+0300..036F), else 1;
+ * counted here from the bytes, apart from the tool's av_utf8_width */
+static int columns_of(const char *s, size_t n) {
+    int w = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned cp = c;
+        int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (len > 1) cp = c & (0x3F >> (len - 1));
+        for (int k = 1; k < len && i + (size_t)k < n; k++) cp = cp << 6 | ((unsigned char)s[i + k] & 0x3F);
+        i += (size_t)len;
+        if (cp >= 0x300 && cp <= 0x36F) continue;
+        w += (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) ||
+                     (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                     (cp >= 0xFFE0 && cp <= 0xFFE6)
+                 ? 2
+                 : 1;
+    }
+    return w;
+}
+
+/* Whether a and b hold the same words (runs of non-space bytes) in the same order */
+static int same_words(const char *a, const char *b) {
+    for (;;) {
+        a += strspn(a, " \n"), b += strspn(b, " \n");
+        size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
+        if (na != nb || strncmp(a, b, na) != 0) return 0;
+        if (!na) return 1;
+        a += na, b += nb;
+    }
+}
+
+/* A learner's 80-column terminal: the trace's lines ran up to 190 columns (step [4]'s "measured var(Q) = …
+ * (X.npy, W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) rule does not hold, …)" with --weights, 115 the mask
+ * line of --causal --pad-to, 111 --compare's "(over the 2 real query rows of every head that see a key; …"),
+ * and the terminal broke them at column 80 into column 0, while lines such as the weights line were broken by
+ * hand. On a pseudo-terminal of 80 columns, every line of the trace, --explain and --compare of these runs
+ * is at most 80 columns (counted by columns_of) and holds the same words in the same order as the same run
+ * into a pipe, which keeps its lines whole (the README's and the pages' text). The rows of tables (-v's
+ * matrices, the online softmax's tiles) are not broken and are left out of these runs. */
+static void test_trace_fits_an_80_column_terminal(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), wdir[4200], path[4300], mask[4300];
+    av_err err;
+    snprintf(wdir, sizeof wdir, "%s/w", dir);
+    assert_int_equal(mkdir(wdir, 0755), 0);
+    float x[3 * 8], w[8 * 8];
+    for (int i = 0; i < 3 * 8; i++) x[i] = (float)((i * 7) % 11) - 5.0f;
+    for (int i = 0; i < 8 * 8; i++) w[i] = (float)((i * 5) % 13) / 4.0f - 1.5f;
+    snprintf(path, sizeof path, "%s/X.npy", wdir);
+    assert_int_equal(av_npy_write(path, x, 2, (size_t[]){3, 8}, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_Q.npy", wdir);
+    assert_int_equal(av_npy_write(path, w, 2, (size_t[]){8, 8}, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_K.npy", wdir);
+    assert_int_equal(av_npy_write(path, w, 2, (size_t[]){8, 8}, &err), AV_OK);
+    /* a bool (3, 3) mask hiding every key of row 0 */
+    snprintf(mask, sizeof mask, "%s/m.npy", dir);
+    FILE *mf = fopen(mask, "wb");
+    assert_non_null(mf);
+    char head[119]; /* 10 bytes before it and these 118: 128, a multiple of 64, ending in '\n' */
+    int hl = snprintf(head, sizeof head, "{'descr': '|b1', 'fortran_order': False, 'shape': (3, 3), }");
+    memset(head + hl, ' ', sizeof head - 1 - (size_t)hl);
+    head[sizeof head - 2] = '\n';
+    fwrite("\x93NUMPY\x01\x00\x76\x00", 1, 10, mf);
+    fwrite(head, 1, sizeof head - 1, mf);
+    fwrite("\1\1\1\0\1\1\0\0\1", 1, 9, mf);
+    assert_int_equal(fclose(mf), 0);
+    const char *const runs[][16] = {
+        {"I love deep learning"},
+        {"-w", wdir, "-d", "8", "-H", "2", "a b c"},
+        {"--compare", "scale", "-d", "8", "-H", "2", "--attn-mask", mask, "a b c"},
+        {"-d", "8", "-H", "2", "--attn-mask", mask, "--causal", "a b c"},
+        {"--causal", "--pad-to", "7", "我 爱 你"},
+        {"--positions", "rope", "--rope-style", "half", "--rope-base", "100", "--explain", "1,3", "I love deep learning"},
+        {"--positions", "none", "--no-scale", "-H", "8", "--compare", "positions", "I love deep learning"},
+        {"-d", "8", "-H", "8", "--compare", "scale", "the cat sat"},
+        {"--compare", "order", "我爱深度学习"},
+        {"-d", "6", "-H", "3", "--causal", "--pad-to", "5", "--explain", "4,0", "a b"},
+        {"-d", "16", "--precision", "0", "--explain", "0,1", "a b c"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        const char *argv[24] = {tu_bin(), "--no-plot", "--color", "never"};
+        int argc = 4;
+        for (int a = 0; a < 16 && runs[k][a]; a++) argv[argc++] = runs[k][a];
+        argv[argc] = NULL;
+        tu_result piped;
+        tu_runv(&piped, NULL, NULL, argv + 1);
+        if (piped.code != 0) fail_msg("run %zu: exit %d: %s", k, piped.code, piped.err);
+        struct winsize ws = {.ws_row = 24, .ws_col = 80};
+        int fd;
+        pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            unsetenv("COLUMNS");
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, STDERR_FILENO); /* notes: one line each, the terminal's to break */
+            execv(tu_bin(), (char *const *)argv);
+            _exit(127);
+        }
+        char *out = malloc(TU_CAP + 1);
+        assert_non_null(out);
+        int status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        char *wr = out; /* the terminal's \r\n back to \n */
+        for (const char *rd = out; *rd; rd++)
+            if (*rd != '\r') *wr++ = *rd;
+        *wr = 0;
+        for (const char *line = out; *line;) {
+            size_t n = strcspn(line, "\n");
+            if (columns_of(line, n) > 80)
+                fail_msg("run %zu: a line of %d columns on an 80-column terminal:\n%.*s\nin:\n%s", k,
+                         columns_of(line, n), (int)n, line, out);
+            line += n + (line[n] == '\n');
+        }
+        if (!same_words(out, piped.out))
+            fail_msg("run %zu: the terminal's text is not the pipe's:\n%s\n---\n%s", k, out, piped.out);
+        free(out);
+        tu_free(&piped);
+    }
+    rm_rf(dir);
+}
+
 /* -v prints the small matrices, but past 64 tokens auto runs flash, which forms no S or A: -v printed Q, K, V
  * and Y and left S and A out without a word (a long-input learner's pass). It says so, once, and what prints
  * them; --kernel blas prints S and gets no such line. */
@@ -4086,6 +4209,7 @@ int main(void) {
         cmocka_unit_test(test_compare_scale_says_when_d_k_is_one),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
+        cmocka_unit_test(test_trace_fits_an_80_column_terminal),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),

@@ -322,7 +322,11 @@ static av_status write_outputs(run *r, av_err *err) {
         /* under -q the table is all there is, and nothing said its weights were random and untrained (as
          * --show's and --explain's "weights:" line does, trace.c): said once, before the first part asked for */
         if (!st && o->quiet && !o->explain && !o->show) printf("weights: %s\n", r->source.text);
-        if (!st) av_compare_print(stdout, &r->cmp, &r->toks, r->color); /* asked for: printed even with -q */
+        if (!st) { /* asked for: printed even with -q; at a terminal's width (app/term.h) */
+            av_term_wrap w;
+            av_compare_print(av_term_wrap_begin(&w, stdout), &r->cmp, &r->toks, r->color);
+            av_term_wrap_end(&w);
+        }
         int flush_failed = !st && fflush(stdout) != 0, e = flush_failed ? errno : av_stdout_errno();
         if (!st && (flush_failed || ferror(stdout))) /* named, as the trace and --explain are (trace.c), and before
                                                        * the figures: `-q --compare scale >/dev/full` lost the table,

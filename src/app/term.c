@@ -278,3 +278,153 @@ const char *av_quote_token(char *buf, size_t n, const char *tok) {
     snprintf(buf, n, "%c%s%c", q, tok, q);
     return buf;
 }
+
+/* The columns a terminal gives line[0..n): av_utf8_width of its text without its ANSI escapes (ESC [ ... m) */
+static int line_width(const char *line, size_t n) {
+    char buf[4096];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < sizeof buf; i++) {
+        if (line[i] == '\033') {
+            while (i < n && line[i] != 'm') i++;
+            continue;
+        }
+        buf[k++] = line[i];
+    }
+    buf[k] = 0;
+    return av_utf8_width(buf);
+}
+
+/* Where a broken line's text goes on: the column after the label of "  weights    text" and "  convention row"
+ * (13) or " [4] project       text" and "[10] concat        text" (19), else the line's own indent. Colour
+ * escapes take no column. */
+static int continuation_indent(const char *text, size_t len) {
+    char line[4096]; /* the line without its escapes */
+    size_t n = 0;
+    for (size_t k = 0; k < len && n + 1 < sizeof line; k++) {
+        if (text[k] == '\033') {
+            while (k < len && text[k] != 'm') k++;
+            continue;
+        }
+        line[n++] = text[k];
+    }
+    line[n] = 0;
+    size_t lead = strspn(line, " "), i = lead;
+    if (lead >= n) return 0;
+    if (line[i] == '[') i += strcspn(line + i, "]") + 1; /* a step's number */
+    else if (lead != 2) return (int)lead;
+    i += strspn(line + i, " ");
+    while (i < n && line[i] != ' ') i++; /* the label, with its escapes; a step's may have two words */
+    if (line[lead] == '[' && i + 1 < n && line[i + 1] != ' ')
+        for (i++; i < n && line[i] != ' '; i++) {}
+    i += strspn(line + i, " ");
+    int col = line_width(line, i);
+    return col == 13 || col == 19 ? col : (int)lead;
+}
+
+/* Whether the word at p (up to a space or the end) is an operator a formula keeps beside its operands; a
+ * label's ':' keeps its number too (break_at) */
+static int operator_word(const char *p) {
+    static const char *const ops[] = {"=", "~", "→", "←", "×", "+", "−", "-", "/", "·", "≤", "≥", "<", ">", "÷", "≈", "…"};
+    size_t n = strcspn(p, " ");
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (strlen(ops[k]) == n && strncmp(p, ops[k], n) == 0) return 1;
+    return 0;
+}
+
+/* Whether a line is a row of a table, whose columns would not survive a break, so it is left whole: 4 or more
+ * gaps of 3+ spaces after its indent (--explain's softmax table, the online softmax's tiles), or a row of
+ * numbers, '[' then a space, '-' or '[' (-v's matrices; a step's "[4]" is none); the partial sums' 2-space
+ * gaps make no table */
+static int table_row(const char *line, size_t n) {
+    size_t i = strspn(line, " ");
+    if (i + 1 < n && line[i] == '[' && strchr(" -[", line[i + 1])) return 1;
+    int gaps = 0;
+    for (; i + 2 < n; i++)
+        if (line[i] == ' ' && line[i + 1] == ' ' && line[i + 2] == ' ') {
+            gaps++;
+            i += strspn(line + i, " ") - 1;
+        }
+    return gaps >= 4;
+}
+
+/* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last space
+ * outside brackets and |…| and not beside an operator (a formula and a shape stay whole: "var(Q) = 1.608",
+ * "(4, 512)·(512, 512)"), else the last space outside brackets, else the last space, the first of these that
+ * leaves at most half the room empty, else the latest; n when it fits or has no space that fits */
+static size_t break_at(const char *line, size_t at, size_t n, int col, int width) {
+    if (col + line_width(line + at, n - at) <= width) return n;
+    size_t best[3] = {0, 0, 0};
+    int depth = 0, bars = 0;
+    for (size_t i = at; i < n; i++) {
+        char ch = line[i];
+        if (ch == '\033') { /* a colour escape: ESC [ … m */
+            while (i + 1 < n && line[i] != 'm') i++;
+            continue;
+        }
+        if (ch == '(' || ch == '[') depth++;
+        else if ((ch == ')' || ch == ']') && depth > 0) depth--;
+        else if (ch == '|') bars = !bars; /* |Σ_j A[i,j] − 1| */
+        if (ch != ' ' || i == at || line[i - 1] == ' ') continue;
+        if (col + line_width(line + at, i - at) > width) break;
+        size_t prev = i; /* the word before the space */
+        while (prev > at && line[prev - 1] != ' ') prev--;
+        size_t next = i + strspn(line + i, " ");
+        if (next >= n) break;
+        int op = operator_word(line + prev) || operator_word(line + next) ||
+                 (line[i - 1] == ':' && strchr("-0123456789", line[next])); /* "d<256: -17.1063" */
+        if (!depth && !bars && !op) best[0] = i;
+        if (!depth && !bars) best[1] = i;
+        best[2] = i;
+    }
+    /* the first kind that breaks in the second half of the room, else the latest break of any kind */
+    size_t last = 0;
+    for (int k = 0; k < 3; k++) {
+        if (best[k] && line_width(line + at, best[k] - at) * 2 >= width - col) return best[k];
+        if (best[k] > last) last = best[k];
+    }
+    return last ? last : n;
+}
+
+void av_put_lines_wrapped(FILE *f, const char *text, int width) {
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line), at = 0;
+        int indent = continuation_indent(line, n), col = 0, lead = (int)strspn(line, " ");
+        int text_w = line_width(line + lead, n - lead);
+        if (width <= 0 || table_row(line, n)) at = n, fwrite(line, 1, n, f);
+        else if (lead > width / 3 && lead + text_w > width && text_w <= width - 2) {
+            /* --explain's "= [ 0.1531 … 0.5147]" under "A·v_3 = …" at column 40: moved left whole, not broken */
+            fprintf(f, "%*s", width - text_w, "");
+            fwrite(line + lead, 1, n - lead, f);
+            at = n;
+        }
+        while (at < n) {
+            size_t cut = break_at(line, at, n, col, width);
+            fwrite(line + at, 1, cut - at, f);
+            at = cut + strspn(line + cut, " ");
+            if (at > n) at = n;
+            if (at < n) fprintf(f, "\n%*s", indent, ""), col = indent;
+        }
+        if (end) fputc('\n', f);
+        line += n + (end != NULL);
+    }
+}
+
+FILE *av_term_wrap_begin(av_term_wrap *w, FILE *f) {
+    int fd = fileno(f);
+    *w = (av_term_wrap){f, NULL, NULL, 0, 0};
+    if (fd < 0 || !isatty(fd)) return f;
+    w->width = av_term_width_of(fd);
+    if (w->width < AV_WRAP_MIN) w->width = AV_WRAP_MIN;
+    fflush(f);
+    w->mem = open_memstream(&w->text, &w->len);
+    return w->mem ? w->mem : f;
+}
+
+void av_term_wrap_end(av_term_wrap *w) {
+    if (!w->mem) return;
+    if (fclose(w->mem) == 0 && w->text) av_put_lines_wrapped(w->to, w->text, w->width);
+    else if (w->text) fputs(w->text, w->to);
+    free(w->text);
+    w->mem = NULL, w->text = NULL;
+}

@@ -48,6 +48,29 @@ int av_term_width(void);
  * spaces print as one; ends with a newline. A word wider than the line is printed whole on a line of its own.
  * For --help (app/cli.c, GNU's 79 columns) and the lines around a --show table (app/teach.c). */
 void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
+/* text (lines ending in '\n') to f, each line wider than width columns (av_utf8_width, colour escapes taking
+ * none) broken at spaces, its further lines indented to where its text begins after a trace label ("  weights
+ * ": 13, " [4] project       ": 19) or to its own indent. Breaks fall outside brackets and beside no operator
+ * when they can (a shape "(4, 512)·(512, 512)" and "var(Q) = 1.608" stay whole). A line whose indent is past
+ * a third of width and whose text fits is moved left whole. A table's row (4 or more gaps of 3+ spaces, or '['
+ * then ' ', '-' or '[': a matrix's) and, with width ≤ 0, every line are written as they are. No errors (f's
+ * own). */
+void av_put_lines_wrapped(FILE *f, const char *text, int width);
+
+/* Printing to a terminal at its width (the trace, --explain, --compare: lines of up to 190 columns ran past an
+ * 80-column terminal, which wrapped them to column 0). av_term_wrap_begin returns the stream to print into:
+ * f itself when f is no terminal (a file or a pipe gets the lines whole, the same on every machine), else a
+ * memory stream; av_term_wrap_end writes what it holds to f by av_put_lines_wrapped at av_term_width_of(f)
+ * columns, AV_WRAP_MIN at least (f itself when out of memory). */
+enum { AV_WRAP_MIN = 40 };
+typedef struct {
+    FILE *to, *mem;
+    char *text;
+    size_t len;
+    int width;
+} av_term_wrap;
+FILE *av_term_wrap_begin(av_term_wrap *w, FILE *f);
+void av_term_wrap_end(av_term_wrap *w);
 
 /* Where a width of `width` columns (av_term_width's) came from, for a note
  * that gives it, into buf (n bytes, cut to fit) and returned: "the terminal

@@ -627,7 +627,12 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
         av_trace tr = {f, color, o->verbose, o->precision, 0, o->kernel == AV_KERNEL_AUTO,
                        av_options_weights_needed_by(o)};
         if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
-        else av_trace_print(&tr, m, toks, ws);
+        else { /* at a terminal's width (app/term.h) */
+            av_term_wrap w;
+            tr.f = av_term_wrap_begin(&w, f);
+            av_trace_print(&tr, m, toks, ws);
+            av_term_wrap_end(&w);
+        }
     }
     /* -q hid the trace's weights line, and nothing else said where --show's and --explain's numbers came from:
      * `-q --show "I love"` showed random weights as a teacher would project a trained model's (a teacher's pass).
@@ -637,7 +642,9 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
     int said = !o->quiet;
     if (!st && o->explain) {
         if (said++) fputc('\n', f);
-        av_explain(f, m, toks, o->head, qi, kj, o->precision, color, o->dump_dir != NULL);
+        av_term_wrap w;
+        av_explain(av_term_wrap_begin(&w, f), m, toks, o->head, qi, kj, o->precision, color, o->dump_dir != NULL);
+        av_term_wrap_end(&w);
     }
     int only = av_option_given(o, "head") ? o->head : -1; /* --show --head H: that head only (its title says "of H") */
     for (int h = 0; !st && o->show && h < m->cfg.H; h++)
