@@ -279,18 +279,25 @@ const char *av_quote_token(char *buf, size_t n, const char *tok) {
     return buf;
 }
 
-/* The columns a terminal gives line[0..n): av_utf8_width of its text without its ANSI escapes (ESC [ ... m) */
-static int line_width(const char *line, size_t n) {
-    char buf[4096];
+/* line[0..n) without its ANSI colour escapes (ESC [ ... m) into out (cap bytes, NUL-terminated, cut to fit);
+ * returns its length */
+static size_t strip_escapes(const char *line, size_t n, char *out, size_t cap) {
     size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < sizeof buf; i++) {
+    for (size_t i = 0; i < n && k + 1 < cap; i++) {
         if (line[i] == '\033') {
             while (i < n && line[i] != 'm') i++;
             continue;
         }
-        buf[k++] = line[i];
+        out[k++] = line[i];
     }
-    buf[k] = 0;
+    out[k] = 0;
+    return k;
+}
+
+/* The columns a terminal gives line[0..n): av_utf8_width of its text without its colour escapes */
+static int line_width(const char *line, size_t n) {
+    char buf[4096];
+    strip_escapes(line, n, buf, sizeof buf);
     return av_utf8_width(buf);
 }
 
@@ -299,15 +306,7 @@ static int line_width(const char *line, size_t n) {
  * escapes take no column. */
 static int continuation_indent(const char *text, size_t len) {
     char line[4096]; /* the line without its escapes */
-    size_t n = 0;
-    for (size_t k = 0; k < len && n + 1 < sizeof line; k++) {
-        if (text[k] == '\033') {
-            while (k < len && text[k] != 'm') k++;
-            continue;
-        }
-        line[n++] = text[k];
-    }
-    line[n] = 0;
+    size_t n = strip_escapes(text, len, line, sizeof line);
     size_t lead = strspn(line, " "), i = lead;
     if (lead >= n) return 0;
     if (line[i] == '[') i += strcspn(line + i, "]") + 1; /* a step's number */
