@@ -1546,8 +1546,8 @@ static void test_unimplemented_config_keys_are_refused(void **state) {
          "(allowed: \"full_attention\" for every layer, null or absent)"},
         {"\"layer_types\": \"full_attention\"",
          "\"layer_types\" is \"full_attention\"; it must be a list of \"full_attention\", one per layer, or null"},
-        {"\"attention_bias\": 1", "\"attention_bias\" is 1; it must be false or null (true is not supported)"},
-        {"\"mlp_bias\": \"no\"", "\"mlp_bias\" is \"no\"; it must be false or null (true is not supported)"},
+        {"\"attention_bias\": 1", "\"attention_bias\" is 1; it must be false, null or 0 (a true value is not supported)"},
+        {"\"mlp_bias\": \"no\"", "\"mlp_bias\" is \"no\"; it must be false, null or 0 (a true value is not supported)"},
         {"\"mlp_bias\": true", "\"mlp_bias\": true is not supported (allowed: false)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -1566,7 +1566,8 @@ static void test_unimplemented_config_keys_are_refused(void **state) {
     tu_free(&r);
     assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null",
                                        "\"rope_scaling\": null, \"partial_rotary_factor\": 1.0, \"attention_bias\": false, "
-                                       "\"mlp_bias\": null, \"layer_types\": [\"full_attention\", \"full_attention\"]"), 0);
+                                       "\"mlp_bias\": null, \"layer_types\": [\"full_attention\", \"full_attention\"], "
+                                       "\"use_sliding_window\": 0"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);
     if (r.code != 0) fail_msg("the values attnviz runs: exit %d: %s", r.code, r.err);
     assert_string_equal(r.out, plain);

@@ -76,17 +76,20 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
                            name, rope_keys[k], shown, kind);
         }
     }
-    /* The flags this forward does not implement: true is refused, and so is any other value that is not false or
-     * null, which transformers' `bias=config.attention_bias` reads by its truth (1 and "no" add the biases); it was
-     * only true that was refused, and 1 ran without them (a Llama user's pass) */
+    /* The flags this forward does not implement, read by their truth as Python reads them (transformers'
+     * `bias=config.attention_bias`): true is refused, and so is any other true value (1 and "no" add the biases:
+     * only true was refused, and 1 ran without them, a Llama user's pass); false, null, 0 and "" are false, the
+     * forward attnviz runs (0 was refused too, a breaker's pass) */
     static const char *const flags[] = {"attention_bias", "mlp_bias", "use_sliding_window"};
     for (int k = 0; k < 3; k++) {
         const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, flags[k]);
         char quoted[32];
         snprintf(quoted, sizeof quoted, "\"%s\"", flags[k]);
         if (cJSON_IsTrue(f)) return av_fail(err, AV_EUSAGE, "%s: %s: true is not supported (allowed: false)", name, quoted);
-        if (f && !cJSON_IsBool(f) && !cJSON_IsNull(f))
-            return av_json_wrong_kind(name, quoted, f, "false or null (true is not supported)", err);
+        int falsy = !f || cJSON_IsFalse(f) || cJSON_IsNull(f) || (cJSON_IsNumber(f) && f->valuedouble == 0) ||
+                    (cJSON_IsString(f) && !f->valuestring[0]) ||
+                    ((cJSON_IsArray(f) || cJSON_IsObject(f)) && !f->child); /* Python's falsy values */
+        if (!falsy) return av_json_wrong_kind(name, quoted, f, "false, null or 0 (a true value is not supported)", err);
     }
     /* partial_rotary_factor: transformers' default RoPE rotates int(head_dim · factor) dimensions of each head
      * (_compute_default_rope_parameters reads it at the top level, transformers 5 inside rope_parameters), and

@@ -90,8 +90,8 @@ typedef struct {
  * C/H ("config.json: head_dim 32 is not supported: attnviz needs head_dim =
  * hidden_size / num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim
  * key)"), attention_bias, mlp_bias or use_sliding_window true ("config.json:
- * \"mlp_bias\": true is not supported (allowed: false)") or another value but
- * false or null, a partial_rotary_factor other than 1 or null, at the top level
+ * \"mlp_bias\": true is not supported (allowed: false)") or another value
+ * Python reads as true (false, null, 0, "" run), a partial_rotary_factor other than 1 or null, at the top level
  * or in rope_parameters or rope_scaling ("config.json: partial_rotary_factor
  * 0.5 is not supported: attnviz's RoPE rotates all head_dim dimensions of each
  * head (allowed: 1, null or absent)"), a layer_types other than null or a list
