@@ -496,6 +496,17 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
         {"\xE3\x80\x80", "error: --title '\xE3\x80\x80' is white space only; give a title\n"},
         {"\xC2\xA0", "error: --title '\xC2\xA0' is white space only; give a title\n"},
         {"\xE2\x80\x83\xC2\xA0 ", "error: --title '\xE2\x80\x83\xC2\xA0 ' is white space only; give a title\n"},
+        /* a title of format characters (Unicode category Cf, unicodedata.category: U+200B zero-width space,
+         * U+2060 word joiner, U+FEFF, U+200E left-to-right mark), alone or among spaces, draws nothing either:
+         * it drew an invisible title and exited 0; the first one is named, as it cannot be seen */
+        {"\xE2\x80\x8B", "error: --title '\xE2\x80\x8B' has no visible character (U+200B is an invisible format "
+                          "character); give a title\n"},
+        {"\xE2\x81\xA0", "error: --title '\xE2\x81\xA0' has no visible character (U+2060 is an invisible format "
+                          "character); give a title\n"},
+        {"\xEF\xBB\xBF", "error: --title '\xEF\xBB\xBF' has no visible character (U+FEFF is an invisible format "
+                          "character); give a title\n"},
+        {" \xE2\x80\x8E\xC2\xA0\xE2\x80\x8B", "error: --title ' \xE2\x80\x8E\xC2\xA0\xE2\x80\x8B' has no visible "
+                                              "character (U+200E is an invisible format character); give a title\n"},
         {"\xE3\x80\x80My title\xE3\x80\x80", "warning: --title '\xE3\x80\x80My title\xE3\x80\x80' has no effect"},
         {"\xC2\xA0x", "warning: --title '\xC2\xA0x' has no effect with --no-plot"},
         {"x\xE2\x80\x8B", "warning: --title 'x\xE2\x80\x8B' has no effect with --no-plot"}, /* zero-width space */

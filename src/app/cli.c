@@ -771,17 +771,25 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             if ((st = check_one_line(d->name, arg, why, err))) return st;
         }
         if (d->one_line && d->if_empty) { /* --title ' ' drew a title of nothing: "· head 0 of 1 ..." (a tester's report) */
-            /* any Unicode space (Zs): ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ... */
+            /* any Unicode space (Zs): ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ..., and any format
+             * character (Cf), which draws nothing: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
+             * left-to-right mark (--title $'\u200b' drew an invisible title and exited 0, a figure-maker's pass) */
             const unsigned char *p = (const unsigned char *)arg, *end = p + strlen(arg);
-            unsigned cp;
+            unsigned cp, format = 0;
             const char *why;
             int k;
+            av_ucat c;
             while (p < end && (k = av_utf8_decode(p, (size_t)(end - p), &cp, &why)) > 0 &&
-                   av_utf8_category(cp) == AV_UC_ZS)
+                   ((c = av_utf8_category(cp)) == AV_UC_ZS || c == AV_UC_CF)) {
+                if (c == AV_UC_CF && !format) format = cp;
                 p += k;
+            }
             if (p == end) {
                 char word[80];
                 av_shell_word(word, sizeof word, arg);
+                if (format)
+                    return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is an invisible format "
+                                   "character); %s", d->name, word, format, d->if_empty);
                 return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", d->name, word, d->if_empty);
             }
         }
