@@ -1546,6 +1546,15 @@ static void test_unimplemented_config_keys_are_refused(void **state) {
          "(allowed: \"full_attention\" for every layer, null or absent)"},
         {"\"layer_types\": \"full_attention\"",
          "\"layer_types\" is \"full_attention\"; it must be a list of \"full_attention\", one per layer, or null"},
+        /* one entry per layer, as transformers' layer type validation asks: the fixture has num_hidden_layers 2
+         * (gen_llama_ref.py), and a list of 1, 0 or 3 ran with exit 0 */
+        {"\"layer_types\": [\"full_attention\"]", "layer_types has 1 entry but num_hidden_layers is 2 (allowed: one "
+                                                  "\"full_attention\" per layer, null or absent)"},
+        {"\"layer_types\": []", "layer_types has 0 entries but num_hidden_layers is 2 (allowed: one \"full_attention\" "
+                                "per layer, null or absent)"},
+        {"\"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\"]",
+         "layer_types has 3 entries but num_hidden_layers is 2 (allowed: one \"full_attention\" per layer, null or "
+         "absent)"},
         {"\"attention_bias\": 1", "\"attention_bias\" is 1; it must be false, null or 0 (a true value is not supported)"},
         {"\"mlp_bias\": \"no\"", "\"mlp_bias\" is \"no\"; it must be false, null or 0 (a true value is not supported)"},
         {"\"mlp_bias\": true", "\"mlp_bias\": true is not supported (allowed: false)"},
@@ -1558,6 +1567,20 @@ static void test_unimplemented_config_keys_are_refused(void **state) {
         snprintf(want, sizeof want, "attnviz: error: %s: %s\n", path, cases[i][1]);
         expect_model_refused(model, want, 0, cases[i][0]);
     }
+    /* a Qwen2 folder the same: Qwen2Config refuses ["full_attention"] for 2 layers */
+    const char *qwen = tu_in(f, "cfgkeys_qwen2");
+    assert_int_equal(mkdir(qwen, 0700), 0);
+    make_folder(qwen, "qwen2_f32", AV_ST_F32);
+    char qpath[4400], qwant[4800];
+    snprintf(qpath, sizeof qpath, "%s/config.json", qwen);
+    char *qjson = tu_slurp_file(qpath, NULL);
+    assert_non_null(qjson);
+    assert_int_equal(tu_write_replaced(qpath, qjson, "\"use_sliding_window\": false",
+                                       "\"use_sliding_window\": false, \"layer_types\": [\"full_attention\"]"), 0);
+    snprintf(qwant, sizeof qwant, "attnviz: error: %s: layer_types has 1 entry but num_hidden_layers is 2 (allowed: "
+             "one \"full_attention\" per layer, null or absent)\n", qpath);
+    expect_model_refused(qwen, qwant, 0, "qwen2 layer_types of 1");
+    free(qjson);
     tu_result r;
     assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", "\"rope_scaling\": null"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);

@@ -226,6 +226,14 @@ av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len
         s = av_model_type_refused(name, cJSON_IsString(mt) ? mt->valuestring : NULL, !mt, err);
     if (!s && !(s = cfg_refuse(root, name, err)) && !(s = cfg_fields(c, root, &head_dim, name, err)))
         s = cfg_check(c, head_dim, name, err);
+    /* layer_types names one attention per layer: transformers' layer type validation refuses a list of another
+     * length ("`num_hidden_layers` (2) must be equal to the number of layer types (1)"), and ["full_attention"]
+     * or [] for 2 layers ran here with exit 0 (a Qwen2 user's pass) */
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
+    if (!s && cJSON_IsArray(lt) && cJSON_GetArraySize(lt) != c->n_layer)
+        s = av_fail(err, AV_EUSAGE, "%s: layer_types has %d entr%s but num_hidden_layers is %d (allowed: one "
+                    "\"full_attention\" per layer, null or absent)", name, cJSON_GetArraySize(lt),
+                    cJSON_GetArraySize(lt) == 1 ? "y" : "ies", c->n_layer);
     const cJSON *mp = cJSON_GetObjectItemCaseSensitive(root, "max_position_embeddings");
     if ((c->max_positions_default = !mp || cJSON_IsNull(mp)))
         c->max_positions_from = c->type == AV_LLAMA_QWEN2 ? "config.json has no max_position_embeddings; Qwen2Config's default"

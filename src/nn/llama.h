@@ -96,7 +96,8 @@ typedef struct {
  * 0.5 is not supported: attnviz's RoPE rotates all head_dim dimensions of each
  * head (allowed: 1, null or absent)"), a layer_types other than null or a list
  * of "full_attention" ("config.json: layer_types[1] \"sliding_attention\" is
- * not supported: ..."), KVH not dividing H, odd D
+ * not supported: ..."), or of another length than num_hidden_layers
+ * ("config.json: layer_types has 1 entry but num_hidden_layers is 2 ..."), KVH not dividing H, odd D
  * ("config.json: the derived head_dim = hidden_size / num_attention_heads =
  * 68 / 4 = 17 is odd; RoPE rotates pairs of dimensions, so it must be even
  * (allowed: hidden_size a multiple of 2·num_attention_heads = 8: 64 or 72)"), sizes
