@@ -430,7 +430,9 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
 
 /* The name a mistyped value of a named option meant: the v in lo..hi whose name(v) is, in any case, the first
  * that typed[0..len) starts (3 bytes or more: matplotlib's "RdBu" of RdBu_r, "sin" of sinusoidal), else the
- * nearest within a third of len edits (at least 1; av_edit_distance, a swap counts 1: "virdis" of viridis), else
+ * longest name of 3 bytes or more that starts typed, followed by letters, digits or '_' only (a longer word:
+ * "sorting" of sort, "heads2" of heads, "viridis_r" of viridis; not "heads、grid", whose separator is the
+ * fault), else the nearest within a third of len edits (at least 1; av_edit_distance, a swap counts 1: "virdis" of viridis), else
  * (3 bytes or more) the nearest within as many edits of the name cut to len − 1 .. len + 1 bytes, a cut-short
  * name mistyped ("hed" of heads, "infrn" of inferno); -1 when none, for a single byte and for 32 bytes or more.
  * typed need not be NUL-terminated (a name in --figures' list). One rule for every option whose value is a name
@@ -444,6 +446,13 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
     for (long long v = lo; len >= 3 && v <= hi; v++)
         if (strncasecmp(name((int)v), a, len) == 0) return v;
     long long best = -1;
+    size_t best_len = 2;
+    for (long long v = lo; v <= hi; v++) { /* "sorting" of sort, "heads2" of heads: the longest name it starts */
+        size_t k = strlen(name((int)v)), rest = k;
+        while (rest < len && (isalnum((unsigned char)a[rest]) || a[rest] == '_')) rest++;
+        if (k > best_len && k < len && rest == len && strncasecmp(name((int)v), a, k) == 0) best = v, best_len = k;
+    }
+    if (best >= 0) return best;
     int limit = (int)len / 3 > 0 ? (int)len / 3 : 1, best_d = limit + 1;
     for (int cut = 0; cut < 2 && best < 0; cut++) /* the whole name, then the name cut near len */
         for (long long v = lo; v <= hi; v++) {
