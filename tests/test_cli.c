@@ -2468,6 +2468,44 @@ static void test_show_prints_the_head_given(void **state) {
     tu_free(&r);
 }
 
+/* A run refused with exit 2 prints its error alone: "--dpi 200 has no effect with --no-plot" came first and
+ * then the error that refused the run it called harmless (a learner's pass: `--model DIR --no-plot --figures
+ * mean`). By hand: 2 heads do not divide d_model 7, query 5 is past T = 2 tokens, 5 heads do not divide
+ * --train sort's d_model 64, and --dpi 200 (--causal with --train) would each warn. A run that goes on (exit 0)
+ * or fails at run time (exit 1: a --dump path under a file) still warns, before its trace or its error. */
+static void test_refused_run_does_not_warn(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char train_out[4200], file[4200], dump[4300];
+    snprintf(train_out, sizeof train_out, "%s/t", dir);
+    snprintf(file, sizeof file, "%s/f", dir);
+    snprintf(dump, sizeof dump, "%s/f/d", dir);
+    FILE *fp = fopen(file, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    const struct { const char *args[12]; const char *err; } c[] = {
+        {{"--no-plot", "--dpi", "200", "-d", "7", "-H", "2", "a b"}, "attnviz: error: --heads 2 does not divide d_model 7"},
+        {{"--no-plot", "--dpi", "200", "--explain", "5,0", "a b"},
+         "attnviz: error: --explain query index 5 is outside 0..1 (T = 2 tokens)\n"},
+        {{"--train", "sort", "--causal", "--heads", "5", "-o", train_out},
+         "attnviz: error: --heads 5 does not divide --d-model 64"},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        tu_result r;
+        tu_runv(&r, NULL, NULL, c[k].args);
+        if (r.code != 2 || strncmp(r.err, c[k].err, strlen(c[k].err)) != 0 || strchr(r.err, '\n') - r.err + 1 != (long)strlen(r.err))
+            fail_msg("case %zu: exit %d, stderr '%s'; want 2 and the one line '%s...'", k, r.code, r.err, c[k].err);
+        tu_free(&r);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "--dpi", "200", "--dump", dump, "a b", NULL);
+    assert_int_equal(r.code, 1);
+    assert_true(strncmp(r.err, "attnviz: warning: --dpi 200 has no effect with --no-plot", 56) == 0);
+    assert_non_null(strstr(r.err, "\nattnviz: error: "));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* An option without effect in this run: one warning line, exit 0. */
 static void test_options_without_effect_warn(void **state) {
     (void)state;
@@ -4212,6 +4250,7 @@ int main(void) {
         cmocka_unit_test(test_vmax_and_pool_options),
         cmocka_unit_test(test_quiet_silences_only_the_trace),
         cmocka_unit_test(test_options_without_effect_warn),
+        cmocka_unit_test(test_refused_run_does_not_warn),
         cmocka_unit_test(test_compare_keeps_the_sentences_own_settings),
         cmocka_unit_test(test_train_warns_for_model_only_options),
         cmocka_unit_test(test_train_warns_its_figures_are_fixed),

@@ -2303,7 +2303,15 @@ void av_note_typed_quotes(FILE *f, const av_options *o) {
                suggest);
 }
 
-void av_warn_unused(FILE *f, const av_options *o) {
-    char unused[AV_MAX_WARNINGS][160];
-    for (int i = 0, n = av_unused_options(o, unused); i < n; i++) av_message(f, "attnviz: warning: %s\n", unused[i]);
+/* av_warn_unused_later's messages, until av_warn_unused_now prints them */
+static char g_unused[AV_MAX_WARNINGS][160];
+static int g_unused_n;
+
+void av_warn_unused_later(const av_options *o) {
+    g_unused_n = av_unused_options(o, g_unused);
+}
+
+void av_warn_unused_now(FILE *f) {
+    for (int i = 0; i < g_unused_n; i++) av_message(f, "attnviz: warning: %s\n", g_unused[i]);
+    g_unused_n = 0;
 }

@@ -185,8 +185,18 @@ const char *av_model_refused(const av_options *o, const char **name);
  * --precision needs -v or --explain; --train writes no --dump and is always
  * causal (--causal). */
 int av_unused_options(const av_options *o, char msgs[][160]);
-/* av_unused_options's messages on f, one "attnviz: warning: ..." line each. */
-void av_warn_unused(FILE *f, const av_options *o);
+/* Keep av_unused_options(o)'s messages (at most AV_MAX_WARNINGS), for
+ * av_warn_unused_now once the run is known to go on: printed at once, they
+ * were followed by a usage error about the same option, which refused the
+ * run they called harmless (`--model DIR --no-plot --figures mean`: "--figures
+ * mean has no effect with --no-plot", then "error: --figures mean: with
+ * --model the figures are ..."; a learner's pass). Replaces any kept ones. */
+void av_warn_unused_later(const av_options *o);
+/* The kept messages on f, one "attnviz: warning: ..." line each, then none
+ * are kept (a second call prints nothing). Called where a run has passed its
+ * usage checks (before its trace, before --train's header line) and at the
+ * exit of a run that failed any other way; never for an exit 2. */
+void av_warn_unused_now(FILE *f);
 /* A note on f when the sentence typed as arguments starts and ends with a look-alike of the shell's quotes
  * (“…”, ‘…’, ＂…＂, ＇…＇: what a Chinese input method types for " and ' with Chinese punctuation on): they
  * are characters of the text, not quotes. */

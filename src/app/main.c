@@ -389,7 +389,7 @@ int main(int argc, char **argv) {
     int run_it = !st && !r.o.help && !r.o.version;
     if (!st && r.o.help) av_print_help(stdout, av_assets_doc("conventions.md"));
     if (!st && r.o.version) printf("attnviz %s\n", AV_VERSION);
-    if (run_it) av_warn_unused(stderr, &r.o); /* --train's --dump and --causal too */
+    if (run_it) av_warn_unused_later(&r.o); /* --train's --dump and --causal too: printed once the run goes on */
     if (run_it) av_note_typed_quotes(stderr, &r.o);
     if (run_it && r.o.train >= 0) {
         r.cmd = av_command_line(argc, argv);
@@ -427,6 +427,7 @@ int main(int argc, char **argv) {
             st = av_page_check_size(r.o.model_dir ? r.gr.T : r.toks.n, r.o.model_dir ? r.gr.T : r.n_real,
                                     av_page_runs(&r.o, r.m.cfg.C, r.m.cfg.H), &r.o,
                                     !r.o.model_dir && r.m.masked_count > 0, &err);
+        if (!st) av_warn_unused_now(stderr); /* its options are checked: the run goes on */
         if (!st && (!r.o.no_plot || r.o.html || r.o.dump_dir)) say_before_any_file(&r.o);
         if (!st) st = av_trace_sinks(stdout, &r.o, &r.gr, &r.m, &r.toks, &r.source, r.color, &err);
         av_interrupt_message(NULL); /* from here the figures' own message, or none while --dump's files land */
@@ -445,6 +446,7 @@ int main(int argc, char **argv) {
      * --train refused before its first step) left the folders it had made empty; a run that wrote nothing
      * (--figures pe of a model without one) in one too: they go again, as if never asked for */
     av_remove_empty_made_folders();
+    if (st != AV_EUSAGE) av_warn_unused_now(stderr); /* a run that failed later was not refused for them */
     if (st) av_message(stderr, "attnviz: error: %s\n", err.msg);
     return finish(st == AV_EUSAGE ? 2 : st ? 1 : 0);
 }

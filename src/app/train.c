@@ -1766,6 +1766,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         unlock_folders(&locks);
         return fs;
     }
+    av_warn_unused_now(stderr); /* the options are checked: the run goes on (cli.h) */
     char vlabel[128], lr_text[200];
     variant_label(vlabel, sizeof vlabel, &o, 1);
     lr_label(lr_text, sizeof lr_text, &o);
