@@ -460,7 +460,7 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
                                           {"0,3", "the cat sat on the mat", "32"}, {"1,1", "我爱深度学习", "8"}};
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
         for (int p = 0; p <= 2; p++) {
-            char prec[8];
+            char prec[16];
             snprintf(prec, sizeof prec, "%d", p);
             run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "-d", runs[i][2], "-H", "2", "--precision",
                         prec, "--explain", runs[i][0], runs[i][1], NULL);
