@@ -2215,6 +2215,15 @@ static void test_help_quiet_names_generate(void **state) {
 /* --warmup's help said "0..--steps, 0 = none", but --schedule noam refuses 0 ("needs a warm-up of 1 or more
  * (allowed: 1..5)", its step · warmup^-1.5): a teacher's pass. The help names noam's range, as the error does
  * and attnviz(1) ("noam needs 1 or more"). */
+/* The line of text that starts at its first "start" (to the newline, cut to n bytes) into line; NULL when text
+ * has no "start". For the help and README lines the tests below read. */
+static const char *line_from(const char *text, const char *start, char *line, size_t n) {
+    const char *at = strstr(text, start);
+    if (!at) return NULL;
+    snprintf(line, n, "%.*s", (int)strcspn(at, "\n"), at);
+    return line;
+}
+
 static void test_help_warmup_names_noams_range(void **state) {
     (void)state;
     tu_result r;
@@ -2228,10 +2237,8 @@ static void test_help_warmup_names_noams_range(void **state) {
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
     tu_help_unwrap(r.out);
-    const char *h = strstr(r.out, "      --warmup N ");
-    assert_non_null(h);
     char line[512];
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(h, "\n"), h);
+    assert_non_null(line_from(r.out, "      --warmup N ", line, sizeof line));
     if (!strstr(line, "1..--steps with --schedule noam")) fail_msg("--warmup's help names no noam range: %s", line);
     tu_free(&r);
 }
@@ -2247,17 +2254,13 @@ static void test_help_and_readme_name_the_dpi_pixel_limit(void **state) {
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
     tu_help_unwrap(r.out);
-    const char *dpi = strstr(r.out, "--dpi N");
-    assert_non_null(dpi);
     char line[400];
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(dpi, "\n"), dpi);
+    assert_non_null(line_from(r.out, "--dpi N", line, sizeof line));
     if (!strstr(line, "6000 px")) fail_msg("--help's --dpi line does not name the 6000 px limit: %s", line);
     tu_free(&r);
     char *readme = tu_slurp_file(src_path("README.md"), NULL);
     assert_non_null(readme);
-    const char *row = strstr(readme, "| `--dpi N`");
-    assert_non_null(row);
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+    assert_non_null(line_from(readme, "| `--dpi N`", line, sizeof line));
     if (!strstr(line, "6000 px")) fail_msg("README's --dpi row does not name the 6000 px limit: %s", line);
     free(readme);
     char text[64 * 4 + 1] = "";
