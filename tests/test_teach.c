@@ -96,6 +96,49 @@ static void test_explain_contribution_has_every_shown_entry(void **state) {
     }
 }
 
+/* The weight of the contribution line follows --precision as the vectors beside it do: `--explain 1,0 --precision 3
+ * "I love deep learning"` printed "A·v_0 = 0.481319 × [ 0.133  2.291 …]", the table's 6 digits, and a weight
+ * below 1e-4 took "%.6g" at any precision (a learner's pass). The expected weights are the A line's
+ * 0.481319268 (float32 0.481319278) rounded by hand: 0.5 at --precision 0 (the 1 digit that shows it, as
+ * numpy's suppress=True), 0.481, 0.4813, 0.48131928; then at every precision 1..9 the weight has the digits
+ * after the point that v_0's entries have. */
+static void test_explain_weight_follows_precision(void **state) {
+    (void)state;
+    static const struct { const char *precision, *want; } cell[] = {
+        {"0", "A·v_0 = 0.5 × ["},
+        {"3", "A·v_0 = 0.481 × ["},
+        {"4", "A·v_0 = 0.4813 × ["},
+        {"8", "A·v_0 = 0.48131928 × ["},
+    };
+    for (size_t c = 0; c < sizeof cell / sizeof cell[0]; c++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--precision", cell[c].precision, "--explain",
+                    "1,0", "I love deep learning", NULL);
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, "A[0, 1, 0] = exp(0) / 2.07762304 = 0.481319268, which float32 stores as 0.481319278"))
+            fail_msg("the cell's weight is not the one worked by hand:\n%s", r.out);
+        if (!strstr(r.out, cell[c].want))
+            fail_msg("--precision %s: want \"%s\" in\n%s", cell[c].precision, cell[c].want, r.out);
+        tu_free(&r);
+    }
+    for (int p = 1; p <= 9; p++) {
+        char prec[16];
+        snprintf(prec, sizeof prec, "%d", p);
+        tu_result r;
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--precision", prec, "--explain", "1,0",
+                    "I love deep learning", NULL);
+        assert_int_equal(r.code, 0);
+        const char *w = strstr(r.out, "A·v_0 = "), *v = w ? strstr(w, "× [") : NULL;
+        if (!v) fail_msg("no A·v line:\n%s", r.out);
+        w += strlen("A·v_0 = "), v += strlen("× [");
+        while (*v == ' ') v++;
+        const char *wp = strchr(w, '.'), *vp = strchr(v, '.');
+        int wd = (int)strspn(wp + 1, "0123456789"), vd = (int)strspn(vp + 1, "0123456789");
+        if (wd != p || vd != p) fail_msg("--precision %d: the weight has %d digits, v_0 %d:\n%.200s", p, wd, vd, w);
+        tu_free(&r);
+    }
+}
+
 /* A <pad> query's walk-through says that its row is padding: `--pad-to 7 --causal --explain 6,0 "我爱深度学习"` ended
  * "key 我 has weight 38.4% in query <pad>'s weighted average" with no word that the key padding mask hides <pad>
  * keys only and that a <pad> row's output is ignored (a teacher's pass); the tutorial says "The <pad> rows
@@ -124,14 +167,14 @@ static void test_explain_pad_query_is_ignored_later(void **state) {
  * 2.4e-13 printed "A·v_1 = 2.41602e-13 × [ 0.3662 -0.5018 …]" and then "= [ 0.0000 -0.0000  0.0000 …]", and one
  * of 6.7e-7 "A·v_2 = 0.000001 × […]" and, with --precision 6, "= [-0.000001 -0.000000 …]" (a learner's pass;
  * --model printed the same). A vector whose largest entry is below 1e-4 is printed as numpy without suppress=True
- * prints it. Each product must be nonzero and the weight times v's entry, within the rounding of the digits
+ * prints it, and so is the weight: the A lines' 2.41601986e-13 and 6.65417303e-07 rounded by hand to P digits. Each product must be nonzero and the weight times v's entry, within the rounding of the digits
  * printed: v's entry ±0.5·10^-P, the product's P digits after its leading one. */
 static void test_explain_tiny_contribution_in_scientific(void **state) {
     (void)state;
     static const struct { const char *spec, *precision, *w; } cell[] = {
-        {"0,1", "4", "A·v_1 = 2.41602e-13 × ["}, /* --heads 2 --head 0, the report's cell */
-        {"0,2", "4", "A·v_2 = 6.65417e-07 × ["}, /* one head */
-        {"0,2", "6", "A·v_2 = 6.65417e-07 × ["},
+        {"0,1", "4", "A·v_1 = 2.4160e-13 × ["}, /* --heads 2 --head 0, the report's cell */
+        {"0,2", "4", "A·v_2 = 6.6542e-07 × ["}, /* one head */
+        {"0,2", "6", "A·v_2 = 6.654173e-07 × ["},
     };
     for (size_t c = 0; c < sizeof cell / sizeof cell[0]; c++) {
         tu_result r;
@@ -438,9 +481,9 @@ static int has_minus_zero(const char *text) {
  * terms "(1)(-0)" and "A·v_0 = 0.073240 × [-0 -2 -0 -1]\n = [-2e-02 -1e-01 -2e-02 -5e-02]", a scientific line
  * under a fixed-point one where numpy's suppress=True keeps fixed point. The expected lines are the default
  * precision's k_0 = [2.6855 -0.0378 -0.2759 0.4675], v_0 = [-0.3371 -1.9128 -0.2959 -0.6406] and A·v_0 =
- * [-0.0247 -0.1401 -0.0217 -0.0469] rounded by hand: to 0 digits, and A·v_0 to the 1 digit its -0.1401 needs to
- * show a significant digit; a zero takes no minus sign. Then no --explain or -v line at precisions 0..2 prints a
- * minus zero or turns to scientific notation. */
+ * [-0.0247 -0.1401 -0.0217 -0.0469] rounded by hand: to 0 digits, and A·v_0 and the weight 0.073240 to the 1
+ * digit their -0.1401 and 0.07 need to show a significant digit; a zero takes no minus sign. Then no --explain
+ * or -v line at precisions 0..2 prints a minus zero or turns to scientific notation. */
 static void test_explain_precision_0_keeps_fixed_point(void **state) {
     (void)state;
     tu_result r;
@@ -450,7 +493,7 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
     static const char *const want[] = {
         "  k_0 = K[0, 0, :] = [ 3  0  0  0]\n",
         "  q·k = Σ_d q[d]·k[d] = (0)(3) + (1)(0) + (1)(0) + …\n",
-        "A·v_0 = 0.073240 × [ 0 -2  0 -1]\n",
+        "A·v_0 = 0.1 × [ 0 -2  0 -1]\n",
         "= [ 0.0 -0.1  0.0  0.0]\n",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -1954,6 +1997,7 @@ int main(void) {
         cmocka_unit_test(test_explain_matches_dump),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_contribution_has_every_shown_entry),
+        cmocka_unit_test(test_explain_weight_follows_precision),
         cmocka_unit_test(test_explain_tiny_contribution_in_scientific),
         cmocka_unit_test(test_explain_pad_query_is_ignored_later),
         cmocka_unit_test(test_explain_failed_spec_prints_no_notes),

@@ -953,12 +953,15 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     else
         fprintf(f, "  A[%d, %d, %d] = exp(%s) / %s = %s%s%s%s%s\n", h, qi, kj, ex_arg, ex_sum, ex_val, kept,
                 dumped ? "   (= " : "", dumped ? file : "", dumped ? ")" : "");
-    /* a weight above 0 that the fixed digits round to 0 is given in %g, as the A line above, and the sentence's
-     * share takes the digits that keep it off 0 % and 100 %: a --no-scale cell of weight 2.4e-13 read "A·v_1 =
-     * 0.000000" and "has weight 0.0%", one of 0.999998808 "100.0%" (a learner's pass) */
-    char wt[32], pct[32];
-    if (w > 0 && (w < 1e-4 || w < 0.5 * pow(10.0, -tp))) snprintf(wt, sizeof wt, "%.6g", w); /* 5.5e-7: "0.000001" */
-    else snprintf(wt, sizeof wt, "%.*f", tp, w);
+    /* the weight as the vectors beside it print (vec_format of the one number): --precision digits, more when
+     * it would round to 0, scientific below 1e-4 (a --no-scale weight of 2.4e-13 read "A·v_1 = 0.000000"); it
+     * took the table's 6 digits or "%.6g" whatever --precision said ("A·v_0 = 0.481319 × [ 0.133  2.291 …]"
+     * with --precision 3, a learner's pass). The sentence's share takes the digits that keep it off 0 % and
+     * 100 %: one of 0.999998808 read "100.0%" (a learner's pass) */
+    char wbuf[64], pct[32];
+    float wf = (float)w;
+    int wd, ws = vec_format(&wf, 1, precision, &wd);
+    const char *wt = term_text(wbuf, w, wd, ws);
     if (w > 0 && 100.0 * w < 0.05) snprintf(pct, sizeof pct, "%.2g", 100.0 * w);
     else
         for (int dp = 1; dp <= 9; dp++) { /* 0.99999994, float's largest below 1, is 99.999994 % */
