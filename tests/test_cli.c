@@ -2506,6 +2506,37 @@ static void test_refused_run_does_not_warn(void **state) {
     assert_true(strncmp(r.err, "attnviz: warning: --dpi 200 has no effect with --no-plot", 56) == 0);
     assert_non_null(strstr(r.err, "\nattnviz: error: "));
     tu_free(&r);
+    /* --seed beside a --weights folder that gives X and all four W is known to have no effect only once the
+     * folder is read: that warning came before the usage error of an --attn-mask that is no .npy file (by
+     * hand: "x" has not its magic), and stays when the run goes on */
+    char weights[4200], mask[4200];
+    snprintf(weights, sizeof weights, "%s/w", dir);
+    snprintf(mask, sizeof mask, "%s/mask.npy", dir);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", weights, "a b", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    fp = fopen(mask, "w");
+    assert_non_null(fp);
+    fputs("x", fp);
+    fclose(fp);
+    const char *refused[][14] = {
+        {"-q", "--no-plot", "-d", "8", "-w", weights, "--seed", "3", "--attn-mask", mask, "a b"},
+        {"-q", "--no-plot", "-d", "8", "-w", weights, "--seed", "3", "--attn-mask", mask, "--dpi", "200", "a b"},
+    };
+    for (int k = 0; k < 2; k++) {
+        tu_runv(&r, NULL, NULL, refused[k]);
+        if (r.code != 2 || strncmp(r.err, "attnviz: error: --attn-mask: ", 29) != 0 ||
+            strchr(r.err, '\n') - r.err + 1 != (long)strlen(r.err))
+            fail_msg("--seed 3 -w DIR --attn-mask x%s: exit %d, stderr '%s'; want 2 and the one error line",
+                     k ? " --dpi 200" : "", r.code, r.err);
+        tu_free(&r);
+    }
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-w", weights, "--seed", "3", "--dpi", "200", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    static const char dpi_warning[] = "attnviz: warning: --dpi 200 has no effect with --no-plot (no figures are "
+                                      "written)\nattnviz: warning: --seed 3 has no effect: --weights ";
+    if (strncmp(r.err, dpi_warning, strlen(dpi_warning)) != 0) fail_msg("stderr was '%s'", r.err);
+    tu_free(&r);
     rm_rf(dir);
 }
 

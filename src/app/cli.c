@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2303,15 +2304,27 @@ void av_note_typed_quotes(FILE *f, const av_options *o) {
                suggest);
 }
 
-/* av_warn_unused_later's messages, until av_warn_unused_now prints them */
+/* av_warn_unused_later's messages and av_warn_later's, until av_warn_unused_now prints them */
 static char g_unused[AV_MAX_WARNINGS][160];
 static int g_unused_n;
+static char g_later[AV_MAX_LATER_WARNINGS][PATH_MAX + 256]; /* a folder's name as typed, and the words */
+static int g_later_n;
 
 void av_warn_unused_later(const av_options *o) {
     g_unused_n = av_unused_options(o, g_unused);
+    g_later_n = 0;
+}
+
+void av_warn_later(const char *fmt, ...) {
+    if (g_later_n >= AV_MAX_LATER_WARNINGS) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_later[g_later_n++], sizeof g_later[0], fmt, ap);
+    va_end(ap);
 }
 
 void av_warn_unused_now(FILE *f) {
     for (int i = 0; i < g_unused_n; i++) av_message(f, "attnviz: warning: %s\n", g_unused[i]);
-    g_unused_n = 0;
+    for (int i = 0; i < g_later_n; i++) av_message(f, "attnviz: warning: %s\n", g_later[i]);
+    g_unused_n = g_later_n = 0;
 }

@@ -192,6 +192,17 @@ int av_unused_options(const av_options *o, char msgs[][160]);
  * mean has no effect with --no-plot", then "error: --figures mean: with
  * --model the figures are ..."; a learner's pass). Replaces any kept ones. */
 void av_warn_unused_later(const av_options *o);
+enum { AV_MAX_LATER_WARNINGS = 4 };
+/* Keep one more warning for av_warn_unused_now, printed after
+ * av_unused_options' kept ones: fmt and its arguments as printf takes them,
+ * the text after "attnviz: warning: " without the newline (PATH_MAX + 255
+ * bytes at most; cut beyond). For an option found to have no effect only
+ * once the run has read its inputs, before checks that may still refuse it:
+ * `--weights DIR --seed 3 --attn-mask bad.npy` (DIR holding X and all four W)
+ * printed "--seed 3 has no effect: --weights DIR gave ..." and then the
+ * --attn-mask usage error (a learner's pass). At most AV_MAX_LATER_WARNINGS
+ * are kept (more are dropped); av_warn_unused_later drops them all. */
+void av_warn_later(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The kept messages on f, one "attnviz: warning: ..." line each, then none
  * are kept (a second call prints nothing). Called where a run has passed its
  * usage checks (before its trace, before --train's header line) and at the

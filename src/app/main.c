@@ -172,10 +172,11 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     if (o->weights_dir) av_weights_note_other_tokens(stderr, o->weights_dir, &r->source, &r->toks);
     if (o->weights_dir) av_weights_note_unread(stderr, o->weights_dir, &r->source);
     /* X and all four W came from --weights: nothing is drawn at random, so a --seed changed no number
-     * (with --model it is refused for the same reason; here only the folder's contents tell) */
+     * (with --model it is refused for the same reason; here only the folder's contents tell). Kept as the other
+     * "has no effect" warnings are (cli.h): printed here, it came before --attn-mask's usage error */
     if (r->source.kind == AV_WEIGHTS_LOADED && av_option_given(o, "seed"))
-        av_message(stderr, "attnviz: warning: --seed %llu has no effect: --weights %s gave X.npy and all four W "
-                "(nothing is drawn at random)\n", (unsigned long long)o->seed, o->weights_dir);
+        av_warn_later("--seed %llu has no effect: --weights %s gave X.npy and all four W (nothing is drawn at random)",
+                      (unsigned long long)o->seed, o->weights_dir);
     if (o->attn_mask && (st = av_load_attn_mask(&r->m, o->attn_mask, err))) return st;
     return av_model_forward(&r->m, err);
 }
