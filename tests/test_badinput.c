@@ -661,6 +661,11 @@ static const bad_case kCases[] = {
     /* a Thai sentence without the spaces Thai does not write is one 72-byte token: the error said only the
      * limit (a figure-maker's pass) */
     {"thai_sentence_without_spaces", 2, "is 72 bytes long; the maximum is 64 bytes; Thai is written without spaces between words, and attnviz splits words at spaces: type a space between words", {"ฉันรักการเรียนรู้เชิงลึก"}, NULL, 0, NULL, 0},
+    /* 22 letters typed in an input method's full-width mode, U+FF21..U+FF36, 3 bytes each (EF BC A1 ..): 66 bytes,
+     * and the error named only bytes (a teacher's pass); half-width they are 22 bytes. Mixed: 10 ASCII letters and
+     * 19 full-width ones, 10 + 19·3 = 67 bytes, 10 + 19 = 29 half-width */
+    {"token_full_width_letters", 2, "token 1 (\"ＡＢＣＤＥ…\") is 66 bytes long; the maximum is 64 bytes; 22 of its characters are full-width forms (3 bytes each, as an input method's full-width mode types them): typed half-width (半角) the token is 22 bytes\n", {"我", "ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶ", "爱"}, NULL, 0, NULL, 0},
+    {"token_half_and_full_width_letters", 2, "token 0 (\"abcdefghijＡＢ…\") is 67 bytes long; the maximum is 64 bytes; 19 of its characters are full-width forms (3 bytes each, as an input method's full-width mode types them): typed half-width (半角) the token is 29 bytes\n", {"abcdefghijＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳ"}, NULL, 0, NULL, 0},
     /* a Chinese-speaking student's and a tester's pass: '--heads＝8' (full-width '=') and '--HTML' said only
      * "unknown option", '--pdf' too; '--figures e' guessed pe; 'heads、grid' and '爱；习' did not name the
      * separator typed; 'GPT' against the sentence's 'ＧＰＴ' said only "neither a token" */

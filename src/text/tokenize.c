@@ -130,8 +130,23 @@ static av_status emit(av_tokens *t, int *found, const char *text, size_t a, size
         token_start(start, text + a, b - a);
         int n = 0; /* "ฉันรักการเรียนรู้เชิงลึก", 72 bytes: a Thai sentence without the spaces Thai does not write */
         const char *script = av_utf8_unspaced_script(text + a, b - a, &n);
-        return av_fail(err, AV_EUSAGE, "token %d (%s) is %zu bytes long; the maximum is %d bytes%s%s%s", *found, start,
-                       b - a, AV_MAX_TOKEN_BYTES, script ? "; " : "", script ? script : "",
+        /* "ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶ", 22 letters typed in an input method's full-width mode, 66
+         * bytes: the error named bytes only, and a 22-letter word does not look long (a teacher's pass) */
+        int wide = 0;
+        for (size_t i = a, k; i < b; i += k) {
+            unsigned cp = 0;
+            const char *why;
+            k = (size_t)av_utf8_decode((const unsigned char *)text + i, b - i, &cp, &why);
+            if (k == 0) break; /* not reached: the input was checked */
+            wide += av_utf8_halfwidth(cp) != 0;
+        }
+        char fw[200] = "";
+        if (wide)
+            snprintf(fw, sizeof fw, "; %d of its characters are full-width forms (3 bytes each, as an input "
+                     "method's full-width mode types them): typed half-width (半角) the token is %zu bytes", wide,
+                     b - a - 2 * (size_t)wide);
+        return av_fail(err, AV_EUSAGE, "token %d (%s) is %zu bytes long; the maximum is %d bytes%s%s%s%s", *found,
+                       start, b - a, AV_MAX_TOKEN_BYTES, fw, script ? "; " : "", script ? script : "",
                        script ? " is written without spaces between words, and attnviz splits words at spaces: type a "
                                 "space between words" : "");
     }
