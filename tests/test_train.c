@@ -577,6 +577,38 @@ static void test_cli_notes_do_not_land_inside_piped_lines(void **state) {
     free(text);
 }
 
+/* In a pipe, --train's stdout is the same for two runs of one command: it carried tqdm's time estimate
+ * on every tenth's line ("step 10     loss 2.4894  lr 0.00596  |grad| 1.01  00:01<00:10, 8.44 steps/s"),
+ * and one more line once 3 s had passed, so `attnviz --train reverse --steps 100 -o d > log` twice gave
+ * two logs that differed on 9 lines (a researcher's pass, scripting runs and diffing their logs). The
+ * estimate now goes to stderr, "step N/STEPS elapsed<remaining, rate", after the line it times. By hand:
+ * 20 steps print a tenth every 2 steps, so step 6 (a tenth, and not a log-spaced snapshot step: those
+ * are 0 to 5, 7, ...) has its line on stdout without an estimate and "step 6/20" on stderr. */
+static void test_cli_piped_train_stdout_has_no_timing(void **state) {
+    tu_fixture *f = *state;
+    char *out[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "2", "-o",
+                    tu_in(f, "reverse"), NULL);
+        if (r.code != 0) fail_msg("--train reverse: exit %d: %s", r.code, r.err);
+        if (strstr(r.out, "steps/s") || strstr(r.out, "s/step") || strchr(r.out, '<'))
+            fail_msg("run %d: a time estimate on stdout:\n%s", k + 1, r.out);
+        const char *line = strstr(r.out, "\nstep 6      loss ");
+        if (!line) fail_msg("run %d: no progress line for step 6 on stdout:\n%s", k + 1, r.out);
+        const char *end = strchr(line + 1, '\n');
+        assert_non_null(end);
+        if (!strstr(line, "|grad| ") || strstr(line, "|grad| ") > end) fail_msg("step 6's line: %.*s", (int)(end - line), line);
+        const char *est = strstr(r.err, "step 6/20  ");
+        if (!est || (est != r.err && est[-1] != '\n')) fail_msg("run %d: no estimate line for step 6 on stderr:\n%s", k + 1, r.err);
+        if (!strstr(est, "steps/s") && !strstr(est, "s/step")) fail_msg("run %d: step 6's estimate: %.60s", k + 1, est);
+        out[k] = strdup(r.out);
+        tu_free(&r);
+    }
+    assert_string_equal(out[0], out[1]);
+    free(out[0]), free(out[1]);
+}
+
 /* The PNG at path has a Title text holding want (fails naming the title otherwise). */
 static void expect_png_title_has(const char *path, const char *want) {
     av_png_image img;
@@ -4778,6 +4810,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_notes_do_not_land_inside_piped_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_piped_train_stdout_has_no_timing, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_html_too_large_is_refused_before_the_forward_pass,
                                         tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_folder_fifo_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),

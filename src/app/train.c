@@ -381,9 +381,12 @@ static void progress_line(int step, int steps, const char *eta, double loss, dou
 }
 
 /* The progress bar (TTY, on stderr, redrawn in place) or, in a pipe, a plain
- * line at every tenth of the run, and one more once 3 s have passed (a long run's
- * first tenth may be hours away). Both give tqdm's "elapsed<remaining, rate" from
- * the third step on (before that the mean rate says little). */
+ * line at every tenth of the run on r->out: the step, loss, lr and |grad|, which
+ * the options alone decide, so two runs of one command print the same stdout.
+ * Both give tqdm's "elapsed<remaining, rate" from the third step on (before that
+ * the mean rate says little); in a pipe it goes to stderr, as "step N/STEPS
+ * estimate" after each tenth's line and once more when 3 s have passed (a long
+ * run's first tenth may be hours away): it changes from run to run. */
 static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     const av_train_opts *o = r->o;
     train_log *g = &r->log;
@@ -398,11 +401,15 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     }
     int tenth = o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped;
     int early = !r->eta_said && eta[0] && elapsed >= 3 && o->steps >= 10 && step < o->steps / 10;
-    if (tenth || early) {
+    if (tenth) {
         char lt[16];
         loss_text(lt, g->loss[step]);
-        fprintf(r->out, "step %-6d loss %s  lr %.3g  |grad| %.3g%s\n", step, lt, g->lr[step], g->gnorm[step], tail);
+        fprintf(r->out, "step %-6d loss %s  lr %.3g  |grad| %.3g\n", step, lt, g->lr[step], g->gnorm[step]);
         fflush(r->out);
+    }
+    if ((tenth || early) && eta[0]) { /* after the line it times, when stdout and stderr are one pipe */
+        fprintf(stderr, "step %d/%d  %s\n", step, o->steps, eta);
+        fflush(stderr);
         r->eta_said |= early;
     }
 }
