@@ -1706,6 +1706,24 @@ static void test_llama_generate_stops_at_eos(void **state) {
         if (!strstr(r.out, want)) fail_msg("%s: want '%s' in:\n%s", to[i], want, r.out);
         tu_free(&r);
     }
+    /* an id past the vocabulary (vocab_size 50257: ids 0..50256), in config.json or in the generation_config.json
+     * that decides over it, stops nothing and was left out without a word: all 4 tokens, and a note */
+    char gen[4400], note[4800];
+    snprintf(gen, sizeof gen, "%s/generation_config.json", model);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(tu_write_replaced(path, json, "\"eos_token_id\": 2", i ? "\"eos_token_id\": 2" :
+                                           "\"eos_token_id\": 50257"), 0);
+        FILE *fp = i ? fopen(gen, "w") : NULL;
+        if (i) assert_non_null(fp), fputs("{\"eos_token_id\": [50257]}", fp), assert_int_equal(fclose(fp), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "4", SENTENCE, NULL);
+        snprintf(note, sizeof note, "attnviz: note: eos_token_id 50257 in %s/%s is outside the vocabulary 0..50256 "
+                 "(vocab_size 50257): no token has that id, so --generate cannot stop on it\n", model,
+                 i ? "generation_config.json" : "config.json");
+        if (r.code != 0 || !strstr(r.out, "greedy, 4 tokens after the input") || !strstr(r.err, note))
+            fail_msg("left %d: exit %d, stderr '%s'; want '%s'", i, r.code, r.err, note);
+        tu_free(&r);
+    }
+    assert_int_equal(unlink(gen), 0);
     free(json);
 }
 

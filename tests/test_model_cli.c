@@ -912,6 +912,45 @@ static void test_generate_stops_at_eos(void **state) {
     if (!strstr(r.out, "\n              stopped after 7 of 8: the model generated [idence], its end of text "
                        "(one of eos_token_id's ids, 1704 in config.json), where Hugging Face's generate stops too\n"))
         fail_msg("list: stdout:\n%s", r.out);
+    if (strstr(r.err, "eos_token_id")) fail_msg("list: it stopped, yet a note on 99999: %s", r.err); /* it stopped */
+    tu_free(&r);
+    /* an id past the vocabulary (vocab_size 50257: ids 0..50256) was left out without a word, and --generate ran
+     * its whole length as if the folder named no end (a learner's pass): loaded as transformers loads it, with
+     * a note naming the key, the id and the vocabulary; with no --generate, no note (nothing depends on it) */
+    static const char past[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                               "\"n_positions\": 64, \"vocab_size\": 50257, \"eos_token_id\": 50257}";
+    static const char two[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                              "\"n_positions\": 64, \"vocab_size\": 50257, \"eos_token_id\": [-1, 1704, 60000]}";
+    static const struct {
+        const char *config, *out, *note;
+    } left[] = {
+        {past, "greedy, 8 tokens after the input", "/config.json is outside the vocabulary 0..50256 (vocab_size 50257): "
+         "no token has that id, so --generate cannot stop on it\n"},
+        {two, "stopped after 7 of 8", NULL}, /* stopped on 1704: the two left out did not matter */
+    };
+    char want[4600];
+    for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
+        write_text(path, left[i].config, strlen(left[i].config));
+        run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
+        if (r.code != 0 || !strstr(r.out, left[i].out)) fail_msg("left %zu: exit %d: %s%s", i, r.code, r.out, r.err);
+        snprintf(want, sizeof want, "attnviz: note: eos_token_id 50257 in %s%s", f->dir, left[i].note ? left[i].note : "");
+        if (left[i].note ? !strstr(r.err, want) : strstr(r.err, "eos_token_id") != NULL)
+            fail_msg("left %zu: stderr '%s'; want '%s'", i, r.err, left[i].note ? want : "(no note)");
+        tu_free(&r);
+    }
+    static const char both[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
+                               "\"n_positions\": 64, \"vocab_size\": 50257, \"eos_token_id\": [-1, 7, 60000]}";
+    write_text(path, both, sizeof both - 1);
+    run_attnviz(&r, NULL, "--model", f->dir, "--generate", "3", "--no-plot", "-q", "Hello world", NULL);
+    snprintf(want, sizeof want, "attnviz: note: eos_token_id's ids -1 and 1 more in %s/config.json are outside the "
+             "vocabulary 0..50256 (vocab_size 50257): no token has those ids, so --generate cannot stop on them; it "
+             "stops only on eos_token_id's other ids\n", f->dir);
+    if (r.code != 0 || !strstr(r.out, "greedy, 3 tokens") || !strstr(r.err, want))
+        fail_msg("both: exit %d, stderr '%s'; want '%s'", r.code, r.err, want);
+    tu_free(&r);
+    write_text(path, past, sizeof past - 1);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "Hello world", NULL);
+    if (r.code != 0 || strstr(r.err, "eos_token_id")) fail_msg("no --generate: exit %d: %s", r.code, r.err);
     tu_free(&r);
     static const char bad[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 4, \"n_embd\": 64, "
                               "\"n_positions\": 64, \"vocab_size\": 50257, \"eos_token_id\": [1704, \"x\"]}";

@@ -599,7 +599,9 @@ static av_status read_generation_eos(av_gpt2run *r, av_err *err) {
     av_status st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
     if (!st) st = av_json_parse_object(&root, text, len, NULL, path, err);
     av_gpt2_config *c = &r->g.cfg;
-    if (!st) st = av_json_token_ids(c->eos_ids, &c->n_eos, AV_MAX_EOS, root, "eos_token_id", c->vocab_size, path, err);
+    if (!st)
+        st = av_json_token_ids(c->eos_ids, &c->n_eos, &c->eos_left, &c->n_eos_left, AV_MAX_EOS, root, "eos_token_id",
+                               c->vocab_size, path, err);
     if (!st) r->eos_file = "generation_config.json";
     cJSON_Delete(root);
     free(text);
@@ -875,6 +877,25 @@ static void note_generated_past_task(const av_gpt2run *r, const int32_t *ids, in
             (off < in ? off : in) == 1 ? "is" : "are", after);
 }
 
+/* A run of --generate that did not stop: if the eos_token_id it read (config.json's or generation_config.json's)
+ * named ids outside the vocabulary, a note says that --generate cannot stop on them. They were left out without a
+ * word: `"eos_token_id": 9999` with vocab_size 294 loaded, and --generate ran its whole length, as if the folder
+ * named no end (a learner's pass). Not refused: transformers loads such a config, and the id changes no number.
+ * Only here, where it matters: the trace without --generate reads no eos_token_id, and a run that stopped on
+ * another of its ids stopped as named. */
+static void note_eos_left(const av_gpt2run *r) {
+    const av_gpt2_config *c = &r->g.cfg;
+    if (c->n_eos_left <= 0) return;
+    int many = c->n_eos_left > 1;
+    char more[48] = "";
+    if (many) snprintf(more, sizeof more, " and %d more", c->n_eos_left - 1);
+    av_message(stderr, "attnviz: note: eos_token_id%s %d%s in %s/%s %s outside the vocabulary 0..%d (vocab_size %d): "
+            "no token has %s, so --generate cannot stop on %s%s\n", many ? "'s ids" : "", c->eos_left, more,
+            r->dir_shown, r->eos_file ? r->eos_file : "config.json", many ? "are" : "is", c->vocab_size - 1,
+            c->vocab_size, many ? "those ids" : "that id", many ? "them" : "it",
+            c->n_eos > 0 ? "; it stops only on eos_token_id's other ids" : "");
+}
+
 static int is_eos(const av_gpt2_config *c, int32_t id) {
     for (int i = 0; i < c->n_eos; i++)
         if (id == c->eos_ids[i]) return 1;
@@ -1014,6 +1035,7 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
             av_message(stderr, "attnviz: warning: --generate %d stopped after %d token%s: the sequence reached the maximum "
                     "length of %d positions (%s)\n", n, steps, steps == 1 ? "" : "s", cap, why);
         }
+        if (steps == asked) note_eos_left(r);
     }
     free(text);
     free(ids);

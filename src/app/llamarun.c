@@ -40,6 +40,7 @@ av_status av_llamarun_load(av_gpt2run *r, av_err *err) {
     c->n_positions = lc->max_positions, c->layer_norm_epsilon = lc->rms_norm_eps;
     c->positions = AV_POS_ROPE, c->rope_style = AV_ROPE_HALF, c->rope_base = lc->rope_theta;
     memcpy(c->eos_ids, lc->eos_ids, sizeof c->eos_ids), c->n_eos = lc->n_eos;
+    c->eos_left = lc->eos_left, c->n_eos_left = lc->n_eos_left;
     r->g.dtype = r->llama->dtype;
     r->g.in_place = r->llama->in_place;
     r->g.file_bytes = r->llama->file_bytes;

@@ -43,10 +43,10 @@ av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, 
     return av_fail(err, AV_EUSAGE, "%s: %s is %s; it must be %s", name, key, shown, must);
 }
 
-av_status av_json_token_ids(int *ids, int *n, int max, const cJSON *root, const char *key, int vocab_size,
-                            const char *name, av_err *err) {
+av_status av_json_token_ids(int *ids, int *n, int *left, int *n_left, int max, const cJSON *root, const char *key,
+                            int vocab_size, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key), *e;
-    *n = 0;
+    *n = 0, *n_left = 0;
     if (!j || cJSON_IsNull(j)) return AV_OK;
     /* the ids kept count against max, not the list's length: a list of 10 ids, a token id each, was refused as
      * "it must be ... a list of them" (a reviewer's pass) */
@@ -54,6 +54,8 @@ av_status av_json_token_ids(int *ids, int *n, int max, const cJSON *root, const 
     for (e = cJSON_IsArray(j) ? j->child : j; ok && e; e = cJSON_IsArray(j) ? e->next : NULL) {
         ok = cJSON_IsNumber(e) && e->valuedouble == floor(e->valuedouble) && fabs(e->valuedouble) <= AV_JSON_INT_MAX;
         int dup = !ok || e->valuedouble < 0 || e->valuedouble >= vocab_size; /* no token: it stops nothing */
+        if (ok && dup && !(*n_left)++) *left = (int)e->valuedouble; /* for the caller's note: an eos_token_id
+                                                                     * 9999 of 294 ids went unsaid */
         for (int i = 0; i < k && !dup; i++) dup = ids[i] == (int)e->valuedouble;
         if (!dup && k == max) many++;
         else if (!dup) ids[k++] = (int)e->valuedouble;

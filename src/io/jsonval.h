@@ -62,12 +62,16 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
  * Hugging Face's generate reads them: ids[0..*n), at most max, in the order
  * given, each once. Absent, null or an empty list gives *n = 0. An id
  * outside 0..vocab_size-1 is left out (no token can have it, so it stops
- * nothing); a list may be of any length. Errors, AV_EUSAGE: "NAME: \"KEY\"
- * is SHOWN; it must be a token id, a list of them, or null" (a string, a
- * fraction, or a list holding one); "... it must be a token id or a list of
- * at most MAX different ids of the vocabulary, or null" (more than max). */
-av_status av_json_token_ids(int *ids, int *n, int max, const cJSON *root, const char *key, int vocab_size,
-                            const char *name, av_err *err);
+ * nothing; transformers loads such a config); a list may be of any length.
+ * *n_left = how many of root[key]'s ids were left out so (each entry
+ * counted, 0 if none) and *left = the first of them (unchanged if none),
+ * for the caller's note that --generate cannot stop on it. Errors,
+ * AV_EUSAGE: "NAME: \"KEY\" is SHOWN; it must be a token id, a list of
+ * them, or null" (a string, a fraction, or a list holding one); "... it
+ * must be a token id or a list of at most MAX different ids of the
+ * vocabulary, or null" (more than max). */
+av_status av_json_token_ids(int *ids, int *n, int *left, int *n_left, int max, const cJSON *root, const char *key,
+                            int vocab_size, const char *name, av_err *err);
 
 /* buf (n bytes, n >= 8) = the JSON value j as config.json spells it, for a
  * message that names the value found: "relu" with its quotes, 1, null,

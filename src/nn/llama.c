@@ -201,7 +201,8 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         c->rope_theta_from = "rope_parameters.rope_theta";
     else if ((th = cJSON_GetObjectItemCaseSensitive(root, "rope_theta")) && !cJSON_IsNull(th))
         c->rope_theta_from = "rope_theta";
-    if ((s = av_json_token_ids(c->eos_ids, &c->n_eos, AV_MAX_EOS, root, "eos_token_id", c->vocab_size, name, err)))
+    if ((s = av_json_token_ids(c->eos_ids, &c->n_eos, &c->eos_left, &c->n_eos_left, AV_MAX_EOS, root, "eos_token_id",
+                               c->vocab_size, name, err)))
         return s;
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
     if (j && !cJSON_IsBool(j)) return av_json_wrong_kind(name, "\"tie_word_embeddings\"", j, "true or false", err);

@@ -79,6 +79,7 @@ typedef struct {
     int bos_token_id;          /* INT_MIN if absent or null; else as given (-1 too: checked where used) */
     int eos_ids[AV_MAX_EOS];   /* eos_token_id's ids of the vocabulary (an id or a list, as gpt2.h's) */
     int n_eos;
+    int eos_left, n_eos_left;  /* eos_token_id's ids outside the vocabulary, as gpt2.h's */
     av_kernel kernel;          /* not from config.json; reference (default) or blas */
 } av_llama_config;
 
