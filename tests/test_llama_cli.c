@@ -1753,6 +1753,28 @@ static void test_sharded_index_must_match_shards(void **state) {
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
     if (r.code != 0) fail_msg("the index as written: exit %d: %s", r.code, r.err);
     tu_free(&r);
+    /* a value that is no file name in the folder: the message named the tensor only, "weight_map[\"...\"] must be
+     * a file name in the folder", not the value it refused; now it quotes it, as the other refusals do */
+    static const struct {
+        const char *to, *shown;
+    } outside[] = {
+        {"\"../x/model.safetensors\"", "\"../x/model.safetensors\""},
+        {"\"/tmp/model-00001-of-00002.safetensors\"", "\"/tmp/model-00001-of-00002.safetensors\""},
+        {"\"..\"", "\"..\""},
+        {"\"\"", "\"\""},
+        {"7", "7"},
+    };
+    for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+        char to[200];
+        snprintf(to, sizeof to, "\"model.embed_tokens.weight\": %s", outside[i].to);
+        assert_int_equal(tu_write_replaced(path, index, "\"model.embed_tokens.weight\": "
+                                           "\"model-00001-of-00002.safetensors\"", to), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: weight_map[\"model.embed_tokens.weight\"] is %s; it must be "
+                 "a file name in the folder (no '/', not starting with \"..\")\n", path, outside[i].shown);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d, stderr '%s'; want '%s'", to, r.code, r.err, want);
+        tu_free(&r);
+    }
     assert_int_equal(tu_write_replaced(path, index, "\"model.layers.0.mlp.up_proj.weight\": \"model-00001-of-00002",
                                        "\"model.layers.0.mlp.up_proj.weight\": \"model-00002-of-00002"), 0);
     free(index);

@@ -189,7 +189,10 @@ typedef struct {
  * model.safetensors.incomplete, ..." for a download that did not finish (of
  * a shard too), "--model DIR: model.safetensors.index.json names the shard
  * model-00002-of-00002.safetensors, which is not in the folder (1 of its 2
- * shards is); the download may be incomplete: ..." for a missing shard, and
+ * shards is); the download may be incomplete: ..." for a missing shard,
+ * "DIR/model.safetensors.index.json: weight_map[\"TENSOR\"] is
+ * \"../x/model.safetensors\"; it must be a file name in the folder (no '/',
+ * not starting with \"..\")" for a value outside the folder, and
  * fileio.h av_dangling_link's "... is a symbolic link to 'T', which does not
  * exist" for any of them. On error *m is zeroed. */
 av_status av_llama_load(av_llama *m, const char *dir, av_err *err);
