@@ -148,10 +148,10 @@ static void test_unknown_and_missing(void **state) {
     /* an abbreviation, as getopt_long takes it, is an option too ('--ste' was "not a task") */
     expect_usage((const char *[]){"--train", "--ste", "3", NULL}, "option '--train' needs a task, but the word after "
                  "it is the option '--ste'");
-    { /* a value attached to its option is the user's on purpose: --outdir=--heads and -o--quiet are folders */
-        static const char *const attached[][4] = {{"--outdir=--heads", "x", NULL}, {"-o--quiet", "x", NULL},
-                                                  {"--prefix=--heads", "x", NULL}};
-        for (int k = 0; k < 3; k++) {
+    { /* a value attached to its option is the user's on purpose: --outdir=--heads and -o--quiet are folders
+       * (--prefix=--heads would start the files' names with '-': test_output_names_that_cannot_be_seen_are_refused) */
+        static const char *const attached[][4] = {{"--outdir=--heads", "x", NULL}, {"-o--quiet", "x", NULL}};
+        for (int k = 0; k < 2; k++) {
             av_options o;
             av_err err = {{0}};
             if (parse(&o, &err, attached[k]) != AV_OK) fail_msg("%s: %s", attached[k][0], err.msg);
@@ -2027,6 +2027,86 @@ static void test_prefix_that_hides_the_files_is_refused(void **state) {
         if (!file_exists(path)) fail_msg("--prefix v1. wrote no %s", names[i]);
     }
     assert_int_equal(count_entries(f->dir), 3);
+}
+
+/* Names of files or folders that cannot be seen or typed ran with exit 0 (a figure-maker's pass): --prefix " "
+ * wrote " head0.png", --prefix - "-head0.png" (rm and ls read it as an option), --prefix $'v1\u200b' files that
+ * ls shows as v1head0.png, and -o $'\u200b' a folder whose name shows as nothing. Each is refused now with exit 2
+ * and nothing written, the value shown with the invisible code point as <U+XXXX>; ordinary names, Chinese ones,
+ * a space between words and Persian's zero-width non-joiner between letters run as before. The code points'
+ * categories are Python's unicodedata.category (U+200B, U+FEFF, U+200C: Cf; U+00A0, U+3000: Zs); the messages
+ * are written by hand. */
+static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *opt, *val, *says; } cases[] = {
+        {"--prefix", " ", "attnviz: error: --prefix ' ' is white space only; give a name such as slide1_ (a prefix "
+                          "starts every file's name)\n"},
+        {"--prefix", "\xC2\xA0", "attnviz: error: --prefix '<U+00A0>' is white space only; give a name such as "
+                                 "slide1_ (a prefix starts every file's name)\n"},
+        {"--prefix", "\xE2\x80\x8B", "attnviz: error: --prefix '<U+200B>' has no visible character (U+200B is an "
+                                     "invisible format character); give a name such as slide1_ (a prefix starts "
+                                     "every file's name)\n"},
+        {"--prefix", "-", "attnviz: error: --prefix '-' starts with '-', so the files' names would too "
+                          "('-head0.png'), and rm, ls, cp and other tools read such a name as an option; give a name "
+                          "such as slide1_\n"},
+        {"--prefix=--heads", NULL, "attnviz: error: --prefix '--heads' starts with '-', so the files' names would "
+                                   "too ('--headshead0.png'), and rm, ls, cp and other tools read such a name as an "
+                                   "option; give a name such as slide1_\n"},
+        {"--prefix", "v1\xE2\x80\x8B", "attnviz: error: --prefix 'v1<U+200B>' holds U+200B (byte 2), an invisible "
+                                       "format character, which shows as nothing: the files' names would not be the "
+                                       "name a listing seems to show, and could not be typed from it; give a name "
+                                       "such as slide1_ (a space between words is fine)\n"},
+        {"--prefix", "\xE3\x80\x80x", "attnviz: error: --prefix '<U+3000>x' holds U+3000 (byte 0), a space at its "
+                                      "start, which shows as nothing: the files' names would not be the name a "
+                                      "listing seems to show, and could not be typed from it; give a name such as "
+                                      "slide1_ (a space between words is fine)\n"},
+        {"-o", "\xE2\x80\x8B", "attnviz: error: --outdir '<U+200B>' has no visible character (U+200B is an "
+                               "invisible format character); give a folder name such as figs\n"},
+        {"-o", "figs\xEF\xBB\xBF", "attnviz: error: --outdir 'figs<U+FEFF>' holds U+FEFF (byte 4), an invisible "
+                                   "format character, which shows as nothing: the folder's name would not be the "
+                                   "name a listing seems to show, and could not be typed from it; give a folder "
+                                   "name such as figs (a space between words is fine)\n"},
+        {"-o", "figs ", "attnviz: error: --outdir 'figs ' holds U+0020 (byte 4), a space at its end, which shows as "
+                        "nothing: the folder's name would not be the name a listing seems to show, and could not be "
+                        "typed from it; give a folder name such as figs (a space between words is fine)\n"},
+        {"-o", "./\xE2\x80\x8B", "attnviz: error: --outdir './<U+200B>' has no visible character (U+200B is an "
+                                 "invisible format character); give a folder name such as figs\n"}, /* in '.' */
+        {"-o", "d/\xE2\x80\xAEgnp.txt", "attnviz: error: --outdir 'd/<U+202E>gnp.txt' holds U+202E (byte 2), an "
+                                       "invisible format character, which shows as nothing: the folder's name would "
+                                       "not be the name a listing seems to show, and could not be typed from it; give "
+                                       "a folder name such as figs (a space between words is fine)\n"},
+        {"--dump", "   ", "attnviz: error: --dump '   ' is white space only; give a folder name such as dump\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *args[] = {"--heads", "2", cases[k].opt, cases[k].val, "a b", NULL};
+        if (!cases[k].val) args[3] = "a b", args[4] = NULL; /* --prefix=--heads: the value attached */
+        tu_result r;
+        tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+        tu_run_ex(&r, &ro, NULL, 0, args);
+        if (r.code != 2 || strcmp(r.err, cases[k].says)) fail_msg("case %zu (%s): exit %d, %s", k, cases[k].opt, r.code, r.err);
+        assert_string_equal(r.out, "");
+        assert_int_equal(count_entries(f->dir), 0); /* no folder, no file */
+        tu_free(&r);
+    }
+    /* ordinary names run: a space between words, Chinese, a '.' later on, Persian's ZWNJ (U+200C) between two
+     * letters (می‌روم's), a folder already there with a space at its end, or a new one inside it (the user's) */
+    static const struct { const char *prefix, *outdir; } fine[] = {
+        {"a b_", "o1"}, {"\xE5\x9B\xBE_", "\xE6\x88\x91\xE7\x9A\x84 \xE5\x9B\xBE"}, {"v1.", "o 2"},
+        {"\xD9\x85\xDB\x8C\xE2\x80\x8C\xD8\xB1", "o3"}, {"x ", "old "}, {"y", "old /new"},
+    };
+    char path[4200];
+    snprintf(path, sizeof path, "%s/old ", f->dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    for (size_t k = 0; k < sizeof fine / sizeof fine[0]; k++) {
+        const char *args[] = {"-q", "--heads", "2", "--prefix", fine[k].prefix, "-o", fine[k].outdir, "a b", NULL};
+        tu_result r;
+        tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+        tu_run_ex(&r, &ro, NULL, 0, args);
+        if (r.code != 0) fail_msg("--prefix '%s' -o '%s': exit %d, %s", fine[k].prefix, fine[k].outdir, r.code, r.err);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/%s/%shead1.png", f->dir, fine[k].outdir, fine[k].prefix);
+        if (!file_exists(path)) fail_msg("no %s", path);
+    }
 }
 
 /* Text on the standard input with no sentence and no -f: `echo "I love you" | attnviz` and `attnviz < s.txt`
@@ -4166,6 +4246,8 @@ static void test_output_folder_names_shown_as_in_the_trace(void **state) {
     tu_fixture *f = *state;
     char dir[4200], in[4300];
     snprintf(dir, sizeof dir, "%s/m\u202Eq", f->dir);
+    /* attnviz makes no such folder (test_output_names_that_cannot_be_seen_are_refused): it is the user's */
+    assert_int_equal(mkdir(dir, 0755), 0);
     tu_result r;
     run_attnviz(&r, NULL, "-q", "--heads", "2", "-o", dir, "hello there", NULL);
     assert_int_equal(r.code, 0);
@@ -4249,6 +4331,8 @@ int main(void) {
         cmocka_unit_test(test_no_sentence_names_the_unread_stdin),
         cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_that_hides_the_files_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_output_names_that_cannot_be_seen_are_refused, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),

@@ -2874,6 +2874,7 @@ static void test_bidi_controls_in_user_text_stay_in_it(void **state) {
     fixture *f = *state;
     char dir[4300];
     snprintf(dir, sizeof dir, "%s", in(f, "w\xE2\x80\xAE" "abc")); /* w, RLO, abc */
+    assert_int_equal(mkdir(dir, 0755), 0); /* the user's: attnviz makes no such folder (test_cli.c) */
     tu_result r;
     RUN(&r, "-q", "--no-plot", "-d", "8", "-H", "2", "--dump", dir, "I love you");
     expect_ok(&r);
@@ -2936,6 +2937,7 @@ static void test_model_folder_name_shown_as_weights_folder(void **state) {
     char dir[4300], nl[4300];
     snprintf(dir, sizeof dir, "%s", in(f, "m\xE2\x80\xAE" "abc")); /* m, RLO, abc */
     snprintf(nl, sizeof nl, "%s", in(f, "m\nx"));
+    assert_int_equal(mkdir(dir, 0755), 0); /* the user's: attnviz makes no such folder (test_cli.c) */
     tu_result r;
     RUN(&r, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--layers", "1", "--batch", "4", "-o", dir);
     expect_ok(&r);

@@ -695,6 +695,100 @@ static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err
     return AV_OK;
 }
 
+static int invisible(unsigned cp);
+
+/* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...)
+ * and invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
+ * left-to-right mark), which draw and show nothing (--title $'\u200b' drew an invisible title and exited 0,
+ * a figure-maker's pass); then AV_EUSAGE: "--NAME 'S' is white space only; IF_EMPTY", or "has no visible
+ * character (U+XXXX is an invisible format character)" naming the first Cf. s is valid UTF-8; the message
+ * quotes shown when not NULL, else s as av_shell_word writes it. */
+static av_status check_not_blank(const char *name, const char *s, const char *shown, const char *if_empty,
+                                  av_err *err) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+    unsigned cp, format = 0;
+    const char *why;
+    int k;
+    av_ucat c;
+    while (p < end && (k = av_utf8_decode(p, (size_t)(end - p), &cp, &why)) > 0 &&
+           ((c = av_utf8_category(cp)) == AV_UC_ZS || c == AV_UC_CF)) {
+        if (c == AV_UC_CF && !format) format = cp;
+        p += k;
+    }
+    if (p < end || !*s) return AV_OK;
+    char word[240];
+    if (shown) snprintf(word, sizeof word, "'%s'", shown);
+    else av_shell_word(word, 80, s);
+    if (format)
+        return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is an invisible format character); "
+                       "%s", name, word, format, if_empty);
+    return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", name, word, if_empty);
+}
+
+/* AV_OK if s (valid UTF-8), the value of --NAME, names files or a folder that can be seen and typed; else
+ * AV_EUSAGE with the value shown with each invisible code point as <U+XXXX>. prefix: s starts every file's
+ * name (--prefix), else it is a folder attnviz makes (-o, --dump), whose first from bytes name folders
+ * already there (the user's, checked no further; from < strlen(s)). Refused (a figure-maker's pass: each ran
+ * with exit 0): a name of white space or format characters only (check_not_blank: --prefix " " wrote
+ * " head0.png", -o $'\u200b' a folder whose name shows as nothing); an invisible format character (Cf)
+ * anywhere (--prefix $'v1\u200b' wrote files that ls shows as v1head0.png, a name that, typed, opens
+ * nothing), except U+200C and U+200D between two non-ASCII characters, where Persian, Indic scripts and emoji
+ * use them; a Unicode space at the start (and, for a folder, at the end), which shows as nothing at a
+ * name's edge; and, in a prefix, a leading '-' (--prefix - wrote -head0.png, which rm, ls and cp read as an option;
+ * a folder -o --x, attached, is the user's on purpose, and "-o -" has its own message). */
+static av_status check_visible_name(const char *name, const char *s, int prefix, size_t from, av_err *err) {
+    const char *example = prefix                    ? "give a name such as slide1_"
+                          : strcmp(name, "dump") == 0 ? "give a folder name such as dump"
+                                                      : "give a folder name such as figs";
+    /* the value with its invisible code points shown (at most 64 bytes of it, as show_value) */
+    char shown[232];
+    size_t at = 0, len = strlen(s), i = 0, bad_at = 0;
+    unsigned bad = 0, prev = 0;
+    const char *what = NULL;
+    int cut = 0;
+    while (i < len) {
+        unsigned cp, next = 0;
+        const char *dummy;
+        int k = av_utf8_decode((const unsigned char *)s + i, len - i, &cp, &dummy);
+        if (k <= 0) return AV_OK; /* not UTF-8: check_one_line's or the file system's word */
+        if (i + (size_t)k < len) av_utf8_decode((const unsigned char *)s + i + k, len - i - k, &next, &dummy);
+        av_ucat c = av_utf8_category(cp);
+        int joiner = (cp == 0x200C || cp == 0x200D) && prev >= 0x80 && next >= 0x80 && !invisible(prev) &&
+                     !invisible(next);
+        int hidden = i >= from && ((c == AV_UC_CF && !joiner) ||
+                                   (c == AV_UC_ZS && (i == from || (!prefix && i + (size_t)k == len))));
+        int shows = c == AV_UC_CF || c == AV_UC_CC || (c == AV_UC_ZS && cp != ' ');
+        if (hidden && !bad) {
+            bad = cp, bad_at = i;
+            what = c == AV_UC_CF ? "an invisible format character, which shows as nothing"
+                   : i == 0      ? "a space at its start, which shows as nothing"
+                   : i == from   ? "a space at the start of a folder it would make, which shows as nothing"
+                                 : "a space at its end, which shows as nothing";
+        }
+        if (i < 64 && at + 12 < sizeof shown)
+            at += (size_t)(shows ? snprintf(shown + at, sizeof shown - at, "<U+%04X>", cp)
+                                 : snprintf(shown + at, sizeof shown - at, "%.*s", k, s + i));
+        else cut = 1;
+        prev = cp;
+        i += (size_t)k;
+    }
+    snprintf(shown + at, sizeof shown - at, "%s", cut ? "…" : "");
+    char why[96];
+    snprintf(why, sizeof why, "%s%s", example, prefix ? " (a prefix starts every file's name)" : "");
+    av_status st = check_not_blank(name, s + from, shown, why, err);
+    if (st) return st;
+    if (bad)
+        return av_fail(err, AV_EUSAGE, "--%s '%s' holds U+%04X (byte %zu), %s: %s would not be the name a "
+                       "listing seems to show, and could not be typed from it; %s (a space between words is fine)",
+                       name, shown, bad, bad_at, what,
+                       prefix ? "the files' names" : "the folder's name", example);
+    if (s[0] == '-' && prefix)
+        return av_fail(err, AV_EUSAGE, "--%s '%s' starts with '-', so the files' names would too ('%shead0.png'), "
+                       "and rm, ls, cp and other tools read such a name as an option; %s", name, shown, shown,
+                       example);
+    return AV_OK;
+}
+
 /* 1 if d takes a file or folder name: its value may be an option's name only when that file exists. */
 static int takes_a_path(const optdef *d) {
     static const char *const kPaths[] = {"outdir", "dump", "file", "weights", "attn-mask", "model"};
@@ -780,28 +874,19 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             snprintf(why, sizeof why, "a %s is one line of text", d->one_line);
             if ((st = check_one_line(d->name, arg, why, err))) return st;
         }
-        if (d->one_line && d->if_empty) { /* --title ' ' drew a title of nothing: "· head 0 of 1 ..." (a tester's report) */
-            /* any Unicode space (Zs): ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ..., and any format
-             * character (Cf), which draws nothing: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
-             * left-to-right mark (--title $'\u200b' drew an invisible title and exited 0, a figure-maker's pass) */
-            const unsigned char *p = (const unsigned char *)arg, *end = p + strlen(arg);
-            unsigned cp, format = 0;
-            const char *why;
-            int k;
-            av_ucat c;
-            while (p < end && (k = av_utf8_decode(p, (size_t)(end - p), &cp, &why)) > 0 &&
-                   ((c = av_utf8_category(cp)) == AV_UC_ZS || c == AV_UC_CF)) {
-                if (c == AV_UC_CF && !format) format = cp;
-                p += k;
-            }
-            if (p == end) {
-                char word[80];
-                av_shell_word(word, sizeof word, arg);
-                if (format)
-                    return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is an invisible format "
-                                   "character); %s", d->name, word, format, d->if_empty);
-                return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", d->name, word, d->if_empty);
-            }
+        if (d->one_line && d->if_empty) /* --title ' ' drew a title of nothing: "· head 0 of 1 ..." (a tester's report) */
+            if ((st = check_not_blank(d->name, arg, NULL, d->if_empty, err))) return st;
+        /* -o and --dump name a folder that attnviz makes: one that cannot be seen or typed is refused; the
+         * folders already there (the longest part of the path that exists) are the user's */
+        if (d->offset == AT(outdir) || d->offset == AT(dump_dir)) {
+            char part[4096]; /* a longer path is checked whole */
+            size_t from = 0, len = strlen(arg);
+            for (size_t i = len; i > 0 && !from && len < sizeof part; i--)
+                if (i == len || arg[i] == '/') {
+                    memcpy(part, arg, i), part[i] = 0;
+                    if (access(part, F_OK) == 0) from = i == len ? len : i + 1;
+                }
+            if (from < len && (st = check_visible_name(d->name, arg, 0, from, err))) return st;
         }
         /* --explain's form is known before the tokens: `--explain "3 1 4 1 5 >"` with no text after it took the
          * text as its value, and the run said "no input text given" (a new user's report) */
@@ -990,6 +1075,7 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--prefix '%s' must be part of a file name: at most 64 bytes, no '/' "
                        "(use -o for the folder)", shown);
     }
+    if ((st = check_visible_name("prefix", s, 1, 0, err))) return st;
     if (s[0] == '.') {
         char shown[160];
         show_value(shown, sizeof shown, s);
