@@ -2029,6 +2029,43 @@ static void test_prefix_that_hides_the_files_is_refused(void **state) {
     assert_int_equal(count_entries(f->dir), 3);
 }
 
+/* A whole number written with a decimal point or an exponent: `attnviz --dpi 150.0 "a b"` said "--dpi '150.0' is
+ * not a whole number", which is false (150.0 is 150). It stays refused, as GNU head -n 1.0 refuses it, and the
+ * message says what to type; "1.5" still is not whole, and "4." keeps its hint about a mark typed after the
+ * value. The e.g. values are worked by hand (150.0 = 150, 1e3 = 1000, 2.5e1 = 25, -0.0 = 0). */
+static void test_whole_number_with_a_point_says_what_to_type(void **state) {
+    (void)state;
+    static const struct { const char *opt, *val, *says; } cases[] = {
+        {"--dpi", "150.0", "attnviz: error: --dpi 150.0: write a whole number without a decimal point, e.g. 150; "
+                           "allowed: 50..600\n"},
+        {"--heads", "8.0", "attnviz: error: --heads 8.0: write a whole number without a decimal point, e.g. 8; "
+                           "allowed: 1..64\n"},
+        {"--heads", "+8.00", "attnviz: error: --heads +8.00: write a whole number without a decimal point, e.g. 8; "
+                             "allowed: 1..64\n"},
+        {"--seed", "1e3", "attnviz: error: --seed 1e3: write a whole number in digits, without an exponent, e.g. "
+                          "1000; allowed: 0..9223372036854775807\n"},
+        {"--seed", "2.5e1", "attnviz: error: --seed 2.5e1: write a whole number in digits, without a decimal point or "
+                            "an exponent, e.g. 25; allowed: 0..9223372036854775807\n"},
+        {"--seed", "-0.0", "attnviz: error: --seed -0.0: write a whole number without a decimal point, e.g. 0; "
+                           "allowed: 0..9223372036854775807\n"},
+        {"--head", "1.0", "attnviz: error: --head 1.0: write a whole number without a decimal point, e.g. 1; allowed: "
+                          "0..H-1, H the heads in use"},
+        {"--layer", "1.0", "attnviz: error: --layer 1.0: write a whole number without a decimal point, e.g. 1; "
+                           "allowed: 0..L-1, L the --model's layers\n"},
+        {"--heads", "1.5", "attnviz: error: --heads '1.5' is not a whole number; allowed: 1..64\n"},
+        {"--heads", "4.", "attnviz: error: --heads '4.' is not a whole number (the '.' at its end is typed after the "
+                          "value: type 4); allowed: 1..64\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--no-plot", cases[k].opt, cases[k].val, "a b", NULL);
+        if (r.code != 2 || strncmp(r.err, cases[k].says, strlen(cases[k].says)))
+            fail_msg("%s %s: exit %d, %s", cases[k].opt, cases[k].val, r.code, r.err);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+}
+
 /* Names of files or folders that cannot be seen or typed ran with exit 0 (a figure-maker's pass): --prefix " "
  * wrote " head0.png", --prefix - "-head0.png" (rm and ls read it as an option), --prefix $'v1\u200b' files that
  * ls shows as v1head0.png, and -o $'\u200b' a folder whose name shows as nothing. Each is refused now with exit 2
@@ -4333,6 +4370,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_prefix_that_hides_the_files_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_names_that_cannot_be_seen_are_refused, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test(test_whole_number_with_a_point_says_what_to_type),
         cmocka_unit_test(test_bad_choice_offers_what_is_accepted),
         cmocka_unit_test(test_control_characters_in_title_and_prefix),
         cmocka_unit_test(test_help_and_version_exit_0),

@@ -347,6 +347,25 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
 
 static void show_value(char *shown, size_t n, const char *s);
 
+/* 1 if s is a whole number written with a decimal point or an exponent ("150.0", "8.0", "1e3", "2.5e1"), with
+ * "--NAME S: write a whole number without a decimal point, e.g. 150" into out (cap bytes; "in digits, without
+ * an exponent" for "1e3"); else 0. "--dpi 150.0" was told "is not a whole number", which is false; GNU tools
+ * refuse such a count too (head -n 1.0), so it stays refused, saying what is wrong and what to type. A value
+ * past 1e15 gets no e.g. */
+static int whole_with_point(char *out, size_t cap, const char *name, const char *s) {
+    if (!is_decimal(s, 1) || is_decimal(s, 0)) return 0;
+    double x = strtod(s, NULL);
+    if (!isfinite(x) || x != floor(x)) return 0;
+    int point = strchr(s, '.') != NULL, exp = strpbrk(s, "eE") != NULL;
+    char sv[160], eg[48] = "";
+    show_value(sv, sizeof sv, s);
+    if (fabs(x) < 1e15) snprintf(eg, sizeof eg, ", e.g. %.0f", x == 0 ? 0.0 : x);
+    snprintf(out, cap, "--%s %s: write a whole number %s%s", name, sv,
+             !exp ? "without a decimal point" : point ? "in digits, without a decimal point or an exponent"
+                                                      : "in digits, without an exponent", eg);
+    return 1;
+}
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
     char sv[160]; /* the value as messages show it: 64 bytes at most, so the reason is not cut off (a tester's pass) */
@@ -355,8 +374,12 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
-        char hint[256]; /* "１２。": the full stop's words and the full-width ones */
+        char hint[256], point[256]; /* "１２。": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
+        if (!hint[0] && whole_with_point(point, sizeof point, d->name, s)) {
+            if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
+            return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
+        }
         if (d->later) return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %s", d->name, sv, hint,
                                      d->later);
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, sv, hint,
@@ -1055,6 +1078,9 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         char sv[160], hint[256];
         show_value(sv, sizeof sv, s);
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
+        char point[256];
+        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s))
+            return av_fail(err, AV_EUSAGE, "%s; allowed: 0..L-1, L the --model's layers", point);
         return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number%s; allowed: 0..L-1, L the --model's "
                        "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", sv, hint);
     }
