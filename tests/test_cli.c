@@ -396,6 +396,34 @@ static void test_help_names_a_conventions_file_that_exists(void **state) {
     tu_free(&r);
 }
 
+/* --help's last line, for a binary that finds no data folder (copied out of its tree, without make install),
+ * was "See attnviz(1), and docs/conventions.md in attnviz's source for the conventions used.": 85 columns,
+ * past the 80 test_help_fits_80_columns holds the rest to (a fixer's pass, running a copy in /tmp). A copy of
+ * the binary in an empty folder: every line of its --help is at most 79 columns, and the last two name the
+ * file as the found one does ("for the conventions used:", then the path indented two spaces). */
+static void test_help_of_a_copied_binary_fits_80_columns(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), cmd[8600];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s/attnviz' && '%s/attnviz' --help", tu_bin(), dir, dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[512], last[2][512] = {"", ""};
+    int n = 0;
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = 0;
+        n++;
+        if (av_utf8_width(line) > 79) fail_msg("--help of a copy, line %d is %d columns: %s", n, av_utf8_width(line), line);
+        snprintf(last[0], sizeof last[0], "%s", last[1]);
+        snprintf(last[1], sizeof last[1], "%s", line);
+    }
+    assert_int_equal(pclose(p), 0);
+    assert_true(n > 20);
+    assert_string_equal(last[0], "See attnviz(1), and for the conventions used:");
+    if (strncmp(last[1], "  ", 2) != 0 || !strstr(last[1], "conventions.md"))
+        fail_msg("the last line names no conventions.md: '%s'", last[1]);
+    rm_rf(dir);
+}
+
 /* A sentence that an option took as its value: `attnviz --explain "the cat sat"` (the Q,K forgotten) was told
  * "no sentence given", though the sentence was typed. --explain's form (QUERY,KEY: a ',' with a part on each
  * side, README's options table) is known before the tokens, so it is refused by name; a free-text value
@@ -4378,6 +4406,7 @@ int main(void) {
         cmocka_unit_test(test_choice_value_called_the_text_only_without_text),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),
+        cmocka_unit_test(test_help_of_a_copied_binary_fits_80_columns),
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_explain_refused_before_the_maps),
         cmocka_unit_test(test_weights_out_of_memory_says_a_way_that_runs),
