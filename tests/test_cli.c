@@ -2141,6 +2141,24 @@ static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
                                        "not be the name a listing seems to show, and could not be typed from it; give "
                                        "a folder name such as figs (a space between words is fine)\n"},
         {"--dump", "   ", "attnviz: error: --dump '   ' is white space only; give a folder name such as dump\n"},
+        /* each folder it would make, not only the path's ends: "figs /" and "figs /x" made "figs ", "new/ x" made
+         * " x" (exit 0); the bytes counted by hand, U+3000 is Zs as unicodedata.category says */
+        {"-o", "figs /", "attnviz: error: --outdir 'figs /' holds U+0020 (byte 4), a space at the end of a folder it "
+                         "would make, which shows as nothing: the folder's name would not be the name a listing "
+                         "seems to show, and could not be typed from it; give a folder name such as figs (a space "
+                         "between words is fine)\n"},
+        {"-o", "figs /x", "attnviz: error: --outdir 'figs /x' holds U+0020 (byte 4), a space at the end of a folder "
+                          "it would make, which shows as nothing: the folder's name would not be the name a listing "
+                          "seems to show, and could not be typed from it; give a folder name such as figs (a space "
+                          "between words is fine)\n"},
+        {"-o", "new/ x", "attnviz: error: --outdir 'new/ x' holds U+0020 (byte 4), a space at the start of a folder "
+                         "it would make, which shows as nothing: the folder's name would not be the name a listing "
+                         "seems to show, and could not be typed from it; give a folder name such as figs (a space "
+                         "between words is fine)\n"},
+        {"--dump", "d\xE3\x80\x80/x", "attnviz: error: --dump 'd<U+3000>/x' holds U+3000 (byte 1), a space at the end "
+                                       "of a folder it would make, which shows as nothing: the folder's name would "
+                                       "not be the name a listing seems to show, and could not be typed from it; give "
+                                       "a folder name such as dump (a space between words is fine)\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *args[] = {"--heads", "2", cases[k].opt, cases[k].val, "a b", NULL};
@@ -2158,6 +2176,7 @@ static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
     static const struct { const char *prefix, *outdir; } fine[] = {
         {"a b_", "o1"}, {"\xE5\x9B\xBE_", "\xE6\x88\x91\xE7\x9A\x84 \xE5\x9B\xBE"}, {"v1.", "o 2"},
         {"\xD9\x85\xDB\x8C\xE2\x80\x8C\xD8\xB1", "o3"}, {"x ", "old "}, {"y", "old /new"},
+        {"z", "o 4/a b/c"}, {"w", "old /n2/"},
     };
     char path[4200];
     snprintf(path, sizeof path, "%s/old ", f->dir);

@@ -757,9 +757,10 @@ static av_status check_not_blank(const char *name, const char *s, const char *sh
  * " head0.png", -o $'\u200b' a folder whose name shows as nothing); an invisible format character (Cf)
  * anywhere (--prefix $'v1\u200b' wrote files that ls shows as v1head0.png, a name that, typed, opens
  * nothing), except U+200C and U+200D between two non-ASCII characters, where Persian, Indic scripts and emoji
- * use them; a Unicode space at the start (and, for a folder, at the end), which shows as nothing at a
- * name's edge; and, in a prefix, a leading '-' (--prefix - wrote -head0.png, which rm, ls and cp read as an option;
- * a folder -o --x, attached, is the user's on purpose, and "-o -" has its own message). */
+ * use them; a Unicode space at the start (and, for a folder, at the end) of the name and of each folder it
+ * would make ("figs /x" and "new/ x" too), which shows as nothing at a name's edge; and, in a prefix, a
+ * leading '-' (--prefix - wrote -head0.png, which rm, ls and cp read as an option; a folder -o --x, attached,
+ * is the user's on purpose, and "-o -" has its own message). */
 static av_status check_visible_name(const char *name, const char *s, int prefix, size_t from, av_err *err) {
     const char *example = prefix                    ? "give a name such as slide1_"
                           : strcmp(name, "dump") == 0 ? "give a folder name such as dump"
@@ -779,15 +780,19 @@ static av_status check_visible_name(const char *name, const char *s, int prefix,
         av_ucat c = av_utf8_category(cp);
         int joiner = (cp == 0x200C || cp == 0x200D) && prev >= 0x80 && next >= 0x80 && !invisible(prev) &&
                      !invisible(next);
-        int hidden = i >= from && ((c == AV_UC_CF && !joiner) ||
-                                   (c == AV_UC_ZS && (i == from || (!prefix && i + (size_t)k == len))));
+        /* each folder the run would make has its own edges: "figs /" and "figs /x" made "figs ", "new/ x" made
+         * " x", as "figs " would have (a tester's pass) */
+        int starts = i == from || (i > from && s[i - 1] == '/');
+        int ends = !prefix && (i + (size_t)k == len || s[i + k] == '/');
+        int hidden = i >= from && ((c == AV_UC_CF && !joiner) || (c == AV_UC_ZS && (starts || ends)));
         int shows = c == AV_UC_CF || c == AV_UC_CC || (c == AV_UC_ZS && cp != ' ');
         if (hidden && !bad) {
             bad = cp, bad_at = i;
-            what = c == AV_UC_CF ? "an invisible format character, which shows as nothing"
-                   : i == 0      ? "a space at its start, which shows as nothing"
-                   : i == from   ? "a space at the start of a folder it would make, which shows as nothing"
-                                 : "a space at its end, which shows as nothing";
+            what = c == AV_UC_CF          ? "an invisible format character, which shows as nothing"
+                   : i == 0               ? "a space at its start, which shows as nothing"
+                   : starts               ? "a space at the start of a folder it would make, which shows as nothing"
+                   : i + (size_t)k == len ? "a space at its end, which shows as nothing"
+                                          : "a space at the end of a folder it would make, which shows as nothing";
         }
         if (i < 64 && at + 12 < sizeof shown)
             at += (size_t)(shows ? snprintf(shown + at, sizeof shown - at, "<U+%04X>", cp)
