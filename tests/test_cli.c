@@ -2155,6 +2155,12 @@ static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
                          "it would make, which shows as nothing: the folder's name would not be the name a listing "
                          "seems to show, and could not be typed from it; give a folder name such as figs (a space "
                          "between words is fine)\n"},
+        /* a flag's tags without the flag show as nothing (U+E0067 U+E007F after 'a') */
+        {"-o", "a\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF", "attnviz: error: --outdir 'a<U+E0067><U+E007F>' holds U+E0067 "
+                                                   "(byte 1), an invisible format character, which shows as nothing: "
+                                                   "the folder's name would not be the name a listing seems to show, "
+                                                   "and could not be typed from it; give a folder name such as figs "
+                                                   "(a space between words is fine)\n"},
         {"--dump", "d\xE3\x80\x80/x", "attnviz: error: --dump 'd<U+3000>/x' holds U+3000 (byte 1), a space at the end "
                                        "of a folder it would make, which shows as nothing: the folder's name would "
                                        "not be the name a listing seems to show, and could not be typed from it; give "
@@ -2177,6 +2183,12 @@ static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
         {"a b_", "o1"}, {"\xE5\x9B\xBE_", "\xE6\x88\x91\xE7\x9A\x84 \xE5\x9B\xBE"}, {"v1.", "o 2"},
         {"\xD9\x85\xDB\x8C\xE2\x80\x8C\xD8\xB1", "o3"}, {"x ", "old "}, {"y", "old /new"},
         {"z", "o 4/a b/c"}, {"w", "old /n2/"},
+        /* the RGI flags of Scotland and England (emoji-test.txt: 1F3F4 E0067 E0062 E0073 E0063 E0074 E007F and
+         * ... E0065 E006E E0067 E007F): their tags are Cf (unicodedata.category), but they show as the flag */
+        {"\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xB3\xF3\xA0\x81\xA3\xF3\xA0\x81\xB4"
+         "\xF3\xA0\x81\xBF_",
+         "\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xA5\xF3\xA0\x81\xAE\xF3\xA0\x81\xA7"
+         "\xF3\xA0\x81\xBF"},
     };
     char path[4200];
     snprintf(path, sizeof path, "%s/old ", f->dir);

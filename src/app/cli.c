@@ -749,6 +749,24 @@ static av_status check_not_blank(const char *name, const char *s, const char *sh
     return av_fail(err, AV_EUSAGE, "--%s %s is white space only; %s", name, word, if_empty);
 }
 
+/* The bytes of an emoji tag sequence's tags at s[i..len) (UTS #51 ED-14a: 1 to 32 tags U+E0020..U+E007E,
+ * then the cancel tag U+E007F), which follow U+1F3F4 (black flag) in the RGI flags of England, Scotland and
+ * Wales (U+1F3F4 U+E0067 U+E0062 U+E0065 U+E006E U+E0067 U+E007F); 0 if s[i..] does not start such a run.
+ * The tags are format characters (Cf), but with the flag before them they show, as the flag's country:
+ * -o and --prefix refused the flag of England as "an invisible format character" (a tester's pass). */
+static size_t emoji_tags(const char *s, size_t i, size_t len) {
+    size_t at = i;
+    for (int n = 0; at < len && n <= 32; n++) {
+        unsigned cp;
+        const char *why;
+        int k = av_utf8_decode((const unsigned char *)s + at, len - at, &cp, &why);
+        if (k <= 0 || cp < 0xE0020 || cp > 0xE007F) return 0;
+        at += (size_t)k;
+        if (cp == 0xE007F) return n > 0 ? at - i : 0;
+    }
+    return 0;
+}
+
 /* AV_OK if s (valid UTF-8), the value of --NAME, names files or a folder that can be seen and typed; else
  * AV_EUSAGE with the value shown with each invisible code point as <U+XXXX>. prefix: s starts every file's
  * name (--prefix), else it is a folder attnviz makes (-o, --dump), whose first from bytes name folders
@@ -757,10 +775,11 @@ static av_status check_not_blank(const char *name, const char *s, const char *sh
  * " head0.png", -o $'\u200b' a folder whose name shows as nothing); an invisible format character (Cf)
  * anywhere (--prefix $'v1\u200b' wrote files that ls shows as v1head0.png, a name that, typed, opens
  * nothing), except U+200C and U+200D between two non-ASCII characters, where Persian, Indic scripts and emoji
- * use them; a Unicode space at the start (and, for a folder, at the end) of the name and of each folder it
- * would make ("figs /x" and "new/ x" too), which shows as nothing at a name's edge; and, in a prefix, a
- * leading '-' (--prefix - wrote -head0.png, which rm, ls and cp read as an option; a folder -o --x, attached,
- * is the user's on purpose, and "-o -" has its own message). */
+ * use them, and an emoji flag's tags after U+1F3F4 (emoji_tags); a Unicode space at the start (and, for a
+ * folder, at the end) of the name and of each folder it would make ("figs /x" and "new/ x" too), which shows
+ * as nothing at a name's edge; and, in a prefix, a leading '-' (--prefix - wrote -head0.png, which rm, ls and
+ * cp read as an option; a folder -o --x, attached, is the user's on purpose, and "-o -" has its own
+ * message). */
 static av_status check_visible_name(const char *name, const char *s, int prefix, size_t from, av_err *err) {
     const char *example = prefix                    ? "give a name such as slide1_"
                           : strcmp(name, "dump") == 0 ? "give a folder name such as dump"
@@ -776,6 +795,14 @@ static av_status check_visible_name(const char *name, const char *s, int prefix,
         const char *dummy;
         int k = av_utf8_decode((const unsigned char *)s + i, len - i, &cp, &dummy);
         if (k <= 0) return AV_OK; /* not UTF-8: check_one_line's or the file system's word */
+        size_t tags = prev == 0x1F3F4 ? emoji_tags(s, i, len) : 0;
+        if (tags) { /* a flag's tags show as the flag: kept as typed */
+            if (i < 64 && at + tags + 1 < sizeof shown) at += (size_t)snprintf(shown + at, sizeof shown - at, "%.*s",
+                                                                                (int)tags, s + i);
+            else cut = 1;
+            prev = 0xE007F, i += tags;
+            continue;
+        }
         if (i + (size_t)k < len) av_utf8_decode((const unsigned char *)s + i + k, len - i - k, &next, &dummy);
         av_ucat c = av_utf8_category(cp);
         int joiner = (cp == 0x200C || cp == 0x200D) && prev >= 0x80 && next >= 0x80 && !invisible(prev) &&
