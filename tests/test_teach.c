@@ -522,6 +522,49 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
         }
 }
 
+/* A partial sum that is not 0 printed as 0 (a known fault): `-d 8 -H 2 --precision 0 --explain 1,0 "a b c"` printed
+ * "partial sums:  d<1: 1  d<2: 1  d<4: 0" and then "= 0.000488368465", the sums taking the digits of their largest,
+ * and a loaded X whose two rows cancel to 2^-17 printed "d<2: 0.0000  d<4: 0.0000" over "= 7.62939453e-06". Such a
+ * sum now takes the digits that show its first significant digit, or scientific notation below 1e-4, as the
+ * weight's line does. Expected, by hand: the default precision's sums 0.9501, 0.9126 and the "=" line's
+ * 0.000488368465 rounded to 0 digits, and to 4 (0.0005); for X = [[1, 1, 0, 0], [1, -(1 - 2^-17), 0, 0]] with
+ * W_Q = W_K = I and no positions, q_1·k_0 = 1 - (1 - 2^-17) = 2^-17 = 7.62939453125e-06 after d = 1 and
+ * after d = 3, printed to 4 digits (7.6294e-06) and to 0 (8e-06); d<1 is 1·1 = 1. */
+static void test_explain_partial_sums_that_are_not_0_do_not_print_0(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "8", "-H", "2", "--precision", "0",
+                "--explain", "1,0", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "        partial sums:  d<1: 1  d<2: 1  d<4: 0.0005\n        = 0.000488368465\n"))
+        fail_msg("the last partial sum should print as 0.0005:\n%s", r.out);
+    tu_free(&r);
+    char *dir = make_tmpdir();
+    char path[4400];
+    av_err err;
+    float x[2 * 4] = {1, 1, 0, 0, 1, -(1.0f - 0x1p-17f), 0, 0};
+    float eye[4 * 4] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, (size_t[]){2, 4}, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_Q.npy", dir);
+    assert_int_equal(av_npy_write(path, eye, 2, (size_t[]){4, 4}, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_K.npy", dir);
+    assert_int_equal(av_npy_write(path, eye, 2, (size_t[]){4, 4}, &err), AV_OK);
+    static const struct { const char *precision, *sums; } runs[] = {
+        {"4", "        partial sums:  d<1: 1.0000  d<2: 7.6294e-06  d<4: 7.6294e-06\n        = 7.62939453e-06\n"},
+        {"0", "        partial sums:  d<1: 1  d<2: 8e-06  d<4: 8e-06\n        = 7.62939453e-06\n"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "4", "-H", "1", "-w", dir, "-p", "none",
+                    "--precision", runs[i].precision, "--explain", "1,0", "a b", NULL);
+        assert_int_equal(r.code, 0);
+        if (!strstr(r.out, runs[i].sums))
+            fail_msg("--precision %s should print\n%s\nin:\n%s", runs[i].precision, runs[i].sums, r.out);
+        tu_free(&r);
+    }
+    rm_rf(dir);
+}
+
 /* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
  * takes it as the separator, the same cell as with ','. In 我爱深度学习 the
  * tokens are 我 0, 爱 1, 深 2, 度 3, 学 4, 习 5. */
@@ -2045,6 +2088,7 @@ int main(void) {
         cmocka_unit_test(test_verbose_matrices_follow_numpy_format),
         cmocka_unit_test(test_explain_follows_numpy_format),
         cmocka_unit_test(test_explain_precision_0_keeps_fixed_point),
+        cmocka_unit_test(test_explain_partial_sums_that_are_not_0_do_not_print_0),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

@@ -691,7 +691,10 @@ static const char *term_text(char buf[64], double v, int digits, int sci) {
 
 /* Print q·k = Σ_d q[d]·k[d] (D terms) with partial sums at powers of two,
  * accumulated in double; returns it. The terms take q's and k's notation of
- * the lines above (vec_format), the partial sums one of their own. */
+ * the lines above (vec_format), the partial sums one of their own (av_numpy_sci
+ * and av_numpy_digits of the largest), except that a sum that is not 0 but
+ * would print as 0 there takes more digits, or scientific notation below 1e-4,
+ * as one number (vec_format). */
 static double explain_dot(FILE *f, const float *q, const float *k, int D, int precision) {
     double dot = 0.0;
     int qd, kd, qs = vec_format(q, D, precision, &qd), ks = vec_format(k, D, precision, &kd);
@@ -714,7 +717,16 @@ static double explain_dot(FILE *f, const float *q, const float *k, int D, int pr
         }
     }
     int sci = av_numpy_sci(big), digits = sci ? precision : av_numpy_digits(big, precision);
-    for (int i = 0; i < n; i++) fprintf(f, "  d<%d: %s", at[i], term_text(qb, part[i], digits, sci));
+    for (int i = 0; i < n; i++) {
+        /* a sum that is not 0 but would print as 0 takes its own notation, as the weight's does (vec_format of
+         * the one number, in double): --precision 0 printed "d<2: 1  d<4: 0" and then "= 0.000488368465" */
+        const char *t = term_text(qb, part[i], digits, sci);
+        if (!sci && part[i] != 0.0 && isfinite(part[i]) && strspn(t, "-0.") == strlen(t)) {
+            int os = av_numpy_sci(fabs(part[i]));
+            t = term_text(qb, part[i], os ? precision : av_numpy_digits(fabs(part[i]), digits), os);
+        }
+        fprintf(f, "  d<%d: %s", at[i], t);
+    }
     fprintf(f, "\n        = %.9g\n", dot);
     return dot;
 }

@@ -65,7 +65,8 @@ av_status av_explain_check_form(const char *spec, int may_be_text, av_err *err);
 
 /* Print the walk-through of cell (qi, kj) of head h to f. color: ANSI on/off.
  * precision: digits after the point of the vectors (q, k, v, the products and
- * partial sums); the softmax table (S, S − max, exp, A) and the weight's line
+ * partial sums; a partial sum that is not 0 but would print as 0 takes more,
+ * or scientific notation below 1e-4); the softmax table (S, S − max, exp, A) and the weight's line
  * take max(6, precision), so --precision 7..10 reaches them too. dumped: 1
  * when --dump writes the run's files, and then the score and the weight name
  * where they are kept ("(= scores.npy[h, i, j])", a --model's
