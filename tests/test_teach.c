@@ -1754,20 +1754,27 @@ static void test_compare_tables_do_not_depend_on_padding(void **state) {
     }
 }
 
+/* --positions rope's refusal of d_model 10 with 2 heads, worked by hand: d_k = 10 / 2 = 5 is odd; the multiples of
+ * 2·2 = 4 around 10 are 8 and 12, and the head counts h around 2 with 10 / h even are 1 (d_k 10) and 5 (d_k 2). */
+#define ROPE_10_2                                                                                                   \
+    "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = 10 / 2 = 5; with 2 heads give " \
+    "--d-model 8 or 12 (multiples of 2·heads, for an even d_k), or keep 10 with --heads 1 or 5"
+
 /* RoPE rotates pairs of dimensions, so d_model 10 with 2 heads (d_k = 5)
- * cannot run it: positions and order leave it out and say so on stderr, in
- * the table and in the figure's title, instead of dropping it silently. */
+ * cannot run it: positions and order leave it out and say so on stderr (with
+ * --positions rope's choices, ROPE_10_2), in the table and in the figure's
+ * title, instead of dropping it silently. */
 static void test_compare_says_rope_is_left_out_for_an_odd_d_k(void **state) {
     (void)state;
     const char *why = "RoPE needs an even d_k; d_k = d_model / heads = 10 / 2 = 5";
     const char *kinds[] = {"positions", "order"};
     for (int k = 0; k < 2; k++) {
-        char *dir = make_tmpdir(), note[200], path[4200];
+        char *dir = make_tmpdir(), note[400], path[4200];
         tu_result r;
         run_attnviz(&r, NULL, "-o", dir, "--format", "svg", "--d-model", "10", "--heads", "2", "--compare", kinds[k],
                     "a b c", NULL);
         assert_int_equal(r.code, 0);
-        snprintf(note, sizeof note, "attnviz: note: --compare %s leaves out rope: %s\n", kinds[k], why);
+        snprintf(note, sizeof note, "attnviz: note: --compare %s leaves out rope: %s\n", kinds[k], ROPE_10_2);
         if (!strstr(r.err, note)) fail_msg("--compare %s: stderr lacks '%s':\n%s", kinds[k], note, r.err);
         snprintf(note, sizeof note, "%s left out: %s)\n", k ? "(positions rope is" : "(RoPE is", why);
         if (!strstr(r.out, note)) fail_msg("--compare %s: the table lacks '%s'", kinds[k], note);
@@ -1776,6 +1783,45 @@ static void test_compare_says_rope_is_left_out_for_an_odd_d_k(void **state) {
         assert_non_null(svg);
         if (!strstr(svg, why)) fail_msg("%s: the title does not say why RoPE is left out", path);
         free(svg);
+        tu_free(&r);
+        rm_rf(dir);
+    }
+}
+
+/* --compare rope-style refused an odd d_k without the choices --positions rope gives (a known fault): `--no-plot -d 10
+ * --heads 2 --compare rope-style "I love you"` said only "--compare rope-style needs RoPE, which needs an even d_k;
+ * d_k = 10 / 2 = 5". Every refusal of an odd d_k for RoPE now shares av_rope_dk_check: the same line as --positions
+ * rope (ROPE_10_2, by hand), and with --weights fixing d_model 8 and 8 heads (d_k 1) only the head counts: of those
+ * with 8 / h even (1, 2, 4) the nearest below 8 is 4, and none above 8 divides it. */
+static void test_every_odd_d_k_refusal_for_rope_gives_the_choices(void **state) {
+    (void)state;
+    static const struct { const char *args[10], *says; } runs[] = {
+        {{"-d", "10", "--heads", "2", "--compare", "rope-style", "I love you"}, "--compare rope-style: " ROPE_10_2},
+        {{"-d", "10", "--heads", "2", "--positions", "rope", "I love you"}, ROPE_10_2},
+        {{"-d", "10", "--heads", "2", "--positions", "rope", "--compare", "scale", "I love you"}, ROPE_10_2},
+        {{"--train", "reverse", "-d", "10", "--heads", "2", "--positions", "rope"}, ROPE_10_2},
+        {{"-w", "assets/weights/identity-d8", "-d", "8", "-H", "8", "--compare", "rope-style", "a b"},
+         "--compare rope-style: RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = 8 / 8 = "
+         "1; --weights fixes d_model, so keep 8 with --heads 4"},
+    };
+    const char *src = getenv("ATTNVIZ_SRCDIR");
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        const char *a[10];
+        char weights[4200];
+        for (int k = 0; k < 10; k++) {
+            a[k] = runs[i].args[k];
+            if (a[k] && !strcmp(a[k], "assets/weights/identity-d8") && src) {
+                snprintf(weights, sizeof weights, "%s/%s", src, a[k]);
+                a[k] = weights;
+            }
+        }
+        tu_result r;
+        char *dir = make_tmpdir();
+        run_attnviz(&r, NULL, "--no-plot", "-o", dir, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], NULL);
+        char want[600];
+        snprintf(want, sizeof want, "attnviz: error: %s\n", runs[i].says);
+        if (r.code != 2 || strcmp(r.err, want) != 0)
+            fail_msg("run %zu: want exit 2 and\n%s\ngot exit %d and\n%s", i, want, r.code, r.err);
         tu_free(&r);
         rm_rf(dir);
     }
@@ -2089,6 +2135,7 @@ int main(void) {
         cmocka_unit_test(test_explain_follows_numpy_format),
         cmocka_unit_test(test_explain_precision_0_keeps_fixed_point),
         cmocka_unit_test(test_explain_partial_sums_that_are_not_0_do_not_print_0),
+        cmocka_unit_test(test_every_odd_d_k_refusal_for_rope_gives_the_choices),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

@@ -3860,8 +3860,12 @@ static void test_cli_train_compare_positions_odd_d_k_leaves_out_rope(void **stat
                 "--batch", "2", "--compare", "positions", "-o", f->dir, NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     const char *why = "RoPE needs an even d_k; d_k = d_model / heads = 10 / 2 = 5";
-    char line[160];
-    snprintf(line, sizeof line, "attnviz: note: --compare positions leaves out rope: %s\n", why);
+    char line[400];
+    /* on stderr, --positions rope's refusal with its choices (by hand: multiples of 4 around 10 are 8 and 12; the
+     * head counts h around 2 with 10 / h even are 1 and 5) */
+    snprintf(line, sizeof line, "attnviz: note: --compare positions leaves out rope: RoPE rotates pairs of dimensions, "
+             "so d_k must be even; d_k = d_model / heads = 10 / 2 = 5; with 2 heads give --d-model 8 or 12 (multiples of "
+             "2·heads, for an even d_k), or keep 10 with --heads 1 or 5\n");
     if (!strstr(r.err, line)) fail_msg("stderr lacks '%s':\n%s", line, r.err);
     snprintf(line, sizeof line, "\nrope        left out: %s\n", why);
     if (!strstr(r.out, line)) fail_msg("the summary lacks '%s':\n%s", line, r.out);
@@ -3926,8 +3930,8 @@ static void test_cli_train_bad_input(void **state) {
          "d_model / heads must be a whole number); with 3 heads give --d-model 60 or 66 (multiples of 2·heads, for an "
          "even d_k), or keep 64 with --heads 2 or 4"},
         /* 42 / 2 = 21 is odd: multiples of 4 around 42 are 40, 44; heads 1 (d_k 42) and 3 (d_k 14) keep 42 */
-        {{"--train", "reverse", "-d", "42", "-H", "2", "--positions", "rope"}, "RoPE needs an even d_k; d_k = d_model / "
-         "heads = 42 / 2 = 21; with 2 heads give --d-model 40 or 44 (multiples of 2·heads, for an even d_k), or keep 42 "
+        {{"--train", "reverse", "-d", "42", "-H", "2", "--positions", "rope"}, "RoPE rotates pairs of dimensions, so d_k "
+         "must be even; d_k = d_model / heads = 42 / 2 = 21; with 2 heads give --d-model 40 or 44 (multiples of 2·heads, for an even d_k), or keep 42 "
          "with --heads 1 or 3"},
         /* an odd d_model has an odd d_k with every head count */
         {{"--train", "reverse", "-d", "63", "-H", "3", "--positions", "rope"}, "d_k = d_model / heads = 63 / 3 = 21; with "

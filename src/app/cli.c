@@ -2278,9 +2278,12 @@ av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
             st = av_fail(err, AV_EUSAGE, "--weights %.200s: %s is for d_model %d, not the default %d: add --d-model %d",
                          o->weights_dir, file, width, cfg->C, width);
     }
-    if (!st && o->compare == AV_CMP_ROPE_STYLE && (o->d_model / o->heads) % 2)
-        st = av_fail(err, AV_EUSAGE, "--compare rope-style needs RoPE, which needs an even d_k; d_k = %d / %d = %d",
-                     o->d_model, o->heads, o->d_model / o->heads);
+    /* the refusal --positions rope gives, with its choices: it said only "needs an even d_k; d_k = 10 / 2 = 5" */
+    if (!st && o->compare == AV_CMP_ROPE_STYLE) {
+        av_err e = {{0}};
+        if (av_rope_dk_check(cfg->C, cfg->H, cfg->d_model_from, &e))
+            st = av_fail(err, AV_EUSAGE, "--compare rope-style: %.400s", e.msg);
+    }
     return st;
 }
 

@@ -192,7 +192,9 @@ static av_status settings(av_comparison *c, av_config *cfgs, const av_model *m, 
             c->n++;
         }
     } else {
-        if (m->D % 2) return av_fail(err, AV_EUSAGE, "--compare rope-style needs an even d_k; d_k = %d", m->D);
+        av_err e = {{0}};
+        if (av_rope_dk_check(m->cfg.C, m->cfg.H, m->cfg.d_model_from, &e))
+            return av_fail(err, AV_EUSAGE, "--compare rope-style: %.400s", e.msg);
         for (int s = 0; s < 2; s++) {
             cfgs[c->n] = *c0;
             cfgs[c->n].positions = AV_POS_ROPE;

@@ -316,9 +316,10 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && o->dump_dir) av_dump_note_leftovers(o->dump_dir); /* before its own temporaries are there */
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
-        if (!st && r->cmp.left_out[0])
+        av_err why = {{0}}; /* the refusal --positions rope gives, with its choices (av_rope_dk_check) */
+        if (!st && r->cmp.left_out[0] && av_rope_dk_check(r->m.cfg.C, r->m.cfg.H, r->m.cfg.d_model_from, &why))
             av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),
-                    r->cmp.left_out);
+                       why.msg);
         if (!st && av_trace_sinks_print(o)) putchar('\n'); /* a blank line after them; none first (-q) */
         /* under -q the table is all there is, and nothing said its weights were random and untrained (as
          * --show's and --explain's "weights:" line does, trace.c): said once, before the first part asked for */

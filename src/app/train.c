@@ -1401,7 +1401,9 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     memset(logs, 0, sizeof logs); /* a failed run's log is freed too */
     char left_out[96];
     int n = compare_variants(v, names, o, left_out, sizeof left_out), done = 0;
-    if (left_out[0]) av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], left_out);
+    av_err why = {{0}}; /* the refusal --positions rope gives, with its choices (av_rope_dk_check) */
+    if (left_out[0] && av_rope_dk_check(o->d_model, o->heads, NULL, &why))
+        av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", what[o->compare], why.msg);
     char file[64], path[4200], png[80], svg[80];
     snprintf(file, sizeof file, "compare_%s", what[o->compare]);
     snprintf(png, sizeof png, "%s.png", file);
@@ -1727,11 +1729,9 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--heads %d does not divide --d-model %d (d_k = d_model / heads must be a whole "
                        "number); %s", o.heads, o.d_model, hint);
     }
-    if (o.positions == AV_POS_ROPE && (o.d_model / o.heads) % 2) {
-        char hint[256];
-        av_heads_hint(hint, sizeof hint, o.d_model, o.heads, 1);
-        return av_fail(err, AV_EUSAGE, "RoPE needs an even d_k; d_k = d_model / heads = %d / %d = %d; %s", o.d_model,
-                       o.heads, o.d_model / o.heads, hint);
+    if (o.positions == AV_POS_ROPE) {
+        av_status st = av_rope_dk_check(o.d_model, o.heads, NULL, err);
+        if (st) return st;
     }
     if (o.positions == AV_POS_NONE)
         return av_fail(err, AV_EUSAGE, "%s", AV_TRAIN_NO_POSITIONS_MSG);

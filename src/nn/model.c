@@ -41,19 +41,29 @@ void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk) {
                  H == 1 ? "" : "s", ds, even_dk ? " (multiples of 2·heads, for an even d_k)" : "", C);
 }
 
-/* hint (256 bytes) for av_config_check: av_heads_hint's, or where cfg->d_model_from fixes d_model only the
- * head counts ("--weights fixes d_model, so keep 8 with --heads 2 or 4"): "give --d-model 6 or 9" with the
- * identity-d8 example led to "W_Q.npy has shape (8, 8); expected (6, 6)" (a tester's report, --heads 3). */
-static void config_hint(char hint[256], const av_config *cfg, int even_dk) {
-    if (!cfg->d_model_from) {
-        av_heads_hint(hint, 256, cfg->C, cfg->H, even_dk);
+/* hint (256 bytes) for av_config_check and av_rope_dk_check: av_heads_hint's for d_model C and H heads, or where
+ * d_model_from (NULL: none) fixes d_model only the head counts ("--weights fixes d_model, so keep 8 with --heads 2
+ * or 4"): "give --d-model 6 or 9" with the identity-d8 example led to "W_Q.npy has shape (8, 8); expected (6, 6)"
+ * (a tester's report, --heads 3). */
+static void config_hint(char hint[256], int C, int H, const char *d_model_from, int even_dk) {
+    if (!d_model_from) {
+        av_heads_hint(hint, 256, C, H, even_dk);
         return;
     }
     char hs[96];
-    keep_hint(hs, cfg->C, cfg->H, even_dk);
-    if (hs[0]) snprintf(hint, 256, "%.64s fixes d_model, so %s", cfg->d_model_from, hs);
+    keep_hint(hs, C, H, even_dk);
+    if (hs[0]) snprintf(hint, 256, "%.64s fixes d_model, so %s", d_model_from, hs);
     else snprintf(hint, 256, "%.64s fixes d_model at %d, which is odd, and RoPE needs an even d_model: give "
-                  "--positions sinusoidal or none", cfg->d_model_from, cfg->C);
+                  "--positions sinusoidal or none", d_model_from, C);
+}
+
+av_status av_rope_dk_check(int C, int H, const char *d_model_from, av_err *err) {
+    if ((C / H) % 2 == 0) return AV_OK;
+    char hint[256];
+    config_hint(hint, C, H, d_model_from, 1);
+    return av_fail(err, AV_EUSAGE,
+                   "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = %d / %d = %d; %s", C,
+                   H, C / H, hint);
 }
 
 av_status av_config_check(const av_config *cfg, av_err *err) {
@@ -64,17 +74,13 @@ av_status av_config_check(const av_config *cfg, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--heads %d is outside the allowed range 1..%d", H, AV_MAX_HEADS);
     if (C % H != 0) {
         char hint[256];
-        config_hint(hint, cfg, cfg->positions == AV_POS_ROPE);
+        config_hint(hint, C, H, cfg->d_model_from, cfg->positions == AV_POS_ROPE);
         return av_fail(err, AV_EUSAGE, "--heads %d does not divide d_model %d (d_k = d_model / heads must be a whole "
                        "number); %s", H, C, hint);
     }
-    int D = C / H;
-    if (cfg->positions == AV_POS_ROPE && D % 2 != 0) {
-        char hint[256];
-        config_hint(hint, cfg, 1);
-        return av_fail(err, AV_EUSAGE,
-                       "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = %d / %d = %d; %s",
-                       C, H, D, hint);
+    if (cfg->positions == AV_POS_ROPE) {
+        av_status st = av_rope_dk_check(C, H, cfg->d_model_from, err);
+        if (st) return st;
     }
     if (cfg->positions == AV_POS_ROPE && !(cfg->rope_base > 1.0 && isfinite(cfg->rope_base)))
         return av_fail(err, AV_EUSAGE, "--rope-base %g must be a finite number greater than 1", cfg->rope_base);

@@ -113,6 +113,14 @@ av_status av_config_check(const av_config *cfg, av_err *err);
  * 1..AV_MAX_D_MODEL, H in 1..AV_MAX_HEADS; 256 bytes always suffice. */
 void av_heads_hint(char *buf, size_t n, int C, int H, int even_dk);
 
+/* RoPE's check of d_k = C / H (H in 1..AV_MAX_HEADS divides C, in 1..AV_MAX_D_MODEL), shared by every
+ * refusal of an odd d_k for RoPE (--positions rope, --compare rope-style, --train): AV_OK when d_k is even;
+ * else AV_EUSAGE "RoPE rotates pairs of dimensions, so d_k must be even; d_k = d_model / heads = 10 / 2 = 5;
+ * with 2 heads give --d-model 8 or 12 (multiples of 2·heads, for an even d_k), or keep 10 with --heads 1 or
+ * 5" (av_heads_hint with even_dk 1); d_model_from (NULL: none, e.g. "--weights") names what fixes d_model,
+ * and then only head counts are offered. */
+av_status av_rope_dk_check(int C, int H, const char *d_model_from, av_err *err);
+
 /* Check sizes against the limits and allocate every buffer (zeroed).
  * Errors: AV_EUSAGE naming the value and the allowed range ("--heads 7 does
  * not divide d_model 512", "RoPE needs an even d_k; d_k = 5"), AV_ERUNTIME on
