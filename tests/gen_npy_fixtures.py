@@ -51,10 +51,25 @@ def main():
     save_version("f4_v2.npy", grid((2, 3), "<f4"), (2, 0))
     save_version("f4_v3.npy", grid((2, 3), "<f4"), (3, 0))
 
+    # Fortran order ('fortran_order': True, first axis fastest in the data):
+    # np.load gives the same logical arrays as the C-order files above, so the
+    # C test expects grid() / the same mask.
+    save("fortran.npy", np.asfortranarray(grid((2, 3), "<f4")))
+    w = np.ascontiguousarray(grid((4, 8), "<f4").T)  # (8, 4), C order, like an nn.Linear weight
+    save("f4_2d_fortran.npy", w.T)  # np.save(w.T): a transposed array is written in Fortran order
+    save("f4_3d_fortran.npy", np.asfortranarray(grid((2, 3, 4), "<f4")))
+    save("f4_4d_fortran.npy", np.asfortranarray(grid((2, 1, 3, 2), "<f4")))
+    save("f8_2d_fortran.npy", np.asfortranarray(grid((3, 4), "<f8")))
+    save("b1_2d_fortran.npy", np.asfortranarray(np.triu(np.ones((3, 4), dtype=bool), k=1)))
+    save("u1_2d_fortran.npy", np.asfortranarray(np.arange(6, dtype=np.uint8).reshape(2, 3) * 50))
+    nanf = np.asfortranarray(grid((4, 8), "<f4"))
+    nanf[2, 1] = np.nan  # first in the file's (column) order
+    nanf[0, 5] = np.nan  # first in C order: the one reported
+    save("nan_2d_fortran.npy", nanf)
+
     # error fixtures
     save("i8_2d.npy", np.arange(6, dtype="<i8").reshape(2, 3))
     save("f4_bigendian.npy", grid((2, 3), ">f4"))
-    save("fortran.npy", np.asfortranarray(grid((2, 3), "<f4")))
     nan = grid((4, 8), "<f4")
     nan[0, 5] = np.nan
     nan[2, 1] = np.nan  # only the first one is reported

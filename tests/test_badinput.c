@@ -298,11 +298,6 @@ static void prep_x_shape_other_tokens(fixture *fx) {
     prep_x_shape(fx);
     put_text(at(fx, "in/w/tokens.txt"), "a\nb\n");
 }
-static void prep_w_fortran(fixture *fx) {
-    weights_dir(fx);
-    fill_floats(64, 0);
-    put_npy(at(fx, "in/w/W_Q.npy"), DICT("<f4", "True", "(8, 8)"), g_f, 64 * 4);
-}
 static void prep_w_nan(fixture *fx) {
     weights_dir(fx);
     fill_floats(64, 0);
@@ -885,7 +880,6 @@ static const bad_case kCases[] = {
     {"weights_X_of_a_dump", 2, "/in/w/tokens.txt says X.npy is the --dump of the 5 tokens [the] [cat] [\xE7\x8C\xAB] [sat] [down]: run that sentence, or move X.npy out of ", {W8, "--weights", "@/in/w", S4}, prep_x_shape_dumped, 0, NULL, 0},
     {"weights_X_not_of_that_dump", 2, "X.npy has shape (5, 8); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included)\n", {W8, "--weights", "@/in/w", S4}, prep_x_shape_other_tokens, 0, NULL, 0},
     {"weights_X_other_d_model_hint", 2, "X.npy has shape (4, 16); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included); this file is for d_model 16: add --d-model 16", {W8, "--weights", "@/in/w", S4}, prep_x_width, 0, NULL, 0},
-    {"weights_fortran_order", 2, "W_Q.npy: fortran_order True is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_fortran, 0, NULL, 0},
     {"weights_nan", 2, "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},
     {"weights_inf", 2, "W_K.npy contains -Inf at index 9 (row 1, column 1)", {W8, "--weights", "@/in/w", S4}, prep_w_inf, 0, NULL, 0},
     {"weights_overflow_float32", 2, "overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},

@@ -1192,6 +1192,80 @@ static void test_big_endian_mask_is_told_bool_only(void **state) {
     tu_free(&r);
 }
 
+/* A 2-D .npy at path: descr, fortran_order as given, then bytes of data (already in that order), with np.save's
+ * header padding (a 64-byte boundary). */
+static void write_npy_2d(const char *path, const char *descr, int fortran, int rows, int cols, const void *data,
+                         size_t len) {
+    char dict[128];
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': (%d, %d), }", descr,
+                     fortran ? "True" : "False", rows, cols);
+    while ((10 + n + 1) % 64) dict[n++] = ' ';
+    dict[n++] = '\n';
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(n & 0xff, f);
+    fputc(n >> 8, f);
+    fwrite(dict, 1, (size_t)n, f);
+    fwrite(data, 1, len, f);
+    fclose(f);
+}
+
+/* np.save("W_Q.npy", w.T), the natural way to save an nn.Linear weight in attnviz's layout, writes
+ * 'fortran_order': True, and `attnviz --weights DIR` (and --attn-mask) exited 2 with "W_Q.npy: fortran_order True
+ * is not supported" where np.load reads the file as the same array (a maintainer's list of known faults). Such a
+ * file is read as np.load reads it: the run equals the one on the same array saved in C order, byte for byte. */
+static void test_fortran_order_npy_is_read_as_numpy_reads_it(void **state) {
+    tu_fixture *f = *state;
+    float w[8][8], wcol[64]; /* w[r][c] = r - c / 8 (not symmetric); wcol: column by column, as numpy writes w.T */
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++) w[r][c] = (float)r - (float)c / 8.0f;
+    for (int c = 0, k = 0; c < 8; c++)
+        for (int r = 0; r < 8; r++) wcol[k++] = w[r][c];
+    /* a mask that hides key 2 from query 0 and key 0 from query 1: [[0,0,1],[1,0,0],[0,0,0]] */
+    unsigned char m[9] = {0, 0, 1, 1, 0, 0, 0, 0, 0}, mcol[9];
+    for (int c = 0, k = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) mcol[k++] = m[r * 3 + c];
+    assert_int_equal(mkdir(tu_in(f, "c"), 0755), 0);
+    assert_int_equal(mkdir(tu_in(f, "fo"), 0755), 0);
+    write_npy_2d(tu_in(f, "c/W_Q.npy"), "<f4", 0, 8, 8, w, sizeof w);
+    write_npy_2d(tu_in(f, "fo/W_Q.npy"), "<f4", 1, 8, 8, wcol, sizeof wcol);
+    write_npy_2d(tu_in(f, "c.npy"), "|b1", 0, 3, 3, m, sizeof m);
+    write_npy_2d(tu_in(f, "fo.npy"), "|b1", 1, 3, 3, mcol, sizeof mcol);
+    const char *dirs[] = {"c", "fo"};
+    for (int k = 0; k < 2; k++) {
+        char wdir[16], mask[16], out[16];
+        snprintf(wdir, sizeof wdir, "%s", dirs[k]);
+        snprintf(mask, sizeof mask, "%s.npy", dirs[k]);
+        snprintf(out, sizeof out, "out_%s", dirs[k]);
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "-H", "2", "--weights", tu_in(f, wdir), "--attn-mask",
+                    tu_in(f, mask), "--dump", tu_in(f, out), "a b c", NULL);
+        if (r.code != 0) fail_msg("%s: exit %d: %s", dirs[k], r.code, r.err);
+        tu_free(&r);
+    }
+    const char *files[] = {"W_Q.npy", "Q.npy", "mask.npy", "weights.npy", "output.npy"};
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        char pc[64], pf[64];
+        snprintf(pc, sizeof pc, "out_c/%s", files[k]);
+        snprintf(pf, sizeof pf, "out_fo/%s", files[k]);
+        size_t lc = 0, lf = 0;
+        char *a = tu_slurp_file(tu_in(f, pc), &lc), *b = tu_slurp_file(tu_in(f, pf), &lf);
+        assert_non_null(a);
+        assert_non_null(b);
+        if (lc != lf || memcmp(a, b, lc) != 0) fail_msg("%s differs between the C- and Fortran-order inputs", files[k]);
+        free(a);
+        free(b);
+    }
+    /* and the dumped W_Q is w itself, in C order (attnviz writes C order) */
+    size_t len = 0;
+    char *d = tu_slurp_file(tu_in(f, "out_fo/W_Q.npy"), &len);
+    assert_non_null(d);
+    assert_int_equal(len, 128 + sizeof w);
+    assert_memory_equal(d + 128, w, sizeof w);
+    free(d);
+}
+
 /* A missing --attn-mask file is named alone: "the mask must be a bool ... mask == 0" followed "No such file or
  * directory", advice about what a file holds for a file that is not there (a reviewer's pass). */
 static void test_missing_mask_file_gets_no_mask_advice(void **state) {
@@ -4519,6 +4593,8 @@ int main(void) {
         cmocka_unit_test(test_option_after_dashes_is_noted),
         cmocka_unit_test(test_option_inside_quotes_is_noted),
         cmocka_unit_test_setup_teardown(test_big_endian_mask_is_told_bool_only, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_fortran_order_npy_is_read_as_numpy_reads_it, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_mask_file_gets_no_mask_advice, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),

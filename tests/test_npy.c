@@ -558,9 +558,66 @@ static void test_dtype_big_endian_f4_rejected(void **state) {
                                              "a.astype('<f4'))");
 }
 
-static void test_fortran_order_true_rejected(void **state) {
+/* 'fortran_order': True (np.save of w.T, or np.asfortranarray) was refused with "fortran_order True is not
+ * supported"; np.load reads it as the same logical array, and so does av_npy_read: C order, every dtype and rank.
+ * The files were written by numpy from the arrays of the C-order fixtures (gen_npy_fixtures.py). */
+static void test_read_numpy_fortran_order(void **state) {
     (void)state;
-    expect_fixture_error("fortran.npy", "fortran_order True is not supported");
+    const char *files[] = {"fortran.npy", "f4_2d_fortran.npy", "f4_3d_fortran.npy", "f4_4d_fortran.npy",
+                           "f8_2d_fortran.npy"};
+    size_t shapes[5][4] = {{2, 3}, {4, 8}, {2, 3, 4}, {2, 1, 3, 2}, {3, 4}};
+    int ndims[] = {2, 2, 3, 4, 2};
+    for (int k = 0; k < 5; k++) {
+        av_npy a;
+        read_fixture(&a, files[k]);
+        assert_int_equal(a.ndim, ndims[k]);
+        size_t n = 1;
+        for (int i = 0; i < a.ndim; i++) {
+            assert_int_equal(a.shape[i], shapes[k][i]);
+            n *= a.shape[i];
+        }
+        float *g = grid(n);
+        if (memcmp(a.data, g, n * sizeof(float)) != 0) fail_msg("%s is not grid(%zu) in C order", files[k], n);
+        free(g);
+        av_npy_free(&a);
+    }
+    av_npy a;
+    read_fixture(&a, "b1_2d_fortran.npy"); /* np.triu(ones((3, 4)), k=1), as b1_2d.npy */
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) assert_int_equal(a.bytes[r * 4 + c], c > r);
+    av_npy_free(&a);
+    read_fixture(&a, "u1_2d_fortran.npy"); /* arange(6).reshape(2, 3) * 50 */
+    unsigned char want[] = {0, 50, 100, 150, 200, 250};
+    assert_memory_equal(a.bytes, want, 6);
+    av_npy_free(&a);
+    /* by hand: shape (2, 3), data column by column 1 4 2 5 3 6 is [[1, 2, 3], [4, 5, 6]]; 1-D is as C order */
+    float col[] = {1, 4, 2, 5, 3, 6}, rows[] = {1, 2, 3, 4, 5, 6};
+    size_t len;
+    unsigned char *b = craft("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 1, col, sizeof col, &len);
+    av_err err = {{0}};
+    assert_int_equal(av_npy_parse(&a, b, len, "x.npy", &err), AV_OK);
+    assert_memory_equal(a.data, rows, sizeof rows);
+    av_npy_free(&a);
+    free(b);
+    b = craft("{'descr': '<f4', 'fortran_order': True, 'shape': (6,), }", 1, rows, sizeof rows, &len);
+    assert_int_equal(av_npy_parse(&a, b, len, "x.npy", &err), AV_OK);
+    assert_memory_equal(a.data, rows, sizeof rows);
+    av_npy_free(&a);
+    free(b);
+}
+
+/* A bad value in a Fortran-order file is named by its place in the array (as np.load shows it), the first in
+ * C order: nan_2d_fortran.npy has NaN at [2, 1] (first in the file) and [0, 5] (first in C order). */
+static void test_fortran_order_bad_value_named_in_c_order(void **state) {
+    (void)state;
+    expect_fixture_error("nan_2d_fortran.npy", "nan_2d_fortran.npy contains NaN at index 5 (row 0, column 5)");
+    /* bool (2, 2) column by column [0, 0] [1, 0] [0, 1] [1, 1] = 0 1 2 0: the 2 is at [0, 1], C index 1 */
+    expect_dict_error("{'descr': '|b1', 'fortran_order': True, 'shape': (2, 2), }", "\x00\x01\x02\x00", 4,
+                      "x.npy: bool value 2 at index 1 (row 0, column 1) is not 0 or 1");
+    /* float64 out of float32's range, (2, 2) column by column: 1e300 is 2nd in the file, [1, 0], C index 2 */
+    double d[4] = {1, 1e300, 3, 4};
+    expect_dict_error("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2), }", d, 32,
+                      "x.npy: value 1e+300 at index 2 (row 1, column 0) does not fit in float32");
 }
 
 static void test_nan_reported_with_row_and_column(void **state) {
@@ -695,7 +752,8 @@ int main(void) {
         cmocka_unit_test(test_huge_dims_overflow),
         cmocka_unit_test(test_dtype_i8_rejected),
         cmocka_unit_test(test_dtype_big_endian_f4_rejected),
-        cmocka_unit_test(test_fortran_order_true_rejected),
+        cmocka_unit_test(test_read_numpy_fortran_order),
+        cmocka_unit_test(test_fortran_order_bad_value_named_in_c_order),
         cmocka_unit_test(test_nan_reported_with_row_and_column),
         cmocka_unit_test(test_inf_reported),
         cmocka_unit_test(test_float64_out_of_float32_range_rejected),

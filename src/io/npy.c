@@ -8,10 +8,12 @@
  * The header dict is a Python literal such as
  *   {'descr': '<f4', 'fortran_order': False, 'shape': (4, 8), }
  * padded with spaces and ended by '\n' so that data starts on a 64-byte
- * boundary. Data is the C-order array, nothing after it.
+ * boundary. Data is the array in C order, or in Fortran order (first axis
+ * fastest) when the dict says 'fortran_order': True (np.save of a transposed
+ * array, w.T), nothing after it. The reader returns C order either way.
  *
  * Non-goals: a general Python literal parser, byte-swapped or integer dtypes,
- * Fortran order, .npz archives, memory mapping.
+ * .npz archives, memory mapping.
  */
 #include "io/npy.h"
 
@@ -410,30 +412,61 @@ static av_status check_data_length(const header_info *h, size_t item, size_t hav
     return AV_OK;
 }
 
-/* Step 5 for '|b1' / '|u1': copy count bytes; a bool must be 0 or 1. */
+/* Where the value at position i of the file's data goes in the C-order
+ * array: i itself, or for a Fortran-order file (first axis fastest) the
+ * C-order flat index of the same element, as np.load places it. */
+static size_t c_index(size_t i, const header_info *h) {
+    if (!h->fortran || h->ndim < 2) return i;
+    size_t j = 0, rest = i, stride = 1;
+    size_t cstride[AV_NPY_MAX_NDIM];
+    for (int d = h->ndim - 1; d >= 0; d--) {
+        cstride[d] = stride;
+        stride *= h->shape[d];
+    }
+    for (int d = 0; d < h->ndim; d++) {
+        j += (rest % h->shape[d]) * cstride[d];
+        rest /= h->shape[d];
+    }
+    return j;
+}
+
+/* Step 5 for '|b1' / '|u1': copy count bytes (into C order); a bool must be
+ * 0 or 1. The bad value reported is the first in C order, whatever the
+ * file's order. */
 static av_status convert_bytes(av_npy *out, const unsigned char *d, size_t count, const header_info *h,
                                const char *name, av_err *err) {
     out->bytes = malloc(count ? count : 1);
     if (!out->bytes) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
-    if (h->descr[1] == 'b')
-        for (size_t i = 0; i < count; i++)
-            if (d[i] > 1) {
-                char where[192];
-                fmt_index(where, sizeof where, i, h->ndim, h->shape);
-                free(out->bytes);
-                out->bytes = NULL;
-                return av_fail(err, AV_EUSAGE, "%s: bool value %u at %s is not 0 or 1", name, d[i], where);
-            }
-    if (count) memcpy(out->bytes, d, count);
+    size_t bad = SIZE_MAX;
+    unsigned bad_v = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t j = c_index(i, h);
+        if (h->descr[1] == 'b' && d[i] > 1 && j < bad) {
+            bad = j;
+            bad_v = d[i];
+            if (!h->fortran) break;
+        }
+        out->bytes[j] = d[i];
+    }
+    if (bad != SIZE_MAX) {
+        char where[192];
+        fmt_index(where, sizeof where, bad, h->ndim, h->shape);
+        free(out->bytes);
+        out->bytes = NULL;
+        return av_fail(err, AV_EUSAGE, "%s: bool value %u at %s is not 0 or 1", name, bad_v, where);
+    }
     return AV_OK;
 }
 
 /* Step 5 for '<f4' / '<f8' (item 4 or 8 bytes): little-endian values to
- * float32; each must be finite and, from float64, fit in float32. */
+ * float32 in C order; each must be finite and, from float64, fit in float32.
+ * The bad value reported is the first in C order, whatever the file's order. */
 static av_status convert_floats(av_npy *out, const unsigned char *d, size_t count, size_t item,
                                 const header_info *h, const char *name, av_err *err) {
     float *f = malloc(count ? count * sizeof(float) : 1);
     if (!f) return av_fail(err, AV_ERUNTIME, "%s: out of memory", name);
+    size_t bad = SIZE_MAX;
+    double bad_v = 0;
     for (size_t i = 0; i < count; i++) {
         double v;
         if (item == 4) {
@@ -445,20 +478,26 @@ static av_status convert_floats(av_npy *out, const unsigned char *d, size_t coun
             uint64_t u = le64(d + 8 * i);
             memcpy(&v, &u, 8);
         }
-        if (!isfinite(v)) {
-            free(f);
-            return not_finite(err, name, v, i, h->ndim, h->shape);
+        size_t j = c_index(i, h);
+        if (!isfinite(v) || fabs(v) > (double)FLT_MAX) {
+            if (j < bad) {
+                bad = j;
+                bad_v = v;
+            }
+            if (!h->fortran) break;
+            continue;
         }
-        if (fabs(v) > (double)FLT_MAX) {
-            char where[192];
-            fmt_index(where, sizeof where, i, h->ndim, h->shape);
-            free(f);
-            return av_fail(err, AV_EUSAGE, "%s: value %g at %s does not fit in float32", name, v, where);
-        }
-        f[i] = (float)v;
+        f[j] = (float)v;
     }
-    out->data = f;
-    return AV_OK;
+    if (bad == SIZE_MAX) {
+        out->data = f;
+        return AV_OK;
+    }
+    free(f);
+    if (!isfinite(bad_v)) return not_finite(err, name, bad_v, bad, h->ndim, h->shape);
+    char where[192];
+    fmt_index(where, sizeof where, bad, h->ndim, h->shape);
+    return av_fail(err, AV_EUSAGE, "%s: value %g at %s does not fit in float32", name, bad_v, where);
 }
 
 av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const char *name, av_err *err) {
@@ -484,10 +523,6 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
                        "little-endian, np.save(path, a.astype('<%s'))", name, h.descr, h.descr + 1);
     else
         return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported (" NPY_DTYPES ")", name, h.descr);
-    if (h.fortran)
-        return av_fail(err, AV_EUSAGE,
-                       "%s: fortran_order True is not supported; save a C-order array (np.ascontiguousarray)", name);
-
     /* 4. data length must match the shape exactly; 5. convert */
     size_t count = 0;
     if ((s = check_data_length(&h, item, len - prefix - hlen, name, &count, err))) return s;

@@ -5,8 +5,9 @@
  * Writing goes through fileio's atomic writer (temporary name, then rename).
  * Reading is strict: magic, version (1.0, 2.0 and 3.0 headers are parsed),
  * header dict ('descr', 'fortran_order', 'shape'), dtype '<f4' (also '<f8',
- * converted to float32), fortran_order False, a shape matching what the caller
- * expects, a data length matching the shape exactly (no truncation, no
+ * converted to float32), either order (a 'fortran_order': True file, which
+ * np.save writes for a transposed array such as w.T, is read into the same
+ * C-order array np.load gives), a shape matching what the caller expects, a data length matching the shape exactly (no truncation, no
  * trailing bytes), and every value finite.
  *
  * Writing produces exactly the bytes np.save (numpy 1.24) writes for the same
@@ -20,7 +21,7 @@
  * message starts with the file name.
  *
  * Non-goals: object arrays, structured dtypes, big-endian or integer dtypes
- * other than '|u1', Fortran order, .npz archives, memory mapping.
+ * other than '|u1', .npz archives, memory mapping.
  */
 #ifndef AV_NPY_H
 #define AV_NPY_H
@@ -53,8 +54,9 @@ av_status av_npy_write_bool(const char *path, const unsigned char *data, int ndi
  * Same contract and errors as av_npy_write. (Reading '<i4' is not supported.) */
 av_status av_npy_write_i32(const char *path, const int32_t *data, int ndim, const size_t *shape, av_err *err);
 
-/* Parsed array, C order. Exactly one of data/bytes is set after a successful
- * parse (even for an empty array), both are NULL after a failed one. */
+/* Parsed array, C order (also from a Fortran-order file). Exactly one of
+ * data/bytes is set after a successful parse (even for an empty array), both
+ * are NULL after a failed one. */
 typedef struct {
     int ndim;                      /* 0..AV_NPY_MAX_NDIM */
     size_t shape[AV_NPY_MAX_NDIM]; /* shape[0..ndim-1], each <= 1<<24 */
@@ -75,13 +77,13 @@ typedef struct {
  *   "W_Q.npy: malformed .npy header: <what> at byte N of the header dict",
  *   "W_Q.npy: dtype '>i8' is not supported (this reader takes float32 '<f4', float64 '<f8',
  *   bool '|b1', uint8 '|u1')" (no advice on which: the caller knows what it needs),
- *   "W_Q.npy: fortran_order True is not supported; ...",
  *   "W_Q.npy: shape dimension 99999999999 is larger than the 16777216 limit",
  *   "W_Q.npy: shape (...) is too large (its size overflows)",
  *   "W_Q.npy: truncated: header says shape (4, 8) = 128 bytes of data, file has 100",
  *   "W_Q.npy: 4 trailing bytes: header says shape (4, 8) = 128 bytes of data, file has 132",
  *   "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite"
- *   (the first bad value; also +Inf, -Inf, and '<f8' values beyond float32's range),
+ *   (the first bad value in C order, whatever the file's order; also +Inf, -Inf,
+ *   and '<f8' values beyond float32's range: "value 1e+300 at ... does not fit in float32"),
  *   "W_Q.npy: bool value 2 at index 2 (row 1, column 0) is not 0 or 1".
  * No allocation larger than 2 x len happens. *out is zeroed first; on success
  * the caller frees with av_npy_free (calling it after a failure is harmless). */
