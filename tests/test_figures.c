@@ -2392,6 +2392,124 @@ static void test_dump_source_says_what_its_crc_covers(void **state) {
     tu_free(&r);
 }
 
+/* The value of source.txt's line "KEY: value ..." (the text after ": " up to the line's end, in buf), or NULL. */
+static const char *source_value(const char *src, const char *key, char *buf, size_t n) {
+    char k[64];
+    snprintf(k, sizeof k, "\n%s: ", key);
+    const char *at = strstr(src, k);
+    if (!at) return NULL;
+    at += strlen(k);
+    snprintf(buf, n, "%.*s", (int)strcspn(at, "\n"), at);
+    return buf;
+}
+
+/* dir/name read as float32 (C order), with n its element count. */
+static float *dump_array(const char *dir, const char *name, size_t *n) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    av_npy a;
+    av_err e = {{0}};
+    if (av_npy_read(&a, path, &e)) fail_msg("%s", e.msg);
+    *n = 1;
+    for (int d = 0; d < a.ndim; d++) *n *= a.shape[d];
+    float *v = a.data ? a.data : malloc(*n * sizeof *v + 1);
+    if (!a.data)
+        for (size_t i = 0; i < *n; i++) v[i] = a.bytes[i]; /* mask.npy: 0/1 bytes as 0.0/1.0 */
+    else a.data = NULL;
+    av_npy_free(&a);
+    return v;
+}
+
+/* A --dump folder did not say how its tensors were computed: `-H 2 -d 16 -p rope --rope-style half --rope-base 500
+ * --no-scale --dump d ...` wrote a source.txt of the weights and their CRC-32s only, so positions, RoPE's style
+ * and base, the 1/√d_k scale and the masks were nowhere in the folder (a maintainer's list of known faults).
+ * source.txt now says them, and a script can re-check the tensors from the folder alone: here Q.npy from X.npy,
+ * W_Q.npy and the RoPE the file names (docs/conventions.md, computed here), scores.npy from Q.npy, K.npy and the
+ * scale it gives, and mask.npy from its causal and padding lines. */
+static void test_dump_source_says_how_tensors_were_computed(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-H", "2", "-d", "16", "-p", "rope", "--rope-style", "half", "--rope-base", "500", "--no-scale", "-c",
+        "--pad-to", "6", "--dump", in(f, "d"), "--no-plot", "-q", "I love deep learning");
+    expect_ok(&r);
+    tu_free(&r);
+    char *src = slurp(in(f, "d/source.txt"), NULL);
+    assert_non_null(src);
+    char v[256];
+    static const char *const want[][2] = {
+        {"tokens", "6 (T; 4 of the sentence, 2 <pad>)"}, {"d_model", "16"}, {"heads", "2"}, {"d_k", "8"},
+        {"positions", "rope (Q.npy and K.npy are after the rotation)"}, {"rope_style", "half"}, {"rope_base", "500"},
+        {"scale", "1 (--no-scale; scores.npy = Q·Kᵀ)"}, {"causal", "yes (key j > query i masked)"},
+        {"padding", "yes (keys 4..5 are <pad>, masked)"}, {"attn_mask", "no"},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        if (!source_value(src, want[k][0], v, sizeof v))
+            fail_msg("source.txt has no '%s:' line:\n%s", want[k][0], src);
+        assert_string_equal(v, want[k][1]);
+    }
+    /* the earlier lines are as they were: the weights, then the five CRC-32s */
+    assert_int_equal(strncmp(src, "weights: random weights (untrained, seed 42)\nX.npy crc32 ", 56), 0);
+    /* re-check from the folder: T 6, C 16, H 2, D 8, half-style RoPE with θ = 500, scale 1 */
+    const int T = 6, C = 16, H = 2, D = 8;
+    double base = strtod(source_value(src, "rope_base", v, sizeof v), NULL);
+    double scale = strtod(source_value(src, "scale", v, sizeof v), NULL);
+    size_t nx, nw, nq, nk, ns, nm;
+    const char *d = in(f, "d");
+    float *X = dump_array(d, "X.npy", &nx), *W = dump_array(d, "W_Q.npy", &nw), *Q = dump_array(d, "Q.npy", &nq);
+    float *K = dump_array(d, "K.npy", &nk), *S = dump_array(d, "scores.npy", &ns), *M = dump_array(d, "mask.npy", &nm);
+    assert_int_equal(nq, (size_t)(H * T * D));
+    double worst = 0;
+    for (int h = 0; h < H; h++)
+        for (int t = 0; t < T; t++) {
+            double q[8];
+            for (int j = 0; j < D; j++) { /* (X·W_Q)[t, h·D + j] */
+                q[j] = 0;
+                for (int c = 0; c < C; c++) q[j] += (double)X[t * C + c] * W[c * C + h * D + j];
+            }
+            for (int i = 0; i < D / 2; i++) { /* pair (i, i + D/2), angle t·θ^(−2i/D) */
+                double a = t * pow(base, -2.0 * i / D), x0 = q[i], x1 = q[i + D / 2];
+                q[i] = x0 * cos(a) - x1 * sin(a);
+                q[i + D / 2] = x0 * sin(a) + x1 * cos(a);
+            }
+            for (int j = 0; j < D; j++) worst = fmax(worst, fabs(q[j] - Q[(h * T + t) * D + j]));
+        }
+    if (worst > 1e-4) fail_msg("Q.npy differs from X·W_Q rotated as source.txt says by %g", worst);
+    worst = 0;
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++) {
+                double dot = 0;
+                for (int e = 0; e < D; e++) dot += (double)Q[(h * T + i) * D + e] * K[(h * T + j) * D + e];
+                worst = fmax(worst, fabs(dot * scale - S[(h * T + i) * T + j]));
+            }
+    if (worst > 1e-4) fail_msg("scores.npy differs from Q·Kᵀ·%g by %g", scale, worst);
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) assert_int_equal((int)M[i * T + j], j > i || j >= 4); /* causal, <pad> 4..5 */
+    free(X), free(W), free(Q), free(K), free(S), free(M);
+    free(src);
+    /* the defaults: sinusoidal positions, scores scaled by 1/√8 = 0.35355339059327373 (to double's 17 digits) */
+    RUN(&r, "-H", "2", "-d", "16", "--dump", in(f, "e"), "--no-plot", "-q", "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    src = slurp(in(f, "e/source.txt"), NULL);
+    assert_non_null(src);
+    assert_string_equal(source_value(src, "positions", v, sizeof v),
+                        "sinusoidal (PE.npy, base 10000, added to X before the projections)");
+    assert_null(strstr(src, "rope_style"));
+    assert_string_equal(source_value(src, "scale", v, sizeof v),
+                        "0.35355339059327373 (1/sqrt(d_k); scores.npy = Q·Kᵀ·scale)");
+    assert_string_equal(source_value(src, "causal", v, sizeof v), "no");
+    assert_string_equal(source_value(src, "padding", v, sizeof v), "no");
+    assert_string_equal(source_value(src, "mask.npy", v, sizeof v),
+                        "0 masked of 9 (the masks above together, True = masked)");
+    free(src);
+    /* and a folder with these lines reads back as before: still titled random */
+    RUN(&r, "-d", "16", "-H", "2", "--weights", in(f, "e"), "--no-plot", "I love you");
+    expect_ok(&r);
+    assert_non_null(strstr(r.out, "as --dump wrote them from random weights (untrained, seed 42)"));
+    tu_free(&r);
+}
+
 /* Two runs into one -o at once (`xargs -P4`): both exited 0, and the folder held one's head0.png and heads.png
  * beside the other's head5.png, each run saying it "holds one run" (a researcher's pass). A run now locks -o
  * before it writes there, as --train does; the test holds the lock itself, as another run would. */
@@ -3199,6 +3317,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_interrupt_in_a_new_folder_says_it_was_made_for_the_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weights_source_text_is_tidied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dump_source_says_what_its_crc_covers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dump_source_says_how_tensors_were_computed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_run_into_a_busy_folder_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figures_failing_part_way_say_what_the_folder_holds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),

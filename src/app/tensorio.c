@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -915,6 +916,41 @@ av_status av_dump_remove_other(const char *dir, int model, int earlier, const in
     return AV_OK;
 }
 
+/* source.txt's lines after the CRC-32s (tensorio.h av_dump_all): how the dumped tensors were computed, one
+ * "key: value" line each, the value's first word what a script reads. A folder named the weights and their
+ * CRC-32s only, so its positions, scale and masks could not be re-checked from it (a maintainer's list of
+ * known faults). They come after the lines dumped_from_random and av_dump_earlier_kind read, which stop
+ * before them, so older and newer dumps read back alike. */
+static void dump_settings(FILE *fp, const av_model *m) {
+    const av_config *c = &m->cfg;
+    fprintf(fp, "tokens: %d (T; %d of the sentence, %d <pad>)\n", c->T, c->n_real, c->T - c->n_real);
+    fprintf(fp, "d_model: %d\n", c->C);
+    fprintf(fp, "heads: %d\n", c->H);
+    fprintf(fp, "d_k: %d\n", m->D);
+    if (c->positions == AV_POS_SINUSOIDAL)
+        fprintf(fp, "positions: sinusoidal (PE.npy, base 10000, added to X before the projections)\n");
+    else if (c->positions == AV_POS_ROPE)
+        fprintf(fp, "positions: rope (Q.npy and K.npy are after the rotation)\n");
+    else
+        fprintf(fp, "positions: %s\n", av_positions_name(c->positions));
+    if (c->positions == AV_POS_ROPE) {
+        fprintf(fp, "rope_style: %s\n", av_rope_style_name(c->rope_style));
+        fprintf(fp, "rope_base: %.17g\n", c->rope_base);
+    }
+    if (c->scale)
+        fprintf(fp, "scale: %.17g (1/sqrt(d_k); scores.npy = Q·Kᵀ·scale)\n", 1.0 / sqrt((double)m->D));
+    else
+        fprintf(fp, "scale: 1 (--no-scale; scores.npy = Q·Kᵀ)\n");
+    fprintf(fp, "causal: %s\n", c->causal ? "yes (key j > query i masked)" : "no");
+    if (c->n_real < c->T)
+        fprintf(fp, "padding: yes (keys %d..%d are <pad>, masked)\n", c->n_real, c->T - 1);
+    else
+        fprintf(fp, "padding: no\n");
+    fprintf(fp, "attn_mask: %s\n", m->user_mask ? "yes (--attn-mask, True = masked)" : "no");
+    fprintf(fp, "mask.npy: %zu masked of %zu (the masks above together, True = masked)\n", m->masked_count,
+            (size_t)c->T * (size_t)c->T);
+}
+
 /* DIR/source.txt (tensorio.h av_dump_all). */
 static av_status dump_source(const av_model *m, const av_weights_source *src, const char *dir, av_written *w,
                              av_err *err) {
@@ -933,6 +969,7 @@ static av_status dump_source(const av_model *m, const av_weights_source *src, co
     for (int i = 0; i < 5; i++)
         fprintf(f.fp, "%s crc32 %08lx of the float32 data after the .npy header (not of the whole file)\n",
                 kWeightFiles[i], crc_of(data[i], n[i]));
+    dump_settings(f.fp, m);
     if ((s = av_afile_commit(&f, err))) return s;
     av_written_add(w, path);
     return AV_OK;

@@ -141,7 +141,11 @@ av_status av_dump_tokens(const av_tokens *toks, const char *dir, av_written *w, 
  * and mask.npy (bool), and source.txt: "weights: " + src->text (where X and
  * the W came from), then one line "NAME crc32 HHHHHHHH" for each of X.npy,
  * W_Q.npy ... W_O.npy (zlib's CRC-32 of its float32 data as written), so that
- * --weights DIR can tell random weights read back from learned ones. They appear together or not at all (one
+ * --weights DIR can tell random weights read back from learned ones, then
+ * the settings the tensors were computed with, one "key: value" line each
+ * (tokens, d_model, heads, d_k, positions, rope_style and rope_base with
+ * RoPE, scale, causal, padding, attn_mask, mask.npy; README "Checking your
+ * own implementation"). They appear together or not at all (one
  * av_afile_set, io/fileio.h): a full disk or a Ctrl-C half-way leaves dir's
  * files of an earlier run as they were, never some of each run. Each path
  * goes into w. Once they are in place, a --model dump's own files there
