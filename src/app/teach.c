@@ -1017,8 +1017,11 @@ static void set_bg(FILE *f, av_term_mode mode, av_cmap cmap, double t) {
     fprintf(f, light ? "\033[30m" : "\033[97m");
 }
 
-/* Print s cut or padded to exactly w terminal columns. */
-static void print_cell_text(FILE *f, const char *s, int w) {
+/* Print s cut to at most w terminal columns, with "…" where it was cut, and
+ * with pad padded to exactly w (a row label); without, nothing follows the
+ * text (the "keys:" line, whose last key ended its line in spaces when a wide
+ * character did not fit). */
+static void print_cell_text(FILE *f, const char *s, int w, int pad) {
     int used = 0;
     size_t len = strlen(s);
     for (size_t p = 0, n; p < len; p += n) { /* whole grapheme clusters */
@@ -1032,7 +1035,7 @@ static void print_cell_text(FILE *f, const char *s, int w) {
         fwrite(s + p, 1, n, f);
         used += cw;
     }
-    for (; used < w; used++) fputc(' ', f);
+    for (; pad && used < w; used++) fputc(' ', f);
 }
 
 /* One line of text under or over a --show table, printf-formatted, broken at
@@ -1094,17 +1097,24 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
                     av_term_width_said(why, sizeof why, width), left + cellw);
         return;
     }
-    /* column header: key indices (only when the cells are wide enough) */
-    fprintf(f, "%*s", left, "");
+    /* column header: key indices (only when the cells are wide enough); each index is left-aligned in its
+     * cells, and the padding after the last one is not printed: every line of the table ended in spaces, which
+     * diffs, the docs' excerpts and a copied table kept (a maintainer's list of known faults) */
+    int pend = left; /* spaces owed before the next index */
     for (int j = 0; j < ncols; j++) {
-        if (cellw >= 4) fprintf(f, "%-*d", cellw, j);
-        else if (cellw >= 2 && j % 5 == 0) fprintf(f, "%-*d", cellw * (j + 5 <= ncols ? 5 : ncols - j), j), j += 4;
-        else if (cellw == 1 && j % 10 == 0) fprintf(f, "%-*d", j + 10 <= ncols ? 10 : ncols - j, j), j += 9;
+        int span = cellw >= 4 ? cellw
+                 : cellw >= 2 ? (j % 5 ? 0 : cellw * (j + 5 <= ncols ? 5 : ncols - j))
+                              : (j % 10 ? 0 : (j + 10 <= ncols ? 10 : ncols - j));
+        if (!span) continue;
+        fprintf(f, "%*s%d", pend, "", j);
+        pend = span - snprintf(NULL, 0, "%d", j);
+        if (pend < 0) pend = 0; /* an index wider than its cells runs on, as "%-*d" printed it */
+        j += cellw >= 4 ? 0 : cellw >= 2 ? 4 : 9;
     }
     fputc('\n', f);
     for (int i = 0; i < nrows; i++) {
         fprintf(f, "%*d ", idxw, i);
-        print_cell_text(f, toks->tok[i], labw);
+        print_cell_text(f, toks->tok[i], labw, 1);
         fputc(' ', f);
         for (int j = 0; j < ncols; j++) {
             double a = A[(size_t)i * T + j];
@@ -1118,11 +1128,15 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
                 snprintf(two, sizeof two, "%4.2f", a);
                 snprintf(num, sizeof num, "%s ", two[0] == '1' ? "1.0" : two + 1);
             } else snprintf(num, sizeof num, "%*s", cellw, "");
+            /* plain text: the last cell's padding is not printed (no line ends in spaces); in colour the padding
+             * is part of the coloured block */
+            int last_plain = mode == AV_TERM_PLAIN && j == ncols - 1;
+            for (size_t n = strlen(num); last_plain && n > 0 && num[n - 1] == ' ';) num[--n] = '\0';
             if (masked) {
                 const char *sym = "·"; /* weight 0 because the score was −∞ */
                 if (mode != AV_TERM_PLAIN) fputs("\033[48;5;250m\033[30m", f);
                 fputs(sym, f);
-                for (int k = av_utf8_width(sym); k < cellw; k++) fputc(' ', f);
+                for (int k = av_utf8_width(sym); k < cellw && !last_plain; k++) fputc(' ', f);
                 if (mode != AV_TERM_PLAIN) fputs("\033[0m", f);
                 continue;
             }
@@ -1147,7 +1161,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
         if (tw > width - 5 - pre) tw = width - 5 - pre > 1 ? width - 5 - pre : 1;
         if (col + pre + tw > width && col > 5) { fputs("\n     ", f); col = 5; }
         fprintf(f, " %d=", j);
-        print_cell_text(f, toks->tok[j], tw);
+        print_cell_text(f, toks->tok[j], tw, 0);
         col += pre + tw;
     }
     if (ncols > 40) fputs(col + 2 > width ? "\n     …" : " …", f);

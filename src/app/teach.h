@@ -86,8 +86,11 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
  * when not even one key fits, a note instead of the table. The title, the
  * notes and the legends fit `width` too: broken at spaces, each line after
  * the first indented by two spaces, and a key too long for a line cut with
- * "…" (only a word wider than the whole width stays wider). The first line
- * is the "head h of H" title (no blank line before it: the caller's). */
+ * "…" (only a word wider than the whole width stays wider). No line ends in
+ * a space: the header stops at its last index, a plain row at its last
+ * number or "·" (a colour cell keeps its padding, inside its colour). The
+ * first line is the "head h of H" title (no blank line before it: the
+ * caller's). */
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
                      int width);
 
