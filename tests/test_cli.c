@@ -2719,6 +2719,24 @@ static void test_show_prints_the_head_given(void **state) {
     assert_string_equal(r.err, "attnviz: warning: --head 2 has no effect: only --explain, --show, --html and the "
                                "--compare figure use one head (figures draw every head)\n");
     tu_free(&r);
+    /* --compare's figure takes --head, but --no-plot writes none: the warning named the figure the run asked for
+     * as what --head is for, not --no-plot, the cause (a maintainer's list of known faults) */
+    static const char *const what[] = {"scale", "order"};
+    for (int k = 0; k < 2; k++) {
+        run_attnviz(&r, NULL, "--heads", "8", "-q", "--no-plot", "--compare", what[k], "--head", "2",
+                    "I love deep learning", NULL);
+        assert_int_equal(r.code, 0);
+        assert_string_equal(r.err, "attnviz: warning: --head 2 has no effect with --no-plot (no figures are written); "
+                                   "it also picks the head of --explain, --show and the --html page\n");
+        tu_free(&r);
+    }
+    /* with figures, --compare draws head 2: no warning */
+    dir = make_tmpdir();
+    run_attnviz(&r, NULL, "--heads", "8", "-q", "--compare", "scale", "--head", "2", "-o", dir, "I love deep learning",
+                NULL);
+    if (r.code != 0 || strstr(r.err, "has no effect")) fail_msg("--compare scale --head 2: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    rm_rf(dir);
 }
 
 /* A run refused with exit 2 prints its error alone: "--dpi 200 has no effect with --no-plot" came first and

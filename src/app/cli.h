@@ -182,6 +182,8 @@ const char *av_model_refused(const av_options *o, const char **name);
  * rope, or --compare positions, rope-style or order); figure options (--figures,
  * --format, --cmap, --dpi, --scale, --outdir, --title, --prefix) need
  * figures (not --no-plot; --outdir also serves --html); --head needs --explain or a --compare figure;
+ * when only --no-plot kept it from a figure (--compare's, a --model's head
+ * figure), its message names --no-plot as the cause;
  * --precision needs -v or --explain; --train writes no --dump and is always
  * causal (--causal). */
 int av_unused_options(const av_options *o, char msgs[][160]);
