@@ -2157,6 +2157,26 @@ static void test_whole_number_with_a_point_says_what_to_type(void **state) {
         {"--heads", "1.5", "attnviz: error: --heads '1.5' is not a whole number; allowed: 1..64\n"},
         {"--heads", "4.", "attnviz: error: --heads '4.' is not a whole number (the '.' at its end is typed after the "
                           "value: type 4); allowed: 1..64\n"},
+        /* wholeness from the digits as typed (a tester's pass): strtod made 8 of the first and inf of the second */
+        {"--heads", "8.00000000000000001", "attnviz: error: --heads '8.00000000000000001' is not a whole number; "
+                                           "allowed: 1..64\n"},
+        {"--dpi", "1e400", "attnviz: error: --dpi 1e400: write a whole number in digits, without an exponent; "
+                           "allowed: 50..600\n"},
+        {"--dpi", "15e-1", "attnviz: error: --dpi '15e-1' is not a whole number; allowed: 50..600\n"},
+        {"--dpi", "0.0150e4", "attnviz: error: --dpi 0.0150e4: write a whole number in digits, without a decimal point "
+                              "or an exponent, e.g. 150; allowed: 50..600\n"},
+        /* no e.g. outside the range: "e.g. 0; allowed: 50..600" */
+        {"--dpi", "0.0", "attnviz: error: --dpi 0.0: write a whole number without a decimal point; allowed: 50..600\n"},
+        {"--dpi", "150e-1", "attnviz: error: --dpi 150e-1: write a whole number in digits, without an exponent; "
+                            "allowed: 50..600\n"},
+        /* ASCII spaces inside the quotes are named, as U+3000 is (a teacher's pass) */
+        {"--heads", " 2", "attnviz: error: --heads ' 2' is not a whole number (the space at its start is not part of a "
+                          "number: type 2); allowed: 1..64\n"},
+        {"--dpi", "150 ", "attnviz: error: --dpi '150 ' is not a whole number (the space at its end is not part of a "
+                          "number: type 150); allowed: 50..600\n"},
+        {"--scale", " 1.5 ", "attnviz: error: --scale ' 1.5 ' is not a number (the spaces at its start and end are not "
+                             "part of a number: type 1.5); allowed: 0.5..4\n"},
+        {"--heads", " x", "attnviz: error: --heads ' x' is not a whole number; allowed: 1..64\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tu_result r;

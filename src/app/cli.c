@@ -348,23 +348,62 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
 
 static void show_value(char *shown, size_t n, const char *s);
 
-/* 1 if s is a whole number written with a decimal point or an exponent ("150.0", "8.0", "1e3", "2.5e1"), with
- * "--NAME S: write a whole number without a decimal point, e.g. 150" into out (cap bytes; "in digits, without
- * an exponent" for "1e3"); else 0. "--dpi 150.0" was told "is not a whole number", which is false; GNU tools
- * refuse such a count too (head -n 1.0), so it stays refused, saying what is wrong and what to type. A value
- * past 1e15 gets no e.g. */
-static int whole_with_point(char *out, size_t cap, const char *name, const char *s) {
+/* 1 if s is a whole number written with a decimal point or an exponent ("150.0", "8.0", "1e3", "2.5e1",
+ * "1e400"), with "--NAME S: write a whole number without a decimal point, e.g. 150" into out (cap bytes; "in
+ * digits, without an exponent" for "1e3"); else 0. "--dpi 150.0" was told "is not a whole number", which is
+ * false; GNU tools refuse such a count too (head -n 1.0), so it stays refused, saying what is wrong and what to
+ * type. Whole is decided on the digits as typed, not on strtod's double, which rounded "8.00000000000000001"
+ * to 8 (called whole) and made "1e400" infinite (called not whole; a tester's pass). The e.g. is given only
+ * for a value in lo..hi (--dpi 0.0 said "e.g. 0; allowed: 50..600", a value the option refuses). */
+static int whole_with_point(char *out, size_t cap, const char *name, const char *s, long long lo, long long hi) {
     if (!is_decimal(s, 1) || is_decimal(s, 0)) return 0;
-    double x = strtod(s, NULL);
-    if (!isfinite(x) || x != floor(x)) return 0;
-    int point = strchr(s, '.') != NULL, exp = strpbrk(s, "eE") != NULL;
+    const char *p = s + (*s == '+' || *s == '-');
+    char digits[160]; /* the mantissa's digits, the point dropped */
+    int n = 0, ints = 0, point = 0, expo = 0;
+    for (; *p && *p != 'e' && *p != 'E'; p++) {
+        if (*p == '.') point = 1;
+        else if (n < (int)sizeof digits - 1) digits[n++] = *p, ints += !point;
+        else return 0; /* over 159 digits: "is not a whole number" is not worth a finer word */
+    }
+    if (*p) expo = 1;
+    long e = 0;
+    if (expo) {
+        p++;
+        int neg = *p == '-';
+        p += *p == '+' || *p == '-';
+        for (; *p; p++) e = e < 100000 ? e * 10 + (*p - '0') : e; /* past 1e5: the same word */
+        if (neg) e = -e;
+    }
+    long cut = ints + e; /* the digits before the point, once the exponent moves it */
+    for (long i = cut < 0 ? 0 : cut; i < n; i++)
+        if (digits[i] != '0') return 0; /* a digit after the point: not whole */
+    /* the whole value, when it fits in a long long: digits[0..cut) and cut - n zeros */
+    int fits = cut <= 18;
+    long long v = 0;
+    for (long i = 0; fits && i < cut; i++) v = v * 10 + (i < n ? digits[i] - '0' : 0);
+    if (*s == '-') v = -v;
     char sv[160], eg[48] = "";
     show_value(sv, sizeof sv, s);
-    if (fabs(x) < 1e15) snprintf(eg, sizeof eg, ", e.g. %.0f", x == 0 ? 0.0 : x);
+    if (fits && v >= lo && v <= hi) snprintf(eg, sizeof eg, ", e.g. %lld", v);
     snprintf(out, cap, "--%s %s: write a whole number %s%s", name, sv,
-             !exp ? "without a decimal point" : point ? "in digits, without a decimal point or an exponent"
-                                                      : "in digits, without an exponent", eg);
+             !expo ? "without a decimal point" : point ? "in digits, without a decimal point or an exponent"
+                                                       : "in digits, without an exponent", eg);
     return 1;
+}
+
+/* " (the space at its start is not part of a number: type 2)" into out (cap bytes) when s with the
+ * ASCII spaces and tabs at its ends dropped is a decimal number (is_decimal(.., real)); else "". `--heads " 2"`
+ * was told only "is not a whole number", where a U+3000 space there is named (a teacher's pass). */
+static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
+    out[0] = 0;
+    size_t n = strlen(s), a = strspn(s, " \t"), b = n;
+    while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
+    char t[80];
+    if ((a == 0 && b == n) || b == a || b - a >= sizeof t) return;
+    memcpy(t, s + a, b - a), t[b - a] = 0;
+    if (!is_decimal(t, real)) return;
+    snprintf(out, cap, " (the %s at its %s %s not part of a number: type %s)", a && b < n ? "spaces" : "space",
+             a && b < n ? "start and end" : a ? "start" : "end", a && b < n ? "are" : "is", t);
 }
 
 /* A whole decimal number in [d->lo, d->hi]. */
@@ -377,7 +416,8 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[256], point[256]; /* "１２。": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
-        if (!hint[0] && whole_with_point(point, sizeof point, d->name, s)) {
+        if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0);
+        if (!hint[0] && whole_with_point(point, sizeof point, d->name, s, d->lo, d->hi)) {
             if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
             return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
         }
@@ -431,6 +471,7 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1))) {
         char hint[256]; /* "１。５": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0);
+        if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 1);
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, sv, hint, range);
     }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
@@ -1112,7 +1153,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         show_value(sv, sizeof sv, s);
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
         char point[256];
-        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s))
+        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
             return av_fail(err, AV_EUSAGE, "%s; allowed: 0..L-1, L the --model's layers", point);
         return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number%s; allowed: 0..L-1, L the --model's "
                        "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", sv, hint);
