@@ -583,6 +583,24 @@ static void test_whole_ticks_print_no_decimals(void **state) {
 
 /* ---------------------------------------------------------------- metadata */
 
+/* s as XML 1.0 character data writes it (section 2.4): & < > " as &amp; &lt; &gt; &quot;, and ' as &apos; when
+ * apos, for a command line expected in an SVG's <desc>, whose quoted words (tu_sh_word) hold '. In one of 4
+ * rotating buffers. */
+static const char *xml_text(const char *s, int apos) {
+    static char buf[4][9000];
+    static int slot;
+    char *p = buf[slot++ % 4];
+    size_t k = 0;
+    for (; *s && k + 8 < sizeof buf[0]; s++) {
+        const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;"
+                      : *s == '\'' && apos ? "&apos;" : NULL;
+        if (e) k += (size_t)sprintf(p + k, "%s", e);
+        else p[k++] = *s;
+    }
+    p[k] = 0;
+    return p;
+}
+
 /* tEXt chunks read back with libpng: Software, Title (sentence, head,
  * weights source), Description (the exact command line and the seed),
  * Weights (where the weights come from); pHYs equals --dpi; no tIME; --dpi 300
@@ -605,7 +623,7 @@ static void test_png_text_chunks_and_phys(void **state) {
                         "random weights (untrained, seed 7) \xC2\xB7 positions: sinusoidal \xC2\xB7 mask: none");
     assert_string_equal(av_png_image_text(&a, "Weights"), "random weights (untrained, seed 7)");
     char want[8400];
-    snprintf(want, sizeof want, "attnviz -q --seed 7 --dpi 300 -o %s 'I love you' (seed 7)", in(f, "d300"));
+    snprintf(want, sizeof want, "attnviz -q --seed 7 --dpi 300 -o %s 'I love you' (seed 7)", tu_sh_word(in(f, "d300")));
     assert_string_equal(av_png_image_text(&a, "Description"), want);
     assert_non_null(strstr(av_png_image_text(&a, "Description"), "seed"));
     assert_true(fabs(a.dpi - 300) < 0.05);
@@ -635,7 +653,7 @@ static void test_control_characters_in_the_command_are_escaped(void **state) {
     tu_free(&r);
     char want[8400];
     snprintf(want, sizeof want, "attnviz -q --format both -o %s $'a\\x1bb <c\xC3\xA9>' $'\\xc2\\x85x' (seed 42)",
-             in(f, "esc"));
+             tu_sh_word(in(f, "esc")));
     av_png_image a;
     read_png(in(f, "esc/head0.png"), &a);
     assert_string_equal(av_png_image_text(&a, "Description"), want);
@@ -644,7 +662,7 @@ static void test_control_characters_in_the_command_are_escaped(void **state) {
     assert_non_null(svg);
     snprintf(want, sizeof want,
              "<desc>attnviz -q --format both -o %s $'a\\x1bb &lt;c\xC3\xA9&gt;' $'\\xc2\\x85x' (seed 42)&#10;",
-             in(f, "esc"));
+             xml_text(tu_sh_word(in(f, "esc")), 0));
     if (!strstr(svg, want)) fail_msg("no '%s' in esc/head0.svg: %.600s", want, svg);
     free(svg);
 }
@@ -698,7 +716,7 @@ static void test_home_folder_in_the_command_is_tilde(void **state) {
     tu_free(&r);
     char want[9000];
     snprintf(want, sizeof want, "attnviz -q --format both --html -o ~/'my notes' --dump %s 'I love you' (seed 42)",
-             other);
+             tu_sh_word(other));
     av_png_image a;
     read_png(in(f, "home/my notes/head0.png"), &a);
     assert_string_equal(av_png_image_text(&a, "Description"), want);
@@ -706,9 +724,11 @@ static void test_home_folder_in_the_command_is_tilde(void **state) {
     char *svg = slurp(in(f, "home/my notes/head0.svg"), NULL), *page = slurp(in(f, "home/my notes/attnviz.html"), NULL);
     assert_non_null(svg);
     assert_non_null(page);
-    snprintf(want, sizeof want, "<desc>attnviz -q --format both --html -o ~/&apos;my notes&apos; --dump %s ", other);
+    snprintf(want, sizeof want, "<desc>attnviz -q --format both --html -o ~/&apos;my notes&apos; --dump %s ",
+             xml_text(tu_sh_word(other), 1));
     char want2[9000];
-    snprintf(want2, sizeof want2, "<desc>attnviz -q --format both --html -o ~/'my notes' --dump %s ", other);
+    snprintf(want2, sizeof want2, "<desc>attnviz -q --format both --html -o ~/'my notes' --dump %s ",
+             xml_text(tu_sh_word(other), 0));
     if (!strstr(svg, want) && !strstr(svg, want2)) fail_msg("no '%s' in head0.svg: %.600s", want2, svg);
     if (count_str(page, home) != count_str(page, other)) /* each of them is the --dump folder's */
         fail_msg("attnviz.html holds the home folder %s: %.300s", home, page + (strstr(page, home) - page) / 2);

@@ -1588,11 +1588,13 @@ static void test_model_hf_cache_folder(void **state) {
     assert_int_equal(mkdir(path, 0755), 0);
     snprintf(path, sizeof path, "%s/refs/main", cache);
     write_text(path, "c0ffee", 6);
+    char snap[4400];
+    snprintf(snap, sizeof snap, "%s/snapshots/c0ffee", cache);
     tu_result r;
     run_attnviz(&r, NULL, "--model", cache, "--no-plot", "hello", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json: it is a Hugging Face cache folder, which "
-             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s/snapshots/c0ffee "
-             "TEXT\n", cache, cache);
+             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s TEXT\n", cache,
+             tu_sh_word(snap));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -1717,7 +1719,8 @@ static void test_model_file_names_its_folder(void **state) {
         char file[4400], want[9000];
         snprintf(file, sizeof file, "%s/%s", f->dir, files[k]);
         snprintf(want, sizeof want, "attnviz: error: --model %s is a file; --model takes the folder that holds the "
-                 "model's files (config.json, the weights, the tokenizer), not one of them: --model %s\n", file, f->dir);
+                 "model's files (config.json, the weights, the tokenizer), not one of them: --model %s\n", file,
+                 tu_sh_word(f->dir));
         tu_result r;
         run_attnviz(&r, NULL, "--model", file, "--no-plot", "hello", NULL);
         assert_int_equal(r.code, 2);
@@ -2022,7 +2025,7 @@ static void test_no_pe_figure_says_why(void **state) {
     char want[4600];
     snprintf(want, sizeof want, "attnviz: warning: no pe figure: --model draws pe for RoPE models only; this model's "
              "sinusoidal encoding is the single layer's: attnviz --positions sinusoidal --d-model 16 --figures pe -f "
-             "%s\n", in);
+             "%s\n", tu_sh_word(in));
     assert_string_equal(r.err, want);
     tu_free(&r);
     /* from standard input: "-f -" in the command waited for typed input, so the sentence is named */
@@ -2783,7 +2786,7 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
     snprintf(dir, sizeof dir, "%s", f->dir);
     run_attnviz(&r0, NULL, "--model", dir, NULL);
     snprintf(want, sizeof want, "attnviz: error: no input text given; try: attnviz --model %s \"I love deep learning\", "
-             "or -f FILE, or -f - for stdin\n", dir);
+             "or -f FILE, or -f - for stdin\n", tu_sh_word(dir));
     if (r0.code != 2 || strcmp(r0.err, want) != 0 || r0.out[0]) fail_msg("exit %d: '%s'", r0.code, r0.err);
     tu_free(&r0);
     /* an index past the end gets the same words in its error: "3,1" on "3 1 >" meant the token 3 (a new
