@@ -463,6 +463,8 @@ async function thinnedLastLabel(browser, tmp) {
  * command's later arguments too. Measured in the browser: where each character is drawn. */
 async function bidiOverrides(browser, tmp) {
   const dir = path.join(tmp, 'w\u202eabc'), out = path.join(tmp, 'rlo');
+  /* attnviz makes no folder whose name holds a format character (89353fd): the user's own folder is dumped into */
+  fs.mkdirSync(dir);
   attnviz(['-q', '--no-plot', '-d', '8', '--dump', dir, 'I love you']);
   fs.unlinkSync(path.join(dir, 'X.npy'));
   attnviz(['-q', '--no-plot', '--html', '-d', '8', '--weights', dir, '-o', out, 'I \u202elove you']);
@@ -935,7 +937,7 @@ async function tieWeight(browser, tmp) {
   const out = path.join(tmp, 'tie');
   const args = ['--positions', 'none', '-d', '8', '--precision', '2', 'the the the the the the the the'];
   const trace = attnviz(args.concat(['--no-plot', '--show', '-v']));
-  check(/^1 the (0\.12 ){8}$/m.test(trace), '--show no longer prints 0.12 for 1/8: ' + trace);
+  check(/^1 the 0\.12( 0\.12){7}$/m.test(trace), '--show no longer prints 0.12 for 1/8: ' + trace);
   check(/^ +\[ +0\.12( +0\.12){7}\]$/m.test(trace), '-v no longer prints 0.12 for 1/8');
   attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
   await test('html_exact_tie_rounds_as_the_trace', async () => {
