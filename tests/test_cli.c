@@ -1083,10 +1083,13 @@ static void test_sentence_from_file_and_stdin(void **state) {
     rm_rf(dir);
 }
 
-/* A (T, T) bool .npy at path, True = masked, from T*T bytes of 0/1. */
-static void write_bool_mask(const char *path, const unsigned char *m, int T) {
+/* A 2-D .npy at path: descr, fortran_order as given, then bytes of data (already in that order), with np.save's
+ * header padding (a 64-byte boundary). */
+static void write_npy_2d(const char *path, const char *descr, int fortran, int rows, int cols, const void *data,
+                         size_t len) {
     char dict[128];
-    int n = snprintf(dict, sizeof dict, "{'descr': '|b1', 'fortran_order': False, 'shape': (%d, %d), }", T, T);
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': (%d, %d), }", descr,
+                     fortran ? "True" : "False", rows, cols);
     while ((10 + n + 1) % 64) dict[n++] = ' ';
     dict[n++] = '\n';
     FILE *f = fopen(path, "wb");
@@ -1095,8 +1098,13 @@ static void write_bool_mask(const char *path, const unsigned char *m, int T) {
     fputc(n & 0xff, f);
     fputc(n >> 8, f);
     fwrite(dict, 1, (size_t)n, f);
-    fwrite(m, 1, (size_t)T * T, f);
+    fwrite(data, 1, len, f);
     fclose(f);
+}
+
+/* A (T, T) bool .npy at path, True = masked, from T*T bytes of 0/1. */
+static void write_bool_mask(const char *path, const unsigned char *m, int T) {
+    write_npy_2d(path, "|b1", 0, T, T, m, (size_t)T * T);
 }
 
 /* -v prints the first heads' scores S; "(masked entries shown as -inf)" stood there with no mask at all (a
@@ -1192,24 +1200,6 @@ static void test_big_endian_mask_is_told_bool_only(void **state) {
     tu_free(&r);
 }
 
-/* A 2-D .npy at path: descr, fortran_order as given, then bytes of data (already in that order), with np.save's
- * header padding (a 64-byte boundary). */
-static void write_npy_2d(const char *path, const char *descr, int fortran, int rows, int cols, const void *data,
-                         size_t len) {
-    char dict[128];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': (%d, %d), }", descr,
-                     fortran ? "True" : "False", rows, cols);
-    while ((10 + n + 1) % 64) dict[n++] = ' ';
-    dict[n++] = '\n';
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
-    fputc(n & 0xff, f);
-    fputc(n >> 8, f);
-    fwrite(dict, 1, (size_t)n, f);
-    fwrite(data, 1, len, f);
-    fclose(f);
-}
 
 /* np.save("W_Q.npy", w.T), the natural way to save an nn.Linear weight in attnviz's layout, writes
  * 'fortran_order': True, and `attnviz --weights DIR` (and --attn-mask) exited 2 with "W_Q.npy: fortran_order True

@@ -292,25 +292,29 @@ static void read_fixture(av_npy *a, const char *file) {
     if (av_npy_read(a, fixture_path(file), &err)) fail_msg("%s", err.msg);
 }
 
+/* file (a fixture) read: its shape must be ndim axes of shape[0..ndim) and its data grid(n) in C order, n the
+ * product; the message names the file. */
+static void expect_grid(const char *file, int ndim, const size_t shape[4]) {
+    av_npy a;
+    read_fixture(&a, file);
+    assert_int_equal(a.ndim, ndim);
+    size_t n = 1;
+    for (int i = 0; i < a.ndim; i++) {
+        assert_int_equal(a.shape[i], shape[i]);
+        n *= a.shape[i];
+    }
+    float *g = grid(n);
+    if (memcmp(a.data, g, n * sizeof(float)) != 0) fail_msg("%s is not grid(%zu) in C order", file, n);
+    free(g);
+    av_npy_free(&a);
+}
+
 static void test_read_numpy_float32(void **state) {
     (void)state;
     const char *files[] = {"f4_2d.npy", "f4_3d.npy", "f4_4d.npy"};
     size_t shapes[3][4] = {{4, 8}, {2, 3, 4}, {2, 1, 3, 2}};
     int ndims[] = {2, 3, 4};
-    for (int k = 0; k < 3; k++) {
-        av_npy a;
-        read_fixture(&a, files[k]);
-        assert_int_equal(a.ndim, ndims[k]);
-        size_t n = 1;
-        for (int i = 0; i < a.ndim; i++) {
-            assert_int_equal(a.shape[i], shapes[k][i]);
-            n *= a.shape[i];
-        }
-        float *g = grid(n);
-        assert_memory_equal(a.data, g, n * sizeof(float));
-        free(g);
-        av_npy_free(&a);
-    }
+    for (int k = 0; k < 3; k++) expect_grid(files[k], ndims[k], shapes[k]);
 }
 
 static void test_read_numpy_1d_0d_and_empty(void **state) {
@@ -567,20 +571,7 @@ static void test_read_numpy_fortran_order(void **state) {
                            "f8_2d_fortran.npy"};
     size_t shapes[5][4] = {{2, 3}, {4, 8}, {2, 3, 4}, {2, 1, 3, 2}, {3, 4}};
     int ndims[] = {2, 2, 3, 4, 2};
-    for (int k = 0; k < 5; k++) {
-        av_npy a;
-        read_fixture(&a, files[k]);
-        assert_int_equal(a.ndim, ndims[k]);
-        size_t n = 1;
-        for (int i = 0; i < a.ndim; i++) {
-            assert_int_equal(a.shape[i], shapes[k][i]);
-            n *= a.shape[i];
-        }
-        float *g = grid(n);
-        if (memcmp(a.data, g, n * sizeof(float)) != 0) fail_msg("%s is not grid(%zu) in C order", files[k], n);
-        free(g);
-        av_npy_free(&a);
-    }
+    for (int k = 0; k < 5; k++) expect_grid(files[k], ndims[k], shapes[k]);
     av_npy a;
     read_fixture(&a, "b1_2d_fortran.npy"); /* np.triu(ones((3, 4)), k=1), as b1_2d.npy */
     for (int r = 0; r < 3; r++)
