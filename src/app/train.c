@@ -1717,6 +1717,15 @@ static int out_failed(FILE *out) {
 av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     av_train_opts o = *opts;
     av_train_fill_defaults(&o);
+    /* -o DIR as --model shows the same folder (io/fileio.h av_path_shown), for every line that names it and the
+     * variant folders joined to it: `-o ts/` printed "wrote ts/: ..." and "reloaded ts/ with --model's loader",
+     * `-o ./ts//` "wrote ./ts//: ...", where `--model ts/` calls it "ts" (a maintainer's list of known faults).
+     * Lexical, as --model's own: "." parts and doubled or trailing '/' name the same folder; ".." stays */
+    char outdir[4096];
+    if (o.outdir && strlen(o.outdir) < sizeof outdir) {
+        av_path_shown(outdir, sizeof outdir, o.outdir);
+        o.outdir = outdir;
+    }
     /* --warmup's 0..--steps (torch's LambdaLR would take more and never reach the peak --lr) is checked by
      * av_train_command, with the value as typed; noam's 0 here */
     if (o.warmup == 0 && o.schedule == AV_SCHED_NOAM) /* its step · warmup^-1.5 */

@@ -110,8 +110,10 @@ const char *const *av_train_file_names(size_t *n);
  * file system has no flock. */
 int av_train_folder_busy(const char *dir);
 
-/* Train, print to out, write DIR. DIR (with --compare, DIR and each variant
- * folder) is locked while the run lasts (flock on the folder itself, no lock
+/* Train, print to out, write DIR. DIR is used and named as --model shows a
+ * folder (io/fileio.h av_path_shown: "ts/" and "./ts//" are "ts"), in every
+ * message and line of out and for --compare's DIR/VARIANT. DIR (with
+ * --compare, DIR and each variant folder) is locked while the run lasts (flock on the folder itself, no lock
  * file). Errors: AV_EUSAGE (bad sizes, e.g. heads not dividing d_model; a
  * model in DIR attnviz did not train, or a damaged config.json there),
  * AV_ERUNTIME (I/O, OOM; another --train holding DIR's lock, before
