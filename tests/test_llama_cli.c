@@ -1761,6 +1761,7 @@ static void test_sharded_index_must_match_shards(void **state) {
         {"\"../x/model.safetensors\"", "\"../x/model.safetensors\""},
         {"\"/tmp/model-00001-of-00002.safetensors\"", "\"/tmp/model-00001-of-00002.safetensors\""},
         {"\"..\"", "\"..\""},
+        {"\".\"", "\".\""}, /* the folder itself: it was read as a shard */
         {"\"\"", "\"\""},
         {"7", "7"},
     };
@@ -1771,10 +1772,33 @@ static void test_sharded_index_must_match_shards(void **state) {
                                            "\"model-00001-of-00002.safetensors\"", to), 0);
         run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
         snprintf(want, sizeof want, "attnviz: error: %s: weight_map[\"model.embed_tokens.weight\"] is %s; it must be "
-                 "a file name in the folder (no '/', not starting with \"..\")\n", path, outside[i].shown);
+                 "a file name in the folder (no '/', not \".\" or \"..\")\n", path, outside[i].shown);
         if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d, stderr '%s'; want '%s'", to, r.code, r.err, want);
         tu_free(&r);
     }
+    /* a shard whose name only starts with ".." is a file in the folder, as any other name without a '/': it was
+     * refused as "not starting with \"..\"". The second shard renamed so, and every one of the index's 11 values
+     * naming it (tests/ref/llama/llama_bf16's index), runs as the index as written did */
+    char from[4400], renamed[4400];
+    snprintf(from, sizeof from, "%s/model-00002-of-00002.safetensors", model);
+    snprintf(renamed, sizeof renamed, "%s/..model-00002-of-00002.safetensors", model);
+    assert_int_equal(rename(from, renamed), 0);
+    size_t len = strlen(index), k = 0;
+    char *dotted = malloc(len + 11 * 2 + 1);
+    assert_non_null(dotted);
+    int values = 0;
+    for (const char *p = index; *p;) { /* every "model-00002-of-00002 as "..model-00002-of-00002 */
+        if (strncmp(p, "\"model-00002-of-00002", 21) == 0) memcpy(dotted + k, "\"..", 3), k += 3, p++, values++;
+        else dotted[k++] = *p++;
+    }
+    dotted[k] = 0;
+    assert_int_equal(values, 11);
+    assert_int_equal(tu_write_replaced(path, dotted, "{", "{"), 0);
+    free(dotted);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+    if (r.code != 0) fail_msg("a shard named ..model-00002-of-00002.safetensors: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(rename(renamed, from), 0);
     assert_int_equal(tu_write_replaced(path, index, "\"model.layers.0.mlp.up_proj.weight\": \"model-00001-of-00002",
                                        "\"model.layers.0.mlp.up_proj.weight\": \"model-00002-of-00002"), 0);
     free(index);

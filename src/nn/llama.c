@@ -528,8 +528,8 @@ av_status av_torch_weights_fail(const char *dir, av_err *err) {
  * its path; files[0..*n) the distinct file names of its weight_map, in the order they first appear, pointing
  * into *root. Errors: AV_EUSAGE for no weight_map object, a value that is not a file name in the folder
  * ("PATH: weight_map[\"TENSOR\"] is \"../x/model.safetensors\"; it must be a file name in the folder (no '/',
- * not starting with \"..\")", the value as av_json_shown spells it), or more than LLAMA_MAX_SHARDS files; the
- * reader's and parser's. */
+ * not \".\" or \"..\")": "", ".", ".." and names with a '/'; "..a" is a name in the folder), the value as
+ * av_json_shown spells it), or more than LLAMA_MAX_SHARDS files; the reader's and parser's. */
 static av_status index_files(const char *dir, cJSON **root, char path[4200], const char *files[LLAMA_MAX_SHARDS],
                              int *n, av_err *err) {
     char *text = NULL;
@@ -562,11 +562,14 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
     cJSON_ArrayForEach(e, map) {
         if (st) break;
         const char *f = cJSON_IsString(e) ? e->valuestring : "";
-        if (!f[0] || strchr(f, '/') || strncmp(f, "..", 2) == 0) { /* the value, as the other refusals name it:
-                                                                   * "../x/model.safetensors" was not said */
+        /* "", "." and ".." name no file in the folder and a '/' leaves it; any other name is one: a name that
+         * only starts with ".." ("..model-00001-of-00002.safetensors") was refused, and "." taken (the folder
+         * itself, read as a shard) (a maintainer's list of known faults) */
+        if (!f[0] || strchr(f, '/') || strcmp(f, ".") == 0 || strcmp(f, "..") == 0) { /* the value, as the other
+                                                         * refusals name it: "../x/model.safetensors" was not said */
             char key[140];
             snprintf(key, sizeof key, "weight_map[\"%s\"]", AV_SHOWN(e->string, 109));
-            st = av_json_wrong_kind(path, key, e, "a file name in the folder (no '/', not starting with \"..\")", err);
+            st = av_json_wrong_kind(path, key, e, "a file name in the folder (no '/', not \".\" or \"..\")", err);
         }
         int seen = 0;
         for (int i = 0; i < *n && !st && !seen; i++) seen = strcmp(files[i], f) == 0;

@@ -192,7 +192,8 @@ typedef struct {
  * shards is); the download may be incomplete: ..." for a missing shard,
  * "DIR/model.safetensors.index.json: weight_map[\"TENSOR\"] is
  * \"../x/model.safetensors\"; it must be a file name in the folder (no '/',
- * not starting with \"..\")" for a value outside the folder, and
+ * not \".\" or \"..\")" for a value that names no file in the folder ("",
+ * ".", ".." or one with a '/'; "..a" is a file in it), and
  * fileio.h av_dangling_link's "... is a symbolic link to 'T', which does not
  * exist" for any of them. On error *m is zeroed. */
 av_status av_llama_load(av_llama *m, const char *dir, av_err *err);
