@@ -263,6 +263,16 @@ static void prep_w_i8(fixture *fx) {
     memset(g_f, 0, sizeof g_f);
     put_npy(at(fx, "in/w/W_Q.npy"), DICT("<i8", "False", "(8, 8)"), g_f, 64 * 8);
 }
+/* torch's .half() weights, saved as numpy has them */
+static void prep_w_f2(fixture *fx) {
+    weights_dir(fx);
+    memset(g_f, 0, sizeof g_f);
+    put_npy(at(fx, "in/w/W_Q.npy"), DICT("<f2", "False", "(8, 8)"), g_f, 64 * 2);
+}
+static void prep_mask_f2(fixture *fx) {
+    memset(g_f, 0, sizeof g_f);
+    put_npy(at(fx, "in/m.npy"), DICT("<f2", "False", "(4, 4)"), g_f, 16 * 2);
+}
 static void prep_w_big_endian(fixture *fx) {
     weights_dir(fx);
     fill_floats(64, 0);
@@ -871,7 +881,9 @@ static const bad_case kCases[] = {
     {"weights_lying_shape", 2, "W_K.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 128", {W8, "--weights", "@/in/w", S4}, prep_w_lying_shape, 0, NULL, 0},
     {"weights_claims_2_48_floats", 2, "W_Q.npy: truncated: header says shape (16777216, 16777216)", {W8, "--weights", "@/in/w", S4}, prep_w_huge_claim, 0, NULL, 0},
     {"weights_trailing_bytes", 2, "W_Q.npy: 4 trailing bytes", {W8, "--weights", "@/in/w", S4}, prep_w_trailing, 0, NULL, 0},
-    {"weights_dtype_i8", 2, "W_Q.npy: dtype '<i8' is not supported (this reader takes float32 '<f4'", {W8, "--weights", "@/in/w", S4}, prep_w_i8, 0, NULL, 0},
+    /* an integer or float16 array says how to save it as float32 (a maintainer's list of known faults) */
+    {"weights_dtype_i8", 2, "W_Q.npy: dtype '<i8' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); it is int64: save it as float32, np.save(path, a.astype(np.float32))", {W8, "--weights", "@/in/w", S4}, prep_w_i8, 0, NULL, 0},
+    {"weights_dtype_f2", 2, "W_Q.npy: dtype '<f2' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); it is float16: save it as float32, np.save(path, a.astype(np.float32))", {W8, "--weights", "@/in/w", S4}, prep_w_f2, 0, NULL, 0},
     {"weights_dtype_big_endian", 2, "W_V.npy: dtype '>f4' is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_big_endian, 0, NULL, 0},
     {"weights_dtype_bool", 2, "W_Q.npy has dtype '|b1'; expected float32 ('<f4')", {W8, "--weights", "@/in/w", S4}, prep_w_bool, 0, NULL, 0},
     /* the (3, 3) W_O was made for d_model 3 (its width): the message says so */
@@ -893,6 +905,8 @@ static const bad_case kCases[] = {
     /* --attn-mask */
     {"mask_wrong_shape", 2, "shape (3, 3); it must be bool, or uint8 with any value but 0 masked, with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
     {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
+    /* the advice to save a float16 array as float32 is not for a mask */
+    {"mask_float16_one_story", 2, "m.npy: dtype '<f2' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_f2, 0, NULL, 0},
     {"mask_int64_one_story", 2, "m.npy: dtype '<i8' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, or uint8 with any value but 0 masked: np.save(path, mask.astype(bool)); ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_int64, 0, NULL, 0},
     /* an additive 0/-inf mask: how to save it as a bool one (a learner's pass: the advice was astype(bool)) */
     {"mask_additive_inf", 2, "m.npy contains -Inf at index 1 (row 0, column 1); every value must be finite; the mask "

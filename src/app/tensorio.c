@@ -709,14 +709,13 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
          * mask must be, since npy's generic advice is about float32 arrays */
         char inner[sizeof err->msg];
         snprintf(inner, sizeof inner, "%s", err->msg);
-        char *endian = strstr(inner, "; it is big-endian: save it little-endian"); /* npy.c's advice for a float */
-        if (endian) *endian = 0; /* array: a mask is saved as bool, which has no byte order, as said below */
         /* npy.c's list of what it reads names float32 and float64, which a mask is refused for below: "dtype '<i8'
          * is not supported (this reader takes float32 '<f4', ..., uint8 '|u1'); the mask must be a bool" told two
-         * stories; the mask's own dtypes are said after it */
+         * stories; the mask's own dtypes are said after it. Its advice after the list goes too ("; it is
+         * big-endian: save it little-endian", "; it is int64: save it as float32"): it is for a float array, and a
+         * mask is saved as bool, which has no byte order, as said below */
         char *reads = strstr(inner, " (this reader takes ");
-        char *reads_end = reads ? strchr(reads, ')') : NULL;
-        if (reads_end) memmove(reads, reads_end + 1, strlen(reads_end + 1) + 1);
+        if (reads && strchr(reads, ')')) *reads = 0;
         if (strncmp(inner, "cannot read '", 13) == 0) /* no file there: nothing about what a mask holds helps */
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.400s", inner);
         if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */

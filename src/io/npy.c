@@ -500,6 +500,31 @@ static av_status convert_floats(av_npy *out, const unsigned char *d, size_t coun
     return av_fail(err, AV_EUSAGE, "%s: value %g at %s does not fit in float32", name, bad_v, where);
 }
 
+/* "; it is float16: save it as float32, np.save(path, a.astype(np.float32))"
+ * for a real-number descr the reader does not take (numpy's float16 '<f2',
+ * from torch's .half(), and longdouble '<f16'; the integers '<i8', '<i4', ...
+ * '|i1' and '<u2' ... '<u8' of np.array of whole numbers), big-endian ones
+ * ('>f2', '>i8') saved as '<f4' explicitly; "" for any other (complex '<c8',
+ * strings '<U5', objects '|O', datetimes '<M8[s]'), which float32 does not
+ * hold. Names as numpy's dtype names (float16 = 'f2', int64 = 'i8', NEP 1).
+ * Into out[cap], always NUL-terminated. */
+static void dtype_advice(char *out, size_t cap, const char *descr) {
+    out[0] = 0;
+    char order = descr[0], kind = descr[1];
+    if ((order != '<' && order != '>' && order != '|') || !kind || !strchr("fiu", kind)) return;
+    char *end = NULL;
+    long size = descr[2] >= '1' && descr[2] <= '9' ? strtol(descr + 2, &end, 10) : 0;
+    if (!end || *end) return;
+    int ok = kind == 'f' ? size == 2 || size == 4 || size == 8 || size == 12 || size == 16
+                         : size == 1 || size == 2 || size == 4 || size == 8;
+    if (!ok) return;
+    const char *name = kind == 'f' ? "float" : kind == 'i' ? "int" : "uint";
+    if (order == '>')
+        snprintf(out, cap, "; it is big-endian %s%ld: save it as little-endian float32, np.save(path, "
+                 "a.astype('<f4'))", name, size * 8);
+    else snprintf(out, cap, "; it is %s%ld: save it as float32, np.save(path, a.astype(np.float32))", name, size * 8);
+}
+
 av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const char *name, av_err *err) {
     memset(out, 0, sizeof *out);
     name = name_or_default(name);
@@ -521,8 +546,11 @@ av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const 
     else if (strcmp(h.descr, ">f4") == 0 || strcmp(h.descr, ">f8") == 0) /* numpy saves what it has: a big-endian array as is */
         return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported (" NPY_DTYPES "); it is big-endian: save it "
                        "little-endian, np.save(path, a.astype('<%s'))", name, h.descr, h.descr + 1);
-    else
-        return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported (" NPY_DTYPES ")", name, h.descr);
+    else {
+        char advice[128];
+        dtype_advice(advice, sizeof advice, h.descr);
+        return av_fail(err, AV_EUSAGE, "%s: dtype '%s' is not supported (" NPY_DTYPES ")%s", name, h.descr, advice);
+    }
     /* 4. data length must match the shape exactly; 5. convert */
     size_t count = 0;
     if ((s = check_data_length(&h, item, len - prefix - hlen, name, &count, err))) return s;

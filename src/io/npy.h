@@ -75,8 +75,13 @@ typedef struct {
  *   "W_Q.npy: .npy format version 4.0 is not supported ...",
  *   "W_Q.npy: truncated header: header length 255 points past the end of the file (71 bytes)",
  *   "W_Q.npy: malformed .npy header: <what> at byte N of the header dict",
- *   "W_Q.npy: dtype '>i8' is not supported (this reader takes float32 '<f4', float64 '<f8',
- *   bool '|b1', uint8 '|u1')" (no advice on which: the caller knows what it needs),
+ *   "W_Q.npy: dtype '<c8' is not supported (this reader takes float32 '<f4', float64 '<f8',
+ *   bool '|b1', uint8 '|u1')" (no advice on which: the caller knows what it needs), with, for a
+ *   real-number dtype numpy writes, how to save it as float32: "...; it is float16: save it as
+ *   float32, np.save(path, a.astype(np.float32))" ('<f2', '<i8', '<i4', '|i1', '<u2', ...), "...;
+ *   it is big-endian float16: save it as little-endian float32, np.save(path, a.astype('<f4'))"
+ *   ('>f2', '>i8'), "...; it is big-endian: save it little-endian, np.save(path, a.astype('<f4'))"
+ *   ('>f4', '>f8'): a caller reading something else (a bool mask) cuts the message at " (this",
  *   "W_Q.npy: shape dimension 99999999999 is larger than the 16777216 limit",
  *   "W_Q.npy: shape (...) is too large (its size overflows)",
  *   "W_Q.npy: truncated: header says shape (4, 8) = 128 bytes of data, file has 100",
