@@ -63,8 +63,9 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
  * given, each once. Absent, null or an empty list gives *n = 0. An id
  * outside 0..vocab_size-1 is left out (no token can have it, so it stops
  * nothing; transformers loads such a config); a list may be of any length.
- * *n_left = how many of root[key]'s ids were left out so (each entry
- * counted, 0 if none) and *left = the first of them (unchanged if none),
+ * *n_left = how many different ids of root[key] were left out so (an id
+ * given twice counted once, 0 if none) and *left = the first of them
+ * (unchanged if none),
  * for the caller's note that --generate cannot stop on it. Errors,
  * AV_EUSAGE: "NAME: \"KEY\" is SHOWN; it must be a token id, a list of
  * them, or null" (a string, a fraction, or a list holding one); "... it

@@ -78,7 +78,8 @@ typedef struct {
                                   does (GPT-2: 50256, <|endoftext|>); a Llama's are mirrored here */
     int n_eos;                 /* 0: none (absent, null, or no id of the vocabulary) */
     int eos_left, n_eos_left;  /* the first of eos_token_id's ids left out of eos_ids as outside 0..V-1, and
-                                  how many were (0: none); --generate's note says it cannot stop on them */
+                                  how many different ids were (0: none); --generate's note says it cannot
+                                  stop on them */
     int untied;                /* 1: config.json's tie_word_embeddings is false (GPT2Config's default
                                   true), so the checkpoint must hold lm_head.weight (av_gpt2_load) */
     av_kernel kernel;          /* not from config.json: AV_KERNEL_REFERENCE (default, the readable
