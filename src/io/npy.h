@@ -80,7 +80,7 @@ typedef struct {
  *   real-number dtype numpy writes, how to save it as float32: "...; it is float16: save it as
  *   float32, np.save(path, a.astype(np.float32))" ('<f2', '<i8', '<i4', '|i1', '<u2', ...), "...;
  *   it is big-endian float16: save it as little-endian float32, np.save(path, a.astype('<f4'))"
- *   ('>f2', '>i8'), "...; it is big-endian: save it little-endian, np.save(path, a.astype('<f4'))"
+ *   ('>f2', '>i8'), "...; it is big-endian: save it little-endian, np.save(path, a.astype('<f4'))" (or '<f8')
  *   ('>f4', '>f8'): a caller reading something else (a bool mask) cuts the message at " (this",
  *   "W_Q.npy: shape dimension 99999999999 is larger than the 16777216 limit",
  *   "W_Q.npy: shape (...) is too large (its size overflows)",
