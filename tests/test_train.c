@@ -4157,6 +4157,50 @@ static int run_on_pty(int cols, char *const *env, const char *const *argv, char 
     return tu_pty_collect(fd, pid, buf, cap, NULL, 0);
 }
 
+/* `attnviz --train reverse -o out > log` typed at a terminal (stderr the terminal, its progress bar there)
+ * wrote only the header, the snapshot lines and the end into log, where the same command in a script (stderr
+ * a file too) also writes a line at every tenth of the run: the log depended on where stderr went (a tester's
+ * pass). Both runs here, from folders of their own with the same relative -o, must give stdout byte for byte
+ * alike (training is deterministic), and the terminal's must have had the bar (a '\r' redraw of "step N/20"). */
+static void test_cli_train_log_is_the_same_when_stderr_is_a_terminal(void **state) {
+    tu_fixture *f = *state;
+    const char *args[] = {"--train", "reverse", "--steps", "20", "--d-model", "16", "--batch", "2", "-o", "out", NULL};
+    assert_int_equal(mkdir(tu_in(f, "pipe"), 0755), 0);
+    assert_int_equal(mkdir(tu_in(f, "tty"), 0755), 0);
+    tu_result r;
+    tu_run_opts ro = {tu_in(f, "pipe"), -1, 0, NULL, 0};
+    tu_run_ex(&r, &ro, NULL, 0, args);
+    if (r.code != 0) fail_msg("in a pipe: exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "\nstep 6      loss ")); /* a tenth's line (20 steps: every 2; 6 is no snapshot) */
+    char log[4200], dir[4200];
+    snprintf(log, sizeof log, "%s", tu_in(f, "tty.log"));
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "tty"));
+    const char *argv[16] = {tu_bin()};
+    for (int k = 0; args[k]; k++) argv[k + 1] = args[k];
+    struct winsize ws = {.ws_row = 24, .ws_col = 200};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (out < 0 || dup2(out, 1) < 0 || chdir(dir) != 0) _exit(126);
+        unsetenv("COLUMNS");
+        setenv("TERM", "xterm", 1);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    static char term[1 << 16];
+    int status = tu_pty_collect(fd, pid, term, sizeof term, NULL, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("at a terminal: status %d: %s", status, term);
+    if (!strstr(term, "\r") || !strstr(term, "/20")) fail_msg("no progress bar on the terminal: %s", term);
+    size_t n = 0;
+    char *got = tu_slurp_file(log, &n);
+    assert_non_null(got);
+    if (strcmp(got, r.out) != 0) fail_msg("stdout differs with stderr a terminal:\n%s\n--- in a pipe:\n%s", got, r.out);
+    free(got);
+    tu_free(&r);
+}
+
 /* On a terminal the progress line is redrawn in place with '\r', so it must fit
  * the terminal: a line wider than the terminal wraps, and each redraw then
  * scrolls a new line. Runs --train on a pseudo-terminal of 80 and of 40 columns
@@ -4861,6 +4905,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_notes_do_not_land_inside_piped_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_piped_train_stdout_has_no_timing, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_log_is_the_same_when_stderr_is_a_terminal, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_html_too_large_is_refused_before_the_forward_pass,
                                         tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_folder_fifo_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),

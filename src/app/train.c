@@ -386,7 +386,9 @@ static void progress_line(int step, int steps, const char *eta, double loss, dou
  * Both give tqdm's "elapsed<remaining, rate" from the third step on (before that
  * the mean rate says little); in a pipe it goes to stderr, as "step N/STEPS
  * estimate" after each tenth's line and once more when 3 s have passed (a long
- * run's first tenth may be hours away): it changes from run to run. */
+ * run's first tenth may be hours away): it changes from run to run. With the
+ * bar on a terminal and stdout a file or a pipe, stdout gets the tenths' lines
+ * too (the bar has the estimate). */
 static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     const av_train_opts *o = r->o;
     train_log *g = &r->log;
@@ -395,19 +397,22 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     char eta[96] = "", tail[100] = "";
     if (step >= 3) av_format_eta(eta, sizeof eta, elapsed, step, o->steps);
     if (eta[0]) snprintf(tail, sizeof tail, "  %s", eta);
+    int tenth = o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped;
     if (o->tty) {
         progress_line(step, o->steps, tail, g->loss[step], 100 * acc, g->snap_step[last_snap]);
-        return;
+        /* stdout a file or a pipe under a bar on the terminal (`attnviz --train reverse -o d > log`): the log
+         * gets the tenth's line as a script's does, so it is the same wherever stderr goes (it had the
+         * snapshot lines only, a tester's pass) */
+        if (!tenth || isatty(fileno(r->out))) return;
     }
-    int tenth = o->steps >= 10 && step % (o->steps / 10) == 0 && !just_snapped;
-    int early = !r->eta_said && eta[0] && elapsed >= 3 && o->steps >= 10 && step < o->steps / 10;
+    int early = !o->tty && !r->eta_said && eta[0] && elapsed >= 3 && o->steps >= 10 && step < o->steps / 10;
     if (tenth) {
         char lt[16];
         loss_text(lt, g->loss[step]);
         fprintf(r->out, "step %-6d loss %s  lr %.3g  |grad| %.3g\n", step, lt, g->lr[step], g->gnorm[step]);
         fflush(r->out);
     }
-    if ((tenth || early) && eta[0]) { /* after the line it times, when stdout and stderr are one pipe */
+    if ((tenth || early) && eta[0] && !o->tty) { /* after the line it times, when stdout and stderr are one pipe */
         fprintf(stderr, "step %d/%d  %s\n", step, o->steps, eta);
         fflush(stderr);
         r->eta_said |= early;
