@@ -672,6 +672,8 @@ static const bad_case kCases[] = {
      * 19 full-width ones, 10 + 19·3 = 67 bytes, 10 + 19 = 29 half-width */
     {"token_full_width_letters", 2, "token 1 (\"ＡＢＣＤＥ…\") is 66 bytes long; the maximum is 64 bytes; 22 of its characters are full-width forms (3 bytes each, as an input method's full-width mode types them): typed half-width (半角) the token is 22 bytes\n", {"我", "ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶ", "爱"}, NULL, 0, NULL, 0},
     {"token_half_and_full_width_letters", 2, "token 0 (\"abcdefghijＡＢ…\") is 67 bytes long; the maximum is 64 bytes; 19 of its characters are full-width forms (3 bytes each, as an input method's full-width mode types them): typed half-width (半角) the token is 29 bytes\n", {"abcdefghijＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳ"}, NULL, 0, NULL, 0},
+    /* 52 full-width letters (156 bytes) and 30 ASCII: typed half-width still 52 + 30 = 82 bytes > 64 */
+    {"token_full_width_still_too_long_half_width", 2, "token 0 (\"ＡＢＣＤＥ…\") is 186 bytes long; the maximum is 64 bytes; 52 of its characters are full-width forms (3 bytes each, as an input method's full-width mode types them): typed half-width (半角) the token is 82 bytes, still over the maximum\n", {"ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}, NULL, 0, NULL, 0},
     /* a Chinese-speaking student's and a tester's pass: '--heads＝8' (full-width '=') and '--HTML' said only
      * "unknown option", '--pdf' too; '--figures e' guessed pe; 'heads、grid' and '爱；习' did not name the
      * separator typed; 'GPT' against the sentence's 'ＧＰＴ' said only "neither a token" */

@@ -140,11 +140,14 @@ static av_status emit(av_tokens *t, int *found, const char *text, size_t a, size
             if (k == 0) break; /* not reached: the input was checked */
             wide += av_utf8_halfwidth(cp) != 0;
         }
-        char fw[200] = "";
+        char fw[240] = "";
+        size_t half = b - a - 2 * (size_t)wide; /* each full-width form is 3 bytes, its half-width twin 1 */
+        /* 52 full-width letters and 30 ASCII typed half-width are still 82 bytes: say so, or the hint reads
+         * as if typing half-width were enough */
         if (wide)
             snprintf(fw, sizeof fw, "; %d of its characters are full-width forms (3 bytes each, as an input "
-                     "method's full-width mode types them): typed half-width (半角) the token is %zu bytes", wide,
-                     b - a - 2 * (size_t)wide);
+                     "method's full-width mode types them): typed half-width (半角) the token is %zu bytes%s", wide,
+                     half, half > AV_MAX_TOKEN_BYTES ? ", still over the maximum" : "");
         return av_fail(err, AV_EUSAGE, "token %d (%s) is %zu bytes long; the maximum is %d bytes%s%s%s%s", *found,
                        start, b - a, AV_MAX_TOKEN_BYTES, fw, script ? "; " : "", script ? script : "",
                        script ? " is written without spaces between words, and attnviz splits words at spaces: type a "
