@@ -3517,6 +3517,45 @@ static void test_flash_example_says_its_tiles_are_smaller(void **state) {
     tu_free(&r);
 }
 
+/* The flash worked example's maxima m come from the scores as they are: X = (j + 1)·a on the first of 2
+ * dimensions, identity weights, no positions, so query 3's score with key j is 4a·(j + 1)a/√2, by hand
+ * (and numpy in float64): 2.8284e36, 5.6569e36, 8.4853e36, 1.1314e37 for a = 1e18, each in a tile of its
+ * own (4 tokens, tiles of 1). "%.4f" in a 24-byte buffer printed 2.8284e36 as its first 23 digits,
+ * 28284270208255335427631, and 1.1314e37 as 11313708083302134171052, smaller than the m it "rose" from;
+ * for a = 1e-20 (scores 2.8284e-40 …) it printed every m as 0.0000. The maxima now take numpy's
+ * notation for the table (scientific when the largest is ≥ 1e8 or below 1e-4), as --explain's does. */
+static void test_flash_example_prints_huge_and_tiny_maxima_whole(void **state) {
+    (void)state;
+    static const double scale[] = {1e18, 1e-20};
+    static const char *const want[][4] = {
+        {"   2.8284e+36           \xE2\x88\x92\xE2\x88\x9E \xE2\x86\x92 2.8284e+36 ",
+         "   5.6569e+36   2.8284e+36 \xE2\x86\x92 5.6569e+36 ", "   8.4853e+36   5.6569e+36 \xE2\x86\x92 8.4853e+36 ",
+         "   1.1314e+37   8.4853e+36 \xE2\x86\x92 1.1314e+37 "},
+        {"   2.8284e-40           \xE2\x88\x92\xE2\x88\x9E \xE2\x86\x92 2.8284e-40 ",
+         "   5.6569e-40   2.8284e-40 \xE2\x86\x92 5.6569e-40 ", "   8.4853e-40   5.6569e-40 \xE2\x86\x92 8.4853e-40 ",
+         "   1.1314e-39   8.4853e-40 \xE2\x86\x92 1.1314e-39 "}};
+    for (int c = 0; c < 2; c++) {
+        char *dir = make_tmpdir(), path[4200];
+        float x[8] = {0}, eye[4] = {1, 0, 0, 1};
+        for (int j = 0; j < 4; j++) x[2 * j] = (float)scale[c] * (float)(j + 1);
+        snprintf(path, sizeof path, "%s/X.npy", dir);
+        write_npy_2d(path, "<f4", 0, 4, 2, x, sizeof x);
+        for (const char *w = "QKVO"; *w; w++) {
+            snprintf(path, sizeof path, "%s/W_%c.npy", dir, *w);
+            write_npy_2d(path, "<f4", 0, 2, 2, eye, sizeof eye);
+        }
+        tu_result r;
+        run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "-d", "2", "-p", "none", "-w",
+                    dir, "a b c d", NULL);
+        assert_int_equal(r.code, 0);
+        for (int k = 0; k < 4; k++)
+            if (!strstr(r.out, want[c][k])) fail_msg("a = %g, tile %d: missing \"%s\" in\n%s", scale[c], k + 1, want[c][k], r.out);
+        assert_null(strstr(r.out, "0.0000 \xE2\x86\x92"));
+        tu_free(&r);
+        rm_rf(dir);
+    }
+}
+
 /* What `--show` writes to a pseudo-terminal (80 columns) with TERM set to term (NULL: unset), --color
  * auto: NUL-terminated, malloc'ed. */
 static char *show_on_a_tty(const char *term) {
@@ -4581,6 +4620,7 @@ int main(void) {
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),
+        cmocka_unit_test(test_flash_example_prints_huge_and_tiny_maxima_whole),
         cmocka_unit_test(test_verbose_flash_says_it_has_no_scores_to_print),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),

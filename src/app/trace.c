@@ -445,26 +445,35 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
 
 static void print_concat_output(const av_trace *tr, const av_model *m, int n);
 
-/* v as the worked example prints a maximum: "%.4f", or "−∞" (as the rest of
- * the trace writes it; "-inf" stood in a tile with no visible key). */
-static const char *max_text(char buf[24], double v) {
+/* v as the worked example prints a maximum: "−∞" (as the rest of the trace
+ * writes it; "-inf" stood in a tile with no visible key), else with 4 digits
+ * in the table's notation sci (av_numpy_sci, as numpy prints one array):
+ * "%.4f", or "%.4e" (1.1860e+36). Fixed point alone wrote a tile max of
+ * 1.186e36 (scores of --weights with X ~ 1e18) as its first 23 digits,
+ * "11859874393672516637515", in this 24-byte buffer: a number 1e14 times too
+ * small; and a row of scores ~1e-40 as 0.0000. */
+static const char *max_text(char buf[24], double v, int sci) {
     if (v == -INFINITY) snprintf(buf, 24, "−∞");
-    else snprintf(buf, 24, "%.4f", v);
+    else snprintf(buf, 24, sci ? "%.4e" : "%.4f", v);
     return buf;
 }
 
-/* One tile of the worked example: keys, tile max, m_old → m_new, rescale, tile sum, l. */
-static void print_flash_step(FILE *f, const av_flash_step *st, int k) {
+/* One tile of the worked example: keys, tile max, m_old → m_new, rescale, tile sum, l; the maxima in
+ * notation sci (max_text), their columns as wide as one of them (9, fixed point up to 9999.9999; 11 for
+ * -1.1860e+36). */
+static void print_flash_step(FILE *f, const av_flash_step *st, int k, int sci) {
     char keys[32], tmax[24], mold[24], mnew[24], alpha[32];
     snprintf(keys, sizeof keys, "%d..%d", st->j0, st->j1 - 1);
     if (st->m_new == -INFINITY) snprintf(alpha, sizeof alpha, "(nothing visible yet)");
     else if (st->m_old == -INFINITY) snprintf(alpha, sizeof alpha, "0 (first visible)");
     else snprintf(alpha, sizeof alpha, "%.6f", st->alpha);
     /* "−∞" is 6 bytes in 2 columns: 4 more bytes of field width keep the columns */
-    int wt = st->tile_max == -INFINITY ? 13 : 9, wo = st->m_old == -INFINITY ? 13 : 9, wn = st->m_new == -INFINITY ? 13 : 9;
+    int w = sci ? 11 : 9;
+    int wt = st->tile_max == -INFINITY ? w + 4 : w, wo = st->m_old == -INFINITY ? w + 4 : w,
+        wn = st->m_new == -INFINITY ? w + 4 : w;
     fprintf(f, "%s%4d  %-13s %5d  %*s  %*s → %-*s %-22s %10.4f %10.4f\n", ind, k + 1, keys, st->visible, wt,
-            max_text(tmax, st->tile_max), wo, max_text(mold, st->m_old), wn, max_text(mnew, st->m_new), alpha,
-            st->tile_sum, st->l);
+            max_text(tmax, st->tile_max, sci), wo, max_text(mold, st->m_old, sci), wn,
+            max_text(mnew, st->m_new, sci), alpha, st->tile_sum, st->l);
 }
 
 /* The last real query row that sees a key (mask_forward's rules: causal, key padding, the user's
@@ -513,12 +522,18 @@ static void print_online_softmax(const av_trace *tr, const av_model *m) {
             fprintf(f, "%s(which take these %d keys in %d tiles) so that the rescaling shows:\n", ind, T, kernel_tiles);
     }
     fprintf(f, "%stile  keys          seen   tile max      m_old → m_new     rescale e^(m_old−m_new)  tile Σ e^(s−m)  l\n", ind);
+    /* one notation for the maxima, as numpy prints one array: the largest finite |m| of the tiles shown */
+    double big = 0;
+    for (int k = 0; k < n_tiles; k++)
+        if (!(n_tiles > 8 && k >= 4 && k < n_tiles - 2) && isfinite(steps[k].tile_max))
+            big = fmax(big, fabs(steps[k].tile_max));
+    int sci = av_numpy_sci(big);
     for (int k = 0; k < n_tiles; k++) {
         if (n_tiles > 8 && k == 4) {
             fprintf(f, "%s  …   (%d more tiles)\n", ind, n_tiles - 6);
             k = n_tiles - 2;
         }
-        print_flash_step(f, &steps[k], k);
+        print_flash_step(f, &steps[k], k, sci);
     }
     double worst = 0;
     for (int d = 0; d < D; d++) worst = fmax(worst, fabs((double)row[d] - (double)row[D + d]));
