@@ -3556,6 +3556,44 @@ static void test_flash_example_prints_huge_and_tiny_maxima_whole(void **state) {
     }
 }
 
+/* A scores figure's cells print numbers that tell its cells apart: X = [[a, 0], [a, a]], identity weights, no
+ * positions, so S = X·Xᵀ/√2 = a²/√2·[[1, 1], [1, 2]], by hand: for a = 0.05, 0.0017678 three times and
+ * 0.0035355, the colour range ±0.0035355. Every cell printed "0.00" (2 decimals below 10) over colours from
+ * the middle to the top of the map; they now print 0.0018 and 0.0035 (two significant digits of the range's
+ * end). For a = 1e-20 (S ≈ 7e-41) the digits would not fit: the cells print none, as for 1e36, and the colour
+ * bar's ticks give the scale. */
+static void test_scores_figure_cells_resolve_tiny_scores(void **state) {
+    (void)state;
+    static const double scale[] = {0.05, 1e-20};
+    for (int c = 0; c < 2; c++) {
+        char *dir = make_tmpdir(), *out = make_tmpdir(), path[4200];
+        float x[4] = {(float)scale[c], 0, (float)scale[c], (float)scale[c]}, eye[4] = {1, 0, 0, 1};
+        snprintf(path, sizeof path, "%s/X.npy", dir);
+        write_npy_2d(path, "<f4", 0, 2, 2, x, sizeof x);
+        for (const char *w = "QKVO"; *w; w++) {
+            snprintf(path, sizeof path, "%s/W_%c.npy", dir, *w);
+            write_npy_2d(path, "<f4", 0, 2, 2, eye, sizeof eye);
+        }
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "-d", "2", "-p", "none", "-w", dir, "--figures", "scores", "--format", "svg", "-o",
+                    out, "a b", NULL);
+        assert_int_equal(r.code, 0);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/scores_head0.svg", out);
+        char *svg = tu_slurp_file(path, NULL);
+        assert_non_null(svg);
+        if (strstr(svg, ">0.00</text>")) fail_msg("a = %g: a cell prints 0.00:\n%s", scale[c], svg);
+        if (c == 0) {
+            int n18 = 0;
+            for (const char *p = svg; (p = strstr(p, ">0.0018</text>")); p++) n18++;
+            if (n18 != 3 || !strstr(svg, ">0.0035</text>")) fail_msg("a = 0.05: want 0.0018 ×3 and 0.0035:\n%s", svg);
+        }
+        free(svg);
+        rm_rf(dir);
+        rm_rf(out);
+    }
+}
+
 /* What `--show` writes to a pseudo-terminal (80 columns) with TERM set to term (NULL: unset), --color
  * auto: NUL-terminated, malloc'ed. */
 static char *show_on_a_tty(const char *term) {
@@ -4621,6 +4659,7 @@ int main(void) {
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),
         cmocka_unit_test(test_flash_example_prints_huge_and_tiny_maxima_whole),
+        cmocka_unit_test(test_scores_figure_cells_resolve_tiny_scores),
         cmocka_unit_test(test_verbose_flash_says_it_has_no_scores_to_print),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),
         cmocka_unit_test(test_compare_leaves_out_rows_with_every_key_masked),

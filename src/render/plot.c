@@ -733,10 +733,17 @@ static const av_heatmap *pool_rows(av_dlist *dl, const av_heatmap *in, int n, in
     return out;
 }
 
-/* Decimals for values in the colour range: 2 while |v| < 10, then 1, then 0. */
+/* Decimals for values in the colour range: 2 while |v| < 10, then 1, then 0;
+ * below 0.005, where 2 decimals print both ends as 0.00, enough for two
+ * significant digits of the larger end (0.0040), and -1 (cells print no
+ * numbers; the colour bar's ticks give the scale) past 6: scores of
+ * ±2.8e-40 (--weights with X ~ 1e-20) printed 0.00 in every cell of colours
+ * spanning the whole map. */
 static int value_decimals(const color_range *cr) {
     double a = fmax(fabs((double)cr->vmin), fabs((double)cr->vmax));
-    return a < 10 ? 2 : a < 100 ? 1 : 0;
+    if (a >= 0.005 || !(a > 0)) return a < 10 ? 2 : a < 100 ? 1 : 0;
+    int dec = 1 - (int)floor(log10(a));
+    return dec > 6 ? -1 : dec;
 }
 
 /* Font size for cell values, or 0 when values do not fit cells of cw x ch
@@ -746,6 +753,7 @@ static float value_font(const color_range *cr, float cw, float ch) {
     if (fs > 16) fs = 16;
     if (fs < 10) fs = 10;
     int dec = value_decimals(cr);
+    if (dec < 0) return 0;
     char lo[48], hi[48];
     fmt_num(lo, sizeof lo, cr->vmin, dec);
     fmt_num(hi, sizeof hi, cr->vmax, dec);
