@@ -1780,6 +1780,40 @@ static void expect_files(const fixture *f, const char *dir, const char *const *n
         if (file_exists(in(f, rel)) != present) fail_msg("%s %s", rel, present ? "is missing" : "was not removed");
     }
 }
+
+/* An SVG whose colour bar clips cells has a "clipped: ..." line after its "run: " line, and the run id was read
+ * up to </desc>, so it never matched: `attnviz --heads 2 --format svg -o o` on a 40-token sentence (--vmax auto
+ * past 32 tokens) and then the same run with `--figures heads,grid,mean` (PNG) removed head0.svg, head1.svg and
+ * heads.svg as "files of an earlier run". The same run, another format and figure: all 7 files stay. */
+static void test_same_run_keeps_its_clipped_svgs(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    char sentence[512] = "";
+    for (int k = 0; k < 40; k++) { /* 40 different words, 40 tokens */
+        char word[16];
+        snprintf(word, sizeof word, "%sw%d", k ? " " : "", k);
+        strcat(sentence, word);
+    }
+    RUN(&r, "-q", "--heads", "2", "--format", "svg", "-o", in(f, "c"), sentence);
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = tu_slurp_file(in(f, "c/head0.svg"), NULL);
+    assert_non_null(svg);
+    const char *run = strstr(svg, "&#10;run: ");
+    assert_non_null(run); /* the case at stake: a line follows the run's */
+    assert_int_equal(strspn(run + 10, "0123456789abcdef"), 16);
+    assert_memory_equal(run + 26, "&#10;clipped: ", 14);
+    free(svg);
+    RUN(&r, "--heads", "2", "--figures", "heads,grid,mean", "-o", in(f, "c"), sentence);
+    expect_ok(&r);
+    assert_null(strstr(r.err, "removed"));
+    tu_free(&r);
+    const char *kept[] = {"head0.svg", "head1.svg", "heads.svg", "head0.png", "head1.png", "heads.png", "mean.png",
+                          NULL};
+    expect_files(f, "c", kept, 1);
+    assert_int_equal(count_entries(in(f, "c")), 7);
+}
+
 /* An -o folder one may write in but not list (chmod 333, a class's drop box): `--heads 2` there and then
  * one head left head1.png and heads.png of the first run beside the new head0.png without a word (scandir
  * failed, and the stale files were taken to be none). Now a warning names the folder and the cause. */
@@ -3326,6 +3360,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_rtl_title_keeps_the_line_left_to_right, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_for_one_head_when_asked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_never_mixes_two_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_run_keeps_its_clipped_svgs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unlistable_folder_warns_that_earlier_files_may_stay, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figures_take_the_folders_default_acl, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folder_rule_covers_every_file, setup, teardown),

@@ -839,7 +839,8 @@ static int read_head(const char *path, char *buf, size_t max) {
 /* The run id in the file at path, into run (n bytes): "" when the file
  * carries attnviz's metadata but no run id, and 0 when it does not carry
  * attnviz's metadata (PNG tEXt Software "attnviz ...", SVG <desc> starting
- * "attnviz ", the page's <meta name="generator" content="attnviz ...">). */
+ * "attnviz ", the page's <meta name="generator" content="attnviz ...">). An
+ * SVG's run id is its <desc>'s "run: " line, up to the next line or </desc>. */
 static int file_run(const char *path, name_kind kind, char *run, size_t n) {
     static char head[16384];
     run[0] = 0;
@@ -865,8 +866,13 @@ static int file_run(const char *path, name_kind kind, char *run, size_t n) {
         const char *desc = strstr(head, "<desc>attnviz ");
         if (strncmp(head, "<?xml", 5) != 0 || !desc || !(end = strstr(desc, "</desc>"))) return 0;
         at = strstr(desc, "&#10;run: ");
-        if (at && at < end) at += 10;
-        else at = NULL;
+        if (at && at < end) {
+            at += 10;
+            const char *next = strstr(at, "&#10;"); /* a "clipped: ..." line may follow the run's */
+            if (next && next < end) end = next;
+        } else {
+            at = NULL;
+        }
     }
     if (at && end && end > at) snprintf(run, n, "%.*s", (int)(end - at), at);
     return 1;
