@@ -12,6 +12,7 @@
  * in-process (the PNG's Title chunk gives the exact title) and checking that
  * the layout's size equals the PNG's.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
@@ -1301,6 +1302,33 @@ static void test_compare_panels_named_by_setting(void **state) {
     assert_int_equal(count_str(svg, ">scaled \xC3\xB7\xE2\x88\x9A" "d_k</text>"), 1);
     assert_int_equal(count_str(svg, ">head 0</text>"), 0);
     assert_int_equal(count_str(svg, ">head 1</text>"), 0);
+    free(svg);
+}
+
+/* --compare order's |ΔA| map drew --pad-to's masked <pad> keys as cells of 0.00, which the title reads as "the
+ * weights only permute": `attnviz --heads 2 --compare order --pad-to 5 "I love you"` printed 75 numbers (3
+ * panels × 5 × 5) where every other figure hatches masked cells. The <pad> keys are masked in A and A′ alike
+ * (π swaps "I" and "you" only), so each panel prints 5 query rows × 3 real keys = 15 numbers, 45 in all
+ * (counted by hand), and hatches the rest with the "masked (−∞)" legend. */
+static void test_compare_order_hatches_pad_keys(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--compare", "order", "--pad-to", "5", "--format", "svg", "-o", in(f, "o"),
+        "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "o/compare_order.svg"), NULL);
+    assert_non_null(svg);
+    int numbers = 0; /* cell values: centred, "d.dd" (the colour bar's ticks are start-anchored) */
+    for (const char *p = svg; (p = strstr(p, "text-anchor=\"middle\" fill=\"#")) != NULL; p++) {
+        const char *v = strchr(p, '>');
+        if (v && isdigit((unsigned char)v[1]) && v[2] == '.' && isdigit((unsigned char)v[3]) &&
+            isdigit((unsigned char)v[4]) && strncmp(v + 5, "</text>", 7) == 0)
+            numbers++;
+    }
+    assert_int_equal(numbers, 45);
+    assert_non_null(strstr(svg, "fill=\"url(#hatch)\""));
+    assert_int_equal(count_str(svg, ">masked (\xE2\x88\x92\xE2\x88\x9E)</text>"), 1);
     free(svg);
 }
 
@@ -3351,6 +3379,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_show_positions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thinned_labels_set_the_index_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_order_hatches_pad_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_in_the_title_is_not_blamed_on_the_labels, setup, teardown),

@@ -364,11 +364,19 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
             if (k < (size_t)c->n_real * T) worst[i] = fmaxf(worst[i], d);
             top = fmaxf(top, d);
         }
+    /* the runs keep only --pad-to's key padding (run_order drops the causal and --attn-mask masks), and π leaves
+     * the <pad> at the end: key j >= n_real is masked in A and A′ alike, so its cell is hatched, not a |ΔA| of 0
+     * that read as "the weights only permute" (a figure-maker's report) */
+    unsigned char *masked = NULL;
+    if (c->n_real < T) {
+        if (!(masked = malloc((size_t)T * T))) return av_fail(err, AV_ERUNTIME, "out of memory");
+        for (size_t k = 0; k < (size_t)T * T; k++) masked[k] = (int)(k % (size_t)T) >= c->n_real;
+    }
     for (int i = 0; i < c->n; i++) {
         snprintf(names[i], sizeof names[i], "positions %s: max %.2g%s", av_positions_name(c->order_pos[i]),
                  (double)worst[i], c->n_real < T ? " (real rows)" : "");
         hms[i] = (av_heatmap){.title = names[i], .n_q = T, .n_k = T, .q_labels = tok, .k_labels = tok,
-                              .w = c->order_delta[i] + (size_t)h * T * T, .panel_title = names[i]};
+                              .w = c->order_delta[i] + (size_t)h * T * T, .masked = masked, .panel_title = names[i]};
     }
     char first[AV_MAX_TOKEN_BYTES + 8], last[AV_MAX_TOKEN_BYTES + 8]; /* '"' for a quote token */
     snprintf(title, sizeof title, "%s%s--compare order: swap %s and %s, then |A′[π(i), π(j)] − A[i, j]| "
@@ -381,7 +389,9 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
     mm.vmin = 0;
     mm.vmax = top > 0 ? top : 1;
     mm.value_label = "|A′[π(i), π(j)] − A[i, j]|";
-    return av_plot_grid(path, hms, c->n, title, &mm, err);
+    av_status st = av_plot_grid(path, hms, c->n, title, &mm, err);
+    free(masked);
+    return st;
 }
 
 av_status av_compare_plot(const char *path, const av_comparison *c, const av_tokens *toks, int h,
