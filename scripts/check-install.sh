@@ -23,10 +23,11 @@ bin="$tmp/root/usr/bin/attnviz"
 [ -f "$tmp/root/usr/share/man/man1/attnviz.1" ] || fail "no man page"
 [ -f "$tmp/root/usr/share/attnviz/fonts/DejaVuSans.ttf" ] || fail "no fonts"
 [ -f "$tmp/root/usr/share/attnviz/fonts/LICENSE" ] || fail "no font licence"
-# --help names the conventions file of the installation it runs from ("docs/conventions.md" was not installed)
+# --help names the man page and the conventions file of the installation it runs from ("docs/conventions.md"
+# was not installed; "See attnviz(1)" alone was no help where man's path lacks PREFIX/share/man)
 [ -f "$tmp/root/usr/share/doc/attnviz/conventions.md" ] || fail "no share/doc/attnviz/conventions.md"
-"$bin" --help | tail -n 2 | tr -s ' \n' '  ' | grep -qxF "See attnviz(1), and for the conventions used: $tmp/root/usr/share/doc/attnviz/conventions.md " ||
-    fail "the installed --help does not name its conventions.md: $("$bin" --help | tail -n 2)"
+"$bin" --help | tail -n 3 | tr -s ' \n' '  ' | grep -qxF "See attnviz(1), the manual, and for the conventions used: man $tmp/root/usr/share/man/man1/attnviz.1 $tmp/root/usr/share/doc/attnviz/conventions.md " ||
+    fail "the installed --help does not name its man page and conventions.md: $("$bin" --help | tail -n 3)"
 
 mkdir -p "$tmp/elsewhere" "$tmp/fc"
 cat >"$tmp/fc/empty.conf" <<EOC

@@ -351,12 +351,14 @@ static void test_help_fits_80_columns(void **state) {
     assert_non_null(opts_end);
     int lines = 0, wrapped = 0;
     const char *see = strstr(r.out, "for the conventions used:\n");
-    const char *path_line = see ? see + strlen("for the conventions used:\n") : NULL;
+    const char *paths = see ? see + strlen("for the conventions used:\n") : NULL;
     for (const char *p = r.out; *p; lines++) {
         size_t n = strcspn(p, "\n");
         char line[512];
         snprintf(line, sizeof line, "%.*s", (int)n, p);
-        int path = p == path_line && !strchr(line + 2, ' '); /* conventions.md's path: a word no width wraps */
+        /* the man page's and conventions.md's paths, after it: words no width wraps ("man PATH", "PATH") */
+        int path = paths && p >= paths && strncmp(line, "  ", 2) == 0 &&
+                   !strchr(line + 2 + (strncmp(line, "  man ", 6) == 0 ? 4 : 0), ' ');
         if (av_utf8_width(line) > 79 && !path)
             fail_msg("--help line %d is %d columns: %s", lines + 1, av_utf8_width(line), line);
         if (n && line[n - 1] == ' ') fail_msg("--help line %d ends in a space: '%s'", lines + 1, line);
@@ -385,14 +387,42 @@ static void test_help_names_a_conventions_file_that_exists(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--help", NULL);
     assert_int_equal(r.code, 0);
-    const char *see = strstr(r.out, "See attnviz(1), and for the conventions used:\n  ");
+    const char *see = strstr(r.out, "See attnviz(1), the manual, and for the conventions used:\n  man ");
     if (!see) fail_msg("--help names no conventions.md path: %s", r.out + (strlen(r.out) > 200 ? strlen(r.out) - 200 : 0));
     char path[4200];
-    see += strlen("See attnviz(1), and for the conventions used:\n  ");
+    see = strchr(see + strlen("See attnviz(1), the manual, and for the conventions used:\n  man "), '\n') + 1;
+    if (strncmp(see, "  ", 2) != 0) fail_msg("no conventions.md line after the man page's: %s", see);
+    see += 2;
     snprintf(path, sizeof path, "%.*s", (int)strcspn(see, "\n"), see);
     if (access(path, R_OK) != 0) fail_msg("--help names '%s', which cannot be read", path);
     size_t n = strlen(path), tail = strlen("/docs/conventions.md");
     if (n < tail || strcmp(path + n - tail, "/docs/conventions.md") != 0) fail_msg("not the tree's file: %s", path);
+    tu_free(&r);
+}
+
+/* --help said "See attnviz(1)" and nothing more, and from the source tree, as the README has a new user run
+ * it (./attnviz), `man attnviz` says "No manual entry for attnviz" (a new user's pass). It names the page that
+ * goes with the data folder it found as the command that reads it: here "  man SRCDIR/docs/attnviz.1", the
+ * tree's page (checked apart from attnviz: the README's own path, resolved by realpath), and man reads it;
+ * scripts/check-install.sh checks an installation's share/man/man1/attnviz.1. */
+static void test_help_names_a_man_page_that_exists(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    const char *see = strstr(r.out, "See attnviz(1), the manual, and for the conventions used:\n  man ");
+    if (!see) fail_msg("--help gives no command to read attnviz(1): %s",
+                       r.out + (strlen(r.out) > 200 ? strlen(r.out) - 200 : 0));
+    see += strlen("See attnviz(1), the manual, and for the conventions used:\n  man ");
+    char word[8400], want[PATH_MAX];
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(see, "\n"), see); /* a shell word: quoted if need be */
+    if (!realpath(src_path("docs/attnviz.1"), want)) fail_msg("no docs/attnviz.1 in the tree");
+    assert_string_equal(word, tu_sh_word(want));
+    if (system("command -v man >/dev/null 2>&1") == 0) { /* what the line says to type reads the page */
+        char cmd[8600];
+        snprintf(cmd, sizeof cmd, "MANWIDTH=80 man -P cat %s 2>/dev/null | grep -q -- '--heads'", word);
+        assert_int_equal(system(cmd), 0);
+    }
     tu_free(&r);
 }
 
@@ -4616,6 +4646,7 @@ int main(void) {
         cmocka_unit_test(test_choice_value_called_the_text_only_without_text),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),
+        cmocka_unit_test(test_help_names_a_man_page_that_exists),
         cmocka_unit_test(test_help_of_a_copied_binary_fits_80_columns),
         cmocka_unit_test(test_help_precision_names_explain),
         cmocka_unit_test(test_explain_refused_before_the_maps),

@@ -66,6 +66,19 @@ const char *av_assets_doc(const char *name) {
     return realpath(path, found) && access(found, R_OK) == 0 ? found : NULL;
 }
 
+const char *av_assets_man(void) {
+    static char found[PATH_MAX];
+    const char *dir = av_assets_dir();
+    if (!dir) return NULL;
+    char path[4400];
+    size_t n = strlen(dir), tail = strlen("/share/attnviz");
+    if (n >= tail && strcmp(dir + n - tail, "/share/attnviz") == 0) /* installed: PREFIX/share/man/man1 */
+        snprintf(path, sizeof path, "%.*s/share/man/man1/attnviz.1", (int)(n - tail), dir);
+    else /* the source tree's assets/: docs/attnviz.1 beside it */
+        snprintf(path, sizeof path, "%s/../docs/attnviz.1", dir);
+    return realpath(path, found) && access(found, R_OK) == 0 ? found : NULL;
+}
+
 const char *av_assets_datadir(void) {
     return AV_DATADIR;
 }

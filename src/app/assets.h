@@ -25,6 +25,13 @@ const char *av_assets_dir(void);
  * named a file an installed attnviz does not have (the last note's list). The string is static. */
 const char *av_assets_doc(const char *name);
 
+/* The path of the man page attnviz(1) that goes with the data folder found: PREFIX/share/man/man1/attnviz.1
+ * of an installation (make install's MANDIR), or docs/attnviz.1 of the source tree, its ".." resolved; NULL
+ * when there is none or it cannot be read. --help said only "See attnviz(1)", and from the source tree (the
+ * README's ./attnviz) `man attnviz` finds no page; `man PATH` reads this one wherever it is. The string is
+ * static (its own buffer, not av_assets_doc's). */
+const char *av_assets_man(void);
+
 /* The compiled-in data folder searched first (AV_DATADIR, PREFIX/share/attnviz), found or not: for messages. */
 const char *av_assets_datadir(void);
 

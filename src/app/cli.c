@@ -225,7 +225,7 @@ static void help_wrapped(FILE *f, const char *text, int col, int indent) {
     av_term_wrapped(f, text, col, HELP_COLUMNS, indent);
 }
 
-void av_print_help(FILE *f, const char *conventions) {
+void av_print_help(FILE *f, const char *conventions, const char *man) {
     fprintf(f,
             "Usage: attnviz [OPTION]... SENTENCE...\n"
             "       attnviz [OPTION]... -f FILE\n"
@@ -258,8 +258,14 @@ void av_print_help(FILE *f, const char *conventions) {
     help_wrapped(f, limits, 0, 0);
     help_wrapped(f, "Lists (--figures LIST, --explain Q,K) are separated by ',' or the full-width '，' (U+FF0C).", 0, 0);
     fprintf(f, "Exit status: 0 success, 1 runtime failure (I/O), 2 usage error.\n");
-    /* the path on a line of its own: a long one is one word, which no width can wrap */
-    if (conventions) fprintf(f, "See attnviz(1), and for the conventions used:\n  %s\n", conventions);
+    /* the path on a line of its own: a long one is one word, which no width can wrap. The man page as the
+     * command that reads it: from the source tree `man attnviz` said "No manual entry for attnviz" (a new
+     * user's pass), and PREFIX/share/man is on man's path only for some PREFIXes */
+    char word[4 * 4096 + 8]; /* PATH_MAX bytes, each ' written as 4, and the quotes */
+    if (conventions && man) { /* a command: quoted when the shell would split it ("make install PREFIX='/x y'") */
+        av_shell_word(word, sizeof word, man);
+        fprintf(f, "See attnviz(1), the manual, and for the conventions used:\n  man %s\n  %s\n", word, conventions);
+    } else if (conventions) fprintf(f, "See attnviz(1), and for the conventions used:\n  %s\n", conventions);
     /* as the line above: in one line it took 85 columns, past 80, for a binary copied out of its tree (a fixer's pass) */
     else fprintf(f, "See attnviz(1), and for the conventions used:\n  docs/conventions.md in attnviz's source\n");
 }

@@ -216,8 +216,9 @@ void av_warn_unused_now(FILE *f);
 void av_note_typed_quotes(FILE *f, const av_options *o);
 
 /* Print the usage table (the --help text) to f; conventions is the path of conventions.md to name
- * (av_assets_doc), or NULL: "docs/conventions.md in attnviz's source". */
-void av_print_help(FILE *f, const char *conventions);
+ * (av_assets_doc), or NULL: "docs/conventions.md in attnviz's source"; man is the path of the man page
+ * (av_assets_man), printed as the command that reads it ("man PATH"), or NULL: attnviz(1) named alone. */
+void av_print_help(FILE *f, const char *conventions, const char *man);
 
 /* The words that a "no sentence given" message adds when the standard input holds text attnviz did not read:
  * " (the standard input is a pipe, which attnviz reads only when told: add a lone - or -f - to read the text

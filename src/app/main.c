@@ -389,7 +389,7 @@ int main(int argc, char **argv) {
     av_blas_set_exit_cleanup(av_remove_unfinished); /* its exit under a memory limit leaves no empty -o folder */
     av_status st = av_parse_args(&r.o, argc, argv, &err);
     int run_it = !st && !r.o.help && !r.o.version;
-    if (!st && r.o.help) av_print_help(stdout, av_assets_doc("conventions.md"));
+    if (!st && r.o.help) av_print_help(stdout, av_assets_doc("conventions.md"), av_assets_man());
     if (!st && r.o.version) printf("attnviz %s\n", AV_VERSION);
     if (run_it) av_warn_unused_later(&r.o); /* --train's --dump and --causal too: printed once the run goes on */
     if (run_it) av_note_typed_quotes(stderr, &r.o);
