@@ -1628,6 +1628,61 @@ static void test_model_hf_cache_folder(void **state) {
     tu_free(&r);
 }
 
+/* runs/NAME as attnviz writes a path to type: a shell word (quoted if the test folder needs it) */
+static const char *in_runs(const char *runs, const char *name) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", runs, name);
+    return tu_sh_word(path);
+}
+
+/* --model on the folder that holds model folders: after the README's `attnviz --train reverse -o runs/reverse`,
+ * `attnviz --model runs "3 1 4 1 5 >"` said "has no config.json; a GPT-2 model folder holds ...", not that
+ * runs/reverse is one (a new user's pass). The folders inside that hold config.json are named, in name order
+ * (the first four, then how many more), with the first as the command to run; a folder without config.json
+ * and a hidden one are not named. The messages are written out here by hand. */
+static void test_model_parent_of_model_folders(void **state) {
+    tu_fixture *f = *state;
+    const char *runs = tu_in(f, "runs");
+    char path[4400], want[4800];
+    assert_int_equal(mkdir(runs, 0755), 0);
+    static const char *const subs[] = {"sort", "reverse", "notes", ".old"}; /* notes: no config.json */
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", runs, subs[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+        if (i != 2) micro_checkpoint(path, NULL);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders reverse and sort hold a "
+             "model each; --model takes the model's own folder: attnviz --model %s TEXT\n", runs, in_runs(runs, "reverse"));
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    /* one model folder left */
+    snprintf(path, sizeof path, "%s/reverse/config.json", runs);
+    assert_int_equal(unlink(path), 0);
+    run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder sort holds a model; "
+             "--model takes the model's own folder: attnviz --model %s TEXT\n", runs, in_runs(runs, "sort"));
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    /* six: the first four by name, then the count of the rest */
+    static const char *const more[] = {"s1", "s2", "s3", "s4", "s5"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", runs, more[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+        micro_checkpoint(path, NULL);
+    }
+    run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders s1, s2, s3, s4 and 2 "
+             "more hold a model each; --model takes the model's own folder: attnviz --model %s TEXT\n", runs,
+             in_runs(runs, "s1"));
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+}
+
 /* The PyTorch conversions quote the folder and give a line of Python to paste. In a Hugging Face cache
  * snapshot (huggingface-cli download's hub/models--ORG--NAME/snapshots/COMMIT/, here under the test's own
  * folder: over 100 bytes, as ~/.cache/huggingface/hub/... is) the index and shard messages were cut at
@@ -3249,6 +3304,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_hf_cache_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_parent_of_model_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_torch_conversion_line_is_whole_in_a_cache_snapshot, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),

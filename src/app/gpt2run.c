@@ -126,6 +126,34 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     snprintf(hint, n, " (did you mean --model %s, which holds a model?)", shown);
 }
 
+static int cmp_names(const void *a, const void *b) {
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* The folders directly inside dir that hold a config.json file (not hidden ones): their count, and into
+ * names the first up to 4 in name order (of the first 64 read; a folder of more is sorted no further).
+ * "runs", the parent of `attnviz --train reverse -o runs/reverse`, is what a new user gives --model after
+ * the README's training commands. */
+static int models_inside(char names[4][256], const char *dir) {
+    char all[64][256];
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof all[0]) continue;
+        char sub[4400], cfg[4700];
+        struct stat sb;
+        av_path_join(sub, sizeof sub, dir, e->d_name);
+        av_path_join(cfg, sizeof cfg, sub, "config.json");
+        if (stat(cfg, &sb) != 0 || !S_ISREG(sb.st_mode)) continue;
+        if (n < 64) snprintf(all[n], sizeof all[0], "%s", e->d_name);
+        n++;
+    }
+    if (d) closedir(d);
+    qsort(all, (size_t)(n < 64 ? n : 64), sizeof all[0], cmp_names);
+    for (int i = 0; i < n && i < 4; i++) memcpy(names[i], all[i], sizeof names[i]); /* each NUL-terminated */
+    return n;
+}
+
 /* A Hugging Face cache folder (~/.cache/huggingface/hub/models--gpt2, what from_pretrained leaves) holds its
  * files in snapshots/<commit>/, refs/main naming the commit: into snap (n bytes) the snapshot with config.json,
  * refs/main's first, else the first in name order, and 1; -1 when dir has snapshots/ but none of them holds
@@ -239,6 +267,27 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     /* a download that stopped before its last byte (huggingface-cli download's NAME.incomplete, a browser's
      * NAME.part): "has no model.safetensors; a GPT-2 model folder holds ..." did not say it was on its way */
     if ((st = av_unfinished_download(dir, name, err))) return st;
+    /* the folder that holds model folders: after `attnviz --train reverse -o runs/reverse`, `attnviz --model runs
+     * "3 1 4 1 5 >"` said "has no config.json; a GPT-2 model folder holds ...", not that runs/reverse is one (a
+     * new user's pass) */
+    char inside[4][256];
+    int n_inside = strcmp(name, "config.json") ? 0 : models_inside(inside, dir);
+    if (n_inside > 0) {
+        char list[1200] = "", first[4400], word[4600];
+        size_t at = 0;
+        for (int i = 0; i < n_inside && i < 4; i++) {
+            char one[300];
+            av_utf8_shown_name(inside[i], one, sizeof one);
+            const char *sep = i == 0 ? "" : i + 1 == n_inside ? " and " : ", "; /* "a, b and c" */
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", sep, one);
+        }
+        if (n_inside > 4) snprintf(list + at, sizeof list - at, " and %d more", n_inside - 4);
+        av_path_join(first, sizeof first, dir, inside[0]);
+        av_shell_word(word, sizeof word, first);
+        return av_fail(err, AV_EUSAGE, "--model %.200s has no config.json, but its folder%s %s hold%s a model%s; "
+                       "--model takes the model's own folder: attnviz --model %.400s TEXT", named,
+                       n_inside == 1 ? "" : "s", list, n_inside == 1 ? "s" : "", n_inside == 1 ? "" : " each", word);
+    }
     /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a
      * large one save_pretrained split into shards: "has no model.safetensors" named neither file nor the way out
      * (a learner's pass). One line of Python, run in the folder, writes the one file the loader reads. */
