@@ -3275,9 +3275,104 @@ static void test_model_file_truncated_while_read(void **state) {
     tu_free(&r);
 }
 
+/* The --model trace at a narrow terminal: its lines were printed whole, so at COLUMNS=60 the weights line
+ * ("  weights    model DIR (trained toy model: attnviz --train reverse, step 30): F32, 120960 parameters, read
+ * in place from the mmapped file") ran past 130 columns and the terminal broke it into column 0, where the
+ * single layer's trace was broken at the terminal's width (a maintainer's list of known faults). On a
+ * 60-column pseudo-terminal (COLUMNS unset, colour on), every line is at most 60 columns but the ones left whole
+ * on purpose, each a line of the pipe's output: the summary "  T = ..." and the table of layers (21 spaces,
+ * then "layer" or a layer's number); the weights line goes on at column 13 (under its text, after
+ * "  weights    "), step [1.2]'s at column 21 (after " [1.2] project       "); and the words are the pipe's,
+ * in the same order. Columns are counted by hand: every character of this trace is one column wide, so one
+ * per UTF-8 lead byte, escapes (ESC [ ... m) taking none. */
+static size_t strip_sgr(char *s) {
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        if (*r == '\033') {
+            while (*r && *r != 'm') r++;
+            if (!*r) break;
+            continue;
+        }
+        if (*r != '\r') *w++ = *r;
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
+
+static int lead_bytes(const char *s, size_t n) {
+    int w = 0;
+    for (size_t i = 0; i < n; i++) w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
+static int words_equal(const char *a, const char *b) {
+    for (;;) {
+        a += strspn(a, " \n"), b += strspn(b, " \n");
+        size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
+        if (na != nb || strncmp(a, b, na) != 0) return 0;
+        if (!na) return 1;
+        a += na, b += nb;
+    }
+}
+
+static void test_model_trace_fits_a_narrow_terminal(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *argv[] = {tu_bin(), "--model", dir, "--no-plot", "--color", "always", "3 1 4 >", NULL};
+    tu_result piped;
+    tu_runv(&piped, NULL, NULL, argv + 1);
+    if (piped.code != 0) fail_msg("exit %d: %s", piped.code, piped.err);
+    strip_sgr(piped.out);
+    struct winsize ws = {.ws_row = 24, .ws_col = 60};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDERR_FILENO);
+        execv(tu_bin(), (char *const *)argv);
+        _exit(127);
+    }
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    strip_sgr(out);
+    int weights_on = 0, project_on = 0;
+    for (const char *line = out; *line;) {
+        size_t n = strcspn(line, "\n");
+        if (lead_bytes(line, n) > 60) {
+            int whole = strncmp(line, "  T = ", 6) == 0 ||
+                        (strspn(line, " ") == 21 && (strncmp(line + 21, "layer ", 6) == 0 || (line[21] >= '0' && line[21] <= '9')));
+            char one[1024]; /* the line, with its newline: a line of the pipe's whole */
+            snprintf(one, sizeof one, "%.*s\n", (int)n, line);
+            const char *at = whole ? strstr(piped.out, one) : NULL;
+            if (!at || (at != piped.out && at[-1] != '\n'))
+                fail_msg("a line of %d columns on a 60-column terminal:\n%.*s\nin:\n%s", lead_bytes(line, n), (int)n,
+                         line, out);
+        }
+        const char *next = line + n + (line[n] == '\n');
+        if (strncmp(line, "  weights    model ", 19) == 0) weights_on = strspn(next, " ") == 13;
+        if (strncmp(line, " [1.2] project ", 15) == 0) project_on = strspn(next, " ") == 21;
+        line = next;
+    }
+    if (!weights_on) fail_msg("the weights line does not go on at column 13:\n%s", out);
+    if (!project_on) fail_msg("step [1.2] does not go on at column 21:\n%s", out);
+    if (!words_equal(out, piped.out)) fail_msg("the terminal's text is not the pipe's:\n%s\n---\n%s", out, piped.out);
+    free(out);
+    tu_free(&piped);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bracket_specials_need_no_merge, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_counts_its_runs, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -302,7 +302,8 @@ static int line_width(const char *line, size_t n) {
 }
 
 /* Where a broken line's text goes on: the column after the label of "  weights    text" and "  convention row"
- * (13) or " [4] project       text" and "[10] concat        text" (19), else the line's own indent. Colour
+ * (13), " [4] project       text" and "[10] concat        text" (19) or, in the --model trace,
+ * "   [1] tokenize      text" and "[1.10] ln_2          text" (21), else the line's own indent. Colour
  * escapes take no column. */
 static int continuation_indent(const char *text, size_t len) {
     char line[4096]; /* the line without its escapes */
@@ -317,7 +318,7 @@ static int continuation_indent(const char *text, size_t len) {
         for (i++; i < n && line[i] != ' '; i++) {}
     i += strspn(line + i, " ");
     int col = line_width(line, i);
-    return col == 13 || col == 19 ? col : (int)lead;
+    return col == 13 || col == 19 || col == 21 ? col : (int)lead;
 }
 
 /* Whether the word at p (up to a space or the end) is an operator a formula keeps beside its operands; a
@@ -331,11 +332,13 @@ static int operator_word(const char *p) {
 }
 
 /* Whether a line is a row of a table, whose columns would not survive a break, so it is left whole: 4 or more
- * gaps of 3+ spaces after its indent (--explain's softmax table, the online softmax's tiles), or a row of
- * numbers, '[' then a space, '-' or '[' (-v's matrices; a step's "[4]" is none); the partial sums' 2-space
- * gaps make no table */
-static int table_row(const char *line, size_t n) {
-    size_t i = strspn(line, " ");
+ * gaps of 3+ spaces after its indent (--explain's softmax table, the online softmax's tiles), 3 or more under
+ * a step's text (an indent of 19 or more: the --model trace's table of layers), or a row of numbers, '[' then
+ * a space, '-' or '[' (-v's matrices; a step's "[4]" is none); the partial sums' 2-space gaps make no table.
+ * Colour escapes are no part of it (a bold "   [2] embed" label once counted its indent as a gap) */
+static int table_row(const char *text, size_t len) {
+    char line[4096];
+    size_t n = strip_escapes(text, len, line, sizeof line), lead = strspn(line, " "), i = lead;
     if (i + 1 < n && line[i] == '[' && strchr(" -[", line[i + 1])) return 1;
     int gaps = 0;
     for (; i + 2 < n; i++)
@@ -343,7 +346,7 @@ static int table_row(const char *line, size_t n) {
             gaps++;
             i += strspn(line + i, " ") - 1;
         }
-    return gaps >= 4;
+    return gaps >= (lead >= 19 ? 3 : 4);
 }
 
 /* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last space

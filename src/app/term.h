@@ -50,11 +50,12 @@ int av_term_width(void);
 void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
 /* text (lines ending in '\n') to f, each line wider than width columns (av_utf8_width, colour escapes taking
  * none) broken at spaces, its further lines indented to where its text begins after a trace label ("  weights
- * ": 13, " [4] project       ": 19) or to its own indent. Breaks fall outside brackets and beside no operator
- * when they can (a shape "(4, 512)·(512, 512)" and "var(Q) = 1.608" stay whole). A line whose indent is past
- * a third of width and whose text fits is moved left whole. A table's row (4 or more gaps of 3+ spaces, or '['
- * then ' ', '-' or '[': a matrix's) and, with width ≤ 0, every line are written as they are. No errors (f's
- * own). */
+ * ": 13, " [4] project       ": 19, the --model trace's "   [1] tokenize      ": 21) or to its own indent.
+ * Breaks fall outside brackets and beside no operator when they can (a shape "(4, 512)·(512, 512)" and
+ * "var(Q) = 1.608" stay whole). A line whose indent is past a third of width and whose text fits is moved left
+ * whole. A table's row (4 or more gaps of 3+ spaces, 3 or more under a step's text at an indent of 19 or
+ * more, or '[' then ' ', '-' or '[': a matrix's) and, with width ≤ 0, every line are written as they are. No
+ * errors (f's own). */
 void av_put_lines_wrapped(FILE *f, const char *text, int width);
 
 /* Printing to a terminal at its width (the trace, --explain, --compare: lines of up to 190 columns ran past an

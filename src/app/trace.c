@@ -641,13 +641,12 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
     if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
         av_trace tr = {f, color, o->verbose, o->precision, 0, o->kernel == AV_KERNEL_AUTO,
                        av_options_weights_needed_by(o)};
-        if (o->model_dir) av_gpt2run_trace(f, gr, m, toks, color);
-        else { /* at a terminal's width (app/term.h) */
-            av_term_wrap w;
-            tr.f = av_term_wrap_begin(&w, f);
-            av_trace_print(&tr, m, toks, ws);
-            av_term_wrap_end(&w);
-        }
+        /* at a terminal's width (app/term.h), the --model trace too: its weights line ran to 200 columns */
+        av_term_wrap w;
+        tr.f = av_term_wrap_begin(&w, f);
+        if (o->model_dir) av_gpt2run_trace(tr.f, gr, m, toks, color);
+        else av_trace_print(&tr, m, toks, ws);
+        av_term_wrap_end(&w);
     }
     /* -q hid the trace's weights line, and nothing else said where --show's and --explain's numbers came from:
      * `-q --show "I love"` showed random weights as a teacher would project a trained model's (a teacher's pass).
