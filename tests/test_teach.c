@@ -605,8 +605,14 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         /* the enumeration comma: it said only "must be QUERY,KEY" */
         {"爱、习", "我爱深度学习", "--explain '爱、习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
          "love,learning; the enumeration comma '、' does not separate them: type ',' or '，'\n"},
-        /* a full-width index past the end: the number it reads */
-        {"１，９", "我爱深度学习", "--explain key index ９ (9) is outside 0..5 (T = 6 tokens)\n"},
+        /* an index in full-width digits: refused with the half-width form, as --heads ８ is (it was read as the
+         * index), and past the end in either width; by hand: ６ tokens, ９ is 9 */
+        {"１，５", "我爱深度学习", "--explain query '１' is neither a token of the sentence nor an index 0..5 (it is "
+         "typed in full-width characters: type the half-width 1, 半角)\n"},
+        {"1, ５", "我爱深度学习", "--explain key '５' is neither a token of the sentence nor an index 0..5 (it is "
+         "typed in full-width characters: type the half-width 5, 半角)\n"},
+        {"1，９", "我爱深度学习", "--explain key '９' is neither a token of the sentence nor an index 0..5 (it is "
+         "typed in full-width characters, and as the half-width 9 it is outside 0..5 too: T = 6 tokens)\n"},
     };
     for (size_t i = 0; i < sizeof commas / sizeof commas[0]; i++) {
         run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", commas[i].spec, commas[i].text, NULL);
@@ -616,7 +622,7 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         tu_free(&a);
     }
     /* what a Chinese reader typed (a report) that gives the cell of --explain 1,5 (爱 → 习) */
-    static const char *const same[] = {"爱, 习", "爱 ， 习", "１，５", "１, ５"};
+    static const char *const same[] = {"爱, 习", "爱 ， 习", "1，5", "1, 5"};
     run_attnviz(&b, NULL, "--no-plot", "-q", "--explain", "1,5", "我爱深度学习", NULL);
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", same[i], "我爱深度学习", NULL);
@@ -628,7 +634,7 @@ static void test_explain_takes_a_full_width_comma(void **state) {
      * around a part are left out as ' ' is (a tester's report: "爱，　习" said "key '　习' is neither a token");
      * in 我 爱 深 度 学 习 了, 爱 is token 1 and 习 token 5 */
     static const char *const blanks[] = {"爱，\u3000习", "\u3000爱\u3000,\u3000习\u3000", "爱,\u00A0习",
-                                         "\u00A0爱 \u3000，\u00A0 习\u00A0", "1，\u30005", "\u3000１，５\u00A0"};
+                                         "\u00A0爱 \u3000，\u00A0 习\u00A0", "1，\u30005", "\u30001，5\u00A0"};
     run_attnviz(&b, NULL, "--no-plot", "-q", "--explain", "1,5", "我 爱 深 度 学 习 了", NULL);
     assert_int_equal(b.code, 0);
     for (size_t i = 0; i < sizeof blanks / sizeof blanks[0]; i++) {

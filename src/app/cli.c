@@ -296,8 +296,8 @@ static int is_decimal(const char *s, int real) {
  * each full-width form as its ASCII twin (av_utf8_halfwidth: what a Chinese input method types in full-width
  * mode: "４", "３００", "１ｅ－３", "ｒｏｐｅ"), is a decimal number (is_decimal(twin, real); real < 0: never) or, in
  * any case, one of name(lo..hi) (name NULL: none); else "". "--heads ４" said only "is not a whole number",
- * "--positions ｒｏｐｅ" only "is not allowed", where --explain １,２ reads full-width digits and a trained
- * model's note says "type the half-width '3'" (a Chinese-speaking learner's pass). With real > 0, '。'
+ * "--positions ｒｏｐｅ" only "is not allowed", where a trained model's note says "type the half-width '3'"
+ * (a Chinese-speaking learner's pass); --explain's indices get the same words (app/teach.c resolve). With real > 0, '。'
  * (U+3002) is read as '.' too, and the hint says it is no decimal point ("--scale 1。5" said only "is not a
  * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); a mark at the end (av_utf8_trailing_mark:
  * '。', '、', '，', '；', ...; and with real <= 0 an ASCII , ; . : ! ?, "--heads 4,", "--layer 1.") is dropped
