@@ -433,8 +433,9 @@ static void test_help_names_a_man_page_that_exists(void **state) {
  * file as the found one does ("for the conventions used:", then the path indented two spaces). */
 static void test_help_of_a_copied_binary_fits_80_columns(void **state) {
     (void)state;
-    char *dir = make_tmpdir(), cmd[8600];
-    snprintf(cmd, sizeof cmd, "cp '%s' '%s/attnviz' && '%s/attnviz' --help", tu_bin(), dir, dir);
+    char *dir = make_tmpdir(), copy[4200], cmd[17000];
+    snprintf(copy, sizeof copy, "%s/attnviz", dir);
+    snprintf(cmd, sizeof cmd, "cp %s %s && %s --help", tu_sh_word(tu_bin()), tu_sh_word(copy), tu_sh_word(copy));
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     char line[512], last[2][512] = {"", ""};
@@ -2347,7 +2348,8 @@ static void test_no_sentence_names_the_unread_stdin(void **state) {
     assert_non_null(strstr(r.err, "no sentence given; try: attnviz --heads 8"));
     tu_free(&r);
     char cmd[4400], err[1024] = "";
-    snprintf(cmd, sizeof cmd, "printf 'I love you\\n' | '%s' -q --no-plot 2>&1 >/dev/null; echo \"exit $?\"", tu_bin());
+    snprintf(cmd, sizeof cmd, "printf 'I love you\\n' | %s -q --no-plot 2>&1 >/dev/null; echo \"exit $?\"",
+             tu_sh_word(tu_bin()));
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     size_t got = fread(err, 1, sizeof err - 1, p);

@@ -142,8 +142,8 @@ static int setup(void **state) {
     tu_setup_tmpdir(state);
     tu_fixture *f = *state;
     char cmd[8600];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/docs/figures' && ln -s '%s' '%s/docs/figures/train'", f->dir,
-             src_path("docs/figures/train"), f->dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && ln -s %s %s", tu_sh_word(tu_in(f, "docs/figures")),
+             tu_sh_word(src_path("docs/figures/train")), tu_sh_word(tu_in(f, "docs/figures/train")));
     return system(cmd) == 0 ? 0 : -1;
 }
 

@@ -75,13 +75,14 @@ static void check_svg_opens(const fixture *f, const char *svg) {
     static int warned_x, warned_r;
     char cmd[9000];
     if (have_tool("xmllint")) {
-        snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", svg);
+        snprintf(cmd, sizeof cmd, "xmllint --noout %s", tu_sh_word(svg));
         if (system(cmd) != 0) fail_msg("xmllint rejects %s", svg);
     } else if (!warned_x++) {
         print_message("[ SKIPROW  ] xmllint not installed: SVG well-formedness not checked (sh scripts/install-deps.sh)\n");
     }
     if (have_tool("rsvg-convert")) {
-        snprintf(cmd, sizeof cmd, "rsvg-convert '%s' -o '%s' 2>'%s'", svg, in(f, "rsvg.png"), in(f, "rsvg.err"));
+        snprintf(cmd, sizeof cmd, "rsvg-convert %s -o %s 2>%s", tu_sh_word(svg), tu_sh_word(in(f, "rsvg.png")),
+                 tu_sh_word(in(f, "rsvg.err")));
         int rc = system(cmd);
         size_t n = 0;
         char *msg = slurp(in(f, "rsvg.err"), &n);
@@ -686,11 +687,11 @@ static void test_recorded_command_reads_back_in_the_c_locale(void **state) {
     assert_non_null(end);
     FILE *sh = fopen(in(f, "run.sh"), "w");
     assert_non_null(sh);
-    fprintf(sh, "attnviz() { printf '%%s\\n' \"$@\" > '%s'; }\n%.*s\n", in(f, "args.txt"), (int)(end - d), d);
+    fprintf(sh, "attnviz() { printf '%%s\\n' \"$@\" > %s; }\n%.*s\n", tu_sh_word(in(f, "args.txt")), (int)(end - d), d);
     fclose(sh);
     av_png_image_free(&a);
     char cmd[9000], want[8400];
-    snprintf(cmd, sizeof cmd, "env -i HOME=\"$HOME\" LC_ALL=C bash '%s'", in(f, "run.sh"));
+    snprintf(cmd, sizeof cmd, "env -i HOME=\"$HOME\" LC_ALL=C bash %s", tu_sh_word(in(f, "run.sh")));
     assert_int_equal(system(cmd), 0);
     snprintf(want, sizeof want, "-q\n-o\n%s\n%s\n%s\n%s\n", in(f, "c"), words[0], words[1], words[2]);
     char *got = slurp(in(f, "args.txt"), NULL);
@@ -959,7 +960,7 @@ static void test_reruns_are_byte_identical(void **state) {
 static void test_docs_demo_figures_are_what_this_build_draws(void **state) {
     fixture *f = *state;
     char cmd[4400];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/docs/figures'", f->dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", tu_sh_word(in(f, "docs/figures")));
     assert_int_equal(system(cmd), 0);
     tu_result r;
     tu_run_opts ro = {f->dir, -1, 0, NULL, 0};

@@ -51,7 +51,7 @@ static void copy_file(const char *from, const char *to) {
 /* The sha256 of path, by the system's sha256sum (coreutils). */
 static void sha256_of(char out[65], const char *path) {
     char cmd[4400];
-    snprintf(cmd, sizeof cmd, "sha256sum '%s'", path);
+    snprintf(cmd, sizeof cmd, "sha256sum %s", tu_sh_word(path));
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     assert_int_equal(fscanf(p, "%64s", out), 1);

@@ -952,7 +952,8 @@ static void html_docs_pages_are_what_this_build_writes(void **state) {
     assert_non_null(js);
     assert_non_null(css);
     char cmd[8192];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/docs/figures/html/compare' '%s/docs/figures/html/zh'", f->dir, f->dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s %s", tu_sh_word(tu_in(f, "docs/figures/html/compare")),
+             tu_sh_word(tu_in(f, "docs/figures/html/zh")));
     assert_int_equal(system(cmd), 0);
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
         char rel[256];

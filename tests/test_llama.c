@@ -128,7 +128,7 @@ static void test_checkpoints_equal_script_and_forward_matches_numpy(void **state
             if (MODELS[m].shards == 1) snprintf(fn, sizeof fn, "model.safetensors");
             else snprintf(fn, sizeof fn, "model-%05d-of-%05d.safetensors", s + 1, MODELS[m].shards);
             snprintf(path, sizeof path, "%s/%s", dir, fn);
-            snprintf(cmd, sizeof cmd, "sha256sum '%s'", path);
+            snprintf(cmd, sizeof cmd, "sha256sum %s", tu_sh_word(path));
             FILE *p = popen(cmd, "r");
             char sum[65] = "";
             assert_int_equal(fscanf(p, "%64s", sum), 1);

@@ -1015,7 +1015,7 @@ static void test_svg_well_formed_with_text(void **state) {
     free(svg);
     if (system("command -v xmllint >/dev/null 2>&1") == 0) {
         char cmd[4400];
-        snprintf(cmd, sizeof cmd, "xmllint --noout '%s'", path);
+        snprintf(cmd, sizeof cmd, "xmllint --noout %s", tu_sh_word(path));
         assert_int_equal(system(cmd), 0);
     }
     /* Grid SVG too; and a large one embeds images instead of 500k rects. */
@@ -1029,7 +1029,7 @@ static void test_svg_well_formed_with_text(void **state) {
     free(svg);
     if (system("command -v xmllint >/dev/null 2>&1") == 0) {
         char cmd[8800];
-        snprintf(cmd, sizeof cmd, "xmllint --noout '%s' '%s'", in_dir(f, "g.svg"), in_dir(f, "big.svg"));
+        snprintf(cmd, sizeof cmd, "xmllint --noout %s %s", tu_sh_word(in_dir(f, "g.svg")), tu_sh_word(in_dir(f, "big.svg")));
         assert_int_equal(system(cmd), 0);
     }
     assert_int_equal(count_entries(f->dir), 3);

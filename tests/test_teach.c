@@ -1963,13 +1963,15 @@ static void test_stdin_encoding_advice_runs_as_typed(void **state) {
         fclose(f);
         char want[1024], *got;
         size_t len;
-        snprintf(want, sizeof want, cases[c].want, path);
-        snprintf(cmd, sizeof cmd, "'%s' -q --no-plot -f - < '%s' 2> '%s'", tu_bin(), path, errf);
+        snprintf(want, sizeof want, cases[c].want, tu_sh_word(path));
+        snprintf(cmd, sizeof cmd, "%s -q --no-plot -f - < %s 2> %s", tu_sh_word(tu_bin()), tu_sh_word(path),
+                 tu_sh_word(errf));
         assert_int_equal(WEXITSTATUS(system(cmd)), 2);
         got = tu_slurp_file(errf, &len);
         if (!got || !strstr(got, want)) fail_msg("case %zu, redirected: got:\n%s\nwant (in it):\n%s", c, got, want);
         free(got);
-        snprintf(cmd, sizeof cmd, "cat '%s' | '%s' -q --no-plot -f - 2> '%s'", path, tu_bin(), errf);
+        snprintf(cmd, sizeof cmd, "cat %s | %s -q --no-plot -f - 2> %s", tu_sh_word(path), tu_sh_word(tu_bin()),
+                 tu_sh_word(errf));
         assert_int_equal(WEXITSTATUS(system(cmd)), 2);
         snprintf(want, sizeof want, cases[c].want, "");
         char *cut = strstr(want, " -t UTF-8 ") + 9; /* through a pipe: "... | iconv -f ENC -t UTF-8 | attnviz -f -" */

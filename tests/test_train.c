@@ -2666,7 +2666,8 @@ static void test_docs_experiment_patches_apply(void **state) {
             printf("[ SKIPROW  ] git apply --check %s: no git on this machine\n", e->d_name);
             continue;
         }
-        snprintf(cmd, sizeof cmd, "cd '%s/../..' && git apply --check 'docs/experiments/%s' 2>&1", dir, e->d_name);
+        snprintf(cmd, sizeof cmd, "cd %s/../.. && git apply --check docs/experiments/%s 2>&1", tu_sh_word(dir),
+                 tu_sh_word(e->d_name));
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
         char why[2000] = "";

@@ -304,6 +304,34 @@ static inline int tu_shim_env(const char *name, char preload[4300], char asan[43
     return 1;
 }
 
+/* s as attnviz quotes a word of a command it prints (a hint's command, the figures' recorded command line), for
+ * an expected message: as it is when every byte is a letter, a digit, one of _-./:=,+@%^ or part of a UTF-8
+ * character (test folders hold no invisible one), else in single quotes with each ' written '\'' (POSIX XCU
+ * 2.2.3: nothing is special inside single quotes), '' for "". A test folder under TMPDIR="/tmp/a b" needs it:
+ * attnviz prints '/tmp/a b/attnviz_testX/in.txt', where an expected text built with a bare %s said /tmp/a b/...
+ * (s without control characters, which attnviz writes as $'\x1b'). It is also how a test names a path in a
+ * command it runs by system() or popen(): '%s' broke on TMPDIR="/tmp/it's". In one of 8 rotating buffers. */
+static inline const char *tu_sh_word(const char *s) {
+    static char buf[8][8400];
+    static int slot;
+    char *p = buf[slot++ % 8], *w = p;
+    int plain = *s != 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (!(*c >= 0x80 || (*c >= '0' && *c <= '9') || ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z') ||
+              strchr("_-./:=,+@%^", *c)))
+            plain = 0;
+    if (plain) {
+        snprintf(p, sizeof buf[0], "%s", s);
+        return p;
+    }
+    *w++ = '\'';
+    for (; *s && w + 6 < p + sizeof buf[0]; s++)
+        if (*s == '\'') memcpy(w, "'\\''", 4), w += 4;
+        else *w++ = *s;
+    *w++ = '\'', *w = 0;
+    return p;
+}
+
 static inline char *make_tmpdir(void) {
     const char *base = getenv("TMPDIR");
     char *p = malloc(4096);
@@ -314,8 +342,8 @@ static inline char *make_tmpdir(void) {
 
 static inline void rm_rf(char *dir) {
     if (!dir) return;
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    char cmd[8500];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tu_sh_word(dir));
     if (system(cmd) != 0) {}
     free(dir);
 }
@@ -348,33 +376,6 @@ static inline const char *tu_in(const tu_fixture *f, const char *rel) {
     static int slot;
     char *p = buf[slot++ % 8];
     snprintf(p, sizeof buf[0], "%s/%s", f->dir, rel);
-    return p;
-}
-
-/* s as attnviz quotes a word of a command it prints (a hint's command, the figures' recorded command line), for
- * an expected message: as it is when every byte is a letter, a digit, one of _-./:=,+@%^ or part of a UTF-8
- * character (test folders hold no invisible one), else in single quotes with each ' written '\'' (POSIX XCU
- * 2.2.3: nothing is special inside single quotes), '' for "". A test folder under TMPDIR="/tmp/a b" needs it:
- * attnviz prints '/tmp/a b/attnviz_testX/in.txt', where an expected text built with a bare %s said /tmp/a b/...
- * (s without control characters, which attnviz writes as $'\x1b'). In one of 8 rotating buffers. */
-static inline const char *tu_sh_word(const char *s) {
-    static char buf[8][8400];
-    static int slot;
-    char *p = buf[slot++ % 8], *w = p;
-    int plain = *s != 0;
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-        if (!(*c >= 0x80 || (*c >= '0' && *c <= '9') || ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z') ||
-              strchr("_-./:=,+@%^", *c)))
-            plain = 0;
-    if (plain) {
-        snprintf(p, sizeof buf[0], "%s", s);
-        return p;
-    }
-    *w++ = '\'';
-    for (; *s && w + 6 < p + sizeof buf[0]; s++)
-        if (*s == '\'') memcpy(w, "'\\''", 4), w += 4;
-        else *w++ = *s;
-    *w++ = '\'', *w = 0;
     return p;
 }
 
@@ -504,8 +505,8 @@ static inline int file_exists(const char *path) {
 
 /* Number of entries in dir (excluding . and ..), -1 if it cannot be opened. */
 static inline int count_entries(const char *dir) {
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "ls -A '%s' 2>/dev/null | wc -l", dir);
+    char cmd[8500];
+    snprintf(cmd, sizeof cmd, "ls -A %s 2>/dev/null | wc -l", tu_sh_word(dir));
     FILE *p = popen(cmd, "r");
     int n = -1;
     if (p) {
