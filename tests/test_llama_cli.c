@@ -821,10 +821,11 @@ static void test_llama_folder_with_tokenizer_model_only(void **state) {
     snprintf(want, sizeof want, "attnviz: error: --model %s has no tokenizer.json, only tokenizer.model (SentencePiece's "
              "protobuf format, which attnviz does not read); write tokenizer.json once, in that folder: python3 -c "
              "\"from transformers import AutoTokenizer; AutoTokenizer.from_pretrained('.').save_pretrained('.')\"\n",
-             model);
+             tu_sh_word(model));
     expect_model_refused(model, want, 0, "tokenizer.model only");
     assert_int_equal(unlink(to), 0);
-    snprintf(want, sizeof want, "attnviz: error: --model %s has no tokenizer.json; a GPT-2 model folder holds", model);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no tokenizer.json; a GPT-2 model folder holds",
+             tu_sh_word(model));
     expect_model_refused(model, want, 1, "no tokenizer");
 }
 

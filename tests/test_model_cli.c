@@ -1590,7 +1590,8 @@ static void test_bad_checkpoints(void **state) {
  * folder whose snapshots hold no config.json is called so. */
 static void test_model_hf_cache_folder(void **state) {
     tu_fixture *f = *state;
-    const char *cache = tu_in(f, "models--gpt2");
+    assert_int_equal(mkdir(tu_in(f, "my hub"), 0755), 0); /* a space: the folder one word in prose and command */
+    const char *cache = tu_in(f, "my hub/models--gpt2");
     char path[4400], want[4600];
     snprintf(path, sizeof path, "%s/snapshots", cache);
     assert_int_equal(mkdir(cache, 0755), 0);
@@ -1610,8 +1611,8 @@ static void test_model_hf_cache_folder(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", cache, "--no-plot", "hello", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json: it is a Hugging Face cache folder, which "
-             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s TEXT\n", cache,
-             tu_sh_word(snap));
+             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s TEXT\n",
+             tu_sh_word(cache), tu_sh_word(snap));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -1782,17 +1783,21 @@ static char *trace_ids(const char *out) {
 }
 
 /* --model DIR/model.safetensors (the weights file, not its folder) is answered with the folder to give; it said
- * "is not a folder; a GPT-2 model folder holds ..." and named no folder. A file of no model keeps that message. */
+ * "is not a folder; a GPT-2 model folder holds ..." and named no folder. A file of no model keeps that message.
+ * A folder with a space ("my model") is one shell word in the prose as in the command: the prose said
+ * "--model /tmp/x/my model/config.json is a file" beside "--model '/tmp/x/my model'" (a maintainer's list). */
 static void test_model_file_names_its_folder(void **state) {
     tu_fixture *f = *state;
-    micro_checkpoint(f->dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}");
+    const char *dir = tu_in(f, "my model");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}");
     static const char *const files[] = {"model.safetensors", "config.json"};
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char file[4400], want[9000];
-        snprintf(file, sizeof file, "%s/%s", f->dir, files[k]);
+        snprintf(file, sizeof file, "%s/%s", dir, files[k]);
         snprintf(want, sizeof want, "attnviz: error: --model %s is a file; --model takes the folder that holds the "
-                 "model's files (config.json, the weights, the tokenizer), not one of them: --model %s\n", file,
-                 tu_sh_word(f->dir));
+                 "model's files (config.json, the weights, the tokenizer), not one of them: --model %s\n",
+                 tu_sh_word(file), tu_sh_word(dir));
         tu_result r;
         run_attnviz(&r, NULL, "--model", file, "--no-plot", "hello", NULL);
         assert_int_equal(r.code, 2);
@@ -3206,7 +3211,7 @@ static void test_model_folder_under_training(void **state) {
     char want[4400];
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json yet: an attnviz --train is writing "
              "this folder now (it holds the folder's lock) and saves its model after the last step; run this again "
-             "when that run has ended\n", dir);
+             "when that run has ended\n", tu_sh_word(dir));
     if (r.code != 1 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s'", r.code, r.err);
     tu_free(&r);
     close(fd);

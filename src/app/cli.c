@@ -1716,6 +1716,20 @@ void av_shell_word(char *buf, size_t n, const char *s) {
     buf[k < n ? k : n - 1] = 0;
 }
 
+const char *av_shown_word(char *buf, size_t n, const char *path) {
+    char shown[4200], word[4 * sizeof shown + 8]; /* each ' is 4 bytes, '\'' */
+    size_t m = sizeof shown;
+    for (;;) { /* shown shorter until its word fits n: cut in the word, a name would lose its bidi closers */
+        size_t len = av_utf8_shown_name(path, shown, m);
+        av_shell_word(word, sizeof word, shown);
+        size_t w = strlen(word);
+        if (w < n || len == 0) break;
+        m = len + 1 > w - n + 2 ? len + 1 - (w - n + 1) : 1;
+    }
+    av_shell_word(buf, n, shown);
+    return buf;
+}
+
 /* "--name VALUE" as typed (the value formatted back from o). */
 static void option_text(char *buf, size_t n, const av_options *o, const char *name) {
     for (int i = 0; i < N_OPTS; i++) {

@@ -237,6 +237,16 @@ void av_stdin_text_hint(char *out, size_t n);
  * at a whole UTF-8 character. */
 void av_shell_word(char *buf, size_t n, const char *s);
 
+/* A path the user gave, as a message names it in its prose, beside a command that names it as one shell word:
+ * its controls and open bidi embeddings as av_utf8_shown_name shows them, then that as one shell word
+ * (av_shell_word), so "--model '/tmp/a b/m' is a file; ...: --model '/tmp/a b/m'" where the prose said
+ * "--model /tmp/a b/m", two words to the eye. A plain path ("runs/rev", "runs/深度") is as it is. Into buf
+ * (n >= 8 bytes, NUL-terminated): a longer name is cut at a whole character before its closers and closing
+ * quote, which stay. Returns buf. No errors. Quoting as GNU ls --quoting-style=shell-escape (av_shell_word). */
+const char *av_shown_word(char *buf, size_t n, const char *path);
+/* av_shown_word(s) held in a char[n] that lasts to the end of the enclosing block, for a message's argument. */
+#define AV_SHOWN_WORD(s, n) av_shown_word((char[n]){0}, (n), (s))
+
 /* argv as one shell-quoted line, "attnviz --heads 2 'I love you'", for the
  * figures' metadata (malloc'd; NULL when out of memory). */
 char *av_command_line(int argc, char **argv);

@@ -121,8 +121,8 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     if (!found[0]) return;
     char near[4400];
     av_path_join(near, sizeof near, parent, found);
-    char shown[4400];
-    av_utf8_shown_name(near, shown, sizeof shown);
+    char shown[4400]; /* one shell word, as the --model before it (check_present) */
+    av_shown_word(shown, sizeof shown, near);
     snprintf(hint, n, " (did you mean --model %s, which holds a model?)", shown);
 }
 
@@ -187,14 +187,26 @@ static int hf_cache_snapshot(char *snap, size_t n, const char *dir) {
     return 1;
 }
 
+/* dir/SUB as one shell word (av_shell_word), for a command to run, into buf (n bytes), SUB the first of the
+ * comma-separated names in list ("scale" of "scale, no-scale"); returns buf. */
+static const char *shell_subdir(char *buf, size_t n, const char *dir, const char *list) {
+    char sub[64], path[4200];
+    snprintf(sub, sizeof sub, "%.*s", (int)strcspn(list, ","), list);
+    av_path_join(path, sizeof path, dir, sub);
+    av_shell_word(buf, n < 420 ? n : 420, path); /* at most 400 bytes of it, as the cache folder's command */
+    return buf;
+}
+
 /* A usage error (exit 2) if the --model folder or its file `name` does not
  * exist: a missing file is bad input like a malformed one, and the message
  * says what a model folder holds. */
 static av_status check_present(const char *dir, const char *name, av_err *err) {
     struct stat sb;
     char named[4200]; /* dir in messages as a user's path is shown (av_utf8_shown_name): -m $'x\u202eq' turned the
-                       * rest of "--model x<RLO>q: no such folder ..." around */
-    av_utf8_shown_name(dir, named, sizeof named);
+                       * rest of "--model x<RLO>q: no such folder ..." around; as one shell word (av_shown_word), as
+                       * the command after it gives it: "--model /tmp/a b/m is a file; ...: --model '/tmp/a b/m'"
+                       * read as two words */
+    av_shown_word(named, sizeof named, dir);
     if (stat(dir, &sb) != 0 && errno == ENOENT) {
         char near[4500]; /* the folder (4400) and the words around it */
         near_model_folder(near, sizeof near, dir);
@@ -240,8 +252,8 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         }
     if (found[0])
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a --train --compare folder, with a model "
-                       "in each of its folders %s; run one of them: attnviz --model %.200s/%.*s TEXT", named, found,
-                       named, (int)strcspn(found, ","), found);
+                       "in each of its folders %s; run one of them: attnviz --model %s TEXT", AV_SHOWN_WORD(dir, 201),
+                       found, shell_subdir(sub, sizeof sub, dir, found));
     /* the Hugging Face cache folder of a model (models--gpt2, as from_pretrained leaves it): "has no config.json;
      * a GPT-2 model folder holds ..." did not say the files are one level down, in snapshots/<commit>/ */
     char snap[4400];
@@ -249,13 +261,13 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     if (cached > 0) {
         char word[4600];
         av_shell_word(word, sizeof word, snap);
-        return av_fail(err, AV_EUSAGE, "--model %.200s has no config.json: it is a Hugging Face cache folder, which "
+        return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a Hugging Face cache folder, which "
                        "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %.400s TEXT",
-                       named, word);
+                       AV_SHOWN_WORD(dir, 201), word);
     }
     if (cached < 0)
-        return av_fail(err, AV_EUSAGE, "--model %.200s has no config.json: it is a Hugging Face cache folder, and none "
-                       "of its snapshots/ folders holds config.json (a download that did not finish?); %s", named,
+        return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a Hugging Face cache folder, and none "
+                       "of its snapshots/ folders holds config.json (a download that did not finish?); %s", AV_SHOWN_WORD(dir, 201),
                        MODEL_FOLDER);
     /* a folder an attnviz --train is writing now (made empty before its first step): "has no config.json; a
      * GPT-2 model folder holds ..." said the folder was the wrong kind, while its model comes at the last step
@@ -294,11 +306,11 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     if (!strcmp(name, "model.safetensors") && (st = av_torch_weights_fail(dir, err))) return st; /* its shards too */
     av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
     if (!strcmp(name, "model.safetensors") && stat(path, &sb) == 0)
-        return av_fail(err, AV_EUSAGE, "--model %.120s has no model.safetensors but model.safetensors.index.json and "
+        return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors but model.safetensors.index.json and "
                        "shards; a GPT-2 is read from one file: join them once, in that "
                        "folder: python3 -c \"import json, safetensors.torch as s; t = {}; [t.update(s.load_file(f)) for f "
                        "in set(json.load(open('model.safetensors.index.json'))['weight_map'].values())]; "
-                       "s.save_file(t, 'model.safetensors', {'format': 'pt'})\"", named);
+                       "s.save_file(t, 'model.safetensors', {'format': 'pt'})\"", AV_SHOWN_WORD(dir, 121));
     char shard[256]; /* the shards without their index: "has no model.safetensors" did not say they were seen */
     int shards = strcmp(name, "model.safetensors") ? 0 : av_llama_shards_present(dir, shard);
     if (shards)
@@ -306,7 +318,7 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
                        "without %s model.safetensors.index.json; a GPT-2 is read from one file: join them once, in "
                        "that folder: python3 -c \"import glob, safetensors.torch as s; t = {}; [t.update(s.load_file(f)) "
                        "for f in glob.glob('model-*-of-*.safetensors')]; s.save_file(t, 'model.safetensors', "
-                       "{'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49), shards, shards == 1 ? "" : "s",
+                       "{'format': 'pt'})\"", AV_SHOWN_WORD(dir, 121), shards, shards == 1 ? "" : "s",
                        AV_SHOWN(shard, 40 + 49), /* at whole characters: "%.120s" cut a name inside one */
                        shards == 1 ? "" : ", ...", shards == 1 ? "its" : "their");
     /* a Llama folder with SentencePiece's tokenizer.model only (older Llama 2 downloads, a checkpoint converted with
@@ -314,10 +326,10 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
      * transformers converts it to the fast tokenizer and save_pretrained writes tokenizer.json. */
     av_path_join(path, sizeof path, dir, "tokenizer.model");
     if (!strcmp(name, "tokenizer.json") && stat(path, &sb) == 0)
-        return av_fail(err, AV_EUSAGE, "--model %.120s has no tokenizer.json, only tokenizer.model (SentencePiece's "
+        return av_fail(err, AV_EUSAGE, "--model %s has no tokenizer.json, only tokenizer.model (SentencePiece's "
                        "protobuf format, which attnviz does not read); write tokenizer.json once, in that folder: "
                        "python3 -c \"from transformers import AutoTokenizer; "
-                       "AutoTokenizer.from_pretrained('.').save_pretrained('.')\"", named);
+                       "AutoTokenizer.from_pretrained('.').save_pretrained('.')\"", AV_SHOWN_WORD(dir, 121));
     return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", named, name, MODEL_FOLDER);
 }
 

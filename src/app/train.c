@@ -1092,7 +1092,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     if (s && saved) /* a full disk at curves.svg: the user may keep the trained model */
         av_fail_append(err, "; the trained model was saved and checked before this error "
                  "(attnviz --model %s runs it), but the training figures and train.csv are not all written: rerun "
-                 "the same command (the same seed gives the same model) to write them", AV_SHOWN(dir, 149));
+                 "the same command (the same seed gives the same model) to write them", AV_SHOWN_WORD(dir, 149));
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, err); /* e.g. head0.png of a run before */
@@ -1827,7 +1827,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     /* later (a disk that fills while the progress goes to a file on it, -q --compare's table): the run went
      * on, so say what it saved, as the other failures after the model do */
     if (!s && (e = out_failed(out)) != 0) {
-        const char *sd = AV_SHOWN(o.outdir, 349);
+        const char *sd = AV_SHOWN_WORD(o.outdir, 349); /* one shell word, as the command gives it */
         if (o.compare == AV_TRAIN_CMP_NONE)
             s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; the trained model was saved and "
                         "checked before this error, with its training figures and train.csv, in %s (attnviz "
