@@ -1655,7 +1655,7 @@ static void test_model_parent_of_model_folders(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders reverse and sort hold a "
-             "model each; --model takes the model's own folder: attnviz --model %s TEXT\n", runs, in_runs(runs, "reverse"));
+             "model each; --model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(runs), in_runs(runs, "reverse"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -1664,7 +1664,7 @@ static void test_model_parent_of_model_folders(void **state) {
     assert_int_equal(unlink(path), 0);
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder sort holds a model; "
-             "--model takes the model's own folder: attnviz --model %s TEXT\n", runs, in_runs(runs, "sort"));
+             "--model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(runs), in_runs(runs, "sort"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -1677,7 +1677,7 @@ static void test_model_parent_of_model_folders(void **state) {
     }
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders s1, s2, s3, s4 and 2 "
-             "more hold a model each; --model takes the model's own folder: attnviz --model %s TEXT\n", runs,
+             "more hold a model each; --model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(runs),
              in_runs(runs, "s1"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
