@@ -598,6 +598,60 @@ static void put_file(const char *path, const char *text) {
     fclose(fp);
 }
 
+/* GPT-2's tokenizer.json with model.KEY set to value (JSON) into path. */
+static void write_gpt2_tokenizer_model_key(const char *path, const char *key, const char *value) {
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    cJSON *root = cJSON_Parse(tok), *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    assert_non_null(model);
+    cJSON_AddItemToObject(model, key, cJSON_Parse(value));
+    char *out = cJSON_PrintUnformatted(root);
+    put_file(path, out);
+    free(out);
+    cJSON_Delete(root);
+    free(tok);
+}
+
+/* BPE settings that change the ids: model.end_of_word_suffix "</w>" (CLIP's), continuing_subword_prefix "##"
+ * and dropout 0.1 were read past, so "Hi there" ran with exit 0 as ids [17250, 612] where Hugging Face's
+ * tokenizers looks the symbols up as "Hi</w>"/"##i" or skips merges at random. Refused, naming the setting; ""
+ * and null (GPT-2's and Qwen2's files write "" for both, null for dropout) and dropout 0 still run with the ids
+ * of gpt-3-encoder (npm) for "Hi there": [17250, 612]. */
+static void test_tokenizer_bpe_options_that_change_ids(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    static const struct {
+        const char *key, *value, *msg;
+    } bad[] = {
+        {"end_of_word_suffix", "\"</w>\"", "model.end_of_word_suffix is \"</w>\": Hugging Face's tokenizers then puts "
+         "it behind the last symbol of every word before looking it up"},
+        {"continuing_subword_prefix", "\"##\"", "model.continuing_subword_prefix is \"##\": Hugging Face's tokenizers "
+         "then puts it in front of every symbol of a word but the first before looking it up"},
+        {"dropout", "0.1", "model.dropout is 0.1: Hugging Face's tokenizers then skips merges at random"},
+        {"end_of_word_suffix", "7", "model.end_of_word_suffix is 7; it must be a string or null"},
+    };
+    tu_result r;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        write_gpt2_tokenizer_model_key(path, bad[i].key, bad[i].value);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi there", NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: %s", path, bad[i].msg);
+        if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("%s: exit %d: %s", bad[i].key, r.code, r.err);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+    static const char *const ok[][2] = {
+        {"end_of_word_suffix", "\"\""}, {"continuing_subword_prefix", "null"}, {"dropout", "0"}, {"dropout", "null"}};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        write_gpt2_tokenizer_model_key(path, ok[i][0], ok[i][1]);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi there", NULL);
+        if (r.code != 0 || !strstr(r.out, "ids [17250, 612]")) fail_msg("%s %s: exit %d: %s%s", ok[i][0], ok[i][1],
+                                                                       r.code, r.err, r.out);
+        tu_free(&r);
+    }
+}
+
+
 /* tokenizer_config.json gets config.json's JSON checks (jsonval.h
  * av_json_parse_object; the messages are its documented ones) and
  * add_bos_token must be true, false or null: it decides whether a token is
@@ -2287,6 +2341,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_show_head_is_not_warned_unused, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_page_names_rmsnorm, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tokenizer_bpe_options_that_change_ids, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -614,6 +614,39 @@ static av_status bos_rule(av_hftok *t, const cJSON *root, const char *name, av_e
     return AV_OK;
 }
 
+/* model's settings that change the ids and that attnviz does not apply: a non-empty
+ * continuing_subword_prefix ("##": tokenizers' BPE looks every symbol after a word's first up with it in front)
+ * or end_of_word_suffix ("</w>", CLIP's: the last symbol with it behind), and a dropout other than null or 0
+ * (merges skipped at random, so the ids change from run to run). Read as tokenizers' models/bpe/model.rs
+ * (merge_word, BpeBuilder). GPT-2's and Qwen2's files write "" for both strings and null for dropout, Llama's
+ * null: those run. Errors: AV_EUSAGE naming the setting, its value and what is allowed. */
+static av_status model_options(const cJSON *model, const char *name, av_err *err) {
+    static const char *const affix[] = {"continuing_subword_prefix", "end_of_word_suffix"};
+    static const char *const does[] = {"puts it in front of every symbol of a word but the first",
+                                       "puts it behind the last symbol of every word"};
+    char key[64], shown[48];
+    for (int i = 0; i < 2; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(model, affix[i]);
+        snprintf(key, sizeof key, "model.%s", affix[i]);
+        if (v && !cJSON_IsNull(v) && !cJSON_IsString(v)) return av_json_wrong_kind(name, key, v, "a string or null", err);
+        if (cJSON_IsString(v) && v->valuestring[0]) {
+            av_json_shown(shown, sizeof shown, v);
+            return av_fail(err, AV_EUSAGE, "%s: %s is %s: Hugging Face's tokenizers then %s before looking it up, "
+                           "which attnviz does not, so the ids would differ (allowed: null or \"\", as GPT-2's, "
+                           "Llama's and Qwen2's tokenizer.json have)", name, key, shown, does[i]);
+        }
+    }
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(model, "dropout");
+    if (d && !cJSON_IsNull(d) && !cJSON_IsNumber(d)) return av_json_wrong_kind(name, "model.dropout", d, "null or 0", err);
+    if (cJSON_IsNumber(d) && d->valuedouble != 0) {
+        av_json_shown(shown, sizeof shown, d);
+        return av_fail(err, AV_EUSAGE, "%s: model.dropout is %s: Hugging Face's tokenizers then skips merges at random, "
+                       "so the ids change from run to run (BPE-dropout, a training-time augmentation); attnviz applies "
+                       "every merge (allowed: null or 0; set it to null to run)", name, shown);
+    }
+    return AV_OK;
+}
+
 av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const char *name, av_err *err) {
     *out = NULL;
     cJSON *root;
@@ -634,6 +667,7 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
     const cJSON *im = cJSON_GetObjectItemCaseSensitive(model, "ignore_merges");
     if (!s && im && !cJSON_IsBool(im)) s = av_json_wrong_kind(name, "model.ignore_merges", im, "true or false", err);
     if (!s) t->ignore_merges = cJSON_IsTrue(im);
+    if (!s) s = model_options(model, name, err);
     if (!s && t->kind == AV_HFTOK_BYTE_LEVEL) s = bl_build(t, model, added, pattern, name, err);
     if (!s && t->kind == AV_HFTOK_SENTENCEPIECE) s = sp_build(t, model, name, err);
     if (!s) s = bos_rule(t, root, name, err);

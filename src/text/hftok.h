@@ -68,7 +68,10 @@
  * other pre-tokenizers or normalizers, ByteLevel add_prefix_space true, a
  * Split behavior or invert other than the above, a Split pattern that does
  * not compile, two Splits, a Split without ByteLevel, merges naming unknown
- * tokens; for byte-level BPE an id no token has (bpe.h needs ids 0..N-1 for
+ * tokens; model settings that change the ids and are not applied here: a
+ * continuing_subword_prefix or end_of_word_suffix other than null or ""
+ * ("##", CLIP's "</w>"), a dropout other than null or 0 (BPE-dropout: merges
+ * skipped at random); for byte-level BPE an id no token has (bpe.h needs ids 0..N-1 for
  * N tokens, each once: an added token whose id is past them is named, with
  * its id and the allowed 0..N-1); an added token at an id the file gives
  * another token ("added token \"<b>\" has id 260, already the id of the
