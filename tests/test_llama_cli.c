@@ -598,17 +598,56 @@ static void put_file(const char *path, const char *text) {
     fclose(fp);
 }
 
-/* GPT-2's tokenizer.json with model.KEY set to value (JSON) into path. */
-static void write_gpt2_tokenizer_model_key(const char *path, const char *key, const char *value) {
+/* GPT-2's tokenizer.json with WHERE.KEY ("model" or "pre_tokenizer", its ByteLevel) set to value (JSON) into path. */
+static void write_gpt2_tokenizer_key(const char *path, const char *where, const char *key, const char *value) {
     char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
-    cJSON *root = cJSON_Parse(tok), *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    assert_non_null(model);
-    cJSON_AddItemToObject(model, key, cJSON_Parse(value));
+    cJSON *root = cJSON_Parse(tok), *obj = cJSON_GetObjectItemCaseSensitive(root, where);
+    assert_non_null(obj);
+    cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+    cJSON_AddItemToObject(obj, key, cJSON_Parse(value));
     char *out = cJSON_PrintUnformatted(root);
     put_file(path, out);
     free(out);
     cJSON_Delete(root);
     free(tok);
+}
+
+/* A boolean of tokenizer.json written as a string (a hand-edited file): model.byte_fallback "true" ran with exit 0
+ * with no byte fallback (an unknown character unk_token, or refused), and ByteLevel use_regex "false" ran "Hi
+ * there" as [17250, 612], GPT-2's pattern applied, where tokenizers refuses the file (serde wants a bool) and
+ * use_regex false encodes the whole text as one piece. Refused, naming the key and the value; true/false run. */
+static void test_tokenizer_flags_must_be_booleans(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    char path[4400], want[4800];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    static const struct {
+        const char *where, *key, *value, *msg;
+    } bad[] = {
+        {"model", "byte_fallback", "\"true\"", "model.byte_fallback is \"true\"; it must be true or false"},
+        {"model", "fuse_unk", "1", "model.fuse_unk is 1; it must be true or false"},
+        {"pre_tokenizer", "use_regex", "\"false\"", "ByteLevel use_regex is \"false\"; it must be true or false"},
+        {"pre_tokenizer", "add_prefix_space", "0", "ByteLevel add_prefix_space is 0; it must be true or false"},
+    };
+    tu_result r;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        write_gpt2_tokenizer_key(path, bad[i].where, bad[i].key, bad[i].value);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi there", NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: %s", path, bad[i].msg);
+        if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("%s: exit %d: %s", bad[i].key, r.code, r.err);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+    /* booleans run: byte_fallback false and use_regex true are the fixture's GPT-2, ids of gpt-3-encoder (npm) */
+    static const char *const ok[][3] = {{"model", "byte_fallback", "false"}, {"model", "fuse_unk", "null"},
+                                        {"pre_tokenizer", "use_regex", "true"}};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        write_gpt2_tokenizer_key(path, ok[i][0], ok[i][1], ok[i][2]);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi there", NULL);
+        if (r.code != 0 || !strstr(r.out, "ids [17250, 612]")) fail_msg("%s: exit %d: %s%s", ok[i][1], r.code, r.err,
+                                                                       r.out);
+        tu_free(&r);
+    }
 }
 
 /* BPE settings that change the ids: model.end_of_word_suffix "</w>" (CLIP's), continuing_subword_prefix "##"
@@ -633,7 +672,7 @@ static void test_tokenizer_bpe_options_that_change_ids(void **state) {
     };
     tu_result r;
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        write_gpt2_tokenizer_model_key(path, bad[i].key, bad[i].value);
+        write_gpt2_tokenizer_key(path, "model", bad[i].key, bad[i].value);
         run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi there", NULL);
         snprintf(want, sizeof want, "attnviz: error: %s: %s", path, bad[i].msg);
         if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("%s: exit %d: %s", bad[i].key, r.code, r.err);
@@ -643,7 +682,7 @@ static void test_tokenizer_bpe_options_that_change_ids(void **state) {
     static const char *const ok[][2] = {
         {"end_of_word_suffix", "\"\""}, {"continuing_subword_prefix", "null"}, {"dropout", "0"}, {"dropout", "null"}};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
-        write_gpt2_tokenizer_model_key(path, ok[i][0], ok[i][1]);
+        write_gpt2_tokenizer_key(path, "model", ok[i][0], ok[i][1]);
         run_attnviz(&r, NULL, "--model", model, "--no-plot", "Hi there", NULL);
         if (r.code != 0 || !strstr(r.out, "ids [17250, 612]")) fail_msg("%s %s: exit %d: %s%s", ok[i][0], ok[i][1],
                                                                        r.code, r.err, r.out);
@@ -2343,6 +2382,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_llama_page_names_rmsnorm, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_bpe_options_that_change_ids, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tokenizer_flags_must_be_booleans, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -351,6 +351,13 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
         const char *type = cJSON_IsString(ty) ? ty->valuestring : "?";
         if (!strcmp(type, "ByteLevel")) {
             byte_level = 1;
+            static const char *const flag[] = {"add_prefix_space", "trim_offsets", "use_regex"};
+            for (int f = 0; f < 3; f++) { /* "false" (a string) was read as use_regex true, the default */
+                const cJSON *b = cJSON_GetObjectItemCaseSensitive(e, flag[f]);
+                char key[48];
+                snprintf(key, sizeof key, "ByteLevel %s", flag[f]);
+                if (b && !cJSON_IsBool(b)) return av_json_wrong_kind(name, key, b, "true or false", err);
+            }
             if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "add_prefix_space")))
                 return av_fail(err, AV_EUSAGE, "%s: ByteLevel add_prefix_space true is not supported (allowed: false)", name);
             if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "use_regex"))) *pattern = WHOLE_PIECE;
@@ -619,7 +626,8 @@ static av_status bos_rule(av_hftok *t, const cJSON *root, const char *name, av_e
  * or end_of_word_suffix ("</w>", CLIP's: the last symbol with it behind), and a dropout other than null or 0
  * (merges skipped at random, so the ids change from run to run). Read as tokenizers' models/bpe/model.rs
  * (merge_word, BpeBuilder). GPT-2's and Qwen2's files write "" for both strings and null for dropout, Llama's
- * null: those run. Errors: AV_EUSAGE naming the setting, its value and what is allowed. */
+ * null: those run. byte_fallback and fuse_unk must be true, false, null or absent (tokenizers' serde refuses a
+ * string; "true" was read here as false). Errors: AV_EUSAGE naming the setting, its value and what is allowed. */
 static av_status model_options(const cJSON *model, const char *name, av_err *err) {
     static const char *const affix[] = {"continuing_subword_prefix", "end_of_word_suffix"};
     static const char *const does[] = {"puts it in front of every symbol of a word but the first",
@@ -635,6 +643,12 @@ static av_status model_options(const cJSON *model, const char *name, av_err *err
                            "which attnviz does not, so the ids would differ (allowed: null or \"\", as GPT-2's, "
                            "Llama's and Qwen2's tokenizer.json have)", name, key, shown, does[i]);
         }
+    }
+    static const char *const flag[] = {"byte_fallback", "fuse_unk"}; /* "true" (a string) was read as false */
+    for (int i = 0; i < 2; i++) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(model, flag[i]);
+        snprintf(key, sizeof key, "model.%s", flag[i]);
+        if (b && !cJSON_IsNull(b) && !cJSON_IsBool(b)) return av_json_wrong_kind(name, key, b, "true or false", err);
     }
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(model, "dropout");
     if (d && !cJSON_IsNull(d) && !cJSON_IsNumber(d)) return av_json_wrong_kind(name, "model.dropout", d, "null or 0", err);

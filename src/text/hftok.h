@@ -71,7 +71,9 @@
  * tokens; model settings that change the ids and are not applied here: a
  * continuing_subword_prefix or end_of_word_suffix other than null or ""
  * ("##", CLIP's "</w>"), a dropout other than null or 0 (BPE-dropout: merges
- * skipped at random); for byte-level BPE an id no token has (bpe.h needs ids 0..N-1 for
+ * skipped at random); a model.byte_fallback or model.fuse_unk, or a ByteLevel
+ * add_prefix_space, trim_offsets or use_regex, that is not a boolean (a
+ * string "true" or "false" was read as false or as the default); for byte-level BPE an id no token has (bpe.h needs ids 0..N-1 for
  * N tokens, each once: an added token whose id is past them is named, with
  * its id and the allowed 0..N-1); an added token at an id the file gives
  * another token ("added token \"<b>\" has id 260, already the id of the
