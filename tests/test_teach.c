@@ -99,13 +99,13 @@ static void test_explain_contribution_has_every_shown_entry(void **state) {
 /* The weight of the contribution line follows --precision as the vectors beside it do: `--explain 1,0 --precision 3
  * "I love deep learning"` printed "A·v_0 = 0.481319 × [ 0.133  2.291 …]", the table's 6 digits, and a weight
  * below 1e-4 took "%.6g" at any precision (a learner's pass). The expected weights are the A line's
- * 0.481319268 (float32 0.481319278) rounded by hand: 0.5 at --precision 0 (the 1 digit that shows it, as
- * numpy's suppress=True), 0.481, 0.4813, 0.48131928; then at every precision 1..9 the weight has the digits
- * after the point that v_0's entries have. */
+ * 0.481319268 (float32 0.481319278) rounded by hand: 0.48 at --precision 0 (2 significant digits at least,
+ * test_explain_weight_is_never_a_whole_number), 0.481, 0.4813, 0.48131928; then at every precision 2..9 the
+ * weight has the digits after the point that v_0's entries have, and at 1 its 2. */
 static void test_explain_weight_follows_precision(void **state) {
     (void)state;
     static const struct { const char *precision, *want; } cell[] = {
-        {"0", "A·v_0 = 0.5 × ["},
+        {"0", "A·v_0 = 0.48 × ["},
         {"3", "A·v_0 = 0.481 × ["},
         {"4", "A·v_0 = 0.4813 × ["},
         {"8", "A·v_0 = 0.48131928 × ["},
@@ -134,7 +134,7 @@ static void test_explain_weight_follows_precision(void **state) {
         while (*v == ' ') v++;
         const char *wp = strchr(w, '.'), *vp = strchr(v, '.');
         int wd = (int)strspn(wp + 1, "0123456789"), vd = (int)strspn(vp + 1, "0123456789");
-        if (wd != p || vd != p) fail_msg("--precision %d: the weight has %d digits, v_0 %d:\n%.200s", p, wd, vd, w);
+        if (wd != (p < 2 ? 2 : p) || vd != p) fail_msg("--precision %d: the weight has %d digits, v_0 %d:\n%.200s", p, wd, vd, w);
         tu_free(&r);
     }
 }
@@ -481,8 +481,9 @@ static int has_minus_zero(const char *text) {
  * terms "(1)(-0)" and "A·v_0 = 0.073240 × [-0 -2 -0 -1]\n = [-2e-02 -1e-01 -2e-02 -5e-02]", a scientific line
  * under a fixed-point one where numpy's suppress=True keeps fixed point. The expected lines are the default
  * precision's k_0 = [2.6855 -0.0378 -0.2759 0.4675], v_0 = [-0.3371 -1.9128 -0.2959 -0.6406] and A·v_0 =
- * [-0.0247 -0.1401 -0.0217 -0.0469] rounded by hand: to 0 digits, and A·v_0 and the weight 0.073240 to the 1
- * digit their -0.1401 and 0.07 need to show a significant digit; a zero takes no minus sign. Then no --explain
+ * [-0.0247 -0.1401 -0.0217 -0.0469] rounded by hand: to 0 digits, and the weight 0.073240 to its 2 significant
+ * digits, 0.073, and A·v_0 to the weight's 3 digits (test_explain_weight_is_never_a_whole_number); a zero takes
+ * no minus sign. Then no --explain
  * or -v line at precisions 0..2 prints a minus zero or turns to scientific notation. */
 static void test_explain_precision_0_keeps_fixed_point(void **state) {
     (void)state;
@@ -493,8 +494,8 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
     static const char *const want[] = {
         "  k_0 = K[0, 0, :] = [ 3  0  0  0]\n",
         "  q·k = Σ_d q[d]·k[d] = (0)(3) + (1)(0) + (1)(0) + …\n",
-        "A·v_0 = 0.1 × [ 0 -2  0 -1]\n",
-        "= [ 0.0 -0.1  0.0  0.0]\n",
+        "A·v_0 = 0.073 × [ 0 -2  0 -1]\n",
+        "= [-0.025 -0.140 -0.022 -0.047]\n",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!strstr(r.out, want[i])) fail_msg("--precision 0 should print\n%s\nin:\n%s", want[i], r.out);
@@ -519,6 +520,63 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
                 line += len + (end != NULL);
             }
             tu_free(&r);
+        }
+}
+
+/* A weight between 0 and 1 never prints as a whole number (a known fault): `-q -d 8 --precision 0 --explain love,you
+ * "I love you"` printed "A·v_2 = 1 × [ 1 -2  1  1 …  1]" and "= [ 1 -1  0  1 …  0]" for the weight 0.5615, so that
+ * 1 × v was not the result, and `--no-scale -d 64 --precision 0 --explain 2,0 "I love deep learning"` printed its
+ * 0.9975 as "1". A weight now takes 2 significant digits at least, and more while it would read 1; the products
+ * take its digits. Expected, by hand: the A lines' 0.561508119 is 0.56, times the default precision's v_2 =
+ * [1.0246 -1.7281 0.8317 1.4226 … 0.7563] is [0.5753 -0.9703 0.4670 0.7988 … 0.4247], so 0.58 -0.97 0.47 0.80
+ * 0.42; 0.997496486 is 1.00 to 2 digits, 0.997 to 3. Then on other cells at --precision 0..2 every weight reads
+ * strictly between 0 and 1 with at least 2 significant digits. */
+static void test_explain_weight_is_never_a_whole_number(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "8", "--precision", "4", "--explain", "love,you",
+                "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "A·v_2 = 0.5615 × [ 1.0246 -1.7281  0.8317  1.4226 …  0.7563]\n"))
+        fail_msg("v_2 is not the one the products were worked from:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "8", "--precision", "0", "--explain", "love,you",
+                "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "A[0, 1, 2] = exp(0) / 1.7809181 = 0.561508134, which float32 stores as 0.561508119\n"))
+        fail_msg("the cell's weight is not the one worked by hand:\n%s", r.out);
+    if (!strstr(r.out, "A·v_2 = 0.56 × [ 1 -2  1  1 …  1]\n"
+                       "                                        = [ 0.58 -0.97  0.47  0.80 …  0.42]\n"))
+        fail_msg("--precision 0 should print the weight 0.56 and its products:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--no-scale", "-d", "64", "--precision", "0",
+                "--explain", "2,0", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "= 0.997496503, which float32 stores as 0.997496486\n") || !strstr(r.out, "A·v_0 = 0.997 × ["))
+        fail_msg("--precision 0 should print the weight 0.997496486 as 0.997:\n%s", r.out);
+    tu_free(&r);
+    static const char *const runs[][3] = {{"1,0", "a b c", "8"}, {"2,1", "I love deep learning", "16"},
+                                          {"0,3", "the cat sat on the mat", "32"}, {"1,1", "我爱深度学习", "8"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int p = 0; p <= 2; p++) {
+            char prec[16];
+            snprintf(prec, sizeof prec, "%d", p);
+            for (int ns = 0; ns < 2; ns++) {
+                run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", runs[i][2], "--precision", prec,
+                            "--explain", runs[i][0], ns ? "--no-scale" : "-q", runs[i][1], NULL);
+                assert_int_equal(r.code, 0);
+                const char *at = strstr(r.out, "A·v_");
+                if (!at) fail_msg("no A·v line:\n%s", r.out);
+                at = strstr(at, " = ") + 3;
+                char *end;
+                double w = strtod(at, &end);
+                size_t sig = strspn(at + strspn(at, "0."), "0123456789");
+                int sci = memchr(at, 'e', (size_t)(end - at)) != NULL; /* 2.4e-13: its digits are --precision's */
+                if (!(w > 0 && w < 1) || (!sci && sig < 2))
+                    fail_msg("--precision %d %s %s: the weight reads %.*s", p, runs[i][0], runs[i][1],
+                             (int)(end - at), at);
+                tu_free(&r);
+            }
         }
 }
 
@@ -2185,6 +2243,7 @@ int main(void) {
         cmocka_unit_test(test_verbose_matrices_follow_numpy_format),
         cmocka_unit_test(test_explain_follows_numpy_format),
         cmocka_unit_test(test_explain_precision_0_keeps_fixed_point),
+        cmocka_unit_test(test_explain_weight_is_never_a_whole_number),
         cmocka_unit_test(test_explain_partial_sums_that_are_not_0_do_not_print_0),
         cmocka_unit_test(test_every_odd_d_k_refusal_for_rope_gives_the_choices),
     };

@@ -767,6 +767,28 @@ static unsigned char *explain_keep(const float *a_row, const unsigned char *m_ro
     return keep;
 }
 
+/* How the contribution line prints the weight w (a softmax weight, 0 <= w <= 1): as print_vec prints the one
+ * number (vec_format: --precision digits, more when it would round to 0, scientific below 1e-4), but a w strictly
+ * between 0 and 1 takes at least 2 significant digits and never prints as a whole number: --precision 0 printed
+ * "A·v_2 = 1 × [ 1 -2  1  1 …] = [ 1 -1  0  1 …]" for a weight of 0.5615, where 1 × v is not the result (a
+ * learner's pass), and 0.0732 as "0.1". Returns 1 for scientific notation (with at least 1 digit after the
+ * point, 2.4e-13), else 0, and *digits, the digits after the point (at most 9, float32's 0.99999994 needs 8). */
+static int weight_format(double w, int precision, int *digits) {
+    float wf = (float)w;
+    int sci = vec_format(&wf, 1, precision, digits);
+    if (!(w > 0 && w < 1)) return sci;
+    if (sci) {
+        if (*digits < 1) *digits = 1;
+        return sci;
+    }
+    char buf[64];
+    for (; *digits < 9; ++*digits) { /* "0." then 2 significant digits; not "1", "1.0", "1.00" … */
+        snprintf(buf, sizeof buf, "%.*f", *digits, w);
+        if (strtod(buf, NULL) < 1.0 && strlen(buf + strspn(buf, "0.")) >= 2) break;
+    }
+    return sci;
+}
+
 /* The words before a stored float32 s that follows the double v the line printed: "which float32 stores as"
  * when s is float32's rounding of v or one unit in its last place from it (the A line's v is the quotient of
  * 9-digit numbers, so the reference kernel's exact weight can land there);
@@ -980,8 +1002,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
      * with --precision 3, a learner's pass). The sentence's share takes the digits that keep it off 0 % and
      * 100 %: one of 0.999998808 read "100.0%" (a learner's pass) */
     char wbuf[64], pct[32];
-    float wf = (float)w;
-    int wd, ws = vec_format(&wf, 1, precision, &wd);
+    int wd, ws = weight_format(w, precision, &wd);
     const char *wt = term_text(wbuf, w, wd, ws);
     if (w > 0 && 100.0 * w < 0.05) snprintf(pct, sizeof pct, "%.2g", 100.0 * w);
     else
@@ -997,7 +1018,9 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     float *contrib = malloc((size_t)D * sizeof *contrib);
     if (contrib) {
         for (int d = 0; d < D; d++) contrib[d] = (float)(w * v[d]);
-        print_vec(f, contrib, D, precision);
+        /* the products take the weight's digits when it has more (weight_format): "0.56 × [ 1 -2  1 …]" went on
+         * "= [ 1 -1  0 …]", 0.56 × 0.83 printing as 0 */
+        print_vec(f, contrib, D, !ws && wd > precision ? wd : precision);
         free(contrib);
     } else fprintf(f, "(no memory left to print it)");
     fputc('\n', f);
