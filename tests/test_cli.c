@@ -971,6 +971,79 @@ static void test_positions_none_names_a_mask_that_tells_order(void **state) {
     rm_rf(dir);
 }
 
+/* A float64 --weights file of nonzero values that float32 stores as 0 (a known fault): X.npy of (3, 8) 1e-300s
+ * (np.save(path, np.full((3, 8), 1e-300))) and `-d 8 -p none -w DIR --no-plot "a b c"` read as all zeros, every
+ * row of A uniform, exit 0, with nothing said, where values too large for float32 are refused. numpy's
+ * astype(np.float32) flushes them to 0 too, so the run goes on, with a note naming the file, the count and the
+ * first. The files are written here byte by byte ('<f8', little-endian). Expected, by hand: X = 0 makes every
+ * score 0, so every weight is 1/3 (--dump's weights.npy), and the note counts 24 from index 0; in the second file
+ * of 0.5s, 1e-46 at [1, 2] and -3e-320 at [1, 5] are at most 2^-150 ≈ 7.0e-46 and round to 0 (2 values, the first
+ * 1e-46 at index 10), while 1e-45 at [0, 3] rounds up to the smallest subnormal 2^-149 and 1e-40 at [2, 4] is a
+ * subnormal, both kept (no note for them). A float32 file of 0.5s has no note. */
+static void write_f8_npy(const char *path, const double *v, size_t rows, size_t cols) {
+    char dict[128];
+    int n = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu, %zu), }", rows, cols);
+    int pad = (64 - (10 + n + 1) % 64) % 64;
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    unsigned short hl = (unsigned short)(n + pad + 1);
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
+    fwrite(pre, 1, 10, f);
+    fprintf(f, "%s%*s\n", dict, pad, "");
+    for (size_t i = 0; i < rows * cols; i++) {
+        uint64_t u;
+        memcpy(&u, &v[i], 8);
+        for (int b = 0; b < 8; b++) fputc((int)(u >> (8 * b)) & 0xff, f);
+    }
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_weights_float64_below_float32_says_they_read_as_0(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4600], dump[4400];
+    double x[3 * 8];
+    for (int i = 0; i < 24; i++) x[i] = 1e-300;
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    write_f8_npy(path, x, 3, 8);
+    snprintf(dump, sizeof dump, "%s/dump", dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "-d", "8", "-p", "none", "-w", dir, "--no-plot", "-q", "--dump", dump, "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    char want[6000];
+    snprintf(want, sizeof want, "attnviz: note: %s/X.npy: 24 nonzero float64 values are read as 0: float32 rounds "
+             "|v| <= 2^-150 = 7.0e-46, half its smallest subnormal 1.4e-45, to 0, as numpy's a.astype(np.float32) "
+             "does; the first is 1e-300 at index 0 (row 0, column 0)\n", dir);
+    if (!strstr(r.err, want)) fail_msg("want the note\n%s\nin:\n%s", want, r.err);
+    tu_free(&r);
+    av_npy a;
+    av_err err = {{0}};
+    snprintf(path, sizeof path, "%s/weights.npy", dump);
+    assert_int_equal(av_npy_read(&a, path, &err), AV_OK);
+    assert_int_equal(a.ndim, 3);
+    for (int i = 0; i < 9; i++) assert_float_equal(a.data[i], 1.0 / 3.0, 1e-6);
+    av_npy_free(&a);
+    for (int i = 0; i < 24; i++) x[i] = 0.5;
+    x[3] = 1e-45, x[10] = 1e-46, x[13] = -3e-320, x[20] = 1e-40;
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    write_f8_npy(path, x, 3, 8);
+    run_attnviz(&r, NULL, "-d", "8", "-p", "none", "-w", dir, "--no-plot", "-q", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    snprintf(want, sizeof want, "attnviz: note: %s/X.npy: 2 nonzero float64 values are read as 0: float32 rounds "
+             "|v| <= 2^-150 = 7.0e-46, half its smallest subnormal 1.4e-45, to 0, as numpy's a.astype(np.float32) "
+             "does; the first is 1e-46 at index 10 (row 1, column 2)\n", dir);
+    if (strcmp(r.err, want)) fail_msg("want the note\n%s\nnot:\n%s", want, r.err);
+    tu_free(&r);
+    float xf[3 * 8];
+    for (int i = 0; i < 24; i++) xf[i] = 0.5f;
+    assert_int_equal(av_npy_write(path, xf, 2, (size_t[]){3, 8}, &err), AV_OK);
+    run_attnviz(&r, NULL, "-d", "8", "-p", "none", "-w", dir, "--no-plot", "-q", "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* [4] project's measured var(Q), var(K) with loaded files: X of ±1 (mean 0,
  * variance 1, by hand) and W_Q = W_K = 3·I give Q = K = 3·X, variance 9
  * exactly with --positions none. The trace said "(of X + PE, so not exactly
@@ -4678,6 +4751,7 @@ int main(void) {
         cmocka_unit_test(test_embed_step_names_a_loaded_x),
         cmocka_unit_test(test_positions_none_names_a_mask_that_tells_order),
         cmocka_unit_test(test_project_variance_of_loaded_files),
+        cmocka_unit_test(test_weights_float64_below_float32_says_they_read_as_0),
         cmocka_unit_test(test_same_command_same_numbers),
         cmocka_unit_test(test_sentence_from_file_and_stdin),
         cmocka_unit_test(test_kernel_option),

@@ -671,6 +671,37 @@ static void test_inf_reported(void **state) {
                       "x.npy contains NaN at index 1");
 }
 
+/* float64 values that float32 rounds to 0 are read as 0, as numpy's astype(np.float32), and counted for the
+ * caller's note (they read as all zeros silently). (2, 2) column by column: the file's 2nd value 1e-300 is C index
+ * 2, its 3rd 1e-310 (a float64 subnormal) C index 1, the first in C order; 1e-45 rounds up to 2^-149 and stays. */
+static void test_float64_below_float32_counted(void **state) {
+    (void)state;
+    double d[4] = {1e-45, 1e-300, 1e-310, 4};
+    size_t len;
+    unsigned char *b = craft("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2), }", 1, d, sizeof d, &len);
+    av_npy a;
+    av_err err = {{0}};
+    assert_int_equal(av_npy_parse(&a, b, len, "x.npy", &err), AV_OK);
+    assert_true(a.data[0] == 0x1p-149f && a.data[1] == 0.0f && a.data[2] == 0.0f && a.data[3] == 4.0f);
+    assert_int_equal(a.flushed, 2);
+    char note[512];
+    av_npy_flushed_note(&a, "x.npy", note, sizeof note);
+    assert_string_equal(note, "x.npy: 2 nonzero float64 values are read as 0: float32 rounds |v| <= 2^-150 = 7.0e-46, "
+                              "half its smallest subnormal 1.4e-45, to 0, as numpy's a.astype(np.float32) does; the "
+                              "first is 1e-310 at index 1 (row 0, column 1)");
+    av_npy_free(&a);
+    free(b);
+    /* no such value: no note */
+    double e[4] = {1, 2, 3, 4};
+    b = craft("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", 1, e, sizeof e, &len);
+    assert_int_equal(av_npy_parse(&a, b, len, "x.npy", &err), AV_OK);
+    assert_int_equal(a.flushed, 0);
+    av_npy_flushed_note(&a, "x.npy", note, sizeof note);
+    assert_string_equal(note, "");
+    av_npy_free(&a);
+    free(b);
+}
+
 static void test_float64_out_of_float32_range_rejected(void **state) {
     (void)state;
     expect_fixture_error("f8_overflow.npy", "value 1e+300 at index 2 (row 1, column 0) does not fit in float32");
@@ -789,6 +820,7 @@ int main(void) {
         cmocka_unit_test(test_nan_reported_with_row_and_column),
         cmocka_unit_test(test_inf_reported),
         cmocka_unit_test(test_float64_out_of_float32_range_rejected),
+        cmocka_unit_test(test_float64_below_float32_counted),
         cmocka_unit_test(test_malformed_dicts_rejected),
         cmocka_unit_test(test_bool_values_must_be_0_or_1),
         cmocka_unit_test(test_expect_shape_message),

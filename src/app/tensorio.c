@@ -310,7 +310,9 @@ static void dumped_sentence_hint(char *out, size_t n, const char *dir, size_t ro
 }
 
 /* One of the --weights files into dst (rows, cols); a missing file keeps the
- * seeded tensor, a found one counts in *found. */
+ * seeded tensor, a found one counts in *found. A float64 file with nonzero
+ * values float32 stores as 0 is read, with a note on stderr
+ * (av_npy_flushed_note). */
 static av_status load_one(const char *dir, const char *name, float *dst, size_t rows, size_t cols,
                           int *found, av_err *err) {
     char path[4096];
@@ -356,6 +358,12 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
         return s;
     }
     memcpy(dst, a.data, rows * cols * sizeof(float));
+    if (a.flushed) { /* a file of 1e-300s read as all zeros, every row of A uniform, and nothing said so */
+        char note[4600];
+        av_utf8_shown_name(path, shown, sizeof shown);
+        av_npy_flushed_note(&a, shown, note, sizeof note);
+        av_message(stderr, "attnviz: note: %s\n", note);
+    }
     av_npy_free(&a);
     (*found)++;
     return AV_OK;

@@ -460,7 +460,10 @@ static av_status convert_bytes(av_npy *out, const unsigned char *d, size_t count
 
 /* Step 5 for '<f4' / '<f8' (item 4 or 8 bytes): little-endian values to
  * float32 in C order; each must be finite and, from float64, fit in float32.
- * The bad value reported is the first in C order, whatever the file's order. */
+ * The bad value reported is the first in C order, whatever the file's order.
+ * Nonzero float64 values that float32 rounds to 0 are counted in out->flushed
+ * (the first in C order in flushed_at and flushed_value) for the caller's note
+ * (av_npy_flushed_note): X.npy of 1e-300s read as all zeros, silently. */
 static av_status convert_floats(av_npy *out, const unsigned char *d, size_t count, size_t item,
                                 const header_info *h, const char *name, av_err *err) {
     float *f = malloc(count ? count * sizeof(float) : 1);
@@ -488,16 +491,32 @@ static av_status convert_floats(av_npy *out, const unsigned char *d, size_t coun
             continue;
         }
         f[j] = (float)v;
+        if (f[j] == 0.0f && v != 0.0 && (!out->flushed++ || j < out->flushed_at)) {
+            out->flushed_at = j;
+            out->flushed_value = v;
+        }
     }
     if (bad == SIZE_MAX) {
         out->data = f;
         return AV_OK;
     }
     free(f);
+    out->flushed = 0;
     if (!isfinite(bad_v)) return not_finite(err, name, bad_v, bad, h->ndim, h->shape);
     char where[192];
     fmt_index(where, sizeof where, bad, h->ndim, h->shape);
     return av_fail(err, AV_EUSAGE, "%s: value %g at %s does not fit in float32", name, bad_v, where);
+}
+
+void av_npy_flushed_note(const av_npy *a, const char *name, char *buf, size_t n) {
+    if (!n) return;
+    buf[0] = 0;
+    if (!a->flushed) return;
+    char where[192];
+    fmt_index(where, sizeof where, a->flushed_at, a->ndim, a->shape);
+    snprintf(buf, n, "%s: %zu nonzero float64 value%s read as 0: float32 rounds |v| <= 2^-150 = 7.0e-46, half its "
+             "smallest subnormal 1.4e-45, to 0, as numpy's a.astype(np.float32) does; the first is %g at %s",
+             name_or_default(name), a->flushed, a->flushed == 1 ? " is" : "s are", a->flushed_value, where);
 }
 
 /* "; it is float16: save it as float32, np.save(path, a.astype(np.float32))"

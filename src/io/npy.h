@@ -63,6 +63,10 @@ typedef struct {
     char descr[16];                /* as found in the header: "<f4", "<f8", "|b1" or "|u1" */
     float *data;                   /* '<f4' / '<f8' (converted), all finite; else NULL */
     unsigned char *bytes;          /* '|b1' (0 or 1) / '|u1' (raw 0..255); else NULL */
+    /* '<f8' values that are not 0 but that float32 rounds to 0 (|v| <= 2^-150 ≈ 7.0e-46), which data holds as 0
+     * (as numpy's a.astype(np.float32)): how many, and the first in C order, its index and float64 value */
+    size_t flushed, flushed_at;
+    double flushed_value;
 } av_npy;
 
 /* Parse an in-memory .npy image of len bytes (buf is not modified and need
@@ -93,6 +97,15 @@ typedef struct {
  * No allocation larger than 2 x len happens. *out is zeroed first; on success
  * the caller frees with av_npy_free (calling it after a failure is harmless). */
 av_status av_npy_parse(av_npy *out, const unsigned char *buf, size_t len, const char *name, av_err *err);
+
+/* The note for an array whose '<f8' data had values float32 stores as 0 (a->flushed > 0), into buf[n] (always
+ * NUL-terminated; "" when a->flushed is 0), name first as in av_npy_parse's messages: "w/X.npy: 24 nonzero
+ * float64 values are read as 0: float32 rounds |v| <= 2^-150 = 7.0e-46, half its smallest subnormal 1.4e-45,
+ * to 0, as numpy's a.astype(np.float32) does; the first is 1e-300 at index 0 (row 0, column 0)" (index and
+ * position as the errors name them). Values that float32 keeps as subnormals lose digits but are no note. The
+ * caller prints it as an
+ * "attnviz: note: " line: numpy flushes them too, so they are no error, but a file of them reads as all 0. */
+void av_npy_flushed_note(const av_npy *a, const char *name, char *buf, size_t n);
 
 /* Read path (see av_read_file) and parse it, naming path in messages. File
  * errors are AV_ERUNTIME ("cannot read 'W_Q.npy': No such file or directory"),
