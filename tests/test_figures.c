@@ -1289,8 +1289,8 @@ static void test_compare_panels_named_by_setting(void **state) {
     tu_free(&r);
     char *osvg = slurp(in(f, "o/compare_order.svg"), NULL);
     assert_non_null(osvg);
-    assert_int_equal(count_str(osvg, ">positions none: max 0</text>"), 1); /* a pure permutation */
-    assert_int_equal(count_str(osvg, ">positions sinusoidal: max "), 1);
+    assert_int_equal(count_str(osvg, ">positions none: head 0 max 0</text>"), 1); /* a pure permutation */
+    assert_int_equal(count_str(osvg, ">positions sinusoidal: head 0 max "), 1);
     assert_non_null(strstr(osvg, "0 everywhere = the weights only permute"));
     free(osvg);
     RUN(&r, "-q", "--heads", "2", "--compare", "scale", "--format", "both", "-o", in(f, "c"), "I love you");
@@ -1333,6 +1333,60 @@ static void test_compare_order_hatches_pad_keys(void **state) {
     free(svg);
 }
 
+/* --compare order's terminal check is a max over every head, its figure draws one: `attnviz -H 2 --compare order
+ * --pad-to 6 "I love you"` printed "positions rope max difference = 0.276" over a panel "positions rope: max 0.092
+ * (real rows)", head 0's, with nothing on the slide saying whose. Now each panel says "head h max", the title
+ * gives the terminal's max over all heads, both as the terminal writes them. Independent check: a max over 2
+ * heads is the larger of the 2 heads' maxima, so the figures of --head 0 and --head 1 together give the
+ * terminal's 3 numbers, and the title repeats them. */
+static void test_compare_order_names_head_and_all_heads_max(void **state) {
+    fixture *f = *state;
+    static const char *const pos[3] = {"none", "sinusoidal", "rope"};
+    double term[3], head_max[2][3];
+    char term_txt[3][32];
+    for (int h = 0; h < 2; h++) {
+        tu_result r;
+        char hs[4], dir[8];
+        snprintf(hs, sizeof hs, "%d", h);
+        snprintf(dir, sizeof dir, "o%d", h);
+        RUN(&r, "-q", "-H", "2", "--head", hs, "--compare", "order", "--pad-to", "6", "--format", "svg", "-o",
+            in(f, dir), "I love you");
+        expect_ok(&r);
+        for (int p = 0; p < 3; p++) { /* "  positions rope        max difference = 0.276      order matters..." */
+            char key[64];
+            snprintf(key, sizeof key, "positions %s ", pos[p]);
+            const char *l = strstr(r.out, key), *v = l ? strstr(l, "max difference = ") : NULL;
+            if (!v) fail_msg("no \"%smax difference\" line:\n%s", key, r.out);
+            v += strlen("max difference = ");
+            assert_int_equal(sscanf(v, "%31s", term_txt[p]), 1);
+            term[p] = atof(term_txt[p]);
+        }
+        tu_free(&r);
+        char path[32];
+        snprintf(path, sizeof path, "%s/compare_order.svg", dir);
+        char *svg = slurp(in(f, path), NULL);
+        assert_non_null(svg);
+        for (int p = 0; p < 3; p++) {
+            char want[96];
+            snprintf(want, sizeof want, ">positions %s: head %d max ", pos[p], h);
+            const char *v = strstr(svg, want);
+            if (!v) fail_msg("%s: no panel title \"%s\"", path, want + 1);
+            head_max[h][p] = atof(v + strlen(want));
+            assert_non_null(strstr(v, " (real rows)</text>"));
+        }
+        char title[200];
+        snprintf(title, sizeof title, "max over all 2 heads (real rows): none %s, sinusoidal %s, rope %s", term_txt[0],
+                 term_txt[1], term_txt[2]);
+        if (!strstr(svg, title)) fail_msg("%s: the title does not hold \"%s\"", path, title);
+        free(svg);
+    }
+    for (int p = 0; p < 3; p++) /* 3 significant digits each: within half a unit of the third */
+        if (fabs(fmax(head_max[0][p], head_max[1][p]) - term[p]) > 5e-4 * fmax(term[p], 1e-300) + 1e-12)
+            fail_msg("positions %s: heads' maxima %g and %g, but the terminal's max over heads is %g", pos[p],
+                     head_max[0][p], head_max[1][p], term[p]);
+    assert_true(term[2] > 0 && fmin(head_max[0][2], head_max[1][2]) < term[2]); /* the heads differ: a real test */
+}
+
 /* Every --compare figure's title says what the other figures' titles say:
  * the head of how many, the mask, and the settings not compared (positions
  * for scale, "no scale"); order names the mask it ran with (padding only).
@@ -1351,7 +1405,8 @@ static void test_compare_titles_name_head_mask_and_positions(void **state) {
          {"--compare rope-style: head 0 of 2 under each setting · mask: key padding (2 <pad>) · no scale", ""},
          "· positions: "},
         {{"--compare", "order", "--causal", "--pad-to", "6"}, "compare_order",
-         {"of head 0 of 2 · 0 everywhere", "run without the causal / --attn-mask mask · positions: none vs "
+         {"of head 0 of 2 · max over all 2 heads (real rows): none 0, sinusoidal ", "0 everywhere = the weights only "
+          "permute · run without the causal / --attn-mask mask · positions: none vs "
           "sinusoidal vs RoPE (interleaved) · mask: key padding (2 <pad>)"}, "no scale"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -3381,6 +3436,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_set_the_index_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_order_hatches_pad_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_order_names_head_and_all_heads_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_in_the_title_is_not_blamed_on_the_labels, setup, teardown),

@@ -349,13 +349,22 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
 
 int av_compare_has_figure(av_compare_kind kind) { return kind != AV_CMP_NONE; }
 
+/* A max |ΔA| of --compare order as print_order writes it: "0" for an exact
+ * permutation, else 3 significant digits with trailing zeros kept ("0.170"). */
+static void order_diff_text(char *out, size_t n, double d) {
+    if (d == 0) snprintf(out, n, "0");
+    else snprintf(out, n, "%#.3g", d);
+}
+
 /* order: per positions kind, head h's |A'[π(i), π(j)] − A[i, j]| on one
- * 0..max scale (0 = the weights only permute). */
+ * 0..max scale (0 = the weights only permute). Each panel names head h's
+ * max ("head 0 max 0.0924" with several heads), and with several heads the
+ * title gives the max over all heads that the terminal's check prints. */
 static av_status plot_order(const char *path, const av_comparison *c, const av_tokens *toks, int h,
                             const char *context, const av_plot_meta *meta, av_err *err) {
     int T = toks->n;
     av_heatmap hms[AV_CMP_MAX_SETTINGS];
-    char names[AV_CMP_MAX_SETTINGS][96], title[2048];
+    char names[AV_CMP_MAX_SETTINGS][160], title[2048], head[24] = "";
     const char *const *tok = (const char *const *)toks->tok;
     float top = 0, worst[AV_CMP_MAX_SETTINGS] = {0};
     for (int i = 0; i < c->n; i++) /* the panel's max reads the real query rows, as the table; the scale all rows */
@@ -373,16 +382,31 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
         for (size_t k = 0; k < (size_t)T * T; k++) masked[k] = (int)(k % (size_t)T) >= c->n_real;
     }
     for (int i = 0; i < c->n; i++) {
-        snprintf(names[i], sizeof names[i], "positions %s: max %.2g%s", av_positions_name(c->order_pos[i]),
-                 (double)worst[i], c->n_real < T ? " (real rows)" : "");
+        /* the terminal's check reads every head: head 0's "max 0.092" under its "rope max difference = 0.276"
+         * read as a contradiction (a tester's report), so with several heads the panel says whose max it is,
+         * the title gives the terminal's, and both are written as the terminal writes them */
+        char here[32];
+        order_diff_text(here, sizeof here, c->H > 1 ? worst[i] : c->order_diff[i]);
+        if (c->H > 1) snprintf(head, sizeof head, "head %d ", h);
+        snprintf(names[i], sizeof names[i], "positions %s: %smax %s%s", av_positions_name(c->order_pos[i]),
+                 c->H > 1 ? head : "", here, c->n_real < T ? " (real rows)" : "");
         hms[i] = (av_heatmap){.title = names[i], .n_q = T, .n_k = T, .q_labels = tok, .k_labels = tok,
                               .w = c->order_delta[i] + (size_t)h * T * T, .masked = masked, .panel_title = names[i]};
     }
+    char all[400] = ""; /* with several heads: " · max over all H heads: none 0, sinusoidal 0.170, rope 0.276" */
+    if (c->H > 1)
+        snprintf(all, sizeof all, " · max over all %d heads%s: ", c->H, c->n_real < T ? " (real rows)" : "");
+    for (int i = 0; c->H > 1 && i < c->n; i++) {
+        char d[32];
+        size_t len = strlen(all);
+        order_diff_text(d, sizeof d, c->order_diff[i]);
+        snprintf(all + len, sizeof all - len, "%s%s %s", i ? ", " : "", av_positions_name(c->order_pos[i]), d);
+    }
     char first[AV_MAX_TOKEN_BYTES + 8], last[AV_MAX_TOKEN_BYTES + 8]; /* '"' for a quote token */
     snprintf(title, sizeof title, "%s%s--compare order: swap %s and %s, then |A′[π(i), π(j)] − A[i, j]| "
-             "of head %d of %d · 0 everywhere = the weights only permute%s · %s%s%s", context ? context : "",
+             "of head %d of %d%s · 0 everywhere = the weights only permute%s · %s%s%s", context ? context : "",
              context ? " · " : "", av_quote_token(first, sizeof first, tok[0]),
-             av_quote_token(last, sizeof last, tok[c->last]), h, c->H,
+             av_quote_token(last, sizeof last, tok[c->last]), h, c->H, all,
              c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "", c->shared,
              c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
     av_plot_meta mm = meta ? *meta : (av_plot_meta){0};
