@@ -2818,6 +2818,40 @@ static void test_missing_glyph_in_the_title_is_not_blamed_on_the_labels(void **s
     tu_free(&r);
 }
 
+/* Emoji sequences that are one character to the reader but several to the fonts are said, once: `attnviz --heads
+ * 1 -o DIR "I 👍🏽 🇯🇵 you"` drew the flag as two boxed letters J P and the thumb as a thumb and a colour swatch,
+ * in head0.png and the SVG, and said nothing. The note's text is written here by hand (code points from UTS #51's
+ * emoji-sequences.txt and emoji-zwj-sequences.txt); a keycap (the mark centred on its digit, one thing), a ZWJ
+ * between Devanagari letters and a run with --no-plot get none. */
+static void test_emoji_sequences_drawn_in_parts_are_noted(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "1", "--format", "both", "-o", in(f, "emo"),
+        "I \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD \xF0\x9F\x87\xAF\xF0\x9F\x87\xB5 you");
+    expect_ok(&r);
+    const char *want = "attnviz: note: the figures draw skin tone \xF0\x9F\x8F\xBD of \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD "
+                       "(U+1F44D U+1F3FD) as a swatch after \xF0\x9F\x91\x8D; flag \xF0\x9F\x87\xAF\xF0\x9F\x87\xB5 "
+                       "(U+1F1EF U+1F1F5) as its two letters J P: the fonts found have no single glyph for these "
+                       "sequences\n";
+    if (!strstr(r.err, want) || count_str(r.err, "attnviz: note: the figures draw") != 1) fail_msg("%s", r.err);
+    tu_free(&r);
+
+    /* 👩‍💻 = U+1F469 U+200D U+1F4BB; 1️⃣ = U+0031 U+FE0F U+20E3; क्‍ष = क ् ZWJ ष */
+    RUN(&r, "-q", "--heads", "1", "-o", in(f, "emo2"),
+        "\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB 1\xEF\xB8\x8F\xE2\x83\xA3 \xE0\xA4\x95\xE0\xA5\x8D\xE2\x80\x8D"
+        "\xE0\xA4\xB7");
+    expect_ok(&r);
+    want = "attnviz: note: the figures draw \xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB (U+1F469 U+200D U+1F4BB) as "
+           "\xF0\x9F\x91\xA9 \xF0\x9F\x92\xBB side by side: the fonts found have no single glyph for this sequence\n";
+    if (!strstr(r.err, want) || strstr(r.err, "keycap") || strstr(r.err, "U+0915")) fail_msg("%s", r.err);
+    tu_free(&r);
+
+    RUN(&r, "-q", "--no-plot", "I \xF0\x9F\x87\xAF\xF0\x9F\x87\xB5 you");
+    expect_ok(&r);
+    if (strstr(r.err, "the figures draw")) fail_msg("%s", r.err);
+    tu_free(&r);
+}
+
 /* The SVG keeps the spaces the PNG draws: 'attnviz --format both --title "A   B"' drew "A   B" in head0.png, but
  * head0.svg had no xml:space, so a viewer (rsvg-convert, a browser, Inkscape) joined the run of spaces and showed
  * "A B" centred elsewhere. The root svg element now says xml:space="preserve" for every <text>. */
@@ -3440,6 +3474,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_in_the_title_is_not_blamed_on_the_labels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_emoji_sequences_drawn_in_parts_are_noted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_font_family_names_each_family_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_keeps_runs_of_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),

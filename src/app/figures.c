@@ -511,6 +511,58 @@ static void describe_run(fig_run *fr, const av_figure_context *fc) {
     fr->noscale = c->scale ? "" : " · no scale";
 }
 
+/* " (U+1F1EF U+1F1F5)" for s, into out (n bytes). */
+static void code_points(char *out, size_t n, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t at = 0;
+    out[0] = '\0';
+    while (*p && at < n) at += snprintf(out + at, n - at, "%sU+%04X", at ? " " : " (", av_utf8_next(&p));
+    if (at + 2 < n) strcat(out, ")");
+}
+
+/* One note for the emoji sequences the figures drew as several things side by side (av_plot_split_sequences):
+ * what each is drawn as, up to 4 of them, so a figure-maker does not learn it only by looking closely. */
+static void note_split_sequences(void) {
+    int n = av_plot_split_sequences();
+    if (n <= 0) return;
+    char list[1600] = "";
+    size_t at = 0;
+    for (int k = 0; k < n && k < 4; k++) {
+        int kind;
+        const char *s = av_plot_split_sequence(k, &kind);
+        if (!s) break;
+        char cps[160], one[400];
+        code_points(cps, sizeof cps, s);
+        const unsigned char *p = (const unsigned char *)s;
+        if (kind == AV_SEQ_FLAG) {
+            unsigned a = av_utf8_next(&p), b = av_utf8_next(&p);
+            snprintf(one, sizeof one, "flag %s%s as its two letters %c %c", s, cps, (char)('A' + a - 0x1F1E6),
+                     (char)('A' + b - 0x1F1E6));
+        } else if (kind == AV_SEQ_TONE) {
+            const unsigned char *tone = p; /* the first skin tone, U+1F3FB..1F3FF, after the base */
+            for (unsigned c = 0; *p && !(c >= 0x1F3FB && c <= 0x1F3FF);) tone = p, c = av_utf8_next(&p);
+            int base = (int)(tone - (const unsigned char *)s);
+            snprintf(one, sizeof one, "skin tone %.4s of %s%s as a swatch after %.*s", s + base, s, cps, base, s);
+        } else if (kind == AV_SEQ_KEYCAP) {
+            snprintf(one, sizeof one, "keycap %s%s as %c beside a keycap", s, cps, s[0]);
+        } else { /* the parts the joiners (U+200D, E2 80 8D) join, side by side */
+            char parts[100] = "";
+            size_t pn = 0;
+            for (const char *q = s; *q && pn + 4 < sizeof parts; q++)
+                if (strncmp(q, "\xE2\x80\x8D", 3) == 0) parts[pn++] = ' ', q += 2;
+                else parts[pn++] = *q;
+            parts[pn] = '\0';
+            snprintf(one, sizeof one, "%s%s as %s side by side", s, cps, parts);
+        }
+        at += snprintf(list + at, sizeof list - at, "%s%s", k ? "; " : "", one);
+        if (at >= sizeof list) break;
+    }
+    char more[40] = "";
+    if (n > 4) snprintf(more, sizeof more, "; and %d more", n - 4);
+    av_message(stderr, "attnviz: note: the figures draw %s%s: the fonts found have no single glyph for %s\n", list,
+               more, n == 1 ? "this sequence" : "these sequences");
+}
+
 void av_figures_warn_missing_glyphs(void) {
     int n = av_plot_missing_glyphs();
     char why[600] = ""; /* a binary copied without its data folder: the boxes' cause is that folder, not the system */
@@ -524,6 +576,7 @@ void av_figures_warn_missing_glyphs(void) {
     if (n > 0)
         av_message(stderr, "attnviz: warning: %d character%s in the figures' text%s %s no glyph in any installed font; drawn "
                    "as boxes%s\n", n, n == 1 ? "" : "s", cps, n == 1 ? "has" : "have", why);
+    note_split_sequences();
 }
 
 void av_figures_note_lowered_dpi(FILE *fp, const av_options *o) {

@@ -156,6 +156,38 @@ void av_plot_reset_cut_titles(void) {
 static unsigned missing_cps[MISSING_SET];
 static int missing_glyphs;
 
+/* Distinct emoji sequences drawn in parts since the last reset
+ * (av_text_split_sequences); the first SPLIT_SET are remembered. */
+#define SPLIT_SET 16
+static struct {
+    char utf8[64];
+    int kind;
+} split_seq[SPLIT_SET];
+static int split_seqs;
+
+int av_plot_split_sequences(void) {
+    return split_seqs;
+}
+
+const char *av_plot_split_sequence(int k, int *kind) {
+    if (k < 0 || k >= split_seqs || k >= SPLIT_SET) return NULL;
+    if (kind) *kind = split_seq[k].kind;
+    return split_seq[k].utf8;
+}
+
+static void note_split(const char *s, size_t len, int kind) {
+    if (len >= sizeof split_seq[0].utf8) return;
+    int known = split_seqs < SPLIT_SET ? split_seqs : SPLIT_SET;
+    for (int k = 0; k < known; k++)
+        if (strlen(split_seq[k].utf8) == len && memcmp(split_seq[k].utf8, s, len) == 0) return;
+    if (split_seqs < SPLIT_SET) {
+        memcpy(split_seq[split_seqs].utf8, s, len);
+        split_seq[split_seqs].utf8[len] = '\0';
+        split_seq[split_seqs].kind = kind;
+    }
+    split_seqs++;
+}
+
 int av_plot_missing_glyphs(void) {
     return missing_glyphs;
 }
@@ -166,6 +198,7 @@ unsigned av_plot_missing_glyph(int k) {
 
 void av_plot_reset_missing(void) {
     missing_glyphs = 0;
+    split_seqs = 0;
 }
 
 static void note_missing(unsigned cp) {
@@ -1414,13 +1447,18 @@ static av_status check_hm(const av_heatmap *hm, int max_cols, int need_w, av_err
     return AV_OK;
 }
 
-/* Note the characters no font has in every text item of dl. */
+/* Note the characters no font has, and the emoji sequences drawn in parts,
+ * in every text item of dl. */
 static void count_missing(const av_dlist *dl) {
     for (size_t k = 0; k < dl->n; k++) {
         if (dl->items[k].kind != AV_DL_TEXT) continue;
         unsigned cps[64];
         int n = av_text_missing_codepoints(dl->items[k].text.utf8, dl->items[k].text.bold, cps, 64);
         for (int c = 0; c < n && c < 64; c++) note_missing(cps[c]);
+        av_text_seq seq[16];
+        int m = av_text_split_sequences(dl->items[k].text.utf8, dl->items[k].text.bold, seq, 16);
+        for (int c = 0; c < m && c < 16; c++)
+            note_split(dl->items[k].text.utf8 + seq[c].start, seq[c].len, seq[c].kind);
     }
 }
 

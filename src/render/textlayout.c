@@ -1494,3 +1494,116 @@ int av_text_cluster_fonts(const char *utf8, int bold, av_text_span *spans, int c
     line_free(&ln);
     return n;
 }
+
+/* ---------------------------------------------------------------- emoji sequences drawn in parts */
+
+static int is_regional(unsigned cp) {
+    return cp >= 0x1F1E6 && cp <= 0x1F1FF;
+}
+
+static int is_skin_tone(unsigned cp) {
+    return cp >= 0x1F3FB && cp <= 0x1F3FF; /* EMOJI MODIFIER FITZPATRICK TYPE-1-2 .. TYPE-6 */
+}
+
+/* Extended_Pictographic, approximately (UTS #51 / emoji-data.txt: the blocks
+ * that hold it); enough to tell an emoji ZWJ sequence from a ZWJ between
+ * letters (Devanagari, Arabic), which is not one. */
+static int is_pictographic(unsigned cp) {
+    return (cp >= 0x1F000 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF) || (cp >= 0x2300 && cp <= 0x23FF) ||
+           (cp >= 0x2B00 && cp <= 0x2BFF) || (cp >= 0x2190 && cp <= 0x21FF) || cp == 0x00A9 || cp == 0x00AE ||
+           cp == 0x203C || cp == 0x2049 || cp == 0x2122 || cp == 0x2139 || cp == 0x3030 || cp == 0x303D;
+}
+
+/* How many parts the line's glyphs stand in, side by side: a glyph that
+ * overlaps the part before it by half its width or more (a keycap centred on
+ * its digit) joins it; an empty glyph (ZWJ, a variation selector) is none. */
+static int drawn_parts(const char *utf8, int bold) {
+    const float size = 32.0f;
+    av_text_layout lay;
+    if (av_text_lay(utf8, size, bold, &lay) != 0) return 0;
+    int parts = 0;
+    float pl = 0, pr = 0;
+    for (int k = 0; k < lay.n; k++) {
+        float l, r;
+        av_glyph_bitmap bm;
+        if (lay.g[k].slot < 0) {
+            l = lay.g[k].x / 64.0f;
+            r = l + av_text_box_advance(size) / 64.0f;
+        } else if (av_text_glyph_render(&lay.g[k], lay.g[k].x, size, &bm) == 0 && bm.cols > 0 && bm.rows > 0) {
+            l = (float)bm.left;
+            r = l + bm.cols;
+        } else {
+            continue;
+        }
+        float over = (r < pr ? r : pr) - (l > pl ? l : pl), w = r - l, pw = pr - pl;
+        if (parts > 0 && over >= 0.5f * (w < pw ? w : pw)) {
+            if (l < pl) pl = l;
+            if (r > pr) pr = r;
+        } else {
+            parts++;
+            pl = l;
+            pr = r;
+        }
+    }
+    av_text_layout_free(&lay);
+    return parts;
+}
+
+int av_text_split_sequences(const char *utf8, int bold, av_text_seq *out, int cap) {
+    const unsigned char *s = (const unsigned char *)utf8;
+    size_t bytes = 0;
+    int wide = 0; /* every sequence has a character from U+2000 up: a lead byte E2 or more */
+    for (; s[bytes]; bytes++) wide |= s[bytes] >= 0xE2;
+    if (!wide) return 0;
+    unsigned *cp = malloc((bytes + 1) * sizeof *cp);
+    size_t *at = malloc((bytes + 1) * sizeof *at);
+    if (!cp || !at) {
+        free(cp);
+        free(at);
+        return 0;
+    }
+    int n = 0;
+    while (*s) {
+        at[n] = (size_t)(s - (const unsigned char *)utf8);
+        cp[n++] = av_utf8_next(&s);
+    }
+    at[n] = (size_t)(s - (const unsigned char *)utf8);
+    cp[n] = 0;
+    int found = 0;
+    for (int i = 0; i < n;) {
+        int j = i, kind = -1;
+        if (is_regional(cp[i]) && is_regional(cp[i + 1])) {
+            j = i + 2, kind = AV_SEQ_FLAG;
+        } else if ((cp[i] >= '0' && cp[i] <= '9') || cp[i] == '#' || cp[i] == '*') {
+            j = i + 1 + (cp[i + 1] == 0xFE0F);
+            if (cp[j] == 0x20E3) j++, kind = AV_SEQ_KEYCAP;
+        } else if (is_pictographic(cp[i])) {
+            int tone = 0, zwj = 0;
+            j = i + 1;
+            for (;;) {
+                while (cp[j] == 0xFE0F || is_skin_tone(cp[j])) tone |= is_skin_tone(cp[j]), j++;
+                if (cp[j] != 0x200D || !is_pictographic(cp[j + 1])) break;
+                zwj = 1, j += 2;
+            }
+            kind = zwj ? AV_SEQ_ZWJ : tone && !is_skin_tone(cp[i]) ? AV_SEQ_TONE : -1;
+        }
+        if (kind < 0) {
+            i = j > i ? j : i + 1;
+            continue;
+        }
+        char part[256];
+        size_t len = at[j] - at[i];
+        if (len < sizeof part) {
+            memcpy(part, utf8 + at[i], len);
+            part[len] = '\0';
+            if (drawn_parts(part, bold) > 1) {
+                if (found < cap) out[found] = (av_text_seq){at[i], len, kind};
+                found++;
+            }
+        }
+        i = j;
+    }
+    free(cp);
+    free(at);
+    return found;
+}

@@ -162,6 +162,26 @@ int av_text_cluster_fonts(const char *utf8, int bold, av_text_span *spans, int c
  * repeats, into out[0 .. cap-1]. Returns how many there are (may exceed cap). */
 int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int cap);
 
+/* An emoji sequence (UTS #51) that is one character to the reader: bytes
+ * [start, start + len) of the line, and its kind. */
+enum { AV_SEQ_FLAG, AV_SEQ_TONE, AV_SEQ_ZWJ, AV_SEQ_KEYCAP };
+typedef struct {
+    size_t start, len;
+    int kind; /* AV_SEQ_FLAG: two regional indicators (U+1F1E6..1F1FF, 🇯🇵); AV_SEQ_TONE: a base and a skin
+                 tone U+1F3FB..1F3FF (👍🏽); AV_SEQ_ZWJ: emoji joined by U+200D (👩‍💻); AV_SEQ_KEYCAP: 0-9, # or *,
+                 U+FE0F and U+20E3 (1️⃣) */
+} av_text_seq;
+/* The emoji sequences of utf8 (UTS #51 section 1.4: flags, modifier, ZWJ and
+ * keycap sequences; tag sequences are not looked for) that av_text_lay
+ * draws as more than one thing side by side, because no font found has a
+ * glyph for the whole sequence (colour emoji fonts are not used): a flag
+ * as its two boxed letters, 👍🏽 as a thumb and a colour swatch. A glyph
+ * overlapping the one before it by half its width or more (a keycap mark
+ * centred on its digit) counts as the same thing. Up to cap of them into
+ * out[], in logical order; returns how many there are (may exceed cap), 0
+ * when out of memory. */
+int av_text_split_sequences(const char *utf8, int bold, av_text_seq *out, int cap);
+
 /* 1 if some installed font has code point cp: the bundled regular face, or
  * a font fontconfig finds (0 if none has it, or fontconfig cannot start). */
 int av_text_has_glyph(unsigned cp);
