@@ -2615,6 +2615,37 @@ static void test_help_warmup_names_noams_range(void **state) {
     tu_free(&r);
 }
 
+/* --help's --train line read as if -o were required: "train a small GPT-2-layout model from scratch into -o DIR",
+ * and attnviz(1)'s "write -o DIR", where `attnviz --train reverse` without -o trains into ./attnviz-out, as -o's
+ * own entry says ("default attnviz-out in the current folder"). Both now say the default in those words (written
+ * here by hand), and a run without -o in an empty folder writes the model there. */
+static void test_help_train_names_the_default_folder(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--help", NULL);
+    assert_int_equal(r.code, 0);
+    tu_help_unwrap(r.out);
+    char line[512];
+    assert_non_null(line_from(r.out, "      --train TASK ", line, sizeof line));
+    if (!strstr(line, "into -o DIR (default attnviz-out in the current folder)"))
+        fail_msg("--train's help names no default folder: %s", line);
+    tu_free(&r);
+    char *man = tu_slurp_file(src_path("docs/attnviz.1"), NULL);
+    assert_non_null(man);
+    assert_non_null(strstr(man, "Folder for the figures (default \\fIattnviz\\-out\\fR in the current folder"));
+    assert_non_null(strstr(man, "write \\fB\\-o\\fR \\fIDIR\\fR (default \\fIattnviz\\-out\\fR in the current folder)"));
+    free(man);
+    char *dir = make_tmpdir();
+    tu_run_opts ro = {.cwd = dir, .stdout_fd = -1};
+    tu_run_ex(&r, &ro, NULL, 0, (const char *const[]){"-q", "--train", "reverse", "--steps", "2", NULL});
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    char cfg[4200];
+    snprintf(cfg, sizeof cfg, "%s/attnviz-out/config.json", dir);
+    if (access(cfg, F_OK) != 0) fail_msg("no %s", cfg);
+    rm_rf(dir);
+}
+
 /* --dpi's --help line and README's options row said "more pixels, same printed size" and nothing of the
  * 6000-pixel side that every figure keeps to (a figure-maker's pass: --heads 16 --dpi 600 on 64 tokens wrote
  * heads.png at 5925 x 5999 px and pHYs 436 dpi, said only in a note on stderr). Both now name the limit; the grid
@@ -4738,6 +4769,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_help_and_readme_name_the_dpi_pixel_limit, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_readme_states_the_compare_limits),
         cmocka_unit_test(test_help_warmup_names_noams_range),
+        cmocka_unit_test(test_help_train_names_the_default_folder),
         cmocka_unit_test(test_help_head_names_html),
         cmocka_unit_test(test_help_figures_default_says_grid_needs_two_heads),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),

@@ -165,7 +165,8 @@ static const optdef kOpts[] = {
      .help = "scale | positions | rope-style | order: rerun under each setting; with --train: scale | norm | "
              "positions; with --model: scale"},
     {"train", 0, OPT_CHOICE, AT(train), .lo = 0, .hi = AV_TASK_COUNT - 1, .choice_name = task_name, .noun = "task",
-     .arg = "TASK", .help = "reverse | sort | induction: train a small GPT-2-layout model from scratch into -o DIR"},
+     .arg = "TASK", .help = "reverse | sort | induction: train a small GPT-2-layout model from scratch into -o DIR "
+             "(default attnviz-out in the current folder)"},
     {"layers", 0, OPT_INT, AT(layers), .lo = 1, .hi = 12, .arg = "N", .help = "--train: layers (default 2; 1..12)"},
     {"steps", 0, OPT_INT, AT(steps), .lo = 1, .hi = 1000000, .arg = "N",
      .help = "--train: optimiser steps (default 4000; 1..1000000)"},
