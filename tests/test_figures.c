@@ -1346,7 +1346,7 @@ static void test_compare_order_names_head_and_all_heads_max(void **state) {
     char term_txt[3][32];
     for (int h = 0; h < 2; h++) {
         tu_result r;
-        char hs[4], dir[8];
+        char hs[12], dir[16]; /* room for any int: -O1 warned of truncation (-Wformat-truncation) */
         snprintf(hs, sizeof hs, "%d", h);
         snprintf(dir, sizeof dir, "o%d", h);
         RUN(&r, "-q", "-H", "2", "--head", hs, "--compare", "order", "--pad-to", "6", "--format", "svg", "-o",
@@ -1362,7 +1362,7 @@ static void test_compare_order_names_head_and_all_heads_max(void **state) {
             term[p] = atof(term_txt[p]);
         }
         tu_free(&r);
-        char path[32];
+        char path[48];
         snprintf(path, sizeof path, "%s/compare_order.svg", dir);
         char *svg = slurp(in(f, path), NULL);
         assert_non_null(svg);
