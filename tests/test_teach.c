@@ -101,7 +101,8 @@ static void test_explain_contribution_has_every_shown_entry(void **state) {
  * below 1e-4 took "%.6g" at any precision (a learner's pass). The expected weights are the A line's
  * 0.481319268 (float32 0.481319278) rounded by hand: 0.48 at --precision 0 (2 significant digits at least,
  * test_explain_weight_is_never_a_whole_number), 0.481, 0.4813, 0.48131928; then at every precision 2..9 the
- * weight has the digits after the point that v_0's entries have, and at 1 its 2. */
+ * weight has the digits after the point that v_0's entries have, and at 1 both its 2 (v_0 takes the weight's
+ * digits, so that the line multiplies the numbers it shows: test_explain_weight_is_never_a_whole_number). */
 static void test_explain_weight_follows_precision(void **state) {
     (void)state;
     static const struct { const char *precision, *want; } cell[] = {
@@ -134,7 +135,7 @@ static void test_explain_weight_follows_precision(void **state) {
         while (*v == ' ') v++;
         const char *wp = strchr(w, '.'), *vp = strchr(v, '.');
         int wd = (int)strspn(wp + 1, "0123456789"), vd = (int)strspn(vp + 1, "0123456789");
-        if (wd != (p < 2 ? 2 : p) || vd != p) fail_msg("--precision %d: the weight has %d digits, v_0 %d:\n%.200s", p, wd, vd, w);
+        if (wd != (p < 2 ? 2 : p) || vd != wd) fail_msg("--precision %d: the weight has %d digits, v_0 %d:\n%.200s", p, wd, vd, w);
         tu_free(&r);
     }
 }
@@ -482,8 +483,8 @@ static int has_minus_zero(const char *text) {
  * under a fixed-point one where numpy's suppress=True keeps fixed point. The expected lines are the default
  * precision's k_0 = [2.6855 -0.0378 -0.2759 0.4675], v_0 = [-0.3371 -1.9128 -0.2959 -0.6406] and A·v_0 =
  * [-0.0247 -0.1401 -0.0217 -0.0469] rounded by hand: to 0 digits, and the weight 0.073240 to its 2 significant
- * digits, 0.073, and A·v_0 to the weight's 3 digits (test_explain_weight_is_never_a_whole_number); a zero takes
- * no minus sign. Then no --explain
+ * digits, 0.073, and v_0 and A·v_0 to the weight's 3 digits (test_explain_weight_is_never_a_whole_number); a
+ * zero takes no minus sign. Then no --explain
  * or -v line at precisions 0..2 prints a minus zero or turns to scientific notation. */
 static void test_explain_precision_0_keeps_fixed_point(void **state) {
     (void)state;
@@ -494,7 +495,7 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
     static const char *const want[] = {
         "  k_0 = K[0, 0, :] = [ 3  0  0  0]\n",
         "  q·k = Σ_d q[d]·k[d] = (0)(3) + (1)(0) + (1)(0) + …\n",
-        "A·v_0 = 0.073 × [ 0 -2  0 -1]\n",
+        "A·v_0 = 0.073 × [-0.337 -1.913 -0.296 -0.641]\n",
         "= [-0.025 -0.140 -0.022 -0.047]\n",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -523,14 +524,48 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
         }
 }
 
+/* Half a unit in the last place of the number printed at s (fixed point): 0.5 for "3", 0.005 for "-1.73". */
+static double half_ulp(const char *s) {
+    const char *dot = strchr(s, '.');
+    size_t d = 0;
+    if (dot) d = strspn(dot + 1, "0123456789");
+    return 0.5 * pow(10.0, -(double)d);
+}
+
+/* The contribution line "A·v_j = w × [v…] \n … = [p…]" from end (just past w) multiplies what it shows: each p is
+ * w × v within the roundings of the three printed numbers (worked from the printed text, not attnviz's values). */
+static void check_products_shown(const char *w_at, const char *end, int p, const char *text, const char *out) {
+    double w = strtod(w_at, NULL), uw = half_ulp(w_at);
+    const char *v = strstr(end, "× [");
+    const char *pr = v ? strstr(v, "\n") : NULL;
+    pr = pr ? strstr(pr, "= [") : NULL;
+    if (!v || !pr) fail_msg("--precision %d %s: no v_j and product lines:\n%s", p, text, out);
+    v += strlen("× ["), pr += strlen("= [");
+    for (int k = 0; k < 5; k++) {
+        char *ve, *pe;
+        v += strspn(v, " …"), pr += strspn(pr, " …"); /* the spaces and the bytes of "…" */
+        if (*v == ']' || *pr == ']') break;
+        double vv = strtod(v, &ve), pp = strtod(pr, &pe);
+        if (ve == v || pe == pr) fail_msg("--precision %d %s: unreadable numbers at %.20s / %.20s", p, text, v, pr);
+        double bound = fabs(vv) * uw + w * half_ulp(v) + uw * half_ulp(v) + half_ulp(pr) + 1e-12;
+        if (fabs(w * vv - pp) > bound)
+            fail_msg("--precision %d %s: %g × %.*s is not %.*s (|difference| %g > %g):\n%s", p, text, w,
+                     (int)(ve - v), v, (int)(pe - pr), pr, fabs(w * vv - pp), bound, out);
+        v = ve, pr = pe;
+    }
+}
+
 /* A weight between 0 and 1 never prints as a whole number (a known fault): `-q -d 8 --precision 0 --explain love,you
  * "I love you"` printed "A·v_2 = 1 × [ 1 -2  1  1 …  1]" and "= [ 1 -1  0  1 …  0]" for the weight 0.5615, so that
  * 1 × v was not the result, and `--no-scale -d 64 --precision 0 --explain 2,0 "I love deep learning"` printed its
  * 0.9975 as "1". A weight now takes 2 significant digits at least, and more while it would read 1; the products
- * take its digits. Expected, by hand: the A lines' 0.561508119 is 0.56, times the default precision's v_2 =
- * [1.0246 -1.7281 0.8317 1.4226 … 0.7563] is [0.5753 -0.9703 0.4670 0.7988 … 0.4247], so 0.58 -0.97 0.47 0.80
- * 0.42; 0.997496486 is 1.00 to 2 digits, 0.997 to 3. Then on other cells at --precision 0..2 every weight reads
- * strictly between 0 and 1 with at least 2 significant digits. */
+ * take its digits, and so does v_j beside them: "0.56 × [ 1 -2  1  1 …  1] = [ 0.58 -0.97 …]" multiplied numbers
+ * the line did not show (0.56 × -2 is not -0.97). Expected, by hand: the A lines' 0.561508119 is 0.56, times the
+ * default precision's v_2 = [1.0246 -1.7281 0.8317 1.4226 … 0.7563] (1.02 -1.73 0.83 1.42 0.76 to 2 digits) is
+ * [0.5753 -0.9703 0.4670 0.7988 … 0.4247], so 0.58 -0.97 0.47 0.80 0.42; 0.997496486 is 1.00 to 2 digits, 0.997
+ * to 3. Then on other cells at --precision 0..2 every weight reads strictly between 0 and 1 with at least 2
+ * significant digits, and each product printed is the printed weight times the printed v_j entry within the
+ * three roundings: |w·v − p| <= |v|·ulp_w/2 + |w|·ulp_v/2 + ulp_p/2 (+ the rounding of the ulps' own products). */
 static void test_explain_weight_is_never_a_whole_number(void **state) {
     (void)state;
     tu_result r;
@@ -545,7 +580,7 @@ static void test_explain_weight_is_never_a_whole_number(void **state) {
     assert_int_equal(r.code, 0);
     if (!strstr(r.out, "A[0, 1, 2] = exp(0) / 1.7809181 = 0.561508134, which float32 stores as 0.561508119\n"))
         fail_msg("the cell's weight is not the one worked by hand:\n%s", r.out);
-    if (!strstr(r.out, "A·v_2 = 0.56 × [ 1 -2  1  1 …  1]\n"
+    if (!strstr(r.out, "A·v_2 = 0.56 × [ 1.02 -1.73  0.83  1.42 …  0.76]\n"
                        "                                        = [ 0.58 -0.97  0.47  0.80 …  0.42]\n"))
         fail_msg("--precision 0 should print the weight 0.56 and its products:\n%s", r.out);
     tu_free(&r);
@@ -575,6 +610,7 @@ static void test_explain_weight_is_never_a_whole_number(void **state) {
                 if (!(w > 0 && w < 1) || (!sci && sig < 2))
                     fail_msg("--precision %d %s %s: the weight reads %.*s", p, runs[i][0], runs[i][1],
                              (int)(end - at), at);
+                if (!sci) check_products_shown(at, end, p, runs[i][1], r.out);
                 tu_free(&r);
             }
         }

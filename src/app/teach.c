@@ -1010,17 +1010,19 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
             snprintf(pct, sizeof pct, "%.*f", dp, 100.0 * w);
             if (w >= 1 || strtod(pct, NULL) < 100.0) break;
         }
+    /* v_j and the products take the weight's digits when it has more (weight_format), so the line multiplies the
+     * numbers it shows: "0.56 × [ 1 -2  1 …]" went on "= [ 1 -1  0 …]", 0.56 × 0.83 printing as 0, and then
+     * "= [ 0.58 -0.97  0.47 …]", where 0.56 × 1 is not 0.58 nor 0.56 × -2 -0.97 (v_2 = [1.02 -1.73 0.83 …]) */
+    int vd = !ws && wd > precision ? wd : precision;
     fprintf(f, "  contribution to o_%d = Σ_j A[i,j]·v_j:  A·v_%d = %s × ", qi, kj, wt);
-    print_vec(f, v, D, precision);
+    print_vec(f, v, D, vd);
     fprintf(f, "\n                                        = ");
     /* the whole vector, cut as v_j's line is: it showed v_j's last entry and left out its product (a teacher's
      * pass: "[-0.4918 0.1230 -0.7207 0.5481 … 0.5381]" then "= [-0.1020 0.0255 -0.1495 0.1137] …") */
     float *contrib = malloc((size_t)D * sizeof *contrib);
     if (contrib) {
         for (int d = 0; d < D; d++) contrib[d] = (float)(w * v[d]);
-        /* the products take the weight's digits when it has more (weight_format): "0.56 × [ 1 -2  1 …]" went on
-         * "= [ 1 -1  0 …]", 0.56 × 0.83 printing as 0 */
-        print_vec(f, contrib, D, !ws && wd > precision ? wd : precision);
+        print_vec(f, contrib, D, vd);
         free(contrib);
     } else fprintf(f, "(no memory left to print it)");
     fputc('\n', f);
