@@ -1682,6 +1682,26 @@ static void test_model_parent_of_model_folders(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* names that are not one word to the eye are quoted in the prose as in the command: "its folders a b and
+     * it's hold a model each" read as four folders and an open quote. Quoted by hand as GNU ls
+     * --quoting-style=shell-escape does: 'a b', 'it'\''s' */
+    const char *odd = tu_in(f, "odd");
+    assert_int_equal(mkdir(odd, 0755), 0);
+    static const char *const names[] = {"a b", "it's"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", odd, names[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+        micro_checkpoint(path, NULL);
+    }
+    run_attnviz(&r, NULL, "--model", odd, "--no-plot", "3 1 4 1 5 >", NULL);
+    char first[4400];
+    snprintf(first, sizeof first, "%s/a b", odd);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders 'a b' and 'it'\\''s' "
+             "hold a model each; --model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(odd),
+             tu_sh_word(first));
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
 }
 
 /* The PyTorch conversions quote the folder and give a line of Python to paste. In a Hugging Face cache

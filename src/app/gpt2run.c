@@ -288,8 +288,8 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         char list[1200] = "", first[4400], word[4600];
         size_t at = 0;
         for (int i = 0; i < n_inside && i < 4; i++) {
-            char one[300];
-            av_utf8_shown_name(inside[i], one, sizeof one);
+            char one[300]; /* one word each, as the command's path is: "its folders a b and c" read as three */
+            av_shown_word(one, sizeof one, inside[i]);
             const char *sep = i == 0 ? "" : i + 1 == n_inside ? " and " : ", "; /* "a, b and c" */
             at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", sep, one);
         }
