@@ -2005,7 +2005,7 @@ static void test_toy_model_input_edges(void **state) {
     tu_free(&r);
     /* one token: the layers table's means over queries 1..T−1 were of no query, printed as "1.00" and "head 0 (0.00)" */
     run_attnviz(&r, NULL, "--model", toy, "--no-plot", "3", NULL);
-    if (r.code != 0 || !strstr(r.out, " —               —\n") || strstr(r.out, "head 0 (0.00)") ||
+    if (r.code != 0 || !strstr(r.out, " —            —\n") || strstr(r.out, "head 0 (0.00)") ||
         !strstr(r.out, "(one token: no query has a token before it, so both marks are —)\n"))
         fail_msg("one token: exit %d:\n%s%s", r.code, r.out, r.err);
     tu_free(&r);
@@ -3390,6 +3390,38 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
     if (!weights_on) fail_msg("the weights line does not go on at column 13:\n%s", out);
     if (!project_on) fail_msg("step [1.2] does not go on at column 21:\n%s", out);
     if (!words_equal(out, piped.out)) fail_msg("the terminal's text is not the pipe's:\n%s\n---\n%s", out, piped.out);
+    /* At 80 columns (a projector's large font) every line fits, the sizes line and the table of layers too: the
+     * sizes "  T = 4   layers L = 2   d_model = 16   heads H = 4   d_k = 16/4 = 4   vocab V = 294" (83 columns)
+     * break at a gap, as the sentence trace's do, and the table's header "layer   rms: in → out     on token 0
+     * previous-token head" is 8 + 15 + 3 + 13 + 19 = 58 columns after its indent of 21 (rms "0.0337 → 0.0385" is 15;
+     * it was 64: 85 in all) */
+    ws.ws_col = 80;
+    pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDERR_FILENO);
+        execv(tu_bin(), (char *const *)argv);
+        _exit(127);
+    }
+    status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    strip_sgr(out);
+    int sizes_on = 0, header = 0;
+    for (const char *line = out; *line;) {
+        size_t n = strcspn(line, "\n");
+        if (lead_bytes(line, n) > 80)
+            fail_msg("a line of %d columns on an 80-column terminal:\n%.*s\nin:\n%s", lead_bytes(line, n), (int)n, line, out);
+        const char *next = line + n + (line[n] == '\n');
+        if (strncmp(line, "  T = 4   layers L = ", 21) == 0) sizes_on = strncmp(next, "  vocab V = 294\n", 16) == 0;
+        if (strstr(line, "layer   rms: in → out     on token 0   previous-token head"))
+            header = lead_bytes(line, n) == 21 + 58;
+        line = next;
+    }
+    if (!sizes_on) fail_msg("the sizes line does not go on with \"  vocab V = 294\":\n%s", out);
+    if (!header) fail_msg("no table header of 21 + 58 columns:\n%s", out);
+    if (!words_equal(out, piped.out)) fail_msg("the terminal's text is not the pipe's (80):\n%s\n---\n%s", out, piped.out);
     free(out);
     tu_free(&piped);
 }

@@ -220,7 +220,16 @@ static void embed_and_layers(const tctx *t) {
     stage(t, "[3]", "layers");
     fprintf(f, "%d block%s, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L,
             t->L == 1 ? "" : "s", T, C, T, C, t->H, T, T);
-    fprintf(f, "%s%-7s %-22s %-15s %s\n", ind, "layer", "rms(x): in → out", "on 1st token", "previous-token head");
+    /* The rms column as wide as its widest "in → out" (its "→" is 3 bytes, 1 column), so that the header fits an
+     * 80-column terminal with its indent of 21 while that is at most 16 columns ("rms(x): in → out" in 22 and
+     * "on 1st token" in 15 took 85) */
+    int io_w = 13; /* "rms: in → out" */
+    for (int l = 0; l < t->L; l++) {
+        char io[64];
+        rms_in_out(io, t, l);
+        if ((int)strlen(io) - 2 > io_w) io_w = (int)strlen(io) - 2;
+    }
+    fprintf(f, "%s%-7s %-*s   %-12s %s\n", ind, "layer", io_w + 2, "rms: in → out", "on token 0", "previous-token head");
     for (int l = 0; l < t->L; l++) {
         double first, pw;
         int ph;
@@ -228,15 +237,18 @@ static void embed_and_layers(const tctx *t) {
         char io[64];
         rms_in_out(io, t, l);
         if (T == 1) /* no query 1..T−1: the means were of nothing ("1.00", "head 0 (0.00)"); "—" is 3 bytes, 1 column */
-            fprintf(f, "%s%s%-7d%s %-22s %-17s —\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
-                    l == t->r->layer ? av_reset(t->color) : "", io, "—");
+            fprintf(f, "%s%s%-7d%s %-*s   %-14s —\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
+                    l == t->r->layer ? av_reset(t->color) : "", io_w + 2, io, "—");
         else
-            fprintf(f, "%s%s%-7d%s %-22s %-15.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
-                    l == t->r->layer ? av_reset(t->color) : "", io, first, ph, pw);
+            fprintf(f, "%s%s%-7d%s %-*s   %-12.2f head %d (%.2f)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
+                    l == t->r->layer ? av_reset(t->color) : "", io_w + 2, io, first, ph, pw);
     }
     if (T == 1) fprintf(f, "%s(one token: no query has a token before it, so both marks are —)\n", ind);
-    fprintf(f, "%s(on 1st token: mean weight of queries 1..T−1 on key 0; previous-token head: the head whose\n", ind);
-    fprintf(f, "%s queries put the most weight on the token just before them, with that mean weight)\n", ind);
+    /* one line for each column, each broken at a terminal's width (av_term_wrap), not by hand */
+    fprintf(f, "%s(rms: root mean square of the residual stream x, into and out of the layer;\n", ind);
+    fprintf(f, "%s on token 0: mean weight of queries 1..T−1 on key 0, the first token;\n", ind);
+    fprintf(f, "%s previous-token head: the head whose queries put the most weight on the token just before them, with "
+            "that mean weight)\n", ind);
 }
 
 /* Layer L, step by step: LayerNorm, the attention stages, residual, MLP. */
@@ -387,7 +399,7 @@ static void llama_layers(const tctx *t) {
     stage(t, "[3]", "layers");
     fprintf(f, "%d block%s, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L,
             t->L == 1 ? "" : "s", T, C, T, C, t->H, T, T);
-    fprintf(f, "%s%-7s %-22s %-15s %-22s %s\n", ind, "layer", "rms(x): in → out", "on 1st token", "previous-token head",
+    fprintf(f, "%s%-7s %-22s %-15s %-22s %s\n", ind, "layer", "rms(x): in → out", "on token 0", "previous-token head",
             "RoPE shift: worst |ΔS|");
     double all = 0;
     for (int l = 0; l < t->L; l++) {

@@ -334,28 +334,36 @@ static int operator_word(const char *p) {
 /* Whether a line is a row of a table, whose columns would not survive a break, so it is left whole: 4 or more
  * gaps of 3+ spaces after its indent (--explain's softmax table, the online softmax's tiles), 3 or more under
  * a step's text (an indent of 19 or more: the --model trace's table of layers), or a row of numbers, '[' then
- * a space, '-' or '[' (-v's matrices; a step's "[4]" is none); the partial sums' 2-space gaps make no table.
+ * a space, '-' or '[' (-v's matrices; a step's "[4]" is none); the partial sums' 2-space gaps make no table,
+ * nor do gaps between sizes "name = value" (the --model trace's "  T = 4   layers L = 2   d_model = 64 ...",
+ * which breaks at a gap, break_at).
  * Colour escapes are no part of it (a bold "   [2] embed" label once counted its indent as a gap) */
 static int table_row(const char *text, size_t len) {
     char line[4096];
     size_t n = strip_escapes(text, len, line, sizeof line), lead = strspn(line, " "), i = lead;
     if (i + 1 < n && line[i] == '[' && strchr(" -[", line[i + 1])) return 1;
-    int gaps = 0;
+    int gaps = 0, sizes = 1; /* sizes: every cell is a "name = value" */
+    size_t cell = i;
     for (; i + 2 < n; i++)
         if (line[i] == ' ' && line[i + 1] == ' ' && line[i + 2] == ' ') {
             gaps++;
-            i += strspn(line + i, " ") - 1;
+            line[i] = 0, sizes = sizes && strstr(line + cell, " = ");
+            i += strspn(line + i + 1, " ");
+            cell = i + 1;
         }
-    return gaps >= (lead >= 19 ? 3 : 4);
+    sizes = sizes && strstr(line + cell, " = ");
+    return gaps >= (lead >= 19 ? 3 : 4) && !sizes;
 }
 
-/* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last space
- * outside brackets and |…| and not beside an operator (a formula and a shape stay whole: "var(Q) = 1.608",
- * "(4, 512)·(512, 512)"), else the last space outside brackets, else the last space, the first of these that
- * leaves at most half the room empty, else the latest; n when it fits or has no space that fits */
+/* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last gap of 3+
+ * spaces outside brackets and |…| (between the sizes "T = 4   d_model = 512", a formula and its shape), else
+ * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
+ * "var(Q) = 1.608", "(4, 512)·(512, 512)"), else the last space outside brackets, else the last space, the
+ * first of these that leaves at most half the room empty, else the latest; n when it fits or has no space that
+ * fits */
 static size_t break_at(const char *line, size_t at, size_t n, int col, int width) {
     if (col + line_width(line + at, n - at) <= width) return n;
-    size_t best[3] = {0, 0, 0};
+    size_t best[4] = {0, 0, 0, 0}; /* a gap, a space, one outside brackets, any */
     int depth = 0, bars = 0;
     for (size_t i = at; i < n; i++) {
         char ch = line[i];
@@ -374,13 +382,14 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
         if (next >= n) break;
         int op = operator_word(line + prev) || operator_word(line + next) ||
                  (line[i - 1] == ':' && strchr("-0123456789", line[next])); /* "d<256: -17.1063" */
-        if (!depth && !bars && !op) best[0] = i;
-        if (!depth && !bars) best[1] = i;
-        best[2] = i;
+        if (!depth && !bars && !op && next - i >= 3) best[0] = i;
+        if (!depth && !bars && !op) best[1] = i;
+        if (!depth && !bars) best[2] = i;
+        best[3] = i;
     }
     /* the first kind that breaks in the second half of the room, else the latest break of any kind */
     size_t last = 0;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (best[k] && line_width(line + at, best[k] - at) * 2 >= width - col) return best[k];
         if (best[k] > last) last = best[k];
     }
@@ -394,8 +403,9 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
         int indent = continuation_indent(line, n), col = 0, lead = (int)strspn(line, " ");
         int text_w = line_width(line + lead, n - lead);
         if (width <= 0 || table_row(line, n)) at = n, fwrite(line, 1, n, f);
-        else if (lead > width / 3 && lead + text_w > width && text_w <= width - 2) {
-            /* --explain's "= [ 0.1531 … 0.5147]" under "A·v_3 = …" at column 40: moved left whole, not broken */
+        else if (lead > width / 3 && lead > 22 && lead + text_w > width && text_w <= width - 2) {
+            /* --explain's "= [ 0.1531 … 0.5147]" under "A·v_3 = …" at column 40: moved left whole, not broken; a
+             * line under a step's text (columns 19 to 22, the --model trace's notes) goes on under it instead */
             fprintf(f, "%*s", width - text_w, "");
             fwrite(line + lead, 1, n - lead, f);
             at = n;
