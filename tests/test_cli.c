@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
@@ -3598,6 +3599,70 @@ static void test_trace_fits_an_80_column_terminal(void **state) {
     rm_rf(dir);
 }
 
+/* Whether the word s[0..n) is a piece of a shape cut at its ", ": "(4," or "(2, 4," ends a line, "512)" or
+ * "4, 512)" begins one (a shape is letters, digits and '_' between "(", ", " and ")"; a piece that begins a
+ * line is a number or has a ", ") */
+static int shape_piece(const char *s, size_t n, int at_end) {
+    if (n < 2) return 0;
+    if (at_end ? s[0] != '(' || s[n - 1] != ',' : s[n - 1] != ')' || memchr(s, '(', n) != NULL) return 0;
+    if (!at_end && !memchr(s, ',', n) && strspn(s, "0123456789") != n - 1) return 0; /* "character)" is a word */
+    for (size_t i = at_end; i < n - 1; i++)
+        if ((!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != ',' && s[i] != ' ') ||
+            (s[i] == ' ' && (i == 0 || s[i - 1] != ','))) /* "applied by rank)" is prose */
+            return 0;
+    return 1;
+}
+
+/* At a narrow terminal, step "[3] positions" of `attnviz --no-plot "I love deep learning"` broke inside a
+ * shape, "X ← X + PE                        (4," then "512) + (4, 512) → (4, 512)" at 60 columns (a teacher's
+ * projector), and "(2, 4, 4)·(2, 4," with --heads 2 at 50: a shape "(4, 512)", "(H, T, T)" is never broken at
+ * a terminal of 40 to 80 columns; the words are the pipe's. */
+static void test_trace_keeps_shapes_whole_at_a_narrow_terminal(void **state) {
+    (void)state;
+    const char *const runs[][8] = {
+        {"I love deep learning"},
+        {"--heads", "2", "I love deep learning"},
+        {"--heads", "2", "--causal", "-p", "rope", "the cat sat on the mat"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+        for (int cols = 40; cols <= 80; cols += 4) {
+            const char *argv[16] = {tu_bin(), "--no-plot", "--color", "never"};
+            int argc = 4;
+            for (int a = 0; a < 8 && runs[k][a]; a++) argv[argc++] = runs[k][a];
+            argv[argc] = NULL;
+            struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
+            int fd;
+            pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+            assert_true(pid >= 0);
+            if (pid == 0) {
+                unsetenv("COLUMNS");
+                int null = open("/dev/null", O_WRONLY);
+                dup2(null, STDERR_FILENO);
+                execv(tu_bin(), (char *const *)argv);
+                _exit(127);
+            }
+            char *out = malloc(TU_CAP + 1);
+            assert_non_null(out);
+            int status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            char *wr = out;
+            for (const char *rd = out; *rd; rd++)
+                if (*rd != '\r') *wr++ = *rd;
+            *wr = 0;
+            for (const char *line = out; *line;) {
+                size_t n = strcspn(line, "\n"), lead = strspn(line, " ");
+                /* the last piece: "(4," or "(2, 4," back to its '(' */
+                size_t open = n;
+                while (open > lead && line[open - 1] != '(' && n - open < 16) open--;
+                /* (a line's first "256)" may end "(= 200.7 / 256)": the '(' piece is a broken shape's sign) */
+                if (open > lead && line[n - 1] == ',' && shape_piece(line + open - 1, n - open + 1, 1))
+                    fail_msg("run %zu at %d columns: a shape broken at\n%.*s\nin:\n%s", k, cols, (int)n, line, out);
+                line += n + (line[n] == '\n');
+            }
+            free(out);
+        }
+}
+
 /* -v prints the small matrices, but past 64 tokens auto runs flash, which forms no S or A: -v printed Q, K, V
  * and Y and left S and A out without a word (a long-input learner's pass). It says so, once, and what prints
  * them; --kernel blas prints S and gets no such line. */
@@ -4801,6 +4866,7 @@ int main(void) {
         cmocka_unit_test(test_head_out_of_range_suggests_heads),
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_trace_fits_an_80_column_terminal),
+        cmocka_unit_test(test_trace_keeps_shapes_whole_at_a_narrow_terminal),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),

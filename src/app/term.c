@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* fopencookie */
 #include "app/term.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -355,25 +356,44 @@ static int table_row(const char *text, size_t len) {
     return gaps >= (lead >= 19 ? 3 : 4) && !sizes;
 }
 
+/* The length of the shape p[0..n) begins with, "(4, 512)", "(H, T, T)" or "(2, 4, 256)": '(' then words of
+ * letters, digits and '_' each after ", ", then ')'; 0 when p begins with none ("(in, out)" is one too) */
+static size_t shape_at(const char *p, size_t n) {
+    size_t i = 1, parts = 0;
+    for (;;) {
+        size_t w = 0;
+        while (i + w < n && (isalnum((unsigned char)p[i + w]) || p[i + w] == '_')) w++;
+        if (!w) return 0;
+        i += w, parts++;
+        if (i < n && p[i] == ')') return parts >= 2 ? i + 1 : 0;
+        if (i + 1 >= n || p[i] != ',' || p[i + 1] != ' ') return 0;
+        i += 2;
+    }
+}
+
 /* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last gap of 3+
  * spaces outside brackets and |…| (between the sizes "T = 4   d_model = 512", a formula and its shape), else
  * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
  * "var(Q) = 1.608", "(4, 512)·(512, 512)"), else the last space outside brackets, else the last space, the
- * first of these that leaves at most half the room empty, else the latest; n when it fits or has no space that
- * fits */
+ * first of these that leaves at most half the room empty, else the latest; never inside a shape "(4, 512)"
+ * (shape_at); n when it fits or has no space that fits */
 static size_t break_at(const char *line, size_t at, size_t n, int col, int width) {
     if (col + line_width(line + at, n - at) <= width) return n;
     size_t best[4] = {0, 0, 0, 0}; /* a gap, a space, one outside brackets, any */
     int depth = 0, bars = 0;
+    size_t shape_end = 0; /* past the ')' of the shape the scan is in, else 0 */
     for (size_t i = at; i < n; i++) {
         char ch = line[i];
         if (ch == '\033') { /* a colour escape: ESC [ … m */
             while (i + 1 < n && line[i] != 'm') i++;
             continue;
         }
+        if (ch == '(' && !shape_end) shape_end = shape_at(line + i, n - i), shape_end += shape_end ? i : 0;
         if (ch == '(' || ch == '[') depth++;
         else if ((ch == ')' || ch == ']') && depth > 0) depth--;
         else if (ch == '|') bars = !bars; /* |Σ_j A[i,j] − 1| */
+        if (shape_end && i >= shape_end) shape_end = 0;
+        if (shape_end) continue; /* "(4, 512)" is never broken: "(4," and "512)" say no shape */
         if (ch != ' ' || i == at || line[i - 1] == ' ') continue;
         if (col + line_width(line + at, i - at) > width) break;
         size_t prev = i; /* the word before the space */
