@@ -409,6 +409,77 @@ static void test_sentencepiece_added_token_outside_the_vocab(void **state) {
     av_hftok_free(t);
 }
 
+/* An added token whose text model.vocab already gives another id ("cat" at
+ * 50257, where GPT-2's vocab.json has "cat": 9246): Hugging Face's tokenizers
+ * loads it and gives it the earlier id, as AddedVocabulary::add_tokens
+ * (tokenizers/src/tokenizer/added_vocabulary.rs) takes token_to_id(content),
+ * the added map's then the model's, before a new id; serialization.rs only
+ * warns ("Token 'cat' was expected to have ID '50257' but was given ID
+ * '9246'"). So "cat<x>cat" is 9246, 50258, 9246, and 50257 has no token
+ * (tokenizers' id_to_token(50257) is None). Before, the byte-level file was
+ * refused ("token \"cat\" appears twice (ids 9246 and 50257)") and the
+ * sentencepiece one encoded "lo" as the added id 270 (model.vocab's "lo" is
+ * 265) and decoded 270 as "lo". */
+static void test_added_token_already_in_the_vocab(void **state) {
+    (void)state;
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(json);
+    const char *at = "\"special\":true}", *more = ",{\"id\":50257,\"content\":\"cat\"},{\"id\":50258,\"content\":\"<x>\"}";
+    char *p = strstr(json, at), *j2 = malloc(strlen(json) + strlen(more) + 1);
+    assert_non_null(p);
+    size_t k = (size_t)(p - json) + strlen(at);
+    memcpy(j2, json, k);
+    strcpy(j2 + k, more);
+    strcat(j2, json + k);
+    free(json);
+    av_hftok *t = load(j2);
+    free(j2);
+    assert_int_equal(av_hftok_vocab_size(t), 50259);
+    static const int32_t want[] = {9246, 50258, 9246};
+    expect_ids(t, "cat<x>cat", want, 3);
+    assert_int_equal(av_hftok_find(t, "cat", 3), 9246);
+    char label[AV_BPE_LABEL_MAX], note[640];
+    assert_int_equal(av_hftok_label(label, sizeof label, t, 50257), 0);
+    char *txt = NULL;
+    size_t tl = 0;
+    av_err err = {{0}};
+    assert_int_equal(av_hftok_decode(t, want, 3, &txt, &tl, &err), AV_OK);
+    assert_string_equal(txt, "cat<x>cat");
+    free(txt);
+    static const int32_t none[] = {50257};
+    assert_int_equal(av_hftok_decode(t, none, 1, &txt, &tl, &err), AV_EUSAGE);
+    assert_non_null(strstr(err.msg, "token id 50257 at position 0 has no token"));
+    av_hftok_note(note, sizeof note, t);
+    assert_string_equal(note, "added token \"cat\" has id 50257, but \"cat\" is already token 9246, so \"cat\" in the "
+                              "text is 9246 and no text is 50257, as Hugging Face's tokenizers read it");
+    av_hftok_free(t);
+
+    /* sentencepiece: the added "lo" (id 270) is model.vocab's 265; Metaspace puts no "▁" before an added
+     * token's text, so "lo" is BOS then 265 */
+    json = sp_json("\"normalizer\":null,\"pre_tokenizer\":{\"type\":\"Metaspace\",\"replacement\":\"\xe2\x96\x81\","
+                   "\"prepend_scheme\":\"always\"}");
+    at = "{\"id\":2,\"content\":\"</s>\",\"special\":true}", more = ",{\"id\":270,\"content\":\"lo\"}";
+    p = strstr(json, at), j2 = malloc(strlen(json) + strlen(more) + 1);
+    assert_non_null(p);
+    k = (size_t)(p - json) + strlen(at);
+    memcpy(j2, json, k);
+    strcpy(j2 + k, more);
+    strcat(j2, json + k);
+    free(json);
+    t = load(j2);
+    free(j2);
+    static const int32_t lo[] = {1, 265};
+    expect_ids(t, "lo", lo, 2);
+    assert_int_equal(av_hftok_decode(t, none + 0, 0, &txt, &tl, &err), AV_OK);
+    free(txt);
+    static const int32_t gone[] = {270};
+    assert_int_equal(av_hftok_decode(t, gone, 1, &txt, &tl, &err), AV_EUSAGE);
+    av_hftok_note(note, sizeof note, t);
+    assert_string_equal(note, "added token \"lo\" has id 270, but \"lo\" is already token 265, so \"lo\" in the "
+                              "text is 265 and no text is 270, as Hugging Face's tokenizers read it");
+    av_hftok_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_byte_level_equals_reference_encoder),
@@ -418,6 +489,7 @@ int main(void) {
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_added_token_flags),
         cmocka_unit_test(test_sentencepiece_added_token_outside_the_vocab),
+        cmocka_unit_test(test_added_token_already_in_the_vocab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

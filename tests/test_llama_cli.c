@@ -587,6 +587,21 @@ static void test_added_token_at_another_tokens_id(void **state) {
     write_gpt2_tokenizer_adding(path, "{\"id\":220,\"content\":\" \",\"special\":false}");
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "1", "Hi there", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);    /* an added token whose text model.vocab has under another id ("cat", GPT-2's 9246, added at 50000): refused,
+     * "token \"cat\" appears twice (ids 9246 and 50000)", where Hugging Face's tokenizers loads it and gives "cat"
+     * the vocabulary's id (added_vocabulary.rs add_tokens: token_to_id(content) before a new id; serialization.rs
+     * warns "Token 'cat' was expected to have ID '50000' but was given ID '9246'"); 50000 is then no text's */
+    char *tok = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 50000);
+    assert_non_null(tok);
+    assert_int_equal(tu_write_replaced(path, tok, "\"normalizer\":null",
+                                       "\"added_tokens\":[{\"id\":50000,\"content\":\"cat\"},{\"id\":50001,"
+                                       "\"content\":\"<x>\",\"special\":true}],\"normalizer\":null"), 0);
+    free(tok);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "cat<x>cat", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    snprintf(want, sizeof want, "attnviz: note: %s: added token \"cat\" has id 50000, but \"cat\" is already token "
+             "9246, so \"cat\" in the text is 9246 and no text is 50000, as Hugging Face's tokenizers read it\n", path);
+    if (!strstr(r.err, want) || !strstr(r.out, "ids [9246, 50001, 9246]")) fail_msg("%s\n%s", r.err, r.out);
     tu_free(&r);
 }
 

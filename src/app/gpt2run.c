@@ -342,6 +342,8 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
 static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *err) {
     av_status st = av_hftok_load_dir(&r->hftok, r->dir, INT32_MIN, r->g.cfg.vocab_size, err);
     if (st) return st;
+    char note[640];
+    if (av_hftok_note(note, sizeof note, r->hftok)) av_message(stderr, "attnviz: note: %s: %s\n", path, note);
     int top = av_hftok_vocab_size(r->hftok) - 1, V = r->g.cfg.vocab_size; /* the largest id, vocabulary or added */
     if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has token ids up to %d (its vocabulary and added tokens), but config.json's "

@@ -47,6 +47,8 @@ av_status av_llamarun_load(av_gpt2run *r, av_err *err) {
     char path[4200];
     av_path_join(path, sizeof path, r->dir, "tokenizer.json");
     if ((st = av_hftok_load_dir(&r->hftok, r->dir, lc->bos_token_id, lc->vocab_size, err))) return st;
+    char note[640];
+    if (av_hftok_note(note, sizeof note, r->hftok)) av_message(stderr, "attnviz: note: %s: %s\n", path, note);
     int top = av_hftok_vocab_size(r->hftok) - 1, V = lc->vocab_size; /* the largest id, vocabulary or added */
     if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has token ids up to %d (its vocabulary and added tokens), but config.json's "

@@ -21,6 +21,7 @@
 #define CACHE_SLOTS 8192          /* word cache: power of two */
 #define CACHE_MAX_PIECE 64        /* longer pieces are not cached */
 #define CACHE_ARENA (1u << 20)    /* bytes and ids kept before the cache is cleared */
+#define UNUSED_ID (UINT32_MAX - 1) /* tok_off of an id av_bpe_leave_unused left without a token */
 
 typedef struct {          /* one cached piece: its bytes and ids in the arenas */
     uint64_t h;
@@ -137,7 +138,7 @@ av_status av_bpe_new(av_bpe **out, int32_t V, av_err *err) {
 }
 
 const unsigned char *av_bpe_token_bytes(const av_bpe *b, int32_t id, size_t *len) {
-    if (id < 0 || id >= b->V || b->tok_off[id] == UINT32_MAX) {
+    if (id < 0 || id >= b->V || b->tok_off[id] >= UNUSED_ID) {
         *len = 0;
         return NULL;
     }
@@ -221,6 +222,15 @@ av_status av_bpe_add_token(av_bpe *b, const char *tok, size_t len, int32_t id, a
     b->tok_len[id] = (uint16_t)n;
     b->str_map[slot] = id;
     if (n == 1) b->byte_id[raw[0]] = id;
+    return AV_OK;
+}
+
+av_status av_bpe_leave_unused(av_bpe *b, int32_t id, av_err *err) {
+    if (b->n_merges > 0 || b->re) return av_fail(err, AV_EUSAGE, "tokens must be added before merges");
+    if (id < 0 || id >= b->V) return av_fail(err, AV_EUSAGE, "token id %d is outside 0..%d", (int)id, (int)b->V - 1);
+    if (b->tok_off[id] != UINT32_MAX)
+        return av_fail(err, AV_EUSAGE, "token id %d is already the id of a token", (int)id);
+    b->tok_off[id] = UNUSED_ID; /* tok_len stays 0; str_map never holds it */
     return AV_OK;
 }
 
@@ -622,6 +632,8 @@ av_status av_bpe_decode(const av_bpe *b, const int32_t *ids, size_t n, char **te
     *len = 0;
     size_t total = 0, k;
     for (size_t i = 0; i < n; i++) {
+        if (ids[i] >= 0 && ids[i] < b->V && b->tok_off[ids[i]] == UNUSED_ID)
+            return av_fail(err, AV_EUSAGE, "token id %d at position %zu has no token", (int)ids[i], i);
         if (!av_bpe_token_bytes(b, ids[i], &k))
             return av_fail(err, AV_EUSAGE, "token id %d at position %zu is outside 0..%d", (int)ids[i], i,
                            (int)b->V - 1);

@@ -106,13 +106,21 @@ av_status av_bpe_new(av_bpe **out, int32_t V, av_err *err);
  * alphabet (bytes_to_unicode's 256 characters), too long. */
 av_status av_bpe_add_token(av_bpe *b, const char *tok, size_t len, int32_t id, av_err *err);
 
+/* Leave token id without a token (a tokenizer.json added token whose text
+ * model.vocab already gives another id: Hugging Face's tokenizers gives the
+ * text that id, so this one decodes to nothing and no text encodes to it).
+ * Call before any merge; av_bpe_finish then accepts the id, av_bpe_decode
+ * refuses it ("has no token") and av_bpe_label gives "". Errors (AV_EUSAGE):
+ * id outside 0..V-1 or already given. */
+av_status av_bpe_leave_unused(av_bpe *b, int32_t id, av_err *err);
+
 /* Append the merge (left, right) with the next rank (0, 1, 2, ...), both in
  * byte-level text. Errors (AV_EUSAGE): left, right or their concatenation is
  * not a token; the pair was already added. */
 av_status av_bpe_add_merge(av_bpe *b, const char *left, size_t llen, const char *right, size_t rlen,
                            av_err *err);
 
-/* Finish: check every id 0..V-1 has a token, compile the pre-tokenization
+/* Finish: check every id 0..V-1 has a token (or was left unused), compile the pre-tokenization
  * pattern (NULL: AV_BPE_GPT2_PATTERN; PCRE2 syntax, compiled by
  * av_bpe_compile_pattern), find "<|endoftext|>". Errors: AV_EUSAGE for a missing id or a pattern that
  * does not compile (with PCRE2's message and offset); AV_ERUNTIME on OOM. */

@@ -66,6 +66,8 @@ struct av_hftok {
     pcre2_code *word_re, *space_re;    /* one \w, one \s character as Rust's regex reads them (single_word, lstrip, rstrip) */
     int32_t bos;
     int ignore_merges;                 /* model.ignore_merges: a piece that is a token is that token */
+    int n_moved;                       /* added tokens that took their text's earlier id (moved_note) */
+    char moved_note[480];              /* the first of them, for av_hftok_note */
 };
 
 /* ----------------------------------------------------------------------------
@@ -144,6 +146,24 @@ static av_status id_taken(const char *name, const char *s, int32_t id, const cha
                    b, a, b);
 }
 
+/* An added token whose text (content, as tokenizers looks it up) is already the token of the id have, an earlier
+ * one (model.vocab's, or an added token's), where the file gives it id k: it takes have, as tokenizers'
+ * AddedVocabulary::add_tokens gives an added token token_to_id(content) when there is one (added_vocabulary.rs;
+ * serialization.rs warns "Token 'cat' was expected to have ID '50260' but was given ID '9246'"), and k keeps no
+ * token (tokenizers' id_to_token(k) is None: its decode skips it). Counted and the first kept for av_hftok_note. */
+static void move_added(av_hftok *t, const char *content, int32_t k, int32_t have) {
+    for (int i = 0; i < t->n_added; i++)
+        if (t->added[i].id == k && !strcmp(t->added[i].s, content)) t->added[i].id = have;
+    if (t->n_moved++ == 0) {
+        char a[80];
+        size_t n = strlen(content);
+        av_utf8_escape_controls(content, n < 60 ? n : 60, a, sizeof a, 0);
+        snprintf(t->moved_note, sizeof t->moved_note, "added token \"%s\" has id %d, but \"%s\" is already token %d, "
+                 "so \"%s\" in the text is %d and no text is %d, as Hugging Face's tokenizers read it", a, (int)k, a,
+                 (int)have, a, (int)have, (int)k);
+    }
+}
+
 static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_err *err) {
     /* the pair table holds every merge at half load, sized by the merges, not the tokens: a tokenizer.json
      * converted from sentencepiece lists each pair whose concatenation is a token, so a token made two ways
@@ -198,14 +218,16 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
     for (int i = 0; !s && i < t->n_added; i++) {
         const added_token *a = &t->added[i];
         size_t n = strlen(a->s);
+        int32_t have;
         if (t->tok[a->id]) {
             if (t->tok_len[a->id] != n || memcmp(t->tok[a->id], a->s, n))
                 s = id_taken(name, a->s, a->id, t->tok[a->id], t->tok_len[a->id], err);
             continue;
         }
-        if (sp_find(t, a->s, n) < 0) s = sp_add(t, a->s, n, a->id, name, err);
-        else if (!(t->tok[a->id] = strdup(a->s))) s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
-        else t->tok_len[a->id] = n;
+        /* a text model.vocab (or an added token before) already gives another id keeps that id, and a->id none
+         * (before, the text was encoded as a->id and a->id decoded as the text) */
+        if ((have = sp_find(t, a->s, n)) < 0) s = sp_add(t, a->s, n, a->id, name, err);
+        else move_added(t, a->s, a->id, have);
     }
     if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback"))) memset(t->byte_id, 0xff, sizeof t->byte_id);
     return s;
@@ -253,7 +275,13 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
     cJSON_ArrayForEach(e, added) { /* added tokens the vocabulary does not hold (Qwen2's <|im_start|> ...) */
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content"), *id = cJSON_GetObjectItemCaseSensitive(e, "id");
         int32_t k = cJSON_IsNumber(id) ? (int32_t)id->valuedouble : -1;
-        if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k]) {
+        int32_t have = -1;
+        if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k] &&
+            (have = av_bpe_find(t->bpe, c->valuestring, strlen(c->valuestring))) >= 0) {
+            /* its text is already a token (model.vocab's "cat", or an added token's): that id, and k none */
+            if (!(s = av_bpe_leave_unused(t->bpe, k, err))) move_added(t, c->valuestring, k, have);
+            given[k] = c->valuestring;
+        } else if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && !given[k]) {
             size_t n = strlen(c->valuestring);
             char *spelt = malloc(2 * n + 1);
             if (!spelt) s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
@@ -1080,6 +1108,14 @@ const char *av_hftok_kind_name(const av_hftok *t) {
 }
 
 int32_t av_hftok_vocab_size(const av_hftok *t) { return t->V; }
+
+size_t av_hftok_note(char *out, size_t cap, const av_hftok *t) {
+    int more = t->n_moved - 1, n = 0;
+    if (cap) out[0] = 0;
+    if (more > 0) n = snprintf(out, cap, "%s; and %d more added token%s", t->moved_note, more, more == 1 ? "" : "s");
+    else if (!more) n = snprintf(out, cap, "%s", t->moved_note);
+    return n <= 0 || !cap ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
 
 int32_t av_hftok_bos(const av_hftok *t) { return t->bos; }
 

@@ -149,6 +149,12 @@ av_hftok_kind av_hftok_get_kind(const av_hftok *t);
  * byte fallback" (": an unknown character is unk_token" when it has one): how the trace names the tokenizer. */
 const char *av_hftok_kind_name(const av_hftok *t);
 int32_t av_hftok_vocab_size(const av_hftok *t);    /* 1 + the largest id of the vocabulary and added tokens */
+/* What loading read differently from the file, for a note (out: "" when nothing, else e.g. 'added token "cat"
+ * has id 50260, but "cat" is already token 9246, so "cat" in the text is 9246 and no text is 50260, as Hugging
+ * Face's tokenizers read it'; "; and 2 more added tokens" after the first): an added token whose text is an
+ * earlier token's takes that token's id (tokenizers' added_vocabulary.rs add_tokens, which warns in
+ * serialization.rs). Writes at most cap bytes with the NUL; returns the length written. No errors. */
+size_t av_hftok_note(char *out, size_t cap, const av_hftok *t);
 int32_t av_hftok_bos(const av_hftok *t);           /* id put first, or -1 */
 int32_t av_hftok_find(const av_hftok *t, const char *s, size_t len); /* id of a token's file text, or -1 */
 
