@@ -1221,6 +1221,24 @@ static void test_unknown_characters_and_unread_settings(void **state) {
         }
         tu_free(&r);
     }
+    /* model.unk_token not in model.vocab ("<nope>"): tokenizers loads it and fails when a character needs it,
+     * Error::UnkTokenOutOfVocabulary "Unk token `<nope>` not found in the vocabulary" (models/bpe/model.rs
+     * merge_word, mod.rs); the message said the tokenizer has no unk_token. "a" needs none and runs. */
+    snprintf(json, sizeof json, "{\"normalizer\":null,\"pre_tokenizer\":{\"type\":\"Metaspace\",\"prepend_scheme\":"
+             "\"always\",\"replacement\":\"\xe2\x96\x81\"},\"model\":{\"type\":\"BPE\",\"unk_token\":\"<nope>\","
+             "\"vocab\":{\"<unk>\":0,\"<s>\":1,\"</s>\":2,\"\xe2\x96\x81\":3,\"a\":4,\"\xe2\x96\x81" "a\":5},"
+             "\"merges\":[\"\xe2\x96\x81 a\"]}}");
+    assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "a", NULL);
+    if (r.code != 0) fail_msg("\"a\": exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "a 世界", NULL);
+    if (r.code != 2 || !strstr(r.err, "the character \"世\" has no token and no byte fallback, and its unknown token, "
+                                      "model.unk_token \"<nope>\", is not a token of model.vocab (Hugging Face's "
+                                      "tokenizers fails too: \"Unk token `<nope>` not found in the vocabulary\")"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
 }
 
 /* tokenizer.json's post_processor as tokenizers applies it (processors/mod.rs, template.rs): a Sequence runs

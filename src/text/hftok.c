@@ -55,6 +55,7 @@ struct av_hftok {
     size_t cap, pair_cap;
     int32_t byte_id[256];              /* "<0xNN>" ids, -1 if absent */
     int32_t unk_id;
+    char *unk_missing;                 /* model.unk_token when model.vocab lacks it (unk_id -1), else NULL */
     int fuse_unk;                      /* model.fuse_unk: a run of unknown characters is one unk_token */
     int prepend;                       /* 0 none, 1 every segment, 2 the text's first segment only */
     int metaspace_split;               /* Metaspace split: each "▁" starts a piece of its own */
@@ -210,6 +211,9 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
     }
     const cJSON *unk = cJSON_GetObjectItemCaseSensitive(model, "unk_token");
     t->unk_id = cJSON_IsString(unk) ? sp_find(t, unk->valuestring, strlen(unk->valuestring)) : -1;
+    /* named but not a token: tokenizers loads it and fails when a character needs it (sp_encode_piece) */
+    if (!s && t->unk_id < 0 && cJSON_IsString(unk) && !(t->unk_missing = strdup(unk->valuestring)))
+        s = av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
     t->fuse_unk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "fuse_unk"));
     /* added tokens model.vocab does not hold (a fine-tune's "<pad>" 32000 after Llama 2's 0..31999), after the
      * merges and unk_token, which name model.vocab's tokens only: their text decodes and labels them, as bl_build
@@ -816,6 +820,15 @@ static av_status sp_encode_piece(const av_hftok *t, const char *s, size_t n, idv
         } else if (have == k) {
             for (size_t b = 0; b < k; b++)
                 if (push(&sym, t->byte_id[(unsigned char)s[i + b]])) goto oom;
+        } else if (t->unk_id < 0 && t->unk_missing) { /* as tokenizers' BPE::merge_word: UnkTokenOutOfVocabulary */
+            char c[16], u[80];
+            size_t un = strlen(t->unk_missing);
+            av_utf8_escape_controls(s + i, k, c, sizeof c, 0);
+            av_utf8_escape_controls(t->unk_missing, un < 60 ? un : 60, u, sizeof u, 0);
+            return free(sym.ids), av_fail(err, AV_EUSAGE, "the character \"%s\" has no token and no byte fallback, and "
+                                          "its unknown token, model.unk_token \"%s\", is not a token of model.vocab "
+                                          "(Hugging Face's tokenizers fails too: \"Unk token `%s` not found in the "
+                                          "vocabulary\")", c, u, u);
         } else if (t->unk_id < 0) {
             return free(sym.ids), av_fail(err, AV_EUSAGE, "the character at byte %zu has no token and the tokenizer has no byte fallback or unk_token", i);
         } else if (!(t->fuse_unk && last_unk)) {
@@ -1129,6 +1142,7 @@ void av_hftok_free(av_hftok *t) {
     pcre2_code_free(t->split);
     for (int32_t i = 0; t->tok && i < t->V; i++) free(t->tok[i]);
     for (int i = 0; i < t->n_added; i++) free(t->added[i].s), free(t->added[i].pat);
+    free(t->unk_missing);
     pcre2_code_free(t->word_re);
     pcre2_code_free(t->space_re);
     free(t->added);
