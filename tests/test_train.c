@@ -38,6 +38,7 @@
 #include "nn/tasks.h"
 #include "nn/train.h"
 #include "render/pngout.h"
+#include "render/trainfig.h"
 #include "testutil.h"
 
 /* The text of tokens[from..to-1]. */
@@ -3566,6 +3567,74 @@ static void test_cli_train_gif_panels_stay_still(void **state) {
     }
 }
 
+/* The ink right of frame k's colour bar and below its bottom (the masked-cell legend's text): its
+ * left and right x, or right = -1. The colour bar's top is the colour map's 1 (viridis #FDE725), its
+ * rightmost pixel of that colour in the frame (a panel's yellow cells lie left of it); its bottom, the
+ * last coloured (not grey) pixel down the bar's column; "ink" as gif_title_extent's (the legend's swatch
+ * has a dark frame, so left is the swatch's left edge). */
+static void gif_legend_extent(const char *path, int k, int *left, int *right) {
+    int e;
+    const SavedImage *si;
+    const ColorMapObject *cm;
+    GifFileType *g = gif_frame(path, k, &si, &cm);
+    int w = si->ImageDesc.Width, h = si->ImageDesc.Height, bx = -1, by = -1;
+#define PX(x, y) (cm->Colors[si->RasterBits[(size_t)(y) * w + (x)]])
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            GifColorType c = PX(x, y);
+            if (abs(c.Red - 0xFD) + abs(c.Green - 0xE7) + abs(c.Blue - 0x25) < 30 && x > bx) bx = x, by = y;
+        }
+    assert_true(bx > 0);
+    bx -= 4; /* inside the bar */
+    int bottom = by;
+    for (int y = by; y < h; y++) {
+        GifColorType c = PX(bx, y);
+        if (abs(c.Red - c.Green) + abs(c.Green - c.Blue) > 20) bottom = y;
+    }
+    *left = w;
+    *right = -1;
+    for (int y = bottom + 14; y < h; y++)
+        for (int x = bx + 5; x < w; x++) {
+            GifColorType c = PX(x, y);
+            if (c.Red < 128 && c.Green < 128 && c.Blue < 128) {
+                if (x < *left) *left = x;
+                if (x > *right) *right = x;
+            }
+        }
+#undef PX
+    DGifCloseFile(g, &e);
+}
+
+/* One run's training figures named the hatching in two ways: `attnviz --train reverse --steps 200 -o rev`
+ * wrote rev/attention.gif with the legend "masked (−∞)" and rev/filmstrip.png with "hatched = causal mask"
+ * (a learner's report). Both now say what the hatched cells are in one phrase, written here by hand: the
+ * causal mask, −∞ before the softmax, 0 after. The film strip's SVG holds it; the GIF's legend, pixels
+ * only, is as wide as it: the hatched swatch (22 px) and its 8-px gap, then 40 characters at the legend's
+ * 14 px, at least 0.32 em each (DejaVu Sans's narrowest, the space): >= 30 + 179 px, where the swatch and
+ * "masked (−∞)" spanned 100 px. */
+static void test_cli_train_figures_name_the_mask_alike(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    const char *dir = tu_in(f, "rev");
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-q", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char phrase[] = "causal mask (\xE2\x88\x92\xE2\x88\x9E before softmax, 0 after)";
+    char path[4200];
+    snprintf(path, sizeof path, "%s/filmstrip.svg", dir);
+    char *svg = tu_slurp_file(path, NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, "hatched = causal mask (\xE2\x88\x92\xE2\x88\x9E before softmax, 0 after)</text>"))
+        fail_msg("filmstrip.svg does not say \"hatched = %s\"", phrase);
+    free(svg);
+    assert_string_equal(AV_TRAIN_MASK_TEXT, phrase);
+    snprintf(path, sizeof path, "%s/attention.gif", dir);
+    int left, right;
+    gif_legend_extent(path, 0, &left, &right);
+    if (right < 0 || right - left + 1 < 30 + 179)
+        fail_msg("attention.gif's legend text spans x %d..%d: not \"%s\"", left, right, phrase);
+}
+
 /* The panels of frame k of a GIF in the first row of panels: the runs of at least 60 side-by-side
  * pixels that are not near white on the row gif_panel_corner finds (the panels' top edges; the colour
  * bar, about 20 px wide, and the title are shorter). */
@@ -5003,6 +5072,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_filmstrip_names_the_probe, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_of_many_heads_says_which, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_panels_stay_still, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_figures_name_the_mask_alike, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_says_how_it_was_made, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_run_names_the_kernel, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_dpi_and_scale_reach_its_figures, tu_setup_tmpdir,

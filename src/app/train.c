@@ -902,6 +902,8 @@ static av_status gif_frame_layout(av_dlist *dl, const strip_fig *sf, int k, cons
     av_plot_meta gm = *meta;
     gm.grid_cols = shown == LH && g->L > 1 && g->H > 1 ? g->H : 0;
     gm.dpi = 100, gm.scale = 1;
+    gm.mask_legend = AV_TRAIN_MASK_TEXT; /* the film strip's words: it said "masked (−∞)" beside the strip's
+                                          * "hatched = causal mask" (a learner's report) */
     return av_plot_layout_grid(dl, hms, shown, title, &gm, err);
 }
 

@@ -1100,32 +1100,37 @@ static int cbar_block_w(const color_range *cr, float fs) {
 #define LEGEND_TEXT "masked (\xE2\x88\x92\xE2\x88\x9E)" /* masked (−∞) */
 #define LEGEND_H 18
 
-static int legend_w(float fs) {
-    return CBAR_W + 8 + (int)ceilf(text_w(LEGEND_TEXT, fs, 0));
+/* The hatched cells' legend text: meta->mask_legend, or LEGEND_TEXT. */
+static const char *legend_text(const av_plot_meta *meta) {
+    return meta && meta->mask_legend ? meta->mask_legend : LEGEND_TEXT;
+}
+
+static int legend_w(float fs, const char *text) {
+    return CBAR_W + 8 + (int)ceilf(text_w(text, fs, 0));
 }
 
 /* Legend: a hatched swatch the width of the colour bar, then the text. */
-static void emit_legend(av_dlist *dl, int x0, int y0, float fs) {
+static void emit_legend(av_dlist *dl, int x0, int y0, float fs, const char *text) {
     av_dl_hatch(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H);
     frame_box(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H);
-    av_dl_text_run(dl, LEGEND_TEXT, (float)(x0 + CBAR_W + 8), y0 + LEGEND_H * 0.5f + MID * fs, fs,
-                   AV_ANCHOR_START, 0, 0, INK);
+    av_dl_text_run(dl, text, (float)(x0 + CBAR_W + 8), y0 + LEGEND_H * 0.5f + MID * fs, fs, AV_ANCHOR_START, 0, 0,
+                   INK);
 }
 
 #define SEES_TEXT "query sees key"
 
-static int mask_legend_w(float fs) {
-    return CBAR_W + 8 + (int)ceilf(fmaxf(text_w(SEES_TEXT, fs, 0), text_w(LEGEND_TEXT, fs, 0)));
+static int mask_legend_w(float fs, const char *text) {
+    return CBAR_W + 8 + (int)ceilf(fmaxf(text_w(SEES_TEXT, fs, 0), text_w(text, fs, 0)));
 }
 
 /* The mask figure's key: a swatch of the "visible" colour, then the
- * hatched "masked" entry under it. Returns the y under both. */
-static int emit_mask_legend(av_dlist *dl, int x0, int y0, float fs, av_rgb visible) {
+ * hatched "masked" entry (text) under it. Returns the y under both. */
+static int emit_mask_legend(av_dlist *dl, int x0, int y0, float fs, av_rgb visible, const char *text) {
     av_dl_rect(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H, visible);
     frame_box(dl, x0, y0, x0 + CBAR_W, y0 + LEGEND_H);
     av_dl_text_run(dl, SEES_TEXT, (float)(x0 + CBAR_W + 8), y0 + LEGEND_H * 0.5f + MID * fs, fs, AV_ANCHOR_START,
                    0, 0, INK);
-    emit_legend(dl, x0, y0 + LEGEND_H + 12, fs);
+    emit_legend(dl, x0, y0 + LEGEND_H + 12, fs, text);
     return y0 + 2 * LEGEND_H + 12;
 }
 
@@ -1702,15 +1707,15 @@ static int emit_single_maps(av_dlist *dl, const av_heatmap *hms, const av_heatma
 /* The key at x = cbx: the mask legend, or the colour bar beside the maps
  * (hy0..hy0 + hh) with the masked-cell legend under it when cells are masked. */
 static void emit_single_key(av_dlist *dl, fig_kind kind, const color_range *cr, int cbx, int hy0, int hh,
-                            int masked, float fs_cbar) {
+                            int masked, float fs_cbar, const char *legend) {
     if (kind == FIG_MASK) {
         unsigned char c[3];
         av_cmap_rgb(cr->cmap, MASK_T, c);
-        emit_mask_legend(dl, cbx, hy0, fs_cbar, (av_rgb){c[0], c[1], c[2]});
+        emit_mask_legend(dl, cbx, hy0, fs_cbar, (av_rgb){c[0], c[1], c[2]}, legend);
     } else {
         int ch = cbar_h(cr, fs_cbar, hh);
         emit_cbar(dl, cr, cbx, hy0, hy0 + ch, fs_cbar);
-        if (masked) emit_legend(dl, cbx, hy0 + ch + 26, fs_cbar);
+        if (masked) emit_legend(dl, cbx, hy0 + ch + 26, fs_cbar, legend);
     }
 }
 
@@ -1761,8 +1766,8 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
         if (labels_make(&yl, hm->q_labels, hm->n_q, hm->pool, fs.tick, kind == FIG_MATRIX) != 0 ||
             labels_make(&xl, hm->k_labels, hm->n_k, kind == FIG_MATRIX ? 1 : hm->pool, fs.tick, 0) != 0)
             goto oom;
-        b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar) : cbar_block_w(&cr, fs.cbar);
-        if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar));
+        b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar, legend_text(meta)) : cbar_block_w(&cr, fs.cbar);
+        if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar, legend_text(meta)));
         b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
         b.axis_band = (int)ceilf(fs.axis * LINE);
         if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
@@ -1770,7 +1775,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
             int split = cbar_split(dl, &cr, fs.cbar, b.hh);
             if (split < 0) goto oom;
             if (split) {
-                b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
+                b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta)) : 0);
                 if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
             }
         }
@@ -1806,7 +1811,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     dl->height = bottom + MARGIN;
 
     if (emit_single_maps(dl, hms, hm, n, kind, &b, hy0, &cr, &yl, &xl, &fs) != 0) goto oom;
-    emit_single_key(dl, kind, &cr, cbx, hy0, b.hh, masked, fs.cbar);
+    emit_single_key(dl, kind, &cr, cbx, hy0, b.hh, masked, fs.cbar, legend_text(meta));
     emit_title_over(dl, &tl, b.hx0, maps_right, width, fs.title);
     return layout_done(dl, &yl, &xl, &tl, meta, 0, err);
 oom:
@@ -2156,7 +2161,8 @@ static int emit_grid_panels(av_dlist *dl, const av_heatmap *hms, int n, const gr
 /* The axis titles, colour bar and masked-cell legend around the grid
  * (panels from row_y[0] to heat_bottom, right edge grid_right). */
 static void emit_grid_frame(av_dlist *dl, const av_heatmap *hm0, const grid_box *g, int top, int heat_bottom,
-                            int grid_right, int masked, const color_range *cr, const font_sizes *fs) {
+                            int grid_right, int masked, const color_range *cr, const font_sizes *fs,
+                            const char *legend) {
     int cbar_bottom = top + cbar_h(cr, fs->cbar, heat_bottom - top);
     av_dl_text_run(dl, hm0->q_title ? hm0->q_title : "query (row)", MARGIN + ASC * fs->axis,
                    (top + heat_bottom) * 0.5f, fs->axis, AV_ANCHOR_MIDDLE, 1, 0, INK);
@@ -2165,7 +2171,7 @@ static void emit_grid_frame(av_dlist *dl, const av_heatmap *hm0, const grid_box 
                    INK);
     int cbx = grid_right + CBAR_GAP;
     emit_cbar(dl, cr, cbx, top, cbar_bottom, fs->cbar);
-    if (masked) emit_legend(dl, cbx, cbar_bottom + 26, fs->cbar);
+    if (masked) emit_legend(dl, cbx, cbar_bottom + 26, fs->cbar, legend);
 }
 
 /* av_plot_layout_grid with panels pooled to at most max_cells tokens per
@@ -2197,13 +2203,13 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     int masked = 0;
     for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
     g.axis_band = (int)ceilf(fs.axis * LINE);
-    g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
+    g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta)) : 0);
     if (grid_choose(&g, hms, n, title, meta, &yl, &xl, &cr, masked, &fs, row_y) != 0) goto oom;
     grid_rows(row_y, &g, n, 0); /* the rows' span beside the colour bar; placed again below */
     int split = cbar_split(dl, &cr, fs.cbar, row_y[g.rows - 1] + g.ph - row_y[0]);
     if (split < 0) goto oom;
     if (split) { /* a long colour-bar title goes on two lines, and the panels are fitted again */
-        g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar) : 0);
+        g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta)) : 0);
         if (grid_fit(&g, &yl, &xl, n_q, n_k, &fs) != 0) goto oom;
     }
 
@@ -2216,7 +2222,7 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     dl->height = grid_bottom(&g, row_y, &cr, &fs, masked) + MARGIN;
 
     if (emit_grid_panels(dl, hms, n, &g, row_y, &cr, &yl, &xl) != 0) goto oom;
-    emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs);
+    emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs, legend_text(meta));
     emit_title_over(dl, &tl, g.left, grid_right, width, fs.title);
     free(row_y);
     if (g.pw < n_k || g.ph < n_q) *px_side = imax(1, imin(g.pw, g.ph)); /* under one pixel per cell */

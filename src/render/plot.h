@@ -166,6 +166,9 @@ typedef struct {
                               * characters), the rest cut with "…" (the metadata keeps them
                               * whole); 0 = every " · " piece may widen the figure up to its
                               * bound, and one wider than the bound is cut with "…" */
+    const char *mask_legend; /* the hatched cells' legend entry, UTF-8, one line beside the
+                              * swatch, e.g. AV_TRAIN_MASK_TEXT (trainfig.h) for a training
+                              * run's causal mask; NULL = "masked (−∞)" */
 } av_plot_meta;
 
 /* What a log-scale figure's title gains: its cells print no numbers. */

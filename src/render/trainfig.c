@@ -244,11 +244,11 @@ av_status av_plot_curves(const char *path, const av_curve_panel *panels, int n_p
 #define FILMSTRIP_NOTE                                                                                               \
     "rows: snapshots over training (acc: held-out sequence accuracy) · columns: layer L, head H · each map: "    \
     "query (row) × key (column), weight 0 "                                                                       \
-    "(dark) .. 1 (yellow); hatched = causal mask"
+    "(dark) .. 1 (yellow); hatched = " AV_TRAIN_MASK_TEXT
 /* With the snapshot rows in groups side by side (1 or 2 heads), which way to read them */
 #define FILMSTRIP_NOTE_GROUPS                                                                                        \
     "rows: snapshots over training, down each group, then the next (acc: held-out sequence accuracy) · columns: "\
-    "layer L, head H · each map: query (row) × key (column), weight 0 (dark) .. 1 (yellow); hatched = causal mask"
+    "layer L, head H · each map: query (row) × key (column), weight 0 (dark) .. 1 (yellow); hatched = " AV_TRAIN_MASK_TEXT
 
 /* A film strip grows its cells past the usual size up to FS_GROW_CELL px a
  * token, while it stays within FS_GROW_W x FS_GROW_H px. */

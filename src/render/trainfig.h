@@ -28,6 +28,13 @@
 #include "base/common.h"
 #include "render/plot.h"
 
+/* What a training figure's hatched cells are, in the words every one of them
+ * uses (the film strip's legend line "hatched = " this, the GIF's legend
+ * entry beside its hatched swatch): the causal mask, whose cells are −∞
+ * before the softmax and so weight 0 after it (a GIF said "masked (−∞)" and
+ * the film strip of the same run "hatched = causal mask"). UTF-8. */
+#define AV_TRAIN_MASK_TEXT "causal mask (\xE2\x88\x92\xE2\x88\x9E before softmax, 0 after)"
+
 typedef struct {
     const char *label;   /* legend text, or NULL for no legend entry */
     const double *x, *y; /* n points, x increasing; non-finite y are skipped */
