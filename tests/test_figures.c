@@ -2852,6 +2852,37 @@ static void test_emoji_sequences_drawn_in_parts_are_noted(void **state) {
     tu_free(&r);
 }
 
+/* A tag sequence was drawn as its base with no word: `attnviz -q --heads 1 -o D "a 🏴󠁧󠁢󠁥󠁮󠁧󠁿 b"` drew the flag of
+ * England as a plain black flag 🏴 (the tags U+E0067.. are default-ignorable, drawn as nothing) and printed
+ * nothing, where 🇯🇵 drawn as J P is noted. The note now names it, with its code points written by hand from
+ * UTS #51's emoji-test.txt (🏴󠁧󠁢󠁥󠁮󠁧󠁿 = U+1F3F4, tags g b e n g = U+E0067 U+E0062 U+E0065 U+E006E U+E0067, cancel tag
+ * U+E007F; Wales: g b w l s), the three RGI flags by name and another subdivision by its code; a black flag
+ * alone, tags with no cancel tag, and --no-plot get none. */
+static void test_tag_sequences_drawn_as_their_base_are_noted(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "1", "-o", in(f, "tag"), "a \xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xA5\xF3\xA0\x81\xAE\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF b");
+    expect_ok(&r);
+    const char *want = "attnviz: note: the figures draw flag of England \xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xA5\xF3\xA0\x81\xAE\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF (U+1F3F4 U+E0067 U+E0062 U+E0065 "
+                       "U+E006E U+E0067 U+E007F) as a black flag \xF0\x9F\x8F\xB4: the fonts found have no single glyph for "
+                       "this sequence\n";
+    if (!strstr(r.err, want) || count_str(r.err, "attnviz: note: the figures draw") != 1) fail_msg("%s", r.err);
+    tu_free(&r);
+
+    RUN(&r, "-q", "--heads", "1", "-o", in(f, "tag2"), "\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xB7\xF3\xA0\x81\xAC\xF3\xA0\x81\xB3\xF3\xA0\x81\xBF \xF0\x9F\x8F\xB4\xF3\xA0\x81\xB5\xF3\xA0\x81\xB3\xF3\xA0\x81\xA3\xF3\xA0\x81\xA1\xF3\xA0\x81\xBF \xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2 x \xF0\x9F\x8F\xB4");
+    expect_ok(&r);
+    want = "attnviz: note: the figures draw flag of Wales \xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xB7\xF3\xA0\x81\xAC\xF3\xA0\x81\xB3\xF3\xA0\x81\xBF (U+1F3F4 U+E0067 U+E0062 U+E0077 U+E006C U+E0073 "
+           "U+E007F) as a black flag \xF0\x9F\x8F\xB4; subdivision flag usca \xF0\x9F\x8F\xB4\xF3\xA0\x81\xB5\xF3\xA0\x81\xB3\xF3\xA0\x81\xA3\xF3\xA0\x81\xA1\xF3\xA0\x81\xBF (U+1F3F4 U+E0075 U+E0073 U+E0063 "
+           "U+E0061 U+E007F) as a black flag \xF0\x9F\x8F\xB4: the fonts found have no single glyph for these sequences\n";
+    if (!strstr(r.err, want) || count_str(r.err, "U+1F3F4") != 2) fail_msg("%s", r.err);
+    tu_free(&r);
+
+    RUN(&r, "-q", "--no-plot", "a \xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xA5\xF3\xA0\x81\xAE\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF b");
+    expect_ok(&r);
+    if (strstr(r.err, "the figures draw")) fail_msg("%s", r.err);
+    tu_free(&r);
+}
+
 /* The SVG keeps the spaces the PNG draws: 'attnviz --format both --title "A   B"' drew "A   B" in head0.png, but
  * head0.svg had no xml:space, so a viewer (rsvg-convert, a browser, Inkscape) joined the run of spaces and showed
  * "A B" centred elsewhere. The root svg element now says xml:space="preserve" for every <text>. */
@@ -3475,6 +3506,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_in_the_title_is_not_blamed_on_the_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emoji_sequences_drawn_in_parts_are_noted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tag_sequences_drawn_as_their_base_are_noted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_font_family_names_each_family_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_keeps_runs_of_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rtl_and_indic_labels_in_every_figure_type, setup, teardown),

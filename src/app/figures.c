@@ -520,6 +520,34 @@ static void code_points(char *out, size_t n, const char *s) {
     if (at + 2 < n) strcat(out, ")");
 }
 
+/* The note's words for tag sequence s (AV_SEQ_TAG) and its code points cps, into one (n bytes): the tags
+ * (U+E0020..E007E) read as ASCII, a subdivision code of ISO 3166-2 on the black flag U+1F3F4 (UTS #51 annex
+ * C); the three flags RGI_Emoji lists by their names: "flag of England 🏴󠁧󠁢󠁥󠁮󠁧󠁿 (U+1F3F4 U+E0067 U+E0062 U+E0065
+ * U+E006E U+E0067 U+E007F) as a black flag 🏴", "subdivision flag usca 🏴󠁵󠁳󠁣󠁡󠁿 (...) as a black flag 🏴"; another
+ * base: "tag sequence ⚽󠁡󠁿 (...) as ⚽ alone". */
+static void one_tag_sequence(char *one, size_t n, const char *s, const char *cps) {
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned base_cp = av_utf8_next(&p);
+    const unsigned char *tags = p; /* where the tags start */
+    char code[40] = "";
+    size_t k = 0;
+    while (*p) {
+        unsigned c = av_utf8_next(&p);
+        if (c >= 0xE0020 && c <= 0xE007E && k + 1 < sizeof code) code[k++] = (char)(c - 0xE0000);
+        else if (c < 0xE0020) tags = p; /* U+FE0F after the base: part of it */
+    }
+    code[k] = '\0';
+    int base_len = (int)(tags - (const unsigned char *)s);
+    static const char *const named[][2] = {{"gbeng", "England"}, {"gbsct", "Scotland"}, {"gbwls", "Wales"}};
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(code, named[i][0]) == 0) name = named[i][1];
+    if (base_cp == 0x1F3F4 && name) snprintf(one, n, "flag of %s %s%s as a black flag %.*s", name, s, cps, base_len, s);
+    else if (base_cp == 0x1F3F4)
+        snprintf(one, n, "subdivision flag %s %s%s as a black flag %.*s", code, s, cps, base_len, s);
+    else snprintf(one, n, "tag sequence %s%s as %.*s alone", s, cps, base_len, s);
+}
+
 /* One note for the emoji sequences the figures drew as several things side by side (av_plot_split_sequences):
  * what each is drawn as, up to 4 of them, so a figure-maker does not learn it only by looking closely. */
 static void note_split_sequences(void) {
@@ -543,6 +571,8 @@ static void note_split_sequences(void) {
             for (unsigned c = 0; *p && !(c >= 0x1F3FB && c <= 0x1F3FF);) tone = p, c = av_utf8_next(&p);
             int base = (int)(tone - (const unsigned char *)s);
             snprintf(one, sizeof one, "skin tone %.4s of %s%s as a swatch after %.*s", s + base, s, cps, base, s);
+        } else if (kind == AV_SEQ_TAG) {
+            one_tag_sequence(one, sizeof one, s, cps);
         } else if (kind == AV_SEQ_KEYCAP) {
             snprintf(one, sizeof one, "keycap %s%s as %c beside a keycap", s, cps, s[0]);
         } else { /* the parts the joiners (U+200D, E2 80 8D) join, side by side */

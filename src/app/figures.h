@@ -178,7 +178,8 @@ void av_figures_warn_cut_titles(FILE *fp, const av_options *o);
  * Printed with -q too: the man page's -q keeps errors and warnings, as for the unused-option warnings. Nothing
  * when every character had a glyph. Then one note for the emoji sequences those figures drew as several things
  * side by side (av_plot_split_sequences: a flag as its two letters, a skin tone as a swatch after its base, a ZWJ
- * sequence as its emoji; up to 4 named with their code points), also with -q, since a figure-maker otherwise
+ * sequence as its emoji) or as their base alone (a tag sequence: the flag of England as a black flag); up to 4
+ * named with their code points), also with -q, since a figure-maker otherwise
  * learns it only by looking closely; nothing when there were none. */
 void av_figures_warn_missing_glyphs(void);
 

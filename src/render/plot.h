@@ -311,7 +311,8 @@ unsigned av_plot_missing_glyph(int k);
 /* Number of distinct emoji sequences (flags, skin tones, ZWJ and keycap
  * sequences: textlayout.h av_text_split_sequences) that the figures laid out
  * since the last av_plot_reset_missing() draw as several things side by
- * side, as no font found has one glyph for them; the k-th of them (0 <= k <
+ * side, as no font found has one glyph for them, and tag sequences drawn as
+ * their base alone (🏴󠁧󠁢󠁥󠁮󠁧󠁿 as 🏴); the k-th of them (0 <= k <
  * 16 and < the count, in the order first drawn; NULL otherwise) as UTF-8,
  * its kind (AV_SEQ_FLAG, ...) into *kind when kind is not NULL. So main can
  * say once what 🇯🇵 is drawn as. No errors. */

@@ -1549,6 +1549,34 @@ static int drawn_parts(const char *utf8, int bold) {
     return parts;
 }
 
+/* 1 if the len bytes at seq are laid out as the same glyphs as their
+ * first base_len bytes alone (a tag sequence drawn as its base: the tags
+ * get no glyph, and no font ligates the whole); 0 if not, or too long, or
+ * out of memory. */
+static int drawn_as_base(const char *seq, size_t len, size_t base_len, int bold) {
+    char whole[256], base[256];
+    if (len >= sizeof whole || base_len > len) return 0;
+    memcpy(whole, seq, len);
+    whole[len] = '\0';
+    memcpy(base, seq, base_len);
+    base[base_len] = '\0';
+    av_text_layout a, b;
+    if (av_text_lay(whole, 32.0f, bold, &a) != 0) return 0;
+    if (av_text_lay(base, 32.0f, bold, &b) != 0) {
+        av_text_layout_free(&a);
+        return 0;
+    }
+    int same = a.n == b.n;
+    for (int k = 0; same && k < a.n; k++) same = a.g[k].slot == b.g[k].slot && a.g[k].gid == b.g[k].gid;
+    av_text_layout_free(&a);
+    av_text_layout_free(&b);
+    return same;
+}
+
+static int is_tag(unsigned cp) {
+    return cp >= 0xE0020 && cp <= 0xE007E; /* TAG SPACE .. TAG TILDE; U+E007F CANCEL TAG ends the sequence */
+}
+
 int av_text_split_sequences(const char *utf8, int bold, av_text_seq *out, int cap) {
     const unsigned char *s = (const unsigned char *)utf8;
     size_t bytes = 0;
@@ -1577,6 +1605,13 @@ int av_text_split_sequences(const char *utf8, int bold, av_text_seq *out, int ca
         } else if ((cp[i] >= '0' && cp[i] <= '9') || cp[i] == '#' || cp[i] == '*') {
             j = i + 1 + (cp[i + 1] == 0xFE0F);
             if (cp[j] == 0x20E3) j++, kind = AV_SEQ_KEYCAP;
+        } else if (is_pictographic(cp[i]) && is_tag(cp[i + 1 + (cp[i + 1] == 0xFE0F)])) {
+            int t = i + 1 + (cp[i + 1] == 0xFE0F); /* UTS #51 ED-14a: tag_base tag_spec tag_end */
+            for (j = t; is_tag(cp[j]); j++) {}
+            if (cp[j] == 0xE007F) {
+                j++;
+                kind = drawn_as_base(utf8 + at[i], at[j] - at[i], at[t] - at[i], bold) ? AV_SEQ_TAG : -1;
+            }
         } else if (is_pictographic(cp[i])) {
             int tone = 0, zwj = 0;
             j = i + 1;
@@ -1593,7 +1628,10 @@ int av_text_split_sequences(const char *utf8, int bold, av_text_seq *out, int ca
         }
         char part[256];
         size_t len = at[j] - at[i];
-        if (len < sizeof part) {
+        if (kind == AV_SEQ_TAG) { /* drawn as its base alone (drawn_as_base) */
+            if (found < cap) out[found] = (av_text_seq){at[i], len, kind};
+            found++;
+        } else if (len < sizeof part) {
             memcpy(part, utf8 + at[i], len);
             part[len] = '\0';
             if (drawn_parts(part, bold) > 1) {

@@ -164,22 +164,24 @@ int av_text_missing_codepoints(const char *utf8, int bold, unsigned *out, int ca
 
 /* An emoji sequence (UTS #51) that is one character to the reader: bytes
  * [start, start + len) of the line, and its kind. */
-enum { AV_SEQ_FLAG, AV_SEQ_TONE, AV_SEQ_ZWJ, AV_SEQ_KEYCAP };
+enum { AV_SEQ_FLAG, AV_SEQ_TONE, AV_SEQ_ZWJ, AV_SEQ_KEYCAP, AV_SEQ_TAG };
 typedef struct {
     size_t start, len;
     int kind; /* AV_SEQ_FLAG: two regional indicators (U+1F1E6..1F1FF, 🇯🇵); AV_SEQ_TONE: a base and a skin
                  tone U+1F3FB..1F3FF (👍🏽); AV_SEQ_ZWJ: emoji joined by U+200D (👩‍💻); AV_SEQ_KEYCAP: 0-9, # or *,
-                 U+FE0F and U+20E3 (1️⃣) */
+                 U+FE0F and U+20E3 (1️⃣); AV_SEQ_TAG: an emoji, tags U+E0020..E007E and the cancel tag
+                 U+E007F (🏴󠁧󠁢󠁥󠁮󠁧󠁿, the flag of England: U+1F3F4, "gbeng" in tags, U+E007F) */
 } av_text_seq;
-/* The emoji sequences of utf8 (UTS #51 section 1.4: flags, modifier, ZWJ and
- * keycap sequences; tag sequences are not looked for) that av_text_lay
- * draws as more than one thing side by side, because no font found has a
- * glyph for the whole sequence (colour emoji fonts are not used): a flag
- * as its two boxed letters, 👍🏽 as a thumb and a colour swatch. A glyph
- * overlapping the one before it by half its width or more (a keycap mark
- * centred on its digit) counts as the same thing. Up to cap of them into
- * out[], in logical order; returns how many there are (may exceed cap), 0
- * when out of memory. */
+/* The emoji sequences of utf8 (UTS #51 section 1.4: flags, modifier, ZWJ,
+ * keycap and tag sequences) that av_text_lay draws as more than one thing
+ * side by side, because no font found has a glyph for the whole sequence
+ * (colour emoji fonts are not used): a flag as its two boxed letters, 👍🏽
+ * as a thumb and a colour swatch; and the tag sequences it draws as their
+ * base alone (the tags are default-ignorable, drawn as nothing): 🏴󠁧󠁢󠁥󠁮󠁧󠁿 as
+ * a plain black flag 🏴. A glyph overlapping the one before it by half its
+ * width or more (a keycap mark centred on its digit) counts as the same
+ * thing. Up to cap of them into out[], in logical order; returns how many
+ * there are (may exceed cap), 0 when out of memory. */
 int av_text_split_sequences(const char *utf8, int bold, av_text_seq *out, int cap);
 
 /* 1 if some installed font has code point cp: the bundled regular face, or
