@@ -4698,7 +4698,8 @@ static void test_long_message_keeps_its_end(void **state) {
  * (av_utf8_shown_name): with -o and --dump named x<RLO>ab, 'removed 1 temporary file an attnviz left in
  * x<RLO>ab when it was killed while writing: .head0.png.tmpAb12Cd' left the override open, so the rest of
  * the line read backwards on the terminal; the --dump note and the earlier run's note did the same. Each
- * now closes it (U+202C) right after the name. */
+ * now closes it (U+202C) right after the name, inside the quotes that make the name one shell word
+ * (av_shown_word). */
 static void test_folder_notes_close_a_bidi_override(void **state) {
     tu_fixture *f = *state;
     char dir[4200], want[4300];
@@ -4709,13 +4710,13 @@ static void test_folder_notes_close_a_bidi_override(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "-q", "--format", "svg", "--dump", dir, "-o", dir, "a b", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    snprintf(want, sizeof want, "left in %s\xE2\x80\xAC when it was killed", dir);
+    snprintf(want, sizeof want, "left in '%s\xE2\x80\xAC' when it was killed", dir); /* quoted: the RLO is invisible */
     if (!strstr(r.err, want)) fail_msg("no '%s' in '%s'", want, r.err);
-    snprintf(want, sizeof want, "--dump %s\xE2\x80\xAC holds 1 temporary file", dir);
+    snprintf(want, sizeof want, "--dump '%s\xE2\x80\xAC' holds 1 temporary file", dir);
     if (!strstr(r.err, want)) fail_msg("no '%s' in '%s'", want, r.err);
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "-o", dir, "c d", NULL); /* another run: head0.svg is the earlier run's */
-    snprintf(want, sizeof want, "of an earlier run from %s\xE2\x80\xAC, so the folder holds one run", dir);
+    snprintf(want, sizeof want, "of an earlier run from '%s\xE2\x80\xAC', so the folder holds one run", dir);
     if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d, no '%s' in '%s'", r.code, want, r.err);
     tu_free(&r);
 }

@@ -1215,7 +1215,7 @@ static void test_cli_train_diverged_is_a_runtime_error(void **state) {
         tu_runv(&r, NULL, env, args);
         char not_saved[4400];
         snprintf(not_saved, sizeof not_saved, "; training stopped and the model was not saved (%s was made for this "
-                 "run and is removed); try a smaller --lr (now %s)\n", dir, rows[i].lr);
+                 "run and is removed); try a smaller --lr (now %s)\n", tu_sh_word(dir), rows[i].lr);
         if (r.code != 1 || !strstr(r.err, rows[i].want) || !strstr(r.err, not_saved) || strstr(r.err, "during training"))
             fail_msg("at sgemm %s = %s: exit %d, stderr: %s", rows[i].at, rows[i].value, r.code, r.err);
         tu_free(&r);
@@ -1245,11 +1245,11 @@ static void test_cli_train_ctrl_c_after_the_run_is_complete(void **state) {
         tu_runv(&r, NULL, env, cmp ? compare : plain);
         if (cmp)
             snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: every variant's trained model "
-                     "was saved with its figures and train.csv under %s, and %s/compare_scale.png and .svg were "
-                     "written\n", dir, dir);
+                     "was saved with its figures and train.csv under %s, and %s and .svg were "
+                     "written\n", tu_sh_word(dir), tu_sh_word(tu_in(f, cmp ? "run1/compare_scale.png" : "")));
         else
             snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: the trained model in %s was "
-                     "saved with its training figures and train.csv\n", dir);
+                     "saved with its training figures and train.csv\n", tu_sh_word(dir));
         if (r.code != 130 || strcmp(r.err, want) != 0)
             fail_msg("%s: exit %d, stderr '%s'", cmp ? "--compare" : "plain", r.code, r.err);
         assert_non_null(strstr(r.out, cmp ? "no-scale    held-out loss" : "probe logits differ by at most"));
@@ -1313,7 +1313,7 @@ static void test_cli_train_shows_the_folder_name_as_other_messages(void **state)
     tu_runv(&r, NULL, NULL, train);
     assert_int_equal(r.code, 2);
     const char *nl = strchr(r.err, '\n');
-    if (!strstr(r.err, "a<U+000A>b holds a model attnviz did not train (") || !strstr(r.err, "a<U+000A>b/config.json")
+    if (!strstr(r.err, "a<U+000A>b' holds a model attnviz did not train (") /* one shell word */ || !strstr(r.err, "a<U+000A>b/config.json")
         || !nl || nl[1])
         fail_msg("a newline in -o: not one line naming a<U+000A>b: %s", r.err);
     tu_free(&r);
@@ -1789,7 +1789,7 @@ static void test_cli_train_names_the_model_it_replaces(void **state) {
     train_small(f, "reverse", "2", "m");
     char want[4400];
     snprintf(want, sizeof want, "attnviz: note: %s holds the model of an earlier --train (reverse, step 2); this run "
-             "replaces it\n", tu_in(f, "m"));
+             "replaces it\n", tu_sh_word(tu_in(f, "m")));
     run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", tu_in(f, "m"), NULL);
     if (r.code != 0 || strncmp(r.err, want, strlen(want)) != 0) fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
@@ -1801,8 +1801,12 @@ static void test_cli_train_names_the_model_it_replaces(void **state) {
         run_attnviz(&r, NULL, "--train", "induction", "--steps", "1", "--d-model", "16", "--batch", "2", "--compare",
                     "norm", "-o", tu_in(f, "c"), NULL);
         if (r.code != 0) fail_msg("--compare: exit %d: %s", r.code, r.err);
-        const char *pre = strstr(r.err, "/c/pre-ln holds the model of an earlier --train (induction, step 1)");
-        const char *post = strstr(r.err, "/c/post-ln holds the model of an earlier --train (induction, step 1)");
+        char pre_s[4400], post_s[4400]; /* each folder one shell word */
+        snprintf(pre_s, sizeof pre_s, "%s holds the model of an earlier --train (induction, step 1)",
+                 tu_sh_word(tu_in(f, "c/pre-ln")));
+        snprintf(post_s, sizeof post_s, "%s holds the model of an earlier --train (induction, step 1)",
+                 tu_sh_word(tu_in(f, "c/post-ln")));
+        const char *pre = strstr(r.err, pre_s), *post = strstr(r.err, post_s);
         if (k ? !pre || !post : pre || post) fail_msg("--compare run %d: %s", k, r.err);
         tu_free(&r);
     }
@@ -1938,7 +1942,7 @@ static void test_cli_train_removes_the_temporaries_a_killed_run_left(void **stat
     tu_result r;
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-d", "32", "--batch", "2", "-q", "-o", dir, NULL);
     snprintf(want, sizeof want, "attnviz: note: removed 2 temporary files an attnviz left in %s when it was killed "
-             "while writing: %s .config.json.tmpAb3dE9\n", dir, gif);
+             "while writing: %s .config.json.tmpAb3dE9\n", tu_sh_word(dir), gif);
     if (r.code != 0 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s', want '%s'", r.code, r.err, want);
     tu_free(&r);
     char path[4400];
@@ -2024,45 +2028,47 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
  * stay: a note says so (a reverse model's model.png went into an induction folder without a word: a new
  * user's report). A run of the trained folder itself has no note; -q keeps it, as it keeps the other notes (it
  * had none: a lecturer scripting slides with -q got two models' figures in one folder without a word, a tester's
- * report), and so does --no-plot --html, whose page goes there too. */
+ * report), and so does --no-plot --html, whose page goes there too. The folder has a space ("my ind"): the note
+ * named it bare, "-o /tmp/x/my ind holds the model ...", two words to the eye where --model's messages give one
+ * shell word (a maintainer's list); the expected text quotes it by tu_sh_word. */
 static void test_cli_other_model_into_training_folder_notes_it(void **state) {
     tu_fixture *f = *state;
-    train_small(f, "induction", "2", "ind");
+    train_small(f, "induction", "2", "my ind"); /* a space: -o one shell word in the note */
     train_small(f, "reverse", "2", "rev");
     tu_result r;
-    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "-o", tu_in(f, "ind"), "3 1 4 >", NULL);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "-o", tu_in(f, "my ind"), "3 1 4 >", NULL);
     char want[4400];
     snprintf(want, sizeof want, "attnviz: note: -o %s holds the model an earlier --train trained (induction, step 2) "
-             "and its training figures; this run's figures, of %s, go beside them", tu_in(f, "ind"), tu_in(f, "rev"));
+             "and its training figures; this run's figures, of %s, go beside them", tu_sh_word(tu_in(f, "my ind")), tu_sh_word(tu_in(f, "rev")));
     if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
     char same[4400];
-    snprintf(same, sizeof same, "%s/", tu_in(f, "ind")); /* the same folder, named otherwise */
-    run_attnviz(&r, NULL, "--model", tu_in(f, "ind"), "-o", same, "k q a", NULL);
+    snprintf(same, sizeof same, "%s/", tu_in(f, "my ind")); /* the same folder, named otherwise */
+    run_attnviz(&r, NULL, "--model", tu_in(f, "my ind"), "-o", same, "k q a", NULL);
     if (r.code != 0 || strstr(r.err, "holds the model an earlier --train")) fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
-    run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "ind"), "I love you", NULL);
+    run_attnviz(&r, NULL, "-q", "-o", tu_in(f, "my ind"), "I love you", NULL);
     snprintf(want, sizeof want, "attnviz: note: -o %s holds the model an earlier --train trained (induction, step 2) "
              "and its training figures; this run's figures, of the sentence's random-weight model, go beside them",
-             tu_in(f, "ind"));
+             tu_sh_word(tu_in(f, "my ind")));
     if (r.code != 0 || !strstr(r.err, want)) fail_msg("-q: exit %d: %s", r.code, r.err);
     tu_free(&r);
     /* --weights: the figures are of the folder's weights, not of a random-weight model */
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", tu_in(f, "w"), "I love you", NULL);
     if (r.code != 0) fail_msg("--dump: exit %d: %s", r.code, r.err);
     tu_free(&r);
-    run_attnviz(&r, NULL, "-q", "-d", "8", "--weights", tu_in(f, "w"), "-o", tu_in(f, "ind"), "I love you", NULL);
+    run_attnviz(&r, NULL, "-q", "-d", "8", "--weights", tu_in(f, "w"), "-o", tu_in(f, "my ind"), "I love you", NULL);
     snprintf(want, sizeof want, "attnviz: note: -o %s holds the model an earlier --train trained (induction, step 2) "
              "and its training figures; this run's figures, of the sentence's model with --weights %s, go beside them",
-             tu_in(f, "ind"), tu_in(f, "w"));
+             tu_sh_word(tu_in(f, "my ind")), tu_sh_word(tu_in(f, "w")));
     if (r.code != 0 || !strstr(r.err, want) || strstr(r.err, "random-weight"))
         fail_msg("--weights: exit %d: %s", r.code, r.err);
     tu_free(&r);
-    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "--no-plot", "--html", "-o", tu_in(f, "ind"), "3 1 4 >", NULL);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "--no-plot", "--html", "-o", tu_in(f, "my ind"), "3 1 4 >", NULL);
     if (r.code != 0 || !strstr(r.err, "holds the model an earlier --train trained (induction, step 2)"))
         fail_msg("--no-plot --html: exit %d: %s", r.code, r.err);
     tu_free(&r);
-    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "--no-plot", "-o", tu_in(f, "ind"), "3 1 4 >", NULL);
+    run_attnviz(&r, NULL, "--model", tu_in(f, "rev"), "--no-plot", "-o", tu_in(f, "my ind"), "3 1 4 >", NULL);
     if (r.code != 0 || strstr(r.err, "holds the model")) fail_msg("--no-plot writes nothing there: exit %d: %s", r.code, r.err);
     tu_free(&r);
 }
@@ -2235,7 +2241,7 @@ static void test_cli_train_ctrl_c_keeps_a_made_folder_holding_a_file(void **stat
     fclose(out);
     char *err = tu_slurp_file(errpath, NULL), want[9000];
     snprintf(want, sizeof want, "attnviz: interrupted: training stopped; the model was not saved (%s was made for this "
-             "run and is kept: it holds files this run did not write)\n", dir);
+             "run and is kept: it holds files this run did not write)\n", tu_sh_word(dir));
     int ok = started && WIFSIGNALED(st) && WTERMSIG(st) == SIGINT && err && strcmp(err, want) == 0;
     char shown[4096];
     snprintf(shown, sizeof shown, "%s", err ? err : "");
@@ -2270,7 +2276,7 @@ static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     char *err = train_into_broken_pipe(f, dir, NULL, &st);
     char want[9000];
     snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; the model was not saved (%s "
-             "was made for this run and is removed)\n", dir);
+             "was made for this run and is removed)\n", tu_sh_word(dir));
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
     if (access(dir, F_OK) == 0) fail_msg("%s, made for the run, was left behind", dir);
@@ -2284,7 +2290,7 @@ static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     assert_int_equal(mkdir(dir, 0755), 0);
     err = train_into_broken_pipe(f, dir, NULL, &st); /* not made by the run: it stays, empty */
     snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; the model was not saved (%s "
-             "is empty)\n", dir);
+             "is empty)\n", tu_sh_word(dir));
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0, err, want);
     assert_int_equal(count_entries(dir), 0);
@@ -2294,9 +2300,10 @@ static void test_cli_train_broken_pipe_says_what_it_leaves(void **state) {
     err = train_into_broken_pipe(f, dir, "scale", &st);
     /* "this variant's model", and the comparison named as not written (a tester's report) */
     snprintf(want, sizeof want, "attnviz: standard output was closed (broken pipe): training stopped; this variant's "
-             "model was not saved (%s/scale "
-             "was made for this run and is removed; %s/no-scale was made for this run and is removed, not trained yet; "
-             "%s/compare_scale.png and .svg not written)\n", dir, dir, dir);
+             "model was not saved (%s "
+             "was made for this run and is removed; %s was made for this run and is removed, not trained yet; "
+             "%s and .svg not written)\n", tu_sh_word(tu_in(f, "c/scale")), tu_sh_word(tu_in(f, "c/no-scale")),
+             tu_sh_word(tu_in(f, "c/compare_scale.png")));
     if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE) || strcmp(err, want) != 0)
         fail_msg("--compare: status %d (signal %d), stderr '%s', want '%s'", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
                  err, want);
@@ -2332,11 +2339,12 @@ static void test_cli_train_compare_interrupted_at_figures_names_every_variant(vo
     train_interrupted_at_rename(f, 5, "positions"); /* learned/'s train.csv: its model is saved */
     char *err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
-    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s/learned was saved, but its training "
-             "figures and train.csv are not all written (%s/sinusoidal was made for this run and is removed, not "
-             "trained yet; %s/rope was made for this run and is removed, not trained yet; %s/compare_positions.png "
-             "and .svg not written): rerun the same command (the same seed gives the same model) to write them\n", m,
-             m, m, m);
+    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s was saved, but its training "
+             "figures and train.csv are not all written (%s was made for this run and is removed, not "
+             "trained yet; %s was made for this run and is removed, not trained yet; %s "
+             "and .svg not written): rerun the same command (the same seed gives the same model) to write them\n",
+             tu_sh_word(tu_in(f, "m/learned")), tu_sh_word(tu_in(f, "m/sinusoidal")), tu_sh_word(tu_in(f, "m/rope")),
+             tu_sh_word(tu_in(f, "m/compare_positions.png")));
     if (strcmp(err, want) != 0) fail_msg("stderr '%s', want '%s'", err, want);
     if (access(tu_in(f, "m/rope"), F_OK) == 0 || access(tu_in(f, "m/learned/config.json"), F_OK) != 0)
         fail_msg("the empty rope/ stayed, or learned/'s saved model went");
@@ -2346,8 +2354,10 @@ static void test_cli_train_compare_interrupted_at_figures_names_every_variant(vo
     err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
     snprintf(want, sizeof want, "attnviz: interrupted: every variant's trained model was saved with its figures and "
-             "train.csv (%s/learned, %s/sinusoidal, %s/rope), but %s/compare_positions.png and .svg are not all "
-             "written: rerun the same command (the same seed gives the same models) to write them\n", m, m, m, m);
+             "train.csv (%s, %s, %s), but %s and .svg are not all written: rerun the same command (the same "
+             "seed gives the same models) to write them\n", tu_sh_word(tu_in(f, "m/learned")),
+             tu_sh_word(tu_in(f, "m/sinusoidal")), tu_sh_word(tu_in(f, "m/rope")),
+             tu_sh_word(tu_in(f, "m/compare_positions.png")));
     if (strcmp(err, want) != 0) fail_msg("at the comparison: stderr '%s', want '%s'", err, want);
     free(err);
     assert_int_equal(access(tu_in(f, "m/compare_positions.svg"), F_OK), -1);

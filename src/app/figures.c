@@ -996,7 +996,7 @@ void av_figures_remove_leftovers(const char *dir, const char *prefix, const char
     }
     free(list);
     char shown[4200]; /* the folder as every note shows it (av_utf8_shown_name): an RLO in -o turned the rest around */
-    av_utf8_shown_name(dir, shown, sizeof shown);
+    av_shown_word(shown, sizeof shown, dir); /* one shell word, as every note names a folder */
     if (removed) /* with -q too, as av_figures_remove_stale's note */
         av_message(stderr, "attnviz: note: removed %d temporary file%s an attnviz left in %s when it was killed while "
                    "writing:%s%s\n", removed, removed == 1 ? "" : "s", shown, names, removed > 8 ? " ..." : "");
@@ -1028,7 +1028,7 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
     if (n < 0) { /* a folder one may write in but not read (chmod 333, a class's drop box): the run's files are
                   * in place, but an earlier run's were kept without a word beside them (a tester's pass) */
         int e = errno;
-        av_utf8_shown_name(dir, shown, sizeof shown);
+        av_shown_word(shown, sizeof shown, dir); /* one shell word */
         av_message(stderr, "attnviz: warning: cannot list %s (%s), so files of an earlier run there, if any, were "
                    "not removed and may lie beside this run's: give the folder read permission, or use another -o\n",
                    shown, strerror(e));
@@ -1056,7 +1056,7 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
     }
     free(list);
     if (!st && removed) { /* with -q too (figures.h) */
-        av_utf8_shown_name(dir, shown, sizeof shown); /* the folder as every note shows it */
+        av_shown_word(shown, sizeof shown, dir); /* the folder as every note shows it: one shell word */
         av_message(stderr, "attnviz: note: removed %d file%s of an earlier run from %s, so the folder holds one run:%s%s\n",
                 removed, removed == 1 ? "" : "s", shown, names, removed > 8 ? " ..." : "");
     }

@@ -202,13 +202,13 @@ static void note_training_folder(const av_options *o) {
         return;
     /* with --weights the model's weights are the folder's, not random: "of the sentence's random-weight model"
      * was false there (a reviewer's pass) */
-    char what[PATH_MAX + 64], out[PATH_MAX], named[PATH_MAX]; /* folders as av_utf8_shown_name shows them */
-    if (o->model_dir) av_utf8_shown_name(o->model_dir, what, sizeof what);
+    char what[PATH_MAX + 64], out[PATH_MAX], named[PATH_MAX]; /* folders as av_shown_word shows them: one shell word */
+    if (o->model_dir) av_shown_word(what, sizeof what, o->model_dir);
     else if (o->weights_dir) {
-        av_utf8_shown_name(o->weights_dir, named, sizeof named);
+        av_shown_word(named, sizeof named, o->weights_dir);
         snprintf(what, sizeof what, "the sentence's model with --weights %s", named);
     } else snprintf(what, sizeof what, "the sentence's random-weight model");
-    av_utf8_shown_name(o->outdir, out, sizeof out);
+    av_shown_word(out, sizeof out, o->outdir);
     av_message(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its training "
             "figures; this run's figures, of %s, go beside them; use another -o to keep them apart\n", out,
             task, step, what);
@@ -219,8 +219,8 @@ static void note_training_folder(const av_options *o) {
  * (a new user's report); one set of renames, as --dump's, would take a second copy of every figure on
  * disk, so it says so instead. */
 static void say_when_interrupted(const av_options *o) {
-    char msg[AV_INTERRUPT_MSG_MAX], out[1049]; /* -o as av_utf8_shown_name shows it: 1000 bytes and closers */
-    av_utf8_shown_name(o->outdir, out, sizeof out);
+    char msg[AV_INTERRUPT_MSG_MAX], out[1049]; /* -o as av_shown_word shows it: 1000 bytes and closers */
+    av_shown_word(out, sizeof out, o->outdir);
     /* a folder made for this run holds no earlier run's figures, and the handler removes it while it holds
      * none of this run's yet: "holds only some of this run's, beside any of an earlier run's" named a folder
      * that was gone (a learner's pass: `timeout -s INT 1 attnviz -f long.txt --heads 8 -o new`); --no-plot
@@ -249,12 +249,12 @@ static void say_when_interrupted(const av_options *o) {
  * with exit 141 and not a word, no figure written and -o holding an earlier run's figures as if this run's (a
  * learner's pass). It now says so. */
 static void say_before_any_file(const av_options *o) {
-    char msg[AV_INTERRUPT_MSG_MAX], out[1049], dump[749]; /* as av_utf8_shown_name shows them: 1000 and 700 bytes
+    char msg[AV_INTERRUPT_MSG_MAX], out[1049], dump[749]; /* as av_shown_word shows them: 1000 and 700 bytes
                                                             * and closers, so both fit the message */
     /* the folders this run would write: `--no-plot --dump d` named -o, which it does not write (a tester's pass) */
     int figures = !o->no_plot || o->html;
-    av_utf8_shown_name(o->outdir, out, sizeof out);
-    if (o->dump_dir) av_utf8_shown_name(o->dump_dir, dump, sizeof dump);
+    av_shown_word(out, sizeof out, o->outdir);
+    if (o->dump_dir) av_shown_word(dump, sizeof dump, o->dump_dir);
     if (figures && o->dump_dir)
         snprintf(msg, sizeof msg, "attnviz: interrupted before any file was written: this run wrote none, and -o %s "
                  "and --dump %s are as they were; run the command again, and let it finish, to write them\n", out,
@@ -363,8 +363,8 @@ static av_status write_outputs(run *r, av_err *err) {
         /* a full disk or a file in the way (`cannot write 'out/head1.png': No space left on device`) stopped the
          * figures part-way: the folder kept this run's first ones beside the earlier run's rest, and the error
          * named only the file (a tester's pass); it says what the folder holds, as a Ctrl-C there does */
-        char out[249]; /* -o as av_utf8_shown_name shows it: 200 bytes and closers */
-        av_utf8_shown_name(o->outdir, out, sizeof out);
+        char out[249]; /* -o as av_shown_word shows it: 200 bytes and closers */
+        av_shown_word(out, sizeof out, o->outdir);
         av_fail_append(err, "; %s holds some of this run's figures, beside any "
                  "of an earlier run's not yet replaced: fix that and run the command again, or use another -o",
                  out);

@@ -301,10 +301,12 @@ static void dumped_sentence_hint(char *out, size_t n, const char *dir, size_t ro
         t = nl ? nl + 1 : t + strlen(t);
     }
     free(text);
-    char d[249];
-    av_utf8_shown_name(dir, d, sizeof d);
-    if (snprintf(out, n, "; %s/tokens.txt says X.npy is the --dump of the %zu token%s %s%s: run that sentence, or "
-                 "move X.npy out of %s to run this one with its W_*.npy", d, rows, rows == 1 ? "" : "s", toks,
+    char d[249], file[4200], f[249]; /* the folder and its tokens.txt, each one shell word (av_shown_word) */
+    av_shown_word(d, sizeof d, dir);
+    av_path_join(file, sizeof file, dir, "tokens.txt");
+    av_shown_word(f, sizeof f, file);
+    if (snprintf(out, n, "; %s says X.npy is the --dump of the %zu token%s %s%s: run that sentence, or "
+                 "move X.npy out of %s to run this one with its W_*.npy", f, rows, rows == 1 ? "" : "s", toks,
                  rows > 8 ? " ..." : "", d) >= (int)n)
         av_utf8_trim_cut(out); /* two long folder names: cut at a whole character, never inside one */
 }
@@ -349,7 +351,7 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
             snprintf(hint, sizeof hint, "; this file is for d_model %zu: add --d-model %zu", width, width);
         else if (is_x && width == cols && a.ndim == 2)
             dumped_sentence_hint(hint, sizeof hint, dir, a.shape[0]);
-        av_utf8_shown_name(dir, shown, 201); /* at most 200 bytes, its closers kept */
+        av_shown_word(shown, 201, dir); /* one shell word of at most 200 bytes, its closers kept */
         av_fail(err, s, "--weights %s: %.600s (%s)%s", shown, inner,
                 is_x ? "X is (T, d_model); T counts every token, <pad> included"
                      : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q",
@@ -634,8 +636,8 @@ void av_weights_note_unread(FILE *f, const char *dir, const av_weights_source *s
     weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
     if (!unread[0]) return;
     const char *random = src->kind == AV_WEIGHTS_MIXED ? src->drawn : ""; /* "X, W_K, W_V, W_O" */
-    char shown[420]; /* the folder as the trace shows it (av_utf8_shown_name) */
-    av_utf8_shown_name(dir, shown, sizeof shown);
+    char shown[420]; /* the folder as the trace shows it, one shell word (av_shown_word) */
+    av_shown_word(shown, sizeof shown, dir);
     av_message(f, "attnviz: note: --weights %s: not read: %s (attnviz reads only X.npy, W_Q.npy, W_K.npy, W_V.npy, "
                "W_O.npy%s%s%s)%s\n", shown, unread, random[0] ? ", so " : "", random,
                random[0] ? (strchr(random, ',') ? " are random here" : " is random here") : "", hints);
@@ -669,7 +671,7 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *s
         snprintf(here, sizeof here, "'%s'", q);
     }
     char shown[420]; /* the folder as the trace shows it (av_utf8_shown_name) */
-    av_utf8_shown_name(dir, shown, sizeof shown);
+    av_shown_word(shown, sizeof shown, dir); /* one shell word, as every note names a folder */
     av_message(f, "attnviz: note: --weights %s: X.npy was dumped with other tokens (tokens.txt beside it has %s as "
                "token %d, this sentence %s); row i of X is used as token i's embedding, whatever the word\n", shown,
                there, differs, here);
@@ -813,8 +815,8 @@ void av_dump_note_leftovers(const char *dir) {
         free(list[i]);
     }
     free(list);
-    char shown[4200]; /* the folder as every note shows it (av_utf8_shown_name): an RLO in it closed */
-    av_utf8_shown_name(dir, shown, sizeof shown);
+    char shown[4200]; /* the folder as every note shows it (av_shown_word): an RLO in it closed, one shell word */
+    av_shown_word(shown, sizeof shown, dir);
     if (found)
         av_message(stderr, "attnviz: note: --dump %s holds %d temporary file%s of attnviz's, which an attnviz killed "
                    "while writing there left, or one writing there now made (--dump folders are not locked, so they "
@@ -904,8 +906,8 @@ av_status av_dump_remove_other(const char *dir, int model, int earlier, const in
         snprintf(removed + strlen(removed), sizeof removed - strlen(removed), " %s", names[i]);
         n_removed++;
     }
-    char shown[4200]; /* the folder as every note shows it */
-    av_utf8_shown_name(dir, shown, sizeof shown);
+    char shown[4200]; /* the folder as every note shows it: one shell word (av_shown_word) */
+    av_shown_word(shown, sizeof shown, dir);
     /* with -q too, as the figures' note: a file is never deleted without a word */
     if (n_removed)
         av_message(stderr, "attnviz: note: removed %d file%s of an earlier --dump from %s, so the folder holds one "

@@ -214,7 +214,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
                                         "model.safetensors.index.json"};
     char path[4200];
     earlier[0] = 0;
-    const char *sd = AV_SHOWN(dir, 4200);
+    const char *sd = AV_SHOWN_WORD(dir, 4200);
     av_path_join(path, sizeof path, dir, "config.json");
     if (access(path, F_OK) == 0) {
         av_err rerr;
@@ -232,7 +232,7 @@ static av_status check_not_a_foreign_model(const char *dir, char *earlier, size_
                            "part: something else changed this one)", sd, rerr.msg, files_there, sd);
         if (!ours)
             return av_fail(err, AV_EUSAGE, "-o %s holds a model attnviz did not train (%s has no \"attnviz\" object "
-                           "naming a task); --train would overwrite its %s: give another folder", sd, AV_SHOWN(path, 4200),
+                           "naming a task); --train would overwrite its %s: give another folder", sd, AV_SHOWN_WORD(path, 4200),
                            files_there);
         return AV_OK;
     }
@@ -448,7 +448,7 @@ static av_status diverged(const run_state *r, int step, const char *what, av_err
         snprintf(hint, sizeof hint, "; try a smaller --lr (now %s)", lr);
     } else snprintf(at, sizeof at, "the untrained model (step 0) failed");
     return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%s %s%.300s%s)%s", at, what,
-                   r->others[0] ? "this variant's model" : "the model", AV_SHOWN(r->dir, 249), left_in(r->dir), r->others, cmp, hint);
+                   r->others[0] ? "this variant's model" : "the model", AV_SHOWN_WORD(r->dir, 249), left_in(r->dir), r->others, cmp, hint);
 }
 
 /* s and err from a forward pass of the trainer: an activation that left float32 (err->overflowed, set by
@@ -474,7 +474,7 @@ static void stop_message(run_state *r) {
     char msg[AV_INTERRUPT_MSG_MAX], cmp[400];
     compare_not_written(cmp, sizeof cmp, r->o);
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%s %s%.600s%s)\n",
-             r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", AV_SHOWN(r->dir, 349), left, r->others,
+             r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", AV_SHOWN_WORD(r->dir, 349), left, r->others,
              cmp);
     av_interrupt_message(msg);
 }
@@ -662,7 +662,7 @@ static av_status write_model(const char *dir, const av_trainer *tr, const av_tra
     av_afile_set_end(&set, 0, NULL);
     /* a full disk: say that nothing of the model changed */
     av_fail_append(err, "; the model was not saved (%s keeps the model files it held "
-             "before, if any)", AV_SHOWN(dir, 149));
+             "before, if any)", AV_SHOWN_WORD(dir, 149));
     return s;
 }
 
@@ -1028,9 +1028,9 @@ static void compare_not_written(char *out, size_t n, const av_train_opts *o) {
     char name[64], path[4200];
     out[0] = 0;
     if (o->compare == AV_TRAIN_CMP_NONE) return;
-    snprintf(name, sizeof name, "compare_%s", kCompareWhat[o->compare]);
+    snprintf(name, sizeof name, "compare_%s.png", kCompareWhat[o->compare]); /* the .png one shell word */
     av_path_join(path, sizeof path, o->outdir, name);
-    snprintf(out, n, "; %s.png and .svg not written", AV_SHOWN(path, 349));
+    snprintf(out, n, "; %s and .svg not written", AV_SHOWN_WORD(path, 349));
 }
 
 /* The model and its outputs into dir. others: as run_one's, what --compare's other variant folders hold
@@ -1062,7 +1062,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
      * while the others were still empty: a tester's report) */
     char msg[AV_INTERRUPT_MSG_MAX], cmp[400];
     compare_not_written(cmp, sizeof cmp, o);
-    const char *sd = AV_SHOWN(dir, 349);
+    const char *sd = AV_SHOWN_WORD(dir, 349);
     const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %s was saved, but its training "
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
@@ -1201,7 +1201,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
         char lr[128];
         lr_now(lr, sizeof lr, o);
         av_message(stderr, "attnviz: warning: %s: the held-out loss rose from %.4f at step 0 to %.4f at step %d: "
-                "training diverged; try a smaller --lr (now %s)\n", AV_SHOWN(dir, 4200), r.log.ho_loss[0], r.log.ho_loss[last],
+                "training diverged; try a smaller --lr (now %s)\n", AV_SHOWN_WORD(dir, 4200), r.log.ho_loss[0], r.log.ho_loss[last],
                 r.log.snap_step[last], lr);
     }
     free(r.batch);
@@ -1377,7 +1377,7 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
                                 "model.safetensors, its figures)", len ? ", " : "");
     if (len)
         av_message(stderr, "attnviz: note: %s still holds what an earlier run wrote and this one did not replace: %s; "
-                "remove it, or use another -o\n", AV_SHOWN(o->outdir, 4200), list);
+                "remove it, or use another -o\n", AV_SHOWN_WORD(o->outdir, 4200), list);
 }
 
 /* Before the first step (so Ctrl-C can still keep it): a note for each
@@ -1396,7 +1396,7 @@ static void note_replaced(const av_train_opts *o, char earlier[3][64]) {
         if (names[i][0]) av_path_join(dir, sizeof dir, o->outdir, names[i]);
         else snprintf(dir, sizeof dir, "%s", o->outdir);
         av_message(stderr, "attnviz: note: %s holds the model of an earlier --train (%s); this run replaces it\n",
-                AV_SHOWN(dir, 349), earlier[i]);
+                AV_SHOWN_WORD(dir, 349), earlier[i]);
     }
 }
 
@@ -1429,7 +1429,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
             size_t k = strlen(others);
             if (j == i) continue;
             av_path_join(dj, sizeof dj, o->outdir, names[j]);
-            snprintf(others + k, sizeof others - k, "; %s %s%s", AV_SHOWN(dj, 249), j < i ? "holds its trained model" : left_in(dj),
+            snprintf(others + k, sizeof others - k, "; %s %s%s", AV_SHOWN_WORD(dj, 249), j < i ? "holds its trained model" : left_in(dj),
                      j < i ? "" : ", not trained yet");
         }
         if (!o->quiet) { /* a long DIR goes to the next line whole on a narrow terminal */
@@ -1477,12 +1477,13 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         for (int i = 0; i < n; i++) {
             size_t k = strlen(list);
             av_path_join(path, sizeof path, o->outdir, names[i]);
-            snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", AV_SHOWN(path, 249));
+            snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", AV_SHOWN_WORD(path, 249));
         }
         av_path_join(path, sizeof path, o->outdir, file);
+        strncat(path, ".png", sizeof path - strlen(path) - 1); /* the .png one shell word, as the folder */
         snprintf(msg, sizeof msg, "%sattnviz: interrupted: every variant's trained model was saved with its figures "
-                 "and train.csv (%s), but %s.png and .svg are not all written: rerun the same command (the same "
-                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, AV_SHOWN(path, 349));
+                 "and train.csv (%s), but %s and .svg are not all written: rerun the same command (the same "
+                 "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, AV_SHOWN_WORD(path, 349));
         av_interrupt_message(msg);
         s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
     }
@@ -1493,9 +1494,10 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     else { /* all written: from here to the exit a Ctrl-C said nothing (as write_outputs) */
         char msg[AV_INTERRUPT_MSG_MAX];
         av_path_join(path, sizeof path, o->outdir, file);
+        strncat(path, ".png", sizeof path - strlen(path) - 1); /* the .png one shell word, as the folder */
         snprintf(msg, sizeof msg, "%sattnviz: interrupted after the run was complete: every variant's trained model "
-                 "was saved with its figures and train.csv under %s, and %s.png and .svg were written\n",
-                 o->tty ? "\n" : "", AV_SHOWN(o->outdir, 349), AV_SHOWN(path, 349));
+                 "was saved with its figures and train.csv under %s, and %s and .svg were written\n",
+                 o->tty ? "\n" : "", AV_SHOWN_WORD(o->outdir, 349), AV_SHOWN_WORD(path, 349));
         av_interrupt_message(msg);
     }
     free_kept(&keep);
@@ -1588,7 +1590,7 @@ static av_status check_not_a_foreign_comparison(const char *dir, int compare, co
         if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
             return av_fail(err, AV_EUSAGE, "-o %s holds %s but no model attnviz trained in %s, so it is not this "
                            "tool's output of an earlier --train --compare; --train would overwrite it: give another "
-                           "folder, or remove it", AV_SHOWN(dir, 4200), figs[k], list);
+                           "folder, or remove it", AV_SHOWN_WORD(dir, 4200), figs[k], list);
     }
     return AV_OK;
 }
@@ -1820,7 +1822,7 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
     if (e) { /* the folders made for the run go again at the exit, as above */
         unlock_folders(&locks);
         return av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; stopped before training: nothing was "
-                       "written (-o %s is as it was)", e > 0 ? strerror(e) : "a write failed", AV_SHOWN(o.outdir, 349));
+                       "written (-o %s is as it was)", e > 0 ? strerror(e) : "a write failed", AV_SHOWN_WORD(o.outdir, 349));
     }
     note_replaced(&o, earlier);
     av_status s;
@@ -1837,12 +1839,12 @@ av_status av_train_run(const av_train_opts *opts, FILE *out, av_err *err) {
                         e > 0 ? strerror(e) : "an earlier write failed", sd, sd);
         else {
             char name[64], cmp[4200];
-            snprintf(name, sizeof name, "compare_%s", kCompareWhat[o.compare]);
+            snprintf(name, sizeof name, "compare_%s.png", kCompareWhat[o.compare]); /* one shell word, .png too */
             av_path_join(cmp, sizeof cmp, o.outdir, name);
             s = av_fail(err, AV_ERUNTIME, "cannot write to standard output: %s; every variant's trained model was "
                         "saved and checked before this error, with its figures and train.csv, in the variant folders "
-                        "under %s, and %s.png and .svg were written: only lines printed on standard output "
-                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", sd, AV_SHOWN(cmp, 349));
+                        "under %s, and %s and .svg were written: only lines printed on standard output "
+                        "are lost", e > 0 ? strerror(e) : "an earlier write failed", sd, AV_SHOWN_WORD(cmp, 349));
         }
     }
     unlock_folders(&locks);
