@@ -1921,7 +1921,7 @@ static void test_unlistable_folder_warns_that_earlier_files_may_stay(void **stat
     expect_ok(&r); /* this run's figure is in place */
     char want[4400];
     snprintf(want, sizeof want, "attnviz: warning: cannot list %s (Permission denied), so files of an earlier run "
-             "there, if any, were not removed and may lie beside this run's", dir);
+             "there, if any, were not removed and may lie beside this run's", tu_sh_word(dir));
     if (!strstr(r.err, want)) fail_msg("no warning '%s'\nstderr: %s", want, r.err);
     tu_free(&r);
     assert_int_equal(chmod(dir, 0755), 0);
@@ -2142,7 +2142,7 @@ static void test_quiet_run_says_what_it_removed(void **state) {
     expect_ok(&r);
     char want[4300];
     snprintf(want, sizeof want, "attnviz: note: removed 1 file of an earlier run from %s, so the folder holds one "
-             "run: attnviz.html\n", in(f, "o"));
+             "run: attnviz.html\n", tu_sh_word(in(f, "o")));
     assert_string_equal(r.err, want);
     tu_free(&r);
     expect_files(f, "o", (const char *[]){"attnviz.html", NULL}, 0);

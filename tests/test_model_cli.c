@@ -396,9 +396,9 @@ static void test_dump_folder_holds_one_kind_of_run(void **state) {
     snprintf(want[0], sizeof want[0], "%s", "");
     snprintf(want[1], sizeof want[1], "attnviz: note: removed 13 files of an earlier --dump from %s, so the folder "
              "holds one run: X.npy PE.npy W_Q.npy W_K.npy W_V.npy W_O.npy Q.npy K.npy V.npy weights.npy context.npy "
-             "output.npy mask.npy\n", dump);
+             "output.npy mask.npy\n", tu_sh_word(dump));
     snprintf(want[2], sizeof want[2], "attnviz: note: removed 4 files of an earlier --dump from %s, so the folder "
-             "holds one run: token_ids.npy attn.npy hidden.npy logits.npy\n", dump);
+             "holds one run: token_ids.npy attn.npy hidden.npy logits.npy\n", tu_sh_word(dump));
     char path[4400];
     tu_result r;
     for (int round = 0; round < 3; round++) {
@@ -442,10 +442,10 @@ static void test_dump_keeps_files_no_dump_wrote(void **state) {
     char want[2][600];
     snprintf(want[0], sizeof want[0], "attnviz: note: --dump %s also holds X.npy W_Q.npy, which this run does not "
              "write and no source.txt of an earlier attnviz --dump there accounts for; kept beside this run's files: "
-             "remove them, or use another --dump folder\n", tu_in(f, "mine"));
+             "remove them, or use another --dump folder\n", tu_sh_word(tu_in(f, "mine")));
     snprintf(want[1], sizeof want[1], "attnviz: note: --dump %s also holds attn.npy logits.npy, which this run does "
              "not write and no source.txt of an earlier attnviz --dump there accounts for; kept beside this run's "
-             "files: remove them, or use another --dump folder\n", tu_in(f, "own"));
+             "files: remove them, or use another --dump folder\n", tu_sh_word(tu_in(f, "own")));
     tu_result r;
     run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--dump", tu_in(f, "mine"), SENTENCE, NULL);
     if (r.code != 0 || strcmp(r.err, want[0])) fail_msg("exit %d: want\n%s\nstderr:\n%s", r.code, want[0], r.err);
@@ -491,7 +491,7 @@ static void test_dump_keeps_weights_changed_since(void **state) {
              "one run: X.npy PE.npy W_K.npy W_V.npy W_O.npy Q.npy K.npy V.npy weights.npy context.npy output.npy "
              "mask.npy\nattnviz: note: --dump %s also holds W_Q.npy, which this run does not write and which changed "
              "since the earlier attnviz --dump there wrote it (its float32 data's CRC-32 is not the one its "
-             "source.txt gave); kept beside this run's files: remove it, or use another --dump folder\n", ed, ed);
+             "source.txt gave); kept beside this run's files: remove it, or use another --dump folder\n", tu_sh_word(ed), tu_sh_word(ed));
     run_attnviz(&r, NULL, "-q", "--no-plot", "--model", f->dir, "--dump", ed, SENTENCE, NULL);
     if (r.code != 0 || strcmp(r.err, want)) fail_msg("exit %d: want\n%s\nstderr:\n%s", r.code, want, r.err);
     tu_free(&r);
