@@ -1461,11 +1461,11 @@ static void test_kernel_option(void **state) {
     tu_free(&r);
     /* a tile with no visible key (row 7 of 10 under the causal mask, padded: tiles of (10 + 3) / 4 = 3, the
      * 4th holds key 9 only, masked) has tile max −∞ as the trace writes it everywhere else ("-inf" stood there:
-     * a teacher's report), in its column */
+     * a teacher's report), in its column: right-aligned under "tile max", "seen" right-aligned over its counts */
     run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--causal", "--pad-to", "10", "--color", "never",
                 "a b c d e f g h", NULL);
     assert_int_equal(r.code, 0);
-    if (!strstr(r.out, "                      4  9..9              0         \xE2\x88\x92\xE2\x88\x9E     ") ||
+    if (!strstr(r.out, "                      4  9..9             0         \xE2\x88\x92\xE2\x88\x9E   0.7582 \xE2\x86\x92 ") ||
         strstr(r.out, "-inf"))
         fail_msg("the empty tile:\n%s", r.out);
     tu_free(&r);
@@ -3764,6 +3764,72 @@ static void test_flash_example_prints_huge_and_tiny_maxima_whole(void **state) {
     }
 }
 
+/* The terminal columns of the first n bytes of UTF-8 text s. */
+static int utf8_cols(const char *s, size_t n) {
+    int c = 0;
+    for (size_t i = 0; i < n && s[i]; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* The flash worked example's table keeps its columns for maxima of any size and sign: X rows (a_j, 0),
+ * identity weights, no positions, so the row-3 scores are a_3·a_j/√2, by hand: for a = -1e18, 2e18,
+ * -3e18, 1e19 the tile maxima -7.0711e+36, 1.4142e+37, -2.1213e+37, 7.0711e+37 (ASCII '-', as the
+ * trace's matrices print negatives), whose sign made the column 12 wide in an 11-wide field; for a = 1e3,
+ * 2e3, 5e3, 1e4 the maxima 7071067.8 … 70710678 in fixed point (below numpy's 1e8), "14142136.0000" 13
+ * wide in a 9-wide field. The header and the 4 rows now have their "→" in one column and end in one
+ * column. For a = 0, -4, 2, 4 tile 2's sum is e^(−11.3137 − 0) = e^(−8√2) = 1.2205e-05, which printed
+ * 0.0000 as a zero does. */
+static void test_flash_example_columns_hold_any_maximum(void **state) {
+    (void)state;
+    static const float a[][4] = {{-1e18f, 2e18f, -3e18f, 1e19f}, {1e3f, 2e3f, 5e3f, 1e4f}, {0, -4, 2, 4}};
+    static const char *const whole[][2] = {{" -7.0711e+36 ", " -2.1213e+37 "}, {" 14142136.0000 ", " 70710680.0000"},
+                                           {"  -11.3137 ", " 11.3137"}};
+    for (int c = 0; c < 3; c++) {
+        char *dir = make_tmpdir(), path[4200];
+        float x[8] = {0}, eye[4] = {1, 0, 0, 1};
+        for (int j = 0; j < 4; j++) x[2 * j] = a[c][j];
+        snprintf(path, sizeof path, "%s/X.npy", dir);
+        write_npy_2d(path, "<f4", 0, 4, 2, x, sizeof x);
+        for (const char *w = "QKVO"; *w; w++) {
+            snprintf(path, sizeof path, "%s/W_%c.npy", dir, *w);
+            write_npy_2d(path, "<f4", 0, 2, 2, eye, sizeof eye);
+        }
+        tu_result r;
+        run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "-d", "2", "-p", "none", "-w",
+                    dir, "a b c d", NULL);
+        assert_int_equal(r.code, 0);
+        for (int k = 0; k < 2; k++)
+            if (!strstr(r.out, whole[c][k])) fail_msg("a_3 = %g: missing \"%s\" in\n%s", a[c][3], whole[c][k], r.out);
+        const char *line = strstr(r.out, "tile  keys");
+        assert_non_null(line);
+        while (line[-1] != '\n') line--;
+        int arrow = -1, end = -1;
+        for (int k = 0; k < 5; k++) {
+            const char *nl = strchr(line, '\n'), *to = strstr(line, "\xE2\x86\x92");
+            assert_non_null(nl);
+            if (!to || to > nl) fail_msg("a_3 = %g: table line %d has no arrow:\n%s", a[c][3], k, r.out);
+            int at = utf8_cols(line, (size_t)(to - line)), cols = utf8_cols(line, (size_t)(nl - line));
+            if (k == 0) arrow = at, end = cols;
+            else if (at != arrow || cols != end)
+                fail_msg("a_3 = %g: line %d has its arrow at column %d and ends at %d, the header at %d and %d:\n%s",
+                         a[c][3], k, at, cols, arrow, end, r.out);
+            line = nl + 1;
+        }
+        if (c == 2) { /* tile 2 is the second row: its sum is the second number from the line's end */
+            const char *row2 = strstr(r.out, "   2  1..1");
+            assert_non_null(row2);
+            const char *nl = strchr(row2, '\n'), *p = nl;
+            while (p[-1] != ' ') p--; /* l */
+            while (p[-1] == ' ') p--;
+            while (p[-1] != ' ') p--; /* the tile sum */
+            double sum = strtod(p, NULL), want = exp(-8 * sqrt(2.0));
+            if (fabs(sum - want) > 1e-3 * want) fail_msg("tile 2's sum is %g, not e^(-8√2) = %g:\n%s", sum, want, r.out);
+        }
+        tu_free(&r);
+        rm_rf(dir);
+    }
+}
+
 /* A scores figure's cells print numbers that tell its cells apart: X = [[a, 0], [a, a]], identity weights, no
  * positions, so S = X·Xᵀ/√2 = a²/√2·[[1, 1], [1, 2]], by hand: for a = 0.05, 0.0017678 three times and
  * 0.0035355, the colour range ±0.0035355. Every cell printed "0.00" (2 decimals below 10) over colours from
@@ -4894,6 +4960,7 @@ int main(void) {
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),
         cmocka_unit_test(test_flash_example_prints_huge_and_tiny_maxima_whole),
+        cmocka_unit_test(test_flash_example_columns_hold_any_maximum),
         cmocka_unit_test(test_scores_figure_cells_resolve_tiny_scores),
         cmocka_unit_test(test_verbose_flash_says_it_has_no_scores_to_print),
         cmocka_unit_test(test_compare_uniform_entropy_follows_the_mask),

@@ -458,22 +458,82 @@ static const char *max_text(char buf[24], double v, int sci) {
     return buf;
 }
 
-/* One tile of the worked example: keys, tile max, m_old → m_new, rescale, tile sum, l; the maxima in
- * notation sci (max_text), their columns as wide as one of them (9, fixed point up to 9999.9999; 11 for
- * -1.1860e+36). */
-static void print_flash_step(FILE *f, const av_flash_step *st, int k, int sci) {
-    char keys[32], tmax[24], mold[24], mnew[24], alpha[32];
-    snprintf(keys, sizeof keys, "%d..%d", st->j0, st->j1 - 1);
-    if (st->m_new == -INFINITY) snprintf(alpha, sizeof alpha, "(nothing visible yet)");
-    else if (st->m_old == -INFINITY) snprintf(alpha, sizeof alpha, "0 (first visible)");
-    else snprintf(alpha, sizeof alpha, "%.6f", st->alpha);
-    /* "−∞" is 6 bytes in 2 columns: 4 more bytes of field width keep the columns */
-    int w = sci ? 11 : 9;
-    int wt = st->tile_max == -INFINITY ? w + 4 : w, wo = st->m_old == -INFINITY ? w + 4 : w,
-        wn = st->m_new == -INFINITY ? w + 4 : w;
-    fprintf(f, "%s%4d  %-13s %5d  %*s  %*s → %-*s %-22s %10.4f %10.4f\n", ind, k + 1, keys, st->visible, wt,
-            max_text(tmax, st->tile_max, sci), wo, max_text(mold, st->m_old, sci), wn,
-            max_text(mnew, st->m_new, sci), alpha, st->tile_sum, st->l);
+/* A sum or factor of the worked example, v ≥ 0, with digits places: "%.*f", or "%.4e" when v is at least
+ * 1e-35 but would print as zero (the tile Σ e^(s−m) of a key 11.3 below the maximum, 1.2204e-05, printed
+ * 0.0000 as an exact 0 does). Below 1e-35 the kernel's float32 exp is at its floor (about 1.2e-38 a key,
+ * up to 512 keys a tile: fastexp.h), not e^(s−m), which is then 0 in float32: those print as zero. */
+static const char *small_text(char buf[32], double v, int digits) {
+    if (v >= 1e-35 && v < 0.5 * pow(10, -digits)) snprintf(buf, 32, "%.4e", v);
+    else snprintf(buf, 32, "%.*f", digits, v);
+    return buf;
+}
+
+/* The terminal columns of UTF-8 text s (its characters: "−∞" and "Σ" are one column each). */
+static int text_cols(const char *s) {
+    int n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* s in w terminal columns, padded with spaces on the left (right != 0: the text ends the field) or
+ * the right; printf's %*s counts bytes, so "−∞" (6 bytes) went 4 columns short. */
+static void put_field(FILE *f, const char *s, int w, int right) {
+    int pad = w - text_cols(s);
+    if (!right) fputs(s, f);
+    for (; pad > 0; pad--) fputc(' ', f);
+    if (right) fputs(s, f);
+}
+
+/* The texts of one tile of the worked example: keys, tile max, m_old, m_new, rescale, tile sum, l. */
+typedef struct {
+    char keys[32], tmax[24], mold[24], mnew[24], alpha[32], sum[32], l[32];
+} flash_row_text;
+
+static void flash_step_text(flash_row_text *t, const av_flash_step *st, int sci) {
+    snprintf(t->keys, sizeof t->keys, "%d..%d", st->j0, st->j1 - 1);
+    if (st->m_new == -INFINITY) snprintf(t->alpha, sizeof t->alpha, "(nothing visible yet)");
+    else if (st->m_old == -INFINITY) snprintf(t->alpha, sizeof t->alpha, "0 (first visible)");
+    else small_text(t->alpha, st->alpha, 6);
+    max_text(t->tmax, st->tile_max, sci);
+    max_text(t->mold, st->m_old, sci);
+    max_text(t->mnew, st->m_new, sci);
+    small_text(t->sum, st->tile_sum, 4);
+    small_text(t->l, st->l, 4);
+}
+
+/* The worked example's table: a header, then the n tiles steps[idx[0..n−1]] (their tile numbers
+ * idx + 1), "…   (gap more tiles)" before the row at gap_at (−1: none); the maxima in notation sci
+ * (max_text). Each column is as wide as its widest text or its header, so that a maximum of any
+ * size keeps the columns: fixed widths of 9 or 11 let -7.0711e+36 and 14142136.0000 push the arrow
+ * and the columns after them to the right. */
+static void print_flash_table(FILE *f, const av_flash_step *steps, const int *idx, int n, int gap_at, int gap,
+                              int sci) {
+    static const char *const head[] = {"tile max", "m_old", "m_new", "rescale e^(m_old−m_new)", "tile Σ e^(s−m)", "l"};
+    flash_row_text *t = malloc((size_t)(n ? n : 1) * sizeof *t);
+    if (!t) {
+        fprintf(f, "%s(out of memory for the worked example)\n", ind);
+        return;
+    }
+    int w[6];
+    for (int c = 0; c < 6; c++) w[c] = text_cols(head[c]);
+    for (int r = 0; r < n; r++) {
+        flash_step_text(&t[r], &steps[idx[r]], sci);
+        const char *cell[6] = {t[r].tmax, t[r].mold, t[r].mnew, t[r].alpha, t[r].sum, t[r].l};
+        for (int c = 0; c < 6; c++)
+            if (text_cols(cell[c]) > w[c]) w[c] = text_cols(cell[c]);
+    }
+    fprintf(f, "%stile  keys          seen   ", ind);
+    put_field(f, head[0], w[0], 0), fputs("   ", f), put_field(f, head[1], w[1], 1), fputs(" → ", f);
+    put_field(f, head[2], w[2], 0), fputs("  ", f), put_field(f, head[3], w[3], 0), fputs("  ", f);
+    put_field(f, head[4], w[4], 1), fputs("  ", f), put_field(f, head[5], w[5], 1), fputc('\n', f);
+    for (int r = 0; r < n; r++) {
+        if (r == gap_at) fprintf(f, "%s  …   (%d more tiles)\n", ind, gap);
+        fprintf(f, "%s%4d  %-13s %4d   ", ind, idx[r] + 1, t[r].keys, steps[idx[r]].visible);
+        put_field(f, t[r].tmax, w[0], 1), fputs("   ", f), put_field(f, t[r].mold, w[1], 1), fputs(" → ", f);
+        put_field(f, t[r].mnew, w[2], 0), fputs("  ", f), put_field(f, t[r].alpha, w[3], 0), fputs("  ", f);
+        put_field(f, t[r].sum, w[4], 1), fputs("  ", f), put_field(f, t[r].l, w[5], 1), fputc('\n', f);
+    }
+    free(t);
 }
 
 /* The last real query row that sees a key (mask_forward's rules: causal, key padding, the user's
@@ -521,20 +581,20 @@ static void print_online_softmax(const av_trace *tr, const av_model *m) {
         else
             fprintf(f, "%s(which take these %d keys in %d tiles) so that the rescaling shows:\n", ind, T, kernel_tiles);
     }
-    fprintf(f, "%stile  keys          seen   tile max      m_old → m_new     rescale e^(m_old−m_new)  tile Σ e^(s−m)  l\n", ind);
-    /* one notation for the maxima, as numpy prints one array: the largest finite |m| of the tiles shown */
-    double big = 0;
-    for (int k = 0; k < n_tiles; k++)
-        if (!(n_tiles > 8 && k >= 4 && k < n_tiles - 2) && isfinite(steps[k].tile_max))
-            big = fmax(big, fabs(steps[k].tile_max));
-    int sci = av_numpy_sci(big);
+    /* one notation for the maxima, as numpy prints one array: the largest finite |m| of the tiles shown
+     * (the first 4 and the last 2 of more than 8) */
+    int idx[8], n_shown = 0, gap_at = -1;
     for (int k = 0; k < n_tiles; k++) {
         if (n_tiles > 8 && k == 4) {
-            fprintf(f, "%s  …   (%d more tiles)\n", ind, n_tiles - 6);
+            gap_at = n_shown;
             k = n_tiles - 2;
         }
-        print_flash_step(f, &steps[k], k, sci);
+        idx[n_shown++] = k;
     }
+    double big = 0;
+    for (int r = 0; r < n_shown; r++)
+        if (isfinite(steps[idx[r]].tile_max)) big = fmax(big, fabs(steps[idx[r]].tile_max));
+    print_flash_table(f, steps, idx, n_shown, gap_at, n_tiles - 6, av_numpy_sci(big));
     double worst = 0;
     for (int d = 0; d < D; d++) worst = fmax(worst, fabs((double)row[d] - (double)row[D + d]));
     fprintf(f, "%seach tile that raises m rescales l and the partial output o by e^(m_old−m_new); out = o / l\n", ind);
