@@ -2128,6 +2128,20 @@ static void test_full_width_number_names_the_half_width_form(void **state) {
         {{"-q", "--no-plot", "--explain", "\xEF\xBC\x92\xEF\xBC\x8C" "0", "a b c", NULL}, "--explain query "
          "'\xEF\xBC\x92' is neither a token of the sentence nor an index 0..2 (it is typed in full-width "
          "characters: type the half-width 2, "},
+        /* a full-width digit or sign among half-width ones was refused without the hint: "１0" and "-１" said only
+         * "is neither a token of the sentence nor an index 0..2"; the half-width forms, by hand: 10, -1, 1, +2 */
+        {{"-q", "--no-plot", "--explain", "0,\xEF\xBC\x91" "0", "a b c", NULL}, "--explain key '\xEF\xBC\x91" "0' "
+         "is neither a token of the sentence nor an index 0..2 (it is typed in full-width characters, and as the "
+         "half-width 10 it is outside 0..2 too: T = 3 tokens)"},
+        {{"-q", "--no-plot", "--explain", "0,-\xEF\xBC\x91", "a b c", NULL}, "--explain key '-\xEF\xBC\x91' is "
+         "neither a token of the sentence nor an index 0..2 (it is typed in full-width characters, and as the "
+         "half-width -1 it is outside 0..2 too: T = 3 tokens)"},
+        {{"-q", "--no-plot", "--explain", "0" "\xEF\xBC\x91,0", "a b c", NULL}, "--explain query '0"
+         "\xEF\xBC\x91' is neither a token of the sentence nor an index 0..2 (it is typed in full-width characters: "
+         "type the half-width 01, \xE5\x8D\x8A\xE8\xA7\x92)"},
+        {{"-q", "--no-plot", "--explain", "0,\xEF\xBC\x8B" "2", "a b c", NULL}, "--explain key '\xEF\xBC\x8B" "2' "
+         "is neither a token of the sentence nor an index 0..2 (it is typed in full-width characters: type the "
+         "half-width +2, \xE5\x8D\x8A\xE8\xA7\x92)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tu_result r;

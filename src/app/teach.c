@@ -193,18 +193,17 @@ static int read_index(const char *part, long *v) {
     return *end == 0;
 }
 
-/* read_index for a number in full-width digits (０..９, U+FF10..U+FF19, as a
- * Chinese or Japanese input method types them in full-width mode), spaces
- * around it allowed: recognized to be refused with the half-width form, as
- * "--heads ８" is (app/cli.c full_width_hint), not read as the index. */
-static int read_wide_index(const char *part, long *v) {
-    const unsigned char *c = (const unsigned char *)part + strspn(part, " ");
-    int digits = 0;
-    *v = 0;
-    for (; c[0] == 0xEF && c[1] == 0xBC && c[2] >= 0x90 && c[2] <= 0x99 && digits < 9; c += 3, digits++)
-        *v = *v * 10 + (c[2] - 0x90);
-    while (*c == ' ') c++;
-    return digits > 0 && *c == 0;
+/* read_index for a number with any full-width digit or sign in it (０..９, U+FF10..U+FF19, ＋ and －,
+ * U+FF0B and U+FF0D, as a Chinese or Japanese input method types them in full-width mode), alone or
+ * mixed with ASCII ones ("１0", "-１"), spaces around it allowed: recognized to be refused with the
+ * half-width form, as "--heads ８" is (app/cli.c full_width_hint), not read as the index. *v gets the
+ * number, ascii (cap bytes) the whole part in half-width characters without its spaces ("10", "-1");
+ * 0 for no number or no full-width character ("１0" and "-１" were refused without the hint). */
+static int read_wide_index(const char *part, long *v, char *ascii, size_t cap) {
+    int other = 0, wide = av_utf8_halfwidth_text(ascii, cap, part + strspn(part, " "), &other);
+    if (wide <= 0 || other || !read_index(ascii, v)) return 0;
+    ascii[strcspn(ascii, " ")] = 0;
+    return 1;
 }
 
 /* " (the text spans tokens 4..5: [学] [习]; name one of them)" into out (cap
@@ -359,8 +358,10 @@ static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *p
     snprintf(spaced, sizeof spaced, OPEN_BOX "%s", inner);
     int more, i = find_token(toks, inner, &more);
     long v;
+    char wide_num[3 * AV_MAX_TOKEN_BYTES + 8];
     if (i < 0) i = find_token(toks, spaced, &more);
-    if (i < 0 && stop && !open && !close && (read_index(inner, &v) || read_wide_index(inner, &v)) && v >= 0) {
+    if (i < 0 && stop && !open && !close &&
+        (read_index(inner, &v) || read_wide_index(inner, &v, wide_num, sizeof wide_num)) && v >= 0) {
         /* "1。", "１。", "1、": an index with the sentence's full stop or a comma after it */
         if (v < toks->n)
             snprintf(out, n, "; its '%s' (U+%04X) at the end is %s, typed as part of the value: type %ld (token '%s')",
@@ -515,17 +516,18 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
                (snprintf(typed_spaced, sizeof typed_spaced, OPEN_BOX "%s", typed),
                 i = find_figure_label(toks, typed, typed_spaced, &more, &added)) >= 0) {
         use_token(what, part, added ? typed_spaced : typed, i, more, added, out, nt);
-    } else if (read_wide_index(part, &v)) {
+    } else if (read_wide_index(part, &v, typed, sizeof typed)) {
         /* "--explain 0,１" was read as 0,1 where "--heads ８" is refused with the half-width form (a maintainer's
          * list of known faults): every number option, in a list or not, takes ASCII digits only */
-        char partq[SHOWN_COLS * 4], why[160];
+        char partq[SHOWN_COLS * 4], why[400];
         const char *num = part + strspn(part, " "); /* "0, ５": the ５ as typed, without its space */
-        if (v < toks->n) snprintf(why, sizeof why, "type the half-width %ld, 半角", v);
-        else snprintf(why, sizeof why, "and as the half-width %ld it is outside 0..%d too: T = %d token%s", v,
+        int in = v >= 0 && v < toks->n;
+        if (in) snprintf(why, sizeof why, "type the half-width %s, 半角", typed);
+        else snprintf(why, sizeof why, "and as the half-width %s it is outside 0..%d too: T = %d token%s", typed,
                       toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d (it is "
                      "typed in full-width characters%s%s)", what, shown(partq, sizeof partq, num, strcspn(num, " ")), toks->n - 1,
-                     v < toks->n ? ": " : ", ", why);
+                     in ? ": " : ", ", why);
     } else if (core && core < n) { /* "爱, 习", "爱，　习": a space after the comma */
         char *trimmed = strndup(part + lead, core);
         st = trimmed ? resolve(trimmed, toks, what, out, nt, err) : av_fail(err, AV_ERUNTIME, "out of memory");
