@@ -1025,6 +1025,41 @@ static void pass_on(gen_out *g) {
     g->done = g->len;
 }
 
+/* Why steps - n_known of the generated ids[0..steps) have no token, after the continuation: a vocab_size padded
+ * past the tokenizer (the model may pick a row no token has), or an id inside the tokenizer's that is no token's:
+ * an added token whose text is an earlier token's takes that token's id and leaves its own to no text (as Hugging
+ * Face's tokenizers; av_hftok_note). Both are left out of the text, as Hugging Face's decode does. No errors. */
+static void unknown_ids_note(FILE *f, const av_gpt2run *r, const int32_t *ids, int steps, int n_known) {
+    int32_t tok_n = r->hftok ? av_hftok_vocab_size(r->hftok) : av_bpe_vocab_size(r->bpe), inside[3];
+    int past = 0, n_inside = 0, more = 0;
+    for (int k = 0; k < steps; k++) {
+        if (has_token(r, ids[k])) continue;
+        if (ids[k] >= tok_n) {
+            past = 1;
+            continue;
+        }
+        int seen = 0; /* each id once */
+        for (int j = 0; j < n_inside; j++) seen |= inside[j] == ids[k];
+        if (!seen && n_inside < 3) inside[n_inside++] = ids[k];
+        else if (!seen) more = 1;
+    }
+    fprintf(f, "              (%d of the %d generated ids have no token in the tokenizer, shown <id N>: ", steps - n_known,
+            steps);
+    if (past) fprintf(f, "the model's vocab_size %d is past the tokenizer's ids%s", r->g.cfg.vocab_size, n_inside ? "; " : "");
+    if (n_inside) {
+        fprintf(f, "id%s", n_inside > 1 ? "s" : "");
+        for (int j = 0; j < n_inside; j++) fprintf(f, "%s %d", j ? (j == n_inside - 1 && !more ? " and" : ",") : "", (int)inside[j]);
+        char note[640];
+        fprintf(f, "%s %s within the tokenizer's ids 0..%d but no token's%s", more ? " and more" : "",
+                n_inside > 1 ? "are" : "is", (int)tok_n - 1,
+                r->hftok && av_hftok_note(note, sizeof note, r->hftok)
+                    ? " (an added token whose text is an earlier token's takes that token's id and leaves its own to "
+                      "no text, as the note on tokenizer.json says)"
+                    : "");
+    }
+    fprintf(f, "; the text leaves them out, as Hugging Face's decode does)\n");
+}
+
 static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progress, av_err *err) {
     FILE *f = g->ms ? g->ms : g->f;
     const av_gpt2_config *c = &r->g.cfg;
@@ -1078,10 +1113,7 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
         fprintf(f, "\n              text: ");
         av_print_quoted(f, text ? text : "", len);
         fputc('\n', f);
-        if (n_known < steps) /* a vocab_size padded past the tokenizer: the model may pick a row no token has */
-            fprintf(f, "              (%d of the %d generated ids have no token in the tokenizer, shown <id N>: the "
-                    "model's vocab_size %d is past the tokenizer's ids; the text leaves them out, as Hugging Face's "
-                    "decode does)\n", steps - n_known, steps, c->vocab_size);
+        if (n_known < steps) unknown_ids_note(f, r, ids + T, steps, n_known);
         pass_on(g); /* the continuation, then its notes */
         note_generated_past_task(r, ids, steps);
         if (steps < asked) { /* it ran on past <|endoftext|>, where Hugging Face's generate stops (a learner's pass) */
