@@ -3677,6 +3677,41 @@ static void test_trace_keeps_shapes_whole_at_a_narrow_terminal(void **state) {
         }
 }
 
+/* A line whose first word at the break is wider than the room was printed whole: at a 43-column terminal step
+ * [3]'s "PE(pos,2i) = sin(pos/10000^(2i/d_model)),  PE(pos,2i+1) = cos(pos/10000^(2i/d_model))" broke after
+ * "PE(pos,2i) =" and then printed the rest, 72 columns from column 19 (to 91), where only its first word
+ * "sin(pos/10000^(2i/d_model))," (28 columns, to 47) cannot fit. The three pieces under the step's text, worked by
+ * hand from the pipe's line (column 19 each, breaks at its spaces): */
+static void test_trace_breaks_after_a_word_too_wide(void **state) {
+    (void)state;
+    const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    struct winsize ws = {.ws_row = 24, .ws_col = 43};
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDERR_FILENO);
+        execv(tu_bin(), (char *const *)argv);
+        _exit(127);
+    }
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char *wr = out;
+    for (const char *rd = out; *rd; rd++)
+        if (*rd != '\r') *wr++ = *rd;
+    *wr = 0;
+    if (!strstr(out, "\n                   PE(pos,2i) =\n"
+                     "                   sin(pos/10000^(2i/d_model)),\n"
+                     "                   PE(pos,2i+1) =\n"
+                     "                   cos(pos/10000^(2i/d_model))\n"))
+        fail_msg("at 43 columns:\n%s", out);
+    free(out);
+}
+
 /* -v prints the small matrices, but past 64 tokens auto runs flash, which forms no S or A: -v printed Q, K, V
  * and Y and left S and A out without a word (a long-input learner's pass). It says so, once, and what prints
  * them; --kernel blas prints S and gets no such line. */
@@ -4970,6 +5005,7 @@ int main(void) {
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_trace_fits_an_80_column_terminal),
         cmocka_unit_test(test_trace_keeps_shapes_whole_at_a_narrow_terminal),
+        cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),

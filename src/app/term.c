@@ -376,8 +376,10 @@ static size_t shape_at(const char *p, size_t n) {
  * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
  * "var(Q) = 1.608", "(4, 512)·(512, 512)"), else the last space outside brackets, else the last space, the
  * first of these that leaves at most half the room empty, else the latest; never inside a shape "(4, 512)"
- * (shape_at); n when it fits or has no space that fits */
-static size_t break_at(const char *line, size_t at, size_t n, int col, int width) {
+ * (shape_at); n when it fits or has no space; when no space fits, the first space, so that only the first word
+ * runs past width ("sin(pos/10000^(2i/d_model)),", not the rest of the line after it), unless the continuation
+ * indent takes half the width or more (then n: --explain's "= [ 0.1697 … ]" under column 40 stays one line) */
+static size_t break_at(const char *line, size_t at, size_t n, int col, int width, int indent) {
     if (col + line_width(line + at, n - at) <= width) return n;
     size_t best[4] = {0, 0, 0, 0}; /* a gap, a space, one outside brackets, any */
     int depth = 0, bars = 0;
@@ -395,7 +397,8 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
         if (shape_end && i >= shape_end) shape_end = 0;
         if (shape_end) continue; /* "(4, 512)" is never broken: "(4," and "512)" say no shape */
         if (ch != ' ' || i == at || line[i - 1] == ' ') continue;
-        if (col + line_width(line + at, i - at) > width) break;
+        int over = col + line_width(line + at, i - at) > width;
+        if (over && (best[3] || indent * 2 >= width)) break; /* under a deep indent every word would be too wide */
         size_t prev = i; /* the word before the space */
         while (prev > at && line[prev - 1] != ' ') prev--;
         size_t next = i + strspn(line + i, " ");
@@ -406,6 +409,7 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
         if (!depth && !bars && !op) best[1] = i;
         if (!depth && !bars) best[2] = i;
         best[3] = i;
+        if (over) break; /* no space fits: the first after the word too wide for the room, which alone runs past */
     }
     /* the first kind that breaks in the second half of the room, else the latest break of any kind */
     size_t last = 0;
@@ -431,7 +435,7 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
             at = n;
         }
         while (at < n) {
-            size_t cut = break_at(line, at, n, col, width);
+            size_t cut = break_at(line, at, n, col, width, indent);
             fwrite(line + at, 1, cut - at, f);
             at = cut + strspn(line + cut, " ");
             if (at > n) at = n;
