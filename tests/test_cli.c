@@ -3644,25 +3644,10 @@ static void test_trace_keeps_shapes_whole_at_a_narrow_terminal(void **state) {
             int argc = 4;
             for (int a = 0; a < 8 && runs[k][a]; a++) argv[argc++] = runs[k][a];
             argv[argc] = NULL;
-            struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
-            int fd;
-            pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-            assert_true(pid >= 0);
-            if (pid == 0) {
-                unsetenv("COLUMNS");
-                int null = open("/dev/null", O_WRONLY);
-                dup2(null, STDERR_FILENO);
-                execv(tu_bin(), (char *const *)argv);
-                _exit(127);
-            }
             char *out = malloc(TU_CAP + 1);
             assert_non_null(out);
-            int status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+            int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
             assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-            char *wr = out;
-            for (const char *rd = out; *rd; rd++)
-                if (*rd != '\r') *wr++ = *rd;
-            *wr = 0;
             for (const char *line = out; *line;) {
                 size_t n = strcspn(line, "\n"), lead = strspn(line, " ");
                 /* the last piece: "(4," or "(2, 4," back to its '(' */
@@ -3685,25 +3670,10 @@ static void test_trace_keeps_shapes_whole_at_a_narrow_terminal(void **state) {
 static void test_trace_breaks_after_a_word_too_wide(void **state) {
     (void)state;
     const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
-    struct winsize ws = {.ws_row = 24, .ws_col = 43};
-    int fd;
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        unsetenv("COLUMNS");
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDERR_FILENO);
-        execv(tu_bin(), (char *const *)argv);
-        _exit(127);
-    }
     char *out = malloc(TU_CAP + 1);
     assert_non_null(out);
-    int status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+    int status = tu_run_pty(argv, 43, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    char *wr = out;
-    for (const char *rd = out; *rd; rd++)
-        if (*rd != '\r') *wr++ = *rd;
-    *wr = 0;
     if (!strstr(out, "\n                   PE(pos,2i) =\n"
                      "                   sin(pos/10000^(2i/d_model)),\n"
                      "                   PE(pos,2i+1) =\n"

@@ -3387,20 +3387,9 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
     tu_runv(&piped, NULL, NULL, argv + 1);
     if (piped.code != 0) fail_msg("exit %d: %s", piped.code, piped.err);
     strip_sgr(piped.out);
-    struct winsize ws = {.ws_row = 24, .ws_col = 60};
-    int fd;
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        unsetenv("COLUMNS");
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDERR_FILENO);
-        execv(tu_bin(), (char *const *)argv);
-        _exit(127);
-    }
     char *out = malloc(TU_CAP + 1);
     assert_non_null(out);
-    int status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+    int status = tu_run_pty(argv, 60, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     strip_sgr(out);
     int weights_on = 0, project_on = 0;
@@ -3429,17 +3418,7 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
      * break at a gap, as the sentence trace's do, and the table's header "layer   rms: in → out     on token 0
      * previous-token head" is 8 + 15 + 3 + 13 + 19 = 58 columns after its indent of 21 (rms "0.0337 → 0.0385" is 15;
      * it was 64: 85 in all) */
-    ws.ws_col = 80;
-    pid = forkpty(&fd, NULL, NULL, &ws);
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        unsetenv("COLUMNS");
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDERR_FILENO);
-        execv(tu_bin(), (char *const *)argv);
-        _exit(127);
-    }
-    status = tu_pty_collect(fd, pid, out, TU_CAP + 1, NULL, 0);
+    status = tu_run_pty(argv, 80, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     strip_sgr(out);
     int sizes_on = 0, header = 0;

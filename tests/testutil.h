@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,6 +150,31 @@ static inline int tu_pty_collect(int fd, pid_t pid, char *buf, size_t cap, const
     close(fd);
     if (slave >= 0) close(slave);
     if (!ended) waitpid(pid, &status, 0);
+    return status;
+}
+
+/* argv (argv[0] the binary, NULL-ended) run on a pseudo-terminal of cols columns and 24 rows, with COLUMNS unset
+ * so that the width is the terminal's and stderr to /dev/null (a note is one line, the terminal's to break): its
+ * output into buf (cap bytes, NUL-terminated; tu_pty_collect), the terminal's \r\n back to \n. Returns the
+ * waitpid status, or -1 when forkpty fails. */
+static inline int tu_run_pty(const char *const *argv, int cols, char *buf, size_t cap) {
+    struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
+    int fd;
+    buf[0] = 0;
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        unsetenv("COLUMNS");
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDERR_FILENO);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status = tu_pty_collect(fd, pid, buf, cap, NULL, 0);
+    char *w = buf;
+    for (const char *r = buf; *r; r++)
+        if (*r != '\r') *w++ = *r;
+    *w = 0;
     return status;
 }
 
