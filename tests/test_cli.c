@@ -3512,17 +3512,6 @@ static int columns_of(const char *s, size_t n) {
     return w;
 }
 
-/* Whether a and b hold the same words (runs of non-space bytes) in the same order */
-static int same_words(const char *a, const char *b) {
-    for (;;) {
-        a += strspn(a, " \n"), b += strspn(b, " \n");
-        size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
-        if (na != nb || strncmp(a, b, na) != 0) return 0;
-        if (!na) return 1;
-        a += na, b += nb;
-    }
-}
-
 /* A learner's 80-column terminal: the trace's lines ran up to 190 columns (step [4]'s "measured var(Q) = …
  * (X.npy, W_Q.npy, W_K.npy loaded: the N(0, 1/d_model) rule does not hold, …)" with --weights, 115 the mask
  * line of --causal --pad-to, 111 --compare's "(over the 2 real query rows of every head that see a key; …"),
@@ -3605,7 +3594,7 @@ static void test_trace_fits_an_80_column_terminal(void **state) {
                          columns_of(line, n), (int)n, line, out);
             line += n + (line[n] == '\n');
         }
-        if (!same_words(out, piped.out))
+        if (!tu_same_words(out, piped.out))
             fail_msg("run %zu: the terminal's text is not the pipe's:\n%s\n---\n%s", k, out, piped.out);
         free(out);
         tu_free(&piped);

@@ -3364,16 +3364,6 @@ static int lead_bytes(const char *s, size_t n) {
     return w;
 }
 
-static int words_equal(const char *a, const char *b) {
-    for (;;) {
-        a += strspn(a, " \n"), b += strspn(b, " \n");
-        size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
-        if (na != nb || strncmp(a, b, na) != 0) return 0;
-        if (!na) return 1;
-        a += na, b += nb;
-    }
-}
-
 static void test_model_trace_fits_a_narrow_terminal(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
@@ -3412,7 +3402,7 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
     }
     if (!weights_on) fail_msg("the weights line does not go on at column 13:\n%s", out);
     if (!project_on) fail_msg("step [1.2] does not go on at column 21:\n%s", out);
-    if (!words_equal(out, piped.out)) fail_msg("the terminal's text is not the pipe's:\n%s\n---\n%s", out, piped.out);
+    if (!tu_same_words(out, piped.out)) fail_msg("the terminal's text is not the pipe's:\n%s\n---\n%s", out, piped.out);
     /* At 80 columns (a projector's large font) every line fits, the sizes line and the table of layers too: the
      * sizes "  T = 4   layers L = 2   d_model = 16   heads H = 4   d_k = 16/4 = 4   vocab V = 294" (83 columns)
      * break at a gap, as the sentence trace's do, and the table's header "layer   rms: in → out     on token 0
@@ -3434,7 +3424,7 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
     }
     if (!sizes_on) fail_msg("the sizes line does not go on with \"  vocab V = 294\":\n%s", out);
     if (!header) fail_msg("no table header of 21 + 58 columns:\n%s", out);
-    if (!words_equal(out, piped.out)) fail_msg("the terminal's text is not the pipe's (80):\n%s\n---\n%s", out, piped.out);
+    if (!tu_same_words(out, piped.out)) fail_msg("the terminal's text is not the pipe's (80):\n%s\n---\n%s", out, piped.out);
     free(out);
     tu_free(&piped);
 }

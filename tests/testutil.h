@@ -178,6 +178,18 @@ static inline int tu_run_pty(const char *const *argv, int cols, char *buf, size_
     return status;
 }
 
+/* Whether a and b hold the same words (runs of bytes other than space and newline) in the same order: a
+ * trace broken at a terminal's width against the same run into a pipe. */
+static inline int tu_same_words(const char *a, const char *b) {
+    for (;;) {
+        a += strspn(a, " \n"), b += strspn(b, " \n");
+        size_t na = strcspn(a, " \n"), nb = strcspn(b, " \n");
+        if (na != nb || strncmp(a, b, na) != 0) return 0;
+        if (!na) return 1;
+        a += na, b += nb;
+    }
+}
+
 static inline char *tu_slurp_fd(int fd) {
     char *buf = malloc(TU_CAP + 1);
     size_t n = 0;
