@@ -340,6 +340,35 @@ static void test_gpt2_shape(void **state) {
     free(ids);
 }
 
+/* Where JavaScript's \s and Python's differ, the ids follow GPT-2's encoder.py, not tests/ref's encoder.
+ * The pattern (openai/gpt-2 src/encoder.py) is
+ *     's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+ * and Python's regex takes \s as Unicode White_Space: U+0085 NEL is in it, U+FEFF (a format character,
+ * Cf) is not. JavaScript's \s is the reverse on these two, so npm gpt-3-encoder splits otherwise, and
+ * gen_bpe_ref.js keeps only sentences where the two agree. Pieces worked by hand, ids from vocab.json:
+ *   "a \uFEFFb": "a" | " \uFEFF" (one ` ?[^\s\p{L}\p{N}]+`) | "b"
+ *               = 64 | 27332 "Ġï", 119 "»", 123 "¿" | 65
+ *     (gpt-3-encoder: "a" | " " | "\uFEFF" | "b" = 64, 220, 171 119 123, 65)
+ *   "a \u0085b": "a" | " " (`\s+(?!\S)` backs off one) | "\u0085" (`\s+`) | "b"
+ *               = 64 | 220 | 126 "Â", 227 "ħ" | 65
+ *     (gpt-3-encoder: "a" | " \u0085" | "b" = 64, 1587 227, 65) */
+static void test_white_space_follows_encoder_py(void **state) {
+    (void)state;
+    static const struct { const char *text; int32_t ids[8]; size_t n; } rows[] = {
+        {"a \xEF\xBB\xBF" "b", {64, 27332, 119, 123, 65}, 5},
+        {"a \xC2\x85" "b", {64, 220, 126, 227, 65}, 5},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        int32_t *ids;
+        size_t n;
+        av_err err = {{0}};
+        assert_int_equal(av_bpe_encode(gpt2, rows[r].text, strlen(rows[r].text), &ids, &n, &err), AV_OK);
+        assert_int_equal(n, rows[r].n);
+        for (size_t k = 0; k < n; k++) assert_int_equal(ids[k], rows[r].ids[k]);
+        free(ids);
+    }
+}
+
 /* ---------------------------------------------------------------- errors */
 
 typedef struct {
@@ -527,6 +556,7 @@ int main(void) {
         cmocka_unit_test(test_custom_pattern),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_gpt2_shape),
+        cmocka_unit_test(test_white_space_follows_encoder_py),
         cmocka_unit_test(test_error_table),
         cmocka_unit_test(test_real_files_truncated),
         cmocka_unit_test(test_byte_order_marks_are_skipped),
