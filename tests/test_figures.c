@@ -1333,6 +1333,78 @@ static void test_compare_order_hatches_pad_keys(void **state) {
     free(svg);
 }
 
+/* --compare order's panels name the max over the real query rows (the terminal's check), but draw the <pad> query
+ * rows too, on the same colour bar: `attnviz --compare order --pad-to 8 --seed 42 "hello world"` drew rope's <pad>
+ * rows up to 0.24 under "positions rope: max 0.0824 (real rows)", with nothing saying why. The title now gives the
+ * <pad> rows' own max per positions kind. Independent source: two plain runs dumped with --dump, "hello world" and
+ * "world hello" (the swap π = (0 1), same token texts so the same embeddings and weights), and |A′[π(i), π(j)] −
+ * A[i, j]| worked here over the visible keys j < 2; the <pad> rows' max must beat the real rows' for rope (0.241
+ * against 0.0824), so the test reads a case where the figure misled. */
+/* Half a unit in the third significant digit of v (and a little more, for the float's own rounding): how far
+ * "%#.3g" may be from v; 0 is printed "0". */
+static double sig3_tol(double v) { return v > 0 ? 0.51 * pow(10, floor(log10(v)) - 2) : 1e-12; }
+
+static void test_compare_order_names_pad_rows_max(void **state) {
+    fixture *f = *state;
+    static const char *const pos[3] = {"none", "sinusoidal", "rope"};
+    enum { T = 8, NR = 2 };
+    double real[3] = {0}, pad[3] = {0};
+    for (int p = 0; p < 3; p++) {
+        float *a[2];
+        for (int s = 0; s < 2; s++) {
+            tu_result r;
+            char dir[32], path[64];
+            snprintf(dir, sizeof dir, "d%d%d", p, s);
+            RUN(&r, "-q", "--no-plot", "--positions", pos[p], "--pad-to", "8", "--seed", "42", "--dump", in(f, dir),
+                s ? "world hello" : "hello world");
+            expect_ok(&r);
+            tu_free(&r);
+            snprintf(path, sizeof path, "%s/weights.npy", dir);
+            a[s] = load3(in(f, path), 1, T);
+        }
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < NR; j++) {
+                int pi = i < NR ? 1 - i : i, pj = 1 - j;
+                double d = fabs((double)a[1][pi * T + pj] - a[0][i * T + j]);
+                if (i < NR) real[p] = fmax(real[p], d);
+                else pad[p] = fmax(pad[p], d);
+            }
+        free(a[0]);
+        free(a[1]);
+    }
+    assert_true(pad[2] > real[2] + 0.1); /* rope: 0.241 against 0.0824 */
+    tu_result r;
+    RUN(&r, "-q", "--compare", "order", "--pad-to", "8", "--seed", "42", "--format", "svg", "-o", in(f, "o"),
+        "hello world");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "o/compare_order.svg"), NULL);
+    assert_non_null(svg);
+    const char *key = "&lt;pad&gt; query rows, not in the max (their output is ignored): ";
+    const char *v = strstr(svg, key);
+    if (!v) fail_msg("compare_order.svg: no \"%s\" in the title", key);
+    v += strlen(key);
+    for (int p = 0; p < 3; p++) { /* "none 0, sinusoidal 0.0926, rope 0.241" */
+        char name[16];
+        double got;
+        int used = 0;
+        if (sscanf(v, "%15s %lf%n", name, &got, &used) != 2) fail_msg("cannot read the <pad> rows' max at \"%.40s\"", v);
+        assert_string_equal(name, pos[p]);
+        if (fabs(got - pad[p]) > sig3_tol(pad[p]))
+            fail_msg("positions %s: the title's <pad> rows' max is %g, the dumps give %g", pos[p], got, pad[p]);
+        v += used;
+        if (*v == ',') v += 2;
+        char panel[64];
+        snprintf(panel, sizeof panel, ">positions %s: max ", pos[p]);
+        const char *m = strstr(svg, panel);
+        if (!m) fail_msg("no panel title \"%s\"", panel + 1);
+        got = atof(m + strlen(panel));
+        if (fabs(got - real[p]) > sig3_tol(real[p]))
+            fail_msg("positions %s: the panel's max is %g, the dumps' real rows give %g", pos[p], got, real[p]);
+    }
+    free(svg);
+}
+
 /* --compare order's terminal check is a max over every head, its figure draws one: `attnviz -H 2 --compare order
  * --pad-to 6 "I love you"` printed "positions rope max difference = 0.276" over a panel "positions rope: max 0.092
  * (real rows)", head 0's, with nothing on the slide saying whose. Now each panel says "head h max", the title
@@ -3501,6 +3573,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_set_the_index_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_order_hatches_pad_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_order_names_pad_rows_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_order_names_head_and_all_heads_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),

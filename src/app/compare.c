@@ -366,11 +366,12 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
     av_heatmap hms[AV_CMP_MAX_SETTINGS];
     char names[AV_CMP_MAX_SETTINGS][160], title[2048], head[24] = "";
     const char *const *tok = (const char *const *)toks->tok;
-    float top = 0, worst[AV_CMP_MAX_SETTINGS] = {0};
+    float top = 0, worst[AV_CMP_MAX_SETTINGS] = {0}, pad_top[AV_CMP_MAX_SETTINGS] = {0};
     for (int i = 0; i < c->n; i++) /* the panel's max reads the real query rows, as the table; the scale all rows */
         for (size_t k = 0; k < (size_t)T * T; k++) {
             float d = c->order_delta[i][(size_t)h * T * T + k];
             if (k < (size_t)c->n_real * T) worst[i] = fmaxf(worst[i], d);
+            else pad_top[i] = fmaxf(pad_top[i], d);
             top = fmaxf(top, d);
         }
     /* the runs keep only --pad-to's key padding (run_order drops the causal and --attn-mask masks), and π leaves
@@ -402,13 +403,29 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
         order_diff_text(d, sizeof d, c->order_diff[i]);
         snprintf(all + len, sizeof all - len, "%s%s %s", i ? ", " : "", av_positions_name(c->order_pos[i]), d);
     }
+    /* the <pad> query rows are drawn (torch's key_padding_mask masks keys only: their rows are computed, their output
+     * ignored) but not in the max: `--compare order --pad-to 8 --seed 42 "hello world"` drew rope's <pad> rows up to
+     * 0.24 under a panel "max 0.0824 (real rows)", with nothing saying why (a figure-maker's report); the title gives
+     * their own max, last: " · <pad> query rows, not in the max (their output is ignored): none 0, ..., rope 0.241" */
+    char pads[400] = "";
+    if (c->n_real < T) {
+        char whose[32] = "";
+        if (c->H > 1) snprintf(whose, sizeof whose, "head %d's ", h);
+        snprintf(pads, sizeof pads, " · %s<pad> query rows, not in the max (their output is ignored): ", whose);
+        for (int i = 0; i < c->n; i++) {
+            char d[32];
+            size_t len = strlen(pads);
+            order_diff_text(d, sizeof d, pad_top[i]);
+            snprintf(pads + len, sizeof pads - len, "%s%s %s", i ? ", " : "", av_positions_name(c->order_pos[i]), d);
+        }
+    }
     char first[AV_MAX_TOKEN_BYTES + 8], last[AV_MAX_TOKEN_BYTES + 8]; /* '"' for a quote token */
     snprintf(title, sizeof title, "%s%s--compare order: swap %s and %s, then |A′[π(i), π(j)] − A[i, j]| "
-             "of head %d of %d%s · 0 everywhere = the weights only permute%s · %s%s%s", context ? context : "",
+             "of head %d of %d%s · 0 everywhere = the weights only permute%s · %s%s%s%s", context ? context : "",
              context ? " · " : "", av_quote_token(first, sizeof first, tok[0]),
              av_quote_token(last, sizeof last, tok[c->last]), h, c->H, all,
              c->order_dropped_mask ? " · run without the causal / --attn-mask mask" : "", c->shared,
-             c->left_out[0] ? " · RoPE left out: " : "", c->left_out);
+             c->left_out[0] ? " · RoPE left out: " : "", c->left_out, pads);
     av_plot_meta mm = meta ? *meta : (av_plot_meta){0};
     mm.vmin = 0;
     mm.vmax = top > 0 ? top : 1;
