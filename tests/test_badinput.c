@@ -778,6 +778,11 @@ static const bad_case kCases[] = {
      * (or the .npy files), exit 0 */
     {"outdir_dash_is_no_stdout", 2, "--outdir '-' is not standard output: the figures go into a folder, and '-' would make one named '-' (only -f - and --attn-mask - read standard input); give a folder, e.g. -o figs, or ./- if a folder named '-' is meant", {"-o", "-", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     {"dump_dash_is_no_stdout", 2, "--dump '-' is not standard output: the .npy files go into a folder", {"--dump", "-", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    /* "--dump d.npz", as np.savez takes a file: attnviz made a folder d.npz of .npy files, exit 0, and
+     * np.load('d.npz') failed on it (a learner's pass); any letter case, and the other tensor files' endings */
+    {"dump_named_like_an_npz", 2, "--dump 'd.npz' names a file, but --dump is the folder the .npy files go in, one a tensor (they would be 'd.npz/tokens.txt', 'd.npz/scores.npy', ...), and np.load('d.npz') cannot open a folder; give a folder, e.g. --dump dump, and load each file, np.load('dump/scores.npy') (or end the folder's name in '/' if it is meant)\n", {"--dump", "d.npz", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"dump_named_like_an_npy_upper_case", 2, "--dump 'runs/Attn.NPY' names a file, but --dump is the folder", {"--dump", "runs/Attn.NPY", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"dump_named_like_a_torch_file_with_model", 2, "--dump 'w.pt' names a file", {"--model", "runs/reverse", "--dump", "w.pt", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
     {"dump_tilde_quoted", 2, "--dump '~/d': the shell did not expand '~'", {"--dump", "~/d", S4}, NULL, 0, NULL, 0},
     {"model_tilde_alone", 2, "--model '~': the shell did not expand '~'", {"--model=~", S4}, NULL, 0, NULL, 0},
     /* "--html page.html": the file name became the sentence's first word and the page went to DIR/attnviz.html,

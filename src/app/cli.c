@@ -946,6 +946,27 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
             }
         }
     }
+    /* "--dump d.npz", as np.savez takes a file: attnviz made a folder named d.npz holding tokens.txt and the
+     * .npy files and exited 0 (silently with -q), and np.load('d.npz') then fails on a folder (a learner's pass
+     * of the training chapter). Refused, as -o fig.png is, unless that folder is really there; a trailing '/'
+     * says a folder is meant */
+    if (arg && d->offset == AT(dump_dir) && access(arg, F_OK) != 0 && *arg && arg[strlen(arg) - 1] != '/') {
+        static const char *const kTensorExt[] = {".npz", ".npy", ".pt", ".pth", ".h5", ".hdf5", ".pkl", ".mat",
+                                                 ".safetensors"};
+        size_t len = strlen(arg);
+        for (size_t k = 0; k < sizeof kTensorExt / sizeof *kTensorExt; k++) {
+            size_t el = strlen(kTensorExt[k]);
+            if (len > el && strcasecmp(arg + len - el, kTensorExt[k]) == 0 && arg[len - el - 1] != '/') {
+                char shown[160];
+                show_value(shown, sizeof shown, arg);
+                return av_fail(err, AV_EUSAGE, "--%s '%s' names a file, but --dump is the folder the .npy files go "
+                               "in, one a tensor (they would be '%s/tokens.txt', '%s/scores.npy', ...), and "
+                               "np.load('%s') cannot open a folder; give a folder, e.g. --dump dump, and load each "
+                               "file, np.load('dump/scores.npy') (or end the folder's name in '/' if it is meant)",
+                               d->name, shown, shown, shown, shown);
+            }
+        }
+    }
     /* "-o -" and "--dump -", as curl -o - and tar -f - mean standard output: attnviz made a folder named "-",
      * wrote -/head0.png and exited 0 (silently with -q). Refused unless that folder is really there; "./-"
      * names it */
