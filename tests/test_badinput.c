@@ -897,7 +897,7 @@ static const bad_case kCases[] = {
     {"weights_wrong_shape", 2, "W_O.npy has shape (3, 3); expected (8, 8) (W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q); this file is for d_model 3: add --d-model 3", {W8, "--weights", "@/in/w", S4}, prep_w_shape, 0, NULL, 0},
     /* the (5, 8) X was made for T = 5, not another d_model; a (4, 16) X for d_model 16 */
     {"weights_X_wrong_T", 2, "X.npy has shape (5, 8); expected (4, 8)", {W8, "--weights", "@/in/w", S4}, prep_x_shape, 0, NULL, 0},
-    {"weights_X_of_a_dump", 2, "/in/w/tokens.txt says X.npy is the --dump of the 5 tokens [the] [cat] [\xE7\x8C\xAB] [sat] [down]: run that sentence, or move X.npy out of ", {W8, "--weights", "@/in/w", S4}, prep_x_shape_dumped, 0, NULL, 0},
+    {"weights_X_of_a_dump", 2, "@/in/w/tokens.txt says X.npy is the --dump of the 5 tokens [the] [cat] [\xE7\x8C\xAB] [sat] [down]: run that sentence, or move X.npy out of ", {W8, "--weights", "@/in/w", S4}, prep_x_shape_dumped, 0, NULL, 0},
     {"weights_X_not_of_that_dump", 2, "X.npy has shape (5, 8); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included)\n", {W8, "--weights", "@/in/w", S4}, prep_x_shape_other_tokens, 0, NULL, 0},
     {"weights_X_other_d_model_hint", 2, "X.npy has shape (4, 16); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included); this file is for d_model 16: add --d-model 16", {W8, "--weights", "@/in/w", S4}, prep_x_width, 0, NULL, 0},
     {"weights_nan", 2, "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},
