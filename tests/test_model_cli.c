@@ -2571,6 +2571,41 @@ static void test_model_explain_names_parts_as_figures_do(void **state) {
     tu_free(&r);
 }
 
+/* --show and --explain name a part of a character as the figures and the page do, not by its bytes: GPT-2's
+ * "我爱 深" is [<0xE6><0x88>] [<0x91>] [<0xE7>] [<0x88>] [<0xB1>] [␣<0xE6>] [<0xB7>] [<0xB1>] (我 U+6211 =
+ * E6 88 91, 爱 U+7231 = E7 88 B1, 深 U+6DF1 = E6 B7 B1, worked out by hand from RFC 3629), so rows 3 and 1's
+ * "<0x88>" and "<0x91>" are 爱(2/3) and 我(2/2), as layer1.png draws them. `--show --explain 爱(2/3),我(2/2)`
+ * printed rows "1 <0x91>" and "3 <0x88>", "keys: 0=<0xE6><0x88> 1=<0x91> 2=<0xE7> 3=<0x88> 4=<0xB1> ...", the
+ * softmax table's keys the same, and "so key "<0x91>" has weight ...% in query "<0x88>"'s weighted average" (a
+ * Chinese-speaking learner's pass: rows 4 and 7, both <0xB1>, are 爱(3/3) and 深(3/3)). */
+static void test_model_show_and_explain_name_parts_as_figures_do(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--layer", "0", "--head", "0", "--show", "--explain",
+                "爱(2/3),我(2/2)", "我爱 深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    /* the title keeps the tokens as the trace's tokens line shows them, and says how the figures draw them */
+    if (!strstr(r.out, "query 3 \"<0x88>\" → key 1 \"<0x91>\"   (d_k = ") ||
+        !strstr(r.out, "; the figures draw them \"爱(2/3)\" → \"我(2/2)\")\n"))
+        fail_msg("--explain title:\n%s", r.out);
+    const char *want[] = {
+        "the whole row 3 of S (query \"爱(2/3)\") and its softmax:\n",
+        "      0    我(1/2)  ", "    → 1    我(2/2)  ", "      2    爱(1/3)  ", "      3    爱(2/3)  ",
+        "      4    爱(3/3)  ", "      7    深(3/3)  ",
+        "so key \"我(2/2)\" has weight ",
+        "% in query \"爱(2/3)\"'s weighted average",
+        "\n0 我(1/2)  ", "\n1 我(2/2)  ", "\n3 爱(2/3)  ", "\n4 爱(3/3)  ", "\n5 ␣深(1/3) ", "\n7 深(3/3)  ",
+        "keys: 0=我(1/2) 1=我(2/2) 2=爱(1/3) 3=爱(2/3) 4=爱(3/3) 5=␣深(1/3) 6=深(2/3)", " 7=深(3/3)\n",
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (!strstr(r.out, want[k])) fail_msg("no '%s' in:\n%s", want[k], r.out);
+    /* no byte label after the title: the table, the sentence and the heat map draw parts only as the figures do */
+    const char *after = strchr(r.out + (strstr(r.out, "--explain:") - r.out), '\n');
+    if (strstr(after, "<0x")) fail_msg("a byte label after the --explain title:\n%s", after);
+    tu_free(&r);
+}
+
 /* --explain reads a part's "(k/n)" as a Chinese input method types it: full-width parentheses and digits,
  * "／", and "、" (its punctuation mode's key for /). "--explain 爱（3/3）,我（1/2）" on "我爱 深", the labels of
  * layer1.png typed with the input method on, said only "'爱（3/3）' is neither a token of the sentence nor
@@ -3494,6 +3529,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_compare_figure_labels_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_names_parts_as_figures_do, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_parts_typed_by_an_input_method, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_show_and_explain_name_parts_as_figures_do, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_character_inside_a_token, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_names_byte_tokens_of_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -812,8 +812,10 @@ static void pad_query_note(FILE *f, const av_config *c, int qi) {
                "  the real words, as in PyTorch, and its output o_%d is simply ignored later)\n", qi, qi);
 }
 
-void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color,
-                int dumped) {
+/* av_explain with lab[j], key j's name as the figures and the page draw it (the token, or a part of a character as
+ * "爱(2/3)": tokenize.h av_tokens_piece_labels) */
+static void explain_cell(FILE *f, const av_model *m, const av_tokens *toks, char *const *lab, int h, int qi, int kj,
+                         int precision, int color, int dumped) {
     const av_config *c = &m->cfg;
     int T = c->T, D = m->D;
     const float *q = m->Q + ((size_t)h * T + qi) * D;
@@ -828,8 +830,18 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     char qq[AV_MAX_TOKEN_BYTES + 8], kq[AV_MAX_TOKEN_BYTES + 8]; /* 'He said "hi"': a quote token is '"' */
     av_quote_token(qq, sizeof qq, toks->tok[qi]);
     av_quote_token(kq, sizeof kq, toks->tok[kj]);
-    fprintf(f, "%s--explain: %shead %d, query %d %s → key %d %s%s   (d_k = %d)\n", av_bold(color), layer, h, qi, qq,
-            kj, kq, av_reset(color), D);
+    /* the title names the tokens as the trace's tokens line does; the rest by their figure labels: GPT-2's
+     * "我爱" explained as 'key "<0x91>" has weight 2.6e-18% in query "<0xE7>"'s weighted average', the row's table
+     * listing <0x88> twice (我(2/3) and 爱(2/3)), where the figures and the page draw 我(3/3) and 爱(1/3) (a
+     * Chinese-speaking learner's pass) */
+    char drawn[2 * (16 * 64 + 8) + 64] = "";
+    int q_part = strcmp(lab[qi], toks->tok[qi]) != 0, k_part = strcmp(lab[kj], toks->tok[kj]) != 0;
+    char qf[16 * 64 + 8], kf[16 * 64 + 8];
+    av_quote_token(qf, sizeof qf, lab[qi]);
+    av_quote_token(kf, sizeof kf, lab[kj]);
+    if (q_part || k_part) snprintf(drawn, sizeof drawn, "; the figures draw them %s → %s", qf, kf);
+    fprintf(f, "%s--explain: %shead %d, query %d %s → key %d %s%s   (d_k = %d%s)\n", av_bold(color), layer, h, qi, qq,
+            kj, kq, av_reset(color), D, drawn);
     fprintf(f, "  q_%d = Q[%d, %d, :] = ", qi, h, qi);
     print_vec(f, q, D, precision);
     fprintf(f, "   (%d number%s%s)\n", D, D == 1 ? "" : "s", c->positions == AV_POS_ROPE ? ", after RoPE" : "");
@@ -914,9 +926,9 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
         for (int j = 0; j < T; j++) shown += keep[j];
         fprintf(f, "  row %d of S (query %s) and its softmax, %d of its %d keys (around key %d and query %d, and the %d\n"
                    "  largest weights; the row max and sum are over all %d; --dump DIR writes the whole row):\n",
-                qi, qq, shown, T, kj, qi, EXPLAIN_TOP, T);
+                qi, qf, shown, T, kj, qi, EXPLAIN_TOP, T);
     } else
-        fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qq);
+        fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qf);
     int jw = T > 10000 ? 5 : 4; /* the index column: 4 wide, 5 from key 10000 on (up to 65536 tokens) */
     fprintf(f, "      %-*s ", jw, "j");
     av_put_width(f, "key", 12, 0);
@@ -933,7 +945,7 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
             continue;
         }
         fprintf(f, "    %s %-*d ", j == kj ? "→" : " ", jw, j);
-        av_put_width(f, toks->tok[j], 12, 0);
+        av_put_width(f, lab[j], 12, 0);
         if (m_row[j]) {
             const char *cells[] = {"−∞ (masked)", "−∞", "0", "0"};
             for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, cells[col], tw, 1); }
@@ -1029,9 +1041,18 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
     } else fprintf(f, "(no memory left to print it)");
     fputc('\n', f);
     /* a weight, not a share of the output vector: the v_j differ in length and their entries can cancel */
-    fprintf(f, "  so key %s has weight %s%% in query %s's weighted average of the value vectors in head %d.\n", kq,
-            pct, qq, h);
+    fprintf(f, "  so key %s has weight %s%% in query %s's weighted average of the value vectors in head %d.\n", kf,
+            pct, qf, h);
     pad_query_note(f, c, qi);
+}
+
+void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi, int kj, int precision, int color,
+                int dumped) {
+    char **figs = NULL;
+    av_err oom;
+    if (av_tokens_piece_labels(toks, &figs, &oom) != AV_OK) figs = NULL; /* out of memory: the tokens as they are */
+    explain_cell(f, m, toks, figs ? figs : toks->tok, h, qi, kj, precision, color, dumped);
+    av_labels_free(figs, toks->n);
 }
 
 /* ----------------------------------------------------------------------------
@@ -1106,12 +1127,21 @@ static void print_left_out(FILE *f, int T, int nrows, int ncols, int width) {
 void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, av_term_mode mode, av_cmap cmap,
                      int width) {
     int T = m->cfg.T;
+    /* a part of a character by its figure label, "爱(2/3)": GPT-2's "我爱" read <0xE6> <0x88> <0x91> <0xE7>
+     * <0x88> <0xB1> down the rows and in "keys:", rows 1 and 4 both <0x88>, where layer1.png says 我(2/3) and
+     * 爱(2/3) (a Chinese-speaking learner's pass) */
+    char **figs = NULL;
+    av_err oom;
+    if (av_tokens_piece_labels(toks, &figs, &oom) != AV_OK) figs = NULL;
+    char *const *lab = figs ? figs : toks->tok;
+    /* a row label is cut at 12 columns, a part's at 16: "<U+3000>(1/3)" (13), "␣<U+FE0E>(1/3)" (14) cut to
+     * "<U+3000>(1/…" left three rows alike */
     int labw = 0;
     for (int i = 0; i < T; i++) {
-        int w = av_utf8_width(toks->tok[i]);
+        int w = av_utf8_width(lab[i]), cap = lab[i] != toks->tok[i] && strcmp(lab[i], toks->tok[i]) ? 16 : 12;
+        if (w > cap) w = cap;
         if (w > labw) labw = w;
     }
-    if (labw > 12) labw = 12;
     int idxw = T > 100 ? 3 : T > 10 ? 2 : 1;
     int left = idxw + 1 + labw + 1;
     /* cell width: numbers need 5 ("0.64 "), colour blocks alone need 2 */
@@ -1131,6 +1161,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
         char why[160];
         put_wrapped(f, width, "(not drawn: %s; the labels and one key need %d; the figures and --dump have all)",
                     av_term_width_said(why, sizeof why, width), left + cellw);
+        av_labels_free(figs, T);
         return;
     }
     /* column header: key indices (only when the cells are wide enough); each index is left-aligned in its
@@ -1150,7 +1181,7 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     fputc('\n', f);
     for (int i = 0; i < nrows; i++) {
         fprintf(f, "%*d ", idxw, i);
-        print_cell_text(f, toks->tok[i], labw, 1);
+        print_cell_text(f, lab[i], labw, 1);
         fputc(' ', f);
         for (int j = 0; j < ncols; j++) {
             double a = A[(size_t)i * T + j];
@@ -1193,15 +1224,16 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     for (int j = 0; j < ncols && j < 40; j++) {
         /* " 7=deep": a space, the index, '=', the token, cut with "…" to fit a line after "keys:" (a 45-column
          * token made a 50-column line on a 40-column terminal: a tester's pass) */
-        int pre = 3 + (j > 9) + (j > 99) + (j > 999) + (j > 9999), tw = av_utf8_width(toks->tok[j]);
+        int pre = 3 + (j > 9) + (j > 99) + (j > 999) + (j > 9999), tw = av_utf8_width(lab[j]);
         if (tw > width - 5 - pre) tw = width - 5 - pre > 1 ? width - 5 - pre : 1;
         if (col + pre + tw > width && col > 5) { fputs("\n     ", f); col = 5; }
         fprintf(f, " %d=", j);
-        print_cell_text(f, toks->tok[j], tw, 0);
+        print_cell_text(f, lab[j], tw, 0);
         col += pre + tw;
     }
     if (ncols > 40) fputs(col + 2 > width ? "\n     …" : " …", f);
     fputc('\n', f);
+    av_labels_free(figs, T);
     if (mode == AV_TERM_PLAIN) {
         put_wrapped(f, width, "legend: weights (unmasked rows sum to 1); · = masked (score −∞)%s",
                     cellw == 4 ? "; .64 = 0.64" : "");
