@@ -2861,6 +2861,46 @@ static void test_crlf_file_reads_as_text(void **state) {
     tu_free(&r);
 }
 
+/* -f drops only the file's final line end, as GNU tools read it (the end of the last line); the line ends
+ * before it are text. Every final newline was dropped: "hello\n\n" gave [31373], though the argument
+ * $'hello\n' and Hugging Face's tokenizer of that text give [31373, 198]. Ids from vocab.json (the real GPT-2
+ * one): "hello" 31373, "Ċ" (\n) 198, "ĊĊ" (\n\n) 628, the merge of two. */
+static void test_file_drops_only_its_final_line_end(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    static const struct {
+        const char *text, *ids;
+    } cases[] = {
+        {"hello\n", "ids [31373]\n"},
+        {"hello", "ids [31373]\n"},
+        {"hello\n\n", "ids [31373, 198]\n"},
+        {"hello\r\n\r\n", "ids [31373, 198]\n"},
+        {"hello\n\n\n", "ids [31373, 628]\n"},
+        {"\n\n", "ids [198]\n"},
+    };
+    char path[4200];
+    snprintf(path, sizeof path, "%s/lines.txt", f->dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_text(path, cases[i].text, strlen(cases[i].text));
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-f", path, NULL);
+        if (r.code != 0) fail_msg("case %zu: exit %d: %s", i, r.code, r.err);
+        if (!strstr(r.out, cases[i].ids)) fail_msg("case %zu: want %s in:\n%s", i, cases[i].ids, r.out);
+        tu_free(&r);
+    }
+    /* the same text as an argument gives the same ids */
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hello\n", NULL);
+    if (r.code != 0 || !strstr(r.out, "ids [31373, 198]\n")) fail_msg("argument: exit %d:\n%s", r.code, r.out);
+    tu_free(&r);
+    /* a file of one line end holds no text, as before */
+    write_text(path, "\n", 1);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-f", path, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "holds no text (only line breaks)"));
+    tu_free(&r);
+}
+
 /* --explain with a model's tokens: "quick" finds "␣quick" (GPT-2 labels
  * carry the leading space), and a number that is also a token's text is
  * read as an index, with a note naming the token. */
@@ -3513,6 +3553,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_spaces_only_are_gpt2_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_nul_byte_is_a_gpt2_byte_token, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_crlf_file_reads_as_text, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_file_drops_only_its_final_line_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -210,9 +210,14 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
             av_err inner = *err;
             return av_fail(err, st, "%s%s", opt, inner.msg); /* av_fail cuts at whole characters */
         }
+        /* the file's final line end (LF, CR LF or a lone CR) ends its last line and is not text, as GNU tools
+         * read it; any line end before it is text. Every final newline was dropped: a file "hello\n\n" gave a
+         * --model the ids [31373] where the same text typed as an argument, and Hugging Face's tokenizer of
+         * what Python's open() reads less its final "\n", give [31373, 198] (a tester's pass) */
         size_t raw = *len;
-        while (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--; /* a file's final newline */
-        int breaks = *len < raw; /* "\n\n\n" */
+        if (*len >= 2 && !memcmp(*text + *len - 2, "\r\n", 2)) *len -= 2;
+        else if (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--;
+        int breaks = *len < raw; /* "\n" */
         int bom = *len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3);
         if (bom) { /* one UTF-8 BOM (Notepad: "UTF-8 with BOM") */
             memmove(*text, *text + 3, *len - 3);

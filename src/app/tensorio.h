@@ -60,9 +60,13 @@ typedef struct {
 } av_weights_source;
 
 /* The sentence: the joined arguments (o->sentence) or the file of -f, at most
- * AV_MAX_INPUT_BYTES, its final newlines dropped, and from -f one leading
- * UTF-8 byte-order mark (EF BB BF, as Notepad saves UTF-8 and Python's
- * 'utf-8-sig' drops it); *text is an owned NUL-terminated copy of *len bytes.
+ * AV_MAX_INPUT_BYTES; from -f its one final line end (LF, CR LF or CR: the end
+ * of the last line, as GNU tools read it; any before it is text, "hello\n\n" is
+ * "hello\n"), one leading UTF-8 byte-order mark (EF BB BF, as Notepad saves
+ * UTF-8 and Python's 'utf-8-sig' drops it) dropped and every CR LF or lone CR
+ * read as LF (Python's universal newlines); *text is an owned NUL-terminated
+ * copy of *len bytes. A NUL byte from -f is refused, but a --model's
+ * byte-level tokenizer takes it (unless the text looks like UTF-16).
  * Errors: av_read_file's, "cannot read" ones led by "-f: " (io/fileio.h: a missing -f file is AV_EUSAGE, an
  * unreadable one AV_ERUNTIME, too large AV_EUSAGE); bytes that are not UTF-8
  * (RFC 3629) AV_EUSAGE, naming the first bad byte and a command that converts
