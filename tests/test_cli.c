@@ -1409,6 +1409,36 @@ static void test_missing_text_file_names_f(void **state) {
     free(text);
 }
 
+/* Standard input that is a folder is the wrong input, exit 2, as -f DIR and -f /dev/stdin < DIR are (the
+ * README's "Errors and exit codes": a path that is the wrong kind is exit 2): `attnviz -f - < DIR` exited 1
+ * with "-f: cannot read 'standard input': Is a directory", quoting "standard input" as if it were a file's
+ * name, and --attn-mask - < DIR likewise, with no --attn-mask in it. Run through sh, whose < opens the folder read-only as the shell of a user does. */
+static void test_stdin_that_is_a_folder_is_exit_2(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"-f -", "attnviz: error: -f: cannot read standard input: Is a directory\n"},
+        {"-", "attnviz: error: cannot read standard input: Is a directory\n"},
+        {"--attn-mask - word", "attnviz: error: --attn-mask: cannot read standard input: Is a directory\n"},
+        {"-f /dev/stdin", NULL}, /* the named path: exit 2 before and after */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[8400], out[4096];
+        snprintf(cmd, sizeof cmd, "%s -q --no-plot %s < %s 2>&1", tu_sh_word(tu_bin()), cases[i].args,
+                 tu_sh_word(f->dir));
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = 0;
+        int st = pclose(p);
+        assert_true(WIFEXITED(st));
+        if (WEXITSTATUS(st) != 2) fail_msg("%s < DIR: exit %d: %s", cases[i].args, WEXITSTATUS(st), out);
+        if (cases[i].want) assert_string_equal(out, cases[i].want);
+        else assert_non_null(strstr(out, ": Is a directory\n"));
+    }
+}
+
 /* A "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9), np.tril(np.ones((T, T)))) given to
  * --attn-mask, where True = masked: it hides each query's own token and those before, the keys the
  * learner meant to keep, and was taken without a word (a learner's pass). Every diagonal entry True
@@ -4994,6 +5024,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_unusable_folders_refused_before_the_maps, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_text_file_names_f, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_stdin_that_is_a_folder_is_exit_2, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,

@@ -731,7 +731,7 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
          * mask is saved as bool, which has no byte order, as said below */
         char *reads = strstr(inner, " (this reader takes ");
         if (reads && strchr(reads, ')')) *reads = 0;
-        if (strncmp(inner, "cannot read '", 13) == 0) /* no file there: nothing about what a mask holds helps */
+        if (strncmp(inner, "cannot read ", 12) == 0) /* no file, or stdin a folder: nothing about a mask helps */
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.400s", inner);
         if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = "

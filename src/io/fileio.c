@@ -634,21 +634,26 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     *out = NULL;
     *len = 0;
     int is_stdin = strcmp(path, "-") == 0;
-    /* for I/O messages, as a user's path is shown (av_utf8_shown_name): -f $'x\u202eq' turned the rest around */
-    const char *shown = is_stdin ? "standard input" : AV_SHOWN(path, 4200);
+    /* for I/O messages, as a user's path is shown (av_utf8_shown_name): -f $'x\u202eq' turned the rest around;
+     * standard input is no path and goes unquoted, as in "standard input is larger than ..." */
+    char quoted[4204];
+    snprintf(quoted, sizeof quoted, "'%s'", AV_SHOWN(path, 4200));
+    const char *shown = is_stdin ? "standard input" : quoted;
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp) {
         int e = errno;
-        return av_fail(err, av_input_path_status(e), "cannot read '%s': %s", shown, strerror(e));
+        return av_fail(err, av_input_path_status(e), "cannot read %s: %s", shown, strerror(e));
     }
 
     /* A regular file's size is a good first guess (and an early "too large");
      * stdin, pipes and files that grow while we read are handled by the loop. */
     size_t cap = 64 * 1024;
     struct stat st;
-    if (!is_stdin && fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(fp); /* fopen opens a folder; its read would fail with EISDIR */
-        return av_fail(err, AV_EUSAGE, "cannot read '%s': %s", AV_SHOWN(path, 4200), strerror(EISDIR));
+    /* fopen opens a folder, and standard input may be one (`attnviz -f - < docs`): its read fails with EISDIR,
+     * which was exit 1 for "-" where -f /dev/stdin and -f docs were exit 2 (a tester's pass) */
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!is_stdin) fclose(fp);
+        return av_fail(err, AV_EUSAGE, "cannot read %s: %s", shown, strerror(EISDIR));
     }
     if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
         /* (stdin may be a file read from an offset: no early verdict there) */
@@ -665,7 +670,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     char *buf = malloc(cap + 1); /* +1 for the terminating NUL */
     if (!buf) {
         if (!is_stdin) fclose(fp);
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': out of memory", shown);
+        return av_fail(err, AV_ERUNTIME, "cannot read %s: out of memory", shown);
     }
     size_t n = 0;
     av_status s = AV_OK;
@@ -676,7 +681,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
             if (max_bytes < SIZE_MAX && ncap > max_bytes + 1) ncap = max_bytes + 1;
             char *nb = realloc(buf, ncap + 1);
             if (!nb) {
-                s = av_fail(err, AV_ERUNTIME, "cannot read '%s': out of memory", shown);
+                s = av_fail(err, AV_ERUNTIME, "cannot read %s: out of memory", shown);
                 break;
             }
             buf = nb;
@@ -685,7 +690,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
         size_t k = fread(buf + n, 1, cap - n, fp);
         n += k;
         if (k == 0 || n < cap) {
-            if (ferror(fp)) s = av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", shown, strerror(errno));
+            if (ferror(fp)) s = av_fail(err, AV_ERUNTIME, "cannot read %s: %s", shown, strerror(errno));
             if (feof(fp) || ferror(fp)) break;
         }
     }
