@@ -1738,6 +1738,82 @@ static void test_model_parent_of_model_folders(void **state) {
     tu_free(&r);
 }
 
+/* s in single quotes, each ' written '\'', whatever its bytes: the start of a word that goes on in $'...' */
+static const char *single_quoted(const char *s) {
+    static char buf[2][8400];
+    static int slot;
+    char *p = buf[slot++ % 2], *w = p;
+    *w++ = '\'';
+    for (; *s && w + 6 < p + sizeof buf[0]; s++)
+        if (*s == '\'') memcpy(w, "'\\''", 4), w += 4;
+        else *w++ = *s;
+    *w++ = '\'', *w = 0;
+    return p;
+}
+
+/* bash's reading of word: `printf %s WORD` run by /bin/bash -c, its output into out (n bytes) */
+static void bash_reads(char *out, size_t n, const char *word) {
+    char script[8000], cmd[8500];
+    snprintf(script, sizeof script, "printf %%s %s", word);
+    snprintf(cmd, sizeof cmd, "/bin/bash -c %s", tu_sh_word(script));
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = 0;
+    assert_int_equal(pclose(p), 0);
+}
+
+/* A command attnviz tells the user to type names a folder that holds a control character as GNU ls
+ * --quoting-style=shell-escape writes it, 'a'$'\r''b', so it pastes back: with mkdir "$(printf 'runs/a\rb')"
+ * and a model there, `attnviz --model runs` said "... attnviz --model 'runs/a<U+000D>b' TEXT", which bash
+ * reads as a folder named with the 8 characters "<U+000D>". The prose keeps the readable <U+000D>. The words
+ * are worked by hand (ls 9.1 prints 'x'$'\r\n\033''y' and 'it'\''s'$'\r''z'), and each command's word is read
+ * back by /bin/bash -c and must be the folder's own bytes. */
+static void test_suggested_command_pastes_back_a_control_character(void **state) {
+    tu_fixture *f = *state;
+    const char *runs = tu_in(f, "ctl");
+    char path[4400], typo[4400], base[4400], cmd[8600], want[9000], read[4400];
+    assert_int_equal(mkdir(runs, 0755), 0);
+    snprintf(path, sizeof path, "%s/it's\r\n\033x", runs);
+    assert_int_equal(mkdir(path, 0755), 0);
+    micro_checkpoint(path, NULL);
+    snprintf(base, sizeof base, "%s/it's", runs);
+    snprintf(cmd, sizeof cmd, "%s$'\\r\\n\\033''x'", single_quoted(base)); /* '.../it'\''s'$'\r\n\033''x' */
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder "
+             "'it'\\''s<U+000D><U+000A><U+001B>x' holds a model; --model takes the model's own folder: attnviz --model "
+             "%s TEXT\n", tu_sh_word(runs), cmd);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    bash_reads(read, sizeof read, cmd);
+    assert_string_equal(read, path);
+    /* the name mistyped: "did you mean" gives the folder to type, the prose the name as typed, to read */
+    snprintf(typo, sizeof typo, "%s/it's\r\n\033y", runs);
+    run_attnviz(&r, NULL, "--model", typo, "--no-plot", "3 1 4 1 5 >", NULL);
+    snprintf(base, sizeof base, "%s/it's<U+000D><U+000A><U+001B>y", runs);
+    snprintf(want, sizeof want, "attnviz: error: --model %s: no such folder (did you mean --model %s, which holds a "
+             "model?)\n", single_quoted(base), cmd);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    /* a --train --compare folder whose variant folder is named with a CR: the command to run one of them */
+    const char *cmp = tu_in(f, "cmp\rq");
+    assert_int_equal(mkdir(cmp, 0755), 0);
+    snprintf(path, sizeof path, "%s/scale", cmp);
+    assert_int_equal(mkdir(path, 0755), 0);
+    micro_checkpoint(path, NULL);
+    run_attnviz(&r, NULL, "--model", cmp, "--no-plot", "3 1 4 1 5 >", NULL);
+    snprintf(base, sizeof base, "%s/cmp", f->dir);
+    snprintf(cmd, sizeof cmd, "%s$'\\r''q/scale'", single_quoted(base));
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, cmd)) fail_msg("no %s in stderr: %s", cmd, r.err);
+    bash_reads(read, sizeof read, cmd);
+    assert_string_equal(read, path);
+    tu_free(&r);
+}
+
 /* The PyTorch conversions quote the folder and give a line of Python to paste. In a Hugging Face cache
  * snapshot (huggingface-cli download's hub/models--ORG--NAME/snapshots/COMMIT/, here under the test's own
  * folder: over 100 bytes, as ~/.cache/huggingface/hub/... is) the index and shard messages were cut at
@@ -3536,6 +3612,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_hf_cache_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_parent_of_model_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_suggested_command_pastes_back_a_control_character, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_torch_conversion_line_is_whole_in_a_cache_snapshot, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -121,9 +121,9 @@ static void near_model_folder(char *hint, size_t n, const char *dir) {
     if (!found[0]) return;
     char near[4400];
     av_path_join(near, sizeof near, parent, found);
-    char shown[4400]; /* one shell word, as the --model before it (check_present) */
-    av_shown_word(shown, sizeof shown, near);
-    snprintf(hint, n, " (did you mean --model %s, which holds a model?)", shown);
+    char word[4400]; /* one shell word to type: a CR in the name as $'\r', which pastes back (av_shell_word) */
+    av_shell_word(word, sizeof word, near);
+    snprintf(hint, n, " (did you mean --model %s, which holds a model?)", word);
 }
 
 static int cmp_names(const void *a, const void *b) {
@@ -260,7 +260,7 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     int cached = strcmp(name, "config.json") ? 0 : hf_cache_snapshot(snap, sizeof snap, dir);
     if (cached > 0) {
         char word[4600];
-        av_shell_word(word, sizeof word, snap);
+        av_shell_word(word, 401, snap); /* whole, with its closing quote, in the %.400s below */
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a Hugging Face cache folder, which "
                        "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %.400s TEXT",
                        AV_SHOWN_WORD(dir, 201), word);
@@ -295,7 +295,7 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         }
         if (n_inside > 4) snprintf(list + at, sizeof list - at, " and %d more", n_inside - 4);
         av_path_join(first, sizeof first, dir, inside[0]);
-        av_shell_word(word, sizeof word, first);
+        av_shell_word(word, 401, first); /* whole, with its closing quote, in the %.400s below */
         return av_fail(err, AV_EUSAGE, "--model %.200s has no config.json, but its folder%s %s hold%s a model%s; "
                        "--model takes the model's own folder: attnviz --model %.400s TEXT", named,
                        n_inside == 1 ? "" : "s", list, n_inside == 1 ? "s" : "", n_inside == 1 ? "" : " each", word);

@@ -1091,10 +1091,12 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
                     .mask = mask};
     if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
+    char word[149]; /* the folder as a command names it, to paste (av_shell_word) */
+    av_shell_word(word, sizeof word, dir);
     if (s && saved) /* a full disk at curves.svg: the user may keep the trained model */
         av_fail_append(err, "; the trained model was saved and checked before this error "
                  "(attnviz --model %s runs it), but the training figures and train.csv are not all written: rerun "
-                 "the same command (the same seed gives the same model) to write them", AV_SHOWN_WORD(dir, 149));
+                 "the same command (the same seed gives the same model) to write them", word);
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, err); /* e.g. head0.png of a run before */
