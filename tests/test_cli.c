@@ -3701,6 +3701,42 @@ static void test_trace_breaks_after_a_word_too_wide(void **state) {
     free(out);
 }
 
+/* A chain of shapes broke before its result where the whole chain fits on the next line: at an 80-column
+ * terminal `attnviz --no-plot "I love deep learning"` printed " [3] positions     X ← X + PE" and 24 spaces,
+ * then "(4, 512) + (4, 512) →" (to column 74) and "(4, 512)" alone on the next line, and steps [9] and [11]
+ * the same. Worked by hand: the pipe's line is 19 + 10 ("X ← X + PE") + 24 + 31 = 84 columns, and the chain
+ * "(4, 512) + (4, 512) → (4, 512)" is 31, so from column 19 it ends at 50: it goes whole onto the next line.
+ * The widest chain at --heads 1 and 8 is 35 columns ("(1, 4, 512)·(1, 512, 4) → (1, 4, 4)"), so from 54
+ * columns on no line ends with "→" or starts with it. */
+static void test_trace_keeps_a_chain_of_shapes_whole(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    int status = tu_run_pty(argv, 80, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n [3] positions     X ← X + PE\n                   (4, 512) + (4, 512) → (4, 512)\n") ||
+        !strstr(out, "\n [9] weighted sum  O_h = A_h·V_h\n                   (1, 4, 4)·(1, 4, 512) → (1, 4, 512)\n") ||
+        !strstr(out, "\n[11] output        Y = concat·W_O\n                   (4, 512)·(512, 512) → (4, 512)\n"))
+        fail_msg("at 80 columns:\n%s", out);
+    for (int heads = 1; heads <= 8; heads += 7)
+        for (int cols = 56; cols <= 100; cols += 4) {
+            char h[8];
+            snprintf(h, sizeof h, "%d", heads);
+            const char *run[] = {tu_bin(), "--no-plot", "--color", "never", "--heads", h, "I love deep learning", NULL};
+            status = tu_run_pty(run, cols, out, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            for (const char *line = out; *line;) {
+                size_t n = strcspn(line, "\n"), lead = strspn(line, " ");
+                if ((n >= 3 && strncmp(line + n - 3, "→", 3) == 0) || strncmp(line + lead, "→", 3) == 0)
+                    fail_msg("--heads %d at %d columns: a chain of shapes broken at\n%.*s\nin:\n%s", heads, cols,
+                             (int)n, line, out);
+                line += n + (line[n] == '\n');
+            }
+        }
+    free(out);
+}
+
 /* -v prints the small matrices, but past 64 tokens auto runs flash, which forms no S or A: -v printed Q, K, V
  * and Y and left S and A out without a word (a long-input learner's pass). It says so, once, and what prints
  * them; --kernel blas prints S and gets no such line. */
@@ -4994,6 +5030,7 @@ int main(void) {
         cmocka_unit_test(test_redirected_trace_ignores_stderrs_terminal),
         cmocka_unit_test(test_trace_fits_an_80_column_terminal),
         cmocka_unit_test(test_trace_keeps_shapes_whole_at_a_narrow_terminal),
+        cmocka_unit_test(test_trace_keeps_a_chain_of_shapes_whole),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),

@@ -371,12 +371,33 @@ static size_t shape_at(const char *p, size_t n) {
     }
 }
 
+/* The length of the chain of shapes p[0..n) begins with: shapes (shape_at) joined by "·" or by " op " with op an
+ * operator word ("(4, 512) + (4, 512) → (4, 512)", "(1, 4, 4)·(1, 4, 512) → (1, 4, 512)"); 0 when p begins with
+ * no shape; the one shape's length when nothing joins it to another */
+static size_t shape_chain_at(const char *p, size_t n) {
+    size_t end = shape_at(p, n);
+    if (!end) return 0;
+    for (;;) {
+        size_t next = end;
+        if (n - end >= 2 && strncmp(p + end, "·", 2) == 0) next = end + 2; /* "(4, 512)·(512, 512)" */
+        else if (end + 1 < n && p[end] == ' ' && operator_word(p + end + 1)) {
+            next = end + 1 + strcspn(p + end + 1, " ");
+            if (next >= n || p[next] != ' ') return end;
+            next++;
+        }
+        size_t s = next > end && next < n && p[next] == '(' ? shape_at(p + next, n - next) : 0;
+        if (!s) return end;
+        end = next + s;
+    }
+}
+
 /* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last gap of 3+
  * spaces outside brackets and |…| (between the sizes "T = 4   d_model = 512", a formula and its shape), else
  * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
  * "var(Q) = 1.608", "(4, 512)·(512, 512)"), else the last space outside brackets, else the last space, the
  * first of these that leaves at most half the room empty, else the latest; never inside a shape "(4, 512)"
- * (shape_at); n when it fits or has no space; when no space fits, the first space, so that only the first word
+ * (shape_at), nor inside a chain of them "(4, 512) + (4, 512) → (4, 512)" that fits at indent (shape_chain_at);
+ * n when it fits or has no space; when no space fits, the first space, so that only the first word
  * runs past width ("sin(pos/10000^(2i/d_model)),", not the rest of the line after it), unless the continuation
  * indent takes half the width or more (then n: --explain's "= [ 0.1697 … ]" under column 40 stays one line) */
 static size_t break_at(const char *line, size_t at, size_t n, int col, int width, int indent) {
@@ -384,13 +405,22 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
     size_t best[4] = {0, 0, 0, 0}; /* a gap, a space, one outside brackets, any */
     int depth = 0, bars = 0;
     size_t shape_end = 0; /* past the ')' of the shape the scan is in, else 0 */
+    size_t chain_end = 0; /* past the last chain of shapes seen (shape_chain_at), whose later shapes start none */
     for (size_t i = at; i < n; i++) {
         char ch = line[i];
         if (ch == '\033') { /* a colour escape: ESC [ … m */
             while (i + 1 < n && line[i] != 'm') i++;
             continue;
         }
-        if (ch == '(' && !shape_end) shape_end = shape_at(line + i, n - i), shape_end += shape_end ? i : 0;
+        if (ch == '(' && !shape_end) {
+            /* a chain of shapes that fits at the continuation indent is one shape: "X ← X + PE   (4, 512) +
+             * (4, 512) → (4, 512)" broke before its result, "(4, 512) + (4, 512) →" then "(4, 512)", at 80
+             * columns, where the whole chain fits on the next line */
+            size_t chain = i >= chain_end ? shape_chain_at(line + i, n - i) : 0; /* not from inside one */
+            if (chain) chain_end = i + chain;
+            shape_end = chain && indent + line_width(line + i, chain) <= width ? chain : shape_at(line + i, n - i);
+            shape_end += shape_end ? i : 0;
+        }
         if (ch == '(' || ch == '[') depth++;
         else if ((ch == ')' || ch == ']') && depth > 0) depth--;
         else if (ch == '|') bars = !bars; /* |Σ_j A[i,j] − 1| */

@@ -52,7 +52,8 @@ void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
  * none) broken at spaces, its further lines indented to where its text begins after a trace label ("  weights
  * ": 13, " [4] project       ": 19, the --model trace's "   [1] tokenize      ": 21) or to its own indent.
  * Breaks fall outside brackets and beside no operator when they can (a shape "(4, 512)·(512, 512)" and
- * "var(Q) = 1.608" stay whole). A line whose indent is past a third of width and whose text fits is moved left
+ * "var(Q) = 1.608" stay whole; so does a chain of shapes "(4, 512) + (4, 512) → (4, 512)" that fits at the
+ * continuation indent). A line whose indent is past a third of width and whose text fits is moved left
  * whole. A table's row (4 or more gaps of 3+ spaces, 3 or more under a step's text at an indent of 19 or
  * more, or '[' then ' ', '-' or '[': a matrix's) and, with width ≤ 0, every line are written as they are. No
  * errors (f's own). */
