@@ -3737,6 +3737,36 @@ static void test_trace_keeps_a_chain_of_shapes_whole(void **state) {
     free(out);
 }
 
+/* --explain's table of row i of S ran past a narrow terminal whole: at 60 columns `attnviz --no-plot --explain
+ * love,deep "I love deep learning"` printed its five rows 75 columns wide, "      j    key                S[i,j]
+ * S − max exp(S − max)       A[i,j]", which the terminal wrapped to column 0. Worked by hand from the pipe's
+ * rows: 15 columns must go; the indent every row shares is 4 ("    → 2" marks the key), then one column of
+ * each gap of 3 or more spaces in every row, from the left, round after round: the gaps after "j" (4 columns),
+ * after the keys (8: "learning" ends at 18, "-0.832716" starts at 27), after S (4) and before A (5) lose 4, 4, 2
+ * and 3 (4 + 4 + 4 + 3 = 15; "S − max exp(S − max)" has one space and loses none). Every row is then 60
+ * columns, the right-aligned numbers still under their headers. */
+static void test_explain_table_narrows_to_the_terminal(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "--explain", "love,deep", "I love deep learning", NULL};
+    int status = tu_run_pty(argv, 60, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    const char *header = strstr(out, "\n  j  key            S[i,j]    S − max exp(S − max)    A[i,j]\n");
+    if (!header) fail_msg("no table header of 60 columns at 60 columns:\n%s", out);
+    const char *row = header + 1;
+    for (int r = 0; r < 5; r++) {
+        size_t n = strcspn(row, "\n");
+        int w = 0;
+        for (size_t i = 0; i < n; i++) w += ((unsigned char)row[i] & 0xC0) != 0x80;
+        if (w != 60) fail_msg("row %d is %d columns, not 60:\n%.*s\nin:\n%s", r, w, (int)n, row, out);
+        if (r == 3 && strncmp(row, "→ 2  deep      ", strlen("→ 2  deep      ")) != 0)
+            fail_msg("the marked row is not \"→ 2  deep\" at column 0:\n%s", out);
+        row += n + 1;
+    }
+    free(out);
+}
+
 /* -v prints the small matrices, but past 64 tokens auto runs flash, which forms no S or A: -v printed Q, K, V
  * and Y and left S and A out without a word (a long-input learner's pass). It says so, once, and what prints
  * them; --kernel blas prints S and gets no such line. */
@@ -5031,6 +5061,7 @@ int main(void) {
         cmocka_unit_test(test_trace_fits_an_80_column_terminal),
         cmocka_unit_test(test_trace_keeps_shapes_whole_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_keeps_a_chain_of_shapes_whole),
+        cmocka_unit_test(test_explain_table_narrows_to_the_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),

@@ -3551,6 +3551,13 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
         if (strncmp(line, " [1.2] project ", 15) == 0) project_on = strspn(next, " ") == 21;
         line = next;
     }
+    /* The table of layers ran past the width whole: its header "layer   rms: in → out     on token 0
+     * previous-token head" (58 columns, below) at its indent of 21 ended at column 79, and a 60-column terminal
+     * wrapped each row to column 0. It moves left, all its rows together, as far as the width needs: 60 - 58 =
+     * 2, its gaps as they were, so row "0" starts under "layer" */
+    const char *layers = strstr(out, "\n  layer   rms: in → out     on token 0   previous-token head\n");
+    if (!layers || strncmp(strchr(layers + 1, '\n') + 1, "  0       ", 10) != 0)
+        fail_msg("no table of layers at column 2 on a 60-column terminal:\n%s", out);
     if (!weights_on) fail_msg("the weights line does not go on at column 13:\n%s", out);
     if (!project_on) fail_msg("step [1.2] does not go on at column 21:\n%s", out);
     if (!tu_same_words(out, piped.out)) fail_msg("the terminal's text is not the pipe's:\n%s\n---\n%s", out, piped.out);

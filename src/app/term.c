@@ -338,11 +338,12 @@ static int operator_word(const char *p) {
  * a space, '-' or '[' (-v's matrices; a step's "[4]" is none); the partial sums' 2-space gaps make no table,
  * nor do gaps between sizes "name = value" (the --model trace's "  T = 4   layers L = 2   d_model = 64 ...",
  * which breaks at a gap, break_at).
- * Colour escapes are no part of it (a bold "   [2] embed" label once counted its indent as a gap) */
+ * Colour escapes are no part of it (a bold "   [2] embed" label once counted its indent as a gap). 1 for a
+ * table's row, 2 for a matrix's, else 0 */
 static int table_row(const char *text, size_t len) {
     char line[4096];
     size_t n = strip_escapes(text, len, line, sizeof line), lead = strspn(line, " "), i = lead;
-    if (i + 1 < n && line[i] == '[' && strchr(" -[", line[i + 1])) return 1;
+    if (i + 1 < n && line[i] == '[' && strchr(" -[", line[i + 1])) return 2;
     int gaps = 0, sizes = 1; /* sizes: every cell is a "name = value" */
     size_t cell = i;
     for (; i + 2 < n; i++)
@@ -450,12 +451,115 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
     return last ? last : n;
 }
 
+/* Calls fn(row, byte, column, bytes) for each character of row[0..n) (whole grapheme clusters, colour escapes
+ * as one piece of no column) with the display column it starts at; stops when fn returns nonzero */
+static void each_column(const char *row, size_t n, int (*fn)(void *, size_t, int, size_t), void *ctx) {
+    int c = 0;
+    for (size_t i = 0, k; i < n; i += k) {
+        if (row[i] == '\033') { /* ESC [ … m */
+            for (k = 1; i + k < n && row[i + k - 1] != 'm'; k++) {}
+            if (fn(ctx, i, -1, k)) return;
+            continue;
+        }
+        k = av_utf8_cluster_len(row + i, n - i);
+        if (!k) k = 1;
+        if (fn(ctx, i, c, k)) return;
+        c += av_utf8_cluster_width(row + i, k);
+    }
+}
+
+/* A table's columns as its rows print them: blank[c] is 1 while column c is a space (or past the row's end)
+ * in every row seen so far, AV_TABLE_COLS columns at most */
+enum { AV_TABLE_COLS = 1024 };
+typedef struct {
+    const char *row;
+    unsigned char *blank; /* AV_TABLE_COLS */
+    int width;            /* columns of the widest row */
+} table_scan;
+
+static int scan_column(void *ctx, size_t i, int c, size_t k) {
+    table_scan *t = ctx;
+    if (c < 0) return 0;
+    int w = av_utf8_cluster_width(t->row + i, k);
+    if (!(k == 1 && t->row[i] == ' '))
+        for (int d = 0; d < (w ? w : 1) && c + d < AV_TABLE_COLS; d++) t->blank[c + d] = 0;
+    if (c + w > t->width) t->width = c + w;
+    return 0;
+}
+
+/* One row written without the columns drop[] marks (spaces in every row) */
+typedef struct {
+    FILE *f;
+    const char *row;
+    const unsigned char *drop;
+} table_put;
+
+static int put_column(void *ctx, size_t i, int c, size_t k) {
+    table_put *t = ctx;
+    if (!(c >= 0 && c < AV_TABLE_COLS && t->drop[c])) fwrite(t->row + i, 1, k, t->f);
+    return 0;
+}
+
+/* The rows of a table, rows lines from first on, each ending at its '\n' or the text's end, to f at width columns: as
+ * they are when they fit; else narrowed by dropping columns that are a space in every row, first of the
+ * indent they share (the --model trace's table of layers under column 21 moves left) and then, one column
+ * of each gap at a time from the left, of the gaps between cells where 3 or more spaces run in every row
+ * (each gap keeps 2), until the widest row fits or no such column is left: the cells stay aligned, as
+ * --explain's S/A table and the table of layers ran 75 and 77 columns wide at a 60-column terminal, which
+ * wrapped each row to column 0. Each row ends in '\n' but the text's last, as given. */
+static void put_table(FILE *f, const char *first, long rows, int width) {
+    unsigned char blank[AV_TABLE_COLS], drop[AV_TABLE_COLS] = {0};
+    memset(blank, 1, sizeof blank);
+    table_scan scan = {NULL, blank, 0};
+    const char *row = first;
+    for (long r = 0; r < rows; r++, row += strcspn(row, "\n") + 1)
+        scan.row = row, each_column(row, strcspn(row, "\n"), scan_column, &scan);
+    int over = scan.width - width;
+    if (scan.width > AV_TABLE_COLS) over = 0; /* past what blank[] holds: as it is */
+    for (int c = 0; c < scan.width && c < AV_TABLE_COLS && blank[c] && over > 0; c++) drop[c] = 1, over--;
+    int lead = 0; /* the indent every row shares */
+    while (lead < scan.width && lead < AV_TABLE_COLS && blank[lead]) lead++;
+    for (int dropped = 1; over > 0 && dropped;) { /* a round: one column of each gap that keeps 3 or more */
+        dropped = 0;
+        for (int c = lead; c < scan.width && c < AV_TABLE_COLS && over > 0; c++) {
+            if (!blank[c]) continue;
+            int end = c, kept = 0; /* the gap c..end-1 and its columns not yet dropped */
+            while (end < scan.width && end < AV_TABLE_COLS && blank[end]) kept += !drop[end++];
+            if (kept >= 3) {
+                int d = end - 1;
+                while (drop[d]) d--;
+                drop[d] = 1, dropped = 1, over--;
+            }
+            c = end;
+        }
+    }
+    row = first;
+    for (long r = 0; r < rows; r++) {
+        size_t n = strcspn(row, "\n");
+        table_put put = {f, row, drop};
+        each_column(row, n, put_column, &put);
+        if (row[n] == '\n') fputc('\n', f);
+        row += n + (row[n] == '\n');
+    }
+}
+
 void av_put_lines_wrapped(FILE *f, const char *text, int width) {
     for (const char *line = text; *line;) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line), at = 0;
         int indent = continuation_indent(line, n), col = 0, lead = (int)strspn(line, " ");
         int text_w = line_width(line + lead, n - lead);
+        if (width > 0 && table_row(line, n) == 1) { /* the rows of a table together (a matrix's stay whole) */
+            long rows = 0;
+            const char *r = line;
+            while (*r && table_row(r, strcspn(r, "\n")) == 1) {
+                r += strcspn(r, "\n");
+                r += *r == '\n', rows++;
+            }
+            put_table(f, line, rows, width);
+            line = r;
+            continue;
+        }
         if (width <= 0 || table_row(line, n)) at = n, fwrite(line, 1, n, f);
         else if (lead > width / 3 && lead > 22 && lead + text_w > width && text_w <= width - 2) {
             /* --explain's "= [ 0.1531 … 0.5147]" under "A·v_3 = …" at column 40: moved left whole, not broken; a
