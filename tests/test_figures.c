@@ -282,7 +282,7 @@ static void test_labels_and_titles_as_svg_text(void **state) {
     assert_int_equal(count_str(svg, ">query (row)</text>"), 1);
     assert_int_equal(count_str(svg, ">key (column)</text>"), 1);
     assert_int_equal(count_str(svg, ">attention weight</text>"), 1);
-    assert_int_equal(count_str(svg, ">masked (" NEG_INF ")</text>"), 1);
+    assert_int_equal(count_str(svg, ">masked (score " NEG_INF ", weight 0)</text>"), 1);
     free(svg);
     svg = slurp(in(f, "s/heads.svg"), NULL);
     assert_int_equal(count_str(svg, ">head 1</text>"), 1);
@@ -1306,11 +1306,46 @@ static void test_compare_panels_named_by_setting(void **state) {
     free(svg);
 }
 
+/* The hatched cells' legend said "masked (−∞)" on every figure: `attnviz --heads 2 --causal "I love you"` wrote it
+ * beside head0.png's weights, which read as a weight of −∞. A masked pair's score is −∞ before the softmax and its
+ * weight exp(−∞) / Σ = 0 after it (PyTorch's bool attn_mask), so each figure names what its cells hold: the
+ * weights figures (head, grid, mean, mask, a --compare of weights) "masked (score −∞, weight 0)", the scores
+ * figures "masked (score −∞)", each exactly once and never the other's words. */
+static void test_mask_legend_names_score_or_weight(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    RUN(&r, "-q", "--heads", "2", "--causal", "--figures", "all", "--format", "svg", "-o", in(f, "lg"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    RUN(&r, "-q", "--causal", "--compare", "scale", "--format", "svg", "-o", in(f, "lgc"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    static const char WEIGHTS[] = ">masked (score " NEG_INF ", weight 0)</text>";
+    static const char SCORES[] = ">masked (score " NEG_INF ")</text>";
+    static const char *const weights[] = {"lg/head0.svg", "lg/head1.svg", "lg/heads.svg", "lg/mean.svg",
+                                          "lg/mask.svg", "lgc/compare_scale.svg"};
+    static const char *const scores[] = {"lg/scores_head0.svg", "lg/scores_head1.svg", "lg/scores.svg"};
+    for (size_t k = 0; k < sizeof weights / sizeof weights[0]; k++) {
+        char *svg = slurp(in(f, weights[k]), NULL);
+        assert_non_null(svg);
+        if (count_str(svg, WEIGHTS) != 1 || count_str(svg, SCORES) != 0 || strstr(svg, ">masked (" NEG_INF ")<"))
+            fail_msg("%s: the legend does not say \"masked (score −∞, weight 0)\" once", weights[k]);
+        free(svg);
+    }
+    for (size_t k = 0; k < sizeof scores / sizeof scores[0]; k++) {
+        char *svg = slurp(in(f, scores[k]), NULL);
+        assert_non_null(svg);
+        if (count_str(svg, SCORES) != 1 || strstr(svg, "weight 0)</text>"))
+            fail_msg("%s: the legend does not say \"masked (score −∞)\" once", scores[k]);
+        free(svg);
+    }
+}
+
 /* --compare order's |ΔA| map drew --pad-to's masked <pad> keys as cells of 0.00, which the title reads as "the
  * weights only permute": `attnviz --heads 2 --compare order --pad-to 5 "I love you"` printed 75 numbers (3
  * panels × 5 × 5) where every other figure hatches masked cells. The <pad> keys are masked in A and A′ alike
  * (π swaps "I" and "you" only), so each panel prints 5 query rows × 3 real keys = 15 numbers, 45 in all
- * (counted by hand), and hatches the rest with the "masked (−∞)" legend. */
+ * (counted by hand), and hatches the rest with the legend "masked (score −∞, weight 0 in both)". */
 static void test_compare_order_hatches_pad_keys(void **state) {
     fixture *f = *state;
     tu_result r;
@@ -1329,7 +1364,7 @@ static void test_compare_order_hatches_pad_keys(void **state) {
     }
     assert_int_equal(numbers, 45);
     assert_non_null(strstr(svg, "fill=\"url(#hatch)\""));
-    assert_int_equal(count_str(svg, ">masked (\xE2\x88\x92\xE2\x88\x9E)</text>"), 1);
+    assert_int_equal(count_str(svg, ">masked (score \xE2\x88\x92\xE2\x88\x9E, weight 0 in both)</text>"), 1);
     free(svg);
 }
 
@@ -3573,6 +3608,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thinned_labels_set_the_index_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_panels_named_by_setting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_order_hatches_pad_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mask_legend_names_score_or_weight, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_order_names_pad_rows_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_order_names_head_and_all_heads_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),

@@ -430,6 +430,7 @@ static av_status plot_order(const char *path, const av_comparison *c, const av_t
     mm.vmin = 0;
     mm.vmax = top > 0 ? top : 1;
     mm.value_label = "|A′[π(i), π(j)] − A[i, j]|";
+    mm.mask_legend = "masked (score −∞, weight 0 in both)"; /* the <pad> keys: a difference of two 0 weights */
     av_status st = av_plot_grid(path, hms, c->n, title, &mm, err);
     free(masked);
     return st;

@@ -1097,12 +1097,15 @@ static int cbar_block_w(const color_range *cr, float fs) {
            cbar_title_lines(cr) * (int)ceilf(fs * LINE);
 }
 
-#define LEGEND_TEXT "masked (\xE2\x88\x92\xE2\x88\x9E)" /* masked (−∞) */
 #define LEGEND_H 18
 
-/* The hatched cells' legend text: meta->mask_legend, or LEGEND_TEXT. */
-static const char *legend_text(const av_plot_meta *meta) {
-    return meta && meta->mask_legend ? meta->mask_legend : LEGEND_TEXT;
+/* The hatched cells' legend text: meta->mask_legend, or what the cells of hm hold there: AV_PLOT_LEGEND_SCORES
+ * when hm prints "−∞" (scores before the softmax), else AV_PLOT_LEGEND_WEIGHTS (weights, and the mask figure:
+ * a hatched pair gets both). "masked (−∞)" on every figure read on a weights figure as a weight of −∞ (a
+ * tester's report). */
+static const char *legend_text(const av_plot_meta *meta, const av_heatmap *hm) {
+    if (meta && meta->mask_legend) return meta->mask_legend;
+    return hm && hm->neg_inf_cells ? AV_PLOT_LEGEND_SCORES : AV_PLOT_LEGEND_WEIGHTS;
 }
 
 static int legend_w(float fs, const char *text) {
@@ -1766,8 +1769,8 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
         if (labels_make(&yl, hm->q_labels, hm->n_q, hm->pool, fs.tick, kind == FIG_MATRIX) != 0 ||
             labels_make(&xl, hm->k_labels, hm->n_k, kind == FIG_MATRIX ? 1 : hm->pool, fs.tick, 0) != 0)
             goto oom;
-        b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar, legend_text(meta)) : cbar_block_w(&cr, fs.cbar);
-        if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar, legend_text(meta)));
+        b.key_w = kind == FIG_MASK ? mask_legend_w(fs.cbar, legend_text(meta, hm)) : cbar_block_w(&cr, fs.cbar);
+        if (kind != FIG_MASK && masked) b.key_w = imax(b.key_w, legend_w(fs.cbar, legend_text(meta, hm)));
         b.panel_band = titled ? (int)ceilf(fs.panel * LINE) + 4 : 0;
         b.axis_band = (int)ceilf(fs.axis * LINE);
         if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
@@ -1775,7 +1778,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
             int split = cbar_split(dl, &cr, fs.cbar, b.hh);
             if (split < 0) goto oom;
             if (split) {
-                b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta)) : 0);
+                b.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta, hm)) : 0);
                 if (single_fit(&b, &yl, &xl, hms, hm, n, kind, &fs) != 0) goto oom;
             }
         }
@@ -1811,7 +1814,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
     dl->height = bottom + MARGIN;
 
     if (emit_single_maps(dl, hms, hm, n, kind, &b, hy0, &cr, &yl, &xl, &fs) != 0) goto oom;
-    emit_single_key(dl, kind, &cr, cbx, hy0, b.hh, masked, fs.cbar, legend_text(meta));
+    emit_single_key(dl, kind, &cr, cbx, hy0, b.hh, masked, fs.cbar, legend_text(meta, hm));
     emit_title_over(dl, &tl, b.hx0, maps_right, width, fs.title);
     return layout_done(dl, &yl, &xl, &tl, meta, 0, err);
 oom:
@@ -2203,13 +2206,13 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     int masked = 0;
     for (int p = 0; p < n; p++) masked |= any_masked(&hms[p]);
     g.axis_band = (int)ceilf(fs.axis * LINE);
-    g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta)) : 0);
+    g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta, &hms[0])) : 0);
     if (grid_choose(&g, hms, n, title, meta, &yl, &xl, &cr, masked, &fs, row_y) != 0) goto oom;
     grid_rows(row_y, &g, n, 0); /* the rows' span beside the colour bar; placed again below */
     int split = cbar_split(dl, &cr, fs.cbar, row_y[g.rows - 1] + g.ph - row_y[0]);
     if (split < 0) goto oom;
     if (split) { /* a long colour-bar title goes on two lines, and the panels are fitted again */
-        g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta)) : 0);
+        g.key_w = imax(cbar_block_w(&cr, fs.cbar), masked ? legend_w(fs.cbar, legend_text(meta, &hms[0])) : 0);
         if (grid_fit(&g, &yl, &xl, n_q, n_k, &fs) != 0) goto oom;
     }
 
@@ -2222,7 +2225,7 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     dl->height = grid_bottom(&g, row_y, &cr, &fs, masked) + MARGIN;
 
     if (emit_grid_panels(dl, hms, n, &g, row_y, &cr, &yl, &xl) != 0) goto oom;
-    emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs, legend_text(meta));
+    emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs, legend_text(meta, &hms[0]));
     emit_title_over(dl, &tl, g.left, grid_right, width, fs.title);
     free(row_y);
     if (g.pw < n_k || g.ph < n_q) *px_side = imax(1, imin(g.pw, g.ph)); /* under one pixel per cell */

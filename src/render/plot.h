@@ -18,7 +18,9 @@
  * colour bar with ticks 0, 0.2, ..., 1.0, each cell's value ("0.32", in black
  * or white, whichever contrasts more) when cells are large enough, and masked
  * cells (score −∞; also any non-finite weight) as light grey with diagonal
- * hatching, explained by a legend entry "masked (−∞)". Values are clamped to
+ * hatching, explained by a legend entry: AV_PLOT_LEGEND_WEIGHTS on a weights
+ * (and the mask) figure, AV_PLOT_LEGEND_SCORES on a scores figure (cells that
+ * print "−∞", av_heatmap.neg_inf_cells), or meta->mask_legend. Values are clamped to
  * the colour range, so no NaN reaches a pixel. Sizes (scale 1, 100 dpi): a
  * head figure is about 600-700 px wide for T = 4 and at most 2400 px for
  * T = 512; label text is 15 px (11 pt at 100 dpi), larger than matplotlib's
@@ -168,8 +170,15 @@ typedef struct {
                               * bound, and one wider than the bound is cut with "…" */
     const char *mask_legend; /* the hatched cells' legend entry, UTF-8, one line beside the
                               * swatch, e.g. AV_TRAIN_MASK_TEXT (trainfig.h) for a training
-                              * run's causal mask; NULL = "masked (−∞)" */
+                              * run's causal mask; NULL = AV_PLOT_LEGEND_SCORES when the panels
+                              * print "−∞" (neg_inf_cells), else AV_PLOT_LEGEND_WEIGHTS */
 } av_plot_meta;
+
+/* The hatched cells' default legend entries (UTF-8): a masked (query, key) pair's score is −∞ before the
+ * softmax and its weight 0 after it (PyTorch's scaled_dot_product_attention with a bool attn_mask, True =
+ * masked), so a weights figure says both and a scores figure the score. */
+#define AV_PLOT_LEGEND_WEIGHTS "masked (score \xE2\x88\x92\xE2\x88\x9E, weight 0)" /* masked (score −∞, weight 0) */
+#define AV_PLOT_LEGEND_SCORES "masked (score \xE2\x88\x92\xE2\x88\x9E)"           /* masked (score −∞) */
 
 /* What a log-scale figure's title gains: its cells print no numbers. */
 #define AV_PLOT_LOG_NOTE "log colours: no numbers in cells"

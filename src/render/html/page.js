@@ -842,7 +842,8 @@
 
   /* The colour bar under a view: the weights (0 .. 1 on the chosen colour map) or the scores (RdBu_r,
    * centred on 0, ±amax), as `what` says (the matrix view's choice unless given), and the swatch of a
-   * masked cell as the view draws it: hatched, or flat grey in the model view's thumbnails. */
+   * masked cell as the view draws it: hatched, or flat grey in the model view's thumbnails, with the
+   * figures' words: "masked (score −∞, weight 0)" under weights, "masked (score −∞)" under scores. */
   function colourBar(amax, what, flatMask, digits, R) {
     const w = what || st.what;
     const cv = el('canvas', { width: '200', height: '12', 'aria-hidden': 'true' });
@@ -856,7 +857,7 @@
       el('span', { text: hi, 'data-role': 'cbar-hi' }),
       el('span', { 'data-role': 'cbar-title', text: (w === 'weights' ? ' ' + wWords(R) : ' score (RdBu_r, centred on 0)') + '   ' }),
       /* the swatch and its words wrap as one (a 320 px window: the bar made the page 370 px wide) */
-      el('span', { class: 'mk' }, el('span', { class: flatMask ? 'legend-mask flat' : 'legend-mask' }), ' masked (\u2212\u221e)'));
+      el('span', { class: 'mk' }, el('span', { class: flatMask ? 'legend-mask flat' : 'legend-mask' }), w === 'weights' ? ' masked (score \u2212\u221e, weight 0)' : ' masked (score \u2212\u221e)'));
   }
 
   function openCell(k, i, j) {
