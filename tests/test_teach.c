@@ -1437,7 +1437,7 @@ static void test_terminal_heatmap_colour_rules(void **state) {
     tu_free(&r);
     tu_runv(&r, NULL, nocolor, (const char *[]){"--no-plot", "--show", "--color", "never", "--causal", sentence, NULL});
     assert_false(has_escape(r.out));
-    assert_non_null(strstr(r.out, "· = masked (score −∞)"));
+    assert_non_null(strstr(r.out, "· = masked (score −∞, weight 0)"));
     assert_non_null(strstr(r.out, "·")); /* the masked cells themselves */
     tu_free(&r);
 }
@@ -1583,6 +1583,37 @@ static void test_show_lines_end_without_spaces(void **state) {
     }
 }
 
+/* --show's colour legend said "masked (−∞)" under a map of weights, which read as a weight of −∞ (the figures
+ * say "masked (score −∞, weight 0)" there since 46130bb): `attnviz --no-plot --show --color always --causal "I love
+ * you"`. It says the figures' words now, on the legend's line when "legend: 0 ", 11 blocks of 2, " 1" (34
+ * columns) and "   ", " · ", " masked (score −∞, weight 0)" (3 + 3 + 28) fit, 68 columns by hand, else on its
+ * own line: no line past the terminal at 67 columns. */
+static void test_show_colour_legend_says_score_and_weight(void **state) {
+    (void)state;
+    static const struct { const char *columns; int width, one_line; } runs[] = {
+        {"COLUMNS=80", 80, 1}, {"COLUMNS=68", 68, 1}, {"COLUMNS=67", 67, 0}};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        const char *env[] = {runs[k].columns, NULL};
+        tu_result r;
+        tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "always", "--causal",
+                                                "I love you", NULL});
+        assert_int_equal(r.code, 0);
+        assert_true(has_escape(r.out));
+        const char *legend = strstr(r.out, "legend: 0 ");
+        assert_non_null(legend);
+        const char *words = strstr(legend, " masked (score −∞, weight 0)\n");
+        if (!words) fail_msg("%s: no \" masked (score −∞, weight 0)\" after the legend:\n%s", runs[k].columns, r.out);
+        assert_null(strstr(r.out, "masked (−∞)"));
+        int newline_before = memchr(legend, '\n', (size_t)(words - legend)) != NULL;
+        if (newline_before == runs[k].one_line)
+            fail_msg("%s: the words are %s the legend's line:\n%s", runs[k].columns,
+                     runs[k].one_line ? "not on" : "on", r.out);
+        if (widest_line(r.out) > runs[k].width)
+            fail_msg("%s: a line wider than %d columns:\n%s", runs[k].columns, runs[k].width, r.out);
+        tu_free(&r);
+    }
+}
+
 /* --show's lines over and under the table fit the terminal as the table does: at COLUMNS=40 the brief's 12 words
  * (labels 8 wide: rows start at 2 + 1 + 8 + 1 = 12 columns, cells of 4, (40 - 12) / 4 = 7 keys, by hand) gave a
  * 63-column title, a 55-column "(keys 7..11 not shown ...)" and a 75-column legend, which the terminal wrapped
@@ -1603,7 +1634,7 @@ static void test_show_lines_fit_a_narrow_terminal(void **state) {
         char *joined = unwrapped(r.out);
         if (!strstr(joined, "\nhead 0 of 1: attention weights (rows = queries, columns = keys)\n") ||
             (c == 0 && !strstr(joined, "\n(keys 7..11 not shown: the terminal is 40 columns wide)\n")) ||
-            (c == 0 && !strstr(joined, "\nlegend: weights (unmasked rows sum to 1); · = masked (score −∞); .64 = 0.64\n")))
+            (c == 0 && !strstr(joined, "\nlegend: weights (unmasked rows sum to 1); · = masked (score −∞, weight 0); .64 = 0.64\n")))
             fail_msg("--color %s: a text not whole:\n%s", color[c], r.out);
         free(joined);
         tu_free(&r);
@@ -2255,6 +2286,7 @@ int main(void) {
         cmocka_unit_test(test_show_lines_end_without_spaces),
         cmocka_unit_test(test_show_narrow_cells_round_as_wide_ones),
         cmocka_unit_test(test_show_in_a_narrow_terminal),
+        cmocka_unit_test(test_show_colour_legend_says_score_and_weight),
         cmocka_unit_test(test_show_lines_fit_a_narrow_terminal),
         cmocka_unit_test(test_show_into_a_pipe_says_the_width_is_assumed),
         cmocka_unit_test(test_show_pads_a_cluster_of_wide_jamo_by_its_width),

@@ -1235,15 +1235,19 @@ void av_term_heatmap(FILE *f, const av_model *m, const av_tokens *toks, int h, a
     fputc('\n', f);
     av_labels_free(figs, T);
     if (mode == AV_TERM_PLAIN) {
-        put_wrapped(f, width, "legend: weights (unmasked rows sum to 1); · = masked (score −∞)%s",
+        /* a masked cell's score is −∞ and its weight 0, as the figures' legend says it: the colour legend said
+         * "masked (−∞)" under a map of weights, which read as a weight of −∞ */
+        put_wrapped(f, width, "legend: weights (unmasked rows sum to 1); · = masked (score −∞, weight 0)%s",
                     cellw == 4 ? "; .64 = 0.64" : "");
-    } else { /* "legend: 0 " 10, 11 blocks of 2, " 1" 2: 34 columns; "   · masked (−∞)" 16 more, or its own line */
+    } else { /* "legend: 0 " 10, 11 blocks of 2, " 1" 2: 34 columns; "   ", " · ", " masked (score −∞, weight 0)"
+              * 34 more, or its own line */
         fprintf(f, "legend: 0 ");
         for (int i = 0; i <= 10; i++) {
             set_bg(f, mode, cmap, i / 10.0);
             fputs("  ", f);
         }
-        fprintf(f, "\033[0m 1%s\033[48;5;250m\033[30m · \033[0m masked (−∞)\n", width >= 50 ? "   " : "\n        ");
+        fprintf(f, "\033[0m 1%s\033[48;5;250m\033[30m · \033[0m masked (score −∞, weight 0)\n",
+                width >= 68 ? "   " : "\n        ");
     }
     /* at 300 tokens nearly every cell read .00, with nothing saying those weights are not 0 (the long-input
      * tester's pass): from T = 200 on, an even row's 1/T prints as zero */
