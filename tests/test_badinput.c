@@ -773,16 +773,21 @@ static const bad_case kCases[] = {
      * ~/figs/head0.png" (a figure-maker's pass); any path option, when no folder "~" is here */
     {"outdir_tilde_after_equals", 2, "--outdir '~/figs': the shell did not expand '~' (it does so only at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type --outdir ~/figs (a space, no quotes) or the full path", {"--outdir=~/figs", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* "-o fig.png", as savefig takes a file: attnviz made a folder fig.png holding head0.png, exit 0 */
-    {"outdir_named_like_a_file", 2, "--outdir 'fig.png' names a file, but -o is the folder the figures go in (they would be 'fig.png/head0.png', ...); give a folder, e.g. -o figs, and --prefix NAME", {"-o", "fig.png", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
+    {"outdir_named_like_a_file", 2, "--outdir fig.png names a file, but -o is the folder the figures go in (they would be fig.png/head0.png, ...); give a folder, e.g. -o figs, and --prefix NAME", {"-o", "fig.png", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* "-o -" and "--dump -", standard output to curl and tar: attnviz made a folder named '-' holding head0.png
      * (or the .npy files), exit 0 */
     {"outdir_dash_is_no_stdout", 2, "--outdir '-' is not standard output: the figures go into a folder, and '-' would make one named '-' (only -f - and --attn-mask - read standard input); give a folder, e.g. -o figs, or ./- if a folder named '-' is meant", {"-o", "-", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     {"dump_dash_is_no_stdout", 2, "--dump '-' is not standard output: the .npy files go into a folder", {"--dump", "-", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
     /* "--dump d.npz", as np.savez takes a file: attnviz made a folder d.npz of .npy files, exit 0, and
      * np.load('d.npz') failed on it (a learner's pass); any letter case, and the other tensor files' endings */
-    {"dump_named_like_an_npz", 2, "--dump 'd.npz' names a file, but --dump is the folder the .npy files go in, one a tensor (they would be 'd.npz/tokens.txt', 'd.npz/scores.npy', ...), and np.load('d.npz') cannot open a folder; give a folder, e.g. --dump dump, and load each file, np.load('dump/scores.npy') (or end the folder's name in '/' if it is meant)\n", {"--dump", "d.npz", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
-    {"dump_named_like_an_npy_upper_case", 2, "--dump 'runs/Attn.NPY' names a file, but --dump is the folder", {"--dump", "runs/Attn.NPY", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
-    {"dump_named_like_a_torch_file_with_model", 2, "--dump 'w.pt' names a file", {"--model", "runs/reverse", "--dump", "w.pt", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"dump_named_like_an_npz", 2, "--dump d.npz names a file, but --dump is the folder the .npy files go in, one a tensor (they would be d.npz/tokens.txt, d.npz/scores.npy, ...), and np.load cannot open a folder; give a folder, e.g. --dump dump, and load each file, np.load('dump/scores.npy') (or end the folder's name in '/' if it is meant)\n", {"--dump", "d.npz", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"dump_named_like_an_npy_upper_case", 2, "--dump runs/Attn.NPY names a file, but --dump is the folder", {"--dump", "runs/Attn.NPY", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"dump_named_like_a_torch_file_with_model", 2, "--dump w.pt names a file", {"--model", "runs/reverse", "--dump", "w.pt", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    /* A name with a quote or a space: "--dump 'it's.npz' names a file ... np.load('it's.npz')" and "-o 'a
+     * b.png'" were quoted by hand, '%s', which no shell reads back as the name; now each is one shell word, the
+     * word sh -c "printf %s 'it'\''s.npz'" prints as it's.npz, and np.load is named without the name */
+    {"dump_named_like_an_npz_with_a_quote", 2, "--dump 'it'\\''s.npz' names a file, but --dump is the folder the .npy files go in, one a tensor (they would be 'it'\\''s.npz/tokens.txt', 'it'\\''s.npz/scores.npy', ...), and np.load cannot open a folder;", {"--dump", "it's.npz", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"outdir_named_like_a_file_with_a_space", 2, "--outdir 'a b.png' names a file, but -o is the folder the figures go in (they would be 'a b.png/head0.png', ...)", {"-o", "a b.png", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     {"dump_tilde_quoted", 2, "--dump '~/d': the shell did not expand '~'", {"--dump", "~/d", S4}, NULL, 0, NULL, 0},
     {"model_tilde_alone", 2, "--model '~': the shell did not expand '~'", {"--model=~", S4}, NULL, 0, NULL, 0},
     /* "--html page.html": the file name became the sentence's first word and the page went to DIR/attnviz.html,

@@ -937,19 +937,20 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         for (size_t k = 0; k < sizeof kFileExt / sizeof *kFileExt; k++) {
             size_t el = strlen(kFileExt[k]);
             if (len > el && strcasecmp(arg + len - el, kFileExt[k]) == 0 && arg[len - el - 1] != '/') {
-                char shown[160];
-                show_value(shown, sizeof shown, arg);
-                return av_fail(err, AV_EUSAGE, "--%s '%s' names a file, but -o is the folder the figures go in (they "
-                               "would be '%s/head0.png', ...); give a folder, e.g. -o figs, and --prefix NAME to "
-                               "start the files' names (or end the folder's name in '/' if it is meant)", d->name,
-                               shown, shown);
+                char in[600];
+                snprintf(in, sizeof in, "%s/head0.png", arg);
+                return av_fail(err, AV_EUSAGE, "--%s %s names a file, but -o is the folder the figures go in (they "
+                               "would be %s, ...); give a folder, e.g. -o figs, and --prefix NAME to start the "
+                               "files' names (or end the folder's name in '/' if it is meant)", d->name,
+                               AV_SHOWN_WORD(arg, 600), AV_SHOWN_WORD(in, 700));
             }
         }
     }
     /* "--dump d.npz", as np.savez takes a file: attnviz made a folder named d.npz holding tokens.txt and the
      * .npy files and exited 0 (silently with -q), and np.load('d.npz') then fails on a folder (a learner's pass
      * of the training chapter). Refused, as -o fig.png is, unless that folder is really there; a trailing '/'
-     * says a folder is meant */
+     * says a folder is meant. The name is one shell word (av_shown_word), not '%s' ('it'\''s.npz', where
+     * '%s' wrote 'it's.npz'), and np.load is named without it, as a Python literal would need its own quoting */
     if (arg && d->offset == AT(dump_dir) && access(arg, F_OK) != 0 && *arg && arg[strlen(arg) - 1] != '/') {
         static const char *const kTensorExt[] = {".npz", ".npy", ".pt", ".pth", ".h5", ".hdf5", ".pkl", ".mat",
                                                  ".safetensors"};
@@ -957,13 +958,14 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         for (size_t k = 0; k < sizeof kTensorExt / sizeof *kTensorExt; k++) {
             size_t el = strlen(kTensorExt[k]);
             if (len > el && strcasecmp(arg + len - el, kTensorExt[k]) == 0 && arg[len - el - 1] != '/') {
-                char shown[160];
-                show_value(shown, sizeof shown, arg);
-                return av_fail(err, AV_EUSAGE, "--%s '%s' names a file, but --dump is the folder the .npy files go "
-                               "in, one a tensor (they would be '%s/tokens.txt', '%s/scores.npy', ...), and "
-                               "np.load('%s') cannot open a folder; give a folder, e.g. --dump dump, and load each "
-                               "file, np.load('dump/scores.npy') (or end the folder's name in '/' if it is meant)",
-                               d->name, shown, shown, shown, shown);
+                char tokens[600], scores[600];
+                snprintf(tokens, sizeof tokens, "%s/tokens.txt", arg);
+                snprintf(scores, sizeof scores, "%s/scores.npy", arg);
+                return av_fail(err, AV_EUSAGE, "--%s %s names a file, but --dump is the folder the .npy files go "
+                               "in, one a tensor (they would be %s, %s, ...), and np.load cannot open a folder; "
+                               "give a folder, e.g. --dump dump, and load each file, np.load('dump/scores.npy') (or "
+                               "end the folder's name in '/' if it is meant)", d->name, AV_SHOWN_WORD(arg, 600),
+                               AV_SHOWN_WORD(tokens, 700), AV_SHOWN_WORD(scores, 700));
             }
         }
     }
