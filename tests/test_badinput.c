@@ -388,6 +388,8 @@ static void prep_f_overlong(fixture *fx) { put_text(at(fx, "in/s.txt"), "bad \xc
 static void prep_f_lone(fixture *fx) { put_text(at(fx, "in/s.txt"), "x \x80 y\n"); }
 static void prep_f_truncated(fixture *fx) { put_text(at(fx, "in/s.txt"), "end \xe4\xbd\n"); }
 static void prep_f_nul(fixture *fx) { put_bytes(at(fx, "in/s.txt"), "abc\0def\n", 8); }
+/* "x \x80 y" saved with Notepad's "UTF-8 with BOM" and CR LF: the 0x80 is the file's byte 5 (od -c) */
+static void prep_f_bom_lone(fixture *fx) { put_text(at(fx, "in/s.txt"), "\xEF\xBB\xBFx \x80 y\r\n"); }
 /* 我爱深度学习 as Windows Notepad saves Chinese (GBK), and "hi" as its "Unicode" (UTF-16LE with a BOM) */
 static void prep_f_gbk(fixture *fx) { put_text(at(fx, "in/s.txt"), "\xce\xd2\xb0\xae\xc9\xee\xb6\xc8\xd1\xa7\xcf\xb0\r\n"); }
 /* "I love you" as Python's encode("utf-16-le") saves it: no byte-order mark */
@@ -531,6 +533,11 @@ static const bad_case kCases[] = {
      {"-f", "@/in/s.txt"}, prep_f_utf16le_no_bom, 0, NULL, 0},
     {"stdin_utf16be_without_bom", 2, "the standard input is not plain UTF-8 text: the input contains a NUL byte at byte "
      "offset 0; it looks like UTF-16BE text without a byte-order mark: convert it first, e.g. ", {"-f", "-"}, NULL, 0, "\0I\0 \0l\0o\0v\0e", 12},
+    /* after a UTF-8 byte-order mark, the offset counts it, as od -c and cmp do: it was told 3 bytes too early
+     * ("byte offset 2" for the 0x80 at the file's byte 5; hand-counted: EF BB BF x ' ' 0x80) */
+    {"file_utf8_lone_continuation_after_bom", 2, "invalid UTF-8 at byte offset 5 (byte 0x80): unexpected continuation byte", {"-f", "@/in/s.txt"}, prep_f_bom_lone, 0, NULL, 0},
+    {"stdin_nul_byte_after_bom", 2, "the standard input is not plain UTF-8 text: the input contains a NUL byte at byte offset 5;",
+     {"-f", "-"}, NULL, 0, "\xEF\xBB\xBFhi\0there\n", 12},
     {"stdin_utf8_truncated", 2, "invalid UTF-8 at byte offset 3 (byte 0xE6): truncated multi-byte sequence", {"-f", "-"}, NULL, 0, "ok \xe6\x88", 5},
     /* the file named, and what it held: "the sentence is empty" named neither (a tester's pass) */
     {"file_empty", 2, "-f @/in/s.txt holds no text (it is empty); give at least one word", {"-f", "@/in/s.txt"}, prep_f_empty, 0, NULL, 0},

@@ -218,13 +218,16 @@ av_status av_read_sentence(const av_options *o, char **text, size_t *len, av_err
         if (*len >= 2 && !memcmp(*text + *len - 2, "\r\n", 2)) *len -= 2;
         else if (*len && ((*text)[*len - 1] == '\n' || (*text)[*len - 1] == '\r')) (*len)--;
         int breaks = *len < raw; /* "\n" */
+        (*text)[*len] = 0;
+        /* checked with its byte-order mark, so that a byte offset is the file's: "\xEF\xBB\xBFab\xFF" was told
+         * "invalid UTF-8 at byte offset 2", 3 bytes before the 0xFF that od -c and cmp show at offset 5 */
+        if ((st = check_encoding(o, *text, *len, err))) return st;
         int bom = *len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3);
         if (bom) { /* one UTF-8 BOM (Notepad: "UTF-8 with BOM") */
             memmove(*text, *text + 3, *len - 3);
             *len -= 3;
+            (*text)[*len] = 0;
         }
-        (*text)[*len] = 0;
-        if ((st = check_encoding(o, *text, *len, err))) return st;
         /* then line ends as Python's open() reads a text file (universal newlines): "\r\n" and a lone "\r" are
          * "\n", after the check, whose byte offsets are the file's. A Notepad file "我爱深度学习。\r\n第二行！" gave
          * a --model the tokens [。] [<0x0D>] [↵], one more than Hugging Face's tokenizer gives the text a Python
