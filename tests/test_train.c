@@ -1812,6 +1812,53 @@ static void test_cli_train_names_the_model_it_replaces(void **state) {
     }
 }
 
+/* A --train that replaces a model also removes a --dump of that model in its folder, as it removes the model's
+ * figures there: `--model m --dump m "3 1 4 >"` and then `--train reverse -o m` left the seven files of the old
+ * model's dump (README's --dump: tokens.txt, source.txt, token_ids.npy, attn.npy, scores.npy, hidden.npy,
+ * logits.npy) beside the new model, read as its attention (a tester's report). The note names them, with -q
+ * too (a file is never deleted without a word). A dump of another model there (its source.txt names sort,
+ * step 1) is not of the replaced model and stays, as does a dump of m in another folder. */
+static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    static const char *const dumped[] = {"tokens.txt", "source.txt", "token_ids.npy", "attn.npy", "scores.npy",
+                                         "hidden.npy", "logits.npy"};
+    train_small(f, "reverse", "2", "m");
+    train_small(f, "sort", "1", "s");
+    for (int k = 0; k < 3; k++) {
+        /* k 0: a dump of m in m; k 1: the same with -q; k 2: a dump of s in m, kept */
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, k == 2 ? "s" : "m"), "--dump", tu_in(f, "m"),
+                    "3 1 4 >", NULL);
+        if (r.code != 0) fail_msg("--dump %d: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, "m"), "--dump", tu_in(f, "elsewhere"),
+                    "3 1 4 >", NULL);
+        if (r.code != 0) fail_msg("--dump elsewhere: exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        char rel[64];
+        for (size_t i = 0; i < sizeof dumped / sizeof dumped[0]; i++) {
+            snprintf(rel, sizeof rel, "m/%s", dumped[i]);
+            if (!file_exists(tu_in(f, rel))) fail_msg("run %d: no %s", k, rel);
+        }
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-o",
+                    tu_in(f, "m"), k == 1 ? "-q" : NULL, NULL);
+        char want[4400];
+        snprintf(want, sizeof want, "attnviz: note: removed 7 files of a --dump of the model this run replaced from "
+                 "%s, so the folder holds one run: token_ids.npy attn.npy scores.npy hidden.npy logits.npy "
+                 "tokens.txt source.txt\n", tu_sh_word(tu_in(f, "m")));
+        if (r.code != 0 || (k < 2) != (strstr(r.err, want) != NULL) || (k == 2 && strstr(r.err, "--dump")))
+            fail_msg("run %d: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        for (size_t i = 0; i < sizeof dumped / sizeof dumped[0]; i++) {
+            snprintf(rel, sizeof rel, "m/%s", dumped[i]);
+            if (file_exists(tu_in(f, rel)) != (k == 2)) fail_msg("run %d: %s %s", k, rel, k == 2 ? "removed" : "left");
+            snprintf(rel, sizeof rel, "elsewhere/%s", dumped[i]);
+            if (!file_exists(tu_in(f, rel))) fail_msg("run %d: %s removed", k, rel);
+        }
+        if (!file_exists(tu_in(f, "m/model.safetensors"))) fail_msg("run %d: no model", k);
+    }
+}
+
 /* A run that fails after the model is saved (a full disk at curves.png: RLIMIT_FSIZE between the
  * checkpoint's size and the first figure's, writes failing with EFBIG as with ENOSPC) says that the model
  * was saved and checked, and that the figures are not all written. It said only "cannot write", beside a
@@ -4981,6 +5028,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_compare_refused_leaves_no_empty_folder, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_removes_the_dump_of_the_model_it_replaces, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,

@@ -1019,6 +1019,57 @@ static av_status remove_outputs(const char *dir, const char *const *names, size_
     return AV_OK;
 }
 
+/* The files of a --model --dump (gpt2run.c av_gpt2run_dump) in dir, source.txt last so that a removal cut
+ * short still says whose the rest are. */
+static const char *const kModelDumpFiles[] = {"token_ids.npy", "attn.npy", "scores.npy", "hidden.npy", "logits.npy",
+                                              "tokens.txt", "source.txt"};
+
+/* 1 when dir holds a --model --dump of the model dir holds now, before this run replaces it: dir/source.txt
+ * is a --model dump's (tensorio.h av_dump_earlier_kind 2) and its weights line names a trained toy model of
+ * the task and step dir/config.json gives, "(attnviz --train reverse, step 20; " (gpt2run.h
+ * av_gpt2run_source); else 0 (no model, no dump, a single layer's dump, a dump of another model). `--model r2
+ * --dump r2 ...` and then `--train reverse -o r2` left attn.npy, logits.npy, ... of the replaced model beside
+ * the new one, while the figures of the same run were removed (a tester's report). */
+static int holds_dump_of_model(const char *dir) {
+    char task[32], path[4200], buf[1024], key[96];
+    int step = 0, present = 0;
+    int64_t crc[5];
+    av_err e = {{0}};
+    if (av_trained_task_read(dir, task, &step, &present, NULL, &e) || !present) return 0;
+    if (av_dump_earlier_kind(dir, crc) != 2) return 0;
+    av_path_join(path, sizeof path, dir, "source.txt");
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = 0;
+    char *eol = strchr(buf, '\n'); /* the weights line only */
+    if (eol) *eol = 0;
+    snprintf(key, sizeof key, "(attnviz --train %s, step %d; ", task, step);
+    return !strncmp(buf, "weights: trained toy model ", 27) && strstr(buf, key) != NULL;
+}
+
+/* Remove the --model --dump files (kModelDumpFiles) of the model this run replaced from dir, and name them in
+ * a note (with -q too: a file is never deleted without a word). A missing one is fine. Error: AV_ERUNTIME
+ * naming the file that cannot be removed. */
+static av_status remove_replaced_dump(const char *dir, av_err *err) {
+    char path[4200], names[256] = "";
+    int removed = 0;
+    for (size_t i = 0; i < sizeof kModelDumpFiles / sizeof kModelDumpFiles[0]; i++) {
+        av_path_join(path, sizeof path, dir, kModelDumpFiles[i]);
+        if (unlink(path) == 0) {
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", kModelDumpFiles[i]);
+            removed++;
+        } else if (errno != ENOENT)
+            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', written by a --dump of the model this run replaced: "
+                           "%s", AV_SHOWN(path, 4200), strerror(errno));
+    }
+    if (removed)
+        av_message(stderr, "attnviz: note: removed %d file%s of a --dump of the model this run replaced from %s, so "
+                   "the folder holds one run:%s\n", removed, removed == 1 ? "" : "s", AV_SHOWN_WORD(dir, 349), names);
+    return AV_OK;
+}
+
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep); /* --compare's section */
 static void free_kept(av_written *keep);
 
@@ -1068,9 +1119,11 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
              "same model) to write them\n", o->tty ? "\n" : "", sd, rest[0] ? " (" : "", rest,
              others[0] ? cmp : "", rest[0] ? ")" : "");
+    int dumped = holds_dump_of_model(dir); /* before the model it names is replaced */
     av_status s = write_model(dir, &r->tr, o, task, held_out_rose(&r->log), msg, err);
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
+    if (!s && dumped) s = remove_replaced_dump(dir, err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
     int saved = !s;
