@@ -3165,15 +3165,15 @@ static void test_train_warns_for_model_only_options(void **state) {
     const char *const args[] = {"--train", "reverse", "--head", "3", "--layer", "1", "--generate", "3", "--figures",
                                 "model", NULL};
     if (parse(&o, &err, args) != AV_OK) fail_msg("%s", err.msg);
-    char msgs[AV_MAX_WARNINGS][160];
+    char msgs[AV_MAX_WARNINGS][AV_WARNING_MAX];
     int n = av_unused_options(&o, msgs);
     const char *const want[] = {"--figures model", "--head 3", "--layer 1", "--generate 3"};
     assert_int_equal(n, 4);
     for (int k = 0; k < 4; k++) {
         char line[200]; /* --layer 1 may be --layers 1 mistyped: the warning asks (test_train.c) */
         snprintf(line, sizeof line, k == 2 ? "%s has no effect with --train: did you mean --layers 1? (--layer picks "
-                 "a layer of attnviz --model DIR)" : "%s has no effect with --train; use it on a run of the trained "
-                 "folder: attnviz --model DIR ...", want[k]);
+                 "a layer of attnviz --model attnviz-out)" : "%s has no effect with --train; use it on a run of the "
+                 "trained folder: attnviz --model attnviz-out ...", want[k]); /* -o's default, the folder to paste */
         if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
     }
     av_options_free(&o);
@@ -3204,13 +3204,13 @@ static void test_train_warns_its_figures_are_fixed(void **state) {
     const char *const args[] = {"--train", "reverse", "--format", "svg", "--cmap", "magma", "--dpi", "300", "--scale",
                                 "2", NULL};
     if (parse(&o, &err, args) != AV_OK) fail_msg("%s", err.msg);
-    char msgs[AV_MAX_WARNINGS][160];
+    char msgs[AV_MAX_WARNINGS][AV_WARNING_MAX];
     const char *const want[] = {"--format svg", "--cmap magma"}; /* in --help's order */
     assert_int_equal(av_unused_options(&o, msgs), 2);
     for (int k = 0; k < 2; k++) {
         char line[200];
         snprintf(line, sizeof line, "%s has no effect with --train: its figures are fixed (PNG + SVG, "
-                 "viridis); the trained model's maps take it: attnviz --model DIR ...", want[k]);
+                 "viridis); the trained model's maps take it: attnviz --model attnviz-out ...", want[k]);
         if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
     }
     av_options_free(&o);
@@ -3223,7 +3223,7 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
     const char *const args[] = {"--train", "reverse", "--steps", "3", "-d", "16", "--title", "x", "--prefix", "p_",
                                 "--no-plot", "--show", "--weights", "w", "--color", "always", "-o", "out", NULL};
     assert_int_equal(parse(&o, &err, args), AV_OK);
-    char msgs[AV_MAX_WARNINGS][160];
+    char msgs[AV_MAX_WARNINGS][AV_WARNING_MAX];
     assert_int_equal(av_unused_options(&o, msgs), 6); /* in the order of --help */
     const char *const want[] = {"--title x", "--prefix p_", "--no-plot", "--weights w", "--color always", "--show"};
     for (int k = 0; k < 6; k++) {
@@ -3235,7 +3235,7 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
                      "(--model refuses it too)", want[k]);
         else
             snprintf(line, sizeof line, "%s has no effect with --train; use it on a run of the trained folder: "
-                     "attnviz --model DIR ...", want[k]);
+                     "attnviz --model out ...", want[k]); /* -o out */
         assert_string_equal(msgs[k], line);
     }
     av_options_free(&o);

@@ -1859,6 +1859,65 @@ static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **stat
     }
 }
 
+/* bash's reading of word: `printf %s WORD` run by /bin/bash -c, its output into out (n bytes) */
+static void bash_reads(char *out, size_t n, const char *word) {
+    char script[8000], cmd[8500];
+    snprintf(script, sizeof script, "printf %%s %s", word);
+    snprintf(cmd, sizeof cmd, "/bin/bash -c %s", tu_sh_word(script));
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = 0;
+    assert_int_equal(pclose(p), 0);
+}
+
+/* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
+static void word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
+    const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
+    if (!b) fail_msg("no '%s...%s' in: %s", after, stop, s);
+    a += strlen(after);
+    snprintf(out, n, "%.*s", (int)(b - a), a);
+}
+
+/* An option --train does not use, and input text given to it, name the command for the trained folder with
+ * the -o folder in it, one shell word to paste: `--train reverse --steps 20 -o r2 --generate 3` warned "use
+ * it on a run of the trained folder: attnviz --model DIR ...", and --explain, --head, --layer, --format,
+ * --dump and "--train takes no input text" the same, leaving the learner to find the folder (a tester's
+ * report). With --compare the models are in -o's variant folders: the first one is named (norm: pre-ln).
+ * Each word read back by /bin/bash must be the folder, which then holds the model's config.json. */
+static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    char word[4600], read[4600];
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "--generate",
+                "3", "--layer", "7", "-o", tu_in(f, "it's run"), NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    word_between(word, sizeof word, r.err, "--generate 3 has no effect with --train; use it on a run of the trained "
+                 "folder: attnviz --model ", " ...\n");
+    bash_reads(read, sizeof read, word);
+    assert_string_equal(read, tu_in(f, "it's run"));
+    word_between(word, sizeof word, r.err, "(--layer picks a layer of attnviz --model ", ")\n");
+    bash_reads(read, sizeof read, word);
+    assert_string_equal(read, tu_in(f, "it's run"));
+    assert_true(file_exists(tu_in(f, "it's run/config.json")));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "--compare",
+                "norm", "--explain", "1,2", "-o", tu_in(f, "c"), NULL);
+    if (r.code != 0) fail_msg("--compare: exit %d: %s", r.code, r.err);
+    word_between(word, sizeof word, r.err, "--explain 1,2 has no effect with --train; use it on a run of the trained "
+                 "folder: attnviz --model ", " ...\n");
+    bash_reads(read, sizeof read, word);
+    assert_string_equal(read, tu_in(f, "c/pre-ln"));
+    assert_true(file_exists(tu_in(f, "c/pre-ln/config.json")));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "sort", "-o", tu_in(f, "x y"), "3 1 >", NULL);
+    if (r.code != 2) fail_msg("text: exit %d: %s", r.code, r.err);
+    word_between(word, sizeof word, r.err, "try the trained model with: attnviz --model ", " \"3 1 >\"\n");
+    bash_reads(read, sizeof read, word);
+    assert_string_equal(read, tu_in(f, "x y"));
+    tu_free(&r);
+}
+
 /* A run that fails after the model is saved (a full disk at curves.png: RLIMIT_FSIZE between the
  * checkpoint's size and the first figure's, writes failing with EFBIG as with ENOSPC) says that the model
  * was saved and checked, and that the figures are not all written. It said only "cannot write", beside a
@@ -4086,14 +4145,14 @@ static void test_cli_train_bad_input(void **state) {
         /* the hint is the learner's own sentence, all its words: it named only the first word ('3') and suggested
          * "3 1 4 1 5 >" whatever the task, a reverse prompt that --model calls outside induction */
         {{"--train", "induction", "-o", "runs/induction", "k q a z m k q a"}, "the sentence 'k q a z m k q a' is given; it "
-         "trains on its task's generated data; try the trained model with: attnviz --model DIR \"k q a z m k q a\"\n"},
+         "trains on its task's generated data; try the trained model with: attnviz --model runs/induction \"k q a z m k q a\"\n"},
         {{"--train", "reverse", "3", "1", "4", ">"}, "the sentence '3 1 4 >' is given; it trains on its task's generated "
-         "data; try the trained model with: attnviz --model DIR \"3 1 4 >\"\n"},
-        {{"--train", "sort", "say \"hi\""}, "try the trained model with: attnviz --model DIR 'say \"hi\"'\n"},
+         "data; try the trained model with: attnviz --model attnviz-out \"3 1 4 >\"\n"},
+        {{"--train", "sort", "say \"hi\""}, "try the trained model with: attnviz --model attnviz-out 'say \"hi\"'\n"},
         /* -f was only warned about ("has no effect"): input text either way is the same usage error */
         {{"--train", "reverse", "-f", "in.txt"}, "--train takes no input text, but -f/--file in.txt is given; it "
                                                  "trains on its task's generated data; try the trained model with: "
-                                                 "attnviz --model DIR -f in.txt"},
+                                                 "attnviz --model attnviz-out -f in.txt"},
         {{"--file=-", "--train", "sort"}, "--train takes no input text, but -f/--file - is given"},
         /* both numbers and the nearest valid ones: multiples of 3 around 32 are 30, 33; divisors of 32 around 3 are 2, 4 */
         {{"--train", "reverse", "--d-model", "32", "--heads", "3"}, "--heads 3 does not divide --d-model 32 (d_k = d_model / "
@@ -4470,9 +4529,10 @@ static void test_cli_train_warns_unused_options(void **state) {
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--layer", "03",
                 "-o", tu_in(f, "out"), NULL);
     assert_int_equal(r.code, 0);
-    if (!strstr(r.err, "attnviz: warning: --layer 03 has no effect with --train: did you mean --layers 03? (--layer "
-                "picks a layer of attnviz --model DIR)\n"))
-        fail_msg("stderr: %s", r.err);
+    char layer_want[4600]; /* the -o folder, to paste */
+    snprintf(layer_want, sizeof layer_want, "attnviz: warning: --layer 03 has no effect with --train: did you mean "
+             "--layers 03? (--layer picks a layer of attnviz --model %s)\n", tu_sh_word(tu_in(f, "out")));
+    if (!strstr(r.err, layer_want)) fail_msg("stderr: %s", r.err);
     tu_free(&r);
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--layer", "1",
                 "--layers", "1", "-o", tu_in(f, "out"), NULL);
@@ -4490,13 +4550,14 @@ static void test_cli_train_warns_unused_options(void **state) {
     for (size_t k = 0; k < sizeof heads / sizeof *heads; k++) {
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--head",
                     heads[k].head, "-o", tu_in(f, "out"), heads[k].extra, heads[k].extra_val, NULL);
-        char want[200];
+        char want[4600];
         if (heads[k].hint)
             snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train: did you mean --heads "
-                     "%s? (--head picks a head of attnviz --model DIR)\n", heads[k].head, heads[k].head);
+                     "%s? (--head picks a head of attnviz --model %s)\n", heads[k].head, heads[k].head,
+                     tu_sh_word(tu_in(f, "out")));
         else
             snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train; use it on a run of "
-                     "the trained folder: attnviz --model DIR ...\n", heads[k].head);
+                     "the trained folder: attnviz --model %s ...\n", heads[k].head, tu_sh_word(tu_in(f, "out")));
         if (r.code != 0 || !strstr(r.err, want))
             fail_msg("--head %s %s %s: exit %d, stderr: %s\nwant: %s", heads[k].head, heads[k].extra ? heads[k].extra : "",
                      heads[k].extra_val ? heads[k].extra_val : "", r.code, r.err, want);
@@ -5029,6 +5090,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_removes_the_dump_of_the_model_it_replaces, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_names_the_trained_folder_to_paste, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),

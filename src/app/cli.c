@@ -1874,44 +1874,59 @@ static int train_heads_run(const av_options *o, int n) {
     return n >= h->lo && n <= h->hi && t.d_model % n == 0 && !(o->positions == AV_POS_ROPE && (t.d_model / n) % 2);
 }
 
+/* buf (n bytes, 1200 suffice) = the folder a --train run o writes its model to, as one shell word to paste
+ * (av_shell_word): -o's, or with --compare its first variant's (app/train.c trains one folder per variant
+ * under -o: 'c/pre-ln'). "attnviz --model DIR ..." left the learner to find the folder (a tester's report).
+ * No errors. */
+static void trained_folder_word(char *buf, size_t n, const av_options *o) {
+    static const char *const kFirstVariant[] = {[AV_CMP_SCALE] = "scale", [AV_CMP_NORM] = "pre-ln",
+                                                [AV_CMP_POSITIONS] = "learned"};
+    char path[4200];
+    if (o->compare == AV_CMP_SCALE || o->compare == AV_CMP_NORM || o->compare == AV_CMP_POSITIONS)
+        av_path_join(path, sizeof path, o->outdir, kFirstVariant[o->compare]);
+    else snprintf(path, sizeof path, "%s", o->outdir);
+    av_shell_word(buf, n, path);
+}
+
 /* --train's warnings: every option it does not use (it trains on generated
  * task data and writes a model folder with fixed figures). */
-static int unused_with_train(const av_options *o, char msgs[][160]) {
+static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
     static const char *const kTrainUses[] = {"d-model", "heads", "seed", "positions", "rope-style", "rope-base",
                                              "no-scale", "outdir", "quiet", "compare", "train", "layers", "steps",
                                              "batch", "lr", "weight-decay", "schedule", "warmup", "norm", "kernel",
                                              "dpi", "scale", "help", "version"};
     int n = 0;
-    char opt[96];
+    char opt[96], dir[1200];
+    trained_folder_word(dir, sizeof dir, o);
     if (o->dump_dir) {
         option_text(opt, 60, o, "dump");
-        snprintf(msgs[n++], 160, "%.60s has no effect with --train; dump a run of the trained folder: "
-                 "attnviz --model DIR --dump ...", opt);
+        snprintf(msgs[n++], AV_WARNING_MAX, "%.60s has no effect with --train; dump a run of the trained folder: "
+                 "attnviz --model %s --dump ...", opt, dir);
     }
     if (o->causal)
-        snprintf(msgs[n++], 160, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
+        snprintf(msgs[n++], AV_WARNING_MAX, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
     if (o->schedule == AV_SCHED_CONSTANT && av_option_given(o, "warmup") && o->warmup > 0) { /* < 0: refused */ /* 0: none, as asked */ /* optim.h: constant is lr_max from t = 1 */
         char typed[24]; /* as typed, as every "has no effect" warning names it ("--warmup 0100") */
-        snprintf(msgs[n++], 160, "--warmup %s has no effect with --schedule constant: the lr is --lr from step 1 "
+        snprintf(msgs[n++], AV_WARNING_MAX, "--warmup %s has no effect with --schedule constant: the lr is --lr from step 1 "
                  "(cosine and noam warm up)", av_option_shown(typed, sizeof typed, o, "warmup", o->warmup));
     }
     /* --compare trains each variant with its own setting of what it compares (app/train.c compare_variants) */
     if (o->compare == AV_CMP_SCALE && o->no_scale)
-        snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it trains both, scale and no-scale");
+        snprintf(msgs[n++], AV_WARNING_MAX, "--no-scale has no effect with --compare scale: it trains both, scale and no-scale");
     if (o->compare == AV_CMP_NORM && av_option_given(o, "norm"))
-        snprintf(msgs[n++], 160, "--norm %s has no effect with --compare norm: it trains both, pre-ln and post-ln",
+        snprintf(msgs[n++], AV_WARNING_MAX, "--norm %s has no effect with --compare norm: it trains both, pre-ln and post-ln",
                  o->norm == AV_NORM_POST ? "post" : "pre");
     if (o->compare == AV_CMP_POSITIONS && av_option_given(o, "positions"))
-        snprintf(msgs[n++], 160, "--positions %s has no effect with --compare positions: it trains learned, "
+        snprintf(msgs[n++], AV_WARNING_MAX, "--positions %s has no effect with --compare positions: it trains learned, "
                  "sinusoidal and rope", av_positions_name(o->positions));
     for (int k = 0; k < 2; k++) { /* as without --train: only RoPE reads them (--compare positions trains it) */
         const char *name = k ? "rope-base" : "rope-style";
         if (!av_option_given(o, name) || o->positions == AV_POS_ROPE || o->compare == AV_CMP_POSITIONS) continue;
         option_text(opt, sizeof opt, o, name);
-        snprintf(msgs[n++], 160, "%s has no effect with --train without --positions rope", opt);
+        snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train without --positions rope", opt);
     }
     if (o->kernel == AV_KERNEL_FLASH + 1) /* reference: the readable loops; auto and blas: packed sgemm */
-        snprintf(msgs[n++], 160, "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
+        snprintf(msgs[n++], AV_WARNING_MAX, "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
     for (int i = 0; i < N_OPTS && n < AV_MAX_WARNINGS; i++) {
         const char *name = kOpts[i].name;
         int used = strcmp(name, "dump") == 0 || strcmp(name, "causal") == 0;
@@ -1919,36 +1934,37 @@ static int unused_with_train(const av_options *o, char msgs[][160]) {
         if (used || !av_option_given(o, name)) continue;
         given_text(opt, sizeof opt, o, name);
         if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
-            snprintf(msgs[n++], 160, "%.50s has no effect with --train: it is for one attention layer, "
+            snprintf(msgs[n++], AV_WARNING_MAX, "%.50s has no effect with --train: it is for one attention layer, "
                      "not a model (--model refuses it too)", opt);
         else if (!strcmp(name, "format") || !strcmp(name, "cmap"))
             /* "use it on a run of the trained folder" read as a way to redraw the film strip or the curves;
              * --model draws the model's maps, and nothing redraws the training figures (their snapshots are
              * not kept): a figure-maker's report. --dpi and --scale do apply to them */
-            snprintf(msgs[n++], 160, "%.20s has no effect with --train: its figures are fixed (PNG + SVG, "
-                     "viridis); the trained model's maps take it: attnviz --model DIR ...", opt);
+            snprintf(msgs[n++], AV_WARNING_MAX, "%.20s has no effect with --train: its figures are fixed (PNG + SVG, "
+                     "viridis); the trained model's maps take it: attnviz --model %s ...", opt, dir);
         /* "--train reverse --layer 3", --layers' neighbour (as --head is --heads'): it trained the default 2
          * layers, and the warning pointed only at --model */
         else if (!strcmp(name, "layer") && !av_option_given(o, "layers") &&
                  o->layer >= kOpts[long_option_row("layers", 6)].lo && o->layer <= kOpts[long_option_row("layers", 6)].hi) {
             char typed[24];
-            snprintf(msgs[n++], 160, "%.24s has no effect with --train: did you mean --layers %s? (--layer picks a "
-                     "layer of attnviz --model DIR)", opt,
-                     av_option_shown(typed, sizeof typed, o, "layer", o->layer));
+            snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --train: did you mean --layers %s? (--layer picks a "
+                     "layer of attnviz --model %s)", opt,
+                     av_option_shown(typed, sizeof typed, o, "layer", o->layer), dir);
         } else if (!strcmp(name, "head") && !av_option_given(o, "heads") && train_heads_run(o, o->head)) {
             /* "--train reverse --head 2", as --layer is --layers': it trained the task's 4 heads (a tester's
              * report); offered when --heads N would train: N divides the task's d_model, d_k even for RoPE */
             char typed[24];
-            snprintf(msgs[n++], 160, "%.24s has no effect with --train: did you mean --heads %s? (--head picks a "
-                     "head of attnviz --model DIR)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head));
+            snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --train: did you mean --heads %s? (--head picks a "
+                     "head of attnviz --model %s)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head),
+                     dir);
         } else
-            snprintf(msgs[n++], 160, "%.60s has no effect with --train; use it on a run of the trained folder: "
-                     "attnviz --model DIR ...", opt);
+            snprintf(msgs[n++], AV_WARNING_MAX, "%.60s has no effect with --train; use it on a run of the trained folder: "
+                     "attnviz --model %s ...", opt, dir);
     }
     return n;
 }
 
-int av_unused_options(const av_options *o, char msgs[][160]) {
+int av_unused_options(const av_options *o, char msgs[][AV_WARNING_MAX]) {
     static const char *const kFigureOpts[] = {"figures", "format", "cmap", "dpi", "scale", "outdir", "title", "prefix",
                                               "vmax", "log-scale", "pool"};
     if (o->train >= 0) return unused_with_train(o, msgs);
@@ -1958,7 +1974,7 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         const char *name = k ? "rope-base" : "rope-style";
         if (!av_option_given(o, name) || rope || o->model_dir) continue; /* a --model refuses them (exit 2) */
         option_text(opt, sizeof opt, o, name);
-        snprintf(msgs[n++], 160, "%s has no effect without --positions rope", opt);
+        snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect without --positions rope", opt);
     }
     for (size_t k = 0; o->no_plot && k < sizeof kFigureOpts / sizeof kFigureOpts[0]; k++) {
         if (!av_option_given(o, kFigureOpts[k]) || n == AV_MAX_WARNINGS) continue;
@@ -1970,13 +1986,13 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         if (o->show && strcmp(kFigureOpts[k], "cmap") == 0) {
             if (o->color == AV_COLOR_NEVER) { /* --show prints numbers only: nothing takes --cmap's colours */
                 given_text(opt, sizeof opt, o, "cmap");
-                snprintf(msgs[n++], 160, "%.60s has no effect with --no-plot and --color never (--show prints "
+                snprintf(msgs[n++], AV_WARNING_MAX, "%.60s has no effect with --no-plot and --color never (--show prints "
                          "numbers, no colours)", opt);
             }
             continue; /* --show colours its cells with --cmap (on a colour terminal) */
         }
         given_text(opt, sizeof opt, o, kFigureOpts[k]);
-        snprintf(msgs[n++], 160, "%.100s has no effect with --no-plot (no figures are written)", opt);
+        snprintf(msgs[n++], AV_WARNING_MAX, "%.100s has no effect with --no-plot (no figures are written)", opt);
     }
     /* --vmax and --log-scale set the attention weights' colours (heads, grid, mean, a --model's maps, the
      * --compare figure but order's |ΔA| map): with only scores, pe or mask drawn no pixel changed, and
@@ -1987,7 +2003,7 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         const char *name = k ? "log-scale" : "vmax";
         if (!av_option_given(o, name) || n == AV_MAX_WARNINGS) continue;
         given_text(opt, sizeof opt, o, name);
-        snprintf(msgs[n++], 160, "%.24s has no effect with --figures %.24s: it colours attention weights (heads, "
+        snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --figures %.24s: it colours attention weights (heads, "
                  "grid, mean, model), not scores, pe, mask", opt, o->figures_arg ? o->figures_arg : "");
     }
     /* --cmap colours the weights and the mask (figures, the --compare figure, the --html page, --show's cells);
@@ -1996,7 +2012,7 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
                     o->compare || o->html || (o->show && o->color != AV_COLOR_NEVER);
     if (!o->no_plot && !cmap_figs && o->train < 0 && av_option_given(o, "cmap") && n < AV_MAX_WARNINGS) {
         given_text(opt, sizeof opt, o, "cmap");
-        snprintf(msgs[n++], 160, "%.24s has no effect with --figures %.24s: scores and pe are always drawn in "
+        snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --figures %.24s: scores and pe are always drawn in "
                  "RdBu_r (it colours weights and the mask)", opt, o->figures_arg ? o->figures_arg : "");
     }
     /* a --model draws layer L's head --head on its own (by default, or with --figures heads: not with
@@ -2015,28 +2031,28 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
         char typed[24]; /* as typed, "--head 04", cut to fit the 160-byte warning */
         av_option_shown(typed, sizeof typed, o, "head", o->head);
         if (head_fig_unplotted)
-            snprintf(msgs[n++], 160, "--head %s has no effect with --no-plot (no figures are written); it also picks "
+            snprintf(msgs[n++], AV_WARNING_MAX, "--head %s has no effect with --no-plot (no figures are written); it also picks "
                      "the head of --explain, --show and the --html page", typed);
         else if (o->model_dir)
-            snprintf(msgs[n++], 160, "--head %s has no effect: with --model it picks the head of --explain, --show, "
+            snprintf(msgs[n++], AV_WARNING_MAX, "--head %s has no effect: with --model it picks the head of --explain, --show, "
                      "the --html page, the --compare figure and --figures heads", typed);
         else
-            snprintf(msgs[n++], 160, "--head %s has no effect: only --explain, --show, --html and the --compare "
+            snprintf(msgs[n++], AV_WARNING_MAX, "--head %s has no effect: only --explain, --show, --html and the --compare "
                      "figure use one head (figures draw every head)", typed);
     }
     if (o->model_dir && o->verbose && n < AV_MAX_WARNINGS) /* the model's trace has no matrix printout */
-        snprintf(msgs[n++], 160, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
+        snprintf(msgs[n++], AV_WARNING_MAX, "-v has no effect with --model: its trace prints no matrices (--dump DIR writes "
                  "them; --explain Q,K shows one cell's numbers)");
     if (av_option_given(o, "precision") && !(o->verbose && !o->model_dir) && !o->explain && !o->html &&
         n < AV_MAX_WARNINGS) { /* the page's views print with it */
         char typed[24]; /* "--precision 010" was told "--precision 10 has no effect" */
-        snprintf(msgs[n++], 160, "--precision %s has no effect without -v/--verbose, --explain or --html%s",
+        snprintf(msgs[n++], AV_WARNING_MAX, "--precision %s has no effect without -v/--verbose, --explain or --html%s",
                  av_option_shown(typed, sizeof typed, o, "precision", o->precision),
                  o->model_dir && o->verbose ? " (-v prints nothing more with --model)" : "");
     }
     if (av_option_given(o, "html-limit") && !o->html && n < AV_MAX_WARNINGS) {
         char typed[24];
-        snprintf(msgs[n++], 160, "--html-limit %s has no effect without --html (it sets the size of the --html page)",
+        snprintf(msgs[n++], AV_WARNING_MAX, "--html-limit %s has no effect without --html (it sets the size of the --html page)",
                  av_option_shown(typed, sizeof typed, o, "html-limit", o->html_limit));
     }
     /* compare.c settings: both runs; with --model it is an error, which this warning contradicted (a tester's
@@ -2046,16 +2062,16 @@ int av_unused_options(const av_options *o, char msgs[][160]) {
      * those is warned */
     int base_shown = !o->quiet || !o->no_plot || o->dump_dir || o->html || o->show || o->explain;
     if (o->compare == AV_CMP_SCALE && o->no_scale && !o->model_dir && !base_shown && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--no-scale has no effect with --compare scale: it runs both, scaled ÷√d_k and no scale");
+        snprintf(msgs[n++], AV_WARNING_MAX, "--no-scale has no effect with --compare scale: it runs both, scaled ÷√d_k and no scale");
     /* --compare positions, order and rope-style set the positions of each run themselves */
     int own_pos = o->compare == AV_CMP_POSITIONS || o->compare == AV_CMP_ORDER || o->compare == AV_CMP_ROPE_STYLE;
     const char *runs = o->compare == AV_CMP_ROPE_STYLE ? "RoPE interleaved and RoPE half" : "none, sinusoidal and RoPE";
     if (own_pos && av_option_given(o, "positions") && !base_shown && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--positions %s has no effect with --compare %s: it runs %s",
+        snprintf(msgs[n++], AV_WARNING_MAX, "--positions %s has no effect with --compare %s: it runs %s",
                  av_positions_name(o->positions), av_compare_name(o->compare), runs);
     if (o->compare == AV_CMP_ROPE_STYLE && av_option_given(o, "rope-style") &&
         (!base_shown || o->positions != AV_POS_ROPE) && n < AV_MAX_WARNINGS)
-        snprintf(msgs[n++], 160, "--rope-style %s has no effect with --compare rope-style: it runs %s",
+        snprintf(msgs[n++], AV_WARNING_MAX, "--rope-style %s has no effect with --compare rope-style: it runs %s",
                  av_rope_style_name(o->rope_style), runs);
     return n;
 }
@@ -2236,10 +2252,12 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     if ((st = check_lookalike_dashes(optind, argc, argv, err))) return st;
     if ((st = check_combinations(o, err))) return st;
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
+        char dir[1200]; /* the folder it trains, to paste */
+        trained_folder_word(dir, sizeof dir, o);
         if (o->file)
             return av_fail(err, AV_EUSAGE, "--train takes no input text, but -f/--file %.100s is given; it trains on "
-                           "its task's generated data; try the trained model with: attnviz --model DIR -f %.100s",
-                           o->file, o->file);
+                           "its task's generated data; try the trained model with: attnviz --model %s -f %.100s",
+                           o->file, dir, o->file);
         if (optind < argc) {
             /* the words joined as the sentence would be (`--train reverse 3 1 4 ">"` named only '3'), and the
              * suggestion is that sentence: it said "3 1 4 1 5 >" whatever the task, so `--train induction -o DIR
@@ -2248,8 +2266,8 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             const char *s = o->sentence;
             char q = strpbrk(s, "\"\\$`!") && !strchr(s, '\'') ? '\'' : '"'; /* the shell keeps it as typed */
             return av_fail(err, AV_EUSAGE, "--train takes no input text, but the sentence '%.100s' is given; it trains "
-                           "on its task's generated data; try the trained model with: attnviz --model DIR %c%.100s%c",
-                           s, q, s, q);
+                           "on its task's generated data; try the trained model with: attnviz --model %s %c%.100s%c",
+                           s, dir, q, s, q);
         }
         return AV_OK;
     }
@@ -2582,7 +2600,7 @@ void av_note_typed_quotes(FILE *f, const av_options *o) {
 }
 
 /* av_warn_unused_later's messages and av_warn_later's, until av_warn_unused_now prints them */
-static char g_unused[AV_MAX_WARNINGS][160];
+static char g_unused[AV_MAX_WARNINGS][AV_WARNING_MAX];
 static int g_unused_n;
 static char g_later[AV_MAX_LATER_WARNINGS][PATH_MAX + 256]; /* a folder's name as typed, and the words */
 static int g_later_n;

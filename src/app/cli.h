@@ -166,6 +166,9 @@ int av_option_given(const av_options *o, const char *name);
 const char *av_option_shown(char *buf, size_t n, const av_options *o, const char *name, int value);
 
 #define AV_MAX_WARNINGS 8
+/* bytes of one av_unused_options message: room for the -o folder as one shell word (av_shell_word, 1200
+ * bytes at most) in the command it gives */
+#define AV_WARNING_MAX 1400
 
 /* The first option given in o that --model refuses (d-model, heads,
  * positions, rope-style, rope-base, causal, no-scale, seed, weights, pad-to,
@@ -185,8 +188,10 @@ const char *av_model_refused(const av_options *o, const char **name);
  * when only --no-plot kept it from a figure (--compare's, a --model's head
  * figure), its message names --no-plot as the cause;
  * --precision needs -v or --explain; --train writes no --dump and is always
- * causal (--causal). */
-int av_unused_options(const av_options *o, char msgs[][160]);
+ * causal (--causal); an option --model takes names the command for the
+ * trained folder, -o's as one shell word ("attnviz --model 'my run' ...";
+ * with --compare its first variant's, 'c/pre-ln'). */
+int av_unused_options(const av_options *o, char msgs[][AV_WARNING_MAX]);
 /* Keep av_unused_options(o)'s messages (at most AV_MAX_WARNINGS), for
  * av_warn_unused_now once the run is known to go on: printed at once, they
  * were followed by a usage error about the same option, which refused the
