@@ -3744,7 +3744,10 @@ static void test_trace_keeps_a_chain_of_shapes_whole(void **state) {
  * each gap of 3 or more spaces in every row, from the left, round after round: the gaps after "j" (4 columns),
  * after the keys (8: "learning" ends at 18, "-0.832716" starts at 27), after S (4) and before A (5) lose 4, 4, 2
  * and 3 (4 + 4 + 4 + 3 = 15; "S − max exp(S − max)" has one space and loses none). Every row is then 60
- * columns, the right-aligned numbers still under their headers. */
+ * columns, the right-aligned numbers still under their headers. Since the table puts 2 spaces between its
+ * columns (test_teach's test_explain_table_columns_have_a_clear_gap) the pipe's rows are 79 columns and 19 go:
+ * the indent of 4, then from the gaps after "j" (4), after the keys (9), after S (5) and before A (6): 2, 7, 3
+ * and 4 (rounds of 4, 4, 3, 2, 1, 1), so "S − max  exp(S − max)" keeps its 2 spaces. */
 static void test_explain_table_narrows_to_the_terminal(void **state) {
     (void)state;
     char *out = malloc(TU_CAP + 1);
@@ -3752,7 +3755,7 @@ static void test_explain_table_narrows_to_the_terminal(void **state) {
     const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "--explain", "love,deep", "I love deep learning", NULL};
     int status = tu_run_pty(argv, 60, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    const char *header = strstr(out, "\n  j  key            S[i,j]    S − max exp(S − max)    A[i,j]\n");
+    const char *header = strstr(out, "\n  j  key           S[i,j]    S − max  exp(S − max)    A[i,j]\n");
     if (!header) fail_msg("no table header of 60 columns at 60 columns:\n%s", out);
     const char *row = header + 1;
     for (int r = 0; r < 5; r++) {

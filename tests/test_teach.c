@@ -362,7 +362,7 @@ static void test_explain_precision_reaches_the_softmax_table(void **state) {
                 "2,2", "a b c", NULL);
     assert_int_equal(r.code, 0);
     const char *row = strstr(r.out, "→ 2    c");
-    if (!row || !strstr(row, " 0.000000000     0.000000000     1.000000000     0.333333343\n"))
+    if (!row || !strstr(row, " 0.000000000      0.000000000      1.000000000      0.333333343\n"))
         fail_msg("row 2 should read S 0, S − max 0, exp 1, A 0.333333343 to 9 digits:\n%s", r.out);
     /* the weight's line holds to its digits: 1/3, then what float32 keeps of it (test_explain_a_line_holds) */
     if (!strstr(r.out, "A[0, 2, 2] = exp(0) / 3 = 0.333333333, which float32 stores as 0.333333343"))
@@ -371,7 +371,7 @@ static void test_explain_precision_reaches_the_softmax_table(void **state) {
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--causal", "--weights", dir, "--explain", "2,2", "a b c", NULL);
     assert_int_equal(r.code, 0);
     row = strstr(r.out, "→ 2    c");
-    if (!row || !strstr(row, "    0.000000     0.000000     1.000000     0.333333\n"))
+    if (!row || !strstr(row, "    0.000000      0.000000      1.000000      0.333333\n"))
         fail_msg("the default table keeps 6 digits:\n%s", r.out);
     tu_free(&r);
     rm_rf(dir);
@@ -433,6 +433,40 @@ static void test_verbose_matrices_follow_numpy_format(void **state) {
     rm_rf(dir);
 }
 
+/* --explain's S/A table ran its columns together: one space between them, so the header read "S − max
+ * exp(S − max)" (a 12-column heading in a 12-column field), a row in numpy's notation "-2.583591e+15
+ * -1.972901e+28", and from key 1000 on the index touched its word ("1234 w34"). Every column is now 2 spaces
+ * from the next, as pandas prints a table. Expected rows built by hand: 6 spaces, "j" in 4, a space, "key" in 12,
+ * then each heading right-aligned in 12 after 2 spaces; a row is "    → " or 6 spaces, the index, the word, and
+ * each number %12.6f after 2 spaces (the numbers are those the base binary prints, only the spaces moved). */
+static void test_explain_table_columns_have_a_clear_gap(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "--explain", "love,deep", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    char want[512];
+    snprintf(want, sizeof want, "\n      %-4s %-12s  %12s  %14s  %14s  %12s\n", "j", "key", "S[i,j]", "S − max",
+             "exp(S − max)", "A[i,j]"); /* "−" is 3 bytes and 1 column: %14s pads the two headings to 12 columns */
+    if (!strstr(r.out, want)) fail_msg("the header should be\n%s\nin:\n%s", want, r.out);
+    snprintf(want, sizeof want, "\n    → %-4d %-12s  %12.6f  %12.6f  %12.6f  %12.6f\n", 2, "deep", -0.419342, -0.857560,
+             0.424196, 0.204174);
+    if (!strstr(r.out, want)) fail_msg("the key's row should be\n%s\nin:\n%s", want, r.out);
+    assert_null(strstr(r.out, "max exp("));
+    tu_free(&r);
+    /* 1500 tokens: indices of 4 digits get a column of 5 */
+    size_t cap = 1500 * 4 + 1, n = 0;
+    char *words = malloc(cap);
+    assert_non_null(words);
+    for (int i = 0; i < 1500; i++) n += (size_t)snprintf(words + n, cap - n, "%sw%d", i ? " " : "", i % 50);
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "16", "--explain", "1234,1233", words, NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "\n      j     key  ") || !strstr(r.out, "\n    → 1233  w33  ") ||
+        !strstr(r.out, "\n      1234  w34  "))
+        fail_msg("the index column should be 5 wide with 4-digit keys:\n%s", r.out);
+    tu_free(&r);
+    free(words);
+}
+
 /* --explain's vectors, partial sums and softmax table follow the same numpy rule as -v's matrices (the X and W_Q
  * of test_verbose_matrices_follow_numpy_format): it printed q_0 as [-37036499425820672.0000 -0.0000 ...], partial
  * sums as d<1: -5167181345546240.0000 and a table row 19729008244803146380874874880.000000 that broke its columns */
@@ -448,10 +482,10 @@ static void test_explain_follows_numpy_format(void **state) {
         "  k_1 = K[0, 1, :] = [ 0.1395  0.0115 -0.4949  0.2653]\n",
         " = (-3.7036e+16)(0.1395) + (-2.5000e-09)(0.0115) + (1.0000e+00)(-0.4949) + …\n",
         "        partial sums:  d<1: -5.1672e+15  d<2: -5.1672e+15  d<4: -5.1672e+15\n",
-        "      j    key                 S[i,j]       S − max  exp(S − max)        A[i,j]\n"
-        "      0    a             1.972901e+28  0.000000e+00  1.000000e+00  1.000000e+00\n"
-        "    → 1    b            -2.583591e+15 -1.972901e+28  0.000000e+00  0.000000e+00\n"
-        "      2    c             2.213230e+15 -1.972901e+28  0.000000e+00  0.000000e+00\n",
+        "      j    key                  S[i,j]        S − max   exp(S − max)         A[i,j]\n"
+        "      0    a              1.972901e+28   0.000000e+00   1.000000e+00   1.000000e+00\n"
+        "    → 1    b             -2.583591e+15  -1.972901e+28   0.000000e+00   0.000000e+00\n"
+        "      2    c              2.213230e+15  -1.972901e+28   0.000000e+00   0.000000e+00\n",
         "  A[0, 0, 1] = exp(-1.97290082e+28) / 1 = 0\n", /* 9 digits, as the row sum's line */
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -2309,6 +2343,7 @@ int main(void) {
         cmocka_unit_test(test_explain_says_k_is_rotated_too),
         cmocka_unit_test(test_rope_evidence_follows_no_scale),
         cmocka_unit_test(test_verbose_matrices_follow_numpy_format),
+        cmocka_unit_test(test_explain_table_columns_have_a_clear_gap),
         cmocka_unit_test(test_explain_follows_numpy_format),
         cmocka_unit_test(test_explain_precision_0_keeps_fixed_point),
         cmocka_unit_test(test_explain_weight_is_never_a_whole_number),

@@ -919,7 +919,9 @@ static void explain_cell(FILE *f, const av_model *m, const av_tokens *toks, char
             if (len > tw) tw = len;
         }
     }
-    const char *tfmt = tsci ? " %*.*e %*.*e %*.*e %*.*e\n" : " %*.*f %*.*f %*.*f %*.*f\n";
+    /* two spaces between columns, as pandas prints a table: with one, "S − max exp(S − max)" read as one
+     * heading and a row in numpy's notation as "-2.583591e+15 -1.972901e+28" */
+    const char *tfmt = tsci ? "  %*.*e  %*.*e  %*.*e  %*.*e\n" : "  %*.*f  %*.*f  %*.*f  %*.*f\n";
     int shown = T;
     if (keep) {
         shown = 0;
@@ -929,11 +931,13 @@ static void explain_cell(FILE *f, const av_model *m, const av_tokens *toks, char
                 qi, qf, shown, T, kj, qi, EXPLAIN_TOP, T);
     } else
         fprintf(f, "  the whole row %d of S (query %s) and its softmax:\n", qi, qf);
-    int jw = T > 10000 ? 5 : 4; /* the index column: 4 wide, 5 from key 10000 on (up to 65536 tokens) */
+    /* the index column: as wide as its longest index and a space, 4 at least (up to 65536 tokens); a 4-digit
+     * key "1234" in a column of 4 touched its word */
+    int jw = T > 10000 ? 6 : T > 1000 ? 5 : 4;
     fprintf(f, "      %-*s ", jw, "j");
     av_put_width(f, "key", 12, 0);
     const char *heads[] = {"S[i,j]", "S − max", "exp(S − max)", "A[i,j]"};
-    for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, heads[col], tw, 1); }
+    for (int col = 0; col < 4; col++) { fputs("  ", f); av_put_width(f, heads[col], tw, 1); }
     fputc('\n', f);
     for (int j = 0; j < T; j++) {
         if (keep && !keep[j]) {
@@ -948,7 +952,7 @@ static void explain_cell(FILE *f, const av_model *m, const av_tokens *toks, char
         av_put_width(f, lab[j], 12, 0);
         if (m_row[j]) {
             const char *cells[] = {"−∞ (masked)", "−∞", "0", "0"};
-            for (int col = 0; col < 4; col++) { fputc(' ', f); av_put_width(f, cells[col], tw, 1); }
+            for (int col = 0; col < 4; col++) { fputs("  ", f); av_put_width(f, cells[col], tw, 1); }
             fputc('\n', f);
             continue;
         }
