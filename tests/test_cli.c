@@ -90,6 +90,12 @@ static void test_bad_numbers_name_the_value(void **state) {
      * beside a refused 1e-38 read as a contradiction: a new user's report) */
     expect_usage((const char *[]){"--train", "reverse", "--lr", "0", NULL}, "--lr 0 is outside the allowed range "
                  "1.1755e-38..10");
+    /* and it says why the range starts there: "1.1755e-38..10" alone read as a floor picked from nowhere (two
+     * testers' reports); FLT_MIN = 2^-126 = 1.17549435e-38, 5 significant digits 1.1755e-38 */
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "0", NULL}, "--lr 0 is outside the allowed range "
+                 "1.1755e-38..10: it must be greater than 0, and 1.1755e-38 is float32's smallest normal number");
+    expect_usage((const char *[]){"--train", "reverse", "--lr", "-0.001", NULL}, "--lr -0.001 is outside the allowed "
+                 "range 1.1755e-38..10: it must be greater than 0, and 1.1755e-38 is float32's smallest normal number");
     expect_usage((const char *[]){"--train", "reverse", "--lr", "11", NULL}, "--lr 11 is outside the allowed range "
                  "1.1755e-38..10");
     expect_usage((const char *[]){"--train", "reverse", "--lr", "x", NULL}, "--lr 'x' is not a number; allowed: "

@@ -495,6 +495,11 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     if (!isfinite(v) || errno == ERANGE || below || v > d->max) {
         if (isinf(d->max))
             return av_fail(err, AV_EUSAGE, "--%s %s is not allowed; it must be %s", d->name, sv, range);
+        /* "--lr 0 is outside the allowed range 1.1755e-38..10" read as a range picked from nowhere (two testers'
+         * reports): at or below an excluded 0 the message says what the floor is */
+        if (d->open && d->min == 0 && v <= 0)
+            return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %s: it must be greater than 0, "
+                           "and %.5g is float32's smallest normal number", d->name, sv, range, (double)FLT_MIN);
         return av_fail(err, AV_EUSAGE, "--%s %s is outside the allowed range %s", d->name, sv, range);
     }
     *out = v;
