@@ -1751,18 +1751,6 @@ static const char *single_quoted(const char *s) {
     return p;
 }
 
-/* bash's reading of word: `printf %s WORD` run by /bin/bash -c, its output into out (n bytes) */
-static void bash_reads(char *out, size_t n, const char *word) {
-    char script[8000], cmd[8500];
-    snprintf(script, sizeof script, "printf %%s %s", word);
-    snprintf(cmd, sizeof cmd, "/bin/bash -c %s", tu_sh_word(script));
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = 0;
-    assert_int_equal(pclose(p), 0);
-}
-
 /* A command attnviz tells the user to type names a folder that holds a control character as GNU ls
  * --quoting-style=shell-escape writes it, 'a'$'\r''b', so it pastes back: with mkdir "$(printf 'runs/a\rb')"
  * and a model there, `attnviz --model runs` said "... attnviz --model 'runs/a<U+000D>b' TEXT", which bash
@@ -1787,7 +1775,7 @@ static void test_suggested_command_pastes_back_a_control_character(void **state)
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
-    bash_reads(read, sizeof read, cmd);
+    assert_int_equal(tu_bash_reads(read, sizeof read, cmd), 0);
     assert_string_equal(read, path);
     /* the name mistyped: "did you mean" gives the folder to type, the prose the name as typed, to read */
     snprintf(typo, sizeof typo, "%s/it's\r\n\033y", runs);
@@ -1809,7 +1797,7 @@ static void test_suggested_command_pastes_back_a_control_character(void **state)
     snprintf(cmd, sizeof cmd, "%s$'\\r''q/scale'", single_quoted(base));
     assert_int_equal(r.code, 2);
     if (!strstr(r.err, cmd)) fail_msg("no %s in stderr: %s", cmd, r.err);
-    bash_reads(read, sizeof read, cmd);
+    assert_int_equal(tu_bash_reads(read, sizeof read, cmd), 0);
     assert_string_equal(read, path);
     tu_free(&r);
 }

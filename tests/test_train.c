@@ -1859,18 +1859,6 @@ static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **stat
     }
 }
 
-/* bash's reading of word: `printf %s WORD` run by /bin/bash -c, its output into out (n bytes) */
-static void bash_reads(char *out, size_t n, const char *word) {
-    char script[8000], cmd[8500];
-    snprintf(script, sizeof script, "printf %%s %s", word);
-    snprintf(cmd, sizeof cmd, "/bin/bash -c %s", tu_sh_word(script));
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = 0;
-    assert_int_equal(pclose(p), 0);
-}
-
 /* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
 static void word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
     const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
@@ -1894,10 +1882,10 @@ static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     word_between(word, sizeof word, r.err, "--generate 3 has no effect with --train; use it on a run of the trained "
                  "folder: attnviz --model ", " ...\n");
-    bash_reads(read, sizeof read, word);
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "it's run"));
     word_between(word, sizeof word, r.err, "(--layer picks a layer of attnviz --model ", ")\n");
-    bash_reads(read, sizeof read, word);
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "it's run"));
     assert_true(file_exists(tu_in(f, "it's run/config.json")));
     tu_free(&r);
@@ -1906,14 +1894,14 @@ static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
     if (r.code != 0) fail_msg("--compare: exit %d: %s", r.code, r.err);
     word_between(word, sizeof word, r.err, "--explain 1,2 has no effect with --train; use it on a run of the trained "
                  "folder: attnviz --model ", " ...\n");
-    bash_reads(read, sizeof read, word);
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "c/pre-ln"));
     assert_true(file_exists(tu_in(f, "c/pre-ln/config.json")));
     tu_free(&r);
     run_attnviz(&r, NULL, "--train", "sort", "-o", tu_in(f, "x y"), "3 1 >", NULL);
     if (r.code != 2) fail_msg("text: exit %d: %s", r.code, r.err);
     word_between(word, sizeof word, r.err, "try the trained model with: attnviz --model ", " \"3 1 >\"\n");
-    bash_reads(read, sizeof read, word);
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "x y"));
     tu_free(&r);
 }

@@ -370,6 +370,21 @@ static inline const char *tu_sh_word(const char *s) {
     return p;
 }
 
+/* How bash reads word, a word of a command attnviz tells the user to type ('runs/a'$'\r''b'): `printf %s WORD`
+ * run by /bin/bash -c, its output into out (n bytes, NUL-terminated). Returns 0, or -1 when popen fails or
+ * bash exits non-zero (a word that does not parse). */
+static inline int tu_bash_reads(char *out, size_t n, const char *word) {
+    char script[8300], cmd[8500]; /* a word of up to 8000 bytes */
+    snprintf(script, sizeof script, "printf %%s %.8000s", word);
+    snprintf(cmd, sizeof cmd, "/bin/bash -c %s", tu_sh_word(script));
+    out[0] = 0;
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = 0;
+    return pclose(p) == 0 ? 0 : -1;
+}
+
 static inline char *make_tmpdir(void) {
     const char *base = getenv("TMPDIR");
     char *p = malloc(4096);
