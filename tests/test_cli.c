@@ -3776,6 +3776,43 @@ static void test_explain_table_narrows_to_the_terminal(void **state) {
     free(out);
 }
 
+/* --compare's table broke its rows at a 60-column terminal: `attnviz --no-plot -q --compare positions "I love deep
+ * learning"` printed "  none                        0.4868               1.2013" then "  —" alone on the next
+ * line, and "0.4967" likewise, since its rows have too few gaps of 3+ spaces to count as a table's; its last
+ * heading also stood a column left of its numbers (%22s counted Δ's 2 bytes). The rows are now a table's (their
+ * cells end at the same columns), narrowed and, still 69 columns, written in two blocks as pandas prints a wide
+ * frame. Expected by hand: the names in 10 columns ("sinusoidal"), then 2 spaces and each column right-aligned
+ * to its heading's width (15, 19; in the second block 17, "max |ΔA| vs first"). */
+static void test_compare_table_keeps_its_rows_at_a_narrow_terminal(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--compare", "positions",
+                          "I love deep learning", NULL};
+    int status = tu_run_pty(argv, 60, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    static const char *const want[] = {
+        "\nsetting     mean max weight  mean entropy (nats)\n"
+        "none                 0.4868               1.2013\n"
+        "sinusoidal           0.5279               1.1290\n"
+        "RoPE                 0.4406               1.2375\n"
+        "setting     max |ΔA| vs first\n"
+        "none                        —\n"
+        "sinusoidal             0.4967\n"
+        "RoPE                   0.2967\n",
+    };
+    if (!strstr(out, want[0])) fail_msg("the table in two blocks at 60 columns:\n%s\nin:\n%s", want[0], out);
+    free(out);
+    /* the pipe's header ends where its rows do */
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--compare", "positions", "I love deep learning", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "   max |ΔA| vs first\n  none                        0.4868               1.2013"
+                       "                      —\n"))
+        fail_msg("the last heading should end at column 80, as its numbers:\n%s", r.out);
+    tu_free(&r);
+}
+
 /* -v prints the small matrices, but past 64 tokens auto runs flash, which forms no S or A: -v printed Q, K, V
  * and Y and left S and A out without a word (a long-input learner's pass). It says so, once, and what prints
  * them; --kernel blas prints S and gets no such line. */
@@ -5071,6 +5108,7 @@ int main(void) {
         cmocka_unit_test(test_trace_keeps_shapes_whole_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_keeps_a_chain_of_shapes_whole),
         cmocka_unit_test(test_explain_table_narrows_to_the_terminal),
+        cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),

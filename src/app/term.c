@@ -357,6 +357,36 @@ static int table_row(const char *text, size_t len) {
     return gaps >= (lead >= 19 ? 3 : 4) && !sizes;
 }
 
+/* The display columns where the cells of a line end, cells being split at runs of 2 or more spaces after the
+ * indent, into ends[0..max); *lead gets the indent; returns the number of cells (colour escapes no part) */
+static int cell_ends(const char *text, size_t len, int *ends, int max, int *lead) {
+    char line[4096];
+    size_t n = strip_escapes(text, len, line, sizeof line), i = strspn(line, " ");
+    int cells = 0;
+    *lead = (int)i;
+    while (i < n && cells < max) {
+        size_t e = i;
+        while (e < n && !(line[e] == ' ' && (e + 1 >= n || line[e + 1] == ' '))) e++;
+        ends[cells++] = line_width(line, e);
+        i = e + strspn(line + e, " ");
+    }
+    return cells;
+}
+
+/* Whether two lines are rows of one table that table_row does not see, having fewer gaps of 3+ spaces (--compare's
+ * "  none        0.4868        1.2013        —" and its header "  setting   mean max weight  mean entropy (nats)
+ * max |ΔA| vs first"): the same indent, 3 cells or more each (split at 2+ spaces) and 2 or more of their cells
+ * ending at the same columns, as right-aligned numbers do; the trace's steps share at most the start of their
+ * formula column, and a line of sizes "T = 4   d_model = 512" has no neighbour like it */
+static int aligned_rows(const char *a, size_t an, const char *b, size_t bn) {
+    int ea[64], eb[64], la, lb;
+    int na = cell_ends(a, an, ea, 64, &la), nb = cell_ends(b, bn, eb, 64, &lb), shared = 0;
+    if (la != lb || na < 3 || nb < 3 || table_row(a, an) || table_row(b, bn)) return 0;
+    for (int x = 1; x < na; x++)
+        for (int y = 1; y < nb; y++) shared += ea[x] == eb[y];
+    return shared >= 2;
+}
+
 /* The length of the shape p[0..n) begins with, "(4, 512)", "(H, T, T)" or "(2, 4, 256)": '(' then words of
  * letters, digits and '_' each after ", ", then ')'; 0 when p begins with none ("(in, out)" is one too) */
 static size_t shape_at(const char *p, size_t n) {
@@ -487,16 +517,18 @@ static int scan_column(void *ctx, size_t i, int c, size_t k) {
     return 0;
 }
 
-/* One row written without the columns drop[] marks (spaces in every row) */
+/* One row written with only the columns show[] marks (those not dropped, of this block), into a buffer whose
+ * trailing spaces go */
 typedef struct {
-    FILE *f;
     const char *row;
-    const unsigned char *drop;
+    const unsigned char *show;
+    char *buf;
+    size_t n, cap;
 } table_put;
 
 static int put_column(void *ctx, size_t i, int c, size_t k) {
     table_put *t = ctx;
-    if (!(c >= 0 && c < AV_TABLE_COLS && t->drop[c])) fwrite(t->row + i, 1, k, t->f);
+    if ((c < 0 || c >= AV_TABLE_COLS || t->show[c]) && t->n + k < t->cap) memcpy(t->buf + t->n, t->row + i, k), t->n += k;
     return 0;
 }
 
@@ -506,25 +538,29 @@ static int put_column(void *ctx, size_t i, int c, size_t k) {
  * of each gap at a time from the left, of the gaps between cells where 3 or more spaces run in every row
  * (each gap keeps 2), until the widest row fits or no such column is left: the cells stay aligned, as
  * --explain's S/A table and the table of layers ran 75 and 77 columns wide at a 60-column terminal, which
- * wrapped each row to column 0. Each row ends in '\n' but the text's last, as given. */
-static void put_table(FILE *f, const char *first, long rows, int width) {
-    unsigned char blank[AV_TABLE_COLS], drop[AV_TABLE_COLS] = {0};
+ * wrapped each row to column 0. A table still too wide is written in blocks of its columns, as pandas prints
+ * a wide frame: the first block as many whole columns as fit, each next block the first column (the rows'
+ * names) and, 2 spaces on, the next columns that fit (--compare's table was 80 columns, 69 narrowed, and at
+ * 60 its rows broke with "—" alone on a line). Each row ends in '\n' but the text's last, as given. Returns 0,
+ * writing nothing, when strict and a block's row cannot fit (then the caller breaks each line), else 1. */
+static int put_table(FILE *f, const char *first, long rows, int width, int strict) {
+    unsigned char blank[AV_TABLE_COLS], drop[AV_TABLE_COLS] = {0}, show[AV_TABLE_COLS];
     memset(blank, 1, sizeof blank);
     table_scan scan = {NULL, blank, 0};
     const char *row = first;
     for (long r = 0; r < rows; r++, row += strcspn(row, "\n") + 1)
         scan.row = row, each_column(row, strcspn(row, "\n"), scan_column, &scan);
-    int over = scan.width - width;
+    int over = scan.width - width, cols = scan.width < AV_TABLE_COLS ? scan.width : AV_TABLE_COLS;
     if (scan.width > AV_TABLE_COLS) over = 0; /* past what blank[] holds: as it is */
-    for (int c = 0; c < scan.width && c < AV_TABLE_COLS && blank[c] && over > 0; c++) drop[c] = 1, over--;
+    for (int c = 0; c < cols && blank[c] && over > 0; c++) drop[c] = 1, over--;
     int lead = 0; /* the indent every row shares */
-    while (lead < scan.width && lead < AV_TABLE_COLS && blank[lead]) lead++;
+    while (lead < cols && blank[lead]) lead++;
     for (int dropped = 1; over > 0 && dropped;) { /* a round: one column of each gap that keeps 3 or more */
         dropped = 0;
-        for (int c = lead; c < scan.width && c < AV_TABLE_COLS && over > 0; c++) {
+        for (int c = lead; c < cols && over > 0; c++) {
             if (!blank[c]) continue;
             int end = c, kept = 0; /* the gap c..end-1 and its columns not yet dropped */
-            while (end < scan.width && end < AV_TABLE_COLS && blank[end]) kept += !drop[end++];
+            while (end < cols && blank[end]) kept += !drop[end++];
             if (kept >= 3) {
                 int d = end - 1;
                 while (drop[d]) d--;
@@ -533,14 +569,59 @@ static void put_table(FILE *f, const char *first, long rows, int width) {
             c = end;
         }
     }
-    row = first;
-    for (long r = 0; r < rows; r++) {
-        size_t n = strcspn(row, "\n");
-        table_put put = {f, row, drop};
-        each_column(row, n, put_column, &put);
-        if (row[n] == '\n') fputc('\n', f);
-        row += n + (row[n] == '\n');
+    /* the columns' spans: runs of columns split at gaps of 2 or more spaces in every row */
+    int start[64], stop[64], spans = 0;
+    for (int c = lead; c < cols && spans < 64;) {
+        int e = c;
+        while (e < cols && !(blank[e] && (e + 1 >= cols || blank[e + 1]))) e++;
+        start[spans] = c, stop[spans++] = e;
+        c = e;
+        while (c < cols && blank[c]) c++;
     }
+    int block_from[64], blocks = 0; /* the first span of each block */
+    if (over <= 0 || spans < 2) block_from[blocks++] = 0;
+    else
+        for (int sp = 0; sp < spans;) {
+            int from = sp, used = 0, head = 0; /* columns taken: the first span's and 2 spaces on a later block */
+            if (blocks) {
+                for (int c = start[0]; c < stop[0]; c++) head += !drop[c];
+                head += 2;
+            }
+            for (; sp < spans; sp++) {
+                int w = 0;
+                for (int c = sp == from ? start[sp] : stop[sp - 1]; c < stop[sp]; c++) w += !drop[c];
+                if (head + used + w > width && sp > from) break;
+                if (head + used + w > width && strict) return 0;
+                used += w;
+            }
+            if (blocks == 0 && sp == 1 && spans > 1 && used + 0 > width && strict) return 0;
+            block_from[blocks++] = from;
+            if (blocks == 1 && from == 0 && sp == from) sp++;
+        }
+    char buf[4096];
+    for (int b = 0; b < blocks; b++) {
+        int from = block_from[b], to = b + 1 < blocks ? block_from[b + 1] : spans;
+        memset(show, 0, sizeof show);
+        for (int c = 0; c < cols; c++) {
+            int in = blocks == 1 || (c < stop[to - 1] && (b == 0 ? c < stop[to - 1] : c >= start[from]));
+            if (b > 0 && c >= lead && c < stop[0]) in = 1;
+            show[c] = in && !drop[c];
+        }
+        if (b > 0) /* 2 spaces between the first column and this block's */
+            for (int c = start[from] - 1, two = 0; c >= stop[0] && two < 2; c--)
+                if (!drop[c]) show[c] = 1, two++;
+        row = first;
+        for (long r = 0; r < rows; r++) {
+            size_t n = strcspn(row, "\n");
+            table_put put = {row, show, buf, 0, sizeof buf};
+            each_column(row, n, put_column, &put);
+            while (blocks > 1 && put.n && buf[put.n - 1] == ' ') put.n--;
+            fwrite(buf, 1, put.n, f);
+            if (row[n] == '\n' || b + 1 < blocks) fputc('\n', f);
+            row += n + (row[n] == '\n');
+        }
+    }
+    return 1;
 }
 
 void av_put_lines_wrapped(FILE *f, const char *text, int width) {
@@ -556,9 +637,22 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
                 r += strcspn(r, "\n");
                 r += *r == '\n', rows++;
             }
-            put_table(f, line, rows, width);
+            put_table(f, line, rows, width, 0);
             line = r;
             continue;
+        }
+        if (width > 0 && end && table_row(line, n) == 0) { /* rows aligned as a table's with fewer gaps */
+            long rows = 1;
+            const char *r = end + 1, *prev = line;
+            while (*r && aligned_rows(prev, strcspn(prev, "\n"), r, strcspn(r, "\n"))) {
+                prev = r, rows++;
+                r += strcspn(r, "\n");
+                r += *r == '\n';
+            }
+            if (rows >= 3 && put_table(f, line, rows, width, 1)) {
+                line = r;
+                continue;
+            }
         }
         if (width <= 0 || table_row(line, n)) at = n, fwrite(line, 1, n, f);
         else if (lead > width / 3 && lead > 22 && lead + text_w > width && text_w <= width - 2) {
