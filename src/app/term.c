@@ -518,8 +518,9 @@ static int scan_column(void *ctx, size_t i, int c, size_t k) {
 }
 
 /* One row written with only the columns show[] marks (those not dropped, of this block), into a buffer whose
- * trailing spaces go */
+ * trailing spaces go; a full buffer is written to f first (a row of more bytes than it holds lost its end) */
 typedef struct {
+    FILE *f;
     const char *row;
     const unsigned char *show;
     char *buf;
@@ -528,7 +529,10 @@ typedef struct {
 
 static int put_column(void *ctx, size_t i, int c, size_t k) {
     table_put *t = ctx;
-    if ((c < 0 || c >= AV_TABLE_COLS || t->show[c]) && t->n + k < t->cap) memcpy(t->buf + t->n, t->row + i, k), t->n += k;
+    if (!(c < 0 || c >= AV_TABLE_COLS || t->show[c])) return 0;
+    if (t->n + k > t->cap) fwrite(t->buf, 1, t->n, t->f), t->n = 0;
+    if (k > t->cap) fwrite(t->row + i, 1, k, t->f); /* one piece larger than the buffer: as it is */
+    else memcpy(t->buf + t->n, t->row + i, k), t->n += k;
     return 0;
 }
 
@@ -613,7 +617,7 @@ static int put_table(FILE *f, const char *first, long rows, int width, int stric
         row = first;
         for (long r = 0; r < rows; r++) {
             size_t n = strcspn(row, "\n");
-            table_put put = {row, show, buf, 0, sizeof buf};
+            table_put put = {f, row, show, buf, 0, sizeof buf};
             each_column(row, n, put_column, &put);
             while (blocks > 1 && put.n && buf[put.n - 1] == ' ') put.n--;
             fwrite(buf, 1, put.n, f);
