@@ -790,6 +790,11 @@ static const bad_case kCases[] = {
     {"dump_named_like_an_npz", 2, "--dump d.npz names a file, but --dump is the folder the .npy files go in, one a tensor (they would be d.npz/tokens.txt, d.npz/scores.npy, ...), and np.load cannot open a folder; give a folder, e.g. --dump dump, and load each file, np.load('dump/scores.npy') (or end the folder's name in '/' if it is meant)\n", {"--dump", "d.npz", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
     {"dump_named_like_an_npy_upper_case", 2, "--dump runs/Attn.NPY names a file, but --dump is the folder", {"--dump", "runs/Attn.NPY", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
     {"dump_named_like_a_torch_file_with_model", 2, "--dump w.pt names a file", {"--model", "runs/reverse", "--dump", "w.pt", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    /* the other files a checkpoint is saved as (pytorch_model.bin, Lightning's .ckpt, ONNX, llama.cpp's GGUF) made a
+     * folder too, exit 0 (a tester's pass) */
+    {"dump_named_like_a_bin_file", 2, "--dump attn.bin names a file, but --dump is the folder", {"--dump", "attn.bin", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"dump_named_like_a_checkpoint", 2, "--dump w.ckpt names a file, but --dump is the folder", {"--dump", "w.ckpt", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
+    {"dump_named_like_a_gguf_upper_case", 2, "--dump m.GGUF names a file, but --dump is the folder", {"--dump", "m.GGUF", S4}, NULL, F_NO_AUTO_DUMP, NULL, 0},
     /* A name with a quote or a space: "--dump 'it's.npz' names a file ... np.load('it's.npz')" and "-o 'a
      * b.png'" were quoted by hand, '%s', which no shell reads back as the name; now each is one shell word, the
      * word sh -c "printf %s 'it'\''s.npz'" prints as it's.npz, and np.load is named without the name */

@@ -958,7 +958,7 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
      * '%s' wrote 'it's.npz'), and np.load is named without it, as a Python literal would need its own quoting */
     if (arg && d->offset == AT(dump_dir) && access(arg, F_OK) != 0 && *arg && arg[strlen(arg) - 1] != '/') {
         static const char *const kTensorExt[] = {".npz", ".npy", ".pt", ".pth", ".h5", ".hdf5", ".pkl", ".mat",
-                                                 ".safetensors"};
+                                                 ".safetensors", ".bin", ".ckpt", ".onnx", ".gguf"};
         size_t len = strlen(arg);
         for (size_t k = 0; k < sizeof kTensorExt / sizeof *kTensorExt; k++) {
             size_t el = strlen(kTensorExt[k]);
