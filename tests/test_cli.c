@@ -3727,7 +3727,7 @@ static void test_trace_keeps_a_chain_of_shapes_whole(void **state) {
         fail_msg("at 80 columns:\n%s", out);
     for (int heads = 1; heads <= 8; heads += 7)
         for (int cols = 56; cols <= 100; cols += 4) {
-            char h[8];
+            char h[12]; /* an int's 11 characters and its NUL */
             snprintf(h, sizeof h, "%d", heads);
             const char *run[] = {tu_bin(), "--no-plot", "--color", "never", "--heads", h, "I love deep learning", NULL};
             status = tu_run_pty(run, cols, out, TU_CAP + 1);
