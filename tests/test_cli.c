@@ -3875,6 +3875,20 @@ static void test_flash_example_says_its_tiles_are_smaller(void **state) {
     tu_free(&r);
 }
 
+/* A new folder for -w with X (T, 2) = x (T·2 floats, row-major) and identity W_Q, W_K, W_V, W_O (2, 2), so that
+ * with -d 2 -p none the scores are x_i·x_j/√2, by hand; the caller removes it (rm_rf). */
+static char *identity_weights_dir(const float *x, int T) {
+    char *dir = make_tmpdir(), path[4200];
+    const float eye[4] = {1, 0, 0, 1};
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    write_npy_2d(path, "<f4", 0, T, 2, x, (size_t)T * 2 * sizeof *x);
+    for (const char *w = "QKVO"; *w; w++) {
+        snprintf(path, sizeof path, "%s/W_%c.npy", dir, *w);
+        write_npy_2d(path, "<f4", 0, 2, 2, eye, sizeof eye);
+    }
+    return dir;
+}
+
 /* The flash worked example's maxima m come from the scores as they are: X = (j + 1)·a on the first of 2
  * dimensions, identity weights, no positions, so query 3's score with key j is 4a·(j + 1)a/√2, by hand
  * (and numpy in float64): 2.8284e36, 5.6569e36, 8.4853e36, 1.1314e37 for a = 1e18, each in a tile of its
@@ -3893,15 +3907,9 @@ static void test_flash_example_prints_huge_and_tiny_maxima_whole(void **state) {
          "   5.6569e-40   2.8284e-40 \xE2\x86\x92 5.6569e-40 ", "   8.4853e-40   5.6569e-40 \xE2\x86\x92 8.4853e-40 ",
          "   1.1314e-39   8.4853e-40 \xE2\x86\x92 1.1314e-39 "}};
     for (int c = 0; c < 2; c++) {
-        char *dir = make_tmpdir(), path[4200];
-        float x[8] = {0}, eye[4] = {1, 0, 0, 1};
+        float x[8] = {0};
         for (int j = 0; j < 4; j++) x[2 * j] = (float)scale[c] * (float)(j + 1);
-        snprintf(path, sizeof path, "%s/X.npy", dir);
-        write_npy_2d(path, "<f4", 0, 4, 2, x, sizeof x);
-        for (const char *w = "QKVO"; *w; w++) {
-            snprintf(path, sizeof path, "%s/W_%c.npy", dir, *w);
-            write_npy_2d(path, "<f4", 0, 2, 2, eye, sizeof eye);
-        }
+        char *dir = identity_weights_dir(x, 4);
         tu_result r;
         run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "-d", "2", "-p", "none", "-w",
                     dir, "a b c d", NULL);
@@ -3935,15 +3943,9 @@ static void test_flash_example_columns_hold_any_maximum(void **state) {
     static const char *const whole[][2] = {{" -7.0711e+36 ", " -2.1213e+37 "}, {" 14142136.0000 ", " 70710680.0000"},
                                            {"  -11.3137 ", " 11.3137"}};
     for (int c = 0; c < 3; c++) {
-        char *dir = make_tmpdir(), path[4200];
-        float x[8] = {0}, eye[4] = {1, 0, 0, 1};
+        float x[8] = {0};
         for (int j = 0; j < 4; j++) x[2 * j] = a[c][j];
-        snprintf(path, sizeof path, "%s/X.npy", dir);
-        write_npy_2d(path, "<f4", 0, 4, 2, x, sizeof x);
-        for (const char *w = "QKVO"; *w; w++) {
-            snprintf(path, sizeof path, "%s/W_%c.npy", dir, *w);
-            write_npy_2d(path, "<f4", 0, 2, 2, eye, sizeof eye);
-        }
+        char *dir = identity_weights_dir(x, 4);
         tu_result r;
         run_attnviz(&r, NULL, "--kernel", "flash", "--no-plot", "--color", "never", "-d", "2", "-p", "none", "-w",
                     dir, "a b c d", NULL);
@@ -3990,14 +3992,8 @@ static void test_scores_figure_cells_resolve_tiny_scores(void **state) {
     (void)state;
     static const double scale[] = {0.05, 1e-20};
     for (int c = 0; c < 2; c++) {
-        char *dir = make_tmpdir(), *out = make_tmpdir(), path[4200];
-        float x[4] = {(float)scale[c], 0, (float)scale[c], (float)scale[c]}, eye[4] = {1, 0, 0, 1};
-        snprintf(path, sizeof path, "%s/X.npy", dir);
-        write_npy_2d(path, "<f4", 0, 2, 2, x, sizeof x);
-        for (const char *w = "QKVO"; *w; w++) {
-            snprintf(path, sizeof path, "%s/W_%c.npy", dir, *w);
-            write_npy_2d(path, "<f4", 0, 2, 2, eye, sizeof eye);
-        }
+        const float x[4] = {(float)scale[c], 0, (float)scale[c], (float)scale[c]};
+        char *dir = identity_weights_dir(x, 2), *out = make_tmpdir(), path[4200];
         tu_result r;
         run_attnviz(&r, NULL, "-q", "-d", "2", "-p", "none", "-w", dir, "--figures", "scores", "--format", "svg", "-o",
                     out, "a b", NULL);
