@@ -1859,6 +1859,66 @@ static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **stat
     }
 }
 
+/* A --train that replaces a model leaves no tokenizer file of another tokenizer beside its vocab.json and
+ * merges.txt: Hugging Face's AutoTokenizer reads tokenizer.json (and the special tokens and class from
+ * tokenizer_config.json, special_tokens_map.json, added_tokens.json) before them, while attnviz reads vocab.json,
+ * so a tokenizer.json copied in or left from the model replaced gave other tokens in Python (a learner's report).
+ * The four go once the new model is saved, with a note naming them, with -q too; a folder named tokenizer.json is
+ * not a file and stays; a retrain with none of them says nothing of tokenizers. The new vocab.json is the one a
+ * --train into a fresh folder writes, byte for byte, and --model reads "3 1 >" with it as three tokens. */
+static void test_cli_train_removes_a_tokenizer_it_did_not_write(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    static const char *const tok[] = {"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
+                                      "added_tokens.json"};
+    train_small(f, "reverse", "2", "m");
+    train_small(f, "sort", "1", "fresh");
+    for (int k = 0; k < 3; k++) { /* k 0: all four, then -q; k 1: tokenizer.json alone; k 2: none */
+        for (size_t i = 0; i < (k == 0 ? 4u : k == 1 ? 1u : 0u); i++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "m/%s", tok[i]);
+            FILE *fp = fopen(tu_in(f, rel), "w"); /* GPT-2's kind of tokenizer, another vocabulary */
+            assert_non_null(fp);
+            fputs("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"!\": 0, \"3\": 1}, \"merges\": []}}\n", fp);
+            fclose(fp);
+        }
+        run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-o",
+                    tu_in(f, "m"), k == 0 ? "-q" : NULL, NULL);
+        char want[4400];
+        snprintf(want, sizeof want, "attnviz: note: removed %d tokenizer file%s that this run did not write from %s, "
+                 "which Hugging Face's AutoTokenizer would read in place of the new model's vocab.json and "
+                 "merges.txt:%s\n", k == 0 ? 4 : 1, k == 0 ? "s" : "", tu_sh_word(tu_in(f, "m")),
+                 k == 0 ? " tokenizer.json tokenizer_config.json special_tokens_map.json added_tokens.json"
+                        : " tokenizer.json");
+        if (r.code != 0 || (k < 2) != (strstr(r.err, want) != NULL) || (k == 2 && strstr(r.err, "tokenizer")))
+            fail_msg("run %d: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        for (size_t i = 0; i < 4; i++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "m/%s", tok[i]);
+            if (file_exists(tu_in(f, rel))) fail_msg("run %d: %s left", k, rel);
+        }
+        size_t na = 0, nb = 0;
+        char *a = tu_slurp_file(tu_in(f, "m/vocab.json"), &na), *b = tu_slurp_file(tu_in(f, "fresh/vocab.json"), &nb);
+        if (!a || !b || na != nb || memcmp(a, b, na)) fail_msg("run %d: m/vocab.json is not a fresh --train's", k);
+        free(a);
+        free(b);
+    }
+    assert_int_equal(mkdir(tu_in(f, "m/tokenizer.json"), 0755), 0); /* not a file: kept, no note */
+    run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "m"), NULL);
+    if (r.code != 0 || strstr(r.err, "tokenizer file")) fail_msg("folder tokenizer.json: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(rmdir(tu_in(f, "m/tokenizer.json")), 0);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, "m"), "--dump", tu_in(f, "d"), "3 1 >", NULL);
+    if (r.code != 0) fail_msg("--model m: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *toks = tu_slurp_file(tu_in(f, "d/tokens.txt"), NULL);
+    assert_non_null(toks);
+    assert_string_equal(toks, "3\n\xE2\x90\xA3" "1\n\xE2\x90\xA3>\n");
+    free(toks);
+}
+
 /* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
 static void word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
     const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
@@ -5078,6 +5138,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_model_it_replaces, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_removes_the_dump_of_the_model_it_replaces, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_removes_a_tokenizer_it_did_not_write, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_trained_folder_to_paste, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -1070,6 +1070,39 @@ static av_status remove_replaced_dump(const char *dir, av_err *err) {
     return AV_OK;
 }
 
+/* The tokenizer files a Hugging Face save_pretrained writes beside vocab.json and merges.txt, which --train does not
+ * write. transformers' AutoTokenizer reads tokenizer.json before vocab.json and merges.txt (and takes the special
+ * tokens and the class from the other three), while attnviz --model reads vocab.json: one left from the model a
+ * --train replaced, or copied in (GPT-2's tokenizer.json beside a toy model), gave other tokens in Python than
+ * attnviz's trace of the new model (a learner's report). */
+static const char *const kForeignTokenizerFiles[] = {"tokenizer.json", "tokenizer_config.json",
+                                                     "special_tokens_map.json", "added_tokens.json"};
+
+/* Remove kForeignTokenizerFiles from dir once this run's model is saved there, and name them in a note (with -q
+ * too: a file is never deleted without a word): they describe a tokenizer this run did not write, which Hugging
+ * Face would read in place of its vocab.json and merges.txt. A missing one is fine; only regular files go (a
+ * folder of that name is left). Error: AV_ERUNTIME naming the file that cannot be removed. */
+static av_status remove_foreign_tokenizer(const char *dir, av_err *err) {
+    char path[4200], names[160] = "";
+    int removed = 0;
+    for (size_t i = 0; i < sizeof kForeignTokenizerFiles / sizeof kForeignTokenizerFiles[0]; i++) {
+        struct stat st;
+        av_path_join(path, sizeof path, dir, kForeignTokenizerFiles[i]);
+        if (lstat(path, &st) != 0 || S_ISDIR(st.st_mode)) continue;
+        if (unlink(path) != 0 && errno != ENOENT)
+            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', a tokenizer file this run did not write, which "
+                           "Hugging Face would read in place of the new vocab.json and merges.txt: %s",
+                           AV_SHOWN(path, 4200), strerror(errno));
+        snprintf(names + strlen(names), sizeof names - strlen(names), " %s", kForeignTokenizerFiles[i]);
+        removed++;
+    }
+    if (removed)
+        av_message(stderr, "attnviz: note: removed %d tokenizer file%s that this run did not write from %s, which "
+                   "Hugging Face's AutoTokenizer would read in place of the new model's vocab.json and merges.txt:"
+                   "%s\n", removed, removed == 1 ? "" : "s", AV_SHOWN_WORD(dir, 349), names);
+    return AV_OK;
+}
+
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep); /* --compare's section */
 static void free_kept(av_written *keep);
 
@@ -1124,6 +1157,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
     if (!s && dumped) s = remove_replaced_dump(dir, err);
+    if (!s) s = remove_foreign_tokenizer(dir, err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
     int saved = !s;
