@@ -1817,7 +1817,9 @@ static void test_cli_train_names_the_model_it_replaces(void **state) {
  * model's dump (README's --dump: tokens.txt, source.txt, token_ids.npy, attn.npy, scores.npy, hidden.npy,
  * logits.npy) beside the new model, read as its attention (a tester's report). The note names them, with -q
  * too (a file is never deleted without a word). A dump of another model there (its source.txt names sort,
- * step 1) is not of the replaced model and stays, as does a dump of m in another folder. */
+ * step 1) is not of the replaced model and stays, as does a dump of m in another folder; the --dump that wrote it
+ * into m's folder, and the --train that keeps it, each say so in a note naming that model, with -q too (the dump of
+ * s sat beside the model m without a word: a learner's pass); the dump of m itself, in m, gets no such note. */
 static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -1829,8 +1831,20 @@ static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **stat
         /* k 0: a dump of m in m; k 1: the same with -q; k 2: a dump of s in m, kept */
         run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, k == 2 ? "s" : "m"), "--dump", tu_in(f, "m"),
                     "3 1 4 >", NULL);
-        if (r.code != 0) fail_msg("--dump %d: exit %d: %s", k, r.code, r.err);
+        char note[4400];
+        snprintf(note, sizeof note, "attnviz: note: --dump %s holds the model an earlier --train trained (reverse, "
+                 "step %d); this run's dump, of %s, goes beside it, and its .npy files are not that model's; use "
+                 "another --dump to keep them apart\n", tu_sh_word(tu_in(f, "m")), 2,
+                 tu_sh_word(tu_in(f, "s")));
+        if (r.code != 0 || (k == 2) != (strstr(r.err, note) != NULL) || (k < 2 && r.err[0]))
+            fail_msg("--dump %d: exit %d: %s", k, r.code, r.err);
         tu_free(&r);
+        char weights[600] = ""; /* the dump's own words for its model: source.txt's first line */
+        char *src = tu_slurp_file(tu_in(f, "m/source.txt"), NULL);
+        assert_non_null(src);
+        if (strncmp(src, "weights: ", 9)) fail_msg("run %d: source.txt: %s", k, src);
+        snprintf(weights, sizeof weights, "%.*s", (int)strcspn(src + 9, "\n"), src + 9);
+        free(src);
         run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, "m"), "--dump", tu_in(f, "elsewhere"),
                     "3 1 4 >", NULL);
         if (r.code != 0) fail_msg("--dump elsewhere: exit %d: %s", r.code, r.err);
@@ -1846,7 +1860,11 @@ static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **stat
         snprintf(want, sizeof want, "attnviz: note: removed 7 files of a --dump of the model this run replaced from "
                  "%s, so the folder holds one run: token_ids.npy attn.npy scores.npy hidden.npy logits.npy "
                  "tokens.txt source.txt\n", tu_sh_word(tu_in(f, "m")));
-        if (r.code != 0 || (k < 2) != (strstr(r.err, want) != NULL) || (k == 2 && strstr(r.err, "--dump")))
+        char kept[4400];
+        snprintf(kept, sizeof kept, "attnviz: note: %s also holds a --dump of another model than the one this run "
+                 "replaced (its source.txt: weights: %s); kept beside the new model, whose attention its .npy files "
+                 "do not show; give dumps a --dump folder of their own\n", tu_sh_word(tu_in(f, "m")), weights);
+        if (r.code != 0 || (k < 2) != (strstr(r.err, want) != NULL) || (k == 2) != (strstr(r.err, kept) != NULL))
             fail_msg("run %d: exit %d: %s", k, r.code, r.err);
         tu_free(&r);
         for (size_t i = 0; i < sizeof dumped / sizeof dumped[0]; i++) {

@@ -1353,7 +1353,7 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
     if (st) return st;
     static av_afile_set set; /* the seven appear together or not at all (tensorio.h av_dump_all) */
     int64_t crc[5];
-    int earlier = av_dump_earlier_kind(dir, crc); /* before this run's source.txt replaces it */
+    int earlier = av_dump_earlier_kind(dir, crc, NULL, 0); /* before this run's source.txt replaces it */
     av_afile_set_begin(&set);
     if ((st = av_dump_set_end(&set, dump_files(r, labels, dir, w, err), err))) return st;
     return av_dump_remove_other(dir, 1, earlier, crc, 0, err); /* once this run's files are in place */

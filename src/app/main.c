@@ -181,7 +181,8 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     return av_model_forward(&r->m, err);
 }
 
-/* A run whose -o is a folder --train wrote, of another model than the trained
+/* A run whose -o (flag "-o", dir o->outdir) or --dump (flag "--dump", dir
+ * o->dump_dir) is a folder --train wrote, of another model than the trained
  * one (a sentence, or --model OTHER): its figures go beside the training
  * figures, which stay (av_figures_remove_stale keeps --train's), so a note
  * says the folder now shows two models. --model of the trained folder
@@ -191,13 +192,20 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
  * other notes (the files removed, an input outside the task): -q is no trace,
  * and a lecturer scripting slides with -q got the two models' figures in one
  * folder without a word (a tester's report); so does --no-plot --html, whose
- * page goes there too. */
-static void note_training_folder(const av_options *o) {
+ * page goes there too. --dump gets the same note for its files: `--model s1
+ * --dump r2 "3 1 >"` put s1's attn.npy and logits.npy beside the model r2
+ * without a word, read as r2's, and a --train replacing r2 keeps them (they
+ * are not of the model it replaces; a learner's pass). A dump of the trained
+ * model itself is removed with that model (train.c), so it gets no note, as
+ * its figures get none. */
+static void note_training_folder(const av_options *o, const char *flag, const char *dir) {
     char task[32], real_out[PATH_MAX], real_model[PATH_MAX];
-    int step = 0, trained = 0;
+    int step = 0, trained = 0, dump = !strcmp(flag, "--dump");
     av_err ignored;
-    if ((o->no_plot && !o->html) || av_trained_task_read(o->outdir, task, &step, &trained, NULL, &ignored) || !trained) return;
-    if (o->model_dir && realpath(o->outdir, real_out) && realpath(o->model_dir, real_model) &&
+    if (!dir || (!dump && o->no_plot && !o->html) || av_trained_task_read(dir, task, &step, &trained, NULL, &ignored) ||
+        !trained)
+        return;
+    if (o->model_dir && realpath(dir, real_out) && realpath(o->model_dir, real_model) &&
         strcmp(real_out, real_model) == 0)
         return;
     /* with --weights the model's weights are the folder's, not random: "of the sentence's random-weight model"
@@ -208,10 +216,15 @@ static void note_training_folder(const av_options *o) {
         av_shown_word(named, sizeof named, o->weights_dir);
         snprintf(what, sizeof what, "the sentence's model with --weights %s", named);
     } else snprintf(what, sizeof what, "the sentence's random-weight model");
-    av_shown_word(out, sizeof out, o->outdir);
-    av_message(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its training "
-            "figures; this run's figures, of %s, go beside them; use another -o to keep them apart\n", out,
-            task, step, what);
+    av_shown_word(out, sizeof out, dir);
+    if (dump)
+        av_message(stderr, "attnviz: note: --dump %s holds the model an earlier --train trained (%s, step %d); this "
+                   "run's dump, of %s, goes beside it, and its .npy files are not that model's; use another --dump "
+                   "to keep them apart\n", out, task, step, what);
+    else
+        av_message(stderr, "attnviz: note: -o %s holds the model an earlier --train trained (%s, step %d) and its "
+                   "training figures; this run's figures, of %s, go beside them; use another -o to keep them "
+                   "apart\n", out, task, step, what);
 }
 
 /* From here until av_interrupt_message(NULL), a Ctrl-C says what the -o folder holds. It ended the
@@ -310,10 +323,11 @@ static av_status write_outputs(run *r, av_err *err) {
         const char *const *train_files = av_train_file_names(&n_train);
         av_figures_remove_leftovers(o->outdir, o->prefix, train_files, n_train);
     }
-    if (!st) note_training_folder(o);
+    if (!st) note_training_folder(o, "-o", o->outdir);
     int figures = !st && (!o->no_plot || o->html);
     if (!st && o->dump_dir) st = folder_of("--dump", o->dump_dir, av_mkdir_p, err);
     if (!st && o->dump_dir) av_dump_note_leftovers(o->dump_dir); /* before its own temporaries are there */
+    if (!st) note_training_folder(o, "--dump", o->dump_dir);
     if (!st && o->compare) {
         st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
         av_err why = {{0}}; /* the refusal --positions rope gives, with its choices (av_rope_dk_check) */

@@ -832,9 +832,10 @@ void av_dump_note_leftovers(const char *dir) {
                    names, found > 8 ? " ..." : "");
 }
 
-int av_dump_earlier_kind(const char *dir, int64_t crc[5]) {
+int av_dump_earlier_kind(const char *dir, int64_t crc[5], char *weights, size_t n_weights) {
     char path[4096], buf[8192];
     for (int i = 0; i < 5; i++) crc[i] = -1;
+    if (weights && n_weights) weights[0] = 0;
     av_path_join(path, sizeof path, dir, "source.txt");
     FILE *fp = fopen(path, "rb");
     if (!fp) return 0;
@@ -842,6 +843,8 @@ int av_dump_earlier_kind(const char *dir, int64_t crc[5]) {
     fclose(fp);
     buf[n] = 0;
     if (strncmp(buf, "weights: ", 9) != 0) return 0; /* not a source.txt of attnviz's */
+    if (weights && n_weights) snprintf(weights, n_weights, "%.*s", (int)strcspn(buf + 9, "\n"), buf + 9);
+    int kind = 0;
     if (strstr(buf, "\nX.npy crc32 ")) { /* the single layer's (dump_source below) */
         for (int i = 0; i < 5; i++) {
             char key[24];
@@ -850,10 +853,10 @@ int av_dump_earlier_kind(const char *dir, int64_t crc[5]) {
             const char *at = strstr(buf, key);
             if (at && sscanf(at + strlen(key), "%8lx", &c) == 1) crc[i] = (int64_t)c;
         }
-        return 1;
-    }
-    if (strstr(buf, "\nlayers: all ")) return 2;      /* a --model's (gpt2run.c dump_source) */
-    return 0;
+        kind = 1;
+    } else if (strstr(buf, "\nlayers: all ")) kind = 2; /* a --model's (gpt2run.c dump_source) */
+    if (!kind && weights && n_weights) weights[0] = 0;
+    return kind;
 }
 
 /* 1 when the .npy at path holds float32 data whose CRC-32 (crc_of) is want: the file as a --dump wrote it. */
@@ -1044,7 +1047,7 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights
     if (s) return s;
     static av_afile_set set; /* 16 files (io/fileio.h), 160 KB: not on the stack */
     int64_t crc[5];
-    int stale_pe = 0, earlier = av_dump_earlier_kind(dir, crc); /* before this run's source.txt replaces it */
+    int stale_pe = 0, earlier = av_dump_earlier_kind(dir, crc, NULL, 0); /* before this run's source.txt replaces it */
     av_afile_set_begin(&set);
     s = dump_files(m, toks, src, dir, w, &stale_pe, err);
     if ((s = av_dump_set_end(&set, s, err))) return s;

@@ -172,13 +172,17 @@ av_status av_dump_set_end(av_afile_set *set, av_status st, av_err *err);
 void av_dump_note_leftovers(const char *dir);
 
 /* Which kind of --dump wrote folder dir's source.txt, read before a new
- * dump replaces it: 1 the single layer's (its "X.npy crc32 ..." lines), 2 a
- * --model's (its "layers: all ..." line), 0 none or not attnviz's (no
- * source.txt, or one that does not start "weights: "). crc[i] (5 entries)
- * is the CRC-32 of the float32 data that source.txt gives for X.npy,
- * W_Q.npy, W_K.npy, W_V.npy, W_O.npy in that order, -1 where it gives none.
- * No errors. */
-int av_dump_earlier_kind(const char *dir, int64_t crc[5]);
+ * dump (or a --train replacing the model it names) replaces it: 1 the single
+ * layer's (its "X.npy crc32 ..." lines), 2 a --model's (its "layers: all
+ * ..." line), 0 none or not attnviz's (no source.txt, or one that does not
+ * start "weights: "). crc[i] (5 entries) is the CRC-32 of the float32 data
+ * that source.txt gives for X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy in
+ * that order, -1 where it gives none. weights (n bytes, may be NULL) gets
+ * its first line after "weights: ", which model made the dump ("trained toy
+ * model r2 (attnviz --train reverse, step 20; F32)", gpt2run.h
+ * av_gpt2run_source), "" when the kind is 0; one read of the file serves
+ * both (train.c read it a second time for that line). No errors. */
+int av_dump_earlier_kind(const char *dir, int64_t crc[5], char *weights, size_t n);
 
 /* Remove from folder dir the --dump files only the other kind of run writes,
  * so a dump folder never mixes two runs: for a --model dump (model = 1) the
@@ -187,7 +191,7 @@ int av_dump_earlier_kind(const char *dir, int64_t crc[5]);
  * token_ids, attn, hidden and logits .npy, and PE.npy when stale_pe (this
  * run has no sinusoidal encoding). tokens.txt, source.txt and scores.npy
  * both write. Only files an earlier dump of that kind wrote are removed:
- * earlier is av_dump_earlier_kind(dir, earlier_crc) from before this run's
+ * earlier is av_dump_earlier_kind(dir, earlier_crc, ...) from before this run's
  * files (1 for the single layer's, which also wrote a stale PE.npy; 2 for a
  * --model's), and X.npy and the four W_*.npy go only while their float32
  * data has the CRC-32 earlier_crc gives (README: "any changed file makes

@@ -1024,29 +1024,35 @@ static av_status remove_outputs(const char *dir, const char *const *names, size_
 static const char *const kModelDumpFiles[] = {"token_ids.npy", "attn.npy", "scores.npy", "hidden.npy", "logits.npy",
                                               "tokens.txt", "source.txt"};
 
-/* 1 when dir holds a --model --dump of the model dir holds now, before this run replaces it: dir/source.txt
- * is a --model dump's (tensorio.h av_dump_earlier_kind 2) and its weights line names a trained toy model of
- * the task and step dir/config.json gives, "(attnviz --train reverse, step 20; " (gpt2run.h
- * av_gpt2run_source); else 0 (no model, no dump, a single layer's dump, a dump of another model). `--model r2
- * --dump r2 ...` and then `--train reverse -o r2` left attn.npy, logits.npy, ... of the replaced model beside
- * the new one, while the figures of the same run were removed (a tester's report). */
-static int holds_dump_of_model(const char *dir) {
-    char task[32], path[4200], buf[1024], key[96];
+/* Whose --dump dir holds, before this run replaces the model there: 1 a --model --dump of the model dir holds now
+ * (dir/source.txt is a --model dump's, tensorio.h av_dump_earlier_kind 2, and its weights line names a trained
+ * toy model of the task and step dir/config.json gives, "(attnviz --train reverse, step 20; ", gpt2run.h
+ * av_gpt2run_source); 2 a dump of another model (a single layer's, or a --model dump of another task or step),
+ * with its weights line in other (n bytes); 0 no model or no dump. `--model r2 --dump r2 ...` and then `--train
+ * reverse -o r2` left attn.npy, logits.npy, ... of the replaced model beside the new one, while the figures of
+ * the same run were removed (a tester's report); a dump of another model there stayed without a word (a
+ * learner's pass). source.txt is read once, by av_dump_earlier_kind. */
+static int holds_dump_of_model(const char *dir, char *other, size_t n) {
+    char task[32], weights[1024], key[96];
     int step = 0, present = 0;
     int64_t crc[5];
     av_err e = {{0}};
+    other[0] = 0;
     if (av_trained_task_read(dir, task, &step, &present, NULL, &e) || !present) return 0;
-    if (av_dump_earlier_kind(dir, crc) != 2) return 0;
-    av_path_join(path, sizeof path, dir, "source.txt");
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, fp);
-    fclose(fp);
-    buf[n] = 0;
-    char *eol = strchr(buf, '\n'); /* the weights line only */
-    if (eol) *eol = 0;
+    int kind = av_dump_earlier_kind(dir, crc, weights, sizeof weights);
+    if (!kind) return 0;
     snprintf(key, sizeof key, "(attnviz --train %s, step %d; ", task, step);
-    return !strncmp(buf, "weights: trained toy model ", 27) && strstr(buf, key) != NULL;
+    if (kind == 2 && !strncmp(weights, "trained toy model ", 18) && strstr(weights, key)) return 1;
+    snprintf(other, n, "%s", weights);
+    return 2;
+}
+
+/* The note that dir keeps a --dump of another model (holds_dump_of_model 2, whose weights line is other) beside
+ * the model this run saved, with -q too: it is not the new model's, and not of the one replaced. */
+static void note_kept_dump(const char *dir, const char *other) {
+    av_message(stderr, "attnviz: note: %s also holds a --dump of another model than the one this run replaced "
+               "(its source.txt: weights: %.300s); kept beside the new model, whose attention its .npy files do not "
+               "show; give dumps a --dump folder of their own\n", AV_SHOWN_WORD(dir, 349), other);
 }
 
 /* Remove the --model --dump files (kModelDumpFiles) of the model this run replaced from dir, and name them in
@@ -1152,11 +1158,13 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
              "same model) to write them\n", o->tty ? "\n" : "", sd, rest[0] ? " (" : "", rest,
              others[0] ? cmp : "", rest[0] ? ")" : "");
-    int dumped = holds_dump_of_model(dir); /* before the model it names is replaced */
+    char other_dump[1024]; /* holds_dump_of_model's weights line, whole */
+    int dumped = holds_dump_of_model(dir, other_dump, sizeof other_dump); /* before the model it names is replaced */
     av_status s = write_model(dir, &r->tr, o, task, held_out_rose(&r->log), msg, err);
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
-    if (!s && dumped) s = remove_replaced_dump(dir, err);
+    if (!s && dumped == 1) s = remove_replaced_dump(dir, err);
+    if (!s && dumped == 2) note_kept_dump(dir, other_dump);
     if (!s) s = remove_foreign_tokenizer(dir, err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
