@@ -2352,6 +2352,126 @@ static void test_llama_page_names_rmsnorm(void **state) {
     free(page);
 }
 
+/* The table of layers of a Llama trace kept the old wide columns after the GPT-2 trace's was narrowed (e1e6eb3):
+ * its header "layer   rms(x): in → out     on token 0      previous-token head    RoPE shift: worst |ΔS|" was 90
+ * columns after its indent of 21 (111 in all, its rows 105), so at an 80-column terminal (a projector's large
+ * font) the table was moved to column 0 and narrowed to gaps of 2, and at 60 split in two. It now has the GPT-2
+ * trace's columns and note, 8 + 13 + 3 + 13 + 19 = 56 columns after the indent with the rms "0.290 → 0.335" (13),
+ * and the RoPE shift of each layer is a table of its own under the RoPE evidence. The numbers are the numpy
+ * reference's (tests/gen_llama_ref.py, float64): rms of hidden[l] and hidden[l + 1] (L+1, T, C), the mean of
+ * attn[l, h, i, 0] over heads and queries 1..T−1, and the head with the largest mean attn[l, h, i, i − 1]. */
+static int columns_of(const char *s, size_t n) { /* every character here is one column: one per UTF-8 lead byte */
+    int w = 0;
+    for (size_t i = 0; i < n; i++) w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
+static void strip_escapes(char *s) {
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        if (*r == '\033') {
+            while (*r && *r != 'm') r++;
+            if (!*r) break;
+            continue;
+        }
+        *w++ = *r;
+    }
+    *w = 0;
+}
+
+static void test_llama_layers_table_fits_80_columns(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    av_npy hid, att;
+    av_err err = {{0}};
+    if (av_npy_read(&hid, src_path("tests/ref/llama/llama_f32/hidden.npy"), &err)) fail_msg("%s", err.msg);
+    if (av_npy_read(&att, src_path("tests/ref/llama/llama_f32/attn.npy"), &err)) fail_msg("%s", err.msg);
+    assert_int_equal(hid.ndim, 3);
+    assert_int_equal(att.ndim, 4);
+    int L = att.shape[0], H = att.shape[1], T = att.shape[2], C = hid.shape[2];
+    assert_int_equal(L, 2);
+    char want[2048] = "                     layer   rms: in → out   on token 0   previous-token head\n";
+    for (int l = 0; l < L; l++) {
+        double rms[2];
+        for (int k = 0; k < 2; k++) {
+            double acc = 0;
+            for (size_t i = 0; i < (size_t)T * C; i++) {
+                double x = hid.data[(size_t)(l + k) * T * C + i];
+                acc += x * x;
+            }
+            rms[k] = sqrt(acc / ((double)T * C));
+            assert_true(rms[k] >= 0.1 && rms[k] < 1); /* 3 significant digits: "%.3f" */
+        }
+        double first = 0, best = -1;
+        int head = 0;
+        for (int h = 0; h < H; h++) {
+            double prev = 0;
+            for (int i = 1; i < T; i++) {
+                first += att.data[(((size_t)l * H + h) * T + i) * T];
+                prev += att.data[(((size_t)l * H + h) * T + i) * T + i - 1];
+            }
+            if (prev / (T - 1) > best) best = prev / (T - 1), head = h;
+        }
+        char row[256], io[64];
+        snprintf(io, sizeof io, "%.3f → %.3f", rms[0], rms[1]);
+        snprintf(row, sizeof row, "%21s%-7d %-15s   %-12.2f head %d (%.2f)\n", "", l, io, first / ((double)H * (T - 1)),
+                 head, best);
+        strcat(want, row);
+    }
+    strcat(want, "                     (rms: root mean square of the residual stream x, into and out of the layer;\n");
+    av_npy_free(&hid);
+    av_npy_free(&att);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+    if (r.code != 0 || !strstr(r.out, want)) fail_msg("exit %d; no table of layers\n%s\nin:\n%s", r.code, want, r.out);
+    /* the RoPE shift's table: layer, worst |ΔS| (float32 rounding, below 1e-5) and its head; the summary's worst is
+     * the larger */
+    const char *rope = strstr(r.out, "positions 1000…1009:\n                     layer   RoPE shift: worst |ΔS|\n");
+    double dS[2] = {-1, -1}, all = -1;
+    int wh[2] = {-1, -1}, lay[2] = {-1, -1};
+    if (!rope || sscanf(strchr(strchr(rope, '\n') + 1, '\n') + 1, " %d %lf (head %d)\n %d %lf (head %d)", &lay[0], &dS[0],
+                        &wh[0], &lay[1], &dS[1], &wh[1]) != 6)
+        fail_msg("no table of the RoPE shift under the RoPE evidence:\n%s", r.out);
+    const char *worst = strstr(rope, "stay the same: worst |ΔS| = ");
+    if (!worst || sscanf(worst + strlen("stay the same: worst |ΔS| = "), "%lf", &all) != 1) fail_msg("%s", r.out);
+    for (int l = 0; l < 2; l++)
+        if (lay[l] != l || !(dS[l] >= 0 && dS[l] < 1e-5) || wh[l] < 0 || wh[l] >= H || dS[l] > all)
+            fail_msg("RoPE shift row %d: layer %d, %g (head %d), worst %g:\n%s", l, lay[l], dS[l], wh[l], all, r.out);
+    if (all != fmax(dS[0], dS[1])) fail_msg("the worst |ΔS| %g is not the larger of the rows':\n%s", all, r.out);
+    /* at an 80-column terminal every line fits and the table stays at its indent of 21 (21 + 56 = 77 columns); at
+     * 60 it moves left by 77 − 60 = 17, to column 4, its gaps as they were */
+    const char *argv[] = {tu_bin(), "--model", model, "--no-plot", SENTENCE, NULL};
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    static const int widths[] = {80, 60};
+    for (int k = 0; k < 2; k++) {
+        int status = tu_run_pty(argv, widths[k], out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        strip_escapes(out);
+        for (const char *line = out; *line;) {
+            size_t n = strcspn(line, "\n");
+            if (columns_of(line, n) > widths[k])
+                fail_msg("a line of %d columns on a %d-column terminal:\n%.*s\nin:\n%s", columns_of(line, n), widths[k],
+                         (int)n, line, out);
+            line += n + (line[n] == '\n');
+        }
+        char head[160];
+        snprintf(head, sizeof head, "\n%*slayer   rms: in → out   on token 0   previous-token head\n%*s0       0.",
+                 k ? 4 : 21, "", k ? 4 : 21, "");
+        if (!strstr(out, head)) fail_msg("no table of layers at column %d on a %d-column terminal:\n%s", k ? 4 : 21,
+                                         widths[k], out);
+        if (!tu_same_words(out, r.out)) fail_msg("the terminal's words are not the pipe's:\n%s\n---\n%s", out, r.out);
+    }
+    free(out);
+    tu_free(&r);
+    /* one token: both marks are —, and the RoPE shift is in its own table */
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "The", NULL);
+    if (r.code != 0 || !strstr(r.out, "   —            —\n") ||
+        !strstr(r.out, "(one token: no query has a token before it, so both marks are —)\n"))
+        fail_msg("one token: exit %d:\n%s%s", r.code, r.out, r.err);
+    tu_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
@@ -2416,6 +2536,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_tokenizer_bpe_options_that_change_ids, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_flags_must_be_booleans, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_layers_table_fits_80_columns, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,25 +204,16 @@ static void layer_marks(const tctx *t, int l, double *first, int *prev_head, dou
     *first = T > 1 ? f0 / ((double)H * (T - 1)) : 1.0;
 }
 
-static void embed_and_layers(const tctx *t) {
+/* The table of layers under step [3] of the GPT-2 and the Llama/Qwen2 trace, at a step's indent of 21: for each
+ * layer l < t->L, its rms "in → out" (rms_in_out), its mean weight of queries 1..T−1 on token 0 and its
+ * previous-token head with that mean weight (layer_marks), "—" for both with one token; layer t->r->layer in bold;
+ * then one line of note for each column, broken at a terminal's width (av_term_wrap), not by hand. The rms column
+ * is as wide as its widest "in → out" (its "→" is 3 bytes, 1 column) and the columns are 3 spaces apart, so that
+ * the table fits an 80-column terminal while that is at most 16 columns ("rms(x): in → out" in 22 and
+ * "on 1st token" in 15 took 85, the Llama trace's with a fifth column "RoPE shift: worst |ΔS|" 111). Writes t->f. */
+static void layers_table(const tctx *t) {
     FILE *f = t->f;
-    int T = t->T, C = t->C;
-    stage(t, "[1]", "tokenize");
-    fprintf(f, "UTF-8 text → %d token id%s (pre-tokenize, bytes → symbols, merges applied by rank)\n", T, T == 1 ? "" : "s");
-    print_ids(f, t->r->ids, T);
-    stage(t, "[2]", "embed");
-    if (t->c->positions == AV_POS_LEARNED)
-        fprintf(f, "x = wte[token] + wpe[position]    (%d, %d) + (%d, %d) → (%d, %d)   wte (%d, %d), wpe (%d, %d)\n", T,
-                C, T, C, T, C, t->V, C, t->c->n_positions, C);
-    else
-        fprintf(f, "x = wte[token]%s          (%d, %d)   wte (%d, %d)\n",
-                t->c->positions == AV_POS_SINUSOIDAL ? " + PE" : "", T, C, t->V, C);
-    stage(t, "[3]", "layers");
-    fprintf(f, "%d block%s, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L,
-            t->L == 1 ? "" : "s", T, C, T, C, t->H, T, T);
-    /* The rms column as wide as its widest "in → out" (its "→" is 3 bytes, 1 column), so that the header fits an
-     * 80-column terminal with its indent of 21 while that is at most 16 columns ("rms(x): in → out" in 22 and
-     * "on 1st token" in 15 took 85) */
+    int T = t->T;
     int io_w = 13; /* "rms: in → out" */
     for (int l = 0; l < t->L; l++) {
         char io[64];
@@ -244,11 +235,29 @@ static void embed_and_layers(const tctx *t) {
                     l == t->r->layer ? av_reset(t->color) : "", io_w + 2, io, first, ph, pw);
     }
     if (T == 1) fprintf(f, "%s(one token: no query has a token before it, so both marks are —)\n", ind);
-    /* one line for each column, each broken at a terminal's width (av_term_wrap), not by hand */
     fprintf(f, "%s(rms: root mean square of the residual stream x, into and out of the layer;\n", ind);
     fprintf(f, "%s on token 0: mean weight of queries 1..T−1 on key 0, the first token;\n", ind);
     fprintf(f, "%s previous-token head: the head whose queries put the most weight on the token just before them, with "
             "that mean weight)\n", ind);
+}
+
+static void embed_and_layers(const tctx *t) {
+    FILE *f = t->f;
+    int T = t->T, C = t->C;
+    stage(t, "[1]", "tokenize");
+    fprintf(f, "UTF-8 text → %d token id%s (pre-tokenize, bytes → symbols, merges applied by rank)\n", T, T == 1 ? "" : "s");
+    print_ids(f, t->r->ids, T);
+    stage(t, "[2]", "embed");
+    if (t->c->positions == AV_POS_LEARNED)
+        fprintf(f, "x = wte[token] + wpe[position]    (%d, %d) + (%d, %d) → (%d, %d)   wte (%d, %d), wpe (%d, %d)\n", T,
+                C, T, C, T, C, t->V, C, t->c->n_positions, C);
+    else
+        fprintf(f, "x = wte[token]%s          (%d, %d)   wte (%d, %d)\n",
+                t->c->positions == AV_POS_SINUSOIDAL ? " + PE" : "", T, C, t->V, C);
+    stage(t, "[3]", "layers");
+    fprintf(f, "%d block%s, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L,
+            t->L == 1 ? "" : "s", T, C, T, C, t->H, T, T);
+    layers_table(t);
 }
 
 /* Layer L, step by step: LayerNorm, the attention stages, residual, MLP. */
@@ -399,28 +408,23 @@ static void llama_layers(const tctx *t) {
     stage(t, "[3]", "layers");
     fprintf(f, "%d block%s, each (%d, %d) → (%d, %d); attention weights (H, T, T) = (%d, %d, %d) per layer\n", t->L,
             t->L == 1 ? "" : "s", T, C, T, C, t->H, T, T);
-    fprintf(f, "%s%-7s %-22s %-15s %-22s %s\n", ind, "layer", "rms(x): in → out", "on token 0", "previous-token head",
-            "RoPE shift: worst |ΔS|");
+    layers_table(t);
+    /* The RoPE shift of each layer, a table of its own: as a fifth column of the table of layers it took the
+     * header to 111 columns with its indent of 21 */
     double all = 0;
     for (int l = 0; l < t->L; l++) {
-        double first, pw;
-        int ph, wh = 0;
-        layer_marks(t, l, &first, &ph, &pw);
-        double dS = rope_worst(t, l, &wh);
-        all = fmax(all, dS);
-        char io[64], prev[40];
-        rms_in_out(io, t, l);
-        snprintf(prev, sizeof prev, "head %d (%.2f)", ph, pw);
-        if (T == 1) /* as embed_and_layers: no query 1..T−1 */
-            fprintf(f, "%s%s%-7d%s %-22s %-17s %-24s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "",
-                    l, l == t->r->layer ? av_reset(t->color) : "", io, "—", "—", dS, wh);
-        else
-            fprintf(f, "%s%s%-7d%s %-22s %-15.2f %-22s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "",
-                    l, l == t->r->layer ? av_reset(t->color) : "", io, first, prev, dS, wh);
+        int wh = 0;
+        all = fmax(all, rope_worst(t, l, &wh));
     }
-    if (T == 1) fprintf(f, "%s(one token: no query has a token before it, so the first two marks are —)\n", ind);
-    fprintf(f, "%sRoPE evidence on the model's own heads: the first %d token%s run again at positions %d…%d;\n", ind, Ts,
+    fprintf(f, "%sRoPE evidence on the model's own heads: the first %d token%s run again at positions %d…%d:\n", ind, Ts,
             Ts == 1 ? "" : "s", AV_LLAMARUN_SHIFT, AV_LLAMARUN_SHIFT + Ts - 1);
+    fprintf(f, "%s%-7s %s\n", ind, "layer", "RoPE shift: worst |ΔS|");
+    for (int l = 0; l < t->L; l++) {
+        int wh = 0;
+        double dS = rope_worst(t, l, &wh);
+        fprintf(f, "%s%s%-7d%s %.1e (head %d)\n", ind, l == t->r->layer ? av_bold(t->color) : "", l,
+                l == t->r->layer ? av_reset(t->color) : "", dS, wh);
+    }
     fprintf(f, "%severy layer's and head's scores S = q·kᵀ/√d_k stay the same: worst |ΔS| = %.1e (float32 rounding),\n", ind, all);
     fprintf(f, "%sbecause a rotation by angle m·θ_i on q and n·θ_i on k leaves only (m − n)·θ_i in q·k (RoFormer §3.4.2)\n", ind);
 }
