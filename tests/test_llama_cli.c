@@ -298,7 +298,7 @@ static void test_rope_parameters_of_transformers_5(void **state) {
     assert_int_equal(tu_write_replaced(path, json, "\"rope_theta\": 10000.0,", ""), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
     if (r.code != 0) fail_msg("no rope_theta: exit %d: %s", r.code, r.err);
-    assert_non_null(strstr(r.out, "θ = 10000 (config.json has no rope_theta: transformers'\n             default)"));
+    assert_non_null(strstr(r.out, "θ = 10000 (config.json has no rope_theta: transformers' default): attnviz's"));
     assert_null(strstr(r.out, "θ = rope_theta"));
     tu_free(&r);
     assert_int_equal(tu_write_replaced(path, json, "\"rope_theta\": 10000.0,",
@@ -2352,14 +2352,6 @@ static void test_llama_page_names_rmsnorm(void **state) {
     free(page);
 }
 
-/* The table of layers of a Llama trace kept the old wide columns after the GPT-2 trace's was narrowed (e1e6eb3):
- * its header "layer   rms(x): in → out     on token 0      previous-token head    RoPE shift: worst |ΔS|" was 90
- * columns after its indent of 21 (111 in all, its rows 105), so at an 80-column terminal (a projector's large
- * font) the table was moved to column 0 and narrowed to gaps of 2, and at 60 split in two. It now has the GPT-2
- * trace's columns and note, 8 + 13 + 3 + 13 + 19 = 56 columns after the indent with the rms "0.290 → 0.335" (13),
- * and the RoPE shift of each layer is a table of its own under the RoPE evidence. The numbers are the numpy
- * reference's (tests/gen_llama_ref.py, float64): rms of hidden[l] and hidden[l + 1] (L+1, T, C), the mean of
- * attn[l, h, i, 0] over heads and queries 1..T−1, and the head with the largest mean attn[l, h, i, i − 1]. */
 static int columns_of(const char *s, size_t n) { /* every character here is one column: one per UTF-8 lead byte */
     int w = 0;
     for (size_t i = 0; i < n; i++) w += ((unsigned char)s[i] & 0xC0) != 0x80;
@@ -2379,6 +2371,60 @@ static void strip_escapes(char *s) {
     *w = 0;
 }
 
+/* The positions note and step [1.3] of a Llama trace were broken by hand at about 105 columns, so at an
+ * 80-column terminal the note went on raggedly: "(--rope-style interleaved); Hugging", then "Face's conversion
+ * permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the", then "cheaper rotate_half gives the"
+ * (an 80-column line holding 35 and 29 of its columns), and step [1.3] "on Q and K; K, V repeated: query head h"
+ * then "reads K/V head h/2 (GQA) ...". Each sentence is one line now, broken at the terminal's width: in a pipe the
+ * note is one line, and on an 80-column pseudo-terminal every line of the note but its last is full, its next
+ * line's first word not fitting after it (greedy filling, counted by hand: one column per UTF-8 lead byte). */
+static void test_llama_notes_are_broken_at_the_width(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", SENTENCE, NULL);
+    static const char *const lines[] = {
+        "\n             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging Face's "
+        "conversion permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the same scores, so every "
+        "Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n  GQA ",
+        "RoPE (half, θ = 10000) on Q and K\n                     K, V repeated: query head h reads K/V head h/2 (GQA), "
+        "so K, V become (4, 10, 16)\n"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (r.code != 0 || !strstr(r.out, lines[i])) fail_msg("exit %d; no line\n%s\nin:\n%s", r.code, lines[i], r.out);
+    tu_free(&r);
+    const char *argv[] = {tu_bin(), "--model", model, "--no-plot", SENTENCE, NULL};
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_run_pty(argv, 80, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    strip_escapes(out);
+    const char *at = strstr(out, "\n             Meta's LLaMA code"), *end = at ? strstr(at, "\n  GQA ") : NULL;
+    if (!end) fail_msg("no positions note:\n%s", out);
+    int n_lines = 0;
+    for (const char *line = at + 1; line < end;) {
+        size_t n = strcspn(line, "\n");
+        const char *next = line + n + 1;
+        if (next < end) {
+            size_t lead = strspn(next, " "), word = strcspn(next + lead, " \n");
+            if (lead != 13 || columns_of(line, n) + 1 + columns_of(next + lead, word) <= 80)
+                fail_msg("the note is not filled to 80 columns: \"%.*s\" then \"%.*s\":\n%s", (int)n, line,
+                         (int)strcspn(next, "\n"), next, out);
+        }
+        n_lines++;
+        line = next;
+    }
+    assert_true(n_lines >= 3);
+    free(out);
+}
+
+/* The table of layers of a Llama trace kept the old wide columns after the GPT-2 trace's was narrowed (e1e6eb3):
+ * its header "layer   rms(x): in → out     on token 0      previous-token head    RoPE shift: worst |ΔS|" was 90
+ * columns after its indent of 21 (111 in all, its rows 105), so at an 80-column terminal (a projector's large
+ * font) the table was moved to column 0 and narrowed to gaps of 2, and at 60 split in two. It now has the GPT-2
+ * trace's columns and note, 8 + 13 + 3 + 13 + 19 = 56 columns after the indent with the rms "0.290 → 0.335" (13),
+ * and the RoPE shift of each layer is a table of its own under the RoPE evidence. The numbers are the numpy
+ * reference's (tests/gen_llama_ref.py, float64): rms of hidden[l] and hidden[l + 1] (L+1, T, C), the mean of
+ * attn[l, h, i, 0] over heads and queries 1..T−1, and the head with the largest mean attn[l, h, i, i − 1]. */
 static void test_llama_layers_table_fits_80_columns(void **state) {
     tu_fixture *f = *state;
     const char *model = new_f32_folder(f, "m");
@@ -2537,6 +2583,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tokenizer_flags_must_be_booleans, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_layers_table_fits_80_columns, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_notes_are_broken_at_the_width, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -365,11 +365,14 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
         fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = %s = %.10g: attnviz's --rope-style half.\n",
                 c->rope_theta_from, c->rope_theta);
     else /* transformers' LlamaConfig and Qwen2Config default */
-        fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = %.10g (config.json has no rope_theta: transformers'\n"
-                   "             default): attnviz's --rope-style half.\n", c->rope_theta);
-    fprintf(f, "             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging\n"
-               "             Face's conversion permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the\n"
-               "             same scores, so every Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n");
+        fprintf(f, "  positions  RoPE, rotate-half pairs (i, i + d_k/2), θ = %.10g (config.json has no rope_theta: "
+                "transformers' default): attnviz's --rope-style half.\n", c->rope_theta);
+    /* one line for each sentence, broken at a terminal's width (av_term_wrap), not by hand: broken after "Hugging"
+     * and "gives the" as well, the sentence went on raggedly at 80 columns, "(--rope-style interleaved); Hugging"
+     * then "Face's conversion ... gives the" then "cheaper rotate_half gives the" */
+    fprintf(f, "             Meta's LLaMA code rotates interleaved pairs (2i, 2i+1) (--rope-style interleaved); Hugging "
+               "Face's conversion permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the same scores, "
+               "so every Hugging Face Llama/Qwen2 checkpoint is stored for the half layout\n");
     if (G == 1) /* Llama 2 7B's num_key_value_heads 32 = num_attention_heads: "1 query heads share each of the 32 K/V
                  * heads (query 0–0 → K/V 0, ...)" called plain multi-head attention grouped (a numbers pass) */
         fprintf(f, "  heads      multi-head attention: each of the %d query heads has its own K/V head\n"
@@ -449,12 +452,15 @@ static void llama_detail(const tctx *t, const av_model *v) {
         fprintf(f, "Q, K, V → (%d, %d, %d) each; RoPE (half, θ = %.10g) on Q and K; query head h reads K/V head h\n", H, T,
                 D, c->rope_theta);
     else {
-        fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %.10g) on Q and K; K, V repeated: query head h\n",
-                H, T, D, KVH, T, D, c->rope_theta);
+        /* the line breaks between the sentences, not after "query head h" */
+        fprintf(f, "Q → (%d, %d, %d), K, V → (%d, %d, %d); RoPE (half, θ = %.10g) on Q and K\n", H, T, D, KVH, T, D,
+                c->rope_theta);
         if (KVH == 1)
-            fprintf(f, "%sreads K/V head 0 (MQA: h/%d = 0), so K, V become (%d, %d, %d)\n", ind, H, H, T, D);
+            fprintf(f, "%sK, V repeated: query head h reads K/V head 0 (MQA: h/%d = 0), so K, V become (%d, %d, %d)\n", ind,
+                    H, H, T, D);
         else
-            fprintf(f, "%sreads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind, H / KVH, H, T, D);
+            fprintf(f, "%sK, V repeated: query head h reads K/V head h/%d (GQA), so K, V become (%d, %d, %d)\n", ind,
+                    H / KVH, H, T, D);
     }
     snprintf(n, sizeof n, "[%d.4]", l), stage(t, n, "scores");
     char vs[32];
