@@ -3776,6 +3776,52 @@ static void test_explain_table_narrows_to_the_terminal(void **state) {
     free(out);
 }
 
+/* At a teacher's projector terminal (40 to 60 columns) --explain broke its formulas and vectors inside: at 50
+ * `attnviz --no-plot --explain love,deep "I love deep learning"` printed "  q_1 = Q[0, 1, :] = [ 0.3613 -1.3682
+ * 0.0580" then "  -2.4518 … -0.6109]   (512 numbers)", at 60 "row max = 0.43821761   row sum Σ_j" then
+ * "exp(S − max) = 2.07762304", and step [6] of the trace left "0.0441942" alone under "S = … = Q·Kᵀ ×". A
+ * formula or a vector is broken only at a space outside it when it fits on the next line, and a chain of "="
+ * at its next "=". Worked by hand from the pipe's lines:
+ * the vector "[ 0.3613 -1.3682  0.0580 -2.4518 … -0.6109]" is 43 columns, so from column 2 it fits whole from
+ * 45 columns on, as "[ 0.4326 -1.2884  0.4849 -0.6150 …  2.8909]" does; "row sum Σ_j exp(S − max) =
+ * 2.07762304" is 37 columns, whole under column 6 from 43; step [6]'s formula "S = Q·Kᵀ/√d_k = Q·Kᵀ/√512 =
+ * Q·Kᵀ × 0.0441942" is 44 columns, 19 + 44 = 63 > 60, and its last "=" leaves "= Q·Kᵀ × 0.0441942" (18),
+ * which fits at 19 from 37 columns on. */
+static void test_explain_keeps_formulas_whole_at_a_narrow_terminal(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    static const char *const alone[] = {"-0.6109]", "2.8909]", "2.07762304", "0.204173729"};
+    for (int cols = 40; cols <= 60; cols++) {
+        const char *trace[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+        int status = tu_run_pty(trace, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (strstr(out, "\n                   0.0441942\n")) fail_msg("at %d columns, step [6]:\n%s", cols, out);
+        const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--explain", "love,deep",
+                              "I love deep learning", NULL};
+        status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        for (const char *line = out; *line;) {
+            size_t n = strcspn(line, "\n"), lead = strspn(line, " ");
+            for (size_t k = 0; k < sizeof alone / sizeof alone[0]; k++)
+                if (n - lead == strlen(alone[k]) && strncmp(line + lead, alone[k], n - lead) == 0)
+                    fail_msg("at %d columns, \"%s\" alone on a line in:\n%s", cols, alone[k], out);
+            line += n + (line[n] == '\n');
+        }
+        if (cols >= 45 && (!strstr(out, "[ 0.3613 -1.3682  0.0580 -2.4518 … -0.6109]\n") ||
+                           !strstr(out, "[ 0.4326 -1.2884  0.4849 -0.6150 …  2.8909]\n")))
+            fail_msg("at %d columns, a vector broken:\n%s", cols, out);
+        if (cols >= 43 && !strstr(out, "\n      row sum Σ_j exp(S − max) = 2.07762304\n"))
+            fail_msg("at %d columns, the row sum broken:\n%s", cols, out);
+    }
+    const char *trace[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    int status = tu_run_pty(trace, 60, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n [6] scores        S = Q·Kᵀ/√d_k = Q·Kᵀ/√512\n                   = Q·Kᵀ × 0.0441942\n"))
+        fail_msg("step [6] at 60 columns:\n%s", out);
+    free(out);
+}
+
 /* --compare's table broke its rows at a 60-column terminal: `attnviz --no-plot -q --compare positions "I love deep
  * learning"` printed "  none                        0.4868               1.2013" then "  —" alone on the next
  * line, and "0.4967" likewise, since its rows have too few gaps of 3+ spaces to count as a table's; its last
@@ -5104,6 +5150,7 @@ int main(void) {
         cmocka_unit_test(test_trace_keeps_shapes_whole_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_keeps_a_chain_of_shapes_whole),
         cmocka_unit_test(test_explain_table_narrows_to_the_terminal),
+        cmocka_unit_test(test_explain_keeps_formulas_whole_at_a_narrow_terminal),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

@@ -422,6 +422,31 @@ static size_t shape_chain_at(const char *p, size_t n) {
     }
 }
 
+/* The length of the bracketed group p[0..n) begins with, '(' or '[' to its matching ')' or ']' ("[ 0.3613 …
+ * -0.6109]", "exp(S − max)"'s "(S − max)", "Q[0, 1, :]"), when it holds a space; else 0 (none, no space or no
+ * close) */
+static size_t group_at(const char *p, size_t n) {
+    int depth = 0, space = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '(' || p[i] == '[') depth++;
+        else if ((p[i] == ')' || p[i] == ']') && --depth == 0) return space ? i + 1 : 0;
+        else if (p[i] == ' ') space = 1;
+    }
+    return 0;
+}
+
+/* The end of the piece of line[from..n) that a gap of 3+ spaces outside brackets ends ("row max = 0.43821761"
+ * of "row max = 0.43821761   row sum Σ_j exp(S − max) = 2.07762304"), else n */
+static size_t piece_end(const char *line, size_t from, size_t n) {
+    int depth = 0;
+    for (size_t i = from; i < n; i++) {
+        if (line[i] == '(' || line[i] == '[') depth++;
+        else if ((line[i] == ')' || line[i] == ']') && depth > 0) depth--;
+        else if (!depth && i + 2 < n && line[i] == ' ' && line[i + 1] == ' ' && line[i + 2] == ' ') return i;
+    }
+    return n;
+}
+
 /* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last gap of 3+
  * spaces outside brackets and |…| (between the sizes "T = 4   d_model = 512", a formula and its shape), else
  * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
@@ -431,10 +456,10 @@ static size_t shape_chain_at(const char *p, size_t n) {
  * n when it fits or has no space; when no space fits, the first space, so that only the first word
  * runs past width ("sin(pos/10000^(2i/d_model)),", not the rest of the line after it), unless the continuation
  * indent takes half the width or more (then n: --explain's "= [ 0.1697 … ]" under column 40 stays one line) */
-static size_t break_at(const char *line, size_t at, size_t n, int col, int width, int indent) {
+static size_t break_in(const char *line, size_t at, size_t n, int col, int width, int indent, int keep) {
     if (col + line_width(line + at, n - at) <= width) return n;
-    size_t best[4] = {0, 0, 0, 0}; /* a gap, a space, one outside brackets, any */
-    int depth = 0, bars = 0;
+    size_t best[5] = {0, 0, 0, 0, 0}; /* a gap, a space, one before " = ", one outside brackets, any */
+    int depth = 0, bars = 0, eqs = 0; /* eqs: the "=" passed in this clause */
     size_t shape_end = 0; /* past the ')' of the shape the scan is in, else 0 */
     size_t chain_end = 0; /* past the last chain of shapes seen (shape_chain_at), whose later shapes start none */
     for (size_t i = at; i < n; i++) {
@@ -452,6 +477,15 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
             shape_end = chain && indent + line_width(line + i, chain) <= width ? chain : shape_at(line + i, n - i);
             shape_end += shape_end ? i : 0;
         }
+        if (keep && (ch == '(' || ch == '[') && !shape_end && !depth) {
+            /* a bracketed vector or a formula's group that fits at the continuation indent with the word it
+             * is part of ("0.5·u·(1 + tanh(…))") is one word:
+             * "q_1 = Q[0, 1, :] = [ 0.3613 … -0.6109]" broke inside the vector, "-0.6109]" going on alone */
+            size_t g = group_at(line + i, n - i), w = i, e = i + g; /* w..e: the word the group is part of */
+            while (w > at && line[w - 1] != ' ') w--;
+            while (g && e < n && line[e] != ' ') e++;
+            if (g && indent + line_width(line + w, e - w) <= width) shape_end = i + g;
+        }
         if (ch == '(' || ch == '[') depth++;
         else if ((ch == ')' || ch == ']') && depth > 0) depth--;
         else if (ch == '|') bars = !bars; /* |Σ_j A[i,j] − 1| */
@@ -459,7 +493,7 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
         if (shape_end) continue; /* "(4, 512)" is never broken: "(4," and "512)" say no shape */
         if (ch != ' ' || i == at || line[i - 1] == ' ') continue;
         int over = col + line_width(line + at, i - at) > width;
-        if (over && (best[3] || indent * 2 >= width)) break; /* under a deep indent every word would be too wide */
+        if (over && (best[4] || indent * 2 >= width)) break; /* under a deep indent every word would be too wide */
         size_t prev = i; /* the word before the space */
         while (prev > at && line[prev - 1] != ' ') prev--;
         size_t next = i + strspn(line + i, " ");
@@ -468,17 +502,47 @@ static size_t break_at(const char *line, size_t at, size_t n, int col, int width
                  (line[i - 1] == ':' && strchr("-0123456789", line[next])); /* "d<256: -17.1063" */
         if (!depth && !bars && !op && next - i >= 3) best[0] = i;
         if (!depth && !bars && !op) best[1] = i;
-        if (!depth && !bars) best[2] = i;
-        best[3] = i;
+        /* a formula goes on at its next "=", not with its last number alone: "S = Q·Kᵀ/√d_k = Q·Kᵀ/√512" then
+         * "= Q·Kᵀ × 0.0441942", where "0.0441942" went on alone; the first "=" of a clause (after ',', ':' or
+         * a gap) keeps its name ("var(Q·Kᵀ/√d_k) = 1.134", "PE(pos,2i) = sin(…)") unless its value is the
+         * piece's last word: "row sum Σ_j exp(S − max)" then "= 2.07762304", not "2.07762304" alone */
+        if (keep && !depth && !bars && line[next] == '=' && line[next + 1] == ' ' &&
+            (eqs || !memchr(line + next + 2, ' ', piece_end(line, next + 2, n) - (next + 2))))
+            best[2] = i;
+        if (i - prev == 1 && line[prev] == '=') eqs++; /* past "a = b": an "=" from here goes on a chain */
+        else if (!depth && (line[i - 1] == ',' || line[i - 1] == ':' || next - i >= 3)) eqs = 0;
+        if (!depth && !bars) best[3] = i;
+        best[4] = i;
         if (over) break; /* no space fits: the first after the word too wide for the room, which alone runs past */
     }
-    /* the first kind that breaks in the second half of the room, else the latest break of any kind */
+    /* a gap whose next piece fits whole at the continuation indent: "row max = 0.43821761   row sum Σ_j exp(S −
+     * max) = 2.07762304" broke after "Σ_j" to leave no more than half the room empty */
+    if (keep && best[0] && col + line_width(line + at, best[0] - at) > indent) {
+        size_t from = best[0] + strspn(line + best[0], " ");
+        if (indent + line_width(line + from, piece_end(line, from, n) - from) <= width) return best[0];
+    }
+    /* the first kind that breaks in the second half of the room (a formula at its "=" anywhere), else the
+     * latest break of any kind */
     size_t last = 0;
-    for (int k = 0; k < 4; k++) {
-        if (best[k] && line_width(line + at, best[k] - at) * 2 >= width - col) return best[k];
+    if (best[2]) { /* "= …" goes on only when it ends on the next line or breaks at an "=" of its own there */
+        size_t from = best[2] + strspn(line + best[2], " "), end = piece_end(line, from, n), eq = end;
+        for (size_t j = from + 2; j + 2 < end && eq == end; j++)
+            if (line[j] == ' ' && line[j + 1] == '=' && line[j + 2] == ' ') eq = j;
+        if (indent + line_width(line + from, (eq < end ? eq : end) - from) > width) best[2] = 0;
+    }
+    for (int k = 0; k < 5; k++) {
+        if (best[k] && (k == 2 || line_width(line + at, best[k] - at) * 2 >= width - col)) return best[k];
         if (best[k] > last) last = best[k];
     }
     return last ? last : n;
+}
+
+/* break_in keeping whole what fits at the continuation indent (keep), unless that leaves the line no text past
+ * the indent (" [1] tokenize" then the rest under column 19): then as before */
+static size_t break_at(const char *line, size_t at, size_t n, int col, int width, int indent) {
+    size_t cut = break_in(line, at, n, col, width, indent, 1);
+    if (cut < n && col + line_width(line + at, cut - at) <= indent) cut = break_in(line, at, n, col, width, indent, 0);
+    return cut;
 }
 
 /* Calls fn(row, byte, column, bytes) for each character of row[0..n) (whole grapheme clusters, colour escapes
