@@ -554,7 +554,7 @@ static const bad_case kCases[] = {
     {"file_1mib_line_of_words", 2, "the sentence has 524288 tokens, more than the maximum 65536; shorten it", {"-f", "@/in/s.txt"}, prep_f_1mib_words, 0, NULL, 0},
     {"file_1mib_single_token", 2, "token 0 (\"xxxxxxxxxxxxxxxx…\") is 1048575 bytes long; the maximum is 64 bytes", {"-f", "@/in/s.txt"}, prep_f_1mib_token, 0, NULL, 0},
     /* the file's size is named (MIB + 2 bytes), as the limit is */
-    {"file_over_1mib", 2, "s.txt' (1048578 bytes) is larger than the 1048576-byte limit; give a part of it: a run takes at most 65536 tokens", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
+    {"file_over_1mib", 2, "@/in/s.txt (1048578 bytes) is larger than the 1048576-byte limit; give a part of it: a run takes at most 65536 tokens", {"-f", "@/in/s.txt"}, prep_f_over_limit, 0, NULL, 0},
     {"file_missing", 2, "cannot read", {"-f", "@/in/none.txt"}, NULL, 0, NULL, 0},
     {"file_unreadable", 1, "Permission denied", {"-f", "@/in/s.txt"}, prep_f_unreadable, F_NEEDS_NONROOT, NULL, 0},
     {"file_is_a_folder", 2, "Is a directory", {"-f", "@/in/adir"}, prep_f_dir, 0, NULL, 0},
@@ -898,17 +898,17 @@ static const bad_case kCases[] = {
     {"empty_outdir_name", 2, "--outdir '' is empty", {"-o", "", S4}, NULL, F_NO_AUTO_OUT, NULL, 0},
     /* --weights */
     /* a file of the folder, given for the folder: name the folder (a learner's pass) */
-    {"weights_file_for_folder", 2, "W_Q.npy' is a file; --weights takes the folder that holds X.npy, W_Q.npy, W_K.npy, "
-     "W_V.npy and W_O.npy: --weights '", {W8, "--weights", "@/in/w/W_Q.npy", S4}, prep_w_file_for_folder, 0, NULL, 0},
-    {"weights_truncated", 2, "W_Q.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 100", {W8, "--weights", "@/in/w", S4}, prep_w_truncated, 0, NULL, 0},
-    {"weights_header_length_past_eof", 2, "W_Q.npy: truncated header: header length 1000 points past the end of the file", {W8, "--weights", "@/in/w", S4}, prep_w_hlen_past_eof, 0, NULL, 0},
-    {"weights_lying_shape", 2, "W_K.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 128", {W8, "--weights", "@/in/w", S4}, prep_w_lying_shape, 0, NULL, 0},
-    {"weights_claims_2_48_floats", 2, "W_Q.npy: truncated: header says shape (16777216, 16777216)", {W8, "--weights", "@/in/w", S4}, prep_w_huge_claim, 0, NULL, 0},
-    {"weights_trailing_bytes", 2, "W_Q.npy: 4 trailing bytes", {W8, "--weights", "@/in/w", S4}, prep_w_trailing, 0, NULL, 0},
+    {"weights_file_for_folder", 2, "@/in/w/W_Q.npy is a file; --weights takes the folder that holds X.npy, W_Q.npy, "
+     "W_K.npy, W_V.npy and W_O.npy: --weights @/in/w", {W8, "--weights", "@/in/w/W_Q.npy", S4}, prep_w_file_for_folder, 0, NULL, 0},
+    {"weights_truncated", 2, "@/in/w/W_Q.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 100", {W8, "--weights", "@/in/w", S4}, prep_w_truncated, 0, NULL, 0},
+    {"weights_header_length_past_eof", 2, "@/in/w/W_Q.npy: truncated header: header length 1000 points past the end of the file", {W8, "--weights", "@/in/w", S4}, prep_w_hlen_past_eof, 0, NULL, 0},
+    {"weights_lying_shape", 2, "@/in/w/W_K.npy: truncated: header says shape (8, 8) = 256 bytes of data, file has 128", {W8, "--weights", "@/in/w", S4}, prep_w_lying_shape, 0, NULL, 0},
+    {"weights_claims_2_48_floats", 2, "@/in/w/W_Q.npy: truncated: header says shape (16777216, 16777216)", {W8, "--weights", "@/in/w", S4}, prep_w_huge_claim, 0, NULL, 0},
+    {"weights_trailing_bytes", 2, "@/in/w/W_Q.npy: 4 trailing bytes", {W8, "--weights", "@/in/w", S4}, prep_w_trailing, 0, NULL, 0},
     /* an integer or float16 array says how to save it as float32 (a maintainer's list of known faults) */
-    {"weights_dtype_i8", 2, "W_Q.npy: dtype '<i8' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); it is int64: save it as float32, np.save(path, a.astype(np.float32))", {W8, "--weights", "@/in/w", S4}, prep_w_i8, 0, NULL, 0},
-    {"weights_dtype_f2", 2, "W_Q.npy: dtype '<f2' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); it is float16: save it as float32, np.save(path, a.astype(np.float32))", {W8, "--weights", "@/in/w", S4}, prep_w_f2, 0, NULL, 0},
-    {"weights_dtype_big_endian", 2, "W_V.npy: dtype '>f4' is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_big_endian, 0, NULL, 0},
+    {"weights_dtype_i8", 2, "@/in/w/W_Q.npy: dtype '<i8' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); it is int64: save it as float32, np.save(path, a.astype(np.float32))", {W8, "--weights", "@/in/w", S4}, prep_w_i8, 0, NULL, 0},
+    {"weights_dtype_f2", 2, "@/in/w/W_Q.npy: dtype '<f2' is not supported (this reader takes float32 '<f4', float64 '<f8', bool '|b1', uint8 '|u1'); it is float16: save it as float32, np.save(path, a.astype(np.float32))", {W8, "--weights", "@/in/w", S4}, prep_w_f2, 0, NULL, 0},
+    {"weights_dtype_big_endian", 2, "@/in/w/W_V.npy: dtype '>f4' is not supported", {W8, "--weights", "@/in/w", S4}, prep_w_big_endian, 0, NULL, 0},
     {"weights_dtype_bool", 2, "W_Q.npy has dtype '|b1'; expected float32 ('<f4')", {W8, "--weights", "@/in/w", S4}, prep_w_bool, 0, NULL, 0},
     /* the (3, 3) W_O was made for d_model 3 (its width): the message says so */
     {"weights_wrong_shape", 2, "W_O.npy has shape (3, 3); expected (8, 8) (W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q); this file is for d_model 3: add --d-model 3", {W8, "--weights", "@/in/w", S4}, prep_w_shape, 0, NULL, 0},
@@ -917,10 +917,10 @@ static const bad_case kCases[] = {
     {"weights_X_of_a_dump", 2, "@/in/w/tokens.txt says X.npy is the --dump of the 5 tokens [the] [cat] [\xE7\x8C\xAB] [sat] [down]: run that sentence, or move X.npy out of ", {W8, "--weights", "@/in/w", S4}, prep_x_shape_dumped, 0, NULL, 0},
     {"weights_X_not_of_that_dump", 2, "X.npy has shape (5, 8); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included)\n", {W8, "--weights", "@/in/w", S4}, prep_x_shape_other_tokens, 0, NULL, 0},
     {"weights_X_other_d_model_hint", 2, "X.npy has shape (4, 16); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included); this file is for d_model 16: add --d-model 16", {W8, "--weights", "@/in/w", S4}, prep_x_width, 0, NULL, 0},
-    {"weights_nan", 2, "W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},
-    {"weights_inf", 2, "W_K.npy contains -Inf at index 9 (row 1, column 1)", {W8, "--weights", "@/in/w", S4}, prep_w_inf, 0, NULL, 0},
+    {"weights_nan", 2, "@/in/w/W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},
+    {"weights_inf", 2, "@/in/w/W_K.npy contains -Inf at index 9 (row 1, column 1)", {W8, "--weights", "@/in/w", S4}, prep_w_inf, 0, NULL, 0},
     {"weights_overflow_float32", 2, "overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},
-    {"weights_not_npy", 2, "W_Q.npy: not a .npy file (bad magic", {W8, "--weights", "@/in/w", S4}, prep_w_not_npy, 0, NULL, 0},
+    {"weights_not_npy", 2, "@/in/w/W_Q.npy: not a .npy file (bad magic", {W8, "--weights", "@/in/w", S4}, prep_w_not_npy, 0, NULL, 0},
     {"weights_folder_empty", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy", {W8, "--weights", "@/in/w", S4}, prep_w_empty, 0, NULL, 0},
     /* a --train or Hugging Face model folder: the way on is --model, not "only .npy files are read" */
     {"weights_model_folder", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy; it is a model folder (it has config.json): run it with --model ", {W8, "--weights", "@/in/w", S4}, prep_w_model_folder, 0, NULL, 0},
@@ -930,10 +930,10 @@ static const bad_case kCases[] = {
     {"mask_wrong_shape", 2, "shape (3, 3); it must be bool, or uint8 with any value but 0 masked, with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
     {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
     /* the advice to save a float16 array as float32 is not for a mask */
-    {"mask_float16_one_story", 2, "m.npy: dtype '<f2' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_f2, 0, NULL, 0},
-    {"mask_int64_one_story", 2, "m.npy: dtype '<i8' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, or uint8 with any value but 0 masked: np.save(path, mask.astype(bool)); ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_int64, 0, NULL, 0},
+    {"mask_float16_one_story", 2, "@/in/m.npy: dtype '<f2' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_f2, 0, NULL, 0},
+    {"mask_int64_one_story", 2, "@/in/m.npy: dtype '<i8' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, or uint8 with any value but 0 masked: np.save(path, mask.astype(bool)); ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_int64, 0, NULL, 0},
     /* an additive 0/-inf mask: how to save it as a bool one (a learner's pass: the advice was astype(bool)) */
-    {"mask_additive_inf", 2, "m.npy contains -Inf at index 1 (row 0, column 1); every value must be finite; the mask "
+    {"mask_additive_inf", 2, "@/in/m.npy contains -Inf at index 1 (row 0, column 1); every value must be finite; the mask "
      "must be a bool (4, 4) array, True = masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved "
      "as np.save(path, m == -np.inf)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_additive, 0, NULL, 0},
     /* a float mask of the right shape: how to make it bool, not only "it must be bool" (a reviewer's pass) */
@@ -967,8 +967,8 @@ static const bad_case kCases[] = {
     {"outdir_parent_is_a_file", 1, "error: -o: cannot create folder", {W8, "-o", "@/in/afile/out", S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
     /* names too long are bad input (exit 2) however long: a 300-byte folder name was exit 1 ("File name
      * too long") and a 4080-byte path lost the reason off the end of the message (a new user's report) */
-    {"outdir_name_past_name_max", 2, "': a name in it is too long (at most", {W8, "-o", "@/" C300, S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
-    {"outdir_path_past_path_max", 2, "...': the name is ", {W8, "-o", "@/" D4200, S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
+    {"outdir_name_past_name_max", 2, "...: a name in it is too long (at most", {W8, "-o", "@/" C300, S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
+    {"outdir_path_past_path_max", 2, "...: the name is ", {W8, "-o", "@/" D4200, S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
     {"outdir_is_a_file", 1, "exists and is not a folder", {W8, "-o", "@/in/afile", S4}, NULL, F_NO_AUTO_OUT | F_TRACE_OK, NULL, 0},
     {"outdir_unwritable", 1, "Permission denied", {W8, S4}, prep_out_readonly, F_NO_AUTO_DUMP | F_TRACE_OK | F_NEEDS_NONROOT, NULL, 0},
     {"dump_parent_is_a_file", 1, "error: --dump: cannot create folder", {W8, "--dump", "@/in/afile/d", S4}, NULL, F_NO_AUTO_DUMP | F_TRACE_OK, NULL, 0},
@@ -1003,7 +1003,7 @@ static int build_args(const fixture *fx, const bad_case *c, const char **args, c
     return n;
 }
 
-/* c->msg into buf (n bytes) with each "@/x", x up to the next space, replaced by <root>/x as attnviz quotes a
+/* c->msg into buf (n bytes) with each "@/x", x up to the next space, ':' or ',' (no relative part holds them), replaced by <root>/x as attnviz quotes a
  * path it names (tu_sh_word): '/tmp/a b/attnviz_testX/in/s.txt' when TMPDIR holds a space, where a row that
  * wrote the path's end (".../in/s.txt holds no text") failed on the closing quote. */
 static const char *expand_msg(const fixture *fx, const char *msg, char *buf, size_t n) {
@@ -1015,7 +1015,7 @@ static const char *expand_msg(const fixture *fx, const char *msg, char *buf, siz
             buf[k] = 0;
             continue;
         }
-        size_t len = strcspn(msg + 2, " ");
+        size_t len = strcspn(msg + 2, " :,");
         char path[4400];
         snprintf(path, sizeof path, "%s/%.*s", fx->root, (int)len, msg + 2);
         k += (size_t)snprintf(buf + k, n - k, "%s", tu_sh_word(path));
@@ -1388,9 +1388,11 @@ static void test_figure_on_full_disk(void **state) {
     run_ex(&r, &ro, NULL, 0, args);
     if (r.code != 1) print_message("stderr: %s\n", r.err);
     assert_int_equal(r.code, 1);
-    assert_non_null(strstr(r.err, "attnviz: error: cannot write '"));
-    /* the first figure written: the grid is drawn and written before the heads (figures.c) */
-    assert_non_null(strstr(r.err, "/out/heads.png'"));
+    /* the first figure written: the grid is drawn and written before the heads (figures.c); as one shell word */
+    char want[4400], path[4200];
+    snprintf(path, sizeof path, "%s/heads.png", at(fx, "out"));
+    snprintf(want, sizeof want, "attnviz: error: cannot write %s: ", tu_sh_word(path));
+    assert_non_null(strstr(r.err, want));
     assert_tree_unchanged(before, fx->root, "figure_on_full_disk");
     free(before);
     tu_free(&r);
@@ -1399,8 +1401,8 @@ static void test_figure_on_full_disk(void **state) {
     const char *dargs[] = {"--dump", at(fx, "fresh-dump"), "--no-plot", "-q", S4, NULL};
     run_ex(&r, &ro, NULL, 0, dargs);
     assert_int_equal(r.code, 1);
-    assert_non_null(strstr(r.err, "attnviz: error: cannot write '"));
-    assert_non_null(strstr(r.err, "/fresh-dump/X.npy'"));
+    snprintf(want, sizeof want, "attnviz: error: cannot write %s: ", tu_sh_word(at(fx, "fresh-dump/X.npy")));
+    assert_non_null(strstr(r.err, want));
     char *after = snapshot(fx->root);
     assert_null(strstr(after, ".tmp"));
     free(after);
@@ -1430,8 +1432,9 @@ static void test_dump_on_full_disk_keeps_the_earlier_dump(void **state) {
     run_ex(&r, &full, NULL, 0, second);
     if (r.code != 1) print_message("exit %d, stderr: %s\n", r.code, r.err);
     assert_int_equal(r.code, 1);
-    assert_non_null(strstr(r.err, "attnviz: error: cannot write '"));
-    assert_non_null(strstr(r.err, "/d/W_Q.npy'"));
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: error: cannot write %s: ", tu_sh_word(at(fx, "d/W_Q.npy")));
+    assert_non_null(strstr(r.err, want));
     tu_free(&r);
     assert_tree_unchanged(before, fx->root, "dump_on_full_disk_keeps_the_earlier_dump");
     free(before);
@@ -1547,7 +1550,7 @@ static void test_mask_from_endless_input(void **state) {
     run_ex(&r, &ro, NULL, 0, zero);
     if (r.code != 2) print_message("exit %d, stderr: %s\n", r.code, r.err);
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "attnviz: error: --attn-mask: input file '/dev/zero' is larger than the "
+    assert_non_null(strstr(r.err, "attnviz: error: --attn-mask: input file /dev/zero is larger than the "
                                   "65676-byte limit; the mask must be a bool (4, 4) array"));
     tu_free(&r);
     assert_tree_unchanged(before, fx->root, "mask_from_endless_input (/dev/zero)");

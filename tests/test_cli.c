@@ -1375,8 +1375,8 @@ static void test_missing_mask_file_gets_no_mask_advice(void **state) {
     run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", tu_in(f, "none.npy"), "a b", NULL);
     assert_int_equal(r.code, 2);
     char want[4400];
-    snprintf(want, sizeof want, "attnviz: error: --attn-mask: cannot read '%s': No such file or directory\n",
-             tu_in(f, "none.npy"));
+    snprintf(want, sizeof want, "attnviz: error: --attn-mask: cannot read %s: No such file or directory\n",
+             tu_sh_word(tu_in(f, "none.npy")));
     assert_string_equal(r.err, want);
     tu_free(&r);
 }
@@ -1389,12 +1389,13 @@ static void test_missing_text_file_names_f(void **state) {
     char want[4400];
     run_attnviz(&r, NULL, "-q", "--no-plot", "-f", tu_in(f, "none.txt"), NULL);
     assert_int_equal(r.code, 2);
-    snprintf(want, sizeof want, "attnviz: error: -f: cannot read '%s': No such file or directory\n", tu_in(f, "none.txt"));
+    snprintf(want, sizeof want, "attnviz: error: -f: cannot read %s: No such file or directory\n",
+             tu_sh_word(tu_in(f, "none.txt")));
     assert_string_equal(r.err, want);
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", "-f", f->dir, NULL);
     assert_int_equal(r.code, 2);
-    snprintf(want, sizeof want, "attnviz: error: -f: cannot read '%s': Is a directory\n", f->dir);
+    snprintf(want, sizeof want, "attnviz: error: -f: cannot read %s: Is a directory\n", tu_sh_word(f->dir));
     assert_string_equal(r.err, want);
     tu_free(&r);
     /* the limit is -f's too; the text read from standard input as a lone "-" was typed without -f, and was told
@@ -1460,9 +1461,9 @@ static void test_attn_mask_that_means_keep_is_noted(void **state) {
     run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", path, "a b c", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     char want[4600];
-    snprintf(want, sizeof want, "attnviz: note: --attn-mask '%s' masks every token from itself (its diagonal is all "
+    snprintf(want, sizeof want, "attnviz: note: --attn-mask %s masks every token from itself (its diagonal is all "
              "True, and True = masked); if 1 means keep in your code, as in masked_fill(mask == 0, -1e9), save the "
-             "opposite: np.save(path, mask == 0)\n", path);
+             "opposite: np.save(path, mask == 0)\n", tu_sh_word(path));
     assert_string_equal(r.err, want);
     tu_free(&r);
     snprintf(path, sizeof path, "%s", tu_in(f, "causal.npy"));
@@ -2013,10 +2014,10 @@ static void test_weights_files_not_read_are_noted(void **state) {
     assert_int_equal(unlink(path), 0); /* none of the five: the error names what is there */
     run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--weights", d, "I love you", NULL);
     assert_int_equal(r.code, 2);
-    snprintf(want, sizeof want, "attnviz: error: --weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, "
+    snprintf(want, sizeof want, "attnviz: error: --weights %s holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, "
              "W_O.npy; it holds W_o.npy (W_O.npy?), Wv.npy (W_V.npy?), b_Q.npy, w_k.npy (W_K.npy?); names are "
              "case-sensitive; attnviz has no biases (Q = X·W_Q), so a layer with one gives other numbers: build it "
-             "with bias=False (nn.Linear's default is True)\n", d);
+             "with bias=False (nn.Linear's default is True)\n", tu_sh_word(d));
     if (strcmp(r.err, want)) fail_msg("stderr '%s', want '%s'", r.err, want);
     tu_free(&r);
     /* w_k.npy beside the W_K.npy that is read: named as not read, without "(W_K.npy?)" or the case hint */
@@ -4769,6 +4770,114 @@ static void make_file_in(const char *dir, const char *name) {
     fclose(fp);
 }
 
+/* Every message that names a path the user gave names it as one shell word (av_shown_word), as GNU ls
+ * --quoting-style=shell-escape writes it: the lower layers wrote '%s' by hand, so `attnviz -f "/tmp/it's/none.txt"
+ * x` said "-f: cannot read '/tmp/it's/none.txt': ...", three quotes no shell reads back, and --model's PyTorch
+ * and truncated-weights messages named the folder bare ("--model pt dir has no model.safetensors", two words),
+ * and a file of a --model folder ("from DIR/config.json", generation_config.json's messages) was the folder's
+ * word with the name after it or the path bare. Here under a folder named with a space and an apostrophe, each
+ * expected name from tu_sh_word. */
+static void test_paths_in_messages_are_one_shell_word(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200], path[4400], other[4600], want[9400];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "it's a dir"));
+    assert_int_equal(mkdir(dir, 0755), 0);
+    tu_result r;
+    /* -f: a file that is not there, and a folder */
+    snprintf(path, sizeof path, "%s/none.txt", dir);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-f", path, NULL);
+    snprintf(want, sizeof want, "attnviz: error: -f: cannot read %s: No such file or directory\n", tu_sh_word(path));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("-f none.txt: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-f", dir, NULL);
+    snprintf(want, sizeof want, "attnviz: error: -f: cannot read %s: Is a directory\n", tu_sh_word(dir));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("-f DIR: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* --attn-mask and --weights */
+    snprintf(path, sizeof path, "%s/none.npy", dir);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--attn-mask", path, "a b", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --attn-mask: cannot read %s: No such file or directory\n",
+             tu_sh_word(path));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("--attn-mask: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(path, sizeof path, "%s/nowhere", dir);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--weights", path, "a b", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --weights %s: No such file or directory", tu_sh_word(path));
+    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("--weights: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* -o under a file: both names */
+    make_file_in(dir, "a file");
+    snprintf(other, sizeof other, "%s/a file", dir);
+    snprintf(path, sizeof path, "%s/a file/out", dir);
+    run_attnviz(&r, NULL, "-q", "-o", path, "a b", NULL);
+    snprintf(want, sizeof want, "attnviz: error: -o: cannot create folder %s: %s exists and is not a folder\n",
+             tu_sh_word(path), tu_sh_word(other));
+    if (r.code != 1 || strcmp(r.err, want)) fail_msg("-o under a file: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* --model: only PyTorch's pytorch_model.bin (nn/llama.c named the folder bare), then a model.safetensors of
+     * 4 bytes (io/safetensors.c named the file bare) */
+    snprintf(path, sizeof path, "%s/pt dir", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(other, sizeof other, "%s/config.json", path);
+    FILE *fp = fopen(other, "w");
+    assert_non_null(fp);
+    fputs("{\"model_type\": \"gpt2\", \"n_layer\": 1, \"n_head\": 1, \"n_embd\": 8, \"n_positions\": 8, "
+          "\"vocab_size\": 10}", fp);
+    fclose(fp);
+    make_file_in(path, "pytorch_model.bin");
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", path, "1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, only pytorch_model.bin ",
+             tu_sh_word(path));
+    if (r.code != 2 || strncmp(r.err, want, strlen(want))) fail_msg("--model pytorch: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(other, sizeof other, "%s/pytorch_model.bin", path);
+    assert_int_equal(unlink(other), 0);
+    snprintf(other, sizeof other, "%s/model.safetensors", path);
+    fp = fopen(other, "w");
+    assert_non_null(fp);
+    fputs("abcd", fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", path, "1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: %s: truncated: 4 bytes, fewer than the 8-byte header length\n",
+             tu_sh_word(other));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("--model truncated: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    /* a file of a --model folder is one word, the folder and the file's name together (app/gpt2run.c named
+     * '.../toy m'/config.json, a folder's word with the name outside, or the path bare): --layer's range, a
+     * wrong attnviz.task in config.json, a generation_config.json whose eos_token_id is not an id */
+    snprintf(path, sizeof path, "%s/toy m", dir);
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "--layers", "1", "-q",
+                "-o", path, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    snprintf(other, sizeof other, "%s/config.json", path);
+    run_attnviz(&r, NULL, "--model", path, "--layer", "9", "--no-plot", "3 1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --layer 9 is outside 0..0: --layer must be 0..L-1 for this model (L = "
+             "n_layer = 1 from %s); leave --layer out for the last layer\n", tu_sh_word(other));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("--layer 9: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *cfg = tu_slurp_file(other, NULL);
+    assert_non_null(cfg);
+    assert_int_equal(tu_write_replaced(other, cfg, "\"task\":\t\"reverse\"", "\"task\":\t\"nope\""), 0);
+    run_attnviz(&r, NULL, "--model", path, "--no-plot", "-q", "3 1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: %s: attnviz.task \"nope\": expected \"reverse\", \"sort\" or "
+             "\"induction\" (the task --train trained)\n", tu_sh_word(other));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("attnviz.task: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(other, cfg, "{", "{"), 0);
+    free(cfg);
+    snprintf(other, sizeof other, "%s/generation_config.json", path);
+    fp = fopen(other, "w");
+    assert_non_null(fp);
+    fputs("{\"eos_token_id\": \"x\"}", fp);
+    fclose(fp);
+    run_attnviz(&r, NULL, "--model", path, "--no-plot", "-q", "3 1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: %s: \"eos_token_id\" is \"x\"; it must be a token id, a list of them, "
+             "or null\n", tu_sh_word(other));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("generation_config.json: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* An -o or --dump folder that cannot be made is refused before the (H, T, T) maps are computed: `-o out.txt`
  * (a file) said "-o: cannot create folder ..." only after them (5000 tokens at 8 heads: 6 s and 1.7 GiB), and
  * under a memory limit "out of memory" instead (a long-input learner's pass). 3000 tokens at 8 heads (576 MB)
@@ -4791,13 +4900,13 @@ static void test_unusable_folders_refused_before_the_maps(void **state) {
     const char *dump_args[] = {"-q", "--no-plot", "--dump", dump_dir, "--heads", "8", "-d", "8", words, NULL};
     tu_result r;
     tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, o_args);
-    snprintf(want, sizeof want, "attnviz: error: -o: cannot create folder '%s': '%s' exists and is not a folder\n",
-             o_dir, o_dir);
+    snprintf(want, sizeof want, "attnviz: error: -o: cannot create folder %s: %s exists and is not a folder\n",
+             tu_sh_word(o_dir), tu_sh_word(o_dir));
     if (r.code != 1 || strcmp(r.err, want)) fail_msg("-o a file: exit %d: %s", r.code, r.err);
     tu_free(&r);
     tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = 400000}, NULL, 0, dump_args);
-    snprintf(want, sizeof want, "attnviz: error: --dump: cannot create folder '%s': '%s' exists and is not a "
-             "folder\n", dump_dir, o_dir);
+    snprintf(want, sizeof want, "attnviz: error: --dump: cannot create folder %s: %s exists and is not a "
+             "folder\n", tu_sh_word(dump_dir), tu_sh_word(o_dir));
     if (r.code != 1 || strcmp(r.err, want)) fail_msg("--dump under a file: exit %d: %s", r.code, r.err);
     tu_free(&r);
     /* made before the run, removed when the run fails after it (an --attn-mask that is not there) */
@@ -5055,19 +5164,18 @@ static void test_input_paths_shown_as_in_the_trace(void **state) {
     snprintf(nl, sizeof nl, "%s", tu_in(f, "a\nb"));
     snprintf(npy, sizeof npy, "%s.npy", rlo);
     const struct { const char *opt, *arg, *want; } cases[] = {
-        {"-f", rlo, "cannot read '%s\xE2\x80\xAC': No such file"},
-        {"--attn-mask", npy, "cannot read '%s\xE2\x80\xAC': No such file"},
-        {"-w", rlo, "--weights '%s\xE2\x80\xAC': No such file"},
-        {"-m", rlo, "--model %s: no such folder"}, /* quoted: the RLO is invisible */
+        {"-f", rlo, "cannot read %s: No such file"}, /* each quoted: the RLO is invisible */
+        {"--attn-mask", npy, "cannot read %s: No such file"},
+        {"-w", rlo, "--weights %s: No such file"},
+        {"-m", rlo, "--model %s: no such folder"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tu_result r;
         if (!strcmp(cases[k].opt, "-f")) run_attnviz(&r, NULL, "-f", cases[k].arg, NULL);
         else run_attnviz(&r, NULL, cases[k].opt, cases[k].arg, "a b", NULL);
-        char closed[4300]; /* --model's folder as one shell word (av_shown_word), the RLO closed inside */
-        snprintf(closed, sizeof closed, "%s\xE2\x80\xAC", rlo);
-        snprintf(want, sizeof want, cases[k].want,
-                 !strcmp(cases[k].opt, "-m") ? quoted_always(closed) : strcmp(cases[k].opt, "--attn-mask") ? rlo : npy);
+        char closed[8800]; /* the path as one shell word (av_shown_word), the RLO closed inside */
+        snprintf(closed, sizeof closed, "%s\xE2\x80\xAC", strcmp(cases[k].opt, "--attn-mask") ? rlo : npy);
+        snprintf(want, sizeof want, cases[k].want, quoted_always(closed));
         if (r.code != 2 || !strstr(r.err, want)) fail_msg("%s: exit %d, no '%s' in '%s'", cases[k].opt, r.code, want, r.err);
         tu_free(&r);
     }
@@ -5077,7 +5185,9 @@ static void test_input_paths_shown_as_in_the_trace(void **state) {
     make_file_in(rlo, "W_Q.npy");
     tu_result r;
     run_attnviz(&r, NULL, "-d", "8", "-w", rlo, "a b", NULL);
-    snprintf(want, sizeof want, "%s/W_Q.npy\xE2\x80\xAC: empty (0 bytes)", rlo);
+    char wq[4300]; /* one shell word, the RLO closed inside */
+    snprintf(wq, sizeof wq, "%s/W_Q.npy\xE2\x80\xAC", rlo);
+    snprintf(want, sizeof want, "%s: empty (0 bytes)", quoted_always(wq));
     if (r.code != 2 || !strstr(r.err, want)) fail_msg("W_Q.npy: exit %d, no '%s' in '%s'", r.code, want, r.err);
     tu_free(&r);
     run_attnviz(&r, NULL, "-f", nl, NULL);
@@ -5183,6 +5293,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_text_file_names_f, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_stdin_that_is_a_folder_is_exit_2, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_paths_in_messages_are_one_shell_word, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_control_characters_in_paths_are_shown, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_environment_not_changed_while_fonts_load, tu_setup_tmpdir,

@@ -358,7 +358,7 @@ static void test_index_disagrees_with_shards(void **state) {
         av_err err = {{0}};
         av_status st = av_llama_load(&m, f->dir, &err);
         if (st == AV_OK) av_llama_free(&m);
-        snprintf(want, sizeof want, "%s: %s", path, cases[k].msg);
+        snprintf(want, sizeof want, "%s: %s", tu_sh_word(path), cases[k].msg);
         if (st != AV_EUSAGE || strcmp(err.msg, want) != 0)
             fail_msg("case %zu: status %d, '%s'; want '%s'", k, (int)st, err.msg, want);
     }

@@ -35,6 +35,34 @@
 /* ------------------------------------------------------------------------- */
 /* helpers */
 
+/* DIR/REL as one shell word, as the tool names a file of a folder (tu_sh_word). */
+static const char *sh_in(const char *dir, const char *rel) {
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, rel);
+    return tu_sh_word(p);
+}
+
+/* The base under which a test_bad_checkpoints message's path begins: the cases' folder F when MSG starts with
+ * DIR's own name ("/case43 has no ..."), else DIR ("/config.json: ..."). */
+static const char *shown_base(const char *f, const char *dir, const char *msg) {
+    size_t n = strlen(dir) - strlen(f);
+    return !strncmp(msg, dir + strlen(f), n) && msg[n] && strchr(": /", msg[n]) ? f : dir;
+}
+
+/* MSG as standard error holds it when MSG begins with the end of a path under BASE ("/config.json: ...",
+ * "/case43 has no ..."): that path named as the tool names it, one shell word of BASE and the part up to the
+ * first ':' or ' '; any other MSG as it is. */
+static const char *shown_under(const char *base, const char *msg) {
+    static char buf[2][9000];
+    static int slot;
+    if (msg[0] != '/') return msg;
+    char *b = buf[slot++ % 2], path[4400];
+    size_t n = strcspn(msg, ": ");
+    snprintf(path, sizeof path, "%s%.*s", base, (int)n, msg);
+    snprintf(b, sizeof buf[0], "%s%s", tu_sh_word(path), msg + n);
+    return b;
+}
+
 static void write_text(const char *path, const char *text, size_t len) {
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
@@ -617,7 +645,7 @@ static void test_model_type_against_attnviz_object(void **state) {
         if (r.code != cases[i].code) fail_msg("case %s: exit %d, stderr '%s'", cases[i].name, r.code, r.err);
         if (!cases[i].want[0] && strstr(r.err, "warning")) fail_msg("case %s: unexpected '%s'", cases[i].name, r.err);
         for (int k = 0; k < 3 && cases[i].want[k]; k++)
-            if (!strstr(r.err, cases[i].want[k]))
+            if (!strstr(r.err, shown_under(f->dir, cases[i].want[k])))
                 fail_msg("case %s: want '%s' in stderr '%s'", cases[i].name, cases[i].want[k], r.err);
         tu_free(&r);
     }
@@ -777,14 +805,15 @@ static void test_config_alias_names(void **state) {
     write_text(path, zero, strlen(zero)); /* the range in the file's own word, not "n_layer 0" */
     run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "Hello world", NULL);
     assert_int_equal(r.code, 2);
-    if (!strstr(r.err, "/config.json: num_hidden_layers 0 is outside 1..128 (GPT2Config's n_layer)\n"))
+    if (!strstr(r.err, shown_under(f->dir, "/config.json: num_hidden_layers 0 is outside 1..128 (GPT2Config's n_layer)\n")))
         fail_msg("stderr: %s", r.err);
     tu_free(&r);
     write_text(path, clash, strlen(clash));
     run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "Hello world", NULL);
     assert_int_equal(r.code, 2);
-    if (!strstr(r.err, "/config.json: \"n_embd\" 64 and \"hidden_size\" 32 disagree: transformers' GPT2Config reads "
-                       "hidden_size as n_embd, so they name one size; allowed: one of them, or both with the same value\n"))
+    if (!strstr(r.err, shown_under(f->dir, "/config.json: \"n_embd\" 64 and \"hidden_size\" 32 disagree: transformers' "
+                       "GPT2Config reads hidden_size as n_embd, so they name one size; allowed: one of them, or both "
+                       "with the same value\n")))
         fail_msg("stderr: %s", r.err);
     tu_free(&r);
 }
@@ -820,7 +849,7 @@ static void test_config_alias_names_in_messages(void **state) {
         micro_checkpoint(dir, rows[i].config);
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);
-        if (r.code != 2 || !strstr(r.err, rows[i].want)) fail_msg("row %zu: exit %d, stderr '%s'; want '%s'", i, r.code,
+        if (r.code != 2 || !strstr(r.err, shown_under(dir, rows[i].want))) fail_msg("row %zu: exit %d, stderr '%s'; want '%s'", i, r.code,
                                                                    r.err, rows[i].want);
         tu_free(&r);
     }
@@ -857,9 +886,9 @@ static void test_merges_cut_mid_line_says_truncated(void **state) {
         size_t keep;
         const char *add, *want;
     } rows[] = {
-        {200003, "", "': line 22832: expected two tokens separated by one space, got 1 byte with 0 spaces"},
-        {200013, "", "': line 22832: expected two tokens separated by one space, got 11 bytes with 1 space"},
-        {200003, "\n", "': line 22832: expected two tokens separated by one space, got 1 byte with 0 spaces\n"},
+        {200003, "", ": line 22832: expected two tokens separated by one space, got 1 byte with 0 spaces"},
+        {200013, "", ": line 22832: expected two tokens separated by one space, got 11 bytes with 1 space"},
+        {200003, "\n", ": line 22832: expected two tokens separated by one space, got 1 byte with 0 spaces\n"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         assert_true(n > rows[i].keep);
@@ -870,8 +899,8 @@ static void test_merges_cut_mid_line_says_truncated(void **state) {
         assert_int_equal(fclose(fp), 0);
         tu_result r;
         run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "hello", NULL);
-        char want[600];
-        snprintf(want, sizeof want, "%s%s", rows[i].want, rows[i].add[0] ? "" : hint);
+        char want[5000];
+        snprintf(want, sizeof want, "%s%s%s", tu_sh_word(path), rows[i].want, rows[i].add[0] ? "" : hint);
         if (r.code != 2 || !strstr(r.err, want)) fail_msg("row %zu: exit %d, stderr '%s'; want '%s'", i, r.code, r.err,
                                                            want);
         tu_free(&r);
@@ -924,7 +953,7 @@ static void test_generate_stops_at_eos(void **state) {
     static const struct {
         const char *config, *out, *note;
     } left[] = {
-        {past, "greedy, 8 tokens after the input", "/config.json is outside the vocabulary 0..50256 (vocab_size 50257): "
+        {past, "greedy, 8 tokens after the input", " is outside the vocabulary 0..50256 (vocab_size 50257): "
          "no token has that id, so --generate cannot stop on it\n"},
         {two, "stopped after 7 of 8", NULL}, /* stopped on 1704: the two left out did not matter */
     };
@@ -933,7 +962,7 @@ static void test_generate_stops_at_eos(void **state) {
         write_text(path, left[i].config, strlen(left[i].config));
         run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
         if (r.code != 0 || !strstr(r.out, left[i].out)) fail_msg("left %zu: exit %d: %s%s", i, r.code, r.out, r.err);
-        snprintf(want, sizeof want, "attnviz: note: eos_token_id 50257 in %s%s", f->dir, left[i].note ? left[i].note : "");
+        snprintf(want, sizeof want, "attnviz: note: eos_token_id 50257 in %s%s", tu_sh_file_word(f->dir, "config.json"), left[i].note ? left[i].note : "");
         if (left[i].note ? !strstr(r.err, want) : strstr(r.err, "eos_token_id") != NULL)
             fail_msg("left %zu: stderr '%s'; want '%s'", i, r.err, left[i].note ? want : "(no note)");
         tu_free(&r);
@@ -960,7 +989,8 @@ static void test_generate_stops_at_eos(void **state) {
                          many[i].ids);
         write_text(path, text, (size_t)n);
         run_attnviz(&r, NULL, "--model", f->dir, "--generate", "3", "--no-plot", "-q", "Hello world", NULL);
-        snprintf(want, sizeof want, "attnviz: note: %s%s/config.json%s", many[i].note, f->dir, many[i].rest);
+        snprintf(want, sizeof want, "attnviz: note: %s%s%s", many[i].note, tu_sh_file_word(f->dir, "config.json"),
+                 many[i].rest);
         if (r.code != 0 || !strstr(r.out, "greedy, 3 tokens") || strcmp(r.err, want))
             fail_msg("%s: exit %d, stderr '%s'; want '%s'", many[i].ids, r.code, r.err, want);
         tu_free(&r);
@@ -974,8 +1004,9 @@ static void test_generate_stops_at_eos(void **state) {
     write_text(path, bad, sizeof bad - 1);
     run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
     assert_int_equal(r.code, 2);
-    if (!strstr(r.err, "config.json: \"eos_token_id\" is [1704,\"x\"]; it must be a token id, a list of them, or null\n"))
-        fail_msg("bad list: %s", r.err);
+    snprintf(want, sizeof want, "%s: \"eos_token_id\" is [1704,\"x\"]; it must be a token id, a list of them, or null\n",
+             tu_sh_file_word(f->dir, "config.json"));
+    if (!strstr(r.err, want)) fail_msg("bad list: %s", r.err);
     tu_free(&r);
     /* generation_config.json, as from_pretrained reads it, decides over config.json (Qwen2.5-Instruct's config
      * says one id, its generation_config.json two): the run went on past the second (a Chinese learner's pass).
@@ -999,9 +1030,9 @@ static void test_generate_stops_at_eos(void **state) {
     write_text(gen, genbad, sizeof genbad - 1);
     run_attnviz(&r, NULL, "--model", f->dir, "--generate", "8", "--no-plot", "-q", "Hello world", NULL);
     assert_int_equal(r.code, 2);
-    if (!strstr(r.err, "generation_config.json: \"eos_token_id\" is \"</s>\"; it must be a token id, a list of them, "
-                       "or null\n"))
-        fail_msg("bad generation_config: %s", r.err);
+    snprintf(want, sizeof want, "%s: \"eos_token_id\" is \"</s>\"; it must be a token id, a list of them, or null\n",
+             tu_sh_file_word(f->dir, "generation_config.json"));
+    if (!strstr(r.err, want)) fail_msg("bad generation_config: %s", r.err);
     tu_free(&r);
 }
 
@@ -1304,7 +1335,7 @@ static void test_bad_checkpoints(void **state) {
          * n_embd=768, n_layer=12, n_head=12): attnviz's own rule is said, and what to write */
         {"config missing key", 2, "/case10/config.json: missing key \"n_embd\" (" MISSING_WHY "); add \"n_embd\" with "
                                   "the model's width (wte.weight's columns)\n"},
-        {"config not JSON", 2, "config.json: not valid JSON near byte 0 of 11\n"}, /* "n_layer = 1": no "(truncated?)" */
+        {"config not JSON", 2, "/config.json: not valid JSON near byte 0 of 11\n"}, /* "n_layer = 1": no "(truncated?)" */
         {"config wrong type", 2, "\"n_head\" is \"one\"; it must be a whole number"},
         {"no config.json", 2, "has no config.json; a GPT-2 model folder holds config.json, model.safetensors, vocab.json and merges.txt (or tokenizer.json instead of both); a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) and tokenizer.json"},
         {"no model.safetensors", 2, "has no model.safetensors; a GPT-2 model folder holds"},
@@ -1611,7 +1642,7 @@ static void test_bad_checkpoints(void **state) {
         }
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);
-        if (r.code != cases[i].code || !strstr(r.err, cases[i].msg) || strncmp(r.err, "attnviz: error: ", 16) != 0)
+        if (r.code != cases[i].code || !strstr(r.err, shown_under(shown_base(f->dir, dir, cases[i].msg), cases[i].msg)) || strncmp(r.err, "attnviz: error: ", 16) != 0)
             fail_msg("case '%s': exit %d, stderr '%s'; want exit %d and '%s'", cases[i].name, r.code, r.err,
                      cases[i].code, cases[i].msg);
         tu_free(&r);
@@ -1845,7 +1876,7 @@ static void test_torch_conversion_line_is_whole_in_a_cache_snapshot(void **state
         tu_result r;
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "hello", NULL);
         size_t n = strlen(r.err), e = strlen(end);
-        if (r.code != 2 || !strstr(r.err, dir) || n < e || strcmp(r.err + n - e, end) != 0)
+        if (r.code != 2 || !strstr(r.err, tu_sh_word(dir)) || n < e || strcmp(r.err + n - e, end) != 0)
             fail_msg("%s: exit %d, stderr (%zu bytes):\n%s", kinds[k], r.code, n, r.err);
         tu_free(&r);
     }
@@ -1858,7 +1889,7 @@ static void test_model_folder_with_trailing_slash(void **state) {
     micro_checkpoint(f->dir, "{\"n_layer\": 1, \"n_head\": 3, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}");
     char typed[4200], want[4400];
     snprintf(typed, sizeof typed, "%s/", f->dir);
-    snprintf(want, sizeof want, "attnviz: error: %s/config.json: n_head 3 does not divide n_embd 4\n", f->dir);
+    snprintf(want, sizeof want, "attnviz: error: %s: n_head 3 does not divide n_embd 4\n", sh_in(f->dir, "config.json"));
     tu_result r;
     run_attnviz(&r, NULL, "--model", typed, "--no-plot", "hello", NULL);
     assert_int_equal(r.code, 2);
@@ -1887,7 +1918,7 @@ static void test_model_folder_with_trailing_slash(void **state) {
     av_png_image_free(&img);
     run_attnviz(&r, NULL, "--model", typed, "--layer", "9", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
-    snprintf(want, sizeof want, "from %s/config.json)", toy);
+    snprintf(want, sizeof want, "from %s)", tu_sh_file_word(toy, "config.json"));
     if (!strstr(r.err, want)) fail_msg("want '%s' in '%s'", want, r.err);
     tu_free(&r);
 }
@@ -1966,8 +1997,8 @@ static void test_tanh_gelu_names_run_as_gelu_new(void **state) {
         run_attnviz(&r, NULL, "-q", "--model", dir, "--no-plot", "--dump", dump, SENTENCE, NULL);
         if (k == 4) {
             assert_int_equal(r.code, 2);
-            if (!strstr(r.err, "/config.json: activation_function is \"gelu\" (the exact GELU, x·Φ(x) with erf: not "
-                                "the same function); attnviz supports only GPT-2's tanh GELU"))
+            if (!strstr(r.err, shown_under(dir, "/config.json: activation_function is \"gelu\" (the exact GELU, x·Φ(x) with "
+                                "erf: not the same function); attnviz supports only GPT-2's tanh GELU")))
                 fail_msg("%s", r.err);
             tu_free(&r);
             break;
@@ -2856,14 +2887,14 @@ static void test_one_layer_model_in_the_singular(void **state) {
     assert_int_equal(r.code, 2);
     char want[4600];
     snprintf(want, sizeof want, "attnviz: error: --layer 1 is outside 0..0: --layer must be 0..L-1 for this model "
-             "(L = n_layer = 1 from %s/config.json); leave --layer out for the last layer\n", toy);
+             "(L = n_layer = 1 from %s); leave --layer out for the last layer\n", tu_sh_file_word(toy, "config.json"));
     assert_string_equal(r.err, want);
     tu_free(&r);
     /* as typed: "--layer 01" was told "--layer 1 is outside 0..0", a value it was not given (a teacher's report) */
     run_attnviz(&r, NULL, "--model", toy, "--layer", "01", "--no-plot", "3 1 >", NULL);
     assert_int_equal(r.code, 2);
     snprintf(want, sizeof want, "attnviz: error: --layer 01 is outside 0..0: --layer must be 0..L-1 for this model "
-             "(L = n_layer = 1 from %s/config.json); leave --layer out for the last layer\n", toy);
+             "(L = n_layer = 1 from %s); leave --layer out for the last layer\n", tu_sh_file_word(toy, "config.json"));
     assert_string_equal(r.err, want);
     tu_free(&r);
     run_attnviz(&r, NULL, "--model", toy, "--head", "1", "--no-plot", "3 1 >", NULL);
@@ -3371,11 +3402,11 @@ static void test_edited_positions_name_the_key(void **state) {
                                            to), 0);
         run_attnviz(&r, NULL, "--model", dir, "--no-plot", "3 1 >", NULL);
         if (k < 3)
-            snprintf(want, sizeof want, "attnviz: error: %s says attnviz.positions \"%s\", but %s/model.safetensors has "
-                     "the tensor \"wpe.weight\" (learned positions): %s", path, kinds[k], dir, allowed);
+            snprintf(want, sizeof want, "attnviz: error: %s says attnviz.positions \"%s\", but %s has "
+                     "the tensor \"wpe.weight\" (learned positions): %s", tu_sh_word(path), kinds[k], sh_in(dir, "model.safetensors"), allowed);
         else
-            snprintf(want, sizeof want, "attnviz: error: %s says attnviz.positions \"learned\", but %s/model.safetensors "
-                     "has no tensor \"wpe.weight\" (learned positions' table): %s", path, dir, allowed);
+            snprintf(want, sizeof want, "attnviz: error: %s says attnviz.positions \"learned\", but %s "
+                     "has no tensor \"wpe.weight\" (learned positions' table): %s", tu_sh_word(path), sh_in(dir, "model.safetensors"), allowed);
         if (r.code != 2 || strcmp(r.err, want))
             fail_msg("positions edited to \"%s\": exit %d, stderr '%s'; want exit 2 and '%s'", kinds[k], r.code, r.err,
                      want);
@@ -3433,7 +3464,7 @@ static void test_model_trained_folder_under_training(void **state) {
     run_attnviz(&r, NULL, "-q", "--no-plot", "--model", dir, "--generate", "1", "3 1 >", NULL);
     snprintf(want, sizeof want, "attnviz: note: an attnviz --train is writing %s now; this run reads the model the "
              "folder holds at this moment (reverse, step 2), which that run replaces when it saves its own; run this "
-             "again when that run has ended\n", dir);
+             "again when that run has ended\n", tu_sh_word(dir));
     if (r.code != 0 || !strstr(r.err, want) || !strstr(r.out, "text:"))
         fail_msg("exit %d, stderr '%s'", r.code, r.err);
     tu_free(&r);
@@ -3464,8 +3495,10 @@ static void test_model_file_truncated_while_read(void **state) {
     const char *args[] = {"--model", dir, "-o", tu_in(f, "o"), "3 1 >", NULL};
     tu_runv(&r, NULL, env, args);
     char want[4600];
-    snprintf(want, sizeof want, "attnviz: error: cannot read '%s/model.safetensors': it became shorter while it was "
-             "being read (another program truncated or rewrote it in place)", dir);
+    char file[4300];
+    snprintf(file, sizeof file, "%s/model.safetensors", dir);
+    snprintf(want, sizeof want, "attnviz: error: cannot read %s: it became shorter while it was "
+             "being read (another program truncated or rewrote it in place)", tu_sh_word(file));
     if (r.code != 1) print_message("exit %d, stderr: %s\n", r.code, r.err);
     assert_int_equal(r.code, 1);
     assert_non_null(strstr(r.err, want));

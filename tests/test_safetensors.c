@@ -406,7 +406,7 @@ static void test_open_refuses_bytes_after_the_last_tensor(void **state) {
     char want[4400];
     snprintf(want, sizeof want, "%s: the file is 1048576 bytes where its header and tensors make 230 (8 + 184 header "
              "+ 38 data): it holds 1048346 bytes after its last tensor (\"scalar\" ends at 38); is it damaged or was "
-             "something appended?", path);
+             "something appended?", tu_sh_word(path));
     assert_string_equal(err.msg, want);
     assert_null(st.tensors);
 }

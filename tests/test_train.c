@@ -919,8 +919,8 @@ static void test_cli_train_refuses_output_names_taken_by_folders(void **state) {
                         "--compare", "scale", "-o", tu_in(f, dir), NULL);
         if (r.code != 1) fail_msg("%s taken: exit %d: %s", taken[i], r.code, r.err);
         char want[4400];
-        snprintf(want, sizeof want, "'%s' is a folder, and the run writes a file of that name there when it ends",
-                 made);
+        snprintf(want, sizeof want, "%s is a folder, and the run writes a file of that name there when it ends",
+                 tu_sh_word(made));
         if (!strstr(r.err, want)) fail_msg("%s taken:\n%s", taken[i], r.err);
         tu_free(&r);
         char model[4200];
@@ -1581,7 +1581,7 @@ static void test_cli_whole_example_is_not_outside_its_task(void **state) {
     char want[4400];
     snprintf(want, sizeof want, "attnviz: note: this input is a whole example of %s's task, reverse (2 to 8 digits, "
              "then >, like \"3 1 4 1 5 >\"), its answer complete, as training saw it; what comes after it is outside "
-             "the task, so a continuation means nothing, however probable it looks\n", tu_in(f, "m"));
+             "the task, so a continuation means nothing, however probable it looks\n", tu_sh_word(tu_in(f, "m")));
     if (r.code != 0 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s'\nwant '%s'", r.code, r.err, want);
     tu_free(&r);
 }
@@ -1999,7 +1999,9 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
     tu_run_opts ro = {NULL, -1, (long)model.st_size + 512, NULL, 0};
     tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--train", "reverse", "--steps", "2", "--d-model", "16", "--batch",
                                                   "2", "--seed", "7", "-q", "-o", tu_in(f, "n"), NULL});
-    if (r.code != 1 || !strstr(r.err, "attnviz: error: cannot write '") || !strstr(r.err, "/n/curves.png'") ||
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: error: cannot write %s: ", tu_sh_word(tu_in(f, "n/curves.png")));
+    if (r.code != 1 || !strstr(r.err, want) ||
         !strstr(r.err, "; the trained model was saved and checked before this error (attnviz --model ") ||
         !strstr(r.err, "but the training figures and train.csv are not all written: rerun the same command"))
         fail_msg("exit %d: %s", r.code, r.err);
@@ -2015,7 +2017,8 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
     ro.fsize_limit = 1024;
     tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--train", "sort", "--steps", "3", "--d-model", "16", "--batch",
                                                   "2", "-q", "-o", tu_in(f, "m"), NULL});
-    if (r.code != 1 || !strstr(r.err, "/m/model.safetensors'") || strstr(r.err, "was saved") ||
+    snprintf(want, sizeof want, "cannot write %s: ", tu_sh_word(tu_in(f, "m/model.safetensors")));
+    if (r.code != 1 || !strstr(r.err, want) || strstr(r.err, "was saved") ||
         !strstr(r.err, "; the model was not saved ("))
         fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
@@ -2264,8 +2267,9 @@ static void test_cli_rope_model_generates_up_to_n_positions(void **state) {
     for (int i = 0; i < 31; i++) strcat(text, " 3"); /* 33 tokens */
     run_attnviz(&r, NULL, "--model", tu_in(f, "rope"), "--no-plot", text, NULL);
     char want[4400];
-    snprintf(want, sizeof want, "attnviz: note: the input is 33 tokens, more than n_positions 32 in %s/config.json: "
-             "RoPE is computed for any position, but the model was made for at most 32\n", tu_in(f, "rope"));
+    snprintf(want, sizeof want, "attnviz: note: the input is 33 tokens, more than n_positions 32 in %s: "
+             "RoPE is computed for any position, but the model was made for at most 32\n",
+             tu_sh_file_word(tu_in(f, "rope"), "config.json"));
     if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d\n%s", r.code, r.err);
     tu_free(&r);
     /* --generate on it: past the length, not "already the maximum length" (33 > 32) */
@@ -2363,7 +2367,7 @@ static void test_cli_model_folder_fifo_is_refused(void **state) {
         int st = 0;
         waitpid(pid, &st, 0);
         char *err = tu_slurp_file(err_path, NULL), want[4400];
-        snprintf(want, sizeof want, "attnviz: error: cannot read '%s': it is %s, not a regular file\n", path,
+        snprintf(want, sizeof want, "attnviz: error: cannot read %s: it is %s, not a regular file\n", tu_sh_word(path),
                  folder ? "a folder" : "a FIFO");
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !err || strcmp(err, want) != 0)
             fail_msg("%s %s: status %d (signal %d), stderr '%s'", files[i], folder ? "a folder" : "a FIFO", st,
@@ -2582,7 +2586,8 @@ static void test_cli_train_refuses_a_folder_another_training_writes(void **state
     train_small(f, "sort", "2", "m"); /* a model for --model to read while m trains again */
     char dir[4096], want[4400];
     snprintf(dir, sizeof dir, "%s", tu_in(f, "m"));
-    snprintf(want, sizeof want, "attnviz: error: cannot train into '%s': another attnviz --train is writing it", dir);
+    snprintf(want, sizeof want, "attnviz: error: cannot train into %s: another attnviz --train is writing it",
+             tu_sh_word(dir));
     char *cfg_before = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
     assert_non_null(cfg_before);
     int first_out;
@@ -2628,7 +2633,8 @@ static void test_cli_train_refuses_a_folder_another_training_writes(void **state
     kill(first, SIGTERM);
     waitpid(first, NULL, 0);
     close(first_out);
-    if (cmp.code != 1 || !strstr(cmp.err, "/v/pre-ln': another attnviz --train is writing it"))
+    snprintf(want, sizeof want, "cannot train into %s: another attnviz --train is writing it", tu_sh_word(vdir));
+    if (cmp.code != 1 || !strstr(cmp.err, want))
         fail_msg("--compare beside a run in its pre-ln/: exit %d: %s", cmp.code, cmp.err);
     tu_free(&cmp);
     assert_int_equal(access(tu_in(f, "v/post-ln"), F_OK), -1);
@@ -2669,7 +2675,11 @@ static void test_cli_trained_model_checks_task_and_step(void **state) {
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         assert_int_equal(tu_write_replaced(tu_in(f, "m/config.json"), cfg, cases[k].from, cases[k].to), 0);
         run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 >", NULL);
-        if (r.code != 2 || !strstr(r.err, cases[k].says) || strchr(r.err, 0x1b) || strstr(r.err, "\u202e") || r.out[0])
+        char says[4600]; /* "m/config.json..." as the message names it: the whole path one shell word */
+        if (strncmp(cases[k].says, "m/config.json", 13) == 0)
+            snprintf(says, sizeof says, "%s%s", tu_sh_word(tu_in(f, "m/config.json")), cases[k].says + 13);
+        else snprintf(says, sizeof says, "%s", cases[k].says);
+        if (r.code != 2 || !strstr(r.err, says) || strchr(r.err, 0x1b) || strstr(r.err, "\u202e") || r.out[0])
             fail_msg("case %zu: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.out, r.err);
         tu_free(&r);
     }
@@ -4327,7 +4337,7 @@ static void test_cli_train_checks_outdir_first(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-o", "/dev/null", NULL);
     assert_int_equal(r.code, 1);
-    assert_non_null(strstr(r.err, "cannot create folder '/dev/null'"));
+    assert_non_null(strstr(r.err, "cannot create folder /dev/null"));
     assert_null(strstr(r.out, "step 0 "));
     tu_free(&r);
 }
@@ -4353,17 +4363,19 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
     fclose(fp);
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o",
                 tu_in(f, "afile/out"), NULL);
-    check_outdir_refused(&r, "parent is a file", "afile/out': ");
-    assert_non_null(strstr(r.err, "afile' exists and is not a folder"));
+    char want[4400];
+    snprintf(want, sizeof want, "cannot create folder %s: %s exists and is not a folder", tu_sh_word(tu_in(f, "afile/out")),
+             tu_sh_word(tu_in(f, "afile")));
+    check_outdir_refused(&r, "parent is a file", want);
     tu_free(&r);
     struct stat sb;
     if (stat("/proc", &sb) == 0 && S_ISDIR(sb.st_mode)) {
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", "/proc", NULL);
-        check_outdir_refused(&r, "-o /proc", "attnviz: error: cannot write in folder '/proc': ");
+        check_outdir_refused(&r, "-o /proc", "attnviz: error: cannot write in folder /proc: ");
         tu_free(&r);
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "--compare",
                     "scale", "-o", "/proc", NULL);
-        check_outdir_refused(&r, "--compare -o /proc", "attnviz: error: cannot write in folder '/proc': ");
+        check_outdir_refused(&r, "--compare -o /proc", "attnviz: error: cannot write in folder /proc: ");
         tu_free(&r);
     } else {
         print_message("[ SKIPROW  ] no /proc folder: the case of a folder no one can write in\n");
@@ -4372,13 +4384,13 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
     assert_int_equal(chmod(tu_in(f, "ro"), 0555), 0);
     assert_int_equal(chmod(f->dir, 0755), 0); /* let uid 65534 reach ro/ */
     static const struct { const char *sub, *msg; } ro_cases[] = {
-        {"ro", "cannot write in folder '%s': Permission denied"},
-        {"ro/out", "cannot create folder '%s': Permission denied"},
+        {"ro", "cannot write in folder %s: Permission denied"},
+        {"ro/out", "cannot create folder %s: Permission denied"},
     };
     for (size_t i = 0; i < sizeof ro_cases / sizeof ro_cases[0]; i++) {
         char dir[4200], msg[4300];
         snprintf(dir, sizeof dir, "%s", tu_in(f, ro_cases[i].sub));
-        snprintf(msg, sizeof msg, ro_cases[i].msg, dir);
+        snprintf(msg, sizeof msg, ro_cases[i].msg, tu_sh_word(dir));
         const char *args[] = {"--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", dir, NULL};
         if (tu_run_as_nobody(&r, args) != 0) {
             print_message("[ SKIPROW  ] -o %s: cannot run attnviz as uid 65534 here (exit %d)\n", ro_cases[i].sub, r.code);

@@ -685,7 +685,7 @@ static void test_gif_on_a_full_disk_says_why(void **state) {
     signal(SIGXFSZ, was);
     assert_int_equal(st, AV_ERUNTIME);
     char want[4200];
-    snprintf(want, sizeof want, "cannot write '%s': File too large", tu_in(f, "a.gif"));
+    snprintf(want, sizeof want, "cannot write %s: File too large", tu_sh_word(tu_in(f, "a.gif")));
     assert_string_equal(err.msg, want);
     assert_int_equal(count_entries(f->dir), 0);
 }

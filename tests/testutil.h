@@ -370,6 +370,14 @@ static inline const char *tu_sh_word(const char *s) {
     return p;
 }
 
+/* tu_sh_word of dir/name: a file of a folder as a message names it, the whole path one shell word
+ * ("'/tmp/a b/m/config.json'", not the folder's word with /config.json after it). In tu_sh_word's buffers. */
+static inline const char *tu_sh_file_word(const char *dir, const char *name) {
+    char path[8400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return tu_sh_word(path);
+}
+
 /* How bash reads word, a word of a command attnviz tells the user to type ('runs/a'$'\r''b'): `printf %s WORD`
  * run by /bin/bash -c, its output into out (n bytes, NUL-terminated). Returns 0, or -1 when popen fails or
  * bash exits non-zero (a word that does not parse). */

@@ -772,8 +772,6 @@ static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err
     return AV_OK;
 }
 
-static int invisible(unsigned cp);
-
 /* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...)
  * and invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
  * left-to-right mark), which draw and show nothing (--title $'\u200b' drew an invisible title and exited 0,
@@ -858,8 +856,8 @@ static av_status check_visible_name(const char *name, const char *s, int prefix,
         }
         if (i + (size_t)k < len) av_utf8_decode((const unsigned char *)s + i + k, len - i - k, &next, &dummy);
         av_ucat c = av_utf8_category(cp);
-        int joiner = (cp == 0x200C || cp == 0x200D) && prev >= 0x80 && next >= 0x80 && !invisible(prev) &&
-                     !invisible(next);
+        int joiner = (cp == 0x200C || cp == 0x200D) && prev >= 0x80 && next >= 0x80 && !av_utf8_invisible(prev) &&
+                     !av_utf8_invisible(next);
         /* each folder the run would make has its own edges: "figs /" and "figs /x" made "figs ", "new/ x" made
          * " x", as "figs " would have (a tester's pass) */
         int starts = i == from || (i > from && s[i - 1] == '/');
@@ -1705,94 +1703,6 @@ static av_status check_combinations(const av_options *o, av_err *err) {
                        "at most %g",
                        o->scale, o->dpi, o->scale * o->dpi / 100.0, AV_MAX_SIZE_FACTOR);
     return AV_OK;
-}
-
-/* 1 for a code point a message shows as nothing or as a gap: white space (Zs, Zl, Zp: U+00A0, U+3000),
- * controls (Cc: C1) and invisible format characters (Cf: U+200B, U+FEFF). */
-static int invisible(unsigned cp) {
-    av_ucat cat = av_utf8_category(cp);
-    return cat == AV_UC_ZS || cat == AV_UC_ZL || cat == AV_UC_ZP || cat == AV_UC_CC || cat == AV_UC_CF;
-}
-
-/* 1 when p's first character cannot be pasted back as the terminal shows it: a control character (C0, DEL,
- * C1: a CR showed as <U+000D>, a raw ESC redraws the terminal), a bidi embedding, override or isolate
- * (U+202A..202E, U+2066..2069: the rest of the command read backwards, as av_command_line escapes them) or a
- * byte that is not UTF-8 (shown as U+FFFD); else 0. *len gets the character's bytes (1 for a byte that is
- * not UTF-8). */
-static int unpastable(const unsigned char *p, size_t left, size_t *len) {
-    unsigned cp;
-    const char *why;
-    int k = av_utf8_decode(p, left, &cp, &why);
-    if (k <= 0) return *len = 1, 1;
-    *len = (size_t)k;
-    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* av_shell_word's quoting; with dollar, each byte unpastable names written in $'...' as GNU ls does
- * ('a'$'\r''b', \ooo for a byte without a letter escape), else every byte copied inside the quotes. */
-static void shell_word(char *buf, size_t n, const char *s, int dollar) {
-    int plain = *s != 0;
-    size_t len = strlen(s);
-    for (const unsigned char *p = (const unsigned char *)s; plain && *p; p++) {
-        if (*p >= 0x80) { /* a UTF-8 character stays plain unless it is invisible: '　x　' showed as "　x　" */
-            unsigned cp;
-            const char *why;
-            int k = av_utf8_decode(p, len - (size_t)(p - (const unsigned char *)s), &cp, &why);
-            plain = k > 0 && !invisible(cp);
-            if (plain) p += k - 1;
-            continue;
-        }
-        plain = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || strchr("_-./:=,+@%^", *p);
-    }
-    if (plain) {
-        snprintf(buf, n, "%s", s);
-        av_utf8_trim_cut(buf); /* no half character where it was cut */
-        return;
-    }
-    /* in: 1 inside '...', 2 inside $'...'; a piece is added whole while 5 bytes are left after it (the closing
-     * quote and NUL fit; a long word is cut where it was before $'...') */
-    size_t k = 0, c;
-    int in = 1;
-    buf[k++] = '\'';
-    for (const unsigned char *p = (const unsigned char *)s; *p; p += c) {
-        char piece[64];
-        size_t m = 0;
-        if (unpastable(p, len - (size_t)(p - (const unsigned char *)s), &c) && dollar) {
-            if (in == 1) memcpy(piece, "'$'", 3), m = 3;
-            for (size_t i = 0; i < c; i++) { /* \a \b \t \n \v \f \r by letter (bytes 7..13), the rest \ooo */
-                if (p[i] >= 7 && p[i] <= 13) m += (size_t)snprintf(piece + m, 8, "\\%c", "abtnvfr"[p[i] - 7]);
-                else m += (size_t)snprintf(piece + m, 8, "\\%03o", p[i]);
-            }
-            if (k + m + 5 > n) break;
-            memcpy(buf + k, piece, m), k += m, in = 2;
-            continue;
-        }
-        if (in == 2) memcpy(piece, "''", 2), m = 2; /* $'\r' closed, '...' opened */
-        if (*p == '\'') memcpy(piece + m, "'\\''", 4), m += 4;
-        else memcpy(piece + m, p, c), m += c;
-        if (k + m + 5 > n) break;
-        memcpy(buf + k, piece, m), k += m, in = 1;
-    }
-    buf[k++] = '\'';
-    buf[k] = 0;
-}
-
-void av_shell_word(char *buf, size_t n, const char *s) {
-    shell_word(buf, n, s, 1);
-}
-
-const char *av_shown_word(char *buf, size_t n, const char *path) {
-    char shown[4200], word[4 * sizeof shown + 8]; /* each ' is 4 bytes, '\'' */
-    size_t m = sizeof shown;
-    for (;;) { /* shown shorter until its word fits n: cut in the word, a name would lose its bidi closers */
-        size_t len = av_utf8_shown_name(path, shown, m);
-        shell_word(word, sizeof word, shown, 0);
-        size_t w = strlen(word);
-        if (w < n || len == 0) break;
-        m = len + 1 > w - n + 2 ? len + 1 - (w - n + 1) : 1;
-    }
-    shell_word(buf, n, shown, 0); /* a byte that is not UTF-8 stays as it was, U+FFFD on the terminal */
-    return buf;
 }
 
 /* "--name VALUE" as typed (the value formatted back from o). */

@@ -1046,8 +1046,8 @@ av_status av_figures_remove_stale(const char *dir, const char *prefix, const cha
         }
         if (unlink(path) != 0) {
             int e = errno;
-            av_utf8_shown_name(path, shown, sizeof shown);
-            st = av_fail(err, AV_ERUNTIME, "cannot remove '%s', a file of an earlier run (a folder never mixes "
+            av_shown_word(shown, sizeof shown, path);
+            st = av_fail(err, AV_ERUNTIME, "cannot remove %s, a file of an earlier run (a folder never mixes "
                          "two runs; use another -o or --prefix): %s", shown, strerror(e));
         }
         else if (removed++ < 8)

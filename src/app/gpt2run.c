@@ -200,6 +200,15 @@ static const char *shell_subdir(char *buf, size_t n, const char *dir, const char
 /* A usage error (exit 2) if the --model folder or its file `name` does not
  * exist: a missing file is bad input like a malformed one, and the message
  * says what a model folder holds. */
+/* DIR/name, a file of the folder, as messages name it: the whole path as one shell word (av_shown_word), so
+ * "'/tmp/a b/m/config.json'", not "'/tmp/a b/m'/config.json" (the folder quoted, the name outside: a path no shell
+ * reads back). Into buf (n >= 8 bytes; a longer path is cut as av_shown_word cuts it). Returns buf. No errors. */
+static const char *file_word(char *buf, size_t n, const char *dir, const char *name) {
+    char path[4200];
+    av_path_join(path, sizeof path, dir, name);
+    return av_shown_word(buf, n, path);
+}
+
 static av_status check_present(const char *dir, const char *name, av_err *err) {
     struct stat sb;
     char named[4200]; /* dir in messages as a user's path is shown (av_utf8_shown_name): -m $'x\u202eq' turned the
@@ -343,12 +352,13 @@ static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *er
     av_status st = av_hftok_load_dir(&r->hftok, r->dir, INT32_MIN, r->g.cfg.vocab_size, err);
     if (st) return st;
     char note[640];
-    if (av_hftok_note(note, sizeof note, r->hftok)) av_message(stderr, "attnviz: note: %s: %s\n", path, note);
+    if (av_hftok_note(note, sizeof note, r->hftok))
+        av_message(stderr, "attnviz: note: %s: %s\n", AV_SHOWN_WORD(path, 4200), note);
     int top = av_hftok_vocab_size(r->hftok) - 1, V = r->g.cfg.vocab_size; /* the largest id, vocabulary or added */
     if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has token ids up to %d (its vocabulary and added tokens), but config.json's "
                        "vocab_size is %d: token id %d must fit within vocab_size %d (ids 0..%d); a tokenizer may have "
-                       "fewer tokens than vocab_size, not more", path, top, V, top, V, V - 1);
+                       "fewer tokens than vocab_size, not more", AV_SHOWN_WORD(path, 4200), top, V, top, V, V - 1);
     return AV_OK;
 }
 
@@ -472,8 +482,9 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     if (st) return st;
     if (n == 0 && len == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
     if (n == 0) /* a tokenizer.json Split with behavior Removed can drop every character */
-        return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: %s/%s's pre-tokenizer removed "
-                       "all of it", len, len == 1 ? "" : "s", r->dir_shown, r->hftok ? "tokenizer.json" : "vocab.json");
+        return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: %s's pre-tokenizer removed "
+                       "all of it", len, len == 1 ? "" : "s",
+                       file_word((char[4200]){0}, 4200, r->dir, r->hftok ? "tokenizer.json" : "vocab.json"));
     if (n > (size_t)AV_MAX_TOKENS) { /* the model's own limit first, when it has a smaller one */
         int mp = r->llama ? r->llama->cfg.max_positions
                           : r->g.cfg.positions == AV_POS_LEARNED ? r->g.cfg.n_positions : 0;
@@ -571,9 +582,8 @@ av_status av_trained_task_read(const char *dir, char task_out[32], int *step_out
     if (diverged) *diverged = 0;
     av_path_join(path, sizeof path, dir, "config.json");
     if (av_read_regular_file(path, 1u << 20, &json, &len, &ignored)) return AV_OK;
-    char dir_shown[349]; /* as messages show a folder (av_utf8_shown_name): -o $'x\u202eq' turned the rest around */
-    av_utf8_shown_name(dir, dir_shown, sizeof dir_shown);
-    snprintf(name, sizeof name, "%s/config.json", dir_shown);
+    /* as messages name a file, the whole path one shell word (av_shown_word): -o $'x\u202eq' turned the rest around */
+    av_shown_word(name, 349 + 12, path); /* 300 bytes of the folder and its closers, as before, and /config.json */
     cJSON *root = NULL;
     av_status st = av_json_parse_object(&root, json, len, NULL, name, err);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "attnviz");
@@ -660,11 +670,13 @@ static av_status read_generation_eos(av_gpt2run *r, av_err *err) {
     size_t len = 0;
     cJSON *root = NULL;
     av_status st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
-    if (!st) st = av_json_parse_object(&root, text, len, NULL, path, err);
+    char named[4200]; /* as messages name it, one shell word (av_shown_word) */
+    av_shown_word(named, sizeof named, path);
+    if (!st) st = av_json_parse_object(&root, text, len, NULL, named, err);
     av_gpt2_config *c = &r->g.cfg;
     if (!st)
         st = av_json_token_ids(c->eos_ids, &c->n_eos, &c->eos_left, &c->n_eos_left, AV_MAX_EOS, root, "eos_token_id",
-                               c->vocab_size, path, err);
+                               c->vocab_size, named, err);
     if (!st) r->eos_file = "generation_config.json";
     cJSON_Delete(root);
     free(text);
@@ -718,9 +730,9 @@ static int family_mismatch(const char *dir, int llama, av_err *err) {
         f += sprintf(f, "%s", gpt2_keys ? "config.json's n_layer, n_embd" : "");
         f += sprintf(f, "%s%s", wte && f > found ? "; " : "", wte ? "model.safetensors' wte.weight" : "");
         if (stat(vocab, &sb) == 0 && stat(merges, &sb) == 0) sprintf(f, "; vocab.json and merges.txt");
-        av_fail(err, AV_EUSAGE, "--model %.100s: config.json's model_type is \"%s\", but the folder holds a GPT-2 (%s); "
+        av_fail(err, AV_EUSAGE, "--model %s: config.json's model_type is \"%s\", but the folder holds a GPT-2 (%s); "
                 "allowed: \"%s\" for this folder%s (\"llama\" and \"qwen2\" are for a Llama/Qwen2 folder: hidden_size, "
-                "model.embed_tokens.weight, tokenizer.json)", AV_SHOWN(dir, 100 + 49), type, found, variant ? AV_GPT2_ATTNVIZ_TYPE : "gpt2",
+                "model.embed_tokens.weight, tokenizer.json)", AV_SHOWN_WORD(dir, 100 + 49), type, found, variant ? AV_GPT2_ATTNVIZ_TYPE : "gpt2",
                 variant ? ", as --train writes it for this layout" : "");
         return 1;
     }
@@ -732,9 +744,9 @@ static int family_mismatch(const char *dir, int llama, av_err *err) {
     char said[80];
     if (typed) snprintf(said, sizeof said, "config.json's model_type is \"%s\"", type);
     else snprintf(said, sizeof said, "config.json has no model_type (read as GPT-2's)");
-    av_fail(err, AV_EUSAGE, "--model %.100s: %s, but the folder holds a Llama/Qwen2 (%s); allowed: \"%s\" for this "
+    av_fail(err, AV_EUSAGE, "--model %s: %s, but the folder holds a Llama/Qwen2 (%s); allowed: \"%s\" for this "
             "folder, whose q_proj has %s as a %s's (\"gpt2\" is for a GPT-2 folder: n_layer, wte.weight)",
-            AV_SHOWN(dir, 100 + 49), said,
+            AV_SHOWN_WORD(dir, 100 + 49), said,
             found, bias ? "qwen2" : "llama", bias ? "a bias" : "no bias", bias ? "Qwen2" : "Llama");
     return 1;
 }
@@ -770,10 +782,10 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
     char typed[80]; /* the value as typed: "--layer 01" was told "--layer 1 is outside 0..0" */
     if (r->layer < 0 || r->layer >= c->n_layer) /* no negative indexing: leaving --layer out gives the last */
         return av_fail(err, AV_EUSAGE, "--layer %s is outside 0..%d: --layer must be 0..L-1 for this model (L = %s = %d "
-                       "from %.300s/config.json); leave --layer out for the last layer",
+                       "from %s); leave --layer out for the last layer",
                        av_option_shown(typed, sizeof typed, o, "layer", r->layer), c->n_layer - 1,
                        llama ? "num_hidden_layers" : c->key_n_layer ? c->key_n_layer : "n_layer", c->n_layer,
-                       r->dir_shown);
+                       file_word((char[349]){0}, 349, r->dir, "config.json")); /* 300 bytes and closers */
     if (o->head < 0 || o->head >= c->n_head) { /* cli.c leaves a negative --head to the model's range */
         char hint[80] = ""; /* --head H counted from 1, as cli.c says it for the single layer */
         if (o->head == c->n_head)
@@ -821,7 +833,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
                        strlen(o->model_dir), sizeof r->dir_buf - 1);
     av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir); /* "runs/x/" is shown as "runs/x" */
     r->dir = r->dir_buf;
-    av_utf8_shown_name(r->dir, r->dir_shown, sizeof r->dir_shown);
+    av_shown_word(r->dir_shown, sizeof r->dir_shown, r->dir);
     av_status st = check_options(o, err);
     if (!st && o->kernel != AV_KERNEL_REFERENCE + 1) st = av_blas_require(err); /* before the weights load */
     /* --train renames its four files one after another while --model reads them (and config.json more than once):
@@ -838,7 +850,7 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         av_gpt2run_free(r); /* the last try's (and its dir: shown again) */
         av_path_shown(r->dir_buf, sizeof r->dir_buf, o->model_dir);
         r->dir = r->dir_buf;
-    av_utf8_shown_name(r->dir, r->dir_shown, sizeof r->dir_shown);
+        av_shown_word(r->dir_shown, sizeof r->dir_shown, r->dir);
         av_file_ids_note(before, r->dir, FOLDER_FILES, N_FOLDER_FILES); /* the index before its shards are listed */
         int n = N_FOLDER_FILES + av_llama_shard_files(shards, AV_LLAMA_MAX_SHARDS, r->dir);
         for (int i = 0; i < n; i++) names[i] = i < N_FOLDER_FILES ? FOLDER_FILES[i] : shards[i - N_FOLDER_FILES];
@@ -885,9 +897,9 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
     if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
     if (r->T > c->n_positions && !o->quiet) /* learned positions refused it (no wpe row); a formula runs on */
-        av_message(stderr, "attnviz: note: the input is %d tokens, more than %s %d in %s/config.json: %s, but the "
+        av_message(stderr, "attnviz: note: the input is %d tokens, more than %s %d in %s: %s, but the "
                 "model was made for at most %d\n", r->T, c->key_n_positions ? c->key_n_positions : "n_positions",
-                c->n_positions, r->dir_shown,
+                c->n_positions, file_word((char[4200]){0}, 4200, r->dir, "config.json"),
                 c->positions == AV_POS_ROPE ? "RoPE is computed for any position"
                 : c->positions == AV_POS_SINUSOIDAL ? "the sinusoidal encoding is computed for any position"
                                                     : "it adds no positions, so any length runs", c->n_positions);
@@ -952,9 +964,9 @@ static void note_eos_left(const av_gpt2run *r) {
     int many = c->n_eos_left > 1;
     char more[48] = "";
     if (many) snprintf(more, sizeof more, " and %d more", c->n_eos_left - 1);
-    av_message(stderr, "attnviz: note: eos_token_id%s %d%s in %s/%s %s outside the vocabulary 0..%d (vocab_size %d): "
+    av_message(stderr, "attnviz: note: eos_token_id%s %d%s in %s %s outside the vocabulary 0..%d (vocab_size %d): "
             "no token has %s, so --generate cannot stop on %s%s\n", many ? "'s ids" : "", c->eos_left, more,
-            r->dir_shown, r->eos_file ? r->eos_file : "config.json", many ? "are" : "is", c->vocab_size - 1,
+            file_word((char[4200]){0}, 4200, r->dir, r->eos_file ? r->eos_file : "config.json"), many ? "are" : "is", c->vocab_size - 1,
             c->vocab_size, many ? "those ids" : "that id", many ? "them" : "it",
             c->n_eos > 0 ? "; it stops only on eos_token_id's other ids" : "");
 }

@@ -40,7 +40,7 @@
 typedef struct {
     const char *dir;                   /* --model DIR as shown: dir_buf, without trailing '/' */
     char dir_buf[4096];                /* (av_path_shown of o->model_dir; "runs/x/" printed as "runs/x") */
-    char dir_shown[4200];              /* dir as messages and the trace show it (base/utf8.h av_utf8_shown_name) */
+    char dir_shown[4200];              /* dir as messages show it, one shell word (base/utf8.h av_shown_word) */
     av_gpt2 g;                         /* config, parameters (mmapped) */
     av_gpt2_acts a;                    /* every activation of the forward pass */
     av_bpe *bpe;                       /* the folder's tokenizer */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app/term.h"
+#include "base/utf8.h"
 #include "io/fileio.h"
 
 /* ---------------------------------------------------------------------------- loading */
@@ -48,12 +49,13 @@ av_status av_llamarun_load(av_gpt2run *r, av_err *err) {
     av_path_join(path, sizeof path, r->dir, "tokenizer.json");
     if ((st = av_hftok_load_dir(&r->hftok, r->dir, lc->bos_token_id, lc->vocab_size, err))) return st;
     char note[640];
-    if (av_hftok_note(note, sizeof note, r->hftok)) av_message(stderr, "attnviz: note: %s: %s\n", path, note);
+    if (av_hftok_note(note, sizeof note, r->hftok))
+        av_message(stderr, "attnviz: note: %s: %s\n", AV_SHOWN_WORD(path, 4200), note);
     int top = av_hftok_vocab_size(r->hftok) - 1, V = lc->vocab_size; /* the largest id, vocabulary or added */
     if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has token ids up to %d (its vocabulary and added tokens), but config.json's "
                        "vocab_size is %d: token id %d must fit within vocab_size %d (ids 0..%d); a tokenizer may have "
-                       "fewer tokens than vocab_size, not more", path, top, V, top, V, V - 1);
+                       "fewer tokens than vocab_size, not more", AV_SHOWN_WORD(path, 4200), top, V, top, V, V - 1);
     return AV_OK;
 }
 

@@ -298,8 +298,8 @@ static av_status lock_outdir(const char *dir, av_err *err) {
     if (!av_lock_folder(dir, &outdir_lock_fd)) return AV_OK; /* locked, or a folder that cannot be */
     char path[4096], shown[349]; /* as av_utf8_shown_name shows it: 300 bytes and closers */
     av_path_shown(path, sizeof path, dir);
-    av_utf8_shown_name(path, shown, sizeof shown);
-    return av_fail(err, AV_ERUNTIME, "cannot write the figures into '%s': another attnviz is writing that "
+    av_shown_word(shown, sizeof shown, path);
+    return av_fail(err, AV_ERUNTIME, "cannot write the figures into %s: another attnviz is writing that "
                    "folder now (it holds the folder's lock until it ends), and two runs into one folder at once "
                    "leave one's figures beside the other's: wait for it to end, or give each run its own -o",
                    shown);

@@ -328,21 +328,21 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     char path[4096];
     av_path_join(path, sizeof path, dir, name);
     struct stat st;
-    char shown[4200]; /* path in messages as a user's path is shown (av_utf8_shown_name) */
+    char shown[4200]; /* path in messages as a user's path is shown, one shell word (av_shown_word) */
     if (lstat(path, &st) != 0) {
         int e = errno;
         if (e == ENOENT) return AV_OK; /* not there: keep the seeded tensor */
-        av_utf8_shown_name(path, shown, sizeof shown);
-        return av_fail(err, av_input_path_status(e), "cannot read '%s': %s", shown, strerror(e));
+        av_shown_word(shown, sizeof shown, path);
+        return av_fail(err, av_input_path_status(e), "cannot read %s: %s", shown, strerror(e));
     }
     if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
         int e = errno;
-        av_utf8_shown_name(path, shown, sizeof shown);
-        return av_fail(err, av_input_path_status(e), "cannot read '%s': %s (a broken link?)", shown, strerror(e));
+        av_shown_word(shown, sizeof shown, path);
+        return av_fail(err, av_input_path_status(e), "cannot read %s: %s (a broken link?)", shown, strerror(e));
     }
     if (!S_ISREG(st.st_mode)) {
-        av_utf8_shown_name(path, shown, sizeof shown);
-        return av_fail(err, AV_EUSAGE, "'%s' is not a regular file", shown);
+        av_shown_word(shown, sizeof shown, path);
+        return av_fail(err, AV_EUSAGE, "%s is not a regular file", shown);
     }
     av_npy a;
     av_status s = av_npy_read(&a, path, err);
@@ -559,18 +559,19 @@ static void weights_dir_unread(const char *dir, char *out, size_t cap, char *hin
 
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err) {
     struct stat st;
-    char named[4200]; /* the folder in messages, as a user's path is shown (av_utf8_shown_name): -w $'x\u202eq'
+    char named[4200]; /* the folder in messages, as a user's path is shown, one shell word (av_shown_word): -w $'x\u202eq'
                        * turned the rest of "--weights 'x<RLO>q': No such file or directory" around */
-    av_utf8_shown_name(dir, named, sizeof named);
+    av_shown_word(named, sizeof named, dir);
     if (stat(dir, &st) != 0) { /* say where the example folder that comes with attnviz is */
         int e = errno;
         const char *data = av_assets_dir();
         char hint[4300] = "", example[4200];
         if (e == ENOENT && data) {
             av_path_join(example, sizeof example, data, "weights/identity-d8");
-            snprintf(hint, sizeof hint, "; the example folder that comes with attnviz is %s (with --d-model 8)", example);
+            snprintf(hint, sizeof hint, "; the example folder that comes with attnviz is %s (with --d-model 8)",
+                     AV_SHOWN_WORD(example, 4200));
         }
-        return av_fail(err, av_input_path_status(e), "--weights '%s': %s%s", named, strerror(e), hint);
+        return av_fail(err, av_input_path_status(e), "--weights %s: %s%s", named, strerror(e), hint);
     }
     if (!S_ISDIR(st.st_mode)) { /* "--weights out/W_Q.npy": the folder that holds it is what is meant */
         const char *slash = strrchr(dir, '/');
@@ -578,11 +579,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
         if (S_ISREG(st.st_mode) && n > 4 && strcmp(dir + n - 4, ".npy") == 0) {
             char parent[4200], pshown[4200];
             snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash == dir ? 1 : slash - dir) : 1, slash ? dir : ".");
-            av_utf8_shown_name(parent, pshown, sizeof pshown);
-            return av_fail(err, AV_EUSAGE, "--weights '%s' is a file; --weights takes the folder that holds X.npy, "
-                           "W_Q.npy, W_K.npy, W_V.npy and W_O.npy: --weights '%s'", named, pshown);
+            av_shell_word(pshown, sizeof pshown, parent);
+            return av_fail(err, AV_EUSAGE, "--weights %s is a file; --weights takes the folder that holds X.npy, "
+                           "W_Q.npy, W_K.npy, W_V.npy and W_O.npy: --weights %s", named, pshown);
         }
-        return av_fail(err, AV_EUSAGE, "--weights '%s' is not a folder", named);
+        return av_fail(err, AV_EUSAGE, "--weights %s is not a folder", named);
     }
     size_t T = (size_t)m->cfg.T, C = (size_t)m->cfg.C;
     int found = 0;
@@ -609,12 +610,12 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
         if (stat(path, &cst) == 0 && S_ISREG(cst.st_mode)) {
             char word[300];
             av_shell_word(word, sizeof word, dir);
-            return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy; "
+            return av_fail(err, AV_EUSAGE, "--weights %s holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy; "
                            "it is a model folder (it has config.json): run it with --model %s (--weights reads one "
                            "attention layer's .npy matrices)", named, word);
         }
         weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
-        return av_fail(err, AV_EUSAGE, "--weights '%s' holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy%s%.600s%.300s",
+        return av_fail(err, AV_EUSAGE, "--weights %s holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy%s%.600s%.300s",
                        named, unread[0] ? "; it holds " : "", unread, hints);
     }
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
@@ -788,8 +789,8 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     for (size_t i = 0; i < T; i++) diag += m->user_mask[i * T + i];
     if (T > 1 && diag == T) {
         char shown[420];
-        av_utf8_shown_name(path, shown, sizeof shown);
-        av_message(stderr, "attnviz: note: --attn-mask '%s' masks every token from itself (its diagonal is all True, "
+        av_shown_word(shown, sizeof shown, path);
+        av_message(stderr, "attnviz: note: --attn-mask %s masks every token from itself (its diagonal is all True, "
                    "and True = masked); if 1 means keep in your code, as in masked_fill(mask == 0, -1e9), save the "
                    "opposite: np.save(path, mask == 0)\n", shown);
     }
@@ -910,9 +911,9 @@ av_status av_dump_remove_other(const char *dir, int model, int earlier, const in
         }
         if (unlink(path) != 0 && errno != ENOENT) {
             int e = errno;
-            char shown[4200]; /* as av_utf8_shown_name shows it */
-            av_utf8_shown_name(path, shown, sizeof shown);
-            return av_fail(err, AV_ERUNTIME, "cannot remove the stale '%s': %s", shown, strerror(e));
+            char shown[4200]; /* as av_shown_word shows it: one shell word */
+            av_shown_word(shown, sizeof shown, path);
+            return av_fail(err, AV_ERUNTIME, "cannot remove the stale %s: %s", shown, strerror(e));
         }
         snprintf(removed + strlen(removed), sizeof removed - strlen(removed), " %s", names[i]);
         n_removed++;

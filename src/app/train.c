@@ -1014,7 +1014,7 @@ static av_status remove_outputs(const char *dir, const char *const *names, size_
     for (size_t i = 0; i < n; i++) {
         av_path_join(path, sizeof path, dir, names[i]);
         if (unlink(path) != 0 && errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', %s: %s", AV_SHOWN(path, 4200), whose, strerror(errno));
+            return av_fail(err, AV_ERUNTIME, "cannot remove %s, %s: %s", AV_SHOWN_WORD(path, 4200), whose, strerror(errno));
     }
     return AV_OK;
 }
@@ -1067,8 +1067,8 @@ static av_status remove_replaced_dump(const char *dir, av_err *err) {
             snprintf(names + strlen(names), sizeof names - strlen(names), " %s", kModelDumpFiles[i]);
             removed++;
         } else if (errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', written by a --dump of the model this run replaced: "
-                           "%s", AV_SHOWN(path, 4200), strerror(errno));
+            return av_fail(err, AV_ERUNTIME, "cannot remove %s, written by a --dump of the model this run replaced: "
+                           "%s", AV_SHOWN_WORD(path, 4200), strerror(errno));
     }
     if (removed)
         av_message(stderr, "attnviz: note: removed %d file%s of a --dump of the model this run replaced from %s, so "
@@ -1652,8 +1652,8 @@ static av_status check_names_free(const char *dir, const char *const *names, siz
         struct stat sb;
         av_path_join(path, sizeof path, dir, names[i]);
         if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
-            return av_fail(err, AV_ERUNTIME, "'%s' is %s, and the run writes a file of that name there when it ends; "
-                           "move or remove it first", AV_SHOWN(path, 4200), S_ISDIR(sb.st_mode) ? "a folder" : "not a regular file");
+            return av_fail(err, AV_ERUNTIME, "%s is %s, and the run writes a file of that name there when it ends; "
+                           "move or remove it first", AV_SHOWN_WORD(path, 4200), S_ISDIR(sb.st_mode) ? "a folder" : "not a regular file");
     }
     return AV_OK;
 }
@@ -1723,9 +1723,9 @@ static av_status lock_folder(folder_locks *lk, const char *dir, av_err *err) {
     }
     char path[4096];
     av_path_shown(path, sizeof path, dir);
-    return av_fail(err, AV_ERUNTIME, "cannot train into '%s': another attnviz --train is writing it (it holds "
+    return av_fail(err, AV_ERUNTIME, "cannot train into %s: another attnviz --train is writing it (it holds "
                    "the folder's lock until it ends), and two runs into one folder leave one's model beside the "
-                   "other's figures: wait for it to end, or give another -o", AV_SHOWN(path, 349));
+                   "other's figures: wait for it to end, or give another -o", AV_SHOWN_WORD(path, 349));
 }
 
 int av_train_folder_busy(const char *dir) {

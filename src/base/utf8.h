@@ -140,6 +140,33 @@ static inline const char *av_utf8_shown_into(char *buf, size_t n, const char *s)
     return buf;
 }
 #define AV_SHOWN(s, n) av_utf8_shown_into((char[n]){0}, (n), (s))
+/* 1 for a code point a message shows as nothing or as a gap: white space (Zs, Zl, Zp: U+00A0, U+3000),
+ * controls (Cc: C1) and invisible format characters (Cf: U+200B, U+FEFF); else 0. No errors. */
+int av_utf8_invisible(unsigned cp);
+/* s as one shell word, for a command a user may paste back: as it is when
+ * every byte is a letter, digit, one of _-./:=,+@%^ or part of a UTF-8
+ * character that shows (not white space, a control or an invisible format
+ * character: U+3000, U+00A0, U+200B are quoted, so a leading or trailing one
+ * is seen); else in single quotes, each ' written '\'', and each control
+ * character (C0, DEL, C1), bidi embedding, override or isolate (U+202A..202E,
+ * U+2066..2069) and byte that is not UTF-8 written in $'...' (\a \b \t \n
+ * \v \f \r by letter, else \ooo per byte), as GNU ls's
+ * --quoting-style=shell-escape does: "runs/a\rb" is 'runs/a'$'\r''b', which
+ * bash and zsh read back as the name (a raw CR showed as <U+000D> and pasted
+ * back as those 8 characters). "" gives ''. Cut to fit n bytes (n >= 8), at
+ * a whole character or escape, the closing quote kept. No errors. */
+void av_shell_word(char *buf, size_t n, const char *s);
+
+/* A path the user gave, as a message names it in its prose, beside a command that names it as one shell word:
+ * its controls and open bidi embeddings as av_utf8_shown_name shows them ('a<U+000D>b', to read, where the
+ * command has av_shell_word's 'a'$'\r''b', to paste), then that as one shell word (quoted as av_shell_word, a
+ * byte that is not UTF-8 kept), so "--model '/tmp/a b/m' is a file; ...: --model '/tmp/a b/m'" where the prose said
+ * "--model /tmp/a b/m", two words to the eye. A plain path ("runs/rev", "runs/深度") is as it is. Into buf
+ * (n >= 8 bytes, NUL-terminated): a longer name is cut at a whole character before its closers and closing
+ * quote, which stay. Returns buf. No errors. Quoting as GNU ls --quoting-style=shell-escape (av_shell_word). */
+const char *av_shown_word(char *buf, size_t n, const char *path);
+/* av_shown_word(s) held in a char[n] that lasts to the end of the enclosing block, for a message's argument. */
+#define AV_SHOWN_WORD(s, n) av_shown_word((char[n]){0}, (n), (s))
 /* White space, a line or paragraph separator, or a control character (general
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */

@@ -48,13 +48,13 @@ static av_status create_error(av_err *err, const char *path, int e) {
     folder_of(dir, sizeof dir, path);
     struct stat st;
     if (e == ENOENT && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) /* there, but it makes no files: /proc/self */
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not take new files (%s)", AV_SHOWN(path, 4200), AV_SHOWN(dir, 4200),
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: folder %s does not take new files (%s)", AV_SHOWN_WORD(path, 4200), AV_SHOWN_WORD(dir, 4200),
                        strerror(e));
     if (e == ENOENT)
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': folder '%s' does not exist", AV_SHOWN(path, 4200), AV_SHOWN(dir, 4200));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: folder %s does not exist", AV_SHOWN_WORD(path, 4200), AV_SHOWN_WORD(dir, 4200));
     if (e == ENOTDIR)
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': '%s' is not a folder", AV_SHOWN(path, 4200), AV_SHOWN(dir, 4200));
-    return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s is not a folder", AV_SHOWN_WORD(path, 4200), AV_SHOWN_WORD(dir, 4200));
+    return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(path, 4200), strerror(e));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -186,7 +186,8 @@ void av_interrupt_clear_line(int on) {
 
 /* Files mapped into memory (av_mapped_note): where, how long, and the name for
  * the SIGBUS handler's message. A slot is free while its len is 0; the name
- * is written before len is set, so the handler never reads a half-written one. */
+ * is written before len is set, so the handler never reads a half-written one; the name as one shell word
+ * (av_shown_word). */
 #define MAP_SLOTS 64
 static struct {
     atomic_uintptr_t addr;
@@ -213,9 +214,9 @@ static void on_sigbus(int sig, siginfo_t *info, void *ctx) {
     }
     put_str("attnviz: error: ");
     if (path) {
-        put_str("cannot read '");
-        put_str(path);
-        put_str("': it became shorter while it was being read (another program truncated or rewrote it in place); "
+        put_str("cannot read ");
+        put_str(path); /* one shell word (av_shown_word), as every message names a path */
+        put_str(": it became shorter while it was being read (another program truncated or rewrote it in place); "
                 "run again once it is complete\n");
     } else {
         put_str("a file mapped into memory became shorter while it was being read (bus error)\n");
@@ -237,7 +238,7 @@ void av_mapped_note(const void *addr, size_t len, const char *path) {
     for (int i = 0; i < MAP_SLOTS && len; i++) {
         uintptr_t none = 0;
         if (!atomic_compare_exchange_strong(&g_maps[i].addr, &none, (uintptr_t)addr)) continue;
-        av_utf8_escape_controls(path, strlen(path), g_maps[i].path, sizeof g_maps[i].path, 0);
+        av_shown_word(g_maps[i].path, sizeof g_maps[i].path, path);
         atomic_store(&g_maps[i].len, len);
         return;
     }
@@ -311,7 +312,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     memset(f, 0, sizeof *f);
     if (!path || !path[0]) return av_fail(err, AV_EUSAGE, "cannot write '': empty file name");
     size_t n = strlen(path);
-    if (path[n - 1] == '/') return av_fail(err, AV_EUSAGE, "cannot write '%s': name ends in '/'", AV_SHOWN(path, 4200));
+    if (path[n - 1] == '/') return av_fail(err, AV_EUSAGE, "cannot write %s: name ends in '/'", AV_SHOWN_WORD(path, 4200));
 
     /* tmp = "<dir>/.<base>.tmpXXXXXX" (or ".<base>.tmpXXXXXX" with no dir),
      * in the same folder so that rename(2) stays on one filesystem. */
@@ -321,7 +322,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     int k = snprintf(f->tmp, sizeof f->tmp, "%.*s.%s.tmpXXXXXX", (int)dirlen, path, base);
     if (n >= sizeof f->path || k < 0 || (size_t)k >= sizeof f->tmp) {
         f->tmp[0] = 0;
-        return av_fail(err, AV_EUSAGE, "cannot write '%s...': path is longer than %zu bytes", AV_SHOWN(path, 249),
+        return av_fail(err, AV_EUSAGE, "cannot write %s...: path is longer than %zu bytes", AV_SHOWN_WORD(path, 249),
                        sizeof f->tmp - 20);
     }
     memcpy(f->path, path, n + 1);
@@ -343,7 +344,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
         unlink(f->tmp);
         untrack_tmp(f);
         f->tmp[0] = 0;
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(path, 4200), strerror(e));
     }
     return AV_OK;
 }
@@ -426,7 +427,7 @@ static av_status put_in_place(av_afile *f, av_err *err) {
         unlink(f->tmp);
         f->tmp[0] = 0;
         untrack_tmp(f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(f->path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(f->path, 4200), strerror(e));
     }
     f->tmp[0] = 0;
     untrack_tmp(f);
@@ -457,7 +458,7 @@ av_status av_afile_set_end(av_afile_set *set, int commit, av_err *err) {
 av_status av_afile_commit(av_afile *f, av_err *err) {
     if (!f->fp || !f->tmp[0]) {
         av_afile_abort(f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': file is not open", AV_SHOWN(f->path, 4200));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: file is not open", AV_SHOWN_WORD(f->path, 4200));
     }
     /* Collect the first error: fflush pushes the buffered tail (ENOSPC/EFBIG
      * usually shows here), ferror catches an earlier failed fwrite whose errno
@@ -473,14 +474,14 @@ av_status av_afile_commit(av_afile *f, av_err *err) {
         unlink(f->tmp);
         f->tmp[0] = 0;
         untrack_tmp(f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", AV_SHOWN(f->path, 4200), why ? why : strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(f->path, 4200), why ? why : strerror(e));
     }
     if (g_set) { /* kept, complete, for av_afile_set_end: f gives up its temporary */
         if (g_set->n == AV_AFILE_SET_MAX) {
             unlink(f->tmp);
             f->tmp[0] = 0;
             untrack_tmp(f);
-            return av_fail(err, AV_ERUNTIME, "cannot write '%s': more than %d files in one set", AV_SHOWN(f->path, 4200),
+            return av_fail(err, AV_ERUNTIME, "cannot write %s: more than %d files in one set", AV_SHOWN_WORD(f->path, 4200),
                            AV_AFILE_SET_MAX);
         }
         g_set->kept[g_set->n++] = *f;
@@ -521,8 +522,8 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
     struct stat st;
     if (stat(part, &st) == 0) {
         if (S_ISDIR(st.st_mode)) return AV_OK;
-        return av_fail(err, AV_ERUNTIME, "cannot create folder '%s': '%s' exists and is not a folder",
-                       AV_SHOWN(dir, 4200), AV_SHOWN(part, 4200));
+        return av_fail(err, AV_ERUNTIME, "cannot create folder %s: %s exists and is not a folder",
+                       AV_SHOWN_WORD(dir, 4200), AV_SHOWN_WORD(part, 4200));
     }
     const char *more = strlen(dir) > 200 ? "..." : "";
     char target[256];
@@ -531,15 +532,15 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
     if (e == EEXIST && lstat(part, &st) == 0 && S_ISLNK(st.st_mode) &&
         (tn = readlink(part, target, sizeof target - 1)) >= 0) { /* mkdir's "File exists" said nothing of the link */
         target[tn] = 0;
-        return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': '%s' is a symbolic link to '%s', %s",
-                       AV_SHOWN(dir, 249), more, AV_SHOWN(part, 249), AV_SHOWN(target, 305), why == ELOOP ? "which leads back to itself (a loop of links)"
+        return av_fail(err, AV_ERUNTIME, "cannot create folder %s%s: %s is a symbolic link to %s, %s",
+                       AV_SHOWN_WORD(dir, 249), more, AV_SHOWN_WORD(part, 249), AV_SHOWN_WORD(target, 305), why == ELOOP ? "which leads back to itself (a loop of links)"
                                                              : "which does not exist");
     }
     if (e == ENAMETOOLONG) /* bad input like the whole name past 4095 bytes below (exit 2), not a failure */
-        return av_fail(err, AV_EUSAGE, "cannot create folder '%s%s': a name in it is too long (at most %ld bytes "
-                       "a name)", AV_SHOWN(dir, 249), more, (long)pathconf(".", _PC_NAME_MAX));
-    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': %s", AV_SHOWN(dir, 249), more, strerror(e));
-    return av_fail(err, AV_ERUNTIME, "cannot create folder '%s%s': '%s': %s", AV_SHOWN(dir, 249), more, AV_SHOWN(part, 249), strerror(e));
+        return av_fail(err, AV_EUSAGE, "cannot create folder %s%s: a name in it is too long (at most %ld bytes "
+                       "a name)", AV_SHOWN_WORD(dir, 249), more, (long)pathconf(".", _PC_NAME_MAX));
+    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder %s%s: %s", AV_SHOWN_WORD(dir, 249), more, strerror(e));
+    return av_fail(err, AV_ERUNTIME, "cannot create folder %s%s: %s: %s", AV_SHOWN_WORD(dir, 249), more, AV_SHOWN_WORD(part, 249), strerror(e));
 }
 
 av_status av_mkdir_p(const char *dir, av_err *err) {
@@ -547,8 +548,8 @@ av_status av_mkdir_p(const char *dir, av_err *err) {
     char buf[4096];
     size_t n = strlen(dir);
     if (n + 32 >= sizeof buf) /* room for the files written in it ("/.attnviz-write-check.XXXXXX") */
-        return av_fail(err, AV_EUSAGE, "cannot create folder '%s...': the name is %zu bytes long; at most %zu",
-                       AV_SHOWN(dir, 249), n, sizeof buf - 33);
+        return av_fail(err, AV_EUSAGE, "cannot create folder %s...: the name is %zu bytes long; at most %zu",
+                       AV_SHOWN_WORD(dir, 249), n, sizeof buf - 33);
     memcpy(buf, dir, n + 1);
     /* Create each prefix ending before a '/', then the whole name. */
     for (size_t i = 1; i < n; i++) {
@@ -587,13 +588,13 @@ av_status av_dir_writable(const char *dir, av_err *err) {
     const char *more = strlen(dir) > 200 ? "..." : "";
     if (fd < 0) {
         unhold_signals(&old);
-        return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s%s': %s", AV_SHOWN(dir, 249), more, strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write in folder %s%s: %s", AV_SHOWN_WORD(dir, 249), more, strerror(e));
     }
     e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
     if (close(fd) != 0 && !e) e = errno;
     unlink(probe);
     unhold_signals(&old);
-    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder '%s%s': %s", AV_SHOWN(dir, 249), more, strerror(e));
+    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder %s%s: %s", AV_SHOWN_WORD(dir, 249), more, strerror(e));
     return AV_OK;
 }
 
@@ -606,10 +607,10 @@ static av_status too_large(av_err *err, const char *path, size_t max_bytes, long
     if (strcmp(path, "-") == 0)
         av_fail(err, AV_EUSAGE, "standard input is larger than the %zu-byte limit", max_bytes);
     else if (size >= 0)
-        av_fail(err, AV_EUSAGE, "input file '%s' (%lld bytes) is larger than the %zu-byte limit", AV_SHOWN(path, 4200), size,
+        av_fail(err, AV_EUSAGE, "input file %s (%lld bytes) is larger than the %zu-byte limit", AV_SHOWN_WORD(path, 4200), size,
                 max_bytes);
     else
-        av_fail(err, AV_EUSAGE, "input file '%s' is larger than the %zu-byte limit", AV_SHOWN(path, 4200), max_bytes);
+        av_fail(err, AV_EUSAGE, "input file %s is larger than the %zu-byte limit", AV_SHOWN_WORD(path, 4200), max_bytes);
     if (err) err->too_large = 1;
     return AV_EUSAGE;
 }
@@ -622,7 +623,7 @@ av_status av_dangling_link(const char *path, av_err *err) {
     if ((why != ENOENT && why != ELOOP) || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return AV_OK;
     if ((tn = readlink(path, target, sizeof target - 1)) < 0) return AV_OK;
     target[tn] = 0;
-    return av_fail(err, AV_EUSAGE, "%s is a symbolic link to '%s', %s", AV_SHOWN(path, 4200), AV_SHOWN(target, 1100),
+    return av_fail(err, AV_EUSAGE, "%s is a symbolic link to %s, %s", AV_SHOWN_WORD(path, 4200), AV_SHOWN_WORD(target, 1100),
                    why == ELOOP ? "which leads back to itself (a loop of links)" : "which does not exist");
 }
 
@@ -637,7 +638,7 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     /* for I/O messages, as a user's path is shown (av_utf8_shown_name): -f $'x\u202eq' turned the rest around;
      * standard input is no path and goes unquoted, as in "standard input is larger than ..." */
     char quoted[4204];
-    snprintf(quoted, sizeof quoted, "'%s'", AV_SHOWN(path, 4200));
+    snprintf(quoted, sizeof quoted, "%s", AV_SHOWN_WORD(path, 4200));
     const char *shown = is_stdin ? "standard input" : quoted;
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp) {
@@ -740,7 +741,7 @@ av_status av_unfinished_download(const char *dir, const char *name, av_err *err)
     if (!partial_download(found, dir, name)) return AV_OK;
     return av_fail(err, AV_EUSAGE, "--model %s has no %s, but holds %s, the partial file of a download that did not "
                    "finish; run the download again to finish it (huggingface-cli download resumes where it stopped)",
-                   AV_SHOWN(dir, 1200), name, AV_SHOWN(found, 400));
+                   AV_SHOWN_WORD(dir, 1200), name, AV_SHOWN_WORD(found, 400));
 }
 
 int av_lfs_pointer(const void *head, size_t have, size_t file_len) {
@@ -748,10 +749,10 @@ int av_lfs_pointer(const void *head, size_t have, size_t file_len) {
     return file_len < 1024 && have >= 8 && memcmp(h, "version ", 8) == 0 && (have < 16 || memcmp(h + 8, "https://", 8) == 0);
 }
 
-av_status av_lfs_pointer_fail(const char *path, size_t len, const char *what, av_err *err) {
+av_status av_lfs_pointer_fail(const char *named, size_t len, const char *what, av_err *err) {
     return av_fail(err, AV_EUSAGE, "%s: a Git LFS pointer file (%zu bytes of text beginning \"version \"), not %s: the "
                    "model was cloned without Git LFS; run git lfs install && git lfs pull in its folder, or download the "
-                   "file itself (e.g. huggingface-cli download)", AV_SHOWN(path, 4200), len, what);
+                   "file itself (e.g. huggingface-cli download)", named, len, what);
 }
 
 av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err) {
@@ -763,7 +764,7 @@ av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, s
     av_status s = av_read_file(path, max_bytes, out, len, err);
     /* a clone without Git LFS: tokenizer.json, config.json, ... as a pointer said "not valid JSON near byte 0" */
     if (!s && av_lfs_pointer(*out, *len, *len)) {
-        s = av_lfs_pointer_fail(path, *len, "the file's contents", err);
+        s = av_lfs_pointer_fail(AV_SHOWN_WORD(path, 4200), *len, "the file's contents", err);
         free(*out);
         *out = NULL;
         *len = 0;
@@ -798,7 +799,7 @@ int av_file_ids_changed(const av_file_id *a, const av_file_id *b, int n) {
 }
 
 av_status av_not_regular(const char *path, unsigned mode, av_err *err) {
-    return av_fail(err, AV_EUSAGE, "cannot read '%s': it is %s, not a regular file", path,
+    return av_fail(err, AV_EUSAGE, "cannot read %s: it is %s, not a regular file", AV_SHOWN_WORD(path, 4200),
                    S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a device");
 }
 

@@ -149,7 +149,8 @@ int av_lock_folder(const char *dir, int *fd_out);
  * attnviz with "Bus error" (exit 135). av_mapped_note(addr, len, path)
  * registers the mapping and installs a SIGBUS handler once; the handler
  * removes the temporaries (as for Ctrl-C), writes "attnviz: error: cannot
- * read 'PATH': it became shorter while it was being read (...)" and ends
+ * read PATH: it became shorter while it was being read (...)" (PATH as one
+ * shell word, av_shown_word: '/tmp/it'\''s/m.safetensors') and ends
  * the process with exit status 1. av_mapped_forget(addr) before munmap. At
  * most 64 mappings are named at once; a fault in another one gets the
  * message without a name. Thread-safe. */
@@ -221,12 +222,14 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
  * "https://" when have >= 16; else 0. Never fails. */
 int av_lfs_pointer(const void *head, size_t have, size_t file_len);
 
-/* The error for a Git LFS pointer (av_lfs_pointer) found at path, len its
- * bytes, what the file should hold ("the weights"): AV_EUSAGE "PATH: a Git LFS
+/* The error for a Git LFS pointer (av_lfs_pointer) found in a file, named
+ * as messages name it (one shell word, av_shown_word: the caller's, written
+ * as it is, so a name already shown is not quoted twice), len its bytes,
+ * what the file should hold ("the weights"): AV_EUSAGE "NAMED: a Git LFS
  * pointer file (134 bytes of text beginning \"version \"), not the weights:
  * the model was cloned without Git LFS; run git lfs install && git lfs pull in
  * its folder, or download the file itself (e.g. huggingface-cli download)". */
-av_status av_lfs_pointer_fail(const char *path, size_t len, const char *what, av_err *err);
+av_status av_lfs_pointer_fail(const char *named, size_t len, const char *what, av_err *err);
 
 /* For --model DIR without NAME: AV_EUSAGE when DIR holds the partial file of
  * a download of it that did not finish, "--model DIR has no NAME, but holds

@@ -98,16 +98,16 @@ static size_t build_header(unsigned char *out, size_t cap, const char *descr, in
 static av_status write_npy(const char *path, const void *data, char kind, int ndim, const size_t *shape,
                            av_err *err) {
     if (ndim < 0 || ndim > AV_NPY_MAX_NDIM)
-        return av_fail(err, AV_EUSAGE, "cannot write '%s': %d dimensions (at most %d)", path, ndim, AV_NPY_MAX_NDIM);
+        return av_fail(err, AV_EUSAGE, "cannot write %s: %d dimensions (at most %d)", AV_SHOWN_WORD(path, 4200), ndim, AV_NPY_MAX_NDIM);
     size_t n = 1;
     for (int i = 0; i < ndim; i++)
         if (av_mul_size(&n, n, shape[i]) != 0)
-            return av_fail(err, AV_EUSAGE, "cannot write '%s': shape is too large", path);
-    if (n > 0 && !data) return av_fail(err, AV_EUSAGE, "cannot write '%s': no data", path);
+            return av_fail(err, AV_EUSAGE, "cannot write %s: shape is too large", AV_SHOWN_WORD(path, 4200));
+    if (n > 0 && !data) return av_fail(err, AV_EUSAGE, "cannot write %s: no data", AV_SHOWN_WORD(path, 4200));
 
     unsigned char head[1024];
     size_t hl = build_header(head, sizeof head, kind == 'f' ? "<f4" : kind == 'i' ? "<i4" : "|b1", ndim, shape);
-    if (hl == 0) return av_fail(err, AV_EUSAGE, "cannot write '%s': header does not fit", path);
+    if (hl == 0) return av_fail(err, AV_EUSAGE, "cannot write %s: header does not fit", AV_SHOWN_WORD(path, 4200));
 
     av_afile f;
     av_status s = av_afile_open(&f, path, err);
@@ -589,8 +589,8 @@ static av_status read_bounded(av_npy *out, const char *path, size_t max_file, av
     size_t len;
     av_status s = av_read_file(path, max_file, &buf, &len, err);
     if (s) return s;
-    char shown[4200]; /* the name in messages as a user's path is shown (av_utf8_shown_name): an RLO closed */
-    av_utf8_shown_name(path, shown, sizeof shown);
+    char shown[4200]; /* the name in messages as a user's path is shown, one shell word (av_shown_word): an RLO closed */
+    av_shown_word(shown, sizeof shown, path);
     s = av_npy_parse(out, (const unsigned char *)buf, len, shown, err);
     free(buf);
     return s;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 #include "io/jsonval.h"
 
@@ -378,7 +379,7 @@ static av_status read_head(unsigned char **head, int fd, size_t len, const char 
         uint64_t n = le64(len8);
         size_t want = n >= 2 && n <= AV_ST_MAX_HEADER && n <= len - 8 ? 8 + (size_t)n : 8;
         if (!(*head = malloc(want)))
-            return av_fail(err, AV_ERUNTIME, "cannot read '%s': out of memory for its %zu-byte header", path, want - 8);
+            return av_fail(err, AV_ERUNTIME, "cannot read %s: out of memory for its %zu-byte header", AV_SHOWN_WORD(path, 4200), want - 8);
         memcpy(*head, len8, 8);
         bad = read_at(fd, *head + 8, want - 8, 8);
     }
@@ -386,35 +387,37 @@ static av_status read_head(unsigned char **head, int fd, size_t len, const char 
     int e = errno;
     free(*head);
     *head = NULL;
-    return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path,
+    return av_fail(err, AV_ERUNTIME, "cannot read %s: %s", AV_SHOWN_WORD(path, 4200),
                    e ? strerror(e) : "it ended early (changed while it was being read?)");
 }
 
 av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err) {
     memset(st, 0, sizeof *st);
     int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO opens at once, to be refused below, not wait for a writer */
-    if (fd < 0) return av_fail(err, av_input_path_status(errno), "cannot read '%s': %s", path, strerror(errno));
+    if (fd < 0) return av_fail(err, av_input_path_status(errno), "cannot read %s: %s", AV_SHOWN_WORD(path, 4200), strerror(errno));
     struct stat sb;
     if (fstat(fd, &sb) != 0) {
         int e = errno;
         close(fd);
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot read %s: %s", AV_SHOWN_WORD(path, 4200), strerror(e));
     }
     if (!S_ISREG(sb.st_mode)) {
         close(fd);
         return av_not_regular(path, sb.st_mode, err);
     }
     size_t len = (size_t)sb.st_size;
+    char shown[4200]; /* the name that starts its messages, one shell word (av_shown_word): "/tmp/a b/m.safetensors:" */
+    av_shown_word(shown, sizeof shown, path);
     if (len < 8) {
         close(fd);
-        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", path, len,
+        return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", shown, len,
                            len == 1 ? "" : "s");
     }
     /* the header first, read, not mapped: a file that is not exactly its header and tensors (a
      * 1 TB file of which 1 MB are tensors) is refused before a byte of its data is touched */
     unsigned char *head = NULL;
     av_status s = read_head(&head, fd, len, path, err);
-    if (!s) s = parse_layout(st, head, len, path, err);
+    if (!s) s = parse_layout(st, head, len, shown, err);
     if (s) {
         free(head);
         close(fd);
@@ -431,7 +434,7 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
     if (map == MAP_FAILED) {
         free(head);
         av_safetensors_close(st);
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': mmap: %s", path, strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot read %s: mmap: %s", AV_SHOWN_WORD(path, 4200), strerror(e));
     }
     av_mapped_note(map, len, path); /* a truncation while it is read: exit 1 naming it, not "Bus error" */
     int changed = memcmp(map, head, 8 + st->header_len) != 0; /* rewritten in place since it was read */
@@ -440,10 +443,11 @@ av_status av_safetensors_open(av_safetensors *st, const char *path, av_err *err)
         av_mapped_forget(map);
         munmap(map, len);
         av_safetensors_close(st);
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': its header changed while it was being read", path);
+        return av_fail(err, AV_ERUNTIME, "cannot read %s: its header changed while it was being read", AV_SHOWN_WORD(path, 4200));
     }
     point_data(st, map);
     st->mapped = 1;
+    av_shown_word(st->name, sizeof st->name, path); /* whole, its closing quote kept where it is cut */
     return AV_OK;
 }
 
@@ -591,7 +595,7 @@ static av_status build_header(char **out, size_t *out_len, const av_st_write_ten
     while (!bad && len % 8) bad |= sb_printf(&b, &len, &cap, " ");
     if (bad) {
         free(b);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: out of memory", AV_SHOWN_WORD(path, 4200));
     }
     *out = b;
     *out_len = len;
@@ -601,20 +605,20 @@ static av_status build_header(char **out, size_t *out_len, const av_st_write_ten
 static av_status check_write(const av_st_write_tensor *t, int n, const char *path, av_err *err) {
     for (int i = 0; i < n; i++) {
         if (t[i].dtype != AV_ST_F32 && t[i].dtype != AV_ST_F16 && t[i].dtype != AV_ST_BF16)
-            return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\": dtype %s; allowed: F32, F16, BF16", path,
+            return av_fail(err, AV_EUSAGE, "cannot write %s: tensor \"%s\": dtype %s; allowed: F32, F16, BF16", AV_SHOWN_WORD(path, 4200),
                            t[i].name, av_st_dtype_name(t[i].dtype));
         if (!t[i].name || !name_ok(t[i].name))
-            return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor name must be non-empty, without '\"', '\\' or control characters", path);
+            return av_fail(err, AV_EUSAGE, "cannot write %s: tensor name must be non-empty, without '\"', '\\' or control characters", AV_SHOWN_WORD(path, 4200));
         if (t[i].ndim < 0 || t[i].ndim > AV_ST_MAX_NDIM)
-            return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\": ndim %d outside 0..%d", path, t[i].name,
+            return av_fail(err, AV_EUSAGE, "cannot write %s: tensor \"%s\": ndim %d outside 0..%d", AV_SHOWN_WORD(path, 4200), t[i].name,
                            t[i].ndim, AV_ST_MAX_NDIM);
         size_t numel = 1;
         for (int d = 0; d < t[i].ndim; d++)
             if (av_mul_size(&numel, numel, t[i].shape[d]) || av_mul_size(&(size_t){0}, numel, 4))
-                return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\": shape overflows", path, t[i].name);
+                return av_fail(err, AV_EUSAGE, "cannot write %s: tensor \"%s\": shape overflows", AV_SHOWN_WORD(path, 4200), t[i].name);
         for (int j = 0; j < i; j++)
             if (strcmp(t[i].name, t[j].name) == 0)
-                return av_fail(err, AV_EUSAGE, "cannot write '%s': tensor \"%s\" given twice", path, t[i].name);
+                return av_fail(err, AV_EUSAGE, "cannot write %s: tensor \"%s\" given twice", AV_SHOWN_WORD(path, 4200), t[i].name);
     }
     return AV_OK;
 }

@@ -14,6 +14,7 @@
 #include "io/jsonval.h"
 #include "io/safetensors.h"
 #include "base/parallel.h"
+#include "base/utf8.h"
 #include "nn/attention_blas.h"
 
 /* ----------------------------------------------------------------------------
@@ -785,15 +786,17 @@ static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, c
 
 /* config.json's attnviz.positions against wpe.weight, which only learned positions have: a --train folder
  * whose config.json was edited to "rope" was refused as 'unexpected tensor "wpe.weight"', blaming the
- * tensor, not the key that disagrees with it (a learner's pass). Names the key, its value and the file. */
+ * tensor, not the key that disagrees with it (a learner's pass). Names the key, its value and the file; file
+ * is model.safetensors as messages name it (one shell word, av_shown_word). */
 static av_status check_positions(const av_gpt2_config *c, const store *s, const char *prefix,
                                  const char *dir, const char *file, av_err *err) {
     static const char *const pos[] = {"none", "sinusoidal", "rope", "learned"}; /* av_positions order */
-    char wpe[32], config[4200];
+    char wpe[32], path[4200], config[4200];
     snprintf(wpe, sizeof wpe, "%swpe.weight", prefix);
     int has = av_safetensors_find(&s->st, wpe) != NULL, learned = c->positions == AV_POS_LEARNED;
     if (has == learned || (!has && !c->positions_given)) return AV_OK; /* no key, no wpe: load_tensor's message */
-    av_path_join(config, sizeof config, dir, "config.json");
+    av_path_join(path, sizeof path, dir, "config.json");
+    av_shown_word(config, sizeof config, path); /* one shell word, as file is */
     if (has)
         return av_fail(err, AV_EUSAGE, "%s says attnviz.positions \"%s\", but %s has the tensor \"%s\" (learned "
                        "positions): the two disagree; allowed: \"learned\" with %s, or \"sinusoidal\", \"rope\" or "
@@ -836,15 +839,16 @@ static av_status load_config(av_gpt2_config *cfg, const char *dir, av_err *err) 
     size_t len;
     av_status s = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
     if (s) return s;
-    s = av_gpt2_config_parse(cfg, text, len, path, err);
+    s = av_gpt2_config_parse(cfg, text, len, AV_SHOWN_WORD(path, 4200), err); /* as messages name it */
     free(text);
     return s;
 }
 
 static av_status load_weights(av_gpt2 *m, store *s, const char *dir, av_err *err) {
-    char path[4200];
-    av_path_join(path, sizeof path, dir, "model.safetensors");
-    av_status st = av_safetensors_open(&s->st, path, err);
+    char file[4200], path[4200]; /* path: the file as messages name it, one shell word (av_shown_word) */
+    av_path_join(file, sizeof file, dir, "model.safetensors");
+    av_shown_word(path, sizeof path, file);
+    av_status st = av_safetensors_open(&s->st, file, err);
     if (st) return st;
     m->file_bytes = s->st.len;
     const char *prefix = av_safetensors_find(&s->st, "transformer.wte.weight") ||
@@ -884,7 +888,7 @@ av_status av_gpt2_load(av_gpt2 *m, const char *dir, av_err *err) {
     store *st = calloc(1, sizeof *st);
     m->params.h = calloc((size_t)m->cfg.n_layer, sizeof *m->params.h);
     m->store = st;
-    if (!st || !m->params.h) s = av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
+    if (!st || !m->params.h) s = av_fail(err, AV_ERUNTIME, "out of memory loading %s", AV_SHOWN_WORD(dir, 4200));
     if (!s) s = load_weights(m, st, dir, err);
     if (s) av_gpt2_free(m);
     return s;

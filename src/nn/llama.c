@@ -501,7 +501,7 @@ av_status av_torch_weights_fail(const char *dir, av_err *err) {
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, only pytorch_model.bin (PyTorch's pickle "
                        "format, which attnviz does not read); convert it once, in that folder: python3 -c \"import "
                        "torch, safetensors.torch as s; t = torch.load('pytorch_model.bin'); s.save_file({k: v.clone() "
-                       "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49));
+                       "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"", AV_SHOWN_WORD(dir, 120 + 49));
     av_path_join(path, sizeof path, dir, "pytorch_model.bin.index.json");
     if (access(path, F_OK) == 0) /* at whole characters: "%.120s" cut a folder's name inside one */
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, only pytorch_model.bin.index.json and its "
@@ -509,7 +509,7 @@ av_status av_torch_weights_fail(const char *dir, av_err *err) {
                        "that folder: python3 -c \"import json, torch, safetensors.torch as s; t = {}; "
                        "[t.update(torch.load(f)) for f in set(json.load(open('pytorch_model.bin.index.json'))"
                        "['weight_map'].values())]; s.save_file({k: v.clone() for k, v in t.items()}, "
-                       "'model.safetensors', {'format': 'pt'})\"", AV_SHOWN(dir, 120 + 49));
+                       "'model.safetensors', {'format': 'pt'})\"", AV_SHOWN_WORD(dir, 120 + 49));
     /* the shards without their index (copied without it): "has no model.safetensors; a GPT-2 model folder holds
      * ..." named neither them nor the way out (a tester's pass) */
     char first[256];
@@ -520,7 +520,7 @@ av_status av_torch_weights_fail(const char *dir, av_err *err) {
                        "convert them once, in that folder: python3 -c \"import glob, torch, safetensors.torch as s; "
                        "t = {}; [t.update(torch.load(f)) for f in sorted(glob.glob('pytorch_model-*-of-*.bin'))]; "
                        "s.save_file({k: v.clone() for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"",
-                       AV_SHOWN(dir, 120 + 49), AV_SHOWN(first, 60), n > 1 ? ", ..." : "");
+                       AV_SHOWN_WORD(dir, 120 + 49), AV_SHOWN(first, 60), n > 1 ? ", ..." : "");
     return AV_OK;
 }
 
@@ -544,7 +544,7 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, and its %d shard file%s (%s%s) %s no "
                        "model.safetensors.index.json, the map of which shard holds each tensor; save_pretrained writes "
                        "it with the shards: copy it from where they came from (it is part of the download), or save "
-                       "the model again", AV_SHOWN(dir, 120 + 49), shards, shards == 1 ? "" : "s", AV_SHOWN(shard, 40 + 49),
+                       "the model again", AV_SHOWN_WORD(dir, 120 + 49), shards, shards == 1 ? "" : "s", AV_SHOWN(shard, 40 + 49),
                        shards == 1 ? "" : ", ...", shards == 1 ? "has" : "have"); /* at whole characters: "%.120s" cut
                                                                                    * a folder's name inside one */
     if (!st && why == ENOENT && (st = av_unfinished_download(dir, "model.safetensors", err))) return st;
@@ -553,12 +553,14 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
     if (!st && why == ENOENT) /* neither file: "cannot read '...index.json'" named only the file tried last */
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, nor a model.safetensors.index.json naming "
                        "its shards; a Llama/Qwen2 folder holds config.json, model.safetensors (or its index and shards) "
-                       "and tokenizer.json", dir);
+                       "and tokenizer.json", AV_SHOWN_WORD(dir, 1200));
     if (!st) st = av_read_regular_file(path, 64u << 20, &text, &len, err);
-    if (!st) st = av_json_parse_object(root, text, len, NULL, path, err);
+    char shown[4200]; /* path as messages name it, one shell word (av_shown_word) */
+    av_shown_word(shown, sizeof shown, path);
+    if (!st) st = av_json_parse_object(root, text, len, NULL, shown, err);
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(*root, "weight_map"), *e;
-    if (!st && !cJSON_IsObject(map)) st = av_fail(err, AV_EUSAGE, "%s: no \"weight_map\" object", path);
+    if (!st && !cJSON_IsObject(map)) st = av_fail(err, AV_EUSAGE, "%s: no \"weight_map\" object", shown);
     cJSON_ArrayForEach(e, map) {
         if (st) break;
         const char *f = cJSON_IsString(e) ? e->valuestring : "";
@@ -569,12 +571,12 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
                                                          * refusals name it: "../x/model.safetensors" was not said */
             char key[140];
             snprintf(key, sizeof key, "weight_map[\"%s\"]", AV_SHOWN(e->string, 109));
-            st = av_json_wrong_kind(path, key, e, "a file name in the folder (no '/', not \".\" or \"..\")", err);
+            st = av_json_wrong_kind(shown, key, e, "a file name in the folder (no '/', not \".\" or \"..\")", err);
         }
         int seen = 0;
         for (int i = 0; i < *n && !st && !seen; i++) seen = strcmp(files[i], f) == 0;
         if (st || seen) continue;
-        if (*n == LLAMA_MAX_SHARDS) st = av_fail(err, AV_EUSAGE, "%s: more than %d shards", path, LLAMA_MAX_SHARDS);
+        if (*n == LLAMA_MAX_SHARDS) st = av_fail(err, AV_EUSAGE, "%s: more than %d shards", shown, LLAMA_MAX_SHARDS);
         else files[(*n)++] = f;
     }
     return st;
@@ -600,15 +602,15 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
         }
         st = av_fail(err, AV_EUSAGE, "--model %s: model.safetensors.index.json names the shard %s, which is not in the "
                      "folder (%d of its %d shard%s %s); the download may be incomplete: fetch the missing shard%s (e.g. "
-                     "huggingface-cli download REPO_ID %s --local-dir FOLDER)", AV_SHOWN(dir, 1200),
-                     AV_SHOWN(files[i], 300), have, n, n == 1 ? "" : "s", have == 1 ? "is" : "are",
-                     n - have == 1 ? "" : "s", AV_SHOWN(files[i], 300));
+                     "huggingface-cli download REPO_ID %s --local-dir FOLDER)", AV_SHOWN_WORD(dir, 1200),
+                     AV_SHOWN_WORD(files[i], 300), have, n, n == 1 ? "" : "s", have == 1 ? "is" : "are",
+                     n - have == 1 ? "" : "s", AV_SHOWN_WORD(files[i], 300));
     }
     for (int i = 0; i < n && !st; i++) {
         av_path_join(shard, sizeof shard, dir, files[i]);
         if (!(st = av_safetensors_open(&s->st[s->n_st], shard, err))) s->n_st++;
     }
-    if (!st) st = check_index(s, files, cJSON_GetObjectItemCaseSensitive(root, "weight_map"), path, err);
+    if (!st) st = check_index(s, files, cJSON_GetObjectItemCaseSensitive(root, "weight_map"), AV_SHOWN_WORD(path, 4200), err);
     cJSON_Delete(root);
     return st;
 }
@@ -743,7 +745,8 @@ static av_status load_weights(av_llama *m, llama_store *s, const char *dir, av_e
     if (access(path, F_OK) == 0) st = av_safetensors_open(&s->st[0], path, err), s->n_st = !st;
     else if (!(st = av_dangling_link(path, err))) st = open_shards(s, dir, err); /* a link to nothing: not "no file" */
     if (st) return st;
-    if (!s->n_st) return av_fail(err, AV_EUSAGE, "%s.index.json: weight_map names no file", path);
+    av_path_join(path, sizeof path, dir, "model.safetensors.index.json");
+    if (!s->n_st) return av_fail(err, AV_EUSAGE, "%s: weight_map names no file", AV_SHOWN_WORD(path, 4200));
     int n = av_llama_num_tensors(&m->cfg);
     av_llama_tensor *tab = calloc((size_t)n, sizeof *tab);
     if ((s->owned = calloc((size_t)n, sizeof *s->owned)) && tab) {
@@ -798,13 +801,13 @@ av_status av_llama_load(av_llama *m, const char *dir, av_err *err) {
     size_t len = 0;
     av_path_join(path, sizeof path, dir, "config.json");
     av_status s = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
-    if (!s) s = av_llama_config_parse(&m->cfg, text, len, path, err);
+    if (!s) s = av_llama_config_parse(&m->cfg, text, len, AV_SHOWN_WORD(path, 4200), err); /* as messages name it */
     free(text);
     if (!s) {
         m->store = calloc(1, sizeof(llama_store));
         m->params.layers = calloc((size_t)m->cfg.n_layer, sizeof *m->params.layers);
         s = m->store && m->params.layers ? load_weights(m, m->store, dir, err)
-                                         : av_fail(err, AV_ERUNTIME, "out of memory loading %s", dir);
+                                         : av_fail(err, AV_ERUNTIME, "out of memory loading %s", AV_SHOWN_WORD(dir, 4200));
     }
     if (s) av_llama_free(m);
     return s;

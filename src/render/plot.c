@@ -2359,7 +2359,7 @@ av_status av_plot_write(const char *path, const av_dlist *dl, const char *title,
         size_t n = (desc ? strlen(desc) : 0) + (weights ? strlen(weights) : 0) + (run ? strlen(run) : 0) +
                    (clipped ? strlen(clipped) : 0) + 48;
         char *all = malloc(n);
-        if (!all) return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
+        if (!all) return av_fail(err, AV_ERUNTIME, "cannot write %s: out of memory", AV_SHOWN_WORD(path, 4200));
         snprintf(all, n, "%s%s%s%s%s%s%s", desc ? desc : "", weights ? "\nweights: " : "", weights ? weights : "",
                  run ? "\nrun: " : "", run ? run : "", clipped ? "\nclipped: " : "", clipped ? clipped : "");
         av_status st = av_svg_write(path, dl, title, all[0] == '\n' ? all + 1 : all, err);

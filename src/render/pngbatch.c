@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 
 #define MAX_TEXTS 8
@@ -153,7 +154,7 @@ av_status av_png_batch_add(av_png_batch *b, const char *path, unsigned char *rgb
     av_png_job *j = job_make(path, rgb, width, height, stride, texts, n_texts, dpi);
     if (!j) {
         av_big_free(rgb);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: out of memory", AV_SHOWN_WORD(path, 4200));
     }
     pthread_mutex_lock(&b->lock);
     if (b->n == b->cap) {
@@ -162,7 +163,7 @@ av_status av_png_batch_add(av_png_batch *b, const char *path, unsigned char *rgb
         if (!p) {
             pthread_mutex_unlock(&b->lock);
             job_free(j);
-            return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory", path);
+            return av_fail(err, AV_ERUNTIME, "cannot write %s: out of memory", AV_SHOWN_WORD(path, 4200));
         }
         b->jobs = p;
         b->cap = cap;

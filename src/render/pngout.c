@@ -379,14 +379,14 @@ static int encode_with_texts(FILE *fp, mem_sink *sink, png_ctx *ctx, const unsig
 static av_status check_args(const char *what, const unsigned char *rgb, int width, int height, size_t stride,
                             av_err *err) {
     if (!rgb || width <= 0 || height <= 0 || stride < (size_t)width * 3 || width > 1000000 || height > 1000000)
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': bad image %dx%d (stride %zu)", what, width,
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: bad image %dx%d (stride %zu)", what, width,
                        height, stride);
     return AV_OK;
 }
 
 av_status av_png_write(const char *path, const unsigned char *rgb, int width, int height, size_t stride,
                        const av_png_text *texts, int n_texts, int dpi, av_err *err) {
-    av_status st = check_args(path, rgb, width, height, stride, err);
+    av_status st = check_args(AV_SHOWN_WORD(path, 4200), rgb, width, height, stride, err);
     if (st) return st;
     av_afile f;
     st = av_afile_open(&f, path, err);
@@ -398,8 +398,8 @@ av_status av_png_write(const char *path, const unsigned char *rgb, int width, in
         int e = errno;
         int io = ferror(f.fp) && e;
         av_afile_abort(&f);
-        if (io) return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, strerror(e));
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, ctx.msg);
+        if (io) return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(path, 4200), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(path, 4200), ctx.msg);
     }
     return av_afile_commit(&f, err);
 }
@@ -583,13 +583,13 @@ static int decode_head(FILE *fp, png_ctx *ctx, av_png_image *img) {
 av_status av_png_read_texts(const char *path, av_png_image *img, av_err *err) {
     memset(img, 0, sizeof *img);
     FILE *fp = fopen(path, "rb");
-    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read '%s'", path);
+    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read %s", AV_SHOWN_WORD(path, 4200));
     png_ctx ctx = {{0}};
     int rc = decode_head(fp, &ctx, img);
     fclose(fp);
     if (rc != 0) {
         av_png_image_free(img);
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, ctx.msg[0] ? ctx.msg : "not a PNG");
+        return av_fail(err, AV_ERUNTIME, "cannot read %s: %s", AV_SHOWN_WORD(path, 4200), ctx.msg[0] ? ctx.msg : "not a PNG");
     }
     return AV_OK;
 }
@@ -597,7 +597,7 @@ av_status av_png_read_texts(const char *path, av_png_image *img, av_err *err) {
 av_status av_png_read(const char *path, av_png_image *img, av_err *err) {
     memset(img, 0, sizeof *img);
     FILE *fp = fopen(path, "rb");
-    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read '%s'", path);
+    if (!fp) return av_fail(err, AV_ERUNTIME, "cannot read %s", AV_SHOWN_WORD(path, 4200));
     png_ctx ctx = {{0}};
     png_bytep *volatile rows = NULL;
     int rc = decode(fp, &ctx, img, &rows);
@@ -605,7 +605,7 @@ av_status av_png_read(const char *path, av_png_image *img, av_err *err) {
     fclose(fp);
     if (rc != 0) {
         av_png_image_free(img);
-        return av_fail(err, AV_ERUNTIME, "cannot read '%s': %s", path, ctx.msg[0] ? ctx.msg : "not a PNG");
+        return av_fail(err, AV_ERUNTIME, "cannot read %s: %s", AV_SHOWN_WORD(path, 4200), ctx.msg[0] ? ctx.msg : "not a PNG");
     }
     return AV_OK;
 }

@@ -366,7 +366,7 @@ static int write_doc(FILE *fp, const av_dlist *dl, const char *title, const char
 av_status av_svg_write(const char *path, const av_dlist *dl, const char *title, const char *description,
                        av_err *err) {
     if (dl->oom || av_text_out_of_memory()) /* the labels' fonts or layouts, as dl->oom */
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': out of memory while laying out", path);
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: out of memory while laying out", AV_SHOWN_WORD(path, 4200));
     av_afile f;
     av_status st = av_afile_open(&f, path, err);
     if (st) return st;
@@ -375,7 +375,7 @@ av_status av_svg_write(const char *path, const av_dlist *dl, const char *title, 
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err ? err->msg : "");
         av_afile_abort(&f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, why);
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(path, 4200), why);
     }
     return av_afile_commit(&f, err);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "io/fileio.h"
 
 static const av_rgb WHITE = {255, 255, 255};
@@ -534,7 +535,7 @@ av_status av_gif_write(const char *path, const unsigned char *const *frames, int
         av_afile_abort(&f);
         GifFreeMapObject(cm);
         free(cache);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path, GifErrorString(gerr));
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(path, 4200), GifErrorString(gerr));
     }
     EGifSetGifVersion(g, true);
     ok = EGifPutScreenDesc(g, width, height, 8, 0, cm) == GIF_OK; /* giflib copies the map */
@@ -553,7 +554,7 @@ av_status av_gif_write(const char *path, const unsigned char *const *frames, int
     if (!ok) { /* a failed write says why (No space left on device, File too large), not giflib's "Failed to write" */
         int werr = f.werr;
         av_afile_abort(&f);
-        return av_fail(err, AV_ERUNTIME, "cannot write '%s': %s", path,
+        return av_fail(err, AV_ERUNTIME, "cannot write %s: %s", AV_SHOWN_WORD(path, 4200),
                        werr ? strerror(werr) : GifErrorString(gerr ? gerr : E_GIF_ERR_WRITE_FAILED));
     }
     return av_afile_commit(&f, err);

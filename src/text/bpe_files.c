@@ -170,9 +170,9 @@ av_status av_bpe_load(av_bpe **out, const char *vocab_json, const char *merges_t
         /* name the file: "vocab.json: ..." -> "vocab.json '<path>': ..." */
         av_err inner = *err;
         if (strncmp(inner.msg, "vocab.json: ", 12) == 0)
-            av_fail(err, st, "vocab.json '%s': %s", vocab_json, inner.msg + 12);
+            av_fail(err, st, "vocab.json %s: %s", AV_SHOWN_WORD(vocab_json, 4200), inner.msg + 12);
         else if (strncmp(inner.msg, "merges.txt: ", 12) == 0)
-            av_fail(err, st, "merges.txt '%s': %s", merges_txt, inner.msg + 12);
+            av_fail(err, st, "merges.txt %s: %s", AV_SHOWN_WORD(merges_txt, 4200), inner.msg + 12);
     }
     free(vt);
     free(mt);

@@ -728,7 +728,7 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
     size_t len = 0;
     av_path_join(path, sizeof path, dir, "tokenizer.json");
     av_status s = av_read_regular_file(path, 256u << 20, &text, &len, err);
-    if (!s) s = av_hftok_load_mem(out, text, len, path, err);
+    if (!s) s = av_hftok_load_mem(out, text, len, AV_SHOWN_WORD(path, 4200), err); /* as messages name it */
     free(text);
     av_path_join(path, sizeof path, dir, "tokenizer_config.json");
     if (!s && access(path, F_OK) != 0 && (s = av_dangling_link(path, err))) /* a link to nothing is not "no file" */
@@ -736,22 +736,24 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
     if (s || access(path, F_OK) != 0) return s; /* not fopen: a FIFO there waited for a writer forever */
     if ((s = av_read_regular_file(path, 64u << 20, &text, &len, err))) return av_hftok_free(*out), *out = NULL, s;
     cJSON *root = NULL; /* config.json's checks: an empty, truncated or duplicated-key file is refused, not skipped */
-    s = av_json_parse_object(&root, text, len, NULL, path, err);
+    char named[4200]; /* tokenizer_config.json as messages name it, one shell word (av_shown_word) */
+    av_shown_word(named, sizeof named, path);
+    s = av_json_parse_object(&root, text, len, NULL, named, err);
     free(text);
     const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
     if (!s && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
-        s = av_json_wrong_kind(path, "\"add_bos_token\"", add, "true or false (null or absent: tokenizer.json decides)",
+        s = av_json_wrong_kind(named, "\"add_bos_token\"", add, "true or false (null or absent: tokenizer.json decides)",
                                err);
     /* add_eos_token true: transformers' Llama tokenizers rebuild the template as "<s> $A </s>", one id after
      * the text, which encoding never adds (bos_rule refuses that template in tokenizer.json too) */
     const cJSON *add_eos = cJSON_GetObjectItemCaseSensitive(root, "add_eos_token");
     if (!s && add_eos && !cJSON_IsNull(add_eos) && !cJSON_IsBool(add_eos))
-        s = av_json_wrong_kind(path, "\"add_eos_token\"", add_eos, "true or false (null or absent: no token after "
+        s = av_json_wrong_kind(named, "\"add_eos_token\"", add_eos, "true or false (null or absent: no token after "
                                "the text)", err);
     else if (!s && cJSON_IsTrue(add_eos))
         s = av_fail(err, AV_EUSAGE, "%s: \"add_eos_token\" is true: Hugging Face's Llama tokenizer then ends every "
                     "text with eos_token, and attnviz puts no token after the text; allowed: false, null or absent "
-                    "(false runs the text as typed)", path);
+                    "(false runs the text as typed)", named);
     char cfg[4200];
     av_path_join(cfg, sizeof cfg, dir, "config.json");
     /* no bos_token_id in config.json: the tokenizer's own bos_token, "<s>" or {"content": "<s>", ...}, as
@@ -764,17 +766,17 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
             char shown[80];
             av_json_shown(shown, sizeof shown, bt);
             s = av_fail(err, AV_EUSAGE, "%s: bos_token %s is not a token of tokenizer.json's vocabulary (add_bos_token "
-                        "true puts it first, and %s has no bos_token_id)", path, shown, cfg);
+                        "true puts it first, and %s has no bos_token_id)", named, shown, AV_SHOWN_WORD(cfg, 4200));
         } else {
             bos_id = id;
         }
     }
     if (!s && cJSON_IsTrue(add) && bos_id == INT32_MIN)
         s = av_fail(err, AV_EUSAGE, "%s: add_bos_token is true, but %s has no bos_token_id (the id to put first) and "
-                    "this file no bos_token; give one, or make add_bos_token false", path, cfg);
+                    "this file no bos_token; give one, or make add_bos_token false", named, AV_SHOWN_WORD(cfg, 4200));
     else if (!s && cJSON_IsTrue(add) && (bos_id < 0 || bos_id >= vocab_size))
-        s = av_fail(err, AV_EUSAGE, "%s: bos_token_id %d is outside the vocabulary 0..%d (%s's add_bos_token true puts "
-                    "it first)", cfg, (int)bos_id, (int)vocab_size - 1, path);
+        s = av_fail(err, AV_EUSAGE, "%s: bos_token_id %d is outside the vocabulary 0..%d (add_bos_token true in %s puts "
+                    "it first)", AV_SHOWN_WORD(cfg, 4200), (int)bos_id, (int)vocab_size - 1, named);
     if (!s && cJSON_IsBool(add)) (*out)->bos = cJSON_IsTrue(add) ? bos_id : -1;
     cJSON_Delete(root);
     if (s) av_hftok_free(*out), *out = NULL;

@@ -114,7 +114,7 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
  *    text; allowed: false, null or absent (...)" (a value neither boolean
  *    nor null: av_json_wrong_kind);
  *   "DIR/config.json: bos_token_id 100000 is outside the vocabulary 0..293
- *    (PATH's add_bos_token true puts it first)"  (-1 too);
+ *    (add_bos_token true in PATH puts it first)"  (-1 too);
  *   "PATH: add_bos_token is true, but DIR/config.json has no bos_token_id
  *    (the id to put first) and this file no bos_token; give one, or make
  *    add_bos_token false". Without config.json's bos_token_id, the file's
