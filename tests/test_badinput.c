@@ -928,7 +928,7 @@ static const bad_case kCases[] = {
     {"weights_missing", 2, "No such file or directory; the example folder that comes with attnviz is ", {W8, "--weights", "@/in/nowhere", S4}, NULL, 0, NULL, 0},
     /* --attn-mask */
     {"mask_wrong_shape", 2, "shape (3, 3); it must be bool, or uint8 with any value but 0 masked, with shape (T, T) = (4, 4)", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_shape, 0, NULL, 0},
-    {"mask_wrong_dtype", 2, "has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
+    {"mask_wrong_dtype", 2, "--attn-mask @/in/m.npy has dtype <f4 and shape (4, 4); it must be bool", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_float, 0, NULL, 0},
     /* the advice to save a float16 array as float32 is not for a mask */
     {"mask_float16_one_story", 2, "@/in/m.npy: dtype '<f2' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_f2, 0, NULL, 0},
     {"mask_int64_one_story", 2, "@/in/m.npy: dtype '<i8' is not supported; the mask must be a bool (4, 4) array, True = masked (dtype bool, or uint8 with any value but 0 masked: np.save(path, mask.astype(bool)); ", {W8, "--attn-mask", "@/in/m.npy", S4}, prep_mask_int64, 0, NULL, 0},

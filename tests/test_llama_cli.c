@@ -989,8 +989,8 @@ static void test_split_keeps_the_gaps(void **state) {
             if (!strstr(r.out, "[3] [␣] [1] [␣] [4] [␣] [1] [␣] [5] [␣>]")) fail_msg("the tokens:\n%s", r.out);
         } else {
             assert_int_equal(r.code, 2);
-            snprintf(want, sizeof want, "attnviz: error: the sentence (11 bytes) gives no tokens: %s's "
-                     "pre-tokenizer removed all of it\n", tu_sh_file_word(model, "tokenizer.json"));
+            snprintf(want, sizeof want, "attnviz: error: the sentence (11 bytes) gives no tokens: the "
+                     "pre-tokenizer of %s removed all of it\n", tu_sh_file_word(model, "tokenizer.json"));
             assert_string_equal(r.err, want);
         }
         tu_free(&r);

@@ -1579,8 +1579,8 @@ static void test_cli_whole_example_is_not_outside_its_task(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "--no-plot", "3 1 > 1 3", NULL);
     char want[4400];
-    snprintf(want, sizeof want, "attnviz: note: this input is a whole example of %s's task, reverse (2 to 8 digits, "
-             "then >, like \"3 1 4 1 5 >\"), its answer complete, as training saw it; what comes after it is outside "
+    snprintf(want, sizeof want, "attnviz: note: this input is a whole example of the task %s was trained on, reverse (2 "
+             "to 8 digits, then >, like \"3 1 4 1 5 >\"), its answer complete, as training saw it; what comes after it is outside "
              "the task, so a continuation means nothing, however probable it looks\n", tu_sh_word(tu_in(f, "m")));
     if (r.code != 0 || strcmp(r.err, want) != 0) fail_msg("exit %d, stderr '%s'\nwant '%s'", r.code, r.err, want);
     tu_free(&r);

@@ -482,8 +482,8 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     if (st) return st;
     if (n == 0 && len == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
     if (n == 0) /* a tokenizer.json Split with behavior Removed can drop every character */
-        return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: %s's pre-tokenizer removed "
-                       "all of it", len, len == 1 ? "" : "s",
+        return av_fail(err, AV_EUSAGE, "the sentence (%zu byte%s) gives no tokens: the pre-tokenizer of %s "
+                       "removed all of it", len, len == 1 ? "" : "s",
                        file_word((char[4200]){0}, 4200, r->dir, r->hftok ? "tokenizer.json" : "vocab.json"));
     if (n > (size_t)AV_MAX_TOKENS) { /* the model's own limit first, when it has a smaller one */
         int mp = r->llama ? r->llama->cfg.max_positions
@@ -633,9 +633,10 @@ static void note_outside_task(av_gpt2run *r) {
     if (av_task_ids_whole_example((av_task_kind)kind, r->ids, r->T)) {
         /* a training example as it was trained, the film strip's probe too: its attention is the trained
          * model's, so no figure says "outside its task" (a figure-maker's report); only what follows is */
-        av_message(stderr, "attnviz: note: this input is a whole example of %s's task, %s (%s), its answer complete, "
-                "as training saw it; what comes after it is outside the task, so a continuation means nothing, "
-                "however probable it looks\n", r->dir_shown, r->task, what);
+        /* "of %s's task" read "of 'a b''s task" with a quoted folder; the task is named after the folder */
+        av_message(stderr, "attnviz: note: this input is a whole example of the task %s was trained on, %s (%s), its "
+                "answer complete, as training saw it; what comes after it is outside the task, so a continuation "
+                "means nothing, however probable it looks\n", r->dir_shown, r->task, what);
         return;
     }
     if (bad >= 0) av_gpt2run_label(label, sizeof label, r, r->ids[bad]);

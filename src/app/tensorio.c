@@ -772,9 +772,9 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
                 how = "; an additive mask of 0 (keep) and negative numbers (masked_fill(mask, -1e9), PyTorch's float "
                       "attn_mask) is saved as np.save(path, m < 0)";
         }
-        av_fail(err, AV_EUSAGE, "--attn-mask '%s' has dtype %s and shape %s; it must be " MASK_DTYPES ", with shape "
+        av_fail(err, AV_EUSAGE, "--attn-mask %s has dtype %s and shape %s; it must be " MASK_DTYPES ", with shape "
                 "(T, T) = (%zu, %zu)%s%s",
-                path, a.descr, got, T, T, T != (size_t)m->cfg.n_real ? " (T counts the <pad> tokens)" : "", how);
+                AV_SHOWN_WORD(path, 1100), a.descr, got, T, T, T != (size_t)m->cfg.n_real ? " (T counts the <pad> tokens)" : "", how);
         av_npy_free(&a);
         return AV_EUSAGE;
     }
