@@ -21,7 +21,9 @@
 #include <fcntl.h>
 #include <pty.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -1935,6 +1937,78 @@ static void test_cli_train_removes_a_tokenizer_it_did_not_write(void **state) {
     assert_non_null(toks);
     assert_string_equal(toks, "3\n\xE2\x90\xA3" "1\n\xE2\x90\xA3>\n");
     free(toks);
+}
+
+/* Set (on 1) or clear (on 0) the immutable flag of path (chattr +i): unlink(2) of it then fails with EPERM, for
+ * root too. 0 when done; -1 when this user or file system cannot (the caller skips). */
+static int set_immutable(const char *path, int on) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK), flags = 0, rc = -1;
+    if (fd < 0) return -1;
+    if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+        flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+        rc = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+    }
+    close(fd);
+    return rc ? -1 : 0;
+}
+
+/* A removal that a --train replacing a model cannot finish (an immutable file) says what it removed before it
+ * and that the new model was saved: with m a trained folder holding tokenizer.json and an immutable
+ * added_tokens.json, `--train sort ... -q -o m` removed tokenizer.json without a word and ended with "attnviz:
+ * error: cannot remove 'm/added_tokens.json', ...: Operation not permitted" alone, exit 1, the new model saved
+ * and the replaced model's figures gone (a tester's pass); a --dump of the model replaced (remove_replaced_dump)
+ * the same. Expected by hand: the note of the files removed in their order, then the error naming the immutable
+ * file and "the trained model was saved before this error (attnviz --model m runs it)", exit 1, m/config.json of
+ * the new task, the immutable file kept and the others gone. */
+static void test_cli_train_says_what_it_removed_when_a_removal_fails(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    train_small(f, "reverse", "2", "m");
+    for (int k = 0; k < 2; k++) { /* k 0: tokenizer files; k 1: a --dump of the model m holds */
+        const char *task = k ? "reverse" : "sort", *stuck = k ? "m/tokens.txt" : "m/added_tokens.json";
+        if (k == 0) {
+            static const char *const tok[] = {"m/tokenizer.json", "m/added_tokens.json"};
+            for (int i = 0; i < 2; i++) {
+                FILE *fp = fopen(tu_in(f, tok[i]), "w");
+                assert_non_null(fp);
+                fputs("{}\n", fp);
+                fclose(fp);
+            }
+        } else {
+            train_small(f, "sort", "2", "m"); /* the dump is of the model the next --train replaces */
+            run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, "m"), "--dump", tu_in(f, "m"), "3 1 >", NULL);
+            if (r.code != 0) fail_msg("--dump m: exit %d: %s", r.code, r.err);
+            tu_free(&r);
+        }
+        if (set_immutable(tu_in(f, stuck), 1)) skip(); /* not root, or no chattr on this file system */
+        run_attnviz(&r, NULL, "--train", task, "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                    tu_in(f, "m"), NULL);
+        set_immutable(tu_in(f, stuck), 0);
+        char note[4400], error[4400], saved[4400];
+        if (k == 0)
+            snprintf(note, sizeof note, "attnviz: note: removed 1 tokenizer file that this run did not write from %s, "
+                     "which Hugging Face's AutoTokenizer would read in place of the new model's vocab.json and "
+                     "merges.txt: tokenizer.json\n", tu_sh_word(tu_in(f, "m")));
+        else
+            snprintf(note, sizeof note, "attnviz: note: removed 5 files of a --dump of the model this run replaced from "
+                     "%s, so the folder holds one run: token_ids.npy attn.npy scores.npy hidden.npy logits.npy\n",
+                     tu_sh_word(tu_in(f, "m")));
+        snprintf(error, sizeof error, "attnviz: error: cannot remove %s, ", tu_sh_word(tu_in(f, stuck)));
+        snprintf(saved, sizeof saved, ": Operation not permitted; the trained model was saved before this error "
+                 "(attnviz --model %s runs it), but the training figures and train.csv are not all written",
+                 tu_sh_word(tu_in(f, "m")));
+        const char *at = strstr(r.err, note);
+        if (r.code != 1 || !at || !strstr(at, error) || !strstr(r.err, saved))
+            fail_msg("run %d: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        if (!file_exists(tu_in(f, stuck))) fail_msg("run %d: %s removed", k, stuck);
+        if (file_exists(tu_in(f, k ? "m/attn.npy" : "m/tokenizer.json"))) fail_msg("run %d: not removed", k);
+        char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL), want[64];
+        snprintf(want, sizeof want, "\"task\":\t\"%s\"", task);
+        if (!cfg || !strstr(cfg, want)) fail_msg("run %d: m/config.json is not the new %s model", k, task);
+        free(cfg);
+        assert_int_equal(unlink(tu_in(f, stuck)), 0);
+    }
 }
 
 /* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
@@ -5170,6 +5244,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_removes_the_dump_of_the_model_it_replaces, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_removes_a_tokenizer_it_did_not_write, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_says_what_it_removed_when_a_removal_fails, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_trained_folder_to_paste, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

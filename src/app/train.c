@@ -1057,22 +1057,24 @@ static void note_kept_dump(const char *dir, const char *other) {
 
 /* Remove the --model --dump files (kModelDumpFiles) of the model this run replaced from dir, and name them in
  * a note (with -q too: a file is never deleted without a word). A missing one is fine. Error: AV_ERUNTIME
- * naming the file that cannot be removed. */
+ * naming the file that cannot be removed, after the note on those removed before it. */
 static av_status remove_replaced_dump(const char *dir, av_err *err) {
     char path[4200], names[256] = "";
-    int removed = 0;
-    for (size_t i = 0; i < sizeof kModelDumpFiles / sizeof kModelDumpFiles[0]; i++) {
+    int removed = 0, failed = 0;
+    for (size_t i = 0; i < sizeof kModelDumpFiles / sizeof kModelDumpFiles[0] && !failed; i++) {
         av_path_join(path, sizeof path, dir, kModelDumpFiles[i]);
         if (unlink(path) == 0) {
             snprintf(names + strlen(names), sizeof names - strlen(names), " %s", kModelDumpFiles[i]);
             removed++;
         } else if (errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove %s, written by a --dump of the model this run replaced: "
-                           "%s", AV_SHOWN_WORD(path, 4200), strerror(errno));
+            failed = errno;
     }
-    if (removed)
+    if (removed) /* before the error of a removal cut short too: a file is never deleted without a word */
         av_message(stderr, "attnviz: note: removed %d file%s of a --dump of the model this run replaced from %s, so "
                    "the folder holds one run:%s\n", removed, removed == 1 ? "" : "s", AV_SHOWN_WORD(dir, 349), names);
+    if (failed)
+        return av_fail(err, AV_ERUNTIME, "cannot remove %s, written by a --dump of the model this run replaced: "
+                       "%s", AV_SHOWN_WORD(path, 4200), strerror(failed));
     return AV_OK;
 }
 
@@ -1086,26 +1088,31 @@ static const char *const kForeignTokenizerFiles[] = {"tokenizer.json", "tokenize
 
 /* Remove kForeignTokenizerFiles from dir once this run's model is saved there, and name them in a note (with -q
  * too: a file is never deleted without a word): they describe a tokenizer this run did not write, which Hugging
- * Face would read in place of its vocab.json and merges.txt. A missing one is fine; only regular files go (a
- * folder of that name is left). Error: AV_ERUNTIME naming the file that cannot be removed. */
+ * Face would read in place of its vocab.json and merges.txt. A missing one is fine; only regular files and links
+ * go (a folder of that name is left). Error: AV_ERUNTIME naming the file that cannot be removed (an immutable
+ * file, a folder the user may not write), after the note on those removed before it. */
 static av_status remove_foreign_tokenizer(const char *dir, av_err *err) {
     char path[4200], names[160] = "";
-    int removed = 0;
-    for (size_t i = 0; i < sizeof kForeignTokenizerFiles / sizeof kForeignTokenizerFiles[0]; i++) {
+    int removed = 0, failed = 0;
+    for (size_t i = 0; i < sizeof kForeignTokenizerFiles / sizeof kForeignTokenizerFiles[0] && !failed; i++) {
         struct stat st;
         av_path_join(path, sizeof path, dir, kForeignTokenizerFiles[i]);
         if (lstat(path, &st) != 0 || S_ISDIR(st.st_mode)) continue;
-        if (unlink(path) != 0 && errno != ENOENT)
-            return av_fail(err, AV_ERUNTIME, "cannot remove '%s', a tokenizer file this run did not write, which "
-                           "Hugging Face would read in place of the new vocab.json and merges.txt: %s",
-                           AV_SHOWN(path, 4200), strerror(errno));
+        if (unlink(path) != 0) {
+            if (errno != ENOENT) failed = errno;
+            continue;
+        }
         snprintf(names + strlen(names), sizeof names - strlen(names), " %s", kForeignTokenizerFiles[i]);
         removed++;
     }
-    if (removed)
+    if (removed) /* before the error of a removal cut short too: a file is never deleted without a word */
         av_message(stderr, "attnviz: note: removed %d tokenizer file%s that this run did not write from %s, which "
                    "Hugging Face's AutoTokenizer would read in place of the new model's vocab.json and merges.txt:"
                    "%s\n", removed, removed == 1 ? "" : "s", AV_SHOWN_WORD(dir, 349), names);
+    if (failed)
+        return av_fail(err, AV_ERUNTIME, "cannot remove %s, a tokenizer file this run did not write, which "
+                       "Hugging Face would read in place of the new vocab.json and merges.txt: %s",
+                       AV_SHOWN_WORD(path, 4200), strerror(failed));
     return AV_OK;
 }
 
@@ -1161,6 +1168,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     char other_dump[1024]; /* holds_dump_of_model's weights line, whole */
     int dumped = holds_dump_of_model(dir, other_dump, sizeof other_dump); /* before the model it names is replaced */
     av_status s = write_model(dir, &r->tr, o, task, held_out_rose(&r->log), msg, err);
+    int written = !s; /* the model's files are in: an error from here on says so */
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
     if (!s && dumped == 1) s = remove_replaced_dump(dir, err);
@@ -1188,10 +1196,14 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
     char word[149]; /* the folder as a command names it, to paste (av_shell_word) */
     av_shell_word(word, sizeof word, dir);
-    if (s && saved) /* a full disk at curves.svg: the user may keep the trained model */
-        av_fail_append(err, "; the trained model was saved and checked before this error "
+    /* a full disk at curves.svg: the user may keep the trained model; a file of the replaced model that cannot be
+     * removed (an immutable tokenizer.json): the model is saved too, and the figures of the one it replaced are
+     * gone (the error said neither: a tester's report) */
+    if (s && written)
+        av_fail_append(err, "; the trained model was saved%s before this error "
                  "(attnviz --model %s runs it), but the training figures and train.csv are not all written: rerun "
-                 "the same command (the same seed gives the same model) to write them", word);
+                 "the same command (the same seed gives the same model) to write them", saved ? " and checked" : "",
+                 word);
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, err); /* e.g. head0.png of a run before */
