@@ -2555,9 +2555,39 @@ static void test_llama_layers_table_fits_80_columns(void **state) {
     tu_free(&r);
 }
 
+/* The RoPE evidence's note and step [1.5] count in the singular for one token (a teacher's pass): "hello" is one
+ * token, so "the first 1 token run again at positions 1000…1000" and "0 of 1 (query, key) pairs masked" were
+ * printed. By hand: T tokens run again from position 1000 (every position shifted by 1000, llamarun.c), the
+ * first min(T, 64); the causal mask hides the T(T − 1)/2 pairs j > i of T² (1: 0 of 1; 2: 1 of 4). */
+static void test_llama_one_token_is_counted_in_the_singular(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    static const struct {
+        const char *text, *note, *mask;
+    } cases[] = {
+        {"The", "                     RoPE evidence on the model's own heads: the first token runs again at position "
+                "1000:\n                     layer   RoPE shift: worst |ΔS|\n",
+         "causal: S[i, j] = −∞ for j > i; 0 of 1 (query, key) pair masked\n"},
+        {"The quick", "                     RoPE evidence on the model's own heads: the first 2 tokens run again at "
+                      "positions 1000…1001:\n",
+         "causal: S[i, j] = −∞ for j > i; 1 of 4 (query, key) pairs masked\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", cases[k].text, NULL);
+        if (r.code != 0 || !strstr(r.out, cases[k].note) || !strstr(r.out, cases[k].mask) ||
+            strstr(r.out, "1 token run") || strstr(r.out, "1000…1000"))
+            fail_msg("%s: exit %d; expected\n%s%s\nin:\n%s%s", cases[k].text, r.code, cases[k].note, cases[k].mask,
+                     r.out, r.err);
+        tu_free(&r);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_one_token_is_counted_in_the_singular, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_without_gqa_is_not_called_grouped, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_with_one_kv_head_is_multi_query, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_figures_name_each_heads_kv_head, tu_setup_tmpdir, tu_teardown_tmpdir),

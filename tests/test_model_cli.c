@@ -2132,10 +2132,12 @@ static void test_toy_model_input_edges(void **state) {
         !strstr(r.err, "token 0 [<0xEF>] is the first of 3 bytes of"))
         fail_msg("two marks: exit %d:\n%s%s", r.code, r.out, r.err);
     tu_free(&r);
-    /* one token: the layers table's means over queries 1..T−1 were of no query, printed as "1.00" and "head 0 (0.00)" */
+    /* one token: the layers table's means over queries 1..T−1 were of no query, printed as "1.00" and "head 0 (0.00)";
+     * its one (query, key) pair, T² = 1, was "0 of 1 (query, key) pairs masked" */
     run_attnviz(&r, NULL, "--model", toy, "--no-plot", "3", NULL);
     if (r.code != 0 || !strstr(r.out, " —            —\n") || strstr(r.out, "head 0 (0.00)") ||
-        !strstr(r.out, "(one token: no query has a token before it, so both marks are —)\n"))
+        !strstr(r.out, "(one token: no query has a token before it, so both marks are —)\n") ||
+        !strstr(r.out, "; 0 of 1 (query, key) pair masked\n"))
         fail_msg("one token: exit %d:\n%s%s", r.code, r.out, r.err);
     tu_free(&r);
 }

@@ -290,7 +290,8 @@ static void layer_detail(const tctx *t, const av_model *v) {
             av_sig_text(raw, v->var_raw, 4), av_sig_text(scaled, v->var_scaled, 4));
     snprintf(n, sizeof n, "[%d.5]", l);
     stage(t, n, "mask");
-    fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
+    fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pair%s masked\n", v->masked_count, T * T,
+            T == 1 ? "" : "s"); /* one token: "0 of 1 (query, key) pairs" */
     snprintf(n, sizeof n, "[%d.6]", l);
     stage(t, n, "softmax");
     fprintf(f, "A = softmax(S) along keys       (%d, %d, %d)   %s✓%s rows sum to 1: worst |Σ_j A[i,j] − 1| = %.2e\n",
@@ -419,8 +420,13 @@ static void llama_layers(const tctx *t) {
         int wh = 0;
         all = fmax(all, rope_worst(t, l, &wh));
     }
-    fprintf(f, "%sRoPE evidence on the model's own heads: the first %d token%s run again at positions %d…%d:\n", ind, Ts,
-            Ts == 1 ? "" : "s", AV_LLAMARUN_SHIFT, AV_LLAMARUN_SHIFT + Ts - 1);
+    /* one token is one position: "the first 1 token run again at positions 1000…1000" (a teacher's pass) */
+    if (Ts == 1)
+        fprintf(f, "%sRoPE evidence on the model's own heads: the first token runs again at position %d:\n", ind,
+                AV_LLAMARUN_SHIFT);
+    else
+        fprintf(f, "%sRoPE evidence on the model's own heads: the first %d tokens run again at positions %d…%d:\n", ind,
+                Ts, AV_LLAMARUN_SHIFT, AV_LLAMARUN_SHIFT + Ts - 1);
     fprintf(f, "%s%-7s %s\n", ind, "layer", "RoPE shift: worst |ΔS|");
     for (int l = 0; l < t->L; l++) {
         int wh = 0;
@@ -467,7 +473,8 @@ static void llama_detail(const tctx *t, const av_model *v) {
     fprintf(f, "S = Q·Kᵀ/√d_k   (%d, %d, %d)·(%d, %d, %d) → (%d, %d, %d); var(Q·Kᵀ/√d_k) = %s\n", H, T, D, H, D, T, H, T, T,
             av_sig_text(vs, v->var_scaled, 4));
     snprintf(n, sizeof n, "[%d.5]", l), stage(t, n, "mask");
-    fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pairs masked\n", v->masked_count, T * T);
+    fprintf(f, "causal: S[i, j] = −∞ for j > i; %zu of %d (query, key) pair%s masked\n", v->masked_count, T * T,
+            T == 1 ? "" : "s"); /* one token: "0 of 1 (query, key) pairs" */
     snprintf(n, sizeof n, "[%d.6]", l), stage(t, n, "softmax");
     fprintf(f, "A = softmax(S) along keys       (%d, %d, %d)   %s✓%s rows sum to 1: worst |Σ_j A[i,j] − 1| = %.2e\n", H, T,
             T, av_green(t->color), av_reset(t->color), v->worst_row_dev);
