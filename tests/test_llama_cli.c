@@ -8,6 +8,7 @@
  * npm gpt-3-encoder's (tests/ref/gpt2/token_ids.txt) through a GPT-2
  * tokenizer.json (tests/hftok_fixture.h).
  */
+#include <ctype.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -2454,6 +2455,40 @@ static void test_llama_notes_are_broken_at_the_width(void **state) {
     free(out);
 }
 
+/* A list of one-letter names is not broken at a terminal's width (a teacher's pass): at 80 columns step [1.3] printed
+ * "K, V repeated: query head h reads K/V head h/2 (GQA), so K," (21 + 59 = 80 columns) then "V become (4, 10, 16)".
+ * By hand: with "K," the line is 80 columns, so the line breaks before "K, V", after "so" (77 columns). At 40 to 80
+ * columns no line ends in a capital letter and ',' with the next line going on with a capital letter alone ("K,"
+ * then "V"), in step [1.2] ("K, V = h·W_Kᵀ, h·W_Vᵀ") and [1.3] ("K, V → (2, 10, 16)") too. */
+static void test_llama_names_k_v_stay_together(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "m");
+    const char *argv[] = {tu_bin(), "--model", model, "--no-plot", SENTENCE, NULL};
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    static const int widths[] = {80, 70, 60, 50, 40};
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        int status = tu_run_pty(argv, widths[k], out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        strip_escapes(out);
+        if (widths[k] == 80 &&
+            !strstr(out, "\n                     K, V repeated: query head h reads K/V head h/2 (GQA), so\n"
+                         "                     K, V become (4, 10, 16)\n"))
+            fail_msg("step [1.3] not broken before \"K, V\" at 80 columns:\n%s", out);
+        for (const char *line = out; *line;) {
+            size_t n = strcspn(line, "\n");
+            const char *next = line + n + (line[n] == '\n');
+            size_t lead = strspn(next, " ");
+            if (n >= 3 && line[n - 3] == ' ' && isupper((unsigned char)line[n - 2]) && line[n - 1] == ',' &&
+                isupper((unsigned char)next[lead]) && strchr(" ,\n", next[lead + 1]))
+                fail_msg("\"%.*s\" then \"%.*s\" at %d columns:\n%s", (int)n, line, (int)strcspn(next, "\n"), next,
+                         widths[k], out);
+            line = next;
+        }
+    }
+    free(out);
+}
+
 /* The table of layers of a Llama trace kept the old wide columns after the GPT-2 trace's was narrowed (e1e6eb3):
  * its header "layer   rms(x): in → out     on token 0      previous-token head    RoPE shift: worst |ΔS|" was 90
  * columns after its indent of 21 (111 in all, its rows 105), so at an 80-column terminal (a projector's large
@@ -2588,6 +2623,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_llama_folder_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_one_token_is_counted_in_the_singular, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_llama_names_k_v_stay_together, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_without_gqa_is_not_called_grouped, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_llama_with_one_kv_head_is_multi_query, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_figures_name_each_heads_kv_head, tu_setup_tmpdir, tu_teardown_tmpdir),

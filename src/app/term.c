@@ -332,6 +332,15 @@ static int operator_word(const char *p) {
     return 0;
 }
 
+/* Whether a space between the word a[0..an) and the word at b (b[0..bn) the rest of the line) is inside a list of
+ * one-letter names, "K, V" or "Q, K, V": a capital letter and ',' then a capital letter that ends its word or is
+ * followed by ','; such a list is one name to the reader (step [1.3] of the Llama trace broke "so K," then
+ * "V become (4, 2, 16)" at 80 columns) */
+static int name_list(const char *a, size_t an, const char *b, size_t bn) {
+    return an == 2 && isupper((unsigned char)a[0]) && a[1] == ',' && bn >= 1 && isupper((unsigned char)b[0]) &&
+           (bn == 1 || b[1] == ' ' || b[1] == ',');
+}
+
 /* Whether a line is a row of a table, whose columns would not survive a break, so it is left whole: 4 or more
  * gaps of 3+ spaces after its indent (--explain's softmax table, the online softmax's tiles), 3 or more under
  * a step's text (an indent of 19 or more: the --model trace's table of layers), or a row of numbers, '[' then
@@ -499,7 +508,8 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         size_t next = i + strspn(line + i, " ");
         if (next >= n) break;
         int op = operator_word(line + prev) || operator_word(line + next) ||
-                 (line[i - 1] == ':' && strchr("-0123456789", line[next])); /* "d<256: -17.1063" */
+                 (line[i - 1] == ':' && strchr("-0123456789", line[next])) || /* "d<256: -17.1063" */
+                 name_list(line + prev, i - prev, line + next, n - next);
         if (!depth && !bars && !op && next - i >= 3) best[0] = i;
         if (!depth && !bars && !op) best[1] = i;
         /* a formula goes on at its next "=", not with its last number alone: "S = Q·Kᵀ/√d_k = Q·Kᵀ/√512" then
