@@ -3823,6 +3823,97 @@ static void test_explain_keeps_formulas_whole_at_a_narrow_terminal(void **state)
     free(out);
 }
 
+/* s[0..n) with each run of spaces as one, without its indent, into buf (cap bytes): a line as it reads */
+static const char *words_of(const char *s, size_t n, char *buf, size_t cap) {
+    size_t k = 0, i = strspn(s, " ");
+    for (; i < n && k + 1 < cap; i++)
+        if (s[i] != ' ' || (i + 1 < n && s[i + 1] != ' ')) buf[k++] = s[i];
+    buf[k] = 0;
+    return buf;
+}
+
+/* At a teacher's projector terminal (40 to 60 columns) a title's or header's rest went on at column 0, where it
+ * read as a line of its own: at 50 `attnviz --no-plot --explain love,deep "I love deep learning"` printed its
+ * header "--explain: head 0, query 1 "love" → key 2 "deep"" then "(d_k = 512)" at column 0, `--compare order
+ * "I love you"` '"you" (same embeddings and weights)', the trace's title "softmax(Q·Kᵀ/√d_k)·V, step by step";
+ * and at 40 the header broke after its arrow's first word, "... query 1 "love" → key" then "2 "deep"   (d_k =
+ * 512)", a key apart from its number, as the trace's "(4, 512) → (4, 1, 512) →" then "(1, 4, 512)". Worked by
+ * hand from the pipe's lines: a line at column 0 goes on at column 2; "--explain: head 0, query 1 "love"" is 33
+ * columns, and the rest from the arrow, "→ key 2 "deep"   (d_k = 512)" (28), fits from column 2 at 40; at 50
+ * the header up to "deep"" is 48 and breaks at its gap. Step [5]'s chain "(4, 512) → (4, 1, 512) → (1, 4,
+ * 512)" is 38 columns, 19 + 38 = 57 > 50: it breaks before its last "→", 19 + 22 = 41, and "→ (1, 4, 512)" (13)
+ * goes on under column 19. From 40 to 60 columns every line at column 0 of --explain, the trace and --compare
+ * begins one of the pipe's lines (a table's rows, narrowed, keep 2 spaces between cells and are not counted),
+ * and the header keeps "key 2 "deep"" together. */
+static void test_titles_go_on_under_an_indent_at_a_narrow_terminal(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *const runs[][10] = {
+        {"--explain", "love,deep", "-q", "I love deep learning"},
+        {"I love deep learning"},
+        {"-q", "--compare", "order", "I love you"},
+        {"-q", "--compare", "scale", "--heads", "8", "I love deep learning"},
+        {"-q", "--compare", "positions", "I love you"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        const char *argv[16] = {tu_bin(), "--no-plot", "--color", "never"};
+        int argc = 4;
+        for (int a = 0; a < 10 && runs[k][a]; a++) argv[argc++] = runs[k][a];
+        argv[argc] = NULL;
+        tu_result r; /* the same run into a pipe */
+        run_attnviz(&r, NULL, "--no-plot", runs[k][0], runs[k][1], runs[k][2], runs[k][3], runs[k][4], runs[k][5],
+                    NULL);
+        assert_int_equal(r.code, 0);
+        for (int cols = 40; cols <= 60; cols += 2) {
+            int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            for (const char *line = out; *line;) {
+                size_t n = strcspn(line, "\n");
+                char want[1024], got[1024];
+                int begins = 0;
+                if (n && line[0] != ' ' && !memmem(line, n, "  ", 2)) {
+                    words_of(line, n, got, sizeof got);
+                    for (const char *p = r.out; *p && !begins;) {
+                        size_t m = strcspn(p, "\n");
+                        words_of(p, m, want, sizeof want);
+                        begins = strncmp(want, got, strlen(got)) == 0 && strchr(" ", want[strlen(got)]);
+                        p += m + (p[m] == '\n');
+                    }
+                    if (!begins)
+                        fail_msg("run %zu at %d columns: a line's rest at column 0:\n%.*s\nin:\n%s", k, cols, (int)n,
+                                 line, out);
+                }
+                line += n + (line[n] == '\n');
+            }
+            if (k == 0 && !strstr(out, "key 2 \"deep\"")) fail_msg("at %d columns, \"key 2\" apart:\n%s", cols, out);
+        }
+        tu_free(&r);
+    }
+    const char *explain[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--explain", "love,deep",
+                             "I love deep learning", NULL};
+    int status = tu_run_pty(explain, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n--explain: head 0, query 1 \"love\"\n  → key 2 \"deep\"   (d_k = 512)\n"))
+        fail_msg("the header at 40 columns:\n%s", out);
+    status = tu_run_pty(explain, 50, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n--explain: head 0, query 1 \"love\" → key 2 \"deep\"\n  (d_k = 512)\n"))
+        fail_msg("the header at 50 columns:\n%s", out);
+    const char *order[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--compare", "order", "I love you", NULL};
+    status = tu_run_pty(order, 60, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n--compare order: swap token 0 \"I\" and token 2 \"you\"\n  (same embeddings and weights)\n"))
+        fail_msg("--compare order's title at 60 columns:\n%s", out);
+    const char *trace[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    status = tu_run_pty(trace, 50, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n  softmax(Q·Kᵀ/√d_k)·V, step by step\n") ||
+        !strstr(out, "\n [5] split heads   (4, 512) → (4, 1, 512)\n                   → (1, 4, 512)   head h takes\n"))
+        fail_msg("the trace at 50 columns:\n%s", out);
+    free(out);
+}
+
 /* --compare's table broke its rows at a 60-column terminal: `attnviz --no-plot -q --compare positions "I love deep
  * learning"` printed "  none                        0.4868               1.2013" then "  —" alone on the next
  * line, and "0.4967" likewise, since its rows have too few gaps of 3+ spaces to count as a table's; its last
@@ -5261,6 +5352,7 @@ int main(void) {
         cmocka_unit_test(test_trace_keeps_a_chain_of_shapes_whole),
         cmocka_unit_test(test_explain_table_narrows_to_the_terminal),
         cmocka_unit_test(test_explain_keeps_formulas_whole_at_a_narrow_terminal),
+        cmocka_unit_test(test_titles_go_on_under_an_indent_at_a_narrow_terminal),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

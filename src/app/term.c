@@ -304,7 +304,9 @@ static int line_width(const char *line, size_t n) {
 
 /* Where a broken line's text goes on: the column after the label of "  weights    text" and "  convention row"
  * (13), " [4] project       text" and "[10] concat        text" (19) or, in the --model trace,
- * "   [1] tokenize      text" and "[1.10] ln_2          text" (21), else the line's own indent. Colour
+ * "   [1] tokenize      text" and "[1.10] ln_2          text" (21), else the line's own indent, and 2 under a
+ * title or header at column 0 (a hanging indent: "--compare order: swap token 0 "I" and token 2" then
+ * "  "you" (same embeddings and weights)", where the rest at column 0 read as a line of its own). Colour
  * escapes take no column. */
 static int continuation_indent(const char *text, size_t len) {
     char line[4096]; /* the line without its escapes */
@@ -312,14 +314,14 @@ static int continuation_indent(const char *text, size_t len) {
     size_t lead = strspn(line, " "), i = lead;
     if (lead >= n) return 0;
     if (line[i] == '[') i += strcspn(line + i, "]") + 1; /* a step's number */
-    else if (lead != 2) return (int)lead;
+    else if (lead != 2) return lead ? (int)lead : 2;
     i += strspn(line + i, " ");
     while (i < n && line[i] != ' ') i++; /* the label, with its escapes; a step's may have two words */
     if (line[lead] == '[' && i + 1 < n && line[i + 1] != ' ')
         for (i++; i < n && line[i] != ' '; i++) {}
     i += strspn(line + i, " ");
     int col = line_width(line, i);
-    return col == 13 || col == 19 || col == 21 ? col : (int)lead;
+    return col == 13 || col == 19 || col == 21 ? col : lead ? (int)lead : 2;
 }
 
 /* Whether the word at p (up to a space or the end) is an operator a formula keeps beside its operands; a
@@ -468,6 +470,7 @@ static size_t piece_end(const char *line, size_t from, size_t n) {
 static size_t break_in(const char *line, size_t at, size_t n, int col, int width, int indent, int keep) {
     if (col + line_width(line + at, n - at) <= width) return n;
     size_t best[5] = {0, 0, 0, 0, 0}; /* a gap, a space, one before " = ", one outside brackets, any */
+    size_t arrow = 0; /* the last space before a "→" outside brackets that fits */
     int depth = 0, bars = 0, eqs = 0; /* eqs: the "=" passed in this clause */
     size_t shape_end = 0; /* past the ')' of the shape the scan is in, else 0 */
     size_t chain_end = 0; /* past the last chain of shapes seen (shape_chain_at), whose later shapes start none */
@@ -519,6 +522,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         if (keep && !depth && !bars && line[next] == '=' && line[next + 1] == ' ' &&
             (eqs || !memchr(line + next + 2, ' ', piece_end(line, next + 2, n) - (next + 2))))
             best[2] = i;
+        if (keep && !depth && !bars && !over && strncmp(line + next, "→ ", 4) == 0) arrow = i;
         if (i - prev == 1 && line[prev] == '=') eqs++; /* past "a = b": an "=" from here goes on a chain */
         else if (!depth && (line[i - 1] == ',' || line[i - 1] == ':' || next - i >= 3)) eqs = 0;
         if (!depth && !bars) best[3] = i;
@@ -540,7 +544,26 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
             if (line[j] == ' ' && line[j + 1] == '=' && line[j + 2] == ' ') eq = j;
         if (indent + line_width(line + from, (eq < end ? eq : end) - from) > width) best[2] = 0;
     }
+    if (arrow) {
+        /* "→ …" goes on when it fits at the indent up to its next "→" outside brackets ("bytes → symbols" in
+         * "(pre-tokenize, bytes → symbols, …)" is none), gap or end, and with the whole chain of shapes after
+         * it that the next line keeps whole ("→ (4, 256) → (4, 64)": else "→" went on alone) */
+        size_t from = arrow + strspn(line + arrow, " "), end = piece_end(line, from, n), to = end;
+        int d = 0;
+        for (size_t j = from + 4; j + 4 < end && to == end; j++) {
+            if (line[j] == '(' || line[j] == '[') d++;
+            else if ((line[j] == ')' || line[j] == ']') && d > 0) d--;
+            else if (!d && line[j] == ' ' && strncmp(line + j + 1, "→ ", 4) == 0) to = j;
+        }
+        size_t chain = end > from + 4 && line[from + 4] == '(' ? shape_chain_at(line + from + 4, end - from - 4) : 0;
+        if (chain && indent + line_width(line + from + 4, chain) <= width && from + 4 + chain > to)
+            to = from + 4 + chain;
+        if (indent + line_width(line + from, to - from) > width) arrow = 0;
+    }
     for (int k = 0; k < 5; k++) {
+        /* before a plain space: the arrow of "X → Y" ("--explain: head 0, query 1 "love"" then "→ key 2
+         * "deep"", where "→ key" ended the line and "2 "deep"" went on, a key from its number) */
+        if (k == 1 && arrow && line_width(line + at, arrow - at) * 2 >= width - col) return arrow;
         if (best[k] && (k == 2 || line_width(line + at, best[k] - at) * 2 >= width - col)) return best[k];
         if (best[k] > last) last = best[k];
     }

@@ -50,18 +50,22 @@ int av_term_width(void);
 void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
 /* text (lines ending in '\n') to f, each line wider than width columns (av_utf8_width, colour escapes taking
  * none) broken at spaces, its further lines indented to where its text begins after a trace label ("  weights
- * ": 13, " [4] project       ": 19, the --model trace's "   [1] tokenize      ": 21) or to its own indent.
+ * ": 13, " [4] project       ": 19, the --model trace's "   [1] tokenize      ": 21) or to its own indent, 2
+ * under a title or header at column 0 ("--compare order: swap token 0 "I" and token 2" then "  "you" (same …)").
  * Breaks fall outside brackets and beside no operator when they can (a shape "(4, 512)·(512, 512)" and
  * "var(Q) = 1.608" stay whole; so does a chain of shapes "(4, 512) + (4, 512) → (4, 512)" that fits at the
  * continuation indent). What fits whole at the continuation indent goes there whole: a bracketed group with its
  * word ("[ 0.3613 … -0.6109]", "exp(S − max)"), the piece after a gap of 3+ spaces ("row sum Σ_j exp(S − max) =
  * 2.07762304"), and the rest of a chain of "=" from its next "=" ("= Q·Kᵀ × 0.0441942"; so a value that would end
- * the line alone: "= 2.07762304"). A line whose indent is past a third of width and whose text fits is moved left
- * whole. A table's rows (4 or more gaps of 3+ spaces, 3 or more under a step's text at an indent of 19 or more)
- * are never broken: wider than width, a run of them is narrowed together by dropping columns that are a space in
- * every row, of their shared indent first and then of the gaps between cells (each keeps 2), so the cells stay
- * aligned (--explain's S/A table, 75 columns, is 60 at a 60-column terminal). A matrix's row ('[' then ' ', '-' or
- * '[') and, with width ≤ 0, every line are written as they are. No errors (f's own). */
+ * the line alone: "= 2.07762304"); so does the rest from a "→" outside brackets, before a plain space after it
+ * ("--explain: head 0, query 1 "love"" then "→ key 2 "deep"", not "→ key" then "2 "deep""; "(4, 512) → (4, 1,
+ * 512)" then "→ (1, 4, 512)"), when it fits to its next "→" and with a chain of shapes after it. A line whose
+ * indent is past a third of width and whose text fits is moved left whole. A table's rows (4 or more gaps of 3+
+ * spaces, 3 or more under a step's text at an indent of 19 or more) are never broken: wider than width, a run of
+ * them is narrowed together by dropping columns that are a space in every row, of their shared indent first and
+ * then of the gaps between cells (each keeps 2), so the cells stay aligned (--explain's S/A table, 75 columns, is
+ * 60 at a 60-column terminal). A matrix's row ('[' then ' ', '-' or '[') and, with width ≤ 0, every line are
+ * written as they are. No errors (f's own). */
 void av_put_lines_wrapped(FILE *f, const char *text, int width);
 
 /* Printing to a terminal at its width (the trace, --explain, --compare: lines of up to 190 columns ran past an
