@@ -2396,19 +2396,6 @@ static int columns_of(const char *s, size_t n) { /* every character here is one 
     return w;
 }
 
-static void strip_escapes(char *s) {
-    char *w = s;
-    for (const char *r = s; *r; r++) {
-        if (*r == '\033') {
-            while (*r && *r != 'm') r++;
-            if (!*r) break;
-            continue;
-        }
-        *w++ = *r;
-    }
-    *w = 0;
-}
-
 /* The positions note and step [1.3] of a Llama trace were broken by hand at about 105 columns, so at an
  * 80-column terminal the note went on raggedly: "(--rope-style interleaved); Hugging", then "Face's conversion
  * permuted the rows of W_Q and W_K so that the cheaper rotate_half gives the", then "cheaper rotate_half gives the"
@@ -2435,7 +2422,7 @@ static void test_llama_notes_are_broken_at_the_width(void **state) {
     assert_non_null(out);
     int status = tu_run_pty(argv, 80, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    strip_escapes(out);
+    tu_strip_sgr(out);
     const char *at = strstr(out, "\n             Meta's LLaMA code"), *end = at ? strstr(at, "\n  GQA ") : NULL;
     if (!end) fail_msg("no positions note:\n%s", out);
     int n_lines = 0;
@@ -2470,7 +2457,7 @@ static void test_llama_names_k_v_stay_together(void **state) {
     for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
         int status = tu_run_pty(argv, widths[k], out, TU_CAP + 1);
         assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-        strip_escapes(out);
+        tu_strip_sgr(out);
         if (widths[k] == 80 &&
             !strstr(out, "\n                     K, V repeated: query head h reads K/V head h/2 (GQA), so\n"
                          "                     K, V become (4, 10, 16)\n"))
@@ -2565,7 +2552,7 @@ static void test_llama_layers_table_fits_80_columns(void **state) {
     for (int k = 0; k < 2; k++) {
         int status = tu_run_pty(argv, widths[k], out, TU_CAP + 1);
         assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-        strip_escapes(out);
+        tu_strip_sgr(out);
         for (const char *line = out; *line;) {
             size_t n = strcspn(line, "\n");
             if (columns_of(line, n) > widths[k])

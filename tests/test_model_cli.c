@@ -3508,6 +3508,12 @@ static void test_model_file_truncated_while_read(void **state) {
     tu_free(&r);
 }
 
+static int lead_bytes(const char *s, size_t n) {
+    int w = 0;
+    for (size_t i = 0; i < n; i++) w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
 /* The --model trace at a narrow terminal: its lines were printed whole, so at COLUMNS=60 the weights line
  * ("  weights    model DIR (trained toy model: attnviz --train reverse, step 30): F32, 120960 parameters, read
  * in place from the mmapped file") ran past 130 columns and the terminal broke it into column 0, where the
@@ -3518,26 +3524,6 @@ static void test_model_file_truncated_while_read(void **state) {
  * "  weights    "), step [1.2]'s at column 21 (after " [1.2] project       "); and the words are the pipe's,
  * in the same order. Columns are counted by hand: every character of this trace is one column wide, so one
  * per UTF-8 lead byte, escapes (ESC [ ... m) taking none. */
-static size_t strip_sgr(char *s) {
-    char *w = s;
-    for (const char *r = s; *r; r++) {
-        if (*r == '\033') {
-            while (*r && *r != 'm') r++;
-            if (!*r) break;
-            continue;
-        }
-        if (*r != '\r') *w++ = *r;
-    }
-    *w = 0;
-    return (size_t)(w - s);
-}
-
-static int lead_bytes(const char *s, size_t n) {
-    int w = 0;
-    for (size_t i = 0; i < n; i++) w += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return w;
-}
-
 static void test_model_trace_fits_a_narrow_terminal(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
@@ -3550,12 +3536,12 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
     tu_result piped;
     tu_runv(&piped, NULL, NULL, argv + 1);
     if (piped.code != 0) fail_msg("exit %d: %s", piped.code, piped.err);
-    strip_sgr(piped.out);
+    tu_strip_sgr(piped.out);
     char *out = malloc(TU_CAP + 1);
     assert_non_null(out);
     int status = tu_run_pty(argv, 60, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    strip_sgr(out);
+    tu_strip_sgr(out);
     int weights_on = 0, project_on = 0;
     for (const char *line = out; *line;) {
         size_t n = strcspn(line, "\n");
@@ -3591,7 +3577,7 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
      * it was 64: 85 in all) */
     status = tu_run_pty(argv, 80, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    strip_sgr(out);
+    tu_strip_sgr(out);
     int sizes_on = 0, header = 0;
     for (const char *line = out; *line;) {
         size_t n = strcspn(line, "\n");

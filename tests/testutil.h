@@ -153,6 +153,22 @@ static inline int tu_pty_collect(int fd, pid_t pid, char *buf, size_t cap, const
     return status;
 }
 
+/* s (in place) without its colour escapes (ESC [ ... m, SGR) and carriage returns, as a terminal shows it; returns
+ * its new length. For a pseudo-terminal's output (tu_run_pty) or a pipe's under --color always. */
+static inline size_t tu_strip_sgr(char *s) {
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        if (*r == '\033') {
+            while (*r && *r != 'm') r++;
+            if (!*r) break;
+            continue;
+        }
+        if (*r != '\r') *w++ = *r;
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
+
 /* argv (argv[0] the binary, NULL-ended) run on a pseudo-terminal of cols columns and 24 rows, with COLUMNS unset
  * so that the width is the terminal's and stderr to /dev/null (a note is one line, the terminal's to break): its
  * output into buf (cap bytes, NUL-terminated; tu_pty_collect), the terminal's \r\n back to \n. Returns the
