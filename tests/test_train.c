@@ -2011,6 +2011,43 @@ static void test_cli_train_says_what_it_removed_when_a_removal_fails(void **stat
     }
 }
 
+/* The note on a kept dump of another model quotes its source.txt weights line; one of more than 300 bytes was cut
+ * with "%.300s", inside a character when the line is Chinese, which showed as U+FFFD and no sign of the cut (a
+ * tester's pass). A weights line of 200 × 深 (600 bytes) then " (end)" is shown as its start and its end with
+ * " … " between: valid UTF-8 (checked here byte by byte, RFC 3629), at most 300 bytes, its end " (end)" kept. */
+static void test_cli_train_kept_dump_note_cuts_at_a_character(void **state) {
+    tu_fixture *f = *state;
+    train_small(f, "reverse", "2", "m");
+    FILE *fp = fopen(tu_in(f, "m/source.txt"), "w"); /* a --model dump's source.txt (its "layers: all" line) */
+    assert_non_null(fp);
+    fputs("weights: ", fp);
+    for (int i = 0; i < 200; i++) fputs("\xE6\xB7\xB1", fp); /* 深 */
+    fputs(" (end)\nlayers: all 2\n", fp);
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "m"), NULL);
+    const char *at = r.err ? strstr(r.err, "(its source.txt: weights: ") : NULL;
+    const char *end = at ? strstr(at, "); kept beside the new model") : NULL;
+    if (r.code != 0 || !end) fail_msg("exit %d: %s", r.code, r.err ? r.err : "");
+    at += strlen("(its source.txt: weights: ");
+    size_t n = (size_t)(end - at);
+    if (n > 300) fail_msg("%zu bytes shown: %.*s", n, (int)n, at);
+    for (size_t i = 0; i < n;) { /* a lead byte and its continuation bytes, none cut */
+        unsigned char c = (unsigned char)at[i];
+        size_t k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (!k || i + k > n) fail_msg("not UTF-8 at byte %zu of %.*s", i, (int)n, at);
+        for (size_t j = 1; j < k; j++)
+            if (((unsigned char)at[i + j] & 0xC0) != 0x80) fail_msg("not UTF-8 at byte %zu", i + j);
+        i += k;
+    }
+    char shown[512];
+    snprintf(shown, sizeof shown, "%.*s", (int)n, at);
+    if (!strstr(shown, " \xE2\x80\xA6 ") || n < 6 || strcmp(shown + n - 6, " (end)"))
+        fail_msg("no \" … \" or no end: %s", shown);
+    tu_free(&r);
+}
+
 /* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
 static void word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
     const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
@@ -5244,6 +5281,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_removes_the_dump_of_the_model_it_replaces, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_removes_a_tokenizer_it_did_not_write, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_kept_dump_note_cuts_at_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_says_what_it_removed_when_a_removal_fails, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -1048,11 +1048,15 @@ static int holds_dump_of_model(const char *dir, char *other, size_t n) {
 }
 
 /* The note that dir keeps a --dump of another model (holds_dump_of_model 2, whose weights line is other) beside
- * the model this run saved, with -q too: it is not the new model's, and not of the one replaced. */
+ * the model this run saved, with -q too: it is not the new model's, and not of the one replaced. A weights line
+ * longer than 300 bytes is its start and end with " … " between, at whole characters: "%.300s" cut a long line
+ * inside a character, which showed as U+FFFD and no sign of the cut (a tester's pass). */
 static void note_kept_dump(const char *dir, const char *other) {
+    char shown[301];
+    av_utf8_cut_middle(other, strlen(other), shown, sizeof shown);
     av_message(stderr, "attnviz: note: %s also holds a --dump of another model than the one this run replaced "
-               "(its source.txt: weights: %.300s); kept beside the new model, whose attention its .npy files do not "
-               "show; give dumps a --dump folder of their own\n", AV_SHOWN_WORD(dir, 349), other);
+               "(its source.txt: weights: %s); kept beside the new model, whose attention its .npy files do not "
+               "show; give dumps a --dump folder of their own\n", AV_SHOWN_WORD(dir, 349), shown);
 }
 
 /* Remove the --model --dump files (kModelDumpFiles) of the model this run replaced from dir, and name them in
