@@ -1059,27 +1059,44 @@ static void note_kept_dump(const char *dir, const char *other) {
                "show; give dumps a --dump folder of their own\n", AV_SHOWN_WORD(dir, 349), shown);
 }
 
-/* Remove the --model --dump files (kModelDumpFiles) of the model this run replaced from dir, and name them in
- * a note (with -q too: a file is never deleted without a word). A missing one is fine. Error: AV_ERUNTIME
- * naming the file that cannot be removed, after the note on those removed before it. */
-static av_status remove_replaced_dump(const char *dir, av_err *err) {
-    char path[4200], names[256] = "";
+/* Remove the n files names[] from dir, once this run's model is saved there, and name those removed in a note
+ * (with -q too: a file is never deleted without a word): "attnviz: note: removed 2 <noun>s<after_noun> from
+ * DIR<after_dir>: a b". A missing one is fine, and with skip_folders so is a folder of such a name (left);
+ * names[] lists at most 256 bytes of names. Error: AV_ERUNTIME "cannot remove PATH, <whose>: ..." for the first
+ * file that cannot be removed (an immutable file, a folder the user may not write), after the note on those
+ * removed before it. One loop for the replaced model's --dump and the tokenizer files --train did not write. */
+static av_status remove_noted(const char *dir, const char *const *names, size_t n, int skip_folders,
+                              const char *noun, const char *after_noun, const char *after_dir, const char *whose,
+                              av_err *err) {
+    char path[4200], removed_names[256] = "";
     int removed = 0, failed = 0;
-    for (size_t i = 0; i < sizeof kModelDumpFiles / sizeof kModelDumpFiles[0] && !failed; i++) {
-        av_path_join(path, sizeof path, dir, kModelDumpFiles[i]);
-        if (unlink(path) == 0) {
-            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", kModelDumpFiles[i]);
-            removed++;
-        } else if (errno != ENOENT)
-            failed = errno;
+    for (size_t i = 0; i < n && !failed; i++) {
+        struct stat st;
+        av_path_join(path, sizeof path, dir, names[i]);
+        if (skip_folders && (lstat(path, &st) != 0 || S_ISDIR(st.st_mode))) continue;
+        if (unlink(path) != 0) {
+            if (errno != ENOENT) failed = errno;
+            continue;
+        }
+        snprintf(removed_names + strlen(removed_names), sizeof removed_names - strlen(removed_names), " %s", names[i]);
+        removed++;
     }
     if (removed) /* before the error of a removal cut short too: a file is never deleted without a word */
-        av_message(stderr, "attnviz: note: removed %d file%s of a --dump of the model this run replaced from %s, so "
-                   "the folder holds one run:%s\n", removed, removed == 1 ? "" : "s", AV_SHOWN_WORD(dir, 349), names);
+        av_message(stderr, "attnviz: note: removed %d %s%s%s from %s%s:%s\n", removed, noun, removed == 1 ? "" : "s",
+                   after_noun, AV_SHOWN_WORD(dir, 349), after_dir, removed_names);
     if (failed)
-        return av_fail(err, AV_ERUNTIME, "cannot remove %s, written by a --dump of the model this run replaced: "
-                       "%s", AV_SHOWN_WORD(path, 4200), strerror(failed));
+        return av_fail(err, AV_ERUNTIME, "cannot remove %s, %s: %s", AV_SHOWN_WORD(path, 4200), whose,
+                       strerror(failed));
     return AV_OK;
+}
+
+/* Remove the --model --dump files (kModelDumpFiles) of the model this run replaced from dir, with a note
+ * (remove_noted; a folder of such a name is an error, as before). Error: AV_ERUNTIME naming the file that
+ * cannot be removed. */
+static av_status remove_replaced_dump(const char *dir, av_err *err) {
+    return remove_noted(dir, kModelDumpFiles, sizeof kModelDumpFiles / sizeof kModelDumpFiles[0], 0, "file",
+                        " of a --dump of the model this run replaced", ", so the folder holds one run",
+                        "written by a --dump of the model this run replaced", err);
 }
 
 /* The tokenizer files a Hugging Face save_pretrained writes beside vocab.json and merges.txt, which --train does not
@@ -1090,34 +1107,16 @@ static av_status remove_replaced_dump(const char *dir, av_err *err) {
 static const char *const kForeignTokenizerFiles[] = {"tokenizer.json", "tokenizer_config.json",
                                                      "special_tokens_map.json", "added_tokens.json"};
 
-/* Remove kForeignTokenizerFiles from dir once this run's model is saved there, and name them in a note (with -q
- * too: a file is never deleted without a word): they describe a tokenizer this run did not write, which Hugging
- * Face would read in place of its vocab.json and merges.txt. A missing one is fine; only regular files and links
- * go (a folder of that name is left). Error: AV_ERUNTIME naming the file that cannot be removed (an immutable
- * file, a folder the user may not write), after the note on those removed before it. */
+/* Remove kForeignTokenizerFiles from dir once this run's model is saved there, with a note (remove_noted): they
+ * describe a tokenizer this run did not write, which Hugging Face would read in place of its vocab.json and
+ * merges.txt. Only regular files and links go (a folder of that name is left). Error: AV_ERUNTIME naming the
+ * file that cannot be removed. */
 static av_status remove_foreign_tokenizer(const char *dir, av_err *err) {
-    char path[4200], names[160] = "";
-    int removed = 0, failed = 0;
-    for (size_t i = 0; i < sizeof kForeignTokenizerFiles / sizeof kForeignTokenizerFiles[0] && !failed; i++) {
-        struct stat st;
-        av_path_join(path, sizeof path, dir, kForeignTokenizerFiles[i]);
-        if (lstat(path, &st) != 0 || S_ISDIR(st.st_mode)) continue;
-        if (unlink(path) != 0) {
-            if (errno != ENOENT) failed = errno;
-            continue;
-        }
-        snprintf(names + strlen(names), sizeof names - strlen(names), " %s", kForeignTokenizerFiles[i]);
-        removed++;
-    }
-    if (removed) /* before the error of a removal cut short too: a file is never deleted without a word */
-        av_message(stderr, "attnviz: note: removed %d tokenizer file%s that this run did not write from %s, which "
-                   "Hugging Face's AutoTokenizer would read in place of the new model's vocab.json and merges.txt:"
-                   "%s\n", removed, removed == 1 ? "" : "s", AV_SHOWN_WORD(dir, 349), names);
-    if (failed)
-        return av_fail(err, AV_ERUNTIME, "cannot remove %s, a tokenizer file this run did not write, which "
-                       "Hugging Face would read in place of the new vocab.json and merges.txt: %s",
-                       AV_SHOWN_WORD(path, 4200), strerror(failed));
-    return AV_OK;
+    return remove_noted(dir, kForeignTokenizerFiles, sizeof kForeignTokenizerFiles / sizeof kForeignTokenizerFiles[0],
+                        1, "tokenizer file", " that this run did not write",
+                        ", which Hugging Face's AutoTokenizer would read in place of the new model's vocab.json and "
+                        "merges.txt", "a tokenizer file this run did not write, which Hugging Face would read in "
+                        "place of the new vocab.json and merges.txt", err);
 }
 
 static void keep_other_runs_figures(const char *dir, int compare, av_written *keep); /* --compare's section */
