@@ -1726,6 +1726,29 @@ static void test_control_characters_in_paths_are_shown(void **state) {
     tu_free(&r);
 }
 
+/* The Ctrl-C tests (this one, test_train's strace tests, test_model_cli's --generate on a terminal) send SIGINT
+ * and expect attnviz's message. Run as a background job of a script (`bash -c 'test_cli &'`), a test program
+ * inherited SIGINT ignored (a shell without job control ignores it in an asynchronous list), attnviz kept it
+ * ignored as GNU tools do, and the seven tests failed with an empty stderr, while they passed in the
+ * foreground (a tester's runs with `&`). testutil.h sets SIGINT and SIGQUIT back to default before main: this
+ * test starts itself that way, with TU_REPORT_SIGNALS=1, which makes it print the two dispositions it then
+ * has and end before any test. */
+static void test_ctrl_c_tests_hold_in_a_background_job(void **state) {
+    (void)state;
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) skip(); /* no /proc */
+    self[n] = 0;
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "TU_REPORT_SIGNALS=1 /bin/sh -c '\"$0\" & wait' %s", tu_sh_word(self));
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[256] = "";
+    if (!fgets(line, sizeof line, p)) line[0] = 0;
+    pclose(p);
+    assert_string_equal(line, "SIGINT default, SIGQUIT default\n");
+}
+
 /* A Ctrl-C while the figures are written (strace plays it at the second rename: some of the new run's
  * figures are in place, the others may still be the earlier run's) ended the run without a word, the
  * folder holding two runs' figures (a new user's report). It now says so, and ends as a Ctrl-C does
@@ -5368,6 +5391,7 @@ int main(void) {
         cmocka_unit_test(test_option_typed_with_lookalike_dashes),
         cmocka_unit_test(test_full_width_number_names_the_half_width_form),
         cmocka_unit_test(test_non_ascii_short_option_is_named_whole),
+        cmocka_unit_test(test_ctrl_c_tests_hold_in_a_background_job),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_figures_are_written_says_so, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_ctrl_c_while_the_dump_lands_names_no_figures, tu_setup_tmpdir,

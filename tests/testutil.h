@@ -35,6 +35,27 @@
 
 #include "render/pngout.h"
 
+/* A test program started as a background job of a script (`make test > log &`, `bash -c 'test_train &'`)
+ * inherits SIGINT and SIGQUIT ignored (POSIX, XCU 2.11: a shell without job control ignores them in an
+ * asynchronous list), and so does every attnviz it runs. attnviz keeps a signal it was started ignoring, as
+ * GNU tools do (io/fileio.c, install_handlers), so a Ctrl-C test's SIGINT did nothing: the run went on to the
+ * end with an empty stderr, and test_train's four strace tests (ctrl_c_at_figures_leaves_no_old_figure, ...)
+ * failed whenever the suite ran with `&`, and passed in the foreground. Every program that includes this file
+ * sets SIGINT and SIGQUIT back to their default action before main, as a terminal's foreground job has them,
+ * and its children inherit that. */
+__attribute__((constructor)) static void tu_default_interrupt(void) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    if (getenv("TU_REPORT_SIGNALS")) { /* test_cli's background-job test: the dispositions, then no tests */
+        struct sigaction i, q;
+        sigaction(SIGINT, NULL, &i), sigaction(SIGQUIT, NULL, &q);
+        printf("SIGINT %s, SIGQUIT %s\n", i.sa_handler == SIG_IGN ? "ignored" : "default",
+               q.sa_handler == SIG_IGN ? "ignored" : "default");
+        fflush(stdout);
+        _exit(0);
+    }
+}
+
 #define TU_CAP (1u << 20)
 
 typedef struct {
