@@ -3846,6 +3846,46 @@ static void test_explain_keeps_formulas_whole_at_a_narrow_terminal(void **state)
     free(out);
 }
 
+/* At a teacher's projector terminal of 40 to 46 columns --explain's last vector kept its deep indent: `attnviz
+ * --no-plot --explain love,deep "I love deep learning"` printed "= [ 0.0883 -0.2631  0.0990 -0.1256 …  0.5902]"
+ * from column 40 (to 85) at 40 to 44 columns, which the terminal wrapped to column 0, and at 45 and 46 "=" and
+ * "[" each alone at column 40, then the numbers from there (to 81 and 74). A line too wide to move left whole
+ * now goes on at the indent of the line it hangs under and breaks there. Worked by hand from the pipe's lines: the
+ * vector's line is 40 + 45 columns ("= " and the 43 of a vector, as "[ 0.3613 … -0.6109]"); the line above,
+ * "  contribution to o_1 = …", has an indent of 2; from column 2 the line ends at 47, so up to 46 columns it
+ * breaks: "= [ 0.0883 -0.2631  0.0990 -0.1256 …" ends at 38 and "  0.5902]" goes on (not "=" alone, then the
+ * vector whole); at 48 it moves left whole, 45 ≤ 48 - 2, ending at column 48. Every line of --explain (for key
+ * 2 of "love" and key 0 of "learning") then fits the terminal from 40 to 60 columns. */
+static void test_explain_vector_under_a_deep_indent_fits_a_narrow_terminal(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    static const char *const cells[] = {"love,deep", "3,0"};
+    for (size_t k = 0; k < 2; k++)
+        for (int cols = 40; cols <= 60; cols++) {
+            const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "--explain", cells[k],
+                                  "I love deep learning", NULL};
+            int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            const char *from = strstr(out, "\n--explain:");
+            if (!from) fail_msg("no --explain at %d columns:\n%s", cols, out);
+            for (const char *line = from + 1; *line;) {
+                size_t n = strcspn(line, "\n");
+                int w = 0; /* every character of --explain here takes one column */
+                for (size_t i = 0; i < n; i++) w += ((unsigned char)line[i] & 0xC0) != 0x80;
+                if (w > cols)
+                    fail_msg("--explain %s at %d columns: a line of %d columns:\n%.*s\nin:\n%s", cells[k], cols, w,
+                             (int)n, line, out);
+                line += n + (line[n] == '\n');
+            }
+            if (k == 0 && cols <= 46 && !strstr(out, "\n  = [ 0.0883 -0.2631  0.0990 -0.1256 …\n  0.5902]\n"))
+                fail_msg("the vector at %d columns:\n%s", cols, out);
+            if (k == 0 && cols == 48 && !strstr(out, "\n   = [ 0.0883 -0.2631  0.0990 -0.1256 …  0.5902]\n"))
+                fail_msg("the vector at 48 columns:\n%s", out);
+        }
+    free(out);
+}
+
 /* s[0..n) with each run of spaces as one, without its indent, into buf (cap bytes): a line as it reads */
 static const char *words_of(const char *s, size_t n, char *buf, size_t cap) {
     size_t k = 0, i = strspn(s, " ");
@@ -5375,6 +5415,7 @@ int main(void) {
         cmocka_unit_test(test_trace_keeps_a_chain_of_shapes_whole),
         cmocka_unit_test(test_explain_table_narrows_to_the_terminal),
         cmocka_unit_test(test_explain_keeps_formulas_whole_at_a_narrow_terminal),
+        cmocka_unit_test(test_explain_vector_under_a_deep_indent_fits_a_narrow_terminal),
         cmocka_unit_test(test_titles_go_on_under_an_indent_at_a_narrow_terminal),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),

@@ -571,10 +571,13 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
 }
 
 /* break_in keeping whole what fits at the continuation indent (keep), unless that leaves the line no text past
- * the indent (" [1] tokenize" then the rest under column 19): then as before */
+ * the indent (" [1] tokenize" then the rest under column 19) or only an operator ("=" alone, then the vector "[
+ * 0.0883 … 0.5902]" it gives at 46 columns): then as before */
 static size_t break_at(const char *line, size_t at, size_t n, int col, int width, int indent) {
     size_t cut = break_in(line, at, n, col, width, indent, 1);
-    if (cut < n && col + line_width(line + at, cut - at) <= indent) cut = break_in(line, at, n, col, width, indent, 0);
+    if (cut < n && (col + line_width(line + at, cut - at) <= indent ||
+                    (operator_word(line + at) && !memchr(line + at, ' ', cut - at))))
+        cut = break_in(line, at, n, col, width, indent, 0);
     return cut;
 }
 
@@ -726,6 +729,7 @@ static int put_table(FILE *f, const char *first, long rows, int width, int stric
 }
 
 void av_put_lines_wrapped(FILE *f, const char *text, int width) {
+    int above = 2; /* the indent of the last line not in a table (2 before the first) */
     for (const char *line = text; *line;) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line), at = 0;
@@ -762,6 +766,13 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
             fprintf(f, "%*s", width - text_w, "");
             fwrite(line + lead, 1, n - lead, f);
             at = n;
+        } else if (lead > width / 3 && lead > 22 && lead + text_w > width) {
+            /* too wide for the room even moved left: at the indent of the line it hangs under, and broken there
+             * (at 40 to 45 columns "= [ 0.0883 … 0.5902]", 45 columns, kept its indent of 40 and ran to column
+             * 85, which the terminal wrapped to column 0) */
+            indent = above < lead ? above : 2;
+            fprintf(f, "%*s", indent, "");
+            at = (size_t)lead, col = indent;
         }
         while (at < n) {
             size_t cut = break_at(line, at, n, col, width, indent);
@@ -771,6 +782,7 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
             if (at < n) fprintf(f, "\n%*s", indent, ""), col = indent;
         }
         if (end) fputc('\n', f);
+        above = lead;
         line += n + (end != NULL);
     }
 }

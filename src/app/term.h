@@ -60,7 +60,9 @@ void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
  * the line alone: "= 2.07762304"); so does the rest from a "→" outside brackets, before a plain space after it
  * ("--explain: head 0, query 1 "love"" then "→ key 2 "deep"", not "→ key" then "2 "deep""; "(4, 512) → (4, 1,
  * 512)" then "→ (1, 4, 512)"), when it fits to its next "→" and with a chain of shapes after it. A line whose
- * indent is past a third of width and whose text fits is moved left whole. A table's rows (4 or more gaps of 3+
+ * indent is past a third of width (and 22 columns) and whose text fits is moved left whole; one whose text does
+ * not fit goes on at the indent of the line before it, broken there (--explain's "= [ 0.0883 … 0.5902]" under
+ * column 40 at a 40-column terminal). A table's rows (4 or more gaps of 3+
  * spaces, 3 or more under a step's text at an indent of 19 or more) are never broken: wider than width, a run of
  * them is narrowed together by dropping columns that are a space in every row, of their shared indent first and
  * then of the gaps between cells (each keeps 2), so the cells stay aligned (--explain's S/A table, 75 columns, is
