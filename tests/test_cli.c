@@ -3886,6 +3886,73 @@ static void test_explain_vector_under_a_deep_indent_fits_a_narrow_terminal(void 
     free(out);
 }
 
+/* At a teacher's projector terminal (40 to 60 columns) a line ended with an operator whose operand went on: at 40
+ * `attnviz --no-plot --explain love,deep "I love deep learning"` printed "  A[0, 1, 2] = exp(-0.857559562) /"
+ * then "  2.07762304 = 0.204173729", step [4] "measured var(Q) =" then "1.608, var(K) = 1.435" (a name apart
+ * from its value, as "scores: var(Q·Kᵀ) =" then "113.6,"), at 44 "worst |Σ_j A[i,j] −" then "1| = …", at 46
+ * "q·k = Σ_d q[d]·k[d] = (0.3613)(-0.8107) +", and at 80 "  contribution to o_1 = Σ_j A[i,j]·v_j:  A·v_2 =
+ * 0.2042 ×" then the vector. Worked by hand from the pipe's lines: "A[0, 1, 2] = exp(-0.857559562)" is 30
+ * columns and "/ 2.07762304 = 0.204173729" 26, each fits from column 2 at 40; under step [4]'s column 19 (21
+ * columns left at 40) "measured var(Q) = 1.608," is 24, so "measured" goes alone and "var(Q) = 1.608," (15)
+ * keeps its value; at 80 "A·v_2 = 0.2042 × " (17) and the vector (43) end at 2 + 60 = 62. From 40 to 60
+ * columns no line of the trace or --explain ends with "/", "×", "+", "−", "-", "·" or "÷" (but before a vector
+ * that the next line holds whole: "A·v_2 = 0.2042 ×" at 46, where "× [ 0.4326 … 2.8909]" is 45), nor with
+ * "var(Q) =", "var(Q·Kᵀ) =" or "var(q·k) =", the trace's words are the pipe's, and --explain's vectors stay
+ * whole where they fit (test_explain_keeps_formulas_whole_at_a_narrow_terminal). */
+static void test_lines_do_not_end_with_an_operator_at_a_narrow_terminal(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    static const char *const runs[][4] = {
+        {"--explain", "love,deep", "I love deep learning"},
+        {"--explain", "3,0", "I love deep learning"},
+        {"--heads", "8", "I love deep learning"},
+    };
+    static const char *const ends[] = {" /", " ×", " +", " −", " -", " ·", " ÷", "var(Q) =", "var(Q·Kᵀ) =",
+                                       "var(q·k) ="};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        tu_result r; /* the same run into a pipe */
+        run_attnviz(&r, NULL, "--no-plot", runs[k][0], runs[k][1], runs[k][2], NULL);
+        assert_int_equal(r.code, 0);
+        for (int cols = 40; cols <= 60; cols += 2) {
+            const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", runs[k][0], runs[k][1], runs[k][2], NULL};
+            int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            if (k == 2 && !tu_same_words(out, r.out)) /* (--explain's table goes in blocks of its columns) */
+                fail_msg("run %zu at %d columns: not the pipe's words:\n%s", k, cols, out);
+            for (const char *line = out; *line;) {
+                size_t n = strcspn(line, "\n");
+                for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
+                    size_t m = strlen(ends[e]);
+                    const char *next = line + n + (line[n] == '\n');
+                    if (n >= m && memcmp(line + n - m, ends[e], m) == 0 && next[strspn(next, " ")] != '[')
+                        fail_msg("run %zu at %d columns: a line ends with \"%s\":\n%.*s\nin:\n%s", k, cols, ends[e],
+                                 (int)n, line, out);
+                }
+                line += n + (line[n] == '\n');
+            }
+        }
+        tu_free(&r);
+    }
+    const char *explain[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--explain", "love,deep",
+                             "I love deep learning", NULL};
+    int status = tu_run_pty(explain, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n  A[0, 1, 2] = exp(-0.857559562)\n  / 2.07762304 = 0.204173729\n"))
+        fail_msg("A[0, 1, 2] at 40 columns:\n%s", out);
+    status = tu_run_pty(explain, 80, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n  contribution to o_1 = Σ_j A[i,j]·v_j:\n"
+                     "  A·v_2 = 0.2042 × [ 0.4326 -1.2884  0.4849 -0.6150 …  2.8909]\n"))
+        fail_msg("the contribution at 80 columns:\n%s", out);
+    const char *trace[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    status = tu_run_pty(trace, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n                   measured\n                   var(Q) = 1.608,\n"))
+        fail_msg("step [4] at 40 columns:\n%s", out);
+    free(out);
+}
+
 /* s[0..n) with each run of spaces as one, without its indent, into buf (cap bytes): a line as it reads */
 static const char *words_of(const char *s, size_t n, char *buf, size_t cap) {
     size_t k = 0, i = strspn(s, " ");
@@ -5416,6 +5483,7 @@ int main(void) {
         cmocka_unit_test(test_explain_table_narrows_to_the_terminal),
         cmocka_unit_test(test_explain_keeps_formulas_whole_at_a_narrow_terminal),
         cmocka_unit_test(test_explain_vector_under_a_deep_indent_fits_a_narrow_terminal),
+        cmocka_unit_test(test_lines_do_not_end_with_an_operator_at_a_narrow_terminal),
         cmocka_unit_test(test_titles_go_on_under_an_indent_at_a_narrow_terminal),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),

@@ -458,6 +458,15 @@ static size_t piece_end(const char *line, size_t from, size_t n) {
     return n;
 }
 
+/* The depth of brackets '(' and '[' at line[to] counted from line[at] (0 outside them) */
+static int depth_at(const char *line, size_t at, size_t to) {
+    int depth = 0;
+    for (size_t i = at; i < to; i++)
+        if (line[i] == '(' || line[i] == '[') depth++;
+        else if ((line[i] == ')' || line[i] == ']') && depth > 0) depth--;
+    return depth;
+}
+
 /* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last gap of 3+
  * spaces outside brackets and |…| (between the sizes "T = 4   d_model = 512", a formula and its shape), else
  * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
@@ -471,6 +480,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
     if (col + line_width(line + at, n - at) <= width) return n;
     size_t best[5] = {0, 0, 0, 0, 0}; /* a gap, a space, one before " = ", one outside brackets, any */
     size_t arrow = 0; /* the last space before a "→" outside brackets that fits */
+    size_t before_op = 0; /* the last space outside brackets before an operator after a word that is none */
     int depth = 0, bars = 0, eqs = 0; /* eqs: the "=" passed in this clause */
     size_t shape_end = 0; /* past the ')' of the shape the scan is in, else 0 */
     size_t chain_end = 0; /* past the last chain of shapes seen (shape_chain_at), whose later shapes start none */
@@ -511,6 +521,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         size_t next = i + strspn(line + i, " ");
         if (next >= n) break;
         int op = operator_word(line + prev) || operator_word(line + next) ||
+                 strncmp(line + prev, "Σ", 2) == 0 || /* a sum keeps its term: "Σ_d q[d]·k[d]" */
                  (line[i - 1] == ':' && strchr("-0123456789", line[next])) || /* "d<256: -17.1063" */
                  name_list(line + prev, i - prev, line + next, n - next);
         if (!depth && !bars && !op && next - i >= 3) best[0] = i;
@@ -526,6 +537,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         if (i - prev == 1 && line[prev] == '=') eqs++; /* past "a = b": an "=" from here goes on a chain */
         else if (!depth && (line[i - 1] == ',' || line[i - 1] == ':' || next - i >= 3)) eqs = 0;
         if (!depth && !bars) best[3] = i;
+        if (!depth && !bars && operator_word(line + next) && !operator_word(line + prev)) before_op = i;
         best[4] = i;
         if (over) break; /* no space fits: the first after the word too wide for the room, which alone runs past */
     }
@@ -560,14 +572,40 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
             to = from + 4 + chain;
         if (indent + line_width(line + from, to - from) > width) arrow = 0;
     }
-    for (int k = 0; k < 5; k++) {
+    size_t cut = 0;
+    for (int k = 0; k < 5 && !cut; k++) {
         /* before a plain space: the arrow of "X → Y" ("--explain: head 0, query 1 "love"" then "→ key 2
          * "deep"", where "→ key" ended the line and "2 "deep"" went on, a key from its number) */
-        if (k == 1 && arrow && line_width(line + at, arrow - at) * 2 >= width - col) return arrow;
-        if (best[k] && (k == 2 || line_width(line + at, best[k] - at) * 2 >= width - col)) return best[k];
+        if (k == 1 && arrow && line_width(line + at, arrow - at) * 2 >= width - col) cut = arrow;
+        else if (best[k] && (k == 2 || line_width(line + at, best[k] - at) * 2 >= width - col)) cut = best[k];
         if (best[k] > last) last = best[k];
     }
-    return last ? last : n;
+    if (!cut) cut = last ? last : n;
+    /* a line ends with an operator outside brackets (but an arrow, break_in's own, and "…") only when no earlier
+     * space takes it: "measured var(Q) =" then "1.608, var(K) = 1.435" (a name apart from its value) and "A·v_2
+     * = 0.2042 ×" then the vector break at the last plain space instead, leaving text past the indent ("measured"
+     * then "var(Q) = 1.608,"); "A[0, 1, 2] = exp(-0.857559562) /" then "2.07762304 = 0.204173729" (a quotient
+     * apart from its divisor) at the space before an operator other than "=", when it goes on with its next word
+     * at the indent ("/ 2.07762304 = 0.204173729", as "= 2.07762304" goes on at its "="); an "=" that no plain
+     * space comes before stays ("keys =", "PE(pos,2i) =" before "sin(…)") */
+    if (cut < n && cut > at) {
+        size_t w = cut; /* the word the line would end with */
+        while (w > at && line[w - 1] != ' ') w--;
+        int opw = w > at && operator_word(line + w) && strncmp(line + w, "→ ", 4) != 0 &&
+                  strncmp(line + w, "← ", 4) != 0 && strncmp(line + w, "… ", 4) != 0 && depth_at(line, at, w) == 0;
+        if (opw && best[1] && best[1] < w && col + line_width(line + at, best[1] - at) > indent) cut = best[1];
+        else if (opw && line[w] != '=' && before_op && before_op < w &&
+                 col + line_width(line + at, before_op - at) > indent) {
+            /* the operator and its next word, a bracketed group in it whole ("× [ 0.4326 … 2.8909]") */
+            size_t from = before_op + strspn(line + before_op, " "), to = cut + strspn(line + cut, " ");
+            while (to < n && line[to] != ' ') {
+                size_t g = line[to] == '(' || line[to] == '[' ? group_at(line + to, n - to) : 0;
+                to += g ? g : 1;
+            }
+            if (indent + line_width(line + from, to - from) <= width) cut = before_op;
+        }
+    }
+    return cut;
 }
 
 /* break_in keeping whole what fits at the continuation indent (keep), unless that leaves the line no text past
@@ -729,7 +767,7 @@ static int put_table(FILE *f, const char *first, long rows, int width, int stric
 }
 
 void av_put_lines_wrapped(FILE *f, const char *text, int width) {
-    int above = 2; /* the indent of the last line not in a table (2 before the first) */
+    int above = 2; /* the indent of the line before (of a table's, 2) */
     for (const char *line = text; *line;) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line), at = 0;
@@ -768,8 +806,8 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
             at = n;
         } else if (lead > width / 3 && lead > 22 && lead + text_w > width) {
             /* too wide for the room even moved left: at the indent of the line it hangs under, and broken there
-             * (at 40 to 45 columns "= [ 0.0883 … 0.5902]", 45 columns, kept its indent of 40 and ran to column
-             * 85, which the terminal wrapped to column 0) */
+             * (at 40 columns "= [ 0.0883 … 0.5902]", 47 columns, kept its indent of 40 and ran to column 87,
+             * which the terminal wrapped to column 0) */
             indent = above < lead ? above : 2;
             fprintf(f, "%*s", indent, "");
             at = (size_t)lead, col = indent;
