@@ -548,9 +548,9 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     return st;
 }
 
-/* A spec that names a comma token by its text ("，,好" on 你好，世界) fails:
- * ',' and '，' separate QUERY from KEY. The error then says so and gives
- * the comma's index; err->msg is extended, st returned. */
+/* A spec of two or more separators that fails on a sentence with a comma token ("a,,b" on "a , b": query a, key
+ * ",b"): the error then says where it splits and how to name the comma (as the whole part, or by its index);
+ * err->msg is extended, st returned. */
 static av_status comma_hint(av_status st, const char *spec, const av_tokens *toks, av_err *err) {
     int seps = 0;
     size_t len = 0;
@@ -561,8 +561,9 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
         if (strncmp(t, "\xE2\x90\xA3", 3) == 0) t += 3; /* "␣," */
         else if (*t == ' ') t++;
         if (strcmp(t, ",") && strcmp(t, "\xEF\xBC\x8C")) continue;
-        av_fail_append(err, "; ',' and '，' separate QUERY from KEY, so a comma token is "
-                 "named by its index: the sentence's %s is token %d (e.g. --explain %d,KEY)", toks->tok[i], i, i);
+        av_fail_append(err, "; QUERY,KEY splits at the first ',' or '，' after QUERY, so a comma token is the "
+                       "whole of its part or its index: the sentence's %s is token %d (e.g. --explain %s,KEY or "
+                       "--explain %d,KEY)", toks->tok[i], i, t, i);
         return st;
     }
     /* no comma token, so "爱,习,深" or "1,5,2" is three parts, not a key '习,深' that is no token (a Chinese-speaking
@@ -627,10 +628,23 @@ av_status av_explain_check_form(const char *spec, int may_be_text, av_err *err) 
     return two_parts(spec, comma, sep) ? AV_OK : form_error(spec, comma, !may_be_text, err);
 }
 
+/* The ',' or '，' that splits spec into QUERY and KEY: the first with text before it, so a comma token is named
+ * by its text on either side ("，,好" and "好,，" on 你好，世界; the key's "好,，" was taken where the query's
+ * "，,好" was refused: a Chinese-speaking learner's pass); *sep gets its length. NULL when there is none. */
+static const char *query_end(const char *spec, size_t *sep) {
+    const char *comma = av_utf8_list_sep(spec, sep);
+    if (comma == spec) {
+        size_t next = 0;
+        const char *after = av_utf8_list_sep(spec + *sep, &next);
+        if (after) comma = after, *sep = next;
+    }
+    return comma;
+}
+
 /* av_explain_parse without comma_hint's addition. */
 static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi, int *kj, notes *nt, av_err *err) {
     size_t sep = 0;
-    const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
+    const char *comma = query_end(spec, &sep); /* ',' or '，' */
     char specq[SHOWN_COLS * 4];
     shown(specq, sizeof specq, spec, strlen(spec));
     if (!two_parts(spec, comma, sep)) return form_error(spec, comma, 1, err);

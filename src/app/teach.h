@@ -27,7 +27,9 @@
 #include "text/tokenize.h"
 
 /* Resolve "QUERY,KEY" (each a 0-based token index or a token's text, first
- * occurrence) against toks. A label draws a token's space as ␣, so a part's
+ * occurrence) against toks, split at the first ',' or '，' (U+FF0C) with
+ * text before it, so a comma token is named by its text on either side
+ * ("，,好" and "好,，" on 你好，世界) or by its index. A label draws a token's space as ␣, so a part's
  * spaces are read as ␣ first (" 5" and "␣5" find "␣5"); else a whole number
  * is an index (a note on stderr names a token whose text is that number,
  * with or without its ␣, and how to pick it); else the text as typed, then
