@@ -694,6 +694,21 @@ static const bad_case kCases[] = {
     {"vmax_full_width_number", 2, "--vmax '０.５' is not allowed (it is typed in full-width characters: type the half-width 0.5, 半角); allowed: auto", {"--vmax", "０.５", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"vmax_full_width_word", 2, "--vmax 'ａｕｔｏ' is not allowed (it is typed in full-width characters: type the half-width auto, 半角)", {"--vmax", "ａｕｔｏ", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_full_width_number", 2, "--layer '１' is not a layer number (it is typed in full-width characters: type the half-width 1, 半角)", {"--layer", "１", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a number in Chinese numerals: "--heads 八" said only "is not a whole number" (a Chinese-speaking learner's
+     * pass); the error names the digits to type, worked by hand: 八 8, 五一二 (digits read one by one) 512,
+     * 四十二 4·10 + 2 = 42, 二百五 (read aloud: 2·100 + 5·10) 250, 二〇二四 2024, 零点零零一 0.001, 一百零五 105 */
+    {"heads_chinese_numeral", 2, "--heads '八' is not a whole number (it is written in Chinese numerals: type the digits 8, 阿拉伯数字); allowed: 1..64", {"--heads", "八", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"d_model_chinese_digits", 2, "--d-model '五一二' is not a whole number (it is written in Chinese numerals: type the digits 512, 阿拉伯数字); allowed: 1..4096", {"-d", "五一二", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"seed_chinese_numeral", 2, "--seed '四十二' is not a whole number (it is written in Chinese numerals: type the digits 42, 阿拉伯数字)", {"--seed", "四十二", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"seed_chinese_year_digits", 2, "--seed '二〇二四' is not a whole number (it is written in Chinese numerals: type the digits 2024, 阿拉伯数字)", {"--seed", "二〇二四", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_chinese_numeral", 2, "--steps '二百五' is not a whole number (it is written in Chinese numerals: type the digits 250, 阿拉伯数字); allowed: 1..1000000", {"--train", "reverse", "--steps", "二百五"}, NULL, 0, NULL, 0},
+    {"lr_chinese_numeral", 2, "--lr '零点零零一' is not a number (it is written in Chinese numerals: type the digits 0.001, 阿拉伯数字)", {"--train", "reverse", "--lr", "零点零零一"}, NULL, 0, NULL, 0},
+    {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"vmax_chinese_numeral", 2, "--vmax '零点五' is not allowed (it is written in Chinese numerals: type the digits 0.5, 阿拉伯数字); allowed: auto, fixed, or a number in (0, 1]", {"--vmax", "零点五", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* an --explain index in Chinese numerals, as --explain 0,１ gets its half-width form: 我爱深度学习 is 6 tokens */
+    {"explain_chinese_numeral_index", 2, "--explain key '五' is neither a token of the sentence nor an index 0..5 (it is written in Chinese numerals: type the digits 5, 阿拉伯数字)", {"--explain", "爱,五", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_chinese_numeral_index_out_of_range", 2, "--explain key '十' is neither a token of the sentence nor an index 0..5 (it is written in Chinese numerals, and as the digits 10 it is outside 0..5 too: T = 6 tokens)", {"--explain", "爱，十", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_chinese_numeral", 2, "--layer '一' is not a layer number (it is written in Chinese numerals: type the digits 1, 阿拉伯数字)", {"--layer", "一", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */

@@ -371,6 +371,30 @@ static void test_not_a_list_sep_by_hand(void **state) {
 
 /* Whole texts to half width, by hand from UnicodeData.txt's <wide> mappings: ＧＰＴ (U+FF27 U+FF30 U+FF34) is
  * GPT, ＝ (U+FF1D) '='; other characters stay and are counted when not ASCII; a text too long for out gives -1. */
+/* Chinese numerals, worked by hand: 四十二 = 4·10 + 2, 一百零五 = 1·100 + 0 + 5, 二百五 = 2·100 + 5·10 (the digit
+ * after 百 counts in tens, as it is read aloud), 三万五 = 3·10000 + 5·1000, 二十万 = (2·10)·10000, 五一二 and
+ * 二〇二四 digit by digit, 壹拾 = 1·10, 零点零零一 = 0.001; refused: a word after the number (八个), two digits
+ * before a unit (五一二百), units out of order (百十), a point without real or digits (三点, 点五). */
+static void test_chinese_number_by_hand(void **state) {
+    (void)state;
+    static const struct { const char *s, *want; int real; } kOk[] = {
+        {"八", "8", 0}, {"十", "10", 0}, {"十二", "12", 0}, {"四十二", "42", 0}, {"一百零五", "105", 0},
+        {"二百五", "250", 0}, {"两千", "2000", 0}, {"三万五", "35000", 0}, {"一万零五", "10005", 0},
+        {"二十万", "200000", 0}, {"一千二百三十四万五千六百七十八", "12345678", 0}, {"五一二", "512", 0},
+        {"二〇二四", "2024", 0}, {"零", "0", 0}, {"捌", "8", 0}, {"壹拾", "10", 0}, {"负三", "-3", 0},
+        {"零点零零一", "0.001", 1}, {"三点一四", "3.14", 1}};
+    char out[64];
+    for (size_t i = 0; i < sizeof kOk / sizeof kOk[0]; i++) {
+        if (!av_utf8_chinese_number(out, sizeof out, kOk[i].s, kOk[i].real)) fail_msg("%s: refused", kOk[i].s);
+        if (strcmp(out, kOk[i].want) != 0) fail_msg("%s: %s, want %s", kOk[i].s, out, kOk[i].want);
+    }
+    static const char *const kNo[] = {"八个", "五一二百", "一二百", "百", "百十", "十十", "8", "", "负", "点五"};
+    for (size_t i = 0; i < sizeof kNo / sizeof kNo[0]; i++)
+        if (av_utf8_chinese_number(out, sizeof out, kNo[i], 1)) fail_msg("%s: read as %s", kNo[i], out);
+    assert_int_equal(av_utf8_chinese_number(out, sizeof out, "零点五", 0), 0); /* a whole number: no point */
+    assert_int_equal(av_utf8_chinese_number(out, sizeof out, "三点", 1), 0);
+}
+
 static void test_halfwidth_text_by_hand(void **state) {
     (void)state;
     char out[32];
@@ -390,6 +414,7 @@ static void test_halfwidth_text_by_hand(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
+        cmocka_unit_test(test_chinese_number_by_hand),
         cmocka_unit_test(test_check_names_first_bad_byte),
         cmocka_unit_test(test_trim_cut),
         cmocka_unit_test(test_replace_invalid),

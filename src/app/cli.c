@@ -413,6 +413,21 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
              a && b < n ? "start and end" : a ? "start" : "end", a && b < n ? "are" : "is", t);
 }
 
+/* " (it is written in Chinese numerals: type the digits 8, 阿拉伯数字)" into out (cap bytes) when s is a number
+ * in Chinese numerals (base/utf8.h av_utf8_chinese_number; real: 点 as the decimal point) inside lo..hi (lo
+ * excluded when open), or " (it is written in Chinese numerals, and as the digits 100 it is outside the allowed
+ * range too)" outside it; else "". */
+static void chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
+    char num[64];
+    out[0] = 0;
+    if (!av_utf8_chinese_number(num, sizeof num, s, real)) return;
+    double v = strtod(num, NULL);
+    if ((open ? v > lo : v >= lo) && v <= hi)
+        snprintf(out, cap, " (it is written in Chinese numerals: type the digits %s, 阿拉伯数字)", num);
+    else snprintf(out, cap, " (it is written in Chinese numerals, and as the digits %s it is outside the allowed "
+                  "range too)", num);
+}
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
     char sv[160]; /* the value as messages show it: 64 bytes at most, so the reason is not cut off (a tester's pass) */
@@ -424,6 +439,9 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
         char hint[256], point[256]; /* "１２。": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0);
+        if (!hint[0]) /* "--heads 八"; a range checked later (--head) takes any */
+            chinese_hint(hint, sizeof hint, s, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
+                         d->range_later ? HUGE_VAL : (double)d->hi, 0);
         if (!hint[0] && whole_with_point(point, sizeof point, d->name, s, d->lo, d->hi)) {
             if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
             return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
@@ -479,6 +497,7 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
         char hint[256]; /* "１。５": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 1);
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, d->min, d->max, d->open); /* "--temperature 零点五" */
         return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, sv, hint, range);
     }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
@@ -1053,6 +1072,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1)) {
         char hint[256]; /* "--vmax ０.５", "--vmax ａｕｔｏ", "--vmax 0。5" */
         full_width_hint(hint, sizeof hint, s, 1, vmax_word, 0, 1);
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, 0, 1, 1); /* "--vmax 零点五" */
         long long best = hint[0] ? -1 : nearest_value(s, strlen(s), vmax_word, 0, 1); /* "--vmax atuo" */
         if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", vmax_word((int)best));
         return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed%s; allowed: auto, fixed, or a number in (0, 1]", sv,
@@ -1185,6 +1205,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         char sv[160], hint[256];
         show_value(sv, sizeof sv, s);
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
         char point[256];
         if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
             return av_fail(err, AV_EUSAGE, "%s; allowed: 0..L-1, L the --model's layers", point);

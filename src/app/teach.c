@@ -539,6 +539,14 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (!span[0] && !av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         if (!span[0] && !av_utf8_list_sep(part, &sep)) byte_spans(span, sizeof span, toks, part);
         if (!span[0]) case_hint(span, sizeof span, toks, drawn, spaced);
+        char num[64]; /* "爱,五": an index in Chinese numerals, refused as --heads 八 is, with its digits */
+        if (!span[0] && av_utf8_chinese_number(num, sizeof num, part, 0)) {
+            long k = strtol(num, NULL, 10);
+            if (k >= 0 && k < toks->n)
+                snprintf(span, sizeof span, " (it is written in Chinese numerals: type the digits %s, 阿拉伯数字)", num);
+            else snprintf(span, sizeof span, " (it is written in Chinese numerals, and as the digits %s it is outside "
+                          "0..%d too: T = %d token%s)", num, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
+        }
         if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);
         st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
                      shown(partq, sizeof partq, part, n), toks->n - 1, span);

@@ -389,6 +389,90 @@ size_t av_utf8_trailing_mark(const char *s, size_t len, unsigned *cp, const char
     return 0;
 }
 
+/* The value of a Chinese digit ("〇", "零", "一".."九", "两"; the financial forms "壹".."玖") or -1. */
+static int chinese_digit(unsigned cp) {
+    static const unsigned kDigits[][3] = {{0x3007, 0x96F6, 0}, {0x4E00, 0x58F9, 0}, {0x4E8C, 0x8D30, 0x4E24},
+                                          {0x4E09, 0x53C1, 0}, {0x56DB, 0x8086, 0}, {0x4E94, 0x4F0D, 0},
+                                          {0x516D, 0x9646, 0}, {0x4E03, 0x67D2, 0}, {0x516B, 0x634C, 0},
+                                          {0x4E5D, 0x7396, 0}}; /* 〇零 一壹 二贰两 三叁 四肆 五伍 六陆 七柒 八捌 九玖 */
+    for (int d = 0; d < 10; d++)
+        for (int k = 0; k < 3; k++)
+            if (kDigits[d][k] && kDigits[d][k] == cp) return d;
+    return -1;
+}
+
+/* The power of ten of a Chinese unit: 十 拾 1, 百 佰 2, 千 仟 3, 万 4, 亿 8; else 0. */
+static int chinese_unit(unsigned cp) {
+    switch (cp) {
+    case 0x5341: case 0x62FE: return 1; /* 十 拾 */
+    case 0x767E: case 0x4F70: return 2; /* 百 佰 */
+    case 0x5343: case 0x4EDF: return 3; /* 千 仟 */
+    case 0x4E07: return 4;              /* 万 */
+    case 0x4EBF: return 8;              /* 亿 */
+    default: return 0;
+    }
+}
+
+int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real) {
+    const unsigned char *u = (const unsigned char *)s, *end = u + strlen(s);
+    unsigned long long total = 0, section = 0, plain = 0;
+    int digit = -1, last_unit = 99, big_unit = 99, zero = 0, any = 0, units = 0, plain_n = 0, neg = 0,
+        adjacent = 0;
+    char frac[32] = "";
+    size_t nf = 0;
+    unsigned cp;
+    const char *why;
+    int k = av_utf8_decode(u, (size_t)(end - u), &cp, &why);
+    if (k > 0 && cp == 0x8D1F) u += k, neg = 1; /* 负 */
+    for (; u < end; u += k) {
+        if ((k = av_utf8_decode(u, (size_t)(end - u), &cp, &why)) <= 0) return 0;
+        int d = chinese_digit(cp), p = chinese_unit(cp);
+        if (cp == 0x70B9) { /* 点: the rest are digits after the point */
+            if (!real || !any) return 0;
+            for (u += k; u < end; u += k) {
+                if ((k = av_utf8_decode(u, (size_t)(end - u), &cp, &why)) <= 0 || (d = chinese_digit(cp)) < 0 ||
+                    nf + 1 >= sizeof frac)
+                    return 0;
+                frac[nf++] = (char)('0' + d);
+            }
+            if (!nf) return 0;
+            frac[nf] = 0;
+            break;
+        }
+        if (d >= 0) {
+            if (plain_n >= 18) return 0;
+            plain = plain * 10 + (unsigned)d, plain_n++; /* read one by one, if no unit follows */
+            if (d == 0) zero = 1, digit = -1;
+            else adjacent |= digit >= 0, digit = d; /* "五一二", or with a unit "五一二百", refused below */
+            any = 1;
+        } else if (p && p < 4) { /* 十 百 千 within a section */
+            if (p >= last_unit || (digit < 0 && !(p == 1 && !zero && !section && !any))) return 0;
+            section += (unsigned long long)(digit < 0 ? 1 : digit) * (p == 1 ? 10 : p == 2 ? 100 : 1000);
+            last_unit = p, digit = -1, zero = 0, units = any = 1;
+        } else if (p) { /* 万 亿: closes a section */
+            if (p >= big_unit || (!section && digit < 0)) return 0;
+            section += digit < 0 ? 0 : (unsigned long long)digit;
+            if (section > 9999 || total > 1000000000000ULL) return 0;
+            unsigned long long scale = p == 4 ? 10000ULL : 100000000ULL;
+            total += section * scale, section = 0;
+            big_unit = p, last_unit = 99, digit = -1, zero = 0, units = any = 1;
+        } else return 0;
+    }
+    if (!any || (units && adjacent)) return 0;
+    if (!units) total = plain; /* "五一二": no unit, the digits as written */
+    else if (digit >= 0) { /* "二百五": 250, "二百零五": 205, "三万五": 35000 */
+        int down = last_unit < 99 ? last_unit - 1 : big_unit < 99 ? big_unit - 1 : 0;
+        if (zero) down = 0;
+        unsigned long long m = 1;
+        for (int i = 0; i < down; i++) m *= 10;
+        section += (unsigned long long)digit * m;
+        total += section;
+    } else total += section;
+    if (total > 1000000000000000000ULL) return 0;
+    snprintf(out, cap, "%s%llu%s%s", neg ? "-" : "", total, nf ? "." : "", frac);
+    return 1;
+}
+
 int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other) {
     size_t k = 0;
     int wide = 0, others = 0;

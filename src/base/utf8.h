@@ -191,6 +191,17 @@ int av_utf8_halfwidth(unsigned cp);
  * Returns how many characters were full-width forms; *other (when not NULL) gets how many other non-ASCII
  * characters were kept, and -1 is returned when out is too small for the whole text. No errors otherwise. */
 int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other);
+/* 1 if s (NUL-terminated UTF-8) is a number written in Chinese numerals, with its decimal digits into out (cap
+ * bytes, at least 64): "八" 8, "四十二" 42, "十二" 12, "一百零五" 105, "二百五" 250 (a digit after a unit counts in
+ * the next unit down, as it is read aloud), "两千" 2000, "三万五" 35000, "五一二" 512 and "二〇二四" 2024 (digits
+ * without units, read one by one), the financial forms ("捌" 8, "壹拾" 10), "负三" -3, and with real != 0 "零点五"
+ * 0.5 and "三点一四" 3.14 (点, the decimal point read aloud, then digits one by one); else 0, also for a value past
+ * 10^18 and for words around the number ("八个"). "--heads 八" said only "is not a whole number" (a
+ * Chinese-speaking learner's pass): app/cli.c and app/teach.c name the digits to type and still refuse the
+ * value, as Python's int("八") and GNU head -n 八 do. Source: the usual reading of Chinese numerals (〇 and
+ * digits read one by one as in years, GB/T 15835-2011 出版物上数字用法). No errors. */
+int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real);
+
 /* Terminal columns of one code point: 0, 1 or 2 (utf8proc_charwidth; East
  * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
 int av_utf8_cp_width(unsigned cp);
