@@ -1879,6 +1879,94 @@ static void test_cli_train_removes_the_dump_of_the_model_it_replaces(void **stat
     }
 }
 
+/* CRC-32 (ISO-HDLC: reflected polynomial 0xEDB88320, initial and final 0xFFFFFFFF, what zlib.crc32 and crc32(1)
+ * give) of the whole file at path, bit by bit from the definition rather than zlib's tables. */
+static unsigned long crc32_by_hand(const char *path) {
+    size_t n = 0;
+    unsigned char *b = (unsigned char *)tu_slurp_file(path, &n);
+    if (!b) fail_msg("cannot read %s", path);
+    unsigned long c = 0xFFFFFFFFul;
+    for (size_t i = 0; i < n; i++) {
+        c ^= b[i];
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320ul & (0ul - (c & 1)));
+    }
+    free(b);
+    return c ^ 0xFFFFFFFFul;
+}
+
+/* A --train that replaces a model removes a --dump in its folder only when it is of that model, byte for byte: with
+ * r2 and r3 two reverse models trained to step 2 from other seeds, `attnviz --model r3 --dump r2 "3 1 >"` and then
+ * `attnviz --train reverse ... -o r2` deleted the dump of r3 ("removed 7 files of a --dump of the model this run
+ * replaced"), taken for r2's own by its source.txt's task and step (a learner's pass). The dump's source.txt now
+ * gives "model.safetensors crc32 HHHHHHHH", the CRC-32 of the whole weights file it was computed from (here checked
+ * against a bitwise CRC-32 of r3/model.safetensors), and --train removes the dump only when that is the CRC-32 of
+ * the model it replaces: r3's dump stays, with the note of a dump of another model, while a dump into r2 of c, a
+ * byte-for-byte copy of the model r2 holds, is of that model and goes with it. */
+static void test_cli_train_keeps_a_dump_of_another_model_of_the_same_step(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    static const char *const dumped[] = {"tokens.txt", "source.txt", "token_ids.npy", "attn.npy", "scores.npy",
+                                         "hidden.npy", "logits.npy"};
+    static const char *const model[] = {"model.safetensors", "config.json", "vocab.json", "merges.txt"};
+    train_small(f, "reverse", "2", "r2");
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "--seed", "7", "-q",
+                "-o", tu_in(f, "r3"), NULL);
+    if (r.code != 0) fail_msg("--train r3: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char rel[64], want[4400];
+    for (int k = 0; k < 2; k++) { /* k 0: a dump of r3 in r2, kept; k 1: a dump of c, r2's model copied, removed */
+        if (k == 1) {
+            assert_int_equal(mkdir(tu_in(f, "c"), 0755), 0);
+            for (size_t i = 0; i < sizeof model / sizeof model[0]; i++) {
+                size_t n = 0;
+                snprintf(rel, sizeof rel, "r2/%s", model[i]);
+                char *b = tu_slurp_file(tu_in(f, rel), &n);
+                assert_non_null(b);
+                snprintf(rel, sizeof rel, "c/%s", model[i]);
+                FILE *fp = fopen(tu_in(f, rel), "wb");
+                assert_non_null(fp);
+                assert_int_equal(fwrite(b, 1, n, fp), n);
+                fclose(fp);
+                free(b);
+            }
+        }
+        const char *from = k ? "c" : "r3";
+        run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, from), "--dump", tu_in(f, "r2"), "3 1 >", NULL);
+        if (r.code != 0) fail_msg("--dump %d: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        char *src = tu_slurp_file(tu_in(f, "r2/source.txt"), NULL), weights[600];
+        assert_non_null(src);
+        if (strncmp(src, "weights: ", 9)) fail_msg("run %d: source.txt: %s", k, src);
+        snprintf(weights, sizeof weights, "%.*s", (int)strcspn(src + 9, "\n"), src + 9);
+        run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-q", "-o",
+                    tu_in(f, "r2"), NULL);
+        char removed[4400], kept[4400];
+        snprintf(removed, sizeof removed, "attnviz: note: removed 7 files of a --dump of the model this run replaced "
+                 "from %s, so the folder holds one run: token_ids.npy attn.npy scores.npy hidden.npy logits.npy "
+                 "tokens.txt source.txt\n", tu_sh_word(tu_in(f, "r2")));
+        snprintf(kept, sizeof kept, "attnviz: note: %s also holds a --dump of another model than the one this run "
+                 "replaced (its source.txt: weights: %s); kept beside the new model, whose attention its .npy files "
+                 "do not show; give dumps a --dump folder of their own\n", tu_sh_word(tu_in(f, "r2")), weights);
+        if (r.code != 0 || (k == 1) != (strstr(r.err, removed) != NULL) || (k == 0) != (strstr(r.err, kept) != NULL))
+            fail_msg("run %d: exit %d: %s", k, r.code, r.err);
+        tu_free(&r);
+        for (size_t i = 0; i < sizeof dumped / sizeof dumped[0]; i++) {
+            snprintf(rel, sizeof rel, "r2/%s", dumped[i]);
+            if (file_exists(tu_in(f, rel)) != (k == 0)) fail_msg("run %d: %s %s", k, rel, k ? "left" : "removed");
+        }
+        snprintf(rel, sizeof rel, "%s/model.safetensors", from); /* checked after: the dump is kept or removed */
+        snprintf(want, sizeof want, "\nmodel.safetensors crc32 %08lx (the CRC-32 of the whole weights file these "
+                 "tensors were computed from)\n", crc32_by_hand(tu_in(f, rel)));
+        if (!strstr(src, want)) fail_msg("run %d: source.txt: %s", k, src);
+        free(src);
+        if (k == 0) /* r3's dump goes, so the next is r2's copy's alone */
+            for (size_t i = 0; i < sizeof dumped / sizeof dumped[0]; i++) {
+                snprintf(rel, sizeof rel, "r2/%s", dumped[i]);
+                assert_int_equal(unlink(tu_in(f, rel)), 0);
+            }
+    }
+}
+
 /* A --train that replaces a model leaves no tokenizer file of another tokenizer beside its vocab.json and
  * merges.txt: Hugging Face's AutoTokenizer reads tokenizer.json (and the special tokens and class from
  * tokenizer_config.json, special_tokens_map.json, added_tokens.json) before them, while attnviz reads vocab.json,
@@ -5284,6 +5372,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_kept_dump_note_cuts_at_a_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_keeps_a_dump_of_another_model_of_the_same_step,
+                                        tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_says_what_it_removed_when_a_removal_fails, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_trained_folder_to_paste, tu_setup_tmpdir,

@@ -1325,6 +1325,15 @@ static av_status dump_source(const av_gpt2run *r, const char *dir, av_written *w
     fprintf(f.fp, "weights: %s\n", source);
     fprintf(f.fp, "layers: all %d in attn.npy and scores.npy (L, H, T, T) and hidden.npy (L+1, T, d_model); "
             "--layer %d is the one the trace, the layer figures and --explain show\n", r->g.cfg.n_layer, r->layer);
+    /* a folder --train wrote: which model.safetensors, byte for byte, so that a --train replacing a model removes
+     * only a dump of that model (train.c); "the task and step" in the weights line removed a dump of another
+     * reverse model trained to the same step, dumped into the folder, as the replaced model's (a learner's pass) */
+    av_path_join(path, sizeof path, r->dir, "model.safetensors");
+    int64_t model_crc = r->task[0] ? av_file_crc32(path) : -1;
+    if (model_crc >= 0)
+        fprintf(f.fp, "model.safetensors crc32 %08lx (the CRC-32 of the whole weights file these tensors were "
+                "computed from)\n", (unsigned long)model_crc);
+    av_path_join(path, sizeof path, dir, "source.txt");
     if ((st = av_afile_commit(&f, err))) return st;
     av_written_add(w, path);
     return AV_OK;
@@ -1366,7 +1375,7 @@ av_status av_gpt2run_dump(const av_gpt2run *r, const av_tokens *labels, const ch
     if (st) return st;
     static av_afile_set set; /* the seven appear together or not at all (tensorio.h av_dump_all) */
     int64_t crc[5];
-    int earlier = av_dump_earlier_kind(dir, crc, NULL, 0); /* before this run's source.txt replaces it */
+    int earlier = av_dump_earlier_kind(dir, crc, NULL, 0, NULL); /* before this run's source.txt replaces it */
     av_afile_set_begin(&set);
     if ((st = av_dump_set_end(&set, dump_files(r, labels, dir, w, err), err))) return st;
     return av_dump_remove_other(dir, 1, earlier, crc, 0, err); /* once this run's files are in place */

@@ -105,7 +105,9 @@ av_status av_trained_task_read(const char *dir, char task[32], int *step, int *p
 void av_gpt2run_trace(FILE *f, const av_gpt2run *r, const av_model *view, const av_tokens *labels, int color);
 
 /* --dump DIR: tokens.txt (one label per line), source.txt ("weights: " +
- * av_gpt2run_source's text, then a "layers: all L ..." line naming --layer),
+ * av_gpt2run_source's text, then a "layers: all L ..." line naming --layer,
+ * and for a folder --train wrote a "model.safetensors crc32 HHHHHHHH ..."
+ * line, tensorio.h av_file_crc32 of its weights file),
  * token_ids.npy (T,) int32,
  * attn.npy (L, H, T, T), scores.npy (L, H, T, T; before the mask), hidden.npy (L+1, T, C) (the residual stream before
  * each block and after the last, before ln_f), logits.npy (T, V), all

@@ -833,9 +833,22 @@ void av_dump_note_leftovers(const char *dir) {
                    names, found > 8 ? " ..." : "");
 }
 
-int av_dump_earlier_kind(const char *dir, int64_t crc[5], char *weights, size_t n_weights) {
+int64_t av_file_crc32(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return -1;
+    unsigned char buf[65536];
+    unsigned long c = crc32(0L, Z_NULL, 0);
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, fp)) > 0) c = crc32(c, buf, (uInt)got);
+    int bad = ferror(fp);
+    fclose(fp);
+    return bad ? -1 : (int64_t)c;
+}
+
+int av_dump_earlier_kind(const char *dir, int64_t crc[5], char *weights, size_t n_weights, int64_t *model_crc) {
     char path[4096], buf[8192];
     for (int i = 0; i < 5; i++) crc[i] = -1;
+    if (model_crc) *model_crc = -1;
     if (weights && n_weights) weights[0] = 0;
     av_path_join(path, sizeof path, dir, "source.txt");
     FILE *fp = fopen(path, "rb");
@@ -855,7 +868,13 @@ int av_dump_earlier_kind(const char *dir, int64_t crc[5], char *weights, size_t 
             if (at && sscanf(at + strlen(key), "%8lx", &c) == 1) crc[i] = (int64_t)c;
         }
         kind = 1;
-    } else if (strstr(buf, "\nlayers: all ")) kind = 2; /* a --model's (gpt2run.c dump_source) */
+    } else if (strstr(buf, "\nlayers: all ")) { /* a --model's (gpt2run.c dump_source) */
+        static const char key[] = "\nmodel.safetensors crc32 "; /* a trained folder's (its weights file, whole) */
+        const char *at = strstr(buf, key);
+        unsigned long c;
+        if (model_crc && at && sscanf(at + sizeof key - 1, "%8lx", &c) == 1) *model_crc = (int64_t)c;
+        kind = 2;
+    }
     if (!kind && weights && n_weights) weights[0] = 0;
     return kind;
 }
@@ -1048,7 +1067,7 @@ av_status av_dump_all(const av_model *m, const av_tokens *toks, const av_weights
     if (s) return s;
     static av_afile_set set; /* 16 files (io/fileio.h), 160 KB: not on the stack */
     int64_t crc[5];
-    int stale_pe = 0, earlier = av_dump_earlier_kind(dir, crc, NULL, 0); /* before this run's source.txt replaces it */
+    int stale_pe = 0, earlier = av_dump_earlier_kind(dir, crc, NULL, 0, NULL); /* before this run's source.txt replaces it */
     av_afile_set_begin(&set);
     s = dump_files(m, toks, src, dir, w, &stale_pe, err);
     if ((s = av_dump_set_end(&set, s, err))) return s;

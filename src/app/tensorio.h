@@ -181,8 +181,19 @@ void av_dump_note_leftovers(const char *dir);
  * its first line after "weights: ", which model made the dump ("trained toy
  * model r2 (attnviz --train reverse, step 20; F32)", gpt2run.h
  * av_gpt2run_source), "" when the kind is 0; one read of the file serves
- * both (train.c read it a second time for that line). No errors. */
-int av_dump_earlier_kind(const char *dir, int64_t crc[5], char *weights, size_t n);
+ * both (train.c read it a second time for that line). model_crc (may be
+ * NULL) gets the CRC-32 of the whole model.safetensors file that a --model
+ * dump of a folder --train wrote gives on its "model.safetensors crc32
+ * HHHHHHHH" line (gpt2run.h av_gpt2run_dump), -1 where it gives none (an
+ * older attnviz's dump, another kind). No errors. */
+int av_dump_earlier_kind(const char *dir, int64_t crc[5], char *weights, size_t n, int64_t *model_crc);
+
+/* zlib's CRC-32 of the whole file at path, every byte (what `crc32 FILE`
+ * and Python's zlib.crc32(open(FILE, 'rb').read()) print), 0 to
+ * 0xFFFFFFFF; -1 when it cannot be opened or read (no message). Which model
+ * a --model dump was computed from, and whether the model a --train
+ * replaces is that one (train.c). */
+int64_t av_file_crc32(const char *path);
 
 /* Remove from folder dir the --dump files only the other kind of run writes,
  * so a dump folder never mixes two runs: for a --model dump (model = 1) the

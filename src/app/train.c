@@ -1025,38 +1025,45 @@ static const char *const kModelDumpFiles[] = {"token_ids.npy", "attn.npy", "scor
                                               "tokens.txt", "source.txt"};
 
 /* Whose --dump dir holds, before this run replaces the model there: 1 a --model --dump of the model dir holds now
- * (dir/source.txt is a --model dump's, tensorio.h av_dump_earlier_kind 2, and its weights line names a trained
- * toy model of the task and step dir/config.json gives, "(attnviz --train reverse, step 20; ", gpt2run.h
- * av_gpt2run_source); 2 a dump of another model (a single layer's, or a --model dump of another task or step),
- * with its weights line in other (n bytes); 0 no model or no dump. `--model r2 --dump r2 ...` and then `--train
- * reverse -o r2` left attn.npy, logits.npy, ... of the replaced model beside the new one, while the figures of
- * the same run were removed (a tester's report); a dump of another model there stayed without a word (a
- * learner's pass). source.txt is read once, by av_dump_earlier_kind. */
+ * (dir/source.txt is a --model dump's, tensorio.h av_dump_earlier_kind 2, and its "model.safetensors crc32" line,
+ * gpt2run.h av_gpt2run_dump, is the CRC-32 of dir/model.safetensors, tensorio.h av_file_crc32: the same weights
+ * file, byte for byte, wherever it was dumped from); 2 a dump of another model (a single layer's, or a --model
+ * dump whose weights file has another CRC-32); 3 a --model dump whose source.txt gives no CRC-32 (an older
+ * attnviz's, which cannot be tied to a model); with 2 and 3 its weights line in other (n bytes); 0 no model or
+ * no dump. `--model r2 --dump r2 ...` and then `--train reverse -o r2` left attn.npy, logits.npy, ... of the
+ * replaced model beside the new one, while the figures of the same run were removed (a tester's report); a dump
+ * of another model there stayed without a word (a learner's pass); and one of another reverse model trained to
+ * the same step (`--model r3 --dump r2`) was removed as r2's, by its weights line's task and step (a learner's
+ * pass). source.txt is read once, by av_dump_earlier_kind. */
 static int holds_dump_of_model(const char *dir, char *other, size_t n) {
-    char task[32], weights[1024], key[96];
+    char task[32], weights[1024], path[4200];
     int step = 0, present = 0;
-    int64_t crc[5];
+    int64_t crc[5], model_crc = -1;
     av_err e = {{0}};
     other[0] = 0;
     if (av_trained_task_read(dir, task, &step, &present, NULL, &e) || !present) return 0;
-    int kind = av_dump_earlier_kind(dir, crc, weights, sizeof weights);
+    int kind = av_dump_earlier_kind(dir, crc, weights, sizeof weights, &model_crc);
     if (!kind) return 0;
-    snprintf(key, sizeof key, "(attnviz --train %s, step %d; ", task, step);
-    if (kind == 2 && !strncmp(weights, "trained toy model ", 18) && strstr(weights, key)) return 1;
+    av_path_join(path, sizeof path, dir, "model.safetensors");
+    if (kind == 2 && model_crc >= 0 && model_crc == av_file_crc32(path)) return 1;
     snprintf(other, n, "%s", weights);
-    return 2;
+    return kind == 2 && model_crc < 0 ? 3 : 2;
 }
 
-/* The note that dir keeps a --dump of another model (holds_dump_of_model 2, whose weights line is other) beside
- * the model this run saved, with -q too: it is not the new model's, and not of the one replaced. A weights line
- * longer than 300 bytes is its start and end with " … " between, at whole characters: "%.300s" cut a long line
- * inside a character, which showed as U+FFFD and no sign of the cut (a tester's pass). */
-static void note_kept_dump(const char *dir, const char *other) {
+/* The note that dir keeps a --dump beside the model this run saved, with -q too: for kind 2 (holds_dump_of_model,
+ * whose weights line is other) one of another model, not the new one's nor the one replaced; for kind 3 one whose
+ * source.txt gives no CRC-32 of its model's weights file (an older attnviz's), which may be of either and is kept
+ * rather than deleted on a guess. A weights line longer than 300 bytes is its start and end with " … " between, at
+ * whole characters: "%.300s" cut a long line inside a character, which showed as U+FFFD and no sign of the cut (a
+ * tester's pass). */
+static void note_kept_dump(const char *dir, const char *other, int kind) {
     char shown[301];
     av_utf8_cut_middle(other, strlen(other), shown, sizeof shown);
-    av_message(stderr, "attnviz: note: %s also holds a --dump of another model than the one this run replaced "
-               "(its source.txt: weights: %s); kept beside the new model, whose attention its .npy files do not "
-               "show; give dumps a --dump folder of their own\n", AV_SHOWN_WORD(dir, 349), shown);
+    av_message(stderr, "attnviz: note: %s also holds a --dump %s (its source.txt: weights: %s); kept beside the "
+               "new model, whose attention its .npy files do not show; give dumps a --dump folder of their own\n",
+               AV_SHOWN_WORD(dir, 349), kind == 3 ? "by an older attnviz, with no \"model.safetensors crc32\" line "
+               "in its source.txt to tie it to the model this run replaced" : "of another model than the one this "
+               "run replaced", shown);
 }
 
 /* Remove the n files names[] from dir, once this run's model is saved there, and name those removed in a note
@@ -1175,7 +1182,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
     if (!s && dumped == 1) s = remove_replaced_dump(dir, err);
-    if (!s && dumped == 2) note_kept_dump(dir, other_dump);
+    if (!s && dumped >= 2) note_kept_dump(dir, other_dump, dumped);
     if (!s) s = remove_foreign_tokenizer(dir, err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
