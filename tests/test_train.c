@@ -2027,6 +2027,45 @@ static void test_cli_train_removes_a_tokenizer_it_did_not_write(void **state) {
     free(toks);
 }
 
+/* --model of a trained folder that holds a tokenizer file --train never writes says so: with m a trained reverse
+ * folder and GPT-2's kind of tokenizer.json copied in, `attnviz --model m -q --no-plot "3 1 >"` read the trained
+ * vocab.json and merges.txt without a word, while Hugging Face's AutoTokenizer reads tokenizer.json first and gives
+ * other ids for the same text (a learner's pass). The note, with -q too, names the files in
+ * kForeignTokenizerFiles' order (tokenizer.json alone; then with added_tokens.json, "them"); a folder named
+ * tokenizer.json is no file and gets none, and the trained tokens are read either way (three, as README's
+ * example). Expected by hand. */
+static void test_cli_model_notes_a_tokenizer_train_did_not_write(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    train_small(f, "reverse", "2", "m");
+    for (int k = 0; k < 3; k++) { /* k 0: tokenizer.json; k 1: and added_tokens.json; k 2: a folder of that name */
+        if (k < 2) {
+            FILE *fp = fopen(tu_in(f, k ? "m/added_tokens.json" : "m/tokenizer.json"), "w");
+            assert_non_null(fp);
+            fputs("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"!\": 0, \"3\": 1}, \"merges\": []}}\n", fp);
+            fclose(fp);
+        } else {
+            assert_int_equal(unlink(tu_in(f, "m/tokenizer.json")), 0);
+            assert_int_equal(unlink(tu_in(f, "m/added_tokens.json")), 0);
+            assert_int_equal(mkdir(tu_in(f, "m/tokenizer.json"), 0755), 0);
+        }
+        run_attnviz(&r, NULL, "--model", tu_in(f, "m"), "-q", "--no-plot", "--dump", tu_in(f, "d"), "3 1 >", NULL);
+        char want[4400];
+        const char *it = k ? "them" : "it";
+        snprintf(want, sizeof want, "attnviz: note: %s holds %s, which attnviz --train did not write: this run reads "
+                 "the trained model's vocab.json and merges.txt, while Hugging Face's AutoTokenizer reads %s first and "
+                 "may give other token ids; remove %s (a --train into the folder removes %s too)\n",
+                 tu_sh_word(tu_in(f, "m")), k ? "tokenizer.json added_tokens.json" : "tokenizer.json", it, it, it);
+        if (r.code != 0 || (k < 2 ? strcmp(r.err, want) != 0 : r.err[0] != 0))
+            fail_msg("run %d: exit %d: '%s', not '%s'", k, r.code, r.err, k < 2 ? want : "");
+        tu_free(&r);
+        char *toks = tu_slurp_file(tu_in(f, "d/tokens.txt"), NULL);
+        assert_non_null(toks);
+        assert_string_equal(toks, "3\n\xE2\x90\xA3" "1\n\xE2\x90\xA3>\n");
+        free(toks);
+    }
+}
+
 /* Set (on 1) or clear (on 0) the immutable flag of path (chattr +i): unlink(2) of it then fails with EPERM, for
  * root too. 0 when done; -1 when this user or file system cannot (the caller skips). */
 static int set_immutable(const char *path, int on) {
@@ -5374,6 +5413,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_keeps_a_dump_of_another_model_of_the_same_step,
                                         tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_model_notes_a_tokenizer_train_did_not_write, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_says_what_it_removed_when_a_removal_fails, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_trained_folder_to_paste, tu_setup_tmpdir,

@@ -874,6 +874,17 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
         av_message(stderr, "attnviz: note: an attnviz --train is writing %s now; this run reads the model the folder "
                 "holds at this moment (%s, step %d), which that run replaces when it saves its own; run this again "
                 "when that run has ended\n", r->dir_shown, r->task, r->step);
+    /* a trained folder holding a tokenizer.json copied in (GPT-2's, to load the model in Python): this run read the
+     * trained vocab.json and merges.txt without a word, while Hugging Face's AutoTokenizer reads tokenizer.json in
+     * their place and gives other ids for the same text (a learner's pass). With -q too, as the notes above. */
+    char foreign[160];
+    int n_foreign = r->task[0] ? av_train_foreign_tokenizer(r->dir, foreign, sizeof foreign) : 0;
+    if (n_foreign)
+        av_message(stderr, "attnviz: note: %s holds%s, which attnviz --train did not write: this run reads the trained "
+                "model's vocab.json and merges.txt, while Hugging Face's AutoTokenizer reads %s first and may give "
+                "other token ids; remove %s (a --train into the folder removes %s too)\n", r->dir_shown,
+                foreign, n_foreign == 1 ? "it" : "them", n_foreign == 1 ? "it" : "them",
+                n_foreign == 1 ? "it" : "them");
     if (!llama && r->g.cfg.warning[0]) av_message(stderr, "attnviz: warning: %s\n", r->g.cfg.warning);
     const av_gpt2_config *c = &r->g.cfg;
     if ((st = tokenize(r, labels, o, err))) return st;

@@ -1114,6 +1114,20 @@ static av_status remove_replaced_dump(const char *dir, av_err *err) {
 static const char *const kForeignTokenizerFiles[] = {"tokenizer.json", "tokenizer_config.json",
                                                      "special_tokens_map.json", "added_tokens.json"};
 
+int av_train_foreign_tokenizer(const char *dir, char *out, size_t n) {
+    char path[4200];
+    int found = 0;
+    if (n) out[0] = 0;
+    for (size_t i = 0; i < sizeof kForeignTokenizerFiles / sizeof kForeignTokenizerFiles[0]; i++) {
+        struct stat st;
+        av_path_join(path, sizeof path, dir, kForeignTokenizerFiles[i]);
+        if (lstat(path, &st) != 0 || S_ISDIR(st.st_mode)) continue; /* as remove_foreign_tokenizer skips it */
+        if (n) snprintf(out + strlen(out), n - strlen(out), " %s", kForeignTokenizerFiles[i]);
+        found++;
+    }
+    return found;
+}
+
 /* Remove kForeignTokenizerFiles from dir once this run's model is saved there, with a note (remove_noted): they
  * describe a tokenizer this run did not write, which Hugging Face would read in place of its vocab.json and
  * merges.txt. Only regular files and links go (a folder of that name is left). Error: AV_ERUNTIME naming the

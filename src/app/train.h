@@ -110,6 +110,18 @@ const char *const *av_train_file_names(size_t *n);
  * file system has no flock. */
 int av_train_folder_busy(const char *dir);
 
+/* The tokenizer files that folder dir holds (regular files or links; a
+ * folder of such a name is not one) of those a Hugging Face save_pretrained
+ * writes beside vocab.json and merges.txt and --train never writes:
+ * tokenizer.json, tokenizer_config.json, special_tokens_map.json,
+ * added_tokens.json. Their names, each after a space in that order, into out
+ * (n bytes); returns how many. In a folder --train wrote they were copied in
+ * (or are left from a model the user saved there): transformers'
+ * AutoTokenizer reads them in place of the trained vocab.json and merges.txt,
+ * which attnviz --model reads. No errors (a folder that cannot be read holds
+ * none). */
+int av_train_foreign_tokenizer(const char *dir, char *out, size_t n);
+
 /* Train, print to out, write DIR. DIR is used and named as --model shows a
  * folder (io/fileio.h av_path_shown: "ts/" and "./ts//" are "ts"), in every
  * message and line of out and for --compare's DIR/VARIANT. DIR (with
