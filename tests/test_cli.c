@@ -2364,6 +2364,81 @@ static void test_whole_number_with_a_point_says_what_to_type(void **state) {
     }
 }
 
+/* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
+static void cli_word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
+    const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
+    if (!b) fail_msg("no '%s...%s' in: %s", after, stop, s);
+    a += strlen(after);
+    snprintf(out, n, "%.*s", (int)(b - a), a);
+}
+
+/* An option's value in a message is one shell word, and a "type ..." line pastes back into bash as typed: `-f
+ * "~/it's x" hi` said "--file '~/it's x': ... type --file ~/it's x (a space, no quotes) or the full path,
+ * /root/it's x", none of which bash reads (an open quote); `-o=it's` said "type -o it's (or --outdir=it's)",
+ * `-f=~/x` "(or --file=~/x)", which keeps the '~' the message is about, and --prefix "-it's" "('-it'shead0.png')"
+ * (a tester's pass). The messages are written by hand, each ' as '\'' (GNU ls --quoting-style=shell-escape), a
+ * path by tu_sh_word; each suggested word is read back by /bin/bash -c, with HOME the test's folder, and must be
+ * the value meant. */
+static void test_values_in_messages_paste_back_as_one_word(void **state) {
+    tu_fixture *f = *state;
+    char home[4200], meant[4300], want[9000], word[4400], read[4400];
+    const char *old = getenv("HOME");
+    char *saved = old ? strdup(old) : NULL;
+    snprintf(home, sizeof home, "%s/h", f->dir);
+    setenv("HOME", home, 1); /* for the run and for bash's ~ */
+    tu_result r;
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    const char *tilde[] = {"-f", "~/it's x", "hi", NULL};
+    tu_run_ex(&r, &ro, NULL, 0, tilde);
+    snprintf(meant, sizeof meant, "%s/it's x", home);
+    snprintf(want, sizeof want, "attnviz: error: --file '~/it'\\''s x': the shell did not expand '~' (it does so only "
+             "at the start of a word, not after '=' or inside quotes), and there is no folder named '~' here; type "
+             "--file ~/'it'\\''s x' (a space, the ~ outside the quotes) or the full path, %s\n", tu_sh_word(meant));
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    cli_word_between(word, sizeof word, r.err, "; type --file ", " (a space");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    assert_string_equal(read, meant);
+    cli_word_between(word, sizeof word, r.err, "the full path, ", "\n");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    assert_string_equal(read, meant);
+    tu_free(&r);
+    /* a short option with '=': the value as one word, and a space, not '=', before a ~ */
+    const char *eq[] = {"-o=it's", "hi", NULL};
+    tu_run_ex(&r, &ro, NULL, 0, eq);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: '-o=it'\\''s': a short option takes no '=': type -o 'it'\\''s' (or "
+                        "--outdir='it'\\''s') (try --help)\n");
+    cli_word_between(word, sizeof word, r.err, "type -o ", " (or");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    assert_string_equal(read, "it's");
+    tu_free(&r);
+    const char *eq_home[] = {"-f=~/it's", "hi", NULL};
+    tu_run_ex(&r, &ro, NULL, 0, eq_home);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: '-f=~/it'\\''s': a short option takes no '=': type -f ~/'it'\\''s' "
+                        "(or --file ~/'it'\\''s') (try --help)\n");
+    cli_word_between(word, sizeof word, r.err, "(or --file ", ")");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    snprintf(meant, sizeof meant, "%s/it's", home);
+    assert_string_equal(read, meant);
+    tu_free(&r);
+    /* --prefix's value and the file it would name, each one word */
+    const char *prefix[] = {"--prefix", "-it's", "hi", NULL};
+    tu_run_ex(&r, &ro, NULL, 0, prefix);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --prefix '-it'\\''s' starts with '-', so the files' names would too "
+                        "('-it'\\''shead0.png'), and rm, ls, cp and other tools read such a name as an option; give a "
+                        "name such as slide1_\n");
+    cli_word_between(word, sizeof word, r.err, "would too (", "), and");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    assert_string_equal(read, "-it'shead0.png");
+    tu_free(&r);
+    assert_int_equal(count_entries(f->dir), 0); /* nothing written */
+    if (saved) setenv("HOME", saved, 1), free(saved);
+    else unsetenv("HOME");
+}
+
 /* Names of files or folders that cannot be seen or typed ran with exit 0 (a figure-maker's pass): --prefix " "
  * wrote " head0.png", --prefix - "-head0.png" (rm and ls read it as an option), --prefix $'v1\u200b' files that
  * ls shows as v1head0.png, and -o $'\u200b' a folder whose name shows as nothing. Each is refused now with exit 2
@@ -5426,6 +5501,8 @@ int main(void) {
         cmocka_unit_test(test_no_sentence_names_the_unread_stdin),
         cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_that_hides_the_files_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_values_in_messages_paste_back_as_one_word, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_names_that_cannot_be_seen_are_refused, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_whole_number_with_a_point_says_what_to_type),

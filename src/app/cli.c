@@ -791,6 +791,33 @@ static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err
     return AV_OK;
 }
 
+/* s, an option's value, as one shell word for a command the user pastes back (av_shell_word), into buf (n >= 16
+ * bytes; a longer word is cut, as av_shell_word cuts); returns buf. A leading "~" or "~/" stays outside the
+ * quotes, where the shell expands it to the home folder ("~/it's x" is ~/'it'\''s x'; '~/it'\''s x' would name a
+ * folder "~" here): `-f "~/it's x"` was told "type --file ~/it's x (a space, no quotes)", which bash reads as an
+ * open quote (a tester's pass). No errors. */
+static const char *paste_word(char *buf, size_t n, const char *s) {
+    size_t home = s[0] == '~' && (s[1] == '/' || !s[1]) ? (s[1] ? 2 : 1) : 0;
+    memcpy(buf, s, home);
+    if (s[home] || !home) av_shell_word(buf + home, n - home, s + home);
+    else buf[home] = 0;
+    return buf;
+}
+#define PASTE_WORD(s, n) paste_word((char[n]){0}, (n), (s))
+
+/* s, an option's value or a word of the command, as a message's prose quotes it: av_shown_word's one shell word
+ * (controls as <U+XXXX>, each ' as '\''), in single quotes even when it needs none ('-o=x', as the messages
+ * always quoted a value), into buf (n >= 16 bytes, cut as av_shown_word cuts); returns buf. "'%s'" made
+ * "'-o=it's'" and "--prefix '-it's'", an open quote to a shell. No errors. */
+static const char *quoted_word(char *buf, size_t n, const char *s) {
+    av_shown_word(buf + 1, n - 2, s);
+    if (buf[1] == '\'') return memmove(buf, buf + 1, strlen(buf + 1) + 1);
+    buf[0] = '\'';
+    strcat(buf, "'");
+    return buf;
+}
+#define QUOTED_WORD(s, n) quoted_word((char[n]){0}, (n), (s))
+
 /* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...)
  * and invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
  * left-to-right mark), which draw and show nothing (--title $'\u200b' drew an invisible title and exited 0,
@@ -811,7 +838,7 @@ static av_status check_not_blank(const char *name, const char *s, const char *sh
     }
     if (p < end || !*s) return AV_OK;
     char word[240];
-    if (shown) snprintf(word, sizeof word, "'%s'", shown);
+    if (shown) quoted_word(word, sizeof word, shown);
     else av_shell_word(word, 80, s);
     if (format)
         return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is an invisible format character); "
@@ -904,14 +931,17 @@ static av_status check_visible_name(const char *name, const char *s, int prefix,
     av_status st = check_not_blank(name, s + from, shown, why, err);
     if (st) return st;
     if (bad)
-        return av_fail(err, AV_EUSAGE, "--%s '%s' holds U+%04X (byte %zu), %s: %s would not be the name a "
+        return av_fail(err, AV_EUSAGE, "--%s %s holds U+%04X (byte %zu), %s: %s would not be the name a "
                        "listing seems to show, and could not be typed from it; %s (a space between words is fine)",
-                       name, shown, bad, bad_at, what,
+                       name, QUOTED_WORD(shown, 320), bad, bad_at, what,
                        prefix ? "the files' names" : "the folder's name", example);
-    if (s[0] == '-' && prefix)
-        return av_fail(err, AV_EUSAGE, "--%s '%s' starts with '-', so the files' names would too ('%shead0.png'), "
-                       "and rm, ls, cp and other tools read such a name as an option; %s", name, shown, shown,
-                       example);
+    if (s[0] == '-' && prefix) { /* each a word: '%s' showed '-it's' and '-it'shead0.png' */
+        char file[sizeof shown + 16];
+        snprintf(file, sizeof file, "%shead0.png", shown);
+        return av_fail(err, AV_EUSAGE, "--%s %s starts with '-', so the files' names would too (%s), and rm, ls, cp "
+                       "and other tools read such a name as an option; %s", name, QUOTED_WORD(shown, 320),
+                       QUOTED_WORD(file, 340), example);
+    }
     return AV_OK;
 }
 
@@ -943,12 +973,17 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
      * pass). Refused unless a folder named "~" is really here */
     if (arg && takes_a_path(d) && arg[0] == '~' && (arg[1] == '/' || !arg[1]) && access("~", F_OK) != 0) {
         const char *home = getenv("HOME");
-        char shown[160], full[200] = "";
-        show_value(shown, sizeof shown, arg);
-        if (home && *home && strlen(home) + strlen(arg) < 150) snprintf(full, sizeof full, ", %s%s", home, arg + 1);
-        return av_fail(err, AV_EUSAGE, "--%s '%s': the shell did not expand '~' (it does so only at the start of a "
+        char path[200], full[240] = "";
+        if (home && *home && strlen(home) + strlen(arg) < 150) {
+            snprintf(path, sizeof path, "%s%s", home, arg + 1);
+            snprintf(full, sizeof full, ", %s", PASTE_WORD(path, 230));
+        }
+        /* the value as one shell word, and the command and the full path as words that paste back (paste_word) */
+        const char *word = PASTE_WORD(arg, 200);
+        return av_fail(err, AV_EUSAGE, "--%s %s: the shell did not expand '~' (it does so only at the start of a "
                        "word, not after '=' or inside quotes), and there is no folder named '~' here; type --%s %s "
-                       "(a space, no quotes) or the full path%s", d->name, shown, d->name, shown, full);
+                       "(a space, %s) or the full path%s", d->name, AV_SHOWN_WORD(arg, 200), d->name, word,
+                       strcmp(word, arg) == 0 ? "no quotes" : "the ~ outside the quotes", full);
     }
     /* "-o fig.png", as savefig takes a file: attnviz made a folder named fig.png, wrote fig.png/head0.png and
      * exited 0 (silently with -q; a figure-maker's pass). Refused unless that folder is really there; a
@@ -1002,10 +1037,10 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
                        d->offset == AT(outdir) ? "the figures" : "the .npy files",
                        d->offset == AT(outdir) ? "-o figs" : "--dump dump");
     if (arg && takes_a_path(d) && d->offset != AT(outdir) && d->offset != AT(dump_dir) && access(arg, F_OK) != 0) {
-        char shown[160], so[256], hint[480]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
-        show_value(shown, sizeof shown, arg);
-        snprintf(so, sizeof so, "--%s got '%s' as its value, one word, which names no file or folder", d->name, shown);
-        if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, AV_EUSAGE, "--%s '%s': %s", d->name, shown, hint);
+        char so[256], hint[480]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
+        const char *shown = QUOTED_WORD(arg, 100); /* a path, as one shell word: '%s' showed 'runs/it's　3' */
+        snprintf(so, sizeof so, "--%s got %s as its value, one word, which names no file or folder", d->name, shown);
+        if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, AV_EUSAGE, "--%s %s: %s", d->name, shown, hint);
     }
     switch (d->kind) {
     case OPT_FLAG: *(int *)field = 1; break;
@@ -1226,16 +1261,17 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
     if (strchr(s, '/') || strlen(s) > 64) {
         char shown[160];
         show_value(shown, sizeof shown, s);
-        return av_fail(err, AV_EUSAGE, "--prefix '%s' must be part of a file name: at most 64 bytes, no '/' "
-                       "(use -o for the folder)", shown);
+        return av_fail(err, AV_EUSAGE, "--prefix %s must be part of a file name: at most 64 bytes, no '/' "
+                       "(use -o for the folder)", QUOTED_WORD(shown, 320));
     }
     if ((st = check_visible_name("prefix", s, 1, 0, err))) return st;
     if (s[0] == '.') {
-        char shown[160];
+        char shown[160], file[176];
         show_value(shown, sizeof shown, s);
-        return av_fail(err, AV_EUSAGE, "--prefix '%s' starts with '.', so every file it names would be hidden "
-                       "('%shead0.png': ls and file managers do not list it); give a name such as slide1_ (a '.' "
-                       "after the first character is fine, as in v1.)", shown, shown);
+        snprintf(file, sizeof file, "%shead0.png", shown);
+        return av_fail(err, AV_EUSAGE, "--prefix %s starts with '.', so every file it names would be hidden "
+                       "(%s: ls and file managers do not list it); give a name such as slide1_ (a '.' "
+                       "after the first character is fine, as in v1.)", QUOTED_WORD(shown, 320), QUOTED_WORD(file, 340));
     }
     o->prefix = s;
     return AV_OK;
@@ -1634,11 +1670,12 @@ static av_status check_words(int argc, char **argv, av_err *err) {
                 break;
             }
             if (k == N_OPTS || !kOpts[k].arg) continue;
-            if (c[1] == '=') {
-                char shown[160];
-                show_value(shown, sizeof shown, a);
-                return av_fail(err, AV_EUSAGE, "'%s': a short option takes no '=': type -%c %s (or --%s=%s) (try "
-                               "--help)", shown, *c, c + 2, kOpts[k].name, c + 2);
+            if (c[1] == '=') { /* "-o=it's" said "type -o it's (or --outdir=it's)", an open quote to bash: the
+                                * value one word that pastes back, and "--outdir ~/x" for a ~ that '=' would keep */
+                const char *word = PASTE_WORD(c + 2, 200);
+                return av_fail(err, AV_EUSAGE, "%s: a short option takes no '=': type -%c %s (or --%s%c%s) (try "
+                               "--help)", QUOTED_WORD(a, 200), *c, word, kOpts[k].name, c[2] == '~' ? ' ' : '=',
+                               word);
             }
             if (!c[1]) i++; /* "-o DIR": the value is the next word; "-oDIR": the rest of this one */
             break;
