@@ -2439,6 +2439,41 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
     else unsetenv("HOME");
 }
 
+/* "cannot create folder DIR...": the "..." says the folder's word was cut, and only then. It followed a name
+ * over 200 bytes while the word was cut at 249, so `-o l/aaa...a` (210 a's, l a link to nowhere) showed the
+ * 212-byte name whole with "..." after it, and `-o l/b'b'...` (70 "b'", 142 bytes, each ' written '\'' in
+ * the word) was cut with none (a tester's pass). The whole word must read back in bash as the name; a cut one,
+ * with "..." after it, as a shorter start of it. */
+static void test_cut_folder_name_says_so_and_only_then(void **state) {
+    tu_fixture *f = *state;
+    char link[4200], name[400], want[1000], word[1000], read[1000];
+    snprintf(link, sizeof link, "%s/l", f->dir);
+    assert_int_equal(symlink("nowhere", link), 0);
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    tu_result r;
+    memcpy(name, "l/", 2), memset(name + 2, 'a', 210), name[212] = 0; /* 212 bytes, a plain word */
+    const char *whole[] = {"-q", "-o", name, "hi", NULL};
+    tu_run_ex(&r, &ro, NULL, 0, whole);
+    snprintf(want, sizeof want, "attnviz: error: -o: cannot create folder %s: l is a symbolic link to nowhere, which "
+             "does not exist\n", name);
+    assert_int_equal(r.code, 1);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    size_t k = 2;
+    memcpy(name, "l/", 2);
+    for (int i = 0; i < 70; i++) name[k++] = 'b', name[k++] = '\'';
+    name[k] = 0; /* 142 bytes, a word of 2 + 2 + 70 × 5 bytes, past 249 */
+    const char *cut[] = {"-q", "-o", name, "hi", NULL};
+    tu_run_ex(&r, &ro, NULL, 0, cut);
+    assert_int_equal(r.code, 1);
+    cli_word_between(word, sizeof word, r.err, "cannot create folder ", "...: l is a symbolic link to nowhere");
+    assert_true(strlen(word) < 249);
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    assert_true(strlen(read) > 2 && strlen(read) < strlen(name));
+    assert_memory_equal(read, name, strlen(read));
+    tu_free(&r);
+}
+
 /* Names of files or folders that cannot be seen or typed ran with exit 0 (a figure-maker's pass): --prefix " "
  * wrote " head0.png", --prefix - "-head0.png" (rm and ls read it as an option), --prefix $'v1\u200b' files that
  * ls shows as v1head0.png, and -o $'\u200b' a folder whose name shows as nothing. Each is refused now with exit 2
@@ -5502,6 +5537,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_that_hides_the_files_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_values_in_messages_paste_back_as_one_word, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cut_folder_name_says_so_and_only_then, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_names_that_cannot_be_seen_are_refused, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
