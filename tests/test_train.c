@@ -1901,7 +1901,9 @@ static unsigned long crc32_by_hand(const char *path) {
  * gives "model.safetensors crc32 HHHHHHHH", the CRC-32 of the whole weights file it was computed from (here checked
  * against a bitwise CRC-32 of r3/model.safetensors), and --train removes the dump only when that is the CRC-32 of
  * the model it replaces: r3's dump stays, with the note of a dump of another model, while a dump into r2 of c, a
- * byte-for-byte copy of the model r2 holds, is of that model and goes with it. */
+ * byte-for-byte copy of the model r2 holds, is of that model and goes with it. The --dump (and -o) of c into r2
+ * says nothing, as one of r2 itself: it said "this run's dump, of c, goes beside it, and its .npy files are not
+ * that model's", comparing folder paths where --train compares the weights file's CRC-32 (a tester's pass). */
 static void test_cli_train_keeps_a_dump_of_another_model_of_the_same_step(void **state) {
     tu_fixture *f = *state;
     tu_result r;
@@ -1932,8 +1934,18 @@ static void test_cli_train_keeps_a_dump_of_another_model_of_the_same_step(void *
         }
         const char *from = k ? "c" : "r3";
         run_attnviz(&r, NULL, "-q", "--no-plot", "--model", tu_in(f, from), "--dump", tu_in(f, "r2"), "3 1 >", NULL);
-        if (r.code != 0) fail_msg("--dump %d: exit %d: %s", k, r.code, r.err);
+        char other[4400]; /* said of r3's dump; c's is of the model r2 holds, byte for byte, as r2's own gets none */
+        snprintf(other, sizeof other, "attnviz: note: --dump %s holds the model an earlier --train trained (reverse, "
+                 "step 2); this run's dump, of %s, goes beside it, and its .npy files are not that model's; use "
+                 "another --dump to keep them apart\n", tu_sh_word(tu_in(f, "r2")), tu_sh_word(tu_in(f, "r3")));
+        if (r.code != 0 || (k == 0) != (strstr(r.err, other) != NULL) || (k == 1 && r.err[0]))
+            fail_msg("--dump %d: exit %d: %s", k, r.code, r.err);
         tu_free(&r);
+        if (k == 1) { /* c's figures into r2 show the model r2 holds: no "go beside them" either */
+            run_attnviz(&r, NULL, "-q", "--model", tu_in(f, "c"), "-o", tu_in(f, "r2"), "3 1 >", NULL);
+            if (r.code != 0 || r.err[0]) fail_msg("-o: exit %d: %s", r.code, r.err);
+            tu_free(&r);
+        }
         char *src = tu_slurp_file(tu_in(f, "r2/source.txt"), NULL), weights[600];
         assert_non_null(src);
         if (strncmp(src, "weights: ", 9)) fail_msg("run %d: source.txt: %s", k, src);

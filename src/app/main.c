@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/assets.h"
@@ -181,6 +182,22 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     return av_model_forward(&r->m, err);
 }
 
+/* 1 when folders a and b each hold a model.safetensors of the same size and the same CRC-32 of every byte
+ * (tensorio.h av_file_crc32, the test train.c's holds_dump_of_model makes of a dump's "model.safetensors crc32"
+ * line, so this and --train's removal agree on which model a folder holds): the same weights, wherever they were
+ * copied; 0 otherwise, or when either cannot be read (no message). The size is compared first, so a large model
+ * beside a small trained one is not read. */
+static int same_weights_file(const char *a, const char *b) {
+    char pa[PATH_MAX + 32], pb[PATH_MAX + 32];
+    struct stat sa, sb;
+    av_path_join(pa, sizeof pa, a, "model.safetensors");
+    av_path_join(pb, sizeof pb, b, "model.safetensors");
+    if (stat(pa, &sa) || stat(pb, &sb) || !S_ISREG(sa.st_mode) || !S_ISREG(sb.st_mode) || sa.st_size != sb.st_size)
+        return 0;
+    int64_t ca = av_file_crc32(pa);
+    return ca >= 0 && ca == av_file_crc32(pb);
+}
+
 /* A run whose -o (flag "-o", dir o->outdir) or --dump (flag "--dump", dir
  * o->dump_dir) is a folder --train wrote, of another model than the trained
  * one (a sentence, or --model OTHER): its figures go beside the training
@@ -197,7 +214,10 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
  * without a word, read as r2's, and a --train replacing r2 keeps them (they
  * are not of the model it replaces; a learner's pass). A dump of the trained
  * model itself is removed with that model (train.c), so it gets no note, as
- * its figures get none. */
+ * its figures get none, and nor do a dump or figures of a byte copy of
+ * that folder (same_weights_file): `cp -r r2 c; attnviz --model c --dump r2
+ * "3 1 >"` said the dump of c was "not that model's", and --train then
+ * removed it as the replaced model's, rightly (a tester's pass). */
 static void note_training_folder(const av_options *o, const char *flag, const char *dir) {
     char task[32], real_out[PATH_MAX], real_model[PATH_MAX];
     int step = 0, trained = 0, dump = !strcmp(flag, "--dump");
@@ -208,6 +228,7 @@ static void note_training_folder(const av_options *o, const char *flag, const ch
     if (o->model_dir && realpath(dir, real_out) && realpath(o->model_dir, real_model) &&
         strcmp(real_out, real_model) == 0)
         return;
+    if (o->model_dir && same_weights_file(dir, o->model_dir)) return;
     /* with --weights the model's weights are the folder's, not random: "of the sentence's random-weight model"
      * was false there (a reviewer's pass) */
     char what[PATH_MAX + 64], out[PATH_MAX], named[PATH_MAX]; /* folders as av_shown_word shows them: one shell word */
