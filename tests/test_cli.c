@@ -2439,6 +2439,47 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
     else unsetenv("HOME");
 }
 
+/* A value too long for its message is shown as its longest start whose shell word fits, not as nothing: `-f
+ * "~/x'x'...x'"` (k times "x'") was named "--file ''" from k = 66 on, and cut far short from k = 40 (29 of its 82
+ * bytes; k = 60: 13 of 122), as av_shown_word took the word's excess off the name where each ' is 4 bytes of the
+ * word (a tester's pass). The message gives the value in at most 199 bytes (AV_SHOWN_WORD(arg, 200)), and a quoted word is written
+ * piece by piece while 5 bytes are left after each (the closing quote and the NUL), so at most 196: the expected
+ * start is worked out here from the word's length alone, 2 quotes + its bytes + 3 more per ', the longest start
+ * whose word has at most 196 bytes (k = 60: "~/" and 38 "x'" and "x", 79 bytes, a word of 2 + 79 + 3·38 = 195),
+ * and bash reads the word shown back as that start of the value. */
+static void test_long_value_shown_as_its_longest_start(void **state) {
+    tu_fixture *f = *state;
+    static const int ks[] = {20, 39, 40, 60, 66, 300};
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        char value[700] = "~/", start[700], word[4400], read[4400], want[1200];
+        for (int j = 0; j < ks[t]; j++) strcat(value, "x'");
+        size_t best = 0, quotes = 0;
+        for (size_t p = 1; p <= strlen(value); p++) {
+            quotes += value[p - 1] == '\'';
+            if (2 + p + 3 * quotes <= 196) best = p;
+        }
+        snprintf(start, sizeof start, "%.*s", (int)best, value);
+        size_t w = 0; /* the start in single quotes, each ' as '\'' */
+        want[w++] = '\'';
+        for (size_t i = 0; i < best; i++) {
+            if (value[i] == '\'') memcpy(want + w, "'\\''", 4), w += 4;
+            else want[w++] = value[i];
+        }
+        want[w++] = '\'';
+        want[w] = 0;
+        tu_result r;
+        tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+        const char *argv[] = {"-f", value, "hi", NULL};
+        tu_run_ex(&r, &ro, NULL, 0, argv);
+        assert_int_equal(r.code, 2);
+        cli_word_between(word, sizeof word, r.err, "attnviz: error: --file ", ": the shell did not expand");
+        if (strcmp(word, want)) fail_msg("k %d: shown %s, not %s", ks[t], word, want);
+        assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+        assert_string_equal(read, start);
+        tu_free(&r);
+    }
+}
+
 /* "cannot create folder DIR...": the "..." says the folder's word was cut, and only then. It followed a name
  * over 200 bytes while the word was cut at 249, so `-o l/aaa...a` (210 a's, l a link to nowhere) showed the
  * 212-byte name whole with "..." after it, and `-o l/b'b'...` (70 "b'", 142 bytes, each ' written '\'' in
@@ -5537,6 +5578,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_that_hides_the_files_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_values_in_messages_paste_back_as_one_word, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_long_value_shown_as_its_longest_start, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cut_folder_name_says_so_and_only_then, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -566,15 +566,36 @@ void av_shell_word(char *buf, size_t n, const char *s) {
     shell_word(buf, n, s, 1);
 }
 
+/* 1 when shell_word writes the word into n bytes whole: a plain word and its NUL fit, or a quoted one with the 5
+ * bytes shell_word keeps after each piece (the last piece ends at most 5 bytes before n, and the closing quote
+ * follows it); else 0. */
+static int word_fits(const char *word, size_t n) {
+    return strlen(word) + (word[0] == '\'' ? 4 : 1) <= n;
+}
+
 const char *av_shown_word(char *buf, size_t n, const char *path) {
     char shown[4200], word[4 * sizeof shown + 8]; /* each ' is 4 bytes, '\'' */
-    size_t m = sizeof shown;
-    for (;;) { /* shown shorter until its word fits n: cut in the word, a name would lose its bidi closers */
-        size_t len = av_utf8_shown_name(path, shown, m);
+    size_t len = av_utf8_shown_name(path, shown, sizeof shown);
+    shell_word(word, sizeof word, shown, 0);
+    if (!word_fits(word, n)) {
+        /* the longest shown name whose word fits n, cut in the name (cut in the word, a name would lose its bidi
+         * closers): a bisection over av_utf8_shown_name's size m, whose room for the name grows with m from 1 to
+         * 64 (to 49 bytes) and again from 65 (17 bytes, 48 kept for closers) on, so over the part of m where the
+         * answer lies (m = 1, "", gives ''). Taking the word's excess off the name, a byte of name for a byte of word,
+         * cut far too much of a name of quotes (each ' is 4 bytes in the word): `-f "~/x'x'...x'"` (66 "x'") was
+         * named "--file ''", and with 40 "x'" 29 of its 82 bytes were shown (a tester's pass) */
+        size_t lo = 1, hi = 65; /* the word of size lo fits, that of hi does not */
+        av_utf8_shown_name(path, shown, hi);
         shell_word(word, sizeof word, shown, 0);
-        size_t w = strlen(word);
-        if (w < n || len == 0) break;
-        m = len + 1 > w - n + 2 ? len + 1 - (w - n + 1) : 1;
+        if (word_fits(word, n)) lo = hi, hi = len + 49;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            av_utf8_shown_name(path, shown, mid);
+            shell_word(word, sizeof word, shown, 0);
+            if (word_fits(word, n)) lo = mid;
+            else hi = mid;
+        }
+        av_utf8_shown_name(path, shown, lo);
     }
     shell_word(buf, n, shown, 0); /* a byte that is not UTF-8 stays as it was, U+FFFD on the terminal */
     return buf;

@@ -163,7 +163,7 @@ void av_shell_word(char *buf, size_t n, const char *s);
  * byte that is not UTF-8 kept), so "--model '/tmp/a b/m' is a file; ...: --model '/tmp/a b/m'" where the prose said
  * "--model /tmp/a b/m", two words to the eye. A plain path ("runs/rev", "runs/深度") is as it is. Into buf
  * (n >= 8 bytes, NUL-terminated): a longer name is cut at a whole character before its closers and closing
- * quote, which stay. Returns buf. No errors. Quoting as GNU ls --quoting-style=shell-escape (av_shell_word). */
+ * quote, which stay, to its longest start whose word fits. Returns buf. No errors. Quoting as GNU ls --quoting-style=shell-escape (av_shell_word). */
 const char *av_shown_word(char *buf, size_t n, const char *path);
 /* av_shown_word(s) held in a char[n] that lasts to the end of the enclosing block, for a message's argument. */
 #define AV_SHOWN_WORD(s, n) av_shown_word((char[n]){0}, (n), (s))
