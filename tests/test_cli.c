@@ -2434,6 +2434,65 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, "-it'shead0.png");
     tu_free(&r);
+    /* a value that is no path, quoted by hand as '%s': `--steps "it's"` said "--steps 'it's' is not a whole
+     * number", an open quote; the same for a choice, a real number, --vmax, --figures (and its bad name),
+     * --layer, --explain (the spec and its part), a word in an option's place (an unknown option, -' among
+     * them, an option taken as a value, a sentence that starts with '-', a long option with one hyphen and a
+     * value), and the piece before a full-width space. Each message is written by hand; the word between after
+     * and stop must read back in bash as meant, and a plain value ('z y', below) keeps its '...' as before. */
+    static const struct {
+        const char *argv[4], *want, *after, *stop, *meant;
+    } vals[] = {
+        {{"--steps", "it's", "x"}, "--steps 'it'\\''s' is not a whole number; allowed: 1..1000000", "--steps ",
+         " is not", "it's"},
+        {{"--lr", "it's", "x"}, "--lr 'it'\\''s' is not a number; allowed: 1.1755e-38..10", "--lr ", " is not",
+         "it's"},
+        {{"--cmap", "it's", "x"}, "--cmap 'it'\\''s' is not a colour map; expected viridis, magma, inferno, plasma, "
+         "cividis, gray or RdBu_r", "--cmap ", " is not", "it's"},
+        {{"--vmax", "it's", "x"}, "--vmax 'it'\\''s' is not allowed; allowed: auto, fixed, or a number in (0, 1]",
+         "--vmax ", " is not", "it's"},
+        {{"--figures", "heads,it's", "x"}, "--figures 'heads,it'\\''s': 'it'\\''s' is not a figure; expected a "
+         "comma-separated list of heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or "
+         "all", "--figures ", ": ", "heads,it's"},
+        {{"--figures", "heads,it's", "x"}, NULL, "s': ", " is not a figure", "it's"},
+        {{"--layer", "it's", "x"}, "--layer 'it'\\''s' is not a layer number; allowed: 0..L-1, L the --model's layers "
+         "(its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", "--layer ", " is not", "it's"},
+        {{"--explain", "a,b,it's", "a b"}, "--explain 'a,b,it'\\''s' has 3 parts; it takes one pair QUERY,KEY (token "
+         "indices or token text), e.g. 1,3 or love,learning: run it once for each pair", "--explain ", " has",
+         "a,b,it's"},
+        {{"--explain", "x,it's", "x y"}, "--explain key 'it'\\''s' is neither a token of the sentence nor an index "
+         "0..1", "key ", " is neither", "it's"},
+        {{"--explain", "x,z y", "x y"}, "--explain key 'z y' is neither a token of the sentence nor an index 0..1",
+         "key ", " is neither", "z y"},
+        {{"--it's", "x"}, "unknown option '--it'\\''s' (try --help)", "option ", " (try", "--it's"},
+        {{"-'", "hi"}, "unknown option '-'\\''' (try --help)", "option ", " (try", "-'"},
+        {{"--steps", "--heads=it's", "hi"}, "option '--steps' needs a value N, but the word after it is the option "
+         "'--heads=it'\\''s'; give the value right after --steps", "is the option ", "; give", "--heads=it's"},
+        {{"-o=it's x", "hi"}, "'-o=it'\\''s x' is one word that starts with '-' and holds white space, so it is no "
+         "option: options and their values are separate words (type them without the quotes); a sentence that "
+         "starts with '-' goes after '--', as in attnviz -- '-o=it'\\''s x'", "error: ",
+         " is one word", "-o=it's x"},
+        {{"-heads=it's", "hi"}, "option '-heads=it'\\''s' has one hyphen: type --heads='it'\\''s' (with one hyphen "
+         "its letters are read as short options, -h first) (try --help)", "type ", " (with", "--heads=it's"},
+        {{"--model", "runs/it's\xE3\x80\x80" "3 1"}, "--model 'runs/it'\\''s\xE3\x80\x80" "3 1': the space after "
+         "'runs/it'\\''s' is U+3000 IDEOGRAPHIC SPACE (全角空格), which a Chinese or Japanese input method types in "
+         "full-width mode, and the shell splits words only at the ASCII space, so --model got "
+         "'runs/it'\\''s\xE3\x80\x80" "3 1' as its value, one word, which names no file or folder; type a "
+         "half-width space (半角) there", "the space after ", " is U+3000", "runs/it's"},
+    };
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        const char *argv[5] = {vals[i].argv[0], vals[i].argv[1], vals[i].argv[2], vals[i].argv[3], NULL};
+        tu_run_ex(&r, &ro, NULL, 0, argv);
+        assert_int_equal(r.code, 2);
+        if (vals[i].want) {
+            snprintf(want, sizeof want, "attnviz: error: %s\n", vals[i].want);
+            assert_string_equal(r.err, want);
+        }
+        cli_word_between(word, sizeof word, r.err, vals[i].after, vals[i].stop);
+        assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+        assert_string_equal(read, vals[i].meant);
+        tu_free(&r);
+    }
     assert_int_equal(count_entries(f->dir), 0); /* nothing written */
     if (saved) setenv("HOME", saved, 1), free(saved);
     else unsetenv("HOME");

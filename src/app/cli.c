@@ -354,6 +354,9 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
 }
 
 static void show_value(char *shown, size_t n, const char *s);
+static const char *show_word(char *buf, size_t n, const char *s);
+#define SHOW_WORD_MAX 660
+#define SHOW_WORD(s) show_word((char[SHOW_WORD_MAX]){0}, SHOW_WORD_MAX, (s))
 
 /* 1 if s is a whole number written with a decimal point or an exponent ("150.0", "8.0", "1e3", "2.5e1",
  * "1e400"), with "--NAME S: write a whole number without a decimal point, e.g. 150" into out (cap bytes; "in
@@ -446,10 +449,11 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
             if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
             return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
         }
-        if (d->later) return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %s", d->name, sv, hint,
-                                     d->later);
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a whole number%s; allowed: %lld..%lld", d->name, sv, hint,
-                       d->lo, d->hi);
+        if (d->later)
+            return av_fail(err, AV_EUSAGE, "--%s %s is not a whole number%s; allowed: %s", d->name, SHOW_WORD(s),
+                           hint, d->later);
+        return av_fail(err, AV_EUSAGE, "--%s %s is not a whole number%s; allowed: %lld..%lld", d->name, SHOW_WORD(s),
+                       hint, d->lo, d->hi);
     }
     /* --head 99999999999999999999 was told "outside the allowed range 0..63" where --head 64 names the heads
      * in use, 0..3 of a 4-head model: past an int it goes on as INT_MAX for the later rule, which echoes it
@@ -498,7 +502,7 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
         full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 1);
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, d->min, d->max, d->open); /* "--temperature 零点五" */
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a number%s; allowed: %s", d->name, sv, hint, range);
+        return av_fail(err, AV_EUSAGE, "--%s %s is not a number%s; allowed: %s", d->name, SHOW_WORD(s), hint, range);
     }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
      * report), with the float32 floor in the range it gives ("allowed: (0, 10]" beside it read as a
@@ -579,8 +583,7 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
             return AV_OK;
         }
     }
-    char allowed[256] = "", sv[160];
-    show_value(sv, sizeof sv, s);
+    char allowed[256] = "";
     if (d->allowed) snprintf(allowed, sizeof allowed, "%s", d->allowed);
     for (long long v = d->lo; !d->allowed && v <= d->hi; v++) {
         size_t at = strlen(allowed);
@@ -593,8 +596,9 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
     long long best = hint[0] ? -1 : nearest_value(s, strlen(s), d->choice_name, d->lo, d->hi);
     if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", d->choice_name((int)best));
     if (d->noun)
-        return av_fail(err, AV_EUSAGE, "--%s '%s' is not a %s%s; expected %s", d->name, sv, d->noun, hint, allowed);
-    return av_fail(err, AV_EUSAGE, "--%s '%s' is not allowed%s; expected %s", d->name, sv, hint, allowed);
+        return av_fail(err, AV_EUSAGE, "--%s %s is not a %s%s; expected %s", d->name, SHOW_WORD(s), d->noun, hint,
+                       allowed);
+    return av_fail(err, AV_EUSAGE, "--%s %s is not allowed%s; expected %s", d->name, SHOW_WORD(s), hint, allowed);
 }
 
 /* A code point a figure would draw as a box in a one-line text: a control
@@ -639,7 +643,7 @@ static int wide_space_hint(char *out, size_t n, const char *s, const char *so) {
     long at = wide_space_at(s, &cp);
     out[0] = 0;
     if (at < 0) return 0;
-    char before[80] = "";
+    char before[200] = ""; /* "after 'X'", X one word (SHOW_WORD): 'runs/it's' was an open quote */
     if (at > 0) {
         size_t keep = (size_t)at; /* the last 24 bytes before it, whole characters */
         const char *from = s;
@@ -648,7 +652,9 @@ static int wide_space_hint(char *out, size_t n, const char *s, const char *so) {
             if (!k) k = 1;
             from += k, keep -= k;
         }
-        snprintf(before, sizeof before, "after '%s%.*s'", from > s ? "…" : "", (int)keep, from);
+        char piece[80];
+        snprintf(piece, sizeof piece, "%s%.*s", from > s ? "…" : "", (int)keep, from);
+        snprintf(before, sizeof before, "after %s", SHOW_WORD(piece));
     }
     const char *what = cp == 0x3000 ? "U+3000 IDEOGRAPHIC SPACE (全角空格), which a Chinese or Japanese input method "
                                       "types in full-width mode"
@@ -678,19 +684,29 @@ static void show_value(char *shown, size_t n, const char *s) {
     snprintf(shown + at, n - at, "%s", i < len ? "…" : "");
 }
 
+/* show_value's s as the message's prose quotes a value, one shell word in single quotes (av_quoted_word): 'abc'
+ * as '%s' wrote it, "it's" as 'it'\''s', where '%s' gave 'it's', an open quote to a shell the value is pasted
+ * back into (a tester's pass). Into buf (n >= 16 bytes; SHOW_WORD_MAX holds any show_value's whole); returns buf.
+ * No errors. */
+static const char *show_word(char *buf, size_t n, const char *s) {
+    char sv[160];
+    show_value(sv, sizeof sv, s);
+    return av_quoted_word(buf, n, sv);
+}
+#define SHOW_WORD_MAX 660 /* 160 bytes of show_value, each ' 4 bytes, and the quotes */
+#define SHOW_WORD(s) show_word((char[SHOW_WORD_MAX]){0}, SHOW_WORD_MAX, (s))
+
 /* s (--name's value) is valid UTF-8 without a breaks_line code point; what
  * says why ("a title is one line of text"). */
 static av_status check_one_line(const char *name, const char *s, const char *what, av_err *err) {
-    char shown[160];
-    show_value(shown, sizeof shown, s);
     av_err uerr;
-    if (av_utf8_check(s, strlen(s), &uerr)) return av_fail(err, AV_EUSAGE, "--%s '%s': %s", name, shown, uerr.msg);
+    if (av_utf8_check(s, strlen(s), &uerr)) return av_fail(err, AV_EUSAGE, "--%s %s: %s", name, SHOW_WORD(s), uerr.msg);
     for (size_t i = 0, len = strlen(s); i < len;) {
         unsigned cp;
         const char *why;
         int k = av_utf8_decode((const unsigned char *)s + i, len - i, &cp, &why);
         if (breaks_line(cp))
-            return av_fail(err, AV_EUSAGE, "--%s '%s' contains a %s (U+%04X at byte %zu); %s", name, shown,
+            return av_fail(err, AV_EUSAGE, "--%s %s contains a %s (U+%04X at byte %zu); %s", name, SHOW_WORD(s),
                            av_utf8_category(cp) == AV_UC_CC ? "control character" : "line break", cp, i, what);
         i += (size_t)k;
     }
@@ -757,8 +773,8 @@ static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err
         for (int o = 0; n == 1 && strlen(half) == 1 && o < N_OPTS; o++) {
             if (!kOpts[o].short_name || kOpts[o].short_name != half[0]) continue;
             int ime = cps[0] == 0x2014 || cps[0] == 0xFF0D;
-            return av_fail(err, AV_EUSAGE, "'%s' is not the option -%c (--%s): it starts with U+%04X, not an ASCII "
-                           "hyphen '-'%s (%s); type -%c, or give text that starts this way after '--'", argv[i],
+            return av_fail(err, AV_EUSAGE, "%s is not the option -%c (--%s): it starts with U+%04X, not an ASCII "
+                           "hyphen '-'%s (%s); type -%c, or give text that starts this way after '--'", SHOW_WORD(argv[i]),
                            half[0], kOpts[o].name, cps[0], wide ? ", and its letter is full-width" : "",
                            ime ? "a Chinese input method types '－' or '—' for '-': switch it to English or "
                                  "half-width input"
@@ -778,9 +794,11 @@ static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err
             if (n == 1) snprintf(which, sizeof which, "U+%04X", cps[0]);
             else snprintf(which, sizeof which, "U+%04X U+%04X", cps[0], cps[1]);
             int ime = cps[0] == 0x2014 || cps[0] == 0xFF0D || cps[1] == 0x2014 || cps[1] == 0xFF0D;
-            return av_fail(err, AV_EUSAGE, "'%.*s' is not the option --%s: it starts with %s, not two ASCII "
+            char typed[160]; /* the word up to the name's end */
+            snprintf(typed, sizeof typed, "%.*s", (int)(s - argv[i]) + (int)shown, argv[i]);
+            return av_fail(err, AV_EUSAGE, "%s is not the option --%s: it starts with %s, not two ASCII "
                            "hyphens '--'%s (%s); type --%s, or give text that starts this way after '--'",
-                           (int)(s - argv[i]) + (int)shown, argv[i], kOpts[o].name, which,
+                           SHOW_WORD(typed), kOpts[o].name, which,
                            strncmp(s, half, shown) != 0 ? ", and its name is in full-width letters" : "",
                            ime ? "a Chinese input method types '——' or '－－' for '--': switch it to English or "
                                  "half-width input"
@@ -805,18 +823,6 @@ static const char *paste_word(char *buf, size_t n, const char *s) {
 }
 #define PASTE_WORD(s, n) paste_word((char[n]){0}, (n), (s))
 
-/* s, an option's value or a word of the command, as a message's prose quotes it: av_shown_word's one shell word
- * (controls as <U+XXXX>, each ' as '\''), in single quotes even when it needs none ('-o=x', as the messages
- * always quoted a value), into buf (n >= 16 bytes, cut as av_shown_word cuts); returns buf. "'%s'" made
- * "'-o=it's'" and "--prefix '-it's'", an open quote to a shell. No errors. */
-static const char *quoted_word(char *buf, size_t n, const char *s) {
-    av_shown_word(buf + 1, n - 2, s);
-    if (buf[1] == '\'') return memmove(buf, buf + 1, strlen(buf + 1) + 1);
-    buf[0] = '\'';
-    strcat(buf, "'");
-    return buf;
-}
-#define QUOTED_WORD(s, n) quoted_word((char[n]){0}, (n), (s))
 
 /* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...)
  * and invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
@@ -838,7 +844,7 @@ static av_status check_not_blank(const char *name, const char *s, const char *sh
     }
     if (p < end || !*s) return AV_OK;
     char word[240];
-    if (shown) quoted_word(word, sizeof word, shown);
+    if (shown) av_quoted_word(word, sizeof word, shown);
     else av_shell_word(word, 80, s);
     if (format)
         return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is an invisible format character); "
@@ -933,14 +939,14 @@ static av_status check_visible_name(const char *name, const char *s, int prefix,
     if (bad)
         return av_fail(err, AV_EUSAGE, "--%s %s holds U+%04X (byte %zu), %s: %s would not be the name a "
                        "listing seems to show, and could not be typed from it; %s (a space between words is fine)",
-                       name, QUOTED_WORD(shown, 320), bad, bad_at, what,
+                       name, AV_QUOTED_WORD(shown, 320), bad, bad_at, what,
                        prefix ? "the files' names" : "the folder's name", example);
     if (s[0] == '-' && prefix) { /* each a word: '%s' showed '-it's' and '-it'shead0.png' */
         char file[sizeof shown + 16];
         snprintf(file, sizeof file, "%shead0.png", shown);
         return av_fail(err, AV_EUSAGE, "--%s %s starts with '-', so the files' names would too (%s), and rm, ls, cp "
-                       "and other tools read such a name as an option; %s", name, QUOTED_WORD(shown, 320),
-                       QUOTED_WORD(file, 340), example);
+                       "and other tools read such a name as an option; %s", name, AV_QUOTED_WORD(shown, 320),
+                       AV_QUOTED_WORD(file, 340), example);
     }
     return AV_OK;
 }
@@ -964,10 +970,14 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
      * A number, choice or list is never "--NAME" or "-X", nor a path that does not exist, so say the value is
      * missing (a --title may be anything) */
     if (arg && separate && (d->kind != OPT_STRING || (takes_a_path(d) && access(arg, F_OK) != 0)) &&
-        names_an_option(arg))
-        return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option '%.40s'; give "
+        names_an_option(arg)) {
+        char opt[41]; /* its first 40 bytes, whole characters, as one word: '--heads=it's' was an open quote */
+        snprintf(opt, sizeof opt, "%s", arg);
+        av_utf8_trim_cut(opt);
+        return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option %s; give "
                        "the %s right after --%s", d->name, d->noun ? "a " : "a value", d->noun ? d->noun : d->arg ? " " : "",
-                       d->noun ? "" : d->arg ? d->arg : "", arg, d->noun ? d->noun : "value", d->name);
+                       d->noun ? "" : d->arg ? d->arg : "", SHOW_WORD(opt), d->noun ? d->noun : "value", d->name);
+    }
     /* "--outdir=~/figs": the shell expands ~ only at a word's start, so the value kept it, and attnviz made a
      * folder named "~" here and said "wrote ~/figs/head0.png", which reads as the home folder (a figure-maker's
      * pass). Refused unless a folder named "~" is really here */
@@ -1037,8 +1047,8 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
                        d->offset == AT(outdir) ? "the figures" : "the .npy files",
                        d->offset == AT(outdir) ? "-o figs" : "--dump dump");
     if (arg && takes_a_path(d) && d->offset != AT(outdir) && d->offset != AT(dump_dir) && access(arg, F_OK) != 0) {
-        char so[256], hint[480]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
-        const char *shown = QUOTED_WORD(arg, 100); /* a path, as one shell word: '%s' showed 'runs/it's　3' */
+        char so[800], hint[1200]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
+        const char *shown = AV_QUOTED_WORD(arg, 100); /* a path, as one shell word: '%s' showed 'runs/it's　3' */
         snprintf(so, sizeof so, "--%s got %s as its value, one word, which names no file or folder", d->name, shown);
         if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, AV_EUSAGE, "--%s %s: %s", d->name, shown, hint);
     }
@@ -1084,11 +1094,11 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
      * say so, not only that '8　我爱深度学习' is no number (a list, text or file name may hold such a space) */
     int one_value = d->kind == OPT_INT || d->kind == OPT_U64 || d->kind == OPT_DOUBLE || d->kind == OPT_CHOICE ||
                     d->parse == parse_vmax || d->parse == parse_layer;
-    char shown[160], so[256], hint[480];
+    char so[800], hint[1200];
     if (st && arg && one_value) {
-        show_value(shown, sizeof shown, arg);
-        snprintf(so, sizeof so, "--%s got '%s' as its value, one word", d->name, shown);
-        if (wide_space_hint(hint, sizeof hint, arg, so)) return av_fail(err, st, "--%s '%s': %s", d->name, shown, hint);
+        snprintf(so, sizeof so, "--%s got %s as its value, one word", d->name, SHOW_WORD(arg));
+        if (wide_space_hint(hint, sizeof hint, arg, so))
+            return av_fail(err, st, "--%s %s: %s", d->name, SHOW_WORD(arg), hint);
     }
     return st;
 }
@@ -1110,7 +1120,8 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, 0, 1, 1); /* "--vmax 零点五" */
         long long best = hint[0] ? -1 : nearest_value(s, strlen(s), vmax_word, 0, 1); /* "--vmax atuo" */
         if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", vmax_word((int)best));
-        return av_fail(err, AV_EUSAGE, "--vmax '%s' is not allowed%s; allowed: auto, fixed, or a number in (0, 1]", sv,
+        return av_fail(err, AV_EUSAGE, "--vmax %s is not allowed%s; allowed: auto, fixed, or a number in (0, 1]",
+                       SHOW_WORD(s),
                        hint);
     }
     av_status tiny = check_float32_tiny("vmax", sv, v, errno == ERANGE, "auto, fixed, or a number in 1.1755e-38..1", err);
@@ -1173,11 +1184,9 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
         const char *end = av_utf8_list_sep(p, &sep); /* ',' or '，' */
         size_t len = end ? (size_t)(end - p) : strlen(p);
         const char *name = trim_separators(p, &len); /* "heads, grid" */
-        char sv[160];
-        show_value(sv, sizeof sv, s);
         if (len == 0)
-            return av_fail(err, AV_EUSAGE, "--figures '%s' has an empty name; expected a comma-separated list of %s",
-                           sv, allowed);
+            return av_fail(err, AV_EUSAGE, "--figures %s has an empty name; expected a comma-separated list of %s",
+                           SHOW_WORD(s), allowed);
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
@@ -1191,12 +1200,11 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
-            char nv[160], one[65];
+            char one[65];
             snprintf(one, sizeof one, "%.*s", (int)(len > 64 ? 64 : len), name);
             av_utf8_trim_cut(one);
-            show_value(nv, sizeof nv, one);
-            return av_fail(err, AV_EUSAGE, "--figures '%s': '%s' is not a figure%s; expected a comma-separated list of %s",
-                           sv, nv, near, allowed);
+            return av_fail(err, AV_EUSAGE, "--figures %s: %s is not a figure%s; expected a comma-separated list of %s",
+                           SHOW_WORD(s), SHOW_WORD(one), near, allowed);
         }
         if (k == 7) {
             bits |= AV_FIG_ALL;
@@ -1237,15 +1245,14 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         return AV_OK;
     }
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
-        char sv[160], hint[256];
-        show_value(sv, sizeof sv, s);
+        char hint[256];
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
         char point[256];
         if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
             return av_fail(err, AV_EUSAGE, "%s; allowed: 0..L-1, L the --model's layers", point);
-        return av_fail(err, AV_EUSAGE, "--layer '%s' is not a layer number%s; allowed: 0..L-1, L the --model's "
-                       "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", sv, hint);
+        return av_fail(err, AV_EUSAGE, "--layer %s is not a layer number%s; allowed: 0..L-1, L the --model's "
+                       "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", SHOW_WORD(s), hint);
     }
     o->layer = (int)v;
     return AV_OK;
@@ -1262,7 +1269,7 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
         char shown[160];
         show_value(shown, sizeof shown, s);
         return av_fail(err, AV_EUSAGE, "--prefix %s must be part of a file name: at most 64 bytes, no '/' "
-                       "(use -o for the folder)", QUOTED_WORD(shown, 320));
+                       "(use -o for the folder)", AV_QUOTED_WORD(shown, 320));
     }
     if ((st = check_visible_name("prefix", s, 1, 0, err))) return st;
     if (s[0] == '.') {
@@ -1271,7 +1278,8 @@ static av_status parse_prefix(av_options *o, const char *s, av_err *err) {
         snprintf(file, sizeof file, "%shead0.png", shown);
         return av_fail(err, AV_EUSAGE, "--prefix %s starts with '.', so every file it names would be hidden "
                        "(%s: ls and file managers do not list it); give a name such as slide1_ (a '.' "
-                       "after the first character is fine, as in v1.)", QUOTED_WORD(shown, 320), QUOTED_WORD(file, 340));
+                       "after the first character is fine, as in v1.)", AV_QUOTED_WORD(shown, 320),
+                       AV_QUOTED_WORD(file, 340));
     }
     o->prefix = s;
     return AV_OK;
@@ -1296,18 +1304,17 @@ static av_status non_ascii_option(char **argv, av_err *err) {
     size_t len = av_utf8_char_len(c);
     const unsigned char *u = (const unsigned char *)c;
     unsigned cp = len ? av_utf8_next(&u) : 0;
-    char shown[160];
-    show_value(shown, sizeof shown, word);
     char twin = (char)av_utf8_halfwidth(cp);
     if (!twin)
-        return av_fail(err, AV_EUSAGE, "unknown option '%s': options are ASCII letters after '-' (try --help)", shown);
+        return av_fail(err, AV_EUSAGE, "unknown option %s: options are ASCII letters after '-' (try --help)",
+                       SHOW_WORD(word));
     for (int o = 0; o < N_OPTS; o++)
         if (kOpts[o].short_name == twin)
-            return av_fail(err, AV_EUSAGE, "unknown option '%s': '%.*s' (U+%04X) is the full-width form of '%c': "
-                           "type the half-width -%c (半角), which is --%s", shown, (int)len, c, cp, twin, twin,
+            return av_fail(err, AV_EUSAGE, "unknown option %s: '%.*s' (U+%04X) is the full-width form of '%c': "
+                           "type the half-width -%c (半角), which is --%s", SHOW_WORD(word), (int)len, c, cp, twin, twin,
                            kOpts[o].name);
-    return av_fail(err, AV_EUSAGE, "unknown option '%s': '%.*s' (U+%04X) is the full-width form of '%c', and -%c is "
-                   "no option either (try --help)", shown, (int)len, c, cp, twin, twin);
+    return av_fail(err, AV_EUSAGE, "unknown option %s: '%.*s' (U+%04X) is the full-width form of '%c', and -%c is "
+                   "no option either (try --help)", SHOW_WORD(word), (int)len, c, cp, twin, twin);
 }
 
 /* An option last on the line, with no value after it: name what it takes. "attnviz --train", typed to see
@@ -1335,7 +1342,7 @@ static av_status missing_value(const char *name, av_err *err) {
     /* the option itself, not the word it ends: `attnviz -qo` said "option '-qo' needs a value DIR" */
     char one[3] = {'-', (char)optopt, 0};
     if (name && name[0] == '-' && name[1] != '-' && strlen(name) > 2 && d && d->short_name == optopt) name = one;
-    return av_fail(err, AV_EUSAGE, "option '%s' needs %s%s%s%s (try --help)", name ? name : "?",
+    return av_fail(err, AV_EUSAGE, "option %s needs %s%s%s%s (try --help)", SHOW_WORD(name ? name : "?"),
                    d && d->noun ? "a " : "a value", d && d->noun ? d->noun : d && d->arg ? " " : "",
                    d && !d->noun && d->arg ? d->arg : "", what);
 }
@@ -1350,21 +1357,23 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
     if (name && name[0] == '-' && name[1] == '-' && strchr(name, '='))
         for (int i = 0; optopt && i < N_OPTS; i++)
             if (!kOpts[i].arg && optopt == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i)) {
-                char shown[160];
-                show_value(shown, sizeof shown, name);
-                return av_fail(err, AV_EUSAGE, "option --%s takes no value, but '%s' gives one: type --%s alone "
-                               "(try --help)", kOpts[i].name, shown, kOpts[i].name);
+                return av_fail(err, AV_EUSAGE, "option --%s takes no value, but %s gives one: type --%s alone "
+                               "(try --help)", kOpts[i].name, SHOW_WORD(name), kOpts[i].name);
             }
     if (optopt < 0 || optopt >= 0x80) return non_ascii_option(argv, err);
     if (optopt >= '0' && optopt <= '9') /* "-5 degrees today": a sentence, not an option */
         return av_fail(err, AV_EUSAGE,
                        "unknown option '-%c'; a sentence that starts with '-' goes after '--', as in attnviz -- \"-%c ...\"",
                        optopt, optopt);
-    if (optopt && optopt < LONG_ONLY && optopt != '?')
-        return av_fail(err, AV_EUSAGE, "unknown option '-%c' (try --help)", optopt);
+    if (optopt && optopt < LONG_ONLY && optopt != '?') { /* -' said "unknown option '-''", an open quote */
+        char letter[3] = {'-', (char)optopt, 0};
+        return av_fail(err, AV_EUSAGE, "unknown option %s (try --help)", SHOW_WORD(letter));
+    }
     if (name && name[0] == '-' && name[1] == '-') {
         /* an abbreviation that fits several long options */
         size_t len = strcspn(name + 2, "=");
+        char typed[160]; /* the name without its "=VALUE", as a message quotes it (SHOW_WORD) */
+        snprintf(typed, sizeof typed, "%.*s", (int)len + 2, name);
         /* PyTorch's and Hugging Face's names for what attnviz calls otherwise: "--num_heads 8" said only
          * "unknown option", "--nhead 8" "did you mean --head?" (the head --explain shows, not the count) and
          * "--rope" "ambiguous; possibilities: --rope-style --rope-base", neither of which turns RoPE on (a
@@ -1399,8 +1408,8 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
             size_t i = 0;
             while (i < len && k[i] && (name[2 + i] == '_' ? '-' : tolower((unsigned char)name[2 + i])) == k[i]) i++;
             if (i == len && !k[i])
-                return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean %s? (%s) (try --help)",
-                               (int)len + 2, name, kTorch[t].use, kTorch[t].whose);
+                return av_fail(err, AV_EUSAGE, "unknown option %s; did you mean %s? (%s) (try --help)",
+                               SHOW_WORD(typed), kTorch[t].use, kTorch[t].whose);
         }
         char which[256] = "";
         int hits = 0;
@@ -1410,7 +1419,7 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
                 snprintf(which + strlen(which), sizeof which - strlen(which), " --%s", kOpts[i].name);
             }
         if (hits > 1)
-            return av_fail(err, AV_EUSAGE, "option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, name, which);
+            return av_fail(err, AV_EUSAGE, "option %s is ambiguous; possibilities:%s", SHOW_WORD(typed), which);
         /* "--heads＝8", "--ｈｅａｄｓ 8": typed in an input method's full-width mode, it said only "unknown
          * option" (a Chinese-speaking student's pass): the half-width form, when it names an option */
         char half[128];
@@ -1419,31 +1428,29 @@ static av_status bad_option(int ch, char **argv, av_err *err) {
             size_t hl = strcspn(half, "=");
             for (int i = 0; i < N_OPTS; i++)
                 if (strlen(kOpts[i].name) == hl && strncmp(kOpts[i].name, half, hl) == 0) {
-                    char shown[160];
-                    show_value(shown, sizeof shown, name);
-                    return av_fail(err, AV_EUSAGE, "unknown option '%s': it is typed with full-width characters; type "
-                                   "the half-width --%s (半角) (try --help)", shown, half);
+                    return av_fail(err, AV_EUSAGE, "unknown option %s: it is typed with full-width characters; type "
+                                   "the half-width --%s (半角) (try --help)", SHOW_WORD(name), half);
                 }
         }
         int best = nearest_name(name + 2, len, opt_name, N_OPTS); /* "--casual": did you mean --causal? */
         if (best >= 0)
-            return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean --%s? (try --help)", (int)len + 2,
-                           name, kOpts[best].name);
+            return av_fail(err, AV_EUSAGE, "unknown option %s; did you mean --%s? (try --help)", SHOW_WORD(typed),
+                           kOpts[best].name);
         /* a figure-maker's "--svg": the output format is a value of --format */
         static const char *const kFormats[] = {"png", "svg", "both"};
         for (int i = 0; i < 3; i++)
             if (strlen(kFormats[i]) == len && strncasecmp(name + 2, kFormats[i], len) == 0)
-                return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; did you mean --format %s? (try --help)",
-                               (int)len + 2, name, kFormats[i]);
+                return av_fail(err, AV_EUSAGE, "unknown option %s; did you mean --format %s? (try --help)",
+                               SHOW_WORD(typed), kFormats[i]);
         /* "--pdf", "--jpg": formats attnviz does not write; SVG is the vector one a PDF can be made from */
         static const char *const kOther[] = {"pdf", "jpg", "jpeg", "eps", "ps", "webp", "tiff", "gif"};
         for (size_t i = 0; i < sizeof kOther / sizeof kOther[0]; i++)
             if (strlen(kOther[i]) == len && strncasecmp(name + 2, kOther[i], len) == 0)
-                return av_fail(err, AV_EUSAGE, "unknown option '%.*s'; attnviz writes figures as PNG and SVG (--format "
+                return av_fail(err, AV_EUSAGE, "unknown option %s; attnviz writes figures as PNG and SVG (--format "
                                "png, svg or both): make a %.*s from one with another tool (rsvg-convert -f pdf FIG.svg > "
-                               "FIG.pdf makes a PDF) (try --help)", (int)len + 2, name, (int)len, name + 2);
+                               "FIG.pdf makes a PDF) (try --help)", SHOW_WORD(typed), (int)len, name + 2);
     }
-    return av_fail(err, AV_EUSAGE, "unknown option '%s' (try --help)", name ? name : "?");
+    return av_fail(err, AV_EUSAGE, "unknown option %s (try --help)", SHOW_WORD(name ? name : "?"));
 }
 
 /* An option that a full-width or no-break space (wide_space_at) joins to what follows it: "--heads　8",
@@ -1458,11 +1465,10 @@ static av_status check_wide_space_option(const char *a, av_err *err) {
         named = a[1] == '-' ? at > 2 && strncmp(kOpts[k].name, a + 2, (size_t)at - 2) == 0
                             : at == 2 && kOpts[k].short_name == a[1];
     if (!named) return AV_OK;
-    char shown[160], so[256], hint[480];
-    show_value(shown, sizeof shown, a);
-    snprintf(so, sizeof so, "'%s' reached attnviz as one word, which is no option", shown);
+    char so[800], hint[1200];
+    snprintf(so, sizeof so, "%s reached attnviz as one word, which is no option", SHOW_WORD(a));
     wide_space_hint(hint, sizeof hint, a, so);
-    return av_fail(err, AV_EUSAGE, "unknown option '%s': %s (try --help)", shown, hint);
+    return av_fail(err, AV_EUSAGE, "unknown option %s: %s (try --help)", SHOW_WORD(a), hint);
 }
 
 /* The row of kOpts that the long option name[0..len) (without "--") stands for as getopt_long reads it: the
@@ -1485,10 +1491,8 @@ static void note_options_after_dashes(int argc, char **argv, int from) {
     for (int i = from; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] != '-' || !a[2] || long_option_row(a + 2, strcspn(a + 2, "=")) < 0) continue;
-        char shown[160];
-        show_value(shown, sizeof shown, a);
-        av_message(stderr, "attnviz: note: '%s' comes after '--', so it is read as words of the text, not as an "
-                   "option; put options before '--'\n", shown);
+        av_message(stderr, "attnviz: note: %s comes after '--', so it is read as words of the text, not as an "
+                   "option; put options before '--'\n", SHOW_WORD(a));
         return;
     }
 }
@@ -1503,10 +1507,8 @@ static int note_option_in_quotes(const char *a) {
         while (isalnum((unsigned char)q[3 + len]) || q[3 + len] == '-') len++;
         unsigned char after = (unsigned char)q[3 + len];
         if (!len || !(after == 0 || after == '=' || after == ' ') || long_option_row(q + 3, len) < 0) continue;
-        char shown[160];
-        show_value(shown, sizeof shown, a);
-        av_message(stderr, "attnviz: note: the text '%s' holds '--%.*s', read as words of the text, not as an option "
-                   "(the quotes made one word of it); to use the option, put it outside the quotes\n", shown,
+        av_message(stderr, "attnviz: note: the text %s holds '--%.*s', read as words of the text, not as an option "
+                   "(the quotes made one word of it); to use the option, put it outside the quotes\n", SHOW_WORD(a),
                    (int)(len > 40 ? 40 : len), q + 3);
         return 1;
     }
@@ -1528,16 +1530,15 @@ static av_status check_wide_space_in_text(const char *a, av_err *err) {
             while (isalnum((unsigned char)q[2 + len]) || q[2 + len] == '-') len++;
         unsigned char after = (unsigned char)q[2 + len];
         if (len && (after == 0 || after == '=' || after == ' ' || after >= 0x80) && long_option_row(q + 2, len) >= 0) {
-            char shown[160], so[320], hint[560];
+            char so[800], hint[1200];
             int name_len = len > 32 ? 32 : (int)len; /* long_option_row matched: at most a name's length */
-            show_value(shown, sizeof shown, a);
-            snprintf(so, sizeof so, "'%s' reached attnviz as one word of the text, and '--%.*s' would be read as "
-                     "words of it, not as an option", shown, name_len, q + 2);
+            snprintf(so, sizeof so, "%s reached attnviz as one word of the text, and '--%.*s' would be read as "
+                     "words of it, not as an option", SHOW_WORD(a), name_len, q + 2);
             wide_space_hint(hint, sizeof hint, p, so);
             /* a sentence about the option ("Run it with --causal", pasted with a no-break space) is text: '--'
              * keeps it as typed, which the message did not say (a reviewer's pass) */
-            return av_fail(err, AV_EUSAGE, "the text '%s' holds the option --%.*s: %s; to keep it as text, put -- "
-                           "before the text (try --help)", shown, name_len, q + 2, hint);
+            return av_fail(err, AV_EUSAGE, "the text %s holds the option --%.*s: %s; to keep it as text, put -- "
+                           "before the text (try --help)", SHOW_WORD(a), name_len, q + 2, hint);
         }
         p = q;
     }
@@ -1565,15 +1566,24 @@ static av_status check_text_as_option(const char *a, av_err *err) {
         option = k < N_OPTS;
         if (!option || kOpts[k].arg) break; /* an unknown letter, or a value from here on */
     }
-    char shown[160], word[200];
-    show_value(shown, sizeof shown, a);
+    char word[200];
     av_shell_word(word, sizeof word, a);
     if (option)
-        return av_fail(err, AV_EUSAGE, "'%s' is one word that starts with '-' and holds white space, so it is no "
+        return av_fail(err, AV_EUSAGE, "%s is one word that starts with '-' and holds white space, so it is no "
                        "option: options and their values are separate words (type them without the quotes); a "
-                       "sentence that starts with '-' goes after '--', as in attnviz -- %s", shown, word);
-    return av_fail(err, AV_EUSAGE, "'%s' is one word that starts with '-' and holds white space, so it is no option: "
-                   "a sentence that starts with '-' goes after '--', as in attnviz -- %s", shown, word);
+                       "sentence that starts with '-' goes after '--', as in attnviz -- %s", SHOW_WORD(a), word);
+    return av_fail(err, AV_EUSAGE, "%s is one word that starts with '-' and holds white space, so it is no option: "
+                   "a sentence that starts with '-' goes after '--', as in attnviz -- %s", SHOW_WORD(a), word);
+}
+
+/* a, a long option typed with one hyphen ("-heads=it's"), as what follows a '-' in "type -%s" that pastes
+ * back: its name and '=' as typed, the value after it one shell word (paste_word): "-heads='it'\''s'", where
+ * show_value's "-heads=it's" made "type --heads=it's", an open quote. Into buf (n >= 32); returns buf. */
+static const char *one_hyphen_fix(char *buf, size_t n, const char *a) {
+    size_t name = strcspn(a, "=");
+    if (!a[name] || name > 64) return show_value(buf, n, a), buf;
+    snprintf(buf, n, "%.*s=%s", (int)name, a, PASTE_WORD(a + name + 1, 200));
+    return buf;
 }
 
 /* The words of argv, walked once as getopt reads them, so an option's value ("--title -html", "--title --html
@@ -1618,10 +1628,10 @@ static av_status check_words(int argc, char **argv, av_err *err) {
         size_t len = strcspn(a + 1, "=");
         for (int k = 0; len > 1 && k < N_OPTS; k++)
             if (strlen(kOpts[k].name) == len && strncmp(kOpts[k].name, a + 1, len) == 0) {
-                char shown[160];
-                show_value(shown, sizeof shown, a);
-                return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen: type -%s (with one hyphen its letters "
-                               "are read as short options, -%c first) (try --help)", shown, shown, a[1]);
+                char fix[300];
+                return av_fail(err, AV_EUSAGE, "option %s has one hyphen: type -%s (with one hyphen its letters "
+                               "are read as short options, -%c first) (try --help)", SHOW_WORD(a),
+                               one_hyphen_fix(fix, sizeof fix, a), a[1]);
             }
         /* "-svg", "-pdf": a format typed as an option, in ImageMagick's one-hyphen style, read as -s vg ("--seed
          * 'vg' is not a whole number": a figure-maker's pass); the format is a value of --format */
@@ -1632,23 +1642,23 @@ static av_status check_words(int argc, char **argv, av_err *err) {
                 static const char *const kWhat[] = {"PNG", "SVG", "PNG and SVG"};
                 /* no "-S first": -S is no option ("-SVG"), and the letters' reading is not the point */
                 if (k < 3)
-                    return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen, so its letters are read as short "
-                                   "options: for %s figures type --format %s (try --help)", a, kWhat[k],
+                    return av_fail(err, AV_EUSAGE, "option %s has one hyphen, so its letters are read as short "
+                                   "options: for %s figures type --format %s (try --help)", SHOW_WORD(a), kWhat[k],
                                    kFormatWords[k]);
-                return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen, so its letters are read as short "
+                return av_fail(err, AV_EUSAGE, "option %s has one hyphen, so its letters are read as short "
                                "options; attnviz writes figures as PNG and SVG (--format png, svg or both): convert "
                                "one with another tool, e.g. rsvg-convert -f pdf FIG.svg > FIG.pdf for a PDF (try "
-                               "--help)", a);
+                               "--help)", SHOW_WORD(a));
             }
         /* "-out slides": a start of one long name only, 3 letters or more, read as -o ut (a tester's pass) */
         int hits = 0, row = -1;
         for (int k = 0; len >= 3 && k < N_OPTS; k++)
             if (strlen(kOpts[k].name) > len && strncmp(kOpts[k].name, a + 1, len) == 0) hits++, row = k;
         if (hits == 1) {
-            char shown[160];
-            show_value(shown, sizeof shown, a);
-            return av_fail(err, AV_EUSAGE, "option '%s' has one hyphen: type -%s, which is --%s (with one hyphen its "
-                           "letters are read as short options, -%c first) (try --help)", shown, shown, kOpts[row].name,
+            char fix[300];
+            return av_fail(err, AV_EUSAGE, "option %s has one hyphen: type -%s, which is --%s (with one hyphen its "
+                           "letters are read as short options, -%c first) (try --help)", SHOW_WORD(a),
+                           one_hyphen_fix(fix, sizeof fix, a), kOpts[row].name,
                            a[1]);
         }
         for (const char *c = a + 1; *c; c++) { /* short options, as getopt reads them */
@@ -1656,9 +1666,7 @@ static av_status check_words(int argc, char **argv, av_err *err) {
                 int f = 0;
                 while (f < N_OPTS && kOpts[f].short_name != c[-1]) f++;
                 if (f == N_OPTS) break; /* an unknown letter: getopt names it */
-                char shown[160];
-                show_value(shown, sizeof shown, a);
-                return av_fail(err, AV_EUSAGE, "'%s': -%c (--%s) takes no value: type -%c alone (try --help)", shown,
+                return av_fail(err, AV_EUSAGE, "%s: -%c (--%s) takes no value: type -%c alone (try --help)", SHOW_WORD(a),
                                c[-1], kOpts[f].name, c[-1]);
             }
             int k = 0;
@@ -1674,7 +1682,7 @@ static av_status check_words(int argc, char **argv, av_err *err) {
                                 * value one word that pastes back, and "--outdir ~/x" for a ~ that '=' would keep */
                 const char *word = PASTE_WORD(c + 2, 200);
                 return av_fail(err, AV_EUSAGE, "%s: a short option takes no '=': type -%c %s (or --%s%c%s) (try "
-                               "--help)", QUOTED_WORD(a, 200), *c, word, kOpts[k].name, c[2] == '~' ? ' ' : '=',
+                               "--help)", AV_QUOTED_WORD(a, 200), *c, word, kOpts[k].name, c[2] == '~' ? ' ' : '=',
                                word);
             }
             if (!c[1]) i++; /* "-o DIR": the value is the next word; "-oDIR": the rest of this one */
@@ -1688,12 +1696,11 @@ static av_status check_words(int argc, char **argv, av_err *err) {
     if (!html || !n || !((n > 5 && strncasecmp(first + n - 5, ".html", 5) == 0) ||
                          (n > 4 && strncasecmp(first + n - 4, ".htm", 4) == 0)))
         return AV_OK;
-    char word[200], shown[160];
+    char word[200];
     snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), first);
-    show_value(shown, sizeof shown, word);
-    return av_fail(err, AV_EUSAGE, "--html takes no value, so '%s' would be read as the sentence's first word; "
+    return av_fail(err, AV_EUSAGE, "--html takes no value, so %s would be read as the sentence's first word; "
                    "the page is written as attnviz.html in the output folder: give the folder with -o DIR "
-                   "(and a name's start with --prefix NAME)", shown);
+                   "(and a name's start with --prefix NAME)", SHOW_WORD(word));
 }
 
 /* Rules that involve more than one option. */

@@ -51,7 +51,7 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
     out[0] = 0;
     for (int i = 0; i < toks->n; i++)
         if (strcasecmp(toks->tok[i], want) == 0 || strcasecmp(toks->tok[i], spaced) == 0) {
-            snprintf(out, n, "; tokens are case-sensitive: '%s' is token %d", toks->tok[i], i);
+            snprintf(out, n, "; tokens are case-sensitive: %s is token %d", AV_QUOTED_WORD(toks->tok[i], 1100), i);
             return;
         }
     /* "ＧＰＴ" in the sentence and GPT typed, or the other way round: different tokens, with no word why (a
@@ -61,8 +61,8 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
     for (int i = 0; i < toks->n; i++) {
         av_utf8_halfwidth_text(b, sizeof b, toks->tok[i], NULL);
         if (strcmp(a, b) == 0 && strcmp(toks->tok[i], want) != 0) {
-            snprintf(out, n, "; full-width and half-width letters are different characters: '%s' is token %d", toks->tok[i],
-                     i);
+            snprintf(out, n, "; full-width and half-width letters are different characters: %s is token %d",
+                     AV_QUOTED_WORD(toks->tok[i], 1100), i);
             return;
         }
     }
@@ -125,7 +125,9 @@ static void near_hint(char *out, size_t n, const av_tokens *toks, const char *wa
                 if (chars >= 2 && d <= limit && d < best_d) best = i, best_d = d;
             }
         }
-    if (best >= 0) snprintf(out, n, "; did you mean '%s' (token %d)?", toks->tok[best] + (toks->tok[best][0] == ' '), best);
+    if (best >= 0)
+        snprintf(out, n, "; did you mean %s (token %d)?",
+                 AV_QUOTED_WORD(toks->tok[best] + (toks->tok[best][0] == ' '), 1100), best);
 }
 
 /* s[0..len) for a message, into buf (cap >= 8 bytes): as it is when it fits in
@@ -181,6 +183,18 @@ static const char *shown(char *buf, size_t cap, const char *s, size_t len) {
     if (!cut) return shown_cut(buf, cap, s, len);
     av_utf8_shown_name(shown_cut(cut, cap, s, len), buf, cap);
     free(cut);
+    return buf;
+}
+
+/* shown's text as the prose quotes a value, one shell word in single quotes (av_quoted_word, utf8.h): 'abc' as
+ * '%s' wrote it, "it's" as 'it'\''s' where '%s' gave `--explain 'it's,1' must be ...`, an open quote to a shell
+ * it is pasted back into (a tester's pass). buf and cap as shown's (a word longer than cap is cut at a whole
+ * character, its closing quote kept); returns buf. */
+static const char *shown_word(char *buf, size_t cap, const char *s, size_t len) {
+    char *text = malloc(cap);
+    if (!text) return av_quoted_word(buf, cap, shown_cut(buf, cap, s, len));
+    av_quoted_word(buf, cap, shown(text, cap, s, len));
+    free(text);
     return buf;
 }
 
@@ -312,11 +326,11 @@ static void note(notes *nt, const char *fmt, ...) {
 static void use_token(const char *what, const char *part, const char *tok, int i, int more, int added_space,
                       int *out, notes *nt) {
     if (added_space)
-        note(nt, "attnviz: note: --explain %s '%s' is the token '%s' (index %d): the model's token "
-                 "carries its leading space as ␣\n", what, part, tok, i);
+        note(nt, "attnviz: note: --explain %s %s is the token %s (index %d): the model's token "
+                 "carries its leading space as ␣\n", what, AV_QUOTED_WORD(part, 1100), AV_QUOTED_WORD(tok, 1100), i);
     if (more)
-        note(nt, "attnviz: note: --explain %s '%s' occurs %d times; using the first (index %d); "
-                 "give an index to pick another\n", what, tok, more + 1, i);
+        note(nt, "attnviz: note: --explain %s %s occurs %d times; using the first (index %d); "
+                 "give an index to pick another\n", what, AV_QUOTED_WORD(tok, 1100), more + 1, i);
     *out = i;
 }
 
@@ -390,7 +404,8 @@ static void quote_hint(char *out, size_t n, const av_tokens *toks, const char *p
                  stop ? ", and its '" : "", stop ? smark : "", stop ? "' at the end is typed too" : "");
     else snprintf(marks, sizeof marks, "its '%s' (U+%04X) at the end is %s, typed as part of the value", smark, scp,
                   sname);
-    snprintf(out, n, "; %s: did you mean '%s' (token %d)?", marks, toks->tok[i] + (toks->tok[i][0] == ' '), i);
+    snprintf(out, n, "; %s: did you mean %s (token %d)?", marks,
+             AV_QUOTED_WORD(toks->tok[i] + (toks->tok[i][0] == ' '), 1100), i);
     av_utf8_trim_cut(out); /* a long token cut between characters, not inside one */
 }
 
@@ -525,9 +540,9 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         if (in) snprintf(why, sizeof why, "type the half-width %s, 半角", typed);
         else snprintf(why, sizeof why, "and as the half-width %s it is outside 0..%d too: T = %d token%s", typed,
                       toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
-        st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d (it is "
-                     "typed in full-width characters%s%s)", what, shown(partq, sizeof partq, num, strcspn(num, " ")), toks->n - 1,
-                     in ? ": " : ", ", why);
+        st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d (it is "
+                     "typed in full-width characters%s%s)", what, shown_word(partq, sizeof partq, num, strcspn(num, " ")),
+                     toks->n - 1, in ? ": " : ", ", why);
     } else if (core && core < n) { /* "爱, 习", "爱，　习": a space after the comma */
         char *trimmed = strndup(part + lead, core);
         st = trimmed ? resolve(trimmed, toks, what, out, nt, err) : av_fail(err, AV_ERUNTIME, "out of memory");
@@ -548,8 +563,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
                           "0..%d too: T = %d token%s)", num, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
         }
         if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);
-        st = av_fail(err, AV_EUSAGE, "--explain %s '%s' is neither a token of the sentence nor an index 0..%d%s", what,
-                     shown(partq, sizeof partq, part, n), toks->n - 1, span);
+        st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d%s", what,
+                     shown_word(partq, sizeof partq, part, n), toks->n - 1, span);
     }
     free(drawn);
     free(spaced);
@@ -586,11 +601,11 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
         from = c + len;
     }
     char specq[SHOWN_COLS * 4];
-    shown(specq, sizeof specq, spec, strlen(spec));
+    shown_word(specq, sizeof specq, spec, strlen(spec));
     if (empty)
-        return av_fail(err, AV_EUSAGE, "--explain '%s' has an empty part (a comma too many?); it takes one pair "
+        return av_fail(err, AV_EUSAGE, "--explain %s has an empty part (a comma too many?); it takes one pair "
                        "QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning", specq);
-    return av_fail(err, AV_EUSAGE, "--explain '%s' has %d parts; it takes one pair QUERY,KEY (token indices or "
+    return av_fail(err, AV_EUSAGE, "--explain %s has %d parts; it takes one pair QUERY,KEY (token indices or "
                    "token text), e.g. 1,3 or love,learning: run it once for each pair", specq, seps + 1);
 }
 
@@ -623,8 +638,8 @@ static av_status form_error(const char *spec, const char *comma, int spaces, av_
     const char *nonsep = av_utf8_not_a_list_sep(spec); /* 、 ； ; : what is typed for a comma that is none */
     if (!nonsep && spaces) nonsep = space_between(spec); /* "爱　习": the space bar typed for the comma */
     char specq[SHOWN_COLS * 4];
-    shown(specq, sizeof specq, spec, strlen(spec));
-    return av_fail(err, AV_EUSAGE, "--explain '%s' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
+    shown_word(specq, sizeof specq, spec, strlen(spec));
+    return av_fail(err, AV_EUSAGE, "--explain %s must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
                    "love,learning%s%s%s", specq, !comma && nonsep ? "; " : "", !comma && nonsep ? nonsep : "",
                    !comma && nonsep ? " does not separate them: type ',' or '，'" : "");
 }
@@ -654,12 +669,12 @@ static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi,
     size_t sep = 0;
     const char *comma = query_end(spec, &sep); /* ',' or '，' */
     char specq[SHOWN_COLS * 4];
-    shown(specq, sizeof specq, spec, strlen(spec));
+    shown_word(specq, sizeof specq, spec, strlen(spec));
     if (!two_parts(spec, comma, sep)) return form_error(spec, comma, 1, err);
     char q[256];
     size_t n = (size_t)(comma - spec);
     if (n >= sizeof q)
-        return av_fail(err, AV_EUSAGE, "--explain '%s': the query part is too long (%zu bytes; at most %zu)", specq, n,
+        return av_fail(err, AV_EUSAGE, "--explain %s: the query part is too long (%zu bytes; at most %zu)", specq, n,
                        sizeof q - 1);
     memcpy(q, spec, n);
     q[n] = 0;

@@ -600,3 +600,11 @@ const char *av_shown_word(char *buf, size_t n, const char *path) {
     shell_word(buf, n, shown, 0); /* a byte that is not UTF-8 stays as it was, U+FFFD on the terminal */
     return buf;
 }
+
+const char *av_quoted_word(char *buf, size_t n, const char *s) {
+    av_shown_word(buf + 1, n - 2, s);
+    if (buf[1] == '\'') return memmove(buf, buf + 1, strlen(buf + 1) + 1);
+    buf[0] = '\'';
+    strcat(buf, "'");
+    return buf;
+}

@@ -167,6 +167,14 @@ void av_shell_word(char *buf, size_t n, const char *s);
 const char *av_shown_word(char *buf, size_t n, const char *path);
 /* av_shown_word(s) held in a char[n] that lasts to the end of the enclosing block, for a message's argument. */
 #define AV_SHOWN_WORD(s, n) av_shown_word((char[n]){0}, (n), (s))
+/* A user's value (an option's value, a word of the command, an --explain part) as a message's prose quotes it:
+ * av_shown_word's one shell word (controls as <U+XXXX>, each ' as '\''), in single quotes even when it needs
+ * none ('abc', as the messages always quoted a value), into buf (n >= 16 bytes, NUL-terminated; a longer word is
+ * cut as av_shown_word cuts, 4 bytes a ' at most 4 times the value's). Returns buf. No errors. "'%s'" made
+ * "--steps 'it's' is not a whole number", an open quote to a shell that the user pastes back. */
+const char *av_quoted_word(char *buf, size_t n, const char *s);
+/* av_quoted_word(s) held in a char[n] that lasts to the end of the enclosing block, for a message's argument. */
+#define AV_QUOTED_WORD(s, n) av_quoted_word((char[n]){0}, (n), (s))
 /* White space, a line or paragraph separator, or a control character (general
  * category Zs, Zl, Zp or Cc): where the tokenizer splits words, and what a
  * quoted sentence in a figure title shows as one space. */
