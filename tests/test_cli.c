@@ -2364,14 +2364,6 @@ static void test_whole_number_with_a_point_says_what_to_type(void **state) {
     }
 }
 
-/* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
-static void cli_word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
-    const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
-    if (!b) fail_msg("no '%s...%s' in: %s", after, stop, s);
-    a += strlen(after);
-    snprintf(out, n, "%.*s", (int)(b - a), a);
-}
-
 /* An option's value in a message is one shell word, and a "type ..." line pastes back into bash as typed: `-f
  * "~/it's x" hi` said "--file '~/it's x': ... type --file ~/it's x (a space, no quotes) or the full path,
  * /root/it's x", none of which bash reads (an open quote); `-o=it's` said "type -o it's (or --outdir=it's)",
@@ -2396,10 +2388,10 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
              "--file ~/'it'\\''s x' (a space, the ~ outside the quotes) or the full path, %s\n", tu_sh_word(meant));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
-    cli_word_between(word, sizeof word, r.err, "; type --file ", " (a space");
+    tu_word_between(word, sizeof word, r.err, "; type --file ", " (a space");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, meant);
-    cli_word_between(word, sizeof word, r.err, "the full path, ", "\n");
+    tu_word_between(word, sizeof word, r.err, "the full path, ", "\n");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, meant);
     tu_free(&r);
@@ -2409,7 +2401,7 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, "attnviz: error: '-o=it'\\''s': a short option takes no '=': type -o 'it'\\''s' (or "
                         "--outdir='it'\\''s') (try --help)\n");
-    cli_word_between(word, sizeof word, r.err, "type -o ", " (or");
+    tu_word_between(word, sizeof word, r.err, "type -o ", " (or");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, "it's");
     tu_free(&r);
@@ -2418,7 +2410,7 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, "attnviz: error: '-f=~/it'\\''s': a short option takes no '=': type -f ~/'it'\\''s' "
                         "(or --file ~/'it'\\''s') (try --help)\n");
-    cli_word_between(word, sizeof word, r.err, "(or --file ", ")");
+    tu_word_between(word, sizeof word, r.err, "(or --file ", ")");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     snprintf(meant, sizeof meant, "%s/it's", home);
     assert_string_equal(read, meant);
@@ -2430,7 +2422,7 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
     assert_string_equal(r.err, "attnviz: error: --prefix '-it'\\''s' starts with '-', so the files' names would too "
                         "('-it'\\''shead0.png'), and rm, ls, cp and other tools read such a name as an option; give a "
                         "name such as slide1_\n");
-    cli_word_between(word, sizeof word, r.err, "would too (", "), and");
+    tu_word_between(word, sizeof word, r.err, "would too (", "), and");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, "-it'shead0.png");
     tu_free(&r);
@@ -2488,7 +2480,7 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
             snprintf(want, sizeof want, "attnviz: error: %s\n", vals[i].want);
             assert_string_equal(r.err, want);
         }
-        cli_word_between(word, sizeof word, r.err, vals[i].after, vals[i].stop);
+        tu_word_between(word, sizeof word, r.err, vals[i].after, vals[i].stop);
         assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
         assert_string_equal(read, vals[i].meant);
         tu_free(&r);
@@ -2531,7 +2523,7 @@ static void test_long_value_shown_as_its_longest_start(void **state) {
         const char *argv[] = {"-f", value, "hi", NULL};
         tu_run_ex(&r, &ro, NULL, 0, argv);
         assert_int_equal(r.code, 2);
-        cli_word_between(word, sizeof word, r.err, "attnviz: error: --file ", ": the shell did not expand");
+        tu_word_between(word, sizeof word, r.err, "attnviz: error: --file ", ": the shell did not expand");
         if (strcmp(word, want)) fail_msg("k %d: shown %s, not %s", ks[t], word, want);
         assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
         assert_string_equal(read, start);
@@ -2566,7 +2558,7 @@ static void test_cut_folder_name_says_so_and_only_then(void **state) {
     const char *cut[] = {"-q", "-o", name, "hi", NULL};
     tu_run_ex(&r, &ro, NULL, 0, cut);
     assert_int_equal(r.code, 1);
-    cli_word_between(word, sizeof word, r.err, "cannot create folder ", "...: l is a symbolic link to nowhere");
+    tu_word_between(word, sizeof word, r.err, "cannot create folder ", "...: l is a symbolic link to nowhere");
     assert_true(strlen(word) < 249);
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_true(strlen(read) > 2 && strlen(read) < strlen(name));

@@ -2187,14 +2187,6 @@ static void test_cli_train_kept_dump_note_cuts_at_a_character(void **state) {
     tu_free(&r);
 }
 
-/* The word between after and the first stop that follows it in s, into out (n bytes); fails when absent. */
-static void word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
-    const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
-    if (!b) fail_msg("no '%s...%s' in: %s", after, stop, s);
-    a += strlen(after);
-    snprintf(out, n, "%.*s", (int)(b - a), a);
-}
-
 /* An option --train does not use, and input text given to it, name the command for the trained folder with
  * the -o folder in it, one shell word to paste: `--train reverse --steps 20 -o r2 --generate 3` warned "use
  * it on a run of the trained folder: attnviz --model DIR ...", and --explain, --head, --layer, --format,
@@ -2208,11 +2200,11 @@ static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "--generate",
                 "3", "--layer", "7", "-o", tu_in(f, "it's run"), NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
-    word_between(word, sizeof word, r.err, "--generate 3 has no effect with --train; use it on a run of the trained "
+    tu_word_between(word, sizeof word, r.err, "--generate 3 has no effect with --train; use it on a run of the trained "
                  "folder: attnviz --model ", " ...\n");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "it's run"));
-    word_between(word, sizeof word, r.err, "(--layer picks a layer of attnviz --model ", ")\n");
+    tu_word_between(word, sizeof word, r.err, "(--layer picks a layer of attnviz --model ", ")\n");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "it's run"));
     assert_true(file_exists(tu_in(f, "it's run/config.json")));
@@ -2220,7 +2212,7 @@ static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "--compare",
                 "norm", "--explain", "1,2", "-o", tu_in(f, "c"), NULL);
     if (r.code != 0) fail_msg("--compare: exit %d: %s", r.code, r.err);
-    word_between(word, sizeof word, r.err, "--explain 1,2 has no effect with --train; use it on a run of the trained "
+    tu_word_between(word, sizeof word, r.err, "--explain 1,2 has no effect with --train; use it on a run of the trained "
                  "folder: attnviz --model ", " ...\n");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "c/pre-ln"));
@@ -2228,7 +2220,7 @@ static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "--train", "sort", "-o", tu_in(f, "x y"), "3 1 >", NULL);
     if (r.code != 2) fail_msg("text: exit %d: %s", r.code, r.err);
-    word_between(word, sizeof word, r.err, "try the trained model with: attnviz --model ", " \"3 1 >\"\n");
+    tu_word_between(word, sizeof word, r.err, "try the trained model with: attnviz --model ", " \"3 1 >\"\n");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "x y"));
     tu_free(&r);

@@ -670,6 +670,15 @@ static inline int tu_bidi_open_at(const char *s, size_t at) {
     return depth;
 }
 
+/* The text between after and the first stop that follows it in s, into out (n bytes): the word of a message
+ * that a test reads back with tu_bash_reads ("type --file " ... " (a space"). Fails the test when absent. */
+static inline void tu_word_between(char *out, size_t n, const char *s, const char *after, const char *stop) {
+    const char *a = strstr(s, after), *b = a ? strstr(a + strlen(after), stop) : NULL;
+    if (!b) fail_msg("no '%s...%s' in: %s", after, stop, s);
+    a += strlen(after);
+    snprintf(out, n, "%.*s", (int)(b - a), a);
+}
+
 /* Fail unless `what` is in s and reads in its own order there. */
 static inline void tu_expect_unturned(const char *where, const char *s, const char *what) {
     const char *at = s ? strstr(s, what) : NULL;

@@ -501,7 +501,7 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
         char hint[256]; /* "１。５": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 1);
-        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, d->min, d->max, d->open); /* "--temperature 零点五" */
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, d->min, d->max, d->open); /* "--lr 零点零零一" */
         return av_fail(err, AV_EUSAGE, "--%s %s is not a number%s; allowed: %s", d->name, SHOW_WORD(s), hint, range);
     }
     /* 5e-324 and 1e-40 are inside (0, 10]: "too small" for float32, not "outside the range" (a new user's
