@@ -3917,7 +3917,9 @@ static void test_trace_keeps_shapes_whole_at_a_narrow_terminal(void **state) {
  * [3]'s "PE(pos,2i) = sin(pos/10000^(2i/d_model)),  PE(pos,2i+1) = cos(pos/10000^(2i/d_model))" broke after
  * "PE(pos,2i) =" and then printed the rest, 72 columns from column 19 (to 91), where only its first word
  * "sin(pos/10000^(2i/d_model))," (28 columns, to 47) cannot fit. The three pieces under the step's text, worked by
- * hand from the pipe's line (column 19 each, breaks at its spaces): */
+ * hand from the pipe's line (breaks at its spaces): "PE(pos,2i) =" and "PE(pos,2i+1) =" at column 19, the two
+ * words too wide for the room under it moved left to end at column 43, "sin(…)," (28) after 43 - 28 = 15 spaces
+ * and "cos(…)" (27) after 16 (under column 19 they ran to 47 and 46, which the terminal wrapped): */
 static void test_trace_breaks_after_a_word_too_wide(void **state) {
     (void)state;
     const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
@@ -3926,9 +3928,9 @@ static void test_trace_breaks_after_a_word_too_wide(void **state) {
     int status = tu_run_pty(argv, 43, out, TU_CAP + 1);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     if (!strstr(out, "\n                   PE(pos,2i) =\n"
-                     "                   sin(pos/10000^(2i/d_model)),\n"
+                     "               sin(pos/10000^(2i/d_model)),\n"
                      "                   PE(pos,2i+1) =\n"
-                     "                   cos(pos/10000^(2i/d_model))\n"))
+                     "                cos(pos/10000^(2i/d_model))\n"))
         fail_msg("at 43 columns:\n%s", out);
     free(out);
 }

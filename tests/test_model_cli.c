@@ -3596,9 +3596,57 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
     tu_free(&piped);
 }
 
+/* A step's formula wider than the room under its text ran past a narrow terminal: at 40 columns `attnviz --model
+ * DIR "3 1 4 >"` (DIR a trained toy folder) printed step [1.1]'s "(x − mean)/√(var + ε)·γ + β per row      (4, 16)
+ * → (4, 16)" whole from column 21 to 79, the terminal wrapping it to column 0, as break_in kept the rest of a line
+ * whole when its continuation indent took half the width. Worked by hand from the pipe's line: under column 21
+ * of 40 the room is 19; "(x − mean)/√(var + ε)·γ" has no space outside its brackets and is 23 columns, so it
+ * moves left to end at column 40, after 40 - 23 = 17 spaces; "+ β per row" (11) and "(4, 16) → (4, 16)" (17)
+ * go on under column 21. From 40 to 60 columns every line fits (but the table of layers, whose rows stay whole
+ * when they cannot fit narrowed, test_model_trace_fits_a_narrow_terminal), and the steps' words are the pipe's. */
+static void test_model_trace_moves_a_formula_left_at_a_narrow_terminal(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *argv[] = {tu_bin(), "--model", dir, "--no-plot", "--color", "never", "3 1 4 >", NULL};
+    tu_result piped;
+    tu_runv(&piped, NULL, NULL, argv + 1);
+    if (piped.code != 0) fail_msg("exit %d: %s", piped.code, piped.err);
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    for (int cols = 40; cols <= 60; cols++) {
+        int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        for (const char *line = out; *line;) {
+            size_t n = strcspn(line, "\n");
+            int table = strspn(line, " ") == 21 &&
+                        (strncmp(line + 21, "layer ", 6) == 0 || (line[21] >= '0' && line[21] <= '9'));
+            if (lead_bytes(line, n) > cols && !table)
+                fail_msg("a line of %d columns on a %d-column terminal:\n%.*s\nin:\n%s", lead_bytes(line, n), cols,
+                         (int)n, line, out);
+            line += n + (line[n] == '\n');
+        }
+        const char *steps = strstr(out, "\n [1.1] "), *piped_steps = strstr(piped.out, "\n [1.1] ");
+        if (!steps || !piped_steps || !tu_same_words(steps, piped_steps)) /* (the table of layers goes in blocks) */
+            fail_msg("the steps at %d columns are not the pipe's:\n%s\n---\n%s", cols, out, piped.out);
+        if (cols == 40 && !strstr(out, "\n [1.1] ln_1          h =\n"
+                                       "                 (x − mean)/√(var + ε)·γ\n"
+                                       "                     + β per row\n"
+                                       "                     (4, 16) → (4, 16)\n"))
+            fail_msg("step [1.1] at 40 columns:\n%s", out);
+    }
+    free(out);
+    tu_free(&piped);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trace_moves_a_formula_left_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bracket_specials_need_no_merge, tu_setup_tmpdir, tu_teardown_tmpdir),

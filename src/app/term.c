@@ -473,9 +473,10 @@ static int depth_at(const char *line, size_t at, size_t to) {
  * "var(Q) = 1.608", "(4, 512)·(512, 512)"), else the last space outside brackets, else the last space, the
  * first of these that leaves at most half the room empty, else the latest; never inside a shape "(4, 512)"
  * (shape_at), nor inside a chain of them "(4, 512) + (4, 512) → (4, 512)" that fits at indent (shape_chain_at);
- * n when it fits or has no space; when no space fits, the first space, so that only the first word
- * runs past width ("sin(pos/10000^(2i/d_model)),", not the rest of the line after it), unless the continuation
- * indent takes half the width or more (then n: --explain's "= [ 0.1697 … ]" under column 40 stays one line) */
+ * n when it fits or has no space; when no space fits, the first space, so that only the first word is wider
+ * than the room ("sin(pos/10000^(2i/d_model)),", not the rest of the line after it; av_put_lines_wrapped moves
+ * it left), under a deep continuation indent too (at 40 columns "(x − mean)/√(var + ε)·γ + β per row      (4,
+ * 64) → (4, 64)" under column 21, half the width, was kept whole to column 79) */
 static size_t break_in(const char *line, size_t at, size_t n, int col, int width, int indent, int keep) {
     if (col + line_width(line + at, n - at) <= width) return n;
     size_t best[5] = {0, 0, 0, 0, 0}; /* a gap, a space, one before " = ", one outside brackets, any */
@@ -515,7 +516,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         if (shape_end) continue; /* "(4, 512)" is never broken: "(4," and "512)" say no shape */
         if (ch != ' ' || i == at || line[i - 1] == ' ') continue;
         int over = col + line_width(line + at, i - at) > width;
-        if (over && (best[4] || indent * 2 >= width)) break; /* under a deep indent every word would be too wide */
+        if (over && best[4]) break;
         size_t prev = i; /* the word before the space */
         while (prev > at && line[prev - 1] != ' ') prev--;
         size_t next = i + strspn(line + i, " ");
@@ -812,12 +813,19 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
             fprintf(f, "%*s", indent, "");
             at = (size_t)lead, col = indent;
         }
-        while (at < n) {
+        for (int on = 0; at < n; on = 1) { /* on: a continuation line, its indent not yet written */
             size_t cut = break_at(line, at, n, col, width, indent);
+            if (on) {
+                /* a piece too wide for the room at the indent but not for the terminal moves left to end at its
+                 * last column, as a line under a deep indent does ("(x − mean)/√(var + ε)·γ", 23 columns, under
+                 * column 21 of a 40-column terminal ran to column 44, where the terminal wrapped it) */
+                int w = line_width(line + at, cut - at);
+                fprintf(f, "%*s", indent + w > width && w <= width - 2 ? width - w : indent, "");
+            }
             fwrite(line + at, 1, cut - at, f);
             at = cut + strspn(line + cut, " ");
             if (at > n) at = n;
-            if (at < n) fprintf(f, "\n%*s", indent, ""), col = indent;
+            if (at < n) fputc('\n', f), col = indent;
         }
         if (end) fputc('\n', f);
         above = lead;

@@ -65,10 +65,12 @@ void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
  * 512)" then "→ (1, 4, 512)"), when it fits to its next "→" and with a chain of shapes after it. A line whose
  * indent is past a third of width (and 22 columns) and whose text fits is moved left whole; one whose text does
  * not fit goes on at the indent of the line before it, broken there (--explain's "= [ 0.0883 … 0.5902]" under
- * column 40 at a 40-column terminal). A table's rows (4 or more gaps of 3+
- * spaces, 3 or more under a step's text at an indent of 19 or more) are never broken: wider than width, a run of
- * them is narrowed together by dropping columns that are a space in every row, of their shared indent first and
- * then of the gaps between cells (each keeps 2), so the cells stay aligned (--explain's S/A table, 75 columns, is
+ * column 40 at a 40-column terminal). A further line's piece too wide for the room at its indent (a word, or a
+ * formula with no break outside its brackets) that fits in width - 2 is moved left to end at the last column:
+ * "(x − mean)/√(var + ε)·γ", 23 columns, under column 21 at 40 columns starts at column 17. A table's rows
+ * (4 or more gaps of 3+ spaces, 3 or more under a step's text at an indent of 19 or more) are never broken:
+ * wider than width, a run of them is narrowed together by dropping columns that are a space in every row, of
+ * their shared indent first and then of the gaps between cells (each keeps 2), so the cells stay aligned (--explain's S/A table, 75 columns, is
  * 60 at a 60-column terminal). A matrix's row ('[' then ' ', '-' or '[') and, with width ≤ 0, every line are
  * written as they are. No errors (f's own). */
 void av_put_lines_wrapped(FILE *f, const char *text, int width);
