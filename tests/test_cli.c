@@ -4157,6 +4157,40 @@ static void test_lines_do_not_end_with_an_operator_at_a_narrow_terminal(void **s
     free(out);
 }
 
+/* -q's "weights:" line, the first of --explain's, --show's and --compare's output, was printed whole at a
+ * narrow terminal: at 40 columns `attnviz --no-plot -q --explain love,deep "I love deep learning"` printed
+ * "weights: random weights (untrained, seed 42)", 44 columns, which the terminal wrapped to column 0, while
+ * every line after it fits; -q --show and -q --compare order the same. Worked by hand: the line's spaces
+ * outside brackets are after "weights:", "random" and "weights" ("weights: random weights" is 23 columns), and
+ * "(untrained, seed 42)" (20) fits whole at the continuation indent of 2, so it goes on there; at 44 columns
+ * the line fits and stays whole, and a pipe gets it whole. */
+static void test_quiet_weights_line_fits_a_narrow_terminal(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    static const char *const parts[][2] = {{"--explain", "love,deep"}, {"--show", NULL}, {"--compare", "order"}};
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+        const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", parts[k][0], "I love deep learning",
+                              NULL, NULL};
+        if (parts[k][1]) argv[6] = parts[k][1], argv[7] = "I love deep learning";
+        int status = tu_run_pty(argv, 40, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (strncmp(out, "weights: random weights\n  (untrained, seed 42)\n", 47) != 0)
+            fail_msg("%s at 40 columns:\n%s", parts[k][0], out);
+        status = tu_run_pty(argv, 44, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (strncmp(out, "weights: random weights (untrained, seed 42)\n", 45) != 0)
+            fail_msg("%s at 44 columns:\n%s", parts[k][0], out);
+        tu_result r;
+        tu_runv(&r, NULL, NULL, argv + 1);
+        assert_int_equal(r.code, 0);
+        if (strncmp(r.out, "weights: random weights (untrained, seed 42)\n", 45) != 0)
+            fail_msg("%s into a pipe:\n%s", parts[k][0], r.out);
+        tu_free(&r);
+    }
+    free(out);
+}
+
 /* s[0..n) with each run of spaces as one, without its indent, into buf (cap bytes): a line as it reads */
 static const char *words_of(const char *s, size_t n, char *buf, size_t cap) {
     size_t k = 0, i = strspn(s, " ");
@@ -5694,6 +5728,7 @@ int main(void) {
         cmocka_unit_test(test_explain_keeps_formulas_whole_at_a_narrow_terminal),
         cmocka_unit_test(test_explain_vector_under_a_deep_indent_fits_a_narrow_terminal),
         cmocka_unit_test(test_lines_do_not_end_with_an_operator_at_a_narrow_terminal),
+        cmocka_unit_test(test_quiet_weights_line_fits_a_narrow_terminal),
         cmocka_unit_test(test_titles_go_on_under_an_indent_at_a_narrow_terminal),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),

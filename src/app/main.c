@@ -357,8 +357,13 @@ static av_status write_outputs(run *r, av_err *err) {
                        why.msg);
         if (!st && av_trace_sinks_print(o)) putchar('\n'); /* a blank line after them; none first (-q) */
         /* under -q the table is all there is, and nothing said its weights were random and untrained (as
-         * --show's and --explain's "weights:" line does, trace.c): said once, before the first part asked for */
-        if (!st && o->quiet && !o->explain && !o->show) printf("weights: %s\n", r->source.text);
+         * --show's and --explain's "weights:" line does, trace.c): said once, before the first part asked for,
+         * at a terminal's width as the table is */
+        if (!st && o->quiet && !o->explain && !o->show) {
+            av_term_wrap w;
+            fprintf(av_term_wrap_begin(&w, stdout), "weights: %s\n", r->source.text);
+            av_term_wrap_end(&w);
+        }
         if (!st) { /* asked for: printed even with -q; at a terminal's width (app/term.h) */
             av_term_wrap w;
             av_compare_print(av_term_wrap_begin(&w, stdout), &r->cmp, &r->toks, r->color);

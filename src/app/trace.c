@@ -710,8 +710,14 @@ av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_
     }
     /* -q hid the trace's weights line, and nothing else said where --show's and --explain's numbers came from:
      * `-q --show "I love"` showed random weights as a teacher would project a trained model's (a teacher's pass).
-     * One line, in the figures' words (ws->text), the first: the parts follow it without a blank line */
-    if (!st && o->quiet && (o->explain || o->show)) fprintf(f, "weights: %s\n", ws->text);
+     * One line, in the figures' words (ws->text), the first: the parts follow it without a blank line; at a
+     * terminal's width (app/term.h) as they are ("weights: random weights (untrained, seed 42)", 44 columns, ran
+     * past a 40-column terminal) */
+    if (!st && o->quiet && (o->explain || o->show)) {
+        av_term_wrap w;
+        fprintf(av_term_wrap_begin(&w, f), "weights: %s\n", ws->text);
+        av_term_wrap_end(&w);
+    }
     /* a blank line between the parts, none before the first: under -q, `--show | head -1` was an empty line */
     int said = !o->quiet;
     if (!st && o->explain) {
