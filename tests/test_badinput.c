@@ -709,6 +709,27 @@ static const bad_case kCases[] = {
     {"explain_chinese_numeral_index", 2, "--explain key '五' is neither a token of the sentence nor an index 0..5 (it is written in Chinese numerals: type the digits 5, 阿拉伯数字)", {"--explain", "爱,五", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_chinese_numeral_index_out_of_range", 2, "--explain key '十' is neither a token of the sentence nor an index 0..5 (it is written in Chinese numerals, and as the digits 10 it is outside 0..5 too: T = 6 tokens)", {"--explain", "爱，十", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_chinese_numeral", 2, "--layer '一' is not a layer number (it is written in Chinese numerals: type the digits 1, 阿拉伯数字)", {"--layer", "一", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a choice typed in the Chinese docs' own word for it ("--compare 缩放" said only "is not allowed; expected
+     * scale, ..."): each word as docs/tutorial.zh.md, train.zh.md or reading-heads.zh.md writes it for that value
+     * (缩放 of --compare scale, "行和列换了顺序" of --compare order, 正弦/旋转位置编码, 可学习位置编码 of --train's
+     * default, 归纳头, reverse（反转）, 层归一化放在每个子层之前, 余弦调度, 热力图 of a head's figure), by hand */
+    {"compare_chinese_scale", 2, "--compare '缩放' is not allowed (缩放 is scale: type --compare scale); expected scale, positions, rope-style or order", {"--compare", "缩放", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_chinese_positions", 2, "--compare '位置' is not allowed (位置 is positions: type --compare positions); expected", {"--compare", "位置", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_chinese_order", 2, "--compare '顺序' is not allowed (顺序 is order: type --compare order); expected", {"--compare", "顺序", "我爱你"}, NULL, 0, NULL, 0},
+    {"compare_chinese_norm_train_only", 2, "--compare '层归一化' is not allowed (层归一化 is norm: type --compare norm, with --train); expected", {"--train", "reverse", "--compare", "层归一化"}, NULL, 0, NULL, 0},
+    {"positions_chinese_sinusoidal", 2, "--positions '正弦' is not allowed (正弦 is sinusoidal: type --positions sinusoidal); expected none, sinusoidal or rope", {"--positions", "正弦", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"positions_chinese_rope", 2, "--positions '旋转位置编码' is not allowed (旋转位置编码 is rope: type --positions rope); expected", {"--positions", "旋转位置编码", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"positions_chinese_learned_train_only", 2, "--positions '可学习' is not allowed (可学习 is learned: type --positions learned, with --train); expected", {"--positions", "可学习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"train_chinese_reverse", 2, "--train '反转' is not a task (反转 is reverse: type --train reverse); expected reverse, sort or induction", {"--train", "反转"}, NULL, 0, NULL, 0},
+    {"train_chinese_sort", 2, "--train '排序' is not a task (排序 is sort: type --train sort); expected", {"--train", "排序"}, NULL, 0, NULL, 0},
+    {"train_chinese_induction", 2, "--train '归纳' is not a task (归纳 is induction: type --train induction); expected", {"--train", "归纳"}, NULL, 0, NULL, 0},
+    {"norm_chinese_pre", 2, "--norm '之前' is not allowed (之前 is pre: type --norm pre); expected pre or post", {"--train", "reverse", "--norm", "之前"}, NULL, 0, NULL, 0},
+    {"norm_chinese_post_short", 2, "--norm '后' is not allowed (后 is post: type --norm post); expected pre or post", {"--train", "reverse", "--norm", "后"}, NULL, 0, NULL, 0},
+    {"schedule_chinese_cosine", 2, "--schedule '余弦' is not allowed (余弦 is cosine: type --schedule cosine); expected", {"--train", "reverse", "--schedule", "余弦"}, NULL, 0, NULL, 0},
+    {"figures_chinese_heads", 2, "--figures '热力图': '热力图' is not a figure (热力图 is heads: type --figures heads); expected", {"--figures", "热力图", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_chinese_in_a_list", 2, "--figures 'grid,平均图': '平均图' is not a figure (平均图 is mean: type --figures grid,mean); expected", {"--figures", "grid,平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a word the docs do not use for any value gets no guess */
+    {"color_chinese_no_word", 2, "--color '总是' is not allowed; expected auto, always or never", {"--color", "总是", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */
@@ -1677,9 +1698,33 @@ static void test_failed_plot_leaves_dump_untouched(void **state) {
     free(before);
 }
 
+/* Every Chinese word the table's rows above give a hint for is one the Chinese docs themselves use (tutorial,
+ * train and reading-heads .zh.md): a learner who types a choice as they name it gets the option's value, and no
+ * hint rests on a word of attnviz's own. */
+static void test_chinese_choice_words_are_the_docs_own(void **state) {
+    (void)state;
+    static const char *const words[] = {"缩放", "位置", "顺序", "层归一化", "正弦", "旋转位置编码", "可学习",
+                                        "反转", "排序", "归纳", "之前", "后", "余弦", "热力图", "平均图"};
+    static const char *const docs[] = {"docs/tutorial.zh.md", "docs/train.zh.md", "docs/reading-heads.zh.md"};
+    char *text[3];
+    for (int d = 0; d < 3; d++) {
+        size_t len = 0;
+        text[d] = tu_slurp_file(src_path(docs[d]), &len);
+        assert_non_null(text[d]);
+    }
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        int found = 0;
+        for (int d = 0; d < 3 && !found; d++) found = strstr(text[d], words[w]) != NULL;
+        if (!found) fprintf(stderr, "'%s' is in no docs/*.zh.md\n", words[w]);
+        assert_true(found);
+    }
+    for (int d = 0; d < 3; d++) free(text[d]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input_table),
+        cmocka_unit_test(test_chinese_choice_words_are_the_docs_own),
         cmocka_unit_test_setup_teardown(test_argv_longer_than_1mib, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_loaded_weights_print_short_variances, setup, teardown),
         cmocka_unit_test_setup_teardown(test_small_loaded_embeddings_print_nonzero_variances, setup, teardown),

@@ -353,6 +353,66 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     else snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
 }
 
+/* The Chinese words docs/tutorial.zh.md, docs/train.zh.md and docs/reading-heads.zh.md use for a choice's value,
+ * each with the value it names (option: the long option without "--"; value: a name it takes). Only words those
+ * pages write for the thing the value selects: 正弦位置编码 and 旋转位置编码 (RoPE) of --positions, 可学习位置编码
+ * (--train's learned), --compare's 缩放, 位置编码 and 顺序 ("只是行和列换了顺序", of --compare order) and 层归一化,
+ * --norm's 之前 and 之后 ("层归一化放在每个子层之前" / "每次残差相加之后"), the 余弦调度 of --schedule, RoPE's
+ * 相邻的维度对 of --rope-style interleaved, the 归纳头 of --train induction and the figures' 热力图, 网格, 平均图,
+ * 分数, 位置编码 and 掩码, and the 反转 and 排序 that docs/train.zh.md writes after `reverse` and `sort`. auto,
+ * always and never of --color and the other options' values have no Chinese word there, so none here. train: the value is taken with --train only (the hint says so). */
+static const struct {
+    const char *option, *word, *value;
+    int train;
+} kChineseChoice[] = {
+    {"positions", "正弦", "sinusoidal", 0}, {"positions", "正弦位置", "sinusoidal", 0},
+    {"positions", "正弦编码", "sinusoidal", 0}, {"positions", "正弦位置编码", "sinusoidal", 0},
+    {"positions", "旋转", "rope", 0}, {"positions", "旋转位置编码", "rope", 0}, {"positions", "可学习", "learned", 1},
+    {"positions", "可学习位置", "learned", 1}, {"positions", "可学习位置编码", "learned", 1},
+    {"compare", "缩放", "scale", 0}, {"compare", "位置", "positions", 0}, {"compare", "位置编码", "positions", 0},
+    {"compare", "顺序", "order", 0}, {"compare", "层归一化", "norm", 1}, {"compare", "归一化", "norm", 1},
+    {"norm", "前", "pre", 0}, {"norm", "之前", "pre", 0}, {"norm", "后", "post", 0}, {"norm", "之后", "post", 0},
+    {"schedule", "余弦", "cosine", 0}, {"schedule", "余弦调度", "cosine", 0},
+    {"rope-style", "相邻", "interleaved", 0},
+    {"train", "反转", "reverse", 0}, {"train", "排序", "sort", 0}, {"train", "归纳", "induction", 0},
+    {"train", "归纳头", "induction", 0},
+    {"figures", "热力图", "heads", 0}, {"figures", "网格", "grid", 0}, {"figures", "平均图", "mean", 0},
+    {"figures", "分数", "scores", 0}, {"figures", "位置编码", "pe", 0}, {"figures", "掩码", "mask", 0},
+};
+
+/* " (缩放 is scale: type --compare scale)" into out (cap bytes) when typed[0..len) is a Chinese word of
+ * kChineseChoice for --option; else "". whole (NULL: typed itself) is the option's whole value, of which typed is
+ * one name (--figures' list): the command to type is whole with that name replaced ("--figures grid,热力图" →
+ * "type --figures grid,heads"). A choice typed in Chinese, as the Chinese docs name it, got only "is not allowed;
+ * expected ..." ("--compare 缩放", "--positions 正弦", "--train 归纳", "--figures 热力图", "--norm 前": a
+ * Chinese-speaking learner's pass, from docs/tutorial.zh.md); the value stays refused, exit 2, a hint and not a
+ * second spelling, as for full-width letters. */
+static void chinese_choice_hint(char *out, size_t cap, const char *option, const char *typed, size_t len,
+                                const char *whole) {
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof kChineseChoice / sizeof kChineseChoice[0]; i++) {
+        if (strcmp(kChineseChoice[i].option, option) || strlen(kChineseChoice[i].word) != len ||
+            strncmp(kChineseChoice[i].word, typed, len))
+            continue;
+        char cmd[192];
+        if (whole) {
+            size_t at = (size_t)(typed - whole);
+            snprintf(cmd, sizeof cmd, "%.*s%s%s", (int)at, whole, kChineseChoice[i].value, typed + len);
+        } else {
+            snprintf(cmd, sizeof cmd, "%s", kChineseChoice[i].value);
+        }
+        char shown[256];
+        av_shell_word(shown, sizeof shown, cmd);
+        const char *with = kChineseChoice[i].train ? ", with --train" : "";
+        if (strlen(shown) > 160) /* a long --figures list: the word alone */
+            snprintf(out, cap, " (%s is %s%s)", kChineseChoice[i].word, kChineseChoice[i].value, with);
+        else
+            snprintf(out, cap, " (%s is %s: type --%s %.160s%s)", kChineseChoice[i].word, kChineseChoice[i].value,
+                     option, shown, with);
+        return;
+    }
+}
+
 static void show_value(char *shown, size_t n, const char *s);
 static const char *show_word(char *buf, size_t n, const char *s);
 #define SHOW_WORD_MAX 660
@@ -591,7 +651,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
                  d->choice_name((int)v));
     }
     char hint[256]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode; "--cmap viridis。" */
-    full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
+    chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL); /* "--compare 缩放": the docs' word */
+    if (!hint[0]) full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
     /* else the name it is a typo of: "--cmap 'RdBu' is not a colour map" named none */
     long long best = hint[0] ? -1 : nearest_value(s, strlen(s), d->choice_name, d->lo, d->hi);
     if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", d->choice_name((int)best));
@@ -1198,6 +1259,8 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
             av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
+            if (fw[0]) snprintf(near, sizeof near, "%s", fw);
+            chinese_choice_hint(fw, sizeof fw, "figures", name, len, s); /* "热力图": the docs' word for heads */
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char one[65];
