@@ -730,6 +730,18 @@ static const bad_case kCases[] = {
     {"figures_chinese_in_a_list", 2, "--figures 'grid,平均图': '平均图' is not a figure (平均图 is mean: type --figures grid,mean); expected", {"--figures", "grid,平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a word the docs do not use for any value gets no guess */
     {"color_chinese_no_word", 2, "--color '总是' is not allowed; expected auto, always or never", {"--color", "总是", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a number with a measure word or unit after it ("--heads 8个" said only "is not a whole number"): the
+     * number part, worked by hand (八 is 8, 一百 100), and no guess for an ordinal (第一层 is --layer 0) */
+    {"heads_measure_word", 2, "--heads '8个' is not a whole number (the 个 after the number is not part of it: type 8); allowed: 1..64", {"--heads", "8个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_chinese_numeral_measure_word", 2, "--heads '八个' is not a whole number (the 个 after the number is not part of it, and it is written in Chinese numerals: type the digits 8, 阿拉伯数字); allowed: 1..64", {"--heads", "八个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_measure_words_out_of_range", 2, "--heads '一百个头' is not a whole number (the 个头 after the number is not part of it, and it is written in Chinese numerals: as the digits 100 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百个头", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_digits_measure_word_out_of_range", 2, "--heads '100个' is not a whole number (the 个 after the number is not part of it, and 100 is outside the allowed range too); allowed: 1..64", {"--heads", "100个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"d_model_unit", 2, "--d-model '512维' is not a whole number (the 维 after the number is not part of it: type 512); allowed: 1..4096", {"-d", "512维", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_unit", 2, "--steps '100步' is not a whole number (the 步 after the number is not part of it: type 100); allowed: 1..1000000", {"--train", "reverse", "--steps", "100步"}, NULL, 0, NULL, 0},
+    {"scale_unit", 2, "--scale '1.5倍' is not a number (the 倍 after the number is not part of it: type 1.5)", {"--scale", "1.5倍", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"seed_chinese_numeral_unit", 2, "--seed '四十二号' is not a whole number (the 号 after the number is not part of it, and it is written in Chinese numerals: type the digits 42, 阿拉伯数字)", {"--seed", "四十二号", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_ordinal_no_guess", 2, "--layer '第一层' is not a layer number; allowed: 0..L-1", {"--layer", "第一层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_measure_word_alone_no_guess", 2, "--heads '个' is not a whole number; allowed: 1..64", {"--heads", "个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */

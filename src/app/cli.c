@@ -476,17 +476,68 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
              a && b < n ? "start and end" : a ? "start" : "end", a && b < n ? "are" : "is", t);
 }
 
+/* 1 when s is a number with one to four CJK ideographs (U+3400..U+4DBF, U+4E00..U+9FFF) after it, a measure
+ * word or unit ("8个", "八个", "512维", "100步", "一百个头"), the number in ASCII digits (is_decimal(·, real)) or
+ * in Chinese numerals (av_utf8_chinese_number), the fewest characters after it taken: its digits go into num
+ * (cap bytes, at least 64), *chinese = 1 when it was written in Chinese numerals, and the characters after it
+ * into post (32 bytes). Else 0. An ordinal, 第一层, is left alone: its 一 is the first, index 0 of --layer. */
+static int number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]) {
+    size_t n = strlen(s), at[5];
+    int k = 0;
+    post[0] = 0;
+    /* the starts of the last four characters, last first, as long as they are ideographs */
+    for (size_t e = n; k < 4 && e > 0;) {
+        size_t b = e - 1;
+        while (b > 0 && ((unsigned char)s[b] & 0xC0) == 0x80) b--;
+        const unsigned char *u = (const unsigned char *)s + b;
+        unsigned cp = av_utf8_next(&u);
+        if ((size_t)(u - (const unsigned char *)s) != e || !((cp >= 0x3400 && cp <= 0x4DBF) ||
+                                                              (cp >= 0x4E00 && cp <= 0x9FFF)))
+            break;
+        at[k++] = b, e = b;
+    }
+    for (int j = 0; j < k; j++) { /* the fewest words after it: "一百个头" is 一百 and 个头 */
+        size_t len = at[j];
+        char part[64];
+        if (len == 0 || len >= sizeof part || n - at[j] >= 32) break;
+        memcpy(part, s, len), part[len] = 0;
+        *chinese = 0;
+        if (is_decimal(part, real)) snprintf(num, cap, "%s", part);
+        else if (av_utf8_chinese_number(num, cap, part, real)) *chinese = 1;
+        else continue;
+        snprintf(post, 32, "%s", s + at[j]);
+        return 1;
+    }
+    return 0;
+}
+
 /* " (it is written in Chinese numerals: type the digits 8, 阿拉伯数字)" into out (cap bytes) when s is a number
  * in Chinese numerals (base/utf8.h av_utf8_chinese_number; real: 点 as the decimal point) inside lo..hi (lo
  * excluded when open), or " (it is written in Chinese numerals, and as the digits 100 it is outside the allowed
- * range too)" outside it; else "". */
+ * range too)" outside it; a number with words after it (number_with_words: "8个", "八个", "512维", "100步")
+ * gets " (the 个 after the number is not part of it: type 8)", or "..., and 八 is written in Chinese numerals:
+ * type the digits 8, 阿拉伯数字)", or "..., and 100 is outside the allowed range too)": "--heads 8个" and
+ * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass). Else "". */
 static void chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
-    char num[64];
+    char num[64], post[32], words[64];
+    int chinese = 1;
     out[0] = 0;
-    if (!av_utf8_chinese_number(num, sizeof num, s, real)) return;
+    if (!av_utf8_chinese_number(num, sizeof num, s, real)) {
+        if (!number_with_words(s, real, num, sizeof num, &chinese, post)) return;
+        snprintf(words, sizeof words, "the %s after the number is", post);
+    } else {
+        words[0] = 0;
+    }
     double v = strtod(num, NULL);
-    if ((open ? v > lo : v >= lo) && v <= hi)
-        snprintf(out, cap, " (it is written in Chinese numerals: type the digits %s, 阿拉伯数字)", num);
+    int in = (open ? v > lo : v >= lo) && v <= hi;
+    if (words[0] && !chinese)
+        snprintf(out, cap, in ? " (%s not part of it: type %s)" : " (%s not part of it, and %s is outside the allowed "
+                 "range too)", words, num);
+    else if (words[0])
+        snprintf(out, cap, in ? " (%s not part of it, and it is written in Chinese numerals: type the digits %s, "
+                 "阿拉伯数字)" : " (%s not part of it, and it is written in Chinese numerals: as the digits %s it is "
+                 "outside the allowed range too)", words, num);
+    else if (in) snprintf(out, cap, " (it is written in Chinese numerals: type the digits %s, 阿拉伯数字)", num);
     else snprintf(out, cap, " (it is written in Chinese numerals, and as the digits %s it is outside the allowed "
                   "range too)", num);
 }
