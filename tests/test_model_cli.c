@@ -3643,10 +3643,65 @@ static void test_model_trace_moves_a_formula_left_at_a_narrow_terminal(void **st
     tu_free(&piped);
 }
 
+/* Colour moves no line break: at 40 to 60 columns, each trace (the sentence's, --heads 8, --explain, --compare,
+ * --model and --model --explain) in its default colour, the colour escapes taken out, is the same lines as with
+ * --color never. At 40 the space after " [1.1] ln_1"'s bold end was a break of its own: the label went alone on
+ * its line and "h =" on the next, where --color never gives " [1.1] ln_1          h =" (the step's text at
+ * column 21, worked by hand: 1 + "[1.1]" 5 + 1 + "ln_1" 4 + 10 spaces). */
+static void test_colour_breaks_lines_as_no_colour_does(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *const runs[][8] = {
+        {"I love deep learning"},
+        {"--heads", "8", "I love deep learning"},
+        {"--explain", "love,deep", "I love deep learning"},
+        {"--compare", "order", "I love deep learning"},
+        {"--compare", "scale", "I love deep learning"},
+        {"--pos", "rope", "--causal", "我爱深度学习"},
+        {"--model", dir, "3 1 4 >"},
+        {"--model", dir, "--explain", "1,2", "3 1 4 >"},
+    };
+    unsetenv("NO_COLOR");
+    setenv("TERM", "xterm", 1);
+    char *coloured = malloc(TU_CAP + 1), *plain = malloc(TU_CAP + 1);
+    assert_non_null(coloured);
+    assert_non_null(plain);
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+        for (int cols = 40; cols <= 60; cols += cols < 44 ? 1 : 4) {
+            const char *argv[16] = {tu_bin(), "--no-plot"}, *never[16] = {tu_bin(), "--no-plot", "--color", "never"};
+            int a = 2, b = 4;
+            for (int i = 0; runs[k][i]; i++) argv[a++] = runs[k][i], never[b++] = runs[k][i];
+            int status = tu_run_pty(argv, cols, coloured, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            if (!strstr(coloured, "\033[")) fail_msg("no colour on a terminal (run %zu):\n%s", k, coloured);
+            tu_strip_sgr(coloured);
+            status = tu_run_pty(never, cols, plain, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            const char *c = coloured, *p = plain;
+            for (int line = 1; *c || *p; line++) {
+                size_t cn = strcspn(c, "\n"), pn = strcspn(p, "\n");
+                if (cn != pn || memcmp(c, p, cn) != 0)
+                    fail_msg("%s ... at %d columns, line %d in colour:\n%.*s\nwith --color never:\n%.*s\nin:\n%s",
+                             runs[k][0], cols, line, (int)cn, c, (int)pn, p, coloured);
+                c += cn + (c[cn] == '\n'), p += pn + (p[pn] == '\n');
+            }
+            if (k == 6 && cols == 40 && !strstr(coloured, "\n [1.1] ln_1          h =\n"))
+                fail_msg("step [1.1] at 40 columns:\n%s", coloured);
+        }
+    free(coloured);
+    free(plain);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_moves_a_formula_left_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_colour_breaks_lines_as_no_colour_does, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bracket_specials_need_no_merge, tu_setup_tmpdir, tu_teardown_tmpdir),

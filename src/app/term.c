@@ -767,6 +767,17 @@ static int put_table(FILE *f, const char *first, long rows, int width, int stric
     return 1;
 }
 
+/* The colour escapes (ESC [ … m) of s[0..n) to f, without its other bytes */
+static void put_escapes(FILE *f, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\033') {
+            size_t e = i;
+            while (e + 1 < n && s[e] != 'm') e++;
+            fwrite(s + i, 1, e + 1 - i, f);
+            i = e;
+        }
+}
+
 void av_put_lines_wrapped(FILE *f, const char *text, int width) {
     int above = 2; /* the indent of the line before (of a table's, 2) */
     for (const char *line = text; *line;) {
@@ -813,20 +824,45 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
             fprintf(f, "%*s", indent, "");
             at = (size_t)lead, col = indent;
         }
-        for (int on = 0; at < n; on = 1) { /* on: a continuation line, its indent not yet written */
-            size_t cut = break_at(line, at, n, col, width, indent);
-            if (on) {
+        /* the breaks are found in the line without its colour escapes (plain[], pos[k] the byte of line that
+         * plain[k] is), so that colour moves no break: " [1.1] ln_1" and its bold's end, then " h =", counted the
+         * space after the escape as a break of its own and at 40 columns put the label alone on its line, where
+         * --color never gives " [1.1] ln_1          h =" */
+        char *plain = at < n ? malloc(n + 1) : NULL;
+        size_t *pos = plain ? malloc((n + 1) * sizeof *pos) : NULL, m = 0;
+        if (at < n && !pos) { /* out of memory: the line as it is */
+            fwrite(line + at, 1, n - at, f);
+            at = n;
+        }
+        for (size_t i = 0; pos && i < n; i++) {
+            if (line[i] == '\033') { /* ESC [ … m */
+                while (i + 1 < n && line[i] != 'm') i++;
+                continue;
+            }
+            pos[m] = i, plain[m++] = line[i];
+        }
+        if (pos) plain[m] = 0, pos[m] = n;
+        /* at is 0 or the line's leading spaces, which hold no escape: the same byte in plain */
+        for (size_t a = at, from = at; pos && a < m; ) { /* from: the byte of line the next piece starts at */
+            size_t cut = break_at(plain, a, m, col, width, indent);
+            if (a > at) {
                 /* a piece too wide for the room at the indent but not for the terminal moves left to end at its
                  * last column, as a line under a deep indent does ("(x − mean)/√(var + ε)·γ", 23 columns, under
                  * column 21 of a 40-column terminal ran to column 44, where the terminal wrapped it) */
-                int w = line_width(line + at, cut - at);
+                int w = line_width(plain + a, cut - a);
                 fprintf(f, "%*s", indent + w > width && w <= width - 2 ? width - w : indent, "");
+                put_escapes(f, line + from, pos[a] - from); /* those among the spaces the break took */
+                from = pos[a];
             }
-            fwrite(line + at, 1, cut - at, f);
-            at = cut + strspn(line + cut, " ");
-            if (at > n) at = n;
-            if (at < n) fputc('\n', f), col = indent;
+            fwrite(line + from, 1, pos[cut] - from, f);
+            from = pos[cut];
+            a = cut + strspn(plain + cut, " ");
+            if (a > m) a = m;
+            if (a < m) fputc('\n', f), col = indent;
+            else put_escapes(f, line + from, n - from); /* those after the line's last text: its colour's end */
         }
+        free(plain);
+        free(pos);
         if (end) fputc('\n', f);
         above = lead;
         line += n + (end != NULL);

@@ -72,7 +72,10 @@ void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
  * wider than width, a run of them is narrowed together by dropping columns that are a space in every row, of
  * their shared indent first and then of the gaps between cells (each keeps 2), so the cells stay aligned (--explain's S/A table, 75 columns, is
  * 60 at a 60-column terminal). A matrix's row ('[' then ' ', '-' or '[') and, with width ≤ 0, every line are
- * written as they are. No errors (f's own). */
+ * written as they are. Colour escapes move no break: a line breaks where it does without them, each escape
+ * written with the piece it is in, one among the spaces a break takes at the start of the next line's text
+ * (after its indent) and one after the line's last text at its end. No errors (f's own; out of memory, a line
+ * that needs breaking is written as it is). */
 void av_put_lines_wrapped(FILE *f, const char *text, int width);
 
 /* Printing to a terminal at its width (the trace, --explain, --compare: lines of up to 190 columns ran past an
