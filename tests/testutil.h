@@ -250,7 +250,9 @@ typedef struct {
     int stdout_fd;                 /* -1: capture into r->out; else this fd becomes stdout */
     long fsize_limit;              /* > 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored (writes fail with EFBIG) */
     const char *const *env_extra;  /* "NAME=VALUE" strings (NULL-terminated), or NULL */
-    long as_limit_kib;             /* > 0: RLIMIT_AS soft limit in KiB, as `ulimit -v` sets it (the child only) */
+    long as_limit_kib;             /* > 0: RLIMIT_AS soft limit in KiB, as `ulimit -v` sets it (the child only),
+                                    * and SIGALRM after 120 s: OpenBLAS retries a buffer it cannot map for ever, and
+                                    * such a run stalled the suite (exit 128 + SIGALRM, 142, fails the test) */
 } tu_run_opts;
 
 /* Run the binary with args (NULL-terminated, argv[0] excluded), in_len bytes
@@ -290,6 +292,7 @@ static inline void tu_run_ex(tu_result *r, const tu_run_opts *ro, const char *in
             if (getrlimit(RLIMIT_AS, &rl) != 0) _exit(125);
             rl.rlim_cur = (rlim_t)ro->as_limit_kib * 1024;
             if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(125);
+            alarm(120); /* kept across exec */
         }
         execv(argv[0], (char *const *)argv);
         _exit(127);

@@ -92,14 +92,23 @@ static void blas_fix_core(void) {
  * spun at full CPU and never ended. So under such a limit blas_room checks
  * with one mapping that n such buffers fit: before the library is loaded
  * (max(CPUs, av_parallel_for's threads) of them: av_blas_require's error),
- * and on each thread before its first sgemm (one: blas_or_exit's). */
+ * and on each thread before its first sgemm (one: blas_enter's). */
 enum { BLAS_BUFFER_MIB = 128 };
+/* What a buffer takes, as the probe maps it: OpenBLAS asks for BUFFER_SIZE and 1 MiB more in one mapping (strace:
+ * mmap of 135266304 bytes), and a probe of the 128 MiB alone passed where that mapping then failed; 2 MiB more
+ * keeps a page-aligned margin. */
+enum { BLAS_PROBE_MIB = BLAS_BUFFER_MIB + 2 };
 static int blas_limited; /* an address-space or data limit is set (blas_load) */
 static _Thread_local int blas_room_checked;
+/* Held from a thread's check to the end of its first sgemm, under a limit (blas_enter): two threads checked at once,
+ * each found room for one buffer, and the second then found none in sgemm and spun in OpenBLAS for ever (test_train's
+ * `ulimit -v 400000; attnviz --train reverse --steps 3 -o NEW/sub` ran 12 minutes at full CPU on a loaded machine,
+ * where it ends at once with exit 1). */
+static pthread_mutex_t blas_first_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* 1 if n buffers fit, else 0 with the reason in why (cap bytes). */
 static int blas_room(int n, char *why, size_t cap) {
-    size_t probe = (size_t)n * BLAS_BUFFER_MIB << 20;
+    size_t probe = (size_t)n * BLAS_PROBE_MIB << 20;
     void *p = mmap(NULL, probe, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p != MAP_FAILED) {
         munmap(p, probe);
@@ -170,18 +179,29 @@ av_status av_blas_require(av_err *err) {
 
 /* Loaded, or the error and exit 1: the last resort of a caller that did
  * not call av_blas_require first, or of a thread whose buffer does not fit
- * under the memory limit (blas_room; the first sgemm of each thread checks). */
-static void blas_or_exit(void) {
+ * under the memory limit (blas_room; the first sgemm of each thread checks).
+ * Returns 1 when this is that first sgemm under a limit: blas_first_lock is
+ * then held, and blas_leave releases it once the call has its buffer. */
+static int blas_enter(void) {
     pthread_once(&blas_once, blas_load);
-    if (blas.ready && (!blas_limited || blas_room_checked)) return;
+    if (blas.ready && (!blas_limited || blas_room_checked)) return 0;
     char why[400];
-    if (blas.ready && (blas_room_checked = blas_room(1, why, sizeof why))) return;
+    if (blas.ready) {
+        pthread_mutex_lock(&blas_first_lock);
+        if ((blas_room_checked = blas_room(1, why, sizeof why))) return 1;
+        pthread_mutex_unlock(&blas_first_lock);
+    }
     av_err err;
     blas_fail(&err, !blas.ready ? blas.no_room : 1, !blas.ready ? blas.why : why);
     fflush(stdout); /* the caller's thread waits in av_parallel_for, and no file is being written during a product */
     fprintf(stderr, "attnviz: error: %s\n", err.msg);
     if (exit_cleanup) exit_cleanup(); /* main's io/fileio.h av_remove_unfinished: no empty -o NEW/, no temporary */
     _exit(1); /* exit() on a worker thread ran the libraries' destructors under the other threads (a crash) */
+}
+
+/* After the sgemm that blas_enter let in: its first on this thread (held) releases blas_first_lock. */
+static void blas_leave(int held) {
+    if (held) pthread_mutex_unlock(&blas_first_lock);
 }
 
 const char *av_blas_core(void) {
@@ -192,15 +212,17 @@ const char *av_blas_core(void) {
 
 void av_sgemm(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
               int trans_b, float alpha, float beta) {
-    blas_or_exit();
+    int held = blas_enter();
     blas.sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha, a, lda, b, ldb,
                beta, c, ldc);
+    blas_leave(held);
 }
 
 void av_sgemm_at(float *c, const float *a, const float *b, int M, int N, int K, int lda, int ldb, int ldc,
                  float alpha, float beta) {
-    blas_or_exit();
+    int held = blas_enter();
     blas.sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
+    blas_leave(held);
 }
 
 /* ----------------------------------------------------------------------------
