@@ -2490,6 +2490,91 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
     else unsetenv("HOME");
 }
 
+/* The "~ not expanded" advice gives each word whole or not at all, and fits the option: `-f "~/xxx...x"` (3000
+ * x's) said "type --file ~/xxx...x" cut at 200 bytes with no sign of the cut, "(a space, the ~ outside the
+ * quotes)" of a word with no quotes, and "or the full path" with no path; `-f '~'` said "type --file ~ (a space,
+ * no quotes) or the full path, /root", a folder for an option that reads a file (a tester's pass). Each word a
+ * message offers must read back in /bin/bash, with HOME the test's folder, as the path meant, worked out here
+ * from HOME; a value whose word does not fit is named by no command, and the message says why. */
+static void test_tilde_advice_whole_and_fit_for_the_option(void **state) {
+    tu_fixture *f = *state;
+    char home[4200], meant[4300], word[4400], read[4400];
+    const char *old = getenv("HOME");
+    char *saved = old ? strdup(old) : NULL;
+    snprintf(home, sizeof home, "%s/h", f->dir);
+    setenv("HOME", home, 1);
+    tu_result r;
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    /* too long to repeat, plain (3000 x's) or with quotes (150 "x'", a word of 754 bytes): no "type --file ~..." */
+    static char plain[3100], quoted[400];
+    strcpy(plain, "~/"), memset(plain + 2, 'x', 3000), plain[3002] = 0;
+    strcpy(quoted, "~/");
+    for (int k = 0; k < 150; k++) strcat(quoted, "x'");
+    const char *longs[] = {plain, quoted};
+    for (int k = 0; k < 2; k++) {
+        const char *argv[] = {"-f", longs[k], "hi", NULL};
+        tu_run_ex(&r, &ro, NULL, 0, argv);
+        assert_int_equal(r.code, 2);
+        const char *tail = "; type --file, a space and the path, with the ~ outside any quotes, or the full path "
+                           "(the path is too long to repeat here)\n";
+        size_t n = strlen(r.err), m = strlen(tail);
+        if (strstr(r.err, "type --file ~") || strstr(r.err, "outside the quotes)") || n < m ||
+            strcmp(r.err + n - m, tail) != 0)
+            fail_msg("k %d: %s", k, r.err);
+        tu_free(&r);
+    }
+    /* 390 x's: the word (392 bytes) is given whole, no quotes */
+    char x390[400] = "~/";
+    memset(x390 + 2, 'x', 390), x390[392] = 0;
+    const char *mid[] = {"--file", x390, "hi", NULL};
+    tu_run_ex(&r, &ro, NULL, 0, mid);
+    assert_int_equal(r.code, 2);
+    tu_word_between(word, sizeof word, r.err, "; type --file ", " (a space, no quotes) or the full path");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    snprintf(meant, sizeof meant, "%s/%s", home, x390 + 2);
+    assert_string_equal(read, meant);
+    tu_free(&r);
+    /* a file option given a folder (~, ~/, a path ending in '/'): the folder's word and NAME, never "type --file ~ " */
+    static const struct { const char *opt, *val, *dir; } folder[] = {
+        {"-f", "~", ""}, {"--file", "~/", ""}, {"--attn-mask", "~/it's d/", "it's d/"}};
+    for (size_t k = 0; k < sizeof folder / sizeof folder[0]; k++) {
+        const char *name = strcmp(folder[k].opt, "--attn-mask") == 0 ? "attn-mask" : "file";
+        const char *argv[] = {folder[k].opt, folder[k].val, "hi", NULL};
+        tu_run_ex(&r, &ro, NULL, 0, argv);
+        assert_int_equal(r.code, 2);
+        snprintf(meant, sizeof meant, "%s/%s", home, folder[k].dir);
+        char after[64], says[4600];
+        snprintf(after, sizeof after, "): type --%s ", name);
+        tu_word_between(word, sizeof word, r.err, after, "NAME, NAME the file's name in it (a space, ");
+        assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+        assert_string_equal(read, meant);
+        snprintf(says, sizeof says, "--%s reads a file, and %s is a folder (%s)", name, word, tu_sh_word(meant));
+        if (!strstr(r.err, says)) fail_msg("%s %s: no \"%s\" in: %s", folder[k].opt, folder[k].val, says, r.err);
+        tu_free(&r);
+    }
+    /* a folder option: the value's word and the full path, each read back as meant */
+    static const struct { const char *opt, *val, *rest; } dirs[] = {
+        {"--dump", "~", ""}, {"--model", "~/it's m", "/it's m"}, {"--weights", "~/w", "/w"}, {"--outdir=~/a b", NULL, "/a b"}};
+    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        const char *argv[] = {dirs[k].opt, dirs[k].val ? dirs[k].val : "hi", dirs[k].val ? "hi" : NULL, NULL};
+        tu_run_ex(&r, &ro, NULL, 0, argv);
+        assert_int_equal(r.code, 2);
+        char name[32], after[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(dirs[k].opt + 2, "="), dirs[k].opt + 2);
+        snprintf(after, sizeof after, "; type --%s ", name);
+        snprintf(meant, sizeof meant, "%s%s", home, dirs[k].rest);
+        tu_word_between(word, sizeof word, r.err, after, " (a space, ");
+        assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+        assert_string_equal(read, meant);
+        tu_word_between(word, sizeof word, r.err, "or the full path, ", "\n");
+        assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+        assert_string_equal(read, meant);
+        tu_free(&r);
+    }
+    if (saved) setenv("HOME", saved, 1), free(saved);
+    else unsetenv("HOME");
+}
+
 /* A value too long for its message is shown as its longest start whose shell word fits, not as nothing: `-f
  * "~/x'x'...x'"` (k times "x'") was named "--file ''" from k = 66 on, and cut far short from k = 40 (29 of its 82
  * bytes; k = 60: 13 of 122), as av_shown_word took the word's excess off the name where each ' is 4 bytes of the
@@ -5665,6 +5750,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_word_with_space_after_dash_is_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_that_hides_the_files_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_values_in_messages_paste_back_as_one_word, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tilde_advice_whole_and_fit_for_the_option, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_value_shown_as_its_longest_start, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -935,6 +935,20 @@ static const char *paste_word(char *buf, size_t n, const char *s) {
 }
 #define PASTE_WORD(s, n) paste_word((char[n]){0}, (n), (s))
 
+/* s as paste_word writes it, whole, into buf (n bytes, NUL-terminated): buf, or NULL when the whole word does not
+ * fit in n - 1 bytes or memory runs out, as a word cut to fit would paste back as another name (`-f "~/xxx...x"`,
+ * 3000 x's, was told "type --file ~/xxx...x" of 200 bytes, no sign of the cut). No errors. */
+static const char *whole_paste_word(char *buf, size_t n, const char *s) {
+    size_t room = 12 * strlen(s) + 16; /* a byte is at most \ooo and the quotes around it, '$'\ooo'' */
+    char *w = malloc(room);
+    if (!w) return NULL;
+    paste_word(w, room, s);
+    size_t k = strlen(w);
+    const char *got = k < n ? memcpy(buf, w, k + 1) : NULL;
+    free(w);
+    return got;
+}
+
 
 /* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...)
  * and invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
@@ -1094,18 +1108,44 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
      * folder named "~" here and said "wrote ~/figs/head0.png", which reads as the home folder (a figure-maker's
      * pass). Refused unless a folder named "~" is really here */
     if (arg && takes_a_path(d) && arg[0] == '~' && (arg[1] == '/' || !arg[1]) && access("~", F_OK) != 0) {
+        /* each word whole or not given: `-f "~/xxx...x"` (3000 x's) said "type --file ~/xxx...x" cut at 200
+         * bytes with no sign of the cut, "(a space, the ~ outside the quotes)" of a word with no quotes, and
+         * "or the full path" with no path; and the advice fits the option: `-f '~'` was told "type --file ~ ...
+         * or the full path, /root", a folder for an option that reads a file (a tester's pass) */
         const char *home = getenv("HOME");
-        char path[200], full[240] = "";
-        if (home && *home && strlen(home) + strlen(arg) < 150) {
-            snprintf(path, sizeof path, "%s%s", home, arg + 1);
-            snprintf(full, sizeof full, ", %s", PASTE_WORD(path, 230));
+        size_t len = strlen(arg);
+        int folder = d->arg && strcmp(d->arg, "FILE") == 0 && (len <= 2 || arg[len - 1] == '/');
+        char in[400] = "", path[800] = "", word[400], full[400]; /* a longer word is not given (whole_paste_word) */
+        int has_word = 0, has_full = 0;
+        if (len + 2 < sizeof in) {
+            memcpy(in, arg, len + 1);
+            if (folder && len == 1) memcpy(in + 1, "/", 2); /* "~" as "~/", the folder's */
+            has_word = whole_paste_word(word, sizeof word, in) != NULL;
+            if (home && *home && strlen(home) + strlen(in) < sizeof path) {
+                memcpy(path, home, strlen(home) + 1);
+                strcat(path, in + 1);
+                has_full = whole_paste_word(full, sizeof full, path) != NULL;
+            }
         }
-        /* the value as one shell word, and the command and the full path as words that paste back (paste_word) */
-        const char *word = PASTE_WORD(arg, 200);
+        const char *quotes = has_word && strcmp(word, in) != 0 ? "the ~ outside the quotes" : "no quotes";
+        char advice[1400];
+        if (folder && has_word)
+            snprintf(advice, sizeof advice, "--%s reads a file, and %s is a folder%s%s%s: type --%s %sNAME, NAME the "
+                     "file's name in it (a space, %s)", d->name, word, has_full ? " (" : "", has_full ? full : "",
+                     has_full ? ")" : "", d->name, word, quotes);
+        else if (folder)
+            snprintf(advice, sizeof advice, "--%s reads a file, and that path is a folder: type --%s, a space and the "
+                     "path to the file in it, with the ~ outside any quotes (the path is too long to repeat here)",
+                     d->name, d->name);
+        else if (has_word)
+            snprintf(advice, sizeof advice, "type --%s %s (a space, %s) or the full path%s%s", d->name, word, quotes,
+                     has_full ? ", " : " from your home folder", has_full ? full : "");
+        else
+            snprintf(advice, sizeof advice, "type --%s, a space and the path, with the ~ outside any quotes, or the "
+                     "full path (the path is too long to repeat here)", d->name);
         return av_fail(err, AV_EUSAGE, "--%s %s: the shell did not expand '~' (it does so only at the start of a "
-                       "word, not after '=' or inside quotes), and there is no folder named '~' here; type --%s %s "
-                       "(a space, %s) or the full path%s", d->name, AV_SHOWN_WORD(arg, 200), d->name, word,
-                       strcmp(word, arg) == 0 ? "no quotes" : "the ~ outside the quotes", full);
+                       "word, not after '=' or inside quotes), and there is no %s named '~' here; %s", d->name,
+                       AV_SHOWN_WORD(arg, 200), len == 1 ? "file or folder" : "folder", advice);
     }
     /* "-o fig.png", as savefig takes a file: attnviz made a folder named fig.png, wrote fig.png/head0.png and
      * exited 0 (silently with -q; a figure-maker's pass). Refused unless that folder is really there; a
