@@ -2498,7 +2498,7 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
  * from HOME; a value whose word does not fit is named by no command, and the message says why. */
 static void test_tilde_advice_whole_and_fit_for_the_option(void **state) {
     tu_fixture *f = *state;
-    char home[4200], meant[4300], word[4400], read[4400];
+    char home[4200], meant[4700], word[4400], read[4400];
     const char *old = getenv("HOME");
     char *saved = old ? strdup(old) : NULL;
     snprintf(home, sizeof home, "%s/h", f->dir);
