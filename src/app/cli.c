@@ -415,7 +415,7 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
 
 static void show_value(char *shown, size_t n, const char *s);
 static const char *show_word(char *buf, size_t n, const char *s);
-#define SHOW_WORD_MAX 660
+#define SHOW_WORD_MAX 660 /* 160 bytes of show_value, each ' 4 bytes, and the quotes */
 #define SHOW_WORD(s) show_word((char[SHOW_WORD_MAX]){0}, SHOW_WORD_MAX, (s))
 
 /* 1 if s is a whole number written with a decimal point or an exponent ("150.0", "8.0", "1e3", "2.5e1",
@@ -805,9 +805,6 @@ static const char *show_word(char *buf, size_t n, const char *s) {
     show_value(sv, sizeof sv, s);
     return av_quoted_word(buf, n, sv);
 }
-#define SHOW_WORD_MAX 660 /* 160 bytes of show_value, each ' 4 bytes, and the quotes */
-#define SHOW_WORD(s) show_word((char[SHOW_WORD_MAX]){0}, SHOW_WORD_MAX, (s))
-
 /* s (--name's value) is valid UTF-8 without a breaks_line code point; what
  * says why ("a title is one line of text"). */
 static av_status check_one_line(const char *name, const char *s, const char *what, av_err *err) {
