@@ -2818,6 +2818,14 @@ static void test_model_trace_elides_long_token_lines(void **state) {
 /* A model of 1 layer and 1 head is counted in the singular everywhere
  * (was "1 blocks", "the model has 1 layers"), and a one-file run says
  * "wrote 1 file". The model: attnviz --train with --layers 1 --heads 1. */
+/* A one-step toy reverse model (d_model 16, batch 2), trained into dir: the folder the --model tests run. */
+static void train_toy(const char *dir) {
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A --model folder with a 1,400-byte path and a 1,000-byte --title: every
  * figure's title is whole (it ends with the mask) and valid UTF-8 in the PNG's
  * iTXt Title and the SVG (a 2,048-byte buffer cut it inside a character). */
@@ -2833,9 +2841,7 @@ static void test_long_title_and_long_model_path(void **state) {
         assert_int_equal(mkdir(dir, 0755), 0);
     }
     tu_result r;
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_toy(dir);
     char title[1001];
     for (int i = 0; i < 1000; i += 2) memcpy(title + i, "\xC3\xA9", 2); /* 500 × é */
     title[1000] = 0;
@@ -3489,9 +3495,7 @@ static void test_model_file_truncated_while_read(void **state) {
     tu_result r;
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_toy(dir);
     snprintf(trunc_env, sizeof trunc_env, "SHIM_TRUNCATE=%s/model.safetensors", dir);
     const char *env[] = {preload, asan, trunc_env, NULL};
     const char *args[] = {"--model", dir, "-o", tu_in(f, "o"), "3 1 >", NULL};
@@ -3528,10 +3532,7 @@ static void test_model_trace_fits_a_narrow_terminal(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
-    tu_result r;
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_toy(dir);
     const char *argv[] = {tu_bin(), "--model", dir, "--no-plot", "--color", "always", "3 1 4 >", NULL};
     tu_result piped;
     tu_runv(&piped, NULL, NULL, argv + 1);
@@ -3608,10 +3609,7 @@ static void test_model_trace_moves_a_formula_left_at_a_narrow_terminal(void **st
     tu_fixture *f = *state;
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
-    tu_result r;
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_toy(dir);
     const char *argv[] = {tu_bin(), "--model", dir, "--no-plot", "--color", "never", "3 1 4 >", NULL};
     tu_result piped;
     tu_runv(&piped, NULL, NULL, argv + 1);
@@ -3652,10 +3650,7 @@ static void test_colour_breaks_lines_as_no_colour_does(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
-    tu_result r;
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    train_toy(dir);
     const char *const runs[][8] = {
         {"I love deep learning"},
         {"--heads", "8", "I love deep learning"},
