@@ -3512,6 +3512,52 @@ static void test_model_file_truncated_while_read(void **state) {
     tu_free(&r);
 }
 
+/* An -o or --dump that names a file fails before the forward pass with --model, as it does for the single layer
+ * (main.c run_model): `--model DIR --generate 2 -o out.txt "3 1 >"` printed the whole trace and the continuation,
+ * then "-o: cannot create folder ...". Expected, as the single layer's run (`-o out.txt "3 1 >"`, no --model)
+ * behaves: exit 1, the error naming the option and the file, and nothing on standard output. A bad --explain
+ * cell is still the usage error (exit 2) it is without --model, before the folder's runtime error. */
+static void test_model_unwritable_folder_fails_before_the_work(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200], file[4200], want[9000];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    train_toy(dir);
+    snprintf(file, sizeof file, "%s", tu_in(f, "out.txt"));
+    FILE *fp = fopen(file, "w");
+    assert_non_null(fp);
+    fputs("keep\n", fp);
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", dir, "--generate", "2", "-o", file, "3 1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: -o: cannot create folder %s: ", tu_sh_word(file));
+    snprintf(want + strlen(want), sizeof want - strlen(want), "%s exists and is not a folder\n", tu_sh_word(file));
+    if (r.code != 1 || strcmp(r.err, want) != 0 || r.out[0])
+        print_message("exit %d\nstdout: %s\nstderr: %s\nwanted: %s", r.code, r.out, r.err, want);
+    assert_int_equal(r.code, 1);
+    assert_string_equal(r.err, want);
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    char sub[4300];
+    snprintf(sub, sizeof sub, "%s/d", file);
+    run_attnviz(&r, NULL, "--model", dir, "--no-plot", "--dump", sub, "3 1 >", NULL);
+    snprintf(want, sizeof want, "attnviz: error: --dump: cannot create folder %s: ", tu_sh_word(sub));
+    snprintf(want + strlen(want), sizeof want - strlen(want), "%s exists and is not a folder\n", tu_sh_word(file));
+    assert_int_equal(r.code, 1);
+    assert_string_equal(r.err, want);
+    assert_string_equal(r.out, "");
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", dir, "--explain", "zz,3", "-o", file, "3 1 >", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: --explain query 'zz' is neither a token of the sentence nor an index 0..2\n");
+    tu_free(&r);
+    fp = fopen(file, "r");
+    char back[16] = "";
+    assert_non_null(fp);
+    assert_non_null(fgets(back, sizeof back, fp));
+    fclose(fp);
+    assert_string_equal(back, "keep\n");
+}
+
 static int lead_bytes(const char *s, size_t n) {
     int w = 0;
     for (size_t i = 0; i < n; i++) w += ((unsigned char)s[i] & 0xC0) != 0x80;
@@ -3773,6 +3819,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_unwritable_folder_fails_before_the_work, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_edited_positions_name_the_key, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_replaced_while_read, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_quiet_show_and_explain_say_the_weights, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -2754,3 +2754,18 @@ void av_warn_unused_now(FILE *f) {
     for (int i = 0; i < g_later_n; i++) av_message(f, "attnviz: warning: %s\n", g_later[i]);
     g_unused_n = g_later_n = 0;
 }
+
+av_status av_option_folder(const char *opt, const char *dir, av_status (*step)(const char *, av_err *), av_err *err) {
+    av_status st = step(dir, err);
+    if (st) {
+        av_err inner = *err;
+        av_fail(err, st, "%s: %s", opt, inner.msg);
+    }
+    return st;
+}
+
+av_status av_output_folders_writable(const av_options *o, av_err *err) {
+    av_status st = !o->no_plot || o->html ? av_option_folder("-o", o->outdir, av_dir_writable, err) : AV_OK;
+    if (!st && o->dump_dir) st = av_option_folder("--dump", o->dump_dir, av_dir_writable, err);
+    return st;
+}

@@ -268,4 +268,15 @@ av_kernel av_auto_kernel(int T, int weights_needed);
  * Needs cfg->T. Errors: --kernel flash with a sink that needs the weights (AV_EUSAGE). */
 av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err);
 
+/* step(dir, err) (io/fileio.h av_dir_writable before the work, av_mkdir_p before the first file) on the folder dir
+ * that option opt ("-o", "--dump") named, its message led by opt: "-o: cannot create folder out.txt: out.txt exists
+ * and is not a folder". Errors: step's, with the same status. */
+av_status av_option_folder(const char *opt, const char *dir, av_status (*step)(const char *, av_err *), av_err *err);
+
+/* The folders o writes into, made and probed with av_dir_writable before the forward pass (av_option_folder's
+ * messages): -o when figures or --html are written, and --dump. So a folder that cannot be made or written fails
+ * before the work, for the single layer and for --model alike. Errors: av_dir_writable's (AV_EUSAGE for an empty
+ * name, else AV_ERUNTIME). */
+av_status av_output_folders_writable(const av_options *o, av_err *err);
+
 #endif

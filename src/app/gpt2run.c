@@ -16,6 +16,8 @@
 #include "app/compare.h"
 #include "app/figures.h"
 #include "app/page.h"
+#include "app/teach.h"
+#include "app/trace.h"
 #include "app/term.h"
 #include "base/utf8.h"
 #include "io/fileio.h"
@@ -897,6 +899,17 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
                    : av_acts_check_T(r->T, c->positions == AV_POS_LEARNED ? c->n_positions : 0, av_gpt2_positions_from(c), err);
         if (!st && o->html) st = av_page_check_size(r->T, r->T, av_page_runs(o, C, H), o, 0, err);
         if (!st) st = model_fits(r->T, L, H, r->layer, o->compare != 0, err);
+        /* an --explain cell that names no token of the input is refused first, as the single layer's run_model
+         * does (a usage error before the folders' runtime ones); quietly when it resolves (trace.c prints its
+         * notes) */
+        int qi, kj;
+        if (!st && o->explain && av_explain_locate(o->explain, labels, &qi, &kj))
+            st = av_explain_parse_input(o, labels, &qi, &kj, err);
+        /* -o and --dump are made and probed before the forward pass, as the single layer's run_model does:
+         * `--model runs/reverse --generate 2 -o out.txt "3 1 >"` (out.txt a file) printed the whole trace and the
+         * continuation, then "-o: cannot create folder out.txt: out.txt exists and is not a folder" (a
+         * learner's pass); a GPT-2's --generate 32 worked 2 s for it */
+        if (!st) st = av_output_folders_writable(o, err);
         if (st) return st;
     }
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);

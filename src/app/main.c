@@ -127,23 +127,6 @@ static av_status read_tokens(run *r, av_err *err) {
     return st;
 }
 
-/* step(dir, err) (av_dir_writable before the forward pass, av_mkdir_p before the first file) with the option
- * that named the folder first: "cannot create folder '/dev/null': ... is not a folder" did not say whether -o or
- * --dump was meant (a tester's pass). -o and --dump are checked with av_dir_writable before the forward pass, so
- * a folder that cannot be made or written fails before the work: `-o out.txt` (a file) or `--dump out.txt/d`
- * said "-o: cannot create folder 'out.txt': 'out.txt' exists and is not a folder" only after the (H, T, T) maps
- * (5000 tokens at 8 heads: 6 s and 1.7 GiB; a long-input learner's pass). A folder made then that the run leaves
- * empty is removed at its end (av_remove_empty_made_folders). */
-static av_status folder_of(const char *opt, const char *dir, av_status (*step)(const char *, av_err *),
-                           av_err *err) {
-    av_status st = step(dir, err);
-    if (st) {
-        av_err inner = *err;
-        av_fail(err, st, "%s: %s", opt, inner.msg);
-    }
-    return st;
-}
-
 /* tokens → X, W (seeded, then --weights) and masks → the forward pass. */
 static av_status run_model(run *r, av_config *cfg, av_err *err) {
     const av_options *o = &r->o;
@@ -163,8 +146,12 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
      * `--heads 8 --html -f` a 5715-token text took 2.1 GiB and 11 s before this error (a learner's pass) */
     av_status st = o->html ? av_page_check_size(cfg->T, cfg->n_real, av_page_runs(o, cfg->C, cfg->H), o, 0, err)
                            : AV_OK; /* --attn-mask's file is not read yet: main's check after the run counts it */
-    if (!st && (!o->no_plot || o->html)) st = folder_of("-o", o->outdir, av_dir_writable, err);
-    if (!st && o->dump_dir) st = folder_of("--dump", o->dump_dir, av_dir_writable, err);
+    /* -o and --dump before the forward pass, so a folder that cannot be made or written fails before the work:
+     * `-o out.txt` (a file) or `--dump out.txt/d` said "-o: cannot create folder 'out.txt': 'out.txt' exists and
+     * is not a folder" only after the (H, T, T) maps (5000 tokens at 8 heads: 6 s and 1.7 GiB; a long-input
+     * learner's pass). A folder made then that the run leaves empty is removed at its end
+     * (av_remove_empty_made_folders). */
+    if (!st) st = av_output_folders_writable(o, err);
     if (!st) st = av_model_init(&r->m, cfg, err);
     if (st) return st;
     av_model_seed(&r->m, (const char *const *)r->toks.tok);
@@ -337,7 +324,7 @@ static av_status write_outputs(run *r, av_err *err) {
     else av_figures_run_id(&fc, &r->m, &r->toks);
     av_status st = AV_OK;
     if (!o->no_plot) av_assets_use_fonts(); /* the list main() set up: nothing changes */
-    if (!o->no_plot || o->html) st = folder_of("-o", o->outdir, av_mkdir_p, err);
+    if (!o->no_plot || o->html) st = av_option_folder("-o", o->outdir, av_mkdir_p, err);
     if (!st && (!o->no_plot || o->html)) st = lock_outdir(o->outdir, err);
     if (!st && outdir_lock_fd >= 0) { /* held: a temporary there is a killed run's, never a live one's */
         size_t n_train;
@@ -346,7 +333,7 @@ static av_status write_outputs(run *r, av_err *err) {
     }
     if (!st) note_training_folder(o, "-o", o->outdir);
     int figures = !st && (!o->no_plot || o->html);
-    if (!st && o->dump_dir) st = folder_of("--dump", o->dump_dir, av_mkdir_p, err);
+    if (!st && o->dump_dir) st = av_option_folder("--dump", o->dump_dir, av_mkdir_p, err);
     if (!st && o->dump_dir) av_dump_note_leftovers(o->dump_dir); /* before its own temporaries are there */
     if (!st) note_training_folder(o, "--dump", o->dump_dir);
     if (!st && o->compare) {

@@ -689,15 +689,20 @@ static void stdout_parts(char *out, size_t n, const av_options *o) {
     }
 }
 
-av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_model *m, const av_tokens *toks,
-                         const av_weights_source *ws, int color, av_err *err) {
-    int qi = 0, kj = 0;
-    av_status st = o->explain ? av_explain_parse(o->explain, toks, &qi, &kj, err) : AV_OK;
+av_status av_explain_parse_input(const av_options *o, const av_tokens *toks, int *qi, int *kj, av_err *err) {
+    av_status st = av_explain_parse(o->explain, toks, qi, kj, err);
     if (st == AV_EUSAGE && o->model_dir && o->generate && strstr(err->msg, " is outside 0..")) {
         /* an index into the continuation (--generate 5 --explain 5,0 on 4 tokens) read as a plain range error */
         av_fail_append(err, "; --explain reads the input's forward pass, not the --generate "
                  "tokens (run the continued text as the input to explain them)");
     }
+    return st;
+}
+
+av_status av_trace_sinks(FILE *f, const av_options *o, av_gpt2run *gr, const av_model *m, const av_tokens *toks,
+                         const av_weights_source *ws, int color, av_err *err) {
+    int qi = 0, kj = 0;
+    av_status st = o->explain ? av_explain_parse_input(o, toks, &qi, &kj, err) : AV_OK;
     if (!st && !o->quiet) { /* -q silences the trace, never what was asked for */
         av_trace tr = {f, color, o->verbose, o->precision, 0, o->kernel == AV_KERNEL_AUTO,
                        av_options_weights_needed_by(o)};

@@ -116,6 +116,12 @@ enum { AV_TRACE_ELIDE_PAST = 64, AV_TRACE_ELIDE_HEAD = 48, AV_TRACE_ELIDE_TAIL =
 /* The tokens as "[I] [love] ..." on f, elided as above, with no newline. */
 void av_trace_print_tokens(FILE *f, const av_tokens *toks);
 
+/* teach.h's av_explain_parse of o->explain against toks (the input's tokens), and with --model --generate an index
+ * past the input gets why ("; --explain reads the input's forward pass, not the --generate tokens ..."). For
+ * av_trace_sinks and for gpt2run.c, which refuses a spec that resolves no cell before the forward pass. o->explain
+ * must be set. Errors: av_explain_parse's (AV_EUSAGE). */
+av_status av_explain_parse_input(const av_options *o, const av_tokens *toks, int *qi, int *kj, av_err *err);
+
 /* Sink 1, on f before any file is written: the trace (this file's, or
  * gpt2run.h's with --model; not with -q, which prints in its place, before
  * --explain or --show, the line "weights: " ws->text, e.g. "weights: random
