@@ -4579,7 +4579,7 @@ static void test_cli_train_checks_outdir_first(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-o", "/dev/null", NULL);
     assert_int_equal(r.code, 1);
-    assert_non_null(strstr(r.err, "cannot create folder /dev/null"));
+    assert_non_null(strstr(r.err, "attnviz: error: -o: cannot create folder /dev/null"));
     assert_null(strstr(r.out, "step 0 "));
     tu_free(&r);
 }
@@ -4606,18 +4606,18 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
     run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o",
                 tu_in(f, "afile/out"), NULL);
     char want[4400];
-    snprintf(want, sizeof want, "cannot create folder %s: %s exists and is not a folder", tu_sh_word(tu_in(f, "afile/out")),
-             tu_sh_word(tu_in(f, "afile")));
+    snprintf(want, sizeof want, "attnviz: error: -o: cannot create folder %s: %s exists and is not a folder",
+             tu_sh_word(tu_in(f, "afile/out")), tu_sh_word(tu_in(f, "afile")));
     check_outdir_refused(&r, "parent is a file", want);
     tu_free(&r);
     struct stat sb;
     if (stat("/proc", &sb) == 0 && S_ISDIR(sb.st_mode)) {
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "-o", "/proc", NULL);
-        check_outdir_refused(&r, "-o /proc", "attnviz: error: cannot write in folder /proc: ");
+        check_outdir_refused(&r, "-o /proc", "attnviz: error: -o: cannot write in folder /proc: ");
         tu_free(&r);
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "3", "--d-model", "16", "--batch", "4", "--compare",
                     "scale", "-o", "/proc", NULL);
-        check_outdir_refused(&r, "--compare -o /proc", "attnviz: error: cannot write in folder /proc: ");
+        check_outdir_refused(&r, "--compare -o /proc", "attnviz: error: -o: cannot write in folder /proc: ");
         tu_free(&r);
     } else {
         print_message("[ SKIPROW  ] no /proc folder: the case of a folder no one can write in\n");
@@ -4626,8 +4626,8 @@ static void test_cli_train_unwritable_outdir_fails_before_step_1(void **state) {
     assert_int_equal(chmod(tu_in(f, "ro"), 0555), 0);
     assert_int_equal(chmod(f->dir, 0755), 0); /* let uid 65534 reach ro/ */
     static const struct { const char *sub, *msg; } ro_cases[] = {
-        {"ro", "cannot write in folder %s: Permission denied"},
-        {"ro/out", "cannot create folder %s: Permission denied"},
+        {"ro", "attnviz: error: -o: cannot write in folder %s: Permission denied"},
+        {"ro/out", "attnviz: error: -o: cannot create folder %s: Permission denied"},
     };
     for (size_t i = 0; i < sizeof ro_cases / sizeof ro_cases[0]; i++) {
         char dir[4200], msg[4300];

@@ -1782,8 +1782,10 @@ static void unlock_folders(folder_locks *lk) {
  * each model trained (with --compare, each variant: learned positions add
  * wpe) fits AV_MAX_TRAIN_BYTES; then -o DIR (with --compare, each
  * DIR/VARIANT) holds no model attnviz did not train, and can be made and
- * written (io/fileio.h av_dir_writable). The foreign-model checks all come
- * before any folder is made, so a refused folder leaves no variant folder.
+ * written (io/fileio.h av_dir_writable; its message starts "-o: ", as the
+ * single layer's and --model's do: cli.h av_option_folder). The
+ * foreign-model checks all come before any folder is made, so a refused
+ * folder leaves no variant folder.
  * Each folder is locked (lock_folder) as soon as it is made, so a second run
  * into it is refused before it makes anything there; locks holds them.
  * earlier[i] says which model of an earlier --train folder i holds, which
@@ -1800,7 +1802,7 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
         /* names first: a folder named config.json was "a model attnviz did not train" */
         if (!s) s = check_names_free(o->outdir, kRunFiles, nf, err);
         if (!s) s = check_not_a_foreign_model(o->outdir, earlier[0], 64, err);
-        if (!s) s = av_dir_writable(o->outdir, err);
+        if (!s) s = av_option_folder("-o", o->outdir, av_dir_writable, err);
         return s ? s : lock_folder(locks, o->outdir, err);
     }
     for (int i = 0; i < n; i++) av_path_join(dir[i], sizeof dir[i], o->outdir, names[i]);
@@ -1812,7 +1814,7 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     snprintf(svg, sizeof svg, "compare_%s.svg", kCompareWhat[o->compare]);
     if (!s) s = check_names_free(o->outdir, (const char *const[]){png, svg}, 2, err);
     if (!s) s = check_not_a_foreign_comparison(o->outdir, (int)o->compare, names, n, png, svg, err);
-    if (!s) s = av_dir_writable(o->outdir, err); /* compare_WHAT.png goes here */
+    if (!s) s = av_option_folder("-o", o->outdir, av_dir_writable, err); /* compare_WHAT.png goes here */
     if (!s) s = lock_folder(locks, o->outdir, err); /* before the variant folders: a refused run makes none */
     /* the variant folders that exist first, so one another run holds refuses this one before it makes any
      * (a plain --train into DIR/pre-ln left an empty DIR/post-ln behind a refused --compare norm: a
@@ -1821,7 +1823,7 @@ static av_status check_before_start(const av_train_opts *o, char earlier[3][64],
     int existed[3] = {0, 0, 0};
     for (int i = 0; !s && i < n; i++)
         if ((existed[i] = stat(dir[i], &vst) == 0)) s = lock_folder(locks, dir[i], err);
-    for (int i = 0; !s && i < n; i++) s = av_dir_writable(dir[i], err);
+    for (int i = 0; !s && i < n; i++) s = av_option_folder("-o", dir[i], av_dir_writable, err);
     for (int i = 0; !s && i < n; i++)
         if (!existed[i]) s = lock_folder(locks, dir[i], err);
     return s;
