@@ -740,6 +740,16 @@ static const bad_case kCases[] = {
     {"steps_unit", 2, "--steps '100步' is not a whole number (the 步 after the number is not part of it: type 100); allowed: 1..1000000", {"--train", "reverse", "--steps", "100步"}, NULL, 0, NULL, 0},
     {"scale_unit", 2, "--scale '1.5倍' is not a number (the 倍 after the number is not part of it: type 1.5)", {"--scale", "1.5倍", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"seed_chinese_numeral_unit", 2, "--seed '四十二号' is not a whole number (the 号 after the number is not part of it, and it is written in Chinese numerals: type the digits 42, 阿拉伯数字)", {"--seed", "四十二号", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a numeral the reader took a wrong number from, worked by hand: 一千零十 is 1000 + 10 (the bare 十 after
+     * 零, as 一千零一十) and 一万亿 is 10^4·10^8, where the 十 and the 亿 were called words after 1000 and 10000;
+     * 两百两 is no number (两 is not said in the ones place: 两百二 is 220) and was read as 220; 一亿二亿 has two
+     * 亿 places and got "the 亿 after the number" of 100000000 */
+    {"heads_chinese_ling_shi", 2, "--heads '一千零十' is not a whole number (it is written in Chinese numerals, and as the digits 1010 it is outside the allowed range too); allowed: 1..64", {"--heads", "一千零十", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_chinese_wan_yi", 2, "--heads '一万亿' is not a whole number (it is written in Chinese numerals, and as the digits 1000000000000 it is outside the allowed range too); allowed: 1..64", {"--heads", "一万亿", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_chinese_yi_yi_past_int64", 2, "--heads '一千亿亿' is not a whole number (it is written in Chinese numerals, and as the digits 10000000000000000000 it is outside the allowed range too); allowed: 1..64", {"--heads", "一千亿亿", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_chinese_liang_in_ones_no_guess", 2, "--heads '两百两' is not a whole number; allowed: 1..64", {"--heads", "两百两", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_chinese_two_yi_no_guess", 2, "--heads '一亿二亿' is not a whole number; allowed: 1..64", {"--heads", "一亿二亿", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_chinese_ling_shi", 2, "--explain key '一百零十' is neither a token of the sentence nor an index 0..5 (it is written in Chinese numerals, and as the digits 110 it is outside 0..5 too: T = 6 tokens)", {"--explain", "爱,一百零十", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_ordinal_no_guess", 2, "--layer '第一层' is not a layer number; allowed: 0..L-1", {"--layer", "第一层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_measure_word_alone_no_guess", 2, "--heads '个' is not a whole number; allowed: 1..64", {"--heads", "个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},

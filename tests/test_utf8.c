@@ -382,13 +382,26 @@ static void test_chinese_number_by_hand(void **state) {
         {"二百五", "250", 0}, {"两千", "2000", 0}, {"三万五", "35000", 0}, {"一万零五", "10005", 0},
         {"二十万", "200000", 0}, {"一千二百三十四万五千六百七十八", "12345678", 0}, {"五一二", "512", 0},
         {"二〇二四", "2024", 0}, {"零", "0", 0}, {"捌", "8", 0}, {"壹拾", "10", 0}, {"负三", "-3", 0},
-        {"零点零零一", "0.001", 1}, {"三点一四", "3.14", 1}};
+        {"零点零零一", "0.001", 1}, {"三点一四", "3.14", 1},
+        /* 一千零十 = 1000 + 0 + 10, 一百零十 = 100 + 10, 两千两百 = 2000 + 200, 两万 = 2·10000, 一万亿 = 10^4·10^8,
+         * 五千万亿 = 5000·10^4·10^8, 一亿亿 = 10^8·10^8, 一千亿亿 = 1000·10^16 (past 2^63), 一亿零五万 =
+         * 10^8 + 5·10^4, 三亿五千万 = 3·10^8 + 5000·10^4, twenty digits one by one */
+        {"一千零十", "1010", 0}, {"一百零十", "110", 0}, {"两千两百", "2200", 0}, {"两万", "20000", 0},
+        {"两", "2", 0}, {"一万亿", "1000000000000", 0}, {"五千万亿", "5000000000000000", 0},
+        {"一亿亿", "10000000000000000", 0}, {"一千亿亿", "10000000000000000000", 0},
+        {"一亿零五万", "100050000", 0}, {"三亿五千万", "350000000", 0},
+        {"一二三四五六七八九〇一二三四五六七八九〇", "12345678901234567890", 0}};
     char out[64];
     for (size_t i = 0; i < sizeof kOk / sizeof kOk[0]; i++) {
         if (!av_utf8_chinese_number(out, sizeof out, kOk[i].s, kOk[i].real)) fail_msg("%s: refused", kOk[i].s);
         if (strcmp(out, kOk[i].want) != 0) fail_msg("%s: %s, want %s", kOk[i].s, out, kOk[i].want);
     }
-    static const char *const kNo[] = {"八个", "五一二百", "一二百", "百", "百十", "十十", "8", "", "负", "点五"};
+    /* and 两 in the ones place or before 十 (两百两, 十两, 五两, 两十: 二 is said there), a bare 十 after 零 with
+     * no unit before it (零十), places that do not fall (一亿二亿, 三亿五千万亿), 万 twice or after 亿 (一万万,
+     * 一亿万) */
+    static const char *const kNo[] = {"八个", "五一二百", "一二百", "百", "百十", "十十", "8", "", "负", "点五",
+                                      "两百两", "十两", "五两", "两十", "零十", "一亿二亿", "三亿五千万亿", "一万万",
+                                      "一亿万", "十两万"};
     for (size_t i = 0; i < sizeof kNo / sizeof kNo[0]; i++)
         if (av_utf8_chinese_number(out, sizeof out, kNo[i], 1)) fail_msg("%s: read as %s", kNo[i], out);
     assert_int_equal(av_utf8_chinese_number(out, sizeof out, "零点五", 0), 0); /* a whole number: no point */

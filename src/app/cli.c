@@ -501,6 +501,8 @@ static int number_with_words(const char *s, int real, char *num, size_t cap, int
         char part[64];
         if (len == 0 || len >= sizeof part || n - at[j] >= 32) break;
         memcpy(part, s, len), part[len] = 0;
+        const unsigned char *w = (const unsigned char *)s + len;
+        if (av_utf8_chinese_numeral(av_utf8_next(&w))) continue; /* "一千零十", "两百两": a numeral's own characters */
         *chinese = 0;
         if (is_decimal(part, real)) snprintf(num, cap, "%s", part);
         else if (av_utf8_chinese_number(num, cap, part, real)) *chinese = 1;

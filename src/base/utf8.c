@@ -413,12 +413,19 @@ static int chinese_unit(unsigned cp) {
     }
 }
 
+int av_utf8_chinese_numeral(unsigned cp) { return chinese_digit(cp) >= 0 || chinese_unit(cp) > 0; }
+
 int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real) {
     const unsigned char *u = (const unsigned char *)s, *end = u + strlen(s);
-    unsigned long long total = 0, section = 0, plain = 0;
-    int digit = -1, last_unit = 99, big_unit = 99, zero = 0, any = 0, units = 0, plain_n = 0, neg = 0,
-        adjacent = 0;
-    char frac[32] = "";
+    /* the number as terms digit·10^exp, in the order read: 万 moves its section's terms up 4 places, 亿 its
+     * group's (since the last 亿) up 8, 亿亿 the group before it 8 more; a numeral as it is read has its terms'
+     * places falling, checked at the end ("三亿五千万亿" is not) */
+    struct { int d, e; } t[64];
+    int nt = 0, sec = 0, grp = 0, prev_grp = 0, last = 0, unit = 0; /* the last character's and unit's power: 1 for
+                                                                     * 十 百 千, 4 万, 8 亿; last 0 for a digit */
+    int digit = -1, liang = 0, liangs = 0, last_unit = 99, big_unit = 0, zero = 0, any = 0, units = 0,
+        plain_n = 0, neg = 0, adjacent = 0;
+    char plain[64], frac[32] = "";
     size_t nf = 0;
     unsigned cp;
     const char *why;
@@ -428,10 +435,10 @@ int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real) {
         if ((k = av_utf8_decode(u, (size_t)(end - u), &cp, &why)) <= 0) return 0;
         int d = chinese_digit(cp), p = chinese_unit(cp);
         if (cp == 0x70B9) { /* 点: the rest are digits after the point */
-            if (!real || !any) return 0;
+            if (!real || !any || liang) return 0;
             for (u += k; u < end; u += k) {
                 if ((k = av_utf8_decode(u, (size_t)(end - u), &cp, &why)) <= 0 || (d = chinese_digit(cp)) < 0 ||
-                    nf + 1 >= sizeof frac)
+                    cp == 0x4E24 || nf + 1 >= sizeof frac)
                     return 0;
                 frac[nf++] = (char)('0' + d);
             }
@@ -440,36 +447,53 @@ int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real) {
             break;
         }
         if (d >= 0) {
-            if (plain_n >= 18) return 0;
-            plain = plain * 10 + (unsigned)d, plain_n++; /* read one by one, if no unit follows */
+            if (plain_n + 1 >= (int)sizeof plain || liang) return 0; /* 两 counts only before 百 千 万 亿: "两百两" */
+            plain[plain_n++] = (char)('0' + d); /* read one by one, if no unit follows */
+            liang = cp == 0x4E24, liangs += liang;
+            adjacent |= digit >= 0; /* "五一二", or with a unit "五一二百", refused below */
             if (d == 0) zero = 1, digit = -1;
-            else adjacent |= digit >= 0, digit = d; /* "五一二", or with a unit "五一二百", refused below */
-            any = 1;
+            else digit = d;
+            any = 1, last = 0;
         } else if (p && p < 4) { /* 十 百 千 within a section */
-            if (p >= last_unit || (digit < 0 && !(p == 1 && !zero && !section && !any))) return 0;
-            section += (unsigned long long)(digit < 0 ? 1 : digit) * (p == 1 ? 10 : p == 2 ? 100 : 1000);
-            last_unit = p, digit = -1, zero = 0, units = any = 1;
-        } else if (p) { /* 万 亿: closes a section */
-            if (p >= big_unit || (!section && digit < 0)) return 0;
-            section += digit < 0 ? 0 : (unsigned long long)digit;
-            if (section > 9999 || total > 1000000000000ULL) return 0;
-            unsigned long long scale = p == 4 ? 10000ULL : 100000000ULL;
-            total += section * scale, section = 0;
-            big_unit = p, last_unit = 99, digit = -1, zero = 0, units = any = 1;
+            /* a bare 十 starts a number ("十二") or follows 零 after a unit ("一千零十" 1010) */
+            if (p >= last_unit || (liang && p == 1) || (digit < 0 && !(p == 1 && (!any || (zero && units)))))
+                return 0;
+            if (nt + 1 >= (int)(sizeof t / sizeof t[0])) return 0;
+            t[nt].d = digit < 0 ? 1 : digit, t[nt++].e = p;
+            last_unit = p, digit = -1, zero = 0, units = any = 1, liang = 0, last = unit = 1;
+        } else if (p) { /* 万 亿: close a section */
+            if (liang && nt > sec) return 0; /* "十两万": 两 only as a section's one digit */
+            if (digit >= 0) {
+                if (nt + 1 >= (int)(sizeof t / sizeof t[0])) return 0;
+                t[nt].d = digit, t[nt++].e = 0;
+            }
+            int from = p == 4 ? sec : grp;
+            if (p == 8 && nt == grp && last == 8 && prev_grp < grp) from = prev_grp; /* 亿亿 */
+            else if (nt == from || (p == 4 && big_unit == 4)) return 0; /* "万", "一亿万", "一万万" */
+            else if (p == 8) prev_grp = grp;
+            for (int i = from; i < nt; i++)
+                if ((t[i].e += p) > 60) return 0;
+            if (p == 8) grp = nt;
+            sec = nt, big_unit = p == 8 ? 0 : 4;
+            last_unit = 99, digit = -1, zero = 0, units = any = 1, liang = 0, last = unit = p;
         } else return 0;
     }
-    if (!any || (units && adjacent)) return 0;
-    if (!units) total = plain; /* "五一二": no unit, the digits as written */
-    else if (digit >= 0) { /* "二百五": 250, "二百零五": 205, "三万五": 35000 */
-        int down = last_unit < 99 ? last_unit - 1 : big_unit < 99 ? big_unit - 1 : 0;
-        if (zero) down = 0;
-        unsigned long long m = 1;
-        for (int i = 0; i < down; i++) m *= 10;
-        section += (unsigned long long)digit * m;
-        total += section;
-    } else total += section;
-    if (total > 1000000000000000000ULL) return 0;
-    snprintf(out, cap, "%s%llu%s%s", neg ? "-" : "", total, nf ? "." : "", frac);
+    if (!any || (units && adjacent) || (liangs && (units ? liang : plain_n > 1))) return 0;
+    if (!units) { /* "五一二": no unit, the digits as written */
+        for (int i = 0; i < plain_n; i++) t[nt].d = plain[i] - '0', t[nt++].e = plain_n - 1 - i;
+    } else if (digit >= 0) { /* "二百五": 250, "二百零五": 205, "三万五": 35000 */
+        int down = zero ? 0 : unit == 1 ? last_unit - 1 : unit - 1;
+        t[nt].d = digit, t[nt++].e = down;
+    }
+    for (int i = 1; i < nt; i++)
+        if (t[i].e >= t[i - 1].e) return 0; /* places not falling: "一亿二亿", "三亿五千万亿" */
+    char digits[64];
+    int top = nt ? t[0].e : 0, nd = 0;
+    if (top + 2 > (int)sizeof digits) return 0;
+    memset(digits, '0', (size_t)top + 1), digits[top + 1] = 0;
+    for (int i = 0; i < nt; i++) digits[top - t[i].e] = (char)('0' + t[i].d);
+    while (nd < top && digits[nd] == '0') nd++; /* "〇五": 5 */
+    if ((size_t)snprintf(out, cap, "%s%s%s%s", neg ? "-" : "", digits + nd, nf ? "." : "", frac) >= cap) return 0;
     return 1;
 }
 

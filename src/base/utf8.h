@@ -201,14 +201,21 @@ int av_utf8_halfwidth(unsigned cp);
 int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other);
 /* 1 if s (NUL-terminated UTF-8) is a number written in Chinese numerals, with its decimal digits into out (cap
  * bytes, at least 64): "八" 8, "四十二" 42, "十二" 12, "一百零五" 105, "二百五" 250 (a digit after a unit counts in
- * the next unit down, as it is read aloud), "两千" 2000, "三万五" 35000, "五一二" 512 and "二〇二四" 2024 (digits
- * without units, read one by one), the financial forms ("捌" 8, "壹拾" 10), "负三" -3, and with real != 0 "零点五"
- * 0.5 and "三点一四" 3.14 (点, the decimal point read aloud, then digits one by one); else 0, also for a value past
- * 10^18 and for words around the number ("八个"). "--heads 八" said only "is not a whole number" (a
+ * the next unit down, as it is read aloud), "一千零十" 1010 (a bare 十 after 零), "两千" 2000 (两 only as the
+ * number itself or before 百 千, or 万 亿 as its section's one digit: "两百两" and "十两" are not numbers), "三万五"
+ * 35000, "一万亿" 10^12 and "一百亿亿" 10^20 (亿 multiplies all since the last 亿; up to 61 digits, each one given),
+ * "五一二" 512 and "二〇二四" 2024 (digits without units, read one by one), the financial forms ("捌" 8, "壹拾" 10),
+ * "负三" -3, and with real != 0 "零点五" 0.5 and "三点一四" 3.14 (点, the decimal point read aloud, then digits one
+ * by one); else 0, also for words around the number ("八个"), places that do not fall ("一亿二亿") and a number
+ * whose text does not fit in out. "--heads 八" said only "is not a whole number" (a
  * Chinese-speaking learner's pass): app/cli.c and app/teach.c name the digits to type and still refuse the
  * value, as Python's int("八") and GNU head -n 八 do. Source: the usual reading of Chinese numerals (〇 and
  * digits read one by one as in years, GB/T 15835-2011 出版物上数字用法). No errors. */
 int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real);
+/* 1 if cp is a character of av_utf8_chinese_number's digits or units ("〇" "零" "一".."九" "两", "十" "百" "千" "万"
+ * "亿", the financial "壹".."玖" "拾" "佰" "仟"), else 0: a word after a number that starts with one is part of a
+ * numeral the reader refused, not a measure word ("一百亿亿" was "10000000000 and the 亿 after it"). */
+int av_utf8_chinese_numeral(unsigned cp);
 
 /* Terminal columns of one code point: 0, 1 or 2 (utf8proc_charwidth; East
  * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
