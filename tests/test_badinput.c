@@ -750,7 +750,14 @@ static const bad_case kCases[] = {
     {"heads_chinese_liang_in_ones_no_guess", 2, "--heads '两百两' is not a whole number; allowed: 1..64", {"--heads", "两百两", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_chinese_two_yi_no_guess", 2, "--heads '一亿二亿' is not a whole number; allowed: 1..64", {"--heads", "一亿二亿", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_chinese_ling_shi", 2, "--explain key '一百零十' is neither a token of the sentence nor an index 0..5 (it is written in Chinese numerals, and as the digits 110 it is outside 0..5 too: T = 6 tokens)", {"--explain", "爱,一百零十", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"layer_ordinal_no_guess", 2, "--layer '第一层' is not a layer number; allowed: 0..L-1", {"--layer", "第一层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* an ordinal of an index option: 第一层 is the first layer, index 0 (docs/train.zh.md's 第一层的几个头 are layer
+     * 0's), 第十二层 the 12th, index 11; 第 0 层 is how the Chinese docs write --layer 0 (第 1 层 --layer 1); 第零
+     * is no ordinal, so no guess */
+    {"layer_ordinal", 2, "--layer '第一层' is not a layer number (第一层 is the 1st, and --layer counts from 0: type --layer 0); allowed: 0..L-1", {"--layer", "第一层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_ordinal_twelfth", 2, "--layer '第十二层' is not a layer number (第十二层 is the 12th, and --layer counts from 0: type --layer 11); allowed: 0..L-1", {"--layer", "第十二层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"head_ordinal", 2, "--head '第一个' is not a whole number (第一个 is the 1st, and --head counts from 0: type --head 0); allowed: 0..H-1", {"--head", "第一个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_docs_index", 2, "--layer '第 1 层' is not a layer number (the 第 and 层 around the number are not part of it: type --layer 1); allowed: 0..L-1", {"--layer", "第 1 层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_ordinal_zero_no_guess", 2, "--layer '第零层' is not a layer number; allowed: 0..L-1", {"--layer", "第零层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_measure_word_alone_no_guess", 2, "--heads '个' is not a whole number; allowed: 1..64", {"--heads", "个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
