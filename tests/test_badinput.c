@@ -759,6 +759,10 @@ static const bad_case kCases[] = {
     {"layer_docs_index", 2, "--layer '第 1 层' is not a layer number (the 第 and 层 around the number are not part of it: type --layer 1); allowed: 0..L-1", {"--layer", "第 1 层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_ordinal_zero_no_guess", 2, "--layer '第零层' is not a layer number; allowed: 0..L-1", {"--layer", "第零层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_measure_word_alone_no_guess", 2, "--heads '个' is not a whole number; allowed: 1..64", {"--heads", "个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* an --explain index with a measure word after it, as --heads 8个 (爱,5个 had no hint): 我爱深度学习 is 6
+     * tokens, so 3 is an index and 十 (10) is not */
+    {"explain_measure_word", 2, "--explain key '3个' is neither a token of the sentence nor an index 0..5 (the 个 after the number is not part of it: type 3)", {"--explain", "爱,3个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_chinese_measure_word_out_of_range", 2, "--explain query '十个' is neither a token of the sentence nor an index 0..5 (the 个 after the number is not part of it, and it is written in Chinese numerals: as the digits 10 it is outside 0..5 too: T = 6 tokens)", {"--explain", "十个,爱", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */

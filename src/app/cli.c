@@ -476,12 +476,7 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
              a && b < n ? "start and end" : a ? "start" : "end", a && b < n ? "are" : "is", t);
 }
 
-/* 1 when s is a number with one to four CJK ideographs (U+3400..U+4DBF, U+4E00..U+9FFF) after it, a measure
- * word or unit ("8个", "八个", "512维", "100步", "一百个头"), the number in ASCII digits (is_decimal(·, real)) or
- * in Chinese numerals (av_utf8_chinese_number), the fewest characters after it taken: its digits go into num
- * (cap bytes, at least 64), *chinese = 1 when it was written in Chinese numerals, and the characters after it
- * into post (32 bytes). Else 0. An ordinal, 第一层, is left alone: its 一 is the first, index 0 of --layer. */
-static int number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]) {
+int av_number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]) {
     size_t n = strlen(s), at[5];
     int k = 0;
     post[0] = 0;
@@ -516,7 +511,7 @@ static int number_with_words(const char *s, int real, char *num, size_t cap, int
 /* " (it is written in Chinese numerals: type the digits 8, 阿拉伯数字)" into out (cap bytes) when s is a number
  * in Chinese numerals (base/utf8.h av_utf8_chinese_number; real: 点 as the decimal point) inside lo..hi (lo
  * excluded when open), or " (it is written in Chinese numerals, and as the digits 100 it is outside the allowed
- * range too)" outside it; a number with words after it (number_with_words: "8个", "八个", "512维", "100步")
+ * range too)" outside it; a number with words after it (av_number_with_words: "8个", "八个", "512维", "100步")
  * gets " (the 个 after the number is not part of it: type 8)", or "..., and 八 is written in Chinese numerals:
  * type the digits 8, 阿拉伯数字)", or "..., and 100 is outside the allowed range too)": "--heads 8个" and
  * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass). Else "". */
@@ -525,7 +520,7 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
     int chinese = 1;
     out[0] = 0;
     if (!av_utf8_chinese_number(num, sizeof num, s, real)) {
-        if (!number_with_words(s, real, num, sizeof num, &chinese, post)) return;
+        if (!av_number_with_words(s, real, num, sizeof num, &chinese, post)) return;
         snprintf(words, sizeof words, "the %s after the number is", post);
     } else {
         words[0] = 0;
@@ -565,7 +560,7 @@ static void ordinal_hint(char *out, size_t cap, const char *option, const char *
     t[k] = 0;
     if (is_decimal(t, 0)) snprintf(num, sizeof num, "%s", t);
     else if (av_utf8_chinese_number(num, sizeof num, t, 0)) chinese = 1;
-    else if (!number_with_words(t, 0, num, sizeof num, &chinese, post)) return;
+    else if (!av_number_with_words(t, 0, num, sizeof num, &chinese, post)) return;
     char *end;
     errno = 0;
     long long v = strtoll(num, &end, 10);

@@ -226,6 +226,15 @@ void av_note_typed_quotes(FILE *f, const av_options *o);
  * (av_assets_man), printed as the command that reads it ("man PATH"), or NULL: attnviz(1) named alone. */
 void av_print_help(FILE *f, const char *conventions, const char *man);
 
+/* 1 when s is a number with one to four CJK ideographs (U+3400..U+4DBF, U+4E00..U+9FFF) after it, a measure
+ * word or unit ("8个", "八个", "512维", "100步", "一百个头"; not a numeral's own characters, av_utf8_chinese_numeral:
+ * "一千零十" is no 一千 and 零十), the number in ASCII digits (with real, a decimal point and an exponent too) or in
+ * Chinese numerals (av_utf8_chinese_number), the fewest characters after it taken: its digits go into num (cap
+ * bytes, at least 64), *chinese = 1 when it was written in Chinese numerals, and the characters after it into post
+ * (32 bytes). Else 0. An ordinal, 第一层, is left alone: its 一 is the first, index 0 of --layer. Used by the number
+ * options' hints (app/cli.c) and --explain's index (app/teach.c: "爱,5个"). No errors. */
+int av_number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]);
+
 /* The words that a "no sentence given" message adds when the standard input holds text attnviz did not read:
  * " (the standard input is a pipe, which attnviz reads only when told: add a lone - or -f - to read the text
  * from it)" when fd 0 is a pipe or socket (`echo "I love you" | attnviz`), the same with "a file" for a

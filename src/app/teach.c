@@ -562,6 +562,23 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
             else snprintf(span, sizeof span, " (it is written in Chinese numerals, and as the digits %s it is outside "
                           "0..%d too: T = %d token%s)", num, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
         }
+        char post[32]; /* "爱,5个", "爱,五个": an index with a measure word after it, as --heads 8个 */
+        int chinese = 0;
+        if (!span[0] && av_number_with_words(part, 0, num, sizeof num, &chinese, post)) {
+            long k = strtol(num, NULL, 10);
+            char range[64] = "";
+            if (k < 0 || k >= toks->n)
+                snprintf(range, sizeof range, "outside 0..%d too: T = %d token%s", toks->n - 1, toks->n,
+                         toks->n == 1 ? "" : "s");
+            if (!chinese && !range[0])
+                snprintf(span, sizeof span, " (the %s after the number is not part of it: type %s)", post, num);
+            else if (!chinese) snprintf(span, sizeof span, " (the %s after the number is not part of it, and %s is %s)",
+                                        post, num, range);
+            else if (!range[0]) snprintf(span, sizeof span, " (the %s after the number is not part of it, and it is "
+                                         "written in Chinese numerals: type the digits %s, 阿拉伯数字)", post, num);
+            else snprintf(span, sizeof span, " (the %s after the number is not part of it, and it is written in Chinese "
+                          "numerals: as the digits %s it is %s)", post, num, range);
+        }
         if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);
         st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d%s", what,
                      shown_word(partq, sizeof partq, part, n), toks->n - 1, span);
