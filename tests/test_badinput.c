@@ -728,6 +728,12 @@ static const bad_case kCases[] = {
     {"schedule_chinese_cosine", 2, "--schedule '余弦' is not allowed (余弦 is cosine: type --schedule cosine); expected", {"--train", "reverse", "--schedule", "余弦"}, NULL, 0, NULL, 0},
     {"figures_chinese_heads", 2, "--figures '热力图': '热力图' is not a figure (热力图 is heads: type --figures heads); expected", {"--figures", "热力图", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_in_a_list", 2, "--figures 'grid,平均图': '平均图' is not a figure (平均图 is mean: type --figures grid,mean); expected", {"--figures", "grid,平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* two values given to a one-value choice (--compare WHAT, --positions KIND: the man page's synopsis), joined by
+     * a full-width comma, '、' or ','; "scale,foo" is not two values, so no guess */
+    {"compare_two_values_fullwidth_comma", 2, "--compare '缩放，位置' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected scale, positions", {"--compare", "缩放，位置", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_two_values_enumeration_comma", 2, "--compare '位置、顺序' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare positions); expected", {"--compare", "位置、顺序", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"positions_two_values", 2, "--positions 'rope,sinusoidal' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions rope); expected", {"--positions", "rope,sinusoidal", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_value_and_unknown_no_guess", 2, "--compare 'scale,foo' is not allowed; expected", {"--compare", "scale,foo", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a word the docs do not use for any value gets no guess */
     {"color_chinese_no_word", 2, "--color '总是' is not allowed; expected auto, always or never", {"--color", "总是", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a number with a measure word or unit after it ("--heads 8个" said only "is not a whole number"): the

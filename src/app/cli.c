@@ -718,6 +718,44 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
     return best;
 }
 
+/* " (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale)" into out (cap bytes)
+ * when s is two or more of the option's values (a name in any case, or its Chinese word of kChineseChoice) joined
+ * by ',', '，' (av_utf8_list_sep), '、' or spaces; else "". "--compare 缩放，位置" and "--compare scale,positions"
+ * said only "is not allowed; expected scale, positions, ..." (a Chinese-speaking learner's pass), as if neither
+ * were a value; the e.g. is the first value, in English. */
+static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s) {
+    const char *first = NULL;
+    int parts = 0;
+    out[0] = 0;
+    for (const char *p = s;;) {
+        size_t len, k = 0, seplen = 0;
+        const char *sep = av_utf8_list_sep(p, &len), *ideo = strstr(p, "、"), *sp = strchr(p, ' ');
+        const char *end = sep ? sep : p + strlen(p);
+        seplen = sep ? len : 0;
+        if (ideo && ideo < end) end = ideo, seplen = strlen("、");
+        if (sp && sp < end) end = sp, seplen = 1;
+        if (end > p) { /* a value, or an empty piece ("scale,,order"; spaces) that is skipped */
+            const char *value = NULL;
+            for (long long v = d->lo; !value && v <= d->hi; v++)
+                if (strlen(d->choice_name((int)v)) == (size_t)(end - p) &&
+                    strncasecmp(d->choice_name((int)v), p, (size_t)(end - p)) == 0)
+                    value = d->choice_name((int)v);
+            for (; !value && k < sizeof kChineseChoice / sizeof kChineseChoice[0]; k++)
+                if (!strcmp(kChineseChoice[k].option, d->name) && strlen(kChineseChoice[k].word) == (size_t)(end - p) &&
+                    !strncmp(kChineseChoice[k].word, p, (size_t)(end - p)))
+                    value = kChineseChoice[k].value;
+            if (!value) return;
+            if (!first) first = value;
+            parts++;
+        }
+        if (!*end) break;
+        p = end + seplen;
+    }
+    if (parts >= 2)
+        snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each, e.g. --%s %s)", d->name,
+                 d->name, first);
+}
+
 /* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
  * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). */
 static av_status read_choice(const optdef *d, const char *s, int *out, av_err *err) {
@@ -736,7 +774,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
                  d->choice_name((int)v));
     }
     char hint[256]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode; "--cmap viridis。" */
-    chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL); /* "--compare 缩放": the docs' word */
+    one_value_hint(hint, sizeof hint, d, s); /* "--compare 缩放，位置" */
+    if (!hint[0]) chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL); /* "--compare 缩放" */
     if (!hint[0]) full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
     /* else the name it is a typo of: "--cmap 'RdBu' is not a colour map" named none */
     long long best = hint[0] ? -1 : nearest_value(s, strlen(s), d->choice_name, d->lo, d->hi);
