@@ -731,6 +731,14 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         {"a,,b", "a , b", "--explain key ',b' is neither a token of the sentence nor an index 0..2; QUERY,KEY splits "
          "at the first ',' or '，' after QUERY, so a comma token is the whole of its part or its index: the "
          "sentence's , is token 1 (e.g. --explain ,,KEY or --explain 1,KEY)\n"},
+        /* a half-width comma for the sentence's full-width one (你好，世界: ， is token 2): one sentence naming
+         * it, not "letters" and then token 2 again in a second sentence */
+        {",,好", "你好，世界", "--explain query ',' is neither a token of the sentence nor an index 0..4; full-width "
+         "and half-width forms are different characters: '，' is token 2 (e.g. --explain ，,KEY or --explain "
+         "2,KEY)\n"},
+        {",,,", "你好，世界", "--explain query ',' is neither a token of the sentence nor an index 0..4; full-width "
+         "and half-width forms are different characters: '，' is token 2 (e.g. --explain ，,KEY or --explain "
+         "2,KEY)\n"},
         /* no comma token: an empty part, a comma too many (it said "key ',b' is neither a token", as if the pair
          * were a and ,b) */
         {"a,,b", "a b", "--explain 'a,,b' has an empty part (a comma too many?); it takes one pair QUERY,KEY (token "

@@ -1,6 +1,7 @@
 /* teach.c - teaching mode (see teach.h). */
 #include "app/teach.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -61,8 +62,12 @@ static void case_hint(char *out, size_t n, const av_tokens *toks, const char *wa
     for (int i = 0; i < toks->n; i++) {
         av_utf8_halfwidth_text(b, sizeof b, toks->tok[i], NULL);
         if (strcmp(a, b) == 0 && strcmp(toks->tok[i], want) != 0) {
-            snprintf(out, n, "; full-width and half-width letters are different characters: %s is token %d",
-                     AV_QUOTED_WORD(toks->tok[i], 1100), i);
+            /* letters for "ＧＰＴ", else forms: "--explain ,,好" on 你好，世界 called ',' and '，' letters (a
+             * Chinese-speaking learner's pass) */
+            int letters = 1;
+            for (const char *c = a; *c; c++) letters &= isalpha((unsigned char)*c) != 0;
+            snprintf(out, n, "; full-width and half-width %s are different characters: %s is token %d",
+                     letters ? "letters" : "forms", AV_QUOTED_WORD(toks->tok[i], 1100), i);
             return;
         }
     }
@@ -601,6 +606,15 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
         if (strncmp(t, "\xE2\x90\xA3", 3) == 0) t += 3; /* "␣," */
         else if (*t == ' ') t++;
         if (strcmp(t, ",") && strcmp(t, "\xEF\xBC\x8C")) continue;
+        /* the message already names this token (case_hint: "',' ... '，' is token 2"): the e.g. alone, where
+         * "--explain ,,好" on 你好，世界 said token 2 twice in two sentences */
+        char named[1200];
+        size_t nl = (size_t)snprintf(named, sizeof named, "%s is token %d", AV_QUOTED_WORD(toks->tok[i], 1100), i),
+               ml = strlen(err->msg);
+        if (nl < sizeof named && ml >= nl && strcmp(err->msg + ml - nl, named) == 0) {
+            av_fail_append(err, " (e.g. --explain %s,KEY or --explain %d,KEY)", t, i);
+            return st;
+        }
         av_fail_append(err, "; QUERY,KEY splits at the first ',' or '，' after QUERY, so a comma token is the "
                        "whole of its part or its index: the sentence's %s is token %d (e.g. --explain %s,KEY or "
                        "--explain %d,KEY)", toks->tok[i], i, t, i);
