@@ -769,6 +769,10 @@ static const bad_case kCases[] = {
      * tokens, so 3 is an index and 十 (10) is not */
     {"explain_measure_word", 2, "--explain key '3个' is neither a token of the sentence nor an index 0..5 (the 个 after the number is not part of it: type 3)", {"--explain", "爱,3个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_chinese_measure_word_out_of_range", 2, "--explain query '十个' is neither a token of the sentence nor an index 0..5 (the 个 after the number is not part of it, and it is written in Chinese numerals: as the digits 10 it is outside 0..5 too: T = 6 tokens)", {"--explain", "十个,爱", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a character typed in its other form (Unihan: 習 U+7FD2 is the traditional variant of 习 U+4E60, 愛 U+611B
+     * of 爱 U+7231): 我爱深度学习's 习 is token 5, 我愛學習's 愛 token 1 */
+    {"explain_traditional_for_simplified", 2, "--explain key '習' is neither a token of the sentence nor an index 0..5 (it is written in traditional characters, the sentence in simplified: '习' is token 5)", {"--explain", "爱,習", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_simplified_for_traditional", 2, "--explain query '爱' is neither a token of the sentence nor an index 0..3 (it is written in simplified characters, the sentence in traditional: '愛' is token 1)", {"--explain", "爱,習", "我愛學習"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */

@@ -408,6 +408,24 @@ static void test_chinese_number_by_hand(void **state) {
     assert_int_equal(av_utf8_chinese_number(out, sizeof out, "三点", 1), 0);
 }
 
+/* Traditional and simplified forms, from the Unihan database (kSimplifiedVariant of 習 U+7FD2 is U+4E60 习, of 學
+ * U+5B78 U+5B66 学, of 愛 U+611B U+7231 爱): both ways, the others kept, and a text with none unchanged. */
+static void test_han_other_form_by_hand(void **state) {
+    (void)state;
+    char out[64];
+    int simp = -1;
+    assert_int_equal(av_utf8_han_other_form(out, sizeof out, "習", &simp), 1);
+    assert_string_equal(out, "习");
+    assert_int_equal(simp, 1);
+    assert_int_equal(av_utf8_han_other_form(out, sizeof out, "我爱学习", &simp), 3);
+    assert_string_equal(out, "我愛學習");
+    assert_int_equal(simp, 0);
+    assert_int_equal(av_utf8_han_other_form(out, sizeof out, "你好，世界", &simp), 0);
+    assert_string_equal(out, "你好，世界");
+    assert_int_equal(av_utf8_han_other_form(out, 4, "a習", NULL), 0); /* 习 does not fit: cut before it */
+    assert_string_equal(out, "a");
+}
+
 static void test_halfwidth_text_by_hand(void **state) {
     (void)state;
     char out[32];
@@ -428,6 +446,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
         cmocka_unit_test(test_chinese_number_by_hand),
+        cmocka_unit_test(test_han_other_form_by_hand),
         cmocka_unit_test(test_check_names_first_bad_byte),
         cmocka_unit_test(test_trim_cut),
         cmocka_unit_test(test_replace_invalid),

@@ -584,6 +584,13 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
             else snprintf(span, sizeof span, " (the %s after the number is not part of it, and it is written in Chinese "
                           "numerals: as the digits %s it is %s)", post, num, range);
         }
+        char other[AV_MAX_TOKEN_BYTES * 4 + 8]; /* "爱,習" on 我爱学习: the sentence's 习 in the other form */
+        int simp, j, dup;
+        if (!span[0] && av_utf8_han_other_form(other, sizeof other, drawn, &simp) &&
+            (j = find_token(toks, other, &dup)) >= 0)
+            snprintf(span, sizeof span, " (it is written in %s characters, the sentence in %s: %s is token %d)",
+                     simp ? "traditional" : "simplified", simp ? "simplified" : "traditional",
+                     AV_QUOTED_WORD(toks->tok[j], 200), j);
         if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);
         st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d%s", what,
                      shown_word(partq, sizeof partq, part, n), toks->n - 1, span);
