@@ -727,6 +727,9 @@ static const bad_case kCases[] = {
     {"norm_chinese_post_short", 2, "--norm '后' is not allowed (后 is post: type --norm post); expected pre or post", {"--train", "reverse", "--norm", "后"}, NULL, 0, NULL, 0},
     {"schedule_chinese_cosine", 2, "--schedule '余弦' is not allowed (余弦 is cosine: type --schedule cosine); expected", {"--train", "reverse", "--schedule", "余弦"}, NULL, 0, NULL, 0},
     {"figures_chinese_heads", 2, "--figures '热力图': '热力图' is not a figure (热力图 is heads: type --figures heads); expected", {"--figures", "热力图", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* two Chinese words in a list: both in English in the command to type (网格 is grid; it said "type --figures
+     * heads，网格", refused again) */
+    {"figures_chinese_two_in_a_list", 2, "--figures '热力图，网格': '热力图' is not a figure (热力图 is heads: type --figures heads，grid); expected", {"--figures", "热力图，网格", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_in_a_list", 2, "--figures 'grid,平均图': '平均图' is not a figure (平均图 is mean: type --figures grid,mean); expected", {"--figures", "grid,平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* two values given to a one-value choice (--compare WHAT, --positions KIND: the man page's synopsis), joined by
      * a full-width comma, '、' or ','; "scale,foo" is not two values, so no guess */

@@ -395,9 +395,22 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
             strncmp(kChineseChoice[i].word, typed, len))
             continue;
         char cmd[192];
-        if (whole) {
-            size_t at = (size_t)(typed - whole);
-            snprintf(cmd, sizeof cmd, "%.*s%s%s", (int)at, whole, kChineseChoice[i].value, typed + len);
+        if (whole) { /* each name of the list that is a Chinese word in its English: "热力图，网格" said "type
+                      * --figures heads，网格", a command refused again */
+            size_t k = 0, sep;
+            cmd[0] = 0;
+            for (const char *p = whole; k < sizeof cmd;) {
+                const char *end = av_utf8_list_sep(p, &sep), *put = NULL;
+                size_t n = end ? (size_t)(end - p) : strlen(p);
+                for (size_t j = 0; !put && j < sizeof kChineseChoice / sizeof kChineseChoice[0]; j++)
+                    if (!strcmp(kChineseChoice[j].option, option) && strlen(kChineseChoice[j].word) == n &&
+                        !strncmp(kChineseChoice[j].word, p, n))
+                        put = kChineseChoice[j].value;
+                k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%.*s%.*s", put ? (int)strlen(put) : (int)n,
+                                      put ? put : p, end ? (int)sep : 0, end ? end : "");
+                if (!end) break;
+                p = end + sep;
+            }
         } else {
             snprintf(cmd, sizeof cmd, "%s", kChineseChoice[i].value);
         }
