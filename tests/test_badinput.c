@@ -776,6 +776,10 @@ static const bad_case kCases[] = {
      * of 爱 U+7231): 我爱深度学习's 习 is token 5, 我愛學習's 愛 token 1 */
     {"explain_traditional_for_simplified", 2, "--explain key '習' is neither a token of the sentence nor an index 0..5 (it is written in traditional characters, the sentence in simplified: '习' is token 5)", {"--explain", "爱,習", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_simplified_for_traditional", 2, "--explain query '爱' is neither a token of the sentence nor an index 0..3 (it is written in simplified characters, the sentence in traditional: '愛' is token 1)", {"--explain", "爱,習", "我愛學習"}, NULL, 0, NULL, 0},
+    /* an ordinal for a token, as docs/reading-heads.zh.md's 第一个词元 (token 0): 第一个 is index 0, 第十个 index
+     * 9, past 我爱深度学习's 0..5 */
+    {"explain_ordinal", 2, "--explain query '第一个' is neither a token of the sentence nor an index 0..5 (第一个 is the 1st, and token indices count from 0: type 0)", {"--explain", "第一个,第二个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_ordinal_out_of_range", 2, "--explain key '第十个' is neither a token of the sentence nor an index 0..5 (第十个 is the 10th, and token indices count from 0: as 9 it is outside 0..5 too)", {"--explain", "爱,第十个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */

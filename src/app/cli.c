@@ -552,14 +552,7 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
                   "range too)", num);
 }
 
-/* " (第一层 is the first, and --layer counts from 0: type --layer 0)" into out (cap bytes) when s is an ordinal of
- * an index option (--layer, --head) written in Chinese numerals, 第 then a number from 一 with or without a measure
- * word after it (第一层, 第二个, 第三), the first being index 0; or " (the 第 and 层 around the number are not part
- * of it: type --layer 1)" when its number is in ASCII digits, as the Chinese docs write an index (第 0 层 is
- * --layer 0, 第 1 层 --layer 1: docs/train.zh.md). ASCII spaces inside are dropped ("第 0 层"). Else "". "--layer
- * 第一层" and "--head 第一个" said only "is not a layer number" / "is not a whole number" (a Chinese-speaking
- * learner's pass): the value stays refused, the hint names the index to type. */
-static void ordinal_hint(char *out, size_t cap, const char *option, const char *s) {
+void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, long long hi) {
     char t[64], num[64], post[32] = "";
     size_t k = 0;
     int chinese = 0;
@@ -579,13 +572,18 @@ static void ordinal_hint(char *out, size_t cap, const char *option, const char *
     long long v = strtoll(num, &end, 10);
     if (*end || errno == ERANGE || v < 0 || (chinese && v < 1)) return; /* 第零, 第负一: no ordinal */
     const char *th = v % 100 / 10 == 1 ? "th" : v % 10 == 1 ? "st" : v % 10 == 2 ? "nd" : v % 10 == 3 ? "rd" : "th";
+    char counts[48], type[48]; /* "--layer counts", "type --layer 0"; for --explain "token indices count", "type 0" */
+    snprintf(counts, sizeof counts, option ? "--%s counts" : "token indices count", option ? option : "");
+    snprintf(type, sizeof type, option ? "type --%s " : "type ", option ? option : "");
+    long long index = chinese ? v - 1 : v;
+    char to[96];
+    if (hi >= 0 && index > hi) snprintf(to, sizeof to, "as %lld it is outside 0..%lld too", index, hi);
+    else snprintf(to, sizeof to, "%s%lld", type, index);
     if (chinese && strlen(s) < sizeof t) /* 1st, 2nd, 3rd, 11th, 12th, 13th, 21st */
-        snprintf(out, cap, " (%s is the %lld%s, and --%s counts from 0: type --%s %lld)", s, v, th, option, option,
-                 v - 1);
-    else if (chinese) snprintf(out, cap, " (--%s counts from 0: type --%s %lld)", option, option, v - 1);
-    else if (post[0])
-        snprintf(out, cap, " (the 第 and %s around the number are not part of it: type --%s %lld)", post, option, v);
-    else snprintf(out, cap, " (the 第 before the number is not part of it: type --%s %lld)", option, v);
+        snprintf(out, cap, " (%s is the %lld%s, and %s from 0: %s)", s, v, th, counts, to);
+    else if (chinese) snprintf(out, cap, " (%s from 0: %s)", counts, to);
+    else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it: %s)", post, to);
+    else snprintf(out, cap, " (the 第 before the number is not part of it: %s)", to);
 }
 
 /* A whole decimal number in [d->lo, d->hi]. */
@@ -599,7 +597,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
         char hint[256], point[256]; /* "１２。": the full stop's words and the full-width ones */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0);
-        if (!hint[0] && !strcmp(d->name, "head")) ordinal_hint(hint, sizeof hint, "head", s); /* "第一个" */
+        if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, -1); /* "第一个" */
         if (!hint[0]) /* "--heads 八"; a range checked later (--head) takes any */
             chinese_hint(hint, sizeof hint, s, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
                          d->range_later ? HUGE_VAL : (double)d->hi, 0);
@@ -1484,7 +1482,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[256];
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
-        if (!hint[0]) ordinal_hint(hint, sizeof hint, "layer", s); /* "--layer 第一层" */
+        if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, -1); /* "--layer 第一层" */
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
         char point[256];
         if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))

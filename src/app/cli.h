@@ -235,6 +235,16 @@ void av_print_help(FILE *f, const char *conventions, const char *man);
  * options' hints (app/cli.c) and --explain's index (app/teach.c: "爱,5个"). No errors. */
 int av_number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]);
 
+/* " (第一层 is the 1st, and --layer counts from 0: type --layer 0)" into out (cap bytes) when s is an ordinal of an
+ * index written in Chinese numerals, 第 then a number from 一 with or without a measure word after it (第一层, 第二个,
+ * 第三), the first being index 0; or " (the 第 and 层 around the number are not part of it: type --layer 1)" when its
+ * number is in ASCII digits, as the Chinese docs write an index (第 0 层 is --layer 0, 第 1 层 --layer 1:
+ * docs/train.zh.md). option: the option's name, or NULL for --explain's token index ("token indices count from 0:
+ * type 0"); hi >= 0: the last index allowed, past it "and as 9 it is outside 0..5 too". ASCII spaces inside are
+ * dropped ("第 0 层"). Else "". "--layer 第一层", "--head 第一个" and "--explain 第一个,第二个" said only that the value
+ * is no number or token (a Chinese-speaking learner's pass): the value stays refused, the hint names the index. */
+void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, long long hi);
+
 /* The words that a "no sentence given" message adds when the standard input holds text attnviz did not read:
  * " (the standard input is a pipe, which attnviz reads only when told: add a lone - or -f - to read the text
  * from it)" when fd 0 is a pipe or socket (`echo "I love you" | attnviz`), the same with "a file" for a

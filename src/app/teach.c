@@ -584,6 +584,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
             else snprintf(span, sizeof span, " (the %s after the number is not part of it, and it is written in Chinese "
                           "numerals: as the digits %s it is %s)", post, num, range);
         }
+        if (!span[0]) av_ordinal_hint(span, sizeof span, NULL, part, toks->n - 1); /* "第一个": index 0 */
         char other[AV_MAX_TOKEN_BYTES * 4 + 8]; /* "爱,習" on 我爱学习: the sentence's 习 in the other form */
         int simp, j, dup;
         if (!span[0] && av_utf8_han_other_form(other, sizeof other, drawn, &simp) &&
