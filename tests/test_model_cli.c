@@ -3687,6 +3687,41 @@ static void test_model_trace_moves_a_formula_left_at_a_narrow_terminal(void **st
     tu_free(&piped);
 }
 
+/* A formula's brackets were broken when the formula fits the terminal moved left: at 40 columns `attnviz --model
+ * DIR "3 1 4 >"` printed step [1.11]'s "m = GELU(h·W_fc + b_fc)·W_proj + b_proj" as "GELU(h·W_fc +" then
+ * "b_fc)·W_proj" under column 21, and "GELU(u) = 0.5·u·(1 + tanh(√(2/π)·(u + 0.044715·u³)))" with
+ * "tanh(√(2/π)·(u +" then "0.044715·u³)))", a bracket's halves apart where a break outside it fits. Worked by
+ * hand from the pipe's line: the room under column 21 of 40 is 19; "GELU(h·W_fc + b_fc)·W_proj" is 26 columns
+ * (5 + 5 + 1 + 1 + 1 + 5 + 8), too wide for it but not for the terminal, so it goes whole, moved left to end at
+ * column 40 after 40 - 26 = 14 spaces, as step [1.1]'s "(x − mean)/√(var + ε)·γ" does; "+ b_proj" goes on under
+ * column 21. "0.5·u·(1 + tanh(…)))" (42) fits no line, so it breaks inside its outer bracket, and
+ * "tanh(√(2/π)·(u + 0.044715·u³)))" (31) goes whole after 40 - 31 = 9 spaces. A remark in brackets is not a
+ * formula: the weights line's "(trained toy model: attnviz --train reverse, step 1):" still breaks under
+ * column 13 at 56 columns ("(trained toy model: attnviz --train", then "reverse, …") rather than moving left. */
+static void test_model_trace_keeps_a_formulas_bracket_whole(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    train_toy(dir);
+    const char *argv[] = {tu_bin(), "--model", dir, "--no-plot", "--color", "never", "3 1 4 >", NULL};
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_run_pty(argv, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n[1.11] MLP           m =\n"
+                     "              GELU(h·W_fc + b_fc)·W_proj\n"
+                     "                     + b_proj\n"))
+        fail_msg("step [1.11]'s formula at 40 columns:\n%s", out);
+    if (!strstr(out, "\n                     0.5·u·(1 +\n"
+                     "         tanh(√(2/π)·(u + 0.044715·u³)))\n"))
+        fail_msg("step [1.11]'s GELU(u) at 40 columns:\n%s", out);
+    status = tu_run_pty(argv, 56, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n             (trained toy model: attnviz --train\n"))
+        fail_msg("the weights line's remark at 56 columns:\n%s", out);
+    free(out);
+}
+
 /* Colour moves no line break: at 40 to 60 columns, each trace (the sentence's, --heads 8, --explain, --compare,
  * --model and --model --explain) in its default colour, the colour escapes taken out, is the same lines as with
  * --color never. At 40 the space after " [1.1] ln_1"'s bold end was a break of its own: the label went alone on
@@ -3743,6 +3778,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_end_to_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_moves_a_formula_left_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_colour_breaks_lines_as_no_colour_does, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trace_keeps_a_formulas_bracket_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bracket_specials_need_no_merge, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -507,7 +507,14 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
             size_t g = group_at(line + i, n - i), w = i, e = i + g; /* w..e: the word the group is part of */
             while (w > at && line[w - 1] != ' ') w--;
             while (g && e < n && line[e] != ' ') e++;
-            if (g && indent + line_width(line + w, e - w) <= width) shape_end = i + g;
+            /* or, a function's or product's group (a word around it: not a remark in brackets), that fits the
+             * terminal moved left, as av_put_lines_wrapped moves a piece too wide for the room at the indent:
+             * "GELU(h·W_fc + b_fc)·W_proj" (26 columns) under column 21 at 40 broke inside its brackets,
+             * "GELU(h·W_fc +" then "b_fc)·W_proj" */
+            size_t tail = e; /* the word's end without its punctuation: "(trained …, step 20):" is a remark */
+            while (tail > i + g && strchr(",;:.", line[tail - 1])) tail--;
+            int ww = g ? line_width(line + w, e - w) : 0;
+            if (g && (indent + ww <= width || ((w < i || tail > i + g) && ww <= width - 2))) shape_end = i + g;
         }
         if (ch == '(' || ch == '[') depth++;
         else if ((ch == ')' || ch == ']') && depth > 0) depth--;
