@@ -4393,6 +4393,46 @@ static void test_titles_go_on_under_an_indent_at_a_narrow_terminal(void **state)
     free(out);
 }
 
+/* An arrow ended a line apart from its operand at a narrow terminal: at 40 columns `attnviz --no-plot --heads 8 "I
+ * love deep learning"` printed step [10] as "(8, 4, 64) →" then "(4, 8, 64) → (4, 512)", and at 56 columns
+ * `attnviz --no-plot --causal ...` the mask line as "(masked = −∞ added before softmax →" then "weight 0; ...".
+ * The chain "(4, 8, 64) → (4, 512)" (21 columns) was kept whole as fitting under column 19 of 40, forgetting the
+ * "→ " (2) it starts with on its line, 19 + 2 + 21 = 42; and a line could end with an arrow, in brackets or where
+ * nothing else fit. Worked by hand: "[10] concat        (8, 4, 64)" is 29 columns; "→ (4, 8, 64)" (12) and
+ * "→ (4, 512)   heads" go on under column 19, as step [5]'s "(4, 512) → (4, 8, 64)" then "→ (8, 4, 64)". From 40 to
+ * 60 columns no line of the trace with --heads 8, with --causal, or of --explain with --heads 8 ends with "→". */
+static void test_an_arrow_goes_on_with_its_operand(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *const runs[][6] = {
+        {"--heads", "8", "I love deep learning"},
+        {"--causal", "I love deep learning"},
+        {"--heads", "8", "--explain", "love,deep", "I love deep learning"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+        for (int cols = 40; cols <= 60; cols += 2) {
+            const char *argv[16] = {tu_bin(), "--no-plot", "--color", "never"};
+            int argc = 4;
+            for (int a = 0; a < 6 && runs[k][a]; a++) argv[argc++] = runs[k][a];
+            argv[argc] = NULL;
+            int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            for (const char *line = out; *line;) {
+                size_t n = strcspn(line, "\n");
+                if (n >= 4 && memcmp(line + n - 4, " →", 4) == 0)
+                    fail_msg("run %zu at %d columns: a line ends with its arrow:\n%.*s\nin:\n%s", k, cols, (int)n,
+                             line, out);
+                line += n + (line[n] == '\n');
+            }
+            if (k == 0 && cols == 40 && !strstr(out, "\n[10] concat        (8, 4, 64)\n"
+                                                     "                   → (4, 8, 64)\n"
+                                                     "                   → (4, 512)   heads\n"))
+                fail_msg("step [10] at 40 columns:\n%s", out);
+        }
+    free(out);
+}
+
 /* --compare's table broke its rows at a 60-column terminal: `attnviz --no-plot -q --compare positions "I love deep
  * learning"` printed "  none                        0.4868               1.2013" then "  —" alone on the next
  * line, and "0.4967" likewise, since its rows have too few gaps of 3+ spaces to count as a table's; its last
@@ -5844,6 +5884,7 @@ int main(void) {
         cmocka_unit_test(test_lines_do_not_end_with_an_operator_at_a_narrow_terminal),
         cmocka_unit_test(test_quiet_weights_line_fits_a_narrow_terminal),
         cmocka_unit_test(test_titles_go_on_under_an_indent_at_a_narrow_terminal),
+        cmocka_unit_test(test_an_arrow_goes_on_with_its_operand),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

@@ -433,6 +433,17 @@ static size_t shape_chain_at(const char *p, size_t n) {
     }
 }
 
+/* Whether the chain of shapes of chain bytes at line[i] (shape_chain_at) fits whole on a line of its own at indent,
+ * width columns wide, with the operator word before it when one is (the line starts at line[at]): a break
+ * comes before the operator, not after it, so "→ (4, 8, 64) → (4, 512)" is the line the chain would start (at
+ * 40 columns the chain, 21 columns under column 19, was kept whole, and its "→ " took the line to 42) */
+static int chain_fits(const char *line, size_t at, size_t i, size_t chain, int indent, int width) {
+    size_t w = i > at && line[i - 1] == ' ' ? i - 1 : i; /* the word before the chain */
+    while (w > at && line[w - 1] != ' ') w--;
+    int op = w < i && operator_word(line + w) ? line_width(line + w, i - w) : 0;
+    return indent + op + line_width(line + i, chain) <= width;
+}
+
 /* The length of the bracketed group p[0..n) begins with, '(' or '[' to its matching ')' or ']' ("[ 0.3613 …
  * -0.6109]", "exp(S − max)"'s "(S − max)", "Q[0, 1, :]"), when it holds a space; else 0 (none, no space or no
  * close) */
@@ -497,7 +508,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
              * columns, where the whole chain fits on the next line */
             size_t chain = i >= chain_end ? shape_chain_at(line + i, n - i) : 0; /* not from inside one */
             if (chain) chain_end = i + chain;
-            shape_end = chain && indent + line_width(line + i, chain) <= width ? chain : shape_at(line + i, n - i);
+            shape_end = chain && chain_fits(line, at, i, chain, indent, width) ? chain : shape_at(line + i, n - i);
             shape_end += shape_end ? i : 0;
         }
         if (keep && (ch == '(' || ch == '[') && !shape_end && !depth) {
@@ -576,7 +587,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
             else if (!d && line[j] == ' ' && strncmp(line + j + 1, "→ ", 4) == 0) to = j;
         }
         size_t chain = end > from + 4 && line[from + 4] == '(' ? shape_chain_at(line + from + 4, end - from - 4) : 0;
-        if (chain && indent + line_width(line + from + 4, chain) <= width && from + 4 + chain > to)
+        if (chain && chain_fits(line, from, from + 4, chain, indent, width) && from + 4 + chain > to)
             to = from + 4 + chain;
         if (indent + line_width(line + from, to - from) > width) arrow = 0;
     }
@@ -611,6 +622,12 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
                 to += g ? g : 1;
             }
             if (indent + line_width(line + from, to - from) <= width) cut = before_op;
+        } else if (strncmp(line + w, "→ ", 4) == 0 && w > at) {
+            /* an arrow goes on with its operand, in brackets too: at 46 columns "(pre-tokenize, bytes →" then
+             * "symbols, …" and, at 44, the --model trace's "→" alone then "(4, 10, 16) → (10, 64)" */
+            size_t s = w; /* the space before the arrow */
+            while (s > at && line[s - 1] == ' ') s--;
+            if (s > at && col + line_width(line + at, s - at) > indent) cut = s;
         }
     }
     return cut;
