@@ -4433,6 +4433,27 @@ static void test_an_arrow_goes_on_with_its_operand(void **state) {
     free(out);
 }
 
+/* A chain of shapes kept whole left its last word alone on a line: at 50 and 52 columns `attnviz --no-plot "I love
+ * deep learning"` printed step [4]'s "(4, 512)·(512, 512) → (4, 512)" then "each" alone under column 19. Worked
+ * by hand: "(4, 512)·(512, 512) → (4, 512) each" is 35 columns and 19 + 35 = 54, so from 40 to 52 it breaks at
+ * its arrow, "→ (4, 512) each" (15) going on under column 19 (at 50 after "V = X·W_V  (4, 512)·(512, 512)", 19 +
+ * 30 = 49), and from 54 to 60 it fits whole. No line from 40 to 60 columns is "each" alone. */
+static void test_a_shapes_last_word_goes_on_with_it(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    for (int cols = 40; cols <= 60; cols++) {
+        int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (strstr(out, "\n                   each\n")) fail_msg("\"each\" alone at %d columns:\n%s", cols, out);
+        const char *want = cols < 54 ? "\n                   → (4, 512) each\n"
+                                     : "\n                   (4, 512)·(512, 512) → (4, 512) each\n";
+        if (!strstr(out, want)) fail_msg("step [4] at %d columns:\n%s", cols, out);
+    }
+    free(out);
+}
+
 /* --compare's table broke its rows at a 60-column terminal: `attnviz --no-plot -q --compare positions "I love deep
  * learning"` printed "  none                        0.4868               1.2013" then "  —" alone on the next
  * line, and "0.4967" likewise, since its rows have too few gaps of 3+ spaces to count as a table's; its last
@@ -5885,6 +5906,7 @@ int main(void) {
         cmocka_unit_test(test_quiet_weights_line_fits_a_narrow_terminal),
         cmocka_unit_test(test_titles_go_on_under_an_indent_at_a_narrow_terminal),
         cmocka_unit_test(test_an_arrow_goes_on_with_its_operand),
+        cmocka_unit_test(test_a_shapes_last_word_goes_on_with_it),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

@@ -433,17 +433,6 @@ static size_t shape_chain_at(const char *p, size_t n) {
     }
 }
 
-/* Whether the chain of shapes of chain bytes at line[i] (shape_chain_at) fits whole on a line of its own at indent,
- * width columns wide, with the operator word before it when one is (the line starts at line[at]): a break
- * comes before the operator, not after it, so "→ (4, 8, 64) → (4, 512)" is the line the chain would start (at
- * 40 columns the chain, 21 columns under column 19, was kept whole, and its "→ " took the line to 42) */
-static int chain_fits(const char *line, size_t at, size_t i, size_t chain, int indent, int width) {
-    size_t w = i > at && line[i - 1] == ' ' ? i - 1 : i; /* the word before the chain */
-    while (w > at && line[w - 1] != ' ') w--;
-    int op = w < i && operator_word(line + w) ? line_width(line + w, i - w) : 0;
-    return indent + op + line_width(line + i, chain) <= width;
-}
-
 /* The length of the bracketed group p[0..n) begins with, '(' or '[' to its matching ')' or ']' ("[ 0.3613 …
  * -0.6109]", "exp(S − max)"'s "(S − max)", "Q[0, 1, :]"), when it holds a space; else 0 (none, no space or no
  * close) */
@@ -478,6 +467,24 @@ static int depth_at(const char *line, size_t at, size_t to) {
     return depth;
 }
 
+/* Whether the chain of shapes of chain bytes at line[i] (shape_chain_at) fits whole on a line of its own at indent,
+ * width columns wide, with the operator word before it when one is (the line starts at line[at]) and the one word
+ * after it when that word ends its piece (piece_end; line[0..n)): a break comes before the operator, not after
+ * it, so "→ (4, 8, 64) → (4, 512)" is the line the chain would start (at 40 columns the chain, 21 columns under
+ * column 19, was kept whole, and its "→ " took the line to 42); and a lone last word would go on alone ("(4, 512)·
+ * (512, 512) → (4, 512)" whole under column 19 at 50 left "each" alone on the next line) */
+static int chain_fits(const char *line, size_t at, size_t i, size_t chain, size_t n, int indent, int width) {
+    size_t w = i > at && line[i - 1] == ' ' ? i - 1 : i; /* the word before the chain */
+    while (w > at && line[w - 1] != ' ') w--;
+    int op = w < i && operator_word(line + w) ? line_width(line + w, i - w) : 0;
+    size_t end = i + chain;
+    if (end + 1 < n && line[end] == ' ' && line[end + 1] != ' ') {
+        size_t last = piece_end(line, end + 1, n);
+        if (!memchr(line + end + 1, ' ', last - end - 1)) end = last;
+    }
+    return indent + op + line_width(line + i, end - i) <= width;
+}
+
 /* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last gap of 3+
  * spaces outside brackets and |…| (between the sizes "T = 4   d_model = 512", a formula and its shape), else
  * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
@@ -508,7 +515,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
              * columns, where the whole chain fits on the next line */
             size_t chain = i >= chain_end ? shape_chain_at(line + i, n - i) : 0; /* not from inside one */
             if (chain) chain_end = i + chain;
-            shape_end = chain && chain_fits(line, at, i, chain, indent, width) ? chain : shape_at(line + i, n - i);
+            shape_end = chain && chain_fits(line, at, i, chain, n, indent, width) ? chain : shape_at(line + i, n - i);
             shape_end += shape_end ? i : 0;
         }
         if (keep && (ch == '(' || ch == '[') && !shape_end && !depth) {
@@ -587,7 +594,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
             else if (!d && line[j] == ' ' && strncmp(line + j + 1, "→ ", 4) == 0) to = j;
         }
         size_t chain = end > from + 4 && line[from + 4] == '(' ? shape_chain_at(line + from + 4, end - from - 4) : 0;
-        if (chain && chain_fits(line, from, from + 4, chain, indent, width) && from + 4 + chain > to)
+        if (chain && chain_fits(line, from, from + 4, chain, end, indent, width) && from + 4 + chain > to)
             to = from + 4 + chain;
         if (indent + line_width(line + from, to - from) > width) arrow = 0;
     }
