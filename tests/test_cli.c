@@ -4454,6 +4454,39 @@ static void test_a_shapes_last_word_goes_on_with_it(void **state) {
     free(out);
 }
 
+/* A line broke between a noun and its number: at 44 columns `attnviz --no-plot -q --compare order "I love you"`
+ * printed its title as "--compare order: swap token 0 "I" and token" then "  2 "you" (same embeddings and
+ * weights)", a token apart from its index, at 45 to 50 "... and token 2" then "  "you" (same ...)", an index
+ * apart from the token it names, and at 56 `attnviz --no-plot -q --compare scale --heads 8 "I love deep
+ * learning"` "... same X and weights, all" then "  8 heads". Worked by hand at 44: "--compare order: swap token 0
+ * "I" and" is 37 columns and the last break outside "token 2"; the rest, "token 2 "you" (same embeddings and
+ * weights)" (45), does not fit after the indent of 2, and breaks before its bracketed remark (29), which does. At
+ * 56, "--compare scale: same sentence, same X and weights," is 51 and "all 8 heads" goes on. From 40 to 60 columns
+ * "token 0 "I"", "token 2 "you"" and "all 8 heads" each stay on one line. */
+static void test_a_noun_keeps_its_number(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *order[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--compare", "order", "I love you", NULL};
+    const char *scale[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--compare", "scale", "--heads", "8",
+                           "I love deep learning", NULL};
+    for (int cols = 40; cols <= 60; cols++) {
+        int status = tu_run_pty(order, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (!strstr(out, "token 0 \"I\"") || !strstr(out, "token 2 \"you\""))
+            fail_msg("--compare order at %d columns, a token apart from its index:\n%s", cols, out);
+        if (cols == 44 && !strstr(out, "\n--compare order: swap token 0 \"I\" and\n  token 2 \"you\"\n"
+                                       "  (same embeddings and weights)\n"))
+            fail_msg("--compare order's title at 44 columns:\n%s", out);
+        status = tu_run_pty(scale, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (!strstr(out, "all 8 heads")) fail_msg("--compare scale at %d columns, \"all\" apart:\n%s", cols, out);
+        if (cols == 56 && !strstr(out, "\n--compare scale: same sentence, same X and weights,\n  all 8 heads\n"))
+            fail_msg("--compare scale's title at 56 columns:\n%s", out);
+    }
+    free(out);
+}
+
 /* --compare's table broke its rows at a 60-column terminal: `attnviz --no-plot -q --compare positions "I love deep
  * learning"` printed "  none                        0.4868               1.2013" then "  —" alone on the next
  * line, and "0.4967" likewise, since its rows have too few gaps of 3+ spaces to count as a table's; its last
@@ -5907,6 +5940,7 @@ int main(void) {
         cmocka_unit_test(test_titles_go_on_under_an_indent_at_a_narrow_terminal),
         cmocka_unit_test(test_an_arrow_goes_on_with_its_operand),
         cmocka_unit_test(test_a_shapes_last_word_goes_on_with_it),
+        cmocka_unit_test(test_a_noun_keeps_its_number),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

@@ -343,6 +343,27 @@ static int name_list(const char *a, size_t an, const char *b, size_t bn) {
            (bn == 1 || b[1] == ' ' || b[1] == ',');
 }
 
+/* Whether the word a[0..an) and the word at b are a noun and its index or count, "token 2", "head 0,", "layer 1",
+ * "all 8": a noun of the things the tool numbers then an integer (digits, then at most punctuation), an integer
+ * then such a noun, "8 heads", or an index and the quoted token it names, "2 "you""; the number names or counts
+ * the thing, so the space between them is no break of choice (--compare order's title broke "... and token" then
+ * "2 "you"" at 44 columns, and "... token 2" then ""you"" at 45). A value is none: "stores as" then "1.41690254"
+ * may break. */
+static int noun_number(const char *a, size_t an, const char *b) {
+    static const char *const nouns[] = {"token", "tokens", "head", "heads", "query", "key", "layer", "layers", "row",
+                                        "rows", "column", "position", "step", "all"};
+    int count = an && strspn(a, "0123456789") == an;
+    if (count && (b[0] == '"' || b[0] == '\'')) return 1; /* 2 "you" */
+    size_t bn = strcspn(b, " ,;:)");
+    for (size_t k = 0; count && k < sizeof nouns / sizeof nouns[0]; k++) /* 8 heads */
+        if (strlen(nouns[k]) == bn && strncmp(nouns[k], b, bn) == 0) return 1;
+    size_t d = strspn(b, "0123456789");
+    if (!d || (b[d] && b[d] != ' ' && !strchr(",;:)\"'", b[d]))) return 0;
+    for (size_t k = 0; k < sizeof nouns / sizeof nouns[0]; k++)
+        if (strlen(nouns[k]) == an && strncmp(nouns[k], a, an) == 0) return 1;
+    return 0;
+}
+
 /* Whether a line is a row of a table, whose columns would not survive a break, so it is left whole: 4 or more
  * gaps of 3+ spaces after its indent (--explain's softmax table, the online softmax's tiles), 3 or more under
  * a step's text (an indent of 19 or more: the --model trace's table of layers), or a row of numbers, '[' then
@@ -549,7 +570,8 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         int op = operator_word(line + prev) || operator_word(line + next) ||
                  strncmp(line + prev, "Σ", 2) == 0 || /* a sum keeps its term: "Σ_d q[d]·k[d]" */
                  (line[i - 1] == ':' && strchr("-0123456789", line[next])) || /* "d<256: -17.1063" */
-                 name_list(line + prev, i - prev, line + next, n - next);
+                 name_list(line + prev, i - prev, line + next, n - next) ||
+                 (next - i == 1 && noun_number(line + prev, i - prev, line + next)); /* a gap is none */
         if (!depth && !bars && !op && next - i >= 3) best[0] = i;
         if (!depth && !bars && !op) best[1] = i;
         /* a formula goes on at its next "=", not with its last number alone: "S = Q·Kᵀ/√d_k = Q·Kᵀ/√512" then
