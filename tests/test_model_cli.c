@@ -3722,6 +3722,54 @@ static void test_model_trace_keeps_a_formulas_bracket_whole(void **state) {
     free(out);
 }
 
+/* --model --compare scale's table was unreadable at a narrow terminal: at 40 columns `attnviz --no-plot -q --model
+ * DIR --compare scale "3 1 4 1 5 >"` printed "  setting            mean max weight", then "mean entropy (nats)"
+ * and "max |ΔA| vs first" alone under column 21, and each row broken, "  scaled ÷√d_k (own)          0.4099"
+ * then "  1.0965                      —": the name "scaled ÷√d_k (own)" fills the 18-column names' field and one
+ * space parted it from the first number's column, so the table's narrowing (2 spaces part its columns) took
+ * the names and "mean max weight" for one cell. Worked by hand: the names' column is now 19 wide (18 and a
+ * space), then a space, and the last column gives up the one it takes, 2 + 19 + 1 + 15 + 1 + 20 + 1 + 21 = 80
+ * as before; the header is "  setting" and 12 + 1 spaces before "mean max weight". At 40 the table goes in
+ * blocks, each the names and the columns that fit, every row beginning with its name. */
+static void test_model_compare_scale_table_at_a_narrow_terminal(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy"));
+    train_toy(dir);
+    const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--model", dir, "--compare", "scale",
+                          "3 1 4 1 5 >", NULL};
+    tu_result piped;
+    tu_runv(&piped, NULL, NULL, argv + 1);
+    if (piped.code != 0) fail_msg("exit %d: %s", piped.code, piped.err);
+    const char *head = strstr(piped.out, "\n  setting             mean max weight  mean entropy (nats)     max |ΔA| vs "
+                                         "first\n");
+    if (!head) fail_msg("the table's header into a pipe:\n%s", piped.out);
+    head++;
+    for (int row = 0; row < 3; row++) { /* the header and the 2 rows, 80 columns each */
+        size_t n = strcspn(head, "\n");
+        if (lead_bytes(head, n) != 80) /* (every character of the table takes one column) */
+            fail_msg("row %d is %d columns, not 80:\n%.*s", row, lead_bytes(head, n), (int)n, head);
+        head += n + 1;
+    }
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_run_pty(argv, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\nsetting             mean max weight\nscaled ÷√d_k (own)           0.") ||
+        !strstr(out, "\nsetting             max |ΔA| vs first\nscaled ÷√d_k (own)                  —\n"
+                     "no scale                       0."))
+        fail_msg("the table at 40 columns:\n%s", out);
+    for (const char *line = strstr(out, "\nsetting"); line && *line; line += strcspn(line, "\n") + (*line == '\n')) {
+        if (*line == '\n') line++;
+        if (strncmp(line, "  (own:", 7) == 0) break;
+        if (strncmp(line, "setting ", 8) && strncmp(line, "scaled ", 7) && strncmp(line, "no scale ", 9))
+            fail_msg("a row of the table at 40 columns does not begin with its name:\n%.*s\nin:\n%s",
+                     (int)strcspn(line, "\n"), line, out);
+    }
+    free(out);
+    tu_free(&piped);
+}
+
 /* Colour moves no line break: at 40 to 60 columns, each trace (the sentence's, --heads 8, --explain, --compare,
  * --model and --model --explain) in its default colour, the colour escapes taken out, is the same lines as with
  * --color never. At 40 the space after " [1.1] ln_1"'s bold end was a break of its own: the label went alone on
@@ -3779,6 +3827,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trace_moves_a_formula_left_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_colour_breaks_lines_as_no_colour_does, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_keeps_a_formulas_bracket_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_compare_scale_table_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bracket_specials_need_no_merge, tu_setup_tmpdir, tu_teardown_tmpdir),

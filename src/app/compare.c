@@ -8,6 +8,7 @@
 #include "app/teach.h"
 #include "app/term.h"
 #include "app/trace.h"
+#include "base/utf8.h"
 #include "nn/attention.h"
 
 /* A forward pass of base's X and weights under cfg; perm (T entries, or
@@ -302,22 +303,33 @@ void av_compare_print(FILE *f, const av_comparison *c, const av_tokens *toks, in
     if (c->model_layer) snprintf(what, sizeof what, "layer %d, same input and weights", c->model_layer - 1);
     fprintf(f, "%s--compare %s%s: same sentence, %s, %s\n", av_bold(color), av_compare_name(c->kind),
             av_reset(color), what, heads);
+    /* the names' column: 18, or a name's width and a space, so that 2 spaces at least part it from the first
+     * number's column ("scaled ÷√d_k (own)", 18, left one: at a 40-column terminal the table's narrowing took
+     * the name and the heading "mean max weight" for one cell); the last column gives up what it takes, so a row
+     * stays 80 wide */
+    char name[AV_CMP_MAX_SETTINGS][48]; /* the setting a --model runs with, as its figure's panel and page say
+                                         * it: with -q this table is all the terminal shows, and a --no-scale
+                                         * toy's rows stood as equals */
+    int name_w = 18;
+    for (int i = 0; i < c->n; i++) {
+        snprintf(name[i], sizeof name[i], "%s%s", c->names[i], i == c->own ? " (own)" : "");
+        int w = av_utf8_width(name[i]) + 1;
+        if (w > name_w) name_w = w < 22 ? w : 22; /* the last column keeps its heading's 17 and a space */
+    }
+    int diff_w = 22 - (name_w - 18);
     /* the last heading by its columns: %22s counted Δ's 2 bytes and stood it one column left of its numbers */
-    fprintf(f, "  %-18s %15s %20s ", "setting", "mean max weight", "mean entropy (nats)");
-    av_put_width(f, "max |ΔA| vs first", 22, 1);
+    fprintf(f, "  %-*s %15s %20s ", name_w, "setting", "mean max weight", "mean entropy (nats)");
+    av_put_width(f, "max |ΔA| vs first", diff_w, 1);
     fputc('\n', f);
     for (int i = 0; i < c->n; i++) {
         double mm, me;
         summary_stats(&c->runs[i], &mm, &me);
         char diff[32] = "—";
         if (i) snprintf(diff, sizeof diff, "%.4f", max_abs_diff(c->runs[i].att, c->runs[0].att, c0->H, T, c->n_real));
-        char name[48]; /* the setting a --model runs with, as its figure's panel and page say it: with -q this
-                        * table is all the terminal shows, and a --no-scale toy's rows stood as equals */
-        snprintf(name, sizeof name, "%s%s", c->names[i], i == c->own ? " (own)" : "");
         fputs("  ", f);
-        av_put_width(f, name, 18, 0);
+        av_put_width(f, name[i], name_w, 0);
         fprintf(f, " %15.4f %20.4f ", mm, me);
-        av_put_width(f, diff, 22, 1);
+        av_put_width(f, diff, diff_w, 1);
         fputc('\n', f);
     }
     if (c->own >= 0) fprintf(f, "  (own: the setting the model runs with, from its config.json)\n");
