@@ -598,6 +598,40 @@ static void html_title_is_the_title_option(void **state) {
     }
 }
 
+/* A --title holding an override or isolate it does not close (an RLO, U+202E; an LRI, U+2067) ends with it
+ * on the page, as in the figures' titles (test_figures.c): `--title $'Slide \u202eevil' --html` headed the
+ * page “Slide ”live, its closing quote, which page.js writes after the data's "title", drawn turned
+ * around (a lecture-notes author's pass). Checked by the bidi rules (UAX #9 X1-X8, tu_bidi_open_at) at the
+ * end of the <title> text and of the data's "title": nothing may be left open there. */
+static void html_title_closes_its_bidi_controls(void **state) {
+    tu_fixture *f = *state;
+    static const char *const titles[] = {"Slide \xE2\x80\xAE" "evil", "Slide \xE2\x81\xA7" "abc \xE2\x80\xAB" "x"};
+    for (size_t i = 0; i < sizeof titles / sizeof *titles; i++) {
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "-d", "8", "--html", "--no-plot", "--title", titles[i], "-o", f->dir, "I love",
+                    NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+        assert_non_null(page);
+        static const char *const starts[][2] = {{"<title>attnviz: ", "</title>"}, {"\"title\":\"", "\""}};
+        for (int k = 0; k < 2; k++) {
+            const char *a = strstr(page, starts[k][0]);
+            assert_non_null(a);
+            a += strlen(starts[k][0]);
+            const char *b = strstr(a, starts[k][1]);
+            assert_non_null(b);
+            char text[512];
+            snprintf(text, sizeof text, "%.*s", (int)(b - a), a);
+            if (!strstr(text, "Slide ")) fail_msg("title %zu: no --title in '%s'", i, text);
+            if (tu_bidi_open_at(text, strlen(text)))
+                fail_msg("title %zu: %s leaves %d bidi control(s) open: '%s'", i, k ? "the data's title" : "<title>",
+                         tu_bidi_open_at(text, strlen(text)), text);
+        }
+        free(page);
+        tu_free(&r);
+    }
+}
+
 /* -f: the page's <title> and heading (the data's "title") are the text as
  * read, as in the figures' titles, not the tokens joined by spaces ("Hello
  * , world ! I ' m fine ."); a 300-word file is cut as the figures' titles
@@ -1001,6 +1035,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(html_long_sentence_title_is_valid_utf8, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_as_a_title_is_no_page, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_is_the_title_option, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_title_closes_its_bidi_controls, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_title_from_a_file_is_the_text_shortened, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_over_the_limit_is_8_bit_then_cut, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_compare_over_the_limit_keeps_every_setting, tu_setup_tmpdir, tu_teardown_tmpdir),

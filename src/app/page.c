@@ -167,8 +167,12 @@ static void isolate_rtl(char *title, size_t n) {
  * titles start with it (a teacher's pass: "--title 'Lesson 3: 注意力'" left
  * the page titled with the sentence); else the input text shortened as the
  * figures' titles quote it (figures.h av_figures_short_sentence: 40 columns,
- * then "…"), or without it the first n_real labels joined by spaces; in an
- * isolate when it holds right-to-left text (isolate_rtl). */
+ * then "…"), or without it the first n_real labels joined by spaces; an
+ * embedding, override or isolate it leaves open is closed at its end
+ * (base/utf8.h av_utf8_bidi_closers), as in the figures' titles: the heading's
+ * closing quote, which the page's script writes after it, read turned around
+ * ("--title $'Slide \u202eevil'" headed the page “Slide ”live); in an isolate
+ * when it holds right-to-left text (isolate_rtl). */
 static void page_title(char *title, size_t n, const av_options *o, const av_page_info *info,
                        const char *const *labels, int T) {
     title[0] = 0;
@@ -180,6 +184,8 @@ static void page_title(char *title, size_t n, const av_options *o, const av_page
         for (int t = 0; t < info->n_real && t < T && strlen(title) + AV_MAX_TOKEN_BYTES + 2 < n; t++)
             snprintf(title + strlen(title), n - strlen(title), "%s%s", t ? " " : "", labels[t]);
     }
+    size_t len = strlen(title);
+    av_utf8_bidi_closers(title, len, title + len, n - len);
     isolate_rtl(title, n);
 }
 
