@@ -1852,6 +1852,10 @@ static void test_log_scale_mean_and_range_labels(void **state) {
                                            "--vmax)</text>"},
         {{"--vmax", "1e-30", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (1e" MINUS "33 \xE2\x80\x93 1e"
                                              MINUS "30, --vmax)</text>"},
+        /* 0.05 / 1000 = 5e-05, which %.3g writes with an exponent, 0.05 without: both get it (it read
+         * "5e−05 – 0.05") */
+        {{"--vmax", "0.05", NULL}, "head0", ">log\xE2\x82\x81\xE2\x82\x80 attention weight (5e" MINUS "05 \xE2\x80\x93 5e"
+                                            MINUS "02, --vmax)</text>"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         tu_result r;

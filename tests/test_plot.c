@@ -1934,6 +1934,47 @@ static void test_g3_writes_the_true_minus(void **state) {
     assert_string_equal(small, MINUS "1e");
 }
 
+/* av_plot_g3_range: a log colour bar's two ends in one notation, hand-written expectations. Each alone by
+ * %.3g, the auto range of --log-scale on a 112-token sentence read "7.97e−05 – 0.0797" and --vmax 0.05
+ * "5e−05 – 0.05", where plot.h promises both ends alike ("1e−33 – 1e−30", "0.000229 – 0.229"). */
+static void test_g3_range_writes_both_ends_alike(void **state) {
+    (void)state;
+    static const struct { double lo, hi; const char *want_lo, *want_hi; } cases[] = {
+        {7.97e-5, 0.0797, "7.97e" MINUS "05", "7.97e" MINUS "02"},
+        {5e-5, 0.05, "5e" MINUS "05", "5e" MINUS "02"},
+        {1.5e-5, 0.015, "1.5e" MINUS "05", "1.5e" MINUS "02"},
+        {1e-4 * 0.999, 0.0999, "9.99e" MINUS "05", "9.99e" MINUS "02"},
+        {0.0005, 0.5, "0.0005", "0.5"},
+        {0.000229, 0.229, "0.000229", "0.229"},
+        {0.001, 1, "0.001", "1"},
+        {1e-33, 1e-30, "1e" MINUS "33", "1e" MINUS "30"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char lo[32], hi[32];
+        av_plot_g3_range(lo, hi, sizeof lo, cases[i].lo, cases[i].hi);
+        if (strcmp(lo, cases[i].want_lo) || strcmp(hi, cases[i].want_hi))
+            fail_msg("%g, %g: '%s – %s', want '%s – %s'", cases[i].lo, cases[i].hi, lo, hi, cases[i].want_lo,
+                     cases[i].want_hi);
+    }
+}
+
+/* The colour bar's title of a --log-scale auto range whose top %.3g writes plainly and whose bottom it
+ * writes with an exponent: every weight 1/12.5 = 0.08, the range 8e−05 .. 0.08, both ends alike. */
+static void test_log_auto_range_label_one_notation(void **state) {
+    fixture *f = *state;
+    fill(f, 40, 0);
+    for (int c = 0; c < 40 * 40; c++) f->w[c] = 0.08f;
+    f->meta.auto_pct = 100.0f;
+    f->meta.log_scale = 1;
+    f->meta.value_label = "attention weight";
+    av_dlist dl;
+    av_err e;
+    assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
+    const char *want = "attention weight (auto: 8e" MINUS "05 \xE2\x80\x93 8e" MINUS "02, 100th percentile)";
+    if (!has_text(&dl, want)) fail_msg("no colour bar title '%s'", want);
+    av_dl_free(&dl);
+}
+
 /* The log scale's automatic range is top / 1000 .. top (3 decades below the
  * percentile), and the colour bar's title gives that range, not "0–top". */
 static void test_log_auto_range_label_gives_the_log_range(void **state) {
@@ -1944,15 +1985,12 @@ static void test_log_auto_range_label_gives_the_log_range(void **state) {
     f->meta.value_label = "attention weight";
     float top = 0;
     for (int c = 0; c < 40 * 40; c++) top = fmaxf(top, f->w[c]);
-    char want[128];
-    /* both ends as %.3g values, top / 1000 and top, an exponent's minus the true minus as on the ticks */
-    char lo[32], lo_minus[40];
-    snprintf(lo, sizeof lo, "%.3g", (double)top / 1000);
-    char *ex = strstr(lo, "e-");
-    if (ex) snprintf(lo_minus, sizeof lo_minus, "%.*se" MINUS "%s", (int)(ex - lo), lo, ex + 2);
-    else snprintf(lo_minus, sizeof lo_minus, "%s", lo);
-    snprintf(want, sizeof want, "attention weight (auto: %s \xE2\x80\x93 %.3g, 100th percentile)", lo_minus,
-             (double)top);
+    /* both ends to 3 digits, top / 1000 and top (this fixture's largest weight, 0.063 to 3 digits), in one
+     * notation (test_g3_range_writes_both_ends_alike), an exponent's minus the true minus as on the ticks */
+    char top3[32];
+    snprintf(top3, sizeof top3, "%.3g", (double)top);
+    assert_string_equal(top3, "0.063");
+    const char *want = "attention weight (auto: 6.3e" MINUS "05 \xE2\x80\x93 6.3e" MINUS "02, 100th percentile)";
     av_dlist dl;
     av_err e;
     assert_int_equal(av_plot_layout_head(&dl, &f->hm, &f->meta, &e), AV_OK);
@@ -2032,6 +2070,8 @@ int main(void) {
         cmocka_unit_test(test_percentile_equals_sorted),
         cmocka_unit_test_setup_teardown(test_log_scale_cells, setup, teardown),
         cmocka_unit_test(test_g3_writes_the_true_minus),
+        cmocka_unit_test(test_g3_range_writes_both_ends_alike),
+        cmocka_unit_test_setup_teardown(test_log_auto_range_label_one_notation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_log_auto_range_label_gives_the_log_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_range_after_pooling, setup, teardown),
     };

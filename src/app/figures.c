@@ -279,8 +279,8 @@ static void weight_meta(av_plot_meta *wm, char label[128], char how[96], const a
     } else if (mode == AV_VMAX_VALUE) {
         wm->vmax = (float)o->vmax;
         char lo[32], hi[32];
-        av_plot_g3(lo, sizeof lo, o->vmax / 1000); /* both ends written alike: "1e−33 – 1e−30" */
-        av_plot_g3(hi, sizeof hi, o->vmax);
+        if (o->log_scale) av_plot_g3_range(lo, hi, sizeof lo, o->vmax / 1000, o->vmax); /* "1e−33 – 1e−30" */
+        else av_plot_g3(hi, sizeof hi, o->vmax);
         if (o->log_scale) snprintf(how, 96, " (%s \xE2\x80\x93 %s, --vmax)", lo, hi);
         else snprintf(how, 96, " (0\xE2\x80\x93%s, --vmax)", hi);
     }

@@ -580,9 +580,8 @@ static int prepare_panel(av_dlist *dl, av_heatmap *out, const av_heatmap *in, in
     return 0;
 }
 
-void av_plot_g3(char *out, size_t n, double v) {
-    char plain[32];
-    snprintf(plain, sizeof plain, "%.3g", v);
+/* out (n bytes) = plain with every ASCII '-' written as U+2212, cut at whole characters */
+static void true_minus(char *out, size_t n, const char *plain) {
     if (!n) return;
     size_t k = 0;
     for (const char *c = plain; *c; c++) {
@@ -593,6 +592,31 @@ void av_plot_g3(char *out, size_t n, double v) {
         k += need;
     }
     out[k] = 0;
+}
+
+void av_plot_g3(char *out, size_t n, double v) {
+    char plain[32];
+    snprintf(plain, sizeof plain, "%.3g", v);
+    true_minus(out, n, plain);
+}
+
+void av_plot_g3_range(char *lo_out, char *hi_out, size_t n, double lo, double hi) {
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%.3g", lo);
+    snprintf(b, sizeof b, "%.3g", hi);
+    if (!strchr(a, 'e') != !strchr(b, 'e')) /* one plain, one not: %.2e is %.3g's exponent form, */
+        for (int k = 0; k < 2; k++) {          /* its trailing zeros dropped as %g drops them */
+            char *t = k ? b : a, *e;
+            snprintf(t, 32, "%.2e", k ? hi : lo);
+            if ((e = strchr(t, 'e')) != NULL) {
+                char *z = e;
+                while (z > t && z[-1] == '0') z--;
+                if (z > t && z[-1] == '.') z--;
+                memmove(z, e, strlen(e) + 1);
+            }
+        }
+    true_minus(lo_out, n, a);
+    true_minus(hi_out, n, b);
 }
 
 /* The automatic top of the range: meta->auto_pct of the values drawn (after
@@ -613,8 +637,8 @@ static int auto_range(av_dlist *dl, const av_heatmap *hms, int n, const av_plot_
     char *label = av_dl_alloc(dl, len);
     if (!label) return -1;
     char lo[32], hi[32];
-    av_plot_g3(lo, sizeof lo, (double)cr->vmax / 1000); /* both ends written alike */
-    av_plot_g3(hi, sizeof hi, cr->vmax);
+    if (cr->log) av_plot_g3_range(lo, hi, sizeof lo, (double)cr->vmax / 1000, cr->vmax); /* both ends alike */
+    else av_plot_g3(hi, sizeof hi, cr->vmax);
     if (cr->log)
         snprintf(label, len, "%s (auto: %s \xE2\x80\x93 %s, %gth percentile)", cr->value_label, lo, hi,
                  meta->auto_pct);

@@ -298,6 +298,15 @@ float av_plot_percentile(const float *v, const unsigned char *masked, int n, int
  * "−3.3". For the colour bar's range in its title. Cut short (whole
  * characters) if n is smaller. */
 void av_plot_g3(char *out, size_t n, double v);
+/* lo_out and hi_out (n bytes each, n >= 32 holds any value) = lo and hi as
+ * av_plot_g3 writes them, in one notation: when %.3g writes one of them with
+ * an exponent and the other without, both get %.3g's exponent form (%.2e,
+ * trailing zeros dropped as %g drops them), so a colour bar's range reads
+ * "7.97e−05 – 7.97e−02", not "7.97e−05 – 0.0797" (--log-scale on a
+ * 112-token sentence: auto 0.0797 and 3 decades below it); "0.000229 –
+ * 0.229" and "1e−33 – 1e−30" stay as %.3g writes them. For the log scale's
+ * range in a colour bar's title (plot.c, app/figures.c). */
+void av_plot_g3_range(char *lo_out, char *hi_out, size_t n, double lo, double hi);
 
 /* Every step-th label of an axis: 1, 2, 5, 10, 20, 50, ... (so the labelled
  * indices are round numbers), the fewest that give each label `need` px

@@ -600,19 +600,25 @@
   /* printf's %.3g with a true minus, as the figures' colour bars write their range (plot.c av_plot_g3): an exact
    * tie to the even digit, as fixed() (toExponential and toFixed take the larger one: --vmax 0.03125, or auto on
    * a uniform row over 32 keys, read 0.0313 on the page and 0.0312 in head0.png's colour bar) */
-  function g3(x) {
+  function g3(x, expo) {
     if (x === 0 || !isFinite(x)) return String(x);
     const a = Math.abs(x), sign = x < 0 ? '-' : '';
     let [m, e] = a.toExponential(2).split('e');
     const [em, ee] = a.toExponential(100).split('e'); /* exact for any tie at 3 digits */
     if (/^50*$/.test(em.slice(4)) && '02468'.includes(em[3])) [m, e] = [em.slice(0, 4), ee];
     const X = Number(e), strip = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
-    const s = X < -4 || X >= 3 ? strip(m) + 'e' + (X < 0 ? '-' : '+') + String(Math.abs(X)).padStart(2, '0') : strip(fixed(a, 2 - X));
+    const s = expo || X < -4 || X >= 3 ? strip(m) + 'e' + (X < 0 ? '-' : '+') + String(Math.abs(X)).padStart(2, '0') : strip(fixed(a, 2 - X));
     return (sign + s).replace(/-/g, '\u2212');
+  }
+  /* lo and hi in one notation, as the figures' colour bars write a log range (plot.c av_plot_g3_range): both
+   * with the exponent when g3 gives it to one of them ("7.97e−05 – 7.97e−02", not "7.97e−05 – 0.0797") */
+  function g3Range(lo, hi) {
+    const a = g3(lo), b = g3(hi), expo = a.includes('e') !== b.includes('e');
+    return g3(lo, expo) + ' \u2013 ' + g3(hi, expo);
   }
   /* the colour bar's words for range R, as the figures' titles: "log₁₀ attention weight (viridis; 0.0002 – 0.2, --vmax)" */
   function wWords(R) {
-    const hi = g3(R.top), span = R.log ? g3(R.lo) + ' \u2013 ' + hi : '0\u2013' + hi;
+    const hi = g3(R.top), span = R.log ? g3Range(R.lo, R.top) : '0\u2013' + hi;
     const how = WR.auto_pct > 0 ? '; auto: ' + span + ', ' + WR.auto_pct + 'th percentile of ' + R.scope
       : WR.named === 2 ? '; ' + span + ', --vmax' : WR.named === 1 ? '; fixed ' + span : '';
     /* an 8-bit page holds the weights in steps of 1/255 (0.0039): over a range below 1, or 3 decades on a log
